@@ -1,0 +1,75 @@
+"""Time as a dependency: services and the scheduler ask a clock, so tests and the sandbox can move time."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """Current time, timezone-aware UTC."""
+        ...
+
+    async def sleep_until(self, when: datetime, wake: asyncio.Event) -> None:
+        """Return at `when` or as soon as `wake` is set, whichever comes first."""
+        ...
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def sleep_until(self, when: datetime, wake: asyncio.Event) -> None:
+        delay = (when - self.now()).total_seconds()
+        if delay <= 0:
+            return
+        try:
+            await asyncio.wait_for(wake.wait(), timeout=delay)
+        except TimeoutError:
+            return
+
+
+class ManualClock:
+    """A clock that only moves when told to; sleepers are woken on every move so they re-check their deadline."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+        self._moved = asyncio.Event()
+
+    def now(self) -> datetime:
+        return self._now
+
+    def set(self, when: datetime) -> None:
+        if when.tzinfo is None:
+            raise ValueError("ManualClock needs an aware datetime")
+        self._now = when.astimezone(UTC)
+        moved, self._moved = self._moved, asyncio.Event()
+        moved.set()
+
+    def advance(self, delta: timedelta) -> None:
+        self.set(self._now + delta)
+
+    async def sleep_until(self, when: datetime, wake: asyncio.Event) -> None:
+        while self._now < when and not wake.is_set():
+            moved = self._moved
+            waiter = asyncio.ensure_future(moved.wait())
+            waker = asyncio.ensure_future(wake.wait())
+            try:
+                await asyncio.wait({waiter, waker}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                waiter.cancel()
+                waker.cancel()
+
+
+def to_db(when: datetime) -> str:
+    """Timestamps are stored as sortable ISO-8601 UTC text."""
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def from_db(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+__all__ = ["Clock", "ManualClock", "SystemClock", "from_db", "timedelta", "to_db"]

@@ -1,0 +1,81 @@
+"""Settings come from the environment or `.env`; a bad one must stop start-up with one readable line, not a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+SUPPORTED_LOCALES = ("fr", "en")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: str = Field(default="", description="Bot token from the Discord developer portal.")
+    database_path: Path = Field(default=Path("var/bot.sqlite3"), description="SQLite database file.")
+    dev_guild_id: int | None = Field(default=None, description="Server where commands sync instantly.")
+    owner_ids: Annotated[frozenset[int], NoDecode] = Field(
+        default=frozenset(), description="Comma-separated Discord user ids allowed to run owner commands."
+    )
+    default_locale: Literal["fr", "en"] = Field(default="fr", description="Language when none is known.")
+    timezone: str = Field(default="Europe/Paris", description="Time zone of daily and weekly schedules.")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(default="INFO", description="Log level.")
+
+    @field_validator("owner_ids", mode="before")
+    @classmethod
+    def _split_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            parts = [p.strip() for p in value.split(",") if p.strip()]
+            return frozenset(int(p) for p in parts)
+        if isinstance(value, int):
+            return frozenset({value})
+        return value
+
+    @field_validator("dev_guild_id", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        return None if value == "" else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+class SettingsError(Exception):
+    """Carries the one line shown to the person starting the bot."""
+
+
+NO_TOKEN_HELP = (
+    "DISCORD_TOKEN is not set. Put it in a .env file (copy .env.example to .env and fill DISCORD_TOKEN=...) "
+    "or export it in the environment. To try the bot without Discord, run: python bot.py --sandbox"
+)
+
+
+def load_settings(*, require_token: bool, env_file: str | None = ".env", **overrides: object) -> Settings:
+    try:
+        settings = Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first["loc"][0]).upper() if first["loc"] else "settings"
+        raise SettingsError(f"Invalid setting {name}: {first['msg']}.") from None
+    if require_token and not settings.discord_token.strip():
+        raise SettingsError(NO_TOKEN_HELP)
+    return settings

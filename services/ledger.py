@@ -1,0 +1,139 @@
+"""The only code that changes a balance or who owns a card; each change writes its ledger row in the same unit.
+
+These functions run inside a write unit (see `store.db.Database.write`). A debit is guarded by the
+UPDATE itself (`WHERE balance >= ?` and a row-count check): there is no read-then-write window.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from core.clock import to_db
+from core.errors import CardUnavailable, InsufficientFunds
+
+
+@dataclass(frozen=True)
+class Movement:
+    reason: str  # a stable code, e.g. "hoss.booster", "starting_grant"
+    ref: str | None = None  # what it belongs to: a game id, an offer id...
+
+
+def balance(conn: sqlite3.Connection, player_id: int, currency: str) -> int:
+    row = conn.execute(
+        "SELECT balance FROM wallets WHERE player_id = ? AND currency = ?", (player_id, currency)
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _record(
+    conn: sqlite3.Connection,
+    now: datetime,
+    player_id: int,
+    delta: int,
+    why: Movement,
+    *,
+    currency: str | None = None,
+    card_id: int | None = None,
+    balance_after: int | None = None,
+) -> None:
+    conn.execute(
+        "INSERT INTO ledger (at, player_id, currency, card_id, delta, balance_after, reason, ref)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (to_db(now), player_id, currency, card_id, delta, balance_after, why.reason, why.ref),
+    )
+
+
+def credit(conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement) -> int:
+    if amount <= 0:
+        raise ValueError(f"credit amount must be positive, got {amount}")
+    row = conn.execute(
+        "INSERT INTO wallets (player_id, currency, balance) VALUES (?, ?, ?)"
+        " ON CONFLICT (player_id, currency) DO UPDATE SET balance = balance + excluded.balance"
+        " RETURNING balance",
+        (player_id, currency, amount),
+    ).fetchone()
+    after = int(row[0])
+    _record(conn, now, player_id, amount, why, currency=currency, balance_after=after)
+    return after
+
+
+def debit(conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement) -> int:
+    if amount <= 0:
+        raise ValueError(f"debit amount must be positive, got {amount}")
+    row = conn.execute(
+        "UPDATE wallets SET balance = balance - ? WHERE player_id = ? AND currency = ? AND balance >= ?"
+        " RETURNING balance",
+        (amount, player_id, currency, amount),
+    ).fetchone()
+    if row is None:
+        raise InsufficientFunds(
+            currency=currency, needed=amount, available=balance(conn, player_id, currency)
+        )
+    after = int(row[0])
+    _record(conn, now, player_id, -amount, why, currency=currency, balance_after=after)
+    return after
+
+
+def mint_card(
+    conn: sqlite3.Connection,
+    now: datetime,
+    owner_id: int,
+    game: str,
+    card_key: str,
+    why: Movement,
+    attrs: dict[str, Any] | None = None,
+) -> int:
+    cursor = conn.execute(
+        "INSERT INTO cards (game, card_key, owner_id, attrs, created_at) VALUES (?, ?, ?, ?, ?)",
+        (game, card_key, owner_id, json.dumps(attrs or {}, sort_keys=True), to_db(now)),
+    )
+    card_id = int(cursor.lastrowid or 0)
+    _record(conn, now, owner_id, 1, why, card_id=card_id)
+    return card_id
+
+
+def _take_card(conn: sqlite3.Connection, card_id: int, owner_id: int, new_owner: int | None) -> None:
+    cursor = conn.execute(
+        "UPDATE cards SET owner_id = ? WHERE id = ? AND owner_id = ? AND locked_by IS NULL",
+        (new_owner, card_id, owner_id),
+    )
+    if cursor.rowcount != 1:
+        raise CardUnavailable(card=card_id)
+
+
+def transfer_card(
+    conn: sqlite3.Connection, now: datetime, card_id: int, from_id: int, to_id: int, why: Movement
+) -> None:
+    _take_card(conn, card_id, from_id, to_id)
+    _record(conn, now, from_id, -1, why, card_id=card_id)
+    _record(conn, now, to_id, 1, why, card_id=card_id)
+
+
+def destroy_card(conn: sqlite3.Connection, now: datetime, card_id: int, owner_id: int, why: Movement) -> None:
+    _take_card(conn, card_id, owner_id, None)
+    _record(conn, now, owner_id, -1, why, card_id=card_id)
+
+
+def set_card_lock(conn: sqlite3.Connection, card_ids: list[int], owner_id: int, lock: str | None) -> None:
+    """Lock cards (e.g. into an arena deck) or unlock them; a locked card cannot be sold, moved or sacrificed."""
+    for card_id in card_ids:
+        cursor = conn.execute(
+            "UPDATE cards SET locked_by = ? WHERE id = ? AND owner_id = ? AND (? IS NULL OR locked_by IS NULL)",
+            (lock, card_id, owner_id, lock),
+        )
+        if cursor.rowcount != 1:
+            raise CardUnavailable(card=card_id)
+
+
+def update_card_attrs(conn: sqlite3.Connection, card_id: int, owner_id: int, attrs: dict[str, Any]) -> None:
+    """Change a copy's properties (stars after a fusion); ownership is unchanged so no ledger row is due."""
+    cursor = conn.execute(
+        "UPDATE cards SET attrs = ? WHERE id = ? AND owner_id = ?",
+        (json.dumps(attrs, sort_keys=True), card_id, owner_id),
+    )
+    if cursor.rowcount != 1:
+        raise CardUnavailable(card=card_id)

@@ -1,0 +1,28 @@
+"""Exactly-once results for operations a double click could repeat."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from core.clock import to_db
+
+
+def once(conn: sqlite3.Connection, key: str, now: datetime, work: Callable[[], Any]) -> tuple[Any, bool]:
+    """Run `work` unless `key` already ran; returns (result, fresh). Call inside a write unit.
+
+    The stored result is JSON, so `work` must return JSON-serialisable data. The UNIQUE key is the
+    last line of defence: even a second writer could not record the same operation twice.
+    """
+    row = conn.execute("SELECT result FROM idempotency WHERE key = ?", (key,)).fetchone()
+    if row is not None:
+        return json.loads(row[0]), False
+    result = work()
+    conn.execute(
+        "INSERT INTO idempotency (key, result, created_at) VALUES (?, ?, ?)",
+        (key, json.dumps(result), to_db(now)),
+    )
+    return result, True
