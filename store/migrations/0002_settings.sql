@@ -8,3 +8,6 @@ CREATE TABLE guild_settings (
                           CHECK (deadline_preset IN ('fast', 'standard', 'relaxed')),
     updated_at            TEXT NOT NULL
 );
+
+-- The last Discord locale a player used, so DMs sent later (by the scheduler) speak their language.
+ALTER TABLE players ADD COLUMN last_locale TEXT CHECK (last_locale IN ('fr', 'en'));
