@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
+LINES = "=lines"  # a Text with this key renders its "items" (a list of Text), one per line
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,10 @@ class Text:
     def raw(text: str) -> Text:
         return Text(RAW, {"text": text})
 
+    @staticmethod
+    def lines(items: list[Text]) -> Text:
+        return Text(LINES, {"items": list(items)})
+
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "params": {k: _param_to_json(v) for k, v in self.params.items()}}
 
@@ -31,12 +36,18 @@ class Text:
 
 
 def _param_to_json(value: Any) -> Any:
-    return {"$text": value.to_json()} if isinstance(value, Text) else value
+    if isinstance(value, Text):
+        return {"$text": value.to_json()}
+    if isinstance(value, list) and value and all(isinstance(v, Text) for v in value):
+        return {"$texts": [v.to_json() for v in value]}
+    return value
 
 
 def _param_from_json(value: Any) -> Any:
     if isinstance(value, dict) and "$text" in value:
         return Text.from_json(value["$text"])
+    if isinstance(value, dict) and "$texts" in value:
+        return [Text.from_json(v) for v in value["$texts"]]
     return value
 
 

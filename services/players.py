@@ -74,3 +74,21 @@ class PlayerService:
             return row[0] if row else None
 
         return await self.db.read(unit)
+
+    async def touch(self, player_id: int, discord_locale: str | None) -> str | None:
+        """First use creates the player; remembers their Discord language for later DMs.
+
+        Returns the language they chose with /settings, or None to follow Discord.
+        """
+        now = self.clock.now()
+        seen = discord_locale if discord_locale in ("fr", "en") else None
+
+        def unit(conn: sqlite3.Connection) -> str | None:
+            ensure_player(conn, player_id, now)
+            row = conn.execute(
+                "UPDATE players SET last_locale = COALESCE(?, last_locale) WHERE id = ? RETURNING locale",
+                (seen, player_id),
+            ).fetchone()
+            return row[0] if row else None
+
+        return await self.db.write(unit)

@@ -1,0 +1,63 @@
+"""/help: the games and every command, in the reader's language, read from the live command tree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from discord_app.context import locale_of
+from discord_app.render import to_discord
+from discord_app.translator import desc, qualified
+from services import games
+from services.messages import Embed, EmbedField, MessageSpec, Text
+
+
+PATH_KEYS = {1: "help.path1", 2: "help.path2", 3: "help.path3"}  # Discord nests commands at most 3 deep
+
+
+def command_line(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> Text:
+    """"/profil — Affiche ...": the localized full name and description of one command."""
+    parts = []
+    node: Any = command
+    while node is not None:
+        parts.append(Text(f"cmd.{qualified(node)}.name"))
+        node = node.parent
+    params = {f"p{i}": p for i, p in enumerate(reversed(parts))}
+    name = Text(PATH_KEYS[len(parts)], params)
+    return Text("help.line", {"name": name, "description": Text(f"cmd.{qualified(command)}.description")})
+
+
+def help_spec(tree: app_commands.CommandTree[Any]) -> MessageSpec:
+    by_group = {g.command_group: g for g in games.all_games()}
+    general: list[Text] = []
+    sections: list[EmbedField] = []
+    for top in sorted(tree.get_commands(type=discord.AppCommandType.chat_input), key=lambda c: c.name):
+        game = by_group.get(top.name)
+        if game is not None and isinstance(top, app_commands.Group):
+            lines = [command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)]
+            sections.append(EmbedField(Text(game.name_key), Text.lines(lines), inline=False))
+        elif isinstance(top, app_commands.Group):
+            general.extend(command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command))
+        else:
+            general.append(command_line(top))
+    if not sections:
+        sections.append(EmbedField(Text("help.games"), Text("help.no_games"), inline=False))
+    fields = (*sections, EmbedField(Text("help.general"), Text.lines(general), inline=False))
+    return MessageSpec(embeds=(Embed(title=Text("help.title"), description=Text("help.intro"), fields=fields),))
+
+
+class HelpCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description=desc("cmd.help.description"))
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        await interaction.response.send_message(**to_discord(help_spec(self.bot.tree), locale), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(HelpCog(bot))

@@ -1,0 +1,34 @@
+"""/settings: personal preferences (today, the language the bot speaks to you)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from core.i18n import normalize_locale, t
+from discord_app.context import services_of
+from discord_app.translator import choice, desc
+
+
+class SettingsCog(commands.GroupCog, group_name="settings", group_description=desc("cmd.settings.description")):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="language", description=desc("cmd.settings.language.description"))
+    @app_commands.describe(language=desc("cmd.settings.language.opt.language.description"))
+    @app_commands.choices(language=[choice("language", "fr"), choice("language", "en"), choice("language", "auto")])
+    async def language(self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]) -> None:
+        services = services_of(interaction)
+        chosen = None if language.value == "auto" else language.value
+        await services.players.set_locale(interaction.user.id, chosen)
+        locale = chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
+        key = "settings.language_auto" if chosen is None else "settings.language_set"
+        await interaction.response.send_message(t(key, locale), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SettingsCog(bot))

@@ -1,0 +1,95 @@
+"""The Discord client: wires services to discord.py at start-up and delivers what services queued."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+import cogs
+from core.clock import Clock
+from core.settings import Settings
+from discord_app.delivery import Deliverer, ShowPrivateButton
+from discord_app.errors import GameTree
+from discord_app.translator import CatalogTranslator
+from services.container import Services, build_services
+
+log = logging.getLogger("bot")
+
+MAX_RATELIMIT_WAIT = 30.0  # seconds; a longer Discord rate limit fails fast instead of freezing a command
+
+
+def cog_modules() -> list[str]:
+    return [f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_")]
+
+
+class CardBot(commands.Bot):
+    def __init__(self, settings: Settings, clock: Clock, *, guild_ready_timeout: float = 2.0) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents,
+            tree_cls=GameTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
+            guild_ready_timeout=guild_ready_timeout,
+        )
+        self.settings = settings
+        self.clock = clock
+        self._services: Services | None = None
+        self.deliverer: Deliverer | None = None
+
+    @property
+    def services(self) -> Services:
+        if self._services is None:
+            raise RuntimeError("services are not ready before setup_hook")
+        return self._services
+
+    @property
+    def game_tree(self) -> GameTree:
+        assert isinstance(self.tree, GameTree)
+        return self.tree
+
+    async def setup_hook(self) -> None:
+        # 1. database (opened and migrated) and services
+        self._services = await build_services(self.settings, self.clock)
+        # 2. cogs; each registers its own persistent components (DynamicItems) in its setup()
+        await self.tree.set_translator(CatalogTranslator())
+        for name in cog_modules():
+            await self.load_extension(name)
+        self.add_dynamic_items(ShowPrivateButton)
+        # 3. outbox delivery and the scheduler
+        self.deliverer = Deliverer(self, self._services)
+        self.deliverer.start()
+        self._services.scheduler.after_fire.append(self.deliverer.wake)
+        await self._services.scheduler.start()
+        # 4. instant sync to the development server; global sync is the owner's /admin sync
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
+
+    async def close(self) -> None:
+        if self.deliverer is not None:
+            await self.deliverer.stop()
+        if self._services is not None:
+            await self._services.close()
+            self._services = None
+        await super().close()
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    def after_write(self, *_: Any) -> None:
+        """Services call this (through cogs) after a commit that queued messages or jobs."""
+        if self.deliverer is not None:
+            self.deliverer.wake()
+        if self._services is not None:
+            self._services.scheduler.wake()

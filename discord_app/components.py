@@ -1,0 +1,42 @@
+"""Persistent buttons: a namespaced custom_id holding only opaque ids, re-checked by a service on every click.
+
+Subclass `PersistentButton` with a `template` like r"outbox:show:(?P<id>\\d+)" and implement `on_click`.
+Errors raised there go through the same localized handler as slash commands.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+import discord
+
+from discord_app.context import locale_of
+from discord_app.errors import GameTree, handle_error
+
+
+class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"__base__"):
+    namespace: ClassVar[str] = "base"
+
+    def __init__(self, custom_id: str, match: dict[str, str]) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+        self.match = match
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PersistentButton:
+        return cls(item.custom_id if hasattr(item, "custom_id") else "", match.groupdict())  # type: ignore[attr-defined]
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.on_click(interaction, await locale_of(interaction))
+        except Exception as exc:
+            locale = interaction.extras.get("locale", "fr")
+            if not await handle_error(interaction, exc, locale):
+                tree = interaction.client.tree  # type: ignore[attr-defined]
+                if isinstance(tree, GameTree):
+                    tree.unexpected_errors.append(exc)
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        raise NotImplementedError

@@ -1,0 +1,150 @@
+"""Delivers the outbox after services commit: channel posts and DMs, retried while Discord is unavailable.
+
+A DM refused because the player closed them (code 50007) is not retried: the player is marked,
+and a private "show" button is posted in the game's channel or thread instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from core.errors import NotAllowed
+from core.i18n import t
+from discord_app.components import PersistentButton
+from discord_app.context import services_of
+from discord_app.render import to_discord
+
+if TYPE_CHECKING:
+    from services.container import Services
+    from services.outbox import OutboxItem
+
+log = logging.getLogger("bot.delivery")
+
+DMS_CLOSED = 50007
+IDLE_RECHECK = timedelta(minutes=10)
+TRANSIENT = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, discord.RateLimited)
+
+
+class ShowPrivateButton(PersistentButton, template=r"outbox:show:(?P<id>\d+)"):
+    """Shows a DM that could not be delivered, privately, to its recipient only."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        item = await services_of(interaction).outbox.get(int(self.match["id"]))
+        if item is None or item.target.kind != "dm" or item.target.id != interaction.user.id:
+            raise NotAllowed("error.not_your_message")
+        await interaction.response.send_message(**to_discord(item.spec, locale), ephemeral=True)
+
+
+class Deliverer:
+    def __init__(self, client: discord.Client, services: Services) -> None:
+        self.client = client
+        self.services = services
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.delivered = 0
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="outbox-deliverer")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def wake(self, *_: Any) -> None:
+        self._wake.set()
+
+    async def _loop(self) -> None:
+        await self.client.wait_until_ready()
+        clock = self.services.clock
+        while True:
+            self._wake.clear()
+            try:
+                await self.flush()
+                next_at = await self.services.outbox.next_due_at()
+            except Exception:
+                log.exception("outbox pass failed")
+                next_at = None
+            await clock.sleep_until(next_at or clock.now() + IDLE_RECHECK, self._wake)
+
+    async def flush(self) -> int:
+        """Deliver everything due now; returns how many messages went out."""
+        sent = 0
+        while True:
+            items = await self.services.outbox.due(50)
+            if not items:
+                return sent
+            for item in items:
+                sent += await self._deliver(item)
+
+    async def _deliver(self, item: OutboxItem) -> int:
+        outbox = self.services.outbox
+        try:
+            if item.target.kind == "dm":
+                if item.dms_closed:
+                    await self._fallback(item)
+                    return 0
+                channel: Any = await self.client.create_dm(discord.Object(id=item.target.id))
+                locale = item.locale or self.services.settings.default_locale
+            else:
+                channel = self.client.get_channel(item.target.id) or await self.client.fetch_channel(item.target.id)
+                locale = self.services.settings.default_locale
+            message = await channel.send(**to_discord(item.spec, locale))
+        except discord.Forbidden as exc:
+            if item.target.kind == "dm" and exc.code == DMS_CLOSED:
+                await outbox.mark_dms_closed(item.id, item.target.id)
+                await self._fallback(item)
+            else:
+                await outbox.mark_failed(item.id, f"{exc.status} {exc.code} {exc.text}")
+            return 0
+        except discord.NotFound as exc:
+            await outbox.mark_failed(item.id, f"{exc.status} {exc.code} {exc.text}")
+            return 0
+        except TRANSIENT as exc:
+            await outbox.mark_retry(item.id, repr(exc))
+            return 0
+        except discord.HTTPException as exc:
+            if exc.status >= 500 or exc.status == 429:
+                await outbox.mark_retry(item.id, f"{exc.status} {exc.text}")
+            else:
+                await outbox.mark_failed(item.id, f"{exc.status} {exc.code} {exc.text}")
+            return 0
+        await outbox.mark_sent(item.id, message.id)
+        self.delivered += 1
+        return 1
+
+    async def _fallback(self, item: OutboxItem) -> None:
+        """Post the private "show" button where the game happens; without such a place the DM is dropped."""
+        outbox = self.services.outbox
+        if item.target.fallback_channel_id is None:
+            await outbox.mark_failed(item.id, "dms closed, no fallback channel")
+            return
+        locale = self.services.settings.default_locale
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            discord.ui.Button(
+                label=t("outbox.show", locale), custom_id=f"outbox:show:{item.id}", style=discord.ButtonStyle.primary
+            )
+        )
+        try:
+            channel: Any = self.client.get_channel(item.target.fallback_channel_id) or await self.client.fetch_channel(
+                item.target.fallback_channel_id
+            )
+            await channel.send(
+                t("outbox.dms_closed", locale, mention=f"<@{item.target.id}>"),
+                view=view,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=item.target.id)]),
+            )
+        except TRANSIENT as exc:
+            await outbox.mark_retry(item.id, repr(exc))
+            return
+        await outbox.mark_dms_closed(item.id, item.target.id)

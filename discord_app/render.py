@@ -1,0 +1,64 @@
+"""Turns a service's MessageSpec into discord.py arguments, in the reader's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from core.i18n import t
+from services.messages import LINES, RAW, MessageSpec, Text
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+BRAND_COLOR = 0x8E5A2B
+
+
+def text(value: Text | None, locale: str | None) -> str:
+    if value is None:
+        return ""
+    if value.key == RAW:
+        return str(value.params.get("text", ""))
+    if value.key == LINES:
+        return "\n".join(text(item, locale) for item in value.params.get("items", []))
+    params = {k: text(v, locale) if isinstance(v, Text) else v for k, v in value.params.items()}
+    return t(value.key, locale, **params)
+
+
+def view_of(spec: MessageSpec, locale: str | None) -> discord.ui.View | None:
+    """Buttons are plain custom ids: the persistent DynamicItems registered on the bot answer every click."""
+    if not spec.buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in spec.buttons:
+        view.add_item(
+            discord.ui.Button(label=text(button.label, locale)[:80], custom_id=button.custom_id, style=STYLES[button.style])
+        )
+    return view
+
+
+def embed_of(spec_embed: Any, locale: str | None) -> discord.Embed:
+    embed = discord.Embed(
+        title=text(spec_embed.title, locale) or None,
+        description=text(spec_embed.description, locale) or None,
+        color=spec_embed.color if spec_embed.color is not None else BRAND_COLOR,
+    )
+    for f in spec_embed.fields:
+        embed.add_field(name=text(f.name, locale)[:256], value=text(f.value, locale)[:1024] or "\u200b", inline=f.inline)
+    return embed
+
+
+def to_discord(spec: MessageSpec, locale: str | None) -> dict[str, Any]:
+    """Keyword arguments for send_message / send / edit."""
+    kwargs: dict[str, Any] = {
+        "content": text(spec.content, locale) or None,
+        "embeds": [embed_of(e, locale) for e in spec.embeds],
+    }
+    view = view_of(spec, locale)
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs

@@ -1,0 +1,84 @@
+"""Slash command names, descriptions, options and choices, localized from the same catalogs as messages.
+
+Keys derive from where a string sits, so a command needs no explicit key:
+`cmd.<qualified.name>.name`, `cmd.<qualified.name>.description`,
+`cmd.<qualified.name>.opt.<option>.name|description`, and `choice.<group>.<value>` for choices
+(declared with `choice(...)` below). Code names are English; French is a localization, and the
+unlocalized descriptions Discord shows other languages are the French ones (French first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from core.i18n import catalogs, t
+
+DISCORD_LOCALES: dict[discord.Locale, str] = {
+    discord.Locale.french: "fr",
+    discord.Locale.american_english: "en",
+    discord.Locale.british_english: "en",
+}
+
+
+def qualified(command: Any) -> str:
+    return str(command.qualified_name).replace(" ", ".")
+
+
+def key_for(string: app_commands.locale_str, context: app_commands.TranslationContext[Any, Any]) -> str | None:
+    explicit = string.extras.get("key")
+    if explicit:
+        return str(explicit)
+    where, data = context.location, context.data
+    if where in (Where.command_name, Where.group_name):
+        return f"cmd.{qualified(data)}.name"
+    if where in (Where.command_description, Where.group_description):
+        return f"cmd.{qualified(data)}.description"
+    if where is Where.parameter_name:
+        return f"cmd.{qualified(data.command)}.opt.{data.name}.name"
+    if where is Where.parameter_description:
+        return f"cmd.{qualified(data.command)}.opt.{data.name}.description"
+    return None
+
+
+def desc(key: str) -> app_commands.locale_str:
+    """A description whose default text is the French catalog entry, so the key is the single source."""
+    return app_commands.locale_str(t(key, "fr"), key=key)
+
+
+def choice(group: str, value: str) -> app_commands.Choice[str]:
+    key = f"choice.{group}.{value}"
+    return app_commands.Choice(name=app_commands.locale_str(t(key, "fr"), key=key), value=value)
+
+
+class CatalogTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContext[Any, Any],
+    ) -> str | None:
+        lang = DISCORD_LOCALES.get(locale)
+        key = key_for(string, context)
+        if lang is None or key is None:
+            return None
+        return catalogs()[lang].get(key)
+
+
+def translation_keys(tree: app_commands.CommandTree[Any]) -> set[str]:
+    """Every key the translator will look up for this tree; the catalog test checks both directions."""
+    keys: set[str] = set()
+    for command in tree.walk_commands():
+        base = f"cmd.{qualified(command)}"
+        keys.update({f"{base}.name", f"{base}.description"})
+        if isinstance(command, app_commands.Command):
+            for param in command.parameters:
+                keys.update({f"{base}.opt.{param.name}.name", f"{base}.opt.{param.name}.description"})
+                for ch in param.choices:
+                    explicit = ch._locale_name.extras.get("key") if ch._locale_name else None  # noqa: SLF001
+                    if explicit:
+                        keys.add(str(explicit))
+    return keys

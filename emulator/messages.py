@@ -1,0 +1,180 @@
+"""Turning message payloads sent by the bot into recorded messages, with Discord's validation rules.
+
+Validation matters because a payload Discord would reject (too long, duplicate custom ids, empty) is a
+bot bug that would otherwise only show up in production.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import CANNOT_SEND_EMPTY, ApiError, invalid_form
+from .payloads import JsonDict
+from .records import EPHEMERAL, LOADING, Attachment, RecordedMessage, walk_components
+from .world import Snowflakes
+
+COMPONENTS_V2 = 1 << 15
+_EDITABLE_FLAGS = (1 << 2) | (1 << 12) | COMPONENTS_V2  # SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, V2
+
+
+@dataclass
+class UploadedFile:
+    """One ``files[n]`` part of a multipart request."""
+
+    field: str
+    filename: str
+    data: bytes
+    content_type: str | None = None
+
+
+def fill_message(
+    message: RecordedMessage,
+    payload: JsonDict,
+    files: list[UploadedFile],
+    ids: Snowflakes,
+    *,
+    editing: bool = False,
+) -> None:
+    """Apply the fields present in ``payload``; absent fields keep their value, as with PATCH."""
+    if editing:
+        message.history.append(message.snapshot())
+        message.edited_id = ids.next()
+    if "content" in payload:
+        message.content = "" if payload["content"] is None else str(payload["content"])
+    if "embeds" in payload:
+        message.embeds = [_normalise_embed(e) for e in payload["embeds"] or []]
+    if "components" in payload:
+        message.components = list(payload["components"] or [])
+    if "flags" in payload and payload["flags"] is not None:
+        flags = int(payload["flags"])
+        if editing:
+            message.flags = (message.flags & ~_EDITABLE_FLAGS) | (flags & _EDITABLE_FLAGS)
+        else:
+            message.flags = flags & ~LOADING
+    if editing:
+        message.flags &= ~LOADING
+    if "poll" in payload and payload["poll"] is not None:
+        message.poll = payload["poll"]
+    if "tts" in payload:
+        message.tts = bool(payload["tts"])
+    if payload.get("message_reference"):
+        message.message_reference = dict(payload["message_reference"])
+    _apply_attachments(message, payload, files, ids)
+    validate(message)
+
+
+def _normalise_embed(embed: Any) -> JsonDict:
+    if not isinstance(embed, dict):
+        raise invalid_form("embed must be an object")
+    return {"type": "rich", **embed}
+
+
+def _apply_attachments(message: RecordedMessage, payload: JsonDict, files: list[UploadedFile], ids: Snowflakes) -> None:
+    by_field = {f.field: f for f in files}
+    if "attachments" not in payload:
+        message.attachments.extend(Attachment(ids.next(), f.filename, f.data, f.content_type) for f in files)
+        return
+    kept: list[Attachment] = []
+    existing = {a.id: a for a in message.attachments}
+    for entry in payload["attachments"] or []:
+        entry_id = int(entry.get("id", -1))
+        if entry_id in existing:
+            kept.append(existing[entry_id])
+            continue
+        upload = by_field.get(f"files[{entry_id}]")
+        if upload is None:
+            raise invalid_form(f"attachment {entry_id} refers to no uploaded file")
+        filename = str(entry.get("filename") or upload.filename)
+        kept.append(Attachment(ids.next(), filename, upload.data, upload.content_type, entry.get("description")))
+    message.attachments = kept
+
+
+def validate(message: RecordedMessage) -> None:
+    """The subset of Discord's message limits that bots realistically trip over."""
+    if len(message.content) > 2000:
+        raise invalid_form(f"content is {len(message.content)} characters long, the limit is 2000")
+    if len(message.embeds) > 10:
+        raise invalid_form("a message can have at most 10 embeds")
+    total = 0
+    for embed in message.embeds:
+        total += _validate_embed(embed)
+    if total > 6000:
+        raise invalid_form("embeds exceed 6000 characters in total")
+    _validate_components(message.components, v2=bool(message.flags & COMPONENTS_V2))
+    if message.flags & COMPONENTS_V2 and (message.content or message.embeds):
+        raise invalid_form("content and embeds cannot be used with the IS_COMPONENTS_V2 flag")
+    if not (message.content or message.embeds or message.components or message.attachments or message.poll):
+        if not message.loading:
+            raise ApiError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message", bot_bug=True)
+
+
+def _limit(value: Any, limit: int, what: str) -> int:
+    text = "" if value is None else str(value)
+    if len(text) > limit:
+        raise invalid_form(f"{what} is {len(text)} characters long, the limit is {limit}")
+    return len(text)
+
+
+def _validate_embed(embed: JsonDict) -> int:
+    size = _limit(embed.get("title"), 256, "embed title")
+    size += _limit(embed.get("description"), 4096, "embed description")
+    size += _limit((embed.get("footer") or {}).get("text"), 2048, "embed footer")
+    size += _limit((embed.get("author") or {}).get("name"), 256, "embed author name")
+    fields = embed.get("fields") or []
+    if len(fields) > 25:
+        raise invalid_form("an embed can have at most 25 fields")
+    for field in fields:
+        if not field.get("name") or field.get("value") in (None, ""):
+            raise invalid_form("embed fields need a non-empty name and value")
+        size += _limit(field["name"], 256, "embed field name") + _limit(field["value"], 1024, "embed field value")
+    return size
+
+
+def _validate_components(components: list[JsonDict], *, v2: bool) -> None:
+    if not v2 and len(components) > 5:
+        raise invalid_form("a message can have at most 5 action rows")
+    seen: set[str] = set()
+    for component in walk_components(components):
+        kind = component.get("type")
+        if kind == 1:
+            children = component.get("components") or []
+            if not children or len(children) > 5:
+                raise invalid_form("an action row needs 1 to 5 components")
+            if any(c.get("type") != 2 for c in children) and len(children) > 1:
+                raise invalid_form("a select menu must be alone in its action row")
+        if kind == 2:
+            _limit(component.get("label"), 80, "button label")
+            if component.get("style") == 5:
+                if not component.get("url") or component.get("custom_id"):
+                    raise invalid_form("link buttons need a url and no custom_id")
+                continue
+        if kind in (3, 5, 6, 7, 8):
+            _limit(component.get("placeholder"), 150, "select placeholder")
+            options = component.get("options") or []
+            if kind == 3 and not 1 <= len(options) <= 25:
+                raise invalid_form("a string select needs 1 to 25 options")
+            for option in options:
+                _limit(option.get("label"), 100, "select option label")
+                _limit(option.get("value"), 100, "select option value")
+        custom_id = component.get("custom_id")
+        if custom_id is not None:
+            _limit(custom_id, 100, "custom_id")
+            if custom_id in seen:
+                raise invalid_form(f"duplicate custom_id {custom_id!r}")
+            seen.add(custom_id)
+
+
+def validate_modal(data: JsonDict) -> None:
+    _limit(data.get("title"), 45, "modal title")
+    if not data.get("custom_id") or not data.get("title"):
+        raise invalid_form("a modal needs a custom_id and a title")
+    if not 1 <= len(data.get("components") or []) <= 5:
+        raise invalid_form("a modal needs 1 to 5 components")
+    for component in walk_components(data.get("components") or []):
+        if component.get("type") in (4, 18):
+            _limit(component.get("label"), 45, "modal label")
+
+
+def is_ephemeral(payload: JsonDict) -> bool:
+    return bool(int(payload.get("flags") or 0) & EPHEMERAL)

@@ -1,0 +1,60 @@
+"""Builds every service once, from the settings, a database file and a clock; the Discord layer only holds this."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.clock import Clock
+from core.settings import Settings
+from services import games
+from services.catalogs import CardIndex, load_all
+from services.guild_settings import GuildSettingsService
+from services.outbox import Outbox
+from services.players import PlayerService
+from services.scheduler import Scheduler
+from store.db import Database
+from store.migrate import migrate
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+@dataclass
+class Services:
+    settings: Settings
+    clock: Clock
+    db: Database
+    players: PlayerService
+    guilds: GuildSettingsService
+    scheduler: Scheduler
+    outbox: Outbox
+    cards: CardIndex
+    games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
+
+    async def close(self) -> None:
+        await self.scheduler.stop()
+        await self.db.close()
+
+
+async def build_services(settings: Settings, clock: Clock, *, data_dir: Path = DATA_DIR) -> Services:
+    """Open and migrate the database, load the catalogs (a bad file stops start-up), wire the services."""
+    specs = games.discover()
+    catalogs = load_all(data_dir, specs)
+    db = Database(settings.database_path)
+    await db.open()
+    try:
+        await migrate(await db.raw_writer())
+    except Exception:
+        await db.close()
+        raise
+    return Services(
+        settings=settings,
+        clock=clock,
+        db=db,
+        players=PlayerService(db, clock),
+        guilds=GuildSettingsService(db, clock),
+        scheduler=Scheduler(db, clock, settings.zone),
+        outbox=Outbox(db, clock),
+        cards=CardIndex(catalogs),
+    )

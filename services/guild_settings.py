@@ -1,0 +1,71 @@
+"""Per-server settings: where announcements and game threads go, and the default turn deadline."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Literal
+
+from core.clock import Clock, to_db
+from core.errors import BadInput
+from store.db import Database
+
+DeadlinePreset = Literal["fast", "standard", "relaxed"]
+# Play-by-post turns (Chocobataille's 24 h rule is "standard"); games may scale these for fast modes.
+DEADLINE_PRESETS: dict[str, timedelta] = {
+    "fast": timedelta(hours=12),
+    "standard": timedelta(hours=24),
+    "relaxed": timedelta(hours=48),
+}
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    announce_channel_id: int | None = None
+    games_channel_id: int | None = None
+    deadline_preset: str = "standard"
+
+    @property
+    def turn_deadline(self) -> timedelta:
+        return DEADLINE_PRESETS[self.deadline_preset]
+
+
+_COLUMNS = {"announce_channel_id", "games_channel_id", "deadline_preset"}
+
+
+def read(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
+    row = conn.execute(
+        "SELECT announce_channel_id, games_channel_id, deadline_preset FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
+    ).fetchone()
+    if row is None:
+        return GuildSettings(guild_id)
+    return GuildSettings(guild_id, row[0], row[1], row[2])
+
+
+class GuildSettingsService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        return await self.db.read(lambda conn: read(conn, guild_id))
+
+    async def update(self, guild_id: int, column: str, value: int | str | None) -> GuildSettings:
+        if column not in _COLUMNS:
+            raise ValueError(column)
+        if column == "deadline_preset" and value not in DEADLINE_PRESETS:
+            raise BadInput("error.bad_preset", preset=str(value))
+        now = to_db(self.clock.now())
+
+        def unit(conn: sqlite3.Connection) -> GuildSettings:
+            conn.execute(
+                f"INSERT INTO guild_settings (guild_id, {column}, updated_at) VALUES (?, ?, ?)"
+                f" ON CONFLICT (guild_id) DO UPDATE SET {column} = excluded.{column}, updated_at = excluded.updated_at",
+                (guild_id, value, now),
+            )
+            return read(conn, guild_id)
+
+        return await self.db.write(unit)

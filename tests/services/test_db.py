@@ -1,0 +1,196 @@
+"""The writer's promises: durable settings on every connection, and group commit that never lets one failed
+unit sink or leak into its neighbours."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from store.db import MAX_BATCH, Database
+
+
+def _settings(conn: sqlite3.Connection) -> dict[str, object]:
+    return {
+        "journal_mode": conn.execute("PRAGMA journal_mode").fetchone()[0],
+        "synchronous": conn.execute("PRAGMA synchronous").fetchone()[0],
+        "foreign_keys": conn.execute("PRAGMA foreign_keys").fetchone()[0],
+        "busy_timeout": conn.execute("PRAGMA busy_timeout").fetchone()[0],
+        "isolation_level": conn.isolation_level,
+    }
+
+
+async def _scratch(db: Database) -> None:
+    await db.write(lambda conn: conn.execute("CREATE TABLE scratch (v TEXT PRIMARY KEY)"))
+
+
+def _insert(value: str, fail: bool = False):
+    def unit(conn: sqlite3.Connection) -> str:
+        conn.execute("INSERT INTO scratch (v) VALUES (?)", (value,))
+        if fail:
+            raise LookupError(value)
+        return value.upper()
+
+    return unit
+
+
+async def _values(db: Database) -> set[str]:
+    return await db.read(lambda conn: {row[0] for row in conn.execute("SELECT v FROM scratch")})
+
+
+@pytest.mark.parametrize("side", ["writer", "reader"])
+async def test_both_connections_are_durable_and_autocommit(db: Database, side: str) -> None:
+    run = db.write if side == "writer" else db.read
+    settings = await run(_settings)
+    assert settings["journal_mode"] == "wal"
+    assert settings["synchronous"] == 2  # FULL: a commit survives a machine crash
+    assert settings["foreign_keys"] == 1
+    assert settings["busy_timeout"] > 0
+    assert settings["isolation_level"] is None  # we issue BEGIN IMMEDIATE ourselves
+
+
+async def test_a_failed_unit_rolls_back_alone_and_neighbours_commit(db: Database) -> None:
+    await _scratch(db)
+    before = db.batches
+    results = await asyncio.gather(
+        db.write(_insert("a")),
+        db.write(_insert("b", fail=True)),
+        db.write(_insert("c")),
+        return_exceptions=True,
+    )
+    assert db.batches - before == 1, "the three units should have shared one transaction"
+    assert results[0] == "A"
+    assert isinstance(results[1], LookupError) and results[1].args == ("b",)
+    assert results[2] == "C"
+    assert await _values(db) == {"a", "c"}
+
+
+async def test_a_unit_that_breaks_a_constraint_does_not_poison_the_batch(db: Database) -> None:
+    await _scratch(db)
+    await db.write(_insert("dup"))
+    results = await asyncio.gather(
+        db.write(_insert("x")), db.write(_insert("dup")), db.write(_insert("y")), return_exceptions=True
+    )
+    assert results[0] == "X" and results[2] == "Y"
+    assert isinstance(results[1], sqlite3.IntegrityError)
+    assert await _values(db) == {"dup", "x", "y"}
+
+
+async def test_a_unit_sees_the_effects_of_earlier_units_in_its_batch(db: Database) -> None:
+    await _scratch(db)
+
+    def count(conn: sqlite3.Connection) -> int:
+        return conn.execute("SELECT COUNT(*) FROM scratch").fetchone()[0]
+
+    before = db.batches
+    results = await asyncio.gather(db.write(_insert("1")), db.write(count), db.write(_insert("2")), db.write(count))
+    assert db.batches - before == 1
+    assert results == ["1", 1, "2", 2]
+
+
+async def test_many_concurrent_writes_share_few_transactions(db: Database) -> None:
+    await _scratch(db)
+    before = db.batches
+    values = [f"v{i}" for i in range(300)]
+    results = await asyncio.gather(*(db.write(_insert(v)) for v in values))
+    assert results == [v.upper() for v in values]  # each future got its own unit's result
+    batches = db.batches - before
+    assert 1 <= batches < len(values) / 10, batches
+    assert batches >= len(values) / MAX_BATCH  # a batch never exceeds MAX_BATCH units
+    assert await _values(db) == set(values)
+
+
+async def test_max_batch_one_gives_one_transaction_per_unit(tmp_path: Path) -> None:
+    database = Database(tmp_path / "one.sqlite3", max_batch=1)
+    await database.open()
+    try:
+        await _scratch(database)
+        before = database.batches
+        await asyncio.gather(*(database.write(_insert(f"v{i}")) for i in range(20)))
+        assert database.batches - before == 20
+    finally:
+        await database.close()
+
+
+def test_max_batch_must_be_positive(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        Database(tmp_path / "x.sqlite3", max_batch=0)
+
+
+async def test_a_unit_raising_stop_iteration_does_not_kill_the_writer(db: Database) -> None:
+    """`next()` on an empty iterator inside a unit is an easy mistake; asyncio futures refuse StopIteration."""
+    await _scratch(db)
+
+    def bad(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO scratch (v) VALUES ('lost')")
+        next(iter(()))
+
+    results = await asyncio.gather(db.write(bad), db.write(_insert("kept")), return_exceptions=True)
+    assert isinstance(results[0], RuntimeError) and isinstance(results[0].__cause__, StopIteration)
+    assert results[1] == "KEPT"
+    assert await asyncio.wait_for(db.write(_insert("later")), timeout=5) == "LATER"
+    assert await _values(db) == {"kept", "later"}
+
+
+async def test_a_cancelled_caller_whose_unit_has_not_started_is_skipped(db: Database) -> None:
+    await _scratch(db)
+    slow = asyncio.ensure_future(db.write(lambda conn: time.sleep(0.3)))
+    await asyncio.sleep(0.05)  # the writer is now busy with the slow unit
+    doomed = asyncio.ensure_future(db.write(_insert("never")))
+    await asyncio.sleep(0)
+    doomed.cancel()
+    await slow
+    assert await db.write(_insert("after")) == "AFTER"
+    assert doomed.cancelled()
+    assert await _values(db) == {"after"}
+
+
+async def test_read_sees_committed_writes_and_propagates_errors(db: Database) -> None:
+    await _scratch(db)
+    await db.write(_insert("a"))
+    assert await _values(db) == {"a"}
+
+    def broken(conn: sqlite3.Connection) -> None:
+        raise KeyError("boom")
+
+    with pytest.raises(KeyError):
+        await db.read(broken)
+    assert await _values(db) == {"a"}  # the reader is still usable
+
+
+async def test_reads_cannot_write(db: Database) -> None:
+    """The reader is for reads: anything it wrote would bypass the single writer."""
+    await _scratch(db)
+    with pytest.raises(sqlite3.OperationalError):
+        await db.read(lambda conn: conn.execute("INSERT INTO scratch (v) VALUES ('x')"))
+
+
+async def test_close_finishes_queued_writes_then_refuses_new_ones(tmp_path: Path) -> None:
+    database = Database(tmp_path / "close.sqlite3")
+    await database.open()
+    await _scratch(database)
+    pending = [asyncio.ensure_future(database.write(_insert(f"v{i}"))) for i in range(100)]
+    await asyncio.sleep(0)  # every task has queued its unit
+    await asyncio.wait_for(database.close(), timeout=10)
+    assert [t.result() for t in pending] == [f"V{i}" for i in range(100)]
+    with pytest.raises(RuntimeError):
+        await database.write(_insert("late"))
+
+    reopened = Database(tmp_path / "close.sqlite3")
+    await reopened.open()
+    try:
+        assert len(await _values(reopened)) == 100
+    finally:
+        await reopened.close()
+
+
+async def test_use_before_open_is_an_error(tmp_path: Path) -> None:
+    database = Database(tmp_path / "never.sqlite3")
+    with pytest.raises(RuntimeError):
+        await database.write(lambda conn: None)
+    with pytest.raises(RuntimeError):
+        await database.read(lambda conn: None)
+    await database.close()  # closing an unopened database is harmless
