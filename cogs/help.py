@@ -14,12 +14,11 @@ from discord_app.translator import desc, qualified
 from services import games
 from services.messages import Embed, EmbedField, MessageSpec, Text
 
-
 PATH_KEYS = {1: "help.path1", 2: "help.path2", 3: "help.path3"}  # Discord nests commands at most 3 deep
 
 
 def command_line(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> Text:
-    """"/profil — Affiche ...": the localized full name and description of one command."""
+    """ "/profil — Affiche ...": the localized full name and description of one command."""
     parts = []
     node: Any = command
     while node is not None:
@@ -40,13 +39,17 @@ def help_spec(tree: app_commands.CommandTree[Any]) -> MessageSpec:
             lines = [command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)]
             sections.append(EmbedField(Text(game.name_key), Text.lines(lines), inline=False))
         elif isinstance(top, app_commands.Group):
-            general.extend(command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command))
+            general.extend(
+                command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)
+            )
         else:
             general.append(command_line(top))
     if not sections:
         sections.append(EmbedField(Text("help.games"), Text("help.no_games"), inline=False))
     fields = (*sections, EmbedField(Text("help.general"), Text.lines(general), inline=False))
-    return MessageSpec(embeds=(Embed(title=Text("help.title"), description=Text("help.intro"), fields=fields),))
+    return MessageSpec(
+        embeds=(Embed(title=Text("help.title"), description=Text("help.intro"), fields=fields),)
+    )
 
 
 class HelpCog(commands.Cog):
@@ -56,7 +59,9 @@ class HelpCog(commands.Cog):
     @app_commands.command(name="help", description=desc("cmd.help.description"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
-        await interaction.response.send_message(**to_discord(help_spec(self.bot.tree), locale), ephemeral=True)
+        await interaction.response.send_message(
+            **to_discord(help_spec(self.bot.tree), locale), ephemeral=True
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -21,8 +21,13 @@ def profile_spec(profile: Profile, name: str, *, own: bool, locale: str) -> Mess
     """Your own profile shows your wallets; another player's shows only what is public (games and join date)."""
     fields: list[EmbedField] = []
     if own:
-        wallets = [Text("profile.wallet_line", {"currency": Text(k), "amount": format_int(v, locale)}) for k, v in profile.wallets]
-        fields.append(EmbedField(Text("profile.wallets"), _lines(wallets, Text("profile.no_wallet")), inline=False))
+        wallets = [
+            Text("profile.wallet_line", {"currency": Text(k), "amount": format_int(v, locale)})
+            for k, v in profile.wallets
+        ]
+        fields.append(
+            EmbedField(Text("profile.wallets"), _lines(wallets, Text("profile.no_wallet")), inline=False)
+        )
     for game_key, lines in profile.summaries:
         body = [Text(line.key, dict(line.params)) for line in lines]
         fields.append(EmbedField(Text(game_key), _lines(body, Text("profile.not_played")), inline=False))
@@ -41,7 +46,9 @@ class ProfileCog(commands.Cog):
 
     @app_commands.command(name="profile", description=desc("cmd.profile.description"))
     @app_commands.describe(player=desc("cmd.profile.opt.player.description"))
-    async def profile(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
+    async def profile(
+        self, interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
         locale = await locale_of(interaction)
         target = player or interaction.user
         own = target.id == interaction.user.id

@@ -13,15 +13,21 @@ from discord_app.context import services_of
 from discord_app.translator import choice, desc
 
 
-class SettingsCog(commands.GroupCog, group_name="settings", group_description=desc("cmd.settings.description")):
+class SettingsCog(
+    commands.GroupCog, group_name="settings", group_description=desc("cmd.settings.description")
+):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
 
     @app_commands.command(name="language", description=desc("cmd.settings.language.description"))
     @app_commands.describe(language=desc("cmd.settings.language.opt.language.description"))
-    @app_commands.choices(language=[choice("language", "fr"), choice("language", "en"), choice("language", "auto")])
-    async def language(self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]) -> None:
+    @app_commands.choices(
+        language=[choice("language", "fr"), choice("language", "en"), choice("language", "auto")]
+    )
+    async def language(
+        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    ) -> None:
         services = services_of(interaction)
         chosen = None if language.value == "auto" else language.value
         await services.players.set_locale(interaction.user.id, chosen)

@@ -40,7 +40,9 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
         self.bot = bot
         super().__init__()
 
-    async def _update(self, interaction: discord.Interaction[Any], column: str, value: int | str | None) -> None:
+    async def _update(
+        self, interaction: discord.Interaction[Any], column: str, value: int | str | None
+    ) -> None:
         require_manage_guild(interaction)
         locale = await locale_of(interaction)
         assert interaction.guild_id is not None
@@ -51,12 +53,16 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
 
     @app_commands.command(name="announcements", description=desc("cmd.setup.announcements.description"))
     @app_commands.describe(channel=desc("cmd.setup.announcements.opt.channel.description"))
-    async def announcements(self, interaction: discord.Interaction[Any], channel: discord.TextChannel) -> None:
+    async def announcements(
+        self, interaction: discord.Interaction[Any], channel: discord.TextChannel
+    ) -> None:
         await self._update(interaction, "announce_channel_id", channel.id)
 
     @app_commands.command(name="games-channel", description=desc("cmd.setup.games-channel.description"))
     @app_commands.describe(channel=desc("cmd.setup.games-channel.opt.channel.description"))
-    async def games_channel(self, interaction: discord.Interaction[Any], channel: discord.TextChannel) -> None:
+    async def games_channel(
+        self, interaction: discord.Interaction[Any], channel: discord.TextChannel
+    ) -> None:
         await self._update(interaction, "games_channel_id", channel.id)
 
     @app_commands.command(name="deadline", description=desc("cmd.setup.deadline.description"))

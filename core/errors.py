@@ -25,4 +25,12 @@ class BadInput(DomainError):
     key = "error.bad_input"
 
 
-__all__ = ["BadInput", "CardUnavailable", "DomainError", "IllegalAction", "InsufficientFunds", "NotAllowed", "NotFound"]
+__all__ = [
+    "BadInput",
+    "CardUnavailable",
+    "DomainError",
+    "IllegalAction",
+    "InsufficientFunds",
+    "NotAllowed",
+    "NotFound",
+]

@@ -69,9 +69,9 @@ NO_TOKEN_HELP = (
 )
 
 
-def load_settings(*, require_token: bool, env_file: str | None = ".env", **overrides: object) -> Settings:
+def load_settings(*, require_token: bool, env_file: str | None = ".env") -> Settings:
     try:
-        settings = Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+        settings = Settings(_env_file=env_file)
     except ValidationError as exc:
         first = exc.errors()[0]
         name = str(first["loc"][0]).upper() if first["loc"] else "settings"

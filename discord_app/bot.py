@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 import pkgutil
 from typing import Any
@@ -85,7 +84,9 @@ class CardBot(commands.Bot):
         await super().close()
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        log.info(
+            "logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds)
+        )
 
     def after_write(self, *_: Any) -> None:
         """Services call this (through cogs) after a commit that queued messages or jobs."""

@@ -96,7 +96,9 @@ class Deliverer:
                 channel: Any = await self.client.create_dm(discord.Object(id=item.target.id))
                 locale = item.locale or self.services.settings.default_locale
             else:
-                channel = self.client.get_channel(item.target.id) or await self.client.fetch_channel(item.target.id)
+                channel = self.client.get_channel(item.target.id) or await self.client.fetch_channel(
+                    item.target.id
+                )
                 locale = self.services.settings.default_locale
             message = await channel.send(**to_discord(item.spec, locale))
         except discord.Forbidden as exc:
@@ -132,13 +134,15 @@ class Deliverer:
         view = discord.ui.View(timeout=None)
         view.add_item(
             discord.ui.Button(
-                label=t("outbox.show", locale), custom_id=f"outbox:show:{item.id}", style=discord.ButtonStyle.primary
+                label=t("outbox.show", locale),
+                custom_id=f"outbox:show:{item.id}",
+                style=discord.ButtonStyle.primary,
             )
         )
         try:
-            channel: Any = self.client.get_channel(item.target.fallback_channel_id) or await self.client.fetch_channel(
+            channel: Any = self.client.get_channel(
                 item.target.fallback_channel_id
-            )
+            ) or await self.client.fetch_channel(item.target.fallback_channel_id)
             await channel.send(
                 t("outbox.dms_closed", locale, mention=f"<@{item.target.id}>"),
                 view=view,

@@ -67,7 +67,9 @@ class GameTree(app_commands.CommandTree["Any"]):
         super().__init__(*args, **kwargs)
         self.unexpected_errors: list[BaseException] = []
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
         from discord_app.context import locale_of
 
         try:

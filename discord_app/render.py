@@ -36,7 +36,9 @@ def view_of(spec: MessageSpec, locale: str | None) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     for button in spec.buttons:
         view.add_item(
-            discord.ui.Button(label=text(button.label, locale)[:80], custom_id=button.custom_id, style=STYLES[button.style])
+            discord.ui.Button(
+                label=text(button.label, locale)[:80], custom_id=button.custom_id, style=STYLES[button.style]
+            )
         )
     return view
 
@@ -48,7 +50,9 @@ def embed_of(spec_embed: Any, locale: str | None) -> discord.Embed:
         color=spec_embed.color if spec_embed.color is not None else BRAND_COLOR,
     )
     for f in spec_embed.fields:
-        embed.add_field(name=text(f.name, locale)[:256], value=text(f.value, locale)[:1024] or "\u200b", inline=f.inline)
+        embed.add_field(
+            name=text(f.name, locale)[:256], value=text(f.value, locale)[:1024] or "\u200b", inline=f.inline
+        )
     return embed
 
 

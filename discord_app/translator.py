@@ -28,7 +28,9 @@ def qualified(command: Any) -> str:
     return str(command.qualified_name).replace(" ", ".")
 
 
-def key_for(string: app_commands.locale_str, context: app_commands.TranslationContext[Any, Any]) -> str | None:
+def key_for(
+    string: app_commands.locale_str, context: app_commands.TranslationContext[Any, Any]
+) -> str | None:
     explicit = string.extras.get("key")
     if explicit:
         return str(explicit)
@@ -78,7 +80,7 @@ def translation_keys(tree: app_commands.CommandTree[Any]) -> set[str]:
             for param in command.parameters:
                 keys.update({f"{base}.opt.{param.name}.name", f"{base}.opt.{param.name}.description"})
                 for ch in param.choices:
-                    explicit = ch._locale_name.extras.get("key") if ch._locale_name else None  # noqa: SLF001
+                    explicit = ch._locale_name.extras.get("key") if ch._locale_name else None
                     if explicit:
                         keys.add(str(explicit))
     return keys

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import services
+from services.messages import Text
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class SummaryLine:
 
 
 ProfileSummary = Callable[[sqlite3.Connection, int], list[SummaryLine]]
+# How a game shows one card in /card: (label, value) pairs of message Texts.
+CardFields = Callable[[Any], list[tuple[Text, Text]]]
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class GameSpec:
     catalog_model: type[Any] | None = None  # pydantic model of data/<key>.json
     engine: Any = None  # an engine.protocol.Engine
     profile_summary: ProfileSummary | None = None
+    card_fields: CardFields | None = None
 
 
 _registry: dict[str, GameSpec] = {}

@@ -47,7 +47,9 @@ def _record(
     )
 
 
-def credit(conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement) -> int:
+def credit(
+    conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement
+) -> int:
     if amount <= 0:
         raise ValueError(f"credit amount must be positive, got {amount}")
     row = conn.execute(
@@ -61,7 +63,9 @@ def credit(conn: sqlite3.Connection, now: datetime, player_id: int, currency: st
     return after
 
 
-def debit(conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement) -> int:
+def debit(
+    conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement
+) -> int:
     if amount <= 0:
         raise ValueError(f"debit amount must be positive, got {amount}")
     row = conn.execute(

@@ -93,12 +93,17 @@ class MessageSpec:
                     {
                         "title": text(e.title),
                         "description": text(e.description),
-                        "fields": [{"name": text(f.name), "value": text(f.value), "inline": f.inline} for f in e.fields],
+                        "fields": [
+                            {"name": text(f.name), "value": text(f.value), "inline": f.inline}
+                            for f in e.fields
+                        ],
                         "color": e.color,
                     }
                     for e in self.embeds
                 ],
-                "buttons": [{"label": text(b.label), "custom_id": b.custom_id, "style": b.style} for b in self.buttons],
+                "buttons": [
+                    {"label": text(b.label), "custom_id": b.custom_id, "style": b.style} for b in self.buttons
+                ],
             },
             sort_keys=True,
         )
@@ -117,7 +122,9 @@ class MessageSpec:
                     title=text(e.get("title")),
                     description=text(e.get("description")),
                     fields=tuple(
-                        EmbedField(Text.from_json(f["name"]), Text.from_json(f["value"]), f.get("inline", True))
+                        EmbedField(
+                            Text.from_json(f["name"]), Text.from_json(f["value"]), f.get("inline", True)
+                        )
                         for f in e.get("fields", [])
                     ),
                     color=e.get("color"),

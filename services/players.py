@@ -15,13 +15,16 @@ from store.db import Database
 def ensure_player(conn: sqlite3.Connection, player_id: int, now: datetime) -> bool:
     """Create the player if new and grant starting wallets; returns True when created. Call in a write unit."""
     cursor = conn.execute(
-        "INSERT INTO players (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", (player_id, to_db(now))
+        "INSERT INTO players (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+        (player_id, to_db(now)),
     )
     if cursor.rowcount != 1:
         return False
     for currency in games.currencies():
         if currency.starting > 0:
-            ledger.credit(conn, now, player_id, currency.code, currency.starting, ledger.Movement("starting_grant"))
+            ledger.credit(
+                conn, now, player_id, currency.code, currency.starting, ledger.Movement("starting_grant")
+            )
     return True
 
 
@@ -39,7 +42,9 @@ def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
         return None
     wallets = [(c.name_key, ledger.balance(conn, player_id, c.code)) for c in games.currencies()]
     summaries = [
-        (g.name_key, g.profile_summary(conn, player_id)) for g in games.all_games() if g.profile_summary is not None
+        (g.name_key, g.profile_summary(conn, player_id))
+        for g in games.all_games()
+        if g.profile_summary is not None
     ]
     return Profile(player_id, from_db(row[0]), wallets, summaries)
 

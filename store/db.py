@@ -6,18 +6,18 @@ transaction, each inside its own SAVEPOINT, and commits once (group commit). A u
 rolls back to its savepoint alone; the others still commit. The whole batch is one thread hop,
 so a money operation costs one fsync shared with its neighbours instead of one each.
 
-Reads use a second connection: WAL lets them run beside the writer without blocking it.
+Reads use a second, query-only connection: WAL lets them run beside the writer without blocking it,
+and a read that tried to write would bypass the single writer, so SQLite refuses it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -37,11 +37,26 @@ PRAGMAS = (
 )
 
 
-async def _connect(path: Path) -> aiosqlite.Connection:
+# Tells the writer loop to finish what was queued before it and stop (see `Database.close`).
+_STOP = object()
+
+
+async def in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """Run `fn(sqlite3_connection, *args)` in the connection's own thread: a whole transaction in one hop.
+
+    aiosqlite's public API costs one thread hop per statement; its `_execute` runs any callable there.
+    """
+    execute = cast(Callable[..., Awaitable[Any]], conn._execute)
+    return cast(T, await execute(fn, conn._conn, *args))
+
+
+async def _connect(path: Path, *, query_only: bool = False) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(str(path), isolation_level=None)
     conn.row_factory = sqlite3.Row
     for pragma in PRAGMAS:
         await conn.execute(pragma)
+    if query_only:
+        await conn.execute("PRAGMA query_only=ON")
     return conn
 
 
@@ -57,7 +72,7 @@ def _run_batch(conn: sqlite3.Connection, units: list[Work[Any]]) -> list[tuple[b
             except BaseException as exc:  # a failed unit must not sink its neighbours
                 conn.execute("ROLLBACK TO unit")
                 conn.execute("RELEASE unit")
-                outcomes.append((False, exc))
+                outcomes.append((False, _deliverable(exc)))
             else:
                 conn.execute("RELEASE unit")
                 outcomes.append((True, result))
@@ -69,28 +84,54 @@ def _run_batch(conn: sqlite3.Connection, units: list[Work[Any]]) -> list[tuple[b
     return outcomes
 
 
+def _deliverable(exc: BaseException) -> BaseException:
+    """Futures refuse StopIteration (a stray `next()` in a unit); wrap it so the caller still learns why."""
+    if isinstance(exc, StopIteration):
+        wrapped = RuntimeError(f"write unit raised StopIteration: {exc!r}")
+        wrapped.__cause__ = exc
+        return wrapped
+    return exc
+
+
 class Database:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, max_batch: int = MAX_BATCH) -> None:
+        """`max_batch` caps units per transaction; 1 turns group commit off (benchmarks compare the two)."""
+        if max_batch < 1:
+            raise ValueError(f"max_batch must be at least 1, got {max_batch}")
         self.path = Path(path)
+        self.max_batch = max_batch
         self._writer: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
-        self._queue: asyncio.Queue[tuple[Work[Any], asyncio.Future[Any]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # how many transactions the writer committed; benchmarks read it
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer = await _connect(self.path)
-        self._reader = await _connect(self.path)
+        self._reader = await _connect(self.path, query_only=True)
         self._queue = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="db-writer")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        """Refuse new writes, let the writer commit everything already queued, then close the connections.
+
+        Cancelling the writer instead would leave its callers awaiting futures nobody resolves, while a batch
+        already handed to SQLite's thread commits anyway.
+        """
+        task, self._task = self._task, None
+        if task is not None:
+            self._queue.put_nowait(_STOP)
+            try:
+                await task
+            except asyncio.CancelledError:
+                current = asyncio.current_task()
+                if current is not None and current.cancelling():
+                    raise  # we are being cancelled ourselves
+                # else someone else cancelled the writer (asyncio.run shutting down): just clean up
+            except Exception:
+                log.exception("database writer stopped with an error")
+            self._fail_queued(RuntimeError("database closed"))
         for conn in (self._writer, self._reader):
             if conn is not None:
                 await conn.close()
@@ -100,6 +141,8 @@ class Database:
         """Run `unit` inside a write transaction; its effects commit together or not at all."""
         if self._task is None:
             raise RuntimeError("database is not open")
+        if self._task.done():
+            raise RuntimeError("database writer has stopped")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((unit, future))
         return await future
@@ -108,7 +151,7 @@ class Database:
         """Run `unit` on the read connection (a consistent snapshot for its duration)."""
         if self._reader is None:
             raise RuntimeError("database is not open")
-        return await self._reader._execute(_read, self._reader._conn, unit)  # noqa: SLF001 - one hop per read
+        return await in_thread(self._reader, _read, unit)  # one hop per read
 
     async def raw_writer(self) -> aiosqlite.Connection:
         """For migrations only: they must run before the writer loop accepts work."""
@@ -118,30 +161,53 @@ class Database:
 
     async def _write_loop(self) -> None:
         assert self._writer is not None
-        while True:
-            first = await self._queue.get()
-            batch = [first]
-            while len(batch) < MAX_BATCH and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
+        stopping = False
+        while not stopping:
+            item = await self._queue.get()
+            batch: list[tuple[Work[Any], asyncio.Future[Any]]] = []
+            while True:
+                if item is _STOP:
+                    stopping = True
+                    break
+                batch.append(item)
+                if len(batch) >= self.max_batch or self._queue.empty():
+                    break
+                item = self._queue.get_nowait()
             live = [(unit, fut) for unit, fut in batch if not fut.cancelled()]
-            if not live:
+            if live:
+                await self._commit(live)
+
+    async def _commit(self, live: list[tuple[Work[Any], asyncio.Future[Any]]]) -> None:
+        assert self._writer is not None
+        try:
+            # One thread hop for the whole batch (aiosqlite's public API costs a hop per call).
+            outcomes = await in_thread(self._writer, _run_batch, [u for u, _ in live])
+        except asyncio.CancelledError:
+            # Torn down mid-batch: the outcome is unknown, but callers must not wait forever.
+            for _, fut in live:
+                fut.cancel()
+            raise
+        except Exception as exc:
+            log.exception("write batch failed")
+            for _, fut in live:
+                if not fut.done():
+                    fut.set_exception(exc)
+            return
+        self.batches += 1
+        for (_, fut), (ok, value) in zip(live, outcomes, strict=True):
+            if fut.done():
                 continue
-            try:
-                outcomes = await self._writer._execute(_run_batch, self._writer._conn, [u for u, _ in live])  # noqa: SLF001
-            except Exception as exc:
-                log.exception("write batch failed")
-                for _, fut in live:
-                    if not fut.done():
-                        fut.set_exception(exc)
-                continue
-            self.batches += 1
-            for (_, fut), (ok, value) in zip(live, outcomes, strict=True):
-                if fut.done():
-                    continue
-                if ok:
-                    fut.set_result(value)
-                else:
-                    fut.set_exception(value)
+            if ok:
+                fut.set_result(value)
+            else:
+                fut.set_exception(value)
+
+    def _fail_queued(self, exc: Exception) -> None:
+        """If the writer died before the stop marker, nobody else will ever answer what is still queued."""
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            if item is not _STOP and not item[1].done():
+                item[1].set_exception(exc)
 
 
 def _read(conn: sqlite3.Connection, unit: Work[T]) -> T:

@@ -14,15 +14,18 @@ from core.clock import to_db
 def once(conn: sqlite3.Connection, key: str, now: datetime, work: Callable[[], Any]) -> tuple[Any, bool]:
     """Run `work` unless `key` already ran; returns (result, fresh). Call inside a write unit.
 
-    The stored result is JSON, so `work` must return JSON-serialisable data. The UNIQUE key is the
-    last line of defence: even a second writer could not record the same operation twice.
+    The stored result is JSON, so `work` must return JSON-serialisable data. The first caller gets the
+    result as decoded from that JSON too, so it sees exactly what a replay sees (tuples become lists,
+    int keys become strings) and code that works on the first click cannot break on the second.
+    The UNIQUE key is the last line of defence: even a second writer could not record the same
+    operation twice.
     """
     row = conn.execute("SELECT result FROM idempotency WHERE key = ?", (key,)).fetchone()
     if row is not None:
         return json.loads(row[0]), False
-    result = work()
+    stored = json.dumps(work())
     conn.execute(
         "INSERT INTO idempotency (key, result, created_at) VALUES (?, ?, ?)",
-        (key, json.dumps(result), to_db(now)),
+        (key, stored, to_db(now)),
     )
-    return result, True
+    return json.loads(stored), True

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from store.db import in_thread
+
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -67,4 +69,5 @@ def apply_sync(conn: sqlite3.Connection, migrations: list[Migration], target: in
 
 async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list[int]:
     migrations = discover()
-    return await conn._execute(apply_sync, conn._conn, migrations, target)  # noqa: SLF001 - one hop
+    applied: list[int] = await in_thread(conn, apply_sync, migrations, target)
+    return applied

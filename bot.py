@@ -1,0 +1,62 @@
+"""Entry point: read the settings, then run the bot on Discord, or in the sandbox (`--sandbox`)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from core.settings import SettingsError, load_settings
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Card games bot for Discord.")
+    parser.add_argument("--sandbox", action="store_true", help="run against the built-in Discord emulator")
+    parser.add_argument(
+        "--script", metavar="FILE", help="sandbox: run the commands in FILE and print the transcript"
+    )
+    parser.add_argument(
+        "--db", metavar="PATH", help="sandbox: database file (default: a fresh temporary one)"
+    )
+    return parser.parse_args(argv)
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))
+
+
+async def run_bot() -> int:
+    settings = load_settings(require_token=True)
+    configure_logging(settings.log_level)
+
+    from core.clock import SystemClock
+    from discord_app.bot import CardBot
+
+    bot = CardBot(settings, SystemClock())
+    async with bot:
+        await bot.start(settings.discord_token)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        if args.sandbox:
+            from sandbox.main import run_sandbox
+
+            return asyncio.run(run_sandbox(script=args.script, db_path=args.db))
+        if args.script or args.db:
+            print("--script and --db only apply to --sandbox.", file=sys.stderr)
+            return 2
+        return asyncio.run(run_bot())
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,218 @@
+"""Messages Discord must receive, stored in the transaction that produced them and delivered afterwards.
+
+A service never awaits Discord inside a write transaction. It calls `enqueue` in its own write unit, so
+a message exists iff the change it announces committed; the Discord layer's deliverer then reads `due`
+items and reports back with `mark_sent`, `mark_retry`, `mark_failed` or `mark_dms_closed`. Nothing is
+dropped because Discord is unavailable: transient errors are retried with back-off, forever; only a
+permanent error (unknown channel, missing access) ends a message as 'failed'.
+
+Messages to one target leave in the order they were written: only the oldest pending message of each
+channel or DM is ever due, so a message waiting for its retry holds back the ones queued after it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal, cast
+
+from core.clock import Clock, from_db, to_db
+from services.messages import MessageSpec, Target
+from store.db import Database
+
+RETRY_BASE = timedelta(seconds=5)
+RETRY_CAP = timedelta(minutes=10)
+ERROR_TEXT_MAX = 2000
+
+OutboxState = Literal["pending", "sent", "fallback", "failed"]
+
+
+def enqueue(conn: sqlite3.Connection, now: datetime, target: Target, spec: MessageSpec) -> int:
+    """Queue a message in the caller's write unit; it is delivered only if that unit commits."""
+    if target.kind not in ("channel", "dm"):
+        raise ValueError(f"unknown target kind {target.kind!r}")
+    cursor = conn.execute(
+        "INSERT INTO outbox"
+        " (created_at, target_kind, target_id, fallback_channel_id, payload, next_attempt_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (to_db(now), target.kind, target.id, target.fallback_channel_id, spec.to_json(), to_db(now)),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Wait after the `attempts`-th failed delivery: 5 s, 10 s, 20 s... capped at 10 minutes."""
+    return min(RETRY_BASE * (1 << min(max(attempts - 1, 0), 16)), RETRY_CAP)
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    id: int
+    target: Target
+    spec: MessageSpec
+    state: OutboxState
+    attempts: int
+    created_at: datetime
+    next_attempt_at: datetime
+    last_error: str | None
+    sent_message_id: int | None
+    locale: str | None  # a DM recipient's language: their explicit choice, else their last Discord locale
+    dms_closed: bool  # the DM recipient is known to refuse DMs: use the fallback channel directly
+
+
+_SELECT = (
+    "SELECT o.id, o.created_at, o.target_kind, o.target_id, o.fallback_channel_id, o.payload, o.state,"
+    " o.attempts, o.next_attempt_at, o.last_error, o.sent_message_id,"
+    " COALESCE(p.locale, p.last_locale) AS locale, COALESCE(p.dms_closed, 0) AS dms_closed"
+    " FROM outbox o LEFT JOIN players p ON o.target_kind = 'dm' AND p.id = o.target_id"
+)
+# Only the oldest pending message of a target may go out, so each channel and DM keeps its order.
+_HEAD_OF_TARGET = (
+    "o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.state = 'pending'"
+    " AND e.target_kind = o.target_kind AND e.target_id = o.target_id AND e.id < o.id)"
+)
+
+
+def _item(row: sqlite3.Row) -> OutboxItem:
+    return OutboxItem(
+        id=int(row["id"]),
+        target=Target(row["target_kind"], int(row["target_id"]), row["fallback_channel_id"]),
+        spec=MessageSpec.from_json(row["payload"]),
+        state=cast(OutboxState, row["state"]),
+        attempts=int(row["attempts"]),
+        created_at=from_db(row["created_at"]),
+        next_attempt_at=from_db(row["next_attempt_at"]),
+        last_error=row["last_error"],
+        sent_message_id=row["sent_message_id"],
+        locale=row["locale"],
+        dms_closed=bool(row["dms_closed"]),
+    )
+
+
+class Outbox:
+    """The persistence side of delivery; the loop that talks to Discord lives in the Discord layer."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def due(self, limit: int = 50) -> list[OutboxItem]:
+        """Messages to try now, oldest first, at most one per target (send them in the order given)."""
+        now = to_db(self.clock.now())
+
+        def unit(conn: sqlite3.Connection) -> list[OutboxItem]:
+            rows = conn.execute(
+                f"{_SELECT} WHERE {_HEAD_OF_TARGET} AND o.next_attempt_at <= ? ORDER BY o.id LIMIT ?",
+                (now, limit),
+            ).fetchall()
+            return [_item(row) for row in rows]
+
+        return await self.db.read(unit)
+
+    async def get(self, item_id: int) -> OutboxItem | None:
+        """Any message in any state: the "show" button re-checks that the clicker is the DM's recipient."""
+
+        def unit(conn: sqlite3.Connection) -> OutboxItem | None:
+            row = conn.execute(f"{_SELECT} WHERE o.id = ?", (item_id,)).fetchone()
+            return _item(row) if row else None
+
+        return await self.db.read(unit)
+
+    async def next_due_at(self) -> datetime | None:
+        """When the deliverer should look again; None when nothing is pending."""
+
+        def unit(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute(
+                f"SELECT MIN(o.next_attempt_at) FROM outbox o WHERE {_HEAD_OF_TARGET}"
+            ).fetchone()
+            return row[0] if row else None
+
+        text = await self.db.read(unit)
+        return from_db(text) if text else None
+
+    async def mark_sent(self, item_id: int, message_id: int) -> bool:
+        """Record the delivery; a DM that went through also proves the recipient's DMs are open again."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ? AND state = 'pending'"
+                " RETURNING target_kind, target_id",
+                (message_id, item_id),
+            ).fetchone()
+            if row is None:
+                return False
+            if row["target_kind"] == "dm":
+                conn.execute(
+                    "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1", (row["target_id"],)
+                )
+            return True
+
+        return await self.db.write(unit)
+
+    async def mark_retry(self, item_id: int, error: str) -> datetime | None:
+        """Try again later (Discord unavailable, rate limited...); returns when. Never dropped.
+
+        A row already diverted to the fallback goes back to pending, so a failed fallback post is retried.
+        """
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> datetime | None:
+            row = conn.execute(
+                "SELECT attempts FROM outbox WHERE id = ? AND state IN ('pending', 'fallback')", (item_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            attempts = int(row[0]) + 1
+            retry_at = now + retry_delay(attempts)
+            conn.execute(
+                "UPDATE outbox SET state = 'pending', attempts = ?, last_error = ?, next_attempt_at = ?"
+                " WHERE id = ?",
+                (attempts, error[:ERROR_TEXT_MAX], to_db(retry_at), item_id),
+            )
+            return retry_at
+
+        return await self.db.write(unit)
+
+    async def mark_failed(self, item_id: int, error: str) -> bool:
+        """A permanent error (unknown channel 10003, missing access 50001): retrying would waste requests."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE outbox SET state = 'failed', last_error = ?"
+                " WHERE id = ? AND state IN ('pending', 'fallback')",
+                (error[:ERROR_TEXT_MAX], item_id),
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)
+
+    async def mark_dms_closed(self, item_id: int, player_id: int) -> bool:
+        """The recipient refuses DMs (50007): remember it so later DMs skip the attempt, and divert this one
+        to the private "show" fallback, both in one unit. Calling it again on a diverted row is harmless."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "SELECT target_kind, target_id FROM outbox WHERE id = ?", (item_id,)
+            ).fetchone()
+            if row is None or row["target_kind"] != "dm" or int(row["target_id"]) != player_id:
+                raise ValueError(f"outbox item {item_id} is not a DM to player {player_id}")
+            conn.execute("UPDATE players SET dms_closed = 1 WHERE id = ?", (player_id,))
+            cursor = conn.execute(
+                "UPDATE outbox SET state = 'fallback' WHERE id = ? AND state IN ('pending', 'fallback')",
+                (item_id,),
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)
+
+    async def reopen_dms(self, player_id: int) -> bool:
+        """Let DMs be tried again for a player (they opened their DMs, or a DM to them went through)."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1", (player_id,)
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)

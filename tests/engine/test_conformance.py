@@ -1,0 +1,473 @@
+"""One test of the protocol's invariants over every engine, in the spirit of OpenSpiel's random-game tests.
+
+Seeded random games of each registered engine (plus the toy engine) must end within `max_steps`, give
+every current player a legal move, survive a JSON round trip mid-game, replay identically from the same
+seed and actions, never show a player another player's hidden cards, never mutate a state, and reject
+illegal actions. A new game is covered as soon as its package registers its engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import pkgutil
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine as engine_package
+from engine.errors import IllegalAction
+from engine.protocol import SPECTATOR, Engine, Event, Outcome, Setup
+from engine.registry import engines, register_engine, unregister_engine
+from services import games
+from services.catalogs import DATA_DIR, load_catalog
+from tests.engine.toy_game import Play, ToyEngine
+
+GAMES = 200  # fully checked random games per engine
+REPLAYED = 50  # of which replayed from the seed, and resumed from JSON mid-game
+GARBAGE_ACTIONS: tuple[Any, ...] = (None, 0, -1, "", "x" * 300, [], {}, {"kind": None}, [[[]]], 1.5, True)
+
+AnyEngine = Engine[Any, Any]
+
+
+def _import_engine_packages() -> None:
+    """Games register on import; import them all so none escapes the test."""
+    for info in pkgutil.walk_packages(engine_package.__path__, "engine."):
+        importlib.import_module(info.name)
+
+
+@cache
+def _specs() -> tuple[games.GameSpec, ...]:
+    return tuple(games.discover())
+
+
+def all_engines() -> list[AnyEngine]:
+    _import_engine_packages()
+    found: dict[str, AnyEngine] = dict(engines())
+    for spec in _specs():
+        if spec.engine is not None:
+            found.setdefault(spec.engine.name, spec.engine)
+    found.setdefault(ToyEngine.name, ToyEngine())
+    return [found[name] for name in sorted(found)]
+
+
+ENGINES = all_engines()
+
+
+_catalogs: dict[str, Any] = {}
+
+
+def _catalog_for(engine: AnyEngine) -> Any:
+    """The game's real catalog from data/, which `sample_setup` draws decks from."""
+    if engine.name not in _catalogs:
+        _catalogs[engine.name] = next(
+            (
+                load_catalog(DATA_DIR / f"{spec.key}.json", spec.catalog_model)
+                for spec in _specs()
+                if spec.engine is engine and spec.catalog_model is not None
+            ),
+            None,
+        )
+    return _catalogs[engine.name]
+
+
+# --- playing ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    setup: Setup
+    seed: int
+    moves: list[tuple[int, Any]] = field(default_factory=list)
+    events: list[list[dict[str, Any]]] = field(default_factory=list)
+    final: str = ""
+    outcome: Outcome | None = None
+
+
+Policy = Callable[[Any, list[int]], tuple[int, Any]]
+StepCheck = Callable[[Any, int, Any], None]
+
+
+def random_policy(engine: AnyEngine, seed: int) -> Policy:
+    """Random seat among those to act (so simultaneous choices come in every order), random legal move."""
+    chooser = random.Random(seed * 1_000_003 + 17)
+
+    def choose(state: Any, current: list[int]) -> tuple[int, Any]:
+        player = chooser.choice(current)
+        legal = engine.legal_actions(state, player)
+        assert legal, f"seat {player} must act but has no legal action"
+        return player, chooser.choice(legal)
+
+    return choose
+
+
+def replay_policy(moves: list[tuple[int, Any]]) -> Policy:
+    queue: Iterator[tuple[int, Any]] = iter(moves)
+
+    def choose(state: Any, current: list[int]) -> tuple[int, Any]:
+        return next(queue)
+
+    return choose
+
+
+def new_game(engine: AnyEngine, seed: int) -> tuple[Setup, Any]:
+    setup = engine.sample_setup(random.Random(seed), _catalog_for(engine))
+    return setup, engine.new_game(setup.players, seed, setup.options)
+
+
+def play(
+    engine: AnyEngine,
+    seed: int,
+    policy: Policy,
+    state: Any = None,
+    setup: Setup | None = None,
+    steps: int = 0,
+    limit: int | None = None,
+    check: StepCheck | None = None,
+) -> tuple[Game, Any]:
+    """Play until the end (or `limit` moves); returns the record and the last state."""
+    if state is None:
+        setup, state = new_game(engine, seed)
+    assert setup is not None
+    game = Game(setup=setup, seed=seed)
+    while limit is None or len(game.moves) < limit:
+        current = engine.current_players(state)
+        if not current:
+            break
+        assert engine.outcome(state) is None, "a game with players to act must not have an outcome"
+        assert steps < engine.max_steps, f"{engine.name}: still going after max_steps={engine.max_steps}"
+        player, action = policy(state, current)
+        if check is not None:
+            check(state, player, action)
+        state, events = engine.apply(state, player, action)
+        steps += 1
+        game.moves.append((player, action))
+        game.events.append([e.to_json() for e in events])
+    if not engine.current_players(state):
+        game.outcome = engine.outcome(state)
+        assert game.outcome is not None, "a game nobody must act in is over and has an outcome"
+    game.final = engine.to_json(state)
+    return game, state
+
+
+# --- the checks made at every step of a checked game ---------------------------------------------------
+
+
+def _mentions(blob: str, secrets: set[str]) -> set[str]:
+    """Secrets appearing as whole JSON strings (values or keys), so "c1" is not found inside "c12"."""
+    return {s for s in secrets if json.dumps(s) in blob}
+
+
+def _hidden_from(engine: AnyEngine, state: Any, seats: list[int], viewer: int) -> set[str]:
+    hidden: set[str] = set()
+    for seat in seats:
+        if seat != viewer:
+            cards = engine.hidden_cards(state, seat)
+            assert all(isinstance(c, str) and c for c in cards), (
+                "hidden card identifiers are non-empty strings"
+            )
+            hidden |= cards
+    return hidden
+
+
+class Checker:
+    """Everything checked around one `apply`; `seen` collects actions to try where they are illegal."""
+
+    def __init__(self, engine: AnyEngine, seats: list[int], seed: int) -> None:
+        self.engine = engine
+        self.seats = seats
+        self.seen: dict[str, Any] = {}
+        self.rng = random.Random(seed)
+
+    def __call__(self, state: Any, player: int, action: Any) -> None:
+        engine = self.engine
+        before = engine.to_json(state)
+        assert engine.from_json(before) == state, "from_json(to_json(state)) must equal the state"
+        assert engine.to_json(engine.from_json(before)) == before
+        self.check_views(state)
+        current = engine.current_players(state)
+        assert current == sorted(set(current)), "current_players: distinct seats in seat order"
+        assert set(current) <= set(self.seats)
+        for seat in self.seats:
+            legal = engine.legal_actions(state, seat)
+            if seat in current:
+                assert legal, f"seat {seat} must act but has no legal action"
+                for a in legal:
+                    self.check_action_json(a)
+                    self.seen.setdefault(json.dumps(engine.action_to_json(a), sort_keys=True), a)
+            else:
+                assert legal == [], f"seat {seat} need not act, so it has no legal action"
+        self.check_rejections(state, current)
+        self.check_garbage(state, player)
+        after, events = engine.apply(state, player, action)
+        assert engine.to_json(state) == before, "apply must not mutate its input"
+        self.check_events(after, events)
+
+    def check_views(self, state: Any) -> None:
+        for viewer in [*self.seats, SPECTATOR]:
+            blob = json.dumps(self.engine.view(state, viewer), sort_keys=True)
+            leaked = _mentions(blob, _hidden_from(self.engine, state, self.seats, viewer))
+            assert not leaked, f"view of seat {viewer} shows hidden cards {sorted(leaked)}"
+
+    def check_action_json(self, action: Any) -> None:
+        raw = json.loads(json.dumps(self.engine.action_to_json(action)))
+        assert self.engine.action_from_json(raw) == action, f"action JSON round trip failed for {action!r}"
+
+    def expect_illegal(self, state: Any, player: int, action: Any) -> None:
+        before = self.engine.to_json(state)
+        with pytest.raises(IllegalAction):
+            self.engine.apply(state, player, action)
+        assert self.engine.to_json(state) == before, "a rejected action must leave the state unchanged"
+
+    def check_rejections(self, state: Any, current: list[int]) -> None:
+        for seat in self.seats:
+            legal = self.engine.legal_actions(state, seat)
+            others = [a for a in self.seen.values() if a not in legal]
+            if others:
+                self.expect_illegal(state, seat, self.rng.choice(others))
+
+    def check_garbage(self, state: Any, player: int) -> None:
+        """Untrusted data from Discord is rejected with IllegalAction, never another exception."""
+        legal = self.engine.legal_actions(state, player)
+        for raw in GARBAGE_ACTIONS:
+            try:
+                parsed = self.engine.action_from_json(raw)
+            except IllegalAction:
+                continue
+            if parsed not in legal:
+                self.expect_illegal(state, player, parsed)
+
+    def check_events(self, after: Any, events: list[Event]) -> None:
+        for event in events:
+            assert isinstance(event, Event) and isinstance(event.kind, str) and event.kind
+            assert Event.from_json(json.loads(json.dumps(event.to_json()))) == event
+            if event.visible_to is not None:
+                assert event.visible_to <= set(self.seats), f"{event.kind}: unknown seats in visible_to"
+            blob = json.dumps(dict(event.data), sort_keys=True)
+            for viewer in [*self.seats, SPECTATOR]:
+                if event.visible(viewer):
+                    leaked = _mentions(blob, _hidden_from(self.engine, after, self.seats, viewer))
+                    assert not leaked, (
+                        f"event {event.kind!r} seen by {viewer} shows hidden cards {sorted(leaked)}"
+                    )
+
+    def check_end(self, state: Any, outcome: Outcome) -> None:
+        assert set(outcome.winners) <= set(self.seats)
+        assert len(outcome.scores) in (0, len(self.seats))
+        self.check_views(state)
+        for seat in self.seats:
+            assert self.engine.legal_actions(state, seat) == []
+            for action in list(self.seen.values())[:5]:
+                self.expect_illegal(state, seat, action)
+
+
+# --- the tests -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(params=ENGINES, ids=[e.name for e in ENGINES])
+def engine(request: pytest.FixtureRequest) -> AnyEngine:
+    return request.param  # type: ignore[no-any-return]
+
+
+def test_the_toy_engine_is_in_the_list() -> None:
+    assert any(isinstance(e, ToyEngine) for e in ENGINES)
+
+
+def test_engine_declares_the_protocol(engine: AnyEngine) -> None:
+    assert isinstance(engine, Engine)
+    assert isinstance(engine.name, str) and engine.name
+    assert isinstance(engine.max_steps, int) and engine.max_steps >= 0
+
+
+def test_random_games_respect_the_protocol(engine: AnyEngine) -> None:
+    ended = 0
+    for seed in range(GAMES):
+        setup, state = new_game(engine, seed)
+        seats = sorted(p.seat for p in setup.players)
+        assert seats == list(range(len(seats))), "seats are numbered 0..n-1"
+        checker = Checker(engine, seats, seed)
+        game, final = play(engine, seed, random_policy(engine, seed), state=state, setup=setup, check=checker)
+        assert game.outcome is not None
+        checker.check_end(final, game.outcome)
+        ended += 1
+    assert ended == GAMES
+
+
+def test_same_seed_and_actions_give_the_same_game(engine: AnyEngine) -> None:
+    for seed in range(REPLAYED):
+        _, first = new_game(engine, seed)
+        _, again = new_game(engine, seed)
+        assert first == again and engine.to_json(first) == engine.to_json(again)
+        original, _ = play(engine, seed, random_policy(engine, seed))
+        replayed, _ = play(engine, seed, replay_policy(original.moves))
+        assert replayed.events == original.events
+        assert replayed.final == original.final
+        assert replayed.outcome == original.outcome
+
+
+def test_a_game_resumed_from_json_ends_the_same(engine: AnyEngine) -> None:
+    for seed in range(REPLAYED):
+        original, _ = play(engine, seed, random_policy(engine, seed))
+        cut = random.Random(seed).randint(0, len(original.moves))
+        head, state = play(engine, seed, replay_policy(original.moves), limit=cut)
+        restored = engine.from_json(json.loads(json.dumps(engine.to_json(state))))
+        assert restored == state
+        tail, _ = play(
+            engine,
+            seed,
+            replay_policy(original.moves[cut:]),
+            state=restored,
+            setup=head.setup,
+            steps=cut,
+        )
+        assert head.events + tail.events == original.events
+        assert tail.final == original.final
+        assert tail.outcome == original.outcome
+
+
+def digest(games_per_engine: int = 20) -> dict[str, str]:
+    """A fingerprint of seeded games per engine, compared across processes with different hash seeds."""
+    result: dict[str, str] = {}
+    for eng in ENGINES:
+        h = hashlib.sha256()
+        for seed in range(games_per_engine):
+            game, _ = play(eng, seed, random_policy(eng, seed))
+            h.update(game.final.encode())
+            h.update(json.dumps(game.events, sort_keys=True).encode())
+        result[eng.name] = h.hexdigest()
+    return result
+
+
+def test_games_do_not_depend_on_the_hash_seed() -> None:
+    """Iterating a set of strings depends on PYTHONHASHSEED; a game resumed after a restart must not."""
+    root = Path(__file__).resolve().parents[2]
+    code = "import json, tests.engine.test_conformance as t; print(json.dumps(t.digest()))"
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(root)}
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        outputs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert outputs[0] == outputs[1]
+
+
+def test_every_game_engine_is_registered() -> None:
+    """Services reach engines through GameSpec; the registry must hold the same objects."""
+    _import_engine_packages()
+    registered = engines()
+    for spec in _specs():
+        if spec.engine is not None:
+            assert registered.get(spec.engine.name) is spec.engine, f"{spec.key}: engine not registered"
+
+
+# --- the registry itself ---------------------------------------------------------------------------------
+
+
+def test_registry_accepts_an_engine_once_and_rejects_impostors() -> None:
+    toy = ToyEngine()
+    try:
+        assert register_engine(toy) is toy
+        assert register_engine(toy) is toy  # re-import is harmless
+        assert engines()["toy"] is toy
+        with pytest.raises(ValueError, match="registered twice"):
+            register_engine(ToyEngine())
+        with pytest.raises(TypeError):
+            register_engine(object())  # type: ignore[arg-type]
+    finally:
+        unregister_engine("toy")
+    assert "toy" not in engines()
+
+
+def _toy_start(toy: ToyEngine, seed: int) -> Any:
+    players = ToyEngine().sample_setup(random.Random(seed), None).players
+    return toy.new_game(players, seed, {"turns": 6})
+
+
+def test_the_checker_catches_a_leaking_view() -> None:
+    """The conformance checks must fail on a broken engine, or they prove nothing."""
+
+    class Leaky(ToyEngine):
+        def view(self, state: Any, player: int) -> Any:
+            return {"hands": [list(h) for h in state.hands]}
+
+    leaky = Leaky()
+    with pytest.raises(AssertionError, match="hidden cards"):
+        Checker(leaky, [0, 1], 1).check_views(_toy_start(leaky, 1))
+
+
+def test_the_checker_catches_a_public_draw() -> None:
+    toy = ToyEngine()
+    state = _toy_start(toy, 3)
+    seat = toy.current_players(state)[0]
+    after, events = toy.apply(state, seat, Play(state.hands[seat][0]))
+    drawn = next(e for e in events if e.kind == "drew")
+    Checker(toy, [0, 1], 3).check_events(after, events)  # private: fine
+    with pytest.raises(AssertionError, match="hidden cards"):
+        Checker(toy, [0, 1], 3).check_events(after, [Event("drew", drawn.data)])
+
+
+def test_the_checker_catches_a_mutating_apply() -> None:
+    class Mutating(ToyEngine):
+        def apply(self, state: Any, player: int, action: Any) -> Any:
+            result = super().apply(state, player, action)
+            object.__setattr__(state, "turn", state.turn + 100)
+            return result
+
+    mutating = Mutating()
+    state = _toy_start(mutating, 3)
+    seat = mutating.current_players(state)[0]
+    with pytest.raises(AssertionError, match="mutate"):
+        Checker(mutating, [0, 1], 3)(state, seat, Play(state.hands[seat][0]))
+
+
+# --- shared value types and the random stream ------------------------------------------------------------
+
+
+def test_derive_is_stable_and_separates_labels() -> None:
+    from engine.rng import derive
+
+    # Fixed value: a change here would reshuffle every stored game resumed after an upgrade.
+    assert derive(1, "shuffle", 0) == 7293814380158914351
+    assert derive(1, "a", 1) != derive(1, "a1") != derive(1, "a", "1")
+    assert 0 <= derive(2**70, "x") < 2**63
+    with pytest.raises(TypeError):
+        derive(1, 1.5)  # type: ignore[arg-type]
+
+
+def test_rng_state_advances_and_round_trips() -> None:
+    from engine.rng import RngState
+
+    start = RngState.from_seed(7, "toy")
+    first, nxt = start.advance()
+    again, _ = start.advance()
+    assert first.random() == again.random()
+    assert nxt.counter == 1 and nxt.seed == start.seed
+    assert nxt.advance()[0].random() != start.advance()[0].random()
+    assert RngState.model_validate_json(nxt.model_dump_json()) == nxt
+
+
+def test_outcome_is_either_a_draw_or_has_winners() -> None:
+    with pytest.raises(ValueError):
+        Outcome()
+    with pytest.raises(ValueError):
+        Outcome(winners=(0,), draw=True)
+    won = Outcome(winners=(1,), scores=(3, 9), reason="toy.outcome.points")
+    assert Outcome.from_json(json.loads(json.dumps(won.to_json()))) == won
+
+
+def test_event_visibility() -> None:
+    public, private = Event("played"), Event("drew", {"card": "c1"}, visible_to=frozenset({1}))
+    assert public.visible(0) and public.visible(SPECTATOR)
+    assert private.visible(1) and not private.visible(0) and not private.visible(SPECTATOR)
+    assert Event.from_json(private.to_json()) == private
