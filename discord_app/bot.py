@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import pkgutil
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -15,7 +16,7 @@ from core.settings import Settings
 from discord_app.delivery import Deliverer, ShowPrivateButton
 from discord_app.errors import GameTree
 from discord_app.translator import CatalogTranslator
-from services.container import Services, build_services
+from services.container import DATA_DIR, Services, build_services
 
 log = logging.getLogger("bot")
 
@@ -27,7 +28,9 @@ def cog_modules() -> list[str]:
 
 
 class CardBot(commands.Bot):
-    def __init__(self, settings: Settings, clock: Clock, *, guild_ready_timeout: float = 2.0) -> None:
+    def __init__(
+        self, settings: Settings, clock: Clock, *, guild_ready_timeout: float = 2.0, data_dir: Path = DATA_DIR
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -41,6 +44,7 @@ class CardBot(commands.Bot):
         )
         self.settings = settings
         self.clock = clock
+        self.data_dir = data_dir
         self._services: Services | None = None
         self.deliverer: Deliverer | None = None
 
@@ -57,7 +61,7 @@ class CardBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         # 1. database (opened and migrated) and services
-        self._services = await build_services(self.settings, self.clock)
+        self._services = await build_services(self.settings, self.clock, data_dir=self.data_dir)
         # 2. cogs; each registers its own persistent components (DynamicItems) in its setup()
         await self.tree.set_translator(CatalogTranslator())
         for name in cog_modules():

@@ -1,0 +1,99 @@
+"""The real bot, unmodified, connected to the in-repo Discord emulator, with a clock we can move.
+
+The sandbox and the end-to-end tests both run on this: only the Discord endpoint and the clock
+differ from production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import timedelta
+from pathlib import Path
+
+from core.clock import ManualClock
+from core.settings import Settings
+from discord_app.bot import CardBot
+from emulator import DiscordEmulator
+from services.container import DATA_DIR
+from emulator.world import Channel, Guild, User
+
+GUILD_NAME = "Club des cartes"
+GAMES_CHANNEL = "parties"
+
+
+class BotHarness:
+    def __init__(
+        self,
+        db_path: Path,
+        *,
+        clock: ManualClock | None = None,
+        owners: tuple[str, ...] = (),
+        data_dir: Path = DATA_DIR,
+    ) -> None:
+        self.db_path = db_path
+        self.data_dir = data_dir
+        self.clock = clock or ManualClock()
+        self.owners = owners
+        self.emu = DiscordEmulator(app_name="Cartes & Duels", clock=lambda: self.clock.now().timestamp())
+        self.bot: CardBot | None = None
+        self.guild: Guild | None = None
+        self.games_channel: Channel | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        emu = self.emu
+        await emu.start()
+        emu.install()
+        self.guild = emu.add_guild(GUILD_NAME, locale="fr")
+        self.games_channel = emu.add_channel(self.guild, GAMES_CHANNEL)
+        owner_ids = frozenset(emu.add_user(name, locale="fr", admin=True).id for name in self.owners)
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            discord_token=emu.bot_token,
+            database_path=self.db_path,
+            dev_guild_id=self.guild.id,
+            owner_ids=owner_ids,
+        )
+        self.bot = CardBot(settings, self.clock, guild_ready_timeout=0.05, data_dir=self.data_dir)
+        self._task = asyncio.create_task(self.bot.start(emu.bot_token), name="bot")
+        ready = asyncio.create_task(emu.wait_ready(timeout=20))
+        done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        if self._task in done:
+            ready.cancel()
+            self._task.result()  # re-raise why the bot stopped (e.g. a broken catalog)
+            raise RuntimeError("the bot stopped during start-up")
+        ready.result()
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            await self.bot.close()
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._task
+        self.emu.uninstall()
+        await self.emu.stop()
+
+    def user(self, name: str, *, locale: str = "fr", admin: bool = False, dms_closed: bool = False) -> User:
+        existing = self.emu.world.user_named(name)
+        if existing is not None:
+            return existing
+        return self.emu.add_user(name, locale=locale, admin=admin or name in self.owners, dms_closed=dms_closed)
+
+    async def settle(self) -> None:
+        """Let the bot deliver what its services queued (outbox), then wait until Discord traffic stops."""
+        assert self.bot is not None and self.bot.deliverer is not None
+        await self.bot.deliverer.flush()
+        await self.emu.settle()
+
+    async def advance(self, delta: timedelta) -> int:
+        """Move the bot's clock and run whatever fell due; returns how many jobs fired."""
+        assert self.bot is not None
+        self.clock.advance(delta)
+        fired = await self.bot.services.scheduler.run_due()
+        await self.settle()
+        return fired
+
+    @property
+    def unexpected_errors(self) -> list[BaseException]:
+        return [] if self.bot is None else list(self.bot.game_tree.unexpected_errors)
