@@ -15,8 +15,8 @@ from core.clock import ManualClock
 from core.settings import Settings
 from discord_app.bot import CardBot
 from emulator import DiscordEmulator
-from services.container import DATA_DIR
 from emulator.world import Channel, Guild, User
+from services.container import DATA_DIR
 
 GUILD_NAME = "Club des cartes"
 GAMES_CHANNEL = "parties"
@@ -78,7 +78,9 @@ class BotHarness:
         existing = self.emu.world.user_named(name)
         if existing is not None:
             return existing
-        return self.emu.add_user(name, locale=locale, admin=admin or name in self.owners, dms_closed=dms_closed)
+        return self.emu.add_user(
+            name, locale=locale, admin=admin or name in self.owners, dms_closed=dms_closed
+        )
 
     async def settle(self) -> None:
         """Let the bot deliver what its services queued (outbox), then wait until Discord traffic stops."""

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.clock import Clock, from_db, to_db
+from core.errors import BadInput
+from core.settings import SUPPORTED_LOCALES
 from services import games, ledger
 from services.games import SummaryLine
 from store.db import Database
@@ -65,6 +67,8 @@ class PlayerService:
         return await self.db.read(lambda conn: _profile(conn, player_id))
 
     async def set_locale(self, player_id: int, locale: str | None) -> None:
+        if locale not in (None, *SUPPORTED_LOCALES):
+            raise BadInput("error.bad_input")
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> None:

@@ -43,7 +43,7 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
 
 @pytest.fixture
 def add_player(clock: ManualClock) -> Callable[[sqlite3.Connection, int], None]:
-    """A bare player row without starting grants, so ledger tests do not depend on which games are registered."""
+    """A bare player row, no starting grants: ledger tests must not depend on the registered games."""
 
     def add(conn: sqlite3.Connection, player_id: int) -> None:
         conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?)", (player_id, to_db(clock.now())))
@@ -54,17 +54,23 @@ def add_player(clock: ManualClock) -> Callable[[sqlite3.Connection, int], None]:
 def check_conservation(conn: sqlite3.Connection) -> None:
     """Every balance and every card owner must be explained by the ledger, row by row.
 
-    - for every (player, currency): balance == sum of ledger deltas, and each ledger row's balance_after is the
+    - for every (player, currency): balance == sum of ledger deltas, and each row's balance_after is the
       running sum at that point (so no row was written out of order or with a wrong figure);
     - no balance and no balance_after is negative;
-    - for every card: the sum of its deltas is 1 for its owner and 0 for everybody else (0 for all once destroyed).
+    - for every card: the sum of its deltas is 1 for its owner and 0 for everybody else (0 for all once
+      destroyed).
     """
     running: dict[tuple[int, str], int] = defaultdict(int)
     for player_id, currency, delta, after in conn.execute(
         "SELECT player_id, currency, delta, balance_after FROM ledger WHERE currency IS NOT NULL ORDER BY id"
     ):
         running[player_id, currency] += delta
-        assert after == running[player_id, currency], (player_id, currency, after, running[player_id, currency])
+        assert after == running[player_id, currency], (
+            player_id,
+            currency,
+            after,
+            running[player_id, currency],
+        )
         assert after >= 0
     wallets = {(p, c): b for p, c, b in conn.execute("SELECT player_id, currency, balance FROM wallets")}
     assert all(b >= 0 for b in wallets.values()), wallets
@@ -80,7 +86,12 @@ def check_conservation(conn: sqlite3.Connection) -> None:
         assert held[card_id, player_id] in (0, 1), (card_id, player_id)
     owners = dict(conn.execute("SELECT id, owner_id FROM cards").fetchall())
     for (card_id, player_id), count in held.items():
-        assert count == (1 if owners[card_id] == player_id else 0), (card_id, player_id, count, owners[card_id])
+        assert count == (1 if owners[card_id] == player_id else 0), (
+            card_id,
+            player_id,
+            count,
+            owners[card_id],
+        )
     for card_id, owner_id in owners.items():
         if owner_id is not None:
             assert held.get((card_id, owner_id)) == 1, (card_id, owner_id)

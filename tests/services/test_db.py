@@ -86,7 +86,9 @@ async def test_a_unit_sees_the_effects_of_earlier_units_in_its_batch(db: Databas
         return conn.execute("SELECT COUNT(*) FROM scratch").fetchone()[0]
 
     before = db.batches
-    results = await asyncio.gather(db.write(_insert("1")), db.write(count), db.write(_insert("2")), db.write(count))
+    results = await asyncio.gather(
+        db.write(_insert("1")), db.write(count), db.write(_insert("2")), db.write(count)
+    )
     assert db.batches - before == 1
     assert results == ["1", 1, "2", 2]
 
@@ -121,7 +123,7 @@ def test_max_batch_must_be_positive(tmp_path: Path) -> None:
 
 
 async def test_a_unit_raising_stop_iteration_does_not_kill_the_writer(db: Database) -> None:
-    """`next()` on an empty iterator inside a unit is an easy mistake; asyncio futures refuse StopIteration."""
+    """A stray `next()` on an empty iterator is an easy mistake; asyncio futures refuse StopIteration."""
     await _scratch(db)
 
     def bad(conn: sqlite3.Connection) -> None:
@@ -185,6 +187,22 @@ async def test_close_finishes_queued_writes_then_refuses_new_ones(tmp_path: Path
         assert len(await _values(reopened)) == 100
     finally:
         await reopened.close()
+
+
+async def test_callers_do_not_hang_when_the_writer_is_cancelled(tmp_path: Path) -> None:
+    """asyncio.run cancels every task on shutdown, the writer included; close() must still clean up."""
+    database = Database(tmp_path / "cancel.sqlite3")
+    await database.open()
+    in_flight = asyncio.ensure_future(database.write(lambda conn: time.sleep(0.2)))
+    await asyncio.sleep(0.05)
+    writer = database._task  # playing the part of asyncio.run's shutdown
+    assert writer is not None
+    writer.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(in_flight, timeout=5)
+    with pytest.raises(RuntimeError):
+        await database.write(lambda conn: None)
+    await asyncio.wait_for(database.close(), timeout=5)
 
 
 async def test_use_before_open_is_an_error(tmp_path: Path) -> None:

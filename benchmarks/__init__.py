@@ -1,0 +1,1 @@
+"""Scripts that print figures (`python -m benchmarks.<name>`); not run as tests."""

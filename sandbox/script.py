@@ -1,0 +1,166 @@
+"""The sandbox's line language, parsed into small values; no Discord here.
+
+alice: /profile                      alice: /group sub option:value other:"two words" who:@bob
+alice: click "Label"                 alice: select "Option"
+alice: modal field=value other="two words"
+wait 25h        (units s, m, h, d; combinable: 1d12h)
+user bob en dms-closed admin         (how a user appears to Discord; optional)
+# comment
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+
+class ScriptError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Mention:
+    """`@bob` in an option value: the user bob."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Command:
+    user: str
+    path: str  # "profile", "settings language"
+    options: dict[str, str | Mention] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Click:
+    user: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Select:
+    user: str
+    option: str
+
+
+@dataclass(frozen=True)
+class Modal:
+    user: str
+    values: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Wait:
+    delta: timedelta
+
+
+@dataclass(frozen=True)
+class UserSetup:
+    name: str
+    locale: str = "fr"
+    dms_closed: bool = False
+    admin: bool = False
+
+
+Step = Command | Click | Select | Modal | Wait | UserSetup
+
+_USER = re.compile(r"^(?P<user>[A-Za-z0-9_.-]{1,32})\s*:\s*(?P<rest>.+)$")
+_DURATION = re.compile(r"(\d+)\s*([smhd])")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+_LOCALES = {"fr": "fr", "en": "en-US", "en-us": "en-US", "en-gb": "en-GB", "de": "de"}
+
+
+def parse_duration(text: str) -> timedelta:
+    compact = text.replace(" ", "").lower()
+    parts = _DURATION.findall(compact)
+    if not parts or "".join(n + u for n, u in parts) != compact:
+        raise ScriptError(f"bad duration {text!r}: use e.g. 30s, 15m, 25h, 2d or 1d12h")
+    total = timedelta()
+    for number, unit in parts:
+        total += timedelta(**{_UNITS[unit]: int(number)})
+    return total
+
+
+def _tokens(text: str) -> list[str]:
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError as exc:
+        raise ScriptError(f"{exc} in {text!r}") from None
+
+
+def _pairs(tokens: list[str], sep: str, what: str) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for token in tokens:
+        key, found, value = token.partition(sep)
+        if not found or not key:
+            raise ScriptError(f"expected {what} as name{sep}value, got {token!r}")
+        values[key] = value
+    return values
+
+
+def _command(user: str, text: str) -> Command:
+    tokens = _tokens(text[1:])
+    path: list[str] = []
+    while tokens and ":" not in tokens[0]:
+        path.append(tokens.pop(0))
+    if not path:
+        raise ScriptError(f"no command name in {text!r}")
+    options: dict[str, str | Mention] = {}
+    for key, value in _pairs(tokens, ":", "options").items():
+        options[key] = Mention(value[1:]) if value.startswith("@") and len(value) > 1 else value
+    return Command(user, " ".join(path), options)
+
+
+def _single(rest: str, verb: str) -> str:
+    tokens = _tokens(rest)
+    if len(tokens) != 1:
+        raise ScriptError(f'{verb} takes one quoted label, e.g. {verb} "Accept"')
+    return tokens[0]
+
+
+def parse_line(line: str) -> Step | None:
+    """One line of a script, or None for a blank line or a comment."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    head, _, rest = text.partition(" ")
+    if head == "wait":
+        return Wait(parse_duration(rest))
+    if head == "user":
+        words = rest.split()
+        if not words:
+            raise ScriptError("user needs a name: user bob en dms-closed admin")
+        setup = UserSetup(words[0])
+        for word in words[1:]:
+            lowered = word.lower()
+            if lowered in _LOCALES:
+                setup = UserSetup(setup.name, _LOCALES[lowered], setup.dms_closed, setup.admin)
+            elif lowered == "dms-closed":
+                setup = UserSetup(setup.name, setup.locale, True, setup.admin)
+            elif lowered == "admin":
+                setup = UserSetup(setup.name, setup.locale, setup.dms_closed, True)
+            else:
+                raise ScriptError(f"unknown user property {word!r} (fr, en, en-gb, dms-closed, admin)")
+        return setup
+    match = _USER.match(text)
+    if match is None:
+        raise ScriptError(
+            f"cannot read {text!r}: expected 'name: /command', 'name: click \"Label\"' or 'wait 1h'"
+        )
+    user, rest = match.group("user"), match.group("rest").strip()
+    if rest.startswith("/"):
+        return _command(user, rest)
+    verb, _, args = rest.partition(" ")
+    if verb == "click":
+        return Click(user, _single(args, "click"))
+    if verb == "select":
+        return Select(user, _single(args, "select"))
+    if verb == "modal":
+        return Modal(user, _pairs(_tokens(args), "=", "fields"))
+    raise ScriptError(f"unknown action {verb!r}: use /command, click, select or modal")

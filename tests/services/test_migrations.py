@@ -1,0 +1,285 @@
+"""Migrations: every database ever deployed must reach the current schema with its rows intact, and a bad file
+must leave the database exactly as it was."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+import pytest
+
+from store.db import Database
+from store.migrate import MIGRATIONS_DIR, apply_sync, current_version, discover, migrate
+
+MIGRATIONS = discover()
+LATEST = len(MIGRATIONS)
+AT = "2026-01-05T12:00:00.000000Z"
+
+
+@contextmanager
+def plain(path: Path) -> Iterator[sqlite3.Connection]:
+    """A bare connection like an old deployment's: autocommit, foreign keys on."""
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        yield conn
+
+
+async def upgrade(path: Path) -> list[int]:
+    """The production path: open the Database and migrate through its writer connection."""
+    database = Database(path)
+    await database.open()
+    try:
+        return await migrate(await database.raw_writer())
+    finally:
+        await database.close()
+
+
+def schema(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    return conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").fetchall()
+
+
+def tables(conn: sqlite3.Connection) -> set[str]:
+    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+# Representative rows a database at a given version could hold, and how to recognise them after an upgrade.
+# A new migration should add its own entry here so the upgrade test covers the data it introduces.
+def _seed_v1(conn: sqlite3.Connection) -> None:
+    conn.execute("INSERT INTO players (id, created_at, locale) VALUES (11, ?, 'fr'), (12, ?, NULL)", (AT, AT))
+    conn.execute("INSERT INTO wallets VALUES (11, 'gold', 70), (12, 'gold', 5)")
+    conn.execute(
+        "INSERT INTO cards (id, game, card_key, owner_id, attrs, created_at)"
+        " VALUES (7, 'g', 'k', 12, '{}', ?)",
+        (AT,),
+    )
+    conn.executemany(
+        "INSERT INTO ledger (at, player_id, currency, card_id, delta, balance_after, reason)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (AT, 11, "gold", None, 100, 100, "starting_grant"),
+            (AT, 11, "gold", None, -30, 70, "buy"),
+            (AT, 12, "gold", None, 5, 5, "starting_grant"),
+            (AT, 12, None, 7, 1, None, "mint"),
+        ],
+    )
+    conn.execute("INSERT INTO idempotency VALUES ('op:1', '{\"ok\": true}', ?)", (AT,))
+
+
+def _check_v1(conn: sqlite3.Connection) -> None:
+    assert conn.execute("SELECT id, locale FROM players ORDER BY id").fetchall() == [(11, "fr"), (12, None)]
+    assert conn.execute("SELECT * FROM wallets ORDER BY player_id").fetchall() == [
+        (11, "gold", 70),
+        (12, "gold", 5),
+    ]
+    assert conn.execute("SELECT owner_id FROM cards WHERE id = 7").fetchone() == (12,)
+    assert conn.execute("SELECT COUNT(*), SUM(delta) FROM ledger").fetchone() == (4, 76)
+    assert conn.execute("SELECT result FROM idempotency WHERE key = 'op:1'").fetchone() == ('{"ok": true}',)
+
+
+def _seed_v2(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "INSERT INTO guild_settings (guild_id, deadline_preset, updated_at) VALUES (5, 'fast', ?)", (AT,)
+    )
+    conn.execute("UPDATE players SET last_locale = 'en' WHERE id = 12")
+
+
+def _check_v2(conn: sqlite3.Connection) -> None:
+    assert conn.execute("SELECT guild_id, deadline_preset FROM guild_settings").fetchall() == [(5, "fast")]
+    assert conn.execute("SELECT last_locale FROM players WHERE id = 12").fetchone() == ("en",)
+
+
+def _seed_v3(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "INSERT INTO jobs (kind, due_at, period_key, created_at) VALUES ('daily', ?, '2026-01-05', ?)",
+        (AT, AT),
+    )
+    conn.execute(
+        "INSERT INTO outbox (created_at, target_kind, target_id, payload, next_attempt_at)"
+        " VALUES (?, 'dm', 12, '{}', ?)",
+        (AT, AT),
+    )
+
+
+def _check_v3(conn: sqlite3.Connection) -> None:
+    jobs = conn.execute("SELECT kind, state, period_key FROM jobs").fetchall()
+    assert jobs == [("daily", "due", "2026-01-05")]
+    messages = conn.execute("SELECT target_kind, target_id, state FROM outbox").fetchall()
+    assert messages == [("dm", 12, "pending")]
+
+
+SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.Connection], None]]] = {
+    1: (_seed_v1, _check_v1),
+    2: (_seed_v2, _check_v2),
+    3: (_seed_v3, _check_v3),
+}
+
+
+async def test_an_empty_database_reaches_the_latest_version(tmp_path: Path) -> None:
+    path = tmp_path / "fresh.sqlite3"
+    assert await upgrade(path) == list(range(1, LATEST + 1))
+    with plain(path) as conn:
+        assert current_version(conn) == LATEST == len(list(MIGRATIONS_DIR.glob("*.sql")))
+        assert {
+            "players",
+            "wallets",
+            "cards",
+            "ledger",
+            "idempotency",
+            "guild_settings",
+            "schema_migrations",
+        } <= (tables(conn))
+        names = conn.execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
+        assert names == [(m.version, m.name) for m in MIGRATIONS]
+
+
+@pytest.mark.parametrize("start", range(LATEST))
+async def test_every_earlier_version_upgrades_and_keeps_its_rows(tmp_path: Path, start: int) -> None:
+    path = tmp_path / f"v{start}.sqlite3"
+    with plain(path) as conn:
+        assert apply_sync(conn, MIGRATIONS, target=start) == list(range(1, start + 1))
+        assert current_version(conn) == start
+        for version in range(1, start + 1):
+            if version in SEEDS:
+                SEEDS[version][0](conn)
+
+    assert await upgrade(path) == list(range(start + 1, LATEST + 1))
+
+    with plain(path) as conn:
+        assert current_version(conn) == LATEST
+        for version in range(1, start + 1):
+            if version in SEEDS:
+                SEEDS[version][1](conn)
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+async def test_upgrading_from_each_version_gives_the_same_schema_as_a_fresh_install(tmp_path: Path) -> None:
+    """A migration must not depend on the path taken: stepwise and one-shot installs end identical."""
+    fresh = tmp_path / "fresh.sqlite3"
+    await upgrade(fresh)
+    with plain(fresh) as conn:
+        expected = schema(conn)
+    stepwise = tmp_path / "stepwise.sqlite3"
+    with plain(stepwise) as conn:
+        for version in range(1, LATEST + 1):
+            apply_sync(conn, MIGRATIONS, target=version)
+        assert schema(conn) == expected
+
+
+async def test_rerunning_migrate_is_a_no_op(tmp_path: Path) -> None:
+    path = tmp_path / "again.sqlite3"
+    await upgrade(path)
+    with plain(path) as conn:
+        before = schema(conn), conn.execute("SELECT * FROM schema_migrations").fetchall()
+    assert await upgrade(path) == []
+    with plain(path) as conn:
+        assert (schema(conn), conn.execute("SELECT * FROM schema_migrations").fetchall()) == before
+
+
+def _copy_real_migrations(directory: Path) -> None:
+    directory.mkdir()
+    for path in MIGRATIONS_DIR.glob("*.sql"):
+        shutil.copy(path, directory / path.name)
+
+
+@pytest.mark.parametrize(
+    "bad_sql",
+    [
+        "CREATE TABLE half (x INTEGER);\nINSERT INTO half VALUES (1);\nINSERT INTO missing VALUES (1);",
+        "CREATE TABLE half (x INTEGER);\nALTER TABLE players ADD COLUMN nickname TEXT;\nTHIS IS NOT SQL;",
+        "CREATE TABLE half (x INTEGER);\nINSERT INTO wallets VALUES (11, 'silver', -5);",  # a CHECK violation
+    ],
+    ids=["missing-table", "syntax-error", "constraint"],
+)
+def test_a_broken_migration_leaves_the_previous_version_untouched(tmp_path: Path, bad_sql: str) -> None:
+    directory = tmp_path / "migrations"
+    _copy_real_migrations(directory)
+    (directory / f"{LATEST + 1:04d}_broken.sql").write_text(bad_sql, encoding="utf-8")
+    migrations = discover(directory)
+    path = tmp_path / "broken.sqlite3"
+    with plain(path) as conn:
+        apply_sync(conn, migrations, target=LATEST)
+        SEEDS[1][0](conn)
+        before = schema(conn)
+        with pytest.raises(RuntimeError, match="broken"):
+            apply_sync(conn, migrations)
+        assert not conn.in_transaction
+        assert current_version(conn) == LATEST
+        assert "half" not in tables(conn)
+        assert schema(conn) == before
+        SEEDS[1][1](conn)
+
+        # Once the file is fixed, the same database moves on.
+        (directory / f"{LATEST + 1:04d}_broken.sql").write_text(
+            "CREATE TABLE half (x INTEGER);", encoding="utf-8"
+        )
+        assert apply_sync(conn, discover(directory)) == [LATEST + 1]
+        assert "half" in tables(conn)
+
+
+def test_a_failure_midway_keeps_the_migrations_before_it(tmp_path: Path) -> None:
+    directory = tmp_path / "migrations"
+    directory.mkdir()
+    (directory / "0001_one.sql").write_text("CREATE TABLE one (x INTEGER);", encoding="utf-8")
+    (directory / "0002_two.sql").write_text("CREATE TABLE two (x INTEGER);", encoding="utf-8")
+    (directory / "0003_bad.sql").write_text("CREATE TABLE three (x INTEGER); SELEC 1;", encoding="utf-8")
+    (directory / "0004_four.sql").write_text("CREATE TABLE four (x INTEGER);", encoding="utf-8")
+    with plain(tmp_path / "midway.sqlite3") as conn:
+        with pytest.raises(RuntimeError, match="0003_bad"):
+            apply_sync(conn, discover(directory))
+        assert current_version(conn) == 2
+        assert {"one", "two"} <= tables(conn)
+        assert not {"three", "four"} & tables(conn)
+
+
+def test_a_file_ending_in_a_comment_still_applies(tmp_path: Path) -> None:
+    directory = tmp_path / "migrations"
+    directory.mkdir()
+    (directory / "0001_commented.sql").write_text(
+        "CREATE TABLE t (x INTEGER) -- no final newline", encoding="utf-8"
+    )
+    with plain(tmp_path / "c.sqlite3") as conn:
+        assert apply_sync(conn, discover(directory)) == [1]
+        assert "t" in tables(conn)
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["1_short.sql"],
+        ["0001-dash.sql"],
+        ["0001_Upper.sql"],
+        ["0001_ok.sql", "0003_gap.sql"],
+        ["0002_no_first.sql"],
+        ["0001_a.sql", "0001_b.sql"],
+    ],
+)
+def test_discover_rejects_bad_names_and_gaps(tmp_path: Path, names: list[str]) -> None:
+    for name in names:
+        (tmp_path / name).write_text("SELECT 1;", encoding="utf-8")
+    with pytest.raises(ValueError):
+        discover(tmp_path)
+
+
+def test_discover_orders_by_version_and_ignores_other_files(tmp_path: Path) -> None:
+    for name in [
+        "0002_second.sql",
+        "0001_first.sql",
+        "0010_tenth.sql",
+        *(f"{i:04d}_m{i}.sql" for i in range(3, 10)),
+    ]:
+        (tmp_path / name).write_text(f"-- {name}", encoding="utf-8")
+    (tmp_path / "README.md").write_text("not a migration", encoding="utf-8")
+    found = discover(tmp_path)
+    assert [m.version for m in found] == list(range(1, 11))
+    assert found[0].name == "first" and found[9].name == "tenth"
+    (tmp_path / "empty").mkdir()
+    assert discover(tmp_path / "empty") == []
+
+
+def test_the_shipped_migrations_are_well_formed() -> None:
+    assert [m.version for m in MIGRATIONS] == list(range(1, LATEST + 1))
+    assert all(m.sql.strip() for m in MIGRATIONS)
