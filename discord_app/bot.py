@@ -29,7 +29,13 @@ def cog_modules() -> list[str]:
 
 class CardBot(commands.Bot):
     def __init__(
-        self, settings: Settings, clock: Clock, *, guild_ready_timeout: float = 2.0, data_dir: Path = DATA_DIR
+        self,
+        settings: Settings,
+        clock: Clock,
+        *,
+        guild_ready_timeout: float = 2.0,
+        data_dir: Path = DATA_DIR,
+        extra_extensions: tuple[str, ...] = (),
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -45,6 +51,7 @@ class CardBot(commands.Bot):
         self.settings = settings
         self.clock = clock
         self.data_dir = data_dir
+        self.extra_extensions = extra_extensions
         self._services: Services | None = None
         self.deliverer: Deliverer | None = None
 
@@ -64,7 +71,7 @@ class CardBot(commands.Bot):
         self._services = await build_services(self.settings, self.clock, data_dir=self.data_dir)
         # 2. cogs; each registers its own persistent components (DynamicItems) in its setup()
         await self.tree.set_translator(CatalogTranslator())
-        for name in cog_modules():
+        for name in (*cog_modules(), *self.extra_extensions):
             await self.load_extension(name)
         self.add_dynamic_items(ShowPrivateButton)
         # 3. outbox delivery and the scheduler

@@ -48,6 +48,7 @@ class Deliverer:
         self.services = services
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()  # one pass at a time, or two passes could send the same row twice
         self.delivered = 0
 
     def start(self) -> None:
@@ -79,12 +80,13 @@ class Deliverer:
     async def flush(self) -> int:
         """Deliver everything due now; returns how many messages went out."""
         sent = 0
-        while True:
-            items = await self.services.outbox.due(50)
-            if not items:
-                return sent
-            for item in items:
-                sent += await self._deliver(item)
+        async with self._lock:
+            while True:
+                items = await self.services.outbox.due(50)
+                if not items:
+                    return sent
+                for item in items:
+                    sent += await self._deliver(item)
 
     async def _deliver(self, item: OutboxItem) -> int:
         outbox = self.services.outbox

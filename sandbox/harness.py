@@ -30,9 +30,11 @@ class BotHarness:
         clock: ManualClock | None = None,
         owners: tuple[str, ...] = (),
         data_dir: Path = DATA_DIR,
+        extra_extensions: tuple[str, ...] = (),
     ) -> None:
         self.db_path = db_path
         self.data_dir = data_dir
+        self.extra_extensions = extra_extensions
         self.clock = clock or ManualClock()
         self.owners = owners
         self.emu = DiscordEmulator(app_name="Cartes & Duels", clock=lambda: self.clock.now().timestamp())
@@ -55,7 +57,13 @@ class BotHarness:
             dev_guild_id=self.guild.id,
             owner_ids=owner_ids,
         )
-        self.bot = CardBot(settings, self.clock, guild_ready_timeout=0.05, data_dir=self.data_dir)
+        self.bot = CardBot(
+            settings,
+            self.clock,
+            guild_ready_timeout=0.05,
+            data_dir=self.data_dir,
+            extra_extensions=self.extra_extensions,
+        )
         self._task = asyncio.create_task(self.bot.start(emu.bot_token), name="bot")
         ready = asyncio.create_task(emu.wait_ready(timeout=20))
         done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)

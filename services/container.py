@@ -9,15 +9,13 @@ from typing import Any
 from core.clock import Clock
 from core.settings import Settings
 from services import games
-from services.catalogs import CardIndex, load_all
+from services.catalogs import DATA_DIR, CardIndex, load_all
 from services.guild_settings import GuildSettingsService
 from services.outbox import Outbox
 from services.players import PlayerService
 from services.scheduler import Scheduler
 from store.db import Database
 from store.migrate import migrate
-
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 
 @dataclass

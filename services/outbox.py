@@ -19,6 +19,7 @@ from typing import Literal, cast
 
 from core.clock import Clock, from_db, to_db
 from services.messages import MessageSpec, Target
+from services.players import ensure_player
 from store.db import Database
 
 RETRY_BASE = timedelta(seconds=5)
@@ -190,6 +191,7 @@ class Outbox:
     async def mark_dms_closed(self, item_id: int, player_id: int) -> bool:
         """The recipient refuses DMs (50007): remember it so later DMs skip the attempt, and divert this one
         to the private "show" fallback, both in one unit. Calling it again on a diverted row is harmless."""
+        now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> bool:
             row = conn.execute(
@@ -197,6 +199,7 @@ class Outbox:
             ).fetchone()
             if row is None or row["target_kind"] != "dm" or int(row["target_id"]) != player_id:
                 raise ValueError(f"outbox item {item_id} is not a DM to player {player_id}")
+            ensure_player(conn, player_id, now)  # a DM can reach someone who never used a command
             conn.execute("UPDATE players SET dms_closed = 1 WHERE id = ?", (player_id,))
             cursor = conn.execute(
                 "UPDATE outbox SET state = 'fallback' WHERE id = ? AND state IN ('pending', 'fallback')",

@@ -1,6 +1,7 @@
 """End-to-end: the real bot and discord.py client against the in-repo emulator, acting as users.
 
-Every test fails if the emulator saw a route it does not know, or if the bot swallowed an unexpected error.
+Every test fails if the emulator saw a route it does not know, or if the bot swallowed an unexpected
+error (tests that provoke one on purpose take it out of `harness.bot.game_tree.unexpected_errors`).
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from pathlib import Path
 import pytest
 
 from sandbox.harness import BotHarness
+from services import games
+from tests.fixtures import fixture_game
+
+FIXTURE_CATALOGS = Path(__file__).resolve().parents[1] / "fixtures" / "catalogs"
 
 
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
-    h = BotHarness(tmp_path / "bot.sqlite3", owners=("olivia",))
+async def _run(h: BotHarness) -> AsyncIterator[BotHarness]:
     await h.start()
     try:
         yield h
@@ -24,3 +27,27 @@ async def harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
         assert h.unexpected_errors == []
     finally:
         await h.stop()
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
+    """The platform alone, as it ships today."""
+    async for h in _run(BotHarness(tmp_path / "bot.sqlite3", owners=("olivia",))):
+        yield h
+
+
+@pytest.fixture
+async def game_harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
+    """The platform with the test-only fixture game plugged in the way a real game plugs in."""
+    games.register(fixture_game.SPEC)
+    try:
+        h = BotHarness(
+            tmp_path / "bot.sqlite3",
+            owners=("olivia",),
+            data_dir=FIXTURE_CATALOGS,
+            extra_extensions=("tests.fixtures.fixture_game",),
+        )
+        async for running in _run(h):
+            yield running
+    finally:
+        games.unregister(fixture_game.SPEC.key)

@@ -5,11 +5,75 @@ from __future__ import annotations
 from sandbox.harness import BotHarness
 
 
+def text_of(result: object) -> str:
+    return result.message.render()  # type: ignore[attr-defined]
+
+
 async def test_help_in_french_then_english(harness: BotHarness) -> None:
     alice = harness.user("alice", locale="fr")
     reply = await harness.emu.run_command(alice, "help")
-    text = reply.message.render()
+    assert reply.message.ephemeral
+    text = text_of(reply)
     assert "Aide" in text and "/profil" in text and "/paramètres langue" in text
     bob = harness.user("bob", locale="en-US")
-    reply = await harness.emu.run_command(bob, "help")
-    assert "Help" in reply.message.render() and "/profile" in reply.message.render()
+    text = text_of(await harness.emu.run_command(bob, "help"))
+    assert "Help" in text and "/profile" in text and "/settings language" in text
+
+
+async def test_french_command_names_are_accepted(harness: BotHarness) -> None:
+    alice = harness.user("alice", locale="fr")
+    reply = await harness.emu.run_command(alice, "paramètres langue", {"langue": "English"})
+    assert "English" in text_of(reply)
+
+
+async def test_settings_language_overrides_discord_locale(harness: BotHarness) -> None:
+    alice = harness.user("alice", locale="fr")
+    assert "Profil de alice" in text_of(await harness.emu.run_command(alice, "profile"))
+    await harness.emu.run_command(alice, "settings language", {"language": "en"})
+    assert "alice's profile" in text_of(await harness.emu.run_command(alice, "profile"))
+    reply = await harness.emu.run_command(alice, "settings language", {"language": "auto"})
+    assert "Discord" in text_of(reply)
+    assert "Profil de alice" in text_of(await harness.emu.run_command(alice, "profile"))
+
+
+async def test_unknown_discord_locale_gets_french(harness: BotHarness) -> None:
+    hans = harness.user("hans", locale="de")
+    assert "Profil de hans" in text_of(await harness.emu.run_command(hans, "profile"))
+
+
+async def test_profile_of_someone_who_never_played(harness: BotHarness) -> None:
+    alice, carol = harness.user("alice"), harness.user("carol")
+    reply = await harness.emu.run_command(alice, "profile", {"player": carol})
+    assert "n'a pas encore de profil" in text_of(reply)
+    assert reply.message.ephemeral
+
+
+async def test_setup_requires_manage_server_at_run_time(harness: BotHarness) -> None:
+    """default_permissions only hides the command; a member without Manage Server is refused anyway."""
+    mallory = harness.user("mallory", admin=False)
+    reply = await harness.emu.run_command(mallory, "setup deadline", {"preset": "fast"})
+    assert "Gérer le serveur" in text_of(reply)
+    admin = harness.user("olivia")
+    reply = await harness.emu.run_command(admin, "setup show")
+    assert "Standard (24 h)" in text_of(reply)
+
+
+async def test_setup_saves_channels_and_deadline(harness: BotHarness) -> None:
+    admin = harness.user("olivia")
+    channel = harness.games_channel
+    reply = await harness.emu.run_command(admin, "configuration salon-parties", {"salon": channel})
+    assert f"<#{channel.id}>" in text_of(reply)
+    reply = await harness.emu.run_command(admin, "setup deadline", {"preset": "relaxed"})
+    assert "Détendu (48 h)" in text_of(reply)
+    assert harness.bot is not None and harness.guild is not None
+    stored = await harness.bot.services.guilds.get(harness.guild.id)
+    assert stored.games_channel_id == channel.id and stored.deadline_preset == "relaxed"
+
+
+async def test_admin_sync_is_owner_only(harness: BotHarness) -> None:
+    mallory = harness.user("mallory", admin=True)
+    assert "propriétaires" in text_of(await harness.emu.run_command(mallory, "admin sync"))
+    olivia = harness.user("olivia")
+    reply = await harness.emu.run_command(olivia, "admin sync")
+    assert "commandes publiées" in text_of(reply)
+    assert harness.emu.registered_commands()  # the global set now exists
