@@ -51,7 +51,7 @@ def fill_message(
         if editing:
             message.flags = (message.flags & ~_EDITABLE_FLAGS) | (flags & _EDITABLE_FLAGS)
         else:
-            message.flags = flags & ~LOADING
+            message.flags = (flags & ~LOADING) | (message.flags & LOADING)
     if editing:
         message.flags &= ~LOADING
     if "poll" in payload and payload["poll"] is not None:
@@ -70,7 +70,9 @@ def _normalise_embed(embed: Any) -> JsonDict:
     return {"type": "rich", **embed}
 
 
-def _apply_attachments(message: RecordedMessage, payload: JsonDict, files: list[UploadedFile], ids: Snowflakes) -> None:
+def _apply_attachments(
+    message: RecordedMessage, payload: JsonDict, files: list[UploadedFile], ids: Snowflakes
+) -> None:
     by_field = {f.field: f for f in files}
     if "attachments" not in payload:
         message.attachments.extend(Attachment(ids.next(), f.filename, f.data, f.content_type) for f in files)
@@ -86,7 +88,8 @@ def _apply_attachments(message: RecordedMessage, payload: JsonDict, files: list[
         if upload is None:
             raise invalid_form(f"attachment {entry_id} refers to no uploaded file")
         filename = str(entry.get("filename") or upload.filename)
-        kept.append(Attachment(ids.next(), filename, upload.data, upload.content_type, entry.get("description")))
+        description = entry.get("description")
+        kept.append(Attachment(ids.next(), filename, upload.data, upload.content_type, description))
     message.attachments = kept
 
 
@@ -104,9 +107,9 @@ def validate(message: RecordedMessage) -> None:
     _validate_components(message.components, v2=bool(message.flags & COMPONENTS_V2))
     if message.flags & COMPONENTS_V2 and (message.content or message.embeds):
         raise invalid_form("content and embeds cannot be used with the IS_COMPONENTS_V2 flag")
-    if not (message.content or message.embeds or message.components or message.attachments or message.poll):
-        if not message.loading:
-            raise ApiError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message", bot_bug=True)
+    has_body = message.content or message.embeds or message.components or message.attachments or message.poll
+    if not has_body and not message.loading:
+        raise ApiError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message", bot_bug=True)
 
 
 def _limit(value: Any, limit: int, what: str) -> int:
@@ -127,7 +130,8 @@ def _validate_embed(embed: JsonDict) -> int:
     for field in fields:
         if not field.get("name") or field.get("value") in (None, ""):
             raise invalid_form("embed fields need a non-empty name and value")
-        size += _limit(field["name"], 256, "embed field name") + _limit(field["value"], 1024, "embed field value")
+        size += _limit(field["name"], 256, "embed field name")
+        size += _limit(field["value"], 1024, "embed field value")
     return size
 
 

@@ -9,7 +9,13 @@ from .payloads import JsonDict
 if TYPE_CHECKING:
     from .records import RecordedMessage
 
-_SELECT_KINDS = {3: "select", 5: "user select", 6: "role select", 7: "mentionable select", 8: "channel select"}
+_SELECT_KINDS = {
+    3: "select",
+    5: "user select",
+    6: "role select",
+    7: "mentionable select",
+    8: "channel select",
+}
 
 
 def render_message(message: RecordedMessage, *, header: bool = False) -> str:
@@ -108,5 +114,6 @@ def _render_inline(component: JsonDict) -> str:
             for o in component.get("options") or []
         ]
         disabled = " (disabled)" if component.get("disabled") else ""
-        return f"<{placeholder}: {' / '.join(options)}>{disabled}" if options else f"<{placeholder}>{disabled}"
+        listed = f": {' / '.join(options)}" if options else ""
+        return f"<{placeholder}{listed}>{disabled}"
     return f"<component type {kind}>"

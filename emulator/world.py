@@ -64,7 +64,7 @@ class Snowflakes:
     def __init__(self, epoch: datetime = DEFAULT_EPOCH, clock: Callable[[], float] | None = None) -> None:
         self._next_ms = int(epoch.timestamp() * 1000) - DISCORD_EPOCH_MS
         self._clock = clock
-        self._taken: set[int] = set()
+        self._owners: dict[int, tuple[str, ...]] = {}
 
     def next(self) -> int:
         """One millisecond per id keeps ids strictly increasing and timestamps distinct."""
@@ -75,14 +75,18 @@ class Snowflakes:
         return value
 
     def stable(self, *parts: str) -> int:
-        """Derive an id from a name so persisted references survive emulator restarts."""
+        """Derive an id from a name so persisted references survive emulator restarts.
+
+        The same parts always give the same id; distinct parts that collide get re-salted.
+        """
         salt = 0
         while True:
             digest = hashlib.sha256("\x1f".join((*parts, str(salt))).encode()).digest()
-            ms = _STABLE_RANGE_START_MS - DISCORD_EPOCH_MS + int.from_bytes(digest[:6]) % _STABLE_RANGE_SPAN_MS
+            offset = int.from_bytes(digest[:6]) % _STABLE_RANGE_SPAN_MS
+            ms = _STABLE_RANGE_START_MS - DISCORD_EPOCH_MS + offset
             value = (ms << 22) | (int.from_bytes(digest[6:9]) & 0x3FFFFF)
-            if value not in self._taken:
-                self._taken.add(value)
+            owner = self._owners.setdefault(value, parts)
+            if owner == parts:
                 return value
             salt += 1
 
@@ -216,6 +220,10 @@ class World:
     # -- creation ---------------------------------------------------------------------------------------
 
     def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
+        """Create a guild, or return the existing guild of that name (ids are derived from names)."""
+        existing = self.guild_named(name)
+        if existing is not None:
+            return existing
         guild = Guild(id=self.ids.stable("guild", name), name=name, owner=self.owner, locale=locale)
         everyone = Role(id=guild.id, guild=guild, name="@everyone", permissions=BASIC_PERMISSIONS)
         guild.roles.append(everyone)
@@ -225,6 +233,9 @@ class World:
         return guild
 
     def add_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
+        existing = next((c for c in guild.channels if c.name == name), None)
+        if existing is not None:
+            return existing
         channel = Channel(
             id=self.ids.stable("channel", str(guild.id), name),
             type=TEXT_CHANNEL,
@@ -245,12 +256,16 @@ class World:
         if existing is not None:
             existing.locale, existing.admin, existing.dms_closed = locale, admin, dms_closed
             return existing
-        user = User(id=self.ids.stable("user", name), name=name, locale=locale, admin=admin, dms_closed=dms_closed)
+        user_id = self.ids.stable("user", name)
+        user = User(id=user_id, name=name, locale=locale, admin=admin, dms_closed=dms_closed)
         self.users[user.id] = user
         self.members.append(user)
         return user
 
     def add_role(self, guild: Guild, name: str, *, permissions: int = 0) -> Role:
+        existing = next((r for r in guild.roles if r.name == name), None)
+        if existing is not None:
+            return existing
         role = Role(
             id=self.ids.stable("role", str(guild.id), name),
             guild=guild,
@@ -293,7 +308,8 @@ class World:
         """DM channels are created lazily and are unique per user, like on Discord."""
         channel = self.dm_channels.get(user.id)
         if channel is None:
-            channel = Channel(id=self.ids.stable("dm", str(user.id)), type=DM_CHANNEL, name="", recipient=user)
+            channel_id = self.ids.stable("dm", str(user.id))
+            channel = Channel(id=channel_id, type=DM_CHANNEL, name="", recipient=user)
             self.dm_channels[user.id] = channel
             self.channels[channel.id] = channel
         return channel

@@ -45,6 +45,7 @@ class BotHarness:
 
     async def start(self) -> None:
         emu = self.emu
+        emu.enforce_default_permissions = True  # hide admin commands from members, as the Discord client does
         await emu.start()
         emu.install()
         self.guild = emu.add_guild(GUILD_NAME, locale="fr")

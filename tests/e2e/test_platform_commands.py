@@ -49,8 +49,10 @@ async def test_profile_of_someone_who_never_played(harness: BotHarness) -> None:
 
 
 async def test_setup_requires_manage_server_at_run_time(harness: BotHarness) -> None:
-    """default_permissions only hides the command; a member without Manage Server is refused anyway."""
+    """default_permissions only hides the command, and a server admin can re-grant it to everyone in the
+    server's Integrations settings; a member without Manage Server is then refused by the bot itself."""
     mallory = harness.user("mallory", admin=False)
+    harness.emu.enforce_default_permissions = False  # the re-grant
     reply = await harness.emu.run_command(mallory, "setup deadline", {"preset": "fast"})
     assert "Gérer le serveur" in text_of(reply)
     admin = harness.user("olivia")

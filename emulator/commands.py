@@ -1,0 +1,169 @@
+"""Application commands as synced by the bot, with Discord's registration rules.
+
+Commands keep a stable id per (scope, type, name), so re-syncing the same tree is idempotent, exactly like
+Discord's bulk overwrite.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import UNKNOWN_COMMAND, invalid_form, not_found
+from .payloads import JsonDict
+from .world import World
+
+_NAME_RE = re.compile(r"^[-_'\w]{1,32}$", re.UNICODE)
+CHAT_INPUT = 1
+SUBCOMMAND = 1
+SUBCOMMAND_GROUP = 2
+
+
+@dataclass
+class RegisteredCommand:
+    id: int
+    guild_id: int | None
+    data: JsonDict
+
+    @property
+    def name(self) -> str:
+        return str(self.data["name"])
+
+    @property
+    def type(self) -> int:
+        return int(self.data.get("type") or CHAT_INPUT)
+
+
+class CommandRegistry:
+    def __init__(self, world: World) -> None:
+        self._world = world
+        self._scopes: dict[int | None, dict[tuple[int, str], RegisteredCommand]] = {}
+        self.sync_count = 0
+        """How many times the bot (re)registered commands; tests may assert it synced at all."""
+
+    def scope(self, guild_id: int | None) -> list[RegisteredCommand]:
+        return list(self._scopes.get(guild_id, {}).values())
+
+    def payloads(self, guild_id: int | None) -> list[JsonDict]:
+        return [command.data for command in self.scope(guild_id)]
+
+    def bulk_overwrite(self, guild_id: int | None, payloads: Any) -> list[JsonDict]:
+        if not isinstance(payloads, list):
+            raise invalid_form("expected a list of commands")
+        commands = [self._build(guild_id, payload) for payload in payloads]
+        keys = [(c.type, c.name) for c in commands]
+        if len(set(keys)) != len(keys):
+            raise invalid_form("duplicate command names")
+        self._scopes[guild_id] = dict(zip(keys, commands, strict=True))
+        self.sync_count += 1
+        return [command.data for command in commands]
+
+    def upsert(self, guild_id: int | None, payload: Any) -> tuple[JsonDict, bool]:
+        """``POST``: create or replace the command with the same name; the bool says whether it is new."""
+        command = self._build(guild_id, payload)
+        scope = self._scopes.setdefault(guild_id, {})
+        created = (command.type, command.name) not in scope
+        scope[(command.type, command.name)] = command
+        self.sync_count += 1
+        return command.data, created
+
+    def get(self, guild_id: int | None, command_id: int) -> RegisteredCommand:
+        for command in self.scope(guild_id):
+            if command.id == command_id:
+                return command
+        raise not_found("application command", UNKNOWN_COMMAND)
+
+    def edit(self, guild_id: int | None, command_id: int, changes: Any) -> JsonDict:
+        current = self.get(guild_id, command_id)
+        merged = {**current.data, **(changes if isinstance(changes, dict) else {})}
+        self.delete(guild_id, command_id)
+        data, _ = self.upsert(guild_id, merged)
+        return data
+
+    def delete(self, guild_id: int | None, command_id: int) -> None:
+        command = self.get(guild_id, command_id)
+        del self._scopes[guild_id][(command.type, command.name)]
+
+    def available(self, guild_id: int | None) -> list[RegisteredCommand]:
+        """Guild commands shadow global ones of the same name, as in the Discord client."""
+        commands = self.scope(guild_id) if guild_id is not None else []
+        return commands + self.scope(None)
+
+    def _build(self, guild_id: int | None, payload: Any) -> RegisteredCommand:
+        if not isinstance(payload, dict) or not isinstance(payload.get("name"), str):
+            raise invalid_form("a command needs a name")
+        kind = int(payload.get("type") or CHAT_INPUT)
+        _validate_command(payload, kind)
+        command_id = self._world.ids.stable("command", str(guild_id), str(kind), payload["name"])
+        data: JsonDict = {
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "dm_permission": True,
+            "nsfw": False,
+            "contexts": None,
+            "integration_types": [0],
+            "name_localizations": None,
+            "description_localizations": None,
+            **payload,
+            "id": str(command_id),
+            "application_id": str(self._world.application_id),
+            "version": str(command_id),
+            "type": kind,
+        }
+        if guild_id is not None:
+            data["guild_id"] = str(guild_id)
+        return RegisteredCommand(command_id, guild_id, data)
+
+
+def _validate_command(payload: JsonDict, kind: int) -> None:
+    """Discord rejects the whole bulk overwrite when any name breaks these rules."""
+    if kind == CHAT_INPUT:
+        _validate_chat_input(payload, depth=0)
+    elif not 1 <= len(payload["name"]) <= 32:
+        raise invalid_form(f"context menu name {payload['name']!r} must be 1-32 characters")
+
+
+def _validate_name(name: Any, where: str) -> None:
+    if not isinstance(name, str) or not _NAME_RE.match(name) or name != name.lower():
+        raise invalid_form(f"{where} name {name!r} must be 1-32 lowercase letters, digits, '-', '_' or \"'\"")
+
+
+def _validate_chat_input(decl: JsonDict, depth: int) -> None:
+    name = decl.get("name")
+    _validate_name(name, "command" if depth == 0 else "option")
+    for locale, localized in (decl.get("name_localizations") or {}).items():
+        _validate_name(localized, f"{locale} localized")
+    description = decl.get("description") or ""
+    if not 1 <= len(description) <= 100:
+        raise invalid_form(f"description of {name!r} must be 1-100 characters")
+    options = decl.get("options") or []
+    if len(options) > 25:
+        raise invalid_form(f"{name!r} has more than 25 options")
+    names = [o.get("name") for o in options]
+    if len(set(names)) != len(names):
+        raise invalid_form(f"{name!r} has duplicate option names")
+    seen_optional = False
+    for option in options:
+        kind = option.get("type")
+        if kind in (SUBCOMMAND, SUBCOMMAND_GROUP):
+            if depth >= 2 or (kind == SUBCOMMAND_GROUP and depth >= 1):
+                raise invalid_form(f"{option.get('name')!r} is nested too deeply")
+            _validate_chat_input(option, depth + 1)
+            continue
+        _validate_name(option.get("name"), "option")
+        for locale, localized in (option.get("name_localizations") or {}).items():
+            _validate_name(localized, f"{locale} localized option")
+        if not 1 <= len(option.get("description") or "") <= 100:
+            raise invalid_form(f"description of option {option.get('name')!r} must be 1-100 characters")
+        if option.get("required"):
+            if seen_optional:
+                raise invalid_form(f"required option {option.get('name')!r} follows an optional one")
+        else:
+            seen_optional = True
+        choices = option.get("choices") or []
+        if len(choices) > 25:
+            raise invalid_form(f"option {option.get('name')!r} has more than 25 choices")
+        if choices and option.get("autocomplete"):
+            raise invalid_form(f"option {option.get('name')!r} cannot have both choices and autocomplete")

@@ -1,0 +1,216 @@
+"""State shared by the REST server, the gateway and the scripted actions.
+
+Kept separate from the public class so the protocol modules can depend on it without depending on the
+whole user-facing API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from .commands import CommandRegistry
+from .errors import EmulatorError
+from .gateway import Gateway
+from .interactions import InteractionRecord
+from .messages import UploadedFile, fill_message
+from .payloads import JsonDict, user_payload
+from .records import EPHEMERAL, LOADING, RecordedMessage, Records
+from .world import DEFAULT_EPOCH, Channel, User, World
+
+GUILDS_INTENT = 1 << 0
+GUILD_MESSAGES_INTENT = 1 << 9
+DIRECT_MESSAGES_INTENT = 1 << 12
+MESSAGE_CONTENT_INTENT = 1 << 15
+
+
+@dataclass
+class Fault:
+    """A scripted failure: matching requests get this error instead of being served."""
+
+    method: str | None
+    pattern: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    remaining: int | None = None
+
+    def matches(self, method: str, path: str) -> bool:
+        if self.remaining is not None and self.remaining <= 0:
+            return False
+        return (self.method is None or self.method == method) and self.pattern.fullmatch(path) is not None
+
+
+class EmulatorCore:
+    def __init__(
+        self,
+        *,
+        app_name: str = "TestBot",
+        epoch: datetime = DEFAULT_EPOCH,
+        clock: Callable[[], float] | None = None,
+        action_timeout: float = 5.0,
+        heartbeat_interval: float = 41.25,
+    ) -> None:
+        self.world = World(app_name=app_name, epoch=epoch, clock=clock)
+        self.records = Records()
+        self.commands = CommandRegistry(self.world)
+        self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval)
+        self.action_timeout = action_timeout
+        self.errors: list[str] = []
+        self.faults: list[Fault] = []
+        self.interactions: list[InteractionRecord] = []
+        self.dispatch_message_events = True
+        """Send MESSAGE_CREATE/UPDATE/DELETE for the bot's own messages too, as Discord does."""
+        self.enforce_default_permissions = False
+        """Refuse commands whose ``default_member_permissions`` the user lacks, as the Discord client
+        hides them.  Off by default: server admins can override those defaults per guild, so a bot must
+        re-check permissions at run time, and tests need to reach that check."""
+        self._tokens: dict[str, InteractionRecord] = {}
+        self.open_modals: dict[int, InteractionRecord] = {}
+        self.acting_in: dict[int, Channel] = {}
+        self._inflight = 0
+        self._last_activity = 0.0
+        self.base_url = ""
+
+    # -- bookkeeping ------------------------------------------------------------------------------------
+
+    def record_error(self, message: str) -> None:
+        """Also fails every pending action at once, instead of letting each run into its timeout."""
+        self.errors.append(message)
+        for record in self.interactions:
+            if not record.answered.is_set():
+                record.failure = message
+                record.answered.set()
+
+    def touch(self) -> None:
+        self._last_activity = asyncio.get_running_loop().time()
+
+    def begin_request(self) -> None:
+        self._inflight += 1
+        self.touch()
+
+    def end_request(self) -> None:
+        self._inflight -= 1
+        self.touch()
+
+    async def settle(self, idle: float = 0.025, timeout: float | None = None) -> None:  # noqa: ASYNC109
+        """Return once no request is in flight and none started for ``idle`` seconds.
+
+        Idleness is measured on real traffic, so this returns after ``idle`` when the bot is quiet and
+        keeps waiting while it works (e.g. an outbox loop posting several messages).
+        """
+        loop = asyncio.get_running_loop()
+        limit = self.action_timeout if timeout is None else timeout
+        deadline = loop.time() + limit
+        while True:
+            await self.quiesce()
+            now = loop.time()
+            wait = idle if self._inflight else self._last_activity + idle - now
+            if wait <= 0:
+                return
+            if now + wait > deadline:
+                raise EmulatorError(f"the bot was still busy after {limit}s")
+            await asyncio.sleep(wait)
+
+    async def quiesce(self, max_passes: int = 5000) -> None:
+        """Let the event loop run until nothing is runnable: no request in flight, no ready callback.
+
+        The bot shares our event loop, so a reply being "answered" on the server side does not mean the
+        bot has read the response yet (discord.py registers a View only after the callback returns).  Two
+        consecutive passes with an empty ready queue mean every response written on loopback was read and
+        processed.  Work parked on timers or threads is not covered; ``settle`` covers that with time.
+        ``_ready`` is private to CPython's event loop; without it a fixed number of passes is used.
+        """
+        loop = asyncio.get_running_loop()
+        ready = getattr(loop, "_ready", None)
+        quiet_passes = 0
+        for _ in range(max_passes if ready is not None else 50):
+            await asyncio.sleep(0)
+            if ready is None:
+                continue
+            if self._inflight == 0 and not ready:
+                quiet_passes += 1
+                if quiet_passes >= 2:
+                    return
+            else:
+                quiet_passes = 0
+
+    def interaction_by_token(self, token: str) -> InteractionRecord | None:
+        return self._tokens.get(token)
+
+    def register_interaction(self, record: InteractionRecord) -> None:
+        self.interactions.append(record)
+        self._tokens[record.token] = record
+
+    # -- messages ---------------------------------------------------------------------------------------
+
+    def create_message(
+        self,
+        channel: Channel,
+        author: User,
+        payload: JsonDict,
+        files: list[UploadedFile] | None = None,
+        *,
+        ephemeral_to: User | None = None,
+        interaction: InteractionRecord | None = None,
+        message_type: int = 0,
+        loading: bool = False,
+    ) -> RecordedMessage:
+        """Validate first and record only on success, so rejected payloads leave no trace."""
+        message = RecordedMessage(
+            id=self.world.ids.next(),
+            channel=channel,
+            author=author,
+            ephemeral_to=ephemeral_to,
+            interaction=interaction,
+            type=message_type,
+            webhook_id=self.world.application_id if interaction is not None else None,
+        )
+        if loading:
+            message.flags = LOADING
+        fill_message(message, payload, files or [], self.world.ids)
+        if ephemeral_to is not None:
+            message.flags |= EPHEMERAL
+        self.records.add(message)
+        if channel.is_thread:
+            channel.message_count += 1
+        return message
+
+    def message_event_payload(self, message: RecordedMessage) -> JsonDict:
+        data = message.payload()
+        if not message.author.bot and not self._sees_content(message):
+            data.update(content="", embeds=[], attachments=[], components=[])
+        return data
+
+    def _sees_content(self, message: RecordedMessage) -> bool:
+        """Without MESSAGE_CONTENT Discord blanks other users' guild messages that don't mention the bot."""
+        if self.gateway.intents & MESSAGE_CONTENT_INTENT or message.channel.is_dm:
+            return True
+        return self.world.bot.mention in message.content
+
+    async def emit_message(self, event: str, message: RecordedMessage) -> None:
+        if message.ephemeral_to is not None or not self.gateway.connected:
+            return
+        if message.author.bot and not self.dispatch_message_events:
+            return
+        intent = DIRECT_MESSAGES_INTENT if message.channel.is_dm else GUILD_MESSAGES_INTENT
+        if not self.gateway.intents & intent:
+            return
+        if event == "MESSAGE_DELETE":
+            data: JsonDict = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.channel.guild is not None:
+                data["guild_id"] = str(message.channel.guild.id)
+        else:
+            data = self.message_event_payload(message)
+        await self.gateway.dispatch(event, data)
+
+    async def emit_thread(self, event: str, data: JsonDict) -> None:
+        if self.gateway.connected and self.gateway.intents & GUILDS_INTENT:
+            await self.gateway.dispatch(event, data)
+
+    def bot_user_payload(self) -> JsonDict:
+        extra = {"verified": True, "mfa_enabled": False, "flags": 0, "locale": "en-US"}
+        return {**user_payload(self.world.bot), **extra}

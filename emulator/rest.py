@@ -1,0 +1,172 @@
+"""REST plumbing: routing, body parsing, Discord-style responses, fault injection and request logging.
+
+Responses set ``Content-Type`` to exactly ``application/json``: discord.py's ``json_or_text`` compares the
+header verbatim and would hand a ``; charset=utf-8`` body back as a plain string.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import BodyPartReader, web
+
+from .errors import ApiError
+from .messages import UploadedFile
+from .records import RequestRecord
+
+if TYPE_CHECKING:
+    from .core import EmulatorCore
+
+API_PREFIX = "/api/v10"
+
+
+@dataclass
+class Call:
+    """A parsed request, as handlers see it."""
+
+    method: str
+    path: str
+    params: dict[str, str]
+    query: dict[str, str]
+    json: Any
+    files: list[UploadedFile] = field(default_factory=list)
+
+    def id(self, name: str) -> int:
+        """A snowflake path parameter; Discord answers 404 for ids that cannot exist."""
+        try:
+            return int(self.params[name])
+        except ValueError:
+            raise ApiError(404, 0, f"404: Not Found ({name} is not a snowflake)") from None
+
+    def body(self) -> dict[str, Any]:
+        if self.json is None:
+            return {}
+        if not isinstance(self.json, dict):
+            raise ApiError(400, 50035, "Invalid Form Body: expected a JSON object", bot_bug=True)
+        return self.json
+
+    def flag(self, name: str) -> bool:
+        return self.query.get(name, "").lower() in ("1", "true")
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: Any = None
+
+
+NO_CONTENT = Reply(204)
+Handler = Callable[[Call], Awaitable[Reply]]
+
+
+class Router:
+    def __init__(self) -> None:
+        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+
+    def add(self, method: str, template: str, handler: Handler) -> None:
+        """``template`` uses ``{name}`` placeholders that match one path segment."""
+        pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
+        self._routes.append((method, re.compile(pattern), handler))
+
+    def match(self, method: str, path: str) -> tuple[Handler, dict[str, str]] | None:
+        for route_method, pattern, handler in self._routes:
+            if route_method == method:
+                found = pattern.fullmatch(path)
+                if found is not None:
+                    return handler, found.groupdict()
+        return None
+
+
+def json_response(status: int, body: Any) -> web.Response:
+    if status == 204 or body is None:
+        return web.Response(status=204 if body is None else status)
+    return web.Response(status=status, body=json.dumps(body).encode(), content_type="application/json")
+
+
+class RestServer:
+    def __init__(self, core: EmulatorCore, router: Router) -> None:
+        self._core = core
+        self._router = router
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        core = self._core
+        core.begin_request()
+        record = RequestRecord(request.method, request.path, dict(request.query), None)
+        core.records.requests.append(record)
+        try:
+            status, body = await self._serve(request, record)
+        finally:
+            core.end_request()
+        record.status = status
+        return json_response(status, body)
+
+    async def _serve(self, request: web.Request, record: RequestRecord) -> tuple[int, Any]:
+        core = self._core
+        method = request.method
+        if not request.path.startswith(API_PREFIX + "/"):
+            core.record_error(f"request outside the API base: {method} {request.path}")
+            return 404, {"code": 0, "message": "404: Not Found"}
+        path = request.path[len(API_PREFIX) :]
+        record.path = path
+        try:
+            body, files = await _read_body(request)
+        except ValueError as exc:
+            core.record_error(f"{method} {path}: unreadable body ({exc})")
+            return 400, {"code": 50109, "message": "The request body contains invalid JSON."}
+        record.json, record.files = body, [f.filename for f in files]
+        for fault in core.faults:
+            if fault.matches(method, path):
+                if fault.remaining is not None:
+                    fault.remaining -= 1
+                return fault.status, {"code": fault.code, "message": fault.message}
+        found = self._router.match(method, path)
+        if found is None:
+            core.record_error(f"unknown route: {method} {path}")
+            return 404, {"code": 0, "message": "404: Not Found"}
+        handler, params = found
+        call = Call(method, path, params, dict(request.query), body, files)
+        try:
+            reply = await handler(call)
+        except ApiError as exc:
+            if exc.bot_bug:
+                core.record_error(f"{method} {path} rejected: {exc.status} {exc.code} {exc.message}")
+            return exc.status, exc.body()
+        except Exception as exc:  # any emulator bug must surface in emu.errors
+            trace = "".join(traceback.format_exception(exc, limit=-3))
+            core.record_error(f"emulator crashed on {method} {path}: {exc!r}\n{trace}")
+            # 400 rather than 500: discord.py sleeps and retries on 5xx, which would stall the test.
+            return 400, {"code": 0, "message": f"emulator internal error: {exc!r}"}
+        return reply.status, reply.body
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    """JSON bodies, or multipart bodies with a ``payload_json`` part and ``files[n]`` parts."""
+    if not request.can_read_body:
+        return None, []
+    if request.content_type == "multipart/form-data":
+        payload: Any = None
+        files: list[UploadedFile] = []
+        reader = await request.multipart()
+        while True:
+            part = await reader.next()
+            if part is None:
+                break
+            if not isinstance(part, BodyPartReader):
+                continue
+            name = part.name or ""
+            data = await part.read()
+            if name == "payload_json":
+                payload = json.loads(data)
+            else:
+                content_type = part.headers.get("Content-Type")
+                files.append(UploadedFile(name, part.filename or name, bytes(data), content_type))
+        return payload, files
+    raw = await request.read()
+    if not raw:
+        return None, []
+    return json.loads(raw), []
