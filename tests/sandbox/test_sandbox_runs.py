@@ -1,0 +1,84 @@
+"""The sandbox runs the real bot against the emulator and prints a readable transcript."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from sandbox.main import run_sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def run(tmp_path: Path, script: str) -> tuple[int, list[str]]:
+    path = tmp_path / "script.txt"
+    path.write_text(script, encoding="utf-8")
+    lines: list[str] = []
+    code = await run_sandbox(script=str(path), db_path=str(tmp_path / "db.sqlite3"), out=lines.append)
+    return code, lines
+
+
+async def test_french_then_english(tmp_path: Path) -> None:
+    code, lines = await run(
+        tmp_path,
+        "alice: /help\nalice: /profile\nalice: /settings language language:en\nalice: /profile\nalice: /help\n",
+    )
+    assert code == 0, lines
+    text = "\n".join(lines)
+    assert text.index("[alice only] | ** Aide **") < text.index("[alice only] Done: I will speak English")
+    assert text.index("Done: I will speak English") < text.index("[alice only] | ** Help **")
+    assert "Profil de alice" in text and "alice's profile" in text
+    assert "<t:" not in text  # Discord timestamps are shown as dates
+
+
+async def test_french_names_mentions_and_waiting(tmp_path: Path) -> None:
+    code, lines = await run(tmp_path, "bob: /aide\nalice: /profil joueur:@bob\nwait 25h\n")
+    assert code == 0, lines
+    text = "\n".join(lines)
+    assert "Profil de bob" in text
+    assert "-- 25h later (2026-01-06 13:00 UTC), 0 job(s) ran" in text
+
+
+async def test_unknown_command_fails_the_run(tmp_path: Path) -> None:
+    code, lines = await run(tmp_path, "alice: /nope\nalice: /profile\n")
+    assert code == 1
+    assert any(line.startswith("!! ") and "nope" in line for line in lines)
+    assert any("Profil de alice" in line for line in lines)  # later lines still run
+
+
+async def test_unreadable_line_and_missing_button_fail(tmp_path: Path) -> None:
+    code, lines = await run(tmp_path, 'alice dance\nalice: click "Nothing here"\n')
+    assert code == 1
+    assert sum(line.startswith("!! ") for line in lines) == 3  # two failures and the summary
+
+
+async def test_state_persists_in_a_given_database(tmp_path: Path) -> None:
+    await run(tmp_path, "alice: /settings language language:en\n")
+    code, lines = await run(tmp_path, "alice: /profile\n")
+    assert code == 0 and any("alice's profile" in line for line in lines)
+
+
+def test_command_line_entry_point(tmp_path: Path) -> None:
+    script = tmp_path / "demo.txt"
+    script.write_text("alice: /profile\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "bot.py", "--sandbox", "--script", str(script)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "> alice: /profile" in result.stdout and "[alice only]" in result.stdout
+    missing = subprocess.run(
+        [sys.executable, "bot.py", "--sandbox", "--script", str(tmp_path / "absent.txt")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert missing.returncode == 2 and "Cannot read the script" in missing.stderr
+    assert "Traceback" not in missing.stderr

@@ -1,0 +1,58 @@
+"""The sandbox's line language."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from sandbox.script import Click, Command, Mention, Modal, ScriptError, Select, UserSetup, Wait, parse_line
+
+
+def test_blank_and_comment_lines_are_skipped() -> None:
+    assert parse_line("") is None
+    assert parse_line("   # a note") is None
+
+
+def test_command_with_path_options_quotes_and_mentions() -> None:
+    step = parse_line('alice: /choco challenge player:@bob league:bronze note:"two words"')
+    assert step == Command(
+        "alice", "choco challenge", {"player": Mention("bob"), "league": "bronze", "note": "two words"}
+    )
+
+
+def test_command_without_options() -> None:
+    assert parse_line("alice: /profile") == Command("alice", "profile", {})
+
+
+@pytest.mark.parametrize(
+    ("text", "delta"),
+    [
+        ("wait 25h", timedelta(hours=25)),
+        ("wait 30s", timedelta(seconds=30)),
+        ("wait 1d12h", timedelta(hours=36)),
+    ],
+)
+def test_wait_durations(text: str, delta: timedelta) -> None:
+    assert parse_line(text) == Wait(delta)
+
+
+def test_click_select_modal() -> None:
+    assert parse_line('bob: click "Accepter le défi"') == Click("bob", "Accepter le défi")
+    assert parse_line('bob: select "English"') == Select("bob", "English")
+    assert parse_line('bob: modal name=Merlin motto="pour la gloire"') == Modal(
+        "bob", {"name": "Merlin", "motto": "pour la gloire"}
+    )
+
+
+def test_user_setup() -> None:
+    assert parse_line("user bob en dms-closed") == UserSetup("bob", "en-US", True, False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["wait forever", "alice /profile", "alice: dance", 'alice: click "unclosed', "alice: / opt:1", "user"],
+)
+def test_bad_lines_are_explained(text: str) -> None:
+    with pytest.raises(ScriptError):
+        parse_line(text)
