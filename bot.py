@@ -8,6 +8,7 @@ import logging
 import sys
 
 from core.settings import SettingsError, load_settings
+from services.catalogs import CatalogError
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -31,12 +32,24 @@ async def run_bot() -> int:
     settings = load_settings(require_token=True)
     configure_logging(settings.log_level)
 
+    import discord
+
     from core.clock import SystemClock
     from discord_app.bot import CardBot
+    from services.container import build_services
 
-    bot = CardBot(settings, SystemClock())
-    async with bot:
-        await bot.start(settings.discord_token)
+    clock = SystemClock()
+    # Catalogs and the database are checked before connecting, so a bad file fails fast and plainly.
+    services = await build_services(settings, clock)
+    bot = CardBot(settings, clock, services=services)
+    try:
+        async with bot:
+            await bot.start(settings.discord_token)
+    except discord.LoginFailure:
+        raise SettingsError(
+            "Invalid setting DISCORD_TOKEN: Discord refused it. Reset the token in the developer portal "
+            "(Bot tab) and put the new one in .env."
+        ) from None
     return 0
 
 
@@ -51,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             print("--script and --db only apply to --sandbox.", file=sys.stderr)
             return 2
         return asyncio.run(run_bot())
-    except SettingsError as exc:
+    except (SettingsError, CatalogError) as exc:
         print(exc, file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -36,6 +36,7 @@ class CardBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
         data_dir: Path = DATA_DIR,
         extra_extensions: tuple[str, ...] = (),
+        services: Services | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -52,7 +53,7 @@ class CardBot(commands.Bot):
         self.clock = clock
         self.data_dir = data_dir
         self.extra_extensions = extra_extensions
-        self._services: Services | None = None
+        self._services: Services | None = services
         self.deliverer: Deliverer | None = None
 
     @property
@@ -68,7 +69,8 @@ class CardBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         # 1. database (opened and migrated) and services
-        self._services = await build_services(self.settings, self.clock, data_dir=self.data_dir)
+        if self._services is None:
+            self._services = await build_services(self.settings, self.clock, data_dir=self.data_dir)
         # 2. cogs; each registers its own persistent components (DynamicItems) in its setup()
         await self.tree.set_translator(CatalogTranslator())
         for name in (*cog_modules(), *self.extra_extensions):

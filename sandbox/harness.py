@@ -73,6 +73,7 @@ class BotHarness:
             self._task.result()  # re-raise why the bot stopped (e.g. a broken catalog)
             raise RuntimeError("the bot stopped during start-up")
         ready.result()
+        await asyncio.wait_for(self.bot.wait_until_ready(), timeout=20)  # 'ready' dispatched, not just sent
 
     async def stop(self) -> None:
         if self.bot is not None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from core.clock import Clock
-from core.settings import Settings
+from core.settings import Settings, SettingsError
 from services import games
 from services.catalogs import DATA_DIR, CardIndex, load_all
 from services.guild_settings import GuildSettingsService
@@ -40,9 +41,14 @@ async def build_services(settings: Settings, clock: Clock, *, data_dir: Path = D
     specs = games.discover()
     catalogs = load_all(data_dir, specs)
     db = Database(settings.database_path)
-    await db.open()
     try:
+        await db.open()
         await migrate(await db.raw_writer())
+    except (OSError, sqlite3.Error) as exc:
+        await db.close()
+        raise SettingsError(
+            f"Invalid setting DATABASE_PATH: cannot open {settings.database_path} ({exc})."
+        ) from None
     except Exception:
         await db.close()
         raise

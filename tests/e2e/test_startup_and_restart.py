@@ -1,0 +1,100 @@
+"""Start-up failures are plain messages; durable jobs and the outbox survive a restart of the bot."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from core.clock import ManualClock
+from sandbox.harness import BotHarness
+from services import games
+from services.catalogs import CatalogError
+from tests.fixtures import fixture_game
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "catalogs"
+
+
+@pytest.fixture
+def fixture_spec() -> object:
+    games.register(fixture_game.SPEC)
+    yield fixture_game.SPEC
+    games.unregister(fixture_game.SPEC.key)
+
+
+async def test_broken_catalog_stops_start_up_naming_file_card_and_field(
+    tmp_path: Path, fixture_spec: object
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy(FIXTURES / "out_of_range.json", data / "fixture.json")
+    harness = BotHarness(tmp_path / "bot.sqlite3", data_dir=data)
+    try:
+        with pytest.raises(CatalogError) as caught:
+            await harness.start()
+    finally:
+        await harness.stop()
+    message = str(caught.value)
+    assert "fixture.json" in message and 'card "sylvan_archer"' in message and 'field "pv"' in message
+
+
+def test_unusable_database_path_is_a_plain_message(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")],
+        cwd=tmp_path,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_TOKEN": "x",
+            "DATABASE_PATH": str(blocker / "bot.sqlite3"),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("Invalid setting DATABASE_PATH")
+    assert "Traceback" not in result.stderr
+
+
+async def test_a_deadline_set_before_a_restart_fires_once_after_it(
+    tmp_path: Path, fixture_spec: object
+) -> None:
+    db = tmp_path / "bot.sqlite3"
+    clock = ManualClock()
+    extra = {"data_dir": FIXTURES, "extra_extensions": ("tests.fixtures.fixture_game",)}
+
+    first = BotHarness(db, clock=clock, **extra)  # type: ignore[arg-type]
+    await first.start()
+    try:
+        alice = first.user("alice")
+        await first.emu.run_command(alice, "fixture remind", {"hours": 24, "what": "ton tour"})
+    finally:
+        await first.stop()
+
+    clock.advance(timedelta(hours=48))  # the bot was down when the deadline passed
+    second = BotHarness(db, clock=clock, **extra)  # type: ignore[arg-type]
+    alice = second.user("alice")  # she still exists on Discord while the bot restarts
+    await second.start()
+    try:
+        await second.settle()
+        assert [m.content for m in second.emu.dm_messages(alice)] == ["Reminder: ton tour"]
+    finally:
+        await second.stop()
+
+    third = BotHarness(db, clock=clock, **extra)  # type: ignore[arg-type]
+    alice = third.user("alice")
+    await third.start()
+    try:
+        await third.settle()
+        assert third.emu.dm_messages(alice) == []
+    finally:
+        await third.stop()
