@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from core.i18n import has
 from discord_app.context import locale_of
 from discord_app.render import to_discord
 from discord_app.translator import desc, qualified
@@ -17,23 +18,37 @@ from services.messages import Embed, EmbedField, MessageSpec, Text
 PATH_KEYS = {1: "help.path1", 2: "help.path2", 3: "help.path3"}  # Discord nests commands at most 3 deep
 
 
+def _localized(key: str, fallback: str) -> Text:
+    """A command's catalog text; a command without catalog entries shows its code text instead."""
+    return Text(key) if has(key) else Text.raw(fallback)
+
+
 def command_line(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> Text:
     """ "/profil — Affiche ...": the localized full name and description of one command."""
     parts = []
     node: Any = command
     while node is not None:
-        parts.append(Text(f"cmd.{qualified(node)}.name"))
+        parts.append(_localized(f"cmd.{qualified(node)}.name", node.name))
         node = node.parent
     params = {f"p{i}": p for i, p in enumerate(reversed(parts))}
     name = Text(PATH_KEYS[len(parts)], params)
-    return Text("help.line", {"name": name, "description": Text(f"cmd.{qualified(command)}.description")})
+    description = _localized(f"cmd.{qualified(command)}.description", str(command.description))
+    return Text("help.line", {"name": name, "description": description})
 
 
-def help_spec(tree: app_commands.CommandTree[Any]) -> MessageSpec:
+def visible(command: Any, permissions: discord.Permissions) -> bool:
+    """Like the Discord client: commands that need a permission the reader lacks are not listed."""
+    needed = getattr(command, "default_permissions", None)
+    return needed is None or needed.is_subset(permissions)
+
+
+def help_spec(tree: app_commands.CommandTree[Any], permissions: discord.Permissions) -> MessageSpec:
     by_group = {g.command_group: g for g in games.all_games()}
     general: list[Text] = []
     sections: list[EmbedField] = []
     for top in sorted(tree.get_commands(type=discord.AppCommandType.chat_input), key=lambda c: c.name):
+        if not visible(top, permissions):
+            continue
         game = by_group.get(top.name)
         if game is not None and isinstance(top, app_commands.Group):
             lines = [command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)]
@@ -60,7 +75,7 @@ class HelpCog(commands.Cog):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
         await interaction.response.send_message(
-            **to_discord(help_spec(self.bot.tree), locale), ephemeral=True
+            **to_discord(help_spec(self.bot.tree, interaction.permissions), locale), ephemeral=True
         )
 
 

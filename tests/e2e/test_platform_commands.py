@@ -15,9 +15,15 @@ async def test_help_in_french_then_english(harness: BotHarness) -> None:
     assert reply.message.ephemeral
     text = text_of(reply)
     assert "Aide" in text and "/profil" in text and "/paramètres langue" in text
+    assert "/configuration" not in text and "/admin" not in text  # not for a plain member
     bob = harness.user("bob", locale="en-US")
     text = text_of(await harness.emu.run_command(bob, "help"))
     assert "Help" in text and "/profile" in text and "/settings language" in text
+
+
+async def test_help_shows_server_commands_to_those_who_can_use_them(harness: BotHarness) -> None:
+    text = text_of(await harness.emu.run_command(harness.user("olivia"), "help"))
+    assert "/configuration salon-parties" in text and "/admin synchroniser" in text
 
 
 async def test_french_command_names_are_accepted(harness: BotHarness) -> None:

@@ -20,6 +20,13 @@ async def test_new_player_gets_starting_wallets(game_harness: BotHarness) -> Non
     assert "100" in text
 
 
+async def test_help_lists_a_plugged_in_game_in_its_own_section(game_harness: BotHarness) -> None:
+    text = text_of(await game_harness.emu.run_command(game_harness.user("alice"), "help"))
+    assert "Jeux: `/fixture notify` — DM a player through the outbox" in text
+    assert "`/fixture announce` — Post in the announcements channel" in text
+    assert "Aucun jeu" not in text
+
+
 async def test_another_players_profile_hides_wallets(game_harness: BotHarness) -> None:
     alice, bob = game_harness.user("alice"), game_harness.user("bob")
     await game_harness.emu.run_command(bob, "profile")
