@@ -159,7 +159,14 @@ def _duration(delta: Any) -> str:
     return f"{seconds}s"
 
 
-async def run_sandbox(*, script: str | None, db_path: str | None, out: Callable[[str], None] = print) -> int:
+async def run_sandbox(
+    *,
+    script: str | None,
+    db_path: str | None,
+    out: Callable[[str], None] = print,
+    harness_options: dict[str, Any] | None = None,
+) -> int:
+    """`harness_options` lets tests plug a test-only game in; the command line never sets it."""
     logging.basicConfig(
         level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
     )
@@ -172,7 +179,7 @@ async def run_sandbox(*, script: str | None, db_path: str | None, out: Callable[
             except OSError as exc:
                 print(f"Cannot read the script {script}: {exc.strerror}.", file=sys.stderr)
                 return 2
-        harness = BotHarness(path)
+        harness = BotHarness(path, **(harness_options or {}))
         await harness.start()
         sandbox = Sandbox(harness, out)
         try:

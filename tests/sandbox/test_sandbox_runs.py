@@ -82,3 +82,50 @@ def test_command_line_entry_point(tmp_path: Path) -> None:
     )
     assert missing.returncode == 2 and "Cannot read the script" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+async def test_clicks_selects_modals_dms_threads_and_time(tmp_path: Path) -> None:
+    from services import games
+    from tests.fixtures import fixture_game
+
+    script = tmp_path / "script.txt"
+    script.write_text(
+        "\n".join(
+            [
+                "alice: /fixture shop",
+                'alice: click "Buy"',
+                "alice: /fixture pick",
+                'alice: select "Bleu"',
+                "alice: /fixture rename",
+                'alice: modal name="Dame Merlin"',
+                'alice: /fixture table name:"Table 1"',
+                'alice: /fixture remind hours:24 what:"ton tour"',
+                "wait 1d1h",
+                "alice: /fixture notify player:@bob text:hello",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    lines: list[str] = []
+    games.register(fixture_game.SPEC)
+    try:
+        code = await run_sandbox(
+            script=str(script),
+            db_path=None,
+            out=lines.append,
+            harness_options={
+                "data_dir": ROOT / "tests" / "fixtures" / "catalogs",
+                "extra_extensions": ("tests.fixtures.fixture_game",),
+            },
+        )
+    finally:
+        games.unregister(fixture_game.SPEC.key)
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "[#parties] 10 coins" in text and "[Buy]" in text
+    assert "[alice only] bought, balance 90" in text
+    assert "[alice only] colour bleu" in text
+    assert "[alice only] renamed to Dame Merlin" in text
+    assert "[thread: Table 1] Welcome to Table 1" in text
+    assert "[DM alice] Reminder: ton tour" in text
+    assert "[DM bob] hello" in text
