@@ -96,6 +96,15 @@ class CardBot(commands.Bot):
             self._services = None
         await super().close()
 
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        """Errors outside slash commands (event handlers): logged, and kept so tests fail on them."""
+        import sys
+
+        error = sys.exc_info()[1]
+        log.exception("unexpected error in event %s", event_method)
+        if error is not None:
+            self.game_tree.unexpected_errors.append(error)
+
     async def on_ready(self) -> None:
         log.info(
             "logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds)

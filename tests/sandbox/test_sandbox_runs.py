@@ -129,3 +129,18 @@ async def test_clicks_selects_modals_dms_threads_and_time(tmp_path: Path) -> Non
     assert "[thread: Table 1] Welcome to Table 1" in text
     assert "[DM alice] Reminder: ton tour" in text
     assert "[DM bob] hello" in text
+
+
+def test_interactive_prompt_reads_lines_until_quit(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "bot.py", "--sandbox", "--db", str(tmp_path / "db.sqlite3")],
+        cwd=ROOT,
+        input="alice: /profil\nalice: /nope\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "[alice only] | ** Profil de alice **" in result.stdout
+    assert "!! " in result.stdout and "nope" in result.stdout
+    assert result.returncode == 1  # a line failed

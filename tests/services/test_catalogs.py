@@ -5,26 +5,15 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Literal
 
 import pytest
-from pydantic import Field
 
-from engine.cards import CardBase, CatalogBase, LocalizedText
+from engine.cards import CatalogBase, LocalizedText
 from services import games
 from services.catalogs import DATA_DIR, CardIndex, CardRef, CatalogError, fold, load_all, load_catalog
+from tests.fixtures.fixture_game import FixtureCard, FixtureCatalog
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "catalogs"
-
-
-class FixtureCard(CardBase):
-    pv: int = Field(ge=1, le=999)
-    attack: int = Field(ge=0, le=99)
-    rarity: Literal["common", "rare"]
-
-
-class FixtureCatalog(CatalogBase[FixtureCard]):
-    game: Literal["fixture"]
 
 
 FIXTURE_SPEC = games.GameSpec(
