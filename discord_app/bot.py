@@ -16,7 +16,8 @@ from core.settings import Settings
 from discord_app.delivery import Deliverer, ShowPrivateButton
 from discord_app.errors import GameTree
 from discord_app.translator import CatalogTranslator
-from services.container import DATA_DIR, Services, build_services
+from services.catalogs import DATA_DIR
+from services.container import Services, build_services
 
 log = logging.getLogger("bot")
 

@@ -26,7 +26,7 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PersistentButton:
-        return cls(item.custom_id if hasattr(item, "custom_id") else "", match.groupdict())  # type: ignore[attr-defined]
+        return cls(item.custom_id if hasattr(item, "custom_id") else "", match.groupdict())
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -34,7 +34,7 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         except Exception as exc:
             locale = interaction.extras.get("locale", "fr")
             if not await handle_error(interaction, exc, locale):
-                tree = interaction.client.tree  # type: ignore[attr-defined]
+                tree = interaction.client.tree
                 if isinstance(tree, GameTree):
                     tree.unexpected_errors.append(exc)
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def services_of(interaction: discord.Interaction[Any]) -> Services:
-    bot: CardBot = interaction.client  # type: ignore[assignment]
+    bot: CardBot = interaction.client
     return bot.services
 
 

@@ -16,7 +16,7 @@ from core.settings import Settings
 from discord_app.bot import CardBot
 from emulator import DiscordEmulator
 from emulator.world import Channel, Guild, User
-from services.container import DATA_DIR
+from services.catalogs import DATA_DIR
 
 GUILD_NAME = "Club des cartes"
 GAMES_CHANNEL = "parties"
@@ -52,7 +52,7 @@ class BotHarness:
         self.games_channel = emu.add_channel(self.guild, GAMES_CHANNEL)
         owner_ids = frozenset(emu.add_user(name, locale="fr", admin=True).id for name in self.owners)
         settings = Settings(
-            _env_file=None,  # type: ignore[call-arg]
+            _env_file=None,
             discord_token=emu.bot_token,
             database_path=self.db_path,
             dev_guild_id=self.guild.id,
