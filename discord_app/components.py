@@ -7,7 +7,7 @@ Errors raised there go through the same localized handler as slash commands.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
@@ -38,5 +38,6 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
                 if isinstance(tree, GameTree):
                     tree.unexpected_errors.append(exc)
 
-    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # every subclass defines it; the base class is never registered
+
+        async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None: ...
