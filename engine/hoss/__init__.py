@@ -1,0 +1,1 @@
+"""HOSS TCG: creature lines that evolve, fighting in real time in five-second rounds."""
