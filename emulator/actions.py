@@ -351,14 +351,23 @@ class ActionsMixin(EmulatorCore):
         return payload
 
     async def _wait(self, record: InteractionRecord, idle: float = 0.025) -> InteractionResult:
-        """Wait for the answer; a bare deferred update (type 6) also counts as answered once idle."""
+        """Wait for the answer; a bare deferred update (type 6) also counts as answered once idle.
+
+        While other actions wait too, "idle" and the final ``quiesce`` look at this interaction's own
+        requests only: with users acting at once the bot as a whole is never idle.
+        """
+        self._waiting += 1
+        try:
+            return await self._wait_answer(record, idle)
+        finally:
+            self._waiting -= 1
+
+    async def _wait_answer(self, record: InteractionRecord, idle: float) -> InteractionResult:
         limit = self.action_timeout
-        loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(limit):
                 while not record.answered.is_set():
-                    quiet = not self._inflight and loop.time() - self._last_activity >= idle
-                    if record.callback_type == DEFERRED_UPDATE_MESSAGE and quiet:
+                    if record.callback_type == DEFERRED_UPDATE_MESSAGE and self._idle_for(record, idle):
                         break
                     try:
                         async with asyncio.timeout(idle):
@@ -372,5 +381,12 @@ class ActionsMixin(EmulatorCore):
             ) from None
         if record.failure is not None:
             raise EmulatorError(f"{record.name!r} failed: {record.failure}")
-        await self.quiesce()
+        await self.quiesce(record=record)
         return InteractionResult(record)
+
+    def _idle_for(self, record: InteractionRecord, idle: float) -> bool:
+        """No request for ``idle`` seconds: from the bot, or with other actions waiting, for ``record``."""
+        now = asyncio.get_running_loop().time()
+        if self._waiting > 1:
+            return not record.inflight and now - record.last_request_end >= idle
+        return not self._inflight and now - self._last_activity >= idle

@@ -26,6 +26,12 @@ GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
 MESSAGE_CONTENT_INTENT = 1 << 15
 
+OWN_QUIET_PASSES = 20
+"""Loop passes without a request of its own after which an action among several counts as settled.
+
+With 50 users each sending a View and clicking it at once, 1 pass lets clicks reach the bot before it
+registered the View and 2 passes suffice; 20 leaves a wide margin at little cost."""
+
 
 @dataclass
 class Fault:
@@ -73,6 +79,8 @@ class EmulatorCore:
         self.acting_in: dict[int, Channel] = {}
         self._inflight = 0
         self._last_activity = 0.0
+        self._waiting = 0
+        """Actions currently waiting for the bot's answer (see ``quiesce``)."""
         self.base_url = ""
 
     # -- bookkeeping ------------------------------------------------------------------------------------
@@ -115,7 +123,7 @@ class EmulatorCore:
                 raise EmulatorError(f"the bot was still busy after {limit}s")
             await asyncio.sleep(wait)
 
-    async def quiesce(self, max_passes: int = 5000) -> None:
+    async def quiesce(self, max_passes: int = 5000, *, record: InteractionRecord | None = None) -> None:
         """Let the event loop run until nothing is runnable: no request in flight, no ready callback.
 
         The bot shares our event loop, so a reply being "answered" on the server side does not mean the
@@ -123,12 +131,24 @@ class EmulatorCore:
         consecutive passes with an empty ready queue mean every response written on loopback was read and
         processed.  Work parked on timers or threads is not covered; ``settle`` covers that with time.
         ``_ready`` is private to CPython's event loop; without it a fixed number of passes is used.
+
+        While several actions wait at once (users acting concurrently) the loop is never idle, so
+        waiting for global idleness would make every action run into ``max_passes``.  Then an action
+        (``record`` given) returns as soon as its own interaction has had no REST request in flight for
+        ``OWN_QUIET_PASSES`` consecutive passes: reading a response written on loopback and running the
+        code that follows it (e.g. registering the View) takes the bot a few passes.  A lone action keeps
+        the global rule, which also covers what the bot does after answering outside the interaction.
         """
         loop = asyncio.get_running_loop()
         ready = getattr(loop, "_ready", None)
         quiet_passes = 0
+        own_quiet_passes = 0
         for _ in range(max_passes if ready is not None else 50):
             await asyncio.sleep(0)
+            if record is not None:
+                own_quiet_passes = own_quiet_passes + 1 if record.inflight == 0 else 0
+                if self._waiting > 1 and own_quiet_passes >= OWN_QUIET_PASSES:
+                    return
             if ready is None:
                 continue
             if self._inflight == 0 and not ready:

@@ -55,6 +55,10 @@ class InteractionRecord:
     followed_up: bool = False
     failure: str | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    inflight: int = 0
+    """REST requests carrying this interaction's token (callback, follow-ups, edits) being served now."""
+    last_request_end: float = 0.0
+    """Event-loop time at which the last of those requests was served (0 before any)."""
 
     def touch(self, message: RecordedMessage) -> None:
         """Remember a message this interaction created or edited and re-check completion."""

@@ -6,6 +6,7 @@ header verbatim and would hand a ``; charset=utf-8`` body back as a plain string
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import traceback
@@ -113,6 +114,29 @@ class RestServer:
             return 404, {"code": 0, "message": "404: Not Found"}
         path = request.path[len(API_PREFIX) :]
         record.path = path
+        found = self._router.match(method, path)
+        token = found[1].get("token") if found is not None else None
+        interaction = core.interaction_by_token(token) if token is not None else None
+        if interaction is None:
+            return await self._answer(request, record, method, path, found)
+        # Per-interaction accounting, so an action waiting among others can tell when *its* exchange
+        # with the bot is over without waiting for the whole loop to go idle (see EmulatorCore.quiesce).
+        interaction.inflight += 1
+        try:
+            return await self._answer(request, record, method, path, found)
+        finally:
+            interaction.inflight -= 1
+            interaction.last_request_end = asyncio.get_running_loop().time()
+
+    async def _answer(
+        self,
+        request: web.Request,
+        record: RequestRecord,
+        method: str,
+        path: str,
+        found: tuple[Handler, dict[str, str]] | None,
+    ) -> tuple[int, Any]:
+        core = self._core
         try:
             body, files = await _read_body(request)
         except ValueError as exc:
@@ -124,7 +148,6 @@ class RestServer:
                 if fault.remaining is not None:
                     fault.remaining -= 1
                 return fault.status, {"code": fault.code, "message": fault.message}
-        found = self._router.match(method, path)
         if found is None:
             core.record_error(f"unknown route: {method} {path}")
             return 404, {"code": 0, "message": "404: Not Found"}

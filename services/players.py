@@ -61,10 +61,20 @@ class PlayerService:
         await self.db.write(lambda conn: ensure_player(conn, player_id, now))
 
     async def profile(self, player_id: int, *, create: bool) -> Profile | None:
-        """Your own profile creates you; someone else's profile is only shown if they already play."""
-        if create:
-            await self.ensure(player_id)
-        return await self.db.read(lambda conn: _profile(conn, player_id))
+        """Your own profile creates you; someone else's profile is only shown if they already play.
+
+        With ``create`` the player is ensured and the profile read in one write unit (one trip to the
+        writer, and the profile sees the player just created); otherwise it is a plain read.
+        """
+        if not create:
+            return await self.db.read(lambda conn: _profile(conn, player_id))
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Profile | None:
+            ensure_player(conn, player_id, now)
+            return _profile(conn, player_id)
+
+        return await self.db.write(unit)
 
     async def set_locale(self, player_id: int, locale: str | None) -> None:
         if locale not in (None, *SUPPORTED_LOCALES):

@@ -1,0 +1,354 @@
+"""End-to-end latency of a slash command, as a user sees it: one user alone, many at saturation, many paced.
+
+The real bot (`CardBot`) runs against the in-repo Discord emulator (`sandbox.harness.BotHarness`) on a
+fresh database file. Each measured command is one `emu.run_command(user, "profile")`: from the emulator
+sending INTERACTION_CREATE over the gateway to it holding the bot's complete reply (and, as `run_command`
+does before returning, the loop having let the bot read the response), so the figure covers the gateway
+hop, discord.py's parsing, the cog, the database round trips, the REST callback and the emulator's own
+bookkeeping.
+
+ONE PROCESS, ONE EVENT LOOP: the scripted users, the emulator (REST + gateway, i.e. Discord's side) and the
+bot all share this process and its asyncio loop, so their CPU adds up on one core (SQLite runs in the
+bot's database threads). The figures are therefore pessimistic for the bot: in production Discord's side
+runs elsewhere. Latencies and capacities are those of this machine (`os.cpu_count()` is printed).
+
+Per run, on one harness:
+1. warm-up: every user runs /profile once (creates the player);
+2. sequential: one user alone runs /profile `--baseline` times back to back (uncontended latency);
+3. closed loop (saturation): all `--users` at once, each sending /profile `--rounds` times one after the
+   other with no think time: throughput and latency when the bot is kept fully busy;
+4. paced (offered load): all `--users` at once for `--seconds` per rate, each sending /profile every
+   `users / rate` seconds on average (intervals jittered uniformly in [0.5, 1.5] x the mean, random phase),
+   for `--rate` and every rate of `--sweep`. A user never has two commands in flight: when its previous
+   reply comes late, the next command goes at once and its latency counts from when it was due (no
+   coordinated omission). Reports p50/p99 per rate and the highest rate whose p99 stays within 25 ms.
+
+CPU figures are process CPU time (every thread: bot, emulator, users, SQLite) per command. Every reply is
+checked (ephemeral, one embed titled with the user's name) and the run fails if the emulator or the bot
+recorded an error. Between phases (untimed) the emulator's records are dropped and garbage is collected,
+so no phase pays for another's. Medians over `--runs` runs are reported.
+
+    python -m benchmarks.command_latency [--users 50] [--rounds 20] [--runs 3] [--baseline 200]
+        [--rate 200] [--sweep 100,200,300,400,500] [--seconds 5] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from emulator import InteractionResult
+from emulator.world import User
+from sandbox.harness import BotHarness
+
+COMMAND = "profile"
+TARGET_P99_MS = 25.0
+JITTER = (0.5, 1.5)  # paced intervals are the mean interval times a uniform draw in this range
+
+
+@dataclass(frozen=True)
+class Figures:
+    label: str
+    commands: int
+    seconds: float
+    cpu_seconds: float
+    p50_ms: float
+    p90_ms: float
+    p99_ms: float
+    max_ms: float
+
+    @property
+    def per_second(self) -> float:
+        return self.commands / self.seconds
+
+    @property
+    def cpu_ms(self) -> float:
+        """Process CPU time per command (bot + emulator + scripted users + SQLite threads)."""
+        return self.cpu_seconds * 1000 / self.commands
+
+    def line(self) -> str:
+        return (
+            f"{self.label:<36} {self.commands:>5} cmds {self.seconds:6.2f} s {self.per_second:7.1f} cmd/s  "
+            f"p50 {self.p50_ms:7.2f}  p90 {self.p90_ms:7.2f}  p99 {self.p99_ms:7.2f}  max {self.max_ms:7.2f} ms"
+            f"  cpu {self.cpu_ms:5.2f} ms/cmd"
+        )
+
+
+@dataclass(frozen=True)
+class Paced:
+    rate: float  # offered, commands per second across all users
+    figures: Figures  # latency from the (jittered) due time when the user was held up, else from sending
+    behind: int  # commands that went out late because the user's previous reply had not arrived yet
+
+    @property
+    def meets_target(self) -> bool:
+        return self.figures.p99_ms <= TARGET_P99_MS
+
+    def line(self) -> str:
+        f = self.figures
+        verdict = "ok" if self.meets_target else "ABOVE"
+        return (
+            f"{f.label:<36} {f.commands:>5} cmds {f.per_second:7.1f} cmd/s achieved  "
+            f"p50 {f.p50_ms:7.2f}  p90 {f.p90_ms:7.2f}  p99 {f.p99_ms:7.2f}  max {f.max_ms:7.2f} ms  "
+            f"cpu {f.cpu_ms:5.2f} ms/cmd  behind {self.behind:>4}  p99<={TARGET_P99_MS:.0f}: {verdict}"
+        )
+
+
+def _figures(label: str, latencies: list[float], seconds: float, cpu_seconds: float) -> Figures:
+    ms = sorted(latency * 1000 for latency in latencies)
+    cuts = statistics.quantiles(ms, n=100, method="inclusive")
+    return Figures(label, len(ms), seconds, cpu_seconds, cuts[49], cuts[89], cuts[98], ms[-1])
+
+
+async def _between_phases(harness: BotHarness) -> None:
+    """Drain the bot, check for errors, then drop the emulator's records and collect garbage, untimed.
+
+    The emulator keeps every message and request it saw (production Discord keeps them elsewhere), and a
+    phase should not pay for collecting the previous phase's (or run's) garbage: either would make
+    Python's full collections, which stop the shared loop for tens of milliseconds or more, land on
+    whichever phase comes next.
+    """
+    await harness.settle()
+    harness.emu.assert_no_errors()
+    if harness.unexpected_errors:
+        raise SystemExit(f"THE BOT FAILED: {harness.unexpected_errors!r}")
+    harness.emu.clear_records()
+    gc.collect()
+
+
+def _check(user: User, reply: InteractionResult) -> None:
+    """A real answer, not an error message: the private profile embed of this very user."""
+    embeds = reply.embeds
+    title = str(embeds[0].get("title") or "") if embeds else ""
+    if not reply.ephemeral or len(embeds) != 1 or user.name not in title:
+        raise SystemExit(f"UNEXPECTED REPLY to {user.name}'s /{COMMAND}: {reply.render()!r}")
+
+
+async def _timed(harness: BotHarness, user: User, latencies: list[float]) -> None:
+    began = time.perf_counter()
+    reply = await harness.emu.run_command(user, COMMAND)
+    latencies.append(time.perf_counter() - began)
+    _check(user, reply)
+
+
+async def _sequential(harness: BotHarness, user: User, count: int, label: str) -> Figures:
+    latencies: list[float] = []
+    cpu, began = time.process_time(), time.perf_counter()
+    for _ in range(count):
+        await _timed(harness, user, latencies)
+    return _figures(label, latencies, time.perf_counter() - began, time.process_time() - cpu)
+
+
+async def _closed_loop(harness: BotHarness, users: list[User], rounds: int, label: str) -> Figures:
+    latencies: list[float] = []
+
+    async def player(user: User) -> None:
+        for _ in range(rounds):
+            await _timed(harness, user, latencies)
+
+    cpu, began = time.process_time(), time.perf_counter()
+    await asyncio.gather(*(player(user) for user in users))
+    return _figures(label, latencies, time.perf_counter() - began, time.process_time() - cpu)
+
+
+async def _paced(
+    harness: BotHarness, users: list[User], rate: float, seconds: float, rng: random.Random, label: str
+) -> Paced:
+    loop = asyncio.get_running_loop()
+    mean_interval = len(users) / rate
+    latencies: list[float] = []
+    behind = 0
+    start = loop.time() + 0.005
+    end = start + seconds
+    last_done = start
+
+    async def player(user: User) -> None:
+        nonlocal behind, last_done
+        due = start + rng.uniform(0, mean_interval)
+        while due < end:
+            now = loop.time()
+            if now < due:
+                await asyncio.sleep(due - now)
+                began = loop.time()
+            else:  # held up by its own previous command: the wait is part of what this user experiences
+                began = due
+                behind += 1
+            reply = await harness.emu.run_command(user, COMMAND)
+            done = loop.time()
+            latencies.append(done - began)
+            last_done = max(last_done, done)
+            _check(user, reply)
+            due += mean_interval * rng.uniform(*JITTER)
+
+    cpu = time.process_time()
+    await asyncio.gather(*(player(user) for user in users))
+    cpu_seconds = time.process_time() - cpu
+    return Paced(rate, _figures(label, latencies, last_done - start, cpu_seconds), behind)
+
+
+@dataclass(frozen=True)
+class Options:
+    users: int
+    rounds: int
+    runs: int
+    baseline: int
+    rates: list[float]
+    seconds: float
+    seed: int
+
+
+@dataclass(frozen=True)
+class Run:
+    alone: Figures
+    closed: Figures
+    paced: list[Paced]
+
+
+async def run_once(run: int, options: Options, out: Callable[[str], None]) -> Run:
+    with tempfile.TemporaryDirectory(prefix="bench-latency-") as directory:
+        harness = BotHarness(Path(directory) / "bot.sqlite3")
+        await harness.start()
+        try:
+            players = [harness.user(f"joueur{i:03d}") for i in range(options.users)]
+            for user in players:  # warm-up: the first /profile creates the player and its wallets
+                await harness.emu.run_command(user, COMMAND)
+            await _between_phases(harness)
+
+            alone = await _sequential(harness, players[0], options.baseline, f"1 user, sequential #{run}")
+            out(alone.line())
+            await _between_phases(harness)
+            label = f"{options.users} users x {options.rounds}, closed loop #{run}"
+            closed = await _closed_loop(harness, players, options.rounds, label)
+            out(closed.line())
+            await _between_phases(harness)
+            paced: list[Paced] = []
+            rng = random.Random(options.seed * 1000 + run)
+            for rate in options.rates:
+                label = f"{options.users} users paced {rate:g}/s #{run}"
+                paced.append(await _paced(harness, players, rate, options.seconds, rng, label))
+                out(paced[-1].line())
+                await _between_phases(harness)
+        finally:
+            await harness.stop()
+    gc.collect()  # this run's bot and emulator, before the next run measures anything
+    return Run(alone, closed, paced)
+
+
+def _median(label: str, runs: list[Figures]) -> Figures:
+    def med(values: list[float]) -> float:
+        return statistics.median(values)
+
+    return Figures(
+        f"{label} (median)",
+        round(med([r.commands for r in runs])),
+        med([r.seconds for r in runs]),
+        med([r.cpu_seconds for r in runs]),
+        med([r.p50_ms for r in runs]),
+        med([r.p90_ms for r in runs]),
+        med([r.p99_ms for r in runs]),
+        med([r.max_ms for r in runs]),
+    )
+
+
+def _max_rate(paced: list[Paced]) -> float | None:
+    """The highest rate such that it and every lower rate tried kept p99 within the target."""
+    best = None
+    for result in sorted(paced, key=lambda p: p.rate):
+        if not result.meets_target:
+            break
+        best = result.rate
+    return best
+
+
+async def main(options: Options, out: Callable[[str], None] = print) -> None:
+    out(f"/{COMMAND} end to end through the Discord emulator (run_command duration), real bot, SQLite file")
+    out(
+        f"one process, one event loop: scripted users + emulator (Discord's side) + bot; "
+        f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; {_json_library()}"
+    )
+    runs = []
+    for run in range(1, options.runs + 1):
+        runs.append(await run_once(run, options, out))
+        out("")
+    alone = _median("1 user, sequential", [r.alone for r in runs])
+    closed = _median(f"{options.users} users x {options.rounds}, closed loop", [r.closed for r in runs])
+    out(f"medians of {options.runs} run(s):")
+    out(alone.line())
+    out(closed.line())
+    paced: list[Paced] = []
+    for index, rate in enumerate(options.rates):
+        figures = _median(f"{options.users} users paced {rate:g}/s", [r.paced[index].figures for r in runs])
+        behind = round(statistics.median(r.paced[index].behind for r in runs))
+        paced.append(Paced(rate, figures, behind))
+        out(paced[-1].line())
+    best = _max_rate(paced)
+    tried = ", ".join(f"{p.rate:g}" for p in paced)
+    answer = f"{best:g} commands/s" if best is not None else "none of the rates tried"
+    out(f"highest offered rate with p99 <= {TARGET_P99_MS:.0f} ms (tried {tried}/s): {answer}")
+    out("verification: every reply was the user's own ephemeral profile; no emulator or bot error: OK")
+
+
+def _json_library() -> str:
+    import discord.utils
+
+    return "discord.py JSON: orjson" if discord.utils.HAS_ORJSON else "discord.py JSON: stdlib json"
+
+
+def _rates(text: str) -> list[float]:
+    try:
+        rates = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of rates: {text!r}") from None
+    if rates and min(rates) <= 0:
+        raise argparse.ArgumentTypeError("rates must be positive")
+    return rates
+
+
+def _parse() -> Options:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--users", type=int, default=50, help="simulated users acting at once")
+    parser.add_argument("--rounds", type=int, default=20, help="closed loop: commands per user, back to back")
+    parser.add_argument(
+        "--runs", type=int, default=3, choices=range(1, 100), metavar="N", help="runs (medians reported)"
+    )
+    parser.add_argument(
+        "--baseline", type=int, default=200, help="commands the single user sends in the sequential baseline"
+    )
+    parser.add_argument(
+        "--rate", type=float, default=200.0, help="paced: offered commands/s across all users (default 200)"
+    )
+    parser.add_argument(
+        "--sweep",
+        type=_rates,
+        default=[100.0, 200.0, 300.0, 400.0, 500.0],
+        help="paced: more offered rates to try, comma-separated (default 100,200,300,400,500; '' for none)",
+    )
+    parser.add_argument("--seconds", type=float, default=5.0, help="paced: duration of each rate")
+    parser.add_argument("--seed", type=int, default=1, help="paced: seed of the jitter")
+    args = parser.parse_args()
+    if args.users < 1 or args.rounds < 1 or args.baseline < 2 or args.users * args.rounds < 2:
+        parser.error("need at least one user, one round and two commands per measurement")
+    if args.rate <= 0 or args.seconds <= 0:
+        parser.error("--rate and --seconds must be positive")
+    if args.seconds * args.rate < 2:
+        parser.error("each paced rate needs at least two commands: raise --seconds or --rate")
+    rates = sorted({args.rate, *args.sweep})
+    if args.seconds * rates[0] < 2:
+        parser.error("each paced rate needs at least two commands: raise --seconds")
+    return Options(args.users, args.rounds, args.runs, args.baseline, rates, args.seconds, args.seed)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(_parse()))
