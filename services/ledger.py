@@ -18,7 +18,7 @@ from core.errors import CardUnavailable, InsufficientFunds
 
 @dataclass(frozen=True)
 class Movement:
-    reason: str  # a stable code, e.g. "hoss.booster", "starting_grant"
+    reason: str  # a stable code such as "starting_grant"
     ref: str | None = None  # what it belongs to: a game id, an offer id...
 
 

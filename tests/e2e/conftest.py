@@ -15,8 +15,6 @@ from sandbox.harness import BotHarness
 from services import games
 from tests.fixtures import fixture_game
 
-FIXTURE_CATALOGS = Path(__file__).resolve().parents[1] / "fixtures" / "catalogs"
-
 
 async def _run(h: BotHarness) -> AsyncIterator[BotHarness]:
     await h.start()
@@ -44,7 +42,7 @@ async def game_harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
         h = BotHarness(
             tmp_path / "bot.sqlite3",
             owners=("olivia",),
-            data_dir=FIXTURE_CATALOGS,
+            data_dir=fixture_game.data_dir_with_fixture(tmp_path / "data"),
             extra_extensions=("tests.fixtures.fixture_game",),
         )
         async for running in _run(h):

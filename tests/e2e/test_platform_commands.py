@@ -85,3 +85,17 @@ async def test_admin_sync_is_owner_only(harness: BotHarness) -> None:
     reply = await harness.emu.run_command(olivia, "admin sync")
     assert "commandes publiées" in text_of(reply)
     assert harness.emu.registered_commands()  # the global set now exists
+
+
+async def test_new_players_get_their_hoss_gold(harness: BotHarness) -> None:
+    text = text_of(await harness.emu.run_command(harness.user("alice"), "profile"))
+    assert "Or HOSS : 300" in text
+
+
+async def test_card_shows_a_hoss_card_in_each_language(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice", locale="fr"), harness.user("bob", locale="en-GB")
+    french = text_of(await harness.emu.run_command(alice, "carte", {"nom": "hoss:orc_guerrier_1"}))
+    assert "HOSS TCG" in french and "Race: Orc" in french and "Classe: Guerrier" in french
+    assert "Saignement" in french
+    english = text_of(await harness.emu.run_command(bob, "card", {"name": "hoss:orc_guerrier_1"}))
+    assert "Class: Warrior" in english and "Bleeding" in english and "HP:" in english

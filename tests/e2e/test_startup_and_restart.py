@@ -30,8 +30,7 @@ def fixture_spec() -> object:
 async def test_broken_catalog_stops_start_up_naming_file_card_and_field(
     tmp_path: Path, fixture_spec: object
 ) -> None:
-    data = tmp_path / "data"
-    data.mkdir()
+    data = fixture_game.data_dir_with_fixture(tmp_path / "data")
     shutil.copy(FIXTURES / "out_of_range.json", data / "fixture.json")
     harness = BotHarness(tmp_path / "bot.sqlite3", data_dir=data)
     try:
@@ -70,7 +69,8 @@ async def test_a_deadline_set_before_a_restart_fires_once_after_it(
 ) -> None:
     db = tmp_path / "bot.sqlite3"
     clock = ManualClock()
-    extra = {"data_dir": FIXTURES, "extra_extensions": ("tests.fixtures.fixture_game",)}
+    data = fixture_game.data_dir_with_fixture(tmp_path / "data")
+    extra = {"data_dir": data, "extra_extensions": ("tests.fixtures.fixture_game",)}
 
     first = BotHarness(db, clock=clock, **extra)  # type: ignore[arg-type]
     await first.start()

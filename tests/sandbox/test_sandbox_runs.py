@@ -114,7 +114,7 @@ async def test_clicks_selects_modals_dms_threads_and_time(tmp_path: Path) -> Non
             db_path=None,
             out=lines.append,
             harness_options={
-                "data_dir": ROOT / "tests" / "fixtures" / "catalogs",
+                "data_dir": fixture_game.data_dir_with_fixture(tmp_path / "data"),
                 "extra_extensions": ("tests.fixtures.fixture_game",),
             },
         )
