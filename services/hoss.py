@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.i18n import format_int
+from engine.hoss import ENGINE
 from engine.hoss.catalog import BuffCard, CreatureCard, HossCatalog
 from services.games import Currency, GameSpec
 from services.messages import Text
@@ -120,4 +121,5 @@ GAME = GameSpec(
     currencies=(Currency(GOLD, "hoss.gold", starting=STARTING_GOLD),),
     catalog_model=HossCatalog,
     card_fields=card_fields,
+    engine=ENGINE,
 )

@@ -1,0 +1,156 @@
+"""The decisions a player takes between rounds, and which ones are legal now.
+
+The battle pauses only when some seat owes a decision (a card to play, a Rang 2 path to choose, a
+Défenseur to place); it then asks each seat its `Step`s in order. Legality is a pure function of the
+steps and the answers given so far, so the protocol adapter (over frozen states) and the fast simulator
+(over mutable objects) share it and can never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.hoss.state import Answer, Step
+
+MAX_ID = 64
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePath:
+    """Evolve `creature` into the Rang 2 card `card` (one of the two paths its line owns)."""
+
+    creature: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Put Défenseur `defender`, whose protégé died, on `protege`."""
+
+    defender: str
+    protege: str
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move Défenseur `defender` onto `protege` (at will between rounds, once per Défenseur per pause)."""
+
+    defender: str
+    protege: str
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play hand card `card`; a Défenseur is played onto `protege`."""
+
+    card: str
+    protege: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Play no card this round (and end this seat's decisions for the pause)."""
+
+
+Action = ChoosePath | Place | Move | Play | Pass
+
+
+def answer_of(action: Action) -> Answer:
+    """The compact form stored in the state until every seat has decided."""
+    if isinstance(action, ChoosePath):
+        return ("path", action.creature, action.card)
+    if isinstance(action, Place):
+        return ("place", action.defender, action.protege)
+    if isinstance(action, Move):
+        return ("move", action.defender, action.protege)
+    if isinstance(action, Play):
+        return ("play", action.card, action.protege or "")
+    return ("pass", "", "")
+
+
+def action_of(answer: Answer) -> Action:
+    kind, first, second = answer
+    if kind == "path":
+        return ChoosePath(first, second)
+    if kind == "place":
+        return Place(first, second)
+    if kind == "move":
+        return Move(first, second)
+    if kind == "play":
+        return Play(first, second or None)
+    return Pass()
+
+
+def current_step(steps: Sequence[Step], answers: Sequence[Answer]) -> Step | None:
+    """The step being answered: moves do not close the orders step, every other answer closes one."""
+    index = sum(1 for answer in answers if answer[0] != "move")
+    return steps[index] if index < len(steps) else None
+
+
+def legal(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Action]:
+    """Every legal action of a seat, in a stable order: plays before moves, Pass last."""
+    step = current_step(steps, answers)
+    if step is None:
+        return []
+    if step.kind == "path":
+        return [ChoosePath(step.subject, card) for card in step.options]
+    if step.kind == "place":
+        return [Place(step.subject, protege) for protege in step.options]
+    moved = [answer[1] for answer in answers if answer[0] == "move"]
+    actions: list[Action] = [Play(card, protege) for card, protege in step.plays]
+    actions += [Move(defender, protege) for defender, protege in step.moves if defender not in moved]
+    actions.append(Pass())
+    return actions
+
+
+def to_json(action: Action) -> dict[str, Any]:
+    if isinstance(action, ChoosePath):
+        return {"kind": "path", "creature": action.creature, "card": action.card}
+    if isinstance(action, Place | Move):
+        kind = "place" if isinstance(action, Place) else "move"
+        return {"kind": kind, "defender": action.defender, "protege": action.protege}
+    if isinstance(action, Play):
+        return {"kind": "play", "card": action.card, "protege": action.protege}
+    return {"kind": "pass"}
+
+
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "path": ("creature", "card"),
+    "place": ("defender", "protege"),
+    "move": ("defender", "protege"),
+    "play": ("card", "protege"),
+    "pass": (),
+}
+
+
+def _id(value: Any, optional: bool = False) -> bool:
+    if value is None:
+        return optional
+    return isinstance(value, str) and 0 < len(value) <= MAX_ID
+
+
+def from_json(raw: Any) -> Action:
+    """Parse untrusted data (a button, the database); anything else raises `IllegalAction`."""
+    if isinstance(raw, Mapping):
+        kind = raw.get("kind")
+        fields = _FIELDS.get(kind) if isinstance(kind, str) else None
+        if fields is not None and set(raw) == {"kind", *fields}:
+            values = [raw[name] for name in fields]
+            if all(
+                _id(v, optional=(kind == "play" and name == "protege"))
+                for name, v in zip(fields, values, strict=True)
+            ):
+                if kind == "path":
+                    return ChoosePath(values[0], values[1])
+                if kind == "place":
+                    return Place(values[0], values[1])
+                if kind == "move":
+                    return Move(values[0], values[1])
+                if kind == "play":
+                    return Play(values[0], values[1])
+                return Pass()
+    raise IllegalAction("error.illegal_action", action=json.dumps(raw, default=repr)[:100])

@@ -1,0 +1,177 @@
+"""HOSS behind the platform's engine protocol (docs/engine.md).
+
+Two seats. The legal actions are the pending decisions of a pause (`actions.py`); both seats decide
+secretly and in any order, and the last answer makes the battle run (in `apply`) until the next pause or
+the end. Each round run comes back as one public `round` event carrying its log record; a card drawn is
+a private `drew` event. Hands are the hidden cards (instance ids "a1".."b6").
+
+`options[CATALOG_OPTION]` must hold the loaded `HossCatalog` (the cards both decks use are copied into
+the state); `options["move_pauses"]` (bool, default False) makes a possible Défenseur move pause the
+battle by itself (see flow.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.errors import IllegalAction
+from engine.hoss import actions
+from engine.hoss.actions import Action, answer_of
+from engine.hoss.battle import Battle
+from engine.hoss.bonus import buff_strength_bp
+from engine.hoss.catalog import HossCatalog
+from engine.hoss.convert import from_state, to_state
+from engine.hoss.deck import HossSetupError, deck_cards, parse_setup
+from engine.hoss.log import side_summary
+from engine.hoss.rules import MAX_ROUNDS, ROUND_MS
+from engine.hoss.sample import SAMPLE_CATALOG, random_setup
+from engine.hoss.state import HossState
+from engine.protocol import CATALOG_OPTION, SPECTATOR, Event, Outcome, PlayerSetup, Setup
+
+SEATS = (0, 1)
+# Per pause and seat: up to 6 path choices, 2 placements, 2 moves and the closing play or pass.
+STEPS_PER_PAUSE = 2 * (6 + 2 + 2 + 1)
+
+
+MOVE_PAUSES_OPTION = "move_pauses"
+
+
+def new_battle(
+    players: Sequence[PlayerSetup], seed: int, options: Mapping[str, Any], *, log: bool = False
+) -> Battle:
+    """Validate the table and both setups, and deal: the battle at its first pause."""
+    catalog = options.get(CATALOG_OPTION)
+    if not isinstance(catalog, HossCatalog):
+        raise HossSetupError("hoss.error.setup.catalog")
+    move_pauses = options.get(MOVE_PAUSES_OPTION, False)
+    if not isinstance(move_pauses, bool):
+        raise HossSetupError("hoss.error.setup.option", option=MOVE_PAUSES_OPTION)
+    if sorted(p.seat for p in players) != list(SEATS):
+        raise HossSetupError("hoss.error.setup.seats")
+    by_seat = sorted(players, key=lambda p: p.seat)
+    decks = [parse_setup(p, catalog) for p in by_seat]
+    cards = {card.id: card for card in deck_cards(decks, catalog)}
+    return Battle.start(decks, cards, seed, log=log, move_pauses=move_pauses)
+
+
+def battle_events(battle: Battle, records: list[dict[str, Any]]) -> list[Event]:
+    events: list[Event] = []
+    draws = battle.draws
+    for record in records:
+        events.append(Event("round", record))
+        for after, seat, uid in draws:
+            if after == record["round"]:
+                card = battle.sides[seat].line(uid).r1.card
+                events.append(
+                    Event("drew", {"seat": seat, "card": uid, "line_card": card}, frozenset({seat}))
+                )
+    if battle.over:
+        data = {"winners": list(battle.winners), "reason": battle.reason, "scores": list(battle.scores)}
+        events.append(Event("end", data))
+    else:
+        events.append(Event("pause", {"round": battle.round + 1, "waiting": battle.waiting()}))
+    return events
+
+
+class HossEngine:
+    name: ClassVar[str] = "hoss"
+    max_steps: ClassVar[int] = MAX_ROUNDS * STEPS_PER_PAUSE
+
+    def new_game(self, players: Sequence[PlayerSetup], seed: int, options: Mapping[str, Any]) -> HossState:
+        return to_state(new_battle(players, seed, options))
+
+    def current_players(self, state: HossState) -> list[int]:
+        return [seat for seat in SEATS if self.legal_actions(state, seat)]
+
+    def legal_actions(self, state: HossState, player: int) -> list[Action]:
+        if state.over or player not in SEATS:
+            return []
+        seat = state.seats[player]
+        return actions.legal(seat.steps, seat.answers)
+
+    def apply(self, state: HossState, player: int, action: Action) -> tuple[HossState, list[Event]]:
+        if action not in self.legal_actions(state, player):
+            raise IllegalAction("error.illegal_action", action=self.action_to_json(action))
+        seat = state.seats[player]
+        updated = seat.model_copy(update={"answers": (*seat.answers, answer_of(action))})
+        seats = (updated, state.seats[1]) if player == 0 else (state.seats[0], updated)
+        state = state.model_copy(update={"seats": seats})
+        events = [Event("answered", {"seat": player})]
+        if self.current_players(state):
+            return state, events
+        battle = from_state(state, log=True)
+        records = battle.resume()
+        return to_state(battle), events + battle_events(battle, records)
+
+    def outcome(self, state: HossState) -> Outcome | None:
+        if not state.over:
+            return None
+        if not state.winners:
+            return Outcome(draw=True, scores=state.scores, reason=state.reason)
+        return Outcome(winners=state.winners, scores=state.scores, reason=state.reason)
+
+    def view(self, state: HossState, player: int) -> Mapping[str, Any]:
+        battle = from_state(state, refresh=True)
+        now = state.round * ROUND_MS
+        seats = []
+        for side, seat_state in zip(battle.sides, state.seats, strict=True):
+            mine = side.seat == player
+            data = side_summary(side, now)
+            data["player_id"] = seat_state.deck.player_id
+            data["buffs"] = [
+                {
+                    "card": b.card,
+                    "effect": b.effect,
+                    "rarity": b.rarity,
+                    "stars": b.stars,
+                    "holo": b.holo,
+                    "strength_bp": buff_strength_bp(b.power_bp, b.bonus_pm),
+                }
+                for b in seat_state.deck.buffs
+            ]
+            data["waiting"] = bool(actions.legal(seat_state.steps, seat_state.answers))
+            if mine:
+                data["hand_cards"] = [{"id": uid, "card": side.line(uid).r1.card} for uid in side.hand]
+                data["lines"] = [[c.card for c in (ln.r1, *ln.r2, *ln.r3)] for ln in seat_state.deck.lines]
+                data["legal"] = [
+                    actions.to_json(a) for a in actions.legal(seat_state.steps, seat_state.answers)
+                ]
+                data["answers"] = [actions.to_json(actions.action_of(a)) for a in seat_state.answers]
+            seats.append(data)
+        result: dict[str, Any] = {
+            "you": None if player == SPECTATOR else player,
+            "round": state.round,
+            "max_rounds": MAX_ROUNDS,
+            "over": state.over,
+            "seats": seats,
+        }
+        if state.over:
+            result["winners"] = list(state.winners)
+            result["reason"] = state.reason
+            result["scores"] = list(state.scores)
+        return result
+
+    def hidden_cards(self, state: HossState, player: int) -> set[str]:
+        if player not in SEATS:
+            return set()
+        return set(state.seats[player].hand)
+
+    def to_json(self, state: HossState) -> str:
+        return state.model_dump_json()
+
+    def from_json(self, raw: str) -> HossState:
+        return HossState.model_validate_json(raw)
+
+    def action_to_json(self, action: Action) -> Any:
+        return actions.to_json(action)
+
+    def action_from_json(self, raw: Any) -> Action:
+        return actions.from_json(raw)
+
+    def sample_setup(self, rng: random.Random, catalog: Any) -> Setup:
+        """Random valid decks from `catalog` (the built-in sample catalog when None)."""
+        cat = catalog if isinstance(catalog, HossCatalog) else SAMPLE_CATALOG
+        players = tuple(random_setup(rng, cat, seat) for seat in SEATS)
+        return Setup(players=players, options={CATALOG_OPTION: cat, MOVE_PAUSES_OPTION: rng.random() < 0.3})

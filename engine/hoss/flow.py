@@ -1,0 +1,177 @@
+"""Between rounds: draws, evolution, Défenseur placement, and the pauses that ask players to decide.
+
+- Hand: 3 Rang 1 cards at the start; from round 2 on, each round begins with one draw (Rang 2 and 3
+  are never drawn: they come by evolution). At most one card is played per round; passing is allowed.
+- A pause happens only when some seat owes a decision: a playable card in hand, a Rang 2 path to
+  choose, or a Défenseur to place among several attackers. During a pause, every seat that has a
+  Défenseur it could move may also move it (each at most once per pause); a possible move alone pauses
+  the battle only with the `move_pauses` table option.
+- Answers stay secret until every seat is done, then apply in seat order: paths, placements, moves, the
+  card played. A card played enters at the start of the next round.
+- Evolution (end of round): chance = the copy's bonus, only if the line owns a next rank. One owned
+  path evolves at once; two owned Rang 2 paths let the player choose during the pause; Rang 2 → Maître
+  is automatic. The creature keeps the damage it has taken and its statuses.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.hoss.actions import ChoosePath, Move, Place, Play, action_of
+from engine.hoss.defender import candidates
+from engine.hoss.fighters import Fighter, Side
+from engine.hoss.rules import ROUND_MS
+from engine.hoss.state import CopySpec, Step
+
+if TYPE_CHECKING:
+    from engine.hoss.battle import Battle
+
+
+def _log(b: Battle, entry: dict[str, object]) -> None:
+    if b.entries is not None:
+        b.entries.append(entry)
+
+
+def draw(b: Battle) -> None:
+    for side in b.sides:
+        if side.pile:
+            uid = side.pile.pop(0)
+            side.hand.append(uid)
+            b.draws.append((b.round, side.seat, uid))
+
+
+def plan_pause(b: Battle) -> bool:
+    """Set each seat's steps; True when the battle must wait for decisions.
+
+    Required decisions (paths, placements among several attackers, a playable card) pause the battle.
+    A possible Défenseur move pauses it only with the `move_pauses` table option; otherwise moves are
+    offered during the pauses that happen anyway.
+    """
+    required = False
+    planned: list[tuple[list[Step], tuple[tuple[str, str | None], ...], tuple[tuple[str, str], ...]]] = []
+    for side in b.sides:
+        steps: list[Step] = []
+        attackers = [f.uid for f in candidates(side)]
+        for f in side.fighters:
+            if f.path_options:
+                steps.append(Step(kind="path", subject=f.uid, options=f.path_options))
+        for d in side.defenders:
+            if d.protege is None and len(attackers) >= 2:
+                steps.append(Step(kind="place", subject=d.uid, options=tuple(attackers)))
+        options = plays(side)
+        moves = tuple(
+            (d.uid, uid)
+            for d in side.defenders
+            if d.protege is not None
+            for uid in attackers
+            if uid != d.protege.uid
+        )
+        if steps or options or (b.move_pauses and moves):
+            required = True
+        planned.append((steps, options, moves))
+    for side, (steps, options, moves) in zip(b.sides, planned, strict=True):
+        if required and (options or moves):
+            steps.append(Step(kind="orders", plays=options, moves=moves))
+        side.steps = steps if required else []
+        side.answers = []
+    return required
+
+
+def plays(side: Side) -> tuple[tuple[str, str | None], ...]:
+    """Playable hand cards: an attacker anytime; a Défenseur onto one of the attackers in play."""
+    attackers = [f.uid for f in candidates(side)]
+    options: list[tuple[str, str | None]] = []
+    for uid in side.hand:
+        if side.is_defender_card(uid):
+            options += [(uid, protege) for protege in attackers]
+        else:
+            options.append((uid, None))
+    return tuple(options)
+
+
+def resolve(b: Battle) -> None:
+    """Apply the answers of every seat, in seat order, then place any waiting Défenseur."""
+    for side in b.sides:
+        by_uid = {f.uid: f for f in side.fighters}
+        for answer in side.answers:
+            action = action_of(answer)
+            if isinstance(action, ChoosePath):
+                fighter = by_uid[action.creature]
+                copy = next(c for c in fighter.line.r2 if c.card == action.card)
+                fighter.path_options = ()
+                evolve(b, fighter, copy, 0)
+            elif isinstance(action, Place | Move):
+                defender = by_uid[action.defender]
+                defender.protege = by_uid[action.protege]
+                kind = "place" if isinstance(action, Place) else "move"
+                _log(b, {"t": 0, "k": kind, "tgt": defender.uid, "protege": action.protege})
+            elif isinstance(action, Play):
+                put_in_play(b, side, action.card, action.protege)
+        side.steps = []
+        side.answers = []
+    for side in b.sides:
+        for d in side.defenders:
+            if d.protege is None:
+                attackers = candidates(side)
+                if attackers:
+                    d.protege = attackers[0]
+                    _log(b, {"t": 0, "k": "place", "tgt": d.uid, "protege": attackers[0].uid})
+
+
+def put_in_play(b: Battle, side: Side, uid: str, protege: str | None) -> Fighter:
+    line = side.line(uid)
+    fighter = Fighter(uid, side, b.cards[line.r1.card], line.r1)
+    side.hand.remove(uid)
+    side.fighters.append(fighter)
+    side.version += 1
+    if fighter.is_def:
+        side.defenders.append(fighter)
+        fighter.protege = next((f for f in side.fighters if f.uid == protege), None)
+    else:
+        side.attackers += 1
+        side.attacker_cards -= 1
+    side.count_race(fighter.race, +1)
+    fighter.refresh()
+    entry: dict[str, object] = {"t": 0, "k": "play", "seat": side.seat, "tgt": uid, "card": line.r1.card}
+    entry["hp"] = fighter.hp
+    if protege is not None:
+        entry["protege"] = protege
+    _log(b, entry)
+    return fighter
+
+
+def try_evolve(b: Battle, fighter: Fighter) -> None:
+    """End of round: roll the copy's bonus as the evolution chance (a Basique 0★ never evolves)."""
+    options = fighter.next_options()
+    if not options or not fighter.alive:
+        return
+    if b.rnd() * 1000 >= fighter.copy.bonus_pm:
+        return
+    if len(options) == 1:
+        evolve(b, fighter, options[0], ROUND_MS)
+    else:
+        fighter.path_options = tuple(c.card for c in options)
+        _log(
+            b,
+            {"t": ROUND_MS, "k": "evolve_choice", "tgt": fighter.uid, "options": list(fighter.path_options)},
+        )
+
+
+def evolve(b: Battle, fighter: Fighter, copy: CopySpec, t: int) -> None:
+    """Become the next card; the damage taken and the statuses stay."""
+    before = fighter.card.id
+    fighter.set_card(b.cards[copy.card], copy)
+    fighter.refresh()
+    _log(b, {"t": t, "k": "evolve", "tgt": fighter.uid, "from": before, "to": copy.card})
+
+
+def replace_defenders(b: Battle, side: Side) -> None:
+    """End of round: a Défenseur without protégé goes on the only attacker left (several: its owner
+    chooses during the pause; none: it waits)."""
+    attackers = candidates(side)
+    if len(attackers) != 1:
+        return
+    for d in side.defenders:
+        if d.protege is None:
+            d.protege = attackers[0]
+            _log(b, {"t": ROUND_MS, "k": "place", "tgt": d.uid, "protege": attackers[0].uid})

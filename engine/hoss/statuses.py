@@ -1,0 +1,221 @@
+"""The seven status markers: putting them on, their ticks, and how they fade at the end of a round.
+
+A stack's value is a share of the hit that applied it (the hit's final damage, in centi-PV):
+Poison 30 % (ticks at the round's end), Saignement 20 % (every 2.5 s), Embrasement 10 % (every second,
+may crit with the crit chance and multiplier of whoever lit the latest stack), Bris d'armure 5 % read as
+a percentage of extra damage taken (a hit of 18 PV adds +0.9 %), Gel as many % as the hit's PV (a hit of
+18 → 18 %). Choc and Confusion carry no value (the rulebook's "—"): a new Choc restarts its 2.5 s, a new
+Confusion changes nothing. All valued stacks add up and never expire, except Embrasement (70 % chance to
+go out at each round end) and Gel (-10 points at each round end; a creature frozen at 100 % thaws fully at
+the round's end; a Fire hit thaws it at once).
+
+Tick timers start when the first stack lands and run on the continuous battle clock, across rounds.
+Ticks are raw damage: no dodge, interception, block, armour break or resistance (their value already
+came from a hit that went through all of that); a shield absorbs them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.hoss.bonus import slowed_interval_ms
+from engine.hoss.fighters import Fighter
+from engine.hoss.rules import (
+    BLEED_PCT,
+    BLEED_PERIOD_MS,
+    BP,
+    BRIS,
+    BRIS_PCT,
+    BURN_OUT_BP,
+    BURN_PCT,
+    BURN_PERIOD_MS,
+    CHOC,
+    CONFUSION,
+    EMBRASEMENT,
+    GEL,
+    GEL_DECAY_BP,
+    GEL_FULL_BP,
+    POISON,
+    POISON_PCT,
+    SAIGNEMENT,
+    SHOCK_MS,
+    STATUSES,
+)
+
+if TYPE_CHECKING:
+    from engine.hoss.battle import Battle
+
+ATTACK, BLEED_TICK, BURN_TICK, DEFLECTION = range(4)
+
+
+def cycle(fighter: Fighter) -> int:
+    """The fighter's current time between two hits, Gel included."""
+    if fighter.gel_bp:
+        return slowed_interval_ms(fighter.interval, fighter.gel_bp)
+    return fighter.interval
+
+
+def schedule_attack(b: Battle, fighter: Fighter, at: int) -> None:
+    """The next hit lands `at` + one cycle, if that is still within this round (cycles restart each round)."""
+    when = at + cycle(fighter)
+    if when < b.round_end:
+        fighter.attack_at = when
+        b.push(when, ATTACK, fighter)
+    else:
+        fighter.attack_at = -1
+
+
+def apply_status(
+    b: Battle, source: Fighter, target: Fighter, status: int, amount: int, stacks: int, t: int
+) -> None:
+    """Put `stacks` stacks of `status` from a hit of `amount` centi-PV; an immunity stops only this."""
+    entries = b.entries
+    if target.immune >> status & 1:
+        if entries is not None:
+            entries.append(
+                {
+                    "t": t - b.round_start,
+                    "k": "immune",
+                    "src": source.uid,
+                    "tgt": target.uid,
+                    "st": STATUSES[status],
+                }
+            )
+        return
+    value = 0
+    if status == POISON:
+        value = amount * POISON_PCT // 100 * stacks
+        target.poison += value
+    elif status == SAIGNEMENT:
+        value = amount * BLEED_PCT // 100 * stacks
+        if not target.bleed and value:
+            target.bleed_next = t + BLEED_PERIOD_MS
+            if target.bleed_next < b.round_end:
+                b.push(target.bleed_next, BLEED_TICK, target)
+        target.bleed += value
+    elif status == EMBRASEMENT:
+        value = amount * BURN_PCT // 100 * stacks
+        if not target.burn and value:
+            target.burn_next = t + BURN_PERIOD_MS
+            if target.burn_next < b.round_end:
+                b.push(target.burn_next, BURN_TICK, target)
+        target.burn += value
+        target.burn_crit_bp = round(source.crit * BP)
+        target.burn_mult_bp = round(source.crit_mult * BP)
+    elif status == BRIS:
+        value = amount * BRIS_PCT // 100 * stacks
+        target.bris_bp += value
+        target.bris = target.bris_bp / BP
+    elif status == GEL:
+        if not target.frozen:
+            value = min(amount * stacks, GEL_FULL_BP - target.gel_bp)
+            target.gel_bp += value
+            if target.gel_bp >= GEL_FULL_BP:
+                target.frozen = True
+                target.attack_at = -1
+    elif status == CHOC:
+        value = SHOCK_MS
+        target.shock_until = t + SHOCK_MS
+        if not target.is_def and not target.frozen:
+            schedule_attack(b, target, target.shock_until)
+    elif status == CONFUSION:
+        target.confused = True
+    if entries is not None:
+        entries.append(
+            {
+                "t": t - b.round_start,
+                "k": "status",
+                "src": source.uid,
+                "tgt": target.uid,
+                "st": STATUSES[status],
+                "n": stacks,
+                "v": value,
+                "frozen": target.frozen,
+            }
+        )
+
+
+def thaw(b: Battle, fighter: Fighter, t: int, by: str) -> None:
+    """A Fire hit melts all Gel; a frozen creature's attack cycle restarts from zero."""
+    was_frozen = fighter.frozen
+    fighter.gel_bp = 0
+    fighter.frozen = False
+    if was_frozen and not fighter.is_def:
+        schedule_attack(b, fighter, max(t, fighter.shock_until))
+    if b.entries is not None:
+        b.entries.append({"t": t - b.round_start, "k": "thaw", "tgt": fighter.uid, "by": by})
+
+
+def bleed_tick(b: Battle, fighter: Fighter, t: int) -> None:
+    b.hits += 1
+    dealt = fighter.bleed
+    _tick(b, fighter, SAIGNEMENT, dealt, False, t)
+    if fighter.alive and fighter.bleed:
+        fighter.bleed_next = t + BLEED_PERIOD_MS
+        if fighter.bleed_next < b.round_end:
+            b.push(fighter.bleed_next, BLEED_TICK, fighter)
+
+
+def burn_tick(b: Battle, fighter: Fighter, t: int) -> None:
+    b.hits += 1
+    dealt = fighter.burn
+    crit = bool(fighter.burn_crit_bp) and b.rnd() * BP < fighter.burn_crit_bp
+    if crit:
+        dealt = dealt * fighter.burn_mult_bp // BP
+    _tick(b, fighter, EMBRASEMENT, dealt, crit, t)
+    if fighter.alive and fighter.burn:
+        fighter.burn_next = t + BURN_PERIOD_MS
+        if fighter.burn_next < b.round_end:
+            b.push(fighter.burn_next, BURN_TICK, fighter)
+
+
+def poison_tick(b: Battle, fighter: Fighter, t: int) -> None:
+    b.hits += 1
+    _tick(b, fighter, POISON, fighter.poison, False, t)
+
+
+def _tick(b: Battle, fighter: Fighter, status: int, dealt: int, crit: bool, t: int) -> None:
+    entry = None
+    if b.entries is not None:
+        entry = {
+            "t": t - b.round_start,
+            "k": "tick",
+            "tgt": fighter.uid,
+            "st": STATUSES[status],
+            "dmg": dealt,
+        }
+        if crit:
+            entry["crit"] = True
+        b.entries.append(entry)
+    absorbed = b.take(fighter, dealt, t, STATUSES[status])
+    if entry is not None:
+        entry["hp"] = max(0, fighter.hp)
+        if absorbed:
+            entry["shield"] = absorbed
+
+
+def clear(fighter: Fighter) -> None:
+    """Every marker gone (a revived creature comes back clean)."""
+    fighter.poison = fighter.bleed = fighter.burn = 0
+    fighter.bleed_next = fighter.burn_next = 0
+    fighter.burn_crit_bp = fighter.burn_mult_bp = 0
+    fighter.bris_bp = 0
+    fighter.bris = 0.0
+    fighter.gel_bp = 0
+    fighter.frozen = False
+    fighter.shock_until = 0
+    fighter.confused = False
+
+
+def fade(b: Battle, fighter: Fighter, t: int) -> None:
+    """End of round: Embrasement may go out (70 %), Gel thaws fully after a freeze or loses 10 points."""
+    if fighter.burn and b.rnd() * BP < BURN_OUT_BP:
+        fighter.burn = 0
+        fighter.burn_next = 0
+        if b.entries is not None:
+            b.entries.append({"t": t - b.round_start, "k": "out", "tgt": fighter.uid})
+    if fighter.frozen:
+        fighter.frozen = False
+        fighter.gel_bp = 0
+    elif fighter.gel_bp:
+        fighter.gel_bp = max(0, fighter.gel_bp - GEL_DECAY_BP)
