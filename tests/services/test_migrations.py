@@ -110,10 +110,24 @@ def _check_v3(conn: sqlite3.Connection) -> None:
     assert messages == [("dm", 12, "pending")]
 
 
+def _seed_v4(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "INSERT INTO hoss_decks (player_id, slot, name, lines, buffs, updated_at) VALUES (11, 1, 'A', '[]', '[]', ?)",
+        (AT,),
+    )
+    conn.execute("INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (11, 1, 10)")
+
+
+def _check_v4(conn: sqlite3.Connection) -> None:
+    assert conn.execute("SELECT player_id, slot, name FROM hoss_decks").fetchall() == [(11, 1, "A")]
+    assert conn.execute("SELECT wins FROM hoss_rank_progress WHERE player_id = 11").fetchone() == (10,)
+
+
 SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.Connection], None]]] = {
     1: (_seed_v1, _check_v1),
     2: (_seed_v2, _check_v2),
     3: (_seed_v3, _check_v3),
+    4: (_seed_v4, _check_v4),
 }
 
 
