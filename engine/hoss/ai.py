@@ -186,7 +186,7 @@ def lookahead(battle: Battle, seat: int, action: Action, horizon: int, sample: i
     """
     copy = clone(battle)
     state = battle.rng_state
-    copy.rng_state = RngState(seed=derive(state.seed, "hoss.ai", state.counter, seat, sample))
+    copy.rng_state = RngState(seed=derive(state.seed, "hoss-ai-lookahead", state.counter, seat, sample))
     mine, other = copy.sides[seat], copy.sides[1 - seat]
     other.answers = []
     other.hand, other.pile, mine.pile = [], [], []  # hidden: their cards, and the order of my draws
