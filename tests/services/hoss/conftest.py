@@ -1,0 +1,126 @@
+"""Fixtures for the HOSS economy services: the real catalog, the HOSS game registered (so a new player gets
+its 300 gold), seeded services, and small helpers that set a player up through the ledger."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from core.clock import ManualClock
+from core.errors import DomainError
+from core.i18n import catalogs
+from engine.hoss.catalog import CreatureCard, HossCatalog
+from services import games, ledger
+from services.catalogs import DATA_DIR, load_catalog
+from services.hoss import GAME, GOLD
+from services.hoss_collection import HossCollection
+from services.hoss_sale import HossSale
+from services.hoss_shop import HossShop
+from services.players import ensure_player
+from store.db import Database
+
+GRANT = ledger.Movement("test.grant")
+SEED = 20260105
+
+
+@pytest.fixture(scope="session")
+def catalog() -> HossCatalog:
+    return load_catalog(DATA_DIR / "hoss.json", HossCatalog)
+
+
+@pytest.fixture(autouse=True)
+def hoss_registered() -> Iterator[None]:
+    """Players created here get HOSS's starting gold, as in production (where `games.discover` registers)."""
+    present = games.get(GAME.key) is not None
+    games.register(GAME)
+    try:
+        yield
+    finally:
+        if not present:
+            games.unregister(GAME.key)
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(SEED)
+
+
+@pytest.fixture
+def shop(db: Database, clock: ManualClock, catalog: HossCatalog, rng: random.Random) -> HossShop:
+    return HossShop(db, clock, catalog, rng)
+
+
+@pytest.fixture
+def sale(db: Database, clock: ManualClock, catalog: HossCatalog) -> HossSale:
+    return HossSale(db, clock, catalog)
+
+
+@pytest.fixture
+def collection(db: Database, catalog: HossCatalog) -> HossCollection:
+    return HossCollection(db, catalog)
+
+
+def rank1_ids(catalog: HossCatalog) -> list[str]:
+    return sorted(c.id for c in catalog.cards if isinstance(c, CreatureCard) and c.rank == 1)
+
+
+async def new_player(db: Database, clock: ManualClock, player_id: int, *, gold: int | None = None) -> None:
+    """A player as on first use (300 gold); `gold` sets another balance through the ledger."""
+
+    def unit(conn: sqlite3.Connection) -> None:
+        ensure_player(conn, player_id, clock.now())
+        have = ledger.balance(conn, player_id, GOLD)
+        if gold is not None and gold > have:
+            ledger.credit(conn, clock.now(), player_id, GOLD, gold - have, GRANT)
+        elif gold is not None and gold < have:
+            ledger.debit(conn, clock.now(), player_id, GOLD, have - gold, GRANT)
+
+    await db.write(unit)
+
+
+async def mint(
+    db: Database,
+    clock: ManualClock,
+    player_id: int,
+    card: str,
+    rarity: str = "basique",
+    stars: int = 0,
+    holo: bool = False,
+) -> int:
+    attrs = {"rarity": rarity, "stars": stars, "holo": holo}
+    return await db.write(
+        lambda conn: ledger.mint_card(conn, clock.now(), player_id, "hoss", card, GRANT, attrs)
+    )
+
+
+async def set_wins(db: Database, player_id: int, wins: dict[int, int]) -> None:
+    def unit(conn: sqlite3.Connection) -> None:
+        for rank, count in wins.items():
+            conn.execute(
+                "INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (?, ?, ?)"
+                " ON CONFLICT (player_id, rank) DO UPDATE SET wins = excluded.wins",
+                (player_id, rank, count),
+            )
+
+    await db.write(unit)
+
+
+async def gold(db: Database, player_id: int) -> int:
+    return await db.read(lambda conn: ledger.balance(conn, player_id, GOLD))
+
+
+def snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Everything an operation could change: used to prove a refused operation changed nothing."""
+    tables = ("ledger", "wallets", "cards", "hoss_openings", "hoss_opening_cards", "idempotency", "players")
+    return {t: [tuple(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2")] for t in tables}
+
+
+def assert_localized(error: DomainError) -> None:
+    """A refusal the player will read: its key exists in both languages and its parameters fill the text."""
+    for lang, table in catalogs().items():
+        assert error.key in table, (lang, error.key)
+        assert "{" not in table[error.key].format(**error.params), (lang, error.key)
