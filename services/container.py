@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,7 @@ from core.clock import Clock
 from core.settings import Settings, SettingsError
 from services import games
 from services.catalogs import DATA_DIR, CardIndex, load_all
+from services.games import GameContext
 from services.guild_settings import GuildSettingsService
 from services.outbox import Outbox
 from services.players import PlayerService
@@ -52,13 +54,20 @@ async def build_services(settings: Settings, clock: Clock, *, data_dir: Path = D
     except Exception:
         await db.close()
         raise
+    scheduler = Scheduler(db, clock, settings.zone)
+    game_services = {
+        spec.key: spec.build(GameContext(db, clock, catalogs.get(spec.key), scheduler, random.SystemRandom()))
+        for spec in specs
+        if spec.build is not None
+    }
     return Services(
         settings=settings,
         clock=clock,
         db=db,
         players=PlayerService(db, clock),
         guilds=GuildSettingsService(db, clock),
-        scheduler=Scheduler(db, clock, settings.zone),
+        scheduler=scheduler,
         outbox=Outbox(db, clock),
         cards=CardIndex(catalogs),
+        games=game_services,
     )

@@ -37,6 +37,20 @@ CardFields = Callable[[Any], list[tuple[Text, Text]]]
 
 
 @dataclass(frozen=True)
+class GameContext:
+    """What a game's services are built from; the container hands it to `GameSpec.build`."""
+
+    db: Any  # store.db.Database
+    clock: Any  # core.clock.Clock
+    catalog: Any  # the game's loaded catalog, or None
+    scheduler: Any  # services.scheduler.Scheduler
+    rng: Any  # a random.Random for draws the players cannot predict
+
+
+GameFactory = Callable[[GameContext], Any]
+
+
+@dataclass(frozen=True)
 class GameSpec:
     key: str  # short stable id: "hoss", "pillz", ...
     name_key: str  # message key of the game's display name
@@ -46,6 +60,7 @@ class GameSpec:
     engine: Any = None  # an engine.protocol.Engine
     profile_summary: ProfileSummary | None = None
     card_fields: CardFields | None = None
+    build: GameFactory | None = None  # the game's services, reachable as services.games[key]
 
 
 _registry: dict[str, GameSpec] = {}

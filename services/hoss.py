@@ -6,16 +6,20 @@ Discord issue of HOSS.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from core.i18n import format_int
 from engine.hoss import ENGINE
 from engine.hoss.catalog import BuffCard, CreatureCard, HossCatalog
-from services.games import Currency, GameSpec
+from services.games import Currency, GameContext, GameSpec
+from services.hoss_collection import HossCollection
+from services.hoss_decks import DeckService
+from services.hoss_fusion import FusionService
+from services.hoss_gold import GOLD, STARTING_GOLD
+from services.hoss_sale import HossSale
+from services.hoss_shop import HossShop
 from services.messages import Text
-
-GOLD = "hoss_gold"
-STARTING_GOLD = 300  # the rules: "3 boosters Rang 1 avec tes 300 or de départ"
 
 RACE_KEYS = {
     "squelette": "hoss.race.squelette",
@@ -114,6 +118,28 @@ def card_fields(card: Any) -> list[tuple[Text, Text]]:
     return fields
 
 
+@dataclass(frozen=True)
+class HossServices:
+    """Every HOSS use case, built once by the container (see `GameSpec.build`)."""
+
+    shop: HossShop
+    sale: HossSale
+    collection: HossCollection
+    fusion: FusionService
+    decks: DeckService
+
+    @staticmethod
+    def build(ctx: GameContext) -> HossServices:
+        catalog: HossCatalog = ctx.catalog
+        return HossServices(
+            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng),
+            sale=HossSale(ctx.db, ctx.clock, catalog),
+            collection=HossCollection(ctx.db, catalog),
+            fusion=FusionService(ctx.db, ctx.clock, catalog, ctx.rng),
+            decks=DeckService(ctx.db, ctx.clock, catalog),
+        )
+
+
 GAME = GameSpec(
     key="hoss",
     name_key="hoss.name",
@@ -122,4 +148,5 @@ GAME = GameSpec(
     catalog_model=HossCatalog,
     card_fields=card_fields,
     engine=ENGINE,
+    build=HossServices.build,
 )

@@ -19,7 +19,6 @@ from core.errors import BadInput, CardUnavailable, DomainError, NotAllowed
 from engine.hoss.catalog import CreatureCard, HossCatalog
 from engine.hoss.economy import MIN_DISTINCT_RANK1, Selling, floor_refusals
 from services import ledger
-from services.hoss import GOLD
 from services.hoss_collection import (
     CollectionFilter,
     HossCard,
@@ -28,6 +27,7 @@ from services.hoss_collection import (
     matches,
     owned_copies,
 )
+from services.hoss_gold import GOLD
 from store.db import Database
 from store.idempotency import once
 

@@ -35,8 +35,8 @@ from engine.hoss.economy import (
     sale_price,
 )
 from services import ledger
-from services.hoss import GOLD
 from services.hoss_collection import HossCard
+from services.hoss_gold import GOLD
 from services.hoss_sale import SaleResult, sell_unit
 from services.players import ensure_player
 from store.db import Database

@@ -16,8 +16,9 @@ from core.i18n import catalogs
 from engine.hoss.catalog import CreatureCard, HossCatalog
 from services import games, ledger
 from services.catalogs import DATA_DIR, load_catalog
-from services.hoss import GAME, GOLD
+from services.hoss import GAME
 from services.hoss_collection import HossCollection
+from services.hoss_gold import GOLD
 from services.hoss_sale import HossSale
 from services.hoss_shop import HossShop
 from services.players import ensure_player
