@@ -7,8 +7,8 @@ Everything is an expectation computed from the creatures' derived stats (no rand
 - a hit's expected damage: Squelette avoidance, dodge, the additive modifiers (race fear and resistance,
   elements, class table, armour break, Dégât buff), crit, a Défenseur's reduction and block (80 % against
   arrows aimed at it, halved by a Lancier), plus a rough worth for the statuses it may put on;
-- hits per second as the round clock allows them: attack cycles restart at every round, so a creature
-  hitting every 2.6 s lands one hit per round (0.2 a second), not 0.38;
+- hits per second = 1 / the current cycle (interval, Gel included): attack cycles carry over from round to
+  round on the battle clock, so damage per second is exactly ATK / interval, with no step at round ends;
 - interception: each Défenseur on a protégé takes 70 % of the hits aimed at it, 100 % when it resists the
   attacker's race and the protégé fears it;
 - a creature's lifetime is its PV (and shield) over the damage per second it takes, capped at
@@ -30,7 +30,6 @@ from engine.hoss.rules import (
     CAVALIER,
     INTERCEPT_BP,
     LANCIER,
-    ROUND_MS,
     SQUELETTE,
     SQUELETTE_AVOID_BP,
     STATUSES,
@@ -96,12 +95,12 @@ def field(side: Side) -> list[Fighter]:
 
 
 def hit_rate(f: Fighter) -> float:
-    """Hits per second: only the hits that fit in a five-second round (cycles restart each round)."""
-    return ((ROUND_MS - 1) // cycle(f)) * 1000.0 / ROUND_MS
+    """Hits per second: one per cycle, continuously (cycles carry over from one round to the next)."""
+    return 1000.0 / cycle(f)
 
 
 def dps(f: Fighter) -> float:
-    """Expected damage per second (centi-PV) before any defence: ATK, crit, hits per round."""
+    """Expected damage per second (centi-PV) before any defence: ATK, crit, hits per second."""
     if f.is_def:
         return 0.0
     return f.atk * (1.0 + f.crit * (f.crit_mult - 1.0)) * hit_rate(f)

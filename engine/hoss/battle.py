@@ -6,13 +6,15 @@ pause or the end. It draws all its chance from one `random.Random` made from the
 the same points, take exactly the same draws. Only `Random.random()` is used (the one method Python
 promises to keep stable).
 
-Inside a round, events (attacks, Saignement and Embrasement ticks, deflected hits in flight) sit in a
-heap ordered by battle time; events at the same millisecond happen in a random order (a tie-break drawn
-when the event is queued), so neither seat is favoured. The heap is rebuilt at each round start: attack
-cycles restart every round (a creature hitting every 2 s hits at 2 s and 4 s of each round), while tick
-timers, Choc and deflected hits run on the continuous battle clock. An event at exactly the round's end
-(5 s) belongs to the next round, which is why Gel's slowest pace is 4.99 s: a slowed creature still
-hits once per round.
+Rounds are five-second slices of one real-time fight: attack cycles, tick timers, Choc and deflected
+hits all run on the continuous battle clock, across rounds (a creature hitting every 2 s hits at 2 s and
+4 s of round 1, then at 6 s, i.e. 1 s into round 2). Each fighter carries the battle time of its next
+hit (`attack_at`) and of its current cycle's start (`cycle_start`); a pause between rounds takes no
+battle time. Inside a round, the events that fall in it (attacks, Saignement and Embrasement ticks,
+deflected hits in flight) sit in a heap ordered by battle time, rebuilt at each round start from those
+times; events at the same millisecond happen in a random order (a tie-break drawn when the event is
+queued), so neither seat is favoured. An event at exactly the round's end (5 s) belongs to the next
+round.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from engine.hoss.statuses import (
     clear,
     fade,
     poison_tick,
+    retime,
     schedule_attack,
 )
 from engine.rng import RngState
@@ -202,8 +205,8 @@ class Battle:
                     f.shield = f.max_hp * shield // BP
                     if self.entries is not None:
                         self.entries.append({"t": 0, "k": "shield", "tgt": f.uid, "amt": f.shield})
-                if not f.is_def and not f.frozen:
-                    schedule_attack(self, f, max(start, f.shock_until))
+                if 0 <= f.attack_at < end:  # -1 for Défenseurs; cycles carry over from the last round
+                    self.push(f.attack_at, ATTACK, f)
                 if f.bleed and f.bleed_next < end:
                     self.push(f.bleed_next, BLEED_TICK, f)
                 if f.burn and f.burn_next < end:
@@ -250,14 +253,18 @@ class Battle:
         side = fighter.side
         if side.revive_bp and not fighter.revived:  # Revive: once per creature, back with a share of max PV
             fighter.revived = True
+            stopped = fighter.attack_at < 0 or fighter.shock_until > t  # frozen or shocked
             clear(fighter)
             fighter.damage = fighter.max_hp - max(1, fighter.max_hp * side.revive_bp // BP)
             if self.entries is not None:
                 self.entries.append(
                     {"t": t - self.round_start, "k": "revive", "tgt": fighter.uid, "hp": fighter.hp}
                 )
-            if not fighter.is_def and fighter.attack_at < 0:
-                schedule_attack(self, fighter, t)
+            if not fighter.is_def:
+                if stopped:  # its attacks were stopped: a new cycle starts at its revival
+                    schedule_attack(self, fighter, t)
+                else:  # its cycle runs on, at its own pace now that any Gel is gone
+                    retime(self, fighter, t)
             return
         fighter.alive = False
         fighter.attack_at = -1
@@ -273,7 +280,9 @@ class Battle:
                     defender.protege = None
         if self.entries is not None:
             self.entries.append({"t": t - self.round_start, "k": "death", "tgt": fighter.uid, "by": by})
-        side.count_race(fighter.race, -1)
+        if side.count_race(fighter.race, -1):
+            for f in side.fighters:
+                retime(self, f, t)
         if side.attackers == 0 and side.attacker_cards == 0:
             self.finish((side.foe.seat,), "hoss.outcome.elimination")
 

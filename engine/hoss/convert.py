@@ -37,6 +37,8 @@ def _fighter_state(f: Fighter) -> FighterState:
         frozen=f.frozen,
         shock_until=f.shock_until,
         confused=f.confused,
+        next_hit=f.attack_at,
+        cycle_start=f.cycle_start,
         protege=f.protege.uid if f.protege is not None else None,
         revived=f.revived,
     )
@@ -94,6 +96,8 @@ def _restore_side(side: Side, seat: SeatState) -> None:
         f.frozen = fs.frozen
         f.shock_until = fs.shock_until
         f.confused = fs.confused
+        f.attack_at = fs.next_hit
+        f.cycle_start = fs.cycle_start
         f.revived = fs.revived
         side.fighters.append(f)
         by_uid[f.uid] = f

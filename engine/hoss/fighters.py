@@ -71,6 +71,7 @@ class Fighter:
         "copy",
         "crit",
         "crit_mult",
+        "cycle_start",
         "damage",
         "deflect",
         "dodge",
@@ -128,7 +129,8 @@ class Fighter:
         self.shock_until = 0
         self.confused = False
         self.protege: Fighter | None = None
-        self.attack_at = -1
+        self.attack_at = -1  # battle ms of the next hit; -1: none (Défenseur, frozen, dead, mid-attack)
+        self.cycle_start = 0  # battle ms the current attack cycle began (last hit, entry, shock's end...)
         self.pool: list[Fighter] = []
         self.pool_version = -1
         self.path_options: tuple[str, ...] = ()
@@ -346,15 +348,18 @@ class Side:
     def living_attackers(self) -> list[Fighter]:
         return [f for f in self.fighters if not f.is_def]
 
-    def count_race(self, race: int, delta: int) -> None:
-        """A creature of `race` entered (+1) or died (-1): update the synergy and refresh who it changes."""
+    def count_race(self, race: int, delta: int) -> bool:
+        """A creature of `race` entered (+1) or died (-1): update the synergy and refresh who it changes.
+        True when the synergy changed (the caller then re-times the pending hits: intervals may differ)."""
         self.race_count[race] += delta
         tier = synergy_bp(self.race_count[race])
-        if tier != self.synergy[race]:
-            self.synergy[race] = tier
-            for fighter in self.fighters:
-                if fighter.race == race:
-                    fighter.refresh()
+        if tier == self.synergy[race]:
+            return False
+        self.synergy[race] = tier
+        for fighter in self.fighters:
+            if fighter.race == race:
+                fighter.refresh()
+        return True
 
 
 __all__ = ["Fighter", "Side", "line_index_of", "uid_of"]

@@ -22,6 +22,7 @@ from engine.hoss.defender import candidates
 from engine.hoss.fighters import Fighter, Side
 from engine.hoss.rules import ROUND_MS
 from engine.hoss.state import CopySpec, Step
+from engine.hoss.statuses import retime, schedule_attack
 
 if TYPE_CHECKING:
     from engine.hoss.battle import Battle
@@ -99,7 +100,7 @@ def resolve(b: Battle) -> None:
                 fighter = by_uid[action.creature]
                 copy = next(c for c in fighter.line.r2 if c.card == action.card)
                 fighter.path_options = ()
-                evolve(b, fighter, copy, 0)
+                evolve(b, fighter, copy, b.round_start)
             elif isinstance(action, Place | Move):
                 defender = by_uid[action.defender]
                 defender.protege = by_uid[action.protege]
@@ -119,6 +120,8 @@ def resolve(b: Battle) -> None:
 
 
 def put_in_play(b: Battle, side: Side, uid: str, protege: str | None) -> Fighter:
+    """The card enters at the start of the next round; an attacker's first hit comes one interval later."""
+    start = b.round * ROUND_MS
     line = side.line(uid)
     fighter = Fighter(uid, side, b.cards[line.r1.card], line.r1)
     side.hand.remove(uid)
@@ -130,8 +133,13 @@ def put_in_play(b: Battle, side: Side, uid: str, protege: str | None) -> Fighter
     else:
         side.attackers += 1
         side.attacker_cards -= 1
-    side.count_race(fighter.race, +1)
+    synergy_changed = side.count_race(fighter.race, +1)
     fighter.refresh()
+    if not fighter.is_def:
+        schedule_attack(b, fighter, start)
+    if synergy_changed:
+        for other in side.fighters:
+            retime(b, other, start)
     entry: dict[str, object] = {"t": 0, "k": "play", "seat": side.seat, "tgt": uid, "card": line.r1.card}
     entry["hp"] = fighter.hp
     if protege is not None:
@@ -148,7 +156,7 @@ def try_evolve(b: Battle, fighter: Fighter) -> None:
     if b.rnd() * 1000 >= fighter.copy.bonus_pm:
         return
     if len(options) == 1:
-        evolve(b, fighter, options[0], ROUND_MS)
+        evolve(b, fighter, options[0], b.round_end)
     else:
         fighter.path_options = tuple(c.card for c in options)
         _log(
@@ -157,12 +165,15 @@ def try_evolve(b: Battle, fighter: Fighter) -> None:
         )
 
 
-def evolve(b: Battle, fighter: Fighter, copy: CopySpec, t: int) -> None:
-    """Become the next card; the damage taken and the statuses stay."""
+def evolve(b: Battle, fighter: Fighter, copy: CopySpec, now: int) -> None:
+    """Become the next card at battle time `now` (a round's end, or the next round's start after a chosen
+    path); the damage taken, the statuses and the attack cycle stay, the pending hit re-timed to the new
+    card's interval."""
     before = fighter.card.id
     fighter.set_card(b.cards[copy.card], copy)
     fighter.refresh()
-    _log(b, {"t": t, "k": "evolve", "tgt": fighter.uid, "from": before, "to": copy.card})
+    retime(b, fighter, now)
+    _log(b, {"t": now - b.round_start, "k": "evolve", "tgt": fighter.uid, "from": before, "to": copy.card})
 
 
 def replace_defenders(b: Battle, side: Side) -> None:

@@ -9,7 +9,9 @@ Confusion changes nothing. All valued stacks add up and never expire, except Emb
 go out at each round end) and Gel (-10 points at each round end; a creature frozen at 100 % thaws fully at
 the round's end; a Fire hit thaws it at once).
 
-Tick timers start when the first stack lands and run on the continuous battle clock, across rounds.
+Tick timers start when the first stack lands and run on the continuous battle clock, across rounds, like
+attack cycles: Choc and a thaw after a freeze restart a cycle from zero; a change of pace (Gel put on,
+fading or melted) re-times the pending hit to the cycle's start + the new cycle, never earlier than now.
 Ticks are raw damage: no dodge, interception, block, armour break or resistance (their value already
 came from a hit that went through all of that); a shield absorbs them.
 """
@@ -56,13 +58,29 @@ def cycle(fighter: Fighter) -> int:
 
 
 def schedule_attack(b: Battle, fighter: Fighter, at: int) -> None:
-    """The next hit lands `at` + one cycle, if that is still within this round (cycles restart each round)."""
+    """A new attack cycle starts at `at` (a hit, entering play, a shock's end, a thaw): the next hit lands
+    one cycle later on the continuous battle clock, in this round or a later one (cycles carry over from
+    round to round; a hit beyond this round is queued when its round starts)."""
+    fighter.cycle_start = at
     when = at + cycle(fighter)
+    fighter.attack_at = when
     if when < b.round_end:
-        fighter.attack_at = when
         b.push(when, ATTACK, fighter)
-    else:
-        fighter.attack_at = -1
+
+
+def retime(b: Battle, fighter: Fighter, now: int) -> None:
+    """The fighter's cycle length changed at `now` (Gel, synergy, evolution): its pending hit moves to the
+    cycle's start + the new cycle, but never earlier than `now`. No-op without a pending hit (Défenseur,
+    frozen, dead, in the middle of its own attack) or when the time does not change."""
+    if fighter.attack_at < 0:
+        return
+    when = fighter.cycle_start + cycle(fighter)
+    if when < now:
+        when = now
+    if when != fighter.attack_at:
+        fighter.attack_at = when  # the old heap entry no longer matches: it is skipped when popped
+        if when < b.round_end:
+            b.push(when, ATTACK, fighter)
 
 
 def apply_status(
@@ -113,6 +131,8 @@ def apply_status(
             if target.gel_bp >= GEL_FULL_BP:
                 target.frozen = True
                 target.attack_at = -1
+            elif value:
+                retime(b, target, t)
     elif status == CHOC:
         value = SHOCK_MS
         target.shock_until = t + SHOCK_MS
@@ -136,12 +156,16 @@ def apply_status(
 
 
 def thaw(b: Battle, fighter: Fighter, t: int, by: str) -> None:
-    """A Fire hit melts all Gel; a frozen creature's attack cycle restarts from zero."""
+    """A Fire hit melts all Gel: a frozen creature's attack cycle restarts from zero (from the shock's end
+    if it is shocked); a slowed one gets its own pace back at once (its pending hit is re-timed)."""
     was_frozen = fighter.frozen
     fighter.gel_bp = 0
     fighter.frozen = False
-    if was_frozen and not fighter.is_def:
-        schedule_attack(b, fighter, max(t, fighter.shock_until))
+    if was_frozen:
+        if not fighter.is_def:
+            schedule_attack(b, fighter, max(t, fighter.shock_until))
+    else:
+        retime(b, fighter, t)
     if b.entries is not None:
         b.entries.append({"t": t - b.round_start, "k": "thaw", "tgt": fighter.uid, "by": by})
 
@@ -208,7 +232,9 @@ def clear(fighter: Fighter) -> None:
 
 
 def fade(b: Battle, fighter: Fighter, t: int) -> None:
-    """End of round: Embrasement may go out (70 %), Gel thaws fully after a freeze or loses 10 points."""
+    """End of round (`t`, the next round's start): Embrasement may go out (70 %); Gel thaws fully after a
+    freeze, and the attack cycle restarts from the round start (or the shock's end), or loses 10 points,
+    and the pending hit is re-timed to the faster pace."""
     if fighter.burn and b.rnd() * BP < BURN_OUT_BP:
         fighter.burn = 0
         fighter.burn_next = 0
@@ -217,5 +243,8 @@ def fade(b: Battle, fighter: Fighter, t: int) -> None:
     if fighter.frozen:
         fighter.frozen = False
         fighter.gel_bp = 0
+        if not fighter.is_def:
+            schedule_attack(b, fighter, max(t, fighter.shock_until))
     elif fighter.gel_bp:
         fighter.gel_bp = max(0, fighter.gel_bp - GEL_DECAY_BP)
+        retime(b, fighter, t)

@@ -140,6 +140,12 @@ def scripted(*values: float) -> Callable[[], float]:
     return draw
 
 
+def hold(b: Battle, *uids: str) -> None:
+    """Stop these creatures' attack cycles (no hit at all), for tests of what happens to or around them."""
+    for uid in uids:
+        get(b, uid).attack_at = -1
+
+
 def get(b: Battle, uid: str) -> Fighter:
     return next(f for f in (*b.sides[0].fighters, *b.sides[1].fighters) if f.uid == uid)
 

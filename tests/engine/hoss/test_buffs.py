@@ -139,10 +139,24 @@ def test_revive_brings_each_creature_back_once() -> None:
     assert me.alive and me.hp == 1500 and me.revived
     assert me.poison == 0  # statuses cleared
     assert entries(b, "revive") == [{"t": 1000, "k": "revive", "tgt": "a1", "hp": 1500}]
+    assert me.attack_at == 2000  # its cycle runs on: the hit due at 2 s keeps its time
     b.take(me, 10**6, 2000, "test")
     assert not me.alive and b.over and b.winners == (1,)
     foe = get(b, "b1")
     assert not foe.revived  # the other deck has no Revive
+
+
+def test_a_creature_revived_while_shocked_or_frozen_starts_a_new_cycle() -> None:
+    for shocked in (True, False):
+        b = with_buff("revive", 0.15)
+        me = get(b, "a1")
+        if shocked:
+            me.shock_until, me.cycle_start, me.attack_at = 3000, 3000, 5000
+        else:
+            me.gel_bp, me.frozen, me.attack_at = 10000, True, -1
+        b.take(me, 10**6, 1500, "test")
+        assert me.alive and not me.frozen and me.shock_until == 0
+        assert (me.cycle_start, me.attack_at) == (1500, 3500)
 
 
 def test_shield_is_set_at_each_round_start_and_absorbs_first() -> None:
@@ -156,8 +170,10 @@ def test_shield_is_set_at_each_round_start_and_absorbs_first() -> None:
     assert (absorbed, me.shield, me.damage) == (200, 0, 100)
     me.shield = 400
     b.round += 1
+    b.entries = []
     b.run_round()
-    assert me.shield == 500  # refreshed, not stacked
+    # Refreshed, not stacked (the foe's 5 s hit at 5.0 s, i.e. 0 s into round 2, then takes 1 PV off it).
+    assert entries(b, "shield") == [{"t": 0, "k": "shield", "tgt": "a1", "amt": 500}]
 
 
 def test_confusion_confuses_the_target_of_a_landed_hit() -> None:

@@ -110,3 +110,16 @@ def test_a_pending_choice_comes_before_the_cards_to_play() -> None:
     assert [s.kind for s in b.sides[0].steps] == ["path", "orders"]
     b.answer(0, ChoosePath("a1", "wolf_2a"))
     assert Pass() in b.legal_actions(0)
+
+
+def test_the_attack_cycle_runs_on_at_the_new_cards_pace() -> None:
+    fast = creature("hare_1", "orc", "guerrier", interval=2.0)
+    slow = creature("hare_2a", "orc", "guerrier", rank=2, parent="hare_1", interval=3.0)
+    b = arena([Unit(fast, "or", 3, later=[(slow, "basique", 0)])], [FOE])
+    f = get(b, "a1")
+    assert f.interval == 1805  # Or 3★: +19.5 % speed
+    f.cycle_start, f.attack_at = 3610, 5415  # its last hit at 3.61 s
+    b.rnd = lambda: 0.0
+    flow.try_evolve(b, f)  # at the round's end (5 s)
+    assert (f.card.id, f.interval) == ("hare_2a", 3000)
+    assert (f.cycle_start, f.attack_at) == (3610, 6610)  # the pending hit: last hit + the new interval

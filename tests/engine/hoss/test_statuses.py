@@ -8,7 +8,7 @@ from engine.hoss.battle import Battle
 from engine.hoss.damage import attack, strike
 from engine.hoss.rules import CHOC, CONFUSION
 from engine.hoss.statuses import apply_status, cycle, fade
-from tests.engine.hoss.helpers import ALWAYS_MISS, arena, creature, entries, get, heal_fully, within
+from tests.engine.hoss.helpers import ALWAYS_MISS, arena, creature, entries, get, heal_fully, hold, within
 
 TRIALS = 20000
 
@@ -42,6 +42,7 @@ def ticks(events: list[dict[str, Any]], status: str) -> list[tuple[int, int]]:
 
 def test_poison_is_30_percent_of_the_hit_ticks_at_round_end_and_never_expires() -> None:
     b = arena([sure("poison")], [target()])
+    hold(b, "a1", "b1")  # only the hits below
     hit_once(b)
     hit_once(b)
     assert get(b, "b1").poison == 2 * 600  # two stacks of 30 % of a 20-PV hit add up
@@ -51,6 +52,7 @@ def test_poison_is_30_percent_of_the_hit_ticks_at_round_end_and_never_expires() 
 
 def test_bleeding_is_20_percent_every_2_5_seconds_across_rounds() -> None:
     b = arena([sure("saignement")], [target()])
+    hold(b, "a1", "b1")
     hit_once(b, t=1000)
     assert get(b, "b1").bleed == 400
     assert ticks(next_round(b), "saignement") == [(3500, 400)]
@@ -110,9 +112,11 @@ def test_gel_adds_up_freezes_at_100_percent_until_the_round_ends() -> None:
     statuses = [e for e in events if e["k"] == "status"]
     assert [e["v"] for e in statuses] == [6000, 4000, 0, 0]  # 60 % + 60 % capped at 100 %
     assert statuses[1]["frozen"] is True
-    # Frozen at 2 s: its hits at 2.4, 3.6 and 4.8 s do not happen.
-    assert [e["t"] for e in events if e["k"] == "hit" and e["src"] == "b1"] == [1200]
-    assert get(b, "b1").gel_bp == 0 and not get(b, "b1").frozen  # thawed by the round's end
+    # Gel 60 % at 1 s moves its hit due at 1.2 s to 1.2 / 0.4 = 3 s; frozen at 2 s, it does not hit.
+    assert [e["t"] for e in events if e["k"] == "hit" and e["src"] == "b1"] == []
+    victim = get(b, "b1")
+    assert victim.gel_bp == 0 and not victim.frozen  # thawed by the round's end...
+    assert (victim.cycle_start, victim.attack_at) == (5000, 6200)  # ...its cycle restarts at the round start
 
 
 def test_gel_loses_10_points_at_each_round_end() -> None:
@@ -134,6 +138,15 @@ def test_a_fire_hit_thaws() -> None:
     assert (victim.gel_bp, victim.frozen) == (0, False)
     assert entries(b, "thaw") == [{"t": 1300, "k": "thaw", "tgt": "b1", "by": "a1"}]
     assert victim.attack_at == 2300  # its attack cycle restarts from the thaw
+    slowed = arena([creature("torch_1", "humain", "mage", atk=5, elements=("feu",))], [target(interval=2.0)])
+    victim = get(slowed, "b1")
+    victim.gel_bp = 5000  # a 2 s creature slowed to 4 s, its last hit at 0 s: next hit due at 4 s
+    victim.attack_at = 4000
+    hit_once(slowed, t=1300)
+    assert victim.attack_at == 2000  # melted at 1.3 s: its own pace again, due at 0 + 2 s
+    victim.gel_bp, victim.cycle_start, victim.attack_at = 5000, 0, 4000
+    hit_once(slowed, t=3000)
+    assert victim.attack_at == 3000  # 0 + 2 s is past: it hits at once, never earlier than now
     chilled = arena([creature("torch_1", "humain", "mage", atk=5)], [target()])
     get(chilled, "b1").gel_bp = 5000
     hit_once(chilled)
@@ -149,9 +162,14 @@ def test_a_shock_stops_attacks_for_2_5_seconds_then_the_cycle_restarts() -> None
     first = next_round(b)
     # Shocked at 4 s: its 4.8 s hit is cancelled; the shock lasts until 6.5 s (1.5 s into round 2).
     assert [e["t"] for e in first if e["k"] == "hit" and e["src"] == "b1"] == [1200, 2400, 3600]
+    victim = get(b, "b1")
+    assert (victim.cycle_start, victim.attack_at) == (6500, 7700)
     second = next_round(b)
-    # Round 2: the cycle restarts when the shock ends: 6.5 + 1.2 = 7.7 s, then 8.9 s.
-    assert [e["t"] for e in second if e["k"] == "hit" and e["src"] == "b1"] == [2700, 3900]
+    # Round 2: the cycle restarts from zero when the shock ends: 6.5 + 1.2 = 7.7 s. The shocker's cycle
+    # carries over (8 s, 3 s into round 2) and shocks it again until 10.5 s: its 8.9 s hit is cancelled.
+    assert [e["t"] for e in second if e["k"] == "hit" and e["src"] == "b1"] == [2700]
+    assert [e["t"] for e in second if e["k"] == "status" and e["st"] == "choc"] == [3000]
+    assert (victim.cycle_start, victim.attack_at) == (10500, 11700)
 
 
 def test_a_new_shock_restarts_its_timer_and_shocks_do_not_stack() -> None:
@@ -223,16 +241,19 @@ def test_a_frozen_creature_still_dodges() -> None:
     assert within(dodged, TRIALS, 0.17)  # an Assassin dodges 17 % of Guerriers, frozen or not
 
 
-def test_a_slower_interval_applies_from_the_next_hit() -> None:
+def test_a_change_of_pace_re_times_the_pending_hit_from_the_last_one() -> None:
     b = arena(
-        [creature("ice_1", "humain", "mage", atk=40, interval=1.5, statuses={"gel": 1.0})],
+        [creature("ice_1", "humain", "mage", atk=40, interval=2.0, statuses={"gel": 1.0})],
         [creature("t_1", "humain", "mage", pv=5000, atk=1, interval=1.2)],
     )
     b.rnd = lambda: ALWAYS_MISS
     events = next_round(b)
-    # Gel 40 % at 1.5 s: the hit due at 2.4 s keeps its time; the next one comes 1.2 / 0.6 = 2 s later,
-    # at 4.4 s (Gel 80 % at 3 s does not move it); the one after would be 4.99 s later.
-    assert [e["t"] for e in events if e["k"] == "hit" and e["src"] == "b1"] == [1200, 2400, 4400]
+    # Gel 40 % at 2 s: the hit due at 2.4 s moves to its last hit + 1.2 / 0.6 = 1.2 + 2 = 3.2 s. Gel 80 %
+    # at 4 s: the next, due at 5.2 s, moves to 3.2 + 4.99 s (6 s, capped) = 8.19 s.
+    assert [e["t"] for e in events if e["k"] == "hit" and e["src"] == "b1"] == [1200, 3200]
+    # Gel fades to 70 % at the round's end: 3.2 + 1.2 / 0.3 = 7.2 s.
+    victim = get(b, "b1")
+    assert (victim.gel_bp, victim.cycle_start, victim.attack_at) == (7000, 3200, 7200)
 
 
 def test_a_lethal_hit_applies_no_status() -> None:

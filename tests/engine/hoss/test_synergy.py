@@ -52,6 +52,14 @@ def test_a_death_ends_the_synergy_without_killing_anyone() -> None:
     assert b.sides[0].synergy == [0, 0, 0, 0]
 
 
+def test_a_synergy_lost_mid_round_re_times_the_pending_hit() -> None:
+    b = arena(humans(2), [creature("t_1", "orc", "guerrier")])  # type: ignore[arg-type]
+    survivor = get(b, "a2")
+    assert (survivor.interval, survivor.cycle_start, survivor.attack_at) == (1970, 0, 1970)
+    b.take(get(b, "a1"), 10**6, 1000, "test")
+    assert (survivor.interval, survivor.attack_at) == (2000, 2000)  # its cycle's start + its new interval
+
+
 def test_synergies_are_in_the_round_summary() -> None:
     b = arena(humans(2), [creature("t_1", "orc", "guerrier", pv=900)])  # type: ignore[arg-type]
     b.run_round()
