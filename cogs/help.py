@@ -42,6 +42,20 @@ def visible(command: Any, permissions: discord.Permissions) -> bool:
     return needed is None or needed.is_subset(permissions)
 
 
+LINES_PER_FIELD = 6  # an embed field holds 1,024 characters; six command lines always fit
+
+
+def _fields(title: Text, lines: list[Text]) -> list[EmbedField]:
+    """A long list of commands spread over several fields, the later ones titled "(suite)"."""
+    chunks = [lines[i : i + LINES_PER_FIELD] for i in range(0, len(lines), LINES_PER_FIELD)] or [[]]
+    return [
+        EmbedField(
+            title if i == 0 else Text("help.continued", {"title": title}), Text.lines(chunk), inline=False
+        )
+        for i, chunk in enumerate(chunks)
+    ]
+
+
 def help_spec(tree: app_commands.CommandTree[Any], permissions: discord.Permissions) -> MessageSpec:
     by_group = {g.command_group: g for g in games.all_games()}
     general: list[Text] = []
@@ -52,7 +66,7 @@ def help_spec(tree: app_commands.CommandTree[Any], permissions: discord.Permissi
         game = by_group.get(top.name)
         if game is not None and isinstance(top, app_commands.Group):
             lines = [command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)]
-            sections.append(EmbedField(Text(game.name_key), Text.lines(lines), inline=False))
+            sections.extend(_fields(Text(game.name_key), lines))
         elif isinstance(top, app_commands.Group):
             general.extend(
                 command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)
@@ -61,7 +75,7 @@ def help_spec(tree: app_commands.CommandTree[Any], permissions: discord.Permissi
             general.append(command_line(top))
     if not sections:
         sections.append(EmbedField(Text("help.games"), Text("help.no_games"), inline=False))
-    fields = (*sections, EmbedField(Text("help.general"), Text.lines(general), inline=False))
+    fields = (*sections, *_fields(Text("help.general"), general))
     return MessageSpec(
         embeds=(Embed(title=Text("help.title"), description=Text("help.intro"), fields=fields),)
     )

@@ -17,6 +17,7 @@ from services.hoss_collection import HossCollection
 from services.hoss_decks import DeckService
 from services.hoss_fusion import FusionService
 from services.hoss_gold import GOLD, STARTING_GOLD
+from services.hoss_ranked import RankedService
 from services.hoss_sale import HossSale
 from services.hoss_shop import HossShop
 from services.messages import Text
@@ -127,16 +128,19 @@ class HossServices:
     collection: HossCollection
     fusion: FusionService
     decks: DeckService
+    ranked: RankedService
 
     @staticmethod
     def build(ctx: GameContext) -> HossServices:
         catalog: HossCatalog = ctx.catalog
+        decks = DeckService(ctx.db, ctx.clock, catalog)
         return HossServices(
             shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng),
             sale=HossSale(ctx.db, ctx.clock, catalog),
             collection=HossCollection(ctx.db, catalog),
             fusion=FusionService(ctx.db, ctx.clock, catalog, ctx.rng),
-            decks=DeckService(ctx.db, ctx.clock, catalog),
+            decks=decks,
+            ranked=RankedService(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, decks),
         )
 
 

@@ -123,11 +123,40 @@ def _check_v4(conn: sqlite3.Connection) -> None:
     assert conn.execute("SELECT wins FROM hoss_rank_progress WHERE player_id = 11").fetchone() == (10,)
 
 
+def _seed_v5(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "INSERT INTO hoss_battles (id, player_id, rank, start_key, seed, player_setup, opponent_setup, state,"
+        " pause, version, round, created_at, updated_at)"
+        " VALUES (3, 11, 1, 'i:1', 77, '{}', '{}', '{}', 2, 4, 5, ?, ?)",
+        (AT, AT),
+    )
+    conn.execute("INSERT INTO hoss_battle_decisions VALUES (3, 0, 1, 0, 0, '{\"kind\": \"pass\"}', 'player')")
+    conn.execute("INSERT INTO hoss_battle_rounds VALUES (3, 1, '{\"round\": 1}')")
+    conn.execute(
+        "INSERT INTO hoss_notices (player_id, kind, rank, wins, gold, battle_id, created_at)"
+        " VALUES (11, 'milestone', 1, 100, 100, 3, ?)",
+        (AT,),
+    )
+
+
+def _check_v5(conn: sqlite3.Connection) -> None:
+    battle = conn.execute("SELECT player_id, status, pause, version, round FROM hoss_battles WHERE id = 3")
+    assert battle.fetchone() == (11, "live", 2, 4, 5)
+    assert conn.execute("SELECT seq, by FROM hoss_battle_decisions WHERE battle_id = 3").fetchall() == [
+        (0, "player")
+    ]
+    assert conn.execute("SELECT round FROM hoss_battle_rounds WHERE battle_id = 3").fetchall() == [(1,)]
+    assert conn.execute("SELECT gold, claimed_at FROM hoss_notices WHERE player_id = 11").fetchall() == [
+        (100, None)
+    ]
+
+
 SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.Connection], None]]] = {
     1: (_seed_v1, _check_v1),
     2: (_seed_v2, _check_v2),
     3: (_seed_v3, _check_v3),
     4: (_seed_v4, _check_v4),
+    5: (_seed_v5, _check_v5),
 }
 
 
