@@ -19,7 +19,6 @@ through the same localized private handler as slash commands.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -38,9 +37,7 @@ from cogs._hoss_lookup import (
     hoss_of,
 )
 from core.errors import BadInput, NotAllowed
-from discord_app.components import PersistentButton
-from discord_app.context import locale_of
-from discord_app.errors import GameTree, handle_error
+from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.render import text, to_discord
 from services.hoss_collection import CollectionFilter, CollectionPage
 from services.hoss_sale import SaleQuote
@@ -88,38 +85,6 @@ def reply(spec: MessageSpec, locale: str, view: discord.ui.View | None) -> dict[
     kwargs = to_discord(spec, locale)
     kwargs["view"] = view or discord.ui.View(timeout=None)
     return kwargs
-
-
-class PersistentSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"__hoss_select__"):
-    """A string select with the same error handling as PersistentButton."""
-
-    def __init__(
-        self, custom_id: str, match: dict[str, str], options: list[discord.SelectOption] | None = None
-    ) -> None:
-        placeholder_options = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=custom_id, options=placeholder_options))
-        self.match = match
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PersistentSelect:
-        return cls(getattr(item, "custom_id", ""), match.groupdict())
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            data: dict[str, Any] = dict(interaction.data or {})
-            values = [str(v) for v in data.get("values", [])]
-            await self.on_select(interaction, await locale_of(interaction), values)
-        except Exception as exc:
-            locale = interaction.extras.get("locale", "fr")
-            if not await handle_error(interaction, exc, locale):
-                tree = interaction.client.tree
-                if isinstance(tree, GameTree):
-                    tree.unexpected_errors.append(exc)
-
-    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
-        raise NotImplementedError
 
 
 # --- boosters -----------------------------------------------------------------------------------------------

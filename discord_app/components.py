@@ -7,6 +7,7 @@ Errors raised there go through the same localized handler as slash commands.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -29,15 +30,48 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(item.custom_id if hasattr(item, "custom_id") else "", match.groupdict())
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await self.on_click(interaction, await locale_of(interaction))
-        except Exception as exc:
-            locale = interaction.extras.get("locale", "fr")
-            if not await handle_error(interaction, exc, locale):
-                tree = interaction.client.tree
-                if isinstance(tree, GameTree):
-                    tree.unexpected_errors.append(exc)
+        await guarded(interaction, lambda locale: self.on_click(interaction, locale))
 
     if TYPE_CHECKING:  # every subclass defines it; the base class is never registered
 
         async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None: ...
+
+
+class PersistentSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"__base_select__"):
+    """A string select with the same opaque ids, re-checks and error handling as PersistentButton."""
+
+    def __init__(
+        self, custom_id: str, match: dict[str, str], options: list[discord.SelectOption] | None = None
+    ) -> None:
+        placeholder_options = options or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(custom_id=custom_id, options=placeholder_options))
+        self.match = match
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PersistentSelect:
+        return cls(getattr(item, "custom_id", ""), match.groupdict())
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values", [])]
+        await guarded(interaction, lambda locale: self.on_select(interaction, locale, values))
+
+    if TYPE_CHECKING:  # every subclass defines it; the base class is never registered
+
+        async def on_select(
+            self, interaction: discord.Interaction[Any], locale: str, values: list[str]
+        ) -> None: ...
+
+
+async def guarded(interaction: discord.Interaction[Any], action: Callable[[str], Awaitable[None]]) -> None:
+    """Run a component's action in the reader's language; errors go through the slash commands' handler."""
+    try:
+        await action(await locale_of(interaction))
+    except Exception as exc:
+        locale = interaction.extras.get("locale", "fr")
+        if not await handle_error(interaction, exc, locale):
+            tree = interaction.client.tree
+            if isinstance(tree, GameTree):
+                tree.unexpected_errors.append(exc)

@@ -7,7 +7,7 @@ Chances are fractions (0.25 = 25 %), times are seconds, as the rulebook writes t
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -33,6 +33,7 @@ BuffEffect = Literal[
     "confusion",
 ]
 
+BUFF_EFFECTS: tuple[BuffEffect, ...] = get_args(BuffEffect)
 RACES: tuple[Race, ...] = ("squelette", "orc", "sylvestre", "humain")
 CLASSES: tuple[CreatureClass, ...] = (
     "guerrier",

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.hoss.bonus import attack_interval_ms, buff_strength_bp, scaled
-from engine.hoss.catalog import CLASSES, RACES
+from engine.hoss.catalog import BUFF_EFFECTS, CLASSES, RACES
 from engine.hoss.rules import (
     BP,
     CLASS,
@@ -299,23 +299,7 @@ class Side:
         self.steps: list[Step] = []
         self.answers: list[tuple[str, str, str]] = []
         self.legal_cache: tuple[list[Step], int, list[Any]] | None = None
-        strength = dict.fromkeys(
-            (
-                "soins",
-                "vitesse",
-                "degat",
-                "pv",
-                "chance_crit",
-                "degat_crit",
-                "marqueur",
-                "marqueur_double",
-                "marqueur_aleatoire",
-                "revive",
-                "shield",
-                "confusion",
-            ),
-            0,
-        )
+        strength = dict.fromkeys(BUFF_EFFECTS, 0)
         for buff in deck.buffs:  # two copies of one effect add up
             strength[buff.effect] += buff_strength_bp(buff.power_bp, buff.bonus_pm)
         self.soins_bp = strength["soins"]

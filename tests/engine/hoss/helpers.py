@@ -15,7 +15,7 @@ from typing import Any
 from engine.cards import LocalizedText
 from engine.hoss import flow
 from engine.hoss.battle import Battle
-from engine.hoss.catalog import BuffCard, BuffEffect, CreatureCard, HossCatalog, Rarity
+from engine.hoss.catalog import BUFF_EFFECTS, BuffCard, BuffEffect, CreatureCard, HossCatalog, Rarity
 from engine.hoss.deck import card_spec
 from engine.hoss.fighters import Fighter, uid_of
 from engine.hoss.rules import ROUND_MS
@@ -237,21 +237,7 @@ def deck_catalog() -> HossCatalog:
         *_line_cards("hd", "humain", "defenseur", 210, 0, 5.0),
         *_line_cards("xd", "squelette", "defenseur", 190, 0, 5.0),
     ]
-    effects: tuple[BuffEffect, ...] = (
-        "soins",
-        "vitesse",
-        "degat",
-        "pv",
-        "chance_crit",
-        "degat_crit",
-        "marqueur",
-        "marqueur_double",
-        "marqueur_aleatoire",
-        "revive",
-        "shield",
-        "confusion",
-    )
-    cards += [buff(effect, 0.1) for effect in effects]
+    cards += [buff(effect, 0.1) for effect in BUFF_EFFECTS]
     return catalog(*cards)
 
 
