@@ -1,8 +1,10 @@
-"""/hoss: boosters and their opening, the odds, the collection, sales, fusion and decks.
+"""/hoss: boosters and their opening, the odds, the collection, sales, fusion, decks and ranked battles.
 
 Each command parses its options, calls the HOSS services (`services.hoss.HossServices`) and renders the
-result (`cogs/_hoss_render.py`); buttons and selects are in `cogs/_hoss_views.py`. Every reply is private:
-cards and gold are the player's business. Domain errors go to the global handler.
+result (`cogs/_hoss_render.py`); buttons and selects are in `cogs/_hoss_views.py`, the ranked battles'
+in `cogs/_hoss_battle.py`. Every reply is private (cards and gold are the player's business) except the
+battle message, which shows the board but never the hand. Domain errors go to the global handler. After
+each /hoss command, unclaimed milestone notices are shown privately with their OK button.
 """
 
 from __future__ import annotations
@@ -15,6 +17,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import _hoss_render as render
+from cogs._hoss_battle import (
+    BATTLE_ITEMS,
+    battle_kwargs,
+    battle_log,
+    ladder_reply,
+    last_record,
+    notice_reply,
+    replay_reply,
+    start_battle,
+)
 from cogs._hoss_decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
 from cogs._hoss_lookup import (
     all_copies,
@@ -33,7 +45,7 @@ from cogs._hoss_views import (
     quote_button,
     reply,
 )
-from core.errors import BadInput
+from core.errors import BadInput, NotFound
 from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
 from discord_app.render import text, to_discord
@@ -395,7 +407,66 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         views = await hoss_of(interaction).decks.decks(interaction.user.id)
         await send(interaction, deck_list_spec(views), locale)
 
+    # --- ranked battles against the AI -----------------------------------------------------------------
+
+    @app_commands.command(name="rank", description=desc("cmd.hoss.rank.description"))
+    @app_commands.describe(rank=desc("cmd.hoss.rank.opt.rank.description"))
+    async def rank(
+        self, interaction: discord.Interaction[Any], rank: app_commands.Range[int, 1, 9] | None = None
+    ) -> None:
+        """The ladder with a button per playable rank; with `rank`, start a battle there at once."""
+        locale = await locale_of(interaction)
+        if rank is not None:
+            await start_battle(interaction, rank, locale)
+            return
+        ladder = await hoss_of(interaction).ranked.ladder(interaction.user.id)
+        await interaction.response.send_message(
+            **ladder_reply(ladder, interaction.user.id, locale), ephemeral=True
+        )
+
+    @app_commands.command(name="battle", description=desc("cmd.hoss.battle.description"))
+    @app_commands.describe(battle=desc("cmd.hoss.battle.opt.battle.description"))
+    async def battle(self, interaction: discord.Interaction[Any], battle: int | None = None) -> None:
+        """Show the player's battle again (the live one by default) with its decision controls."""
+        locale = await locale_of(interaction)
+        ranked = hoss_of(interaction).ranked
+        battle_id = battle if battle is not None else await ranked.current(interaction.user.id)
+        if battle_id is None:
+            raise NotFound("hoss.battle.none")
+        view = await ranked.view(interaction.user.id, battle_id)
+        kwargs = battle_kwargs(
+            interaction, view, last_record(view), locale, await battle_log(interaction, view)
+        )
+        if "attachments" in kwargs:
+            kwargs["files"] = kwargs.pop("attachments")
+        await interaction.response.send_message(**kwargs)
+
+    @app_commands.command(name="replay", description=desc("cmd.hoss.replay.description"))
+    @app_commands.describe(id=desc("cmd.hoss.replay.opt.id.description"))
+    async def replay(self, interaction: discord.Interaction[Any], id: int) -> None:
+        locale = await locale_of(interaction)
+        hoss = hoss_of(interaction)
+        log = await hoss.ranked.replay(id)
+        kwargs = replay_reply(log, id, hoss.decks.catalog, locale)
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: app_commands.Command[Any, ..., Any] | Any
+    ) -> None:
+        """After every /hoss command: each unclaimed milestone notice, privately, with its OK button."""
+        if not getattr(command, "qualified_name", "").startswith("hoss "):
+            return
+        notices = await hoss_of(interaction).ranked.pending_notices(interaction.user.id)
+        if not notices:
+            return
+        locale = await locale_of(interaction)
+        for notice in notices:
+            await interaction.followup.send(
+                **notice_reply(notice, interaction.user.id, locale), ephemeral=True
+            )
+
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *BATTLE_ITEMS)
     await bot.add_cog(HossCog(bot))
