@@ -67,6 +67,10 @@ class BattlePace:
 
     seconds: ClassVar[float] = 5.0
 
+    @classmethod
+    async def wait(cls) -> None:
+        await asyncio.sleep(cls.seconds)
+
 
 # --- rendering ----------------------------------------------------------------------------------------
 
@@ -249,7 +253,7 @@ async def present(
     log = await battle_log(interaction, view)
     for index, record in enumerate(records):
         if index:
-            await asyncio.sleep(BattlePace.seconds)
+            await BattlePace.wait()
         edit = edits[min(index, len(edits) - 1)]
         await edit(**battle_kwargs(interaction, view, record, locale, log))
 

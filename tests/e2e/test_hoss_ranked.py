@@ -283,3 +283,28 @@ async def test_a_milestone_notice_comes_back_until_ok_credits_it_once(harness: B
     await harness.emu.run_command(alice, "hoss rang")
     await harness.settle()
     assert last_ephemeral(harness, alice, "Palier atteint").id == again.id  # no new notice
+
+
+async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Production pacing (5 s) with the waits recorded instead of slept: between two waits the battle
+    message is edited exactly once, so it never changes more than once per round of real time."""
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    public = await start_rank_1(harness, alice)
+    BattlePace.seconds = 5.0
+    waits: list[tuple[float, int]] = []
+
+    async def recorded_wait() -> None:
+        waits.append((BattlePace.seconds, len(public.history)))
+
+    monkeypatch.setattr(BattlePace, "wait", recorded_wait)
+    edits_before = len(public.history)
+    await harness.emu.click(alice, "Passer à la fin")
+    await harness.settle()
+    rounds = len(waits) + 1
+    assert rounds >= 2, "a battle to the end shows several rounds"
+    assert all(seconds == 5.0 for seconds, _ in waits)
+    marks = [edits_before, *(count for _, count in waits), len(public.history)]
+    assert all(later - earlier == 1 for earlier, later in zip(marks, marks[1:], strict=False)), marks
