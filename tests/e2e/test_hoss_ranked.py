@@ -4,6 +4,7 @@ middle of a battle, the replay, and milestone notices claimed with their OK butt
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Iterator
 from datetime import timedelta
@@ -307,4 +308,4 @@ async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
     assert rounds >= 2, "a battle to the end shows several rounds"
     assert all(seconds == 5.0 for seconds, _ in waits)
     marks = [edits_before, *(count for _, count in waits), len(public.history)]
-    assert all(later - earlier == 1 for earlier, later in zip(marks, marks[1:], strict=False)), marks
+    assert all(later - earlier == 1 for earlier, later in itertools.pairwise(marks)), marks
