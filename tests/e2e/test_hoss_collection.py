@@ -414,3 +414,14 @@ async def test_a_deck_shows_every_reason_once_it_became_invalid(harness: BotHarn
     assert "You do not own the buff Dew of Youth." in english
     english = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
     assert english == "No deck is saved in slot 1."  # bob has none; errors are private and localized
+
+
+async def test_an_english_player_gets_english_replies(harness: BotHarness) -> None:
+    bob = harness.user("bob", locale="en-GB")
+    shown = text(await harness.emu.run_command(bob, "hoss booster"))
+    assert "Boosters bought: 1 for 100 gold. Balance: 200 gold." in shown
+    assert shown.count("face down") == 6
+    ladder = text(await harness.emu.run_command(bob, "hoss rank"))
+    assert "Rank 1" in ladder and "Rang" not in ladder
+    refused = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
+    assert refused == "No deck is saved in slot 1."
