@@ -26,14 +26,12 @@ import discord
 from cogs import _hoss_render as render
 from cogs._hoss_lookup import (
     FILTER_CODE,
-    copies_of,
     decode_filter,
     decode_sort,
     digest,
     encode_filter,
     encode_sort,
     find_card,
-    fusion_selection,
     hoss_of,
 )
 from core.errors import BadInput, NotAllowed
@@ -295,8 +293,7 @@ class ConfirmFusionButton(
         _check_owner(self.match, interaction)
         hoss = hoss_of(interaction)
         card = find_card(interaction, self.match["card"], locale)
-        copies = await copies_of(hoss.collection, interaction.user.id, card, locale)
-        ids = fusion_selection(copies, self.match["level"])
+        ids = await hoss.fusion.selection(interaction.user.id, card.id, self.match["level"], required=False)
         if digest(ids) != self.match["digest"]:
             raise NotAllowed("hoss.error.fuse.stale")
         assert interaction.message is not None

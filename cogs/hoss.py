@@ -28,15 +28,7 @@ from cogs._hoss_battle import (
     start_battle,
 )
 from cogs._hoss_decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
-from cogs._hoss_lookup import (
-    all_copies,
-    copies_of,
-    find_card,
-    fusable,
-    hoss_of,
-    hoss_refs,
-    required_selection,
-)
+from cogs._hoss_lookup import find_card, hoss_of, hoss_refs
 from cogs._hoss_views import (
     DYNAMIC_ITEMS,
     collection_reply,
@@ -229,19 +221,15 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         """The player's copies whose name matches, or their newest copies when nothing is typed."""
         locale = await reader_locale(interaction)
         collection = hoss_of(interaction).collection
+        card_ids = None
         if current.strip():
-            copies = []
-            for card in hoss_refs(interaction, current, locale, limit=5):
-                copies += await copies_of(collection, interaction.user.id, card, locale)
-        else:
-            copies = await all_copies(
-                collection, interaction.user.id, CollectionFilter(), locale, max_pages=3
-            )
+            card_ids = [card.id for card in hoss_refs(interaction, current, locale, limit=5)]
+        copies = await collection.search_copies(interaction.user.id, card_ids, limit=AUTOCOMPLETE_LIMIT)
         return [
             app_commands.Choice(
                 name=text(render.copy_line(c, locale, plain=True), locale)[:100], value=c.copy_id
             )
-            for c in copies[:AUTOCOMPLETE_LIMIT]
+            for c in copies
         ]
 
     async def _quote(
@@ -250,8 +238,7 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         locale = await locale_of(interaction)
         hoss = hoss_of(interaction)
         quote = await hoss.sale.quote_matching(interaction.user.id, criteria, keep_per_card=keep)
-        copies = await all_copies(hoss.collection, interaction.user.id, criteria, locale)
-        spec = render.quote_spec(quote, copies, criteria, locale)
+        spec = render.quote_spec(quote, quote.copies, criteria, locale)
         view = quote_button(quote, criteria, keep, interaction.user.id, locale)
         await interaction.response.send_message(**reply(spec, locale, view), ephemeral=True)
 
@@ -311,10 +298,9 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         hoss = hoss_of(interaction)
         chosen = find_card(interaction, card, locale)
         level = "f" if five_as_four else ("a" if stars is None else str(stars))
-        copies = await copies_of(hoss.collection, interaction.user.id, chosen, locale)
-        ids = required_selection(copies, level)
-        preview = await hoss.fusion.preview(interaction.user.id, ids)
-        spec = render.fusion_preview_spec(preview, chosen, {c.copy_id: c for c in copies}, locale)
+        proposal = await hoss.fusion.propose(interaction.user.id, chosen.id, level)
+        preview, ids = proposal.preview, list(proposal.ids)
+        spec = render.fusion_preview_spec(preview, chosen, {c.copy_id: c for c in proposal.copies}, locale)
         view = fusion_button(interaction.user.id, chosen.id, level, ids, preview.needs_confirmation, locale)
         await interaction.response.send_message(**reply(spec, locale, view), ephemeral=True)
 
@@ -325,19 +311,13 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         """The player's cards that have something to fuse."""
         locale = await reader_locale(interaction)
         collection = hoss_of(interaction).collection
+        card_ids = None
         if current.strip():
-            copies = []
-            for card in hoss_refs(interaction, current, locale, limit=10):
-                copies += await copies_of(collection, interaction.user.id, card, locale)
-        else:
-            copies = await all_copies(
-                collection, interaction.user.id, CollectionFilter(), locale, sort="name", max_pages=10
-            )
-        cards = hoss_of(interaction).collection.cards
+            card_ids = [card.id for card in hoss_refs(interaction, current, locale, limit=10)]
+        fusable = await collection.fusable_cards(interaction.user.id, card_ids)
+        cards = collection.cards
         choices = []
-        for card_id, levels in sorted(
-            fusable(copies).items(), key=lambda item: cards[item[0]].name.get(locale)
-        ):
+        for card_id, levels in sorted(fusable.items(), key=lambda item: cards[item[0]].name.get(locale)):
             counts = " · ".join(f"{stars}★ ×{n}" for stars, n in sorted(levels.items()))
             label = f"{cards[card_id].name.get(locale)} — {counts}"
             choices.append(app_commands.Choice(name=label[:100], value=card_id))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -31,6 +32,7 @@ from engine.hoss.catalog import (
 from engine.hoss.deck import bp, card_spec
 from engine.hoss.economy import sale_price
 from engine.hoss.fighters import fighter_stats
+from engine.hoss.fusion import FusionCopy, fusable
 from engine.hoss.rules import BP, CLASS, ELEMENT, RACE, STATUSES
 from services.catalogs import fold
 from store.db import Database
@@ -259,6 +261,23 @@ def owned_copies(
     return copies
 
 
+def fusion_copy(copy: OwnedCopy) -> FusionCopy:
+    """A copy as the fusion rules see it (engine.hoss.fusion)."""
+    return FusionCopy(copy.copy_id, copy.card.id, copy.rarity, copy.stars, copy.holo, copy.locked)
+
+
+def visible_copies_of(
+    conn: sqlite3.Connection, cards: dict[str, HossCard], player_id: int, card_id: str
+) -> list[OwnedCopy]:
+    """The player's visible copies of one card (face-down ones left out), oldest first."""
+    hidden = face_down_ids(conn, player_id)
+    rows = conn.execute(
+        "SELECT id FROM cards WHERE owner_id = ? AND game = 'hoss' AND card_key = ?", (player_id, card_id)
+    )
+    ids = [int(row[0]) for row in rows if int(row[0]) not in hidden]
+    return owned_copies(conn, cards, player_id, ids) if ids else []
+
+
 def revealed_copies(
     conn: sqlite3.Connection, cards: dict[str, HossCard], player_id: int
 ) -> tuple[list[OwnedCopy], int]:
@@ -295,6 +314,39 @@ class HossCollection:
             chosen = sorted((c for c in visible if matches(c, criteria)), key=key)
             items, shown, pages = paginate(chosen, page)
             return CollectionPage(tuple(items), shown, pages, len(chosen), hidden)
+
+        return await self.db.read(unit)
+
+    async def copies_of(self, player_id: int, card_id: str) -> list[OwnedCopy]:
+        """The player's visible copies of one card, oldest first (one read)."""
+        return await self.db.read(lambda conn: visible_copies_of(conn, self.cards, player_id, card_id))
+
+    async def search_copies(
+        self, player_id: int, card_ids: Sequence[str] | None = None, *, limit: int = 25
+    ) -> list[OwnedCopy]:
+        """At most `limit` visible copies: of `card_ids` (in that order, each card's copies oldest first),
+        or the newest copies when `card_ids` is None (one read)."""
+
+        def unit(conn: sqlite3.Connection) -> list[OwnedCopy]:
+            visible, _ = revealed_copies(conn, self.cards, player_id)
+            if card_ids is None:
+                return sorted(visible, key=sort_key("newest", None))[:limit]
+            rank = {card: i for i, card in reversed(list(enumerate(card_ids)))}
+            chosen = [c for c in visible if c.card.id in rank]
+            return sorted(chosen, key=lambda c: (rank[c.card.id], c.copy_id))[:limit]
+
+        return await self.db.read(unit)
+
+    async def fusable_cards(
+        self, player_id: int, card_ids: Iterable[str] | None = None
+    ) -> dict[str, Counter[int]]:
+        """Per card (all, or those of `card_ids`), its visible copies per star level, for the cards with at
+        least one possible fusion (rules: engine.hoss.fusion.fusable; one read)."""
+        wanted = None if card_ids is None else set(card_ids)
+
+        def unit(conn: sqlite3.Connection) -> dict[str, Counter[int]]:
+            visible, _ = revealed_copies(conn, self.cards, player_id)
+            return fusable([fusion_copy(c) for c in visible if wanted is None or c.card.id in wanted])
 
         return await self.db.read(unit)
 

@@ -19,11 +19,19 @@ from datetime import datetime
 from typing import Any
 
 from core.clock import Clock
-from core.errors import CardUnavailable, NotAllowed
-from engine.hoss.catalog import RARITIES, HossCatalog, Rarity
-from engine.hoss.fusion import FusionCopy, FusionNeedsConfirmation, FusionPlan, plan_fusion, roll
+from core.errors import BadInput, CardUnavailable, NotAllowed
+from engine.hoss.catalog import RARITIES, BuffCard, CreatureCard, HossCatalog, Rarity
+from engine.hoss.fusion import (
+    FusionCopy,
+    FusionNeedsConfirmation,
+    FusionPlan,
+    empty_selection_reason,
+    fusion_selection,
+    plan_fusion,
+    roll,
+)
 from services import ledger
-from services.hoss_collection import face_down_ids
+from services.hoss_collection import OwnedCopy, face_down_ids, fusion_copy, visible_copies_of
 from store.db import Database
 from store.idempotency import once
 
@@ -73,6 +81,15 @@ class FusionResult:
     @property
     def successes(self) -> int:
         return sum(1 for o in self.outcomes if o.success)
+
+
+@dataclass(frozen=True)
+class FusionProposal:
+    """What "fuse this card" selects now, the preview of that selection, and the card's visible copies."""
+
+    ids: tuple[int, ...]
+    preview: FusionPreview
+    copies: tuple[OwnedCopy, ...]
 
 
 def copy_attrs(raw: str) -> dict[str, Any]:
@@ -148,6 +165,36 @@ class FusionService:
         self.clock = clock
         self.rng = rng
         self.known = catalog.ids()
+        self.cards: dict[str, CreatureCard | BuffCard] = {card.id: card for card in catalog.cards}
+
+    def _select(
+        self, conn: sqlite3.Connection, player_id: int, card_id: str, level: str, required: bool = True
+    ) -> tuple[list[OwnedCopy], list[int]]:
+        """(the player's visible copies of `card_id`, the ids "fuse this card" at `level` selects among them,
+        by engine.hoss.fusion's rules); when nothing is selected, refused with the reason if `required`."""
+        copies = visible_copies_of(conn, self.cards, player_id, card_id)
+        ids = fusion_selection([fusion_copy(c) for c in copies], level)
+        if not ids and required:
+            raise BadInput(empty_selection_reason(level))
+        return copies, ids
+
+    async def selection(
+        self, player_id: int, card_id: str, level: str, *, required: bool = True
+    ) -> list[int]:
+        """The copy ids "fuse this card" selects now (level "a", "0".."4" or "f"), for `fuse`. When nothing
+        fuses: `hoss.error.fuse.nothing` (or `hoss.error.fuse.no_five_as_four`), or [] if not `required`
+        (a confirmation button then finds its preview stale)."""
+        return await self.db.read(lambda conn: self._select(conn, player_id, card_id, level, required)[1])
+
+    async def propose(self, player_id: int, card_id: str, level: str) -> FusionProposal:
+        """`selection` and its `preview` in one read, with the card's visible copies for display."""
+
+        def unit(conn: sqlite3.Connection) -> FusionProposal:
+            copies, ids = self._select(conn, player_id, card_id, level)
+            loaded, _ = _load(conn, player_id, ids, self.known)
+            return FusionProposal(tuple(ids), _preview(plan_fusion(loaded)), tuple(copies))
+
+        return await self.db.read(unit)
 
     async def preview(self, player_id: int, card_ids: Sequence[int]) -> FusionPreview:
         """What `fuse` would do with this selection now: pairs, chances, what needs confirming.

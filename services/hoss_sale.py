@@ -49,6 +49,7 @@ class SaleQuote:
     copy_ids: tuple[int, ...]  # what the confirmation must carry back, with `total`
     total: int
     refused: tuple[Refusal, ...]
+    copies: tuple[OwnedCopy, ...] = ()  # the quoted copies themselves, in `copy_ids` order, for display
 
     @property
     def count(self) -> int:
@@ -103,6 +104,7 @@ def plan(
         selling,
         sum(owned[i].price for i in selling),
         tuple(Refusal(i, refused[i]) for i in requested if i in refused),
+        tuple(owned[i] for i in selling),
     )
 
 

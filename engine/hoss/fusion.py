@@ -9,7 +9,7 @@ docs/hoss/collection.md; the rulebook section is "Fusion et vente".
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +27,11 @@ MAX_FUSION_COPIES = 100
 
 CONFIRM_FIVE_AS_FOUR = "hoss.error.fusion.confirm_five_as_four"
 CONFIRM_RARER_SACRIFICED = "hoss.error.fusion.confirm_rarer_sacrificed"
+# Why "fuse this card" has nothing to select (the front end's BadInput keys).
+NOTHING_FIVE_AS_FOUR = "hoss.error.fuse.no_five_as_four"
+NOTHING_TO_FUSE = "hoss.error.fuse.nothing"
+# Selection levels of "fuse this card": every level below 5★ (a chain), one level, or a 5★ as a 4★.
+SELECTION_LEVELS = ("a", "0", "1", "2", "3", "4", "f")
 
 
 class FusionError(DomainError):
@@ -182,17 +187,80 @@ def plan_fusion(copies: Sequence[FusionCopy]) -> FusionPlan:
     return FusionPlan(tuple(pairs))
 
 
+# --- "fuse this card": which of a card's copies a request selects -------------------------------------------
+
+
+def _level_selection(group: Sequence[FusionCopy]) -> list[FusionCopy]:
+    """As many pairs as the rules allow in one star level: the best copies survive, and each pair sacrifices
+    one of the least valuable copies that may be sacrificed (never a holo nor a locked copy)."""
+    ranked = sorted(group, key=_survival_order)
+    for pairs in range(len(ranked) // 2, 0, -1):
+        survivors = ranked[:pairs]
+        free = [c for c in ranked[pairs:] if not c.holo and not c.locked]
+        if len(free) >= pairs:
+            return survivors + free[-pairs:]
+    return []
+
+
+def fusion_selection(copies: Sequence[FusionCopy], level: str) -> list[int]:
+    """The copies (of one card) that "fuse this card" sends to `plan_fusion`; empty when nothing fuses.
+
+    `level` is "a" (every star level below 5★, a chain), "0".."4" (one level), or "f" (a 5★ standing in as a
+    4★: the rarest 4★ and the least rare 5★ that may be sacrificed). `plan_fusion` still pairs the result
+    and refuses what the rules refuse.
+    """
+    if level not in SELECTION_LEVELS:
+        raise ValueError(f"unknown fusion selection level: {level!r}")
+    if level == "f":
+        fours = sorted((c for c in copies if c.stars == MAX_STARS - 1), key=_survival_order)
+        fives = [c for c in copies if c.stars == MAX_STARS and not c.holo and not c.locked]
+        if not fours or not fives:
+            return []
+        five = min(fives, key=lambda c: (c.rank, -c.id))
+        return [five.id, fours[0].id]
+    levels = range(MAX_STARS) if level == "a" else [int(level)]
+    chosen: list[FusionCopy] = []
+    for stars in levels:
+        chosen += _level_selection([c for c in copies if c.stars == stars])
+    return [c.id for c in chosen]
+
+
+def empty_selection_reason(level: str) -> str:
+    """The message key for a `fusion_selection` that came back empty."""
+    return NOTHING_FIVE_AS_FOUR if level == "f" else NOTHING_TO_FUSE
+
+
+def fusable(copies: Sequence[FusionCopy]) -> dict[str, Counter[int]]:
+    """Per card id, how many copies each star level holds, for cards with at least one possible fusion
+    (two copies at one level below 5★, or a 5★ with a 4★)."""
+    by_card: dict[str, Counter[int]] = {}
+    for copy in copies:
+        by_card.setdefault(copy.card, Counter())[copy.stars] += 1
+    return {
+        card: levels
+        for card, levels in by_card.items()
+        if any(n >= 2 for s, n in levels.items() if s < MAX_STARS)
+        or (levels[MAX_STARS] and levels[MAX_STARS - 1])
+    }
+
+
 __all__ = [
     "BASE_CHANCE_PCT",
     "MAX_FUSION_COPIES",
+    "NOTHING_FIVE_AS_FOUR",
+    "NOTHING_TO_FUSE",
     "PER_RARITY_RANK_PCT",
     "RARITY_RANK",
+    "SELECTION_LEVELS",
     "FusionCopy",
     "FusionError",
     "FusionNeedsConfirmation",
     "FusionPair",
     "FusionPlan",
+    "empty_selection_reason",
+    "fusable",
     "fusion_chance_pct",
+    "fusion_selection",
     "plan_fusion",
     "roll",
 ]

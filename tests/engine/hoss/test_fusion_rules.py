@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -13,9 +14,13 @@ from hypothesis import strategies as st
 from engine.hoss.catalog import RARITIES, Rarity
 from engine.hoss.fusion import (
     MAX_FUSION_COPIES,
+    SELECTION_LEVELS,
     FusionCopy,
     FusionError,
+    empty_selection_reason,
+    fusable,
     fusion_chance_pct,
+    fusion_selection,
     plan_fusion,
     roll,
 )
@@ -252,3 +257,88 @@ def test_any_accepted_plan_obeys_the_rules(copies: list[FusionCopy]) -> None:
         if pair.sacrificed.rank > pair.survivor.rank:
             assert pair.survivor.holo and pair.rarer_sacrificed
         assert pair.chance_pct == fusion_chance_pct(pair.target_stars, pair.sacrificed.rarity)
+
+
+# --- "fuse this card": the selection --------------------------------------------------------------------
+
+
+def test_selection_of_one_level_keeps_the_best_and_sacrifices_the_least_valuable() -> None:
+    copies = [copy(1, "basique", 2), copy(2, "or", 2), copy(3, "argent", 2), copy(4, "basique", 2)]
+    # survival order: or 2, argent 3, basique 1, basique 4 -> survivors 2, 3; sacrificed 1, 4
+    assert fusion_selection(copies, "2") == [2, 3, 1, 4]
+    assert fusion_selection(copies, "1") == []
+
+
+def test_selection_drops_the_odd_copy_least_valuable_first() -> None:
+    copies = [copy(1, "argent"), copy(2, "basique"), copy(3, "or")]
+    assert fusion_selection(copies, "0") == [3, 2]
+
+
+def test_selection_never_sacrifices_a_holo_or_a_locked_copy() -> None:
+    copies = [copy(1, holo=True), copy(2, holo=True), copy(3, locked=True), copy(4)]
+    # survival order 1, 2, 3, 4: two pairs would sacrifice 3 (locked); one pair keeps 1 and sacrifices 4
+    assert fusion_selection(copies, "0") == [1, 4]
+    assert fusion_selection([copy(1, holo=True), copy(2, locked=True)], "0") == []
+
+
+def test_chain_selection_covers_every_level_below_five_stars() -> None:
+    copies = [copy(1, stars=0), copy(2, stars=0), copy(3, stars=3), copy(4, stars=3), copy(5, stars=3)]
+    copies += [copy(6, stars=5), copy(7, stars=5)]
+    assert fusion_selection(copies, "a") == [1, 2, 3, 5]
+
+
+def test_five_as_four_selects_the_rarest_four_and_the_least_rare_free_five() -> None:
+    copies = [
+        copy(1, "or", 4),
+        copy(2, "diamant", 4),
+        copy(3, "argent", 5),
+        copy(4, "basique", 5),
+        copy(5, "basique", 5),
+        copy(6, "basique", 5, holo=True),
+        copy(7, "basique", 5, locked=True),
+    ]
+    assert fusion_selection(copies, "f") == [5, 2]  # least rare, then newest, of the free 5★
+    assert fusion_selection([copy(1, stars=4), copy(2, stars=5, locked=True)], "f") == []
+    assert fusion_selection([copy(1, stars=5), copy(2, stars=5)], "f") == []
+
+
+def test_an_empty_selection_names_its_reason() -> None:
+    assert empty_selection_reason("f") == "hoss.error.fuse.no_five_as_four"
+    assert empty_selection_reason("a") == empty_selection_reason("3") == "hoss.error.fuse.nothing"
+    with pytest.raises(ValueError):
+        fusion_selection([], "5")
+
+
+def test_fusable_counts_levels_of_cards_that_can_fuse() -> None:
+    copies = [
+        copy(1, stars=1, card="a"),
+        copy(2, stars=1, card="a"),
+        copy(3, stars=2, card="a"),
+        copy(4, stars=1, card="b"),
+        copy(5, stars=2, card="b"),
+        copy(6, stars=5, card="c"),
+        copy(7, stars=4, card="c"),
+        copy(8, stars=5, card="d"),
+        copy(9, stars=5, card="d"),
+    ]
+    found = fusable(copies)
+    assert found == {"a": Counter({1: 2, 2: 1}), "c": Counter({5: 1, 4: 1})}
+    assert fusable([]) == {}
+
+
+@settings(max_examples=300, deadline=None)
+@given(copies_strategy, st.sampled_from(SELECTION_LEVELS))
+def test_any_nonempty_selection_is_a_plan_the_rules_accept(copies: list[FusionCopy], level: str) -> None:
+    one_card = [FusionCopy(c.id, "c", c.rarity, c.stars, c.holo, c.locked) for c in copies]
+    ids = fusion_selection(one_card, level)
+    if not ids:
+        return
+    by_id = {c.id: c for c in one_card}
+    if level == "f":
+        four, five = by_id[ids[1]], by_id[ids[0]]
+        if four.rank <= five.rank:  # the 5★-as-4★ is refused unless the 4★ is strictly rarer
+            with pytest.raises(FusionError):
+                plan_fusion([by_id[i] for i in ids])
+            return
+    plan = plan_fusion([by_id[i] for i in ids])
+    assert len(plan.pairs) * 2 == len(ids)

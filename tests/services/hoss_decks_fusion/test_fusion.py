@@ -4,15 +4,17 @@ as an attribute, idempotent on the interaction id, refusals that change nothing.
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from core.clock import ManualClock
-from core.errors import CardUnavailable, NotAllowed
+from core.errors import BadInput, CardUnavailable, NotAllowed
 from engine.hoss.catalog import HossCatalog
 from engine.hoss.fusion import FusionError, FusionNeedsConfirmation
+from services.hoss_collection import HossCollection
 from services.hoss_decks import DeckService
 from services.hoss_fusion import FUSION_REASON, FusionService
 from store.db import Database
@@ -242,3 +244,58 @@ async def test_preview_shows_the_plan_and_changes_nothing(
     assert (planned.survivor_id, planned.sacrificed_id, planned.target_stars) == (four, five, 5)
     assert (planned.chance_pct, planned.five_as_four, preview.needs_confirmation) == (12, True, True)
     assert await card_rows(db) == before
+
+
+async def test_selection_reads_the_cards_copies_and_applies_the_engine_rules(
+    fusion: FusionService, db: Database, cards: Cards
+) -> None:
+    await cards.player(1)
+    await cards.player(2)
+    a = await cards.give(1, "orc_mage_1", "basique", 1)
+    b = await cards.give(1, "orc_mage_1", "or", 1)
+    c = await cards.give(1, "orc_mage_1", "argent", 1)
+    await cards.give(1, "orc_guerrier_1", "basique", 1)  # another card
+    await cards.give(2, "orc_mage_1", "basique", 1)  # another player's
+    # one pair: the rarest survives, the least valuable (Basique) is sacrificed, the odd Argent stays out
+    assert await fusion.selection(1, "orc_mage_1", "a") == [b, a]
+    assert await fusion.selection(1, "orc_mage_1", "1") == [b, a]
+    with pytest.raises(BadInput) as nothing:
+        await fusion.selection(1, "orc_mage_1", "2")
+    assert nothing.value.key == "hoss.error.fuse.nothing"
+    with pytest.raises(BadInput) as no_five:
+        await fusion.selection(1, "orc_mage_1", "f")
+    assert no_five.value.key == "hoss.error.fuse.no_five_as_four"
+    assert await fusion.selection(1, "orc_mage_1", "f", required=False) == []
+    before = await card_rows(db)
+    proposal = await fusion.propose(1, "orc_mage_1", "a")
+    assert proposal.ids == (b, a)
+    assert [c.copy_id for c in proposal.copies] == [a, b, c]
+    (planned,) = proposal.preview.fusions
+    assert (planned.survivor_id, planned.sacrificed_id, planned.target_stars) == (b, a, 2)
+    assert await card_rows(db) == before
+
+
+async def test_collection_reads_for_fusion_and_autocomplete(
+    db: Database, catalog: HossCatalog, cards: Cards
+) -> None:
+    collection = HossCollection(db, catalog)
+    await cards.player(1)
+    m1 = await cards.give(1, "orc_mage_1", "basique", 1)
+    m2 = await cards.give(1, "orc_mage_1", "or", 1)
+    g1 = await cards.give(1, "orc_guerrier_1", "basique", 5)
+    g2 = await cards.give(1, "orc_guerrier_1", "basique", 3)
+    s1 = await cards.give(1, "sq_mage_1", "basique", 4)
+    s2 = await cards.give(1, "sq_mage_1", "basique", 5)
+    assert [c.copy_id for c in await collection.copies_of(1, "orc_mage_1")] == [m1, m2]
+    assert await collection.copies_of(1, "buff_soins") == []
+    assert await collection.fusable_cards(1) == {
+        "orc_mage_1": Counter({1: 2}),
+        "sq_mage_1": Counter({4: 1, 5: 1}),
+    }
+    assert await collection.fusable_cards(1, ["sq_mage_1", "orc_guerrier_1"]) == {
+        "sq_mage_1": Counter({4: 1, 5: 1})
+    }
+    newest = await collection.search_copies(1, limit=3)
+    assert [c.copy_id for c in newest] == [s2, s1, g2]
+    found = await collection.search_copies(1, ["orc_guerrier_1", "orc_mage_1"], limit=3)
+    assert [c.copy_id for c in found] == [g1, g2, m1]
