@@ -21,7 +21,7 @@ from services.messages import Embed, EmbedField, MessageSpec, Text
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 
 
-def generic_fields(card: CardBase) -> list[tuple[Text, Text]]:
+def generic_fields(card: CardBase, locale: str) -> list[tuple[Text, Text]]:
     """Until a game says how to show its cards, list the catalog's fields as they are."""
     data = card.model_dump(exclude={"id", "name"})
     return [(Text.raw(str(k)), Text.raw(str(v))) for k, v in data.items()]
@@ -30,7 +30,7 @@ def generic_fields(card: CardBase) -> list[tuple[Text, Text]]:
 def card_spec(ref: CardRef, card: CardBase, locale: str) -> MessageSpec:
     game = games.get(ref.game)
     render_fields = game.card_fields if game is not None and game.card_fields is not None else generic_fields
-    fields = tuple(EmbedField(label, value) for label, value in render_fields(card))
+    fields = tuple(EmbedField(label, value) for label, value in render_fields(card, locale))
     game_name = Text(game.name_key) if game is not None else Text.raw(ref.game)
     return MessageSpec(
         embeds=(Embed(title=Text.raw(ref.name_in(locale)), description=game_name, fields=fields[:25]),)

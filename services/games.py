@@ -32,8 +32,8 @@ class SummaryLine:
 
 
 ProfileSummary = Callable[[sqlite3.Connection, int], list[SummaryLine]]
-# How a game shows one card in /card: (label, value) pairs of message Texts.
-CardFields = Callable[[Any], list[tuple[Text, Text]]]
+# How a game shows one card in /card, in the reader's language: (label, value) pairs of message Texts.
+CardFields = Callable[[Any, str], list[tuple[Text, Text]]]
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ def _percent(value: float) -> Text:
     return Text.raw(f"{round(value * 100)} %")
 
 
-def card_fields(card: Any) -> list[tuple[Text, Text]]:
+def card_fields(card: Any, locale: str) -> list[tuple[Text, Text]]:
     """The catalog values of a card (a Basique 0★ copy); /hoss collection shows a copy's effective stats."""
     if isinstance(card, BuffCard):
         return [(Text("hoss.label.buff"), Text(BUFF_KEYS[card.effect], {"power": round(card.power * 100)}))]
@@ -82,7 +82,7 @@ def card_fields(card: Any) -> list[tuple[Text, Text]]:
         (Text("hoss.label.race"), Text(RACE_KEYS[card.race])),
         (Text("hoss.label.class"), Text(CLASS_KEYS[card.cls])),
         (Text("hoss.label.rank"), Text(RANK_KEYS[card.rank])),
-        (Text("hoss.label.pv"), Text.raw(format_int(card.pv, "fr"))),
+        (Text("hoss.label.pv"), Text.raw(format_int(card.pv, locale))),
     ]
     if card.cls == "defenseur":
         fields += [
