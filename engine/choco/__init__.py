@@ -1,6 +1,11 @@
 """Chocobataille: wizards on a front and a reserve line, chocolate-frog cards in six rarities.
 
-The rules are the rulebook's (`/work/shared/rules/chocobataille.txt`). For now this package holds the
-catalog's shape (`catalog.py`): the cards, their rarities and stat ranges, and the data-driven effect
-vocabulary the engine will interpret (documented in docs/choco/cards.md). No engine is registered yet.
+The rules are the rulebook's (`/work/shared/rules/chocobataille.txt`); `catalog.py` holds the catalog's
+shape and effect vocabulary (docs/choco/cards.md), `engine.py` the rules engine, registered here so the
+conformance test covers it. Decisions where the rules are silent: docs/choco/rules-notes.md.
 """
+
+from engine.choco.engine import ChocoEngine
+from engine.registry import register_engine
+
+ENGINE = register_engine(ChocoEngine())

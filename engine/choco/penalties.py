@@ -1,0 +1,94 @@
+"""The game effects of the rulebook's faults and penalties (V), as pure functions the service calls.
+
+When to call them is service-level timing (24 h / 72 h without an answer, a declared absence); what they
+do to the game is a rule, so it lives here, seeded from the state's own random stream like any chance.
+"""
+
+from __future__ import annotations
+
+from engine.choco.state import ChocoState, Side
+from engine.choco.turn import summon_pending
+from engine.errors import IllegalAction
+from engine.protocol import Event
+
+PASSES_TO_DISQUALIFY = 2
+
+
+def _set(state: ChocoState, seat: int, side: Side) -> ChocoState:
+    sides = (side, state.sides[1]) if seat == 0 else (state.sides[0], side)
+    return state.model_copy(update={"sides": sides})
+
+
+def _check_active(state: ChocoState, seat: int) -> None:
+    if state.finished or state.turn == 0 or seat != state.active:
+        raise IllegalAction("error.illegal_action", reason="not_your_turn")
+
+
+def inactivity_24h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
+    """V.2: a random card of the idle player's pioche is destroyed, from the hand if the pioche is empty."""
+    _check_active(state, seat)
+    side = state.sides[seat]
+    source = "pioche" if side.pioche else "hand"
+    pile = getattr(side, source)
+    if not pile:
+        return state, []
+    rng, rng_state = state.rng.advance()
+    index = rng.randrange(len(pile))
+    lost = pile[index]
+    side = side.model_copy(
+        update={source: pile[:index] + pile[index + 1 :], "graveyard": (*side.graveyard, lost)}
+    )
+    state = _set(state, seat, side).model_copy(update={"rng": rng_state})
+    event = Event("penalty_destroyed", {"seat": seat, "from": source, "card_id": lost.card_id})
+    return state, [event]
+
+
+def inactivity_72h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
+    """V.2: the turn is passed. An empty board gets a random hand card on the front line; an empty front
+    with a reserve gets a random reserve card moved forward. The second passed turn disqualifies.
+
+    Returns the state at the opponent's turn (or the finished game); the caller never calls `apply` for
+    the passed turn. Imported lazily to avoid a cycle with the engine module."""
+    from engine.choco.engine import ChocoEngine
+
+    _check_active(state, seat)
+    side = state.sides[seat]
+    events = [Event("turn_passed", {"seat": seat})]
+    rng, rng_state = state.rng.advance()
+    if not side.board() and side.hand and summon_pending(side, state.progress):
+        card = side.hand[rng.randrange(len(side.hand))]
+        hand = tuple(c for c in side.hand if c.uid != card.uid)
+        side = side.model_copy(update={"hand": hand, "front": (card,)})
+        events.append(Event("penalty_placed", {"seat": seat, "card": card.uid, "card_id": card.card_id}))
+    elif not side.front and side.reserve:
+        card = side.reserve[rng.randrange(len(side.reserve))]
+        reserve = tuple(c for c in side.reserve if c.uid != card.uid)
+        side = side.model_copy(update={"reserve": reserve, "front": (card,)})
+        events.append(Event("penalty_moved", {"seat": seat, "card": card.uid}))
+    passes = list(state.passes)
+    passes[seat] += 1
+    state = _set(state, seat, side).model_copy(update={"rng": rng_state, "passes": (passes[0], passes[1])})
+    if passes[seat] >= PASSES_TO_DISQUALIFY:
+        events.append(Event("disqualified", {"seat": seat}))
+        return forfeit(state, seat, absence=True)[0], events
+    state, more = ChocoEngine().end_turn(state)
+    return state, events + more
+
+
+def fault_unowned_card(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
+    """V.1: `seat` declared a card they do not hold: their opponent draws one extra card at their next
+    draw (the engine already refused the declaration, so the player corrects it and resubmits)."""
+    _check_active(state, seat)
+    bonus = list(state.bonus_draws)
+    bonus[1 - seat] += 1
+    state = state.model_copy(update={"bonus_draws": (bonus[0], bonus[1])})
+    return state, [Event("fault_unowned_card", {"seat": seat, "bonus_to": 1 - seat})]
+
+
+def forfeit(state: ChocoState, seat: int, absence: bool = False) -> tuple[ChocoState, list[Event]]:
+    """IV.4: a player may give up at any time (or is disqualified for absence); the opponent wins."""
+    if state.finished or seat not in (0, 1):
+        raise IllegalAction("error.illegal_action", reason="game_over")
+    reason = "absence" if absence else "voluntary"
+    state = state.model_copy(update={"finished": True, "winner": 1 - seat, "forfeit": reason})
+    return state, [Event("forfeit", {"seat": seat, "reason": reason})]

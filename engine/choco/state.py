@@ -1,0 +1,147 @@
+"""Chocobataille's state and actions: immutable values, so a stored game resumes and replays exactly.
+
+Every physical card is an instance (`"c12"`) carrying the catalog stats copied at `new_game`, so a catalog
+edit never changes a game in progress and two copies of one card stay distinguishable (hidden hands).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.protocol import GameState
+from engine.rng import RngState
+
+Line = Literal["front", "reserve"]
+LINES: tuple[Line, ...] = ("front", "reserve")
+# The rules never give the number of slots per line; we choose 5 on each (docs/choco/rules-notes.md).
+SLOTS_PER_LINE = 5
+DECK_SIZE = 24
+MAX_COPIES = 2
+HAND_TARGET = 5
+HAND_LIMIT = 8
+# Phases of a turn, in the rulebook's order (IV.2): summon, pure effects, moves, attacks, discards.
+SUMMON, EFFECTS, MOVES, ATTACKS, DISCARDS = 0, 1, 2, 3, 4
+
+
+class Card(BaseModel):
+    """One copy in play: instance id, catalog id and its current PA / PV (damage persists everywhere)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    uid: str
+    card_id: str
+    pa: int
+    pv: int
+    max_pv: int
+
+
+class Side(BaseModel):
+    """One player's cards: pioche (hidden from all), hand (hidden from the opponent), lines, graveyard."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pioche: tuple[Card, ...]
+    hand: tuple[Card, ...] = ()
+    front: tuple[Card, ...] = ()
+    reserve: tuple[Card, ...] = ()
+    graveyard: tuple[Card, ...] = ()
+
+    def board(self) -> tuple[Card, ...]:
+        return self.front + self.reserve
+
+    def alive(self) -> int:
+        """Cards with PA and PV not yet in the graveyard: the game ends when one side reaches 0 (IV.4)."""
+        return len(self.pioche) + len(self.hand) + len(self.front) + len(self.reserve)
+
+
+class TurnProgress(BaseModel):
+    """What the player to act has done so far this turn; it limits what they may still do."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    phase: int = SUMMON
+    summons_allowed: int = 1
+    summoned: tuple[str, ...] = ()
+    moved: tuple[str, ...] = ()
+    attacked: tuple[str, ...] = ()
+    deck_attacks: int = 0
+
+
+class ChocoState(GameState):
+    """The whole game. `prepared[s]` holds seat s's secret first placement during the preparatory turn."""
+
+    sides: tuple[Side, Side]
+    player_ids: tuple[int, int]
+    rng: RngState
+    turn: int = 0  # 0 = preparatory turn
+    active: int = -1
+    progress: TurnProgress = TurnProgress()
+    prepared: tuple[tuple[str, Line] | None, tuple[str, Line] | None] = (None, None)
+    max_turns: int = 200
+    finished: bool = False
+    winner: int | None = None
+    bonus_draws: tuple[int, int] = (0, 0)  # extra cards at the next draw (fault V.1)
+    passes: tuple[int, int] = (0, 0)  # turns passed for inactivity (V.2)
+    forfeit: Literal["voluntary", "absence"] | None = None
+
+
+# --- actions: one step of a turn, or the whole turn at once --------------------------------------------
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Prepare(_Action):
+    """Preparatory turn: the secret first placement of one card from the hand."""
+
+    kind: Literal["prepare"] = "prepare"
+    card: str
+    line: Line
+
+
+class Summon(_Action):
+    kind: Literal["summon"] = "summon"
+    card: str
+    line: Line
+
+
+class Move(_Action):
+    kind: Literal["move"] = "move"
+    card: str
+    line: Line
+
+
+class Attack(_Action):
+    kind: Literal["attack"] = "attack"
+    attacker: str
+    target: str
+
+
+class DeckAttack(_Action):
+    kind: Literal["deck_attack"] = "deck_attack"
+    attacker: str
+
+
+class Discard(_Action):
+    kind: Literal["discard"] = "discard"
+    card: str
+
+
+class EndTurn(_Action):
+    kind: Literal["end"] = "end"
+
+
+Step = Summon | Move | Attack | DeckAttack | Discard
+
+
+class Turn(_Action):
+    """A whole declared turn, validated at once: its steps in order, then the end of the turn."""
+
+    kind: Literal["turn"] = "turn"
+    steps: tuple[Summon | Move | Attack | DeckAttack | Discard, ...]
+
+
+Action = Prepare | Summon | Move | Attack | DeckAttack | Discard | EndTurn | Turn

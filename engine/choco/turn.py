@@ -1,0 +1,249 @@
+"""One turn's steps: a single legality predicate and their effects, shared by the step-wise protocol and
+the whole-turn submission (`Turn`), so both interfaces accept exactly the same play.
+
+Order and decisions are in docs/choco/rules-notes.md; the rulebook reference is IV.2 and IV.3.
+"""
+
+from __future__ import annotations
+
+from engine.choco.state import (
+    ATTACKS,
+    DISCARDS,
+    HAND_LIMIT,
+    HAND_TARGET,
+    MOVES,
+    SLOTS_PER_LINE,
+    SUMMON,
+    Attack,
+    Card,
+    ChocoState,
+    DeckAttack,
+    Discard,
+    EndTurn,
+    Line,
+    Move,
+    Side,
+    Step,
+    Summon,
+    TurnProgress,
+)
+from engine.errors import IllegalAction
+from engine.protocol import Event
+
+StepOrEnd = Step | EndTurn
+PHASE_OF: dict[str, int] = {"summon": SUMMON, "move": MOVES, "attack": ATTACKS, "deck_attack": ATTACKS}
+
+
+def _illegal(why: str) -> IllegalAction:
+    return IllegalAction("error.illegal_action", reason=why)
+
+
+def find(cards: tuple[Card, ...], uid: str) -> Card | None:
+    return next((c for c in cards if c.uid == uid), None)
+
+
+def line_of(side: Side, uid: str) -> Line | None:
+    if find(side.front, uid):
+        return "front"
+    if find(side.reserve, uid):
+        return "reserve"
+    return None
+
+
+def free(side: Side, line: Line) -> bool:
+    return len(side.front if line == "front" else side.reserve) < SLOTS_PER_LINE
+
+
+def summon_pending(side: Side, progress: TurnProgress) -> bool:
+    """The summon is mandatory while a wizard is in hand and a slot is free (IV.2, 2nd action)."""
+    room = free(side, "front") or free(side, "reserve")
+    return not progress.summoned and bool(side.hand) and room
+
+
+def front_missing(side: Side) -> bool:
+    """At the end of the moves at least one wizard stands on the front line, when the board has any."""
+    return not side.front and bool(side.reserve)
+
+
+def summons_allowed(state: ChocoState, seat: int) -> int:
+    """Two summons when the opponent has at least two more cards on the board at the turn's start."""
+    mine, theirs = len(state.sides[seat].board()), len(state.sides[1 - seat].board())
+    return 2 if theirs - mine >= 2 else 1
+
+
+def check(state: ChocoState, seat: int, step: StepOrEnd) -> None:
+    """Raise IllegalAction unless `seat` may take `step` now; the only legality rule of a turn."""
+    if state.finished or state.turn == 0 or seat != state.active:
+        raise _illegal("not_your_turn")
+    side, enemy, prog = state.sides[seat], state.sides[1 - seat], state.progress
+    phase = DISCARDS if isinstance(step, Discard | EndTurn) else PHASE_OF[step.kind]
+    if phase < prog.phase:
+        raise _illegal("phase_order")
+    if phase > SUMMON and summon_pending(side, prog):
+        raise _illegal("summon_required")
+    if phase > MOVES and front_missing(side):
+        raise _illegal("front_empty")
+    if isinstance(step, Summon):
+        if len(prog.summoned) >= prog.summons_allowed or find(side.hand, step.card) is None:
+            raise _illegal("cannot_summon")
+        if not (free(side, "front") or free(side, "reserve")):
+            raise _illegal("board_full")
+        if _placed_line(side, step.line) == "reserve" and not side.front and not _movable_reserve(side, prog):
+            raise _illegal("front_empty")
+    elif isinstance(step, Move):
+        where = line_of(side, step.card)
+        if where is None or where == step.line or step.card in prog.summoned or step.card in prog.moved:
+            raise _illegal("cannot_move")
+        if not free(side, step.line):
+            raise _illegal("line_full")
+        if where == "front" and len(side.front) == 1:
+            raise _illegal("front_empty")
+    elif isinstance(step, Attack):
+        _check_attacker(side, prog, step.attacker)
+        if find(enemy.front, step.target) is None:
+            raise _illegal("bad_target")
+    elif isinstance(step, DeckAttack):
+        _check_attacker(side, prog, step.attacker)
+        if enemy.board() or not enemy.pioche:
+            raise _illegal("no_deck_attack")
+    elif isinstance(step, Discard) and find(side.hand, step.card) is None:
+        raise _illegal("not_in_hand")
+
+
+def _check_attacker(side: Side, prog: TurnProgress, uid: str) -> None:
+    if find(side.front, uid) is None or uid in prog.attacked:
+        raise _illegal("cannot_attack")
+
+
+def _movable_reserve(side: Side, prog: TurnProgress) -> bool:
+    return any(c.uid not in prog.summoned and c.uid not in prog.moved for c in side.reserve)
+
+
+def _placed_line(side: Side, wanted: Line) -> Line:
+    """Fault rule V.1: a card placed on a full line goes to a free slot, the front line first."""
+    if free(side, wanted):
+        return wanted
+    return "front" if free(side, "front") else "reserve"
+
+
+def candidates(state: ChocoState, seat: int) -> list[StepOrEnd]:
+    """Every step that might be legal, in a deterministic order; `check` filters them."""
+    side, enemy = state.sides[seat], state.sides[1 - seat]
+    steps: list[StepOrEnd] = []
+    for card in side.hand:
+        steps += [Summon(card=card.uid, line="front"), Summon(card=card.uid, line="reserve")]
+    steps += [Move(card=c.uid, line="reserve") for c in side.front]
+    steps += [Move(card=c.uid, line="front") for c in side.reserve]
+    for attacker in side.front:
+        steps += [Attack(attacker=attacker.uid, target=t.uid) for t in enemy.front]
+        steps.append(DeckAttack(attacker=attacker.uid))
+    steps += [Discard(card=c.uid) for c in side.hand]
+    steps.append(EndTurn())
+    return steps
+
+
+def _with(side: Side, **update: object) -> Side:
+    return side.model_copy(update=update)
+
+
+def _set_side(state: ChocoState, seat: int, side: Side) -> ChocoState:
+    sides = (side, state.sides[1]) if seat == 0 else (state.sides[0], side)
+    return state.model_copy(update={"sides": sides})
+
+
+def _damage(side: Side, uid: str, amount: int) -> tuple[Side, bool]:
+    """Lower a board wizard's PV; at 0 it goes straight to the graveyard (IV.3)."""
+    line = line_of(side, uid)
+    cards = side.front if line == "front" else side.reserve
+    card = find(cards, uid)
+    assert card is not None
+    hurt = card.model_copy(update={"pv": card.pv - amount})
+    if hurt.pv <= 0:
+        rest = tuple(c for c in cards if c.uid != uid)
+        return _with(side, **{str(line): rest, "graveyard": (*side.graveyard, hurt)}), True
+    return _with(side, **{str(line): tuple(hurt if c.uid == uid else c for c in cards)}), False
+
+
+def do_step(state: ChocoState, seat: int, step: Step) -> tuple[ChocoState, list[Event]]:
+    """Apply a step already accepted by `check`."""
+    side, prog = state.sides[seat], state.progress
+    phase = DISCARDS if isinstance(step, Discard) else PHASE_OF[step.kind]
+    events: list[Event] = []
+    if isinstance(step, Summon):
+        card = find(side.hand, step.card)
+        assert card is not None
+        line = _placed_line(side, step.line)
+        hand = tuple(c for c in side.hand if c.uid != card.uid)
+        side = _with(side, hand=hand, **{line: (*getattr(side, line), card)})
+        prog = prog.model_copy(update={"summoned": (*prog.summoned, card.uid)})
+        events.append(
+            Event("summoned", {"seat": seat, "card": card.uid, "card_id": card.card_id, "line": line})
+        )
+    elif isinstance(step, Move):
+        old: Line = "reserve" if step.line == "front" else "front"
+        card = find(getattr(side, old), step.card)
+        assert card is not None
+        side = _with(
+            side,
+            **{old: tuple(c for c in getattr(side, old) if c.uid != card.uid)},
+            **{step.line: (*getattr(side, step.line), card)},
+        )
+        prog = prog.model_copy(update={"moved": (*prog.moved, card.uid)})
+        events.append(Event("moved", {"seat": seat, "card": card.uid, "line": step.line}))
+    elif isinstance(step, Attack):
+        attacker = find(side.front, step.attacker)
+        assert attacker is not None
+        enemy, died = _damage(state.sides[1 - seat], step.target, attacker.pa)
+        state = _set_side(state, 1 - seat, enemy)
+        prog = prog.model_copy(update={"attacked": (*prog.attacked, attacker.uid)})
+        data = {"seat": seat, "attacker": attacker.uid, "target": step.target, "damage": attacker.pa}
+        events.append(Event("attacked", {**data, "killed": died}))
+    elif isinstance(step, DeckAttack):
+        state, side, prog, events = _deck_attack(state, seat, side, prog, step.attacker)
+    else:
+        card = find(side.hand, step.card)
+        assert card is not None
+        hand = tuple(c for c in side.hand if c.uid != card.uid)
+        side = _with(side, hand=hand, graveyard=(*side.graveyard, card))
+        events.append(Event("discarded", {"seat": seat, "card": card.uid, "card_id": card.card_id}))
+    prog = prog.model_copy(update={"phase": max(prog.phase, phase)})
+    return _set_side(state, seat, side).model_copy(update={"progress": prog}), events
+
+
+def _deck_attack(
+    state: ChocoState, seat: int, side: Side, prog: TurnProgress, uid: str
+) -> tuple[ChocoState, Side, TurnProgress, list[Event]]:
+    """IV.2 5th action, special case: a random pioche card loses the attacker's PA; the first is free."""
+    attacker = find(side.front, uid)
+    assert attacker is not None
+    rng, rng_state = state.rng.advance()
+    enemy = state.sides[1 - seat]
+    index = rng.randrange(len(enemy.pioche))
+    hit = enemy.pioche[index]
+    hurt = hit.model_copy(update={"pv": hit.pv - attacker.pa})
+    rest = enemy.pioche[:index] + enemy.pioche[index + 1 :]
+    if hurt.pv <= 0:
+        enemy = _with(enemy, pioche=rest, graveyard=(*enemy.graveyard, hurt))
+    else:
+        enemy = _with(enemy, pioche=(*rest[:index], hurt, *rest[index:]))
+    sacrificed = prog.deck_attacks >= 1
+    if sacrificed:
+        side = _with(
+            side, front=tuple(c for c in side.front if c.uid != uid), graveyard=(*side.graveyard, attacker)
+        )
+    prog = prog.model_copy(update={"attacked": (*prog.attacked, uid), "deck_attacks": prog.deck_attacks + 1})
+    state = _set_side(state, 1 - seat, enemy).model_copy(update={"rng": rng_state})
+    data = {"seat": seat, "attacker": uid, "card_id": hit.card_id, "damage": attacker.pa}
+    event = Event("deck_attacked", {**data, "killed": hurt.pv <= 0, "sacrificed": sacrificed})
+    return state, side, prog, [event]
+
+
+def draw(side: Side, bonus: int = 0) -> tuple[Side, tuple[Card, ...]]:
+    """Turn-start draw: up to 5 in hand, at least one card, never above 8 (IV.2, 1st action), plus
+    `bonus` cards granted by an opponent's fault (V.1), still within the 8-card limit.
+
+    The pioche is kept shuffled, so drawing from its top is a random draw."""
+    wanted = max(1, HAND_TARGET - len(side.hand)) + bonus
+    count = max(0, min(wanted, HAND_LIMIT - len(side.hand), len(side.pioche)))
+    drawn = side.pioche[:count]
+    return _with(side, pioche=side.pioche[count:], hand=side.hand + drawn), drawn
