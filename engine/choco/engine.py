@@ -1,8 +1,8 @@
 """The Chocobataille engine behind the platform protocol (docs/engine.md, docs/choco/rules-notes.md).
 
-A turn can be played step by step (`Summon`, `Move`, `Attack`, `DeckAttack`, `Discard`, `EndTurn`: what
-`legal_actions` lists, exactly) or declared whole as one `Turn`, validated at once: both go through the
-same legality predicate (`turn.check`), so they accept exactly the same play.
+A turn can be played step by step (`Summon`, `PlayEffect`, `Move`, `Attack`, `DeckAttack`, `Discard`,
+`EndTurn`: what `legal_actions` lists, exactly) or declared whole as one `Turn`, validated at once: both go
+through the same legality predicate (`turn.check`), so they accept exactly the same play.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from typing import Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
 
-from engine.choco.catalog import ChocoCatalog
+from engine.choco import effects as fx
+from engine.choco.catalog import ChocoCatalog, Effect
+from engine.choco.effects import end_of_turn, magic_excess, prune
 from engine.choco.sample import sample_catalog, sample_deck
 from engine.choco.state import (
     DECK_SIZE,
@@ -27,6 +29,7 @@ from engine.choco.state import (
     Discard,
     EndTurn,
     Move,
+    PlayEffect,
     Prepare,
     Side,
     Summon,
@@ -54,13 +57,34 @@ def build_side(deck: Sequence[str], catalog: ChocoCatalog, seat: int, rng: rando
         card = catalog.card(card_id)
         if card is None:
             raise DomainError("error.bad_input", reason="unknown_card", card=card_id)
-        if card.type != "normal" or card.pa is None or card.pv is None:
-            raise DomainError("error.bad_input", reason="effects_unsupported", card=card_id)
-        cards.append(
-            Card(uid=f"c{seat * DECK_SIZE + i}", card_id=card_id, pa=card.pa, pv=card.pv, max_pv=card.pv)
-        )
+        uid = f"c{seat * DECK_SIZE + i}"
+        if card.type == "pure":
+            cards.append(Card(uid=uid, card_id=card_id, pa=0, pv=0, max_pv=0, pure=True))
+        else:
+            assert card.pa is not None and card.pv is not None
+            cards.append(
+                Card(
+                    uid=uid,
+                    card_id=card_id,
+                    pa=card.pa,
+                    pv=card.pv,
+                    max_pv=card.pv,
+                    base_pa=card.pa,
+                    base_pv=card.pv,
+                )
+            )
+    if all(c.pure for c in cards):
+        raise DomainError("error.bad_input", reason="no_wizard")
     rng.shuffle(cards)
+    # The preparatory hand must hold a wizard to place (IV.1): "Excès de magie" redeals it (rules-notes.md).
+    while all(c.pure for c in cards[:5]):
+        rng.shuffle(cards)
     return Side(pioche=tuple(cards))
+
+
+def _effect(catalog: ChocoCatalog, card_id: str) -> Effect | None:
+    card = catalog.card(card_id)
+    return None if card is None else card.effect
 
 
 def _reason(why: str) -> str:
@@ -83,6 +107,9 @@ class ChocoEngine:
         rng, rng_state = RngState.from_seed(seed, "choco").advance()
         sides = [build_side(p.deck, catalog, p.seat, rng) for p in ordered]
         dealt = tuple(Side(pioche=s.pioche[5:], hand=s.pioche[:5]) for s in sides)
+        effects = {
+            c.card_id: e for s in sides for c in s.pioche if (e := _effect(catalog, c.card_id)) is not None
+        }
         max_turns = int(options.get("max_turns", MAX_TURNS))
         if not 1 <= max_turns <= MAX_TURNS:
             raise DomainError("error.bad_input", reason="max_turns")
@@ -91,6 +118,7 @@ class ChocoEngine:
             player_ids=(ordered[0].player_id, ordered[1].player_id),
             rng=rng_state,
             max_turns=max_turns,
+            effects=effects,
         )
 
     def current_players(self, state: ChocoState) -> list[int]:
@@ -105,7 +133,9 @@ class ChocoEngine:
             return []
         if state.turn == 0:
             hand = state.sides[player].hand
-            return [Prepare(card=c.uid, line=line) for c in hand for line in ("front", "reserve")]
+            return [
+                Prepare(card=c.uid, line=line) for c in hand if not c.pure for line in ("front", "reserve")
+            ]
         legal: list[Any] = []
         for step in candidates(state, player):
             try:
@@ -136,7 +166,7 @@ class ChocoEngine:
             check(state, player, EndTurn())
             state, more = self.end_turn(state)
             return state, events + more
-        if isinstance(action, Summon | Move | Attack | DeckAttack | Discard):
+        if isinstance(action, Summon | PlayEffect | Move | Attack | DeckAttack | Discard):
             check(state, player, action)
             state, events = do_step(state, player, action)
             return self._settle(state), events
@@ -168,6 +198,15 @@ class ChocoEngine:
             events.append(Event("revealed", {"seat": s, "card": choice[0], "line": choice[1]}))
         events.append(Event("first_player", {"seat": first}))
         state = state.model_copy(update={"rng": rng_state, "turn": 1, "active": first})
+        state = state.model_copy(update={"turn": 0})
+        for s in (first, 1 - first):  # effect wizards placed secretly trigger at the reveal (rules-notes.md)
+            choice = prepared[s]
+            assert choice is not None
+            shown = next((c for c in state.sides[s].board() if c.uid == choice[0]), None)
+            if shown is not None:  # the first player's effect may already have destroyed it
+                state, more = fx.placed(state, s, shown)
+                events += more
+        state = state.model_copy(update={"turn": 1})
         state, more = self._start_turn(state, first)
         return state, events + more
 
@@ -179,13 +218,16 @@ class ChocoEngine:
         progress = TurnProgress(summons_allowed=summons_allowed(state, seat))
         state = state.model_copy(update={"progress": progress})
         cards = [c.uid for c in drawn]
+        state, excess = magic_excess(state, seat)
         return state, [
             Event("drew", {"seat": seat, "cards": cards}, visible_to=frozenset({seat})),
             Event("drew_count", {"seat": seat, "count": len(cards)}),
+            *excess,
         ]
 
     def _settle(self, state: ChocoState) -> ChocoState:
         """The game ends as soon as one side has no wizard outside the graveyard (IV.4)."""
+        state = prune(state)
         alive = (state.sides[0].alive(), state.sides[1].alive())
         if min(alive) > 0:
             return state
@@ -193,9 +235,13 @@ class ChocoEngine:
         return state.model_copy(update={"finished": True, "winner": winner})
 
     def end_turn(self, state: ChocoState) -> tuple[ChocoState, list[Event]]:
-        """Close the active turn (also used by the 72 h penalty): end check, turn bound, next draw."""
+        """Close the active turn (also used by the 72 h penalty): expirations and continuous effects, end check,
+        turn bound, next draw."""
+        events: list[Event] = []
+        if not state.finished:
+            state, events = end_of_turn(state, state.active)
         state = self._settle(state)
-        events = [Event("turn_ended", {"seat": state.active, "turn": state.turn})]
+        events.append(Event("turn_ended", {"seat": state.active, "turn": state.turn}))
         if state.finished:
             return state, events
         if state.turn >= state.max_turns:
@@ -232,7 +278,14 @@ class ChocoEngine:
             if seat == player and player != SPECTATOR:
                 entry["hand"] = [c.model_dump() for c in side.hand]
             sides.append(entry)
-        return {"turn": state.turn, "active": state.active, "finished": state.finished, "sides": sides}
+        return {
+            "turn": state.turn,
+            "active": state.active,
+            "finished": state.finished,
+            "sides": sides,
+            "active_effects": [a.model_dump() for a in state.actives],
+            "timed": [t.model_dump() for t in state.timed],
+        }
 
     def hidden_cards(self, state: ChocoState, player: int) -> set[str]:
         """The hand, and during the preparatory turn the secretly placed card."""
@@ -263,4 +316,4 @@ class ChocoEngine:
         """Two seats with legal decks of normal wizards, and a short turn bound so random games stay quick."""
         source = catalog if catalog is not None else sample_catalog()
         players = tuple(PlayerSetup(seat=s, player_id=100 + s, deck=sample_deck(source, rng)) for s in (0, 1))
-        return Setup(players=players, options={"max_turns": rng.choice((6, 10, 14))})
+        return Setup(players=players, options={"max_turns": rng.choice((4, 6, 10))})

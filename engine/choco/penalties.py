@@ -6,7 +6,8 @@ do to the game is a rule, so it lives here, seeded from the state's own random s
 
 from __future__ import annotations
 
-from engine.choco.state import ChocoState, Side
+from engine.choco.effects import placed
+from engine.choco.state import Card, ChocoState, Side
 from engine.choco.turn import summon_pending
 from engine.errors import IllegalAction
 from engine.protocol import Event
@@ -55,8 +56,11 @@ def inactivity_72h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
     side = state.sides[seat]
     events = [Event("turn_passed", {"seat": seat})]
     rng, rng_state = state.rng.advance()
+    placed_card: Card | None = None
     if not side.board() and side.hand and summon_pending(side, state.progress):
-        card = side.hand[rng.randrange(len(side.hand))]
+        wizards = [c for c in side.hand if not c.pure]
+        card = wizards[rng.randrange(len(wizards))]
+        placed_card = card
         hand = tuple(c for c in side.hand if c.uid != card.uid)
         side = side.model_copy(update={"hand": hand, "front": (card,)})
         events.append(Event("penalty_placed", {"seat": seat, "card": card.uid, "card_id": card.card_id}))
@@ -68,6 +72,9 @@ def inactivity_72h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
     passes = list(state.passes)
     passes[seat] += 1
     state = _set(state, seat, side).model_copy(update={"rng": rng_state, "passes": (passes[0], passes[1])})
+    if placed_card is not None:  # an effect wizard placed by the penalty still triggers its effect
+        state, more = placed(state, seat, placed_card)
+        events += more
     if passes[seat] >= PASSES_TO_DISQUALIFY:
         events.append(Event("disqualified", {"seat": seat}))
         return forfeit(state, seat, absence=True)[0], events

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from engine.choco.catalog import Effect
 from engine.protocol import GameState
 from engine.rng import RngState
 
@@ -35,6 +36,9 @@ class Card(BaseModel):
     pa: int
     pv: int
     max_pv: int
+    pure: bool = False  # a pure effect card: no PA / PV, never on the board
+    base_pa: int | None = None  # catalog stats, given back by `recall`
+    base_pv: int | None = None
 
 
 class Side(BaseModel):
@@ -53,7 +57,7 @@ class Side(BaseModel):
 
     def alive(self) -> int:
         """Cards with PA and PV not yet in the graveyard: the game ends when one side reaches 0 (IV.4)."""
-        return len(self.pioche) + len(self.hand) + len(self.front) + len(self.reserve)
+        return sum(not c.pure for c in self.pioche + self.hand) + len(self.front) + len(self.reserve)
 
 
 class TurnProgress(BaseModel):
@@ -67,6 +71,35 @@ class TurnProgress(BaseModel):
     moved: tuple[str, ...] = ()
     attacked: tuple[str, ...] = ()
     deck_attacks: int = 0
+    effects_played: int = 0  # pure effects played from the hand this turn (at most two)
+    extra_summons: int = 0  # granted by `extra_summon` steps this turn
+
+
+class Timed(BaseModel):
+    """A `modify` with `turns`, a `protect` or a `stun` on one wizard, counted in its owner's ends of turn."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    owner: int
+    uid: str
+    kind: Literal["modify", "protect", "stun"]
+    left: int
+    turn: int  # the turn it was applied: that turn's end does not count
+    pa: int = 0
+    pv: int = 0
+
+
+class Active(BaseModel):
+    """A continuous effect wizard on the board, or a pure effect that stays (`card` holds it meanwhile)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    owner: int
+    uid: str
+    card_id: str
+    left: int | None
+    turn: int
+    card: Card | None = None
 
 
 class ChocoState(GameState):
@@ -85,6 +118,11 @@ class ChocoState(GameState):
     bonus_draws: tuple[int, int] = (0, 0)  # extra cards at the next draw (fault V.1)
     passes: tuple[int, int] = (0, 0)  # turns passed for inactivity (V.2)
     forfeit: Literal["voluntary", "absence"] | None = None
+    effects: dict[str, Effect] = Field(
+        default_factory=dict
+    )  # the effects of the cards in play, copied from the catalog at new_game
+    timed: tuple[Timed, ...] = ()
+    actives: tuple[Active, ...] = ()
 
 
 # --- actions: one step of a turn, or the whole turn at once --------------------------------------------
@@ -103,9 +141,24 @@ class Prepare(_Action):
 
 
 class Summon(_Action):
+    """`targets`/`recall`: the owner's choices for an effect wizard's effect (see PlayEffect)."""
+
     kind: Literal["summon"] = "summon"
     card: str
     line: Line
+    targets: tuple[str, ...] = ()
+    recall: tuple[str, ...] = ()
+
+
+class PlayEffect(_Action):
+    """Play a pure effect from the hand (action 3). `targets` gives one wizard per distinct chosen target
+    (`ally`, `enemy`) in the order they first appear in the steps; `recall` the graveyard cards taken back.
+    A choice left out is drawn at random (rules-notes.md)."""
+
+    kind: Literal["play_effect"] = "play_effect"
+    card: str
+    targets: tuple[str, ...] = ()
+    recall: tuple[str, ...] = ()
 
 
 class Move(_Action):
@@ -134,14 +187,14 @@ class EndTurn(_Action):
     kind: Literal["end"] = "end"
 
 
-Step = Summon | Move | Attack | DeckAttack | Discard
+Step = Summon | PlayEffect | Move | Attack | DeckAttack | Discard
 
 
 class Turn(_Action):
     """A whole declared turn, validated at once: its steps in order, then the end of the turn."""
 
     kind: Literal["turn"] = "turn"
-    steps: tuple[Summon | Move | Attack | DeckAttack | Discard, ...]
+    steps: tuple[Summon | PlayEffect | Move | Attack | DeckAttack | Discard, ...]
 
 
-Action = Prepare | Summon | Move | Attack | DeckAttack | Discard | EndTurn | Turn
+Action = Prepare | Summon | PlayEffect | Move | Attack | DeckAttack | Discard | EndTurn | Turn

@@ -6,9 +6,11 @@ Order and decisions are in docs/choco/rules-notes.md; the rulebook reference is 
 
 from __future__ import annotations
 
+from engine.choco.effects import is_under, placed, play_pure, valid_choices
 from engine.choco.state import (
     ATTACKS,
     DISCARDS,
+    EFFECTS,
     HAND_LIMIT,
     HAND_TARGET,
     MOVES,
@@ -22,6 +24,7 @@ from engine.choco.state import (
     EndTurn,
     Line,
     Move,
+    PlayEffect,
     Side,
     Step,
     Summon,
@@ -31,7 +34,13 @@ from engine.errors import IllegalAction
 from engine.protocol import Event
 
 StepOrEnd = Step | EndTurn
-PHASE_OF: dict[str, int] = {"summon": SUMMON, "move": MOVES, "attack": ATTACKS, "deck_attack": ATTACKS}
+PHASE_OF: dict[str, int] = {
+    "summon": SUMMON,
+    "play_effect": EFFECTS,
+    "move": MOVES,
+    "attack": ATTACKS,
+    "deck_attack": ATTACKS,
+}
 
 
 def _illegal(why: str) -> IllegalAction:
@@ -57,7 +66,7 @@ def free(side: Side, line: Line) -> bool:
 def summon_pending(side: Side, progress: TurnProgress) -> bool:
     """The summon is mandatory while a wizard is in hand and a slot is free (IV.2, 2nd action)."""
     room = free(side, "front") or free(side, "reserve")
-    return not progress.summoned and bool(side.hand) and room
+    return not progress.summoned and any(not c.pure for c in side.hand) and room
 
 
 def front_missing(side: Side) -> bool:
@@ -77,41 +86,56 @@ def check(state: ChocoState, seat: int, step: StepOrEnd) -> None:
         raise _illegal("not_your_turn")
     side, enemy, prog = state.sides[seat], state.sides[1 - seat], state.progress
     phase = DISCARDS if isinstance(step, Discard | EndTurn) else PHASE_OF[step.kind]
-    if phase < prog.phase:
+    extra = isinstance(step, Summon) and prog.extra_summons > 0 and prog.phase == EFFECTS
+    if phase < prog.phase and not extra:
         raise _illegal("phase_order")
     if phase > SUMMON and summon_pending(side, prog):
         raise _illegal("summon_required")
     if phase > MOVES and front_missing(side):
         raise _illegal("front_empty")
     if isinstance(step, Summon):
-        if len(prog.summoned) >= prog.summons_allowed or find(side.hand, step.card) is None:
+        card = find(side.hand, step.card)
+        if len(prog.summoned) >= prog.summons_allowed + prog.extra_summons or card is None or card.pure:
             raise _illegal("cannot_summon")
+        effect = state.effects.get(card.card_id)
+        if step.targets and (effect is None or not valid_choices(state, seat, effect, step.targets)):
+            raise _illegal("bad_effect_target")
         if not (free(side, "front") or free(side, "reserve")):
             raise _illegal("board_full")
         if _placed_line(side, step.line) == "reserve" and not side.front and not _movable_reserve(side, prog):
             raise _illegal("front_empty")
+    elif isinstance(step, PlayEffect):
+        card = find(side.hand, step.card)
+        if card is None or not card.pure or prog.effects_played >= 2:
+            raise _illegal("cannot_play_effect")
+        if not valid_choices(state, seat, state.effects[card.card_id], step.targets):
+            raise _illegal("bad_effect_target")
     elif isinstance(step, Move):
         where = line_of(side, step.card)
-        if where is None or where == step.line or step.card in prog.summoned or step.card in prog.moved:
+        # An effect can empty the front after the summon: the summoned card may then refill it (rules-notes).
+        rescue = not side.front and not _movable_reserve(side, prog)
+        if where is None or where == step.line or step.card in prog.moved:
+            raise _illegal("cannot_move")
+        if step.card in prog.summoned and not rescue:
             raise _illegal("cannot_move")
         if not free(side, step.line):
             raise _illegal("line_full")
         if where == "front" and len(side.front) == 1:
             raise _illegal("front_empty")
     elif isinstance(step, Attack):
-        _check_attacker(side, prog, step.attacker)
-        if find(enemy.front, step.target) is None:
+        _check_attacker(state, side, prog, step.attacker)
+        if find(enemy.front, step.target) is None or is_under(state, step.target, "protect"):
             raise _illegal("bad_target")
     elif isinstance(step, DeckAttack):
-        _check_attacker(side, prog, step.attacker)
+        _check_attacker(state, side, prog, step.attacker)
         if enemy.board() or not enemy.pioche:
             raise _illegal("no_deck_attack")
     elif isinstance(step, Discard) and find(side.hand, step.card) is None:
         raise _illegal("not_in_hand")
 
 
-def _check_attacker(side: Side, prog: TurnProgress, uid: str) -> None:
-    if find(side.front, uid) is None or uid in prog.attacked:
+def _check_attacker(state: ChocoState, side: Side, prog: TurnProgress, uid: str) -> None:
+    if find(side.front, uid) is None or uid in prog.attacked or is_under(state, uid, "stun"):
         raise _illegal("cannot_attack")
 
 
@@ -131,7 +155,10 @@ def candidates(state: ChocoState, seat: int) -> list[StepOrEnd]:
     side, enemy = state.sides[seat], state.sides[1 - seat]
     steps: list[StepOrEnd] = []
     for card in side.hand:
-        steps += [Summon(card=card.uid, line="front"), Summon(card=card.uid, line="reserve")]
+        if card.pure:
+            steps.append(PlayEffect(card=card.uid))
+        else:
+            steps += [Summon(card=card.uid, line="front"), Summon(card=card.uid, line="reserve")]
     steps += [Move(card=c.uid, line="reserve") for c in side.front]
     steps += [Move(card=c.uid, line="front") for c in side.reserve]
     for attacker in side.front:
@@ -169,6 +196,14 @@ def do_step(state: ChocoState, seat: int, step: Step) -> tuple[ChocoState, list[
     side, prog = state.sides[seat], state.progress
     phase = DISCARDS if isinstance(step, Discard) else PHASE_OF[step.kind]
     events: list[Event] = []
+    if isinstance(step, PlayEffect):
+        card = find(side.hand, step.card)
+        assert card is not None
+        prog = prog.model_copy(
+            update={"effects_played": prog.effects_played + 1, "phase": max(prog.phase, phase)}
+        )
+        state = state.model_copy(update={"progress": prog})
+        return play_pure(state, seat, card, step.targets, step.recall)
     if isinstance(step, Summon):
         card = find(side.hand, step.card)
         assert card is not None
@@ -179,6 +214,10 @@ def do_step(state: ChocoState, seat: int, step: Step) -> tuple[ChocoState, list[
         events.append(
             Event("summoned", {"seat": seat, "card": card.uid, "card_id": card.card_id, "line": line})
         )
+        prog = prog.model_copy(update={"phase": max(prog.phase, phase)})
+        state = _set_side(state, seat, side).model_copy(update={"progress": prog})
+        state, more = placed(state, seat, card, step.targets, step.recall)
+        return state, events + more
     elif isinstance(step, Move):
         old: Line = "reserve" if step.line == "front" else "front"
         card = find(getattr(side, old), step.card)
@@ -222,7 +261,7 @@ def _deck_attack(
     hit = enemy.pioche[index]
     hurt = hit.model_copy(update={"pv": hit.pv - attacker.pa})
     rest = enemy.pioche[:index] + enemy.pioche[index + 1 :]
-    if hurt.pv <= 0:
+    if hurt.pv <= 0 or hit.pure:  # a pure effect card hit is destroyed (IV.2, 5th action)
         enemy = _with(enemy, pioche=rest, graveyard=(*enemy.graveyard, hurt))
     else:
         enemy = _with(enemy, pioche=(*rest[:index], hurt, *rest[index:]))
@@ -234,7 +273,7 @@ def _deck_attack(
     prog = prog.model_copy(update={"attacked": (*prog.attacked, uid), "deck_attacks": prog.deck_attacks + 1})
     state = _set_side(state, 1 - seat, enemy).model_copy(update={"rng": rng_state})
     data = {"seat": seat, "attacker": uid, "card_id": hit.card_id, "damage": attacker.pa}
-    event = Event("deck_attacked", {**data, "killed": hurt.pv <= 0, "sacrificed": sacrificed})
+    event = Event("deck_attacked", {**data, "killed": hurt.pv <= 0 or hit.pure, "sacrificed": sacrificed})
     return state, side, prog, [event]
 
 

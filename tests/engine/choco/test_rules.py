@@ -77,7 +77,7 @@ def test_a_deck_holds_24_cards_and_at_most_two_copies() -> None:
         ENGINE.new_game([PlayerSetup(0, 1, ("nope", *good[0].deck[1:])), good[1]], 1, {})
 
 
-def test_effect_cards_are_refused_until_the_effect_interpreter_exists() -> None:
+def test_effect_cards_are_accepted_with_their_effects_copied() -> None:
     from engine.choco.catalog import ChocoCatalog
     from services.catalogs import DATA_DIR, load_catalog
 
@@ -86,8 +86,8 @@ def test_effect_cards_are_refused_until_the_effect_interpreter_exists() -> None:
     normal = [c.id for c in catalog.cards if c.type == "normal"][:23]
     deck = (effect, *normal)
     other = PlayerSetup(1, 2, tuple(c.id for c in catalog.cards if c.type == "normal")[:24])
-    with pytest.raises(DomainError, match="effects_unsupported"):
-        ENGINE.new_game([PlayerSetup(0, 1, deck), other], 1, {"catalog": catalog})
+    game = ENGINE.new_game([PlayerSetup(0, 1, deck), other], 1, {"catalog": catalog})
+    assert effect in game.effects
     ok = ENGINE.new_game([PlayerSetup(0, 1, (*normal, normal[0])), other], 1, {"catalog": catalog})
     assert ok.sides[0].alive() == 24
 
