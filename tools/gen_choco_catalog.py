@@ -1,9 +1,9 @@
-"""Generate data/choco.json (the 145 Chocobataille cards) from the tables below.
+"""Generate data/choco.json (the 145 Chocobataille cards) from the tables in tools/choco_card_source.py.
 
 Stats follow the ranges of engine/choco/catalog.py with a fixed pattern (a higher PA pays with lower PV);
 effect texts are written from the effect's steps, in French and English, so the text never disagrees
 with what the engine does. Run from the repository root: `python tools/gen_choco_catalog.py`.
-The output is checked in; edit this file and regenerate rather than editing the JSON by hand.
+The output is checked in; edit the tables (tools/choco_card_source.py) and regenerate, never the JSON.
 """
 
 from __future__ import annotations
