@@ -1,6 +1,6 @@
 """HOSS TCG: creature lines that evolve, fighting in real time in five-second rounds.
 
-The rules are the rulebook's (`/work/shared/rules/hoss-tcg.txt`); every decision where it is silent is in
+The rules are the rulebook's (`../shared/rules/hoss-tcg.txt`); every decision where it is silent is in
 docs/hoss/rules-notes.md. Map of the package:
 
 - `rules.py` the rulebook's tables; `bonus.py` rarity/stars/holo, attack speed, Gel slowdown;

@@ -1,6 +1,6 @@
 """The rulebook's numbers, as integer-indexed tables for the battle's hot loop.
 
-Everything the rulebook (`/work/shared/rules/hoss-tcg.txt`) fixes lives here: class dodge and extra-damage
+Everything the rulebook (`../shared/rules/hoss-tcg.txt`) fixes lives here: class dodge and extra-damage
 tables, race fears and resistances, status values, timings. Numbers printed on cards live in the catalog.
 Races, classes, elements and statuses are small integers (their index in the tuples below) so the hot
 loop compares ints and indexes lists instead of hashing strings. Chances are basis points (1 bp = 0.01 %)
