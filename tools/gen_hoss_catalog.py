@@ -31,41 +31,25 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "hoss.json"
 
-RACES = ("squelette", "orc", "sylvestre", "humain")
-CLASSES = ("guerrier", "cavalier", "lancier", "assassin", "archer", "mage", "defenseur")
+sys.path.insert(0, str(ROOT))
+
+from engine.hoss.catalog import ELEMENT_STATUS  # noqa: E402
+from tools.hoss_budget import (  # noqa: E402
+    CLASS_DODGE,
+    CLASS_FACTOR,
+    D1,
+    HEAL_WEIGHT,
+    RACE_FACTOR,
+    RANK_SCALE,
+    STATUS_WEIGHT,
+    T1,
+)
+
 PREFIX = {"squelette": "sq", "orc": "orc", "sylvestre": "syl", "humain": "hum"}
-ELEMENT_STATUS = {"feu": "embrasement", "glace": "gel", "foudre": "choc", "poison": "poison"}
 
-# --- the budget model (mirrored in tests/engine/hoss_catalog/test_catalog_data.py) -------------------------
+# --- the budget model (numbers in tools/hoss_budget.py, shared with the catalog test) ----------------------
 
-# Mean dodge of each class against the six attacking classes (rows of the rulebook's dodge table).
-CLASS_DODGE = {
-    "guerrier": (5 + 5 + 5 + 3 + 5 + 5) / 600,
-    "cavalier": (12 + 8 + 2 + 15 + 8 + 5) / 600,
-    "lancier": (8 + 25 + 8 + 3 + 5 + 5) / 600,
-    "assassin": (17 + 15 + 17 + 8 + 8 + 8) / 600,
-    "archer": (8 + 5 + 8 + 3 + 5 + 5) / 600,
-    "mage": (8 + 5 + 8 + 3 + 5 + 5) / 600,
-    "defenseur": (5 + 0 + 0 + 0 + 2 + 2) / 600,
-}
-# What one application of a status is worth, in hits of the card that applied it.
-STATUS_WEIGHT = {
-    "saignement": 0.6,
-    "poison": 0.5,
-    "embrasement": 0.45,
-    "bris": 0.6,
-    "gel": 0.5,
-    "choc": 0.8,
-    "confusion": 0.6,
-}
-HEAL_WEIGHT = 0.3  # a heal (10 % of an ally's missing PV) is worth about 0.3 of a hit
-T1 = 850.0  # power budget of a Rang 1 attacker (DPS_eff x EHP)
-D1 = 360.0  # protection budget of a Rang 1 Défenseur (EHP_def)
-RANK_SCALE = {1: 1.0, 2: 1.6, 3: 2.4}  # per dimension (PV and DPS); power scales with its square
 RANK_POWER = {rank: scale**2 for rank, scale in RANK_SCALE.items()}
-# Rules that favour or hinder a class or race and are not on the card (see balance.md).
-CLASS_FACTOR = {"lancier": 0.92, "archer": 1.05}
-RACE_FACTOR = {"squelette": 0.93}
 
 
 def dps_eff(atk: float, c: Card) -> float:

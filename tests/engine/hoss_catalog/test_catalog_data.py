@@ -24,36 +24,23 @@ from engine.hoss.catalog import (
     HossCatalog,
 )
 from services.catalogs import DATA_DIR, load_catalog
+from tools.hoss_budget import (
+    CLASS_DODGE,
+    CLASS_FACTOR,
+    D1,
+    HEAL_WEIGHT,
+    RACE_FACTOR,
+    RANK_SCALE,
+    STATUS_WEIGHT,
+    T1,
+)
 
 PATH = DATA_DIR / "hoss.json"
 PREFIX = {"squelette": "sq", "orc": "orc", "sylvestre": "syl", "humain": "hum"}
 
-# --- the budget model of docs/hoss/balance.md ---------------------------------------------------------------
+# --- the budget model of docs/hoss/balance.md (its numbers: tools/hoss_budget.py) ---------------------------
 
-CLASS_DODGE = {  # mean of each row of the rulebook's dodge table
-    "guerrier": (5 + 5 + 5 + 3 + 5 + 5) / 600,
-    "cavalier": (12 + 8 + 2 + 15 + 8 + 5) / 600,
-    "lancier": (8 + 25 + 8 + 3 + 5 + 5) / 600,
-    "assassin": (17 + 15 + 17 + 8 + 8 + 8) / 600,
-    "archer": (8 + 5 + 8 + 3 + 5 + 5) / 600,
-    "mage": (8 + 5 + 8 + 3 + 5 + 5) / 600,
-    "defenseur": (5 + 0 + 0 + 0 + 2 + 2) / 600,
-}
-STATUS_WEIGHT = {
-    "saignement": 0.6,
-    "poison": 0.5,
-    "embrasement": 0.45,
-    "bris": 0.6,
-    "gel": 0.5,
-    "choc": 0.8,
-    "confusion": 0.6,
-}
-HEAL_WEIGHT = 0.3
-T1 = 850.0  # Rang 1 attacker: DPS_eff x EHP
-D1 = 360.0  # Rang 1 Défenseur: EHP_def
-RANK_SCALE = {1: 1.0, 2: 1.6, 3: 2.4}  # per dimension; an attacker's power scales with the square
-CLASS_FACTOR = {"lancier": 0.92, "archer": 1.05}
-RACE_FACTOR = {"squelette": 0.93}
+
 BUDGET_TOLERANCE = 0.03  # every card within ±3 % of its budget
 MAX_SPREAD = 1.25  # per rank, strongest / weakest attacker power, all classes and races together
 MAX_MARKS_PER_SECOND = 0.25  # sum of a card's status chances / interval
