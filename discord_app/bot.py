@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import pkgutil
 from pathlib import Path
@@ -18,6 +20,7 @@ from discord_app.errors import GameTree
 from discord_app.translator import CatalogTranslator
 from services.catalogs import DATA_DIR
 from services.container import Services, build_services
+from services.heartbeat import PERIOD
 
 log = logging.getLogger("bot")
 
@@ -56,6 +59,7 @@ class CardBot(commands.Bot):
         self.extra_extensions = extra_extensions
         self._services: Services | None = services
         self.deliverer: Deliverer | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
 
     @property
     def services(self) -> Services:
@@ -77,22 +81,44 @@ class CardBot(commands.Bot):
         for name in (*cog_modules(), *self.extra_extensions):
             await self.load_extension(name)
         self.add_dynamic_items(ShowPrivateButton)
-        # 3. outbox delivery and the scheduler
+        # 3. games catch up with the time the bot was down, before any deadline fires
+        last_seen = await self._services.heartbeat.beat()
+        for game in self._services.games.values():
+            hook = getattr(game, "on_startup", None)
+            if hook is not None:
+                await hook(last_seen)
+        self._heartbeat = asyncio.create_task(self._beat_forever(), name="heartbeat")
+        # 4. outbox delivery and the scheduler
         self.deliverer = Deliverer(self, self._services)
         self.deliverer.start()
         self._services.scheduler.after_fire.append(self.deliverer.wake)
         await self._services.scheduler.start()
-        # 4. instant sync to the development server; global sync is the owner's /admin sync
+        # 5. instant sync to the development server; global sync is the owner's /admin sync
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
 
+    async def _beat_forever(self) -> None:
+        wake = asyncio.Event()
+        while True:
+            await self.clock.sleep_until(self.clock.now() + PERIOD, wake)
+            try:
+                await self.services.heartbeat.beat()
+            except Exception:  # a missed beat only makes a later downtime look longer
+                log.exception("heartbeat failed")
+
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
         if self.deliverer is not None:
             await self.deliverer.stop()
         if self._services is not None:
+            await self._services.heartbeat.beat()
             await self._services.close()
             self._services = None
         await super().close()

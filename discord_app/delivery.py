@@ -19,7 +19,7 @@ from core.errors import NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import services_of
-from discord_app.render import to_discord
+from discord_app.render import text, to_discord
 
 if TYPE_CHECKING:
     from services.container import Services
@@ -124,7 +124,17 @@ class Deliverer:
             return 0
         await outbox.mark_sent(item.id, message.id)
         self.delivered += 1
+        if item.spec.archive_thread and isinstance(channel, discord.Thread):
+            await self._archive(channel)
         return 1
+
+    @staticmethod
+    async def _archive(thread: discord.Thread) -> None:
+        """A finished game's thread is archived after its last post; failing that only leaves it open."""
+        try:
+            await thread.edit(archived=True)
+        except discord.HTTPException as exc:
+            log.warning("could not archive thread %s: %s", thread.id, exc)
 
     async def _fallback(self, item: OutboxItem) -> None:
         """Post the private "show" button where the game happens; without such a place the DM is dropped."""
@@ -136,7 +146,9 @@ class Deliverer:
         view = discord.ui.View(timeout=None)
         view.add_item(
             discord.ui.Button(
-                label=t("outbox.show", locale),
+                label=text(item.spec.show_label, locale)
+                if item.spec.show_label
+                else t("outbox.show", locale),
                 custom_id=f"outbox:show:{item.id}",
                 style=discord.ButtonStyle.primary,
             )

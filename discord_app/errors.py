@@ -9,15 +9,18 @@ import discord
 from discord import app_commands
 
 from core.i18n import t
+from discord_app.render import text
 from engine.errors import DomainError
+from services.messages import Text
 
 log = logging.getLogger("bot.errors")
 
 
 def _user_message(error: BaseException, locale: str) -> str | None:
     """The message for errors the user can act on; None for our own bugs."""
-    if isinstance(error, DomainError):
-        return t(error.key, locale, **error.params)
+    if isinstance(error, DomainError):  # a parameter may itself be a message (a league's name, reasons)
+        params = {k: text(v, locale) if isinstance(v, Text) else v for k, v in error.params.items()}
+        return t(error.key, locale, **params)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", locale)
     if isinstance(error, app_commands.MissingPermissions):

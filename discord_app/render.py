@@ -65,4 +65,8 @@ def to_discord(spec: MessageSpec, locale: str | None) -> dict[str, Any]:
     view = view_of(spec, locale)
     if view is not None:
         kwargs["view"] = view
+    if spec.ping_users:
+        kwargs["allowed_mentions"] = discord.AllowedMentions(
+            users=[discord.Object(id=u) for u in spec.ping_users]
+        )
     return kwargs

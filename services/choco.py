@@ -1,17 +1,27 @@
-"""Chocobataille on the platform: its catalog and how /card shows its cards.
+"""Chocobataille on the platform: its galleons, its catalog, how /card shows its cards, and its services.
 
-Only the catalog so far (engine/choco/catalog.py, data/choco.json); currencies, the engine and the
-game's services come with the next issues.
+The rules are in engine/choco/; the economy (frogs, collection, decks, leagues) in services/choco_economy.py
+and its neighbours; the refereed games in services/choco_games.py, choco_panel.py and choco_referee.py.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import LocalizedText
+from engine.choco import ENGINE as CHOCO_ENGINE
 from engine.choco.catalog import ChocoCard, ChocoCatalog
-from services.games import GameSpec
+from services.choco_economy import CURRENCY, EconomyServices
+from services.choco_leagues import profile_summary
+from services.games import GameContext, GameSpec
 from services.messages import Text
+
+if TYPE_CHECKING:
+    from services.choco_games import ChocoGames
+    from services.choco_panel import ChocoPanel
+    from services.choco_referee import ChocoReferee
 
 TYPE_KEYS = {
     "normal": "choco.type.normal",
@@ -63,10 +73,44 @@ def card_fields(card: Any, locale: str) -> list[tuple[Text, Text]]:
     return fields
 
 
+@dataclass(frozen=True)
+class ChocoServices:
+    """Every Chocobataille use case, built once by the container (see `GameSpec.build`)."""
+
+    economy: EconomyServices
+    games: ChocoGames
+    panel: ChocoPanel
+    referee: ChocoReferee
+
+    async def on_startup(self, last_seen: datetime | None) -> None:
+        """Called by the bot before the scheduler starts (see discord_app/bot.py)."""
+        await self.games.on_startup(last_seen)
+
+    @staticmethod
+    def build(ctx: GameContext) -> ChocoServices:
+        # Imported here: the game services render cards with the names declared in this module.
+        from services.choco_games import ChocoGames
+        from services.choco_panel import ChocoPanel
+        from services.choco_referee import ChocoReferee
+
+        catalog: ChocoCatalog = ctx.catalog
+        games = ChocoGames(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler)
+        return ChocoServices(
+            economy=EconomyServices.build(ctx),
+            games=games,
+            panel=ChocoPanel(ctx.db, ctx.clock, catalog, games),
+            referee=ChocoReferee(ctx.db, ctx.clock, catalog, ctx.rng),
+        )
+
+
 GAME = GameSpec(
     key="choco",
     name_key="choco.name",
     command_group="choco",
     catalog_model=ChocoCatalog,
     card_fields=card_fields,
+    currencies=(CURRENCY,),
+    profile_summary=profile_summary,
+    engine=CHOCO_ENGINE,
+    build=ChocoServices.build,
 )

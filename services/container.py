@@ -14,6 +14,7 @@ from services import games
 from services.catalogs import DATA_DIR, CardIndex, load_all
 from services.games import GameContext
 from services.guild_settings import GuildSettingsService
+from services.heartbeat import Heartbeat
 from services.outbox import Outbox
 from services.players import PlayerService
 from services.scheduler import Scheduler
@@ -31,6 +32,7 @@ class Services:
     scheduler: Scheduler
     outbox: Outbox
     cards: CardIndex
+    heartbeat: Heartbeat
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -69,5 +71,6 @@ async def build_services(settings: Settings, clock: Clock, *, data_dir: Path = D
         scheduler=scheduler,
         outbox=Outbox(db, clock),
         cards=CardIndex(catalogs),
+        heartbeat=Heartbeat(db, clock),
         games=game_services,
     )

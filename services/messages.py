@@ -81,6 +81,12 @@ class MessageSpec:
     content: Text | None = None
     embeds: tuple[Embed, ...] = ()
     buttons: tuple[Button, ...] = ()
+    # The bot pings nobody by default; a referee's call to the next player names who may be pinged.
+    ping_users: tuple[int, ...] = ()
+    # For a DM: the label of the private "show" button posted in its fallback channel when DMs are closed.
+    show_label: Text | None = None
+    # For a post in a thread: archive the thread once the message is delivered (a finished game).
+    archive_thread: bool = False
 
     def to_json(self) -> str:
         def text(v: Text | None) -> Any:
@@ -104,6 +110,9 @@ class MessageSpec:
                 "buttons": [
                     {"label": text(b.label), "custom_id": b.custom_id, "style": b.style} for b in self.buttons
                 ],
+                "ping_users": list(self.ping_users),
+                "show_label": text(self.show_label),
+                "archive_thread": self.archive_thread,
             },
             sort_keys=True,
         )
@@ -135,6 +144,9 @@ class MessageSpec:
                 Button(Text.from_json(b["label"]), b["custom_id"], b.get("style", "secondary"))
                 for b in data.get("buttons", [])
             ),
+            ping_users=tuple(int(u) for u in data.get("ping_users", [])),
+            show_label=text(data.get("show_label")),
+            archive_thread=bool(data.get("archive_thread", False)),
         )
 
 

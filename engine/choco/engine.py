@@ -316,4 +316,7 @@ class ChocoEngine:
         """Two seats with legal decks of normal wizards, and a short turn bound so random games stay quick."""
         source = catalog if catalog is not None else sample_catalog()
         players = tuple(PlayerSetup(seat=s, player_id=100 + s, deck=sample_deck(source, rng)) for s in (0, 1))
-        return Setup(players=players, options={"max_turns": rng.choice((4, 6, 10))})
+        options: dict[str, Any] = {"max_turns": rng.choice((4, 6, 10))}
+        if catalog is not None:  # the decks come from this catalog, so the game must too
+            options[CATALOG_OPTION] = catalog
+        return Setup(players=players, options=options)

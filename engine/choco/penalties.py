@@ -7,7 +7,7 @@ do to the game is a rule, so it lives here, seeded from the state's own random s
 from __future__ import annotations
 
 from engine.choco.effects import placed
-from engine.choco.state import Card, ChocoState, Side
+from engine.choco.state import HAND_LIMIT, Card, ChocoState, Side
 from engine.choco.turn import summon_pending
 from engine.errors import IllegalAction
 from engine.protocol import Event
@@ -40,7 +40,9 @@ def inactivity_24h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
         update={source: pile[:index] + pile[index + 1 :], "graveyard": (*side.graveyard, lost)}
     )
     state = _set(state, seat, side).model_copy(update={"rng": rng_state})
-    event = Event("penalty_destroyed", {"seat": seat, "from": source, "card_id": lost.card_id})
+    event = Event(
+        "penalty_destroyed", {"seat": seat, "from": source, "card": lost.uid, "card_id": lost.card_id}
+    )
     return state, [event]
 
 
@@ -99,3 +101,29 @@ def forfeit(state: ChocoState, seat: int, absence: bool = False) -> tuple[ChocoS
     reason = "absence" if absence else "voluntary"
     state = state.model_copy(update={"finished": True, "winner": 1 - seat, "forfeit": reason})
     return state, [Event("forfeit", {"seat": seat, "reason": reason})]
+
+
+def restore_destroyed(state: ChocoState, seat: int, uid: str, source: str) -> tuple[ChocoState, list[Event]]:
+    """A referee cancels a 24 h penalty: the destroyed card leaves the graveyard for the pile it came from
+    (the bottom of the pioche, or the hand within its limit). Refused once the card left the graveyard."""
+    side = state.sides[seat]
+    card = next((c for c in side.graveyard if c.uid == uid), None)
+    if state.finished or card is None or source not in ("pioche", "hand"):
+        raise IllegalAction("error.illegal_action", reason="cannot_restore")
+    if source == "hand" and len(side.hand) >= HAND_LIMIT:
+        source = "pioche"
+    graveyard = tuple(c for c in side.graveyard if c.uid != uid)
+    pile = (*getattr(side, source), card)
+    state = _set(state, seat, side.model_copy(update={"graveyard": graveyard, source: pile}))
+    return state, [Event("penalty_cancelled", {"seat": seat, "card_id": card.card_id, "to": source})]
+
+
+def forgive_pass(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
+    """A referee cancels a 72 h penalty: the turn stays passed, but it no longer counts towards the
+    disqualification (V.2)."""
+    if state.finished or state.passes[seat] <= 0:
+        raise IllegalAction("error.illegal_action", reason="cannot_restore")
+    passes = list(state.passes)
+    passes[seat] -= 1
+    state = state.model_copy(update={"passes": (passes[0], passes[1])})
+    return state, [Event("pass_forgiven", {"seat": seat})]

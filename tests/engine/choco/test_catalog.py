@@ -175,7 +175,7 @@ def test_a_pure_effect_with_pv_is_rejected(tmp_path: Path) -> None:
 def test_card_shows_localized_fields(catalog: ChocoCatalog) -> None:
     from discord_app.render import text
 
-    assert GAME.key == "choco" and GAME.catalog_model is ChocoCatalog and GAME.currencies == ()
+    assert GAME.key == "choco" and GAME.catalog_model is ChocoCatalog
     wizard = catalog.card("baba_yaga")
     assert wizard is not None and wizard.effect is not None
     fields = card_fields(wizard, "en")

@@ -1,0 +1,36 @@
+"""Small lookups every /choco command and component shares: the game's services, the game of this place."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from discord_app.context import services_of
+
+if TYPE_CHECKING:  # for the type checker, commands live on a Cog; at run time a mixin is a plain class
+    from discord.ext.commands import Cog as CommandsMixin
+
+    from services.choco import ChocoServices
+else:
+    CommandsMixin = object
+
+
+def choco_of(interaction: discord.Interaction[Any]) -> ChocoServices:
+    services: ChocoServices = services_of(interaction).games["choco"]
+    return services
+
+
+def wake(interaction: discord.Interaction[Any]) -> None:
+    """A service queued posts or jobs: let the deliverer and the scheduler look now."""
+    after = getattr(interaction.client, "after_write", None)
+    if after is not None:
+        after()
+
+
+async def here(interaction: discord.Interaction[Any]) -> int:
+    """The game of this thread, else the player's only live game."""
+    return await choco_of(interaction).games.game_here(interaction.channel_id, interaction.user.id)
+
+
+__all__ = ["CommandsMixin", "choco_of", "here", "wake"]

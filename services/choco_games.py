@@ -1,0 +1,633 @@
+"""Chocobataille games refereed by the bot: challenges, the preparatory turn, declared turns, forfeits,
+absences and the deadline jobs (docs/choco/referee.md).
+
+Every use case is one write unit: it reads the game row, asks the engine, and hands the new state to
+`choco_flow.advance`, which saves it against the version it read, logs it, queues the referee's post and
+the hands, and starts the next clock. A double click or a deadline that fired meanwhile finds a newer
+version and changes nothing. A declaration is validated on a copy first: the rulebook's faults (V.1) are
+applied as it says (an impossible action is ignored and reported; a card the player does not hold gives
+the opponent an extra draw and asks for a correction); a declaration that cannot end the turn (no
+summon, empty front line) changes nothing and says why.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from core.clock import Clock, from_db, to_db
+from core.errors import BadInput, NotAllowed, NotFound
+from engine.choco.catalog import ChocoCatalog
+from engine.choco.penalties import fault_unowned_card, forfeit, inactivity_24h, inactivity_72h
+from engine.choco.state import ChocoState, EndTurn, Prepare, Summon
+from engine.errors import IllegalAction
+from engine.protocol import CATALOG_OPTION, Event, PlayerSetup
+from services import choco_posts as posts
+from services import guild_settings
+from services.choco_deadlines import (
+    DEADLINE_JOB,
+    REMINDER_JOB,
+    absence_end,
+    declare_absence,
+    forgive_downtime,
+    is_current,
+    schedule_jobs,
+    shift,
+    start_clock,
+)
+from services.choco_decks import deck_cards, validate
+from services.choco_economy import LEAGUE_KEYS, league_of
+from services.choco_flow import advance, title
+from services.choco_game_store import (
+    ENGINE,
+    LEAGUES,
+    GameRow,
+    StaleGame,
+    by_thread,
+    insert,
+    live_games_of,
+    load,
+    load_live,
+    log,
+    save,
+)
+from services.choco_leagues import leagues_open
+from services.choco_notation import UnownedCard, describe, parse_turn
+from services.choco_render import hand
+from services.choco_text import card_name
+from services.messages import Text
+from services.players import ensure_player
+from services.scheduler import Job, Scheduler
+from store.db import Database
+from store.idempotency import once
+
+T = TypeVar("T")
+CHALLENGE_TTL = timedelta(hours=24)
+MAX_ABSENCE_HOURS = 24 * 90
+REASON_MAX = 200
+REASON_TEXT = {
+    "bad_effect_target": "choco.reason.bad_effect_target",
+    "bad_target": "choco.reason.bad_target",
+    "board_full": "choco.reason.board_full",
+    "cannot_attack": "choco.reason.cannot_attack",
+    "cannot_move": "choco.reason.cannot_move",
+    "cannot_play_effect": "choco.reason.cannot_play_effect",
+    "cannot_summon": "choco.reason.cannot_summon",
+    "front_empty": "choco.reason.front_empty",
+    "line_full": "choco.reason.line_full",
+    "no_deck_attack": "choco.reason.no_deck_attack",
+    "not_in_hand": "choco.reason.not_in_hand",
+    "not_your_turn": "choco.reason.not_your_turn",
+    "phase_order": "choco.reason.phase_order",
+    "summon_required": "choco.reason.summon_required",
+    "cannot_prepare": "choco.reason.cannot_prepare",
+    "preparatory_turn": "choco.reason.preparatory_turn",
+    "game_over": "choco.reason.game_over",
+    "unknown_action": "choco.reason.unknown_action",
+    "bad_action": "choco.reason.bad_action",
+}
+
+
+def reason_text(error: IllegalAction) -> Text:
+    why = str(error.params.get("reason", ""))
+    return Text(REASON_TEXT.get(why, "choco.reason.unknown_action"))
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    challenged_id: int
+    league: str
+    status: str
+    expires_at: datetime
+    game_id: int | None
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a declaration did: `status` is 'played', 'fault' (a card not held: correct and resend) or
+    'refused' (nothing changed); `ignored` lists the impossible steps left out (V.1)."""
+
+    status: str
+    game_id: int
+    steps: tuple[Text, ...] = ()
+    ignored: tuple[Text, ...] = ()
+    problems: tuple[Text, ...] = ()
+
+
+def _challenge(row: sqlite3.Row) -> Challenge:
+    return Challenge(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        challenger_id=int(row["challenger_id"]),
+        challenged_id=int(row["challenged_id"]),
+        league=str(row["league"]),
+        status=str(row["status"]),
+        expires_at=from_db(row["expires_at"]),
+        game_id=None if row["game_id"] is None else int(row["game_id"]),
+    )
+
+
+def load_challenge(conn: sqlite3.Connection, challenge_id: int) -> Challenge:
+    row = conn.execute("SELECT * FROM choco_challenges WHERE id = ?", (challenge_id,)).fetchone()
+    if row is None:
+        raise NotFound("choco.error.no_challenge")
+    return _challenge(row)
+
+
+def problem_text(catalog: ChocoCatalog, key: str, params: dict[str, Any]) -> Text:
+    """A refusal's reason; a `card` parameter (catalog id) is named in the reader's language."""
+    named = dict(params)
+    if "card" in named:
+        named["card"] = card_name(catalog, str(named["card"]))
+    return Text(key, named)
+
+
+def check_can_play(
+    conn: sqlite3.Connection, catalog: ChocoCatalog, player: int, guild: int, league: str, now: datetime
+) -> list[str]:
+    """The player's saved deck for the league, after checking the league is open and the deck valid."""
+    name = Text(LEAGUE_KEYS[league_of(league)])
+    closed = leagues_open(conn, player, guild, now).get(league_of(league), [])
+    problems = closed or validate(conn, catalog, player, league_of(league))
+    if problems:
+        key = "choco.error.league_closed" if closed else "choco.error.deck_invalid"
+        reasons = Text.lines([problem_text(catalog, p.key, p.params) for p in problems])
+        raise NotAllowed(key, player=f"<@{player}>", league=name, reasons=reasons)
+    cards = deck_cards(conn, player, league_of(league))
+    assert cards is not None  # validate() reports a missing deck
+    return cards
+
+
+class ChocoGames:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        catalog: ChocoCatalog,
+        rng: random.Random,
+        scheduler: Scheduler | None,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.catalog = catalog
+        self.rng = rng  # seeds and reward draws: used only inside write units (the writer's thread)
+        self.scheduler = scheduler
+        if scheduler is not None:
+            scheduler.on(DEADLINE_JOB, self.on_deadline)
+            scheduler.on(REMINDER_JOB, self.on_reminder)
+
+    def _wake(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.wake()
+
+    async def _write(self, unit: Callable[[sqlite3.Connection], T]) -> T:
+        result = await self.db.write(unit)
+        self._wake()
+        return result
+
+    # --- challenges ---------------------------------------------------------------------------------
+
+    async def challenge(
+        self, guild_id: int, channel_id: int, challenger: int, challenged: int, league: str, *, key: str | int
+    ) -> Challenge:
+        if league not in LEAGUES:
+            raise BadInput("choco.error.league", league=league)
+        if challenger == challenged:
+            raise BadInput("choco.error.self_challenge")
+        now = self.clock.now()
+        request = f"choco:challenge:{key}"
+
+        def make(conn: sqlite3.Connection) -> dict[str, Any]:
+            check_can_play(conn, self.catalog, challenger, guild_id, league, now)
+            cursor = conn.execute(
+                "INSERT INTO choco_challenges (guild_id, channel_id, challenger_id, challenged_id, league,"
+                " request_key, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    challenger,
+                    challenged,
+                    league,
+                    request,
+                    to_db(now),
+                    to_db(now + CHALLENGE_TTL),
+                ),
+            )
+            return {"id": int(cursor.lastrowid or 0)}
+
+        def unit(conn: sqlite3.Connection) -> Challenge:
+            ensure_player(conn, challenger, now)
+            ensure_player(conn, challenged, now)
+            stored, _ = once(conn, request, now, lambda: make(conn))
+            found = load_challenge(conn, int(stored["id"]))
+            if found.challenger_id != challenger:
+                raise NotAllowed()
+            return found
+
+        return await self.db.write(unit)
+
+    async def answer(self, challenge_id: int, player: int, accept: bool) -> Challenge:
+        """The challenged player accepts (the game is created) or declines; the challenger may withdraw.
+        Only the first answer counts (conditional UPDATE on the pending status)."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Challenge:
+            found = load_challenge(conn, challenge_id)
+            if player not in (found.challenger_id, found.challenged_id):
+                raise NotAllowed("choco.error.not_your_challenge")
+            if found.status != "pending":
+                return found
+            if found.expires_at <= now:
+                conn.execute(
+                    "UPDATE choco_challenges SET status = 'expired' WHERE id = ? AND status = 'pending'",
+                    (challenge_id,),
+                )
+                return load_challenge(conn, challenge_id)
+            if player == found.challenger_id:
+                if accept:
+                    raise NotAllowed("choco.error.own_challenge")
+                status = "withdrawn"
+            else:
+                status = "accepted" if accept else "declined"
+            game_id = self._create_game(conn, now, found) if status == "accepted" else None
+            conn.execute(
+                "UPDATE choco_challenges SET status = ?, decided_at = ?, game_id = ? WHERE id = ? AND status = 'pending'",
+                (status, to_db(now), game_id, challenge_id),
+            )
+            return load_challenge(conn, challenge_id)
+
+        return await self.db.write(unit)
+
+    def _create_game(self, conn: sqlite3.Connection, now: datetime, found: Challenge) -> int:
+        ensure_player(conn, found.challenged_id, now)
+        decks = (
+            check_can_play(conn, self.catalog, found.challenger_id, found.guild_id, found.league, now),
+            check_can_play(conn, self.catalog, found.challenged_id, found.guild_id, found.league, now),
+        )
+        seed = self.rng.getrandbits(62)
+        seats = (found.challenger_id, found.challenged_id)
+        players = [PlayerSetup(seat=s, player_id=seats[s], deck=tuple(decks[s])) for s in (0, 1)]
+        state = ENGINE.new_game(players, seed, {CATALOG_OPTION: self.catalog})
+        channel = guild_settings.read(conn, found.guild_id).games_channel_id or found.channel_id
+        game_id = insert(
+            conn,
+            now,
+            guild_id=found.guild_id,
+            channel_id=channel,
+            league=found.league,
+            seats=seats,
+            seed=seed,
+            decks=decks,
+            state=state,
+        )
+        log(
+            conn,
+            game_id,
+            now,
+            found.challenged_id,
+            "created",
+            {"challenge": found.id, "seed": seed, "decks": list(decks)},
+        )
+        return game_id
+
+    async def open_thread(self, game_id: int, thread_id: int | None) -> GameRow:
+        """The game's thread exists (or could not be made: `None` keeps the channel): deal the hands by DM,
+        start the preparatory turn's clock and post the opening. A second call changes nothing."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> GameRow:
+            game = load_live(conn, game_id)
+            if game.turn_started_at is not None:
+                return game
+            game = save(conn, game, now, thread_id=thread_id)
+            game = start_clock(conn, now, game)
+            log(conn, game.id, now, None, "opened", {"thread": thread_id})
+            posts.resolution(
+                conn,
+                now,
+                game,
+                self.catalog,
+                title=title(game),
+                before=game.state,
+                events=[],
+                notes=[Text("choco.play.opening")],
+            )
+            for seat in (0, 1):
+                posts.send_hand(conn, now, game, seat, self.catalog)
+            return game
+
+        return await self._write(unit)
+
+    # --- finding a game -----------------------------------------------------------------------------
+
+    async def game_here(self, channel_id: int | None, player: int) -> int:
+        """The game of this thread, else the player's only live game."""
+
+        def unit(conn: sqlite3.Connection) -> int:
+            if channel_id is not None:
+                found = by_thread(conn, channel_id)
+                if found is not None:
+                    return found
+            games = live_games_of(conn, player)
+            if len(games) == 1:
+                return games[0].id
+            if not games:
+                raise NotFound("choco.error.no_live_game")
+            raise BadInput("choco.error.which_game", threads=", ".join(f"<#{g.where}>" for g in games))
+
+        return await self.db.read(unit)
+
+    async def game_in_thread(self, channel_id: int | None) -> int | None:
+        if channel_id is None:
+            return None
+        return await self.db.read(lambda conn: by_thread(conn, channel_id))
+
+    async def get(self, game_id: int) -> GameRow:
+        return await self.db.read(lambda conn: load(conn, game_id))
+
+    async def live_games(self, player: int) -> list[GameRow]:
+        return await self.db.read(lambda conn: live_games_of(conn, player))
+
+    async def hand(self, game_id: int, player: int) -> Text:
+        def unit(conn: sqlite3.Connection) -> Text:
+            game = load(conn, game_id)
+            return hand(game.state, game.seat_of(player), self.catalog)
+
+        return await self.db.read(unit)
+
+    # --- playing ------------------------------------------------------------------------------------
+
+    async def declare_text(self, game_id: int, player: int, text: str) -> Declared:
+        """The one-line form (docs/choco/notation.md); in the preparatory turn, one `summon` is the placement."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Declared:
+            game = load_live(conn, game_id)
+            seat = game.seat_of(player)
+            if seat not in game.to_act():
+                raise NotAllowed("choco.error.not_your_turn")
+            try:
+                steps = parse_turn(text, game.state, seat, self.catalog)
+            except UnownedCard as error:
+                return self._fault(conn, now, game, seat, error)
+            return self._declare(conn, now, game, seat, list(steps))
+
+        return await self._write(unit)
+
+    async def declare(
+        self, game_id: int, player: int, steps: list[Any], version: int | None = None
+    ) -> Declared:
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Declared:
+            game = load_live(conn, game_id)
+            if version is not None and version != game.version:
+                raise StaleGame()
+            seat = game.seat_of(player)
+            if seat not in game.to_act():
+                raise NotAllowed("choco.error.not_your_turn")
+            return self._declare(conn, now, game, seat, steps)
+
+        return await self._write(unit)
+
+    def _fault(
+        self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, error: UnownedCard
+    ) -> Declared:
+        """V.1: a card the player does not hold. The opponent draws one more card at their next draw (once
+        per turn), and the player is asked to correct the declaration."""
+        problem = Text(error.key, dict(error.params))
+        if game.state.turn == 0 or game.faulted_turn == game.state.turn:
+            return Declared("fault", game.id, problems=(problem,))
+        state, events = fault_unowned_card(game.state, seat)
+        game = save(conn, game, now, state=state, faulted_turn=state.turn)
+        log(
+            conn,
+            game.id,
+            now,
+            game.seats[seat],
+            "fault_unowned_card",
+            {"events": [e.to_json() for e in events]},
+        )
+        who = posts.names(game)
+        posts.notice(
+            conn, now, game, Text("choco.play.fault_notice", {"player": who[seat], "opponent": who[1 - seat]})
+        )
+        return Declared("fault", game.id, problems=(problem,))
+
+    def _declare(
+        self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, steps: list[Any]
+    ) -> Declared:
+        if game.state.turn == 0:
+            return self._prepare(conn, now, game, seat, steps)
+        state: ChocoState = game.state
+        events: list[Event] = []
+        ignored: list[Text] = []
+        described = describe(steps, game.state, seat, self.catalog)
+        for index, step in enumerate(steps):
+            try:
+                state, more = ENGINE.apply(state, seat, step)
+            except IllegalAction as error:
+                ignored.append(
+                    Text("choco.play.ignored", {"step": described[index], "reason": reason_text(error)})
+                )
+                continue
+            events += more
+            if state.finished:
+                break
+        if not state.finished:
+            try:
+                state, more = ENGINE.apply(state, seat, EndTurn())
+            except IllegalAction as error:
+                return Declared("refused", game.id, tuple(described), tuple(ignored), (reason_text(error),))
+            events += more
+        advance(
+            conn,
+            now,
+            game,
+            state,
+            events,
+            self.catalog,
+            self.rng,
+            actor=game.seats[seat],
+            kind="turn",
+            data={"steps": [ENGINE.action_to_json(s) for s in steps]},
+            notes=ignored,
+        )
+        return Declared("played", game.id, tuple(described), tuple(ignored))
+
+    def _prepare(
+        self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, steps: list[Any]
+    ) -> Declared:
+        """The preparatory placement is one card: a `Prepare`, or a declared turn holding one summon."""
+        if len(steps) == 1 and isinstance(steps[0], Prepare):
+            steps = [Summon(card=steps[0].card, line=steps[0].line)]
+        if len(steps) != 1 or not isinstance(steps[0], Summon):
+            return Declared("refused", game.id, problems=(Text("choco.reason.cannot_prepare"),))
+        shown = tuple(describe(steps, game.state, seat, self.catalog))
+        placement = Prepare(card=steps[0].card, line=steps[0].line)
+        try:
+            state, events = ENGINE.apply(game.state, seat, placement)
+        except IllegalAction as error:
+            return Declared("refused", game.id, shown, problems=(reason_text(error),))
+        advance(
+            conn,
+            now,
+            game,
+            state,
+            events,
+            self.catalog,
+            self.rng,
+            actor=game.seats[seat],
+            kind="prepare",
+            data={"step": ENGINE.action_to_json(placement)},
+        )
+        return Declared("played", game.id, shown)
+
+    async def forfeit(self, game_id: int, player: int) -> GameRow:
+        """IV.4: a player gives up at any time; the opponent wins (not held against the player's ranking)."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> GameRow:
+            game = load_live(conn, game_id)
+            seat = game.seat_of(player)
+            state, events = forfeit(game.state, seat)
+            return advance(
+                conn, now, game, state, events, self.catalog, self.rng, actor=player, kind="forfeit"
+            )
+
+        return await self._write(unit)
+
+    async def absence(self, game_id: int, player: int, hours: int, reason: str) -> tuple[datetime, int]:
+        """Declare an absence in one game: it pauses the player's penalties (capped per game)."""
+        reason = " ".join(reason.split())[:REASON_MAX]
+        if not reason:
+            raise BadInput("choco.error.absence_reason")
+        if not 1 <= hours <= MAX_ABSENCE_HOURS:
+            raise BadInput("choco.error.absence_hours")
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> tuple[datetime, int]:
+            game = load_live(conn, game_id)
+            seat = game.seat_of(player)
+            game, until, left = declare_absence(conn, now, game, player, hours, reason)
+            log(
+                conn,
+                game.id,
+                now,
+                player,
+                "absence",
+                {"hours": hours, "reason": reason, "until": to_db(until)},
+            )
+            stamp = int(until.timestamp())
+            posts.notice(
+                conn,
+                now,
+                game,
+                Text(
+                    "choco.play.absence_notice",
+                    {"player": posts.names(game)[seat], "until": f"<t:{stamp}:F>", "reason": reason},
+                ),
+            )
+            return until, left
+
+        return await self._write(unit)
+
+    # --- deadlines ----------------------------------------------------------------------------------
+
+    def on_deadline(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        """D without a declaration: destroy a card; 3 D: pass the turn (the second pass disqualifies)."""
+        game = load(conn, int(job.payload["game"]))
+        if game.status != "live" or not is_current(conn, game.id, job.id):
+            return
+        if game.state.turn == 0:
+            self._prep_timeout(conn, now, game)
+            return
+        seat = game.state.active
+        end = absence_end(conn, game.id, game.seats[seat], now)
+        if end is not None:  # an absence covers now: the clock waits for its end
+            shift(conn, now, game, end - now)
+            return
+        if game.stage == 0:
+            state, events = inactivity_24h(game.state, seat)
+            game = advance(
+                conn,
+                now,
+                game,
+                state,
+                events,
+                self.catalog,
+                self.rng,
+                actor=None,
+                kind="penalty_24h",
+                data={"seat": seat},
+                stage=1,
+            )
+            schedule_jobs(conn, now, game)
+            return
+        state, events = inactivity_72h(game.state, seat)
+        advance(
+            conn,
+            now,
+            game,
+            state,
+            events,
+            self.catalog,
+            self.rng,
+            actor=None,
+            kind="penalty_72h",
+            data={"seat": seat},
+        )
+
+    def _prep_timeout(self, conn: sqlite3.Connection, now: datetime, game: GameRow) -> None:
+        """The preparatory turn has no D penalty; at 3 D the bot places a random wizard of the late
+        player's hand on the front line (docs/choco/referee.md)."""
+        if game.stage == 0:
+            game = save(conn, game, now, stage=1)
+            schedule_jobs(conn, now, game)
+            return
+        state, events = game.state, []
+        for seat in ENGINE.current_players(state):
+            pick = random.Random(f"{game.seed}:prepare:{seat}")
+            wizards = sorted(c.uid for c in state.sides[seat].hand if not c.pure)
+            state, more = ENGINE.apply(state, seat, Prepare(card=pick.choice(wizards), line="front"))
+            events += more
+        advance(conn, now, game, state, events, self.catalog, self.rng, actor=None, kind="prepare_timeout")
+
+    def on_reminder(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        game = load(conn, int(job.payload["game"]))
+        if game.status != "live" or not is_current(conn, game.id, job.id):
+            return
+        for seat in game.to_act():
+            if absence_end(conn, game.id, game.seats[seat], now) is None:
+                posts.remind(conn, now, game, seat, int(job.payload["hours"]))
+
+    async def on_startup(self, last_seen: datetime | None) -> int:
+        """Before the scheduler fires anything: forgive the downtime where servers chose it. Returns the
+        number of games whose deadlines moved."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> int:
+            moved = forgive_downtime(conn, now, last_seen)
+            for game, down in moved:
+                hours = round(down.total_seconds() / 3600, 1)
+                log(conn, game.id, now, None, "downtime_forgiven", {"seconds": int(down.total_seconds())})
+                posts.notice(
+                    conn,
+                    now,
+                    game,
+                    Text(
+                        "choco.play.downtime_notice", {"hours": hours, "deadline": posts.deadline_text(game)}
+                    ),
+                )
+            return len(moved)
+
+        return await self._write(unit)

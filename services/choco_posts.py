@@ -1,0 +1,149 @@
+"""What the referee says, queued in the outbox inside the unit that changed the game.
+
+Thread posts carry only public information: the narration of public events, the board and the active
+effects (services/choco_render.py), never a hand. Hands go to their owner by DM; when a player's DMs are
+closed, the outbox posts a private "Voir ma main" button in the game's thread instead, and every referee
+post carries a live "Voir ma main" button too.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+
+from engine.choco.catalog import ChocoCatalog
+from engine.choco.state import ChocoState
+from engine.protocol import Event, Outcome
+from services import choco_render as render
+from services.choco_game_store import ENGINE, GameRow
+from services.messages import Button, Embed, MessageSpec, Target, Text
+from services.outbox import enqueue
+
+COLOR = 0x6B3E26
+
+
+def names(game: GameRow) -> tuple[str, str]:
+    """Players are named by mention in posts; only the player called to act is pinged."""
+    return (f"<@{game.seats[0]}>", f"<@{game.seats[1]}>")
+
+
+def hand_button(game_id: int) -> Button:
+    return Button(Text("choco.play.show_hand"), f"choco:hand:{game_id}", "secondary")
+
+
+def panel_button(game_id: int) -> Button:
+    return Button(Text("choco.play.open_panel"), f"choco:panel:{game_id}", "primary")
+
+
+def deadline_text(game: GameRow) -> Text:
+    if game.deadline_at is None:
+        return Text.raw("")
+    stamp = int(game.deadline_at.timestamp())
+    return Text("choco.play.deadline", {"when": f"<t:{stamp}:F>", "relative": f"<t:{stamp}:R>"})
+
+
+def call_text(game: GameRow) -> Text:
+    """The call to the next player(s), with their mention and deadline."""
+    who = names(game)
+    if game.state.turn == 0:
+        waiting = [who[s] for s in ENGINE.current_players(game.state)]
+        return Text(
+            "choco.play.call_prepare", {"players": ", ".join(waiting), "deadline": deadline_text(game)}
+        )
+    return Text(
+        "choco.play.call_turn",
+        {"player": who[game.state.active], "turn": game.state.turn, "deadline": deadline_text(game)},
+    )
+
+
+def board_embed(game: GameRow, catalog: ChocoCatalog, title: Text) -> Embed:
+    who = names(game)
+    return Embed(
+        title=title,
+        description=render.board(game.state, catalog, who),
+        color=COLOR,
+    )
+
+
+def resolution(
+    conn: sqlite3.Connection,
+    now: datetime,
+    game: GameRow,
+    catalog: ChocoCatalog,
+    *,
+    title: Text,
+    before: ChocoState,
+    events: Sequence[Event],
+    notes: Sequence[Text] = (),
+    outcome: Outcome | None = None,
+) -> int:
+    """The referee's post after a resolution: account, board, active effects, then the call (or the end)."""
+    who = names(game)
+    account = [*notes, *render.narrate(list(events), before, game.state, catalog, who)]
+    lines: list[Text] = []
+    if account:
+        lines.append(Text("choco.play.account", {"text": Text.lines(account)}))
+    effects = render.active_effects(game.state, catalog, who)
+    finished = outcome is not None or game.status != "live"
+    if finished:
+        lines.append(render.outcome(outcome, who) if outcome is not None else Text("choco.play.ended"))
+        pings: tuple[int, ...] = game.seats
+        buttons: tuple[Button, ...] = ()
+    else:
+        lines.append(call_text(game))
+        pings = tuple(game.seats[s] for s in game.to_act())
+        buttons = (hand_button(game.id), panel_button(game.id))
+    spec = MessageSpec(
+        content=Text.lines(lines),
+        embeds=(
+            board_embed(game, catalog, title),
+            Embed(description=effects, color=COLOR),
+        ),
+        buttons=buttons,
+        ping_users=pings,
+        archive_thread=finished and game.thread_id is not None,
+    )
+    return enqueue(conn, now, Target("channel", game.where), spec)
+
+
+def notice(
+    conn: sqlite3.Connection,
+    now: datetime,
+    game: GameRow,
+    text: Text,
+    *,
+    ping: Sequence[int] = (),
+    archive: bool = False,
+) -> int:
+    """A short referee line in the thread (an absence, a referee's act, a fault)."""
+    spec = MessageSpec(
+        content=text, ping_users=tuple(ping), archive_thread=archive and game.thread_id is not None
+    )
+    return enqueue(conn, now, Target("channel", game.where), spec)
+
+
+def send_hand(
+    conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, catalog: ChocoCatalog
+) -> int:
+    """The private hand of `seat`, by DM (fallback: a private "Voir ma main" button in the thread)."""
+    body = render.hand(game.state, seat, catalog)
+    spec = MessageSpec(
+        content=Text("choco.play.hand_dm", {"id": game.id, "thread": f"<#{game.where}>"}),
+        embeds=(Embed(title=Text("choco.play.hand_title", {"id": game.id}), description=body, color=COLOR),),
+        buttons=(panel_button(game.id),) if seat in game.to_act() else (),
+        show_label=Text("choco.play.show_hand"),
+    )
+    return enqueue(conn, now, Target("dm", game.seats[seat], fallback_channel_id=game.where), spec)
+
+
+def remind(conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, hours: int) -> int:
+    spec = MessageSpec(
+        content=Text(
+            "choco.play.reminder",
+            {"id": game.id, "hours": hours, "thread": f"<#{game.where}>", "deadline": deadline_text(game)},
+        ),
+        buttons=(panel_button(game.id),),
+        show_label=Text("choco.play.show_reminder"),
+    )
+    return enqueue(conn, now, Target("dm", game.seats[seat], fallback_channel_id=game.where), spec)

@@ -1,0 +1,121 @@
+"""Fixtures for the Chocobataille economy services: the real catalog, the game registered (so a new player
+gets 1,500 galleons, as in production), seeded services, and helpers that set a player up through the
+ledger."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Iterator
+
+import pytest
+
+from core.clock import ManualClock, to_db
+from engine.choco.catalog import ChocoCard, ChocoCatalog, Rarity
+from services import games, ledger
+from services.catalogs import DATA_DIR, load_catalog
+from services.choco import GAME
+from services.choco_collection import ChocoCollection
+from services.choco_decks import ChocoDecks
+from services.choco_economy import CHOCO_GOLD
+from services.choco_leagues import LeagueService
+from services.choco_shop import ChocoShop
+from services.players import ensure_player
+from store.db import Database
+
+GRANT = ledger.Movement("test.grant")
+SEED = 20261130
+GUILD = 555
+
+
+@pytest.fixture(scope="session")
+def catalog() -> ChocoCatalog:
+    return load_catalog(DATA_DIR / "choco.json", ChocoCatalog)
+
+
+@pytest.fixture(autouse=True)
+def choco_registered() -> Iterator[None]:
+    present = games.get(GAME.key) is not None
+    games.register(GAME)
+    try:
+        yield
+    finally:
+        if not present:
+            games.unregister(GAME.key)
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(SEED)
+
+
+@pytest.fixture
+def shop(db: Database, clock: ManualClock, catalog: ChocoCatalog, rng: random.Random) -> ChocoShop:
+    return ChocoShop(db, clock, catalog, rng)
+
+
+@pytest.fixture
+def collection(db: Database, catalog: ChocoCatalog) -> ChocoCollection:
+    return ChocoCollection(db, catalog)
+
+
+@pytest.fixture
+def decks(db: Database, clock: ManualClock, catalog: ChocoCatalog) -> ChocoDecks:
+    return ChocoDecks(db, clock, catalog)
+
+
+@pytest.fixture
+def leagues(db: Database, clock: ManualClock, catalog: ChocoCatalog) -> LeagueService:
+    return LeagueService(db, clock, catalog)
+
+
+def of_rarity(catalog: ChocoCatalog, *rarities: Rarity, wizards: bool | None = None) -> list[ChocoCard]:
+    """Cards of these rarities, by id; `wizards` True keeps wizards only, False pure effects only."""
+    return sorted(
+        (
+            c
+            for c in catalog.cards
+            if c.rarity in rarities and (wizards is None or (c.type != "pure") == wizards)
+        ),
+        key=lambda c: c.id,
+    )
+
+
+async def new_player(db: Database, clock: ManualClock, player_id: int, *, gold: int | None = None) -> None:
+    """A player as on first use (1,500 galleons); `gold` sets another balance through the ledger."""
+
+    def unit(conn: sqlite3.Connection) -> None:
+        ensure_player(conn, player_id, clock.now())
+        have = ledger.balance(conn, player_id, CHOCO_GOLD)
+        if gold is not None and gold > have:
+            ledger.credit(conn, clock.now(), player_id, CHOCO_GOLD, gold - have, GRANT)
+        elif gold is not None and gold < have:
+            ledger.debit(conn, clock.now(), player_id, CHOCO_GOLD, have - gold, GRANT)
+
+    await db.write(unit)
+
+
+async def give(db: Database, clock: ManualClock, player_id: int, cards: dict[str, int]) -> None:
+    """Mint copies through the ledger (as the shop does), creating the player if needed."""
+
+    def unit(conn: sqlite3.Connection) -> None:
+        ensure_player(conn, player_id, clock.now())
+        for card, count in cards.items():
+            for _ in range(count):
+                ledger.mint_card(conn, clock.now(), player_id, "choco", card, GRANT)
+
+    await db.write(unit)
+
+
+async def gold(db: Database, player_id: int) -> int:
+    return await db.read(lambda conn: ledger.balance(conn, player_id, CHOCO_GOLD))
+
+
+async def age(db: Database, player_id: int, clock: ManualClock, days: int) -> None:
+    """Make the player known to the bot for `days` days."""
+    from datetime import timedelta
+
+    when = to_db(clock.now() - timedelta(days=days))
+    await db.write(
+        lambda conn: conn.execute("UPDATE players SET created_at = ? WHERE id = ?", (when, player_id))
+    )
