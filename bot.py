@@ -20,6 +20,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--db", metavar="PATH", help="sandbox: database file (default: a fresh temporary one)"
     )
+    parser.add_argument(
+        "--seed",
+        metavar="N",
+        type=int,
+        help="sandbox: seed the games' random draws, so that the same script gives the same transcript",
+    )
     return parser.parse_args(argv)
 
 
@@ -59,9 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.sandbox:
             from sandbox.main import run_sandbox
 
-            return asyncio.run(run_sandbox(script=args.script, db_path=args.db))
-        if args.script or args.db:
-            print("--script and --db only apply to --sandbox.", file=sys.stderr)
+            return asyncio.run(run_sandbox(script=args.script, db_path=args.db, seed=args.seed))
+        if args.script or args.db or args.seed is not None:
+            print("--script, --db and --seed only apply to --sandbox.", file=sys.stderr)
             return 2
         return asyncio.run(run_bot())
     except (SettingsError, CatalogError) as exc:

@@ -11,15 +11,16 @@ and the page; a click from anyone else is refused.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from cogs._choco_lookup import CommandsMixin, choco_of
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_int, t
 from discord_app.components import PersistentButton
-from discord_app.context import locale_of, services_of
+from discord_app.context import locale_of
 from discord_app.render import text, to_discord
 from discord_app.translator import desc
 from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard
@@ -47,7 +48,7 @@ LINE_KEYS = {
 
 
 def economy_of(interaction: discord.Interaction[Any]) -> EconomyServices:
-    return cast(EconomyServices, services_of(interaction).games["choco"].economy)
+    return choco_of(interaction).economy
 
 
 def key_choice(key: str, value: str) -> Choice[str]:
@@ -284,13 +285,7 @@ ECONOMY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (CollectionPageBu
 # --- the commands ---------------------------------------------------------------------------------------
 
 
-if TYPE_CHECKING:  # for the type checker, commands live on a Cog; at run time this is a plain mixin
-    from discord.ext.commands import Cog as _Mixin
-else:
-    _Mixin = object
-
-
-class ChocoEconomyCommands(_Mixin):
+class ChocoEconomyCommands(CommandsMixin):
     """Mixed into the `/choco` GroupCog: discord.py collects these commands from its MRO."""
 
     @app_commands.command(name="frogs", description=desc("cmd.choco.frogs.description"))

@@ -41,6 +41,7 @@ class CardBot(commands.Bot):
         data_dir: Path = DATA_DIR,
         extra_extensions: tuple[str, ...] = (),
         services: Services | None = None,
+        rng_seed: int | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -57,6 +58,7 @@ class CardBot(commands.Bot):
         self.clock = clock
         self.data_dir = data_dir
         self.extra_extensions = extra_extensions
+        self.rng_seed = rng_seed  # None in production: the games draw from random.SystemRandom()
         self._services: Services | None = services
         self.deliverer: Deliverer | None = None
         self._heartbeat: asyncio.Task[None] | None = None
@@ -75,7 +77,9 @@ class CardBot(commands.Bot):
     async def setup_hook(self) -> None:
         # 1. database (opened and migrated) and services
         if self._services is None:
-            self._services = await build_services(self.settings, self.clock, data_dir=self.data_dir)
+            self._services = await build_services(
+                self.settings, self.clock, data_dir=self.data_dir, rng_seed=self.rng_seed
+            )
         # 2. cogs; each registers its own persistent components (DynamicItems) in its setup()
         await self.tree.set_translator(CatalogTranslator())
         for name in (*cog_modules(), *self.extra_extensions):

@@ -31,12 +31,14 @@ class BotHarness:
         owners: tuple[str, ...] = (),
         data_dir: Path = DATA_DIR,
         extra_extensions: tuple[str, ...] = (),
+        seed: int | None = None,
     ) -> None:
         self.db_path = db_path
         self.data_dir = data_dir
         self.extra_extensions = extra_extensions
         self.clock = clock or ManualClock()
         self.owners = owners
+        self.seed = seed  # a seeded random stream for the games: the same steps give the same run
         self.emu = DiscordEmulator(app_name="Cartes & Duels", clock=lambda: self.clock.now().timestamp())
         self.bot: CardBot | None = None
         self.guild: Guild | None = None
@@ -64,6 +66,7 @@ class BotHarness:
             guild_ready_timeout=0.05,
             data_dir=self.data_dir,
             extra_extensions=self.extra_extensions,
+            rng_seed=self.seed,
         )
         self._task = asyncio.create_task(self.bot.start(emu.bot_token), name="bot")
         ready = asyncio.create_task(emu.wait_ready(timeout=20))

@@ -164,9 +164,12 @@ async def run_sandbox(
     script: str | None,
     db_path: str | None,
     out: Callable[[str], None] = print,
+    seed: int | None = None,
     harness_options: dict[str, Any] | None = None,
 ) -> int:
-    """`harness_options` lets tests plug a test-only game in; the command line never sets it."""
+    """`seed` makes the games' random draws (frogs, boosters, game seeds, rewards) repeatable; without
+    it they are unpredictable, as in production. `harness_options` lets tests plug a test-only game in;
+    the command line never sets it."""
     logging.basicConfig(
         level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
     )
@@ -179,7 +182,7 @@ async def run_sandbox(
             except OSError as exc:
                 print(f"Cannot read the script {script}: {exc.strerror}.", file=sys.stderr)
                 return 2
-        harness = BotHarness(path, **(harness_options or {}))
+        harness = BotHarness(path, seed=seed, **(harness_options or {}))
         await harness.start()
         sandbox = Sandbox(harness, out)
         try:

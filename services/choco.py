@@ -19,6 +19,7 @@ from services.games import GameContext, GameSpec
 from services.messages import Text
 
 if TYPE_CHECKING:
+    from services.choco_clock import ChocoClock
     from services.choco_games import ChocoGames
     from services.choco_panel import ChocoPanel
     from services.choco_referee import ChocoReferee
@@ -79,16 +80,18 @@ class ChocoServices:
 
     economy: EconomyServices
     games: ChocoGames
+    clock: ChocoClock
     panel: ChocoPanel
     referee: ChocoReferee
 
     async def on_startup(self, last_seen: datetime | None) -> None:
         """Called by the bot before the scheduler starts (see discord_app/bot.py)."""
-        await self.games.on_startup(last_seen)
+        await self.clock.on_startup(last_seen)
 
     @staticmethod
     def build(ctx: GameContext) -> ChocoServices:
         # Imported here: the game services render cards with the names declared in this module.
+        from services.choco_clock import ChocoClock
         from services.choco_games import ChocoGames
         from services.choco_panel import ChocoPanel
         from services.choco_referee import ChocoReferee
@@ -98,6 +101,7 @@ class ChocoServices:
         return ChocoServices(
             economy=EconomyServices.build(ctx),
             games=games,
+            clock=ChocoClock(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler),
             panel=ChocoPanel(ctx.db, ctx.clock, catalog, games),
             referee=ChocoReferee(ctx.db, ctx.clock, catalog, ctx.rng),
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -143,3 +144,26 @@ def finish(
         outcome=outcome,
     )
     return game
+
+
+@dataclass(frozen=True)
+class Flow:
+    """The catalog and the draws every move of a game needs, bound once for the services that move games."""
+
+    catalog: ChocoCatalog
+    rng: random.Random
+
+    def advance(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        game: GameRow,
+        state: ChocoState,
+        events: Sequence[Event],
+        **how: Any,
+    ) -> GameRow:
+        """`advance` with this flow's catalog and draws; `how` is its keyword arguments."""
+        return advance(conn, now, game, state, events, self.catalog, self.rng, **how)
+
+    def finish(self, conn: sqlite3.Connection, now: datetime, game: GameRow, **how: Any) -> GameRow:
+        return finish(conn, now, game, self.catalog, self.rng, **how)

@@ -22,26 +22,19 @@ from typing import Any, TypeVar
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
 from engine.choco.catalog import ChocoCatalog
-from engine.choco.penalties import fault_unowned_card, forfeit, inactivity_24h, inactivity_72h
+from engine.choco.penalties import fault_unowned_card, forfeit
 from engine.choco.state import ChocoState, EndTurn, Prepare, Summon
 from engine.errors import IllegalAction
 from engine.protocol import CATALOG_OPTION, Event, PlayerSetup
 from services import choco_posts as posts
 from services import guild_settings
 from services.choco_deadlines import (
-    DEADLINE_JOB,
-    REMINDER_JOB,
-    absence_end,
     declare_absence,
-    forgive_downtime,
-    is_current,
-    schedule_jobs,
-    shift,
     start_clock,
 )
 from services.choco_decks import deck_cards, validate
 from services.choco_economy import LEAGUE_KEYS, league_of
-from services.choco_flow import advance, title
+from services.choco_flow import Flow, title
 from services.choco_game_store import (
     ENGINE,
     LEAGUES,
@@ -61,7 +54,7 @@ from services.choco_render import hand
 from services.choco_text import card_name
 from services.messages import Text
 from services.players import ensure_player
-from services.scheduler import Job, Scheduler
+from services.scheduler import Scheduler
 from store.db import Database
 from store.idempotency import once
 
@@ -181,9 +174,7 @@ class ChocoGames:
         self.catalog = catalog
         self.rng = rng  # seeds and reward draws: used only inside write units (the writer's thread)
         self.scheduler = scheduler
-        if scheduler is not None:
-            scheduler.on(DEADLINE_JOB, self.on_deadline)
-            scheduler.on(REMINDER_JOB, self.on_reminder)
+        self.flow = Flow(catalog, rng)
 
     def _wake(self) -> None:
         if self.scheduler is not None:
@@ -449,14 +440,12 @@ class ChocoGames:
             except IllegalAction as error:
                 return Declared("refused", game.id, tuple(described), tuple(ignored), (reason_text(error),))
             events += more
-        advance(
+        self.flow.advance(
             conn,
             now,
             game,
             state,
             events,
-            self.catalog,
-            self.rng,
             actor=game.seats[seat],
             kind="turn",
             data={"steps": [ENGINE.action_to_json(s) for s in steps]},
@@ -472,20 +461,18 @@ class ChocoGames:
             steps = [Summon(card=steps[0].card, line=steps[0].line)]
         if len(steps) != 1 or not isinstance(steps[0], Summon):
             return Declared("refused", game.id, problems=(Text("choco.reason.cannot_prepare"),))
-        shown = tuple(describe(steps, game.state, seat, self.catalog))
         placement = Prepare(card=steps[0].card, line=steps[0].line)
+        shown = tuple(describe([placement], game.state, seat, self.catalog))
         try:
             state, events = ENGINE.apply(game.state, seat, placement)
         except IllegalAction as error:
             return Declared("refused", game.id, shown, problems=(reason_text(error),))
-        advance(
+        self.flow.advance(
             conn,
             now,
             game,
             state,
             events,
-            self.catalog,
-            self.rng,
             actor=game.seats[seat],
             kind="prepare",
             data={"step": ENGINE.action_to_json(placement)},
@@ -500,9 +487,7 @@ class ChocoGames:
             game = load_live(conn, game_id)
             seat = game.seat_of(player)
             state, events = forfeit(game.state, seat)
-            return advance(
-                conn, now, game, state, events, self.catalog, self.rng, actor=player, kind="forfeit"
-            )
+            return self.flow.advance(conn, now, game, state, events, actor=player, kind="forfeit")
 
         return await self._write(unit)
 
@@ -538,96 +523,5 @@ class ChocoGames:
                 ),
             )
             return until, left
-
-        return await self._write(unit)
-
-    # --- deadlines ----------------------------------------------------------------------------------
-
-    def on_deadline(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        """D without a declaration: destroy a card; 3 D: pass the turn (the second pass disqualifies)."""
-        game = load(conn, int(job.payload["game"]))
-        if game.status != "live" or not is_current(conn, game.id, job.id):
-            return
-        if game.state.turn == 0:
-            self._prep_timeout(conn, now, game)
-            return
-        seat = game.state.active
-        end = absence_end(conn, game.id, game.seats[seat], now)
-        if end is not None:  # an absence covers now: the clock waits for its end
-            shift(conn, now, game, end - now)
-            return
-        if game.stage == 0:
-            state, events = inactivity_24h(game.state, seat)
-            game = advance(
-                conn,
-                now,
-                game,
-                state,
-                events,
-                self.catalog,
-                self.rng,
-                actor=None,
-                kind="penalty_24h",
-                data={"seat": seat},
-                stage=1,
-            )
-            schedule_jobs(conn, now, game)
-            return
-        state, events = inactivity_72h(game.state, seat)
-        advance(
-            conn,
-            now,
-            game,
-            state,
-            events,
-            self.catalog,
-            self.rng,
-            actor=None,
-            kind="penalty_72h",
-            data={"seat": seat},
-        )
-
-    def _prep_timeout(self, conn: sqlite3.Connection, now: datetime, game: GameRow) -> None:
-        """The preparatory turn has no D penalty; at 3 D the bot places a random wizard of the late
-        player's hand on the front line (docs/choco/referee.md)."""
-        if game.stage == 0:
-            game = save(conn, game, now, stage=1)
-            schedule_jobs(conn, now, game)
-            return
-        state, events = game.state, []
-        for seat in ENGINE.current_players(state):
-            pick = random.Random(f"{game.seed}:prepare:{seat}")
-            wizards = sorted(c.uid for c in state.sides[seat].hand if not c.pure)
-            state, more = ENGINE.apply(state, seat, Prepare(card=pick.choice(wizards), line="front"))
-            events += more
-        advance(conn, now, game, state, events, self.catalog, self.rng, actor=None, kind="prepare_timeout")
-
-    def on_reminder(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        game = load(conn, int(job.payload["game"]))
-        if game.status != "live" or not is_current(conn, game.id, job.id):
-            return
-        for seat in game.to_act():
-            if absence_end(conn, game.id, game.seats[seat], now) is None:
-                posts.remind(conn, now, game, seat, int(job.payload["hours"]))
-
-    async def on_startup(self, last_seen: datetime | None) -> int:
-        """Before the scheduler fires anything: forgive the downtime where servers chose it. Returns the
-        number of games whose deadlines moved."""
-        now = self.clock.now()
-
-        def unit(conn: sqlite3.Connection) -> int:
-            moved = forgive_downtime(conn, now, last_seen)
-            for game, down in moved:
-                hours = round(down.total_seconds() / 3600, 1)
-                log(conn, game.id, now, None, "downtime_forgiven", {"seconds": int(down.total_seconds())})
-                posts.notice(
-                    conn,
-                    now,
-                    game,
-                    Text(
-                        "choco.play.downtime_notice", {"hours": hours, "deadline": posts.deadline_text(game)}
-                    ),
-                )
-            return len(moved)
 
         return await self._write(unit)

@@ -26,6 +26,7 @@ from engine.choco.state import (
     Line,
     Move,
     PlayEffect,
+    Prepare,
     Step,
     Summon,
 )
@@ -302,12 +303,18 @@ def split_steps(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"[;\n]+", text) if part.strip()]
 
 
+END_WORDS = frozenset({"fin", "fin du tour", "passe", "end", "end turn", "pass"})
+
+
 def parse_turn(text: str, state: ChocoState, seat: int, catalog: ChocoCatalog) -> tuple[Step, ...]:
     """The steps of `seat`'s turn written in the notation, references resolved against `state` (the
-    state at the start of the turn). Raises NotationError or UnownedCard (both BadInput)."""
+    state at the start of the turn). `fin` (or `passe`, `end`, `pass`) alone declares a turn without
+    any action. Raises NotationError or UnownedCard (both BadInput)."""
     parts = split_steps(text)
     if not parts:
         raise NotationError("empty", 0, "")
+    if len(parts) == 1 and fold(parts[0]) in END_WORDS:
+        return ()
     resolver = _Resolver(state, seat, catalog)
     return tuple(_parse_step(part, n, resolver) for n, part in enumerate(parts, start=1))
 
@@ -347,7 +354,9 @@ def to_text(steps: Sequence[Step], state: ChocoState, seat: int, lang: str = "fr
     return "; ".join(out)
 
 
-def describe(steps: Sequence[Step], state: ChocoState, seat: int, catalog: ChocoCatalog) -> list[Text]:
+def describe(
+    steps: Sequence[Step | Prepare], state: ChocoState, seat: int, catalog: ChocoCatalog
+) -> list[Text]:
     """The steps in plain language, for the guided panel's preview and the confirmation."""
     states = (state,)
 
@@ -356,7 +365,11 @@ def describe(steps: Sequence[Step], state: ChocoState, seat: int, catalog: Choco
 
     texts: list[Text] = []
     for step in steps:
-        if isinstance(step, Summon):
+        if isinstance(step, Prepare):  # the preparatory placement (the guided panel offers it)
+            texts.append(
+                Text("choco.notation.step.prepare", {"card": name(step.card), "line": line_text(step.line)})
+            )
+        elif isinstance(step, Summon):
             params: dict[str, object] = {"card": name(step.card), "line": line_text(step.line)}
             if step.targets:
                 params["targets"] = join([name(t) for t in step.targets])

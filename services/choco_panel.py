@@ -161,9 +161,15 @@ class ChocoPanel:
         self.catalog = catalog
         self.games = games
 
-    def _mine(self, conn: sqlite3.Connection, game_id: int, player: int) -> tuple[GameRow, int]:
+    def _mine(
+        self, conn: sqlite3.Connection, game_id: int, player: int, version: int | None = None
+    ) -> tuple[GameRow, int]:
+        """The game and the player's seat when it is their turn. A panel built on an older version is
+        stale first of all (its turn may be over): the player is told the game changed meanwhile."""
         game = load_live(conn, game_id)
         seat = game.seat_of(player)
+        if version is not None and version != game.version:
+            raise StaleGame()
         if seat not in game.to_act():
             raise NotAllowed("choco.error.not_your_turn")
         return game, seat
@@ -179,9 +185,7 @@ class ChocoPanel:
         now: datetime = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Panel:
-            game, seat = self._mine(conn, game_id, player)
-            if version != game.version:
-                raise StaleGame()
+            game, seat = self._mine(conn, game_id, player, version)
             steps = change(game, seat, draft(conn, game, seat))
             save_draft(conn, game, seat, steps, now)
             return build_panel(game, seat, steps, self.catalog)
@@ -214,9 +218,7 @@ class ChocoPanel:
 
     async def submit(self, game_id: int, player: int, version: int) -> Declared:
         def unit(conn: sqlite3.Connection) -> list[Any]:
-            game, seat = self._mine(conn, game_id, player)
-            if version != game.version:
-                raise StaleGame()
+            game, seat = self._mine(conn, game_id, player, version)
             return draft(conn, game, seat)
 
         steps = await self.db.read(unit)

@@ -37,9 +37,10 @@ def panel_button(game_id: int) -> Button:
 
 
 def deadline_text(game: GameRow) -> Text:
-    if game.deadline_at is None:
+    due = game.pass_at if game.stage == 1 else game.deadline_at  # after the D penalty, the pass is next
+    if due is None:
         return Text.raw("")
-    stamp = int(game.deadline_at.timestamp())
+    stamp = int(due.timestamp())
     return Text("choco.play.deadline", {"when": f"<t:{stamp}:F>", "relative": f"<t:{stamp}:R>"})
 
 

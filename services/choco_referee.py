@@ -19,7 +19,7 @@ from engine.choco.penalties import forgive_pass, restore_destroyed
 from engine.errors import IllegalAction
 from services import choco_posts as posts
 from services.choco_deadlines import disarm, shift
-from services.choco_flow import advance, finish
+from services.choco_flow import Flow
 from services.choco_game_store import GameRow, load, load_live, log, read_log, save
 from services.choco_leagues import guild_choco_settings
 from services.messages import Text
@@ -61,8 +61,7 @@ class ChocoReferee:
     def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog, rng: random.Random) -> None:
         self.db = db
         self.clock = clock
-        self.catalog = catalog
-        self.rng = rng
+        self.flow = Flow(catalog, rng)
 
     async def read_log(self, game_id: int, referee: Referee) -> list[dict[str, object]]:
         """The game's log for a referee, without the events only a player may see (drawn cards)."""
@@ -124,14 +123,12 @@ class ChocoReferee:
             except IllegalAction as error:
                 raise NotAllowed("choco.error.penalty_gone") from error
             note = Text("choco.referee.penalty_cancelled", {"referee": f"<@{referee.user_id}>"})
-            advance(
+            self.flow.advance(
                 conn,
                 now,
                 game,
                 state,
                 events,
-                self.catalog,
-                self.rng,
                 actor=referee.user_id,
                 kind="referee_cancel_penalty",
                 data={"penalty": seq},
@@ -156,12 +153,10 @@ class ChocoReferee:
                 note = Text("choco.referee.ended_draw", {"referee": who})
             else:
                 note = Text("choco.referee.ended_win", {"referee": who, "player": posts.names(game)[winner]})
-            return finish(
+            return self.flow.finish(
                 conn,
                 now,
                 game,
-                self.catalog,
-                self.rng,
                 before=game.state,
                 events=[],
                 notes=[note],

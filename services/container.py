@@ -40,8 +40,13 @@ class Services:
         await self.db.close()
 
 
-async def build_services(settings: Settings, clock: Clock, *, data_dir: Path = DATA_DIR) -> Services:
-    """Open and migrate the database, load the catalogs (a bad file stops start-up), wire the services."""
+async def build_services(
+    settings: Settings, clock: Clock, *, data_dir: Path = DATA_DIR, rng_seed: int | None = None
+) -> Services:
+    """Open and migrate the database, load the catalogs (a bad file stops start-up), wire the services.
+
+    Games draw from `random.SystemRandom()`; `rng_seed` (the sandbox's `--seed`, tests) gives each game a
+    seeded `random.Random` of its own instead, so that a run can be replayed."""
     specs = games.discover()
     catalogs = load_all(data_dir, specs)
     db = Database(settings.database_path)
@@ -57,8 +62,13 @@ async def build_services(settings: Settings, clock: Clock, *, data_dir: Path = D
         await db.close()
         raise
     scheduler = Scheduler(db, clock, settings.zone)
+
+    def rng_for(key: str) -> random.Random:
+        # one stream per game, so that playing one game does not change another's draws
+        return random.SystemRandom() if rng_seed is None else random.Random(f"{rng_seed}:{key}")
+
     game_services = {
-        spec.key: spec.build(GameContext(db, clock, catalogs.get(spec.key), scheduler, random.SystemRandom()))
+        spec.key: spec.build(GameContext(db, clock, catalogs.get(spec.key), scheduler, rng_for(spec.key)))
         for spec in specs
         if spec.build is not None
     }

@@ -8,9 +8,10 @@ from datetime import timedelta
 
 from core.clock import to_db
 from emulator.records import RecordedMessage
-from emulator.world import User
+from emulator.world import Channel, User
 from engine.choco.engine import ChocoEngine
-from engine.choco.state import Attack, ChocoState, DeckAttack, Summon
+from engine.choco.sample import greedy_steps
+from engine.choco.state import ChocoState
 from sandbox.harness import BotHarness
 from services import ledger
 from services.choco import ChocoServices
@@ -32,19 +33,28 @@ def shown(message: RecordedMessage) -> str:
     return str(message.render()).replace("\u202f", " ")
 
 
-async def with_bronze_deck(h: BotHarness, user: User, *, wizards_only: bool = True) -> list[str]:
-    """Two copies of the 12 strongest bronze wizards, minted, saved as the Bronze deck; the player is
-    known to the bot for 60 days (the Bronze League asks for 30)."""
+async def with_bronze_deck(
+    h: BotHarness, user: User, *, wizards_only: bool = True, offset: int = 0
+) -> list[str]:
+    """Two copies of 12 bronze cards, minted, saved as the Bronze deck; the player is known to the bot for
+    60 days (the Bronze League asks for 30). By default the 12 strongest plain wizards; with
+    `wizards_only=False`, 8 wizards with an effect where there are (strongest first, from `offset`) and
+    4 pure effects (from `offset`)."""
     assert h.bot is not None
     services = h.bot.services
     catalog = choco(h).economy.decks.catalog
-    bronze = [
-        c
-        for c in catalog.cards
-        if c.rarity in ("bronze_1", "bronze_2") and (c.type == "normal" or not wizards_only)
-    ]
+    bronze = [c for c in catalog.cards if c.rarity in ("bronze_1", "bronze_2")]
     bronze.sort(key=lambda c: (-(c.pa or 0) - (c.pv or 0), c.id))
-    deck = [c.id for c in bronze[:12] for _ in range(2)]
+    if wizards_only:
+        chosen = [c for c in bronze if c.type == "normal"][:12]
+    else:
+        effects = [c for c in bronze if c.type not in ("normal", "pure")]
+        plain = [c for c in bronze if c.type == "normal"]
+        pure = [c for c in bronze if c.type == "pure"]
+        wizards = (effects[offset:] + plain)[:8]
+        chosen = wizards + pure[offset : offset + 4]
+        assert len(chosen) == 12 and any(c.type == "pure" for c in chosen)
+    deck = [c.id for c in chosen for _ in range(2)]
     now = services.clock.now()
 
     def unit(conn: sqlite3.Connection) -> None:
@@ -60,44 +70,24 @@ async def with_bronze_deck(h: BotHarness, user: User, *, wizards_only: bool = Tr
     return deck
 
 
-async def challenge_accepted(h: BotHarness, alice: User, bob: User) -> GameRow:
-    made = await h.emu.run_command(alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"})
+async def challenge_accepted(
+    h: BotHarness, alice: User, bob: User, *, channel: Channel | None = None
+) -> GameRow:
+    """Alice challenges Bob (in `channel`, else where Alice last acted) and Bob accepts: the new game."""
+    made = await h.emu.run_command(
+        alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=channel
+    )
     assert made.message is not None and not made.message.ephemeral
     await h.emu.click(bob, "Accepter", message=made.message)
     await h.settle()
     games = await choco(h).games.live_games(alice.id)
-    assert len(games) == 1
-    return games[0]
+    assert games
+    return max(games, key=lambda g: g.id)
 
 
 def greedy_turn(state: ChocoState, seat: int) -> list[object]:
-    """Summon the strongest wizard to the front, then every front wizard hits the weakest enemy front
-    wizard (or the deck once the enemy board is empty)."""
-    steps: list[object] = []
-    legal = ENGINE.legal_actions(state, seat)
-    summons = [a for a in legal if isinstance(a, Summon) and a.line == "front"]
-    if summons:
-        hand = {c.uid: c for c in state.sides[seat].hand}
-        best = max(summons, key=lambda a: (hand[a.card].pa, hand[a.card].pv, a.card))
-        steps.append(best)
-        state, _ = ENGINE.apply(state, seat, best)
-    for attacker in state.sides[seat].front:
-        enemy = state.sides[1 - seat]
-        if state.finished:
-            break
-        legal = ENGINE.legal_actions(state, seat)
-        attacks = [a for a in legal if isinstance(a, Attack) and a.attacker == attacker.uid]
-        decks = [a for a in legal if isinstance(a, DeckAttack) and a.attacker == attacker.uid]
-        if attacks:
-            pv = {c.uid: c.pv for c in enemy.front}
-            choice: object = min(attacks, key=lambda a: (pv.get(a.target, 99), a.target))
-        elif decks and state.progress.deck_attacks == 0:
-            choice = decks[0]
-        else:
-            continue
-        steps.append(choice)
-        state, _ = ENGINE.apply(state, seat, choice)
-    return steps
+    """The engine's fixed test policy (engine/choco/sample.py `greedy_steps`)."""
+    return list(greedy_steps(state, seat))
 
 
 def notation(game: GameRow, steps: list[object]) -> str:
