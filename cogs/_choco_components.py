@@ -188,7 +188,10 @@ def _select(
     panel: Panel, group: str, options: tuple[Option, ...], placeholder: str, locale: str
 ) -> PersistentSelect:
     choices = [
-        discord.SelectOption(label=text(o.label, locale)[:100] or o.value, value=o.value) for o in options
+        discord.SelectOption(
+            label=text(o.label, locale)[:100] or o.value, value=o.value, description=o.hint[:100] or None
+        )
+        for o in options
     ]
     item = PickSelect(f"choco:pick:{panel.game_id}:{panel.version}:{group}", {}, choices)
     item.item.placeholder = placeholder[:PLACEHOLDER_MAX]
@@ -204,11 +207,12 @@ def panel_reply(panel: Panel, locale: str) -> dict[str, Any]:
     else:
         lines.append(t("choco.panel.empty", locale))
     lines.append(t("choco.panel.hint_submit" if panel.can_submit else "choco.panel.hint_continue", locale))
+    hidden = sum(g.truncated for g in panel.groups)
+    if hidden:
+        lines.append(t("choco.panel.truncated", locale, count=hidden))
     view = discord.ui.View(timeout=None)
-    if panel.build:
-        view.add_item(_select(panel, "b", panel.build, t("choco.panel.pick_build", locale), locale))
-    if panel.combat:
-        view.add_item(_select(panel, "c", panel.combat, t("choco.panel.pick_combat", locale), locale))
+    for group in panel.groups:
+        view.add_item(_select(panel, group.code, group.options, text(group.placeholder, locale), locale))
     if not panel.preparatory:
         suffix = f"{panel.game_id}:{panel.version}"
         view.add_item(
@@ -257,7 +261,7 @@ class PanelButton(PersistentButton, template=r"choco:panel:(?P<game>\d+)"):
         await interaction.response.send_message(**panel_reply(shown, locale), ephemeral=True)
 
 
-class PickSelect(PersistentSelect, template=r"choco:pick:(?P<game>\d+):(?P<version>\d+):(?P<group>[bc])"):
+class PickSelect(PersistentSelect, template=r"choco:pick:(?P<game>\d+):(?P<version>\d+):(?P<group>[sead])"):
     async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
         if len(values) != 1 or len(values[0]) > 100:
             raise BadInput()

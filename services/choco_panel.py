@@ -32,6 +32,7 @@ from engine.errors import IllegalAction
 from services.choco_game_store import ENGINE, GameRow, StaleGame, draft, load_live, save_draft
 from services.choco_games import ChocoGames, Declared
 from services.choco_notation import describe
+from services.choco_text import enemy_labels, own_labels
 from services.messages import Text
 from store.db import Database
 
@@ -85,6 +86,46 @@ def decode(value: str) -> Any:
 class Option:
     value: str
     label: Text
+    hint: str = ""  # the positions (`code`), shown under the label
+
+
+@dataclass(frozen=True)
+class Group:
+    code: str  # "s" summons (and the preparatory placement), "e" effects and moves, "a" attacks, "d" discards
+    placeholder: Text
+    options: tuple[Option, ...]
+    truncated: int = 0  # options beyond Discord's 25 (the text form can still declare them)
+
+
+GROUPS: tuple[tuple[str, str, tuple[type, ...]], ...] = (
+    ("s", "choco.panel.pick_summon", (Prepare, Summon)),
+    ("e", "choco.panel.pick_effect", (PlayEffect, Move)),
+    ("a", "choco.panel.pick_attack", (Attack, DeckAttack)),
+    ("d", "choco.panel.pick_discard", (Discard,)),
+)
+
+
+def code(step: Any, labels: dict[str, str]) -> str:
+    """The step in positions as the turn began (M hand, F/R own lines, AF/AR the opponent's: the labels
+    of the hand DM, the board post and the text form), so two copies of one card are told apart."""
+
+    def at(uid: str) -> str:
+        return labels.get(uid, "?")
+
+    if isinstance(step, Prepare):
+        return f"{at(step.card)} → {'F' if step.line == 'front' else 'R'}"
+    if isinstance(step, Summon):
+        head = f"{at(step.card)} → {'F' if step.line == 'front' else 'R'}"
+        return head + "".join(f" ⇢ {at(t)}" for t in step.targets)
+    if isinstance(step, PlayEffect):
+        return at(step.card) + "".join(f" ⇢ {at(t)}" for t in step.targets)
+    if isinstance(step, Move):
+        return f"{at(step.card)} → {'F' if step.line == 'front' else 'R'}"
+    if isinstance(step, Attack):
+        return f"{at(step.attacker)} → {at(step.target)}"
+    if isinstance(step, DeckAttack):
+        return f"{at(step.attacker)} → ❑"
+    return at(step.card)
 
 
 @dataclass(frozen=True)
@@ -93,8 +134,7 @@ class Panel:
     version: int
     preparatory: bool
     steps: tuple[Text, ...]
-    build: tuple[Option, ...]  # summons (placement), pure effects, moves
-    combat: tuple[Option, ...]  # attacks, deck attacks, discards
+    groups: tuple[Group, ...]  # one select each, in the turn's order; empty groups are left out
     can_submit: bool
     declared: Declared | None = None
 
@@ -132,24 +172,25 @@ def build_panel(game: GameRow, seat: int, steps: list[Any], catalog: ChocoCatalo
             continue
         options.append(step)
         options += _targeted(state, seat, step)
-    labels = describe(options, state, seat, catalog) if options else []
-    build = [
-        Option(encode(s), labels[i])
-        for i, s in enumerate(options)
-        if isinstance(s, Prepare | Summon | PlayEffect | Move)
-    ]
-    combat = [
-        Option(encode(s), labels[i])
-        for i, s in enumerate(options)
-        if isinstance(s, Attack | DeckAttack | Discard)
-    ]
+    texts = describe(options, state, seat, catalog) if options else []
+    start = game.state
+    labels = {**own_labels(start.sides[seat]), **enemy_labels(start.sides[1 - seat])}
+    groups = []
+    for group, placeholder, kinds in GROUPS:
+        found = [
+            Option(encode(s), texts[i], code(s, labels))
+            for i, s in enumerate(options)
+            if isinstance(s, kinds)
+        ]
+        if found:
+            extra = max(len(found) - MAX_OPTIONS, 0)
+            groups.append(Group(group, Text(placeholder), tuple(found[:MAX_OPTIONS]), extra))
     return Panel(
         game_id=game.id,
         version=game.version,
         preparatory=game.state.turn == 0,
         steps=tuple(describe(steps, game.state, seat, catalog)) if steps else (),
-        build=tuple(build[:MAX_OPTIONS]),
-        combat=tuple(combat[:MAX_OPTIONS]),
+        groups=tuple(groups),
         can_submit=any(isinstance(s, EndTurn) for s in legal),
     )
 
