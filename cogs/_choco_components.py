@@ -17,7 +17,7 @@ from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.render import STYLES, text, to_discord
 from services.choco_economy import LEAGUE_KEYS, league_of
 from services.choco_game_store import GameRow
-from services.choco_games import Challenge, Declared
+from services.choco_games import Absence, Challenge, Declared
 from services.choco_panel import Option, Panel
 from services.messages import MessageSpec, Text
 
@@ -173,6 +173,35 @@ def declared_text(result: Declared, locale: str) -> str:
         parts.append(t("choco.play.refused", locale))
         parts += [f"• {text(s, locale)}" for s in (*result.problems, *result.ignored)]
     return "\n".join(parts)[:2000]
+
+
+def absence_text(recorded: list[Absence], locale: str) -> str:
+    lines = []
+    for item in recorded:
+        if item.until is None:
+            reason = text(item.problem, locale)
+            lines.append(
+                t(
+                    "choco.play.absence_refused",
+                    locale,
+                    id=item.game_id,
+                    where=f"<#{item.where}>",
+                    reason=reason,
+                )
+            )
+        else:
+            until = f"<t:{int(item.until.timestamp())}:F>"
+            lines.append(
+                t(
+                    "choco.play.absence_saved",
+                    locale,
+                    id=item.game_id,
+                    where=f"<#{item.where}>",
+                    until=until,
+                    left=item.left,
+                )
+            )
+    return "\n".join(lines)[:2000]
 
 
 class HandButton(PersistentButton, template=r"choco:hand:(?P<game>\d+)"):

@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from cogs._choco_components import (
+    absence_text,
     challenge_reply,
     declared_text,
     forfeit_confirm,
@@ -34,7 +35,6 @@ from cogs._choco_components import (
 from cogs._choco_economy import LEAGUE_CHOICES
 from cogs._choco_lookup import CommandsMixin, choco_of, here, wake
 from core.errors import BadInput
-from core.i18n import t
 from discord_app.context import locale_of
 from discord_app.translator import desc
 
@@ -120,12 +120,10 @@ class ChocoPlayCommands(CommandsMixin):
     ) -> None:
         locale = await locale_of(interaction)
         hours = parse_hours(duration)
-        game = await here(interaction)
-        until, left = await choco_of(interaction).games.absence(game, interaction.user.id, hours, reason)
+        games = choco_of(interaction).games
+        recorded = await games.absence(interaction.channel_id, interaction.user.id, hours, reason)
         wake(interaction)
-        stamp = int(until.timestamp())
-        message = t("choco.play.absence_saved", locale, until=f"<t:{stamp}:F>", left=left)
-        await interaction.response.send_message(message, ephemeral=True)
+        await interaction.response.send_message(absence_text(recorded, locale), ephemeral=True)
 
     @app_commands.command(name="forfeit", description=desc("cmd.choco.forfeit.description"))
     async def forfeit(self, interaction: discord.Interaction[Any]) -> None:

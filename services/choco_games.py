@@ -24,7 +24,7 @@ from core.errors import BadInput, NotAllowed, NotFound
 from engine.choco.catalog import ChocoCatalog
 from engine.choco.penalties import fault_unowned_card, forfeit
 from engine.choco.state import ChocoState, EndTurn, Prepare, Summon
-from engine.errors import IllegalAction
+from engine.errors import DomainError, IllegalAction
 from engine.protocol import CATALOG_OPTION, Event, PlayerSetup
 from services import choco_posts as posts
 from services import guild_settings
@@ -101,6 +101,17 @@ class Challenge:
     status: str
     expires_at: datetime
     game_id: int | None
+
+
+@dataclass(frozen=True)
+class Absence:
+    """An absence recorded in one game (`until`, hours `left` of its allowance), or why not (`problem`)."""
+
+    game_id: int
+    where: int
+    until: datetime | None
+    left: int
+    problem: Text | None = None
 
 
 @dataclass(frozen=True)
@@ -491,8 +502,10 @@ class ChocoGames:
 
         return await self._write(unit)
 
-    async def absence(self, game_id: int, player: int, hours: int, reason: str) -> tuple[datetime, int]:
-        """Declare an absence in one game: it pauses the player's penalties (capped per game)."""
+    async def absence(self, channel_id: int | None, player: int, hours: int, reason: str) -> list[Absence]:
+        """Declare an absence: in a game's thread for that game, elsewhere for each of the player's live
+        games. It pauses the player's penalties (capped per game: a game whose allowance is spent says so
+        and the others still record it)."""
         reason = " ".join(reason.split())[:REASON_MAX]
         if not reason:
             raise BadInput("choco.error.absence_reason")
@@ -500,28 +513,28 @@ class ChocoGames:
             raise BadInput("choco.error.absence_hours")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> tuple[datetime, int]:
-            game = load_live(conn, game_id)
-            seat = game.seat_of(player)
-            game, until, left = declare_absence(conn, now, game, player, hours, reason)
-            log(
-                conn,
-                game.id,
-                now,
-                player,
-                "absence",
-                {"hours": hours, "reason": reason, "until": to_db(until)},
-            )
-            stamp = int(until.timestamp())
-            posts.notice(
-                conn,
-                now,
-                game,
-                Text(
-                    "choco.play.absence_notice",
-                    {"player": posts.names(game)[seat], "until": f"<t:{stamp}:F>", "reason": reason},
-                ),
-            )
-            return until, left
+        def unit(conn: sqlite3.Connection) -> list[Absence]:
+            found = by_thread(conn, channel_id) if channel_id is not None else None
+            games = [load_live(conn, found)] if found is not None else live_games_of(conn, player)
+            if not games:
+                raise NotFound("choco.error.no_live_game")
+            return [self._absent(conn, now, game, player, hours, reason) for game in games]
 
         return await self._write(unit)
+
+    def _absent(
+        self, conn: sqlite3.Connection, now: datetime, game: GameRow, player: int, hours: int, reason: str
+    ) -> Absence:
+        seat = game.seat_of(player)
+        try:
+            game, until, left = declare_absence(conn, now, game, player, hours, reason)
+        except DomainError as error:  # raised before anything was written for this game
+            return Absence(game.id, game.where, None, 0, Text(error.key, dict(error.params)))
+        log(conn, game.id, now, player, "absence", {"hours": hours, "reason": reason, "until": to_db(until)})
+        notice = {
+            "player": posts.names(game)[seat],
+            "until": f"<t:{int(until.timestamp())}:F>",
+            "reason": reason,
+        }
+        posts.notice(conn, now, game, Text("choco.play.absence_notice", notice))
+        return Absence(game.id, game.where, until, left)
