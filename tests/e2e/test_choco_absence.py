@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from sandbox.harness import BotHarness
-from tests.e2e.choco_helpers import challenge_accepted, choco, shown, with_bronze_deck
+from tests.e2e.choco_helpers import challenge_accepted, shown, with_bronze_deck
 
 
 async def absences(h: BotHarness, game_id: int) -> list[tuple[int, int]]:
