@@ -225,7 +225,7 @@ async def test_a_declared_absence_pauses_the_ladder(tmp_path: Path) -> None:
     ]
     async with played(tmp_path, steps) as run:
         notice = run.after(steps[0])
-        assert "[bob only] Absence enregistrée" in notice
+        assert "[bob only] Partie n° 1 (#Chocobataille n° 1) : absence enregistrée jusqu" in notice
         assert "@bob est absent jusqu'au" in notice and "(vacances)" in notice
         quiet = run.after("wait 25h") + run.after("wait 69h")  # up to T0 + 94 h
         assert PENALTY not in quiet and PASSED not in quiet
