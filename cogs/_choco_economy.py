@@ -16,7 +16,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs._choco_lookup import CommandsMixin, choco_of
+from cogs._choco_lookup import choco_of
+from cogs._mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_int, t
 from discord_app.components import PersistentButton

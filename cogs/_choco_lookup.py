@@ -6,14 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs._mixins import CommandsMixin
 from discord_app.context import services_of
 
-if TYPE_CHECKING:  # for the type checker, commands live on a Cog; at run time a mixin is a plain class
-    from discord.ext.commands import Cog as CommandsMixin
-
+if TYPE_CHECKING:
     from services.choco import ChocoServices
-else:
-    CommandsMixin = object
 
 
 def choco_of(interaction: discord.Interaction[Any]) -> ChocoServices:

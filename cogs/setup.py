@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._choco_lookup import choco_of
+from cogs._pillz_duel import pillz_of
 from core.errors import BadInput
 from core.i18n import t
 from discord_app.context import locale_of, services_of
@@ -140,6 +141,20 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
             t("setup.saved", locale) + "\n" + choco_summary(saved, locale), ephemeral=True
         )
 
+    @app_commands.command(name="pillz", description=desc("cmd.setup.pillz.description"))
+    @app_commands.describe(seconds=desc("cmd.setup.pillz.opt.seconds.description"))
+    async def pillz(
+        self, interaction: discord.Interaction[Any], seconds: app_commands.Range[int, 30, 3600]
+    ) -> None:
+        """The time a Pillz player has for each choice before the AI chooses for them."""
+        require_manage_guild(interaction)
+        locale = await locale_of(interaction)
+        assert interaction.guild_id is not None
+        saved = await pillz_of(interaction).duels.set_choice_time(interaction.guild_id, seconds)
+        await interaction.response.send_message(
+            t("setup.saved", locale) + "\n" + t("setup.pillz_summary", locale, seconds=saved), ephemeral=True
+        )
+
     @app_commands.command(name="show", description=desc("cmd.setup.show.description"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         require_manage_guild(interaction)
@@ -147,8 +162,16 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
         assert interaction.guild_id is not None
         settings = await services_of(interaction).guilds.get(interaction.guild_id)
         choco = await choco_of(interaction).economy.leagues.settings(interaction.guild_id)
+        seconds = await pillz_of(interaction).duels.choice_seconds(interaction.guild_id)
         await interaction.response.send_message(
-            summary(settings, locale) + "\n" + choco_summary(choco, locale), ephemeral=True
+            "\n".join(
+                [
+                    summary(settings, locale),
+                    choco_summary(choco, locale),
+                    t("setup.pillz_summary", locale, seconds=seconds),
+                ]
+            ),
+            ephemeral=True,
         )
 
 

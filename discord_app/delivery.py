@@ -102,6 +102,8 @@ class Deliverer:
                     item.target.id
                 )
                 locale = self.services.settings.default_locale
+            if item.edit_of is not None:
+                return await self._edit(item, channel, locale)
             message = await channel.send(**to_discord(item.spec, locale))
         except discord.Forbidden as exc:
             if item.target.kind == "dm" and exc.code == DMS_CLOSED:
@@ -126,6 +128,18 @@ class Deliverer:
         self.delivered += 1
         if item.spec.archive_thread and isinstance(channel, discord.Thread):
             await self._archive(channel)
+        return 1
+
+    async def _edit(self, item: OutboxItem, channel: Any, locale: str) -> int:
+        """Edit the message an earlier item sent (it left first: one target's items keep their order)."""
+        if item.edit_message_id is None:
+            await self.services.outbox.mark_failed(item.id, f"item {item.edit_of} was never sent")
+            return 0
+        kwargs = to_discord(item.spec, locale)
+        kwargs.setdefault("view", None)  # no buttons in the new version: remove the old ones
+        await channel.get_partial_message(item.edit_message_id).edit(**kwargs)
+        await self.services.outbox.mark_sent(item.id, item.edit_message_id)
+        self.delivered += 1
         return 1
 
     @staticmethod

@@ -29,15 +29,22 @@ ERROR_TEXT_MAX = 2000
 OutboxState = Literal["pending", "sent", "fallback", "failed"]
 
 
-def enqueue(conn: sqlite3.Connection, now: datetime, target: Target, spec: MessageSpec) -> int:
-    """Queue a message in the caller's write unit; it is delivered only if that unit commits."""
+def enqueue(
+    conn: sqlite3.Connection, now: datetime, target: Target, spec: MessageSpec, *, edit_of: int | None = None
+) -> int:
+    """Queue a message in the caller's write unit; it is delivered only if that unit commits.
+
+    With `edit_of` (an earlier item to the same channel), the message that item sent is edited to `spec`
+    instead of a new one being sent."""
     if target.kind not in ("channel", "dm"):
         raise ValueError(f"unknown target kind {target.kind!r}")
+    if edit_of is not None and target.kind != "channel":
+        raise ValueError("only channel messages are edited")
     cursor = conn.execute(
         "INSERT INTO outbox"
-        " (created_at, target_kind, target_id, fallback_channel_id, payload, next_attempt_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (to_db(now), target.kind, target.id, target.fallback_channel_id, spec.to_json(), to_db(now)),
+        " (created_at, target_kind, target_id, fallback_channel_id, payload, next_attempt_at, edit_of)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (to_db(now), target.kind, target.id, target.fallback_channel_id, spec.to_json(), to_db(now), edit_of),
     )
     return int(cursor.lastrowid or 0)
 
@@ -60,13 +67,17 @@ class OutboxItem:
     sent_message_id: int | None
     locale: str | None  # a DM recipient's language: their explicit choice, else their last Discord locale
     dms_closed: bool  # the DM recipient is known to refuse DMs: use the fallback channel directly
+    edit_of: int | None = None  # this item edits the message that item sent
+    edit_message_id: int | None = None  # that message's id, once it was sent
 
 
 _SELECT = (
     "SELECT o.id, o.created_at, o.target_kind, o.target_id, o.fallback_channel_id, o.payload, o.state,"
     " o.attempts, o.next_attempt_at, o.last_error, o.sent_message_id,"
-    " COALESCE(p.locale, p.last_locale) AS locale, COALESCE(p.dms_closed, 0) AS dms_closed"
+    " COALESCE(p.locale, p.last_locale) AS locale, COALESCE(p.dms_closed, 0) AS dms_closed,"
+    " o.edit_of, original.sent_message_id AS edit_message_id"
     " FROM outbox o LEFT JOIN players p ON o.target_kind = 'dm' AND p.id = o.target_id"
+    " LEFT JOIN outbox original ON original.id = o.edit_of"
 )
 # Only the oldest pending message of a target may go out, so each channel and DM keeps its order.
 _HEAD_OF_TARGET = (
@@ -88,6 +99,8 @@ def _item(row: sqlite3.Row) -> OutboxItem:
         sent_message_id=row["sent_message_id"],
         locale=row["locale"],
         dms_closed=bool(row["dms_closed"]),
+        edit_of=row["edit_of"],
+        edit_message_id=row["edit_message_id"],
     )
 
 

@@ -1,0 +1,100 @@
+"""The arithmetic of one Pillz round and of the line-up bonuses, shared by the engine and the AI.
+
+Kept apart from `engine.py` so the AI evaluates a matchup with exactly the rules the engine applies
+(a divergence would make the AI misjudge abilities), and so each rule is a small pure function a test
+can call. docs/pillz/rules-notes.md and docs/pillz/abilities.md give the decisions in prose.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.pillz.catalog import CHARACTER_ABILITIES
+from engine.pillz.state import Fighter
+
+# Why the first player was chosen; `first_reason` derives it again from the line-ups.
+FirstReason = Literal["stars", "random", "counter_attack"]
+
+
+def active(me: Fighter, foe: Fighter) -> bool:
+    """Whether `me`'s character ability acts against `foe` this round.
+
+    A leader's ability never acts in a round (it acted when the line-ups were drawn); a `cancel_ability`
+    opposite blocks any character ability, its own included, so two cancellers cancel each other.
+    """
+    return me.ability in CHARACTER_ABILITIES and foe.ability != "cancel_ability"
+
+
+def _bonus(me: Fighter, foe: Fighter, kind: str) -> int:
+    return me.value if me.ability == kind and active(me, foe) else 0
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """What one side's character brings against a given opposing character, abilities applied."""
+
+    power: int  # multiplied by the pillz to give the attack
+    damage_if_win: int  # taken by the opponent when this side wins (the opponent's reduction applied)
+    heal_if_win: int  # PV this side regains when it wins (capped by its max life by the caller)
+    drain_if_win: int  # pillz the opponent loses when this side wins (not below 0)
+    refund_if_loss: int  # pillz this side gets back when it loses
+
+
+def matchup(me: Fighter, foe: Fighter) -> Matchup:
+    damage = me.damage + _bonus(me, foe, "damage_bonus") - _bonus(foe, me, "reduce_damage")
+    return Matchup(
+        power=me.power + _bonus(me, foe, "power_bonus"),
+        damage_if_win=max(0, damage),
+        heal_if_win=_bonus(me, foe, "heal_on_win"),
+        drain_if_win=_bonus(me, foe, "drain_pillz"),
+        refund_if_loss=_bonus(me, foe, "pillz_on_loss"),
+    )
+
+
+def draw_winner(rng: random.Random, attack_0: int, attack_1: int) -> int:
+    """Seat 0 wins with probability attack_0 / (attack_0 + attack_1), 50/50 when both are 0.
+
+    Integer arithmetic (`randrange(total) < attack_0`) so the odds are exact, as the rulebook's example
+    says ("10 chances sur 15"), and no float ever decides a game.
+    """
+    total = attack_0 + attack_1
+    if total == 0:
+        return rng.randrange(2)
+    return 0 if rng.randrange(total) < attack_0 else 1
+
+
+def lead_seat(first: int, round_number: int) -> int:
+    """The first player leads rounds 1 and 3, the other rounds 2 and 4."""
+    return first if round_number % 2 == 1 else 1 - first
+
+
+def stars(hand: tuple[Fighter, ...]) -> int:
+    return sum(f.stars for f in hand)
+
+
+def has_counter_attack(hand: tuple[Fighter, ...]) -> bool:
+    return any(f.ability == "counter_attack" for f in hand)
+
+
+def first_reason(hands: tuple[tuple[Fighter, ...], tuple[Fighter, ...]]) -> FirstReason:
+    """Why the first player is who it is: one Contre-attaque decides, else stars, else chance."""
+    counters = (has_counter_attack(hands[0]), has_counter_attack(hands[1]))
+    if counters[0] != counters[1]:
+        return "counter_attack"
+    if counters[0] or stars(hands[0]) == stars(hands[1]):
+        return "random"
+    return "stars"
+
+
+def choose_first(hands: tuple[tuple[Fighter, ...], tuple[Fighter, ...]], rng: random.Random) -> int:
+    """The rules' "Qui débute le combat?": the higher total of stars begins (beginning is a handicap);
+    a lone Contre-attaque makes its owner play second; two of them, or equal stars, leave it to chance.
+    The coin is drawn only when needed, so it shifts no other draw."""
+    reason = first_reason(hands)
+    if reason == "counter_attack":
+        return 1 if has_counter_attack(hands[0]) else 0
+    if reason == "random":
+        return rng.randrange(2)
+    return 0 if stars(hands[0]) > stars(hands[1]) else 1

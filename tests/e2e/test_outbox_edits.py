@@ -1,0 +1,66 @@
+"""Outbox items that edit a message an earlier item sent: one public message kept up to date (a duel's),
+edits delivered in order after the original, buttons removed when the new version has none, and an edit
+whose original was never delivered ends as failed instead of posting something new."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from sandbox.harness import BotHarness
+from services.messages import Button, MessageSpec, Target, Text
+from services.outbox import enqueue
+
+
+async def queue(h: BotHarness, specs: list[tuple[MessageSpec, bool]], channel_id: int) -> list[int]:
+    """Enqueue the specs in one unit; each flagged one edits the first item."""
+    assert h.bot is not None
+    services = h.bot.services
+    now = services.clock.now()
+
+    def unit(conn: sqlite3.Connection) -> list[int]:
+        ids: list[int] = []
+        for spec, edit in specs:
+            ids.append(
+                enqueue(conn, now, Target("channel", channel_id), spec, edit_of=ids[0] if edit else None)
+            )
+        return ids
+
+    ids = await services.db.write(unit)
+    await h.settle()
+    return ids
+
+
+async def test_edits_follow_the_original_in_order(harness: BotHarness) -> None:
+    assert harness.games_channel is not None
+    first = MessageSpec(content=Text.raw("round 1"), buttons=(Button(Text.raw("Jouer"), "x:play:1"),))
+    second = MessageSpec(content=Text.raw("round 2"), buttons=(Button(Text.raw("Jouer"), "x:play:1"),))
+    final = MessageSpec(content=Text.raw("the end"))
+    await queue(harness, [(first, False), (second, True), (final, True)], harness.games_channel.id)
+    posted = harness.emu.channel_messages(harness.games_channel)
+    assert len(posted) == 1
+    message = posted[0]
+    assert message.content == "the end" and message.components == []
+    assert [state.get("content") for state in message.history] == ["round 1", "round 2"]
+
+
+async def test_an_edit_of_a_message_never_sent_fails_without_posting(harness: BotHarness) -> None:
+    assert harness.bot is not None and harness.games_channel is not None
+    services = harness.bot.services
+    now = services.clock.now()
+    channel = harness.games_channel.id
+
+    def unit(conn: sqlite3.Connection) -> tuple[int, int]:
+        original = enqueue(conn, now, Target("channel", channel), MessageSpec(content=Text.raw("lost")))
+        # as if Discord had refused it for good (e.g. missing access at the time)
+        conn.execute("UPDATE outbox SET state = 'failed', last_error = 'refused' WHERE id = ?", (original,))
+        edit = enqueue(
+            conn, now, Target("channel", channel), MessageSpec(content=Text.raw("x")), edit_of=original
+        )
+        return original, edit
+
+    original_id, edit_id = await services.db.write(unit)
+    await harness.settle()
+    edited = await services.outbox.get(edit_id)
+    assert edited is not None and edited.state == "failed" and "never sent" in (edited.last_error or "")
+    assert harness.emu.channel_messages(harness.games_channel) == []
+    assert original_id < edit_id

@@ -1,0 +1,156 @@
+"""Pillz duels through the real single writer on a real SQLite file: what a public message and a player's
+controls may show (never a pending bet: rendering with another bet gives the same message), two players
+clicking at once, a double click, a click racing the timeout, and a friend duel's end paid once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from collections.abc import Callable
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.clock import ManualClock
+from core.errors import DomainError
+from engine.pillz.catalog import PillzCatalog
+from services import pillz_duel_render as render
+from services.catalogs import DATA_DIR, load_catalog
+from services.pillz_duel_store import Choice, DuelRow, StaleDuel
+from services.pillz_duels import TIMEOUT_JOB, PillzDuels
+from services.scheduler import Scheduler
+from store.db import Database
+
+ALICE, BOB = 11, 12
+GUILD, CHANNEL = 5, 6
+CLICKS = 20
+
+
+@pytest.fixture(scope="module")
+def catalog() -> PillzCatalog:
+    return load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
+
+
+@pytest.fixture
+def scheduler(db: Database, clock: ManualClock) -> Scheduler:
+    return Scheduler(db, clock, ZoneInfo("Europe/Paris"))
+
+
+@pytest.fixture
+def duels(db: Database, clock: ManualClock, catalog: PillzCatalog, scheduler: Scheduler) -> PillzDuels:
+    return PillzDuels(db, clock, catalog, random.Random(3), scheduler)
+
+
+async def friend(duels: PillzDuels) -> DuelRow:
+    made = await duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c1")
+    return await duels.answer(made.id, BOB, True)
+
+
+def player_to_act(duel: DuelRow) -> int:
+    player = duel.seats[duel.to_act()[0]]
+    assert player is not None
+    return player
+
+
+def first_card(duel: DuelRow) -> str:
+    assert duel.state is not None
+    seat = duel.to_act()[0]
+    return next(f.card_id for f in duel.state.hands[seat] if not f.used)
+
+
+def with_bet(duel: DuelRow, bet: int) -> DuelRow:
+    assert duel.state is not None and duel.state.pending is not None
+    state = duel.state.model_copy(update={"pending": (duel.state.pending[0], bet)})
+    return DuelRow(**{**duel.__dict__, "state": state})
+
+
+async def test_neither_the_public_message_nor_the_answer_controls_depend_on_the_bet(
+    duels: PillzDuels, catalog: PillzCatalog
+) -> None:
+    duel = await friend(duels)
+    duel = await duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 4)
+    assert duel.state is not None and duel.state.pending is not None
+    public = render.public(duel, catalog).to_json()
+    answerer = duel.to_act()[0]
+    choice = Choice(duel.id, duel.version, answerer, duel.state, False)
+    controls = [
+        render.controls(choice, catalog, place, pillz).to_json() for place in (None, 0) for pillz in (0, 5)
+    ]
+    for other in (0, 1, 7, 12):
+        changed = with_bet(duel, other)
+        assert render.public(changed, catalog).to_json() == public
+        assert changed.state is not None
+        again = Choice(duel.id, duel.version, answerer, changed.state, False)
+        assert [
+            render.controls(again, catalog, p, n).to_json() for p in (None, 0) for n in (0, 5)
+        ] == controls
+    # the check can fail: once the round resolves, both pillz are public and the message changes with them
+    assert render.public(with_bet(duel, 0), catalog).to_json() == public
+
+
+async def test_two_players_clicking_at_once_and_a_double_click(duels: PillzDuels, db: Database) -> None:
+    duel = await friend(duels)
+    leader = player_to_act(duel)
+    other = BOB if leader == ALICE else ALICE
+    card = first_card(duel)
+    results = await asyncio.gather(
+        *(duels.play(duel.id, leader, duel.version, card, 2) for _ in range(CLICKS)),
+        *(duels.play(duel.id, other, duel.version, card, 2) for _ in range(CLICKS)),
+        return_exceptions=True,
+    )
+    unexpected = [r for r in results if isinstance(r, BaseException) and not isinstance(r, DomainError)]
+    assert unexpected == []
+    played = [r for r in results if isinstance(r, DuelRow)]
+    assert len(played) == 1
+    # the leader's repeated clicks find a newer version; the other player is refused (not their move or stale)
+    assert all(isinstance(r, StaleDuel) for r in results[:CLICKS] if not isinstance(r, DuelRow))
+    assert all(isinstance(r, DomainError) for r in results[CLICKS:])
+    assert sum(isinstance(r, DuelRow) for r in results[:CLICKS]) == 1
+    moves = await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM pillz_duel_moves").fetchone()[0])
+    assert moves == 1
+
+
+async def test_a_click_racing_the_timeout_is_applied_once(
+    duels: PillzDuels, db: Database, clock: ManualClock, scheduler: Scheduler
+) -> None:
+    duel = await friend(duels)
+    clock.advance(timedelta(seconds=121))  # past the default choice time of 120 s
+    click = duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 1)
+    _, clicked = await asyncio.gather(scheduler.run_due(), click, return_exceptions=True)
+    after = await duels.get(duel.id)
+    moves = await db.read(
+        lambda conn: [tuple(r) for r in conn.execute("SELECT seat, by FROM pillz_duel_moves ORDER BY seq")]
+    )
+    assert len(moves) == 1 and after.version > duel.version
+    by = moves[0][1]
+    if isinstance(clicked, DuelRow):
+        assert by == "player" and after.notes == ()
+    else:
+        assert isinstance(clicked, StaleDuel) and by == "timeout" and len(after.notes) == 1
+    jobs = await db.read(
+        lambda conn: conn.execute(
+            "SELECT COUNT(*) FROM jobs WHERE kind = ? AND state = 'due'", (TIMEOUT_JOB,)
+        ).fetchone()[0]
+    )
+    assert jobs == 1  # exactly the next seat's timeout
+
+
+async def test_a_friend_duel_ends_paid_once(
+    duels: PillzDuels, db: Database, conservation: Callable[[sqlite3.Connection], None]
+) -> None:
+    duel = await friend(duels)
+    while duel.status == "live":
+        duel = await duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 3)
+    assert duel.result is not None and len(duel.result["rewards"]) == 2
+    rewards = await db.read(
+        lambda conn: conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(delta), 0) FROM ledger WHERE reason = 'pillz.reward'"
+        ).fetchone()
+    )
+    paid = sum(r["gold"] for r in duel.result["rewards"])
+    assert (rewards[0] > 0) == (paid > 0) and rewards[1] == paid
+    with pytest.raises(DomainError):
+        await duels.play(duel.id, ALICE, duel.version, first_card(duel) if duel.to_act() else "x", 0)
+    await db.read(conservation)
