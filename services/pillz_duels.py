@@ -9,6 +9,7 @@ on after a restart. Friend duels end with the ladder's Elo update and gold (serv
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -192,7 +193,7 @@ class PillzDuels:
                 raise NotAllowed()
             return duel
 
-        return await self._write(unit)
+        return await self._ai_turns(await self._write(unit))
 
     def _deck_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> list[str]:
         ensure_player(conn, player, now)
@@ -251,10 +252,44 @@ class PillzDuels:
                 raise NotAllowed("pillz.error.not_your_turn")
             return self._move(conn, now, duel, seat, Play(card=card, pillz=pillz), "player")
 
-        return await self._write(unit)
+        return await self._ai_turns(await self._write(unit))
+
+    async def _ai_turns(self, duel: DuelRow) -> DuelRow:
+        """Let the AI play while it is its move. Its search (up to ~100 ms in round 2) runs in a worker
+        thread, outside the single writer; the move is then written if the duel has not moved meanwhile.
+        Should the bot stop in between, the seat's timeout plays for the AI later."""
+        while duel.status == "live" and duel.state is not None:
+            seats = [s for s in duel.to_act() if duel.is_ai(s)]
+            if not seats:
+                break
+            seat, seen = seats[0], duel
+            action = await asyncio.to_thread(choose, duel.state, seat, self._ai_rng(duel))
+            now = self.clock.now()
+
+            duel = await self._write(self._ai_unit(seen, seat, action, now))
+        return duel
+
+    def _ai_unit(
+        self, seen: DuelRow, seat: int, action: Play, now: datetime
+    ) -> Callable[[sqlite3.Connection], DuelRow]:
+        def unit(conn: sqlite3.Connection) -> DuelRow:
+            fresh = load(conn, seen.id)
+            if fresh.version != seen.version:
+                return fresh  # moved meanwhile (a timeout): look again
+            return self._move(conn, now, fresh, seat, action, "ai")
+
+        return unit
 
     def _move(
-        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, seat: int, action: Play, by: str
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        duel: DuelRow,
+        seat: int,
+        action: Play,
+        by: str,
+        *,
+        ai_inline: bool = False,
     ) -> DuelRow:
         assert duel.state is not None
         try:
@@ -263,13 +298,16 @@ class PillzDuels:
             raise BadInput("pillz.error.illegal", reason=str(error.params.get("reason", ""))) from error
         record_move(conn, duel.id, seat, action, by)
         duel = save(conn, duel, now, state=state)
-        return self._settle(conn, now, duel)
+        return self._settle(conn, now, duel, ai_inline=ai_inline)
 
-    def _settle(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> DuelRow:
-        """Let the AI play while it is its turn, then end the duel or arm the timeout of the seat to act,
-        and show the new state in the public message."""
+    def _settle(
+        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, *, ai_inline: bool = False
+    ) -> DuelRow:
+        """End the duel or arm the timeout of the seat to act (the AI's too: a safety net), and show the
+        new state in the public message. With `ai_inline` (a timeout, already in the scheduler's unit), the
+        AI's own moves are made here too."""
         assert duel.state is not None
-        while not duel.state.finished and any(duel.is_ai(s) for s in duel.to_act()):
+        while ai_inline and not duel.state.finished and any(duel.is_ai(s) for s in duel.to_act()):
             seat = duel.to_act()[0]
             action = choose(duel.state, seat, self._ai_rng(duel))
             state, _ = ENGINE.apply(duel.state, seat, action)
@@ -322,9 +360,12 @@ class PillzDuels:
             return  # the seat answered meanwhile: that timeout was withdrawn
         for seat in duel.to_act():
             action = choose(duel.state, seat, self._ai_rng(duel))
-            note = {"round": duel.state.round, "seat": seat}
-            duel = save(conn, duel, now, notes=(*duel.notes, note))
-            duel = self._move(conn, now, duel, seat, action, "timeout")
+            if not duel.is_ai(seat):  # (the AI's own seat times out only if the bot stopped mid-move)
+                note = {"round": duel.state.round, "seat": seat}
+                duel = save(conn, duel, now, notes=(*duel.notes, note))
+            self._move(
+                conn, now, duel, seat, action, "timeout" if not duel.is_ai(seat) else "ai", ai_inline=True
+            )
             break
 
     async def live(self, player: int) -> list[DuelRow]:

@@ -5,7 +5,7 @@ line-ups, PV, the pillz at the start of the round, the opposing character once i
 opponent's pending pillz nor the game's random stream) and draws its own chance from the `rng` it is
 given: the same state gets different answers from different generators, the same answer from the same.
 
-`choose` — a one-round look-ahead with a value of what remains, then a randomized pick:
+`evaluate` (round 1) — a one-round look-ahead with a value of what remains, then a randomized pick:
 
 - the opponent: its character is the one shown when answering, else any of its unused characters
   (equally likely); its pillz are modelled around a fair share f = pillz ÷ rounds left: f (40 %),
@@ -22,11 +22,9 @@ given: the same state gets different answers from different generators, the same
 - the pick is drawn from a softmax over these chances (temperature `TEMPERATURE`), so it is not
   predictable: options within a few tenths of a point of the best are played often, worse ones rarely.
 
-Measured over 1,000 seeded matches per opponent (500 deals, the AI in each seat), decks drawn from
-data/pillz.json (tests/engine/pillz/test_ai.py): 73.9 % wins against the uniform random policy, 53.6 %
-against the even-split policy (draws count as not won). For scale: an exact expectimax that knows the
-even-split policy's bets in advance wins 55.8 % of the same kind of matches, even split against itself
-about 46 %. A decision takes about 1 ms (at most a few ms in round 1).
+From round 2 on, `choose` uses the exact search of `engine/pillz/search.py` instead of `evaluate` (the
+tree is then small enough). Measured figures: docs/pillz/rules-notes.md, "The AI" (56.1 % wins against
+the even-split policy pooled over 3,500 matches, about 75 % against the uniform random policy).
 """
 
 from __future__ import annotations
@@ -35,6 +33,7 @@ import math
 import random
 
 from engine.pillz.rules import Matchup, lead_seat, matchup
+from engine.pillz.search import exact_values
 from engine.pillz.state import ROUNDS, Fighter, PillzState, Play
 
 TEMPERATURE = 0.003  # in units of "chance of winning the duel": 1 point = 0.01
@@ -200,8 +199,9 @@ def evaluate(state: PillzState, seat: int) -> list[tuple[Play, float]]:
 
 
 def choose(state: PillzState, seat: int, rng: random.Random) -> Play:
-    """The AI's move: a softmax draw over `evaluate`'s chances (see the module docstring)."""
-    options = evaluate(state, seat)
+    """The AI's move: a softmax draw over the options' chances of winning the duel — from `evaluate` in
+    round 1, from the exact search (`search.exact_values`) from round 2 on (see the module docstring)."""
+    options = evaluate(state, seat) if state.round == 1 else exact_values(state, seat)
     best = max(v for _, v in options)
     weights = [math.exp((v - best) / TEMPERATURE) for _, v in options]
     return rng.choices([play for play, _ in options], weights=weights)[0]

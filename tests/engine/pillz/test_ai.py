@@ -1,18 +1,21 @@
 """The Pillz AI: legal, randomized but reproducible from its generator, and stronger than simple policies.
 
-Issue 6 asks for at least 70 % wins against a uniformly random policy (met: about 74 %) and at least
-55 % against the even-split policy. Draws count as not won. The second figure is out of reach: an exact
-best response that knows the even-split policy's bets in advance (a full expectimax over the duel,
-measured on the same kind of matches, 1,000 of them) wins 55.8 %; the even-split policy against itself
-wins about 46 % (the rest are draws). This AI, which does not know its opponent's policy, wins about
-53 %, so the test asserts 52 % (docs/pillz/rules-notes.md, "The AI").
+Issue 6 asks for at least 70 % wins against a uniformly random policy and at least 55 % against the
+even-split policy, over at least 1,000 seeded matches; draws count as not won. Both are asserted: against
+random over 1,000 matches (seeds 0-499, each deal played from both seats), against even split over
+2,000 (seeds 0-999): that bar is close to what is possible — the exact best response, which knows the
+even-split bets, wins 58.1 % in expectation — so the larger sample keeps the noise (one standard error:
+1.1 points) from deciding (docs/pillz/rules-notes.md, "The AI", has every measured figure). The matches
+are shared between two processes (CI has two cores).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -23,7 +26,8 @@ from services.catalogs import DATA_DIR, load_catalog
 from tests.engine.pillz.helpers import ENGINE, round_, state
 
 Policy = Callable[[PillzState, int, random.Random], Play]
-SEEDS = 500  # x 2 seats = 1,000 matches per opponent
+RANDOM_SEEDS = 500  # x 2 seats = 1,000 matches
+EVEN_SPLIT_SEEDS = 1000  # x 2 seats = 2,000 matches
 
 
 @pytest.fixture(scope="module")
@@ -41,21 +45,32 @@ def match(catalog: PillzCatalog, seed: int, policies: tuple[Policy, Policy]) -> 
     return s.winner
 
 
-def win_rate(catalog: PillzCatalog, opponent: Policy) -> float:
-    """The AI plays each seeded deal from both seats (mirrored), so neither deck nor seat favours it."""
+def _wins(opponent: str, seeds: range) -> int:
+    """AI wins over `seeds`, each deal played from both seats (mirrored: neither deck nor seat favours it).
+    Runs in a worker process, so it loads the catalog and names the opponent instead of receiving them."""
+    catalog = load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
+    other = {"random": random_policy, "even_split": even_split_policy}[opponent]
     wins = 0
-    for seed in range(SEEDS):
-        wins += match(catalog, seed, (choose, opponent)) == 0
-        wins += match(catalog, seed, (opponent, choose)) == 1
-    return wins / (2 * SEEDS)
+    for seed in seeds:
+        wins += match(catalog, seed, (choose, other)) == 0
+        wins += match(catalog, seed, (other, choose)) == 1
+    return wins
 
 
-def test_the_ai_beats_a_uniformly_random_policy_70_percent(catalog: PillzCatalog) -> None:
-    assert win_rate(catalog, random_policy) >= 0.70
+def win_rate(opponent: str, seeds: int) -> float:
+    halves = (range(0, seeds // 2), range(seeds // 2, seeds))
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+        wins = sum(pool.map(_wins, [opponent, opponent], halves))
+    return wins / (2 * seeds)
 
 
-def test_the_ai_beats_the_even_split_policy(catalog: PillzCatalog) -> None:
-    assert win_rate(catalog, even_split_policy) >= 0.52
+def test_the_ai_beats_a_uniformly_random_policy_70_percent() -> None:
+    assert win_rate("random", RANDOM_SEEDS) >= 0.70
+
+
+def test_the_ai_beats_the_even_split_policy_55_percent() -> None:
+    assert win_rate("even_split", EVEN_SPLIT_SEEDS) >= 0.55
 
 
 def test_the_ai_is_random_but_reproducible_from_its_generator() -> None:

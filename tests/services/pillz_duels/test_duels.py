@@ -154,3 +154,33 @@ async def test_a_friend_duel_ends_paid_once(
     with pytest.raises(DomainError):
         await duels.play(duel.id, ALICE, duel.version, first_card(duel) if duel.to_act() else "x", 0)
     await db.read(conservation)
+
+
+async def test_the_ai_moves_outside_the_writer_and_its_timeout_is_a_safety_net(
+    duels: PillzDuels, db: Database, clock: ManualClock, scheduler: Scheduler, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def stopped(duel: DuelRow) -> DuelRow:  # the bot stops before the AI's move is written
+        return duel
+
+    monkeypatch.setattr(duels, "_ai_turns", stopped)
+    for attempt in range(20):  # practice duels until the AI has the first move
+        duel = await duels.practice(GUILD, CHANNEL, ALICE, key=f"p{attempt}")
+        if duel.to_act() == [1]:
+            break
+        assert duel.to_act() == [0]
+    else:
+        raise AssertionError("the AI never led round 1")
+    monkeypatch.undo()
+    moves = "SELECT seat, by FROM pillz_duel_moves WHERE duel_id = ? ORDER BY seq"
+    assert await db.read(lambda conn: conn.execute(moves, (duel.id,)).fetchall()) == []
+    clock.advance(timedelta(seconds=121))
+    assert await scheduler.run_due() >= 1
+    after = await duels.get(duel.id)
+    assert [tuple(r) for r in await db.read(lambda conn: conn.execute(moves, (duel.id,)).fetchall())] == [
+        (1, "ai")
+    ]
+    assert after.notes == () and after.to_act() == [0]  # no "did not play in time" note for the AI
+    # and in the normal path the AI's answer follows the player's move at once, in its own transaction
+    after = await duels.play(after.id, ALICE, after.version, first_card(after), 2)
+    rows = [tuple(r) for r in await db.read(lambda conn: conn.execute(moves, (duel.id,)).fetchall())]
+    assert rows[:2] == [(1, "ai"), (0, "player")] and (len(rows) == 2 or rows[2] == (1, "ai"))
