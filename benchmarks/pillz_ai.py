@@ -1,0 +1,100 @@
+"""What the Pillz AI and a practice move cost: the AI's decision time by round, and `PillzDuels.play` in
+a practice duel (the player's move, then the AI's search in a worker thread and its move in a second
+transaction) on a SQLite file.
+
+Decks are drawn from the real catalog (data/pillz.json) by the engine's `sample_setup`; the AI plays
+both seats for the decision times; in the service runs the player plays the even-split policy.
+
+    python -m benchmarks.pillz_ai [--duels 150] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from core.clock import ManualClock
+from engine.pillz import ENGINE
+from engine.pillz.ai import choose, even_split_policy
+from engine.pillz.catalog import PillzCatalog
+from services.catalogs import DATA_DIR, load_catalog
+from services.pillz_duels import PillzDuels
+from services.scheduler import Scheduler
+from store.db import Database
+from store.migrate import migrate
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def decisions(catalog: PillzCatalog, duels: int) -> dict[int, list[float]]:
+    times: dict[int, list[float]] = {1: [], 2: [], 3: [], 4: []}
+    for seed in range(duels):
+        setup = ENGINE.sample_setup(random.Random(seed), catalog)
+        state = ENGINE.new_game(setup.players, seed, setup.options)
+        rng = random.Random(seed)
+        while not state.finished:
+            seat = ENGINE.current_players(state)[0]
+            started = time.perf_counter()
+            action = choose(state, seat, rng)
+            times[state.round].append((time.perf_counter() - started) * 1000)
+            state, _ = ENGINE.apply(state, seat, action)
+    return times
+
+
+async def service(catalog: PillzCatalog, duels: int, folder: Path) -> list[float]:
+    db = Database(folder / "bench.sqlite3")
+    await db.open()
+    await migrate(await db.raw_writer())
+    clock = ManualClock()
+    service = PillzDuels(db, clock, catalog, random.Random(1), Scheduler(db, clock, ZoneInfo("UTC")))
+    times: list[float] = []
+    for n in range(duels):
+        player = 1000 + n
+        duel = await service.practice(1, 2, player, key=f"bench-{n}")
+        while duel.status == "live":
+            assert duel.state is not None and duel.to_act() == [0]
+            move = even_split_policy(duel.state, 0, random.Random(n))
+            started = time.perf_counter()
+            duel = await service.play(duel.id, player, duel.version, move.card, move.pillz)
+            times.append((time.perf_counter() - started) * 1000)
+    await db.close()
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--duels", type=int, default=150)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    catalog = load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
+    by_round: dict[int, list[tuple[float, float]]] = {r: [] for r in (1, 2, 3, 4)}
+    played: list[tuple[float, float]] = []
+    for _ in range(args.runs):
+        for rnd, times in decisions(catalog, args.duels).items():
+            by_round[rnd].append((statistics.median(times), percentile(times, 0.99)))
+        with tempfile.TemporaryDirectory() as folder:
+            moves = asyncio.run(service(catalog, args.duels, Path(folder)))
+        played.append((statistics.median(moves), percentile(moves, 0.99)))
+    print(f"{args.duels} duels per run, medians of {args.runs} runs")
+    for rnd, figures in by_round.items():
+        p50 = statistics.median(f[0] for f in figures)
+        p99 = statistics.median(f[1] for f in figures)
+        print(f"AI decision, round {rnd}: p50 {p50:.2f} ms  p99 {p99:.2f} ms")
+    p50 = statistics.median(f[0] for f in played)
+    p99 = statistics.median(f[1] for f in played)
+    print(f"practice move (play + the AI's answer): p50 {p50:.2f} ms  p99 {p99:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
