@@ -188,3 +188,29 @@ async def test_a_restart_in_the_middle_of_a_duel(tmp_path: Path) -> None:
         assert after.version > before.version and len(after.notes) == 1  # the AI played for alice at start-up
         assert after.state is not None and before.state is not None
         assert len(after.state.history) >= len(before.state.history)
+
+
+async def test_a_player_in_two_duels_at_once(harness: BotHarness) -> None:
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    ids = []
+    for opponent in (bob, carol):
+        await harness.emu.run_command(opponent, "pillz collection")  # each has a starter deck
+        made = await harness.emu.run_command(alice, "pillz defi", {"joueur": opponent})
+        assert made.message is not None
+        await harness.emu.click(opponent, "Accepter", message=made.message)
+        await harness.settle()
+    duels = await pillz(harness).duels.live(alice.id)
+    ids = [d.id for d in duels]
+    assert len(ids) == 2
+    users = {alice.id: alice, bob.id: bob, carol.id: carol}
+    for duel_id in ids:  # one move in each: the controls of one duel never act on the other
+        duel = await pillz(harness).duels.get(duel_id)
+        seat = duel.to_act()[0]
+        player = duel.seats[seat]
+        assert player is not None
+        await move(harness, users[player], duel_id, await first_unused(harness, duel_id, seat), 1)
+        other = next(i for i in ids if i != duel_id)
+        assert (await pillz(harness).duels.get(duel_id)).version > duel.version
+        assert (await pillz(harness).duels.get(other)).status == "live"
+    finished = [await play_out(harness, users, duel_id) for duel_id in ids]
+    assert all(d.status == "over" for d in finished)
