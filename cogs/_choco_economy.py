@@ -26,17 +26,17 @@ from discord_app.render import text, to_discord
 from discord_app.translator import desc
 from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard
 from services.choco_collection import CollectionPage
-from services.choco_decks import DeckInvalid, DeckView, parse_deck
+from services.choco_decks import DeckView, parse_deck
 from services.choco_economy import (
     LEAGUE_KEYS,
     LEAGUES,
     RARITY_KEYS,
     TYPE_KEYS,
     EconomyServices,
-    Problem,
 )
 from services.choco_leagues import Leaderboard, Standing
 from services.choco_shop import DailyClaim, FrogOdds, FrogPurchase
+from services.collecting import DeckInvalid, Problem
 from services.messages import Embed, EmbedField, MessageSpec, Text
 
 Choice = app_commands.Choice

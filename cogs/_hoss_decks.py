@@ -15,8 +15,9 @@ from cogs._hoss_render import RARITY_KEYS, card_name, number, percent
 from core.errors import NotFound
 from engine.hoss.catalog import BuffCard, CreatureCard, HossCatalog
 from services.catalogs import fold
+from services.collecting import Problem
 from services.hoss import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS
-from services.hoss_decks import BuffView, DeckView, LineView, Problem, RankView
+from services.hoss_decks import BuffView, DeckView, LineView, RankView
 from services.messages import Embed, EmbedField, MessageSpec, Text
 
 # --- what is typed --------------------------------------------------------------------------------------------------

@@ -25,11 +25,12 @@ from discord_app.render import text, to_discord
 from discord_app.translator import desc
 from engine.pillz.catalog import PillzCard
 from services.catalogs import fold
+from services.collecting import DeckInvalid, Problem
 from services.messages import Embed, EmbedField, MessageSpec, Text
 from services.pillz import ability_text, clan_name, stars_text
 from services.pillz_collection import CollectionPage, clan_of
-from services.pillz_decks import DeckInvalid, DeckView, parse_deck
-from services.pillz_economy import PillzEconomy, Problem
+from services.pillz_decks import DeckView, parse_deck
+from services.pillz_economy import PillzEconomy
 from services.pillz_ladder import Leaderboard
 from services.pillz_shop import PackOdds, PackPurchase
 

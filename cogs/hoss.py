@@ -42,9 +42,9 @@ from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
 from discord_app.render import text, to_discord
 from discord_app.translator import choice, desc
+from services.collecting import DeckInvalid
 from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
 from services.hoss_collection import CollectionFilter
-from services.hoss_decks import DeckInvalid
 from services.messages import MessageSpec, Text
 
 AUTOCOMPLETE_LIMIT = 25

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from core.errors import BadInput
 from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard, ChocoCatalog
+from services import collecting
 from services.catalogs import fold
 from services.choco_economy import GAME_KEY
 from store.db import Database
@@ -24,12 +25,8 @@ PAGE_SIZE = 10
 
 
 def owned_counts(conn: sqlite3.Connection, player_id: int) -> Counter[str]:
-    """Copies the player owns per catalog id (locked copies included: they are still owned)."""
-    rows = conn.execute(
-        "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = ? GROUP BY card_key",
-        (player_id, GAME_KEY),
-    )
-    return Counter({str(key): int(n) for key, n in rows})
+    """Copies the player owns per catalog id."""
+    return collecting.owned_counts(conn, player_id, GAME_KEY)
 
 
 @dataclass(frozen=True)

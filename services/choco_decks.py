@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.clock import Clock, to_db
-from core.errors import BadInput, DomainError
+from core.errors import BadInput
 from engine.choco.catalog import RARITIES, ChocoCard, ChocoCatalog
 from engine.choco.state import DECK_SIZE, MAX_COPIES
 from services.catalogs import fold
@@ -27,22 +27,14 @@ from services.choco_economy import (
     LEAGUE_KEYS,
     RARITY_KEYS,
     League,
-    Problem,
     league_of,
 )
+from services.collecting import DeckInvalid, Problem
 from services.messages import Text
 from services.players import ensure_player
 from store.db import Database
 
 DeckProblem = Problem
-
-
-class DeckInvalid(DomainError):
-    """The deck breaks the rules; shown by its first reason, `problems` holds them all."""
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        super().__init__(problems[0].key, **problems[0].params)
-        self.problems = tuple(problems)
 
 
 @dataclass(frozen=True)

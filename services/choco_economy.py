@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from core.errors import BadInput
-from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard, Rarity
+from engine.choco.catalog import CARD_TYPES, RARITIES, Rarity
 from services import ledger
 from services.games import Currency, GameContext
-from services.messages import Text
 
 if TYPE_CHECKING:
     from services.choco_collection import ChocoCollection
@@ -53,22 +52,6 @@ LEAGUE_KEYS: Mapping[str, str] = {
     "argent": "choco.league.argent",
     "or": "choco.league.or",
 }
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Why something is refused: a message key and its parameters. A `card` parameter is a catalog id,
-    named in the reader's language by `text` (services never pick a language)."""
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def text(self, cards: Mapping[str, ChocoCard], locale: str | None) -> Text:
-        params = dict(self.params)
-        card = cards.get(str(params.get("card", "")))
-        if card is not None:
-            params["card"] = Text.raw(card.name.get(locale))
-        return Text(self.key, params)
 
 
 def league_of(value: str) -> League:

@@ -35,9 +35,9 @@ from services.choco_economy import (
     LEAGUES,
     REWARD_RARITIES,
     League,
-    Problem,
     league_of,
 )
+from services.collecting import Problem
 from services.games import SummaryLine
 from services.messages import Text
 from services.players import ensure_player

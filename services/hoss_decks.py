@@ -15,7 +15,7 @@ import json
 import sqlite3
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from core.clock import Clock, to_db
@@ -32,6 +32,7 @@ from engine.hoss.deck import (
 )
 from engine.protocol import PlayerSetup
 from services import ledger
+from services.collecting import DeckInvalid, Problem
 from services.hoss_collection import CreatureStats, creature_stats, face_down_ids
 from services.hoss_fusion import GAME, copy_attrs
 from services.players import ensure_player
@@ -39,20 +40,6 @@ from store.db import Database
 
 DECK_SLOTS = 4
 NAME_MAX = 32
-
-
-@dataclass(frozen=True)
-class Problem:
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-class DeckInvalid(DomainError):
-    """The deck breaks the rules; shown by its first reason, `problems` holds them all."""
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        super().__init__(problems[0].key, **problems[0].params)
-        self.problems = tuple(problems)
 
 
 @dataclass(frozen=True)

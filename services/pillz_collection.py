@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from core.errors import BadInput
 from engine.pillz.catalog import STARS, PillzCard, PillzCatalog
+from services import collecting
 from services.catalogs import fold
 from services.pillz_economy import GAME_KEY, PillzService
 
@@ -24,11 +25,7 @@ PAGE_SIZE = 10
 
 def owned_counts(conn: sqlite3.Connection, player_id: int) -> Counter[str]:
     """Copies the player owns per catalog id."""
-    rows = conn.execute(
-        "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = ? GROUP BY card_key",
-        (player_id, GAME_KEY),
-    )
-    return Counter({str(key): int(n) for key, n in rows})
+    return collecting.owned_counts(conn, player_id, GAME_KEY)
 
 
 @dataclass(frozen=True)

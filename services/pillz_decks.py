@@ -15,25 +15,18 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from core.errors import BadInput, DomainError
+from core.errors import BadInput
 from engine.pillz.catalog import PillzCard
 from services.catalogs import fold
+from services.collecting import DeckInvalid, Problem
 from services.pillz_collection import owned_counts
-from services.pillz_economy import PillzService, Problem, store_deck
+from services.pillz_economy import PillzService, store_deck
 
 DECK_SLOTS = 4
 MIN_CARDS = 8
 MAX_CARDS = 12
 MAX_LEADERS = 1
 MAX_DECK_TEXT_ITEMS = 24
-
-
-class DeckInvalid(DomainError):
-    """The deck breaks the rules; shown by its first reason, `problems` holds them all."""
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        super().__init__(problems[0].key, **problems[0].params)
-        self.problems = tuple(problems)
 
 
 @dataclass(frozen=True)

@@ -14,16 +14,15 @@ import json
 import random
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.clock import Clock, to_db
 from engine.pillz.catalog import PillzCard, PillzCatalog
 from engine.pillz.packs import PackPool, draw_starter
 from services import ledger
 from services.games import Currency, GameContext
-from services.messages import Text
 from services.players import ensure_player
 from store.db import Database
 
@@ -41,22 +40,6 @@ STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets 
 REASON_STARTER = "pillz.starter"
 STARTER_SLOT = 1
 START_RATING = 1000
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Why something is refused: a message key and its parameters. A `card` parameter is a catalog id,
-    named in the reader's language by `text` (services never pick a language)."""
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def text(self, cards: Mapping[str, PillzCard], locale: str | None) -> Text:
-        params = dict(self.params)
-        card = cards.get(str(params.get("card", "")))
-        if card is not None:
-            params["card"] = Text.raw(card.name.get(locale))
-        return Text(self.key, params)
 
 
 def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:

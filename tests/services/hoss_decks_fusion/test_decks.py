@@ -14,7 +14,8 @@ from engine.hoss import ENGINE
 from engine.hoss.catalog import CreatureCard, HossCatalog
 from engine.hoss.deck import parse_setup
 from engine.protocol import CATALOG_OPTION
-from services.hoss_decks import DeckInvalid, DeckService, Problem
+from services.collecting import DeckInvalid, Problem
+from services.hoss_decks import DeckService
 from store.db import Database
 from tests.services.hoss_decks_fusion.conftest import BUFFS, LINES, Cards
 

@@ -10,7 +10,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, DomainError, NotAllowed
 from core.i18n import catalogs
-from services.hoss_decks import DeckInvalid
+from services.collecting import DeckInvalid
 from store.db import Database
 from tests.services.hoss_ranked import player_with_deck, rows, service, set_wins
 

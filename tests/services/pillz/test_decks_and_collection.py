@@ -8,7 +8,8 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput
 from engine.pillz.catalog import PillzCatalog
-from services.pillz_decks import DeckInvalid, active_deck, active_problems, check, parse_deck
+from services.collecting import DeckInvalid
+from services.pillz_decks import active_deck, active_problems, check, parse_deck
 from services.pillz_economy import PillzEconomy
 from store.db import Database
 from tests.services.pillz.conftest import give
