@@ -29,7 +29,7 @@ from services.choco_economy import (
     League,
     league_of,
 )
-from services.collecting import DeckInvalid, Problem
+from services.collecting import DeckInvalid, Problem, name_index
 from services.messages import Text
 from services.players import ensure_player
 from store.db import Database
@@ -121,11 +121,7 @@ def parse_deck(text: str, cards: Mapping[str, ChocoCard]) -> list[str]:
     """Catalog ids from what a player typed: comma-separated ids or names (either language, case and
     accents ignored), each optionally followed by `x2`. An unknown entry is refused naming it; counts
     above two stay as typed so validation reports them with the other problems."""
-    by_name: dict[str, str] = {}
-    for card in cards.values():
-        for lang in ("fr", "en"):
-            by_name.setdefault(fold(card.name.get(lang)), card.id)
-        by_name.setdefault(fold(card.id), card.id)
+    by_name = name_index(cards)
     deck: list[str] = []
     for raw in text.split(","):
         item = raw.strip()

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.cards import CardBase
 from engine.errors import DomainError
+from services.catalogs import fold
 from services.messages import Text
 
 
@@ -40,6 +41,17 @@ class DeckInvalid(DomainError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__(problems[0].key, **problems[0].params)
         self.problems = tuple(problems)
+
+
+def name_index(cards: Mapping[str, CardBase]) -> dict[str, str]:
+    """Folded names in both languages, and folded ids, to catalog ids: what a player may type for a card
+    (case and accents ignored; the first card wins a name two cards share)."""
+    by_name: dict[str, str] = {}
+    for card in cards.values():
+        for lang in ("fr", "en"):
+            by_name.setdefault(fold(card.name.get(lang)), card.id)
+        by_name.setdefault(fold(card.id), card.id)
+    return by_name
 
 
 def owned_counts(conn: sqlite3.Connection, player_id: int, game: str) -> Counter[str]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from core.errors import BadInput
 from engine.pillz.catalog import PillzCard
 from services.catalogs import fold
-from services.collecting import DeckInvalid, Problem
+from services.collecting import DeckInvalid, Problem, name_index
 from services.pillz_collection import owned_counts
 from services.pillz_economy import PillzService, store_deck
 
@@ -75,11 +75,7 @@ def check(
 def parse_deck(text: str, cards: Mapping[str, PillzCard]) -> list[str]:
     """Catalog ids from what a player typed: comma-separated ids or names (either language, case and
     accents ignored). An unknown entry is refused naming it; repeats stay so validation reports them."""
-    by_name: dict[str, str] = {}
-    for card in cards.values():
-        for lang in ("fr", "en"):
-            by_name.setdefault(fold(card.name.get(lang)), card.id)
-        by_name.setdefault(fold(card.id), card.id)
+    by_name = name_index(cards)
     deck: list[str] = []
     for raw in text.split(","):
         item = raw.strip()

@@ -12,7 +12,7 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from engine.choco.catalog import ChocoCard, ChocoCatalog, Rarity
-from services import games, ledger
+from services import ledger
 from services.catalogs import DATA_DIR, load_catalog
 from services.choco import GAME
 from services.choco_collection import ChocoCollection
@@ -22,6 +22,7 @@ from services.choco_leagues import LeagueService
 from services.choco_shop import ChocoShop
 from services.players import ensure_player
 from store.db import Database
+from tests.fixtures.registration import registered
 
 GRANT = ledger.Movement("test.grant")
 SEED = 20261130
@@ -35,13 +36,8 @@ def catalog() -> ChocoCatalog:
 
 @pytest.fixture(autouse=True)
 def choco_registered() -> Iterator[None]:
-    present = games.get(GAME.key) is not None
-    games.register(GAME)
-    try:
+    with registered(GAME):
         yield
-    finally:
-        if not present:
-            games.unregister(GAME.key)
 
 
 @pytest.fixture

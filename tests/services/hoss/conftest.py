@@ -14,7 +14,7 @@ from core.clock import ManualClock
 from core.errors import DomainError
 from core.i18n import catalogs
 from engine.hoss.catalog import CreatureCard, HossCatalog
-from services import games, ledger
+from services import ledger
 from services.catalogs import DATA_DIR, load_catalog
 from services.hoss import GAME
 from services.hoss_collection import HossCollection
@@ -23,6 +23,7 @@ from services.hoss_sale import HossSale
 from services.hoss_shop import HossShop
 from services.players import ensure_player
 from store.db import Database
+from tests.fixtures.registration import registered
 
 GRANT = ledger.Movement("test.grant")
 SEED = 20260105
@@ -36,13 +37,8 @@ def catalog() -> HossCatalog:
 @pytest.fixture(autouse=True)
 def hoss_registered() -> Iterator[None]:
     """Players created here get HOSS's starting gold, as in production (where `games.discover` registers)."""
-    present = games.get(GAME.key) is not None
-    games.register(GAME)
-    try:
+    with registered(GAME):
         yield
-    finally:
-        if not present:
-            games.unregister(GAME.key)
 
 
 @pytest.fixture

@@ -11,12 +11,13 @@ import pytest
 
 from core.clock import ManualClock
 from engine.pillz.catalog import PillzCatalog
-from services import games, ledger
+from services import ledger
 from services.games import GameContext
 from services.pillz import GAME
 from services.pillz_economy import PILLZ_GOLD, PillzEconomy
 from services.players import ensure_player
 from store.db import Database
+from tests.fixtures.registration import registered
 from tests.services.pillz.small_catalog import small_catalog
 
 GRANT = ledger.Movement("test.grant")
@@ -30,13 +31,8 @@ def catalog() -> PillzCatalog:
 
 @pytest.fixture(autouse=True)
 def pillz_registered() -> Iterator[None]:
-    present = games.get(GAME.key) is not None
-    games.register(GAME)
-    try:
+    with registered(GAME):
         yield
-    finally:
-        if not present:
-            games.unregister(GAME.key)
 
 
 @pytest.fixture
