@@ -214,3 +214,15 @@ async def test_a_player_in_two_duels_at_once(harness: BotHarness) -> None:
         assert (await pillz(harness).duels.get(other)).status == "live"
     finished = [await play_out(harness, users, duel_id) for duel_id in ids]
     assert all(d.status == "over" for d in finished)
+
+
+async def test_the_choice_time_is_a_server_setting(harness: BotHarness) -> None:
+    admin = harness.user("olivia", admin=True)
+    saved = await harness.emu.run_command(admin, "configuration pillz", {"secondes": 60})
+    assert saved.message is not None and "Pillz — temps par choix : 60 s" in shown(saved.message)
+    _, _, duel_id = await friend_duel(harness)
+    duel = await pillz(harness).duels.get(duel_id)
+    assert await harness.advance(timedelta(seconds=59)) == 0
+    assert await harness.advance(timedelta(seconds=2)) == 1
+    assert (await pillz(harness).duels.get(duel_id)).version > duel.version
+    assert await pillz(harness).duels.choice_seconds(harness.guild.id if harness.guild else 0) == 60
