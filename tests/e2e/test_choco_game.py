@@ -67,3 +67,24 @@ async def test_a_whole_game_from_the_challenge_to_the_win(harness: BotHarness) -
     assert game.status == "over" and game.result == "win" and turns > 1
     outcome = ENGINE.outcome(game.state)
     assert outcome is not None and outcome.winners == (game.winner_seat,)
+
+
+async def test_the_thread_opens_in_the_servers_games_channel(harness: BotHarness) -> None:
+    admin = harness.user("olivia", admin=True)
+    assert harness.guild is not None and harness.games_channel is not None
+    arena = harness.emu.world.channel_named("general", harness.guild)
+    assert arena is not None
+    saved = await harness.emu.run_command(admin, "configuration salon-parties", {"salon": arena})
+    assert saved.message is not None and "Réglage enregistré" in shown(saved.message), shown(saved.message)
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob)
+    game = await challenge_accepted(harness, alice, bob, channel=harness.games_channel)
+    assert game.thread_id is not None and game.channel_id == arena.id
+    thread = harness.emu.world.channels[game.thread_id]
+    assert thread.parent is arena and thread.name == f"Chocobataille n° {game.id}"
+    # commands in the thread act on its game
+    hand = await harness.emu.run_command(alice, "choco main", channel=thread)
+    assert (
+        hand.message is not None and hand.message.ephemeral and f"partie n° {game.id}" in shown(hand.message)
+    )
