@@ -10,7 +10,8 @@ from typing import Any, Literal
 
 import discord
 
-from cogs._choco_lookup import choco_of, wake
+from cogs._choco_lookup import choco_of
+from cogs._mixins import wake
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect

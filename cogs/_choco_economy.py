@@ -16,8 +16,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs import _mixins as shared
 from cogs._choco_lookup import choco_of
-from cogs._mixins import CommandsMixin
+from cogs._mixins import CommandsMixin, send
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_int, t
 from discord_app.components import PersistentButton
@@ -83,24 +84,17 @@ def card_line(card: ChocoCard, locale: str, count: int | None = None) -> Text:
 def problem_lines(
     problems: tuple[Problem, ...] | list[Problem], cards: Mapping[str, ChocoCard], locale: str
 ) -> Text:
-    return Text.lines([Text("choco.economy.problem", {"reason": p.text(cards, locale)}) for p in problems])
+    return shared.problem_lines(problems, cards, locale, "choco.economy.problem")
 
 
 def refused(key: str, problems: tuple[Problem, ...], cards: Mapping[str, ChocoCard], locale: str) -> BadInput:
-    """A refusal listing every reason (the global handler would only show the first one)."""
-    return BadInput(key, reasons=text(problem_lines(problems, cards, locale), locale))
+    return shared.refused(key, problems, cards, locale, "choco.economy.problem")
 
 
 def guild_of(interaction: discord.Interaction[Any]) -> int:
     if interaction.guild_id is None:
         raise NotAllowed("choco.error.guild_only")
     return interaction.guild_id
-
-
-async def send(interaction: discord.Interaction[Any], spec: MessageSpec, locale: str, **extra: Any) -> None:
-    kwargs = to_discord(spec, locale) | extra
-    kwargs.setdefault("ephemeral", True)
-    await interaction.response.send_message(**kwargs)
 
 
 # --- specs ----------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs._mixins import CommandsMixin
 from discord_app.context import services_of
 
 if TYPE_CHECKING:
@@ -18,16 +17,9 @@ def choco_of(interaction: discord.Interaction[Any]) -> ChocoServices:
     return services
 
 
-def wake(interaction: discord.Interaction[Any]) -> None:
-    """A service queued posts or jobs: let the deliverer and the scheduler look now."""
-    after = getattr(interaction.client, "after_write", None)
-    if after is not None:
-        after()
-
-
 async def here(interaction: discord.Interaction[Any]) -> int:
     """The game of this thread, else the player's only live game."""
     return await choco_of(interaction).games.game_here(interaction.channel_id, interaction.user.id)
 
 
-__all__ = ["CommandsMixin", "choco_of", "here", "wake"]
+__all__ = ["choco_of", "here"]

@@ -33,8 +33,8 @@ from cogs._choco_components import (
     panel_reply,
 )
 from cogs._choco_economy import LEAGUE_CHOICES
-from cogs._choco_lookup import choco_of, here, wake
-from cogs._mixins import CommandsMixin
+from cogs._choco_lookup import choco_of, here
+from cogs._mixins import CommandsMixin, wake
 from core.errors import BadInput
 from discord_app.context import locale_of
 from discord_app.translator import desc

@@ -13,8 +13,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs._choco_lookup import choco_of, wake
-from cogs._mixins import CommandsMixin
+from cogs._choco_lookup import choco_of
+from cogs._mixins import CommandsMixin, wake
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.context import locale_of

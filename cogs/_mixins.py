@@ -1,12 +1,51 @@
-"""What the command mixins of a game's GroupCog (cogs/_<game>_*.py) share."""
+"""What the command mixins of a game's GroupCog (cogs/_<game>_*.py) share: the mixin base, the private
+reply, and a refusal that lists every reason of a rule check (services/collecting.py `Problem`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from core.errors import BadInput
+from discord_app.render import text, to_discord
+from engine.cards import CardBase
+from services.collecting import Problem
+from services.messages import MessageSpec, Text
 
 if TYPE_CHECKING:  # for the type checker, commands live on a Cog; at run time a mixin is a plain class
     from discord.ext.commands import Cog as CommandsMixin
 else:
     CommandsMixin = object
 
-__all__ = ["CommandsMixin"]
+
+async def send(interaction: discord.Interaction[Any], spec: MessageSpec, locale: str, **extra: Any) -> None:
+    """Reply with a spec; private unless `ephemeral=False` is given."""
+    kwargs = to_discord(spec, locale) | extra
+    kwargs.setdefault("ephemeral", True)
+    await interaction.response.send_message(**kwargs)
+
+
+def wake(interaction: discord.Interaction[Any]) -> None:
+    """A service queued posts or jobs: let the deliverer and the scheduler look now."""
+    after = getattr(interaction.client, "after_write", None)
+    if after is not None:
+        after()
+
+
+def problem_lines(
+    problems: Sequence[Problem], cards: Mapping[str, CardBase], locale: str, line_key: str
+) -> Text:
+    """Every reason, one per line (`line_key` has a `{reason}` placeholder), cards named in `locale`."""
+    return Text.lines([Text(line_key, {"reason": p.text(cards, locale)}) for p in problems])
+
+
+def refused(
+    key: str, problems: Sequence[Problem], cards: Mapping[str, CardBase], locale: str, line_key: str
+) -> BadInput:
+    """A refusal listing every reason (the global handler would only show the first one)."""
+    return BadInput(key, reasons=text(problem_lines(problems, cards, locale, line_key), locale))
+
+
+__all__ = ["CommandsMixin", "problem_lines", "refused", "send", "wake"]

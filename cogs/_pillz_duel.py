@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from cogs._choco_lookup import wake
-from cogs._mixins import CommandsMixin
+from cogs._mixins import CommandsMixin, wake
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from cogs._mixins import CommandsMixin
+from cogs import _mixins as shared
+from cogs._mixins import CommandsMixin, send
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_int
 from discord_app.components import PersistentButton
@@ -70,18 +71,11 @@ def character_line(card: PillzCard, locale: str, count: int | None = None) -> Te
 def problem_lines(
     problems: tuple[Problem, ...] | list[Problem], cards: Mapping[str, PillzCard], locale: str
 ) -> Text:
-    return Text.lines([Text("pillz.economy.problem", {"reason": p.text(cards, locale)}) for p in problems])
+    return shared.problem_lines(problems, cards, locale, "pillz.economy.problem")
 
 
 def refused(key: str, problems: tuple[Problem, ...], cards: Mapping[str, PillzCard], locale: str) -> BadInput:
-    """A refusal listing every reason (the global handler would only show the first one)."""
-    return BadInput(key, reasons=text(problem_lines(problems, cards, locale), locale))
-
-
-async def send(interaction: discord.Interaction[Any], spec: MessageSpec, locale: str, **extra: Any) -> None:
-    kwargs = to_discord(spec, locale) | extra
-    kwargs.setdefault("ephemeral", True)
-    await interaction.response.send_message(**kwargs)
+    return shared.refused(key, problems, cards, locale, "pillz.economy.problem")
 
 
 # --- specs ----------------------------------------------------------------------------------------------

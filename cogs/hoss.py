@@ -37,10 +37,11 @@ from cogs._hoss_views import (
     quote_button,
     reply,
 )
+from cogs._mixins import send
 from core.errors import BadInput, NotFound
 from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
-from discord_app.render import text, to_discord
+from discord_app.render import text
 from discord_app.translator import choice, desc
 from services.collecting import DeckInvalid
 from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
@@ -109,10 +110,6 @@ async def reader_locale(interaction: discord.Interaction[Any]) -> str:
     services = services_of(interaction)
     chosen = await services.players.locale_of(interaction.user.id)
     return chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
-
-
-async def send(interaction: discord.Interaction[Any], spec: MessageSpec, locale: str) -> None:
-    await interaction.response.send_message(**to_discord(spec, locale), ephemeral=True)
 
 
 Stars = app_commands.Range[int, 0, 5]
