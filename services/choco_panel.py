@@ -191,7 +191,7 @@ def build_panel(game: GameRow, seat: int, steps: list[Any], catalog: ChocoCatalo
         preparatory=game.state.turn == 0,
         steps=tuple(describe(steps, game.state, seat, catalog)) if steps else (),
         groups=tuple(groups),
-        can_submit=any(isinstance(s, EndTurn) for s in legal),
+        can_submit=state.finished or any(isinstance(s, EndTurn) for s in legal),  # a winning draft ends it
     )
 
 
