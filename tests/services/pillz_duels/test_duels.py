@@ -184,3 +184,31 @@ async def test_the_ai_moves_outside_the_writer_and_its_timeout_is_a_safety_net(
     after = await duels.play(after.id, ALICE, after.version, first_card(after), 2)
     rows = [tuple(r) for r in await db.read(lambda conn: conn.execute(moves, (duel.id,)).fetchall())]
     assert rows[:2] == [(1, "ai"), (0, "player")] and (len(rows) == 2 or rows[2] == (1, "ai"))
+
+
+async def test_random_duels_end_and_pay_within_the_rules(
+    duels: PillzDuels, db: Database, conservation: Callable[[sqlite3.Connection], None]
+) -> None:
+    """Friend and practice duels with random legal moves: every move is accepted, every duel ends, the
+    ledger explains every coin."""
+    rng = random.Random(9)
+    for n in range(12):
+        if n % 2:
+            duel = await duels.practice(GUILD, CHANNEL, ALICE, key=f"r{n}")
+        else:
+            made = await duels.challenge(GUILD, CHANNEL, ALICE, BOB, key=f"r{n}")
+            duel = await duels.answer(made.id, BOB, True)
+        while duel.status == "live":
+            assert duel.state is not None
+            seat = duel.to_act()[0]
+            cards = [f.card_id for f in duel.state.hands[seat] if not f.used]
+            duel = await duels.play(
+                duel.id,
+                player_to_act(duel),
+                duel.version,
+                rng.choice(cards),
+                rng.randint(0, duel.state.pillz[seat]),
+            )
+        assert duel.status == "over" and duel.result is not None
+        assert ("rewards" in duel.result) == (duel.kind == "friend")
+    await db.read(conservation)
