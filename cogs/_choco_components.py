@@ -105,7 +105,10 @@ class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
         found = await choco.games.answer(int(self.match["id"]), interaction.user.id, True)
         if found.status == "accepted" and found.game_id is not None:
             game = await choco.games.get(found.game_id)
-            if game.turn_started_at is None:  # first click, or a retry after a failure
+            claimed = game.turn_started_at is None and await choco.games.claim_thread(
+                game.id, str(interaction.id)
+            )
+            if claimed:  # the first click (a double click waits for it), or a retry after a failure
                 thread = await open_game_thread(interaction, game, locale)
                 game = await choco.games.open_thread(game.id, thread)
                 wake(interaction)

@@ -60,6 +60,7 @@ from store.idempotency import once
 
 T = TypeVar("T")
 CHALLENGE_TTL = timedelta(hours=24)
+THREAD_CLAIM_TTL = timedelta(minutes=1)
 MAX_ABSENCE_HOURS = 24 * 90
 REASON_MAX = 200
 REASON_TEXT = {
@@ -300,6 +301,17 @@ class ChocoGames:
             {"challenge": found.id, "seed": seed, "decks": list(decks)},
         )
         return game_id
+
+    async def claim_thread(self, game_id: int, key: str) -> bool:
+        """Whether this click opens the game's thread: a double click on "Accepter" must not open two.
+        A claim that never led to a thread (the bot stopped) may be taken over after a minute."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            stored, _ = once(conn, f"choco:thread:{game_id}", now, lambda: {"key": key, "at": to_db(now)})
+            return bool(stored["key"] == key or now - from_db(stored["at"]) > THREAD_CLAIM_TTL)
+
+        return await self.db.write(unit)
 
     async def open_thread(self, game_id: int, thread_id: int | None) -> GameRow:
         """The game's thread exists (or could not be made: `None` keeps the channel): deal the hands by DM,

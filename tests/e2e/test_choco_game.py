@@ -4,6 +4,8 @@ referee's posts, the end with its reward and archived thread, and a restart in t
 
 from __future__ import annotations
 
+import asyncio
+
 from sandbox.harness import BotHarness
 from tests.e2e.choco_helpers import (
     ENGINE,
@@ -88,3 +90,19 @@ async def test_the_thread_opens_in_the_servers_games_channel(harness: BotHarness
     assert (
         hand.message is not None and hand.message.ephemeral and f"partie n° {game.id}" in shown(hand.message)
     )
+
+
+async def test_a_double_click_on_accept_opens_one_thread(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob)
+    made = await harness.emu.run_command(alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"})
+    assert made.message is not None
+    await asyncio.gather(
+        harness.emu.click(bob, "Accepter", message=made.message),
+        harness.emu.click(bob, "Accepter", message=made.message),
+    )
+    await harness.settle()
+    (game,) = await choco(harness).games.live_games(alice.id)
+    threads = [t for t in harness.emu.world.threads if t.name == f"Chocobataille n° {game.id}"]
+    assert len(threads) == 1 and game.thread_id == threads[0].id

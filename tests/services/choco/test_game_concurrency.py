@@ -9,6 +9,7 @@ import asyncio
 import random
 import sqlite3
 from collections.abc import Callable
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -208,3 +209,19 @@ async def test_a_forfeit_clicked_twice_ends_the_game_once(
         == 1
     )
     await db.read(conservation)
+
+
+async def test_only_one_click_opens_the_thread(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, games: ChocoGames
+) -> None:
+    await ready(db, clock, catalog, decks)
+    challenge = await games.challenge(GUILD, 10, ALICE, BOB, "bronze", key="c1")
+    answered = await games.answer(challenge.id, BOB, True)
+    assert answered.game_id is not None
+    claims = await asyncio.gather(
+        *(games.claim_thread(answered.game_id, f"click-{i}") for i in range(CLICKS))
+    )
+    assert claims.count(True) == 1
+    assert await games.claim_thread(answered.game_id, "click-0") == claims[0]  # the same click, again
+    clock.advance(timedelta(minutes=2))  # that click never opened it (the bot stopped): another may
+    assert await games.claim_thread(answered.game_id, "late") is True
