@@ -22,7 +22,7 @@ from core.clock import Clock, to_db
 from core.errors import BadInput, NotAllowed
 from engine.errors import IllegalAction
 from engine.pillz import ENGINE
-from engine.pillz.ai import choose
+from engine.pillz.ai import choose, choose_quick
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.packs import PackPool
 from engine.pillz.state import Play
@@ -309,7 +309,7 @@ class PillzDuels:
         assert duel.state is not None
         while ai_inline and not duel.state.finished and any(duel.is_ai(s) for s in duel.to_act()):
             seat = duel.to_act()[0]
-            action = choose(duel.state, seat, self._ai_rng(duel))
+            action = choose_quick(duel.state, seat, self._ai_rng(duel))
             state, _ = ENGINE.apply(duel.state, seat, action)
             record_move(conn, duel.id, seat, action, "ai")
             duel = save(conn, duel, now, state=state)
@@ -359,7 +359,7 @@ class PillzDuels:
         if duel.status != "live" or duel.timeout_job != job.id or duel.state is None:
             return  # the seat answered meanwhile: that timeout was withdrawn
         for seat in duel.to_act():
-            action = choose(duel.state, seat, self._ai_rng(duel))
+            action = choose_quick(duel.state, seat, self._ai_rng(duel))
             if not duel.is_ai(seat):  # (the AI's own seat times out only if the bot stopped mid-move)
                 note = {"round": duel.state.round, "seat": seat}
                 duel = save(conn, duel, now, notes=(*duel.notes, note))

@@ -198,10 +198,20 @@ def evaluate(state: PillzState, seat: int) -> list[tuple[Play, float]]:
     return results
 
 
+def _softmax(options: list[tuple[Play, float]], rng: random.Random) -> Play:
+    best = max(v for _, v in options)
+    weights = [math.exp((v - best) / TEMPERATURE) for _, v in options]
+    return rng.choices([play for play, _ in options], weights=weights)[0]
+
+
+def choose_quick(state: PillzState, seat: int, rng: random.Random) -> Play:
+    """The AI with the one-round evaluator in every round (a few milliseconds): for the moves the bot must
+    make inside a database transaction (a player's timeout), where the exact search would hold the writer."""
+    return _softmax(evaluate(state, seat), rng)
+
+
 def choose(state: PillzState, seat: int, rng: random.Random) -> Play:
     """The AI's move: a softmax draw over the options' chances of winning the duel — from `evaluate` in
     round 1, from the exact search (`search.exact_values`) from round 2 on (see the module docstring)."""
     options = evaluate(state, seat) if state.round == 1 else exact_values(state, seat)
-    best = max(v for _, v in options)
-    weights = [math.exp((v - best) / TEMPERATURE) for _, v in options]
-    return rng.choices([play for play, _ in options], weights=weights)[0]
+    return _softmax(options, rng)

@@ -212,3 +212,25 @@ async def test_random_duels_end_and_pay_within_the_rules(
         assert duel.status == "over" and duel.result is not None
         assert ("rewards" in duel.result) == (duel.kind == "friend")
     await db.read(conservation)
+
+
+async def test_timeouts_never_run_the_exact_search_inside_the_writer(
+    duels: PillzDuels, clock: ManualClock, scheduler: Scheduler, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A timeout is handled in the scheduler's transaction: the AI's move there (for the late player, and
+    the practice AI's answer) uses the quick evaluator, not the search of up to ~100 ms."""
+    duel = await duels.practice(GUILD, CHANNEL, ALICE, key="t1")
+    while duel.state is not None and duel.state.round < 2:  # the search starts at round 2
+        duel = await duels.play(duel.id, ALICE, duel.version, first_card(duel), 1)
+
+    def no_search(*_: object) -> object:
+        raise AssertionError("the exact search ran inside a transaction")
+
+    monkeypatch.setattr("engine.pillz.ai.exact_values", no_search)
+    for _ in range(3):
+        if duel.status != "live":
+            break
+        clock.advance(timedelta(seconds=121))
+        assert await scheduler.run_due() >= 1
+        duel = await duels.get(duel.id)
+    assert len(duel.notes) >= 1
