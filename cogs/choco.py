@@ -11,10 +11,10 @@ from cogs._choco_referee import ChocoRefereeCommands
 from discord_app.translator import desc
 
 
-class ChocoCog(
-    ChocoEconomyCommands,
-    ChocoPlayCommands,
+class ChocoCog(  # discord.py lists the last base's commands first: collection, then games, then referee
     ChocoRefereeCommands,
+    ChocoPlayCommands,
+    ChocoEconomyCommands,
     commands.GroupCog,
     group_name="choco",
     group_description=desc("cmd.choco.description"),
