@@ -11,7 +11,6 @@ from typing import Any, Literal
 import discord
 
 from cogs._choco_lookup import choco_of
-from cogs._mixins import wake
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
@@ -111,7 +110,6 @@ class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
             if claimed:  # the first click (a double click waits for it), or a retry after a failure
                 thread = await open_game_thread(interaction, game, locale)
                 game = await choco.games.open_thread(game.id, thread)
-                wake(interaction)
             content = t(
                 "choco.challenge.accepted",
                 locale,
@@ -284,7 +282,6 @@ async def _show_panel_or_result(
     if isinstance(outcome, Panel):
         await interaction.response.edit_message(**panel_reply(outcome, locale))
     else:
-        wake(interaction)
         await interaction.response.edit_message(content=declared_text(outcome, locale), view=None)
 
 
@@ -348,7 +345,6 @@ class ForfeitButton(PersistentButton, template=r"choco:forfeit:(?P<game>\d+):(?P
         if int(self.match["player"]) != interaction.user.id:
             raise NotAllowed("error.not_your_message")
         await choco_of(interaction).games.forfeit(int(self.match["game"]), interaction.user.id)
-        wake(interaction)
         await interaction.response.edit_message(content=t("choco.play.forfeited", locale), view=None)
 
 

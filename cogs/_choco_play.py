@@ -34,7 +34,7 @@ from cogs._choco_components import (
 )
 from cogs._choco_economy import LEAGUE_CHOICES
 from cogs._choco_lookup import choco_of, here
-from cogs._mixins import CommandsMixin, wake
+from cogs._mixins import CommandsMixin
 from core.errors import BadInput
 from discord_app.context import locale_of
 from discord_app.translator import desc
@@ -98,7 +98,6 @@ class ChocoPlayCommands(CommandsMixin):
         locale = await locale_of(interaction)
         game = await here(interaction)
         result = await choco_of(interaction).games.declare_text(game, interaction.user.id, actions)
-        wake(interaction)
         await interaction.response.send_message(declared_text(result, locale), ephemeral=True)
 
     @app_commands.command(name="panel", description=desc("cmd.choco.panel.description"))
@@ -123,7 +122,6 @@ class ChocoPlayCommands(CommandsMixin):
         hours = parse_hours(duration)
         games = choco_of(interaction).games
         recorded = await games.absence(interaction.channel_id, interaction.user.id, hours, reason)
-        wake(interaction)
         await interaction.response.send_message(absence_text(recorded, locale), ephemeral=True)
 
     @app_commands.command(name="forfeit", description=desc("cmd.choco.forfeit.description"))

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from cogs._choco_lookup import choco_of
-from cogs._mixins import CommandsMixin, wake
+from cogs._mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.context import locale_of
@@ -58,7 +58,6 @@ class ChocoRefereeCommands(CommandsMixin):
         found = await choco_of(interaction).referee.extend(
             await game_of(interaction, game), referee_of(interaction), hours
         )
-        wake(interaction)
         await interaction.response.send_message(t("choco.referee.done", locale, id=found.id), ephemeral=True)
 
     @app_commands.command(name="referee-penalty", description=desc("cmd.choco.referee-penalty.description"))
@@ -68,7 +67,6 @@ class ChocoRefereeCommands(CommandsMixin):
         locale = await locale_of(interaction)
         game_id = await game_of(interaction, game)
         await choco_of(interaction).referee.cancel_penalty(game_id, referee_of(interaction))
-        wake(interaction)
         await interaction.response.send_message(t("choco.referee.done", locale, id=game_id), ephemeral=True)
 
     @app_commands.command(name="referee-end", description=desc("cmd.choco.referee-end.description"))
@@ -93,7 +91,6 @@ class ChocoRefereeCommands(CommandsMixin):
                 raise NotAllowed("choco.error.winner_not_player")
             seat = row.seats.index(winner.id)
         await choco.referee.end_game(game_id, referee_of(interaction), seat)
-        wake(interaction)
         await interaction.response.send_message(t("choco.referee.done", locale, id=game_id), ephemeral=True)
 
     @app_commands.command(name="referee-cancel", description=desc("cmd.choco.referee-cancel.description"))
@@ -103,7 +100,6 @@ class ChocoRefereeCommands(CommandsMixin):
         locale = await locale_of(interaction)
         game_id = await game_of(interaction, game)
         await choco_of(interaction).referee.cancel_game(game_id, referee_of(interaction))
-        wake(interaction)
         await interaction.response.send_message(t("choco.referee.done", locale, id=game_id), ephemeral=True)
 
     @app_commands.command(name="referee-log", description=desc("cmd.choco.referee-log.description"))

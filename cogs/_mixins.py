@@ -27,13 +27,6 @@ async def send(interaction: discord.Interaction[Any], spec: MessageSpec, locale:
     await interaction.response.send_message(**kwargs)
 
 
-def wake(interaction: discord.Interaction[Any]) -> None:
-    """A service queued posts or jobs: let the deliverer and the scheduler look now."""
-    after = getattr(interaction.client, "after_write", None)
-    if after is not None:
-        after()
-
-
 def problem_lines(
     problems: Sequence[Problem], cards: Mapping[str, CardBase], locale: str, line_key: str
 ) -> Text:
@@ -48,4 +41,4 @@ def refused(
     return BadInput(key, reasons=text(problem_lines(problems, cards, locale, line_key), locale))
 
 
-__all__ = ["CommandsMixin", "problem_lines", "refused", "send", "wake"]
+__all__ = ["CommandsMixin", "problem_lines", "refused", "send"]

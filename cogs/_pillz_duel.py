@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from cogs._mixins import CommandsMixin, wake
+from cogs._mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
@@ -94,14 +94,12 @@ def answered(duel: DuelRow, locale: str) -> str:
 class AcceptButton(PersistentButton, template=r"pillz:accept:(?P<id>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         duel = await pillz_of(interaction).duels.answer(int(self.match["id"]), interaction.user.id, True)
-        wake(interaction)
         await interaction.response.edit_message(content=answered(duel, locale), view=None)
 
 
 class DeclineButton(PersistentButton, template=r"pillz:decline:(?P<id>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         duel = await pillz_of(interaction).duels.answer(int(self.match["id"]), interaction.user.id, False)
-        wake(interaction)
         await interaction.response.edit_message(content=answered(duel, locale), view=None)
 
 
@@ -218,7 +216,6 @@ class GoButton(
         place = _number(self.match["place"], 0, len(choice.state.hands[choice.seat]) - 1)
         card = choice.state.hands[choice.seat][place].card_id
         await duels.play(duel_id, interaction.user.id, version, card, int(self.match["pillz"]))
-        wake(interaction)
         played = t(
             "pillz.controls.played",
             locale,
@@ -258,7 +255,6 @@ class PillzDuelCommands(CommandsMixin):
         duel = await pillz_of(interaction).duels.practice(
             interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
         )
-        wake(interaction)
         await interaction.response.send_message(
             t("pillz.practice.started", locale, id=duel.id), ephemeral=True
         )

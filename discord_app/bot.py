@@ -95,7 +95,6 @@ class CardBot(commands.Bot):
         # 4. outbox delivery and the scheduler
         self.deliverer = Deliverer(self, self._services)
         self.deliverer.start()
-        self._services.scheduler.after_fire.append(self.deliverer.wake)
         await self._services.scheduler.start()
         # 5. instant sync to the development server; global sync is the owner's /admin sync
         if self.settings.dev_guild_id:
@@ -140,10 +139,3 @@ class CardBot(commands.Bot):
         log.info(
             "logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds)
         )
-
-    def after_write(self, *_: Any) -> None:
-        """Services call this (through cogs) after a commit that queued messages or jobs."""
-        if self.deliverer is not None:
-            self.deliverer.wake()
-        if self._services is not None:
-            self._services.scheduler.wake()

@@ -53,8 +53,11 @@ class Deliverer:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="outbox-deliverer")
+        self.services.db.after_commit.append(self.wake)  # a message queued by any commit leaves at once
 
     async def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.services.db.after_commit.remove(self.wake)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

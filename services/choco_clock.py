@@ -135,7 +135,4 @@ class ChocoClock:
                 )
             return len(moved)
 
-        moved = await self.db.write(unit)
-        if self.scheduler is not None:
-            self.scheduler.wake()
-        return moved
+        return await self.db.write(unit)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -188,15 +187,6 @@ class ChocoGames:
         self.scheduler = scheduler
         self.flow = Flow(catalog, rng)
 
-    def _wake(self) -> None:
-        if self.scheduler is not None:
-            self.scheduler.wake()
-
-    async def _write(self, unit: Callable[[sqlite3.Connection], T]) -> T:
-        result = await self.db.write(unit)
-        self._wake()
-        return result
-
     # --- challenges ---------------------------------------------------------------------------------
 
     async def challenge(
@@ -339,7 +329,7 @@ class ChocoGames:
                 posts.send_hand(conn, now, game, seat, self.catalog)
             return game
 
-        return await self._write(unit)
+        return await self.db.write(unit)
 
     # --- finding a game -----------------------------------------------------------------------------
 
@@ -395,7 +385,7 @@ class ChocoGames:
                 return self._fault(conn, now, game, seat, error)
             return self._declare(conn, now, game, seat, list(steps))
 
-        return await self._write(unit)
+        return await self.db.write(unit)
 
     async def declare(
         self, game_id: int, player: int, steps: list[Any], version: int | None = None
@@ -411,7 +401,7 @@ class ChocoGames:
                 raise NotAllowed("choco.error.not_your_turn")
             return self._declare(conn, now, game, seat, steps)
 
-        return await self._write(unit)
+        return await self.db.write(unit)
 
     def _fault(
         self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, error: UnownedCard
@@ -512,7 +502,7 @@ class ChocoGames:
             state, events = forfeit(game.state, seat)
             return self.flow.advance(conn, now, game, state, events, actor=player, kind="forfeit")
 
-        return await self._write(unit)
+        return await self.db.write(unit)
 
     async def absence(self, channel_id: int | None, player: int, hours: int, reason: str) -> list[Absence]:
         """Declare an absence: in a game's thread for that game, elsewhere for each of the player's live
@@ -532,7 +522,7 @@ class ChocoGames:
                 raise NotFound("choco.error.no_live_game")
             return [self._absent(conn, now, game, player, hours, reason) for game in games]
 
-        return await self._write(unit)
+        return await self.db.write(unit)
 
     def _absent(
         self, conn: sqlite3.Connection, now: datetime, game: GameRow, player: int, hours: int, reason: str

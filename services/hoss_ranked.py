@@ -187,10 +187,6 @@ class RankedService:
         if scheduler is not None:
             scheduler.on(TIMEOUT_JOB, self.on_timeout)
 
-    def _wake(self) -> None:
-        if self.scheduler is not None:
-            self.scheduler.wake()
-
     # --- the ladder and notices ---------------------------------------------------------------------
 
     async def ladder(self, player_id: int) -> Ladder:
@@ -277,7 +273,6 @@ class RankedService:
             return Started(stored["battle"], stored["rank"], not fresh)
 
         started = await self.db.write(unit)
-        self._wake()
         return started
 
     def _start(
@@ -355,7 +350,6 @@ class RankedService:
             return Answered(battle_id, stored["pause"], now_row.pause, not now_row.live, not fresh)
 
         answered = await self.db.write(unit)
-        self._wake()
         return answered
 
     async def skip_to_end(self, player_id: int, battle_id: int) -> BattleResult:

@@ -93,12 +93,6 @@ class PillzDuels:
         if scheduler is not None:
             scheduler.on(TIMEOUT_JOB, self.on_timeout)
 
-    async def _write(self, unit: Callable[[sqlite3.Connection], T]) -> T:
-        result = await self.db.write(unit)
-        if self.scheduler is not None:
-            self.scheduler.wake()
-        return result
-
     # --- starting -----------------------------------------------------------------------------------
 
     async def challenge(
@@ -134,7 +128,7 @@ class PillzDuels:
                 raise NotAllowed()
             return duel
 
-        return await self._write(unit)
+        return await self.db.write(unit)
 
     async def answer(self, duel_id: int, player: int, accept: bool) -> DuelRow:
         """The challenged player accepts (the duel starts) or declines; the challenger may withdraw. Only the
@@ -158,7 +152,7 @@ class PillzDuels:
             decks = (self._deck_of(conn, now, duel.seats[0]), self._deck_of(conn, now, challenged))
             return self._start(conn, now, duel, decks)
 
-        return await self._write(unit)
+        return await self.db.write(unit)
 
     async def practice(self, guild_id: int, channel_id: int, player: int, *, key: str | int) -> DuelRow:
         """A duel against the AI with the active deck; no rewards, no rating."""
@@ -193,7 +187,7 @@ class PillzDuels:
                 raise NotAllowed()
             return duel
 
-        return await self._ai_turns(await self._write(unit))
+        return await self._ai_turns(await self.db.write(unit))
 
     def _deck_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> list[str]:
         ensure_player(conn, player, now)
@@ -252,7 +246,7 @@ class PillzDuels:
                 raise NotAllowed("pillz.error.not_your_turn")
             return self._move(conn, now, duel, seat, Play(card=card, pillz=pillz), "player")
 
-        return await self._ai_turns(await self._write(unit))
+        return await self._ai_turns(await self.db.write(unit))
 
     async def _ai_turns(self, duel: DuelRow) -> DuelRow:
         """Let the AI play while it is its move. Its search (up to ~100 ms in round 2) runs in a worker
@@ -266,7 +260,7 @@ class PillzDuels:
             action = await asyncio.to_thread(choose, duel.state, seat, self._ai_rng(duel))
             now = self.clock.now()
 
-            duel = await self._write(self._ai_unit(seen, seat, action, now))
+            duel = await self.db.write(self._ai_unit(seen, seat, action, now))
         return duel
 
     def _ai_unit(

@@ -177,6 +177,7 @@ class Scheduler:
         self._ensured = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        db.after_commit.append(self.wake)  # a job scheduled by any commit is seen at once
 
     def on(self, kind: str, handler: JobHandler) -> None:
         """Register the handler of a kind. It runs inside the unit that claims the job: it must not await,

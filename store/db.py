@@ -105,6 +105,9 @@ class Database:
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # how many transactions the writer committed; benchmarks read it
+        # Called after each committed batch: what waits for queued posts and jobs (the outbox deliverer,
+        # the scheduler) looks again at once, without every service or command having to wake it.
+        self.after_commit: list[Callable[[], object]] = []
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -201,6 +204,11 @@ class Database:
                 fut.set_result(value)
             else:
                 fut.set_exception(value)
+        for callback in list(self.after_commit):
+            try:
+                callback()
+            except Exception:
+                log.exception("after_commit callback failed")
 
     def _fail_queued(self, exc: Exception) -> None:
         """If the writer died before the stop marker, nobody else will ever answer what is still queued."""
