@@ -212,3 +212,22 @@ async def test_use_before_open_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError):
         await database.read(lambda conn: None)
     await database.close()  # closing an unopened database is harmless
+
+
+async def test_after_commit_callbacks_run_once_the_batch_committed(db: Database) -> None:
+    """The scheduler and the outbox deliverer hang on `after_commit`: when it runs, another connection
+    already sees what the batch wrote (so a woken reader never misses it), and it runs per batch."""
+    counts: list[int] = []
+
+    def look() -> None:
+        with sqlite3.connect(db.path) as other:
+            exists = other.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 't'").fetchone()[0]
+            counts.append(other.execute("SELECT COUNT(*) FROM t").fetchone()[0] if exists else -1)
+
+    db.after_commit.append(look)
+    await db.write(lambda conn: conn.execute("CREATE TABLE t (x INTEGER)"))
+    assert counts == [0]
+    units = [db.write(lambda conn, i=i: conn.execute("INSERT INTO t VALUES (?)", (i,))) for i in range(20)]
+    await asyncio.gather(*units)
+    assert counts[-1] == 20 and counts == sorted(counts)
+    assert 2 <= len(counts) < 21  # once per committed batch, not per unit
