@@ -86,6 +86,24 @@ _HEAD_OF_TARGET = (
 )
 
 
+def _due_at(now: datetime, next_attempt_at: datetime, attempts: int) -> datetime:
+    """When an item is really due, whatever the wall clock did since its retry time was written.
+
+    A retry time is never further ahead than the item's back-off (none before its first attempt). One
+    that is means the clock went back since: waiting for the clock to catch up would hold the target
+    for as long as the jump, so the item is due now, one early attempt at most."""
+    bound = retry_delay(attempts) if attempts else timedelta(0)
+    return next_attempt_at if next_attempt_at - now <= bound else now
+
+
+def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]]:
+    """The oldest pending item of each target and when it is due, oldest first."""
+    rows = conn.execute(
+        f"SELECT o.id, o.next_attempt_at, o.attempts FROM outbox o WHERE {_HEAD_OF_TARGET} ORDER BY o.id"
+    ).fetchall()
+    return [(int(row[0]), _due_at(now, from_db(row[1]), int(row[2]))) for row in rows]
+
+
 def _item(row: sqlite3.Row) -> OutboxItem:
     return OutboxItem(
         id=int(row["id"]),
@@ -113,12 +131,14 @@ class Outbox:
 
     async def due(self, limit: int = 50) -> list[OutboxItem]:
         """Messages to try now, oldest first, at most one per target (send them in the order given)."""
-        now = to_db(self.clock.now())
+        now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> list[OutboxItem]:
+            ids = [item_id for item_id, due_at in _heads(conn, now) if due_at <= now][:limit]
+            if not ids:
+                return []
             rows = conn.execute(
-                f"{_SELECT} WHERE {_HEAD_OF_TARGET} AND o.next_attempt_at <= ? ORDER BY o.id LIMIT ?",
-                (now, limit),
+                f"{_SELECT} WHERE o.id IN ({', '.join('?' * len(ids))}) ORDER BY o.id", ids
             ).fetchall()
             return [_item(row) for row in rows]
 
@@ -135,15 +155,12 @@ class Outbox:
 
     async def next_due_at(self) -> datetime | None:
         """When the deliverer should look again; None when nothing is pending."""
+        now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> str | None:
-            row = conn.execute(
-                f"SELECT MIN(o.next_attempt_at) FROM outbox o WHERE {_HEAD_OF_TARGET}"
-            ).fetchone()
-            return row[0] if row else None
+        def unit(conn: sqlite3.Connection) -> datetime | None:
+            return min((due_at for _, due_at in _heads(conn, now)), default=None)
 
-        text = await self.db.read(unit)
-        return from_db(text) if text else None
+        return await self.db.read(unit)
 
     async def mark_sent(self, item_id: int, message_id: int) -> bool:
         """Record the delivery; a DM that went through also proves the recipient's DMs are open again."""

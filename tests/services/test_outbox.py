@@ -220,3 +220,43 @@ async def test_a_delivered_dm_reopens_dms(db: Database, box: Outbox, clock: Manu
         lambda conn: conn.execute("SELECT dms_closed FROM players WHERE id = ?", (ALICE,)).fetchone()[0]
     )
     assert dms_closed == 0
+
+
+async def test_a_clock_gone_back_does_not_hold_the_queue(
+    db: Database, box: Outbox, clock: ManualClock
+) -> None:
+    waiting = await put(db, clock, CHANNEL, say("retried"))
+    retry_at = await box.mark_retry(waiting, "503 Service Unavailable")
+    assert retry_at == START + timedelta(seconds=5)
+    fresh = await put(db, clock, Target("channel", 2002), say("new"))
+
+    clock.set(START - timedelta(days=1))  # the host's clock is corrected a day back
+
+    # Both are due now, not in a day: a retry time further ahead than its back-off predates the jump.
+    assert [i.id for i in await box.due()] == [waiting, fresh]
+    assert await box.next_due_at() == clock.now()
+    await box.mark_sent(fresh, 1)
+
+    # The next back-off counts from the corrected clock, and is respected again.
+    retry_at = await box.mark_retry(waiting, "503 Service Unavailable")
+    assert retry_at == clock.now() + timedelta(seconds=10)
+    assert await box.due() == []
+    assert await box.next_due_at() == retry_at
+    clock.set(retry_at)
+    assert [i.id for i in await box.due()] == [waiting]
+
+
+async def test_a_small_jump_back_within_the_back_off_keeps_the_wait(
+    db: Database, box: Outbox, clock: ManualClock
+) -> None:
+    item_id = await put(db, clock, CHANNEL, say("hello"))
+    for _ in range(8):
+        retry_at = await box.mark_retry(item_id, "timeout")
+    assert retry_at == START + timedelta(minutes=10)
+    clock.set(START + timedelta(minutes=5))
+    assert await box.due() == []
+    clock.set(START + timedelta(minutes=4))  # back a minute: the wait grows by that minute, no more
+    assert await box.due() == []
+    assert await box.next_due_at() == retry_at
+    clock.set(START - timedelta(seconds=1))  # 10 min 1 s ahead is longer than any back-off: due now
+    assert [i.id for i in await box.due()] == [item_id]
