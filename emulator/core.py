@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .commands import CommandRegistry
-from .errors import EmulatorError
+from .errors import EmulatorError, invalid_form
 from .gateway import Gateway
 from .interactions import InteractionRecord
 from .messages import UploadedFile, fill_message
@@ -25,6 +25,11 @@ GUILDS_INTENT = 1 << 0
 GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
 MESSAGE_CONTENT_INTENT = 1 << 15
+
+NONCE_WINDOW_MS = 2 * 60 * 1000
+"""How long a create-message nonce sent with ``enforce_nonce`` de-duplicates. Discord documents "a few
+minutes"; the emulator takes the short end, so that it never hides a duplicate Discord could create."""
+NONCE_MAX = 25  # characters of a string nonce
 
 OWN_QUIET_PASSES = 20
 """Loop passes without a request of its own after which an action among several counts as settled.
@@ -82,6 +87,8 @@ class EmulatorCore:
         self._waiting = 0
         """Actions currently waiting for the bot's answer (see ``quiesce``)."""
         self.base_url = ""
+        self.nonces: dict[tuple[int, int, str], RecordedMessage] = {}
+        """The first message each (author, channel, nonce) created, for ``enforce_nonce``."""
 
     # -- bookkeeping ------------------------------------------------------------------------------------
 
@@ -198,6 +205,32 @@ class EmulatorCore:
         if channel.is_thread:
             channel.message_count += 1
         return message
+
+    def create_message_once(
+        self, channel: Channel, author: User, payload: JsonDict, files: list[UploadedFile] | None = None
+    ) -> tuple[RecordedMessage, bool]:
+        """Create a message, unless it repeats a recent one: ``(message, created)``.
+
+        Discord's ``enforce_nonce``: when the same author created a message in this channel with the same
+        nonce within the window, that message is returned and nothing new is created (a client re-sending
+        after a lost response or a crash). Without ``enforce_nonce`` a nonce is only echoed back."""
+        nonce = payload.get("nonce")
+        if nonce is None:
+            return self.create_message(channel, author, payload, files), True
+        if isinstance(nonce, bool) or not isinstance(nonce, (str, int)) or len(str(nonce)) > NONCE_MAX:
+            raise invalid_form(f"nonce must be an integer or a string of at most {NONCE_MAX} characters")
+        key = (author.id, channel.id, str(nonce))
+        earlier = self.nonces.get(key)
+        now_ms = self.world.ids.now_ms()
+        if (
+            payload.get("enforce_nonce")
+            and earlier is not None
+            and now_ms - (earlier.id >> 22) <= NONCE_WINDOW_MS
+        ):
+            return earlier, False
+        message = self.create_message(channel, author, payload, files)
+        self.nonces[key] = message
+        return message, True
 
     def message_event_payload(self, message: RecordedMessage) -> JsonDict:
         data = message.payload()

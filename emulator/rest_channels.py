@@ -53,13 +53,19 @@ def register(router: Router, core: EmulatorCore) -> None:
         channel = channel_of(call)
         if channel.recipient is not None and channel.recipient.dms_closed:
             raise ApiError(403, CANNOT_DM_USER, "Cannot send messages to this user")
-        message = core.create_message(channel, world.bot, call.body(), call.files)
-        if channel.is_thread and channel.archived:
-            channel.archived = False  # Discord unarchives a thread when someone allowed to posts in it
-        if message.message_reference:
-            message.type = 19
-        await core.emit_message("MESSAGE_CREATE", message)
-        return Reply(body=message.payload())
+        body = call.body()
+        message, created = core.create_message_once(channel, world.bot, body, call.files)
+        if created:
+            if channel.is_thread and channel.archived:
+                channel.archived = False  # Discord unarchives a thread when someone allowed to posts in it
+            if message.message_reference:
+                message.type = 19
+            await core.emit_message("MESSAGE_CREATE", message)
+        # Discord echoes the nonce; a repeated one (enforce_nonce) gets the first message, nothing new.
+        reply = message.payload()
+        if "nonce" in body:
+            reply["nonce"] = body["nonce"]
+        return Reply(body=reply)
 
     async def list_messages(call: Call) -> Reply:
         channel = channel_of(call)

@@ -295,4 +295,5 @@ class DiscordEmulator(ActionsMixin):
     def clear_records(self) -> None:
         """Forget messages and requests (the world and commands stay), e.g. between sandbox scenes."""
         self.records.clear()
+        self.nonces.clear()
         self.errors.clear()

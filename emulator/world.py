@@ -68,11 +68,15 @@ class Snowflakes:
 
     def next(self) -> int:
         """One millisecond per id keeps ids strictly increasing and timestamps distinct."""
-        if self._clock is not None:
-            self._next_ms = max(self._next_ms, int(self._clock() * 1000) - DISCORD_EPOCH_MS)
-        value = self._next_ms << 22
+        value = self.now_ms() << 22
         self._next_ms += 1
         return value
+
+    def now_ms(self) -> int:
+        """The emulator's present in snowflake milliseconds: the next id's time, without taking it."""
+        if self._clock is not None:
+            self._next_ms = max(self._next_ms, int(self._clock() * 1000) - DISCORD_EPOCH_MS)
+        return self._next_ms
 
     def stable(self, *parts: str) -> int:
         """Derive an id from a name so persisted references survive emulator restarts.
