@@ -53,6 +53,11 @@ def _button(
     return item
 
 
+def here(interaction: discord.Interaction[Any]) -> int:
+    """The server the click runs in (0 in direct messages, where no duel is played)."""
+    return interaction.guild_id or 0
+
+
 def _number(value: str, low: int, high: int) -> int:
     if not value.lstrip("-").isdigit() or len(value) > 6:
         raise BadInput()
@@ -93,13 +98,17 @@ def answered(duel: DuelRow, locale: str) -> str:
 
 class AcceptButton(PersistentButton, template=r"pillz:accept:(?P<id>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        duel = await pillz_of(interaction).duels.answer(int(self.match["id"]), interaction.user.id, True)
+        duel = await pillz_of(interaction).duels.answer(
+            int(self.match["id"]), interaction.user.id, True, guild=here(interaction)
+        )
         await interaction.response.edit_message(content=answered(duel, locale), view=None)
 
 
 class DeclineButton(PersistentButton, template=r"pillz:decline:(?P<id>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        duel = await pillz_of(interaction).duels.answer(int(self.match["id"]), interaction.user.id, False)
+        duel = await pillz_of(interaction).duels.answer(
+            int(self.match["id"]), interaction.user.id, False, guild=here(interaction)
+        )
         await interaction.response.edit_message(content=answered(duel, locale), view=None)
 
 
@@ -164,7 +173,7 @@ async def open_controls(
     interaction: discord.Interaction[Any], duel_id: int, locale: str, place: int | None, pillz: int
 ) -> dict[str, Any]:
     services = pillz_of(interaction)
-    choice = await services.duels.controls(duel_id, interaction.user.id)
+    choice = await services.duels.controls(duel_id, interaction.user.id, guild=here(interaction))
     return controls_reply(choice, services.duels.catalog, place, pillz, locale)
 
 
@@ -185,7 +194,9 @@ class PickSelect(PersistentSelect, template=r"pillz:pick:(?P<duel>\d+):(?P<versi
     async def _checked(
         self, interaction: discord.Interaction[Any], locale: str, place: int, pillz: int
     ) -> dict[str, Any]:
-        choice = await pillz_of(interaction).duels.controls(int(self.match["duel"]), interaction.user.id)
+        choice = await pillz_of(interaction).duels.controls(
+            int(self.match["duel"]), interaction.user.id, guild=here(interaction)
+        )
         if choice.version != int(self.match["version"]):
             raise NotAllowed("pillz.error.stale")
         return controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
@@ -196,7 +207,9 @@ class SetButton(
     template=r"pillz:set:(?P<duel>\d+):(?P<version>\d+):(?P<place>-|\d):(?P<pillz>\d+):(?P<step>-?\d|all)",
 ):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        choice = await pillz_of(interaction).duels.controls(int(self.match["duel"]), interaction.user.id)
+        choice = await pillz_of(interaction).duels.controls(
+            int(self.match["duel"]), interaction.user.id, guild=here(interaction)
+        )
         if choice.version != int(self.match["version"]):
             raise NotAllowed("pillz.error.stale")
         place = None if self.match["place"] == "-" else _number(self.match["place"], 0, 3)
@@ -212,10 +225,11 @@ class GoButton(
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         duels = pillz_of(interaction).duels
         duel_id, version = int(self.match["duel"]), int(self.match["version"])
-        choice = await duels.controls(duel_id, interaction.user.id)
+        choice = await duels.controls(duel_id, interaction.user.id, guild=here(interaction))
         place = _number(self.match["place"], 0, len(choice.state.hands[choice.seat]) - 1)
         card = choice.state.hands[choice.seat][place].card_id
-        await duels.play(duel_id, interaction.user.id, version, card, int(self.match["pillz"]))
+        pillz = int(self.match["pillz"])
+        await duels.play(duel_id, interaction.user.id, version, card, pillz, guild=here(interaction))
         played = t(
             "pillz.controls.played",
             locale,

@@ -103,6 +103,15 @@ def load(conn: sqlite3.Connection, duel_id: int) -> DuelRow:
     return _row(row)
 
 
+def load_in(conn: sqlite3.Connection, duel_id: int, guild: int) -> DuelRow:
+    """A duel reached from the server where it is played. Buttons carry only the duel id, so a forged
+    one could name another server's duel: it reads exactly like an unknown id."""
+    duel = load(conn, duel_id)
+    if duel.guild_id != guild:
+        raise NotFound("pillz.error.no_duel", id=duel_id)
+    return duel
+
+
 def live_of(conn: sqlite3.Connection, player: int) -> list[DuelRow]:
     rows = conn.execute(
         "SELECT * FROM pillz_duels WHERE status = 'live' AND (seat0_id = ? OR seat1_id = ?) ORDER BY id",

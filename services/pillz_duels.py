@@ -32,7 +32,18 @@ from services import scheduler as jobs
 from services.messages import Target, Text
 from services.outbox import enqueue
 from services.pillz_decks import active_deck, active_problems
-from services.pillz_duel_store import AI, Choice, DuelRow, StaleDuel, insert, live_of, load, record_move, save
+from services.pillz_duel_store import (
+    AI,
+    Choice,
+    DuelRow,
+    StaleDuel,
+    insert,
+    live_of,
+    load,
+    load_in,
+    record_move,
+    save,
+)
 from services.pillz_economy import ensure_starter
 from services.pillz_ladder import record_friend_result
 from services.players import ensure_player
@@ -130,17 +141,17 @@ class PillzDuels:
 
         return await self.db.write(unit)
 
-    async def answer(self, duel_id: int, player: int, accept: bool) -> DuelRow:
+    async def answer(self, duel_id: int, player: int, accept: bool, *, guild: int) -> DuelRow:
         """The challenged player accepts (the duel starts) or declines; the challenger may withdraw. Only the
-        first answer counts."""
+        first answer counts: a later click (a double click, a forged button) is refused privately."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> DuelRow:
-            duel = load(conn, duel_id)
+            duel = load_in(conn, duel_id, guild)
             if player not in duel.seats:
                 raise NotAllowed("pillz.error.not_your_challenge")
             if duel.status != "pending":
-                return duel
+                raise NotAllowed("pillz.error.answered")
             if duel.expires_at is not None and duel.expires_at <= now:
                 return save(conn, duel, now, status="expired")
             if not accept:
@@ -219,11 +230,11 @@ class PillzDuels:
 
     # --- playing ------------------------------------------------------------------------------------
 
-    async def controls(self, duel_id: int, player: int) -> Choice:
+    async def controls(self, duel_id: int, player: int, *, guild: int) -> Choice:
         """The private controls of the seat to act (refused to anyone else, privately)."""
 
         def unit(conn: sqlite3.Connection) -> Choice:
-            duel = load(conn, duel_id)
+            duel = load_in(conn, duel_id, guild)
             seat = duel.seat_of(player)
             if seat not in duel.to_act():
                 raise NotAllowed("pillz.error.not_your_turn")
@@ -232,11 +243,13 @@ class PillzDuels:
 
         return await self.db.read(unit)
 
-    async def play(self, duel_id: int, player: int, version: int, card: str, pillz: int) -> DuelRow:
+    async def play(
+        self, duel_id: int, player: int, version: int, card: str, pillz: int, *, guild: int
+    ) -> DuelRow:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> DuelRow:
-            duel = load(conn, duel_id)
+            duel = load_in(conn, duel_id, guild)
             seat = duel.seat_of(player)
             if duel.status != "live":
                 raise NotAllowed("pillz.error.over")

@@ -45,7 +45,7 @@ def duels(db: Database, clock: ManualClock, catalog: PillzCatalog, scheduler: Sc
 
 async def friend(duels: PillzDuels) -> DuelRow:
     made = await duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c1")
-    return await duels.answer(made.id, BOB, True)
+    return await duels.answer(made.id, BOB, True, guild=GUILD)
 
 
 def player_to_act(duel: DuelRow) -> int:
@@ -70,7 +70,7 @@ async def test_neither_the_public_message_nor_the_answer_controls_depend_on_the_
     duels: PillzDuels, catalog: PillzCatalog
 ) -> None:
     duel = await friend(duels)
-    duel = await duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 4)
+    duel = await duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 4, guild=GUILD)
     assert duel.state is not None and duel.state.pending is not None
     public = render.public(duel, catalog).to_json()
     answerer = duel.to_act()[0]
@@ -96,8 +96,8 @@ async def test_two_players_clicking_at_once_and_a_double_click(duels: PillzDuels
     other = BOB if leader == ALICE else ALICE
     card = first_card(duel)
     results = await asyncio.gather(
-        *(duels.play(duel.id, leader, duel.version, card, 2) for _ in range(CLICKS)),
-        *(duels.play(duel.id, other, duel.version, card, 2) for _ in range(CLICKS)),
+        *(duels.play(duel.id, leader, duel.version, card, 2, guild=GUILD) for _ in range(CLICKS)),
+        *(duels.play(duel.id, other, duel.version, card, 2, guild=GUILD) for _ in range(CLICKS)),
         return_exceptions=True,
     )
     unexpected = [r for r in results if isinstance(r, BaseException) and not isinstance(r, DomainError)]
@@ -117,7 +117,7 @@ async def test_a_click_racing_the_timeout_is_applied_once(
 ) -> None:
     duel = await friend(duels)
     clock.advance(timedelta(seconds=121))  # past the default choice time of 120 s
-    click = duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 1)
+    click = duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 1, guild=GUILD)
     _, clicked = await asyncio.gather(scheduler.run_due(), click, return_exceptions=True)
     after = await duels.get(duel.id)
     moves = await db.read(
@@ -142,7 +142,7 @@ async def test_a_friend_duel_ends_paid_once(
 ) -> None:
     duel = await friend(duels)
     while duel.status == "live":
-        duel = await duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 3)
+        duel = await duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 3, guild=GUILD)
     assert duel.result is not None and len(duel.result["rewards"]) == 2
     rewards = await db.read(
         lambda conn: conn.execute(
@@ -152,7 +152,9 @@ async def test_a_friend_duel_ends_paid_once(
     paid = sum(r["gold"] for r in duel.result["rewards"])
     assert (rewards[0] > 0) == (paid > 0) and rewards[1] == paid
     with pytest.raises(DomainError):
-        await duels.play(duel.id, ALICE, duel.version, first_card(duel) if duel.to_act() else "x", 0)
+        await duels.play(
+            duel.id, ALICE, duel.version, first_card(duel) if duel.to_act() else "x", 0, guild=GUILD
+        )
     await db.read(conservation)
 
 
@@ -181,7 +183,7 @@ async def test_the_ai_moves_outside_the_writer_and_its_timeout_is_a_safety_net(
     ]
     assert after.notes == () and after.to_act() == [0]  # no "did not play in time" note for the AI
     # and in the normal path the AI's answer follows the player's move at once, in its own transaction
-    after = await duels.play(after.id, ALICE, after.version, first_card(after), 2)
+    after = await duels.play(after.id, ALICE, after.version, first_card(after), 2, guild=GUILD)
     rows = [tuple(r) for r in await db.read(lambda conn: conn.execute(moves, (duel.id,)).fetchall())]
     assert rows[:2] == [(1, "ai"), (0, "player")] and (len(rows) == 2 or rows[2] == (1, "ai"))
 
@@ -197,7 +199,7 @@ async def test_random_duels_end_and_pay_within_the_rules(
             duel = await duels.practice(GUILD, CHANNEL, ALICE, key=f"r{n}")
         else:
             made = await duels.challenge(GUILD, CHANNEL, ALICE, BOB, key=f"r{n}")
-            duel = await duels.answer(made.id, BOB, True)
+            duel = await duels.answer(made.id, BOB, True, guild=GUILD)
         while duel.status == "live":
             assert duel.state is not None
             seat = duel.to_act()[0]
@@ -208,6 +210,7 @@ async def test_random_duels_end_and_pay_within_the_rules(
                 duel.version,
                 rng.choice(cards),
                 rng.randint(0, duel.state.pillz[seat]),
+                guild=GUILD,
             )
         assert duel.status == "over" and duel.result is not None
         assert ("rewards" in duel.result) == (duel.kind == "friend")
@@ -221,7 +224,7 @@ async def test_timeouts_never_run_the_exact_search_inside_the_writer(
     the practice AI's answer) uses the quick evaluator, not the search of up to ~100 ms."""
     duel = await duels.practice(GUILD, CHANNEL, ALICE, key="t1")
     while duel.state is not None and duel.state.round < 2:  # the search starts at round 2
-        duel = await duels.play(duel.id, ALICE, duel.version, first_card(duel), 1)
+        duel = await duels.play(duel.id, ALICE, duel.version, first_card(duel), 1, guild=GUILD)
 
     def no_search(*_: object) -> object:
         raise AssertionError("the exact search ran inside a transaction")
