@@ -107,7 +107,8 @@ class Deliverer:
                 locale = self.services.settings.default_locale
             if item.edit_of is not None:
                 return await self._edit(item, channel, locale)
-            message = await channel.send(**to_discord(item.spec, locale))
+            # discord.py sends `enforce_nonce` with every nonce: a re-send returns the first message.
+            message = await channel.send(**to_discord(item.spec, locale), nonce=item.nonce())
         except discord.Forbidden as exc:
             if item.target.kind == "dm" and exc.code == DMS_CLOSED:
                 await outbox.mark_dms_closed(item.id, item.target.id)
@@ -177,6 +178,7 @@ class Deliverer:
             await channel.send(
                 t("outbox.dms_closed", locale, mention=f"<@{item.target.id}>"),
                 view=view,
+                nonce=item.nonce("fallback"),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=item.target.id)]),
             )
         except TRANSIENT as exc:

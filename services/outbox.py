@@ -27,6 +27,8 @@ RETRY_CAP = timedelta(minutes=10)
 ERROR_TEXT_MAX = 2000
 
 OutboxState = Literal["pending", "sent", "fallback", "failed"]
+NoncePurpose = Literal["post", "fallback"]
+NONCE_PURPOSES: dict[NoncePurpose, str] = {"post": "p", "fallback": "f"}
 
 
 def enqueue(
@@ -69,13 +71,24 @@ class OutboxItem:
     dms_closed: bool  # the DM recipient is known to refuse DMs: use the fallback channel directly
     edit_of: int | None = None  # this item edits the message that item sent
     edit_message_id: int | None = None  # that message's id, once it was sent
+    nonce_prefix: str = ""  # this database's random prefix (see `nonce`)
+
+    def nonce(self, purpose: NoncePurpose = "post") -> str:
+        """The create-message nonce of this item's post, or of its closed-DM fallback post.
+
+        Sent with `enforce_nonce`, it makes Discord return the first message when a post is sent again
+        (a crash between sending and `mark_sent`), for a few minutes. Unique across databases that share
+        a bot token: the database's random prefix, the purpose, the row id in base 36; at most 24 of the
+        25 characters Discord allows."""
+        return f"{self.nonce_prefix}{NONCE_PURPOSES[purpose]}{_base36(self.id)}"
 
 
 _SELECT = (
     "SELECT o.id, o.created_at, o.target_kind, o.target_id, o.fallback_channel_id, o.payload, o.state,"
     " o.attempts, o.next_attempt_at, o.last_error, o.sent_message_id,"
     " COALESCE(p.locale, p.last_locale) AS locale, COALESCE(p.dms_closed, 0) AS dms_closed,"
-    " o.edit_of, original.sent_message_id AS edit_message_id"
+    " o.edit_of, original.sent_message_id AS edit_message_id,"
+    " (SELECT prefix FROM outbox_nonce_prefix WHERE id = 1) AS nonce_prefix"
     " FROM outbox o LEFT JOIN players p ON o.target_kind = 'dm' AND p.id = o.target_id"
     " LEFT JOIN outbox original ON original.id = o.edit_of"
 )
@@ -84,6 +97,15 @@ _HEAD_OF_TARGET = (
     "o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.state = 'pending'"
     " AND e.target_kind = o.target_kind AND e.target_id = o.target_id AND e.id < o.id)"
 )
+
+
+def _base36(number: int) -> str:
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if number == 0:
+            return digits
 
 
 def _due_at(now: datetime, next_attempt_at: datetime, attempts: int) -> datetime:
@@ -119,6 +141,7 @@ def _item(row: sqlite3.Row) -> OutboxItem:
         dms_closed=bool(row["dms_closed"]),
         edit_of=row["edit_of"],
         edit_message_id=row["edit_message_id"],
+        nonce_prefix=row["nonce_prefix"],
     )
 
 
