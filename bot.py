@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
+from collections.abc import Coroutine
+from typing import Any
 
 from core.settings import SettingsError, load_settings
 from services.catalogs import CatalogError
@@ -29,6 +32,40 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+log = logging.getLogger("bot")
+
+
+async def run_until_signalled(work: Coroutine[Any, Any, None]) -> None:
+    """Run `work` until it ends, or until SIGINT or SIGTERM cancels it.
+
+    Both signals stop the bot the same graceful way: SIGTERM is what a service manager or `docker stop`
+    sends, and its default action would kill the process without the closing steps. A second signal
+    gets its default action back, so a stuck shutdown can still be interrupted.
+    """
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(work)
+
+    def on_signal(received: signal.Signals) -> None:
+        log.info("%s received: closing", received.name)
+        for sig in STOP_SIGNALS:
+            loop.remove_signal_handler(sig)
+        task.cancel()
+
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, on_signal, sig)
+    try:
+        await task
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise  # this coroutine is being cancelled itself, not only the bot by a signal
+    finally:
+        for sig in STOP_SIGNALS:
+            loop.remove_signal_handler(sig)
+
+
 def configure_logging(level: str) -> None:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))
@@ -49,8 +86,10 @@ async def run_bot() -> int:
     services = await build_services(settings, clock)
     bot = CardBot(settings, clock, services=services)
     try:
+        # Leaving the block closes the bot: no new work, queued writes committed, last heartbeat, database
+        # closed, then Discord (discord_app/bot.py).
         async with bot:
-            await bot.start(settings.discord_token)
+            await run_until_signalled(bot.start(settings.discord_token))
     except discord.LoginFailure:
         raise SettingsError(
             "Invalid setting DISCORD_TOKEN: Discord refused it. Reset the token in the developer portal "

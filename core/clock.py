@@ -25,8 +25,11 @@ class SystemClock:
         delay = (when - self.now()).total_seconds()
         if delay <= 0:
             return
+        # Not `asyncio.wait_for`: on Python 3.11 it swallows a cancellation that arrives just as `wake` is
+        # set (a shutdown's last heartbeat wakes the scheduler it then cancels), and the process never exits.
         try:
-            await asyncio.wait_for(wake.wait(), timeout=delay)
+            async with asyncio.timeout(delay):
+                await wake.wait()
         except TimeoutError:
             return
 

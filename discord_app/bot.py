@@ -113,6 +113,11 @@ class CardBot(commands.Bot):
                 log.exception("heartbeat failed")
 
     async def close(self) -> None:
+        """Stop starting work, commit what the writer holds, leave the last heartbeat, then leave Discord.
+
+        Discord goes last so that a command already running can still answer; its writes are refused once
+        the database is closed. The scheduler stops before the last beat, whose commit would wake it.
+        """
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -121,6 +126,7 @@ class CardBot(commands.Bot):
         if self.deliverer is not None:
             await self.deliverer.stop()
         if self._services is not None:
+            await self._services.scheduler.stop()
             await self._services.heartbeat.beat()
             await self._services.close()
             self._services = None
