@@ -18,6 +18,7 @@ from cogs._mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.context import locale_of
+from discord_app.option_checks import Id
 from discord_app.translator import desc
 from services.choco_referee import Referee
 
@@ -52,7 +53,7 @@ class ChocoRefereeCommands(CommandsMixin):
         self,
         interaction: discord.Interaction[Any],
         hours: app_commands.Range[int, 1, 336],
-        game: int | None = None,
+        game: Id | None = None,
     ) -> None:
         locale = await locale_of(interaction)
         found = await choco_of(interaction).referee.extend(
@@ -63,7 +64,7 @@ class ChocoRefereeCommands(CommandsMixin):
     @app_commands.command(name="referee-penalty", description=desc("cmd.choco.referee-penalty.description"))
     @app_commands.describe(game=desc("cmd.choco.referee-penalty.opt.game.description"))
     @app_commands.guild_only()
-    async def referee_penalty(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    async def referee_penalty(self, interaction: discord.Interaction[Any], game: Id | None = None) -> None:
         locale = await locale_of(interaction)
         game_id = await game_of(interaction, game)
         await choco_of(interaction).referee.cancel_penalty(game_id, referee_of(interaction))
@@ -79,7 +80,7 @@ class ChocoRefereeCommands(CommandsMixin):
         self,
         interaction: discord.Interaction[Any],
         winner: discord.User | None = None,
-        game: int | None = None,
+        game: Id | None = None,
     ) -> None:
         locale = await locale_of(interaction)
         choco = choco_of(interaction)
@@ -96,7 +97,7 @@ class ChocoRefereeCommands(CommandsMixin):
     @app_commands.command(name="referee-cancel", description=desc("cmd.choco.referee-cancel.description"))
     @app_commands.describe(game=desc("cmd.choco.referee-cancel.opt.game.description"))
     @app_commands.guild_only()
-    async def referee_cancel(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    async def referee_cancel(self, interaction: discord.Interaction[Any], game: Id | None = None) -> None:
         locale = await locale_of(interaction)
         game_id = await game_of(interaction, game)
         await choco_of(interaction).referee.cancel_game(game_id, referee_of(interaction))
@@ -105,7 +106,7 @@ class ChocoRefereeCommands(CommandsMixin):
     @app_commands.command(name="referee-log", description=desc("cmd.choco.referee-log.description"))
     @app_commands.describe(game=desc("cmd.choco.referee-log.opt.game.description"))
     @app_commands.guild_only()
-    async def referee_log(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    async def referee_log(self, interaction: discord.Interaction[Any], game: Id | None = None) -> None:
         locale = await locale_of(interaction)
         game_id = await game_of(interaction, game)
         entries = await choco_of(interaction).referee.read_log(game_id, referee_of(interaction))

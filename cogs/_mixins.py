@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from core.errors import BadInput
+from discord_app.errors import echo, listing
 from discord_app.render import text, to_discord
 from engine.cards import CardBase
 from services.collecting import Problem
 from services.messages import MessageSpec, Text
+
+PARAM_ECHO_LIMIT = 100  # a reason's parameter may be a name the player typed
 
 if TYPE_CHECKING:  # for the type checker, commands live on a Cog; at run time a mixin is a plain class
     from discord.ext.commands import Cog as CommandsMixin
@@ -30,8 +33,14 @@ async def send(interaction: discord.Interaction[Any], spec: MessageSpec, locale:
 def problem_lines(
     problems: Sequence[Problem], cards: Mapping[str, CardBase], locale: str, line_key: str
 ) -> Text:
-    """Every reason, one per line (`line_key` has a `{reason}` placeholder), cards named in `locale`."""
-    return Text.lines([Text(line_key, {"reason": p.text(cards, locale)}) for p in problems])
+    """The reasons, one per line (`line_key` has a `{reason}` placeholder), cards named in `locale`: the
+    first few, the rest counted, and what the player typed quoted short, so a refusal fits in Discord."""
+    return listing([Text(line_key, {"reason": _quoted(p).text(cards, locale)}) for p in problems])
+
+
+def _quoted(problem: Problem) -> Problem:
+    params = {k: echo(v, PARAM_ECHO_LIMIT) if isinstance(v, str) else v for k, v in problem.params.items()}
+    return Problem(problem.key, params)
 
 
 def refused(

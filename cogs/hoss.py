@@ -41,6 +41,7 @@ from cogs._mixins import send
 from core.errors import BadInput, NotFound
 from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
+from discord_app.option_checks import Id
 from discord_app.render import text
 from discord_app.translator import choice, desc
 from services.collecting import DeckInvalid
@@ -203,7 +204,7 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
 
     @sell.command(name="card", description=desc("cmd.hoss.sell.card.description"))
     @app_commands.describe(copy=desc("cmd.hoss.sell.card.opt.copy.description"))
-    async def sell_card(self, interaction: discord.Interaction[Any], copy: int) -> None:
+    async def sell_card(self, interaction: discord.Interaction[Any], copy: Id) -> None:
         locale = await locale_of(interaction)
         hoss = hoss_of(interaction)
         detail = await hoss.collection.detail(interaction.user.id, copy)  # refuses a copy you cannot see
@@ -403,7 +404,7 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
 
     @app_commands.command(name="battle", description=desc("cmd.hoss.battle.description"))
     @app_commands.describe(battle=desc("cmd.hoss.battle.opt.battle.description"))
-    async def battle(self, interaction: discord.Interaction[Any], battle: int | None = None) -> None:
+    async def battle(self, interaction: discord.Interaction[Any], battle: Id | None = None) -> None:
         """Show the player's battle again (the live one by default) with its decision controls."""
         locale = await locale_of(interaction)
         ranked = hoss_of(interaction).ranked
@@ -420,7 +421,7 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
 
     @app_commands.command(name="replay", description=desc("cmd.hoss.replay.description"))
     @app_commands.describe(id=desc("cmd.hoss.replay.opt.id.description"))
-    async def replay(self, interaction: discord.Interaction[Any], id: int) -> None:
+    async def replay(self, interaction: discord.Interaction[Any], id: Id) -> None:
         locale = await locale_of(interaction)
         hoss = hoss_of(interaction)
         log = await hoss.ranked.replay(id)

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import pkgutil
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,32 @@ from services.heartbeat import PERIOD
 log = logging.getLogger("bot")
 
 MAX_RATELIMIT_WAIT = 30.0  # seconds; a longer Discord rate limit fails fast instead of freezing a command
+RECENT_INTERACTIONS = 10_000  # ids remembered to recognise a re-delivered interaction
+
+
+class RecentIds:
+    """The last `capacity` ids seen, oldest forgotten first.
+
+    Discord may deliver the same INTERACTION_CREATE again when the gateway resumes a session; running it
+    twice answers an interaction already answered (Discord refuses, every step logs an error) and repeats
+    its work. Memory is enough here, unlike a deadline: a re-delivery comes within seconds of the first,
+    in the same process (a new process opens a new session, which replays nothing), and what a command
+    changes is already protected by its idempotency key; this only keeps the second copy quiet.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._ids: OrderedDict[str, None] = OrderedDict()
+
+    def seen(self, value: object) -> bool:
+        """True if `value` was seen before; remembers it either way."""
+        key = str(value)
+        if key in self._ids:
+            return True
+        self._ids[key] = None
+        if len(self._ids) > self.capacity:
+            self._ids.popitem(last=False)
+        return False
 
 
 def cog_modules() -> list[str]:
@@ -62,6 +89,17 @@ class CardBot(commands.Bot):
         self._services: Services | None = services
         self.deliverer: Deliverer | None = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self.recent_interactions = RecentIds(RECENT_INTERACTIONS)
+        parsers = self._connection.parsers  # the gateway reads this same dict, now and after reconnecting
+        parse_interaction = parsers["INTERACTION_CREATE"]
+
+        def parse_once(data: dict[str, Any]) -> None:
+            if self.recent_interactions.seen(data.get("id")):
+                log.info("ignored a re-delivered interaction %s", data.get("id"))
+                return
+            parse_interaction(data)
+
+        parsers["INTERACTION_CREATE"] = parse_once
 
     @property
     def services(self) -> Services:

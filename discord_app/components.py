@@ -2,18 +2,33 @@
 
 Subclass `PersistentButton` with a `template` like r"outbox:show:(?P<id>\\d+)" and implement `on_click`.
 Errors raised there go through the same localized handler as slash commands.
+
+A custom_id comes back from the client, so the numbers in it are bounded here, once, before any subclass
+reads them: `\\d+` also matches 40 digits or Arabic-Indic digits, which `int()` accepts and SQLite's
+64-bit integers do not.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from core.errors import BadInput
 from discord_app.context import locale_of
 from discord_app.errors import GameTree, handle_error
+
+SQLITE_INT_MAX = 2**63 - 1
+"""The largest number a custom_id may carry: Discord ids (snowflakes) pass 2^53, and SQLite stores 64 bits."""
+
+
+def check_numbers(parts: Iterable[str | None]) -> None:
+    """Refuse a custom_id part or select value made of digits that is not a number SQLite can store."""
+    for part in parts:
+        if part and part.isdigit() and (not part.isascii() or int(part) > SQLITE_INT_MAX):
+            raise BadInput("error.component")
 
 
 class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"__base__"):
@@ -30,7 +45,11 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(item.custom_id if hasattr(item, "custom_id") else "", match.groupdict())
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await guarded(interaction, lambda locale: self.on_click(interaction, locale))
+        async def act(locale: str) -> None:
+            check_numbers(self.match.values())
+            await self.on_click(interaction, locale)
+
+        await guarded(interaction, act)
 
     if TYPE_CHECKING:  # every subclass defines it; the base class is never registered
 
@@ -56,7 +75,12 @@ class PersistentSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(v) for v in data.get("values", [])]
-        await guarded(interaction, lambda locale: self.on_select(interaction, locale, values))
+
+        async def act(locale: str) -> None:
+            check_numbers([*self.match.values(), *values])
+            await self.on_select(interaction, locale, values)
+
+        await guarded(interaction, act)
 
     if TYPE_CHECKING:  # every subclass defines it; the base class is never registered
 

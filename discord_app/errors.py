@@ -1,8 +1,14 @@
-"""One place turns every failure into a localized private message, and logs what is not the user's doing."""
+"""One place turns every failure into a localized private message, and logs what is not the user's doing.
+
+Every refusal passes through `fit` on its way out: a message Discord would reject (over 2,000 characters)
+would leave the user with nothing at all, so a refusal that grew with what the user typed is cut here,
+once, rather than in every command.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -15,11 +21,68 @@ from services.messages import Text
 
 log = logging.getLogger("bot.errors")
 
+CONTENT_LIMIT = 2000  # Discord's limit for a message's content
+ECHO_LIMIT = 60  # what a refusal quotes of one value the user typed
+LISTED_LIMIT = 10  # how many bad items a refusal names before "and N more"
+_TAIL_ROOM = 80  # kept free for the "and N more lines" line
+
+
+class BadOption(DomainError, app_commands.AppCommandError):
+    """An option value the command did not declare (discord_app/option_checks.py). An AppCommandError too,
+    so discord.py routes it from the tree's interaction check to `GameTree.on_error`."""
+
+    key = "error.bad_option"
+
+
+def echo(value: object, limit: int = ECHO_LIMIT) -> str:
+    """What a refusal quotes of the user's input: one line, at most `limit` characters."""
+    quoted = " ".join(str(value).split())
+    return quoted if len(quoted) <= limit else quoted[: limit - 1] + "…"
+
+
+def listing(items: Sequence[Text], limit: int = LISTED_LIMIT) -> Text:
+    """The first `limit` items one per line, then a line counting the rest: a refusal names a few bad
+    items, not all of them."""
+    shown = list(items[:limit])
+    if len(items) > limit:
+        shown.append(Text("error.more_items", {"count": len(items) - limit}))
+    return Text.lines(shown)
+
+
+def fit(message: str, locale: str, limit: int = CONTENT_LIMIT) -> str:
+    """The message cut on a line boundary to fit Discord, the dropped lines counted on a last line."""
+    if len(message) <= limit:
+        return message
+    lines = message.split("\n")
+    room = limit - _TAIL_ROOM
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > room:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    if not kept:  # one line too long on its own: cut inside it
+        kept, size = [lines[0][: room - 1] + "…"], room
+    dropped = len(lines) - len(kept)
+    if dropped:
+        kept.append(t("error.more_lines", locale, count=dropped))
+    return "\n".join(kept)[:limit]
+
+
+def _param(value: object, locale: str) -> object:
+    """A parameter may itself be a message (a league's name, an option's name) or a list of them."""
+    if isinstance(value, Text):
+        return text(value, locale)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_param(v, locale)) for v in value)
+    return value
+
 
 def _user_message(error: BaseException, locale: str) -> str | None:
     """The message for errors the user can act on; None for our own bugs."""
-    if isinstance(error, DomainError):  # a parameter may itself be a message (a league's name, reasons)
-        params = {k: text(v, locale) if isinstance(v, Text) else v for k, v in error.params.items()}
+    if isinstance(error, DomainError):
+        params = {k: _param(v, locale) for k, v in error.params.items()}
         return t(error.key, locale, **params)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", locale)
@@ -28,7 +91,7 @@ def _user_message(error: BaseException, locale: str) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return t("error.not_allowed", locale)
     if isinstance(error, app_commands.TransformerError):
-        return t("error.bad_option", locale, value=str(error.value)[:100])
+        return t("error.bad_option", locale, value=echo(error.value))
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", locale, seconds=round(error.retry_after))
     return None
@@ -59,7 +122,7 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
             exc_info=original,
         )
         message = t("error.unexpected", locale)
-    await reply_private(interaction, message)
+    await reply_private(interaction, fit(message, locale))
     return expected
 
 
@@ -69,6 +132,18 @@ class GameTree(app_commands.CommandTree["Any"]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.unexpected_errors: list[BaseException] = []
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """No command runs with an option value it did not declare (discord_app/option_checks.py); the
+        refusal raised here reaches `on_error` like any command error."""
+        from discord_app.option_checks import check_options
+
+        command = interaction.command
+        if interaction.type is discord.InteractionType.application_command and isinstance(
+            command, app_commands.Command
+        ):
+            check_options(command, interaction.data or {})
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

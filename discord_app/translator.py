@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from core.i18n import catalogs, t
+from services.messages import Text
 
 DISCORD_LOCALES: dict[discord.Locale, str] = {
     discord.Locale.french: "fr",
@@ -56,6 +57,18 @@ def choice(group: str, value: str) -> app_commands.Choice[str]:
     return app_commands.Choice(name=app_commands.locale_str(t(key, "fr"), key=key), value=value)
 
 
+def choice_key(choice: app_commands.Choice[Any]) -> str | None:
+    """The catalog key of a choice declared with `choice(...)`; None for a literal name."""
+    explicit = choice._locale_name.extras.get("key") if choice._locale_name else None
+    return str(explicit) if explicit else None
+
+
+def choice_label(choice: app_commands.Choice[Any]) -> Text:
+    """A choice's name as the reader's client shows it, for messages that list the choices."""
+    key = choice_key(choice)
+    return Text(key) if key else Text.raw(choice.name)
+
+
 class CatalogTranslator(app_commands.Translator):
     async def translate(
         self,
@@ -79,8 +92,5 @@ def translation_keys(tree: app_commands.CommandTree[Any]) -> set[str]:
         if isinstance(command, app_commands.Command):
             for param in command.parameters:
                 keys.update({f"{base}.opt.{param.name}.name", f"{base}.opt.{param.name}.description"})
-                for ch in param.choices:
-                    explicit = ch._locale_name.extras.get("key") if ch._locale_name else None
-                    if explicit:
-                        keys.add(str(explicit))
+                keys.update(k for k in map(choice_key, param.choices) if k)
     return keys

@@ -1,0 +1,96 @@
+"""Sending what a hostile or buggy client could: option payloads the emulator's own checks would refuse.
+
+`emu.run_command` types and bounds options the way the Discord client does; a raw payload skips that, so
+a test can deliver any value the gateway could carry (wrong types, out-of-range numbers, unknown choices).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from emulator.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, InteractionResult
+from emulator.options import SUBCOMMAND, SUBCOMMAND_GROUP, Invocation, Resolved, resolve_command
+from emulator.records import RecordedMessage
+from emulator.world import User
+from sandbox.harness import BotHarness
+
+DISCORD_CONTENT_LIMIT = 2000
+STATE_TABLES = ("wallets", "ledger", "cards")
+
+
+def invocation_of(harness: BotHarness, path: str) -> Invocation:
+    assert harness.guild is not None
+    return resolve_command(harness.emu.commands.available(harness.guild.id), path)
+
+
+def leaf_options(invocation: Invocation) -> list[dict[str, Any]]:
+    return [o for o in invocation.leaf if o.get("type") not in (SUBCOMMAND, SUBCOMMAND_GROUP)]
+
+
+async def send_raw(
+    harness: BotHarness,
+    user: User,
+    path: str,
+    values: dict[str, Any],
+    *,
+    resolved: dict[str, Any] | None = None,
+    types: dict[str, int] | None = None,
+) -> InteractionResult:
+    """Run `path` with option values exactly as given (each option's type from the declaration unless
+    `types` overrides it), as the gateway would deliver them."""
+    emu = harness.emu
+    invocation = invocation_of(harness, path)
+    declared = {str(d["name"]): int(d["type"]) for d in leaf_options(invocation)}
+    options: list[dict[str, Any]] = [
+        {"name": name, "type": (types or {}).get(name, declared.get(name, 3)), "value": value}
+        for name, value in values.items()
+    ]
+    for decl in reversed(invocation.chain):
+        options = [{"name": decl["name"], "type": decl["type"], "options": options}]
+    data = emu._command_data(invocation, options, Resolved())
+    if resolved:
+        data["resolved"] = resolved
+    channel = emu._acting_channel(user, None)
+    record = await emu._send(APPLICATION_COMMAND, user, channel, invocation.display, data, locale=None)
+    return await emu._wait(record)
+
+
+async def click_raw(
+    harness: BotHarness, user: User, source: RecordedMessage, custom_id: str, values: list[str] | None = None
+) -> InteractionResult:
+    """A component interaction with any custom_id (and select values) from a message the user can see.
+
+    discord.py only dispatches a custom_id the message carries, so the message's first button (or select)
+    is given the forged id first, as a tampered message would carry it."""
+    emu = harness.emu
+    kind = 2 if values is None else 3
+    component = next(c for c in source.all_components() if c.get("type") == kind)
+    component["custom_id"] = custom_id
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+    if values is not None:
+        data["values"] = values
+    record = await emu._send(
+        MESSAGE_COMPONENT, user, source.channel, custom_id, data, locale=None, source=source
+    )
+    return await emu._wait(record)
+
+
+def state_of(db_path: Path) -> dict[str, str]:
+    """What a refusal must leave unchanged: every wallet, ledger row and card copy."""
+    with sqlite3.connect(db_path) as conn:
+        return {
+            table: json.dumps(sorted(conn.execute(f"SELECT * FROM {table}").fetchall(), key=repr))
+            for table in STATE_TABLES
+        }
+
+
+def assert_private_and_fits(result: InteractionResult) -> str:
+    """The reply is private and within Discord's limits; returns its text."""
+    message = result.message
+    assert message is not None, result
+    assert message.ephemeral, message.render()
+    assert len(message.content) <= DISCORD_CONTENT_LIMIT
+    return message.render()
