@@ -75,7 +75,9 @@ def _apply_attachments(
 ) -> None:
     by_field = {f.field: f for f in files}
     if "attachments" not in payload:
-        message.attachments.extend(Attachment(ids.next(), f.filename, f.data, f.content_type) for f in files)
+        added = [Attachment(ids.next(), f.filename, f.data, f.content_type) for f in files]
+        message.attachments.extend(added)
+        message.uploads.extend(added)
         return
     kept: list[Attachment] = []
     existing = {a.id: a for a in message.attachments}
@@ -89,7 +91,9 @@ def _apply_attachments(
             raise invalid_form(f"attachment {entry_id} refers to no uploaded file")
         filename = str(entry.get("filename") or upload.filename)
         description = entry.get("description")
-        kept.append(Attachment(ids.next(), filename, upload.data, upload.content_type, description))
+        attachment = Attachment(ids.next(), filename, upload.data, upload.content_type, description)
+        kept.append(attachment)
+        message.uploads.append(attachment)
     message.attachments = kept
 
 

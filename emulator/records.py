@@ -89,6 +89,8 @@ class RecordedMessage:
     deleted: bool = False
     reactions: list[str] = field(default_factory=list)
     history: list[JsonDict] = field(default_factory=list)
+    uploads: list[Attachment] = field(default_factory=list)
+    """Every file ever attached, with its bytes, including those a later edit removed."""
 
     @property
     def ephemeral(self) -> bool:
