@@ -18,7 +18,7 @@ from services.heartbeat import Heartbeat
 from services.outbox import Outbox
 from services.players import PlayerService
 from services.scheduler import Scheduler
-from store.db import Database
+from store.db import Database, DatabaseUnusable, explain
 from store.migrate import migrate
 
 
@@ -53,10 +53,13 @@ async def build_services(
     try:
         await db.open()
         await migrate(await db.raw_writer())
+    except DatabaseUnusable as exc:
+        await db.close()
+        raise SettingsError(f"Invalid setting DATABASE_PATH: {exc}.") from None
     except (OSError, sqlite3.Error) as exc:
         await db.close()
         raise SettingsError(
-            f"Invalid setting DATABASE_PATH: cannot open {settings.database_path} ({exc})."
+            f"Invalid setting DATABASE_PATH: {explain(settings.database_path, exc)}."
         ) from None
     except Exception:
         await db.close()

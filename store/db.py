@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -41,6 +42,54 @@ PRAGMAS = (
 _STOP = object()
 
 
+class DatabaseUnusable(Exception):
+    """The one line shown to the person starting the bot: which file, and what is wrong with it."""
+
+
+def _writable(path: Path) -> bool:
+    """`os.access` says yes to root for any file; a mode without a single write bit is the owner's explicit
+    "read-only", honoured for everyone (docs/platform.md), so a bot run as root cannot slip past it."""
+    return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
+
+
+def check_location(path: Path) -> None:
+    """Create the folder, then refuse what SQLite would open but fail to write later, mid-game."""
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnusable(f"cannot create the folder {folder} ({exc.strerror or exc})") from None
+    if path.is_dir():
+        raise DatabaseUnusable(f"{path} is a folder, not a database file")
+    if not _writable(folder) or not os.access(folder, os.X_OK):
+        raise DatabaseUnusable(
+            f"the folder {folder} is read-only (SQLite writes its journal files beside {path.name})"
+        )
+    if path.exists() and not _writable(path):
+        raise DatabaseUnusable(f"{path} is read-only")
+
+
+def explain(path: Path, exc: sqlite3.Error | OSError) -> DatabaseUnusable:
+    """SQLite's own words, led by what they mean for this file."""
+    kind = getattr(exc, "sqlite_errorname", "")
+    if kind == "SQLITE_NOTADB":
+        return DatabaseUnusable(f"{path} is not a SQLite database")
+    if kind == "SQLITE_CORRUPT":
+        return DatabaseUnusable(f"{path} is damaged ({exc}); restore a backup")
+    if kind.startswith("SQLITE_READONLY"):
+        return DatabaseUnusable(f"{path} is read-only ({exc})")
+    return DatabaseUnusable(f"cannot open {path} ({exc})")
+
+
+def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
+    """A truncated or damaged file is found at start-up, not by the first game that reads the damaged page."""
+    problem = str(conn.execute("PRAGMA quick_check(1)").fetchone()[0])
+    if problem != "ok":
+        # e.g. "*** in database main ***\nPage 3: btreeInitPage() returns error code 11", kept on one line
+        detail = "; ".join(line for line in problem.splitlines() if not line.startswith("***"))
+        raise DatabaseUnusable(f"{path} is damaged ({detail}); restore a backup")
+
+
 async def in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
     """Run `fn(sqlite3_connection, *args)` in the connection's own thread: a whole transaction in one hop.
 
@@ -52,11 +101,16 @@ async def in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any
 
 async def _connect(path: Path, *, query_only: bool = False) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(str(path), isolation_level=None)
-    conn.row_factory = sqlite3.Row
-    for pragma in PRAGMAS:
-        await conn.execute(pragma)
-    if query_only:
-        await conn.execute("PRAGMA query_only=ON")
+    try:
+        conn.row_factory = sqlite3.Row
+        for pragma in PRAGMAS:
+            await conn.execute(pragma)
+        if query_only:
+            await conn.execute("PRAGMA query_only=ON")
+    except BaseException:
+        # The connection's thread is not a daemon: left open, it keeps a failed start-up alive forever.
+        await conn.close()
+        raise
     return conn
 
 
@@ -110,9 +164,17 @@ class Database:
         self.after_commit: list[Callable[[], object]] = []
 
     async def open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._writer = await _connect(self.path)
-        self._reader = await _connect(self.path, query_only=True)
+        """Raises `DatabaseUnusable` for a file the bot cannot keep writing to, with nothing left open."""
+        check_location(self.path)
+        try:
+            self._writer = await _connect(self.path)
+            self._reader = await _connect(self.path, query_only=True)
+            await in_thread(self._writer, _check_integrity, self.path)
+        except BaseException as exc:
+            await self.close()
+            if isinstance(exc, sqlite3.Error):
+                raise explain(self.path, exc) from None
+            raise
         self._queue = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="db-writer")
 
