@@ -220,7 +220,7 @@ def battle_buttons(view: BattleView, owner: int, locale: str) -> discord.ui.View
 
 
 async def battle_log(interaction: discord.Interaction[Any], view: BattleView) -> str:
-    return await hoss_of(interaction).ranked.log(interaction.user.id, view.battle_id)
+    return await hoss_of(interaction).ranked.log(interaction.user.id, view.battle_id, interaction.guild_id)
 
 
 def battle_kwargs(
@@ -298,8 +298,9 @@ def ladder_reply(ladder: Ladder, owner: int, locale: str) -> dict[str, Any]:
 async def start_battle(interaction: discord.Interaction[Any], rank: int, locale: str) -> None:
     """Start at `rank` and post the public battle message in this channel."""
     ranked = hoss_of(interaction).ranked
-    started = await ranked.start(interaction.user.id, rank, key=interaction.id)
-    view = await ranked.view(interaction.user.id, started.battle_id)
+    user, guild = interaction.user.id, interaction.guild_id
+    started = await ranked.start(user, rank, key=interaction.id, guild=guild)
+    view = await ranked.view(user, started.battle_id, guild)
     await interaction.response.send_message(
         **battle_kwargs(interaction, view, last_record(view), locale, await battle_log(interaction, view))
     )
@@ -370,7 +371,9 @@ def controls_reply(
 class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<battle>\d+):(?P<pause>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         _check_owner(self.match, interaction)
-        view = await hoss_of(interaction).ranked.view(interaction.user.id, int(self.match["battle"]))
+        view = await hoss_of(interaction).ranked.view(
+            interaction.user.id, int(self.match["battle"]), interaction.guild_id
+        )
         if view.status != "live" or view.pause != int(self.match["pause"]) or view.new_rounds:
             message = interaction.message
             assert message is not None
@@ -386,8 +389,8 @@ class SkipButton(PersistentButton, template=r"hoss:rskip:(?P<owner>\d+):(?P<batt
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         _check_owner(self.match, interaction)
         ranked, battle = hoss_of(interaction).ranked, int(self.match["battle"])
-        await ranked.skip_to_end(interaction.user.id, battle)
-        view = await ranked.view(interaction.user.id, battle)
+        await ranked.skip_to_end(interaction.user.id, battle, interaction.guild_id)
+        view = await ranked.view(interaction.user.id, battle, interaction.guild_id)
         message = interaction.message
         assert message is not None
         await present(interaction, view, locale, [interaction.response.edit_message, message.edit])
@@ -398,8 +401,9 @@ async def decide(
 ) -> None:
     _check_owner(match, interaction)
     ranked, battle, pause = hoss_of(interaction).ranked, int(match["battle"]), int(match["pause"])
-    answered = await ranked.answer(interaction.user.id, battle, action, key=interaction.id, pause=pause)
-    view = await ranked.view(interaction.user.id, battle)
+    user, guild = interaction.user.id, interaction.guild_id
+    answered = await ranked.answer(user, battle, action, key=interaction.id, pause=pause, guild=guild)
+    view = await ranked.view(user, battle, guild)
     if not answered.over and answered.pause == pause:  # more decisions owed at this pause
         await interaction.response.edit_message(
             **controls_reply(interaction, view, int(match["message"]), locale)

@@ -411,7 +411,7 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         battle_id = battle if battle is not None else await ranked.current(interaction.user.id)
         if battle_id is None:
             raise NotFound("hoss.battle.none")
-        view = await ranked.view(interaction.user.id, battle_id)
+        view = await ranked.view(interaction.user.id, battle_id, interaction.guild_id)
         kwargs = battle_kwargs(
             interaction, view, last_record(view), locale, await battle_log(interaction, view)
         )
@@ -424,7 +424,7 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
     async def replay(self, interaction: discord.Interaction[Any], id: Id) -> None:
         locale = await locale_of(interaction)
         hoss = hoss_of(interaction)
-        log = await hoss.ranked.replay(id)
+        log = await hoss.ranked.replay(interaction.user.id, id, interaction.guild_id)
         kwargs = replay_reply(log, id, hoss.decks.catalog, locale)
         await interaction.response.send_message(**kwargs, ephemeral=True)
 

@@ -75,6 +75,7 @@ class BattleRow:
     state: str  # engine JSON
     player_setup: str
     opponent_setup: str
+    guild_id: int | None  # where it was started; None in direct messages
 
     @property
     def live(self) -> bool:
@@ -111,13 +112,31 @@ def load(conn: sqlite3.Connection, battle_id: int) -> BattleRow | None:
         state=row["state"],
         player_setup=row["player_setup"],
         opponent_setup=row["opponent_setup"],
+        guild_id=row["guild_id"],
     )
 
 
-def owned(conn: sqlite3.Connection, player_id: int, battle_id: int) -> BattleRow:
-    """The player's battle; another player's battle is 'not found' (ids are not secrets, battles are)."""
+def owned(conn: sqlite3.Connection, player_id: int, battle_id: int, guild: int | None = None) -> BattleRow:
+    """The player's battle, reached from the place it was started (`guild`: the server the interaction
+    runs in, None in direct messages). Another player's battle, or one of another server, is 'not found'
+    (ids are not secrets, battles are; a forged button must not drive a battle posted elsewhere)."""
     row = load(conn, battle_id)
-    if row is None or row.player_id != player_id:
+    if row is None or row.player_id != player_id or row.guild_id != guild:
+        raise NotFound("hoss.error.ranked.not_found")
+    return row
+
+
+def replayable(conn: sqlite3.Connection, viewer: int, battle_id: int, guild: int | None) -> BattleRow:
+    """A battle `viewer` may replay: a finished one, to its player (anywhere: the reply is private) or,
+    when it was played in a server (public there), to anyone running the command in that server. Anything
+    else reads as an unknown id, except the player's own live battle: its seed must not leave the bot
+    before the end, so it is refused as not finished yet (docs/hoss/ranked.md, "Who may replay")."""
+    row = load(conn, battle_id)
+    if row is not None and row.player_id == viewer:
+        if row.live:
+            raise NotAllowed("hoss.error.ranked.replay_live", battle=battle_id)
+        return row
+    if row is None or row.live or row.guild_id is None or row.guild_id != guild:
         raise NotFound("hoss.error.ranked.not_found")
     return row
 
@@ -256,12 +275,13 @@ def insert(
     seed: int,
     setups: tuple[PlayerSetup, PlayerSetup],
     battle: Battle,
+    guild: int | None,
 ) -> int:
     """A new battle row at the battle's first pause (decisions and rounds are saved by `save`)."""
     return int(
         conn.execute(
             "INSERT INTO hoss_battles (player_id, rank, start_key, seed, player_setup, opponent_setup, state,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " created_at, updated_at, guild_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 player_id,
                 rank,
@@ -272,6 +292,7 @@ def insert(
                 ENGINE.to_json(to_state(battle)),
                 to_db(now),
                 to_db(now),
+                guild,
             ),
         ).fetchone()[0]
     )

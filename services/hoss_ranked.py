@@ -248,8 +248,10 @@ class RankedService:
         """The player's live battle, if any (to resume it after a restart)."""
         return await self.db.read(lambda conn: battles.live_battle_id(conn, player_id))
 
-    async def start(self, player_id: int, rank: int, *, key: str | int) -> Started:
-        """Start a battle at `rank` with the active deck; a double click (same key) starts one battle."""
+    async def start(self, player_id: int, rank: int, *, key: str | int, guild: int | None = None) -> Started:
+        """Start a battle at `rank` with the active deck; a double click (same key) starts one battle.
+        `guild` (the server the command runs in, None in direct messages) is where the battle belongs:
+        every later use case passes the interaction's and is refused elsewhere."""
         if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= MAX_RANK:
             raise BadInput("hoss.error.ranked.rank", maximum=MAX_RANK)
         setup: PlayerSetup | DomainError
@@ -266,7 +268,7 @@ class RankedService:
                 conn,
                 f"hoss:ranked:start:{start_key}",
                 now,
-                lambda: self._start(conn, now, player_id, rank, setup, start_key),
+                lambda: self._start(conn, now, player_id, rank, setup, start_key, guild),
             )
             if stored["player"] != player_id:
                 raise NotAllowed()
@@ -283,6 +285,7 @@ class RankedService:
         rank: int,
         setup: PlayerSetup | DomainError,
         key: str,
+        guild: int | None,
     ) -> dict[str, Any]:
         playable = playable_ranks(rank_wins(conn, player_id))
         if rank > playable[-1]:
@@ -308,6 +311,7 @@ class RankedService:
             seed=seed,
             setups=(setup, opponent),
             battle=battle,
+            guild=guild,
         )
         row = battles.load(conn, battle_id)
         assert row is not None
@@ -318,7 +322,14 @@ class RankedService:
         return {"player": player_id, "battle": battle_id, "rank": rank}
 
     async def answer(
-        self, player_id: int, battle_id: int, action_json: Any, *, key: str | int, pause: int | None = None
+        self,
+        player_id: int,
+        battle_id: int,
+        action_json: Any,
+        *,
+        key: str | int,
+        pause: int | None = None,
+        guild: int | None = None,
     ) -> Answered:
         """Apply one decision of the player, then let the battle run to the player's next pause (the AI
         answering for the opponent). `pause` is the pause the buttons were drawn for: an answer meant for an
@@ -341,7 +352,7 @@ class RankedService:
             return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
         def unit(conn: sqlite3.Connection) -> Answered:
-            row = battles.owned(conn, player_id, battle_id)
+            row = battles.owned(conn, player_id, battle_id, guild)
             stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, lambda: work(conn, row))
             if stored["player"] != player_id or stored["battle"] != battle_id:
                 raise NotAllowed()
@@ -352,20 +363,20 @@ class RankedService:
         answered = await self.db.write(unit)
         return answered
 
-    async def skip_to_end(self, player_id: int, battle_id: int) -> BattleResult:
+    async def skip_to_end(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleResult:
         """Resolve the rest of the battle at once, the AI taking the player's decisions too. Calling it on
         a finished battle just returns its result."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> BattleResult:
-            row = battles.owned(conn, player_id, battle_id)
+            row = battles.owned(conn, player_id, battle_id, guild)
             if row.live:
                 battle = battles.restore(row)
                 decisions: list[Decision] = []
                 records: list[Record] = []
                 pause = battles.advance(battle, row.pause, decisions, records, for_player=AI)
                 battles.step(conn, now, row, battle, decisions, records, pause)
-                row = battles.owned(conn, player_id, battle_id)
+                row = battles.owned(conn, player_id, battle_id, guild)
             result = battles.result_of(row, ENGINE.from_json(row.state))
             assert result is not None
             return result
@@ -387,11 +398,11 @@ class RankedService:
 
     # --- watching -----------------------------------------------------------------------------------
 
-    async def view(self, player_id: int, battle_id: int) -> BattleView:
+    async def view(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleView:
         """The battle now (for the player) and the rounds played since the previous view."""
 
         def unit(conn: sqlite3.Connection) -> BattleView:
-            row = battles.owned(conn, player_id, battle_id)
+            row = battles.owned(conn, player_id, battle_id, guild)
             state = ENGINE.from_json(row.state)
             snapshot = dict(ENGINE.view(state, PLAYER))
             new = [RoundView(r["round"], r) for r in battles.rounds(conn, battle_id, row.viewed_round)]
@@ -421,19 +432,18 @@ class RankedService:
 
         return await self.db.write(unit)
 
-    async def log(self, player_id: int, battle_id: int) -> str:
-        """The full log (JSON text for a file attachment): seed, decks, decisions, rounds, outcome."""
+    async def log(self, player_id: int, battle_id: int, guild: int | None = None) -> str:
+        """The full log: seed, decks, decisions, rounds, outcome. While the battle is live it holds the
+        seed and the AI's deck, so the cog only reads names from it; it is attached once the battle ends."""
         return await self.db.read(
-            lambda conn: battles.stored_log(conn, battles.owned(conn, player_id, battle_id))
+            lambda conn: battles.stored_log(conn, battles.owned(conn, player_id, battle_id, guild))
         )
 
-    async def replay(self, battle_id: int) -> str:
-        """The battle played again from its seed and stored decisions: the same text as `log`."""
+    async def replay(self, viewer: int, battle_id: int, guild: int | None = None) -> str:
+        """A finished battle played again from its seed and stored decisions (the same text as `log`), for
+        its player or for the members of the server where it was played (`battles.replayable`)."""
 
         def unit(conn: sqlite3.Connection) -> str:
-            row = battles.load(conn, battle_id)
-            if row is None:
-                raise NotFound("hoss.error.ranked.not_found")
-            return battles.replay_log(conn, row)
+            return battles.replay_log(conn, battles.replayable(conn, viewer, battle_id, guild))
 
         return await self.db.read(unit)

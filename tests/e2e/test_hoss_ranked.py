@@ -43,6 +43,12 @@ def hoss(h: BotHarness) -> HossServices:
     return services
 
 
+def here(h: BotHarness) -> int:
+    """The server the harness runs commands in: battles started there are reached from there only."""
+    assert h.guild is not None
+    return h.guild.id
+
+
 async def with_deck(h: BotHarness, user: User) -> None:
     """The Rang 1 of six lines and two buffs, minted through the ledger, saved as the active deck."""
     assert h.bot is not None
@@ -131,7 +137,7 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     assert f"Combat classé n° {battle} — Rang 1" in text and "À vous de décider" in text
     assert public.button_labels == ["Décider", "Passer à la fin"]
     catalog = hoss(harness).decks.catalog
-    now = await hoss(harness).ranked.view(alice.id, battle)
+    now = await hoss(harness).ranked.view(alice.id, battle, here(harness))
     hand = [catalog.card(c["card"]).name.fr for c in now.snapshot["seats"][0]["hand_cards"]]  # type: ignore[union-attr]
     assert hand and not any(name in text for name in hand)  # the hand stays private
 
@@ -148,7 +154,8 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     await harness.emu.click(alice, "Passer à la fin")
     await harness.settle()
     final = battle_message(harness)
-    result = await hoss(harness).ranked.skip_to_end(alice.id, battle)  # finished: just its result
+    # finished: just its result
+    result = await hoss(harness).ranked.skip_to_end(alice.id, battle, here(harness))
     text = shown(final)
     title = {"won": "Victoire !", "lost": "Défaite.", "draw": "Match nul"}[result.status]
     assert title in text and f"Gain : {result.gold} or" in text and f"**Manche {result.rounds}**" in text
@@ -157,7 +164,7 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     assert h_ledger_sum(await ledger_rows(harness, alice), "hoss.ranked") == result.gold
     (attachment,) = final.attachments
     assert attachment.filename == f"hoss-battle-{battle}.json"
-    assert attachment.data.decode() == await hoss(harness).ranked.log(alice.id, battle)
+    assert attachment.data.decode() == await hoss(harness).ranked.log(alice.id, battle, here(harness))
 
     replay = await harness.emu.run_command(alice, "hoss revoir", {"id": battle})
     assert replay.message is not None and "Revoir le combat n°" in shown(replay.message)
@@ -191,7 +198,8 @@ async def test_a_foreign_click_on_the_battle_is_refused_privately(harness: BotHa
         assert refused.message is not None and refused.message.ephemeral
         assert "Ce message ne vous est pas destiné." in shown(refused.message)
     assert shown(battle_message(harness)) == before
-    view = await hoss(harness).ranked.view(alice.id, (await hoss(harness).ranked.current(alice.id)) or 0)
+    battle = await hoss(harness).ranked.current(alice.id)
+    view = await hoss(harness).ranked.view(alice.id, battle or 0, here(harness))
     assert (view.status, view.pause) == ("live", 1)
 
 
@@ -258,7 +266,7 @@ async def test_a_milestone_notice_comes_back_until_ok_credits_it_once(harness: B
         battle = await ranked.current(alice.id)
         assert battle is not None
         await harness.emu.click(alice, "Passer à la fin")
-        if (await ranked.skip_to_end(alice.id, battle)).status == "won":
+        if (await ranked.skip_to_end(alice.id, battle, here(harness))).status == "won":
             break
     else:
         pytest.fail("no battle won")

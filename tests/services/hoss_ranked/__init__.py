@@ -10,7 +10,7 @@ from typing import Any
 
 from core.clock import ManualClock
 from engine.hoss.catalog import CreatureCard, HossCatalog
-from services import ledger
+from services import hoss_battles, ledger
 from services.catalogs import DATA_DIR, load_catalog
 from services.hoss_decks import DeckService
 from services.hoss_gold import GOLD
@@ -82,6 +82,18 @@ async def set_wins(db: Database, player_id: int, wins: dict[int, int]) -> None:
 
 async def gold(db: Database, player_id: int) -> int:
     return await db.read(lambda conn: ledger.balance(conn, player_id, GOLD))
+
+
+async def replayed(db: Database, battle_id: int) -> str:
+    """The replay of any battle, live ones included: the determinism check behind `RankedService.replay`,
+    which players reach only once the battle is over."""
+
+    def unit(conn: sqlite3.Connection) -> str:
+        row = hoss_battles.load(conn, battle_id)
+        assert row is not None
+        return hoss_battles.replay_log(conn, row)
+
+    return await db.read(unit)
 
 
 async def rows(db: Database, sql: str, *params: Any) -> list[tuple[Any, ...]]:

@@ -18,7 +18,15 @@ from services.hoss_battles import DECISION_TIMEOUT, REASON
 from services.hoss_ranked import NOTABLE_EVENTS
 from store.db import Database
 from tests.services.conftest import open_database
-from tests.services.hoss_ranked import choose, gold, play_through, player_with_deck, rows, service
+from tests.services.hoss_ranked import (
+    choose,
+    gold,
+    play_through,
+    player_with_deck,
+    replayed,
+    rows,
+    service,
+)
 
 
 def deaths_in(log: dict[str, Any]) -> int:
@@ -93,7 +101,7 @@ async def test_a_full_battle_with_decisions_pays_its_reward_and_replays_identica
     assert paid == [(expected.total,)]
     progress = await rows(db, "SELECT wins, losses FROM hoss_rank_progress WHERE player_id = 1 AND rank = 1")
     assert progress == [(int(won), int(not won))]
-    assert await ranked.replay(started.battle_id) == await ranked.log(1, started.battle_id)
+    assert await ranked.replay(1, started.battle_id) == await ranked.log(1, started.battle_id)
     assert await ranked.current(1) is None
     # each pause had its deadline job; each was withdrawn when the pause was answered
     assert {state for (state,) in await rows(db, "SELECT state FROM jobs")} == {"cancelled"}
@@ -114,10 +122,10 @@ async def test_replay_from_seed_and_decisions_gives_the_same_log(
             break
         await ranked.answer(1, started.battle_id, choose(view, turn + seed), key=f"t{turn}", pause=view.pause)
         view = await ranked.view(1, started.battle_id)
-    assert await ranked.replay(started.battle_id) == await ranked.log(1, started.battle_id)
+    assert await replayed(db, started.battle_id) == await ranked.log(1, started.battle_id)
     result = await ranked.skip_to_end(1, started.battle_id)
     log = await ranked.log(1, started.battle_id)
-    assert await ranked.replay(started.battle_id) == log
+    assert await ranked.replay(1, started.battle_id) == log
     assert json.loads(log)["outcome"]["rounds"] == result.rounds
     assert "skip" in {d["by"] for d in json.loads(log)["decisions"]}
 
@@ -195,6 +203,6 @@ async def test_a_battle_survives_a_restart(tmp_path: Path, clock: ManualClock) -
         assert view.new_rounds == () and view.round == shown  # what was shown before is not shown again
         final = await play_through(ranked, 1, battle)
         assert final.result is not None
-        assert await ranked.replay(battle) == await ranked.log(1, battle)
+        assert await ranked.replay(1, battle) == await ranked.log(1, battle)
     finally:
         await db.close()

@@ -73,7 +73,7 @@ async def test_answers_skips_and_deadlines_racing_to_the_end_pay_once(
         paid = await rows(db, "SELECT delta FROM ledger WHERE reason = ? AND ref = ?", REASON, str(battle))
         assert [d for (d,) in paid] == ([view.result.gold] if view.result.gold else [])
         assert await gold(db, player) - start_gold[player] == view.result.gold
-        assert await ranked.replay(battle) == await ranked.log(player, battle)
+        assert await ranked.replay(player, battle) == await ranked.log(player, battle)
     progress = await rows(db, "SELECT SUM(wins + losses) FROM hoss_rank_progress")
     assert progress == [(3,)]
     await db.read(conservation)

@@ -102,7 +102,7 @@ async def test_a_player_who_never_answers_gets_a_whole_battle_played_by_the_ai(
     mine = await rows(db, "SELECT DISTINCT by FROM hoss_battle_decisions WHERE seat = 0")
     assert mine == [("timeout",)]
     assert len(view.ai_decided) == view.pause
-    assert await ranked.replay(battle) == await ranked.log(1, battle)
+    assert await ranked.replay(1, battle) == await ranked.log(1, battle)
     assert [state for state, _ in await jobs(db)] == ["done"] * view.pause
 
 
