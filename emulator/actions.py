@@ -165,6 +165,31 @@ class ActionsMixin(EmulatorCore):
         data = {"custom_id": menu["custom_id"], "component_type": 3, "values": picked}
         return await self._component(user, source, data, locale)
 
+    async def forge_component(
+        self,
+        user: User,
+        custom_id: str,
+        *,
+        channel: Channel | None = None,
+        values: Sequence[str] | None = None,
+        locale: str | None = None,
+    ) -> InteractionResult:
+        """Click a component with any custom_id (a select choosing ``values`` when given), as a modified
+        client could: the click comes from a private message of the bot, in ``channel``, that carries
+        only that component, so the interaction runs in that channel's server."""
+        where = self._acting_channel(user, channel)
+        if values is None:
+            component: JsonDict = {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}
+        else:
+            options = [{"label": v, "value": v} for v in dict.fromkeys(values)]
+            component = {"type": 3, "custom_id": custom_id, "options": options, "max_values": len(options)}
+        payload: JsonDict = {"content": "?", "components": [{"type": 1, "components": [component]}]}
+        source = self.create_message(where, self.world.bot, payload, ephemeral_to=user)
+        data: JsonDict = {"custom_id": custom_id, "component_type": component["type"]}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._component(user, source, data, locale)
+
     async def submit_modal(
         self,
         user: User,
