@@ -1,7 +1,13 @@
-"""Versioned SQL migrations: numbered files applied in order at start-up, each in its own transaction."""
+"""Versioned SQL migrations: numbered files applied in order at start-up, each in its own transaction.
+
+Each applied migration's checksum (sha256 of the file's text) is kept in `schema_migrations`, so that a
+database is refused when an applied file was edited since, or when it comes from a newer version of the
+bot: running on a schema the code does not describe would corrupt it quietly (docs/platform.md).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -9,10 +15,14 @@ from pathlib import Path
 
 import aiosqlite
 
-from store.db import in_thread
+from store.db import DatabaseUnusable, in_thread
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+
+class SchemaMismatch(DatabaseUnusable):
+    """The database's schema is not one these migration files produce."""
 
 
 @dataclass(frozen=True)
@@ -20,6 +30,15 @@ class Migration:
     version: int
     name: str
     sql: str
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.version:04d}_{self.name}.sql"
+
+    @property
+    def checksum(self) -> str:
+        # Of the text as read (universal newlines), so a checkout with CRLF line ends gives the same sum.
+        return hashlib.sha256(self.sql.encode("utf-8")).hexdigest()
 
 
 def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
@@ -38,23 +57,75 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 def current_version(conn: sqlite3.Connection) -> int:
     conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
-        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)"
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,"
+        " checksum TEXT)"
     )
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(schema_migrations)")}
+    if "checksum" not in columns:  # a database created before checksums were kept
+        conn.execute("ALTER TABLE schema_migrations ADD COLUMN checksum TEXT")
     row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
     return int(row[0])
+
+
+def _database_file(conn: sqlite3.Connection) -> str:
+    return str(conn.execute("PRAGMA database_list").fetchone()[2]) or "the database"
+
+
+def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
+    """Refuse a newer schema or an edited migration; returns the database's version.
+
+    A migration applied before checksums were kept gets the file's checksum now: what it was then is
+    unknowable, and refusing every older database would stop every deployment at once.
+    """
+    version = current_version(conn)
+    known = {m.version: m for m in migrations}
+    if version > len(migrations):
+        raise SchemaMismatch(
+            f"{_database_file(conn)} has schema version {version}, newer than this version of the bot knows "
+            f"({len(migrations)}); run the newer bot, or restore a backup made before it ran"
+        )
+    unrecorded: list[Migration] = []
+    rows = conn.execute("SELECT version, name, checksum FROM schema_migrations ORDER BY version").fetchall()
+    for applied, name, checksum in rows:
+        migration = known.get(applied)
+        if migration is None:
+            raise SchemaMismatch(f"{_database_file(conn)} records an unknown migration version {applied}")
+        if name != migration.name:
+            # Two branches numbered their migrations alike: the names tell it even without a checksum.
+            raise SchemaMismatch(
+                f"{_database_file(conn)} applied {applied:04d}_{name}.sql as migration {applied}, but this bot's "
+                f"migration {applied} is {migration.file_name}; restore a backup made before it"
+            )
+        if checksum is None:
+            unrecorded.append(migration)
+        elif checksum != migration.checksum:
+            raise SchemaMismatch(
+                f"{_database_file(conn)} was migrated with a different {migration.file_name} than the one in "
+                f"store/migrations (sha256 {checksum[:12]}... recorded, {migration.checksum[:12]}... in the "
+                "file); put the file back as it was and add a new migration instead"
+            )
+    if unrecorded:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(
+            "UPDATE schema_migrations SET checksum = ? WHERE version = ? AND checksum IS NULL",
+            [(m.checksum, m.version) for m in unrecorded],
+        )
+        conn.execute("COMMIT")
+    return version
 
 
 def apply_sync(conn: sqlite3.Connection, migrations: list[Migration], target: int | None = None) -> list[int]:
     """Apply pending migrations up to `target`; a failing file leaves the database at the previous version."""
     applied: list[int] = []
-    start = current_version(conn)
+    start = verify(conn, migrations)
     for migration in migrations:
         if migration.version <= start or (target is not None and migration.version > target):
             continue
         script = (
             "BEGIN IMMEDIATE;\n"
             f"{migration.sql}\n;\n"
-            f"INSERT INTO schema_migrations (version, name) VALUES ({migration.version}, '{migration.name}');\n"
+            "INSERT INTO schema_migrations (version, name, checksum)"
+            f" VALUES ({migration.version}, '{migration.name}', '{migration.checksum}');\n"
             "COMMIT;"
         )
         try:
@@ -62,7 +133,7 @@ def apply_sync(conn: sqlite3.Connection, migrations: list[Migration], target: in
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise RuntimeError(f"migration {migration.version:04d}_{migration.name} failed: {exc}") from exc
+            raise RuntimeError(f"migration {migration.file_name} failed: {exc}") from exc
         applied.append(migration.version)
     return applied
 
