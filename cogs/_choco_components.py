@@ -1,7 +1,8 @@
 """The /choco game's buttons and selects, and how its private replies look.
 
 Every click is re-checked by a service (who may answer a challenge, whose turn it is, which game version
-the panel was built on); these classes only parse the custom id, call, and render.
+the panel was built on, and that the game or challenge belongs to the server where the click happens:
+a custom id is untrusted input); these classes only parse the custom id, call, and render.
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ async def open_game_thread(interaction: discord.Interaction[Any], game: GameRow,
 class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         choco = choco_of(interaction)
-        found = await choco.games.answer(int(self.match["id"]), interaction.user.id, True)
+        found = await choco.games.answer(
+            int(self.match["id"]), interaction.user.id, True, interaction.guild_id
+        )
         if found.status == "accepted" and found.game_id is not None:
             game = await choco.games.get(found.game_id)
             claimed = game.turn_started_at is None and await choco.games.claim_thread(
@@ -124,7 +127,9 @@ class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
 
 class DeclineButton(PersistentButton, template=r"choco:decline:(?P<id>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        found = await choco_of(interaction).games.answer(int(self.match["id"]), interaction.user.id, False)
+        found = await choco_of(interaction).games.answer(
+            int(self.match["id"]), interaction.user.id, False, interaction.guild_id
+        )
         if found.status == "accepted":
             raise NotAllowed("choco.error.already_accepted")
         await interaction.response.edit_message(content=_answered(found, locale), view=None)
@@ -155,7 +160,7 @@ def games_text(rows: list[GameRow], player: int, locale: str) -> str:
 
 
 async def hand_reply(interaction: discord.Interaction[Any], game_id: int, locale: str) -> dict[str, Any]:
-    body = await choco_of(interaction).games.hand(game_id, interaction.user.id)
+    body = await choco_of(interaction).games.hand(game_id, interaction.user.id, interaction.guild_id)
     spec = MessageSpec(content=Text.lines([Text("choco.play.hand_title", {"id": game_id}), body]))
     return to_discord(spec, locale)
 
@@ -287,7 +292,8 @@ async def _show_panel_or_result(
 
 class PanelButton(PersistentButton, template=r"choco:panel:(?P<game>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        shown = await choco_of(interaction).panel.show(int(self.match["game"]), interaction.user.id)
+        game, where = int(self.match["game"]), interaction.guild_id
+        shown = await choco_of(interaction).panel.show(game, interaction.user.id, where)
         await interaction.response.send_message(**panel_reply(shown, locale), ephemeral=True)
 
 
@@ -296,7 +302,9 @@ class PickSelect(PersistentSelect, template=r"choco:pick:(?P<game>\d+):(?P<versi
         if len(values) != 1 or len(values[0]) > 100:
             raise BadInput()
         game, version = int(self.match["game"]), int(self.match["version"])
-        outcome = await choco_of(interaction).panel.pick(game, interaction.user.id, version, values[0])
+        outcome = await choco_of(interaction).panel.pick(
+            game, interaction.user.id, version, values[0], interaction.guild_id
+        )
         await _show_panel_or_result(interaction, outcome, locale)
 
 
@@ -304,7 +312,9 @@ class UndoButton(PersistentButton, template=r"choco:undo:(?P<game>\d+):(?P<versi
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         game, version = int(self.match["game"]), int(self.match["version"])
         await _show_panel_or_result(
-            interaction, await choco_of(interaction).panel.undo(game, interaction.user.id, version), locale
+            interaction,
+            await choco_of(interaction).panel.undo(game, interaction.user.id, version, interaction.guild_id),
+            locale,
         )
 
 
@@ -312,7 +322,9 @@ class ClearButton(PersistentButton, template=r"choco:clear:(?P<game>\d+):(?P<ver
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         game, version = int(self.match["game"]), int(self.match["version"])
         await _show_panel_or_result(
-            interaction, await choco_of(interaction).panel.clear(game, interaction.user.id, version), locale
+            interaction,
+            await choco_of(interaction).panel.clear(game, interaction.user.id, version, interaction.guild_id),
+            locale,
         )
 
 
@@ -320,7 +332,11 @@ class SubmitButton(PersistentButton, template=r"choco:submit:(?P<game>\d+):(?P<v
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         game, version = int(self.match["game"]), int(self.match["version"])
         await _show_panel_or_result(
-            interaction, await choco_of(interaction).panel.submit(game, interaction.user.id, version), locale
+            interaction,
+            await choco_of(interaction).panel.submit(
+                game, interaction.user.id, version, interaction.guild_id
+            ),
+            locale,
         )
 
 
@@ -344,7 +360,8 @@ class ForfeitButton(PersistentButton, template=r"choco:forfeit:(?P<game>\d+):(?P
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         if int(self.match["player"]) != interaction.user.id:
             raise NotAllowed("error.not_your_message")
-        await choco_of(interaction).games.forfeit(int(self.match["game"]), interaction.user.id)
+        game = int(self.match["game"])
+        await choco_of(interaction).games.forfeit(game, interaction.user.id, interaction.guild_id)
         await interaction.response.edit_message(content=t("choco.play.forfeited", locale), view=None)
 
 

@@ -18,8 +18,9 @@ def choco_of(interaction: discord.Interaction[Any]) -> ChocoServices:
 
 
 async def here(interaction: discord.Interaction[Any]) -> int:
-    """The game of this thread, else the player's only live game."""
-    return await choco_of(interaction).games.game_here(interaction.channel_id, interaction.user.id)
+    """The game of this thread, else the player's only live game on this server (in DMs: anywhere)."""
+    games = choco_of(interaction).games
+    return await games.game_here(interaction.channel_id, interaction.user.id, interaction.guild_id)
 
 
 __all__ = ["choco_of", "here"]

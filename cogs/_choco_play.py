@@ -81,7 +81,7 @@ class ChocoPlayCommands(CommandsMixin):
     @app_commands.command(name="games", description=desc("cmd.choco.games.description"))
     async def games(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
-        rows = await choco_of(interaction).games.live_games(interaction.user.id)
+        rows = await choco_of(interaction).games.live_games(interaction.user.id, interaction.guild_id)
         await interaction.response.send_message(games_text(rows, interaction.user.id, locale), ephemeral=True)
 
     @app_commands.command(name="hand", description=desc("cmd.choco.hand.description"))
@@ -97,14 +97,16 @@ class ChocoPlayCommands(CommandsMixin):
     ) -> None:
         locale = await locale_of(interaction)
         game = await here(interaction)
-        result = await choco_of(interaction).games.declare_text(game, interaction.user.id, actions)
+        result = await choco_of(interaction).games.declare_text(
+            game, interaction.user.id, actions, interaction.guild_id
+        )
         await interaction.response.send_message(declared_text(result, locale), ephemeral=True)
 
     @app_commands.command(name="panel", description=desc("cmd.choco.panel.description"))
     async def panel(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
         game = await here(interaction)
-        shown = await choco_of(interaction).panel.show(game, interaction.user.id)
+        shown = await choco_of(interaction).panel.show(game, interaction.user.id, interaction.guild_id)
         await interaction.response.send_message(**panel_reply(shown, locale), ephemeral=True)
 
     @app_commands.command(name="absence", description=desc("cmd.choco.absence.description"))
@@ -121,14 +123,15 @@ class ChocoPlayCommands(CommandsMixin):
         locale = await locale_of(interaction)
         hours = parse_hours(duration)
         games = choco_of(interaction).games
-        recorded = await games.absence(interaction.channel_id, interaction.user.id, hours, reason)
+        recorded = await games.absence(
+            interaction.channel_id, interaction.user.id, hours, reason, interaction.guild_id
+        )
         await interaction.response.send_message(absence_text(recorded, locale), ephemeral=True)
 
     @app_commands.command(name="forfeit", description=desc("cmd.choco.forfeit.description"))
     async def forfeit(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
         game = await here(interaction)
-        await choco_of(interaction).games.get(game)
         await interaction.response.send_message(
             **forfeit_confirm(game, interaction.user.id, locale), ephemeral=True
         )

@@ -1,7 +1,7 @@
 """/choco referee-… commands: a human referee's overrides, used in the game's thread (or with its number).
 
-Who may is the service's decision (services/choco_referee.py); the cog passes the member's roles and
-permissions as Discord reports them for this interaction.
+Who may is the service's decision (services/choco_referee.py); the cog passes the server where the
+command runs, and the member's roles and permissions there as Discord reports them for this interaction.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from discord import app_commands
 
 from cogs._choco_lookup import choco_of
 from cogs._mixins import CommandsMixin
-from core.errors import BadInput, NotAllowed
+from core.errors import BadInput
 from core.i18n import t
 from discord_app.context import locale_of
 from discord_app.option_checks import Id
@@ -27,7 +27,12 @@ def referee_of(interaction: discord.Interaction[Any]) -> Referee:
     member = interaction.user
     if interaction.guild is None or not isinstance(member, discord.Member):
         raise app_commands.NoPrivateMessage()
-    return Referee(member.id, tuple(r.id for r in member.roles), interaction.permissions.manage_guild)
+    return Referee(
+        member.id,
+        interaction.guild.id,
+        tuple(r.id for r in member.roles),
+        interaction.permissions.manage_guild,
+    )
 
 
 async def game_of(interaction: discord.Interaction[Any], game: int | None) -> int:
@@ -83,15 +88,9 @@ class ChocoRefereeCommands(CommandsMixin):
         game: Id | None = None,
     ) -> None:
         locale = await locale_of(interaction)
-        choco = choco_of(interaction)
         game_id = await game_of(interaction, game)
-        seat: int | None = None
-        if winner is not None:
-            row = await choco.games.get(game_id)
-            if winner.id not in row.seats:
-                raise NotAllowed("choco.error.winner_not_player")
-            seat = row.seats.index(winner.id)
-        await choco.referee.end_game(game_id, referee_of(interaction), seat)
+        winner_id = None if winner is None else winner.id
+        await choco_of(interaction).referee.end_game(game_id, referee_of(interaction), winner_id)
         await interaction.response.send_message(t("choco.referee.done", locale, id=game_id), ephemeral=True)
 
     @app_commands.command(name="referee-cancel", description=desc("cmd.choco.referee-cancel.description"))

@@ -97,11 +97,29 @@ def load(conn: sqlite3.Connection, game_id: int) -> GameRow:
     return _row(row)
 
 
-def load_live(conn: sqlite3.Connection, game_id: int) -> GameRow:
+def load_here(conn: sqlite3.Connection, game_id: int, guild_id: int | None, player: int | None) -> GameRow:
+    """A game a user names (an option, a button's custom_id, the thread), seen from where they act: in a
+    server, only that server's games; in DMs (`guild_id` None), only the games `player` plays. Any other
+    game is answered exactly like one that does not exist, so that another server learns nothing of it."""
     game = load(conn, game_id)
-    if game.status != "live":
-        raise NotAllowed("choco.error.game_over", id=game_id)
+    own = guild_id is None and player is not None and player in game.seats
+    if game.guild_id != guild_id and not own:
+        raise NotFound("choco.error.no_game", id=game_id)
     return game
+
+
+def live(game: GameRow) -> GameRow:
+    if game.status != "live":
+        raise NotAllowed("choco.error.game_over", id=game.id)
+    return game
+
+
+def load_live(conn: sqlite3.Connection, game_id: int) -> GameRow:
+    return live(load(conn, game_id))
+
+
+def live_here(conn: sqlite3.Connection, game_id: int, guild_id: int | None, player: int | None) -> GameRow:
+    return live(load_here(conn, game_id, guild_id, player))
 
 
 def by_thread(conn: sqlite3.Connection, thread_id: int) -> int | None:
@@ -109,10 +127,12 @@ def by_thread(conn: sqlite3.Connection, thread_id: int) -> int | None:
     return None if row is None else int(row[0])
 
 
-def live_games_of(conn: sqlite3.Connection, player_id: int) -> list[GameRow]:
+def live_games_of(conn: sqlite3.Connection, player_id: int, guild_id: int | None = None) -> list[GameRow]:
+    """The player's live games: those of one server, or all of them (`guild_id` None: in DMs)."""
     rows = conn.execute(
-        "SELECT * FROM choco_games WHERE status = 'live' AND (seat0_id = ? OR seat1_id = ?) ORDER BY id",
-        (player_id, player_id),
+        "SELECT * FROM choco_games WHERE status = 'live' AND (seat0_id = ? OR seat1_id = ?)"
+        " AND (? IS NULL OR guild_id = ?) ORDER BY id",
+        (player_id, player_id, guild_id, guild_id),
     )
     return [_row(r) for r in rows]
 

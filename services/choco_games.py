@@ -42,7 +42,9 @@ from services.choco_game_store import (
     by_thread,
     insert,
     live_games_of,
+    live_here,
     load,
+    load_here,
     load_live,
     log,
     save,
@@ -147,6 +149,18 @@ def load_challenge(conn: sqlite3.Connection, challenge_id: int) -> Challenge:
     return _challenge(row)
 
 
+def challenge_here(
+    conn: sqlite3.Connection, challenge_id: int, guild_id: int | None, player: int
+) -> Challenge:
+    """A challenge named by a button, as `load_here` sees a game: one of another server (or, in DMs, one
+    the clicker is not part of) does not exist for the clicker."""
+    found = load_challenge(conn, challenge_id)
+    own = guild_id is None and player in (found.challenger_id, found.challenged_id)
+    if found.guild_id != guild_id and not own:
+        raise NotFound("choco.error.no_challenge")
+    return found
+
+
 def problem_text(catalog: ChocoCatalog, key: str, params: dict[str, Any]) -> Text:
     """A refusal's reason; a `card` parameter (catalog id) is named in the reader's language."""
     named = dict(params)
@@ -228,13 +242,16 @@ class ChocoGames:
 
         return await self.db.write(unit)
 
-    async def answer(self, challenge_id: int, player: int, accept: bool) -> Challenge:
+    async def answer(
+        self, challenge_id: int, player: int, accept: bool, guild_id: int | None = None
+    ) -> Challenge:
         """The challenged player accepts (the game is created) or declines; the challenger may withdraw.
-        Only the first answer counts (conditional UPDATE on the pending status)."""
+        Only the first answer counts (conditional UPDATE on the pending status). `guild_id` is the server
+        where the click happens (None in DMs), as for every use case that takes an id from a user."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Challenge:
-            found = load_challenge(conn, challenge_id)
+            found = challenge_here(conn, challenge_id, guild_id, player)
             if player not in (found.challenger_id, found.challenged_id):
                 raise NotAllowed("choco.error.not_your_challenge")
             if found.status != "pending":
@@ -333,15 +350,15 @@ class ChocoGames:
 
     # --- finding a game -----------------------------------------------------------------------------
 
-    async def game_here(self, channel_id: int | None, player: int) -> int:
-        """The game of this thread, else the player's only live game."""
+    async def game_here(self, channel_id: int | None, player: int, guild_id: int | None = None) -> int:
+        """The game of this thread, else the player's only live game on this server (in DMs: anywhere)."""
 
         def unit(conn: sqlite3.Connection) -> int:
             if channel_id is not None:
                 found = by_thread(conn, channel_id)
                 if found is not None:
-                    return found
-            games = live_games_of(conn, player)
+                    return load_here(conn, found, guild_id, player).id
+            games = live_games_of(conn, player, guild_id)
             if len(games) == 1:
                 return games[0].id
             if not games:
@@ -358,24 +375,26 @@ class ChocoGames:
     async def get(self, game_id: int) -> GameRow:
         return await self.db.read(lambda conn: load(conn, game_id))
 
-    async def live_games(self, player: int) -> list[GameRow]:
-        return await self.db.read(lambda conn: live_games_of(conn, player))
+    async def live_games(self, player: int, guild_id: int | None = None) -> list[GameRow]:
+        return await self.db.read(lambda conn: live_games_of(conn, player, guild_id))
 
-    async def hand(self, game_id: int, player: int) -> Text:
+    async def hand(self, game_id: int, player: int, guild_id: int | None = None) -> Text:
         def unit(conn: sqlite3.Connection) -> Text:
-            game = load(conn, game_id)
+            game = load_here(conn, game_id, guild_id, player)
             return hand(game.state, game.seat_of(player), self.catalog)
 
         return await self.db.read(unit)
 
     # --- playing ------------------------------------------------------------------------------------
 
-    async def declare_text(self, game_id: int, player: int, text: str) -> Declared:
+    async def declare_text(
+        self, game_id: int, player: int, text: str, guild_id: int | None = None
+    ) -> Declared:
         """The one-line form (docs/choco/notation.md); in the preparatory turn, one `summon` is the placement."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Declared:
-            game = load_live(conn, game_id)
+            game = live_here(conn, game_id, guild_id, player)
             seat = game.seat_of(player)
             if seat not in game.to_act():
                 raise NotAllowed("choco.error.not_your_turn")
@@ -388,12 +407,17 @@ class ChocoGames:
         return await self.db.write(unit)
 
     async def declare(
-        self, game_id: int, player: int, steps: list[Any], version: int | None = None
+        self,
+        game_id: int,
+        player: int,
+        steps: list[Any],
+        version: int | None = None,
+        guild_id: int | None = None,
     ) -> Declared:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Declared:
-            game = load_live(conn, game_id)
+            game = live_here(conn, game_id, guild_id, player)
             if version is not None and version != game.version:
                 raise StaleGame()
             seat = game.seat_of(player)
@@ -434,25 +458,26 @@ class ChocoGames:
             return self._prepare(conn, now, game, seat, steps)
         state: ChocoState = game.state
         events: list[Event] = []
-        ignored: list[Text] = []
+        refused: list[tuple[int, Text]] = []
         described = describe(steps, game.state, seat, self.catalog)
         for index, step in enumerate(steps):
             try:
                 state, more = ENGINE.apply(state, seat, step)
             except IllegalAction as error:
-                ignored.append(
-                    Text("choco.play.ignored", {"step": described[index], "reason": reason_text(error)})
-                )
+                refused.append((index, reason_text(error)))
                 continue
             events += more
             if state.finished:
                 break
+        ignored = [Text("choco.play.ignored", {"step": described[i], "reason": r}) for i, r in refused]
         if not state.finished:
             try:
                 state, more = ENGINE.apply(state, seat, EndTurn())
             except IllegalAction as error:
                 return Declared("refused", game.id, tuple(described), tuple(ignored), (reason_text(error),))
             events += more
+        # The thread hears of a refused step without the name of a card it has not seen (a hand card).
+        public = describe(steps, game.state, seat, self.catalog, public_after=state) if refused else []
         self.flow.advance(
             conn,
             now,
@@ -462,7 +487,7 @@ class ChocoGames:
             actor=game.seats[seat],
             kind="turn",
             data={"steps": [ENGINE.action_to_json(s) for s in steps]},
-            notes=ignored,
+            notes=[Text("choco.play.ignored", {"step": public[i], "reason": r}) for i, r in refused],
         )
         return Declared("played", game.id, tuple(described), tuple(ignored))
 
@@ -492,22 +517,24 @@ class ChocoGames:
         )
         return Declared("played", game.id, shown)
 
-    async def forfeit(self, game_id: int, player: int) -> GameRow:
+    async def forfeit(self, game_id: int, player: int, guild_id: int | None = None) -> GameRow:
         """IV.4: a player gives up at any time; the opponent wins (not held against the player's ranking)."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> GameRow:
-            game = load_live(conn, game_id)
+            game = live_here(conn, game_id, guild_id, player)
             seat = game.seat_of(player)
             state, events = forfeit(game.state, seat)
             return self.flow.advance(conn, now, game, state, events, actor=player, kind="forfeit")
 
         return await self.db.write(unit)
 
-    async def absence(self, channel_id: int | None, player: int, hours: int, reason: str) -> list[Absence]:
+    async def absence(
+        self, channel_id: int | None, player: int, hours: int, reason: str, guild_id: int | None = None
+    ) -> list[Absence]:
         """Declare an absence: in a game's thread for that game, elsewhere for each of the player's live
-        games. It pauses the player's penalties (capped per game: a game whose allowance is spent says so
-        and the others still record it)."""
+        games on this server (in DMs: on every server). It pauses the player's penalties (capped per
+        game: a game whose allowance is spent says so and the others still record it)."""
         reason = " ".join(reason.split())[:REASON_MAX]
         if not reason:
             raise BadInput("choco.error.absence_reason")
@@ -517,7 +544,10 @@ class ChocoGames:
 
         def unit(conn: sqlite3.Connection) -> list[Absence]:
             found = by_thread(conn, channel_id) if channel_id is not None else None
-            games = [load_live(conn, found)] if found is not None else live_games_of(conn, player)
+            if found is not None:
+                games = [live_here(conn, found, guild_id, player)]
+            else:
+                games = live_games_of(conn, player, guild_id)
             if not games:
                 raise NotFound("choco.error.no_live_game")
             return [self._absent(conn, now, game, player, hours, reason) for game in games]

@@ -4,7 +4,8 @@ Only public events are told (`visible_to is None`); the private ones (`drew`, `r
 name hidden cards and are deliberately silent, their public twins (`drew_count`, `redrew_count`,
 `effect_recall_count`) give the counts. Instance ids are resolved to names with the states before and
 after the events: every id a public event carries is a card on the board or in a graveyard, or one the
-rules make public (a card destroyed by a penalty, hit in the pioche, taken back from the graveyard).
+rules make public (a card destroyed by a penalty or by a deck attack, taken back from the graveyard); a
+pioche card a deck attack wounds without destroying it stays unnamed (docs/choco/referee.md).
 """
 
 from __future__ import annotations
@@ -171,7 +172,8 @@ class _Teller:
             "player": self.who(d["seat"]),
             "opponent": self.who(1 - d["seat"]),
             "attacker": self.uid(d["attacker"]),
-            "card": self.card(d["card_id"]),
+            # A destroyed card goes face up to the graveyard; one that survives stays hidden in the pioche.
+            "card": self.card(d["card_id"]) if killed else Text("choco.event.pioche_card"),
             "damage": d["damage"],
         }
         return Text(key, params)

@@ -30,7 +30,7 @@ from engine.choco.state import (
     Step,
     Summon,
 )
-from services.choco_text import enemy_labels, join, line_text, own_labels, uid_name
+from services.choco_text import enemy_labels, join, line_text, own_labels, public_uid_name, uid_name
 from services.messages import Text
 
 REASON_KEYS: dict[str, str] = {
@@ -355,13 +355,28 @@ def to_text(steps: Sequence[Step], state: ChocoState, seat: int, lang: str = "fr
 
 
 def describe(
-    steps: Sequence[Step | Prepare], state: ChocoState, seat: int, catalog: ChocoCatalog
+    steps: Sequence[Step | Prepare],
+    state: ChocoState,
+    seat: int,
+    catalog: ChocoCatalog,
+    *,
+    public_after: ChocoState | None = None,
 ) -> list[Text]:
-    """The steps in plain language, for the guided panel's preview and the confirmation."""
-    states = (state,)
+    """The steps in plain language, for the guided panel's preview and the confirmation. With
+    `public_after` (the state once the turn is played) the text is for the thread: a card that neither
+    `state` nor `public_after` shows face up (a card still in the hand, e.g. in a refused step) is not
+    named, since a card never played is the player's secret."""
+    if public_after is None:
+        states: tuple[ChocoState, ...] = (state,)
 
-    def name(uid: str) -> Text:
-        return uid_name(states, catalog, uid)
+        def name(uid: str) -> Text:
+            return uid_name(states, catalog, uid)
+
+    else:
+        states = (state, public_after)
+
+        def name(uid: str) -> Text:
+            return public_uid_name(states, catalog, uid)
 
     texts: list[Text] = []
     for step in steps:

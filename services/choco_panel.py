@@ -29,7 +29,7 @@ from engine.choco.state import (
     Summon,
 )
 from engine.errors import IllegalAction
-from services.choco_game_store import ENGINE, GameRow, StaleGame, draft, load_live, save_draft
+from services.choco_game_store import ENGINE, GameRow, StaleGame, draft, live_here, save_draft
 from services.choco_games import ChocoGames, Declared
 from services.choco_notation import describe
 from services.choco_text import enemy_labels, own_labels
@@ -203,11 +203,17 @@ class ChocoPanel:
         self.games = games
 
     def _mine(
-        self, conn: sqlite3.Connection, game_id: int, player: int, version: int | None = None
+        self,
+        conn: sqlite3.Connection,
+        game_id: int,
+        player: int,
+        guild_id: int | None,
+        version: int | None = None,
     ) -> tuple[GameRow, int]:
-        """The game and the player's seat when it is their turn. A panel built on an older version is
-        stale first of all (its turn may be over): the player is told the game changed meanwhile."""
-        game = load_live(conn, game_id)
+        """The game and the player's seat when it is their turn (a game of another server does not exist
+        here: `load_here`). A panel built on an older version is stale first of all (its turn may be
+        over): the player is told the game changed meanwhile."""
+        game = live_here(conn, game_id, guild_id, player)
         seat = game.seat_of(player)
         if version is not None and version != game.version:
             raise StaleGame()
@@ -215,29 +221,33 @@ class ChocoPanel:
             raise NotAllowed("choco.error.not_your_turn")
         return game, seat
 
-    async def show(self, game_id: int, player: int) -> Panel:
+    async def show(self, game_id: int, player: int, guild_id: int | None = None) -> Panel:
         def unit(conn: sqlite3.Connection) -> Panel:
-            game, seat = self._mine(conn, game_id, player)
+            game, seat = self._mine(conn, game_id, player, guild_id)
             return build_panel(game, seat, draft(conn, game, seat), self.catalog)
 
         return await self.db.read(unit)
 
-    async def _edit(self, game_id: int, player: int, version: int, change: Any) -> Panel:
+    async def _edit(
+        self, game_id: int, player: int, version: int, change: Any, guild_id: int | None
+    ) -> Panel:
         now: datetime = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Panel:
-            game, seat = self._mine(conn, game_id, player, version)
+            game, seat = self._mine(conn, game_id, player, guild_id, version)
             steps = change(game, seat, draft(conn, game, seat))
             save_draft(conn, game, seat, steps, now)
             return build_panel(game, seat, steps, self.catalog)
 
         return await self.db.write(unit)
 
-    async def pick(self, game_id: int, player: int, version: int, value: str) -> Panel | Declared:
+    async def pick(
+        self, game_id: int, player: int, version: int, value: str, guild_id: int | None = None
+    ) -> Panel | Declared:
         """Add one step. In the preparatory turn the pick IS the placement, sent at once."""
         step = decode(value)
         if isinstance(step, Prepare):
-            return await self.games.declare(game_id, player, [step], version)
+            return await self.games.declare(game_id, player, [step], version, guild_id)
 
         def add(game: GameRow, seat: int, steps: list[Any]) -> list[Any]:
             state = replay(game, seat, steps)
@@ -249,18 +259,18 @@ class ChocoPanel:
                 raise BadInput("choco.error.panel_illegal") from error
             return [*steps, step]
 
-        return await self._edit(game_id, player, version, add)
+        return await self._edit(game_id, player, version, add, guild_id)
 
-    async def undo(self, game_id: int, player: int, version: int) -> Panel:
-        return await self._edit(game_id, player, version, lambda g, s, steps: steps[:-1])
+    async def undo(self, game_id: int, player: int, version: int, guild_id: int | None = None) -> Panel:
+        return await self._edit(game_id, player, version, lambda g, s, steps: steps[:-1], guild_id)
 
-    async def clear(self, game_id: int, player: int, version: int) -> Panel:
-        return await self._edit(game_id, player, version, lambda g, s, steps: [])
+    async def clear(self, game_id: int, player: int, version: int, guild_id: int | None = None) -> Panel:
+        return await self._edit(game_id, player, version, lambda g, s, steps: [], guild_id)
 
-    async def submit(self, game_id: int, player: int, version: int) -> Declared:
+    async def submit(self, game_id: int, player: int, version: int, guild_id: int | None = None) -> Declared:
         def unit(conn: sqlite3.Connection) -> list[Any]:
-            game, seat = self._mine(conn, game_id, player, version)
+            game, seat = self._mine(conn, game_id, player, guild_id, version)
             return draft(conn, game, seat)
 
         steps = await self.db.read(unit)
-        return await self.games.declare(game_id, player, steps, version)
+        return await self.games.declare(game_id, player, steps, version, guild_id)

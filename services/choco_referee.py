@@ -1,8 +1,8 @@
 """The human referee's overrides: extend a deadline, cancel a penalty, end or cancel a game.
 
-Who may: members holding the server's referee role (set with /setup referee-role), or with Manage Server;
-never a player of the game itself. Every act is written in the game's log with who did it, and announced
-in the game's thread.
+Who may: members holding the server's referee role (set with /setup referee-role), or with Manage Server,
+in the server of the game (a game of another server does not exist for them); never a player of the game
+itself. Every act is written in the game's log with who did it, and announced in the game's thread.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import random
 import sqlite3
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, NotAllowed
@@ -20,7 +21,7 @@ from engine.errors import IllegalAction
 from services import choco_posts as posts
 from services.choco_deadlines import disarm, shift
 from services.choco_flow import Flow
-from services.choco_game_store import GameRow, load, load_live, log, read_log, save
+from services.choco_game_store import GameRow, LogEntry, live, load_here, log, read_log, save
 from services.choco_leagues import guild_choco_settings
 from services.messages import Text
 from store.db import Database
@@ -29,21 +30,61 @@ MAX_EXTENSION_HOURS = 24 * 14
 PENALTY_KINDS = ("penalty_24h", "penalty_72h")
 
 
+# What the log may show of a live game: the seed, the decks and the declared steps (which name hand cards
+# by instance) rebuild the hands and the draw order, so they wait for the end of the game.
+PUBLIC_DATA = frozenset(
+    {"challenge", "thread", "hours", "reason", "until", "seat", "seconds", "result", "winner", "reward"}
+    | {"penalty", "events"}
+)
+
+
 @dataclass(frozen=True)
 class Referee:
-    """Who acts, as Discord says it at the time of the click (roles are re-read on every command)."""
+    """Who acts, where, as Discord says it at the time of the click (roles are re-read on every command):
+    the roles and Manage Server are those of `guild_id`, the server where the command runs."""
 
     user_id: int
+    guild_id: int
     role_ids: tuple[int, ...]
     manage_guild: bool
 
 
-def authorize(conn: sqlite3.Connection, game: GameRow, referee: Referee) -> None:
+def authorize(conn: sqlite3.Connection, game_id: int, referee: Referee) -> GameRow:
+    """The game, if the referee may act on it. A game of another server is answered like a game that does
+    not exist: the rights a member holds in one server give nothing in another."""
+    game = load_here(conn, game_id, referee.guild_id, None)
     if referee.user_id in game.seats:
         raise NotAllowed("choco.error.referee_is_player")
     role = guild_choco_settings(conn, game.guild_id).referee_role_id
     if not referee.manage_guild and (role is None or role not in referee.role_ids):
         raise NotAllowed("choco.error.not_referee")
+    return game
+
+
+def public_event(event: dict[str, Any]) -> dict[str, Any] | None:
+    """An event as the table saw it: none if private (a draw); a pioche card a deck attack wounded
+    without destroying it stays unnamed, as in the thread."""
+    if event.get("visible_to") is not None:
+        return None
+    if event.get("kind") == "deck_attacked" and not event["data"].get("killed"):
+        return {**event, "data": {k: v for k, v in event["data"].items() if k != "card_id"}}
+    return event
+
+
+def log_entry(entry: LogEntry, full: bool) -> dict[str, object]:
+    """One log entry for a referee: the full record once the game is over, else its public part."""
+    data = dict(entry.data)
+    if not full:
+        data = {k: v for k, v in data.items() if k in PUBLIC_DATA}
+        if "events" in data:
+            data["events"] = [e for e in map(public_event, data["events"]) if e is not None]
+    return {
+        "seq": entry.seq,
+        "at": to_db(entry.at),
+        "actor": entry.actor_id,
+        "kind": entry.kind,
+        "data": data,
+    }
 
 
 def open_penalties(conn: sqlite3.Connection, game_id: int) -> list[tuple[int, str, int]]:
@@ -64,19 +105,13 @@ class ChocoReferee:
         self.flow = Flow(catalog, rng)
 
     async def read_log(self, game_id: int, referee: Referee) -> list[dict[str, object]]:
-        """The game's log for a referee, without the events only a player may see (drawn cards)."""
+        """The game's log for a referee: while the game is live, only what the table saw (no seed, no
+        deck, no declared step, no drawn card); once it is over or cancelled, the full record."""
 
         def unit(conn: sqlite3.Connection) -> list[dict[str, object]]:
-            authorize(conn, load(conn, game_id), referee)
-            entries = []
-            for e in read_log(conn, game_id):
-                data = dict(e.data)
-                if "events" in data:
-                    data["events"] = [ev for ev in data["events"] if ev.get("visible_to") is None]
-                entries.append(
-                    {"seq": e.seq, "at": to_db(e.at), "actor": e.actor_id, "kind": e.kind, "data": data}
-                )
-            return entries
+            game = authorize(conn, game_id, referee)
+            full = game.status != "live"
+            return [log_entry(e, full) for e in read_log(conn, game.id)]
 
         return await self.db.read(unit)
 
@@ -86,8 +121,7 @@ class ChocoReferee:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> GameRow:
-            game = load_live(conn, game_id)
-            authorize(conn, game, referee)
+            game = live(authorize(conn, game_id, referee))
             game = shift(conn, now, game, timedelta(hours=hours))
             log(conn, game.id, now, referee.user_id, "referee_extend", {"hours": hours})
             text = Text(
@@ -106,8 +140,7 @@ class ChocoReferee:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> str:
-            game = load_live(conn, game_id)
-            authorize(conn, game, referee)
+            game = live(authorize(conn, game_id, referee))
             pending = open_penalties(conn, game.id)
             if not pending:
                 raise NotAllowed("choco.error.no_penalty")
@@ -138,15 +171,16 @@ class ChocoReferee:
 
         return await self.db.write(unit)
 
-    async def end_game(self, game_id: int, referee: Referee, winner: int | None) -> GameRow:
-        """End the game with the referee's verdict (a winner seat, or a draw): results and reward as usual."""
-        if winner not in (None, 0, 1):
-            raise BadInput("choco.error.bad_winner")
+    async def end_game(self, game_id: int, referee: Referee, winner_id: int | None) -> GameRow:
+        """End the game with the referee's verdict (a winner, one of the players, or a draw): results and
+        reward as usual."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> GameRow:
-            game = load_live(conn, game_id)
-            authorize(conn, game, referee)
+            game = live(authorize(conn, game_id, referee))
+            if winner_id is not None and winner_id not in game.seats:
+                raise NotAllowed("choco.error.winner_not_player")
+            winner = None if winner_id is None else game.seats.index(winner_id)
             log(conn, game.id, now, referee.user_id, "referee_end", {"winner": winner})
             who = f"<@{referee.user_id}>"
             if winner is None:
@@ -171,8 +205,7 @@ class ChocoReferee:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> GameRow:
-            game = load_live(conn, game_id)
-            authorize(conn, game, referee)
+            game = live(authorize(conn, game_id, referee))
             disarm(conn, game.id)
             game = save(
                 conn, game, now, status="cancelled", result="cancelled", deadline_at=None, pass_at=None

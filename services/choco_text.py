@@ -80,6 +80,25 @@ def uid_name(states: Sequence[ChocoState], catalog: ChocoCatalog, uid: str | Non
     return card_name(catalog, card.card_id) if card is not None else Text("choco.board.unknown_card")
 
 
+def is_public(states: Iterable[ChocoState], uid: str) -> bool:
+    """Whether a spectator has seen the instance `uid` in one of `states`: face up on a board (after the
+    preparatory turn), in a graveyard or as an active effect. A card only ever in a hand or a pioche has
+    not been seen, and a post must not name it."""
+    for state in states:
+        for side in state.sides:
+            lines = (*side.front, *side.reserve) if state.turn > 0 else ()
+            if any(c.uid == uid for c in (*lines, *side.graveyard)):
+                return True
+        if any(a.card is not None and a.card.uid == uid for a in state.actives):
+            return True
+    return False
+
+
+def public_uid_name(states: Sequence[ChocoState], catalog: ChocoCatalog, uid: str) -> Text:
+    """`uid_name` for a public post: a card no spectator has seen is "a hidden card", never its name."""
+    return uid_name(states, catalog, uid) if is_public(states, uid) else Text("choco.play.hidden_card")
+
+
 def line_text(line: str) -> Text:
     return Text(LINE_KEYS["reserve" if line == "reserve" else "front"])
 

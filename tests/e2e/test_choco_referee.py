@@ -172,7 +172,9 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
         [attachment] = result.message.attachments
         entries = json.loads(attachment.data)
         assert [e["kind"] for e in entries if e["actor"] == rita.id] == expected
-        assert all(ev.get("visible_to") is None for e in entries for ev in e["data"].get("events", []))
+        # Both games are over: the referee reads the full record, seed and decks included.
+        created = next(e for e in entries if e["kind"] == "created")
+        assert created["data"]["seed"] == which.seed and len(created["data"]["decks"]) == 2
 
 
 async def test_who_may_referee(harness: BotHarness) -> None:
