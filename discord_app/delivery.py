@@ -111,7 +111,6 @@ class Deliverer:
             message = await channel.send(**to_discord(item.spec, locale), nonce=item.nonce())
         except discord.Forbidden as exc:
             if item.target.kind == "dm" and exc.code == DMS_CLOSED:
-                await outbox.mark_dms_closed(item.id, item.target.id)
                 await self._fallback(item)
             else:
                 await outbox.mark_failed(item.id, f"{exc.status} {exc.code} {exc.text}")
@@ -155,9 +154,13 @@ class Deliverer:
             log.warning("could not archive thread %s: %s", thread.id, exc)
 
     async def _fallback(self, item: OutboxItem) -> None:
-        """Post the private "show" button where the game happens; without such a place the DM is dropped."""
+        """Post the private "show" button where the game happens; without such a place the DM is dropped.
+
+        The row leaves 'pending' only once the button is posted (or can never be): a crash before that
+        makes the next start post it, never lose it."""
         outbox = self.services.outbox
         if item.target.fallback_channel_id is None:
+            await outbox.mark_dms_closed(item.id, item.target.id)
             await outbox.mark_failed(item.id, "dms closed, no fallback channel")
             return
         locale = self.services.settings.default_locale
@@ -183,5 +186,9 @@ class Deliverer:
             )
         except TRANSIENT as exc:
             await outbox.mark_retry(item.id, repr(exc))
+            return
+        except discord.HTTPException as exc:  # the fallback channel is gone or closed to the bot
+            await outbox.mark_dms_closed(item.id, item.target.id)
+            await outbox.mark_failed(item.id, f"fallback: {exc.status} {exc.code} {exc.text}")
             return
         await outbox.mark_dms_closed(item.id, item.target.id)

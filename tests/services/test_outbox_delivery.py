@@ -63,20 +63,21 @@ async def queue(world: World, target: Target, text: str) -> int:
 
 
 async def deliver_with_a_crash_before(world: World, step: str) -> None:
-    """Deliver once, dying right before the outbox records `step`; then restart and deliver again."""
-    box = world.services.outbox
-    real = getattr(box, step)
+    """Deliver once, dying right when the outbox would record `step` (or the deliverer would run it);
+    then restart and deliver again."""
 
     async def crash(*args: object) -> object:
         raise Crash(step)
 
     deliverer, client = await restarted_deliverer(world)
-    setattr(box, step, crash)
+    owner = world.services.outbox if hasattr(world.services.outbox, step) else deliverer
+    real = getattr(owner, step)
+    setattr(owner, step, crash)
     try:
         with pytest.raises(Crash):
             await deliverer.flush()
     finally:
-        setattr(box, step, real)
+        setattr(owner, step, real)
         await client.close()
     deliverer, client = await restarted_deliverer(world)
     try:
@@ -115,6 +116,19 @@ async def test_a_closed_dm_fallback_resent_after_a_crash_is_posted_once(world: W
     assert button_post.buttons[0]["custom_id"] == f"outbox:show:{item_id}"
     item = await world.services.outbox.get(item_id)
     assert item is not None and item.state == "fallback"
+    world.emu.assert_no_errors()
+
+
+async def test_a_crash_before_the_closed_dm_fallback_still_posts_it(world: World) -> None:
+    """The first DM to someone who refuses DMs: a crash after Discord's refusal, before the button post."""
+    item_id = await queue(world, Target("dm", world.carol.id, fallback_channel_id=world.channel.id), "main")
+
+    await deliver_with_a_crash_before(world, "_fallback")
+
+    [button_post] = world.emu.channel_messages(world.channel)
+    assert button_post.buttons[0]["custom_id"] == f"outbox:show:{item_id}"
+    item = await world.services.outbox.get(item_id)
+    assert item is not None and item.state == "fallback" and item.dms_closed
     world.emu.assert_no_errors()
 
 
