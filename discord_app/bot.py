@@ -32,10 +32,10 @@ RECENT_INTERACTIONS = 10_000  # ids remembered to recognise a re-delivered inter
 class RecentIds:
     """The last `capacity` ids seen, oldest forgotten first.
 
-    Discord may deliver the same INTERACTION_CREATE again when the gateway resumes a session; running it
-    twice answers an interaction already answered (Discord refuses, every step logs an error) and repeats
-    its work. Memory is enough here, unlike a deadline: a re-delivery comes within seconds of the first,
-    in the same process (a new process opens a new session, which replays nothing), and what a command
+    Discord may deliver the same INTERACTION_CREATE again after a gateway resume; running it twice answers
+    an interaction already answered (Discord refuses, every step logs an error) and repeats its work.
+    Memory is enough here, unlike a deadline: a re-delivery comes within seconds of the first, in the same
+    process (a restarted bot identifies afresh and Discord replays nothing to it), and what a command
     changes is already protected by its idempotency key; this only keeps the second copy quiet.
     """
 

@@ -11,8 +11,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from emulator.commands import SUBCOMMAND, SUBCOMMAND_GROUP
 from emulator.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, InteractionResult
-from emulator.options import SUBCOMMAND, SUBCOMMAND_GROUP, Invocation, Resolved, resolve_command
+from emulator.options import Invocation, Resolved, resolve_command
 from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
