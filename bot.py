@@ -10,7 +10,7 @@ import sys
 from collections.abc import Coroutine
 from typing import Any
 
-from core.settings import SettingsError, load_settings
+from core.settings import Settings, SettingsError, load_settings
 from services.catalogs import CatalogError
 
 
@@ -74,7 +74,12 @@ def configure_logging(level: str) -> None:
 async def run_bot() -> int:
     settings = load_settings(require_token=True)
     configure_logging(settings.log_level)
+    # From here on a signal closes whatever is open, even while the catalogs and the database are checked.
+    await run_until_signalled(serve(settings))
+    return 0
 
+
+async def serve(settings: Settings) -> None:
     import discord
 
     from core.clock import SystemClock
@@ -89,13 +94,12 @@ async def run_bot() -> int:
         # Leaving the block closes the bot: no new work, queued writes committed, last heartbeat, database
         # closed, then Discord (discord_app/bot.py).
         async with bot:
-            await run_until_signalled(bot.start(settings.discord_token))
+            await bot.start(settings.discord_token)
     except discord.LoginFailure:
         raise SettingsError(
             "Invalid setting DISCORD_TOKEN: Discord refused it. Reset the token in the developer portal "
             "(Bot tab) and put the new one in .env."
         ) from None
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

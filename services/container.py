@@ -61,7 +61,7 @@ async def build_services(
         raise SettingsError(
             f"Invalid setting DATABASE_PATH: {explain(settings.database_path, exc)}."
         ) from None
-    except Exception:
+    except BaseException:  # a signal during the checks too: an open connection's thread would outlive us
         await db.close()
         raise
     scheduler = Scheduler(db, clock, settings.zone)

@@ -10,6 +10,7 @@ import asyncio
 import os
 import signal
 import sys
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,7 +19,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.clock import SystemClock, from_db
+from core.settings import load_settings
 from emulator import DiscordEmulator
+from services import container
 from services.heartbeat import PERIOD
 from services.pillz_duels import TIMEOUT_JOB
 from services.scheduler import Scheduler, schedule
@@ -72,6 +75,34 @@ async def test_the_scheduler_stops_right_after_a_commit_woke_it(tmp_path: Path) 
         assert [t for t in asyncio.all_tasks() if t.get_name() == "scheduler" and not t.done()] == []
     finally:
         await db.close()
+
+
+async def test_a_signal_during_the_database_checks_leaves_no_thread_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A signal cancels start-up wherever it is; an open connection's thread would keep the process alive."""
+    checking = asyncio.Event()
+
+    async def endless_migration(conn: object) -> list[int]:
+        checking.set()
+        await asyncio.Event().wait()
+        return []
+
+    monkeypatch.setattr(container, "migrate", endless_migration)
+    settings = load_settings(require_token=False, env_file=None).model_copy(
+        update={"database_path": tmp_path / "bot.sqlite3"}
+    )
+    before = threading.active_count()
+    start_up = asyncio.create_task(container.build_services(settings, SystemClock()))
+    await checking.wait()
+    start_up.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await start_up
+    for _ in range(200):  # a closed connection's thread ends a moment after answering its last call
+        if threading.active_count() == before:
+            break
+        await asyncio.sleep(0.01)
+    assert threading.active_count() == before
 
 
 async def _seed_pending_job(path: Path) -> None:
