@@ -170,15 +170,26 @@ def problem_text(catalog: ChocoCatalog, key: str, params: dict[str, Any]) -> Tex
 
 
 def check_can_play(
-    conn: sqlite3.Connection, catalog: ChocoCatalog, player: int, guild: int, league: str, now: datetime
+    conn: sqlite3.Connection,
+    catalog: ChocoCatalog,
+    player: int,
+    guild: int,
+    league: str,
+    now: datetime,
+    *,
+    own: bool = True,
 ) -> list[str]:
-    """The player's saved deck for the league, after checking the league is open and the deck valid."""
+    """The player's saved deck for the league, after checking the league is open and the deck valid.
+    The reasons name cards of the deck: they are told only to the player (`own`), never to the opponent
+    who accepts the challenge, since that deck is about to be their hidden pioche."""
     name = Text(LEAGUE_KEYS[league_of(league)])
     closed = leagues_open(conn, player, guild, now).get(league_of(league), [])
     problems = closed or validate(conn, catalog, player, league_of(league))
     if problems:
         key = "choco.error.league_closed" if closed else "choco.error.deck_invalid"
         reasons = Text.lines([problem_text(catalog, p.key, p.params) for p in problems])
+        if not own:
+            reasons = Text("choco.error.reasons_private", {"player": f"<@{player}>"})
         raise NotAllowed(key, player=f"<@{player}>", league=name, reasons=reasons)
     cards = deck_cards(conn, player, league_of(league))
     assert cards is not None  # validate() reports a missing deck
@@ -280,7 +291,9 @@ class ChocoGames:
     def _create_game(self, conn: sqlite3.Connection, now: datetime, found: Challenge) -> int:
         ensure_player(conn, found.challenged_id, now)
         decks = (
-            check_can_play(conn, self.catalog, found.challenger_id, found.guild_id, found.league, now),
+            check_can_play(
+                conn, self.catalog, found.challenger_id, found.guild_id, found.league, now, own=False
+            ),
             check_can_play(conn, self.catalog, found.challenged_id, found.guild_id, found.league, now),
         )
         seed = self.rng.getrandbits(62)

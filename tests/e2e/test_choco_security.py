@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from typing import Any
 
 from emulator.payloads import guild_payload
 from emulator.world import MANAGE_GUILD, Channel, Guild, User
 from sandbox.harness import BotHarness
+from services import ledger
 from services.choco_game_store import GameRow
-from tests.e2e.choco_helpers import choco, shown
+from tests.e2e.choco_helpers import GRANT, choco, shown
 from tests.e2e.test_choco_hidden import hidden_ids, names
 from tests.e2e.test_choco_referee import db_read, game_on_turn_1, players
 
@@ -208,3 +210,42 @@ async def test_the_referee_log_is_public_while_live_and_full_once_over(harness: 
 def _all_cards(game: GameRow, seat: int) -> list[Any]:
     side = game.state.sides[seat]
     return [*side.hand, *side.pioche, *side.front, *side.reserve, *side.graveyard]
+
+
+async def test_an_accepted_challenge_never_shows_the_challengers_deck(harness: BotHarness) -> None:
+    """The challenger's deck, checked again at the acceptance, is about to be their hidden pioche: when
+    it is no longer playable, the opponent who clicks "Accepter" is not told which cards it holds."""
+    h = harness
+    alice, bob, _ = await players(h)
+    [(saved,)] = await db_read(h, "SELECT cards FROM choco_decks WHERE player_id = ?", alice.id)
+    deck = json.loads(saved)
+    made = await h.emu.run_command(
+        alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=h.games_channel
+    )
+    assert made.message is not None
+    sold = deck[0]
+    catalog = choco(h).economy.decks.catalog
+    spare = next(c.id for c in catalog.cards if c.rarity == "bronze_1" and c.id not in deck)
+    assert h.bot is not None
+    now = h.bot.services.clock.now()
+
+    def sell_one(conn: sqlite3.Connection) -> None:
+        """One card of the deck leaves the collection, another comes: the league stays open to her."""
+        ledger.mint_card(conn, now, alice.id, "choco", spare, GRANT, {})
+        conn.execute(
+            "UPDATE cards SET owner_id = NULL WHERE id = (SELECT id FROM cards WHERE owner_id = ?"
+            " AND card_key = ? LIMIT 1)",
+            (alice.id, sold),
+        )
+
+    await h.bot.services.db.write(sell_one)
+    answer = await h.emu.click(bob, "Accepter", message=made.message)
+    assert answer.message is not None and answer.message.ephemeral_to is bob, answer
+    text = shown(answer.message)
+    assert "ne peut pas jouer en Ligue de Bronze" in text and "/choco pioche" in text, text
+    assert sold not in text and all(n not in text for n in names(catalog, sold)), text
+    assert await db_read(h, "SELECT status FROM choco_challenges") == [("pending",)]
+
+    # Control: the challenger herself is told which card is missing.
+    own = await reply(h, alice, "defi", h.games_channel, joueur=bob, ligue="Ligue de Bronze")
+    assert any(n in own for n in names(catalog, sold)), own
