@@ -84,6 +84,9 @@ def _user_message(error: BaseException, locale: str) -> str | None:
     if isinstance(error, DomainError):
         params = {k: _param(v, locale) for k, v in error.params.items()}
         return t(error.key, locale, **params)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        log.warning("a client sent a command the bot does not have (commands not synced?): %s", error)
+        return t("error.unknown_command", locale)  # removed or changed while a client still offered it
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", locale)
     if isinstance(error, app_commands.MissingPermissions):

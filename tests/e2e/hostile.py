@@ -59,6 +59,15 @@ async def send_raw(
     return await emu._wait(record)
 
 
+async def send_unknown_command(harness: BotHarness, user: User, name: str) -> InteractionResult:
+    """A command the bot does not have (one it removed while a client still offers it)."""
+    emu = harness.emu
+    data = {"id": "1", "name": name, "type": 1}
+    channel = emu._acting_channel(user, None)
+    record = await emu._send(APPLICATION_COMMAND, user, channel, f"/{name}", data, locale=None)
+    return await emu._wait(record)
+
+
 async def click_raw(
     harness: BotHarness, user: User, source: RecordedMessage, custom_id: str, values: list[str] | None = None
 ) -> InteractionResult:

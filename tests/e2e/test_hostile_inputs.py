@@ -15,7 +15,13 @@ from discord_app.option_checks import MAX_ID
 from discord_app.render import text
 from sandbox.harness import BotHarness
 from services.messages import Text
-from tests.e2e.hostile import assert_private_and_fits, click_raw, send_raw, state_of
+from tests.e2e.hostile import (
+    assert_private_and_fits,
+    click_raw,
+    send_raw,
+    send_unknown_command,
+    state_of,
+)
 
 BEYOND_SQLITE = 2**63
 BEYOND_DISCORD = 2**53 + 1
@@ -110,6 +116,12 @@ async def test_a_missing_required_option_is_refused(harness: BotHarness) -> None
     alice = harness.user("alice")
     shown = assert_private_and_fits(await send_raw(harness, alice, "choco play", {}))
     assert "obligatoire" in shown
+
+
+@pytest.mark.parametrize("name", ["ancienne", "hoss"])  # a group without its subcommand is no command either
+async def test_a_command_the_bot_no_longer_has_is_refused_privately(harness: BotHarness, name: str) -> None:
+    shown = assert_private_and_fits(await send_unknown_command(harness, harness.user("alice"), name))
+    assert "n'existe plus" in shown
 
 
 async def test_a_redelivered_interaction_runs_once_and_logs_nothing(
