@@ -12,7 +12,9 @@ import discord
 
 from cogs._hoss_lookup import HossCard, find_card, hoss_of
 from cogs._hoss_render import RARITY_KEYS, card_name, number, percent
+from cogs._mixins import PARAM_ECHO_LIMIT
 from core.errors import NotFound
+from discord_app.errors import echo
 from engine.hoss.catalog import BuffCard, CreatureCard, HossCatalog
 from services.catalogs import fold
 from services.collecting import Problem
@@ -76,10 +78,10 @@ def problem_text(problem: Problem, catalog: HossCatalog, first: dict[str, Creatu
     """A deck problem with its ids shown as card names in the reader's language."""
     params: dict[str, Any] = dict(problem.params)
     if isinstance(params.get("line"), str):
-        params["line"] = line_name(first, params["line"], locale)
+        params["line"] = echo(line_name(first, params["line"], locale), PARAM_ECHO_LIMIT)
     if isinstance(params.get("buff"), str):
         buff = next((c for c in catalog.cards if c.id == params["buff"]), None)
-        params["buff"] = params["buff"] if buff is None else card_name(buff, locale)
+        params["buff"] = echo(params["buff"], PARAM_ECHO_LIMIT) if buff is None else card_name(buff, locale)
     return Text(problem.key, params)
 
 

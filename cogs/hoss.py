@@ -41,6 +41,7 @@ from cogs._mixins import send
 from core.errors import BadInput, NotFound
 from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
+from discord_app.errors import listing
 from discord_app.option_checks import Id
 from discord_app.render import text
 from discord_app.translator import choice, desc
@@ -355,9 +356,10 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
             view = await decks.save(interaction.user.id, slot, name, wanted_lines, wanted_buffs)
         except DeckInvalid as exc:  # re-raised whole: the handler would only show the first reason, by id
             reasons = [
-                text(problem_text(p, decks.catalog, decks.first, locale), locale) for p in exc.problems
+                Text.raw("• " + text(problem_text(p, decks.catalog, decks.first, locale), locale))
+                for p in exc.problems
             ]
-            raise BadInput("hoss.error.deck.refused", reasons="\n".join(f"• {r}" for r in reasons)) from exc
+            raise BadInput("hoss.error.deck.refused", reasons=listing(reasons)) from exc
         note = Text("hoss.deck.saved", {"slot": slot})
         await send(interaction, self._deck_spec(interaction, view, locale, note), locale)
 

@@ -34,7 +34,15 @@ async def test_a_refusal_naming_many_unknown_lines_fits_in_one_message(harness: 
     reply = await harness.emu.run_command(alice, "hoss deck save", options)
     shown = assert_private_and_fits(reply)
     assert "inconnue0000" in shown
-    assert "de plus" in shown  # the rest is counted, not listed
+    assert "de plus." in shown and "lignes de plus" not in shown  # counted by the listing, not cut
+
+
+async def test_a_refusal_quotes_a_long_unknown_name_short(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    options = {"slot": 1, "name": "Test", "lines": "z" * 1000, "buffs": "y" * 200}
+    shown = assert_private_and_fits(await harness.emu.run_command(alice, "hoss deck save", options))
+    assert "z" * 99 + "…" in shown and "z" * 100 not in shown
+    assert "y" * 99 + "…" in shown and "y" * 100 not in shown
 
 
 async def test_a_one_line_refusal_echoing_a_huge_value_is_cut(harness: BotHarness) -> None:
