@@ -3,11 +3,8 @@ before Discord is contacted; and nothing it opened keeps the process alive."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
-import subprocess
-import sys
 import threading
 from collections.abc import Callable
 from contextlib import closing
@@ -16,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from store.db import Database, DatabaseUnusable, check_location
+from tests.platform.bot_process import assert_threads_back_to, database_refusal
 from tests.services.conftest import open_database
 
-ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = 3000  # enough rows for the players table to span many pages
 
 
@@ -87,24 +84,7 @@ def test_the_bot_refuses_it_in_one_line_with_exit_code_2(
     tmp_path: Path, bad_database: tuple[Path, str]
 ) -> None:
     path, expected = bad_database
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py")],
-        cwd=tmp_path,  # no .env there
-        env={
-            "PATH": "/usr/bin:/bin",
-            "PYTHONPATH": str(ROOT),
-            "DISCORD_TOKEN": "x",
-            "DATABASE_PATH": str(path),
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 2, result.stderr
-    assert result.stdout == ""
-    [line] = result.stderr.splitlines()  # before any Discord client exists, hence before any log line
-    assert line.startswith("Invalid setting DATABASE_PATH: ")
+    line = database_refusal(tmp_path, path)
     if expected == "folder":
         assert f"the folder {path.parent} is read-only" in line
     else:
@@ -119,11 +99,7 @@ async def test_opening_it_fails_and_leaves_no_thread_behind(bad_database: tuple[
     db = Database(path)
     with pytest.raises(DatabaseUnusable, match=expected):
         await db.open()
-    for _ in range(200):  # a closed connection's thread ends a moment after answering its last call
-        if threading.active_count() == before:
-            break
-        await asyncio.sleep(0.01)
-    assert threading.active_count() == before
+    await assert_threads_back_to(before)
 
 
 def test_a_file_without_write_permission_is_refused_even_for_root(tmp_path: Path) -> None:

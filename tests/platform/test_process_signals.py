@@ -25,6 +25,7 @@ from services import container
 from services.heartbeat import PERIOD
 from services.pillz_duels import TIMEOUT_JOB
 from services.scheduler import Scheduler, schedule
+from tests.platform.bot_process import assert_threads_back_to
 from tests.services.conftest import open_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,11 +99,7 @@ async def test_a_signal_during_the_database_checks_leaves_no_thread_behind(
     start_up.cancel()
     with pytest.raises(asyncio.CancelledError):
         await start_up
-    for _ in range(200):  # a closed connection's thread ends a moment after answering its last call
-        if threading.active_count() == before:
-            break
-        await asyncio.sleep(0.01)
-    assert threading.active_count() == before
+    await assert_threads_back_to(before)
 
 
 async def _seed_pending_job(path: Path) -> None:

@@ -7,17 +7,15 @@ from __future__ import annotations
 import hashlib
 import shutil
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from store.migrate import MIGRATIONS_DIR, SchemaMismatch, apply_sync, current_version, discover
+from tests.platform.bot_process import database_refusal
 from tests.services.test_migrations import plain, schema, upgrade
 
-ROOT = Path(__file__).resolve().parents[2]
 LATEST = len(discover())
 
 
@@ -149,21 +147,6 @@ def test_the_bot_refuses_to_start_on_it_with_exit_code_2(
     with plain(path) as conn:
         apply_sync(conn, discover())
         spoil(conn)
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py")],
-        cwd=tmp_path,  # no .env there
-        env={
-            "PATH": "/usr/bin:/bin",
-            "PYTHONPATH": str(ROOT),
-            "DISCORD_TOKEN": "x",
-            "DATABASE_PATH": str(path),
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 2, result.stderr
-    [line] = result.stderr.splitlines()
+    line = database_refusal(tmp_path, path)
     assert line.startswith(f"Invalid setting DATABASE_PATH: {path} ")
     assert ("newer than this version" if spoil is make_newer else "0002_settings.sql") in line
