@@ -60,9 +60,6 @@ def current_version(conn: sqlite3.Connection) -> int:
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,"
         " checksum TEXT)"
     )
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(schema_migrations)")}
-    if "checksum" not in columns:  # a database created before checksums were kept
-        conn.execute("ALTER TABLE schema_migrations ADD COLUMN checksum TEXT")
     row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
     return int(row[0])
 
@@ -84,8 +81,12 @@ def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
             f"{_database_file(conn)} has schema version {version}, newer than this version of the bot knows "
             f"({len(migrations)}); run the newer bot, or restore a backup made before it ran"
         )
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(schema_migrations)")}
+    kept = "checksum" in columns  # not in a database created before checksums were kept
     unrecorded: list[Migration] = []
-    rows = conn.execute("SELECT version, name, checksum FROM schema_migrations ORDER BY version").fetchall()
+    rows = conn.execute(
+        f"SELECT version, name, {'checksum' if kept else 'NULL'} FROM schema_migrations ORDER BY version"
+    ).fetchall()
     for applied, name, checksum in rows:
         migration = known.get(applied)
         if migration is None:
@@ -104,12 +105,18 @@ def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
                 f"store/migrations (sha256 {checksum[:12]}... recorded, {migration.checksum[:12]}... in the "
                 "file); put the file back as it was and add a new migration instead"
             )
-    if unrecorded:
+    if unrecorded or not kept:  # only once every check passed: a refused database is left as it was
         conn.execute("BEGIN IMMEDIATE")
-        conn.executemany(
-            "UPDATE schema_migrations SET checksum = ? WHERE version = ? AND checksum IS NULL",
-            [(m.checksum, m.version) for m in unrecorded],
-        )
+        try:
+            if not kept:
+                conn.execute("ALTER TABLE schema_migrations ADD COLUMN checksum TEXT")
+            conn.executemany(
+                "UPDATE schema_migrations SET checksum = ? WHERE version = ? AND checksum IS NULL",
+                [(m.checksum, m.version) for m in unrecorded],
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
         conn.execute("COMMIT")
     return version
 

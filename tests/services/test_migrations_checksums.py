@@ -139,6 +139,19 @@ async def test_a_database_from_before_checksums_gets_them_on_its_first_start(tmp
         apply_sync(conn, discover(directory))
 
 
+def test_a_refused_database_from_before_checksums_is_left_without_them(tmp_path: Path) -> None:
+    directory = copy_migrations(tmp_path / "migrations")
+    path = tmp_path / "old.sqlite3"
+    with plain(path) as conn:
+        apply_sync(conn, discover(directory), target=3)
+        conn.execute("ALTER TABLE schema_migrations DROP COLUMN checksum")
+        before = schema(conn), conn.execute("SELECT * FROM schema_migrations").fetchall()
+        (directory / "0003_scheduler_outbox.sql").rename(directory / "0003_renamed.sql")
+        with pytest.raises(SchemaMismatch, match=r"applied 0003_scheduler_outbox\.sql as migration 3"):
+            apply_sync(conn, discover(directory))
+        assert (schema(conn), conn.execute("SELECT * FROM schema_migrations").fetchall()) == before
+
+
 @pytest.mark.parametrize("spoil", [make_newer, tamper_checksum], ids=["newer", "edited"])
 def test_the_bot_refuses_to_start_on_it_with_exit_code_2(
     tmp_path: Path, spoil: Callable[[sqlite3.Connection], None]
