@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from emulator.commands import SUBCOMMAND, SUBCOMMAND_GROUP
-from emulator.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, InteractionResult
+from emulator.interactions import APPLICATION_COMMAND, InteractionResult
 from emulator.options import Invocation, Resolved, resolve_command
-from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
 
@@ -65,26 +64,6 @@ async def send_unknown_command(harness: BotHarness, user: User, name: str) -> In
     data = {"id": "1", "name": name, "type": 1}
     channel = emu._acting_channel(user, None)
     record = await emu._send(APPLICATION_COMMAND, user, channel, f"/{name}", data, locale=None)
-    return await emu._wait(record)
-
-
-async def click_raw(
-    harness: BotHarness, user: User, source: RecordedMessage, custom_id: str, values: list[str] | None = None
-) -> InteractionResult:
-    """A component interaction with any custom_id (and select values) from a message the user can see.
-
-    discord.py only dispatches a custom_id the message carries, so the message's first button (or select)
-    is given the forged id first, as a tampered message would carry it."""
-    emu = harness.emu
-    kind = 2 if values is None else 3
-    component = next(c for c in source.all_components() if c.get("type") == kind)
-    component["custom_id"] = custom_id
-    data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
-    if values is not None:
-        data["values"] = values
-    record = await emu._send(
-        MESSAGE_COMPONENT, user, source.channel, custom_id, data, locale=None, source=source
-    )
     return await emu._wait(record)
 
 

@@ -17,7 +17,6 @@ from sandbox.harness import BotHarness
 from services.messages import Text
 from tests.e2e.hostile import (
     assert_private_and_fits,
-    click_raw,
     send_raw,
     send_unknown_command,
     state_of,
@@ -157,7 +156,7 @@ async def test_a_component_number_beyond_the_bounds_is_refused(harness: BotHarne
     reply = await harness.emu.run_command(alice, "hoss booster")
     assert reply.message is not None
     before = state_of(harness.db_path)
-    shown = assert_private_and_fits(await click_raw(harness, alice, reply.message, custom_id))
+    shown = assert_private_and_fits(await harness.emu.forge_component(alice, custom_id))
     assert "n'est pas valable" in shown
     assert state_of(harness.db_path) == before
 
