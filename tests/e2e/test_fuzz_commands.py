@@ -236,6 +236,15 @@ class Fuzz:
     def run(self, coro: Any) -> Any:
         return self.loop.run_until_complete(coro)
 
+    def close(self) -> None:
+        """Cancel what the bot left waiting (views' timeouts) before closing the loop, as asyncio.run does."""
+        pending = asyncio.all_tasks(self.loop)
+        for task in pending:
+            task.cancel()
+        self.run(asyncio.gather(*pending, return_exceptions=True))
+        self.run(self.loop.shutdown_asyncgens())
+        self.loop.close()
+
     def check_clean(self, what: str) -> None:
         assert self.harness.unexpected_errors == [], what
         self.harness.emu.assert_no_errors()
@@ -258,7 +267,7 @@ def fuzz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzz]:
     finally:
         logging.getLogger().removeHandler(run.errors)
         run.run(h.stop())
-        run.loop.close()
+        run.close()
 
 
 def hostile_case(fuzz: Fuzz, command: Command) -> Any:
