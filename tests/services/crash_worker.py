@@ -1,0 +1,181 @@
+"""The bot's write paths under load, in a process the crash test kills with SIGKILL and starts again.
+
+Each line of JSON read on stdin starts one life, forked from this process so that a restart does not pay
+the imports again (see `serve`); the child starts with nothing open, as a restarted bot would. A life
+opens the database the way the bot does, catches up on what fell due while it was dead, then runs
+operations `start..total-1` four at a time (paced, except in the last life), each one write unit behind
+an idempotency key: a purchase (a debit), a reward job due at once, a channel post, and now and then a
+DM (one recipient refuses DMs, so that goes to the private button fallback). Meanwhile the real
+scheduler fires the jobs (each credits a reward and posts) and the real deliverer sends the outbox to
+the Discord emulator the parent runs.
+
+A life writes one line per event for the parent: `ready`, `ack N` once operation N committed,
+`window` when a post was created and is about to be marked sent (the parent may kill it right then),
+and `done` when everything was delivered and nothing is due.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import sys
+import traceback
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import discord
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from core.clock import SystemClock
+from core.settings import Settings
+from discord_app.delivery import Deliverer
+from services import ledger
+from services.container import build_services
+from services.messages import MessageSpec, Target, Text
+from services.outbox import Outbox, OutboxItem, enqueue
+from services.players import ensure_player
+from services.scheduler import Job, schedule
+from store.idempotency import once
+
+CURRENCY = "crash_gold"
+GRANT = 1_000_000
+WRITERS = 4
+PACE = 0.1  # seconds between two operations of a writer: about as fast as the posts can leave
+
+
+def emit(line: str) -> None:
+    """One write per line: a life killed in the middle of a `print` (text, then newline) would leave half
+    a line for the next one to be glued to."""
+    os.write(1, f"{line}\n".encode())
+
+
+def say(text: str) -> MessageSpec:
+    return MessageSpec(content=Text.raw(text))
+
+
+async def main(spec: dict[str, Any]) -> None:
+    discord.http.Route.BASE = spec["rest_base"]
+    channel, players, refuser = spec["channel"], spec["players"], spec["refuser"]
+    settings = Settings(_env_file=None, discord_token=spec["token"], database_path=Path(spec["db"]))
+    services = await build_services(settings, SystemClock())
+    clock = services.clock
+    if not spec["nonce"]:  # the measurement without the fix: discord.py draws a random nonce per send
+        OutboxItem.nonce = lambda self, purpose="post": None
+
+    real_mark_sent = Outbox.mark_sent
+
+    async def mark_sent(self: Outbox, item_id: int, message_id: int) -> bool:
+        emit("window")
+        await asyncio.sleep(spec["window_pause"])  # a slow disk, widened so that kills land here
+        return await real_mark_sent(self, item_id, message_id)
+
+    Outbox.mark_sent = mark_sent
+
+    def reward(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        op = int(job.payload["op"])
+        ledger.credit(conn, now, players[op % 2], CURRENCY, 1, ledger.Movement("crash.reward", f"job-{op}"))
+        enqueue(conn, now, Target("channel", channel), say(f"job-{op}"))
+
+    services.scheduler.on("crash.reward", reward)
+
+    def grant(conn: sqlite3.Connection) -> None:
+        now = clock.now()
+
+        def work() -> None:
+            for player in (*players, refuser):
+                ensure_player(conn, player, now)
+                ledger.credit(conn, now, player, CURRENCY, GRANT, ledger.Movement("crash.grant"))
+
+        once(conn, "crash-grant", now, work)
+
+    await services.db.write(grant)
+    client = discord.Client(intents=discord.Intents.none())
+    await client.login(spec["token"])
+    deliverer = Deliverer(client, services)
+    await services.scheduler.start()  # fires what fell due while this process was dead
+    emit("ready")
+
+    def operation(n: int) -> Any:
+        def unit(conn: sqlite3.Connection) -> Any:
+            now = clock.now()
+
+            def work() -> int:
+                player = players[n % 2]
+                ledger.debit(conn, now, player, CURRENCY, 1 + n % 3, ledger.Movement("crash.buy", f"op-{n}"))
+                schedule(conn, now, "crash.reward", now, {"op": n})
+                enqueue(conn, now, Target("channel", channel), say(f"op-{n}"))
+                if n % 5 == 0:
+                    enqueue(conn, now, Target("dm", players[0]), say(f"dm-{n}"))
+                if n % 7 == 0:
+                    enqueue(conn, now, Target("dm", refuser, fallback_channel_id=channel), say(f"hand-{n}"))
+                return n
+
+            return once(conn, f"op-{n}", now, work)
+
+        return unit
+
+    pending = iter(range(spec["start"], spec["total"]))
+
+    async def writer() -> None:
+        for n in pending:
+            await services.db.write(operation(n))
+            emit(f"ack {n}")
+            await asyncio.sleep(PACE if spec["paced"] else 0)
+
+    stop = asyncio.Event()
+
+    async def deliver() -> None:
+        while not stop.is_set():  # never cancelled in the middle of a send: only kills interrupt one
+            await deliverer.flush()
+            await asyncio.sleep(0.005)
+
+    delivery = asyncio.create_task(deliver())
+    await asyncio.gather(*(writer() for _ in range(WRITERS)))
+    stop.set()
+    await delivery
+    # A job's post may be queued after the last operation: deliver and fire until nothing is left.
+    while (due := await services.outbox.next_due_at()) is not None or await services.scheduler.run_due():
+        if due is not None:
+            await clock.sleep_until(due, asyncio.Event())
+        await deliverer.flush()
+    emit("done")
+    await client.close()
+    await services.close()
+
+
+def serve() -> None:
+    """Fork one life per spec read on stdin, so a restart does not pay the imports again, and print its
+    exit status once it is gone. SIGUSR1 SIGKILLs the life: this process knows when its pid is still its
+    own, the parent would not (a reaped pid may already belong to another process)."""
+    alive: list[int] = []
+
+    def kill_life(signum: int, frame: object) -> None:
+        if alive:
+            os.kill(alive[0], signal.SIGKILL)
+
+    signal.signal(signal.SIGUSR1, kill_life)
+    for line in sys.stdin:
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+            code = 0
+            try:
+                asyncio.run(main(json.loads(line)))
+            except BaseException:
+                traceback.print_exc()
+                code = 1
+            finally:
+                os._exit(code)
+        alive.append(pid)
+        _, status = os.waitpid(pid, 0)
+        alive.clear()
+        emit(f"exit {status}")
+
+
+if __name__ == "__main__":
+    serve()
