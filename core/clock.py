@@ -18,20 +18,27 @@ class Clock(Protocol):
 
 
 class SystemClock:
+    # The event loop sleeps on the monotonic clock, which does not follow a wall clock stepped forward (an
+    # NTP correction) nor count a suspended machine: a deadline days away would fire late by the jump.
+    # Naps of at most this length re-read the wall clock.
+    MAX_NAP = 60.0
+
     def now(self) -> datetime:
         return datetime.now(UTC)
 
     async def sleep_until(self, when: datetime, wake: asyncio.Event) -> None:
-        delay = (when - self.now()).total_seconds()
-        if delay <= 0:
-            return
-        # Not `asyncio.wait_for`: on Python 3.11 it swallows a cancellation that arrives just as `wake` is
-        # set (a shutdown's last heartbeat wakes the scheduler it then cancels), and the process never exits.
-        try:
-            async with asyncio.timeout(delay):
-                await wake.wait()
-        except TimeoutError:
-            return
+        while not wake.is_set():
+            delay = (when - self.now()).total_seconds()
+            if delay <= 0:
+                return
+            # Not `asyncio.wait_for`: on Python 3.11 it swallows a cancellation that arrives just as `wake`
+            # is set (a shutdown's last heartbeat wakes the scheduler it then cancels), and the process
+            # never exits.
+            try:
+                async with asyncio.timeout(min(delay, self.MAX_NAP)):
+                    await wake.wait()
+            except TimeoutError:
+                continue
 
 
 class ManualClock:

@@ -118,11 +118,21 @@ def _in(kinds: list[str]) -> str:
     return ", ".join("?" * len(kinds))
 
 
+# A retry time is written as now + back-off, so it is never more than RETRY_CAP ahead of the clock that wrote
+# it. One further ahead means the clock was set back since: the job is due now, instead of stalling for as
+# long as the jump (deadlines themselves are absolute times and keep waiting for theirs).
+_IS_DUE = "(due_at <= ? OR (attempts > 0 AND due_at > ?))"
+
+
+def _due_bounds(now: datetime) -> tuple[str, str]:
+    return to_db(now), to_db(now + RETRY_CAP)
+
+
 def _due_jobs(conn: sqlite3.Connection, kinds: list[str], now: datetime, limit: int) -> list[Job]:
     rows = conn.execute(
         "SELECT id, kind, due_at, payload, period_key, attempts FROM jobs"
-        f" WHERE state = 'due' AND due_at <= ? AND kind IN ({_in(kinds)}) ORDER BY due_at, id LIMIT ?",
-        (to_db(now), *kinds, limit),
+        f" WHERE state = 'due' AND {_IS_DUE} AND kind IN ({_in(kinds)}) ORDER BY due_at, id LIMIT ?",
+        (*_due_bounds(now), *kinds, limit),
     ).fetchall()
     return [_job(row) for row in rows]
 
@@ -241,9 +251,13 @@ class Scheduler:
         if not kinds:
             return None
 
+        now, horizon = _due_bounds(self.clock.now())
+
         def unit(conn: sqlite3.Connection) -> str | None:
             row = conn.execute(
-                f"SELECT MIN(due_at) FROM jobs WHERE state = 'due' AND kind IN ({_in(kinds)})", kinds
+                "SELECT MIN(CASE WHEN attempts > 0 AND due_at > ? THEN ? ELSE due_at END) FROM jobs"
+                f" WHERE state = 'due' AND kind IN ({_in(kinds)})",
+                (horizon, now, *kinds),
             ).fetchone()
             return row[0] if row else None
 
@@ -305,8 +319,8 @@ class Scheduler:
         def unit(conn: sqlite3.Connection) -> _Outcome:
             conn.execute("SAVEPOINT job_fire")
             claimed = conn.execute(
-                "UPDATE jobs SET state = 'done', fired_at = ? WHERE id = ? AND state = 'due' AND due_at <= ?",
-                (to_db(now), job.id, to_db(now)),
+                f"UPDATE jobs SET state = 'done', fired_at = ? WHERE id = ? AND state = 'due' AND {_IS_DUE}",
+                (to_db(now), job.id, *_due_bounds(now)),
             ).rowcount
             if claimed != 1:
                 conn.execute("RELEASE job_fire")

@@ -195,6 +195,37 @@ async def test_a_retried_job_succeeds_and_concurrent_failures_count_once(
     assert await payments(db, "test.flaky") == [str(job_id)]
 
 
+async def test_a_clock_set_back_does_not_hold_a_retry(
+    db: Database, sched: Scheduler, clock: ManualClock
+) -> None:
+    """A retry written before the clock went back two days is due at once, not two days later; a deadline
+    (an absolute time) still waits for its time."""
+    broken = [True]
+
+    def flaky(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        pay("test.flaky")(conn, job, now)
+        if broken[0]:
+            raise RuntimeError("not yet")
+
+    sched.on("flaky", flaky)
+    job_id = await sched.add("flaky", clock.now())
+    later_id = await sched.add("flaky", clock.now() + timedelta(days=3))
+    assert job_id is not None and later_id is not None
+    assert await sched.run_due() == 0  # first attempt fails: retry in a minute
+    broken[0] = False
+    clock.advance(timedelta(days=-2))
+    assert await sched.next_due_at() == clock.now()
+    assert await sched.run_due() == 1
+    assert await payments(db, "test.flaky") == [str(job_id)]
+    assert (await job_row(db, later_id))["state"] == "due"
+    broken[0] = True
+    clock.advance(timedelta(days=5))
+    assert await sched.run_due() == 0  # the later job fails once: retry in a minute
+    clock.advance(timedelta(seconds=-30))  # back, but less than the back-off
+    assert await sched.run_due() == 0
+    assert await sched.next_due_at() == clock.now() + timedelta(seconds=90)
+
+
 async def test_unknown_kinds_wait_for_their_handler(
     db: Database, sched: Scheduler, clock: ManualClock
 ) -> None:

@@ -1,0 +1,45 @@
+"""The production clock follows the wall clock, not only the event loop's monotonic one."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import datetime, timedelta
+
+from core.clock import SystemClock
+
+
+class SteppedClock(SystemClock):
+    """A wall clock stepped forward by an hour a moment after the sleep began (an NTP correction, a resume)."""
+
+    MAX_NAP = 0.05
+
+    def __init__(self) -> None:
+        self.step = timedelta(0)
+
+    def now(self) -> datetime:
+        return super().now() + self.step
+
+
+async def test_a_wall_clock_stepped_forward_ends_the_sleep_at_the_wall_time() -> None:
+    clock = SteppedClock()
+    wake = asyncio.Event()
+    deadline = clock.now() + timedelta(minutes=30)
+
+    def step() -> None:
+        clock.step = timedelta(hours=1)
+
+    asyncio.get_running_loop().call_later(0.1, step)
+    started = time.monotonic()
+    await asyncio.wait_for(clock.sleep_until(deadline, wake), timeout=5)
+    assert time.monotonic() - started < 2
+    assert clock.now() >= deadline
+
+
+async def test_a_set_wake_returns_at_once() -> None:
+    clock = SystemClock()
+    wake = asyncio.Event()
+    wake.set()
+    started = time.monotonic()
+    await clock.sleep_until(clock.now() + timedelta(hours=1), wake)
+    assert time.monotonic() - started < 0.5
