@@ -6,11 +6,12 @@ error (tests that provoke one on purpose take it out of `harness.bot.game_tree.u
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from cogs._hoss_battle import BattlePace
 from sandbox.harness import BotHarness
 from services import games
 from tests.fixtures import fixture_game
@@ -49,3 +50,12 @@ async def game_harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
             yield running
     finally:
         games.unregister(fixture_game.SPEC.key)
+
+
+@pytest.fixture
+def no_pacing() -> Iterator[None]:
+    """HOSS rounds are shown one per edit 5 s apart in production; the tests that use this do not wait."""
+    before = BattlePace.seconds
+    BattlePace.seconds = 0
+    yield
+    BattlePace.seconds = before

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from cogs._hoss_battle import BattlePace
 from core.clock import to_db
 from emulator.interactions import InteractionResult
 from emulator.records import RecordedMessage
@@ -33,13 +32,7 @@ from tests.e2e.test_hoss_ranked import here, hoss, shown, start_rank_1, with_dec
 
 VOLATILE_TABLES = frozenset({"players", "heartbeat", "schema_migrations"})
 
-
-@pytest.fixture(autouse=True)
-def no_pacing() -> Iterator[None]:
-    before = BattlePace.seconds
-    BattlePace.seconds = 0
-    yield
-    BattlePace.seconds = before
+pytestmark = pytest.mark.usefixtures("no_pacing")
 
 
 @dataclass

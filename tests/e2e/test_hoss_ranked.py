@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -28,13 +27,7 @@ LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur"
 BUFFS = ["buff_soins", "buff_vitesse"]
 
 
-@pytest.fixture(autouse=True)
-def no_pacing() -> Iterator[None]:
-    """Rounds are shown one per edit 5 s apart in production; the tests do not wait."""
-    before = BattlePace.seconds
-    BattlePace.seconds = 0
-    yield
-    BattlePace.seconds = before
+pytestmark = pytest.mark.usefixtures("no_pacing")
 
 
 def hoss(h: BotHarness) -> HossServices:

@@ -5,11 +5,9 @@ battle reads exactly like an unknown id."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import pytest
 
-from cogs._hoss_battle import BattlePace
 from emulator.interactions import InteractionResult
 from emulator.world import Channel
 from sandbox.harness import BotHarness
@@ -17,13 +15,7 @@ from tests.e2e.test_hoss_ranked import battle_message, here, hoss, shown, start_
 
 NOT_FOUND = "Combat introuvable."
 
-
-@pytest.fixture(autouse=True)
-def no_pacing() -> Iterator[None]:
-    before = BattlePace.seconds
-    BattlePace.seconds = 0
-    yield
-    BattlePace.seconds = before
+pytestmark = pytest.mark.usefixtures("no_pacing")
 
 
 async def other_server(h: BotHarness) -> Channel:

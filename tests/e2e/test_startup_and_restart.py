@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from sandbox.harness import BotHarness
 from services import games
 from services.catalogs import CatalogError
 from tests.fixtures import fixture_game
+from tests.platform.bot_process import database_refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "catalogs"
@@ -45,23 +44,7 @@ async def test_broken_catalog_stops_start_up_naming_file_card_and_field(
 def test_unusable_database_path_is_a_plain_message(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py")],
-        cwd=tmp_path,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "PYTHONPATH": str(ROOT),
-            "DISCORD_TOKEN": "x",
-            "DATABASE_PATH": str(blocker / "bot.sqlite3"),
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 2
-    assert result.stderr.strip().startswith("Invalid setting DATABASE_PATH")
-    assert "Traceback" not in result.stderr
+    database_refusal(tmp_path, blocker / "bot.sqlite3")
 
 
 async def test_a_deadline_set_before_a_restart_fires_once_after_it(

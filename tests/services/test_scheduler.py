@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -142,6 +142,17 @@ async def test_restart_fires_a_missed_job_once(path: Path, db: Database, clock: 
         await database.close()
 
 
+def flaky_while(broken: list[bool]) -> Callable[[sqlite3.Connection, Job, datetime], None]:
+    """A handler that pays, then fails while `broken[0]` holds (its payment rolled back with it)."""
+
+    def flaky(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        pay("test.flaky")(conn, job, now)
+        if broken[0]:
+            raise RuntimeError("not yet")
+
+    return flaky
+
+
 async def test_failing_handler_rolls_back_retries_then_fails(
     db: Database, sched: Scheduler, clock: ManualClock
 ) -> None:
@@ -178,13 +189,7 @@ async def test_a_retried_job_succeeds_and_concurrent_failures_count_once(
     db: Database, sched: Scheduler, clock: ManualClock
 ) -> None:
     broken = [True]
-
-    def flaky(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        pay("test.flaky")(conn, job, now)
-        if broken[0]:
-            raise RuntimeError("not yet")
-
-    sched.on("flaky", flaky)
+    sched.on("flaky", flaky_while(broken))
     job_id = await sched.add("flaky", clock.now())
     assert job_id is not None
     await asyncio.gather(*(sched.run_due() for _ in range(20)))
@@ -201,13 +206,7 @@ async def test_a_clock_set_back_does_not_hold_a_retry(
     """A retry written before the clock went back two days is due at once, not two days later; a deadline
     (an absolute time) still waits for its time."""
     broken = [True]
-
-    def flaky(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        pay("test.flaky")(conn, job, now)
-        if broken[0]:
-            raise RuntimeError("not yet")
-
-    sched.on("flaky", flaky)
+    sched.on("flaky", flaky_while(broken))
     job_id = await sched.add("flaky", clock.now())
     later_id = await sched.add("flaky", clock.now() + timedelta(days=3))
     assert job_id is not None and later_id is not None
