@@ -20,8 +20,16 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from engine.errors import DomainError, IllegalAction
-from engine.pillz.catalog import CHARACTER_ABILITIES, PillzCatalog
-from engine.pillz.rules import choose_first, draw_winner, first_reason, lead_seat, matchup, stars
+from engine.pillz.catalog import PillzCatalog
+from engine.pillz.rules import (
+    applied_effects,
+    choose_first,
+    draw_winner,
+    first_reason,
+    lead_seat,
+    matchup,
+    stars,
+)
 from engine.pillz.sample import sample_catalog, sample_deck
 from engine.pillz.state import (
     HAND_SIZE,
@@ -226,9 +234,11 @@ class PillzEngine:
         win, lose = sides[winner], sides[loser]
         life = list(state.life)
         life[loser] = max(0, life[loser] - win.damage_if_win)
+        wounded = life[winner]
         life[winner] = min(state.max_life[winner], life[winner] + win.heal_if_win)
         pillz = [state.pillz[0] - bets[0], state.pillz[1] - bets[1]]
         pillz[loser] += lose.refund_if_loss
+        undrained = pillz[loser]
         pillz[loser] = max(0, pillz[loser] - win.drain_if_win)
         hand = tuple(
             f.model_copy(update={"used": True}) if f.card_id == play.card else f for f in state.hands[seat]
@@ -244,6 +254,7 @@ class PillzEngine:
             damage=win.damage_if_win,
             life=(life[0], life[1]),
             pillz_left=(pillz[0], pillz[1]),
+            effects=applied_effects(fighters, winner, life[winner] - wounded, undrained - pillz[loser]),
         )
         update: dict[str, Any] = {
             "hands": hands,
@@ -265,26 +276,12 @@ class PillzEngine:
         else:
             update["round"] = state.round + 1
         after = state.model_copy(update=update)
-        data = record.model_dump(mode="json")
-        data["effects"] = self._effects(fighters, winner)
-        events = [Event("round", data)]
+        events = [Event("round", record.model_dump(mode="json"))]
         if after.finished:
             events.append(
                 Event("ended", {"winner": after.winner, "reason": after.reason, "life": list(life)})
             )
         return after, events
-
-    @staticmethod
-    def _effects(fighters: tuple[Fighter, Fighter], winner: int) -> list[dict[str, Any]]:
-        """Which character abilities acted, or were cancelled, so the narration can say so."""
-        effects = []
-        for seat in (0, 1):
-            me, foe = fighters[seat], fighters[1 - seat]
-            if me.ability is None or me.ability not in CHARACTER_ABILITIES:
-                continue
-            cancelled = foe.ability == "cancel_ability"
-            effects.append({"seat": seat, "kind": me.ability, "value": me.value, "cancelled": cancelled})
-        return effects
 
     # --- the end --------------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.pillz.catalog import CHARACTER_ABILITIES
-from engine.pillz.state import Fighter
+from engine.pillz.state import EffectRecord, Fighter
 
 # Why the first player was chosen; `first_reason` derives it again from the line-ups.
 FirstReason = Literal["stars", "random", "counter_attack"]
@@ -51,6 +51,48 @@ def matchup(me: Fighter, foe: Fighter) -> Matchup:
         drain_if_win=_bonus(me, foe, "drain_pillz"),
         refund_if_loss=_bonus(me, foe, "pillz_on_loss"),
     )
+
+
+def applied_effects(
+    fighters: tuple[Fighter, Fighter], winner: int, healed: int, drained: int
+) -> tuple[EffectRecord, ...]:
+    """Which character abilities changed the round's numbers and by how much, or were cancelled.
+
+    `healed` and `drained` are what the winner's Second souffle and Larcin really changed after their caps
+    (max life, not below 0 pillz); an ability that did not trigger (a Coup précis that lost) is left out.
+    """
+    loser = 1 - winner
+    raw_damage = fighters[winner].damage + _bonus(fighters[winner], fighters[loser], "damage_bonus")
+    effects = []
+    for seat in (0, 1):
+        me, foe = fighters[seat], fighters[1 - seat]
+        if me.ability not in CHARACTER_ABILITIES or me.ability == "cancel_ability":
+            continue
+        if not active(me, foe):
+            effects.append(
+                EffectRecord(seat=seat, card=me.card_id, kind=me.ability, amount=0, cancelled=True)
+            )
+            continue
+        won = seat == winner
+        amount = {
+            "power_bonus": me.value,
+            "damage_bonus": me.value if won else 0,
+            "reduce_damage": 0 if won else raw_damage - max(0, raw_damage - me.value),
+            "heal_on_win": healed if won else 0,
+            "drain_pillz": drained if won else 0,
+            "pillz_on_loss": 0 if won else me.value,
+        }[me.ability]
+        if amount:
+            effects.append(EffectRecord(seat=seat, card=me.card_id, kind=me.ability, amount=amount))
+    return tuple(effects)
+
+
+def attack_power(me: Fighter, foe: Fighter | None) -> int:
+    """The power `me` fights with: against a known `foe`, exactly the round's; against an unknown one (the
+    leader choosing), as if the answer had no Entrave, since only an Entrave would change it."""
+    if foe is None:
+        return me.power + (me.value if me.ability == "power_bonus" else 0)
+    return matchup(me, foe).power
 
 
 def draw_winner(rng: random.Random, attack_0: int, attack_1: int) -> int:

@@ -35,6 +35,23 @@ class Fighter(BaseModel):
     used: bool = False
 
 
+class EffectRecord(BaseModel):
+    """A character ability that changed a round's numbers, by how much, or that an Entrave cancelled.
+
+    Kept in the round's record so every number a player sees can be traced to its cause: `amount` is what
+    the ability actually changed (power for Furie, damage for Coup précis and Armure, PV healed, pillz
+    refunded or drained), after the caps (max life, not below 0); 0 when `cancelled`.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: int  # the seat whose character has the ability
+    card: str
+    kind: str
+    amount: int
+    cancelled: bool = False
+
+
 class RoundRecord(BaseModel):
     """A resolved round, public once resolved: both characters, both pillz, attacks, winner, damage."""
 
@@ -49,6 +66,7 @@ class RoundRecord(BaseModel):
     damage: int
     life: tuple[int, int]  # after the round
     pillz_left: tuple[int, int]
+    effects: tuple[EffectRecord, ...] = ()  # abilities that acted or were cancelled, by seat
 
 
 class PillzState(GameState):
