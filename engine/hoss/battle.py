@@ -274,7 +274,6 @@ class Battle:
             side.defenders.remove(fighter)
             fighter.protege = None
         else:
-            side.attackers -= 1
             for defender in side.defenders:
                 if defender.protege is fighter:
                     defender.protege = None
@@ -283,7 +282,9 @@ class Battle:
         if side.count_race(fighter.race, -1):
             for f in side.fighters:
                 retime(self, f, t)
-        if side.attackers == 0 and side.attacker_cards == 0:
+        # "plus de créature en jeu et plus aucune carte à jouer": a Défenseur in play is a creature in play,
+        # and a Défenseur card cannot be played without an attacker, so only attacker cards count as cards.
+        if not side.fighters and side.attacker_cards == 0:
             self.finish((side.foe.seat,), "hoss.outcome.elimination")
 
     def end_of_round(self) -> None:

@@ -103,8 +103,6 @@ def _restore_side(side: Side, seat: SeatState) -> None:
         by_uid[f.uid] = f
         if f.is_def:
             side.defenders.append(f)
-        else:
-            side.attackers += 1
         side.race_count[f.race] += 1
     for fs in seat.fighters:
         if fs.protege is not None:

@@ -251,7 +251,6 @@ class Side:
     __slots__ = (
         "answers",
         "attacker_cards",
-        "attackers",
         "buff_key",
         "cards",
         "confuse",
@@ -293,7 +292,6 @@ class Side:
         self.version = 0
         self.race_count = [0] * len(RACES)
         self.synergy = [0] * len(RACES)
-        self.attackers = 0  # attackers (non-Défenseurs) in play
         self.attacker_cards = 0  # attacker cards in hand or pile
         self.stats: dict[tuple[str, int], Stats] = {}
         self.steps: list[Step] = []

@@ -131,7 +131,6 @@ def put_in_play(b: Battle, side: Side, uid: str, protege: str | None) -> Fighter
         side.defenders.append(fighter)
         fighter.protege = next((f for f in side.fighters if f.uid == protege), None)
     else:
-        side.attackers += 1
         side.attacker_cards -= 1
     synergy_changed = side.count_race(fighter.race, +1)
     fighter.refresh()

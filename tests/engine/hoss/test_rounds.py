@@ -136,14 +136,16 @@ def test_a_player_loses_with_no_creature_in_play_and_no_card_left() -> None:
     assert not b.over  # a card left to play
 
 
-def test_a_lone_defender_does_not_keep_its_player_alive() -> None:
+def test_a_lone_defender_is_a_creature_in_play_and_keeps_its_player_in_the_battle() -> None:
+    """« Un joueur perd quand il n'a plus de créature en jeu »: a Défenseur in play is a creature in play."""
     b = arena(
-        [creature("x_1", "humain", "mage", pv=100), creature("w_1", "humain", "defenseur")],
+        [creature("x_1", "humain", "mage", pv=100), creature("w_1", "humain", "defenseur", pv=100)],
         [creature("y_1", "orc", "mage")],
     )
     b.take(get(b, "a1"), 10**6, 1000, "test")
-    assert get(b, "a2").alive
-    assert b.over and b.winners == (1,)
+    assert get(b, "a2").alive and not b.over
+    b.take(get(b, "a2"), 10**6, 2000, "test")  # it can still be hit; its death ends the battle
+    assert b.over and (b.winners, b.reason) == ((1,), "hoss.outcome.elimination")
     b = arena(
         [creature("x_1", "humain", "mage", pv=100)],
         [creature("y_1", "orc", "mage")],
@@ -151,6 +153,18 @@ def test_a_lone_defender_does_not_keep_its_player_alive() -> None:
     )
     b.take(get(b, "a1"), 10**6, 1000, "test")
     assert b.over  # a Défenseur card cannot be played without an attacker: nothing left to play
+
+
+def test_the_enemy_targets_a_lone_defender_and_the_60_round_rule_decides_if_it_holds() -> None:
+    b = arena(
+        [creature("x_1", "humain", "mage", pv=100), creature("w_1", "humain", "defenseur", pv=5000)],
+        [creature("y_1", "orc", "mage", pv=100, atk=1)],
+    )
+    b.take(get(b, "a1"), 10**6, 1000, "test")
+    b.resume()
+    hits = [e for r in b.records for e in r["events"] if e["k"] == "hit" and e.get("tgt") == "a2"]
+    assert hits  # the lone Défenseur was the target of the enemy's hits
+    assert b.round == MAX_ROUNDS and b.reason == "hoss.outcome.points_pv" and b.winners == (0,)
 
 
 def test_the_end_of_a_round_goes_poison_soins_evolution_defenders() -> None:
