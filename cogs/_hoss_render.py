@@ -152,6 +152,7 @@ def purchase_note(purchase: Purchase, locale: str) -> Text:
     return Text(
         "hoss.booster.bought",
         {
+            "tier": purchase.tier,
             "count": purchase.count,
             "total": gold(purchase.total, locale),
             "balance": gold(purchase.balance, locale),
@@ -183,7 +184,7 @@ def odds_spec(table: OddsTable, offer: ShopOffer, locale: str) -> MessageSpec:
     ]
     tiers = []
     for tier in table.tiers:
-        key = "hoss.odds.tier_line_yours" if tier.tier == offer.tier else "hoss.odds.tier_line"
+        key = "hoss.odds.tier_line" if tier.tier in offer.unlocked else "hoss.odds.tier_line_locked"
         params = {
             "tier": tier.tier,
             "r1": odds_percent(tier.ranks[0], locale),
@@ -198,13 +199,8 @@ def odds_spec(table: OddsTable, offer: ShopOffer, locale: str) -> MessageSpec:
     else:
         race = Text("hoss.odds.race_locked", {"wins": offer.rank1_wins, "needed": offer.race_unlock_wins})
     yours = Text(
-        "hoss.odds.offer",
-        {
-            "tier": offer.tier,
-            "price": gold(offer.price, locale),
-            "balance": gold(offer.balance, locale),
-            "max": offer.max_count,
-        },
+        "hoss.odds.offer" if len(offer.unlocked) > 1 else "hoss.odds.offer_one",
+        {"tier": offer.tier, "balance": gold(offer.balance, locale), "max": offer.max_count},
     )
     fields = (
         EmbedField(Text("hoss.odds.rarities"), Text.lines(rarities), inline=False),

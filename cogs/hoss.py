@@ -133,6 +133,7 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         count=desc("cmd.hoss.booster.opt.count.description"),
         kind=desc("cmd.hoss.booster.opt.kind.description"),
         race=desc("cmd.hoss.booster.opt.race.description"),
+        rank=desc("cmd.hoss.booster.opt.rank.description"),
     )
     @app_commands.choices(
         kind=[choice("hoss_booster", "normal"), choice("hoss_booster", "race")], race=RACE_CHOICES
@@ -143,6 +144,7 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         count: app_commands.Range[int, 1, 10] = 1,
         kind: Choice[str] | None = None,
         race: Choice[str] | None = None,
+        rank: app_commands.Range[int, 1, 9] | None = None,
     ) -> None:
         locale = await locale_of(interaction)
         chosen_kind = kind.value if kind is not None else ("race" if race is not None else "normal")
@@ -151,7 +153,11 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         if chosen_kind == "normal" and race is not None:
             raise BadInput("hoss.error.booster.race_for_normal")
         purchase = await hoss_of(interaction).shop.buy(
-            interaction.user.id, count, key=interaction.id, race=race.value if race is not None else None
+            interaction.user.id,
+            count,
+            key=interaction.id,
+            race=race.value if race is not None else None,
+            tier=rank,
         )
         note = render.purchase_note(purchase, locale)
         kwargs = await opening_reply(interaction, purchase.openings[0], locale, note)

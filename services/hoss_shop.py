@@ -5,7 +5,7 @@ of the whole price, then per booster an opening row and six minted copies (ledge
 ref = the opening id). A double click buys once and both clicks get the same openings. The cards come from
 `engine.hoss.boosters.draw_booster`, fed by the `random.Random` given to the service (seeded in tests,
 `random.SystemRandom()` in production); the draw happens inside the unit, in the single writer's thread,
-because the booster tier depends on the rank progress read in the same transaction.
+because which boosters the player may buy depends on the rank progress read in the same transaction.
 
 Flipping is idempotent per position: a button carries the position it reveals, and the conditional UPDATE
 (`... AND flipped = 0`) makes a second click a no-op. Decisions are in docs/hoss/economy.md.
@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, NotAllowed, NotFound
-from engine.hoss.boosters import CARDS_PER_BOOSTER, BoosterPool, draw_booster
+from engine.hoss.boosters import CARDS_PER_BOOSTER, TIERS, BoosterPool, draw_booster
 from engine.hoss.catalog import RACES, CreatureCard, HossCatalog, Race, Rarity
 from engine.hoss.economy import (
     MAX_BOOSTERS_PER_PURCHASE,
@@ -33,6 +33,7 @@ from engine.hoss.economy import (
     odds_table,
     race_booster_unlocked,
     sale_price,
+    unlocked_tiers,
 )
 from services import ledger
 from services.hoss_collection import HossCard
@@ -96,8 +97,9 @@ class ShopOffer:
     """What `/hoss shop` shows before buying."""
 
     balance: int
-    tier: int
+    tier: int  # the highest unlocked booster, the default of a purchase
     price: int
+    unlocked: tuple[int, ...]  # every booster the player may choose: Rang 1 up to `tier`
     race_unlocked: bool
     race_price: int
     rank1_wins: int
@@ -196,6 +198,7 @@ class HossShop:
                 balance=ledger.balance(conn, player_id, GOLD),
                 tier=tier,
                 price=booster_price(tier),
+                unlocked=tuple(unlocked_tiers(wins)),
                 race_unlocked=race_booster_unlocked(wins),
                 race_price=booster_price(tier, race=True),
                 rank1_wins=wins.get(1, 0),
@@ -205,8 +208,11 @@ class HossShop:
 
         return await self.db.read(unit)
 
-    async def buy(self, player_id: int, count: int, *, key: str | int, race: str | None = None) -> Purchase:
-        """Buy `count` boosters (1..10) of the player's tier; `race` makes them race boosters."""
+    async def buy(
+        self, player_id: int, count: int, *, key: str | int, race: str | None = None, tier: int | None = None
+    ) -> Purchase:
+        """Buy `count` boosters (1..10) of `tier`, any booster the player has unlocked (their highest when
+        None); `race` makes them race boosters."""
         if (
             isinstance(count, bool)
             or not isinstance(count, int)
@@ -215,6 +221,8 @@ class HossShop:
             raise BadInput("hoss.error.shop.count", minimum=1, maximum=MAX_BOOSTERS_PER_PURCHASE)
         if race is not None and race not in RACES:
             raise BadInput("hoss.error.shop.unknown_race", race=race)
+        if tier is not None and (isinstance(tier, bool) or not isinstance(tier, int) or tier not in TIERS):
+            raise BadInput("hoss.error.shop.tier", minimum=min(TIERS), maximum=max(TIERS))
         now = self.clock.now()
         purchase_key = str(key)
 
@@ -224,7 +232,7 @@ class HossShop:
                 conn,
                 f"hoss:buy:{purchase_key}",
                 now,
-                lambda: self._purchase(conn, now, player_id, count, race, purchase_key),
+                lambda: self._purchase(conn, now, player_id, count, race, tier, purchase_key),
             )
             if stored["player"] != player_id:
                 raise NotAllowed()
@@ -243,14 +251,24 @@ class HossShop:
         return await self.db.write(unit)
 
     def _purchase(
-        self, conn: sqlite3.Connection, now: datetime, player_id: int, count: int, race: str | None, key: str
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        player_id: int,
+        count: int,
+        race: str | None,
+        asked: int | None,
+        key: str,
     ) -> dict[str, Any]:
         wins = rank_wins(conn, player_id)
         if race is not None and not race_booster_unlocked(wins):
             raise NotAllowed(
                 "hoss.error.shop.race_locked", wins=wins.get(1, 0), needed=RACE_BOOSTER_UNLOCK_WINS
             )
-        tier = highest_unlocked_rank(wins)
+        unlocked = unlocked_tiers(wins)
+        tier = unlocked[-1] if asked is None else asked
+        if tier not in unlocked:
+            raise NotAllowed("hoss.error.shop.tier_locked", tier=tier, highest=unlocked[-1])
         price = booster_price(tier, race=race is not None)
         balance = ledger.debit(
             conn, now, player_id, GOLD, price * count, ledger.Movement(REASON_BOOSTER, ref=key)

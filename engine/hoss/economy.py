@@ -40,6 +40,12 @@ def highest_unlocked_rank(wins_by_rank: Mapping[int, int]) -> int:
     return rank
 
 
+def unlocked_tiers(wins_by_rank: Mapping[int, int]) -> range:
+    """« Chaque rang de combat débloque un booster plus puissant »: a rank adds its booster to the ones the
+    player already had, it does not replace them, so a Rang 9 player may still buy a 100-gold Rang 1."""
+    return range(1, highest_unlocked_rank(wins_by_rank) + 1)
+
+
 def race_booster_unlocked(wins_by_rank: Mapping[int, int]) -> bool:
     return wins_by_rank.get(1, 0) >= RACE_BOOSTER_UNLOCK_WINS
 

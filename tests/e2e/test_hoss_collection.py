@@ -87,8 +87,8 @@ async def test_one_booster_costs_100_and_arrives_face_down(harness: BotHarness) 
     reply = await harness.emu.run_command(alice, "hoss booster")
     assert reply.message.ephemeral
     shown = text(reply)
-    assert "Boosters achetés : 1 pour 100 or. Solde : 200 or." in shown
-    assert shown.count("face cachée") == 6 and "Booster — palier 1" in shown
+    assert "Boosters Rang 1 achetés : 1 pour 100 or. Solde : 200 or." in shown
+    assert shown.count("face cachée") == 6 and "Booster Rang 1" in shown
     assert reply.message.button_labels == ["Retourner", "Tout retourner"]
     assert await gold(harness, alice) == 200
     assert "Vendre" not in shown  # nothing is face up yet
@@ -166,14 +166,38 @@ async def test_the_odds_table_in_each_language(harness: BotHarness) -> None:
         "Argent : 9 % (ou mieux : 1 sur 10)" in shown and "Divin : 0,004 % (ou mieux : 1 sur 25 000)" in shown
     )
     assert "1 chance sur 50 000" in shown
-    assert (
-        "**Palier 1 : Rang 1 100 % · Rang 2 0 % · Rang 3 0 % — 100 or (Race : 250 or)** ◀ le vôtre" in shown
-    )
-    assert "Palier 2 : Rang 1 96,875 % · Rang 2 2,5 % · Rang 3 0,625 % — 200 or (Race : 500 or)" in shown
-    assert "Palier 9 : Rang 1 75 % · Rang 2 20 % · Rang 3 5 % — 900 or (Race : 2 250 or)" in shown
+    assert "**Booster Rang 1** : Rang 1 100 % · Rang 2 0 % · Rang 3 0 % — 100 or (Race : 250 or)" in shown
+    locked = "🔒 Booster Rang 2 : Rang 1 96,875 % · Rang 2 2,5 % · Rang 3 0,625 % — 200 or (Race : 500 or)"
+    assert locked in shown
+    assert "🔒 Booster Rang 9 : Rang 1 75 % · Rang 2 20 % · Rang 3 5 % — 900 or (Race : 2 250 or)" in shown
     assert "Booster Race : 0/10 victoires au Rang 1" in shown and "Solde : 300 or" in shown
     english = text(await harness.emu.run_command(bob, "hoss odds"))
-    assert "Gold: 0.875 % (or better: 1 in 100)" in english and "Tier 4: Rank 1 90.625 %" in english
+    assert (
+        "Gold: 0.875 % (or better: 1 in 100)" in english and "🔒 Rank 4 booster: Rank 1 90.625 %" in english
+    )
+
+
+async def test_every_unlocked_booster_is_offered_and_a_locked_one_refused(harness: BotHarness) -> None:
+    """A Rang 3 player sees and buys the Rang 1, 2 and 3 boosters; the Rang 4 one stays locked."""
+    alice = harness.user("alice")
+    await harness.emu.run_command(alice, "hoss chances")  # creates the player
+
+    def unit(conn: sqlite3.Connection) -> None:
+        conn.executemany(
+            "INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (?, ?, 10)",
+            [(alice.id, 1), (alice.id, 2)],
+        )
+
+    await harness.bot.services.db.write(unit)
+    shown = text(await harness.emu.run_command(alice, "hoss chances"))
+    for tier in (1, 2, 3):
+        assert f"**Booster Rang {tier}** :" in shown
+    assert "🔒 Booster Rang 4 :" in shown and "boosters Rang 1 à Rang 3" in shown
+    reply = await harness.emu.run_command(alice, "hoss booster", {"nombre": 2, "rang": 1})
+    assert "Boosters Rang 1 achetés : 2 pour 200 or. Solde : 100 or." in text(reply)
+    refused = text(await harness.emu.run_command(alice, "hoss booster", {"rang": 4}))
+    assert "Le booster Rang 4 n'est pas encore débloqué" in refused and "Rang 1 à Rang 3" in refused
+    assert await gold(harness, alice) == 100
 
 
 # --- collection ---------------------------------------------------------------------------------------------
@@ -419,7 +443,7 @@ async def test_a_deck_shows_every_reason_once_it_became_invalid(harness: BotHarn
 async def test_an_english_player_gets_english_replies(harness: BotHarness) -> None:
     bob = harness.user("bob", locale="en-GB")
     shown = text(await harness.emu.run_command(bob, "hoss booster"))
-    assert "Boosters bought: 1 for 100 gold. Balance: 200 gold." in shown
+    assert "Rank 1 boosters bought: 1 for 100 gold. Balance: 200 gold." in shown
     assert shown.count("face down") == 6
     ladder = text(await harness.emu.run_command(bob, "hoss rank"))
     assert "Rank 1" in ladder and "Rang" not in ladder
