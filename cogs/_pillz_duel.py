@@ -224,17 +224,23 @@ class GoButton(
 ):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         duels = pillz_of(interaction).duels
-        duel_id, version = int(self.match["duel"]), int(self.match["version"])
-        choice = await duels.controls(duel_id, interaction.user.id, guild=here(interaction))
-        place = _number(self.match["place"], 0, len(choice.state.hands[choice.seat]) - 1)
-        card = choice.state.hands[choice.seat][place].card_id
+        place = _number(self.match["place"], 0, 3)
         pillz = int(self.match["pillz"])
-        await duels.play(duel_id, interaction.user.id, version, card, pillz, guild=here(interaction))
+        duel = await duels.play_place(
+            int(self.match["duel"]),
+            interaction.user.id,
+            int(self.match["version"]),
+            place,
+            pillz,
+            guild=here(interaction),
+        )
+        assert duel.state is not None
+        fighter = duel.state.hands[duel.seat_of(interaction.user.id)][place]
         played = t(
             "pillz.controls.played",
             locale,
-            card=text(render.fighter_label(duels.catalog, choice.state.hands[choice.seat][place]), locale),
-            pillz=self.match["pillz"],
+            card=text(render.fighter_label(duels.catalog, fighter), locale),
+            pillz=pillz,
         )
         await interaction.response.edit_message(content=played, embeds=[], view=None)
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from engine.pillz import ENGINE
 from engine.pillz.catalog import PillzCatalog
-from engine.pillz.rules import matchup
-from engine.pillz.state import Fighter, RoundRecord
+from engine.pillz.rules import attack_power
+from engine.pillz.state import EffectRecord, Fighter, RoundRecord
 from engine.protocol import SPECTATOR
 from services.messages import Button, Embed, EmbedField, MessageSpec, Text
+from services.pillz import ABILITY_KEYS
 from services.pillz_duel_store import Choice, DuelRow
 
 COLOR = 0x7B2D8E
@@ -21,6 +22,14 @@ FIRST_KEYS = {
     "stars": "pillz.first.stars",
     "random": "pillz.first.random",
     "counter_attack": "pillz.first.counter_attack",
+}
+EFFECT_KEYS = {
+    "power_bonus": "pillz.effect.power_bonus",
+    "damage_bonus": "pillz.effect.damage_bonus",
+    "reduce_damage": "pillz.effect.reduce_damage",
+    "heal_on_win": "pillz.effect.heal_on_win",
+    "pillz_on_loss": "pillz.effect.pillz_on_loss",
+    "drain_pillz": "pillz.effect.drain_pillz",
 }
 REASON_KEYS = {
     "pillz.outcome.ko": "pillz.duel.result_ko",
@@ -36,16 +45,33 @@ def card_name(catalog: PillzCatalog, card_id: str) -> Text:
     return Text("pillz.duel.name", {"fr": card.name.fr, "en": card.name.en})
 
 
+def ability_name(catalog: PillzCatalog, card_id: str, kind: str) -> Text:
+    """The catalog's name of a card's ability, in the reader's language (its kind if the card is gone)."""
+    card = catalog.card(card_id)
+    if card is None or card.ability is None:
+        return Text.raw(kind)
+    return Text("pillz.duel.name", {"fr": card.ability.name.fr, "en": card.ability.name.en})
+
+
 def fighter_label(catalog: PillzCatalog, fighter: Fighter) -> Text:
-    return Text(
-        "pillz.duel.fighter",
+    """A character as the line-up and the controls show it: its stats and, if it has one, its ability, so
+    every number a round then shows can be traced to something the player saw."""
+    params: dict[str, object] = {
+        "name": card_name(catalog, fighter.card_id),
+        "stars": "★" * fighter.stars,
+        "power": fighter.power,
+        "damage": fighter.damage,
+    }
+    if fighter.ability is None:
+        return Text("pillz.duel.fighter", params)
+    ability = Text(
+        "pillz.card.ability",
         {
-            "name": card_name(catalog, fighter.card_id),
-            "stars": "★" * fighter.stars,
-            "power": fighter.power,
-            "damage": fighter.damage,
+            "name": ability_name(catalog, fighter.card_id, fighter.ability),
+            "text": Text(ABILITY_KEYS[fighter.ability], {"value": fighter.value}),
         },
     )
+    return Text("pillz.duel.fighter_ability", {**params, "ability": ability})
 
 
 def who(duel: DuelRow, seat: int) -> Text:
@@ -76,17 +102,45 @@ def _round(duel: DuelRow, catalog: PillzCatalog, record: RoundRecord) -> Text:
         for s in (0, 1)
     ]
     loser = 1 - record.winner
-    return Text(
-        "pillz.duel.round",
-        {
-            "round": record.round,
-            "first": sides[record.leader],
-            "second": sides[1 - record.leader],
-            "winner": card_name(catalog, record.cards[record.winner]),
-            "loser": who(duel, loser),
-            "damage": record.damage,
-        },
-    )
+    lead, answer = record.attacks[record.leader], record.attacks[1 - record.leader]
+    odds = Text("pillz.duel.odds", {"attack": lead, "other": answer, "percent": chance(lead, answer)})
+    lines = [
+        Text(
+            "pillz.duel.round",
+            {
+                "round": record.round,
+                "first": sides[record.leader],
+                "second": sides[1 - record.leader],
+                "odds": odds,
+                "winner": card_name(catalog, record.cards[record.winner]),
+                "loser": who(duel, loser),
+                "damage": record.damage,
+            },
+        )
+    ]
+    lines += [_effect(duel, catalog, effect) for effect in record.effects]
+    return Text.lines(lines)
+
+
+def _effect(duel: DuelRow, catalog: PillzCatalog, effect: EffectRecord) -> Text:
+    """One line naming the ability behind a change of attack, damage, PV or pillz in a round."""
+    params = {
+        "ability": ability_name(catalog, effect.card, effect.kind),
+        "card": card_name(catalog, effect.card),
+        "amount": effect.amount,
+        "player": who(duel, effect.seat),
+        "foe": who(duel, 1 - effect.seat),
+    }
+    key = "pillz.effect.cancelled" if effect.cancelled else EFFECT_KEYS[effect.kind]
+    return Text(key, params)
+
+
+def _notes(duel: DuelRow, round_number: int) -> list[Text]:
+    return [
+        Text("pillz.duel.timeout_note", {"round": note["round"], "player": who(duel, int(note["seat"]))})
+        for note in duel.notes
+        if note["round"] == round_number
+    ]
 
 
 def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
@@ -111,16 +165,14 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
             {"player": who(duel, state.first), "why": Text(FIRST_KEYS[str(view["first_reason"])])},
         )
     ]
-    lines += [_round(duel, catalog, r) for r in state.history]
-    for note in duel.notes:
-        lines.append(
-            Text("pillz.duel.timeout_note", {"round": note["round"], "player": who(duel, int(note["seat"]))})
-        )
+    for record in state.history:
+        lines += [_round(duel, catalog, record), *_notes(duel, record.round)]
     buttons: tuple[Button, ...] = ()
     if duel.status == "over" and duel.result is not None:
         lines.append(_result(duel))
     elif not state.finished:
         lead = int(view["lead"])
+        lines += _notes(duel, state.round)
         if state.pending is not None:
             lines.append(
                 Text(
@@ -164,6 +216,8 @@ def _result(duel: DuelRow) -> Text:
     ]
     for seat, reward in enumerate(result.get("rewards") or []):
         reward_key = "pillz.duel.reward_capped" if reward.get("capped") else "pillz.duel.reward"
+        if reward.get("absent"):
+            reward_key = "pillz.duel.reward_absent"
         parts.append(
             Text(
                 reward_key,
@@ -211,7 +265,7 @@ def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: in
         lines.append(Text("pillz.controls.choose", {"pillz": pillz}))
     else:
         me = state.hands[seat][place]
-        power = matchup(me, foe).power if foe is not None else me.power
+        power = attack_power(me, foe)
         lines.append(
             Text(
                 "pillz.controls.attack",
@@ -219,7 +273,7 @@ def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: in
             )
         )
         if foe is not None:
-            foe_power = matchup(foe, me).power
+            foe_power = attack_power(foe, me)
             foe_left = state.pillz[1 - seat]
             for theirs in sorted({0, foe_left // 3, (2 * foe_left) // 3, foe_left}):
                 lines.append(

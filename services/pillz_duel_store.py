@@ -159,3 +159,24 @@ def record_move(conn: sqlite3.Connection, duel_id: int, seat: int, action: Any, 
         "INSERT INTO pillz_duel_moves (duel_id, seq, seat, action, by) VALUES (?, ?, ?, ?, ?)",
         (duel_id, int(seq.fetchone()[0]), seat, json.dumps(ENGINE.action_to_json(action)), by),
     )
+
+
+def played_by(conn: sqlite3.Connection, duel_id: int, seat: int, card: str) -> tuple[int, str] | None:
+    """The pillz and the author (`player`, `timeout`, `ai`) of the move in which `seat` played `card`, if
+    it did: a character fights once per duel, so the card names the move."""
+    rows = conn.execute(
+        "SELECT action, by FROM pillz_duel_moves WHERE duel_id = ? AND seat = ?", (duel_id, seat)
+    )
+    for action, by in rows:
+        move = json.loads(action)
+        if move.get("card") == card:
+            return int(move["pillz"]), str(by)
+    return None
+
+
+def acting_seats(conn: sqlite3.Connection, duel_id: int) -> set[int]:
+    """The seats whose player made at least one move themselves (not the AI on a timeout)."""
+    rows = conn.execute(
+        "SELECT DISTINCT seat FROM pillz_duel_moves WHERE duel_id = ? AND by = 'player'", (duel_id,)
+    )
+    return {int(r[0]) for r in rows}

@@ -25,7 +25,7 @@ from engine.pillz import ENGINE
 from engine.pillz.ai import choose, choose_quick
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.packs import PackPool
-from engine.pillz.state import Play
+from engine.pillz.state import Fighter, Play
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services import pillz_duel_render as render
 from services import scheduler as jobs
@@ -37,10 +37,12 @@ from services.pillz_duel_store import (
     Choice,
     DuelRow,
     StaleDuel,
+    acting_seats,
     insert,
     live_of,
     load,
     load_in,
+    played_by,
     record_move,
     save,
 )
@@ -55,6 +57,12 @@ T = TypeVar("T")
 TIMEOUT_JOB = "pillz:timeout"
 CHALLENGE_TTL = timedelta(hours=1)
 DEFAULT_CHOICE_SECONDS = 120
+# The engine's refusal reasons, each with its own sentence (a raw reason never reaches a player).
+REFUSALS = {
+    "not_your_turn": "pillz.error.not_your_turn",
+    "pillz": "pillz.error.too_many_pillz",
+    "card": "pillz.error.card_used",
+}
 
 
 def choice_time(conn: sqlite3.Connection, guild_id: int) -> timedelta:
@@ -246,11 +254,44 @@ class PillzDuels:
     async def play(
         self, duel_id: int, player: int, version: int, card: str, pillz: int, *, guild: int
     ) -> DuelRow:
+        return await self._play(duel_id, player, version, lambda hand: card, pillz, guild)
+
+    async def play_place(
+        self, duel_id: int, player: int, version: int, place: int, pillz: int, *, guild: int
+    ) -> DuelRow:
+        """Play the character at `place` in the player's line-up (what the private controls name)."""
+
+        def card_at(hand: tuple[Fighter, ...]) -> str:
+            if not 0 <= place < len(hand):
+                raise BadInput()
+            return hand[place].card_id
+
+        return await self._play(duel_id, player, version, card_at, pillz, guild)
+
+    async def _play(
+        self,
+        duel_id: int,
+        player: int,
+        version: int,
+        card_of: Callable[[tuple[Fighter, ...]], str],
+        pillz: int,
+        guild: int,
+    ) -> DuelRow:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> DuelRow:
             duel = load_in(conn, duel_id, guild)
             seat = duel.seat_of(player)
+            if duel.state is None:
+                raise NotAllowed("pillz.error.not_your_turn")
+            card = card_of(duel.state.hands[seat])
+            if (version != duel.version or seat not in duel.to_act()) and played_by(
+                conn, duel.id, seat, card
+            ) == (pillz, "player"):
+                # a second click on the same "Play": the move stands, and the player is told so
+                raise NotAllowed(
+                    "pillz.error.already_played", card=render.card_name(self.catalog, card), pillz=pillz
+                )
             if duel.status != "live":
                 raise NotAllowed("pillz.error.over")
             if version != duel.version:
@@ -302,7 +343,9 @@ class PillzDuels:
         try:
             state, _ = ENGINE.apply(duel.state, seat, action)
         except IllegalAction as error:
-            raise BadInput("pillz.error.illegal", reason=str(error.params.get("reason", ""))) from error
+            reason = str(error.params.get("reason", ""))
+            key = REFUSALS.get(reason, "pillz.error.bad_move")
+            raise BadInput(key, left=duel.state.pillz[seat], asked=action.pillz) from error
         record_move(conn, duel.id, seat, action, by)
         duel = save(conn, duel, now, state=state)
         return self._settle(conn, now, duel, ai_inline=ai_inline)
@@ -354,8 +397,15 @@ class PillzDuels:
         if duel.kind == "friend":
             challenged = duel.seats[1]
             assert challenged is not None
+            acted = acting_seats(conn, duel.id)
             rewards = record_friend_result(
-                conn, now, duel.guild_id, duel.id, (duel.seats[0], challenged), winner
+                conn,
+                now,
+                duel.guild_id,
+                duel.id,
+                (duel.seats[0], challenged),
+                winner,
+                present=(0 in acted, 1 in acted),
             )
             result["rewards"] = [asdict(r) for r in rewards]
         return save(conn, duel, now, status="over", result=result, deadline_at=None, timeout_job=None)

@@ -56,6 +56,7 @@ class FriendReward:
     capped: bool  # True: the pair's daily cap was reached, nothing was paid
     rating_before: int
     rating_after: int
+    absent: bool = False  # never moved in the duel (the AI played every move): paid nothing, not rated
 
 
 def _profile_rating(conn: sqlite3.Connection, player_id: int) -> int:
@@ -70,10 +71,16 @@ def record_friend_result(
     duel_id: int,
     seat_player_ids: tuple[int, int],
     winner_seat: int | None,
+    present: tuple[bool, bool] = (True, True),
 ) -> tuple[FriendReward, FriendReward]:
     """Record a finished friend match once: Elo, win/draw/loss counts and the gold rewards (ledger reason
     `pillz.reward`, ref = the duel id). A second call for the same duel returns the stored result and
-    changes nothing. Call inside a write unit (the duel's end-of-duel unit)."""
+    changes nothing. Call inside a write unit (the duel's end-of-duel unit).
+
+    A seat not `present` (its player never moved: the AI played for them on every timeout) is paid
+    nothing and its profile is untouched, and the match moves no rating: the AI standing in keeps the
+    duel going, it does not earn the absentee anything, nor lets the other player take rating from them.
+    """
     row = conn.execute("SELECT rewards FROM pillz_friend_results WHERE duel_id = ?", (duel_id,)).fetchone()
     if row is not None:
         first, second = (FriendReward(**seat) for seat in json.loads(row[0]))
@@ -100,10 +107,15 @@ def record_friend_result(
     )
     ratings = (_profile_rating(conn, a), _profile_rating(conn, b))
     score_a = {"win": 1.0, "draw": 0.5, "loss": 0.0}[outcomes[0]]
-    delta = elo_delta(ratings[0], ratings[1], score_a)
+    delta = elo_delta(ratings[0], ratings[1], score_a) if all(present) else 0
     rewards: list[FriendReward] = []
     for seat, player in enumerate((a, b)):
         outcome = outcomes[seat]
+        if not present[seat]:
+            rewards.append(
+                FriendReward(player, outcome, 0, capped, ratings[seat], ratings[seat], absent=True)
+            )
+            continue
         gold = 0 if capped else REWARD_GOLD[outcome]
         after = ratings[seat] + (delta if seat == 0 else -delta)
         conn.execute(

@@ -104,8 +104,11 @@ async def test_two_players_clicking_at_once_and_a_double_click(duels: PillzDuels
     assert unexpected == []
     played = [r for r in results if isinstance(r, DuelRow)]
     assert len(played) == 1
-    # the leader's repeated clicks find a newer version; the other player is refused (not their move or stale)
-    assert all(isinstance(r, StaleDuel) for r in results[:CLICKS] if not isinstance(r, DuelRow))
+    # the leader's repeated clicks are told their move is played; the other player is refused
+    refused = [r for r in results[:CLICKS] if not isinstance(r, DuelRow)]
+    assert refused and all(
+        isinstance(r, DomainError) and r.key == "pillz.error.already_played" for r in refused
+    )
     assert all(isinstance(r, DomainError) for r in results[CLICKS:])
     assert sum(isinstance(r, DuelRow) for r in results[:CLICKS]) == 1
     moves = await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM pillz_duel_moves").fetchone()[0])
