@@ -30,6 +30,7 @@ from cogs._hoss_lookup import hoss_of
 from cogs._hoss_render import gold
 from cogs._hoss_views import _check_owner, button, reply
 from core.errors import BadInput
+from core.i18n import format_int
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.render import text
 from engine.hoss.catalog import HossCatalog
@@ -114,10 +115,15 @@ def names_from_log(log: str, catalog: HossCatalog, locale: str) -> dict[str, str
 
 def creature_line(creature: dict[str, Any], names: dict[str, str], locale: str) -> str:
     hp, hp_max = int(creature["hp"]), int(creature["hp_max"])
-    pv = f"{pv_of(hp)}/{pv_of(hp_max)}"
+    pv = f"{format_int(pv_of(hp), locale)}/{format_int(pv_of(hp_max), locale)}"
     parts = [f"**{names.get(creature['uid'], creature['card'])}** {pv_bar(hp, hp_max)} {pv}"]
     if creature.get("shield"):
-        parts.append(text(Text("hoss.battle.shield", {"shield": pv_of(int(creature["shield"]))}), locale))
+        parts.append(
+            text(
+                Text("hoss.battle.shield", {"shield": format_int(pv_of(int(creature["shield"])), locale)}),
+                locale,
+            )
+        )
     statuses = [text(Text(STATUS_KEYS[s]), locale) for s in creature.get("statuses", {}) if s in STATUS_KEYS]
     if statuses:
         parts.append("[" + ", ".join(statuses) + "]")
@@ -173,7 +179,8 @@ def result_text(view: BattleView, locale: str) -> str:
     if not result.counted:
         lines.append(text(Text("hoss.battle.not_counted"), locale))
     else:
-        bonus = {"base": result.base, "fast": result.fast_bonus, "flawless": result.flawless_bonus}
+        amounts = {"base": result.base, "fast": result.fast_bonus, "flawless": result.flawless_bonus}
+        bonus = {name: format_int(amount, locale) for name, amount in amounts.items()}
         lines.append(text(Text("hoss.battle.reward", {"gold": gold(result.gold, locale), **bonus}), locale))
     return "\n".join(lines)
 
@@ -275,8 +282,8 @@ def ladder_reply(ladder: Ladder, owner: int, locale: str) -> dict[str, Any]:
         )
         params = {
             "rank": status.name,
-            "wins": status.wins,
-            "losses": status.losses,
+            "wins": format_int(status.wins, locale),
+            "losses": format_int(status.losses, locale),
             "state": Text(state),
             "win": gold(status.win_gold, locale),
             "loss": gold(status.loss_gold, locale),
@@ -444,7 +451,17 @@ def notice_reply(notice: Notice, owner: int, locale: str) -> dict[str, Any]:
     items = discord.ui.View(timeout=None)
     ok = f"hoss:notice:{owner}:{notice.id}"
     items.add_item(button(NoticeButton, ok, Text("hoss.notice.ok"), locale, "success"))
-    return reply(MessageSpec(content=notice.text), locale, items)
+    return reply(MessageSpec(content=notice_text(notice, locale)), locale, items)
+
+
+def notice_text(notice: Notice, locale: str) -> Text:
+    """Built here, not in the service, because its numbers are grouped as the reader's language writes them."""
+    params = {
+        "wins": format_int(notice.wins, locale),
+        "rank": Text(rank_key(notice.rank)),
+        "gold": format_int(notice.gold, locale),
+    }
+    return Text("hoss.ranked.notice.milestone", params)
 
 
 class NoticeButton(PersistentButton, template=r"hoss:notice:(?P<owner>\d+):(?P<notice>\d+)"):
@@ -453,7 +470,7 @@ class NoticeButton(PersistentButton, template=r"hoss:notice:(?P<owner>\d+):(?P<n
         claim = await hoss_of(interaction).ranked.claim_notice(interaction.user.id, int(self.match["notice"]))
         key = "hoss.notice.claimed" if claim.credited else "hoss.notice.already"
         note = Text(key, {"gold": gold(claim.notice.gold, locale), "balance": gold(claim.balance, locale)})
-        spec = MessageSpec(content=Text.lines([claim.notice.text, note]))
+        spec = MessageSpec(content=Text.lines([notice_text(claim.notice, locale), note]))
         await interaction.response.edit_message(**reply(spec, locale, None))
 
 

@@ -140,7 +140,11 @@ def opening_spec(opening: Opening, locale: str, *, waiting: int = 0, note: Text 
     lines = [_slot_line(slot, locale) for slot in opening.cards]
     fields: list[EmbedField] = []
     if waiting:
-        fields.append(EmbedField(Text("hoss.opening.waiting_label"), Text.raw(str(waiting)), inline=False))
+        fields.append(
+            EmbedField(
+                Text("hoss.opening.waiting_label"), Text.raw(format_int(waiting, locale)), inline=False
+            )
+        )
     holo = any(slot.holo for slot in opening.cards)
     embed = Embed(
         title=title, description=Text.lines(lines), fields=tuple(fields), color=HOLO_COLOR if holo else None
@@ -255,10 +259,11 @@ def collection_spec(
         fields.append(
             EmbedField(
                 Text("hoss.collection.face_down_label"),
-                Text("hoss.collection.face_down", {"count": page.face_down}),
+                Text("hoss.collection.face_down", {"count": format_int(page.face_down, locale)}),
             )
         )
-    title = Text("hoss.collection.title", {"page": page.page, "pages": page.pages, "total": page.total})
+    sizes = {"page": page.page, "pages": page.pages, "total": page.total}
+    title = Text("hoss.collection.title", {name: format_int(n, locale) for name, n in sizes.items()})
     return MessageSpec(embeds=(Embed(title=title, description=body, fields=tuple(fields)),))
 
 
@@ -344,10 +349,10 @@ def detail_spec(detail: CopyDetail, locale: str) -> MessageSpec:
 # --- sales -------------------------------------------------------------------------------------------
 
 
-def refusals_text(quote: SaleQuote) -> Text | None:
+def refusals_text(quote: SaleQuote, locale: str) -> Text | None:
     counts = Counter(r.reason for r in quote.refused)
     lines = [
-        Text("hoss.sale.refused_line", {"count": counts[key], "reason": Text(key)})
+        Text("hoss.sale.refused_line", {"count": format_int(counts[key], locale), "reason": Text(key)})
         for key in SALE_REFUSAL_KEYS
         if counts[key]
     ]
@@ -361,20 +366,29 @@ def quote_spec(
     quoted = set(quote.copy_ids)
     groups = Counter((card_name(c.card, locale), c.rarity) for c in copies if c.copy_id in quoted)
     lines = [
-        Text("hoss.sale.quote_line", {"count": n, "name": name, "rarity": Text(RARITY_KEYS[rarity])})
+        Text(
+            "hoss.sale.quote_line",
+            {"count": format_int(n, locale), "name": name, "rarity": Text(RARITY_KEYS[rarity])},
+        )
         for (name, rarity), n in sorted(groups.items(), key=lambda item: (-item[1], item[0]))
     ]
     if len(lines) > QUOTE_LISTED:
-        lines = [*lines[:QUOTE_LISTED], Text("hoss.sale.quote_more", {"count": len(lines) - QUOTE_LISTED})]
+        lines = [
+            *lines[:QUOTE_LISTED],
+            Text("hoss.sale.quote_more", {"count": format_int(len(lines) - QUOTE_LISTED, locale)}),
+        ]
     if quote.count:
-        title = Text("hoss.sale.quote_title", {"count": quote.count, "total": gold(quote.total, locale)})
+        title = Text(
+            "hoss.sale.quote_title",
+            {"count": format_int(quote.count, locale), "total": gold(quote.total, locale)},
+        )
     else:
         title = Text("hoss.sale.quote_nothing")
     fields = []
     criteria_text = filter_text(criteria)
     if criteria_text is not None:
         fields.append(EmbedField(Text("hoss.collection.filters"), criteria_text, inline=False))
-    refused = refusals_text(quote)
+    refused = refusals_text(quote, locale)
     if refused is not None:
         fields.append(EmbedField(Text("hoss.sale.kept"), refused, inline=False))
     description = Text.lines(lines) if lines else None
@@ -386,7 +400,7 @@ def sale_done(result: SaleResult, locale: str) -> MessageSpec:
         content=Text(
             "hoss.sale.done",
             {
-                "count": len(result.copy_ids),
+                "count": format_int(len(result.copy_ids), locale),
                 "total": gold(result.total, locale),
                 "balance": gold(result.balance, locale),
             },
@@ -422,7 +436,8 @@ def fusion_preview_spec(
     if preview.needs_confirmation:
         warnings = [Text(key, dict(params)) for key, params in preview.confirmations]
         fields.append(EmbedField(Text("hoss.fuse.warning"), Text.lines(warnings), inline=False))
-    title = Text("hoss.fuse.preview_title", {"name": card_name(card, locale), "count": len(preview.fusions)})
+    count = format_int(len(preview.fusions), locale)
+    title = Text("hoss.fuse.preview_title", {"name": card_name(card, locale), "count": count})
     embed = Embed(title=title, description=Text.lines(lines), fields=tuple(fields))
     return MessageSpec(content=Text("hoss.fuse.lost_anyway"), embeds=(embed,))
 
@@ -440,6 +455,10 @@ def fusion_result_spec(result: FusionResult, card: CreatureCard | BuffCard, loca
         lines.append(Text("hoss.fuse.success" if o.success else "hoss.fuse.failure", params))
     title = Text(
         "hoss.fuse.result_title",
-        {"name": card_name(card, locale), "successes": result.successes, "count": len(result.outcomes)},
+        {
+            "name": card_name(card, locale),
+            "successes": format_int(result.successes, locale),
+            "count": format_int(len(result.outcomes), locale),
+        },
     )
     return MessageSpec(embeds=(Embed(title=title, description=Text.lines(lines)),))

@@ -83,7 +83,6 @@ class Notice:
     wins: int
     gold: int
     battle_id: int | None
-    text: Text
 
 
 @dataclass(frozen=True)
@@ -152,11 +151,9 @@ class Claim:
 
 
 def _notice(row: sqlite3.Row) -> Notice:
-    rank, wins, gold = int(row["rank"]), int(row["wins"]), int(row["gold"])
-    text = Text(
-        "hoss.ranked.notice.milestone", {"wins": wins, "rank": Text(RANK_NAME_KEYS[rank]), "gold": gold}
+    return Notice(
+        int(row["id"]), row["kind"], int(row["rank"]), int(row["wins"]), int(row["gold"]), row["battle_id"]
     )
-    return Notice(int(row["id"]), row["kind"], rank, wins, gold, row["battle_id"], text)
 
 
 def _pending(conn: sqlite3.Connection, player_id: int) -> list[Notice]:
