@@ -51,6 +51,7 @@ def advance(
     kind: str,
     data: dict[str, Any] | None = None,
     notes: Sequence[Text] = (),
+    refused: Sequence[Text] = (),
     **changes: Any,
 ) -> GameRow:
     before = game.state
@@ -58,20 +59,27 @@ def advance(
     game = save(conn, game, now, state=state, **changes)
     log(conn, game.id, now, actor, kind, {**(data or {}), "events": public_events(events)})
     if state.finished:
-        return finish(conn, now, game, catalog, rng, before=before, events=events, notes=notes)
+        return finish(
+            conn, now, game, catalog, rng, before=before, events=events, notes=notes, refused=refused
+        )
     new_call = (state.turn, state.active) != turn_before
     if new_call:
         game = start_clock(conn, now, game)
-    posts.resolution(conn, now, game, catalog, title=title(game), before=before, events=events, notes=notes)
+    posts.resolution(
+        conn,
+        now,
+        game,
+        catalog,
+        title=title(game),
+        before=before,
+        events=events,
+        notes=notes,
+        refused=refused,
+    )
     if new_call:
         for seat in game.to_act():
             posts.send_hand(conn, now, game, seat, catalog)
     return game
-
-
-def cards_lost(state: ChocoState, seat: int) -> int:
-    """Wizards of `seat` in the graveyard at the end: the leaderboard's "cartes perdues au combat"."""
-    return sum(not c.pure for c in state.sides[seat].graveyard)
 
 
 def finish(
@@ -84,6 +92,7 @@ def finish(
     before: ChocoState,
     events: Sequence[Event],
     notes: Sequence[Text] = (),
+    refused: Sequence[Text] = (),
     referee_winner: int | None = None,
     by_referee: bool = False,
 ) -> GameRow:
@@ -111,7 +120,7 @@ def finish(
             game.league,
             verdict,
             absence_forfeit=absence,
-            cards_lost=cards_lost(state, seat),
+            cards_lost=state.combat_losses(seat),
         )
     if winner is not None:
         reward, reward_id = reward_card(
@@ -124,9 +133,9 @@ def finish(
     if reward is not None:
         conn.execute("UPDATE choco_games SET reward_card = ? WHERE id = ?", (reward, game.id))
     log(conn, game.id, now, None, "end", {"result": result, "winner": winner, "reward": reward_id})
-    extra = list(notes)
+    after: list[Text] = []
     if reward_id is not None and winner is not None:
-        extra.append(
+        after.append(
             Text(
                 "choco.play.reward",
                 {"player": posts.names(game)[winner], "card": card_name(catalog, reward_id)},
@@ -140,8 +149,10 @@ def finish(
         title=title(game),
         before=before,
         events=events,
-        notes=extra,
+        notes=notes,
+        refused=refused,
         outcome=outcome,
+        after=after,
     )
     return game
 

@@ -444,10 +444,12 @@ class ChocoGames:
         self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, error: UnownedCard
     ) -> Declared:
         """V.1: a card the player does not hold. The opponent draws one more card at their next draw (once
-        per turn), and the player is asked to correct the declaration."""
+        per turn, never in the preparatory turn: docs/choco/rules-notes.md), and the player is asked to
+        correct the declaration. When no card is granted, the reply is a plain refusal, so the bot never
+        announces a draw that does not happen."""
         problem = Text(error.key, dict(error.params))
         if game.state.turn == 0 or game.faulted_turn == game.state.turn:
-            return Declared("fault", game.id, problems=(problem,))
+            return Declared("refused", game.id, problems=(problem,))
         state, events = fault_unowned_card(game.state, seat)
         game = save(conn, game, now, state=state, faulted_turn=state.turn)
         log(
@@ -472,6 +474,7 @@ class ChocoGames:
         state: ChocoState = game.state
         events: list[Event] = []
         refused: list[tuple[int, Text]] = []
+        applied: list[int] = []
         described = describe(steps, game.state, seat, self.catalog)
         for index, step in enumerate(steps):
             try:
@@ -479,6 +482,7 @@ class ChocoGames:
             except IllegalAction as error:
                 refused.append((index, reason_text(error)))
                 continue
+            applied.append(index)
             events += more
             if state.finished:
                 break
@@ -500,9 +504,10 @@ class ChocoGames:
             actor=game.seats[seat],
             kind="turn",
             data={"steps": [ENGINE.action_to_json(s) for s in steps]},
-            notes=[Text("choco.play.ignored", {"step": public[i], "reason": r}) for i, r in refused],
+            refused=[Text("choco.play.ignored", {"step": public[i], "reason": r}) for i, r in refused],
         )
-        return Declared("played", game.id, tuple(described), tuple(ignored))
+        played = tuple(described[i] for i in applied)  # the private reply keeps refused steps apart
+        return Declared("played", game.id, played, tuple(ignored))
 
     def _prepare(
         self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, steps: list[Any]

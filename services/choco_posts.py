@@ -67,6 +67,10 @@ def board_embed(game: GameRow, catalog: ChocoCatalog, title: Text) -> Embed:
     )
 
 
+# Events whose line the result already says: a finished game by forfeit gets one forfeit line.
+SAID_BY_OUTCOME = frozenset({"forfeit", "disqualified"})
+
+
 def resolution(
     conn: sqlite3.Connection,
     now: datetime,
@@ -77,29 +81,41 @@ def resolution(
     before: ChocoState,
     events: Sequence[Event],
     notes: Sequence[Text] = (),
+    refused: Sequence[Text] = (),
     outcome: Outcome | None = None,
+    after: Sequence[Text] = (),
 ) -> int:
-    """The referee's post after a resolution: account, board, active effects, then the call (or the end)."""
+    """The referee's post in the rulebook's order (II): the board, the active effects, then the
+    "Commentaires complémentaires": the turn's account, the refused actions, the result and what follows
+    it (`after`: the reward), or the call. The call is also the message's text, since only a message's
+    text can notify the player called to act."""
     who = names(game)
-    account = [*notes, *render.narrate(list(events), before, game.state, catalog, who)]
+    finished = outcome is not None or game.status != "live"
+    told = [e for e in events if not (finished and e.kind in SAID_BY_OUTCOME)]
+    account = [*notes, *render.narrate(told, before, game.state, catalog, who)]
     lines: list[Text] = []
     if account:
         lines.append(Text("choco.play.account", {"text": Text.lines(account)}))
+    lines += refused
     effects = render.active_effects(game.state, catalog, who)
-    finished = outcome is not None or game.status != "live"
+    content: Text | None = None
     if finished:
         lines.append(render.outcome(outcome, who) if outcome is not None else Text("choco.play.ended"))
+        lines += after
         pings: tuple[int, ...] = game.seats
         buttons: tuple[Button, ...] = ()
     else:
-        lines.append(call_text(game))
+        content = call_text(game)
+        lines.append(content)
         pings = tuple(game.seats[s] for s in game.to_act())
         buttons = (hand_button(game.id), panel_button(game.id))
+    comments = Embed(title=Text("choco.play.comments_title"), description=Text.lines(lines), color=COLOR)
     spec = MessageSpec(
-        content=Text.lines(lines),
+        content=content if content is not None else Text.raw(" ".join(who)),
         embeds=(
             board_embed(game, catalog, title),
             Embed(description=effects, color=COLOR),
+            comments,
         ),
         buttons=buttons,
         ping_users=pings,

@@ -109,9 +109,13 @@ def _active_entry(state: ChocoState, catalog: ChocoCatalog, active: Active) -> l
 
 
 def _timed_entry(state: ChocoState, catalog: ChocoCatalog, timed: Timed) -> list[Text]:
-    """A protect / stun / modify still running, on the wizard it affects, with the turns left."""
+    """A protect / stun / modify still running, named by the effect that applied it (the rulebook's "Nom de
+    l'effet (Nom du sorcier)"), on the wizard it affects, with the turns left. A step stored before its
+    card was recorded falls back to the mechanic's name."""
     wizard = uid_name((state,), catalog, timed.uid)
-    head = Text("choco.board.effect_entry", {"effect": Text(TIMED_NAME_KEYS[timed.kind]), "source": wizard})
+    effect = effect_of(state, catalog, timed.card_id) if timed.card_id is not None else None
+    name = localized(effect.name) if effect is not None else Text(TIMED_NAME_KEYS[timed.kind])
+    head = Text("choco.board.effect_entry", {"effect": name, "source": wizard})
     params: dict[str, object] = {"left": timed.left}
     if timed.kind == "modify":
         params |= {"pa": signed(timed.pa), "pv": signed(timed.pv)}

@@ -119,7 +119,7 @@ def resolve(
     picked = dict(zip(chosen_kinds(effect), targets, strict=False))
     events = [Event("effect", {"seat": owner, "card": source, "card_id": card_id})]
     for step in effect.steps:
-        state, more = _step(state, owner, source, step, picked, list(recall), rng)
+        state, more = _step(state, owner, source, card_id, step, picked, list(recall), rng)
         events += more
     return state, events
 
@@ -128,6 +128,7 @@ def _step(
     state: ChocoState,
     owner: int,
     source: str | None,
+    card_id: str,
     step: Step,
     picked: dict[str, str],
     recall: list[str],
@@ -139,7 +140,7 @@ def _step(
     events: list[Event] = []
     if kind in ("damage", "heal", "modify", "protect", "stun", "destroy", "move"):
         for uid in hit:
-            state = _on_wizard(state, owner, uid, step)
+            state = _on_wizard(state, owner, uid, step, card_id)
         events.append(Event("effect_step", {"seat": owner, "step": kind, "targets": hit}))
         return state, events
     mine, theirs = state.sides[owner], state.sides[1 - owner]
@@ -210,7 +211,7 @@ def redraw(state: ChocoState, seat: int, rng: random.Random) -> tuple[ChocoState
     ]
 
 
-def _on_wizard(state: ChocoState, owner: int, uid: str, step: Step) -> ChocoState:
+def _on_wizard(state: ChocoState, owner: int, uid: str, step: Step, card_id: str) -> ChocoState:
     where = _locate(state, uid)
     if where is None:  # gone since an earlier step
         return state
@@ -227,12 +228,19 @@ def _on_wizard(state: ChocoState, owner: int, uid: str, step: Step) -> ChocoStat
         )
         if step.turns is not None and changed.pv > 0:
             timed = Timed(
-                owner=owner, uid=uid, kind="modify", left=step.turns, turn=state.turn, pa=step.pa, pv=step.pv
+                owner=owner,
+                uid=uid,
+                kind="modify",
+                left=step.turns,
+                turn=state.turn,
+                pa=step.pa,
+                pv=step.pv,
+                card_id=card_id,
             )
             state = state.model_copy(update={"timed": (*state.timed, timed)})
         return _replace(state, uid, changed)
     if step.kind in ("protect", "stun"):
-        timed = Timed(owner=owner, uid=uid, kind=step.kind, left=step.turns, turn=state.turn)
+        timed = Timed(owner=owner, uid=uid, kind=step.kind, left=step.turns, turn=state.turn, card_id=card_id)
         return state.model_copy(update={"timed": (*state.timed, timed)})
     if step.kind == "move":
         side = state.sides[seat]

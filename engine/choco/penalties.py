@@ -39,7 +39,7 @@ def inactivity_24h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
     side = side.model_copy(
         update={source: pile[:index] + pile[index + 1 :], "graveyard": (*side.graveyard, lost)}
     )
-    state = _set(state, seat, side).model_copy(update={"rng": rng_state})
+    state = _set(state, seat, side).model_copy(update={"rng": rng_state}).spare(seat, lost.uid)
     event = Event(
         "penalty_destroyed", {"seat": seat, "from": source, "card": lost.uid, "card_id": lost.card_id}
     )

@@ -87,6 +87,9 @@ class Timed(BaseModel):
     turn: int  # the turn it was applied: that turn's end does not count
     pa: int = 0
     pv: int = 0
+    # The card whose effect applied it: the panel names the effect, not the mechanic. None in games stored
+    # before it was recorded.
+    card_id: str | None = None
 
 
 class Active(BaseModel):
@@ -118,11 +121,25 @@ class ChocoState(GameState):
     bonus_draws: tuple[int, int] = (0, 0)  # extra cards at the next draw (fault V.1)
     passes: tuple[int, int] = (0, 0)  # turns passed for inactivity (V.2)
     forfeit: Literal["voluntary", "absence"] | None = None
+    # Per seat, cards sent to the graveyard outside combat (the inactivity penalty, a voluntary discard):
+    # the leaderboard counts cards lost in combat only (VI.4).
+    spared: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     effects: dict[str, Effect] = Field(
         default_factory=dict
     )  # the effects of the cards in play, copied from the catalog at new_game
     timed: tuple[Timed, ...] = ()
     actives: tuple[Active, ...] = ()
+
+    def spare(self, seat: int, uid: str) -> ChocoState:
+        """Mark a card of `seat` as gone to the graveyard outside combat."""
+        spared = list(self.spared)
+        spared[seat] = (*spared[seat], uid)
+        return self.model_copy(update={"spared": (spared[0], spared[1])})
+
+    def combat_losses(self, seat: int) -> int:
+        """VI.4's "cartes perdues au combat": wizards of `seat` in the graveyard, except those the
+        inactivity penalty destroyed or their owner discarded."""
+        return sum(not c.pure and c.uid not in self.spared[seat] for c in self.sides[seat].graveyard)
 
 
 # --- actions: one step of a turn, or the whole turn at once --------------------------------------------

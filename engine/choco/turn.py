@@ -246,7 +246,10 @@ def do_step(state: ChocoState, seat: int, step: Step) -> tuple[ChocoState, list[
         side = _with(side, hand=hand, graveyard=(*side.graveyard, card))
         events.append(Event("discarded", {"seat": seat, "card": card.uid, "card_id": card.card_id}))
     prog = prog.model_copy(update={"phase": max(prog.phase, phase)})
-    return _set_side(state, seat, side).model_copy(update={"progress": prog}), events
+    state = _set_side(state, seat, side).model_copy(update={"progress": prog})
+    if isinstance(step, Discard):  # a voluntary discard is no loss in combat (VI.4)
+        state = state.spare(seat, step.card)
+    return state, events
 
 
 def _deck_attack(

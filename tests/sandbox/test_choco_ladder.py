@@ -2,7 +2,7 @@
 clock, checked on the transcript and in the database: reminders before D, a pioche card destroyed at D,
 the turn passed at 3 D, the second pass disqualifies; a declared absence pauses all of it.
 
-Every script starts from examples/choco.txt (seed 7): alice and bob buy frogs, build Bronze decks, play
+Every script starts from examples/choco.txt (seed 8): alice and bob buy frogs, build Bronze decks, play
 the preparatory turn and turns 1 to 3; bob is then called for turn 4 at T0 and stops answering. Each
 `wait` fires what fell due at its end, so reminders are checked with waits that stop before D.
 """
@@ -26,7 +26,7 @@ from services.catalogs import DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "choco.txt"
-SEED = 7
+SEED = 8
 T0 = datetime(2026, 2, 5, 12, 0, tzinfo=UTC)  # 31 days after the sandbox's start: bob's turn 4 is called
 PENALTY = "Pénalité d'inactivité"
 PASSED = "n'a pas joué depuis 72 heures : son tour est passé."
@@ -128,7 +128,7 @@ async def test_the_example_script_runs_and_is_repeatable(tmp_path: Path) -> None
 
 
 def test_the_command_line_takes_the_seed(tmp_path: Path) -> None:
-    """`python bot.py --sandbox --seed 7 --script examples/choco.txt` prints what run_sandbox(seed=7) does."""
+    """`python bot.py --sandbox --seed 8 --script examples/choco.txt` prints what run_sandbox(seed=8) does."""
     lines: list[str] = []
     code = asyncio.run(
         run_sandbox(script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=SEED)
@@ -187,7 +187,9 @@ async def test_a_second_pass_disqualifies(tmp_path: Path) -> None:
         assert "Tour joué" in run.after(steps[1])
         end = run.after("wait 73h", 2)
         assert end.count(f"{PENALTY} : ") == 1  # the second call's 24 h penalty, then the disqualification
-        assert "@bob est disqualifié(e) après deux tours passés pour inactivité." in end
+        # One forfeit line (the result), then the reward.
+        assert end.count("disqualifié(e)") == 1 and "@bob est disqualifié(e) pour absences répétées" in end
+        assert end.index("disqualifié(e)") < end.index("@alice remporte une carte")
         assert "@alice remporte une carte" in end and "[Voir ma main]" not in end.split(PASSED)[-1]
 
         game = run.game()

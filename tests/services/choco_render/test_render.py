@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.choco.effects import placed
 from engine.choco.state import Active, Card, ChocoState, Side, Timed, TurnProgress
 from engine.protocol import Event, Outcome
 from engine.rng import RngState
@@ -168,6 +169,29 @@ def test_active_effects_list_actives_and_timed_per_player() -> None:
         "Active effects",
         "None",
     ]
+
+
+def test_a_timed_step_is_named_by_its_effect_and_the_wizard() -> None:
+    """« Voile de brume (Delphine Brume) », as the rulebook's « Nom de l'effet (Nom du sorcier) »: the
+    effect's own name, not its mechanic ("Protection")."""
+    delphine = wizard("c40", "delphine_brume")
+    base = mid_game()
+    me = base.sides[0].model_copy(update={"front": (*base.sides[0].front, delphine)})
+    card = catalog().card("delphine_brume")
+    assert card is not None and card.effect is not None
+    state = base.model_copy(
+        update={"sides": (me, base.sides[1]), "effects": {**base.effects, "delphine_brume": card.effect}}
+    )
+    state, _ = placed(state, 0, delphine)
+    out = render(active_effects(state, catalog(), NAMES), "fr").splitlines()
+    assert "Voile de brume (Delphine Brume)" in out
+    assert (
+        out[out.index("Voile de brume (Delphine Brume)") + 1]
+        == "⇝ ne peut pas être attaqué (tours restants : 1)"
+    )
+    english = render(active_effects(state, catalog(), NAMES), "en").splitlines()
+    assert "Veil of Mist (Delphine Haze)" in english
+    assert not any(line.startswith("Protection") for line in out)
 
 
 def test_hand_lists_the_private_cards_with_labels() -> None:
