@@ -64,7 +64,7 @@ async def service(catalog: PillzCatalog, duels: int, folder: Path) -> list[float
             assert duel.state is not None and duel.to_act() == [0]
             move = even_split_policy(duel.state, 0, random.Random(n))
             started = time.perf_counter()
-            duel = await service.play(duel.id, player, duel.version, move.card, move.pillz)
+            duel = await service.play(duel.id, player, duel.version, move.card, move.pillz, guild=1)
             times.append((time.perf_counter() - started) * 1000)
     await db.close()
     return times
