@@ -110,15 +110,20 @@ def purchase_spec(purchase: FrogPurchase, locale: str) -> MessageSpec:
     return MessageSpec(content=note, embeds=(Embed(title=title, description=Text.lines(lines)),))
 
 
+def percent(value: float, locale: str, spec: str = "g") -> str:
+    return format(value, spec).replace(".", "," if locale == "fr" else ".")
+
+
 def odds_spec(odds: FrogOdds, locale: str) -> MessageSpec:
-    decimal = "," if locale == "fr" else "."
+    """Each rarity's odds and one given card's: the per-card figure is the one that falls with rarity."""
     lines = [
         Text(
             "choco.odds.line",
             {
                 "rarity": Text(RARITY_KEYS[r.rarity]),
-                "percent": f"{r.per_mille / 10:g}".replace(".", decimal),
+                "percent": percent(r.per_mille / 10, locale),
                 "cards": r.cards,
+                "card_percent": percent(float(r.per_card * 100), locale, ".2f"),
             },
         )
         for r in odds.rarities
@@ -364,7 +369,8 @@ class ChocoEconomyCommands(CommandsMixin):
     async def leagues(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
         economy = economy_of(interaction)
-        open_ = await economy.leagues.open_leagues(interaction.user.id, guild_of(interaction))
+        joined_at = interaction.user.joined_at if isinstance(interaction.user, discord.Member) else None
+        open_ = await economy.leagues.open_leagues(interaction.user.id, guild_of(interaction), joined_at)
         await send(
             interaction,
             leagues_spec({str(k): v for k, v in open_.items()}, economy.leagues.cards, locale),

@@ -33,7 +33,7 @@ def member_payload(world: World, user: User, guild: Guild, *, permissions: bool 
         "nick": None,
         "avatar": None,
         "roles": [str(role.id) for role in user.roles if role.guild is guild],
-        "joined_at": iso_timestamp(guild.id),
+        "joined_at": world.joined_at(user, guild).isoformat(),
         "premium_since": None,
         "deaf": False,
         "mute": False,

@@ -185,6 +185,7 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     threads: list[Channel] = field(default_factory=list)
     roles: list[Role] = field(default_factory=list)
+    joined: dict[int, datetime] = field(default_factory=dict)  # user id -> when they joined, if set
 
     @property
     def everyone(self) -> Role:
@@ -317,6 +318,14 @@ class World:
             self.dm_channels[user.id] = channel
             self.channels[channel.id] = channel
         return channel
+
+    def set_joined(self, user: User, guild: Guild, when: datetime) -> None:
+        """When `user` joined `guild`, as member payloads will say (``joined_at``)."""
+        guild.joined[user.id] = when
+
+    def joined_at(self, user: User, guild: Guild) -> datetime:
+        """A member's join date: the one set, else the guild's creation (every member joined since)."""
+        return guild.joined.get(user.id, snowflake_time(guild.id))
 
     # -- lookups ----------------------------------------------------------------------------------------
 

@@ -2,7 +2,10 @@
 and each server's Chocobataille settings.
 
 Entry (rulebook VI, with the per-server membership age): Bronze needs 24 Bronze copies of which 12
-different cards and a player known to the bot for the server's `min_member_days`; Argent a Bronze win
+different cards and a member of the server for its `min_member_days` ("inscrit depuis 1 mois": the
+community is the server, so the age counts from when Discord says the member joined it, not from their
+first command to the bot, which would block a whole server for a month after installing the bot and
+treat its veterans as newcomers); Argent a Bronze win
 (any server) and one Argent card; Or an Argent win and one Or card. A league the player has already
 played (a result row, any server) stays open: winning never closes a lower league (VI.4).
 Results are per server, player and league (choco_results); the leaderboard sums a server's rows, the
@@ -18,7 +21,7 @@ import random
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from typing import Any, Literal
 
@@ -165,14 +168,25 @@ def _played(conn: sqlite3.Connection, player_id: int) -> set[str]:
     return {str(row[0]) for row in rows}
 
 
+def _first_seen(conn: sqlite3.Connection, player_id: int, now: datetime) -> datetime:
+    row = conn.execute("SELECT created_at FROM players WHERE id = ?", (player_id,)).fetchone()
+    return now if row is None else from_db(row[0])
+
+
 def leagues_open(
     conn: sqlite3.Connection,
     player_id: int,
     guild_id: int,
     now: datetime,
     cards: Mapping[str, ChocoCard] | None = None,
+    *,
+    joined_at: datetime | None = None,
 ) -> dict[League, list[Problem]]:
-    """Per league, every reason the player may not enter it on this server; an empty list = may enter."""
+    """Per league, every reason the player may not enter it on this server; an empty list = may enter.
+
+    `joined_at` is when the player joined this server (Discord's member join date, in every interaction
+    in a server). A caller without the member at hand passes None: the membership age then counts from
+    the player's first use of the bot, the only date the bot itself knows."""
     known = cards if cards is not None else default_cards()
     owned = owned_counts(conn, player_id)
     by_colour: dict[str, list[tuple[str, int]]] = {"bronze": [], "argent": [], "or": []}
@@ -196,10 +210,16 @@ def leagues_open(
             Problem("choco.league.problem.bronze_distinct", {"count": distinct, "needed": BRONZE_DISTINCT})
         )
     needed_days = guild_choco_settings(conn, guild_id).min_member_days
-    row = conn.execute("SELECT created_at FROM players WHERE id = ?", (player_id,)).fetchone()
-    days = 0 if row is None else max(0, (now - from_db(row[0])).days)
-    if days < needed_days:
-        bronze.append(Problem("choco.league.problem.member_days", {"days": days, "needed": needed_days}))
+    since = joined_at if joined_at is not None else _first_seen(conn, player_id, now)
+    opens = since + timedelta(days=needed_days)
+    if now < opens:
+        opens_at = int(opens.timestamp())
+        bronze.append(
+            Problem(
+                "choco.league.problem.member_days",
+                {"needed": needed_days, "opens": f"<t:{opens_at}:R>", "date": f"<t:{opens_at}:f>"},
+            )
+        )
 
     steps: tuple[tuple[League, League], ...] = (("argent", "bronze"), ("or", "argent"))
     for league, below in steps:
@@ -367,12 +387,15 @@ class LeagueService:
         self.catalog = catalog
         self.cards: Mapping[str, ChocoCard] = {c.id: c for c in catalog.cards}
 
-    async def open_leagues(self, player_id: int, guild_id: int) -> dict[League, list[Problem]]:
+    async def open_leagues(
+        self, player_id: int, guild_id: int, joined_at: datetime | None = None
+    ) -> dict[League, list[Problem]]:
+        """`joined_at`: when the player joined this server (see `leagues_open`)."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> dict[League, list[Problem]]:
             ensure_player(conn, player_id, now)
-            return leagues_open(conn, player_id, guild_id, now, self.cards)
+            return leagues_open(conn, player_id, guild_id, now, self.cards, joined_at=joined_at)
 
         return await self.db.write(unit)
 

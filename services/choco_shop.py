@@ -16,6 +16,7 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from fractions import Fraction
 from typing import Any
 
 from core.clock import Clock
@@ -26,6 +27,7 @@ from engine.choco.frogs import (
     MAX_FROGS_PER_PURCHASE,
     RARITY_ODDS_PM,
     FrogPool,
+    card_odds,
     draw_frogs,
 )
 from services import ledger
@@ -60,6 +62,7 @@ class RarityOdds:
     rarity: Rarity
     per_mille: int
     cards: int  # how many catalog cards share these odds
+    per_card: Fraction  # the chance of one given card of this rarity in one frog
 
 
 @dataclass(frozen=True)
@@ -90,12 +93,15 @@ class ChocoShop:
         self.cards: Mapping[str, ChocoCard] = {c.id: c for c in catalog.cards}
 
     def odds(self) -> FrogOdds:
-        """The promised table (engine.choco.frogs), with how many cards each rarity holds."""
+        """The promised table (engine.choco.frogs), with how many cards each rarity holds and the chance
+        of each single card, so a player sees that rarer holds per card too."""
+        per_card = card_odds(self.pool)
         return FrogOdds(
             price=FROG_PRICE,
             max_count=MAX_FROGS_PER_PURCHASE,
             rarities=tuple(
-                RarityOdds(r, pm, len(self.pool.by_rarity[r])) for r, pm in RARITY_ODDS_PM.items()
+                RarityOdds(r, pm, len(self.pool.by_rarity[r]), per_card[r])
+                for r, pm in RARITY_ODDS_PM.items()
             ),
             balance=None,
         )

@@ -1,11 +1,14 @@
 """Chocogrenouilles (chocolate frogs): what one frog gives, and the cards a league win gives.
 
 A frog first draws a rarity from a fixed per-mille table, then a card uniformly among that rarity's
-cards (all three types). The table is the rule players are shown (`/choco odds`); it matches the
-catalog's own proportions (docs/choco/cards.md), but is stated here so that adding a card to the
-catalog never changes the odds players were promised. Everything is deterministic from the
-`random.Random` passed in: the service owns the generator (seeded in tests, SystemRandom in production).
-Decisions: docs/choco/economy.md.
+cards (all three types). "Rarer" must hold per card, not only per level: the rarer levels hold fewer
+cards, so a level's odds must fall faster than its card count, or each single Or 2 card would come as
+often as a single Bronze 1 card. `FrogPool.of` refuses a catalog for which any card of a rarer level
+would not be strictly less likely than every card of a commoner level, so a catalog change that breaks
+the promise fails at start-up instead of silently. The table is stated here (not derived from the
+catalog) so that adding a card never changes the level odds players were shown (`/choco odds`).
+Everything is deterministic from the `random.Random` passed in: the service owns the generator (seeded
+in tests, SystemRandom in production). Decisions: docs/choco/economy.md.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
+from itertools import pairwise
 
 from engine.choco.catalog import RARITIES, ChocoCatalog, Rarity
 
@@ -20,12 +25,12 @@ FROG_PRICE = 25  # galleons per frog
 MAX_FROGS_PER_PURCHASE = 10
 ODDS_TOTAL = 1000
 RARITY_ODDS_PM: Mapping[Rarity, int] = {
-    "bronze_1": 300,
-    "bronze_2": 220,
-    "argent_1": 170,
-    "argent_2": 130,
-    "or_1": 100,
-    "or_2": 80,
+    "bronze_1": 420,
+    "bronze_2": 245,
+    "argent_1": 153,
+    "argent_2": 93,
+    "or_1": 55,
+    "or_2": 34,
 }
 assert sum(RARITY_ODDS_PM.values()) == ODDS_TOTAL and tuple(RARITY_ODDS_PM) == RARITIES
 
@@ -42,7 +47,20 @@ class FrogPool:
         empty = [r for r, ids in by_rarity.items() if not ids]
         if empty:
             raise ValueError(f"no card of rarity {', '.join(empty)}: a frog could not be opened")
-        return FrogPool(by_rarity)
+        pool = FrogPool(by_rarity)
+        per_card = card_odds(pool)
+        for commoner, rarer in pairwise(RARITIES):
+            if per_card[rarer] >= per_card[commoner]:
+                raise ValueError(
+                    f"a {rarer} card would not be rarer than a {commoner} card: adjust RARITY_ODDS_PM"
+                )
+        return pool
+
+
+def card_odds(pool: FrogPool) -> dict[Rarity, Fraction]:
+    """The exact chance that one frog gives one given card of each rarity: the level's odds shared
+    equally among its cards."""
+    return {r: Fraction(RARITY_ODDS_PM[r], ODDS_TOTAL * len(pool.by_rarity[r])) for r in RARITIES}
 
 
 def draw_rarity(rng: random.Random) -> Rarity:

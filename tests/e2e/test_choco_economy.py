@@ -5,6 +5,7 @@ Copies are seeded through the ledger (as the shop mints them); nothing depends o
 from __future__ import annotations
 
 import sqlite3
+from datetime import timedelta
 from typing import Any
 
 from emulator.world import User
@@ -79,7 +80,9 @@ async def test_buy_frogs_then_see_the_odds_and_the_daily(harness: BotHarness) ->
 
     reply = await harness.emu.run_command(alice, "choco chances")
     shown = text(reply)
-    assert "Bronze 1 : 30 % (44 cartes)" in shown and "Or 2 : 8 % (11 cartes)" in shown
+    assert "Bronze 1 : 42 % (44 cartes, 0,95 % chacune)" in shown
+    assert "Or 1 : 5,5 % (14 cartes, 0,39 % chacune)" in shown
+    assert "Or 2 : 3,4 % (11 cartes, 0,31 % chacune)" in shown
     assert "Une chocogrenouille coûte 25 gallions" in shown and "1 425 gallions" in shown
 
     reply = await harness.emu.run_command(alice, "choco quotidien")
@@ -97,7 +100,8 @@ async def test_too_many_frogs_for_the_wallet_is_refused_in_english(harness: BotH
     assert "Not enough funds: 25 needed, you have 0." in text(reply)
     assert await galleons(harness, bob) == 0
     reply = await harness.emu.run_command(bob, "choco odds")
-    assert "Bronze 1: 30% (44 cards)" in text(reply) and "0 galleons" in text(reply)
+    assert "Bronze 1: 42% (44 cards, 0.95% each)" in text(reply) and "0 galleons" in text(reply)
+    assert "Silver 2: 9.3% (19 cards, 0.49% each)" in text(reply)
 
 
 async def test_collection_pages_and_filters(harness: BotHarness) -> None:
@@ -153,19 +157,36 @@ async def test_auto_deck_refusal_in_english(harness: BotHarness) -> None:
 
 
 async def test_leagues_say_why_and_open_with_the_conditions(harness: BotHarness) -> None:
-    alice = harness.user("alice")
+    alice = harness.user("alice")  # a member since the server's creation, new to the bot
     reply = await harness.emu.run_command(alice, "choco ligues")
     shown = text(reply)
     assert reply.message.ephemeral
     assert "🔒 Ligue de Bronze" in shown and "Il faut au moins 24 cartes de bronze ; vous en avez 0." in shown
-    assert "Il faut être connu du bot depuis 30 jours ; cela fait 0 jours." in shown
+    assert "membre de ce serveur" not in shown
     assert "Il faut avoir gagné une bataille en Ligue de Bronze." in shown
-    assert harness.guild is not None
-    await economy(harness).leagues.update_settings(harness.guild.id, min_member_days=0)
     await give(harness, alice, {c.id: 2 for c in bronze_wizards(harness, 12)})
     reply = await harness.emu.run_command(alice, "choco leagues")
     shown = text(reply)
     assert "✅ Ligue de Bronze" in shown and "🔒 Ligue d'Argent" in shown
+
+
+async def test_a_new_member_of_the_server_sees_when_the_bronze_league_opens(harness: BotHarness) -> None:
+    assert harness.bot is not None and harness.guild is not None
+    now = harness.bot.services.clock.now()
+    bob, olivia = harness.user("bob"), harness.user("olivia", admin=True)
+    harness.emu.world.set_joined(bob, harness.guild, now - timedelta(days=3))
+    await give(harness, bob, {c.id: 2 for c in bronze_wizards(harness, 12)})
+    opens = int((now + timedelta(days=27)).timestamp())
+    reply = await harness.emu.run_command(bob, "choco ligues")
+    shown = text(reply)
+    assert "🔒 Ligue de Bronze" in shown
+    assert f"Il faut être membre de ce serveur depuis 30 jours : la ligue vous ouvrira <t:{opens}:R>" in shown
+    assert f"(<t:{opens}:f>)" in shown
+
+    done = await harness.emu.run_command(olivia, "setup choco", {"anciennete": 2})
+    assert "ancienneté pour la Ligue de Bronze : 2 j" in text(done)
+    reply = await harness.emu.run_command(bob, "choco ligues")
+    assert "✅ Ligue de Bronze" in text(reply)
 
 
 async def test_leaderboard_character_names_and_profile_badges(harness: BotHarness) -> None:

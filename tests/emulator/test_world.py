@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import discord.gateway
 import discord.http
 import pytest
 
 from emulator import ApiError, DiscordEmulator, RecordedMessage
+from emulator.payloads import member_payload
 from emulator.world import snowflake_time
 
 
@@ -33,6 +36,17 @@ def test_guild_has_everyone_role_and_general_channel() -> None:
     member = emu.add_user("joe")
     assert emu.world.member_permissions(admin, guild) & (1 << 5)
     assert not emu.world.member_permissions(member, guild) & (1 << 5)
+
+
+def test_a_member_joined_at_the_guild_creation_unless_set_per_guild() -> None:
+    emu = DiscordEmulator()
+    first, second = emu.add_guild("Test Server"), emu.add_guild("Other Server")
+    alice = emu.add_user("alice")
+    assert member_payload(emu.world, alice, first)["joined_at"] == snowflake_time(first.id).isoformat()
+    when = datetime(2026, 3, 2, 10, 30, tzinfo=UTC)
+    emu.world.set_joined(alice, first, when)
+    assert member_payload(emu.world, alice, first)["joined_at"] == "2026-03-02T10:30:00+00:00"
+    assert member_payload(emu.world, alice, second)["joined_at"] == snowflake_time(second.id).isoformat()
 
 
 def test_counter_ids_are_increasing_and_deterministic() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 
@@ -75,6 +76,27 @@ async def test_bronze_needs_24_copies_12_different_and_30_days(
     await leagues.update_settings(GUILD, min_member_days=60)
     assert (await _open(db, clock, 1))["bronze"] == ["choco.league.problem.member_days"]
     assert (await _open(db, clock, 1, guild=GUILD + 1))["bronze"] == []  # another server: default 30
+
+
+async def test_membership_counts_from_joining_the_server_not_from_the_first_command(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, leagues: LeagueService
+) -> None:
+    bronze = of_rarity(catalog, "bronze_1", "bronze_2")
+    await give(db, clock, 1, {c.id: 2 for c in bronze[:12]})  # new to the bot: created just now
+    veteran = clock.now() - timedelta(days=400)
+    assert (await leagues.open_leagues(1, GUILD, veteran))["bronze"] == []
+
+    newcomer = clock.now() - timedelta(days=10)
+    (problem,) = (await leagues.open_leagues(1, GUILD, newcomer))["bronze"]
+    opens = int((newcomer + timedelta(days=30)).timestamp())
+    assert problem.key == "choco.league.problem.member_days"
+    assert problem.params == {"needed": 30, "opens": f"<t:{opens}:R>", "date": f"<t:{opens}:f>"}
+
+    await leagues.update_settings(GUILD, min_member_days=7)  # a server that lowered the requirement
+    assert (await leagues.open_leagues(1, GUILD, newcomer))["bronze"] == []
+    assert (await leagues.open_leagues(1, GUILD + 1, newcomer))["bronze"] != []  # elsewhere: 30 days
+    await leagues.update_settings(GUILD, min_member_days=0)
+    assert (await leagues.open_leagues(1, GUILD, clock.now()))["bronze"] == []
 
 
 async def test_argent_and_or_need_a_win_below_and_a_card_of_their_colour(

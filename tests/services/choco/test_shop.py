@@ -6,6 +6,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
+from fractions import Fraction
+from itertools import pairwise
 
 import pytest
 
@@ -79,14 +81,18 @@ async def test_counts_outside_1_to_10_and_poor_players_are_refused(
 def test_the_odds_are_the_decided_table(shop: ChocoShop) -> None:
     odds = shop.odds()
     assert [(r.rarity, r.per_mille) for r in odds.rarities] == [
-        ("bronze_1", 300),
-        ("bronze_2", 220),
-        ("argent_1", 170),
-        ("argent_2", 130),
-        ("or_1", 100),
-        ("or_2", 80),
+        ("bronze_1", 420),
+        ("bronze_2", 245),
+        ("argent_1", 153),
+        ("argent_2", 93),
+        ("or_1", 55),
+        ("or_2", 34),
     ]
     assert sum(r.cards for r in odds.rarities) == 145 and (odds.price, odds.max_count) == (25, 10)
+    assert [r.per_card for r in odds.rarities] == [
+        Fraction(r.per_mille, 1000 * r.cards) for r in odds.rarities
+    ]
+    assert all(rarer.per_card < commoner.per_card for commoner, rarer in pairwise(odds.rarities))
 
 
 async def test_daily_pays_50_once_per_utc_day(db: Database, clock: ManualClock, shop: ChocoShop) -> None:
