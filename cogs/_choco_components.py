@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import discord
 
-from cogs._choco_lookup import choco_of
+from cogs._choco_lookup import choco_of, member_since
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
@@ -103,7 +103,7 @@ class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         choco = choco_of(interaction)
         found = await choco.games.answer(
-            int(self.match["id"]), interaction.user.id, True, interaction.guild_id
+            int(self.match["id"]), interaction.user.id, True, interaction.guild_id, member_since(interaction)
         )
         if found.status == "accepted" and found.game_id is not None:
             game = await choco.games.get(found.game_id)

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from cogs import _mixins as shared
-from cogs._choco_lookup import choco_of
+from cogs._choco_lookup import choco_of, member_since
 from cogs._mixins import CommandsMixin, send
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_int, t
@@ -369,8 +369,9 @@ class ChocoEconomyCommands(CommandsMixin):
     async def leagues(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
         economy = economy_of(interaction)
-        joined_at = interaction.user.joined_at if isinstance(interaction.user, discord.Member) else None
-        open_ = await economy.leagues.open_leagues(interaction.user.id, guild_of(interaction), joined_at)
+        open_ = await economy.leagues.open_leagues(
+            interaction.user.id, guild_of(interaction), member_since(interaction)
+        )
         await send(
             interaction,
             leagues_spec({str(k): v for k, v in open_.items()}, economy.leagues.cards, locale),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,4 +24,9 @@ async def here(interaction: discord.Interaction[Any]) -> int:
     return await games.game_here(interaction.channel_id, interaction.user.id, interaction.guild_id)
 
 
-__all__ = ["choco_of", "here"]
+def member_since(interaction: discord.Interaction[Any]) -> datetime | None:
+    """When the user joined the server where they act (Discord sends it with every interaction there)."""
+    return interaction.user.joined_at if isinstance(interaction.user, discord.Member) else None
+
+
+__all__ = ["choco_of", "here", "member_since"]

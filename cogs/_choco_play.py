@@ -33,7 +33,7 @@ from cogs._choco_components import (
     panel_reply,
 )
 from cogs._choco_economy import LEAGUE_CHOICES
-from cogs._choco_lookup import choco_of, here
+from cogs._choco_lookup import choco_of, here, member_since
 from cogs._mixins import CommandsMixin
 from core.errors import BadInput
 from discord_app.context import locale_of
@@ -75,6 +75,7 @@ class ChocoPlayCommands(CommandsMixin):
             player.id,
             league.value,
             key=interaction.id,
+            joined_at=member_since(interaction),
         )
         await interaction.response.send_message(**challenge_reply(made, locale))
 

@@ -49,7 +49,7 @@ from services.choco_game_store import (
     log,
     save,
 )
-from services.choco_leagues import leagues_open
+from services.choco_leagues import MEMBER_DAYS, leagues_open
 from services.choco_notation import UnownedCard, describe, parse_turn
 from services.choco_render import hand
 from services.choco_text import card_name
@@ -178,12 +178,20 @@ def check_can_play(
     now: datetime,
     *,
     own: bool = True,
+    joined_at: datetime | None = None,
+    member_checked: bool = False,
 ) -> list[str]:
     """The player's saved deck for the league, after checking the league is open and the deck valid.
     The reasons name cards of the deck: they are told only to the player (`own`), never to the opponent
-    who accepts the challenge, since that deck is about to be their hidden pioche."""
+    who accepts the challenge, since that deck is about to be their hidden pioche.
+
+    `joined_at` is when the player joined the server (Discord says it in the player's own interaction);
+    `member_checked` says their membership age was already checked with it when they challenged (the
+    accepting click only knows the clicker's join date, and an age only grows)."""
     name = Text(LEAGUE_KEYS[league_of(league)])
-    closed = leagues_open(conn, player, guild, now).get(league_of(league), [])
+    closed = leagues_open(conn, player, guild, now, joined_at=joined_at).get(league_of(league), [])
+    if member_checked:
+        closed = [p for p in closed if p.key != MEMBER_DAYS]
     problems = closed or validate(conn, catalog, player, league_of(league))
     if problems:
         key = "choco.error.league_closed" if closed else "choco.error.deck_invalid"
@@ -215,8 +223,17 @@ class ChocoGames:
     # --- challenges ---------------------------------------------------------------------------------
 
     async def challenge(
-        self, guild_id: int, channel_id: int, challenger: int, challenged: int, league: str, *, key: str | int
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger: int,
+        challenged: int,
+        league: str,
+        *,
+        key: str | int,
+        joined_at: datetime | None = None,
     ) -> Challenge:
+        """`joined_at`: when the challenger joined this server (the league's membership age, VI.1)."""
         if league not in LEAGUES:
             raise BadInput("choco.error.league", league=league)
         if challenger == challenged:
@@ -225,7 +242,7 @@ class ChocoGames:
         request = f"choco:challenge:{key}"
 
         def make(conn: sqlite3.Connection) -> dict[str, Any]:
-            check_can_play(conn, self.catalog, challenger, guild_id, league, now)
+            check_can_play(conn, self.catalog, challenger, guild_id, league, now, joined_at=joined_at)
             cursor = conn.execute(
                 "INSERT INTO choco_challenges (guild_id, channel_id, challenger_id, challenged_id, league,"
                 " request_key, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -254,11 +271,17 @@ class ChocoGames:
         return await self.db.write(unit)
 
     async def answer(
-        self, challenge_id: int, player: int, accept: bool, guild_id: int | None = None
+        self,
+        challenge_id: int,
+        player: int,
+        accept: bool,
+        guild_id: int | None = None,
+        joined_at: datetime | None = None,
     ) -> Challenge:
         """The challenged player accepts (the game is created) or declines; the challenger may withdraw.
         Only the first answer counts (conditional UPDATE on the pending status). `guild_id` is the server
-        where the click happens (None in DMs), as for every use case that takes an id from a user."""
+        where the click happens (None in DMs), as for every use case that takes an id from a user;
+        `joined_at` when the clicking player joined it."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Challenge:
@@ -279,7 +302,7 @@ class ChocoGames:
                 status = "withdrawn"
             else:
                 status = "accepted" if accept else "declined"
-            game_id = self._create_game(conn, now, found) if status == "accepted" else None
+            game_id = self._create_game(conn, now, found, joined_at) if status == "accepted" else None
             conn.execute(
                 "UPDATE choco_challenges SET status = ?, decided_at = ?, game_id = ? WHERE id = ? AND status = 'pending'",
                 (status, to_db(now), game_id, challenge_id),
@@ -288,13 +311,16 @@ class ChocoGames:
 
         return await self.db.write(unit)
 
-    def _create_game(self, conn: sqlite3.Connection, now: datetime, found: Challenge) -> int:
+    def _create_game(
+        self, conn: sqlite3.Connection, now: datetime, found: Challenge, joined_at: datetime | None
+    ) -> int:
         ensure_player(conn, found.challenged_id, now)
+        league, guild = found.league, found.guild_id
         decks = (
             check_can_play(
-                conn, self.catalog, found.challenger_id, found.guild_id, found.league, now, own=False
+                conn, self.catalog, found.challenger_id, guild, league, now, own=False, member_checked=True
             ),
-            check_can_play(conn, self.catalog, found.challenged_id, found.guild_id, found.league, now),
+            check_can_play(conn, self.catalog, found.challenged_id, guild, league, now, joined_at=joined_at),
         )
         seed = self.rng.getrandbits(62)
         seats = (found.challenger_id, found.challenged_id)

@@ -168,6 +168,9 @@ def _played(conn: sqlite3.Connection, player_id: int) -> set[str]:
     return {str(row[0]) for row in rows}
 
 
+MEMBER_DAYS = "choco.league.problem.member_days"  # the reason "not a member of this server for long enough"
+
+
 def _first_seen(conn: sqlite3.Connection, player_id: int, now: datetime) -> datetime:
     row = conn.execute("SELECT created_at FROM players WHERE id = ?", (player_id,)).fetchone()
     return now if row is None else from_db(row[0])
@@ -216,7 +219,7 @@ def leagues_open(
         opens_at = int(opens.timestamp())
         bronze.append(
             Problem(
-                "choco.league.problem.member_days",
+                MEMBER_DAYS,
                 {"needed": needed_days, "opens": f"<t:{opens_at}:R>", "date": f"<t:{opens_at}:f>"},
             )
         )

@@ -8,6 +8,7 @@ import sqlite3
 from datetime import timedelta
 from typing import Any
 
+from core.clock import to_db
 from emulator.world import User
 from engine.choco.catalog import ChocoCard, ChocoCatalog
 from sandbox.harness import BotHarness
@@ -15,6 +16,7 @@ from services import ledger
 from services.choco_economy import CHOCO_GOLD, EconomyServices
 from services.choco_leagues import record_result
 from services.players import ensure_player
+from tests.e2e.choco_helpers import choco, with_bronze_deck
 
 GRANT = ledger.Movement("test.grant")
 
@@ -187,6 +189,37 @@ async def test_a_new_member_of_the_server_sees_when_the_bronze_league_opens(harn
     assert "ancienneté pour la Ligue de Bronze : 2 j" in text(done)
     reply = await harness.emu.run_command(bob, "choco ligues")
     assert "✅ Ligue de Bronze" in text(reply)
+
+
+async def test_challenges_count_membership_from_joining_the_server(harness: BotHarness) -> None:
+    """Veterans of the server who are new to the bot may challenge and accept; a new member may do neither
+    until the server's requirement is met (VI.1)."""
+    assert harness.bot is not None and harness.guild is not None
+    now = harness.bot.services.clock.now()
+    alice, bob = harness.user("alice"), harness.user("bob")
+    for user in (alice, bob):
+        await with_bronze_deck(harness, user)
+
+    def new_to_the_bot(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE players SET created_at = ?", (to_db(now),))
+
+    await harness.bot.services.db.write(new_to_the_bot)
+    harness.emu.world.set_joined(bob, harness.guild, now - timedelta(days=3))
+
+    refused = await harness.emu.run_command(bob, "choco defi", {"joueur": alice, "ligue": "Ligue de Bronze"})
+    assert refused.message is not None and refused.message.ephemeral
+    assert "membre de ce serveur depuis 30 jours" in text(refused)
+
+    made = await harness.emu.run_command(alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"})
+    assert made.message is not None and not made.message.ephemeral, text(made)
+    clicked = await harness.emu.click(bob, "Accepter", message=made.message)
+    assert clicked.message is not None and "membre de ce serveur depuis 30 jours" in text(clicked)
+    assert await choco(harness).games.live_games(alice.id) == []
+
+    harness.emu.world.set_joined(bob, harness.guild, now - timedelta(days=40))
+    await harness.emu.click(bob, "Accepter", message=made.message)
+    await harness.settle()
+    assert len(await choco(harness).games.live_games(alice.id)) == 1
 
 
 async def test_leaderboard_character_names_and_profile_badges(harness: BotHarness) -> None:
