@@ -4,6 +4,11 @@ The battle pauses only when some seat owes a decision (a card to play, a Rang 2 
 Défenseur to place); it then asks each seat its `Step`s in order. Legality is a pure function of the
 steps and the answers given so far, so the protocol adapter (over frozen states) and the fast simulator
 (over mutable objects) share it and can never disagree.
+
+Moving a Défenseur is the rulebook's « quand tu veux »: a free action, legal at every step of a pause
+(before a Rang 2 path or a placement is answered as well as with the card to play), never closing a step,
+each Défenseur at most once per pause (a pause takes no battle time, so a second move would only undo
+the first). It applies with the pause's other answers, before the first hit of the next round.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Move Défenseur `defender` onto `protege` (at will between rounds, once per Défenseur per pause)."""
+    """Move Défenseur `defender` onto `protege`: it guards that attacker from the next hit on."""
 
     defender: str
     protege: str
@@ -91,19 +96,31 @@ def current_step(steps: Sequence[Step], answers: Sequence[Answer]) -> Step | Non
     return steps[index] if index < len(steps) else None
 
 
+def moves_of(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Move]:
+    """The Défenseur moves a seat may still make at this pause, whatever step it is answering."""
+    if current_step(steps, answers) is None:
+        return []
+    moved = {answer[1] for answer in answers if answer[0] == "move"}
+    possible = next((step.moves for step in steps if step.kind == "orders"), ())
+    return [Move(defender, protege) for defender, protege in possible if defender not in moved]
+
+
 def legal(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Action]:
-    """Every legal action of a seat, in a stable order: plays before moves, Pass last."""
+    """Every legal action of a seat, in a stable order: the step's own answers (paths, placements or
+    plays), then the moves, then Pass when the step is the orders."""
     step = current_step(steps, answers)
     if step is None:
         return []
+    actions: list[Action]
     if step.kind == "path":
-        return [ChoosePath(step.subject, card) for card in step.options]
-    if step.kind == "place":
-        return [Place(step.subject, protege) for protege in step.options]
-    moved = [answer[1] for answer in answers if answer[0] == "move"]
-    actions: list[Action] = [Play(card, protege) for card, protege in step.plays]
-    actions += [Move(defender, protege) for defender, protege in step.moves if defender not in moved]
-    actions.append(Pass())
+        actions = [ChoosePath(step.subject, card) for card in step.options]
+    elif step.kind == "place":
+        actions = [Place(step.subject, protege) for protege in step.options]
+    else:
+        actions = [Play(card, protege) for card, protege in step.plays]
+    actions += moves_of(steps, answers)
+    if step.kind == "orders":
+        actions.append(Pass())
     return actions
 
 

@@ -4,10 +4,11 @@
   are never drawn: they come by evolution). At most one card is played per round; passing is allowed.
 - A pause happens only when some seat owes a decision: a playable card in hand, a Rang 2 path to
   choose, or a Défenseur to place among several attackers. During a pause, every seat that has a
-  Défenseur it could move may also move it (each at most once per pause); a possible move alone pauses
-  the battle only with the `move_pauses` table option.
-- Answers stay secret until every seat is done, then apply in seat order: paths, placements, moves, the
-  card played. A card played enters at the start of the next round.
+  Défenseur it could move may also move it, at any of its steps (each at most once per pause); a
+  possible move alone pauses the battle only with the `move_pauses` table option.
+- Answers stay secret until every seat is done, then apply in seat order, each seat's in the order it
+  gave them: a move therefore holds from the first hit of the next round. A card played enters at the
+  start of the next round.
 - Evolution (end of round): chance = the copy's bonus, only if the line owns a next rank. One owned
   path evolves at once; two owned Rang 2 paths let the player choose during the pause; Rang 2 → Maître
   is automatic. The creature keeps the damage it has taken and its statuses.

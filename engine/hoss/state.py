@@ -117,7 +117,8 @@ class Step(GameState):
 
     `path`: choose the Rang 2 card (`options`) of creature `subject`; `place`: choose the protégé
     (`options`) of Défenseur `subject`; `orders`: play one card (`plays`: hand card, protégé or None),
-    move Défenseurs (`moves`: Défenseur, new protégé; each at most once), or pass.
+    or pass. `moves` (Défenseur, new protégé) sits on the orders step but is offered at every step of
+    the pause (`actions.moves_of`), each Défenseur at most once.
     """
 
     kind: Literal["path", "place", "orders"]

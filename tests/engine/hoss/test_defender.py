@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import pytest
+
+from engine.errors import IllegalAction
 from engine.hoss import flow
 from engine.hoss.actions import Move, Pass, Place, Play
 from engine.hoss.battle import Battle
 from engine.hoss.catalog import CreatureCard
 from engine.hoss.damage import attack, strike
-from tests.engine.hoss.helpers import ALWAYS_MISS, arena, creature, entries, get, heal_fully, hits, within
+from tests.engine.hoss.helpers import (
+    ALWAYS_MISS,
+    arena,
+    creature,
+    entries,
+    get,
+    heal_fully,
+    hits,
+    hold,
+    scripted,
+    within,
+)
 
 TRIALS = 20000
 
@@ -307,3 +321,63 @@ def test_a_defender_card_is_played_onto_an_attacker_only() -> None:
     )
     assert flow.plan_pause(b)
     assert b.legal_actions(0) == [Play("a3", "a1"), Pass()]
+
+
+def _guarded_pair_and_a_waiting_defender() -> Battle:
+    """Seat 0: a Humain and a Sylvestre attacker, a Humain Défenseur on the Humain, and a second one whose
+    protégé just died (so the pause first asks where to place it); seat 1: a Squelette, who aims at the
+    Sylvestre (it fears Squelettes) and whose hits a Humain Défenseur on it always intercepts."""
+    b = arena(
+        [
+            creature("hum_1", "humain", "guerrier", pv=900),
+            creature("syl_1", "sylvestre", "guerrier", pv=900),
+            creature("wall_1", "humain", "defenseur", pv=900),
+            creature("wall2_1", "humain", "defenseur", pv=900),
+        ],
+        [creature("sq_1", "squelette", "guerrier", pv=900, atk=1)],
+    )
+    hold(b, "a1", "a2")
+    get(b, "a4").protege = None
+    return b
+
+
+def test_a_defender_moves_at_any_step_of_a_pause_and_guards_its_new_protege_from_the_next_hit() -> None:
+    b = _guarded_pair_and_a_waiting_defender()
+    assert get(b, "a3").protege is get(b, "a1")
+    assert flow.plan_pause(b)
+    # « Tu peux aussi le déplacer quand tu veux »: offered while the placement is still owed, too.
+    assert b.legal_actions(0) == [Place("a4", "a1"), Place("a4", "a2"), Move("a3", "a2")]
+    b.answer(0, Move("a3", "a2"))
+    assert b.legal_actions(0) == [Place("a4", "a1"), Place("a4", "a2")]  # once per pause
+    b.answer(0, Place("a4", "a1"))
+    assert b.legal_actions(0) == [Pass()]
+    b.answer(0, Pass())
+    b.rnd = scripted()
+    b.entries = []
+    flow.resolve(b)
+    assert get(b, "a3").protege is get(b, "a2")
+    attack(b, get(b, "b1"), 2000)
+    first = entries(b, "hit")[0]
+    assert (first["src"], first.get("aimed"), first["tgt"]) == ("b1", "a2", "a3")
+
+
+def test_an_illegal_defender_move_is_refused_and_changes_nothing() -> None:
+    b = _guarded_pair_and_a_waiting_defender()
+    assert flow.plan_pause(b)
+    for move in (
+        Move("a3", "a1"),  # where it stands already
+        Move("a3", "a4"),  # onto a Défenseur
+        Move("a3", "b1"),  # onto an enemy
+        Move("a4", "a2"),  # a Défenseur without protégé is placed, not moved
+        Move("a9", "a2"),  # no such creature
+        Move("a1", "a2"),  # an attacker is no Défenseur
+    ):
+        with pytest.raises(IllegalAction):
+            b.answer(0, move)
+    with pytest.raises(IllegalAction):
+        b.answer(1, Move("a3", "a2"))  # not the other seat's Défenseur
+    b.answer(0, Move("a3", "a2"))
+    with pytest.raises(IllegalAction):
+        b.answer(0, Move("a3", "a1"))  # a second move at the same pause
+    assert b.sides[0].answers == [("move", "a3", "a2")]
+    assert get(b, "a3").protege is get(b, "a1")  # answers apply only once every seat is done
