@@ -13,6 +13,8 @@ service's `view()` are shown one per edit, `BattlePace.seconds` apart (tests set
 | `hoss:rskip:<owner>:<battle>` | let the AI play the rest of the battle (battle message) |
 | `hoss:ract:<owner>:<battle>:<pause>:<message>:<part>` (select of action JSON) | one decision |
 | `hoss:rpass:<owner>:<battle>:<pause>:<message>` | pass (play no card this round) |
+| `hoss:rdef:<owner>:<battle>:<pause>:<message>` | « Défenseur »: open the select of the legal moves |
+| `hoss:rmove:<owner>:<battle>:<pause>:<message>` (select of `<defender> <protégé>`) | move a Défenseur |
 | `hoss:notice:<owner>:<notice>` | OK on a milestone notice: its gold is credited |
 """
 
@@ -344,7 +346,8 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> Text:
 def controls_reply(
     interaction: discord.Interaction[Any], view: BattleView, message_id: int, locale: str
 ) -> dict[str, Any]:
-    """The private decision controls: the hand, a select of the legal actions, and Pass when legal."""
+    """The private decision controls: the hand, a select of the legal actions, the « Défenseur » button
+    when a Défenseur may move (at any step of the pause), and Pass when legal."""
     catalog = hoss_of(interaction).decks.catalog
     me = view.snapshot["seats"][0]
     names = _uid_names(view.snapshot["seats"], catalog, locale)
@@ -355,7 +358,7 @@ def controls_reply(
     owner = interaction.user.id
     tail = f"{owner}:{view.battle_id}:{view.pause}:{message_id}"
     items = discord.ui.View(timeout=None)
-    choices = [a for a in view.legal if a["kind"] != "pass"]
+    choices = [a for a in view.legal if a["kind"] not in ("pass", "move")]
     for start in range(0, min(len(choices), MAX_OPTIONS * 4), MAX_OPTIONS):
         options = [
             discord.SelectOption(
@@ -367,6 +370,10 @@ def controls_reply(
         select = ActionSelect(f"hoss:ract:{tail}:{start // MAX_OPTIONS}", {}, options)
         select.item.placeholder = text(Text("hoss.battle.choose"), locale)[:150]
         items.add_item(select)
+    if any(a["kind"] == "move" for a in view.legal):
+        items.add_item(
+            button(DefenderButton, f"hoss:rdef:{tail}", Text("hoss.battle.defender"), locale, "secondary")
+        )
     if any(a["kind"] == "pass" for a in view.legal):
         items.add_item(
             button(PassButton, f"hoss:rpass:{tail}", Text("hoss.battle.pass"), locale, "secondary")
@@ -444,6 +451,48 @@ class PassButton(
         await decide(interaction, self.match, {"kind": "pass"}, locale)
 
 
+TAIL = r"(?P<owner>\d+):(?P<battle>\d+):(?P<pause>\d+):(?P<message>\d+)"
+
+
+class DefenderButton(PersistentButton, template=r"hoss:rdef:" + TAIL):
+    """« Tu peux aussi le déplacer quand tu veux grâce au bouton « Défenseur » »: the legal moves now,
+    asked again from the service (the custom_id is untrusted), in a select."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        _check_owner(self.match, interaction)
+        offered = await hoss_of(interaction).ranked.defender_moves(
+            interaction.user.id,
+            int(self.match["battle"]),
+            pause=int(self.match["pause"]),
+            guild=interaction.guild_id,
+        )
+        catalog = hoss_of(interaction).decks.catalog
+        names = {uid: name_of(catalog, card, locale) for uid, card in offered.cards.items()}
+        options = [
+            discord.SelectOption(
+                label=text(action_label({"kind": "move", "defender": d, "protege": p}, names), locale)[:100],
+                value=f"{d} {p}",
+            )
+            for d, p in offered.moves[:MAX_OPTIONS]
+        ]
+        m = self.match
+        select = MoveSelect(f"hoss:rmove:{m['owner']}:{m['battle']}:{m['pause']}:{m['message']}", {}, options)
+        select.item.placeholder = text(Text("hoss.battle.defender_choose"), locale)[:150]
+        items = discord.ui.View(timeout=None)
+        items.add_item(select)
+        spec = MessageSpec(content=Text("hoss.battle.defender_controls"))
+        await interaction.response.edit_message(**reply(spec, locale, items))
+
+
+class MoveSelect(PersistentSelect, template=r"hoss:rmove:" + TAIL):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        parts = values[0].split(" ") if len(values) == 1 and len(values[0]) <= 100 else []
+        if len(parts) != 2:
+            raise BadInput()
+        move = {"kind": "move", "defender": parts[0], "protege": parts[1]}
+        await decide(interaction, self.match, move, locale)
+
+
 # --- milestone notices --------------------------------------------------------------------------------
 
 
@@ -503,5 +552,7 @@ BATTLE_ITEMS: tuple[type[Any], ...] = (
     SkipButton,
     ActionSelect,
     PassButton,
+    DefenderButton,
+    MoveSelect,
     NoticeButton,
 )

@@ -22,6 +22,7 @@ from typing import Any
 from core.clock import Clock, to_db
 from core.errors import BadInput, DomainError, NotAllowed, NotFound
 from engine.hoss import ENGINE
+from engine.hoss.actions import moves_of
 from engine.hoss.battle import Record
 from engine.hoss.catalog import HossCatalog
 from engine.hoss.engine import new_battle
@@ -144,6 +145,12 @@ class BattleView:
 
 
 @dataclass(frozen=True)
+class DefenderMoves:
+    moves: tuple[tuple[str, str], ...]  # (Défenseur, new protégé), the engine's order
+    cards: dict[str, str]  # the player's creatures in play: uid -> card id (to name them)
+
+
+@dataclass(frozen=True)
 class Claim:
     notice: Notice
     credited: bool  # False when it had been claimed already
@@ -154,6 +161,14 @@ def _notice(row: sqlite3.Row) -> Notice:
     return Notice(
         int(row["id"]), row["kind"], int(row["rank"]), int(row["wins"]), int(row["gold"]), row["battle_id"]
     )
+
+
+def _check_pause(row: BattleRow, pause: int | None) -> None:
+    """Controls drawn for `pause` act only while the battle is live and still waits there."""
+    if not row.live:
+        raise NotAllowed("hoss.error.ranked.over")
+    if pause is not None and pause != row.pause:
+        raise NotAllowed("hoss.error.ranked.stale")
 
 
 def _pending(conn: sqlite3.Connection, player_id: int) -> list[Notice]:
@@ -336,10 +351,7 @@ class RankedService:
         answer_key = str(key)
 
         def work(conn: sqlite3.Connection, row: BattleRow) -> dict[str, Any]:
-            if not row.live:
-                raise NotAllowed("hoss.error.ranked.over")
-            if pause is not None and pause != row.pause:
-                raise NotAllowed("hoss.error.ranked.stale")
+            _check_pause(row, pause)
             battle = battles.restore(row)
             decisions: list[Decision] = []
             records: list[Record] = []
@@ -359,6 +371,25 @@ class RankedService:
 
         answered = await self.db.write(unit)
         return answered
+
+    async def defender_moves(
+        self, player_id: int, battle_id: int, *, pause: int | None = None, guild: int | None = None
+    ) -> DefenderMoves:
+        """The Défenseur moves (Défenseur, new protégé) the player may make now, for the « Défenseur »
+        button. Checked at every click like an answer (the custom_id is untrusted): the player's own live
+        battle, reached from where it started, still at the pause the controls were drawn for."""
+
+        def unit(conn: sqlite3.Connection) -> DefenderMoves:
+            row = battles.owned(conn, player_id, battle_id, guild)
+            _check_pause(row, pause)
+            seat = ENGINE.from_json(row.state).seats[PLAYER]
+            moves = moves_of(seat.steps, seat.answers)
+            if not moves:
+                raise NotAllowed("hoss.error.ranked.no_move")
+            cards = {f.uid: f.card for f in seat.fighters}
+            return DefenderMoves(tuple((move.defender, move.protege) for move in moves), cards)
+
+        return await self.db.read(unit)
 
     async def skip_to_end(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleResult:
         """Resolve the rest of the battle at once, the AI taking the player's decisions too. Calling it on

@@ -269,6 +269,18 @@ ROWS = (
         click("hoss:rpass:{me}:{battle}:{pause}:{message}"),
         (STRANGER, OTHER_SERVER, AFTER_END),
     ),
+    Row(
+        "hoss Défenseur",
+        hoss_battle,
+        click("hoss:rdef:{me}:{battle}:{pause}:{message}"),
+        (STRANGER, OTHER_SERVER, AFTER_END),
+    ),
+    Row(
+        "hoss Défenseur select",
+        hoss_battle,
+        click("hoss:rmove:{me}:{battle}:{pause}:{message}", ["a5 a1"]),
+        (STRANGER, OTHER_SERVER, AFTER_END),
+    ),
     Row("/hoss battle", hoss_battle, command("hoss battle", battle="{battle}"), (STRANGER, OTHER_SERVER)),
     Row(
         "/hoss replay",

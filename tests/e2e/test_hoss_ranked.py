@@ -5,6 +5,7 @@ middle of a battle, the replay, and milestone notices claimed with their OK butt
 from __future__ import annotations
 
 import itertools
+import json
 import sqlite3
 from datetime import timedelta
 from pathlib import Path
@@ -310,3 +311,50 @@ async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
     assert all(seconds == 5.0 for seconds, _ in waits)
     marks = [edits_before, *(count for _, count in waits), len(public.history)]
     assert all(later - earlier == 1 for earlier, later in itertools.pairwise(marks)), marks
+
+
+async def test_the_defender_button_moves_a_defender_from_the_private_controls(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    await start_rank_1(harness, alice)
+    ranked, guild = hoss(harness).ranked, here(harness)
+    battle = await ranked.current(alice.id)
+    assert battle is not None
+    view = await ranked.view(alice.id, battle, guild)
+    for turn in range(60):  # Défenseurs first, then attackers, until one Défenseur may move
+        if any(a["kind"] == "move" for a in view.legal):
+            break
+        plays = [a for a in view.legal if a["kind"] == "play"]
+        action = ([a for a in plays if a.get("protege")] or plays or view.legal)[0]
+        await ranked.answer(alice.id, battle, action, key=f"t{turn}", pause=view.pause, guild=guild)
+        view = await ranked.view(alice.id, battle, guild)
+    moves = [a for a in view.legal if a["kind"] == "move"]
+    assert moves, "no Défenseur move came up"
+    await harness.emu.click(alice, "Décider")  # the message catches up with the battle first
+    await harness.settle()
+    controls = (await harness.emu.click(alice, "Décider")).message
+    assert controls is not None and controls.ephemeral
+    assert "Défenseur" in controls.button_labels
+    assert not any(o.startswith("Déplacer") for o in controls.select_options)  # behind the button only
+
+    picker = (await harness.emu.click(alice, "Défenseur", message=controls)).message
+    assert picker is not None and picker.ephemeral
+    assert "dès le prochain coup" in shown(picker)
+    catalog = hoss(harness).decks.catalog
+    names = {c["uid"]: catalog.card(c["card"]).name.fr for c in view.snapshot["seats"][0]["creatures"]}  # type: ignore[union-attr]
+    move = moves[-1]
+    label = f"Déplacer {names[move['defender']]} sur {names[move['protege']]}"
+    assert picker.select_options == [
+        f"Déplacer {names[m['defender']]} sur {names[m['protege']]}" for m in moves
+    ]
+    after = (await harness.emu.select(alice, label, message=picker)).message
+    assert after is not None and "Votre main" in shown(after)  # back to the controls: play a card or pass
+    await harness.emu.click(alice, "Passer", message=after)
+    await harness.settle()
+    log = await ranked.log(alice.id, battle, guild)
+    assert {"t": 0, "k": "move", "tgt": move["defender"], "protege": move["protege"]} in [
+        e for r in json.loads(log)["rounds"] for e in r["events"]
+    ]
+    public = battle_message(harness)  # the round the move opened was shown, in one of its edits
+    states = [shown(public), *(json.dumps(state, ensure_ascii=False) for state in public.history)]
+    assert any("se déplace sur" in state for state in states)
