@@ -2,21 +2,26 @@
 
 `choco_deadlines.py` keeps the clock (deadlines in the game row, one job for the next stage, reminders);
 this module is what those jobs do when they fire, in the scheduler's write unit: the D penalty, the 3 D
-pass (and the disqualification), the preparatory turn's late placement, the reminders, and the downtime
-given back at start-up. A job acts only if it is still the game's current one (`is_current`).
+pass (and the disqualification), in the preparatory turn too (each late player's placement forced at
+3 D), the reminders, and the downtime given back at start-up. A job acts only if it is still the
+game's current one (`is_current`).
 """
 
 from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from core.clock import Clock
 from engine.choco.catalog import ChocoCatalog
 from engine.choco.penalties import inactivity_24h, inactivity_72h
-from engine.choco.state import Prepare
+from engine.choco.state import ChocoState
+from engine.protocol import Event
 from services import choco_posts as posts
+from services import choco_render as render
 from services.choco_deadlines import (
     DEADLINE_JOB,
     REMINDER_JOB,
@@ -26,11 +31,13 @@ from services.choco_deadlines import (
     schedule_jobs,
     shift,
 )
-from services.choco_flow import Flow
-from services.choco_game_store import ENGINE, GameRow, load, log, save
+from services.choco_flow import Flow, public_events
+from services.choco_game_store import GameRow, load, log, save
 from services.messages import Text
 from services.scheduler import Job, Scheduler
 from store.db import Database
+
+Penalty = Callable[[ChocoState, int], tuple[ChocoState, list[Event]]]
 
 
 class ChocoClock:
@@ -51,59 +58,46 @@ class ChocoClock:
             scheduler.on(REMINDER_JOB, self.on_reminder)
 
     def on_deadline(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        """D without a declaration: destroy a card; 3 D: pass the turn (the second pass disqualifies)."""
+        """D without a declaration: destroy a card; 3 D: pass the turn (the second pass disqualifies). The
+        preparatory turn is a turn (IV.1), so each player it still waits for gets the same ladder."""
         game = load(conn, int(job.payload["game"]))
         if game.status != "live" or not is_current(conn, game.id, job.id):
             return
-        if game.state.turn == 0:
-            self._prep_timeout(conn, now, game)
-            return
-        seat = game.state.active
-        end = absence_end(conn, game.id, game.seats[seat], now)
-        if end is not None:  # an absence covers now: the clock waits for its end
-            shift(conn, now, game, end - now)
+        late = game.to_act()
+        ends = [e for s in late if (e := absence_end(conn, game.id, game.seats[s], now)) is not None]
+        if ends:  # an absence covers now: the clock waits for its end
+            shift(conn, now, game, max(ends) - now)
             return
         if game.stage == 0:
-            state, events = inactivity_24h(game.state, seat)
-            game = self.flow.advance(
-                conn,
-                now,
-                game,
-                state,
-                events,
-                actor=None,
-                kind="penalty_24h",
-                data={"seat": seat},
-                stage=1,
-            )
+            game = self._penalize(conn, now, game, late, inactivity_24h, "penalty_24h", stage=1)
             schedule_jobs(conn, now, game)
             return
-        state, events = inactivity_72h(game.state, seat)
-        self.flow.advance(
-            conn,
-            now,
-            game,
-            state,
-            events,
-            actor=None,
-            kind="penalty_72h",
-            data={"seat": seat},
-        )
+        self._penalize(conn, now, game, late, inactivity_72h, "penalty_72h")
 
-    def _prep_timeout(self, conn: sqlite3.Connection, now: datetime, game: GameRow) -> None:
-        """The preparatory turn has no D penalty; at 3 D the bot places a random wizard of the late
-        player's hand on the front line (docs/choco/referee.md)."""
-        if game.stage == 0:
-            game = save(conn, game, now, stage=1)
-            schedule_jobs(conn, now, game)
-            return
-        state, events = game.state, []
-        for seat in ENGINE.current_players(state):
-            pick = random.Random(f"{game.seed}:prepare:{seat}")
-            wizards = sorted(c.uid for c in state.sides[seat].hand if not c.pure)
-            state, more = ENGINE.apply(state, seat, Prepare(card=pick.choice(wizards), line="front"))
-            events += more
-        self.flow.advance(conn, now, game, state, events, actor=None, kind="prepare_timeout")
+    def _penalize(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        game: GameRow,
+        seats: list[int],
+        penalty: Penalty,
+        kind: str,
+        **changes: Any,
+    ) -> GameRow:
+        """One log entry per late player (a referee cancels each on its own), one post for all of them:
+        the earlier players' lines open the account of the last one's."""
+        told: list[Text] = []
+        for seat in seats[:-1]:
+            before = game.state
+            state, events = penalty(before, seat)
+            game = save(conn, game, now, state=state)
+            log(conn, game.id, now, None, kind, {"seat": seat, "events": public_events(events)})
+            told += render.narrate(events, before, state, self.flow.catalog, posts.names(game))
+        seat = seats[-1]
+        state, events = penalty(game.state, seat)
+        return self.flow.advance(
+            conn, now, game, state, events, actor=None, kind=kind, data={"seat": seat}, notes=told, **changes
+        )
 
     def on_reminder(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         game = load(conn, int(job.payload["game"]))

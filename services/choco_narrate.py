@@ -35,6 +35,7 @@ EVENT_KEYS: dict[str, str] = {
     "penalty_destroyed": "choco.event.penalty_destroyed",
     "turn_passed": "choco.event.turn_passed",
     "penalty_placed": "choco.event.penalty_placed",
+    "prepare_forced": "choco.event.prepare_forced",
     "penalty_moved": "choco.event.penalty_moved",
     "disqualified": "choco.event.disqualified",
     "penalty_cancelled": "choco.event.penalty_cancelled",

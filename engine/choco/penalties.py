@@ -7,7 +7,7 @@ do to the game is a rule, so it lives here, seeded from the state's own random s
 from __future__ import annotations
 
 from engine.choco.effects import placed
-from engine.choco.state import HAND_LIMIT, Card, ChocoState, Side
+from engine.choco.state import HAND_LIMIT, Card, ChocoState, Prepare, Side
 from engine.choco.turn import summon_pending
 from engine.errors import IllegalAction
 from engine.protocol import Event
@@ -25,9 +25,17 @@ def _check_active(state: ChocoState, seat: int) -> None:
         raise IllegalAction("error.illegal_action", reason="not_your_turn")
 
 
+def _check_late(state: ChocoState, seat: int) -> None:
+    """The player the game waits for: the active one, or in the preparatory turn (IV.1: "le premier tour
+    d'une partie", so V.2 holds there too) each player who has not placed a card yet."""
+    waiting = state.prepared[seat] is None if state.turn == 0 else seat == state.active
+    if state.finished or seat not in (0, 1) or not waiting:
+        raise IllegalAction("error.illegal_action", reason="not_your_turn")
+
+
 def inactivity_24h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
     """V.2: a random card of the idle player's pioche is destroyed, from the hand if the pioche is empty."""
-    _check_active(state, seat)
+    _check_late(state, seat)
     side = state.sides[seat]
     source = "pioche" if side.pioche else "hand"
     pile = getattr(side, source)
@@ -54,7 +62,9 @@ def inactivity_72h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
     the passed turn. Imported lazily to avoid a cycle with the engine module."""
     from engine.choco.engine import ChocoEngine
 
-    _check_active(state, seat)
+    _check_late(state, seat)
+    if state.turn == 0:
+        return _pass_preparation(state, seat)
     side = state.sides[seat]
     events = [Event("turn_passed", {"seat": seat})]
     rng, rng_state = state.rng.advance()
@@ -82,6 +92,24 @@ def inactivity_72h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
         return forfeit(state, seat, absence=True)[0], events
     state, more = ChocoEngine().end_turn(state)
     return state, events + more
+
+
+def _pass_preparation(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
+    """V.2's pass in the preparatory turn: the board is empty, so a random wizard of the hand goes to the
+    front line, through the ordinary secret placement (face down until both are placed, an effect wizard
+    triggering at the reveal). It counts as a passed turn like any other. The engine's "prepared" event
+    is replaced by `prepare_forced`, which names the player, never the card (still hidden here)."""
+    from engine.choco.engine import ChocoEngine
+
+    rng, rng_state = state.rng.advance()
+    wizards = [c for c in state.sides[seat].hand if not c.pure]
+    card = wizards[rng.randrange(len(wizards))]
+    passes = list(state.passes)
+    passes[seat] += 1
+    state = state.model_copy(update={"rng": rng_state, "passes": (passes[0], passes[1])})
+    state, more = ChocoEngine().apply(state, seat, Prepare(card=card.uid, line="front"))
+    events = [Event("turn_passed", {"seat": seat}), Event("prepare_forced", {"seat": seat})]
+    return state, events + [e for e in more if e.kind != "prepared"]
 
 
 def fault_unowned_card(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:

@@ -15,10 +15,12 @@ from datetime import timedelta
 from pathlib import Path
 
 from core.clock import ManualClock
+from discord_app.render import text
 from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import GAMES_CHANNEL, GUILD_NAME, BotHarness
 from services.choco_game_store import GameRow
+from services.choco_text import card_name
 from tests.e2e.choco_helpers import challenge_accepted, choco, greedy_turn, notation, shown, with_bronze_deck
 
 PENALTY = "Pénalité d'inactivité"
@@ -221,3 +223,38 @@ def hand_lines(text: str) -> list[str]:
     return [
         line.strip(" |") for line in text.splitlines() if line.strip(" |").startswith("M") and " — " in line
     ]
+
+
+async def test_the_preparatory_turn_has_the_same_ladder_and_says_the_placement_was_forced(
+    tmp_path: Path,
+) -> None:
+    """IV.1 makes the preparatory turn the game's first turn, so V.2 holds there: bob never places his
+    card; at D a card of his pioche is destroyed, at 3 D his placement is forced (a passed turn) and the
+    thread says so, naming him; alice's face-down card stays unnamed until the reveal."""
+    db, clock = tmp_path / "bot.sqlite3", ManualClock()
+    async with running(db, clock) as h:
+        alice, bob = users(h)
+        await with_bronze_deck(h, alice)
+        await with_bronze_deck(h, bob)
+        game = await challenge_accepted(h, alice, bob)
+        await declare(h, alice, game.id, "invoque M1 front")
+        placed = await choco(h).games.get(game.id)
+        seat = placed.seats.index(bob.id)
+        hidden = placed.state.sides[1 - seat].front[0].card_id
+        hidden_name = text(card_name(choco(h).economy.decks.catalog, hidden), "fr")
+
+        await h.advance(timedelta(hours=23, minutes=59))
+        assert penalty_posts(h, game) == 0
+        await h.advance(timedelta(minutes=1))
+        assert penalty_posts(h, game) == 1 and log_count(db, "penalty_24h") == 1
+        at_d = await choco(h).games.get(game.id)
+        assert at_d.state.turn == 0 and len(at_d.state.sides[seat].graveyard) == 1
+
+        await h.advance(timedelta(hours=48))
+        after = await choco(h).games.get(game.id)
+        assert after.state.turn == 1 and after.state.passes[seat] == 1 and log_count(db, "penalty_72h") == 1
+        posts = [shown(m) for m in thread_posts(h, game)]
+        forced = [p for p in posts if "Placement forcé par inactivité" in p]
+        assert len(forced) == 1 and f"<@{bob.id}>" in forced[0] and "dévoile" in forced[0]
+        before_reveal = posts[: posts.index(forced[0])]
+        assert before_reveal and not any(hidden_name in p for p in before_reveal)

@@ -190,8 +190,9 @@ async def test_a_chocobataille_game_shows_no_hand_pioche_or_seed(seeded: BotHarn
             await check(scan, tracker)
             continue
         if (
-            refused_at is not None and turn == refused_at + 2
-        ):  # the player called lets D pass (a pioche card destroyed), then 3 D (turn passed)
+            refused_at is not None and turn >= refused_at + 2 and timeouts == 0 and user is alice
+        ):  # alice lets D pass (a pioche card destroyed), then 3 D (turn passed); not bob, whose forced
+            # preparatory placement was already a passed turn: a second one would disqualify him
             timeouts += await h.advance(timedelta(hours=24, minutes=1))
             await check(scan, tracker)
             timeouts += await h.advance(timedelta(hours=48))
