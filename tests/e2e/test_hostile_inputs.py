@@ -14,6 +14,7 @@ from discord_app.errors import echo, fit, listing
 from discord_app.option_checks import MAX_ID
 from discord_app.render import text
 from sandbox.harness import BotHarness
+from services.collecting import owned_counts
 from services.messages import Text
 from tests.e2e.hostile import (
     assert_private_and_fits,
@@ -201,22 +202,33 @@ def test_recent_interaction_ids_are_bounded() -> None:
     assert recent.seen(1) is False  # the oldest was forgotten once a fourth came
 
 
-def _catalog_ids(game: str, count: int) -> str:
+def _catalog_ids(game: str, count: int, skip: frozenset[str]) -> str:
     cards = json.loads((Path("data") / f"{game}.json").read_text(encoding="utf-8"))["cards"]
-    return ", ".join(str(card["id"]) for card in cards[:count])
+    return ", ".join([str(card["id"]) for card in cards if str(card["id"]) not in skip][:count])
 
 
 @pytest.mark.parametrize(
-    ("path", "values"),
+    ("game", "first", "path", "values", "field", "count"),
     [
-        ("choco deck", {"league": "bronze", "cards": _catalog_ids("choco", 40)}),
-        ("pillz deck", {"slot": 1, "characters": _catalog_ids("pillz", 12)}),
+        ("choco", "choco collection", "choco deck", {"league": "bronze"}, "cards", 40),
+        ("pillz", "pillz collection", "pillz deck", {"slot": 1}, "characters", 12),
     ],
 )
 async def test_a_deck_refusal_names_the_first_reasons_and_counts_the_others(
-    harness: BotHarness, path: str, values: dict[str, object]
+    harness: BotHarness,
+    game: str,
+    first: str,
+    path: str,
+    values: dict[str, object],
+    field: str,
+    count: int,
 ) -> None:
-    """Cards the player does not own, one reason each: ten of them named."""
+    """Cards the player does not own (none of their random starting cards), one reason each: ten of them
+    named, the rest counted."""
+    assert harness.bot is not None
     alice = harness.user("alice")
-    shown = assert_private_and_fits(await harness.emu.run_command(alice, path, values))
+    await harness.emu.run_command(alice, first)  # the player's first call of the game: its starting cards
+    owned = await harness.bot.services.db.read(lambda conn: owned_counts(conn, alice.id, game))
+    chosen = values | {field: _catalog_ids(game, count, frozenset(owned))}
+    shown = assert_private_and_fits(await harness.emu.run_command(alice, path, chosen))
     assert "de plus." in shown and "lignes de plus" not in shown  # counted by the listing, not cut
