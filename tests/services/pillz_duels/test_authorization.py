@@ -4,29 +4,17 @@ refused, and none of them changes the duel."""
 
 from __future__ import annotations
 
-import random
 import sqlite3
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.clock import ManualClock
 from core.errors import DomainError
-from engine.pillz.catalog import PillzCatalog
-from services.catalogs import DATA_DIR, load_catalog
 from services.pillz_duels import PillzDuels
-from services.scheduler import Scheduler
 from store.db import Database
 
 ALICE, BOB, CAROL = 11, 12, 13
 GUILD, OTHER, CHANNEL = 5, 7, 6
-
-
-@pytest.fixture
-def duels(db: Database, clock: ManualClock) -> PillzDuels:
-    catalog = load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
-    return PillzDuels(db, clock, catalog, random.Random(3), Scheduler(db, clock, ZoneInfo("Europe/Paris")))
 
 
 async def duel_rows(db: Database) -> list[tuple[Any, ...]]:

@@ -9,7 +9,6 @@ import random
 import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
-from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -17,7 +16,6 @@ from core.clock import ManualClock
 from core.errors import DomainError
 from engine.pillz.catalog import PillzCatalog
 from services import pillz_duel_render as render
-from services.catalogs import DATA_DIR, load_catalog
 from services.pillz_duel_store import Choice, DuelRow, StaleDuel
 from services.pillz_duels import TIMEOUT_JOB, PillzDuels
 from services.scheduler import Scheduler
@@ -26,21 +24,6 @@ from store.db import Database
 ALICE, BOB = 11, 12
 GUILD, CHANNEL = 5, 6
 CLICKS = 20
-
-
-@pytest.fixture(scope="module")
-def catalog() -> PillzCatalog:
-    return load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
-
-
-@pytest.fixture
-def scheduler(db: Database, clock: ManualClock) -> Scheduler:
-    return Scheduler(db, clock, ZoneInfo("Europe/Paris"))
-
-
-@pytest.fixture
-def duels(db: Database, clock: ManualClock, catalog: PillzCatalog, scheduler: Scheduler) -> PillzDuels:
-    return PillzDuels(db, clock, catalog, random.Random(3), scheduler)
 
 
 async def friend(duels: PillzDuels) -> DuelRow:

@@ -5,11 +5,9 @@ click is told the move was played, and a friend who never acted is neither paid 
 
 from __future__ import annotations
 
-import random
 import sqlite3
 from dataclasses import replace
 from datetime import timedelta
-from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -20,36 +18,16 @@ from discord_app.render import text
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.state import Fighter, Play
 from services import pillz_duel_render as render
-from services.catalogs import DATA_DIR, load_catalog
 from services.messages import MessageSpec
 from services.pillz_duel_store import Choice, DuelRow
 from services.pillz_duels import PillzDuels
 from services.scheduler import Scheduler
 from store.db import Database
 from tests.engine.pillz.helpers import ENGINE
+from tests.services.pillz_duels.test_duels import friend
 
 ALICE, BOB = 11, 12
 GUILD, CHANNEL = 5, 6
-
-
-@pytest.fixture(scope="module")
-def catalog() -> PillzCatalog:
-    return load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
-
-
-@pytest.fixture
-def scheduler(db: Database, clock: ManualClock) -> Scheduler:
-    return Scheduler(db, clock, ZoneInfo("Europe/Paris"))
-
-
-@pytest.fixture
-def duels(db: Database, clock: ManualClock, catalog: PillzCatalog, scheduler: Scheduler) -> PillzDuels:
-    return PillzDuels(db, clock, catalog, random.Random(3), scheduler)
-
-
-async def friend(duels: PillzDuels) -> DuelRow:
-    made = await duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c1")
-    return await duels.answer(made.id, BOB, True, guild=GUILD)
 
 
 def to_act(duel: DuelRow) -> tuple[int, int]:
