@@ -35,11 +35,12 @@ def database_refusal(cwd: Path, database: Path) -> str:
     return line
 
 
-async def assert_threads_back_to(count: int) -> None:
+async def assert_threads_back_to(before: set[threading.Thread]) -> None:
     """aiosqlite's connection threads are not daemons: one left running keeps the process from exiting.
-    A closed connection's thread ends a moment after answering its last call, hence the short wait."""
+    A closed connection's thread ends a moment after answering its last call, hence the short wait. Only
+    threads started since `before` count: other tests of the same process may still be ending theirs."""
     for _ in range(200):
-        if threading.active_count() == count:
+        if not set(threading.enumerate()) - before:
             break
         await asyncio.sleep(0.01)
-    assert threading.active_count() == count
+    assert set(threading.enumerate()) - before == set()

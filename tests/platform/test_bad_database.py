@@ -95,7 +95,7 @@ def test_the_bot_refuses_it_in_one_line_with_exit_code_2(
 async def test_opening_it_fails_and_leaves_no_thread_behind(bad_database: tuple[Path, str]) -> None:
     """aiosqlite's connection threads are not daemons: one left open keeps a failed start-up alive forever."""
     path, expected = bad_database
-    before = threading.active_count()
+    before = set(threading.enumerate())
     db = Database(path)
     with pytest.raises(DatabaseUnusable, match=expected):
         await db.open()

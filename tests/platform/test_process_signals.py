@@ -93,7 +93,7 @@ async def test_a_signal_during_the_database_checks_leaves_no_thread_behind(
     settings = load_settings(require_token=False, env_file=None).model_copy(
         update={"database_path": tmp_path / "bot.sqlite3"}
     )
-    before = threading.active_count()
+    before = set(threading.enumerate())
     start_up = asyncio.create_task(container.build_services(settings, SystemClock()))
     await checking.wait()
     start_up.cancel()
