@@ -106,11 +106,13 @@ async def test_a_double_click_is_told_the_move_was_played(duels: PillzDuels) -> 
     assert (await duels.get(duel.id)).version == after.version
 
 
-async def test_the_round_shows_its_odds_and_timeout_notes_sit_under_their_round(
-    duels: PillzDuels, catalog: PillzCatalog, clock: ManualClock, scheduler: Scheduler
-) -> None:
+async def alice_plays_bob_times_out(
+    duels: PillzDuels, clock: ManualClock, scheduler: Scheduler, until_round: int = 5
+) -> DuelRow:
+    """A friend duel where Alice plays 3 pillz each time and Bob never moves (the AI plays at his timeout),
+    until the round `until_round` begins or the duel ends."""
     duel = await friend(duels)
-    while duel.state is not None and duel.state.round < 3 and duel.status == "live":
+    while duel.state is not None and duel.state.round < until_round and duel.status == "live":
         seat, player = to_act(duel)
         if player == BOB:
             clock.advance(timedelta(seconds=121))
@@ -118,6 +120,13 @@ async def test_the_round_shows_its_odds_and_timeout_notes_sit_under_their_round(
             duel = await duels.get(duel.id)
         else:
             duel = await duels.play(duel.id, player, duel.version, unused(duel, seat), 3, guild=GUILD)
+    return duel
+
+
+async def test_the_round_shows_its_odds_and_timeout_notes_sit_under_their_round(
+    duels: PillzDuels, catalog: PillzCatalog, clock: ManualClock, scheduler: Scheduler
+) -> None:
+    duel = await alice_plays_bob_times_out(duels, clock, scheduler, until_round=3)
     assert duel.state is not None and len(duel.state.history) >= 2
     message = shown(render.public(duel, catalog))
     for record in duel.state.history:
@@ -130,15 +139,7 @@ async def test_the_round_shows_its_odds_and_timeout_notes_sit_under_their_round(
 async def test_a_friend_who_never_acted_gets_nothing_and_moves_no_rating(
     duels: PillzDuels, db: Database, clock: ManualClock, scheduler: Scheduler
 ) -> None:
-    duel = await friend(duels)
-    while duel.status == "live":
-        seat, player = to_act(duel)
-        if player == BOB:
-            clock.advance(timedelta(seconds=121))
-            assert await scheduler.run_due() >= 1
-            duel = await duels.get(duel.id)
-        else:
-            duel = await duels.play(duel.id, player, duel.version, unused(duel, seat), 3, guild=GUILD)
+    duel = await alice_plays_bob_times_out(duels, clock, scheduler)
     assert duel.result is not None
     alice, bob = duel.result["rewards"]
     assert bob["absent"] and bob["gold"] == 0 and bob["rating_after"] == bob["rating_before"]
