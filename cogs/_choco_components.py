@@ -20,6 +20,7 @@ from services.choco_economy import LEAGUE_KEYS, league_of
 from services.choco_game_store import GameRow
 from services.choco_games import Absence, Challenge, Declared
 from services.choco_panel import Option, Panel
+from services.choco_posts import hand_embed
 from services.messages import MessageSpec, Text
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = (
@@ -161,8 +162,7 @@ def games_text(rows: list[GameRow], player: int, locale: str) -> str:
 
 async def hand_reply(interaction: discord.Interaction[Any], game_id: int, locale: str) -> dict[str, Any]:
     body = await choco_of(interaction).games.hand(game_id, interaction.user.id, interaction.guild_id)
-    spec = MessageSpec(content=Text.lines([Text("choco.play.hand_title", {"id": game_id}), body]))
-    return to_discord(spec, locale)
+    return to_discord(MessageSpec(embeds=(hand_embed(game_id, body),)), locale)
 
 
 def declared_text(result: Declared, locale: str) -> str:

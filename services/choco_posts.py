@@ -140,14 +140,20 @@ def notice(
     return enqueue(conn, now, Target("channel", game.where), spec)
 
 
+def hand_embed(game_id: int, body: Text) -> Embed:
+    """A full hand with the longest catalog texts passes a message's 2,000 characters but fits an embed's
+    4,096-character description (Discord's Message Resource page, "Embed Limits"); the DM and the private
+    `/choco hand` reply both use it (tests/services/choco_render/test_hand_limits.py)."""
+    return Embed(title=Text("choco.play.hand_title", {"id": game_id}), description=body, color=COLOR)
+
+
 def send_hand(
     conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, catalog: ChocoCatalog
 ) -> int:
     """The private hand of `seat`, by DM (fallback: a private "Voir ma main" button in the thread)."""
-    body = render.hand(game.state, seat, catalog)
     spec = MessageSpec(
         content=Text("choco.play.hand_dm", {"id": game.id, "thread": f"<#{game.where}>"}),
-        embeds=(Embed(title=Text("choco.play.hand_title", {"id": game.id}), description=body, color=COLOR),),
+        embeds=(hand_embed(game.id, render.hand(game.state, seat, catalog)),),
         buttons=(panel_button(game.id),) if seat in game.to_act() else (),
         show_label=Text("choco.play.show_hand"),
     )
