@@ -357,7 +357,7 @@ class ActionsMixin(EmulatorCore):
             "locale": locale,
             "channel_id": str(channel.id),
             "channel": channel_payload(world, channel, permissions_for=user),
-            "app_permissions": str(world.bot_permissions),
+            "app_permissions": str(world.bot_channel_permissions(channel)),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(guild.id)} if guild else {"1": str(user.id)},

@@ -41,6 +41,17 @@ def not_found(what: str, code: int) -> ApiError:
     return ApiError(404, code, f"Unknown {what}")
 
 
+def missing_access() -> ApiError:
+    """The bot cannot see the channel (no View Channel): 403 / 50001 "Missing Access" (Discord's
+    "Opcodes and Status Codes" page, JSON error codes)."""
+    return ApiError(403, MISSING_ACCESS, "Missing Access")
+
+
+def missing_permissions() -> ApiError:
+    """The bot sees the channel but lacks a permission the call needs: 403 / 50013."""
+    return ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+
 def invalid_form(message: str) -> ApiError:
     """Discord reports payload validation failures as 400 / 50035 "Invalid Form Body"."""
     errors = {"_errors": [{"code": "BASE_TYPE_INVALID", "message": message}]}
@@ -57,4 +68,6 @@ UNKNOWN_INTERACTION = 10062
 UNKNOWN_MEMBER = 10007
 CANNOT_SEND_EMPTY = 50006
 CANNOT_DM_USER = 50007
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
 ALREADY_ACKNOWLEDGED = 40060

@@ -63,7 +63,8 @@ def role_payload(role: Role) -> JsonDict:
 
 
 def channel_payload(world: World, channel: Channel, *, permissions_for: User | None = None) -> JsonDict:
-    """Interaction and resolved-channel payloads add the invoking user's ``permissions``."""
+    """Interaction and resolved-channel payloads add the invoking user's ``permissions`` and the bot's
+    ``app_permissions``."""
     if channel.type == DM_CHANNEL:
         assert channel.recipient is not None
         data: JsonDict = {
@@ -119,6 +120,8 @@ def channel_payload(world: World, channel: Channel, *, permissions_for: User | N
             data["permissions"] = str(world.member_permissions(permissions_for, channel.guild))
         else:
             data["permissions"] = str(world.bot_permissions)
+        # The bot's own, with its overwrites (Discord's "Channels" page, channel object `app_permissions`).
+        data["app_permissions"] = str(world.bot_channel_permissions(channel))
     return data
 
 

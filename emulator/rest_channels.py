@@ -1,4 +1,15 @@
-"""Channels, DMs, messages, reactions and threads."""
+"""Channels, DMs, messages, reactions and threads.
+
+Every route on a guild channel checks the bot's permissions there first (`World.bot_channel_permissions`):
+without View Channel Discord answers 403 / 50001 Missing Access, without another permission the call needs
+403 / 50013 Missing Permissions. What each call needs comes from Discord's "Messages" page (Create
+Message: Send Messages, Read Message History for a reply; Get Channel Message: View Channel and Read
+Message History; Create Reaction: Read Message History), its "Channels" page (threads: Create Public
+Threads, Manage Threads to archive or delete, Send Messages to only unarchive) and its "Permissions" page
+(a thread takes its parent's permissions, but posting there needs Send Messages in Threads). Embeds and
+uploads need Embed Links and Attach Files. Interaction responses and follow-ups are webhooks and need none
+of these (Discord's "Receiving and Responding" page): they are not checked here.
+"""
 
 from __future__ import annotations
 
@@ -12,13 +23,32 @@ from .errors import (
     UNKNOWN_USER,
     ApiError,
     invalid_form,
+    missing_access,
+    missing_permissions,
     not_found,
 )
 from .messages import fill_message
 from .payloads import channel_payload
 from .records import RecordedMessage
 from .rest import NO_CONTENT, Call, Reply, Router
-from .world import TEXT_CHANNEL, Channel
+from .world import (
+    ANNOUNCEMENT_CHANNEL,
+    ANNOUNCEMENT_THREAD,
+    ATTACH_FILES,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
+    GUILD_TEXT_TYPES,
+    MANAGE_THREADS,
+    PRIVATE_THREAD,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    Channel,
+)
+
+MANAGE_CHANNELS = 1 << 4
 
 if TYPE_CHECKING:
     from .core import EmulatorCore
@@ -34,6 +64,23 @@ def register(router: Router, core: EmulatorCore) -> None:
             raise not_found("Channel", UNKNOWN_CHANNEL)
         return channel
 
+    def require(channel: Channel, *needed: int) -> None:
+        """Refuse the call as Discord does when the bot lacks a permission in a guild channel."""
+        if channel.guild is None:
+            return
+        granted = world.bot_channel_permissions(channel)
+        if not granted & VIEW_CHANNEL:
+            raise missing_access()
+        if any(not granted & bit for bit in needed):
+            raise missing_permissions()
+
+    def send_bit(channel: Channel) -> int:
+        return SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+
+    def content_bits(body: dict[str, object], files: object) -> list[int]:
+        """Embeds need Embed Links and uploads Attach Files, in a new message as in an edit."""
+        return [bit for bit, used in ((EMBED_LINKS, body.get("embeds")), (ATTACH_FILES, files)) if used]
+
     def message_of(call: Call, channel: Channel) -> RecordedMessage:
         message = records.get(call.id("message_id"))
         if message is None or message.channel is not channel or message.ephemeral:
@@ -41,7 +88,9 @@ def register(router: Router, core: EmulatorCore) -> None:
         return message
 
     async def get_channel(call: Call) -> Reply:
-        return Reply(body=channel_payload(world, channel_of(call)))
+        channel = channel_of(call)
+        require(channel)
+        return Reply(body=channel_payload(world, channel))
 
     async def open_dm(call: Call) -> Reply:
         user = world.users.get(int(call.body().get("recipient_id") or 0))
@@ -54,6 +103,8 @@ def register(router: Router, core: EmulatorCore) -> None:
         if channel.recipient is not None and channel.recipient.dms_closed:
             raise ApiError(403, CANNOT_DM_USER, "Cannot send messages to this user")
         body = call.body()
+        reply_bit = [READ_MESSAGE_HISTORY] if body.get("message_reference") else []
+        require(channel, send_bit(channel), *content_bits(body, call.files), *reply_bit)
         message, created = core.create_message_once(channel, world.bot, body, call.files)
         if created:
             if channel.is_thread and channel.archived:
@@ -69,6 +120,9 @@ def register(router: Router, core: EmulatorCore) -> None:
 
     async def list_messages(call: Call) -> Reply:
         channel = channel_of(call)
+        require(channel)
+        if channel.guild is not None and not world.bot_channel_permissions(channel) & READ_MESSAGE_HISTORY:
+            return Reply(body=[])  # Discord returns no message without Read Message History
         messages = records.channel_messages(channel)
         if "before" in call.query:
             messages = [m for m in messages if m.id < int(call.query["before"])]
@@ -81,6 +135,7 @@ def register(router: Router, core: EmulatorCore) -> None:
 
     async def get_message(call: Call) -> Reply:
         channel = channel_of(call)
+        require(channel, READ_MESSAGE_HISTORY)
         return Reply(body=message_of(call, channel).payload())
 
     async def edit_message(call: Call) -> Reply:
@@ -88,12 +143,16 @@ def register(router: Router, core: EmulatorCore) -> None:
         message = message_of(call, channel)
         if message.author is not world.bot:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user", bot_bug=True)
-        fill_message(message, call.body(), call.files, world.ids, editing=True)
+        body = call.body()
+        require(channel, *content_bits(body, call.files))
+        fill_message(message, body, call.files, world.ids, editing=True)
         await core.emit_message("MESSAGE_UPDATE", message)
         return Reply(body=message.payload())
 
     async def delete_message(call: Call) -> Reply:
-        message = message_of(call, channel_of(call))
+        channel = channel_of(call)
+        require(channel)
+        message = message_of(call, channel)
         message.deleted = True
         await core.emit_message("MESSAGE_DELETE", message)
         return NO_CONTENT
@@ -107,11 +166,14 @@ def register(router: Router, core: EmulatorCore) -> None:
         return NO_CONTENT
 
     async def typing(call: Call) -> Reply:
-        channel_of(call)
+        channel = channel_of(call)
+        require(channel, send_bit(channel))
         return NO_CONTENT
 
     async def add_reaction(call: Call) -> Reply:
-        message = message_of(call, channel_of(call))
+        channel = channel_of(call)
+        require(channel, READ_MESSAGE_HISTORY)
+        message = message_of(call, channel)
         emoji = unquote(call.params["emoji"])
         if emoji not in message.reactions:
             message.reactions.append(emoji)
@@ -131,8 +193,16 @@ def register(router: Router, core: EmulatorCore) -> None:
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise invalid_form("thread name must be 1-100 characters")
-        if parent.type != TEXT_CHANNEL:
+        if parent.type not in GUILD_TEXT_TYPES:
             raise ApiError(400, 50024, "Cannot execute action on this channel type", bot_bug=True)
+        requested = body.get("type")
+        # An announcement channel's threads are announcement threads (type 10, Discord's "Channels" page).
+        if source is None and (requested == ANNOUNCEMENT_THREAD) != (parent.type == ANNOUNCEMENT_CHANNEL):
+            raise invalid_form(
+                f"thread type {requested} cannot be created in a channel of type {parent.type}"
+            )
+        private = source is None and requested == PRIVATE_THREAD
+        require(parent, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
         if source is not None and any(t.id == source.id for t in world.threads):
             raise ApiError(400, 160004, "A thread has already been created for this message", bot_bug=True)
         thread = world.add_thread(
@@ -140,7 +210,7 @@ def register(router: Router, core: EmulatorCore) -> None:
             name,
             owner=world.bot,
             thread_id=None if source is None else source.id,
-            private=source is None and body.get("type") == 12,
+            private=private,
             auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
         )
         data = channel_payload(world, thread)
@@ -150,6 +220,11 @@ def register(router: Router, core: EmulatorCore) -> None:
     async def edit_channel(call: Call) -> Reply:
         channel = channel_of(call)
         body = call.body()
+        only_unarchive = set(body) <= {"archived"} and body.get("archived") is False and not channel.locked
+        if not channel.is_thread:
+            require(channel, MANAGE_CHANNELS)
+        else:
+            require(channel, SEND_MESSAGES if only_unarchive else MANAGE_THREADS)
         if "name" in body:
             channel.name = str(body["name"])
         if "topic" in body:
@@ -167,6 +242,7 @@ def register(router: Router, core: EmulatorCore) -> None:
         channel = channel_of(call)
         if not channel.is_thread or channel.guild is None:
             raise ApiError(403, 50013, "Missing Permissions", bot_bug=True)
+        require(channel, MANAGE_THREADS)
         channel.guild.threads.remove(channel)
         del world.channels[channel.id]
         data = channel_payload(world, channel)
@@ -181,6 +257,10 @@ def register(router: Router, core: EmulatorCore) -> None:
         user = world.bot if raw_id == "@me" else world.users.get(call.id("user_id"))
         if user is None:
             raise not_found("User", UNKNOWN_USER)
+        if user is not world.bot:
+            require(thread, SEND_MESSAGES_IN_THREADS if call.method == "PUT" else MANAGE_THREADS)
+        else:
+            require(thread)
         if call.method == "PUT" and user not in thread.members:
             thread.members.append(user)
         elif call.method == "DELETE" and user in thread.members:

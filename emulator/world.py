@@ -22,9 +22,12 @@ DEFAULT_EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 # Channel types (subset of https://discord.com/developers/docs/resources/channel#channel-object-channel-types).
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+ANNOUNCEMENT_CHANNEL = 5
+ANNOUNCEMENT_THREAD = 10
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
-THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
+THREAD_TYPES = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+GUILD_TEXT_TYPES = (TEXT_CHANNEL, ANNOUNCEMENT_CHANNEL)
 
 # Permission bits used to fill ``member.permissions`` and ``app_permissions``.
 MANAGE_GUILD = 1 << 5
@@ -46,6 +49,29 @@ BASIC_PERMISSIONS = (
     | (1 << 35)  # CREATE_PUBLIC_THREADS
     | (1 << 38)  # SEND_MESSAGES_IN_THREADS
 )
+
+# The channel permissions the emulator enforces on the bot's REST calls, by discord.py's names (Discord's
+# "Permissions" page, "Bitwise Permission Flags").
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+CHANNEL_PERMISSIONS = {
+    "view_channel": VIEW_CHANNEL,
+    "send_messages": SEND_MESSAGES,
+    "send_messages_in_threads": SEND_MESSAGES_IN_THREADS,
+    "create_public_threads": CREATE_PUBLIC_THREADS,
+    "create_private_threads": CREATE_PRIVATE_THREADS,
+    "manage_threads": MANAGE_THREADS,
+    "embed_links": EMBED_LINKS,
+    "attach_files": ATTACH_FILES,
+    "read_message_history": READ_MESSAGE_HISTORY,
+}
 
 
 def snowflake_time(snowflake: int) -> datetime:
@@ -145,6 +171,7 @@ class Channel:
     auto_archive_duration: int = 1440
     message_count: int = 0
     members: list[User] = field(default_factory=list)
+    bot_denied: int = 0  # a member overwrite denying these bits to the bot here (threads use their parent's)
 
     @property
     def is_thread(self) -> bool:
@@ -214,7 +241,8 @@ class World:
         self.bot = User(id=self.ids.stable("bot", app_name), name=app_name, bot=True)
         self.application_id = self.bot.id
         self.owner = User(id=self.ids.stable("user", f"{app_name}-owner"), name=f"{app_name}-owner")
-        self.bot_permissions = ALL_PERMISSIONS
+        # Every permission but Administrator, which would bypass the channel overwrites `deny_bot` sets.
+        self.bot_permissions = ALL_PERMISSIONS & ~ADMINISTRATOR
         self.guilds: list[Guild] = []
         self.users: dict[int, User] = {self.bot.id: self.bot, self.owner.id: self.owner}
         self.members: list[User] = []
@@ -237,13 +265,16 @@ class World:
         self.add_channel(guild, "general")
         return guild
 
-    def add_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
+    def add_channel(
+        self, guild: Guild, name: str, *, topic: str | None = None, announcement: bool = False
+    ) -> Channel:
+        """A text channel, or an announcement channel (type 5, which members can follow from elsewhere)."""
         existing = next((c for c in guild.channels if c.name == name), None)
         if existing is not None:
             return existing
         channel = Channel(
             id=self.ids.stable("channel", str(guild.id), name),
-            type=TEXT_CHANNEL,
+            type=ANNOUNCEMENT_CHANNEL if announcement else TEXT_CHANNEL,
             name=name,
             guild=guild,
             position=len(guild.channels),
@@ -292,12 +323,14 @@ class World:
         private: bool = False,
         auto_archive_duration: int = 1440,
     ) -> Channel:
-        """Threads started from a message reuse the message id, as on Discord."""
-        if parent.guild is None or parent.type != TEXT_CHANNEL:
-            raise ValueError("threads can only be created in guild text channels")
+        """Threads started from a message reuse the message id, as on Discord; an announcement channel's
+        threads are announcement threads (type 10)."""
+        if parent.guild is None or parent.type not in GUILD_TEXT_TYPES:
+            raise ValueError("threads can only be created in guild text or announcement channels")
+        kind = PRIVATE_THREAD if private else PUBLIC_THREAD
         thread = Channel(
             id=thread_id if thread_id is not None else self.ids.next(),
-            type=PRIVATE_THREAD if private else PUBLIC_THREAD,
+            type=ANNOUNCEMENT_THREAD if parent.type == ANNOUNCEMENT_CHANNEL else kind,
             name=name,
             guild=parent.guild,
             parent=parent,
@@ -362,3 +395,34 @@ class World:
         if permissions & ADMINISTRATOR:
             return ALL_PERMISSIONS
         return permissions
+
+    def deny_bot(self, channel: Channel, *names: str) -> None:
+        """Deny the bot these permissions in `channel` (a member overwrite), e.g. ``"attach_files"``; its
+        threads inherit them, as Discord's threads inherit their parent's permissions."""
+        if channel.guild is None or channel.is_thread:
+            raise ValueError("permissions are overwritten on guild channels, not on threads or DMs")
+        channel.bot_denied |= _permission_bits(names)
+
+    def allow_bot(self, channel: Channel, *names: str) -> None:
+        """Remove the bot's overwrite for these permissions in `channel` (all of them when none is named)."""
+        channel.bot_denied &= ~_permission_bits(names) if names else 0
+
+    def bot_channel_permissions(self, channel: Channel) -> int:
+        """The bot's computed permissions in a channel (what ``app_permissions`` says): its own, less its
+        overwrite there; a thread's are its parent's. Implicit denials are not applied, as Discord's
+        computed permissions do not apply them either (Discord's "Permissions" page)."""
+        if channel.guild is None:
+            return self.bot_permissions
+        source = channel.parent if channel.parent is not None else channel
+        if self.bot_permissions & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return self.bot_permissions & ~source.bot_denied
+
+
+def _permission_bits(names: tuple[str, ...]) -> int:
+    bits = 0
+    for name in names:
+        if name not in CHANNEL_PERMISSIONS:
+            raise ValueError(f"unknown permission {name!r}; known: {', '.join(CHANNEL_PERMISSIONS)}")
+        bits |= CHANNEL_PERMISSIONS[name]
+    return bits
