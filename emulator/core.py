@@ -7,6 +7,8 @@ whole user-facing API.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +21,7 @@ from .interactions import InteractionRecord
 from .messages import UploadedFile, fill_message
 from .payloads import JsonDict, user_payload
 from .records import EPHEMERAL, LOADING, RecordedMessage, Records
-from .world import DEFAULT_EPOCH, Channel, User, World
+from .world import DEFAULT_EPOCH, DISCORD_EPOCH_MS, Channel, User, World
 
 GUILDS_INTENT = 1 << 0
 GUILD_MESSAGES_INTENT = 1 << 9
@@ -38,9 +40,18 @@ With 50 users each sending a View and clicking it at once, 1 pass lets clicks re
 registered the View and 2 passes suffice; 20 leaves a wide margin at little cost."""
 
 
+RATE_LIMITED = "You are being rate limited."
+"""The ``message`` of a 429 body, as in the examples of Discord's "Rate Limits" page."""
+
+
 @dataclass
 class Fault:
-    """A scripted failure: matching requests get this error instead of being served."""
+    """A scripted failure: matching requests get this error instead of being served.
+
+    With ``retry_after`` set it is a rate limit: a 429 with the body and headers Discord's "Rate Limits"
+    page documents, which discord.py obeys (it sleeps ``retry_after`` real seconds and sends again, up to
+    5 tries, or raises ``RateLimited`` at once when that is over its ``max_ratelimit_timeout``).
+    ``on_limit`` runs at each 429, e.g. to move an injected clock by the wait the 429 stands for."""
 
     method: str | None
     pattern: re.Pattern[str]
@@ -48,11 +59,44 @@ class Fault:
     code: int
     message: str
     remaining: int | None = None
+    retry_after: float | None = None
+    global_limit: bool = False
+    on_limit: Callable[[], None] | None = None
 
     def matches(self, method: str, path: str) -> bool:
         if self.remaining is not None and self.remaining <= 0:
             return False
         return (self.method is None or self.method == method) and self.pattern.fullmatch(path) is not None
+
+    def answer(self, method: str, path: str, now_ms: int) -> tuple[int, JsonDict, dict[str, str] | None]:
+        """Status, JSON body and headers of one matching request; counts it against ``times``."""
+        if self.remaining is not None:
+            self.remaining -= 1
+        if self.retry_after is None:
+            return self.status, {"code": self.code, "message": self.message}, None
+        if self.on_limit is not None:
+            self.on_limit()
+        wait = self.retry_after
+        body: JsonDict = {"message": RATE_LIMITED, "retry_after": wait, "global": self.global_limit}
+        headers = {
+            # discord.py takes a 429 without ``Via`` for a Cloudflare ban and raises at once; Discord's own
+            # 429s come through its front proxies, which set it.
+            "Via": "1.1 google",
+            "Retry-After": str(math.ceil(wait)),
+            "X-RateLimit-Scope": "global" if self.global_limit else "user",
+        }
+        if self.global_limit:
+            headers["X-RateLimit-Global"] = "true"
+        else:
+            reset = (now_ms + DISCORD_EPOCH_MS) / 1000 + wait
+            headers |= {
+                "X-RateLimit-Limit": "5",  # the figure of the page's examples; discord.py ignores it on a 429
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset": f"{reset:.3f}",
+                "X-RateLimit-Reset-After": f"{wait:.3f}",
+                "X-RateLimit-Bucket": hashlib.sha256(f"{method} {path}".encode()).hexdigest()[:16],
+            }
+        return 429, body, headers
 
 
 class EmulatorCore:

@@ -32,6 +32,11 @@ AUTOCOMPLETE_RESULT = 8
 MODAL = 9
 DEFERRALS = (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE)
 
+# Discord's "Receiving and Responding" page: "you must send an initial response within 3 seconds of
+# receiving the event", and "Interaction tokens are valid for 15 minutes".
+RESPONSE_DEADLINE_MS = 3_000
+TOKEN_LIFETIME_MS = 15 * 60 * 1000
+
 
 @dataclass(eq=False)
 class InteractionRecord:
@@ -77,6 +82,17 @@ class InteractionRecord:
         if self.callback_type in DEFERRALS and not self.followed_up:
             return
         self.answered.set()
+
+    @property
+    def created_ms(self) -> int:
+        """When Discord created the interaction: the time its snowflake id carries."""
+        return self.id >> 22
+
+    def late_for_first_response(self, now_ms: int) -> bool:
+        return now_ms - self.created_ms > RESPONSE_DEADLINE_MS
+
+    def token_expired(self, now_ms: int) -> bool:
+        return now_ms - self.created_ms > TOKEN_LIFETIME_MS
 
     @property
     def ephemeral_context(self) -> bool:

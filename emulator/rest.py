@@ -59,6 +59,7 @@ class Call:
 class Reply:
     status: int = 200
     body: Any = None
+    headers: dict[str, str] | None = None
 
 
 NO_CONTENT = Reply(204)
@@ -83,10 +84,11 @@ class Router:
         return None
 
 
-def json_response(status: int, body: Any) -> web.Response:
+def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> web.Response:
     if status == 204 or body is None:
-        return web.Response(status=204 if body is None else status)
-    return web.Response(status=status, body=json.dumps(body).encode(), content_type="application/json")
+        return web.Response(status=204 if body is None else status, headers=headers)
+    data = json.dumps(body).encode()
+    return web.Response(status=status, body=data, content_type="application/json", headers=headers)
 
 
 class RestServer:
@@ -100,18 +102,18 @@ class RestServer:
         record = RequestRecord(request.method, request.path, dict(request.query), None)
         core.records.requests.append(record)
         try:
-            status, body = await self._serve(request, record)
+            reply = await self._serve(request, record)
         finally:
             core.end_request()
-        record.status = status
-        return json_response(status, body)
+        record.status = reply.status
+        return json_response(reply.status, reply.body, reply.headers)
 
-    async def _serve(self, request: web.Request, record: RequestRecord) -> tuple[int, Any]:
+    async def _serve(self, request: web.Request, record: RequestRecord) -> Reply:
         core = self._core
         method = request.method
         if not request.path.startswith(API_PREFIX + "/"):
             core.record_error(f"request outside the API base: {method} {request.path}")
-            return 404, {"code": 0, "message": "404: Not Found"}
+            return Reply(404, {"code": 0, "message": "404: Not Found"})
         path = request.path[len(API_PREFIX) :]
         record.path = path
         found = self._router.match(method, path)
@@ -135,22 +137,21 @@ class RestServer:
         method: str,
         path: str,
         found: tuple[Handler, dict[str, str]] | None,
-    ) -> tuple[int, Any]:
+    ) -> Reply:
         core = self._core
         try:
             body, files = await _read_body(request)
         except ValueError as exc:
             core.record_error(f"{method} {path}: unreadable body ({exc})")
-            return 400, {"code": 50109, "message": "The request body contains invalid JSON."}
+            return Reply(400, {"code": 50109, "message": "The request body contains invalid JSON."})
         record.json, record.files = body, [f.filename for f in files]
         for fault in core.faults:
             if fault.matches(method, path):
-                if fault.remaining is not None:
-                    fault.remaining -= 1
-                return fault.status, {"code": fault.code, "message": fault.message}
+                status, fault_body, headers = fault.answer(method, path, core.world.ids.now_ms())
+                return Reply(status, fault_body, headers)
         if found is None:
             core.record_error(f"unknown route: {method} {path}")
-            return 404, {"code": 0, "message": "404: Not Found"}
+            return Reply(404, {"code": 0, "message": "404: Not Found"})
         handler, params = found
         call = Call(method, path, params, dict(request.query), body, files)
         try:
@@ -158,13 +159,13 @@ class RestServer:
         except ApiError as exc:
             if exc.bot_bug:
                 core.record_error(f"{method} {path} rejected: {exc.status} {exc.code} {exc.message}")
-            return exc.status, exc.body()
+            return Reply(exc.status, exc.body())
         except Exception as exc:  # any emulator bug must surface in emu.errors
             trace = "".join(traceback.format_exception(exc, limit=-3))
             core.record_error(f"emulator crashed on {method} {path}: {exc!r}\n{trace}")
             # 400 rather than 500: discord.py sleeps and retries on 5xx, which would stall the test.
-            return 400, {"code": 0, "message": f"emulator internal error: {exc!r}"}
-        return reply.status, reply.body
+            return Reply(400, {"code": 0, "message": f"emulator internal error: {exc!r}"})
+        return reply
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:

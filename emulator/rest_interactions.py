@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from .core import EmulatorCore
 
 _CHAT_INPUT_COMMAND_MESSAGE = 20
+INVALID_WEBHOOK_TOKEN = 50027
+"""Discord's JSON error code for a webhook token it no longer accepts ("Opcodes and Status Codes" page);
+an interaction token past its 15 minutes gets it, with HTTP 401."""
 
 
 def register(router: Router, core: EmulatorCore) -> None:
@@ -47,12 +50,18 @@ def register(router: Router, core: EmulatorCore) -> None:
         record = core.interaction_by_token(call.params["token"])
         if record is None or record.id != call.id("interaction_id"):
             raise ApiError(404, UNKNOWN_INTERACTION, "Unknown interaction", bot_bug=True)
+        if record.callback_type is None and record.late_for_first_response(world.ids.now_ms()):
+            text = "Unknown interaction (first response more than 3 s after the interaction)"
+            raise ApiError(404, UNKNOWN_INTERACTION, text, bot_bug=True)
         return record
 
     def webhook_of(call: Call) -> InteractionRecord:
         record = core.interaction_by_token(call.params["token"])
         if record is None or call.id("application_id") != world.application_id:
             raise ApiError(404, UNKNOWN_WEBHOOK, "Unknown Webhook", bot_bug=True)
+        if record.token_expired(world.ids.now_ms()):
+            text = "Invalid Webhook Token (interaction token older than 15 minutes)"
+            raise ApiError(401, INVALID_WEBHOOK_TOKEN, text, bot_bug=True)
         if record.callback_type is None:
             text = "Unknown Webhook (interaction not acknowledged yet)"
             raise ApiError(404, UNKNOWN_WEBHOOK, text, bot_bug=True)

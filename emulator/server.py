@@ -235,6 +235,37 @@ class DiscordEmulator(ActionsMixin):
         self.faults.append(fault)
         return fault
 
+    def rate_limit(
+        self,
+        path_pattern: str,
+        *,
+        method: str | None = None,
+        times: int | None = 1,
+        retry_after: float = 0.01,
+        global_limit: bool = False,
+        on_limit: Callable[[], None] | None = None,
+    ) -> Fault:
+        """Answer matching requests (path relative to /api/v10, regex) with 429, ``times`` times.
+
+        discord.py sleeps ``retry_after`` *real* seconds before sending again (5 tries per call), so keep
+        it small; a value over the bot's ``max_ratelimit_timeout`` makes discord.py raise ``RateLimited``
+        without sleeping. ``on_limit`` runs at each 429: move the injected clock there to stand for a long
+        wait without spending it.
+        """
+        fault = Fault(
+            method,
+            re.compile(path_pattern),
+            429,
+            0,
+            "rate limited",
+            times,
+            retry_after=retry_after,
+            global_limit=global_limit,
+            on_limit=on_limit,
+        )
+        self.faults.append(fault)
+        return fault
+
     def clear_faults(self) -> None:
         self.faults.clear()
         self._unavailable_fault = None
