@@ -1,7 +1,9 @@
 """Turning message payloads sent by the bot into recorded messages, with Discord's validation rules.
 
 Validation matters because a payload Discord would reject (too long, duplicate custom ids, empty) is a
-bot bug that would otherwise only show up in production.
+bot bug that would otherwise only show up in production. The limits are those of Discord's "Message" page
+(content, Embed Limits, Allowed Mentions Object) and of its "Component Reference" page (buttons, selects,
+text inputs, modals).
 """
 
 from __future__ import annotations
@@ -10,11 +12,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import CANNOT_SEND_EMPTY, ApiError, invalid_form
+from .limits import check_allowed_mentions
 from .payloads import JsonDict
 from .records import EPHEMERAL, LOADING, Attachment, RecordedMessage, walk_components
 from .world import Snowflakes
 
 COMPONENTS_V2 = 1 << 15
+BUTTON, TEXT_INPUT, LINK, PREMIUM = 2, 4, 5, 6
+SELECTS = (3, 5, 6, 7, 8)
+SELECT_VALUES_MAX = 25  # Component Reference: min_values "minimum 0, maximum 25", max_values "maximum 25"
+TEXT_INPUT_MAX = 4000  # Component Reference, Text Input: value and max_length up to 4000 characters
 _EDITABLE_FLAGS = (1 << 2) | (1 << 12) | COMPONENTS_V2  # SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, V2
 
 
@@ -37,6 +44,7 @@ def fill_message(
     editing: bool = False,
 ) -> None:
     """Apply the fields present in ``payload``; absent fields keep their value, as with PATCH."""
+    check_allowed_mentions(payload)
     if editing:
         message.history.append(message.snapshot())
         message.edited_id = ids.next()
@@ -151,20 +159,16 @@ def _validate_components(components: list[JsonDict], *, v2: bool) -> None:
                 raise invalid_form("an action row needs 1 to 5 components")
             if any(c.get("type") != 2 for c in children) and len(children) > 1:
                 raise invalid_form("a select menu must be alone in its action row")
-        if kind == 2:
+        if kind == BUTTON:
             _limit(component.get("label"), 80, "button label")
-            if component.get("style") == 5:
+            if component.get("style") == LINK:
                 if not component.get("url") or component.get("custom_id"):
                     raise invalid_form("link buttons need a url and no custom_id")
                 continue
-        if kind in (3, 5, 6, 7, 8):
-            _limit(component.get("placeholder"), 150, "select placeholder")
-            options = component.get("options") or []
-            if kind == 3 and not 1 <= len(options) <= 25:
-                raise invalid_form("a string select needs 1 to 25 options")
-            for option in options:
-                _limit(option.get("label"), 100, "select option label")
-                _limit(option.get("value"), 100, "select option value")
+            if component.get("style") != PREMIUM and not component.get("custom_id"):
+                raise invalid_form("a button that is not a link needs a custom_id")
+        if kind in SELECTS:
+            _validate_select(component)
         custom_id = component.get("custom_id")
         if custom_id is not None:
             _limit(custom_id, 100, "custom_id")
@@ -173,15 +177,47 @@ def _validate_components(components: list[JsonDict], *, v2: bool) -> None:
             seen.add(custom_id)
 
 
+def _validate_select(component: JsonDict) -> None:
+    _limit(component.get("placeholder"), 150, "select placeholder")
+    options = component.get("options") or []
+    if component.get("type") == 3 and not 1 <= len(options) <= 25:
+        raise invalid_form("a string select needs 1 to 25 options")
+    for option in options:
+        _limit(option.get("label"), 100, "select option label")
+        _limit(option.get("value"), 100, "select option value")
+        _limit(option.get("description"), 100, "select option description")
+    low, high = component.get("min_values", 1), component.get("max_values", 1)
+    if not 0 <= low <= SELECT_VALUES_MAX or not 1 <= high <= SELECT_VALUES_MAX:
+        raise invalid_form(f"select min_values {low} / max_values {high} must be within 0-25 / 1-25")
+    if low > high:
+        raise invalid_form(f"select min_values {low} is above max_values {high}")
+
+
 def validate_modal(data: JsonDict) -> None:
     _limit(data.get("title"), 45, "modal title")
+    _limit(data.get("custom_id"), 100, "modal custom_id")
     if not data.get("custom_id") or not data.get("title"):
         raise invalid_form("a modal needs a custom_id and a title")
     if not 1 <= len(data.get("components") or []) <= 5:
         raise invalid_form("a modal needs 1 to 5 components")
     for component in walk_components(data.get("components") or []):
-        if component.get("type") in (4, 18):
+        if component.get("type") in (TEXT_INPUT, 18):
             _limit(component.get("label"), 45, "modal label")
+        if component.get("type") == TEXT_INPUT:
+            _validate_text_input(component)
+        if component.get("type") in SELECTS:
+            _validate_select(component)
+
+
+def _validate_text_input(component: JsonDict) -> None:
+    _limit(component.get("custom_id"), 100, "text input custom_id")
+    _limit(component.get("value"), TEXT_INPUT_MAX, "text input value")
+    _limit(component.get("placeholder"), 100, "text input placeholder")
+    low, high = component.get("min_length"), component.get("max_length")
+    if low is not None and not 0 <= low <= TEXT_INPUT_MAX:
+        raise invalid_form(f"text input min_length {low} must be 0-{TEXT_INPUT_MAX}")
+    if high is not None and not 1 <= high <= TEXT_INPUT_MAX:
+        raise invalid_form(f"text input max_length {high} must be 1-{TEXT_INPUT_MAX}")
 
 
 def is_ephemeral(payload: JsonDict) -> bool:

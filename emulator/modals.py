@@ -12,6 +12,7 @@ from .errors import EmulatorError
 from .payloads import JsonDict
 
 TEXT_INPUT, STRING_SELECT, ACTION_ROW, LABEL = 4, 3, 1, 18
+TEXT_INPUT_MAX = 4000  # Discord's "Component Reference" page, Text Input: value up to 4000 characters
 
 
 def modal_components(modal: JsonDict, values: dict[str, Any]) -> list[JsonDict]:
@@ -53,6 +54,8 @@ def _fill(component: JsonDict, label: Any, values: dict[str, Any], unused: set[s
         result["id"] = component["id"]
     if kind == TEXT_INPUT:
         text = str(given) if given is not None else str(component.get("value") or "")
+        if len(text) > TEXT_INPUT_MAX:
+            raise EmulatorError(f"{name}: the Discord client takes at most {TEXT_INPUT_MAX} characters")
         if required and not text:
             raise EmulatorError(f"{name} is required")
         low, high = component.get("min_length"), component.get("max_length")

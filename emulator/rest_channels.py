@@ -27,6 +27,7 @@ from .errors import (
     missing_permissions,
     not_found,
 )
+from .limits import check_thread
 from .messages import fill_message
 from .payloads import channel_payload
 from .records import RecordedMessage
@@ -193,6 +194,7 @@ def register(router: Router, core: EmulatorCore) -> None:
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise invalid_form("thread name must be 1-100 characters")
+        check_thread(body)
         if parent.type not in GUILD_TEXT_TYPES:
             raise ApiError(400, 50024, "Cannot execute action on this channel type", bot_bug=True)
         requested = body.get("type")

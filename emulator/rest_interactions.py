@@ -29,6 +29,7 @@ from .interactions import (
     UPDATE_MESSAGE,
     InteractionRecord,
 )
+from .limits import check_callback
 from .messages import fill_message, is_ephemeral, validate_modal
 from .payloads import JsonDict
 from .records import RecordedMessage
@@ -92,6 +93,7 @@ def register(router: Router, core: EmulatorCore) -> None:
         allowed = _allowed_callbacks(record)
         if kind not in allowed:
             raise invalid_form(f"callback type {kind} is not valid for interaction type {record.type}")
+        check_callback(kind, data, record.payload.get("data") or {})
         resource: JsonDict | None = None
         if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
             deferred = kind == DEFERRED_CHANNEL_MESSAGE
