@@ -1,7 +1,9 @@
 """Delivers the outbox after services commit: channel posts and DMs, retried while Discord is unavailable.
 
 A DM refused because the player closed them (code 50007) is not retried: the player is marked,
-and a private "show" button is posted in the game's channel or thread instead.
+and a private "show" button is posted in the game's channel or thread instead. A channel post refused
+because the bot may not post there (403: 50001 Missing Access, 50013 Missing Permissions) is not retried
+either: the outbox records the permissions it needed and tells the game's players by DM.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import services_of
 from discord_app.render import text, to_discord
+from services.channel_permissions import post_needs
 
 if TYPE_CHECKING:
     from services.container import Services
@@ -28,6 +31,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.delivery")
 
 DMS_CLOSED = 50007
+MISSING_ACCESS = 50001  # the bot cannot see the channel (Discord's JSON error codes)
+MISSING_PERMISSIONS = 50013  # it sees it but lacks a permission the call needs
 IDLE_RECHECK = timedelta(minutes=10)
 TRANSIENT = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, discord.RateLimited)
 
@@ -40,6 +45,15 @@ class ShowPrivateButton(PersistentButton, template=r"outbox:show:(?P<id>\d+)"):
         if item is None or item.target.kind != "dm" or item.target.id != interaction.user.id:
             raise NotAllowed("error.not_your_message")
         await interaction.response.send_message(**to_discord(item.spec, locale), ephemeral=True)
+
+
+def refused_needs(code: int, channel: Any, item: OutboxItem) -> tuple[str, ...]:
+    """The permissions a refused post needed: View Channel when the bot cannot see the channel, else
+    what creating it needs there (an edit needs no Send Messages: only its author may edit it)."""
+    if code == MISSING_ACCESS:
+        return ("view_channel",)
+    needs = post_needs(in_thread=isinstance(channel, discord.Thread), embeds=bool(item.spec.embeds))
+    return needs if item.edit_of is None else tuple(n for n in needs if not n.startswith("send_"))
 
 
 class Deliverer:
@@ -93,12 +107,13 @@ class Deliverer:
 
     async def _deliver(self, item: OutboxItem) -> int:
         outbox = self.services.outbox
+        channel: Any = None
         try:
             if item.target.kind == "dm":
                 if item.dms_closed:
                     await self._fallback(item)
                     return 0
-                channel: Any = await self.client.create_dm(discord.Object(id=item.target.id))
+                channel = await self.client.create_dm(discord.Object(id=item.target.id))
                 locale = item.locale or self.services.settings.default_locale
             else:
                 channel = self.client.get_channel(item.target.id) or await self.client.fetch_channel(
@@ -112,6 +127,9 @@ class Deliverer:
         except discord.Forbidden as exc:
             if item.target.kind == "dm" and exc.code == DMS_CLOSED:
                 await self._fallback(item)
+            elif item.target.kind == "channel" and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
+                needs = refused_needs(exc.code, channel, item)
+                await outbox.mark_undeliverable(item.id, needs, f"{exc.status} {exc.code} {exc.text}")
             else:
                 await outbox.mark_failed(item.id, f"{exc.status} {exc.code} {exc.text}")
             return 0

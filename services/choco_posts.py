@@ -121,7 +121,7 @@ def resolution(
         ping_users=pings,
         archive_thread=finished and game.thread_id is not None,
     )
-    return enqueue(conn, now, Target("channel", game.where), spec)
+    return enqueue(conn, now, Target("channel", game.where, players=game.seats), spec)
 
 
 def notice(
@@ -137,7 +137,7 @@ def notice(
     spec = MessageSpec(
         content=text, ping_users=tuple(ping), archive_thread=archive and game.thread_id is not None
     )
-    return enqueue(conn, now, Target("channel", game.where), spec)
+    return enqueue(conn, now, Target("channel", game.where, players=game.seats), spec)
 
 
 def hand_embed(game_id: int, body: Text) -> Embed:

@@ -153,8 +153,11 @@ class MessageSpec:
 @dataclass(frozen=True)
 class Target:
     """Where an outbox message goes. For a DM, `fallback_channel_id` is the game's channel or thread
-    where a private "show" button replaces the DM when the player's DMs are closed."""
+    where a private "show" button replaces the DM when the player's DMs are closed. For a channel post,
+    `players` are who would otherwise never learn that Discord refused it (services/outbox.py)."""
 
     kind: Literal["channel", "dm"]
     id: int  # channel/thread id, or the player's user id for a DM
     fallback_channel_id: int | None = None
+    # For a game's channel post: its players, told by DM when the bot may not post there.
+    players: tuple[int, ...] = ()

@@ -2,9 +2,11 @@
 
 A service never awaits Discord inside a write transaction. It calls `enqueue` in its own write unit, so
 a message exists iff the change it announces committed; the Discord layer's deliverer then reads `due`
-items and reports back with `mark_sent`, `mark_retry`, `mark_failed` or `mark_dms_closed`. Nothing is
-dropped because Discord is unavailable: transient errors are retried with back-off, forever; only a
-permanent error (unknown channel, missing access) ends a message as 'failed'.
+items and reports back with `mark_sent`, `mark_retry`, `mark_failed`, `mark_undeliverable` or
+`mark_dms_closed`. Nothing is dropped because Discord is unavailable: transient errors are retried with
+back-off, forever; only a permanent error (unknown channel, missing access) ends a message as 'failed'.
+A channel post the bot may not make (a permission removed) is 'failed' with the permissions it needed,
+and the game's players hear of it by DM, since nobody would see the post's absence otherwise.
 
 Messages to one target leave in the order they were written: only the oldest pending message of each
 channel or DM is ever due, so a message waiting for its retry holds back the ones queued after it.
@@ -12,13 +14,15 @@ channel or DM is ever due, so a message waiting for its retry holds back the one
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, cast
 
 from core.clock import Clock, from_db, to_db
-from services.messages import MessageSpec, Target
+from services.channel_permissions import permission_list
+from services.messages import MessageSpec, Target, Text
 from services.players import ensure_player
 from store.db import Database
 
@@ -43,10 +47,18 @@ def enqueue(
     if edit_of is not None and target.kind != "channel":
         raise ValueError("only channel messages are edited")
     cursor = conn.execute(
-        "INSERT INTO outbox"
-        " (created_at, target_kind, target_id, fallback_channel_id, payload, next_attempt_at, edit_of)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (to_db(now), target.kind, target.id, target.fallback_channel_id, spec.to_json(), to_db(now), edit_of),
+        "INSERT INTO outbox (created_at, target_kind, target_id, fallback_channel_id, payload,"
+        " next_attempt_at, edit_of, players) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            to_db(now),
+            target.kind,
+            target.id,
+            target.fallback_channel_id,
+            spec.to_json(),
+            to_db(now),
+            edit_of,
+            json.dumps(sorted(set(target.players))),
+        ),
     )
     return int(cursor.lastrowid or 0)
 
@@ -72,6 +84,7 @@ class OutboxItem:
     edit_of: int | None = None  # this item edits the message that item sent
     edit_message_id: int | None = None  # that message's id, once it was sent
     nonce_prefix: str = ""  # this database's random prefix (see `nonce`)
+    undeliverable: tuple[str, ...] = ()  # a refused post: the permissions it needed there
 
     def nonce(self, purpose: NoncePurpose = "post") -> str:
         """The create-message nonce of this item's post, or of its closed-DM fallback post.
@@ -87,7 +100,7 @@ _SELECT = (
     "SELECT o.id, o.created_at, o.target_kind, o.target_id, o.fallback_channel_id, o.payload, o.state,"
     " o.attempts, o.next_attempt_at, o.last_error, o.sent_message_id,"
     " COALESCE(p.locale, p.last_locale) AS locale, COALESCE(p.dms_closed, 0) AS dms_closed,"
-    " o.edit_of, original.sent_message_id AS edit_message_id,"
+    " o.edit_of, original.sent_message_id AS edit_message_id, o.players, o.undeliverable,"
     " (SELECT prefix FROM outbox_nonce_prefix WHERE id = 1) AS nonce_prefix"
     " FROM outbox o LEFT JOIN players p ON o.target_kind = 'dm' AND p.id = o.target_id"
     " LEFT JOIN outbox original ON original.id = o.edit_of"
@@ -126,10 +139,28 @@ def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]
     return [(int(row[0]), _due_at(now, from_db(row[1]), int(row[2]))) for row in rows]
 
 
+def _told(conn: sqlite3.Connection, channel: int, player: int, before: int) -> bool:
+    """Whether `player` already heard that the bot may not post in `channel`: an earlier refused post of
+    theirs there, with no post delivered there since."""
+    row = conn.execute(
+        "SELECT 1 FROM outbox e, json_each(e.players) j WHERE e.target_kind = 'channel'"
+        " AND e.target_id = ? AND e.id < ? AND e.undeliverable IS NOT NULL AND j.value = ?"
+        " AND NOT EXISTS (SELECT 1 FROM outbox s WHERE s.target_kind = 'channel'"
+        " AND s.target_id = e.target_id AND s.state = 'sent' AND s.id > e.id)",
+        (channel, before, player),
+    ).fetchone()
+    return row is not None
+
+
 def _item(row: sqlite3.Row) -> OutboxItem:
     return OutboxItem(
         id=int(row["id"]),
-        target=Target(row["target_kind"], int(row["target_id"]), row["fallback_channel_id"]),
+        target=Target(
+            row["target_kind"],
+            int(row["target_id"]),
+            row["fallback_channel_id"],
+            tuple(int(p) for p in json.loads(row["players"])),
+        ),
         spec=MessageSpec.from_json(row["payload"]),
         state=cast(OutboxState, row["state"]),
         attempts=int(row["attempts"]),
@@ -142,6 +173,7 @@ def _item(row: sqlite3.Row) -> OutboxItem:
         edit_of=row["edit_of"],
         edit_message_id=row["edit_message_id"],
         nonce_prefix=row["nonce_prefix"],
+        undeliverable=tuple(row["undeliverable"].split(",")) if row["undeliverable"] else (),
     )
 
 
@@ -238,6 +270,35 @@ class Outbox:
                 (error[:ERROR_TEXT_MAX], item_id),
             )
             return cursor.rowcount == 1
+
+        return await self.db.write(unit)
+
+    async def mark_undeliverable(self, item_id: int, needs: tuple[str, ...], error: str) -> bool:
+        """Discord refused a channel post because the bot may not post there (403): never retried, and
+        the game's players are told by DM which permissions the bot needs, in the same unit. Told once
+        per channel: the following refusals there stay silent until a post there goes through again."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "UPDATE outbox SET state = 'failed', last_error = ?, undeliverable = ?"
+                " WHERE id = ? AND state = 'pending' AND target_kind = 'channel'"
+                " RETURNING target_id, players",
+                (error[:ERROR_TEXT_MAX], ",".join(needs), item_id),
+            ).fetchone()
+            if row is None:
+                return False
+            channel = int(row["target_id"])
+            spec = MessageSpec(
+                content=Text(
+                    "outbox.undeliverable",
+                    {"channel": f"<#{channel}>", "permissions": permission_list(needs)},
+                )
+            )
+            for player in json.loads(row["players"]):
+                if not _told(conn, channel, int(player), item_id):
+                    enqueue(conn, now, Target("dm", int(player)), spec)
+            return True
 
         return await self.db.write(unit)
 

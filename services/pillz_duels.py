@@ -232,7 +232,7 @@ class PillzDuels:
             "UPDATE pillz_duels SET decks = ? WHERE id = ?", (json.dumps([decks[0], decks[1]]), duel.id)
         )
         duel = save(conn, duel, now, status="live", seed=seed, state=state)
-        item = enqueue(conn, now, Target("channel", duel.channel_id), render.public(duel, self.catalog))
+        item = enqueue(conn, now, _public(duel), render.public(duel, self.catalog))
         duel = save(conn, duel, now, message_item=item)
         return self._settle(conn, now, duel)
 
@@ -383,7 +383,7 @@ class PillzDuels:
             enqueue(
                 conn,
                 now,
-                Target("channel", duel.channel_id),
+                _public(duel),
                 render.public(duel, self.catalog),
                 edit_of=duel.message_item,
             )
@@ -449,3 +449,8 @@ class PillzDuels:
 
     async def choice_seconds(self, guild_id: int) -> int:
         return int((await self.db.read(lambda conn: choice_time(conn, guild_id))).total_seconds())
+
+
+def _public(duel: DuelRow) -> Target:
+    """The duel's public message; its players hear by DM if the bot may not post there."""
+    return Target("channel", duel.channel_id, players=tuple(p for p in duel.seats if p is not None))
