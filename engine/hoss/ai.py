@@ -7,11 +7,11 @@ never the opponent's hand, pile or secret answers, nor the battle's future rando
 random generator: the same battle always gets the same answer.
 
 `simple_policy` — the benchmarks' fixed policy. It plays the strongest card of its hand each round
-(attackers by PV x ATK / interval at the copy's bonus; Défenseurs once no attacker is left in hand),
+(attackers by PV x ATK x hits per round at the copy's bonus; Défenseurs once no attacker is left in hand),
 takes the first Rang 2 path, puts a Défenseur on its most valuable attacker and never moves it.
 
 `strong_policy()` — built on the threat model of `ai_model.py` (who each enemy aims at, by class prey and
-race fear; a hit's expected damage; hits per second; interceptions; lifetimes under fire):
+race fear; a hit's expected damage; hits per round; interceptions; lifetimes under fire):
 
 - the card: each playable card (a Défenseur with its best protégé) is put in the model next to my
   creatures, against the enemies in play; the one with the best exchange (share of their PV destroyed
@@ -54,6 +54,7 @@ from engine.hoss.ai_model import (
     worth,
 )
 from engine.hoss.battle import Battle
+from engine.hoss.bonus import attack_interval_ms, hits_per_round
 from engine.hoss.fighters import Fighter, Side
 from engine.hoss.simulate import Policy, clone
 from engine.hoss.state import CardSpec, CopySpec
@@ -67,11 +68,13 @@ WIN_VALUE = 1e15  # a look-ahead that ends the battle outweighs any worth
 
 
 def card_worth(card: CardSpec, copy: CopySpec) -> float:
-    """PV x ATK / interval of a card at its copy's bonus (0 for a Défenseur, which never strikes)."""
+    """PV x ATK x hits per round of a card at its copy's bonus, which also speeds it up (0 for a Défenseur,
+    which never strikes): each round restarts the attack cycle, so speed counts by whole hits."""
     if card.cls == "defenseur":
         return 0.0
     scale = 1 + copy.bonus_pm / 1000
-    return card.pv * scale * card.atk * scale * 1000 / card.interval_ms
+    hits = hits_per_round(attack_interval_ms(card.interval_ms, copy.bonus_pm * 10))
+    return card.pv * scale * card.atk * scale * hits
 
 
 def simple_policy(battle: Battle, seat: int, legal: Sequence[Action]) -> Action:

@@ -7,8 +7,9 @@ Everything is an expectation computed from the creatures' derived stats (no rand
 - a hit's expected damage: Squelette avoidance, dodge, the additive modifiers (race fear and resistance,
   elements, class table, armour break, Dégât buff), crit, a Défenseur's reduction and block (80 % against
   arrows aimed at it, halved by a Lancier), plus a rough worth for the statuses it may put on;
-- hits per second = 1 / the current cycle (interval, Gel included): attack cycles carry over from round to
-  round on the battle clock, so damage per second is exactly ATK / interval, with no step at round ends;
+- hits per second = hits per round / 5 s at the current cycle (interval, Gel included): every round
+  restarts each attack cycle, so a creature lands ceil(5 s / cycle) - 1 hits per round (a 2.6 s creature
+  one, not 1.92) and speed counts by steps;
 - interception: each Défenseur on a protégé takes 70 % of the hits aimed at it, 100 % when it resists the
   attacker's race and the protégé fears it;
 - a creature's lifetime is its PV (and shield) over the damage per second it takes, capped at
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.hoss.bonus import hits_per_round
 from engine.hoss.fighters import Fighter, Side
 from engine.hoss.rules import (
     ARCHER,
@@ -30,6 +32,7 @@ from engine.hoss.rules import (
     CAVALIER,
     INTERCEPT_BP,
     LANCIER,
+    ROUND_MS,
     SQUELETTE,
     SQUELETTE_AVOID_BP,
     STATUSES,
@@ -95,8 +98,8 @@ def field(side: Side) -> list[Fighter]:
 
 
 def hit_rate(f: Fighter) -> float:
-    """Hits per second: one per cycle, continuously (cycles carry over from one round to the next)."""
-    return 1000.0 / cycle(f)
+    """Hits per second, as the rounds deal them: each round restarts the cycle, so its hits per round."""
+    return hits_per_round(cycle(f)) * 1000.0 / ROUND_MS
 
 
 def dps(f: Fighter) -> float:

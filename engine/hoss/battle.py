@@ -6,15 +6,17 @@ pause or the end. It draws all its chance from one `random.Random` made from the
 the same points, take exactly the same draws. Only `Random.random()` is used (the one method Python
 promises to keep stable).
 
-Rounds are five-second slices of one real-time fight: attack cycles, tick timers, Choc and deflected
-hits all run on the continuous battle clock, across rounds (a creature hitting every 2 s hits at 2 s and
-4 s of round 1, then at 6 s, i.e. 1 s into round 2). Each fighter carries the battle time of its next
-hit (`attack_at`) and of its current cycle's start (`cycle_start`); a pause between rounds takes no
-battle time. Inside a round, the events that fall in it (attacks, Saignement and Embrasement ticks,
-deflected hits in flight) sit in a heap ordered by battle time, rebuilt at each round start from those
-times; events at the same millisecond happen in a random order (a tie-break drawn when the event is
-queued), so neither seat is favoured. An event at exactly the round's end (5 s) belongs to the next
-round.
+Every round restarts each creature's attack cycle (the rulebook: « une créature qui frappe toutes les
+2 secondes attaque à 2 s puis à 4 s », in every round): its hits fall at k x interval from the round's
+start (from a shock's end when a Choc runs across the round's end), and an event at exactly the round's
+end (5 s) belongs to the next round, which restarts the cycle, so it never happens: a creature hits
+ceil(5 s / interval) - 1 times per round, and Gel's slowest pace, 4.99 s, keeps a slowed creature at one
+hit per round. Tick timers (Saignement, Embrasement), Choc and deflected hits in flight are not attack
+cycles: they run on the continuous battle clock, across rounds. Within a round each fighter carries the
+battle time of its next hit (`attack_at`) and of its current cycle's start (`cycle_start`), so a change of
+pace re-times the pending hit; a pause between rounds takes no battle time. The events that fall in a
+round sit in a heap ordered by battle time, rebuilt at each round start; events at the same millisecond
+happen in a random order (a tie-break drawn when the event is queued), so neither seat is favoured.
 """
 
 from __future__ import annotations
@@ -205,8 +207,8 @@ class Battle:
                     f.shield = f.max_hp * shield // BP
                     if self.entries is not None:
                         self.entries.append({"t": 0, "k": "shield", "tgt": f.uid, "amt": f.shield})
-                if 0 <= f.attack_at < end:  # -1 for Défenseurs; cycles carry over from the last round
-                    self.push(f.attack_at, ATTACK, f)
+                if not f.is_def and not f.frozen:  # a new cycle, from the round's start or a shock's end
+                    schedule_attack(self, f, max(start, f.shock_until))
                 if f.bleed and f.bleed_next < end:
                     self.push(f.bleed_next, BLEED_TICK, f)
                 if f.burn and f.burn_next < end:

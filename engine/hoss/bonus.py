@@ -1,4 +1,4 @@
-"""Rarity, stars and holo; attack speed and Gel slowdown.
+"""Rarity, stars and holo; attack speed, hits per round and Gel slowdown.
 
 A copy's bonus is kept in per-mille (1 ‰ = 0.1 %) so Or's 6.5 % per star and Diamant's 11.5 % are exact
 integers; it scales the copy's stats, the buffs' strength, and is the evolution chance. Intervals are
@@ -8,7 +8,7 @@ integer milliseconds: the same integers on every machine, so a replay never drif
 from __future__ import annotations
 
 from engine.hoss.catalog import Rarity
-from engine.hoss.rules import BP, GEL_FULL_BP, GEL_MAX_INTERVAL_MS, SPEED_CAP_BP
+from engine.hoss.rules import BP, GEL_FULL_BP, GEL_MAX_INTERVAL_MS, ROUND_MS, SPEED_CAP_BP
 
 # Bonus per star, in per-mille: the rulebook's table (2 %, 4 %, 6.5 %, 9 %, 11.5 %, 14 %).
 PER_STAR_PM: dict[Rarity, int] = {
@@ -32,6 +32,13 @@ def attack_interval_ms(base_ms: int, speed_bp: int) -> int:
     """All speed bonuses add up; the interval drops by half the total, capped at +100 % (half the base)."""
     total = min(max(speed_bp, 0), SPEED_CAP_BP)
     return base_ms * (2 * BP - total) // (2 * BP)
+
+
+def hits_per_round(interval_ms: int) -> int:
+    """Every round restarts the attack cycle and a hit due at exactly 5 s belongs to the next round, so a
+    creature hits at k x interval for k x interval < 5 s: ceil(5 s / interval) - 1 times (2 s: 2, 1.5 s: 3,
+    2.5 s to 4.99 s: 1, 5 s or slower: never). What speed is worth, for the AI and the catalog's budget."""
+    return (ROUND_MS - 1) // interval_ms if interval_ms > 0 else 0
 
 
 def slowed_interval_ms(interval_ms: int, gel_bp: int) -> int:

@@ -106,8 +106,8 @@ class FighterState(GameState):
     frozen: bool = False
     shock_until: int = 0
     confused: bool = False
-    next_hit: int = -1  # battle ms of its next hit (cycles carry over rounds); -1: none (Défenseur)
-    cycle_start: int = 0  # battle ms its attack cycle began: last hit, entry, shock's end, thaw
+    next_hit: int = -1  # battle ms of its next hit in the round; -1: none (Défenseur); each round restarts it
+    cycle_start: int = 0  # battle ms its attack cycle began: round start, last hit, shock's end, thaw
     protege: str | None = None  # Défenseurs: the creature they guard
     revived: bool = False
 

@@ -9,11 +9,12 @@ Confusion changes nothing. All valued stacks add up and never expire, except Emb
 go out at each round end) and Gel (-10 points at each round end; a creature frozen at 100 % thaws fully at
 the round's end; a Fire hit thaws it at once).
 
-Tick timers start when the first stack lands and run on the continuous battle clock, across rounds, like
-attack cycles: Choc and a thaw after a freeze restart a cycle from zero; a change of pace (Gel put on,
-fading or melted) re-times the pending hit to the cycle's start + the new cycle, never earlier than now.
-Ticks are raw damage: no dodge, interception, block, armour break or resistance (their value already
-came from a hit that went through all of that); a shield absorbs them.
+Tick timers start when the first stack lands and run on the continuous battle clock, across rounds: they
+are not attack cycles, which every round restarts (`Battle.run_round`). Choc and a thaw after a freeze
+restart a cycle from zero; a change of pace (Gel put on, fading or melted) re-times the pending hit to the
+cycle's start + the new cycle, never earlier than now. Ticks are raw damage: no dodge, interception,
+block, armour break or resistance (their value already came from a hit that went through all of that); a
+shield absorbs them.
 """
 
 from __future__ import annotations
@@ -58,9 +59,9 @@ def cycle(fighter: Fighter) -> int:
 
 
 def schedule_attack(b: Battle, fighter: Fighter, at: int) -> None:
-    """A new attack cycle starts at `at` (a hit, entering play, a shock's end, a thaw): the next hit lands
-    one cycle later on the continuous battle clock, in this round or a later one (cycles carry over from
-    round to round; a hit beyond this round is queued when its round starts)."""
+    """A new attack cycle starts at `at` (a round's start, a hit, a shock's end, a thaw, a revival): the
+    next hit lands one cycle later if that is still inside this round; one due at or after the round's end
+    never comes, since the next round starts a new cycle."""
     fighter.cycle_start = at
     when = at + cycle(fighter)
     fighter.attack_at = when
@@ -233,8 +234,8 @@ def clear(fighter: Fighter) -> None:
 
 def fade(b: Battle, fighter: Fighter, t: int) -> None:
     """End of round (`t`, the next round's start): Embrasement may go out (70 %); Gel thaws fully after a
-    freeze, and the attack cycle restarts from the round start (or the shock's end), or loses 10 points,
-    and the pending hit is re-timed to the faster pace."""
+    freeze (the creature's cycle restarts from the next round's start, or from the shock's end, as every
+    cycle does) or loses 10 points (the next round's cycle runs at the faster pace)."""
     if fighter.burn and b.rnd() * BP < BURN_OUT_BP:
         fighter.burn = 0
         fighter.burn_next = 0

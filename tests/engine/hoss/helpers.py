@@ -141,9 +141,12 @@ def scripted(*values: float) -> Callable[[], float]:
 
 
 def hold(b: Battle, *uids: str) -> None:
-    """Stop these creatures' attack cycles (no hit at all), for tests of what happens to or around them."""
+    """Stop these creatures' attacks (no hit at all), for tests of what happens to or around them: a 5 s
+    cycle never hits, since every round restarts it (until the stats are next computed)."""
     for uid in uids:
-        get(b, uid).attack_at = -1
+        f = get(b, uid)
+        f.interval = ROUND_MS
+        f.attack_at = -1
 
 
 def get(b: Battle, uid: str) -> Fighter:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.hoss import flow
 from engine.hoss.actions import ChoosePath, Pass
-from tests.engine.hoss.helpers import Unit, arena, creature, entries, get, within
+from tests.engine.hoss.helpers import ALWAYS_MISS, Unit, arena, creature, entries, get, within
 
 R1 = creature("wolf_1", "orc", "guerrier", pv=100, atk=10)
 R2A = creature("wolf_2a", "orc", "guerrier", rank=2, parent="wolf_1", pv=160, atk=16)
@@ -112,7 +112,7 @@ def test_a_pending_choice_comes_before_the_cards_to_play() -> None:
     assert Pass() in b.legal_actions(0)
 
 
-def test_the_attack_cycle_runs_on_at_the_new_cards_pace() -> None:
+def test_an_evolved_creature_hits_at_the_new_cards_pace_from_the_next_rounds_start() -> None:
     fast = creature("hare_1", "orc", "guerrier", interval=2.0)
     slow = creature("hare_2a", "orc", "guerrier", rank=2, parent="hare_1", interval=3.0)
     b = arena([Unit(fast, "or", 3, later=[(slow, "basique", 0)])], [FOE])
@@ -122,4 +122,8 @@ def test_the_attack_cycle_runs_on_at_the_new_cards_pace() -> None:
     b.rnd = lambda: 0.0
     flow.try_evolve(b, f)  # at the round's end (5 s)
     assert (f.card.id, f.interval) == ("hare_2a", 3000)
-    assert (f.cycle_start, f.attack_at) == (3610, 6610)  # the pending hit: last hit + the new interval
+    b.round, b.entries = 1, []
+    b.rnd = lambda: ALWAYS_MISS
+    b.run_round()
+    # Round 2 restarts its cycle at the new pace: one hit at 3 s (not 3.61 + 3 = 6.61 s, then 9.61 s).
+    assert [e["t"] for e in entries(b, "hit") if e["src"] == "a1"] == [3000]

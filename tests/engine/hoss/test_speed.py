@@ -1,15 +1,15 @@
-"""Rounds of 5 s, each creature at its own rhythm, attack speed, and how cycles carry over from one round to
-the next on the continuous battle clock."""
+"""Rounds of 5 s, each creature at its own rhythm, attack speed, and every round restarting each attack
+cycle (hits per round = ceil(5 s / interval) - 1)."""
 
 from __future__ import annotations
 
 from engine.hoss import flow
 from engine.hoss.battle import Battle
-from engine.hoss.bonus import attack_interval_ms, slowed_interval_ms
+from engine.hoss.bonus import attack_interval_ms, hits_per_round, slowed_interval_ms
 from engine.hoss.convert import from_state, to_state
 from engine.hoss.rules import ROUND_MS
 from engine.hoss.statuses import cycle, retime
-from tests.engine.hoss.helpers import Unit, arena, buff, creature, get
+from tests.engine.hoss.helpers import ALWAYS_MISS, Unit, arena, buff, creature, get, hold
 
 TARGET = creature("dummy_1", "orc", "defenseur", pv=5000)
 
@@ -35,15 +35,21 @@ def test_speed_bonus_halves_into_the_interval_and_caps_at_100_percent() -> None:
     assert attack_interval_ms(2000, 25000) == 1000  # never below half the base
 
 
-def test_a_two_second_creature_hits_every_2_seconds_of_battle_time_across_rounds() -> None:
+def test_a_two_second_creature_hits_at_2_and_4_seconds_of_every_round() -> None:
+    """« une créature qui frappe toutes les 2 secondes attaque à 2 s puis à 4 s »: in every round, since each
+    round restarts the cycle (the hit due at 6 s never spills into round 2 as a hit at 1 s)."""
     b = arena([creature("fighter_1", "humain", "guerrier", interval=2.0)], [TARGET])
-    assert hit_times(fight_round(b), "a1") == [2000, 4000]
-    # Cycles carry over: the 6 s and 8 s hits are 1 s and 3 s into round 2, then 10, 12, 14 s.
-    assert hit_times(fight_round(b), "a1") == [1000, 3000]
-    assert hit_times(fight_round(b), "a1") == [0, 2000, 4000]
+    for _ in range(3):
+        assert hit_times(fight_round(b), "a1") == [2000, 4000]
 
 
-def test_rhythms_across_rounds() -> None:
+def test_hits_per_round_are_ceil_of_5_seconds_over_the_interval_minus_one() -> None:
+    expected = {1000: 4, 1249: 4, 1250: 3, 1500: 3, 1666: 3, 1667: 2, 2000: 2, 2499: 2, 2500: 1, 4990: 1}
+    assert {ms: hits_per_round(ms) for ms in expected} == expected
+    assert hits_per_round(5000) == hits_per_round(6000) == 0
+
+
+def test_rhythms_restart_in_every_round() -> None:
     b = arena(
         [
             creature("quick_1", "humain", "archer", interval=1.5),
@@ -52,23 +58,20 @@ def test_rhythms_across_rounds() -> None:
         ],
         [TARGET],
     )
-    events = fight_round(b)
-    assert hit_times(events, "a1") == [1500, 3000, 4500]
-    # An event at exactly 5 s belongs to the next round: it is its first event, at 0 s.
-    assert hit_times(events, "a2") == [2500]
-    assert hit_times(events, "a3") == []
-    events = fight_round(b)
-    assert hit_times(events, "a1") == [1000, 2500, 4000]  # 6 s, 7.5 s, 9 s
-    assert hit_times(events, "a2") == [0, 2500]  # 5 s, 7.5 s: two hits every 5 s, not one
-    assert hit_times(events, "a3") == [0]  # even the slowest card hits, once every 5 s
+    for _ in range(3):
+        events = fight_round(b)
+        assert hit_times(events, "a1") == [1500, 3000, 4500]  # 1.5 s: 3 hits per round
+        # An event at exactly 5 s belongs to the next round, which restarts the cycle: it never happens.
+        assert hit_times(events, "a2") == [2500]  # 2.5 s: one hit per round
+        assert hit_times(events, "a3") == []  # 5 s: never
 
 
-def test_damage_per_second_is_atk_over_interval_without_steps() -> None:
-    """Over 20 rounds (100 s), a creature hits floor(100 s / interval) times: no step at 2.5 s or 5 s."""
-    for interval, expected in ((2.47, 40), (2.5, 39), (2.6, 38), (3.12, 32), (4.99, 20), (5.0, 19)):
+def test_over_20_rounds_a_creature_hits_20_times_its_hits_per_round() -> None:
+    """Speed is a step function of the interval: 2.47 s hits twice per round, 2.5 s to 4.99 s once."""
+    for interval, per_round in ((1.25, 3), (1.249, 4), (2.47, 2), (2.5, 1), (3.12, 1), (4.99, 1), (5.0, 0)):
         b = arena([creature("fighter_1", "humain", "guerrier", interval=interval)], [TARGET])
         count = sum(len(hit_times(fight_round(b), "a1")) for _ in range(20))
-        assert count == expected == (20 * ROUND_MS - 1) // round(interval * 1000), interval
+        assert count == 20 * per_round == 20 * hits_per_round(round(interval * 1000)), interval
 
 
 def test_all_speed_bonuses_add_up_card_synergy_and_buffs() -> None:
@@ -91,17 +94,21 @@ def test_gel_slows_the_rate_but_never_past_one_hit_every_4_99_seconds() -> None:
     b = arena([creature("chilled_1", "humain", "guerrier", interval=2.0)], [TARGET])
     f = get(b, "a1")
     f.gel_bp = 1800
-    retime(b, f, 0)
     assert cycle(f) == 2439
     assert hit_times(fight_round(b), "a1") == [2439, 4878]
-    # At the round's end Gel fades to 8 %: the hit due at 7.317 s comes at 4.878 + 2 / 0.92 = 7.051 s.
-    assert hit_times(fight_round(b), "a1") == [2051, 4224]
-    # The slowest pace is 4.99 s: a creature slowed to the cap still hits about once per round.
-    capped = arena([creature("chilled_1", "humain", "guerrier", interval=2.0)], [TARGET])
-    slow = get(capped, "a1")
+    # At the round's end Gel fades to 8 %: round 2's new cycle runs at 2 s / 0.92 = 2.173 s.
+    assert hit_times(fight_round(b), "a1") == [2173, 4346]
+
+
+def test_a_creature_slowed_to_the_gel_cap_hits_once_in_every_round() -> None:
+    """The 4.99 s cap keeps a slowed creature at one hit per round, because each round restarts its cycle
+    (its next hit is never 4.99 s after the last one, 4.98 s into the next round)."""
+    b = arena([creature("chilled_1", "humain", "guerrier", interval=2.0)], [TARGET])
+    slow = get(b, "a1")
     slow.gel_bp = 9000
-    retime(capped, slow, 0)
-    assert hit_times(fight_round(capped), "a1") == [4990]
+    for gel in (9000, 8000, 7000):  # 2 s / 0.1, / 0.2, / 0.3: all past the cap
+        assert slow.gel_bp == gel
+        assert hit_times(fight_round(b), "a1") == [4990]
 
 
 def test_a_creature_entering_play_starts_its_cycle_at_the_round_start() -> None:
@@ -115,21 +122,20 @@ def test_a_creature_entering_play_starts_its_cycle_at_the_round_start() -> None:
     assert (get(b, "a2").cycle_start, get(b, "a2").attack_at) == (5000, 7000)
     events = fight_round(b)
     assert hit_times(events, "a2") == [2000, 4000]  # one interval after the round's start
-    assert hit_times(events, "a1") == [1000, 3000]  # the old cycle runs on
+    assert hit_times(events, "a1") == [2000, 4000]  # and a1's cycle restarts with the round
 
 
-def test_a_synergy_gained_at_a_pause_re_times_the_pending_hit() -> None:
+def test_a_synergy_gained_at_a_pause_sets_the_next_rounds_pace() -> None:
     b = arena(
         [creature("fighter_1", "humain", "guerrier", interval=2.0)],
         [TARGET],
         hand_a=[creature("mate_1", "humain", "mage", interval=2.0)],
     )
-    fight_round(b)  # hits at 2 s and 4 s; the next was due at 6 s
+    fight_round(b)  # hits at 2 s and 4 s
     flow.put_in_play(b, b.sides[0], "a2", None)  # two Humains: +3 % speed, 2 s → 1.97 s
     assert get(b, "a1").interval == 1970
     events = fight_round(b)
-    # Re-timed from its last hit: 4 + 1.97 = 5.97 s, then 7.94 s and 9.91 s.
-    assert hit_times(events, "a1") == [970, 2940, 4910]
+    assert hit_times(events, "a1") == [1970, 3940]
     assert hit_times(events, "a2") == [1970, 3940]
 
 
@@ -141,17 +147,27 @@ def test_the_pending_hit_is_never_moved_before_now() -> None:
     assert f.attack_at == 3000  # due at 1 s, already past: it hits now
 
 
-def test_the_cycle_survives_a_pause_and_a_round_trip_through_the_state() -> None:
-    b = arena([creature("fighter_1", "humain", "guerrier", interval=2.6)], [TARGET])
+def test_a_battle_saved_at_a_pause_goes_on_exactly() -> None:
+    """Restored from its state between two rounds, a battle restarts the same cycles: a 2.6 s creature still
+    hits once per round, and a shock that runs across the round's end still ends on the battle clock."""
+    shocker = creature("shocker_1", "humain", "mage", atk=1, interval=4.0, statuses={"choc": 1.0})
+    b = arena([creature("fighter_1", "humain", "guerrier", interval=2.6)], [TARGET, shocker])
+    b.rnd = lambda: ALWAYS_MISS
+    hold(b, "b2")
     assert hit_times(fight_round(b), "a1") == [2600]
-    assert hit_times(fight_round(b), "a1") == [200, 2800]  # 5.2 s and 7.8 s
+    get(b, "b2").interval = 4000  # round 2: the shocker hits at 9 s, a1 is shocked until 11.5 s
+    events = fight_round(b)
+    assert hit_times(events, "a1") == [2600] and hit_times(events, "b2") == [4000]
+    hold(b, "b2")
     state = to_state(b)
-    fs = state.seats[0].fighters[0]
-    assert (fs.cycle_start, fs.next_hit) == (7800, 10400)
+    assert state.seats[0].fighters[0].shock_until == 11500
     restored = from_state(state, log=True, refresh=True)
-    restored.rnd = b.rnd
-    # Pauses take no battle time: the restored battle hits at 10.4 s and 13 s, 0.4 s and 3 s into round 3.
-    assert hit_times(fight_round(restored), "a1") == [400, 3000]
+    hold(restored, "b2")
+    for battle in (b, restored):
+        battle.rnd = lambda: ALWAYS_MISS
+        # Round 3 (10 s to 15 s): the cycle restarts at the shock's end, 11.5 s: one hit at 14.1 s.
+        assert hit_times(fight_round(battle), "a1") == [4100]
+        assert hit_times(fight_round(battle), "a1") == [2600]  # round 4: from its start again
 
 
 def test_a_round_lasts_five_seconds_and_the_battle_clock_runs_on() -> None:
