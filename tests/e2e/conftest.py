@@ -1,7 +1,9 @@
 """End-to-end: the real bot and discord.py client against the in-repo emulator, acting as users.
 
 Every test fails if the emulator saw a route it does not know, or if the bot swallowed an unexpected
-error (tests that provoke one on purpose take it out of `harness.bot.game_tree.unexpected_errors`).
+error (tests that provoke one on purpose take it out of `harness.bot.game_tree.unexpected_errors`), or
+if any request the bot sent breaks one of Discord's documented limits (tests/e2e/payload_limits.py, checked
+whether or not the emulator enforces that limit).
 """
 
 from __future__ import annotations
@@ -12,9 +14,40 @@ from pathlib import Path
 import pytest
 
 from cogs._hoss_battle import BattlePace
+from emulator.records import Records, RequestRecord
 from sandbox.harness import BotHarness
 from services import games
+from tests.e2e.payload_limits import problems
 from tests.fixtures import fixture_game
+
+
+class _Tap(list[RequestRecord]):
+    """An emulator's request log that also hands each request to the suite's payload check."""
+
+    def __init__(self, sink: list[RequestRecord]) -> None:
+        super().__init__()
+        self._sink = sink
+
+    def append(self, record: RequestRecord) -> None:
+        super().append(record)
+        self._sink.append(record)
+
+
+@pytest.fixture(autouse=True)
+def payload_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestRecord]]:
+    """Every request of every emulator the test starts, checked at teardown (after the bot stopped, so
+    requests sent while closing count too); a record's body is filled in after it is logged."""
+    sent: list[RequestRecord] = []
+    original = Records.__init__
+
+    def tapped(self: Records) -> None:
+        original(self)
+        self.requests = _Tap(sent)
+
+    monkeypatch.setattr(Records, "__init__", tapped)
+    yield sent
+    found = [p for r in sent for p in problems(r.method, r.path, r.json, len(r.files))]
+    assert not found, "payloads over Discord's limits:\n" + "\n".join(found[:20])
 
 
 async def _run(h: BotHarness) -> AsyncIterator[BotHarness]:
