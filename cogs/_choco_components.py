@@ -15,6 +15,7 @@ from cogs._choco_lookup import choco_of, member_since
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.deferral import defer_update, update
 from discord_app.render import STYLES, text, to_discord
 from services.choco_economy import LEAGUE_KEYS, league_of
 from services.choco_game_store import GameRow
@@ -112,6 +113,7 @@ class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
                 game.id, str(interaction.id)
             )
             if claimed:  # the first click (a double click waits for it), or a retry after a failure
+                await defer_update(interaction)  # creating the thread waits on Discord
                 thread = await open_game_thread(interaction, game, locale)
                 game = await choco.games.open_thread(game.id, thread)
             content = t(
@@ -123,7 +125,7 @@ class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
             )
         else:
             content = _answered(found, locale)
-        await interaction.response.edit_message(content=content, view=None)
+        await update(interaction, content=content, view=None)
 
 
 class DeclineButton(PersistentButton, template=r"choco:decline:(?P<id>\d+)"):

@@ -36,6 +36,7 @@ from cogs._hoss_lookup import (
 )
 from core.errors import BadInput, NotAllowed
 from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.deferral import defer_update, update
 from discord_app.render import text, to_discord
 from services.hoss_collection import CollectionFilter, CollectionPage
 from services.hoss_sale import SaleQuote
@@ -256,6 +257,7 @@ class ConfirmSaleButton(
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         """Quote again and sell exactly the quoted copies for the quoted total, or nothing."""
         _check_owner(self.match, interaction)
+        await defer_update(interaction)  # quoting and selling thousands of copies takes a while
         sale = hoss_of(interaction).sale
         criteria = decode_filter(self.match["filter"])
         quote = await sale.quote_matching(
@@ -268,7 +270,7 @@ class ConfirmSaleButton(
         result = await sale.sell_quoted(
             interaction.user.id, list(quote.copy_ids), total, key=interaction.message.id
         )
-        await interaction.response.edit_message(**reply(render.sale_done(result, locale), locale, None))
+        await update(interaction, **reply(render.sale_done(result, locale), locale, None))
 
 
 # --- fusion -------------------------------------------------------------------------------------------------

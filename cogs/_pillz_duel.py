@@ -27,6 +27,7 @@ from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import locale_of, services_of
+from discord_app.deferral import defer_update, update
 from discord_app.render import STYLES, text, to_discord
 from discord_app.translator import desc
 from services import pillz_duel_render as render
@@ -226,6 +227,7 @@ class GoButton(
         duels = pillz_of(interaction).duels
         place = _number(self.match["place"], 0, 3)
         pillz = int(self.match["pillz"])
+        await defer_update(interaction)  # in a practice duel the AI searches its answer
         duel = await duels.play_place(
             int(self.match["duel"]),
             interaction.user.id,
@@ -242,7 +244,7 @@ class GoButton(
             card=text(render.fighter_label(duels.catalog, fighter), locale),
             pillz=pillz,
         )
-        await interaction.response.edit_message(content=played, embeds=[], view=None)
+        await update(interaction, content=played, embeds=[], view=None)
 
 
 DUEL_ITEMS = (AcceptButton, DeclineButton, OpenButton, PickSelect, SetButton, GoButton)

@@ -40,6 +40,7 @@ from cogs._hoss_views import (
 from cogs._mixins import send
 from core.errors import BadInput, NotFound
 from core.i18n import normalize_locale, t
+from discord_app import deferral
 from discord_app.context import locale_of, services_of
 from discord_app.errors import listing
 from discord_app.option_checks import Id
@@ -241,11 +242,12 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
         self, interaction: discord.Interaction[Any], criteria: CollectionFilter, keep: int
     ) -> None:
         locale = await locale_of(interaction)
+        await deferral.defer_reply(interaction)  # quoting thousands of copies takes a while
         hoss = hoss_of(interaction)
         quote = await hoss.sale.quote_matching(interaction.user.id, criteria, keep_per_card=keep)
         spec = render.quote_spec(quote, quote.copies, criteria, locale)
         view = quote_button(quote, criteria, keep, interaction.user.id, locale)
-        await interaction.response.send_message(**reply(spec, locale, view), ephemeral=True)
+        await deferral.reply(interaction, **reply(spec, locale, view))
 
     @sell.command(name="duplicates", description=desc("cmd.hoss.sell.duplicates.description"))
     @filter_options("sell.duplicates")

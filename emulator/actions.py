@@ -392,7 +392,8 @@ class ActionsMixin(EmulatorCore):
         try:
             async with asyncio.timeout(limit):
                 while not record.answered.is_set():
-                    if record.callback_type == DEFERRED_UPDATE_MESSAGE and self._idle_for(record, idle):
+                    bare = record.callback_type == DEFERRED_UPDATE_MESSAGE and self.bare_deferred_updates
+                    if bare and self._idle_for(record, idle):
                         break
                     try:
                         async with asyncio.timeout(idle):

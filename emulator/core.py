@@ -119,6 +119,10 @@ class EmulatorCore:
         self.interactions: list[InteractionRecord] = []
         self.dispatch_message_events = True
         """Send MESSAGE_CREATE/UPDATE/DELETE for the bot's own messages too, as Discord does."""
+        self.bare_deferred_updates = True
+        """A deferred update (callback type 6) with no edit or follow-up yet counts as the answer once the
+        bot is idle. A bot whose every deferred click ends with an edit or a follow-up turns this off, so
+        that an action waits for that edit even while the bot computes without calling Discord."""
         self.enforce_default_permissions = False
         """Refuse commands whose ``default_member_permissions`` the user lacks, as the Discord client
         hides them.  Off by default: server admins can override those defaults per guild, so a bot must

@@ -48,6 +48,7 @@ class BotHarness:
     async def start(self) -> None:
         emu = self.emu
         emu.enforce_default_permissions = True  # hide admin commands from members, as the Discord client does
+        emu.bare_deferred_updates = False  # every deferred click of the bot ends with an edit or a follow-up
         await emu.start()
         emu.install()
         self.guild = emu.add_guild(GUILD_NAME, locale="fr")
