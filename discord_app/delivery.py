@@ -136,6 +136,9 @@ class Deliverer:
         except discord.NotFound as exc:
             await outbox.mark_failed(item.id, f"{exc.status} {exc.code} {exc.text}")
             return 0
+        except discord.RateLimited as exc:  # longer than MAX_RATELIMIT_WAIT: not before Discord says
+            await outbox.mark_retry(item.id, repr(exc), wait=timedelta(seconds=exc.retry_after))
+            return 0
         except TRANSIENT as exc:
             await outbox.mark_retry(item.id, repr(exc))
             return 0

@@ -236,10 +236,15 @@ class Outbox:
 
         return await self.db.write(unit)
 
-    async def mark_retry(self, item_id: int, error: str) -> datetime | None:
+    async def mark_retry(
+        self, item_id: int, error: str, *, wait: timedelta = timedelta(0)
+    ) -> datetime | None:
         """Try again later (Discord unavailable, rate limited...); returns when. Never dropped.
 
         A row already diverted to the fallback goes back to pending, so a failed fallback post is retried.
+        `wait` is what Discord asked for (a rate limit's `retry_after`): the back-off skips ahead to cover
+        it, up to its cap, so the next try is not one more 429 and the retry time stays within the
+        back-off (`_due_at` reads a later one as a clock set back).
         """
         now = self.clock.now()
 
@@ -250,6 +255,8 @@ class Outbox:
             if row is None:
                 return None
             attempts = int(row[0]) + 1
+            while retry_delay(attempts) < min(wait, RETRY_CAP):
+                attempts += 1
             retry_at = now + retry_delay(attempts)
             conn.execute(
                 "UPDATE outbox SET state = 'pending', attempts = ?, last_error = ?, next_attempt_at = ?"
