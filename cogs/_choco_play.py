@@ -37,6 +37,7 @@ from cogs._choco_lookup import choco_of, here, member_since
 from cogs._mixins import CommandsMixin
 from core.errors import BadInput
 from discord_app.context import locale_of
+from discord_app.permissions import require_game_thread
 from discord_app.translator import desc
 
 DURATION = re.compile(r"^\s*(?:(\d{1,3})\s*[jd])?\s*(?:(\d{1,4})\s*h)?\s*$", re.IGNORECASE)
@@ -67,6 +68,7 @@ class ChocoPlayCommands(CommandsMixin):
         locale = await locale_of(interaction)
         if player.bot:
             raise BadInput("choco.error.bot_opponent")
+        await require_game_thread(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         made = await choco_of(interaction).games.challenge(
             interaction.guild_id,

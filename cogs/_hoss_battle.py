@@ -34,6 +34,7 @@ from cogs._hoss_views import _check_owner, button, reply
 from core.errors import BadInput
 from core.i18n import format_int
 from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import text
 from engine.hoss.catalog import HossCatalog
 from services.hoss import RACE_KEYS
@@ -306,6 +307,7 @@ def ladder_reply(ladder: Ladder, owner: int, locale: str) -> dict[str, Any]:
 
 async def start_battle(interaction: discord.Interaction[Any], rank: int, locale: str) -> None:
     """Start at `rank` and post the public battle message in this channel."""
+    require_here(interaction, BATTLE_MESSAGE)
     ranked = hoss_of(interaction).ranked
     user, guild = interaction.user.id, interaction.guild_id
     started = await ranked.start(user, rank, key=interaction.id, guild=guild)

@@ -13,7 +13,10 @@ from cogs._pillz_duel import pillz_of
 from core.errors import BadInput
 from core.i18n import t
 from discord_app.context import locale_of, services_of
+from discord_app.permissions import missing_in
+from discord_app.render import text
 from discord_app.translator import choice, desc
+from services.channel_permissions import permission_list
 from services.choco_leagues import ChocoSettings
 from services.guild_settings import GuildSettings
 
@@ -24,6 +27,34 @@ def require_manage_guild(interaction: discord.Interaction[Any]) -> None:
         raise app_commands.NoPrivateMessage()
     if not interaction.permissions.manage_guild:
         raise app_commands.MissingPermissions(["manage_guild"])
+
+
+# What the bot does in each channel /setup names: announcements are posts with embeds; the games channel
+# holds the Chocobataille threads (opened, posted in with embeds, archived when the game ends).
+CHANNEL_NEEDS = {
+    "announce_channel_id": ("view_channel", "send_messages", "embed_links"),
+    "games_channel_id": (
+        "view_channel",
+        "create_public_threads",
+        "send_messages_in_threads",
+        "manage_threads",
+        "embed_links",
+    ),
+}
+
+
+def permissions_line(
+    interaction: discord.Interaction[Any], channel: discord.TextChannel, needs: tuple[str, ...], locale: str
+) -> str:
+    missing = missing_in(interaction, needs, channel)
+    if not missing:
+        return t("setup.permissions_ok", locale, channel=channel.mention)
+    return t(
+        "setup.permissions_missing",
+        locale,
+        channel=channel.mention,
+        permissions=text(permission_list(missing), locale),
+    )
 
 
 def summary(settings: GuildSettings, locale: str) -> str:
@@ -65,29 +96,38 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
         super().__init__()
 
     async def _update(
-        self, interaction: discord.Interaction[Any], column: str, value: int | str | None
+        self,
+        interaction: discord.Interaction[Any],
+        column: str,
+        value: int | str | None,
+        channel: discord.TextChannel | None = None,
     ) -> None:
+        """With a channel: saved, then what the bot lacks there is listed (the admin may fix it after)."""
         require_manage_guild(interaction)
         locale = await locale_of(interaction)
         assert interaction.guild_id is not None
-        settings = await services_of(interaction).guilds.update(interaction.guild_id, column, value)
-        await interaction.response.send_message(
-            t("setup.saved", locale) + "\n" + summary(settings, locale), ephemeral=True
+        announcement = channel is not None and channel.type is discord.ChannelType.news
+        settings = await services_of(interaction).guilds.update(
+            interaction.guild_id, column, value, announcement=announcement
         )
+        lines = [t("setup.saved", locale), summary(settings, locale)]
+        if channel is not None:
+            lines.append(permissions_line(interaction, channel, CHANNEL_NEEDS[column], locale))
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="announcements", description=desc("cmd.setup.announcements.description"))
     @app_commands.describe(channel=desc("cmd.setup.announcements.opt.channel.description"))
     async def announcements(
         self, interaction: discord.Interaction[Any], channel: discord.TextChannel
     ) -> None:
-        await self._update(interaction, "announce_channel_id", channel.id)
+        await self._update(interaction, "announce_channel_id", channel.id, channel)
 
     @app_commands.command(name="games-channel", description=desc("cmd.setup.games-channel.description"))
     @app_commands.describe(channel=desc("cmd.setup.games-channel.opt.channel.description"))
     async def games_channel(
         self, interaction: discord.Interaction[Any], channel: discord.TextChannel
     ) -> None:
-        await self._update(interaction, "games_channel_id", channel.id)
+        await self._update(interaction, "games_channel_id", channel.id, channel)
 
     @app_commands.command(name="deadline", description=desc("cmd.setup.deadline.description"))
     @app_commands.describe(preset=desc("cmd.setup.deadline.opt.preset.description"))

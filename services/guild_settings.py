@@ -53,11 +53,18 @@ class GuildSettingsService:
     async def get(self, guild_id: int) -> GuildSettings:
         return await self.db.read(lambda conn: read(conn, guild_id))
 
-    async def update(self, guild_id: int, column: str, value: int | str | None) -> GuildSettings:
+    async def update(
+        self, guild_id: int, column: str, value: int | str | None, *, announcement: bool = False
+    ) -> GuildSettings:
+        """`announcement`: the channel given is an announcement channel (Discord's type 5). Games open
+        public threads, which such a channel cannot hold (its threads are announcement threads), so it
+        is refused as the games channel; announcements may go there."""
         if column not in _COLUMNS:
             raise ValueError(column)
         if column == "deadline_preset" and value not in DEADLINE_PRESETS:
             raise BadInput("error.bad_preset", preset=str(value))
+        if column == "games_channel_id" and announcement:
+            raise BadInput("setup.announcement_channel", channel=f"<#{value}>")
         now = to_db(self.clock.now())
 
         def unit(conn: sqlite3.Connection) -> GuildSettings:

@@ -1,0 +1,166 @@
+"""Through Discord: a server that took a permission away from the bot.
+
+A command that would post where the bot may not gets a private answer naming the permission and changes
+nothing; `/setup` lists what the bot lacks in the channels it is given and refuses an announcement
+channel for games; a game post Discord refuses is recorded and its players are told by DM.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from emulator.interactions import InteractionResult
+from emulator.payloads import channel_payload
+from sandbox.harness import BotHarness
+from tests.e2e.choco_helpers import challenge_accepted, choco, with_bronze_deck
+from tests.e2e.test_hoss_ranked import hoss, with_deck
+
+
+def private(result: InteractionResult) -> str:
+    message = result.message
+    assert message is not None and message.ephemeral
+    return message.content
+
+
+async def count(h: BotHarness, sql: str) -> int:
+    assert h.bot is not None
+    return int(await h.bot.services.db.read(lambda conn: conn.execute(sql).fetchone()[0]))
+
+
+async def test_a_battle_where_the_bot_cannot_attach_its_log_is_refused_privately(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    assert harness.games_channel is not None
+    harness.emu.world.deny_bot(harness.games_channel, "attach_files")
+
+    answer = private(
+        await harness.emu.run_command(alice, "hoss rang", {"rang": 1}, channel=harness.games_channel)
+    )
+
+    assert "Je ne peux pas jouer dans ce salon" in answer and "• Joindre des fichiers" in answer
+    assert "Intégrer des liens" not in answer  # only what is missing
+    assert await hoss(harness).ranked.current(alice.id) is None  # no battle started
+    assert harness.emu.channel_messages(harness.games_channel) == []
+
+
+async def test_the_refusal_speaks_the_players_language(harness: BotHarness) -> None:
+    alice = harness.user("alice", locale="en-US")
+    await with_deck(harness, alice)
+    assert harness.games_channel is not None
+    harness.emu.world.deny_bot(harness.games_channel, "view_channel")
+
+    answer = private(
+        await harness.emu.run_command(alice, "hoss rank", {"rank": 1}, channel=harness.games_channel)
+    )
+
+    assert "I cannot play in this channel" in answer and "• View Channels" in answer
+
+
+async def test_a_challenge_where_the_game_thread_cannot_open_is_refused_privately(
+    harness: BotHarness,
+) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    assert harness.games_channel is not None
+    harness.emu.world.deny_bot(harness.games_channel, "create_public_threads")
+
+    made = await harness.emu.run_command(
+        alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=harness.games_channel
+    )
+
+    assert "• Créer des fils publics" in private(made)
+    assert await count(harness, "SELECT COUNT(*) FROM choco_challenges") == 0
+
+
+async def test_a_challenge_elsewhere_than_the_games_channel_needs_no_thread_here(harness: BotHarness) -> None:
+    alice, bob, admin = harness.user("alice"), harness.user("bob"), harness.user("boss", admin=True)
+    assert harness.guild is not None and harness.games_channel is not None
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob)
+    await harness.emu.run_command(admin, "configuration salon-parties", {"salon": harness.games_channel})
+    lobby = harness.emu.add_channel(harness.guild, "accueil")
+    harness.emu.world.deny_bot(lobby, "create_public_threads")
+
+    game = await challenge_accepted(harness, alice, bob, channel=lobby)
+
+    thread = harness.emu.channel(f"Chocobataille n° {game.id}")
+    assert thread.parent is harness.games_channel
+
+
+async def test_setup_lists_what_the_bot_lacks_in_the_games_channel(harness: BotHarness) -> None:
+    admin = harness.user("boss", admin=True)
+    assert harness.games_channel is not None
+    harness.emu.world.deny_bot(harness.games_channel, "manage_threads", "embed_links")
+
+    answer = private(
+        await harness.emu.run_command(admin, "configuration salon-parties", {"salon": harness.games_channel})
+    )
+
+    assert "Réglage enregistré." in answer
+    assert "il me manque ces permissions" in answer
+    assert "• Gérer les fils" in answer and "• Intégrer des liens" in answer
+    assert "Envoyer des messages dans les fils" not in answer
+    assert harness.bot is not None and harness.guild is not None
+    saved = await harness.bot.services.guilds.get(harness.guild.id)
+    assert saved.games_channel_id == harness.games_channel.id  # saved all the same: the admin can fix it
+
+
+async def test_setup_says_when_nothing_is_missing(harness: BotHarness) -> None:
+    admin = harness.user("boss", admin=True)
+    assert harness.games_channel is not None
+
+    answer = private(
+        await harness.emu.run_command(admin, "configuration annonces", {"salon": harness.games_channel})
+    )
+
+    assert f"J'ai toutes les permissions dont j'ai besoin dans <#{harness.games_channel.id}>." in answer
+
+
+async def test_an_announcement_channel_is_refused_as_the_games_channel(harness: BotHarness) -> None:
+    admin = harness.user("boss", admin=True)
+    assert harness.guild is not None and harness.bot is not None
+    news = harness.emu.world.add_channel(harness.guild, "nouvelles", announcement=True)
+    await harness.emu.gateway.dispatch("CHANNEL_CREATE", channel_payload(harness.emu.world, news))
+    await harness.settle()
+
+    games = private(await harness.emu.run_command(admin, "configuration salon-parties", {"salon": news}))
+    announce = private(await harness.emu.run_command(admin, "configuration annonces", {"salon": news}))
+
+    assert "est un salon d'annonces" in games and "Rien n'a été changé." in games
+    assert "Réglage enregistré." in announce  # announcements may go there
+    saved = await harness.bot.services.guilds.get(harness.guild.id)
+    assert saved.games_channel_id is None and saved.announce_channel_id == news.id
+
+
+async def test_a_game_post_refused_by_discord_is_recorded_and_the_players_told_by_dm(
+    harness: BotHarness,
+) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    assert harness.games_channel is not None and harness.bot is not None
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob)
+    game = await challenge_accepted(harness, alice, bob, channel=harness.games_channel)
+    thread = harness.emu.channel(f"Chocobataille n° {game.id}")
+    posted = len(harness.emu.channel_messages(thread))
+    dms = len(harness.emu.dm_messages(alice)), len(harness.emu.dm_messages(bob))
+    harness.emu.world.deny_bot(harness.games_channel, "send_messages_in_threads")
+
+    await harness.emu.run_command(alice, "choco abandon", channel=thread)
+    await harness.emu.click(alice, "Abandonner")
+    await harness.settle()
+
+    assert len(harness.emu.channel_messages(thread)) == posted
+    assert (await choco(harness).games.get(game.id)).state.winner is not None  # the game still ended
+    told = [harness.emu.dm_messages(alice)[dms[0] :], harness.emu.dm_messages(bob)[dms[1] :]]
+    for messages in told:
+        [dm] = [m for m in messages if "Je n'ai pas pu publier" in m.content]
+        assert f"<#{thread.id}>" in dm.content and "• Envoyer des messages dans les fils" in dm.content
+
+    def refused(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+        return conn.execute(
+            "SELECT state, undeliverable FROM outbox WHERE target_id = ? AND undeliverable IS NOT NULL",
+            (thread.id,),
+        ).fetchall()
+
+    rows = await harness.bot.services.db.read(refused)
+    assert rows and all(state == "failed" for state, _ in rows)
+    assert await harness.bot.services.outbox.next_due_at() is None  # nothing retried forever
