@@ -28,6 +28,7 @@ from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import locale_of, services_of
 from discord_app.deferral import defer_update, update
+from discord_app.permissions import PUBLIC_MESSAGE, require_here
 from discord_app.render import STYLES, text, to_discord
 from discord_app.translator import desc
 from services import pillz_duel_render as render
@@ -263,6 +264,7 @@ class PillzDuelCommands(CommandsMixin):
         locale = await locale_of(interaction)
         if player.bot:
             raise BadInput("pillz.error.bot_opponent")
+        require_here(interaction, PUBLIC_MESSAGE)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         duel = await pillz_of(interaction).duels.challenge(
             interaction.guild_id, interaction.channel_id, interaction.user.id, player.id, key=interaction.id
@@ -273,6 +275,7 @@ class PillzDuelCommands(CommandsMixin):
     @app_commands.guild_only()
     async def practice(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
+        require_here(interaction, PUBLIC_MESSAGE)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         duel = await pillz_of(interaction).duels.practice(
             interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id

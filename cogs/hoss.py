@@ -44,6 +44,7 @@ from discord_app import deferral
 from discord_app.context import locale_of, services_of
 from discord_app.errors import listing
 from discord_app.option_checks import Id
+from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import text
 from discord_app.translator import choice, desc
 from services.collecting import DeckInvalid
@@ -417,6 +418,7 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
     async def battle(self, interaction: discord.Interaction[Any], battle: Id | None = None) -> None:
         """Show the player's battle again (the live one by default) with its decision controls."""
         locale = await locale_of(interaction)
+        require_here(interaction, BATTLE_MESSAGE)
         ranked = hoss_of(interaction).ranked
         battle_id = battle if battle is not None else await ranked.current(interaction.user.id)
         if battle_id is None:

@@ -164,3 +164,33 @@ async def test_a_game_post_refused_by_discord_is_recorded_and_the_players_told_b
     rows = await harness.bot.services.db.read(refused)
     assert rows and all(state == "failed" for state, _ in rows)
     assert await harness.bot.services.outbox.next_due_at() is None  # nothing retried forever
+
+
+async def test_a_pillz_duel_where_the_bot_cannot_post_is_refused_privately(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    assert harness.games_channel is not None
+    harness.emu.world.deny_bot(harness.games_channel, "send_messages")
+
+    practice = private(
+        await harness.emu.run_command(alice, "pillz entrainement", channel=harness.games_channel)
+    )
+    challenge = private(
+        await harness.emu.run_command(alice, "pillz defi", {"joueur": bob}, channel=harness.games_channel)
+    )
+
+    assert "• Envoyer des messages" in practice and "• Envoyer des messages" in challenge
+    assert await count(harness, "SELECT COUNT(*) FROM pillz_duels") == 0
+
+
+async def test_a_battle_shown_again_where_the_bot_cannot_embed_is_refused(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    assert harness.games_channel is not None and harness.guild is not None
+    await harness.emu.run_command(alice, "hoss rang", {"rang": 1}, channel=harness.games_channel)
+    elsewhere = harness.emu.add_channel(harness.guild, "accueil")
+    harness.emu.world.deny_bot(elsewhere, "embed_links")
+
+    answer = private(await harness.emu.run_command(alice, "hoss combat", channel=elsewhere))
+
+    assert "• Intégrer des liens" in answer
+    assert harness.emu.channel_messages(elsewhere) == []
