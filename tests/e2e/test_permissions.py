@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from emulator.interactions import InteractionResult
 from emulator.payloads import channel_payload
 from sandbox.harness import BotHarness
@@ -27,33 +29,36 @@ async def count(h: BotHarness, sql: str) -> int:
     return int(await h.bot.services.db.read(lambda conn: conn.execute(sql).fetchone()[0]))
 
 
-async def test_a_battle_where_the_bot_cannot_attach_its_log_is_refused_privately(harness: BotHarness) -> None:
-    alice = harness.user("alice")
+@pytest.mark.parametrize(
+    ("locale", "command", "denied", "said", "not_said"),
+    [
+        (
+            "fr",
+            "hoss rang",
+            "attach_files",
+            ["Je ne peux pas jouer dans ce salon", "• Joindre des fichiers"],
+            "Intégrer",
+        ),
+        ("en-US", "hoss rank", "view_channel", ["I cannot play in this channel", "• View Channels"], "Embed"),
+    ],
+)
+async def test_a_battle_where_the_bot_cannot_post_its_log_is_refused_privately(
+    harness: BotHarness, locale: str, command: str, denied: str, said: list[str], not_said: str
+) -> None:
+    """In the player's language, naming only what is missing, and no battle starts."""
+    alice = harness.user("alice", locale=locale)
     await with_deck(harness, alice)
     assert harness.games_channel is not None
-    harness.emu.world.deny_bot(harness.games_channel, "attach_files")
+    harness.emu.world.deny_bot(harness.games_channel, denied)
 
-    answer = private(
-        await harness.emu.run_command(alice, "hoss rang", {"rang": 1}, channel=harness.games_channel)
+    result = await harness.emu.run_command(
+        alice, command, {command.split()[1]: 1}, channel=harness.games_channel
     )
 
-    assert "Je ne peux pas jouer dans ce salon" in answer and "• Joindre des fichiers" in answer
-    assert "Intégrer des liens" not in answer  # only what is missing
-    assert await hoss(harness).ranked.current(alice.id) is None  # no battle started
+    answer = private(result)
+    assert all(part in answer for part in said) and not_said not in answer
+    assert await hoss(harness).ranked.current(alice.id) is None
     assert harness.emu.channel_messages(harness.games_channel) == []
-
-
-async def test_the_refusal_speaks_the_players_language(harness: BotHarness) -> None:
-    alice = harness.user("alice", locale="en-US")
-    await with_deck(harness, alice)
-    assert harness.games_channel is not None
-    harness.emu.world.deny_bot(harness.games_channel, "view_channel")
-
-    answer = private(
-        await harness.emu.run_command(alice, "hoss rank", {"rank": 1}, channel=harness.games_channel)
-    )
-
-    assert "I cannot play in this channel" in answer and "• View Channels" in answer
 
 
 async def test_a_challenge_where_the_game_thread_cannot_open_is_refused_privately(
