@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TypeVar
 
 import discord
 import pytest_asyncio
@@ -248,9 +250,12 @@ async def emu() -> AsyncIterator[DiscordEmulator]:
         yield emulator
 
 
-@pytest_asyncio.fixture
-async def bot(emu: DiscordEmulator) -> AsyncIterator[EmulatedBot]:
-    client = EmulatedBot(emu.guild("Test Server").id)
+BotT = TypeVar("BotT", bound=EmulatedBot)
+
+
+@asynccontextmanager
+async def running(emu: DiscordEmulator, client: BotT) -> AsyncIterator[BotT]:
+    """`client` connected to `emu` and ready, closed on the way out."""
     task = asyncio.create_task(client.start(emu.bot_token))
     try:
         await emu.wait_ready()
@@ -258,4 +263,10 @@ async def bot(emu: DiscordEmulator) -> AsyncIterator[EmulatedBot]:
     finally:
         await client.close()
         await task
+
+
+@pytest_asyncio.fixture
+async def bot(emu: DiscordEmulator) -> AsyncIterator[EmulatedBot]:
+    async with running(emu, EmulatedBot(emu.guild("Test Server").id)) as client:
+        yield client
     assert client.failures == []

@@ -17,7 +17,7 @@ import pytest_asyncio
 from emulator import DiscordEmulator, EmulatorError
 from emulator.interactions import InteractionResult
 
-from .conftest import EmulatedBot
+from .conftest import EmulatedBot, running
 
 START = 1_767_614_400.0  # 2026-01-05 12:00 UTC
 
@@ -83,14 +83,8 @@ async def timed_emu(clock: Clock) -> AsyncIterator[DiscordEmulator]:
 
 @pytest_asyncio.fixture
 async def gated(timed_emu: DiscordEmulator) -> AsyncIterator[GatedBot]:
-    client = GatedBot(timed_emu.guild("Test Server").id)
-    task = asyncio.create_task(client.start(timed_emu.bot_token))
-    try:
-        await timed_emu.wait_ready()
+    async with running(timed_emu, GatedBot(timed_emu.guild("Test Server").id)) as client:
         yield client
-    finally:
-        await client.close()
-        await task
 
 
 async def _held(
@@ -115,58 +109,47 @@ async def _only_failure(emu: DiscordEmulator, bot: GatedBot) -> discord.HTTPExce
     return original
 
 
-async def test_a_first_response_within_3_seconds_is_accepted(
-    timed_emu: DiscordEmulator, gated: GatedBot, clock: Clock
+@pytest.mark.parametrize(
+    ("command", "seconds", "content"),
+    [("work-then-reply", 2.9, "done"), ("defer-then-work", 14 * 60, "done after the work")],
+)
+async def test_answers_in_time_are_accepted(
+    timed_emu: DiscordEmulator, gated: GatedBot, clock: Clock, command: str, seconds: float, content: str
 ) -> None:
-    action = await _held(timed_emu, gated, clock, "work-then-reply", 2.9)
+    """Within 3 s for the first response; a deferral leaves the token's 15 minutes for the follow-up."""
+    action = await _held(timed_emu, gated, clock, command, seconds)
 
     result = await action
 
-    assert result.content == "done"
+    assert result.content == content
     timed_emu.assert_no_errors()
 
 
-async def test_a_first_response_after_3_seconds_is_an_unknown_interaction(
-    timed_emu: DiscordEmulator, gated: GatedBot, clock: Clock
+@pytest.mark.parametrize(
+    ("command", "seconds", "status", "code"),
+    [("work-then-reply", 3.1, 404, 10062), ("defer-then-work", 15 * 60 + 1, 401, 50027)],
+)
+async def test_late_answers_fail_like_discord(
+    timed_emu: DiscordEmulator,
+    gated: GatedBot,
+    clock: Clock,
+    command: str,
+    seconds: float,
+    status: int,
+    code: int,
 ) -> None:
-    action = await _held(timed_emu, gated, clock, "work-then-reply", 3.1)
+    """A first response after 3 s: Unknown interaction. A follow-up after 15 minutes: Invalid Webhook
+    Token. Either way the user sees no answer (at most the deferral's "thinking" message)."""
+    action = await _held(timed_emu, gated, clock, command, seconds)
 
-    with pytest.raises(EmulatorError, match="Unknown interaction"):
+    with pytest.raises(EmulatorError, match=f"{status} {code}"):
         await action
 
     error = await _only_failure(timed_emu, gated)
-    assert isinstance(error, discord.NotFound) and error.code == 10062
-    assert [r.status for r in timed_emu.requests if r.path.endswith("/callback")] == [404]
-    assert timed_emu.messages == []
+    assert (error.status, error.code) == (status, code)
+    assert all(message.loading for message in timed_emu.messages)
     [recorded] = timed_emu.errors
-    assert "10062" in recorded
-    timed_emu.errors.clear()
-
-
-async def test_a_deferral_buys_time_for_the_follow_up(
-    timed_emu: DiscordEmulator, gated: GatedBot, clock: Clock
-) -> None:
-    action = await _held(timed_emu, gated, clock, "defer-then-work", 14 * 60)
-
-    result = await action
-
-    assert result.content == "done after the work"
-    timed_emu.assert_no_errors()
-
-
-async def test_a_follow_up_after_15_minutes_fails_with_an_invalid_token(
-    timed_emu: DiscordEmulator, gated: GatedBot, clock: Clock
-) -> None:
-    action = await _held(timed_emu, gated, clock, "defer-then-work", 15 * 60 + 1)
-
-    with pytest.raises(EmulatorError, match="Invalid Webhook Token"):
-        await action
-
-    error = await _only_failure(timed_emu, gated)
-    assert error.status == 401 and error.code == 50027
-    [message] = timed_emu.messages
-    assert message.loading  # the "thinking" message stays: Discord refused the follow-up
-    assert len(timed_emu.errors) == 1 and "50027" in timed_emu.errors[0]
+    assert f"{status} {code}" in recorded
     timed_emu.errors.clear()
 
 
