@@ -43,6 +43,7 @@ from tools.hoss_budget import (  # noqa: E402
     RANK_SCALE,
     STATUS_WEIGHT,
     T1,
+    dps,
 )
 
 PREFIX = {"squelette": "sq", "orc": "orc", "sylvestre": "syl", "humain": "hum"}
@@ -55,7 +56,7 @@ RANK_POWER = {rank: scale**2 for rank, scale in RANK_SCALE.items()}
 def dps_eff(atk: float, c: Card) -> float:
     crit = 1 + c.crit_chance * (0.5 + c.crit_damage)
     marks = sum(chance * STATUS_WEIGHT[s] for s, chance in c.statuses.items())
-    return atk / c.interval * (crit + marks + c.heal_chance * HEAL_WEIGHT)
+    return dps(atk, c.interval) * (crit + marks + c.heal_chance * HEAL_WEIGHT)
 
 
 def ehp_per_pv(c: Card) -> float:
@@ -523,7 +524,7 @@ def tables(built: list[tuple[str, Card]]) -> str:
         d = dps_eff(c.atk, c)
         e = c.pv * ehp_per_pv(c)
         rows.append(
-            f"| {card_id} | {c.pv} | {c.atk} | {c.interval} | {c.atk / c.interval:.2f} | {d:.2f} | {e:.0f} "
+            f"| {card_id} | {c.pv} | {c.atk} | {c.interval} | {dps(c.atk, c.interval):.2f} | {d:.2f} | {e:.0f} "
             f"| {d * e / budget(c):.3f} |"
         )
     return "\n".join(rows)

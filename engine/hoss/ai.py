@@ -29,7 +29,7 @@ race fear; a hit's expected damage; hits per round; interceptions; lifetimes und
   and its protégé fears it), and moved there at a pause when that is worth 10 % more than where it stands.
 
 Measured on mirror matches of random decks from data/hoss.json (tests/engine/hoss/test_ai.py): strong
-wins about 64 % of its battles against simple (763 of 1,200 with attack cycles carried over rounds). The
+wins about 62 % of its battles against simple (745 of 1,200, every round restarting the attack cycles). The
 card order carries most of it (Défenseurs early, then race and class); the threat model beat look-aheads
 for the card (a two-round look-ahead chose worse: the hidden enemy hand and the luck of a few rounds blur
 it), so look-aheads are kept for paths.

@@ -8,7 +8,7 @@
   possible move alone pauses the battle only with the `move_pauses` table option.
 - Answers stay secret until every seat is done, then apply in seat order, each seat's in the order it
   gave them: a move therefore holds from the first hit of the next round. A card played enters at the
-  start of the next round.
+  start of the next round, where every attacker's cycle restarts.
 - Evolution (end of round): chance = the copy's bonus, only if the line owns a next rank. One owned
   path evolves at once; two owned Rang 2 paths let the player choose during the pause; Rang 2 → Maître
   is automatic. The creature keeps the damage it has taken and its statuses.
@@ -167,8 +167,8 @@ def try_evolve(b: Battle, fighter: Fighter) -> None:
 
 def evolve(b: Battle, fighter: Fighter, copy: CopySpec, now: int) -> None:
     """Become the next card at battle time `now` (a round's end, or the next round's start after a chosen
-    path); the damage taken, the statuses and the attack cycle stay, the pending hit re-timed to the new
-    card's interval."""
+    path); the damage taken and the statuses stay. It happens between two rounds, so the new card's
+    interval paces the next round's new cycle (`retime` only keeps the pending hit consistent meanwhile)."""
     before = fighter.card.id
     fighter.set_card(b.cards[copy.card], copy)
     fighter.refresh()

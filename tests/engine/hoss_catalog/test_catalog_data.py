@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from itertools import pairwise
 from typing import get_args
 
 import pytest
 
+from engine.hoss.bonus import attack_interval_ms
+from engine.hoss.bonus import hits_per_round as engine_hits
 from engine.hoss.catalog import (
     ATTACKING_CLASSES,
     CLASSES,
@@ -33,7 +36,9 @@ from tools.hoss_budget import (
     RANK_SCALE,
     STATUS_WEIGHT,
     T1,
+    hits_per_round,
 )
+from tools.hoss_budget import dps as budget_dps
 
 PATH = DATA_DIR / "hoss.json"
 PREFIX = {"squelette": "sq", "orc": "orc", "sylvestre": "syl", "humain": "hum"}
@@ -49,7 +54,9 @@ FAST_MAX_STATUS = 0.15  # ...whose every status chance stays at or under this
 
 
 def dps(c: CreatureCard) -> float:
-    return c.atk / c.interval
+    """ATK x the hits per round the budget expects at the card's interval / 5 s (every round restarts the
+    attack cycle, so speed counts by whole hits per round)."""
+    return budget_dps(c.atk, c.interval)
 
 
 def dps_eff(c: CreatureCard) -> float:
@@ -267,6 +274,38 @@ def test_each_rank_is_stronger_than_the_one_it_evolves_from(
         else:
             assert dps(card) > dps(parent), card.id
             assert card.interval <= parent.interval, card.id
+
+
+def test_every_attacker_hits_every_round_and_no_interval_reaches_5_seconds(
+    attackers: list[CreatureCard],
+) -> None:
+    """Each round restarts the attack cycle, so a 5 s interval would never hit: every attacker's interval is
+    under 5 s (a Défenseur's 5.0 only says it never strikes)."""
+    for card in attackers:
+        assert card.interval < 5.0 and engine_hits(round(card.interval * 1000)) >= 1, card.id
+
+
+def test_the_budget_prices_hits_per_round_between_no_bonus_and_the_most_a_copy_carries(
+    attackers: list[CreatureCard],
+) -> None:
+    """The budget's expected hits per round lie between the card's hits with no speed bonus and with the
+    most the model counts (Divin 5★ +70 % and a +20 % team bonus), and differ from 5 s / interval, the old
+    model (which counted hits that fall in the next round)."""
+    off_old_model = 0
+    for card in attackers:
+        ms = round(card.interval * 1000)
+        expected = hits_per_round(card.interval)
+        assert engine_hits(ms) <= expected <= engine_hits(attack_interval_ms(ms, 9000)), card.id
+        off_old_model += abs(expected / (5.0 / card.interval) - 1) > 0.05
+    assert off_old_model > len(attackers) // 2
+
+
+def test_no_two_intervals_of_the_catalog_are_priced_the_same(attackers: list[CreatureCard]) -> None:
+    """Within a band of equal hits per round an interval only sets how much speed bonus gains a hit (and how
+    much Gel loses one): the budget prices every catalog interval apart, the faster the dearer."""
+    intervals = sorted({card.interval for card in attackers})
+    prices = [hits_per_round(interval) for interval in intervals]
+    assert all(a > b for a, b in pairwise(prices)), list(zip(intervals, prices, strict=True))
 
 
 def test_every_card_meets_its_budget(creatures: list[CreatureCard]) -> None:

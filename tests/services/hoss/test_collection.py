@@ -150,10 +150,10 @@ def _id(owned: dict[int, str], letter: str) -> int:
 async def test_a_basique_0_star_copy_has_the_catalogs_stats(
     collection: HossCollection, owned: dict[int, str]
 ) -> None:
-    detail = await collection.detail(1, _id(owned, "A"))  # Légionnaire: 97 PV, 14 ATK, 2 s, crit 10 % +10 %
+    detail = await collection.detail(1, _id(owned, "A"))  # Légionnaire: 92 PV, 13 ATK, 2 s, crit 10 % +10 %
     stats = detail.creature
     assert stats is not None and detail.bonus == 0 and detail.evolution_chance == 0
-    assert (stats.pv, stats.atk, stats.interval_s, stats.crit_chance) == (97, 14, 2.0, 0.1)
+    assert (stats.pv, stats.atk, stats.interval_s, stats.crit_chance) == (92, 13, 2.0, 0.1)
     assert stats.crit_multiplier == pytest.approx(1.6)
     assert stats.dodge["guerrier"] == pytest.approx(0.05 + 0.04)  # class table + the card's dodge bonus
     assert detail.copy.price == 2 and detail.copy.rank == 1
@@ -164,8 +164,8 @@ async def test_bonuses_scale_every_stat(collection: HossCollection, owned: dict[
     stats = detail.creature
     assert stats is not None and detail.bonus == pytest.approx(0.195)
     assert detail.evolution_chance == pytest.approx(0.195)
-    assert stats.pv == 97 * 11950 // 100 / 100 == 115.91
-    assert stats.atk == pytest.approx(14 * 1.195)
+    assert stats.pv == 92 * 11950 // 100 / 100 == 109.94
+    assert stats.atk == pytest.approx(13 * 1.195)
     assert stats.crit_chance == pytest.approx(0.1 * 1.195)
     assert stats.interval_s == 2.0 * (1 - 0.195 / 2)  # the bonus joins the attack-speed total
     mage = (await collection.detail(1, _id(owned, "F"))).creature  # Basique 2 stars: +4 %, Gel 23 %

@@ -14,6 +14,7 @@ from store.db import Database
 from tests.services.hoss_ranked import player_with_deck, rows, service
 
 GUILD = 77
+BATTLE_SEED = 1  # the AI's deck and the draws of a battle where a Défenseur move comes up before the end
 
 
 def towards_a_move(view: BattleView) -> dict[str, Any]:
@@ -38,7 +39,7 @@ async def test_the_defender_button_lists_the_legal_moves_and_a_move_takes_effect
     db: Database, clock: ManualClock
 ) -> None:
     await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+    ranked = service(db, clock, seed=BATTLE_SEED)
     battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
     view = await at_a_move(ranked, battle)
     offered = await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)
@@ -74,7 +75,7 @@ async def test_the_defender_button_lists_the_legal_moves_and_a_move_takes_effect
 async def test_the_defender_button_is_rechecked_at_every_click(db: Database, clock: ManualClock) -> None:
     await player_with_deck(db, clock, 1)
     await player_with_deck(db, clock, 2)
-    ranked = service(db, clock)
+    ranked = service(db, clock, seed=BATTLE_SEED)
     battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
     view = await ranked.view(1, battle, GUILD)
     assert not any(a["kind"] == "move" for a in view.legal)  # no Défenseur in play yet
