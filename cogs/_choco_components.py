@@ -95,7 +95,7 @@ async def open_game_thread(interaction: discord.Interaction[Any], game: GameRow,
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
-        except discord.HTTPException:
+        except (discord.HTTPException, discord.RateLimited):  # RateLimited: a wait over MAX_RATELIMIT_WAIT
             continue
         return thread.id
     return None

@@ -87,3 +87,18 @@ async def test_a_practice_move_defers_before_the_ai_answers(
     await harness.settle()
     after = await pillz(harness).duels.get(duel.id)
     assert after.version > duel.version
+
+
+async def test_a_long_rate_limit_on_the_thread_leaves_the_game_in_the_channel(harness: BotHarness) -> None:
+    """A wait over the bot's `MAX_RATELIMIT_WAIT` makes discord.py raise `RateLimited` (not an
+    `HTTPException`) at once: the game is played where the challenge was made, as when threads are refused."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob)
+    harness.emu.rate_limit(r"/channels/\d+/threads", method="POST", times=None, retry_after=60)
+
+    game = await challenge_accepted(harness, alice, bob)
+
+    assert game.thread_id is None and harness.emu.threads == []
+    accepted = [m for m in harness.emu.messages if "a accepté" in m.content]
+    assert len(accepted) == 1 and f"<#{game.channel_id}>" in accepted[0].content
