@@ -171,7 +171,7 @@ class Deliverer:
         """A finished game's thread is archived after its last post; failing that only leaves it open."""
         try:
             await thread.edit(archived=True)
-        except discord.HTTPException as exc:
+        except (discord.HTTPException, discord.RateLimited) as exc:
             log.warning("could not archive thread %s: %s", thread.id, exc)
 
     async def _fallback(self, item: OutboxItem) -> None:

@@ -77,3 +77,19 @@ async def test_a_long_rate_limit_is_not_tried_again_before_it_ends(harness: BotH
     assert _delivered(harness) == ["post 1", "post 2", "post 3"]
     assert _posts(harness) == [429, 200, 200, 200]
     assert await _states(harness, ids) == ["sent"] * 3
+
+
+async def test_a_long_rate_limit_on_archiving_leaves_the_thread_open(harness: BotHarness) -> None:
+    """The post went out; only the archiving is given up, as when Discord refuses it."""
+    assert harness.games_channel is not None
+    emu = harness.emu
+    thread = emu.world.add_thread(harness.games_channel, "partie", owner=emu.bot_user)
+    emu.rate_limit(rf"/channels/{thread.id}", method="PATCH", times=None, retry_after=60)
+
+    ids = await queue(
+        harness, [(MessageSpec(content=Text.raw("the end"), archive_thread=True), False)], thread.id
+    )
+
+    assert [m.content for m in emu.channel_messages(thread)] == ["the end"]
+    assert not thread.archived
+    assert await _states(harness, ids) == ["sent"]
