@@ -28,8 +28,8 @@ ABILITY_KEYS: Mapping[str, str] = {
     "cancel_ability": "pillz.ability.cancel_ability",
     "counter_attack": "pillz.ability.counter_attack",
     "clan_power": "pillz.ability.clan_power",
-    "extra_pillz": "pillz.ability.extra_pillz",
-    "extra_life": "pillz.ability.extra_life",
+    "war_chest": "pillz.ability.war_chest",
+    "blessing": "pillz.ability.blessing",
 }
 # Clan names of the loaded catalog (set by `PillzServices.build`): /card receives only the card.
 CLAN_NAMES: dict[str, LocalizedText] = {}

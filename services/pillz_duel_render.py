@@ -30,6 +30,8 @@ EFFECT_KEYS = {
     "heal_on_win": "pillz.effect.heal_on_win",
     "pillz_on_loss": "pillz.effect.pillz_on_loss",
     "drain_pillz": "pillz.effect.drain_pillz",
+    "war_chest": "pillz.effect.war_chest",
+    "blessing": "pillz.effect.blessing",
 }
 REASON_KEYS = {
     "pillz.outcome.ko": "pillz.duel.result_ko",
@@ -62,13 +64,16 @@ def fighter_label(catalog: PillzCatalog, fighter: Fighter) -> Text:
         "power": fighter.power,
         "damage": fighter.damage,
     }
-    if fighter.ability is None:
+    kind = fighter.ability
+    if kind is None or kind not in ABILITY_KEYS:
+        # No ability, or one a duel stored by the previous version still names (a leader that raised the
+        # start): it acted when that duel began and does nothing since, so there is nothing to show.
         return Text("pillz.duel.fighter", params)
     ability = Text(
         "pillz.card.ability",
         {
-            "name": ability_name(catalog, fighter.card_id, fighter.ability),
-            "text": Text(ABILITY_KEYS[fighter.ability], {"value": fighter.value}),
+            "name": ability_name(catalog, fighter.card_id, kind),
+            "text": Text(ABILITY_KEYS[kind], {"value": fighter.value}),
         },
     )
     return Text("pillz.duel.fighter_ability", {**params, "ability": ability})

@@ -17,8 +17,8 @@ ABILITY_NAMES: dict[str, tuple[str, str]] = {
     "cancel_ability": ("Entrave", "Shackle"),
     "counter_attack": ("Contre-attaque", "Counter-attack"),
     "clan_power": ("Cri de ralliement", "Rallying Cry"),
-    "extra_pillz": ("Trésor de guerre", "War Chest"),
-    "extra_life": ("Bénédiction", "Blessing"),
+    "war_chest": ("Trésor de guerre", "War Chest"),
+    "blessing": ("Bénédiction", "Blessing"),
 }
 
 # A character: (French name, English name, stars, ability kind or None, ability value)
@@ -48,7 +48,7 @@ CLANS: list[tuple[str, str, str, Character, list[Character]]] = [
         "corsaires",
         "Corsaires du Levant",
         "Levant Corsairs",
-        ("Amirale Roxane Sabord", "Admiral Roxane Porthole", 3, "extra_pillz", 3),
+        ("Amirale Roxane Sabord", "Admiral Roxane Porthole", 3, "war_chest", 2),
         [
             ("Mousse à la vigie", "Crow's-nest Cabin Boy", 1, None, 0),
             ("Cuistot borgne", "One-eyed Cook", 1, None, 0),
@@ -66,7 +66,7 @@ CLANS: list[tuple[str, str, str, Character, list[Character]]] = [
         "moines",
         "Moines de la Brume",
         "Mist Monks",
-        ("Abbesse Ysolde", "Abbess Ysolde", 3, "extra_life", 3),
+        ("Abbesse Ysolde", "Abbess Ysolde", 3, "blessing", 3),
         [
             ("Novice au balai", "Broom Novice", 1, None, 0),
             ("Sonneur de cloche", "Bell Ringer", 1, None, 0),
@@ -102,7 +102,7 @@ CLANS: list[tuple[str, str, str, Character, list[Character]]] = [
         "sorcieres",
         "Sorcières des Marais",
         "Marsh Witches",
-        ("Mère Grisaille", "Mother Greyhaze", 3, "extra_pillz", 2),
+        ("Mère Grisaille", "Mother Greyhaze", 3, "war_chest", 1),
         [
             ("Cueilleuse de champignons", "Mushroom Picker", 1, None, 0),
             ("Crapaud familier", "Familiar Toad", 1, "pillz_on_loss", 1),

@@ -20,7 +20,7 @@ AbilityKind = Literal[
     # --- a character's, in its round ---
     "power_bonus",  # +value power in its round
     "damage_bonus",  # +value damage if it wins
-    "heal_on_win",  # its owner regains value PV if it wins (never above the starting PV)
+    "heal_on_win",  # its owner regains value PV if it wins (never above 12, the starting PV)
     "pillz_on_loss",  # its owner gets value pillz back if it loses
     "drain_pillz",  # if it wins, the opponent loses value pillz (not below 0)
     "reduce_damage",  # if it loses, its owner takes value less damage (not below 0)
@@ -28,8 +28,8 @@ AbilityKind = Literal[
     # --- a leader's, for the whole match ---
     "counter_attack",  # Ashigaru's "Contre-attaque": its owner always plays second (value unused: 0)
     "clan_power",  # +value power to every character of the leader's clan (the leader included)
-    "extra_pillz",  # its owner starts with 12 + value pillz
-    "extra_life",  # its owner starts with 12 + value PV
+    "war_chest",  # after each round its owner loses, the owner gets value pillz back
+    "blessing",  # the first round its owner loses, the owner takes value less damage (once per duel)
 ]
 CHARACTER_ABILITIES: frozenset[str] = frozenset(
     {
@@ -42,7 +42,7 @@ CHARACTER_ABILITIES: frozenset[str] = frozenset(
         "cancel_ability",
     }
 )
-LEADER_ABILITIES: frozenset[str] = frozenset({"counter_attack", "clan_power", "extra_pillz", "extra_life"})
+LEADER_ABILITIES: frozenset[str] = frozenset({"counter_attack", "clan_power", "war_chest", "blessing"})
 ABILITY_KINDS: tuple[str, ...] = get_args(AbilityKind)
 
 STARS = (1, 2, 3, 4, 5)

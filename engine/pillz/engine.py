@@ -25,8 +25,11 @@ from engine.pillz.rules import (
     applied_effects,
     choose_first,
     draw_winner,
+    effect_total,
     first_reason,
     lead_seat,
+    leader_effects,
+    lost_before,
     matchup,
     stars,
 )
@@ -83,10 +86,6 @@ def with_clan_power(hand: tuple[Fighter, ...]) -> tuple[Fighter, ...]:
     )
 
 
-def leader_total(hand: tuple[Fighter, ...], kind: str) -> int:
-    return sum(f.value for f in hand if f.ability == kind)
-
-
 def _fighter_json(f: Fighter) -> dict[str, Any]:
     return {
         "card": f.card_id,
@@ -120,14 +119,12 @@ class PillzEngine:
         rng, rng_state = RngState.from_seed(seed, "pillz").advance()
         drawn = [with_clan_power(draw_line_up(p.deck, catalog, rng)) for p in by_seat]
         hands: Hands = (drawn[0], drawn[1])
-        life = tuple(START_LIFE + leader_total(h, "extra_life") for h in hands)
-        pillz = tuple(START_PILLZ + leader_total(h, "extra_pillz") for h in hands)
         return PillzState(
             player_ids=(by_seat[0].player_id, by_seat[1].player_id),
             hands=hands,
-            life=(life[0], life[1]),
-            max_life=(life[0], life[1]),
-            pillz=(pillz[0], pillz[1]),
+            life=(START_LIFE, START_LIFE),
+            max_life=(START_LIFE, START_LIFE),
+            pillz=(START_PILLZ, START_PILLZ),
             first=choose_first(hands, rng),
             rng=rng_state,
         )
@@ -232,12 +229,15 @@ class PillzEngine:
         winner = draw_winner(rng, *attacks)
         loser = 1 - winner
         win, lose = sides[winner], sides[loser]
+        first_loss = not lost_before(state.history, loser)
+        leaders = leader_effects(state.hands[loser], loser, first_loss, win.damage_if_win)
+        damage = win.damage_if_win - effect_total(leaders, "blessing")
         life = list(state.life)
-        life[loser] = max(0, life[loser] - win.damage_if_win)
+        life[loser] = max(0, life[loser] - damage)
         wounded = life[winner]
         life[winner] = min(state.max_life[winner], life[winner] + win.heal_if_win)
         pillz = [state.pillz[0] - bets[0], state.pillz[1] - bets[1]]
-        pillz[loser] += lose.refund_if_loss
+        pillz[loser] += lose.refund_if_loss + effect_total(leaders, "war_chest")
         undrained = pillz[loser]
         pillz[loser] = max(0, pillz[loser] - win.drain_if_win)
         hand = tuple(
@@ -251,10 +251,11 @@ class PillzEngine:
             pillz=(bets[0], bets[1]),
             attacks=attacks,
             winner=winner,
-            damage=win.damage_if_win,
+            damage=damage,
             life=(life[0], life[1]),
             pillz_left=(pillz[0], pillz[1]),
-            effects=applied_effects(fighters, winner, life[winner] - wounded, undrained - pillz[loser]),
+            effects=applied_effects(fighters, winner, life[winner] - wounded, undrained - pillz[loser])
+            + leaders,
         )
         update: dict[str, Any] = {
             "hands": hands,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.pillz.catalog import CHARACTER_ABILITIES
-from engine.pillz.state import EffectRecord, Fighter
+from engine.pillz.state import EffectRecord, Fighter, RoundRecord
 
 # Why the first player was chosen; `first_reason` derives it again from the line-ups.
 FirstReason = Literal["stars", "random", "counter_attack"]
@@ -85,6 +85,46 @@ def applied_effects(
         if amount:
             effects.append(EffectRecord(seat=seat, card=me.card_id, kind=me.ability, amount=amount))
     return tuple(effects)
+
+
+def leader_total(hand: tuple[Fighter, ...], kind: str) -> int:
+    """The summed value of a seat's drawn leaders of one ability kind (0 without one)."""
+    return sum(f.value for f in hand if f.ability == kind)
+
+
+def lost_before(history: tuple[RoundRecord, ...], seat: int) -> bool:
+    return any(r.winner != seat for r in history)
+
+
+def blessing_left(hand: tuple[Fighter, ...], history: tuple[RoundRecord, ...], seat: int) -> int:
+    """The damage a drawn Bénédiction still takes off `seat`'s next loss: its value until the first round
+    the seat loses, 0 after it (once per duel) or without one."""
+    return 0 if lost_before(history, seat) else leader_total(hand, "blessing")
+
+
+def leader_effects(
+    hand: tuple[Fighter, ...], seat: int, first_loss: bool, damage: int
+) -> tuple[EffectRecord, ...]:
+    """What the loser's drawn leaders do after a lost round, with what each really changed.
+
+    Bénédiction takes its value off the damage (after Armure, not below 0) on the first round its owner
+    loses, and is then spent, recorded even when nothing was left to take off so the player sees it gone;
+    Trésor de guerre gives its value in pillz back after every lost round, like a Réserve. Leaders act
+    whether or not they fight this round, so an Entrave never cancels them.
+    """
+    effects = []
+    for f in hand:
+        if f.ability == "blessing" and first_loss:
+            amount = min(f.value, damage)
+            damage -= amount
+            effects.append(EffectRecord(seat=seat, card=f.card_id, kind="blessing", amount=amount))
+        elif f.ability == "war_chest":
+            effects.append(EffectRecord(seat=seat, card=f.card_id, kind="war_chest", amount=f.value))
+    return tuple(effects)
+
+
+def effect_total(effects: tuple[EffectRecord, ...], kind: str) -> int:
+    return sum(e.amount for e in effects if e.kind == kind)
 
 
 def attack_power(me: Fighter, foe: Fighter | None) -> int:

@@ -17,8 +17,8 @@ from engine.pillz.state import HAND_SIZE
 _CLANS: tuple[tuple[str, str, int, tuple[tuple[str, int], ...]], ...] = (
     ("ashigaru", "counter_attack", 0, (("power_bonus", 2), ("cancel_ability", 1))),
     ("corsaires", "clan_power", 1, (("damage_bonus", 2), ("drain_pillz", 2))),
-    ("moines", "extra_life", 3, (("heal_on_win", 2), ("reduce_damage", 2))),
-    ("alchimistes", "extra_pillz", 3, (("pillz_on_loss", 2),)),
+    ("moines", "blessing", 3, (("heal_on_win", 2), ("reduce_damage", 2))),
+    ("alchimistes", "war_chest", 2, (("pillz_on_loss", 2),)),
 )
 
 

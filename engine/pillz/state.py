@@ -30,22 +30,23 @@ class Fighter(BaseModel):
     power: int
     damage: int
     clan: str
-    ability: str | None = None  # ability kind, None without one (or a leader's, which acts match-wide)
+    ability: str | None = None  # ability kind, None without one (a leader's acts for the whole duel)
     value: int = 0
     used: bool = False
 
 
 class EffectRecord(BaseModel):
-    """A character ability that changed a round's numbers, by how much, or that an Entrave cancelled.
+    """An ability that changed a round's numbers, by how much, or that an Entrave cancelled.
 
     Kept in the round's record so every number a player sees can be traced to its cause: `amount` is what
-    the ability actually changed (power for Furie, damage for Coup précis and Armure, PV healed, pillz
-    refunded or drained), after the caps (max life, not below 0); 0 when `cancelled`.
+    the ability actually changed (power for Furie, damage for Coup précis, Armure and Bénédiction, PV
+    healed, pillz refunded by Réserve or Trésor de guerre, or drained), after the caps (max life, not
+    below 0); 0 when `cancelled`. A leader's ability names the leader, which need not fight that round.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    seat: int  # the seat whose character has the ability
+    seat: int  # the seat whose character (or drawn leader) has the ability
     card: str
     kind: str
     amount: int
@@ -73,6 +74,9 @@ class PillzState(GameState):
     player_ids: tuple[int, int]
     hands: tuple[tuple[Fighter, ...], tuple[Fighter, ...]]
     life: tuple[int, int] = (START_LIFE, START_LIFE)
+    # The healing cap: 12 in every duel this version starts (no ability changes the start any more).
+    # Kept because duels stored by the previous version carry it (the state forbids unknown fields) and a
+    # few of them started above 12 PV: they keep healing up to their own start.
     max_life: tuple[int, int] = (START_LIFE, START_LIFE)
     pillz: tuple[int, int] = (START_PILLZ, START_PILLZ)
     first: int = 0  # leads rounds 1 and 3

@@ -93,10 +93,10 @@ def test_an_ability_acts_only_in_its_own_round() -> None:
     assert s.life == (12, 9)
 
 
-def test_a_leader_ability_does_nothing_in_a_round() -> None:
-    leader = fighter("a0", damage=3, ability="extra_life", value=3)
+def test_a_leader_ability_is_no_character_ability_in_its_round() -> None:
+    leader = fighter("a0", damage=3, ability="clan_power", value=3)
     s = duel(leader, fighter("b0"), winner=0)
-    assert s.life == (12, 9)
+    assert s.life == (12, 9) and s.history[0].effects == ()
 
 
 def test_the_round_event_says_which_abilities_acted() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from statistics import mean
 
@@ -72,3 +73,20 @@ def test_abilities_are_paid_with_lower_stats(catalog: PillzCatalog) -> None:
 def test_names_are_in_french_and_english(catalog: PillzCatalog) -> None:
     assert all(c.name.fr and c.name.en for c in catalog.cards)
     assert len({c.name.fr for c in catalog.cards}) == len(catalog.cards)
+
+
+def test_the_json_and_the_abilities_page_are_what_the_generator_writes() -> None:
+    """data/pillz.json and docs/pillz/abilities.md are generated from tools/pillz_card_source.py: an edit
+    of one without regenerating the others fails here."""
+    from tools.gen_pillz_catalog import ROOT, build, doc
+
+    data = build()
+    assert json.loads((DATA_DIR / "pillz.json").read_text(encoding="utf-8")) == data
+    assert (ROOT / "docs" / "pillz" / "abilities.md").read_text(encoding="utf-8") == doc(data)
+
+
+def test_the_leaders_that_act_on_lost_rounds_have_their_values(catalog: PillzCatalog) -> None:
+    values = {c.id: (c.ability.kind, c.ability.value) for c in catalog.cards if c.leader and c.ability}
+    assert values["corsaires-admiral-roxane-porthole"] == ("war_chest", 2)
+    assert values["sorcieres-mother-greyhaze"] == ("war_chest", 1)
+    assert values["moines-abbess-ysolde"] == ("blessing", 3)

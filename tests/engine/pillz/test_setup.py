@@ -8,9 +8,10 @@ import random
 import pytest
 
 from engine.errors import DomainError
-from engine.pillz.catalog import PillzCard
+from engine.pillz.catalog import PillzCard, PillzCatalog
 from engine.pillz.sample import sample_catalog
 from engine.pillz.state import HAND_SIZE, START_LIFE, START_PILLZ
+from services.catalogs import DATA_DIR, load_catalog
 from tests.engine.pillz.helpers import ENGINE, card, catalog, fighter, new_game, round_, state
 
 # Two decks of six plain 2★ characters; `lead_*` variants add leaders.
@@ -83,22 +84,48 @@ def test_clan_power_leader_boosts_its_drawn_clan_itself_included() -> None:
 
 
 def test_a_leader_left_in_the_deck_does_nothing() -> None:
-    leader = card("boss", clan="a", stars=3, power=5, leader=True, ability="extra_life", value=3)
+    """A Trésor de guerre refunds its owner's lost rounds only when the leader is among the four drawn."""
+    leader = card("boss", clan="a", stars=3, power=5, leader=True, ability="war_chest", value=2)
     cards = [leader, *four("a"), *four("o")]
     deck = ("boss", "a0", "a1", "a2", "a3")
+    seen = set()
     for seed in range(40):
         s = new_game(catalog(*cards), deck, ("o0", "o1", "o2", "o3"), seed)
         drawn = any(f.card_id == "boss" for f in s.hands[0])
-        assert s.life[0] == (15 if drawn else 12)
+        seen.add(drawn)
+        mine = next(f.card_id for f in s.hands[0] if f.card_id != "boss")
+        lead, answer = ((mine, 0), ("o0", 1)) if s.first == 0 else (("o0", 1), (mine, 0))
+        s = round_(s, lead, answer)  # seat 0 bets nothing against 1: it loses
+        assert s.pillz[0] == (14 if drawn else 12)
+    assert seen == {True, False}
 
 
-def test_extra_pillz_and_extra_life_leaders_raise_the_start() -> None:
-    rich = card("rich", stars=3, power=5, leader=True, ability="extra_pillz", value=3)
-    holy = card("holy", clan="b", stars=3, power=5, leader=True, ability="extra_life", value=2)
-    cards = [rich, holy, *four("a"), *four("o")]
-    s = new_game(catalog(*cards), ("rich", "a0", "a1", "a2"), ("holy", "o0", "o1", "o2"))
-    assert s.pillz == (15, 12)
-    assert s.life == s.max_life == (12, 14)
+def all_leaders() -> list[PillzCard]:
+    return [c for c in load_catalog(DATA_DIR / "pillz.json", PillzCatalog).cards if c.leader]
+
+
+@pytest.mark.parametrize("mine", all_leaders(), ids=lambda c: c.id)
+def test_every_duel_starts_at_12_pv_and_12_pillz_whatever_the_leaders(mine: PillzCard) -> None:
+    """The rulebook: « Vous débutez avec 12 points de vie et 12 pillz ». Each leader of the shipped catalog
+    is drawn (a deck of four always draws them all) against every leader, and against none."""
+    cat = load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
+    plain = [c.id for c in cat.cards if not c.leader and c.ability is None]
+    for theirs in [*all_leaders(), None]:
+        deck0 = (mine.id, *plain[:3])
+        deck1 = (*plain[3:6], plain[6] if theirs is None else theirs.id)
+        for seed in range(3):
+            s = new_game(cat, deck0, deck1, seed)
+            assert {f.card_id for f in s.hands[0]} == set(deck0)
+            assert s.life == s.max_life == (12, 12)
+            assert s.pillz == (12, 12)
+            assert all(e.data["life"] == 12 and e.data["pillz"] == 12 for e in ENGINE.start_events(s)[:2])
+
+
+def test_the_sample_catalog_starts_every_duel_at_12_and_12() -> None:
+    for seed in range(60):
+        setup = ENGINE.sample_setup(random.Random(seed), None)
+        s = ENGINE.new_game(setup.players, seed, setup.options)
+        assert (s.life, s.max_life, s.pillz) == ((12, 12), (12, 12), (12, 12))
 
 
 # --- who begins ---------------------------------------------------------------------------------------
