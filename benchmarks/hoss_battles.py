@@ -54,8 +54,8 @@ TARGET_HITS_PER_S = 50_000
 REFERENCE_A = ("sq_guerrier", "orc_cavalier", "syl_archer", "hum_mage", "orc_mage", "sq_defenseur")
 REFERENCE_B = ("hum_guerrier", "syl_cavalier", "orc_lancier", "sq_mage", "syl_assassin", "hum_defenseur")
 BUFFS_A = ("buff_vitesse", "buff_marqueur")
-BUFFS_B = ("buff_degat", "buff_soins")
-RANG1_SEED = 21  # a balanced pair (about even over the seeds)
+BUFFS_B = ("buff_degat", "buff_revive")
+RANG1_SEED = 30  # a balanced pair (about even over the seeds)
 
 Decks = tuple[DeckSpec, DeckSpec]
 
