@@ -253,9 +253,11 @@ def test_a_change_of_pace_re_times_the_pending_hit_from_the_last_one() -> None:
     # Gel 40 % at 2 s: the hit due at 2.4 s moves to its last hit + 1.2 / 0.6 = 1.2 + 2 = 3.2 s. Gel 80 %
     # at 4 s: the next, due at 5.2 s, moves to 3.2 + 4.99 s (6 s, capped) = 8.19 s.
     assert [e["t"] for e in events if e["k"] == "hit" and e["src"] == "b1"] == [1200, 3200]
-    # Gel fades to 70 % at the round's end: 3.2 + 1.2 / 0.3 = 7.2 s.
-    victim = get(b, "b1")
-    assert (victim.gel_bp, victim.cycle_start, victim.attack_at) == (7000, 3200, 7200)
+    # Gel fades to 70 % at the round's end; round 2 restarts the cycle at that pace: one hit, at 1.2 / 0.3 =
+    # 4 s (not at 3.2 + 4 = 7.2 s, 2.2 s into round 2, as if the cycle carried over).
+    assert get(b, "b1").gel_bp == 7000
+    hold(b, "a1")
+    assert [e["t"] for e in next_round(b) if e["k"] == "hit" and e["src"] == "b1"] == [4000]
 
 
 def test_a_lethal_hit_applies_no_status() -> None:
