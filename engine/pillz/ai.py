@@ -15,7 +15,9 @@ given: the same state gets different answers from different generators, the same
   is resolved exactly as the engine does it (`rules.matchup`: abilities, cancellation, damage, healing,
   refunds, drains, the KO it causes or suffers), then the rest of the duel is valued by `_Outlook`: the
   last round exactly (both sides bet everything), two or three rounds by a normal law of the final PV
-  margin whose mean and variance come from the kept characters and the pillz ratio. So the AI saves
+  margin whose mean and variance come from the kept characters and the pillz ratio. Leaders count too:
+  a Trésor de guerre's refund after each lost round, a Bénédiction's damage taken off the first loss
+  (exactly in this round and the last, as PV in hand in the rounds between). So the AI saves
   pillz when little is at stake, spends them when a KO is within reach or threatens, keeps strong
   characters for well-funded rounds, answers a revealed character with the right one, and bets
   everything in the last round; a draw is worth a quarter of a win to it (draws do not win ladders);
@@ -32,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 
-from engine.pillz.rules import Matchup, lead_seat, matchup
+from engine.pillz.rules import Matchup, blessing_left, lead_seat, leader_total, matchup
 from engine.pillz.search import exact_values
 from engine.pillz.state import ROUNDS, Fighter, PillzState, Play
 
@@ -130,7 +132,8 @@ class _Outlook:
         self.cache[(p_mine, p_foe)] = found
         return found
 
-    def chance(self, me: int, foe: int, p_mine: int, p_foe: int) -> float:
+    def chance(self, me: int, foe: int, p_mine: int, p_foe: int, shield_me: int, shield_foe: int) -> float:
+        """`shield_*`: what a side's unspent Bénédiction would take off its next lost round."""
         if foe <= 0:
             return 1.0
         if me <= 0:
@@ -141,12 +144,14 @@ class _Outlook:
             m, n = self.last
             a, b = m.power * p_mine, n.power * p_foe
             share = 0.5 if a + b == 0 else a / (a + b)
-            hit, taken = foe - m.damage_if_win, me - n.damage_if_win
+            hit = foe - max(0, m.damage_if_win - shield_foe)
+            taken = me - max(0, n.damage_if_win - shield_me)
             won = 1.0 if hit <= 0 else _final(min(self.max_me, me + m.heal_if_win), hit)
             lost = 0.0 if taken <= 0 else _final(taken, min(self.max_foe, foe + n.heal_if_win))
             return share * won + (1 - share) * lost
         mean, variance = self.moments(p_mine, p_foe)
-        return 0.5 * (1.0 + math.erf((me - foe + mean - _TIE) / math.sqrt(2.0 * (variance + _SPREAD))))
+        margin = me - foe + shield_me - shield_foe + mean - _TIE
+        return 0.5 * (1.0 + math.erf(margin / math.sqrt(2.0 * (variance + _SPREAD))))
 
 
 def evaluate(state: PillzState, seat: int) -> list[tuple[Play, float]]:
@@ -163,6 +168,12 @@ def evaluate(state: PillzState, seat: int) -> list[tuple[Play, float]]:
     life_me, life_foe = state.life[seat], state.life[foe]
     max_me, max_foe = state.max_life[seat], state.max_life[foe]
     p_me, p_foe = state.pillz[seat], state.pillz[foe]
+    shield_me = blessing_left(state.hands[seat], state.history, seat)
+    shield_foe = blessing_left(state.hands[foe], state.history, foe)
+    chest_me, chest_foe = (
+        leader_total(state.hands[seat], "war_chest"),
+        leader_total(state.hands[foe], "war_chest"),
+    )
     bets = foe_bets(p_foe, rounds_left(state))
     weight = 1.0 / len(candidates)
     results: list[tuple[Play, float]] = []
@@ -174,13 +185,13 @@ def evaluate(state: PillzState, seat: int) -> list[tuple[Play, float]]:
             chance = outlook.chance
             m: Matchup = matchup(card, other)
             n: Matchup = matchup(other, card)
-            foe_after_win = max(0, life_foe - m.damage_if_win)
+            foe_after_win = max(0, life_foe - max(0, m.damage_if_win - shield_foe))
             me_after_win = min(max_me, life_me + m.heal_if_win)
-            me_after_loss = max(0, life_me - n.damage_if_win)
+            me_after_loss = max(0, life_me - max(0, n.damage_if_win - shield_me))
             foe_after_loss = min(max_foe, life_foe + n.heal_if_win)
             for q, w in bets:
                 attack_foe = n.power * q
-                q_win = max(0, p_foe - q + n.refund_if_loss - m.drain_if_win)
+                q_win = max(0, p_foe - q + n.refund_if_loss + chest_foe - m.drain_if_win)
                 q_loss = p_foe - q
                 scale = weight * w
                 for b in range(p_me + 1):
@@ -189,10 +200,12 @@ def evaluate(state: PillzState, seat: int) -> list[tuple[Play, float]]:
                     p = 0.5 if total == 0 else attack / total
                     value = 0.0
                     if p > 0:
-                        value += p * chance(me_after_win, foe_after_win, p_me - b, q_win)
+                        value += p * chance(me_after_win, foe_after_win, p_me - b, q_win, shield_me, 0)
                     if p < 1:
-                        p_loss = max(0, p_me - b + m.refund_if_loss - n.drain_if_win)
-                        value += (1 - p) * chance(me_after_loss, foe_after_loss, p_loss, q_loss)
+                        p_loss = max(0, p_me - b + m.refund_if_loss + chest_me - n.drain_if_win)
+                        value += (1 - p) * chance(
+                            me_after_loss, foe_after_loss, p_loss, q_loss, 0, shield_foe
+                        )
                     totals[b] += scale * value
         results.extend((Play(card=card.card_id, pillz=b), v) for b, v in enumerate(totals))
     return results
