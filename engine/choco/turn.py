@@ -64,9 +64,12 @@ def free(side: Side, line: Line) -> bool:
 
 
 def summon_pending(side: Side, progress: TurnProgress) -> bool:
-    """The summon is mandatory while a wizard is in hand and a slot is free (IV.2, 2nd action)."""
+    """The summon is mandatory while a wizard is in hand and a slot is free (IV.2, 2nd action), in the
+    summon phase only: a wizard that reaches the hand later in the turn (a pure effect's recall or draw)
+    can no longer be summoned (phase order), so it cannot be owed either, or the turn could not go on."""
     room = free(side, "front") or free(side, "reserve")
-    return not progress.summoned and any(not c.pure for c in side.hand) and room
+    in_phase = progress.phase == SUMMON
+    return in_phase and not progress.summoned and any(not c.pure for c in side.hand) and room
 
 
 def front_missing(side: Side) -> bool:
