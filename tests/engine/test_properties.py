@@ -1,0 +1,310 @@
+"""Property tests (hypothesis) of what crosses the engines' edges: actions parsed from untrusted JSON, and the
+JSON round trips of actions, states, events and outcomes.
+
+`action_from_json` reads a button's payload or a stored move: whatever it is given, it returns an action
+of its game or raises `IllegalAction`, never another exception, and the action it returns survives its
+own round trip and is either played or refused with `IllegalAction` by `apply`. The conformance test
+tries a fixed list of garbage; here hypothesis searches arbitrary JSON and mutations of real actions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.choco import ENGINE as CHOCO
+from engine.choco import state as choco_actions
+from engine.errors import IllegalAction
+from engine.hoss import ENGINE as HOSS
+from engine.hoss import actions as hoss_actions
+from engine.pillz import ENGINE as PILLZ
+from engine.pillz.state import Play as PillzPlay
+from engine.protocol import Engine, Event, Outcome
+from tests.engine.golden import catalog
+
+AnyEngine = Engine[Any, Any]
+ENGINES: dict[str, AnyEngine] = {"choco": CHOCO, "hoss": HOSS, "pillz": PILLZ}
+ACTION_TYPES: dict[str, tuple[type, ...]] = {
+    "choco": (
+        choco_actions.Prepare,
+        choco_actions.Summon,
+        choco_actions.PlayEffect,
+        choco_actions.Move,
+        choco_actions.Attack,
+        choco_actions.DeckAttack,
+        choco_actions.Discard,
+        choco_actions.EndTurn,
+        choco_actions.Turn,
+    ),
+    "hoss": (
+        hoss_actions.ChoosePath,
+        hoss_actions.Place,
+        hoss_actions.Move,
+        hoss_actions.Play,
+        hoss_actions.Pass,
+    ),
+    "pillz": (PillzPlay,),
+}
+GAMES = sorted(ENGINES)
+GAMES_PLAYED = 3  # seeded games per engine whose states and legal actions feed the strategies
+
+# Each property stays well under 5 s on a loaded machine; no deadline, since xdist workers share the cores.
+PROPERTIES = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+
+
+@cache
+def played(game: str) -> tuple[list[Any], list[Any], list[Event]]:
+    """States, legal actions and events of a few seeded random games on the real catalog."""
+    engine = ENGINES[game]
+    states: list[Any] = []
+    actions: list[Any] = []
+    events: list[Event] = []
+    for seed in range(GAMES_PLAYED):
+        rng = random.Random(seed)
+        setup = engine.sample_setup(rng, catalog(game))
+        state = engine.new_game(setup.players, seed, setup.options)
+        while current := engine.current_players(state):
+            states.append(state)
+            seat = rng.choice(current)
+            legal = engine.legal_actions(state, seat)
+            actions += legal[:8]
+            state, more = engine.apply(state, seat, rng.choice(legal))
+            events += more
+        states.append(state)
+    return states, actions, events
+
+
+# --- strategies ---------------------------------------------------------------------------------------
+
+IDS = st.sampled_from(
+    ["a1", "b2", "c0", "c12", "c47", "x", "", "a" * 64, "a" * 65, "front", "reserve", "play"]
+)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats()
+    | st.text(max_size=12)
+    | IDS
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10) | IDS, inner, max_size=4)
+    ),
+    max_leaves=16,
+)
+
+
+def _mutate(raw: Any, draw: st.DrawFn) -> Any:
+    """A real action's JSON with one thing changed: a value replaced, a key dropped or added, a list
+    element changed, or the whole value wrapped."""
+    how = draw(st.sampled_from(["replace", "drop", "add", "wrap", "nested"]))
+    if not isinstance(raw, dict) or not raw or how == "wrap":
+        return draw(st.sampled_from([[raw], {"action": raw}, json.dumps(raw)]))
+    key = draw(st.sampled_from(sorted(raw)))
+    changed = dict(raw)
+    if how == "replace":
+        changed[key] = draw(json_values)
+    elif how == "drop":
+        del changed[key]
+    elif how == "add":
+        changed[draw(st.text(max_size=8) | IDS)] = draw(json_values)
+    elif isinstance(raw[key], list) and raw[key]:
+        items = list(raw[key])
+        index = draw(st.integers(0, len(items) - 1))
+        items[index] = _mutate(items[index], draw) if isinstance(items[index], dict) else draw(json_values)
+        changed[key] = items
+    else:
+        changed[key] = draw(json_values)
+    return changed
+
+
+@st.composite
+def untrusted(draw: st.DrawFn, game: str) -> Any:
+    """Anything a button payload or a database row could hold: arbitrary JSON, or a mutated real action."""
+    _, actions, _ = played(game)
+    if draw(st.booleans()):
+        return draw(json_values)
+    real = ENGINES[game].action_to_json(draw(st.sampled_from(actions)))
+    return _mutate(json.loads(json.dumps(real)), draw)
+
+
+# --- actions ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_any_json_is_an_action_or_an_illegal_action(game: str) -> None:
+    engine = ENGINES[game]
+    states, _, _ = played(game)
+
+    @PROPERTIES
+    @given(raw=untrusted(game), state=st.sampled_from(states))
+    def check(raw: Any, state: Any) -> None:
+        try:
+            action = engine.action_from_json(raw)
+        except IllegalAction:
+            return
+        assert isinstance(action, ACTION_TYPES[game])
+        again = engine.action_from_json(json.loads(json.dumps(engine.action_to_json(action))))
+        assert again == action
+        before = engine.to_json(state)
+        for seat in (0, 1):
+            try:
+                engine.apply(state, seat, action)
+            except IllegalAction:
+                continue
+            assert seat in engine.current_players(state)
+        assert engine.to_json(state) == before
+
+    check()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_legal_action_survives_its_json_round_trip(game: str) -> None:
+    engine = ENGINES[game]
+    _, actions, _ = played(game)
+
+    @PROPERTIES
+    @given(action=st.sampled_from(actions))
+    def check(action: Any) -> None:
+        raw = json.loads(json.dumps(engine.action_to_json(action)))
+        assert engine.action_from_json(raw) == action
+
+    check()
+
+
+ID = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=64)
+LINE = st.sampled_from(["front", "reserve"])
+UIDS = st.lists(ID, max_size=3).map(tuple)
+CHOCO_STEP = st.one_of(
+    st.builds(choco_actions.Summon, card=ID, line=LINE, targets=UIDS, recall=UIDS),
+    st.builds(choco_actions.PlayEffect, card=ID, targets=UIDS, recall=UIDS),
+    st.builds(choco_actions.Move, card=ID, line=LINE),
+    st.builds(choco_actions.Attack, attacker=ID, target=ID),
+    st.builds(choco_actions.DeckAttack, attacker=ID),
+    st.builds(choco_actions.Discard, card=ID),
+)
+BUILT: dict[str, st.SearchStrategy[Any]] = {
+    "choco": st.one_of(
+        CHOCO_STEP,
+        st.builds(choco_actions.Prepare, card=ID, line=LINE),
+        st.just(choco_actions.EndTurn()),
+        st.builds(choco_actions.Turn, steps=st.lists(CHOCO_STEP, max_size=5).map(tuple)),
+    ),
+    "hoss": st.one_of(
+        st.builds(hoss_actions.ChoosePath, creature=ID, card=ID),
+        st.builds(hoss_actions.Place, defender=ID, protege=ID),
+        st.builds(hoss_actions.Move, defender=ID, protege=ID),
+        st.builds(hoss_actions.Play, card=ID, protege=st.none() | ID),
+        st.just(hoss_actions.Pass()),
+    ),
+    "pillz": st.builds(PillzPlay, card=ID, pillz=st.integers(0, 99)),
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_any_well_formed_action_survives_its_json_round_trip(game: str) -> None:
+    """Not only the legal ones: a stored move of a game of another version must read back the same."""
+    engine = ENGINES[game]
+
+    @PROPERTIES
+    @given(action=BUILT[game])
+    def check(action: Any) -> None:
+        raw = json.loads(json.dumps(engine.action_to_json(action)))
+        assert engine.action_from_json(raw) == action
+
+    check()
+
+
+# --- states, events, outcomes -------------------------------------------------------------------------
+
+
+@st.composite
+def reached(draw: st.DrawFn, game: str) -> tuple[Any, list[Event]]:
+    """A state hypothesis steers to (seed, then one choice per move), with the events on the way."""
+    engine = ENGINES[game]
+    seed = draw(st.integers(0, 2**32))
+    setup = engine.sample_setup(random.Random(seed), catalog(game))
+    state = engine.new_game(setup.players, seed, setup.options)
+    events: list[Event] = []
+    for choice in draw(st.lists(st.integers(0, 2**16), max_size=30)):
+        current = engine.current_players(state)
+        if not current:
+            break
+        seat = current[choice % len(current)]
+        legal = engine.legal_actions(state, seat)
+        state, more = engine.apply(state, seat, legal[choice % len(legal)])
+        events += more
+    return state, events
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_states_and_their_events_survive_their_json_round_trip(game: str) -> None:
+    engine = ENGINES[game]
+
+    @settings(PROPERTIES, max_examples=40)
+    @given(reached(game))
+    def check(played_so_far: tuple[Any, list[Event]]) -> None:
+        state, events = played_so_far
+        text = engine.to_json(state)
+        assert engine.from_json(text) == state
+        assert engine.to_json(engine.from_json(text)) == text
+        for event in events:
+            assert Event.from_json(json.loads(json.dumps(event.to_json()))) == event
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            assert Outcome.from_json(json.loads(json.dumps(outcome.to_json()))) == outcome
+
+    check()
+
+
+FINITE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=16,
+)
+
+
+@PROPERTIES
+@given(
+    kind=st.text(min_size=1, max_size=30),
+    data=st.dictionaries(st.text(max_size=10), FINITE, max_size=5),
+    visible_to=st.none() | st.frozensets(st.integers(0, 5)),
+)
+def test_any_event_survives_its_json_round_trip(
+    kind: str, data: dict[str, Any], visible_to: frozenset[int] | None
+) -> None:
+    event = Event(kind, data, visible_to)
+    assert Event.from_json(json.loads(json.dumps(event.to_json()))) == event
+
+
+@PROPERTIES
+@given(
+    winners=st.lists(st.integers(0, 5), unique=True, max_size=3),
+    scores=st.lists(st.integers(-(2**40), 2**40), max_size=4).map(tuple),
+    reason=st.text(max_size=30),
+)
+def test_any_outcome_survives_its_json_round_trip(
+    winners: list[int], scores: tuple[int, ...], reason: str
+) -> None:
+    outcome = Outcome(winners=tuple(winners), draw=not winners, scores=scores, reason=reason)
+    assert Outcome.from_json(json.loads(json.dumps(outcome.to_json()))) == outcome
+
+
+def test_the_real_games_feed_the_strategies() -> None:
+    """Mutations start from real actions: every engine's pool holds several kinds of them."""
+    for game in GAMES:
+        states, actions, events = played(game)
+        assert len(states) > 10 and events
+        assert len({type(a) for a in actions}) >= (1 if game == "pillz" else 2)
