@@ -110,8 +110,8 @@ class ChocoEngine:
         effects = {
             c.card_id: e for s in sides for c in s.pioche if (e := _effect(catalog, c.card_id)) is not None
         }
-        max_turns = int(options.get("max_turns", MAX_TURNS))
-        if not 1 <= max_turns <= MAX_TURNS:
+        max_turns = options.get("max_turns", MAX_TURNS)
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS:
             raise DomainError("error.bad_input", reason="max_turns")
         return ChocoState(
             sides=(dealt[0], dealt[1]),

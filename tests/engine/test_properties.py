@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -20,12 +21,12 @@ from hypothesis import strategies as st
 
 from engine.choco import ENGINE as CHOCO
 from engine.choco import state as choco_actions
-from engine.errors import IllegalAction
+from engine.errors import DomainError, IllegalAction
 from engine.hoss import ENGINE as HOSS
 from engine.hoss import actions as hoss_actions
 from engine.pillz import ENGINE as PILLZ
 from engine.pillz.state import Play as PillzPlay
-from engine.protocol import Engine, Event, Outcome
+from engine.protocol import CATALOG_OPTION, Engine, Event, Outcome, PlayerSetup
 from tests.engine.golden import catalog
 
 AnyEngine = Engine[Any, Any]
@@ -225,6 +226,86 @@ def test_any_well_formed_action_survives_its_json_round_trip(game: str) -> None:
         assert engine.action_from_json(raw) == action
 
     check()
+
+
+# --- setups -------------------------------------------------------------------------------------------
+
+
+def _mutate_deep(value: Any, draw: st.DrawFn) -> Any:
+    """`value` with one change somewhere inside it: a list element replaced, dropped or doubled, or a
+    dict mutated as `_mutate` does."""
+    if isinstance(value, dict) and value and draw(st.booleans()):
+        key = draw(st.sampled_from(sorted(value)))
+        return {**value, key: _mutate_deep(value[key], draw)}
+    if isinstance(value, list) and value:
+        index = draw(st.integers(0, len(value) - 1))
+        how = draw(st.sampled_from(["descend", "replace", "drop", "double"]))
+        items = list(value)
+        if how == "descend":
+            items[index] = _mutate_deep(items[index], draw)
+        elif how == "replace":
+            items[index] = draw(json_values)
+        elif how == "drop":
+            del items[index]
+        else:
+            items.insert(index, items[index])
+        return items
+    return _mutate(value, draw) if isinstance(value, dict) else draw(json_values)
+
+
+@st.composite
+def setups(draw: st.DrawFn, game: str) -> tuple[list[PlayerSetup], int, dict[str, Any]]:
+    """A real sample setup with one thing broken: a seat, a deck card, a player's extras or an option."""
+    engine = ENGINES[game]
+    seed = draw(st.integers(0, 2**32))
+    real = engine.sample_setup(random.Random(seed), catalog(game))
+    players = list(real.players)
+    options = {k: v for k, v in real.options.items() if k != CATALOG_OPTION}
+    where = draw(st.sampled_from(["seat", "deck", "extra", "options", "players"]))
+    index = draw(st.integers(0, len(players) - 1))
+    player = players[index]
+    if where == "seat":
+        players[index] = replace(player, seat=draw(st.integers(-1, 3)))
+    elif where == "deck":
+        deck = json.loads(json.dumps(list(player.deck)))
+        changed = _mutate_deep(deck, draw) if deck else deck
+        cards = tuple(c for c in changed if isinstance(c, str)) + tuple(draw(st.lists(ID, max_size=2)))
+        players[index] = replace(player, deck=cards)
+    elif where == "extra":
+        players[index] = replace(player, extra=_mutate_deep(json.loads(json.dumps(dict(player.extra))), draw))
+    elif where == "options":
+        changed = _mutate(options, draw)
+        options = changed if isinstance(changed, dict) else {}
+    else:
+        players = draw(st.sampled_from([players[:1], [*players, replace(player, seat=2)], []]))
+    return players, seed, {**options, CATALOG_OPTION: catalog(game)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_any_setup_starts_a_game_or_raises_a_domain_error(game: str) -> None:
+    """Decks and extras come from stored collections: a broken one is refused cleanly, never a crash."""
+    engine = ENGINES[game]
+
+    @PROPERTIES
+    @given(setups(game))
+    def check(setup: tuple[list[PlayerSetup], int, dict[str, Any]]) -> None:
+        players, seed, options = setup
+        try:
+            state = engine.new_game(players, seed, options)
+        except DomainError:
+            return
+        assert engine.from_json(engine.to_json(state)) == state
+        assert engine.current_players(state) or engine.outcome(state) is not None
+
+    check()
+
+
+@pytest.mark.parametrize("bound", [None, "12", 12.5, True, 0, 201])
+def test_a_choco_turn_bound_that_is_not_a_whole_number_in_range_is_refused(bound: Any) -> None:
+    """Found by the property above: `max_turns=None` raised TypeError, "12" and 12.5 were accepted."""
+    setup = CHOCO.sample_setup(random.Random(1), catalog("choco"))
+    with pytest.raises(DomainError):
+        CHOCO.new_game(setup.players, 1, {**setup.options, "max_turns": bound})
 
 
 # --- states, events, outcomes -------------------------------------------------------------------------
