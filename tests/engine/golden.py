@@ -1,11 +1,11 @@
 """Golden playthroughs: one seeded whole game per engine, checked in, so any change of rules shows as a diff.
 
-Each scenario plays a game through the engine protocol only (no services) with the game's own policy
-(HOSS's simple AI, Pillz's AI, a fixed seeded policy for Chocobataille) on the real catalog of `data/`,
-and writes its log to `tests/engine/<game>/golden/<name>.json`: the seed, the setup, every action with
-the events it produced, the final outcome and the final state. `tests/engine/test_golden.py` replays
-the stored actions from the stored seed and setup and compares the log it gets with the file, line by
-line.
+Each scenario (declared in `tests/engine/<game>/checks.py`, see `game_checks.py`) plays a game through
+the engine protocol only (no services) with the game's own policy (HOSS's simple AI, Pillz's AI, a fixed
+seeded policy for Chocobataille) on the real catalog of `data/`, and writes its log to
+`tests/engine/<game>/golden/<name>.json`: the seed, the setup, every action with the events it produced,
+the final outcome and the final state. `tests/engine/test_golden.py` replays the stored actions from the
+stored seed and setup and compares the log it gets with the file, line by line.
 
 A rule change, a catalog change or a policy change that alters a game is meant to show up there; when
 it is intended, regenerate the files and review their diff like code:
@@ -14,8 +14,9 @@ it is intended, regenerate the files and review their diff like code:
     python -m tests.engine.golden --update pillz      # one game
     python -m tests.engine.golden                     # only report which files are out of date
 
-The format is JSON with one line per action, per event and per card of the final state, keys sorted,
-so a change touches the lines of the actions and events it changes and little else.
+The format is JSON broken over lines only where a value does not fit on one (each hit of a HOSS round,
+each card of the final state gets its own line), keys sorted, so a change touches the lines of the
+actions and events it changes and little else.
 """
 
 from __future__ import annotations
@@ -23,177 +24,16 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from engine.choco import ENGINE as CHOCO
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.state import Attack, ChocoState, DeckAttack, Discard, EndTurn, Move, PlayEffect, Summon
 from engine.errors import IllegalAction
-from engine.hoss import ENGINE as HOSS
-from engine.hoss.ai import simple_policy
-from engine.hoss.catalog import HossCatalog
-from engine.hoss.convert import from_state
-from engine.hoss.engine import MOVE_PAUSES_OPTION
-from engine.hoss.state import HossState
-from engine.pillz import ENGINE as PILLZ
-from engine.pillz.ai import choose as pillz_choose
-from engine.pillz.catalog import PillzCatalog
-from engine.pillz.state import PillzState
-from engine.protocol import CATALOG_OPTION, Engine, PlayerSetup, Setup
-from engine.rng import derive
+from engine.protocol import CATALOG_OPTION, PlayerSetup, Setup
+from tests.engine.game_checks import ROOT, Scenario, catalog, scenarios
 
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
 UPDATE_COMMAND = "python -m tests.engine.golden --update"
 FORMAT = 1
-
-AnyEngine = Engine[Any, Any]
-# A policy picks (seat, action) among the seats to act; it is built per game from the scenario's seed.
-Policy = Callable[[Any, list[int]], tuple[int, Any]]
-
-_MODELS: dict[str, type[Any]] = {"choco": ChocoCatalog, "hoss": HossCatalog, "pillz": PillzCatalog}
-
-
-@cache
-def catalog(game: str) -> Any:
-    """The game's real catalog, read with the engine's own model (the services' loader adds only messages)."""
-    return _MODELS[game].model_validate_json((ROOT / "data" / f"{game}.json").read_text("utf-8"))
-
-
-# --- policies -----------------------------------------------------------------------------------------
-
-
-def choco_policy(seed: int) -> Policy:
-    """A fixed, seeded Chocobataille player: it summons its strongest wizard to the front, plays a pure
-    effect now and then, keeps a wizard on the front, hits the weakest enemy (or the pioche once) and
-    sometimes discards down to five, so a whole game goes through most of the rules."""
-    rng = random.Random(derive(seed, "golden", "choco"))
-
-    def choose(state: ChocoState, current: list[int]) -> tuple[int, Any]:
-        seat = current[0]
-        legal = CHOCO.legal_actions(state, seat)
-        if state.turn == 0:
-            return seat, rng.choice(legal)
-        hand = {c.uid: c for c in state.sides[seat].hand}
-        summons = [a for a in legal if isinstance(a, Summon)]
-        if summons:
-            front = [a for a in summons if a.line == "front"] or summons
-            return seat, max(front, key=lambda a: (hand[a.card].pa, hand[a.card].pv, a.card))
-        effects = [a for a in legal if isinstance(a, PlayEffect)]
-        if effects and rng.random() < 0.7:
-            return seat, rng.choice(effects)
-        forward = [a for a in legal if isinstance(a, Move) and a.line == "front"]
-        if forward and not state.sides[seat].front:
-            return seat, forward[0]
-        pv = {c.uid: c.pv for c in state.sides[1 - seat].front}
-        attacks = [a for a in legal if isinstance(a, Attack)]
-        if attacks:
-            return seat, min(attacks, key=lambda a: (pv.get(a.target, 99), a.attacker, a.target))
-        decks = [a for a in legal if isinstance(a, DeckAttack)]
-        if decks and state.progress.deck_attacks == 0:
-            return seat, decks[0]
-        discards = [a for a in legal if isinstance(a, Discard)]
-        if discards and len(hand) > 5 and rng.random() < 0.5:
-            return seat, rng.choice(discards)
-        return seat, EndTurn() if EndTurn() in legal else rng.choice(legal)
-
-    return choose
-
-
-def hoss_policy(seed: int) -> Policy:
-    """HOSS's simple AI for both seats (it works on the battle, rebuilt from the protocol's state)."""
-
-    def choose(state: HossState, current: list[int]) -> tuple[int, Any]:
-        seat = current[0]
-        return seat, simple_policy(from_state(state), seat, HOSS.legal_actions(state, seat))
-
-    return choose
-
-
-def pillz_policy(seed: int) -> Policy:
-    """Pillz's AI for both seats, each with its own seeded stream."""
-    rngs = [random.Random(derive(seed, "golden", "pillz", seat)) for seat in (0, 1)]
-
-    def choose(state: PillzState, current: list[int]) -> tuple[int, Any]:
-        seat = current[0]
-        return seat, pillz_choose(state, seat, rngs[seat])
-
-    return choose
-
-
-# --- scenarios ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """One checked-in game: which engine, its seed, how the setup is drawn and who plays."""
-
-    game: str
-    name: str
-    seed: int
-    options: Mapping[str, Any]
-    policy: Callable[[int], Policy]
-    why: str
-
-    @property
-    def engine(self) -> AnyEngine:
-        return {"choco": CHOCO, "hoss": HOSS, "pillz": PILLZ}[self.game]
-
-    @property
-    def path(self) -> Path:
-        return HERE / self.game / "golden" / f"{self.name}.json"
-
-    def setup(self) -> Setup:
-        """Decks from the engine's own sample setup over the real catalog, table options fixed here."""
-        drawn = self.engine.sample_setup(random.Random(self.seed), catalog(self.game))
-        return Setup(players=drawn.players, options=dict(self.options))
-
-
-SCENARIOS: tuple[Scenario, ...] = (
-    Scenario(
-        "choco",
-        "whole_game",
-        seed=2,
-        options={"max_turns": 200},
-        policy=choco_policy,
-        why="a whole game to the last wizard: secret placements, summons, pure effects (mill, recall, draws),"
-        " Excès de magie, moves, attacks, deck attacks, discards",
-    ),
-    Scenario(
-        "hoss",
-        "battle",
-        seed=129,
-        options={MOVE_PAUSES_OPTION: False},
-        policy=hoss_policy,
-        why="a battle to the end: Rang 2 paths chosen, evolutions, five statuses, shields, revives, immunity",
-    ),
-    Scenario(
-        "hoss",
-        "defenders",
-        seed=196,
-        options={MOVE_PAUSES_OPTION: True},
-        policy=hoss_policy,
-        why="a battle with all seven statuses, Défenseurs placed again, pauses for a possible move",
-    ),
-    Scenario(
-        "pillz",
-        "duel",
-        seed=129,
-        options={},
-        policy=pillz_policy,
-        why="a four-round duel whose leaders act (Trésor de guerre's refund, Bénédiction) with a power bonus",
-    ),
-)
-
-
-def scenario(game: str, name: str) -> Scenario:
-    return next(s for s in SCENARIOS if (s.game, s.name) == (game, name))
 
 
 # --- playing and replaying ----------------------------------------------------------------------------
@@ -355,11 +195,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--update", action="store_true", help="play the scenarios again and rewrite the files"
     )
     args = parser.parse_args(argv)
-    unknown = set(args.games) - {s.game for s in SCENARIOS}
+    unknown = set(args.games) - {s.game for s in scenarios()}
     if unknown:
         parser.error(f"unknown game(s): {', '.join(sorted(unknown))}")
     stale = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if args.games and sc.game not in args.games:
             continue
         text = render(record(sc))

@@ -6,11 +6,17 @@ the first lines of the diff and the command that rewrites the files when the cha
 
 from __future__ import annotations
 
+import pkgutil
+
 import pytest
 
+import engine as engine_package
 import engine.pillz.engine as pillz_engine
 from engine.pillz.state import START_LIFE
-from tests.engine.golden import SCENARIOS, UPDATE_COMMAND, Scenario, diff, load, render, replay, scenario
+from tests.engine.game_checks import Scenario, scenario, scenarios
+from tests.engine.golden import UPDATE_COMMAND, diff, load, render, replay
+
+SCENARIOS = scenarios()
 
 
 def mismatch(sc: Scenario) -> str | None:
@@ -41,6 +47,12 @@ def test_the_golden_game_is_a_whole_game(sc: Scenario) -> None:
     assert stored["outcome"] is not None and stored["outcome"]["reason"].startswith(f"{sc.game}.outcome.")
     assert (stored["game"], stored["name"], stored["seed"]) == (sc.game, sc.name, sc.seed)
     assert all(step["events"] for step in stored["steps"])
+
+
+def test_every_engine_has_a_golden_game() -> None:
+    """A game package without its `checks` module would escape the golden and property tests unnoticed."""
+    games = {info.name for info in pkgutil.iter_modules(engine_package.__path__) if info.ispkg}
+    assert games == {sc.game for sc in SCENARIOS}
 
 
 def test_a_changed_rule_shows_as_a_diff(monkeypatch: pytest.MonkeyPatch) -> None:

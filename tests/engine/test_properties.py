@@ -19,40 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.choco import ENGINE as CHOCO
-from engine.choco import state as choco_actions
 from engine.errors import DomainError, IllegalAction
-from engine.hoss import ENGINE as HOSS
-from engine.hoss import actions as hoss_actions
-from engine.pillz import ENGINE as PILLZ
-from engine.pillz.state import Play as PillzPlay
-from engine.protocol import CATALOG_OPTION, Engine, Event, Outcome, PlayerSetup
-from tests.engine.golden import catalog
+from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup
+from tests.engine.game_checks import ID, AnyEngine, all_checks, catalog, engine_of
 
-AnyEngine = Engine[Any, Any]
-ENGINES: dict[str, AnyEngine] = {"choco": CHOCO, "hoss": HOSS, "pillz": PILLZ}
-ACTION_TYPES: dict[str, tuple[type, ...]] = {
-    "choco": (
-        choco_actions.Prepare,
-        choco_actions.Summon,
-        choco_actions.PlayEffect,
-        choco_actions.Move,
-        choco_actions.Attack,
-        choco_actions.DeckAttack,
-        choco_actions.Discard,
-        choco_actions.EndTurn,
-        choco_actions.Turn,
-    ),
-    "hoss": (
-        hoss_actions.ChoosePath,
-        hoss_actions.Place,
-        hoss_actions.Move,
-        hoss_actions.Play,
-        hoss_actions.Pass,
-    ),
-    "pillz": (PillzPlay,),
-}
-GAMES = sorted(ENGINES)
+CHECKS = all_checks()
+GAMES = sorted(CHECKS)
+ENGINES: dict[str, AnyEngine] = {game: engine_of(game) for game in GAMES}
 GAMES_PLAYED = 3  # seeded games per engine whose states and legal actions feed the strategies
 
 # Each property stays well under 5 s on a loaded machine; no deadline, since xdist workers share the cores.
@@ -156,7 +129,7 @@ def test_any_json_is_an_action_or_an_illegal_action(game: str) -> None:
             action = engine.action_from_json(raw)
         except IllegalAction:
             return
-        assert isinstance(action, ACTION_TYPES[game])
+        assert isinstance(action, CHECKS[game].action_types)
         again = engine.action_from_json(json.loads(json.dumps(engine.action_to_json(action))))
         assert again == action
         before = engine.to_json(state)
@@ -185,42 +158,13 @@ def test_every_legal_action_survives_its_json_round_trip(game: str) -> None:
     check()
 
 
-ID = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=64)
-LINE = st.sampled_from(["front", "reserve"])
-UIDS = st.lists(ID, max_size=3).map(tuple)
-CHOCO_STEP = st.one_of(
-    st.builds(choco_actions.Summon, card=ID, line=LINE, targets=UIDS, recall=UIDS),
-    st.builds(choco_actions.PlayEffect, card=ID, targets=UIDS, recall=UIDS),
-    st.builds(choco_actions.Move, card=ID, line=LINE),
-    st.builds(choco_actions.Attack, attacker=ID, target=ID),
-    st.builds(choco_actions.DeckAttack, attacker=ID),
-    st.builds(choco_actions.Discard, card=ID),
-)
-BUILT: dict[str, st.SearchStrategy[Any]] = {
-    "choco": st.one_of(
-        CHOCO_STEP,
-        st.builds(choco_actions.Prepare, card=ID, line=LINE),
-        st.just(choco_actions.EndTurn()),
-        st.builds(choco_actions.Turn, steps=st.lists(CHOCO_STEP, max_size=5).map(tuple)),
-    ),
-    "hoss": st.one_of(
-        st.builds(hoss_actions.ChoosePath, creature=ID, card=ID),
-        st.builds(hoss_actions.Place, defender=ID, protege=ID),
-        st.builds(hoss_actions.Move, defender=ID, protege=ID),
-        st.builds(hoss_actions.Play, card=ID, protege=st.none() | ID),
-        st.just(hoss_actions.Pass()),
-    ),
-    "pillz": st.builds(PillzPlay, card=ID, pillz=st.integers(0, 99)),
-}
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_any_well_formed_action_survives_its_json_round_trip(game: str) -> None:
     """Not only the legal ones: a stored move of a game of another version must read back the same."""
     engine = ENGINES[game]
 
     @PROPERTIES
-    @given(action=BUILT[game])
+    @given(action=CHECKS[game].well_formed)
     def check(action: Any) -> None:
         raw = json.loads(json.dumps(engine.action_to_json(action)))
         assert engine.action_from_json(raw) == action
@@ -303,9 +247,10 @@ def test_any_setup_starts_a_game_or_raises_a_domain_error(game: str) -> None:
 @pytest.mark.parametrize("bound", [None, "12", 12.5, True, 0, 201])
 def test_a_choco_turn_bound_that_is_not_a_whole_number_in_range_is_refused(bound: Any) -> None:
     """Found by the property above: `max_turns=None` raised TypeError, "12" and 12.5 were accepted."""
-    setup = CHOCO.sample_setup(random.Random(1), catalog("choco"))
+    choco = ENGINES["choco"]
+    setup = choco.sample_setup(random.Random(1), catalog("choco"))
     with pytest.raises(DomainError):
-        CHOCO.new_game(setup.players, 1, {**setup.options, "max_turns": bound})
+        choco.new_game(setup.players, 1, {**setup.options, "max_turns": bound})
 
 
 # --- states, events, outcomes -------------------------------------------------------------------------

@@ -6,31 +6,20 @@ whose recall brings a wizard back from the graveyard, left the player with no le
 
 from __future__ import annotations
 
-from engine.choco.catalog import Effect
 from engine.choco.engine import ChocoEngine
 from engine.choco.state import Card, ChocoState, EndTurn, Move, PlayEffect, Side, TurnProgress
 from engine.rng import RngState
+from tests.engine.choco.test_effects import effect, pure, wiz
 
 ENGINE = ChocoEngine()
-RECALL = Effect.model_validate(
-    {
-        "name": {"fr": "x", "en": "x"},
-        "text": {"fr": "x", "en": "x"},
-        "trigger": "from_hand",
-        "steps": [{"kind": "recall", "count": 1}],
-    }
-)
-
-
-def wiz(uid: str) -> Card:
-    return Card(uid=uid, card_id="n", pa=2, pv=5, max_pv=5, base_pa=2, base_pv=5)
+RECALL = effect("from_hand", {"kind": "recall", "count": 1})
 
 
 def start(front: tuple[Card, ...], reserve: tuple[Card, ...]) -> ChocoState:
     """Seat 0 at the start of its turn: nothing but the recall in hand, a dead wizard in its graveyard."""
     mine = Side(
         pioche=(wiz("k0"),),
-        hand=(Card(uid="p0", card_id="recall", pa=0, pv=0, max_pv=0, pure=True),),
+        hand=(pure("p0", "recall"),),
         front=front,
         reserve=reserve,
         graveyard=(wiz("dead"),),

@@ -27,7 +27,7 @@ from services.choco_notation import (
     split_steps,
     to_text,
 )
-from tests.engine.golden import catalog
+from tests.engine.game_checks import catalog
 
 PROPERTIES = settings(
     max_examples=150,
