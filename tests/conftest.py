@@ -1,10 +1,18 @@
-"""Tests never read the developer's `.env` or environment for settings."""
+"""Suite-wide settings: tests never read the developer's `.env` or environment for settings, the `slow`
+tests start first, and a freshly migrated database is a copy rather than a migration per test."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import shutil
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
+
+from tests.services.conftest import open_database
 
 
 @pytest.fixture(autouse=True)
@@ -20,3 +28,41 @@ def _clean_settings_env(monkeypatch: pytest.MonkeyPatch) -> None:
             "LOG_LEVEL",
         }:
             monkeypatch.delenv(name, raising=False)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The `slow` tests (minutes on a loaded machine) go first: pytest-xdist hands tests out in order, so a
+    long test collected near the end would run alone while the other workers sit idle; started first, the
+    short tests fill in around it. The order within each group is kept."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+MigratedCopy = Callable[[Path], Path]
+
+
+@pytest.fixture(scope="session")
+def migrated_copy(tmp_path_factory: pytest.TempPathFactory) -> MigratedCopy:
+    """Copies of one database migrated by the bot's own start-up code, once per test process.
+
+    Each migration is its own transaction, committed with a full sync: migrating from scratch took 0.15 to
+    0.3 s per test on this shared machine, a copy about 0.01 s. The copy is opened by the usual path (which
+    still checks every migration's checksum); migrating from scratch and from every earlier version is
+    tested on its own (tests/services/test_migrations.py).
+    """
+    template = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
+
+    async def migrate_template() -> None:
+        database = await open_database(template)
+        await database.close()
+
+    # In a thread of its own: asyncio.run must not replace the event loop pytest-asyncio set for the tests.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, migrate_template()).result()
+    leftovers = [p.name for p in template.parent.iterdir() if p != template]
+    assert not leftovers, f"the template must be one self-contained file after closing, found {leftovers}"
+
+    def copy(destination: Path) -> Path:
+        shutil.copyfile(template, destination)
+        return destination
+
+    return copy

@@ -17,6 +17,7 @@ from cogs._hoss_battle import BattlePace
 from emulator.records import Records, RequestRecord
 from sandbox.harness import BotHarness
 from services import games
+from tests.conftest import MigratedCopy
 from tests.e2e.payload_limits import problems
 from tests.fixtures import fixture_game
 
@@ -62,19 +63,19 @@ async def _run(h: BotHarness) -> AsyncIterator[BotHarness]:
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
+async def harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIterator[BotHarness]:
     """The platform alone, as it ships today."""
-    async for h in _run(BotHarness(tmp_path / "bot.sqlite3", owners=("olivia",))):
+    async for h in _run(BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), owners=("olivia",))):
         yield h
 
 
 @pytest.fixture
-async def game_harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
+async def game_harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIterator[BotHarness]:
     """The platform with the test-only fixture game plugged in the way a real game plugs in."""
     games.register(fixture_game.SPEC)
     try:
         h = BotHarness(
-            tmp_path / "bot.sqlite3",
+            migrated_copy(tmp_path / "bot.sqlite3"),
             owners=("olivia",),
             data_dir=fixture_game.data_dir_with_fixture(tmp_path / "data"),
             extra_extensions=("tests.fixtures.fixture_game",),

@@ -33,8 +33,8 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "bot.sqlite3")
+async def db(tmp_path: Path, migrated_copy: Callable[[Path], Path]) -> AsyncIterator[Database]:
+    database = await open_database(migrated_copy(tmp_path / "bot.sqlite3"))
     try:
         yield database
     finally:

@@ -127,6 +127,7 @@ def test_each_card_of_a_rarer_level_is_exactly_less_likely(catalog: ChocoCatalog
     assert Fraction(80, 11) > Fraction(300, 44)
 
 
+@pytest.mark.slow
 def test_a_million_frogs_give_each_rarer_card_strictly_less_often(pool: FrogPool) -> None:
     """Per card: the least drawn card of a level beats the most drawn card of the next rarer level, and
     each card's count is within 5 σ of its exact odds (the closest levels, Or 1 and Or 2, are 0.84 ‰

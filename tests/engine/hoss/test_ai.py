@@ -44,6 +44,7 @@ def _mirror(catalog: HossCatalog, index: int) -> tuple[tuple[DeckSpec, DeckSpec]
 # --- strength -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_strong_beats_simple_in_mirror_matches(catalog: HossCatalog) -> None:
     strong = strong_policy()
     wins = draws = battles = 0

@@ -67,11 +67,13 @@ def win_rate(opponent: str, seeds: int) -> float:
 
 
 # Statistical tests of a few thousand whole matches: seconds alone, minutes on a loaded shared machine.
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_ai_beats_a_uniformly_random_policy_70_percent() -> None:
     assert win_rate("random", RANDOM_SEEDS) >= 0.70
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_ai_beats_the_even_split_policy_55_percent() -> None:
     assert win_rate("even_split", EVEN_SPLIT_SEEDS) >= 0.55

@@ -58,6 +58,7 @@ def _share_won_by_seat_0(attack_bets: tuple[int, int], n: int) -> float:
     return wins / n
 
 
+@pytest.mark.slow
 def test_the_rules_example_attack_10_against_5_wins_10_times_in_15() -> None:
     n = 20_000
     share = _share_won_by_seat_0((2, 1), n)  # 5 x 2 = 10 against 5 x 1 = 5
@@ -81,6 +82,7 @@ def test_the_winner_draw_is_exact_integer_odds() -> None:
     assert winners.count(0) == 10 and winners.count(1) == 5
 
 
+@pytest.mark.slow
 def test_zero_against_zero_is_fifty_fifty() -> None:
     n = 10_000
     share = _share_won_by_seat_0((0, 0), n)

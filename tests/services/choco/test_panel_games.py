@@ -43,6 +43,7 @@ async def mixed_decks(db: Database, clock: ManualClock, catalog: ChocoCatalog, d
         await decks.save(player, "bronze", [c for c in chosen for _ in range(2)])
 
 
+@pytest.mark.slow
 async def test_random_games_through_the_panel_end(
     db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
 ) -> None:

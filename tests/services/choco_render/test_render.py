@@ -270,6 +270,7 @@ def _public_ids(played_states: tuple[ChocoState, ...], events: list[Event]) -> s
     return ids
 
 
+@pytest.mark.slow
 def test_no_hidden_card_name_in_public_posts_over_many_games() -> None:
     """50 seeded games (some longer, some with penalties): board, active effects and narration, in French
     and English, never name a card that is only in a hand or a pioche."""

@@ -151,6 +151,7 @@ def _bounds(n: int, p: float) -> tuple[float, float]:
     return mean - SIGMAS * sd, mean + SIGMAS * sd
 
 
+@pytest.mark.slow
 def test_200000_cards_follow_the_odds(catalog: HossCatalog) -> None:
     """The pure draw the service uses (`test_the_service_draws_with_draw_booster` proves it), 33,334 tier-9
     boosters: rarity and holo per card, rank per creature, uniform lines, paths and buffs."""
