@@ -11,7 +11,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from core.settings import Settings, SettingsError, load_settings
-from services.catalogs import CatalogError
+from services.platform.catalogs import CatalogError
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -84,7 +84,7 @@ async def serve(settings: Settings) -> None:
 
     from core.clock import SystemClock
     from discord_app.bot import CardBot
-    from services.container import build_services
+    from services.platform.container import build_services
 
     clock = SystemClock()
     # Catalogs and the database are checked before connecting, so a bad file fails fast and plainly.

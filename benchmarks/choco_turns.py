@@ -31,12 +31,12 @@ from engine.choco.catalog import ChocoCatalog
 from engine.choco.sample import greedy_steps
 from engine.choco.state import Prepare, Summon, Turn
 from engine.protocol import CATALOG_OPTION, PlayerSetup
-from services import ledger
-from services.catalogs import DATA_DIR, load_catalog
-from services.choco_decks import ChocoDecks
-from services.choco_games import ChocoGames
-from services.players import ensure_player
-from services.scheduler import Scheduler
+from services.choco.decks import ChocoDecks
+from services.choco.games import ChocoGames
+from services.platform import ledger
+from services.platform.catalogs import DATA_DIR, load_catalog
+from services.platform.players import ensure_player
+from services.platform.scheduler import Scheduler
 from store.db import Database
 from store.migrate import migrate
 

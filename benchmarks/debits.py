@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.clock import SystemClock, to_db
-from services import ledger
+from services.platform import ledger
 from store.db import MAX_BATCH, Database
 from store.idempotency import once
 from store.migrate import migrate

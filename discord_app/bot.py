@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import logging
 import pkgutil
 from collections import OrderedDict
@@ -13,15 +14,14 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-import cogs
 from core.clock import Clock
 from core.settings import Settings
 from discord_app.delivery import Deliverer, ShowPrivateButton
 from discord_app.errors import GameTree
 from discord_app.translator import CatalogTranslator
-from services.catalogs import DATA_DIR
-from services.container import Services, build_services
-from services.heartbeat import PERIOD
+from services.platform.catalogs import DATA_DIR
+from services.platform.container import Services, build_services
+from services.platform.heartbeat import PERIOD
 
 log = logging.getLogger("bot")
 
@@ -54,8 +54,29 @@ class RecentIds:
         return False
 
 
+COGS = "cogs"
+# Packages of cogs/ that are not a game: the platform's cogs (each module an extension) and shared pieces.
+PLATFORM_COGS = "platform"
+SHARED_COGS = "shared"
+
+
+def _packages(name: str) -> list[pkgutil.ModuleInfo]:
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.submodule_search_locations is not None, name
+    return list(pkgutil.iter_modules(spec.submodule_search_locations))
+
+
 def cog_modules() -> list[str]:
-    return [f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_")]
+    """Every extension: each game's package (`cogs/<game>/`) and each module of `cogs/platform/`.
+
+    Found by name, as discord.py loads extensions, so the client layer never imports the cogs above it.
+    Loaded in the order of their last name, as when every cog was one module of `cogs/`.
+    """
+    games = [
+        f"{COGS}.{m.name}" for m in _packages(COGS) if m.ispkg and m.name not in (PLATFORM_COGS, SHARED_COGS)
+    ]
+    platform = [f"{COGS}.{PLATFORM_COGS}.{m.name}" for m in _packages(f"{COGS}.{PLATFORM_COGS}")]
+    return sorted(games + platform, key=lambda name: name.rsplit(".", 1)[1])
 
 
 class CardBot(commands.Bot):

@@ -10,7 +10,7 @@ from core.i18n import normalize_locale
 
 if TYPE_CHECKING:
     from discord_app.bot import CardBot
-    from services.container import Services
+    from services.platform.container import Services
 
 
 def services_of(interaction: discord.Interaction[Any]) -> Services:

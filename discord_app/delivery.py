@@ -22,11 +22,11 @@ from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import services_of
 from discord_app.render import text, to_discord
-from services.channel_permissions import post_needs
+from services.platform.channel_permissions import post_needs
 
 if TYPE_CHECKING:
-    from services.container import Services
-    from services.outbox import OutboxItem
+    from services.platform.container import Services
+    from services.platform.outbox import OutboxItem
 
 log = logging.getLogger("bot.delivery")
 

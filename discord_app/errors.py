@@ -17,7 +17,7 @@ from discord import app_commands
 from core.i18n import t
 from discord_app.render import text
 from engine.errors import DomainError
-from services.messages import Text
+from services.platform.messages import Text
 
 log = logging.getLogger("bot.errors")
 

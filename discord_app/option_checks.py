@@ -19,7 +19,7 @@ from discord import app_commands
 
 from discord_app.errors import BadOption, echo
 from discord_app.translator import choice_label, qualified
-from services.messages import Text
+from services.platform.messages import Text
 
 DISCORD_NUMBER_LIMIT = 2**53
 """Discord refuses integer and number options beyond ±2^53; an option that declares no bound gets this."""

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from core.i18n import t
-from services.messages import LINES, RAW, MessageSpec, Text
+from services.platform.messages import LINES, RAW, MessageSpec, Text
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,

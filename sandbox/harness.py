@@ -16,7 +16,7 @@ from core.settings import Settings
 from discord_app.bot import CardBot
 from emulator import DiscordEmulator
 from emulator.world import Channel, Guild, User
-from services.catalogs import DATA_DIR
+from services.platform.catalogs import DATA_DIR
 
 GUILD_NAME = "Club des cartes"
 GAMES_CHANNEL = "parties"

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from cogs._hoss_battle import BattlePace
+from cogs.hoss.battle import BattlePace
 from emulator.records import Records, RequestRecord
 from sandbox.harness import BotHarness
-from services import games
+from services.platform import games
 from tests.conftest import MigratedCopy
 from tests.e2e.payload_limits import problems
 from tests.fixtures import fixture_game

@@ -22,13 +22,13 @@ from emulator.interactions import InteractionResult
 from emulator.records import RecordedMessage
 from emulator.world import Channel, User
 from sandbox.harness import BotHarness
-from services import ledger
-from services.hoss_gold import GOLD
-from services.messages import MessageSpec, Target, Text
-from services.outbox import enqueue
-from services.players import ensure_player
-from tests.e2e.choco_helpers import challenge_accepted, with_bronze_deck
-from tests.e2e.test_hoss_ranked import here, hoss, shown, start_rank_1, with_deck
+from services.hoss.gold import GOLD
+from services.platform import ledger
+from services.platform.messages import MessageSpec, Target, Text
+from services.platform.outbox import enqueue
+from services.platform.players import ensure_player
+from tests.e2e.choco.helpers import challenge_accepted, with_bronze_deck
+from tests.e2e.hoss.test_ranked import here, hoss, shown, start_rank_1, with_deck
 
 VOLATILE_TABLES = frozenset({"players", "heartbeat", "schema_migrations"})
 

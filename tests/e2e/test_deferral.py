@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from sandbox.harness import BotHarness
-from tests.e2e.choco_helpers import challenge_accepted, with_bronze_deck
-from tests.e2e.test_hoss_collection import LINES, give, gold, hoss, text
-from tests.e2e.test_pillz_duel import duel_message, first_unused, pillz, shown
+from tests.e2e.choco.helpers import challenge_accepted, with_bronze_deck
+from tests.e2e.hoss.test_collection import LINES, give, gold, hoss, text
+from tests.e2e.pillz.test_duel import duel_message, first_unused, pillz, shown
 
 SLOW = timedelta(seconds=5)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs._hoss_battle import BattlePace
+from cogs.hoss.battle import BattlePace
 from emulator.messages import UploadedFile, fill_message
 from emulator.world import User
 from engine.choco.turn import summons_allowed
@@ -31,10 +31,12 @@ from engine.pillz import ENGINE as PILLZ
 from engine.pillz.state import PillzState
 from engine.protocol import SPECTATOR
 from sandbox.harness import BotHarness
-from services import hoss_battles
-from services.choco_game_store import GameRow
-from tests.e2e.choco_helpers import challenge_accepted, choco, notation, with_bronze_deck
+from services.choco.game_store import GameRow
+from services.hoss import battles as hoss_battles
+from tests.e2e.choco.helpers import challenge_accepted, choco, notation, with_bronze_deck
+from tests.e2e.choco.test_hidden import Watch, names, policy, public_ids, reward_of
 from tests.e2e.conftest import _run
+from tests.e2e.hoss.test_ranked import decide_once, hoss, start_rank_1, with_deck
 from tests.e2e.leak_scan import (
     EVERYONE,
     LeakScan,
@@ -43,9 +45,7 @@ from tests.e2e.leak_scan import (
     order_secret,
     seed_secret,
 )
-from tests.e2e.test_choco_hidden import Watch, names, policy, public_ids, reward_of
-from tests.e2e.test_hoss_ranked import decide_once, hoss, start_rank_1, with_deck
-from tests.e2e.test_pillz_duel import duel_message, first_unused, friend_duel, move, pillz
+from tests.e2e.pillz.test_duel import duel_message, first_unused, friend_duel, move, pillz
 
 SEED = 23  # the games' draws: the same steps give the same games, and the same findings
 MAX_TURNS = 200

@@ -14,8 +14,8 @@ from discord_app.errors import echo, fit, listing
 from discord_app.option_checks import MAX_ID
 from discord_app.render import text
 from sandbox.harness import BotHarness
-from services.collecting import owned_counts
-from services.messages import Text
+from services.platform.messages import Text
+from services.shared.collecting import owned_counts
 from tests.e2e.hostile import (
     assert_private_and_fits,
     send_raw,

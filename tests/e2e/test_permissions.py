@@ -14,8 +14,8 @@ import pytest
 from emulator.interactions import InteractionResult
 from emulator.payloads import channel_payload
 from sandbox.harness import BotHarness
-from tests.e2e.choco_helpers import challenge_accepted, choco, with_bronze_deck
-from tests.e2e.test_hoss_ranked import hoss, with_deck
+from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
+from tests.e2e.hoss.test_ranked import hoss, with_deck
 
 
 def private(result: InteractionResult) -> str:

@@ -28,8 +28,8 @@ import engine as engine_package
 from engine.errors import IllegalAction
 from engine.protocol import SPECTATOR, Engine, Event, Outcome, Setup
 from engine.registry import engines, register_engine, unregister_engine
-from services import games
-from services.catalogs import DATA_DIR, load_catalog
+from services.platform import games
+from services.platform.catalogs import DATA_DIR, load_catalog
 from tests.engine.toy_game import Play, ToyEngine
 
 GAMES = 200  # fully checked random games per engine

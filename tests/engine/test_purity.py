@@ -116,7 +116,7 @@ def test_there_are_engine_files_to_check() -> None:
         "import os.path",
         "from pathlib import Path",
         "import io",
-        "from services.games import GameSpec",
+        "from services.platform.games import GameSpec",
         "import core.settings",
         "x = open('data.json')",
         "print('debug')",

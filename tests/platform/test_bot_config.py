@@ -29,6 +29,11 @@ def test_only_the_guilds_intent_is_requested() -> None:
 
 
 def test_every_cog_module_loads() -> None:
-    assert {"cogs.profile", "cogs.settings", "cogs.setup", "cogs.help", "cogs.cards", "cogs.admin"} <= set(
-        cog_modules()
-    )
+    assert {
+        "cogs.platform.profile",
+        "cogs.platform.settings",
+        "cogs.platform.setup",
+        "cogs.platform.help",
+        "cogs.platform.cards",
+        "cogs.platform.admin",
+    } <= set(cog_modules())

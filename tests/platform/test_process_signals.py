@@ -21,10 +21,10 @@ import pytest
 from core.clock import SystemClock, from_db
 from core.settings import load_settings
 from emulator import DiscordEmulator
-from services import container
-from services.heartbeat import PERIOD
-from services.pillz_duels import TIMEOUT_JOB
-from services.scheduler import Scheduler, schedule
+from services.pillz.duels import TIMEOUT_JOB
+from services.platform import container
+from services.platform.heartbeat import PERIOD
+from services.platform.scheduler import Scheduler, schedule
 from tests.platform.bot_process import assert_threads_back_to
 from tests.services.conftest import open_database
 

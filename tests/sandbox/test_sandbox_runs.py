@@ -85,7 +85,7 @@ def test_command_line_entry_point(tmp_path: Path) -> None:
 
 
 async def test_clicks_selects_modals_dms_threads_and_time(tmp_path: Path) -> None:
-    from services import games
+    from services.platform import games
     from tests.fixtures import fixture_game
 
     script = tmp_path / "script.txt"

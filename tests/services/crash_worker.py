@@ -34,12 +34,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from core.clock import SystemClock
 from core.settings import Settings
 from discord_app.delivery import Deliverer
-from services import ledger
-from services.container import build_services
-from services.messages import MessageSpec, Target, Text
-from services.outbox import Outbox, OutboxItem, enqueue
-from services.players import ensure_player
-from services.scheduler import Job, schedule
+from services.platform import ledger
+from services.platform.container import build_services
+from services.platform.messages import MessageSpec, Target, Text
+from services.platform.outbox import Outbox, OutboxItem, enqueue
+from services.platform.players import ensure_player
+from services.platform.scheduler import Job, schedule
 from store.idempotency import once
 
 CURRENCY = "crash_gold"

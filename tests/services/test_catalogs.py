@@ -9,8 +9,16 @@ from pathlib import Path
 import pytest
 
 from engine.cards import CatalogBase, LocalizedText
-from services import games
-from services.catalogs import DATA_DIR, CardIndex, CardRef, CatalogError, fold, load_all, load_catalog
+from services.platform import games
+from services.platform.catalogs import (
+    DATA_DIR,
+    CardIndex,
+    CardRef,
+    CatalogError,
+    fold,
+    load_all,
+    load_catalog,
+)
 from tests.fixtures.fixture_game import FixtureCard, FixtureCatalog
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "catalogs"

@@ -11,8 +11,8 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import InsufficientFunds
-from services import ledger
-from services.ledger import Movement
+from services.platform import ledger
+from services.platform.ledger import Movement
 from store.db import Database
 from store.idempotency import once
 

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from core.clock import ManualClock
 from core.errors import CardUnavailable, DomainError, InsufficientFunds
-from services import ledger
-from services.ledger import Movement
+from services.platform import ledger
+from services.platform.ledger import Movement
 from store.db import Database
 from store.migrate import migrate
 

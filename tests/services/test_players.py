@@ -10,9 +10,9 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import BadInput
-from services import games
-from services.games import Currency, GameSpec, SummaryLine
-from services.players import PlayerService, ensure_player
+from services.platform import games
+from services.platform.games import Currency, GameSpec, SummaryLine
+from services.platform.players import PlayerService, ensure_player
 from store.db import Database
 
 Conservation = Callable[[sqlite3.Connection], None]

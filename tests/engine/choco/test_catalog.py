@@ -22,9 +22,9 @@ from engine.choco.catalog import (
     ChocoCatalog,
     stat_ranges,
 )
-from services.catalogs import DATA_DIR, CatalogError, load_catalog
 from services.choco import GAME, card_fields
-from services.messages import Text
+from services.platform.catalogs import DATA_DIR, CatalogError, load_catalog
+from services.platform.messages import Text
 
 PATH = DATA_DIR / "choco.json"
 

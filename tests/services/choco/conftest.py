@@ -12,15 +12,15 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from engine.choco.catalog import ChocoCard, ChocoCatalog, Rarity
-from services import ledger
-from services.catalogs import DATA_DIR, load_catalog
 from services.choco import GAME
-from services.choco_collection import ChocoCollection
-from services.choco_decks import ChocoDecks
-from services.choco_economy import CHOCO_GOLD
-from services.choco_leagues import LeagueService
-from services.choco_shop import ChocoShop
-from services.players import ensure_player
+from services.choco.collection import ChocoCollection
+from services.choco.decks import ChocoDecks
+from services.choco.economy import CHOCO_GOLD
+from services.choco.leagues import LeagueService
+from services.choco.shop import ChocoShop
+from services.platform import ledger
+from services.platform.catalogs import DATA_DIR, load_catalog
+from services.platform.players import ensure_player
 from store.db import Database
 from tests.fixtures.registration import registered
 

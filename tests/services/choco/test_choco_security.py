@@ -15,12 +15,12 @@ from core.clock import ManualClock
 from core.errors import NotFound
 from engine.choco.catalog import ChocoCatalog
 from engine.protocol import Event
-from services.choco_game_store import LogEntry, insert, load_here
-from services.choco_narrate import narrate
-from services.choco_referee import log_entry
-from services.players import ensure_player
+from services.choco.game_store import LogEntry, insert, load_here
+from services.choco.narrate import narrate
+from services.choco.referee import log_entry
+from services.platform.players import ensure_player
 from store.db import Database
-from tests.services.choco_render.games import NAMES, new_game, render
+from tests.services.choco.render.games import NAMES, new_game, render
 
 ALICE, BOB, CARL = 11, 12, 13
 HOME, OTHER = 555, 777

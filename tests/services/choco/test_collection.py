@@ -8,8 +8,8 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput
 from engine.choco.catalog import ChocoCatalog
-from services.catalogs import fold
-from services.choco_collection import ChocoCollection
+from services.choco.collection import ChocoCollection
+from services.platform.catalogs import fold
 from store.db import Database
 from tests.services.choco.conftest import give, of_rarity
 

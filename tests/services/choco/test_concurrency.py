@@ -12,7 +12,7 @@ from typing import Any
 
 from core.clock import ManualClock
 from core.errors import DomainError
-from services.choco_shop import ChocoShop, FrogPurchase
+from services.choco.shop import ChocoShop, FrogPurchase
 from store.db import Database
 from tests.services.choco.conftest import gold, new_player
 

@@ -10,8 +10,8 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput
 from engine.choco.catalog import ChocoCatalog
-from services.choco_decks import ChocoDecks, check, deck_cards, parse_deck, strongest, validate
-from services.collecting import DeckInvalid
+from services.choco.decks import ChocoDecks, check, deck_cards, parse_deck, strongest, validate
+from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.choco.conftest import give, of_rarity
 

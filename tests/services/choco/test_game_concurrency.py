@@ -17,14 +17,14 @@ import pytest
 from core.clock import ManualClock
 from core.errors import DomainError
 from engine.choco.catalog import ChocoCatalog
-from services.choco_decks import ChocoDecks
-from services.choco_game_store import GameRow, StaleGame
-from services.choco_games import ChocoGames, Declared
-from services.choco_notation import to_text
-from services.choco_panel import ChocoPanel, encode
-from services.scheduler import Scheduler
+from services.choco.decks import ChocoDecks
+from services.choco.game_store import GameRow, StaleGame
+from services.choco.games import ChocoGames, Declared
+from services.choco.notation import to_text
+from services.choco.panel import ChocoPanel, encode
+from services.platform.scheduler import Scheduler
 from store.db import Database
-from tests.e2e.choco_helpers import greedy_turn
+from tests.e2e.choco.helpers import greedy_turn
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 
 Conservation = Callable[[sqlite3.Connection], None]

@@ -13,7 +13,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput
 from engine.choco.catalog import ChocoCatalog
-from services.choco_leagues import (
+from services.choco.leagues import (
     ChocoSettings,
     LeagueService,
     badges,
@@ -23,7 +23,7 @@ from services.choco_leagues import (
     record_result,
     reward_card,
 )
-from services.players import ensure_player
+from services.platform.players import ensure_player
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 

@@ -13,10 +13,10 @@ import pytest
 
 from core.clock import ManualClock
 from engine.choco.catalog import ChocoCatalog
-from services.choco_decks import ChocoDecks
-from services.choco_games import ChocoGames, Declared
-from services.choco_panel import ChocoPanel, Panel
-from services.scheduler import Scheduler
+from services.choco.decks import ChocoDecks
+from services.choco.games import ChocoGames, Declared
+from services.choco.panel import ChocoPanel, Panel
+from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 

@@ -10,10 +10,10 @@ from engine.choco.engine import ChocoEngine
 from engine.choco.sample import greedy_steps
 from engine.choco.state import Attack, ChocoState, Prepare, Turn
 from engine.protocol import CATALOG_OPTION, PlayerSetup
-from services.choco_game_store import GameRow
-from services.choco_panel import MAX_OPTIONS, build_panel, code, decode
-from services.choco_text import enemy_labels, own_labels
-from tests.services.choco_render.games import catalog
+from services.choco.game_store import GameRow
+from services.choco.panel import MAX_OPTIONS, build_panel, code, decode
+from services.choco.text import enemy_labels, own_labels
+from tests.services.choco.render.games import catalog
 
 ENGINE = ChocoEngine()
 
@@ -98,7 +98,7 @@ def test_choices_beyond_the_limit_are_counted_not_offered(monkeypatch: pytest.Mo
     full = build_panel(row(state), seat, [], catalog())
     summons = next(g for g in full.groups if g.code == "s")
     assert summons.truncated == 0 and len(summons.options) > 2
-    monkeypatch.setattr("services.choco_panel.MAX_OPTIONS", 2)
+    monkeypatch.setattr("services.choco.panel.MAX_OPTIONS", 2)
     cut = build_panel(row(state), seat, [], catalog())
     first = next(g for g in cut.groups if g.code == "s")
     assert first.options == summons.options[:2]

@@ -15,12 +15,12 @@ import pytest
 from core.clock import ManualClock
 from discord_app.render import text
 from engine.choco.catalog import ChocoCatalog
-from services.choco_clock import ChocoClock
-from services.choco_games import ChocoGames
-from services.choco_referee import ChocoReferee, Referee
-from services.choco_text import card_name
-from services.messages import MessageSpec
-from services.scheduler import Scheduler
+from services.choco.clock import ChocoClock
+from services.choco.games import ChocoGames
+from services.choco.referee import ChocoReferee, Referee
+from services.choco.text import card_name
+from services.platform.messages import MessageSpec
+from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.services.choco.conftest import GUILD
 from tests.services.choco.test_referee_posts import ALICE, BOB, started

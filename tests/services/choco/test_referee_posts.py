@@ -15,11 +15,11 @@ from core.clock import ManualClock
 from discord_app.render import text
 from engine.choco.catalog import ChocoCatalog
 from engine.choco.penalties import inactivity_24h
-from services.choco_decks import ChocoDecks
-from services.choco_game_store import load, save
-from services.choco_games import ChocoGames
-from services.messages import MessageSpec
-from services.scheduler import Scheduler
+from services.choco.decks import ChocoDecks
+from services.choco.game_store import load, save
+from services.choco.games import ChocoGames
+from services.platform.messages import MessageSpec
+from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 

@@ -14,8 +14,8 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, InsufficientFunds
 from engine.choco.catalog import ChocoCatalog
-from services.choco_economy import STARTING_GOLD, ensure_wallet
-from services.choco_shop import ChocoShop
+from services.choco.economy import STARTING_GOLD, ensure_wallet
+from services.choco.shop import ChocoShop
 from store.db import Database
 from tests.services.choco.conftest import gold, new_player
 

@@ -14,14 +14,14 @@ from core.clock import ManualClock
 from core.errors import DomainError
 from core.i18n import catalogs
 from engine.hoss.catalog import CreatureCard, HossCatalog
-from services import ledger
-from services.catalogs import DATA_DIR, load_catalog
 from services.hoss import GAME
-from services.hoss_collection import HossCollection
-from services.hoss_gold import GOLD
-from services.hoss_sale import HossSale
-from services.hoss_shop import HossShop
-from services.players import ensure_player
+from services.hoss.collection import HossCollection
+from services.hoss.gold import GOLD
+from services.hoss.sale import HossSale
+from services.hoss.shop import HossShop
+from services.platform import ledger
+from services.platform.catalogs import DATA_DIR, load_catalog
+from services.platform.players import ensure_player
 from store.db import Database
 from tests.fixtures.registration import registered
 

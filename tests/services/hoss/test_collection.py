@@ -7,8 +7,8 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import BadInput, CardUnavailable, NotAllowed
-from services.hoss_collection import PAGE_SIZE, CollectionFilter, HossCollection
-from services.hoss_shop import HossShop
+from services.hoss.collection import PAGE_SIZE, CollectionFilter, HossCollection
+from services.hoss.shop import HossShop
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, mint, new_player
 

@@ -15,9 +15,9 @@ from typing import Any
 from core.clock import ManualClock
 from core.errors import DomainError
 from engine.hoss.catalog import HossCatalog
-from services.hoss_fusion import FusionService
-from services.hoss_sale import HossSale
-from services.hoss_shop import HossShop
+from services.hoss.fusion import FusionService
+from services.hoss.sale import HossSale
+from services.hoss.shop import HossShop
 from store.db import Database
 from tests.services.hoss.conftest import gold, mint, new_player, rank1_ids
 

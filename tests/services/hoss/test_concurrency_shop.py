@@ -15,9 +15,9 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, CardUnavailable, DomainError, InsufficientFunds
 from engine.hoss.catalog import HossCatalog
-from services.hoss_collection import HossCollection
-from services.hoss_sale import HossSale, SaleResult
-from services.hoss_shop import HossShop, Purchase
+from services.hoss.collection import HossCollection
+from services.hoss.sale import HossSale, SaleResult
+from services.hoss.shop import HossShop, Purchase
 from store.db import Database
 from tests.services.hoss.conftest import gold, mint, new_player, rank1_ids, set_wins
 

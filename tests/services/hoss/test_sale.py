@@ -13,10 +13,10 @@ from core.clock import ManualClock
 from core.errors import BadInput, CardUnavailable, NotAllowed
 from engine.hoss.catalog import HossCatalog
 from engine.hoss.economy import Selling, floor_refusals, sale_price
-from services import ledger
-from services.hoss_collection import CollectionFilter
-from services.hoss_sale import HossSale, Refusal
-from services.hoss_shop import HossShop
+from services.hoss.collection import CollectionFilter
+from services.hoss.sale import HossSale, Refusal
+from services.hoss.shop import HossShop
+from services.platform import ledger
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, mint, new_player, rank1_ids, snapshot
 

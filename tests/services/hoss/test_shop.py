@@ -19,7 +19,7 @@ from engine.hoss import boosters
 from engine.hoss.boosters import BoosterPool, DrawnCard, draw_booster, draw_rarity, opening_order
 from engine.hoss.catalog import RARITIES, CreatureCard, HossCatalog
 from engine.hoss.economy import booster_price, highest_unlocked_rank, odds_table, race_booster_unlocked
-from services.hoss_shop import HossShop, Opening
+from services.hoss.shop import HossShop, Opening
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, new_player, set_wins, snapshot
 

@@ -8,7 +8,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, NotAllowed
 from engine.hoss.economy import unlocked_tiers
-from services.hoss_shop import HossShop
+from services.hoss.shop import HossShop
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, new_player, set_wins, snapshot
 

@@ -11,11 +11,11 @@ import pytest
 
 from core.clock import ManualClock
 from engine.pillz.catalog import PillzCatalog
-from services import ledger
-from services.games import GameContext
 from services.pillz import GAME
-from services.pillz_economy import PILLZ_GOLD, PillzEconomy
-from services.players import ensure_player
+from services.pillz.economy import PILLZ_GOLD, PillzEconomy
+from services.platform import ledger
+from services.platform.games import GameContext
+from services.platform.players import ensure_player
 from store.db import Database
 from tests.fixtures.registration import registered
 from tests.services.pillz.small_catalog import small_catalog

@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 
 from core.clock import ManualClock
-from services.pillz_economy import PillzEconomy
-from services.pillz_ladder import (
+from services.pillz.economy import PillzEconomy
+from services.pillz.ladder import (
     elo_delta,
     expected_score,
     leaderboard,

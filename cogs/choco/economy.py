@@ -1,0 +1,409 @@
+"""/choco economy commands, as a mixin of the `/choco` GroupCog: frogs, odds, collection, decks, leagues,
+the leaderboard, character names and the daily allowance.
+
+Each command parses its options, calls one economy service (`services.choco.economy.EconomyServices`)
+and renders the result here. Every reply is private (cards and galleons are the player's business)
+except the leaderboard, which a server shares. The collection's page buttons are DynamicItems
+(`ECONOMY_ITEMS`, registered by the cog's `setup`) whose custom_id holds only the owner, the filter
+and the page; a click from anyone else is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.choco.lookup import choco_of, member_since
+from cogs.shared import mixins as shared
+from cogs.shared.mixins import CommandsMixin, send
+from core.errors import BadInput, NotAllowed
+from core.i18n import format_int, t
+from discord_app.components import PersistentButton
+from discord_app.context import locale_of
+from discord_app.render import text, to_discord
+from discord_app.translator import desc
+from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard
+from services.choco.collection import CollectionPage
+from services.choco.decks import DeckView, parse_deck
+from services.choco.economy import LEAGUE_KEYS, LEAGUES, RARITY_KEYS, TYPE_KEYS, EconomyServices
+from services.choco.leagues import Leaderboard, Standing
+from services.choco.shop import DailyClaim, FrogOdds, FrogPurchase
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared.collecting import DeckInvalid, Problem
+
+Choice = app_commands.Choice
+NO_VALUE = "-"
+LINE_KEYS = {
+    "normal": "choco.economy.line.normal",
+    "effect": "choco.economy.line.effect",
+    "pure": "choco.economy.line.pure",
+}
+
+
+def economy_of(interaction: discord.Interaction[Any]) -> EconomyServices:
+    return choco_of(interaction).economy
+
+
+def key_choice(key: str, value: str) -> Choice[str]:
+    """A choice named by an existing catalog key (a rarity, type or league name)."""
+    return Choice(name=app_commands.locale_str(t(key, "fr"), key=key), value=value)
+
+
+RARITY_CHOICES = [key_choice(RARITY_KEYS[r], r) for r in RARITIES]
+TYPE_CHOICES = [key_choice(TYPE_KEYS[c], c) for c in CARD_TYPES]
+LEAGUE_CHOICES = [key_choice(LEAGUE_KEYS[league], league) for league in LEAGUES]
+
+
+def galleons(amount: int, locale: str) -> Text:
+    return Text("choco.gold_amount", {"amount": format_int(amount, locale)})
+
+
+def card_line(card: ChocoCard, locale: str, count: int | None = None) -> Text:
+    """One card with its stats: name, rarity, type, PA/PV for a wizard, the effect's name if any."""
+    params: dict[str, Any] = {
+        "name": card.name.get(locale),
+        "rarity": Text(RARITY_KEYS[card.rarity]),
+        "type": Text(TYPE_KEYS[card.type]),
+        "pa": card.pa,
+        "pv": card.pv,
+        "effect": card.effect.name.get(locale) if card.effect is not None else "",
+    }
+    line = Text(LINE_KEYS[card.type], params)
+    return line if count is None else Text("choco.economy.copies", {"count": count, "line": line})
+
+
+def problem_lines(
+    problems: tuple[Problem, ...] | list[Problem], cards: Mapping[str, ChocoCard], locale: str
+) -> Text:
+    return shared.problem_lines(problems, cards, locale, "choco.economy.problem")
+
+
+def refused(key: str, problems: tuple[Problem, ...], cards: Mapping[str, ChocoCard], locale: str) -> BadInput:
+    return shared.refused(key, problems, cards, locale, "choco.economy.problem")
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:
+        raise NotAllowed("choco.error.guild_only")
+    return interaction.guild_id
+
+
+# --- specs ----------------------------------------------------------------------------------------------
+
+
+def purchase_spec(purchase: FrogPurchase, locale: str) -> MessageSpec:
+    lines = [card_line(c.card, locale) for c in purchase.cards]
+    note = Text(
+        "choco.frogs.paid",
+        {"total": galleons(purchase.total, locale), "balance": galleons(purchase.balance, locale)},
+    )
+    title = Text("choco.frogs.title", {"count": purchase.count})
+    return MessageSpec(content=note, embeds=(Embed(title=title, description=Text.lines(lines)),))
+
+
+def percent(value: float, locale: str, spec: str = "g") -> str:
+    return format(value, spec).replace(".", "," if locale == "fr" else ".")
+
+
+def odds_spec(odds: FrogOdds, locale: str) -> MessageSpec:
+    """Each rarity's odds and one given card's: the per-card figure is the one that falls with rarity."""
+    lines = [
+        Text(
+            "choco.odds.line",
+            {
+                "rarity": Text(RARITY_KEYS[r.rarity]),
+                "percent": percent(r.per_mille / 10, locale),
+                "cards": r.cards,
+                "card_percent": percent(float(r.per_card * 100), locale, ".2f"),
+            },
+        )
+        for r in odds.rarities
+    ]
+    price = Text("choco.odds.price", {"price": galleons(odds.price, locale), "maximum": odds.max_count})
+    fields = [EmbedField(Text("choco.odds.how"), price, inline=False)]
+    if odds.balance is not None:
+        fields.append(EmbedField(Text("choco.odds.balance"), galleons(odds.balance, locale), inline=False))
+    embed = Embed(title=Text("choco.odds.title"), description=Text.lines(lines), fields=tuple(fields))
+    return MessageSpec(embeds=(embed,))
+
+
+def collection_spec(page: CollectionPage, rarity: str | None, kind: str | None, locale: str) -> MessageSpec:
+    filters = [Text(RARITY_KEYS[rarity]) for rarity in (rarity,) if rarity is not None]
+    filters += [Text(TYPE_KEYS[kind]) for kind in (kind,) if kind is not None]
+    body = Text.lines([card_line(o.card, locale, o.count) for o in page.items]) if page.items else None
+    fields = [
+        EmbedField(Text("choco.collection.filter"), Text.raw(" · ".join(text(f, locale) for f in filters)))
+    ]
+    embed = Embed(
+        title=Text("choco.collection.title", {"cards": page.cards, "copies": page.copies}),
+        description=body or Text("choco.collection.empty"),
+        fields=(
+            *fields[: 1 if filters else 0],
+            EmbedField(
+                Text("choco.collection.page_label"),
+                Text("choco.collection.page", {"page": page.page, "pages": page.pages}),
+            ),
+        ),
+    )
+    return MessageSpec(embeds=(embed,))
+
+
+def deck_spec(view: DeckView, cards: Mapping[str, ChocoCard], locale: str, note: Text | None) -> MessageSpec:
+    counts: dict[str, int] = {}
+    for card_id in view.cards:
+        counts[card_id] = counts.get(card_id, 0) + 1
+    lines = [
+        card_line(cards[c], locale, n) if c in cards else Text.raw(f"{n}× {c}") for c, n in counts.items()
+    ]
+    status = problem_lines(view.problems, cards, locale) if view.problems else Text("choco.deck.valid")
+    embed = Embed(
+        title=Text("choco.deck.title", {"league": Text(LEAGUE_KEYS[view.league]), "count": len(view.cards)}),
+        description=Text.lines(lines),
+        fields=(EmbedField(Text("choco.deck.status"), status, inline=False),),
+    )
+    return MessageSpec(content=note, embeds=(embed,))
+
+
+def leagues_spec(
+    open_: Mapping[str, list[Problem]], cards: Mapping[str, ChocoCard], locale: str
+) -> MessageSpec:
+    fields = []
+    for league in LEAGUES:
+        problems = open_[league]
+        value = problem_lines(problems, cards, locale) if problems else Text("choco.leagues.open")
+        name = Text(
+            "choco.leagues.closed_name" if problems else "choco.leagues.open_name",
+            {"league": Text(LEAGUE_KEYS[league])},
+        )
+        fields.append(EmbedField(name, value, inline=False))
+    return MessageSpec(embeds=(Embed(title=Text("choco.leagues.title"), fields=tuple(fields)),))
+
+
+def standing_line(s: Standing, who: str) -> Text:
+    return Text(
+        "choco.leaderboard.line",
+        {
+            "rank": s.rank,
+            "who": who,
+            "score": s.score,
+            "wins": s.wins,
+            "forfeits": s.absence_forfeits,
+            "lost": s.cards_lost,
+        },
+    )
+
+
+def leaderboard_spec(board: Leaderboard) -> MessageSpec:
+    hrp = [standing_line(s, f"<@{s.player_id}>") for s in board.hrp]
+    inrp = [standing_line(s, discord.utils.escape_markdown(s.character or "")) for s in board.inrp]
+    empty = Text("choco.leaderboard.empty")
+    fields = (
+        EmbedField(
+            Text("choco.leaderboard.hrp", {"count": board.players}),
+            Text.lines(hrp) if hrp else empty,
+            inline=False,
+        ),
+        EmbedField(
+            Text("choco.leaderboard.inrp", {"count": board.characters}),
+            Text.lines(inrp) if inrp else Text("choco.leaderboard.no_character"),
+            inline=False,
+        ),
+    )
+    embed = Embed(
+        title=Text("choco.leaderboard.title"), description=Text("choco.leaderboard.rule"), fields=fields
+    )
+    return MessageSpec(embeds=(embed,))
+
+
+def daily_text(claim: DailyClaim, locale: str) -> Text:
+    balance = galleons(claim.balance, locale)
+    if claim.credited:
+        return Text("choco.daily.credited", {"amount": galleons(claim.amount, locale), "balance": balance})
+    return Text(
+        "choco.daily.already", {"next": f"<t:{int(claim.next_at.timestamp())}:R>", "balance": balance}
+    )
+
+
+# --- collection pages -----------------------------------------------------------------------------------
+
+
+def _code(value: str | None, values: tuple[str, ...]) -> str:
+    return NO_VALUE if value is None else str(values.index(value))
+
+
+def _decode(code: str, values: tuple[str, ...]) -> str | None:
+    return None if code == NO_VALUE else values[int(code)]
+
+
+def collection_reply(
+    page: CollectionPage, rarity: str | None, kind: str | None, owner: int, locale: str
+) -> dict[str, Any]:
+    view = discord.ui.View(timeout=None)
+    codes = f"{_code(rarity, RARITIES)}:{_code(kind, CARD_TYPES)}"
+    for label, target, disabled in (
+        (Text("choco.button.previous"), page.page - 1, page.page <= 1),
+        (Text("choco.button.next"), page.page + 1, page.page >= page.pages),
+    ):
+        item = CollectionPageButton(f"choco:page:{owner}:{codes}:{target}", {})
+        item.item.label = text(label, locale)[:80]
+        item.item.style = discord.ButtonStyle.secondary
+        item.item.disabled = disabled
+        view.add_item(item)
+    kwargs = to_discord(collection_spec(page, rarity, kind, locale), locale)
+    kwargs["view"] = view
+    return kwargs
+
+
+class CollectionPageButton(
+    PersistentButton,
+    template=r"choco:page:(?P<owner>\d+):(?P<rarity>[-0-5]):(?P<kind>[-0-2]):(?P<page>\d{1,6})",
+):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        if int(self.match["owner"]) != interaction.user.id:
+            raise NotAllowed("error.not_your_message")
+        rarity, kind = _decode(self.match["rarity"], RARITIES), _decode(self.match["kind"], CARD_TYPES)
+        page = await economy_of(interaction).collection.page(
+            interaction.user.id, rarity=rarity, card_type=kind, page=int(self.match["page"]), locale=locale
+        )
+        await interaction.response.edit_message(
+            **collection_reply(page, rarity, kind, interaction.user.id, locale)
+        )
+
+
+ECONOMY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (CollectionPageButton,)
+
+
+# --- the commands ---------------------------------------------------------------------------------------
+
+
+class ChocoEconomyCommands(CommandsMixin):
+    """Mixed into the `/choco` GroupCog: discord.py collects these commands from its MRO."""
+
+    @app_commands.command(name="frogs", description=desc("cmd.choco.frogs.description"))
+    @app_commands.describe(count=desc("cmd.choco.frogs.opt.count.description"))
+    async def frogs(
+        self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, 10] = 1
+    ) -> None:
+        locale = await locale_of(interaction)
+        purchase = await economy_of(interaction).shop.buy(interaction.user.id, count, key=interaction.id)
+        await send(interaction, purchase_spec(purchase, locale), locale)
+
+    @app_commands.command(name="odds", description=desc("cmd.choco.odds.description"))
+    async def odds(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        odds = await economy_of(interaction).shop.odds_for(interaction.user.id)
+        await send(interaction, odds_spec(odds, locale), locale)
+
+    @app_commands.command(name="collection", description=desc("cmd.choco.collection.description"))
+    @app_commands.describe(
+        rarity=desc("cmd.choco.collection.opt.rarity.description"),
+        kind=desc("cmd.choco.collection.opt.kind.description"),
+    )
+    @app_commands.choices(rarity=RARITY_CHOICES, kind=TYPE_CHOICES)
+    async def collection(
+        self,
+        interaction: discord.Interaction[Any],
+        rarity: Choice[str] | None = None,
+        kind: Choice[str] | None = None,
+    ) -> None:
+        locale = await locale_of(interaction)
+        chosen_rarity = rarity.value if rarity is not None else None
+        chosen_kind = kind.value if kind is not None else None
+        page = await economy_of(interaction).collection.page(
+            interaction.user.id, rarity=chosen_rarity, card_type=chosen_kind, page=1, locale=locale
+        )
+        kwargs = collection_reply(page, chosen_rarity, chosen_kind, interaction.user.id, locale)
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+    @app_commands.command(name="deck", description=desc("cmd.choco.deck.description"))
+    @app_commands.describe(
+        league=desc("cmd.choco.deck.opt.league.description"),
+        cards=desc("cmd.choco.deck.opt.cards.description"),
+        auto=desc("cmd.choco.deck.opt.auto.description"),
+    )
+    @app_commands.choices(league=LEAGUE_CHOICES)
+    async def deck(
+        self,
+        interaction: discord.Interaction[Any],
+        league: Choice[str],
+        cards: app_commands.Range[str, 1, 1500] | None = None,
+        auto: bool = False,
+    ) -> None:
+        """Save a deck typed as ids or names, or build the strongest one (`auto`), or show the saved one."""
+        locale = await locale_of(interaction)
+        decks = economy_of(interaction).decks
+        known = decks.cards
+        note: Text | None = None
+        if cards is not None and auto:
+            raise BadInput("choco.error.deck.cards_and_auto")
+        try:
+            if cards is not None:
+                view: DeckView | None = await decks.save(
+                    interaction.user.id, league.value, parse_deck(cards, known)
+                )
+                note = Text("choco.deck.saved", {"league": Text(LEAGUE_KEYS[league.value])})
+            elif auto:
+                view = await decks.auto(interaction.user.id, league.value)
+                note = Text("choco.deck.auto_saved", {"league": Text(LEAGUE_KEYS[league.value])})
+            else:
+                view = await decks.show(interaction.user.id, league.value)
+        except DeckInvalid as exc:
+            key = "choco.error.deck.auto_refused" if auto else "choco.error.deck.refused"
+            raise refused(key, exc.problems, known, locale) from exc
+        if view is None:
+            spec = MessageSpec(content=Text("choco.deck.none", {"league": Text(LEAGUE_KEYS[league.value])}))
+        else:
+            spec = deck_spec(view, known, locale, note)
+        await send(interaction, spec, locale)
+
+    @app_commands.command(name="leagues", description=desc("cmd.choco.leagues.description"))
+    async def leagues(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        economy = economy_of(interaction)
+        open_ = await economy.leagues.open_leagues(
+            interaction.user.id, guild_of(interaction), member_since(interaction)
+        )
+        await send(
+            interaction,
+            leagues_spec({str(k): v for k, v in open_.items()}, economy.leagues.cards, locale),
+            locale,
+        )
+
+    @app_commands.command(name="leaderboard", description=desc("cmd.choco.leaderboard.description"))
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """Public: both boards of this server (hRP by mention, inRP by character name), top 10 each."""
+        locale = await locale_of(interaction)
+        board = await economy_of(interaction).leagues.leaderboard(guild_of(interaction))
+        await send(
+            interaction,
+            leaderboard_spec(board),
+            locale,
+            ephemeral=False,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="character", description=desc("cmd.choco.character.description"))
+    @app_commands.describe(name=desc("cmd.choco.character.opt.name.description"))
+    async def character(
+        self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100] | None = None
+    ) -> None:
+        """Set the character name shown on this server's inRP board; without a name, clear it."""
+        locale = await locale_of(interaction)
+        stored = await economy_of(interaction).leagues.set_character(
+            guild_of(interaction), interaction.user.id, name
+        )
+        note = (
+            Text("choco.character.cleared")
+            if stored is None
+            else Text("choco.character.set", {"name": discord.utils.escape_markdown(stored)})
+        )
+        await send(interaction, MessageSpec(content=note), locale)
+
+    @app_commands.command(name="daily", description=desc("cmd.choco.daily.description"))
+    async def daily(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        claim = await economy_of(interaction).shop.daily(interaction.user.id)
+        await send(interaction, MessageSpec(content=daily_text(claim, locale)), locale)

@@ -1,0 +1,319 @@
+"""The /hoss buttons and selects: DynamicItems whose custom_id holds only a namespace and opaque values.
+
+Every click is re-read and re-checked: the opening, copy or quote belongs to the clicking player (the
+services refuse anything else), buttons that name their owner refuse another player, and confirmations
+carry a digest of the copies they were shown, so they act on exactly those or on nothing. Errors go
+through the same localized private handler as slash commands.
+
+| custom_id | what |
+|---|---|
+| `hoss:flip:<opening>:<position>` | turn the next card (the one at `position`) |
+| `hoss:flipall:<opening>` | turn every card left |
+| `hoss:next:<opening>` | show the player's next booster that still has face-down cards |
+| `hoss:sellcard:<opening>` (select of positions) | sell a flipped card on the spot |
+| `hoss:page:<owner>:<filter>:<sort>:<page>` | a collection page |
+| `hoss:detail:<owner>` (select of copy ids) | one copy's detail |
+| `hoss:sellq:<owner>:<keep>:<filter>:<total>:<digest>` | confirm a bulk sale quote |
+| `hoss:fuse:<owner>:<card>:<level>:<confirm>:<digest>` | confirm a fusion preview |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.hoss import render
+from cogs.hoss.lookup import (
+    FILTER_CODE,
+    decode_filter,
+    decode_sort,
+    digest,
+    encode_filter,
+    encode_sort,
+    find_card,
+    hoss_of,
+)
+from core.errors import BadInput, NotAllowed
+from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.deferral import defer_update, update
+from discord_app.render import text, to_discord
+from services.hoss.collection import CollectionFilter, CollectionPage
+from services.hoss.sale import SaleQuote
+from services.hoss.shop import Opening
+from services.platform.messages import MessageSpec, Text
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def _check_owner(match: dict[str, str], interaction: discord.Interaction[Any]) -> None:
+    if int(match["owner"]) != interaction.user.id:
+        raise NotAllowed("error.not_your_message")
+
+
+def chosen_number(values: list[str]) -> int:
+    """The one number a select sent back: untrusted input, so checked."""
+    if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 18:
+        raise BadInput()
+    return int(values[0])
+
+
+def button(
+    cls: type[PersistentButton],
+    custom_id: str,
+    label: Text,
+    locale: str,
+    style: str,
+    *,
+    disabled: bool = False,
+) -> PersistentButton:
+    item = cls(custom_id, {})
+    item.item.label = text(label, locale)[:80]
+    item.item.style = STYLES[style]
+    item.item.disabled = disabled
+    return item
+
+
+def reply(spec: MessageSpec, locale: str, view: discord.ui.View | None) -> dict[str, Any]:
+    """send_message / edit_message arguments; an empty view removes the old components."""
+    kwargs = to_discord(spec, locale)
+    kwargs["view"] = view or discord.ui.View(timeout=None)
+    return kwargs
+
+
+# --- boosters -----------------------------------------------------------------------------------------------
+
+
+async def opening_reply(
+    interaction: discord.Interaction[Any], opening: Opening, locale: str, note: Text | None = None
+) -> dict[str, Any]:
+    """The opening with its buttons; once it is all face up, how many boosters wait and a "next" button."""
+    waiting = 0
+    if opening.next_position is None:
+        others = await hoss_of(interaction).shop.unopened(interaction.user.id)
+        waiting = sum(1 for o in others if o.id != opening.id)
+    view = discord.ui.View(timeout=None)
+    if opening.next_position is not None:
+        flip_id = f"hoss:flip:{opening.id}:{opening.next_position}"
+        view.add_item(button(FlipButton, flip_id, Text("hoss.button.flip"), locale, "primary"))
+        view.add_item(
+            button(
+                FlipAllButton, f"hoss:flipall:{opening.id}", Text("hoss.button.flip_all"), locale, "secondary"
+            )
+        )
+    elif waiting:
+        view.add_item(
+            button(NextBoosterButton, f"hoss:next:{opening.id}", Text("hoss.button.next"), locale, "primary")
+        )
+    sellable = [s for s in opening.cards if s.flipped and s.owned and s.card is not None]
+    if sellable:
+        options = [
+            discord.SelectOption(
+                label=text(
+                    Text("hoss.opening.sell_option", {"name": render.card_name(s.card, locale)}), locale
+                )[:100],
+                description=text(render.gold(s.price or 0, locale), locale)[:100],
+                value=str(s.position),
+            )
+            for s in sellable
+            if s.card is not None
+        ]
+        select = SellFromOpeningSelect(f"hoss:sellcard:{opening.id}", {}, options)
+        select.item.placeholder = text(Text("hoss.opening.sell_placeholder"), locale)[:150]
+        view.add_item(select)
+    spec = render.opening_spec(opening, locale, waiting=waiting, note=note)
+    return reply(spec, locale, view)
+
+
+class FlipButton(PersistentButton, template=r"hoss:flip:(?P<opening>\d+):(?P<position>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        shop = hoss_of(interaction).shop
+        result = await shop.flip(interaction.user.id, int(self.match["opening"]), int(self.match["position"]))
+        await interaction.response.edit_message(**await opening_reply(interaction, result.opening, locale))
+
+
+class FlipAllButton(PersistentButton, template=r"hoss:flipall:(?P<opening>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        result = await hoss_of(interaction).shop.flip_all(interaction.user.id, int(self.match["opening"]))
+        await interaction.response.edit_message(**await opening_reply(interaction, result.opening, locale))
+
+
+class NextBoosterButton(PersistentButton, template=r"hoss:next:(?P<opening>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        current = int(self.match["opening"])
+        waiting = [
+            o for o in await hoss_of(interaction).shop.unopened(interaction.user.id) if o.id != current
+        ]
+        if not waiting:
+            await interaction.response.send_message(
+                text(Text("hoss.opening.all_open"), locale), ephemeral=True
+            )
+            return
+        await interaction.response.edit_message(**await opening_reply(interaction, waiting[0], locale))
+
+
+class SellFromOpeningSelect(PersistentSelect, template=r"hoss:sellcard:(?P<opening>\d+)"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        shop = hoss_of(interaction).shop
+        opening_id, position = int(self.match["opening"]), chosen_number(values)
+        result = await shop.sell_from_opening(interaction.user.id, opening_id, position, key=interaction.id)
+        after = await shop.opening(interaction.user.id, opening_id)
+        slot = next((s for s in after.cards if s.position == position and s.card is not None), None)
+        name = render.card_name(slot.card, locale) if slot is not None and slot.card is not None else ""
+        note = render.sold_note(name, result, locale)
+        await interaction.response.edit_message(**await opening_reply(interaction, after, locale, note))
+
+
+# --- collection ---------------------------------------------------------------------------------------------
+
+SORT_KEYS = {
+    "rarity": "choice.hoss_sort.rarity",
+    "rank": "choice.hoss_sort.rank",
+    "name": "choice.hoss_sort.name",
+    "stars": "choice.hoss_sort.stars",
+    "price": "choice.hoss_sort.price",
+    "newest": "choice.hoss_sort.newest",
+}
+
+
+def collection_reply(
+    page: CollectionPage, criteria: CollectionFilter, sort: str, owner: int, locale: str
+) -> dict[str, Any]:
+    code, sort_code = encode_filter(criteria), encode_sort(sort)
+    view = discord.ui.View(timeout=None)
+    for label, target, disabled in (
+        (Text("hoss.button.previous"), page.page - 1, page.page <= 1),
+        (Text("hoss.button.next_page"), page.page + 1, page.page >= page.pages),
+    ):
+        custom_id = f"hoss:page:{owner}:{code}:{sort_code}:{target}"
+        view.add_item(button(CollectionPageButton, custom_id, label, locale, "secondary", disabled=disabled))
+    if page.items:
+        options = [
+            discord.SelectOption(
+                label=f"#{c.copy_id} {render.card_name(c.card, locale)}"[:100],
+                description=text(render.copy_label(c, locale), locale)[:100],
+                value=str(c.copy_id),
+            )
+            for c in page.items
+        ]
+        select = CopyDetailSelect(f"hoss:detail:{owner}", {}, options)
+        select.item.placeholder = text(Text("hoss.collection.detail_placeholder"), locale)[:150]
+        view.add_item(select)
+    spec = render.collection_spec(page, criteria, SORT_KEYS[sort], locale)
+    return reply(spec, locale, view)
+
+
+class CollectionPageButton(
+    PersistentButton,
+    template=rf"hoss:page:(?P<owner>\d+):(?P<filter>{FILTER_CODE}):(?P<sort>\d):(?P<page>\d{{1,6}})",
+):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        _check_owner(self.match, interaction)
+        criteria, sort = decode_filter(self.match["filter"]), decode_sort(self.match["sort"])
+        collection = hoss_of(interaction).collection
+        page = await collection.list_copies(
+            interaction.user.id, criteria, sort=sort, page=int(self.match["page"]), locale=locale
+        )
+        await interaction.response.edit_message(
+            **collection_reply(page, criteria, sort, interaction.user.id, locale)
+        )
+
+
+class CopyDetailSelect(PersistentSelect, template=r"hoss:detail:(?P<owner>\d+)"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        _check_owner(self.match, interaction)
+        detail = await hoss_of(interaction).collection.detail(interaction.user.id, chosen_number(values))
+        await interaction.response.send_message(
+            **to_discord(render.detail_spec(detail, locale), locale), ephemeral=True
+        )
+
+
+# --- bulk sale ----------------------------------------------------------------------------------------------
+
+
+def quote_button(
+    quote: SaleQuote, criteria: CollectionFilter, keep: int, owner: int, locale: str
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if quote.count:
+        custom_id = (
+            f"hoss:sellq:{owner}:{keep}:{encode_filter(criteria)}:{quote.total}:{digest(quote.copy_ids)}"
+        )
+        view.add_item(
+            button(ConfirmSaleButton, custom_id, Text("hoss.button.confirm_sale"), locale, "danger")
+        )
+    return view
+
+
+class ConfirmSaleButton(
+    PersistentButton,
+    template=rf"hoss:sellq:(?P<owner>\d+):(?P<keep>[01]):(?P<filter>{FILTER_CODE}):(?P<total>\d{{1,12}}):(?P<digest>[0-9a-f]{{10}})",
+):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        """Quote again and sell exactly the quoted copies for the quoted total, or nothing."""
+        _check_owner(self.match, interaction)
+        await defer_update(interaction)  # quoting and selling thousands of copies takes a while
+        sale = hoss_of(interaction).sale
+        criteria = decode_filter(self.match["filter"])
+        quote = await sale.quote_matching(
+            interaction.user.id, criteria, keep_per_card=int(self.match["keep"])
+        )
+        total = int(self.match["total"])
+        if digest(quote.copy_ids) != self.match["digest"] or quote.total != total:
+            raise NotAllowed("hoss.error.sale.stale")
+        assert interaction.message is not None
+        result = await sale.sell_quoted(
+            interaction.user.id, list(quote.copy_ids), total, key=interaction.message.id
+        )
+        await update(interaction, **reply(render.sale_done(result, locale), locale, None))
+
+
+# --- fusion -------------------------------------------------------------------------------------------------
+
+
+def fusion_button(
+    owner: int, card: str, level: str, ids: list[int], confirm: bool, locale: str
+) -> discord.ui.View:
+    custom_id = f"hoss:fuse:{owner}:{card}:{level}:{int(confirm)}:{digest(ids)}"
+    label = Text("hoss.button.fuse_confirm" if confirm else "hoss.button.fuse")
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(ConfirmFusionButton, custom_id, label, locale, "danger" if confirm else "success"))
+    return view
+
+
+class ConfirmFusionButton(
+    PersistentButton,
+    template=r"hoss:fuse:(?P<owner>\d+):(?P<card>[a-z0-9_-]{1,64}):(?P<level>[a0-4f]):(?P<confirm>[01]):(?P<digest>[0-9a-f]{10})",
+):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        """Select the copies again; fuse them only if they are still exactly the previewed ones."""
+        _check_owner(self.match, interaction)
+        hoss = hoss_of(interaction)
+        card = find_card(interaction, self.match["card"], locale)
+        ids = await hoss.fusion.selection(interaction.user.id, card.id, self.match["level"], required=False)
+        if digest(ids) != self.match["digest"]:
+            raise NotAllowed("hoss.error.fuse.stale")
+        assert interaction.message is not None
+        result = await hoss.fusion.fuse(
+            interaction.user.id, ids, key=interaction.message.id, confirm=self.match["confirm"] == "1"
+        )
+        await interaction.response.edit_message(
+            **reply(render.fusion_result_spec(result, card, locale), locale, None)
+        )
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    FlipButton,
+    FlipAllButton,
+    NextBoosterButton,
+    SellFromOpeningSelect,
+    CollectionPageButton,
+    CopyDetailSelect,
+    ConfirmSaleButton,
+    ConfirmFusionButton,
+)

@@ -1,0 +1,285 @@
+"""/pillz duels: challenge a friend, practise against the AI, and the private controls of a move.
+
+The public duel message is posted and edited by the outbox (services/pillz/duels.py); here are the
+challenge message, its buttons, and each player's private controls: a select for the character and
+buttons for the pillz, with a live preview of the chance to win against the character already revealed.
+The controls carry the duel's version, the chosen character's place in the hand and the pillz in their
+custom ids, so they need no storage and a stale click is refused by the service.
+
+| custom_id | what |
+|---|---|
+| `pillz:accept:<duel>` / `pillz:decline:<duel>` | answer a challenge (the challenger may withdraw) |
+| `pillz:open:<duel>` | the clicking player's private controls, if it is their move |
+| `pillz:pick:<duel>:<version>:<pillz>` (select of hand places) | choose the character |
+| `pillz:set:<duel>:<version>:<place>:<pillz>:<step>` | change the pillz (the step keeps ids unique) |
+| `pillz:go:<duel>:<version>:<place>:<pillz>` | play |
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from cogs.shared.mixins import CommandsMixin
+from core.errors import BadInput, NotAllowed
+from core.i18n import t
+from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.context import locale_of, services_of
+from discord_app.deferral import defer_update, update
+from discord_app.permissions import PUBLIC_MESSAGE, require_here
+from discord_app.render import STYLES, text, to_discord
+from discord_app.translator import desc
+from services.pillz import duel_render as render
+from services.pillz.duel_store import Choice, DuelRow
+
+if TYPE_CHECKING:
+    from services.pillz import PillzServices
+
+STEPS = (-3, -1, 1, 3)
+
+
+def pillz_of(interaction: discord.Interaction[Any]) -> PillzServices:
+    services: PillzServices = services_of(interaction).games["pillz"]
+    return services
+
+
+def _button(
+    cls: type[PersistentButton], custom_id: str, label: str, style: str, disabled: bool = False
+) -> PersistentButton:
+    item = cls(custom_id, {})
+    item.item.label = label[:80]
+    item.item.style = STYLES[style]
+    item.item.disabled = disabled
+    return item
+
+
+def here(interaction: discord.Interaction[Any]) -> int:
+    """The server the click runs in (0 in direct messages, where no duel is played)."""
+    return interaction.guild_id or 0
+
+
+def _number(value: str, low: int, high: int) -> int:
+    if not value.lstrip("-").isdigit() or len(value) > 6:
+        raise BadInput()
+    number = int(value)
+    if not low <= number <= high:
+        raise BadInput()
+    return number
+
+
+# --- the challenge --------------------------------------------------------------------------------------
+
+
+def challenge_reply(duel: DuelRow, locale: str) -> dict[str, Any]:
+    challenged = duel.seats[1]
+    content = t(
+        "pillz.challenge.open", locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{challenged}>"
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _button(AcceptButton, f"pillz:accept:{duel.id}", t("pillz.challenge.accept", locale), "success")
+    )
+    view.add_item(
+        _button(DeclineButton, f"pillz:decline:{duel.id}", t("pillz.challenge.decline", locale), "danger")
+    )
+    mentions = discord.AllowedMentions(users=[discord.Object(id=challenged or 0)])
+    return {"content": content, "view": view, "allowed_mentions": mentions}
+
+
+def answered(duel: DuelRow, locale: str) -> str:
+    key = {
+        "live": "pillz.challenge.accepted",
+        "over": "pillz.challenge.accepted",
+        "declined": "pillz.challenge.declined",
+        "expired": "pillz.challenge.expired",
+    }.get(duel.status, "pillz.challenge.pending")
+    return t(key, locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{duel.seats[1]}>", id=duel.id)
+
+
+class AcceptButton(PersistentButton, template=r"pillz:accept:(?P<id>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        duel = await pillz_of(interaction).duels.answer(
+            int(self.match["id"]), interaction.user.id, True, guild=here(interaction)
+        )
+        await interaction.response.edit_message(content=answered(duel, locale), view=None)
+
+
+class DeclineButton(PersistentButton, template=r"pillz:decline:(?P<id>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        duel = await pillz_of(interaction).duels.answer(
+            int(self.match["id"]), interaction.user.id, False, guild=here(interaction)
+        )
+        await interaction.response.edit_message(content=answered(duel, locale), view=None)
+
+
+# --- the private controls -------------------------------------------------------------------------------
+
+
+def controls_reply(
+    choice: Choice, catalog: Any, place: int | None, pillz: int, locale: str
+) -> dict[str, Any]:
+    hand = choice.state.hands[choice.seat]
+    left = choice.state.pillz[choice.seat]
+    pillz = max(0, min(pillz, left))
+    spec = render.controls(choice, catalog, place, pillz)
+    kwargs = to_discord(spec, locale)
+    view = discord.ui.View(timeout=None)
+    options = [
+        discord.SelectOption(
+            label=text(render.fighter_label(catalog, fighter), locale)[:100], value=str(i), default=i == place
+        )
+        for i, fighter in enumerate(hand)
+        if not fighter.used
+    ]
+    select = PickSelect(f"pillz:pick:{choice.duel_id}:{choice.version}:{pillz}", {}, options)
+    select.item.placeholder = t("pillz.controls.pick", locale)[:150]
+    view.add_item(select)
+    where = "-" if place is None else str(place)
+    for step in STEPS:
+        target = max(0, min(left, pillz + step))
+        label = f"{step:+d}"
+        view.add_item(
+            _button(
+                SetButton,
+                f"pillz:set:{choice.duel_id}:{choice.version}:{where}:{target}:{step}",
+                label,
+                "secondary",
+                target == pillz,
+            )
+        )
+    view.add_item(
+        _button(
+            SetButton,
+            f"pillz:set:{choice.duel_id}:{choice.version}:{where}:{left}:all",
+            t("pillz.controls.all", locale),
+            "secondary",
+            pillz == left,
+        )
+    )
+    view.add_item(
+        _button(
+            GoButton,
+            f"pillz:go:{choice.duel_id}:{choice.version}:{where}:{pillz}",
+            t("pillz.controls.play", locale, pillz=pillz),
+            "success",
+            place is None,
+        )
+    )
+    kwargs["view"] = view
+    return kwargs
+
+
+async def open_controls(
+    interaction: discord.Interaction[Any], duel_id: int, locale: str, place: int | None, pillz: int
+) -> dict[str, Any]:
+    services = pillz_of(interaction)
+    choice = await services.duels.controls(duel_id, interaction.user.id, guild=here(interaction))
+    return controls_reply(choice, services.duels.catalog, place, pillz, locale)
+
+
+class OpenButton(PersistentButton, template=r"pillz:open:(?P<duel>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        kwargs = await open_controls(interaction, int(self.match["duel"]), locale, None, 0)
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+
+class PickSelect(PersistentSelect, template=r"pillz:pick:(?P<duel>\d+):(?P<version>\d+):(?P<pillz>\d+)"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        if len(values) != 1:
+            raise BadInput()
+        place = _number(values[0], 0, 3)
+        kwargs = await self._checked(interaction, locale, place, int(self.match["pillz"]))
+        await interaction.response.edit_message(**kwargs)
+
+    async def _checked(
+        self, interaction: discord.Interaction[Any], locale: str, place: int, pillz: int
+    ) -> dict[str, Any]:
+        choice = await pillz_of(interaction).duels.controls(
+            int(self.match["duel"]), interaction.user.id, guild=here(interaction)
+        )
+        if choice.version != int(self.match["version"]):
+            raise NotAllowed("pillz.error.stale")
+        return controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
+
+
+class SetButton(
+    PersistentButton,
+    template=r"pillz:set:(?P<duel>\d+):(?P<version>\d+):(?P<place>-|\d):(?P<pillz>\d+):(?P<step>-?\d|all)",
+):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        choice = await pillz_of(interaction).duels.controls(
+            int(self.match["duel"]), interaction.user.id, guild=here(interaction)
+        )
+        if choice.version != int(self.match["version"]):
+            raise NotAllowed("pillz.error.stale")
+        place = None if self.match["place"] == "-" else _number(self.match["place"], 0, 3)
+        kwargs = controls_reply(
+            choice, pillz_of(interaction).duels.catalog, place, int(self.match["pillz"]), locale
+        )
+        await interaction.response.edit_message(**kwargs)
+
+
+class GoButton(
+    PersistentButton, template=r"pillz:go:(?P<duel>\d+):(?P<version>\d+):(?P<place>-|\d):(?P<pillz>\d+)"
+):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        duels = pillz_of(interaction).duels
+        place = _number(self.match["place"], 0, 3)
+        pillz = int(self.match["pillz"])
+        await defer_update(interaction)  # in a practice duel the AI searches its answer
+        duel = await duels.play_place(
+            int(self.match["duel"]),
+            interaction.user.id,
+            int(self.match["version"]),
+            place,
+            pillz,
+            guild=here(interaction),
+        )
+        assert duel.state is not None
+        fighter = duel.state.hands[duel.seat_of(interaction.user.id)][place]
+        played = t(
+            "pillz.controls.played",
+            locale,
+            card=text(render.fighter_label(duels.catalog, fighter), locale),
+            pillz=pillz,
+        )
+        await update(interaction, content=played, embeds=[], view=None)
+
+
+DUEL_ITEMS = (AcceptButton, DeclineButton, OpenButton, PickSelect, SetButton, GoButton)
+
+
+# --- commands -------------------------------------------------------------------------------------------
+
+
+class PillzDuelCommands(CommandsMixin):
+    """Mixed into the /pillz GroupCog (cogs/pillz/__init__.py)."""
+
+    @app_commands.command(name="challenge", description=desc("cmd.pillz.challenge.description"))
+    @app_commands.describe(player=desc("cmd.pillz.challenge.opt.player.description"))
+    @app_commands.guild_only()
+    async def challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        locale = await locale_of(interaction)
+        if player.bot:
+            raise BadInput("pillz.error.bot_opponent")
+        require_here(interaction, PUBLIC_MESSAGE)
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        duel = await pillz_of(interaction).duels.challenge(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, player.id, key=interaction.id
+        )
+        await interaction.response.send_message(**challenge_reply(duel, locale))
+
+    @app_commands.command(name="practice", description=desc("cmd.pillz.practice.description"))
+    @app_commands.guild_only()
+    async def practice(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        require_here(interaction, PUBLIC_MESSAGE)
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        duel = await pillz_of(interaction).duels.practice(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
+        )
+        await interaction.response.send_message(
+            t("pillz.practice.started", locale, id=duel.id), ephemeral=True
+        )

@@ -1,0 +1,76 @@
+"""/card: any card of any game, found by name in the reader's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from core.errors import NotFound
+from core.i18n import normalize_locale, t
+from discord_app.context import locale_of, services_of
+from discord_app.render import to_discord
+from discord_app.translator import desc
+from engine.cards import CardBase
+from services.platform import games
+from services.platform.catalogs import CardRef
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+
+AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+
+
+def generic_fields(card: CardBase, locale: str) -> list[tuple[Text, Text]]:
+    """Until a game says how to show its cards, list the catalog's fields as they are."""
+    data = card.model_dump(exclude={"id", "name"})
+    return [(Text.raw(str(k)), Text.raw(str(v))) for k, v in data.items()]
+
+
+def card_spec(ref: CardRef, card: CardBase, locale: str) -> MessageSpec:
+    game = games.get(ref.game)
+    render_fields = game.card_fields if game is not None and game.card_fields is not None else generic_fields
+    fields = tuple(EmbedField(label, value) for label, value in render_fields(card, locale))
+    game_name = Text(game.name_key) if game is not None else Text.raw(ref.game)
+    return MessageSpec(
+        embeds=(Embed(title=Text.raw(ref.name_in(locale)), description=game_name, fields=fields[:25]),)
+    )
+
+
+class CardsCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="card", description=desc("cmd.card.description"))
+    @app_commands.describe(name=desc("cmd.card.opt.name.description"))
+    async def card(
+        self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        locale = await locale_of(interaction)
+        index = services_of(interaction).cards
+        ref = index.resolve(name, locale)
+        card = index.get(ref.game, ref.card_id) if ref is not None else None
+        if ref is None or card is None:
+            raise NotFound("error.card_not_found", name=name)
+        await interaction.response.send_message(
+            **to_discord(card_spec(ref, card, locale), locale), ephemeral=True
+        )
+
+    @card.autocomplete("name")
+    async def card_name(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Runs on every keystroke: a read only, never a write."""
+        services = services_of(interaction)
+        chosen = await services.players.locale_of(interaction.user.id)
+        locale = chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
+        choices = []
+        for ref in services.cards.search(current, locale, limit=AUTOCOMPLETE_LIMIT):
+            game = games.get(ref.game)
+            label = f"{ref.name_in(locale)} — {t(game.name_key, locale) if game else ref.game}"
+            choices.append(app_commands.Choice(name=label[:100], value=ref.key))
+        return choices
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(CardsCog(bot))

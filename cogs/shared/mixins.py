@@ -1,0 +1,53 @@
+"""What the command mixins of a game's GroupCog (cogs/_<game>_*.py) share: the mixin base, the private
+reply, and a refusal that lists every reason of a rule check (services/shared/collecting.py `Problem`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from core.errors import BadInput
+from discord_app.errors import echo, listing
+from discord_app.render import text, to_discord
+from engine.cards import CardBase
+from services.platform.messages import MessageSpec, Text
+from services.shared.collecting import Problem
+
+PARAM_ECHO_LIMIT = 100  # a reason's parameter may be a name the player typed
+
+if TYPE_CHECKING:  # for the type checker, commands live on a Cog; at run time a mixin is a plain class
+    from discord.ext.commands import Cog as CommandsMixin
+else:
+    CommandsMixin = object
+
+
+async def send(interaction: discord.Interaction[Any], spec: MessageSpec, locale: str, **extra: Any) -> None:
+    """Reply with a spec; private unless `ephemeral=False` is given."""
+    kwargs = to_discord(spec, locale) | extra
+    kwargs.setdefault("ephemeral", True)
+    await interaction.response.send_message(**kwargs)
+
+
+def problem_lines(
+    problems: Sequence[Problem], cards: Mapping[str, CardBase], locale: str, line_key: str
+) -> Text:
+    """The reasons, one per line (`line_key` has a `{reason}` placeholder), cards named in `locale`: the
+    first few, the rest counted, and what the player typed quoted short, so a refusal fits in Discord."""
+    return listing([Text(line_key, {"reason": _quoted(p).text(cards, locale)}) for p in problems])
+
+
+def _quoted(problem: Problem) -> Problem:
+    params = {k: echo(v, PARAM_ECHO_LIMIT) if isinstance(v, str) else v for k, v in problem.params.items()}
+    return Problem(problem.key, params)
+
+
+def refused(
+    key: str, problems: Sequence[Problem], cards: Mapping[str, CardBase], locale: str, line_key: str
+) -> BadInput:
+    """A refusal listing every reason (the global handler would only show the first one)."""
+    return BadInput(key, reasons=text(problem_lines(problems, cards, locale, line_key), locale))
+
+
+__all__ = ["CommandsMixin", "problem_lines", "refused", "send"]

@@ -1,0 +1,168 @@
+"""The clock of a Chocobataille game: deadlines in the database and in the scheduler, absences, downtime.
+
+The player called to act has D to declare (D = the server's turn deadline, 24 h by default). At D a random
+card of their pioche is destroyed; at 3 D (72 h) the turn is passed; the second pass disqualifies (V.2,
+engine/choco/penalties.py applies the game effect). Reminders go to the player before D (12 h and 1 h by
+default). The game row holds `deadline_at` (D), `pass_at` (3 D) and `stage` (1 once the D penalty is
+applied); ONE `choco.deadline` job waits for the next stage, plus the reminders, all recorded in
+`choco_game_jobs`: moving a deadline or ending a turn cancels them in the same transaction, and a handler
+acts only for a job still recorded there (`is_current`).
+
+A declared absence pauses the clock: the deadlines of the player to act move by its length, and a turn
+that starts during an absence starts counting when it ends. Decisions: docs/choco/referee.md.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+
+from core.clock import from_db, to_db
+from core.errors import BadInput, NotAllowed
+from services.choco.game_store import GameRow, load, save
+from services.choco.leagues import guild_choco_settings
+from services.platform import guild_settings
+from services.platform import scheduler as jobs
+from services.platform.heartbeat import PERIOD
+
+DEADLINE_JOB = "choco:deadline"
+REMINDER_JOB = "choco:reminder"
+PASS_FACTOR = 3  # the pass comes at 3 D: 72 h for the standard 24 h
+
+
+def turn_length(conn: sqlite3.Connection, guild_id: int) -> timedelta:
+    return guild_settings.read(conn, guild_id).turn_deadline
+
+
+def absence_end(conn: sqlite3.Connection, game_id: int, player_id: int, at: datetime) -> datetime | None:
+    """The end of the player's absence covering `at`, if any (chained absences count as one)."""
+    end: datetime | None = None
+    point = at
+    while True:
+        row = conn.execute(
+            "SELECT MAX(until) FROM choco_absences WHERE game_id = ? AND player_id = ? AND starts_at <= ?"
+            " AND until > ?",
+            (game_id, player_id, to_db(point), to_db(point)),
+        ).fetchone()
+        if row[0] is None:
+            return end
+        end = point = from_db(row[0])
+
+
+def disarm(conn: sqlite3.Connection, game_id: int) -> None:
+    for (job_id,) in conn.execute(
+        "SELECT job_id FROM choco_game_jobs WHERE game_id = ?", (game_id,)
+    ).fetchall():
+        jobs.cancel(conn, int(job_id))
+    conn.execute("DELETE FROM choco_game_jobs WHERE game_id = ?", (game_id,))
+
+
+def is_current(conn: sqlite3.Connection, game_id: int, job_id: int) -> bool:
+    found = conn.execute(
+        "SELECT 1 FROM choco_game_jobs WHERE game_id = ? AND job_id = ?", (game_id, job_id)
+    ).fetchone()
+    return found is not None
+
+
+def _schedule(
+    conn: sqlite3.Connection, now: datetime, game: GameRow, kind: str, due: datetime, **extra: int
+) -> None:
+    job = jobs.schedule(conn, now, kind, due, {"game": game.id, **extra})
+    if job is not None:
+        conn.execute("INSERT INTO choco_game_jobs (game_id, job_id) VALUES (?, ?)", (game.id, job))
+
+
+def schedule_jobs(conn: sqlite3.Connection, now: datetime, game: GameRow) -> None:
+    """(Re)create the jobs of the game's current deadlines."""
+    disarm(conn, game.id)
+    if game.status != "live" or game.deadline_at is None or game.pass_at is None:
+        return
+    due = game.deadline_at if game.stage == 0 else game.pass_at
+    _schedule(conn, now, game, DEADLINE_JOB, due)
+    if game.stage == 0:
+        for hours in guild_choco_settings(conn, game.guild_id).reminder_hours:
+            when = game.deadline_at - timedelta(hours=hours)
+            if when > now:
+                _schedule(conn, now, game, REMINDER_JOB, when, hours=hours)
+
+
+def start_clock(conn: sqlite3.Connection, now: datetime, game: GameRow) -> GameRow:
+    """A new call to act: D and 3 D from now, or from the end of the absence of the player called."""
+    start = now
+    if game.status == "live" and game.state.turn > 0:
+        player = game.seats[game.state.active]
+        end = absence_end(conn, game.id, player, now)
+        if end is not None:
+            start = end
+    length = turn_length(conn, game.guild_id)
+    game = save(
+        conn,
+        game,
+        now,
+        turn_started_at=start,
+        deadline_at=start + length,
+        pass_at=start + PASS_FACTOR * length,
+        stage=0,
+    )
+    schedule_jobs(conn, now, game)
+    return game
+
+
+def shift(conn: sqlite3.Connection, now: datetime, game: GameRow, delta: timedelta) -> GameRow:
+    """Move the pending deadlines by `delta` (an absence, a referee's extension, forgiven downtime)."""
+    if game.deadline_at is None or game.pass_at is None:
+        return game
+    game = save(conn, game, now, deadline_at=game.deadline_at + delta, pass_at=game.pass_at + delta)
+    schedule_jobs(conn, now, game)
+    return game
+
+
+def declare_absence(
+    conn: sqlite3.Connection, now: datetime, game: GameRow, player_id: int, hours: int, reason: str
+) -> tuple[GameRow, datetime, int]:
+    """Record an absence (capped per player and game); if the player is the one called, pause their clock.
+
+    Returns the game, the end of the absence and the hours of allowance left."""
+    cap = guild_choco_settings(conn, game.guild_id).absence_cap_hours
+    used = int(
+        conn.execute(
+            "SELECT COALESCE(SUM(hours), 0) FROM choco_absences WHERE game_id = ? AND player_id = ?",
+            (game.id, player_id),
+        ).fetchone()[0]
+    )
+    if hours <= 0:
+        raise BadInput("choco.error.absence_hours")
+    if used + hours > cap:
+        raise NotAllowed("choco.error.absence_cap", cap=cap, left=max(cap - used, 0))
+    until = now + timedelta(hours=hours)
+    conn.execute(
+        "INSERT INTO choco_absences (game_id, player_id, starts_at, until, hours, reason, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game.id, player_id, to_db(now), to_db(until), hours, reason, to_db(now)),
+    )
+    called = [game.seats[s] for s in game.to_act()]
+    if player_id in called and game.state.turn > 0:
+        game = shift(conn, now, game, timedelta(hours=hours))
+    return game, until, cap - used - hours
+
+
+def forgive_downtime(
+    conn: sqlite3.Connection, now: datetime, last_seen: datetime | None
+) -> list[tuple[GameRow, timedelta]]:
+    """At start-up, before any deadline fires: the servers that chose it give their live games the time
+    the bot was down (from the last sign of life to now). Returns the games moved and by how much."""
+    if last_seen is None or now <= last_seen:
+        return []
+    down = now - last_seen
+    if down <= 2 * PERIOD:  # a restart, not an outage: the heartbeat runs every minute
+        return []
+    moved: list[tuple[GameRow, timedelta]] = []
+    rows = conn.execute("SELECT id, guild_id FROM choco_games WHERE status = 'live'").fetchall()
+    for game_id, guild_id in rows:
+        if not guild_choco_settings(conn, int(guild_id)).forgive_downtime:
+            continue
+        game = load(conn, int(game_id))
+        if game.deadline_at is None:
+            continue
+        moved.append((shift(conn, now, game, down), down))
+    return moved

@@ -1,0 +1,567 @@
+"""Chocobataille games refereed by the bot: challenges, the preparatory turn, declared turns, forfeits,
+absences and the deadline jobs (docs/choco/referee.md).
+
+Every use case is one write unit: it reads the game row, asks the engine, and hands the new state to
+`choco_flow.advance`, which saves it against the version it read, logs it, queues the referee's post and
+the hands, and starts the next clock. A double click or a deadline that fired meanwhile finds a newer
+version and changes nothing. A declaration is validated on a copy first: the rulebook's faults (V.1) are
+applied as it says (an impossible action is ignored and reported; a card the player does not hold gives
+the opponent an extra draw and asks for a correction); a declaration that cannot end the turn (no
+summon, empty front line) changes nothing and says why.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from core.clock import Clock, from_db, to_db
+from core.errors import BadInput, NotAllowed, NotFound
+from engine.choco.catalog import ChocoCatalog
+from engine.choco.penalties import fault_unowned_card, forfeit
+from engine.choco.state import ChocoState, EndTurn, Prepare, Summon
+from engine.errors import DomainError, IllegalAction
+from engine.protocol import CATALOG_OPTION, Event, PlayerSetup
+from services.choco import posts
+from services.choco.deadlines import declare_absence, start_clock
+from services.choco.entry import check_can_play
+from services.choco.flow import Flow, title
+from services.choco.game_store import (
+    ENGINE,
+    LEAGUES,
+    GameRow,
+    StaleGame,
+    by_thread,
+    insert,
+    live_games_of,
+    live_here,
+    load,
+    load_here,
+    load_live,
+    log,
+    save,
+)
+from services.choco.notation import UnownedCard, describe, parse_turn
+from services.choco.render import hand
+from services.platform import guild_settings
+from services.platform.messages import Text
+from services.platform.players import ensure_player
+from services.platform.scheduler import Scheduler
+from store.db import Database
+from store.idempotency import once
+
+T = TypeVar("T")
+CHALLENGE_TTL = timedelta(hours=24)
+THREAD_CLAIM_TTL = timedelta(minutes=1)
+MAX_ABSENCE_HOURS = 24 * 90
+REASON_MAX = 200
+REASON_TEXT = {
+    "bad_effect_target": "choco.reason.bad_effect_target",
+    "bad_target": "choco.reason.bad_target",
+    "board_full": "choco.reason.board_full",
+    "cannot_attack": "choco.reason.cannot_attack",
+    "cannot_move": "choco.reason.cannot_move",
+    "cannot_play_effect": "choco.reason.cannot_play_effect",
+    "cannot_summon": "choco.reason.cannot_summon",
+    "front_empty": "choco.reason.front_empty",
+    "line_full": "choco.reason.line_full",
+    "no_deck_attack": "choco.reason.no_deck_attack",
+    "not_in_hand": "choco.reason.not_in_hand",
+    "not_your_turn": "choco.reason.not_your_turn",
+    "phase_order": "choco.reason.phase_order",
+    "summon_required": "choco.reason.summon_required",
+    "cannot_prepare": "choco.reason.cannot_prepare",
+    "preparatory_turn": "choco.reason.preparatory_turn",
+    "game_over": "choco.reason.game_over",
+    "unknown_action": "choco.reason.unknown_action",
+    "bad_action": "choco.reason.bad_action",
+}
+
+
+def reason_text(error: IllegalAction) -> Text:
+    why = str(error.params.get("reason", ""))
+    return Text(REASON_TEXT.get(why, "choco.reason.unknown_action"))
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    challenged_id: int
+    league: str
+    status: str
+    expires_at: datetime
+    game_id: int | None
+
+
+@dataclass(frozen=True)
+class Absence:
+    """An absence recorded in one game (`until`, hours `left` of its allowance), or why not (`problem`)."""
+
+    game_id: int
+    where: int
+    until: datetime | None
+    left: int
+    problem: Text | None = None
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a declaration did: `status` is 'played', 'fault' (a card not held: correct and resend) or
+    'refused' (nothing changed); `ignored` lists the impossible steps left out (V.1)."""
+
+    status: str
+    game_id: int
+    steps: tuple[Text, ...] = ()
+    ignored: tuple[Text, ...] = ()
+    problems: tuple[Text, ...] = ()
+
+
+def _challenge(row: sqlite3.Row) -> Challenge:
+    return Challenge(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        challenger_id=int(row["challenger_id"]),
+        challenged_id=int(row["challenged_id"]),
+        league=str(row["league"]),
+        status=str(row["status"]),
+        expires_at=from_db(row["expires_at"]),
+        game_id=None if row["game_id"] is None else int(row["game_id"]),
+    )
+
+
+def load_challenge(conn: sqlite3.Connection, challenge_id: int) -> Challenge:
+    row = conn.execute("SELECT * FROM choco_challenges WHERE id = ?", (challenge_id,)).fetchone()
+    if row is None:
+        raise NotFound("choco.error.no_challenge")
+    return _challenge(row)
+
+
+def challenge_here(
+    conn: sqlite3.Connection, challenge_id: int, guild_id: int | None, player: int
+) -> Challenge:
+    """A challenge named by a button, as `load_here` sees a game: one of another server (or, in DMs, one
+    the clicker is not part of) does not exist for the clicker."""
+    found = load_challenge(conn, challenge_id)
+    own = guild_id is None and player in (found.challenger_id, found.challenged_id)
+    if found.guild_id != guild_id and not own:
+        raise NotFound("choco.error.no_challenge")
+    return found
+
+
+class ChocoGames:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        catalog: ChocoCatalog,
+        rng: random.Random,
+        scheduler: Scheduler | None,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.catalog = catalog
+        self.rng = rng  # seeds and reward draws: used only inside write units (the writer's thread)
+        self.scheduler = scheduler
+        self.flow = Flow(catalog, rng)
+
+    # --- challenges ---------------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger: int,
+        challenged: int,
+        league: str,
+        *,
+        key: str | int,
+        joined_at: datetime | None = None,
+    ) -> Challenge:
+        """`joined_at`: when the challenger joined this server (the league's membership age, VI.1)."""
+        if league not in LEAGUES:
+            raise BadInput("choco.error.league", league=league)
+        if challenger == challenged:
+            raise BadInput("choco.error.self_challenge")
+        now = self.clock.now()
+        request = f"choco:challenge:{key}"
+
+        def make(conn: sqlite3.Connection) -> dict[str, Any]:
+            check_can_play(conn, self.catalog, challenger, guild_id, league, now, joined_at=joined_at)
+            cursor = conn.execute(
+                "INSERT INTO choco_challenges (guild_id, channel_id, challenger_id, challenged_id, league,"
+                " request_key, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    challenger,
+                    challenged,
+                    league,
+                    request,
+                    to_db(now),
+                    to_db(now + CHALLENGE_TTL),
+                ),
+            )
+            return {"id": int(cursor.lastrowid or 0)}
+
+        def unit(conn: sqlite3.Connection) -> Challenge:
+            ensure_player(conn, challenger, now)
+            ensure_player(conn, challenged, now)
+            stored, _ = once(conn, request, now, lambda: make(conn))
+            found = load_challenge(conn, int(stored["id"]))
+            if found.challenger_id != challenger:
+                raise NotAllowed()
+            return found
+
+        return await self.db.write(unit)
+
+    async def answer(
+        self,
+        challenge_id: int,
+        player: int,
+        accept: bool,
+        guild_id: int | None = None,
+        joined_at: datetime | None = None,
+    ) -> Challenge:
+        """The challenged player accepts (the game is created) or declines; the challenger may withdraw.
+        Only the first answer counts (conditional UPDATE on the pending status). `guild_id` is the server
+        where the click happens (None in DMs), as for every use case that takes an id from a user;
+        `joined_at` when the clicking player joined it."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Challenge:
+            found = challenge_here(conn, challenge_id, guild_id, player)
+            if player not in (found.challenger_id, found.challenged_id):
+                raise NotAllowed("choco.error.not_your_challenge")
+            if found.status != "pending":
+                return found
+            if found.expires_at <= now:
+                conn.execute(
+                    "UPDATE choco_challenges SET status = 'expired' WHERE id = ? AND status = 'pending'",
+                    (challenge_id,),
+                )
+                return load_challenge(conn, challenge_id)
+            if player == found.challenger_id:
+                if accept:
+                    raise NotAllowed("choco.error.own_challenge")
+                status = "withdrawn"
+            else:
+                status = "accepted" if accept else "declined"
+            game_id = self._create_game(conn, now, found, joined_at) if status == "accepted" else None
+            conn.execute(
+                "UPDATE choco_challenges SET status = ?, decided_at = ?, game_id = ? WHERE id = ? AND status = 'pending'",
+                (status, to_db(now), game_id, challenge_id),
+            )
+            return load_challenge(conn, challenge_id)
+
+        return await self.db.write(unit)
+
+    def _create_game(
+        self, conn: sqlite3.Connection, now: datetime, found: Challenge, joined_at: datetime | None
+    ) -> int:
+        ensure_player(conn, found.challenged_id, now)
+        league, guild = found.league, found.guild_id
+        decks = (
+            check_can_play(
+                conn, self.catalog, found.challenger_id, guild, league, now, own=False, member_checked=True
+            ),
+            check_can_play(conn, self.catalog, found.challenged_id, guild, league, now, joined_at=joined_at),
+        )
+        seed = self.rng.getrandbits(62)
+        seats = (found.challenger_id, found.challenged_id)
+        players = [PlayerSetup(seat=s, player_id=seats[s], deck=tuple(decks[s])) for s in (0, 1)]
+        state = ENGINE.new_game(players, seed, {CATALOG_OPTION: self.catalog})
+        channel = guild_settings.read(conn, found.guild_id).games_channel_id or found.channel_id
+        game_id = insert(
+            conn,
+            now,
+            guild_id=found.guild_id,
+            channel_id=channel,
+            league=found.league,
+            seats=seats,
+            seed=seed,
+            decks=decks,
+            state=state,
+        )
+        log(
+            conn,
+            game_id,
+            now,
+            found.challenged_id,
+            "created",
+            {"challenge": found.id, "seed": seed, "decks": list(decks)},
+        )
+        return game_id
+
+    async def claim_thread(self, game_id: int, key: str) -> bool:
+        """Whether this click opens the game's thread: a double click on "Accepter" must not open two.
+        A claim that never led to a thread (the bot stopped) may be taken over after a minute."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            stored, _ = once(conn, f"choco:thread:{game_id}", now, lambda: {"key": key, "at": to_db(now)})
+            return bool(stored["key"] == key or now - from_db(stored["at"]) > THREAD_CLAIM_TTL)
+
+        return await self.db.write(unit)
+
+    async def open_thread(self, game_id: int, thread_id: int | None) -> GameRow:
+        """The game's thread exists (or could not be made: `None` keeps the channel): deal the hands by DM,
+        start the preparatory turn's clock and post the opening. A second call changes nothing."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> GameRow:
+            game = load_live(conn, game_id)
+            if game.turn_started_at is not None:
+                return game
+            game = save(conn, game, now, thread_id=thread_id)
+            game = start_clock(conn, now, game)
+            log(conn, game.id, now, None, "opened", {"thread": thread_id})
+            posts.resolution(
+                conn,
+                now,
+                game,
+                self.catalog,
+                title=title(game),
+                before=game.state,
+                events=[],
+                notes=[Text("choco.play.opening")],
+            )
+            for seat in (0, 1):
+                posts.send_hand(conn, now, game, seat, self.catalog)
+            return game
+
+        return await self.db.write(unit)
+
+    # --- finding a game -----------------------------------------------------------------------------
+
+    async def game_here(self, channel_id: int | None, player: int, guild_id: int | None = None) -> int:
+        """The game of this thread, else the player's only live game on this server (in DMs: anywhere)."""
+
+        def unit(conn: sqlite3.Connection) -> int:
+            if channel_id is not None:
+                found = by_thread(conn, channel_id)
+                if found is not None:
+                    return load_here(conn, found, guild_id, player).id
+            games = live_games_of(conn, player, guild_id)
+            if len(games) == 1:
+                return games[0].id
+            if not games:
+                raise NotFound("choco.error.no_live_game")
+            raise BadInput("choco.error.which_game", threads=", ".join(f"<#{g.where}>" for g in games))
+
+        return await self.db.read(unit)
+
+    async def game_in_thread(self, channel_id: int | None) -> int | None:
+        if channel_id is None:
+            return None
+        return await self.db.read(lambda conn: by_thread(conn, channel_id))
+
+    async def get(self, game_id: int) -> GameRow:
+        return await self.db.read(lambda conn: load(conn, game_id))
+
+    async def live_games(self, player: int, guild_id: int | None = None) -> list[GameRow]:
+        return await self.db.read(lambda conn: live_games_of(conn, player, guild_id))
+
+    async def hand(self, game_id: int, player: int, guild_id: int | None = None) -> Text:
+        def unit(conn: sqlite3.Connection) -> Text:
+            game = load_here(conn, game_id, guild_id, player)
+            return hand(game.state, game.seat_of(player), self.catalog)
+
+        return await self.db.read(unit)
+
+    # --- playing ------------------------------------------------------------------------------------
+
+    async def declare_text(
+        self, game_id: int, player: int, text: str, guild_id: int | None = None
+    ) -> Declared:
+        """The one-line form (docs/choco/notation.md); in the preparatory turn, one `summon` is the placement."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Declared:
+            game = live_here(conn, game_id, guild_id, player)
+            seat = game.seat_of(player)
+            if seat not in game.to_act():
+                raise NotAllowed("choco.error.not_your_turn")
+            try:
+                steps = parse_turn(text, game.state, seat, self.catalog)
+            except UnownedCard as error:
+                return self._fault(conn, now, game, seat, error)
+            return self._declare(conn, now, game, seat, list(steps))
+
+        return await self.db.write(unit)
+
+    async def declare(
+        self,
+        game_id: int,
+        player: int,
+        steps: list[Any],
+        version: int | None = None,
+        guild_id: int | None = None,
+    ) -> Declared:
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Declared:
+            game = live_here(conn, game_id, guild_id, player)
+            if version is not None and version != game.version:
+                raise StaleGame()
+            seat = game.seat_of(player)
+            if seat not in game.to_act():
+                raise NotAllowed("choco.error.not_your_turn")
+            return self._declare(conn, now, game, seat, steps)
+
+        return await self.db.write(unit)
+
+    def _fault(
+        self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, error: UnownedCard
+    ) -> Declared:
+        """V.1: a card the player does not hold. The opponent draws one more card at their next draw (once
+        per turn, never in the preparatory turn: docs/choco/rules-notes.md), and the player is asked to
+        correct the declaration. When no card is granted, the reply is a plain refusal, so the bot never
+        announces a draw that does not happen."""
+        problem = Text(error.key, dict(error.params))
+        if game.state.turn == 0 or game.faulted_turn == game.state.turn:
+            return Declared("refused", game.id, problems=(problem,))
+        state, events = fault_unowned_card(game.state, seat)
+        game = save(conn, game, now, state=state, faulted_turn=state.turn)
+        log(
+            conn,
+            game.id,
+            now,
+            game.seats[seat],
+            "fault_unowned_card",
+            {"events": [e.to_json() for e in events]},
+        )
+        who = posts.names(game)
+        posts.notice(
+            conn, now, game, Text("choco.play.fault_notice", {"player": who[seat], "opponent": who[1 - seat]})
+        )
+        return Declared("fault", game.id, problems=(problem,))
+
+    def _declare(
+        self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, steps: list[Any]
+    ) -> Declared:
+        if game.state.turn == 0:
+            return self._prepare(conn, now, game, seat, steps)
+        state: ChocoState = game.state
+        events: list[Event] = []
+        refused: list[tuple[int, Text]] = []
+        applied: list[int] = []
+        described = describe(steps, game.state, seat, self.catalog)
+        for index, step in enumerate(steps):
+            try:
+                state, more = ENGINE.apply(state, seat, step)
+            except IllegalAction as error:
+                refused.append((index, reason_text(error)))
+                continue
+            applied.append(index)
+            events += more
+            if state.finished:
+                break
+        ignored = [Text("choco.play.ignored", {"step": described[i], "reason": r}) for i, r in refused]
+        if not state.finished:
+            try:
+                state, more = ENGINE.apply(state, seat, EndTurn())
+            except IllegalAction as error:
+                return Declared("refused", game.id, tuple(described), tuple(ignored), (reason_text(error),))
+            events += more
+        # The thread hears of a refused step without the name of a card it has not seen (a hand card).
+        public = describe(steps, game.state, seat, self.catalog, public_after=state) if refused else []
+        self.flow.advance(
+            conn,
+            now,
+            game,
+            state,
+            events,
+            actor=game.seats[seat],
+            kind="turn",
+            data={"steps": [ENGINE.action_to_json(s) for s in steps]},
+            refused=[Text("choco.play.ignored", {"step": public[i], "reason": r}) for i, r in refused],
+        )
+        played = tuple(described[i] for i in applied)  # the private reply keeps refused steps apart
+        return Declared("played", game.id, played, tuple(ignored))
+
+    def _prepare(
+        self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, steps: list[Any]
+    ) -> Declared:
+        """The preparatory placement is one card: a `Prepare`, or a declared turn holding one summon."""
+        if len(steps) == 1 and isinstance(steps[0], Prepare):
+            steps = [Summon(card=steps[0].card, line=steps[0].line)]
+        if len(steps) != 1 or not isinstance(steps[0], Summon):
+            return Declared("refused", game.id, problems=(Text("choco.reason.cannot_prepare"),))
+        placement = Prepare(card=steps[0].card, line=steps[0].line)
+        shown = tuple(describe([placement], game.state, seat, self.catalog))
+        try:
+            state, events = ENGINE.apply(game.state, seat, placement)
+        except IllegalAction as error:
+            return Declared("refused", game.id, shown, problems=(reason_text(error),))
+        self.flow.advance(
+            conn,
+            now,
+            game,
+            state,
+            events,
+            actor=game.seats[seat],
+            kind="prepare",
+            data={"step": ENGINE.action_to_json(placement)},
+        )
+        return Declared("played", game.id, shown)
+
+    async def forfeit(self, game_id: int, player: int, guild_id: int | None = None) -> GameRow:
+        """IV.4: a player gives up at any time; the opponent wins (not held against the player's ranking)."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> GameRow:
+            game = live_here(conn, game_id, guild_id, player)
+            seat = game.seat_of(player)
+            state, events = forfeit(game.state, seat)
+            return self.flow.advance(conn, now, game, state, events, actor=player, kind="forfeit")
+
+        return await self.db.write(unit)
+
+    async def absence(
+        self, channel_id: int | None, player: int, hours: int, reason: str, guild_id: int | None = None
+    ) -> list[Absence]:
+        """Declare an absence: in a game's thread for that game, elsewhere for each of the player's live
+        games on this server (in DMs: on every server). It pauses the player's penalties (capped per
+        game: a game whose allowance is spent says so and the others still record it)."""
+        reason = " ".join(reason.split())[:REASON_MAX]
+        if not reason:
+            raise BadInput("choco.error.absence_reason")
+        if not 1 <= hours <= MAX_ABSENCE_HOURS:
+            raise BadInput("choco.error.absence_hours")
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> list[Absence]:
+            found = by_thread(conn, channel_id) if channel_id is not None else None
+            if found is not None:
+                games = [live_here(conn, found, guild_id, player)]
+            else:
+                games = live_games_of(conn, player, guild_id)
+            if not games:
+                raise NotFound("choco.error.no_live_game")
+            return [self._absent(conn, now, game, player, hours, reason) for game in games]
+
+        return await self.db.write(unit)
+
+    def _absent(
+        self, conn: sqlite3.Connection, now: datetime, game: GameRow, player: int, hours: int, reason: str
+    ) -> Absence:
+        seat = game.seat_of(player)
+        try:
+            game, until, left = declare_absence(conn, now, game, player, hours, reason)
+        except DomainError as error:  # raised before anything was written for this game
+            return Absence(game.id, game.where, None, 0, Text(error.key, dict(error.params)))
+        log(conn, game.id, now, player, "absence", {"hours": hours, "reason": reason, "until": to_db(until)})
+        notice = {
+            "player": posts.names(game)[seat],
+            "until": f"<t:{int(until.timestamp())}:F>",
+            "reason": reason,
+        }
+        posts.notice(conn, now, game, Text("choco.play.absence_notice", notice))
+        return Absence(game.id, game.where, until, left)

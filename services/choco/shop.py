@@ -1,0 +1,184 @@
+"""Buying Chocogrenouilles, their odds, and the daily allowance of galleons.
+
+A purchase of 1 to 10 frogs is ONE write unit under the interaction's idempotency key: the guarded debit
+of the whole price, then one minted card per frog (ledger reason `choco.frog`, ref = the key). A double
+click buys once and both clicks get the same cards. The draw (`engine.choco.frogs`) uses the
+`random.Random` given to the service, inside the unit, i.e. in the single writer's thread.
+
+The daily allowance is keyed by player and UTC date of the injected clock, so a second claim the same
+day (or a double click) credits nothing and says when the next one comes. Decisions: docs/choco/economy.md.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from fractions import Fraction
+from typing import Any
+
+from core.clock import Clock
+from core.errors import BadInput, NotAllowed
+from engine.choco.catalog import ChocoCard, ChocoCatalog, Rarity
+from engine.choco.frogs import (
+    FROG_PRICE,
+    MAX_FROGS_PER_PURCHASE,
+    RARITY_ODDS_PM,
+    FrogPool,
+    card_odds,
+    draw_frogs,
+)
+from services.choco.economy import CHOCO_GOLD, GAME_KEY, ensure_wallet
+from services.platform import ledger
+from services.platform.players import ensure_player
+from store.db import Database
+from store.idempotency import once
+
+REASON_FROG = "choco.frog"
+REASON_DAILY = "choco.daily"
+DAILY_ALLOWANCE = 50
+
+
+@dataclass(frozen=True)
+class FrogCard:
+    copy_id: int  # cards.id
+    card: ChocoCard
+
+
+@dataclass(frozen=True)
+class FrogPurchase:
+    count: int
+    price: int  # per frog
+    total: int
+    balance: int  # galleons after the purchase
+    cards: tuple[FrogCard, ...]  # in the order the frogs were opened
+    replayed: bool  # True when this answers a repeated click with the first click's purchase
+
+
+@dataclass(frozen=True)
+class RarityOdds:
+    rarity: Rarity
+    per_mille: int
+    cards: int  # how many catalog cards share these odds
+    per_card: Fraction  # the chance of one given card of this rarity in one frog
+
+
+@dataclass(frozen=True)
+class FrogOdds:
+    price: int
+    max_count: int
+    rarities: tuple[RarityOdds, ...]
+    balance: int | None  # the reader's galleons, when asked for a player
+
+
+@dataclass(frozen=True)
+class DailyClaim:
+    credited: bool  # False: already claimed today (nothing credited now)
+    amount: int
+    balance: int
+    next_at: datetime  # the next UTC midnight, when the next claim opens
+
+
+class ChocoShop:
+    """Frogs and the daily allowance; every change of galleons goes through `services.platform.ledger`."""
+
+    def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog, rng: random.Random) -> None:
+        self.db = db
+        self.clock = clock
+        self.catalog = catalog
+        self.rng = rng  # used only inside write units, i.e. only by the writer's thread
+        self.pool = FrogPool.of(catalog)
+        self.cards: Mapping[str, ChocoCard] = {c.id: c for c in catalog.cards}
+
+    def odds(self) -> FrogOdds:
+        """The promised table (engine.choco.frogs), with how many cards each rarity holds and the chance
+        of each single card, so a player sees that rarer holds per card too."""
+        per_card = card_odds(self.pool)
+        return FrogOdds(
+            price=FROG_PRICE,
+            max_count=MAX_FROGS_PER_PURCHASE,
+            rarities=tuple(
+                RarityOdds(r, pm, len(self.pool.by_rarity[r]), per_card[r])
+                for r, pm in RARITY_ODDS_PM.items()
+            ),
+            balance=None,
+        )
+
+    async def odds_for(self, player_id: int) -> FrogOdds:
+        """The table and the player's galleons (a read: a new player is shown their starting wallet)."""
+        balance = await self.balance(player_id)
+        table = self.odds()
+        return FrogOdds(table.price, table.max_count, table.rarities, balance)
+
+    async def balance(self, player_id: int) -> int:
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> int:
+            ensure_player(conn, player_id, now)
+            ensure_wallet(conn, now, player_id)
+            return ledger.balance(conn, player_id, CHOCO_GOLD)
+
+        return await self.db.write(unit)
+
+    async def buy(self, player_id: int, count: int, *, key: str | int) -> FrogPurchase:
+        """Buy and open `count` frogs (1..10); `key` makes a repeated click return the same purchase."""
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_FROGS_PER_PURCHASE:
+            raise BadInput("choco.error.frogs.count", minimum=1, maximum=MAX_FROGS_PER_PURCHASE)
+        now = self.clock.now()
+        purchase_key = str(key)
+
+        def unit(conn: sqlite3.Connection) -> FrogPurchase:
+            ensure_player(conn, player_id, now)
+            ensure_wallet(conn, now, player_id)
+            stored, fresh = once(
+                conn,
+                f"choco:frogs:{purchase_key}",
+                now,
+                lambda: self._purchase(conn, now, player_id, count, purchase_key),
+            )
+            if stored["player"] != player_id:
+                raise NotAllowed()
+            cards = tuple(FrogCard(int(copy), self.cards[card]) for copy, card in stored["cards"])
+            return FrogPurchase(
+                count=len(cards),
+                price=stored["price"],
+                total=stored["total"],
+                balance=stored["balance"],
+                cards=cards,
+                replayed=not fresh,
+            )
+
+        return await self.db.write(unit)
+
+    def _purchase(
+        self, conn: sqlite3.Connection, now: datetime, player_id: int, count: int, key: str
+    ) -> dict[str, Any]:
+        total = FROG_PRICE * count
+        why = ledger.Movement(REASON_FROG, ref=key)
+        balance = ledger.debit(conn, now, player_id, CHOCO_GOLD, total, why)
+        minted = [
+            [ledger.mint_card(conn, now, player_id, GAME_KEY, card, why), card]
+            for card in draw_frogs(self.pool, self.rng, count)
+        ]
+        return {"player": player_id, "cards": minted, "price": FROG_PRICE, "total": total, "balance": balance}
+
+    async def daily(self, player_id: int) -> DailyClaim:
+        """Credit the daily galleons once per UTC day of the injected clock."""
+        now = self.clock.now()
+        day = now.date()
+        next_at = datetime.combine(day + timedelta(days=1), time(0), tzinfo=now.tzinfo)
+
+        def unit(conn: sqlite3.Connection) -> DailyClaim:
+            ensure_player(conn, player_id, now)
+            ensure_wallet(conn, now, player_id)
+            why = ledger.Movement(REASON_DAILY, ref=day.isoformat())
+
+            def credit() -> dict[str, Any]:
+                return {"balance": ledger.credit(conn, now, player_id, CHOCO_GOLD, DAILY_ALLOWANCE, why)}
+
+            _, fresh = once(conn, f"choco:daily:{player_id}:{day.isoformat()}", now, credit)
+            return DailyClaim(fresh, DAILY_ALLOWANCE, ledger.balance(conn, player_id, CHOCO_GOLD), next_at)
+
+        return await self.db.write(unit)

@@ -1,0 +1,162 @@
+"""Small building blocks shared by the Chocobataille renderers and the text notation: card names as
+Text that resolves in the reader's language, position labels (M1, F1, R1, AF1, AR1), finding an instance
+in a state, and joining names into a sentence.
+
+Why a Text per card name rather than a string: posts are stored in the outbox and rendered later for each
+reader, so the language is unknown when they are built. The key `choco.board.name` is "{fr}{en:.0}" in
+French and "{en}{fr:.0}" in English: `{x:.0}` formats a string with precision 0, i.e. prints nothing, so each
+language shows its own name while both templates name the same placeholders (tests/platform/test_i18n.py).
+This needs no change to core/i18n or to the Discord renderer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.cards import LocalizedText
+from engine.choco.catalog import ChocoCard, ChocoCatalog, Effect
+from engine.choco.state import Card, ChocoState, Line, Side
+from services.platform.messages import Text
+
+LINE_KEYS: dict[str, str] = {"front": "choco.event.line.front", "reserve": "choco.event.line.reserve"}
+# Position labels, the same in both languages; the notation also accepts OF/OR for the opponent's lines.
+HAND, FRONT, RESERVE, ENEMY_FRONT, ENEMY_RESERVE = "M", "F", "R", "AF", "AR"
+
+
+def localized(text: LocalizedText) -> Text:
+    """A catalog text (both languages) as one Text that each reader sees in their own language."""
+    return Text("choco.board.name", {"fr": text.fr, "en": text.en})
+
+
+def card_of(catalog: ChocoCatalog, card_id: str) -> ChocoCard | None:
+    return catalog.card(card_id)
+
+
+def card_name(catalog: ChocoCatalog, card_id: str) -> Text:
+    """The card's name in the reader's language; its id verbatim if the catalog no longer has it."""
+    card = catalog.card(card_id)
+    return localized(card.name) if card is not None else Text.raw(card_id)
+
+
+def effect_of(state: ChocoState, catalog: ChocoCatalog, card_id: str) -> Effect | None:
+    """The effect as copied into the game at its start (a catalog edit never changes a game), else the
+    catalog's."""
+    effect = state.effects.get(card_id)
+    if effect is not None:
+        return effect
+    card = catalog.card(card_id)
+    return card.effect if card is not None else None
+
+
+def player(names: Sequence[str], seat: int) -> Text:
+    return Text.raw(names[seat] if 0 <= seat < len(names) else "?")
+
+
+def zones(side: Side) -> Iterable[tuple[str, tuple[Card, ...]]]:
+    yield "hand", side.hand
+    yield "front", side.front
+    yield "reserve", side.reserve
+    yield "graveyard", side.graveyard
+    yield "pioche", side.pioche
+
+
+def locate(states: Iterable[ChocoState], uid: str) -> Card | None:
+    """The instance `uid` in any zone of either side of the first state that holds it (a card killed
+    during the events is already in the graveyard of the later state), or in the active effects."""
+    for state in states:
+        for side in state.sides:
+            for _, cards in zones(side):
+                for card in cards:
+                    if card.uid == uid:
+                        return card
+        for active in state.actives:
+            if active.card is not None and active.card.uid == uid:
+                return active.card
+    return None
+
+
+def uid_name(states: Sequence[ChocoState], catalog: ChocoCatalog, uid: str | None) -> Text:
+    card = locate(states, uid) if uid is not None else None
+    return card_name(catalog, card.card_id) if card is not None else Text("choco.board.unknown_card")
+
+
+def is_public(states: Iterable[ChocoState], uid: str) -> bool:
+    """Whether a spectator has seen the instance `uid` in one of `states`: face up on a board (after the
+    preparatory turn), in a graveyard or as an active effect. A card only ever in a hand or a pioche has
+    not been seen, and a post must not name it."""
+    for state in states:
+        for side in state.sides:
+            lines = (*side.front, *side.reserve) if state.turn > 0 else ()
+            if any(c.uid == uid for c in (*lines, *side.graveyard)):
+                return True
+        if any(a.card is not None and a.card.uid == uid for a in state.actives):
+            return True
+    return False
+
+
+def public_uid_name(states: Sequence[ChocoState], catalog: ChocoCatalog, uid: str) -> Text:
+    """`uid_name` for a public post: a card no spectator has seen is "a hidden card", never its name."""
+    return uid_name(states, catalog, uid) if is_public(states, uid) else Text("choco.play.hidden_card")
+
+
+def line_text(line: str) -> Text:
+    return Text(LINE_KEYS["reserve" if line == "reserve" else "front"])
+
+
+def join(items: Sequence[Text]) -> Text:
+    """ "A", "A et B", "A, B et C" in the reader's language; "aucun sorcier" when empty."""
+    if not items:
+        return Text("choco.event.nobody")
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return Text("choco.board.and", {"first": items[0], "last": items[1]})
+    return Text("choco.board.comma", {"head": items[0], "tail": join(items[1:])})
+
+
+def own_labels(side: Side) -> dict[str, str]:
+    """uid -> label for a player's own cards: M1.. (hand), F1.. (front), R1.. (reserve), in tuple order."""
+    labels: dict[str, str] = {}
+    for prefix, cards in ((HAND, side.hand), (FRONT, side.front), (RESERVE, side.reserve)):
+        for i, card in enumerate(cards, start=1):
+            labels.setdefault(card.uid, f"{prefix}{i}")
+    return labels
+
+
+def enemy_labels(side: Side) -> dict[str, str]:
+    """uid -> label for the opponent's board: AF1.. (front), AR1.. (reserve)."""
+    labels: dict[str, str] = {}
+    for prefix, cards in ((ENEMY_FRONT, side.front), (ENEMY_RESERVE, side.reserve)):
+        for i, card in enumerate(cards, start=1):
+            labels[card.uid] = f"{prefix}{i}"
+    return labels
+
+
+def stats(card: Card) -> dict[str, object]:
+    return {"pa": card.pa, "pv": card.pv, "max_pv": card.max_pv}
+
+
+def board_card(catalog: ChocoCatalog, label: str, card: Card, hidden: bool = False) -> Text:
+    """One board slot: "F1 Merlin l'Ancien 4 PA / 7 PV" ("7/9 PV" when wounded), or face down."""
+    if hidden:
+        return Text("choco.board.face_down", {"label": label})
+    key = "choco.board.card_hurt" if card.pv < card.max_pv else "choco.board.card"
+    return Text(key, {"label": label, "name": card_name(catalog, card.card_id), **stats(card)})
+
+
+def line_cards(catalog: ChocoCatalog, prefix: str, cards: tuple[Card, ...], hidden: bool) -> list[Text]:
+    if not cards:
+        return [Text("choco.board.empty")]
+    return [board_card(catalog, f"{prefix}{i}", c, hidden) for i, c in enumerate(cards, start=1)]
+
+
+def line_of(side: Side, uid: str) -> Line | None:
+    if any(c.uid == uid for c in side.front):
+        return "front"
+    if any(c.uid == uid for c in side.reserve):
+        return "reserve"
+    return None
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)

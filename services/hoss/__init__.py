@@ -1,0 +1,156 @@
+"""HOSS TCG on the platform: its gold, its catalog, and how /card shows its cards.
+
+The battle rules are in `engine/hoss/`; boosters, decks and battles against players come with the
+Discord issue of HOSS.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.i18n import format_int
+from engine.hoss import ENGINE
+from engine.hoss.catalog import BuffCard, CreatureCard, HossCatalog
+from services.hoss.collection import HossCollection
+from services.hoss.decks import DeckService
+from services.hoss.fusion import FusionService
+from services.hoss.gold import GOLD, STARTING_GOLD
+from services.hoss.ranked import RankedService
+from services.hoss.sale import HossSale
+from services.hoss.shop import HossShop
+from services.platform.games import Currency, GameContext, GameSpec
+from services.platform.messages import Text
+
+RACE_KEYS = {
+    "squelette": "hoss.race.squelette",
+    "orc": "hoss.race.orc",
+    "sylvestre": "hoss.race.sylvestre",
+    "humain": "hoss.race.humain",
+}
+CLASS_KEYS = {
+    "guerrier": "hoss.class.guerrier",
+    "cavalier": "hoss.class.cavalier",
+    "lancier": "hoss.class.lancier",
+    "assassin": "hoss.class.assassin",
+    "archer": "hoss.class.archer",
+    "mage": "hoss.class.mage",
+    "defenseur": "hoss.class.defenseur",
+}
+ELEMENT_KEYS = {
+    "feu": "hoss.element.feu",
+    "glace": "hoss.element.glace",
+    "foudre": "hoss.element.foudre",
+    "poison": "hoss.element.poison",
+}
+STATUS_KEYS = {
+    "poison": "hoss.status.poison",
+    "saignement": "hoss.status.saignement",
+    "embrasement": "hoss.status.embrasement",
+    "bris": "hoss.status.bris",
+    "gel": "hoss.status.gel",
+    "choc": "hoss.status.choc",
+    "confusion": "hoss.status.confusion",
+}
+BUFF_KEYS = {
+    "soins": "hoss.buff.soins",
+    "vitesse": "hoss.buff.vitesse",
+    "degat": "hoss.buff.degat",
+    "pv": "hoss.buff.pv",
+    "chance_crit": "hoss.buff.chance_crit",
+    "degat_crit": "hoss.buff.degat_crit",
+    "marqueur": "hoss.buff.marqueur",
+    "marqueur_double": "hoss.buff.marqueur_double",
+    "marqueur_aleatoire": "hoss.buff.marqueur_aleatoire",
+    "revive": "hoss.buff.revive",
+    "shield": "hoss.buff.shield",
+    "confusion": "hoss.buff.confusion",
+}
+RANK_KEYS = {1: "hoss.rank.1", 2: "hoss.rank.2", 3: "hoss.rank.3"}
+
+
+def _percent(value: float) -> Text:
+    return Text.raw(f"{round(value * 100)} %")
+
+
+def card_fields(card: Any, locale: str) -> list[tuple[Text, Text]]:
+    """The catalog values of a card (a Basique 0★ copy); /hoss collection shows a copy's effective stats."""
+    if isinstance(card, BuffCard):
+        return [(Text("hoss.label.buff"), Text(BUFF_KEYS[card.effect], {"power": round(card.power * 100)}))]
+    assert isinstance(card, CreatureCard)
+    fields = [
+        (Text("hoss.label.race"), Text(RACE_KEYS[card.race])),
+        (Text("hoss.label.class"), Text(CLASS_KEYS[card.cls])),
+        (Text("hoss.label.rank"), Text(RANK_KEYS[card.rank])),
+        (Text("hoss.label.pv"), Text.raw(format_int(card.pv, locale))),
+    ]
+    if card.cls == "defenseur":
+        fields += [
+            (Text("hoss.label.block"), _percent(card.block)),
+            (Text("hoss.label.reduction"), _percent(card.damage_reduction)),
+        ]
+    else:
+        fields += [
+            (Text("hoss.label.atk"), Text.raw(str(card.atk))),
+            (Text("hoss.label.interval"), Text("hoss.seconds", {"value": f"{card.interval:g}"})),
+            (
+                Text("hoss.label.crit"),
+                Text(
+                    "hoss.crit_value",
+                    {
+                        "chance": round(card.crit_chance * 100),
+                        "damage": round((1.5 + card.crit_damage) * 100),
+                    },
+                ),
+            ),
+        ]
+    if card.dodge_bonus:
+        fields.append((Text("hoss.label.dodge"), _percent(card.dodge_bonus)))
+    if card.elements:
+        fields.append(
+            (Text("hoss.label.elements"), Text.lines([Text(ELEMENT_KEYS[e]) for e in card.elements]))
+        )
+    if card.statuses:
+        lines = [
+            Text("hoss.status_chance", {"status": Text(STATUS_KEYS[s]), "chance": round(c * 100)})
+            for s, c in sorted(card.statuses.items())
+        ]
+        fields.append((Text("hoss.label.statuses"), Text.lines(lines)))
+    return fields
+
+
+@dataclass(frozen=True)
+class HossServices:
+    """Every HOSS use case, built once by the container (see `GameSpec.build`)."""
+
+    shop: HossShop
+    sale: HossSale
+    collection: HossCollection
+    fusion: FusionService
+    decks: DeckService
+    ranked: RankedService
+
+    @staticmethod
+    def build(ctx: GameContext) -> HossServices:
+        catalog: HossCatalog = ctx.catalog
+        decks = DeckService(ctx.db, ctx.clock, catalog)
+        return HossServices(
+            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng),
+            sale=HossSale(ctx.db, ctx.clock, catalog),
+            collection=HossCollection(ctx.db, catalog),
+            fusion=FusionService(ctx.db, ctx.clock, catalog, ctx.rng),
+            decks=decks,
+            ranked=RankedService(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, decks),
+        )
+
+
+GAME = GameSpec(
+    key="hoss",
+    name_key="hoss.name",
+    command_group="hoss",
+    currencies=(Currency(GOLD, "hoss.gold", starting=STARTING_GOLD),),
+    catalog_model=HossCatalog,
+    card_fields=card_fields,
+    engine=ENGINE,
+    build=HossServices.build,
+)

@@ -1,0 +1,411 @@
+"""HOSS decks: four named slots, the active one, validation with reasons, battle setups, deck locks.
+
+A saved deck stores line ids and buff card ids, never copies: each line takes, at the moment it is
+used, the best copy the player owns of each card of its family (rulebook, "Le deck"). So a fusion that
+improves a copy improves every deck using it, and a card sold since saving can make a deck invalid;
+`show` and `deck_setup` always re-check. Validation lists every reason (a `Problem`: message key and
+params); saving an invalid deck raises `DeckInvalid` and writes nothing. The engine's `parse_setup`
+runs last on every built setup, so a deck the service accepts is one the battle accepts.
+Decisions: docs/hoss/collection.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.clock import Clock, to_db
+from core.errors import DomainError
+from engine.hoss.bonus import buff_strength_bp, copy_bonus_pm
+from engine.hoss.catalog import RARITIES, BuffCard, CreatureCard, HossCatalog, Rarity
+from engine.hoss.deck import (
+    BUFFS_PER_DECK,
+    LINES_PER_DECK,
+    MAX_DEFENDER_LINES,
+    HossSetupError,
+    bp,
+    parse_setup,
+)
+from engine.protocol import PlayerSetup
+from services.hoss.collection import CreatureStats, creature_stats, face_down_ids
+from services.hoss.fusion import GAME, copy_attrs
+from services.platform import ledger
+from services.platform.players import ensure_player
+from services.shared.collecting import DeckInvalid, Problem
+from store.db import Database
+
+DECK_SLOTS = 4
+NAME_MAX = 32
+
+
+@dataclass(frozen=True)
+class OwnedCopy:
+    id: int
+    card: str
+    rarity: Rarity
+    stars: int
+    holo: bool
+    locked_by: str | None
+
+    @property
+    def bonus_pm(self) -> int:
+        return copy_bonus_pm(self.rarity, self.stars, self.holo)
+
+    def raw(self) -> dict[str, Any]:
+        return {"card": self.card, "rarity": self.rarity, "stars": self.stars, "holo": self.holo}
+
+
+def best_order(copy: OwnedCopy) -> tuple[int, bool, int, int]:
+    """Highest bonus; on a tie the holo, then the rarer, then the older copy (lower id): a new identical
+    copy never displaces the one a deck already uses (and may have locked)."""
+    return (copy.bonus_pm, copy.holo, RARITIES.index(copy.rarity), -copy.id)
+
+
+@dataclass(frozen=True)
+class RankView:
+    rank: int
+    copy: OwnedCopy  # the best copy owned of this card; its bonus is `copy.bonus_pm`
+    stats: CreatureStats  # the collection's effective stats: the engine's own numbers, no synergy or buff
+
+
+@dataclass(frozen=True)
+class LineView:
+    line: str
+    race: str
+    cls: str
+    ranks: tuple[RankView, ...]  # Rang 1, owned Rang 2s, reachable Maîtres
+    unreachable: tuple[str, ...]  # Maîtres owned without their Rang 2
+
+    @property
+    def copies(self) -> tuple[OwnedCopy, ...]:
+        return tuple(r.copy for r in self.ranks)
+
+    @property
+    def stops_at(self) -> int:
+        """The last rank this line can reach."""
+        return max(r.rank for r in self.ranks)
+
+
+@dataclass(frozen=True)
+class BuffView:
+    effect: str
+    copy: OwnedCopy
+    strength_bp: int  # the buff's power raised by its copy's bonus
+
+
+@dataclass(frozen=True)
+class DeckView:
+    slot: int
+    name: str
+    active: bool
+    lines: tuple[LineView, ...]  # the lines that can be built (an unowned or unknown one is a problem)
+    buffs: tuple[BuffView, ...]
+    problems: tuple[Problem, ...]
+    locks: tuple[str, ...]  # lock names held by the copies the deck uses
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class LockResult:
+    locked: tuple[int, ...]  # every copy the lock now holds
+    released: tuple[int, ...]  # copies it held before that the deck no longer uses
+
+
+@dataclass(frozen=True)
+class _Evaluation:
+    lines: tuple[LineView, ...]
+    buffs: tuple[BuffView, ...]
+    problems: tuple[Problem, ...]
+
+    @property
+    def copies(self) -> tuple[OwnedCopy, ...]:
+        return tuple(c for line in self.lines for c in line.copies) + tuple(b.copy for b in self.buffs)
+
+
+def _check_slot(slot: int) -> None:
+    if isinstance(slot, bool) or not isinstance(slot, int) or not 1 <= slot <= DECK_SLOTS:
+        raise DomainError("hoss.error.deck.slot", maximum=DECK_SLOTS)
+
+
+def _best_copies(conn: sqlite3.Connection, player_id: int) -> dict[str, OwnedCopy]:
+    """The best copy of each card the player owns and has seen (a face-down copy is not used yet)."""
+    best: dict[str, OwnedCopy] = {}
+    hidden = face_down_ids(conn, player_id)
+    rows = conn.execute(
+        "SELECT id, card_key, attrs, locked_by FROM cards WHERE game = ? AND owner_id = ?", (GAME, player_id)
+    )
+    for row in rows:
+        if row["id"] in hidden:
+            continue
+        attrs = copy_attrs(row["attrs"])
+        copy = OwnedCopy(
+            int(row["id"]), row["card_key"], attrs["rarity"], int(attrs["stars"]), bool(attrs["holo"]), row[3]
+        )
+        kept = best.get(copy.card)
+        if kept is None or best_order(copy) > best_order(kept):
+            best[copy.card] = copy
+    return best
+
+
+def _stored(conn: sqlite3.Connection, player_id: int, slot: int) -> tuple[str, list[str], list[str]]:
+    row = conn.execute(
+        "SELECT name, lines, buffs FROM hoss_decks WHERE player_id = ? AND slot = ?", (player_id, slot)
+    ).fetchone()
+    if row is None:
+        raise DomainError("hoss.error.deck.empty_slot", slot=slot)
+    return row["name"], json.loads(row["lines"]), json.loads(row["buffs"])
+
+
+def _active_slot(conn: sqlite3.Connection, player_id: int) -> int | None:
+    row = conn.execute("SELECT active_slot FROM hoss_profiles WHERE player_id = ?", (player_id,)).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
+class DeckService:
+    def __init__(self, db: Database, clock: Clock, catalog: HossCatalog) -> None:
+        self.db = db
+        self.clock = clock
+        self.catalog = catalog
+        self.creatures = {c.id: c for c in catalog.cards if isinstance(c, CreatureCard)}
+        self.buff_cards = {c.id: c for c in catalog.cards if isinstance(c, BuffCard)}
+        self.first = {c.line: c for c in self.creatures.values() if c.rank == 1}
+        self.children: dict[str, list[CreatureCard]] = {}
+        for card in sorted(self.creatures.values(), key=lambda c: c.id):
+            if card.parent is not None:
+                self.children.setdefault(card.parent, []).append(card)
+
+    # --- rules ----------------------------------------------------------------------------------------
+
+    def _line(self, line: str, best: dict[str, OwnedCopy]) -> LineView | None:
+        """The copies a line uses now, or None when its Rang 1 is not owned; it stops at the last rank owned."""
+        first = self.first[line]
+        if first.id not in best:
+            return None
+        seconds = [c for c in self.children.get(first.id, []) if c.id in best]
+        thirds = [m for s in seconds for m in self.children.get(s.id, []) if m.id in best]
+        masters = [m for s in self.children.get(first.id, []) for m in self.children.get(s.id, [])]
+        unreachable = tuple(m.id for m in masters if m.id in best and m not in thirds)
+        ranks = tuple(
+            RankView(c.rank, best[c.id], creature_stats(c, best[c.id].bonus_pm))
+            for c in (first, *seconds, *thirds)
+        )
+        return LineView(line, first.race, first.cls, ranks, unreachable)
+
+    def _evaluate(
+        self, player_id: int, lines: Sequence[str], buffs: Sequence[str], best: dict[str, OwnedCopy]
+    ) -> _Evaluation:
+        problems: list[Problem] = []
+
+        def problem(key: str, **params: Any) -> None:
+            problems.append(Problem(key, params))
+
+        if len(lines) != LINES_PER_DECK:
+            problem("hoss.error.deck.line_count", expected=LINES_PER_DECK, count=len(lines))
+        built: list[LineView] = []
+        defenders = 0
+        for line, count in Counter(lines).items():
+            if line not in self.first:
+                problem("hoss.error.deck.unknown_line", line=line)
+                continue
+            if count > 1:
+                problem("hoss.error.deck.duplicate_line", line=line)
+            defenders += self.first[line].cls == "defenseur"
+            resolved = self._line(line, best)
+            if resolved is None:
+                problem("hoss.error.deck.missing_rank1", line=line)
+            else:
+                built.append(resolved)
+        if defenders > MAX_DEFENDER_LINES:
+            problem("hoss.error.deck.too_many_defenders", maximum=MAX_DEFENDER_LINES, count=defenders)
+        if len(buffs) != BUFFS_PER_DECK:
+            problem("hoss.error.deck.buff_count", expected=BUFFS_PER_DECK, count=len(buffs))
+        buff_views: list[BuffView] = []
+        for buff, count in Counter(buffs).items():
+            if buff not in self.buff_cards:
+                problem("hoss.error.deck.unknown_buff", buff=buff)
+                continue
+            if count > 1:
+                problem("hoss.error.deck.duplicate_buff", buff=buff)
+            if buff in best:
+                power = bp(self.buff_cards[buff].power)
+                buff_views.append(
+                    BuffView(
+                        self.buff_cards[buff].effect, best[buff], buff_strength_bp(power, best[buff].bonus_pm)
+                    )
+                )
+            else:
+                problem("hoss.error.deck.buff_not_owned", buff=buff)
+        if not problems:
+            try:  # the engine has the last word: a deck we accept is a deck the battle accepts
+                parse_setup(self._setup(player_id, built, buff_views), self.catalog)
+            except HossSetupError as exc:
+                problem(exc.key, **exc.params)
+        return _Evaluation(tuple(built), tuple(buff_views), tuple(problems))
+
+    def _setup(
+        self, player_id: int, lines: Sequence[LineView], buffs: Sequence[BuffView], seat: int = 0
+    ) -> PlayerSetup:
+        """Exactly the `PlayerSetup.extra` of engine/hoss/deck.py, one (best) copy per card."""
+        copies = [b.copy for b in buffs]
+        extra = {
+            "lines": [{"copies": [c.raw() for c in line.copies]} for line in lines],
+            "buffs": [c.raw() for c in copies],
+        }
+        deck = tuple(c.card for line in lines for c in line.copies) + tuple(c.card for c in copies)
+        return PlayerSetup(seat=seat, player_id=player_id, deck=deck, extra=extra)
+
+    def _view(self, conn: sqlite3.Connection, player_id: int, slot: int) -> DeckView:
+        name, lines, buffs = _stored(conn, player_id, slot)
+        evaluation = self._evaluate(player_id, lines, buffs, _best_copies(conn, player_id))
+        locks = tuple(sorted({c.locked_by for c in evaluation.copies if c.locked_by is not None}))
+        active = _active_slot(conn, player_id) == slot
+        return DeckView(slot, name, active, evaluation.lines, evaluation.buffs, evaluation.problems, locks)
+
+    def _playable(self, conn: sqlite3.Connection, player_id: int, slot: int) -> _Evaluation:
+        """The deck in `slot` as it can be played now; `DeckInvalid` with every reason otherwise."""
+        _, lines, buffs = _stored(conn, player_id, slot)
+        evaluation = self._evaluate(player_id, lines, buffs, _best_copies(conn, player_id))
+        if evaluation.problems:
+            raise DeckInvalid(evaluation.problems)
+        return evaluation
+
+    # --- use cases ------------------------------------------------------------------------------------
+
+    async def save(
+        self, player_id: int, slot: int, name: str, lines: Sequence[str], buffs: Sequence[str]
+    ) -> DeckView:
+        """Validate against the cards owned now and store; an invalid deck raises `DeckInvalid`, nothing changes.
+
+        Saving over a slot replaces it (saving twice is harmless, so no idempotency key is needed).
+        """
+        _check_slot(slot)
+        clean = " ".join(str(name).split())
+        if not 1 <= len(clean) <= NAME_MAX:
+            raise DomainError("hoss.error.deck.name", maximum=NAME_MAX)
+        lines, buffs = [str(x) for x in lines], [str(x) for x in buffs]
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> DeckView:
+            evaluation = self._evaluate(player_id, lines, buffs, _best_copies(conn, player_id))
+            if evaluation.problems:
+                raise DeckInvalid(evaluation.problems)
+            ensure_player(conn, player_id, now)
+            conn.execute(
+                "INSERT INTO hoss_decks (player_id, slot, name, lines, buffs, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, slot) DO UPDATE SET"
+                " name = excluded.name, lines = excluded.lines, buffs = excluded.buffs,"
+                " updated_at = excluded.updated_at",
+                (player_id, slot, clean, json.dumps(lines), json.dumps(buffs), to_db(now)),
+            )
+            return self._view(conn, player_id, slot)
+
+        return await self.db.write(unit)
+
+    async def delete(self, player_id: int, slot: int) -> bool:
+        """Empty a slot (and forget it as the active deck); False when it was already empty."""
+        _check_slot(slot)
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            conn.execute(
+                "UPDATE hoss_profiles SET active_slot = NULL WHERE player_id = ? AND active_slot = ?",
+                (player_id, slot),
+            )
+            cursor = conn.execute(
+                "DELETE FROM hoss_decks WHERE player_id = ? AND slot = ?", (player_id, slot)
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)
+
+    async def show(self, player_id: int, slot: int) -> DeckView:
+        """The deck with the copies it uses now, their bonus and stats, and whether it is still valid."""
+        _check_slot(slot)
+        return await self.db.read(lambda conn: self._view(conn, player_id, slot))
+
+    async def decks(self, player_id: int) -> list[DeckView]:
+        """Every saved deck, by slot, as `show` gives it (for choosing the active deck)."""
+
+        def unit(conn: sqlite3.Connection) -> list[DeckView]:
+            rows = conn.execute("SELECT slot FROM hoss_decks WHERE player_id = ? ORDER BY slot", (player_id,))
+            return [self._view(conn, player_id, int(slot)) for (slot,) in rows.fetchall()]
+
+        return await self.db.read(unit)
+
+    async def set_active(self, player_id: int, slot: int) -> None:
+        """Choose the deck to play. Any saved deck may be chosen; `deck_setup` says if it became invalid."""
+        _check_slot(slot)
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> None:
+            _stored(conn, player_id, slot)
+            ensure_player(conn, player_id, now)
+            conn.execute(
+                "INSERT INTO hoss_profiles (player_id, active_slot) VALUES (?, ?)"
+                " ON CONFLICT (player_id) DO UPDATE SET active_slot = excluded.active_slot",
+                (player_id, slot),
+            )
+
+        await self.db.write(unit)
+
+    async def deck_setup(self, player_id: int, slot: int | None = None, *, seat: int = 0) -> PlayerSetup:
+        """The engine setup of a deck (the active one by default) from the best copies owned now."""
+        if slot is not None:
+            _check_slot(slot)
+
+        def unit(conn: sqlite3.Connection) -> PlayerSetup:
+            chosen = slot if slot is not None else _active_slot(conn, player_id)
+            if chosen is None:
+                raise DomainError("hoss.error.deck.no_active")
+            evaluation = self._playable(conn, player_id, chosen)
+            return self._setup(player_id, evaluation.lines, evaluation.buffs, seat)
+
+        return await self.db.read(unit)
+
+    async def lock(self, player_id: int, slot: int, lock_name: str) -> LockResult:
+        """Lock the copies the (valid) deck uses now under `lock_name`; locking again follows the deck.
+
+        Copies already held by this lock and no longer used are released, so re-locking after a fusion
+        or a new best copy moves the lock to the copies the deck really plays. A copy held by another
+        lock is refused: two locked decks never share a copy.
+        """
+        _check_slot(slot)
+        if not lock_name:
+            raise ValueError("a lock needs a name")
+
+        def unit(conn: sqlite3.Connection) -> LockResult:
+            evaluation = self._playable(conn, player_id, slot)
+            for copy in evaluation.copies:
+                if copy.locked_by not in (None, lock_name):
+                    raise DomainError("hoss.error.deck.locked_elsewhere", copy=copy.id)
+            target = {c.id for c in evaluation.copies}
+            held = set(self._held(conn, player_id, lock_name))
+            ledger.set_card_lock(conn, sorted(held - target), player_id, None)
+            ledger.set_card_lock(conn, sorted(target - held), player_id, lock_name)
+            return LockResult(tuple(sorted(target)), tuple(sorted(held - target)))
+
+        return await self.db.write(unit)
+
+    async def unlock(self, player_id: int, lock_name: str) -> tuple[int, ...]:
+        """Release every copy of the player held by `lock_name`; returns their ids."""
+
+        def unit(conn: sqlite3.Connection) -> tuple[int, ...]:
+            held = self._held(conn, player_id, lock_name)
+            ledger.set_card_lock(conn, held, player_id, None)
+            return tuple(held)
+
+        return await self.db.write(unit)
+
+    @staticmethod
+    def _held(conn: sqlite3.Connection, player_id: int, lock_name: str) -> list[int]:
+        rows = conn.execute(
+            "SELECT id FROM cards WHERE game = ? AND owner_id = ? AND locked_by = ? ORDER BY id",
+            (GAME, player_id, lock_name),
+        )
+        return [int(r[0]) for r in rows]

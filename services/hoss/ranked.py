@@ -1,0 +1,477 @@
+"""Ranked battles against the AI: the ladder, starting a battle, answering its pauses, the 2-minute
+deadline, skipping to the end, the live view, the log and the replay, rewards and milestone notices.
+
+Each use case is one write unit. A battle is a row (`services/hoss/battles.py` stores and drives it); the
+player sits in seat 0 and the AI (`strong_policy`) in seat 1. A decision not taken within 2 minutes is
+taken by the AI for the player: a `hoss.decision_timeout` job (battle id, pause number) is scheduled at
+every pause and does nothing once the battle has moved on. The end of a battle is the transition
+'live' -> 'won'/'lost'/'draw', guarded by a conditional UPDATE in the unit that records the result and
+credits the gold (ledger reason `hoss.ranked`, ref = the battle id), so it is paid exactly once. A
+milestone (every 100 wins at a rank) becomes a notice whose gold is credited when the player claims it.
+Rules: `engine/hoss/ranks.py`; decisions: docs/hoss/ranked.md.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from core.clock import Clock, to_db
+from core.errors import BadInput, DomainError, NotAllowed, NotFound
+from engine.hoss import ENGINE
+from engine.hoss.actions import moves_of
+from engine.hoss.battle import Record
+from engine.hoss.catalog import HossCatalog
+from engine.hoss.engine import new_battle
+from engine.hoss.ranks import (
+    MAX_RANK,
+    RANK_UNLOCK_WINS,
+    RANKS,
+    highest_unlocked,
+    opponent_setup,
+    playable_ranks,
+)
+from engine.protocol import CATALOG_OPTION, PlayerSetup
+from engine.rng import derive
+from services.hoss import battles
+from services.hoss.battles import AI, PLAYER, TIMEOUT_JOB, BattleResult, BattleRow, Decision
+from services.hoss.decks import DeckService
+from services.hoss.gold import GOLD
+from services.hoss.shop import rank_wins
+from services.platform import ledger
+from services.platform.messages import Text
+from services.platform.players import ensure_player
+from services.platform.scheduler import Job, Scheduler
+from store.db import Database
+from store.idempotency import once
+
+REASON_MILESTONE = "hoss.ranked.milestone"  # ledger reason of a claimed milestone (ref = the notice id)
+RANK_NAME_KEYS = {
+    1: "hoss.ranked.rank.1",
+    2: "hoss.ranked.rank.2",
+    3: "hoss.ranked.rank.3",
+    4: "hoss.ranked.rank.4",
+    5: "hoss.ranked.rank.5",
+    6: "hoss.ranked.rank.6",
+    7: "hoss.ranked.rank.7",
+    8: "hoss.ranked.rank.8",
+    9: "hoss.ranked.rank.max",
+}
+# The events a view highlights in a round (every event stays in `RoundView.record`).
+NOTABLE_EVENTS = frozenset({"play", "place", "move", "evolve", "evolve_choice", "death", "revive"})
+
+
+@dataclass(frozen=True)
+class RankStatus:
+    rank: int
+    name: Text
+    wins: int
+    losses: int
+    unlocked: bool
+    playable: bool
+    win_gold: int
+    loss_gold: int
+
+
+@dataclass(frozen=True)
+class Notice:
+    id: int
+    kind: str  # 'milestone'
+    rank: int
+    wins: int
+    gold: int
+    battle_id: int | None
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """What the ranked menu shows: every rank, which are playable, the live battle, unclaimed notices."""
+
+    ranks: tuple[RankStatus, ...]
+    highest: int
+    playable: tuple[int, ...]
+    live_battle: int | None
+    notices: tuple[Notice, ...]
+
+
+@dataclass(frozen=True)
+class Started:
+    battle_id: int
+    rank: int
+    replayed: bool  # a repeated click: the battle the first click started
+
+
+@dataclass(frozen=True)
+class Answered:
+    battle_id: int
+    answered_pause: int  # the pause the action was applied to
+    pause: int  # the pause the battle waits at now
+    over: bool
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class RoundView:
+    round: int
+    record: Record  # the engine's log record: events, and both sides after the round
+
+    @property
+    def sides(self) -> list[dict[str, Any]]:
+        """Per seat: hand and pile counts, synergies, creatures (card, rank, PV, shield, statuses...)."""
+        sides: list[dict[str, Any]] = self.record["sides"]
+        return sides
+
+    @property
+    def notable(self) -> list[dict[str, Any]]:
+        return [e for e in self.record["events"] if e["k"] in NOTABLE_EVENTS]
+
+
+@dataclass(frozen=True)
+class BattleView:
+    battle_id: int
+    rank: int
+    status: str
+    pause: int
+    round: int
+    deadline: datetime | None  # when the AI decides for the player
+    snapshot: dict[str, Any]  # ENGINE.view for the player: both sides, the hand, the legal actions
+    legal: list[dict[str, Any]]  # the player's legal actions now (action JSON), empty when not asked
+    new_rounds: tuple[RoundView, ...]  # the rounds played since the previous view
+    ai_decided: tuple[int, ...]  # pauses where the deadline passed and the AI decided for the player
+    result: BattleResult | None
+
+
+@dataclass(frozen=True)
+class DefenderMoves:
+    moves: tuple[tuple[str, str], ...]  # (Défenseur, new protégé), the engine's order
+    cards: dict[str, str]  # the player's creatures in play: uid -> card id (to name them)
+
+
+@dataclass(frozen=True)
+class Claim:
+    notice: Notice
+    credited: bool  # False when it had been claimed already
+    balance: int
+
+
+def _notice(row: sqlite3.Row) -> Notice:
+    return Notice(
+        int(row["id"]), row["kind"], int(row["rank"]), int(row["wins"]), int(row["gold"]), row["battle_id"]
+    )
+
+
+def _check_pause(row: BattleRow, pause: int | None) -> None:
+    """Controls drawn for `pause` act only while the battle is live and still waits there."""
+    if not row.live:
+        raise NotAllowed("hoss.error.ranked.over")
+    if pause is not None and pause != row.pause:
+        raise NotAllowed("hoss.error.ranked.stale")
+
+
+def _pending(conn: sqlite3.Connection, player_id: int) -> list[Notice]:
+    rows = conn.execute(
+        "SELECT * FROM hoss_notices WHERE player_id = ? AND claimed_at IS NULL ORDER BY id", (player_id,)
+    )
+    return [_notice(row) for row in rows]
+
+
+class RankedService:
+    """Ranked battles against the AI. `scheduler` (when given) runs the 2-minute decision deadlines."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        catalog: HossCatalog,
+        rng: random.Random,
+        scheduler: Scheduler | None = None,
+        decks: DeckService | None = None,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.catalog = catalog
+        self.rng = rng  # battle seeds; used only inside write units, i.e. by the writer's thread
+        self.scheduler = scheduler
+        self.decks = decks or DeckService(db, clock, catalog)
+        if scheduler is not None:
+            scheduler.on(TIMEOUT_JOB, self.on_timeout)
+
+    # --- the ladder and notices ---------------------------------------------------------------------
+
+    async def ladder(self, player_id: int) -> Ladder:
+        def unit(conn: sqlite3.Connection) -> Ladder:
+            wins = rank_wins(conn, player_id)
+            losses = dict(
+                conn.execute("SELECT rank, losses FROM hoss_rank_progress WHERE player_id = ?", (player_id,))
+            )
+            top, playable = highest_unlocked(wins), playable_ranks(wins)
+            ranks = tuple(
+                RankStatus(
+                    s.rank,
+                    Text(RANK_NAME_KEYS[s.rank]),
+                    wins.get(s.rank, 0),
+                    int(losses.get(s.rank, 0)),
+                    s.rank <= top,
+                    s.rank in playable,
+                    s.win_gold,
+                    s.loss_gold,
+                )
+                for s in RANKS
+            )
+            live = battles.live_battle_id(conn, player_id)
+            return Ladder(ranks, top, playable, live, tuple(_pending(conn, player_id)))
+
+        return await self.db.read(unit)
+
+    async def pending_notices(self, player_id: int) -> list[Notice]:
+        """Unclaimed notices, oldest first: shown again at every command until the player clicks OK."""
+        return await self.db.read(lambda conn: _pending(conn, player_id))
+
+    async def claim_notice(self, player_id: int, notice_id: int) -> Claim:
+        """The player clicked OK: credit the notice's gold once (a second claim credits nothing)."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Claim:
+            row = conn.execute(
+                "SELECT * FROM hoss_notices WHERE id = ? AND player_id = ?", (notice_id, player_id)
+            ).fetchone()
+            if row is None:
+                raise NotFound("hoss.error.ranked.notice_not_found")
+            claimed = conn.execute(
+                "UPDATE hoss_notices SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL",
+                (to_db(now), notice_id),
+            ).rowcount
+            notice = _notice(row)
+            if claimed:
+                why = ledger.Movement(REASON_MILESTONE, ref=str(notice_id))
+                balance = ledger.credit(conn, now, player_id, GOLD, notice.gold, why)
+            else:
+                balance = ledger.balance(conn, player_id, GOLD)
+            return Claim(notice, bool(claimed), balance)
+
+        return await self.db.write(unit)
+
+    # --- playing ------------------------------------------------------------------------------------
+
+    async def current(self, player_id: int) -> int | None:
+        """The player's live battle, if any (to resume it after a restart)."""
+        return await self.db.read(lambda conn: battles.live_battle_id(conn, player_id))
+
+    async def start(self, player_id: int, rank: int, *, key: str | int, guild: int | None = None) -> Started:
+        """Start a battle at `rank` with the active deck; a double click (same key) starts one battle.
+        `guild` (the server the command runs in, None in direct messages) is where the battle belongs:
+        every later use case passes the interaction's and is refused elsewhere."""
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= MAX_RANK:
+            raise BadInput("hoss.error.ranked.rank", maximum=MAX_RANK)
+        setup: PlayerSetup | DomainError
+        try:
+            setup = await self.decks.deck_setup(player_id)
+        except DomainError as exc:  # raised in the unit, after the idempotency key had its say
+            setup = exc
+        now = self.clock.now()
+        start_key = str(key)
+
+        def unit(conn: sqlite3.Connection) -> Started:
+            ensure_player(conn, player_id, now)
+            stored, fresh = once(
+                conn,
+                f"hoss:ranked:start:{start_key}",
+                now,
+                lambda: self._start(conn, now, player_id, rank, setup, start_key, guild),
+            )
+            if stored["player"] != player_id:
+                raise NotAllowed()
+            return Started(stored["battle"], stored["rank"], not fresh)
+
+        started = await self.db.write(unit)
+        return started
+
+    def _start(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        player_id: int,
+        rank: int,
+        setup: PlayerSetup | DomainError,
+        key: str,
+        guild: int | None,
+    ) -> dict[str, Any]:
+        playable = playable_ranks(rank_wins(conn, player_id))
+        if rank > playable[-1]:
+            raise NotAllowed(
+                "hoss.error.ranked.locked", rank=rank, previous=rank - 1, needed=RANK_UNLOCK_WINS
+            )
+        if rank < playable[0]:
+            raise NotAllowed("hoss.error.ranked.closed", rank=rank, lowest=playable[0])
+        live = battles.live_battle_id(conn, player_id)
+        if live is not None:
+            raise NotAllowed("hoss.error.ranked.live", battle=live)
+        if isinstance(setup, DomainError):
+            raise setup
+        seed = self.rng.getrandbits(62)
+        opponent = opponent_setup(self.catalog, rank, random.Random(derive(seed, "hoss-ranked-opponent")))
+        battle = new_battle((setup, opponent), seed, {CATALOG_OPTION: self.catalog}, log=True)
+        battle_id = battles.insert(
+            conn,
+            now,
+            player_id=player_id,
+            rank=rank,
+            key=key,
+            seed=seed,
+            setups=(setup, opponent),
+            battle=battle,
+            guild=guild,
+        )
+        row = battles.load(conn, battle_id)
+        assert row is not None
+        decisions: list[Decision] = []
+        records: list[Record] = []
+        pause = battles.advance(battle, 1 if PLAYER in battle.waiting() else 0, decisions, records)
+        battles.step(conn, now, row, battle, decisions, records, pause)
+        return {"player": player_id, "battle": battle_id, "rank": rank}
+
+    async def answer(
+        self,
+        player_id: int,
+        battle_id: int,
+        action_json: Any,
+        *,
+        key: str | int,
+        pause: int | None = None,
+        guild: int | None = None,
+    ) -> Answered:
+        """Apply one decision of the player, then let the battle run to the player's next pause (the AI
+        answering for the opponent). `pause` is the pause the buttons were drawn for: an answer meant for an
+        earlier pause is refused (`hoss.error.ranked.stale`). An illegal action changes nothing."""
+        action = ENGINE.action_from_json(action_json)  # IllegalAction on malformed data
+        now = self.clock.now()
+        answer_key = str(key)
+
+        def work(conn: sqlite3.Connection, row: BattleRow) -> dict[str, Any]:
+            _check_pause(row, pause)
+            battle = battles.restore(row)
+            decisions: list[Decision] = []
+            records: list[Record] = []
+            battles.apply(battle, PLAYER, action, "player", row.pause, decisions)
+            after = battles.advance(battle, row.pause, decisions, records)
+            battles.step(conn, now, row, battle, decisions, records, after)
+            return {"player": player_id, "battle": battle_id, "pause": row.pause}
+
+        def unit(conn: sqlite3.Connection) -> Answered:
+            row = battles.owned(conn, player_id, battle_id, guild)
+            stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, lambda: work(conn, row))
+            if stored["player"] != player_id or stored["battle"] != battle_id:
+                raise NotAllowed()
+            now_row = battles.load(conn, battle_id)
+            assert now_row is not None
+            return Answered(battle_id, stored["pause"], now_row.pause, not now_row.live, not fresh)
+
+        answered = await self.db.write(unit)
+        return answered
+
+    async def defender_moves(
+        self, player_id: int, battle_id: int, *, pause: int | None = None, guild: int | None = None
+    ) -> DefenderMoves:
+        """The Défenseur moves (Défenseur, new protégé) the player may make now, for the « Défenseur »
+        button. Checked at every click like an answer (the custom_id is untrusted): the player's own live
+        battle, reached from where it started, still at the pause the controls were drawn for."""
+
+        def unit(conn: sqlite3.Connection) -> DefenderMoves:
+            row = battles.owned(conn, player_id, battle_id, guild)
+            _check_pause(row, pause)
+            seat = ENGINE.from_json(row.state).seats[PLAYER]
+            moves = moves_of(seat.steps, seat.answers)
+            if not moves:
+                raise NotAllowed("hoss.error.ranked.no_move")
+            cards = {f.uid: f.card for f in seat.fighters}
+            return DefenderMoves(tuple((move.defender, move.protege) for move in moves), cards)
+
+        return await self.db.read(unit)
+
+    async def skip_to_end(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleResult:
+        """Resolve the rest of the battle at once, the AI taking the player's decisions too. Calling it on
+        a finished battle just returns its result."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> BattleResult:
+            row = battles.owned(conn, player_id, battle_id, guild)
+            if row.live:
+                battle = battles.restore(row)
+                decisions: list[Decision] = []
+                records: list[Record] = []
+                pause = battles.advance(battle, row.pause, decisions, records, for_player=AI)
+                battles.step(conn, now, row, battle, decisions, records, pause)
+                row = battles.owned(conn, player_id, battle_id, guild)
+            result = battles.result_of(row, ENGINE.from_json(row.state))
+            assert result is not None
+            return result
+
+        return await self.db.write(unit)
+
+    def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        """`hoss.decision_timeout`: if the battle still waits at that pause, the AI decides for the player
+        (recorded as 'timeout', so the view can say so) and the battle runs on to the next pause."""
+        row = battles.load(conn, int(job.payload["battle"]))
+        if row is None or not row.live or row.pause != int(job.payload["pause"]):
+            return
+        battle = battles.restore(row)
+        decisions: list[Decision] = []
+        records: list[Record] = []
+        battles.answer_all(battle, PLAYER, AI, "timeout", row.pause, decisions)
+        pause = battles.advance(battle, row.pause, decisions, records)
+        battles.step(conn, now, row, battle, decisions, records, pause)
+
+    # --- watching -----------------------------------------------------------------------------------
+
+    async def view(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleView:
+        """The battle now (for the player) and the rounds played since the previous view."""
+
+        def unit(conn: sqlite3.Connection) -> BattleView:
+            row = battles.owned(conn, player_id, battle_id, guild)
+            state = ENGINE.from_json(row.state)
+            snapshot = dict(ENGINE.view(state, PLAYER))
+            new = [RoundView(r["round"], r) for r in battles.rounds(conn, battle_id, row.viewed_round)]
+            if new:
+                conn.execute(
+                    "UPDATE hoss_battles SET viewed_round = ? WHERE id = ? AND viewed_round < ?",
+                    (new[-1].round, battle_id, new[-1].round),
+                )
+            timeouts = conn.execute(
+                "SELECT DISTINCT pause FROM hoss_battle_decisions WHERE battle_id = ? AND by = 'timeout'"
+                " ORDER BY pause",
+                (battle_id,),
+            )
+            return BattleView(
+                battle_id=battle_id,
+                rank=row.rank,
+                status=row.status,
+                pause=row.pause,
+                round=row.round,
+                deadline=row.deadline_at,
+                snapshot=snapshot,
+                legal=list(snapshot["seats"][PLAYER].get("legal", [])) if row.live else [],
+                new_rounds=tuple(new),
+                ai_decided=tuple(int(p) for (p,) in timeouts),
+                result=battles.result_of(row, state),
+            )
+
+        return await self.db.write(unit)
+
+    async def log(self, player_id: int, battle_id: int, guild: int | None = None) -> str:
+        """The full log: seed, decks, decisions, rounds, outcome. While the battle is live it holds the
+        seed and the AI's deck, so the cog only reads names from it; it is attached once the battle ends."""
+        return await self.db.read(
+            lambda conn: battles.stored_log(conn, battles.owned(conn, player_id, battle_id, guild))
+        )
+
+    async def replay(self, viewer: int, battle_id: int, guild: int | None = None) -> str:
+        """A finished battle played again from its seed and stored decisions (the same text as `log`), for
+        its player or for the members of the server where it was played (`battles.replayable`)."""
+
+        def unit(conn: sqlite3.Connection) -> str:
+            return battles.replay_log(conn, battles.replayable(conn, viewer, battle_id, guild))
+
+        return await self.db.read(unit)

@@ -1,0 +1,381 @@
+"""Buying HOSS boosters and opening them: the purchase, the face-down cards, flipping, selling on the spot.
+
+A purchase of 1 to 10 boosters is ONE write unit under the interaction's idempotency key: the guarded debit
+of the whole price, then per booster an opening row and six minted copies (ledger reason `hoss.booster`,
+ref = the opening id). A double click buys once and both clicks get the same openings. The cards come from
+`engine.hoss.boosters.draw_booster`, fed by the `random.Random` given to the service (seeded in tests,
+`random.SystemRandom()` in production); the draw happens inside the unit, in the single writer's thread,
+because which boosters the player may buy depends on the rank progress read in the same transaction.
+
+Flipping is idempotent per position: a button carries the position it reveals, and the conditional UPDATE
+(`... AND flipped = 0`) makes a second click a no-op. Decisions are in docs/hoss/economy.md.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from core.clock import Clock, to_db
+from core.errors import BadInput, NotAllowed, NotFound
+from engine.hoss.boosters import CARDS_PER_BOOSTER, TIERS, BoosterPool, draw_booster
+from engine.hoss.catalog import RACES, CreatureCard, HossCatalog, Race, Rarity
+from engine.hoss.economy import (
+    MAX_BOOSTERS_PER_PURCHASE,
+    RACE_BOOSTER_UNLOCK_WINS,
+    OddsTable,
+    booster_price,
+    highest_unlocked_rank,
+    odds_table,
+    race_booster_unlocked,
+    sale_price,
+    unlocked_tiers,
+)
+from services.hoss.collection import HossCard
+from services.hoss.gold import GOLD
+from services.hoss.sale import SaleResult, sell_unit
+from services.platform import ledger
+from services.platform.players import ensure_player
+from store.db import Database
+from store.idempotency import once
+
+REASON_BOOSTER = "hoss.booster"
+
+
+@dataclass(frozen=True)
+class OpeningCard:
+    """One slot of an opening. A face-down slot hides what it holds: only its position is known."""
+
+    position: int
+    flipped: bool
+    copy_id: int | None = None
+    card: HossCard | None = None
+    rarity: Rarity | None = None
+    holo: bool | None = None
+    owned: bool | None = None  # False once sold (or sacrificed) after being flipped
+    price: int | None = None
+
+
+@dataclass(frozen=True)
+class Opening:
+    id: int
+    kind: str  # "normal" or "race"
+    race: str | None
+    tier: int
+    cards: tuple[OpeningCard, ...]
+
+    @property
+    def next_position(self) -> int | None:
+        """The next card to flip (cards are flipped in order), None when all are face up."""
+        return next((c.position for c in self.cards if not c.flipped), None)
+
+
+@dataclass(frozen=True)
+class Purchase:
+    count: int
+    race: str | None  # None for normal boosters
+    tier: int
+    price: int  # per booster
+    total: int
+    balance: int  # gold after the purchase
+    openings: tuple[Opening, ...]
+    replayed: bool  # True when this answers a repeated click with the first click's purchase
+
+
+@dataclass(frozen=True)
+class FlipResult:
+    opening: Opening
+    flipped: tuple[int, ...]  # positions this call turned face up (empty for a repeated click)
+
+
+@dataclass(frozen=True)
+class ShopOffer:
+    """What `/hoss shop` shows before buying."""
+
+    balance: int
+    tier: int  # the highest unlocked booster, the default of a purchase
+    price: int
+    unlocked: tuple[int, ...]  # every booster the player may choose: Rang 1 up to `tier`
+    race_unlocked: bool
+    race_price: int
+    rank1_wins: int
+    race_unlock_wins: int
+    max_count: int
+
+
+def rank_wins(conn: sqlite3.Connection, player_id: int) -> dict[int, int]:
+    rows = conn.execute("SELECT rank, wins FROM hoss_rank_progress WHERE player_id = ?", (player_id,))
+    return {int(rank): int(wins) for rank, wins in rows}
+
+
+def load_openings(
+    conn: sqlite3.Connection, cards: dict[str, HossCard], opening_ids: list[int]
+) -> list[Opening]:
+    """The openings in the order asked, their slots in position order; face-down slots masked."""
+    if not opening_ids:
+        return []
+    marks = ",".join("?" * len(opening_ids))
+    heads = {
+        int(row[0]): row
+        for row in conn.execute(
+            f"SELECT id, kind, race, tier, player_id FROM hoss_openings WHERE id IN ({marks})", opening_ids
+        )
+    }
+    slots: dict[int, list[OpeningCard]] = {i: [] for i in heads}
+    for opening_id, position, copy_id, flipped, key, attrs, owner in conn.execute(
+        "SELECT oc.opening_id, oc.position, oc.card_id, oc.flipped, c.card_key, c.attrs, c.owner_id"
+        " FROM hoss_opening_cards oc JOIN cards c ON c.id = oc.card_id"
+        f" WHERE oc.opening_id IN ({marks}) ORDER BY oc.opening_id, oc.position",
+        opening_ids,
+    ):
+        if not flipped:
+            slots[opening_id].append(OpeningCard(position, False))
+            continue
+        a = json.loads(attrs)
+        card = cards.get(key)
+        rank = card.rank if isinstance(card, CreatureCard) else None
+        holo = bool(a.get("holo"))
+        rarity = cast(Rarity, a.get("rarity", "basique"))
+        slots[opening_id].append(
+            OpeningCard(
+                position=position,
+                flipped=True,
+                copy_id=copy_id,
+                card=card,
+                rarity=rarity,
+                holo=holo,
+                owned=owner is not None and owner == heads[opening_id][4],
+                price=sale_price(rarity, rank, holo),
+            )
+        )
+    return [Opening(i, h[1], h[2], int(h[3]), tuple(slots[i])) for i in opening_ids if (h := heads.get(i))]
+
+
+def _own_opening(conn: sqlite3.Connection, player_id: int, opening_id: int) -> None:
+    row = conn.execute("SELECT player_id FROM hoss_openings WHERE id = ?", (opening_id,)).fetchone()
+    if row is None or row[0] != player_id:
+        raise NotFound("hoss.error.shop.opening_not_found")
+
+
+def _check_position(position: int) -> None:
+    if position not in range(CARDS_PER_BOOSTER):
+        raise BadInput("hoss.error.shop.position", maximum=CARDS_PER_BOOSTER)
+
+
+def _face_down(conn: sqlite3.Connection, opening_id: int) -> list[int]:
+    rows = conn.execute(
+        "SELECT position FROM hoss_opening_cards WHERE opening_id = ? AND flipped = 0 ORDER BY position",
+        (opening_id,),
+    )
+    return [int(row[0]) for row in rows]
+
+
+class HossShop:
+    """Boosters: odds, prices, purchase, opening, flipping, selling a flipped card on the spot."""
+
+    def __init__(self, db: Database, clock: Clock, catalog: HossCatalog, rng: random.Random) -> None:
+        self.db = db
+        self.clock = clock
+        self.catalog = catalog
+        self.rng = rng  # used only inside write units, i.e. only by the writer's thread
+        self.pool = BoosterPool.of(catalog)
+        self.cards: dict[str, HossCard] = {card.id: card for card in catalog.cards}
+
+    @staticmethod
+    def odds() -> OddsTable:
+        """Rarity and holo odds, and each tier's rank odds and prices, for `/hoss odds`."""
+        return odds_table()
+
+    async def offer(self, player_id: int) -> ShopOffer:
+        def unit(conn: sqlite3.Connection) -> ShopOffer:
+            wins = rank_wins(conn, player_id)
+            tier = highest_unlocked_rank(wins)
+            return ShopOffer(
+                balance=ledger.balance(conn, player_id, GOLD),
+                tier=tier,
+                price=booster_price(tier),
+                unlocked=tuple(unlocked_tiers(wins)),
+                race_unlocked=race_booster_unlocked(wins),
+                race_price=booster_price(tier, race=True),
+                rank1_wins=wins.get(1, 0),
+                race_unlock_wins=RACE_BOOSTER_UNLOCK_WINS,
+                max_count=MAX_BOOSTERS_PER_PURCHASE,
+            )
+
+        return await self.db.read(unit)
+
+    async def buy(
+        self, player_id: int, count: int, *, key: str | int, race: str | None = None, tier: int | None = None
+    ) -> Purchase:
+        """Buy `count` boosters (1..10) of `tier`, any booster the player has unlocked (their highest when
+        None); `race` makes them race boosters."""
+        if (
+            isinstance(count, bool)
+            or not isinstance(count, int)
+            or count not in range(1, MAX_BOOSTERS_PER_PURCHASE + 1)
+        ):
+            raise BadInput("hoss.error.shop.count", minimum=1, maximum=MAX_BOOSTERS_PER_PURCHASE)
+        if race is not None and race not in RACES:
+            raise BadInput("hoss.error.shop.unknown_race", race=race)
+        if tier is not None and (isinstance(tier, bool) or not isinstance(tier, int) or tier not in TIERS):
+            raise BadInput("hoss.error.shop.tier", minimum=min(TIERS), maximum=max(TIERS))
+        now = self.clock.now()
+        purchase_key = str(key)
+
+        def unit(conn: sqlite3.Connection) -> Purchase:
+            ensure_player(conn, player_id, now)
+            stored, fresh = once(
+                conn,
+                f"hoss:buy:{purchase_key}",
+                now,
+                lambda: self._purchase(conn, now, player_id, count, race, tier, purchase_key),
+            )
+            if stored["player"] != player_id:
+                raise NotAllowed()
+            openings = load_openings(conn, self.cards, stored["openings"])
+            return Purchase(
+                count=len(openings),
+                race=stored["race"],
+                tier=stored["tier"],
+                price=stored["price"],
+                total=stored["total"],
+                balance=stored["balance"],
+                openings=tuple(openings),
+                replayed=not fresh,
+            )
+
+        return await self.db.write(unit)
+
+    def _purchase(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        player_id: int,
+        count: int,
+        race: str | None,
+        asked: int | None,
+        key: str,
+    ) -> dict[str, Any]:
+        wins = rank_wins(conn, player_id)
+        if race is not None and not race_booster_unlocked(wins):
+            raise NotAllowed(
+                "hoss.error.shop.race_locked", wins=wins.get(1, 0), needed=RACE_BOOSTER_UNLOCK_WINS
+            )
+        unlocked = unlocked_tiers(wins)
+        tier = unlocked[-1] if asked is None else asked
+        if tier not in unlocked:
+            raise NotAllowed("hoss.error.shop.tier_locked", tier=tier, highest=unlocked[-1])
+        price = booster_price(tier, race=race is not None)
+        balance = ledger.debit(
+            conn, now, player_id, GOLD, price * count, ledger.Movement(REASON_BOOSTER, ref=key)
+        )
+        chosen = cast(Race | None, race)  # checked against RACES before the unit
+        opening_ids = []
+        for index in range(count):
+            opening_id = int(
+                conn.execute(
+                    "INSERT INTO hoss_openings (player_id, purchase_key, booster_index, kind, race, tier, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (player_id, key, index, "normal" if race is None else "race", race, tier, to_db(now)),
+                ).fetchone()[0]
+            )
+            why = ledger.Movement(REASON_BOOSTER, ref=str(opening_id))
+            for position, drawn in enumerate(draw_booster(self.pool, self.rng, tier, chosen)):
+                attrs = {"rarity": drawn.rarity, "stars": 0, "holo": drawn.holo}
+                copy_id = ledger.mint_card(conn, now, player_id, "hoss", drawn.card, why, attrs)
+                conn.execute(
+                    "INSERT INTO hoss_opening_cards (opening_id, position, card_id) VALUES (?, ?, ?)",
+                    (opening_id, position, copy_id),
+                )
+            opening_ids.append(opening_id)
+        return {
+            "player": player_id,
+            "openings": opening_ids,
+            "race": race,
+            "tier": tier,
+            "price": price,
+            "total": price * count,
+            "balance": balance,
+        }
+
+    async def opening(self, player_id: int, opening_id: int) -> Opening:
+        def unit(conn: sqlite3.Connection) -> Opening:
+            _own_opening(conn, player_id, opening_id)
+            return load_openings(conn, self.cards, [opening_id])[0]
+
+        return await self.db.read(unit)
+
+    async def unopened(self, player_id: int) -> list[Opening]:
+        """The player's openings that still hold face-down cards, oldest first."""
+
+        def unit(conn: sqlite3.Connection) -> list[Opening]:
+            rows = conn.execute(
+                "SELECT DISTINCT o.id FROM hoss_openings o JOIN hoss_opening_cards oc ON oc.opening_id = o.id"
+                " WHERE o.player_id = ? AND oc.flipped = 0 ORDER BY o.id",
+                (player_id,),
+            )
+            return load_openings(conn, self.cards, [int(row[0]) for row in rows])
+
+        return await self.db.read(unit)
+
+    async def flip(self, player_id: int, opening_id: int, position: int | None = None) -> FlipResult:
+        """Turn the next face-down card. With `position` (what a button carries), a repeated click on an
+        already flipped card changes nothing; flipping out of order is refused (the rulebook's promise
+        that the next card is at least as rare holds only in order)."""
+        if position is not None:
+            _check_position(position)
+
+        def unit(conn: sqlite3.Connection) -> FlipResult:
+            _own_opening(conn, player_id, opening_id)
+            down = _face_down(conn, opening_id)
+            target = down[0] if position is None and down else position
+            turned: tuple[int, ...] = ()
+            if target is not None and target in down:
+                if target != down[0]:
+                    raise NotAllowed("hoss.error.shop.flip_order", position=down[0] + 1)
+                cursor = conn.execute(
+                    "UPDATE hoss_opening_cards SET flipped = 1 WHERE opening_id = ? AND position = ? AND flipped = 0",
+                    (opening_id, target),
+                )
+                turned = (target,) if cursor.rowcount == 1 else ()
+            return FlipResult(load_openings(conn, self.cards, [opening_id])[0], turned)
+
+        return await self.db.write(unit)
+
+    async def flip_all(self, player_id: int, opening_id: int) -> FlipResult:
+        def unit(conn: sqlite3.Connection) -> FlipResult:
+            _own_opening(conn, player_id, opening_id)
+            down = _face_down(conn, opening_id)
+            conn.execute(
+                "UPDATE hoss_opening_cards SET flipped = 1 WHERE opening_id = ? AND flipped = 0",
+                (opening_id,),
+            )
+            return FlipResult(load_openings(conn, self.cards, [opening_id])[0], tuple(down))
+
+        return await self.db.write(unit)
+
+    async def sell_from_opening(
+        self, player_id: int, opening_id: int, position: int, *, key: str | int
+    ) -> SaleResult:
+        """Sell a flipped card straight from the opening, through the sale service's own unit (same rules:
+        unlocked, the six Rang 1 floor, idempotent per key); a face-down card cannot be sold."""
+        _check_position(position)
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> SaleResult:
+            _own_opening(conn, player_id, opening_id)
+            row = conn.execute(
+                "SELECT card_id, flipped FROM hoss_opening_cards WHERE opening_id = ? AND position = ?",
+                (opening_id, position),
+            ).fetchone()
+            if row is None:
+                raise BadInput("hoss.error.shop.position", maximum=CARDS_PER_BOOSTER)
+            if not row[1]:
+                raise NotAllowed("hoss.error.card.face_down")
+            return sell_unit(conn, now, self.cards, player_id, [int(row[0])], str(key))
+
+        return await self.db.write(unit)

@@ -1,0 +1,110 @@
+"""A player's Pillz characters: copies grouped by character, filtered by clan and stars, 10 a page.
+
+Copies carry no properties of their own: two copies of a character are interchangeable, so the
+collection shows each character once with how many copies the player owns. `owned_counts` is the one
+query decks read ownership from. The page is read in a write unit because a player's first look at
+their collection is also when they receive their starter deck. Decisions: docs/pillz/economy.md.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from core.errors import BadInput
+from engine.pillz.catalog import STARS, PillzCard, PillzCatalog
+from services.pillz.economy import GAME_KEY, PillzService
+from services.platform.catalogs import fold
+from services.shared import collecting
+
+PAGE_SIZE = 10
+
+
+def owned_counts(conn: sqlite3.Connection, player_id: int) -> Counter[str]:
+    """Copies the player owns per catalog id."""
+    return collecting.owned_counts(conn, player_id, GAME_KEY)
+
+
+@dataclass(frozen=True)
+class OwnedCharacter:
+    card: PillzCard
+    count: int
+
+
+@dataclass(frozen=True)
+class CollectionPage:
+    items: tuple[OwnedCharacter, ...]
+    page: int  # 1-based, clamped to the pages that exist
+    pages: int  # at least 1, even for an empty collection
+    cards: int  # different characters matching the filter
+    copies: int  # copies matching the filter
+    starter: tuple[str, ...]  # the starter deck's ids when this call gave it, else empty
+
+
+def clan_of(catalog: PillzCatalog, value: str | None) -> str | None:
+    """A clan id from untrusted input: an id, or a name in either language (case and accents ignored)."""
+    if value is None or not value.strip():
+        return None
+    wanted = fold(value)
+    for clan in catalog.clans:
+        if value == clan.id or wanted in (fold(clan.id), fold(clan.name.fr), fold(clan.name.en)):
+            return clan.id
+    raise BadInput("pillz.error.collection.clan", clan=value[:64])
+
+
+def check_stars(stars: int | None) -> None:
+    if stars is not None and stars not in STARS:
+        raise BadInput("pillz.error.collection.stars", minimum=STARS[0], maximum=STARS[-1])
+
+
+def collection_page(
+    counts: Mapping[str, int],
+    cards: Mapping[str, PillzCard],
+    *,
+    clan: str | None = None,
+    stars: int | None = None,
+    page: int = 1,
+    locale: str | None = None,
+) -> CollectionPage:
+    """Most stars first, then by name in the reader's language (then id). A page past the end shows the
+    last one, below 1 the first (a stale button still lands somewhere)."""
+    owned = [
+        OwnedCharacter(cards[key], n)
+        for key, n in counts.items()
+        if key in cards and n > 0 and clan in (None, cards[key].clan) and stars in (None, cards[key].stars)
+    ]
+    owned.sort(key=lambda o: (-o.card.stars, fold(o.card.name.get(locale)), o.card.id))
+    pages = max(1, math.ceil(len(owned) / PAGE_SIZE))
+    shown = min(max(page, 1), pages)
+    items = owned[(shown - 1) * PAGE_SIZE : shown * PAGE_SIZE]
+    return CollectionPage(tuple(items), shown, pages, len(owned), sum(o.count for o in owned), ())
+
+
+class PillzCollection(PillzService):
+    async def counts(self, player_id: int) -> Counter[str]:
+        return await self.db.read(lambda conn: owned_counts(conn, player_id))
+
+    async def page(
+        self,
+        player_id: int,
+        *,
+        clan: str | None = None,
+        stars: int | None = None,
+        page: int = 1,
+        locale: str | None = None,
+    ) -> CollectionPage:
+        chosen = clan_of(self.catalog, clan)
+        check_stars(stars)
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> tuple[list[str] | None, Counter[str]]:
+            return self.welcome(conn, now, player_id), owned_counts(conn, player_id)
+
+        starter, counts = await self.db.write(unit)
+        shown = collection_page(counts, self.cards, clan=chosen, stars=stars, page=page, locale=locale)
+        return CollectionPage(
+            shown.items, shown.page, shown.pages, shown.cards, shown.copies, tuple(starter or ())
+        )

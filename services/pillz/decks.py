@@ -1,0 +1,191 @@
+"""Pillz decks: four saved slots of 8 to 12 distinct characters the player owns (at most one leader),
+and the active one the duels draw their four characters from.
+
+A deck stores catalog ids, not copies: copies of a character are interchangeable. A character lost since
+saving can make a saved deck invalid, so `show`, `activate` and `active_deck` re-check against the
+characters owned now. Validation lists every reason (a `Problem`); saving an invalid deck raises
+`DeckInvalid` and writes nothing. Decisions: docs/pillz/economy.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from core.errors import BadInput
+from engine.pillz.catalog import PillzCard
+from services.pillz.collection import owned_counts
+from services.pillz.economy import PillzService, store_deck
+from services.platform.catalogs import fold
+from services.shared.collecting import DeckInvalid, Problem, name_index
+
+DECK_SLOTS = 4
+MIN_CARDS = 8
+MAX_CARDS = 12
+MAX_LEADERS = 1
+MAX_DECK_TEXT_ITEMS = 24
+
+
+@dataclass(frozen=True)
+class DeckView:
+    slot: int
+    cards: tuple[str, ...]  # as saved, in saved order
+    problems: tuple[Problem, ...]  # against the characters owned now; empty = playable
+    active: bool
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+def check(
+    deck: Sequence[str], owned: Mapping[str, int], cards: Mapping[str, PillzCard] | None
+) -> list[Problem]:
+    """Every reason this deck cannot be played by a player owning `owned`. Without `cards` (the catalog),
+    the checks that need it (unknown ids, leaders) are skipped."""
+    problems: list[Problem] = []
+    if not MIN_CARDS <= len(deck) <= MAX_CARDS:
+        problems.append(
+            Problem(
+                "pillz.deck.problem.count", {"count": len(deck), "minimum": MIN_CARDS, "maximum": MAX_CARDS}
+            )
+        )
+    leaders: list[str] = []
+    for card_id, used in Counter(deck).items():
+        card = cards.get(card_id) if cards is not None else None
+        if cards is not None and card is None:
+            problems.append(Problem("pillz.deck.problem.unknown", {"card": card_id}))
+            continue
+        if used > 1:
+            problems.append(Problem("pillz.deck.problem.duplicate", {"card": card_id, "count": used}))
+        if owned.get(card_id, 0) < 1:
+            problems.append(Problem("pillz.deck.problem.not_owned", {"card": card_id}))
+        if card is not None and card.leader:
+            leaders.append(card_id)
+    if len(leaders) > MAX_LEADERS:
+        problems.append(
+            Problem("pillz.deck.problem.leaders", {"count": len(leaders), "maximum": MAX_LEADERS})
+        )
+    return problems
+
+
+def parse_deck(text: str, cards: Mapping[str, PillzCard]) -> list[str]:
+    """Catalog ids from what a player typed: comma-separated ids or names (either language, case and
+    accents ignored). An unknown entry is refused naming it; repeats stay so validation reports them."""
+    by_name = name_index(cards)
+    deck: list[str] = []
+    for raw in text.split(","):
+        item = raw.strip()
+        if not item:
+            continue
+        card_id = item if item in cards else by_name.get(fold(item))
+        if card_id is None:
+            raise BadInput("pillz.error.deck.unknown_card", name=item[:64])
+        if len(deck) >= MAX_DECK_TEXT_ITEMS:
+            raise BadInput("pillz.error.deck.too_long", maximum=MAX_CARDS)
+        deck.append(card_id)
+    return deck
+
+
+def check_slot(slot: int) -> int:
+    if isinstance(slot, bool) or not isinstance(slot, int) or not 1 <= slot <= DECK_SLOTS:
+        raise BadInput("pillz.error.deck.slot", minimum=1, maximum=DECK_SLOTS)
+    return slot
+
+
+def deck_in_slot(conn: sqlite3.Connection, player_id: int, slot: int) -> list[str] | None:
+    row = conn.execute(
+        "SELECT cards FROM pillz_decks WHERE player_id = ? AND slot = ?", (player_id, slot)
+    ).fetchone()
+    return None if row is None else [str(c) for c in json.loads(row[0])]
+
+
+def active_slot(conn: sqlite3.Connection, player_id: int) -> int | None:
+    row = conn.execute("SELECT active_slot FROM pillz_profiles WHERE player_id = ?", (player_id,)).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
+def active_problems(
+    conn: sqlite3.Connection, player_id: int, cards: Mapping[str, PillzCard] | None = None
+) -> list[Problem]:
+    """Every reason the player's active deck cannot be played now (no active deck is a reason too)."""
+    slot = active_slot(conn, player_id)
+    deck = None if slot is None else deck_in_slot(conn, player_id, slot)
+    if slot is None or deck is None:
+        return [Problem("pillz.deck.problem.no_active")]
+    return check(deck, owned_counts(conn, player_id), cards)
+
+
+def active_deck(
+    conn: sqlite3.Connection, player_id: int, cards: Mapping[str, PillzCard] | None = None
+) -> list[str] | None:
+    """The active deck's ids when it is playable now, else None (see `active_problems` for why). For the
+    duel service, inside its own unit; pass the catalog's cards to check unknown ids and leaders too."""
+    if active_problems(conn, player_id, cards):
+        return None
+    slot = active_slot(conn, player_id)
+    return None if slot is None else deck_in_slot(conn, player_id, slot)
+
+
+class PillzDecks(PillzService):
+    async def save(
+        self, player_id: int, slot: int, deck: Sequence[str], *, activate: bool = False
+    ) -> DeckView:
+        """Validate against the characters owned now and store in `slot` (replacing it); `activate` also
+        makes it the active deck. An invalid deck raises `DeckInvalid` with every reason, changing nothing
+        (but the starter deck, given first if this is the player's first Pillz call)."""
+        chosen = check_slot(slot)
+        wanted = [str(c) for c in deck]
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> DeckView:
+            self.welcome(conn, now, player_id)
+            problems = check(wanted, owned_counts(conn, player_id), self.cards)
+            if problems:
+                raise DeckInvalid(problems)
+            store_deck(conn, now, player_id, chosen, wanted)
+            if activate:
+                self._activate(conn, player_id, chosen)
+            return DeckView(chosen, tuple(wanted), (), active_slot(conn, player_id) == chosen)
+
+        return await self.db.write(unit)
+
+    async def activate(self, player_id: int, slot: int) -> DeckView:
+        """Make a saved, playable deck the active one; otherwise `DeckInvalid` says why."""
+        chosen = check_slot(slot)
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> DeckView:
+            self.welcome(conn, now, player_id)
+            deck = deck_in_slot(conn, player_id, chosen)
+            if deck is None:
+                raise DeckInvalid([Problem("pillz.deck.problem.none", {"slot": chosen})])
+            problems = check(deck, owned_counts(conn, player_id), self.cards)
+            if problems:
+                raise DeckInvalid(problems)
+            self._activate(conn, player_id, chosen)
+            return DeckView(chosen, tuple(deck), (), True)
+
+        return await self.db.write(unit)
+
+    async def show(self, player_id: int, slot: int) -> DeckView | None:
+        """The saved deck with its problems against the characters owned now; None for an empty slot."""
+        chosen = check_slot(slot)
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> DeckView | None:
+            self.welcome(conn, now, player_id)
+            deck = deck_in_slot(conn, player_id, chosen)
+            if deck is None:
+                return None
+            problems = check(deck, owned_counts(conn, player_id), self.cards)
+            return DeckView(chosen, tuple(deck), tuple(problems), active_slot(conn, player_id) == chosen)
+
+        return await self.db.write(unit)
+
+    @staticmethod
+    def _activate(conn: sqlite3.Connection, player_id: int, slot: int) -> None:
+        conn.execute("UPDATE pillz_profiles SET active_slot = ? WHERE player_id = ?", (slot, player_id))

@@ -1,0 +1,298 @@
+"""What a Pillz duel shows: the public message (line-ups, rounds, PV and pillz, result) and a player's
+private controls (their characters, the pillz, and the chance to win against the revealed character).
+
+The public message is built from what the rules make public: both line-ups, the card the leader played
+(its pillz stay hidden until the round resolves), resolved rounds, PV, and each seat's pillz as at the
+start of the round — never the pending bet, neither directly nor by subtraction (engine view).
+"""
+
+from __future__ import annotations
+
+from engine.pillz import ENGINE
+from engine.pillz.catalog import PillzCatalog
+from engine.pillz.rules import attack_power
+from engine.pillz.state import EffectRecord, Fighter, RoundRecord
+from engine.protocol import SPECTATOR
+from services.pillz import ABILITY_KEYS
+from services.pillz.duel_store import Choice, DuelRow
+from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
+
+COLOR = 0x7B2D8E
+FIRST_KEYS = {
+    "stars": "pillz.first.stars",
+    "random": "pillz.first.random",
+    "counter_attack": "pillz.first.counter_attack",
+}
+EFFECT_KEYS = {
+    "power_bonus": "pillz.effect.power_bonus",
+    "damage_bonus": "pillz.effect.damage_bonus",
+    "reduce_damage": "pillz.effect.reduce_damage",
+    "heal_on_win": "pillz.effect.heal_on_win",
+    "pillz_on_loss": "pillz.effect.pillz_on_loss",
+    "drain_pillz": "pillz.effect.drain_pillz",
+    "war_chest": "pillz.effect.war_chest",
+    "blessing": "pillz.effect.blessing",
+}
+REASON_KEYS = {
+    "pillz.outcome.ko": "pillz.duel.result_ko",
+    "pillz.outcome.points": "pillz.duel.result_points",
+    "pillz.outcome.draw": "pillz.duel.result_draw",
+}
+
+
+def card_name(catalog: PillzCatalog, card_id: str) -> Text:
+    card = catalog.card(card_id)
+    if card is None:
+        return Text.raw(card_id)
+    return Text("pillz.duel.name", {"fr": card.name.fr, "en": card.name.en})
+
+
+def ability_name(catalog: PillzCatalog, card_id: str, kind: str) -> Text:
+    """The catalog's name of a card's ability, in the reader's language (its kind if the card is gone)."""
+    card = catalog.card(card_id)
+    if card is None or card.ability is None:
+        return Text.raw(kind)
+    return Text("pillz.duel.name", {"fr": card.ability.name.fr, "en": card.ability.name.en})
+
+
+def fighter_label(catalog: PillzCatalog, fighter: Fighter) -> Text:
+    """A character as the line-up and the controls show it: its stats and, if it has one, its ability, so
+    every number a round then shows can be traced to something the player saw."""
+    params: dict[str, object] = {
+        "name": card_name(catalog, fighter.card_id),
+        "stars": "★" * fighter.stars,
+        "power": fighter.power,
+        "damage": fighter.damage,
+    }
+    kind = fighter.ability
+    if kind is None or kind not in ABILITY_KEYS:
+        # No ability, or one a duel stored by the previous version still names (a leader that raised the
+        # start): it acted when that duel began and does nothing since, so there is nothing to show.
+        return Text("pillz.duel.fighter", params)
+    ability = Text(
+        "pillz.card.ability",
+        {
+            "name": ability_name(catalog, fighter.card_id, kind),
+            "text": Text(ABILITY_KEYS[kind], {"value": fighter.value}),
+        },
+    )
+    return Text("pillz.duel.fighter_ability", {**params, "ability": ability})
+
+
+def who(duel: DuelRow, seat: int) -> Text:
+    player = duel.seats[seat]
+    return Text("pillz.duel.ai") if player is None else Text.raw(f"<@{player}>")
+
+
+def _line_up(duel: DuelRow, catalog: PillzCatalog, seat: int) -> Text:
+    assert duel.state is not None
+    lines = []
+    for fighter in duel.state.hands[seat]:
+        key = "pillz.duel.used" if fighter.used else "pillz.duel.ready"
+        lines.append(Text(key, {"fighter": fighter_label(catalog, fighter)}))
+    return Text.lines(lines)
+
+
+def _round(duel: DuelRow, catalog: PillzCatalog, record: RoundRecord) -> Text:
+    sides = [
+        Text(
+            "pillz.duel.side",
+            {
+                "player": who(duel, s),
+                "card": card_name(catalog, record.cards[s]),
+                "pillz": record.pillz[s],
+                "attack": record.attacks[s],
+            },
+        )
+        for s in (0, 1)
+    ]
+    loser = 1 - record.winner
+    lead, answer = record.attacks[record.leader], record.attacks[1 - record.leader]
+    odds = Text("pillz.duel.odds", {"attack": lead, "other": answer, "percent": chance(lead, answer)})
+    lines = [
+        Text(
+            "pillz.duel.round",
+            {
+                "round": record.round,
+                "first": sides[record.leader],
+                "second": sides[1 - record.leader],
+                "odds": odds,
+                "winner": card_name(catalog, record.cards[record.winner]),
+                "loser": who(duel, loser),
+                "damage": record.damage,
+            },
+        )
+    ]
+    lines += [_effect(duel, catalog, effect) for effect in record.effects]
+    return Text.lines(lines)
+
+
+def _effect(duel: DuelRow, catalog: PillzCatalog, effect: EffectRecord) -> Text:
+    """One line naming the ability behind a change of attack, damage, PV or pillz in a round."""
+    params = {
+        "ability": ability_name(catalog, effect.card, effect.kind),
+        "card": card_name(catalog, effect.card),
+        "amount": effect.amount,
+        "player": who(duel, effect.seat),
+        "foe": who(duel, 1 - effect.seat),
+    }
+    key = "pillz.effect.cancelled" if effect.cancelled else EFFECT_KEYS[effect.kind]
+    return Text(key, params)
+
+
+def _notes(duel: DuelRow, round_number: int) -> list[Text]:
+    return [
+        Text("pillz.duel.timeout_note", {"round": note["round"], "player": who(duel, int(note["seat"]))})
+        for note in duel.notes
+        if note["round"] == round_number
+    ]
+
+
+def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
+    state = duel.state
+    assert state is not None
+    view = ENGINE.view(state, SPECTATOR)
+    title_key = "pillz.duel.title_practice" if duel.kind == "practice" else "pillz.duel.title"
+    fields = [
+        EmbedField(
+            Text(
+                "pillz.duel.player_field",
+                {"player": who(duel, s), "life": state.life[s], "pillz": view["pillz"][s]},
+            ),
+            _line_up(duel, catalog, s),
+            inline=True,
+        )
+        for s in (0, 1)
+    ]
+    lines: list[Text] = [
+        Text(
+            "pillz.duel.first",
+            {"player": who(duel, state.first), "why": Text(FIRST_KEYS[str(view["first_reason"])])},
+        )
+    ]
+    for record in state.history:
+        lines += [_round(duel, catalog, record), *_notes(duel, record.round)]
+    buttons: tuple[Button, ...] = ()
+    if duel.status == "over" and duel.result is not None:
+        lines.append(_result(duel))
+    elif not state.finished:
+        lead = int(view["lead"])
+        lines += _notes(duel, state.round)
+        if state.pending is not None:
+            lines.append(
+                Text(
+                    "pillz.duel.led",
+                    {
+                        "round": state.round,
+                        "player": who(duel, lead),
+                        "card": card_name(catalog, state.pending[0]),
+                        "next": who(duel, 1 - lead),
+                    },
+                )
+            )
+        else:
+            lines.append(Text("pillz.duel.to_lead", {"round": state.round, "player": who(duel, lead)}))
+        if duel.deadline_at is not None:
+            stamp = int(duel.deadline_at.timestamp())
+            lines.append(Text("pillz.duel.deadline", {"relative": f"<t:{stamp}:R>"}))
+        buttons = (Button(Text("pillz.duel.play_button"), f"pillz:open:{duel.id}", "primary"),)
+    pings = tuple(p for s in duel.to_act() if (p := duel.seats[s]) is not None)
+    return MessageSpec(
+        embeds=(
+            Embed(
+                title=Text(title_key, {"id": duel.id}),
+                description=Text.lines(lines),
+                fields=tuple(fields),
+                color=COLOR,
+            ),
+        ),
+        buttons=buttons,
+        content=Text.lines([Text.raw(f"<@{p}>") for p in pings]) if pings else None,
+        ping_users=pings,
+    )
+
+
+def _result(duel: DuelRow) -> Text:
+    result = duel.result or {}
+    winner = result.get("winner")
+    key = REASON_KEYS.get(str(result.get("reason")), "pillz.duel.result_draw")
+    parts = [
+        Text("pillz.duel.result_draw") if winner is None else Text(key, {"player": who(duel, int(winner))})
+    ]
+    for seat, reward in enumerate(result.get("rewards") or []):
+        reward_key = "pillz.duel.reward_capped" if reward.get("capped") else "pillz.duel.reward"
+        if reward.get("absent"):
+            reward_key = "pillz.duel.reward_absent"
+        parts.append(
+            Text(
+                reward_key,
+                {
+                    "player": who(duel, seat),
+                    "gold": reward.get("gold", 0),
+                    "before": reward.get("rating_before", 0),
+                    "after": reward.get("rating_after", 0),
+                },
+            )
+        )
+    return Text.lines(parts)
+
+
+def chance(attack: int, other: int) -> int:
+    """The rules' chance to win, in whole percent: attack ÷ (sum of attacks), 50 when both are 0."""
+    total = attack + other
+    return 50 if total == 0 else round(100 * attack / total)
+
+
+def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: int) -> MessageSpec:
+    """A seat's private controls: the character chosen so far, its attack, and when the opposing character
+    is known (answering), the chance to win for a few of the opponent's possible pillz."""
+    state = choice.state
+    seat = choice.seat
+    lines: list[Text] = [
+        Text(
+            "pillz.controls.status",
+            {
+                "round": state.round,
+                "life": state.life[seat],
+                "pillz": state.pillz[seat],
+                "foe_life": state.life[1 - seat],
+                "foe_pillz": state.pillz[1 - seat],
+            },
+        )
+    ]
+    foe = None
+    if state.pending is not None:
+        foe = next(f for f in state.hands[1 - seat] if f.card_id == state.pending[0])
+        lines.append(Text("pillz.controls.against", {"fighter": fighter_label(catalog, foe)}))
+    else:
+        lines.append(Text("pillz.controls.leading"))
+    if place is None:
+        lines.append(Text("pillz.controls.choose", {"pillz": pillz}))
+    else:
+        me = state.hands[seat][place]
+        power = attack_power(me, foe)
+        lines.append(
+            Text(
+                "pillz.controls.attack",
+                {"fighter": fighter_label(catalog, me), "pillz": pillz, "attack": power * pillz},
+            )
+        )
+        if foe is not None:
+            foe_power = attack_power(foe, me)
+            foe_left = state.pillz[1 - seat]
+            for theirs in sorted({0, foe_left // 3, (2 * foe_left) // 3, foe_left}):
+                lines.append(
+                    Text(
+                        "pillz.controls.chance",
+                        {"pillz": theirs, "percent": chance(power * pillz, foe_power * theirs)},
+                    )
+                )
+    return MessageSpec(
+        embeds=(
+            Embed(
+                title=Text("pillz.controls.title", {"id": choice.duel_id}),
+                description=Text.lines(lines),
+                color=COLOR,
+            ),
+        )
+    )

@@ -1,0 +1,133 @@
+"""Buying Pillz packs and their odds.
+
+A purchase of 1 to 5 packs (3 characters each, 100 coins a pack) is ONE write unit under the
+interaction's idempotency key: the guarded debit of the whole price, then one minted card per character
+(ledger reason `pillz.pack`, ref = the key). A double click buys once and both clicks get the same
+characters. The draw (`engine.pillz.packs`) uses the service's `random.Random` inside the unit, i.e. in
+the single writer's thread. Decisions: docs/pillz/economy.md.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from core.errors import BadInput, NotAllowed
+from engine.pillz.catalog import PillzCard
+from engine.pillz.packs import (
+    CARDS_PER_PACK,
+    MAX_PACKS_PER_PURCHASE,
+    PACK_PRICE,
+    STAR_ODDS_PM,
+    open_packs,
+)
+from services.pillz.economy import GAME_KEY, PILLZ_GOLD, PillzService
+from services.platform import ledger
+from store.idempotency import once
+
+REASON_PACK = "pillz.pack"
+
+
+@dataclass(frozen=True)
+class PackCard:
+    copy_id: int  # cards.id
+    card: PillzCard
+
+
+@dataclass(frozen=True)
+class PackPurchase:
+    count: int  # packs
+    price: int  # per pack
+    total: int
+    balance: int  # coins after the purchase
+    packs: tuple[tuple[PackCard, ...], ...]  # in opening order
+    replayed: bool  # True when this answers a repeated click with the first click's purchase
+
+
+@dataclass(frozen=True)
+class StarOdds:
+    stars: int
+    per_mille: int
+    cards: int  # how many characters share these odds
+
+
+@dataclass(frozen=True)
+class PackOdds:
+    price: int
+    cards_per_pack: int
+    max_count: int
+    stars: tuple[StarOdds, ...]
+    balance: int | None  # the reader's coins, when asked for a player
+
+
+class PillzShop(PillzService):
+    """Packs; every change of coins goes through `services.platform.ledger`."""
+
+    def odds(self) -> PackOdds:
+        return PackOdds(
+            price=PACK_PRICE,
+            cards_per_pack=CARDS_PER_PACK,
+            max_count=MAX_PACKS_PER_PURCHASE,
+            stars=tuple(StarOdds(s, pm, len(self.pool.by_stars[s])) for s, pm in STAR_ODDS_PM.items()),
+            balance=None,
+        )
+
+    async def odds_for(self, player_id: int) -> PackOdds:
+        table = self.odds()
+        balance = await self.balance(player_id)
+        return PackOdds(table.price, table.cards_per_pack, table.max_count, table.stars, balance)
+
+    async def balance(self, player_id: int) -> int:
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> int:
+            self.welcome(conn, now, player_id)
+            return ledger.balance(conn, player_id, PILLZ_GOLD)
+
+        return await self.db.write(unit)
+
+    async def buy(self, player_id: int, count: int, *, key: str | int) -> PackPurchase:
+        """Buy and open `count` packs (1..5); `key` makes a repeated click return the same purchase."""
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_PACKS_PER_PURCHASE:
+            raise BadInput("pillz.error.packs.count", minimum=1, maximum=MAX_PACKS_PER_PURCHASE)
+        now = self.clock.now()
+        purchase_key = str(key)
+
+        def unit(conn: sqlite3.Connection) -> PackPurchase:
+            self.welcome(conn, now, player_id)
+            stored, fresh = once(
+                conn,
+                f"pillz:packs:{purchase_key}",
+                now,
+                lambda: self._purchase(conn, now, player_id, count, purchase_key),
+            )
+            if stored["player"] != player_id:
+                raise NotAllowed()
+            packs = tuple(
+                tuple(PackCard(int(copy), self.cards[card]) for copy, card in pack)
+                for pack in stored["packs"]
+            )
+            return PackPurchase(
+                count=len(packs),
+                price=stored["price"],
+                total=stored["total"],
+                balance=stored["balance"],
+                packs=packs,
+                replayed=not fresh,
+            )
+
+        return await self.db.write(unit)
+
+    def _purchase(
+        self, conn: sqlite3.Connection, now: datetime, player_id: int, count: int, key: str
+    ) -> dict[str, Any]:
+        total = PACK_PRICE * count
+        why = ledger.Movement(REASON_PACK, ref=key)
+        balance = ledger.debit(conn, now, player_id, PILLZ_GOLD, total, why)
+        packs = [
+            [[ledger.mint_card(conn, now, player_id, GAME_KEY, card, why), card] for card in pack]
+            for pack in open_packs(self.pool, self.rng, count)
+        ]
+        return {"player": player_id, "packs": packs, "price": PACK_PRICE, "total": total, "balance": balance}

@@ -1,0 +1,89 @@
+"""Builds every service once, from the settings, a database file and a clock; the Discord layer only holds this."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.clock import Clock
+from core.settings import Settings, SettingsError
+from services.platform import games
+from services.platform.catalogs import DATA_DIR, CardIndex, load_all
+from services.platform.games import GameContext
+from services.platform.guild_settings import GuildSettingsService
+from services.platform.heartbeat import Heartbeat
+from services.platform.outbox import Outbox
+from services.platform.players import PlayerService
+from services.platform.scheduler import Scheduler
+from store.db import Database, DatabaseUnusable, explain
+from store.migrate import migrate
+
+
+@dataclass
+class Services:
+    settings: Settings
+    clock: Clock
+    db: Database
+    players: PlayerService
+    guilds: GuildSettingsService
+    scheduler: Scheduler
+    outbox: Outbox
+    cards: CardIndex
+    heartbeat: Heartbeat
+    games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
+
+    async def close(self) -> None:
+        await self.scheduler.stop()
+        await self.db.close()
+
+
+async def build_services(
+    settings: Settings, clock: Clock, *, data_dir: Path = DATA_DIR, rng_seed: int | None = None
+) -> Services:
+    """Open and migrate the database, load the catalogs (a bad file stops start-up), wire the services.
+
+    Games draw from `random.SystemRandom()`; `rng_seed` (the sandbox's `--seed`, tests) gives each game a
+    seeded `random.Random` of its own instead, so that a run can be replayed."""
+    specs = games.discover()
+    catalogs = load_all(data_dir, specs)
+    db = Database(settings.database_path)
+    try:
+        await db.open()
+        await migrate(await db.raw_writer())
+    except DatabaseUnusable as exc:
+        await db.close()
+        raise SettingsError(f"Invalid setting DATABASE_PATH: {exc}.") from None
+    except (OSError, sqlite3.Error) as exc:
+        await db.close()
+        raise SettingsError(
+            f"Invalid setting DATABASE_PATH: {explain(settings.database_path, exc)}."
+        ) from None
+    except BaseException:  # a signal during the checks too: an open connection's thread would outlive us
+        await db.close()
+        raise
+    scheduler = Scheduler(db, clock, settings.zone)
+
+    def rng_for(key: str) -> random.Random:
+        # one stream per game, so that playing one game does not change another's draws
+        return random.SystemRandom() if rng_seed is None else random.Random(f"{rng_seed}:{key}")
+
+    game_services = {
+        spec.key: spec.build(GameContext(db, clock, catalogs.get(spec.key), scheduler, rng_for(spec.key)))
+        for spec in specs
+        if spec.build is not None
+    }
+    return Services(
+        settings=settings,
+        clock=clock,
+        db=db,
+        players=PlayerService(db, clock),
+        guilds=GuildSettingsService(db, clock),
+        scheduler=scheduler,
+        outbox=Outbox(db, clock),
+        cards=CardIndex(catalogs),
+        heartbeat=Heartbeat(db, clock),
+        games=game_services,
+    )

@@ -1,0 +1,163 @@
+"""What services want said, as data: localizable text, embeds and buttons, and where it goes.
+
+Services never call Discord. They return these specs for the interaction at hand, or store them
+in the outbox for channel posts and DMs; the Discord layer renders them in the reader's language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
+LINES = "=lines"  # a Text with this key renders its "items" (a list of Text), one per line
+
+
+@dataclass(frozen=True)
+class Text:
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @staticmethod
+    def raw(text: str) -> Text:
+        return Text(RAW, {"text": text})
+
+    @staticmethod
+    def lines(items: list[Text]) -> Text:
+        return Text(LINES, {"items": list(items)})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "params": {k: _param_to_json(v) for k, v in self.params.items()}}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Text:
+        return Text(data["key"], {k: _param_from_json(v) for k, v in data.get("params", {}).items()})
+
+
+def _param_to_json(value: Any) -> Any:
+    if isinstance(value, Text):
+        return {"$text": value.to_json()}
+    if isinstance(value, list) and value and all(isinstance(v, Text) for v in value):
+        return {"$texts": [v.to_json() for v in value]}
+    return value
+
+
+def _param_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and "$text" in value:
+        return Text.from_json(value["$text"])
+    if isinstance(value, dict) and "$texts" in value:
+        return [Text.from_json(v) for v in value["$texts"]]
+    return value
+
+
+@dataclass(frozen=True)
+class EmbedField:
+    name: Text
+    value: Text
+    inline: bool = True
+
+
+@dataclass(frozen=True)
+class Embed:
+    title: Text | None = None
+    description: Text | None = None
+    fields: tuple[EmbedField, ...] = ()
+    color: int | None = None
+
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True)
+class Button:
+    label: Text
+    custom_id: str  # namespaced and opaque: "game:action:<id>"; every click is re-checked by a service
+    style: ButtonStyle = "secondary"
+
+
+@dataclass(frozen=True)
+class MessageSpec:
+    content: Text | None = None
+    embeds: tuple[Embed, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    # The bot pings nobody by default; a referee's call to the next player names who may be pinged.
+    ping_users: tuple[int, ...] = ()
+    # For a DM: the label of the private "show" button posted in its fallback channel when DMs are closed.
+    show_label: Text | None = None
+    # For a post in a thread: archive the thread once the message is delivered (a finished game).
+    archive_thread: bool = False
+
+    def to_json(self) -> str:
+        def text(v: Text | None) -> Any:
+            return v.to_json() if v is not None else None
+
+        return json.dumps(
+            {
+                "content": text(self.content),
+                "embeds": [
+                    {
+                        "title": text(e.title),
+                        "description": text(e.description),
+                        "fields": [
+                            {"name": text(f.name), "value": text(f.value), "inline": f.inline}
+                            for f in e.fields
+                        ],
+                        "color": e.color,
+                    }
+                    for e in self.embeds
+                ],
+                "buttons": [
+                    {"label": text(b.label), "custom_id": b.custom_id, "style": b.style} for b in self.buttons
+                ],
+                "ping_users": list(self.ping_users),
+                "show_label": text(self.show_label),
+                "archive_thread": self.archive_thread,
+            },
+            sort_keys=True,
+        )
+
+    @staticmethod
+    def from_json(raw: str) -> MessageSpec:
+        data = json.loads(raw)
+
+        def text(v: Any) -> Text | None:
+            return Text.from_json(v) if v is not None else None
+
+        return MessageSpec(
+            content=text(data.get("content")),
+            embeds=tuple(
+                Embed(
+                    title=text(e.get("title")),
+                    description=text(e.get("description")),
+                    fields=tuple(
+                        EmbedField(
+                            Text.from_json(f["name"]), Text.from_json(f["value"]), f.get("inline", True)
+                        )
+                        for f in e.get("fields", [])
+                    ),
+                    color=e.get("color"),
+                )
+                for e in data.get("embeds", [])
+            ),
+            buttons=tuple(
+                Button(Text.from_json(b["label"]), b["custom_id"], b.get("style", "secondary"))
+                for b in data.get("buttons", [])
+            ),
+            ping_users=tuple(int(u) for u in data.get("ping_users", [])),
+            show_label=text(data.get("show_label")),
+            archive_thread=bool(data.get("archive_thread", False)),
+        )
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where an outbox message goes. For a DM, `fallback_channel_id` is the game's channel or thread
+    where a private "show" button replaces the DM when the player's DMs are closed. For a channel post,
+    `players` are who would otherwise never learn that Discord refused it (services/platform/outbox.py)."""
+
+    kind: Literal["channel", "dm"]
+    id: int  # channel/thread id, or the player's user id for a DM
+    fallback_channel_id: int | None = None
+    # For a game's channel post: its players, told by DM when the bot may not post there.
+    players: tuple[int, ...] = ()

@@ -1,0 +1,342 @@
+"""Messages Discord must receive, stored in the transaction that produced them and delivered afterwards.
+
+A service never awaits Discord inside a write transaction. It calls `enqueue` in its own write unit, so
+a message exists iff the change it announces committed; the Discord layer's deliverer then reads `due`
+items and reports back with `mark_sent`, `mark_retry`, `mark_failed`, `mark_undeliverable` or
+`mark_dms_closed`. Nothing is dropped because Discord is unavailable: transient errors are retried with
+back-off, forever; only a permanent error (unknown channel, missing access) ends a message as 'failed'.
+A channel post the bot may not make (a permission removed) is 'failed' with the permissions it needed,
+and the game's players hear of it by DM, since nobody would see the post's absence otherwise.
+
+Messages to one target leave in the order they were written: only the oldest pending message of each
+channel or DM is ever due, so a message waiting for its retry holds back the ones queued after it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal, cast
+
+from core.clock import Clock, from_db, to_db
+from services.platform.channel_permissions import permission_list
+from services.platform.messages import MessageSpec, Target, Text
+from services.platform.players import ensure_player
+from store.db import Database
+
+RETRY_BASE = timedelta(seconds=5)
+RETRY_CAP = timedelta(minutes=10)
+ERROR_TEXT_MAX = 2000
+
+OutboxState = Literal["pending", "sent", "fallback", "failed"]
+NoncePurpose = Literal["post", "fallback"]
+NONCE_PURPOSES: dict[NoncePurpose, str] = {"post": "p", "fallback": "f"}
+
+
+def enqueue(
+    conn: sqlite3.Connection, now: datetime, target: Target, spec: MessageSpec, *, edit_of: int | None = None
+) -> int:
+    """Queue a message in the caller's write unit; it is delivered only if that unit commits.
+
+    With `edit_of` (an earlier item to the same channel), the message that item sent is edited to `spec`
+    instead of a new one being sent."""
+    if target.kind not in ("channel", "dm"):
+        raise ValueError(f"unknown target kind {target.kind!r}")
+    if edit_of is not None and target.kind != "channel":
+        raise ValueError("only channel messages are edited")
+    cursor = conn.execute(
+        "INSERT INTO outbox (created_at, target_kind, target_id, fallback_channel_id, payload,"
+        " next_attempt_at, edit_of, players) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            to_db(now),
+            target.kind,
+            target.id,
+            target.fallback_channel_id,
+            spec.to_json(),
+            to_db(now),
+            edit_of,
+            json.dumps(sorted(set(target.players))),
+        ),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Wait after the `attempts`-th failed delivery: 5 s, 10 s, 20 s... capped at 10 minutes."""
+    return min(RETRY_BASE * (1 << min(max(attempts - 1, 0), 16)), RETRY_CAP)
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    id: int
+    target: Target
+    spec: MessageSpec
+    state: OutboxState
+    attempts: int
+    created_at: datetime
+    next_attempt_at: datetime
+    last_error: str | None
+    sent_message_id: int | None
+    locale: str | None  # a DM recipient's language: their explicit choice, else their last Discord locale
+    dms_closed: bool  # the DM recipient is known to refuse DMs: use the fallback channel directly
+    edit_of: int | None = None  # this item edits the message that item sent
+    edit_message_id: int | None = None  # that message's id, once it was sent
+    nonce_prefix: str = ""  # this database's random prefix (see `nonce`)
+    undeliverable: tuple[str, ...] = ()  # a refused post: the permissions it needed there
+
+    def nonce(self, purpose: NoncePurpose = "post") -> str:
+        """The create-message nonce of this item's post, or of its closed-DM fallback post.
+
+        Sent with `enforce_nonce`, it makes Discord return the first message when a post is sent again
+        (a crash between sending and `mark_sent`), for a few minutes. Unique across databases that share
+        a bot token: the database's random prefix, the purpose, the row id in base 36; at most 24 of the
+        25 characters Discord allows."""
+        return f"{self.nonce_prefix}{NONCE_PURPOSES[purpose]}{_base36(self.id)}"
+
+
+_SELECT = (
+    "SELECT o.id, o.created_at, o.target_kind, o.target_id, o.fallback_channel_id, o.payload, o.state,"
+    " o.attempts, o.next_attempt_at, o.last_error, o.sent_message_id,"
+    " COALESCE(p.locale, p.last_locale) AS locale, COALESCE(p.dms_closed, 0) AS dms_closed,"
+    " o.edit_of, original.sent_message_id AS edit_message_id, o.players, o.undeliverable,"
+    " (SELECT prefix FROM outbox_nonce_prefix WHERE id = 1) AS nonce_prefix"
+    " FROM outbox o LEFT JOIN players p ON o.target_kind = 'dm' AND p.id = o.target_id"
+    " LEFT JOIN outbox original ON original.id = o.edit_of"
+)
+# Only the oldest pending message of a target may go out, so each channel and DM keeps its order.
+_HEAD_OF_TARGET = (
+    "o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.state = 'pending'"
+    " AND e.target_kind = o.target_kind AND e.target_id = o.target_id AND e.id < o.id)"
+)
+
+
+def _base36(number: int) -> str:
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if number == 0:
+            return digits
+
+
+def _due_at(now: datetime, next_attempt_at: datetime, attempts: int) -> datetime:
+    """When an item is really due, whatever the wall clock did since its retry time was written.
+
+    A retry time is never further ahead than the item's back-off (none before its first attempt). One
+    that is means the clock went back since: waiting for the clock to catch up would hold the target
+    for as long as the jump, so the item is due now, one early attempt at most."""
+    bound = retry_delay(attempts) if attempts else timedelta(0)
+    return next_attempt_at if next_attempt_at - now <= bound else now
+
+
+def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]]:
+    """The oldest pending item of each target and when it is due, oldest first."""
+    rows = conn.execute(
+        f"SELECT o.id, o.next_attempt_at, o.attempts FROM outbox o WHERE {_HEAD_OF_TARGET} ORDER BY o.id"
+    ).fetchall()
+    return [(int(row[0]), _due_at(now, from_db(row[1]), int(row[2]))) for row in rows]
+
+
+def _told(conn: sqlite3.Connection, channel: int, player: int, before: int) -> bool:
+    """Whether `player` already heard that the bot may not post in `channel`: an earlier refused post of
+    theirs there, with no post delivered there since."""
+    row = conn.execute(
+        "SELECT 1 FROM outbox e, json_each(e.players) j WHERE e.target_kind = 'channel'"
+        " AND e.target_id = ? AND e.id < ? AND e.undeliverable IS NOT NULL AND j.value = ?"
+        " AND NOT EXISTS (SELECT 1 FROM outbox s WHERE s.target_kind = 'channel'"
+        " AND s.target_id = e.target_id AND s.state = 'sent' AND s.id > e.id)",
+        (channel, before, player),
+    ).fetchone()
+    return row is not None
+
+
+def _item(row: sqlite3.Row) -> OutboxItem:
+    return OutboxItem(
+        id=int(row["id"]),
+        target=Target(
+            row["target_kind"],
+            int(row["target_id"]),
+            row["fallback_channel_id"],
+            tuple(int(p) for p in json.loads(row["players"])),
+        ),
+        spec=MessageSpec.from_json(row["payload"]),
+        state=cast(OutboxState, row["state"]),
+        attempts=int(row["attempts"]),
+        created_at=from_db(row["created_at"]),
+        next_attempt_at=from_db(row["next_attempt_at"]),
+        last_error=row["last_error"],
+        sent_message_id=row["sent_message_id"],
+        locale=row["locale"],
+        dms_closed=bool(row["dms_closed"]),
+        edit_of=row["edit_of"],
+        edit_message_id=row["edit_message_id"],
+        nonce_prefix=row["nonce_prefix"],
+        undeliverable=tuple(row["undeliverable"].split(",")) if row["undeliverable"] else (),
+    )
+
+
+class Outbox:
+    """The persistence side of delivery; the loop that talks to Discord lives in the Discord layer."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def due(self, limit: int = 50) -> list[OutboxItem]:
+        """Messages to try now, oldest first, at most one per target (send them in the order given)."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> list[OutboxItem]:
+            ids = [item_id for item_id, due_at in _heads(conn, now) if due_at <= now][:limit]
+            if not ids:
+                return []
+            rows = conn.execute(
+                f"{_SELECT} WHERE o.id IN ({', '.join('?' * len(ids))}) ORDER BY o.id", ids
+            ).fetchall()
+            return [_item(row) for row in rows]
+
+        return await self.db.read(unit)
+
+    async def get(self, item_id: int) -> OutboxItem | None:
+        """Any message in any state: the "show" button re-checks that the clicker is the DM's recipient."""
+
+        def unit(conn: sqlite3.Connection) -> OutboxItem | None:
+            row = conn.execute(f"{_SELECT} WHERE o.id = ?", (item_id,)).fetchone()
+            return _item(row) if row else None
+
+        return await self.db.read(unit)
+
+    async def next_due_at(self) -> datetime | None:
+        """When the deliverer should look again; None when nothing is pending."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> datetime | None:
+            return min((due_at for _, due_at in _heads(conn, now)), default=None)
+
+        return await self.db.read(unit)
+
+    async def mark_sent(self, item_id: int, message_id: int) -> bool:
+        """Record the delivery; a DM that went through also proves the recipient's DMs are open again."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ? AND state = 'pending'"
+                " RETURNING target_kind, target_id",
+                (message_id, item_id),
+            ).fetchone()
+            if row is None:
+                return False
+            if row["target_kind"] == "dm":
+                conn.execute(
+                    "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1", (row["target_id"],)
+                )
+            return True
+
+        return await self.db.write(unit)
+
+    async def mark_retry(
+        self, item_id: int, error: str, *, wait: timedelta = timedelta(0)
+    ) -> datetime | None:
+        """Try again later (Discord unavailable, rate limited...); returns when. Never dropped.
+
+        A row already diverted to the fallback goes back to pending, so a failed fallback post is retried.
+        `wait` is what Discord asked for (a rate limit's `retry_after`): the back-off skips ahead to cover
+        it, up to its cap, so the next try is not one more 429 and the retry time stays within the
+        back-off (`_due_at` reads a later one as a clock set back).
+        """
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> datetime | None:
+            row = conn.execute(
+                "SELECT attempts FROM outbox WHERE id = ? AND state IN ('pending', 'fallback')", (item_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            attempts = int(row[0]) + 1
+            while retry_delay(attempts) < min(wait, RETRY_CAP):
+                attempts += 1
+            retry_at = now + retry_delay(attempts)
+            conn.execute(
+                "UPDATE outbox SET state = 'pending', attempts = ?, last_error = ?, next_attempt_at = ?"
+                " WHERE id = ?",
+                (attempts, error[:ERROR_TEXT_MAX], to_db(retry_at), item_id),
+            )
+            return retry_at
+
+        return await self.db.write(unit)
+
+    async def mark_failed(self, item_id: int, error: str) -> bool:
+        """A permanent error (unknown channel 10003, missing access 50001): retrying would waste requests."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE outbox SET state = 'failed', last_error = ?"
+                " WHERE id = ? AND state IN ('pending', 'fallback')",
+                (error[:ERROR_TEXT_MAX], item_id),
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)
+
+    async def mark_undeliverable(self, item_id: int, needs: tuple[str, ...], error: str) -> bool:
+        """Discord refused a channel post because the bot may not post there (403): never retried, and
+        the game's players are told by DM which permissions the bot needs, in the same unit. Told once
+        per channel: the following refusals there stay silent until a post there goes through again."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "UPDATE outbox SET state = 'failed', last_error = ?, undeliverable = ?"
+                " WHERE id = ? AND state = 'pending' AND target_kind = 'channel'"
+                " RETURNING target_id, players",
+                (error[:ERROR_TEXT_MAX], ",".join(needs), item_id),
+            ).fetchone()
+            if row is None:
+                return False
+            channel = int(row["target_id"])
+            spec = MessageSpec(
+                content=Text(
+                    "outbox.undeliverable",
+                    {"channel": f"<#{channel}>", "permissions": permission_list(needs)},
+                )
+            )
+            for player in json.loads(row["players"]):
+                if not _told(conn, channel, int(player), item_id):
+                    enqueue(conn, now, Target("dm", int(player)), spec)
+            return True
+
+        return await self.db.write(unit)
+
+    async def mark_dms_closed(self, item_id: int, player_id: int) -> bool:
+        """The recipient refuses DMs (50007): remember it so later DMs skip the attempt, and divert this one
+        to the private "show" fallback, both in one unit. Calling it again on a diverted row is harmless."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "SELECT target_kind, target_id FROM outbox WHERE id = ?", (item_id,)
+            ).fetchone()
+            if row is None or row["target_kind"] != "dm" or int(row["target_id"]) != player_id:
+                raise ValueError(f"outbox item {item_id} is not a DM to player {player_id}")
+            ensure_player(conn, player_id, now)  # a DM can reach someone who never used a command
+            conn.execute("UPDATE players SET dms_closed = 1 WHERE id = ?", (player_id,))
+            cursor = conn.execute(
+                "UPDATE outbox SET state = 'fallback' WHERE id = ? AND state IN ('pending', 'fallback')",
+                (item_id,),
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)
+
+    async def reopen_dms(self, player_id: int) -> bool:
+        """Let DMs be tried again for a player (they opened their DMs, or a DM to them went through)."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1", (player_id,)
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)

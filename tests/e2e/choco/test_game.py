@@ -1,0 +1,108 @@
+"""A refereed Chocobataille game as players see it through Discord: the challenge and its buttons, the
+game's thread, hands by DM, the preparatory turn, declared turns (text form and guided panel), the
+referee's posts, the end with its reward and archived thread, and a restart in the middle."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sandbox.harness import BotHarness
+from tests.e2e.choco.helpers import (
+    ENGINE,
+    challenge_accepted,
+    choco,
+    greedy_turn,
+    notation,
+    shown,
+    with_bronze_deck,
+)
+
+MAX_TURNS = 200
+
+
+async def prepare_both(h: BotHarness, alice, bob, game_id: int) -> None:  # type: ignore[no-untyped-def]
+    for user in (alice, bob):
+        thread = h.emu.world.channels[await thread_of(h, game_id)]
+        result = await h.emu.run_command(user, "choco jouer", {"actions": "invoque M1 front"}, channel=thread)
+        assert result.message is not None and result.message.ephemeral
+        assert "Tour joué" in shown(result.message), shown(result.message)
+    await h.settle()
+
+
+async def thread_of(h: BotHarness, game_id: int) -> int:
+    game = await choco(h).games.get(game_id)
+    assert game.thread_id is not None
+    return game.thread_id
+
+
+async def play_to_the_end(h: BotHarness, users: dict[int, object], game_id: int) -> int:
+    thread = h.emu.world.channels[await thread_of(h, game_id)]
+    for _ in range(MAX_TURNS):
+        game = await choco(h).games.get(game_id)
+        if game.status != "live":
+            return game.state.turn
+        seat = game.state.active
+        steps = greedy_turn(game.state, seat)
+        text = notation(game, steps) or "fin"
+        result = await h.emu.run_command(
+            users[game.seats[seat]], "choco jouer", {"actions": text}, channel=thread
+        )  # type: ignore[arg-type]
+        assert result.message is not None
+        assert "Tour joué" in shown(result.message), (text, shown(result.message))
+        await h.settle()
+    raise AssertionError("the game did not end")
+
+
+async def test_a_whole_game_from_the_challenge_to_the_win(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob)
+    game = await challenge_accepted(harness, alice, bob)
+    assert game.thread_id is not None
+    thread_posts = harness.emu.world.channels[game.thread_id]
+    assert thread_posts is not None
+    await prepare_both(harness, alice, bob, game.id)
+    game = await choco(harness).games.get(game.id)
+    assert game.state.turn == 1
+    turns = await play_to_the_end(harness, {alice.id: alice, bob.id: bob}, game.id)
+    game = await choco(harness).games.get(game.id)
+    assert game.status == "over" and game.result == "win" and turns > 1
+    outcome = ENGINE.outcome(game.state)
+    assert outcome is not None and outcome.winners == (game.winner_seat,)
+
+
+async def test_the_thread_opens_in_the_servers_games_channel(harness: BotHarness) -> None:
+    admin = harness.user("olivia", admin=True)
+    assert harness.guild is not None and harness.games_channel is not None
+    arena = harness.emu.world.channel_named("general", harness.guild)
+    assert arena is not None
+    saved = await harness.emu.run_command(admin, "configuration salon-parties", {"salon": arena})
+    assert saved.message is not None and "Réglage enregistré" in shown(saved.message), shown(saved.message)
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob)
+    game = await challenge_accepted(harness, alice, bob, channel=harness.games_channel)
+    assert game.thread_id is not None and game.channel_id == arena.id
+    thread = harness.emu.world.channels[game.thread_id]
+    assert thread.parent is arena and thread.name == f"Chocobataille n° {game.id}"
+    # commands in the thread act on its game
+    hand = await harness.emu.run_command(alice, "choco main", channel=thread)
+    assert (
+        hand.message is not None and hand.message.ephemeral and f"partie n° {game.id}" in shown(hand.message)
+    )
+
+
+async def test_a_double_click_on_accept_opens_one_thread(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob)
+    made = await harness.emu.run_command(alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"})
+    assert made.message is not None
+    await asyncio.gather(
+        harness.emu.click(bob, "Accepter", message=made.message),
+        harness.emu.click(bob, "Accepter", message=made.message),
+    )
+    await harness.settle()
+    (game,) = await choco(harness).games.live_games(alice.id)
+    threads = [t for t in harness.emu.world.threads if t.name == f"Chocobataille n° {game.id}"]
+    assert len(threads) == 1 and game.thread_id == threads[0].id

@@ -1,0 +1,451 @@
+"""/hoss collection features as players see them through Discord: boosters and their opening, the odds,
+the collection, sales, fusion and decks. Copies are seeded through the ledger (as the shop mints them);
+nothing depends on which cards a booster draws."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from typing import Any
+
+import pytest
+
+from emulator.errors import EmulatorError
+from emulator.world import User
+from sandbox.harness import BotHarness
+from services.hoss import HossServices
+from services.hoss.gold import GOLD
+from services.platform import ledger
+from services.platform.players import ensure_player
+
+GRANT = ledger.Movement("test.grant")
+# Six lines (two Défenseurs) and two buffs of the real catalog: a valid deck once owned.
+LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
+BUFFS = ["buff_soins", "buff_vitesse"]
+
+
+class Always(random.Random):
+    """A fusion roll that always succeeds (0.0 < any chance) or always fails (0.999...)."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__(0)
+        self.value = value
+
+    def random(self) -> float:
+        return self.value
+
+
+def hoss(h: BotHarness) -> HossServices:
+    assert h.bot is not None
+    services: HossServices = h.bot.services.games["hoss"]
+    return services
+
+
+async def give(
+    h: BotHarness, user: User, card: str, rarity: str = "basique", stars: int = 0, holo: bool = False
+) -> int:
+    assert h.bot is not None
+    services = h.bot.services
+    now = services.clock.now()
+    attrs = {"rarity": rarity, "stars": stars, "holo": holo}
+
+    def unit(conn: sqlite3.Connection) -> int:
+        ensure_player(conn, user.id, now)
+        return ledger.mint_card(conn, now, user.id, "hoss", card, GRANT, attrs)
+
+    return await services.db.write(unit)
+
+
+async def gold(h: BotHarness, user: User) -> int:
+    assert h.bot is not None
+    return await h.bot.services.db.read(lambda conn: ledger.balance(conn, user.id, GOLD))
+
+
+async def owner_and_stars(h: BotHarness, copy_id: int) -> tuple[int | None, int]:
+    assert h.bot is not None
+
+    def unit(conn: sqlite3.Connection) -> tuple[int | None, int]:
+        row = conn.execute(
+            "SELECT owner_id, json_extract(attrs, '$.stars') FROM cards WHERE id = ?", (copy_id,)
+        )
+        owner, stars = row.fetchone()
+        return owner, int(stars)
+
+    return await h.bot.services.db.read(unit)
+
+
+def text(result: Any) -> str:
+    """The message as rendered, with French narrow no-break spaces (25 000) as plain spaces."""
+    return str(result.message.render()).replace("\u202f", " ")
+
+
+# --- boosters -----------------------------------------------------------------------------------------------
+
+
+async def test_one_booster_costs_100_and_arrives_face_down(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    reply = await harness.emu.run_command(alice, "hoss booster")
+    assert reply.message.ephemeral
+    shown = text(reply)
+    assert "Boosters Rang 1 achetés : 1 pour 100 or. Solde : 200 or." in shown
+    assert shown.count("face cachée") == 6 and "Booster Rang 1" in shown
+    assert reply.message.button_labels == ["Retourner", "Tout retourner"]
+    assert await gold(harness, alice) == 200
+    assert "Vendre" not in shown  # nothing is face up yet
+
+
+async def test_more_than_ten_boosters_or_more_than_the_balance_is_refused(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    with pytest.raises(EmulatorError, match="value"):  # Discord itself enforces the option's 1-10 range
+        await harness.emu.run_command(alice, "hoss booster", {"nombre": 11})
+    reply = await harness.emu.run_command(alice, "hoss booster", {"nombre": 4})
+    assert reply.message.ephemeral
+    assert "Solde insuffisant : il faut 400, vous avez 300." in text(reply)
+    assert await gold(harness, alice) == 300
+    assert await hoss(harness).shop.unopened(alice.id) == []
+
+
+async def test_race_booster_needs_ten_rank_1_wins(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    reply = await harness.emu.run_command(alice, "hoss booster", {"type": "race"})
+    assert "Choisissez la race d'un booster Race." in text(reply)
+    reply = await harness.emu.run_command(alice, "hoss booster", {"race": "orc"})
+    assert "se débloque après 10 victoires au Rang 1 (vous en avez 0)" in text(reply)
+    assert await gold(harness, alice) == 300
+
+
+async def test_flip_one_by_one_then_all_then_the_next_booster(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await harness.emu.run_command(alice, "hoss booster", {"count": 2})
+    assert await gold(harness, alice) == 100
+    first, second = await hoss(harness).shop.unopened(alice.id)
+    reply = await harness.emu.click(alice, "Retourner")
+    reply = await harness.emu.click(alice, "Retourner")
+    shown = text(reply)
+    assert shown.count("face cachée") == 4 and "`1` **" in shown and "`2` **" in shown and "`3` face" in shown
+    opening = await hoss(harness).shop.opening(alice.id, first.id)
+    names = [slot.card.name.fr for slot in opening.cards if slot.card is not None]
+    assert len(names) == 2 and shown.index(names[0]) < shown.index(names[1])  # the service's order
+    assert reply.message.select_options == [f"Vendre {name}" for name in names]
+    reply = await harness.emu.click(alice, "Tout retourner")
+    shown = text(reply)
+    assert "face cachée" not in shown and "Boosters encore fermés: 1" in shown
+    assert reply.message.button_labels == ["Booster suivant"]
+    reply = await harness.emu.click(alice, "Booster suivant")
+    assert text(reply).count("face cachée") == 6
+    assert [o.id for o in await hoss(harness).shop.unopened(alice.id)] == [second.id]
+    reply = await harness.emu.run_command(alice, "hoss ouvrir")  # /hoss open resumes the same booster
+    assert text(reply).count("face cachée") == 6 and reply.message.button_labels[0] == "Retourner"
+
+
+async def test_sell_a_flipped_card_on_the_spot(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    for line in LINES:  # six different Rang 1 already: whatever the booster holds may be sold
+        await give(harness, alice, f"{line}_1")
+    await harness.emu.run_command(alice, "hoss booster")
+    reply = await harness.emu.click(alice, "Retourner")
+    (opening,) = await hoss(harness).shop.unopened(alice.id)
+    slot = (await hoss(harness).shop.opening(alice.id, opening.id)).cards[0]
+    assert slot.card is not None and slot.price is not None
+    reply = await harness.emu.select(alice, f"Vendre {slot.card.name.fr}")
+    shown = text(reply)
+    assert f"Vendu : {slot.card.name.fr} pour {slot.price} or. Solde : {200 + slot.price} or." in shown
+    assert f"~~{slot.card.name.fr}~~" in shown and "vendue" in shown
+    assert await gold(harness, alice) == 200 + slot.price
+    owner, _ = await owner_and_stars(harness, slot.copy_id or 0)
+    assert owner is None
+
+
+# --- odds ---------------------------------------------------------------------------------------------------
+
+
+async def test_the_odds_table_in_each_language(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob", locale="en-US")
+    shown = text(await harness.emu.run_command(alice, "hoss chances"))
+    assert (
+        "Argent : 9 % (ou mieux : 1 sur 10)" in shown and "Divin : 0,004 % (ou mieux : 1 sur 25 000)" in shown
+    )
+    assert "1 chance sur 50 000" in shown
+    assert "**Booster Rang 1** : Rang 1 100 % · Rang 2 0 % · Rang 3 0 % — 100 or (Race : 250 or)" in shown
+    locked = "🔒 Booster Rang 2 : Rang 1 96,875 % · Rang 2 2,5 % · Rang 3 0,625 % — 200 or (Race : 500 or)"
+    assert locked in shown
+    assert "🔒 Booster Rang 9 : Rang 1 75 % · Rang 2 20 % · Rang 3 5 % — 900 or (Race : 2 250 or)" in shown
+    assert "Booster Race : 0/10 victoires au Rang 1" in shown and "Solde : 300 or" in shown
+    english = text(await harness.emu.run_command(bob, "hoss odds"))
+    assert (
+        "Gold: 0.875 % (or better: 1 in 100)" in english and "🔒 Rank 4 booster: Rank 1 90.625 %" in english
+    )
+
+
+async def test_every_unlocked_booster_is_offered_and_a_locked_one_refused(harness: BotHarness) -> None:
+    """A Rang 3 player sees and buys the Rang 1, 2 and 3 boosters; the Rang 4 one stays locked."""
+    alice = harness.user("alice")
+    await harness.emu.run_command(alice, "hoss chances")  # creates the player
+
+    def unit(conn: sqlite3.Connection) -> None:
+        conn.executemany(
+            "INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (?, ?, 10)",
+            [(alice.id, 1), (alice.id, 2)],
+        )
+
+    await harness.bot.services.db.write(unit)
+    shown = text(await harness.emu.run_command(alice, "hoss chances"))
+    for tier in (1, 2, 3):
+        assert f"**Booster Rang {tier}** :" in shown
+    assert "🔒 Booster Rang 4 :" in shown and "boosters Rang 1 à Rang 3" in shown
+    reply = await harness.emu.run_command(alice, "hoss booster", {"nombre": 2, "rang": 1})
+    assert "Boosters Rang 1 achetés : 2 pour 200 or. Solde : 100 or." in text(reply)
+    refused = text(await harness.emu.run_command(alice, "hoss booster", {"rang": 4}))
+    assert "Le booster Rang 4 n'est pas encore débloqué" in refused and "Rang 1 à Rang 3" in refused
+    assert await gold(harness, alice) == 100
+
+
+# --- collection ---------------------------------------------------------------------------------------------
+
+
+async def test_collection_pages_filters_and_detail(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    for line in LINES:  # 6 Rang 1 × 3 copies = 18, plus 5 buffs: 23 copies, 3 pages
+        for _ in range(3):
+            await give(harness, alice, f"{line}_1")
+    for _ in range(5):
+        await give(harness, alice, "buff_soins")
+    special = await give(harness, alice, "orc_mage_1", rarity="or", stars=2, holo=True)
+    reply = await harness.emu.run_command(alice, "hoss collection")
+    shown = text(reply)
+    assert reply.message.ephemeral and "Collection — page 1/3 (24 carte(s))" in shown
+    assert shown.index(f"#{special}") < shown.index("Basique")  # rarest first by default
+    reply = await harness.emu.click(alice, "Suivant ▶")
+    assert "page 2/3" in text(reply)
+    reply = await harness.emu.click(alice, "Suivant ▶")
+    assert "page 3/3" in text(reply) and "Suivant ▶ (disabled)" in text(reply)
+    reply = await harness.emu.click(alice, "◀ Précédent")
+    assert "page 2/3" in text(reply)
+    reply = await harness.emu.run_command(alice, "hoss collection", {"race": "Orc", "classe": "Mage"})
+    shown = text(reply)
+    assert "page 1/1 (4 carte(s))" in shown and "Chaman des cendres" in shown and "Légionnaire" not in shown
+    reply = await harness.emu.select(alice, f"#{special} Chaman des cendres")
+    detail = await hoss(harness).collection.detail(alice.id, special)
+    assert detail.creature is not None
+    shown = text(reply)
+    assert reply.message.ephemeral and "Or 2★ holo" in shown and "Chance d'évolution" in shown
+    assert f"PV: {detail.creature.pv:.1f}".replace(".", ",").removesuffix(",0") in shown
+    reply = await harness.emu.run_command(alice, "hoss collection", {"type": "buff", "tri": "newest"})
+    assert "page 1/1 (5 carte(s))" in text(reply) and "Rosée de jouvence" in text(reply)
+
+
+# --- sales --------------------------------------------------------------------------------------------------
+
+
+async def test_sell_one_copy_found_by_autocomplete(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    first = [await give(harness, alice, f"{line}_1") for line in LINES]
+    copy = await give(harness, alice, "orc_mage_1", rarity="argent")
+    choices = await harness.emu.autocomplete(alice, "hoss sell card", "copy", "chaman")
+    assert sorted(c["value"] for c in choices) == [first[1], copy]
+    assert all("Chaman des cendres" in c["name"] for c in choices)
+    reply = await harness.emu.run_command(alice, "hoss vendre carte", {"exemplaire": copy})
+    assert "Vendu : Chaman des cendres pour 20 or. Solde : 320 or." in text(reply)
+    reply = await harness.emu.run_command(alice, "hoss vendre carte", {"exemplaire": copy})
+    assert "n'est pas (ou plus) à vous" in text(reply) and await gold(harness, alice) == 320
+
+
+async def test_bulk_sale_shows_the_total_and_sells_after_confirmation(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    kept = [await give(harness, alice, f"{line}_1") for line in LINES]
+    extra = [await give(harness, alice, "orc_mage_1") for _ in range(2)]
+    extra += [await give(harness, alice, "buff_soins", rarity="argent") for _ in range(2)]  # one is kept
+    reply = await harness.emu.run_command(alice, "hoss vendre doublons")
+    shown = text(reply)
+    assert "Devis : 3 carte(s) pour 24 or" in shown and "2 × Chaman des cendres (Basique)" in shown
+    assert reply.message.button_labels == ["Confirmer la vente"] and await gold(harness, alice) == 300
+    reply = await harness.emu.click(alice, "Confirmer la vente")
+    assert "Vente confirmée : 3 carte(s) vendue(s) pour 24 or. Solde : 324 or." in text(reply)
+    assert reply.message.button_labels == []
+    assert await gold(harness, alice) == 324
+    assert [(await owner_and_stars(harness, c))[0] for c in kept] == [alice.id] * 6
+    owners = [(await owner_and_stars(harness, c))[0] for c in extra]
+    assert owners.count(None) == 3
+
+
+async def test_bulk_sale_refuses_a_stale_quote_and_keeps_six_rank_1(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    for line in LINES:
+        await give(harness, alice, f"{line}_1")
+    extra = await give(harness, alice, "orc_mage_1")
+    reply = await harness.emu.run_command(alice, "hoss sell filtered", {"rank": 1})
+    shown = text(reply)
+    assert "Devis : 1 carte(s) pour 2 or" in shown and "6 : à garder" in shown
+    await harness.emu.run_command(alice, "hoss sell card", {"copy": extra})
+    reply = await harness.emu.click(alice, "Confirmer la vente")
+    assert "Votre collection a changé depuis le devis" in text(reply) and reply.message.ephemeral
+    assert await gold(harness, alice) == 302
+    reply = await harness.emu.run_command(alice, "hoss sell filtered")
+    assert "Choisissez au moins un filtre" in text(reply)
+
+
+# --- fusion -------------------------------------------------------------------------------------------------
+
+
+async def test_chain_fusion_of_every_star_level(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    hoss(harness).fusion.rng = Always(0.0)
+    zero = [await give(harness, alice, "orc_mage_1") for _ in range(2)]
+    zero.append(await give(harness, alice, "orc_mage_1", rarity="or"))
+    one = [await give(harness, alice, "orc_mage_1", stars=1) for _ in range(2)]
+    choices = await harness.emu.autocomplete(alice, "hoss fuse", "card", "")
+    assert [c["value"] for c in choices] == ["orc_mage_1"] and "0★ ×3 · 1★ ×2" in choices[0]["name"]
+    reply = await harness.emu.run_command(alice, "hoss fusion", {"carte": "orc_mage_1"})
+    shown = text(reply)
+    assert "Fusion de Chaman des cendres : 2 paire(s)" in shown
+    assert f"#{zero[2]} (Or 0★) + #{zero[1]} (Basique 0★) → 1★ : 80 %" in shown  # the Or survives
+    assert f"#{one[0]} (Basique 1★) + #{one[1]} (Basique 1★) → 2★ : 65 %" in shown
+    assert reply.message.button_labels == ["Fusionner"]
+    reply = await harness.emu.click(alice, "Fusionner")
+    shown = text(reply)
+    assert "2/2 réussie(s)" in shown and f"#{zero[2]} passe de 0★ à 1★" in shown
+    assert await owner_and_stars(harness, zero[2]) == (alice.id, 1)
+    assert await owner_and_stars(harness, one[0]) == (alice.id, 2)
+    assert (await owner_and_stars(harness, zero[1]))[0] is None and (await owner_and_stars(harness, one[1]))[
+        0
+    ] is None
+    assert await owner_and_stars(harness, zero[0]) == (alice.id, 0)  # the odd copy stays out
+
+
+async def test_fusion_of_one_level_that_fails(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    hoss(harness).fusion.rng = Always(0.999)
+    first, second = [await give(harness, alice, "buff_soins", stars=3) for _ in range(2)]
+    await give(harness, alice, "buff_soins", stars=1)
+    reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "Rosée de jouvence", "stars": 3})
+    assert "1 paire(s)" in text(reply) and "→ 4★ : 25 %" in text(reply)
+    reply = await harness.emu.click(alice, "Fusionner")
+    assert "0/1 réussie(s)" in text(reply) and f"Échec : #{first} reste à 3★" in text(reply)
+    assert await owner_and_stars(harness, first) == (alice.id, 3)
+    assert (await owner_and_stars(harness, second))[0] is None
+    reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "buff_soins", "stars": 2})
+    assert "Rien à fusionner" in text(reply)
+
+
+async def test_a_five_star_as_four_star_needs_its_own_confirmation(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    hoss(harness).fusion.rng = Always(0.0)
+    five = await give(harness, alice, "sq_guerrier_1", stars=5)
+    four = await give(harness, alice, "sq_guerrier_1", rarity="platine", stars=4)
+    reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "sq_guerrier_1"})
+    assert "Rien à fusionner" in text(reply)  # a chain never uses a 5★
+    reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "sq_guerrier_1", "five_as_four": True})
+    shown = text(reply)
+    assert (
+        f"la 5★ (exemplaire n°{five}) sert de 4★ et sera perdue même en cas d'échec (12 % de réussite)"
+        in shown
+    )
+    assert reply.message.button_labels == ["Confirmer et fusionner"]
+    reply = await harness.emu.click(alice, "Confirmer et fusionner")
+    assert "1/1 réussie(s)" in text(reply) and f"#{four} passe de 4★ à 5★" in text(reply)
+    assert await owner_and_stars(harness, four) == (alice.id, 5)
+    assert (await owner_and_stars(harness, five))[0] is None
+
+
+async def test_a_fusion_preview_goes_stale_when_the_copies_change(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    copies = [await give(harness, alice, "orc_mage_1", rarity="argent") for _ in range(2)]
+    await harness.emu.run_command(alice, "hoss fuse", {"card": "orc_mage_1"})
+    await harness.emu.run_command(alice, "hoss sell card", {"copy": copies[1]})
+    reply = await harness.emu.click(alice, "Fusionner")
+    assert "rien n'a été fusionné" in text(reply)
+    assert await owner_and_stars(harness, copies[0]) == (alice.id, 0)
+
+
+# --- decks --------------------------------------------------------------------------------------------------
+
+
+async def own_deck(h: BotHarness, user: User) -> None:
+    for line in [*LINES, "hum_defenseur"]:
+        await give(h, user, f"{line}_1")
+    for buff in BUFFS:
+        await give(h, user, buff)
+
+
+@pytest.mark.parametrize(
+    ("lines", "reason"),
+    [
+        ([*LINES, "hum_guerrier"], "Un deck contient exactement 6 lignes ; celui-ci en a 7."),
+        ([*LINES[:3], *LINES[4:], "hum_defenseur"], "2 Défenseurs maximum par deck ; celui-ci en a 3."),
+        ([*LINES[:5], "orc_mage"], "La ligne Chaman des cendres apparaît plusieurs fois"),
+        ([*LINES[:5], "syl_mage"], "Vous ne possédez pas la carte de Rang 1 de la ligne Semeur de spores"),
+    ],
+    ids=["seven_lines", "three_defenders", "duplicate_line", "not_owned"],
+)
+async def test_each_invalid_deck_is_refused_with_its_reason(
+    harness: BotHarness, lines: list[str], reason: str
+) -> None:
+    alice = harness.user("alice")
+    await own_deck(harness, alice)
+    options = {"slot": 1, "name": "Essai", "lines": ", ".join(lines), "buffs": ", ".join(BUFFS)}
+    reply = await harness.emu.run_command(alice, "hoss deck save", options)
+    assert reply.message.ephemeral
+    assert "Deck refusé, rien n'a été enregistré" in text(reply) and reason in text(reply)
+    assert "Aucun deck enregistré" in text(await harness.emu.run_command(alice, "hoss deck list"))
+
+
+async def test_a_valid_deck_is_saved_shown_and_made_active(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await own_deck(harness, alice)
+    await give(harness, alice, "orc_mage_2a", rarity="or")
+    lines = "sq_guerrier, Chaman des cendres, syl_archer, hum_cavalier_1, sq_defenseur, orc_defenseur"
+    options = {
+        "emplacement": 2,
+        "nom": "Mon deck",
+        "lignes": lines,
+        "buffs": "Rosée de jouvence, buff_vitesse",
+    }
+    reply = await harness.emu.run_command(alice, "hoss deck enregistrer", options)
+    shown = text(reply)
+    assert (
+        "Deck enregistré à l'emplacement 2." in shown
+        and "Deck 2 — Mon deck" in shown
+        and "Deck valide" in shown
+    )
+    assert "Rang 2 · **Invocateur de brasiers** (Or 0★, +" in shown and "PV " in shown and "blocage" in shown
+    assert "**Rosée de jouvence** — Soins (" in shown
+    reply = await harness.emu.run_command(alice, "hoss deck active", {"slot": 2})
+    assert "Le deck 2 « Mon deck » est maintenant votre deck actif." in text(reply)
+    assert "Deck 2 — Mon deck (actif)" in text(reply)
+    assert "`2` **Mon deck** — Deck valide — actif" in text(
+        await harness.emu.run_command(alice, "hoss deck list")
+    )
+    setup = await hoss(harness).decks.deck_setup(alice.id)
+    assert "orc_mage_2a" in setup.deck
+
+
+async def test_a_deck_shows_every_reason_once_it_became_invalid(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob", locale="en-GB")
+    await own_deck(harness, alice)
+    options = {"slot": 1, "name": "A", "lines": ", ".join(LINES), "buffs": ", ".join(BUFFS)}
+    await harness.emu.run_command(alice, "hoss deck save", options)
+    page = await hoss(harness).collection.list_copies(alice.id, sort="name", locale="fr")
+    sold = [c.copy_id for c in page.items if c.card.id in ("orc_mage_1", "buff_soins")]
+    for copy in sold:
+        await hoss(harness).sale.sell(alice.id, copy, key=f"test-{copy}")
+    shown = text(await harness.emu.run_command(alice, "hoss deck show", {"slot": 1}))
+    assert "Deck invalide (2 problème(s))" in shown
+    assert "Vous ne possédez pas la carte de Rang 1 de la ligne Chaman des cendres." in shown
+    assert "Vous ne possédez pas le buff Rosée de jouvence." in shown
+    await harness.emu.run_command(alice, "settings language", {"language": "en"})
+    english = text(await harness.emu.run_command(alice, "hoss deck show", {"slot": 1}))
+    assert "You do not own the Rang 1 card of line Ash Shaman." in english
+    assert "You do not own the buff Dew of Youth." in english
+    english = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
+    assert english == "No deck is saved in slot 1."  # bob has none; errors are private and localized
+
+
+async def test_an_english_player_gets_english_replies(harness: BotHarness) -> None:
+    bob = harness.user("bob", locale="en-GB")
+    shown = text(await harness.emu.run_command(bob, "hoss booster"))
+    assert "Rank 1 boosters bought: 1 for 100 gold. Balance: 200 gold." in shown
+    assert shown.count("face down") == 6
+    ladder = text(await harness.emu.run_command(bob, "hoss rank"))
+    assert "Rank 1" in ladder and "Rang" not in ladder
+    refused = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
+    assert refused == "No deck is saved in slot 1."

@@ -1,0 +1,360 @@
+"""/hoss ranked battles against the AI as players see them through Discord: the ladder, the public battle
+message and its private decision controls, skipping to the end, the result with its log, a restart in the
+middle of a battle, the replay, and milestone notices claimed with their OK button."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from cogs.hoss.battle import BattlePace
+from core.clock import ManualClock
+from emulator.records import RecordedMessage
+from emulator.world import User
+from engine.hoss.catalog import CreatureCard
+from sandbox.harness import BotHarness
+from services.hoss import HossServices
+from services.hoss.gold import GOLD
+from services.platform import ledger
+from services.platform.players import ensure_player
+
+GRANT = ledger.Movement("test.grant")
+LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
+BUFFS = ["buff_soins", "buff_vitesse"]
+
+
+pytestmark = pytest.mark.usefixtures("no_pacing")
+
+
+def hoss(h: BotHarness) -> HossServices:
+    assert h.bot is not None
+    services: HossServices = h.bot.services.games["hoss"]
+    return services
+
+
+def here(h: BotHarness) -> int:
+    """The server the harness runs commands in: battles started there are reached from there only."""
+    assert h.guild is not None
+    return h.guild.id
+
+
+async def with_deck(h: BotHarness, user: User) -> None:
+    """The Rang 1 of six lines and two buffs, minted through the ledger, saved as the active deck."""
+    assert h.bot is not None
+    services = h.bot.services
+    now = services.clock.now()
+    decks = hoss(h).decks
+    keys = [
+        c.id for c in decks.catalog.cards if isinstance(c, CreatureCard) and c.line in LINES and c.rank == 1
+    ]
+
+    def unit(conn: sqlite3.Connection) -> None:
+        ensure_player(conn, user.id, now)
+        for card in [*keys, *BUFFS]:
+            ledger.mint_card(
+                conn, now, user.id, "hoss", card, GRANT, {"rarity": "basique", "stars": 0, "holo": False}
+            )
+
+    await services.db.write(unit)
+    await decks.save(user.id, 1, "deck", LINES, BUFFS)
+    await decks.set_active(user.id, 1)
+
+
+async def gold(h: BotHarness, user: User) -> int:
+    assert h.bot is not None
+    return await h.bot.services.db.read(lambda conn: ledger.balance(conn, user.id, GOLD))
+
+
+def shown(message: RecordedMessage) -> str:
+    return str(message.render()).replace("\u202f", " ")
+
+
+def battle_message(h: BotHarness) -> RecordedMessage:
+    found = [m for m in h.emu.messages if not m.ephemeral and "Combat classé n°" in shown(m)]
+    assert len(found) >= 1
+    return found[-1]
+
+
+async def decide_once(h: BotHarness, user: User) -> str:
+    """Open the private controls and take the first offered action (or pass)."""
+    controls = await h.emu.click(user, "Décider")
+    message = controls.message
+    assert message is not None and message.ephemeral
+    if message.select_options:
+        chosen = message.select_options[0]
+        await h.emu.select(user, chosen, message=message)
+    else:
+        chosen = "Passer"
+        await h.emu.click(user, chosen, message=message)
+    await h.settle()  # the battle message is edited once the private controls answered
+    return chosen
+
+
+def last_ephemeral(h: BotHarness, user: User, needle: str) -> RecordedMessage:
+    found = [m for m in h.emu.ephemeral_messages(user) if needle in shown(m)]
+    assert found, needle
+    return found[-1]
+
+
+def decide_id(message: RecordedMessage) -> str:
+    ids = [str(b.get("custom_id")) for row in message.components for b in row.get("components", [])]
+    return next(i for i in ids if i.startswith("hoss:rdecide:"))
+
+
+async def start_rank_1(h: BotHarness, user: User) -> RecordedMessage:
+    ladder = await h.emu.run_command(user, "hoss rang")
+    assert ladder.message is not None and ladder.message.ephemeral
+    started = await h.emu.click(user, "Combattre — Rang 1")
+    assert started.message is not None and not started.message.ephemeral
+    return started.message
+
+
+async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    ladder = await harness.emu.run_command(alice, "hoss rang")
+    assert ladder.message is not None and ladder.message.ephemeral
+    board = shown(ladder.message)
+    assert "**Rang 1** — 0 V / 0 D — jouable — victoire 45 or, défaite 5 or" in board
+    assert "**Rang 2** — 0 V / 0 D — verrouillé" in board
+    assert ladder.message.button_labels == ["Combattre — Rang 1"]
+
+    public = await start_rank_1(harness, alice)
+    battle = await hoss(harness).ranked.current(alice.id)
+    assert battle is not None
+    text = shown(public)
+    assert f"Combat classé n° {battle} — Rang 1" in text and "À vous de décider" in text
+    assert public.button_labels == ["Décider", "Passer à la fin"]
+    catalog = hoss(harness).decks.catalog
+    now = await hoss(harness).ranked.view(alice.id, battle, here(harness))
+    hand = [catalog.card(c["card"]).name.fr for c in now.snapshot["seats"][0]["hand_cards"]]  # type: ignore[union-attr]
+    assert hand and not any(name in text for name in hand)  # the hand stays private
+
+    controls = await harness.emu.click(alice, "Décider")
+    assert controls.message is not None and controls.message.ephemeral
+    assert all(name in shown(controls.message) for name in hand)
+    for _ in range(2):
+        chosen = await decide_once(harness, alice)
+        assert chosen.startswith(("Jouer", "Passer", "Placer", "Déplacer", "Faire évoluer"))
+    text = shown(battle_message(harness))
+    assert "**Manche 2**" in text and "entre en jeu" in text and "▰" in text
+
+    before = await gold(harness, alice)
+    await harness.emu.click(alice, "Passer à la fin")
+    await harness.settle()
+    final = battle_message(harness)
+    # finished: just its result
+    result = await hoss(harness).ranked.skip_to_end(alice.id, battle, here(harness))
+    text = shown(final)
+    title = {"won": "Victoire !", "lost": "Défaite.", "draw": "Match nul"}[result.status]
+    assert title in text and f"Gain : {result.gold} or" in text and f"**Manche {result.rounds}**" in text
+    assert final.button_labels == []
+    assert await gold(harness, alice) == before + result.gold
+    assert h_ledger_sum(await ledger_rows(harness, alice), "hoss.ranked") == result.gold
+    (attachment,) = final.attachments
+    assert attachment.filename == f"hoss-battle-{battle}.json"
+    assert attachment.data.decode() == await hoss(harness).ranked.log(alice.id, battle, here(harness))
+
+    replay = await harness.emu.run_command(alice, "hoss revoir", {"id": battle})
+    assert replay.message is not None and "Revoir le combat n°" in shown(replay.message)
+    assert "**Manche 1**" in shown(replay.message)
+    assert replay.message.attachments[0].filename == f"hoss-replay-{battle}.json"
+
+
+async def ledger_rows(h: BotHarness, user: User) -> list[tuple[str, int]]:
+    assert h.bot is not None
+    return await h.bot.services.db.read(
+        lambda conn: [
+            (str(r[0]), int(r[1]))
+            for r in conn.execute(
+                "SELECT reason, delta FROM ledger WHERE player_id = ? AND currency IS NOT NULL", (user.id,)
+            )
+        ]
+    )
+
+
+def h_ledger_sum(rows: list[tuple[str, int]], reason: str) -> int:
+    return sum(amount for why, amount in rows if why == reason)
+
+
+async def test_a_foreign_click_on_the_battle_is_refused_privately(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_deck(harness, alice)
+    public = await start_rank_1(harness, alice)
+    before = shown(public)
+    for label in ("Décider", "Passer à la fin"):
+        refused = await harness.emu.click(bob, label, message=public)
+        assert refused.message is not None and refused.message.ephemeral
+        assert "Ce message ne vous est pas destiné." in shown(refused.message)
+    assert shown(battle_message(harness)) == before
+    battle = await hoss(harness).ranked.current(alice.id)
+    view = await hoss(harness).ranked.view(alice.id, battle or 0, here(harness))
+    assert (view.status, view.pause) == ("live", 1)
+
+
+async def test_the_ai_decides_after_two_minutes(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    public = await start_rank_1(harness, alice)
+    assert decide_id(public).endswith(":1")
+    assert await harness.advance(timedelta(minutes=2, seconds=1)) == 1
+    await harness.emu.click(alice, "Décider")  # the next click shows the new state
+    text = shown(battle_message(harness))
+    assert "l'IA a décidé pour vous" in text and "**Manche 1**" in text
+    assert decide_id(battle_message(harness)).endswith(":2")
+
+
+async def test_a_battle_survives_a_restart(tmp_path: Path) -> None:
+    clock = ManualClock()
+    db = tmp_path / "bot.sqlite3"
+    first = BotHarness(db, clock=clock)
+    await first.start()
+    try:
+        alice = first.user("alice")
+        await with_deck(first, alice)
+        await start_rank_1(first, alice)
+        await decide_once(first, alice)
+        await first.settle()
+        before = decide_id(battle_message(first))
+        first.emu.assert_no_errors()
+        assert first.unexpected_errors == []
+    finally:
+        await first.stop()
+
+    second = BotHarness(db, clock=clock)
+    alice = second.user("alice")
+    await second.start()
+    try:
+        shown_again = await second.emu.run_command(alice, "hoss combat")
+        assert shown_again.message is not None and not shown_again.message.ephemeral
+        assert decide_id(shown_again.message) == before  # the same battle, at the same pause
+        await decide_once(second, alice)
+        await second.emu.click(alice, "Passer à la fin")
+        await second.settle()
+        final = battle_message(second)
+        assert final.button_labels == [] and final.attachments
+        assert await second.bot.services.games["hoss"].ranked.current(alice.id) is None  # type: ignore[union-attr]
+        second.emu.assert_no_errors()
+        assert second.unexpected_errors == []
+    finally:
+        await second.stop()
+
+
+async def test_a_milestone_notice_comes_back_until_ok_credits_it_once(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    assert harness.bot is not None
+
+    def ninety_nine(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (?, 1, 99)", (alice.id,))
+
+    await harness.bot.services.db.write(ninety_nine)
+    ranked = hoss(harness).ranked
+    for _ in range(40):  # battles until one is won (the Rang 1 AI wins about half of them)
+        await harness.emu.run_command(alice, "hoss rang", {"rang": 1})
+        battle = await ranked.current(alice.id)
+        assert battle is not None
+        await harness.emu.click(alice, "Passer à la fin")
+        if (await ranked.skip_to_end(alice.id, battle, here(harness))).status == "won":
+            break
+    else:
+        pytest.fail("no battle won")
+    await harness.settle()
+    assert [m for m in harness.emu.ephemeral_messages(alice) if "Palier atteint" in shown(m)] == []
+
+    await harness.emu.run_command(alice, "hoss rang")
+    await harness.settle()
+    notice = last_ephemeral(harness, alice, "Palier atteint : 100 victoires au Rang 1 ! +100 or.")
+    assert notice.button_labels == ["OK"]
+    before = await gold(harness, alice)
+    await harness.emu.run_command(alice, "hoss rang")  # ignored: it comes back
+    await harness.settle()
+    again = last_ephemeral(harness, alice, "Palier atteint")
+    assert again.id != notice.id and await gold(harness, alice) == before
+
+    claimed = await harness.emu.click(alice, "OK", message=again)
+    assert claimed.message is not None and "100 or crédités" in shown(claimed.message)
+    assert await gold(harness, alice) == before + 100
+    repeat = await harness.emu.click(alice, "OK", message=notice)  # the older copy of the same notice
+    assert repeat.message is not None and "Déjà encaissé" in shown(repeat.message)
+    assert await gold(harness, alice) == before + 100
+    await harness.emu.run_command(alice, "hoss rang")
+    await harness.settle()
+    assert last_ephemeral(harness, alice, "Palier atteint").id == again.id  # no new notice
+
+
+async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Production pacing (5 s) with the waits recorded instead of slept: between two waits the battle
+    message is edited exactly once, so it never changes more than once per round of real time."""
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    public = await start_rank_1(harness, alice)
+    BattlePace.seconds = 5.0
+    waits: list[tuple[float, int]] = []
+
+    async def recorded_wait() -> None:
+        waits.append((BattlePace.seconds, len(public.history)))
+
+    monkeypatch.setattr(BattlePace, "wait", recorded_wait)
+    edits_before = len(public.history)
+    await harness.emu.click(alice, "Passer à la fin")
+    await harness.settle()
+    rounds = len(waits) + 1
+    assert rounds >= 2, "a battle to the end shows several rounds"
+    assert all(seconds == 5.0 for seconds, _ in waits)
+    marks = [edits_before, *(count for _, count in waits), len(public.history)]
+    assert all(later - earlier == 1 for earlier, later in itertools.pairwise(marks)), marks
+
+
+async def test_the_defender_button_moves_a_defender_from_the_private_controls(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    await start_rank_1(harness, alice)
+    ranked, guild = hoss(harness).ranked, here(harness)
+    battle = await ranked.current(alice.id)
+    assert battle is not None
+    view = await ranked.view(alice.id, battle, guild)
+    for turn in range(60):  # Défenseurs first, then attackers, until one Défenseur may move
+        if any(a["kind"] == "move" for a in view.legal):
+            break
+        plays = [a for a in view.legal if a["kind"] == "play"]
+        action = ([a for a in plays if a.get("protege")] or plays or view.legal)[0]
+        await ranked.answer(alice.id, battle, action, key=f"t{turn}", pause=view.pause, guild=guild)
+        view = await ranked.view(alice.id, battle, guild)
+    moves = [a for a in view.legal if a["kind"] == "move"]
+    assert moves, "no Défenseur move came up"
+    await harness.emu.click(alice, "Décider")  # the message catches up with the battle first
+    await harness.settle()
+    controls = (await harness.emu.click(alice, "Décider")).message
+    assert controls is not None and controls.ephemeral
+    assert "Défenseur" in controls.button_labels
+    assert not any(o.startswith("Déplacer") for o in controls.select_options)  # behind the button only
+
+    picker = (await harness.emu.click(alice, "Défenseur", message=controls)).message
+    assert picker is not None and picker.ephemeral
+    assert "dès le prochain coup" in shown(picker)
+    catalog = hoss(harness).decks.catalog
+    names = {c["uid"]: catalog.card(c["card"]).name.fr for c in view.snapshot["seats"][0]["creatures"]}  # type: ignore[union-attr]
+    move = moves[-1]
+    label = f"Déplacer {names[move['defender']]} sur {names[move['protege']]}"
+    assert picker.select_options == [
+        f"Déplacer {names[m['defender']]} sur {names[m['protege']]}" for m in moves
+    ]
+    after = (await harness.emu.select(alice, label, message=picker)).message
+    assert after is not None and "Votre main" in shown(after)  # back to the controls: play a card or pass
+    await harness.emu.click(alice, "Passer", message=after)
+    await harness.settle()
+    log = await ranked.log(alice.id, battle, guild)
+    assert {"t": 0, "k": "move", "tgt": move["defender"], "protege": move["protege"]} in [
+        e for r in json.loads(log)["rounds"] for e in r["events"]
+    ]
+    public = battle_message(harness)  # the round the move opened was shown, in one of its edits
+    states = [shown(public), *(json.dumps(state, ensure_ascii=False) for state in public.history)]
+    assert any("se déplace sur" in state for state in states)

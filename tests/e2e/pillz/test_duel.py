@@ -1,0 +1,228 @@
+"""Pillz duels as players see them through Discord: a friend match from the challenge to the result, a
+practice match against the AI, a timeout decided by the AI, a restart in the middle, refused clicks, and
+the public message showing a leading card with its pillz hidden (that the message cannot depend on the
+bet is proved in tests/services/pillz/duels/)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from pathlib import Path
+
+from core.clock import ManualClock
+from emulator.records import RecordedMessage
+from emulator.world import User
+from sandbox.harness import BotHarness
+from services.pillz import PillzServices
+from services.pillz.duel_store import DuelRow
+
+ROUNDS = 4
+
+
+def pillz(h: BotHarness) -> PillzServices:
+    assert h.bot is not None
+    services: PillzServices = h.bot.services.games["pillz"]
+    return services
+
+
+def shown(message: RecordedMessage) -> str:
+    return str(message.render()).replace("\u202f", " ")
+
+
+def duel_message(h: BotHarness, duel_id: int) -> RecordedMessage:
+    found = [
+        m
+        for m in h.emu.messages
+        if not m.ephemeral and re.search(rf"(Duel de Pillz|Entraînement) n° {duel_id}\b", shown(m))
+    ]
+    assert len(found) == 1, [shown(m) for m in found]
+    return found[0]
+
+
+async def move(h: BotHarness, user: User, duel_id: int, place: int, bet: int) -> RecordedMessage:
+    """Open the controls from the public message, choose the character at `place`, set the pillz, play."""
+    controls = await h.emu.click(user, "Jouer", message=duel_message(h, duel_id))
+    assert controls.message is not None and controls.message.ephemeral, controls
+    picked = await h.emu.select(user, values=[str(place)], message=controls.message)
+    assert picked.message is not None
+    panel = picked.message
+    current = 0
+    while current != bet:
+        step = 3 if bet - current >= 3 else 1
+        result = await h.emu.click(user, f"{step:+d}", message=panel)
+        assert result.message is not None
+        panel, current = result.message, current + step
+    played = await h.emu.click(user, f"Jouer ({bet} pillz)", message=panel)
+    assert played.message is not None and "Joué :" in shown(played.message)
+    await h.settle()
+    return played.message
+
+
+async def first_unused(h: BotHarness, duel_id: int, seat: int) -> int:
+    duel = await pillz(h).duels.get(duel_id)
+    assert duel.state is not None
+    return next(i for i, f in enumerate(duel.state.hands[seat]) if not f.used)
+
+
+async def friend_duel(h: BotHarness) -> tuple[User, User, int]:
+    alice, bob = h.user("alice"), h.user("bob")
+    made = await h.emu.run_command(alice, "pillz defi", {"joueur": bob})
+    assert made.message is not None and not made.message.ephemeral
+    await h.emu.click(bob, "Accepter", message=made.message)
+    await h.settle()
+    duels = await pillz(h).duels.live(alice.id)
+    assert len(duels) == 1
+    return alice, bob, duels[0].id
+
+
+async def play_out(h: BotHarness, users: dict[int, User], duel_id: int) -> DuelRow:
+    for _ in range(2 * ROUNDS):
+        duel = await pillz(h).duels.get(duel_id)
+        if duel.status != "live":
+            return duel
+        seat = duel.to_act()[0]
+        player = duel.seats[seat]
+        assert player is not None
+        assert duel.state is not None
+        bet = min(3, duel.state.pillz[seat])
+        if duel.state.pending is not None:  # the answer: before it, the public message hides the bet
+            text = shown(duel_message(h, duel_id))
+            assert (
+                "(pillz cachés)" in text
+                and f"{duel.state.pending[1]} pillz, ATQ" not in text.split("**Manche")[-1]
+            )
+        await move(h, users[player], duel_id, await first_unused(h, duel_id, seat), bet)
+    return await pillz(h).duels.get(duel_id)
+
+
+async def test_a_friend_match_from_the_challenge_to_the_result(harness: BotHarness) -> None:
+    alice, bob, duel_id = await friend_duel(harness)
+    text = shown(duel_message(harness, duel_id))
+    assert f"Duel de Pillz n° {duel_id}" in text and "commence" in text and "12 PV" in text
+    duel = await play_out(harness, {alice.id: alice, bob.id: bob}, duel_id)
+    assert duel.status == "over" and duel.result is not None
+    final = shown(duel_message(harness, duel_id))
+    assert ("Victoire" in final or "Match nul" in final) and "classement 1000 →" in final
+    assert duel_message(harness, duel_id).button_labels == []
+    rewards = duel.result["rewards"]
+    assert {r["player_id"] for r in rewards} == {alice.id, bob.id}
+    if duel.result["winner"] is not None:
+        winner = rewards[duel.result["winner"]]
+        assert winner["gold"] == 40 and winner["rating_after"] > winner["rating_before"]
+
+
+async def test_a_practice_match_pays_nothing(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    started = await harness.emu.run_command(alice, "pillz entrainement")
+    assert started.message is not None and started.message.ephemeral
+    await harness.settle()
+    (duel,) = await pillz(harness).duels.live(alice.id)
+    assert duel.kind == "practice" and duel.seats[1] is None
+    assert "Entraînement n°" in shown(duel_message(harness, duel.id)) and "l'IA" in shown(
+        duel_message(harness, duel.id)
+    )
+    duel = await play_out(harness, {alice.id: alice}, duel.id)
+    assert duel.status == "over" and duel.result is not None and "rewards" not in duel.result
+    assert "classement" not in shown(duel_message(harness, duel.id))
+
+
+async def test_the_ai_plays_for_a_player_who_does_not_answer(harness: BotHarness) -> None:
+    _, _, duel_id = await friend_duel(harness)
+    duel = await pillz(harness).duels.get(duel_id)
+    late = duel.to_act()[0]
+    assert await harness.advance(timedelta(seconds=119)) == 0
+    assert (await pillz(harness).duels.get(duel_id)).version == duel.version
+    assert await harness.advance(timedelta(seconds=2)) == 1
+    after = await pillz(harness).duels.get(duel_id)
+    assert after.version > duel.version and after.notes == ({"round": 1, "seat": late},)
+    who = f"<@{duel.seats[late]}>"  # mentions inside an embed are shown as written
+    assert f"⏱ Manche 1 : {who} n'a pas joué à temps, l'IA a choisi à sa place." in shown(
+        duel_message(harness, duel_id)
+    )
+
+
+async def test_other_players_clicks_are_refused_privately(harness: BotHarness) -> None:
+    alice, bob, duel_id = await friend_duel(harness)
+    carol = harness.user("carol")
+    duel = await pillz(harness).duels.get(duel_id)
+    waiting = bob if duel.seats[duel.to_act()[0]] == alice.id else alice
+    for user, needle in (
+        (carol, "Vous ne jouez pas dans ce duel."),
+        (waiting, "Ce n'est pas à vous de jouer"),
+    ):
+        refused = await harness.emu.click(user, "Jouer", message=duel_message(harness, duel_id))
+        assert refused.message is not None and refused.message.ephemeral and needle in shown(refused.message)
+    assert (await pillz(harness).duels.get(duel_id)).version == duel.version
+
+
+@asynccontextmanager
+async def running(db: Path, clock: ManualClock) -> AsyncIterator[BotHarness]:
+    h = BotHarness(db, clock=clock, seed=5)
+    await h.start()
+    try:
+        yield h
+        await h.settle()
+        h.emu.assert_no_errors()
+        assert h.unexpected_errors == []
+    finally:
+        await h.stop()
+
+
+async def test_a_restart_in_the_middle_of_a_duel(tmp_path: Path) -> None:
+    clock = ManualClock()
+    db = tmp_path / "bot.sqlite3"
+    async with running(db, clock) as h:
+        alice = h.user("alice")
+        await h.emu.run_command(alice, "pillz entrainement")
+        await h.settle()
+        (duel,) = await pillz(h).duels.live(alice.id)
+        seat = duel.to_act()[0]
+        await move(h, alice, duel.id, await first_unused(h, duel.id, seat), 2)
+        before = await pillz(h).duels.get(duel.id)
+    clock.advance(timedelta(minutes=5))  # the bot is down when the choice time passes
+    async with running(db, clock) as h:
+        await h.settle()
+        after = await pillz(h).duels.get(duel.id)
+        assert after.version > before.version and len(after.notes) == 1  # the AI played for alice at start-up
+        assert after.state is not None and before.state is not None
+        assert len(after.state.history) >= len(before.state.history)
+
+
+async def test_a_player_in_two_duels_at_once(harness: BotHarness) -> None:
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    ids = []
+    for opponent in (bob, carol):
+        await harness.emu.run_command(opponent, "pillz collection")  # each has a starter deck
+        made = await harness.emu.run_command(alice, "pillz defi", {"joueur": opponent})
+        assert made.message is not None
+        await harness.emu.click(opponent, "Accepter", message=made.message)
+        await harness.settle()
+    duels = await pillz(harness).duels.live(alice.id)
+    ids = [d.id for d in duels]
+    assert len(ids) == 2
+    users = {alice.id: alice, bob.id: bob, carol.id: carol}
+    for duel_id in ids:  # one move in each: the controls of one duel never act on the other
+        duel = await pillz(harness).duels.get(duel_id)
+        seat = duel.to_act()[0]
+        player = duel.seats[seat]
+        assert player is not None
+        await move(harness, users[player], duel_id, await first_unused(harness, duel_id, seat), 1)
+        other = next(i for i in ids if i != duel_id)
+        assert (await pillz(harness).duels.get(duel_id)).version > duel.version
+        assert (await pillz(harness).duels.get(other)).status == "live"
+    finished = [await play_out(harness, users, duel_id) for duel_id in ids]
+    assert all(d.status == "over" for d in finished)
+
+
+async def test_the_choice_time_is_a_server_setting(harness: BotHarness) -> None:
+    admin = harness.user("olivia", admin=True)
+    saved = await harness.emu.run_command(admin, "configuration pillz", {"secondes": 60})
+    assert saved.message is not None and "Pillz — temps par choix : 60 s" in shown(saved.message)
+    _, _, duel_id = await friend_duel(harness)
+    duel = await pillz(harness).duels.get(duel_id)
+    assert await harness.advance(timedelta(seconds=59)) == 0
+    assert await harness.advance(timedelta(seconds=2)) == 1
+    assert (await pillz(harness).duels.get(duel_id)).version > duel.version
+    assert await pillz(harness).duels.choice_seconds(harness.guild.id if harness.guild else 0) == 60

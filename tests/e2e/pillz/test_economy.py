@@ -1,0 +1,161 @@
+"""/pillz economy as players see it through Discord, in French and English: the starter deck in the
+collection, packs, odds, saving and activating decks, the leaderboard, the /profile line and /card.
+Nothing depends on which characters a pack or the starter draws: the tests read them back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.pillz.catalog import PillzCard, PillzCatalog
+from engine.pillz.packs import STAR_ODDS_PM
+from sandbox.harness import BotHarness
+from services.pillz.economy import PILLZ_GOLD, PillzEconomy
+from services.platform import ledger
+
+GRANT = ledger.Movement("test.grant")
+
+
+def economy(h: BotHarness) -> PillzEconomy:
+    assert h.bot is not None
+    services: PillzEconomy = h.bot.services.games["pillz"].economy
+    return services
+
+
+def catalog(h: BotHarness) -> PillzCatalog:
+    return economy(h).shop.catalog
+
+
+async def owned(h: BotHarness, player_id: int) -> list[PillzCard]:
+    counts = await economy(h).collection.counts(player_id)
+    return [c for c in catalog(h).cards if counts.get(c.id)]
+
+
+async def coins(h: BotHarness, player_id: int) -> int:
+    assert h.bot is not None
+    return await h.bot.services.db.read(lambda conn: ledger.balance(conn, player_id, PILLZ_GOLD))
+
+
+def text(result: Any) -> str:
+    return str(result.message.render()).replace("\u202f", " ")
+
+
+async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    reply = await harness.emu.run_command(alice, "pillz collection")
+    shown = text(reply)
+    assert reply.message.ephemeral
+    assert "Bienvenue ! Vous recevez votre deck de départ : 8 personnages" in shown
+    assert "Votre collection : 8 personnages différents, 8 exemplaires" in shown and "1× **" in shown
+    starter = await owned(harness, alice.id)
+    assert len(starter) == 8 and all(c.stars <= 2 and not c.leader for c in starter)
+    reply = await harness.emu.run_command(alice, "pillz collection")
+    assert "Bienvenue" not in text(reply)
+
+    reply = await harness.emu.run_command(alice, "pillz paquets", {"nombre": 2})
+    shown = text(reply)
+    assert "Paquets ouverts : 2" in shown and "Paquet 1" in shown and "Paquet 2" in shown
+    assert "Payé 200 pièces. Solde : 100 pièces." in shown
+    assert await coins(harness, alice.id) == 100
+    reply = await harness.emu.run_command(alice, "pillz paquets", {"nombre": 2})
+    assert "Solde insuffisant : il faut 200, vous avez 100." in text(reply)
+
+    reply = await harness.emu.run_command(alice, "pillz chances")
+    shown = text(reply)
+    ones = sum(1 for c in catalog(harness).cards if c.stars == 1)
+    assert f"★ : 40 % ({ones} personnages)" in shown and "★★★★★ : 3 %" in shown
+    assert STAR_ODDS_PM[3] == 180 and "★★★ : 18 %" in shown
+    assert "Un paquet coûte 100 pièces" in shown and "100 pièces" in shown
+
+    reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 1})
+    shown = text(reply)
+    assert "Deck 1 (8 personnages)" in shown and "Prêt à jouer." in shown and "Oui : vos duels" in shown
+    reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 2})
+    assert "L'emplacement 2 est vide." in text(reply)
+
+    typed = ", ".join(c.name.get("fr") for c in reversed(starter))
+    reply = await harness.emu.run_command(
+        alice, "pillz deck", {"emplacement": 2, "personnages": typed, "activer": True}
+    )
+    shown = text(reply)
+    assert "Deck 2 enregistré et activé." in shown and "Oui : vos duels" in shown
+    reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 1})
+    assert "Deck actif" in text(reply) and "Non." in text(reply)
+    reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 1, "activer": True})
+    assert "Le deck 1 est maintenant votre deck actif." in text(reply)
+
+    mine = {c.id for c in await owned(harness, alice.id)}
+    missing = next(c for c in catalog(harness).cards if c.id not in mine and c.stars == 5)
+    wrong = f"{starter[0].id}, {starter[0].id}, {missing.id}"
+    reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 3, "personnages": wrong})
+    shown = text(reply)
+    assert "Deck refusé" in shown
+    assert "Un deck compte de 8 à 12 personnages ; celui-ci en a 3." in shown
+    assert f"{starter[0].name.get('fr')} y est 2 fois" in shown
+    assert f"Vous ne possédez pas {missing.name.get('fr')}." in shown
+    reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 3, "personnages": "Personne"})
+    assert "Personnage inconnu : « Personne »." in text(reply)
+
+    clan = starter[0].clan
+    reply = await harness.emu.run_command(
+        alice, "pillz collection", {"clan": clan, "étoiles": starter[0].stars}
+    )
+    shown = text(reply)
+    assert starter[0].name.get("fr") in shown and "Filtre" in shown
+
+
+async def test_collection_pages(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await harness.emu.run_command(alice, "pillz collection")
+    assert harness.bot is not None
+    now = harness.bot.services.clock.now()
+    extra = [c.id for c in catalog(harness).cards if c.stars >= 3][:12]
+
+    def unit(conn: Any) -> None:
+        for card in extra:
+            ledger.mint_card(conn, now, alice.id, "pillz", card, GRANT)
+
+    await harness.bot.services.db.write(unit)
+    reply = await harness.emu.run_command(alice, "pillz collection")
+    assert "Votre collection : 20 personnages différents, 20 exemplaires" in text(reply) and "1 / 2" in text(
+        reply
+    )
+    reply = await harness.emu.click(alice, "Suivant ▶")
+    assert "2 / 2" in text(reply) and text(reply).count("1× **") == 10
+    reply = await harness.emu.click(alice, "◀ Précédent")
+    assert "1 / 2" in text(reply)
+
+
+async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob", locale="en-US")
+    reply = await harness.emu.run_command(bob, "pillz odds")
+    assert "★: 40% (" in text(reply) and "300 coins" in text(reply)
+    reply = await harness.emu.run_command(bob, "pillz leaderboard")
+    assert not reply.message.ephemeral
+    assert "Nobody has played a friend duel on this server yet." in text(reply)
+
+    assert harness.guild is not None
+    await harness.emu.run_command(alice, "pillz collection")
+    first, second = await economy(harness).ladder.record(harness.guild.id, 1, (alice.id, bob.id), 0)
+    assert (first.gold, first.rating_after, second.rating_after) == (40, 1016, 984)
+    reply = await harness.emu.run_command(bob, "pillz leaderboard")
+    shown = text(reply)
+    assert "Pillz duel leaderboard (2 players)" in shown
+    assert f"1. <@{alice.id}> — 1016 Elo · 1 duels: 1 W / 0 D / 0 L" in shown
+    assert f"2. <@{bob.id}> — 984 Elo · 1 duels: 0 W / 0 D / 1 L" in shown
+    reply = await harness.emu.run_command(alice, "pillz classement")
+    assert "Classement Pillz duel (2 joueurs)" in text(reply)
+
+    reply = await harness.emu.run_command(bob, "profile")
+    shown = text(reply)
+    assert "Elo 984 · 1 duels: 0 W / 0 D / 1 L" in shown and "Coins: 300" in shown
+    reply = await harness.emu.run_command(alice, "profil")
+    assert "Elo 1016 · 1 duels : 1 V / 0 N / 0 D" in text(reply) and "Pièces : 340" in text(reply)
+
+    card = next(c for c in catalog(harness).cards if c.ability is not None and c.ability.value > 0)
+    assert card.ability is not None
+    reply = await harness.emu.run_command(bob, "card", {"name": f"pillz:{card.id}"})
+    shown = text(reply)
+    assert card.name.get("en") in shown and "Power (P)" in shown and str(card.power) in shown
+    assert f"{card.ability.name.get('en')}: " in shown and "★" * card.stars in shown
+    reply = await harness.emu.run_command(alice, "carte", {"nom": f"pillz:{card.id}"})
+    assert "Puissance (P)" in text(reply) and f"{card.ability.name.get('fr')} : " in text(reply)

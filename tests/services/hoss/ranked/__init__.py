@@ -1,0 +1,121 @@
+"""Helpers for the ranked-battle service tests: the real catalog, a player with a saved active deck (copies
+minted through the ledger), a seeded service, and a loop that plays a battle through the service."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from functools import cache
+from typing import Any
+
+from core.clock import ManualClock
+from engine.hoss.catalog import CreatureCard, HossCatalog
+from services.hoss import battles as hoss_battles
+from services.hoss.decks import DeckService
+from services.hoss.gold import GOLD
+from services.hoss.ranked import BattleView, RankedService
+from services.platform import ledger
+from services.platform.catalogs import DATA_DIR, load_catalog
+from services.platform.players import ensure_player
+from services.platform.scheduler import Scheduler
+from store.db import Database
+
+GRANT = ledger.Movement("test.grant")
+LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
+BUFFS = ["buff_soins", "buff_vitesse"]
+SEED = 20260105
+
+
+@cache
+def catalog() -> HossCatalog:
+    return load_catalog(DATA_DIR / "hoss.json", HossCatalog)
+
+
+def service(
+    db: Database, clock: ManualClock, scheduler: Scheduler | None = None, seed: int = SEED
+) -> RankedService:
+    return RankedService(db, clock, catalog(), random.Random(seed), scheduler)
+
+
+async def player_with_deck(
+    db: Database,
+    clock: ManualClock,
+    player_id: int,
+    *,
+    rarity: str = "basique",
+    stars: int = 0,
+    lines: list[str] | None = None,
+) -> None:
+    """A player owning the Rang 1 (and, from Or up, the whole line) of six lines and two buffs, saved as
+    their active deck."""
+    now = clock.now()
+    chosen = lines or LINES
+    whole = rarity not in ("basique", "argent")
+    keys = [
+        c.id
+        for c in catalog().cards
+        if isinstance(c, CreatureCard) and c.line in chosen and (whole or c.rank == 1)
+    ]
+
+    def unit(conn: sqlite3.Connection) -> None:
+        ensure_player(conn, player_id, now)
+        attrs = {"rarity": rarity, "stars": stars, "holo": False}
+        for card in [*keys, *BUFFS]:
+            ledger.mint_card(conn, now, player_id, "hoss", card, GRANT, attrs)
+
+    await db.write(unit)
+    decks = DeckService(db, clock, catalog())
+    await decks.save(player_id, 1, "deck", chosen, BUFFS)
+    await decks.set_active(player_id, 1)
+
+
+async def set_wins(db: Database, player_id: int, wins: dict[int, int]) -> None:
+    def unit(conn: sqlite3.Connection) -> None:
+        for rank, count in wins.items():
+            conn.execute(
+                "INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (?, ?, ?)"
+                " ON CONFLICT (player_id, rank) DO UPDATE SET wins = excluded.wins",
+                (player_id, rank, count),
+            )
+
+    await db.write(unit)
+
+
+async def gold(db: Database, player_id: int) -> int:
+    return await db.read(lambda conn: ledger.balance(conn, player_id, GOLD))
+
+
+async def replayed(db: Database, battle_id: int) -> str:
+    """The replay of any battle, live ones included: the determinism check behind `RankedService.replay`,
+    which players reach only once the battle is over."""
+
+    def unit(conn: sqlite3.Connection) -> str:
+        row = hoss_battles.load(conn, battle_id)
+        assert row is not None
+        return hoss_battles.replay_log(conn, row)
+
+    return await db.read(unit)
+
+
+async def rows(db: Database, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    return await db.read(lambda conn: [tuple(r) for r in conn.execute(sql, params)])
+
+
+def choose(view: BattleView, turn: int) -> dict[str, Any]:
+    """A varied but deterministic player: cycles through the legal actions (passing now and then)."""
+    return view.legal[turn % len(view.legal)]
+
+
+async def play_through(
+    ranked: RankedService, player_id: int, battle_id: int, *, limit: int = 500
+) -> BattleView:
+    """Answer every pause through the service until the battle ends; returns the last view."""
+    view = await ranked.view(player_id, battle_id)
+    for turn in range(limit):
+        if view.status != "live":
+            return view
+        await ranked.answer(
+            player_id, battle_id, choose(view, turn), key=f"k{battle_id}:{turn}", pause=view.pause
+        )
+        view = await ranked.view(player_id, battle_id)
+    raise AssertionError("the battle did not end")

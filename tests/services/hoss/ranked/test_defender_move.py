@@ -1,0 +1,98 @@
+"""The « Défenseur » button's use cases: the moves the player may make now, re-checked at every click,
+and a move answered through the service that guards the new protégé once the battle goes on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.clock import ManualClock
+from core.errors import NotAllowed, NotFound
+from services.hoss.ranked import BattleView, RankedService
+from store.db import Database
+from tests.services.hoss.ranked import player_with_deck, rows, service
+
+GUILD = 77
+BATTLE_SEED = 1  # the AI's deck and the draws of a battle where a Défenseur move comes up before the end
+
+
+def towards_a_move(view: BattleView) -> dict[str, Any]:
+    """Play Défenseurs first, then attackers, so that a Défenseur soon stands on one of several attackers."""
+    plays = [a for a in view.legal if a["kind"] == "play"]
+    guarded = [a for a in plays if a.get("protege")]
+    return (guarded or plays or view.legal)[0]
+
+
+async def at_a_move(ranked: RankedService, battle: int) -> BattleView:
+    view = await ranked.view(1, battle, GUILD)
+    for turn in range(60):
+        if any(a["kind"] == "move" for a in view.legal):
+            return view
+        assert view.status == "live"
+        await ranked.answer(1, battle, towards_a_move(view), key=f"t{turn}", pause=view.pause, guild=GUILD)
+        view = await ranked.view(1, battle, GUILD)
+    raise AssertionError("no Défenseur move came up")
+
+
+async def test_the_defender_button_lists_the_legal_moves_and_a_move_takes_effect(
+    db: Database, clock: ManualClock
+) -> None:
+    await player_with_deck(db, clock, 1)
+    ranked = service(db, clock, seed=BATTLE_SEED)
+    battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
+    view = await at_a_move(ranked, battle)
+    offered = await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)
+    moves = list(offered.moves)
+    assert {uid for move in moves for uid in move} <= set(offered.cards)
+    legal = [(a["defender"], a["protege"]) for a in view.legal if a["kind"] == "move"]
+    assert moves == legal
+    defender, protege = moves[-1]
+    me = view.snapshot["seats"][0]
+    guarding = {c["uid"]: c.get("protege") for c in me["creatures"]}
+    assert guarding[defender] not in (None, protege)
+
+    move = {"kind": "move", "defender": defender, "protege": protege}
+    answered = await ranked.answer(1, battle, move, key="move", pause=view.pause, guild=GUILD)
+    assert answered.pause == view.pause  # a move closes no decision: the player still plays or passes
+    left = [m for m in moves if m[0] != defender]
+    if left:
+        assert list((await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)).moves) == left
+    else:
+        with pytest.raises(NotAllowed):
+            await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)
+    after = await ranked.view(1, battle, GUILD)
+    assert all(a.get("defender") != defender for a in after.legal)  # once per pause
+    passing = next(a for a in after.legal if a["kind"] == "pass")
+    await ranked.answer(1, battle, passing, key="pass", pause=view.pause, guild=GUILD)
+    later = await ranked.view(1, battle, GUILD)
+    first = later.new_rounds[0].record
+    assert {"t": 0, "k": "move", "tgt": defender, "protege": protege} in first["events"]
+    stored = await rows(db, "SELECT action, by FROM hoss_battle_decisions WHERE battle_id = ?", battle)
+    assert any('"kind": "move"' in action and by == "player" for action, by in stored)
+
+
+async def test_the_defender_button_is_rechecked_at_every_click(db: Database, clock: ManualClock) -> None:
+    await player_with_deck(db, clock, 1)
+    await player_with_deck(db, clock, 2)
+    ranked = service(db, clock, seed=BATTLE_SEED)
+    battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
+    view = await ranked.view(1, battle, GUILD)
+    assert not any(a["kind"] == "move" for a in view.legal)  # no Défenseur in play yet
+    with pytest.raises(NotAllowed) as refused:
+        await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)
+    assert refused.value.key == "hoss.error.ranked.no_move"
+    view = await at_a_move(ranked, battle)
+    with pytest.raises(NotFound):
+        await ranked.defender_moves(2, battle, pause=view.pause, guild=GUILD)  # another player
+    with pytest.raises(NotFound):
+        await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD + 1)  # another server
+    with pytest.raises(NotFound):
+        await ranked.defender_moves(1, battle + 1, pause=view.pause, guild=GUILD)  # no such battle
+    with pytest.raises(NotAllowed) as stale:
+        await ranked.defender_moves(1, battle, pause=view.pause - 1, guild=GUILD)
+    assert stale.value.key == "hoss.error.ranked.stale"
+    await ranked.skip_to_end(1, battle, GUILD)
+    with pytest.raises(NotAllowed) as over:
+        await ranked.defender_moves(1, battle, guild=GUILD)
+    assert over.value.key == "hoss.error.ranked.over"
