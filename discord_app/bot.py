@@ -7,6 +7,7 @@ import contextlib
 import importlib.util
 import logging
 import pkgutil
+import sys
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -193,8 +194,6 @@ class CardBot(commands.Bot):
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         """Errors outside slash commands (event handlers): logged, and kept so tests fail on them."""
-        import sys
-
         error = sys.exc_info()[1]
         log.exception("unexpected error in event %s", event_method)
         if error is not None:

@@ -15,6 +15,9 @@ import discord
 from discord import app_commands
 
 from core.i18n import t
+from discord_app.context import locale_of
+from discord_app.option_checks import check_options
+from discord_app.refusals import echo
 from discord_app.render import text
 from engine.errors import DomainError
 from services.platform.messages import Text
@@ -22,22 +25,8 @@ from services.platform.messages import Text
 log = logging.getLogger("bot.errors")
 
 CONTENT_LIMIT = 2000  # Discord's limit for a message's content
-ECHO_LIMIT = 60  # what a refusal quotes of one value the user typed
 LISTED_LIMIT = 10  # how many bad items a refusal names before "and N more"
 _TAIL_ROOM = 80  # kept free for the "and N more lines" line
-
-
-class BadOption(DomainError, app_commands.AppCommandError):
-    """An option value the command did not declare (discord_app/option_checks.py). An AppCommandError too,
-    so discord.py routes it from the tree's interaction check to `GameTree.on_error`."""
-
-    key = "error.bad_option"
-
-
-def echo(value: object, limit: int = ECHO_LIMIT) -> str:
-    """What a refusal quotes of the user's input: one line, at most `limit` characters."""
-    quoted = " ".join(str(value).split())
-    return quoted if len(quoted) <= limit else quoted[: limit - 1] + "…"
 
 
 def listing(items: Sequence[Text], limit: int = LISTED_LIMIT) -> Text:
@@ -139,8 +128,6 @@ class GameTree(app_commands.CommandTree["Any"]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """No command runs with an option value it did not declare (discord_app/option_checks.py); the
         refusal raised here reaches `on_error` like any command error."""
-        from discord_app.option_checks import check_options
-
         command = interaction.command
         if interaction.type is discord.InteractionType.application_command and isinstance(
             command, app_commands.Command
@@ -151,8 +138,6 @@ class GameTree(app_commands.CommandTree["Any"]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        from discord_app.context import locale_of
-
         try:
             locale = await locale_of(interaction)
         except Exception:

@@ -17,7 +17,7 @@ from typing import Any
 from discord import AppCommandOptionType as Kind
 from discord import app_commands
 
-from discord_app.errors import BadOption, echo
+from discord_app.refusals import BadOption, echo
 from discord_app.translator import choice_label, qualified
 from services.platform.messages import Text
 

@@ -1,4 +1,4 @@
-"""/choco: Chocobataille's command group; each part of the game is a mixin (cogs/_choco_*.py)."""
+"""/choco: Chocobataille's command group; each part of the game is a mixin (cogs/choco/*.py)."""
 
 from __future__ import annotations
 

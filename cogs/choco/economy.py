@@ -26,10 +26,12 @@ from discord_app.context import locale_of
 from discord_app.render import text, to_discord
 from discord_app.translator import desc
 from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard
+from services.choco import EconomyServices
 from services.choco.collection import CollectionPage
 from services.choco.decks import DeckView, parse_deck
-from services.choco.economy import LEAGUE_KEYS, LEAGUES, RARITY_KEYS, TYPE_KEYS, EconomyServices
+from services.choco.economy import LEAGUE_KEYS, LEAGUES
 from services.choco.leagues import Leaderboard, Standing
+from services.choco.names import RARITY_KEYS, TYPE_KEYS
 from services.choco.shop import DailyClaim, FrogOdds, FrogPurchase
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid, Problem

@@ -1,4 +1,4 @@
-"""/pillz: the Pillz duel's command group; each part of the game is a mixin (cogs/_pillz_*.py)."""
+"""/pillz: the Pillz duel's command group; each part of the game is a mixin (cogs/pillz/*.py)."""
 
 from __future__ import annotations
 

@@ -25,11 +25,11 @@ from discord_app.context import locale_of, services_of
 from discord_app.render import text, to_discord
 from discord_app.translator import desc
 from engine.pillz.catalog import PillzCard
-from services.pillz import ability_text, clan_name, stars_text
+from services.pillz import PillzEconomy
 from services.pillz.collection import CollectionPage, clan_of
 from services.pillz.decks import DeckView, parse_deck
-from services.pillz.economy import PillzEconomy
 from services.pillz.ladder import Leaderboard
+from services.pillz.names import ability_text, clan_name, stars_text
 from services.pillz.shop import PackOdds, PackPurchase
 from services.platform.catalogs import fold
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text

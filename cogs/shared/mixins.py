@@ -1,4 +1,4 @@
-"""What the command mixins of a game's GroupCog (cogs/_<game>_*.py) share: the mixin base, the private
+"""What the command mixins of a game's GroupCog (cogs/<game>/*.py) share: the mixin base, the private
 reply, and a refusal that lists every reason of a rule check (services/shared/collecting.py `Problem`)."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from core.errors import BadInput
-from discord_app.errors import echo, listing
+from discord_app.errors import listing
+from discord_app.refusals import echo
 from discord_app.render import text, to_discord
 from engine.cards import CardBase
 from services.platform.messages import MessageSpec, Text

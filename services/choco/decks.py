@@ -21,7 +21,8 @@ from core.errors import BadInput
 from engine.choco.catalog import RARITIES, ChocoCard, ChocoCatalog
 from engine.choco.state import DECK_SIZE, MAX_COPIES
 from services.choco.collection import owned_counts
-from services.choco.economy import ALLOWED_RARITIES, LEAGUE_KEYS, RARITY_KEYS, League, league_of
+from services.choco.economy import ALLOWED_RARITIES, LEAGUE_KEYS, League, league_of
+from services.choco.names import RARITY_KEYS
 from services.platform.catalogs import fold
 from services.platform.messages import Text
 from services.platform.players import ensure_player

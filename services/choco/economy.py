@@ -1,29 +1,21 @@
 """Chocobataille's economy on the platform: its currency, its leagues, and the services built from them.
 
-The galleon wallet, the league tables (which rarities each league allows, which colour its win pays) and
-the `Problem` every refusal is made of live here, below the four economy services (shop, collection,
-decks, leagues) that share them; `EconomyServices.build` imports those lazily because they import this
-module. Decisions: docs/choco/economy.md.
+The galleon wallet and the league tables (which rarities each league allows, which colour its win pays)
+live here, below the four economy services (shop, collection, decks, leagues) that share them; the game's
+facade (`services/choco/__init__.py`, `EconomyServices`) builds those. Decisions: docs/choco/economy.md.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from core.errors import BadInput
-from engine.choco.catalog import CARD_TYPES, RARITIES, Rarity
+from engine.choco.catalog import Rarity
 from services.platform import ledger
-from services.platform.games import Currency, GameContext
-
-if TYPE_CHECKING:
-    from services.choco.collection import ChocoCollection
-    from services.choco.decks import ChocoDecks
-    from services.choco.leagues import LeagueService
-    from services.choco.shop import ChocoShop
+from services.platform.games import Currency
 
 GAME_KEY = "choco"
 CHOCO_GOLD = "choco_gold"
@@ -44,9 +36,6 @@ REWARD_RARITIES: Mapping[League, tuple[Rarity, ...]] = {
     "argent": ("argent_1", "argent_2"),
     "or": ("or_1", "or_2"),
 }
-# The platform's names of rarities and types (their keys are declared in services/choco/__init__.py).
-RARITY_KEYS: Mapping[str, str] = {r: f"choco.rarity.{r}" for r in RARITIES}
-TYPE_KEYS: Mapping[str, str] = {t: f"choco.type.{t}" for t in CARD_TYPES}
 LEAGUE_KEYS: Mapping[str, str] = {
     "bronze": "choco.league.bronze",
     "argent": "choco.league.argent",
@@ -74,27 +63,3 @@ def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> No
     ).fetchone()
     if row is None:
         ledger.credit(conn, now, player_id, CHOCO_GOLD, STARTING_GOLD, ledger.Movement(STARTING_GRANT))
-
-
-@dataclass(frozen=True)
-class EconomyServices:
-    """Getting cards and leagues: built once by the container through the game's `build`."""
-
-    shop: ChocoShop
-    collection: ChocoCollection
-    decks: ChocoDecks
-    leagues: LeagueService
-
-    @staticmethod
-    def build(ctx: GameContext) -> EconomyServices:
-        from services.choco.collection import ChocoCollection
-        from services.choco.decks import ChocoDecks
-        from services.choco.leagues import LeagueService
-        from services.choco.shop import ChocoShop
-
-        return EconomyServices(
-            shop=ChocoShop(ctx.db, ctx.clock, ctx.catalog, ctx.rng),
-            collection=ChocoCollection(ctx.db, ctx.catalog),
-            decks=ChocoDecks(ctx.db, ctx.clock, ctx.catalog),
-            leagues=LeagueService(ctx.db, ctx.clock, ctx.catalog),
-        )

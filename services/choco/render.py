@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from engine.choco.catalog import ChocoCatalog
 from engine.choco.state import Active, Card, ChocoState, Side, Timed
 from engine.protocol import Outcome
-from services.choco import TYPE_KEYS
+from services.choco.names import TYPE_KEYS
 from services.choco.narrate import narrate
 from services.choco.text import (
     ENEMY_FRONT,

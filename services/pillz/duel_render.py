@@ -13,8 +13,8 @@ from engine.pillz.catalog import PillzCatalog
 from engine.pillz.rules import attack_power
 from engine.pillz.state import EffectRecord, Fighter, RoundRecord
 from engine.protocol import SPECTATOR
-from services.pillz import ABILITY_KEYS
 from services.pillz.duel_store import Choice, DuelRow
+from services.pillz.names import ABILITY_KEYS
 from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
 
 COLOR = 0x7B2D8E

@@ -4,8 +4,8 @@ the services built from them (shop, collection, decks, ladder).
 Every Pillz service calls `ensure_starter` in its write unit, so a player's first /pillz command (or the
 first Pillz service call of any kind, the duel service's included) creates their profile and gives the
 starter deck exactly once: the profile row's `starter_given` marker is claimed by a conditional UPDATE
-in the same unit as the minting. `EconomyServices.build` imports the services lazily because they import
-this module. Decisions: docs/pillz/economy.md.
+in the same unit as the minting. The game's facade (`services/pillz/__init__.py`, `PillzEconomy`) builds
+the services that share this base. Decisions: docs/pillz/economy.md.
 """
 
 from __future__ import annotations
@@ -14,23 +14,15 @@ import json
 import random
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from core.clock import Clock, to_db
 from engine.pillz.catalog import PillzCard, PillzCatalog
 from engine.pillz.packs import PackPool, draw_starter
 from services.platform import ledger
-from services.platform.games import Currency, GameContext
+from services.platform.games import Currency
 from services.platform.players import ensure_player
 from store.db import Database
-
-if TYPE_CHECKING:
-    from services.pillz.collection import PillzCollection
-    from services.pillz.decks import PillzDecks
-    from services.pillz.ladder import PillzLadder
-    from services.pillz.shop import PillzShop
 
 GAME_KEY = "pillz"
 PILLZ_GOLD = "pillz_gold"
@@ -112,28 +104,3 @@ class PillzService:
 
     def welcome(self, conn: sqlite3.Connection, now: datetime, player_id: int) -> list[str] | None:
         return ensure_starter(conn, now, player_id, self.pool, self.rng)
-
-
-@dataclass(frozen=True)
-class PillzEconomy:
-    """Getting characters, building decks and the ladder: built once by the container via the game."""
-
-    shop: PillzShop
-    collection: PillzCollection
-    decks: PillzDecks
-    ladder: PillzLadder
-
-    @staticmethod
-    def build(ctx: GameContext) -> PillzEconomy:
-        from services.pillz.collection import PillzCollection
-        from services.pillz.decks import PillzDecks
-        from services.pillz.ladder import PillzLadder
-        from services.pillz.shop import PillzShop
-
-        pool = PackPool.of(ctx.catalog)
-        return PillzEconomy(
-            shop=PillzShop(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool),
-            collection=PillzCollection(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool),
-            decks=PillzDecks(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool),
-            ladder=PillzLadder(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool),
-        )

@@ -12,7 +12,8 @@ from core.clock import to_db
 from emulator.world import User
 from engine.choco.catalog import ChocoCard, ChocoCatalog
 from sandbox.harness import BotHarness
-from services.choco.economy import CHOCO_GOLD, EconomyServices
+from services.choco import EconomyServices
+from services.choco.economy import CHOCO_GOLD
 from services.choco.leagues import record_result
 from services.platform import ledger
 from services.platform.players import ensure_player

@@ -9,7 +9,8 @@ from typing import Any
 from engine.pillz.catalog import PillzCard, PillzCatalog
 from engine.pillz.packs import STAR_ODDS_PM
 from sandbox.harness import BotHarness
-from services.pillz.economy import PILLZ_GOLD, PillzEconomy
+from services.pillz import PillzEconomy
+from services.pillz.economy import PILLZ_GOLD
 from services.platform import ledger
 
 GRANT = ledger.Movement("test.grant")

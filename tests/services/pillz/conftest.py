@@ -11,8 +11,8 @@ import pytest
 
 from core.clock import ManualClock
 from engine.pillz.catalog import PillzCatalog
-from services.pillz import GAME
-from services.pillz.economy import PILLZ_GOLD, PillzEconomy
+from services.pillz import GAME, PillzEconomy
+from services.pillz.economy import PILLZ_GOLD
 from services.platform import ledger
 from services.platform.games import GameContext
 from services.platform.players import ensure_player

@@ -8,8 +8,8 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput
 from engine.pillz.catalog import PillzCatalog
+from services.pillz import PillzEconomy
 from services.pillz.decks import active_deck, active_problems, check, parse_deck
-from services.pillz.economy import PillzEconomy
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.pillz.conftest import give

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from core.clock import ManualClock
-from services.pillz.economy import PillzEconomy
+from services.pillz import PillzEconomy
 from services.pillz.ladder import (
     elo_delta,
     expected_score,

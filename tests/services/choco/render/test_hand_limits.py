@@ -19,7 +19,7 @@ from cogs.choco.components import hand_reply
 from engine.choco.catalog import ChocoCard
 from engine.choco.state import HAND_LIMIT, MAX_COPIES, SLOTS_PER_LINE, Card, ChocoState, Side
 from engine.rng import RngState
-from services.choco import TYPE_KEYS
+from services.choco.names import TYPE_KEYS
 from services.choco.render import hand
 from services.platform.messages import Text
 from tests.services.choco.render.games import catalog, render

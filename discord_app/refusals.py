@@ -1,0 +1,26 @@
+"""The refusal of an option value a command did not declare, and how a refusal quotes what the user typed.
+
+Apart from the error handler (`discord_app/errors.py`), which checks every command's options with
+`discord_app/option_checks.py` before it runs: both build on these, so neither imports the other lazily.
+"""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+from engine.errors import DomainError
+
+ECHO_LIMIT = 60  # what a refusal quotes of one value the user typed
+
+
+class BadOption(DomainError, app_commands.AppCommandError):
+    """An option value the command did not declare (discord_app/option_checks.py). An AppCommandError too,
+    so discord.py routes it from the tree's interaction check to `GameTree.on_error`."""
+
+    key = "error.bad_option"
+
+
+def echo(value: object, limit: int = ECHO_LIMIT) -> str:
+    """What a refusal quotes of the user's input: one line, at most `limit` characters."""
+    quoted = " ".join(str(value).split())
+    return quoted if len(quoted) <= limit else quoted[: limit - 1] + "…"
