@@ -59,25 +59,31 @@ COGS = "cogs"
 # Packages of cogs/ that are not a game: the platform's cogs (each module an extension) and shared pieces.
 PLATFORM_COGS = "platform"
 SHARED_COGS = "shared"
+# The module of a game's package that is its extension: the group cog and `setup()`. Not the package
+# itself: unloading an extension drops its submodules from sys.modules, and a game's views and mixins
+# must stay the modules everything else imported (as when the group cog was one module of `cogs/`).
+GAME_COG = "cog"
 
 
-def _packages(name: str) -> list[pkgutil.ModuleInfo]:
+def _modules(name: str) -> list[pkgutil.ModuleInfo]:
     spec = importlib.util.find_spec(name)
     assert spec is not None and spec.submodule_search_locations is not None, name
     return list(pkgutil.iter_modules(spec.submodule_search_locations))
 
 
 def cog_modules() -> list[str]:
-    """Every extension: each game's package (`cogs/<game>/`) and each module of `cogs/platform/`.
+    """Every extension: each game's `cogs/<game>/cog.py` and each module of `cogs/platform/`.
 
     Found by name, as discord.py loads extensions, so the client layer never imports the cogs above it.
-    Loaded in the order of their last name, as when every cog was one module of `cogs/`.
+    Loaded in the order of the game's or module's name, as when every cog was one module of `cogs/`.
     """
-    games = [
-        f"{COGS}.{m.name}" for m in _packages(COGS) if m.ispkg and m.name not in (PLATFORM_COGS, SHARED_COGS)
-    ]
-    platform = [f"{COGS}.{PLATFORM_COGS}.{m.name}" for m in _packages(f"{COGS}.{PLATFORM_COGS}")]
-    return sorted(games + platform, key=lambda name: name.rsplit(".", 1)[1])
+    games = {
+        m.name: f"{COGS}.{m.name}.{GAME_COG}"
+        for m in _modules(COGS)
+        if m.ispkg and m.name not in (PLATFORM_COGS, SHARED_COGS)
+    }
+    platform = {m.name: f"{COGS}.{PLATFORM_COGS}.{m.name}" for m in _modules(f"{COGS}.{PLATFORM_COGS}")}
+    return [name for _, name in sorted({**games, **platform}.items())]
 
 
 class CardBot(commands.Bot):

@@ -53,7 +53,7 @@ def parse_hours(value: str) -> int:
 
 
 class ChocoPlayCommands(CommandsMixin):
-    """Mixed into the /choco GroupCog (cogs/choco/__init__.py)."""
+    """Mixed into the /choco GroupCog (cogs/choco/cog.py)."""
 
     @app_commands.command(name="challenge", description=desc("cmd.choco.challenge.description"))
     @app_commands.describe(

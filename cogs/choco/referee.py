@@ -46,7 +46,7 @@ async def game_of(interaction: discord.Interaction[Any], game: int | None) -> in
 
 
 class ChocoRefereeCommands(CommandsMixin):
-    """Mixed into the /choco GroupCog (cogs/choco/__init__.py)."""
+    """Mixed into the /choco GroupCog (cogs/choco/cog.py)."""
 
     @app_commands.command(name="referee-extend", description=desc("cmd.choco.referee-extend.description"))
     @app_commands.describe(

@@ -1,24 +1,2 @@
-"""/pillz: the Pillz duel's command group; each part of the game is a mixin (cogs/pillz/*.py)."""
-
-from __future__ import annotations
-
-from discord.ext import commands
-
-from cogs.pillz.duel import DUEL_ITEMS, PillzDuelCommands
-from cogs.pillz.economy import ECONOMY_ITEMS, PillzEconomyCommands
-from discord_app.translator import desc
-
-
-class PillzCog(
-    PillzEconomyCommands,
-    PillzDuelCommands,
-    commands.GroupCog,
-    group_name="pillz",
-    group_description=desc("cmd.pillz.description"),
-):
-    pass
-
-
-async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*ECONOMY_ITEMS, *DUEL_ITEMS)
-    await bot.add_cog(PillzCog())
+"""The Pillz duel's Discord commands: the /pillz group cog and the extension's `setup()` in `cog.py`, one mixin
+module per command family beside it."""

@@ -255,7 +255,7 @@ DUEL_ITEMS = (AcceptButton, DeclineButton, OpenButton, PickSelect, SetButton, Go
 
 
 class PillzDuelCommands(CommandsMixin):
-    """Mixed into the /pillz GroupCog (cogs/pillz/__init__.py)."""
+    """Mixed into the /pillz GroupCog (cogs/pillz/cog.py)."""
 
     @app_commands.command(name="challenge", description=desc("cmd.pillz.challenge.description"))
     @app_commands.describe(player=desc("cmd.pillz.challenge.opt.player.description"))

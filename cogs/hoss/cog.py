@@ -1,0 +1,455 @@
+"""/hoss: boosters and their opening, the odds, the collection, sales, fusion, decks and ranked battles.
+
+Each command parses its options, calls the HOSS services (`services.hoss.HossServices`) and renders the
+result (`cogs/hoss/render.py`); buttons and selects are in `cogs/hoss/views.py`, the ranked battles'
+in `cogs/hoss/battle.py`. Every reply is private (cards and gold are the player's business) except the
+battle message, which shows the board but never the hand. Domain errors go to the global handler. After
+each /hoss command, unclaimed milestone notices are shown privately with their OK button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.hoss import render
+from cogs.hoss.battle import (
+    BATTLE_ITEMS,
+    battle_kwargs,
+    battle_log,
+    ladder_reply,
+    last_record,
+    notice_reply,
+    replay_reply,
+    start_battle,
+)
+from cogs.hoss.decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
+from cogs.hoss.lookup import find_card, hoss_of, hoss_refs
+from cogs.hoss.views import DYNAMIC_ITEMS, collection_reply, fusion_button, opening_reply, quote_button, reply
+from cogs.shared.mixins import send
+from core.errors import BadInput, NotFound
+from core.i18n import normalize_locale, t
+from discord_app import deferral
+from discord_app.context import locale_of, services_of
+from discord_app.errors import listing
+from discord_app.option_checks import Id
+from discord_app.permissions import BATTLE_MESSAGE, require_here
+from discord_app.render import text
+from discord_app.translator import choice, desc
+from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
+from services.hoss.collection import CollectionFilter
+from services.platform.messages import MessageSpec, Text
+from services.shared.collecting import DeckInvalid
+
+AUTOCOMPLETE_LIMIT = 25
+F = TypeVar("F", bound=Callable[..., Any])
+Choice = app_commands.Choice
+
+
+def key_choice(key: str, value: Any) -> app_commands.Choice[Any]:
+    """A choice named by an existing catalog key (a race, class, rank or rarity name)."""
+    return app_commands.Choice(name=app_commands.locale_str(t(key, "fr"), key=key), value=value)
+
+
+RACE_CHOICES = [key_choice(key, race) for race, key in RACE_KEYS.items()]
+CLASS_CHOICES = [key_choice(key, cls) for cls, key in CLASS_KEYS.items()]
+RANK_CHOICES = [key_choice(key, rank) for rank, key in RANK_KEYS.items()]
+RARITY_CHOICES = [key_choice(key, rarity) for rarity, key in render.RARITY_KEYS.items()]
+KIND_CHOICES = [choice("hoss_kind", "creature"), choice("hoss_kind", "buff")]
+SORT_CHOICES = [choice("hoss_sort", s) for s in ("rarity", "rank", "name", "stars", "price", "newest")]
+FILTER_OPTIONS = ("race", "cls", "rank", "rarity", "stars", "holo", "kind")
+
+
+def filter_options(path: str, *extra: str) -> Callable[[F], F]:
+    """The collection filters as options of a command (`path` like "sell.duplicates")."""
+
+    def apply(func: F) -> F:
+        names = (*FILTER_OPTIONS, *extra)
+        described = {name: desc(f"cmd.hoss.{path}.opt.{name}.description") for name in names}
+        func = app_commands.describe(**described)(func)
+        func = app_commands.rename(cls="class")(func)
+        return app_commands.choices(
+            race=RACE_CHOICES, cls=CLASS_CHOICES, rank=RANK_CHOICES, rarity=RARITY_CHOICES, kind=KIND_CHOICES
+        )(func)
+
+    return apply
+
+
+def make_filter(
+    race: Choice[str] | None,
+    cls: Choice[str] | None,
+    rank: Choice[int] | None,
+    rarity: Choice[str] | None,
+    stars: int | None,
+    holo: bool | None,
+    kind: Choice[str] | None,
+) -> CollectionFilter:
+    def value(option: Choice[Any] | None) -> Any:
+        return None if option is None else option.value
+
+    return CollectionFilter(
+        race=value(race),
+        cls=value(cls),
+        rank=value(rank),
+        rarity=value(rarity),
+        stars=stars,
+        holo=holo,
+        kind=value(kind),
+    )
+
+
+async def reader_locale(interaction: discord.Interaction[Any]) -> str:
+    """The reader's language for autocomplete, which only reads (no player is created)."""
+    services = services_of(interaction)
+    chosen = await services.players.locale_of(interaction.user.id)
+    return chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
+
+
+Stars = app_commands.Range[int, 0, 5]
+Slot = app_commands.Range[int, 1, 4]
+
+
+class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.hoss.description")):
+    sell = app_commands.Group(name="sell", description=desc("cmd.hoss.sell.description"))
+    deck = app_commands.Group(name="deck", description=desc("cmd.hoss.deck.description"))
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # --- boosters -------------------------------------------------------------------------------------
+
+    @app_commands.command(name="booster", description=desc("cmd.hoss.booster.description"))
+    @app_commands.describe(
+        count=desc("cmd.hoss.booster.opt.count.description"),
+        kind=desc("cmd.hoss.booster.opt.kind.description"),
+        race=desc("cmd.hoss.booster.opt.race.description"),
+        rank=desc("cmd.hoss.booster.opt.rank.description"),
+    )
+    @app_commands.choices(
+        kind=[choice("hoss_booster", "normal"), choice("hoss_booster", "race")], race=RACE_CHOICES
+    )
+    async def booster(
+        self,
+        interaction: discord.Interaction[Any],
+        count: app_commands.Range[int, 1, 10] = 1,
+        kind: Choice[str] | None = None,
+        race: Choice[str] | None = None,
+        rank: app_commands.Range[int, 1, 9] | None = None,
+    ) -> None:
+        locale = await locale_of(interaction)
+        chosen_kind = kind.value if kind is not None else ("race" if race is not None else "normal")
+        if chosen_kind == "race" and race is None:
+            raise BadInput("hoss.error.booster.race_needed")
+        if chosen_kind == "normal" and race is not None:
+            raise BadInput("hoss.error.booster.race_for_normal")
+        purchase = await hoss_of(interaction).shop.buy(
+            interaction.user.id,
+            count,
+            key=interaction.id,
+            race=race.value if race is not None else None,
+            tier=rank,
+        )
+        note = render.purchase_note(purchase, locale)
+        kwargs = await opening_reply(interaction, purchase.openings[0], locale, note)
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+    @app_commands.command(name="open", description=desc("cmd.hoss.open.description"))
+    async def open(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        waiting = await hoss_of(interaction).shop.unopened(interaction.user.id)
+        if not waiting:
+            await send(interaction, MessageSpec(content=Text("hoss.opening.all_open")), locale)
+            return
+        await interaction.response.send_message(
+            **await opening_reply(interaction, waiting[0], locale), ephemeral=True
+        )
+
+    @app_commands.command(name="odds", description=desc("cmd.hoss.odds.description"))
+    async def odds(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        shop = hoss_of(interaction).shop
+        offer = await shop.offer(interaction.user.id)
+        await send(interaction, render.odds_spec(shop.odds(), offer, locale), locale)
+
+    # --- collection -----------------------------------------------------------------------------------
+
+    @app_commands.command(name="collection", description=desc("cmd.hoss.collection.description"))
+    @filter_options("collection", "sort")
+    @app_commands.choices(sort=SORT_CHOICES)
+    async def collection(
+        self,
+        interaction: discord.Interaction[Any],
+        race: Choice[str] | None = None,
+        cls: Choice[str] | None = None,
+        rank: Choice[int] | None = None,
+        rarity: Choice[str] | None = None,
+        stars: Stars | None = None,
+        holo: bool | None = None,
+        kind: Choice[str] | None = None,
+        sort: Choice[str] | None = None,
+    ) -> None:
+        locale = await locale_of(interaction)
+        criteria = make_filter(race, cls, rank, rarity, stars, holo, kind)
+        order = sort.value if sort is not None else "rarity"
+        page = await hoss_of(interaction).collection.list_copies(
+            interaction.user.id, criteria, sort=order, page=1, locale=locale
+        )
+        kwargs = collection_reply(page, criteria, order, interaction.user.id, locale)
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+    # --- sales ----------------------------------------------------------------------------------------
+
+    @sell.command(name="card", description=desc("cmd.hoss.sell.card.description"))
+    @app_commands.describe(copy=desc("cmd.hoss.sell.card.opt.copy.description"))
+    async def sell_card(self, interaction: discord.Interaction[Any], copy: Id) -> None:
+        locale = await locale_of(interaction)
+        hoss = hoss_of(interaction)
+        detail = await hoss.collection.detail(interaction.user.id, copy)  # refuses a copy you cannot see
+        result = await hoss.sale.sell(interaction.user.id, copy, key=interaction.id)
+        note = render.sold_note(render.card_name(detail.copy.card, locale), result, locale)
+        await send(interaction, MessageSpec(content=note), locale)
+
+    @sell_card.autocomplete("copy")
+    async def sell_card_copy(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The player's copies whose name matches, or their newest copies when nothing is typed."""
+        locale = await reader_locale(interaction)
+        collection = hoss_of(interaction).collection
+        card_ids = None
+        if current.strip():
+            card_ids = [card.id for card in hoss_refs(interaction, current, locale, limit=5)]
+        copies = await collection.search_copies(interaction.user.id, card_ids, limit=AUTOCOMPLETE_LIMIT)
+        return [
+            app_commands.Choice(
+                name=text(render.copy_line(c, locale, plain=True), locale)[:100], value=c.copy_id
+            )
+            for c in copies
+        ]
+
+    async def _quote(
+        self, interaction: discord.Interaction[Any], criteria: CollectionFilter, keep: int
+    ) -> None:
+        locale = await locale_of(interaction)
+        await deferral.defer_reply(interaction)  # quoting thousands of copies takes a while
+        hoss = hoss_of(interaction)
+        quote = await hoss.sale.quote_matching(interaction.user.id, criteria, keep_per_card=keep)
+        spec = render.quote_spec(quote, quote.copies, criteria, locale)
+        view = quote_button(quote, criteria, keep, interaction.user.id, locale)
+        await deferral.reply(interaction, **reply(spec, locale, view))
+
+    @sell.command(name="duplicates", description=desc("cmd.hoss.sell.duplicates.description"))
+    @filter_options("sell.duplicates")
+    async def sell_duplicates(
+        self,
+        interaction: discord.Interaction[Any],
+        race: Choice[str] | None = None,
+        cls: Choice[str] | None = None,
+        rank: Choice[int] | None = None,
+        rarity: Choice[str] | None = None,
+        stars: Stars | None = None,
+        holo: bool | None = None,
+        kind: Choice[str] | None = None,
+    ) -> None:
+        """Every copy beyond the best one of each card (among those matching the filters): quote, confirm."""
+        await self._quote(interaction, make_filter(race, cls, rank, rarity, stars, holo, kind), keep=1)
+
+    @sell.command(name="filtered", description=desc("cmd.hoss.sell.filtered.description"))
+    @filter_options("sell.filtered")
+    async def sell_filtered(
+        self,
+        interaction: discord.Interaction[Any],
+        race: Choice[str] | None = None,
+        cls: Choice[str] | None = None,
+        rank: Choice[int] | None = None,
+        rarity: Choice[str] | None = None,
+        stars: Stars | None = None,
+        holo: bool | None = None,
+        kind: Choice[str] | None = None,
+    ) -> None:
+        """Every copy matching the filters (at least one filter): quote, confirm."""
+        criteria = make_filter(race, cls, rank, rarity, stars, holo, kind)
+        if criteria == CollectionFilter():
+            raise BadInput("hoss.error.sell.no_filter")
+        await self._quote(interaction, criteria, keep=0)
+
+    # --- fusion ---------------------------------------------------------------------------------------
+
+    @app_commands.command(name="fuse", description=desc("cmd.hoss.fuse.description"))
+    @app_commands.describe(
+        card=desc("cmd.hoss.fuse.opt.card.description"),
+        stars=desc("cmd.hoss.fuse.opt.stars.description"),
+        five_as_four=desc("cmd.hoss.fuse.opt.five_as_four.description"),
+    )
+    async def fuse(
+        self,
+        interaction: discord.Interaction[Any],
+        card: app_commands.Range[str, 1, 100],
+        stars: app_commands.Range[int, 0, 4] | None = None,
+        five_as_four: bool = False,
+    ) -> None:
+        """Preview the fusion of a card's pairs (a chain over every star level, or one level, or a 5★ standing
+        in as a 4★); the confirmation button fuses."""
+        locale = await locale_of(interaction)
+        hoss = hoss_of(interaction)
+        chosen = find_card(interaction, card, locale)
+        level = "f" if five_as_four else ("a" if stars is None else str(stars))
+        proposal = await hoss.fusion.propose(interaction.user.id, chosen.id, level)
+        preview, ids = proposal.preview, list(proposal.ids)
+        spec = render.fusion_preview_spec(preview, chosen, {c.copy_id: c for c in proposal.copies}, locale)
+        view = fusion_button(interaction.user.id, chosen.id, level, ids, preview.needs_confirmation, locale)
+        await interaction.response.send_message(**reply(spec, locale, view), ephemeral=True)
+
+    @fuse.autocomplete("card")
+    async def fuse_card(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The player's cards that have something to fuse."""
+        locale = await reader_locale(interaction)
+        collection = hoss_of(interaction).collection
+        card_ids = None
+        if current.strip():
+            card_ids = [card.id for card in hoss_refs(interaction, current, locale, limit=10)]
+        fusable = await collection.fusable_cards(interaction.user.id, card_ids)
+        cards = collection.cards
+        choices = []
+        for card_id, levels in sorted(fusable.items(), key=lambda item: cards[item[0]].name.get(locale)):
+            counts = " · ".join(f"{stars}★ ×{n}" for stars, n in sorted(levels.items()))
+            label = f"{cards[card_id].name.get(locale)} — {counts}"
+            choices.append(app_commands.Choice(name=label[:100], value=card_id))
+        return choices[:AUTOCOMPLETE_LIMIT]
+
+    # --- decks ----------------------------------------------------------------------------------------
+
+    def _deck_spec(
+        self, interaction: discord.Interaction[Any], view: Any, locale: str, note: Text | None
+    ) -> MessageSpec:
+        decks = hoss_of(interaction).decks
+        return deck_spec(view, decks.catalog, decks.first, locale, note=note)
+
+    @deck.command(name="save", description=desc("cmd.hoss.deck.save.description"))
+    @app_commands.describe(
+        slot=desc("cmd.hoss.deck.save.opt.slot.description"),
+        name=desc("cmd.hoss.deck.save.opt.name.description"),
+        lines=desc("cmd.hoss.deck.save.opt.lines.description"),
+        buffs=desc("cmd.hoss.deck.save.opt.buffs.description"),
+    )
+    async def deck_save(
+        self,
+        interaction: discord.Interaction[Any],
+        slot: Slot,
+        name: app_commands.Range[str, 1, 32],
+        lines: app_commands.Range[str, 1, 1000],
+        buffs: app_commands.Range[str, 1, 200],
+    ) -> None:
+        """Lines and buffs by id or name, separated by commas; an invalid deck is refused with every reason."""
+        locale = await locale_of(interaction)
+        decks = hoss_of(interaction).decks
+        wanted_lines, wanted_buffs = (
+            deck_lines(interaction, lines, locale),
+            deck_buffs(interaction, buffs, locale),
+        )
+        try:
+            view = await decks.save(interaction.user.id, slot, name, wanted_lines, wanted_buffs)
+        except DeckInvalid as exc:  # re-raised whole: the handler would only show the first reason, by id
+            reasons = [
+                Text.raw("• " + text(problem_text(p, decks.catalog, decks.first, locale), locale))
+                for p in exc.problems
+            ]
+            raise BadInput("hoss.error.deck.refused", reasons=listing(reasons)) from exc
+        note = Text("hoss.deck.saved", {"slot": slot})
+        await send(interaction, self._deck_spec(interaction, view, locale, note), locale)
+
+    @deck.command(name="show", description=desc("cmd.hoss.deck.show.description"))
+    @app_commands.describe(slot=desc("cmd.hoss.deck.show.opt.slot.description"))
+    async def deck_show(self, interaction: discord.Interaction[Any], slot: Slot) -> None:
+        locale = await locale_of(interaction)
+        view = await hoss_of(interaction).decks.show(interaction.user.id, slot)
+        await send(interaction, self._deck_spec(interaction, view, locale, None), locale)
+
+    @deck.command(name="active", description=desc("cmd.hoss.deck.active.description"))
+    @app_commands.describe(slot=desc("cmd.hoss.deck.active.opt.slot.description"))
+    async def deck_active(self, interaction: discord.Interaction[Any], slot: Slot) -> None:
+        locale = await locale_of(interaction)
+        decks = hoss_of(interaction).decks
+        await decks.set_active(interaction.user.id, slot)
+        view = await decks.show(interaction.user.id, slot)
+        key = "hoss.deck.activated" if view.valid else "hoss.deck.activated_invalid"
+        note = Text(key, {"slot": slot, "name": view.name})
+        await send(interaction, self._deck_spec(interaction, view, locale, note), locale)
+
+    @deck.command(name="list", description=desc("cmd.hoss.deck.list.description"))
+    async def deck_list(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        views = await hoss_of(interaction).decks.decks(interaction.user.id)
+        await send(interaction, deck_list_spec(views), locale)
+
+    # --- ranked battles against the AI -----------------------------------------------------------------
+
+    @app_commands.command(name="rank", description=desc("cmd.hoss.rank.description"))
+    @app_commands.describe(rank=desc("cmd.hoss.rank.opt.rank.description"))
+    async def rank(
+        self, interaction: discord.Interaction[Any], rank: app_commands.Range[int, 1, 9] | None = None
+    ) -> None:
+        """The ladder with a button per playable rank; with `rank`, start a battle there at once."""
+        locale = await locale_of(interaction)
+        if rank is not None:
+            await start_battle(interaction, rank, locale)
+            return
+        ladder = await hoss_of(interaction).ranked.ladder(interaction.user.id)
+        await interaction.response.send_message(
+            **ladder_reply(ladder, interaction.user.id, locale), ephemeral=True
+        )
+
+    @app_commands.command(name="battle", description=desc("cmd.hoss.battle.description"))
+    @app_commands.describe(battle=desc("cmd.hoss.battle.opt.battle.description"))
+    async def battle(self, interaction: discord.Interaction[Any], battle: Id | None = None) -> None:
+        """Show the player's battle again (the live one by default) with its decision controls."""
+        locale = await locale_of(interaction)
+        require_here(interaction, BATTLE_MESSAGE)
+        ranked = hoss_of(interaction).ranked
+        battle_id = battle if battle is not None else await ranked.current(interaction.user.id)
+        if battle_id is None:
+            raise NotFound("hoss.battle.none")
+        view = await ranked.view(interaction.user.id, battle_id, interaction.guild_id)
+        kwargs = battle_kwargs(
+            interaction, view, last_record(view), locale, await battle_log(interaction, view)
+        )
+        if "attachments" in kwargs:
+            kwargs["files"] = kwargs.pop("attachments")
+        await interaction.response.send_message(**kwargs)
+
+    @app_commands.command(name="replay", description=desc("cmd.hoss.replay.description"))
+    @app_commands.describe(id=desc("cmd.hoss.replay.opt.id.description"))
+    async def replay(self, interaction: discord.Interaction[Any], id: Id) -> None:
+        locale = await locale_of(interaction)
+        hoss = hoss_of(interaction)
+        log = await hoss.ranked.replay(interaction.user.id, id, interaction.guild_id)
+        kwargs = replay_reply(log, id, hoss.decks.catalog, locale)
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: app_commands.Command[Any, ..., Any] | Any
+    ) -> None:
+        """After every /hoss command: each unclaimed milestone notice, privately, with its OK button."""
+        if not getattr(command, "qualified_name", "").startswith("hoss "):
+            return
+        notices = await hoss_of(interaction).ranked.pending_notices(interaction.user.id)
+        if not notices:
+            return
+        locale = await locale_of(interaction)
+        for notice in notices:
+            await interaction.followup.send(
+                **notice_reply(notice, interaction.user.id, locale), ephemeral=True
+            )
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *BATTLE_ITEMS)
+    await bot.add_cog(HossCog(bot))
