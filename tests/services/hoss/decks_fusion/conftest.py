@@ -1,5 +1,6 @@
-"""Fixtures for HOSS fusion and deck services: the real catalog, seeded randomness, and a way to give a
-player copies with chosen attributes (minted through the ledger, as the shop does)."""
+"""Fixtures for HOSS fusion and deck services: seeded randomness and a way to give a player copies with
+chosen attributes (minted through the ledger, as the shop does); the real catalog comes from the HOSS
+services' fixtures (tests/services/hoss/conftest.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
 from services.platform import ledger
-from services.platform.catalogs import DATA_DIR, load_catalog
 from store.db import Database
 
 GRANT = ledger.Movement("test.grant")
@@ -106,11 +106,6 @@ class Cards:
         for buff in BUFFS:
             owned[buff] = await self.give(player_id, buff, rarity, stars)
         return owned
-
-
-@pytest.fixture(scope="session")
-def catalog() -> HossCatalog:
-    return load_catalog(DATA_DIR / "hoss.json", HossCatalog)
 
 
 @pytest.fixture
