@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from core.errors import BadInput
 from engine.choco import ENGINE
 from engine.choco.state import Attack, ChocoState, DeckAttack, Discard, Move, PlayEffect, Summon
-from services.choco_notation import (
+from services.choco.notation import (
     END_WORDS,
     KEYWORDS,
     REASON_KEYS,
