@@ -24,6 +24,7 @@ import asyncio
 import io
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import discord
@@ -35,11 +36,11 @@ from core.errors import BadInput
 from core.i18n import format_int
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.permissions import BATTLE_MESSAGE, require_here
-from discord_app.render import text
+from discord_app.render import text, view_of
 from engine.hoss.catalog import HossCatalog
 from services.hoss import RACE_KEYS
 from services.hoss.ranked import RANK_NAME_KEYS, BattleView, Ladder, Notice
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
 
 BAR = 10
 MAX_OPTIONS = 25
@@ -219,14 +220,14 @@ def rank_key(rank: int) -> str:
     return str(RANK_NAME_KEYS[rank])
 
 
-def battle_buttons(view: BattleView, owner: int, locale: str) -> discord.ui.View:
-    items = discord.ui.View(timeout=None)
-    if view.status == "live":
-        decide = f"hoss:rdecide:{owner}:{view.battle_id}:{view.pause}"
-        items.add_item(button(DecideButton, decide, Text("hoss.battle.decide"), locale, "primary"))
-        skip = f"hoss:rskip:{owner}:{view.battle_id}"
-        items.add_item(button(SkipButton, skip, Text("hoss.battle.skip"), locale, "danger"))
-    return items
+def battle_buttons(view: BattleView, owner: int) -> tuple[Button, ...]:
+    """Plain buttons (DecideButton and SkipButton answer their ids), so the outbox can carry them too."""
+    if view.status != "live":
+        return ()
+    return (
+        Button(Text("hoss.battle.decide"), f"hoss:rdecide:{owner}:{view.battle_id}:{view.pause}", "primary"),
+        Button(Text("hoss.battle.skip"), f"hoss:rskip:{owner}:{view.battle_id}", "danger"),
+    )
 
 
 async def battle_log(interaction: discord.Interaction[Any], view: BattleView) -> str:
@@ -241,31 +242,68 @@ def battle_kwargs(
     log: str,
 ) -> dict[str, Any]:
     """The battle message's arguments; once the battle is over, its log as an attachment."""
-    catalog = hoss_of(interaction).decks.catalog
-    known = names_from_log(log, catalog, locale)
-    spec = battle_spec(view, record, catalog, locale, known)
-    kwargs = reply(spec, locale, battle_buttons(view, interaction.user.id, locale))
+    spec = battle_message(interaction, view, record, locale, log)
+    kwargs = reply(spec, locale, view_of(spec, locale))
     if view.result is not None and (record is None or record["round"] == view.round):
         kwargs["attachments"] = [log_file(log, f"hoss-battle-{view.battle_id}.json")]
     return kwargs
+
+
+def battle_message(
+    interaction: discord.Interaction[Any],
+    view: BattleView,
+    record: dict[str, Any] | None,
+    locale: str,
+    log: str,
+) -> MessageSpec:
+    catalog = hoss_of(interaction).decks.catalog
+    spec = battle_spec(view, record, catalog, locale, names_from_log(log, catalog, locale))
+    return replace(spec, buttons=battle_buttons(view, interaction.user.id))
 
 
 def log_file(log: str, name: str) -> discord.File:
     return discord.File(io.BytesIO(log.encode("utf-8")), filename=name)
 
 
+def rate_limited(exc: Exception) -> bool:
+    """A 429 longer than discord.py waits (`RateLimited`, not an `HTTPException`) or still one after its
+    retries."""
+    return isinstance(exc, discord.RateLimited) or (
+        isinstance(exc, discord.HTTPException) and exc.status == 429
+    )
+
+
 async def present(
-    interaction: discord.Interaction[Any], view: BattleView, locale: str, edits: list[Edit]
+    interaction: discord.Interaction[Any], view: BattleView, locale: str, edits: list[Edit], message_id: int
 ) -> None:
     """Show the new rounds one per edit, `BattlePace.seconds` apart, ending on the battle as it is now.
-    `edits[0]` makes the first edit (an interaction response), `edits[-1]` every later one."""
+    `edits[0]` makes the first edit (an interaction response), `edits[-1]` every later one (of the
+    message `message_id` in this channel). A rate-limited edit of an intermediate round is skipped (a
+    later one shows more); the last one goes to the outbox, which makes it once Discord allows it. The
+    outbox's version has no log attachment: `/hoss revoir` gives the log. While the outbox still owes
+    the message an edit, the new state queues behind it instead (a direct edit would be overwritten)."""
     records: list[dict[str, Any] | None] = [dict(r.record) for r in view.new_rounds] or [None]
     log = await battle_log(interaction, view)
+    ranked, channel = hoss_of(interaction).ranked, interaction.channel_id or 0
+    if await ranked.edit_queued(channel, message_id):
+        if not interaction.response.is_done():
+            queued = MessageSpec(content=Text("hoss.battle.queued"))
+            await interaction.response.send_message(**reply(queued, locale, None), ephemeral=True)
+        spec = battle_message(interaction, view, records[-1], locale, log)
+        await ranked.hand_over_edit(interaction.user.id, channel, message_id, spec)
+        return
     for index, record in enumerate(records):
         if index:
             await BattlePace.wait()
         edit = edits[min(index, len(edits) - 1)]
-        await edit(**battle_kwargs(interaction, view, record, locale, log))
+        try:
+            await edit(**battle_kwargs(interaction, view, record, locale, log))
+        except (discord.RateLimited, discord.HTTPException) as exc:
+            if not rate_limited(exc):
+                raise
+            if index == len(records) - 1:
+                spec = battle_message(interaction, view, record, locale, log)
+                await ranked.hand_over_edit(interaction.user.id, channel, message_id, spec)
 
 
 def last_record(view: BattleView) -> dict[str, Any] | None:
@@ -393,7 +431,8 @@ class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<
         if view.status != "live" or view.pause != int(self.match["pause"]) or view.new_rounds:
             message = interaction.message
             assert message is not None
-            await present(interaction, view, locale, [interaction.response.edit_message, message.edit])
+            edits: list[Edit] = [interaction.response.edit_message, message.edit]
+            await present(interaction, view, locale, edits, message.id)
             return
         message_id = interaction.message.id if interaction.message is not None else 0
         await interaction.response.send_message(
@@ -409,7 +448,9 @@ class SkipButton(PersistentButton, template=r"hoss:rskip:(?P<owner>\d+):(?P<batt
         view = await ranked.view(interaction.user.id, battle, interaction.guild_id)
         message = interaction.message
         assert message is not None
-        await present(interaction, view, locale, [interaction.response.edit_message, message.edit])
+        await present(
+            interaction, view, locale, [interaction.response.edit_message, message.edit], message.id
+        )
 
 
 async def decide(
@@ -429,7 +470,7 @@ async def decide(
     await interaction.response.edit_message(**reply(done, locale, None))
     channel = interaction.client.get_partial_messageable(interaction.channel_id or 0)
     message = channel.get_partial_message(int(match["message"]))
-    await present(interaction, view, locale, [message.edit])
+    await present(interaction, view, locale, [message.edit], message.id)
 
 
 class ActionSelect(

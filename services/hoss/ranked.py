@@ -42,7 +42,8 @@ from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.shop import rank_wins
 from services.platform import ledger
-from services.platform.messages import Text
+from services.platform.messages import MessageSpec, Target, Text
+from services.platform.outbox import edit_pending, enqueue_edit
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
 from store.db import Database
@@ -459,6 +460,18 @@ class RankedService:
             )
 
         return await self.db.write(unit)
+
+    async def hand_over_edit(self, player_id: int, channel: int, message_id: int, spec: MessageSpec) -> int:
+        """The battle message as it is now, when Discord refused its edit for longer than the client
+        waits (a rate limit): the outbox makes the edit once Discord allows it, so the message never
+        stays on an older round and the player gets no error for it."""
+        now = self.clock.now()
+        target = Target("channel", channel, players=(player_id,))
+        return await self.db.write(lambda conn: enqueue_edit(conn, now, target, spec, message_id))
+
+    async def edit_queued(self, channel: int, message_id: int) -> bool:
+        """Whether the outbox still owes that battle message an edit (see `hand_over_edit`)."""
+        return await self.db.read(lambda conn: edit_pending(conn, channel, message_id))
 
     async def log(self, player_id: int, battle_id: int, guild: int | None = None) -> str:
         """The full log: seed, decks, decisions, rounds, outcome. While the battle is live it holds the

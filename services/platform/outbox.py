@@ -63,6 +63,30 @@ def enqueue(
     return int(cursor.lastrowid or 0)
 
 
+def enqueue_edit(
+    conn: sqlite3.Connection, now: datetime, target: Target, spec: MessageSpec, message_id: int
+) -> int:
+    """Queue an edit of a channel message the bot posted outside the outbox (an interaction's response),
+    e.g. when Discord rate-limited the direct edit for longer than the client waits.
+
+    The message is recorded as an item already sent, so the edit refers to it like any `edit_of` and
+    keeps its place among the channel's queued messages."""
+    original = enqueue(conn, now, target, spec)
+    conn.execute("UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ?", (message_id, original))
+    return enqueue(conn, now, target, spec, edit_of=original)
+
+
+def edit_pending(conn: sqlite3.Connection, channel: int, message_id: int) -> bool:
+    """Whether an edit of that message still waits here: a direct edit made meanwhile would be
+    overwritten by that older version, so later versions must queue behind it."""
+    row = conn.execute(
+        "SELECT 1 FROM outbox o JOIN outbox original ON original.id = o.edit_of WHERE o.state = 'pending'"
+        " AND o.target_kind = 'channel' AND o.target_id = ? AND original.sent_message_id = ?",
+        (channel, message_id),
+    ).fetchone()
+    return row is not None
+
+
 def retry_delay(attempts: int) -> timedelta:
     """Wait after the `attempts`-th failed delivery: 5 s, 10 s, 20 s... capped at 10 minutes."""
     return min(RETRY_BASE * (1 << min(max(attempts - 1, 0), 16)), RETRY_CAP)

@@ -1,0 +1,76 @@
+"""A ranked battle whose message edits Discord rate-limits for longer than discord.py waits: the rounds
+in between are skipped, the battle as it is now reaches the message through the outbox once the limit
+ends, and the player sees no apology (a rate limit is not an error of theirs or of the bot)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from emulator.core import Fault
+from emulator.world import User
+from sandbox.harness import BotHarness
+from tests.e2e.hoss.test_ranked import (
+    battle_message,
+    decide_once,
+    here,
+    hoss,
+    shown,
+    start_rank_1,
+    with_deck,
+)
+
+EDITS = r"/channels/\d+/messages/\d+"
+APOLOGY = "Désolé, quelque chose s'est mal passé"
+
+pytestmark = pytest.mark.usefixtures("no_pacing")
+
+
+async def limited_battle(h: BotHarness) -> tuple[User, int, Fault]:
+    """Alice's battle started, then every edit of a message refused for 60 s (over discord.py's wait)."""
+    alice = h.user("alice")
+    await with_deck(h, alice)
+    await start_rank_1(h, alice)
+    battle = await hoss(h).ranked.current(alice.id)
+    assert battle is not None
+    return alice, battle, h.emu.rate_limit(EDITS, method="PATCH", times=None, retry_after=60)
+
+
+async def test_a_rate_limited_battle_message_ends_on_the_final_state(harness: BotHarness) -> None:
+    alice, battle, limit = await limited_battle(harness)
+
+    await harness.emu.click(alice, "Passer à la fin")
+    await harness.settle()
+
+    assert "Gain :" not in shown(battle_message(harness))  # the edits were refused: still the old state
+    harness.emu.faults.remove(limit)  # Discord's limit is over
+    await harness.advance(timedelta(seconds=80))  # the outbox's back-off step over 60 s
+    final = battle_message(harness)
+    view = await hoss(harness).ranked.view(alice.id, battle, here(harness))
+    assert view.result is not None
+    text = shown(final)
+    assert f"Gain : {view.result.gold} or" in text and f"**Manche {view.round}**" in text
+    assert final.button_labels == []
+    assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))
+
+
+async def test_a_queued_edit_does_not_overwrite_a_later_state(harness: BotHarness) -> None:
+    """The limit ends before the outbox's retry: the battle moves on meanwhile, and its message must not
+    go back to the queued, older state when the outbox delivers it."""
+    alice, battle, limit = await limited_battle(harness)
+    await decide_once(harness, alice)  # its edits are refused: the battle after it waits in the outbox
+    harness.emu.faults.remove(limit)
+    await harness.advance(timedelta(seconds=70))  # the limit is over, the outbox retries at 80 s
+
+    await harness.emu.click(alice, "Passer à la fin")
+    await harness.settle()
+    await harness.advance(timedelta(seconds=20))
+
+    view = await hoss(harness).ranked.view(alice.id, battle, here(harness))
+    assert view.result is not None
+    text = shown(battle_message(harness))
+    assert f"Gain : {view.result.gold} or" in text and f"**Manche {view.round}**" in text
+    told = [shown(m) for m in harness.emu.ephemeral_messages(alice)]
+    assert any("il sera mis à jour dans un instant" in m for m in told)
+    assert not any(APOLOGY in m for m in told)
