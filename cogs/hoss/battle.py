@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from cogs.hoss.battle_message import battle_spec, name_of, names_from_log, rank_key, round_events, uid_names
 from cogs.hoss.lookup import hoss_of
 from cogs.hoss.render import gold
 from cogs.hoss.views import _check_owner, button, reply
@@ -38,31 +39,10 @@ from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import text, view_of
 from engine.hoss.catalog import HossCatalog
-from services.hoss import RACE_KEYS
-from services.hoss.ranked import RANK_NAME_KEYS, BattleView, Ladder, Notice
-from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
+from services.hoss.ranked import BattleView, Ladder, Notice
+from services.platform.messages import Button, Embed, MessageSpec, Text
 
-BAR = 10
 MAX_OPTIONS = 25
-STATUS_KEYS = {
-    "poison": "hoss.battle.status.poison",
-    "saignement": "hoss.battle.status.saignement",
-    "embrasement": "hoss.battle.status.embrasement",
-    "bris": "hoss.battle.status.bris",
-    "gel": "hoss.battle.status.gel",
-    "choc": "hoss.battle.status.choc",
-    "confusion": "hoss.battle.status.confusion",
-}
-EVENT_KEYS = {
-    "play": "hoss.battle.event.play",
-    "place": "hoss.battle.event.place",
-    "move": "hoss.battle.event.move",
-    "evolve": "hoss.battle.event.evolve",
-    "evolve_choice": "hoss.battle.event.evolve_choice",
-    "death": "hoss.battle.event.death",
-    "revive": "hoss.battle.event.revive",
-}
-STATUS_TITLES = {"won": "hoss.battle.won", "lost": "hoss.battle.lost", "draw": "hoss.battle.draw"}
 
 Edit = Callable[..., Awaitable[Any]]
 
@@ -77,147 +57,7 @@ class BattlePace:
         await asyncio.sleep(cls.seconds)
 
 
-# --- rendering ----------------------------------------------------------------------------------------
-
-
-def pv_bar(hp: int, hp_max: int) -> str:
-    filled = 0 if hp <= 0 or hp_max <= 0 else max(1, min(BAR, round(BAR * hp / hp_max)))
-    return "▰" * filled + "▱" * (BAR - filled)
-
-
-def pv_of(centi: int) -> int:
-    """The engine counts hundredths of PV; a creature alive with less than 1 PV still shows 1."""
-    return -(-centi // 100)
-
-
-def name_of(catalog: HossCatalog, card_id: str, locale: str) -> str:
-    card = catalog.card(card_id)
-    return card.name.get(locale) if card is not None else card_id
-
-
-def _uid_names(sides: list[dict[str, Any]], catalog: HossCatalog, locale: str) -> dict[str, str]:
-    names = {}
-    for side in sides:
-        for creature in side.get("creatures", []):
-            names[creature["uid"]] = name_of(catalog, creature["card"], locale)
-        for card in side.get("hand_cards", []):
-            names[card["id"]] = name_of(catalog, card["card"], locale)
-    return names
-
-
-def names_from_log(log: str, catalog: HossCatalog, locale: str) -> dict[str, str]:
-    """Every creature of the battle by uid, under its latest card (dead ones included)."""
-    names: dict[str, str] = {}
-    for record in json.loads(log)["rounds"]:
-        for event in record["events"]:
-            if event["k"] == "play":
-                names[str(event["tgt"])] = name_of(catalog, str(event["card"]), locale)
-            elif event["k"] == "evolve":
-                names[str(event["tgt"])] = name_of(catalog, str(event["to"]), locale)
-    return names
-
-
-def creature_line(creature: dict[str, Any], names: dict[str, str], locale: str) -> str:
-    hp, hp_max = int(creature["hp"]), int(creature["hp_max"])
-    pv = f"{format_int(pv_of(hp), locale)}/{format_int(pv_of(hp_max), locale)}"
-    parts = [f"**{names.get(creature['uid'], creature['card'])}** {pv_bar(hp, hp_max)} {pv}"]
-    if creature.get("shield"):
-        parts.append(
-            text(
-                Text("hoss.battle.shield", {"shield": format_int(pv_of(int(creature["shield"])), locale)}),
-                locale,
-            )
-        )
-    statuses = [text(Text(STATUS_KEYS[s]), locale) for s in creature.get("statuses", {}) if s in STATUS_KEYS]
-    if statuses:
-        parts.append("[" + ", ".join(statuses) + "]")
-    if creature.get("protege"):
-        protege = names.get(creature["protege"], creature["protege"])
-        parts.append(text(Text("hoss.battle.protects", {"protege": protege}), locale))
-    return " ".join(parts)
-
-
-def side_text(side: dict[str, Any], names: dict[str, str], locale: str) -> str:
-    lines = [creature_line(c, names, locale) for c in side.get("creatures", [])]
-    if not lines:
-        lines.append(text(Text("hoss.battle.no_creature"), locale))
-    synergy = side.get("synergy", {})
-    if synergy:
-        found = [
-            text(
-                Text("hoss.battle.synergy", {"race": Text(RACE_KEYS[race]), "percent": f"{bp / 100:g}"}),
-                locale,
-            )
-            for race, bp in synergy.items()
-            if race in RACE_KEYS
-        ]
-        lines.append(" · ".join(found))
-    lines.append(text(Text("hoss.battle.counts", {"hand": side["hand"], "pile": side["pile"]}), locale))
-    return "\n".join(lines)
-
-
-def event_line(event: dict[str, Any], names: dict[str, str], locale: str, catalog: HossCatalog) -> str:
-    uid = str(event.get("tgt", ""))
-    who = Text("hoss.battle.you" if uid.startswith("a") else "hoss.battle.ai")
-    params: dict[str, Any] = {"who": who, "card": names.get(uid, uid)}
-    if "protege" in event:
-        params["protege"] = names.get(str(event["protege"]), str(event["protege"]))
-    if "to" in event:
-        params["to"] = name_of(catalog, str(event["to"]), locale)
-    if event["k"] in ("play",) and "card" in event:
-        params["card"] = name_of(catalog, str(event["card"]), locale)
-    return "• " + text(Text(EVENT_KEYS[event["k"]], params), locale)
-
-
-def round_events(
-    record: dict[str, Any], catalog: HossCatalog, locale: str, known: dict[str, str]
-) -> list[str]:
-    names = {**known, **_uid_names(record["sides"], catalog, locale)}
-    return [event_line(e, names, locale, catalog) for e in record["events"] if e["k"] in EVENT_KEYS]
-
-
-def result_text(view: BattleView, locale: str) -> str:
-    result = view.result
-    assert result is not None
-    lines = [f"**{text(Text(STATUS_TITLES[result.status]), locale)}**", text(Text(result.reason), locale)]
-    if not result.counted:
-        lines.append(text(Text("hoss.battle.not_counted"), locale))
-    else:
-        amounts = {"base": result.base, "fast": result.fast_bonus, "flawless": result.flawless_bonus}
-        bonus = {name: format_int(amount, locale) for name, amount in amounts.items()}
-        lines.append(text(Text("hoss.battle.reward", {"gold": gold(result.gold, locale), **bonus}), locale))
-    return "\n".join(lines)
-
-
-def battle_spec(
-    view: BattleView, record: dict[str, Any] | None, catalog: HossCatalog, locale: str, known: dict[str, str]
-) -> MessageSpec:
-    """The public battle message: at an intermediate round (`record` and its sides) or now (snapshot)."""
-    if record is not None and record["round"] != view.round:
-        sides, round_number, final = record["sides"], record["round"], False
-    else:
-        sides, round_number, final = view.snapshot["seats"], view.round, True
-    names = {**known, **_uid_names(sides, catalog, locale)}
-    lines = [text(Text("hoss.battle.round", {"round": round_number}), locale)]
-    if record is not None:
-        lines += round_events(record, catalog, locale, known)
-    if final and view.status == "live":
-        if view.ai_decided and view.ai_decided[-1] == view.pause - 1:
-            lines.append(text(Text("hoss.decision_timeout"), locale))
-        deadline = int(view.deadline.timestamp()) if view.deadline is not None else 0
-        lines.append(text(Text("hoss.battle.your_turn", {"deadline": f"<t:{deadline}:R>"}), locale))
-    if final and view.result is not None:
-        lines.append(result_text(view, locale))
-    title = Text("hoss.battle.title", {"battle": view.battle_id, "rank": Text(rank_key(view.rank))})
-    fields = (
-        EmbedField(Text("hoss.battle.you"), Text.raw(side_text(sides[0], names, locale)), inline=False),
-        EmbedField(Text("hoss.battle.ai"), Text.raw(side_text(sides[1], names, locale)), inline=False),
-    )
-    return MessageSpec(embeds=(Embed(title=title, description=Text.raw("\n".join(lines)), fields=fields),))
-
-
-def rank_key(rank: int) -> str:
-    return str(RANK_NAME_KEYS[rank])
+# --- the live message: its edits, buttons and log -------------------------------------------------
 
 
 def battle_buttons(view: BattleView, owner: int) -> tuple[Button, ...]:
@@ -285,12 +125,16 @@ async def present(
     records: list[dict[str, Any] | None] = [dict(r.record) for r in view.new_rounds] or [None]
     log = await battle_log(interaction, view)
     ranked, channel = hoss_of(interaction).ranked, interaction.channel_id or 0
+
+    async def hand_over(record: dict[str, Any] | None) -> None:
+        spec = battle_message(interaction, view, record, locale, log)
+        await ranked.hand_over_edit(interaction.user.id, channel, message_id, spec)
+
     if await ranked.edit_queued(channel, message_id):
         if not interaction.response.is_done():
             queued = MessageSpec(content=Text("hoss.battle.queued"))
             await interaction.response.send_message(**reply(queued, locale, None), ephemeral=True)
-        spec = battle_message(interaction, view, records[-1], locale, log)
-        await ranked.hand_over_edit(interaction.user.id, channel, message_id, spec)
+        await hand_over(records[-1])
         return
     for index, record in enumerate(records):
         if index:
@@ -302,8 +146,7 @@ async def present(
             if not rate_limited(exc):
                 raise
             if index == len(records) - 1:
-                spec = battle_message(interaction, view, record, locale, log)
-                await ranked.hand_over_edit(interaction.user.id, channel, message_id, spec)
+                await hand_over(record)
 
 
 def last_record(view: BattleView) -> dict[str, Any] | None:
@@ -390,7 +233,7 @@ def controls_reply(
     when a Défenseur may move (at any step of the pause), and Pass when legal."""
     catalog = hoss_of(interaction).decks.catalog
     me = view.snapshot["seats"][0]
-    names = _uid_names(view.snapshot["seats"], catalog, locale)
+    names = uid_names(view.snapshot["seats"], catalog, locale)
     for action in view.legal:
         if action["kind"] == "path":
             names[action["card"]] = name_of(catalog, action["card"], locale)
@@ -448,9 +291,8 @@ class SkipButton(PersistentButton, template=r"hoss:rskip:(?P<owner>\d+):(?P<batt
         view = await ranked.view(interaction.user.id, battle, interaction.guild_id)
         message = interaction.message
         assert message is not None
-        await present(
-            interaction, view, locale, [interaction.response.edit_message, message.edit], message.id
-        )
+        edits: list[Edit] = [interaction.response.edit_message, message.edit]
+        await present(interaction, view, locale, edits, message.id)
 
 
 async def decide(

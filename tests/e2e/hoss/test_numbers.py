@@ -6,7 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from cogs.hoss.battle import creature_line, ladder_reply, notice_reply, result_text
+from cogs.hoss.battle import ladder_reply, notice_reply
+from cogs.hoss.battle_message import creature_line, result_text
 from services.hoss.battles import BattleResult
 from services.hoss.ranked import RANK_NAME_KEYS, Ladder, Notice, RankStatus
 from services.platform.messages import Text
