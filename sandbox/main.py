@@ -81,8 +81,13 @@ class Sandbox:
         return _CHANNEL_MENTION.sub(channel, _USER_MENTION.sub(user, _TIMESTAMP.sub(stamp, text)))
 
     def flush_output(self) -> None:
-        """Print every message that is new or changed since the last flush, in order."""
-        for message in self.h.emu.messages:
+        """Print every message that is new or changed since the last flush: first the answers to the
+        interaction (the actor's own view), then every other message in the order it was created.
+
+        The bot answers an interaction while its outbox posts the public consequences concurrently, so
+        creation order alone differs between two runs of the same script."""
+        messages = sorted(self.h.emu.messages, key=lambda message: message.interaction is None)
+        for message in messages:
             if message.loading:
                 continue
             state = json.dumps(message.snapshot(), sort_keys=True, default=str)
