@@ -104,3 +104,62 @@ def verify(
     if draw(seed, entries, len(winners)) != list(winners):
         return Verdict(False, "winners")
     return Verdict(True, "ok")
+
+
+# -- the published record, as a text file anyone can check ----------------------------------------------
+#
+# One field per line, `#` lines are comments:
+#
+#     commitment <64 hex>
+#     seed <64 hex>
+#     digest <64 hex>
+#     winner <entry>          (one line per winner, in the order drawn)
+#     entry <entry>           (one line per entry, in order)
+
+
+@dataclass(frozen=True)
+class Published:
+    commitment: str
+    seed: str
+    digest: str
+    winners: tuple[str, ...]
+    entries: tuple[str, ...]
+
+
+def format_published(published: Published, comments: Sequence[str] = ()) -> str:
+    lines = [f"# {comment}" for comment in comments]
+    lines += [f"commitment {published.commitment}", f"seed {published.seed}", f"digest {published.digest}"]
+    lines += [f"winner {winner}" for winner in published.winners]
+    lines += [f"entry {entry}" for entry in published.entries]
+    return "\n".join(lines) + "\n"
+
+
+def parse_published(text: str) -> Published:
+    fields: dict[str, str] = {}
+    winners: list[str] = []
+    entries: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, _, value = line.partition(" ")
+        if name in ("commitment", "seed", "digest") and name not in fields:
+            fields[name] = value.strip()
+        elif name == "winner":
+            winners.append(value)
+        elif name == "entry":
+            entries.append(value)
+        else:
+            raise FairDrawError(f"line {number}: unexpected {name!r}")
+    missing = [name for name in ("commitment", "seed", "digest") if name not in fields]
+    if missing:
+        raise FairDrawError(f"missing {', '.join(missing)}")
+    return Published(fields["commitment"], fields["seed"], fields["digest"], tuple(winners), tuple(entries))
+
+
+def check_published(published: Published) -> Verdict:
+    """Recompute a published record; a winner that is not an entry is a wrong draw."""
+    positions = {entry: i for i, entry in enumerate(published.entries)}
+    if any(winner not in positions for winner in published.winners):
+        return Verdict(False, "winners")
+    chosen = [positions[winner] for winner in published.winners]
+    return verify(published.seed, published.commitment, published.entries, published.digest, chosen)

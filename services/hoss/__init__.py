@@ -16,6 +16,7 @@ from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
 from services.hoss.gold import GOLD, STARTING_GOLD
+from services.hoss.raffle import RaffleService
 from services.hoss.ranked import RankedService
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
@@ -129,6 +130,7 @@ class HossServices:
     fusion: FusionService
     decks: DeckService
     ranked: RankedService
+    raffle: RaffleService
 
     @staticmethod
     def build(ctx: GameContext) -> HossServices:
@@ -141,6 +143,7 @@ class HossServices:
             fusion=FusionService(ctx.db, ctx.clock, catalog, ctx.rng),
             decks=decks,
             ranked=RankedService(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, decks),
+            raffle=RaffleService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler),
         )
 
 

@@ -5,14 +5,19 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
 from engine.fair_draw import (
     FairDrawError,
+    Published,
+    check_published,
     commitment,
     draw,
     entries_digest,
+    format_published,
+    parse_published,
     uniform,
     verify,
 )
@@ -89,3 +94,31 @@ def test_uniform_has_no_modulo_bias_on_an_awkward_bound() -> None:
     bound = 3
     counts = Counter(uniform(SEED, f"u{i}", bound) for i in range(9_000))
     assert all(math.isclose(counts[k], 3_000, rel_tol=0.08) for k in range(bound))
+
+
+def _published() -> Published:
+    winners = draw(SEED, TICKETS, 2)
+    return Published(
+        commitment=commitment(SEED),
+        seed=SEED,
+        digest=entries_digest(TICKETS),
+        winners=tuple(TICKETS[i] for i in winners),
+        entries=tuple(TICKETS),
+    )
+
+
+def test_the_published_record_reads_back_and_checks() -> None:
+    record = _published()
+    text = format_published(record, comments=["HOSS raffle 2026-01-05"])
+    assert text.startswith("# HOSS raffle 2026-01-05\n")
+    assert parse_published(text) == record
+    assert check_published(record).ok
+
+
+def test_a_published_record_with_an_unknown_winner_or_line_is_refused() -> None:
+    record = _published()
+    assert check_published(replace(record, winners=("99:1",))).reason == "winners"
+    with pytest.raises(FairDrawError, match="line 1"):
+        parse_published("bogus 1\n")
+    with pytest.raises(FairDrawError, match="missing seed"):
+        parse_published(f"commitment {commitment(SEED)}\ndigest {entries_digest([])}\n")

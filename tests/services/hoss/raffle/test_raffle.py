@@ -1,0 +1,255 @@
+"""The daily raffle against a real SQLite file: sales and their 19:59 close, one ticket a day in every
+server, the 20:00 draw through the scheduler (also after downtime, once), the ledger, and verification."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.clock import ManualClock
+from core.errors import InsufficientFunds
+from engine import fair_draw
+from services.hoss.gold import GOLD
+from services.hoss.raffle import DRAW_JOB, AlreadyHasTicket, DrawRecord, RaffleClosed, RaffleService
+from services.platform import ledger
+from services.platform.scheduler import Scheduler
+from store.db import Database
+from tests.services.conftest import check_conservation
+from tests.services.hoss.conftest import new_player
+
+PARIS = ZoneInfo("Europe/Paris")
+GUILD, OTHER_GUILD, ANNOUNCE = 500, 600, 9001
+WINTER_NOON = datetime(2026, 1, 5, 11, 0, tzinfo=UTC)  # 12:00 in Paris (UTC+1)
+
+
+@pytest.fixture
+async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
+    instance = Scheduler(db, clock, PARIS)
+    yield instance
+    await instance.stop()
+
+
+@pytest.fixture
+async def raffle(db: Database, clock: ManualClock, sched: Scheduler) -> RaffleService:
+    """The service as the bot starts it: the scheduler's first pass plans the next 20:00 draw."""
+    clock.set(WINTER_NOON)
+    service = RaffleService(db, clock, random.Random(7), sched)
+    assert await sched.run_due() == 0
+    return service
+
+
+async def announce_in(db: Database, guild: int, channel: int) -> None:
+    await db.write(
+        lambda conn: conn.execute(
+            "INSERT INTO guild_settings (guild_id, announce_channel_id, updated_at) VALUES (?, ?, ?)",
+            (guild, channel, "2026-01-01T00:00:00+00:00"),
+        )
+    )
+
+
+async def balance(db: Database, player: int) -> int:
+    return await db.read(lambda conn: ledger.balance(conn, player, GOLD))
+
+
+async def rows(db: Database, sql: str, *args: object) -> list[tuple[object, ...]]:
+    return await db.read(lambda conn: [tuple(r) for r in conn.execute(sql, args).fetchall()])
+
+
+async def players(db: Database, clock: ManualClock, ids: range) -> None:
+    for player in ids:
+        await new_player(db, clock, player)
+
+
+def paris(day: date, hour: int, minute: int, second: int = 0) -> datetime:
+    return datetime(day.year, day.month, day.day, hour, minute, second, tzinfo=PARIS).astimezone(UTC)
+
+
+DAY = date(2026, 1, 5)
+
+
+async def test_a_ticket_costs_100_gold_and_goes_to_todays_draw(
+    db: Database, clock: ManualClock, raffle: RaffleService
+) -> None:
+    await new_player(db, clock, 1)
+    ticket = await raffle.buy(GUILD, 1, key="k1")
+    assert (ticket.day, ticket.number, ticket.balance) == (DAY, 1, 200)
+    assert ticket.commitment == (await raffle.window(GUILD, 1)).commitment
+    assert await balance(db, 1) == 200
+
+
+async def test_sales_close_at_1959_and_reopen_at_2000_for_the_next_day(
+    db: Database, clock: ManualClock, raffle: RaffleService
+) -> None:
+    await players(db, clock, range(1, 4))
+    clock.set(paris(DAY, 19, 58, 59))
+    assert (await raffle.buy(GUILD, 1, key="a")).day == DAY
+    clock.set(paris(DAY, 19, 59))
+    with pytest.raises(RaffleClosed):
+        await raffle.buy(GUILD, 2, key="b")
+    assert await balance(db, 2) == 300
+    window = await raffle.window(GUILD, 2)
+    assert (window.day, window.open, window.tickets) == (DAY, False, 1)
+    clock.set(paris(DAY, 20, 0))
+    assert (await raffle.buy(GUILD, 2, key="c")).day == DAY + timedelta(days=1)
+
+
+async def test_the_close_and_draw_follow_paris_time_across_daylight_saving(raffle: RaffleService) -> None:
+    winter = raffle.schedule_of(date(2026, 1, 5))
+    summer = raffle.schedule_of(date(2026, 7, 5))
+    assert [w.astimezone(UTC).hour for w in winter] == [18, 19]  # 19:59 and 20:00 at UTC+1
+    assert [w.astimezone(UTC).hour for w in summer] == [17, 18]  # at UTC+2
+    assert (winter[0].minute, winter[1].minute) == (59, 0)
+
+
+async def test_one_ticket_a_day_in_every_server(
+    db: Database, clock: ManualClock, raffle: RaffleService
+) -> None:
+    await new_player(db, clock, 1)
+    await raffle.buy(GUILD, 1, key="a")
+    with pytest.raises(AlreadyHasTicket):
+        await raffle.buy(GUILD, 1, key="b")
+    with pytest.raises(AlreadyHasTicket):
+        await raffle.buy(OTHER_GUILD, 1, key="c")
+    assert await balance(db, 1) == 200
+    assert (await raffle.window(OTHER_GUILD, 1)).has_ticket
+
+
+async def test_a_double_click_buys_once_and_answers_the_same(
+    db: Database, clock: ManualClock, raffle: RaffleService
+) -> None:
+    await new_player(db, clock, 1)
+    first = await raffle.buy(GUILD, 1, key="same")
+    again = await raffle.buy(GUILD, 1, key="same")
+    assert (again.number, again.balance, again.replayed, first.replayed) == (1, 200, True, False)
+
+
+async def test_without_gold_nothing_changes(db: Database, clock: ManualClock, raffle: RaffleService) -> None:
+    await new_player(db, clock, 1, gold=99)
+    with pytest.raises(InsufficientFunds):
+        await raffle.buy(GUILD, 1, key="a")
+    assert await rows(db, "SELECT * FROM hoss_raffle_tickets") == []
+    assert await balance(db, 1) == 99
+
+
+async def test_dozens_of_simultaneous_clicks(db: Database, clock: ManualClock, raffle: RaffleService) -> None:
+    await players(db, clock, range(1, 41))
+    same_player = [raffle.buy(GUILD, 1, key=f"p1-{i}") for i in range(30)]
+    others = [raffle.buy(GUILD, p, key=f"p{p}") for p in range(2, 41)]
+    results = await asyncio.gather(*same_player, *others, return_exceptions=True)
+    refused = [r for r in results if isinstance(r, AlreadyHasTicket)]
+    assert len(refused) == 29
+    assert all(not isinstance(r, BaseException) or isinstance(r, AlreadyHasTicket) for r in results)
+    numbers = await rows(db, "SELECT number FROM hoss_raffle_tickets ORDER BY number")
+    assert [n for (n,) in numbers] == list(range(1, 41))
+    assert await balance(db, 1) == 200
+    await db.read(check_conservation)
+
+
+async def test_the_2000_draw_pays_one_winner_for_30_tickets_and_posts_the_results(
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+) -> None:
+    await announce_in(db, GUILD, ANNOUNCE)
+    await players(db, clock, range(1, 31))
+    for p in range(1, 31):
+        await raffle.buy(GUILD, p, key=f"k{p}")
+    clock.set(paris(DAY, 20, 0))
+    assert await sched.run_due() == 1
+    record = await raffle.latest(GUILD)
+    assert record is not None
+    assert (record.tickets, record.pot, record.share, record.carried_out) == (30, 3_000, 3_000, 0)
+    assert len(record.winners) == 1
+    winner = record.winners[0]
+    assert await balance(db, winner) == 200 + 3_000
+    assert sorted([await balance(db, p) for p in range(1, 31)]).count(200) == 29
+    positions = [record.entries.index(f"{n}:{p}") for n, p in _numbers(record, record.winners)]
+    assert fair_draw.draw(record.seed, record.entries, 1) == positions
+    posts = await rows(db, "SELECT target_kind, target_id, payload FROM outbox ORDER BY id")
+    assert posts[0][:2] == ("channel", ANNOUNCE)  # the commitment, before the first ticket
+    assert record.commitment in str(posts[0][2]) and record.seed not in str(posts[0][2])
+    assert posts[-2][:2] == ("channel", ANNOUNCE) and record.seed in str(posts[-2][2])
+    assert posts[-1][:2] == ("dm", winner)
+    assert (await raffle.verify(GUILD, DAY)).verdict.ok
+    await db.read(check_conservation)
+
+
+def _numbers(record: DrawRecord, winners: tuple[int, ...]) -> list[tuple[int, int]]:
+    by_player = {int(e.split(":")[1]): int(e.split(":")[0]) for e in record.entries}
+    return [(by_player[p], p) for p in winners]
+
+
+async def test_the_remainder_is_carried_into_the_next_draw_once(
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+) -> None:
+    await players(db, clock, range(1, 152))
+    for p in range(1, 152):
+        await raffle.buy(GUILD, p, key=f"d1-{p}")
+    clock.set(paris(DAY, 20, 0))
+    await sched.run_due()
+    first = await raffle.latest(GUILD)
+    assert first is not None and (first.pot, len(first.winners), first.share, first.carried_out) == (
+        15_100,
+        3,
+        5_033,
+        1,
+    )
+    clock.set(paris(DAY + timedelta(days=1), 10, 0))
+    assert (await raffle.window(GUILD, 1)).pot == 1
+    await raffle.buy(GUILD, 1, key="d2-1")
+    clock.set(paris(DAY + timedelta(days=1), 20, 0))
+    await sched.run_due()
+    second = await raffle.latest(GUILD)
+    assert second is not None and (second.carried_in, second.pot, second.share) == (1, 101, 101)
+    await db.read(check_conservation)
+
+
+async def test_a_draw_missed_while_down_runs_once_at_start_up_with_the_frozen_tickets(
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+) -> None:
+    await players(db, clock, range(1, 3))
+    await raffle.buy(GUILD, 1, key="a")
+    clock.set(paris(DAY + timedelta(days=2), 9, 0))  # down from before 20:00 until two days later
+    assert await sched.run_due() == 2  # the two missed days, each once
+    assert await sched.run_due() == 0
+    record = await raffle.latest(GUILD)
+    assert record is not None and record.day == DAY and record.winners == (1,)
+    assert await balance(db, 1) == 300
+    fired = await rows(db, "SELECT period_key FROM jobs WHERE kind = ? AND state = 'done'", DRAW_JOB)
+    assert sorted(str(k) for (k,) in fired) == ["2026-01-05", "2026-01-06"]
+
+
+async def test_the_seed_is_secret_until_the_draw(
+    db: Database, clock: ManualClock, raffle: RaffleService
+) -> None:
+    await new_player(db, clock, 1)
+    await raffle.buy(GUILD, 1, key="a")
+    assert await raffle.latest(GUILD) is None
+    window = await raffle.window(GUILD, 1)
+    (seed,) = (await rows(db, "SELECT seed FROM hoss_raffles"))[0]
+    assert window.commitment == fair_draw.commitment(str(seed))
+    assert str(seed) not in repr(window)
+
+
+async def test_a_changed_ticket_list_fails_verification(
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+) -> None:
+    await players(db, clock, range(1, 62))
+    for p in range(1, 61):
+        await raffle.buy(GUILD, p, key=f"k{p}")
+    clock.set(paris(DAY, 20, 0))
+    await sched.run_due()
+    assert (await raffle.verify(GUILD, DAY)).verdict.ok
+
+    def tamper(conn: sqlite3.Connection) -> None:
+        conn.execute(  # a ticket slipped in after the draw
+            "INSERT INTO hoss_raffle_tickets (guild_id, day, number, player_id, bought_at)"
+            " SELECT guild_id, day, 61, 61, bought_at FROM hoss_raffle_tickets WHERE number = 1"
+        )
+
+    await db.write(tamper)
+    assert (await raffle.verify(GUILD, DAY)).verdict.reason == "digest"
