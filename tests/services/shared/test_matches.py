@@ -14,7 +14,7 @@ from core.errors import NotAllowed, NotFound
 from engine.errors import DomainError, IllegalAction
 from engine.protocol import Event
 from services.platform.messages import MessageSpec, Target, Text
-from services.shared.matches import Match, StaleMatch
+from services.shared.matches import Match, Matches, MatchRules, StaleMatch
 from store.db import Database
 from tests.services.shared.conftest import (
     ALICE,
@@ -27,7 +27,7 @@ from tests.services.shared.conftest import (
     count,
     live,
 )
-from tests.services.shared.nim import NimState, Take
+from tests.services.shared.nim import Nim, NimState, Take
 
 pytestmark = pytest.mark.usefixtures("players")
 
@@ -96,7 +96,7 @@ async def test_a_stale_move_is_refused_and_writes_no_move(
     assert await db.read(lambda conn: count(conn, "SELECT COUNT(*) FROM match_moves")) == 1
 
 
-async def test_another_servers_match_reads_like_an_unknown_one(
+async def test_another_servers_or_games_match_reads_like_an_unknown_one(
     db: Database, clock: ManualClock, matches: NimMatches
 ) -> None:
     match = await live(db, clock, matches)
@@ -105,6 +105,9 @@ async def test_another_servers_match_reads_like_an_unknown_one(
     with pytest.raises(NotFound) as unknown:
         await db.read(lambda conn: matches.load(conn, match.id + 100, guild=GUILD))
     assert (elsewhere.value.key, unknown.value.key) == ("matches.error.not_found",) * 2
+    other_game: NimMatches = Matches(MatchRules("other", Nim()), Match)
+    with pytest.raises(NotFound):  # nor does another game's, with the same server
+        await db.read(lambda conn: other_game.load(conn, match.id, guild=GUILD))
 
 
 async def test_a_seat_is_held_by_its_player_only_and_acts_only_in_turn(
