@@ -32,7 +32,7 @@ from discord_app.permissions import PUBLIC_MESSAGE, require_here
 from discord_app.render import STYLES, text, to_discord
 from discord_app.translator import desc
 from services.pillz import duel_render as render
-from services.pillz.duel_store import Choice, DuelRow
+from services.pillz.duel_match import Choice, DuelRow
 
 if TYPE_CHECKING:
     from services.pillz import PillzServices
@@ -93,6 +93,7 @@ def answered(duel: DuelRow, locale: str) -> str:
         "live": "pillz.challenge.accepted",
         "over": "pillz.challenge.accepted",
         "declined": "pillz.challenge.declined",
+        "withdrawn": "pillz.challenge.declined",
         "expired": "pillz.challenge.expired",
     }.get(duel.status, "pillz.challenge.pending")
     return t(key, locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{duel.seats[1]}>", id=duel.id)

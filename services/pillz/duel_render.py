@@ -13,7 +13,7 @@ from engine.pillz.catalog import PillzCatalog
 from engine.pillz.rules import attack_power
 from engine.pillz.state import EffectRecord, Fighter, RoundRecord
 from engine.protocol import SPECTATOR
-from services.pillz.duel_store import Choice, DuelRow
+from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.names import ABILITY_KEYS
 from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
 

@@ -10,7 +10,6 @@ on after a restart. Friend duels end with the ladder's Elo update and gold (serv
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import sqlite3
 from collections.abc import Callable
@@ -29,29 +28,24 @@ from engine.pillz.state import Fighter, Play
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.pillz import duel_render as render
 from services.pillz.decks import active_deck, active_problems
-from services.pillz.duel_store import (
+from services.pillz.duel_match import (
     AI,
+    CHALLENGE_TEXTS,
+    DUELS,
+    RULES,
     Choice,
     DuelRow,
-    StaleDuel,
     acting_seats,
-    insert,
-    live_of,
-    load,
-    load_in,
     played_by,
-    record_move,
-    save,
 )
 from services.pillz.economy import ensure_starter
 from services.pillz.ladder import record_friend_result
-from services.platform import scheduler as jobs
 from services.platform.messages import Target, Text
-from services.platform.outbox import enqueue
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
+from services.shared.challenges import Challenges
+from services.shared.matches import Author, StaleMatch
 from store.db import Database
-from store.idempotency import once
 
 T = TypeVar("T")
 TIMEOUT_JOB = "pillz:timeout"
@@ -109,6 +103,7 @@ class PillzDuels:
         self.scheduler = scheduler
         self.pool = PackPool.of(catalog)
         self.cards = {c.id: c for c in catalog.cards}
+        self.challenges = Challenges(DUELS, scheduler, CHALLENGE_TTL, CHALLENGE_TEXTS)
         if scheduler is not None:
             scheduler.on(TIMEOUT_JOB, self.on_timeout)
 
@@ -117,35 +112,25 @@ class PillzDuels:
     async def challenge(
         self, guild_id: int, channel_id: int, challenger: int, challenged: int, *, key: str | int
     ) -> DuelRow:
-        if challenger == challenged:
-            raise BadInput("pillz.error.self_challenge")
         now = self.clock.now()
-        request = f"pillz:challenge:{key}"
 
-        def make(conn: sqlite3.Connection) -> dict[str, Any]:
+        def prepare(conn: sqlite3.Connection) -> None:
             self._deck_of(conn, now, challenger)
             ensure_player(conn, challenged, now)
-            duel = insert(
-                conn,
-                now,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                kind="friend",
-                seat0_id=challenger,
-                seat1_id=challenged,
-                request_key=request,
-                status="pending",
-                expires_at=to_db(now + CHALLENGE_TTL),
-            )
-            return {"id": duel}
 
         def unit(conn: sqlite3.Connection) -> DuelRow:
             ensure_player(conn, challenger, now)
-            stored, _ = once(conn, request, now, lambda: make(conn))
-            duel = load(conn, int(stored["id"]))
-            if duel.seats[0] != challenger:
-                raise NotAllowed()
-            return duel
+            return self.challenges.challenge(
+                conn,
+                now,
+                request_key=f"pillz:challenge:{key}",
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger=challenger,
+                challenged=challenged,
+                kind="friend",
+                prepare=lambda: prepare(conn),
+            )
 
         return await self.db.write(unit)
 
@@ -155,20 +140,14 @@ class PillzDuels:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> DuelRow:
-            duel = load_in(conn, duel_id, guild)
-            if player not in duel.seats:
-                raise NotAllowed("pillz.error.not_your_challenge")
-            if duel.status != "pending":
-                raise NotAllowed("pillz.error.answered")
-            if duel.expires_at is not None and duel.expires_at <= now:
-                return save(conn, duel, now, status="expired")
-            if not accept:
-                return save(conn, duel, now, status="declined")
-            if player == duel.seats[0]:
-                raise NotAllowed("pillz.error.own_challenge")
+            duel, accepted = self.challenges.answer(
+                conn, now, duel_id, guild=guild, player=player, accept=accept
+            )
+            if not accepted:
+                return duel
             challenged = duel.seats[1]
             assert challenged is not None
-            decks = (self._deck_of(conn, now, duel.seats[0]), self._deck_of(conn, now, challenged))
+            decks = (self._deck_of(conn, now, duel.challenger), self._deck_of(conn, now, challenged))
             return self._start(conn, now, duel, decks)
 
         return await self.db.write(unit)
@@ -178,31 +157,25 @@ class PillzDuels:
         now = self.clock.now()
         request = f"pillz:practice:{key}"
 
-        def make(conn: sqlite3.Connection) -> dict[str, Any]:
-            deck = self._deck_of(conn, now, player)
-            duel_id = insert(
-                conn,
-                now,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                kind="practice",
-                seat0_id=player,
-                seat1_id=None,
-                request_key=request,
-                status="pending",
-            )
-            duel = load(conn, duel_id)
-            opponent = practice_deck(
-                self.catalog, deck, random.Random(f"{duel_id}:{self.rng.getrandbits(32)}")
-            )
-            self._start(conn, now, duel, (deck, opponent))
-            return {"id": duel_id}
-
         def unit(conn: sqlite3.Connection) -> DuelRow:
             ensure_player(conn, player, now)
-            stored, _ = once(conn, request, now, lambda: make(conn))
-            duel = load(conn, int(stored["id"]))
-            if duel.seats[0] != player:
+            duel = DUELS.by_request(conn, request)
+            if duel is None:
+                deck = self._deck_of(conn, now, player)
+                duel = DUELS.create(
+                    conn,
+                    now,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    seats=(player, None),
+                    kind="practice",
+                    request_key=request,
+                )
+                opponent = practice_deck(
+                    self.catalog, deck, random.Random(f"{duel.id}:{self.rng.getrandbits(32)}")
+                )
+                duel = self._start(conn, now, duel, (deck, opponent))
+            if duel.challenger != player:
                 raise NotAllowed()
             return duel
 
@@ -224,16 +197,12 @@ class PillzDuels:
     ) -> DuelRow:
         seed = self.rng.getrandbits(62)
         players = [
-            PlayerSetup(seat=0, player_id=duel.seats[0], deck=tuple(decks[0])),
+            PlayerSetup(seat=0, player_id=duel.challenger, deck=tuple(decks[0])),
             PlayerSetup(seat=1, player_id=duel.seats[1] or AI, deck=tuple(decks[1])),
         ]
         state = ENGINE.new_game(players, seed, {CATALOG_OPTION: self.catalog})
-        conn.execute(
-            "UPDATE pillz_duels SET decks = ? WHERE id = ?", (json.dumps([decks[0], decks[1]]), duel.id)
-        )
-        duel = save(conn, duel, now, status="live", seed=seed, state=state)
-        item = enqueue(conn, now, _public(duel), render.public(duel, self.catalog))
-        duel = save(conn, duel, now, message_item=item)
+        duel = DUELS.start(conn, now, duel, seed=seed, setup=[decks[0], decks[1]], state=state)
+        duel = DUELS.post(conn, now, duel, _public(duel), render.public(duel, self.catalog))
         return self._settle(conn, now, duel)
 
     # --- playing ------------------------------------------------------------------------------------
@@ -242,7 +211,7 @@ class PillzDuels:
         """The private controls of the seat to act (refused to anyone else, privately)."""
 
         def unit(conn: sqlite3.Connection) -> Choice:
-            duel = load_in(conn, duel_id, guild)
+            duel = DUELS.load(conn, duel_id, guild=guild)
             seat = duel.seat_of(player)
             if seat not in duel.to_act():
                 raise NotAllowed("pillz.error.not_your_turn")
@@ -280,7 +249,7 @@ class PillzDuels:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> DuelRow:
-            duel = load_in(conn, duel_id, guild)
+            duel = DUELS.load(conn, duel_id, guild=guild)
             seat = duel.seat_of(player)
             if duel.state is None:
                 raise NotAllowed("pillz.error.not_your_turn")
@@ -295,7 +264,7 @@ class PillzDuels:
             if duel.status != "live":
                 raise NotAllowed("pillz.error.over")
             if version != duel.version:
-                raise StaleDuel()
+                raise StaleMatch(RULES.texts.stale)
             if seat not in duel.to_act():
                 raise NotAllowed("pillz.error.not_your_turn")
             return self._move(conn, now, duel, seat, Play(card=card, pillz=pillz), "player")
@@ -321,7 +290,7 @@ class PillzDuels:
         self, seen: DuelRow, seat: int, action: Play, now: datetime
     ) -> Callable[[sqlite3.Connection], DuelRow]:
         def unit(conn: sqlite3.Connection) -> DuelRow:
-            fresh = load(conn, seen.id)
+            fresh = DUELS.load(conn, seen.id, guild=seen.guild_id)
             if fresh.version != seen.version:
                 return fresh  # moved meanwhile (a timeout): look again
             return self._move(conn, now, fresh, seat, action, "ai")
@@ -335,20 +304,19 @@ class PillzDuels:
         duel: DuelRow,
         seat: int,
         action: Play,
-        by: str,
+        by: Author,
         *,
         ai_inline: bool = False,
     ) -> DuelRow:
         assert duel.state is not None
+        left = duel.state.pillz[seat]
         try:
-            state, _ = ENGINE.apply(duel.state, seat, action)
+            played, _ = DUELS.play(conn, now, duel, seat, action, by)
         except IllegalAction as error:
             reason = str(error.params.get("reason", ""))
             key = REFUSALS.get(reason, "pillz.error.bad_move")
-            raise BadInput(key, left=duel.state.pillz[seat], asked=action.pillz) from error
-        record_move(conn, duel.id, seat, action, by)
-        duel = save(conn, duel, now, state=state)
-        return self._settle(conn, now, duel, ai_inline=ai_inline)
+            raise BadInput(key, left=left, asked=action.pillz) from error
+        return self._settle(conn, now, played, ai_inline=ai_inline)
 
     def _settle(
         self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, *, ai_inline: bool = False
@@ -360,33 +328,18 @@ class PillzDuels:
         while ai_inline and not duel.state.finished and any(duel.is_ai(s) for s in duel.to_act()):
             seat = duel.to_act()[0]
             action = choose_quick(duel.state, seat, self._ai_rng(duel))
-            state, _ = ENGINE.apply(duel.state, seat, action)
-            record_move(conn, duel.id, seat, action, "ai")
-            duel = save(conn, duel, now, state=state)
-        if duel.timeout_job is not None:
-            jobs.cancel(conn, duel.timeout_job)
+            duel, _ = DUELS.play(conn, now, duel, seat, action, "ai")
         if duel.state is not None and duel.state.finished:
             duel = self._finish(conn, now, duel)
         else:
             due = now + choice_time(conn, duel.guild_id)
-            job = jobs.schedule(conn, now, TIMEOUT_JOB, due, {"duel": duel.id})
-            duel = save(conn, duel, now, deadline_at=due, timeout_job=job)
-        self._show(conn, now, duel)
+            duel = DUELS.arm(conn, now, duel, TIMEOUT_JOB, due, {"duel": duel.id})
+        DUELS.show(conn, now, duel, _public(duel), render.public(duel, self.catalog))
         return duel
 
     def _ai_rng(self, duel: DuelRow) -> random.Random:
         """The AI's draws for one move: from the duel's seed and version, so a replay is the same."""
         return random.Random(f"{duel.seed}:{duel.version}")
-
-    def _show(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> None:
-        if duel.message_item is not None:
-            enqueue(
-                conn,
-                now,
-                _public(duel),
-                render.public(duel, self.catalog),
-                edit_of=duel.message_item,
-            )
 
     def _finish(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> DuelRow:
         assert duel.state is not None
@@ -403,33 +356,34 @@ class PillzDuels:
                 now,
                 duel.guild_id,
                 duel.id,
-                (duel.seats[0], challenged),
+                (duel.challenger, challenged),
                 winner,
                 present=(0 in acted, 1 in acted),
             )
             result["rewards"] = [asdict(r) for r in rewards]
-        return save(conn, duel, now, status="over", result=result, deadline_at=None, timeout_job=None)
+        return DUELS.end(conn, now, duel, "over", result=result)
 
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         """The seat to act did not answer in time: the AI chooses for it, and the public message says so."""
-        duel = load(conn, int(job.payload["duel"]))
-        if duel.status != "live" or duel.timeout_job != job.id or duel.state is None:
+        duel = DUELS.load_trusted(conn, int(job.payload["duel"]))
+        if duel.status != "live" or duel.deadline_job != job.id or duel.state is None:
             return  # the seat answered meanwhile: that timeout was withdrawn
         for seat in duel.to_act():
             action = choose_quick(duel.state, seat, self._ai_rng(duel))
             if not duel.is_ai(seat):  # (the AI's own seat times out only if the bot stopped mid-move)
                 note = {"round": duel.state.round, "seat": seat}
-                duel = save(conn, duel, now, notes=(*duel.notes, note))
+                duel = DUELS.save(conn, duel, now, data={**duel.data, "notes": [*duel.notes, note]})
             self._move(
                 conn, now, duel, seat, action, "timeout" if not duel.is_ai(seat) else "ai", ai_inline=True
             )
             break
 
     async def live(self, player: int) -> list[DuelRow]:
-        return await self.db.read(lambda conn: live_of(conn, player))
+        return await self.db.read(lambda conn: DUELS.live_of(conn, player))
 
     async def get(self, duel_id: int) -> DuelRow:
-        return await self.db.read(lambda conn: load(conn, duel_id))
+        """A duel by id for the bot's own callers (tests, the sandbox); never with an id from a click."""
+        return await self.db.read(lambda conn: DUELS.load_trusted(conn, duel_id))
 
     async def set_choice_time(self, guild_id: int, seconds: int) -> int:
         if not 30 <= seconds <= 3600:

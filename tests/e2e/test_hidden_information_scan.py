@@ -232,9 +232,7 @@ class PillzSecrets:
         state = duel.state
         assert state is not None and self.h.bot is not None
         (raw,) = await self.h.bot.services.db.read(
-            lambda conn: conn.execute(
-                "SELECT decks FROM pillz_duels WHERE id = ?", (self.duel_id,)
-            ).fetchone()
+            lambda conn: conn.execute("SELECT setup FROM matches WHERE id = ?", (self.duel_id,)).fetchone()
         )
         decks = json.loads(raw)
         line_ups = {f.card_id for hand in state.hands for f in hand}

@@ -184,7 +184,7 @@ async def test_a_pillz_duel_where_the_bot_cannot_post_is_refused_privately(harne
     )
 
     assert "• Envoyer des messages" in practice and "• Envoyer des messages" in challenge
-    assert await count(harness, "SELECT COUNT(*) FROM pillz_duels") == 0
+    assert await count(harness, "SELECT COUNT(*) FROM matches") == 0
 
 
 async def test_a_battle_shown_again_where_the_bot_cannot_embed_is_refused(harness: BotHarness) -> None:

@@ -151,12 +151,35 @@ def _check_v5(conn: sqlite3.Connection) -> None:
     ]
 
 
+def _seed_v9(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "INSERT INTO pillz_duels (id, guild_id, channel_id, kind, seat0_id, seat1_id, request_key, status, state,"
+        " version, notes, created_at, updated_at) VALUES (8, 5, 6, 'practice', 11, NULL, 'p:1', 'live', '{}', 3,"
+        ' \'[{"round": 1, "seat": 0}]\', ?, ?)',
+        (AT, AT),
+    )
+    conn.execute('INSERT INTO pillz_duel_moves VALUES (8, 1, 0, \'{"card": "a", "pillz": 2}\', \'timeout\')')
+
+
+def _check_v9(conn: sqlite3.Connection) -> None:
+    """Pillz duels live on in the shared matches (migration 0013), under their ids."""
+    row = conn.execute("SELECT game, kind, status, version, data FROM matches WHERE id = 8").fetchone()
+    assert tuple(row) == ("pillz", "practice", "live", 3, '{"notes": [{"round": 1, "seat": 0}]}')
+    seats = conn.execute(
+        "SELECT seat, player_id FROM match_seats WHERE match_id = 8 ORDER BY seat"
+    ).fetchall()
+    assert [tuple(r) for r in seats] == [(0, 11), (1, None)]
+    moves = conn.execute("SELECT seq, seat, action, author FROM match_moves WHERE match_id = 8").fetchall()
+    assert [tuple(r) for r in moves] == [(1, 0, '{"card": "a", "pillz": 2}', "timeout")]
+
+
 SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.Connection], None]]] = {
     1: (_seed_v1, _check_v1),
     2: (_seed_v2, _check_v2),
     3: (_seed_v3, _check_v3),
     4: (_seed_v4, _check_v4),
     5: (_seed_v5, _check_v5),
+    9: (_seed_v9, _check_v9),
 }
 
 

@@ -16,7 +16,7 @@ from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.pillz import PillzServices
-from services.pillz.duel_store import DuelRow
+from services.pillz.duel_match import DuelRow
 
 ROUNDS = 4
 

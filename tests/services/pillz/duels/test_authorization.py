@@ -19,7 +19,7 @@ GUILD, OTHER, CHANNEL = 5, 7, 6
 
 async def duel_rows(db: Database) -> list[tuple[Any, ...]]:
     def unit(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
-        return [tuple(r) for r in conn.execute("SELECT * FROM pillz_duels ORDER BY id")]
+        return [tuple(r) for r in conn.execute("SELECT * FROM matches ORDER BY id")]
 
     return await db.read(unit)
 

@@ -16,9 +16,10 @@ from core.clock import ManualClock
 from core.errors import DomainError
 from engine.pillz.catalog import PillzCatalog
 from services.pillz import duel_render as render
-from services.pillz.duel_store import Choice, DuelRow, StaleDuel
+from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.duels import TIMEOUT_JOB, PillzDuels
 from services.platform.scheduler import Scheduler
+from services.shared.matches import StaleMatch
 from store.db import Database
 
 ALICE, BOB = 11, 12
@@ -94,7 +95,7 @@ async def test_two_players_clicking_at_once_and_a_double_click(duels: PillzDuels
     )
     assert all(isinstance(r, DomainError) for r in results[CLICKS:])
     assert sum(isinstance(r, DuelRow) for r in results[:CLICKS]) == 1
-    moves = await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM pillz_duel_moves").fetchone()[0])
+    moves = await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM match_moves").fetchone()[0])
     assert moves == 1
 
 
@@ -107,14 +108,14 @@ async def test_a_click_racing_the_timeout_is_applied_once(
     _, clicked = await asyncio.gather(scheduler.run_due(), click, return_exceptions=True)
     after = await duels.get(duel.id)
     moves = await db.read(
-        lambda conn: [tuple(r) for r in conn.execute("SELECT seat, by FROM pillz_duel_moves ORDER BY seq")]
+        lambda conn: [tuple(r) for r in conn.execute("SELECT seat, author FROM match_moves ORDER BY seq")]
     )
     assert len(moves) == 1 and after.version > duel.version
     by = moves[0][1]
     if isinstance(clicked, DuelRow):
         assert by == "player" and after.notes == ()
     else:
-        assert isinstance(clicked, StaleDuel) and by == "timeout" and len(after.notes) == 1
+        assert isinstance(clicked, StaleMatch) and by == "timeout" and len(after.notes) == 1
     jobs = await db.read(
         lambda conn: conn.execute(
             "SELECT COUNT(*) FROM jobs WHERE kind = ? AND state = 'due'", (TIMEOUT_JOB,)
@@ -159,7 +160,7 @@ async def test_the_ai_moves_outside_the_writer_and_its_timeout_is_a_safety_net(
     else:
         raise AssertionError("the AI never led round 1")
     monkeypatch.undo()
-    moves = "SELECT seat, by FROM pillz_duel_moves WHERE duel_id = ? ORDER BY seq"
+    moves = "SELECT seat, author FROM match_moves WHERE match_id = ? ORDER BY seq"
     assert await db.read(lambda conn: conn.execute(moves, (duel.id,)).fetchall()) == []
     clock.advance(timedelta(seconds=121))
     assert await scheduler.run_due() >= 1

@@ -59,7 +59,7 @@ async def test_a_duel_stored_by_the_previous_version_still_loads_shows_and_plays
     raw["life"][0] = raw["max_life"][0] = 15
 
     def store(conn: sqlite3.Connection) -> None:
-        conn.execute("UPDATE pillz_duels SET state = ? WHERE id = ?", (json.dumps(raw), duel.id))
+        conn.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(raw), duel.id))
 
     await db.write(store)
     old = await duels.get(duel.id)

@@ -18,7 +18,7 @@ from discord_app.render import text
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.state import Fighter, Play
 from services.pillz import duel_render as render
-from services.pillz.duel_store import Choice, DuelRow
+from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.duels import PillzDuels
 from services.platform.messages import MessageSpec
 from services.platform.scheduler import Scheduler

@@ -1,0 +1,82 @@
+"""A Pillz duel as a match of the shared block (services/shared/matches.py): its row class, its rules and
+what its move log tells (a repeated click, who acted in person).
+
+Every change is a save guarded by the duel's version, so two clicks, or a click and the timeout, never
+both apply to the same state: the later one finds a newer version and changes nothing (`StaleMatch`, with
+Pillz's own message).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from engine.pillz import ENGINE
+from engine.pillz.state import PillzState
+from services.shared.challenges import ChallengeTexts
+from services.shared.matches import Match, Matches, MatchRules, MatchTexts
+
+AI = 0  # the AI's player id in the engine (seat 1 of a practice duel)
+
+RULES: MatchRules[PillzState] = MatchRules(
+    game="pillz",
+    engine=ENGINE,
+    texts=MatchTexts(
+        stale="pillz.error.stale",
+        not_found="pillz.error.no_duel",
+        not_player="pillz.error.not_player",
+        not_your_turn="pillz.error.not_your_turn",
+    ),
+)
+CHALLENGE_TEXTS = ChallengeTexts(
+    self_challenge="pillz.error.self_challenge",
+    not_yours="pillz.error.not_your_challenge",
+    answered="pillz.error.answered",
+    own="pillz.error.own_challenge",
+)
+
+
+@dataclass(frozen=True)
+class DuelRow(Match[PillzState]):
+    """A duel: seat 1 is None for the AI; `data` holds the public notes (who the AI played for)."""
+
+    @property
+    def challenger(self) -> int:
+        player = self.seats[0]
+        assert player is not None  # seat 0 is always a player
+        return player
+
+    @property
+    def notes(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self.data.get("notes", ()))
+
+
+# The duel steps: stateless (rules and row class only), so one value serves every container.
+DUELS: Matches[PillzState, DuelRow] = Matches(RULES, DuelRow)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the private controls show a seat: its unused characters and pillz left, the opposing character
+    already revealed this round (when answering), and the duel's version the controls are built on."""
+
+    duel_id: int
+    version: int
+    seat: int
+    state: PillzState
+    leading: bool
+
+
+def played_by(conn: sqlite3.Connection, duel_id: int, seat: int, card: str) -> tuple[int, str] | None:
+    """The pillz and the author (`player`, `timeout`, `ai`) of the move in which `seat` played `card`, if
+    it did: a character fights once per duel, so the card names the move."""
+    for move in DUELS.moves(conn, duel_id, seat):
+        if move.action.get("card") == card:
+            return int(move.action["pillz"]), move.author
+    return None
+
+
+def acting_seats(conn: sqlite3.Connection, duel_id: int) -> set[int]:
+    """The seats whose player made at least one move themselves (not the AI on a timeout)."""
+    return {move.seat for move in DUELS.moves(conn, duel_id) if move.author == "player"}

@@ -1,0 +1,366 @@
+"""Two-seat games in progress, for every game: one table, one set of write-unit steps (docs/architecture.md).
+
+A game keeps no store of its own for a match: it describes itself once (`MatchRules`: its key, its
+engine, the messages of its refusals) and composes these steps inside its own write units. Each step
+works on the caller's connection, so the move, the save, the outbox items and the deadline job of one
+use case commit together or not at all.
+
+Every save is guarded by the version the caller read (`UPDATE ... WHERE id = ? AND version = ?`, row
+count checked): two clicks, or a click and a timeout, can never both apply to the same state; the later
+one raises `StaleMatch` and changes nothing. A match is reached by id only from the server it belongs
+to: buttons carry bare ids, so another server's id reads exactly like an unknown one. Saves count: a
+game may derive things from the version (Pillz seeds its AI's draws with it), so each step below saves
+once at most and says so.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Generic, Literal, TypeVar
+
+from core.clock import from_db, to_db
+from core.errors import NotAllowed, NotFound
+from engine.errors import DomainError
+from engine.protocol import Engine, Event
+from services.platform import scheduler as jobs
+from services.platform.messages import MessageSpec, Target
+from services.platform.outbox import enqueue
+
+S = TypeVar("S")
+Author = Literal["player", "ai", "timeout"]
+SEATS = 2
+
+
+class StaleMatch(DomainError):
+    """The match moved on since this was shown: a double click, or a timeout played first."""
+
+    key = "matches.error.stale"
+
+
+@dataclass(frozen=True)
+class MatchTexts:
+    """The message keys of the block's refusals; a game may keep its own wording."""
+
+    stale: str = "matches.error.stale"
+    not_found: str = "matches.error.not_found"
+    not_player: str = "matches.error.not_player"
+    not_your_turn: str = "matches.error.not_your_turn"
+
+
+@dataclass(frozen=True)
+class MatchRules(Generic[S]):
+    """What the block needs to know about one game: described once, in the game's package."""
+
+    game: str
+    engine: Engine[S, Any]
+    texts: MatchTexts = MatchTexts()
+
+
+@dataclass(frozen=True)
+class Match(Generic[S]):
+    """One match as read in a write unit. A game may subclass it for properties over `data` (its own
+    fields); the block builds rows of that class."""
+
+    rules: MatchRules[S] = field(repr=False, compare=False)
+    id: int
+    game: str
+    kind: str
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    seats: tuple[int | None, ...]  # a seat is None for the AI
+    status: str
+    seed: int | None
+    setup: Any
+    state: S | None
+    data: Mapping[str, Any]
+    version: int
+    message_item: int | None
+    deadline_at: datetime | None
+    deadline_job: int | None
+    result: dict[str, Any] | None
+    expires_at: datetime | None
+
+    def seat_of(self, player: int) -> int:
+        """The seat `player` holds; anyone else is refused (the AI's seat belongs to nobody)."""
+        for seat, holder in enumerate(self.seats):
+            if holder is not None and holder == player:
+                return seat
+        raise NotAllowed(self.rules.texts.not_player)
+
+    def is_ai(self, seat: int) -> bool:
+        return self.seats[seat] is None
+
+    def to_act(self) -> list[int]:
+        """Whose move it is, in seat order: several for simultaneous choices, none unless live."""
+        if self.status != "live" or self.state is None:
+            return []
+        return list(self.rules.engine.current_players(self.state))
+
+
+@dataclass(frozen=True)
+class Move:
+    seq: int
+    seat: int
+    action: Any  # the engine's action JSON
+    author: str
+
+
+M = TypeVar("M", bound=Match[Any])
+# The messages a move's events produce, queued in the move's unit: (where, what).
+Narration = Sequence[tuple[Target, MessageSpec]]
+# What a save may change; the rest (seats, guild, kind...) is fixed at creation.
+_SAVED = ("status", "seed", "setup", "state", "data", "message_item", "deadline_at", "deadline_job", "result")
+
+
+def _when(value: str | None) -> datetime | None:
+    return None if value is None else from_db(value)
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, sort_keys=True)
+
+
+class Matches(Generic[S, M]):
+    """The match steps of one game, bound to its rules and its row class."""
+
+    def __init__(self, rules: MatchRules[S], row: Callable[..., M]) -> None:
+        self.rules = rules
+        self.row = row
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    def _build(self, conn: sqlite3.Connection, row: sqlite3.Row) -> M:
+        holders = dict(
+            conn.execute(
+                "SELECT seat, player_id FROM match_seats WHERE match_id = ?", (row["id"],)
+            ).fetchall()
+        )
+        engine = self.rules.engine
+        return self.row(
+            rules=self.rules,
+            id=int(row["id"]),
+            game=str(row["game"]),
+            kind=str(row["kind"]),
+            guild_id=int(row["guild_id"]),
+            channel_id=int(row["channel_id"]),
+            thread_id=None if row["thread_id"] is None else int(row["thread_id"]),
+            seats=tuple(None if holders.get(s) is None else int(holders[s]) for s in range(SEATS)),
+            status=str(row["status"]),
+            seed=None if row["seed"] is None else int(row["seed"]),
+            setup=None if row["setup"] is None else json.loads(row["setup"]),
+            state=None if row["state"] is None else engine.from_json(row["state"]),
+            data=json.loads(row["data"]),
+            version=int(row["version"]),
+            message_item=None if row["message_item"] is None else int(row["message_item"]),
+            deadline_at=_when(row["deadline_at"]),
+            deadline_job=None if row["deadline_job"] is None else int(row["deadline_job"]),
+            result=None if row["result"] is None else json.loads(row["result"]),
+            expires_at=_when(row["expires_at"]),
+        )
+
+    def _select(self, conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[M]:
+        rows = conn.execute(
+            f"SELECT * FROM matches WHERE game = ? AND {where} ORDER BY id", (self.rules.game, *args)
+        )
+        return [self._build(conn, r) for r in rows.fetchall()]
+
+    def load(self, conn: sqlite3.Connection, match_id: int, *, guild: int) -> M:
+        """A match reached from `guild`, where a user clicked or typed: another server's reads as unknown."""
+        found = self._select(conn, "id = ? AND guild_id = ?", (match_id, guild))
+        if not found:
+            raise NotFound(self.rules.texts.not_found, id=match_id)
+        return found[0]
+
+    def load_trusted(self, conn: sqlite3.Connection, match_id: int) -> M:
+        """A match named by the bot itself (its own job's payload, a match it just read): no server to
+        check against. Never for an id that came from Discord."""
+        found = self._select(conn, "id = ?", (match_id,))
+        if not found:
+            raise NotFound(self.rules.texts.not_found, id=match_id)
+        return found[0]
+
+    def by_request(self, conn: sqlite3.Connection, request_key: str) -> M | None:
+        """The match an interaction already made (a replayed command finds it instead of a second one)."""
+        found = self._select(conn, "request_key = ?", (request_key,))
+        return found[0] if found else None
+
+    def live_of(self, conn: sqlite3.Connection, player: int) -> list[M]:
+        return self._select(
+            conn,
+            "status = 'live' AND id IN (SELECT match_id FROM match_seats WHERE player_id = ?)",
+            (player,),
+        )
+
+    def moves(self, conn: sqlite3.Connection, match_id: int, seat: int | None = None) -> list[Move]:
+        rows = conn.execute(
+            "SELECT seq, seat, action, author FROM match_moves WHERE match_id = ?"
+            " AND (? IS NULL OR seat = ?) ORDER BY seq",
+            (match_id, seat, seat),
+        )
+        return [Move(int(q), int(s), json.loads(a), str(w)) for q, s, a, w in rows.fetchall()]
+
+    # --- writing ---------------------------------------------------------------------------------------
+
+    def create(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        *,
+        guild_id: int,
+        channel_id: int,
+        seats: tuple[int | None, int | None],
+        kind: str = "",
+        status: str = "pending",
+        request_key: str | None = None,
+        expires_at: datetime | None = None,
+        deadline_job: str | None = None,
+    ) -> M:
+        """A new match at version 0. With `deadline_job` (a job kind), a job due at `expires_at` is armed
+        with the match as payload (`{"match": id}`): part of the creation, not a save."""
+        row = conn.execute(
+            "INSERT INTO matches (game, kind, guild_id, channel_id, status, request_key, created_at,"
+            " updated_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (
+                self.rules.game,
+                kind,
+                guild_id,
+                channel_id,
+                status,
+                request_key,
+                to_db(now),
+                to_db(now),
+                None if expires_at is None else to_db(expires_at),
+            ),
+        ).fetchone()
+        match_id = int(row[0])
+        conn.executemany(
+            "INSERT INTO match_seats (match_id, seat, player_id) VALUES (?, ?, ?)",
+            [(match_id, seat, player) for seat, player in enumerate(seats)],
+        )
+        if deadline_job is not None and expires_at is not None:
+            job = jobs.schedule(conn, now, deadline_job, expires_at, {"match": match_id})
+            conn.execute("UPDATE matches SET deadline_job = ? WHERE id = ?", (job, match_id))
+        return self.load_trusted(conn, match_id)
+
+    def save(self, conn: sqlite3.Connection, match: M, now: datetime, **changes: Any) -> M:
+        """Write `changes` (fields of `Match`) if the row is still at `match.version`: one save, version + 1.
+        Raises `StaleMatch` (the game's message) when the match moved on meanwhile."""
+        unknown = set(changes) - set(_SAVED)
+        if unknown:
+            raise ValueError(f"not saved by a move: {sorted(unknown)}")
+        updated = replace(match, **changes, version=match.version + 1)
+        engine = self.rules.engine
+        values = {
+            "status": updated.status,
+            "seed": updated.seed,
+            "setup": _json(updated.setup),
+            "state": None if updated.state is None else engine.to_json(updated.state),
+            "data": json.dumps(dict(updated.data), sort_keys=True),
+            "message_item": updated.message_item,
+            "deadline_at": None if updated.deadline_at is None else to_db(updated.deadline_at),
+            "deadline_job": updated.deadline_job,
+            "result": _json(updated.result),
+        }
+        columns = ", ".join(f"{name} = ?" for name in values)
+        ended = (
+            to_db(now) if updated.status in ("over", "cancelled") and match.status != updated.status else None
+        )
+        cursor = conn.execute(
+            f"UPDATE matches SET {columns}, version = version + 1, updated_at = ?,"
+            " ended_at = COALESCE(?, ended_at) WHERE id = ? AND version = ?",
+            (*values.values(), to_db(now), ended, match.id, match.version),
+        )
+        if cursor.rowcount != 1:
+            raise StaleMatch(self.rules.texts.stale)
+        return updated
+
+    def start(
+        self, conn: sqlite3.Connection, now: datetime, match: M, *, seed: int, setup: Any, state: S
+    ) -> M:
+        """The match goes live with the engine's first state (one save)."""
+        return self.save(conn, match, now, status="live", seed=seed, setup=setup, state=state)
+
+    def play(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        match: M,
+        seat: int,
+        action: Any,
+        author: Author,
+        *,
+        version: int | None = None,
+        narrate: Callable[[M, list[Event]], Narration] | None = None,
+    ) -> tuple[M, list[Event]]:
+        """Apply `action` for `seat` through the game's engine, log it and save the new state (one save).
+
+        `version` is the one the player saw (carried by the button): an older one is stale. The engine's
+        `IllegalAction` goes through untouched, for the game to word it; nothing is written then. The
+        events, narrated by `narrate`, are queued in the outbox in this same unit."""
+        if version is not None and version != match.version:
+            raise StaleMatch(self.rules.texts.stale)
+        if match.state is None or seat not in match.to_act():
+            raise NotAllowed(self.rules.texts.not_your_turn)
+        engine = self.rules.engine
+        state, events = engine.apply(match.state, seat, action)
+        conn.execute(
+            "INSERT INTO match_moves (match_id, seq, seat, action, author, at) VALUES (?,"
+            " (SELECT COALESCE(MAX(seq), 0) + 1 FROM match_moves WHERE match_id = ?), ?, ?, ?, ?)",
+            (match.id, match.id, seat, json.dumps(engine.action_to_json(action)), author, to_db(now)),
+        )
+        match = self.save(conn, match, now, state=state)
+        for target, spec in narrate(match, events) if narrate is not None else ():
+            enqueue(conn, now, target, spec)
+        return match, events
+
+    def post(self, conn: sqlite3.Connection, now: datetime, match: M, target: Target, spec: MessageSpec) -> M:
+        """Post the match's public message and remember it (one save): later states edit it (`show`)."""
+        return self.save(conn, match, now, message_item=enqueue(conn, now, target, spec))
+
+    def show(
+        self, conn: sqlite3.Connection, now: datetime, match: M, target: Target, spec: MessageSpec
+    ) -> None:
+        """Queue an edit of the public message to `spec` (no save); nothing before it was posted."""
+        if match.message_item is not None:
+            enqueue(conn, now, target, spec, edit_of=match.message_item)
+
+    def arm(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        match: M,
+        kind: str,
+        due: datetime,
+        payload: Mapping[str, Any],
+    ) -> M:
+        """Replace the match's pending job by a `kind` job due at `due` (one save): a job of an earlier
+        version is withdrawn, so it can never act on a later state."""
+        self.cancel_job(conn, match)
+        job = jobs.schedule(conn, now, kind, due, payload)
+        return self.save(conn, match, now, deadline_at=due, deadline_job=job)
+
+    def cancel_job(self, conn: sqlite3.Connection, match: M) -> None:
+        """Withdraw the match's pending job, if any (no save: the caller's next save clears the field)."""
+        if match.deadline_job is not None:
+            jobs.cancel(conn, match.deadline_job)
+
+    def end(self, conn: sqlite3.Connection, now: datetime, match: M, status: str, **changes: Any) -> M:
+        """The match leaves 'pending' or 'live' for good (one save); its pending job is withdrawn."""
+        self.cancel_job(conn, match)
+        return self.save(conn, match, now, status=status, deadline_at=None, deadline_job=None, **changes)
+
+
+__all__ = [
+    "Match",
+    "MatchRules",
+    "MatchTexts",
+    "Matches",
+    "Move",
+    "Narration",
+    "StaleMatch",
+]
