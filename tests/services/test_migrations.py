@@ -205,11 +205,11 @@ async def test_an_empty_database_reaches_the_latest_version(tmp_path: Path) -> N
 async def test_every_earlier_version_upgrades_and_keeps_its_rows(tmp_path: Path, start: int) -> None:
     path = tmp_path / f"v{start}.sqlite3"
     with plain(path) as conn:
-        assert apply_sync(conn, MIGRATIONS, target=start) == list(range(1, start + 1))
-        assert current_version(conn) == start
-        for version in range(1, start + 1):
+        for version in range(1, start + 1):  # each version's rows are written while its tables exist
+            assert apply_sync(conn, MIGRATIONS, target=version) == [version]
             if version in SEEDS:
                 SEEDS[version][0](conn)
+        assert current_version(conn) == start
 
     assert await upgrade(path) == list(range(start + 1, LATEST + 1))
 
