@@ -6,8 +6,8 @@ from typing import Any
 
 import discord
 
-from core.i18n import t
-from services.platform.messages import LINES, RAW, MessageSpec, Text
+from core.i18n import format_int, t
+from services.platform.messages import LINES, RAW, MessageSpec, Number, Text
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -25,8 +25,16 @@ def text(value: Text | None, locale: str | None) -> str:
         return str(value.params.get("text", ""))
     if value.key == LINES:
         return "\n".join(text(item, locale) for item in value.params.get("items", []))
-    params = {k: text(v, locale) if isinstance(v, Text) else v for k, v in value.params.items()}
+    params = {k: _param(v, locale) for k, v in value.params.items()}
     return t(value.key, locale, **params)
+
+
+def _param(value: Any, locale: str | None) -> Any:
+    if isinstance(value, Text):
+        return text(value, locale)
+    if isinstance(value, Number):
+        return format_int(value.value, locale)
+    return value
 
 
 def view_of(spec: MessageSpec, locale: str | None) -> discord.ui.View | None:

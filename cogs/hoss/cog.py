@@ -29,6 +29,7 @@ from cogs.hoss.battle import (
 )
 from cogs.hoss.decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
 from cogs.hoss.lookup import find_card, hoss_of, hoss_refs
+from cogs.hoss.raffle import RAFFLE_ITEMS, RaffleCommands
 from cogs.hoss.views import DYNAMIC_ITEMS, collection_reply, fusion_button, opening_reply, quote_button, reply
 from cogs.shared.mixins import send
 from core.errors import BadInput, NotFound
@@ -113,7 +114,9 @@ Stars = app_commands.Range[int, 0, 5]
 Slot = app_commands.Range[int, 1, 4]
 
 
-class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.hoss.description")):
+class HossCog(
+    RaffleCommands, commands.GroupCog, group_name="hoss", group_description=desc("cmd.hoss.description")
+):
     sell = app_commands.Group(name="sell", description=desc("cmd.hoss.sell.description"))
     deck = app_commands.Group(name="deck", description=desc("cmd.hoss.deck.description"))
 
@@ -451,5 +454,5 @@ class HossCog(commands.GroupCog, group_name="hoss", group_description=desc("cmd.
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *BATTLE_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *BATTLE_ITEMS, *RAFFLE_ITEMS)
     await bot.add_cog(HossCog(bot))

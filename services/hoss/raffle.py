@@ -4,9 +4,9 @@ time, the pot shared by one winner per full 5,000 gold, and a draw anyone can re
 A raffle is named by its server and its *draw day*, the Paris date of its 20:00 draw. A ticket bought
 before 19:59 is in that day's draw; from 19:59 to 20:00 the list is frozen and sales are refused; from
 20:00 on, tickets go to the next day's draw. The raffle's secret seed and its published commitment are
-created with the raffle, before its first ticket; the draw (a daily recurring job, so a draw missed
-while the bot was down runs at start-up, once) reveals the seed and credits the winners through the
-ledger in the same unit. Decisions are in docs/hoss/raffle.md.
+created with the raffle, before its first ticket, and so is its draw job (a day without a raffle has
+none; a draw missed while the bot was down runs at start-up, once); the draw reveals the seed and
+credits the winners through the ledger in the same unit. Decisions are in docs/hoss/raffle.md.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from engine import fair_draw
 from engine.hoss.raffle import TICKET_PRICE, split
 from services.hoss.gold import GOLD
 from services.platform import guild_settings, ledger, outbox
-from services.platform.messages import Embed, EmbedField, MessageSpec, Target, Text
+from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Number, Target, Text
 from services.platform.players import ensure_player
-from services.platform.recurrence import Daily, resolve_wall_time
-from services.platform.scheduler import Job, Scheduler
+from services.platform.recurrence import resolve_wall_time
+from services.platform.scheduler import Job, Scheduler, schedule
 from store.db import Database
 from store.idempotency import once
 
@@ -103,7 +103,7 @@ class RaffleService:
         self.clock = clock
         self.rng = rng  # SystemRandom in production: the seed must be unpredictable
         self.zone: ZoneInfo = scheduler.zone
-        scheduler.recurring(DRAW_JOB, Daily(DRAWN_AT.hour, DRAWN_AT.minute), self.on_draw)
+        scheduler.on(DRAW_JOB, self.on_draw)
 
     # -- time ------------------------------------------------------------------------------------------
 
@@ -139,9 +139,11 @@ class RaffleService:
             "INSERT INTO hoss_raffles (guild_id, day, seed, commitment, opened_at) VALUES (?, ?, ?, ?, ?)",
             (guild_id, day.isoformat(), seed, commitment, to_db(now)),
         )
+        _, draws = self.schedule_of(day)
+        payload = {"guild": guild_id, "day": day.isoformat()}
+        schedule(conn, now, DRAW_JOB, draws, payload, period_key=f"{guild_id}:{day.isoformat()}")
         channel = guild_settings.read(conn, guild_id).announce_channel_id
         if channel is not None:
-            _, draws = self.schedule_of(day)
             outbox.enqueue(conn, now, Target("channel", channel), commitment_post(day, draws, commitment))
         return commitment
 
@@ -216,15 +218,14 @@ class RaffleService:
         return await self.db.write(unit)
 
     def on_draw(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        """The 20:00 job: draw every server's open raffle of that day or before (a day missed while the
-        bot was down is drawn now, once: its tickets were frozen at its 19:59)."""
-        day = job.period_key or now.astimezone(self.zone).date().isoformat()
-        due = conn.execute(
-            "SELECT guild_id, day FROM hoss_raffles WHERE status = 'open' AND day <= ? ORDER BY day, guild_id",
-            (day,),
-        ).fetchall()
-        for guild_id, raffle_day in due:
-            self._draw(conn, now, int(guild_id), date.fromisoformat(raffle_day))
+        """A raffle's 20:00 job (scheduled with the raffle, so a draw missed while the bot was down runs
+        at start-up, once: its tickets were frozen at its 19:59)."""
+        guild_id, day = int(job.payload["guild"]), date.fromisoformat(str(job.payload["day"]))
+        row = conn.execute(
+            "SELECT status FROM hoss_raffles WHERE guild_id = ? AND day = ?", (guild_id, day.isoformat())
+        ).fetchone()
+        if row is not None and row[0] == "open":
+            self._draw(conn, now, guild_id, day)
 
     def _draw(self, conn: sqlite3.Connection, now: datetime, guild_id: int, day: date) -> None:
         seed = str(
@@ -404,31 +405,39 @@ def stamp(when: datetime) -> str:
     return f"<t:{int(when.timestamp())}:t>"
 
 
+BUY_BUTTON = Button(Text("hoss.raffle.button.buy"), "hoss:raffle:buy", "success")
+
+
 def commitment_post(day: date, draws: datetime, commitment: str) -> MessageSpec:
     return MessageSpec(
         content=Text(
             "hoss.raffle.post.commitment",
             {"day": day.isoformat(), "draw": stamp(draws), "commitment": commitment},
-        )
+        ),
+        buttons=(BUY_BUTTON,),
     )
 
 
-def result_fields(record: DrawRecord) -> tuple[EmbedField, ...]:
-    winners = [Text.raw(f"<@{player}>") for player in record.winners[:SHOWN_WINNERS]]
-    more = len(record.winners) - len(winners)
+def winners_text(record: DrawRecord) -> Text:
+    """The first winners named, the others counted, so a draw of 2,000 winners still fits a field."""
+    if not record.winners:
+        return Text("hoss.raffle.none")
+    names = [Text.raw(f"<@{player}>") for player in record.winners[:SHOWN_WINNERS]]
+    more = len(record.winners) - len(names)
     if more > 0:
-        winners.append(Text("hoss.raffle.more_winners", {"count": more}))
+        names.append(Text("hoss.raffle.more_winners", {"count": Number(more)}))
+    return Text.lines(names)
+
+
+def result_fields(record: DrawRecord) -> tuple[EmbedField, ...]:
     return (
+        EmbedField(Text("hoss.raffle.label.winners"), winners_text(record)),
         EmbedField(
-            Text("hoss.raffle.label.winners"), Text.lines(winners) if winners else Text("hoss.raffle.none")
-        ),
-        EmbedField(
-            Text("hoss.raffle.label.share"), Text("hoss.raffle.gold", {"amount": record.share}), inline=True
+            Text("hoss.raffle.label.share"), Text("hoss.raffle.gold", {"amount": Number(record.share)})
         ),
         EmbedField(
             Text("hoss.raffle.label.carried"),
-            Text("hoss.raffle.gold", {"amount": record.carried_out}),
-            inline=True,
+            Text("hoss.raffle.gold", {"amount": Number(record.carried_out)}),
         ),
     )
 
@@ -438,8 +447,8 @@ def results_post(record: DrawRecord) -> MessageSpec:
         "hoss.raffle.post.results",
         {
             "day": record.day.isoformat(),
-            "tickets": record.tickets,
-            "pot": record.pot,
+            "tickets": Number(record.tickets),
+            "pot": Number(record.pot),
             "seed": record.seed,
             "commitment": record.commitment,
             "digest": record.digest,
@@ -450,12 +459,13 @@ def results_post(record: DrawRecord) -> MessageSpec:
             Embed(
                 title=Text("hoss.raffle.post.title"), description=description, fields=result_fields(record)
             ),
-        )
+        ),
+        buttons=(BUY_BUTTON,),  # tickets for the next draw
     )
 
 
 def winner_dm(record: DrawRecord) -> MessageSpec:
     return MessageSpec(
-        content=Text("hoss.raffle.dm.won", {"day": record.day.isoformat(), "amount": record.share}),
+        content=Text("hoss.raffle.dm.won", {"day": record.day.isoformat(), "amount": Number(record.share)}),
         show_label=Text("hoss.raffle.dm.show"),
     )

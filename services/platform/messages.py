@@ -35,7 +35,17 @@ class Text:
         return Text(data["key"], {k: _param_from_json(v) for k, v in data.get("params", {}).items()})
 
 
+@dataclass(frozen=True)
+class Number:
+    """An integer parameter written as the reader's language groups it (« 15 100 » / "15,100"): a
+    message stored in the outbox does not know yet in which language it will be read."""
+
+    value: int
+
+
 def _param_to_json(value: Any) -> Any:
+    if isinstance(value, Number):
+        return {"$int": value.value}
     if isinstance(value, Text):
         return {"$text": value.to_json()}
     if isinstance(value, list) and value and all(isinstance(v, Text) for v in value):
@@ -44,6 +54,8 @@ def _param_to_json(value: Any) -> Any:
 
 
 def _param_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and "$int" in value:
+        return Number(int(value["$int"]))
     if isinstance(value, dict) and "$text" in value:
         return Text.from_json(value["$text"])
     if isinstance(value, dict) and "$texts" in value:
