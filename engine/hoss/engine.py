@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from engine.errors import IllegalAction
 from engine.hoss import actions
-from engine.hoss.actions import Action, answer_of
+from engine.hoss.actions import HossAction, answer_of
 from engine.hoss.battle import Battle
 from engine.hoss.bonus import buff_strength_bp
 from engine.hoss.catalog import HossCatalog
@@ -85,13 +85,13 @@ class HossEngine:
     def current_players(self, state: HossState) -> list[int]:
         return [seat for seat in SEATS if self.legal_actions(state, seat)]
 
-    def legal_actions(self, state: HossState, player: int) -> list[Action]:
+    def legal_actions(self, state: HossState, player: int) -> list[HossAction]:
         if state.over or player not in SEATS:
             return []
         seat = state.seats[player]
         return actions.legal(seat.steps, seat.answers)
 
-    def apply(self, state: HossState, player: int, action: Action) -> tuple[HossState, list[Event]]:
+    def apply(self, state: HossState, player: int, action: HossAction) -> tuple[HossState, list[Event]]:
         if action not in self.legal_actions(state, player):
             raise IllegalAction("error.illegal_action", action=self.action_to_json(action))
         seat = state.seats[player]
@@ -164,10 +164,10 @@ class HossEngine:
     def from_json(self, raw: str) -> HossState:
         return HossState.model_validate_json(raw)
 
-    def action_to_json(self, action: Action) -> Any:
+    def action_to_json(self, action: HossAction) -> Any:
         return actions.to_json(action)
 
-    def action_from_json(self, raw: Any) -> Action:
+    def action_from_json(self, raw: Any) -> HossAction:
         return actions.from_json(raw)
 
     def sample_setup(self, rng: random.Random, catalog: Any) -> Setup:

@@ -21,16 +21,16 @@ from typing import Any
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, DomainError, NotAllowed, NotFound
-from engine.hoss import ENGINE
-from engine.hoss.actions import moves_of
-from engine.hoss.battle import Record
-from engine.hoss.catalog import HossCatalog
-from engine.hoss.engine import new_battle
-from engine.hoss.ranks import (
+from engine.hoss import (
+    ENGINE,
     MAX_RANK,
     RANK_UNLOCK_WINS,
     RANKS,
+    HossCatalog,
+    Record,
     highest_unlocked,
+    moves_of,
+    new_battle,
     opponent_setup,
     playable_ranks,
 )

@@ -8,10 +8,7 @@ start of the round — never the pending bet, neither directly nor by subtractio
 
 from __future__ import annotations
 
-from engine.pillz import ENGINE
-from engine.pillz.catalog import PillzCatalog
-from engine.pillz.rules import attack_power
-from engine.pillz.state import EffectRecord, Fighter, RoundRecord
+from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power
 from engine.protocol import SPECTATOR
 from services.pillz.duel_store import Choice, DuelRow
 from services.pillz.names import ABILITY_KEYS

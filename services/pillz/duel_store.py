@@ -15,8 +15,7 @@ from typing import Any
 from core.clock import from_db, to_db
 from core.errors import NotAllowed, NotFound
 from engine.errors import DomainError
-from engine.pillz import ENGINE
-from engine.pillz.state import PillzState
+from engine.pillz import ENGINE, PillzState
 
 AI = 0  # the AI's player id in the engine (seat 1 of a practice duel)
 

@@ -12,7 +12,7 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.hoss import ENGINE
-from engine.hoss.actions import Action, Pass, Play
+from engine.hoss.actions import HossAction, Pass, Play
 from engine.hoss.battle import Battle
 from engine.hoss.convert import from_state, to_state
 from engine.hoss.simulate import clone, first_policy, passive_policy, prepare, random_policy, run, simulate
@@ -199,7 +199,7 @@ def test_the_longest_battles_stay_within_max_steps() -> None:
     assert steps <= ENGINE.max_steps
 
 
-def _mover(battle: Any, seat: int, legal: Sequence[Action]) -> Action:
+def _mover(battle: Any, seat: int, legal: Sequence[HossAction]) -> HossAction:
     return next((a for a in legal if type(a).__name__ == "Move"), legal[0])
 
 
