@@ -12,7 +12,7 @@ can be split or renamed without touching another layer. Tests may import the mod
 from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard, ChocoCatalog, Effect, Rarity
 from engine.choco.catalog import Step as EffectStep
 from engine.choco.effects import chosen_kinds
-from engine.choco.engine import ChocoEngine
+from engine.choco.engine import ChocoEngine, ChocoSetupError
 from engine.choco.frogs import (
     FROG_PRICE,
     MAX_FROGS_PER_PURCHASE,
@@ -69,6 +69,7 @@ __all__ = [
     "ChocoCard",
     "ChocoCatalog",
     "ChocoEngine",
+    "ChocoSetupError",
     "ChocoState",
     "DeckAttack",
     "Discard",

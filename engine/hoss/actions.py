@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from engine.errors import IllegalAction
+from engine.errors import InvalidAction
 from engine.hoss.state import Answer, Step
 
 MAX_ID = 64
@@ -151,7 +151,7 @@ def _id(value: Any, optional: bool = False) -> bool:
 
 
 def from_json(raw: Any) -> HossAction:
-    """Parse untrusted data (a button, the database); anything else raises `IllegalAction`."""
+    """Parse untrusted data (a button, the database); anything else raises `InvalidAction`."""
     if isinstance(raw, Mapping):
         kind = raw.get("kind")
         fields = _FIELDS.get(kind) if isinstance(kind, str) else None
@@ -170,4 +170,4 @@ def from_json(raw: Any) -> HossAction:
                 if kind == "play":
                     return Play(values[0], values[1])
                 return Pass()
-    raise IllegalAction("error.illegal_action", action=json.dumps(raw, default=repr)[:100])
+    raise InvalidAction("error.invalid_action", action=json.dumps(raw, default=repr)[:100])

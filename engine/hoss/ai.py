@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.hoss.actions import HossAction, ChoosePath, Move, Pass, Place, Play
+from engine.hoss.actions import ChoosePath, HossAction, Move, Pass, Place, Play
 from engine.hoss.ai_model import (
     best_protege,
     exchange,

@@ -12,7 +12,7 @@ the modules.
 
 from engine.pillz.ai import choose, choose_quick
 from engine.pillz.catalog import STARS, PillzCard, PillzCatalog
-from engine.pillz.engine import PillzEngine
+from engine.pillz.engine import PillzEngine, PillzSetupError
 from engine.pillz.packs import (
     CARDS_PER_PACK,
     MAX_PACKS_PER_PURCHASE,
@@ -42,6 +42,7 @@ __all__ = [
     "PillzCard",
     "PillzCatalog",
     "PillzEngine",
+    "PillzSetupError",
     "PillzState",
     "Play",
     "RoundRecord",

@@ -418,7 +418,7 @@ def decisions(conn: sqlite3.Connection, battle_id: int) -> list[Decision]:
 
 
 def outcome_of(state: HossState) -> dict[str, Any] | None:
-    if not state.over:
+    if not state.finished:
         return None
     return {
         "winners": list(state.winners),

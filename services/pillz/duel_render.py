@@ -154,7 +154,7 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
         EmbedField(
             Text(
                 "pillz.duel.player_field",
-                {"player": who(duel, s), "life": state.life[s], "pillz": view["pillz"][s]},
+                {"player": who(duel, s), "life": state.life[s], "pillz": view.pillz[s]},
             ),
             _line_up(duel, catalog, s),
             inline=True,
@@ -164,7 +164,7 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
     lines: list[Text] = [
         Text(
             "pillz.duel.first",
-            {"player": who(duel, state.first), "why": Text(FIRST_KEYS[str(view["first_reason"])])},
+            {"player": who(duel, state.first), "why": Text(FIRST_KEYS[view.first_reason])},
         )
     ]
     for record in state.history:
@@ -173,7 +173,7 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
     if duel.status == "over" and duel.result is not None:
         lines.append(_result(duel))
     elif not state.finished:
-        lead = int(view["lead"])
+        lead = view.lead
         lines += _notes(duel, state.round)
         if state.pending is not None:
             lines.append(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pytest
 
 from engine.hoss import ENGINE
-from engine.hoss.actions import HossAction, ChoosePath, Move, Pass, Place, Play
+from engine.hoss.actions import ChoosePath, HossAction, Move, Pass, Place, Play
 from engine.hoss.ai import simple_policy, strong_policy
 from engine.hoss.battle import Battle
 from engine.hoss.catalog import CreatureCard, HossCatalog
