@@ -347,7 +347,7 @@ class RankedService:
         """Apply one decision of the player, then let the battle run to the player's next pause (the AI
         answering for the opponent). `pause` is the pause the buttons were drawn for: an answer meant for an
         earlier pause is refused (`hoss.error.ranked.stale`). An illegal action changes nothing."""
-        action = ENGINE.action_from_json(action_json)  # IllegalAction on malformed data
+        action = ENGINE.action_from_json(action_json)  # InvalidAction on malformed data
         now = self.clock.now()
         answer_key = str(key)
 
