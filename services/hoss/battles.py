@@ -23,8 +23,8 @@ from core.clock import from_db, to_db
 from core.errors import NotAllowed, NotFound
 from engine.hoss import (
     ENGINE,
-    HossAction,
     Battle,
+    HossAction,
     HossState,
     Policy,
     Record,
