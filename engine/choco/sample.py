@@ -1,5 +1,5 @@
 """A small built-in catalog (normal wizards, effect wizards, pure effects) and random legal decks, for
-`sample_setup` without a catalog.
+tests that pass it as their catalog (the engine never falls back to it).
 
 Stats stay inside the catalog's ranges (catalog.NORMAL_PA / NORMAL_PV) so the sample is a valid catalog.
 """
