@@ -36,6 +36,7 @@ from engine.choco.state import (
     Active,
     Attack,
     Card,
+    ChocoAction,
     ChocoState,
     DeckAttack,
     Discard,
@@ -48,6 +49,7 @@ from engine.choco.state import (
     Step,
     Summon,
     Timed,
+    Turn,
 )
 from engine.registry import register_engine
 
@@ -66,6 +68,7 @@ __all__ = [
     "Active",
     "Attack",
     "Card",
+    "ChocoAction",
     "ChocoCard",
     "ChocoCatalog",
     "ChocoEngine",
@@ -86,6 +89,7 @@ __all__ = [
     "Step",
     "Summon",
     "Timed",
+    "Turn",
     "card_odds",
     "chosen_kinds",
     "draw_among",

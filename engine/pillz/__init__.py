@@ -23,7 +23,7 @@ from engine.pillz.packs import (
     open_packs,
 )
 from engine.pillz.rules import attack_power
-from engine.pillz.state import EffectRecord, Fighter, PillzState, Play, RoundRecord
+from engine.pillz.state import EffectRecord, Fighter, PillzAction, PillzState, Play, RoundRecord
 from engine.registry import register_engine
 
 ENGINE = PillzEngine()
@@ -39,6 +39,7 @@ __all__ = [
     "EffectRecord",
     "Fighter",
     "PackPool",
+    "PillzAction",
     "PillzCard",
     "PillzCatalog",
     "PillzEngine",

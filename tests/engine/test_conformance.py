@@ -355,6 +355,18 @@ def test_an_invalid_table_raises_the_setup_error(engine: AnyEngine) -> None:
             engine.new_game(players, 2, setup.options)
 
 
+def test_each_game_package_declares_its_public_api() -> None:
+    """Other layers import `engine.<game>` only (an import-linter contract): its `__all__` must hold the
+    registered engine and the names its conventions give it."""
+    for name, registered in engines().items():
+        package = importlib.import_module(f"engine.{name}")
+        public = set(package.__all__)
+        assert all(hasattr(package, item) for item in public), f"engine.{name}: __all__ names a missing item"
+        assert "ENGINE" in public and package.ENGINE is registered, f"engine.{name}: ENGINE is not public"
+        assert registered.setup_error.__name__ in public, f"engine.{name}: its setup error is not public"
+        assert {t.__name__ for t in _action_types(registered)} <= public, f"engine.{name}: actions not public"
+
+
 def test_data_that_is_no_action_raises_invalid_action(engine: AnyEngine) -> None:
     for raw in GARBAGE_ACTIONS:
         with pytest.raises(InvalidAction):
