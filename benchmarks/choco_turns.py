@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo
 from core.clock import ManualClock, to_db
 from engine.choco import ENGINE
 from engine.choco.catalog import ChocoCatalog
-from engine.choco.sample import greedy_steps
+from engine.choco.policy import greedy_steps
 from engine.choco.state import Prepare, Summon, Turn
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.choco.decks import ChocoDecks

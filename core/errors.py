@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.errors import DomainError, IllegalAction
+from engine.errors import DomainError, IllegalAction, InvalidAction
 
 
 class InsufficientFunds(DomainError):
@@ -31,6 +31,7 @@ __all__ = [
     "DomainError",
     "IllegalAction",
     "InsufficientFunds",
+    "InvalidAction",
     "NotAllowed",
     "NotFound",
 ]

@@ -15,6 +15,17 @@ class DomainError(Exception):
 
 
 class IllegalAction(DomainError):
-    """An action the rules do not allow in the current state."""
+    """An action of the game that the rules refuse in the current state (not your turn, a card not in hand).
+
+    The player can act on it: the message says what the rules forbid, and another action may be legal."""
 
     key = "error.illegal_action"
+
+
+class InvalidAction(DomainError):
+    """Data that is no action of the game at all: malformed JSON, an unknown kind, a missing field.
+
+    Kept apart from `IllegalAction` because no rule is involved: it comes from a damaged or forged button,
+    or a stored value the code no longer reads, and a player can only start again from fresh buttons."""
+
+    key = "error.invalid_action"

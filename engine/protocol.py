@@ -14,8 +14,14 @@ Decisions shared by every engine:
 - Several seats may have to act at once (`current_players` returns all of them): simultaneous secret
   choices are pending until every seat has acted. There is no chance "player": chance is resolved inside
   `apply` (or `new_game`) from the state's generator.
-- An action that is illegal in the state, from a seat that need not act, or malformed data from
-  Discord raises `IllegalAction`; the state is untouched because states are immutable.
+- Two errors, both `DomainError`s: data that is no action of the game (malformed JSON, an unknown kind)
+  raises `InvalidAction` from `action_from_json`; an action the rules refuse in the state, or from a seat
+  that need not act, raises `IllegalAction` from `apply`. The state is untouched because states are
+  immutable. An invalid setup raises the engine's one `setup_error`.
+- One end flag: every state has `finished`, true exactly when `outcome` is not `None`.
+- A required catalog: `new_game` and `sample_setup` refuse a missing one (no sample catalog behind the
+  caller's back), so a game always plays the cards the caller loaded.
+- Views are typed: a frozen `GameView` model per game, turned into JSON by its one `to_json`.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
+
+from engine.errors import DomainError
 
 # The seat passed to `view` for a public observation: what a channel or a spectator may see.
 SPECTATOR = -1
@@ -43,6 +51,23 @@ class GameState(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class GameView(BaseModel):
+    """Base for a game's typed view: renderers read attributes that mypy checks, not string keys.
+
+    Frozen like states; `to_json` is the one way to JSON (what the conformance test scans for hidden ids).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+def view_json(view: GameView | Mapping[str, Any]) -> dict[str, Any]:
+    """A view as JSON data, whether the engine returns a `GameView` or (HOSS, for now) a plain mapping."""
+    return view.to_json() if isinstance(view, GameView) else dict(view)
 
 
 @dataclass(frozen=True)
@@ -154,11 +179,14 @@ class Engine(Protocol[S, A]):
     """
 
     name: ClassVar[str]
+    # The one `DomainError` subclass `new_game` and `sample_setup` raise for every invalid setup.
+    setup_error: ClassVar[type[DomainError]]
     # Upper bound on the number of `apply` calls in any game; the conformance test fails a longer game.
     max_steps: ClassVar[int]
 
     def new_game(self, players: Sequence[PlayerSetup], seed: int, options: Mapping[str, Any]) -> S:
-        """The initial state; raises `DomainError` for an invalid setup (deck too small, wrong seat count).
+        """The initial state; raises `setup_error` for an invalid setup (deck too small, wrong seat count,
+        no catalog under `CATALOG_OPTION`).
 
         Chance at start (shuffles, who begins) is resolved here from `seed`. Copy the catalog stats the
         game needs into the state, so a catalog edit never changes a game in progress.
@@ -173,6 +201,10 @@ class Engine(Protocol[S, A]):
         """Every action `player` may take now, in a deterministic order; `[]` if they need not act."""
         ...
 
+    def is_legal(self, state: S, player: int, action: A) -> bool:
+        """`action in legal_actions(state, player)`, possibly without building the list."""
+        ...
+
     def apply(self, state: S, player: int, action: A) -> tuple[S, list[Event]]:
         """The state after `player` takes `action`, and what happened; raises `IllegalAction`."""
         ...
@@ -181,7 +213,7 @@ class Engine(Protocol[S, A]):
         """How the game ended, or `None` while it goes on."""
         ...
 
-    def view(self, state: S, player: int) -> Mapping[str, Any]:
+    def view(self, state: S, player: int) -> GameView | Mapping[str, Any]:
         """A JSON-able observation for `player` (or `SPECTATOR`): everything they may know, nothing more."""
         ...
 
@@ -204,12 +236,13 @@ class Engine(Protocol[S, A]):
         ...
 
     def action_from_json(self, raw: Any) -> A:
-        """Parse untrusted data; raises `IllegalAction` when it is not an action of this game."""
+        """Parse untrusted data; raises `InvalidAction` when it is not an action of this game."""
         ...
 
     def sample_setup(self, rng: random.Random, catalog: Any) -> Setup:
         """A random valid setup (seats, decks, options) for the conformance test, benchmarks and sandbox.
 
-        `catalog` is the game's loaded catalog (or `None` for a game without one); draw decks from it.
+        `catalog` is the game's loaded catalog; draw decks from it. A missing or foreign catalog raises
+        `setup_error`.
         """
         ...

@@ -25,7 +25,7 @@ from discord_app.components import PersistentButton
 from discord_app.context import locale_of
 from discord_app.render import text, to_discord
 from discord_app.translator import desc
-from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard
+from engine.choco import CARD_TYPES, RARITIES, ChocoCard
 from services.choco import EconomyServices
 from services.choco.collection import CollectionPage
 from services.choco.decks import DeckView, parse_deck

@@ -15,7 +15,7 @@ from cogs.hoss.render import RARITY_KEYS, card_name, number, percent
 from cogs.shared.mixins import PARAM_ECHO_LIMIT
 from core.errors import NotFound
 from discord_app.refusals import echo
-from engine.hoss.catalog import BuffCard, CreatureCard, HossCatalog
+from engine.hoss import BuffCard, CreatureCard, HossCatalog
 from services.hoss import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS
 from services.hoss.decks import BuffView, DeckView, LineView, RankView
 from services.platform.catalogs import fold

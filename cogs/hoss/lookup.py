@@ -16,7 +16,7 @@ import discord
 
 from core.errors import BadInput, NotFound
 from discord_app.context import services_of
-from engine.hoss.catalog import CLASSES, RACES, RARITIES, BuffCard, CreatureCard
+from engine.hoss import CLASSES, RACES, RARITIES, BuffCard, CreatureCard
 from services.hoss import HossServices
 from services.hoss.collection import KINDS, SORT_ORDERS, CollectionFilter
 

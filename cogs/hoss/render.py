@@ -12,8 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from core.i18n import format_int
-from engine.hoss.catalog import BuffCard, CreatureCard
-from engine.hoss.economy import OddsTable
+from engine.hoss import BuffCard, CreatureCard, OddsTable
 from services.hoss import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, STATUS_KEYS
 from services.hoss.collection import CollectionFilter, CollectionPage, CopyDetail, CreatureStats, OwnedCopy
 from services.hoss.fusion import FusionPreview, FusionResult

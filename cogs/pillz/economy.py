@@ -24,7 +24,7 @@ from discord_app.components import PersistentButton
 from discord_app.context import locale_of, services_of
 from discord_app.render import text, to_discord
 from discord_app.translator import desc
-from engine.pillz.catalog import PillzCard
+from engine.pillz import PillzCard
 from services.pillz import PillzEconomy
 from services.pillz.collection import CollectionPage, clan_of
 from services.pillz.decks import DeckView, parse_deck

@@ -6,6 +6,7 @@ do to the game is a rule, so it lives here, seeded from the state's own random s
 
 from __future__ import annotations
 
+from engine.choco.cycle import end_turn, prepare
 from engine.choco.effects import placed
 from engine.choco.state import HAND_LIMIT, Card, ChocoState, Prepare, Side
 from engine.choco.turn import summon_pending
@@ -59,9 +60,7 @@ def inactivity_72h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
     with a reserve gets a random reserve card moved forward. The second passed turn disqualifies.
 
     Returns the state at the opponent's turn (or the finished game); the caller never calls `apply` for
-    the passed turn. Imported lazily to avoid a cycle with the engine module."""
-    from engine.choco.engine import ChocoEngine
-
+    the passed turn."""
     _check_late(state, seat)
     if state.turn == 0:
         return _pass_preparation(state, seat)
@@ -90,7 +89,7 @@ def inactivity_72h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
     if passes[seat] >= PASSES_TO_DISQUALIFY:
         events.append(Event("disqualified", {"seat": seat}))
         return forfeit(state, seat, absence=True)[0], events
-    state, more = ChocoEngine().end_turn(state)
+    state, more = end_turn(state)
     return state, events + more
 
 
@@ -99,15 +98,13 @@ def _pass_preparation(state: ChocoState, seat: int) -> tuple[ChocoState, list[Ev
     front line, through the ordinary secret placement (face down until both are placed, an effect wizard
     triggering at the reveal). It counts as a passed turn like any other. The engine's "prepared" event
     is replaced by `prepare_forced`, which names the player, never the card (still hidden here)."""
-    from engine.choco.engine import ChocoEngine
-
     rng, rng_state = state.rng.advance()
     wizards = [c for c in state.sides[seat].hand if not c.pure]
     card = wizards[rng.randrange(len(wizards))]
     passes = list(state.passes)
     passes[seat] += 1
     state = state.model_copy(update={"rng": rng_state, "passes": (passes[0], passes[1])})
-    state, more = ChocoEngine().apply(state, seat, Prepare(card=card.uid, line="front"))
+    state, more = prepare(state, seat, Prepare(card=card.uid, line="front"))
     events = [Event("turn_passed", {"seat": seat}), Event("prepare_forced", {"seat": seat})]
     return state, events + [e for e in more if e.kind != "prepared"]
 

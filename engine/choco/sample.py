@@ -1,5 +1,5 @@
 """A small built-in catalog (normal wizards, effect wizards, pure effects) and random legal decks, for
-`sample_setup` without a catalog.
+tests that pass it as their catalog (the engine never falls back to it).
 
 Stats stay inside the catalog's ranges (catalog.NORMAL_PA / NORMAL_PV) so the sample is a valid catalog.
 """
@@ -21,7 +21,7 @@ from engine.choco.catalog import (
     Effect,
     Trigger,
 )
-from engine.choco.state import DECK_SIZE, MAX_COPIES, Attack, ChocoState, DeckAttack, Move, Step, Summon
+from engine.choco.state import DECK_SIZE, MAX_COPIES
 
 
 @cache
@@ -99,42 +99,3 @@ def sample_deck(catalog: ChocoCatalog, rng: random.Random) -> tuple[str, ...]:
     ids = sorted(c.id for c in catalog.cards)
     pool = [card_id for card_id in ids for _ in range(MAX_COPIES)]
     return tuple(sorted(rng.sample(pool, DECK_SIZE)))
-
-
-def greedy_steps(state: ChocoState, seat: int) -> list[Step]:
-    """A simple fixed policy (for tests and benchmarks, not an AI): summon the strongest wizard to the
-    front (or move one forward when none can be summoned there and the front is empty), then each front
-    wizard hits the weakest enemy front wizard, or the pioche (the free attack) once the enemy board is
-    empty. Every step is legal in turn, and the turn can always end after them."""
-    from engine.choco.engine import ChocoEngine  # the engine imports this module for its sample setup
-
-    engine = ChocoEngine()
-    steps: list[Step] = []
-    summons = [a for a in engine.legal_actions(state, seat) if isinstance(a, Summon) and a.line == "front"]
-    if summons:
-        hand = {c.uid: c for c in state.sides[seat].hand}
-        best = max(summons, key=lambda a: (hand[a.card].pa, hand[a.card].pv, a.card))
-        steps.append(best)
-        state, _ = engine.apply(state, seat, best)
-    if not state.sides[seat].front:  # nothing to summon on the front: a reserve wizard must go forward
-        forward = [a for a in engine.legal_actions(state, seat) if isinstance(a, Move) and a.line == "front"]
-        if forward:
-            steps.append(forward[0])
-            state, _ = engine.apply(state, seat, forward[0])
-    for attacker in state.sides[seat].front:
-        if state.finished:
-            break
-        legal = engine.legal_actions(state, seat)
-        attacks = [a for a in legal if isinstance(a, Attack) and a.attacker == attacker.uid]
-        decks = [a for a in legal if isinstance(a, DeckAttack) and a.attacker == attacker.uid]
-        choice: Step
-        if attacks:
-            pv = {c.uid: c.pv for c in state.sides[1 - seat].front}
-            choice = min(attacks, key=lambda a: (pv.get(a.target, 99), a.target))
-        elif decks and state.progress.deck_attacks == 0:
-            choice = decks[0]
-        else:
-            continue
-        steps.append(choice)
-        state, _ = engine.apply(state, seat, choice)
-    return steps

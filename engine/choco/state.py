@@ -6,7 +6,7 @@ edit never changes a game in progress and two copies of one card stay distinguis
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -214,4 +214,5 @@ class Turn(_Action):
     steps: tuple[Summon | PlayEffect | Move | Attack | DeckAttack | Discard, ...]
 
 
-Action = Prepare | Summon | PlayEffect | Move | Attack | DeckAttack | Discard | EndTurn | Turn
+# Every action of the game: what `legal_actions` lists, and `Turn`, a whole turn declared at once.
+ChocoAction: TypeAlias = Prepare | Summon | PlayEffect | Move | Attack | DeckAttack | Discard | EndTurn | Turn

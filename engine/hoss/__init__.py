@@ -10,12 +10,159 @@ docs/hoss/rules-notes.md. Map of the package:
   decisions; `deck.py` setup validation; `log.py` the battle log;
 - `engine.py` the platform protocol; `simulate.py` the fast path for AI policies and bulk runs;
   `sample.py` a small built-in catalog and random decks.
+
+`__all__` is the game's public API: services, cogs and the sandbox import `engine.hoss` only, never one
+of its modules (an import-linter contract in pyproject.toml fails the build otherwise). Tests may import
+the modules.
 """
 
-from engine.hoss.engine import HossEngine
+from engine.hoss.actions import ChoosePath, HossAction, Move, Pass, Place, Play, moves_of
+from engine.hoss.ai import strong_policy
+from engine.hoss.battle import Battle, Record
+from engine.hoss.bonus import buff_strength_bp, copy_bonus_pm
+from engine.hoss.boosters import CARDS_PER_BOOSTER, TIERS, BoosterPool, draw_booster
+from engine.hoss.catalog import (
+    ATTACKING_CLASSES,
+    CLASSES,
+    RACES,
+    RARITIES,
+    BuffCard,
+    CreatureCard,
+    HossCatalog,
+    Race,
+    Rarity,
+)
+from engine.hoss.convert import from_state, to_state
+from engine.hoss.deck import (
+    BUFFS_PER_DECK,
+    LINES_PER_DECK,
+    MAX_DEFENDER_LINES,
+    HossSetupError,
+    bp,
+    card_spec,
+    parse_setup,
+)
+from engine.hoss.economy import (
+    MAX_BOOSTERS_PER_PURCHASE,
+    MIN_DISTINCT_RANK1,
+    RACE_BOOSTER_UNLOCK_WINS,
+    OddsTable,
+    Selling,
+    booster_price,
+    floor_refusals,
+    highest_unlocked_rank,
+    odds_table,
+    race_booster_unlocked,
+    sale_price,
+    unlocked_tiers,
+)
+from engine.hoss.engine import HossEngine, new_battle
+from engine.hoss.fighters import fighter_stats
+from engine.hoss.fusion import (
+    FusionCopy,
+    FusionNeedsConfirmation,
+    FusionPlan,
+    empty_selection_reason,
+    fusable,
+    fusion_selection,
+    plan_fusion,
+    roll,
+)
+from engine.hoss.raffle import GOLD_PER_WINNER, TICKET_PRICE, RaffleSplit, split
+from engine.hoss.ranks import (
+    MAX_RANK,
+    RANK_UNLOCK_WINS,
+    RANKS,
+    battle_reward,
+    highest_unlocked,
+    milestone_gold,
+    opponent_setup,
+    playable_ranks,
+)
+from engine.hoss.rules import BP, CLASS, ELEMENT, RACE, STATUSES
+from engine.hoss.simulate import Policy
+from engine.hoss.state import HossState
 from engine.registry import register_engine
 
 ENGINE = HossEngine()
 register_engine(ENGINE)
 
-__all__ = ["ENGINE", "HossEngine"]
+__all__ = [
+    "ATTACKING_CLASSES",
+    "BP",
+    "BUFFS_PER_DECK",
+    "CARDS_PER_BOOSTER",
+    "CLASS",
+    "CLASSES",
+    "ELEMENT",
+    "ENGINE",
+    "GOLD_PER_WINNER",
+    "LINES_PER_DECK",
+    "MAX_BOOSTERS_PER_PURCHASE",
+    "MAX_DEFENDER_LINES",
+    "MAX_RANK",
+    "MIN_DISTINCT_RANK1",
+    "RACE",
+    "RACES",
+    "RACE_BOOSTER_UNLOCK_WINS",
+    "RANKS",
+    "RANK_UNLOCK_WINS",
+    "RARITIES",
+    "STATUSES",
+    "TICKET_PRICE",
+    "TIERS",
+    "Battle",
+    "BoosterPool",
+    "BuffCard",
+    "ChoosePath",
+    "CreatureCard",
+    "FusionCopy",
+    "FusionNeedsConfirmation",
+    "FusionPlan",
+    "HossAction",
+    "HossCatalog",
+    "HossEngine",
+    "HossSetupError",
+    "HossState",
+    "Move",
+    "OddsTable",
+    "Pass",
+    "Place",
+    "Play",
+    "Policy",
+    "Race",
+    "RaffleSplit",
+    "Rarity",
+    "Record",
+    "Selling",
+    "battle_reward",
+    "booster_price",
+    "bp",
+    "buff_strength_bp",
+    "card_spec",
+    "copy_bonus_pm",
+    "draw_booster",
+    "empty_selection_reason",
+    "fighter_stats",
+    "floor_refusals",
+    "from_state",
+    "fusable",
+    "fusion_selection",
+    "highest_unlocked",
+    "highest_unlocked_rank",
+    "milestone_gold",
+    "moves_of",
+    "new_battle",
+    "odds_table",
+    "opponent_setup",
+    "parse_setup",
+    "plan_fusion",
+    "playable_ranks",
+    "race_booster_unlocked",
+    "roll",
+    "sale_price",
+    "split",
+    "strong_policy",
+    "to_state",
+    "unlocked_tiers",
+]

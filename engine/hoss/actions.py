@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
-from engine.errors import IllegalAction
+from engine.errors import InvalidAction
 from engine.hoss.state import Answer, Step
 
 MAX_ID = 64
@@ -61,10 +61,10 @@ class Pass:
     """Play no card this round (and end this seat's decisions for the pause)."""
 
 
-Action = ChoosePath | Place | Move | Play | Pass
+HossAction: TypeAlias = ChoosePath | Place | Move | Play | Pass
 
 
-def answer_of(action: Action) -> Answer:
+def answer_of(action: HossAction) -> Answer:
     """The compact form stored in the state until every seat has decided."""
     if isinstance(action, ChoosePath):
         return ("path", action.creature, action.card)
@@ -77,7 +77,7 @@ def answer_of(action: Action) -> Answer:
     return ("pass", "", "")
 
 
-def action_of(answer: Answer) -> Action:
+def action_of(answer: Answer) -> HossAction:
     kind, first, second = answer
     if kind == "path":
         return ChoosePath(first, second)
@@ -105,13 +105,13 @@ def moves_of(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Move]:
     return [Move(defender, protege) for defender, protege in possible if defender not in moved]
 
 
-def legal(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Action]:
+def legal(steps: Sequence[Step], answers: Sequence[Answer]) -> list[HossAction]:
     """Every legal action of a seat, in a stable order: the step's own answers (paths, placements or
     plays), then the moves, then Pass when the step is the orders."""
     step = current_step(steps, answers)
     if step is None:
         return []
-    actions: list[Action]
+    actions: list[HossAction]
     if step.kind == "path":
         actions = [ChoosePath(step.subject, card) for card in step.options]
     elif step.kind == "place":
@@ -124,7 +124,7 @@ def legal(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Action]:
     return actions
 
 
-def to_json(action: Action) -> dict[str, Any]:
+def to_json(action: HossAction) -> dict[str, Any]:
     if isinstance(action, ChoosePath):
         return {"kind": "path", "creature": action.creature, "card": action.card}
     if isinstance(action, Place | Move):
@@ -150,8 +150,8 @@ def _id(value: Any, optional: bool = False) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_ID
 
 
-def from_json(raw: Any) -> Action:
-    """Parse untrusted data (a button, the database); anything else raises `IllegalAction`."""
+def from_json(raw: Any) -> HossAction:
+    """Parse untrusted data (a button, the database); anything else raises `InvalidAction`."""
     if isinstance(raw, Mapping):
         kind = raw.get("kind")
         fields = _FIELDS.get(kind) if isinstance(kind, str) else None
@@ -170,4 +170,4 @@ def from_json(raw: Any) -> Action:
                 if kind == "play":
                     return Play(values[0], values[1])
                 return Pass()
-    raise IllegalAction("error.illegal_action", action=json.dumps(raw, default=repr)[:100])
+    raise InvalidAction("error.invalid_action", action=json.dumps(raw, default=repr)[:100])

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.hoss.actions import Action, ChoosePath, Move, Pass, Place, Play
+from engine.hoss.actions import ChoosePath, HossAction, Move, Pass, Place, Play
 from engine.hoss.ai_model import (
     best_protege,
     exchange,
@@ -77,7 +77,7 @@ def card_worth(card: CardSpec, copy: CopySpec) -> float:
     return card.pv * scale * card.atk * scale * hits
 
 
-def simple_policy(battle: Battle, seat: int, legal: Sequence[Action]) -> Action:
+def simple_policy(battle: Battle, seat: int, legal: Sequence[HossAction]) -> HossAction:
     """The strongest card each round, the first path, the Défenseur on the most valuable attacker."""
     first = legal[0]
     if isinstance(first, ChoosePath):
@@ -121,7 +121,7 @@ def _place(battle: Battle, seat: int, legal: Sequence[Place]) -> Place:
     return Place(defender, protege)
 
 
-def _move(side: Side, legal: Sequence[Action]) -> Move | None:
+def _move(side: Side, legal: Sequence[HossAction]) -> Move | None:
     """The first Défenseur move worth making, if any."""
     options: dict[str, list[str]] = {}
     for a in legal:
@@ -172,13 +172,13 @@ def side_worth(side: Side, with_hand: bool) -> float:
     return sum(worth(u) if not u.is_def else (u.hp + u.shield) * guard_rate for u in units)
 
 
-def _quiet(legal: Sequence[Action]) -> Action:
+def _quiet(legal: Sequence[HossAction]) -> HossAction:
     """In a look-ahead, every other decision: the first option, and pass."""
     last = legal[-1]
     return last if isinstance(last, Pass) else legal[0]
 
 
-def lookahead(battle: Battle, seat: int, action: Action, horizon: int, sample: int) -> float:
+def lookahead(battle: Battle, seat: int, action: HossAction, horizon: int, sample: int) -> float:
     """Worth kept by `seat` minus the opponent's creatures' after `horizon` rounds, if `seat` answers
     `action` now and both seats only pass afterwards.
 
@@ -233,7 +233,7 @@ def strong_policy(*, horizon: int = 2, samples: int = 2) -> Policy:
     """The stronger player (see the module docstring). `horizon` (rounds) and `samples` bound the cost of
     the Rang 2 path look-aheads; `samples=0` leaves paths to the threat model alone."""
 
-    def choose(battle: Battle, seat: int, legal: Sequence[Action]) -> Action:
+    def choose(battle: Battle, seat: int, legal: Sequence[HossAction]) -> HossAction:
         first = legal[0]
         if isinstance(first, ChoosePath):
             return _path(battle, seat, [a for a in legal if isinstance(a, ChoosePath)], horizon, samples)

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.hoss import flow
-from engine.hoss.actions import Action, answer_of, current_step, legal
+from engine.hoss.actions import HossAction, answer_of, current_step, legal
 from engine.hoss.damage import Deflection, attack, land
 from engine.hoss.fighters import Fighter, Side, uid_of
 from engine.hoss.log import round_summary
@@ -140,7 +140,7 @@ class Battle:
         """Seats that still owe a decision at this pause."""
         return [side.seat for side in self.sides if current_step(side.steps, side.answers) is not None]
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[HossAction]:
         """What `seat` may do now (a fresh list; computed once per answer, as policies ask repeatedly)."""
         side = self.sides[seat]
         cached = side.legal_cache
@@ -148,7 +148,7 @@ class Battle:
             cached = side.legal_cache = (side.steps, len(side.answers), legal(side.steps, side.answers))
         return list(cached[2])
 
-    def answer(self, seat: int, action: Action) -> None:
+    def answer(self, seat: int, action: HossAction) -> None:
         if action not in self.legal_actions(seat):
             raise IllegalAction("error.illegal_action")
         self.sides[seat].answers.append(answer_of(action))

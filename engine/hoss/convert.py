@@ -65,7 +65,7 @@ def to_state(b: Battle) -> HossState:
             DeflectionState(time=d.time, seat=d.seat, damage=d.damage, source=d.source) for d in b.deflections
         ),
         move_pauses=b.move_pauses,
-        over=b.over,
+        finished=b.over,
         winners=b.winners,
         reason=b.reason,
         scores=b.scores,
@@ -124,7 +124,7 @@ def from_state(state: HossState, *, log: bool = False, refresh: bool = False) ->
     for side, seat in zip(b.sides, state.seats, strict=True):
         _restore_side(side, seat)
     b.deflections = [Deflection(d.time, d.seat, d.damage, d.source) for d in state.deflections]
-    b.over = state.over
+    b.over = state.finished
     b.winners = state.winners
     b.reason = state.reason
     b.scores = state.scores

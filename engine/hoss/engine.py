@@ -16,9 +16,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.errors import IllegalAction
+from engine.errors import DomainError, IllegalAction
 from engine.hoss import actions
-from engine.hoss.actions import Action, answer_of
+from engine.hoss.actions import HossAction, answer_of
 from engine.hoss.battle import Battle
 from engine.hoss.bonus import buff_strength_bp
 from engine.hoss.catalog import HossCatalog
@@ -26,7 +26,7 @@ from engine.hoss.convert import from_state, to_state
 from engine.hoss.deck import HossSetupError, deck_cards, parse_setup
 from engine.hoss.log import side_summary
 from engine.hoss.rules import MAX_ROUNDS, ROUND_MS
-from engine.hoss.sample import SAMPLE_CATALOG, random_setup
+from engine.hoss.sample import random_setup
 from engine.hoss.state import HossState
 from engine.protocol import CATALOG_OPTION, SPECTATOR, Event, Outcome, PlayerSetup, Setup
 
@@ -77,6 +77,7 @@ def battle_events(battle: Battle, records: list[dict[str, Any]]) -> list[Event]:
 
 class HossEngine:
     name: ClassVar[str] = "hoss"
+    setup_error: ClassVar[type[DomainError]] = HossSetupError
     max_steps: ClassVar[int] = MAX_ROUNDS * STEPS_PER_PAUSE
 
     def new_game(self, players: Sequence[PlayerSetup], seed: int, options: Mapping[str, Any]) -> HossState:
@@ -85,14 +86,17 @@ class HossEngine:
     def current_players(self, state: HossState) -> list[int]:
         return [seat for seat in SEATS if self.legal_actions(state, seat)]
 
-    def legal_actions(self, state: HossState, player: int) -> list[Action]:
-        if state.over or player not in SEATS:
+    def legal_actions(self, state: HossState, player: int) -> list[HossAction]:
+        if state.finished or player not in SEATS:
             return []
         seat = state.seats[player]
         return actions.legal(seat.steps, seat.answers)
 
-    def apply(self, state: HossState, player: int, action: Action) -> tuple[HossState, list[Event]]:
-        if action not in self.legal_actions(state, player):
+    def is_legal(self, state: HossState, player: int, action: HossAction) -> bool:
+        return action in self.legal_actions(state, player)
+
+    def apply(self, state: HossState, player: int, action: HossAction) -> tuple[HossState, list[Event]]:
+        if not self.is_legal(state, player, action):
             raise IllegalAction("error.illegal_action", action=self.action_to_json(action))
         seat = state.seats[player]
         updated = seat.model_copy(update={"answers": (*seat.answers, answer_of(action))})
@@ -106,7 +110,7 @@ class HossEngine:
         return to_state(battle), events + battle_events(battle, records)
 
     def outcome(self, state: HossState) -> Outcome | None:
-        if not state.over:
+        if not state.finished:
             return None
         if not state.winners:
             return Outcome(draw=True, scores=state.scores, reason=state.reason)
@@ -144,10 +148,10 @@ class HossEngine:
             "you": None if player == SPECTATOR else player,
             "round": state.round,
             "max_rounds": MAX_ROUNDS,
-            "over": state.over,
+            "over": state.finished,
             "seats": seats,
         }
-        if state.over:
+        if state.finished:
             result["winners"] = list(state.winners)
             result["reason"] = state.reason
             result["scores"] = list(state.scores)
@@ -164,14 +168,17 @@ class HossEngine:
     def from_json(self, raw: str) -> HossState:
         return HossState.model_validate_json(raw)
 
-    def action_to_json(self, action: Action) -> Any:
+    def action_to_json(self, action: HossAction) -> Any:
         return actions.to_json(action)
 
-    def action_from_json(self, raw: Any) -> Action:
+    def action_from_json(self, raw: Any) -> HossAction:
         return actions.from_json(raw)
 
     def sample_setup(self, rng: random.Random, catalog: Any) -> Setup:
-        """Random valid decks from `catalog` (the built-in sample catalog when None)."""
-        cat = catalog if isinstance(catalog, HossCatalog) else SAMPLE_CATALOG
-        players = tuple(random_setup(rng, cat, seat) for seat in SEATS)
-        return Setup(players=players, options={CATALOG_OPTION: cat, MOVE_PAUSES_OPTION: rng.random() < 0.3})
+        """Random valid decks from `catalog`."""
+        if not isinstance(catalog, HossCatalog):
+            raise HossSetupError("hoss.error.setup.catalog")
+        players = tuple(random_setup(rng, catalog, seat) for seat in SEATS)
+        return Setup(
+            players=players, options={CATALOG_OPTION: catalog, MOVE_PAUSES_OPTION: rng.random() < 0.3}
+        )

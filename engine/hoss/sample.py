@@ -1,4 +1,4 @@
-"""A small built-in catalog and random decks: for `sample_setup` without a catalog, benchmarks, the sandbox.
+"""A small built-in catalog and random decks: for tests and benchmarks that pass it as their catalog.
 
 The real cards are in data/hoss.json (validated by `catalog.HossCatalog`); this one only has to cover
 every rule: the four races, the seven classes, the four elements, every status a card can carry,

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.hoss.actions import Action, Pass
+from engine.hoss.actions import HossAction, Pass
 from engine.hoss.battle import Battle, Record
 from engine.hoss.catalog import HossCatalog
 from engine.hoss.convert import from_state, to_state
@@ -23,7 +23,7 @@ from engine.hoss.deck import deck_cards, parse_setup
 from engine.hoss.state import CardSpec, DeckSpec
 from engine.protocol import PlayerSetup
 
-Policy = Callable[[Battle, int, Sequence[Action]], Action]
+Policy = Callable[[Battle, int, Sequence[HossAction]], HossAction]
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class BattleResult:
         return not self.winners
 
 
-def first_policy(battle: Battle, seat: int, legal: Sequence[Action]) -> Action:
+def first_policy(battle: Battle, seat: int, legal: Sequence[HossAction]) -> HossAction:
     """Always the first legal action: plays a card whenever it can, the first path, the first protégé."""
     return legal[0]
 
@@ -48,13 +48,13 @@ def first_policy(battle: Battle, seat: int, legal: Sequence[Action]) -> Action:
 def random_policy(seed: int) -> Policy:
     chooser = random.Random(seed)
 
-    def choose(battle: Battle, seat: int, legal: Sequence[Action]) -> Action:
+    def choose(battle: Battle, seat: int, legal: Sequence[HossAction]) -> HossAction:
         return legal[int(chooser.random() * len(legal))]
 
     return choose
 
 
-def passive_policy(battle: Battle, seat: int, legal: Sequence[Action]) -> Action:
+def passive_policy(battle: Battle, seat: int, legal: Sequence[HossAction]) -> HossAction:
     """Never plays: for tests of what happens to a seat that does nothing."""
     return next((a for a in legal if isinstance(a, Pass)), legal[0])
 

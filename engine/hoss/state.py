@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from engine.hoss.bonus import MAX_STARS, copy_bonus_pm
 from engine.hoss.catalog import BuffEffect, CreatureClass, Element, Race, Rarity, Status
@@ -150,13 +150,19 @@ class DeflectionState(GameState):
 
 
 class HossState(GameState):
+    # `finished` is written "over" in JSON, its name before every engine's state shared one flag: stored
+    # battles and the golden playthroughs keep the same text.
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
+    )
+
     rng: RngState
     round: int = 0  # rounds played (the round in progress when the battle ended mid-round)
     cards: tuple[CardSpec, ...]
     seats: tuple[SeatState, SeatState]
     deflections: tuple[DeflectionState, ...] = ()
     move_pauses: bool = False  # table option: a possible Défenseur move pauses the battle by itself
-    over: bool = False
+    finished: bool = Field(default=False, alias="over")
     winners: tuple[int, ...] = ()
     reason: str = ""
     scores: tuple[int, ...] = ()

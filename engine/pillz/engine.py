@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
-from engine.errors import DomainError, IllegalAction
+from engine.errors import DomainError, IllegalAction, InvalidAction
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.rules import (
     applied_effects,
@@ -33,34 +33,45 @@ from engine.pillz.rules import (
     matchup,
     stars,
 )
-from engine.pillz.sample import sample_catalog, sample_deck
+from engine.pillz.sample import sample_deck
 from engine.pillz.state import (
     HAND_SIZE,
     ROUNDS,
     START_LIFE,
     START_PILLZ,
     Fighter,
+    PillzAction,
     PillzState,
     Play,
     RoundRecord,
 )
+from engine.pillz.view import FighterView, PillzView, bet_token, view_of
 from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup, Setup
 from engine.rng import RngState
 
 Hands = tuple[tuple[Fighter, ...], tuple[Fighter, ...]]
 
 
+class PillzSetupError(DomainError):
+    """Every setup `new_game` refuses (seats, decks, a missing catalog); `reason` says which.
+
+    Services check decks before a duel starts, so a player meets it only through a bug: the message stays
+    the generic bad-input one."""
+
+    key = "error.bad_input"
+
+
 def draw_line_up(deck: Sequence[str], catalog: PillzCatalog, rng: random.Random) -> tuple[Fighter, ...]:
     """Validate a deck (at least four distinct known characters) and draw four of them at random."""
     if len(deck) < HAND_SIZE:
-        raise DomainError("error.bad_input", reason="deck_size", size=len(deck))
+        raise PillzSetupError(reason="deck_size", size=len(deck))
     if len(set(deck)) != len(deck):
-        raise DomainError("error.bad_input", reason="deck_copies")
+        raise PillzSetupError(reason="deck_copies")
     fighters = []
     for card_id in deck:
         card = catalog.card(card_id)
         if card is None:
-            raise DomainError("error.bad_input", reason="unknown_card", card=card_id)
+            raise PillzSetupError(reason="unknown_card", card=card_id)
         fighters.append(
             Fighter(
                 card_id=card.id,
@@ -86,35 +97,23 @@ def with_clan_power(hand: tuple[Fighter, ...]) -> tuple[Fighter, ...]:
     )
 
 
-def _fighter_json(f: Fighter) -> dict[str, Any]:
-    return {
-        "card": f.card_id,
-        "stars": f.stars,
-        "power": f.power,
-        "damage": f.damage,
-        "clan": f.clan,
-        "ability": f.ability,
-        "value": f.value,
-        "used": f.used,
-    }
-
-
 def _fighter(hand: tuple[Fighter, ...], card_id: str) -> Fighter:
     return next(f for f in hand if f.card_id == card_id)
 
 
 class PillzEngine:
     name: ClassVar[str] = "pillz"
+    setup_error: ClassVar[type[DomainError]] = PillzSetupError
     max_steps: ClassVar[int] = 2 * ROUNDS
 
     # --- setting up -----------------------------------------------------------------------------------
 
     def new_game(self, players: Sequence[PlayerSetup], seed: int, options: Mapping[str, Any]) -> PillzState:
         if sorted(p.seat for p in players) != [0, 1]:
-            raise DomainError("error.bad_input", reason="two_players")
-        catalog = options.get(CATALOG_OPTION) or sample_catalog()
+            raise PillzSetupError(reason="two_players")
+        catalog = options.get(CATALOG_OPTION)
         if not isinstance(catalog, PillzCatalog):
-            raise DomainError("error.bad_input", reason="catalog")
+            raise PillzSetupError(reason="catalog")
         by_seat = sorted(players, key=lambda p: p.seat)
         rng, rng_state = RngState.from_seed(seed, "pillz").advance()
         drawn = [with_clan_power(draw_line_up(p.deck, catalog, rng)) for p in by_seat]
@@ -140,7 +139,7 @@ class PillzEngine:
                 "drawn",
                 {
                     "seat": seat,
-                    "cards": [_fighter_json(f) for f in state.hands[seat]],
+                    "cards": [FighterView.of(f).to_json() for f in state.hands[seat]],
                     "stars": stars(state.hands[seat]),
                     "life": state.life[seat],
                     "pillz": state.pillz[seat],
@@ -178,7 +177,7 @@ class PillzEngine:
         cards = [f.card_id for f in state.hands[player] if not f.used]
         return [Play(card=c, pillz=n) for c in cards for n in range(state.pillz[player] + 1)]
 
-    def is_legal(self, state: PillzState, player: int, action: Any) -> bool:
+    def is_legal(self, state: PillzState, player: int, action: PillzAction) -> bool:
         """`action in legal_actions(...)` without building the list (the AI's matches call this a lot)."""
         if not isinstance(action, Play) or player not in self.current_players(state):
             return False
@@ -186,7 +185,7 @@ class PillzEngine:
             return False
         return any(f.card_id == action.card and not f.used for f in state.hands[player])
 
-    def apply(self, state: PillzState, player: int, action: Any) -> tuple[PillzState, list[Event]]:
+    def apply(self, state: PillzState, player: int, action: PillzAction) -> tuple[PillzState, list[Event]]:
         if not self.is_legal(state, player, action):
             raise IllegalAction("error.illegal_action", reason=self._why(state, player, action))
         if state.pending is None:
@@ -296,48 +295,15 @@ class PillzEngine:
 
     # --- what each seat sees --------------------------------------------------------------------------
 
-    def view(self, state: PillzState, player: int) -> Mapping[str, Any]:
-        """Everything is public but the leader's pending pillz: line-ups, PV, past rounds, the pending card.
-
-        `pillz` is each seat's count at the start of the round (the bet is not taken yet), so neither the
-        count nor a subtraction betrays the bet; the leader also gets `bet` and its `pillz_available`.
-        """
-        leader = self.lead(state)
-        view: dict[str, Any] = {
-            "game": self.name,
-            "seat": player,
-            "player_ids": list(state.player_ids),
-            "line_ups": [[_fighter_json(f) for f in hand] for hand in state.hands],
-            "stars": [stars(state.hands[0]), stars(state.hands[1])],
-            "life": list(state.life),
-            "max_life": list(state.max_life),
-            "pillz": list(state.pillz),
-            "first": state.first,
-            "first_reason": first_reason(state.hands),
-            "round": state.round,
-            "rounds": ROUNDS,
-            "lead": leader,
-            "to_act": self.current_players(state),
-            "pending_card": None if state.pending is None else state.pending[0],
-            "history": [r.model_dump(mode="json") for r in state.history],
-            "finished": state.finished,
-            "winner": state.winner,
-            "reason": state.reason,
-        }
-        if player in (0, 1):
-            available = state.pillz[player]
-            if state.pending is not None and player == leader:
-                view["bet"] = state.pending[1]
-                view["bet_token"] = _bet_token(state)
-                available -= state.pending[1]
-            view["pillz_available"] = available
-        return view
+    def view(self, state: PillzState, player: int) -> PillzView:
+        """Everything is public but the leader's pending pillz (see `view.py`)."""
+        return view_of(state, player, self.current_players(state))
 
     def hidden_cards(self, state: PillzState, player: int) -> set[str]:
         """No card is hidden (line-ups are public); the leader's pending bet is, as a token naming it."""
         if state.pending is None or state.finished or player != self.lead(state):
             return set()
-        return {_bet_token(state)}
+        return {bet_token(state)}
 
     # --- JSON -----------------------------------------------------------------------------------------
 
@@ -347,31 +313,26 @@ class PillzEngine:
     def from_json(self, raw: str) -> PillzState:
         return PillzState.model_validate_json(raw)
 
-    def action_to_json(self, action: Play) -> Any:
+    def action_to_json(self, action: PillzAction) -> Any:
         return {"kind": "play", "card": action.card, "pillz": action.pillz}
 
-    def action_from_json(self, raw: Any) -> Play:
+    def action_from_json(self, raw: Any) -> PillzAction:
         if not isinstance(raw, dict) or set(raw) != {"kind", "card", "pillz"}:
-            raise IllegalAction("error.illegal_action", reason="bad_action")
+            raise InvalidAction("error.invalid_action", reason="bad_action")
         card, pillz = raw["card"], raw["pillz"]
         if raw["kind"] != "play" or not isinstance(card, str) or not card or len(card) > 64:
-            raise IllegalAction("error.illegal_action", reason="bad_action")
+            raise InvalidAction("error.invalid_action", reason="bad_action")
         if isinstance(pillz, bool) or not isinstance(pillz, int) or not 0 <= pillz <= 99:
-            raise IllegalAction("error.illegal_action", reason="bad_action")
+            raise InvalidAction("error.invalid_action", reason="bad_action")
         try:
             return Play(card=card, pillz=pillz)
         except ValidationError as error:  # pragma: no cover - the checks above already cover the fields
-            raise IllegalAction("error.illegal_action", reason="bad_action") from error
+            raise InvalidAction("error.invalid_action", reason="bad_action") from error
 
     # --- tests, benchmarks, sandbox -------------------------------------------------------------------
 
     def sample_setup(self, rng: random.Random, catalog: Any) -> Setup:
-        cat = catalog if isinstance(catalog, PillzCatalog) else sample_catalog()
-        players = tuple(PlayerSetup(seat=s, player_id=s + 1, deck=sample_deck(cat, rng)) for s in (0, 1))
-        return Setup(players=players, options={CATALOG_OPTION: cat} if catalog is not None else {})
-
-
-def _bet_token(state: PillzState) -> str:
-    """The identifier of the leader's pending bet for the hidden-information check (docs/engine.md)."""
-    assert state.pending is not None
-    return f"pillz-bet-r{state.round}-{state.pending[1]}"
+        if not isinstance(catalog, PillzCatalog):
+            raise PillzSetupError(reason="catalog")
+        players = tuple(PlayerSetup(seat=s, player_id=s + 1, deck=sample_deck(catalog, rng)) for s in (0, 1))
+        return Setup(players=players, options={CATALOG_OPTION: catalog})

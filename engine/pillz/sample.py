@@ -1,5 +1,5 @@
 """A small built-in catalog (three clans, every leader and character ability) and random legal decks,
-for `sample_setup` and tests without data/pillz.json.
+for tests that pass it as their catalog (the engine never falls back to it).
 
 Stats stay inside catalog.POWER_RANGE / DAMAGE_RANGE so the sample is a valid `PillzCatalog`.
 """

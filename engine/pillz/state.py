@@ -7,7 +7,7 @@ The first player leads rounds 1 and 3, the other rounds 2 and 4 (rules: "Qui dé
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
@@ -97,3 +97,7 @@ class Play(BaseModel):
     kind: Literal["play"] = "play"
     card: str
     pillz: int
+
+
+# Every action of the game: a duel has one kind of move.
+PillzAction: TypeAlias = Play

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.choco import ENGINE as CHOCO_ENGINE
-from engine.choco.catalog import ChocoCatalog
+from engine.choco import ChocoCatalog
 from services.choco.clock import ChocoClock
 from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks

@@ -16,9 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from core.clock import Clock
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.penalties import inactivity_24h, inactivity_72h
-from engine.choco.state import ChocoState
+from engine.choco import ChocoCatalog, ChocoState, inactivity_24h, inactivity_72h
 from engine.protocol import Event
 from services.choco import posts, render
 from services.choco.deadlines import (

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.errors import BadInput
-from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard, ChocoCatalog
+from engine.choco import CARD_TYPES, RARITIES, ChocoCard, ChocoCatalog
 from services.choco.economy import GAME_KEY
 from services.platform.catalogs import fold
 from services.shared import collecting

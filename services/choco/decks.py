@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from core.clock import Clock, to_db
 from core.errors import BadInput
-from engine.choco.catalog import RARITIES, ChocoCard, ChocoCatalog
-from engine.choco.state import DECK_SIZE, MAX_COPIES
+from engine.choco import DECK_SIZE, MAX_COPIES, RARITIES, ChocoCard, ChocoCatalog
 from services.choco.collection import owned_counts
 from services.choco.economy import ALLOWED_RARITIES, LEAGUE_KEYS, League, league_of
 from services.choco.names import RARITY_KEYS

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from core.errors import BadInput
-from engine.choco.catalog import Rarity
+from engine.choco import Rarity
 from services.platform import ledger
 from services.platform.games import Currency
 

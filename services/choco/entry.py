@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from core.errors import NotAllowed
-from engine.choco.catalog import ChocoCatalog
+from engine.choco import ChocoCatalog
 from services.choco.decks import deck_cards, validate
 from services.choco.economy import LEAGUE_KEYS, league_of
 from services.choco.leagues import MEMBER_DAYS, leagues_open

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.state import ChocoState
+from engine.choco import ChocoCatalog, ChocoState
 from engine.protocol import Event
 from services.choco import posts
 from services.choco.deadlines import disarm, start_clock

@@ -16,7 +16,7 @@ from typing import Any
 from core.clock import from_db, to_db
 from core.errors import NotAllowed, NotFound
 from engine.choco import ENGINE as CHOCO_ENGINE
-from engine.choco.state import ChocoState
+from engine.choco import ChocoState
 from engine.errors import DomainError
 
 ENGINE = CHOCO_ENGINE

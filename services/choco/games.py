@@ -20,9 +20,7 @@ from typing import Any, TypeVar
 
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.penalties import fault_unowned_card, forfeit
-from engine.choco.state import ChocoState, EndTurn, Prepare, Summon
+from engine.choco import ChocoCatalog, ChocoState, EndTurn, Prepare, Summon, fault_unowned_card, forfeit
 from engine.errors import DomainError, IllegalAction
 from engine.protocol import CATALOG_OPTION, Event, PlayerSetup
 from services.choco import posts

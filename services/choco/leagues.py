@@ -27,8 +27,7 @@ from typing import Any, Literal
 
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput
-from engine.choco.catalog import ChocoCard, ChocoCatalog
-from engine.choco.frogs import FrogPool, draw_among
+from engine.choco import ChocoCard, ChocoCatalog, FrogPool, draw_among
 from services.choco.collection import owned_counts
 from services.choco.economy import GAME_KEY, LEAGUE_KEYS, LEAGUES, REWARD_RARITIES, League, league_of
 from services.platform import ledger

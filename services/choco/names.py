@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import LocalizedText
-from engine.choco.catalog import ChocoCard
+from engine.choco import ChocoCard
 from services.platform.messages import Text
 
 TYPE_KEYS: Mapping[str, str] = {

@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.catalog import Step as EffectStep
-from engine.choco.state import ChocoState
+from engine.choco import ChocoCatalog, ChocoState, EffectStep
 from engine.protocol import Event
 from services.choco.text import card_name, effect_of, join, line_text, localized, player, signed, uid_name
 from services.platform.messages import Text

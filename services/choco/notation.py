@@ -15,11 +15,10 @@ from collections.abc import Sequence
 from functools import cache
 
 from core.errors import BadInput
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.effects import chosen_kinds
-from engine.choco.state import (
+from engine.choco import (
     Attack,
     Card,
+    ChocoCatalog,
     ChocoState,
     DeckAttack,
     Discard,
@@ -29,6 +28,7 @@ from engine.choco.state import (
     Prepare,
     Step,
     Summon,
+    chosen_kinds,
 )
 from services.choco.text import enemy_labels, join, line_text, own_labels, public_uid_name, uid_name
 from services.platform.messages import Text

@@ -16,9 +16,9 @@ from typing import Any
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.state import (
+from engine.choco import (
     Attack,
+    ChocoCatalog,
     ChocoState,
     DeckAttack,
     Discard,

@@ -12,8 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.state import ChocoState
+from engine.choco import ChocoCatalog, ChocoState
 from engine.protocol import Event, Outcome
 from services.choco import render
 from services.choco.game_store import ENGINE, GameRow

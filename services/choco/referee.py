@@ -15,8 +15,7 @@ from typing import Any
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, NotAllowed
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.penalties import forgive_pass, restore_destroyed
+from engine.choco import ChocoCatalog, forgive_pass, restore_destroyed
 from engine.errors import IllegalAction
 from services.choco import posts
 from services.choco.deadlines import disarm, shift

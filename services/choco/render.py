@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.state import Active, Card, ChocoState, Side, Timed
+from engine.choco import Active, Card, ChocoCatalog, ChocoState, Side, Timed
 from engine.protocol import Outcome
 from services.choco.names import TYPE_KEYS
 from services.choco.narrate import narrate

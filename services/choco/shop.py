@@ -21,12 +21,14 @@ from typing import Any
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
-from engine.choco.catalog import ChocoCard, ChocoCatalog, Rarity
-from engine.choco.frogs import (
+from engine.choco import (
     FROG_PRICE,
     MAX_FROGS_PER_PURCHASE,
     RARITY_ODDS_PM,
+    ChocoCard,
+    ChocoCatalog,
     FrogPool,
+    Rarity,
     card_odds,
     draw_frogs,
 )

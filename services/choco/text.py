@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.cards import LocalizedText
-from engine.choco.catalog import ChocoCard, ChocoCatalog, Effect
-from engine.choco.state import Card, ChocoState, Line, Side
+from engine.choco import Card, ChocoCard, ChocoCatalog, ChocoState, Effect, Line, Side
 from services.platform.messages import Text
 
 LINE_KEYS: dict[str, str] = {"front": "choco.event.line.front", "reserve": "choco.event.line.reserve"}

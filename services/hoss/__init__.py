@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.i18n import format_int
-from engine.hoss import ENGINE
-from engine.hoss.catalog import BuffCard, CreatureCard, HossCatalog
+from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog
 from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService

@@ -21,14 +21,19 @@ from typing import Any
 
 from core.clock import from_db, to_db
 from core.errors import NotAllowed, NotFound
-from engine.hoss import ENGINE
-from engine.hoss.actions import Action
-from engine.hoss.ai import strong_policy
-from engine.hoss.battle import Battle, Record
-from engine.hoss.convert import from_state, to_state
-from engine.hoss.ranks import battle_reward, milestone_gold
-from engine.hoss.simulate import Policy
-from engine.hoss.state import HossState
+from engine.hoss import (
+    ENGINE,
+    Battle,
+    HossAction,
+    HossState,
+    Policy,
+    Record,
+    battle_reward,
+    from_state,
+    milestone_gold,
+    strong_policy,
+    to_state,
+)
 from engine.protocol import PlayerSetup
 from services.hoss.gold import GOLD
 from services.platform import ledger, scheduler
@@ -165,7 +170,7 @@ def answer_all(battle: Battle, seat: int, policy: Policy, by: str, pause: int, o
         legal = battle.legal_actions(seat)
 
 
-def apply(battle: Battle, seat: int, action: Action, by: str, pause: int, out: list[Decision]) -> None:
+def apply(battle: Battle, seat: int, action: HossAction, by: str, pause: int, out: list[Decision]) -> None:
     battle.answer(seat, action)  # raises IllegalAction, leaving the battle unchanged
     out.append(Decision(pause, battle.round, seat, ENGINE.action_to_json(action), by))
 
@@ -413,7 +418,7 @@ def decisions(conn: sqlite3.Connection, battle_id: int) -> list[Decision]:
 
 
 def outcome_of(state: HossState) -> dict[str, Any] | None:
-    if not state.over:
+    if not state.finished:
         return None
     return {
         "winners": list(state.winners),

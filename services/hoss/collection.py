@@ -18,22 +18,29 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from core.errors import BadInput, CardUnavailable, NotAllowed
-from engine.hoss.bonus import buff_strength_bp, copy_bonus_pm
-from engine.hoss.catalog import (
+from engine.hoss import (
     ATTACKING_CLASSES,
+    BP,
+    CLASS,
     CLASSES,
+    ELEMENT,
+    RACE,
     RACES,
     RARITIES,
+    STATUSES,
     BuffCard,
     CreatureCard,
+    FusionCopy,
     HossCatalog,
     Rarity,
+    bp,
+    buff_strength_bp,
+    card_spec,
+    copy_bonus_pm,
+    fighter_stats,
+    fusable,
+    sale_price,
 )
-from engine.hoss.deck import bp, card_spec
-from engine.hoss.economy import sale_price
-from engine.hoss.fighters import fighter_stats
-from engine.hoss.fusion import FusionCopy, fusable
-from engine.hoss.rules import BP, CLASS, ELEMENT, RACE, STATUSES
 from services.platform.catalogs import fold
 from store.db import Database
 

@@ -20,14 +20,19 @@ from typing import Any
 
 from core.clock import Clock, to_db
 from core.errors import DomainError
-from engine.hoss.bonus import buff_strength_bp, copy_bonus_pm
-from engine.hoss.catalog import RARITIES, BuffCard, CreatureCard, HossCatalog, Rarity
-from engine.hoss.deck import (
+from engine.hoss import (
     BUFFS_PER_DECK,
     LINES_PER_DECK,
     MAX_DEFENDER_LINES,
+    RARITIES,
+    BuffCard,
+    CreatureCard,
+    HossCatalog,
     HossSetupError,
+    Rarity,
     bp,
+    buff_strength_bp,
+    copy_bonus_pm,
     parse_setup,
 )
 from engine.protocol import PlayerSetup

@@ -20,11 +20,15 @@ from typing import Any
 
 from core.clock import Clock
 from core.errors import BadInput, CardUnavailable, NotAllowed
-from engine.hoss.catalog import RARITIES, BuffCard, CreatureCard, HossCatalog, Rarity
-from engine.hoss.fusion import (
+from engine.hoss import (
+    RARITIES,
+    BuffCard,
+    CreatureCard,
     FusionCopy,
     FusionNeedsConfirmation,
     FusionPlan,
+    HossCatalog,
+    Rarity,
     empty_selection_reason,
     fusion_selection,
     plan_fusion,

@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from core.clock import Clock, to_db
 from core.errors import NotAllowed, NotFound
 from engine import fair_draw
-from engine.hoss.raffle import TICKET_PRICE, split
+from engine.hoss import TICKET_PRICE, split
 from services.hoss.gold import GOLD
 from services.platform import guild_settings, ledger, outbox
 from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Number, Target, Text

@@ -21,16 +21,16 @@ from typing import Any
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, DomainError, NotAllowed, NotFound
-from engine.hoss import ENGINE
-from engine.hoss.actions import moves_of
-from engine.hoss.battle import Record
-from engine.hoss.catalog import HossCatalog
-from engine.hoss.engine import new_battle
-from engine.hoss.ranks import (
+from engine.hoss import (
+    ENGINE,
     MAX_RANK,
     RANK_UNLOCK_WINS,
     RANKS,
+    HossCatalog,
+    Record,
     highest_unlocked,
+    moves_of,
+    new_battle,
     opponent_setup,
     playable_ranks,
 )
@@ -347,7 +347,7 @@ class RankedService:
         """Apply one decision of the player, then let the battle run to the player's next pause (the AI
         answering for the opponent). `pause` is the pause the buttons were drawn for: an answer meant for an
         earlier pause is refused (`hoss.error.ranked.stale`). An illegal action changes nothing."""
-        action = ENGINE.action_from_json(action_json)  # IllegalAction on malformed data
+        action = ENGINE.action_from_json(action_json)  # InvalidAction on malformed data
         now = self.clock.now()
         answer_key = str(key)
 

@@ -16,8 +16,7 @@ from datetime import datetime
 
 from core.clock import Clock
 from core.errors import BadInput, CardUnavailable, DomainError, NotAllowed
-from engine.hoss.catalog import CreatureCard, HossCatalog
-from engine.hoss.economy import MIN_DISTINCT_RANK1, Selling, floor_refusals
+from engine.hoss import MIN_DISTINCT_RANK1, CreatureCard, HossCatalog, Selling, floor_refusals
 from services.hoss.collection import (
     CollectionFilter,
     HossCard,

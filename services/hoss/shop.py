@@ -22,13 +22,20 @@ from typing import Any, cast
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, NotAllowed, NotFound
-from engine.hoss.boosters import CARDS_PER_BOOSTER, TIERS, BoosterPool, draw_booster
-from engine.hoss.catalog import RACES, CreatureCard, HossCatalog, Race, Rarity
-from engine.hoss.economy import (
+from engine.hoss import (
+    CARDS_PER_BOOSTER,
     MAX_BOOSTERS_PER_PURCHASE,
     RACE_BOOSTER_UNLOCK_WINS,
+    RACES,
+    TIERS,
+    BoosterPool,
+    CreatureCard,
+    HossCatalog,
     OddsTable,
+    Race,
+    Rarity,
     booster_price,
+    draw_booster,
     highest_unlocked_rank,
     odds_table,
     race_booster_unlocked,

@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.pillz import ENGINE as PILLZ_ENGINE
-from engine.pillz.catalog import PillzCatalog
-from engine.pillz.packs import PackPool
+from engine.pillz import PackPool, PillzCatalog
 from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks
 from services.pillz.duels import PillzDuels

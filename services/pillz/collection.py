@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.errors import BadInput
-from engine.pillz.catalog import STARS, PillzCard, PillzCatalog
+from engine.pillz import STARS, PillzCard, PillzCatalog
 from services.pillz.economy import GAME_KEY, PillzService
 from services.platform.catalogs import fold
 from services.shared import collecting

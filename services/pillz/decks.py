@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.errors import BadInput
-from engine.pillz.catalog import PillzCard
+from engine.pillz import PillzCard
 from services.pillz.collection import owned_counts
 from services.pillz.economy import PillzService, store_deck
 from services.platform.catalogs import fold

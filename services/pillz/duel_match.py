@@ -12,8 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from engine.pillz import ENGINE
-from engine.pillz.state import PillzState
+from engine.pillz import ENGINE, PillzState
 from services.shared.challenges import ChallengeTexts
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 

@@ -8,10 +8,7 @@ start of the round — never the pending bet, neither directly nor by subtractio
 
 from __future__ import annotations
 
-from engine.pillz import ENGINE
-from engine.pillz.catalog import PillzCatalog
-from engine.pillz.rules import attack_power
-from engine.pillz.state import EffectRecord, Fighter, RoundRecord
+from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power
 from engine.protocol import SPECTATOR
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.names import ABILITY_KEYS
@@ -157,7 +154,7 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
         EmbedField(
             Text(
                 "pillz.duel.player_field",
-                {"player": who(duel, s), "life": state.life[s], "pillz": view["pillz"][s]},
+                {"player": who(duel, s), "life": state.life[s], "pillz": view.pillz[s]},
             ),
             _line_up(duel, catalog, s),
             inline=True,
@@ -167,7 +164,7 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
     lines: list[Text] = [
         Text(
             "pillz.duel.first",
-            {"player": who(duel, state.first), "why": Text(FIRST_KEYS[str(view["first_reason"])])},
+            {"player": who(duel, state.first), "why": Text(FIRST_KEYS[view.first_reason])},
         )
     ]
     for record in state.history:
@@ -176,7 +173,7 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
     if duel.status == "over" and duel.result is not None:
         lines.append(_result(duel))
     elif not state.finished:
-        lead = int(view["lead"])
+        lead = view.lead
         lines += _notes(duel, state.round)
         if state.pending is not None:
             lines.append(

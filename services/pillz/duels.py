@@ -20,11 +20,7 @@ from typing import Any, TypeVar
 from core.clock import Clock, to_db
 from core.errors import BadInput, NotAllowed
 from engine.errors import IllegalAction
-from engine.pillz import ENGINE
-from engine.pillz.ai import choose, choose_quick
-from engine.pillz.catalog import PillzCatalog
-from engine.pillz.packs import PackPool
-from engine.pillz.state import Fighter, Play
+from engine.pillz import ENGINE, Fighter, PackPool, PillzCatalog, Play, choose, choose_quick
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.pillz import duel_render as render
 from services.pillz.decks import active_deck, active_problems

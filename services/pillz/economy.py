@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from core.clock import Clock, to_db
-from engine.pillz.catalog import PillzCard, PillzCatalog
-from engine.pillz.packs import PackPool, draw_starter
+from engine.pillz import PackPool, PillzCard, PillzCatalog, draw_starter
 from services.platform import ledger
 from services.platform.games import Currency
 from services.platform.players import ensure_player

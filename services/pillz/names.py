@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import LocalizedText
-from engine.pillz.catalog import PillzCard
+from engine.pillz import PillzCard
 from services.platform.messages import Text
 
 ABILITY_KEYS: Mapping[str, str] = {

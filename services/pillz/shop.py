@@ -15,12 +15,12 @@ from datetime import datetime
 from typing import Any
 
 from core.errors import BadInput, NotAllowed
-from engine.pillz.catalog import PillzCard
-from engine.pillz.packs import (
+from engine.pillz import (
     CARDS_PER_PACK,
     MAX_PACKS_PER_PURCHASE,
     PACK_PRICE,
     STAR_ODDS_PM,
+    PillzCard,
     open_packs,
 )
 from services.pillz.economy import GAME_KEY, PILLZ_GOLD, PillzService

@@ -259,12 +259,12 @@ class PillzSecrets:
 
     def bet(self, seats: tuple[int, int | None], state: PillzState) -> list[Secret]:
         view = PILLZ.view(state, SPECTATOR)
-        lead = int(view["lead"])
+        lead = view.lead
         leader = seats[lead]
         owners = [] if leader is None else [leader]
         assert state.pending is not None
         bet = int(state.pending[1])
-        token = f"pillz-bet-r{view['round']}-{bet}"
+        token = f"pillz-bet-r{view.round}-{bet}"
         secrets = [
             Secret(f"pending bet token {token}", re.compile(re.escape(token)), frozenset(owners)),
             Secret(
@@ -273,7 +273,7 @@ class PillzSecrets:
                 frozenset(owners),
             ),
         ]
-        left = int(view["pillz"][lead]) - bet
+        left = view.pillz[lead] - bet
         if {bet, left}.isdisjoint(public_numbers(state)):
             self.bets_checked += 1
             public_only = frozenset(self.everybody)
@@ -285,7 +285,7 @@ class PillzSecrets:
 def public_numbers(state: PillzState) -> set[int]:
     """The pillz counts the public message may show: each seat's now, and every resolved round's."""
     view = PILLZ.view(state, SPECTATOR)
-    return {*view["pillz"], *(n for r in view["history"] for n in (*r["pillz"], *r["pillz_left"]))}
+    return {*view.pillz, *(n for r in view.history for n in (*r.pillz, *r.pillz_left))}
 
 
 def distinct_bet(state: PillzState, seat: int) -> int:

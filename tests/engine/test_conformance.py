@@ -3,7 +3,10 @@
 Seeded random games of each registered engine (plus the toy engine) must end within `max_steps`, give
 every current player a legal move, survive a JSON round trip mid-game, replay identically from the same
 seed and actions, never show a player another player's hidden cards, never mutate a state, and reject
-illegal actions. A new game is covered as soon as its package registers its engine.
+illegal actions; and each engine follows the shared conventions (docs/engine.md): a typed action union,
+one `finished` flag, one setup error, a required catalog, qualified outcome keys, `is_legal`, and
+`InvalidAction` for data that is no action. A new game is covered as soon as its package registers its
+engine.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import pkgutil
 import random
 import subprocess
 import sys
+import types
+import typing
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,12 +30,12 @@ from typing import Any
 import pytest
 
 import engine as engine_package
-from engine.errors import IllegalAction
-from engine.protocol import SPECTATOR, Engine, Event, Outcome, Setup
+from engine.errors import DomainError, IllegalAction, InvalidAction
+from engine.protocol import CATALOG_OPTION, SPECTATOR, Engine, Event, Outcome, PlayerSetup, Setup, view_json
 from engine.registry import engines, register_engine, unregister_engine
 from services.platform import games
 from services.platform.catalogs import DATA_DIR, load_catalog
-from tests.engine.toy_game import Play, ToyEngine
+from tests.engine.toy_game import TOY_CATALOG, Play, ToyAction, ToyEngine
 
 GAMES = 200  # fully checked random games per engine
 REPLAYED = 50  # of which replayed from the seed, and resumed from JSON mid-game
@@ -67,7 +72,9 @@ _catalogs: dict[str, Any] = {}
 
 
 def _catalog_for(engine: AnyEngine) -> Any:
-    """The game's real catalog from data/, which `sample_setup` draws decks from."""
+    """The game's real catalog from data/, which `sample_setup` draws decks from (the toy's own list)."""
+    if isinstance(engine, ToyEngine):
+        return TOY_CATALOG
     if engine.name not in _catalogs:
         _catalogs[engine.name] = next(
             (
@@ -141,6 +148,7 @@ def play(
     game = Game(setup=setup, seed=seed)
     while limit is None or len(game.moves) < limit:
         current = engine.current_players(state)
+        assert state.finished == (not current), "`finished` is true exactly when nobody must act"
         if not current:
             break
         assert engine.outcome(state) is None, "a game with players to act must not have an outcome"
@@ -155,6 +163,7 @@ def play(
     if not engine.current_players(state):
         game.outcome = engine.outcome(state)
         assert game.outcome is not None, "a game nobody must act in is over and has an outcome"
+        assert game.outcome.reason.startswith(f"{engine.name}.outcome."), game.outcome.reason
     game.final = engine.to_json(state)
     return game, state
 
@@ -212,6 +221,8 @@ class Checker:
             if seat in current:
                 assert legal, f"seat {seat} must act but has no legal action"
                 for a in legal:
+                    assert isinstance(a, _action_types(engine)), f"{a!r} is not of the engine's action type"
+                    assert engine.is_legal(state, seat, a), f"is_legal refuses the legal {a!r}"
                     self.check_action_json(a)
                     self.seen.setdefault(json.dumps(engine.action_to_json(a), sort_keys=True), a)
             else:
@@ -224,7 +235,7 @@ class Checker:
 
     def check_views(self, state: Any) -> None:
         for viewer in [*self.seats, SPECTATOR]:
-            blob = json.dumps(self.engine.view(state, viewer), sort_keys=True)
+            blob = json.dumps(view_json(self.engine.view(state, viewer)), sort_keys=True)
             leaked = _mentions(blob, _hidden_from(self.engine, state, self.seats, viewer))
             assert not leaked, f"view of seat {viewer} shows hidden cards {sorted(leaked)}"
 
@@ -243,15 +254,17 @@ class Checker:
             legal = _lookup(self.engine.legal_actions(state, seat))
             others = [a for a in self.seen.values() if a not in legal]
             if others:
-                self.expect_illegal(state, seat, self.rng.choice(others))
+                other = self.rng.choice(others)
+                assert not self.engine.is_legal(state, seat, other), f"is_legal accepts the illegal {other!r}"
+                self.expect_illegal(state, seat, other)
 
     def check_garbage(self, state: Any, player: int) -> None:
-        """Untrusted data from Discord is rejected with IllegalAction, never another exception."""
+        """Untrusted data from Discord is rejected with InvalidAction, never another exception."""
         legal = self.engine.legal_actions(state, player)
         for raw in GARBAGE_ACTIONS:
             try:
                 parsed = self.engine.action_from_json(raw)
-            except IllegalAction:
+            except InvalidAction:
                 continue
             if parsed not in legal:
                 self.expect_illegal(state, player, parsed)
@@ -296,6 +309,68 @@ def test_engine_declares_the_protocol(engine: AnyEngine) -> None:
     assert isinstance(engine, Engine)
     assert isinstance(engine.name, str) and engine.name
     assert isinstance(engine.max_steps, int) and engine.max_steps >= 0
+    setup_error = engine.setup_error
+    assert issubclass(setup_error, DomainError), "the setup error is a DomainError"
+    assert not issubclass(setup_error, IllegalAction | InvalidAction), "a setup is no action"
+    assert not issubclass(InvalidAction, IllegalAction) and not issubclass(IllegalAction, InvalidAction)
+
+
+def _action_types(engine: AnyEngine) -> tuple[type, ...]:
+    """The members of the union `apply` declares for its action: a typed union, never `Any`."""
+    declared = typing.get_type_hints(engine.apply)["action"]
+    members = (
+        typing.get_args(declared) if typing.get_origin(declared) in (typing.Union, types.UnionType) else ()
+    )
+    found = members or (declared,)
+    assert all(isinstance(t, type) and t is not object for t in found), f"{engine.name}: untyped actions"
+    return tuple(t for t in found if isinstance(t, type))
+
+
+def test_actions_are_a_typed_union(engine: AnyEngine) -> None:
+    declared = typing.get_type_hints(engine.apply)["action"]
+    assert declared is not Any, f"{engine.name}: apply takes Any"
+    assert typing.get_type_hints(engine.action_from_json)["return"] == declared
+    assert typing.get_type_hints(engine.is_legal)["action"] == declared
+    assert _action_types(engine)
+
+
+def test_the_catalog_is_required(engine: AnyEngine) -> None:
+    """No silent sample catalog: a game plays the cards its caller loaded, or refuses to start."""
+    with pytest.raises(engine.setup_error):
+        engine.sample_setup(random.Random(1), None)
+    with pytest.raises(engine.setup_error):
+        engine.sample_setup(random.Random(1), object())
+    setup = engine.sample_setup(random.Random(1), _catalog_for(engine))
+    assert setup.options.get(CATALOG_OPTION) is _catalog_for(engine)
+    without = {k: v for k, v in setup.options.items() if k != CATALOG_OPTION}
+    with pytest.raises(engine.setup_error):
+        engine.new_game(setup.players, 1, without)
+
+
+def test_an_invalid_table_raises_the_setup_error(engine: AnyEngine) -> None:
+    setup = engine.sample_setup(random.Random(2), _catalog_for(engine))
+    first = setup.players[0]
+    for players in ((first,), (first, first), (*setup.players, PlayerSetup(seat=7, player_id=9))):
+        with pytest.raises(engine.setup_error):
+            engine.new_game(players, 2, setup.options)
+
+
+def test_each_game_package_declares_its_public_api() -> None:
+    """Other layers import `engine.<game>` only (an import-linter contract): its `__all__` must hold the
+    registered engine and the names its conventions give it."""
+    for name, registered in engines().items():
+        package = importlib.import_module(f"engine.{name}")
+        public = set(package.__all__)
+        assert all(hasattr(package, item) for item in public), f"engine.{name}: __all__ names a missing item"
+        assert "ENGINE" in public and package.ENGINE is registered, f"engine.{name}: ENGINE is not public"
+        assert registered.setup_error.__name__ in public, f"engine.{name}: its setup error is not public"
+        assert {t.__name__ for t in _action_types(registered)} <= public, f"engine.{name}: actions not public"
+
+
+def test_data_that_is_no_action_raises_invalid_action(engine: AnyEngine) -> None:
+    for raw in GARBAGE_ACTIONS:
+        with pytest.raises(InvalidAction):
+            engine.action_from_json(raw)
 
 
 # Hundreds of fully checked games per engine: a minute or two alone, more on a loaded shared machine.
@@ -403,8 +478,8 @@ def test_registry_accepts_an_engine_once_and_rejects_impostors() -> None:
 
 
 def _toy_start(toy: ToyEngine, seed: int) -> Any:
-    players = ToyEngine().sample_setup(random.Random(seed), None).players
-    return toy.new_game(players, seed, {"turns": 6})
+    players = ToyEngine().sample_setup(random.Random(seed), TOY_CATALOG).players
+    return toy.new_game(players, seed, {"turns": 6, CATALOG_OPTION: TOY_CATALOG})
 
 
 def test_the_checker_catches_a_leaking_view() -> None:
@@ -432,7 +507,7 @@ def test_the_checker_catches_a_public_draw() -> None:
 
 def test_the_checker_catches_a_mutating_apply() -> None:
     class Mutating(ToyEngine):
-        def apply(self, state: Any, player: int, action: Any) -> Any:
+        def apply(self, state: Any, player: int, action: ToyAction) -> Any:
             result = super().apply(state, player, action)
             object.__setattr__(state, "turn", state.turn + 100)
             return result

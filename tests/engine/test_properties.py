@@ -2,9 +2,10 @@
 JSON round trips of actions, states, events and outcomes.
 
 `action_from_json` reads a button's payload or a stored move: whatever it is given, it returns an action
-of its game or raises `IllegalAction`, never another exception, and the action it returns survives its
-own round trip and is either played or refused with `IllegalAction` by `apply`. The conformance test
-tries a fixed list of garbage; here hypothesis searches arbitrary JSON and mutations of real actions.
+of its game or raises `InvalidAction` (data that is no action), never another exception, and the action it
+returns survives its own round trip and is either played or refused with `IllegalAction` by `apply`,
+exactly as `is_legal` says. The conformance test tries a fixed list of garbage; here hypothesis searches
+arbitrary JSON and mutations of real actions. A broken setup raises the engine's one `setup_error`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.errors import DomainError, IllegalAction
+from engine.errors import IllegalAction, InvalidAction
 from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup
 from tests.engine.game_checks import ID, AnyEngine, all_checks, catalog, engine_of
 
@@ -118,7 +119,7 @@ def untrusted(draw: st.DrawFn, game: str) -> Any:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_any_json_is_an_action_or_an_illegal_action(game: str) -> None:
+def test_any_json_is_an_action_or_an_invalid_action(game: str) -> None:
     engine = ENGINES[game]
     states, _, _ = played(game)
 
@@ -127,17 +128,20 @@ def test_any_json_is_an_action_or_an_illegal_action(game: str) -> None:
     def check(raw: Any, state: Any) -> None:
         try:
             action = engine.action_from_json(raw)
-        except IllegalAction:
+        except InvalidAction:
             return
         assert isinstance(action, CHECKS[game].action_types)
         again = engine.action_from_json(json.loads(json.dumps(engine.action_to_json(action))))
         assert again == action
         before = engine.to_json(state)
         for seat in (0, 1):
+            legal = engine.is_legal(state, seat, action)
             try:
                 engine.apply(state, seat, action)
             except IllegalAction:
+                assert not legal, f"is_legal accepts {action!r}, which apply refuses"
                 continue
+            assert legal, f"is_legal refuses {action!r}, which apply plays"
             assert seat in engine.current_players(state)
         assert engine.to_json(state) == before
 
@@ -226,8 +230,9 @@ def setups(draw: st.DrawFn, game: str) -> tuple[list[PlayerSetup], int, dict[str
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_any_setup_starts_a_game_or_raises_a_domain_error(game: str) -> None:
-    """Decks and extras come from stored collections: a broken one is refused cleanly, never a crash."""
+def test_any_setup_starts_a_game_or_raises_the_setup_error(game: str) -> None:
+    """Decks and extras come from stored collections: a broken one is refused with the game's one setup
+    error, never a crash nor another error."""
     engine = ENGINES[game]
 
     @PROPERTIES
@@ -236,7 +241,7 @@ def test_any_setup_starts_a_game_or_raises_a_domain_error(game: str) -> None:
         players, seed, options = setup
         try:
             state = engine.new_game(players, seed, options)
-        except DomainError:
+        except engine.setup_error:
             return
         assert engine.from_json(engine.to_json(state)) == state
         assert engine.current_players(state) or engine.outcome(state) is not None
@@ -249,7 +254,7 @@ def test_a_choco_turn_bound_that_is_not_a_whole_number_in_range_is_refused(bound
     """Found by the property above: `max_turns=None` raised TypeError, "12" and 12.5 were accepted."""
     choco = ENGINES["choco"]
     setup = choco.sample_setup(random.Random(1), catalog("choco"))
-    with pytest.raises(DomainError):
+    with pytest.raises(choco.setup_error):
         choco.new_game(setup.players, 1, {**setup.options, "max_turns": bound})
 
 

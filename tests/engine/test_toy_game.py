@@ -6,13 +6,23 @@ from typing import Any
 
 import pytest
 
-from engine.errors import DomainError, IllegalAction
-from engine.protocol import SPECTATOR, Outcome, PlayerSetup
+from engine.errors import IllegalAction, InvalidAction
+from engine.protocol import CATALOG_OPTION, SPECTATOR, Outcome, PlayerSetup
 from engine.rng import RngState
-from tests.engine.toy_game import DECK, DUEL_BONUS, Pass, Play, ToyEngine, ToyState
+from tests.engine.toy_game import (
+    DECK,
+    DUEL_BONUS,
+    TOY_CATALOG,
+    Pass,
+    Play,
+    ToyEngine,
+    ToySetupError,
+    ToyState,
+)
 
 toy = ToyEngine()
 PLAYERS = (PlayerSetup(seat=0, player_id=111), PlayerSetup(seat=1, player_id=222))
+OPTIONS = {CATALOG_OPTION: TOY_CATALOG}
 
 
 def state(**fields: Any) -> ToyState:
@@ -29,25 +39,27 @@ def state(**fields: Any) -> ToyState:
 
 
 def test_deal_gives_three_cards_each_from_one_shuffled_deck() -> None:
-    s = toy.new_game(PLAYERS, seed=42, options={})
+    s = toy.new_game(PLAYERS, seed=42, options=OPTIONS)
     assert [len(h) for h in s.hands] == [3, 3]
     assert sorted((*s.hands[0], *s.hands[1], *s.deck), key=lambda c: int(c[1:])) == list(DECK)
     assert s.turns == 6 and s.phase == "turns"
-    assert toy.new_game(PLAYERS, seed=42, options={}) == s
-    deals = {toy.new_game(PLAYERS, seed=seed, options={}).hands for seed in range(20)}
+    assert toy.new_game(PLAYERS, seed=42, options=OPTIONS) == s
+    deals = {toy.new_game(PLAYERS, seed=seed, options=OPTIONS).hands for seed in range(20)}
     assert len(deals) > 15
 
 
 def test_chance_picks_who_begins() -> None:
-    firsts = [toy.new_game(PLAYERS, seed=seed, options={}).active for seed in range(200)]
+    firsts = [toy.new_game(PLAYERS, seed=seed, options=OPTIONS).active for seed in range(200)]
     assert 60 < firsts.count(0) < 140
 
 
 def test_setup_is_checked() -> None:
-    with pytest.raises(DomainError):
-        toy.new_game(PLAYERS[:1], seed=1, options={})
-    with pytest.raises(DomainError):
-        toy.new_game(PLAYERS, seed=1, options={"turns": 21})
+    with pytest.raises(ToySetupError):
+        toy.new_game(PLAYERS[:1], seed=1, options=OPTIONS)
+    with pytest.raises(ToySetupError):
+        toy.new_game(PLAYERS, seed=1, options={})
+    with pytest.raises(ToySetupError):
+        toy.new_game(PLAYERS, seed=1, options={**OPTIONS, "turns": 21})
 
 
 def test_playing_adds_the_value_and_draws_the_top_card_privately() -> None:
@@ -102,7 +114,7 @@ def test_after_the_turns_comes_a_simultaneous_secret_duel() -> None:
     assert toy.current_players(s) == [0]
     assert [(e.kind, dict(e.data)) for e in events] == [("committed", {"seat": 1})]
     assert "c6" not in str(toy.view(s, 0)) and "c6" not in str(toy.view(s, SPECTATOR))
-    assert toy.view(s, 1)["seats"][1]["choice"] == "c6"
+    assert toy.view(s, 1).seats[1].choice == "c6"
     assert toy.hidden_cards(s, 1) == {"c4", "c5", "c6"}
     with pytest.raises(IllegalAction):
         toy.apply(s, 1, Play("c5"))  # one choice each
@@ -149,16 +161,17 @@ def test_the_total_decides_not_the_duel() -> None:
 def test_views_hide_the_other_hand() -> None:
     s = state()
     mine = toy.view(s, 0)
-    assert mine["seats"][0]["hand"] == ["c1", "c2", "c3"]
-    assert mine["seats"][1]["hand"] is None and mine["seats"][1]["hand_size"] == 3
-    assert all(seat["hand"] is None for seat in toy.view(s, SPECTATOR)["seats"])
+    assert mine.seats[0].hand == ("c1", "c2", "c3")
+    assert mine.seats[1].hand is None and mine.seats[1].hand_size == 3
+    assert all(seat.hand is None for seat in toy.view(s, SPECTATOR).seats)
+    assert mine.to_json()["seats"][0]["hand"] == ["c1", "c2", "c3"]
 
 
 @pytest.mark.parametrize(
     "raw", [None, "play", {"kind": "play"}, {"kind": "play", "card": "c99"}, {"kind": "pass", "x": 1}, []]
 )
-def test_malformed_actions_are_illegal(raw: Any) -> None:
-    with pytest.raises(IllegalAction):
+def test_malformed_actions_are_invalid(raw: Any) -> None:
+    with pytest.raises(InvalidAction):
         toy.action_from_json(raw)
 
 

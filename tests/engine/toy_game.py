@@ -3,8 +3,8 @@
 so the conformance test is proven on a game we fully understand. Never registered in production.
 
 Rules of "Toy High Card" (two players):
-1. The deck holds the cards c1..c12 (value = the number), shuffled from the seed; each player gets 3,
-   seat 0 first; chance picks who begins.
+1. The deck holds the catalog's cards (c1..c12, value = the number), shuffled from the seed; each player
+   gets 3, seat 0 first; chance picks who begins.
 2. Then `turns` turns (option, 0..20, default 6) alternate. The active player either plays a card from
    their hand (its value is added to their total, it becomes public, they draw the top card of the deck
    if any) or passes (they draw a card from a random position of the deck if any, and their hand holds
@@ -21,10 +21,10 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeAlias
 
-from engine.errors import DomainError, IllegalAction
-from engine.protocol import SPECTATOR, Event, GameState, Outcome, PlayerSetup, Setup
+from engine.errors import DomainError, IllegalAction, InvalidAction
+from engine.protocol import CATALOG_OPTION, SPECTATOR, Event, GameState, GameView, Outcome, PlayerSetup, Setup
 from engine.rng import RngState
 
 DECK = tuple(f"c{n}" for n in range(1, 13))
@@ -49,8 +49,43 @@ class Pass:
     pass
 
 
-ToyAction = Play | Pass
+ToyAction: TypeAlias = Play | Pass
 Pair = tuple[int, int]
+
+
+class ToySetupError(DomainError):
+    """Every setup the toy game refuses."""
+
+    key = "toy.error.setup"
+
+
+class ToyCatalog(GameState):
+    """The toy's card list: a catalog is required, as in every real game."""
+
+    cards: tuple[str, ...] = DECK
+
+
+TOY_CATALOG = ToyCatalog()
+
+
+class ToySeat(GameView):
+    player_id: int
+    total: int
+    played: tuple[str, ...]
+    hand: tuple[str, ...] | None  # only in its owner's view
+    hand_size: int
+    committed: bool
+    choice: str | None  # only in its owner's view
+
+
+class ToyView(GameView):
+    you: int | None
+    phase: str
+    turn: int
+    turns: int
+    active: int | None
+    deck_size: int
+    seats: tuple[ToySeat, ...]
 
 
 class ToyState(GameState):
@@ -64,6 +99,7 @@ class ToyState(GameState):
     turn: int = 0
     active: int = 0
     phase: Literal["turns", "duel", "over"] = "turns"
+    finished: bool = False
     committed: tuple[bool, bool] = (False, False)
     choices: tuple[str | None, str | None] = (None, None)
 
@@ -74,17 +110,21 @@ def _set(pair: tuple[Any, Any], seat: int, item: Any) -> tuple[Any, Any]:
 
 class ToyEngine:
     name: ClassVar[str] = "toy"
+    setup_error: ClassVar[type[DomainError]] = ToySetupError
     max_steps: ClassVar[int] = MAX_TURNS + 2
 
     def new_game(self, players: Sequence[PlayerSetup], seed: int, options: Mapping[str, Any]) -> ToyState:
         if sorted(p.seat for p in players) != list(SEATS):
-            raise DomainError("toy.error.two_players")
+            raise ToySetupError("toy.error.two_players")
         turns = options.get("turns", 6)
         if not isinstance(turns, int) or not 0 <= turns <= MAX_TURNS:
-            raise DomainError("toy.error.turns", max=MAX_TURNS)
+            raise ToySetupError("toy.error.turns", max=MAX_TURNS)
+        catalog = options.get(CATALOG_OPTION)
+        if not isinstance(catalog, ToyCatalog):
+            raise ToySetupError("toy.error.catalog")
         rng_state = RngState.from_seed(seed, "toy")
         rng, rng_state = rng_state.advance()
-        deck = list(DECK)
+        deck = list(catalog.cards)
         rng.shuffle(deck)
         by_seat = sorted(players, key=lambda p: p.seat)
         return ToyState(
@@ -111,8 +151,11 @@ class ToyEngine:
             return []
         return [*(Play(card) for card in sorted(state.hands[player], key=value)), Pass()]
 
+    def is_legal(self, state: ToyState, player: int, action: ToyAction) -> bool:
+        return action in self.legal_actions(state, player)
+
     def apply(self, state: ToyState, player: int, action: ToyAction) -> tuple[ToyState, list[Event]]:
-        if action not in self.legal_actions(state, player):
+        if not self.is_legal(state, player, action):
             raise IllegalAction("error.illegal_action", action=self.action_to_json(action))
         if state.phase == "turns":
             return self._take_turn(state, player, action)
@@ -183,42 +226,41 @@ class ToyEngine:
                 "played": played,
                 "choices": (None, None),
                 "phase": "over",
+                "finished": True,
             }
         )
         return final, events
 
     def outcome(self, state: ToyState) -> Outcome | None:
-        if state.phase != "over":
+        if not state.finished:
             return None
         a, b = state.totals
         if a == b:
             return Outcome(draw=True, scores=state.totals, reason="toy.outcome.points")
         return Outcome(winners=(0 if a > b else 1,), scores=state.totals, reason="toy.outcome.points")
 
-    def view(self, state: ToyState, player: int) -> Mapping[str, Any]:
-        seats = []
-        for seat in SEATS:
-            mine = seat == player
-            seats.append(
-                {
-                    "player_id": state.player_ids[seat],
-                    "total": state.totals[seat],
-                    "played": list(state.played[seat]),
-                    "hand": list(state.hands[seat]) if mine else None,
-                    "hand_size": len(state.hands[seat]),
-                    "committed": state.committed[seat],
-                    "choice": state.choices[seat] if mine else None,
-                }
+    def view(self, state: ToyState, player: int) -> ToyView:
+        seats = tuple(
+            ToySeat(
+                player_id=state.player_ids[seat],
+                total=state.totals[seat],
+                played=state.played[seat],
+                hand=state.hands[seat] if seat == player else None,
+                hand_size=len(state.hands[seat]),
+                committed=state.committed[seat],
+                choice=state.choices[seat] if seat == player else None,
             )
-        return {
-            "you": None if player == SPECTATOR else player,
-            "phase": state.phase,
-            "turn": state.turn,
-            "turns": state.turns,
-            "active": state.active if state.phase == "turns" else None,
-            "deck_size": len(state.deck),
-            "seats": seats,
-        }
+            for seat in SEATS
+        )
+        return ToyView(
+            you=None if player == SPECTATOR else player,
+            phase=state.phase,
+            turn=state.turn,
+            turns=state.turns,
+            active=state.active if state.phase == "turns" else None,
+            deck_size=len(state.deck),
+            seats=seats,
+        )
 
     def hidden_cards(self, state: ToyState, player: int) -> set[str]:
         if player not in SEATS:
@@ -242,8 +284,13 @@ class ToyEngine:
             card = raw.get("card")
             if raw.get("kind") == "play" and len(raw) == 2 and isinstance(card, str) and card in DECK:
                 return Play(card)
-        raise IllegalAction("error.illegal_action", action=json.dumps(raw, default=repr)[:100])
+        raise InvalidAction("error.invalid_action", action=json.dumps(raw, default=repr)[:100])
 
     def sample_setup(self, rng: random.Random, catalog: Any) -> Setup:
+        if not isinstance(catalog, ToyCatalog):
+            raise ToySetupError("toy.error.catalog")
         players = tuple(PlayerSetup(seat=seat, player_id=rng.randrange(1, 10**18)) for seat in SEATS)
-        return Setup(players=players, options={"turns": rng.choice((0, 1, 2, 6, 9, MAX_TURNS))})
+        return Setup(
+            players=players,
+            options={"turns": rng.choice((0, 1, 2, 6, 9, MAX_TURNS)), CATALOG_OPTION: catalog},
+        )

@@ -10,7 +10,7 @@ from core.clock import to_db
 from emulator.records import RecordedMessage
 from emulator.world import Channel, User
 from engine.choco.engine import ChocoEngine
-from engine.choco.sample import greedy_steps
+from engine.choco.policy import greedy_steps
 from engine.choco.state import ChocoState
 from sandbox.harness import BotHarness
 from services.choco import ChocoServices
@@ -86,7 +86,7 @@ async def challenge_accepted(
 
 
 def greedy_turn(state: ChocoState, seat: int) -> list[object]:
-    """The engine's fixed test policy (engine/choco/sample.py `greedy_steps`)."""
+    """The engine's fixed test policy (engine/choco/policy.py `greedy_steps`)."""
     return list(greedy_steps(state, seat))
 
 

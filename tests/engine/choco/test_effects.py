@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from engine.choco.catalog import Effect
 from engine.choco.engine import ChocoEngine
+from engine.choco.sample import sample_catalog
 from engine.choco.state import (
     Attack,
     Card,
@@ -185,7 +187,7 @@ def test_draw_is_private_and_capped() -> None:
     assert len(state.sides[0].hand) == 2
     drew = next(e for e in events if e.kind == "drew")
     assert drew.visible_to == frozenset({0})
-    assert "hand" not in ENGINE.view(state, 1)["sides"][0]
+    assert ENGINE.view(state, 1).sides[0].hand is None
 
 
 def test_discard_and_mill_hit_the_opponent_at_random() -> None:
@@ -273,7 +275,7 @@ def test_a_staying_pure_effect_repeats_then_goes_to_the_graveyard() -> None:
     after = end_turns(after, 3)
     assert board(after, 1)["e0"].pv == 3 and not after.actives
     assert after.sides[0].graveyard[-1].uid == "p0"
-    assert ENGINE.view(after, 1)["active_effects"] == []
+    assert ENGINE.view(after, 1).active_effects == ()
 
 
 # --- targets ---------------------------------------------------------------------------------------------
@@ -392,9 +394,7 @@ def test_pure_cards_are_not_wizards_for_the_end_of_the_game() -> None:
 
 
 def test_sample_decks_hold_effect_cards() -> None:
-    import random
-
-    setup = ENGINE.sample_setup(random.Random(3), None)
+    setup = ENGINE.sample_setup(random.Random(3), sample_catalog())
     state = ENGINE.new_game(list(setup.players), 3, setup.options)
     assert state.effects
     kinds = {state.effects[c].trigger for c in state.effects}

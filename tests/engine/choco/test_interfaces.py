@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.choco.engine import ChocoEngine
+from engine.choco.sample import sample_catalog
 from engine.choco.state import ChocoState, EndTurn, Prepare, Turn
 
 ENGINE = ChocoEngine()
@@ -13,7 +14,7 @@ ENGINE = ChocoEngine()
 def _random_game(seed: int) -> tuple[ChocoState, list[tuple[ChocoState, int, list[object]]]]:
     """Play step by step at random; collect (state at turn start, seat, steps) for every full turn."""
     rng = random.Random(seed)
-    setup = ENGINE.sample_setup(rng, None)
+    setup = ENGINE.sample_setup(rng, sample_catalog())
     s = ENGINE.new_game(setup.players, seed, setup.options)
     turns: list[tuple[ChocoState, int, list[object]]] = []
     start, steps = s, []

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.choco.engine import ChocoEngine
+from engine.choco.engine import ChocoEngine, ChocoSetupError
 from engine.choco.sample import sample_catalog, sample_deck
 from engine.choco.state import (
     Attack,
@@ -24,11 +24,12 @@ from engine.choco.state import (
     TurnProgress,
 )
 from engine.choco.turn import summons_allowed
-from engine.errors import DomainError, IllegalAction
-from engine.protocol import SPECTATOR, PlayerSetup
+from engine.errors import IllegalAction, InvalidAction
+from engine.protocol import CATALOG_OPTION, SPECTATOR, PlayerSetup
 from engine.rng import RngState
 
 ENGINE = ChocoEngine()
+SAMPLE = {CATALOG_OPTION: sample_catalog()}
 FOE = Side(pioche=(Card(uid="q0", card_id="bronze-1-0", pa=1, pv=3, max_pv=3),))  # keeps the game going
 
 
@@ -69,12 +70,14 @@ def play(s: ChocoState, *steps: object) -> ChocoState:
 def test_a_deck_holds_24_cards_and_at_most_two_copies() -> None:
     good = players()
     ids = sorted(c.id for c in sample_catalog().cards)
-    with pytest.raises(DomainError, match="deck_size"):
-        ENGINE.new_game([PlayerSetup(0, 1, good[0].deck[:23]), good[1]], 1, {})
-    with pytest.raises(DomainError, match="deck_copies"):
-        ENGINE.new_game([PlayerSetup(0, 1, (ids[0],) * 3 + good[0].deck[3:]), good[1]], 1, {})
-    with pytest.raises(DomainError, match="unknown_card"):
-        ENGINE.new_game([PlayerSetup(0, 1, ("nope", *good[0].deck[1:])), good[1]], 1, {})
+    with pytest.raises(ChocoSetupError, match="deck_size"):
+        ENGINE.new_game([PlayerSetup(0, 1, good[0].deck[:23]), good[1]], 1, SAMPLE)
+    with pytest.raises(ChocoSetupError, match="deck_copies"):
+        ENGINE.new_game([PlayerSetup(0, 1, (ids[0],) * 3 + good[0].deck[3:]), good[1]], 1, SAMPLE)
+    with pytest.raises(ChocoSetupError, match="unknown_card"):
+        ENGINE.new_game([PlayerSetup(0, 1, ("nope", *good[0].deck[1:])), good[1]], 1, SAMPLE)
+    with pytest.raises(ChocoSetupError, match="catalog"):  # no sample catalog behind the caller's back
+        ENGINE.new_game(good, 1, {})
 
 
 def test_effect_cards_are_accepted_with_their_effects_copied() -> None:
@@ -93,7 +96,7 @@ def test_effect_cards_are_accepted_with_their_effects_copied() -> None:
 
 
 def test_the_pioche_is_shuffled_from_the_seed_with_unique_instance_ids() -> None:
-    a, b, c = (ENGINE.new_game(players(), seed, {}) for seed in (1, 1, 2))
+    a, b, c = (ENGINE.new_game(players(), seed, SAMPLE) for seed in (1, 1, 2))
     assert a == b and a != c
     uids = [x.uid for side in a.sides for x in side.pioche + side.hand]
     assert len(uids) == len(set(uids)) == 48
@@ -103,14 +106,14 @@ def test_the_pioche_is_shuffled_from_the_seed_with_unique_instance_ids() -> None
 
 
 def test_preparatory_turn_is_simultaneous_and_secret_then_reveals_and_draws_the_first_player() -> None:
-    s = ENGINE.new_game(players(), 3, {})
+    s = ENGINE.new_game(players(), 3, SAMPLE)
     assert [len(side.hand) for side in s.sides] == [5, 5]
     assert ENGINE.current_players(s) == [0, 1]
     choice1 = Prepare(card=s.sides[1].hand[0].uid, line="reserve")
     s, events = ENGINE.apply(s, 1, choice1)
     assert ENGINE.current_players(s) == [0]
     assert choice1.card in ENGINE.hidden_cards(s, 1)
-    assert choice1.card not in json.dumps(ENGINE.view(s, 0)) and choice1.card not in json.dumps(
+    assert choice1.card not in json.dumps(ENGINE.view(s, 0).to_json()) and choice1.card not in json.dumps(
         events[0].data
     )
     with pytest.raises(IllegalAction):
@@ -124,7 +127,7 @@ def test_preparatory_turn_is_simultaneous_and_secret_then_reveals_and_draws_the_
     assert s.sides[1].reserve[0].uid == choice1.card
     firsts = set()
     for seed in range(30):
-        g = ENGINE.new_game(players(), seed, {})
+        g = ENGINE.new_game(players(), seed, SAMPLE)
         g, _ = ENGINE.apply(g, 0, ENGINE.legal_actions(g, 0)[0])
         g, _ = ENGINE.apply(g, 1, ENGINE.legal_actions(g, 1)[0])
         firsts.add(g.active)
@@ -296,14 +299,14 @@ def test_views_hide_hands_and_pioches() -> None:
         Side(pioche=cards("p", 2), hand=cards("h", 2), front=cards("f", 1)),
         Side(pioche=(), front=cards("t", 1)),
     )
-    mine, theirs, public = (json.dumps(ENGINE.view(s, seat)) for seat in (0, 1, SPECTATOR))
+    mine, theirs, public = (json.dumps(ENGINE.view(s, seat).to_json()) for seat in (0, 1, SPECTATOR))
     assert '"h0"' in mine and '"h0"' not in theirs and '"h0"' not in public
     assert '"p0"' not in mine and ENGINE.hidden_cards(s, 0) == {"h0", "h1"}
 
 
 @pytest.mark.parametrize("raw", [None, {"kind": "summon"}, {"kind": "turn", "steps": [{"kind": "end"}]}, "x"])
-def test_garbage_actions_are_illegal(raw: object) -> None:
-    with pytest.raises(IllegalAction):
+def test_garbage_actions_are_invalid(raw: object) -> None:
+    with pytest.raises(InvalidAction):
         ENGINE.action_from_json(raw)
 
 

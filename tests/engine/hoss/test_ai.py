@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pytest
 
 from engine.hoss import ENGINE
-from engine.hoss.actions import Action, ChoosePath, Move, Pass, Place, Play
+from engine.hoss.actions import ChoosePath, HossAction, Move, Pass, Place, Play
 from engine.hoss.ai import simple_policy, strong_policy
 from engine.hoss.battle import Battle
 from engine.hoss.catalog import CreatureCard, HossCatalog
@@ -70,7 +70,7 @@ def test_strong_beats_simple_in_mirror_matches(catalog: HossCatalog) -> None:
 def _checked(policy: Policy, seen: list[type]) -> Policy:
     """`policy`, asserting each answer is legal and leaves the battle untouched."""
 
-    def choose(battle: Battle, seat: int, legal: Sequence[Action]) -> Action:
+    def choose(battle: Battle, seat: int, legal: Sequence[HossAction]) -> HossAction:
         before = to_state(battle)
         action = policy(battle, seat, legal)
         assert action in legal, (action, legal)
@@ -174,7 +174,7 @@ def test_strong_plays_the_race_the_enemy_fears_not_the_one_that_fears_it() -> No
     for hand in (["syl", "hum"], ["hum", "syl"]):
         cards = {"syl": _twin("syl_guerrier_1", "sylvestre"), "hum": _twin("hum_guerrier_1", "humain")}
         battle = arena([], enemies, hand_a=[cards[h] for h in hand])
-        legal: list[Action] = [Play("a1"), Play("a2"), Pass()]
+        legal: list[HossAction] = [Play("a1"), Play("a2"), Pass()]
         humain = f"a{hand.index('hum') + 1}"
         assert strong_policy()(battle, 0, legal) == Play(humain)  # Squelettes fear Humains
 
@@ -210,6 +210,6 @@ def test_simple_plays_its_strongest_attacker_before_any_defender() -> None:
         creature("syl_guerrier_1", "sylvestre", pv=140, atk=14, interval=2.0),
     ]
     battle = arena([_twin("hum_guerrier_1", "humain")], [_twin("sq_guerrier_1", "squelette")], hand_a=hand)
-    legal: list[Action] = [Play("a2", "a1"), Play("a3"), Play("a4"), Pass()]
+    legal: list[HossAction] = [Play("a2", "a1"), Play("a3"), Play("a4"), Pass()]
     assert simple_policy(battle, 0, legal) == Play("a4")
     assert simple_policy(battle, 0, [Play("a2", "a1"), Pass()]) == Play("a2", "a1")

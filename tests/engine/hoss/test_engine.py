@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, InvalidAction
 from engine.hoss import ENGINE
-from engine.hoss.actions import Action, Pass, Play
+from engine.hoss.actions import HossAction, Pass, Play
 from engine.hoss.battle import Battle
 from engine.hoss.convert import from_state, to_state
+from engine.hoss.sample import SAMPLE_CATALOG
 from engine.hoss.simulate import clone, first_policy, passive_policy, prepare, random_policy, run, simulate
 from engine.hoss.state import HossState
 from engine.protocol import CATALOG_OPTION, SPECTATOR, Engine
@@ -80,7 +81,7 @@ def test_actions_travel_as_json_and_garbage_is_refused() -> None:
         "pass",
         {"kind": "pass", "x": 1},
     ):
-        with pytest.raises(IllegalAction):
+        with pytest.raises(InvalidAction):
             ENGINE.action_from_json(garbage)
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, 0, Play("b1"))  # not this seat's card
@@ -144,7 +145,7 @@ def test_the_fast_path_and_the_protocol_give_the_same_battle(move_pauses: bool) 
 def test_both_paths_agree_on_random_decks_with_every_status_and_ability() -> None:
     """The built-in sample catalog has every status, deflection, healing, two-path lines and all buffs."""
     for seed in range(40):
-        setup = ENGINE.sample_setup(random.Random(seed), None)
+        setup = ENGINE.sample_setup(random.Random(seed), SAMPLE_CATALOG)
         catalog, move_pauses = setup.options[CATALOG_OPTION], setup.options["move_pauses"]
         policies = (random_policy(seed), random_policy(seed + 1))
         state, records, _ = protocol_game(seed, policies, move_pauses, setup.players, catalog)
@@ -199,7 +200,7 @@ def test_the_longest_battles_stay_within_max_steps() -> None:
     assert steps <= ENGINE.max_steps
 
 
-def _mover(battle: Any, seat: int, legal: Sequence[Action]) -> Action:
+def _mover(battle: Any, seat: int, legal: Sequence[HossAction]) -> HossAction:
     return next((a for a in legal if type(a).__name__ == "Move"), legal[0])
 
 
@@ -222,7 +223,7 @@ def test_a_draw_is_an_outcome_without_winners() -> None:
 
 def test_sample_setups_are_valid_for_any_catalog() -> None:
     for seed in range(20):
-        for catalog in (None, CATALOG):
+        for catalog in (SAMPLE_CATALOG, CATALOG):
             setup = ENGINE.sample_setup(random.Random(seed), catalog)
             state = ENGINE.new_game(setup.players, seed, setup.options)
             assert ENGINE.current_players(state) == [0, 1]

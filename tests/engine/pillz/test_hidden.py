@@ -18,12 +18,12 @@ def test_the_bet_is_private_and_the_card_public() -> None:
     assert led.kind == "led" and led.visible_to is None and led.data["card"] == "a2"
     assert "pillz" not in led.data
     assert bet.kind == "bet" and bet.visible_to == frozenset({0}) and bet.data["pillz"] == 7
-    assert ENGINE.view(after, 0)["bet"] == 7 and ENGINE.view(after, 0)["pillz_available"] == 5
+    assert ENGINE.view(after, 0).bet == 7 and ENGINE.view(after, 0).pillz_available == 5
     for viewer in (1, SPECTATOR):
         view = ENGINE.view(after, viewer)
-        assert view["pending_card"] == "a2"
-        assert view["pillz"] == [12, 12]  # the leader's count as at the start of the round
-        assert "bet" not in view and "bet_token" not in view
+        assert view.pending_card == "a2"
+        assert view.pillz == (12, 12)  # the leader's count as at the start of the round
+        assert view.bet is None and view.bet_token is None
 
 
 def test_views_of_others_do_not_depend_on_the_bet() -> None:
@@ -48,7 +48,7 @@ def test_views_of_others_do_not_depend_on_the_bet() -> None:
             after, events = ENGINE.apply(s, leader, Play(card=card, pillz=bet))
             for viewer in seen:
                 public = [e.to_json() for e in events if e.visible(viewer)]
-                seen[viewer].add(json.dumps([ENGINE.view(after, viewer), public], sort_keys=True))
+                seen[viewer].add(json.dumps([ENGINE.view(after, viewer).to_json(), public], sort_keys=True))
                 assert ENGINE.hidden_cards(after, leader) == {f"pillz-bet-r{s.round}-{bet}"}
         assert all(len(blobs) == 1 for blobs in seen.values())
 
@@ -56,6 +56,6 @@ def test_views_of_others_do_not_depend_on_the_bet() -> None:
 def test_the_bet_is_public_once_the_round_resolves() -> None:
     s = round_(state(), ("a0", 7), ("b0", 2))
     view = ENGINE.view(s, SPECTATOR)
-    assert view["history"][0]["pillz"] == [7, 2]
-    assert view["pillz"] == [5, 10]
+    assert view.history[0].pillz == (7, 2)
+    assert view.pillz == (5, 10)
     assert ENGINE.hidden_cards(s, 0) == ENGINE.hidden_cards(s, 1) == set()

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, InvalidAction
 from engine.pillz.rules import draw_winner
 from engine.pillz.state import Play
 from engine.rng import RngState
@@ -184,8 +184,8 @@ def test_the_answer_may_not_spend_more_than_is_left() -> None:
         ["play", "a0", 1],
     ],
 )
-def test_malformed_actions_raise_illegal_action(raw: object) -> None:
-    with pytest.raises(IllegalAction):
+def test_malformed_actions_raise_invalid_action(raw: object) -> None:
+    with pytest.raises(InvalidAction):
         ENGINE.action_from_json(raw)
 
 

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from engine.errors import DomainError
 from engine.pillz.catalog import PillzCard, PillzCatalog
+from engine.pillz.engine import PillzSetupError
 from engine.pillz.sample import sample_catalog
 from engine.pillz.state import HAND_SIZE, START_LIFE, START_PILLZ
 from services.platform.catalogs import DATA_DIR, load_catalog
@@ -56,13 +56,18 @@ def test_the_card_stats_are_copied_into_the_state() -> None:
     ],
 )
 def test_an_invalid_deck_is_refused(deck: tuple[str, ...], reason: str) -> None:
-    with pytest.raises(DomainError) as error:
+    with pytest.raises(PillzSetupError) as error:
         new_game(catalog(*PLAIN), deck, DECK1)
     assert error.value.params["reason"] == reason
 
 
-def test_without_a_catalog_the_sample_catalog_is_used() -> None:
-    setup = ENGINE.sample_setup(random.Random(3), None)
+def test_a_catalog_is_required() -> None:
+    """No silent fallback to the sample catalog: a duel plays the cards its caller loaded."""
+    with pytest.raises(PillzSetupError, match="catalog"):
+        ENGINE.sample_setup(random.Random(3), None)
+    setup = ENGINE.sample_setup(random.Random(3), sample_catalog())
+    with pytest.raises(PillzSetupError, match="catalog"):
+        ENGINE.new_game(setup.players, 3, {})
     s = ENGINE.new_game(setup.players, 3, setup.options)
     assert all(sample_catalog().card(f.card_id) is not None for hand in s.hands for f in hand)
 
@@ -123,7 +128,7 @@ def test_every_duel_starts_at_12_pv_and_12_pillz_whatever_the_leaders(mine: Pill
 
 def test_the_sample_catalog_starts_every_duel_at_12_and_12() -> None:
     for seed in range(60):
-        setup = ENGINE.sample_setup(random.Random(seed), None)
+        setup = ENGINE.sample_setup(random.Random(seed), sample_catalog())
         s = ENGINE.new_game(setup.players, seed, setup.options)
         assert (s.life, s.max_life, s.pillz) == ((12, 12), (12, 12), (12, 12))
 
@@ -139,7 +144,7 @@ def test_the_higher_total_of_stars_begins() -> None:
         assert s.first == 0
         t = new_game(catalog(*cards), ("o0", "o1", "o2", "o3"), ("s0", "s1", "s2", "s3"), seed)
         assert t.first == 1
-    assert ENGINE.view(s, 0)["first_reason"] == "stars"
+    assert ENGINE.view(s, 0).first_reason == "stars"
 
 
 def _share_first_zero(
@@ -165,7 +170,7 @@ def test_a_counter_attack_leader_always_plays_second() -> None:
         assert s.first == 1
         t = new_game(catalog(*cards), ("o0", "o1", "o2", "o3"), ("taisho", "s0", "s1", "s2"), seed)
         assert t.first == 0
-    assert ENGINE.view(s, 0)["first_reason"] == "counter_attack"
+    assert ENGINE.view(s, 0).first_reason == "counter_attack"
     events = ENGINE.start_events(s)
     assert events[-1].kind == "first_player" and events[-1].data["reason"] == "counter_attack"
 
@@ -177,7 +182,7 @@ def test_two_counter_attack_leaders_leave_it_to_chance() -> None:
     share = _share_first_zero(cards, ("taisho-a", "a0", "a1", "a2"), ("taisho-b", "o0", "o1", "o2"))
     assert abs(share - 0.5) < 4 * math.sqrt(0.25 / 2000)
     s = new_game(catalog(*cards), ("taisho-a", "a0", "a1", "a2"), ("taisho-b", "o0", "o1", "o2"))
-    assert ENGINE.view(s, 0)["first_reason"] == "random"
+    assert ENGINE.view(s, 0).first_reason == "random"
 
 
 def test_start_events_show_both_line_ups_publicly() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.choco.engine import ChocoEngine
-from engine.choco.sample import greedy_steps
+from engine.choco.policy import greedy_steps
 from engine.choco.state import Attack, ChocoState, Prepare, Turn
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.choco.game_store import GameRow

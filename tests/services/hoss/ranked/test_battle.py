@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from core.clock import ManualClock
-from core.errors import IllegalAction, NotAllowed, NotFound
+from core.errors import DomainError, IllegalAction, InvalidAction, NotAllowed, NotFound
 from engine.hoss.ranks import battle_reward
 from services.hoss.battles import DECISION_TIMEOUT, REASON
 from services.hoss.ranked import NOTABLE_EVENTS
@@ -127,8 +127,14 @@ async def test_an_illegal_or_stale_answer_changes_nothing(db: Database, clock: M
     ranked = service(db, clock)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     before = await everything(db)
-    for bad in ({"kind": "play", "card": "b1", "protege": None}, {"kind": "dance"}, "pass", None):
-        with pytest.raises(IllegalAction):
+    refused: tuple[tuple[Any, type[DomainError]], ...] = (
+        ({"kind": "play", "card": "b1", "protege": None}, IllegalAction),  # the opponent's card
+        ({"kind": "dance"}, InvalidAction),  # no action at all
+        ("pass", InvalidAction),
+        (None, InvalidAction),
+    )
+    for bad, error in refused:
+        with pytest.raises(error):
             await ranked.answer(1, battle, bad, key=f"bad{bad}", pause=1)
     with pytest.raises(NotAllowed) as stale:
         await ranked.answer(1, battle, {"kind": "pass"}, key="old", pause=0)
