@@ -93,10 +93,6 @@ class Verification:
     verdict: fair_draw.Verdict
 
 
-def entry(number: int, player_id: int) -> str:
-    return f"{number}:{player_id}"
-
-
 class RaffleService:
     def __init__(self, db: Database, clock: Clock, rng: random.Random, scheduler: Scheduler) -> None:
         self.db = db
@@ -228,49 +224,61 @@ class RaffleService:
             self._draw(conn, now, guild_id, day)
 
     def _draw(self, conn: sqlite3.Connection, now: datetime, guild_id: int, day: date) -> None:
-        seed = str(
-            conn.execute(
-                "SELECT seed FROM hoss_raffles WHERE guild_id = ? AND day = ?", (guild_id, day.isoformat())
-            ).fetchone()[0]
-        )
-        sold = _tickets(conn, guild_id, day)
+        seed, commitment = conn.execute(
+            "SELECT seed, commitment FROM hoss_raffles WHERE guild_id = ? AND day = ?",
+            (guild_id, day.isoformat()),
+        ).fetchone()
+        entries = _entries(conn, guild_id, day)
         carried = _take_carry(conn, guild_id, day)
-        division = split(len(sold), carried)
-        entries = [entry(number, player) for number, player in sold]
-        picked = fair_draw.draw(seed, entries, division.winners)
-        winners = tuple(sold[position][1] for position in picked)
-        for place, position in enumerate(picked, start=1):
-            number, player = sold[position]
-            conn.execute(
-                "UPDATE hoss_raffle_tickets SET winner = ? WHERE guild_id = ? AND day = ? AND number = ?",
-                (place, guild_id, day.isoformat(), number),
-            )
-            why = ledger.Movement(REASON_PRIZE, ref=f"{guild_id}:{day.isoformat()}")
+        division = split(len(entries), carried)
+        picked = fair_draw.draw(str(seed), entries, division.winners)
+        drawn = [_ticket_of(entries[position]) for position in picked]  # (number, player), in draw order
+        conn.executemany(
+            "UPDATE hoss_raffle_tickets SET winner = ? WHERE guild_id = ? AND day = ? AND number = ?",
+            [(place, guild_id, day.isoformat(), number) for place, (number, _) in enumerate(drawn, start=1)],
+        )
+        why = ledger.Movement(REASON_PRIZE, ref=f"{guild_id}:{day.isoformat()}")
+        for _, player in drawn:
             ledger.credit(conn, now, player, GOLD, division.share, why)
-        drawn = conn.execute(
+        record = DrawRecord(
+            guild_id=guild_id,
+            day=day,
+            tickets=division.tickets,
+            carried_in=carried,
+            pot=division.pot,
+            share=division.share,
+            carried_out=division.carried,
+            winners=tuple(player for _, player in drawn),
+            seed=str(seed),
+            commitment=str(commitment),
+            digest=fair_draw.entries_digest(entries),
+            entries=tuple(entries),
+        )
+        updated = conn.execute(
             "UPDATE hoss_raffles SET status = 'drawn', tickets = ?, carried_in = ?, pot = ?, share = ?,"
             " carried_out = ?, entries_digest = ?, drawn_at = ? WHERE guild_id = ? AND day = ? AND status = 'open'",
             (
-                division.tickets,
-                carried,
-                division.pot,
-                division.share,
-                division.carried,
-                fair_draw.entries_digest(entries),
+                record.tickets,
+                record.carried_in,
+                record.pot,
+                record.share,
+                record.carried_out,
+                record.digest,
                 to_db(now),
                 guild_id,
                 day.isoformat(),
             ),
         ).rowcount
-        if drawn != 1:
+        if updated != 1:
             raise RuntimeError(f"raffle {guild_id}/{day} was drawn twice")  # rolls the whole unit back
-        record = _record(conn, guild_id, day)
-        assert record is not None
         channel = guild_settings.read(conn, guild_id).announce_channel_id
         if channel is not None:
-            outbox.enqueue(conn, now, Target("channel", channel, players=winners), results_post(record))
-        for player in winners:
-            outbox.enqueue(conn, now, Target("dm", player, fallback_channel_id=channel), winner_dm(record))
+            outbox.enqueue(
+                conn, now, Target("channel", channel, players=record.winners), results_post(record)
+            )
+        dm = winner_dm(record)
+        for player in record.winners:
+            outbox.enqueue(conn, now, Target("dm", player, fallback_channel_id=channel), dm)
 
     async def latest(self, guild_id: int) -> DrawRecord | None:
         return await self.db.read(lambda conn: _latest_draw(conn, guild_id))
@@ -297,12 +305,19 @@ def _ticket_count(conn: sqlite3.Connection, guild_id: int, day: date) -> int:
     return int(row[0])
 
 
-def _tickets(conn: sqlite3.Connection, guild_id: int, day: date) -> list[tuple[int, int]]:
+def _entries(conn: sqlite3.Connection, guild_id: int, day: date) -> list[str]:
+    """The published entries, "<number>:<player id>" in ticket order, written by the database."""
     rows = conn.execute(
-        "SELECT number, player_id FROM hoss_raffle_tickets WHERE guild_id = ? AND day = ? ORDER BY number",
+        "SELECT CAST(number AS TEXT) || ':' || CAST(player_id AS TEXT) FROM hoss_raffle_tickets"
+        " WHERE guild_id = ? AND day = ? ORDER BY number",
         (guild_id, day.isoformat()),
     ).fetchall()
-    return [(int(number), int(player)) for number, player in rows]
+    return [row[0] for row in rows]
+
+
+def _ticket_of(entry: str) -> tuple[int, int]:
+    number, player = entry.split(":")
+    return int(number), int(player)
 
 
 def _has_ticket(conn: sqlite3.Connection, player_id: int, day: date) -> bool:
@@ -355,7 +370,6 @@ def _record(conn: sqlite3.Connection, guild_id: int, day: date) -> DrawRecord | 
     ).fetchone()
     if row is None:
         return None
-    sold = _tickets(conn, guild_id, day)
     winners = conn.execute(
         "SELECT player_id FROM hoss_raffle_tickets WHERE guild_id = ? AND day = ? AND winner IS NOT NULL"
         " ORDER BY winner",
@@ -373,7 +387,7 @@ def _record(conn: sqlite3.Connection, guild_id: int, day: date) -> DrawRecord | 
         seed=str(row[5]),
         commitment=str(row[6]),
         digest=str(row[7]),
-        entries=tuple(entry(number, player) for number, player in sold),
+        entries=tuple(_entries(conn, guild_id, day)),
     )
 
 
