@@ -18,6 +18,18 @@ the modules.
 
 from engine.hoss.actions import ChoosePath, HossAction, Move, Pass, Place, Play, moves_of
 from engine.hoss.ai import strong_policy
+from engine.hoss.arena import (
+    ARENA_MIN_RANK,
+    SHOWN_FROM,
+    ArenaResult,
+    Standing,
+    incomplete_lines,
+    opponents,
+    rank,
+    season_payouts,
+    settle,
+    shared_copies,
+)
 from engine.hoss.battle import Battle, Record
 from engine.hoss.bonus import buff_strength_bp, copy_bonus_pm
 from engine.hoss.boosters import CARDS_PER_BOOSTER, TIERS, BoosterPool, draw_booster
@@ -88,6 +100,7 @@ ENGINE = HossEngine()
 register_engine(ENGINE)
 
 __all__ = [
+    "ARENA_MIN_RANK",
     "ATTACKING_CLASSES",
     "BP",
     "BUFFS_PER_DECK",
@@ -108,9 +121,11 @@ __all__ = [
     "RANKS",
     "RANK_UNLOCK_WINS",
     "RARITIES",
+    "SHOWN_FROM",
     "STATUSES",
     "TICKET_PRICE",
     "TIERS",
+    "ArenaResult",
     "Battle",
     "BoosterPool",
     "BuffCard",
@@ -135,6 +150,7 @@ __all__ = [
     "Rarity",
     "Record",
     "Selling",
+    "Standing",
     "battle_reward",
     "booster_price",
     "bp",
@@ -150,17 +166,23 @@ __all__ = [
     "fusion_selection",
     "highest_unlocked",
     "highest_unlocked_rank",
+    "incomplete_lines",
     "milestone_gold",
     "moves_of",
     "new_battle",
     "odds_table",
     "opponent_setup",
+    "opponents",
     "parse_setup",
     "plan_fusion",
     "playable_ranks",
     "race_booster_unlocked",
+    "rank",
     "roll",
     "sale_price",
+    "season_payouts",
+    "settle",
+    "shared_copies",
     "split",
     "strong_policy",
     "to_state",

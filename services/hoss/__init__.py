@@ -11,6 +11,7 @@ from typing import Any
 
 from core.i18n import format_int
 from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog
+from services.hoss.arena import ArenaService
 from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
@@ -130,6 +131,7 @@ class HossServices:
     decks: DeckService
     ranked: RankedService
     raffle: RaffleService
+    arena: ArenaService
 
     @staticmethod
     def build(ctx: GameContext) -> HossServices:
@@ -143,6 +145,7 @@ class HossServices:
             decks=decks,
             ranked=RankedService(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, decks),
             raffle=RaffleService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler),
+            arena=ArenaService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler, decks),
         )
 
 

@@ -384,28 +384,37 @@ class DeckService:
         if not lock_name:
             raise ValueError("a lock needs a name")
 
-        def unit(conn: sqlite3.Connection) -> LockResult:
-            evaluation = self._playable(conn, player_id, slot)
-            for copy in evaluation.copies:
-                if copy.locked_by not in (None, lock_name):
-                    raise DomainError("hoss.error.deck.locked_elsewhere", copy=copy.id)
-            target = {c.id for c in evaluation.copies}
-            held = set(self._held(conn, player_id, lock_name))
-            ledger.set_card_lock(conn, sorted(held - target), player_id, None)
-            ledger.set_card_lock(conn, sorted(target - held), player_id, lock_name)
-            return LockResult(tuple(sorted(target)), tuple(sorted(held - target)))
+        return await self.db.write(lambda conn: self.lock_in(conn, player_id, slot, lock_name))
 
-        return await self.db.write(unit)
+    def lock_in(self, conn: sqlite3.Connection, player_id: int, slot: int, lock_name: str) -> LockResult:
+        """`lock` inside the caller's write unit (the Arena locks both decks with its registration)."""
+        evaluation = self._playable(conn, player_id, slot)
+        for copy in evaluation.copies:
+            if copy.locked_by not in (None, lock_name):
+                raise DomainError("hoss.error.deck.locked_elsewhere", copy=copy.id)
+        target = {c.id for c in evaluation.copies}
+        held = set(self._held(conn, player_id, lock_name))
+        ledger.set_card_lock(conn, sorted(held - target), player_id, None)
+        ledger.set_card_lock(conn, sorted(target - held), player_id, lock_name)
+        return LockResult(tuple(sorted(target)), tuple(sorted(held - target)))
+
+    def playable_in(
+        self, conn: sqlite3.Connection, player_id: int, slot: int
+    ) -> tuple[DeckView, PlayerSetup]:
+        """The deck in `slot` as it plays now and its battle setup, inside the caller's unit; `DeckInvalid`
+        with every reason otherwise."""
+        evaluation = self._playable(conn, player_id, slot)
+        return self._view(conn, player_id, slot), self._setup(player_id, evaluation.lines, evaluation.buffs)
+
+    def release_in(self, conn: sqlite3.Connection, player_id: int, lock_name: str) -> tuple[int, ...]:
+        held = self._held(conn, player_id, lock_name)
+        ledger.set_card_lock(conn, held, player_id, None)
+        return tuple(held)
 
     async def unlock(self, player_id: int, lock_name: str) -> tuple[int, ...]:
         """Release every copy of the player held by `lock_name`; returns their ids."""
 
-        def unit(conn: sqlite3.Connection) -> tuple[int, ...]:
-            held = self._held(conn, player_id, lock_name)
-            ledger.set_card_lock(conn, held, player_id, None)
-            return tuple(held)
-
-        return await self.db.write(unit)
+        return await self.db.write(lambda conn: self.release_in(conn, player_id, lock_name))
 
     @staticmethod
     def _held(conn: sqlite3.Connection, player_id: int, lock_name: str) -> list[int]:

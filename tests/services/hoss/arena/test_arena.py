@@ -1,0 +1,267 @@
+"""The Arena's seasons against a real SQLite file: registration (Rang 5, two complete decks, no shared
+copy, one server a week), locks, the hourly ranking, the Sunday-midnight close paid once, DST."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.clock import ManualClock, to_db
+from core.errors import DomainError
+from engine.hoss import CreatureCard, HossCatalog
+from services.hoss.arena import (
+    CLOSE_JOB,
+    ArenaLocked,
+    ArenaService,
+    RegisteredElsewhere,
+)
+from services.hoss.decks import DeckService
+from services.hoss.gold import GOLD
+from services.platform import ledger
+from services.platform.players import ensure_player
+from services.platform.scheduler import Scheduler
+from services.shared.collecting import DeckInvalid
+from store.db import Database
+from tests.services.conftest import check_conservation
+
+PARIS = ZoneInfo("Europe/Paris")
+GUILD, OTHER = 700, 800
+MONDAY = date(2026, 1, 5)
+TUESDAY_NOON = datetime(2026, 1, 6, 11, 0, tzinfo=UTC)
+GRANT = ledger.Movement("test.grant")
+DECK_A = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
+DECK_B = ["sq_archer", "orc_guerrier", "syl_mage", "hum_lancier", "syl_defenseur", "hum_defenseur"]
+BUFFS_A, BUFFS_B = ["buff_soins", "buff_vitesse"], ["buff_degat", "buff_pv"]
+
+
+@pytest.fixture
+async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
+    instance = Scheduler(db, clock, PARIS)
+    yield instance
+    await instance.stop()
+
+
+@pytest.fixture
+def decks(db: Database, clock: ManualClock, catalog: HossCatalog) -> DeckService:
+    return DeckService(db, clock, catalog)
+
+
+@pytest.fixture
+async def arena(db: Database, clock: ManualClock, sched: Scheduler, decks: DeckService) -> ArenaService:
+    clock.set(TUESDAY_NOON)
+    service = ArenaService(db, clock, random.Random(5), sched, decks)
+    assert await sched.run_due() == 0
+    return service
+
+
+def path(catalog: HossCatalog, line: str) -> list[str]:
+    """A Rang 1, one of its Rang 2 and that one's Maître."""
+    creatures = [c for c in catalog.cards if isinstance(c, CreatureCard) and c.line == line]
+    first = next(c for c in creatures if c.rank == 1)
+    second = next(c for c in sorted(creatures, key=lambda c: c.id) if c.parent == first.id)
+    third = next(c for c in sorted(creatures, key=lambda c: c.id) if c.parent == second.id)
+    return [first.id, second.id, third.id]
+
+
+async def veteran(
+    db: Database, clock: ManualClock, catalog: HossCatalog, player: int, *, rank5: bool = True, ranks: int = 3
+) -> None:
+    """A player who unlocked Rang 5 (10 wins at ranks 1-4) and owns both Arena decks' cards."""
+    now = clock.now()
+
+    def unit(conn: sqlite3.Connection) -> None:
+        ensure_player(conn, player, now)
+        for rank in range(1, 5 if rank5 else 4):
+            conn.execute(
+                "INSERT INTO hoss_rank_progress (player_id, rank, wins, losses) VALUES (?, ?, 10, 0)",
+                (player, rank),
+            )
+        attrs = {"rarity": "basique", "stars": 0, "holo": False}
+        for line in DECK_A + DECK_B:
+            for card in path(catalog, line)[:ranks]:
+                ledger.mint_card(conn, now, player, "hoss", card, GRANT, attrs)
+        for buff in BUFFS_A + BUFFS_B:
+            ledger.mint_card(conn, now, player, "hoss", buff, GRANT, attrs)
+
+    await db.write(unit)
+
+
+async def balance(db: Database, player: int) -> int:
+    return await db.read(lambda conn: ledger.balance(conn, player, GOLD))
+
+
+async def with_decks(decks: DeckService, player: int) -> None:
+    await decks.save(player, 1, "A", DECK_A, BUFFS_A)
+    await decks.save(player, 2, "B", DECK_B, BUFFS_B)
+
+
+async def locks(db: Database, player: int) -> dict[str, int]:
+    rows = await db.read(
+        lambda conn: conn.execute(
+            "SELECT locked_by, COUNT(*) FROM cards WHERE owner_id = ? AND locked_by IS NOT NULL GROUP BY 1",
+            (player,),
+        ).fetchall()
+    )
+    return {str(r[0]): int(r[1]) for r in rows}
+
+
+async def test_registration_locks_both_decks_and_is_saved_again_by_the_same_call(
+    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
+) -> None:
+    await veteran(db, clock, catalog, 1)
+    await with_decks(decks, 1)
+    first = await arena.register(GUILD, 1, 1, 2)
+    assert first.fresh and first.season == MONDAY
+    assert first.closes_at == datetime(2026, 1, 12, 0, 0, tzinfo=PARIS)
+    assert await locks(db, 1) == {"arena:a": 20, "arena:b": 20}  # 6 lines x 3 ranks + 2 buffs each
+    again = await arena.register(GUILD, 1, 1, 2)
+    assert not again.fresh and again.locked == first.locked
+
+
+async def test_the_arena_opens_at_rang_5(
+    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
+) -> None:
+    await veteran(db, clock, catalog, 1, rank5=False)
+    await with_decks(decks, 1)
+    with pytest.raises(ArenaLocked):
+        await arena.register(GUILD, 1, 1, 2)
+    assert await locks(db, 1) == {}
+
+
+async def test_incomplete_lines_the_same_slot_and_a_shared_copy_are_each_refused(
+    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
+) -> None:
+    await veteran(db, clock, catalog, 1, ranks=2)  # no Maître: every line stops at Rang 2
+    await with_decks(decks, 1)
+    with pytest.raises(DeckInvalid) as refused:
+        await arena.register(GUILD, 1, 1, 2)
+    assert {p.key for p in refused.value.problems} == {"hoss.arena.problem.incomplete"}
+    assert len(refused.value.problems) == 12
+    with pytest.raises(DeckInvalid) as same:
+        await arena.register(GUILD, 1, 1, 1)
+    assert "hoss.arena.problem.same_slot" in {p.key for p in same.value.problems}
+    await veteran(db, clock, catalog, 2)
+    await decks.save(2, 1, "A", DECK_A, BUFFS_A)
+    await decks.save(2, 2, "A bis", [*DECK_A[:5], DECK_B[5]], BUFFS_B)
+    with pytest.raises(DeckInvalid) as shared:
+        await arena.register(GUILD, 2, 1, 2)
+    assert [p.params for p in shared.value.problems if p.key == "hoss.arena.problem.shared"] == [
+        {"count": 15}
+    ]
+    assert await locks(db, 1) == {} and await locks(db, 2) == {}
+
+
+async def test_one_server_a_week(
+    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
+) -> None:
+    await veteran(db, clock, catalog, 1)
+    await with_decks(decks, 1)
+    await arena.register(GUILD, 1, 1, 2)
+    with pytest.raises(RegisteredElsewhere):
+        await arena.register(OTHER, 1, 1, 2)
+
+
+async def test_locked_copies_cannot_be_sold_or_sacrificed(
+    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
+) -> None:
+    await veteran(db, clock, catalog, 1)
+    await with_decks(decks, 1)
+    await arena.register(GUILD, 1, 1, 2)
+    locked = await db.read(
+        lambda conn: conn.execute("SELECT id FROM cards WHERE locked_by = 'arena:a' LIMIT 1").fetchone()[0]
+    )
+    now = clock.now()
+    with pytest.raises(DomainError):
+        await db.write(lambda conn: ledger.destroy_card(conn, now, int(locked), 1, ledger.Movement("t")))
+
+
+async def test_the_ranking_is_hourly_and_shown_from_two_players(
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    arena: ArenaService,
+    decks: DeckService,
+    sched: Scheduler,
+) -> None:
+    await veteran(db, clock, catalog, 1)
+    await with_decks(decks, 1)
+    await arena.register(GUILD, 1, 1, 2)
+    assert await arena.standings(GUILD) == []
+    await veteran(db, clock, catalog, 2)
+    await with_decks(decks, 2)
+    await arena.register(GUILD, 2, 1, 2)
+    await db.write(
+        lambda conn: conn.execute(
+            "UPDATE hoss_arena_entries SET points = 4, reached_at = ? WHERE player_id = 2",
+            (to_db(clock.now()),),
+        )
+    )
+    assert [e.place for e in await arena.standings(GUILD)] == [None, None]  # not ranked before the hour
+    clock.advance(timedelta(hours=1))
+    assert await sched.run_due() == 1
+    assert [(e.player_id, e.place) for e in await arena.standings(GUILD)] == [(2, 1), (1, 2)]
+    clock.advance(timedelta(hours=5))  # a downtime: one catch-up ranking, then hourly again
+    assert await sched.run_due() == 1
+    assert await sched.run_due() == 0
+
+
+async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    arena: ArenaService,
+    decks: DeckService,
+    sched: Scheduler,
+) -> None:
+    for player in range(1, 13):
+        await veteran(db, clock, catalog, player)
+        await with_decks(decks, player)
+        await arena.register(GUILD, player, 1, 2)
+
+    def points(conn: sqlite3.Connection) -> None:
+        for player in range(1, 13):
+            conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player * 2, player))
+
+    await db.write(points)
+    before = {p: await balance(db, p) for p in range(1, 13)}
+    clock.set(datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC) + timedelta(hours=30))  # down over it
+    await sched.run_due()
+    result = await arena.result(GUILD, MONDAY)
+    assert result is not None
+    assert [p for p, _ in result.paid] == list(range(12, 0, -1))
+    assert [g for _, g in result.paid] == [
+        3_000,
+        2_000,
+        1_500,
+        1_000,
+        1_000,
+        600,
+        600,
+        600,
+        600,
+        600,
+        150,
+        150,
+    ]
+    for player, gold in result.paid:
+        assert await balance(db, player) == before[player] + gold
+        assert await locks(db, player) == {}
+    closes = await db.read(
+        lambda conn: conn.execute("SELECT state FROM jobs WHERE kind = ?", (CLOSE_JOB,)).fetchall()
+    )
+    assert [tuple(c) for c in closes] == [("done",)]
+    assert await sched.run_due() == 0
+    await db.read(check_conservation)
+
+
+async def test_the_season_follows_paris_time_across_daylight_saving(arena: ArenaService) -> None:
+    """Summer time starts on Sunday 29 March 2026: that week still closes at Monday 00:00 Paris (UTC+2)."""
+    assert arena.season_of(datetime(2026, 3, 29, 21, 59, tzinfo=UTC)) == date(2026, 3, 23)  # 23:59 Paris
+    assert arena.season_of(datetime(2026, 3, 29, 22, 0, tzinfo=UTC)) == date(2026, 3, 30)  # Monday 00:00
+    assert arena.closes_at(date(2026, 3, 23)) == datetime(2026, 3, 29, 22, 0, tzinfo=UTC)
+    assert arena.closes_at(date(2026, 10, 19)) == datetime(2026, 10, 25, 23, 0, tzinfo=UTC)  # back to UTC+1
