@@ -22,12 +22,17 @@ from core.errors import NotAllowed
 from engine import fair_draw
 from engine.hoss import (
     ARENA_MIN_RANK,
+    REMATCH_COOLDOWN_MINUTES,
     SHOWN_FROM,
+    ArenaResult,
+    Settlement,
     Standing,
     highest_unlocked_rank,
     incomplete_lines,
+    opponents,
     rank,
     season_payouts,
+    settle,
     shared_copies,
 )
 from services.hoss.decks import DeckService, DeckView
@@ -44,6 +49,7 @@ CLOSE_JOB = "hoss.arena.close"
 RANKING_JOB = "hoss.arena.ranking"
 LOCKS = ("arena:a", "arena:b")
 REASON_REWARD = "hoss.arena.reward"
+REASON_BATTLE = "hoss.arena.battle"
 
 
 class ArenaLocked(NotAllowed):
@@ -52,6 +58,49 @@ class ArenaLocked(NotAllowed):
 
 class RegisteredElsewhere(NotAllowed):
     key = "hoss.arena.error.elsewhere"
+
+
+class NotRanked(NotAllowed):
+    key = "hoss.arena.error.not_ranked"
+
+
+class NoOpponent(NotAllowed):
+    key = "hoss.arena.error.no_opponent"
+
+
+class AttackSettled(NotAllowed):
+    key = "hoss.arena.error.settled"
+
+
+SETTLED = {ArenaResult.WIN: "won", ArenaResult.LOSS: "lost", ArenaResult.TIE: "tie"}
+
+
+def attack_label(attacker: int, number: int) -> str:
+    """The label of an attack's draw (engine/fair_draw.py `uniform`): with the revealed season seed and
+    the attack's recorded candidates, anyone recomputes whom it drew."""
+    return f"arena:{attacker}:{number}"
+
+
+@dataclass(frozen=True)
+class Attack:
+    id: int
+    guild_id: int
+    season: str
+    attacker: int
+    defender: int
+    number: int
+    status: str
+
+
+def _pending_attack(conn: sqlite3.Connection, attacker: int) -> Attack | None:
+    row = conn.execute(
+        "SELECT id, guild_id, season, defender_id, number, status FROM hoss_arena_attacks"
+        " WHERE attacker_id = ? AND status = 'drawn'",
+        (attacker,),
+    ).fetchone()
+    if row is None:
+        return None
+    return Attack(int(row[0]), int(row[1]), str(row[2]), attacker, int(row[3]), int(row[4]), str(row[5]))
 
 
 @dataclass(frozen=True)
@@ -191,6 +240,111 @@ class ArenaService:
             return Registration(season, self.closes_at(season), known is None, tuple(sorted(locked)))
 
         return await self.db.write(unit)
+
+    # -- attacks ---------------------------------------------------------------------------------------
+
+    async def draw_opponent(self, guild_id: int, attacker: int) -> Attack:
+        """The opponent of `attacker`'s next attack, or the attack already drawn and not yet settled (a
+        double click or a restart finds the same opponent: drawing again would let a player reroll)."""
+        now = self.clock.now()
+        season = self.season_of(now).isoformat()
+
+        def unit(conn: sqlite3.Connection) -> Attack:
+            pending = _pending_attack(conn, attacker)
+            if pending is not None:
+                if pending.guild_id != guild_id:
+                    raise RegisteredElsewhere()
+                return pending
+            ranking = [
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT player_id FROM hoss_arena_entries WHERE guild_id = ? AND season = ? AND place IS NOT NULL"
+                    " ORDER BY place",
+                    (guild_id, season),
+                )
+            ]
+            if attacker not in ranking:
+                raise NotRanked()
+            since = to_db(now - timedelta(minutes=REMATCH_COOLDOWN_MINUTES))
+            recent = {
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT defender_id FROM hoss_arena_attacks WHERE attacker_id = ? AND drawn_at > ?",
+                    (attacker, since),
+                )
+            }
+            candidates = opponents(ranking, attacker, recent)
+            if not candidates:
+                raise NoOpponent()
+            seed = conn.execute(
+                "SELECT seed FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?", (guild_id, season)
+            ).fetchone()[0]
+            number = 1 + int(
+                conn.execute(
+                    "SELECT COUNT(*) FROM hoss_arena_attacks WHERE guild_id = ? AND season = ? AND attacker_id = ?",
+                    (guild_id, season, attacker),
+                ).fetchone()[0]
+            )
+            defender = candidates[
+                fair_draw.uniform(str(seed), attack_label(attacker, number), len(candidates))
+            ]
+            attack_id = conn.execute(
+                "INSERT INTO hoss_arena_attacks (guild_id, season, attacker_id, defender_id, number, candidates,"
+                " drawn_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (guild_id, season, attacker, defender, number, json.dumps(candidates), to_db(now)),
+            ).fetchone()[0]
+            return Attack(int(attack_id), guild_id, season, attacker, defender, number, "drawn")
+
+        return await self.db.write(unit)
+
+    def settle_in(
+        self, conn: sqlite3.Connection, now: datetime, attack_id: int, result: ArenaResult, battle_ref: str
+    ) -> Settlement:
+        """Points and gold of a finished attack, once: the attack's 'drawn' -> result transition is the
+        guard. Called in the unit that ends the battle (an abandoned battle is settled as a `LOSS`)."""
+        row = conn.execute(
+            "SELECT guild_id, season, attacker_id, defender_id FROM hoss_arena_attacks WHERE id = ?",
+            (attack_id,),
+        ).fetchone()
+        if row is None:
+            raise ValueError(f"no arena attack {attack_id}")
+        guild_id, season, attacker, defender = int(row[0]), str(row[1]), int(row[2]), int(row[3])
+        moved = conn.execute(
+            "UPDATE hoss_arena_attacks SET status = ?, battle_ref = ?, settled_at = ? WHERE id = ? AND status = 'drawn'",
+            (SETTLED[result], battle_ref, to_db(now), attack_id),
+        ).rowcount
+        if moved != 1:
+            raise AttackSettled()
+        points = dict(
+            conn.execute(
+                "SELECT player_id, points FROM hoss_arena_entries WHERE guild_id = ? AND season = ?"
+                " AND player_id IN (?, ?)",
+                (guild_id, season, attacker, defender),
+            ).fetchall()
+        )
+        outcome = settle(int(points.get(attacker, 0)), int(points.get(defender, 0)), result)
+        why = ledger.Movement(REASON_BATTLE, ref=str(attack_id))
+        for player, new_points, gold in (
+            (attacker, outcome.attacker_points, outcome.attacker_gold),
+            (defender, outcome.defender_points, outcome.defender_gold),
+        ):
+            conn.execute(
+                "UPDATE hoss_arena_entries SET points = ?, reached_at = CASE WHEN points = ? THEN reached_at ELSE ? END"
+                " WHERE guild_id = ? AND season = ? AND player_id = ?",
+                (new_points, new_points, to_db(now), guild_id, season, player),
+            )
+            ledger.credit(conn, now, player, GOLD, gold, why)  # defence gold arrives offline too
+        if result is ArenaResult.WIN:
+            conn.execute(
+                "UPDATE hoss_arena_entries SET attack_wins = attack_wins + 1"
+                " WHERE guild_id = ? AND season = ? AND player_id = ?",
+                (guild_id, season, attacker),
+            )
+        return outcome
+
+    async def settle(self, attack_id: int, result: ArenaResult, battle_ref: str) -> Settlement:
+        now = self.clock.now()
+        return await self.db.write(lambda conn: self.settle_in(conn, now, attack_id, result, battle_ref))
 
     # -- ranking ---------------------------------------------------------------------------------------
 

@@ -40,3 +40,26 @@ CREATE TABLE hoss_arena_entries (
 -- One Arena per player and week across every server: the HOSS wallet is shared by all servers.
 CREATE UNIQUE INDEX hoss_arena_one_server ON hoss_arena_entries (season, player_id);
 CREATE INDEX hoss_arena_by_place ON hoss_arena_entries (guild_id, season, place);
+
+-- Every attack: the opponent drawn (uniform among `candidates`, the window of the last hourly ranking
+-- less the last hour's opponents, with the season's seed and the attacker's attack number), then its
+-- result, settled once (status 'drawn' -> 'won'/'lost'/'tie' by a conditional UPDATE in the unit that
+-- moves points and pays gold). With the revealed seed, anyone can recompute each draw.
+CREATE TABLE hoss_arena_attacks (
+    id           INTEGER PRIMARY KEY,
+    guild_id     INTEGER NOT NULL,
+    season       TEXT    NOT NULL,
+    attacker_id  INTEGER NOT NULL REFERENCES players(id),
+    defender_id  INTEGER NOT NULL REFERENCES players(id),
+    number       INTEGER NOT NULL CHECK (number >= 1),  -- the attacker's n-th attack this season
+    candidates   TEXT    NOT NULL,                       -- JSON list of player ids, in ranking order
+    status       TEXT    NOT NULL DEFAULT 'drawn' CHECK (status IN ('drawn', 'won', 'lost', 'tie')),
+    battle_ref   TEXT,                                   -- the battle that decided it
+    drawn_at     TEXT    NOT NULL,
+    settled_at   TEXT,
+    UNIQUE (guild_id, season, attacker_id, number),
+    FOREIGN KEY (guild_id, season) REFERENCES hoss_arena_seasons (guild_id, season)
+);
+CREATE INDEX hoss_arena_attacks_recent ON hoss_arena_attacks (attacker_id, drawn_at);
+-- One attack at a time per player: a new draw waits for the previous battle's result.
+CREATE UNIQUE INDEX hoss_arena_one_attack ON hoss_arena_attacks (attacker_id) WHERE status = 'drawn';

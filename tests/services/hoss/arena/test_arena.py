@@ -3,6 +3,7 @@ copy, one server a week), locks, the hourly ranking, the Sunday-midnight close p
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from collections.abc import AsyncIterator
@@ -13,12 +14,17 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from core.errors import DomainError
-from engine.hoss import CreatureCard, HossCatalog
+from engine import fair_draw
+from engine.hoss import ArenaResult, CreatureCard, HossCatalog
 from services.hoss.arena import (
     CLOSE_JOB,
     ArenaLocked,
     ArenaService,
+    AttackSettled,
+    NoOpponent,
+    NotRanked,
     RegisteredElsewhere,
+    attack_label,
 )
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
@@ -265,3 +271,111 @@ async def test_the_season_follows_paris_time_across_daylight_saving(arena: Arena
     assert arena.season_of(datetime(2026, 3, 29, 22, 0, tzinfo=UTC)) == date(2026, 3, 30)  # Monday 00:00
     assert arena.closes_at(date(2026, 3, 23)) == datetime(2026, 3, 29, 22, 0, tzinfo=UTC)
     assert arena.closes_at(date(2026, 10, 19)) == datetime(2026, 10, 25, 23, 0, tzinfo=UTC)  # back to UTC+1
+
+
+async def ranked_season(
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    arena: ArenaService,
+    decks: DeckService,
+    sched: Scheduler,
+    players: int,
+) -> None:
+    """`players` registered, points 0..n-1 (player 1 last), one hourly ranking done."""
+    for player in range(1, players + 1):
+        await veteran(db, clock, catalog, player)
+        await with_decks(decks, player)
+        await arena.register(GUILD, player, 1, 2)
+
+    def points(conn: sqlite3.Connection) -> None:
+        for player in range(1, players + 1):
+            conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player - 1, player))
+
+    await db.write(points)
+    clock.advance(timedelta(hours=1))
+    await sched.run_due()
+
+
+async def test_the_opponent_is_drawn_in_the_window_and_not_twice_within_the_hour(
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    arena: ArenaService,
+    decks: DeckService,
+    sched: Scheduler,
+) -> None:
+    await ranked_season(db, clock, catalog, arena, decks, sched, 4)
+    seen = set()
+    for _ in range(3):
+        attack = await arena.draw_opponent(GUILD, 1)
+        assert await arena.draw_opponent(GUILD, 1) == attack  # drawn once: no reroll by clicking again
+        seen.add(attack.defender)
+        await arena.settle(attack.id, ArenaResult.TIE, f"battle:{attack.id}")
+    assert seen == {2, 3, 4}
+    with pytest.raises(NoOpponent):
+        await arena.draw_opponent(GUILD, 1)
+    clock.advance(timedelta(minutes=61))
+    assert (await arena.draw_opponent(GUILD, 1)).defender in {2, 3, 4}
+
+
+async def test_each_draw_is_recomputable_from_the_revealed_seed(
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    arena: ArenaService,
+    decks: DeckService,
+    sched: Scheduler,
+) -> None:
+    await ranked_season(db, clock, catalog, arena, decks, sched, 5)
+    attack = await arena.draw_opponent(GUILD, 3)
+    seed, candidates = await db.read(
+        lambda conn: conn.execute(
+            "SELECT s.seed, a.candidates FROM hoss_arena_attacks a JOIN hoss_arena_seasons s"
+            " ON s.guild_id = a.guild_id AND s.season = a.season WHERE a.id = ?",
+            (attack.id,),
+        ).fetchone()
+    )
+    pool = json.loads(candidates)
+    assert pool == [5, 4, 2, 1]  # ranking order, the attacker left out
+    assert pool[fair_draw.uniform(seed, attack_label(3, 1), len(pool))] == attack.defender
+
+
+async def test_a_settled_attack_moves_points_and_pays_gold_once(
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    arena: ArenaService,
+    decks: DeckService,
+    sched: Scheduler,
+) -> None:
+    await ranked_season(db, clock, catalog, arena, decks, sched, 2)  # player 1: 0 points, player 2: 1 point
+    before = (await balance(db, 1), await balance(db, 2))
+    attack = await arena.draw_opponent(GUILD, 1)
+    assert attack.defender == 2
+    outcome = await arena.settle(attack.id, ArenaResult.LOSS, "b1")
+    assert (outcome.attacker_points, outcome.defender_points) == (0, 2)  # the attacker stays at 0
+    assert (await balance(db, 1), await balance(db, 2)) == (before[0] + 5, before[1] + 10)
+    with pytest.raises(AttackSettled):
+        await arena.settle(attack.id, ArenaResult.WIN, "b1")
+    assert (await balance(db, 1), await balance(db, 2)) == (before[0] + 5, before[1] + 10)
+    clock.advance(timedelta(minutes=61))
+    won = await arena.draw_opponent(GUILD, 1)
+    await arena.settle(won.id, ArenaResult.WIN, "b2")
+    rows = await db.read(
+        lambda conn: conn.execute(
+            "SELECT player_id, points, attack_wins FROM hoss_arena_entries ORDER BY player_id"
+        ).fetchall()
+    )
+    assert [tuple(r) for r in rows] == [(1, 2, 1), (2, 1, 0)]
+    await db.read(check_conservation)
+
+
+async def test_an_unranked_attacker_is_told_to_wait_for_the_hour(
+    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
+) -> None:
+    await veteran(db, clock, catalog, 1)
+    await with_decks(decks, 1)
+    await arena.register(GUILD, 1, 1, 2)
+    with pytest.raises(NotRanked):
+        await arena.draw_opponent(GUILD, 1)
