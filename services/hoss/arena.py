@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from core.clock import Clock, from_db, to_db
+from core.clock import Clock, to_db
 from core.errors import NotAllowed
 from engine import fair_draw
 from engine.hoss import (
     ARENA_MIN_RANK,
     REMATCH_COOLDOWN_MINUTES,
     SHOWN_FROM,
+    WINDOW,
     ArenaResult,
     Settlement,
     Standing,
@@ -255,16 +256,20 @@ class ArenaService:
                 if pending.guild_id != guild_id:
                     raise RegisteredElsewhere()
                 return pending
-            ranking = [
+            place = conn.execute(
+                "SELECT place FROM hoss_arena_entries WHERE guild_id = ? AND season = ? AND player_id = ?",
+                (guild_id, season, attacker),
+            ).fetchone()
+            if place is None or place[0] is None:
+                raise NotRanked()
+            nearby = [  # the attacker and the players up to WINDOW places above and below
                 int(r[0])
                 for r in conn.execute(
-                    "SELECT player_id FROM hoss_arena_entries WHERE guild_id = ? AND season = ? AND place IS NOT NULL"
-                    " ORDER BY place",
-                    (guild_id, season),
+                    "SELECT player_id FROM hoss_arena_entries WHERE guild_id = ? AND season = ?"
+                    " AND place BETWEEN ? AND ? ORDER BY place",
+                    (guild_id, season, int(place[0]) - WINDOW, int(place[0]) + WINDOW),
                 )
             ]
-            if attacker not in ranking:
-                raise NotRanked()
             since = to_db(now - timedelta(minutes=REMATCH_COOLDOWN_MINUTES))
             recent = {
                 int(r[0])
@@ -273,7 +278,7 @@ class ArenaService:
                     (attacker, since),
                 )
             }
-            candidates = opponents(ranking, attacker, recent)
+            candidates = opponents(nearby, attacker, recent)
             if not candidates:
                 raise NoOpponent()
             seed = conn.execute(
@@ -354,10 +359,9 @@ class ArenaService:
             " WHERE guild_id = ? AND season = ?",
             (guild_id, season),
         ).fetchall()
-        standings = [
-            Standing(int(r[0]), int(r[1]), int(r[2]), int(from_db(r[3]).timestamp() * 1_000_000))
-            for r in rows
-        ]
+        # Stored times are sortable text (core.clock.to_db): their order is the order of the times.
+        moments = {text: n for n, text in enumerate(sorted({str(r[3]) for r in rows}))}
+        standings = [Standing(int(r[0]), int(r[1]), int(r[2]), moments[str(r[3])]) for r in rows]
         order = [s.player_id for s in rank(standings)]
         conn.executemany(
             "UPDATE hoss_arena_entries SET place = ? WHERE guild_id = ? AND season = ? AND player_id = ?",
