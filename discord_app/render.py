@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
 
-from core.i18n import t
-from services.platform.messages import LINES, RAW, MessageSpec, Text
+from services.platform.messages import MessageSpec, Text, render_text
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -19,14 +19,12 @@ BRAND_COLOR = 0x8E5A2B
 
 
 def text(value: Text | None, locale: str | None) -> str:
-    if value is None:
-        return ""
-    if value.key == RAW:
-        return str(value.params.get("text", ""))
-    if value.key == LINES:
-        return "\n".join(text(item, locale) for item in value.params.get("items", []))
-    params = {k: text(v, locale) if isinstance(v, Text) else v for k, v in value.params.items()}
-    return t(value.key, locale, **params)
+    return render_text(value, locale)
+
+
+def files_of(spec: MessageSpec) -> list[discord.File]:
+    """The spec's attachments as discord.py files (`files=` to send, `attachments=` to edit)."""
+    return [discord.File(io.BytesIO(a.text.encode("utf-8")), filename=a.filename) for a in spec.attachments]
 
 
 def view_of(spec: MessageSpec, locale: str | None) -> discord.ui.View | None:
