@@ -48,8 +48,8 @@ def enqueue(
 
     With `edit_of` (an earlier item to the same channel), the message that item sent is edited to `spec`
     instead of a new one being sent. With `not_before`, the item waits for that time of the clock (a
-    battle's rounds shown one by one); while it waits it holds back only the later edits of the same
-    message, so the rest of its channel is not delayed by it."""
+    battle's rounds shown one by one); it holds back only the later edits of the same message, so the
+    rest of its channel is not delayed by it."""
     if target.kind not in ("channel", "dm"):
         raise ValueError(f"unknown target kind {target.kind!r}")
     if edit_of is not None and target.kind != "channel":
@@ -137,12 +137,13 @@ _SELECT = (
     " FROM outbox o LEFT JOIN players p ON o.target_kind = 'dm' AND p.id = o.target_id"
     " LEFT JOIN outbox original ON original.id = o.edit_of"
 )
-# Only the oldest pending message of a target may go out, so each channel and DM keeps its order; an
-# earlier item still waiting for its `not_before` time holds back only the later edits of its message.
+# Only the oldest pending message of a target may go out, so each channel and DM keeps its order. A
+# timed item (`not_before`: a battle's rounds, minutes of them) holds back only the later edits of its
+# own message: the channel's other messages pass it, whether it is waiting or not.
 _HEAD_OF_TARGET = (
     "o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.state = 'pending'"
     " AND e.target_kind = o.target_kind AND e.target_id = o.target_id AND e.id < o.id"
-    " AND (e.not_before IS NULL OR e.not_before <= :now OR e.edit_of = o.edit_of))"
+    " AND (e.not_before IS NULL OR e.edit_of = o.edit_of))"
 )
 
 
@@ -166,12 +167,11 @@ def _due_at(now: datetime, next_attempt_at: datetime, attempts: int) -> datetime
 
 
 def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]]:
-    """The oldest pending item of each target and when it is due, oldest first (an item waiting for its
-    `not_before` time is due then, and meanwhile lets the target's other messages pass)."""
+    """The oldest pending item of each target and when it is due, oldest first; a timed item is due at
+    its `not_before` time at the earliest, and is a head of its own beside its target's other messages."""
     rows = conn.execute(
         f"SELECT o.id, o.next_attempt_at, o.attempts, o.not_before FROM outbox o WHERE {_HEAD_OF_TARGET}"
-        " ORDER BY o.id",
-        {"now": to_db(now)},
+        " ORDER BY o.id"
     ).fetchall()
     heads = []
     for row in rows:
