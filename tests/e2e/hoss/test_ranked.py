@@ -362,3 +362,19 @@ async def test_the_defender_button_moves_a_defender_from_the_private_controls(ha
     public = battle_message(harness)  # the round the move opened was shown, in one of its edits
     states = [shown(public), *(json.dumps(state, ensure_ascii=False) for state in public.history)]
     assert any("se déplace sur" in state for state in states)
+
+
+async def test_the_battle_shown_again_is_the_message_the_rounds_edit(harness: BotHarness) -> None:
+    """`/hoss combat` posts the battle again: the rounds then edit that message, and a click on the first
+    one, left behind, brings it up to date directly (the outbox owes it nothing)."""
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    first = await start_rank_1(harness, alice)
+    again = await harness.emu.run_command(alice, "hoss combat")
+    assert again.message is not None and not again.message.ephemeral
+    second = again.message
+    await decide_once(harness, alice)
+    assert decide_id(second).endswith(":2") and decide_id(first).endswith(":1")
+    await harness.emu.click(alice, "Décider", message=first)
+    await harness.settle()
+    assert decide_id(first).endswith(":2") and shown(first) == shown(second)
