@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from engine.hoss import ENGINE
-from engine.hoss.battle import Record
 from engine.hoss.catalog import HossCatalog
 from services.hoss import battles
 from services.hoss.battle_render import battle_spec
@@ -72,7 +73,7 @@ def queue_edits(
     conn: sqlite3.Connection,
     now: datetime,
     battle_id: int,
-    records: list[Record],
+    records: Sequence[Mapping[str, Any]],
     catalog: HossCatalog,
     pace: timedelta,
 ) -> int:

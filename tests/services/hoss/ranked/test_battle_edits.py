@@ -31,6 +31,12 @@ async def shown_battle(db: Database, clock: ManualClock, ranked: RankedService) 
     return battle
 
 
+def names_of(card_id: str) -> tuple[str, str]:
+    card = catalog().card(card_id)
+    assert card is not None
+    return card.name.fr, card.name.en
+
+
 def rendered(spec: MessageSpec, locale: str = "fr") -> str:
     embed = spec.embeds[0]
     parts = [render_text(embed.title, locale), render_text(embed.description, locale)]
@@ -149,9 +155,7 @@ async def test_no_edit_carries_the_hand_or_the_seed(db: Database, clock: ManualC
         log = json.loads(await ranked.log(ALICE, battle))
         played = {str(e.get("card") or e.get("to")) for r in log["rounds"] for e in r["events"]}
         secret = {view.cards[uid] for uid in view.hand} - played
-        names = {
-            name for card in secret for name in (catalog().card(card).name.fr, catalog().card(card).name.en)
-        }  # type: ignore[union-attr]
+        names = {name for card in secret for name in names_of(card)}
         payloads = [p for (p,) in await rows(db, "SELECT payload FROM outbox WHERE edit_of IS NOT NULL")]
         assert payloads and secret
         for payload in payloads:
