@@ -21,7 +21,7 @@ from core.errors import NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import services_of
-from discord_app.render import text, to_discord
+from discord_app.render import files_of, text, to_discord
 from services.platform.channel_permissions import post_needs
 
 if TYPE_CHECKING:
@@ -123,7 +123,10 @@ class Deliverer:
             if item.edit_of is not None:
                 return await self._edit(item, channel, locale)
             # discord.py sends `enforce_nonce` with every nonce: a re-send returns the first message.
-            message = await channel.send(**to_discord(item.spec, locale), nonce=item.nonce())
+            kwargs = to_discord(item.spec, locale)
+            if item.spec.attachments:
+                kwargs["files"] = files_of(item.spec)
+            message = await channel.send(**kwargs, nonce=item.nonce())
         except discord.Forbidden as exc:
             if item.target.kind == "dm" and exc.code == DMS_CLOSED:
                 await self._fallback(item)
@@ -161,6 +164,8 @@ class Deliverer:
             return 0
         kwargs = to_discord(item.spec, locale)
         kwargs.setdefault("view", None)  # no buttons in the new version: remove the old ones
+        if item.spec.attachments:
+            kwargs["attachments"] = files_of(item.spec)
         await channel.get_partial_message(item.edit_message_id).edit(**kwargs)
         await self.services.outbox.mark_sent(item.id, item.edit_message_id)
         self.delivered += 1

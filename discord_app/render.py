@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
 
-from core.i18n import format_int, t
-from services.platform.messages import LINES, RAW, MessageSpec, Number, Text
+from services.platform.messages import MessageSpec, Text, render_text
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -19,22 +19,12 @@ BRAND_COLOR = 0x8E5A2B
 
 
 def text(value: Text | None, locale: str | None) -> str:
-    if value is None:
-        return ""
-    if value.key == RAW:
-        return str(value.params.get("text", ""))
-    if value.key == LINES:
-        return "\n".join(text(item, locale) for item in value.params.get("items", []))
-    params = {k: _param(v, locale) for k, v in value.params.items()}
-    return t(value.key, locale, **params)
+    return render_text(value, locale)
 
 
-def _param(value: Any, locale: str | None) -> Any:
-    if isinstance(value, Text):
-        return text(value, locale)
-    if isinstance(value, Number):
-        return format_int(value.value, locale)
-    return value
+def files_of(spec: MessageSpec) -> list[discord.File]:
+    """The spec's attachments as discord.py files (`files=` to send, `attachments=` to edit)."""
+    return [discord.File(io.BytesIO(a.text.encode("utf-8")), filename=a.filename) for a in spec.attachments]
 
 
 def view_of(spec: MessageSpec, locale: str | None) -> discord.ui.View | None:

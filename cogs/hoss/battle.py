@@ -3,8 +3,9 @@ result with its log, the replay summary and the milestone notices.
 
 The battle message is public (one per `/hoss rank` start or `/hoss battle`): both sides, PV bars,
 statuses, synergies and the round's notable events, never the player's hand. Its "Décider" button opens
-private controls (the hand, the legal actions) that only the player can use. Rounds returned by the
-service's `view()` are shown one per edit, `BattlePace.seconds` apart (tests set it to 0).
+private controls (the hand, the legal actions) that only the player can use. The service renders the
+message and, once it is shown here, the outbox edits it round by round (services/hoss/battle_edits.py):
+this module only shows it, records it (`attach`) and answers its buttons.
 
 | custom_id | what |
 |---|---|
@@ -20,137 +21,47 @@ service's `view()` are shown one per edit, `BattlePace.seconds` apart (tests set
 
 from __future__ import annotations
 
-import asyncio
-import io
 import json
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 
-from cogs.hoss.battle_message import battle_spec, name_of, names_from_log, rank_key, round_events, uid_names
 from cogs.hoss.lookup import hoss_of
 from cogs.hoss.render import gold
 from cogs.hoss.views import _check_owner, button, reply
 from core.errors import BadInput
 from core.i18n import format_int
 from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.context import services_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
-from discord_app.render import text, view_of
-from engine.hoss.catalog import HossCatalog
+from discord_app.render import files_of, text, to_discord
+from services.hoss.battle_render import name_of
+from services.hoss.keys import RANK_NAME_KEYS
 from services.hoss.ranked import BattleView, Ladder, Notice
-from services.platform.messages import Button, Embed, MessageSpec, Text
+from services.platform.messages import Embed, MessageSpec, Text
 
 MAX_OPTIONS = 25
 
-Edit = Callable[..., Awaitable[Any]]
+
+# --- the public message -----------------------------------------------------------------------------
 
 
-class BattlePace:
-    """Real seconds between two edits of the battle message (one round per edit)."""
-
-    seconds: ClassVar[float] = 5.0
-
-    @classmethod
-    async def wait(cls) -> None:
-        await asyncio.sleep(cls.seconds)
-
-
-# --- the live message: its edits, buttons and log -------------------------------------------------
-
-
-def battle_buttons(view: BattleView, owner: int) -> tuple[Button, ...]:
-    """Plain buttons (DecideButton and SkipButton answer their ids), so the outbox can carry them too."""
-    if view.status != "live":
-        return ()
-    return (
-        Button(Text("hoss.battle.decide"), f"hoss:rdecide:{owner}:{view.battle_id}:{view.pause}", "primary"),
-        Button(Text("hoss.battle.skip"), f"hoss:rskip:{owner}:{view.battle_id}", "danger"),
-    )
-
-
-async def battle_log(interaction: discord.Interaction[Any], view: BattleView) -> str:
-    return await hoss_of(interaction).ranked.log(interaction.user.id, view.battle_id, interaction.guild_id)
-
-
-def battle_kwargs(
-    interaction: discord.Interaction[Any],
-    view: BattleView,
-    record: dict[str, Any] | None,
-    locale: str,
-    log: str,
-) -> dict[str, Any]:
-    """The battle message's arguments; once the battle is over, its log as an attachment."""
-    spec = battle_message(interaction, view, record, locale, log)
-    kwargs = reply(spec, locale, view_of(spec, locale))
-    if view.result is not None and (record is None or record["round"] == view.round):
-        kwargs["attachments"] = [log_file(log, f"hoss-battle-{view.battle_id}.json")]
+def public(interaction: discord.Interaction[Any], spec: MessageSpec) -> dict[str, Any]:
+    """The battle message's arguments, in the language of the channel's posts: the outbox writes its
+    later versions in that language too."""
+    kwargs = to_discord(spec, services_of(interaction).settings.default_locale)
+    if spec.attachments:
+        kwargs["files"] = files_of(spec)
     return kwargs
 
 
-def battle_message(
-    interaction: discord.Interaction[Any],
-    view: BattleView,
-    record: dict[str, Any] | None,
-    locale: str,
-    log: str,
-) -> MessageSpec:
-    catalog = hoss_of(interaction).decks.catalog
-    spec = battle_spec(view, record, catalog, locale, names_from_log(log, catalog, locale))
-    return replace(spec, buttons=battle_buttons(view, interaction.user.id))
-
-
-def log_file(log: str, name: str) -> discord.File:
-    return discord.File(io.BytesIO(log.encode("utf-8")), filename=name)
-
-
-def rate_limited(exc: Exception) -> bool:
-    """A 429 longer than discord.py waits (`RateLimited`, not an `HTTPException`) or still one after its
-    retries."""
-    return isinstance(exc, discord.RateLimited) or (
-        isinstance(exc, discord.HTTPException) and exc.status == 429
-    )
-
-
-async def present(
-    interaction: discord.Interaction[Any], view: BattleView, locale: str, edits: list[Edit], message_id: int
-) -> None:
-    """Show the new rounds one per edit, `BattlePace.seconds` apart, ending on the battle as it is now.
-    `edits[0]` makes the first edit (an interaction response), `edits[-1]` every later one (of the
-    message `message_id` in this channel). A rate-limited edit of an intermediate round is skipped (a
-    later one shows more); the last one goes to the outbox, which makes it once Discord allows it. The
-    outbox's version has no log attachment: `/hoss revoir` gives the log. While the outbox still owes
-    the message an edit, the new state queues behind it instead (a direct edit would be overwritten)."""
-    records: list[dict[str, Any] | None] = [dict(r.record) for r in view.new_rounds] or [None]
-    log = await battle_log(interaction, view)
-    ranked, channel = hoss_of(interaction).ranked, interaction.channel_id or 0
-
-    async def hand_over(record: dict[str, Any] | None) -> None:
-        spec = battle_message(interaction, view, record, locale, log)
-        await ranked.hand_over_edit(interaction.user.id, channel, message_id, spec)
-
-    if await ranked.edit_queued(channel, message_id):
-        if not interaction.response.is_done():
-            queued = MessageSpec(content=Text("hoss.battle.queued"))
-            await interaction.response.send_message(**reply(queued, locale, None), ephemeral=True)
-        await hand_over(records[-1])
-        return
-    for index, record in enumerate(records):
-        if index:
-            await BattlePace.wait()
-        edit = edits[min(index, len(edits) - 1)]
-        try:
-            await edit(**battle_kwargs(interaction, view, record, locale, log))
-        except (discord.RateLimited, discord.HTTPException) as exc:
-            if not rate_limited(exc):
-                raise
-            if index == len(records) - 1:
-                await hand_over(record)
-
-
-def last_record(view: BattleView) -> dict[str, Any] | None:
-    return dict(view.new_rounds[-1].record) if view.new_rounds else None
+async def show_battle(interaction: discord.Interaction[Any], battle: int, spec: MessageSpec) -> None:
+    """Post the battle message as the interaction's response and hand it to the outbox's edits."""
+    response = await interaction.response.send_message(**public(interaction, spec))
+    if response.message_id is not None and interaction.channel_id is not None:
+        await hoss_of(interaction).ranked.attach(
+            interaction.user.id, battle, interaction.channel_id, response.message_id, interaction.guild_id
+        )
 
 
 # --- the ladder ---------------------------------------------------------------------------------------
@@ -189,13 +100,10 @@ def ladder_reply(ladder: Ladder, owner: int, locale: str) -> dict[str, Any]:
 async def start_battle(interaction: discord.Interaction[Any], rank: int, locale: str) -> None:
     """Start at `rank` and post the public battle message in this channel."""
     require_here(interaction, BATTLE_MESSAGE)
-    ranked = hoss_of(interaction).ranked
-    user, guild = interaction.user.id, interaction.guild_id
-    started = await ranked.start(user, rank, key=interaction.id, guild=guild)
-    view = await ranked.view(user, started.battle_id, guild)
-    await interaction.response.send_message(
-        **battle_kwargs(interaction, view, last_record(view), locale, await battle_log(interaction, view))
+    started = await hoss_of(interaction).ranked.start(
+        interaction.user.id, rank, key=interaction.id, guild=interaction.guild_id
     )
+    await show_battle(interaction, started.battle_id, started.message)
 
 
 class StartButton(PersistentButton, template=r"hoss:rstart:(?P<owner>\d+):(?P<rank>\d+)"):
@@ -232,12 +140,11 @@ def controls_reply(
     """The private decision controls: the hand, a select of the legal actions, the « Défenseur » button
     when a Défenseur may move (at any step of the pause), and Pass when legal."""
     catalog = hoss_of(interaction).decks.catalog
-    me = view.snapshot["seats"][0]
-    names = uid_names(view.snapshot["seats"], catalog, locale)
+    names = {uid: name_of(catalog, card, locale) for uid, card in view.cards.items()}
     for action in view.legal:
         if action["kind"] == "path":
             names[action["card"]] = name_of(catalog, action["card"], locale)
-    hand = ", ".join(names[c["id"]] for c in me.get("hand_cards", [])) or "—"
+    hand = ", ".join(names[uid] for uid in view.hand) or "—"
     owner = interaction.user.id
     tail = f"{owner}:{view.battle_id}:{view.pause}:{message_id}"
     items = discord.ui.View(timeout=None)
@@ -265,19 +172,33 @@ def controls_reply(
     return reply(spec, locale, items)
 
 
+async def catch_up(interaction: discord.Interaction[Any], battle: int, message_id: int, locale: str) -> None:
+    """A click on a battle message older than the battle: while the outbox still owes it an edit, the
+    player is told privately it is coming (showing the battle now would be overwritten by an older
+    round); else the message is shown as the battle is now."""
+    screen = await hoss_of(interaction).ranked.screen(
+        interaction.user.id, battle, interaction.guild_id, message_id
+    )
+    if screen.edits_owed:
+        queued = MessageSpec(content=Text("hoss.battle.queued"))
+        await interaction.response.send_message(**reply(queued, locale, None), ephemeral=True)
+        return
+    kwargs = public(interaction, screen.message)
+    if "files" in kwargs:
+        kwargs["attachments"] = kwargs.pop("files")
+    kwargs.setdefault("view", None)
+    await interaction.response.edit_message(**kwargs)
+
+
 class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<battle>\d+):(?P<pause>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         _check_owner(self.match, interaction)
-        view = await hoss_of(interaction).ranked.view(
-            interaction.user.id, int(self.match["battle"]), interaction.guild_id
-        )
-        if view.status != "live" or view.pause != int(self.match["pause"]) or view.new_rounds:
-            message = interaction.message
-            assert message is not None
-            edits: list[Edit] = [interaction.response.edit_message, message.edit]
-            await present(interaction, view, locale, edits, message.id)
-            return
+        ranked, battle = hoss_of(interaction).ranked, int(self.match["battle"])
+        view = await ranked.view(interaction.user.id, battle, interaction.guild_id)
         message_id = interaction.message.id if interaction.message is not None else 0
+        if view.status != "live" or view.pause != int(self.match["pause"]):
+            await catch_up(interaction, battle, message_id, locale)
+            return
         await interaction.response.send_message(
             **controls_reply(interaction, view, message_id, locale), ephemeral=True
         )
@@ -286,13 +207,11 @@ class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<
 class SkipButton(PersistentButton, template=r"hoss:rskip:(?P<owner>\d+):(?P<battle>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         _check_owner(self.match, interaction)
-        ranked, battle = hoss_of(interaction).ranked, int(self.match["battle"])
-        await ranked.skip_to_end(interaction.user.id, battle, interaction.guild_id)
-        view = await ranked.view(interaction.user.id, battle, interaction.guild_id)
-        message = interaction.message
-        assert message is not None
-        edits: list[Edit] = [interaction.response.edit_message, message.edit]
-        await present(interaction, view, locale, edits, message.id)
+        await hoss_of(interaction).ranked.skip_to_end(
+            interaction.user.id, int(self.match["battle"]), interaction.guild_id
+        )
+        # The battle is over: its buttons go now, and the outbox shows the rounds on this message.
+        await interaction.response.edit_message(view=None)
 
 
 async def decide(
@@ -302,17 +221,14 @@ async def decide(
     ranked, battle, pause = hoss_of(interaction).ranked, int(match["battle"]), int(match["pause"])
     user, guild = interaction.user.id, interaction.guild_id
     answered = await ranked.answer(user, battle, action, key=interaction.id, pause=pause, guild=guild)
-    view = await ranked.view(user, battle, guild)
     if not answered.over and answered.pause == pause:  # more decisions owed at this pause
+        view = await ranked.view(user, battle, guild)
         await interaction.response.edit_message(
             **controls_reply(interaction, view, int(match["message"]), locale)
         )
         return
     done = MessageSpec(content=Text("hoss.battle.answered"))
-    await interaction.response.edit_message(**reply(done, locale, None))
-    channel = interaction.client.get_partial_messageable(interaction.channel_id or 0)
-    message = channel.get_partial_message(int(match["message"]))
-    await present(interaction, view, locale, [message.edit], message.id)
+    await interaction.response.edit_message(**reply(done, locale, None))  # the outbox edits the battle
 
 
 class ActionSelect(
@@ -392,7 +308,7 @@ def notice_text(notice: Notice, locale: str) -> Text:
     """Built here, not in the service, because its numbers are grouped as the reader's language writes them."""
     params = {
         "wins": format_int(notice.wins, locale),
-        "rank": Text(rank_key(notice.rank)),
+        "rank": Text(RANK_NAME_KEYS[notice.rank]),
         "gold": format_int(notice.gold, locale),
     }
     return Text("hoss.ranked.notice.milestone", params)
@@ -406,29 +322,6 @@ class NoticeButton(PersistentButton, template=r"hoss:notice:(?P<owner>\d+):(?P<n
         note = Text(key, {"gold": gold(claim.notice.gold, locale), "balance": gold(claim.balance, locale)})
         spec = MessageSpec(content=Text.lines([notice_text(claim.notice, locale), note]))
         await interaction.response.edit_message(**reply(spec, locale, None))
-
-
-# --- the replay ---------------------------------------------------------------------------------------
-
-
-def replay_reply(log: str, battle: int, catalog: HossCatalog, locale: str) -> dict[str, Any]:
-    data = json.loads(log)
-    known = names_from_log(log, catalog, locale)
-    lines: list[str] = []
-    for record in data["rounds"]:
-        lines.append(text(Text("hoss.battle.round", {"round": record["round"]}), locale))
-        lines += round_events(record, catalog, locale, known)
-    outcome = data.get("outcome")
-    if outcome is not None:
-        lines.append(text(Text(outcome["reason"]), locale))
-    body = "\n".join(lines)
-    if len(body) > 4000:
-        body = body[:3990] + "\n…"
-    title = Text("hoss.replay.title", {"battle": battle, "rank": Text(rank_key(int(data["rank"])))})
-    spec = MessageSpec(embeds=(Embed(title=title, description=Text.raw(body or "—")),))
-    kwargs = reply(spec, locale, None)
-    kwargs["files"] = [log_file(log, f"hoss-replay-{battle}.json")]
-    return kwargs
 
 
 BATTLE_ITEMS: tuple[type[Any], ...] = (

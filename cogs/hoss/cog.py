@@ -17,16 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.hoss import render
-from cogs.hoss.battle import (
-    BATTLE_ITEMS,
-    battle_kwargs,
-    battle_log,
-    ladder_reply,
-    last_record,
-    notice_reply,
-    replay_reply,
-    start_battle,
-)
+from cogs.hoss.battle import BATTLE_ITEMS, ladder_reply, notice_reply, show_battle, start_battle
 from cogs.hoss.decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
 from cogs.hoss.lookup import find_card, hoss_of, hoss_refs
 from cogs.hoss.raffle import RAFFLE_ITEMS, RaffleCommands
@@ -39,9 +30,10 @@ from discord_app.context import locale_of, services_of
 from discord_app.errors import listing
 from discord_app.option_checks import Id
 from discord_app.permissions import BATTLE_MESSAGE, require_here
-from discord_app.render import text
+from discord_app.render import files_of, text
 from discord_app.translator import choice, desc
 from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
+from services.hoss.battle_render import replay_spec
 from services.hoss.collection import CollectionFilter
 from services.platform.messages import MessageSpec, Text
 from services.shared.collecting import DeckInvalid
@@ -412,20 +404,16 @@ class HossCog(
     @app_commands.command(name="battle", description=desc("cmd.hoss.battle.description"))
     @app_commands.describe(battle=desc("cmd.hoss.battle.opt.battle.description"))
     async def battle(self, interaction: discord.Interaction[Any], battle: Id | None = None) -> None:
-        """Show the player's battle again (the live one by default) with its decision controls."""
-        locale = await locale_of(interaction)
+        """Show the player's battle again (the live one by default) with its decision controls: the new
+        message is the one the outbox edits from now on."""
+        await locale_of(interaction)  # the player's first command creates them
         require_here(interaction, BATTLE_MESSAGE)
         ranked = hoss_of(interaction).ranked
         battle_id = battle if battle is not None else await ranked.current(interaction.user.id)
         if battle_id is None:
             raise NotFound("hoss.battle.none")
-        view = await ranked.view(interaction.user.id, battle_id, interaction.guild_id)
-        kwargs = battle_kwargs(
-            interaction, view, last_record(view), locale, await battle_log(interaction, view)
-        )
-        if "attachments" in kwargs:
-            kwargs["files"] = kwargs.pop("attachments")
-        await interaction.response.send_message(**kwargs)
+        screen = await ranked.screen(interaction.user.id, battle_id, interaction.guild_id)
+        await show_battle(interaction, battle_id, screen.message)
 
     @app_commands.command(name="replay", description=desc("cmd.hoss.replay.description"))
     @app_commands.describe(id=desc("cmd.hoss.replay.opt.id.description"))
@@ -433,8 +421,10 @@ class HossCog(
         locale = await locale_of(interaction)
         hoss = hoss_of(interaction)
         log = await hoss.ranked.replay(interaction.user.id, id, interaction.guild_id)
-        kwargs = replay_reply(log, id, hoss.decks.catalog, locale)
-        await interaction.response.send_message(**kwargs, ephemeral=True)
+        spec = replay_spec(log, id, hoss.decks.catalog, locale)
+        await interaction.response.send_message(
+            **reply(spec, locale, None), files=files_of(spec), ephemeral=True
+        )
 
     @commands.Cog.listener()
     async def on_app_command_completion(

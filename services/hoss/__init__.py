@@ -16,6 +16,7 @@ from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
 from services.hoss.gold import GOLD, STARTING_GOLD
+from services.hoss.keys import RACE_KEYS as RACE_KEYS
 from services.hoss.raffle import RaffleService
 from services.hoss.ranked import RankedService
 from services.hoss.sale import HossSale
@@ -23,12 +24,6 @@ from services.hoss.shop import HossShop
 from services.platform.games import Currency, GameContext, GameSpec
 from services.platform.messages import Text
 
-RACE_KEYS = {
-    "squelette": "hoss.race.squelette",
-    "orc": "hoss.race.orc",
-    "sylvestre": "hoss.race.sylvestre",
-    "humain": "hoss.race.humain",
-}
 CLASS_KEYS = {
     "guerrier": "hoss.class.guerrier",
     "cavalier": "hoss.class.cavalier",

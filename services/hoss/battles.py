@@ -81,6 +81,7 @@ class BattleRow:
     player_setup: str
     opponent_setup: str
     guild_id: int | None  # where it was started; None in direct messages
+    message_item: int | None = None  # the outbox item of its public message (services/hoss/battle_edits.py)
 
     @property
     def live(self) -> bool:
@@ -118,6 +119,7 @@ def load(conn: sqlite3.Connection, battle_id: int) -> BattleRow | None:
         player_setup=row["player_setup"],
         opponent_setup=row["opponent_setup"],
         guild_id=row["guild_id"],
+        message_item=row["message_item"],
     )
 
 

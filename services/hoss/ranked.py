@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, ClassVar
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, DomainError, NotAllowed, NotFound
@@ -36,33 +36,22 @@ from engine.hoss import (
 )
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from engine.rng import derive
-from services.hoss import battles
+from services.hoss import battle_edits, battles
+from services.hoss.battle_edits import ROUND_PACE
+from services.hoss.battle_view import NOTABLE_EVENTS
 from services.hoss.battles import AI, PLAYER, TIMEOUT_JOB, BattleResult, BattleRow, Decision
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
+from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS
 from services.hoss.shop import rank_wins
 from services.platform import ledger
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.outbox import edit_pending, enqueue_edit
+from services.platform.messages import MessageSpec, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
 from store.db import Database
 from store.idempotency import once
 
 REASON_MILESTONE = "hoss.ranked.milestone"  # ledger reason of a claimed milestone (ref = the notice id)
-RANK_NAME_KEYS = {
-    1: "hoss.ranked.rank.1",
-    2: "hoss.ranked.rank.2",
-    3: "hoss.ranked.rank.3",
-    4: "hoss.ranked.rank.4",
-    5: "hoss.ranked.rank.5",
-    6: "hoss.ranked.rank.6",
-    7: "hoss.ranked.rank.7",
-    8: "hoss.ranked.rank.8",
-    9: "hoss.ranked.rank.max",
-}
-# The events a view highlights in a round (every event stays in `RoundView.record`).
-NOTABLE_EVENTS = frozenset({"play", "place", "move", "evolve", "evolve_choice", "death", "revive"})
 
 
 @dataclass(frozen=True)
@@ -103,6 +92,16 @@ class Started:
     battle_id: int
     rank: int
     replayed: bool  # a repeated click: the battle the first click started
+    message: MessageSpec  # the public battle message to show (then `attach` it)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """The public battle message now, and whether the outbox still owes the message asked about an edit
+    (then showing it directly would be overwritten by an older round)."""
+
+    message: MessageSpec
+    edits_owed: bool
 
 
 @dataclass(frozen=True)
@@ -144,6 +143,20 @@ class BattleView:
     ai_decided: tuple[int, ...]  # pauses where the deadline passed and the AI decided for the player
     result: BattleResult | None
 
+    @property
+    def hand(self) -> tuple[str, ...]:
+        """The uids of the player's cards in hand (private: only the player's controls show them)."""
+        return tuple(str(c["id"]) for c in self.snapshot["seats"][PLAYER].get("hand_cards", []))
+
+    @property
+    def cards(self) -> dict[str, str]:
+        """Card ids by uid: both sides' creatures and the player's hand, to name what actions refer to."""
+        cards: dict[str, str] = {}
+        for seat in self.snapshot["seats"]:
+            cards.update({str(c["uid"]): str(c["card"]) for c in seat.get("creatures", [])})
+            cards.update({str(c["id"]): str(c["card"]) for c in seat.get("hand_cards", [])})
+        return cards
+
 
 @dataclass(frozen=True)
 class DefenderMoves:
@@ -180,7 +193,10 @@ def _pending(conn: sqlite3.Connection, player_id: int) -> list[Notice]:
 
 
 class RankedService:
-    """Ranked battles against the AI. `scheduler` (when given) runs the 2-minute decision deadlines."""
+    """Ranked battles against the AI. `scheduler` (when given) runs the 2-minute decision deadlines.
+    `pace` spaces the rounds on the battle message, on the service's clock (tests set it to zero)."""
+
+    pace: ClassVar[timedelta] = ROUND_PACE
 
     def __init__(
         self,
@@ -285,7 +301,10 @@ class RankedService:
             )
             if stored["player"] != player_id:
                 raise NotAllowed()
-            return Started(stored["battle"], stored["rank"], not fresh)
+            row = battles.load(conn, stored["battle"])
+            assert row is not None
+            message = battle_edits.board_spec(conn, row, self.catalog)
+            return Started(stored["battle"], stored["rank"], not fresh, message)
 
         started = await self.db.write(unit)
         return started
@@ -359,6 +378,7 @@ class RankedService:
             battles.apply(battle, PLAYER, action, "player", row.pause, decisions)
             after = battles.advance(battle, row.pause, decisions, records)
             battles.step(conn, now, row, battle, decisions, records, after)
+            battle_edits.queue_edits(conn, now, battle_id, records, self.catalog, self.pace)
             return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
         def unit(conn: sqlite3.Connection) -> Answered:
@@ -405,6 +425,7 @@ class RankedService:
                 records: list[Record] = []
                 pause = battles.advance(battle, row.pause, decisions, records, for_player=AI)
                 battles.step(conn, now, row, battle, decisions, records, pause)
+                battle_edits.queue_edits(conn, now, battle_id, records, self.catalog, self.pace)
                 row = battles.owned(conn, player_id, battle_id, guild)
             result = battles.result_of(row, ENGINE.from_json(row.state))
             assert result is not None
@@ -424,6 +445,7 @@ class RankedService:
         battles.answer_all(battle, PLAYER, AI, "timeout", row.pause, decisions)
         pause = battles.advance(battle, row.pause, decisions, records)
         battles.step(conn, now, row, battle, decisions, records, pause)
+        battle_edits.queue_edits(conn, now, row.id, records, self.catalog, self.pace)
 
     # --- watching -----------------------------------------------------------------------------------
 
@@ -461,17 +483,32 @@ class RankedService:
 
         return await self.db.write(unit)
 
-    async def hand_over_edit(self, player_id: int, channel: int, message_id: int, spec: MessageSpec) -> int:
-        """The battle message as it is now, when Discord refused its edit for longer than the client
-        waits (a rate limit): the outbox makes the edit once Discord allows it, so the message never
-        stays on an older round and the player gets no error for it."""
-        now = self.clock.now()
-        target = Target("channel", channel, players=(player_id,))
-        return await self.db.write(lambda conn: enqueue_edit(conn, now, target, spec, message_id))
+    async def screen(
+        self, player_id: int, battle_id: int, guild: int | None = None, message_id: int = 0
+    ) -> Screen:
+        """The public battle message now (to show it again), and whether the outbox still owes
+        `message_id` (the message a click came from) an edit."""
 
-    async def edit_queued(self, channel: int, message_id: int) -> bool:
-        """Whether the outbox still owes that battle message an edit (see `hand_over_edit`)."""
-        return await self.db.read(lambda conn: edit_pending(conn, channel, message_id))
+        def unit(conn: sqlite3.Connection) -> Screen:
+            row = battles.owned(conn, player_id, battle_id, guild)
+            owed = battle_edits.edits_owed(conn, row, message_id)
+            return Screen(battle_edits.board_spec(conn, row, self.catalog), owed)
+
+        return await self.db.read(unit)
+
+    async def attach(
+        self, player_id: int, battle_id: int, channel: int, message_id: int, guild: int | None = None
+    ) -> None:
+        """The battle's message was just shown as `message_id` in `channel` (an interaction response):
+        from now on the outbox edits that message, round by round, as the battle moves on."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> None:
+            row = battles.owned(conn, player_id, battle_id, guild)
+            spec = battle_edits.board_spec(conn, row, self.catalog)
+            battle_edits.attach(conn, now, row, channel, message_id, spec)
+
+        await self.db.write(unit)
 
     async def log(self, player_id: int, battle_id: int, guild: int | None = None) -> str:
         """The full log: seed, decks, decisions, rounds, outcome. While the battle is live it holds the

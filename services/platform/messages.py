@@ -10,8 +10,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from core.i18n import format_int, normalize_locale, t
+
 RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
 LINES = "=lines"  # a Text with this key renders its "items" (a list of Text), one per line
+PER_LOCALE = "=locale"  # a Text with this key is shown as its text in the reader's language (params)
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,12 @@ class Text:
     def lines(items: list[Text]) -> Text:
         return Text(LINES, {"items": list(items)})
 
+    @staticmethod
+    def per_locale(texts: dict[str, str]) -> Text:
+        """Text already written in each language (language -> text), for a message composed in a
+        service but shown later, in a language chosen when it is delivered (e.g. a channel edit)."""
+        return Text(PER_LOCALE, dict(texts))
+
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "params": {k: _param_to_json(v) for k, v in self.params.items()}}
 
@@ -41,6 +50,28 @@ class Number:
     message stored in the outbox does not know yet in which language it will be read."""
 
     value: int
+
+
+def render_text(value: Text | None, locale: str | None) -> str:
+    """A Text in the reader's language, its Text and Number parameters rendered first."""
+    if value is None:
+        return ""
+    if value.key == RAW:
+        return str(value.params.get("text", ""))
+    if value.key == LINES:
+        return "\n".join(render_text(item, locale) for item in value.params.get("items", []))
+    if value.key == PER_LOCALE:
+        return str(value.params.get(normalize_locale(locale), ""))
+    params = {k: _render_param(v, locale) for k, v in value.params.items()}
+    return t(value.key, locale, **params)
+
+
+def _render_param(value: Any, locale: str | None) -> Any:
+    if isinstance(value, Text):
+        return render_text(value, locale)
+    if isinstance(value, Number):
+        return format_int(value.value, locale)
+    return value
 
 
 def _param_to_json(value: Any) -> Any:
@@ -78,6 +109,14 @@ class Embed:
     color: int | None = None
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A text file sent with the message (a finished battle's log)."""
+
+    filename: str
+    text: str
+
+
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
 
@@ -99,6 +138,8 @@ class MessageSpec:
     show_label: Text | None = None
     # For a post in a thread: archive the thread once the message is delivered (a finished game).
     archive_thread: bool = False
+    # Files sent with the message; an edit replaces the message's files with these.
+    attachments: tuple[Attachment, ...] = ()
 
     def to_json(self) -> str:
         def text(v: Text | None) -> Any:
@@ -125,6 +166,7 @@ class MessageSpec:
                 "ping_users": list(self.ping_users),
                 "show_label": text(self.show_label),
                 "archive_thread": self.archive_thread,
+                "attachments": [{"filename": a.filename, "text": a.text} for a in self.attachments],
             },
             sort_keys=True,
         )
@@ -159,6 +201,7 @@ class MessageSpec:
             ping_users=tuple(int(u) for u in data.get("ping_users", [])),
             show_label=text(data.get("show_label")),
             archive_thread=bool(data.get("archive_thread", False)),
+            attachments=tuple(Attachment(a["filename"], a["text"]) for a in data.get("attachments", [])),
         )
 
 

@@ -36,19 +36,27 @@ NONCE_PURPOSES: dict[NoncePurpose, str] = {"post": "p", "fallback": "f"}
 
 
 def enqueue(
-    conn: sqlite3.Connection, now: datetime, target: Target, spec: MessageSpec, *, edit_of: int | None = None
+    conn: sqlite3.Connection,
+    now: datetime,
+    target: Target,
+    spec: MessageSpec,
+    *,
+    edit_of: int | None = None,
+    not_before: datetime | None = None,
 ) -> int:
     """Queue a message in the caller's write unit; it is delivered only if that unit commits.
 
     With `edit_of` (an earlier item to the same channel), the message that item sent is edited to `spec`
-    instead of a new one being sent."""
+    instead of a new one being sent. With `not_before`, the item waits for that time of the clock (a
+    battle's rounds shown one by one); it holds back only the later edits of the same message, so the
+    rest of its channel is not delayed by it."""
     if target.kind not in ("channel", "dm"):
         raise ValueError(f"unknown target kind {target.kind!r}")
     if edit_of is not None and target.kind != "channel":
         raise ValueError("only channel messages are edited")
     cursor = conn.execute(
         "INSERT INTO outbox (created_at, target_kind, target_id, fallback_channel_id, payload,"
-        " next_attempt_at, edit_of, players) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        " next_attempt_at, edit_of, players, not_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             to_db(now),
             target.kind,
@@ -58,33 +66,33 @@ def enqueue(
             to_db(now),
             edit_of,
             json.dumps(sorted(set(target.players))),
+            to_db(not_before) if not_before is not None else None,
         ),
     )
     return int(cursor.lastrowid or 0)
 
 
-def enqueue_edit(
+def record_sent(
     conn: sqlite3.Connection, now: datetime, target: Target, spec: MessageSpec, message_id: int
 ) -> int:
-    """Queue an edit of a channel message the bot posted outside the outbox (an interaction's response),
-    e.g. when Discord rate-limited the direct edit for longer than the client waits.
+    """Record a channel message the bot posted outside the outbox (an interaction's response) as an item
+    already sent, so that later items can edit it (`edit_of`) like any message the outbox sent."""
+    if target.kind != "channel":
+        raise ValueError("only channel messages are edited")
+    item = enqueue(conn, now, target, spec)
+    conn.execute("UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ?", (message_id, item))
+    return item
 
-    The message is recorded as an item already sent, so the edit refers to it like any `edit_of` and
-    keeps its place among the channel's queued messages."""
-    original = enqueue(conn, now, target, spec)
-    conn.execute("UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ?", (message_id, original))
-    return enqueue(conn, now, target, spec, edit_of=original)
 
-
-def edit_pending(conn: sqlite3.Connection, channel: int, message_id: int) -> bool:
-    """Whether an edit of that message still waits here: a direct edit made meanwhile would be
-    overwritten by that older version, so later versions must queue behind it."""
+def edits_waiting(conn: sqlite3.Connection, item: int) -> datetime | None:
+    """When the last edit still queued for the message `item` sent is due (None: no edit is queued), so
+    that new edits of it are timed after the ones already waiting."""
     row = conn.execute(
-        "SELECT 1 FROM outbox o JOIN outbox original ON original.id = o.edit_of WHERE o.state = 'pending'"
-        " AND o.target_kind = 'channel' AND o.target_id = ? AND original.sent_message_id = ?",
-        (channel, message_id),
+        "SELECT COUNT(*), MAX(COALESCE(not_before, created_at)) FROM outbox"
+        " WHERE edit_of = ? AND state = 'pending'",
+        (item,),
     ).fetchone()
-    return row is not None
+    return from_db(row[1]) if row[0] else None
 
 
 def retry_delay(attempts: int) -> timedelta:
@@ -129,10 +137,13 @@ _SELECT = (
     " FROM outbox o LEFT JOIN players p ON o.target_kind = 'dm' AND p.id = o.target_id"
     " LEFT JOIN outbox original ON original.id = o.edit_of"
 )
-# Only the oldest pending message of a target may go out, so each channel and DM keeps its order.
+# Only the oldest pending message of a target may go out, so each channel and DM keeps its order. A
+# timed item (`not_before`: a battle's rounds, minutes of them) holds back only the later edits of its
+# own message: the channel's other messages pass it, whether it is waiting or not.
 _HEAD_OF_TARGET = (
     "o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.state = 'pending'"
-    " AND e.target_kind = o.target_kind AND e.target_id = o.target_id AND e.id < o.id)"
+    " AND e.target_kind = o.target_kind AND e.target_id = o.target_id AND e.id < o.id"
+    " AND (e.not_before IS NULL OR e.edit_of = o.edit_of))"
 )
 
 
@@ -156,11 +167,19 @@ def _due_at(now: datetime, next_attempt_at: datetime, attempts: int) -> datetime
 
 
 def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]]:
-    """The oldest pending item of each target and when it is due, oldest first."""
+    """The oldest pending item of each target and when it is due, oldest first; a timed item is due at
+    its `not_before` time at the earliest, and is a head of its own beside its target's other messages."""
     rows = conn.execute(
-        f"SELECT o.id, o.next_attempt_at, o.attempts FROM outbox o WHERE {_HEAD_OF_TARGET} ORDER BY o.id"
+        f"SELECT o.id, o.next_attempt_at, o.attempts, o.not_before FROM outbox o WHERE {_HEAD_OF_TARGET}"
+        " ORDER BY o.id"
     ).fetchall()
-    return [(int(row[0]), _due_at(now, from_db(row[1]), int(row[2]))) for row in rows]
+    heads = []
+    for row in rows:
+        due_at = _due_at(now, from_db(row[1]), int(row[2]))
+        if row[3] is not None:
+            due_at = max(due_at, from_db(row[3]))
+        heads.append((int(row[0]), due_at))
+    return heads
 
 
 def _told(conn: sqlite3.Connection, channel: int, player: int, before: int) -> bool:

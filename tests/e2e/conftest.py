@@ -9,13 +9,14 @@ whether or not the emulator enforces that limit).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from cogs.hoss.battle import BattlePace
 from emulator.records import Records, RequestRecord
 from sandbox.harness import BotHarness
+from services.hoss.ranked import RankedService
 from services.platform import games
 from tests.conftest import MigratedCopy
 from tests.e2e.payload_limits import problems
@@ -87,9 +88,7 @@ async def game_harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIter
 
 
 @pytest.fixture
-def no_pacing() -> Iterator[None]:
-    """HOSS rounds are shown one per edit 5 s apart in production; the tests that use this do not wait."""
-    before = BattlePace.seconds
-    BattlePace.seconds = 0
-    yield
-    BattlePace.seconds = before
+def no_pacing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """HOSS rounds are shown one per edit 5 s apart on the bot's clock; with no pace every round's edit
+    is due at once, so the tests that use this need not move the clock."""
+    monkeypatch.setattr(RankedService, "pace", timedelta(0))

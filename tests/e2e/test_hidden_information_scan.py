@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from cogs.hoss.battle import BattlePace
 from emulator.messages import UploadedFile, fill_message
 from emulator.world import User
 from engine.choco.turn import summons_allowed
@@ -33,6 +32,7 @@ from engine.protocol import SPECTATOR
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.hoss import battles as hoss_battles
+from services.hoss.ranked import RankedService
 from tests.e2e.choco.helpers import challenge_accepted, choco, notation, with_bronze_deck
 from tests.e2e.choco.test_hidden import Watch, names, policy, public_ids, reward_of
 from tests.e2e.conftest import _run
@@ -407,7 +407,7 @@ async def test_a_hoss_ranked_battle_shows_no_unplayed_line_or_seed(
     """Decisions, an outsider's click and replay request, the battle shown again, a decision left to the
     AI on the deadline, the skip to the end and its log: the seed and the lines not yet in play stay
     secret while the battle is live."""
-    monkeypatch.setattr(BattlePace, "seconds", 0)
+    monkeypatch.setattr(RankedService, "pace", timedelta(0))
     h = seeded
     alice, zoe = h.user("alice"), h.user("zoe", locale="en")
     await with_deck(h, alice)

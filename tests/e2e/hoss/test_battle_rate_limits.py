@@ -1,6 +1,7 @@
-"""A ranked battle whose message edits Discord rate-limits for longer than discord.py waits: the rounds
-in between are skipped, the battle as it is now reaches the message through the outbox once the limit
-ends, and the player sees no apology (a rate limit is not an error of theirs or of the bot)."""
+"""A ranked battle whose message edits Discord rate-limits for longer than discord.py waits: the outbox,
+which makes every edit of the battle message, retries them in order once the limit ends, so the message
+ends on the battle as it is now, and the player sees no apology (a rate limit is not an error of theirs
+or of the bot)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from emulator.core import Fault
 from emulator.world import User
 from sandbox.harness import BotHarness
+from services.hoss.ranked import RankedService
 from tests.e2e.hoss.test_ranked import (
     battle_message,
     decide_once,
@@ -60,6 +62,9 @@ async def test_a_queued_edit_does_not_overwrite_a_later_state(harness: BotHarnes
     go back to the queued, older state when the outbox delivers it."""
     alice, battle, limit = await limited_battle(harness)
     await decide_once(harness, alice)  # its edits are refused: the battle after it waits in the outbox
+    stale = await harness.emu.click(alice, "Décider", message=battle_message(harness))  # drawn for pause 1
+    assert stale.message is not None and stale.message.ephemeral
+    assert "il sera mis à jour dans un instant" in shown(stale.message)
     harness.emu.faults.remove(limit)
     await harness.advance(timedelta(seconds=70))  # the limit is over, the outbox retries at 80 s
 
@@ -71,6 +76,28 @@ async def test_a_queued_edit_does_not_overwrite_a_later_state(harness: BotHarnes
     assert view.result is not None
     text = shown(battle_message(harness))
     assert f"Gain : {view.result.gold} or" in text and f"**Manche {view.round}**" in text
-    told = [shown(m) for m in harness.emu.ephemeral_messages(alice)]
-    assert any("il sera mis à jour dans un instant" in m for m in told)
-    assert not any(APOLOGY in m for m in told)
+    assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))
+
+
+async def test_a_limit_in_the_middle_of_the_paced_rounds_still_ends_on_the_result(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rounds 5 s apart on the clock; Discord refuses the edits from the second round on, for a while:
+    the outbox retries them in order once it allows them, and the message ends on the result."""
+    monkeypatch.setattr(RankedService, "pace", timedelta(seconds=5))
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    public = await start_rank_1(harness, alice)
+    await harness.emu.click(alice, "Passer à la fin")
+    await harness.settle()
+    battle = await hoss(harness).ranked.current(alice.id)
+    assert battle is None  # over: the rest are edits
+    limit = harness.emu.rate_limit(EDITS, method="PATCH", times=None, retry_after=60)
+    for _ in range(3):
+        await harness.advance(timedelta(seconds=5))
+    assert "Gain :" not in shown(public)
+    harness.emu.faults.remove(limit)
+    for _ in range(30):  # the back-off, then every round still owed
+        await harness.advance(timedelta(seconds=80))
+    assert "Gain :" in shown(public) and public.attachments and public.button_labels == []
+    assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))

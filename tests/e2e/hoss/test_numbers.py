@@ -3,11 +3,11 @@ English) in every message: battle PV and shields, rewards, the ranked ladder and
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from cogs.hoss.battle import ladder_reply, notice_reply
-from cogs.hoss.battle_message import creature_line, result_text
+from services.hoss.battle_render import creature_line, result_text
+from services.hoss.battle_view import CreatureView
 from services.hoss.battles import BattleResult
 from services.hoss.ranked import RANK_NAME_KEYS, Ladder, Notice, RankStatus
 from services.platform.messages import Text
@@ -16,7 +16,7 @@ NNBSP = "\u202f"  # French groups thousands with a narrow no-break space
 
 
 def test_battle_pv_and_shield_are_grouped() -> None:
-    creature = {"uid": "a1", "card": "x", "hp": 512_300, "hp_max": 520_000, "shield": 130_000}
+    creature = CreatureView("a1", "x", hp=512_300, hp_max=520_000, shield=130_000, statuses=(), protege=None)
     french = creature_line(creature, {"a1": "Golem"}, "fr")
     assert f"5{NNBSP}123/5{NNBSP}200" in french and f"1{NNBSP}300" in french
     assert "5,123/5,200" in creature_line(creature, {"a1": "Golem"}, "en")
@@ -37,9 +37,9 @@ def test_a_reward_is_grouped() -> None:
         wins=10,
         milestone=None,
     )
-    shown = result_text(SimpleNamespace(result=result), "fr")  # type: ignore[arg-type]
+    shown = result_text(result, "fr")
     assert f"6{NNBSP}055" in shown and f"base 4{NNBSP}050" in shown and f"+1{NNBSP}005" in shown
-    assert "base 4,050" in result_text(SimpleNamespace(result=result), "en")  # type: ignore[arg-type]
+    assert "base 4,050" in result_text(result, "en")
 
 
 def _rendered(kwargs: dict[str, Any]) -> str:

@@ -4,7 +4,6 @@ middle of a battle, the replay, and milestone notices claimed with their OK butt
 
 from __future__ import annotations
 
-import itertools
 import json
 import sqlite3
 from datetime import timedelta
@@ -12,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from cogs.hoss.battle import BattlePace
 from core.clock import ManualClock
 from emulator.records import RecordedMessage
 from emulator.world import User
@@ -20,6 +18,7 @@ from engine.hoss.catalog import CreatureCard
 from sandbox.harness import BotHarness
 from services.hoss import HossServices
 from services.hoss.gold import GOLD
+from services.hoss.ranked import RankedService
 from services.platform import ledger
 from services.platform.players import ensure_player
 
@@ -291,26 +290,31 @@ async def test_a_milestone_notice_comes_back_until_ok_credits_it_once(harness: B
 async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Production pacing (5 s) with the waits recorded instead of slept: between two waits the battle
-    message is edited exactly once, so it never changes more than once per round of real time."""
+    """Production pacing (5 s) on the bot's clock: each round's edit is made only once the clock passes
+    its time, one per 5 s, and the last one shows the result."""
+    monkeypatch.setattr(RankedService, "pace", timedelta(seconds=5))
     alice = harness.user("alice")
     await with_deck(harness, alice)
     public = await start_rank_1(harness, alice)
-    BattlePace.seconds = 5.0
-    waits: list[tuple[float, int]] = []
-
-    async def recorded_wait() -> None:
-        waits.append((BattlePace.seconds, len(public.history)))
-
-    monkeypatch.setattr(BattlePace, "wait", recorded_wait)
-    edits_before = len(public.history)
-    await harness.emu.click(alice, "Passer à la fin")
+    ranked, guild = hoss(harness).ranked, here(harness)
+    battle = await ranked.current(alice.id)
+    assert battle is not None
+    before = (await ranked.view(alice.id, battle, guild)).round
+    await harness.emu.click(alice, "Passer à la fin")  # its answer takes the buttons away
     await harness.settle()
-    rounds = len(waits) + 1
+    rounds = (await ranked.view(alice.id, battle, guild)).round - before
     assert rounds >= 2, "a battle to the end shows several rounds"
-    assert all(seconds == 5.0 for seconds, _ in waits)
-    marks = [edits_before, *(count for _, count in waits), len(public.history)]
-    assert all(later - earlier == 1 for earlier, later in itertools.pairwise(marks)), marks
+    assert f"**Manche {before + 1}**" in shown(public) and public.button_labels == []  # the first at once
+    edits = len(public.history)
+    for later in range(1, rounds):
+        await harness.advance(timedelta(seconds=4.9))
+        assert len(public.history) == edits + later - 1  # not yet
+        await harness.advance(timedelta(seconds=0.1))
+        assert len(public.history) == edits + later
+        assert f"**Manche {before + 1 + later}**" in shown(public)
+    assert "Gain :" in shown(public) and public.attachments
+    await harness.advance(timedelta(minutes=5))
+    assert len(public.history) == edits + rounds - 1  # nothing more
 
 
 async def test_the_defender_button_moves_a_defender_from_the_private_controls(harness: BotHarness) -> None:
@@ -358,3 +362,19 @@ async def test_the_defender_button_moves_a_defender_from_the_private_controls(ha
     public = battle_message(harness)  # the round the move opened was shown, in one of its edits
     states = [shown(public), *(json.dumps(state, ensure_ascii=False) for state in public.history)]
     assert any("se déplace sur" in state for state in states)
+
+
+async def test_the_battle_shown_again_is_the_message_the_rounds_edit(harness: BotHarness) -> None:
+    """`/hoss combat` posts the battle again: the rounds then edit that message, and a click on the first
+    one, left behind, brings it up to date directly (the outbox owes it nothing)."""
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    first = await start_rank_1(harness, alice)
+    again = await harness.emu.run_command(alice, "hoss combat")
+    assert again.message is not None and not again.message.ephemeral
+    second = again.message
+    await decide_once(harness, alice)
+    assert decide_id(second).endswith(":2") and decide_id(first).endswith(":1")
+    await harness.emu.click(alice, "Décider", message=first)
+    await harness.settle()
+    assert decide_id(first).endswith(":2") and shown(first) == shown(second)

@@ -1,0 +1,106 @@
+"""A ranked battle's public message, kept up to date by the outbox: the message an interaction showed is
+recorded as an outbox item (`attach`), and every unit that plays rounds queues, in that same unit, one
+edit of it per round, each due `pace` after the previous one on the service's clock (`queue_edits`).
+
+So the rounds are shown one by one whoever moved the battle (the player, the 2-minute deadline, a skip),
+a restart delivers the edits still owed at their times, and a rate-limited edit is retried by the outbox
+like any other; a test or the sandbox moves its ManualClock to see them. Decisions: docs/hoss/ranked.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from engine.hoss import ENGINE, HossCatalog
+from services.hoss import battles
+from services.hoss.battle_render import battle_spec
+from services.hoss.battle_view import Board, Now, boards
+from services.hoss.battles import PLAYER, BattleRow
+from services.platform.messages import MessageSpec, Target
+from services.platform.outbox import edits_waiting, enqueue, record_sent
+
+ROUND_PACE = timedelta(seconds=5)  # between two rounds shown on the battle message
+
+
+def now_of(conn: sqlite3.Connection, row: BattleRow) -> Now:
+    state = ENGINE.from_json(row.state)
+    timed_out = conn.execute(
+        "SELECT 1 FROM hoss_battle_decisions WHERE battle_id = ? AND by = 'timeout' AND pause = ?",
+        (row.id, row.pause - 1),
+    ).fetchone()
+    return Now(
+        battle_id=row.id,
+        rank=row.rank,
+        owner=row.player_id,
+        round=row.round,
+        status=row.status,
+        pause=row.pause,
+        deadline=row.deadline_at,
+        ai_decided=row.live and timed_out is not None,
+        result=battles.result_of(row, state),
+        seats=ENGINE.view(state, PLAYER)["seats"],
+    )
+
+
+def _spec(conn: sqlite3.Connection, row: BattleRow, board: Board, catalog: HossCatalog) -> MessageSpec:
+    log = battles.stored_log(conn, row) if board.final and not row.live else None
+    return battle_spec(board, catalog, log)
+
+
+def board_spec(conn: sqlite3.Connection, row: BattleRow, catalog: HossCatalog) -> MessageSpec:
+    """The battle message now: its latest round and what comes next (the log attached once over)."""
+    records = battles.rounds(conn, row.id)
+    (board,) = boards(now_of(conn, row), records[:-1], records[-1:])
+    return _spec(conn, row, board, catalog)
+
+
+def attach(
+    conn: sqlite3.Connection, now: datetime, row: BattleRow, channel: int, message_id: int, spec: MessageSpec
+) -> int:
+    """Make `message_id` (in `channel`) the battle's message: later rounds edit it. Edits still owed to
+    a previous message of the battle (shown again by `/hoss battle`) end on that message as queued."""
+    item = record_sent(conn, now, Target("channel", channel, players=(row.player_id,)), spec, message_id)
+    conn.execute("UPDATE hoss_battles SET message_item = ? WHERE id = ?", (item, row.id))
+    return item
+
+
+def queue_edits(
+    conn: sqlite3.Connection,
+    now: datetime,
+    battle_id: int,
+    records: Sequence[Mapping[str, Any]],
+    catalog: HossCatalog,
+    pace: timedelta,
+) -> int:
+    """Queue one edit of the battle's message per round just played (`records`), the last one showing
+    the battle now; the first is due now, or `pace` after the last edit still waiting. Returns how many
+    were queued (none while the battle has no message, or when no round was played)."""
+    row = battles.load(conn, battle_id)
+    assert row is not None
+    if row.message_item is None or not records:
+        return 0
+    message = conn.execute(
+        "SELECT target_id, players FROM outbox WHERE id = ?", (row.message_item,)
+    ).fetchone()
+    target = Target("channel", int(message[0]), players=tuple(json.loads(message[1])))
+    first_new = int(records[0]["round"])
+    earlier = [r for r in battles.rounds(conn, battle_id) if int(r["round"]) < first_new]
+    waiting = edits_waiting(conn, row.message_item)
+    due = now if waiting is None else max(now, waiting + pace)
+    shown = boards(now_of(conn, row), earlier, records)
+    for index, board in enumerate(shown):
+        spec = _spec(conn, row, board, catalog)
+        enqueue(conn, now, target, spec, edit_of=row.message_item, not_before=due + index * pace)
+    return len(shown)
+
+
+def edits_owed(conn: sqlite3.Connection, row: BattleRow, message_id: int) -> bool:
+    """Whether the outbox still owes `message_id`, the battle's message, an edit."""
+    if row.message_item is None:
+        return False
+    sent = conn.execute("SELECT sent_message_id FROM outbox WHERE id = ?", (row.message_item,)).fetchone()
+    return sent is not None and sent[0] == message_id and edits_waiting(conn, row.message_item) is not None

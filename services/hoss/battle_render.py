@@ -1,0 +1,207 @@
+"""The public message of a ranked HOSS battle as a MessageSpec: both sides with PV bars, statuses and
+synergies, the round's notable events, then the call to decide or the result (with the log attached).
+
+Rendered in the service layer because the outbox makes the message's edits, long after the interaction
+that caused them: the board's text is written in every language (`Text.per_locale`) and the outbox shows
+the channel's. Only `battle_view.Board` is read, which holds nothing the board may not show.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from core.i18n import format_int
+from core.settings import SUPPORTED_LOCALES
+from engine.hoss import HossCatalog
+from services.hoss.battle_view import Board, CreatureView, EventView, SideView, events_of, named, side_of
+from services.hoss.battles import BattleResult
+from services.hoss.keys import RACE_KEYS, RANK_NAME_KEYS
+from services.platform.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text, render_text
+
+BAR = 10
+STATUS_KEYS = {
+    "poison": "hoss.battle.status.poison",
+    "saignement": "hoss.battle.status.saignement",
+    "embrasement": "hoss.battle.status.embrasement",
+    "bris": "hoss.battle.status.bris",
+    "gel": "hoss.battle.status.gel",
+    "choc": "hoss.battle.status.choc",
+    "confusion": "hoss.battle.status.confusion",
+}
+EVENT_KEYS = {
+    "play": "hoss.battle.event.play",
+    "place": "hoss.battle.event.place",
+    "move": "hoss.battle.event.move",
+    "evolve": "hoss.battle.event.evolve",
+    "evolve_choice": "hoss.battle.event.evolve_choice",
+    "death": "hoss.battle.event.death",
+    "revive": "hoss.battle.event.revive",
+}
+STATUS_TITLES = {"won": "hoss.battle.won", "lost": "hoss.battle.lost", "draw": "hoss.battle.draw"}
+
+
+def pv_bar(hp: int, hp_max: int) -> str:
+    filled = 0 if hp <= 0 or hp_max <= 0 else max(1, min(BAR, round(BAR * hp / hp_max)))
+    return "▰" * filled + "▱" * (BAR - filled)
+
+
+def pv_of(centi: int) -> int:
+    """The engine counts hundredths of PV; a creature alive with less than 1 PV still shows 1."""
+    return -(-centi // 100)
+
+
+def name_of(catalog: HossCatalog, card_id: str, locale: str) -> str:
+    card = catalog.card(card_id)
+    return card.name.get(locale) if card is not None else card_id
+
+
+def creature_line(creature: CreatureView, names: dict[str, str], locale: str) -> str:
+    hp, hp_max = creature.hp, creature.hp_max
+    pv = f"{format_int(pv_of(hp), locale)}/{format_int(pv_of(hp_max), locale)}"
+    parts = [f"**{names.get(creature.uid, creature.card)}** {pv_bar(hp, hp_max)} {pv}"]
+    if creature.shield:
+        shield = format_int(pv_of(creature.shield), locale)
+        parts.append(render_text(Text("hoss.battle.shield", {"shield": shield}), locale))
+    statuses = [render_text(Text(STATUS_KEYS[s]), locale) for s in creature.statuses if s in STATUS_KEYS]
+    if statuses:
+        parts.append("[" + ", ".join(statuses) + "]")
+    if creature.protege:
+        protege = names.get(creature.protege, creature.protege)
+        parts.append(render_text(Text("hoss.battle.protects", {"protege": protege}), locale))
+    return " ".join(parts)
+
+
+def side_text(side: SideView, names: dict[str, str], locale: str) -> str:
+    lines = [creature_line(c, names, locale) for c in side.creatures]
+    if not lines:
+        lines.append(render_text(Text("hoss.battle.no_creature"), locale))
+    found = [
+        render_text(
+            Text("hoss.battle.synergy", {"race": Text(RACE_KEYS[race]), "percent": f"{bp / 100:g}"}), locale
+        )
+        for race, bp in side.synergy
+        if race in RACE_KEYS
+    ]
+    if side.synergy:
+        lines.append(" · ".join(found))
+    lines.append(render_text(Text("hoss.battle.counts", {"hand": side.hand, "pile": side.pile}), locale))
+    return "\n".join(lines)
+
+
+def event_line(event: EventView, names: dict[str, str], catalog: HossCatalog, locale: str) -> str:
+    who = Text("hoss.battle.you" if event.mine else "hoss.battle.ai")
+    params: dict[str, object] = {"who": who, "card": names.get(event.target, event.target)}
+    if event.protege is not None:
+        params["protege"] = names.get(event.protege, event.protege)
+    if event.to is not None:
+        params["to"] = name_of(catalog, event.to, locale)
+    if event.kind == "play" and event.card is not None:
+        params["card"] = name_of(catalog, event.card, locale)
+    return "• " + render_text(Text(EVENT_KEYS[event.kind], params), locale)
+
+
+def result_text(result: BattleResult, locale: str) -> str:
+    lines = [
+        f"**{render_text(Text(STATUS_TITLES[result.status]), locale)}**",
+        render_text(Text(result.reason), locale),
+    ]
+    if not result.counted:
+        lines.append(render_text(Text("hoss.battle.not_counted"), locale))
+    else:
+        amounts = {"base": result.base, "fast": result.fast_bonus, "flawless": result.flawless_bonus}
+        bonus = {name: format_int(amount, locale) for name, amount in amounts.items()}
+        gold = Text("hoss.gold_amount", {"amount": format_int(result.gold, locale)})
+        lines.append(render_text(Text("hoss.battle.reward", {"gold": gold, **bonus}), locale))
+    return "\n".join(lines)
+
+
+def card_names(board: Board, catalog: HossCatalog, locale: str) -> dict[str, str]:
+    names = {uid: name_of(catalog, card, locale) for uid, card in board.names.items()}
+    for side in board.sides:
+        names.update({c.uid: name_of(catalog, c.card, locale) for c in side.creatures})
+    return names
+
+
+def description(board: Board, catalog: HossCatalog, locale: str) -> str:
+    names = card_names(board, catalog, locale)
+    lines = [render_text(Text("hoss.battle.round", {"round": board.round}), locale)]
+    lines += [event_line(e, names, catalog, locale) for e in board.events]
+    if board.final and board.status == "live":
+        if board.ai_decided:
+            lines.append(render_text(Text("hoss.decision_timeout"), locale))
+        deadline = int(board.deadline.timestamp()) if board.deadline is not None else 0
+        lines.append(render_text(Text("hoss.battle.your_turn", {"deadline": f"<t:{deadline}:R>"}), locale))
+    if board.final and board.result is not None:
+        lines.append(result_text(board.result, locale))
+    return "\n".join(lines)
+
+
+def in_every_language(write: Callable[[str], str]) -> Text:
+    return Text.per_locale({locale: write(locale) for locale in SUPPORTED_LOCALES})
+
+
+def side_field(board: Board, seat: int, catalog: HossCatalog) -> Text:
+    return in_every_language(
+        lambda locale: side_text(board.sides[seat], card_names(board, catalog, locale), locale)
+    )
+
+
+def buttons(board: Board) -> tuple[Button, ...]:
+    """Plain buttons: the cog's DecideButton and SkipButton answer their ids."""
+    if board.status != "live":
+        return ()
+    owner, battle = board.owner, board.battle_id
+    return (
+        Button(Text("hoss.battle.decide"), f"hoss:rdecide:{owner}:{battle}:{board.pause}", "primary"),
+        Button(Text("hoss.battle.skip"), f"hoss:rskip:{owner}:{battle}", "danger"),
+    )
+
+
+def log_name(battle_id: int) -> str:
+    return f"hoss-battle-{battle_id}.json"
+
+
+def battle_spec(board: Board, catalog: HossCatalog, log: str | None = None) -> MessageSpec:
+    """The public battle message at `board`; `log` (the finished battle's) is attached to its final
+    version, never to a live battle's (it holds the seed)."""
+    title = Text("hoss.battle.title", {"battle": board.battle_id, "rank": Text(RANK_NAME_KEYS[board.rank])})
+    fields = (
+        EmbedField(Text("hoss.battle.you"), side_field(board, 0, catalog), inline=False),
+        EmbedField(Text("hoss.battle.ai"), side_field(board, 1, catalog), inline=False),
+    )
+    body = in_every_language(lambda locale: description(board, catalog, locale))
+    attached: tuple[Attachment, ...] = ()
+    if log is not None and board.final and board.result is not None:
+        attached = (Attachment(log_name(board.battle_id), log),)
+    embed = Embed(title=title, description=body, fields=fields)
+    return MessageSpec(embeds=(embed,), buttons=buttons(board), attachments=attached)
+
+
+# --- the replay ---------------------------------------------------------------------------------------
+
+
+def replay_spec(log: str, battle: int, catalog: HossCatalog, locale: str) -> MessageSpec:
+    """A finished battle's rounds, for `/hoss revoir` (a private reply: the reader's language), with the
+    log attached."""
+    data = json.loads(log)
+    names: dict[str, str] = {}
+    lines: list[str] = []
+    for record in data["rounds"]:
+        named(names, record)
+        shown = {uid: name_of(catalog, card, locale) for uid, card in names.items()}
+        for side in record["sides"]:
+            shown.update({c.uid: name_of(catalog, c.card, locale) for c in side_of(side).creatures})
+        lines.append(render_text(Text("hoss.battle.round", {"round": record["round"]}), locale))
+        lines += [event_line(e, shown, catalog, locale) for e in events_of(record)]
+    outcome = data.get("outcome")
+    if outcome is not None:
+        lines.append(render_text(Text(outcome["reason"]), locale))
+    body = "\n".join(lines)
+    if len(body) > 4000:
+        body = body[:3990] + "\n…"
+    title = Text("hoss.replay.title", {"battle": battle, "rank": Text(RANK_NAME_KEYS[int(data["rank"])])})
+    return MessageSpec(
+        embeds=(Embed(title=title, description=Text.raw(body or "—")),),
+        attachments=(Attachment(f"hoss-replay-{battle}.json", log),),
+    )

@@ -1,0 +1,164 @@
+"""The battle message's round-by-round edits, queued in the outbox by the unit that plays the rounds and
+timed on the service's clock: one per round, 5 s apart, due only once the clock passes them; a restart
+delivers the rest in order, once; the AI's deadline shows its rounds too; and no edit carries the
+player's hand, the AI's unplayed lines or the seed while the battle is live."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from core.clock import ManualClock
+from services.hoss.battle_edits import ROUND_PACE
+from services.hoss.ranked import RankedService
+from services.platform.messages import MessageSpec, render_text
+from services.platform.outbox import Outbox
+from services.platform.scheduler import Scheduler
+from store.db import Database
+from tests.services.conftest import open_database
+from tests.services.hoss.ranked import catalog, choose, player_with_deck, rows, service
+
+ALICE, CHANNEL, MESSAGE = 1, 4242, 9001
+
+
+async def shown_battle(db: Database, clock: ManualClock, ranked: RankedService) -> int:
+    """Alice's battle, its message shown in CHANNEL as MESSAGE and handed to the outbox."""
+    await player_with_deck(db, clock, ALICE)
+    battle = (await ranked.start(ALICE, 1, key="s")).battle_id
+    await ranked.attach(ALICE, battle, CHANNEL, MESSAGE)
+    return battle
+
+
+def names_of(card_id: str) -> tuple[str, str]:
+    card = catalog().card(card_id)
+    assert card is not None
+    return card.name.fr, card.name.en
+
+
+def rendered(spec: MessageSpec, locale: str = "fr") -> str:
+    embed = spec.embeds[0]
+    parts = [render_text(embed.title, locale), render_text(embed.description, locale)]
+    parts += [render_text(f.value, locale) for f in embed.fields]
+    return "\n".join(parts)
+
+
+async def deliver(box: Outbox) -> list[MessageSpec]:
+    """What a deliverer would do now: every due edit, in the order given, marked sent."""
+    done = []
+    while due := await box.due():
+        for item in due:
+            assert item.edit_message_id == MESSAGE and item.target.id == CHANNEL
+            assert await box.mark_sent(item.id, MESSAGE)
+            done.append(item.spec)
+    return done
+
+
+async def test_each_round_is_due_five_seconds_after_the_previous_one(
+    db: Database, clock: ManualClock
+) -> None:
+    ranked = service(db, clock)
+    battle = await shown_battle(db, clock, ranked)
+    start = clock.now()
+    result = await ranked.skip_to_end(ALICE, battle)
+    times = await rows(db, "SELECT not_before FROM outbox WHERE edit_of IS NOT NULL ORDER BY id")
+    assert len(times) == result.rounds >= 2
+    box = Outbox(db, clock)
+    first = await deliver(box)
+    assert len(first) == 1 and "**Manche 1**" in rendered(first[0])
+    for shown in range(2, result.rounds + 1):
+        clock.advance(ROUND_PACE - timedelta(milliseconds=1))
+        assert await deliver(box) == []  # not before its time
+        clock.advance(timedelta(milliseconds=1))
+        (edit,) = await deliver(box)
+        assert f"**Manche {shown}**" in rendered(edit)
+        assert clock.now() == start + (shown - 1) * ROUND_PACE
+    assert "Gain :" in rendered(edit) and edit.buttons == ()
+    (log,) = edit.attachments
+    assert log.filename == f"hoss-battle-{battle}.json" and log.text == await ranked.log(ALICE, battle)
+
+
+async def test_new_rounds_queue_after_the_edits_still_waiting(db: Database, clock: ManualClock) -> None:
+    ranked = service(db, clock)
+    battle = await shown_battle(db, clock, ranked)
+    view = await ranked.view(ALICE, battle)
+    for turn in range(6):  # answers faster than the rounds are shown
+        await ranked.answer(ALICE, battle, choose(view, turn), key=f"a{turn}", pause=view.pause)
+        view = await ranked.view(ALICE, battle)
+        if view.status != "live":
+            break
+    times = [
+        t for (t,) in await rows(db, "SELECT not_before FROM outbox WHERE edit_of IS NOT NULL ORDER BY id")
+    ]
+    assert len(times) >= 2 and times == sorted(times) and len(set(times)) == len(times)
+    box = Outbox(db, clock)
+    shown = [rendered(spec) for spec in await deliver(box)]
+    for _ in range(len(times)):
+        clock.advance(ROUND_PACE)
+        shown += [rendered(spec) for spec in await deliver(box)]
+    assert len(shown) == len(times)
+    assert [int(s.split("**Manche ")[1].split("**")[0]) for s in shown] == list(range(1, len(shown) + 1))
+
+
+async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    db = await open_database(path)
+    try:
+        ranked = service(db, clock)
+        battle = await shown_battle(db, clock, ranked)
+        result = await ranked.skip_to_end(ALICE, battle)
+        assert result.rounds >= 3
+        box = Outbox(db, clock)
+        before = await deliver(box)
+        clock.advance(ROUND_PACE)
+        before += await deliver(box)  # two rounds shown, then the bot stops
+    finally:
+        await db.close()
+
+    clock.advance(timedelta(minutes=10))  # down for a while: the rest is due at once on restart
+    db = await open_database(path)
+    try:
+        after = await deliver(Outbox(db, clock))
+        assert await deliver(Outbox(db, clock)) == []  # once
+    finally:
+        await db.close()
+    rounds = [int(rendered(s).split("**Manche ")[1].split("**")[0]) for s in before + after]
+    assert rounds == list(range(1, result.rounds + 1))
+    assert len(before) == 2 and "Gain :" in rendered(after[-1])
+
+
+async def test_the_deadline_shows_its_rounds_without_a_click(db: Database, clock: ManualClock) -> None:
+    ranked = service(db, clock, scheduler := Scheduler(db, clock, ZoneInfo("Europe/Paris")))
+    battle = await shown_battle(db, clock, ranked)
+    clock.advance(timedelta(minutes=2, seconds=1))
+    assert await scheduler.run_due() == 1
+    shown = await deliver(Outbox(db, clock))
+    assert shown and "l'IA a décidé pour vous" in rendered(shown[-1])
+    view = await ranked.view(ALICE, battle)
+    assert f"hoss:rdecide:{ALICE}:{battle}:{view.pause}" in [b.custom_id for b in shown[-1].buttons]
+
+
+async def test_no_edit_carries_the_hand_or_the_seed(db: Database, clock: ManualClock) -> None:
+    """The player's hand is theirs (a card leaves it only when played, which puts it on the board), and
+    the seed would tell every later draw: neither is in any edit queued while the battle is live."""
+    ranked = service(db, clock)
+    battle = await shown_battle(db, clock, ranked)
+    (seed,) = (await rows(db, "SELECT seed FROM hoss_battles WHERE id = ?", battle))[0]
+    view = await ranked.view(ALICE, battle)
+    for turn in range(4):
+        if (await ranked.answer(ALICE, battle, choose(view, turn), key=f"a{turn}", pause=view.pause)).over:
+            break
+        view = await ranked.view(ALICE, battle)
+        log = json.loads(await ranked.log(ALICE, battle))
+        played = {str(e.get("card") or e.get("to")) for r in log["rounds"] for e in r["events"]}
+        secret = {view.cards[uid] for uid in view.hand} - played
+        names = {name for card in secret for name in names_of(card)}
+        payloads = [p for (p,) in await rows(db, "SELECT payload FROM outbox WHERE edit_of IS NOT NULL")]
+        assert payloads and secret
+        for payload in payloads:
+            text = json.dumps(json.loads(payload), ensure_ascii=False)
+            assert str(seed) not in text and "hand_cards" not in text
+            assert [name for name in names if name in text] == []
