@@ -20,6 +20,7 @@ from services.pillz.collection import owned_counts
 from services.pillz.economy import PillzService, store_deck
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.decks import DeckText, stored_cards
+from services.shared.decks import active_slot as shared_active_slot
 from services.shared.decks import parse_deck as shared_parse
 
 DECK_SLOTS = 4
@@ -91,8 +92,7 @@ def deck_in_slot(conn: sqlite3.Connection, player_id: int, slot: int) -> list[st
 
 
 def active_slot(conn: sqlite3.Connection, player_id: int) -> int | None:
-    row = conn.execute("SELECT active_slot FROM pillz_profiles WHERE player_id = ?", (player_id,)).fetchone()
-    return None if row is None or row[0] is None else int(row[0])
+    return shared_active_slot(conn, "pillz_profiles", player_id)
 
 
 def active_problems(

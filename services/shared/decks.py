@@ -1,5 +1,5 @@
 """Decks as every card game of the platform stores and reads them: a typed list of cards parsed into
-catalog ids, and a saved deck's ids read back from its JSON column.
+catalog ids, a saved deck's ids read back from its JSON column, and the active deck's slot.
 
 A deck stores catalog ids, not copies (copies of a card are interchangeable), so a saved deck is checked
 again against the cards owned now whenever it is shown or played; the checks themselves are each game's
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -55,6 +56,15 @@ def parse_deck(text: str, cards: Mapping[str, CardBase], rules: DeckText) -> lis
             raise BadInput(rules.too_long_key, maximum=rules.size)
         deck += [card_id] * count
     return deck
+
+
+def active_slot(conn: sqlite3.Connection, profiles_table: str, player_id: int) -> int | None:
+    """The slot of the player's active deck, from the `active_slot` column of the game's profile table
+    (a constant of the game's code, never input); None when no deck is chosen."""
+    row = conn.execute(
+        f"SELECT active_slot FROM {profiles_table} WHERE player_id = ?", (player_id,)
+    ).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
 
 
 def stored_cards(value: str | None) -> list[str] | None:
