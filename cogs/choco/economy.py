@@ -19,7 +19,7 @@ from discord import app_commands
 from cogs.choco.lookup import choco_of, member_since
 from cogs.shared import mixins as shared
 from cogs.shared.components import check_owner, decode_choice, encode_choice, key_choice, page_buttons, reply
-from cogs.shared.mixins import CommandsMixin, send
+from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_int
 from discord_app.components import PersistentButton
@@ -360,13 +360,7 @@ class ChocoEconomyCommands(CommandsMixin):
         """Public: both boards of this server (hRP by mention, inRP by character name), top 10 each."""
         locale = await locale_of(interaction)
         board = await economy_of(interaction).leagues.leaderboard(guild_of(interaction))
-        await send(
-            interaction,
-            leaderboard_spec(board),
-            locale,
-            ephemeral=False,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await send_board(interaction, leaderboard_spec(board), locale)
 
     @app_commands.command(name="character", description=desc("cmd.choco.character.description"))
     @app_commands.describe(name=desc("cmd.choco.character.opt.name.description"))

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from cogs.shared import mixins as shared
 from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice, page_buttons, reply
-from cogs.shared.mixins import CommandsMixin, send
+from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_int
 from discord_app.components import PersistentButton
@@ -331,10 +331,4 @@ class PillzEconomyCommands(CommandsMixin):
         if interaction.guild_id is None:
             raise NotAllowed("pillz.error.guild_only")
         board = await economy_of(interaction).ladder.leaderboard(interaction.guild_id)
-        await send(
-            interaction,
-            leaderboard_spec(board),
-            locale,
-            ephemeral=False,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await send_board(interaction, leaderboard_spec(board), locale)
