@@ -21,7 +21,7 @@ from cogs.shared import mixins as shared
 from cogs.shared.components import check_owner, decode_choice, encode_choice, key_choice, page_buttons, reply
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
-from core.i18n import format_int
+from core.i18n import format_decimal, format_int
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of
 from discord_app.render import text
@@ -101,10 +101,6 @@ def purchase_spec(purchase: FrogPurchase, locale: str) -> MessageSpec:
     return MessageSpec(content=note, embeds=(Embed(title=title, description=Text.lines(lines)),))
 
 
-def percent(value: float, locale: str, spec: str = "g") -> str:
-    return format(value, spec).replace(".", "," if locale == "fr" else ".")
-
-
 def odds_spec(odds: FrogOdds, locale: str) -> MessageSpec:
     """Each rarity's odds and one given card's: the per-card figure is the one that falls with rarity."""
     lines = [
@@ -112,9 +108,9 @@ def odds_spec(odds: FrogOdds, locale: str) -> MessageSpec:
             "choco.odds.line",
             {
                 "rarity": Text(RARITY_KEYS[r.rarity]),
-                "percent": percent(r.per_mille / 10, locale),
+                "percent": format_decimal(r.per_mille / 10, locale),
                 "cards": r.cards,
-                "card_percent": percent(float(r.per_card * 100), locale, ".2f"),
+                "card_percent": format_decimal(float(r.per_card * 100), locale, ".2f"),
             },
         )
         for r in odds.rarities

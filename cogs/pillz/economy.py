@@ -20,7 +20,7 @@ from cogs.shared import mixins as shared
 from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice, page_buttons, reply
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
-from core.i18n import format_int
+from core.i18n import format_decimal, format_int
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
@@ -97,13 +97,12 @@ def purchase_spec(purchase: PackPurchase, catalog: PillzCatalog, locale: str) ->
 
 
 def odds_spec(odds: PackOdds, locale: str) -> MessageSpec:
-    decimal = "," if locale == "fr" else "."
     lines = [
         Text(
             "pillz.odds.line",
             {
                 "stars": stars_text(s.stars),
-                "percent": f"{s.per_mille / 10:g}".replace(".", decimal),
+                "percent": format_decimal(s.per_mille / 10, locale),
                 "cards": s.cards,
             },
         )
