@@ -76,6 +76,12 @@ def t(key: str, locale: str | None = None, /, **params: object) -> str:
         return text
 
 
+def format_decimal(value: float, locale: str | None, spec: str = "g") -> str:
+    """A number with the decimal mark each language writes: 12,5 in French, 12.5 in English."""
+    text = format(value, spec)
+    return text.replace(".", ",") if normalize_locale(locale) == "fr" else text
+
+
 def format_int(value: int, locale: str | None) -> str:
     """Thousands separators as each language writes them: 25 000 in French, 25,000 in English."""
     grouped = f"{value:,}"

@@ -8,6 +8,8 @@ from cogs.choco.components import CHOCO_ITEMS
 from cogs.choco.economy import ECONOMY_ITEMS, ChocoEconomyCommands
 from cogs.choco.play import ChocoPlayCommands
 from cogs.choco.referee import ChocoRefereeCommands
+from cogs.choco.setup import SETUP_SECTION
+from cogs.shared.setup import SetupSection, attach_loaded
 from discord_app.translator import desc
 
 
@@ -19,9 +21,10 @@ class ChocoCog(  # discord.py lists the last base's commands first: collection, 
     group_name="choco",
     group_description=desc("cmd.choco.description"),
 ):
-    pass
+    setup_section: SetupSection = SETUP_SECTION  # its part of /setup
 
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*ECONOMY_ITEMS, *CHOCO_ITEMS)
     await bot.add_cog(ChocoCog())
+    attach_loaded(bot, SETUP_SECTION)

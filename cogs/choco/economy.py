@@ -18,12 +18,13 @@ from discord import app_commands
 
 from cogs.choco.lookup import choco_of, member_since
 from cogs.shared import mixins as shared
-from cogs.shared.mixins import CommandsMixin, send
+from cogs.shared.components import check_owner, decode_choice, encode_choice, key_choice, page_buttons, reply
+from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
-from core.i18n import format_int, t
+from core.i18n import format_decimal, format_int
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of
-from discord_app.render import text, to_discord
+from discord_app.render import text
 from discord_app.translator import desc
 from engine.choco import CARD_TYPES, RARITIES, ChocoCard
 from services.choco import EconomyServices
@@ -37,7 +38,6 @@ from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid, Problem
 
 Choice = app_commands.Choice
-NO_VALUE = "-"
 LINE_KEYS = {
     "normal": "choco.economy.line.normal",
     "effect": "choco.economy.line.effect",
@@ -47,11 +47,6 @@ LINE_KEYS = {
 
 def economy_of(interaction: discord.Interaction[Any]) -> EconomyServices:
     return choco_of(interaction).economy
-
-
-def key_choice(key: str, value: str) -> Choice[str]:
-    """A choice named by an existing catalog key (a rarity, type or league name)."""
-    return Choice(name=app_commands.locale_str(t(key, "fr"), key=key), value=value)
 
 
 RARITY_CHOICES = [key_choice(RARITY_KEYS[r], r) for r in RARITIES]
@@ -106,10 +101,6 @@ def purchase_spec(purchase: FrogPurchase, locale: str) -> MessageSpec:
     return MessageSpec(content=note, embeds=(Embed(title=title, description=Text.lines(lines)),))
 
 
-def percent(value: float, locale: str, spec: str = "g") -> str:
-    return format(value, spec).replace(".", "," if locale == "fr" else ".")
-
-
 def odds_spec(odds: FrogOdds, locale: str) -> MessageSpec:
     """Each rarity's odds and one given card's: the per-card figure is the one that falls with rarity."""
     lines = [
@@ -117,9 +108,9 @@ def odds_spec(odds: FrogOdds, locale: str) -> MessageSpec:
             "choco.odds.line",
             {
                 "rarity": Text(RARITY_KEYS[r.rarity]),
-                "percent": percent(r.per_mille / 10, locale),
+                "percent": format_decimal(r.per_mille / 10, locale),
                 "cards": r.cards,
-                "card_percent": percent(float(r.per_card * 100), locale, ".2f"),
+                "card_percent": format_decimal(float(r.per_card * 100), locale, ".2f"),
             },
         )
         for r in odds.rarities
@@ -232,31 +223,17 @@ def daily_text(claim: DailyClaim, locale: str) -> Text:
 # --- collection pages -----------------------------------------------------------------------------------
 
 
-def _code(value: str | None, values: tuple[str, ...]) -> str:
-    return NO_VALUE if value is None else str(values.index(value))
-
-
-def _decode(code: str, values: tuple[str, ...]) -> str | None:
-    return None if code == NO_VALUE else values[int(code)]
+PAGE_LABELS = (Text("choco.button.previous"), Text("choco.button.next"))
 
 
 def collection_reply(
     page: CollectionPage, rarity: str | None, kind: str | None, owner: int, locale: str
 ) -> dict[str, Any]:
     view = discord.ui.View(timeout=None)
-    codes = f"{_code(rarity, RARITIES)}:{_code(kind, CARD_TYPES)}"
-    for label, target, disabled in (
-        (Text("choco.button.previous"), page.page - 1, page.page <= 1),
-        (Text("choco.button.next"), page.page + 1, page.page >= page.pages),
-    ):
-        item = CollectionPageButton(f"choco:page:{owner}:{codes}:{target}", {})
-        item.item.label = text(label, locale)[:80]
-        item.item.style = discord.ButtonStyle.secondary
-        item.item.disabled = disabled
+    prefix = f"choco:page:{owner}:{encode_choice(rarity, RARITIES)}:{encode_choice(kind, CARD_TYPES)}"
+    for item in page_buttons(CollectionPageButton, prefix, page.page, page.pages, PAGE_LABELS, locale):
         view.add_item(item)
-    kwargs = to_discord(collection_spec(page, rarity, kind, locale), locale)
-    kwargs["view"] = view
-    return kwargs
+    return reply(collection_spec(page, rarity, kind, locale), locale, view)
 
 
 class CollectionPageButton(
@@ -264,9 +241,9 @@ class CollectionPageButton(
     template=r"choco:page:(?P<owner>\d+):(?P<rarity>[-0-5]):(?P<kind>[-0-2]):(?P<page>\d{1,6})",
 ):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        if int(self.match["owner"]) != interaction.user.id:
-            raise NotAllowed("error.not_your_message")
-        rarity, kind = _decode(self.match["rarity"], RARITIES), _decode(self.match["kind"], CARD_TYPES)
+        check_owner(self.match, interaction)
+        rarity = decode_choice(self.match["rarity"], RARITIES)
+        kind = decode_choice(self.match["kind"], CARD_TYPES)
         page = await economy_of(interaction).collection.page(
             interaction.user.id, rarity=rarity, card_type=kind, page=int(self.match["page"]), locale=locale
         )
@@ -379,13 +356,7 @@ class ChocoEconomyCommands(CommandsMixin):
         """Public: both boards of this server (hRP by mention, inRP by character name), top 10 each."""
         locale = await locale_of(interaction)
         board = await economy_of(interaction).leagues.leaderboard(guild_of(interaction))
-        await send(
-            interaction,
-            leaderboard_spec(board),
-            locale,
-            ephemeral=False,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await send_board(interaction, leaderboard_spec(board), locale)
 
     @app_commands.command(name="character", description=desc("cmd.choco.character.description"))
     @app_commands.describe(name=desc("cmd.choco.character.opt.name.description"))

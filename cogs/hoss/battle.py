@@ -28,7 +28,7 @@ import discord
 
 from cogs.hoss.lookup import hoss_of
 from cogs.hoss.render import gold
-from cogs.hoss.views import _check_owner, button, reply
+from cogs.shared.components import button, check_owner, reply
 from core.errors import BadInput
 from core.i18n import format_int
 from discord_app.components import PersistentButton, PersistentSelect
@@ -108,7 +108,7 @@ async def start_battle(interaction: discord.Interaction[Any], rank: int, locale:
 
 class StartButton(PersistentButton, template=r"hoss:rstart:(?P<owner>\d+):(?P<rank>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        _check_owner(self.match, interaction)
+        check_owner(self.match, interaction)
         await start_battle(interaction, int(self.match["rank"]), locale)
 
 
@@ -192,7 +192,7 @@ async def catch_up(interaction: discord.Interaction[Any], battle: int, message_i
 
 class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<battle>\d+):(?P<pause>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        _check_owner(self.match, interaction)
+        check_owner(self.match, interaction)
         ranked, battle = hoss_of(interaction).ranked, int(self.match["battle"])
         view = await ranked.view(interaction.user.id, battle, interaction.guild_id)
         message_id = interaction.message.id if interaction.message is not None else 0
@@ -206,7 +206,7 @@ class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<
 
 class SkipButton(PersistentButton, template=r"hoss:rskip:(?P<owner>\d+):(?P<battle>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        _check_owner(self.match, interaction)
+        check_owner(self.match, interaction)
         await hoss_of(interaction).ranked.skip_to_end(
             interaction.user.id, int(self.match["battle"]), interaction.guild_id
         )
@@ -217,7 +217,7 @@ class SkipButton(PersistentButton, template=r"hoss:rskip:(?P<owner>\d+):(?P<batt
 async def decide(
     interaction: discord.Interaction[Any], match: dict[str, str], action: Any, locale: str
 ) -> None:
-    _check_owner(match, interaction)
+    check_owner(match, interaction)
     ranked, battle, pause = hoss_of(interaction).ranked, int(match["battle"]), int(match["pause"])
     user, guild = interaction.user.id, interaction.guild_id
     answered = await ranked.answer(user, battle, action, key=interaction.id, pause=pause, guild=guild)
@@ -260,7 +260,7 @@ class DefenderButton(PersistentButton, template=r"hoss:rdef:" + TAIL):
     asked again from the service (the custom_id is untrusted), in a select."""
 
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        _check_owner(self.match, interaction)
+        check_owner(self.match, interaction)
         offered = await hoss_of(interaction).ranked.defender_moves(
             interaction.user.id,
             int(self.match["battle"]),
@@ -316,7 +316,7 @@ def notice_text(notice: Notice, locale: str) -> Text:
 
 class NoticeButton(PersistentButton, template=r"hoss:notice:(?P<owner>\d+):(?P<notice>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        _check_owner(self.match, interaction)
+        check_owner(self.match, interaction)
         claim = await hoss_of(interaction).ranked.claim_notice(interaction.user.id, int(self.match["notice"]))
         key = "hoss.notice.claimed" if claim.credited else "hoss.notice.already"
         note = Text(key, {"gold": gold(claim.notice.gold, locale), "balance": gold(claim.balance, locale)})

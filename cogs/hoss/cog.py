@@ -21,10 +21,11 @@ from cogs.hoss.battle import BATTLE_ITEMS, ladder_reply, notice_reply, show_batt
 from cogs.hoss.decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
 from cogs.hoss.lookup import find_card, hoss_of, hoss_refs
 from cogs.hoss.raffle import RAFFLE_ITEMS, RaffleCommands
-from cogs.hoss.views import DYNAMIC_ITEMS, collection_reply, fusion_button, opening_reply, quote_button, reply
+from cogs.hoss.views import DYNAMIC_ITEMS, collection_reply, fusion_button, opening_reply, quote_button
+from cogs.shared.components import key_choice, reply
 from cogs.shared.mixins import send
 from core.errors import BadInput, NotFound
-from core.i18n import normalize_locale, t
+from core.i18n import normalize_locale
 from discord_app import deferral
 from discord_app.context import locale_of, services_of
 from discord_app.errors import listing
@@ -41,11 +42,6 @@ from services.shared.collecting import DeckInvalid
 AUTOCOMPLETE_LIMIT = 25
 F = TypeVar("F", bound=Callable[..., Any])
 Choice = app_commands.Choice
-
-
-def key_choice(key: str, value: Any) -> app_commands.Choice[Any]:
-    """A choice named by an existing catalog key (a race, class, rank or rarity name)."""
-    return app_commands.Choice(name=app_commands.locale_str(t(key, "fr"), key=key), value=value)
 
 
 RACE_CHOICES = [key_choice(key, race) for race, key in RACE_KEYS.items()]

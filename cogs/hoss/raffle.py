@@ -17,7 +17,7 @@ from discord import app_commands
 
 from cogs.hoss.lookup import hoss_of
 from cogs.hoss.render import gold
-from cogs.hoss.views import button, reply
+from cogs.shared.components import button, reply
 from cogs.shared.mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_int

@@ -34,6 +34,7 @@ from cogs.hoss.lookup import (
     find_card,
     hoss_of,
 )
+from cogs.shared.components import button, check_owner, page_buttons, reply
 from core.errors import BadInput, NotAllowed
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.deferral import defer_update, update
@@ -41,19 +42,7 @@ from discord_app.render import text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
 from services.hoss.sale import SaleQuote
 from services.hoss.shop import Opening
-from services.platform.messages import MessageSpec, Text
-
-STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-
-
-def _check_owner(match: dict[str, str], interaction: discord.Interaction[Any]) -> None:
-    if int(match["owner"]) != interaction.user.id:
-        raise NotAllowed("error.not_your_message")
+from services.platform.messages import Text
 
 
 def chosen_number(values: list[str]) -> int:
@@ -61,29 +50,6 @@ def chosen_number(values: list[str]) -> int:
     if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 18:
         raise BadInput()
     return int(values[0])
-
-
-def button(
-    cls: type[PersistentButton],
-    custom_id: str,
-    label: Text,
-    locale: str,
-    style: str,
-    *,
-    disabled: bool = False,
-) -> PersistentButton:
-    item = cls(custom_id, {})
-    item.item.label = text(label, locale)[:80]
-    item.item.style = STYLES[style]
-    item.item.disabled = disabled
-    return item
-
-
-def reply(spec: MessageSpec, locale: str, view: discord.ui.View | None) -> dict[str, Any]:
-    """send_message / edit_message arguments; an empty view removes the old components."""
-    kwargs = to_discord(spec, locale)
-    kwargs["view"] = view or discord.ui.View(timeout=None)
-    return kwargs
 
 
 # --- boosters -----------------------------------------------------------------------------------------------
@@ -181,17 +147,17 @@ SORT_KEYS = {
 }
 
 
+PAGE_LABELS = (Text("hoss.button.previous"), Text("hoss.button.next_page"))
+
+
 def collection_reply(
     page: CollectionPage, criteria: CollectionFilter, sort: str, owner: int, locale: str
 ) -> dict[str, Any]:
     code, sort_code = encode_filter(criteria), encode_sort(sort)
     view = discord.ui.View(timeout=None)
-    for label, target, disabled in (
-        (Text("hoss.button.previous"), page.page - 1, page.page <= 1),
-        (Text("hoss.button.next_page"), page.page + 1, page.page >= page.pages),
-    ):
-        custom_id = f"hoss:page:{owner}:{code}:{sort_code}:{target}"
-        view.add_item(button(CollectionPageButton, custom_id, label, locale, "secondary", disabled=disabled))
+    prefix = f"hoss:page:{owner}:{code}:{sort_code}"
+    for item in page_buttons(CollectionPageButton, prefix, page.page, page.pages, PAGE_LABELS, locale):
+        view.add_item(item)
     if page.items:
         options = [
             discord.SelectOption(
@@ -213,7 +179,7 @@ class CollectionPageButton(
     template=rf"hoss:page:(?P<owner>\d+):(?P<filter>{FILTER_CODE}):(?P<sort>\d):(?P<page>\d{{1,6}})",
 ):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        _check_owner(self.match, interaction)
+        check_owner(self.match, interaction)
         criteria, sort = decode_filter(self.match["filter"]), decode_sort(self.match["sort"])
         collection = hoss_of(interaction).collection
         page = await collection.list_copies(
@@ -226,7 +192,7 @@ class CollectionPageButton(
 
 class CopyDetailSelect(PersistentSelect, template=r"hoss:detail:(?P<owner>\d+)"):
     async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
-        _check_owner(self.match, interaction)
+        check_owner(self.match, interaction)
         detail = await hoss_of(interaction).collection.detail(interaction.user.id, chosen_number(values))
         await interaction.response.send_message(
             **to_discord(render.detail_spec(detail, locale), locale), ephemeral=True
@@ -256,7 +222,7 @@ class ConfirmSaleButton(
 ):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         """Quote again and sell exactly the quoted copies for the quoted total, or nothing."""
-        _check_owner(self.match, interaction)
+        check_owner(self.match, interaction)
         await defer_update(interaction)  # quoting and selling thousands of copies takes a while
         sale = hoss_of(interaction).sale
         criteria = decode_filter(self.match["filter"])
@@ -292,7 +258,7 @@ class ConfirmFusionButton(
 ):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         """Select the copies again; fuse them only if they are still exactly the previewed ones."""
-        _check_owner(self.match, interaction)
+        check_owner(self.match, interaction)
         hoss = hoss_of(interaction)
         card = find_card(interaction, self.match["card"], locale)
         ids = await hoss.fusion.selection(interaction.user.id, card.id, self.match["level"], required=False)

@@ -17,14 +17,14 @@ import discord
 from discord import app_commands
 
 from cogs.shared import mixins as shared
-from cogs.shared.mixins import CommandsMixin, send
+from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice, page_buttons, reply
+from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
-from core.i18n import format_int
+from core.i18n import format_decimal, format_int
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, services_of
-from discord_app.render import text, to_discord
 from discord_app.translator import desc
-from engine.pillz import PillzCard
+from engine.pillz import PillzCard, PillzCatalog
 from services.pillz import PillzEconomy
 from services.pillz.collection import CollectionPage, clan_of
 from services.pillz.decks import DeckView, parse_deck
@@ -38,8 +38,6 @@ from services.shared.collecting import DeckInvalid, Problem
 if TYPE_CHECKING:
     from services.pillz import PillzServices
 
-NO_VALUE = "-"
-
 
 def economy_of(interaction: discord.Interaction[Any]) -> PillzEconomy:
     services: PillzServices = services_of(interaction).games["pillz"]
@@ -50,12 +48,12 @@ def coins(amount: int, locale: str) -> Text:
     return Text("pillz.gold_amount", {"amount": format_int(amount, locale)})
 
 
-def character_line(card: PillzCard, locale: str, count: int | None = None) -> Text:
+def character_line(card: PillzCard, catalog: PillzCatalog, locale: str, count: int | None = None) -> Text:
     """One character with its stats: name (👑 for a leader), stars, clan, P/D, its ability if any."""
     params: dict[str, Any] = {
         "name": ("👑 " if card.leader else "") + card.name.get(locale),
         "stars": stars_text(card.stars),
-        "clan": clan_name(card.clan, locale),
+        "clan": clan_name(catalog, card.clan, locale),
         "power": card.power,
         "damage": card.damage,
     }
@@ -81,7 +79,7 @@ def refused(key: str, problems: tuple[Problem, ...], cards: Mapping[str, PillzCa
 # --- specs ----------------------------------------------------------------------------------------------
 
 
-def purchase_spec(purchase: PackPurchase, locale: str) -> MessageSpec:
+def purchase_spec(purchase: PackPurchase, catalog: PillzCatalog, locale: str) -> MessageSpec:
     note = Text(
         "pillz.packs.paid",
         {"total": coins(purchase.total, locale), "balance": coins(purchase.balance, locale)},
@@ -89,7 +87,7 @@ def purchase_spec(purchase: PackPurchase, locale: str) -> MessageSpec:
     fields = tuple(
         EmbedField(
             Text("pillz.packs.pack", {"number": n}),
-            Text.lines([character_line(c.card, locale) for c in pack]),
+            Text.lines([character_line(c.card, catalog, locale) for c in pack]),
             inline=False,
         )
         for n, pack in enumerate(purchase.packs, start=1)
@@ -99,13 +97,12 @@ def purchase_spec(purchase: PackPurchase, locale: str) -> MessageSpec:
 
 
 def odds_spec(odds: PackOdds, locale: str) -> MessageSpec:
-    decimal = "," if locale == "fr" else "."
     lines = [
         Text(
             "pillz.odds.line",
             {
                 "stars": stars_text(s.stars),
-                "percent": f"{s.per_mille / 10:g}".replace(".", decimal),
+                "percent": format_decimal(s.per_mille / 10, locale),
                 "cards": s.cards,
             },
         )
@@ -122,10 +119,13 @@ def odds_spec(odds: PackOdds, locale: str) -> MessageSpec:
     return MessageSpec(embeds=(embed,))
 
 
-def collection_spec(page: CollectionPage, clan: str | None, stars: int | None, locale: str) -> MessageSpec:
-    filters = [clan_name(clan, locale)] if clan is not None else []
+def collection_spec(
+    page: CollectionPage, clan: str | None, stars: int | None, catalog: PillzCatalog, locale: str
+) -> MessageSpec:
+    filters = [clan_name(catalog, clan, locale)] if clan is not None else []
     filters += [stars_text(stars)] if stars is not None else []
-    body = Text.lines([character_line(o.card, locale, o.count) for o in page.items]) if page.items else None
+    lines = [character_line(o.card, catalog, locale, o.count) for o in page.items]
+    body = Text.lines(lines) if lines else None
     fields = [EmbedField(Text("pillz.collection.filter"), Text.raw(" · ".join(filters)))] if filters else []
     fields.append(
         EmbedField(
@@ -142,8 +142,9 @@ def collection_spec(page: CollectionPage, clan: str | None, stars: int | None, l
     return MessageSpec(content=note, embeds=(embed,))
 
 
-def deck_spec(view: DeckView, cards: Mapping[str, PillzCard], locale: str, note: Text | None) -> MessageSpec:
-    lines = [character_line(cards[c], locale) if c in cards else Text.raw(c) for c in view.cards]
+def deck_spec(view: DeckView, catalog: PillzCatalog, locale: str, note: Text | None) -> MessageSpec:
+    cards = {c.id: c for c in catalog.cards}
+    lines = [character_line(cards[c], catalog, locale) if c in cards else Text.raw(c) for c in view.cards]
     status = problem_lines(view.problems, cards, locale) if view.problems else Text("pillz.deck.valid")
     embed = Embed(
         title=Text("pillz.deck.title", {"slot": view.slot, "count": len(view.cards)}),
@@ -187,27 +188,22 @@ def leaderboard_spec(board: Leaderboard) -> MessageSpec:
 # --- collection pages -----------------------------------------------------------------------------------
 
 
+PAGE_LABELS = (Text("pillz.button.previous"), Text("pillz.button.next"))
+
+
 def collection_reply(
-    page: CollectionPage, clan: str | None, stars: int | None, owner: int, clans: list[str], locale: str
+    page: CollectionPage, clan: str | None, stars: int | None, owner: int, catalog: PillzCatalog, locale: str
 ) -> dict[str, Any]:
     view = discord.ui.View(timeout=None)
-    codes = f"{NO_VALUE if clan is None else clans.index(clan)}:{NO_VALUE if stars is None else stars}"
-    for label, target, disabled in (
-        (Text("pillz.button.previous"), page.page - 1, page.page <= 1),
-        (Text("pillz.button.next"), page.page + 1, page.page >= page.pages),
-    ):
-        item = CollectionPageButton(f"pillz:page:{owner}:{codes}:{target}", {})
-        item.item.label = text(label, locale)[:80]
-        item.item.style = discord.ButtonStyle.secondary
-        item.item.disabled = disabled
+    codes = f"{encode_choice(clan, clan_ids(catalog))}:{NO_VALUE if stars is None else stars}"
+    prefix = f"pillz:page:{owner}:{codes}"
+    for item in page_buttons(CollectionPageButton, prefix, page.page, page.pages, PAGE_LABELS, locale):
         view.add_item(item)
-    kwargs = to_discord(collection_spec(page, clan, stars, locale), locale)
-    kwargs["view"] = view
-    return kwargs
+    return reply(collection_spec(page, clan, stars, catalog, locale), locale, view)
 
 
-def clan_ids(economy: PillzEconomy) -> list[str]:
-    return [c.id for c in economy.collection.catalog.clans]
+def clan_ids(catalog: PillzCatalog) -> list[str]:
+    return [c.id for c in catalog.clans]
 
 
 class CollectionPageButton(
@@ -215,20 +211,16 @@ class CollectionPageButton(
     template=r"pillz:page:(?P<owner>\d+):(?P<clan>-|\d{1,3}):(?P<stars>[-1-5]):(?P<page>\d{1,6})",
 ):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        if int(self.match["owner"]) != interaction.user.id:
-            raise NotAllowed("error.not_your_message")
+        check_owner(self.match, interaction)
         economy = economy_of(interaction)
-        clans = clan_ids(economy)
-        code = self.match["clan"]
-        if code != NO_VALUE and int(code) >= len(clans):
-            raise BadInput()
-        clan = None if code == NO_VALUE else clans[int(code)]
+        catalog = economy.collection.catalog
+        clan = decode_choice(self.match["clan"], clan_ids(catalog))
         stars = None if self.match["stars"] == NO_VALUE else int(self.match["stars"])
         page = await economy.collection.page(
             interaction.user.id, clan=clan, stars=stars, page=int(self.match["page"]), locale=locale
         )
         await interaction.response.edit_message(
-            **collection_reply(page, clan, stars, interaction.user.id, clans, locale)
+            **collection_reply(page, clan, stars, interaction.user.id, catalog, locale)
         )
 
 
@@ -248,7 +240,8 @@ class PillzEconomyCommands(CommandsMixin):
     ) -> None:
         locale = await locale_of(interaction)
         purchase = await economy_of(interaction).shop.buy(interaction.user.id, count, key=interaction.id)
-        await send(interaction, purchase_spec(purchase, locale), locale)
+        catalog = economy_of(interaction).shop.catalog
+        await send(interaction, purchase_spec(purchase, catalog, locale), locale)
 
     @app_commands.command(name="odds", description=desc("cmd.pillz.odds.description"))
     async def odds(self, interaction: discord.Interaction[Any]) -> None:
@@ -273,7 +266,8 @@ class PillzEconomyCommands(CommandsMixin):
         page = await economy.collection.page(
             interaction.user.id, clan=chosen, stars=stars, page=1, locale=locale
         )
-        kwargs = collection_reply(page, chosen, stars, interaction.user.id, clan_ids(economy), locale)
+        catalog = economy.collection.catalog
+        kwargs = collection_reply(page, chosen, stars, interaction.user.id, catalog, locale)
         await interaction.response.send_message(**kwargs, ephemeral=True)
 
     @collection.autocomplete("clan")
@@ -326,7 +320,7 @@ class PillzEconomyCommands(CommandsMixin):
         if view is None:
             spec = MessageSpec(content=Text("pillz.deck.none", {"slot": slot}))
         else:
-            spec = deck_spec(view, known, locale, note)
+            spec = deck_spec(view, decks.catalog, locale, note)
         await send(interaction, spec, locale)
 
     @app_commands.command(name="leaderboard", description=desc("cmd.pillz.leaderboard.description"))
@@ -336,10 +330,4 @@ class PillzEconomyCommands(CommandsMixin):
         if interaction.guild_id is None:
             raise NotAllowed("pillz.error.guild_only")
         board = await economy_of(interaction).ladder.leaderboard(interaction.guild_id)
-        await send(
-            interaction,
-            leaderboard_spec(board),
-            locale,
-            ephemeral=False,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await send_board(interaction, leaderboard_spec(board), locale)

@@ -21,16 +21,16 @@ from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 
 
-def generic_fields(card: CardBase, locale: str) -> list[tuple[Text, Text]]:
+def generic_fields(card: CardBase, _catalog: Any, locale: str) -> list[tuple[Text, Text]]:
     """Until a game says how to show its cards, list the catalog's fields as they are."""
     data = card.model_dump(exclude={"id", "name"})
     return [(Text.raw(str(k)), Text.raw(str(v))) for k, v in data.items()]
 
 
-def card_spec(ref: CardRef, card: CardBase, locale: str) -> MessageSpec:
+def card_spec(ref: CardRef, card: CardBase, catalog: Any, locale: str) -> MessageSpec:
     game = games.get(ref.game)
     render_fields = game.card_fields if game is not None and game.card_fields is not None else generic_fields
-    fields = tuple(EmbedField(label, value) for label, value in render_fields(card, locale))
+    fields = tuple(EmbedField(label, value) for label, value in render_fields(card, catalog, locale))
     game_name = Text(game.name_key) if game is not None else Text.raw(ref.game)
     return MessageSpec(
         embeds=(Embed(title=Text.raw(ref.name_in(locale)), description=game_name, fields=fields[:25]),)
@@ -53,7 +53,7 @@ class CardsCog(commands.Cog):
         if ref is None or card is None:
             raise NotFound("error.card_not_found", name=name)
         await interaction.response.send_message(
-            **to_discord(card_spec(ref, card, locale), locale), ephemeral=True
+            **to_discord(card_spec(ref, card, index.catalog(ref.game), locale), locale), ephemeral=True
         )
 
     @card.autocomplete("name")

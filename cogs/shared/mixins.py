@@ -31,6 +31,11 @@ async def send(interaction: discord.Interaction[Any], spec: MessageSpec, locale:
     await interaction.response.send_message(**kwargs)
 
 
+async def send_board(interaction: discord.Interaction[Any], spec: MessageSpec, locale: str) -> None:
+    """A board the server shares (a leaderboard): public, and it pings none of the players it names."""
+    await send(interaction, spec, locale, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+
+
 def problem_lines(
     problems: Sequence[Problem], cards: Mapping[str, CardBase], locale: str, line_key: str
 ) -> Text:
@@ -51,4 +56,4 @@ def refused(
     return BadInput(key, reasons=text(problem_lines(problems, cards, locale, line_key), locale))
 
 
-__all__ = ["CommandsMixin", "problem_lines", "refused", "send"]
+__all__ = ["CommandsMixin", "problem_lines", "refused", "send", "send_board"]

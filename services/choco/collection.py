@@ -8,20 +8,17 @@ query's rows because the sort by name depends on the reader's language. Decision
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from core.errors import BadInput
 from engine.choco import CARD_TYPES, RARITIES, ChocoCard, ChocoCatalog
 from services.choco.economy import GAME_KEY
 from services.platform.catalogs import fold
 from services.shared import collecting
+from services.shared import collection as shared
 from store.db import Database
-
-PAGE_SIZE = 10
 
 
 def owned_counts(conn: sqlite3.Connection, player_id: int) -> Counter[str]:
@@ -29,19 +26,7 @@ def owned_counts(conn: sqlite3.Connection, player_id: int) -> Counter[str]:
     return collecting.owned_counts(conn, player_id, GAME_KEY)
 
 
-@dataclass(frozen=True)
-class OwnedCard:
-    card: ChocoCard
-    count: int
-
-
-@dataclass(frozen=True)
-class CollectionPage:
-    items: tuple[OwnedCard, ...]
-    page: int  # 1-based, clamped to the pages that exist
-    pages: int  # at least 1, even for an empty collection
-    cards: int  # different cards matching the filter
-    copies: int  # copies matching the filter
+CollectionPage = shared.CollectionPage[ChocoCard]
 
 
 def check_filter(rarity: str | None, card_type: str | None) -> None:
@@ -63,19 +48,13 @@ def collection_page(
 ) -> CollectionPage:
     """Rarest first, then by name in the reader's language (then id, so equal names never swap pages).
     A page past the end shows the last one, below 1 the first (a stale button still lands somewhere)."""
-    owned = [
-        OwnedCard(cards[key], n)
-        for key, n in counts.items()
-        if key in cards
-        and n > 0
-        and rarity in (None, cards[key].rarity)
-        and card_type in (None, cards[key].type)
-    ]
-    owned.sort(key=lambda o: (-RARITIES.index(o.card.rarity), fold(o.card.name.get(locale)), o.card.id))
-    pages = max(1, math.ceil(len(owned) / PAGE_SIZE))
-    shown = min(max(page, 1), pages)
-    items = owned[(shown - 1) * PAGE_SIZE : shown * PAGE_SIZE]
-    return CollectionPage(tuple(items), shown, pages, len(owned), sum(o.count for o in owned))
+    return shared.owned_page(
+        counts,
+        cards,
+        lambda card: rarity in (None, card.rarity) and card_type in (None, card.type),
+        lambda card: (-RARITIES.index(card.rarity), fold(card.name.get(locale)), card.id),
+        page,
+    )
 
 
 class ChocoCollection:

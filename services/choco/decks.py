@@ -10,22 +10,21 @@ nothing. Decisions (what `auto` builds): docs/choco/economy.md.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.clock import Clock, to_db
-from core.errors import BadInput
 from engine.choco import DECK_SIZE, MAX_COPIES, RARITIES, ChocoCard, ChocoCatalog
 from services.choco.collection import owned_counts
 from services.choco.economy import ALLOWED_RARITIES, LEAGUE_KEYS, League, league_of
 from services.choco.names import RARITY_KEYS
-from services.platform.catalogs import fold
 from services.platform.messages import Text
 from services.platform.players import ensure_player
-from services.shared.collecting import DeckInvalid, Problem, name_index
+from services.shared.collecting import DeckInvalid, Problem
+from services.shared.decks import DeckText, stored_cards
+from services.shared.decks import parse_deck as shared_parse
 from store.db import Database
 
 DeckProblem = Problem
@@ -107,38 +106,22 @@ def strongest(owned: Mapping[str, int], cards: Mapping[str, ChocoCard], league: 
     return deck
 
 
-MAX_DECK_TEXT_ITEMS = 48
-_COUNT_SUFFIX = re.compile(r"^(?P<name>.*?)\s*[x×]\s*(?P<count>\d{1,2})$", re.IGNORECASE)
+DECK_TEXT = DeckText(
+    "choco.error.deck.unknown_card", "choco.error.deck.too_long", DECK_SIZE, max_items=48, counts=True
+)
 
 
 def parse_deck(text: str, cards: Mapping[str, ChocoCard]) -> list[str]:
-    """Catalog ids from what a player typed: comma-separated ids or names (either language, case and
-    accents ignored), each optionally followed by `x2`. An unknown entry is refused naming it; counts
-    above two stay as typed so validation reports them with the other problems."""
-    by_name = name_index(cards)
-    deck: list[str] = []
-    for raw in text.split(","):
-        item = raw.strip()
-        if not item:
-            continue
-        count = 1
-        match = _COUNT_SUFFIX.match(item)
-        if match and fold(match["name"]) in by_name:
-            item, count = match["name"], int(match["count"])
-        card_id = item if item in cards else by_name.get(fold(item))
-        if card_id is None:
-            raise BadInput("choco.error.deck.unknown_card", name=item[:64])
-        if not 1 <= count <= DECK_SIZE or len(deck) + count > MAX_DECK_TEXT_ITEMS:
-            raise BadInput("choco.error.deck.too_long", maximum=DECK_SIZE)
-        deck += [card_id] * count
-    return deck
+    """Ids or names, each optionally followed by `x2`; counts above two stay as typed so validation
+    reports them with the other problems."""
+    return shared_parse(text, cards, DECK_TEXT)
 
 
 def _stored(conn: sqlite3.Connection, player_id: int, league: League) -> list[str] | None:
     row = conn.execute(
         "SELECT cards FROM choco_decks WHERE player_id = ? AND league = ?", (player_id, league)
     ).fetchone()
-    return None if row is None else [str(c) for c in json.loads(row[0])]
+    return stored_cards(None if row is None else row[0])
 
 
 def deck_cards(conn: sqlite3.Connection, player_id: int, league: League) -> list[str] | None:

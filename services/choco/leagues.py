@@ -36,12 +36,12 @@ from services.platform.games import SummaryLine
 from services.platform.messages import Text
 from services.platform.players import ensure_player
 from services.shared.collecting import Problem
+from services.shared.ladder import LEADERBOARD_SIZE, top
 from store.db import Database
 
 REASON_REWARD = "choco.reward"
 BRONZE_COPIES = 24
 BRONZE_DISTINCT = 12
-LEADERBOARD_SIZE = 10
 CHARACTER_MAX = 64
 FORBIDDEN_IN_NAMES = ("@", "<", ">", "\n", "\r")
 MASTER_WINS = 2  # "Maître des Ligues": 2 wins in each league
@@ -402,7 +402,8 @@ class LeagueService:
                 Standing(i, s.player_id, s.wins, s.absence_forfeits, s.cards_lost, s.character)
                 for i, s in enumerate(named, start=1)
             ]
-            return Leaderboard(tuple(board[:limit]), tuple(inrp[:limit]), len(board), len(named))
+            (hrp, players), (shown, characters) = top(board, limit), top(inrp, limit)
+            return Leaderboard(hrp, shown, players, characters)
 
         return await self.db.read(unit)
 

@@ -39,7 +39,7 @@ def localized(text: LocalizedText, locale: str) -> Text:
     return Text.raw(text.get(locale))
 
 
-def card_fields(card: Any, locale: str) -> list[tuple[Text, Text]]:
+def card_fields(card: Any, _catalog: Any, locale: str) -> list[tuple[Text, Text]]:
     assert isinstance(card, ChocoCard)
     fields = [
         (Text("choco.label.type"), Text(TYPE_KEYS[card.type])),

@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import Any
 
 from core.clock import Clock
-from core.errors import BadInput, NotAllowed
 from engine.choco import (
     FROG_PRICE,
     MAX_FROGS_PER_PURCHASE,
@@ -35,6 +34,7 @@ from engine.choco import (
 from services.choco.economy import CHOCO_GOLD, GAME_KEY, ensure_wallet
 from services.platform import ledger
 from services.platform.players import ensure_player
+from services.shared.shop import MintedCard, check_count, mint_all, minted, purchase_once
 from store.db import Database
 from store.idempotency import once
 
@@ -43,10 +43,7 @@ REASON_DAILY = "choco.daily"
 DAILY_ALLOWANCE = 50
 
 
-@dataclass(frozen=True)
-class FrogCard:
-    copy_id: int  # cards.id
-    card: ChocoCard
+FrogCard = MintedCard[ChocoCard]
 
 
 @dataclass(frozen=True)
@@ -126,30 +123,28 @@ class ChocoShop:
 
     async def buy(self, player_id: int, count: int, *, key: str | int) -> FrogPurchase:
         """Buy and open `count` frogs (1..10); `key` makes a repeated click return the same purchase."""
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_FROGS_PER_PURCHASE:
-            raise BadInput("choco.error.frogs.count", minimum=1, maximum=MAX_FROGS_PER_PURCHASE)
+        check_count(count, MAX_FROGS_PER_PURCHASE, "choco.error.frogs.count")
         now = self.clock.now()
         purchase_key = str(key)
 
         def unit(conn: sqlite3.Connection) -> FrogPurchase:
             ensure_player(conn, player_id, now)
             ensure_wallet(conn, now, player_id)
-            stored, fresh = once(
+            stored, replayed = purchase_once(
                 conn,
-                f"choco:frogs:{purchase_key}",
                 now,
+                player_id,
+                f"choco:frogs:{purchase_key}",
                 lambda: self._purchase(conn, now, player_id, count, purchase_key),
             )
-            if stored["player"] != player_id:
-                raise NotAllowed()
-            cards = tuple(FrogCard(int(copy), self.cards[card]) for copy, card in stored["cards"])
+            cards = minted(stored["cards"], self.cards)
             return FrogPurchase(
                 count=len(cards),
                 price=stored["price"],
                 total=stored["total"],
                 balance=stored["balance"],
                 cards=cards,
-                replayed=not fresh,
+                replayed=replayed,
             )
 
         return await self.db.write(unit)
@@ -160,11 +155,8 @@ class ChocoShop:
         total = FROG_PRICE * count
         why = ledger.Movement(REASON_FROG, ref=key)
         balance = ledger.debit(conn, now, player_id, CHOCO_GOLD, total, why)
-        minted = [
-            [ledger.mint_card(conn, now, player_id, GAME_KEY, card, why), card]
-            for card in draw_frogs(self.pool, self.rng, count)
-        ]
-        return {"player": player_id, "cards": minted, "price": FROG_PRICE, "total": total, "balance": balance}
+        cards = mint_all(conn, now, player_id, GAME_KEY, draw_frogs(self.pool, self.rng, count), why)
+        return {"player": player_id, "cards": cards, "price": FROG_PRICE, "total": total, "balance": balance}
 
     async def daily(self, player_id: int) -> DailyClaim:
         """Credit the daily galleons once per UTC day of the injected clock."""

@@ -69,7 +69,7 @@ def _percent(value: float) -> Text:
     return Text.raw(f"{round(value * 100)} %")
 
 
-def card_fields(card: Any, locale: str) -> list[tuple[Text, Text]]:
+def card_fields(card: Any, _catalog: Any, locale: str) -> list[tuple[Text, Text]]:
     """The catalog values of a card (a Basique 0★ copy); /hoss collection shows a copy's effective stats."""
     if isinstance(card, BuffCard):
         return [(Text("hoss.label.buff"), Text(BUFF_KEYS[card.effect], {"power": round(card.power * 100)}))]

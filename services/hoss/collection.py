@@ -10,7 +10,6 @@ can never disagree with a battle. Decisions (page size, sort orders) are in docs
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -42,9 +41,9 @@ from engine.hoss import (
     sale_price,
 )
 from services.platform.catalogs import fold
+from services.shared.collection import paginate
 from store.db import Database
 
-PAGE_SIZE = 10
 SORT_ORDERS = ("rarity", "rank", "name", "stars", "price", "newest")
 KINDS = ("creature", "buff")
 HossCard = CreatureCard | BuffCard
@@ -213,14 +212,6 @@ def sort_key(order: str, locale: str | None) -> Callable[[OwnedCopy], tuple[Any,
     if order not in keys:
         raise BadInput("hoss.error.collection.sort", sort=order)
     return keys[order]
-
-
-def paginate(items: list[OwnedCopy], page: int, size: int = PAGE_SIZE) -> tuple[list[OwnedCopy], int, int]:
-    """(items of the page, page, pages): a page past the end shows the last one (a stale button after a
-    sale still lands somewhere sensible), a page below 1 shows the first."""
-    pages = max(1, math.ceil(len(items) / size))
-    page = min(max(page, 1), pages)
-    return items[(page - 1) * size : page * size], page, pages
 
 
 # --- reading the database (sync, inside a unit) ------------------------------------------------------------

@@ -41,6 +41,7 @@ from services.hoss.fusion import GAME, copy_attrs
 from services.platform import ledger
 from services.platform.players import ensure_player
 from services.shared.collecting import DeckInvalid, Problem
+from services.shared.decks import active_slot
 from store.db import Database
 
 DECK_SLOTS = 4
@@ -169,8 +170,7 @@ def _stored(conn: sqlite3.Connection, player_id: int, slot: int) -> tuple[str, l
 
 
 def _active_slot(conn: sqlite3.Connection, player_id: int) -> int | None:
-    row = conn.execute("SELECT active_slot FROM hoss_profiles WHERE player_id = ?", (player_id,)).fetchone()
-    return None if row is None or row[0] is None else int(row[0])
+    return active_slot(conn, "hoss_profiles", player_id)
 
 
 class DeckService:

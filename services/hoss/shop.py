@@ -47,8 +47,8 @@ from services.hoss.gold import GOLD
 from services.hoss.sale import SaleResult, sell_unit
 from services.platform import ledger
 from services.platform.players import ensure_player
+from services.shared.shop import check_count, purchase_once
 from store.db import Database
-from store.idempotency import once
 
 REASON_BOOSTER = "hoss.booster"
 
@@ -220,12 +220,7 @@ class HossShop:
     ) -> Purchase:
         """Buy `count` boosters (1..10) of `tier`, any booster the player has unlocked (their highest when
         None); `race` makes them race boosters."""
-        if (
-            isinstance(count, bool)
-            or not isinstance(count, int)
-            or count not in range(1, MAX_BOOSTERS_PER_PURCHASE + 1)
-        ):
-            raise BadInput("hoss.error.shop.count", minimum=1, maximum=MAX_BOOSTERS_PER_PURCHASE)
+        check_count(count, MAX_BOOSTERS_PER_PURCHASE, "hoss.error.shop.count")
         if race is not None and race not in RACES:
             raise BadInput("hoss.error.shop.unknown_race", race=race)
         if tier is not None and (isinstance(tier, bool) or not isinstance(tier, int) or tier not in TIERS):
@@ -235,14 +230,13 @@ class HossShop:
 
         def unit(conn: sqlite3.Connection) -> Purchase:
             ensure_player(conn, player_id, now)
-            stored, fresh = once(
+            stored, replayed = purchase_once(
                 conn,
-                f"hoss:buy:{purchase_key}",
                 now,
+                player_id,
+                f"hoss:buy:{purchase_key}",
                 lambda: self._purchase(conn, now, player_id, count, race, tier, purchase_key),
             )
-            if stored["player"] != player_id:
-                raise NotAllowed()
             openings = load_openings(conn, self.cards, stored["openings"])
             return Purchase(
                 count=len(openings),
@@ -252,7 +246,7 @@ class HossShop:
                 total=stored["total"],
                 balance=stored["balance"],
                 openings=tuple(openings),
-                replayed=not fresh,
+                replayed=replayed,
             )
 
         return await self.db.write(unit)

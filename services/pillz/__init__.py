@@ -17,7 +17,7 @@ from services.pillz.decks import PillzDecks
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY
 from services.pillz.ladder import PillzLadder, profile_summary
-from services.pillz.names import CLAN_NAMES, card_fields
+from services.pillz.names import card_fields
 from services.pillz.shop import PillzShop
 from services.platform.games import GameContext, GameSpec
 
@@ -52,7 +52,6 @@ class PillzServices:
     @staticmethod
     def build(ctx: GameContext) -> PillzServices:
         catalog: PillzCatalog = ctx.catalog
-        CLAN_NAMES.update({clan.id: clan.name for clan in catalog.clans})
         return PillzServices(
             economy=PillzEconomy.build(ctx),
             duels=PillzDuels(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler),

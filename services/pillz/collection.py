@@ -8,7 +8,6 @@ their collection is also when they receive their starter deck. Decisions: docs/p
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping
@@ -19,8 +18,7 @@ from engine.pillz import STARS, PillzCard, PillzCatalog
 from services.pillz.economy import GAME_KEY, PillzService
 from services.platform.catalogs import fold
 from services.shared import collecting
-
-PAGE_SIZE = 10
+from services.shared import collection as shared
 
 
 def owned_counts(conn: sqlite3.Connection, player_id: int) -> Counter[str]:
@@ -29,19 +27,8 @@ def owned_counts(conn: sqlite3.Connection, player_id: int) -> Counter[str]:
 
 
 @dataclass(frozen=True)
-class OwnedCharacter:
-    card: PillzCard
-    count: int
-
-
-@dataclass(frozen=True)
-class CollectionPage:
-    items: tuple[OwnedCharacter, ...]
-    page: int  # 1-based, clamped to the pages that exist
-    pages: int  # at least 1, even for an empty collection
-    cards: int  # different characters matching the filter
-    copies: int  # copies matching the filter
-    starter: tuple[str, ...]  # the starter deck's ids when this call gave it, else empty
+class CollectionPage(shared.CollectionPage[PillzCard]):
+    starter: tuple[str, ...] = ()  # the starter deck's ids when this call gave it, else empty
 
 
 def clan_of(catalog: PillzCatalog, value: str | None) -> str | None:
@@ -71,16 +58,14 @@ def collection_page(
 ) -> CollectionPage:
     """Most stars first, then by name in the reader's language (then id). A page past the end shows the
     last one, below 1 the first (a stale button still lands somewhere)."""
-    owned = [
-        OwnedCharacter(cards[key], n)
-        for key, n in counts.items()
-        if key in cards and n > 0 and clan in (None, cards[key].clan) and stars in (None, cards[key].stars)
-    ]
-    owned.sort(key=lambda o: (-o.card.stars, fold(o.card.name.get(locale)), o.card.id))
-    pages = max(1, math.ceil(len(owned) / PAGE_SIZE))
-    shown = min(max(page, 1), pages)
-    items = owned[(shown - 1) * PAGE_SIZE : shown * PAGE_SIZE]
-    return CollectionPage(tuple(items), shown, pages, len(owned), sum(o.count for o in owned), ())
+    shown = shared.owned_page(
+        counts,
+        cards,
+        lambda card: clan in (None, card.clan) and stars in (None, card.stars),
+        lambda card: (-card.stars, fold(card.name.get(locale)), card.id),
+        page,
+    )
+    return CollectionPage(shown.items, shown.page, shown.pages, shown.cards, shown.copies)
 
 
 class PillzCollection(PillzService):

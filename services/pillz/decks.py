@@ -9,7 +9,6 @@ characters owned now. Validation lists every reason (a `Problem`); saving an inv
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -19,14 +18,16 @@ from core.errors import BadInput
 from engine.pillz import PillzCard
 from services.pillz.collection import owned_counts
 from services.pillz.economy import PillzService, store_deck
-from services.platform.catalogs import fold
-from services.shared.collecting import DeckInvalid, Problem, name_index
+from services.shared.collecting import DeckInvalid, Problem
+from services.shared.decks import DeckText, stored_cards
+from services.shared.decks import active_slot as shared_active_slot
+from services.shared.decks import parse_deck as shared_parse
 
 DECK_SLOTS = 4
 MIN_CARDS = 8
 MAX_CARDS = 12
 MAX_LEADERS = 1
-MAX_DECK_TEXT_ITEMS = 24
+DECK_TEXT = DeckText("pillz.error.deck.unknown_card", "pillz.error.deck.too_long", MAX_CARDS, max_items=24)
 
 
 @dataclass(frozen=True)
@@ -73,21 +74,8 @@ def check(
 
 
 def parse_deck(text: str, cards: Mapping[str, PillzCard]) -> list[str]:
-    """Catalog ids from what a player typed: comma-separated ids or names (either language, case and
-    accents ignored). An unknown entry is refused naming it; repeats stay so validation reports them."""
-    by_name = name_index(cards)
-    deck: list[str] = []
-    for raw in text.split(","):
-        item = raw.strip()
-        if not item:
-            continue
-        card_id = item if item in cards else by_name.get(fold(item))
-        if card_id is None:
-            raise BadInput("pillz.error.deck.unknown_card", name=item[:64])
-        if len(deck) >= MAX_DECK_TEXT_ITEMS:
-            raise BadInput("pillz.error.deck.too_long", maximum=MAX_CARDS)
-        deck.append(card_id)
-    return deck
+    """Ids or names, one character each; repeats stay so validation reports them."""
+    return shared_parse(text, cards, DECK_TEXT)
 
 
 def check_slot(slot: int) -> int:
@@ -100,12 +88,11 @@ def deck_in_slot(conn: sqlite3.Connection, player_id: int, slot: int) -> list[st
     row = conn.execute(
         "SELECT cards FROM pillz_decks WHERE player_id = ? AND slot = ?", (player_id, slot)
     ).fetchone()
-    return None if row is None else [str(c) for c in json.loads(row[0])]
+    return stored_cards(None if row is None else row[0])
 
 
 def active_slot(conn: sqlite3.Connection, player_id: int) -> int | None:
-    row = conn.execute("SELECT active_slot FROM pillz_profiles WHERE player_id = ?", (player_id,)).fetchone()
-    return None if row is None or row[0] is None else int(row[0])
+    return shared_active_slot(conn, "pillz_profiles", player_id)
 
 
 def active_problems(

@@ -13,7 +13,6 @@ nothing. Decisions: docs/pillz/economy.md.
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -23,27 +22,19 @@ from core.clock import to_db
 from services.pillz.economy import PILLZ_GOLD, PillzService, ensure_profile
 from services.platform import ledger
 from services.platform.games import SummaryLine
+from services.shared import ladder
+from services.shared.ladder import LEADERBOARD_SIZE, SCORES
 
 Outcome = Literal["win", "draw", "loss"]
 K_FACTOR = 32
 REWARD_GOLD: dict[Outcome, int] = {"win": 40, "draw": 15, "loss": 0}
 REWARDED_PER_PAIR_PER_DAY = 3
-LEADERBOARD_SIZE = 10
 REASON_REWARD = "pillz.reward"
 
 
-def expected_score(rating: int, opponent: int) -> float:
-    return float(1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0)))
-
-
-def _round_half_away(value: float) -> int:
-    return int(math.copysign(math.floor(abs(value) + 0.5), value))
-
-
 def elo_delta(rating: int, opponent: int, score: float) -> int:
-    """The rating change of a player scoring `score` (1 win, 0.5 draw, 0 loss); the opponent's is its
-    opposite."""
-    return _round_half_away(K_FACTOR * (score - expected_score(rating, opponent)))
+    """The change of the first seat's rating (services.shared.ladder, K = 32)."""
+    return ladder.elo_delta(rating, opponent, score, K_FACTOR)
 
 
 @dataclass(frozen=True)
@@ -106,7 +97,7 @@ def record_friend_result(
         ("draw", "draw") if winner_seat is None else ("win", "loss") if winner_seat == 0 else ("loss", "win")
     )
     ratings = (_profile_rating(conn, a), _profile_rating(conn, b))
-    score_a = {"win": 1.0, "draw": 0.5, "loss": 0.0}[outcomes[0]]
+    score_a = SCORES[outcomes[0]]
     delta = elo_delta(ratings[0], ratings[1], score_a) if all(present) else 0
     rewards: list[FriendReward] = []
     for seat, player in enumerate((a, b)):

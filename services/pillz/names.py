@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import LocalizedText
-from engine.pillz import PillzCard
+from engine.pillz import PillzCard, PillzCatalog
 from services.platform.messages import Text
 
 ABILITY_KEYS: Mapping[str, str] = {
@@ -27,16 +26,16 @@ ABILITY_KEYS: Mapping[str, str] = {
     "war_chest": "pillz.ability.war_chest",
     "blessing": "pillz.ability.blessing",
 }
-# Clan names of the loaded catalog (set by `PillzServices.build`): /card receives only the card.
-CLAN_NAMES: dict[str, LocalizedText] = {}
 
 
 def stars_text(stars: int) -> str:
     return "★" * stars
 
 
-def clan_name(clan_id: str, locale: str | None) -> str:
-    name = CLAN_NAMES.get(clan_id)
+def clan_name(catalog: PillzCatalog, clan_id: str, locale: str | None) -> str:
+    """A card names its clan by id; the name is read from the catalog the card comes from, never from
+    state shared by the process (two containers may hold two catalogs)."""
+    name = next((clan.name for clan in catalog.clans if clan.id == clan_id), None)
     return clan_id if name is None else name.get(locale)
 
 
@@ -54,11 +53,11 @@ def ability_text(card: PillzCard, locale: str | None) -> Text | None:
     )
 
 
-def card_fields(card: Any, locale: str) -> list[tuple[Text, Text]]:
-    assert isinstance(card, PillzCard)
+def card_fields(card: Any, catalog: Any, locale: str) -> list[tuple[Text, Text]]:
+    assert isinstance(card, PillzCard) and isinstance(catalog, PillzCatalog)
     fields = [
         (Text("pillz.label.stars"), Text.raw(stars_text(card.stars))),
-        (Text("pillz.label.clan"), Text.raw(clan_name(card.clan, locale))),
+        (Text("pillz.label.clan"), Text.raw(clan_name(catalog, card.clan, locale))),
         (Text("pillz.label.power"), Text.raw(str(card.power))),
         (Text("pillz.label.damage"), Text.raw(str(card.damage))),
     ]

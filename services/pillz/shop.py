@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from core.errors import BadInput, NotAllowed
 from engine.pillz import (
     CARDS_PER_PACK,
     MAX_PACKS_PER_PURCHASE,
@@ -25,15 +24,12 @@ from engine.pillz import (
 )
 from services.pillz.economy import GAME_KEY, PILLZ_GOLD, PillzService
 from services.platform import ledger
-from store.idempotency import once
+from services.shared.shop import MintedCard, check_count, mint_all, minted, purchase_once
 
 REASON_PACK = "pillz.pack"
 
 
-@dataclass(frozen=True)
-class PackCard:
-    copy_id: int  # cards.id
-    card: PillzCard
+PackCard = MintedCard[PillzCard]
 
 
 @dataclass(frozen=True)
@@ -90,32 +86,27 @@ class PillzShop(PillzService):
 
     async def buy(self, player_id: int, count: int, *, key: str | int) -> PackPurchase:
         """Buy and open `count` packs (1..5); `key` makes a repeated click return the same purchase."""
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_PACKS_PER_PURCHASE:
-            raise BadInput("pillz.error.packs.count", minimum=1, maximum=MAX_PACKS_PER_PURCHASE)
+        check_count(count, MAX_PACKS_PER_PURCHASE, "pillz.error.packs.count")
         now = self.clock.now()
         purchase_key = str(key)
 
         def unit(conn: sqlite3.Connection) -> PackPurchase:
             self.welcome(conn, now, player_id)
-            stored, fresh = once(
+            stored, replayed = purchase_once(
                 conn,
-                f"pillz:packs:{purchase_key}",
                 now,
+                player_id,
+                f"pillz:packs:{purchase_key}",
                 lambda: self._purchase(conn, now, player_id, count, purchase_key),
             )
-            if stored["player"] != player_id:
-                raise NotAllowed()
-            packs = tuple(
-                tuple(PackCard(int(copy), self.cards[card]) for copy, card in pack)
-                for pack in stored["packs"]
-            )
+            packs = tuple(minted(pack, self.cards) for pack in stored["packs"])
             return PackPurchase(
                 count=len(packs),
                 price=stored["price"],
                 total=stored["total"],
                 balance=stored["balance"],
                 packs=packs,
-                replayed=not fresh,
+                replayed=replayed,
             )
 
         return await self.db.write(unit)
@@ -127,7 +118,7 @@ class PillzShop(PillzService):
         why = ledger.Movement(REASON_PACK, ref=key)
         balance = ledger.debit(conn, now, player_id, PILLZ_GOLD, total, why)
         packs = [
-            [[ledger.mint_card(conn, now, player_id, GAME_KEY, card, why), card] for card in pack]
+            mint_all(conn, now, player_id, GAME_KEY, pack, why)
             for pack in open_packs(self.pool, self.rng, count)
         ]
         return {"player": player_id, "packs": packs, "price": PACK_PRICE, "total": total, "balance": balance}

@@ -166,6 +166,7 @@ class CardIndex:
     """Every card of every loaded catalog, searchable by name in the reader's language."""
 
     def __init__(self, catalogs: Mapping[str, CatalogBase[Any]]) -> None:
+        self._catalogs = dict(catalogs)
         self._cards: dict[tuple[str, str], CardBase] = {}
         self._refs: list[CardRef] = []
         for game in sorted(catalogs):
@@ -200,6 +201,10 @@ class CardIndex:
     def get(self, game: str, card_id: str) -> CardBase | None:
         """The full card model (the game's own subclass), for rendering."""
         return self._cards.get((game, card_id))
+
+    def catalog(self, game: str) -> CatalogBase[Any] | None:
+        """The loaded catalog of `game`: a game's `/card` fields may name what its cards refer to by id."""
+        return self._catalogs.get(game)
 
     def ref(self, game: str, card_id: str) -> CardRef | None:
         card = self._cards.get((game, card_id))

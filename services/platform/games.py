@@ -33,7 +33,10 @@ class SummaryLine:
 
 ProfileSummary = Callable[[sqlite3.Connection, int], list[SummaryLine]]
 # How a game shows one card in /card, in the reader's language: (label, value) pairs of message Texts.
-CardFields = Callable[[Any, str], list[tuple[Text, Text]]]
+# It receives the card, the loaded catalog the card comes from (what the card only names by id, such as
+# a Pillz clan, is read there: a process may hold several containers, each with its own catalog) and
+# the locale.
+CardFields = Callable[[Any, Any, str], list[tuple[Text, Text]]]
 
 
 @dataclass(frozen=True)

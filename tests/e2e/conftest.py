@@ -52,7 +52,7 @@ def payload_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestReco
     assert not found, "payloads over Discord's limits:\n" + "\n".join(found[:20])
 
 
-async def _run(h: BotHarness) -> AsyncIterator[BotHarness]:
+async def run_harness(h: BotHarness) -> AsyncIterator[BotHarness]:
     await h.start()
     try:
         yield h
@@ -66,7 +66,7 @@ async def _run(h: BotHarness) -> AsyncIterator[BotHarness]:
 @pytest.fixture
 async def harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIterator[BotHarness]:
     """The platform alone, as it ships today."""
-    async for h in _run(BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), owners=("olivia",))):
+    async for h in run_harness(BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), owners=("olivia",))):
         yield h
 
 
@@ -81,7 +81,7 @@ async def game_harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIter
             data_dir=fixture_game.data_dir_with_fixture(tmp_path / "data"),
             extra_extensions=("tests.fixtures.fixture_game",),
         )
-        async for running in _run(h):
+        async for running in run_harness(h):
             yield running
     finally:
         games.unregister(fixture_game.SPEC.key)

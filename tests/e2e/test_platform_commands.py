@@ -66,6 +66,16 @@ async def test_setup_requires_manage_server_at_run_time(harness: BotHarness) -> 
     assert "Standard (24 h)" in text_of(reply)
 
 
+async def test_setup_show_adds_each_games_settings(harness: BotHarness) -> None:
+    """The games' lines come from their own /setup sections, in the order of the games' keys."""
+    admin = harness.user("olivia")
+    await harness.emu.run_command(admin, "setup pillz", {"secondes": 90})
+    shown = text_of(await harness.emu.run_command(admin, "setup show"))
+    assert "Standard (24 h)" in shown and "rappels : 12 h, 1 h" in shown
+    assert "Pillz — temps par choix : 90 s" in shown
+    assert shown.index("Chocobataille —") < shown.index("Pillz —")
+
+
 async def test_setup_saves_channels_and_deadline(harness: BotHarness) -> None:
     admin = harness.user("olivia")
     channel = harness.games_channel

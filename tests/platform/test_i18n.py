@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.clock import ManualClock
-from core.i18n import catalogs, format_int, normalize_locale, placeholders, t
+from core.i18n import catalogs, format_decimal, format_int, normalize_locale, placeholders, t
 from core.settings import load_settings
 from discord_app.bot import CardBot, cog_modules
 from discord_app.translator import translation_keys
@@ -101,3 +101,8 @@ def test_translation_falls_back_and_formats() -> None:
     assert t("profile.title", "de", name="Ada") == "Profil de Ada"
     assert format_int(25000, "en") == "25,000"
     assert format_int(25000, "fr") == "25\u202f000"
+
+
+def test_decimals_use_each_languages_mark() -> None:
+    assert format_decimal(12.5, "fr") == "12,5" and format_decimal(12.5, "en") == "12.5"
+    assert format_decimal(3.0, "fr") == "3" and format_decimal(0.416666, "fr", ".2f") == "0,42"

@@ -16,6 +16,8 @@ from emulator.records import RecordedMessage
 from emulator.world import User
 from engine.hoss.catalog import CreatureCard
 from sandbox.harness import BotHarness
+from tests.conftest import MigratedCopy
+from tests.e2e.conftest import run_harness
 from services.hoss import HossServices
 from services.hoss.gold import GOLD
 from services.hoss.ranked import RankedService
@@ -23,6 +25,7 @@ from services.platform import ledger
 from services.platform.players import ensure_player
 
 GRANT = ledger.Movement("test.grant")
+DEFENDER_SEED = 1
 LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
 BUFFS = ["buff_soins", "buff_vitesse"]
 
@@ -317,7 +320,18 @@ async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
     assert len(public.history) == edits + rounds - 1  # nothing more
 
 
-async def test_the_defender_button_moves_a_defender_from_the_private_controls(harness: BotHarness) -> None:
+@pytest.fixture
+async def seeded_harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIterator[BotHarness]:
+    """A harness whose games draw from a fixed seed: the battle below must reach a Défenseur's move,
+    which an unseeded battle does not always do before it ends."""
+    async for h in run_harness(BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), seed=DEFENDER_SEED)):
+        yield h
+
+
+async def test_the_defender_button_moves_a_defender_from_the_private_controls(
+    seeded_harness: BotHarness,
+) -> None:
+    harness = seeded_harness
     alice = harness.user("alice")
     await with_deck(harness, alice)
     await start_rank_1(harness, alice)

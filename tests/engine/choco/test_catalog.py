@@ -178,13 +178,13 @@ def test_card_shows_localized_fields(catalog: ChocoCatalog) -> None:
     assert GAME.key == "choco" and GAME.catalog_model is ChocoCatalog
     wizard = catalog.card("baba_yaga")
     assert wizard is not None and wizard.effect is not None
-    fields = card_fields(wizard, "en")
+    fields = card_fields(wizard, catalog, "en")
     shown = {text(label, "en"): text(value, "en") for label, value in fields}
     assert shown["Rarity"] == "Gold 2" and shown["Type"] == "Effect wizard"
     assert shown["AP"] == str(wizard.pa) and shown["HP"] == str(wizard.pv)
     assert wizard.effect.text.en in shown["Effect"] and wizard.effect.text.fr not in shown["Effect"]
-    shown_fr = {text(label, "fr"): text(value, "fr") for label, value in card_fields(wizard, "fr")}
+    shown_fr = {text(label, "fr"): text(value, "fr") for label, value in card_fields(wizard, catalog, "fr")}
     assert shown_fr["Rareté"] == "Or 2" and wizard.effect.text.fr in shown_fr["Effet"]
     pure = catalog.of_type("pure")[0]
-    labels = [label for label, _ in card_fields(pure, "fr")]
+    labels = [label for label, _ in card_fields(pure, catalog, "fr")]
     assert Text("choco.label.pa") not in labels and Text("choco.label.effect") in labels

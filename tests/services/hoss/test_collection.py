@@ -7,8 +7,9 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import BadInput, CardUnavailable, NotAllowed
-from services.hoss.collection import PAGE_SIZE, CollectionFilter, HossCollection
+from services.hoss.collection import CollectionFilter, HossCollection
 from services.hoss.shop import HossShop
+from services.shared.collection import PAGE_SIZE
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, mint, new_player
 

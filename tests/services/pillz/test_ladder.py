@@ -13,11 +13,11 @@ from core.clock import ManualClock
 from services.pillz import PillzEconomy
 from services.pillz.ladder import (
     elo_delta,
-    expected_score,
     leaderboard,
     profile_summary,
     record_friend_result,
 )
+from services.shared.ladder import expected_score
 from store.db import Database
 from tests.services.pillz.conftest import gold
 

@@ -1,0 +1,61 @@
+"""A player's collection, the same way in every game: the cards matching a filter, sorted, one page.
+
+A page past the end shows the last one and a page below 1 the first, so a stale page button (after a
+sale, a fusion, a purchase elsewhere) still lands somewhere sensible. Games whose copies are
+interchangeable show each card once with how many copies the player owns (`owned_page`); the sort is done
+here in Python because it depends on the reader's language (names).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from engine.cards import CardBase
+
+PAGE_SIZE = 10
+
+T = TypeVar("T")
+C = TypeVar("C", bound=CardBase)
+
+
+def paginate(items: Sequence[T], page: int, size: int = PAGE_SIZE) -> tuple[list[T], int, int]:
+    """(items of the page, page, pages); at least one page, even for nothing; `page` clamped to them."""
+    pages = max(1, math.ceil(len(items) / size))
+    shown = min(max(page, 1), pages)
+    return list(items[(shown - 1) * size : shown * size]), shown, pages
+
+
+@dataclass(frozen=True)
+class OwnedCard(Generic[C]):
+    """A catalog card and how many copies the player owns (copies without properties of their own)."""
+
+    card: C
+    count: int
+
+
+@dataclass(frozen=True)
+class CollectionPage(Generic[C]):
+    items: tuple[OwnedCard[C], ...]
+    page: int  # 1-based, clamped to the pages that exist
+    pages: int  # at least 1, even for an empty collection
+    cards: int  # different cards matching the filter
+    copies: int  # copies matching the filter
+
+
+def owned_page(
+    counts: Mapping[str, int],
+    cards: Mapping[str, C],
+    keep: Callable[[C], bool],
+    order: Callable[[C], Any],
+    page: int,
+) -> CollectionPage[C]:
+    """The owned cards `keep` accepts (ids the catalog lost are skipped), sorted by `order`, page `page`."""
+    owned = [
+        OwnedCard(cards[key], n) for key, n in counts.items() if key in cards and n > 0 and keep(cards[key])
+    ]
+    owned.sort(key=lambda o: order(o.card))
+    items, shown, pages = paginate(owned, page)
+    return CollectionPage(tuple(items), shown, pages, len(owned), sum(o.count for o in owned))

@@ -1,0 +1,69 @@
+"""One idempotent pack purchase, the same way in every game's shop.
+
+A purchase is ONE write unit under the interaction's idempotency key: the guarded debit of the whole
+price, then the minted copies (`services.platform.ledger`), stored with the key. A double click buys once
+and both clicks get the first click's cards (`replayed`); the same key from another player is refused.
+The count is checked before the unit, with the game's own message.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from core.errors import BadInput, NotAllowed
+from engine.cards import CardBase
+from services.platform import ledger
+from store.idempotency import once
+
+C = TypeVar("C", bound=CardBase)
+
+
+@dataclass(frozen=True)
+class MintedCard(Generic[C]):
+    """One copy a purchase gave: its row in `cards` and the catalog card."""
+
+    copy_id: int  # cards.id
+    card: C
+
+
+def check_count(count: int, maximum: int, error_key: str) -> int:
+    """How many packs: an int from 1 to `maximum` (a bool is not a count), else `error_key`."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= maximum:
+        raise BadInput(error_key, minimum=1, maximum=maximum)
+    return count
+
+
+def purchase_once(
+    conn: sqlite3.Connection,
+    now: datetime,
+    player_id: int,
+    idempotency_key: str,
+    purchase: Callable[[], dict[str, Any]],
+) -> tuple[dict[str, Any], bool]:
+    """(what the purchase stored, replayed): `purchase` runs once per key and stores `player`; a second
+    call with the key returns the stored result, refused when it is another player's."""
+    stored, fresh = once(conn, idempotency_key, now, purchase)
+    if stored["player"] != player_id:
+        raise NotAllowed()
+    return stored, not fresh
+
+
+def mint_all(
+    conn: sqlite3.Connection,
+    now: datetime,
+    player_id: int,
+    game: str,
+    card_ids: Iterable[str],
+    why: ledger.Movement,
+) -> list[list[Any]]:
+    """Mint one copy per drawn card; `[copy id, card id]` pairs, in draw order, as a purchase stores them."""
+    return [[ledger.mint_card(conn, now, player_id, game, card, why), card] for card in card_ids]
+
+
+def minted(pairs: Iterable[list[Any]], cards: Mapping[str, C]) -> tuple[MintedCard[C], ...]:
+    """The stored `[copy id, card id]` pairs of a purchase, with their catalog cards."""
+    return tuple(MintedCard(int(copy), cards[card]) for copy, card in pairs)
