@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,13 +17,13 @@ from emulator.records import RecordedMessage
 from emulator.world import User
 from engine.hoss.catalog import CreatureCard
 from sandbox.harness import BotHarness
-from tests.conftest import MigratedCopy
-from tests.e2e.conftest import run_harness
 from services.hoss import HossServices
 from services.hoss.gold import GOLD
 from services.hoss.ranked import RankedService
 from services.platform import ledger
 from services.platform.players import ensure_player
+from tests.conftest import MigratedCopy
+from tests.e2e.conftest import run_harness
 
 GRANT = ledger.Movement("test.grant")
 DEFENDER_SEED = 1
