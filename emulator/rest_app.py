@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import UNKNOWN_GUILD, UNKNOWN_MEMBER, UNKNOWN_USER, ApiError, not_found
-from .payloads import (
+from emulator.errors import UNKNOWN_GUILD, UNKNOWN_MEMBER, UNKNOWN_USER, ApiError, not_found
+from emulator.payloads import (
     application_payload,
     channel_payload,
     guild_payload,
@@ -13,11 +13,11 @@ from .payloads import (
     role_payload,
     user_payload,
 )
-from .rest import NO_CONTENT, Call, Reply, Router
-from .world import Guild
+from emulator.rest import NO_CONTENT, Call, Reply, Router
+from emulator.world import Guild
 
 if TYPE_CHECKING:
-    from .core import EmulatorCore
+    from emulator.core import EmulatorCore
 
 
 def register(router: Router, core: EmulatorCore) -> None:

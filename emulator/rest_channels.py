@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from .errors import (
+from emulator.errors import (
     CANNOT_DM_USER,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
@@ -27,12 +27,12 @@ from .errors import (
     missing_permissions,
     not_found,
 )
-from .limits import check_thread
-from .messages import fill_message
-from .payloads import channel_payload
-from .records import RecordedMessage
-from .rest import NO_CONTENT, Call, Reply, Router
-from .world import (
+from emulator.limits import check_thread
+from emulator.messages import fill_message
+from emulator.payloads import channel_payload
+from emulator.records import RecordedMessage
+from emulator.rest import NO_CONTENT, Call, Reply, Router
+from emulator.world import (
     ANNOUNCEMENT_CHANNEL,
     ANNOUNCEMENT_THREAD,
     ATTACH_FILES,
@@ -52,7 +52,7 @@ from .world import (
 MANAGE_CHANNELS = 1 << 4
 
 if TYPE_CHECKING:
-    from .core import EmulatorCore
+    from emulator.core import EmulatorCore
 
 
 def register(router: Router, core: EmulatorCore) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import (
+from emulator.errors import (
     ALREADY_ACKNOWLEDGED,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
@@ -17,7 +17,7 @@ from .errors import (
     ApiError,
     invalid_form,
 )
-from .interactions import (
+from emulator.interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,
@@ -29,14 +29,14 @@ from .interactions import (
     UPDATE_MESSAGE,
     InteractionRecord,
 )
-from .limits import check_callback
-from .messages import fill_message, is_ephemeral, validate_modal
-from .payloads import JsonDict
-from .records import RecordedMessage
-from .rest import NO_CONTENT, Call, Reply, Router
+from emulator.limits import check_callback
+from emulator.messages import fill_message, is_ephemeral, validate_modal
+from emulator.payloads import JsonDict
+from emulator.records import RecordedMessage
+from emulator.rest import NO_CONTENT, Call, Reply, Router
 
 if TYPE_CHECKING:
-    from .core import EmulatorCore
+    from emulator.core import EmulatorCore
 
 _CHAT_INPUT_COMMAND_MESSAGE = 20
 INVALID_WEBHOOK_TOKEN = 50027
