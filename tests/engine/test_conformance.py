@@ -471,9 +471,9 @@ def test_rng_state_advances_and_round_trips() -> None:
 
 
 def test_outcome_is_either_a_draw_or_has_winners() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a draw needs at least one winner"):
         Outcome()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a draw has no winners"):
         Outcome(winners=(0,), draw=True)
     won = Outcome(winners=(1,), scores=(3, 9), reason="toy.outcome.points")
     assert Outcome.from_json(json.loads(json.dumps(won.to_json()))) == won

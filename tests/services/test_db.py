@@ -118,7 +118,7 @@ async def test_max_batch_one_gives_one_transaction_per_unit(tmp_path: Path) -> N
 
 
 def test_max_batch_must_be_positive(tmp_path: Path) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="max_batch must be at least 1"):
         Database(tmp_path / "x.sqlite3", max_batch=0)
 
 

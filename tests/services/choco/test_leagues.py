@@ -153,7 +153,7 @@ async def test_results_accumulate_and_the_leaderboard_orders_them(
 
 async def test_bad_results_are_refused(db: Database, clock: ManualClock) -> None:
     await db.write(lambda conn: ensure_player(conn, 1, clock.now()))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown outcome"):
         await _results(db, (GUILD, 1, "bronze", "victory", False, 0))
     with pytest.raises(BadInput):
         await _results(db, (GUILD, 1, "platine", "win", False, 0))
