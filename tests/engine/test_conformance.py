@@ -285,7 +285,7 @@ class Checker:
 
 @pytest.fixture(params=ENGINES, ids=[e.name for e in ENGINES])
 def engine(request: pytest.FixtureRequest) -> AnyEngine:
-    return request.param  # type: ignore[no-any-return]
+    return request.param
 
 
 def test_the_toy_engine_is_in_the_list() -> None:
