@@ -3,13 +3,13 @@
 See ``emulator.server`` for the workflow; the names below are the public API.
 """
 
-from .core import Fault
-from .errors import ApiError, EmulatorError
-from .interactions import InteractionRecord, InteractionResult
-from .records import Attachment, RecordedMessage, RequestRecord
-from .render import render_message
-from .server import DiscordEmulator
-from .world import Channel, Guild, Role, User
+from emulator.core import Fault
+from emulator.errors import ApiError, EmulatorError
+from emulator.interactions import InteractionRecord, InteractionResult
+from emulator.records import Attachment, RecordedMessage, RequestRecord
+from emulator.render import render_message
+from emulator.server import DiscordEmulator
+from emulator.world import Channel, Guild, Role, User
 
 __all__ = [
     "ApiError",

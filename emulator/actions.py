@@ -10,10 +10,10 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .commands import CHAT_INPUT
-from .core import EmulatorCore
-from .errors import EmulatorError
-from .interactions import (
+from emulator.commands import CHAT_INPUT
+from emulator.core import EmulatorCore
+from emulator.errors import EmulatorError
+from emulator.interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     DEFERRED_UPDATE_MESSAGE,
@@ -22,11 +22,11 @@ from .interactions import (
     InteractionRecord,
     InteractionResult,
 )
-from .modals import modal_components
-from .options import Invocation, OptionContext, Resolved, build_options, resolve_command
-from .payloads import JsonDict, channel_payload, member_payload, user_payload
-from .records import RecordedMessage
-from .world import Channel, User
+from emulator.modals import modal_components
+from emulator.options import Invocation, OptionContext, Resolved, build_options, resolve_command
+from emulator.payloads import JsonDict, channel_payload, member_payload, user_payload
+from emulator.records import RecordedMessage
+from emulator.world import Channel, User
 
 USER_COMMAND, MESSAGE_COMMAND = 2, 3
 _SELECT_TYPES = (3, 5, 6, 7, 8)

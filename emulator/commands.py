@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import UNKNOWN_COMMAND, invalid_form, not_found
-from .limits import check_choice, check_locales
-from .payloads import JsonDict
-from .world import World
+from emulator.errors import UNKNOWN_COMMAND, invalid_form, not_found
+from emulator.limits import check_choice, check_locales
+from emulator.payloads import JsonDict
+from emulator.world import World
 
 _NAME_RE = re.compile(r"^[-_'\w]{1,32}$", re.UNICODE)
 CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND = 1, 2, 3

@@ -14,14 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from .commands import CommandRegistry
-from .errors import EmulatorError, invalid_form
-from .gateway import Gateway
-from .interactions import InteractionRecord
-from .messages import UploadedFile, fill_message
-from .payloads import JsonDict, user_payload
-from .records import EPHEMERAL, LOADING, RecordedMessage, Records
-from .world import DEFAULT_EPOCH, DISCORD_EPOCH_MS, Channel, User, World
+from emulator.commands import CommandRegistry
+from emulator.errors import EmulatorError, invalid_form
+from emulator.gateway import Gateway
+from emulator.interactions import InteractionRecord
+from emulator.messages import UploadedFile, fill_message
+from emulator.payloads import JsonDict, user_payload
+from emulator.records import EPHEMERAL, LOADING, RecordedMessage, Records
+from emulator.world import DEFAULT_EPOCH, DISCORD_EPOCH_MS, Channel, User, World
 
 GUILDS_INTENT = 1 << 0
 GUILD_MESSAGES_INTENT = 1 << 9

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from .errors import EmulatorError
-from .payloads import JsonDict, guild_payload, member_payload
+from emulator.errors import EmulatorError
+from emulator.payloads import JsonDict, guild_payload, member_payload
 
 if TYPE_CHECKING:
-    from .core import EmulatorCore
+    from emulator.core import EmulatorCore
 
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, REQUEST_MEMBERS = 0, 1, 2, 3, 4, 6, 7, 8
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11

@@ -10,11 +10,11 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .payloads import JsonDict, user_payload
-from .world import Channel, Guild, User
+from emulator.payloads import JsonDict, user_payload
+from emulator.world import Channel, Guild, User
 
 if TYPE_CHECKING:
-    from .records import RecordedMessage
+    from emulator.records import RecordedMessage
 
 # Interaction types
 APPLICATION_COMMAND = 2

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import invalid_form
-from .payloads import JsonDict
+from emulator.errors import invalid_form
+from emulator.payloads import JsonDict
 
 # "Reference" page, Locales: the only keys a localization dictionary may have (`en` alone is refused).
 LOCALES = frozenset(

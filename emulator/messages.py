@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import CANNOT_SEND_EMPTY, ApiError, invalid_form
-from .limits import check_allowed_mentions
-from .payloads import JsonDict
-from .records import EPHEMERAL, LOADING, Attachment, RecordedMessage, walk_components
-from .world import Snowflakes
+from emulator.errors import CANNOT_SEND_EMPTY, ApiError, invalid_form
+from emulator.limits import check_allowed_mentions
+from emulator.payloads import JsonDict
+from emulator.records import EPHEMERAL, LOADING, Attachment, RecordedMessage, walk_components
+from emulator.world import Snowflakes
 
 COMPONENTS_V2 = 1 << 15
 BUTTON, TEXT_INPUT, LINK, PREMIUM = 2, 4, 5, 6

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import EmulatorError
-from .payloads import JsonDict
+from emulator.errors import EmulatorError
+from emulator.payloads import JsonDict
 
 TEXT_INPUT, STRING_SELECT, ACTION_ROW, LABEL = 4, 3, 1, 18
 TEXT_INPUT_MAX = 4000  # Discord's "Component Reference" page, Text Input: value up to 4000 characters

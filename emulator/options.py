@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .commands import CHAT_INPUT, SUBCOMMAND, SUBCOMMAND_GROUP, RegisteredCommand
-from .errors import EmulatorError
-from .payloads import JsonDict, channel_payload, member_payload, role_payload, user_payload
-from .world import Channel, Guild, Role, User, World
+from emulator.commands import CHAT_INPUT, SUBCOMMAND, SUBCOMMAND_GROUP, RegisteredCommand
+from emulator.errors import EmulatorError
+from emulator.payloads import JsonDict, channel_payload, member_payload, role_payload, user_payload
+from emulator.world import Channel, Guild, Role, User, World
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 _TYPE_NAMES = {

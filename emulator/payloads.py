@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .world import DM_CHANNEL, Channel, Guild, Role, User, World, iso_timestamp
+from emulator.world import DM_CHANNEL, Channel, Guild, Role, User, World, iso_timestamp
 
 JsonDict = dict[str, Any]
 

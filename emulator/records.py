@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .payloads import JsonDict, user_payload
-from .world import Channel, User, iso_timestamp
+from emulator.payloads import JsonDict, user_payload
+from emulator.world import Channel, User, iso_timestamp
 
 if TYPE_CHECKING:
-    from .interactions import InteractionRecord
+    from emulator.interactions import InteractionRecord
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -177,7 +177,7 @@ class RecordedMessage:
         return data
 
     def render(self, *, header: bool = False) -> str:
-        from .render import render_message
+        from emulator.render import render_message
 
         return render_message(self, header=header)
 

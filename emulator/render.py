@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .payloads import JsonDict
+from emulator.payloads import JsonDict
 
 if TYPE_CHECKING:
-    from .records import RecordedMessage
+    from emulator.records import RecordedMessage
 
 _SELECT_KINDS = {
     3: "select",

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
-from .errors import ApiError
-from .messages import UploadedFile
-from .records import RequestRecord
+from emulator.errors import ApiError
+from emulator.messages import UploadedFile
+from emulator.records import RequestRecord
 
 if TYPE_CHECKING:
-    from .core import EmulatorCore
+    from emulator.core import EmulatorCore
 
 API_PREFIX = "/api/v10"
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from .errors import (
+from emulator.errors import (
     CANNOT_DM_USER,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
@@ -27,12 +27,12 @@ from .errors import (
     missing_permissions,
     not_found,
 )
-from .limits import check_thread
-from .messages import fill_message
-from .payloads import channel_payload
-from .records import RecordedMessage
-from .rest import NO_CONTENT, Call, Reply, Router
-from .world import (
+from emulator.limits import check_thread
+from emulator.messages import fill_message
+from emulator.payloads import channel_payload
+from emulator.records import RecordedMessage
+from emulator.rest import NO_CONTENT, Call, Reply, Router
+from emulator.world import (
     ANNOUNCEMENT_CHANNEL,
     ANNOUNCEMENT_THREAD,
     ATTACH_FILES,
@@ -52,79 +52,86 @@ from .world import (
 MANAGE_CHANNELS = 1 << 4
 
 if TYPE_CHECKING:
-    from .core import EmulatorCore
+    from emulator.core import EmulatorCore
 
 
-def register(router: Router, core: EmulatorCore) -> None:
-    world = core.world
-    records = core.records
+class ChannelRoutes:
+    """The routes of channels, DMs, messages, reactions and threads, on one emulator's state."""
 
-    def channel_of(call: Call) -> Channel:
-        channel = world.channels.get(call.id("channel_id"))
+    def __init__(self, core: EmulatorCore) -> None:
+        self.core = core
+        self.world = core.world
+        self.records = core.records
+
+    def channel_of(self, call: Call) -> Channel:
+        channel = self.world.channels.get(call.id("channel_id"))
         if channel is None:
             raise not_found("Channel", UNKNOWN_CHANNEL)
         return channel
 
-    def require(channel: Channel, *needed: int) -> None:
+    def require(self, channel: Channel, *needed: int) -> None:
         """Refuse the call as Discord does when the bot lacks a permission in a guild channel."""
         if channel.guild is None:
             return
-        granted = world.bot_channel_permissions(channel)
+        granted = self.world.bot_channel_permissions(channel)
         if not granted & VIEW_CHANNEL:
             raise missing_access()
         if any(not granted & bit for bit in needed):
             raise missing_permissions()
 
-    def send_bit(channel: Channel) -> int:
+    def send_bit(self, channel: Channel) -> int:
         return SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
 
-    def content_bits(body: dict[str, object], files: object) -> list[int]:
+    def content_bits(self, body: dict[str, object], files: object) -> list[int]:
         """Embeds need Embed Links and uploads Attach Files, in a new message as in an edit."""
         return [bit for bit, used in ((EMBED_LINKS, body.get("embeds")), (ATTACH_FILES, files)) if used]
 
-    def message_of(call: Call, channel: Channel) -> RecordedMessage:
-        message = records.get(call.id("message_id"))
+    def message_of(self, call: Call, channel: Channel) -> RecordedMessage:
+        message = self.records.get(call.id("message_id"))
         if message is None or message.channel is not channel or message.ephemeral:
             raise not_found("Message", UNKNOWN_MESSAGE)
         return message
 
-    async def get_channel(call: Call) -> Reply:
-        channel = channel_of(call)
-        require(channel)
-        return Reply(body=channel_payload(world, channel))
+    async def get_channel(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
+        self.require(channel)
+        return Reply(body=channel_payload(self.world, channel))
 
-    async def open_dm(call: Call) -> Reply:
-        user = world.users.get(int(call.body().get("recipient_id") or 0))
+    async def open_dm(self, call: Call) -> Reply:
+        user = self.world.users.get(int(call.body().get("recipient_id") or 0))
         if user is None or user.bot:
             raise not_found("User", UNKNOWN_USER)
-        return Reply(body=channel_payload(world, world.dm_channel(user)))
+        return Reply(body=channel_payload(self.world, self.world.dm_channel(user)))
 
-    async def post_message(call: Call) -> Reply:
-        channel = channel_of(call)
+    async def post_message(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
         if channel.recipient is not None and channel.recipient.dms_closed:
             raise ApiError(403, CANNOT_DM_USER, "Cannot send messages to this user")
         body = call.body()
         reply_bit = [READ_MESSAGE_HISTORY] if body.get("message_reference") else []
-        require(channel, send_bit(channel), *content_bits(body, call.files), *reply_bit)
-        message, created = core.create_message_once(channel, world.bot, body, call.files)
+        self.require(channel, self.send_bit(channel), *self.content_bits(body, call.files), *reply_bit)
+        message, created = self.core.create_message_once(channel, self.world.bot, body, call.files)
         if created:
             if channel.is_thread and channel.archived:
                 channel.archived = False  # Discord unarchives a thread when someone allowed to posts in it
             if message.message_reference:
                 message.type = 19
-            await core.emit_message("MESSAGE_CREATE", message)
+            await self.core.emit_message("MESSAGE_CREATE", message)
         # Discord echoes the nonce; a repeated one (enforce_nonce) gets the first message, nothing new.
         reply = message.payload()
         if "nonce" in body:
             reply["nonce"] = body["nonce"]
         return Reply(body=reply)
 
-    async def list_messages(call: Call) -> Reply:
-        channel = channel_of(call)
-        require(channel)
-        if channel.guild is not None and not world.bot_channel_permissions(channel) & READ_MESSAGE_HISTORY:
+    async def list_messages(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
+        self.require(channel)
+        if (
+            channel.guild is not None
+            and not self.world.bot_channel_permissions(channel) & READ_MESSAGE_HISTORY
+        ):
             return Reply(body=[])  # Discord returns no message without Read Message History
-        messages = records.channel_messages(channel)
+        messages = self.records.channel_messages(channel)
         if "before" in call.query:
             messages = [m for m in messages if m.id < int(call.query["before"])]
         if "after" in call.query:
@@ -134,63 +141,63 @@ def register(router: Router, core: EmulatorCore) -> None:
         limit = int(call.query.get("limit", "50"))
         return Reply(body=[m.payload() for m in reversed(messages[-limit:])])
 
-    async def get_message(call: Call) -> Reply:
-        channel = channel_of(call)
-        require(channel, READ_MESSAGE_HISTORY)
-        return Reply(body=message_of(call, channel).payload())
+    async def get_message(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
+        self.require(channel, READ_MESSAGE_HISTORY)
+        return Reply(body=self.message_of(call, channel).payload())
 
-    async def edit_message(call: Call) -> Reply:
-        channel = channel_of(call)
-        message = message_of(call, channel)
-        if message.author is not world.bot:
+    async def edit_message(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
+        message = self.message_of(call, channel)
+        if message.author is not self.world.bot:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user", bot_bug=True)
         body = call.body()
-        require(channel, *content_bits(body, call.files))
-        fill_message(message, body, call.files, world.ids, editing=True)
-        await core.emit_message("MESSAGE_UPDATE", message)
+        self.require(channel, *self.content_bits(body, call.files))
+        fill_message(message, body, call.files, self.world.ids, editing=True)
+        await self.core.emit_message("MESSAGE_UPDATE", message)
         return Reply(body=message.payload())
 
-    async def delete_message(call: Call) -> Reply:
-        channel = channel_of(call)
-        require(channel)
-        message = message_of(call, channel)
+    async def delete_message(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
+        self.require(channel)
+        message = self.message_of(call, channel)
         message.deleted = True
-        await core.emit_message("MESSAGE_DELETE", message)
+        await self.core.emit_message("MESSAGE_DELETE", message)
         return NO_CONTENT
 
-    async def bulk_delete(call: Call) -> Reply:
-        channel = channel_of(call)
+    async def bulk_delete(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
         for raw in call.body().get("messages") or []:
-            message = records.get(int(raw))
+            message = self.records.get(int(raw))
             if message is not None and message.channel is channel:
                 message.deleted = True
         return NO_CONTENT
 
-    async def typing(call: Call) -> Reply:
-        channel = channel_of(call)
-        require(channel, send_bit(channel))
+    async def typing(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
+        self.require(channel, self.send_bit(channel))
         return NO_CONTENT
 
-    async def add_reaction(call: Call) -> Reply:
-        channel = channel_of(call)
-        require(channel, READ_MESSAGE_HISTORY)
-        message = message_of(call, channel)
+    async def add_reaction(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
+        self.require(channel, READ_MESSAGE_HISTORY)
+        message = self.message_of(call, channel)
         emoji = unquote(call.params["emoji"])
         if emoji not in message.reactions:
             message.reactions.append(emoji)
         return NO_CONTENT
 
-    async def remove_reaction(call: Call) -> Reply:
-        message = message_of(call, channel_of(call))
+    async def remove_reaction(self, call: Call) -> Reply:
+        message = self.message_of(call, self.channel_of(call))
         emoji = unquote(call.params["emoji"])
         if emoji in message.reactions:
             message.reactions.remove(emoji)
         return NO_CONTENT
 
-    async def create_thread(call: Call) -> Reply:
-        parent = channel_of(call)
+    async def create_thread(self, call: Call) -> Reply:
+        parent = self.channel_of(call)
         body = call.body()
-        source = message_of(call, parent) if "message_id" in call.params else None
+        source = self.message_of(call, parent) if "message_id" in call.params else None
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise invalid_form("thread name must be 1-100 characters")
@@ -204,29 +211,29 @@ def register(router: Router, core: EmulatorCore) -> None:
                 f"thread type {requested} cannot be created in a channel of type {parent.type}"
             )
         private = source is None and requested == PRIVATE_THREAD
-        require(parent, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
-        if source is not None and any(t.id == source.id for t in world.threads):
+        self.require(parent, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
+        if source is not None and any(t.id == source.id for t in self.world.threads):
             raise ApiError(400, 160004, "A thread has already been created for this message", bot_bug=True)
-        thread = world.add_thread(
+        thread = self.world.add_thread(
             parent,
             name,
-            owner=world.bot,
+            owner=self.world.bot,
             thread_id=None if source is None else source.id,
             private=private,
             auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
         )
-        data = channel_payload(world, thread)
-        await core.emit_thread("THREAD_CREATE", {**data, "newly_created": True})
+        data = channel_payload(self.world, thread)
+        await self.core.emit_thread("THREAD_CREATE", {**data, "newly_created": True})
         return Reply(201, data)
 
-    async def edit_channel(call: Call) -> Reply:
-        channel = channel_of(call)
+    async def edit_channel(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
         body = call.body()
         only_unarchive = set(body) <= {"archived"} and body.get("archived") is False and not channel.locked
         if not channel.is_thread:
-            require(channel, MANAGE_CHANNELS)
+            self.require(channel, MANAGE_CHANNELS)
         else:
-            require(channel, SEND_MESSAGES if only_unarchive else MANAGE_THREADS)
+            self.require(channel, SEND_MESSAGES if only_unarchive else MANAGE_THREADS)
         if "name" in body:
             channel.name = str(body["name"])
         if "topic" in body:
@@ -235,60 +242,67 @@ def register(router: Router, core: EmulatorCore) -> None:
             channel.archived = bool(body["archived"])
         if "locked" in body:
             channel.locked = bool(body["locked"])
-        data = channel_payload(world, channel)
+        data = channel_payload(self.world, channel)
         if channel.is_thread:
-            await core.emit_thread("THREAD_UPDATE", data)
+            await self.core.emit_thread("THREAD_UPDATE", data)
         return Reply(body=data)
 
-    async def delete_channel(call: Call) -> Reply:
-        channel = channel_of(call)
+    async def delete_channel(self, call: Call) -> Reply:
+        channel = self.channel_of(call)
         if not channel.is_thread or channel.guild is None:
             raise ApiError(403, 50013, "Missing Permissions", bot_bug=True)
-        require(channel, MANAGE_THREADS)
+        self.require(channel, MANAGE_THREADS)
         channel.guild.threads.remove(channel)
-        del world.channels[channel.id]
-        data = channel_payload(world, channel)
-        await core.emit_thread("THREAD_DELETE", data)
+        del self.world.channels[channel.id]
+        data = channel_payload(self.world, channel)
+        await self.core.emit_thread("THREAD_DELETE", data)
         return Reply(body=data)
 
-    async def thread_member(call: Call) -> Reply:
-        thread = channel_of(call)
+    async def thread_member(self, call: Call) -> Reply:
+        thread = self.channel_of(call)
         if not thread.is_thread:
             raise ApiError(400, 50024, "Cannot execute action on this channel type", bot_bug=True)
         raw_id = call.params.get("user_id", "@me")
-        user = world.bot if raw_id == "@me" else world.users.get(call.id("user_id"))
+        user = self.world.bot if raw_id == "@me" else self.world.users.get(call.id("user_id"))
         if user is None:
             raise not_found("User", UNKNOWN_USER)
-        if user is not world.bot:
-            require(thread, SEND_MESSAGES_IN_THREADS if call.method == "PUT" else MANAGE_THREADS)
+        if user is not self.world.bot:
+            self.require(thread, SEND_MESSAGES_IN_THREADS if call.method == "PUT" else MANAGE_THREADS)
         else:
-            require(thread)
+            self.require(thread)
         if call.method == "PUT" and user not in thread.members:
             thread.members.append(user)
         elif call.method == "DELETE" and user in thread.members:
             thread.members.remove(user)
         return NO_CONTENT
 
+
+def register(router: Router, core: EmulatorCore) -> None:
+    handlers = ChannelRoutes(core)
     routes = [
-        ("POST", "/users/@me/channels", open_dm),
-        ("GET", "/channels/{channel_id}", get_channel),
-        ("PATCH", "/channels/{channel_id}", edit_channel),
-        ("DELETE", "/channels/{channel_id}", delete_channel),
-        ("GET", "/channels/{channel_id}/messages", list_messages),
-        ("POST", "/channels/{channel_id}/messages", post_message),
-        ("POST", "/channels/{channel_id}/messages/bulk-delete", bulk_delete),
-        ("GET", "/channels/{channel_id}/messages/{message_id}", get_message),
-        ("PATCH", "/channels/{channel_id}/messages/{message_id}", edit_message),
-        ("DELETE", "/channels/{channel_id}/messages/{message_id}", delete_message),
-        ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", add_reaction),
-        ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", remove_reaction),
-        ("POST", "/channels/{channel_id}/messages/{message_id}/threads", create_thread),
-        ("POST", "/channels/{channel_id}/threads", create_thread),
-        ("POST", "/channels/{channel_id}/typing", typing),
-        ("PUT", "/channels/{channel_id}/thread-members/@me", thread_member),
-        ("DELETE", "/channels/{channel_id}/thread-members/@me", thread_member),
-        ("PUT", "/channels/{channel_id}/thread-members/{user_id}", thread_member),
-        ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", thread_member),
+        ("POST", "/users/@me/channels", handlers.open_dm),
+        ("GET", "/channels/{channel_id}", handlers.get_channel),
+        ("PATCH", "/channels/{channel_id}", handlers.edit_channel),
+        ("DELETE", "/channels/{channel_id}", handlers.delete_channel),
+        ("GET", "/channels/{channel_id}/messages", handlers.list_messages),
+        ("POST", "/channels/{channel_id}/messages", handlers.post_message),
+        ("POST", "/channels/{channel_id}/messages/bulk-delete", handlers.bulk_delete),
+        ("GET", "/channels/{channel_id}/messages/{message_id}", handlers.get_message),
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}", handlers.edit_message),
+        ("DELETE", "/channels/{channel_id}/messages/{message_id}", handlers.delete_message),
+        ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", handlers.add_reaction),
+        (
+            "DELETE",
+            "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
+            handlers.remove_reaction,
+        ),
+        ("POST", "/channels/{channel_id}/messages/{message_id}/threads", handlers.create_thread),
+        ("POST", "/channels/{channel_id}/threads", handlers.create_thread),
+        ("POST", "/channels/{channel_id}/typing", handlers.typing),
+        ("PUT", "/channels/{channel_id}/thread-members/@me", handlers.thread_member),
+        ("DELETE", "/channels/{channel_id}/thread-members/@me", handlers.thread_member),
+        ("PUT", "/channels/{channel_id}/thread-members/{user_id}", handlers.thread_member),
+        ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", handlers.thread_member),
     ]
     for method, template, handler in routes:
         router.add(method, template, handler)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import (
+from emulator.errors import (
     ALREADY_ACKNOWLEDGED,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
@@ -17,7 +17,7 @@ from .errors import (
     ApiError,
     invalid_form,
 )
-from .interactions import (
+from emulator.interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,
@@ -29,14 +29,14 @@ from .interactions import (
     UPDATE_MESSAGE,
     InteractionRecord,
 )
-from .limits import check_callback
-from .messages import fill_message, is_ephemeral, validate_modal
-from .payloads import JsonDict
-from .records import RecordedMessage
-from .rest import NO_CONTENT, Call, Reply, Router
+from emulator.limits import check_callback
+from emulator.messages import fill_message, is_ephemeral, validate_modal
+from emulator.payloads import JsonDict
+from emulator.records import RecordedMessage
+from emulator.rest import NO_CONTENT, Call, Reply, Router
 
 if TYPE_CHECKING:
-    from .core import EmulatorCore
+    from emulator.core import EmulatorCore
 
 _CHAT_INPUT_COMMAND_MESSAGE = 20
 INVALID_WEBHOOK_TOKEN = 50027
@@ -44,23 +44,27 @@ INVALID_WEBHOOK_TOKEN = 50027
 an interaction token past its 15 minutes gets it, with HTTP 401."""
 
 
-def register(router: Router, core: EmulatorCore) -> None:
-    world = core.world
+class InteractionRoutes:
+    """The routes of interaction callbacks and of the interaction webhook, on one emulator's state."""
 
-    def interaction_of(call: Call) -> InteractionRecord:
-        record = core.interaction_by_token(call.params["token"])
+    def __init__(self, core: EmulatorCore) -> None:
+        self.core = core
+        self.world = core.world
+
+    def interaction_of(self, call: Call) -> InteractionRecord:
+        record = self.core.interaction_by_token(call.params["token"])
         if record is None or record.id != call.id("interaction_id"):
             raise ApiError(404, UNKNOWN_INTERACTION, "Unknown interaction", bot_bug=True)
-        if record.callback_type is None and record.late_for_first_response(world.ids.now_ms()):
+        if record.callback_type is None and record.late_for_first_response(self.world.ids.now_ms()):
             text = "Unknown interaction (first response more than 3 s after the interaction)"
             raise ApiError(404, UNKNOWN_INTERACTION, text, bot_bug=True)
         return record
 
-    def webhook_of(call: Call) -> InteractionRecord:
-        record = core.interaction_by_token(call.params["token"])
-        if record is None or call.id("application_id") != world.application_id:
+    def webhook_of(self, call: Call) -> InteractionRecord:
+        record = self.core.interaction_by_token(call.params["token"])
+        if record is None or call.id("application_id") != self.world.application_id:
             raise ApiError(404, UNKNOWN_WEBHOOK, "Unknown Webhook", bot_bug=True)
-        if record.token_expired(world.ids.now_ms()):
+        if record.token_expired(self.world.ids.now_ms()):
             text = "Invalid Webhook Token (interaction token older than 15 minutes)"
             raise ApiError(401, INVALID_WEBHOOK_TOKEN, text, bot_bug=True)
         if record.callback_type is None:
@@ -68,22 +72,22 @@ def register(router: Router, core: EmulatorCore) -> None:
             raise ApiError(404, UNKNOWN_WEBHOOK, text, bot_bug=True)
         return record
 
-    def target_of(call: Call, record: InteractionRecord) -> RecordedMessage:
+    def target_of(self, call: Call, record: InteractionRecord) -> RecordedMessage:
         raw = call.params["message_id"]
         if raw == "@original":
             message = record.original
         else:
-            found = core.records.get(call.id("message_id"))
+            found = self.core.records.get(call.id("message_id"))
             message = found if found is not None and _owned_by_webhook(found, record) else None
         if message is None or message.deleted:
             raise ApiError(404, UNKNOWN_MESSAGE, "Unknown Message", bot_bug=True)
         return message
 
-    async def emit(event: str, message: RecordedMessage) -> None:
-        await core.emit_message(event, message)
+    async def emit(self, event: str, message: RecordedMessage) -> None:
+        await self.core.emit_message(event, message)
 
-    async def callback(call: Call) -> Reply:
-        record = interaction_of(call)
+    async def callback(self, call: Call) -> Reply:
+        record = self.interaction_of(call)
         if record.callback_type is not None:
             text = "Interaction has already been acknowledged."
             raise ApiError(400, ALREADY_ACKNOWLEDGED, text, bot_bug=True)
@@ -97,9 +101,9 @@ def register(router: Router, core: EmulatorCore) -> None:
         resource: JsonDict | None = None
         if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
             deferred = kind == DEFERRED_CHANNEL_MESSAGE
-            message = core.create_message(
+            message = self.core.create_message(
                 record.channel,
-                world.bot,
+                self.world.bot,
                 {"flags": data.get("flags") or 0} if deferred else data,
                 [] if deferred else call.files,
                 ephemeral_to=record.user if is_ephemeral(data) else None,
@@ -112,17 +116,17 @@ def register(router: Router, core: EmulatorCore) -> None:
             if not deferred:
                 record.touch(message)
             resource = {"type": kind, "message": message.payload()}
-            await emit("MESSAGE_CREATE", message)
+            await self.emit("MESSAGE_CREATE", message)
         elif kind in (DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE):
             source = record.source_message
             assert source is not None
             record.original = source
             if kind == UPDATE_MESSAGE:
-                fill_message(source, data, call.files, world.ids, editing=True)
+                fill_message(source, data, call.files, self.world.ids, editing=True)
                 record.acknowledge(kind)
                 record.touch(source)
                 resource = {"type": kind, "message": source.payload()}
-                await emit("MESSAGE_UPDATE", source)
+                await self.emit("MESSAGE_UPDATE", source)
             else:
                 record.acknowledge(kind)
         elif kind == AUTOCOMPLETE_RESULT:
@@ -137,68 +141,71 @@ def register(router: Router, core: EmulatorCore) -> None:
         elif kind == MODAL:
             validate_modal(data)
             record.modal = data
-            core.open_modals[record.user.id] = record
+            self.core.open_modals[record.user.id] = record
             record.acknowledge(kind)
         if not call.flag("with_response"):
             return NO_CONTENT
         return Reply(body=_callback_body(record, kind, resource))
 
-    async def follow_up(call: Call) -> Reply:
-        record = webhook_of(call)
+    async def follow_up(self, call: Call) -> Reply:
+        record = self.webhook_of(call)
         payload = call.body()
         original = record.original
         if record.callback_type == DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading:
-            fill_message(original, payload, call.files, world.ids, editing=True)
+            fill_message(original, payload, call.files, self.world.ids, editing=True)
             record.touch(original)
-            await emit("MESSAGE_UPDATE", original)
+            await self.emit("MESSAGE_UPDATE", original)
             message = original
         else:
             channel = record.channel
             if "thread_id" in call.query:
-                thread = world.channels.get(int(call.query["thread_id"]))
+                thread = self.world.channels.get(int(call.query["thread_id"]))
                 if thread is None or thread.parent is not channel:
                     raise invalid_form("thread_id does not name a thread of the interaction channel")
                 channel = thread
-            message = core.create_message(
+            message = self.core.create_message(
                 channel,
-                world.bot,
+                self.world.bot,
                 payload,
                 call.files,
                 ephemeral_to=record.user if is_ephemeral(payload) else None,
                 interaction=record,
             )
             record.touch(message)
-            await emit("MESSAGE_CREATE", message)
+            await self.emit("MESSAGE_CREATE", message)
         if not call.flag("wait"):
             return NO_CONTENT
         return Reply(body=message.payload())
 
-    async def get_message(call: Call) -> Reply:
-        record = webhook_of(call)
-        return Reply(body=target_of(call, record).payload())
+    async def get_message(self, call: Call) -> Reply:
+        record = self.webhook_of(call)
+        return Reply(body=self.target_of(call, record).payload())
 
-    async def edit_message(call: Call) -> Reply:
-        record = webhook_of(call)
-        message = target_of(call, record)
-        fill_message(message, call.body(), call.files, world.ids, editing=True)
+    async def edit_message(self, call: Call) -> Reply:
+        record = self.webhook_of(call)
+        message = self.target_of(call, record)
+        fill_message(message, call.body(), call.files, self.world.ids, editing=True)
         record.touch(message)
-        await emit("MESSAGE_UPDATE", message)
+        await self.emit("MESSAGE_UPDATE", message)
         return Reply(body=message.payload())
 
-    async def delete_message(call: Call) -> Reply:
-        record = webhook_of(call)
-        message = target_of(call, record)
+    async def delete_message(self, call: Call) -> Reply:
+        record = self.webhook_of(call)
+        message = self.target_of(call, record)
         message.deleted = True
         record.followed_up = True
         record.check_answered()
-        await emit("MESSAGE_DELETE", message)
+        await self.emit("MESSAGE_DELETE", message)
         return NO_CONTENT
 
-    router.add("POST", "/interactions/{interaction_id}/{token}/callback", callback)
-    router.add("POST", "/webhooks/{application_id}/{token}", follow_up)
-    router.add("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", get_message)
-    router.add("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", edit_message)
-    router.add("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", delete_message)
+
+def register(router: Router, core: EmulatorCore) -> None:
+    handlers = InteractionRoutes(core)
+    router.add("POST", "/interactions/{interaction_id}/{token}/callback", handlers.callback)
+    router.add("POST", "/webhooks/{application_id}/{token}", handlers.follow_up)
+    router.add("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", handlers.get_message)
+    router.add("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", handlers.edit_message)
+    router.add("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", handlers.delete_message)
 
 
 def _allowed_callbacks(record: InteractionRecord) -> tuple[int, ...]:

@@ -35,15 +35,15 @@ import discord.http
 import yarl
 from aiohttp import web
 
-from . import rest_app, rest_channels, rest_interactions
-from .actions import ActionsMixin
-from .core import Fault
-from .errors import EmulatorError
-from .payloads import JsonDict
-from .records import RecordedMessage, RequestRecord
-from .render import render_message
-from .rest import API_PREFIX, RestServer, Router
-from .world import DEFAULT_EPOCH, Channel, Guild, Role, User
+from emulator import rest_app, rest_channels, rest_interactions
+from emulator.actions import ActionsMixin
+from emulator.core import Fault
+from emulator.errors import EmulatorError
+from emulator.payloads import JsonDict
+from emulator.records import RecordedMessage, RequestRecord
+from emulator.render import render_message
+from emulator.rest import API_PREFIX, RestServer, Router
+from emulator.world import DEFAULT_EPOCH, Channel, Guild, Role, User
 
 _UNAVAILABLE = re.compile(r"/channels/\d+/messages")
 

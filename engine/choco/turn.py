@@ -87,26 +87,10 @@ def check(state: ChocoState, seat: int, step: StepOrEnd) -> None:
     """Raise IllegalAction unless `seat` may take `step` now; the only legality rule of a turn."""
     if state.finished or state.turn == 0 or seat != state.active:
         raise _illegal("not_your_turn")
+    _check_phase(state, seat, step)
     side, enemy, prog = state.sides[seat], state.sides[1 - seat], state.progress
-    phase = DISCARDS if isinstance(step, Discard | EndTurn) else PHASE_OF[step.kind]
-    extra = isinstance(step, Summon) and prog.extra_summons > 0 and prog.phase == EFFECTS
-    if phase < prog.phase and not extra:
-        raise _illegal("phase_order")
-    if phase > SUMMON and summon_pending(side, prog):
-        raise _illegal("summon_required")
-    if phase > MOVES and front_missing(side):
-        raise _illegal("front_empty")
     if isinstance(step, Summon):
-        card = find(side.hand, step.card)
-        if len(prog.summoned) >= prog.summons_allowed + prog.extra_summons or card is None or card.pure:
-            raise _illegal("cannot_summon")
-        effect = state.effects.get(card.card_id)
-        if step.targets and (effect is None or not valid_choices(state, seat, effect, step.targets)):
-            raise _illegal("bad_effect_target")
-        if not (free(side, "front") or free(side, "reserve")):
-            raise _illegal("board_full")
-        if _placed_line(side, step.line) == "reserve" and not side.front and not _movable_reserve(side, prog):
-            raise _illegal("front_empty")
+        _check_summon(state, seat, step)
     elif isinstance(step, PlayEffect):
         card = find(side.hand, step.card)
         if card is None or not card.pure or prog.effects_played >= 2:
@@ -114,17 +98,7 @@ def check(state: ChocoState, seat: int, step: StepOrEnd) -> None:
         if not valid_choices(state, seat, state.effects[card.card_id], step.targets):
             raise _illegal("bad_effect_target")
     elif isinstance(step, Move):
-        where = line_of(side, step.card)
-        # An effect can empty the front after the summon: the summoned card may then refill it (rules-notes).
-        rescue = not side.front and not _movable_reserve(side, prog)
-        if where is None or where == step.line or step.card in prog.moved:
-            raise _illegal("cannot_move")
-        if step.card in prog.summoned and not rescue:
-            raise _illegal("cannot_move")
-        if not free(side, step.line):
-            raise _illegal("line_full")
-        if where == "front" and len(side.front) == 1:
-            raise _illegal("front_empty")
+        _check_move(side, prog, step)
     elif isinstance(step, Attack):
         _check_attacker(state, side, prog, step.attacker)
         if find(enemy.front, step.target) is None or is_under(state, step.target, "protect"):
@@ -135,6 +109,48 @@ def check(state: ChocoState, seat: int, step: StepOrEnd) -> None:
             raise _illegal("no_deck_attack")
     elif isinstance(step, Discard) and find(side.hand, step.card) is None:
         raise _illegal("not_in_hand")
+
+
+def _check_phase(state: ChocoState, seat: int, step: StepOrEnd) -> None:
+    """The phases go in order (an extra summon may come back from the effects), and a phase may not
+    start while an earlier one still owes something: the summon, a wizard on the front line."""
+    side, prog = state.sides[seat], state.progress
+    phase = DISCARDS if isinstance(step, Discard | EndTurn) else PHASE_OF[step.kind]
+    extra = isinstance(step, Summon) and prog.extra_summons > 0 and prog.phase == EFFECTS
+    if phase < prog.phase and not extra:
+        raise _illegal("phase_order")
+    if phase > SUMMON and summon_pending(side, prog):
+        raise _illegal("summon_required")
+    if phase > MOVES and front_missing(side):
+        raise _illegal("front_empty")
+
+
+def _check_summon(state: ChocoState, seat: int, step: Summon) -> None:
+    side, prog = state.sides[seat], state.progress
+    card = find(side.hand, step.card)
+    if len(prog.summoned) >= prog.summons_allowed + prog.extra_summons or card is None or card.pure:
+        raise _illegal("cannot_summon")
+    effect = state.effects.get(card.card_id)
+    if step.targets and (effect is None or not valid_choices(state, seat, effect, step.targets)):
+        raise _illegal("bad_effect_target")
+    if not (free(side, "front") or free(side, "reserve")):
+        raise _illegal("board_full")
+    if _placed_line(side, step.line) == "reserve" and not side.front and not _movable_reserve(side, prog):
+        raise _illegal("front_empty")
+
+
+def _check_move(side: Side, prog: TurnProgress, step: Move) -> None:
+    where = line_of(side, step.card)
+    # An effect can empty the front after the summon: the summoned card may then refill it (rules-notes).
+    rescue = not side.front and not _movable_reserve(side, prog)
+    if where is None or where == step.line or step.card in prog.moved:
+        raise _illegal("cannot_move")
+    if step.card in prog.summoned and not rescue:
+        raise _illegal("cannot_move")
+    if not free(side, step.line):
+        raise _illegal("line_full")
+    if where == "front" and len(side.front) == 1:
+        raise _illegal("front_empty")
 
 
 def _check_attacker(state: ChocoState, side: Side, prog: TurnProgress, uid: str) -> None:

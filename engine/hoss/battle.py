@@ -203,38 +203,46 @@ class Battle:
         for side in self.sides:
             shield = side.shield_bp
             for f in side.fighters:
-                if shield:  # the Shield buff is refreshed (not stacked) at each round start
-                    f.shield = f.max_hp * shield // BP
-                    if self.entries is not None:
-                        self.entries.append({"t": 0, "k": "shield", "tgt": f.uid, "amt": f.shield})
-                if not f.is_def and not f.frozen:  # a new cycle, from the round's start or a shock's end
-                    schedule_attack(self, f, max(start, f.shock_until))
-                if f.bleed and f.bleed_next < end:
-                    self.push(f.bleed_next, BLEED_TICK, f)
-                if f.burn and f.burn_next < end:
-                    self.push(f.burn_next, BURN_TICK, f)
+                self.open_round(f, shield, start, end)
         for flight in self.deflections:
             if flight.time < end:
                 self.push(flight.time, DEFLECTION, flight)
         heap = self.heap
         while heap:
             t, _, _, kind, item = heappop(heap)
-            if kind == ATTACK:
-                if item.alive and item.attack_at == t:
-                    item.attack_at = -1
-                    attack(self, item, t)
-                    if item.alive and item.attack_at == -1 and not item.frozen:
-                        schedule_attack(self, item, t)
-            elif kind == BLEED_TICK:
-                if item.alive and item.bleed_next == t:
-                    bleed_tick(self, item, t)
-            elif kind == BURN_TICK:
-                if item.alive and item.burn_next == t:
-                    burn_tick(self, item, t)
-            else:
-                land(self, item, t)
+            self.fire(kind, item, t)
             if self.over:
                 return
+
+    def open_round(self, f: Fighter, shield: int, start: int, end: int) -> None:
+        """A fighter's round start: its Shield, its attack cycle and its damage ticks due this round."""
+        if shield:  # the Shield buff is refreshed (not stacked) at each round start
+            f.shield = f.max_hp * shield // BP
+            if self.entries is not None:
+                self.entries.append({"t": 0, "k": "shield", "tgt": f.uid, "amt": f.shield})
+        if not f.is_def and not f.frozen:  # a new cycle, from the round's start or a shock's end
+            schedule_attack(self, f, max(start, f.shock_until))
+        if f.bleed and f.bleed_next < end:
+            self.push(f.bleed_next, BLEED_TICK, f)
+        if f.burn and f.burn_next < end:
+            self.push(f.burn_next, BURN_TICK, f)
+
+    def fire(self, kind: int, item: Any, t: int) -> None:
+        """One event off the heap; a stale attack or tick (its fighter dead, its time moved) is dropped."""
+        if kind == ATTACK:
+            if item.alive and item.attack_at == t:
+                item.attack_at = -1
+                attack(self, item, t)
+                if item.alive and item.attack_at == -1 and not item.frozen:
+                    schedule_attack(self, item, t)
+        elif kind == BLEED_TICK:
+            if item.alive and item.bleed_next == t:
+                bleed_tick(self, item, t)
+        elif kind == BURN_TICK:
+            if item.alive and item.burn_next == t:
+                burn_tick(self, item, t)
+        else:
+            land(self, item, t)
 
     def take(self, fighter: Fighter, amount: int, t: int, by: str) -> int:
         """Damage through the shield first; returns what the shield absorbed."""

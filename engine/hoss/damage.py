@@ -20,6 +20,7 @@ hit thaws the target, and a healer may heal the most wounded ally of its side 10
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.hoss.defender import interceptor
@@ -86,29 +87,11 @@ def attack(b: Battle, a: Fighter, t: int) -> None:
 def strike(b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused: bool = False) -> None:
     """Steps 1-6 against the creature that actually takes the hit (`aimed` unless intercepted)."""
     rnd = b.rnd
-    entries = b.entries
-    entry: dict[str, Any] | None = None
-    if entries is not None:
-        entry = {"t": t - b.round_start, "k": "hit", "src": a.uid, "tgt": tg.uid}
-        if aimed is not tg:
-            entry["aimed"] = aimed.uid
-        if confused:
-            entry["confused"] = True
-        entries.append(entry)
-    acls = a.cls
-    # 1. Squelette avoidance
-    if tg.race == SQUELETTE and acls in (LANCIER, ARCHER) and rnd() < SQUELETTE_AVOID:
-        if entry is not None:
-            entry["res"] = "avoid"
-        return
+    entry = _hit_entry(b, a, aimed, tg, t, confused)
     shocked = tg.shock_until > t
-    # 2. dodge
-    if not shocked:
-        dodge = tg.dodge[acls]
-        if dodge and rnd() < dodge:
-            if entry is not None:
-                entry["res"] = "dodge"
-            return
+    # 1-2. Squelette avoidance, dodge
+    if _missed(rnd, a.cls, tg, shocked, entry):
+        return
     # 3-4. base damage and additive modifiers
     dmg = a.atk * (1.0 + a.mod_vs[tg.key] + tg.bris)
     # 5. critical hit
@@ -120,23 +103,9 @@ def strike(b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused:
     # 6. Défenseur: reduction, then block
     if tg.is_def:
         dmg *= 1.0 - tg.reduction
-        if not shocked:
-            block = ARROW_BLOCK if acls == ARCHER and aimed is tg else tg.block * (BP - tg.gel_bp) / BP
-            if acls == LANCIER:
-                block *= 0.5
-            if block and rnd() < block:
-                amount = max(MIN_HIT, int(dmg + 0.5))
-                if entry is not None:
-                    entry["res"] = "block"
-                    entry["dmg"] = 0
-                if tg.deflect and rnd() < tg.deflect:
-                    deflect(b, tg, amount, t, entry)
-                if tg.heal and rnd() < tg.heal:
-                    heal_ally(b, tg, t)
-                return
-    amount = int(dmg + 0.5)
-    if amount < MIN_HIT:
-        amount = MIN_HIT
+        if not shocked and _blocked(b, a, aimed, tg, dmg, t, entry):
+            return
+    amount = max(MIN_HIT, int(dmg + 0.5))
     if tg.deflect and not tg.is_def and rnd() < tg.deflect:
         if entry is not None:
             entry["res"] = "deflect"
@@ -152,19 +121,78 @@ def strike(b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused:
         if absorbed:
             entry["shield"] = absorbed
     if tg.alive:
-        if a.fire and tg.gel_bp:
-            thaw(b, tg, t, a.uid)
-        side = a.side
-        for status, chance in a.statuses:
-            if rnd() < chance:
-                stacks = 2 if side.double and rnd() < side.double else 1
-                apply_status(b, a, tg, status, amount, stacks, t)
-        if side.random_marker and rnd() < side.random_marker:
-            apply_status(b, a, tg, int(rnd() * N_STATUSES), amount, 1, t)
-        if side.confuse and rnd() < side.confuse:
-            apply_status(b, a, tg, CONFUSION, amount, 1, t)
+        _after_hit(b, a, tg, amount, t)
     if a.heal and rnd() < a.heal:
         heal_ally(b, a, t)
+
+
+def _hit_entry(
+    b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused: bool
+) -> dict[str, Any] | None:
+    """The hit's log entry, already in the round's log (None when logging is off); the steps fill it in."""
+    if b.entries is None:
+        return None
+    entry: dict[str, Any] = {"t": t - b.round_start, "k": "hit", "src": a.uid, "tgt": tg.uid}
+    if aimed is not tg:
+        entry["aimed"] = aimed.uid
+    if confused:
+        entry["confused"] = True
+    b.entries.append(entry)
+    return entry
+
+
+def _missed(
+    rnd: Callable[[], float], acls: int, tg: Fighter, shocked: bool, entry: dict[str, Any] | None
+) -> bool:
+    """Steps 1-2: a Squelette avoids the hit, or the target dodges it (not while shocked)."""
+    if tg.race == SQUELETTE and acls in (LANCIER, ARCHER) and rnd() < SQUELETTE_AVOID:
+        result = "avoid"
+    elif not shocked and tg.dodge[acls] and rnd() < tg.dodge[acls]:
+        result = "dodge"
+    else:
+        return False
+    if entry is not None:
+        entry["res"] = result
+    return True
+
+
+def _blocked(
+    b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, dmg: float, t: int, entry: dict[str, Any] | None
+) -> bool:
+    """Step 6's block by a Défenseur that is not shocked; a blocked hit may be deflected, and a healing
+    Défenseur may heal on a block."""
+    rnd = b.rnd
+    block = ARROW_BLOCK if a.cls == ARCHER and aimed is tg else tg.block * (BP - tg.gel_bp) / BP
+    if a.cls == LANCIER:
+        block *= 0.5
+    if not (block and rnd() < block):
+        return False
+    amount = max(MIN_HIT, int(dmg + 0.5))
+    if entry is not None:
+        entry["res"] = "block"
+        entry["dmg"] = 0
+    if tg.deflect and rnd() < tg.deflect:
+        deflect(b, tg, amount, t, entry)
+    if tg.heal and rnd() < tg.heal:
+        heal_ally(b, tg, t)
+    return True
+
+
+def _after_hit(b: Battle, a: Fighter, tg: Fighter, amount: int, t: int) -> None:
+    """A hit its target survived: a Fire hit thaws it, then the attacker's statuses and its side's
+    markers are rolled."""
+    rnd = b.rnd
+    if a.fire and tg.gel_bp:
+        thaw(b, tg, t, a.uid)
+    side = a.side
+    for status, chance in a.statuses:
+        if rnd() < chance:
+            stacks = 2 if side.double and rnd() < side.double else 1
+            apply_status(b, a, tg, status, amount, stacks, t)
+    if side.random_marker and rnd() < side.random_marker:
+        apply_status(b, a, tg, int(rnd() * N_STATUSES), amount, 1, t)
+    if side.confuse and rnd() < side.confuse:
+        apply_status(b, a, tg, CONFUSION, amount, 1, t)
 
 
 def deflect(b: Battle, source: Fighter, amount: int, t: int, entry: dict[str, Any] | None) -> None:

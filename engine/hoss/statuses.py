@@ -101,46 +101,7 @@ def apply_status(
                 }
             )
         return
-    value = 0
-    if status == POISON:
-        value = amount * POISON_PCT // 100 * stacks
-        target.poison += value
-    elif status == SAIGNEMENT:
-        value = amount * BLEED_PCT // 100 * stacks
-        if not target.bleed and value:
-            target.bleed_next = t + BLEED_PERIOD_MS
-            if target.bleed_next < b.round_end:
-                b.push(target.bleed_next, BLEED_TICK, target)
-        target.bleed += value
-    elif status == EMBRASEMENT:
-        value = amount * BURN_PCT // 100 * stacks
-        if not target.burn and value:
-            target.burn_next = t + BURN_PERIOD_MS
-            if target.burn_next < b.round_end:
-                b.push(target.burn_next, BURN_TICK, target)
-        target.burn += value
-        target.burn_crit_bp = round(source.crit * BP)
-        target.burn_mult_bp = round(source.crit_mult * BP)
-    elif status == BRIS:
-        value = amount * BRIS_PCT // 100 * stacks
-        target.bris_bp += value
-        target.bris = target.bris_bp / BP
-    elif status == GEL:
-        if not target.frozen:
-            value = min(amount * stacks, GEL_FULL_BP - target.gel_bp)
-            target.gel_bp += value
-            if target.gel_bp >= GEL_FULL_BP:
-                target.frozen = True
-                target.attack_at = -1
-            elif value:
-                retime(b, target, t)
-    elif status == CHOC:
-        value = SHOCK_MS
-        target.shock_until = t + SHOCK_MS
-        if not target.is_def and not target.frozen:
-            schedule_attack(b, target, target.shock_until)
-    elif status == CONFUSION:
-        target.confused = True
+    value = _add_stacks(b, source, target, status, amount, stacks, t)
     if entries is not None:
         entries.append(
             {
@@ -154,6 +115,71 @@ def apply_status(
                 "frozen": target.frozen,
             }
         )
+
+
+def _add_stacks(
+    b: Battle, source: Fighter, target: Fighter, status: int, amount: int, stacks: int, t: int
+) -> int:
+    """The status's effect on `target`; returns the value its log entry shows."""
+    if status in (POISON, SAIGNEMENT, EMBRASEMENT):
+        return _add_damage_over_time(b, source, target, status, amount, stacks, t)
+    if status == BRIS:
+        value = amount * BRIS_PCT // 100 * stacks
+        target.bris_bp += value
+        target.bris = target.bris_bp / BP
+        return value
+    if status == GEL:
+        return _add_gel(b, target, amount * stacks, t)
+    if status == CHOC:
+        target.shock_until = t + SHOCK_MS
+        if not target.is_def and not target.frozen:
+            schedule_attack(b, target, target.shock_until)
+        return SHOCK_MS
+    if status == CONFUSION:
+        target.confused = True
+    return 0
+
+
+def _add_damage_over_time(
+    b: Battle, source: Fighter, target: Fighter, status: int, amount: int, stacks: int, t: int
+) -> int:
+    """Poison, bleeding or burning: a share of the hit's `amount` per stack; a first bleed or burn starts
+    its ticks. Burning takes the source's critical chance and multiplier."""
+    if status == POISON:
+        value = amount * POISON_PCT // 100 * stacks
+        target.poison += value
+        return value
+    if status == SAIGNEMENT:
+        value = amount * BLEED_PCT // 100 * stacks
+        if not target.bleed and value:
+            target.bleed_next = t + BLEED_PERIOD_MS
+            if target.bleed_next < b.round_end:
+                b.push(target.bleed_next, BLEED_TICK, target)
+        target.bleed += value
+        return value
+    value = amount * BURN_PCT // 100 * stacks
+    if not target.burn and value:
+        target.burn_next = t + BURN_PERIOD_MS
+        if target.burn_next < b.round_end:
+            b.push(target.burn_next, BURN_TICK, target)
+    target.burn += value
+    target.burn_crit_bp = round(source.crit * BP)
+    target.burn_mult_bp = round(source.crit_mult * BP)
+    return value
+
+
+def _add_gel(b: Battle, target: Fighter, hit: int, t: int) -> int:
+    """Gel builds up to frozen (its attacks stop); below that it slows the target's pace at once."""
+    if target.frozen:
+        return 0
+    value = min(hit, GEL_FULL_BP - target.gel_bp)
+    target.gel_bp += value
+    if target.gel_bp >= GEL_FULL_BP:
+        target.frozen = True
+        target.attack_at = -1
+    elif value:
+        retime(b, target, t)
+    return value
 
 
 def thaw(b: Battle, fighter: Fighter, t: int, by: str) -> None:

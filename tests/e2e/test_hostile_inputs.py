@@ -10,8 +10,9 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from discord_app.bot import RecentIds
-from discord_app.errors import echo, fit, listing
+from discord_app.errors import fit, listing
 from discord_app.option_checks import MAX_ID
+from discord_app.refusals import echo
 from discord_app.render import text
 from sandbox.harness import BotHarness
 from services.platform.messages import Text

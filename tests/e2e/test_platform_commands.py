@@ -12,7 +12,7 @@ def text_of(result: object) -> str:
 async def test_help_in_french_then_english(harness: BotHarness) -> None:
     alice = harness.user("alice", locale="fr")
     reply = await harness.emu.run_command(alice, "help")
-    assert reply.message.ephemeral
+    assert reply.ephemeral
     text = text_of(reply)
     assert "Aide" in text and "/profil" in text and "/paramètres langue" in text
     assert "/configuration" not in text and "/admin" not in text  # not for a plain member
@@ -51,7 +51,7 @@ async def test_profile_of_someone_who_never_played(harness: BotHarness) -> None:
     alice, carol = harness.user("alice"), harness.user("carol")
     reply = await harness.emu.run_command(alice, "profile", {"player": carol})
     assert "n'a pas encore de profil" in text_of(reply)
-    assert reply.message.ephemeral
+    assert reply.ephemeral
 
 
 async def test_setup_requires_manage_server_at_run_time(harness: BotHarness) -> None:
@@ -79,6 +79,7 @@ async def test_setup_show_adds_each_games_settings(harness: BotHarness) -> None:
 async def test_setup_saves_channels_and_deadline(harness: BotHarness) -> None:
     admin = harness.user("olivia")
     channel = harness.games_channel
+    assert channel is not None
     reply = await harness.emu.run_command(admin, "configuration salon-parties", {"salon": channel})
     assert f"<#{channel.id}>" in text_of(reply)
     reply = await harness.emu.run_command(admin, "setup deadline", {"preset": "relaxed"})

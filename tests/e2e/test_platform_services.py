@@ -67,6 +67,7 @@ async def test_closed_dms_fall_back_to_a_private_show_button(game_harness: BotHa
     alice = game_harness.user("alice")
     bob = game_harness.user("bob", dms_closed=True)
     channel = game_harness.games_channel
+    assert channel is not None
     await emu.run_command(alice, "fixture notify", {"player": bob, "text": "secret hand"}, channel=channel)
     await game_harness.settle()
     public = [m for m in emu.channel_messages(channel) if not m.ephemeral]
@@ -74,8 +75,10 @@ async def test_closed_dms_fall_back_to_a_private_show_button(game_harness: BotHa
     assert all("secret hand" not in m.render() for m in public)
     # someone else clicking is refused, privately
     refused = await emu.click(alice, "Voir", message=public[0])
+    assert refused.message is not None
     assert refused.message.ephemeral and "ne vous est pas destiné" in refused.message.render()
     shown = await emu.click(bob, "Voir", message=public[0])
+    assert shown.message is not None
     assert shown.message.ephemeral and shown.message.ephemeral_to is bob
     assert "secret hand" in shown.message.render()
     # the closed DMs are remembered: the next message goes straight to the fallback, with no DM attempt
@@ -101,6 +104,7 @@ async def test_posts_survive_a_discord_outage(game_harness: BotHarness) -> None:
         raise
     await game_harness.settle()
     channel = game_harness.games_channel
+    assert channel is not None
     assert not [m for m in emu.channel_messages(channel) if "tombola" in m.content]
     emu.unavailable = False
     await game_harness.advance(timedelta(minutes=1))  # past the retry backoff
@@ -125,9 +129,11 @@ async def test_persistent_button_rechecks_the_player_and_is_idempotent(game_harn
     alice, bob = game_harness.user("alice"), game_harness.user("bob")
     offer = (await emu.run_command(alice, "fixture shop")).message
     refused = await emu.click(bob, "Buy", message=offer)
+    assert refused.message is not None
     assert "ne vous est pas destiné" in refused.message.render()
     first = await emu.click(alice, "Buy", message=offer)
     second = await emu.click(alice, "Buy", message=offer)
+    assert first.message is not None and second.message is not None
     assert "balance 90" in first.message.render() and "balance 90" in second.message.render()
     assert game_harness.bot is not None
     db = game_harness.bot.services.db
@@ -140,6 +146,7 @@ async def test_persistent_button_rechecks_the_player_and_is_idempotent(game_harn
 async def test_unexpected_error_gets_an_apology_and_is_logged(game_harness: BotHarness, caplog) -> None:
     alice = game_harness.user("alice")
     reply = await game_harness.emu.run_command(alice, "fixture boom")
+    assert reply.message is not None
     assert reply.message.ephemeral and "Désolé" in reply.message.render()
     assert "deliberate failure" not in reply.message.render()
     assert game_harness.bot is not None

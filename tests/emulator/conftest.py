@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TypeVar
@@ -115,13 +116,18 @@ class EmulatedBot(commands.Bot):
         self.failures.append(error)
 
     async def on_error(self, event_method: str, /, *args: object, **kwargs: object) -> None:
-        import sys
-
         self.failures.append(sys.exc_info()[1] or RuntimeError(event_method))
 
 
 def add_commands(bot: EmulatedBot, guild: discord.Object) -> None:
-    tree = bot.tree
+    """Every command the emulator's tests use, registered in one order (the synced tree's)."""
+    add_option_commands(bot.tree, guild)
+    add_message_commands(bot.tree, guild)
+    add_channel_commands(bot, guild)
+
+
+def add_option_commands(tree: app_commands.CommandTree[EmulatedBot], guild: discord.Object) -> None:
+    """Options of each kind: text, integer, member, translated names, choices, autocomplete."""
 
     @tree.command(name="echo", description="Repeat a text", guild=guild)
     async def echo(
@@ -170,6 +176,10 @@ def add_commands(bot: EmulatedBot, guild: discord.Object) -> None:
     async def card(interaction: discord.Interaction, name: str) -> None:
         await interaction.response.send_message(f"card {name}")
 
+
+def add_message_commands(tree: app_commands.CommandTree[EmulatedBot], guild: discord.Object) -> None:
+    """Components, a modal and a deferred answer."""
+
     @tree.command(name="vote", description="Start a vote", guild=guild)
     async def vote(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("Do you agree?", view=VoteView())
@@ -188,6 +198,11 @@ def add_commands(bot: EmulatedBot, guild: discord.Object) -> None:
         await asyncio.sleep(0.01)
         await interaction.followup.send("done after thinking")
         await interaction.followup.send("a second follow-up", ephemeral=True)
+
+
+def add_channel_commands(bot: EmulatedBot, guild: discord.Object) -> None:
+    """DMs, threads, posts, a command usable anywhere, one that never answers and a context menu."""
+    tree = bot.tree
 
     @tree.command(name="hand", description="Receive your hand by DM", guild=guild)
     async def hand(interaction: discord.Interaction) -> None:

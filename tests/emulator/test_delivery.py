@@ -10,8 +10,7 @@ import pytest
 from discord.http import Route
 
 from emulator import DiscordEmulator
-
-from .conftest import EmulatedBot
+from tests.emulator.conftest import EmulatedBot
 
 
 async def test_dm_to_the_user(emu: DiscordEmulator, bot: EmulatedBot) -> None:

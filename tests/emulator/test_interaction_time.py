@@ -16,8 +16,7 @@ import pytest_asyncio
 
 from emulator import DiscordEmulator, EmulatorError
 from emulator.interactions import InteractionResult
-
-from .conftest import EmulatedBot, running
+from tests.emulator.conftest import EmulatedBot, running
 
 START = 1_767_614_400.0  # 2026-01-05 12:00 UTC
 

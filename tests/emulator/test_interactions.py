@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from emulator import DiscordEmulator, EmulatorError
-
-from .conftest import EmulatedBot
+from tests.emulator.conftest import EmulatedBot
 
 
 async def test_login_syncs_guild_commands(emu: DiscordEmulator, bot: EmulatedBot) -> None:

@@ -272,7 +272,7 @@ async def test_a_modal_text_input_at_its_limits_is_served(api: Api) -> None:
     assert status == 204 and record.modal is not None
 
 
-def autocomplete(kind: int) -> InteractionRecord | Any:
+def autocomplete(kind: int) -> Json:
     return {"options": [{"name": "card", "type": kind, "value": "", "focused": True}]}
 
 

@@ -14,8 +14,7 @@ from discord.http import Route
 from emulator import DiscordEmulator
 from emulator.core import NONCE_WINDOW_MS
 from emulator.world import DEFAULT_EPOCH
-
-from .conftest import EmulatedBot
+from tests.emulator.conftest import EmulatedBot
 
 
 def text_channel(bot: EmulatedBot, emu: DiscordEmulator, name: str) -> discord.TextChannel:

@@ -14,8 +14,7 @@ import pytest
 
 from emulator import DiscordEmulator
 from emulator.world import CHANNEL_PERMISSIONS, Channel
-
-from .conftest import EmulatedBot
+from tests.emulator.conftest import EmulatedBot
 
 Call = Callable[[EmulatedBot, Channel, Channel], Awaitable[object]]
 

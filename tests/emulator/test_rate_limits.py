@@ -8,8 +8,7 @@ import re
 import aiohttp
 
 from emulator import DiscordEmulator
-
-from .conftest import EmulatedBot
+from tests.emulator.conftest import EmulatedBot
 
 POSTS = r"/channels/\d+/messages"
 

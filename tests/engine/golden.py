@@ -165,7 +165,7 @@ def render(doc: Mapping[str, Any]) -> str:
 
 
 def load(sc: Scenario) -> dict[str, Any]:
-    return json.loads(sc.path.read_text("utf-8"))  # type: ignore[no-any-return]
+    return json.loads(sc.path.read_text("utf-8"))
 
 
 def diff(expected: str, actual: str, name: str, limit: int = 60) -> str:

@@ -8,6 +8,7 @@ A reviewed exception carries a `# purity: ok — why` comment on its line.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -42,18 +43,32 @@ CLOCK_METHODS = {"now", "utcnow", "today", "fromtimestamp", "monotonic", "perf_c
 RANDOM_ALLOWED = {"Random"}  # the class; every module-level function uses the hidden global generator
 
 
+Flag = Callable[[ast.AST, str], None]
+
+
 def find_impurities(source: str, filename: str = "<snippet>") -> list[str]:
     """Every impure construct in `source`, as `file:line: what (why)`."""
     tree = ast.parse(source, filename=filename)
     waived = {n for n, line in enumerate(source.splitlines(), start=1) if WAIVER in line}
     problems: list[str] = []
-    random_aliases: set[str] = set()
 
     def flag(node: ast.AST, what: str) -> None:
         line = getattr(node, "lineno", 0)
         if line not in waived:
             problems.append(f"{filename}:{line}: {what}")
 
+    random_aliases = check_imports(tree, flag)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            check_attribute(node, node.value.id, random_aliases, flag)
+        if isinstance(node, ast.Call):
+            check_call(node, flag)
+    return sorted(set(problems), key=lambda p: (p.split(":")[0], int(p.split(":")[1])))
+
+
+def check_imports(tree: ast.AST, flag: Flag) -> set[str]:
+    """Flag the forbidden imports; return the names the `random` module goes by."""
+    random_aliases: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -63,27 +78,33 @@ def find_impurities(source: str, filename: str = "<snippet>") -> list[str]:
                 elif top == "random":
                     random_aliases.add(alias.asname or "random")
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            top = node.module.split(".")[0]
-            if top in FORBIDDEN_MODULES:
-                flag(node, f"from {node.module} import ... ({FORBIDDEN_MODULES[top]})")
-            elif node.module == "random":
-                for alias in node.names:
-                    if alias.name not in RANDOM_ALLOWED:
-                        flag(node, f"from random import {alias.name} (use a random.Random from engine.rng)")
+            check_import_from(node, node.module, flag)
+    return random_aliases
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if node.value.id in random_aliases and node.attr not in RANDOM_ALLOWED:
-                flag(node, f"{node.value.id}.{node.attr} (module-level random; use a Random from engine.rng)")
-            elif node.value.id == "time" and node.attr == "time":
-                flag(node, "time.time (clock)")
-        if isinstance(node, ast.Call):
-            func = node.func
-            if isinstance(func, ast.Name) and func.id in FORBIDDEN_BUILTINS:
-                flag(node, f"{func.id}() ({FORBIDDEN_BUILTINS[func.id]})")
-            elif isinstance(func, ast.Attribute) and func.attr in CLOCK_METHODS:
-                flag(node, f".{func.attr}() (clock: the service passes times in as data)")
-    return sorted(set(problems), key=lambda p: (p.split(":")[0], int(p.split(":")[1])))
+
+def check_import_from(node: ast.ImportFrom, module: str, flag: Flag) -> None:
+    top = module.split(".")[0]
+    if top in FORBIDDEN_MODULES:
+        flag(node, f"from {module} import ... ({FORBIDDEN_MODULES[top]})")
+    elif module == "random":
+        for alias in node.names:
+            if alias.name not in RANDOM_ALLOWED:
+                flag(node, f"from random import {alias.name} (use a random.Random from engine.rng)")
+
+
+def check_attribute(node: ast.Attribute, owner: str, random_aliases: set[str], flag: Flag) -> None:
+    if owner in random_aliases and node.attr not in RANDOM_ALLOWED:
+        flag(node, f"{owner}.{node.attr} (module-level random; use a Random from engine.rng)")
+    elif owner == "time" and node.attr == "time":
+        flag(node, "time.time (clock)")
+
+
+def check_call(node: ast.Call, flag: Flag) -> None:
+    func = node.func
+    if isinstance(func, ast.Name) and func.id in FORBIDDEN_BUILTINS:
+        flag(node, f"{func.id}() ({FORBIDDEN_BUILTINS[func.id]})")
+    elif isinstance(func, ast.Attribute) and func.attr in CLOCK_METHODS:
+        flag(node, f".{func.attr}() (clock: the service passes times in as data)")
 
 
 def engine_files() -> list[Path]:

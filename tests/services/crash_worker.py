@@ -23,19 +23,21 @@ import signal
 import sqlite3
 import sys
 import traceback
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import discord
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.clock import SystemClock
+from core.clock import Clock, SystemClock
 from core.settings import Settings
 from discord_app.delivery import Deliverer
 from services.platform import ledger
-from services.platform.container import build_services
+from services.platform.container import Services, build_services
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.outbox import Outbox, OutboxItem, enqueue
 from services.platform.players import ensure_player
@@ -58,15 +60,12 @@ def say(text: str) -> MessageSpec:
     return MessageSpec(content=Text.raw(text))
 
 
-async def main(spec: dict[str, Any]) -> None:
-    discord.http.Route.BASE = spec["rest_base"]
-    channel, players, refuser = spec["channel"], spec["players"], spec["refuser"]
-    settings = Settings(_env_file=None, discord_token=spec["token"], database_path=Path(spec["db"]))
-    services = await build_services(settings, SystemClock())
-    clock = services.clock
+def instrument(spec: dict[str, Any]) -> None:
+    """Widen the window between a post's creation and its `mark_sent`, and announce it, so the parent can
+    kill a life right there; without `nonce`, measure the code before the fix. The patches are never
+    undone: a life ends with its process."""
     if not spec["nonce"]:  # the measurement without the fix: discord.py draws a random nonce per send
-        OutboxItem.nonce = lambda self, purpose="post": None
-
+        patch.object(OutboxItem, "nonce", lambda self, purpose="post": None).start()
     real_mark_sent = Outbox.mark_sent
 
     async def mark_sent(self: Outbox, item_id: int, message_id: int) -> bool:
@@ -74,56 +73,64 @@ async def main(spec: dict[str, Any]) -> None:
         await asyncio.sleep(spec["window_pause"])  # a slow disk, widened so that kills land here
         return await real_mark_sent(self, item_id, message_id)
 
-    Outbox.mark_sent = mark_sent
+    patch.object(Outbox, "mark_sent", mark_sent).start()
+
+
+def reward_job(spec: dict[str, Any]) -> Callable[[sqlite3.Connection, Job, datetime], None]:
+    channel, players = spec["channel"], spec["players"]
 
     def reward(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         op = int(job.payload["op"])
         ledger.credit(conn, now, players[op % 2], CURRENCY, 1, ledger.Movement("crash.reward", f"job-{op}"))
         enqueue(conn, now, Target("channel", channel), say(f"job-{op}"))
 
-    services.scheduler.on("crash.reward", reward)
+    return reward
 
-    def grant(conn: sqlite3.Connection) -> None:
+
+def grant(spec: dict[str, Any], clock: Clock) -> Callable[[sqlite3.Connection], None]:
+    def unit(conn: sqlite3.Connection) -> None:
         now = clock.now()
 
         def work() -> None:
-            for player in (*players, refuser):
+            for player in (*spec["players"], spec["refuser"]):
                 ensure_player(conn, player, now)
                 ledger.credit(conn, now, player, CURRENCY, GRANT, ledger.Movement("crash.grant"))
 
         once(conn, "crash-grant", now, work)
 
-    await services.db.write(grant)
-    client = discord.Client(intents=discord.Intents.none())
-    await client.login(spec["token"])
-    deliverer = Deliverer(client, services)
-    await services.scheduler.start()  # fires what fell due while this process was dead
-    emit("ready")
+    return unit
 
-    def operation(n: int) -> Any:
-        def unit(conn: sqlite3.Connection) -> Any:
-            now = clock.now()
 
-            def work() -> int:
-                player = players[n % 2]
-                ledger.debit(conn, now, player, CURRENCY, 1 + n % 3, ledger.Movement("crash.buy", f"op-{n}"))
-                schedule(conn, now, "crash.reward", now, {"op": n})
-                enqueue(conn, now, Target("channel", channel), say(f"op-{n}"))
-                if n % 5 == 0:
-                    enqueue(conn, now, Target("dm", players[0]), say(f"dm-{n}"))
-                if n % 7 == 0:
-                    enqueue(conn, now, Target("dm", refuser, fallback_channel_id=channel), say(f"hand-{n}"))
-                return n
+def operation(spec: dict[str, Any], clock: Clock, n: int) -> Callable[[sqlite3.Connection], tuple[int, bool]]:
+    """Operation `n`: a purchase, a reward job due at once, a post, and now and then a DM."""
+    channel, players, refuser = spec["channel"], spec["players"], spec["refuser"]
 
-            return once(conn, f"op-{n}", now, work)
+    def unit(conn: sqlite3.Connection) -> tuple[int, bool]:
+        now = clock.now()
 
-        return unit
+        def work() -> int:
+            player = players[n % 2]
+            ledger.debit(conn, now, player, CURRENCY, 1 + n % 3, ledger.Movement("crash.buy", f"op-{n}"))
+            schedule(conn, now, "crash.reward", now, {"op": n})
+            enqueue(conn, now, Target("channel", channel), say(f"op-{n}"))
+            if n % 5 == 0:
+                enqueue(conn, now, Target("dm", players[0]), say(f"dm-{n}"))
+            if n % 7 == 0:
+                enqueue(conn, now, Target("dm", refuser, fallback_channel_id=channel), say(f"hand-{n}"))
+            return n
 
+        return once(conn, f"op-{n}", now, work)
+
+    return unit
+
+
+async def run_operations(spec: dict[str, Any], services: Services, deliverer: Deliverer) -> None:
+    """The operations four at a time while the deliverer sends, never cancelled in the middle of a send."""
     pending = iter(range(spec["start"], spec["total"]))
 
     async def writer() -> None:
         for n in pending:
-            await services.db.write(operation(n))
+            await services.db.write(operation(spec, services.clock, n))
             emit(f"ack {n}")
             await asyncio.sleep(PACE if spec["paced"] else 0)
 
@@ -138,11 +145,30 @@ async def main(spec: dict[str, Any]) -> None:
     await asyncio.gather(*(writer() for _ in range(WRITERS)))
     stop.set()
     await delivery
-    # A job's post may be queued after the last operation: deliver and fire until nothing is left.
+
+
+async def drain(services: Services, deliverer: Deliverer) -> None:
+    """A job's post may be queued after the last operation: deliver and fire until nothing is left."""
     while (due := await services.outbox.next_due_at()) is not None or await services.scheduler.run_due():
         if due is not None:
-            await clock.sleep_until(due, asyncio.Event())
+            await services.clock.sleep_until(due, asyncio.Event())
         await deliverer.flush()
+
+
+async def main(spec: dict[str, Any]) -> None:
+    discord.http.Route.BASE = spec["rest_base"]
+    settings = Settings(_env_file=None, discord_token=spec["token"], database_path=Path(spec["db"]))
+    services = await build_services(settings, SystemClock())
+    instrument(spec)
+    services.scheduler.on("crash.reward", reward_job(spec))
+    await services.db.write(grant(spec, services.clock))
+    client = discord.Client(intents=discord.Intents.none())
+    await client.login(spec["token"])
+    deliverer = Deliverer(client, services)
+    await services.scheduler.start()  # fires what fell due while this process was dead
+    emit("ready")
+    await run_operations(spec, services, deliverer)
+    await drain(services, deliverer)
     emit("done")
     await client.close()
     await services.close()

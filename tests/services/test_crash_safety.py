@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from emulator import DiscordEmulator
-
-from .conftest import check_conservation
+from tests.services.conftest import check_conservation
 
 WORKER = Path(__file__).with_name("crash_worker.py")
 KILLS = 20

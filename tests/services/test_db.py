@@ -6,14 +6,16 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from store.db import MAX_BATCH, Database
 
 
-def _settings(conn: sqlite3.Connection) -> dict[str, object]:
+def _settings(conn: sqlite3.Connection) -> dict[str, Any]:
     return {
         "journal_mode": conn.execute("PRAGMA journal_mode").fetchone()[0],
         "synchronous": conn.execute("PRAGMA synchronous").fetchone()[0],
@@ -90,7 +92,7 @@ async def test_a_unit_sees_the_effects_of_earlier_units_in_its_batch(db: Databas
         db.write(_insert("1")), db.write(count), db.write(_insert("2")), db.write(count)
     )
     assert db.batches - before == 1
-    assert results == ["1", 1, "2", 2]
+    assert list(results) == ["1", 1, "2", 2]
 
 
 async def test_many_concurrent_writes_share_few_transactions(db: Database) -> None:
@@ -118,7 +120,7 @@ async def test_max_batch_one_gives_one_transaction_per_unit(tmp_path: Path) -> N
 
 
 def test_max_batch_must_be_positive(tmp_path: Path) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="max_batch must be at least 1"):
         Database(tmp_path / "x.sqlite3", max_batch=0)
 
 
@@ -227,7 +229,11 @@ async def test_after_commit_callbacks_run_once_the_batch_committed(db: Database)
     db.after_commit.append(look)
     await db.write(lambda conn: conn.execute("CREATE TABLE t (x INTEGER)"))
     assert counts == [0]
-    units = [db.write(lambda conn, i=i: conn.execute("INSERT INTO t VALUES (?)", (i,))) for i in range(20)]
+
+    def insert(i: int) -> Callable[[sqlite3.Connection], sqlite3.Cursor]:
+        return lambda conn: conn.execute("INSERT INTO t VALUES (?)", (i,))
+
+    units = [db.write(insert(i)) for i in range(20)]
     await asyncio.gather(*units)
     assert counts[-1] == 20 and counts == sorted(counts)
     assert 2 <= len(counts) < 21  # once per committed batch, not per unit

@@ -178,7 +178,7 @@ async def test_amounts_must_be_positive(
     db: Database, clock: ManualClock, add_player: AddPlayer, operation: Callable[..., int], amount: int
 ) -> None:
     await _player_with(db, clock, add_player, 1, 10)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="amount must be positive"):
         await db.write(lambda conn: operation(conn, clock.now(), 1, "gold", amount, SPEND))
     assert await db.read(_balance(1)) == 10
 

@@ -326,7 +326,7 @@ def test_a_file_ending_in_a_comment_still_applies(tmp_path: Path) -> None:
 def test_discover_rejects_bad_names_and_gaps(tmp_path: Path, names: list[str]) -> None:
     for name in names:
         (tmp_path / name).write_text("SELECT 1;", encoding="utf-8")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"migration (file name must look like|versions must be 1\.\.N)"):
         discover(tmp_path)
 
 

@@ -203,7 +203,7 @@ async def test_closed_dms_divert_to_the_fallback_and_are_remembered(
     clock.advance(timedelta(seconds=5))
     assert [i.id for i in await box.due()] == [second]
 
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="is not a DM to player"):
         await box.mark_dms_closed(second, ALICE)
 
     assert await box.reopen_dms(BOB) is True

@@ -111,7 +111,7 @@ def test_resolve_wall_time_in_another_zone_with_a_half_hour_shift() -> None:
 
 @pytest.mark.parametrize("bad", [(24, 0), (-1, 0), (12, 60)])
 def test_invalid_times_are_refused(bad: tuple[int, int]) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="invalid time of day"):
         Daily(*bad)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"weekday must be 0 \(Monday\) to 6 \(Sunday\)"):
         Weekly(7, 0, 0)

@@ -108,7 +108,7 @@ async def test_a_job_is_stored_with_its_callers_unit_or_not_at_all(db: Database,
     with pytest.raises(RuntimeError):
         await db.write(unit)
     assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM jobs").fetchone()[0]) == 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="must be timezone-aware"):
         await db.write(lambda conn: scheduler.schedule(conn, now, "x", datetime(2026, 1, 1), None))
 
 

@@ -63,7 +63,8 @@ async def declare(h: BotHarness, user: User, game_id: int, text: str) -> None:
     assert game.thread_id is not None
     thread = h.emu.world.channels[game.thread_id]
     result = await h.emu.run_command(user, "choco jouer", {"actions": text}, channel=thread)
-    assert result.message is not None and "Tour joué" in shown(result.message), (text, shown(result.message))
+    assert result.message is not None
+    assert "Tour joué" in shown(result.message), (text, shown(result.message))
     await h.settle()
 
 

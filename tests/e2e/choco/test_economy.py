@@ -74,7 +74,7 @@ def text(result: Any) -> str:
 async def test_buy_frogs_then_see_the_odds_and_the_daily(harness: BotHarness) -> None:
     alice = harness.user("alice")
     reply = await harness.emu.run_command(alice, "choco frogs", {"nombre": 3})
-    assert reply.message.ephemeral
+    assert reply.ephemeral
     shown = text(reply)
     assert "Chocogrenouilles ouvertes : 3" in shown
     assert "Payé 75 gallions. Solde : 1 425 gallions." in shown
@@ -112,7 +112,7 @@ async def test_collection_pages_and_filters(harness: BotHarness) -> None:
     await give(harness, alice, {c.id: 2 for c in bronze_wizards(harness, 12)})
     reply = await harness.emu.run_command(alice, "choco collection")
     shown = text(reply)
-    assert reply.message.ephemeral
+    assert reply.ephemeral
     assert "Votre collection : 12 cartes différentes, 24 exemplaires" in shown and "1 / 2" in shown
     assert shown.count("2× **") == 10
     reply = await harness.emu.click(alice, "Suivant ▶")
@@ -163,7 +163,7 @@ async def test_leagues_say_why_and_open_with_the_conditions(harness: BotHarness)
     alice = harness.user("alice")  # a member since the server's creation, new to the bot
     reply = await harness.emu.run_command(alice, "choco ligues")
     shown = text(reply)
-    assert reply.message.ephemeral
+    assert reply.ephemeral
     assert "🔒 Ligue de Bronze" in shown and "Il faut au moins 24 cartes de bronze ; vous en avez 0." in shown
     assert "membre de ce serveur" not in shown
     assert "Il faut avoir gagné une bataille en Ligue de Bronze." in shown
@@ -236,6 +236,7 @@ async def test_leaderboard_character_names_and_profile_badges(harness: BotHarnes
     assert "Votre personnage sur ce serveur : **Luna Lovegood**." in text(reply)
 
     reply = await harness.emu.run_command(alice, "choco classement")
+    assert reply.message is not None
     assert not reply.message.ephemeral
     shown = text(reply)
     assert (

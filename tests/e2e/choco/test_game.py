@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from emulator import User
 from sandbox.harness import BotHarness
 from tests.e2e.choco.helpers import (
     ENGINE,
@@ -20,7 +21,7 @@ from tests.e2e.choco.helpers import (
 MAX_TURNS = 200
 
 
-async def prepare_both(h: BotHarness, alice, bob, game_id: int) -> None:  # type: ignore[no-untyped-def]
+async def prepare_both(h: BotHarness, alice: User, bob: User, game_id: int) -> None:
     for user in (alice, bob):
         thread = h.emu.world.channels[await thread_of(h, game_id)]
         result = await h.emu.run_command(user, "choco jouer", {"actions": "invoque M1 front"}, channel=thread)
@@ -35,7 +36,7 @@ async def thread_of(h: BotHarness, game_id: int) -> int:
     return game.thread_id
 
 
-async def play_to_the_end(h: BotHarness, users: dict[int, object], game_id: int) -> int:
+async def play_to_the_end(h: BotHarness, users: dict[int, User], game_id: int) -> int:
     thread = h.emu.world.channels[await thread_of(h, game_id)]
     for _ in range(MAX_TURNS):
         game = await choco(h).games.get(game_id)
@@ -46,7 +47,7 @@ async def play_to_the_end(h: BotHarness, users: dict[int, object], game_id: int)
         text = notation(game, steps) or "fin"
         result = await h.emu.run_command(
             users[game.seats[seat]], "choco jouer", {"actions": text}, channel=thread
-        )  # type: ignore[arg-type]
+        )
         assert result.message is not None
         assert "Tour joué" in shown(result.message), (text, shown(result.message))
         await h.settle()
@@ -77,7 +78,8 @@ async def test_the_thread_opens_in_the_servers_games_channel(harness: BotHarness
     arena = harness.emu.world.channel_named("general", harness.guild)
     assert arena is not None
     saved = await harness.emu.run_command(admin, "configuration salon-parties", {"salon": arena})
-    assert saved.message is not None and "Réglage enregistré" in shown(saved.message), shown(saved.message)
+    assert saved.message is not None
+    assert "Réglage enregistré" in shown(saved.message), shown(saved.message)
     alice, bob = harness.user("alice"), harness.user("bob")
     await with_bronze_deck(harness, alice)
     await with_bronze_deck(harness, bob)

@@ -162,7 +162,8 @@ async def play_game(h: BotHarness, watch: Watch, alice: User, bob: User, *, with
         placed = await h.emu.run_command(
             user, "choco jouer", {"actions": f"invoque M{wizard} front"}, channel=thread
         )
-        assert placed.message is not None and "Tour joué" in shown(placed.message), shown(placed.message)
+        assert placed.message is not None
+        assert "Tour joué" in shown(placed.message), shown(placed.message)
         await h.settle()
         await watch.check(game.id)
     for turn in range(MAX_TURNS):
@@ -178,7 +179,8 @@ async def play_game(h: BotHarness, watch: Watch, alice: User, bob: User, *, with
             await watch.check(game.id)
         text = notation(game, policy(game.state, seat)) or "fin"
         played = await h.emu.run_command(user, "choco jouer", {"actions": text}, channel=thread)
-        assert played.message is not None and "Tour joué" in shown(played.message), shown(played.message)
+        assert played.message is not None
+        assert "Tour joué" in shown(played.message), shown(played.message)
         await h.settle()
         after = await choco(h).games.get(game.id)
         reward = await reward_of(h, game.id) if after.status == "over" else set()
@@ -199,8 +201,8 @@ async def test_no_public_message_names_a_hidden_card(harness: BotHarness) -> Non
     turns = []
     for first, second, one, two in decks:
         a, b = h.user(first), h.user(second)
-        await with_bronze_deck(h, a, **one)  # type: ignore[arg-type]
-        await with_bronze_deck(h, b, **two)  # type: ignore[arg-type]
+        await with_bronze_deck(h, a, **one)
+        await with_bronze_deck(h, b, **two)
         watch.revealed = set()
         turns.append(await play_game(h, watch, a, b, with_fault=True))
     assert all(t > 1 for t in turns) and watch.checked > 3 * 5

@@ -247,5 +247,6 @@ async def test_an_accepted_challenge_never_shows_the_challengers_deck(harness: B
     assert await db_read(h, "SELECT status FROM choco_challenges") == [("pending",)]
 
     # Control: the challenger herself is told which card is missing.
+    assert h.games_channel is not None
     own = await reply(h, alice, "defi", h.games_channel, joueur=bob, ligue="Ligue de Bronze")
     assert any(n in own for n in names(catalog, sold)), own

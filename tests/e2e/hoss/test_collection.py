@@ -85,10 +85,11 @@ def text(result: Any) -> str:
 async def test_one_booster_costs_100_and_arrives_face_down(harness: BotHarness) -> None:
     alice = harness.user("alice")
     reply = await harness.emu.run_command(alice, "hoss booster")
-    assert reply.message.ephemeral
+    assert reply.ephemeral
     shown = text(reply)
     assert "Boosters Rang 1 achetés : 1 pour 100 or. Solde : 200 or." in shown
     assert shown.count("face cachée") == 6 and "Booster Rang 1" in shown
+    assert reply.message is not None
     assert reply.message.button_labels == ["Retourner", "Tout retourner"]
     assert await gold(harness, alice) == 200
     assert "Vendre" not in shown  # nothing is face up yet
@@ -99,7 +100,7 @@ async def test_more_than_ten_boosters_or_more_than_the_balance_is_refused(harnes
     with pytest.raises(EmulatorError, match="value"):  # Discord itself enforces the option's 1-10 range
         await harness.emu.run_command(alice, "hoss booster", {"nombre": 11})
     reply = await harness.emu.run_command(alice, "hoss booster", {"nombre": 4})
-    assert reply.message.ephemeral
+    assert reply.ephemeral
     assert "Solde insuffisant : il faut 400, vous avez 300." in text(reply)
     assert await gold(harness, alice) == 300
     assert await hoss(harness).shop.unopened(alice.id) == []
@@ -126,15 +127,18 @@ async def test_flip_one_by_one_then_all_then_the_next_booster(harness: BotHarnes
     opening = await hoss(harness).shop.opening(alice.id, first.id)
     names = [slot.card.name.fr for slot in opening.cards if slot.card is not None]
     assert len(names) == 2 and shown.index(names[0]) < shown.index(names[1])  # the service's order
+    assert reply.message is not None
     assert reply.message.select_options == [f"Vendre {name}" for name in names]
     reply = await harness.emu.click(alice, "Tout retourner")
     shown = text(reply)
     assert "face cachée" not in shown and "Boosters encore fermés: 1" in shown
+    assert reply.message is not None
     assert reply.message.button_labels == ["Booster suivant"]
     reply = await harness.emu.click(alice, "Booster suivant")
     assert text(reply).count("face cachée") == 6
     assert [o.id for o in await hoss(harness).shop.unopened(alice.id)] == [second.id]
     reply = await harness.emu.run_command(alice, "hoss ouvrir")  # /hoss open resumes the same booster
+    assert reply.message is not None
     assert text(reply).count("face cachée") == 6 and reply.message.button_labels[0] == "Retourner"
 
 
@@ -188,6 +192,7 @@ async def test_every_unlocked_booster_is_offered_and_a_locked_one_refused(harnes
             [(alice.id, 1), (alice.id, 2)],
         )
 
+    assert harness.bot is not None
     await harness.bot.services.db.write(unit)
     shown = text(await harness.emu.run_command(alice, "hoss chances"))
     for tier in (1, 2, 3):
@@ -213,6 +218,7 @@ async def test_collection_pages_filters_and_detail(harness: BotHarness) -> None:
     special = await give(harness, alice, "orc_mage_1", rarity="or", stars=2, holo=True)
     reply = await harness.emu.run_command(alice, "hoss collection")
     shown = text(reply)
+    assert reply.message is not None
     assert reply.message.ephemeral and "Collection — page 1/3 (24 carte(s))" in shown
     assert shown.index(f"#{special}") < shown.index("Basique")  # rarest first by default
     reply = await harness.emu.click(alice, "Suivant ▶")
@@ -228,6 +234,7 @@ async def test_collection_pages_filters_and_detail(harness: BotHarness) -> None:
     detail = await hoss(harness).collection.detail(alice.id, special)
     assert detail.creature is not None
     shown = text(reply)
+    assert reply.message is not None
     assert reply.message.ephemeral and "Or 2★ holo" in shown and "Chance d'évolution" in shown
     assert f"PV: {detail.creature.pv:.1f}".replace(".", ",").removesuffix(",0") in shown
     reply = await harness.emu.run_command(alice, "hoss collection", {"type": "buff", "tri": "newest"})
@@ -258,9 +265,11 @@ async def test_bulk_sale_shows_the_total_and_sells_after_confirmation(harness: B
     reply = await harness.emu.run_command(alice, "hoss vendre doublons")
     shown = text(reply)
     assert "Devis : 3 carte(s) pour 24 or" in shown and "2 × Chaman des cendres (Basique)" in shown
+    assert reply.message is not None
     assert reply.message.button_labels == ["Confirmer la vente"] and await gold(harness, alice) == 300
     reply = await harness.emu.click(alice, "Confirmer la vente")
     assert "Vente confirmée : 3 carte(s) vendue(s) pour 24 or. Solde : 324 or." in text(reply)
+    assert reply.message is not None
     assert reply.message.button_labels == []
     assert await gold(harness, alice) == 324
     assert [(await owner_and_stars(harness, c))[0] for c in kept] == [alice.id] * 6
@@ -278,6 +287,7 @@ async def test_bulk_sale_refuses_a_stale_quote_and_keeps_six_rank_1(harness: Bot
     assert "Devis : 1 carte(s) pour 2 or" in shown and "6 : à garder" in shown
     await harness.emu.run_command(alice, "hoss sell card", {"copy": extra})
     reply = await harness.emu.click(alice, "Confirmer la vente")
+    assert reply.message is not None
     assert "Votre collection a changé depuis le devis" in text(reply) and reply.message.ephemeral
     assert await gold(harness, alice) == 302
     reply = await harness.emu.run_command(alice, "hoss sell filtered")
@@ -300,6 +310,7 @@ async def test_chain_fusion_of_every_star_level(harness: BotHarness) -> None:
     assert "Fusion de Chaman des cendres : 2 paire(s)" in shown
     assert f"#{zero[2]} (Or 0★) + #{zero[1]} (Basique 0★) → 1★ : 80 %" in shown  # the Or survives
     assert f"#{one[0]} (Basique 1★) + #{one[1]} (Basique 1★) → 2★ : 65 %" in shown
+    assert reply.message is not None
     assert reply.message.button_labels == ["Fusionner"]
     reply = await harness.emu.click(alice, "Fusionner")
     shown = text(reply)
@@ -340,6 +351,7 @@ async def test_a_five_star_as_four_star_needs_its_own_confirmation(harness: BotH
         f"la 5★ (exemplaire n°{five}) sert de 4★ et sera perdue même en cas d'échec (12 % de réussite)"
         in shown
     )
+    assert reply.message is not None
     assert reply.message.button_labels == ["Confirmer et fusionner"]
     reply = await harness.emu.click(alice, "Confirmer et fusionner")
     assert "1/1 réussie(s)" in text(reply) and f"#{four} passe de 4★ à 5★" in text(reply)
@@ -384,7 +396,7 @@ async def test_each_invalid_deck_is_refused_with_its_reason(
     await own_deck(harness, alice)
     options = {"slot": 1, "name": "Essai", "lines": ", ".join(lines), "buffs": ", ".join(BUFFS)}
     reply = await harness.emu.run_command(alice, "hoss deck save", options)
-    assert reply.message.ephemeral
+    assert reply.ephemeral
     assert "Deck refusé, rien n'a été enregistré" in text(reply) and reason in text(reply)
     assert "Aucun deck enregistré" in text(await harness.emu.run_command(alice, "hoss deck list"))
 

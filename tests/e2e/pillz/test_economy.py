@@ -44,7 +44,7 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     alice = harness.user("alice")
     reply = await harness.emu.run_command(alice, "pillz collection")
     shown = text(reply)
-    assert reply.message.ephemeral
+    assert reply.ephemeral
     assert "Bienvenue ! Vous recevez votre deck de départ : 8 personnages" in shown
     assert "Votre collection : 8 personnages différents, 8 exemplaires" in shown and "1× **" in shown
     starter = await owned(harness, alice.id)
@@ -131,6 +131,7 @@ async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> N
     reply = await harness.emu.run_command(bob, "pillz odds")
     assert "★: 40% (" in text(reply) and "300 coins" in text(reply)
     reply = await harness.emu.run_command(bob, "pillz leaderboard")
+    assert reply.message is not None
     assert not reply.message.ephemeral
     assert "Nobody has played a friend duel on this server yet." in text(reply)
 

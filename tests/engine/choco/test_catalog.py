@@ -22,7 +22,8 @@ from engine.choco.catalog import (
     ChocoCatalog,
     stat_ranges,
 )
-from services.choco import GAME, card_fields
+from services.choco import GAME
+from services.choco.names import card_fields
 from services.platform.catalogs import DATA_DIR, CatalogError, load_catalog
 from services.platform.messages import Text
 

@@ -105,7 +105,7 @@ def test_draw_among_is_uniform_over_the_colour(pool: FrogPool) -> None:
     share_1 = sum(n for card, n in draws.items() if card in pool.by_rarity["bronze_1"]) / 40_000
     p = len(pool.by_rarity["bronze_1"]) / len(bronze)
     assert abs(share_1 - p) <= 4 * math.sqrt(p * (1 - p) / 40_000)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no rarity given"):
         draw_among(pool, rng, ())
 
 

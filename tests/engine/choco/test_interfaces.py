@@ -17,7 +17,8 @@ def _random_game(seed: int) -> tuple[ChocoState, list[tuple[ChocoState, int, lis
     setup = ENGINE.sample_setup(rng, sample_catalog())
     s = ENGINE.new_game(setup.players, seed, setup.options)
     turns: list[tuple[ChocoState, int, list[object]]] = []
-    start, steps = s, []
+    start = s
+    steps: list[object] = []
     while ENGINE.current_players(s):
         seat = rng.choice(ENGINE.current_players(s))
         action = rng.choice(ENGINE.legal_actions(s, seat))
@@ -41,7 +42,7 @@ def test_every_step_wise_turn_replays_as_one_submission() -> None:
     for seed in range(15):
         _, turns = _random_game(seed)
         for start, seat, steps in turns:
-            whole, _ = ENGINE.apply(start, seat, Turn(steps=tuple(steps)))  # type: ignore[arg-type]
+            whole, _ = ENGINE.apply(start, seat, Turn(steps=tuple(steps)))
             stepped = start
             for step in [*steps, EndTurn()]:
                 stepped, _ = ENGINE.apply(stepped, seat, step)

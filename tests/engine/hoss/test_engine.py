@@ -178,7 +178,7 @@ def test_simulate_takes_setups_or_prepared_decks() -> None:
     b = simulate(decks[0], decks[1], 3, cards=cards)
     assert (a.winners, a.rounds, a.scores, a.hits) == (b.winners, b.rounds, b.scores, b.hits)
     assert a.log is not None and b.log is None and a.hits > 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="needs a catalog or prepared cards"):
         simulate(PLAYERS[0], PLAYERS[1], 3)
 
 

@@ -60,7 +60,7 @@ def test_two_percent_per_rarity_rank_of_the_sacrificed_copy(rarity: Rarity, bonu
 
 @pytest.mark.parametrize("target", [0, 6])
 def test_no_fusion_reaches_zero_or_six_stars(target: int) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no fusion reaches"):
         fusion_chance_pct(target, "or")
 
 
@@ -305,7 +305,7 @@ def test_five_as_four_selects_the_rarest_four_and_the_least_rare_free_five() -> 
 def test_an_empty_selection_names_its_reason() -> None:
     assert empty_selection_reason("f") == "hoss.error.fuse.no_five_as_four"
     assert empty_selection_reason("a") == empty_selection_reason("3") == "hoss.error.fuse.nothing"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown fusion selection level"):
         fusion_selection([], "5")
 
 

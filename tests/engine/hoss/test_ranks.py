@@ -45,7 +45,7 @@ def test_the_rank_table_is_the_rulebooks() -> None:
     assert RANKS[6].rarities == ("diamant", "divin")
     for divine in (6, 8, 9):  # "Divin 5★"
         assert (rank_spec(divine).rarities, rank_spec(divine).stars) == (("divin",), (5, 5))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"battle rank must be 1\.\.9"):
         rank_spec(10)
 
 

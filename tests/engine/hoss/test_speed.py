@@ -21,7 +21,7 @@ def fight_round(b: Battle) -> list[dict[str, object]]:
     if not b.over:
         b.end_of_round()
     b.close_round()
-    return b.records[-1]["events"]  # type: ignore[no-any-return]
+    return b.records[-1]["events"]
 
 
 def hit_times(events: list[dict[str, object]], uid: str) -> list[object]:

@@ -33,7 +33,7 @@ def next_round(b: Battle) -> list[dict[str, Any]]:
     if not b.over:
         b.end_of_round()
     b.close_round()
-    return b.records[-1]["events"]  # type: ignore[no-any-return]
+    return b.records[-1]["events"]
 
 
 def ticks(events: list[dict[str, Any]], status: str) -> list[tuple[int, int]]:

@@ -5,11 +5,13 @@ Bets of 1 against 0 make the round's winner certain, so each test checks exact n
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.pillz.state import Fighter, PillzState
 from tests.engine.pillz.helpers import fighter, plain_hand, round_, state
 
 
-def duel(mine: Fighter, theirs: Fighter, winner: int, **update: object) -> PillzState:
+def duel(mine: Fighter, theirs: Fighter, winner: int, **update: Any) -> PillzState:
     """Seat 0 leads with `mine` against `theirs`; `winner` bets 1 pillz, the other 0."""
     h0 = (mine, *plain_hand("x")[1:])
     h1 = (theirs, *plain_hand("y")[1:])

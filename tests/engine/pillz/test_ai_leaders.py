@@ -38,7 +38,7 @@ def lost_by_seat_0() -> RoundRecord:
 
 
 @pytest.mark.parametrize("values", [evaluate, exact_values], ids=["evaluate", "exact_values"])
-def test_the_ai_counts_the_opponents_unspent_blessing(values) -> None:  # type: ignore[no-untyped-def]
+def test_the_ai_counts_the_opponents_unspent_blessing(values) -> None:
     """Seat 1 wins with odds 1/2 and would KO seat 0, but seat 0's unspent Bénédiction (3) leaves it at 3 PV:
     a draw (worth 1/4) instead of a win. Once seat 0 has lost a round, the blessing is spent."""
     blessed = (fighter("a0", damage=3), fighter("boss", ability="blessing", value=3), *plain_hand("x")[2:])

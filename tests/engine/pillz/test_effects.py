@@ -4,12 +4,14 @@ attack a leader is shown while choosing is the one its character fights with."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.pillz.rules import attack_power, matchup
 from engine.pillz.state import EffectRecord, Play
 from tests.engine.pillz.helpers import ENGINE, fighter, plain_hand, state
 
 
-def resolve(h0: tuple, h1: tuple, bets: tuple[int, int], **update: object):  # type: ignore[no-untyped-def]
+def resolve(h0: tuple, h1: tuple, bets: tuple[int, int], **update: Any):
     s, _ = ENGINE.apply(state(h0, h1, **update), 0, Play(card=h0[0].card_id, pillz=bets[0]))
     s, _ = ENGINE.apply(s, 1, Play(card=h1[0].card_id, pillz=bets[1]))
     return s.history[-1]

@@ -103,7 +103,7 @@ def test_a_ko_ends_the_duel_at_once() -> None:
     assert ENGINE.current_players(s) == [] and ENGINE.legal_actions(s, 1) == []
 
 
-def _four_rounds(s, wins: list[int]):  # type: ignore[no-untyped-def]
+def _four_rounds(s, wins: list[int]):
     """Play four rounds where `wins[i]` is the seat that bets 1 pillz against 0 (a sure win)."""
     for i, winner in enumerate(wins):
         leader = ENGINE.lead(s)

@@ -17,6 +17,69 @@ from engine.pillz.state import ROUNDS, Fighter, PillzState, Play
 from services.platform.catalogs import DATA_DIR, load_catalog
 from tests.engine.pillz.helpers import ENGINE
 
+Pair = tuple[int, int]
+
+
+def my_bets(rnd: int, pillz: int) -> list[int]:
+    """Any bet up to what I hold; everything in the last round."""
+    return [pillz] if rnd == ROUNDS else list(range(pillz + 1))
+
+
+def settle(
+    state: PillzState,
+    me: int,
+    chest: Pair,
+    fighters: tuple[Fighter, Fighter],
+    i_win: bool,
+    before: tuple[Pair, Pair, Pair],
+    bets: Pair,
+) -> tuple[Pair, Pair, Pair]:
+    """(life, pillz, shields) after a round I win or lose: damage through the shield, heal to the
+    maximum, the loser's refund and war chest less the winner's drain; the winner's shield stays."""
+    foe = 1 - me
+    m, n = matchup(*fighters), matchup(fighters[1], fighters[0])
+    life, pillz, shields = before
+    if i_win:
+        hit = life[1] - max(0, m.damage_if_win - shields[1])
+        after = (min(state.max_life[me], life[0] + m.heal_if_win), hit)
+        cash = (
+            pillz[0] - bets[0],
+            max(0, pillz[1] - bets[1] + n.refund_if_loss + chest[1] - m.drain_if_win),
+        )
+        return after, cash, (shields[0], 0)
+    hit = life[0] - max(0, n.damage_if_win - shields[0])
+    after = (hit, min(state.max_life[foe], life[1] + n.heal_if_win))
+    cash = (
+        max(0, pillz[0] - bets[0] + m.refund_if_loss + chest[0] - n.drain_if_win),
+        pillz[1] - bets[1],
+    )
+    return after, cash, (0, shields[1])
+
+
+def decided(rnd: int, life: Pair) -> float | None:
+    """My value of a duel that ends with these lives, None while it goes on."""
+    if life[1] <= 0:
+        return 1.0
+    if life[0] <= 0:
+        return 0.0
+    if rnd == ROUNDS:
+        return DRAW if life[0] == life[1] else float(life[0] > life[1])
+    return None
+
+
+def still_to_play(state: PillzState, me: int) -> tuple[Fighter | None, tuple[frozenset, frozenset]]:
+    """The character the foe has shown this round, if any, and each side's characters still to play."""
+    foe = 1 - me
+    hands = state.hands
+    shown = None
+    if state.pending is not None:
+        shown = next(f for f in hands[foe] if f.card_id == state.pending[0])
+    left = (
+        frozenset(f for f in hands[me] if not f.used),
+        frozenset(f for f in hands[foe] if not f.used and f is not shown),
+    )
+    return shown, left
+
 
 def plain_values(state: PillzState, me: int) -> dict[Play, float]:
     """Each round: my (character, bet), the modelled foe's (character equally likely, `model_bets`), the
@@ -35,38 +98,15 @@ def plain_values(state: PillzState, me: int) -> dict[Play, float]:
         bets: tuple[int, int],
         left: tuple[frozenset, frozenset],
     ) -> float:
-        m, n = matchup(mine, theirs), matchup(theirs, mine)
-        attacks = (m.power * bets[0], n.power * bets[1])
+        attacks = (matchup(mine, theirs).power * bets[0], matchup(theirs, mine).power * bets[1])
         p = 0.5 if sum(attacks) == 0 else attacks[0] / sum(attacks)
         value = 0.0
         for chance, i_win in ((p, True), (1 - p, False)):
             if chance == 0:
                 continue
-            if i_win:
-                hit = life[1] - max(0, m.damage_if_win - shields[1])
-                after = (min(state.max_life[me], life[0] + m.heal_if_win), hit)
-                cash = (
-                    pillz[0] - bets[0],
-                    max(0, pillz[1] - bets[1] + n.refund_if_loss + chest[1] - m.drain_if_win),
-                )
-                kept = (shields[0], 0)
-            else:
-                hit = life[0] - max(0, n.damage_if_win - shields[0])
-                after = (hit, min(state.max_life[foe], life[1] + n.heal_if_win))
-                cash = (
-                    max(0, pillz[0] - bets[0] + m.refund_if_loss + chest[0] - n.drain_if_win),
-                    pillz[1] - bets[1],
-                )
-                kept = (0, shields[1])
-            if after[1] <= 0:
-                outcome = 1.0
-            elif after[0] <= 0:
-                outcome = 0.0
-            elif rnd == ROUNDS:
-                outcome = DRAW if after[0] == after[1] else float(after[0] > after[1])
-            else:
-                outcome = best(rnd + 1, after, cash, kept, left)
-            value += chance * outcome
+            after, cash, kept = settle(state, me, chest, (mine, theirs), i_win, (life, pillz, shields), bets)
+            outcome = decided(rnd, after)
+            value += chance * (best(rnd + 1, after, cash, kept, left) if outcome is None else outcome)
         return value
 
     def choices(
@@ -78,10 +118,9 @@ def plain_values(state: PillzState, me: int) -> dict[Play, float]:
         shown: Fighter | None,
     ) -> dict[tuple[str, int], float]:
         theirs = [shown] if shown is not None else sorted(left[1], key=lambda f: f.card_id)
-        my_bets = [pillz[0]] if rnd == ROUNDS else list(range(pillz[0] + 1))
         found = {}
         for mine in left[0]:
-            for bet in my_bets:
+            for bet in my_bets(rnd, pillz[0]):
                 total = 0.0
                 for card in theirs:
                     rest = (left[0] - {mine}, left[1] - {card})
@@ -106,22 +145,17 @@ def plain_values(state: PillzState, me: int) -> dict[Play, float]:
             return max(choices(rnd, life, pillz, shields, left, None).values())
         total = 0.0
         for card in left[1]:
+            rest = left[1] - {card}
             for their_bet, w in model_bets(pillz[1], ROUNDS - rnd + 1):
-                answers = []
-                for mine in left[0]:
-                    for bet in [pillz[0]] if rnd == ROUNDS else range(pillz[0] + 1):
-                        rest = (left[0] - {mine}, left[1] - {card})
-                        answers.append(step(rnd, life, pillz, shields, mine, card, (bet, their_bet), rest))
-                total += w * max(answers) / len(left[1])
+                answer = max(
+                    step(rnd, life, pillz, shields, mine, card, (bet, their_bet), (left[0] - {mine}, rest))
+                    for mine in left[0]
+                    for bet in my_bets(rnd, pillz[0])
+                )
+                total += w * answer / len(left[1])
         return total
 
-    shown = None
-    if state.pending is not None:
-        shown = next(f for f in hands[foe] if f.card_id == state.pending[0])
-    left = (
-        frozenset(f for f in hands[me] if not f.used),
-        frozenset(f for f in hands[foe] if not f.used and f is not shown),
-    )
+    shown, left = still_to_play(state, me)
     shields = (blessing_left(hands[me], state.history, me), blessing_left(hands[foe], state.history, foe))
     life, pillz = (state.life[me], state.life[foe]), (state.pillz[me], state.pillz[foe])
     found = choices(state.round, life, pillz, shields, left, shown)

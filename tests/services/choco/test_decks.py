@@ -16,7 +16,7 @@ from store.db import Database
 from tests.services.choco.conftest import give, of_rarity
 
 
-def _keys(problems: list | tuple) -> list[str]:  # type: ignore[type-arg]
+def _keys(problems: list | tuple) -> list[str]:
     return [p.key for p in problems]
 
 

@@ -7,6 +7,7 @@ import random
 import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 
 import pytest
 
@@ -30,7 +31,7 @@ from tests.services.choco.conftest import GUILD, age, give, of_rarity
 Conservation = Callable[[sqlite3.Connection], None]
 
 
-def _keys(problems: list) -> list[str]:  # type: ignore[type-arg]
+def _keys(problems: list) -> list[str]:
     return [p.key for p in problems]
 
 
@@ -115,7 +116,7 @@ async def test_results_accumulate_and_the_leaderboard_orders_them(
     db: Database, clock: ManualClock, leagues: LeagueService
 ) -> None:
     for player in (1, 2, 3, 4):
-        await db.write(lambda conn, p=player: ensure_player(conn, p, clock.now()))
+        await db.write(partial(ensure_player, player_id=player, now=clock.now()))
     await _results(
         db,
         (GUILD, 1, "bronze", "win", False, 3),
@@ -153,7 +154,7 @@ async def test_results_accumulate_and_the_leaderboard_orders_them(
 
 async def test_bad_results_are_refused(db: Database, clock: ManualClock) -> None:
     await db.write(lambda conn: ensure_player(conn, 1, clock.now()))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown outcome"):
         await _results(db, (GUILD, 1, "bronze", "victory", False, 0))
     with pytest.raises(BadInput):
         await _results(db, (GUILD, 1, "platine", "win", False, 0))
@@ -188,7 +189,15 @@ async def test_reward_is_a_card_of_the_league_colour_through_the_ledger(
     for league, allowed in colours.items():
         for _ in range(30):
             copy_id, card = await db.write(
-                lambda conn, lg=league: reward_card(conn, clock.now(), 1, lg, rng, "game-1", catalog=catalog)
+                partial(
+                    reward_card,
+                    now=clock.now(),
+                    player_id=1,
+                    league=league,
+                    rng=rng,
+                    ref="game-1",
+                    catalog=catalog,
+                )
             )
             assert rarity[card] in allowed
     copy_id, card = await db.write(lambda conn: reward_card(conn, clock.now(), 1, "or", rng, "game-2"))

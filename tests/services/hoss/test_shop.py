@@ -77,7 +77,7 @@ def test_rank_tables_grow_with_the_tier() -> None:
         assert higher.ranks[1] > lower.ranks[1] and higher.ranks[2] > lower.ranks[2]
         assert higher.price > lower.price and higher.race_price > lower.race_price
     for bad in (0, 10):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"booster tier must be 1\.\.9"):
             boosters.rank_odds(bad)
 
 

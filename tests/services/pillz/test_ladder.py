@@ -110,7 +110,7 @@ async def test_leaderboard_is_per_server_top_ten_by_rating(db: Database, clock: 
 
 
 async def test_bad_calls_are_refused(db: Database, clock: ManualClock) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="needs two different players"):
         await db.write(lambda conn: record_friend_result(conn, clock.now(), GUILD, 1, (5, 5), 0))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="winner_seat must be 0, 1 or None"):
         await db.write(lambda conn: record_friend_result(conn, clock.now(), GUILD, 1, (5, 6), 2))
