@@ -35,7 +35,7 @@ from services.hoss import battles as hoss_battles
 from services.hoss.ranked import RankedService
 from tests.e2e.choco.helpers import challenge_accepted, choco, notation, with_bronze_deck
 from tests.e2e.choco.test_hidden import Watch, names, policy, public_ids, reward_of
-from tests.e2e.conftest import _run
+from tests.e2e.conftest import run_harness
 from tests.e2e.hoss.test_ranked import decide_once, hoss, start_rank_1, with_deck
 from tests.e2e.leak_scan import (
     EVERYONE,
@@ -55,7 +55,7 @@ Moment = tuple[list[Secret], Allowed]
 
 @pytest.fixture
 async def seeded(tmp_path: Path) -> AsyncIterator[BotHarness]:
-    async for h in _run(BotHarness(tmp_path / "bot.sqlite3", owners=("olivia",), seed=SEED)):
+    async for h in run_harness(BotHarness(tmp_path / "bot.sqlite3", owners=("olivia",), seed=SEED)):
         yield h
 
 
@@ -257,7 +257,7 @@ class PillzSecrets:
             secrets += self.bet(duel.seats, state)
         return secrets, allowed
 
-    def bet(self, seats: tuple[int, int | None], state: PillzState) -> list[Secret]:
+    def bet(self, seats: tuple[int | None, ...], state: PillzState) -> list[Secret]:
         view = PILLZ.view(state, SPECTATOR)
         lead = view.lead
         leader = seats[lead]

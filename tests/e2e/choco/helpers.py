@@ -11,7 +11,7 @@ from emulator.records import RecordedMessage
 from emulator.world import Channel, User
 from engine.choco.engine import ChocoEngine
 from engine.choco.policy import greedy_steps
-from engine.choco.state import ChocoState
+from engine.choco.state import ChocoState, Step
 from sandbox.harness import BotHarness
 from services.choco import ChocoServices
 from services.choco.game_store import GameRow
@@ -85,11 +85,11 @@ async def challenge_accepted(
     return max(games, key=lambda g: g.id)
 
 
-def greedy_turn(state: ChocoState, seat: int) -> list[object]:
+def greedy_turn(state: ChocoState, seat: int) -> list[Step]:
     """The engine's fixed test policy (engine/choco/policy.py `greedy_steps`)."""
     return list(greedy_steps(state, seat))
 
 
-def notation(game: GameRow, steps: list[object]) -> str:
+def notation(game: GameRow, steps: list[Step]) -> str:
     seat = game.state.active
-    return to_text(steps, game.state, seat)  # type: ignore[arg-type]
+    return to_text(steps, game.state, seat)

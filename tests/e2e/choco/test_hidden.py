@@ -11,7 +11,7 @@ import re
 from emulator.records import RecordedMessage
 from emulator.world import User
 from engine.choco.catalog import ChocoCatalog
-from engine.choco.state import ChocoState, EndTurn, Move, Summon
+from engine.choco.state import ChocoState, EndTurn, Move, Step, Summon
 from sandbox.harness import BotHarness
 from services.choco.text import zones
 from tests.e2e.choco.helpers import (
@@ -131,7 +131,7 @@ async def reward_of(h: BotHarness, game_id: int) -> set[str]:
     return {str(r[0]) for r in rows}
 
 
-def policy(state: ChocoState, seat: int) -> list[object]:
+def policy(state: ChocoState, seat: int) -> list[Step]:
     """The greedy turn, completed with a summon or a move to the front when the turn could not end."""
     steps = greedy_turn(state, seat)
     after = state

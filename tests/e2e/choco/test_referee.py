@@ -10,7 +10,7 @@ from typing import Any
 
 from emulator.payloads import role_payload
 from emulator.world import Role, User
-from engine.choco.state import EndTurn
+from engine.choco.state import EndTurn, Summon
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.choco.text import own_labels
@@ -251,7 +251,9 @@ async def test_faults_of_the_text_form(harness: BotHarness) -> None:
 
     # An impossible step is ignored and said; the rest of the turn is played; the opponent draws one more.
     steps = greedy_turn(faulted.state, seat)
-    summoned = own_labels(faulted.state.sides[seat])[steps[0].card]  # type: ignore[attr-defined]
+    first = steps[0]
+    assert isinstance(first, Summon)  # the greedy turn summons first
+    summoned = own_labels(faulted.state.sides[seat])[first.card]
     text = notation(faulted, steps) + f"; attaque {summoned} > AR1"  # a wizard in the reserve
     plain = game.state
     for step in [*steps, EndTurn()]:

@@ -19,14 +19,14 @@ from services.choco.game_store import GameRow
 from tests.e2e.choco.helpers import choco, shown, with_bronze_deck
 from tests.e2e.choco.test_hidden import Watch, leaks, names
 from tests.e2e.choco.test_referee import game_on_turn_1
-from tests.e2e.conftest import _run
+from tests.e2e.conftest import run_harness
 
 SEED = 23
 
 
 @pytest.fixture
 async def seeded(tmp_path: Path) -> AsyncIterator[BotHarness]:
-    async for h in _run(BotHarness(tmp_path / "bot.sqlite3", owners=("olivia",), seed=SEED)):
+    async for h in run_harness(BotHarness(tmp_path / "bot.sqlite3", owners=("olivia",), seed=SEED)):
         yield h
 
 

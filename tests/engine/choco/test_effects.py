@@ -17,6 +17,7 @@ from engine.choco.state import (
     DeckAttack,
     Move,
     PlayEffect,
+    Prepare,
     Side,
     Summon,
     Timed,
@@ -406,7 +407,9 @@ def test_pure_cards_are_never_prepared_and_prepared_effect_wizards_trigger_at_th
     hand0 = (wiz("w0", card_id="w"), pure("p0"))
     sides = (Side(pioche=PIOCHE, hand=hand0), Side(pioche=FOE_PIOCHE, hand=(wiz("h0"),)))
     state = ChocoState(sides=sides, player_ids=(1, 2), rng=RngState.from_seed(1, "t"), effects={"w": eff})
-    assert {a.card for a in ENGINE.legal_actions(state, 0)} == {"w0"}
+    prepared = ENGINE.legal_actions(state, 0)
+    assert all(isinstance(a, Prepare) for a in prepared)
+    assert {a.card for a in prepared if isinstance(a, Prepare)} == {"w0"}
     state = play(play(state, ENGINE.legal_actions(state, 0)[0]), ENGINE.legal_actions(state, 1)[0], seat=1)
     assert state.turn == 1 and board(state, 0)["w0"].pa == 3
 

@@ -6,19 +6,19 @@ import random
 
 from engine.choco.engine import ChocoEngine
 from engine.choco.sample import sample_catalog
-from engine.choco.state import ChocoState, EndTurn, Prepare, Turn
+from engine.choco.state import ChocoAction, ChocoState, EndTurn, Prepare, Turn
 
 ENGINE = ChocoEngine()
 
 
-def _random_game(seed: int) -> tuple[ChocoState, list[tuple[ChocoState, int, list[object]]]]:
+def _random_game(seed: int) -> tuple[ChocoState, list[tuple[ChocoState, int, list[ChocoAction]]]]:
     """Play step by step at random; collect (state at turn start, seat, steps) for every full turn."""
     rng = random.Random(seed)
     setup = ENGINE.sample_setup(rng, sample_catalog())
     s = ENGINE.new_game(setup.players, seed, setup.options)
-    turns: list[tuple[ChocoState, int, list[object]]] = []
+    turns: list[tuple[ChocoState, int, list[ChocoAction]]] = []
     start = s
-    steps: list[object] = []
+    steps: list[ChocoAction] = []
     while ENGINE.current_players(s):
         seat = rng.choice(ENGINE.current_players(s))
         action = rng.choice(ENGINE.legal_actions(s, seat))

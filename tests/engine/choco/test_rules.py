@@ -12,6 +12,7 @@ from engine.choco.sample import sample_catalog, sample_deck
 from engine.choco.state import (
     Attack,
     Card,
+    ChocoAction,
     ChocoState,
     DeckAttack,
     Discard,
@@ -58,7 +59,7 @@ def players(seed: int = 0) -> list[PlayerSetup]:
     return [PlayerSetup(seat=s, player_id=s + 1, deck=sample_deck(sample_catalog(), rng)) for s in (0, 1)]
 
 
-def play(s: ChocoState, *steps: object) -> ChocoState:
+def play(s: ChocoState, *steps: ChocoAction) -> ChocoState:
     for step in steps:
         s, _ = ENGINE.apply(s, 0, step)
     return s

@@ -77,7 +77,7 @@ async def started(
 
 def turn_text(game: GameRow) -> str:
     seat = game.state.active
-    return to_text(greedy_turn(game.state, seat), game.state, seat)  # type: ignore[arg-type]
+    return to_text(greedy_turn(game.state, seat), game.state, seat)
 
 
 async def test_thirty_accepts_make_one_game(

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.errors import IllegalAction
+from engine.errors import DomainError, IllegalAction, InvalidAction
 from engine.protocol import Event, GameState, Outcome, PlayerSetup, Setup
 
 
@@ -23,9 +23,17 @@ class Take:
     stones: int
 
 
+class NimSetupError(DomainError):
+    key = "error.bad_input"
+
+
 class Nim:
     name: ClassVar[str] = "nim"
     max_steps: ClassVar[int] = 100
+    setup_error: ClassVar[type[DomainError]] = NimSetupError
+
+    def is_legal(self, state: NimState, player: int, action: Take) -> bool:
+        return action in self.legal_actions(state, player)
 
     def new_game(self, players: Sequence[PlayerSetup], seed: int, options: Mapping[str, Any]) -> NimState:
         return NimState(pile=int(options.get("pile", 21)), to_move=seed % 2)
@@ -65,7 +73,7 @@ class Nim:
 
     def action_from_json(self, raw: Any) -> Take:
         if not isinstance(raw, dict) or not isinstance(raw.get("take"), int):
-            raise IllegalAction(reason="data")
+            raise InvalidAction(reason="data")
         return Take(raw["take"])
 
     def sample_setup(self, rng: random.Random, catalog: Any) -> Setup:

@@ -21,6 +21,7 @@ from engine.choco.state import (
     Side,
     Step,
     Summon,
+    Turn,
     TurnProgress,
 )
 from engine.rng import RngState
@@ -244,6 +245,7 @@ def test_round_trip_over_random_legal_turns() -> None:
             if isinstance(action, Prepare):
                 continue
             if not isinstance(action, EndTurn):
+                assert not isinstance(action, Turn)  # legal_actions lists single steps
                 steps.append(action)
                 continue
             try:

@@ -14,8 +14,8 @@ import pytest
 from core.clock import ManualClock
 from core.errors import DomainError, IllegalAction, InvalidAction, NotAllowed, NotFound
 from engine.hoss.ranks import battle_reward
+from services.hoss.battle_view import NOTABLE_EVENTS
 from services.hoss.battles import DECISION_TIMEOUT, REASON
-from services.hoss.ranked import NOTABLE_EVENTS
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import choose, gold, play_through, player_with_deck, replayed, rows, service
