@@ -7,6 +7,7 @@ import json
 import random
 import sqlite3
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -65,6 +66,37 @@ async def arena(db: Database, clock: ManualClock, sched: Scheduler, decks: DeckS
     return service
 
 
+@dataclass
+class World:
+    """The Arena with what its tests set up: veterans, their two decks, registrations."""
+
+    db: Database
+    clock: ManualClock
+    catalog: HossCatalog
+    decks: DeckService
+    arena: ArenaService
+    sched: Scheduler
+
+    async def enroll(self, *players: int) -> None:
+        """Veterans with both decks saved in slots 1 and 2, registered in GUILD."""
+        for player in players:
+            await veteran(self.db, self.clock, self.catalog, player)
+            await with_decks(self.decks, player)
+            await self.arena.register(GUILD, player, 1, 2)
+
+
+@pytest.fixture
+def world(
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    decks: DeckService,
+    arena: ArenaService,
+    sched: Scheduler,
+) -> World:
+    return World(db, clock, catalog, decks, arena, sched)
+
+
 def path(catalog: HossCatalog, line: str) -> list[str]:
     """A Rang 1, one of its Rang 2 and that one's Maître."""
     creatures = [c for c in catalog.cards if isinstance(c, CreatureCard) and c.line == line]
@@ -116,128 +148,103 @@ async def locks(db: Database, player: int) -> dict[str, int]:
     return {str(r[0]): int(r[1]) for r in rows}
 
 
-async def test_registration_locks_both_decks_and_is_saved_again_by_the_same_call(
-    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
-) -> None:
-    await veteran(db, clock, catalog, 1)
-    await with_decks(decks, 1)
-    first = await arena.register(GUILD, 1, 1, 2)
+async def test_registration_locks_both_decks_and_is_saved_again_by_the_same_call(world: World) -> None:
+    await veteran(world.db, world.clock, world.catalog, 1)
+    await with_decks(world.decks, 1)
+    first = await world.arena.register(GUILD, 1, 1, 2)
     assert first.fresh and first.season == MONDAY
     assert first.closes_at == datetime(2026, 1, 12, 0, 0, tzinfo=PARIS)
-    assert await locks(db, 1) == {"arena:a": 20, "arena:b": 20}  # 6 lines x 3 ranks + 2 buffs each
-    again = await arena.register(GUILD, 1, 1, 2)
+    assert await locks(world.db, 1) == {
+        "arena:a": 20,
+        "arena:b": 20,
+    }  # 6 lines x 3 ranks + 2 buffs each
+    again = await world.arena.register(GUILD, 1, 1, 2)
     assert not again.fresh and again.locked == first.locked
 
 
-async def test_the_arena_opens_at_rang_5(
-    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
-) -> None:
-    await veteran(db, clock, catalog, 1, rank5=False)
-    await with_decks(decks, 1)
+async def test_the_arena_opens_at_rang_5(world: World) -> None:
+    await veteran(world.db, world.clock, world.catalog, 1, rank5=False)
+    await with_decks(world.decks, 1)
     with pytest.raises(ArenaLocked):
-        await arena.register(GUILD, 1, 1, 2)
-    assert await locks(db, 1) == {}
+        await world.arena.register(GUILD, 1, 1, 2)
+    assert await locks(world.db, 1) == {}
 
 
-async def test_incomplete_lines_the_same_slot_and_a_shared_copy_are_each_refused(
-    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
-) -> None:
-    await veteran(db, clock, catalog, 1, ranks=2)  # no Maître: every line stops at Rang 2
-    await with_decks(decks, 1)
+async def test_incomplete_lines_the_same_slot_and_a_shared_copy_are_each_refused(world: World) -> None:
+    await veteran(world.db, world.clock, world.catalog, 1, ranks=2)  # no Maître: every line stops at Rang 2
+    await with_decks(world.decks, 1)
     with pytest.raises(DeckInvalid) as refused:
-        await arena.register(GUILD, 1, 1, 2)
+        await world.arena.register(GUILD, 1, 1, 2)
     assert {p.key for p in refused.value.problems} == {"hoss.arena.problem.incomplete"}
     assert len(refused.value.problems) == 12
     with pytest.raises(DeckInvalid) as same:
-        await arena.register(GUILD, 1, 1, 1)
+        await world.arena.register(GUILD, 1, 1, 1)
     assert "hoss.arena.problem.same_slot" in {p.key for p in same.value.problems}
-    await veteran(db, clock, catalog, 2)
-    await decks.save(2, 1, "A", DECK_A, BUFFS_A)
-    await decks.save(2, 2, "A bis", [*DECK_A[:5], DECK_B[5]], BUFFS_B)
+    await veteran(world.db, world.clock, world.catalog, 2)
+    await world.decks.save(2, 1, "A", DECK_A, BUFFS_A)
+    await world.decks.save(2, 2, "A bis", [*DECK_A[:5], DECK_B[5]], BUFFS_B)
     with pytest.raises(DeckInvalid) as shared:
-        await arena.register(GUILD, 2, 1, 2)
+        await world.arena.register(GUILD, 2, 1, 2)
     assert [p.params for p in shared.value.problems if p.key == "hoss.arena.problem.shared"] == [
         {"count": 15}
     ]
-    assert await locks(db, 1) == {} and await locks(db, 2) == {}
+    assert await locks(world.db, 1) == {} and await locks(world.db, 2) == {}
 
 
-async def test_one_server_a_week(
-    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
-) -> None:
-    await veteran(db, clock, catalog, 1)
-    await with_decks(decks, 1)
-    await arena.register(GUILD, 1, 1, 2)
+async def test_one_server_a_week(world: World) -> None:
+    await world.enroll(1)
     with pytest.raises(RegisteredElsewhere):
-        await arena.register(OTHER, 1, 1, 2)
+        await world.arena.register(OTHER, 1, 1, 2)
 
 
-async def test_locked_copies_cannot_be_sold_or_sacrificed(
-    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
-) -> None:
-    await veteran(db, clock, catalog, 1)
-    await with_decks(decks, 1)
-    await arena.register(GUILD, 1, 1, 2)
-    locked = await db.read(
+async def test_locked_copies_cannot_be_sold_or_sacrificed(world: World) -> None:
+    await world.enroll(1)
+    locked = await world.db.read(
         lambda conn: conn.execute("SELECT id FROM cards WHERE locked_by = 'arena:a' LIMIT 1").fetchone()[0]
     )
-    now = clock.now()
+    now = world.clock.now()
     with pytest.raises(DomainError):
-        await db.write(lambda conn: ledger.destroy_card(conn, now, int(locked), 1, ledger.Movement("t")))
+        await world.db.write(
+            lambda conn: ledger.destroy_card(conn, now, int(locked), 1, ledger.Movement("t"))
+        )
 
 
-async def test_the_ranking_is_hourly_and_shown_from_two_players(
-    db: Database,
-    clock: ManualClock,
-    catalog: HossCatalog,
-    arena: ArenaService,
-    decks: DeckService,
-    sched: Scheduler,
-) -> None:
-    await veteran(db, clock, catalog, 1)
-    await with_decks(decks, 1)
-    await arena.register(GUILD, 1, 1, 2)
-    assert await arena.standings(GUILD) == []
-    await veteran(db, clock, catalog, 2)
-    await with_decks(decks, 2)
-    await arena.register(GUILD, 2, 1, 2)
-    await db.write(
+async def test_the_ranking_is_hourly_and_shown_from_two_players(world: World) -> None:
+    await world.enroll(1)
+    assert await world.arena.standings(GUILD) == []
+    await world.enroll(2)
+    await world.db.write(
         lambda conn: conn.execute(
             "UPDATE hoss_arena_entries SET points = 4, reached_at = ? WHERE player_id = 2",
-            (to_db(clock.now()),),
+            (to_db(world.clock.now()),),
         )
     )
-    assert [e.place for e in await arena.standings(GUILD)] == [None, None]  # not ranked before the hour
-    clock.advance(timedelta(hours=1))
-    assert await sched.run_due() == 1
-    assert [(e.player_id, e.place) for e in await arena.standings(GUILD)] == [(2, 1), (1, 2)]
-    clock.advance(timedelta(hours=5))  # a downtime: one catch-up ranking, then hourly again
-    assert await sched.run_due() == 1
-    assert await sched.run_due() == 0
+    assert [e.place for e in await world.arena.standings(GUILD)] == [None, None]  # not ranked before the hour
+    world.clock.advance(timedelta(hours=1))
+    assert await world.sched.run_due() == 1
+    assert [(e.player_id, e.place) for e in await world.arena.standings(GUILD)] == [(2, 1), (1, 2)]
+    world.clock.advance(timedelta(hours=5))  # a downtime: one catch-up ranking, then hourly again
+    assert await world.sched.run_due() == 1
+    assert await world.sched.run_due() == 0
 
 
-async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(
-    db: Database,
-    clock: ManualClock,
-    catalog: HossCatalog,
-    arena: ArenaService,
-    decks: DeckService,
-    sched: Scheduler,
-) -> None:
+async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world: World) -> None:
     for player in range(1, 13):
-        await veteran(db, clock, catalog, player)
-        await with_decks(decks, player)
-        await arena.register(GUILD, player, 1, 2)
+        await veteran(world.db, world.clock, world.catalog, player)
+        await with_decks(world.decks, player)
+        await world.arena.register(GUILD, player, 1, 2)
 
     def points(conn: sqlite3.Connection) -> None:
         for player in range(1, 13):
             conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player * 2, player))
 
-    await db.write(points)
-    before = {p: await balance(db, p) for p in range(1, 13)}
-    clock.set(datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC) + timedelta(hours=30))  # down over it
-    await sched.run_due()
-    result = await arena.result(GUILD, MONDAY)
+    await world.db.write(points)
+    before = {p: await balance(world.db, p) for p in range(1, 13)}
+    world.clock.set(
+        datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC) + timedelta(hours=30)
+    )  # down over it
+    await world.sched.run_due()
+    result = await world.arena.result(GUILD, MONDAY)
     assert result is not None
     assert [p for p, _ in result.paid] == list(range(12, 0, -1))
     assert [g for _, g in result.paid] == [
@@ -255,14 +262,14 @@ async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(
         150,
     ]
     for player, gold in result.paid:
-        assert await balance(db, player) == before[player] + gold
-        assert await locks(db, player) == {}
-    closes = await db.read(
+        assert await balance(world.db, player) == before[player] + gold
+        assert await locks(world.db, player) == {}
+    closes = await world.db.read(
         lambda conn: conn.execute("SELECT state FROM jobs WHERE kind = ?", (CLOSE_JOB,)).fetchall()
     )
     assert [tuple(c) for c in closes] == [("done",)]
-    assert await sched.run_due() == 0
-    await db.read(check_conservation)
+    assert await world.sched.run_due() == 0
+    await world.db.read(check_conservation)
 
 
 async def test_the_season_follows_paris_time_across_daylight_saving(arena: ArenaService) -> None:
@@ -273,63 +280,41 @@ async def test_the_season_follows_paris_time_across_daylight_saving(arena: Arena
     assert arena.closes_at(date(2026, 10, 19)) == datetime(2026, 10, 25, 23, 0, tzinfo=UTC)  # back to UTC+1
 
 
-async def ranked_season(
-    db: Database,
-    clock: ManualClock,
-    catalog: HossCatalog,
-    arena: ArenaService,
-    decks: DeckService,
-    sched: Scheduler,
-    players: int,
-) -> None:
+async def ranked_season(world: World, players: int) -> None:
     """`players` registered, points 0..n-1 (player 1 last), one hourly ranking done."""
     for player in range(1, players + 1):
-        await veteran(db, clock, catalog, player)
-        await with_decks(decks, player)
-        await arena.register(GUILD, player, 1, 2)
+        await veteran(world.db, world.clock, world.catalog, player)
+        await with_decks(world.decks, player)
+        await world.arena.register(GUILD, player, 1, 2)
 
     def points(conn: sqlite3.Connection) -> None:
         for player in range(1, players + 1):
             conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player - 1, player))
 
-    await db.write(points)
-    clock.advance(timedelta(hours=1))
-    await sched.run_due()
+    await world.db.write(points)
+    world.clock.advance(timedelta(hours=1))
+    await world.sched.run_due()
 
 
-async def test_the_opponent_is_drawn_in_the_window_and_not_twice_within_the_hour(
-    db: Database,
-    clock: ManualClock,
-    catalog: HossCatalog,
-    arena: ArenaService,
-    decks: DeckService,
-    sched: Scheduler,
-) -> None:
-    await ranked_season(db, clock, catalog, arena, decks, sched, 4)
+async def test_the_opponent_is_drawn_in_the_window_and_not_twice_within_the_hour(world: World) -> None:
+    await ranked_season(world, 4)
     seen = set()
     for _ in range(3):
-        attack = await arena.draw_opponent(GUILD, 1)
-        assert await arena.draw_opponent(GUILD, 1) == attack  # drawn once: no reroll by clicking again
+        attack = await world.arena.draw_opponent(GUILD, 1)
+        assert await world.arena.draw_opponent(GUILD, 1) == attack  # drawn once: no reroll by clicking again
         seen.add(attack.defender)
-        await arena.settle(attack.id, ArenaResult.TIE, f"battle:{attack.id}")
+        await world.arena.settle(attack.id, ArenaResult.TIE, f"battle:{attack.id}")
     assert seen == {2, 3, 4}
     with pytest.raises(NoOpponent):
-        await arena.draw_opponent(GUILD, 1)
-    clock.advance(timedelta(minutes=61))
-    assert (await arena.draw_opponent(GUILD, 1)).defender in {2, 3, 4}
+        await world.arena.draw_opponent(GUILD, 1)
+    world.clock.advance(timedelta(minutes=61))
+    assert (await world.arena.draw_opponent(GUILD, 1)).defender in {2, 3, 4}
 
 
-async def test_each_draw_is_recomputable_from_the_revealed_seed(
-    db: Database,
-    clock: ManualClock,
-    catalog: HossCatalog,
-    arena: ArenaService,
-    decks: DeckService,
-    sched: Scheduler,
-) -> None:
-    await ranked_season(db, clock, catalog, arena, decks, sched, 5)
-    attack = await arena.draw_opponent(GUILD, 3)
-    seed, candidates = await db.read(
+async def test_each_draw_is_recomputable_from_the_revealed_seed(world: World) -> None:
+    await ranked_season(world, 5)
+    attack = await world.arena.draw_opponent(GUILD, 3)
+    seed, candidates = await world.db.read(
         lambda conn: conn.execute(
             "SELECT s.seed, a.candidates FROM hoss_arena_attacks a JOIN hoss_arena_seasons s"
             " ON s.guild_id = a.guild_id AND s.season = a.season WHERE a.id = ?",
@@ -341,41 +326,30 @@ async def test_each_draw_is_recomputable_from_the_revealed_seed(
     assert pool[fair_draw.uniform(seed, attack_label(3, 1), len(pool))] == attack.defender
 
 
-async def test_a_settled_attack_moves_points_and_pays_gold_once(
-    db: Database,
-    clock: ManualClock,
-    catalog: HossCatalog,
-    arena: ArenaService,
-    decks: DeckService,
-    sched: Scheduler,
-) -> None:
-    await ranked_season(db, clock, catalog, arena, decks, sched, 2)  # player 1: 0 points, player 2: 1 point
-    before = (await balance(db, 1), await balance(db, 2))
-    attack = await arena.draw_opponent(GUILD, 1)
+async def test_a_settled_attack_moves_points_and_pays_gold_once(world: World) -> None:
+    await ranked_season(world, 2)  # player 1: 0 points, player 2: 1 point
+    before = (await balance(world.db, 1), await balance(world.db, 2))
+    attack = await world.arena.draw_opponent(GUILD, 1)
     assert attack.defender == 2
-    outcome = await arena.settle(attack.id, ArenaResult.LOSS, "b1")
+    outcome = await world.arena.settle(attack.id, ArenaResult.LOSS, "b1")
     assert (outcome.attacker_points, outcome.defender_points) == (0, 2)  # the attacker stays at 0
-    assert (await balance(db, 1), await balance(db, 2)) == (before[0] + 5, before[1] + 10)
+    assert (await balance(world.db, 1), await balance(world.db, 2)) == (before[0] + 5, before[1] + 10)
     with pytest.raises(AttackSettled):
-        await arena.settle(attack.id, ArenaResult.WIN, "b1")
-    assert (await balance(db, 1), await balance(db, 2)) == (before[0] + 5, before[1] + 10)
-    clock.advance(timedelta(minutes=61))
-    won = await arena.draw_opponent(GUILD, 1)
-    await arena.settle(won.id, ArenaResult.WIN, "b2")
-    rows = await db.read(
+        await world.arena.settle(attack.id, ArenaResult.WIN, "b1")
+    assert (await balance(world.db, 1), await balance(world.db, 2)) == (before[0] + 5, before[1] + 10)
+    world.clock.advance(timedelta(minutes=61))
+    won = await world.arena.draw_opponent(GUILD, 1)
+    await world.arena.settle(won.id, ArenaResult.WIN, "b2")
+    rows = await world.db.read(
         lambda conn: conn.execute(
             "SELECT player_id, points, attack_wins FROM hoss_arena_entries ORDER BY player_id"
         ).fetchall()
     )
     assert [tuple(r) for r in rows] == [(1, 2, 1), (2, 1, 0)]
-    await db.read(check_conservation)
+    await world.db.read(check_conservation)
 
 
-async def test_an_unranked_attacker_is_told_to_wait_for_the_hour(
-    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, decks: DeckService
-) -> None:
-    await veteran(db, clock, catalog, 1)
-    await with_decks(decks, 1)
-    await arena.register(GUILD, 1, 1, 2)
+async def test_an_unranked_attacker_is_told_to_wait_for_the_hour(world: World) -> None:
+    await world.enroll(1)
     with pytest.raises(NotRanked):
-        await arena.draw_opponent(GUILD, 1)
+        await world.arena.draw_opponent(GUILD, 1)

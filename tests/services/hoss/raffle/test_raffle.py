@@ -73,6 +73,17 @@ def paris(day: date, hour: int, minute: int, second: int = 0) -> datetime:
 DAY = date(2026, 1, 5)
 
 
+async def sold_then_drawn(
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler, buyers: int
+) -> int:
+    """Players 1..buyers each buy a ticket on DAY, then the clock reaches 20:00; returns the jobs fired."""
+    await players(db, clock, range(1, buyers + 1))
+    for p in range(1, buyers + 1):
+        await raffle.buy(GUILD, p, key=f"k{p}")
+    clock.set(paris(DAY, 20, 0))
+    return await sched.run_due()
+
+
 async def test_a_ticket_costs_100_gold_and_goes_to_todays_draw(
     db: Database, clock: ManualClock, raffle: RaffleService
 ) -> None:
@@ -155,11 +166,7 @@ async def test_the_2000_draw_pays_one_winner_for_30_tickets_and_posts_the_result
     db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
 ) -> None:
     await announce_in(db, GUILD, ANNOUNCE)
-    await players(db, clock, range(1, 31))
-    for p in range(1, 31):
-        await raffle.buy(GUILD, p, key=f"k{p}")
-    clock.set(paris(DAY, 20, 0))
-    assert await sched.run_due() == 1
+    assert await sold_then_drawn(db, clock, raffle, sched, 30) == 1
     record = await raffle.latest(GUILD)
     assert record is not None
     assert (record.tickets, record.pot, record.share, record.carried_out) == (30, 3_000, 3_000, 0)
@@ -186,11 +193,7 @@ def _numbers(record: DrawRecord, winners: tuple[int, ...]) -> list[tuple[int, in
 async def test_the_remainder_is_carried_into_the_next_draw_once(
     db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
 ) -> None:
-    await players(db, clock, range(1, 152))
-    for p in range(1, 152):
-        await raffle.buy(GUILD, p, key=f"d1-{p}")
-    clock.set(paris(DAY, 20, 0))
-    await sched.run_due()
+    await sold_then_drawn(db, clock, raffle, sched, 151)
     first = await raffle.latest(GUILD)
     assert first is not None and (first.pot, len(first.winners), first.share, first.carried_out) == (
         15_100,
@@ -238,11 +241,8 @@ async def test_the_seed_is_secret_until_the_draw(
 async def test_a_changed_ticket_list_fails_verification(
     db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
 ) -> None:
-    await players(db, clock, range(1, 62))
-    for p in range(1, 61):
-        await raffle.buy(GUILD, p, key=f"k{p}")
-    clock.set(paris(DAY, 20, 0))
-    await sched.run_due()
+    await players(db, clock, range(61, 62))  # who will slip a ticket in after the draw
+    await sold_then_drawn(db, clock, raffle, sched, 60)
     assert (await raffle.verify(GUILD, DAY)).verdict.ok
 
     def tamper(conn: sqlite3.Connection) -> None:
