@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
+from sandbox.harness import BotHarness
 from sandbox.main import run_sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +41,31 @@ async def test_french_names_mentions_and_waiting(tmp_path: Path) -> None:
     assert code == 0, lines
     text = "\n".join(lines)
     assert "Profil de bob" in text
-    assert "-- 25h later (2026-01-06 13:00 UTC), 0 job(s) ran" in text
+    assert "-- 25h later (2026-01-06 13:00 UTC), 1 job(s) ran" in text  # the server's 20:00 raffle draw
+
+
+@pytest.mark.parametrize("dispatcher_first", [False, True])
+async def test_a_wait_counts_the_jobs_fired_whoever_fired_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dispatcher_first: bool
+) -> None:
+    """Moving the clock wakes the bot's own dispatcher too, which may claim the jobs before the sandbox's
+    pass does: the transcript's count must not depend on which of the two won (it used to say 0 then)."""
+    harness = BotHarness(tmp_path / "db.sqlite3")
+    await harness.start()
+    try:
+        assert harness.bot is not None
+        scheduler = harness.bot.services.scheduler
+        if dispatcher_first:
+            own_pass = scheduler.run_due
+
+            async def after_the_dispatcher() -> int:
+                await own_pass()  # the dispatcher's pass takes every job due
+                return await own_pass()  # the sandbox's pass finds none left
+
+            monkeypatch.setattr(scheduler, "run_due", after_the_dispatcher)
+        assert await harness.advance(timedelta(days=3)) == 3  # three daily raffle draws
+    finally:
+        await harness.stop()
 
 
 async def test_unknown_command_fails_the_run(tmp_path: Path) -> None:
