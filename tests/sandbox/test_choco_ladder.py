@@ -80,7 +80,9 @@ class Run:
                 conn.execute(
                     "SELECT id, number, status, thread_id, json_extract(result, '$.result') AS result,"
                     " json_extract(result, '$.winner') AS winner_seat,"
-                    " json_extract(result, '$.reward_card') AS reward_card, state"
+                    " json_extract(result, '$.reward_card') AS reward_card, state, deadline_at,"
+                    " json_extract(data, '$.pass_at') AS pass_at, json_extract(data, '$.stage') AS stage,"
+                    " json_extract(data, '$.turn_started_at') AS turn_started_at"
                     " FROM matches WHERE game = 'choco' AND number IS NOT NULL"
                 ).fetchone()
             )
