@@ -154,7 +154,7 @@ def _challenge(match: Match[ChocoState]) -> Challenge:
 
 def challenge_match(conn: sqlite3.Connection, ref: int) -> int:
     """The match a challenge button names: a challenge made before the games moved to the matches
-    carries its former id (migration 0015 maps it), any other its match id."""
+    carries its former id (the choco_matches migration maps it), any other its match id."""
     row = conn.execute(
         "SELECT match_id FROM choco_legacy_challenges WHERE challenge_id = ?", (ref,)
     ).fetchone()

@@ -201,7 +201,7 @@ def _seed_v6(conn: sqlite3.Connection) -> None:
 
 
 def _check_v6(conn: sqlite3.Connection) -> None:
-    """Chocobataille's games and challenges live on in the shared matches (migration 0015): a game keeps
+    """Chocobataille's games and challenges live on in the shared matches (migration choco_matches): a game keeps
     its number, its jobs, absences, log and draft; a former challenge id still names its match."""
     later = "2026-01-06T12:00:00.000000Z"
     rows = conn.execute(

@@ -1,4 +1,4 @@
-"""A Chocobataille game in progress when the bot upgrades to the shared matches (migration 0015) keeps its
+"""A Chocobataille game in progress when the bot upgrades to the shared matches (migration choco_matches) keeps its
 number, its pending deadline job, its absence, its log and its panel draft, and plays on: the deadline
 fires, a turn is declared, the game ends. A challenge sent before the upgrade is still answered through the
 id its buttons carry."""
@@ -30,7 +30,8 @@ from tests.services.conftest import open_database
 ALICE, BOB, CAROL = 11, 12, 13
 GUILD, CHANNEL, THREAD = 555, 6, 60
 GAME = 7  # the game's number: a Pillz duel holds match id 7 too
-BEFORE = 14  # the schema version before migration 0015_choco_matches
+# The schema version before the choco_matches migration (whatever number it ends up with).
+BEFORE = next(m.version for m in discover() if m.name == "choco_matches") - 1
 
 
 def mid_game(catalog: ChocoCatalog) -> tuple[ChocoState, list[list[str]]]:
@@ -48,7 +49,7 @@ def mid_game(catalog: ChocoCatalog) -> tuple[ChocoState, list[list[str]]]:
 
 
 def previous_schema(path: Path, clock: ManualClock, catalog: ChocoCatalog) -> ChocoState:
-    """The database as version 14 left it: game 7 mid-turn with its 24 h job and a reminder, an absence
+    """The database as the version before left it: game 7 mid-turn with its 24 h job and a reminder, an absence
     of the player waiting, a log, a draft of the player to act; a Pillz duel at match id 7; challenge 2 not
     answered yet."""
     now = clock.now()
