@@ -53,14 +53,14 @@ async def test_a_numbered_game_counts_its_own_matches_from_one(
     assert (first_other.number, pending.number, one.number, two.number) == (None, None, 1, 2)
     assert two.id == 5 and one.id == 3  # the pending match made no number: no gap in what players see
 
-    def reach(guild: int | None, player: int | None) -> object:
+    async def reach(guild: int | None, player: int | None) -> object:
         def unit(conn: sqlite3.Connection) -> object:
             try:
                 return numbered.load_number(conn, 2, guild=guild, player=player).id
             except NotFound as error:
                 return (error.key, dict(error.params))
 
-        return db.read(unit)
+        return await db.read(unit)
 
     missing = ("matches.error.not_found", {"id": 2})
     assert await reach(GUILD, None) == two.id
