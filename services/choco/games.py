@@ -197,8 +197,6 @@ class ChocoGames:
         """`joined_at`: when the challenger joined this server (the league's membership age, VI.1)."""
         if league not in LEAGUES:
             raise BadInput("choco.error.league", league=league)
-        if challenger == challenged:
-            raise BadInput("choco.error.self_challenge")
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Challenge:
