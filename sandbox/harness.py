@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,6 +21,10 @@ from services.platform.catalogs import DATA_DIR
 
 GUILD_NAME = "Club des cartes"
 GAMES_CHANNEL = "parties"
+
+
+def _done_jobs(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COUNT(*) FROM jobs WHERE state = 'done'").fetchone()[0])
 
 
 class BotHarness:
@@ -103,12 +108,19 @@ class BotHarness:
         await self.emu.settle()
 
     async def advance(self, delta: timedelta) -> int:
-        """Move the bot's clock and run whatever fell due; returns how many jobs fired."""
+        """Move the bot's clock and run whatever fell due; returns how many jobs fired.
+
+        Moving the clock also wakes the bot's own dispatcher, which fires some of those jobs while
+        `run_due` fires the others: the count is read from the jobs table, whoever fired them, so that a
+        transcript does not depend on which of the two claimed a job first. When `run_due` returns, no job
+        due is left unclaimed (each claim commits with its job's effects)."""
         assert self.bot is not None
+        db = self.bot.services.db
+        before = await db.read(_done_jobs)
         self.clock.advance(delta)
-        fired = await self.bot.services.scheduler.run_due()
+        await self.bot.services.scheduler.run_due()
         await self.settle()
-        return fired
+        return await db.read(_done_jobs) - before
 
     @property
     def unexpected_errors(self) -> list[BaseException]:

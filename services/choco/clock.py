@@ -58,10 +58,10 @@ class ChocoClock:
         """D without a declaration: destroy a card; 3 D: pass the turn (the second pass disqualifies). The
         preparatory turn is a turn (IV.1), so each player it still waits for gets the same ladder."""
         game = load(conn, int(job.payload["game"]))
-        if game.status != "live" or not is_current(conn, game.id, job.id):
+        if game.status != "live" or not is_current(conn, game, job.id):
             return
         late = game.to_act()
-        ends = [e for s in late if (e := absence_end(conn, game.id, game.seats[s], now)) is not None]
+        ends = [e for s in late if (e := absence_end(conn, game, game.seats[s], now)) is not None]
         if ends:  # an absence covers now: the clock waits for its end
             shift(conn, now, game, max(ends) - now)
             return
@@ -88,7 +88,7 @@ class ChocoClock:
             before = game.state
             state, events = penalty(before, seat)
             game = save(conn, game, now, state=state)
-            log(conn, game.id, now, None, kind, {"seat": seat, "events": public_events(events)})
+            log(conn, game, now, None, kind, {"seat": seat, "events": public_events(events)})
             told += render.narrate(events, before, state, self.flow.catalog, posts.names(game))
         seat = seats[-1]
         state, events = penalty(game.state, seat)
@@ -98,12 +98,12 @@ class ChocoClock:
 
     def on_reminder(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         game = load(conn, int(job.payload["game"]))
-        if game.status != "live" or not is_current(conn, game.id, job.id):
+        if game.status != "live" or not is_current(conn, game, job.id):
             return
         if game.deadline_at is None or now >= game.deadline_at:  # fired late (downtime): D already passed
             return
         for seat in game.to_act():
-            if absence_end(conn, game.id, game.seats[seat], now) is None:
+            if absence_end(conn, game, game.seats[seat], now) is None:
                 posts.remind(conn, now, game, seat, int(job.payload["hours"]))
 
     async def on_startup(self, last_seen: datetime | None) -> int:
@@ -115,7 +115,7 @@ class ChocoClock:
             moved = forgive_downtime(conn, now, last_seen)
             for game, down in moved:
                 hours = round(down.total_seconds() / 3600, 1)
-                log(conn, game.id, now, None, "downtime_forgiven", {"seconds": int(down.total_seconds())})
+                log(conn, game, now, None, "downtime_forgiven", {"seconds": int(down.total_seconds())})
                 posts.notice(
                     conn,
                     now,

@@ -4,9 +4,9 @@ The player called to act has D to declare (D = the server's turn deadline, 24 h 
 card of their pioche is destroyed; at 3 D (72 h) the turn is passed; the second pass disqualifies (V.2,
 engine/choco/penalties.py applies the game effect). Reminders go to the player before D (12 h and 1 h by
 default). The game row holds `deadline_at` (D), `pass_at` (3 D) and `stage` (1 once the D penalty is
-applied); ONE `choco.deadline` job waits for the next stage, plus the reminders, all recorded in
-`choco_game_jobs`: moving a deadline or ending a turn cancels them in the same transaction, and a handler
-acts only for a job still recorded there (`is_current`).
+applied); ONE `choco.deadline` job waits for the next stage, plus the reminders, all recorded as the
+match's jobs (`match_jobs`, services/shared/matches.py): moving a deadline or ending a turn cancels
+them in the same transaction, and a handler acts only for a job still recorded there (`is_current`).
 
 A declared absence pauses the clock: the deadlines of the player to act move by its length, and a turn
 that starts during an absence starts counting when it ends. Decisions: docs/choco/referee.md.
@@ -19,10 +19,9 @@ from datetime import datetime, timedelta
 
 from core.clock import from_db, to_db
 from core.errors import BadInput, NotAllowed
-from services.choco.game_store import GameRow, load, save
+from services.choco.game_store import MATCHES, GameRow, live_games, save
 from services.choco.leagues import guild_choco_settings
 from services.platform import guild_settings
-from services.platform import scheduler as jobs
 from services.platform.heartbeat import PERIOD
 
 DEADLINE_JOB = "choco:deadline"
@@ -34,47 +33,39 @@ def turn_length(conn: sqlite3.Connection, guild_id: int) -> timedelta:
     return guild_settings.read(conn, guild_id).turn_deadline
 
 
-def absence_end(conn: sqlite3.Connection, game_id: int, player_id: int, at: datetime) -> datetime | None:
+def absence_end(conn: sqlite3.Connection, game: GameRow, player_id: int, at: datetime) -> datetime | None:
     """The end of the player's absence covering `at`, if any (chained absences count as one)."""
     end: datetime | None = None
     point = at
     while True:
         row = conn.execute(
-            "SELECT MAX(until) FROM choco_absences WHERE game_id = ? AND player_id = ? AND starts_at <= ?"
+            "SELECT MAX(until) FROM choco_absences WHERE match_id = ? AND player_id = ? AND starts_at <= ?"
             " AND until > ?",
-            (game_id, player_id, to_db(point), to_db(point)),
+            (game.match_id, player_id, to_db(point), to_db(point)),
         ).fetchone()
         if row[0] is None:
             return end
         end = point = from_db(row[0])
 
 
-def disarm(conn: sqlite3.Connection, game_id: int) -> None:
-    for (job_id,) in conn.execute(
-        "SELECT job_id FROM choco_game_jobs WHERE game_id = ?", (game_id,)
-    ).fetchall():
-        jobs.cancel(conn, int(job_id))
-    conn.execute("DELETE FROM choco_game_jobs WHERE game_id = ?", (game_id,))
+def disarm(conn: sqlite3.Connection, game: GameRow) -> None:
+    MATCHES.disarm(conn, game.match_id)
 
 
-def is_current(conn: sqlite3.Connection, game_id: int, job_id: int) -> bool:
-    found = conn.execute(
-        "SELECT 1 FROM choco_game_jobs WHERE game_id = ? AND job_id = ?", (game_id, job_id)
-    ).fetchone()
-    return found is not None
+def is_current(conn: sqlite3.Connection, game: GameRow, job_id: int) -> bool:
+    return MATCHES.is_current(conn, game.match_id, job_id)
 
 
 def _schedule(
     conn: sqlite3.Connection, now: datetime, game: GameRow, kind: str, due: datetime, **extra: int
 ) -> None:
-    job = jobs.schedule(conn, now, kind, due, {"game": game.id, **extra})
-    if job is not None:
-        conn.execute("INSERT INTO choco_game_jobs (game_id, job_id) VALUES (?, ?)", (game.id, job))
+    """A job naming the game by its number, as jobs armed before the game moved to the matches did."""
+    MATCHES.add_job(conn, now, game.match_id, kind, due, {"game": game.id, **extra})
 
 
 def schedule_jobs(conn: sqlite3.Connection, now: datetime, game: GameRow) -> None:
     """(Re)create the jobs of the game's current deadlines."""
-    disarm(conn, game.id)
+    disarm(conn, game)
     if game.status != "live" or game.deadline_at is None or game.pass_at is None:
         return
     due = game.deadline_at if game.stage == 0 else game.pass_at
@@ -91,7 +82,7 @@ def start_clock(conn: sqlite3.Connection, now: datetime, game: GameRow) -> GameR
     start = now
     if game.status == "live" and game.state.turn > 0:
         player = game.seats[game.state.active]
-        end = absence_end(conn, game.id, player, now)
+        end = absence_end(conn, game, player, now)
         if end is not None:
             start = end
     length = turn_length(conn, game.guild_id)
@@ -126,8 +117,8 @@ def declare_absence(
     cap = guild_choco_settings(conn, game.guild_id).absence_cap_hours
     used = int(
         conn.execute(
-            "SELECT COALESCE(SUM(hours), 0) FROM choco_absences WHERE game_id = ? AND player_id = ?",
-            (game.id, player_id),
+            "SELECT COALESCE(SUM(hours), 0) FROM choco_absences WHERE match_id = ? AND player_id = ?",
+            (game.match_id, player_id),
         ).fetchone()[0]
     )
     if hours <= 0:
@@ -136,9 +127,9 @@ def declare_absence(
         raise NotAllowed("choco.error.absence_cap", cap=cap, left=max(cap - used, 0))
     until = now + timedelta(hours=hours)
     conn.execute(
-        "INSERT INTO choco_absences (game_id, player_id, starts_at, until, hours, reason, created_at)"
+        "INSERT INTO choco_absences (match_id, player_id, starts_at, until, hours, reason, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game.id, player_id, to_db(now), to_db(until), hours, reason, to_db(now)),
+        (game.match_id, player_id, to_db(now), to_db(until), hours, reason, to_db(now)),
     )
     called = [game.seats[s] for s in game.to_act()]
     if player_id in called and game.state.turn > 0:
@@ -157,11 +148,9 @@ def forgive_downtime(
     if down <= 2 * PERIOD:  # a restart, not an outage: the heartbeat runs every minute
         return []
     moved: list[tuple[GameRow, timedelta]] = []
-    rows = conn.execute("SELECT id, guild_id FROM choco_games WHERE status = 'live'").fetchall()
-    for game_id, guild_id in rows:
-        if not guild_choco_settings(conn, int(guild_id)).forgive_downtime:
+    for game in live_games(conn):
+        if not guild_choco_settings(conn, game.guild_id).forgive_downtime:
             continue
-        game = load(conn, int(game_id))
         if game.deadline_at is None:
             continue
         moved.append((shift(conn, now, game, down), down))

@@ -56,7 +56,7 @@ def advance(
     before = game.state
     turn_before = (before.turn, before.active)
     game = save(conn, game, now, state=state, **changes)
-    log(conn, game.id, now, actor, kind, {**(data or {}), "events": public_events(events)})
+    log(conn, game, now, actor, kind, {**(data or {}), "events": public_events(events)})
     if state.finished:
         return finish(
             conn, now, game, catalog, rng, before=before, events=events, notes=notes, refused=refused
@@ -125,13 +125,19 @@ def finish(
         reward, reward_id = reward_card(
             conn, now, game.seats[winner], game.league, rng, f"choco:game:{game.id}"
         )
-    disarm(conn, game.id)
+    disarm(conn, game)
     game = save(
-        conn, game, now, status="over", result=result, winner_seat=winner, deadline_at=None, pass_at=None
+        conn,
+        game,
+        now,
+        status="over",
+        result=result,
+        winner_seat=winner,
+        reward_card=reward,
+        deadline_at=None,
+        pass_at=None,
     )
-    if reward is not None:
-        conn.execute("UPDATE choco_games SET reward_card = ? WHERE id = ?", (reward, game.id))
-    log(conn, game.id, now, None, "end", {"result": result, "winner": winner, "reward": reward_id})
+    log(conn, game, now, None, "end", {"result": result, "winner": winner, "reward": reward_id})
     after: list[Text] = []
     if reward_id is not None and winner is not None:
         after.append(

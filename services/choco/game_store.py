@@ -1,8 +1,12 @@
-"""Chocobataille games in the database: one row per game, its log, its pending jobs and its panel drafts.
+"""Chocobataille games as matches of the shared block (services/shared/matches.py): the game's view of a
+match, its log, its pending jobs' owner and its panel drafts.
 
-Every change of a game is a conditional UPDATE on `version` (the version the caller loaded), so two clicks,
-a click and a deadline, or two deadlines can never both apply to the same state: the second finds a newer
-version and changes nothing (`StaleGame`). Callers run these functions inside one write unit.
+A game is named by its number (`matches.number`, "partie n° 12"): that is `GameRow.id`, what players see,
+what buttons, commands and job payloads carry; the match id stays inside the store (`GameRow.match_id`,
+which the game's own tables reference). Every change of a game is a save of the block guarded by the
+version the caller loaded, so two clicks, a click and a deadline, or two deadlines can never both apply to
+the same state: the second finds a newer version and changes nothing (`StaleMatch`, with Chocobataille's
+message). Callers run these functions inside one write unit.
 """
 
 from __future__ import annotations
@@ -14,24 +18,33 @@ from datetime import datetime
 from typing import Any
 
 from core.clock import from_db, to_db
-from core.errors import NotAllowed, NotFound
+from core.errors import NotAllowed
 from engine.choco import ENGINE as CHOCO_ENGINE
 from engine.choco import ChocoState
-from engine.errors import DomainError
+from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 
 ENGINE = CHOCO_ENGINE
 LEAGUES = ("bronze", "argent", "or")
 
-
-class StaleGame(DomainError):
-    """The game changed since it was read (a double click, or a deadline that fired meanwhile)."""
-
-    key = "choco.error.stale"
+RULES: MatchRules[ChocoState] = MatchRules(
+    game="choco",
+    engine=ENGINE,
+    texts=MatchTexts(
+        stale="choco.error.stale",
+        not_found="choco.error.no_game",
+        not_player="choco.error.not_player",
+        not_your_turn="choco.error.not_your_turn",
+    ),
+    numbered=True,
+    answers_in_dms=True,
+)
+# The match steps of Chocobataille: stateless, so one value serves every container.
+MATCHES: Matches[ChocoState, Match[ChocoState]] = Matches(RULES, Match)
 
 
 @dataclass(frozen=True)
 class GameRow:
-    id: int
+    id: int  # the game's number, as players know it
     guild_id: int
     channel_id: int
     thread_id: int | None
@@ -48,6 +61,9 @@ class GameRow:
     faulted_turn: int | None
     result: str | None
     winner_seat: int | None
+    match_id: int  # the shared match: the key of the game's own tables
+    decks: tuple[list[str], list[str]]  # as dealt: with the seed and the log, a replay
+    reward_card: int | None = None
 
     @property
     def where(self) -> int:
@@ -64,48 +80,89 @@ class GameRow:
         return [] if self.status != "live" else ENGINE.current_players(self.state)
 
 
-def _when(value: str | None) -> datetime | None:
-    return None if value is None else from_db(value)
+def _when(value: Any) -> datetime | None:
+    return None if value is None else from_db(str(value))
 
 
-def _row(row: sqlite3.Row) -> GameRow:
+def _stamp(value: datetime | None) -> str | None:
+    return None if value is None else to_db(value)
+
+
+def row_of(match: Match[ChocoState]) -> GameRow:
+    """The game a started match holds (a pending challenge has no game yet)."""
+    assert match.number is not None and match.state is not None and match.seed is not None
+    seat0, seat1 = match.seats
+    assert seat0 is not None and seat1 is not None  # Chocobataille has no AI seat
+    data, result = match.data, match.result or {}
+    decks = match.setup or [[], []]
     return GameRow(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        channel_id=int(row["channel_id"]),
-        thread_id=None if row["thread_id"] is None else int(row["thread_id"]),
-        league=str(row["league"]),
-        seats=(int(row["seat0_id"]), int(row["seat1_id"])),
-        seed=int(row["seed"]),
-        state=ENGINE.from_json(row["state"]),
-        status=str(row["status"]),
-        version=int(row["version"]),
-        turn_started_at=_when(row["turn_started_at"]),
-        deadline_at=_when(row["deadline_at"]),
-        pass_at=_when(row["pass_at"]),
-        stage=int(row["stage"]),
-        faulted_turn=None if row["faulted_turn"] is None else int(row["faulted_turn"]),
-        result=row["result"],
-        winner_seat=None if row["winner_seat"] is None else int(row["winner_seat"]),
+        id=match.number,
+        guild_id=match.guild_id,
+        channel_id=match.channel_id,
+        thread_id=match.thread_id,
+        league=match.kind,
+        seats=(seat0, seat1),
+        seed=match.seed,
+        state=match.state,
+        status=match.status,
+        version=match.version,
+        turn_started_at=_when(data.get("turn_started_at")),
+        deadline_at=match.deadline_at,
+        pass_at=_when(data.get("pass_at")),
+        stage=int(data.get("stage", 0)),
+        faulted_turn=data.get("faulted_turn"),
+        result=result.get("result"),
+        winner_seat=result.get("winner"),
+        match_id=match.id,
+        decks=(list(decks[0]), list(decks[1])),
+        reward_card=result.get("reward_card"),
+    )
+
+
+def _as_match(game: GameRow) -> Match[ChocoState]:
+    """The match as the block saves it, at the version `game` was read."""
+    result = None
+    if game.result is not None:
+        result = {"result": game.result, "winner": game.winner_seat, "reward_card": game.reward_card}
+    return Match(
+        rules=RULES,
+        id=game.match_id,
+        game=RULES.game,
+        kind=game.league,
+        guild_id=game.guild_id,
+        channel_id=game.channel_id,
+        thread_id=game.thread_id,
+        seats=game.seats,
+        status=game.status,
+        seed=game.seed,
+        setup=[game.decks[0], game.decks[1]],
+        state=game.state,
+        data={
+            "turn_started_at": _stamp(game.turn_started_at),
+            "pass_at": _stamp(game.pass_at),
+            "stage": game.stage,
+            "faulted_turn": game.faulted_turn,
+        },
+        version=game.version,
+        message_item=None,
+        deadline_at=game.deadline_at,
+        deadline_job=None,
+        result=result,
+        expires_at=None,
+        number=game.id,
     )
 
 
 def load(conn: sqlite3.Connection, game_id: int) -> GameRow:
-    row = conn.execute("SELECT * FROM choco_games WHERE id = ?", (game_id,)).fetchone()
-    if row is None:
-        raise NotFound("choco.error.no_game", id=game_id)
-    return _row(row)
+    """A game named by the bot itself (a job's payload, a game it just read)."""
+    return row_of(MATCHES.number_trusted(conn, game_id))
 
 
 def load_here(conn: sqlite3.Connection, game_id: int, guild_id: int | None, player: int | None) -> GameRow:
     """A game a user names (an option, a button's custom_id, the thread), seen from where they act: in a
     server, only that server's games; in DMs (`guild_id` None), only the games `player` plays. Any other
     game is answered exactly like one that does not exist, so that another server learns nothing of it."""
-    game = load(conn, game_id)
-    own = guild_id is None and player is not None and player in game.seats
-    if game.guild_id != guild_id and not own:
-        raise NotFound("choco.error.no_game", id=game_id)
-    return game
+    return row_of(MATCHES.load_number(conn, game_id, guild=guild_id, player=player))
 
 
 def live(game: GameRow) -> GameRow:
@@ -123,18 +180,43 @@ def live_here(conn: sqlite3.Connection, game_id: int, guild_id: int | None, play
 
 
 def by_thread(conn: sqlite3.Connection, thread_id: int) -> int | None:
-    row = conn.execute("SELECT id FROM choco_games WHERE thread_id = ?", (thread_id,)).fetchone()
-    return None if row is None else int(row[0])
+    found = MATCHES.in_thread(conn, thread_id)
+    return None if found is None else found.number
 
 
 def live_games_of(conn: sqlite3.Connection, player_id: int, guild_id: int | None = None) -> list[GameRow]:
     """The player's live games: those of one server, or all of them (`guild_id` None: in DMs)."""
-    rows = conn.execute(
-        "SELECT * FROM choco_games WHERE status = 'live' AND (seat0_id = ? OR seat1_id = ?)"
-        " AND (? IS NULL OR guild_id = ?) ORDER BY id",
-        (player_id, player_id, guild_id, guild_id),
+    return [row_of(m) for m in MATCHES.live_of(conn, player_id, guild_id)]
+
+
+def live_games(conn: sqlite3.Connection) -> list[GameRow]:
+    return [row_of(m) for m in MATCHES.live(conn)]
+
+
+def start(
+    conn: sqlite3.Connection,
+    now: datetime,
+    match: Match[ChocoState],
+    *,
+    seed: int,
+    decks: tuple[list[str], list[str]],
+    state: ChocoState,
+    channel_id: int,
+) -> Match[ChocoState]:
+    """The accepted challenge's match becomes the game (one save), with the game's next number, in the
+    channel where the game is played; the challenge's expiry job goes with the challenge."""
+    MATCHES.cancel_job(conn, match)
+    return MATCHES.start(
+        conn,
+        now,
+        match,
+        seed=seed,
+        setup=[decks[0], decks[1]],
+        state=state,
+        data={"turn_started_at": None, "pass_at": None, "stage": 0, "faulted_turn": None},
+        channel_id=channel_id,
+        deadline_job=None,
     )
-    return [_row(r) for r in rows]
 
 
 def insert(
@@ -149,66 +231,45 @@ def insert(
     decks: tuple[list[str], list[str]],
     state: ChocoState,
 ) -> int:
-    cursor = conn.execute(
-        "INSERT INTO choco_games (guild_id, channel_id, league, seat0_id, seat1_id, seed, decks, state,"
-        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            guild_id,
-            channel_id,
-            league,
-            seats[0],
-            seats[1],
-            seed,
-            json.dumps(list(decks)),
-            ENGINE.to_json(state),
-            to_db(now),
-            to_db(now),
-        ),
-    )
-    return int(cursor.lastrowid or 0)
+    """A game without a challenge (tests, tools): its match is made and started at once. Its number."""
+    match = MATCHES.create(conn, now, guild_id=guild_id, channel_id=channel_id, seats=seats, kind=league)
+    return row_of(start(conn, now, match, seed=seed, decks=decks, state=state, channel_id=channel_id)).id
 
 
 def save(conn: sqlite3.Connection, game: GameRow, now: datetime, **changes: Any) -> GameRow:
-    """Write `changes` (GameRow fields) if the row is still at `game.version`; the new row is returned."""
-    updated = replace(game, **changes, version=game.version + 1)
-    values = {
-        "thread_id": updated.thread_id,
-        "state": ENGINE.to_json(updated.state),
-        "status": updated.status,
-        "turn_started_at": None if updated.turn_started_at is None else to_db(updated.turn_started_at),
-        "deadline_at": None if updated.deadline_at is None else to_db(updated.deadline_at),
-        "pass_at": None if updated.pass_at is None else to_db(updated.pass_at),
-        "stage": updated.stage,
-        "faulted_turn": updated.faulted_turn,
-        "result": updated.result,
-        "winner_seat": updated.winner_seat,
-    }
-    columns = ", ".join(f"{name} = ?" for name in values)
-    ended = to_db(now) if updated.status != "live" and game.status == "live" else None
-    cursor = conn.execute(
-        f"UPDATE choco_games SET {columns}, version = version + 1, updated_at = ?,"
-        " ended_at = COALESCE(?, ended_at) WHERE id = ? AND version = ?",
-        (*values.values(), to_db(now), ended, game.id, game.version),
+    """Write `changes` (GameRow fields) if the game is still at `game.version`; the new row is returned."""
+    updated = replace(game, **changes)
+    moved = _as_match(updated)
+    saved = MATCHES.save(
+        conn,
+        _as_match(game),
+        now,
+        status=moved.status,
+        state=moved.state,
+        data=moved.data,
+        thread_id=moved.thread_id,
+        deadline_at=moved.deadline_at,
+        result=moved.result,
     )
-    if cursor.rowcount != 1:
-        raise StaleGame()
-    return updated
+    return row_of(saved)
 
 
 def log(
     conn: sqlite3.Connection,
-    game_id: int,
+    game: GameRow,
     now: datetime,
     actor_id: int | None,
     kind: str,
     data: dict[str, Any] | None = None,
 ) -> int:
     """Append to the game's log (actions, penalties, absences, referee acts): its history, in order."""
-    row = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM choco_game_log WHERE game_id = ?", (game_id,))
+    row = conn.execute(
+        "SELECT COALESCE(MAX(seq), 0) + 1 FROM choco_game_log WHERE match_id = ?", (game.match_id,)
+    )
     seq = int(row.fetchone()[0])
     conn.execute(
-        "INSERT INTO choco_game_log (game_id, seq, at, actor_id, kind, data) VALUES (?, ?, ?, ?, ?, ?)",
-        (game_id, seq, to_db(now), actor_id, kind, json.dumps(data or {}, sort_keys=True)),
+        "INSERT INTO choco_game_log (match_id, seq, at, actor_id, kind, data) VALUES (?, ?, ?, ?, ?, ?)",
+        (game.match_id, seq, to_db(now), actor_id, kind, json.dumps(data or {}, sort_keys=True)),
     )
     return seq
 
@@ -222,9 +283,10 @@ class LogEntry:
     data: dict[str, Any]
 
 
-def read_log(conn: sqlite3.Connection, game_id: int) -> list[LogEntry]:
+def read_log(conn: sqlite3.Connection, game: GameRow) -> list[LogEntry]:
     rows = conn.execute(
-        "SELECT seq, at, actor_id, kind, data FROM choco_game_log WHERE game_id = ? ORDER BY seq", (game_id,)
+        "SELECT seq, at, actor_id, kind, data FROM choco_game_log WHERE match_id = ? ORDER BY seq",
+        (game.match_id,),
     )
     return [
         LogEntry(int(r[0]), from_db(r[1]), None if r[2] is None else int(r[2]), str(r[3]), json.loads(r[4]))
@@ -238,7 +300,7 @@ def read_log(conn: sqlite3.Connection, game_id: int) -> list[LogEntry]:
 def draft(conn: sqlite3.Connection, game: GameRow, seat: int) -> list[Any]:
     """The steps a player has put in the guided panel, as engine actions; empty if built on another version."""
     row = conn.execute(
-        "SELECT version, steps FROM choco_drafts WHERE game_id = ? AND seat = ?", (game.id, seat)
+        "SELECT version, steps FROM choco_drafts WHERE match_id = ? AND seat = ?", (game.match_id, seat)
     ).fetchone()
     if row is None or int(row[0]) != game.version:
         return []
@@ -247,11 +309,11 @@ def draft(conn: sqlite3.Connection, game: GameRow, seat: int) -> list[Any]:
 
 def save_draft(conn: sqlite3.Connection, game: GameRow, seat: int, steps: list[Any], now: datetime) -> None:
     conn.execute(
-        "INSERT INTO choco_drafts (game_id, seat, version, steps, updated_at) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT (game_id, seat) DO UPDATE SET version = excluded.version, steps = excluded.steps,"
+        "INSERT INTO choco_drafts (match_id, seat, version, steps, updated_at) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (match_id, seat) DO UPDATE SET version = excluded.version, steps = excluded.steps,"
         " updated_at = excluded.updated_at",
         (
-            game.id,
+            game.match_id,
             seat,
             game.version,
             json.dumps([ENGINE.action_to_json(s) for s in steps]),

@@ -30,17 +30,19 @@ from services.choco.flow import Flow, title
 from services.choco.game_store import (
     ENGINE,
     LEAGUES,
+    MATCHES,
+    RULES,
     GameRow,
-    StaleGame,
     by_thread,
-    insert,
     live_games_of,
     live_here,
     load,
     load_here,
     load_live,
     log,
+    row_of,
     save,
+    start,
 )
 from services.choco.notation import UnownedCard, describe, parse_turn
 from services.choco.render import hand
@@ -48,6 +50,8 @@ from services.platform import guild_settings
 from services.platform.messages import Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Scheduler
+from services.shared.challenges import Challenges, ChallengeTexts
+from services.shared.matches import Match, StaleMatch
 from store.db import Database
 from store.idempotency import once
 
@@ -120,37 +124,39 @@ class Declared:
     problems: tuple[Text, ...] = ()
 
 
-def _challenge(row: sqlite3.Row) -> Challenge:
+CHALLENGE_TEXTS = ChallengeTexts(
+    self_challenge="choco.error.self_challenge",
+    not_yours="choco.error.not_your_challenge",
+    own="choco.error.own_challenge",
+    not_found="choco.error.no_challenge",
+)
+
+
+def _challenge(match: Match[ChocoState]) -> Challenge:
+    """A challenge as the cogs show it: once accepted, the match is the game (`game_id`, its number)."""
+    challenger, challenged = match.seats
+    assert challenger is not None and challenged is not None and match.expires_at is not None
+    started = match.status in ("live", "over", "cancelled")
     return Challenge(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        channel_id=int(row["channel_id"]),
-        challenger_id=int(row["challenger_id"]),
-        challenged_id=int(row["challenged_id"]),
-        league=str(row["league"]),
-        status=str(row["status"]),
-        expires_at=from_db(row["expires_at"]),
-        game_id=None if row["game_id"] is None else int(row["game_id"]),
+        id=match.id,
+        guild_id=match.guild_id,
+        channel_id=match.channel_id,
+        challenger_id=challenger,
+        challenged_id=challenged,
+        league=match.kind,
+        status="accepted" if started else match.status,
+        expires_at=match.expires_at,
+        game_id=match.number,
     )
 
 
-def load_challenge(conn: sqlite3.Connection, challenge_id: int) -> Challenge:
-    row = conn.execute("SELECT * FROM choco_challenges WHERE id = ?", (challenge_id,)).fetchone()
-    if row is None:
-        raise NotFound("choco.error.no_challenge")
-    return _challenge(row)
-
-
-def challenge_here(
-    conn: sqlite3.Connection, challenge_id: int, guild_id: int | None, player: int
-) -> Challenge:
-    """A challenge named by a button, as `load_here` sees a game: one of another server (or, in DMs, one
-    the clicker is not part of) does not exist for the clicker."""
-    found = load_challenge(conn, challenge_id)
-    own = guild_id is None and player in (found.challenger_id, found.challenged_id)
-    if found.guild_id != guild_id and not own:
-        raise NotFound("choco.error.no_challenge")
-    return found
+def challenge_match(conn: sqlite3.Connection, ref: int) -> int:
+    """The match a challenge button names: a challenge made before the games moved to the matches
+    carries its former id (the choco_matches migration maps it), any other its match id."""
+    row = conn.execute(
+        "SELECT match_id FROM choco_legacy_challenges WHERE challenge_id = ?", (ref,)
+    ).fetchone()
+    return ref if row is None else int(row[0])
 
 
 class ChocoGames:
@@ -168,6 +174,10 @@ class ChocoGames:
         self.rng = rng  # seeds and reward draws: used only inside write units (the writer's thread)
         self.scheduler = scheduler
         self.flow = Flow(catalog, rng)
+        # A second answer gets the challenge as it stands (the game the first one started), not a refusal.
+        self.challenges = Challenges(
+            MATCHES, scheduler, CHALLENGE_TTL, CHALLENGE_TEXTS, answered_returns=True
+        )
 
     # --- challenges ---------------------------------------------------------------------------------
 
@@ -185,37 +195,25 @@ class ChocoGames:
         """`joined_at`: when the challenger joined this server (the league's membership age, VI.1)."""
         if league not in LEAGUES:
             raise BadInput("choco.error.league", league=league)
-        if challenger == challenged:
-            raise BadInput("choco.error.self_challenge")
         now = self.clock.now()
-        request = f"choco:challenge:{key}"
-
-        def make(conn: sqlite3.Connection) -> dict[str, Any]:
-            check_can_play(conn, self.catalog, challenger, guild_id, league, now, joined_at=joined_at)
-            cursor = conn.execute(
-                "INSERT INTO choco_challenges (guild_id, channel_id, challenger_id, challenged_id, league,"
-                " request_key, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    challenger,
-                    challenged,
-                    league,
-                    request,
-                    to_db(now),
-                    to_db(now + CHALLENGE_TTL),
-                ),
-            )
-            return {"id": int(cursor.lastrowid or 0)}
 
         def unit(conn: sqlite3.Connection) -> Challenge:
             ensure_player(conn, challenger, now)
             ensure_player(conn, challenged, now)
-            stored, _ = once(conn, request, now, lambda: make(conn))
-            found = load_challenge(conn, int(stored["id"]))
-            if found.challenger_id != challenger:
-                raise NotAllowed()
-            return found
+            made = self.challenges.challenge(
+                conn,
+                now,
+                request_key=f"choco:challenge:{key}",
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger=challenger,
+                challenged=challenged,
+                kind=league,
+                prepare=lambda: check_can_play(
+                    conn, self.catalog, challenger, guild_id, league, now, joined_at=joined_at
+                ),
+            )
+            return _challenge(made)
 
         return await self.db.write(unit)
 
@@ -227,42 +225,31 @@ class ChocoGames:
         guild_id: int | None = None,
         joined_at: datetime | None = None,
     ) -> Challenge:
-        """The challenged player accepts (the game is created) or declines; the challenger may withdraw.
-        Only the first answer counts (conditional UPDATE on the pending status). `guild_id` is the server
-        where the click happens (None in DMs), as for every use case that takes an id from a user;
-        `joined_at` when the clicking player joined it."""
+        """The challenged player accepts (the game starts) or declines; the challenger may withdraw.
+        Only the first answer counts (the challenges block, services/shared/challenges.py). `guild_id` is
+        the server where the click happens (None in DMs), as for every use case that takes an id from a
+        user; `joined_at` when the clicking player joined it."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Challenge:
-            found = challenge_here(conn, challenge_id, guild_id, player)
-            if player not in (found.challenger_id, found.challenged_id):
-                raise NotAllowed("choco.error.not_your_challenge")
-            if found.status != "pending":
-                return found
-            if found.expires_at <= now:
-                conn.execute(
-                    "UPDATE choco_challenges SET status = 'expired' WHERE id = ? AND status = 'pending'",
-                    (challenge_id,),
-                )
-                return load_challenge(conn, challenge_id)
-            if player == found.challenger_id:
-                if accept:
-                    raise NotAllowed("choco.error.own_challenge")
-                status = "withdrawn"
-            else:
-                status = "accepted" if accept else "declined"
-            game_id = self._create_game(conn, now, found, joined_at) if status == "accepted" else None
-            conn.execute(
-                "UPDATE choco_challenges SET status = ?, decided_at = ?, game_id = ? WHERE id = ? AND status = 'pending'",
-                (status, to_db(now), game_id, challenge_id),
+            match, accepted = self.challenges.answer(
+                conn,
+                now,
+                challenge_match(conn, challenge_id),
+                guild=guild_id,
+                player=player,
+                accept=accept,
             )
-            return load_challenge(conn, challenge_id)
+            if accepted:
+                match = self._start_game(conn, now, match, joined_at)
+            return _challenge(match)
 
         return await self.db.write(unit)
 
-    def _create_game(
-        self, conn: sqlite3.Connection, now: datetime, found: Challenge, joined_at: datetime | None
-    ) -> int:
+    def _start_game(
+        self, conn: sqlite3.Connection, now: datetime, match: Match[ChocoState], joined_at: datetime | None
+    ) -> Match[ChocoState]:
+        found = _challenge(match)
         ensure_player(conn, found.challenged_id, now)
         league, guild = found.league, found.guild_id
         decks = (
@@ -276,26 +263,16 @@ class ChocoGames:
         players = [PlayerSetup(seat=s, player_id=seats[s], deck=tuple(decks[s])) for s in (0, 1)]
         state = ENGINE.new_game(players, seed, {CATALOG_OPTION: self.catalog})
         channel = guild_settings.read(conn, found.guild_id).games_channel_id or found.channel_id
-        game_id = insert(
-            conn,
-            now,
-            guild_id=found.guild_id,
-            channel_id=channel,
-            league=found.league,
-            seats=seats,
-            seed=seed,
-            decks=decks,
-            state=state,
-        )
+        started = start(conn, now, match, seed=seed, decks=decks, state=state, channel_id=channel)
         log(
             conn,
-            game_id,
+            row_of(started),
             now,
             found.challenged_id,
             "created",
             {"challenge": found.id, "seed": seed, "decks": list(decks)},
         )
-        return game_id
+        return started
 
     async def claim_thread(self, game_id: int, key: str) -> bool:
         """Whether this click opens the game's thread: a double click on "Accepter" must not open two.
@@ -319,7 +296,7 @@ class ChocoGames:
                 return game
             game = save(conn, game, now, thread_id=thread_id)
             game = start_clock(conn, now, game)
-            log(conn, game.id, now, None, "opened", {"thread": thread_id})
+            log(conn, game, now, None, "opened", {"thread": thread_id})
             posts.resolution(
                 conn,
                 now,
@@ -407,7 +384,7 @@ class ChocoGames:
         def unit(conn: sqlite3.Connection) -> Declared:
             game = live_here(conn, game_id, guild_id, player)
             if version is not None and version != game.version:
-                raise StaleGame()
+                raise StaleMatch(RULES.texts.stale)
             seat = game.seat_of(player)
             if seat not in game.to_act():
                 raise NotAllowed("choco.error.not_your_turn")
@@ -429,7 +406,7 @@ class ChocoGames:
         game = save(conn, game, now, state=state, faulted_turn=state.turn)
         log(
             conn,
-            game.id,
+            game,
             now,
             game.seats[seat],
             "fault_unowned_card",
@@ -555,7 +532,7 @@ class ChocoGames:
             game, until, left = declare_absence(conn, now, game, player, hours, reason)
         except DomainError as error:  # raised before anything was written for this game
             return Absence(game.id, game.where, None, 0, Text(error.key, dict(error.params)))
-        log(conn, game.id, now, player, "absence", {"hours": hours, "reason": reason, "until": to_db(until)})
+        log(conn, game, now, player, "absence", {"hours": hours, "reason": reason, "until": to_db(until)})
         notice = {
             "player": posts.names(game)[seat],
             "until": f"<t:{int(until.timestamp())}:F>",

@@ -29,11 +29,12 @@ from engine.choco import (
     Summon,
 )
 from engine.errors import IllegalAction
-from services.choco.game_store import ENGINE, GameRow, StaleGame, draft, live_here, save_draft
+from services.choco.game_store import ENGINE, RULES, GameRow, draft, live_here, save_draft
 from services.choco.games import ChocoGames, Declared
 from services.choco.notation import describe
 from services.choco.text import enemy_labels, own_labels
 from services.platform.messages import Text
+from services.shared.matches import StaleMatch
 from store.db import Database
 
 MAX_OPTIONS = 25  # Discord's limit per select
@@ -216,7 +217,7 @@ class ChocoPanel:
         game = live_here(conn, game_id, guild_id, player)
         seat = game.seat_of(player)
         if version is not None and version != game.version:
-            raise StaleGame()
+            raise StaleMatch(RULES.texts.stale)
         if seat not in game.to_act():
             raise NotAllowed("choco.error.not_your_turn")
         return game, seat

@@ -86,9 +86,9 @@ def log_entry(entry: LogEntry, full: bool) -> dict[str, object]:
     }
 
 
-def open_penalties(conn: sqlite3.Connection, game_id: int) -> list[tuple[int, str, int]]:
+def open_penalties(conn: sqlite3.Connection, game: GameRow) -> list[tuple[int, str, int]]:
     """(log seq, kind, seat) of the penalties no referee has cancelled yet, oldest first."""
-    entries = read_log(conn, game_id)
+    entries = read_log(conn, game)
     cancelled = {int(e.data.get("penalty", 0)) for e in entries if e.kind == "referee_cancel_penalty"}
     return [
         (e.seq, e.kind, int(e.data["seat"]))
@@ -110,7 +110,7 @@ class ChocoReferee:
         def unit(conn: sqlite3.Connection) -> list[dict[str, object]]:
             game = authorize(conn, game_id, referee)
             full = game.status != "live"
-            return [log_entry(e, full) for e in read_log(conn, game.id)]
+            return [log_entry(e, full) for e in read_log(conn, game)]
 
         return await self.db.read(unit)
 
@@ -122,7 +122,7 @@ class ChocoReferee:
         def unit(conn: sqlite3.Connection) -> GameRow:
             game = live(authorize(conn, game_id, referee))
             game = shift(conn, now, game, timedelta(hours=hours))
-            log(conn, game.id, now, referee.user_id, "referee_extend", {"hours": hours})
+            log(conn, game, now, referee.user_id, "referee_extend", {"hours": hours})
             text = Text(
                 "choco.referee.extended",
                 {"referee": f"<@{referee.user_id}>", "hours": hours, "deadline": posts.deadline_text(game)},
@@ -140,13 +140,13 @@ class ChocoReferee:
 
         def unit(conn: sqlite3.Connection) -> str:
             game = live(authorize(conn, game_id, referee))
-            pending = open_penalties(conn, game.id)
+            pending = open_penalties(conn, game)
             if not pending:
                 raise NotAllowed("choco.error.no_penalty")
             seq, kind, seat = pending[-1]
             try:
                 if kind == "penalty_24h":
-                    event = _destroyed(conn, game.id, seq)
+                    event = _destroyed(conn, game, seq)
                     state, events = restore_destroyed(
                         game.state, seat, str(event["card"]), str(event["from"])
                     )
@@ -180,7 +180,7 @@ class ChocoReferee:
             if winner_id is not None and winner_id not in game.seats:
                 raise NotAllowed("choco.error.winner_not_player")
             winner = None if winner_id is None else game.seats.index(winner_id)
-            log(conn, game.id, now, referee.user_id, "referee_end", {"winner": winner})
+            log(conn, game, now, referee.user_id, "referee_end", {"winner": winner})
             who = f"<@{referee.user_id}>"
             if winner is None:
                 note = Text("choco.referee.ended_draw", {"referee": who})
@@ -205,11 +205,11 @@ class ChocoReferee:
 
         def unit(conn: sqlite3.Connection) -> GameRow:
             game = live(authorize(conn, game_id, referee))
-            disarm(conn, game.id)
+            disarm(conn, game)
             game = save(
                 conn, game, now, status="cancelled", result="cancelled", deadline_at=None, pass_at=None
             )
-            log(conn, game.id, now, referee.user_id, "referee_cancel", {})
+            log(conn, game, now, referee.user_id, "referee_cancel", {})
             text = Text("choco.referee.cancelled", {"referee": f"<@{referee.user_id}>"})
             posts.notice(conn, now, game, text, archive=True)
             return game
@@ -217,9 +217,9 @@ class ChocoReferee:
         return await self.db.write(unit)
 
 
-def _destroyed(conn: sqlite3.Connection, game_id: int, seq: int) -> dict[str, object]:
+def _destroyed(conn: sqlite3.Connection, game: GameRow, seq: int) -> dict[str, object]:
     """The card a 24 h penalty destroyed, from the log (a penalty on empty piles destroyed nothing)."""
-    entry = next(e for e in read_log(conn, game_id) if e.seq == seq)
+    entry = next(e for e in read_log(conn, game) if e.seq == seq)
     event = next((e for e in entry.data.get("events", []) if e["kind"] == "penalty_destroyed"), None)
     if event is None:
         raise NotAllowed("choco.error.penalty_gone")

@@ -5,7 +5,9 @@ the same id, so the challenge's buttons and the game's name one thing. Only the 
 as every save is guarded by the version; a later click (a double click, a forged button) is refused
 privately. Expiry is a scheduler job armed with the challenge, so a challenge nobody answers ends on
 time even across restarts; an answer arriving after the expiry time but before its job ran expires the
-challenge itself, so the outcome never depends on which of the two ran first.
+challenge itself, so the outcome never depends on which of the two ran first. A game may answer a later
+click with the challenge as it stands (`answered_returns`) instead of a refusal: Chocobataille shows the
+second clicker the game the first one started.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from core.errors import BadInput, NotAllowed
+from core.errors import BadInput, NotAllowed, NotFound
 from services.platform.scheduler import Job, Scheduler
 from services.shared.matches import Match, Matches
 
@@ -32,6 +34,7 @@ class ChallengeTexts:
     not_yours: str = "matches.challenge.not_yours"
     answered: str = "matches.challenge.answered"
     own: str = "matches.challenge.own"
+    not_found: str | None = None  # None: the match's own `not_found` message
 
 
 class Challenges(Generic[S, M]):
@@ -43,10 +46,13 @@ class Challenges(Generic[S, M]):
         scheduler: Scheduler | None,
         ttl: timedelta,
         texts: ChallengeTexts = ChallengeTexts(),
+        *,
+        answered_returns: bool = False,
     ) -> None:
         self.matches = matches
         self.ttl = ttl
         self.texts = texts
+        self.answered_returns = answered_returns
         self.expiry_job = f"{matches.rules.game}:challenge:expire"
         if scheduler is not None:
             scheduler.on(self.expiry_job, self.on_expiry)
@@ -88,18 +94,33 @@ class Challenges(Generic[S, M]):
         return found
 
     def answer(
-        self, conn: sqlite3.Connection, now: datetime, match_id: int, *, guild: int, player: int, accept: bool
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        match_id: int,
+        *,
+        guild: int | None,
+        player: int,
+        accept: bool,
     ) -> tuple[M, bool]:
         """The challenged player accepts or declines; the challenger may withdraw (a refusal from them).
+        `guild` is where the click happens (None in DMs, for a game whose rules answer there).
 
         Returns the match and whether it was accepted: then the caller starts it in the same unit (its
         decks, its first state) with `Matches.start`, whose save is the one that counts."""
-        match = self.matches.load(conn, match_id, guild=guild)
+        try:
+            match = self.matches.load(conn, match_id, guild=guild, player=player)
+        except NotFound:
+            if self.texts.not_found is None:
+                raise
+            raise NotFound(self.texts.not_found) from None
         if player not in match.seats:
             raise NotAllowed(self.texts.not_yours)
         if match.status == "expired":
             return match, False  # the expiry job ran first: the answer is that it expired
         if match.status != "pending":
+            if self.answered_returns:
+                return match, False
             raise NotAllowed(self.texts.answered)
         if match.expires_at is not None and match.expires_at <= now:
             return self.matches.end(conn, now, match, "expired"), False

@@ -53,11 +53,18 @@ class MatchTexts:
 
 @dataclass(frozen=True)
 class MatchRules(Generic[S]):
-    """What the block needs to know about one game: described once, in the game's package."""
+    """What the block needs to know about one game: described once, in the game's package.
+
+    `numbered`: the game shows its own number ("partie n° 12", consecutive within the game), given when
+    the match starts, and users name its matches by that number (`load_number`); match ids are one
+    sequence for every game. `answers_in_dms`: a player may act on their own matches from DMs (no server
+    to check against then: the match must be theirs)."""
 
     game: str
     engine: Engine[S, Any]
     texts: MatchTexts = MatchTexts()
+    numbered: bool = False
+    answers_in_dms: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,6 +91,7 @@ class Match(Generic[S]):
     deadline_job: int | None
     result: dict[str, Any] | None
     expires_at: datetime | None
+    number: int | None  # the game's own number, once started (`MatchRules.numbered`)
 
     def seat_of(self, player: int) -> int:
         """The seat `player` holds; anyone else is refused (the AI's seat belongs to nobody)."""
@@ -113,8 +121,22 @@ class Move:
 M = TypeVar("M", bound=Match[Any])
 # The messages a move's events produce, queued in the move's unit: (where, what).
 Narration = Sequence[tuple[Target, MessageSpec]]
-# What a save may change; the rest (seats, guild, kind...) is fixed at creation.
-_SAVED = ("status", "seed", "setup", "state", "data", "message_item", "deadline_at", "deadline_job", "result")
+# What a save may change; the rest (seats, guild, kind...) is fixed at creation. The channel may move when a
+# challenge becomes a game (a game played in the server's games channel).
+_SAVED = (
+    "status",
+    "seed",
+    "setup",
+    "state",
+    "data",
+    "channel_id",
+    "thread_id",
+    "message_item",
+    "deadline_at",
+    "deadline_job",
+    "result",
+    "number",
+)
 
 
 def _when(value: str | None) -> datetime | None:
@@ -161,6 +183,7 @@ class Matches(Generic[S, M]):
             deadline_job=None if row["deadline_job"] is None else int(row["deadline_job"]),
             result=None if row["result"] is None else json.loads(row["result"]),
             expires_at=_when(row["expires_at"]),
+            number=None if row["number"] is None else int(row["number"]),
         )
 
     def _select(self, conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[M]:
@@ -169,11 +192,35 @@ class Matches(Generic[S, M]):
         )
         return [self._build(conn, r) for r in rows.fetchall()]
 
-    def load(self, conn: sqlite3.Connection, match_id: int, *, guild: int) -> M:
-        """A match reached from `guild`, where a user clicked or typed: another server's reads as unknown."""
-        found = self._select(conn, "id = ? AND guild_id = ?", (match_id, guild))
+    def _here(self, found: list[M], ref: int, guild: int | None, player: int | None) -> M:
+        """The match if it answers where the user acts: in its server, or in DMs to one of its players
+        (`MatchRules.answers_in_dms`). Anything else reads exactly like an unknown id."""
+        if found:
+            match = found[0]
+            if match.guild_id == guild:
+                return match
+            if guild is None and self.rules.answers_in_dms and player is not None and player in match.seats:
+                return match
+        raise NotFound(self.rules.texts.not_found, id=ref)
+
+    def load(
+        self, conn: sqlite3.Connection, match_id: int, *, guild: int | None, player: int | None = None
+    ) -> M:
+        """A match reached from `guild`, where a user clicked or typed (None: in DMs, by `player`):
+        another server's reads as unknown."""
+        return self._here(self._select(conn, "id = ?", (match_id,)), match_id, guild, player)
+
+    def load_number(
+        self, conn: sqlite3.Connection, number: int, *, guild: int | None, player: int | None = None
+    ) -> M:
+        """`load` for a numbered game, by the number its players know."""
+        return self._here(self._select(conn, "number = ?", (number,)), number, guild, player)
+
+    def number_trusted(self, conn: sqlite3.Connection, number: int) -> M:
+        """`load_trusted` by the game's number (a job's payload that names it)."""
+        found = self._select(conn, "number = ?", (number,))
         if not found:
-            raise NotFound(self.rules.texts.not_found, id=match_id)
+            raise NotFound(self.rules.texts.not_found, id=number)
         return found[0]
 
     def load_trusted(self, conn: sqlite3.Connection, match_id: int) -> M:
@@ -189,12 +236,22 @@ class Matches(Generic[S, M]):
         found = self._select(conn, "request_key = ?", (request_key,))
         return found[0] if found else None
 
-    def live_of(self, conn: sqlite3.Connection, player: int) -> list[M]:
+    def live_of(self, conn: sqlite3.Connection, player: int, guild: int | None = None) -> list[M]:
+        """The player's live matches: on one server, or everywhere (`guild` None)."""
         return self._select(
             conn,
-            "status = 'live' AND id IN (SELECT match_id FROM match_seats WHERE player_id = ?)",
-            (player,),
+            "status = 'live' AND id IN (SELECT match_id FROM match_seats WHERE player_id = ?)"
+            " AND (? IS NULL OR guild_id = ?)",
+            (player, guild, guild),
         )
+
+    def live(self, conn: sqlite3.Connection) -> list[M]:
+        return self._select(conn, "status = 'live'", ())
+
+    def in_thread(self, conn: sqlite3.Connection, thread_id: int) -> M | None:
+        """The match played in this thread, if any."""
+        found = self._select(conn, "thread_id = ?", (thread_id,))
+        return found[0] if found else None
 
     def moves(self, conn: sqlite3.Connection, match_id: int, seat: int | None = None) -> list[Move]:
         rows = conn.execute(
@@ -261,6 +318,9 @@ class Matches(Generic[S, M]):
             "setup": _json(updated.setup),
             "state": None if updated.state is None else engine.to_json(updated.state),
             "data": json.dumps(dict(updated.data), sort_keys=True),
+            "channel_id": updated.channel_id,
+            "thread_id": updated.thread_id,
+            "number": updated.number,
             "message_item": updated.message_item,
             "deadline_at": None if updated.deadline_at is None else to_db(updated.deadline_at),
             "deadline_job": updated.deadline_job,
@@ -280,10 +340,24 @@ class Matches(Generic[S, M]):
         return updated
 
     def start(
-        self, conn: sqlite3.Connection, now: datetime, match: M, *, seed: int, setup: Any, state: S
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        match: M,
+        *,
+        seed: int,
+        setup: Any,
+        state: S,
+        **changes: Any,
     ) -> M:
-        """The match goes live with the engine's first state (one save)."""
-        return self.save(conn, match, now, status="live", seed=seed, setup=setup, state=state)
+        """The match goes live with the engine's first state (one save, with `changes`). A numbered game's
+        match takes the game's next number here: declined challenges leave no gap."""
+        if self.rules.numbered:
+            row = conn.execute(
+                "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ?", (self.rules.game,)
+            ).fetchone()
+            changes["number"] = int(row[0])
+        return self.save(conn, match, now, status="live", seed=seed, setup=setup, state=state, **changes)
 
     def play(
         self,
@@ -348,6 +422,36 @@ class Matches(Generic[S, M]):
         """Withdraw the match's pending job, if any (no save: the caller's next save clears the field)."""
         if match.deadline_job is not None:
             jobs.cancel(conn, match.deadline_job)
+
+    # --- several pending jobs per match (`match_jobs`: stages, reminders...) ------------------------------
+
+    def add_job(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        match_id: int,
+        kind: str,
+        due: datetime,
+        payload: Mapping[str, Any],
+    ) -> None:
+        """One more pending job of the match (no save), withdrawn with the others by `disarm`."""
+        job = jobs.schedule(conn, now, kind, due, payload)
+        if job is not None:
+            conn.execute("INSERT INTO match_jobs (match_id, job_id) VALUES (?, ?)", (match_id, job))
+
+    def disarm(self, conn: sqlite3.Connection, match_id: int) -> None:
+        """Withdraw every job `add_job` gave the match (no save)."""
+        rows = conn.execute("SELECT job_id FROM match_jobs WHERE match_id = ?", (match_id,)).fetchall()
+        for (job_id,) in rows:
+            jobs.cancel(conn, int(job_id))
+        conn.execute("DELETE FROM match_jobs WHERE match_id = ?", (match_id,))
+
+    def is_current(self, conn: sqlite3.Connection, match_id: int, job_id: int) -> bool:
+        """Whether a firing job is still one of the match's: a withdrawn one must do nothing."""
+        found = conn.execute(
+            "SELECT 1 FROM match_jobs WHERE match_id = ? AND job_id = ?", (match_id, job_id)
+        ).fetchone()
+        return found is not None
 
     def end(self, conn: sqlite3.Connection, now: datetime, match: M, status: str, **changes: Any) -> M:
         """The match leaves 'pending' or 'live' for good (one save); its pending job is withdrawn."""

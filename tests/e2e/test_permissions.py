@@ -73,7 +73,7 @@ async def test_a_challenge_where_the_game_thread_cannot_open_is_refused_privatel
     )
 
     assert "• Créer des fils publics" in private(made)
-    assert await count(harness, "SELECT COUNT(*) FROM choco_challenges") == 0
+    assert await count(harness, "SELECT COUNT(*) FROM matches WHERE game = 'choco'") == 0
 
 
 async def test_a_challenge_elsewhere_than_the_games_channel_needs_no_thread_here(harness: BotHarness) -> None:

@@ -76,7 +76,16 @@ class Run:
     def game(self) -> dict[str, object]:
         with sqlite3.connect(self.db) as conn:
             conn.row_factory = sqlite3.Row
-            return dict(conn.execute("SELECT * FROM choco_games").fetchone())
+            return dict(
+                conn.execute(
+                    "SELECT id, number, status, thread_id, json_extract(result, '$.result') AS result,"
+                    " json_extract(result, '$.winner') AS winner_seat,"
+                    " json_extract(result, '$.reward_card') AS reward_card, state, deadline_at,"
+                    " json_extract(data, '$.pass_at') AS pass_at, json_extract(data, '$.stage') AS stage,"
+                    " json_extract(data, '$.turn_started_at') AS turn_started_at"
+                    " FROM matches WHERE game = 'choco' AND number IS NOT NULL"
+                ).fetchone()
+            )
 
     def log_kinds(self) -> list[str]:
         return [str(k) for (k,) in self.sql("SELECT kind FROM choco_game_log ORDER BY seq")]
@@ -107,7 +116,11 @@ async def test_the_example_script_runs_and_is_repeatable(tmp_path: Path) -> None
     assert text.count("] Votre main dans la partie n° 1") == 7  # 2 dealt, then one per new call
 
     with sqlite3.connect(db) as conn:
-        state = json.loads(conn.execute("SELECT state FROM choco_games").fetchone()[0])
+        state = json.loads(
+            conn.execute("SELECT state FROM matches WHERE game = 'choco' AND number IS NOT NULL").fetchone()[
+                0
+            ]
+        )
         log = conn.execute("SELECT kind, data FROM choco_game_log ORDER BY seq").fetchall()
     kinds = [k for k, _ in log]
     assert kinds[-2:] == ["penalty_24h", "penalty_72h"] and kinds.count("penalty_24h") == 1
@@ -210,7 +223,7 @@ async def test_a_second_pass_disqualifies(tmp_path: Path) -> None:
         assert player == owner == alice and card == game["reward_card"]
         cards = json.loads((DATA_DIR / "choco.json").read_text(encoding="utf-8"))["cards"]
         assert next(c["rarity"] for c in cards if c["id"] == key).startswith("bronze")
-        assert run.sql("SELECT COUNT(*) FROM choco_game_jobs") == [(0,)]
+        assert run.sql("SELECT COUNT(*) FROM match_jobs") == [(0,)]
         assert run.sql("SELECT COUNT(*) FROM jobs WHERE kind LIKE 'choco:%' AND state = 'due'") == [(0,)]
         thread = run.h.emu.world.channels[int(str(game["thread_id"]))]
         assert thread.archived

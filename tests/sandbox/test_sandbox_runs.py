@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import re
+import sqlite3
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
+from core.clock import to_db
+from sandbox.harness import BotHarness
 from sandbox.main import run_sandbox
+from services.platform.scheduler import schedule
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +45,47 @@ async def test_french_names_mentions_and_waiting(tmp_path: Path) -> None:
     assert code == 0, lines
     text = "\n".join(lines)
     assert "Profil de bob" in text
-    assert "-- 25h later (2026-01-06 13:00 UTC), 0 job(s) ran" in text
+    # How many jobs ran depends on the games' recurring jobs: test_a_wait_counts_the_jobs... counts them.
+    assert re.search(r"^-- 25h later \(2026-01-06 13:00 UTC\), \d+ job\(s\) ran$", text, re.MULTILINE)
+
+
+@pytest.mark.parametrize("dispatcher_first", [False, True])
+async def test_a_wait_counts_the_jobs_fired_whoever_fired_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dispatcher_first: bool
+) -> None:
+    """Moving the clock wakes the bot's own dispatcher too, which may claim the jobs before the sandbox's
+    pass does: the transcript's count must not depend on which of the two won (it used to say 0 then)."""
+    harness = BotHarness(tmp_path / "db.sqlite3")
+    await harness.start()
+    try:
+        assert harness.bot is not None
+        scheduler, db, now = harness.bot.services.scheduler, harness.bot.services.db, harness.clock.now()
+        scheduler.on("test:tick", lambda conn, job, at: None)
+
+        def three_ticks(conn: sqlite3.Connection) -> None:
+            for hours in (1, 2, 3):
+                schedule(conn, now, "test:tick", now + timedelta(hours=hours), {})
+
+        await db.write(three_ticks)
+        before = await harness.advance(timedelta(0))  # whatever the games had due now
+        if dispatcher_first:
+            own_pass = scheduler.run_due
+
+            async def after_the_dispatcher() -> int:
+                await own_pass()  # the dispatcher's pass takes every job due
+                return await own_pass()  # the sandbox's pass finds none left
+
+            monkeypatch.setattr(scheduler, "run_due", after_the_dispatcher)
+        fired = await harness.advance(timedelta(hours=3))
+        games = await db.read(
+            lambda conn: conn.execute(
+                "SELECT COUNT(*) FROM jobs WHERE state = 'done' AND kind != 'test:tick' AND fired_at > ?",
+                (to_db(now),),
+            ).fetchone()[0]
+        )
+        assert fired == 3 + int(games) and before == 0
+    finally:
+        await harness.stop()
 
 
 async def test_unknown_command_fails_the_run(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ must leave the database exactly as it was."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -104,7 +105,7 @@ def _seed_v3(conn: sqlite3.Connection) -> None:
 
 
 def _check_v3(conn: sqlite3.Connection) -> None:
-    jobs = conn.execute("SELECT kind, state, period_key FROM jobs").fetchall()
+    jobs = conn.execute("SELECT kind, state, period_key FROM jobs WHERE kind = 'daily'").fetchall()
     assert jobs == [("daily", "due", "2026-01-05")]
     messages = conn.execute("SELECT target_kind, target_id, state FROM outbox").fetchall()
     assert messages == [("dm", 12, "pending")]
@@ -151,6 +152,94 @@ def _check_v5(conn: sqlite3.Connection) -> None:
     ]
 
 
+def _seed_v6(conn: sqlite3.Connection) -> None:
+    """Chocobataille: a live game with its pending job, absence, log and draft; a finished game with its
+    reward card; a challenge still pending and one declined."""
+    later = "2026-01-06T12:00:00.000000Z"
+    conn.execute(
+        "INSERT INTO choco_challenges (id, guild_id, channel_id, challenger_id, challenged_id, league, status,"
+        " request_key, game_id, created_at, expires_at, decided_at) VALUES"
+        " (1, 5, 6, 11, 12, 'bronze', 'declined', 'c:1', NULL, ?, ?, ?),"
+        " (2, 5, 6, 11, 12, 'bronze', 'pending', 'c:2', NULL, ?, ?, NULL)",
+        (AT, later, AT, AT, later),
+    )
+    conn.execute(
+        "INSERT INTO choco_games (id, guild_id, channel_id, thread_id, league, seat0_id, seat1_id, seed, decks,"
+        " state, status, version, turn_started_at, deadline_at, pass_at, stage, faulted_turn, result,"
+        " winner_seat, reward_card, created_at, updated_at, ended_at) VALUES"
+        " (4, 5, 6, 60, 'bronze', 11, 12, 9, '[[\"a\"], [\"b\"]]', '{}', 'live', 7, ?, ?, ?, 1, 2, NULL, NULL,"
+        " NULL, ?, ?, NULL),"
+        " (5, 5, 6, 61, 'argent', 12, 11, 10, '[[], []]', '{}', 'over', 30, NULL, NULL, NULL, 0, NULL,"
+        " 'forfeit_absence', 1, 7, ?, ?, ?)",
+        (AT, later, later, AT, AT, AT, AT, later),
+    )
+    conn.execute(
+        "INSERT INTO choco_challenges (id, guild_id, channel_id, challenger_id, challenged_id, league, status,"
+        " request_key, game_id, created_at, expires_at, decided_at) VALUES"
+        " (3, 5, 6, 11, 12, 'bronze', 'accepted', 'c:3', 4, ?, ?, ?)",
+        (AT, later, AT),
+    )
+    conn.execute(
+        "INSERT INTO jobs (id, kind, due_at, payload, created_at) VALUES (90, 'choco:deadline', ?, ?, ?)",
+        (later, '{"game": 4}', AT),
+    )
+    conn.execute("INSERT INTO choco_game_jobs (game_id, job_id) VALUES (4, 90)")
+    conn.execute(
+        "INSERT INTO choco_absences (game_id, player_id, starts_at, until, hours, reason, created_at)"
+        " VALUES (4, 12, ?, ?, 24, 'train', ?)",
+        (AT, later, AT),
+    )
+    conn.execute(
+        "INSERT INTO choco_game_log (game_id, seq, at, actor_id, kind, data) VALUES (4, 1, ?, 12, 'created', '{}'),"
+        " (4, 2, ?, NULL, 'opened', '{\"thread\": 60}')",
+        (AT, AT),
+    )
+    conn.execute(
+        "INSERT INTO choco_drafts (game_id, seat, version, steps, updated_at) VALUES (4, 0, 7, '[]', ?)",
+        (AT,),
+    )
+
+
+def _check_v6(conn: sqlite3.Connection) -> None:
+    """Chocobataille's games and challenges live on in the shared matches (migration choco_matches): a game keeps
+    its number, its jobs, absences, log and draft; a former challenge id still names its match."""
+    later = "2026-01-06T12:00:00.000000Z"
+    rows = conn.execute(
+        "SELECT id, number, kind, status, thread_id, version, request_key, seed, setup, data, result, deadline_at"
+        " FROM matches WHERE game = 'choco' AND number IS NOT NULL ORDER BY number"
+    ).fetchall()
+    (live_id, *live), (over_id, *over) = [tuple(r) for r in rows]
+    data = f'{{"faulted_turn": 2, "pass_at": "{later}", "stage": 1, "turn_started_at": "{AT}"}}'
+    assert live == [4, "bronze", "live", 60, 7, "c:3", 9, '[["a"], ["b"]]', data, None, later]
+    assert json.loads(over[9]) == {"result": "forfeit_absence", "reward_card": 7, "winner": 1}
+    assert over[:5] == [5, "argent", "over", 61, 30]
+    seats = conn.execute(
+        "SELECT match_id, seat, player_id FROM match_seats WHERE match_id IN (?, ?) ORDER BY match_id, seat",
+        (live_id, over_id),
+    ).fetchall()
+    assert [tuple(r) for r in seats] == [
+        (live_id, 0, 11),
+        (live_id, 1, 12),
+        (over_id, 0, 12),
+        (over_id, 1, 11),
+    ]
+    assert conn.execute("SELECT match_id, job_id FROM match_jobs").fetchall() == [(live_id, 90)]
+    assert conn.execute("SELECT match_id, hours FROM choco_absences").fetchall() == [(live_id, 24)]
+    assert conn.execute("SELECT match_id, seq, kind FROM choco_game_log ORDER BY seq").fetchall() == [
+        (live_id, 1, "created"),
+        (live_id, 2, "opened"),
+    ]
+    assert conn.execute("SELECT match_id, seat, version FROM choco_drafts").fetchall() == [(live_id, 0, 7)]
+    legacy = dict(conn.execute("SELECT challenge_id, match_id FROM choco_legacy_challenges").fetchall())
+    assert legacy[3] == live_id
+    answered = conn.execute(
+        "SELECT m.status, m.number, m.expires_at FROM matches m WHERE m.id IN (?, ?) ORDER BY m.id",
+        (legacy[1], legacy[2]),
+    ).fetchall()
+    assert [tuple(r) for r in answered] == [("declined", None, later), ("pending", None, later)]
+    assert conn.execute("SELECT MAX(id) FROM matches").fetchone()[0] >= max(legacy)
+
+
 def _seed_v9(conn: sqlite3.Connection) -> None:
     conn.execute(
         "INSERT INTO pillz_duels (id, guild_id, channel_id, kind, seat0_id, seat1_id, request_key, status, state,"
@@ -179,6 +268,7 @@ SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.C
     3: (_seed_v3, _check_v3),
     4: (_seed_v4, _check_v4),
     5: (_seed_v5, _check_v5),
+    6: (_seed_v6, _check_v6),
     9: (_seed_v9, _check_v9),
 }
 

@@ -13,7 +13,9 @@ async def absences(h: BotHarness, game_id: int) -> list[tuple[int, int]]:
     assert h.bot is not None
     rows = await h.bot.services.db.read(
         lambda conn: conn.execute(
-            "SELECT player_id, hours FROM choco_absences WHERE game_id = ? ORDER BY id", (game_id,)
+            "SELECT player_id, hours FROM choco_absences WHERE match_id ="
+            " (SELECT id FROM matches WHERE game = 'choco' AND number = ?) ORDER BY id",
+            (game_id,),
         ).fetchall()
     )
     return [(int(r[0]), int(r[1])) for r in rows]

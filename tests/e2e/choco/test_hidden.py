@@ -77,7 +77,9 @@ class Watch:
         assert self.h.bot is not None
         rows = await self.h.bot.services.db.read(
             lambda conn: conn.execute(
-                "SELECT data FROM choco_game_log WHERE game_id = ?", (game_id,)
+                "SELECT data FROM choco_game_log WHERE match_id ="
+                " (SELECT id FROM matches WHERE game = 'choco' AND number = ?)",
+                (game_id,),
             ).fetchall()
         )
         uids = {c.uid: c.card_id for side in state.sides for _, cards in zones(side) for c in cards}
@@ -124,7 +126,8 @@ async def reward_of(h: BotHarness, game_id: int) -> set[str]:
     assert h.bot is not None
     rows = await h.bot.services.db.read(
         lambda conn: conn.execute(
-            "SELECT c.card_key FROM cards c JOIN choco_games g ON g.reward_card = c.id WHERE g.id = ?",
+            "SELECT c.card_key FROM cards c JOIN matches g ON json_extract(g.result, '$.reward_card') = c.id"
+            " WHERE g.game = 'choco' AND g.number = ?",
             (game_id,),
         ).fetchall()
     )

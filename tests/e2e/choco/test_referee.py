@@ -135,7 +135,10 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     rows = await db_read(h, "SELECT player_id, wins, losses FROM choco_results ORDER BY player_id")
     assert sorted(rows) == sorted([(alice.id, 0, 1), (bob.id, 1, 0)])
     reward = await db_read(
-        h, "SELECT c.owner_id FROM choco_games g JOIN cards c ON c.id = g.reward_card WHERE g.id = ?", game.id
+        h,
+        "SELECT c.owner_id FROM matches g JOIN cards c ON c.id = json_extract(g.result, '$.reward_card')"
+        " WHERE g.game = 'choco' AND g.number = ?",
+        game.id,
     )
     assert reward == [(bob.id,)]
     assert any("termine la partie : victoire de" in t for t in thread_text(h, game))
@@ -147,7 +150,11 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     await h.settle()
     gone = await choco(h).games.get(second.id)
     assert (gone.status, gone.result, gone.winner_seat) == ("cancelled", "cancelled", None)
-    assert await db_read(h, "SELECT reward_card FROM choco_games WHERE id = ?", second.id) == [(None,)]
+    assert await db_read(
+        h,
+        "SELECT json_extract(result, '$.reward_card') FROM matches WHERE game = 'choco' AND number = ?",
+        second.id,
+    ) == [(None,)]
     assert await db_read(h, "SELECT COUNT(*) FROM cards") == cards_before
     assert sorted(await db_read(h, "SELECT player_id, wins, losses, draws FROM choco_results")) == sorted(
         [(alice.id, 0, 1, 0), (bob.id, 1, 0, 0)]
@@ -158,7 +165,7 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     kinds = [
         k
         for (k,) in await db_read(
-            h, "SELECT kind FROM choco_game_log WHERE actor_id = ? ORDER BY game_id, seq", rita.id
+            h, "SELECT kind FROM choco_game_log WHERE actor_id = ? ORDER BY match_id, seq", rita.id
         )
     ]
     assert kinds == ["referee_extend", "referee_cancel_penalty", "referee_end", "referee_cancel"]

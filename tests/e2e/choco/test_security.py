@@ -131,7 +131,7 @@ async def test_player_commands_and_forged_clicks_stay_in_their_server(harness: B
         bob, "choco defi", {"joueur": alice, "ligue": "Ligue de Bronze"}, channel=thread
     )
     assert made.message is not None
-    [(challenge,)] = await db_read(h, "SELECT id FROM choco_challenges WHERE status = 'pending'")
+    [(challenge,)] = await db_read(h, "SELECT id FROM matches WHERE game = 'choco' AND status = 'pending'")
 
     # Forged custom ids naming that game or challenge, clicked by its own players from the other server.
     v = game.version
@@ -151,7 +151,7 @@ async def test_player_commands_and_forged_clicks_stay_in_their_server(harness: B
         text = await forged(h, alice, f"choco:{verb}:{challenge}", elsewhere)
         assert text == "Ce défi n'existe pas.", (verb, text)
     await unchanged(h, game)
-    assert await db_read(h, "SELECT status FROM choco_challenges WHERE id = ?", challenge) == [("pending",)]
+    assert await db_read(h, "SELECT status FROM matches WHERE id = ?", challenge) == [("pending",)]
 
     # In DMs, only one's own games exist: another player's game is "missing" there too.
     carl = h.user("carl")
@@ -244,7 +244,7 @@ async def test_an_accepted_challenge_never_shows_the_challengers_deck(harness: B
     text = shown(answer.message)
     assert "ne peut pas jouer en Ligue de Bronze" in text and "/choco pioche" in text, text
     assert sold not in text and all(n not in text for n in names(catalog, sold)), text
-    assert await db_read(h, "SELECT status FROM choco_challenges") == [("pending",)]
+    assert await db_read(h, "SELECT status FROM matches WHERE game = 'choco'") == [("pending",)]
 
     # Control: the challenger herself is told which card is missing.
     assert h.games_channel is not None

@@ -18,11 +18,12 @@ from core.clock import ManualClock
 from core.errors import DomainError
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
-from services.choco.game_store import GameRow, StaleGame
+from services.choco.game_store import GameRow
 from services.choco.games import ChocoGames, Declared
 from services.choco.notation import to_text
 from services.choco.panel import ChocoPanel, encode
 from services.platform.scheduler import Scheduler
+from services.shared.matches import StaleMatch
 from store.db import Database
 from tests.e2e.choco.helpers import greedy_turn
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
@@ -91,7 +92,7 @@ async def test_thirty_accepts_make_one_game(
     answers = only_domain_errors(list(results))
     assert len(answers) == CLICKS
     assert {(a.status, a.game_id) for a in answers} == {("accepted", answers[0].game_id)}  # type: ignore[attr-defined]
-    assert await count(db, "SELECT COUNT(*) FROM choco_games") == 1
+    assert await count(db, "SELECT COUNT(*) FROM matches WHERE game = 'choco' AND number IS NOT NULL") == 1
     assert await count(db, "SELECT COUNT(*) FROM choco_game_log WHERE kind = 'created'") == 1
 
 
@@ -111,7 +112,12 @@ async def test_thirty_identical_declarations_play_one_turn(
     after = await games.get(game.id)
     assert after.state.turn == game.state.turn + 1
     assert (
-        await count(db, "SELECT COUNT(*) FROM choco_game_log WHERE game_id = ? AND kind = 'turn'", game.id)
+        await count(
+            db,
+            "SELECT COUNT(*) FROM choco_game_log WHERE match_id ="
+            " (SELECT id FROM matches WHERE game = 'choco' AND number = ?) AND kind = 'turn'",
+            game.id,
+        )
         == 1
     )
 
@@ -129,9 +135,14 @@ async def test_a_double_submit_plays_one_turn(
     )
     played = only_domain_errors(list(results))
     assert len(played) == 1 and isinstance(played[0], Declared) and played[0].status == "played"
-    assert any(isinstance(r, StaleGame) for r in results)
+    assert any(isinstance(r, StaleMatch) for r in results)
     assert (
-        await count(db, "SELECT COUNT(*) FROM choco_game_log WHERE game_id = ? AND kind = 'turn'", game.id)
+        await count(
+            db,
+            "SELECT COUNT(*) FROM choco_game_log WHERE match_id ="
+            " (SELECT id FROM matches WHERE game = 'choco' AND number = ?) AND kind = 'turn'",
+            game.id,
+        )
         == 1
     )
 
@@ -150,7 +161,12 @@ async def test_a_declaration_racing_its_deadline(
     assert game.deadline_at is not None
     clock.set(game.deadline_at)
     player = game.seats[game.state.active]
-    seq = await count(db, "SELECT MAX(seq) FROM choco_game_log WHERE game_id = ?", game.id)
+    seq = await count(
+        db,
+        "SELECT MAX(seq) FROM choco_game_log WHERE match_id ="
+        " (SELECT id FROM matches WHERE game = 'choco' AND number = ?)",
+        game.id,
+    )
     declare = games.declare_text(game.id, player, turn_text(game))
     fire = scheduler.run_due()
     racers = (fire, declare) if deadline_first else (declare, fire)
@@ -160,7 +176,9 @@ async def test_a_declaration_racing_its_deadline(
         k
         for (k,) in await db.read(
             lambda conn: conn.execute(
-                "SELECT kind FROM choco_game_log WHERE game_id = ? AND seq > ? ORDER BY seq", (game.id, seq)
+                "SELECT kind FROM choco_game_log WHERE match_id ="
+                " (SELECT id FROM matches WHERE game = 'choco' AND number = ?) AND seq > ? ORDER BY seq",
+                (game.id, seq),
             ).fetchall()
         )
     ]
@@ -199,13 +217,19 @@ async def test_a_forfeit_clicked_twice_ends_the_game_once(
     assert (
         await count(
             db,
-            "SELECT COUNT(*) FROM cards c JOIN choco_games g ON g.reward_card = c.id WHERE c.owner_id = ?",
+            "SELECT COUNT(*) FROM cards c JOIN matches g ON json_extract(g.result, '$.reward_card') = c.id"
+            " WHERE c.owner_id = ?",
             BOB,
         )
         == 1
     )
     assert (
-        await count(db, "SELECT COUNT(*) FROM choco_game_log WHERE game_id = ? AND kind = 'end'", game.id)
+        await count(
+            db,
+            "SELECT COUNT(*) FROM choco_game_log WHERE match_id ="
+            " (SELECT id FROM matches WHERE game = 'choco' AND number = ?) AND kind = 'end'",
+            game.id,
+        )
         == 1
     )
     await db.read(conservation)

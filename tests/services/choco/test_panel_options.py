@@ -37,6 +37,8 @@ def row(state: ChocoState) -> GameRow:
         faulted_turn=None,
         result=None,
         winner_seat=None,
+        match_id=1,
+        decks=([], []),
     )
 
 

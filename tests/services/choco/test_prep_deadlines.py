@@ -49,7 +49,8 @@ async def fire_at(clock: ManualClock, scheduler: Scheduler, when: datetime | Non
 async def kinds(db: Database, game_id: int) -> list[tuple[str, int | None]]:
     def unit(conn: sqlite3.Connection) -> list[tuple[str, int | None]]:
         rows = conn.execute(
-            "SELECT kind, json_extract(data, '$.seat') FROM choco_game_log WHERE game_id = ? ORDER BY seq",
+            "SELECT kind, json_extract(data, '$.seat') FROM choco_game_log WHERE match_id ="
+            " (SELECT id FROM matches WHERE game = 'choco' AND number = ?) ORDER BY seq",
             (game_id,),
         ).fetchall()
         return [(str(k), None if s is None else int(s)) for k, s in rows]
