@@ -26,7 +26,7 @@ expectimax would give, so the AI's moves from a given generator are the same
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from engine.pillz.rules import blessing_left, lead_seat, leader_total, matchup
@@ -77,23 +77,24 @@ def _odds(power: int, attack_foe: int, top: int) -> tuple[tuple[float, ...], tup
     return wins, tuple(1 - p for p in wins)
 
 
-def _reads(prepared: Prepared, pms: range) -> Iterator[tuple[list[float], list[float]]]:
+def _reads(prepared: Prepared, pms: range) -> list[tuple[list[float], list[float]]]:
     """What `_Search.prepare` found, read for each of my pillz in `pms`: for each of my bets from 0 to
     those pillz, the chance of winning the duel after a won round and after a lost one (the last round's
     rows read by the pillz I have left: 1 after a KO of the foe, 0 after mine). The chances to win and
     lose the round, the first two sequences of `prepared`, go up to the largest pillz prepared: a zip
     with these reads stops with the reads."""
     _, _, won, lost, offset = prepared
-    for pm in pms:
-        yield won[pm::-1], lost[offset - pm : offset + 1]
+    return [(won[pm::-1], lost[offset - pm : offset + 1]) for pm in pms]
 
 
-def _rows(prepared: Prepared, pms: range) -> Iterator[list[float]]:
+def _rows(prepared: Prepared, pms: range) -> list[list[float]]:
     """The chance of winning the duel for each of my bets, p × won + (1 − p) × lost, for each of my
     pillz in `pms`."""
     odds, rest = prepared[0], prepared[1]
-    for won, lost in _reads(prepared, pms):
-        yield [p * a + q * x for p, q, a, x in zip(odds, rest, won, lost, strict=False)]
+    return [
+        [p * a + q * x for p, q, a, x in zip(odds, rest, won, lost, strict=False)]
+        for won, lost in _reads(prepared, pms)
+    ]
 
 
 def _lead_values(prepared: list[list[list[Prepared]]], bets: Bets, pms: range) -> list[float]:
@@ -164,7 +165,7 @@ class _Search:
         if rnd == ROUNDS:  # nothing after this round: both outcomes are final
             return self.final_round(node, cm, cf, bf, my_bets)
         if rnd + 1 == ROUNDS:  # then the last round: `my_bets` is every bet from 0 to pm
-            return next(_rows(self.prepare((lm, lf, pf, um, uf, sm, sf), cm, cf, bf, pm), range(pm, pm + 1)))
+            return _rows(self.prepare((lm, lf, pf, um, uf, sm, sf), cm, cf, bf, pm), range(pm, pm + 1))[0]
         mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = self.pairs[cm][cf]
         # If I win: the foe's unspent Bénédiction is spent on this first loss. If I lose: mine is.
         lf_won = lf - (md - sf if md > sf else 0)
