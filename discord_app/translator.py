@@ -77,10 +77,10 @@ class CatalogTranslator(app_commands.Translator):
         context: app_commands.TranslationContext[Any, Any],
     ) -> str | None:
         lang = DISCORD_LOCALES.get(locale)
-        key = key_for(string, context)
-        if lang is None or key is None:
+        if lang is None:  # most of Discord's locales: asked for every string at every sync
             return None
-        return catalogs()[lang].get(key)
+        key = key_for(string, context)
+        return None if key is None else catalogs()[lang].get(key)
 
 
 def translation_keys(tree: app_commands.CommandTree[Any]) -> set[str]:

@@ -69,7 +69,9 @@ class BotHarness:
         self.bot = CardBot(
             settings,
             self.clock,
-            guild_ready_timeout=0.05,
+            # discord.py fires `ready` this long after the last GUILD_CREATE: idle time at every start.
+            # The emulator's `wait_ready` below already proves the guild was processed.
+            guild_ready_timeout=0.01,
             data_dir=self.data_dir,
             extra_extensions=self.extra_extensions,
             rng_seed=self.seed,

@@ -1,5 +1,6 @@
 """Suite-wide settings: tests never read the developer's `.env` or environment for settings, the `slow`
-tests start first, and a freshly migrated database is a copy rather than a migration per test."""
+tests start first, a freshly migrated database is a copy rather than a migration per test, and the bots
+a test process starts share the catalogs loaded from the same file contents."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from services.platform import container
+from tests.fixtures.catalog_cache import CatalogCache
 from tests.services.conftest import open_database
 
 
@@ -28,6 +31,17 @@ def _clean_settings_env(monkeypatch: pytest.MonkeyPatch) -> None:
             "LOG_LEVEL",
         }:
             monkeypatch.delenv(name, raising=False)
+
+
+_CATALOGS = CatalogCache()
+
+
+@pytest.fixture(autouse=True)
+def _shared_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start-up's catalogs and `/card` index come from one cache per test process
+    (tests/fixtures/catalog_cache.py); `catalogs.load_all` itself is tested unchanged."""
+    monkeypatch.setattr(container, "load_all", _CATALOGS.load_all)
+    monkeypatch.setattr(container, "CardIndex", _CATALOGS.index)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
