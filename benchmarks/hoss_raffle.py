@@ -75,7 +75,8 @@ async def service_draw(tickets: int) -> tuple[float, int]:
             elapsed = time.perf_counter() - started
             assert fired == 1
             record = await raffle.latest(GUILD)
-            assert record is not None and record.tickets == tickets
+            assert record is not None
+            assert record.tickets == tickets
             paid = await db.read(lambda conn: sum(ledger.balance(conn, w, GOLD) for w in record.winners))
             assert paid == record.share * len(record.winners)
             await scheduler.stop()

@@ -61,7 +61,8 @@ async def service(catalog: PillzCatalog, duels: int, folder: Path) -> list[float
         player = 1000 + n
         duel = await service.practice(1, 2, player, key=f"bench-{n}")
         while duel.status == "live":
-            assert duel.state is not None and duel.to_act() == [0]
+            assert duel.state is not None
+            assert duel.to_act() == [0]
             move = even_split_policy(duel.state, 0, random.Random(n))
             started = time.perf_counter()
             duel = await service.play(duel.id, player, duel.version, move.card, move.pillz, guild=1)

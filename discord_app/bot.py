@@ -67,7 +67,8 @@ GAME_COG = "cog"
 
 def _modules(name: str) -> list[pkgutil.ModuleInfo]:
     spec = importlib.util.find_spec(name)
-    assert spec is not None and spec.submodule_search_locations is not None, name
+    assert spec is not None, name
+    assert spec.submodule_search_locations is not None, name
     return list(pkgutil.iter_modules(spec.submodule_search_locations))
 
 

@@ -75,7 +75,9 @@ def channel_payload(world: World, channel: Channel, *, permissions_for: User | N
             "flags": 0,
         }
     elif channel.is_thread:
-        assert channel.guild is not None and channel.parent is not None and channel.owner is not None
+        assert channel.guild is not None
+        assert channel.parent is not None
+        assert channel.owner is not None
         data = {
             "id": str(channel.id),
             "type": channel.type,

@@ -105,7 +105,8 @@ class BotHarness:
 
     async def settle(self) -> None:
         """Let the bot deliver what its services queued (outbox), then wait until Discord traffic stops."""
-        assert self.bot is not None and self.bot.deliverer is not None
+        assert self.bot is not None
+        assert self.bot.deliverer is not None
         await self.bot.deliverer.flush()
         await self.emu.settle()
 

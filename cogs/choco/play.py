@@ -69,7 +69,8 @@ class ChocoPlayCommands(CommandsMixin):
         if player.bot:
             raise BadInput("choco.error.bot_opponent")
         await require_game_thread(interaction)
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
         made = await choco_of(interaction).games.challenge(
             interaction.guild_id,
             interaction.channel_id,

@@ -266,7 +266,8 @@ class PillzDuelCommands(CommandsMixin):
         if player.bot:
             raise BadInput("pillz.error.bot_opponent")
         require_here(interaction, PUBLIC_MESSAGE)
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
         duel = await pillz_of(interaction).duels.challenge(
             interaction.guild_id, interaction.channel_id, interaction.user.id, player.id, key=interaction.id
         )
@@ -277,7 +278,8 @@ class PillzDuelCommands(CommandsMixin):
     async def practice(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
         require_here(interaction, PUBLIC_MESSAGE)
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
         duel = await pillz_of(interaction).duels.practice(
             interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
         )

@@ -282,7 +282,8 @@ class ChocoCard(CardBase):
             if self.type == "pure" and any(getattr(s, "target", None) == "self" for s in self.effect.steps):
                 raise _card_error("effect.steps", "a pure effect has no self to target")
         if wizard:
-            assert self.pa is not None and self.pv is not None
+            assert self.pa is not None
+            assert self.pv is not None
             pa_range, pv_range = stat_ranges(self.type, self.rarity)
             for field, value, (low, high) in (("pa", self.pa, pa_range), ("pv", self.pv, pv_range)):
                 if not low <= value <= high:

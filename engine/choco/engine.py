@@ -70,7 +70,8 @@ def build_side(deck: Sequence[str], catalog: ChocoCatalog, seat: int, rng: rando
         if card.type == "pure":
             cards.append(Card(uid=uid, card_id=card_id, pa=0, pv=0, max_pv=0, pure=True))
         else:
-            assert card.pa is not None and card.pv is not None
+            assert card.pa is not None
+            assert card.pv is not None
             cards.append(
                 Card(
                     uid=uid,

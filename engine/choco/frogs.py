@@ -32,7 +32,8 @@ RARITY_ODDS_PM: Mapping[Rarity, int] = {
     "or_1": 55,
     "or_2": 34,
 }
-assert sum(RARITY_ODDS_PM.values()) == ODDS_TOTAL and tuple(RARITY_ODDS_PM) == RARITIES
+assert sum(RARITY_ODDS_PM.values()) == ODDS_TOTAL
+assert tuple(RARITY_ODDS_PM) == RARITIES
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ CARDS_PER_PACK = 3
 MAX_PACKS_PER_PURCHASE = 5
 ODDS_TOTAL = 1000
 STAR_ODDS_PM: Mapping[int, int] = {1: 400, 2: 300, 3: 180, 4: 90, 5: 30}
-assert sum(STAR_ODDS_PM.values()) == ODDS_TOTAL and tuple(STAR_ODDS_PM) == STARS
+assert sum(STAR_ODDS_PM.values()) == ODDS_TOTAL
+assert tuple(STAR_ODDS_PM) == STARS
 
 STARTER_SIZE = 8
 STARTER_STARS = frozenset({1, 2})

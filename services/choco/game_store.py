@@ -90,9 +90,12 @@ def _stamp(value: datetime | None) -> str | None:
 
 def row_of(match: Match[ChocoState]) -> GameRow:
     """The game a started match holds (a pending challenge has no game yet)."""
-    assert match.number is not None and match.state is not None and match.seed is not None
+    assert match.number is not None
+    assert match.state is not None
+    assert match.seed is not None
     seat0, seat1 = match.seats
-    assert seat0 is not None and seat1 is not None  # Chocobataille has no AI seat
+    assert seat0 is not None
+    assert seat1 is not None
     data, result = match.data, match.result or {}
     decks = match.setup or [[], []]
     return GameRow(

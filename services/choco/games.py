@@ -135,7 +135,9 @@ CHALLENGE_TEXTS = ChallengeTexts(
 def _challenge(match: Match[ChocoState]) -> Challenge:
     """A challenge as the cogs show it: once accepted, the match is the game (`game_id`, its number)."""
     challenger, challenged = match.seats
-    assert challenger is not None and challenged is not None and match.expires_at is not None
+    assert challenger is not None
+    assert challenged is not None
+    assert match.expires_at is not None
     started = match.status in ("live", "over", "cancelled")
     return Challenge(
         id=match.id,

@@ -54,7 +54,8 @@ def ability_text(card: PillzCard, locale: str | None) -> Text | None:
 
 
 def card_fields(card: Any, catalog: Any, locale: str) -> list[tuple[Text, Text]]:
-    assert isinstance(card, PillzCard) and isinstance(catalog, PillzCatalog)
+    assert isinstance(card, PillzCard)
+    assert isinstance(catalog, PillzCatalog)
     fields = [
         (Text("pillz.label.stars"), Text.raw(stars_text(card.stars))),
         (Text("pillz.label.clan"), Text.raw(clan_name(catalog, card.clan, locale))),

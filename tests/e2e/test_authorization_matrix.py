@@ -157,7 +157,8 @@ async def hoss_collection(w: World) -> Scene:
 async def pillz_challenge(w: World) -> Scene:
     alice, bob = w.user("alice"), w.user("bob")
     made = await w.h.emu.run_command(alice, "pillz defi", {"joueur": bob}, channel=w.here)
-    assert made.message is not None and not made.message.ephemeral
+    assert made.message is not None
+    assert not made.message.ephemeral
     duel = id_in(made.message, "pillz:accept:")
 
     async def end(w: World) -> None:
@@ -178,7 +179,8 @@ async def pillz_duel(w: World) -> Scene:
     names = {alice.id: "alice", bob.id: "bob"}
     to_act = duel.seats[duel.to_act()[0]]
     other = duel.seats[1 - duel.to_act()[0]]
-    assert to_act is not None and other is not None
+    assert to_act is not None
+    assert other is not None
     guild = here(w.h)
 
     async def end(w: World) -> None:
@@ -223,7 +225,8 @@ async def choco_challenge(w: World) -> Scene:
     made = await w.h.emu.run_command(
         alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=w.here
     )
-    assert made.message is not None and not made.message.ephemeral
+    assert made.message is not None
+    assert not made.message.ephemeral
     offer = id_in(made.message, "choco:accept:")
 
     async def end(w: World) -> None:
@@ -375,7 +378,8 @@ CASES = [pytest.param(row, role, id=f"{row.name} — {role.name}") for row in RO
 async def test_a_foreign_or_late_use_is_refused_privately_and_changes_nothing(
     harness: BotHarness, row: Row, role: Role
 ) -> None:
-    assert harness.bot is not None and harness.games_channel is not None
+    assert harness.bot is not None
+    assert harness.games_channel is not None
     for name in ("alice", "bob", "carol"):
         harness.user(name)
     elsewhere = harness.emu.add_guild("Autre serveur", locale="fr")

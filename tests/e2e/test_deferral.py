@@ -41,9 +41,11 @@ async def test_accepting_a_challenge_survives_a_rate_limited_thread_creation(har
     game = await challenge_accepted(harness, alice, bob)
 
     assert limit.remaining == 0  # the thread creation met the 429
-    assert game.thread_id is not None and harness.emu.world.channels[game.thread_id].is_thread
+    assert game.thread_id is not None
+    assert harness.emu.world.channels[game.thread_id].is_thread
     accepted = [m for m in harness.emu.messages if "a accepté" in m.content]
-    assert len(accepted) == 1 and f"<#{game.thread_id}>" in accepted[0].content
+    assert len(accepted) == 1
+    assert f"<#{game.thread_id}>" in accepted[0].content
 
 
 async def test_a_slow_bulk_sale_defers_its_quote_and_its_confirmation(
@@ -60,10 +62,13 @@ async def test_a_slow_bulk_sale_defers_its_quote_and_its_confirmation(
 
     quoted = await harness.emu.run_command(alice, "hoss vendre doublons")
 
-    assert "Devis : 2 carte(s)" in text(quoted) and quoted.ephemeral
+    assert "Devis : 2 carte(s)" in text(quoted)
+    assert quoted.ephemeral
     sold = await harness.emu.click(alice, "Confirmer la vente")
-    assert "Vente confirmée : 2 carte(s)" in text(sold) and sold.message is quoted.message
-    assert sold.message is not None and sold.message.button_labels == []
+    assert "Vente confirmée : 2 carte(s)" in text(sold)
+    assert sold.message is quoted.message
+    assert sold.message is not None
+    assert sold.message.button_labels == []
     assert await gold(harness, alice) == 304
 
 
@@ -82,7 +87,8 @@ async def test_a_practice_move_defers_before_the_ai_answers(
 
     played = await harness.emu.click(alice, "Jouer (0 pillz)", message=picked.message)
 
-    assert played.message is not None and played.message is picked.message
+    assert played.message is not None
+    assert played.message is picked.message
     assert "Joué :" in shown(played.message)
     await harness.settle()
     after = await pillz(harness).duels.get(duel.id)
@@ -99,6 +105,8 @@ async def test_a_long_rate_limit_on_the_thread_leaves_the_game_in_the_channel(ha
 
     game = await challenge_accepted(harness, alice, bob)
 
-    assert game.thread_id is None and harness.emu.threads == []
+    assert game.thread_id is None
+    assert harness.emu.threads == []
     accepted = [m for m in harness.emu.messages if "a accepté" in m.content]
-    assert len(accepted) == 1 and f"<#{game.channel_id}>" in accepted[0].content
+    assert len(accepted) == 1
+    assert f"<#{game.channel_id}>" in accepted[0].content

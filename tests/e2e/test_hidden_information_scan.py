@@ -202,9 +202,12 @@ async def test_a_chocobataille_game_shows_no_hand_pioche_or_seed(seeded: BotHarn
         assert await declare(h, user, game.id, text), text
         await check(scan, tracker)
     game = await choco(h).games.get(game.id)
-    assert game.status == "over" and game.state.turn > 5
-    assert refused_at is not None and timeouts >= 2
-    assert scan.pieces > 200 and scan.files >= 1
+    assert game.status == "over"
+    assert game.state.turn > 5
+    assert refused_at is not None
+    assert timeouts >= 2
+    assert scan.pieces > 200
+    assert scan.files >= 1
     assert scan.findings == [], "\n" + scan.report()
 
 
@@ -230,7 +233,8 @@ class PillzSecrets:
     async def moment(self) -> Moment:
         duel = await pillz(self.h).duels.get(self.duel_id)
         state = duel.state
-        assert state is not None and self.h.bot is not None
+        assert state is not None
+        assert self.h.bot is not None
         (raw,) = await self.h.bot.services.db.read(
             lambda conn: conn.execute("SELECT setup FROM matches WHERE id = ?", (self.duel_id,)).fetchone()
         )
@@ -328,7 +332,8 @@ async def test_pillz_duels_show_no_pending_bet_deck_or_seed(seeded: BotHarness) 
     friend = PillzSecrets(h, duel_id, everybody)
     await check(scan, friend)
     refused = await h.emu.click(zoe, "Jouer", message=duel_message(h, duel_id))
-    assert refused.message is not None and refused.message.ephemeral
+    assert refused.message is not None
+    assert refused.message.ephemeral
     await check(scan, friend)
     timeouts = await play_duel(h, scan, friend, {alice.id: alice, bob.id: bob})
 
@@ -340,7 +345,8 @@ async def test_pillz_duels_show_no_pending_bet_deck_or_seed(seeded: BotHarness) 
     await check(scan, alone)
     timeouts += await play_duel(h, scan, alone, {carl.id: carl})
 
-    assert timeouts >= 1 and friend.bets_checked + alone.bets_checked >= 4
+    assert timeouts >= 1
+    assert friend.bets_checked + alone.bets_checked >= 4
     assert scan.findings == [], "\n" + scan.report()
 
 
@@ -433,7 +439,8 @@ async def test_a_hoss_ranked_battle_shows_no_unplayed_line_or_seed(
     await h.settle()
     await check(scan, tracker)
     assert await hoss(h).ranked.current(alice.id) is None
-    assert scan.files >= 1 and scan.pieces > 30
+    assert scan.files >= 1
+    assert scan.pieces > 30
     assert scan.findings == [], "\n" + scan.report()
 
 
@@ -453,7 +460,8 @@ async def test_the_scan_reports_a_hand_card_a_seed_in_a_file_and_a_draw_order(se
     scan = LeakScan(h.emu)
     tracker = ChocoSecrets(h, game.id)
     await check(scan, tracker)
-    assert scan.findings == [] and scan.pieces > 0
+    assert scan.findings == []
+    assert scan.pieces > 0
 
     hand = game.state.sides[game.seat_of(bob.id)].hand
     card = next(c.card_id for c in hand if c.card_id not in tracker.revealed)
@@ -462,7 +470,8 @@ async def test_the_scan_reports_a_hand_card_a_seed_in_a_file_and_a_draw_order(se
     )
     fill_message(said, {"content": "rien"}, [], h.emu.world.ids, editing=True)
     await check(scan, tracker)
-    assert scan.findings and {(f.piece.message.id, f.piece.version) for f in scan.findings} == {(said.id, 0)}
+    assert scan.findings
+    assert {(f.piece.message.id, f.piece.version) for f in scan.findings} == {(said.id, 0)}
     assert any(f.secret.what == f"seat 1's hand: {card}" for f in scan.findings)
     before = len(scan.findings)
 
@@ -472,7 +481,8 @@ async def test_the_scan_reports_a_hand_card_a_seed_in_a_file_and_a_draw_order(se
     assert posted.attachments == []
     await check(scan, tracker)
     (found,) = scan.findings[before:]
-    assert found.secret.what == f"game {game.id} seed {game.seed}" and found.piece.part == "file notes.json"
+    assert found.secret.what == f"game {game.id} seed {game.seed}"
+    assert found.piece.part == "file notes.json"
 
     pioche = game.state.sides[0].pioche[:3]
     names_in_order = " puis ".join(tracker.words(c.card_id).pop() for c in pioche)
@@ -498,7 +508,8 @@ async def test_the_scan_reports_a_pending_bet(seeded: BotHarness) -> None:
     bet = distinct_bet(duel.state, seat)
     await move(h, leader, duel_id, await first_unused(h, duel_id, seat), bet)
     await check(scan, tracker)
-    assert scan.findings == [] and tracker.bets_checked == 1
+    assert scan.findings == []
+    assert tracker.bets_checked == 1
 
     side = f"Herboriste ({bet} pillz, ATQ {2 * bet})"
     channel = duel_message(h, duel_id).channel

@@ -39,12 +39,14 @@ async def test_edits_follow_the_original_in_order(harness: BotHarness) -> None:
     posted = harness.emu.channel_messages(harness.games_channel)
     assert len(posted) == 1
     message = posted[0]
-    assert message.content == "the end" and message.components == []
+    assert message.content == "the end"
+    assert message.components == []
     assert [state.get("content") for state in message.history] == ["round 1", "round 2"]
 
 
 async def test_an_edit_of_a_message_never_sent_fails_without_posting(harness: BotHarness) -> None:
-    assert harness.bot is not None and harness.games_channel is not None
+    assert harness.bot is not None
+    assert harness.games_channel is not None
     services = harness.bot.services
     now = services.clock.now()
     channel = harness.games_channel.id
@@ -61,6 +63,8 @@ async def test_an_edit_of_a_message_never_sent_fails_without_posting(harness: Bo
     original_id, edit_id = await services.db.write(unit)
     await harness.settle()
     edited = await services.outbox.get(edit_id)
-    assert edited is not None and edited.state == "failed" and "never sent" in (edited.last_error or "")
+    assert edited is not None
+    assert edited.state == "failed"
+    assert "never sent" in (edited.last_error or "")
     assert harness.emu.channel_messages(harness.games_channel) == []
     assert original_id < edit_id

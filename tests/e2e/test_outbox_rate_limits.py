@@ -56,7 +56,8 @@ async def test_a_post_refused_five_times_is_retried_by_the_outbox(harness: BotHa
 
     ids = await _queue_three(harness)
 
-    assert _delivered(harness) == [] and _posts(harness) == [429] * 5
+    assert _delivered(harness) == []
+    assert _posts(harness) == [429] * 5
     assert await _states(harness, ids) == ["pending"] * 3  # the first holds back the others
     await harness.advance(timedelta(seconds=5))
     assert _delivered(harness) == ["post 1", "post 2", "post 3"]
@@ -72,7 +73,8 @@ async def test_a_long_rate_limit_is_not_tried_again_before_it_ends(harness: BotH
 
     assert _posts(harness) == [429]
     await harness.advance(timedelta(seconds=59))
-    assert _posts(harness) == [429] and _delivered(harness) == []
+    assert _posts(harness) == [429]
+    assert _delivered(harness) == []
     await harness.advance(timedelta(seconds=21))  # the back-off's next step over 60 s: 80 s
     assert _delivered(harness) == ["post 1", "post 2", "post 3"]
     assert _posts(harness) == [429, 200, 200, 200]

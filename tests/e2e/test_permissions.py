@@ -20,7 +20,8 @@ from tests.e2e.hoss.test_ranked import hoss, with_deck
 
 def private(result: InteractionResult) -> str:
     message = result.message
-    assert message is not None and message.ephemeral
+    assert message is not None
+    assert message.ephemeral
     return message.content
 
 
@@ -56,7 +57,8 @@ async def test_a_battle_where_the_bot_cannot_post_its_log_is_refused_privately(
     )
 
     answer = private(result)
-    assert all(part in answer for part in said) and not_said not in answer
+    assert all(part in answer for part in said)
+    assert not_said not in answer
     assert await hoss(harness).ranked.current(alice.id) is None
     assert harness.emu.channel_messages(harness.games_channel) == []
 
@@ -78,7 +80,8 @@ async def test_a_challenge_where_the_game_thread_cannot_open_is_refused_privatel
 
 async def test_a_challenge_elsewhere_than_the_games_channel_needs_no_thread_here(harness: BotHarness) -> None:
     alice, bob, admin = harness.user("alice"), harness.user("bob"), harness.user("boss", admin=True)
-    assert harness.guild is not None and harness.games_channel is not None
+    assert harness.guild is not None
+    assert harness.games_channel is not None
     await with_bronze_deck(harness, alice)
     await with_bronze_deck(harness, bob)
     await harness.emu.run_command(admin, "configuration salon-parties", {"salon": harness.games_channel})
@@ -102,9 +105,11 @@ async def test_setup_lists_what_the_bot_lacks_in_the_games_channel(harness: BotH
 
     assert "Réglage enregistré." in answer
     assert "il me manque ces permissions" in answer
-    assert "• Gérer les fils" in answer and "• Intégrer des liens" in answer
+    assert "• Gérer les fils" in answer
+    assert "• Intégrer des liens" in answer
     assert "Envoyer des messages dans les fils" not in answer
-    assert harness.bot is not None and harness.guild is not None
+    assert harness.bot is not None
+    assert harness.guild is not None
     saved = await harness.bot.services.guilds.get(harness.guild.id)
     assert saved.games_channel_id == harness.games_channel.id  # saved all the same: the admin can fix it
 
@@ -122,7 +127,8 @@ async def test_setup_says_when_nothing_is_missing(harness: BotHarness) -> None:
 
 async def test_an_announcement_channel_is_refused_as_the_games_channel(harness: BotHarness) -> None:
     admin = harness.user("boss", admin=True)
-    assert harness.guild is not None and harness.bot is not None
+    assert harness.guild is not None
+    assert harness.bot is not None
     news = harness.emu.world.add_channel(harness.guild, "nouvelles", announcement=True)
     await harness.emu.gateway.dispatch("CHANNEL_CREATE", channel_payload(harness.emu.world, news))
     await harness.settle()
@@ -130,17 +136,20 @@ async def test_an_announcement_channel_is_refused_as_the_games_channel(harness: 
     games = private(await harness.emu.run_command(admin, "configuration salon-parties", {"salon": news}))
     announce = private(await harness.emu.run_command(admin, "configuration annonces", {"salon": news}))
 
-    assert "est un salon d'annonces" in games and "Rien n'a été changé." in games
+    assert "est un salon d'annonces" in games
+    assert "Rien n'a été changé." in games
     assert "Réglage enregistré." in announce  # announcements may go there
     saved = await harness.bot.services.guilds.get(harness.guild.id)
-    assert saved.games_channel_id is None and saved.announce_channel_id == news.id
+    assert saved.games_channel_id is None
+    assert saved.announce_channel_id == news.id
 
 
 async def test_a_game_post_refused_by_discord_is_recorded_and_the_players_told_by_dm(
     harness: BotHarness,
 ) -> None:
     alice, bob = harness.user("alice"), harness.user("bob")
-    assert harness.games_channel is not None and harness.bot is not None
+    assert harness.games_channel is not None
+    assert harness.bot is not None
     await with_bronze_deck(harness, alice)
     await with_bronze_deck(harness, bob)
     game = await challenge_accepted(harness, alice, bob, channel=harness.games_channel)
@@ -158,7 +167,8 @@ async def test_a_game_post_refused_by_discord_is_recorded_and_the_players_told_b
     told = [harness.emu.dm_messages(alice)[dms[0] :], harness.emu.dm_messages(bob)[dms[1] :]]
     for messages in told:
         [dm] = [m for m in messages if "Je n'ai pas pu publier" in m.content]
-        assert f"<#{thread.id}>" in dm.content and "• Envoyer des messages dans les fils" in dm.content
+        assert f"<#{thread.id}>" in dm.content
+        assert "• Envoyer des messages dans les fils" in dm.content
 
     def refused(conn: sqlite3.Connection) -> list[tuple[str, str]]:
         return conn.execute(
@@ -167,7 +177,8 @@ async def test_a_game_post_refused_by_discord_is_recorded_and_the_players_told_b
         ).fetchall()
 
     rows = await harness.bot.services.db.read(refused)
-    assert rows and all(state == "failed" for state, _ in rows)
+    assert rows
+    assert all(state == "failed" for state, _ in rows)
     assert await harness.bot.services.outbox.next_due_at() is None  # nothing retried forever
 
 
@@ -183,14 +194,16 @@ async def test_a_pillz_duel_where_the_bot_cannot_post_is_refused_privately(harne
         await harness.emu.run_command(alice, "pillz defi", {"joueur": bob}, channel=harness.games_channel)
     )
 
-    assert "• Envoyer des messages" in practice and "• Envoyer des messages" in challenge
+    assert "• Envoyer des messages" in practice
+    assert "• Envoyer des messages" in challenge
     assert await count(harness, "SELECT COUNT(*) FROM matches") == 0
 
 
 async def test_a_battle_shown_again_where_the_bot_cannot_embed_is_refused(harness: BotHarness) -> None:
     alice = harness.user("alice")
     await with_deck(harness, alice)
-    assert harness.games_channel is not None and harness.guild is not None
+    assert harness.games_channel is not None
+    assert harness.guild is not None
     await harness.emu.run_command(alice, "hoss rang", {"rang": 1}, channel=harness.games_channel)
     elsewhere = harness.emu.add_channel(harness.guild, "accueil")
     harness.emu.world.deny_bot(elsewhere, "embed_links")

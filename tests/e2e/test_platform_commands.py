@@ -14,16 +14,22 @@ async def test_help_in_french_then_english(harness: BotHarness) -> None:
     reply = await harness.emu.run_command(alice, "help")
     assert reply.ephemeral
     text = text_of(reply)
-    assert "Aide" in text and "/profil" in text and "/paramètres langue" in text
-    assert "/configuration" not in text and "/admin" not in text  # not for a plain member
+    assert "Aide" in text
+    assert "/profil" in text
+    assert "/paramètres langue" in text
+    assert "/configuration" not in text
+    assert "/admin" not in text
     bob = harness.user("bob", locale="en-US")
     text = text_of(await harness.emu.run_command(bob, "help"))
-    assert "Help" in text and "/profile" in text and "/settings language" in text
+    assert "Help" in text
+    assert "/profile" in text
+    assert "/settings language" in text
 
 
 async def test_help_shows_server_commands_to_those_who_can_use_them(harness: BotHarness) -> None:
     text = text_of(await harness.emu.run_command(harness.user("olivia"), "help"))
-    assert "/configuration salon-parties" in text and "/admin synchroniser" in text
+    assert "/configuration salon-parties" in text
+    assert "/admin synchroniser" in text
 
 
 async def test_french_command_names_are_accepted(harness: BotHarness) -> None:
@@ -71,7 +77,8 @@ async def test_setup_show_adds_each_games_settings(harness: BotHarness) -> None:
     admin = harness.user("olivia")
     await harness.emu.run_command(admin, "setup pillz", {"secondes": 90})
     shown = text_of(await harness.emu.run_command(admin, "setup show"))
-    assert "Standard (24 h)" in shown and "rappels : 12 h, 1 h" in shown
+    assert "Standard (24 h)" in shown
+    assert "rappels : 12 h, 1 h" in shown
     assert "Pillz — temps par choix : 90 s" in shown
     assert shown.index("Chocobataille —") < shown.index("Pillz —")
 
@@ -84,9 +91,11 @@ async def test_setup_saves_channels_and_deadline(harness: BotHarness) -> None:
     assert f"<#{channel.id}>" in text_of(reply)
     reply = await harness.emu.run_command(admin, "setup deadline", {"preset": "relaxed"})
     assert "Détendu (48 h)" in text_of(reply)
-    assert harness.bot is not None and harness.guild is not None
+    assert harness.bot is not None
+    assert harness.guild is not None
     stored = await harness.bot.services.guilds.get(harness.guild.id)
-    assert stored.games_channel_id == channel.id and stored.deadline_preset == "relaxed"
+    assert stored.games_channel_id == channel.id
+    assert stored.deadline_preset == "relaxed"
 
 
 async def test_admin_sync_is_owner_only(harness: BotHarness) -> None:
@@ -106,7 +115,11 @@ async def test_new_players_get_their_hoss_gold(harness: BotHarness) -> None:
 async def test_card_shows_a_hoss_card_in_each_language(harness: BotHarness) -> None:
     alice, bob = harness.user("alice", locale="fr"), harness.user("bob", locale="en-GB")
     french = text_of(await harness.emu.run_command(alice, "carte", {"nom": "hoss:orc_guerrier_1"}))
-    assert "HOSS TCG" in french and "Race: Orc" in french and "Classe: Guerrier" in french
+    assert "HOSS TCG" in french
+    assert "Race: Orc" in french
+    assert "Classe: Guerrier" in french
     assert "Saignement" in french
     english = text_of(await harness.emu.run_command(bob, "card", {"name": "hoss:orc_guerrier_1"}))
-    assert "Class: Warrior" in english and "Bleeding" in english and "HP:" in english
+    assert "Class: Warrior" in english
+    assert "Bleeding" in english
+    assert "HP:" in english

@@ -31,7 +31,9 @@ async def test_another_players_profile_hides_wallets(game_harness: BotHarness) -
     alice, bob = game_harness.user("alice"), game_harness.user("bob")
     await game_harness.emu.run_command(bob, "profile")
     text = text_of(await game_harness.emu.run_command(alice, "profile", {"player": bob}))
-    assert "Profil de bob" in text and "Porte-monnaie" not in text and "Arrivé le" in text
+    assert "Profil de bob" in text
+    assert "Porte-monnaie" not in text
+    assert "Arrivé le" in text
 
 
 async def test_card_autocomplete_in_the_users_language(game_harness: BotHarness) -> None:
@@ -71,15 +73,18 @@ async def test_closed_dms_fall_back_to_a_private_show_button(game_harness: BotHa
     await emu.run_command(alice, "fixture notify", {"player": bob, "text": "secret hand"}, channel=channel)
     await game_harness.settle()
     public = [m for m in emu.channel_messages(channel) if not m.ephemeral]
-    assert len(public) == 1 and "Voir" in public[0].button_labels
+    assert len(public) == 1
+    assert "Voir" in public[0].button_labels
     assert all("secret hand" not in m.render() for m in public)
     # someone else clicking is refused, privately
     refused = await emu.click(alice, "Voir", message=public[0])
     assert refused.message is not None
-    assert refused.message.ephemeral and "ne vous est pas destiné" in refused.message.render()
+    assert refused.message.ephemeral
+    assert "ne vous est pas destiné" in refused.message.render()
     shown = await emu.click(bob, "Voir", message=public[0])
     assert shown.message is not None
-    assert shown.message.ephemeral and shown.message.ephemeral_to is bob
+    assert shown.message.ephemeral
+    assert shown.message.ephemeral_to is bob
     assert "secret hand" in shown.message.render()
     # the closed DMs are remembered: the next message goes straight to the fallback, with no DM attempt
     dm_attempts = len([r for r in emu.requests if r.method == "POST" and "/channels/" in r.path])
@@ -133,8 +138,10 @@ async def test_persistent_button_rechecks_the_player_and_is_idempotent(game_harn
     assert "ne vous est pas destiné" in refused.message.render()
     first = await emu.click(alice, "Buy", message=offer)
     second = await emu.click(alice, "Buy", message=offer)
-    assert first.message is not None and second.message is not None
-    assert "balance 90" in first.message.render() and "balance 90" in second.message.render()
+    assert first.message is not None
+    assert second.message is not None
+    assert "balance 90" in first.message.render()
+    assert "balance 90" in second.message.render()
     assert game_harness.bot is not None
     db = game_harness.bot.services.db
     rows = await db.read(
@@ -147,14 +154,17 @@ async def test_unexpected_error_gets_an_apology_and_is_logged(game_harness: BotH
     alice = game_harness.user("alice")
     reply = await game_harness.emu.run_command(alice, "fixture boom")
     assert reply.message is not None
-    assert reply.message.ephemeral and "Désolé" in reply.message.render()
+    assert reply.message.ephemeral
+    assert "Désolé" in reply.message.render()
     assert "deliberate failure" not in reply.message.render()
     assert game_harness.bot is not None
     errors = game_harness.bot.game_tree.unexpected_errors
     assert len(errors) == 1
     errors.clear()
     logged = [r for r in caplog.records if r.name == "bot.errors"]
-    assert logged and "fixture boom" in logged[0].getMessage() and str(alice.id) in logged[0].getMessage()
+    assert logged
+    assert "fixture boom" in logged[0].getMessage()
+    assert str(alice.id) in logged[0].getMessage()
 
 
 assert fixture_game.SPEC.key == "fixture"

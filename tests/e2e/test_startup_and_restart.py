@@ -38,7 +38,9 @@ async def test_broken_catalog_stops_start_up_naming_file_card_and_field(
     finally:
         await harness.stop()
     message = str(caught.value)
-    assert "fixture.json" in message and 'card "sylvan_archer"' in message and 'field "pv"' in message
+    assert "fixture.json" in message
+    assert 'card "sylvan_archer"' in message
+    assert 'field "pv"' in message
 
 
 def test_unusable_database_path_is_a_plain_message(tmp_path: Path) -> None:

@@ -18,9 +18,11 @@ async def test_dm_to_the_user(emu: DiscordEmulator, bot: EmulatedBot) -> None:
 
     result = await emu.run_command(alice, "hand")
 
-    assert result.content == "check your DMs" and result.ephemeral
+    assert result.content == "check your DMs"
+    assert result.ephemeral
     [dm] = emu.dm_messages(alice)
-    assert dm.content == "your hand: A, K" and dm.where == ("dm", "alice")
+    assert dm.content == "your hand: A, K"
+    assert dm.where == ("dm", "alice")
     assert [m.content for m in emu.visible_to(alice)] == ["your hand: A, K", "check your DMs"]
     assert emu.visible_to(emu.user("bob")) == []
     emu.assert_no_errors()
@@ -33,7 +35,9 @@ async def test_closed_dms_raise_forbidden_50007_in_the_bot(emu: DiscordEmulator,
 
     assert result.content == "I cannot DM you"
     [error] = bot.dm_errors
-    assert isinstance(error, discord.Forbidden) and error.status == 403 and error.code == 50007
+    assert isinstance(error, discord.Forbidden)
+    assert error.status == 403
+    assert error.code == 50007
     assert emu.dm_messages(carol) == []
     emu.assert_no_errors()
 
@@ -50,9 +54,11 @@ async def test_threads_from_a_message_and_from_a_channel(emu: DiscordEmulator, b
         ("table-1-side", "general"),
     ]
     thread = emu.channel("table-1")
-    assert result.message is not None and thread.id == result.message.id
+    assert result.message is not None
+    assert thread.id == result.message.id
     [welcome] = emu.channel_messages(thread)
-    assert welcome.content == "welcome to the table" and welcome.where == ("thread", "table-1")
+    assert welcome.content == "welcome to the table"
+    assert welcome.where == ("thread", "table-1")
     assert emu.channel_messages(emu.channel("table-1-side"))[0].content == "side thread"
     assert bot.get_channel(thread.id) is not None  # THREAD_CREATE reached the client cache
     emu.assert_no_errors()
@@ -66,7 +72,8 @@ async def test_unavailable_switch_fails_fast_with_503(emu: DiscordEmulator, bot:
 
     assert failed.content == "Discord is unavailable"
     [error] = bot.post_errors
-    assert isinstance(error, discord.DiscordServerError) and error.status == 503
+    assert isinstance(error, discord.DiscordServerError)
+    assert error.status == 503
     assert emu.channel_messages(emu.channel("general")) == []
 
     emu.unavailable = False
@@ -93,8 +100,10 @@ async def test_payloads_discord_would_reject_are_errors(emu: DiscordEmulator, bo
     with pytest.raises(discord.HTTPException) as too_long:
         await channel.send("x" * 2001)
 
-    assert too_long.value.status == 400 and too_long.value.code == 50035
-    assert len(emu.errors) == 1 and "2001 characters" in emu.errors[0]
+    assert too_long.value.status == 400
+    assert too_long.value.code == 50035
+    assert len(emu.errors) == 1
+    assert "2001 characters" in emu.errors[0]
     assert emu.channel_messages(emu.channel("games")) == []
     emu.errors.clear()
 
@@ -129,7 +138,9 @@ async def test_files_are_recorded_from_multipart_bodies(emu: DiscordEmulator, bo
     assert message.attachments[0].data == b"hand: A K"
     assert sent.attachments[0].filename == "hand.txt"
     edited = await sent.edit(content="edited", attachments=[])
-    assert edited.content == "edited" and message.attachments == [] and message.content == "edited"
+    assert edited.content == "edited"
+    assert message.attachments == []
+    assert message.content == "edited"
     emu.assert_no_errors()
 
 
@@ -141,7 +152,8 @@ async def test_user_messages_reach_the_bot_without_content_intent(
     await emu.post_message(emu.user("bob"), "hello bot", channel=emu.channel("games"))
 
     message = await asyncio.wait_for(received, 1)
-    assert message.author.id == emu.user("bob").id and message.content == ""
+    assert message.author.id == emu.user("bob").id
+    assert message.content == ""
 
 
 async def test_gateway_resume_after_a_dropped_socket(emu: DiscordEmulator, bot: EmulatedBot) -> None:
@@ -151,7 +163,8 @@ async def test_gateway_resume_after_a_dropped_socket(emu: DiscordEmulator, bot: 
         if emu.gateway.resumes and emu.gateway.connected:
             break
         await asyncio.sleep(0.005)
-    assert emu.gateway.resumes == 1 and emu.gateway.sessions == 1
+    assert emu.gateway.resumes == 1
+    assert emu.gateway.sessions == 1
 
     result = await emu.run_command(emu.user("alice"), "echo", {"text": "still here"})
 

@@ -180,10 +180,12 @@ async def test_an_edit_of_the_original_response_after_15_minutes_fails(
 
     assert content() == "first version"
     error = await _only_failure(timed_emu, gated)
-    assert error.status == 401 and error.code == 50027
+    assert error.status == 401
+    assert error.code == 50027
     [edit] = [r for r in timed_emu.requests if r.method == "PATCH"]
     assert edit.status == 401
-    assert len(timed_emu.errors) == 1 and "Invalid Webhook Token" in timed_emu.errors[0]
+    assert len(timed_emu.errors) == 1
+    assert "Invalid Webhook Token" in timed_emu.errors[0]
     timed_emu.errors.clear()
 
 

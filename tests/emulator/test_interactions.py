@@ -17,7 +17,8 @@ async def test_login_syncs_guild_commands(emu: DiscordEmulator, bot: EmulatedBot
         ("GET", "/users/@me"),
         ("GET", "/oauth2/applications/@me"),
     ]
-    assert bot.user is not None and bot.user.id == emu.bot_user.id
+    assert bot.user is not None
+    assert bot.user.id == emu.bot_user.id
     assert bot.get_guild(guild.id) is not None
     emu.assert_no_errors()
 
@@ -28,7 +29,8 @@ async def test_command_with_typed_options(emu: DiscordEmulator, bot: EmulatedBot
     result = await emu.run_command(alice, "echo", {"text": "hi", "times": 2, "member": bob})
 
     assert result.content == "hi hi for bob (locale fr)"
-    assert result.message is not None and result.message.where == ("channel", "general")
+    assert result.message is not None
+    assert result.message.where == ("channel", "general")
     assert emu.channel_messages(emu.channel("general")) == [result.message]
     emu.assert_no_errors()
 
@@ -62,7 +64,8 @@ async def test_subcommand_with_choice_name_answers_ephemerally(
     result = await emu.run_command(alice, "settings language", {"value": "English"})
 
     assert result.content == "language: en"
-    assert result.ephemeral and result.message is not None
+    assert result.ephemeral
+    assert result.message is not None
     assert result.message.where == ("ephemeral", "alice")
     assert emu.ephemeral_messages(alice) == [result.message]
     assert emu.channel_messages(emu.channel("general")) == []
@@ -93,12 +96,14 @@ async def test_autocomplete_returns_the_bots_choices(emu: DiscordEmulator, bot: 
 async def test_button_updates_its_message(emu: DiscordEmulator, bot: EmulatedBot) -> None:
     alice = emu.user("alice")
     vote = await emu.run_command(alice, "vote")
-    assert vote.message is not None and vote.message.button_labels == ["Accept", "Later", "Details", "Rename"]
+    assert vote.message is not None
+    assert vote.message.button_labels == ["Accept", "Later", "Details", "Rename"]
 
     clicked = await emu.click(alice, "Accept")
 
     assert clicked.message is vote.message
-    assert vote.message.content == "accepted by alice" and vote.message.components == []
+    assert vote.message.content == "accepted by alice"
+    assert vote.message.components == []
     assert vote.message.history[0]["content"] == "Do you agree?"
     with pytest.raises(EmulatorError, match="no button 'Accept'"):
         await emu.click(alice, "Accept")
@@ -111,7 +116,8 @@ async def test_deferred_button_then_original_edit(emu: DiscordEmulator, bot: Emu
     clicked = await emu.click(alice, custom_id="vote:later")
 
     assert clicked.callback_type == 6
-    assert vote.message is not None and clicked.message is vote.message
+    assert vote.message is not None
+    assert clicked.message is vote.message
     assert vote.message.content == "postponed"
 
 
@@ -121,7 +127,8 @@ async def test_button_with_ephemeral_reply(emu: DiscordEmulator, bot: EmulatedBo
 
     clicked = await emu.click(bob, "Details")
 
-    assert clicked.content == "only you see this" and clicked.ephemeral
+    assert clicked.content == "only you see this"
+    assert clicked.ephemeral
     assert emu.ephemeral_messages(bob) == clicked.messages
     assert emu.ephemeral_messages(alice) == []
 
@@ -129,7 +136,8 @@ async def test_button_with_ephemeral_reply(emu: DiscordEmulator, bot: EmulatedBo
 async def test_string_select(emu: DiscordEmulator, bot: EmulatedBot) -> None:
     alice = emu.user("alice")
     menu = await emu.run_command(alice, "language-menu")
-    assert menu.message is not None and menu.message.select_options == ["English", "Français"]
+    assert menu.message is not None
+    assert menu.message.select_options == ["English", "Français"]
 
     picked = await emu.select(alice, "Français")
 
@@ -141,7 +149,9 @@ async def test_string_select(emu: DiscordEmulator, bot: EmulatedBot) -> None:
 async def test_modal_round_trip(emu: DiscordEmulator, bot: EmulatedBot) -> None:
     alice = emu.user("alice")
     opened = await emu.run_command(alice, "feedback")
-    assert opened.callback_type == 9 and opened.modal is not None and opened.modal["title"] == "Feedback"
+    assert opened.callback_type == 9
+    assert opened.modal is not None
+    assert opened.modal["title"] == "Feedback"
     assert opened.messages == []
 
     with pytest.raises(EmulatorError, match="'Subject' is required"):
@@ -161,7 +171,8 @@ async def test_deferred_command_with_followups(emu: DiscordEmulator, bot: Emulat
 
     assert result.callback_type == 5
     assert result.content == "done after thinking"
-    assert result.message is not None and not result.message.loading
+    assert result.message is not None
+    assert not result.message.loading
     await emu.settle()
     assert [m.content for m in result.messages] == ["done after thinking", "a second follow-up"]
     assert result.messages[1].where == ("ephemeral", "alice")
@@ -171,19 +182,22 @@ async def test_deferred_command_with_followups(emu: DiscordEmulator, bot: Emulat
 async def test_user_context_menu(emu: DiscordEmulator, bot: EmulatedBot) -> None:
     result = await emu.run_context_menu(emu.user("alice"), "Inspect", emu.user("bob"))
 
-    assert result.content == "inspecting bob" and result.ephemeral
+    assert result.content == "inspecting bob"
+    assert result.ephemeral
 
 
 async def test_modal_opened_from_a_button_edits_that_message(emu: DiscordEmulator, bot: EmulatedBot) -> None:
     alice = emu.user("alice")
     vote = await emu.run_command(alice, "vote")
     opened = await emu.click(alice, "Rename")
-    assert opened.modal is not None and opened.modal["title"] == "Rename the vote"
+    assert opened.modal is not None
+    assert opened.modal["title"] == "Rename the vote"
 
     submitted = await emu.submit_modal(alice, {"New name": "lunch"})
 
     assert submitted.callback_type == 7
-    assert vote.message is not None and submitted.message is vote.message
+    assert vote.message is not None
+    assert submitted.message is vote.message
     assert vote.message.content == "vote renamed to lunch"
 
 
@@ -193,10 +207,12 @@ async def test_global_command_and_buttons_in_dms(emu: DiscordEmulator, bot: Emul
 
     result = await emu.run_command(alice, "ping", channel=dm)
 
-    assert result.content == "pong from DM" and result.message is not None
+    assert result.content == "pong from DM"
+    assert result.message is not None
     assert result.message.where == ("dm", "alice")
     clicked = await emu.click(alice, "Accept")
-    assert clicked.message is result.message and result.message.content == "accepted by alice"
+    assert clicked.message is result.message
+    assert result.message.content == "accepted by alice"
     in_guild = await emu.run_command(alice, "ping", channel=emu.channel("games"))
     assert in_guild.content == "pong from Test Server"
 

@@ -79,7 +79,8 @@ async def api() -> AsyncIterator[Api]:
 
 def refused(api: Api, status: int, body: Any, *, reason: str) -> None:
     assert status == 400, body
-    assert body["code"] == 50035 and body["message"].startswith("Invalid Form Body")
+    assert body["code"] == 50035
+    assert body["message"].startswith("Invalid Form Body")
     assert body["errors"]["_errors"][0]["message"]
     assert reason in body["message"], body["message"]
     assert any("rejected: 400 50035" in error for error in api.emu.errors)
@@ -269,7 +270,8 @@ async def test_modal_text_inputs_discord_refuses_are_refused(api: Api, text_inpu
 async def test_a_modal_text_input_at_its_limits_is_served(api: Api) -> None:
     record = api.interaction(APPLICATION_COMMAND)
     status, _ = await api.callback(record, modal(value="x" * 4000, placeholder="p" * 100, max_length=4000))
-    assert status == 204 and record.modal is not None
+    assert status == 204
+    assert record.modal is not None
 
 
 def autocomplete(kind: int) -> Json:
@@ -297,7 +299,8 @@ async def test_autocomplete_choices_at_their_limits_are_served(api: Api) -> None
     record = api.interaction(AUTOCOMPLETE, autocomplete(3))
     choices = [{"name": "n" * 100, "value": "v" * 100}] * 25
     status, _ = await api.callback(record, {"type": 8, "data": {"choices": choices}})
-    assert status == 204 and record.choices == choices
+    assert status == 204
+    assert record.choices == choices
 
 
 @pytest.mark.parametrize(

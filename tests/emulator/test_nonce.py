@@ -29,7 +29,8 @@ async def test_a_repeated_nonce_returns_the_first_message(emu: DiscordEmulator, 
     first = await games.send("round 1", nonce="abc0000000p1")
     again = await games.send("round 1", nonce="abc0000000p1")
 
-    assert again.id == first.id and again.nonce == first.nonce == "abc0000000p1"
+    assert again.id == first.id
+    assert again.nonce == first.nonce == "abc0000000p1"
     assert [m.content for m in emu.channel_messages(emu.channel("games"))] == ["round 1"]
     posts = [r for r in emu.requests if r.method == "POST" and r.path.endswith("/messages")]
     assert [(r.json["nonce"], r.json["enforce_nonce"]) for r in posts] == [("abc0000000p1", True)] * 2
@@ -56,7 +57,8 @@ async def test_without_enforce_nonce_the_nonce_is_only_echoed(emu: DiscordEmulat
 
     replies = [await bot.http.request(route, json={"content": "x", "nonce": 42}) for _ in range(2)]
 
-    assert [r["nonce"] for r in replies] == [42, 42] and replies[0]["id"] != replies[1]["id"]
+    assert [r["nonce"] for r in replies] == [42, 42]
+    assert replies[0]["id"] != replies[1]["id"]
     assert len(emu.channel_messages(emu.channel("games"))) == 2
     emu.assert_no_errors()
 
@@ -67,7 +69,8 @@ async def test_a_nonce_longer_than_25_characters_is_refused(emu: DiscordEmulator
 
     assert (refused.value.status, refused.value.code) == (400, 50035)
     assert emu.channel_messages(emu.channel("games")) == []
-    assert len(emu.errors) == 1 and "nonce" in emu.errors[0]
+    assert len(emu.errors) == 1
+    assert "nonce" in emu.errors[0]
     emu.errors.clear()
 
 

@@ -33,7 +33,8 @@ async def test_a_429_carries_the_documented_body_and_headers(emu: DiscordEmulato
     assert headers["Retry-After"] == "2"
     assert headers["X-RateLimit-Remaining"] == "0"
     assert float(headers["X-RateLimit-Reset-After"]) == 1.5
-    assert headers["X-RateLimit-Scope"] == "user" and headers["X-RateLimit-Bucket"]
+    assert headers["X-RateLimit-Scope"] == "user"
+    assert headers["X-RateLimit-Bucket"]
     assert "Via" in headers  # discord.py treats a 429 without it as a Cloudflare ban
     assert [m.content for m in emu.channel_messages(channel)] == ["hi"]
     emu.assert_no_errors()
@@ -46,7 +47,8 @@ async def test_a_global_limit_says_so(emu: DiscordEmulator) -> None:
         body, headers = await limited.json(), limited.headers
 
     assert body["global"] is True
-    assert headers["X-RateLimit-Global"] == "true" and headers["X-RateLimit-Scope"] == "global"
+    assert headers["X-RateLimit-Global"] == "true"
+    assert headers["X-RateLimit-Scope"] == "global"
 
 
 async def test_discord_py_waits_and_posts_once(emu: DiscordEmulator, bot: EmulatedBot) -> None:

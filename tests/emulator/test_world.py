@@ -19,7 +19,8 @@ def test_ids_are_stable_per_name_whatever_the_creation_order() -> None:
     bob_again, alice_again = second.add_user("bob"), second.add_user("alice")
 
     assert (alice.id, bob.id) == (alice_again.id, bob_again.id)
-    assert first.add_user("alice", locale="fr") is alice and alice.locale == "fr"
+    assert first.add_user("alice", locale="fr") is alice
+    assert alice.locale == "fr"
     assert first.add_guild("Test Server").id == second.add_guild("Test Server").id
     assert first.bot_user.id == first.application_id == second.application_id
 
@@ -29,9 +30,11 @@ def test_guild_has_everyone_role_and_general_channel() -> None:
     guild = emu.add_guild("Test Server")
     games = emu.add_channel(guild, "games")
 
-    assert guild.everyone.id == guild.id and guild.everyone.name == "@everyone"
+    assert guild.everyone.id == guild.id
+    assert guild.everyone.name == "@everyone"
     assert [channel.name for channel in guild.channels] == ["general", "games"]
-    assert emu.channel("games") is games and games.kind == "channel"
+    assert emu.channel("games") is games
+    assert games.kind == "channel"
     admin = emu.add_user("root", admin=True)
     member = emu.add_user("joe")
     assert emu.world.member_permissions(admin, guild) & (1 << 5)
@@ -53,7 +56,8 @@ def test_counter_ids_are_increasing_and_deterministic() -> None:
     first, second = DiscordEmulator(), DiscordEmulator()
     ids = [first.world.ids.next() for _ in range(3)]
 
-    assert ids == sorted(ids) and len(set(ids)) == 3
+    assert ids == sorted(ids)
+    assert len(set(ids)) == 3
     assert ids == [second.world.ids.next() for _ in range(3)]
     assert snowflake_time(ids[0]).year == 2025
 
@@ -64,7 +68,8 @@ async def test_install_and_uninstall_restore_discord_py() -> None:
     await emu.start()
     try:
         assert emu.install() == before
-        assert emu.rest_base == discord.http.Route.BASE and emu.rest_base.startswith("http://127.0.0.1:")
+        assert emu.rest_base == discord.http.Route.BASE
+        assert emu.rest_base.startswith("http://127.0.0.1:")
         assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == f"ws://127.0.0.1:{emu.port}/gateway"
         emu.uninstall()
         assert before == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
@@ -94,7 +99,8 @@ def test_command_registration_follows_discord_rules() -> None:
     ):
         with pytest.raises(ApiError) as rejected:
             commands.bulk_overwrite(None, [bad])
-        assert rejected.value.status == 400 and rejected.value.bot_bug
+        assert rejected.value.status == 400
+        assert rejected.value.bot_bug
 
 
 def test_render_shows_content_embeds_and_components() -> None:
@@ -137,4 +143,5 @@ def test_render_shows_content_embeds_and_components() -> None:
             "    <Language: English / Français>",
         ]
     )
-    assert message.button_labels == ["Hit"] and message.select_options == ["English", "Français"]
+    assert message.button_labels == ["Hit"]
+    assert message.select_options == ["English", "Français"]

@@ -271,7 +271,9 @@ class Checker:
 
     def check_events(self, after: Any, events: list[Event]) -> None:
         for event in events:
-            assert isinstance(event, Event) and isinstance(event.kind, str) and event.kind
+            assert isinstance(event, Event)
+            assert isinstance(event.kind, str)
+            assert event.kind
             assert Event.from_json(json.loads(json.dumps(event.to_json()))) == event
             if event.visible_to is not None:
                 assert event.visible_to <= set(self.seats), f"{event.kind}: unknown seats in visible_to"
@@ -307,12 +309,15 @@ def test_the_toy_engine_is_in_the_list() -> None:
 
 def test_engine_declares_the_protocol(engine: AnyEngine) -> None:
     assert isinstance(engine, Engine)
-    assert isinstance(engine.name, str) and engine.name
-    assert isinstance(engine.max_steps, int) and engine.max_steps >= 0
+    assert isinstance(engine.name, str)
+    assert engine.name
+    assert isinstance(engine.max_steps, int)
+    assert engine.max_steps >= 0
     setup_error = engine.setup_error
     assert issubclass(setup_error, DomainError), "the setup error is a DomainError"
     assert not issubclass(setup_error, IllegalAction | InvalidAction), "a setup is no action"
-    assert not issubclass(InvalidAction, IllegalAction) and not issubclass(IllegalAction, InvalidAction)
+    assert not issubclass(InvalidAction, IllegalAction)
+    assert not issubclass(IllegalAction, InvalidAction)
 
 
 def _action_types(engine: AnyEngine) -> tuple[type, ...]:
@@ -362,7 +367,8 @@ def test_each_game_package_declares_its_public_api() -> None:
         package = importlib.import_module(f"engine.{name}")
         public = set(package.__all__)
         assert all(hasattr(package, item) for item in public), f"engine.{name}: __all__ names a missing item"
-        assert "ENGINE" in public and package.ENGINE is registered, f"engine.{name}: ENGINE is not public"
+        assert "ENGINE" in public, f"engine.{name}: ENGINE is not public"
+        assert package.ENGINE is registered, f"engine.{name}: ENGINE is not public"
         assert registered.setup_error.__name__ in public, f"engine.{name}: its setup error is not public"
         assert {t.__name__ for t in _action_types(registered)} <= public, f"engine.{name}: actions not public"
 
@@ -394,7 +400,8 @@ def test_same_seed_and_actions_give_the_same_game(engine: AnyEngine) -> None:
     for seed in range(REPLAYED):
         _, first = new_game(engine, seed)
         _, again = new_game(engine, seed)
-        assert first == again and engine.to_json(first) == engine.to_json(again)
+        assert first == again
+        assert engine.to_json(first) == engine.to_json(again)
         original, _ = play(engine, seed, random_policy(engine, seed))
         replayed, _ = play(engine, seed, replay_policy(original.moves))
         assert replayed.events == original.events
@@ -540,7 +547,8 @@ def test_rng_state_advances_and_round_trips() -> None:
     first, nxt = start.advance()
     again, _ = start.advance()
     assert first.random() == again.random()
-    assert nxt.counter == 1 and nxt.seed == start.seed
+    assert nxt.counter == 1
+    assert nxt.seed == start.seed
     assert nxt.advance()[0].random() != start.advance()[0].random()
     assert RngState.model_validate_json(nxt.model_dump_json()) == nxt
 
@@ -556,6 +564,9 @@ def test_outcome_is_either_a_draw_or_has_winners() -> None:
 
 def test_event_visibility() -> None:
     public, private = Event("played"), Event("drew", {"card": "c1"}, visible_to=frozenset({1}))
-    assert public.visible(0) and public.visible(SPECTATOR)
-    assert private.visible(1) and not private.visible(0) and not private.visible(SPECTATOR)
+    assert public.visible(0)
+    assert public.visible(SPECTATOR)
+    assert private.visible(1)
+    assert not private.visible(0)
+    assert not private.visible(SPECTATOR)
     assert Event.from_json(private.to_json()) == private

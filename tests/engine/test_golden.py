@@ -44,7 +44,8 @@ def test_the_golden_game_replays_to_the_same_log(sc: Scenario) -> None:
 def test_the_golden_game_is_a_whole_game(sc: Scenario) -> None:
     stored = load(sc)
     assert "error" not in stored
-    assert stored["outcome"] is not None and stored["outcome"]["reason"].startswith(f"{sc.game}.outcome.")
+    assert stored["outcome"] is not None
+    assert stored["outcome"]["reason"].startswith(f"{sc.game}.outcome.")
     assert (stored["game"], stored["name"], stored["seed"]) == (sc.game, sc.name, sc.seed)
     assert all(step["events"] for step in stored["steps"])
 
@@ -62,4 +63,5 @@ def test_a_changed_rule_shows_as_a_diff(monkeypatch: pytest.MonkeyPatch) -> None
     assert problem is not None
     assert UPDATE_COMMAND in problem
     changed = [line[0] for line in problem.splitlines() if '"life": [' in line and line[:1] in "-+"]
-    assert "-" in changed and "+" in changed, problem
+    assert "-" in changed, problem
+    assert "+" in changed, problem

@@ -118,7 +118,8 @@ def test_engine_module_is_pure(path: Path) -> None:
 
 
 def test_there_are_engine_files_to_check() -> None:
-    assert ENGINE_DIR.is_dir() and len(engine_files()) >= 4
+    assert ENGINE_DIR.is_dir()
+    assert len(engine_files()) >= 4
 
 
 @pytest.mark.parametrize(

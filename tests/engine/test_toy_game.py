@@ -42,7 +42,8 @@ def test_deal_gives_three_cards_each_from_one_shuffled_deck() -> None:
     s = toy.new_game(PLAYERS, seed=42, options=OPTIONS)
     assert [len(h) for h in s.hands] == [3, 3]
     assert sorted((*s.hands[0], *s.hands[1], *s.deck), key=lambda c: int(c[1:])) == list(DECK)
-    assert s.turns == 6 and s.phase == "turns"
+    assert s.turns == 6
+    assert s.phase == "turns"
     assert toy.new_game(PLAYERS, seed=42, options=OPTIONS) == s
     deals = {toy.new_game(PLAYERS, seed=seed, options=OPTIONS).hands for seed in range(20)}
     assert len(deals) > 15
@@ -68,16 +69,22 @@ def test_playing_adds_the_value_and_draws_the_top_card_privately() -> None:
     assert after.played == (("c3",), ())
     assert after.hands[0] == ("c1", "c2", "c7")
     assert after.deck == ("c8", "c9")
-    assert after.active == 1 and after.turn == 1
+    assert after.active == 1
+    assert after.turn == 1
     played, drew = events
-    assert played.kind == "played" and played.visible_to is None and played.data["card"] == "c3"
-    assert drew.kind == "drew" and drew.visible_to == frozenset({0}) and drew.data["card"] == "c7"
+    assert played.kind == "played"
+    assert played.visible_to is None
+    assert played.data["card"] == "c3"
+    assert drew.kind == "drew"
+    assert drew.visible_to == frozenset({0})
+    assert drew.data["card"] == "c7"
 
 
 def test_passing_draws_at_random_and_advances_the_stream() -> None:
     after, events = toy.apply(state(), 0, Pass())
     assert after.totals == (0, 0)
-    assert len(after.hands[0]) == 4 and len(after.deck) == 2
+    assert len(after.hands[0]) == 4
+    assert len(after.deck) == 2
     assert after.rng == RngState(seed=5, counter=1)
     assert [e.kind for e in events] == ["passed", "drew"]
     drawn = {toy.apply(state(rng=RngState(seed=s)), 0, Pass())[0].hands[0][-1] for s in range(30)}
@@ -87,7 +94,8 @@ def test_passing_draws_at_random_and_advances_the_stream() -> None:
 def test_passing_with_a_full_hand_draws_nothing() -> None:
     full = state(hands=(("c1", "c2", "c3", "c10", "c11"), ("c4", "c5", "c6")))
     after, events = toy.apply(full, 0, Pass())
-    assert after.hands[0] == full.hands[0] and after.deck == full.deck
+    assert after.hands[0] == full.hands[0]
+    assert after.deck == full.deck
     assert [e.kind for e in events] == ["passed"]
 
 
@@ -113,7 +121,8 @@ def test_after_the_turns_comes_a_simultaneous_secret_duel() -> None:
     s, events = toy.apply(s, 1, Play("c6"))
     assert toy.current_players(s) == [0]
     assert [(e.kind, dict(e.data)) for e in events] == [("committed", {"seat": 1})]
-    assert "c6" not in str(toy.view(s, 0)) and "c6" not in str(toy.view(s, SPECTATOR))
+    assert "c6" not in str(toy.view(s, 0))
+    assert "c6" not in str(toy.view(s, SPECTATOR))
     assert toy.view(s, 1).seats[1].choice == "c6"
     assert toy.hidden_cards(s, 1) == {"c4", "c5", "c6"}
     with pytest.raises(IllegalAction):
@@ -145,7 +154,8 @@ def test_the_duel_reveals_and_scores(
     assert toy.outcome(s) is None
     s, events = toy.apply(s, 1, choices[1])
     assert s.totals == totals
-    assert events[-1].kind == "revealed" and events[-1].visible_to is None
+    assert events[-1].kind == "revealed"
+    assert events[-1].visible_to is None
     assert toy.current_players(s) == []
     assert toy.outcome(s) == outcome
 
@@ -162,7 +172,8 @@ def test_views_hide_the_other_hand() -> None:
     s = state()
     mine = toy.view(s, 0)
     assert mine.seats[0].hand == ("c1", "c2", "c3")
-    assert mine.seats[1].hand is None and mine.seats[1].hand_size == 3
+    assert mine.seats[1].hand is None
+    assert mine.seats[1].hand_size == 3
     assert all(seat.hand is None for seat in toy.view(s, SPECTATOR).seats)
     assert mine.to_json()["seats"][0]["hand"] == ["c1", "c2", "c3"]
 

@@ -25,7 +25,10 @@ def test_rate_limit_waits_are_bounded() -> None:
 
 def test_only_the_guilds_intent_is_requested() -> None:
     intents = make_bot().intents
-    assert intents.guilds and not intents.members and not intents.message_content and not intents.presences
+    assert intents.guilds
+    assert not intents.members
+    assert not intents.message_content
+    assert not intents.presences
 
 
 def test_every_cog_module_loads() -> None:

@@ -78,11 +78,8 @@ async def test_command_names_follow_discord_rules(tree_keys: set[str]) -> None:
     for lang, table in catalogs().items():
         for key in tree_keys:
             if key.endswith(".name") and key.startswith("cmd."):
-                assert name_rule.match(table[key]) and table[key] == table[key].lower(), (
-                    lang,
-                    key,
-                    table[key],
-                )
+                assert name_rule.match(table[key]), (lang, key, table[key])
+                assert table[key] == table[key].lower(), (lang, key, table[key])
             if key.endswith(".description"):
                 assert 1 <= len(table[key]) <= 100, (lang, key)
 
@@ -104,5 +101,7 @@ def test_translation_falls_back_and_formats() -> None:
 
 
 def test_decimals_use_each_languages_mark() -> None:
-    assert format_decimal(12.5, "fr") == "12,5" and format_decimal(12.5, "en") == "12.5"
-    assert format_decimal(3.0, "fr") == "3" and format_decimal(0.416666, "fr", ".2f") == "0,42"
+    assert format_decimal(12.5, "fr") == "12,5"
+    assert format_decimal(12.5, "en") == "12.5"
+    assert format_decimal(3.0, "fr") == "3"
+    assert format_decimal(0.416666, "fr", ".2f") == "0,42"

@@ -82,7 +82,8 @@ def _run_bot(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess
 def test_start_without_token_exits_cleanly(tmp_path: Path) -> None:
     result = _run_bot(tmp_path, {})
     assert result.returncode == 2
-    assert "DISCORD_TOKEN" in result.stderr and "--sandbox" in result.stderr
+    assert "DISCORD_TOKEN" in result.stderr
+    assert "--sandbox" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
 
 

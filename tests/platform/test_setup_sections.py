@@ -35,6 +35,9 @@ async def test_each_bot_has_its_own_setup_commands() -> None:
     first, second = await setup_group(cog_modules()), await setup_group(cog_modules())
     for name in GAMES:
         one, other = first.get_command(name), second.get_command(name)
-        assert one is not None and other is not None and one is not other
-        assert one.parent is first and other.parent is second
+        assert one is not None
+        assert other is not None
+        assert one is not other
+        assert one.parent is first
+        assert other.parent is second
         assert one.qualified_name == f"setup {name}"

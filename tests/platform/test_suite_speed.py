@@ -42,7 +42,8 @@ async def test_a_copied_database_is_the_one_a_migration_from_scratch_gives(
     await copied.close()
     objects, applied = _schema(tmp_path / "copied.sqlite3")
     assert (objects, applied) == _schema(tmp_path / "fresh.sqlite3")
-    assert applied and objects
+    assert applied
+    assert objects
 
 
 def test_slow_tests_are_handed_out_first_in_their_order() -> None:
@@ -62,9 +63,11 @@ def test_the_slow_marker_is_declared_and_markers_are_checked(pytestconfig: pytes
 def test_shared_catalogs_are_what_loading_the_files_gives() -> None:
     cache, specs = CatalogCache(), games.discover()
     first = cache.load_all(DATA_DIR, specs)
-    assert first == load_all(DATA_DIR, specs) and first
+    assert first == load_all(DATA_DIR, specs)
+    assert first
     second = cache.load_all(DATA_DIR, specs)
-    assert second is not first and all(second[game] is first[game] for game in first)
+    assert second is not first
+    assert all(second[game] is first[game] for game in first)
     assert cache.index(second) is cache.index(first)
     assert cache.index(second).get("hoss", first["hoss"].cards[0].id) == first["hoss"].cards[0]
 
@@ -76,7 +79,8 @@ def test_a_catalog_file_is_loaded_again_when_its_content_changes(tmp_path: Path)
     edited = FIXTURE_CATALOG.read_text(encoding="utf-8").replace('"pv": 40', '"pv": 41')
     (tmp_path / "fixture.json").write_text(edited, encoding="utf-8")
     after = cache.load_all(tmp_path, [FIXTURE_SPEC])["fixture"]
-    assert after.cards[0].pv == 41 and before.cards[0].pv == 40
+    assert after.cards[0].pv == 41
+    assert before.cards[0].pv == 40
     assert cache.index({"fixture": after}) is not cache.index({"fixture": before})
     (tmp_path / "fixture.json").write_text('{"game": "fixture"', encoding="utf-8")
     for _ in range(2):  # a broken file is refused every time, as load_all refuses it

@@ -123,21 +123,28 @@ async def test_the_example_script_runs_and_is_repeatable(tmp_path: Path) -> None
         )
         log = conn.execute("SELECT kind, data FROM choco_game_log ORDER BY seq").fetchall()
     kinds = [k for k, _ in log]
-    assert kinds[-2:] == ["penalty_24h", "penalty_72h"] and kinds.count("penalty_24h") == 1
+    assert kinds[-2:] == ["penalty_24h", "penalty_72h"]
+    assert kinds.count("penalty_24h") == 1
     destroyed = [e for e in json.loads(log[-2][1])["events"] if e["kind"] == "penalty_destroyed"]
-    assert len(destroyed) == 1 and destroyed[0]["data"]["from"] == "pioche"
+    assert len(destroyed) == 1
+    assert destroyed[0]["data"]["from"] == "pioche"
     card_id = destroyed[0]["data"]["card_id"]
     bob = state["sides"][1]
     assert [c["card_id"] for c in bob["graveyard"]] == [card_id]
     reminders = text[text.index("> wait 13h") : text.index("> wait 2h")]
-    assert reminders.count("[DM bob] Rappel : il vous reste 12 h") == 1 and PENALTY not in reminders
+    assert reminders.count("[DM bob] Rappel : il vous reste 12 h") == 1
+    assert PENALTY not in reminders
     assert reminders.count("[DM bob] Rappel : il vous reste 1 h") == 1
     after_25h = text[text.index("> wait 2h") : text.index("> wait 48h")]
     assert f"{PENALTY} : {french_name(card_id)}, tiré(e) au hasard de la pioche de @bob" in after_25h
-    assert after_25h.count(PENALTY) == 1 and PASSED not in after_25h
+    assert after_25h.count(PENALTY) == 1
+    assert PASSED not in after_25h
     after_72h = text[text.index("> wait 48h") :]
-    assert f"@bob {PASSED}" in after_72h and "@alice, à vous de jouer (tour 5)" in after_72h
-    assert state["turn"] == 5 and state["active"] == 0 and state["passes"] == [0, 1]
+    assert f"@bob {PASSED}" in after_72h
+    assert "@alice, à vous de jouer (tour 5)" in after_72h
+    assert state["turn"] == 5
+    assert state["active"] == 0
+    assert state["passes"] == [0, 1]
 
 
 def test_the_command_line_takes_the_seed(tmp_path: Path) -> None:
@@ -149,10 +156,12 @@ def test_the_command_line_takes_the_seed(tmp_path: Path) -> None:
     assert code == 0
     command = [sys.executable, "bot.py", "--sandbox", "--seed", str(SEED), "--script", str(EXAMPLE)]
     printed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
-    assert printed.returncode == 0 and printed.stdout.splitlines() == lines, printed.stderr
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout.splitlines() == lines, printed.stderr
     alone = [sys.executable, "bot.py", "--seed", str(SEED)]
     refused = subprocess.run(alone, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
-    assert refused.returncode == 2 and "only apply to --sandbox" in refused.stderr
+    assert refused.returncode == 2
+    assert "only apply to --sandbox" in refused.stderr
 
 
 def at(run: Run, column: str) -> datetime:
@@ -167,16 +176,20 @@ async def test_reminders_then_the_penalty_at_d_then_the_pass_at_3d(tmp_path: Pat
         assert run.after("wait 11h").count("[DM") == 0
         twelve = run.after("wait 2h", 1)
         assert "[DM bob] Rappel : il vous reste 12 h pour jouer dans la partie n° 1" in twelve
-        assert "[DM alice]" not in twelve and PENALTY not in twelve
+        assert "[DM alice]" not in twelve
+        assert PENALTY not in twelve
         one = run.after("wait 10h")
-        assert "[DM bob] Rappel : il vous reste 1 h" in one and PENALTY not in one
+        assert "[DM bob] Rappel : il vous reste 1 h" in one
+        assert PENALTY not in one
         penalty = run.after("wait 2h", 2)  # T0 + 25 h
-        assert penalty.count(f"{PENALTY} : ") == 1 and "de la pioche de @bob" in penalty
+        assert penalty.count(f"{PENALTY} : ") == 1
+        assert "de la pioche de @bob" in penalty
         assert "[DM" not in penalty  # no reminder for the pass
         assert run.log_kinds().count("penalty_24h") == 1
         assert PASSED not in run.after("wait 46h")  # T0 + 71 h
         passed = run.after("wait 2h", 3)  # T0 + 73 h
-        assert f"@bob {PASSED}" in passed and "@alice, à vous de jouer (tour 5)" in passed
+        assert f"@bob {PASSED}" in passed
+        assert "@alice, à vous de jouer (tour 5)" in passed
         assert run.log_kinds()[-2:] == ["penalty_24h", "penalty_72h"]
 
 
@@ -187,7 +200,9 @@ async def test_reminders_follow_the_server_setting(tmp_path: Path) -> None:
         six = run.after("wait 2h")
         assert "[DM bob] Rappel : il vous reste 6 h" in six
         rest = run.after("wait 6h")
-        assert "Rappel" not in rest and "[DM" not in rest and f"{PENALTY} : " in rest
+        assert "Rappel" not in rest
+        assert "[DM" not in rest
+        assert f"{PENALTY} : " in rest
         reminders = run.sql("SELECT payload FROM jobs WHERE kind = 'choco:reminder' AND state = 'done'")
         assert [json.loads(str(p))["hours"] for (p,) in reminders] == [6]
 
@@ -201,9 +216,11 @@ async def test_a_second_pass_disqualifies(tmp_path: Path) -> None:
         end = run.after("wait 73h", 2)
         assert end.count(f"{PENALTY} : ") == 1  # the second call's 24 h penalty, then the disqualification
         # One forfeit line (the result), then the reward.
-        assert end.count("disqualifié(e)") == 1 and "@bob est disqualifié(e) pour absences répétées" in end
+        assert end.count("disqualifié(e)") == 1
+        assert "@bob est disqualifié(e) pour absences répétées" in end
         assert end.index("disqualifié(e)") < end.index("@alice remporte une carte")
-        assert "@alice remporte une carte" in end and "[Voir ma main]" not in end.split(PASSED)[-1]
+        assert "@alice remporte une carte" in end
+        assert "[Voir ma main]" not in end.split(PASSED)[-1]
 
         game = run.game()
         assert (game["status"], game["result"], game["winner_seat"]) == ("over", "forfeit_absence", 0)
@@ -220,7 +237,8 @@ async def test_a_second_pass_disqualifies(tmp_path: Path) -> None:
         )
         assert len(rewards) == 1
         player, card, key, owner = rewards[0]
-        assert player == owner == alice and card == game["reward_card"]
+        assert player == owner == alice
+        assert card == game["reward_card"]
         cards = json.loads((DATA_DIR / "choco.json").read_text(encoding="utf-8"))["cards"]
         assert next(c["rarity"] for c in cards if c["id"] == key).startswith("bronze")
         assert run.sql("SELECT COUNT(*) FROM match_jobs") == [(0,)]
@@ -241,13 +259,16 @@ async def test_a_declared_absence_pauses_the_ladder(tmp_path: Path) -> None:
     async with played(tmp_path, steps) as run:
         notice = run.after(steps[0])
         assert "[bob only] Partie n° 1 (#Chocobataille n° 1) : absence enregistrée jusqu" in notice
-        assert "@bob est absent jusqu'au" in notice and "(vacances)" in notice
+        assert "@bob est absent jusqu'au" in notice
+        assert "(vacances)" in notice
         quiet = run.after("wait 25h") + run.after("wait 69h")  # up to T0 + 94 h
-        assert PENALTY not in quiet and PASSED not in quiet
+        assert PENALTY not in quiet
+        assert PASSED not in quiet
         assert "Rappel : il vous reste 1 h" not in quiet
         assert quiet.count("[DM bob] Rappel : il vous reste 12 h") == 1  # 12 h before the moved D
         last_hour = run.after("wait 1h30m")  # T0 + 95 h 30
-        assert "[DM bob] Rappel : il vous reste 1 h" in last_hour and PENALTY not in last_hour
+        assert "[DM bob] Rappel : il vous reste 1 h" in last_hour
+        assert PENALTY not in last_hour
         resumed = run.after("wait 1h")  # T0 + 96 h 30: D after the absence's end (T0 + 72 h)
         assert resumed.count(f"{PENALTY} : ") == 1
         assert run.log_kinds()[-2:] == ["absence", "penalty_24h"]

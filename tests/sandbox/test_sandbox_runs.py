@@ -36,7 +36,8 @@ async def test_french_then_english(tmp_path: Path) -> None:
     text = "\n".join(lines)
     assert text.index("[alice only] | ** Aide **") < text.index("[alice only] Done: I will speak English")
     assert text.index("Done: I will speak English") < text.index("[alice only] | ** Help **")
-    assert "Profil de alice" in text and "alice's profile" in text
+    assert "Profil de alice" in text
+    assert "alice's profile" in text
     assert "<t:" not in text  # Discord timestamps are shown as dates
 
 
@@ -83,7 +84,8 @@ async def test_a_wait_counts_the_jobs_fired_whoever_fired_them(
                 (to_db(now),),
             ).fetchone()[0]
         )
-        assert fired == 3 + int(games) and before == 0
+        assert fired == 3 + int(games)
+        assert before == 0
     finally:
         await harness.stop()
 
@@ -104,7 +106,8 @@ async def test_unreadable_line_and_missing_button_fail(tmp_path: Path) -> None:
 async def test_state_persists_in_a_given_database(tmp_path: Path) -> None:
     await run(tmp_path, "alice: /settings language language:en\n")
     code, lines = await run(tmp_path, "alice: /profile\n")
-    assert code == 0 and any("alice's profile" in line for line in lines)
+    assert code == 0
+    assert any("alice's profile" in line for line in lines)
 
 
 def test_command_line_entry_point(tmp_path: Path) -> None:
@@ -119,7 +122,8 @@ def test_command_line_entry_point(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert "> alice: /profile" in result.stdout and "[alice only]" in result.stdout
+    assert "> alice: /profile" in result.stdout
+    assert "[alice only]" in result.stdout
     missing = subprocess.run(
         [sys.executable, "bot.py", "--sandbox", "--script", str(tmp_path / "absent.txt")],
         cwd=ROOT,
@@ -128,7 +132,8 @@ def test_command_line_entry_point(tmp_path: Path) -> None:
         timeout=120,
         check=False,
     )
-    assert missing.returncode == 2 and "Cannot read the script" in missing.stderr
+    assert missing.returncode == 2
+    assert "Cannot read the script" in missing.stderr
     assert "Traceback" not in missing.stderr
 
 
@@ -170,7 +175,8 @@ async def test_clicks_selects_modals_dms_threads_and_time(tmp_path: Path) -> Non
         games.unregister(fixture_game.SPEC.key)
     text = "\n".join(lines)
     assert code == 0, text
-    assert "[#parties] 10 coins" in text and "[Buy]" in text
+    assert "[#parties] 10 coins" in text
+    assert "[Buy]" in text
     assert "[alice only] bought, balance 90" in text
     assert "[alice only] colour bleu" in text
     assert "[alice only] renamed to Dame Merlin" in text
@@ -190,5 +196,6 @@ def test_interactive_prompt_reads_lines_until_quit(tmp_path: Path) -> None:
         check=False,
     )
     assert "[alice only] | ** Profil de alice **" in result.stdout
-    assert "!! " in result.stdout and "nope" in result.stdout
+    assert "!! " in result.stdout
+    assert "nope" in result.stdout
     assert result.returncode == 1  # a line failed

@@ -49,10 +49,13 @@ def error_of(name: str) -> str:
 
 def test_a_valid_catalog_loads_with_the_game_fields() -> None:
     catalog = load_catalog(FIXTURES / "fixture.json", FixtureCatalog)
-    assert catalog.game == "fixture" and catalog.version == 1
+    assert catalog.game == "fixture"
+    assert catalog.version == 1
     assert len(catalog.cards) == 8
     archer = catalog.card("sylvan_archer")
-    assert archer is not None and archer.pv == 20 and archer.rarity == "common"
+    assert archer is not None
+    assert archer.pv == 20
+    assert archer.rarity == "common"
     assert archer.name == LocalizedText(fr="Archer sylvestre", en="Sylvan Archer")
     assert "dragon" in catalog.ids()
 
@@ -117,7 +120,8 @@ def test_load_all_loads_each_game_and_reports_every_broken_file(tmp_path: Path) 
     shutil.copy(FIXTURES / "fixture.json", tmp_path / "fixture.json")
     no_catalog = games.GameSpec(key="nocat", name_key="game.nocat", command_group="nocat")
     loaded = load_all(tmp_path, [FIXTURE_SPEC, no_catalog])
-    assert list(loaded) == ["fixture"] and len(loaded["fixture"].cards) == 8
+    assert list(loaded) == ["fixture"]
+    assert len(loaded["fixture"].cards) == 8
 
     other = games.GameSpec(
         key="other", name_key="game.other", command_group="other", catalog_model=FixtureCatalog
@@ -152,7 +156,8 @@ def test_every_catalog_in_data_loads_with_its_game_model() -> None:
     assert sorted(loaded) == sorted(spec.key for spec in specs)
     for spec in specs:
         model = spec.catalog_model
-        assert model is not None and isinstance(loaded[spec.key], model)
+        assert model is not None
+        assert isinstance(loaded[spec.key], model)
         assert loaded[spec.key].cards, f"{spec.key}: catalog has no cards"
     expected = {f"{spec.key}.json" for spec in specs}
     strays = sorted(p.name for p in DATA_DIR.glob("*.json") if p.name not in expected)
@@ -237,14 +242,18 @@ def test_empty_query_lists_alphabetically_within_the_limit(index: CardIndex) -> 
 
 def test_get_returns_the_game_model_and_resolve_understands_keys_and_names(index: CardIndex) -> None:
     card = index.get("fixture", "sylvan_archer")
-    assert isinstance(card, FixtureCard) and card.pv == 20
-    assert index.get("fixture", "nope") is None and index.get("nope", "dragon") is None
-    assert (ref := index.resolve("fixture:foam_knight", "fr")) is not None and ref.name_in(
-        "en"
-    ) == "Foam Knight"
-    assert (ref := index.resolve("chevalier d’ecume", "fr")) is not None and ref.card_id == "foam_knight"
-    assert (ref := index.resolve("Foam knight", "fr")) is not None and ref.card_id == "foam_knight"
-    assert index.resolve("foam", "en") is None and index.resolve("", "fr") is None
+    assert isinstance(card, FixtureCard)
+    assert card.pv == 20
+    assert index.get("fixture", "nope") is None
+    assert index.get("nope", "dragon") is None
+    assert (ref := index.resolve("fixture:foam_knight", "fr")) is not None
+    assert ref.name_in("en") == "Foam Knight"
+    assert (ref := index.resolve("chevalier d’ecume", "fr")) is not None
+    assert ref.card_id == "foam_knight"
+    assert (ref := index.resolve("Foam knight", "fr")) is not None
+    assert ref.card_id == "foam_knight"
+    assert index.resolve("foam", "en") is None
+    assert index.resolve("", "fr") is None
 
 
 def test_fold() -> None:

@@ -65,7 +65,8 @@ async def test_a_failed_unit_rolls_back_alone_and_neighbours_commit(db: Database
     )
     assert db.batches - before == 1, "the three units should have shared one transaction"
     assert results[0] == "A"
-    assert isinstance(results[1], LookupError) and results[1].args == ("b",)
+    assert isinstance(results[1], LookupError)
+    assert results[1].args == ("b",)
     assert results[2] == "C"
     assert await _values(db) == {"a", "c"}
 
@@ -76,7 +77,8 @@ async def test_a_unit_that_breaks_a_constraint_does_not_poison_the_batch(db: Dat
     results = await asyncio.gather(
         db.write(_insert("x")), db.write(_insert("dup")), db.write(_insert("y")), return_exceptions=True
     )
-    assert results[0] == "X" and results[2] == "Y"
+    assert results[0] == "X"
+    assert results[2] == "Y"
     assert isinstance(results[1], sqlite3.IntegrityError)
     assert await _values(db) == {"dup", "x", "y"}
 
@@ -133,7 +135,8 @@ async def test_a_unit_raising_stop_iteration_does_not_kill_the_writer(db: Databa
         next(iter(()))
 
     results = await asyncio.gather(db.write(bad), db.write(_insert("kept")), return_exceptions=True)
-    assert isinstance(results[0], RuntimeError) and isinstance(results[0].__cause__, StopIteration)
+    assert isinstance(results[0], RuntimeError)
+    assert isinstance(results[0].__cause__, StopIteration)
     assert results[1] == "KEPT"
     assert await asyncio.wait_for(db.write(_insert("later")), timeout=5) == "LATER"
     assert await _values(db) == {"kept", "later"}
@@ -235,5 +238,6 @@ async def test_after_commit_callbacks_run_once_the_batch_committed(db: Database)
 
     units = [db.write(insert(i)) for i in range(20)]
     await asyncio.gather(*units)
-    assert counts[-1] == 20 and counts == sorted(counts)
+    assert counts[-1] == 20
+    assert counts == sorted(counts)
     assert 2 <= len(counts) < 21  # once per committed batch, not per unit

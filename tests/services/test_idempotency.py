@@ -49,7 +49,8 @@ async def test_the_same_key_runs_once_and_replays_the_result(
     await _rich_player(db, clock, add_player)
     first, fresh = await db.write(_buy(clock, "click:1"))
     again, replayed_fresh = await db.write(_buy(clock, "click:1"))
-    assert fresh and not replayed_fresh
+    assert fresh
+    assert not replayed_fresh
     assert first == again == {"balance": 99, "items": ["sword", 1]}
     assert await db.read(lambda conn: ledger.balance(conn, 1, "gold")) == 99
 
@@ -109,7 +110,8 @@ async def test_a_failed_operation_records_nothing_and_may_be_retried(
     assert await db.read(_count("SELECT COUNT(*) FROM idempotency")) == 0
     await db.write(lambda conn: ledger.credit(conn, clock.now(), 1, "gold", 5, Movement("test.grant")))
     result, fresh = await db.write(_buy(clock, "click:retry", price=10))
-    assert fresh and result["balance"] == 0
+    assert fresh
+    assert result["balance"] == 0
 
 
 async def test_an_unserialisable_result_undoes_the_work(

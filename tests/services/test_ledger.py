@@ -301,7 +301,8 @@ async def test_fifty_concurrent_debits_from_thirty_gold(
     results = await asyncio.gather(*(click() for _ in range(50)), return_exceptions=True)
     won = [r for r in results if isinstance(r, int)]
     lost = [r for r in results if isinstance(r, InsufficientFunds)]
-    assert len(won) == 30 and len(lost) == 20, results
+    assert len(won) == 30, results
+    assert len(lost) == 20, results
     assert sorted(won) == list(
         range(30)
     )  # each balance_after 29..0 exactly once: never negative, never twice

@@ -431,7 +431,8 @@ def test_discover_orders_by_version_and_ignores_other_files(tmp_path: Path) -> N
     (tmp_path / "README.md").write_text("not a migration", encoding="utf-8")
     found = discover(tmp_path)
     assert [m.version for m in found] == list(range(1, 11))
-    assert found[0].name == "first" and found[9].name == "tenth"
+    assert found[0].name == "first"
+    assert found[9].name == "tenth"
     (tmp_path / "empty").mkdir()
     assert discover(tmp_path / "empty") == []
 

@@ -129,7 +129,8 @@ async def test_sent_messages_leave_the_queue(db: Database, box: Outbox, clock: M
     assert await box.due() == []
     assert await box.next_due_at() is None
     item = await box.get(item_id)
-    assert item is not None and (item.state, item.sent_message_id) == ("sent", 987654321)
+    assert item is not None
+    assert (item.state, item.sent_message_id) == ("sent", 987654321)
     assert await box.get(item_id + 100) is None
 
 
@@ -149,7 +150,8 @@ async def test_retry_backs_off_exponentially_and_never_drops(
         assert [i.id for i in await box.due()] == [item_id]
     assert waits == [5, 10, 20, 40, 80, 160, 320, 600, 600, 600, 600, 600]
     item = await box.get(item_id)
-    assert item is not None and (item.state, item.attempts, item.last_error) == (
+    assert item is not None
+    assert (item.state, item.attempts, item.last_error) == (
         "pending",
         12,
         "503 Service Unavailable",
@@ -176,10 +178,12 @@ async def test_one_target_keeps_its_order_while_others_flow(
 async def test_permanent_errors_end_a_message(db: Database, box: Outbox, clock: ManualClock) -> None:
     item_id = await put(db, clock, Target("channel", 404), say("hello"))
     assert await box.mark_failed(item_id, "404 10003 Unknown Channel") is True
-    assert await box.due() == [] and await box.next_due_at() is None
+    assert await box.due() == []
+    assert await box.next_due_at() is None
     assert await box.mark_retry(item_id, "late") is None  # a finished row is never revived
     item = await box.get(item_id)
-    assert item is not None and (item.state, item.last_error) == ("failed", "404 10003 Unknown Channel")
+    assert item is not None
+    assert (item.state, item.last_error) == ("failed", "404 10003 Unknown Channel")
 
 
 async def test_closed_dms_divert_to_the_fallback_and_are_remembered(
@@ -189,7 +193,9 @@ async def test_closed_dms_divert_to_the_fallback_and_are_remembered(
     assert await box.mark_dms_closed(first, BOB) is True
     assert await box.mark_dms_closed(first, BOB) is True  # the deliverer marks again after posting the button
     item = await box.get(first)
-    assert item is not None and item.state == "fallback" and item.dms_closed
+    assert item is not None
+    assert item.state == "fallback"
+    assert item.dms_closed
     assert await box.due() == []
 
     # The next DM says the recipient refuses DMs, so the deliverer goes straight to the fallback.

@@ -94,7 +94,8 @@ async def test_a_post_resent_after_a_crash_is_created_once(world: World) -> None
     [message] = world.emu.channel_messages(world.channel)
     assert message.content == "Tour 3"
     item = await world.services.outbox.get(item_id)
-    assert item is not None and (item.state, item.sent_message_id) == ("sent", message.id)
+    assert item is not None
+    assert (item.state, item.sent_message_id) == ("sent", message.id)
     posts = [r for r in world.emu.requests if r.method == "POST" and r.path.endswith("/messages")]
     assert [(r.json["nonce"], r.json["enforce_nonce"]) for r in posts] == [(item.nonce(), True)] * 2
     world.emu.assert_no_errors()
@@ -115,7 +116,8 @@ async def test_a_closed_dm_fallback_resent_after_a_crash_is_posted_once(world: W
     [button_post] = world.emu.channel_messages(world.channel)
     assert button_post.buttons[0]["custom_id"] == f"outbox:show:{item_id}"
     item = await world.services.outbox.get(item_id)
-    assert item is not None and item.state == "fallback"
+    assert item is not None
+    assert item.state == "fallback"
     world.emu.assert_no_errors()
 
 
@@ -128,7 +130,9 @@ async def test_a_crash_before_the_closed_dm_fallback_still_posts_it(world: World
     [button_post] = world.emu.channel_messages(world.channel)
     assert button_post.buttons[0]["custom_id"] == f"outbox:show:{item_id}"
     item = await world.services.outbox.get(item_id)
-    assert item is not None and item.state == "fallback" and item.dms_closed
+    assert item is not None
+    assert item.state == "fallback"
+    assert item.dms_closed
     world.emu.assert_no_errors()
 
 
@@ -139,7 +143,8 @@ async def test_nonces_are_short_distinct_and_tied_to_the_database(tmp_path: Path
     assert len(nonces) == 6
     huge = items[0]
     assert huge is not None
-    assert len(huge.nonce()) <= 25 and len(type(huge)(**{**huge.__dict__, "id": 2**63 - 1}).nonce()) <= 25
+    assert len(huge.nonce()) <= 25
+    assert len(type(huge)(**{**huge.__dict__, "id": 2**63 - 1}).nonce()) <= 25
 
     def prefix(conn: sqlite3.Connection) -> str:
         return str(conn.execute("SELECT prefix FROM outbox_nonce_prefix").fetchone()[0])

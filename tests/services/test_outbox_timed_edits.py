@@ -39,7 +39,8 @@ async def test_an_edit_is_due_only_once_the_clock_passes_its_time(
     now_edit = await timed_edit(db, clock, message, "round 1", timedelta(0))
     later = await timed_edit(db, clock, message, "round 2", 5 * SECOND)
     due = await box.due()
-    assert [i.id for i in due] == [now_edit] and due[0].edit_message_id == 555
+    assert [i.id for i in due] == [now_edit]
+    assert due[0].edit_message_id == 555
     await box.mark_sent(now_edit, 555)
     assert await box.due() == []
     assert await box.next_due_at() == START + 5 * SECOND

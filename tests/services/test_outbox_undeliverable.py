@@ -72,13 +72,15 @@ async def test_a_post_the_bot_may_not_make_is_undeliverable_and_the_players_are_
     await setup.deliverer.flush()
 
     refused = row(setup, item)
-    assert refused["state"] == "failed" and refused["undeliverable"] == "view_channel,send_messages"
+    assert refused["state"] == "failed"
+    assert refused["undeliverable"] == "view_channel,send_messages"
     assert refused["last_error"].startswith("403 50013")
     assert setup.emu.channel_messages(setup.channel) == []
     assert await setup.services.outbox.next_due_at() is None  # not retried
     [to_alice] = setup.emu.dm_messages(setup.alice)
     [to_bob] = setup.emu.dm_messages(setup.bob)
-    assert f"<#{setup.channel.id}>" in to_alice.content and "• Envoyer des messages" in to_alice.content
+    assert f"<#{setup.channel.id}>" in to_alice.content
+    assert "• Envoyer des messages" in to_alice.content
     assert to_bob.content == to_alice.content  # channel words follow the bot's default language
 
 
@@ -90,7 +92,8 @@ async def test_a_hidden_channel_names_view_channel(setup: Setup) -> None:
 
     assert row(setup, item)["undeliverable"] == "view_channel"
     [dm] = setup.emu.dm_messages(setup.alice)
-    assert "• Voir les salons" in dm.content and "Intégrer des liens" not in dm.content
+    assert "• Voir les salons" in dm.content
+    assert "Intégrer des liens" not in dm.content
 
 
 async def test_a_thread_post_with_an_embed_names_what_a_thread_needs(setup: Setup) -> None:

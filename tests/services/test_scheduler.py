@@ -209,7 +209,8 @@ async def test_a_clock_set_back_does_not_hold_a_retry(
     sched.on("flaky", flaky_while(broken))
     job_id = await sched.add("flaky", clock.now())
     later_id = await sched.add("flaky", clock.now() + timedelta(days=3))
-    assert job_id is not None and later_id is not None
+    assert job_id is not None
+    assert later_id is not None
     assert await sched.run_due() == 0  # first attempt fails: retry in a minute
     broken[0] = False
     clock.advance(timedelta(days=-2))

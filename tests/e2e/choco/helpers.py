@@ -53,7 +53,8 @@ async def with_bronze_deck(
         pure = [c for c in bronze if c.type == "pure"]
         wizards = (effects[offset:] + plain)[:8]
         chosen = wizards + pure[offset : offset + 4]
-        assert len(chosen) == 12 and any(c.type == "pure" for c in chosen)
+        assert len(chosen) == 12
+        assert any(c.type == "pure" for c in chosen)
     deck = [c.id for c in chosen for _ in range(2)]
     now = services.clock.now()
 
@@ -77,7 +78,8 @@ async def challenge_accepted(
     made = await h.emu.run_command(
         alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=channel
     )
-    assert made.message is not None and not made.message.ephemeral
+    assert made.message is not None
+    assert not made.message.ephemeral
     await h.emu.click(bob, "Accepter", message=made.message)
     await h.settle()
     games = await choco(h).games.live_games(alice.id)

@@ -39,34 +39,42 @@ async def test_outside_a_thread_the_absence_covers_every_game(harness: BotHarnes
     reply = await harness.emu.run_command(
         alice, "choco absence", {"duree": "2j", "raison": "déménagement"}, channel=thread
     )
-    assert reply.message is not None and reply.message.ephemeral
-    assert f"Partie n° {first.id}" in shown(reply.message) and f"Partie n° {second.id}" not in shown(
-        reply.message
-    )
+    assert reply.message is not None
+    assert reply.message.ephemeral
+    assert f"Partie n° {first.id}" in shown(reply.message)
+    assert f"Partie n° {second.id}" not in shown(reply.message)
     await harness.settle()
-    assert await absences(harness, first.id) == [(alice.id, 48)] and await absences(harness, second.id) == []
+    assert await absences(harness, first.id) == [(alice.id, 48)]
+    assert await absences(harness, second.id) == []
     assert len(notices(harness, first.thread_id)) == 1
 
     # elsewhere: both games; the first has 168 - 48 = 120 h left, so 6 days are refused there only
     reply = await harness.emu.run_command(
         alice, "choco absence", {"duree": "6j", "raison": "vacances"}, channel=harness.games_channel
     )
-    assert reply.message is not None and reply.message.ephemeral
+    assert reply.message is not None
+    assert reply.message.ephemeral
     text = shown(reply.message)
-    assert f"Partie n° {second.id}" in text and "il vous reste 24 h" in text
-    assert f"Partie n° {first.id}" in text and "absence refusée" in text and "120 h" in text
+    assert f"Partie n° {second.id}" in text
+    assert "il vous reste 24 h" in text
+    assert f"Partie n° {first.id}" in text
+    assert "absence refusée" in text
+    assert "120 h" in text
     await harness.settle()
     assert await absences(harness, first.id) == [(alice.id, 48)]
     assert await absences(harness, second.id) == [(alice.id, 144)]
-    assert len(notices(harness, second.thread_id)) == 1 and len(notices(harness, first.thread_id)) == 1
+    assert len(notices(harness, second.thread_id)) == 1
+    assert len(notices(harness, first.thread_id)) == 1
 
 
 async def test_an_absence_without_a_game_is_refused(harness: BotHarness) -> None:
     alice = harness.user("alice")
     reply = await harness.emu.run_command(alice, "choco absence", {"duree": "1j", "raison": "voyage"})
-    assert reply.message is not None and "aucune partie de Chocobataille en cours" in shown(reply.message)
+    assert reply.message is not None
+    assert "aucune partie de Chocobataille en cours" in shown(reply.message)
     bad = await harness.emu.run_command(alice, "choco absence", {"duree": "demain", "raison": "voyage"})
-    assert bad.message is not None and "Durée illisible" in shown(bad.message)
+    assert bad.message is not None
+    assert "Durée illisible" in shown(bad.message)
     assert h_rows(harness) == 0
 
 

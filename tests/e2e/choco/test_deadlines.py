@@ -110,14 +110,17 @@ async def test_a_deadline_passed_while_down_fires_once_at_start_up(tmp_path: Pat
     async with running(db, clock) as h:
         game = await play_turns(h, (await new_game(h)).id, 1)
         called = game.seats[game.state.active]
-        assert game.deadline_at is not None and game.deadline_at == clock.now() + timedelta(hours=24)
+        assert game.deadline_at is not None
+        assert game.deadline_at == clock.now() + timedelta(hours=24)
 
     clock.advance(timedelta(hours=30))  # down when D passed
     async with running(db, clock, game) as h:
         await h.settle()
-        assert penalty_posts(h, game) == 1 and log_count(db, "penalty_24h") == 1
+        assert penalty_posts(h, game) == 1
+        assert log_count(db, "penalty_24h") == 1
         after = await choco(h).games.get(game.id)
-        assert after.stage == 1 and after.state.turn == game.state.turn
+        assert after.stage == 1
+        assert after.state.turn == game.state.turn
         called_user = next(u for u in users(h) if u.id == called)
         # the reminders of a D already passed say nothing: "12 h left" would be false
         assert [m for m in h.emu.dm_messages(called_user) if "Rappel" in shown(m)] == []
@@ -125,7 +128,8 @@ async def test_a_deadline_passed_while_down_fires_once_at_start_up(tmp_path: Pat
     clock.advance(timedelta(minutes=5))
     async with running(db, clock, game) as h:
         await h.settle()
-        assert penalty_posts(h, game) == 0 and log_count(db, "penalty_24h") == 1
+        assert penalty_posts(h, game) == 0
+        assert log_count(db, "penalty_24h") == 1
 
 
 async def test_forgiven_downtime_moves_the_deadlines(tmp_path: Path) -> None:
@@ -133,7 +137,8 @@ async def test_forgiven_downtime_moves_the_deadlines(tmp_path: Path) -> None:
     async with running(db, clock) as h:
         olivia = h.user("olivia")
         made = await h.emu.run_command(olivia, "configuration chocobataille", {"pardon-panne": True})
-        assert made.message is not None and made.message.ephemeral
+        assert made.message is not None
+        assert made.message.ephemeral
         game = await play_turns(h, (await new_game(h)).id, 1)
         called_at = clock.now()
         assert game.deadline_at == called_at + timedelta(hours=24)
@@ -142,7 +147,8 @@ async def test_forgiven_downtime_moves_the_deadlines(tmp_path: Path) -> None:
     clock.advance(down)
     async with running(db, clock, game) as h:
         await h.settle()
-        assert penalty_posts(h, game) == 0 and log_count(db, "penalty_24h") == 0
+        assert penalty_posts(h, game) == 0
+        assert log_count(db, "penalty_24h") == 0
         assert log_count(db, "downtime_forgiven") == 1
         assert sum(DOWNTIME in shown(m) for m in thread_posts(h, game)) == 1
         moved = await choco(h).games.get(game.id)
@@ -152,31 +158,38 @@ async def test_forgiven_downtime_moves_the_deadlines(tmp_path: Path) -> None:
         await h.advance(moved.deadline_at - clock.now() - timedelta(minutes=1))
         assert penalty_posts(h, game) == 0
         await h.advance(timedelta(minutes=1))
-        assert penalty_posts(h, game) == 1 and log_count(db, "penalty_24h") == 1
+        assert penalty_posts(h, game) == 1
+        assert log_count(db, "penalty_24h") == 1
 
 
 async def test_a_game_goes_on_to_the_end_after_a_restart(tmp_path: Path) -> None:
     db, clock = tmp_path / "bot.sqlite3", ManualClock()
     async with running(db, clock) as h:
         before = await play_turns(h, (await new_game(h)).id, 4)
-        assert before.status == "live" and before.state.turn == 5
+        assert before.status == "live"
+        assert before.state.turn == 5
     with sqlite3.connect(db) as conn:
         logged = conn.execute("SELECT COUNT(*) FROM choco_game_log").fetchone()[0]
 
     clock.advance(timedelta(minutes=1))
     async with running(db, clock, before) as h:
         again = await choco(h).games.get(before.id)
-        assert again.state == before.state and again.version == before.version
+        assert again.state == before.state
+        assert again.version == before.version
         assert again.deadline_at == before.deadline_at
         assert thread_posts(h, before) == []  # nothing re-posted, nothing penalised
         end = await play_turns(h, before.id, MAX_TURNS)
-        assert end.status == "over" and end.result == "win" and end.state.turn > before.state.turn
+        assert end.status == "over"
+        assert end.result == "win"
+        assert end.state.turn > before.state.turn
         assert any("remporte une carte" in shown(m) for m in thread_posts(h, before))
         assert h.emu.world.channels[before.thread_id or 0].archived
     with sqlite3.connect(db) as conn:
         kinds = [k for (k,) in conn.execute("SELECT kind FROM choco_game_log ORDER BY seq")]
         seqs = [s for (s,) in conn.execute("SELECT seq FROM choco_game_log ORDER BY seq")]
-    assert len(kinds) > logged and seqs == list(range(1, len(seqs) + 1)) and kinds[-1] == "end"
+    assert len(kinds) > logged
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert kinds[-1] == "end"
     assert not any(k.startswith("penalty") for k in kinds)
 
 
@@ -187,22 +200,26 @@ async def test_closed_dms_give_a_private_hand_button_in_the_thread(tmp_path: Pat
         await with_bronze_deck(h, alice)
         await with_bronze_deck(h, bob)
         game = await challenge_accepted(h, alice, bob)
-        assert h.emu.dm_messages(alice) == [] and len(h.emu.dm_messages(bob)) == 1
+        assert h.emu.dm_messages(alice) == []
+        assert len(h.emu.dm_messages(bob)) == 1
         fallback = [m for m in thread_posts(h, game) if "vos messages privés sont fermés" in shown(m)]
-        assert len(fallback) == 1 and f"<@{alice.id}>" in fallback[0].content
+        assert len(fallback) == 1
+        assert f"<@{alice.id}>" in fallback[0].content
         assert "Voir ma main" in shown(fallback[0])
         alice_hand = await choco(h).games.hand(game.id, alice.id)
         bob_hand = await choco(h).games.hand(game.id, bob.id)
         assert alice_hand != bob_hand
 
         mine = await h.emu.click(alice, "Voir ma main", message=fallback[0])
-        assert mine.message is not None and mine.message.ephemeral_to == alice
+        assert mine.message is not None
+        assert mine.message.ephemeral_to == alice
         assert f"Votre main — partie n° {game.id}" in shown(mine.message)
         first_card = hand_lines(shown(mine.message))
         assert first_card  # her cards are listed
 
         theirs = await h.emu.click(bob, "Voir ma main", message=fallback[0])
-        assert theirs.message is not None and theirs.message.ephemeral_to == bob
+        assert theirs.message is not None
+        assert theirs.message.ephemeral_to == bob
         assert "Ce message ne vous est pas destiné." in shown(theirs.message)
         assert not set(first_card) & set(hand_lines(shown(theirs.message)))
 
@@ -213,10 +230,13 @@ async def test_closed_dms_give_a_private_hand_button_in_the_thread(tmp_path: Pat
         seen = {}
         for user in (alice, bob):
             click = await h.emu.click(user, "Voir ma main", message=post)
-            assert click.message is not None and click.message.ephemeral_to == user
+            assert click.message is not None
+            assert click.message.ephemeral_to == user
             seen[user.name] = hand_lines(shown(click.message))
         bob_dm = hand_lines(shown(h.emu.dm_messages(bob)[0]))
-        assert seen["alice"] == first_card and seen["bob"] == bob_dm and seen["alice"] != seen["bob"]
+        assert seen["alice"] == first_card
+        assert seen["bob"] == bob_dm
+        assert seen["alice"] != seen["bob"]
 
 
 def hand_lines(text: str) -> list[str]:
@@ -247,15 +267,22 @@ async def test_the_preparatory_turn_has_the_same_ladder_and_says_the_placement_w
         await h.advance(timedelta(hours=23, minutes=59))
         assert penalty_posts(h, game) == 0
         await h.advance(timedelta(minutes=1))
-        assert penalty_posts(h, game) == 1 and log_count(db, "penalty_24h") == 1
+        assert penalty_posts(h, game) == 1
+        assert log_count(db, "penalty_24h") == 1
         at_d = await choco(h).games.get(game.id)
-        assert at_d.state.turn == 0 and len(at_d.state.sides[seat].graveyard) == 1
+        assert at_d.state.turn == 0
+        assert len(at_d.state.sides[seat].graveyard) == 1
 
         await h.advance(timedelta(hours=48))
         after = await choco(h).games.get(game.id)
-        assert after.state.turn == 1 and after.state.passes[seat] == 1 and log_count(db, "penalty_72h") == 1
+        assert after.state.turn == 1
+        assert after.state.passes[seat] == 1
+        assert log_count(db, "penalty_72h") == 1
         posts = [shown(m) for m in thread_posts(h, game)]
         forced = [p for p in posts if "Placement forcé par inactivité" in p]
-        assert len(forced) == 1 and f"<@{bob.id}>" in forced[0] and "dévoile" in forced[0]
+        assert len(forced) == 1
+        assert f"<@{bob.id}>" in forced[0]
+        assert "dévoile" in forced[0]
         before_reveal = posts[: posts.index(forced[0])]
-        assert before_reveal and not any(hidden_name in p for p in before_reveal)
+        assert before_reveal
+        assert not any(hidden_name in p for p in before_reveal)

@@ -51,7 +51,8 @@ async def give(h: BotHarness, user: User, cards: dict[str, int]) -> None:
 
 
 async def results(h: BotHarness, user: User, league: str, wins: int) -> None:
-    assert h.bot is not None and h.guild is not None
+    assert h.bot is not None
+    assert h.guild is not None
     guild, now = h.guild.id, h.bot.services.clock.now()
 
     def unit(conn: sqlite3.Connection) -> None:
@@ -78,7 +79,8 @@ async def test_buy_frogs_then_see_the_odds_and_the_daily(harness: BotHarness) ->
     shown = text(reply)
     assert "Chocogrenouilles ouvertes : 3" in shown
     assert "Payé 75 gallions. Solde : 1 425 gallions." in shown
-    assert shown.count("**") >= 6 and ("PA " in shown or "Effet pur" in shown)
+    assert shown.count("**") >= 6
+    assert "PA " in shown or "Effet pur" in shown
     assert await galleons(harness, alice) == 1425
 
     reply = await harness.emu.run_command(alice, "choco chances")
@@ -86,7 +88,8 @@ async def test_buy_frogs_then_see_the_odds_and_the_daily(harness: BotHarness) ->
     assert "Bronze 1 : 42 % (44 cartes, 0,95 % chacune)" in shown
     assert "Or 1 : 5,5 % (14 cartes, 0,39 % chacune)" in shown
     assert "Or 2 : 3,4 % (11 cartes, 0,31 % chacune)" in shown
-    assert "Une chocogrenouille coûte 25 gallions" in shown and "1 425 gallions" in shown
+    assert "Une chocogrenouille coûte 25 gallions" in shown
+    assert "1 425 gallions" in shown
 
     reply = await harness.emu.run_command(alice, "choco quotidien")
     assert "Vous recevez 50 gallions. Solde : 1 475 gallions." in text(reply)
@@ -103,7 +106,8 @@ async def test_too_many_frogs_for_the_wallet_is_refused_in_english(harness: BotH
     assert "Not enough funds: 25 needed, you have 0." in text(reply)
     assert await galleons(harness, bob) == 0
     reply = await harness.emu.run_command(bob, "choco odds")
-    assert "Bronze 1: 42% (44 cards, 0.95% each)" in text(reply) and "0 galleons" in text(reply)
+    assert "Bronze 1: 42% (44 cards, 0.95% each)" in text(reply)
+    assert "0 galleons" in text(reply)
     assert "Silver 2: 9.3% (19 cards, 0.49% each)" in text(reply)
 
 
@@ -113,10 +117,12 @@ async def test_collection_pages_and_filters(harness: BotHarness) -> None:
     reply = await harness.emu.run_command(alice, "choco collection")
     shown = text(reply)
     assert reply.ephemeral
-    assert "Votre collection : 12 cartes différentes, 24 exemplaires" in shown and "1 / 2" in shown
+    assert "Votre collection : 12 cartes différentes, 24 exemplaires" in shown
+    assert "1 / 2" in shown
     assert shown.count("2× **") == 10
     reply = await harness.emu.click(alice, "Suivant ▶")
-    assert "2 / 2" in text(reply) and text(reply).count("2× **") == 2
+    assert "2 / 2" in text(reply)
+    assert text(reply).count("2× **") == 2
     reply = await harness.emu.click(alice, "◀ Précédent")
     assert "1 / 2" in text(reply)
     reply = await harness.emu.run_command(alice, "choco collection", {"rareté": "or_1"})
@@ -133,7 +139,8 @@ async def test_save_show_and_auto_decks_with_every_reason(harness: BotHarness) -
     typed = ", ".join(f"{c.name.get('fr')} x2" for c in wizards)
     reply = await harness.emu.run_command(alice, "choco deck", {"ligue": "bronze", "cartes": typed})
     shown = text(reply)
-    assert "Pioche de la Ligue de Bronze enregistrée." in shown and "Prête à jouer." in shown
+    assert "Pioche de la Ligue de Bronze enregistrée." in shown
+    assert "Prête à jouer." in shown
     assert "Pioche — Ligue de Bronze (24 cartes)" in shown
 
     gold_card = next(c for c in catalog(harness).cards if c.rarity == "or_2")
@@ -156,7 +163,8 @@ async def test_auto_deck_refusal_in_english(harness: BotHarness) -> None:
     await give(harness, bob, {c.id: 2 for c in bronze_wizards(harness, 3)})
     reply = await harness.emu.run_command(bob, "choco deck", {"league": "bronze", "auto": True})
     shown = text(reply)
-    assert "No deck can be built" in shown and "make only 6 cards" in shown
+    assert "No deck can be built" in shown
+    assert "make only 6 cards" in shown
 
 
 async def test_leagues_say_why_and_open_with_the_conditions(harness: BotHarness) -> None:
@@ -164,17 +172,20 @@ async def test_leagues_say_why_and_open_with_the_conditions(harness: BotHarness)
     reply = await harness.emu.run_command(alice, "choco ligues")
     shown = text(reply)
     assert reply.ephemeral
-    assert "🔒 Ligue de Bronze" in shown and "Il faut au moins 24 cartes de bronze ; vous en avez 0." in shown
+    assert "🔒 Ligue de Bronze" in shown
+    assert "Il faut au moins 24 cartes de bronze ; vous en avez 0." in shown
     assert "membre de ce serveur" not in shown
     assert "Il faut avoir gagné une bataille en Ligue de Bronze." in shown
     await give(harness, alice, {c.id: 2 for c in bronze_wizards(harness, 12)})
     reply = await harness.emu.run_command(alice, "choco leagues")
     shown = text(reply)
-    assert "✅ Ligue de Bronze" in shown and "🔒 Ligue d'Argent" in shown
+    assert "✅ Ligue de Bronze" in shown
+    assert "🔒 Ligue d'Argent" in shown
 
 
 async def test_a_new_member_of_the_server_sees_when_the_bronze_league_opens(harness: BotHarness) -> None:
-    assert harness.bot is not None and harness.guild is not None
+    assert harness.bot is not None
+    assert harness.guild is not None
     now = harness.bot.services.clock.now()
     bob, olivia = harness.user("bob"), harness.user("olivia", admin=True)
     harness.emu.world.set_joined(bob, harness.guild, now - timedelta(days=3))
@@ -195,7 +206,8 @@ async def test_a_new_member_of_the_server_sees_when_the_bronze_league_opens(harn
 async def test_challenges_count_membership_from_joining_the_server(harness: BotHarness) -> None:
     """Veterans of the server who are new to the bot may challenge and accept; a new member may do neither
     until the server's requirement is met (VI.1)."""
-    assert harness.bot is not None and harness.guild is not None
+    assert harness.bot is not None
+    assert harness.guild is not None
     now = harness.bot.services.clock.now()
     alice, bob = harness.user("alice"), harness.user("bob")
     for user in (alice, bob):
@@ -208,13 +220,16 @@ async def test_challenges_count_membership_from_joining_the_server(harness: BotH
     harness.emu.world.set_joined(bob, harness.guild, now - timedelta(days=3))
 
     refused = await harness.emu.run_command(bob, "choco defi", {"joueur": alice, "ligue": "Ligue de Bronze"})
-    assert refused.message is not None and refused.message.ephemeral
+    assert refused.message is not None
+    assert refused.message.ephemeral
     assert "membre de ce serveur depuis 30 jours" in text(refused)
 
     made = await harness.emu.run_command(alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"})
-    assert made.message is not None and not made.message.ephemeral, text(made)
+    assert made.message is not None, text(made)
+    assert not made.message.ephemeral, text(made)
     clicked = await harness.emu.click(bob, "Accepter", message=made.message)
-    assert clicked.message is not None and "membre de ce serveur depuis 30 jours" in text(clicked)
+    assert clicked.message is not None
+    assert "membre de ce serveur depuis 30 jours" in text(clicked)
     assert await choco(harness).games.live_games(alice.id) == []
 
     harness.emu.world.set_joined(bob, harness.guild, now - timedelta(days=40))
@@ -239,22 +254,23 @@ async def test_leaderboard_character_names_and_profile_badges(harness: BotHarnes
     assert reply.message is not None
     assert not reply.message.ephemeral
     shown = text(reply)
-    assert (
-        "Classement des Chocochefs" in shown
-        and "hRP (2 joueurs)" in shown
-        and "inRP (1 personnages)" in shown
-    )
-    assert f"1. <@{alice.id}> — 9 pts" in shown and f"2. <@{bob.id}> — 1 pts" in shown
+    assert "Classement des Chocochefs" in shown
+    assert "hRP (2 joueurs)" in shown
+    assert "inRP (1 personnages)" in shown
+    assert f"1. <@{alice.id}> — 9 pts" in shown
+    assert f"2. <@{bob.id}> — 1 pts" in shown
     assert "1. Luna Lovegood — 9 pts" in shown
 
     reply = await harness.emu.run_command(alice, "profile")
     shown = text(reply)
     assert "Victoires — Bronze : 5 · Argent : 2 · Or : 2" in shown
-    assert "Maître des Ligues" in shown and "Champion de la Ligue de Bronze" in shown
+    assert "Maître des Ligues" in shown
+    assert "Champion de la Ligue de Bronze" in shown
     assert "Gallions : 1 500" in shown
     reply = await harness.emu.run_command(bob, "profile")
     shown = text(reply)
-    assert "Wins — Bronze: 1 · Silver: 0 · Gold: 0" in shown and "Champion" not in shown
+    assert "Wins — Bronze: 1 · Silver: 0 · Gold: 0" in shown
+    assert "Champion" not in shown
 
     reply = await harness.emu.run_command(alice, "choco character")
     assert "est effacé" in text(reply)

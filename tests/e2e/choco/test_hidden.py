@@ -208,7 +208,8 @@ async def test_no_public_message_names_a_hidden_card(harness: BotHarness) -> Non
         await with_bronze_deck(h, b, **two)
         watch.revealed = set()
         turns.append(await play_game(h, watch, a, b, with_fault=True))
-    assert all(t > 1 for t in turns) and watch.checked > 3 * 5
+    assert all(t > 1 for t in turns)
+    assert watch.checked > 3 * 5
     assert watch.found == [], "\n\n".join(f"{n}: {shown(m)}" for m, n in watch.found)
 
     # Negative control: a public message naming a card then only in a hand is caught.

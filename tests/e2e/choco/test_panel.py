@@ -50,14 +50,16 @@ async def open_panel(
     h: BotHarness, user: User, source: RecordedMessage, label: str = OPEN
 ) -> RecordedMessage:
     result = await h.emu.click(user, label, message=source)
-    assert result.message is not None and result.message.ephemeral, result
+    assert result.message is not None, result
+    assert result.message.ephemeral, result
     return result.message
 
 
 async def pick(h: BotHarness, user: User, panel: RecordedMessage, value: str) -> RecordedMessage:
     assert value in values(panel), (value, values(panel))
     result = await h.emu.select(user, values=[value], message=panel)
-    assert result.message is not None and result.message.ephemeral
+    assert result.message is not None
+    assert result.message.ephemeral
     return result.message
 
 
@@ -87,7 +89,8 @@ async def prepare_by_panel(h: BotHarness, alice: User, bob: User, game: GameRow)
         assert done.selects == []
         await h.settle()
     game = await choco(h).games.get(game.id)
-    assert game.state.turn == 1 and all(len(s.front) == 1 for s in game.state.sides)
+    assert game.state.turn == 1
+    assert all(len(s.front) == 1 for s in game.state.sides)
     return game
 
 
@@ -100,7 +103,8 @@ async def panel_turn(h: BotHarness, user: User, panel: RecordedMessage, game: Ga
         assert f"{n}. " in shown(panel), shown(panel)
     assert button(panel, "Valider").get("disabled") in (None, False)
     done = await h.emu.click(user, "Valider", message=panel)
-    assert done.message is not None and done.message.ephemeral
+    assert done.message is not None
+    assert done.message.ephemeral
     assert "Tour joué" in shown(done.message), shown(done.message)
     await h.settle()
     return done.message
@@ -117,27 +121,33 @@ async def test_placement_and_turns_only_through_the_panel(harness: BotHarness) -
     player = users[game.seats[game.state.active]]
     panel = await open_panel(h, player, thread_post(h, game))
     text = shown(panel)
-    assert f"Votre tour — partie n° {game.id}" in text and "Rien de déclaré" in text
+    assert f"Votre tour — partie n° {game.id}" in text
+    assert "Rien de déclaré" in text
     assert button(panel, "Valider").get("disabled") is True
     assert button(panel, "Annuler la dernière").get("disabled") is True
     summon = encode(greedy_turn(game.state, game.state.active)[0])
     assert summon.startswith("s:")
     panel = await pick(h, player, panel, summon)
-    assert "1. Invoquer " in shown(panel) and "Votre déclaration" in shown(panel)
+    assert "1. Invoquer " in shown(panel)
+    assert "Votre déclaration" in shown(panel)
     assert button(panel, "Valider").get("disabled") in (None, False)
     undone = await h.emu.click(player, "Annuler la dernière", message=panel)
     assert undone.message is not None
     panel = undone.message
-    assert "Rien de déclaré" in shown(panel) and button(panel, "Valider").get("disabled") is True
+    assert "Rien de déclaré" in shown(panel)
+    assert button(panel, "Valider").get("disabled") is True
     panel = await pick(h, player, panel, summon)
     cleared = await h.emu.click(player, "Tout effacer", message=panel)
     assert cleared.message is not None
     panel = cleared.message
-    assert "Rien de déclaré" in shown(panel) and button(panel, "Valider").get("disabled") is True
+    assert "Rien de déclaré" in shown(panel)
+    assert button(panel, "Valider").get("disabled") is True
     version = game.version
     await panel_turn(h, player, panel, game)
     after = await choco(h).games.get(game.id)
-    assert after.version > version and after.state.turn == 2 and after.state.active != game.state.active
+    assert after.version > version
+    assert after.state.turn == 2
+    assert after.state.active != game.state.active
 
     # Turns 2 and 3, each from the DM of the player called.
     for _ in range(2):
@@ -160,14 +170,17 @@ async def test_a_stale_panel_changes_nothing(harness: BotHarness) -> None:
     panel = await pick(h, player, panel, summon)
     assert await h.advance(timedelta(hours=24, minutes=1)) >= 1  # the 24 h penalty: a new version
     moved = await choco(h).games.get(game.id)
-    assert moved.version > game.version and moved.state.active == game.state.active
+    assert moved.version > game.version
+    assert moved.state.active == game.state.active
     for act in ("Valider", "Tout effacer", "Annuler la dernière"):
         refused = await h.emu.click(player, act, message=panel)
-        assert refused.message is not None and refused.message.ephemeral
+        assert refused.message is not None
+        assert refused.message.ephemeral
         assert STALE in shown(refused.message), shown(refused.message)
     other = next(v for v in values(panel) if v != summon)
     refused = await h.emu.select(player, values=[other], message=panel)
-    assert refused.message is not None and STALE in shown(refused.message)
+    assert refused.message is not None
+    assert STALE in shown(refused.message)
     assert (await choco(h).games.get(game.id)).version == moved.version
     fresh = await open_panel(h, player, thread_post(h, moved))
     assert "Rien de déclaré" in shown(fresh)  # the old draft died with its version
@@ -176,7 +189,8 @@ async def test_a_stale_panel_changes_nothing(harness: BotHarness) -> None:
     second = await open_panel(h, player, thread_post(h, moved))
     await panel_turn(h, player, fresh, moved)
     refused = await h.emu.select(player, values=[values(second)[0]], message=second)
-    assert refused.message is not None and STALE in shown(refused.message)
+    assert refused.message is not None
+    assert STALE in shown(refused.message)
 
 
 async def test_the_opponent_is_refused_privately(harness: BotHarness) -> None:
@@ -188,7 +202,8 @@ async def test_the_opponent_is_refused_privately(harness: BotHarness) -> None:
     other = users[game.seats[1 - game.state.active]]
     post = thread_post(h, game)
     refused = await h.emu.click(other, OPEN, message=post)
-    assert refused.message is not None and refused.message.ephemeral
+    assert refused.message is not None
+    assert refused.message.ephemeral
     assert refused.message.ephemeral_to is other
     assert "Ce n'est pas à vous de jouer" in shown(refused.message)
 
@@ -200,7 +215,8 @@ async def test_the_opponent_is_refused_privately(harness: BotHarness) -> None:
         {"custom_id": str(button(panel, "Valider")["custom_id"]), "component_type": 2},
     ):
         forged = await h.emu._component(other, panel, data, None)
-        assert forged.message is not None and forged.message.ephemeral_to is other
+        assert forged.message is not None
+        assert forged.message.ephemeral_to is other
         assert "Ce n'est pas à vous de jouer" in shown(forged.message), shown(forged.message)
     mine = await open_panel(h, player, post)
     assert "Rien de déclaré" in shown(mine)
@@ -217,9 +233,11 @@ async def test_the_panel_in_english(harness: BotHarness) -> None:
         game = await choco(h).games.get(game.id)
     panel = await open_panel(h, bob, dm_post(h, bob, "Declare my turn"), "Declare my turn")
     text = shown(panel)
-    assert f"Your turn — game #{game.id}" in text and "Nothing declared yet." in text
+    assert f"Your turn — game #{game.id}" in text
+    assert "Nothing declared yet." in text
     assert [b.get("label") for b in panel.buttons] == ["Undo the last", "Clear all", "Submit"]
     summon = encode(greedy_turn(game.state, game.state.active)[0])
     panel = await pick(h, bob, panel, summon)
-    assert "1. Summon " in shown(panel) and "Invoquer" not in shown(panel)
+    assert "1. Summon " in shown(panel)
+    assert "Invoquer" not in shown(panel)
     assert all("Invoquer" not in label and "Poser" not in label for label in panel.select_options)

@@ -60,7 +60,8 @@ async def game_on_turn_1(h: BotHarness, alice: User, bob: User, line: str = "fro
         played = await h.emu.run_command(
             user, "choco jouer", {"actions": f"invoque M1 {line}"}, channel=thread
         )
-        assert played.message is not None and "Tour joué" in shown(played.message)
+        assert played.message is not None
+        assert "Tour joué" in shown(played.message)
     await h.settle()
     game = await choco(h).games.get(game.id)
     assert game.state.turn == 1
@@ -71,7 +72,8 @@ async def as_referee(h: BotHarness, user: User, command: str, game: GameRow, **o
     assert game.thread_id is not None
     thread = h.emu.world.channels[game.thread_id]
     result = await h.emu.run_command(user, f"choco {command}", options, channel=thread)
-    assert result.message is not None and result.message.ephemeral, result
+    assert result.message is not None, result
+    assert result.message.ephemeral, result
     return shown(result.message)
 
 
@@ -104,7 +106,8 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     assert any("accorde 24 h de délai" in t and f"<t:{stamp}:F>" in t for t in thread_text(h, game))
     await h.advance(timedelta(hours=25))
     same = await choco(h).games.get(game.id)
-    assert same.state == moved.state and same.stage == moved.stage
+    assert same.state == moved.state
+    assert same.stage == moved.stage
     assert await db_read(h, "SELECT 1 FROM choco_game_log WHERE kind = 'penalty_24h'") == []
 
     # The 24 h penalty fires at the new deadline; the referee cancels it: the card comes back.
@@ -123,7 +126,8 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     await h.settle()
     back = (await choco(h).games.get(game.id)).state.sides[seat]
     assert len(back.graveyard) == len(before.graveyard)
-    assert len(back.pioche) == len(before.pioche) and len(back.hand) == len(before.hand)
+    assert len(back.pioche) == len(before.pioche)
+    assert len(back.hand) == len(before.hand)
     assert lost_from_pioche or len(after.hand) == len(before.hand) - 1
     assert any("annule la dernière pénalité" in t for t in thread_text(h, game))
 
@@ -159,7 +163,8 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     assert sorted(await db_read(h, "SELECT player_id, wins, losses, draws FROM choco_results")) == sorted(
         [(alice.id, 0, 1, 0), (bob.id, 1, 0, 0)]
     )
-    assert second.thread_id is not None and h.emu.world.channels[second.thread_id].archived
+    assert second.thread_id is not None
+    assert h.emu.world.channels[second.thread_id].archived
 
     # Every act is in the log, as stored and as the referee reads it.
     kinds = [
@@ -175,13 +180,15 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     ):
         assert which.thread_id is not None
         result = await h.emu.run_command(rita, "choco arbitre-journal", {"partie": which.id})
-        assert result.message is not None and result.message.ephemeral
+        assert result.message is not None
+        assert result.message.ephemeral
         [attachment] = result.message.attachments
         entries = json.loads(attachment.data)
         assert [e["kind"] for e in entries if e["actor"] == rita.id] == expected
         # Both games are over: the referee reads the full record, seed and decks included.
         created = next(e for e in entries if e["kind"] == "created")
-        assert created["data"]["seed"] == which.seed and len(created["data"]["decks"]) == 2
+        assert created["data"]["seed"] == which.seed
+        assert len(created["data"]["decks"]) == 2
 
 
 async def test_who_may_referee(harness: BotHarness) -> None:
@@ -206,7 +213,8 @@ async def test_who_may_referee(harness: BotHarness) -> None:
             text = await as_referee(h, user, command, game, **options)
             assert message in text, (user.name, command, text)
     same = await choco(h).games.get(game.id)
-    assert same.version == game.version and same.status == "live"
+    assert same.version == game.version
+    assert same.status == "live"
     assert await db_read(h, "SELECT 1 FROM choco_game_log WHERE kind LIKE 'referee%'") == []
 
 
@@ -228,15 +236,15 @@ async def test_faults_of_the_text_form(harness: BotHarness) -> None:
 
     async def play(text: str) -> str:
         result = await h.emu.run_command(player, "choco jouer", {"actions": text}, channel=thread)
-        assert result.message is not None and result.message.ephemeral
+        assert result.message is not None
+        assert result.message.ephemeral
         await h.settle()
         return shown(result.message)
 
     # No summon while holding a wizard with a free slot: refused, nothing changes.
     refused = await play("déplace R1 front")
-    assert (
-        "Déclaration refusée, rien n'a changé" in refused and "vous devez invoquer un sorcier" in refused
-    ), refused
+    assert "Déclaration refusée, rien n'a changé" in refused, refused
+    assert "vous devez invoquer un sorcier" in refused, refused
     assert (await choco(h).games.get(game.id)).version == game.version
 
     # A card not held: the fault, privately and publicly; once per turn.
@@ -250,7 +258,8 @@ async def test_faults_of_the_text_form(harness: BotHarness) -> None:
     foreign = next(c for c in catalog.cards if c.type == "normal" and c.id not in hand)
     answer = await play(f"invoque {foreign.name.fr} front")
     # A second fault in the turn grants no extra draw (V.1, once per turn), so the bot does not announce one.
-    assert "Déclaration refusée" in answer and "piochera" not in answer, answer
+    assert "Déclaration refusée" in answer, answer
+    assert "piochera" not in answer, answer
     notices = sum("L'arbitre note une faute" in t for t in thread_text(h, game))
     assert notices == notices_before + 1
     faulted = await choco(h).games.get(game.id)
@@ -266,7 +275,8 @@ async def test_faults_of_the_text_form(harness: BotHarness) -> None:
     for step in [*steps, EndTurn()]:
         plain, _ = ENGINE.apply(plain, seat, step)
     answer = await play(text)
-    assert "Tour joué" in answer and "Actions impossibles, ignorées" in answer, answer
+    assert "Tour joué" in answer, answer
+    assert "Actions impossibles, ignorées" in answer, answer
     played = await choco(h).games.get(game.id)
     assert played.state.turn == game.state.turn + 1
     assert hand_size(played, 1 - seat) == len(plain.sides[1 - seat].hand) + 1

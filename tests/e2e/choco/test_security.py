@@ -40,7 +40,8 @@ async def other_server(h: BotHarness, *, managers: tuple[User, ...] = ()) -> Cha
 
 async def reply(h: BotHarness, user: User, command: str, channel: Channel, **options: Any) -> str:
     result = await h.emu.run_command(user, f"choco {command}", options, channel=channel)
-    assert result.message is not None and result.message.ephemeral, result
+    assert result.message is not None, result
+    assert result.message.ephemeral, result
     return shown(result.message)
 
 
@@ -56,7 +57,8 @@ async def forged(h: BotHarness, user: User, custom_id: str, channel: Channel, va
     payload = {"content": "…", "components": [{"type": 1, "components": [component]}]}
     source = h.emu.create_message(channel, h.emu.world.bot, payload)
     result = await h.emu._component(user, source, data, None)
-    assert result.message is not None and result.message.ephemeral_to is user, result
+    assert result.message is not None, result
+    assert result.message.ephemeral_to is user, result
     return shown(result.message)
 
 
@@ -160,7 +162,8 @@ async def test_player_commands_and_forged_clicks_stay_in_their_server(harness: B
 
     # Control: the same forged click in the game's own server reaches the game (the player's hand).
     own = await forged(h, player, f"choco:hand:{game.id}", thread)
-    assert f"partie n° {game.id}" in own and own != missing(game.id), own
+    assert f"partie n° {game.id}" in own, own
+    assert own != missing(game.id), own
 
 
 async def test_the_referee_log_is_public_while_live_and_full_once_over(harness: BotHarness) -> None:
@@ -171,7 +174,8 @@ async def test_the_referee_log_is_public_while_live_and_full_once_over(harness: 
 
     async def read_log(which: GameRow) -> tuple[str, list[dict[str, Any]]]:
         result = await h.emu.run_command(rita, "choco arbitre-journal", {"partie": which.id})
-        assert result.message is not None and result.message.ephemeral, result
+        assert result.message is not None, result
+        assert result.message.ephemeral, result
         [attachment] = result.message.attachments
         text = attachment.data.decode()
         return text, json.loads(text)
@@ -190,7 +194,8 @@ async def test_the_referee_log_is_public_while_live_and_full_once_over(harness: 
     assert secret
     strings = set(re.findall(r'"([^"]*)"', live))
     for card_id in secret:
-        assert card_id not in strings and not names(catalog, card_id) & strings, card_id
+        assert card_id not in strings, card_id
+        assert not names(catalog, card_id) & strings, card_id
     hand_uids = {c.uid for side in now.state.sides for c in side.hand}
     assert not hand_uids & set(re.findall(r'"(c\d+)"', live)), live
 
@@ -198,7 +203,8 @@ async def test_the_referee_log_is_public_while_live_and_full_once_over(harness: 
     assert "C'est fait" in await reply(h, rita, "arbitre-terminer", h.games_channel, partie=game.id)
     full, entries = await read_log(game)
     created = next(e for e in entries if e["kind"] == "created")
-    assert created["data"]["seed"] == game.seed and str(game.seed) in full
+    assert created["data"]["seed"] == game.seed
+    assert str(game.seed) in full
     decks = created["data"]["decks"]
     assert [sorted(d) for d in decks] == [
         sorted(c.card_id for c in _all_cards(game, seat)) for seat in (0, 1)
@@ -240,10 +246,13 @@ async def test_an_accepted_challenge_never_shows_the_challengers_deck(harness: B
 
     await h.bot.services.db.write(sell_one)
     answer = await h.emu.click(bob, "Accepter", message=made.message)
-    assert answer.message is not None and answer.message.ephemeral_to is bob, answer
+    assert answer.message is not None, answer
+    assert answer.message.ephemeral_to is bob, answer
     text = shown(answer.message)
-    assert "ne peut pas jouer en Ligue de Bronze" in text and "/choco pioche" in text, text
-    assert sold not in text and all(n not in text for n in names(catalog, sold)), text
+    assert "ne peut pas jouer en Ligue de Bronze" in text, text
+    assert "/choco pioche" in text, text
+    assert sold not in text, text
+    assert all(n not in text for n in names(catalog, sold)), text
     assert await db_read(h, "SELECT status FROM matches WHERE game = 'choco'") == [("pending",)]
 
     # Control: the challenger herself is told which card is missing.

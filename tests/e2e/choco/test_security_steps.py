@@ -91,7 +91,8 @@ async def refused_steps(
     fault = await h.emu.run_command(
         user, "choco jouer", {"actions": f"invoque {names(catalog, unheld).pop()} front"}, channel=thread
     )
-    assert fault.message is not None and fault.message.ephemeral
+    assert fault.message is not None
+    assert fault.message.ephemeral
     assert "Vous avez déclaré une carte que vous ne possédez pas" in shown(fault.message), shown(
         fault.message
     )
@@ -99,9 +100,11 @@ async def refused_steps(
 
     text = f"invoque M{first} front; invoque M{position} réserve; attaque M{position} > AF1; déplace M{position} front"
     played = await h.emu.run_command(user, "choco jouer", {"actions": text}, channel=thread)
-    assert played.message is not None and played.message.ephemeral
+    assert played.message is not None
+    assert played.message.ephemeral
     private = shown(played.message)
-    assert "Tour joué" in private and private.count("Action ignorée") == 3, private
+    assert "Tour joué" in private, private
+    assert private.count("Action ignorée") == 3, private
     # The player is told privately which card each refused step named.
     assert any(n in private for n in names(catalog, hidden)), private
     await h.settle()

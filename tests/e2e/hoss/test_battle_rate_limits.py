@@ -52,7 +52,8 @@ async def test_a_rate_limited_battle_message_ends_on_the_final_state(harness: Bo
     view = await hoss(harness).ranked.view(alice.id, battle, here(harness))
     assert view.result is not None
     text = shown(final)
-    assert f"Gain : {view.result.gold} or" in text and f"**Manche {view.round}**" in text
+    assert f"Gain : {view.result.gold} or" in text
+    assert f"**Manche {view.round}**" in text
     assert final.button_labels == []
     assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))
 
@@ -63,7 +64,8 @@ async def test_a_queued_edit_does_not_overwrite_a_later_state(harness: BotHarnes
     alice, battle, limit = await limited_battle(harness)
     await decide_once(harness, alice)  # its edits are refused: the battle after it waits in the outbox
     stale = await harness.emu.click(alice, "Décider", message=battle_message(harness))  # drawn for pause 1
-    assert stale.message is not None and stale.message.ephemeral
+    assert stale.message is not None
+    assert stale.message.ephemeral
     assert "il sera mis à jour dans un instant" in shown(stale.message)
     harness.emu.faults.remove(limit)
     await harness.advance(timedelta(seconds=70))  # the limit is over, the outbox retries at 80 s
@@ -75,7 +77,8 @@ async def test_a_queued_edit_does_not_overwrite_a_later_state(harness: BotHarnes
     view = await hoss(harness).ranked.view(alice.id, battle, here(harness))
     assert view.result is not None
     text = shown(battle_message(harness))
-    assert f"Gain : {view.result.gold} or" in text and f"**Manche {view.round}**" in text
+    assert f"Gain : {view.result.gold} or" in text
+    assert f"**Manche {view.round}**" in text
     assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))
 
 
@@ -99,5 +102,7 @@ async def test_a_limit_in_the_middle_of_the_paced_rounds_still_ends_on_the_resul
     harness.emu.faults.remove(limit)
     for _ in range(30):  # the back-off, then every round still owed
         await harness.advance(timedelta(seconds=80))
-    assert "Gain :" in shown(public) and public.attachments and public.button_labels == []
+    assert "Gain :" in shown(public)
+    assert public.attachments
+    assert public.button_labels == []
     assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))

@@ -88,7 +88,8 @@ async def test_one_booster_costs_100_and_arrives_face_down(harness: BotHarness) 
     assert reply.ephemeral
     shown = text(reply)
     assert "Boosters Rang 1 achetés : 1 pour 100 or. Solde : 200 or." in shown
-    assert shown.count("face cachée") == 6 and "Booster Rang 1" in shown
+    assert shown.count("face cachée") == 6
+    assert "Booster Rang 1" in shown
     assert reply.message is not None
     assert reply.message.button_labels == ["Retourner", "Tout retourner"]
     assert await gold(harness, alice) == 200
@@ -123,15 +124,20 @@ async def test_flip_one_by_one_then_all_then_the_next_booster(harness: BotHarnes
     reply = await harness.emu.click(alice, "Retourner")
     reply = await harness.emu.click(alice, "Retourner")
     shown = text(reply)
-    assert shown.count("face cachée") == 4 and "`1` **" in shown and "`2` **" in shown and "`3` face" in shown
+    assert shown.count("face cachée") == 4
+    assert "`1` **" in shown
+    assert "`2` **" in shown
+    assert "`3` face" in shown
     opening = await hoss(harness).shop.opening(alice.id, first.id)
     names = [slot.card.name.fr for slot in opening.cards if slot.card is not None]
-    assert len(names) == 2 and shown.index(names[0]) < shown.index(names[1])  # the service's order
+    assert len(names) == 2
+    assert shown.index(names[0]) < shown.index(names[1])
     assert reply.message is not None
     assert reply.message.select_options == [f"Vendre {name}" for name in names]
     reply = await harness.emu.click(alice, "Tout retourner")
     shown = text(reply)
-    assert "face cachée" not in shown and "Boosters encore fermés: 1" in shown
+    assert "face cachée" not in shown
+    assert "Boosters encore fermés: 1" in shown
     assert reply.message is not None
     assert reply.message.button_labels == ["Booster suivant"]
     reply = await harness.emu.click(alice, "Booster suivant")
@@ -139,7 +145,8 @@ async def test_flip_one_by_one_then_all_then_the_next_booster(harness: BotHarnes
     assert [o.id for o in await hoss(harness).shop.unopened(alice.id)] == [second.id]
     reply = await harness.emu.run_command(alice, "hoss ouvrir")  # /hoss open resumes the same booster
     assert reply.message is not None
-    assert text(reply).count("face cachée") == 6 and reply.message.button_labels[0] == "Retourner"
+    assert text(reply).count("face cachée") == 6
+    assert reply.message.button_labels[0] == "Retourner"
 
 
 async def test_sell_a_flipped_card_on_the_spot(harness: BotHarness) -> None:
@@ -150,11 +157,13 @@ async def test_sell_a_flipped_card_on_the_spot(harness: BotHarness) -> None:
     reply = await harness.emu.click(alice, "Retourner")
     (opening,) = await hoss(harness).shop.unopened(alice.id)
     slot = (await hoss(harness).shop.opening(alice.id, opening.id)).cards[0]
-    assert slot.card is not None and slot.price is not None
+    assert slot.card is not None
+    assert slot.price is not None
     reply = await harness.emu.select(alice, f"Vendre {slot.card.name.fr}")
     shown = text(reply)
     assert f"Vendu : {slot.card.name.fr} pour {slot.price} or. Solde : {200 + slot.price} or." in shown
-    assert f"~~{slot.card.name.fr}~~" in shown and "vendue" in shown
+    assert f"~~{slot.card.name.fr}~~" in shown
+    assert "vendue" in shown
     assert await gold(harness, alice) == 200 + slot.price
     owner, _ = await owner_and_stars(harness, slot.copy_id or 0)
     assert owner is None
@@ -166,19 +175,18 @@ async def test_sell_a_flipped_card_on_the_spot(harness: BotHarness) -> None:
 async def test_the_odds_table_in_each_language(harness: BotHarness) -> None:
     alice, bob = harness.user("alice"), harness.user("bob", locale="en-US")
     shown = text(await harness.emu.run_command(alice, "hoss chances"))
-    assert (
-        "Argent : 9 % (ou mieux : 1 sur 10)" in shown and "Divin : 0,004 % (ou mieux : 1 sur 25 000)" in shown
-    )
+    assert "Argent : 9 % (ou mieux : 1 sur 10)" in shown
+    assert "Divin : 0,004 % (ou mieux : 1 sur 25 000)" in shown
     assert "1 chance sur 50 000" in shown
     assert "**Booster Rang 1** : Rang 1 100 % · Rang 2 0 % · Rang 3 0 % — 100 or (Race : 250 or)" in shown
     locked = "🔒 Booster Rang 2 : Rang 1 96,875 % · Rang 2 2,5 % · Rang 3 0,625 % — 200 or (Race : 500 or)"
     assert locked in shown
     assert "🔒 Booster Rang 9 : Rang 1 75 % · Rang 2 20 % · Rang 3 5 % — 900 or (Race : 2 250 or)" in shown
-    assert "Booster Race : 0/10 victoires au Rang 1" in shown and "Solde : 300 or" in shown
+    assert "Booster Race : 0/10 victoires au Rang 1" in shown
+    assert "Solde : 300 or" in shown
     english = text(await harness.emu.run_command(bob, "hoss odds"))
-    assert (
-        "Gold: 0.875 % (or better: 1 in 100)" in english and "🔒 Rank 4 booster: Rank 1 90.625 %" in english
-    )
+    assert "Gold: 0.875 % (or better: 1 in 100)" in english
+    assert "🔒 Rank 4 booster: Rank 1 90.625 %" in english
 
 
 async def test_every_unlocked_booster_is_offered_and_a_locked_one_refused(harness: BotHarness) -> None:
@@ -197,11 +205,13 @@ async def test_every_unlocked_booster_is_offered_and_a_locked_one_refused(harnes
     shown = text(await harness.emu.run_command(alice, "hoss chances"))
     for tier in (1, 2, 3):
         assert f"**Booster Rang {tier}** :" in shown
-    assert "🔒 Booster Rang 4 :" in shown and "boosters Rang 1 à Rang 3" in shown
+    assert "🔒 Booster Rang 4 :" in shown
+    assert "boosters Rang 1 à Rang 3" in shown
     reply = await harness.emu.run_command(alice, "hoss booster", {"nombre": 2, "rang": 1})
     assert "Boosters Rang 1 achetés : 2 pour 200 or. Solde : 100 or." in text(reply)
     refused = text(await harness.emu.run_command(alice, "hoss booster", {"rang": 4}))
-    assert "Le booster Rang 4 n'est pas encore débloqué" in refused and "Rang 1 à Rang 3" in refused
+    assert "Le booster Rang 4 n'est pas encore débloqué" in refused
+    assert "Rang 1 à Rang 3" in refused
     assert await gold(harness, alice) == 100
 
 
@@ -219,26 +229,33 @@ async def test_collection_pages_filters_and_detail(harness: BotHarness) -> None:
     reply = await harness.emu.run_command(alice, "hoss collection")
     shown = text(reply)
     assert reply.message is not None
-    assert reply.message.ephemeral and "Collection — page 1/3 (24 carte(s))" in shown
+    assert reply.message.ephemeral
+    assert "Collection — page 1/3 (24 carte(s))" in shown
     assert shown.index(f"#{special}") < shown.index("Basique")  # rarest first by default
     reply = await harness.emu.click(alice, "Suivant ▶")
     assert "page 2/3" in text(reply)
     reply = await harness.emu.click(alice, "Suivant ▶")
-    assert "page 3/3" in text(reply) and "Suivant ▶ (disabled)" in text(reply)
+    assert "page 3/3" in text(reply)
+    assert "Suivant ▶ (disabled)" in text(reply)
     reply = await harness.emu.click(alice, "◀ Précédent")
     assert "page 2/3" in text(reply)
     reply = await harness.emu.run_command(alice, "hoss collection", {"race": "Orc", "classe": "Mage"})
     shown = text(reply)
-    assert "page 1/1 (4 carte(s))" in shown and "Chaman des cendres" in shown and "Légionnaire" not in shown
+    assert "page 1/1 (4 carte(s))" in shown
+    assert "Chaman des cendres" in shown
+    assert "Légionnaire" not in shown
     reply = await harness.emu.select(alice, f"#{special} Chaman des cendres")
     detail = await hoss(harness).collection.detail(alice.id, special)
     assert detail.creature is not None
     shown = text(reply)
     assert reply.message is not None
-    assert reply.message.ephemeral and "Or 2★ holo" in shown and "Chance d'évolution" in shown
+    assert reply.message.ephemeral
+    assert "Or 2★ holo" in shown
+    assert "Chance d'évolution" in shown
     assert f"PV: {detail.creature.pv:.1f}".replace(".", ",").removesuffix(",0") in shown
     reply = await harness.emu.run_command(alice, "hoss collection", {"type": "buff", "tri": "newest"})
-    assert "page 1/1 (5 carte(s))" in text(reply) and "Rosée de jouvence" in text(reply)
+    assert "page 1/1 (5 carte(s))" in text(reply)
+    assert "Rosée de jouvence" in text(reply)
 
 
 # --- sales --------------------------------------------------------------------------------------------------
@@ -254,7 +271,8 @@ async def test_sell_one_copy_found_by_autocomplete(harness: BotHarness) -> None:
     reply = await harness.emu.run_command(alice, "hoss vendre carte", {"exemplaire": copy})
     assert "Vendu : Chaman des cendres pour 20 or. Solde : 320 or." in text(reply)
     reply = await harness.emu.run_command(alice, "hoss vendre carte", {"exemplaire": copy})
-    assert "n'est pas (ou plus) à vous" in text(reply) and await gold(harness, alice) == 320
+    assert "n'est pas (ou plus) à vous" in text(reply)
+    assert await gold(harness, alice) == 320
 
 
 async def test_bulk_sale_shows_the_total_and_sells_after_confirmation(harness: BotHarness) -> None:
@@ -264,9 +282,11 @@ async def test_bulk_sale_shows_the_total_and_sells_after_confirmation(harness: B
     extra += [await give(harness, alice, "buff_soins", rarity="argent") for _ in range(2)]  # one is kept
     reply = await harness.emu.run_command(alice, "hoss vendre doublons")
     shown = text(reply)
-    assert "Devis : 3 carte(s) pour 24 or" in shown and "2 × Chaman des cendres (Basique)" in shown
+    assert "Devis : 3 carte(s) pour 24 or" in shown
+    assert "2 × Chaman des cendres (Basique)" in shown
     assert reply.message is not None
-    assert reply.message.button_labels == ["Confirmer la vente"] and await gold(harness, alice) == 300
+    assert reply.message.button_labels == ["Confirmer la vente"]
+    assert await gold(harness, alice) == 300
     reply = await harness.emu.click(alice, "Confirmer la vente")
     assert "Vente confirmée : 3 carte(s) vendue(s) pour 24 or. Solde : 324 or." in text(reply)
     assert reply.message is not None
@@ -284,11 +304,13 @@ async def test_bulk_sale_refuses_a_stale_quote_and_keeps_six_rank_1(harness: Bot
     extra = await give(harness, alice, "orc_mage_1")
     reply = await harness.emu.run_command(alice, "hoss sell filtered", {"rank": 1})
     shown = text(reply)
-    assert "Devis : 1 carte(s) pour 2 or" in shown and "6 : à garder" in shown
+    assert "Devis : 1 carte(s) pour 2 or" in shown
+    assert "6 : à garder" in shown
     await harness.emu.run_command(alice, "hoss sell card", {"copy": extra})
     reply = await harness.emu.click(alice, "Confirmer la vente")
     assert reply.message is not None
-    assert "Votre collection a changé depuis le devis" in text(reply) and reply.message.ephemeral
+    assert "Votre collection a changé depuis le devis" in text(reply)
+    assert reply.message.ephemeral
     assert await gold(harness, alice) == 302
     reply = await harness.emu.run_command(alice, "hoss sell filtered")
     assert "Choisissez au moins un filtre" in text(reply)
@@ -304,7 +326,8 @@ async def test_chain_fusion_of_every_star_level(harness: BotHarness) -> None:
     zero.append(await give(harness, alice, "orc_mage_1", rarity="or"))
     one = [await give(harness, alice, "orc_mage_1", stars=1) for _ in range(2)]
     choices = await harness.emu.autocomplete(alice, "hoss fuse", "card", "")
-    assert [c["value"] for c in choices] == ["orc_mage_1"] and "0★ ×3 · 1★ ×2" in choices[0]["name"]
+    assert [c["value"] for c in choices] == ["orc_mage_1"]
+    assert "0★ ×3 · 1★ ×2" in choices[0]["name"]
     reply = await harness.emu.run_command(alice, "hoss fusion", {"carte": "orc_mage_1"})
     shown = text(reply)
     assert "Fusion de Chaman des cendres : 2 paire(s)" in shown
@@ -314,12 +337,12 @@ async def test_chain_fusion_of_every_star_level(harness: BotHarness) -> None:
     assert reply.message.button_labels == ["Fusionner"]
     reply = await harness.emu.click(alice, "Fusionner")
     shown = text(reply)
-    assert "2/2 réussie(s)" in shown and f"#{zero[2]} passe de 0★ à 1★" in shown
+    assert "2/2 réussie(s)" in shown
+    assert f"#{zero[2]} passe de 0★ à 1★" in shown
     assert await owner_and_stars(harness, zero[2]) == (alice.id, 1)
     assert await owner_and_stars(harness, one[0]) == (alice.id, 2)
-    assert (await owner_and_stars(harness, zero[1]))[0] is None and (await owner_and_stars(harness, one[1]))[
-        0
-    ] is None
+    assert (await owner_and_stars(harness, zero[1]))[0] is None
+    assert (await owner_and_stars(harness, one[1]))[0] is None
     assert await owner_and_stars(harness, zero[0]) == (alice.id, 0)  # the odd copy stays out
 
 
@@ -329,9 +352,11 @@ async def test_fusion_of_one_level_that_fails(harness: BotHarness) -> None:
     first, second = [await give(harness, alice, "buff_soins", stars=3) for _ in range(2)]
     await give(harness, alice, "buff_soins", stars=1)
     reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "Rosée de jouvence", "stars": 3})
-    assert "1 paire(s)" in text(reply) and "→ 4★ : 25 %" in text(reply)
+    assert "1 paire(s)" in text(reply)
+    assert "→ 4★ : 25 %" in text(reply)
     reply = await harness.emu.click(alice, "Fusionner")
-    assert "0/1 réussie(s)" in text(reply) and f"Échec : #{first} reste à 3★" in text(reply)
+    assert "0/1 réussie(s)" in text(reply)
+    assert f"Échec : #{first} reste à 3★" in text(reply)
     assert await owner_and_stars(harness, first) == (alice.id, 3)
     assert (await owner_and_stars(harness, second))[0] is None
     reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "buff_soins", "stars": 2})
@@ -354,7 +379,8 @@ async def test_a_five_star_as_four_star_needs_its_own_confirmation(harness: BotH
     assert reply.message is not None
     assert reply.message.button_labels == ["Confirmer et fusionner"]
     reply = await harness.emu.click(alice, "Confirmer et fusionner")
-    assert "1/1 réussie(s)" in text(reply) and f"#{four} passe de 4★ à 5★" in text(reply)
+    assert "1/1 réussie(s)" in text(reply)
+    assert f"#{four} passe de 4★ à 5★" in text(reply)
     assert await owner_and_stars(harness, four) == (alice.id, 5)
     assert (await owner_and_stars(harness, five))[0] is None
 
@@ -397,7 +423,8 @@ async def test_each_invalid_deck_is_refused_with_its_reason(
     options = {"slot": 1, "name": "Essai", "lines": ", ".join(lines), "buffs": ", ".join(BUFFS)}
     reply = await harness.emu.run_command(alice, "hoss deck save", options)
     assert reply.ephemeral
-    assert "Deck refusé, rien n'a été enregistré" in text(reply) and reason in text(reply)
+    assert "Deck refusé, rien n'a été enregistré" in text(reply)
+    assert reason in text(reply)
     assert "Aucun deck enregistré" in text(await harness.emu.run_command(alice, "hoss deck list"))
 
 
@@ -414,12 +441,12 @@ async def test_a_valid_deck_is_saved_shown_and_made_active(harness: BotHarness) 
     }
     reply = await harness.emu.run_command(alice, "hoss deck enregistrer", options)
     shown = text(reply)
-    assert (
-        "Deck enregistré à l'emplacement 2." in shown
-        and "Deck 2 — Mon deck" in shown
-        and "Deck valide" in shown
-    )
-    assert "Rang 2 · **Invocateur de brasiers** (Or 0★, +" in shown and "PV " in shown and "blocage" in shown
+    assert "Deck enregistré à l'emplacement 2." in shown
+    assert "Deck 2 — Mon deck" in shown
+    assert "Deck valide" in shown
+    assert "Rang 2 · **Invocateur de brasiers** (Or 0★, +" in shown
+    assert "PV " in shown
+    assert "blocage" in shown
     assert "**Rosée de jouvence** — Soins (" in shown
     reply = await harness.emu.run_command(alice, "hoss deck active", {"slot": 2})
     assert "Le deck 2 « Mon deck » est maintenant votre deck actif." in text(reply)
@@ -458,6 +485,7 @@ async def test_an_english_player_gets_english_replies(harness: BotHarness) -> No
     assert "Rank 1 boosters bought: 1 for 100 gold. Balance: 200 gold." in shown
     assert shown.count("face down") == 6
     ladder = text(await harness.emu.run_command(bob, "hoss rank"))
-    assert "Rank 1" in ladder and "Rang" not in ladder
+    assert "Rank 1" in ladder
+    assert "Rang" not in ladder
     refused = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
     assert refused == "No deck is saved in slot 1."

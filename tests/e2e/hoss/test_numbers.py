@@ -18,7 +18,8 @@ NNBSP = "\u202f"  # French groups thousands with a narrow no-break space
 def test_battle_pv_and_shield_are_grouped() -> None:
     creature = CreatureView("a1", "x", hp=512_300, hp_max=520_000, shield=130_000, statuses=(), protege=None)
     french = creature_line(creature, {"a1": "Golem"}, "fr")
-    assert f"5{NNBSP}123/5{NNBSP}200" in french and f"1{NNBSP}300" in french
+    assert f"5{NNBSP}123/5{NNBSP}200" in french
+    assert f"1{NNBSP}300" in french
     assert "5,123/5,200" in creature_line(creature, {"a1": "Golem"}, "en")
 
 
@@ -38,7 +39,9 @@ def test_a_reward_is_grouped() -> None:
         milestone=None,
     )
     shown = result_text(result, "fr")
-    assert f"6{NNBSP}055" in shown and f"base 4{NNBSP}050" in shown and f"+1{NNBSP}005" in shown
+    assert f"6{NNBSP}055" in shown
+    assert f"base 4{NNBSP}050" in shown
+    assert f"+1{NNBSP}005" in shown
     assert "base 4,050" in result_text(result, "en")
 
 

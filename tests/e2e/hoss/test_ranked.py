@@ -87,7 +87,8 @@ async def decide_once(h: BotHarness, user: User) -> str:
     """Open the private controls and take the first offered action (or pass)."""
     controls = await h.emu.click(user, "Décider")
     message = controls.message
-    assert message is not None and message.ephemeral
+    assert message is not None
+    assert message.ephemeral
     if message.select_options:
         chosen = message.select_options[0]
         await h.emu.select(user, chosen, message=message)
@@ -111,9 +112,11 @@ def decide_id(message: RecordedMessage) -> str:
 
 async def start_rank_1(h: BotHarness, user: User) -> RecordedMessage:
     ladder = await h.emu.run_command(user, "hoss rang")
-    assert ladder.message is not None and ladder.message.ephemeral
+    assert ladder.message is not None
+    assert ladder.message.ephemeral
     started = await h.emu.click(user, "Combattre — Rang 1")
-    assert started.message is not None and not started.message.ephemeral
+    assert started.message is not None
+    assert not started.message.ephemeral
     return started.message
 
 
@@ -121,7 +124,8 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     alice = harness.user("alice")
     await with_deck(harness, alice)
     ladder = await harness.emu.run_command(alice, "hoss rang")
-    assert ladder.message is not None and ladder.message.ephemeral
+    assert ladder.message is not None
+    assert ladder.message.ephemeral
     board = shown(ladder.message)
     assert "**Rang 1** — 0 V / 0 D — jouable — victoire 45 or, défaite 5 or" in board
     assert "**Rang 2** — 0 V / 0 D — verrouillé" in board
@@ -131,21 +135,26 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     battle = await hoss(harness).ranked.current(alice.id)
     assert battle is not None
     text = shown(public)
-    assert f"Combat classé n° {battle} — Rang 1" in text and "À vous de décider" in text
+    assert f"Combat classé n° {battle} — Rang 1" in text
+    assert "À vous de décider" in text
     assert public.button_labels == ["Décider", "Passer à la fin"]
     catalog = hoss(harness).decks.catalog
     now = await hoss(harness).ranked.view(alice.id, battle, here(harness))
     hand = [catalog.card(c["card"]).name.fr for c in now.snapshot["seats"][0]["hand_cards"]]  # type: ignore[union-attr]
-    assert hand and not any(name in text for name in hand)  # the hand stays private
+    assert hand
+    assert not any(name in text for name in hand)
 
     controls = await harness.emu.click(alice, "Décider")
-    assert controls.message is not None and controls.message.ephemeral
+    assert controls.message is not None
+    assert controls.message.ephemeral
     assert all(name in shown(controls.message) for name in hand)
     for _ in range(2):
         chosen = await decide_once(harness, alice)
         assert chosen.startswith(("Jouer", "Passer", "Placer", "Déplacer", "Faire évoluer"))
     text = shown(battle_message(harness))
-    assert "**Manche 2**" in text and "entre en jeu" in text and "▰" in text
+    assert "**Manche 2**" in text
+    assert "entre en jeu" in text
+    assert "▰" in text
 
     before = await gold(harness, alice)
     await harness.emu.click(alice, "Passer à la fin")
@@ -155,7 +164,9 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     result = await hoss(harness).ranked.skip_to_end(alice.id, battle, here(harness))
     text = shown(final)
     title = {"won": "Victoire !", "lost": "Défaite.", "draw": "Match nul"}[result.status]
-    assert title in text and f"Gain : {result.gold} or" in text and f"**Manche {result.rounds}**" in text
+    assert title in text
+    assert f"Gain : {result.gold} or" in text
+    assert f"**Manche {result.rounds}**" in text
     assert final.button_labels == []
     assert await gold(harness, alice) == before + result.gold
     assert h_ledger_sum(await ledger_rows(harness, alice), "hoss.ranked") == result.gold
@@ -164,7 +175,8 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     assert attachment.data.decode() == await hoss(harness).ranked.log(alice.id, battle, here(harness))
 
     replay = await harness.emu.run_command(alice, "hoss revoir", {"id": battle})
-    assert replay.message is not None and "Revoir le combat n°" in shown(replay.message)
+    assert replay.message is not None
+    assert "Revoir le combat n°" in shown(replay.message)
     assert "**Manche 1**" in shown(replay.message)
     assert replay.message.attachments[0].filename == f"hoss-replay-{battle}.json"
 
@@ -192,7 +204,8 @@ async def test_a_foreign_click_on_the_battle_is_refused_privately(harness: BotHa
     before = shown(public)
     for label in ("Décider", "Passer à la fin"):
         refused = await harness.emu.click(bob, label, message=public)
-        assert refused.message is not None and refused.message.ephemeral
+        assert refused.message is not None
+        assert refused.message.ephemeral
         assert "Ce message ne vous est pas destiné." in shown(refused.message)
     assert shown(battle_message(harness)) == before
     battle = await hoss(harness).ranked.current(alice.id)
@@ -208,7 +221,8 @@ async def test_the_ai_decides_after_two_minutes(harness: BotHarness) -> None:
     assert await harness.advance(timedelta(minutes=2, seconds=1)) == 1
     await harness.emu.click(alice, "Décider")  # the next click shows the new state
     text = shown(battle_message(harness))
-    assert "l'IA a décidé pour vous" in text and "**Manche 1**" in text
+    assert "l'IA a décidé pour vous" in text
+    assert "**Manche 1**" in text
     assert decide_id(battle_message(harness)).endswith(":2")
 
 
@@ -234,13 +248,15 @@ async def test_a_battle_survives_a_restart(tmp_path: Path) -> None:
     await second.start()
     try:
         shown_again = await second.emu.run_command(alice, "hoss combat")
-        assert shown_again.message is not None and not shown_again.message.ephemeral
+        assert shown_again.message is not None
+        assert not shown_again.message.ephemeral
         assert decide_id(shown_again.message) == before  # the same battle, at the same pause
         await decide_once(second, alice)
         await second.emu.click(alice, "Passer à la fin")
         await second.settle()
         final = battle_message(second)
-        assert final.button_labels == [] and final.attachments
+        assert final.button_labels == []
+        assert final.attachments
         assert await second.bot.services.games["hoss"].ranked.current(alice.id) is None  # type: ignore[union-attr]
         second.emu.assert_no_errors()
         assert second.unexpected_errors == []
@@ -278,13 +294,16 @@ async def test_a_milestone_notice_comes_back_until_ok_credits_it_once(harness: B
     await harness.emu.run_command(alice, "hoss rang")  # ignored: it comes back
     await harness.settle()
     again = last_ephemeral(harness, alice, "Palier atteint")
-    assert again.id != notice.id and await gold(harness, alice) == before
+    assert again.id != notice.id
+    assert await gold(harness, alice) == before
 
     claimed = await harness.emu.click(alice, "OK", message=again)
-    assert claimed.message is not None and "100 or crédités" in shown(claimed.message)
+    assert claimed.message is not None
+    assert "100 or crédités" in shown(claimed.message)
     assert await gold(harness, alice) == before + 100
     repeat = await harness.emu.click(alice, "OK", message=notice)  # the older copy of the same notice
-    assert repeat.message is not None and "Déjà encaissé" in shown(repeat.message)
+    assert repeat.message is not None
+    assert "Déjà encaissé" in shown(repeat.message)
     assert await gold(harness, alice) == before + 100
     await harness.emu.run_command(alice, "hoss rang")
     await harness.settle()
@@ -308,7 +327,8 @@ async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
     await harness.settle()
     rounds = (await ranked.view(alice.id, battle, guild)).round - before
     assert rounds >= 2, "a battle to the end shows several rounds"
-    assert f"**Manche {before + 1}**" in shown(public) and public.button_labels == []  # the first at once
+    assert f"**Manche {before + 1}**" in shown(public)
+    assert public.button_labels == []
     edits = len(public.history)
     for later in range(1, rounds):
         await harness.advance(timedelta(seconds=4.9))
@@ -316,7 +336,8 @@ async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
         await harness.advance(timedelta(seconds=0.1))
         assert len(public.history) == edits + later
         assert f"**Manche {before + 1 + later}**" in shown(public)
-    assert "Gain :" in shown(public) and public.attachments
+    assert "Gain :" in shown(public)
+    assert public.attachments
     await harness.advance(timedelta(minutes=5))
     assert len(public.history) == edits + rounds - 1  # nothing more
 
@@ -352,12 +373,14 @@ async def test_the_defender_button_moves_a_defender_from_the_private_controls(
     await harness.emu.click(alice, "Décider")  # the message catches up with the battle first
     await harness.settle()
     controls = (await harness.emu.click(alice, "Décider")).message
-    assert controls is not None and controls.ephemeral
+    assert controls is not None
+    assert controls.ephemeral
     assert "Défenseur" in controls.button_labels
     assert not any(o.startswith("Déplacer") for o in controls.select_options)  # behind the button only
 
     picker = (await harness.emu.click(alice, "Défenseur", message=controls)).message
-    assert picker is not None and picker.ephemeral
+    assert picker is not None
+    assert picker.ephemeral
     assert "dès le prochain coup" in shown(picker)
     catalog = hoss(harness).decks.catalog
     names = {c["uid"]: catalog.card(c["card"]).name.fr for c in view.snapshot["seats"][0]["creatures"]}  # type: ignore[union-attr]
@@ -367,7 +390,8 @@ async def test_the_defender_button_moves_a_defender_from_the_private_controls(
         f"Déplacer {names[m['defender']]} sur {names[m['protege']]}" for m in moves
     ]
     after = (await harness.emu.select(alice, label, message=picker)).message
-    assert after is not None and "Votre main" in shown(after)  # back to the controls: play a card or pass
+    assert after is not None
+    assert "Votre main" in shown(after)
     await harness.emu.click(alice, "Passer", message=after)
     await harness.settle()
     log = await ranked.log(alice.id, battle, guild)
@@ -386,10 +410,13 @@ async def test_the_battle_shown_again_is_the_message_the_rounds_edit(harness: Bo
     await with_deck(harness, alice)
     first = await start_rank_1(harness, alice)
     again = await harness.emu.run_command(alice, "hoss combat")
-    assert again.message is not None and not again.message.ephemeral
+    assert again.message is not None
+    assert not again.message.ephemeral
     second = again.message
     await decide_once(harness, alice)
-    assert decide_id(second).endswith(":2") and decide_id(first).endswith(":1")
+    assert decide_id(second).endswith(":2")
+    assert decide_id(first).endswith(":1")
     await harness.emu.click(alice, "Décider", message=first)
     await harness.settle()
-    assert decide_id(first).endswith(":2") and shown(first) == shown(second)
+    assert decide_id(first).endswith(":2")
+    assert shown(first) == shown(second)

@@ -38,7 +38,9 @@ def everything_sent(h: BotHarness) -> str:
 
 def refusal(result: InteractionResult) -> str:
     message = result.message
-    assert message is not None and message.ephemeral and message.attachments == []
+    assert message is not None
+    assert message.ephemeral
+    assert message.attachments == []
     return shown(message)
 
 
@@ -79,7 +81,8 @@ async def test_a_finished_battle_replays_for_its_player_and_its_server_only(harn
 
     for viewer in (alice, bob):  # the player, and a member of the server where it was posted
         replay = await harness.emu.run_command(viewer, "hoss revoir", {"id": battle})
-        assert replay.message is not None and replay.message.ephemeral
+        assert replay.message is not None
+        assert replay.message.ephemeral
         assert f"Revoir le combat n° {battle}" in shown(replay.message)
         assert replay.message.attachments[0].data.decode() == log
 
@@ -88,4 +91,5 @@ async def test_a_finished_battle_replays_for_its_player_and_its_server_only(harn
     unknown = await harness.emu.run_command(carol, "hoss revoir", {"id": battle + 1000}, channel=elsewhere)
     assert refusal(foreign) == refusal(unknown) == NOT_FOUND
     own = await harness.emu.run_command(alice, "hoss revoir", {"id": battle}, channel=elsewhere)
-    assert own.message is not None and own.message.attachments[0].data.decode() == log
+    assert own.message is not None
+    assert own.message.attachments[0].data.decode() == log

@@ -44,7 +44,8 @@ def duel_message(h: BotHarness, duel_id: int) -> RecordedMessage:
 async def move(h: BotHarness, user: User, duel_id: int, place: int, bet: int) -> RecordedMessage:
     """Open the controls from the public message, choose the character at `place`, set the pillz, play."""
     controls = await h.emu.click(user, "Jouer", message=duel_message(h, duel_id))
-    assert controls.message is not None and controls.message.ephemeral, controls
+    assert controls.message is not None, controls
+    assert controls.message.ephemeral, controls
     picked = await h.emu.select(user, values=[str(place)], message=controls.message)
     assert picked.message is not None
     panel = picked.message
@@ -55,7 +56,8 @@ async def move(h: BotHarness, user: User, duel_id: int, place: int, bet: int) ->
         assert result.message is not None
         panel, current = result.message, current + step
     played = await h.emu.click(user, f"Jouer ({bet} pillz)", message=panel)
-    assert played.message is not None and "Joué :" in shown(played.message)
+    assert played.message is not None
+    assert "Joué :" in shown(played.message)
     await h.settle()
     return played.message
 
@@ -69,7 +71,8 @@ async def first_unused(h: BotHarness, duel_id: int, seat: int) -> int:
 async def friend_duel(h: BotHarness) -> tuple[User, User, int]:
     alice, bob = h.user("alice"), h.user("bob")
     made = await h.emu.run_command(alice, "pillz defi", {"joueur": bob})
-    assert made.message is not None and not made.message.ephemeral
+    assert made.message is not None
+    assert not made.message.ephemeral
     await h.emu.click(bob, "Accepter", message=made.message)
     await h.settle()
     duels = await pillz(h).duels.live(alice.id)
@@ -89,10 +92,8 @@ async def play_out(h: BotHarness, users: dict[int, User], duel_id: int) -> DuelR
         bet = min(3, duel.state.pillz[seat])
         if duel.state.pending is not None:  # the answer: before it, the public message hides the bet
             text = shown(duel_message(h, duel_id))
-            assert (
-                "(pillz cachés)" in text
-                and f"{duel.state.pending[1]} pillz, ATQ" not in text.split("**Manche")[-1]
-            )
+            assert "(pillz cachés)" in text
+            assert f"{duel.state.pending[1]} pillz, ATQ" not in text.split("**Manche")[-1]
         await move(h, users[player], duel_id, await first_unused(h, duel_id, seat), bet)
     return await pillz(h).duels.get(duel_id)
 
@@ -100,31 +101,39 @@ async def play_out(h: BotHarness, users: dict[int, User], duel_id: int) -> DuelR
 async def test_a_friend_match_from_the_challenge_to_the_result(harness: BotHarness) -> None:
     alice, bob, duel_id = await friend_duel(harness)
     text = shown(duel_message(harness, duel_id))
-    assert f"Duel de Pillz n° {duel_id}" in text and "commence" in text and "12 PV" in text
+    assert f"Duel de Pillz n° {duel_id}" in text
+    assert "commence" in text
+    assert "12 PV" in text
     duel = await play_out(harness, {alice.id: alice, bob.id: bob}, duel_id)
-    assert duel.status == "over" and duel.result is not None
+    assert duel.status == "over"
+    assert duel.result is not None
     final = shown(duel_message(harness, duel_id))
-    assert ("Victoire" in final or "Match nul" in final) and "classement 1000 →" in final
+    assert "Victoire" in final or "Match nul" in final
+    assert "classement 1000 →" in final
     assert duel_message(harness, duel_id).button_labels == []
     rewards = duel.result["rewards"]
     assert {r["player_id"] for r in rewards} == {alice.id, bob.id}
     if duel.result["winner"] is not None:
         winner = rewards[duel.result["winner"]]
-        assert winner["gold"] == 40 and winner["rating_after"] > winner["rating_before"]
+        assert winner["gold"] == 40
+        assert winner["rating_after"] > winner["rating_before"]
 
 
 async def test_a_practice_match_pays_nothing(harness: BotHarness) -> None:
     alice = harness.user("alice")
     started = await harness.emu.run_command(alice, "pillz entrainement")
-    assert started.message is not None and started.message.ephemeral
+    assert started.message is not None
+    assert started.message.ephemeral
     await harness.settle()
     (duel,) = await pillz(harness).duels.live(alice.id)
-    assert duel.kind == "practice" and duel.seats[1] is None
-    assert "Entraînement n°" in shown(duel_message(harness, duel.id)) and "l'IA" in shown(
-        duel_message(harness, duel.id)
-    )
+    assert duel.kind == "practice"
+    assert duel.seats[1] is None
+    assert "Entraînement n°" in shown(duel_message(harness, duel.id))
+    assert "l'IA" in shown(duel_message(harness, duel.id))
     duel = await play_out(harness, {alice.id: alice}, duel.id)
-    assert duel.status == "over" and duel.result is not None and "rewards" not in duel.result
+    assert duel.status == "over"
+    assert duel.result is not None
+    assert "rewards" not in duel.result
     assert "classement" not in shown(duel_message(harness, duel.id))
 
 
@@ -136,7 +145,8 @@ async def test_the_ai_plays_for_a_player_who_does_not_answer(harness: BotHarness
     assert (await pillz(harness).duels.get(duel_id)).version == duel.version
     assert await harness.advance(timedelta(seconds=2)) == 1
     after = await pillz(harness).duels.get(duel_id)
-    assert after.version > duel.version and after.notes == ({"round": 1, "seat": late},)
+    assert after.version > duel.version
+    assert after.notes == ({"round": 1, "seat": late},)
     who = f"<@{duel.seats[late]}>"  # mentions inside an embed are shown as written
     assert f"⏱ Manche 1 : {who} n'a pas joué à temps, l'IA a choisi à sa place." in shown(
         duel_message(harness, duel_id)
@@ -153,7 +163,9 @@ async def test_other_players_clicks_are_refused_privately(harness: BotHarness) -
         (waiting, "Ce n'est pas à vous de jouer"),
     ):
         refused = await harness.emu.click(user, "Jouer", message=duel_message(harness, duel_id))
-        assert refused.message is not None and refused.message.ephemeral and needle in shown(refused.message)
+        assert refused.message is not None
+        assert refused.message.ephemeral
+        assert needle in shown(refused.message)
     assert (await pillz(harness).duels.get(duel_id)).version == duel.version
 
 
@@ -185,8 +197,10 @@ async def test_a_restart_in_the_middle_of_a_duel(tmp_path: Path) -> None:
     async with running(db, clock) as h:
         await h.settle()
         after = await pillz(h).duels.get(duel.id)
-        assert after.version > before.version and len(after.notes) == 1  # the AI played for alice at start-up
-        assert after.state is not None and before.state is not None
+        assert after.version > before.version
+        assert len(after.notes) == 1
+        assert after.state is not None
+        assert before.state is not None
         assert len(after.state.history) >= len(before.state.history)
 
 
@@ -219,7 +233,8 @@ async def test_a_player_in_two_duels_at_once(harness: BotHarness) -> None:
 async def test_the_choice_time_is_a_server_setting(harness: BotHarness) -> None:
     admin = harness.user("olivia", admin=True)
     saved = await harness.emu.run_command(admin, "configuration pillz", {"secondes": 60})
-    assert saved.message is not None and "Pillz — temps par choix : 60 s" in shown(saved.message)
+    assert saved.message is not None
+    assert "Pillz — temps par choix : 60 s" in shown(saved.message)
     _, _, duel_id = await friend_duel(harness)
     duel = await pillz(harness).duels.get(duel_id)
     assert await harness.advance(timedelta(seconds=59)) == 0

@@ -46,15 +46,19 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     shown = text(reply)
     assert reply.ephemeral
     assert "Bienvenue ! Vous recevez votre deck de départ : 8 personnages" in shown
-    assert "Votre collection : 8 personnages différents, 8 exemplaires" in shown and "1× **" in shown
+    assert "Votre collection : 8 personnages différents, 8 exemplaires" in shown
+    assert "1× **" in shown
     starter = await owned(harness, alice.id)
-    assert len(starter) == 8 and all(c.stars <= 2 and not c.leader for c in starter)
+    assert len(starter) == 8
+    assert all(c.stars <= 2 and not c.leader for c in starter)
     reply = await harness.emu.run_command(alice, "pillz collection")
     assert "Bienvenue" not in text(reply)
 
     reply = await harness.emu.run_command(alice, "pillz paquets", {"nombre": 2})
     shown = text(reply)
-    assert "Paquets ouverts : 2" in shown and "Paquet 1" in shown and "Paquet 2" in shown
+    assert "Paquets ouverts : 2" in shown
+    assert "Paquet 1" in shown
+    assert "Paquet 2" in shown
     assert "Payé 200 pièces. Solde : 100 pièces." in shown
     assert await coins(harness, alice.id) == 100
     reply = await harness.emu.run_command(alice, "pillz paquets", {"nombre": 2})
@@ -63,13 +67,18 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     reply = await harness.emu.run_command(alice, "pillz chances")
     shown = text(reply)
     ones = sum(1 for c in catalog(harness).cards if c.stars == 1)
-    assert f"★ : 40 % ({ones} personnages)" in shown and "★★★★★ : 3 %" in shown
-    assert STAR_ODDS_PM[3] == 180 and "★★★ : 18 %" in shown
-    assert "Un paquet coûte 100 pièces" in shown and "100 pièces" in shown
+    assert f"★ : 40 % ({ones} personnages)" in shown
+    assert "★★★★★ : 3 %" in shown
+    assert STAR_ODDS_PM[3] == 180
+    assert "★★★ : 18 %" in shown
+    assert "Un paquet coûte 100 pièces" in shown
+    assert "100 pièces" in shown
 
     reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 1})
     shown = text(reply)
-    assert "Deck 1 (8 personnages)" in shown and "Prêt à jouer." in shown and "Oui : vos duels" in shown
+    assert "Deck 1 (8 personnages)" in shown
+    assert "Prêt à jouer." in shown
+    assert "Oui : vos duels" in shown
     reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 2})
     assert "L'emplacement 2 est vide." in text(reply)
 
@@ -78,9 +87,11 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
         alice, "pillz deck", {"emplacement": 2, "personnages": typed, "activer": True}
     )
     shown = text(reply)
-    assert "Deck 2 enregistré et activé." in shown and "Oui : vos duels" in shown
+    assert "Deck 2 enregistré et activé." in shown
+    assert "Oui : vos duels" in shown
     reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 1})
-    assert "Deck actif" in text(reply) and "Non." in text(reply)
+    assert "Deck actif" in text(reply)
+    assert "Non." in text(reply)
     reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 1, "activer": True})
     assert "Le deck 1 est maintenant votre deck actif." in text(reply)
 
@@ -101,7 +112,8 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
         alice, "pillz collection", {"clan": clan, "étoiles": starter[0].stars}
     )
     shown = text(reply)
-    assert starter[0].name.get("fr") in shown and "Filtre" in shown
+    assert starter[0].name.get("fr") in shown
+    assert "Filtre" in shown
 
 
 async def test_collection_pages(harness: BotHarness) -> None:
@@ -117,11 +129,11 @@ async def test_collection_pages(harness: BotHarness) -> None:
 
     await harness.bot.services.db.write(unit)
     reply = await harness.emu.run_command(alice, "pillz collection")
-    assert "Votre collection : 20 personnages différents, 20 exemplaires" in text(reply) and "1 / 2" in text(
-        reply
-    )
+    assert "Votre collection : 20 personnages différents, 20 exemplaires" in text(reply)
+    assert "1 / 2" in text(reply)
     reply = await harness.emu.click(alice, "Suivant ▶")
-    assert "2 / 2" in text(reply) and text(reply).count("1× **") == 10
+    assert "2 / 2" in text(reply)
+    assert text(reply).count("1× **") == 10
     reply = await harness.emu.click(alice, "◀ Précédent")
     assert "1 / 2" in text(reply)
 
@@ -129,7 +141,8 @@ async def test_collection_pages(harness: BotHarness) -> None:
 async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> None:
     alice, bob = harness.user("alice"), harness.user("bob", locale="en-US")
     reply = await harness.emu.run_command(bob, "pillz odds")
-    assert "★: 40% (" in text(reply) and "300 coins" in text(reply)
+    assert "★: 40% (" in text(reply)
+    assert "300 coins" in text(reply)
     reply = await harness.emu.run_command(bob, "pillz leaderboard")
     assert reply.message is not None
     assert not reply.message.ephemeral
@@ -149,15 +162,21 @@ async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> N
 
     reply = await harness.emu.run_command(bob, "profile")
     shown = text(reply)
-    assert "Elo 984 · 1 duels: 0 W / 0 D / 1 L" in shown and "Coins: 300" in shown
+    assert "Elo 984 · 1 duels: 0 W / 0 D / 1 L" in shown
+    assert "Coins: 300" in shown
     reply = await harness.emu.run_command(alice, "profil")
-    assert "Elo 1016 · 1 duels : 1 V / 0 N / 0 D" in text(reply) and "Pièces : 340" in text(reply)
+    assert "Elo 1016 · 1 duels : 1 V / 0 N / 0 D" in text(reply)
+    assert "Pièces : 340" in text(reply)
 
     card = next(c for c in catalog(harness).cards if c.ability is not None and c.ability.value > 0)
     assert card.ability is not None
     reply = await harness.emu.run_command(bob, "card", {"name": f"pillz:{card.id}"})
     shown = text(reply)
-    assert card.name.get("en") in shown and "Power (P)" in shown and str(card.power) in shown
-    assert f"{card.ability.name.get('en')}: " in shown and "★" * card.stars in shown
+    assert card.name.get("en") in shown
+    assert "Power (P)" in shown
+    assert str(card.power) in shown
+    assert f"{card.ability.name.get('en')}: " in shown
+    assert "★" * card.stars in shown
     reply = await harness.emu.run_command(alice, "carte", {"nom": f"pillz:{card.id}"})
-    assert "Puissance (P)" in text(reply) and f"{card.ability.name.get('fr')} : " in text(reply)
+    assert "Puissance (P)" in text(reply)
+    assert f"{card.ability.name.get('fr')} : " in text(reply)

@@ -50,7 +50,8 @@ def test_the_rulebook_counts(catalog: ChocoCatalog) -> None:
 def test_rarities_are_all_present_and_commoner_cards_are_more_numerous(catalog: ChocoCatalog) -> None:
     counts = [sum(1 for c in catalog.cards if c.rarity == r) for r in RARITIES]
     assert all(counts), counts
-    assert counts == sorted(counts, reverse=True) and len(set(counts)) == len(counts)
+    assert counts == sorted(counts, reverse=True)
+    assert len(set(counts)) == len(counts)
     # The documented odds of a chocolate frog (one card of the catalog at random), to the percent.
     assert [round(100 * n / 145) for n in counts] == [30, 22, 17, 13, 10, 8]
 
@@ -67,17 +68,21 @@ def test_mean_pa_and_pv_strictly_increase_with_rarity(catalog: ChocoCatalog, car
 def test_stats_stay_in_the_documented_ranges(catalog: ChocoCatalog) -> None:
     for card in wizards(catalog):
         (pa_low, pa_high), (pv_low, pv_high) = stat_ranges(card.type, card.rarity)
-        assert card.pa is not None and pa_low <= card.pa <= pa_high, card.id
-        assert card.pv is not None and pv_low <= card.pv <= pv_high, card.id
+        assert card.pa is not None, card.id
+        assert pa_low <= card.pa <= pa_high, card.id
+        assert card.pv is not None, card.id
+        assert pv_low <= card.pv <= pv_high, card.id
     for table in (NORMAL_PA, NORMAL_PV, EFFECT_PA, EFFECT_PV):
         lows = [table[r][0] for r in RARITIES]
         highs = [table[r][1] for r in RARITIES]
-        assert lows == sorted(lows) and highs == sorted(set(highs))  # ceilings rise at every rarity
+        assert lows == sorted(lows)
+        assert highs == sorted(set(highs))
 
 
 def test_effect_wizards_are_weaker_in_raw_stats(catalog: ChocoCatalog) -> None:
     for rarity in RARITIES:
-        assert EFFECT_PA[rarity][1] < NORMAL_PA[rarity][1] and EFFECT_PV[rarity][1] < NORMAL_PV[rarity][1]
+        assert EFFECT_PA[rarity][1] < NORMAL_PA[rarity][1]
+        assert EFFECT_PV[rarity][1] < NORMAL_PV[rarity][1]
         normal = mean(c.pa + c.pv for c in wizards(catalog, "normal") if c.rarity == rarity)  # type: ignore[operator]
         effect = mean(c.pa + c.pv for c in wizards(catalog, "effect") if c.rarity == rarity)  # type: ignore[operator]
         assert effect < normal, rarity
@@ -86,13 +91,19 @@ def test_effect_wizards_are_weaker_in_raw_stats(catalog: ChocoCatalog) -> None:
 def test_each_type_has_what_the_rules_give_it(catalog: ChocoCatalog) -> None:
     for card in catalog.cards:
         if card.type == "pure":
-            assert card.pa is None and card.pv is None and card.effect is not None, card.id
+            assert card.pa is None, card.id
+            assert card.pv is None, card.id
+            assert card.effect is not None, card.id
             assert card.effect.trigger == "from_hand", card.id
         elif card.type == "effect":
-            assert card.pa is not None and card.pv is not None and card.effect is not None, card.id
+            assert card.pa is not None, card.id
+            assert card.pv is not None, card.id
+            assert card.effect is not None, card.id
             assert card.effect.trigger in ("on_place", "continuous"), card.id
         else:
-            assert card.pa is not None and card.pv is not None and card.effect is None, card.id
+            assert card.pa is not None, card.id
+            assert card.pv is not None, card.id
+            assert card.effect is None, card.id
 
 
 def test_names_are_unique_per_language_and_not_blank(catalog: ChocoCatalog) -> None:
@@ -118,7 +129,8 @@ def test_the_documentation_lists_every_card_and_kind(catalog: ChocoCatalog) -> N
         assert f"`{kind}`" in doc, kind
     for card in catalog.cards:
         if card.effect is not None:
-            assert card.effect.text.fr in doc and card.effect.text.en in doc, card.id
+            assert card.effect.text.fr in doc, card.id
+            assert card.effect.text.en in doc, card.id
 
 
 # --- broken cards ------------------------------------------------------------------------------------------
@@ -176,16 +188,23 @@ def test_a_pure_effect_with_pv_is_rejected(tmp_path: Path) -> None:
 def test_card_shows_localized_fields(catalog: ChocoCatalog) -> None:
     from discord_app.render import text
 
-    assert GAME.key == "choco" and GAME.catalog_model is ChocoCatalog
+    assert GAME.key == "choco"
+    assert GAME.catalog_model is ChocoCatalog
     wizard = catalog.card("baba_yaga")
-    assert wizard is not None and wizard.effect is not None
+    assert wizard is not None
+    assert wizard.effect is not None
     fields = card_fields(wizard, catalog, "en")
     shown = {text(label, "en"): text(value, "en") for label, value in fields}
-    assert shown["Rarity"] == "Gold 2" and shown["Type"] == "Effect wizard"
-    assert shown["AP"] == str(wizard.pa) and shown["HP"] == str(wizard.pv)
-    assert wizard.effect.text.en in shown["Effect"] and wizard.effect.text.fr not in shown["Effect"]
+    assert shown["Rarity"] == "Gold 2"
+    assert shown["Type"] == "Effect wizard"
+    assert shown["AP"] == str(wizard.pa)
+    assert shown["HP"] == str(wizard.pv)
+    assert wizard.effect.text.en in shown["Effect"]
+    assert wizard.effect.text.fr not in shown["Effect"]
     shown_fr = {text(label, "fr"): text(value, "fr") for label, value in card_fields(wizard, catalog, "fr")}
-    assert shown_fr["Rareté"] == "Or 2" and wizard.effect.text.fr in shown_fr["Effet"]
+    assert shown_fr["Rareté"] == "Or 2"
+    assert wizard.effect.text.fr in shown_fr["Effet"]
     pure = catalog.of_type("pure")[0]
     labels = [label for label, _ in card_fields(pure, catalog, "fr")]
-    assert Text("choco.label.pa") not in labels and Text("choco.label.effect") in labels
+    assert Text("choco.label.pa") not in labels
+    assert Text("choco.label.effect") in labels

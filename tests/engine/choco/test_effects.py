@@ -105,7 +105,8 @@ def test_damage_reaches_the_reserve_and_protected_wizards_and_kills_at_zero() ->
     after = play(
         pure_game({"kind": "damage", "target": "enemy", "amount": 5}), PlayEffect(card="p0", targets=("e0",))
     )
-    assert "e0" not in board(after, 1) and after.sides[1].graveyard[-1].uid == "e0"
+    assert "e0" not in board(after, 1)
+    assert after.sides[1].graveyard[-1].uid == "e0"
 
 
 def protected_by_foe(uid: str) -> Any:
@@ -117,7 +118,8 @@ def test_heal_never_goes_above_the_maximum() -> None:
     state = pure_game({"kind": "heal", "target": "all_allies", "amount": 4})
     hurt = state.sides[0].model_copy(update={"front": (wiz("a0").model_copy(update={"pv": 2}),)})
     after = play(state.model_copy(update={"sides": (hurt, state.sides[1])}), PlayEffect(card="p0"))
-    assert board(after, 0)["a0"].pv == 5 and board(after, 0)["a1"].pv == 5
+    assert board(after, 0)["a0"].pv == 5
+    assert board(after, 0)["a1"].pv == 5
 
 
 def test_modify_for_turns_expires_at_the_owners_nth_end_of_turn_after() -> None:
@@ -129,7 +131,8 @@ def test_modify_for_turns_expires_at_the_owners_nth_end_of_turn_after() -> None:
     after = end_turns(after, 1)  # the opponent's end of turn: not the owner's
     assert board(after, 0)["a0"].pa == 4
     after = end_turns(after, 1)  # the owner's next end of turn: expires
-    assert (board(after, 0)["a0"].pa, board(after, 0)["a0"].max_pv) == (2, 5) and not after.timed
+    assert (board(after, 0)["a0"].pa, board(after, 0)["a0"].max_pv) == (2, 5)
+    assert not after.timed
 
 
 def test_modify_without_turns_lasts_and_pa_never_below_zero() -> None:
@@ -168,7 +171,8 @@ def test_stun_forbids_attacking() -> None:
 
 def test_destroy_sends_targets_to_the_graveyard_whatever_their_pv() -> None:
     after = play(pure_game({"kind": "destroy", "target": "enemy_reserve"}), PlayEffect(card="p0"))
-    assert list(board(after, 1)) == ["e0"] and after.sides[1].graveyard[-1].uid == "e1"
+    assert list(board(after, 1)) == ["e0"]
+    assert after.sides[1].graveyard[-1].uid == "e1"
 
 
 def test_move_respects_the_front_line_and_free_slots() -> None:
@@ -193,9 +197,11 @@ def test_draw_is_private_and_capped() -> None:
 
 def test_discard_and_mill_hit_the_opponent_at_random() -> None:
     after = play(pure_game({"kind": "discard", "count": 3}), PlayEffect(card="p0"))
-    assert not after.sides[1].hand and len(after.sides[1].graveyard) == 2
+    assert not after.sides[1].hand
+    assert len(after.sides[1].graveyard) == 2
     after = play(pure_game({"kind": "mill", "count": 3}), PlayEffect(card="p0"))
-    assert len(after.sides[1].pioche) == 9 and len(after.sides[1].graveyard) == 3
+    assert len(after.sides[1].pioche) == 9
+    assert len(after.sides[1].graveyard) == 3
 
 
 def test_recall_takes_chosen_wizards_back_with_catalog_stats() -> None:
@@ -222,7 +228,8 @@ def test_extra_summon_allows_another_placement_after_the_effect() -> None:
 def test_redraw_shuffles_the_hand_back_and_draws_as_many() -> None:
     state = with_hand(pure_game({"kind": "redraw"}), pure("p0"), wiz("w1"), wiz("w2"))
     after = play(state, PlayEffect(card="p0"))
-    assert len(after.sides[0].hand) == 2 and len(after.sides[0].pioche) == 12
+    assert len(after.sides[0].hand) == 2
+    assert len(after.sides[0].pioche) == 12
 
 
 # --- triggers, durations, stays ------------------------------------------------------------------------
@@ -234,7 +241,8 @@ def test_on_place_resolves_at_the_summon_with_the_chosen_target() -> None:
     )
     state = with_hand(state.model_copy(update={"progress": TurnProgress()}), wiz("w0", card_id="w"))
     after = play(state, Summon(card="w0", line="front", targets=("e1",)))
-    assert board(after, 1)["e1"].pv == 3 and not after.actives
+    assert board(after, 1)["e1"].pv == 3
+    assert not after.actives
     with pytest.raises(IllegalAction, match="illegal_action"):
         ENGINE.apply(state, 0, Summon(card="w0", line="front", targets=("a0",)))  # not an enemy
 
@@ -252,7 +260,8 @@ def test_continuous_triggers_at_placement_then_each_owner_end_of_turn_within_dur
     after = end_turns(after, 2)  # opponent's end (none), owner's end (1st)
     assert board(after, 1)["e1"].pv == 8
     after = end_turns(after, 2)  # 2nd and last
-    assert board(after, 1)["e1"].pv == 7 and not after.actives
+    assert board(after, 1)["e1"].pv == 7
+    assert not after.actives
     after = end_turns(after, 2)
     assert board(after, 1)["e1"].pv == 7
 
@@ -271,10 +280,12 @@ def test_continuous_stops_when_its_wizard_leaves_the_board() -> None:
 def test_a_staying_pure_effect_repeats_then_goes_to_the_graveyard() -> None:
     state = pure_game({"kind": "damage", "target": "all_enemies", "amount": 1}, duration=1, stays=True)
     after = play(state, PlayEffect(card="p0"))
-    assert board(after, 1)["e0"].pv == 4 and after.actives[0].card is not None
+    assert board(after, 1)["e0"].pv == 4
+    assert after.actives[0].card is not None
     assert all(c.uid != "p0" for c in after.sides[0].graveyard)
     after = end_turns(after, 3)
-    assert board(after, 1)["e0"].pv == 3 and not after.actives
+    assert board(after, 1)["e0"].pv == 3
+    assert not after.actives
     assert after.sides[0].graveyard[-1].uid == "p0"
     assert ENGINE.view(after, 1).active_effects == ()
 
@@ -326,7 +337,9 @@ def test_self_and_random_ally_targets() -> None:
     after, events = ENGINE.apply(state, 0, Summon(card="w0", line="reserve"))
     assert board(after, 0)["w0"].pa == 3
     healed = [e.data["targets"] for e in events if e.kind == "effect_step" and e.data["step"] == "heal"]
-    assert len(healed) == 1 and len(healed[0]) == 1 and healed[0][0] in {"a0", "a1", "w0"}
+    assert len(healed) == 1
+    assert len(healed[0]) == 1
+    assert healed[0][0] in {"a0", "a1", "w0"}
 
 
 def test_an_empty_target_does_nothing_and_later_steps_still_resolve() -> None:
@@ -336,7 +349,8 @@ def test_an_empty_target_does_nothing_and_later_steps_still_resolve() -> None:
         {"kind": "draw", "count": 1},
     )
     after = play(state, PlayEffect(card="p0"))
-    assert "e0" not in board(after, 1) and len(after.sides[0].hand) == 1
+    assert "e0" not in board(after, 1)
+    assert len(after.sides[0].hand) == 1
 
 
 # --- limits and special rules ------------------------------------------------------------------------------
@@ -370,7 +384,8 @@ def test_magic_excess_after_a_draw_of_pure_effects_only() -> None:
     assert any(e.kind == "magic_excess" for e in events)
     redrew = next(e for e in events if e.kind == "redrew")
     assert redrew.visible_to == frozenset({0})  # the new hand stays private
-    assert len(after.sides[0].hand) == 5 and len(after.sides[0].pioche) == 11
+    assert len(after.sides[0].hand) == 5
+    assert len(after.sides[0].pioche) == 11
 
 
 def test_magic_excess_is_blocked_by_a_small_pioche_and_more_than_one_wizard() -> None:
@@ -386,7 +401,8 @@ def test_a_deck_attack_destroys_a_pure_effect_card() -> None:
     theirs = Side(pioche=(pure("q0"),), hand=(wiz("h0"),))
     state = game(theirs=theirs, phase=2)
     after, events = ENGINE.apply(state, 0, DeckAttack(attacker="a0"))
-    assert not after.sides[1].pioche and after.sides[1].graveyard[0].uid == "q0"
+    assert not after.sides[1].pioche
+    assert after.sides[1].graveyard[0].uid == "q0"
     assert next(e for e in events if e.kind == "deck_attacked").data["killed"] is True
 
 
@@ -411,7 +427,8 @@ def test_pure_cards_are_never_prepared_and_prepared_effect_wizards_trigger_at_th
     assert all(isinstance(a, Prepare) for a in prepared)
     assert {a.card for a in prepared if isinstance(a, Prepare)} == {"w0"}
     state = play(play(state, ENGINE.legal_actions(state, 0)[0]), ENGINE.legal_actions(state, 1)[0], seat=1)
-    assert state.turn == 1 and board(state, 0)["w0"].pa == 3
+    assert state.turn == 1
+    assert board(state, 0)["w0"].pa == 3
 
 
 def test_the_72h_penalty_places_a_wizard_never_a_pure_card() -> None:

@@ -44,7 +44,8 @@ def test_the_turn_goes_on_after_a_wizard_is_recalled_to_the_hand() -> None:
     state, _ = ENGINE.apply(state, 0, Move(card="r0", line="front"))
     assert EndTurn() in ENGINE.legal_actions(state, 0)
     after, _ = ENGINE.apply(state, 0, EndTurn())
-    assert after.active == 1 and any(c.uid == "dead" for c in after.sides[0].hand)
+    assert after.active == 1
+    assert any(c.uid == "dead" for c in after.sides[0].hand)
 
 
 def test_the_summon_is_still_owed_in_the_summon_phase() -> None:
@@ -54,4 +55,5 @@ def test_the_summon_is_still_owed_in_the_summon_phase() -> None:
         update={"sides": (state.sides[0].model_copy(update={"hand": hand}), state.sides[1])}
     )
     legal = ENGINE.legal_actions(state, 0)
-    assert EndTurn() not in legal and PlayEffect(card="p0") not in legal
+    assert EndTurn() not in legal
+    assert PlayEffect(card="p0") not in legal

@@ -98,7 +98,8 @@ def test_effect_cards_are_accepted_with_their_effects_copied() -> None:
 
 def test_the_pioche_is_shuffled_from_the_seed_with_unique_instance_ids() -> None:
     a, b, c = (ENGINE.new_game(players(), seed, SAMPLE) for seed in (1, 1, 2))
-    assert a == b and a != c
+    assert a == b
+    assert a != c
     uids = [x.uid for side in a.sides for x in side.pioche + side.hand]
     assert len(uids) == len(set(uids)) == 48
 
@@ -114,16 +115,16 @@ def test_preparatory_turn_is_simultaneous_and_secret_then_reveals_and_draws_the_
     s, events = ENGINE.apply(s, 1, choice1)
     assert ENGINE.current_players(s) == [0]
     assert choice1.card in ENGINE.hidden_cards(s, 1)
-    assert choice1.card not in json.dumps(ENGINE.view(s, 0).to_json()) and choice1.card not in json.dumps(
-        events[0].data
-    )
+    assert choice1.card not in json.dumps(ENGINE.view(s, 0).to_json())
+    assert choice1.card not in json.dumps(events[0].data)
     with pytest.raises(IllegalAction):
         ENGINE.apply(s, 1, choice1)
     s, events = ENGINE.apply(s, 0, Prepare(card=s.sides[0].hand[0].uid, line="front"))
     kinds = [e.kind for e in events]
     assert kinds[:4] == ["prepared", "revealed", "revealed", "first_player"]
     first = events[3].data["seat"]
-    assert s.turn == 1 and ENGINE.current_players(s) == [first]
+    assert s.turn == 1
+    assert ENGINE.current_players(s) == [first]
     assert len(s.sides[first].hand) == 5  # 4 left after the placement, drew 1
     assert s.sides[1].reserve[0].uid == choice1.card
     firsts = set()
@@ -143,14 +144,16 @@ def test_draw_up_to_five_at_least_one_never_above_eight(hand: int, drawn: int) -
     from engine.choco.turn import draw
 
     side, got = draw(Side(pioche=cards("p", 10), hand=cards("h", hand)))
-    assert len(got) == drawn and len(side.hand) == hand + drawn
+    assert len(got) == drawn
+    assert len(side.hand) == hand + drawn
 
 
 def test_draw_stops_when_the_pioche_is_empty() -> None:
     from engine.choco.turn import draw
 
     side, got = draw(Side(pioche=cards("p", 2), hand=()))
-    assert len(got) == 2 and side.pioche == ()
+    assert len(got) == 2
+    assert side.pioche == ()
 
 
 # --- IV.2 2nd action: the summon ------------------------------------------------------------------------
@@ -220,7 +223,8 @@ def test_attackers_add_their_pa_and_a_dead_wizard_goes_to_the_graveyard() -> Non
     with pytest.raises(IllegalAction, match="cannot_attack"):
         ENGINE.apply(s, 0, Attack(attacker="a", target="t"))  # one target per attacker per turn
     s = play(s, Attack(attacker="b", target="t"))
-    assert s.sides[1].front == () and s.sides[1].graveyard[0].uid == "t"
+    assert s.sides[1].front == ()
+    assert s.sides[1].graveyard[0].uid == "t"
 
 
 def test_reserve_wizards_cannot_attack() -> None:
@@ -239,9 +243,11 @@ def test_deck_attack_only_on_an_empty_board_first_free_then_sacrifice() -> None:
         ENGINE.apply(s, 0, DeckAttack(attacker="f0"))
     s = state(Side(pioche=(), front=cards("f", 3, pa=2)), Side(pioche=cards("p", 2, pv=5)))
     s, events = ENGINE.apply(s, 0, DeckAttack(attacker="f0"))
-    assert events[0].data["sacrificed"] is False and sorted(c.pv for c in s.sides[1].pioche) == [3, 5]
+    assert events[0].data["sacrificed"] is False
+    assert sorted(c.pv for c in s.sides[1].pioche) == [3, 5]
     s, events = ENGINE.apply(s, 0, DeckAttack(attacker="f1"))
-    assert events[0].data["sacrificed"] is True and [c.uid for c in s.sides[0].graveyard] == ["f1"]
+    assert events[0].data["sacrificed"] is True
+    assert [c.uid for c in s.sides[0].graveyard] == ["f1"]
     assert sum(5 - c.pv for c in s.sides[1].pioche) == 4
 
 
@@ -250,7 +256,9 @@ def test_a_deck_card_brought_to_zero_goes_to_the_graveyard_and_can_end_the_game(
     s, events = ENGINE.apply(s, 0, DeckAttack(attacker="f"))
     assert events[0].data["killed"] is True
     outcome = ENGINE.outcome(s)
-    assert outcome is not None and outcome.winners == (0,) and ENGINE.current_players(s) == []
+    assert outcome is not None
+    assert outcome.winners == (0,)
+    assert ENGINE.current_players(s) == []
 
 
 # --- IV.2 6th action, order, whole-turn submission ------------------------------------------------------
@@ -283,7 +291,9 @@ def test_a_whole_turn_is_validated_at_once_and_changes_nothing_when_illegal() ->
         )
     )
     after, _ = ENGINE.apply(s, 0, good)
-    assert after.sides[1].front[0].pv == 5 and after.active == 1 and after.turn == 4
+    assert after.sides[1].front[0].pv == 5
+    assert after.active == 1
+    assert after.turn == 4
     assert ENGINE.action_from_json(json.loads(json.dumps(ENGINE.action_to_json(good)))) == good
 
 
@@ -292,7 +302,9 @@ def test_the_turn_limit_ends_in_a_draw() -> None:
     s = s.model_copy(update={"max_turns": 7})
     s = play(s, EndTurn())
     outcome = ENGINE.outcome(s)
-    assert outcome is not None and outcome.draw and outcome.reason == "choco.outcome.turn_limit"
+    assert outcome is not None
+    assert outcome.draw
+    assert outcome.reason == "choco.outcome.turn_limit"
 
 
 def test_views_hide_hands_and_pioches() -> None:
@@ -301,8 +313,11 @@ def test_views_hide_hands_and_pioches() -> None:
         Side(pioche=(), front=cards("t", 1)),
     )
     mine, theirs, public = (json.dumps(ENGINE.view(s, seat).to_json()) for seat in (0, 1, SPECTATOR))
-    assert '"h0"' in mine and '"h0"' not in theirs and '"h0"' not in public
-    assert '"p0"' not in mine and ENGINE.hidden_cards(s, 0) == {"h0", "h1"}
+    assert '"h0"' in mine
+    assert '"h0"' not in theirs
+    assert '"h0"' not in public
+    assert '"p0"' not in mine
+    assert ENGINE.hidden_cards(s, 0) == {"h0", "h1"}
 
 
 @pytest.mark.parametrize("raw", [None, {"kind": "summon"}, {"kind": "turn", "steps": [{"kind": "end"}]}, "x"])
@@ -321,8 +336,6 @@ def test_a_whole_turn_stops_when_the_game_ends_mid_turn() -> None:
     )
     after, events = ENGINE.apply(s, 0, turn)
     outcome = ENGINE.outcome(after)
-    assert (
-        outcome is not None
-        and outcome.winners == (0,)
-        and [e.kind for e in events] == ["summoned", "attacked"]
-    )
+    assert outcome is not None
+    assert outcome.winners == (0,)
+    assert [e.kind for e in events] == ["summoned", "attacked"]

@@ -85,7 +85,8 @@ def test_chances_are_capped_at_one() -> None:
     sure = creature("sure_1", "orc", "guerrier", crit_chance=0.9, statuses={"bris": 0.8})
     b = arena([Unit(sure, "divin", 5, True)], [creature("w_1", "humain", "guerrier")])
     f = get(b, "a1")
-    assert f.crit == 1.0 and f.statuses[0][1] == 1.0
+    assert f.crit == 1.0
+    assert f.statuses[0][1] == 1.0
 
 
 def test_a_buff_is_scaled_by_its_copy() -> None:

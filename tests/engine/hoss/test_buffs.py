@@ -136,12 +136,16 @@ def test_revive_brings_each_creature_back_once() -> None:
     me = get(b, "a1")
     me.poison = 700
     b.take(me, 10**6, 1000, "test")
-    assert me.alive and me.hp == 1500 and me.revived
+    assert me.alive
+    assert me.hp == 1500
+    assert me.revived
     assert me.poison == 0  # statuses cleared
     assert entries(b, "revive") == [{"t": 1000, "k": "revive", "tgt": "a1", "hp": 1500}]
     assert me.attack_at == 2000  # its cycle runs on: the hit due at 2 s keeps its time
     b.take(me, 10**6, 2000, "test")
-    assert not me.alive and b.over and b.winners == (1,)
+    assert not me.alive
+    assert b.over
+    assert b.winners == (1,)
     foe = get(b, "b1")
     assert not foe.revived  # the other deck has no Revive
 
@@ -155,7 +159,9 @@ def test_a_creature_revived_while_shocked_or_frozen_starts_a_new_cycle() -> None
         else:
             me.gel_bp, me.frozen, me.attack_at = 10000, True, -1
         b.take(me, 10**6, 1500, "test")
-        assert me.alive and not me.frozen and me.shock_until == 0
+        assert me.alive
+        assert not me.frozen
+        assert me.shock_until == 0
         assert (me.cycle_start, me.attack_at) == (1500, 3500)
 
 

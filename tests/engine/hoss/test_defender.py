@@ -216,7 +216,8 @@ def test_a_confused_creatures_hit_on_its_ally_is_never_intercepted() -> None:
         confused += [e for e in entries(b, "hit") if e.get("confused")]
         for f in b.fighters():
             heal_fully(f)
-    assert confused and all(e["tgt"] in ("a2", "a3") and "aimed" not in e for e in confused)
+    assert confused
+    assert all(e["tgt"] in ("a2", "a3") and "aimed" not in e for e in confused)
 
 
 def test_a_defender_never_strikes() -> None:

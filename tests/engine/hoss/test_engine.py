@@ -37,11 +37,13 @@ def test_both_seats_decide_secretly_then_the_battle_runs() -> None:
     assert ENGINE.current_players(state) == [0, 1]
     mine = ENGINE.view(state, 0)
     assert [c["id"] for c in mine["seats"][0]["hand_cards"]] == list(state.seats[0].hand)
-    assert "hand_cards" not in mine["seats"][1] and mine["seats"][1]["hand"] == 3
+    assert "hand_cards" not in mine["seats"][1]
+    assert mine["seats"][1]["hand"] == 3
     assert ENGINE.hidden_cards(state, 1) == set(state.seats[1].hand)
     play = ENGINE.legal_actions(state, 1)[0]
     after, events = ENGINE.apply(state, 1, play)
-    assert [e.kind for e in events] == ["answered"] and events[0].data == {"seat": 1}
+    assert [e.kind for e in events] == ["answered"]
+    assert events[0].data == {"seat": 1}
     assert ENGINE.current_players(after) == [0]
     assert "answers" not in ENGINE.view(after, 0)["seats"][1]  # the other seat's choice stays secret
     assert ENGINE.view(after, 1)["seats"][1]["answers"] == [ENGINE.action_to_json(play)]
@@ -49,7 +51,9 @@ def test_both_seats_decide_secretly_then_the_battle_runs() -> None:
         ENGINE.apply(after, 1, play)  # seat 1 is done
     final, events = ENGINE.apply(after, 0, Pass())
     kinds = [e.kind for e in events]
-    assert kinds[0] == "answered" and "round" in kinds and kinds[-1] in ("pause", "end")
+    assert kinds[0] == "answered"
+    assert "round" in kinds
+    assert kinds[-1] in ("pause", "end")
     first_round = next(e for e in events if e.kind == "round")
     assert (
         first_round.data["events"][0]
@@ -139,7 +143,9 @@ def test_the_fast_path_and_the_protocol_give_the_same_battle(move_pauses: bool) 
         assert fast.records == records
         assert to_state(fast) == state
         outcome = ENGINE.outcome(state)
-        assert outcome is not None and outcome.winners == fast.winners and outcome.reason == fast.reason
+        assert outcome is not None
+        assert outcome.winners == fast.winners
+        assert outcome.reason == fast.reason
 
 
 def test_both_paths_agree_on_random_decks_with_every_status_and_ability() -> None:
@@ -157,11 +163,13 @@ def test_both_paths_agree_on_random_decks_with_every_status_and_ability() -> Non
 
 def test_same_seed_and_decisions_give_the_same_log_and_logging_changes_nothing() -> None:
     logs = [fast_game(4, (random_policy(1), random_policy(2))).records for _ in range(2)]
-    assert logs[0] == logs[1] and logs[0]
+    assert logs[0] == logs[1]
+    assert logs[0]
     assert fast_game(5, (random_policy(1), random_policy(2))).records != logs[0]
     quiet = fast_game(4, (random_policy(1), random_policy(2)), log=False)
     loud = fast_game(4, (random_policy(1), random_policy(2)))
-    assert quiet.records == [] and quiet.entries is None
+    assert quiet.records == []
+    assert quiet.entries is None
     assert (quiet.winners, quiet.reason, quiet.round, quiet.scores, quiet.hits) == (
         loud.winners,
         loud.reason,
@@ -177,7 +185,9 @@ def test_simulate_takes_setups_or_prepared_decks() -> None:
     a = simulate(PLAYERS[0], PLAYERS[1], 3, catalog=CATALOG, log=True)
     b = simulate(decks[0], decks[1], 3, cards=cards)
     assert (a.winners, a.rounds, a.scores, a.hits) == (b.winners, b.rounds, b.scores, b.hits)
-    assert a.log is not None and b.log is None and a.hits > 0
+    assert a.log is not None
+    assert b.log is None
+    assert a.hits > 0
     with pytest.raises(ValueError, match="needs a catalog or prepared cards"):
         simulate(PLAYERS[0], PLAYERS[1], 3)
 
@@ -188,8 +198,10 @@ def test_a_clone_plays_on_independently() -> None:
     start = Battle.start(decks, cards, 6)
     copy = clone(start)
     run(copy, (first_policy, first_policy))
-    assert start.round == 0 and not start.over
-    assert copy.winners == battle.winners and copy.round == battle.round
+    assert start.round == 0
+    assert not start.over
+    assert copy.winners == battle.winners
+    assert copy.round == battle.round
 
 
 def test_the_longest_battles_stay_within_max_steps() -> None:
@@ -207,18 +219,23 @@ def _mover(battle: Any, seat: int, legal: Sequence[HossAction]) -> HossAction:
 def test_the_public_view_shows_no_hand_and_the_end_is_an_outcome() -> None:
     state, _, _ = protocol_game(2, (first_policy, first_policy))
     public = ENGINE.view(state, SPECTATOR)
-    assert public["you"] is None and public["over"] is True
+    assert public["you"] is None
+    assert public["over"] is True
     assert all("hand_cards" not in seat for seat in public["seats"])
     json.dumps(public)
     outcome = ENGINE.outcome(state)
-    assert outcome is not None and list(outcome.winners) == public["winners"]
-    assert ENGINE.current_players(state) == [] and ENGINE.legal_actions(state, 0) == []
+    assert outcome is not None
+    assert list(outcome.winners) == public["winners"]
+    assert ENGINE.current_players(state) == []
+    assert ENGINE.legal_actions(state, 0) == []
 
 
 def test_a_draw_is_an_outcome_without_winners() -> None:
     state, _, _ = protocol_game(2, (passive_policy, passive_policy))
     outcome = ENGINE.outcome(state)
-    assert outcome is not None and outcome.draw and outcome.reason == "hoss.outcome.points_draw"
+    assert outcome is not None
+    assert outcome.draw
+    assert outcome.reason == "hoss.outcome.points_draw"
 
 
 def test_sample_setups_are_valid_for_any_catalog() -> None:

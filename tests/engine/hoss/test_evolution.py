@@ -78,7 +78,9 @@ def test_the_creature_keeps_the_damage_it_took() -> None:
     f.damage = 6000
     b.rnd = lambda: 0.0
     flow.try_evolve(b, f)
-    assert f.damage == 6000 and f.max_hp == 16000 and f.hp == 10000
+    assert f.damage == 6000
+    assert f.max_hp == 16000
+    assert f.hp == 10000
 
 
 def test_two_paths_let_the_player_choose() -> None:
@@ -86,14 +88,17 @@ def test_two_paths_let_the_player_choose() -> None:
     f = get(b, "a1")
     b.rnd = lambda: 0.0
     flow.try_evolve(b, f)
-    assert f.card.id == "wolf_1" and f.path_options == ("wolf_2a", "wolf_2b")
+    assert f.card.id == "wolf_1"
+    assert f.path_options == ("wolf_2a", "wolf_2b")
     assert entries(b, "evolve_choice")[0]["options"] == ["wolf_2a", "wolf_2b"]
     assert flow.plan_pause(b)
     assert b.legal_actions(0) == [ChoosePath("a1", "wolf_2a"), ChoosePath("a1", "wolf_2b")]
     b.answer(0, ChoosePath("a1", "wolf_2b"))
     assert b.legal_actions(0) == []
     flow.resolve(b)
-    assert f.card.id == "wolf_2b" and f.fire and not f.path_options
+    assert f.card.id == "wolf_2b"
+    assert f.fire
+    assert not f.path_options
     flow.try_evolve(b, f)
     assert f.card.id == "wolf_3b"  # then the Maître of the chosen path, automatically
 

@@ -247,7 +247,8 @@ def test_any_accepted_plan_obeys_the_rules(copies: list[FusionCopy]) -> None:
     used = [c.id for p in plan.pairs for c in (p.survivor, p.sacrificed)]
     assert sorted(used) == sorted(c.id for c in copies)  # every copy in exactly one pair
     for pair in plan.pairs:
-        assert not pair.sacrificed.holo and not pair.sacrificed.locked
+        assert not pair.sacrificed.holo
+        assert not pair.sacrificed.locked
         assert pair.survivor.card == pair.sacrificed.card
         assert pair.target_stars == pair.survivor.stars + 1 <= 5
         if pair.five_as_four:
@@ -255,7 +256,8 @@ def test_any_accepted_plan_obeys_the_rules(copies: list[FusionCopy]) -> None:
         else:
             assert pair.sacrificed.stars == pair.survivor.stars
         if pair.sacrificed.rank > pair.survivor.rank:
-            assert pair.survivor.holo and pair.rarer_sacrificed
+            assert pair.survivor.holo
+            assert pair.rarer_sacrificed
         assert pair.chance_pct == fusion_chance_pct(pair.target_stars, pair.sacrificed.rarity)
 
 

@@ -35,13 +35,15 @@ def test_every_hit_is_recorded_with_its_outcome() -> None:
                 kinds.add(e["k"])
                 assert 0 <= e["t"] <= 5000
                 if e["k"] == "hit":
-                    assert e["src"][0] in "ab" and e["tgt"][0] in "ab"
+                    assert e["src"][0] in "ab"
+                    assert e["tgt"][0] in "ab"
                     results.add(e["res"])
                     assert e["res"] in RESULTS
                     if e["res"] in ("hit", "block", "deflect"):
                         assert isinstance(e["dmg"], int)
                     if e["res"] == "hit":
-                        assert e["dmg"] >= 100 and e["hp"] >= 0
+                        assert e["dmg"] >= 100
+                        assert e["hp"] >= 0
                     if "aimed" in e:  # intercepted: the Défenseur took it
                         assert e["aimed"] != e["tgt"]
     assert {"hit", "dodge", "block"} <= results

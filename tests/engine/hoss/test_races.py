@@ -95,7 +95,8 @@ def test_a_sylvestre_heal_gives_10_percent_of_the_most_wounded_allys_missing_pv(
     get(b, "a2").damage, get(b, "a3").damage = 5000, 1000
     b.rnd = lambda: ALWAYS_MISS
     strike(b, get(b, "a1"), get(b, "b1"), get(b, "b1"), 1000)
-    assert get(b, "a2").damage == 4500 and get(b, "a3").damage == 1000
+    assert get(b, "a2").damage == 4500
+    assert get(b, "a3").damage == 1000
     assert [e["tgt"] for e in b.entries or [] if e["k"] == "heal"] == ["a2"]
 
 

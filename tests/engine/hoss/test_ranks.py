@@ -41,7 +41,8 @@ def test_the_rank_table_is_the_rulebooks() -> None:
     ]  # 45/5, 90/10, ... 405/45
     # who the AI fields: Rang 1 only, up to Rang 2, up to the Maître
     assert [s.top_rank for s in RANKS] == [1, 1, 2, 2, 3, 1, 2, 2, 3]
-    assert RANKS[0].rarities == ("basique", "argent") and RANKS[1].rarities == ("argent", "or")
+    assert RANKS[0].rarities == ("basique", "argent")
+    assert RANKS[1].rarities == ("argent", "or")
     assert RANKS[6].rarities == ("diamant", "divin")
     for divine in (6, 8, 9):  # "Divin 5★"
         assert (rank_spec(divine).rarities, rank_spec(divine).stars) == (("divin",), (5, 5))
@@ -78,7 +79,9 @@ def test_opponent_decks_are_valid_and_follow_the_rank(catalog: HossCatalog, rank
     for seed in range(SEEDS_PER_RANK):
         setup = opponent_setup(catalog, rank, random.Random(seed))
         deck = parse_setup(setup, catalog)  # the engine accepts it
-        assert setup.seat == 1 and len(deck.lines) == 6 and len(deck.buffs) == 2
+        assert setup.seat == 1
+        assert len(deck.lines) == 6
+        assert len(deck.buffs) == 2
         assert len({line.line for line in deck.lines}) == 6
         defenders = [ln for ln in deck.lines if creatures[ln.r1.card].cls == "defenseur"]
         assert len(defenders) <= MAX_DEFENDER_LINES
@@ -122,9 +125,12 @@ def test_battles_between_ranked_decks_run_to_their_end(catalog: HossCatalog, ran
 def test_a_win_and_a_loss_pay_the_table() -> None:
     for spec in RANKS:
         won = battle_reward(spec.rank, won=True, rounds=20, deaths=1, wins_before=0)
-        assert won == Reward(True, True, spec.win_gold, False, 0, 0) and won.total == spec.win_gold
+        assert won == Reward(True, True, spec.win_gold, False, 0, 0)
+        assert won.total == spec.win_gold
         lost = battle_reward(spec.rank, won=False, rounds=20, deaths=6, wins_before=0)
-        assert lost.total == spec.loss_gold and lost.counted and not lost.won
+        assert lost.total == spec.loss_gold
+        assert lost.counted
+        assert not lost.won
 
 
 def test_the_tenth_win_pays_ten_wins() -> None:
@@ -159,5 +165,6 @@ def test_three_rounds_or_fewer_pay_nothing_and_do_not_count() -> None:
 
 def test_every_hundredth_win_is_a_milestone_of_that_many_gold() -> None:
     assert [w for w in range(1, 1001) if milestone_gold(w)] == list(range(100, 1001, 100))
-    assert milestone_gold(100) == 100 and milestone_gold(800) == 800
+    assert milestone_gold(100) == 100
+    assert milestone_gold(800) == 800
     assert milestone_gold(0) == milestone_gold(99) == milestone_gold(101) == 0

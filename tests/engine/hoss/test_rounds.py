@@ -32,7 +32,8 @@ def start(
 def test_each_seat_starts_with_three_rang_1_cards() -> None:
     b = start()
     for side in b.sides:
-        assert len(side.hand) == 3 and len(side.pile) == 3
+        assert len(side.hand) == 3
+        assert len(side.pile) == 3
         assert sorted(side.hand + side.pile) == [f"{'ab'[side.seat]}{i}" for i in range(1, 7)]
         assert all(b.cards[side.line(uid).r1.card].rank == 1 for uid in side.hand)
     assert b.waiting() == [0, 1]  # a card to play: the battle waits for both seats
@@ -103,7 +104,9 @@ def test_the_battle_pauses_only_when_a_decision_exists() -> None:
 
 def test_passing_is_allowed_and_a_seat_with_cards_left_is_not_beaten() -> None:
     b = run(start(3), (first_policy, passive_policy))
-    assert b.over and b.reason == "hoss.outcome.points_creatures" and b.winners == (0,)
+    assert b.over
+    assert b.reason == "hoss.outcome.points_creatures"
+    assert b.winners == (0,)
     assert b.round == MAX_ROUNDS
     assert len(b.sides[1].hand) == 6  # it never played, and always had cards to play
 
@@ -126,7 +129,8 @@ def test_60_rounds_then_points_creatures_then_pv_then_a_draw() -> None:
 def test_a_player_loses_with_no_creature_in_play_and_no_card_left() -> None:
     b = arena([creature("x_1", "humain", "mage", pv=100)], [creature("y_1", "orc", "mage", pv=100)])
     b.take(get(b, "a1"), 10**6, 1000, "test")
-    assert b.over and (b.winners, b.reason) == ((1,), "hoss.outcome.elimination")
+    assert b.over
+    assert (b.winners, b.reason) == ((1,), "hoss.outcome.elimination")
     b = arena(
         [creature("x_1", "humain", "mage", pv=100)],
         [creature("y_1", "orc", "mage")],
@@ -143,9 +147,11 @@ def test_a_lone_defender_is_a_creature_in_play_and_keeps_its_player_in_the_battl
         [creature("y_1", "orc", "mage")],
     )
     b.take(get(b, "a1"), 10**6, 1000, "test")
-    assert get(b, "a2").alive and not b.over
+    assert get(b, "a2").alive
+    assert not b.over
     b.take(get(b, "a2"), 10**6, 2000, "test")  # it can still be hit; its death ends the battle
-    assert b.over and (b.winners, b.reason) == ((1,), "hoss.outcome.elimination")
+    assert b.over
+    assert (b.winners, b.reason) == ((1,), "hoss.outcome.elimination")
     b = arena(
         [creature("x_1", "humain", "mage", pv=100)],
         [creature("y_1", "orc", "mage")],
@@ -164,7 +170,9 @@ def test_the_enemy_targets_a_lone_defender_and_the_60_round_rule_decides_if_it_h
     b.resume()
     hits = [e for r in b.records for e in r["events"] if e["k"] == "hit" and e.get("tgt") == "a2"]
     assert hits  # the lone Défenseur was the target of the enemy's hits
-    assert b.round == MAX_ROUNDS and b.reason == "hoss.outcome.points_pv" and b.winners == (0,)
+    assert b.round == MAX_ROUNDS
+    assert b.reason == "hoss.outcome.points_pv"
+    assert b.winners == (0,)
 
 
 def test_the_end_of_a_round_goes_poison_soins_evolution_defenders() -> None:
@@ -192,5 +200,6 @@ def test_the_end_of_a_round_goes_poison_soins_evolution_defenders() -> None:
 def test_a_battle_always_ends() -> None:
     for seed in range(30):
         b = run(start(seed, log=False), (first_policy, first_policy))
-        assert b.over and b.round <= MAX_ROUNDS
+        assert b.over
+        assert b.round <= MAX_ROUNDS
         assert b.reason.startswith("hoss.outcome.")

@@ -157,7 +157,8 @@ def test_a_battle_saved_at_a_pause_goes_on_exactly() -> None:
     assert hit_times(fight_round(b), "a1") == [2600]
     get(b, "b2").interval = 4000  # round 2: the shocker hits at 9 s, a1 is shocked until 11.5 s
     events = fight_round(b)
-    assert hit_times(events, "a1") == [2600] and hit_times(events, "b2") == [4000]
+    assert hit_times(events, "a1") == [2600]
+    assert hit_times(events, "b2") == [4000]
     hold(b, "b2")
     state = to_state(b)
     assert state.seats[0].fighters[0].shock_until == 11500

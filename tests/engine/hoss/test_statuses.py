@@ -115,7 +115,8 @@ def test_gel_adds_up_freezes_at_100_percent_until_the_round_ends() -> None:
     # Gel 60 % at 1 s moves its hit due at 1.2 s to 1.2 / 0.4 = 3 s; frozen at 2 s, it does not hit.
     assert [e["t"] for e in events if e["k"] == "hit" and e["src"] == "b1"] == []
     victim = get(b, "b1")
-    assert victim.gel_bp == 0 and not victim.frozen  # thawed by the round's end...
+    assert victim.gel_bp == 0
+    assert not victim.frozen
     assert (victim.cycle_start, victim.attack_at) == (5000, 6200)  # ...its cycle restarts at the round start
 
 
@@ -264,7 +265,8 @@ def test_a_lethal_hit_applies_no_status() -> None:
     b = arena([sure("poison", atk=200)], [creature("t_1", "humain", "mage", pv=100)])
     victim = get(b, "b1")
     hit_once(b)
-    assert not victim.alive and entries(b, "status") == []
+    assert not victim.alive
+    assert entries(b, "status") == []
 
 
 def test_a_confused_creature_alone_hits_its_enemies() -> None:

@@ -30,7 +30,8 @@ def test_only_the_same_race_counts() -> None:
         [creature("h_1", "humain", "guerrier"), creature("o_1", "orc", "guerrier")],
         [creature("t_1", "orc", "mage")],
     )
-    assert get(b, "a1").max_hp == 10000 and get(b, "a2").max_hp == 10000
+    assert get(b, "a1").max_hp == 10000
+    assert get(b, "a2").max_hp == 10000
     assert get(b, "b1").max_hp == 10000  # the enemy Orc is not on the same side
 
 
@@ -39,7 +40,8 @@ def test_defenders_count_for_the_synergy() -> None:
         [creature("h_1", "humain", "guerrier"), creature("w_1", "humain", "defenseur", pv=100)],
         [creature("t_1", "orc", "mage")],
     )
-    assert get(b, "a1").max_hp == 10300 and get(b, "a2").max_hp == 10300
+    assert get(b, "a1").max_hp == 10300
+    assert get(b, "a2").max_hp == 10300
 
 
 def test_a_death_ends_the_synergy_without_killing_anyone() -> None:
@@ -48,7 +50,8 @@ def test_a_death_ends_the_synergy_without_killing_anyone() -> None:
     survivor.damage = 10250  # 0.5 PV left of 103
     b.take(get(b, "a1"), 10**6, 1000, "test")
     assert survivor.max_hp == 10000
-    assert survivor.alive and survivor.hp == 1  # 0.01 PV left, not dead
+    assert survivor.alive
+    assert survivor.hp == 1
     assert b.sides[0].synergy == [0, 0, 0, 0]
 
 

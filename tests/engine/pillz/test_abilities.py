@@ -32,7 +32,8 @@ def test_power_bonus_adds_to_power_before_the_pillz() -> None:
 
 def test_damage_bonus_adds_damage_when_it_wins() -> None:
     s = duel(fighter("a0", damage=3, ability="damage_bonus", value=2), fighter("b0"), winner=0)
-    assert s.life == (12, 7) and s.history[0].damage == 5
+    assert s.life == (12, 7)
+    assert s.history[0].damage == 5
     lost = duel(fighter("a0", damage=3, ability="damage_bonus", value=2), fighter("b0", damage=3), winner=1)
     assert lost.life == (9, 12)
 
@@ -61,9 +62,11 @@ def test_drain_pillz_takes_pillz_from_the_loser_not_below_zero() -> None:
 
 def test_reduce_damage_lowers_the_damage_taken_not_below_zero() -> None:
     s = duel(fighter("a0", ability="reduce_damage", value=2), fighter("b0", damage=5), winner=1)
-    assert s.life == (9, 12) and s.history[0].damage == 3
+    assert s.life == (9, 12)
+    assert s.history[0].damage == 3
     s = duel(fighter("a0", ability="reduce_damage", value=6), fighter("b0", damage=5), winner=1)
-    assert s.life == (12, 12) and s.history[0].damage == 0
+    assert s.life == (12, 12)
+    assert s.history[0].damage == 0
 
 
 def test_cancel_ability_blocks_the_opposing_ability() -> None:
@@ -98,7 +101,8 @@ def test_an_ability_acts_only_in_its_own_round() -> None:
 def test_a_leader_ability_is_no_character_ability_in_its_round() -> None:
     leader = fighter("a0", damage=3, ability="clan_power", value=3)
     s = duel(leader, fighter("b0"), winner=0)
-    assert s.life == (12, 9) and s.history[0].effects == ()
+    assert s.life == (12, 9)
+    assert s.history[0].effects == ()
 
 
 def test_the_round_event_says_which_abilities_acted() -> None:

@@ -105,7 +105,8 @@ def test_the_ai_bets_everything_in_the_last_round() -> None:
     for i in range(3):
         leader = ENGINE.lead(s)
         s = round_(s, (s.hands[leader][i].card_id, 2), (s.hands[1 - leader][i].card_id, 2))
-    assert s.round == 4 and not s.finished
+    assert s.round == 4
+    assert not s.finished
     seat = ENGINE.lead(s)
     bets = Counter(choose(s, seat, random.Random(k)).pillz for k in range(50))
     assert bets.most_common(1)[0][0] == s.pillz[seat]

@@ -36,7 +36,8 @@ def test_each_clan_has_exactly_one_leader_and_ashigaru_counter_attacks(catalog: 
     assert kinds.pop("ashigaru") == "counter_attack"
     assert set(kinds.values()) <= LEADER_ABILITIES - {"counter_attack"}
     taisho = next(c for c in catalog.cards if c.leader and c.clan == "ashigaru")
-    assert taisho.ability is not None and taisho.ability.name.fr == "Contre-attaque"
+    assert taisho.ability is not None
+    assert taisho.ability.name.fr == "Contre-attaque"
 
 
 def test_12_to_18_characters_have_an_ability_every_kind_at_least_once(catalog: PillzCatalog) -> None:

@@ -31,7 +31,8 @@ def test_damage_changes_name_their_ability() -> None:
     strike = fighter("a0", power=5, damage=3, ability="damage_bonus", value=2)
     armour = fighter("b0", power=5, damage=3, ability="reduce_damage", value=4)
     record = resolve((strike, *plain_hand("x")[1:]), (armour, *plain_hand("y")[1:]), (5, 0))
-    assert record.winner == 0 and record.damage == 1
+    assert record.winner == 0
+    assert record.damage == 1
     assert record.effects == (
         EffectRecord(seat=0, card="a0", kind="damage_bonus", amount=2),
         EffectRecord(seat=1, card="b0", kind="reduce_damage", amount=4),

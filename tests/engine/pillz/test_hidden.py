@@ -15,15 +15,21 @@ def test_the_bet_is_private_and_the_card_public() -> None:
     s = state()
     after, events = ENGINE.apply(s, 0, Play(card="a2", pillz=7))
     led, bet = events
-    assert led.kind == "led" and led.visible_to is None and led.data["card"] == "a2"
+    assert led.kind == "led"
+    assert led.visible_to is None
+    assert led.data["card"] == "a2"
     assert "pillz" not in led.data
-    assert bet.kind == "bet" and bet.visible_to == frozenset({0}) and bet.data["pillz"] == 7
-    assert ENGINE.view(after, 0).bet == 7 and ENGINE.view(after, 0).pillz_available == 5
+    assert bet.kind == "bet"
+    assert bet.visible_to == frozenset({0})
+    assert bet.data["pillz"] == 7
+    assert ENGINE.view(after, 0).bet == 7
+    assert ENGINE.view(after, 0).pillz_available == 5
     for viewer in (1, SPECTATOR):
         view = ENGINE.view(after, viewer)
         assert view.pending_card == "a2"
         assert view.pillz == (12, 12)  # the leader's count as at the start of the round
-        assert view.bet is None and view.bet_token is None
+        assert view.bet is None
+        assert view.bet_token is None
 
 
 def test_views_of_others_do_not_depend_on_the_bet() -> None:

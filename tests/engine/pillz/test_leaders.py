@@ -35,7 +35,8 @@ def test_war_chest_gives_pillz_back_after_each_lost_round_whoever_fought() -> No
     s = play(s, "boss", "b1", winner=1)
     assert s.pillz == (16, 10)
     s = play(s, "x2", "b2", winner=0)  # a won round: nothing
-    assert s.pillz == (15, 10) and s.history[-1].effects == ()
+    assert s.pillz == (15, 10)
+    assert s.history[-1].effects == ()
 
 
 def test_war_chest_adds_to_a_stash_and_comes_before_a_pilfer() -> None:
@@ -62,16 +63,19 @@ def test_blessing_takes_damage_off_the_first_lost_round_only() -> None:
     s = play(s, "x1", "y1", winner=0)  # a won round spends nothing
     assert s.life == (12, 9)
     s = play(s, "x2", "b0", winner=1)
-    assert s.life == (10, 9) and s.history[-1].damage == 2  # 5 - 3
+    assert s.life == (10, 9)
+    assert s.history[-1].damage == 2
     assert s.history[-1].effects == (EffectRecord(seat=0, card="boss", kind="blessing", amount=3),)
     s = play(s, "x3", "y2", winner=1)
-    assert s.life == (7, 9) and s.history[-1].effects == ()  # once per duel
+    assert s.life == (7, 9)
+    assert s.history[-1].effects == ()
 
 
 def test_blessing_never_takes_off_more_than_the_damage_and_comes_after_an_armour() -> None:
     armour = fighter("a1", ability="reduce_damage", value=2)
     s = play(state(hand(BLESSED, armour), (fighter("b0", damage=4), *plain_hand("y")[1:])), "a1", "b0", 1)
-    assert s.life == (12, 12) and s.history[-1].damage == 0
+    assert s.life == (12, 12)
+    assert s.history[-1].damage == 0
     assert s.history[-1].effects == (
         EffectRecord(seat=0, card="a1", kind="reduce_damage", amount=2),
         EffectRecord(seat=0, card="boss", kind="blessing", amount=2),
@@ -82,9 +86,11 @@ def test_blessing_never_takes_off_more_than_the_damage_and_comes_after_an_armour
 
 def test_blessing_can_save_from_a_ko() -> None:
     s = play(state(hand(BLESSED), life=(3, 12)), "x1", "b0", winner=1)
-    assert s.life == (3, 12) and not s.finished
+    assert s.life == (3, 12)
+    assert not s.finished
     s = play(state(plain_hand("a"), life=(3, 12)), "a1", "b0", winner=1)
-    assert s.finished and s.reason == "ko"
+    assert s.finished
+    assert s.reason == "ko"
 
 
 def test_healing_never_raises_pv_above_12() -> None:

@@ -45,7 +45,8 @@ def test_pillz_spent_are_gone_and_attack_is_power_times_pillz() -> None:
 def test_the_winner_deals_its_damage_to_the_loser() -> None:
     h0 = (fighter("a0", power=5, damage=4), *plain_hand("x")[1:])
     s = round_(state(h0), ("a0", 2), ("b0", 0))  # 10 vs 0: seat 0 wins for sure
-    assert s.history[0].winner == 0 and s.history[0].damage == 4
+    assert s.history[0].winner == 0
+    assert s.history[0].damage == 4
     assert s.life == (12, 8)
 
 
@@ -79,7 +80,8 @@ def test_the_winner_draw_is_exact_integer_odds() -> None:
 
     counting = Counting()
     winners = [draw_winner(counting, 10, 5) for _ in range(15)]  # type: ignore[arg-type]
-    assert winners.count(0) == 10 and winners.count(1) == 5
+    assert winners.count(0) == 10
+    assert winners.count(1) == 5
 
 
 @pytest.mark.slow
@@ -96,11 +98,17 @@ def test_an_attack_against_zero_always_wins() -> None:
 def test_a_ko_ends_the_duel_at_once() -> None:
     h0 = (fighter("a0", damage=7), fighter("a1", damage=7), *plain_hand("x")[2:])
     s = round_(state(h0, life=(12, 7)), ("a0", 1), ("b0", 0))
-    assert s.life == (12, 0) and s.finished and s.winner == 0 and s.round == 1
+    assert s.life == (12, 0)
+    assert s.finished
+    assert s.winner == 0
+    assert s.round == 1
     outcome = ENGINE.outcome(s)
     assert outcome is not None
-    assert outcome.winners == (0,) and outcome.reason == "pillz.outcome.ko" and outcome.scores == (12, 0)
-    assert ENGINE.current_players(s) == [] and ENGINE.legal_actions(s, 1) == []
+    assert outcome.winners == (0,)
+    assert outcome.reason == "pillz.outcome.ko"
+    assert outcome.scores == (12, 0)
+    assert ENGINE.current_players(s) == []
+    assert ENGINE.legal_actions(s, 1) == []
 
 
 def _four_rounds(s, wins: list[int]):
@@ -117,27 +125,29 @@ def _four_rounds(s, wins: list[int]):
 
 def test_after_four_rounds_the_higher_pv_wins_on_points() -> None:
     s = _four_rounds(state(), [0, 0, 1, 0])  # damage 3 each: 12-3 = 9 against 12-9 = 3
-    assert s.finished and s.life == (9, 3)
+    assert s.finished
+    assert s.life == (9, 3)
     outcome = ENGINE.outcome(s)
     assert outcome is not None
-    assert outcome.winners == (0,) and outcome.reason == "pillz.outcome.points" and outcome.scores == (9, 3)
+    assert outcome.winners == (0,)
+    assert outcome.reason == "pillz.outcome.points"
+    assert outcome.scores == (9, 3)
 
 
 def test_equal_pv_after_four_rounds_is_a_draw() -> None:
     s = _four_rounds(state(), [0, 1, 1, 0])
     outcome = ENGINE.outcome(s)
     assert s.life == (6, 6)
-    assert (
-        outcome is not None
-        and outcome.draw
-        and outcome.winners == ()
-        and outcome.reason == "pillz.outcome.draw"
-    )
+    assert outcome is not None
+    assert outcome.draw
+    assert outcome.winners == ()
+    assert outcome.reason == "pillz.outcome.draw"
 
 
 def test_the_game_goes_on_before_the_end() -> None:
     s = round_(state(), ("a0", 1), ("b0", 0))
-    assert ENGINE.outcome(s) is None and s.round == 2
+    assert ENGINE.outcome(s) is None
+    assert s.round == 2
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,9 @@ def test_a_duel_starts_with_12_pv_and_12_pillz() -> None:
     s = new_game(catalog(*PLAIN), DECK0, DECK1)
     assert s.life == s.max_life == (START_LIFE, START_LIFE) == (12, 12)
     assert s.pillz == (START_PILLZ, START_PILLZ) == (12, 12)
-    assert s.round == 1 and not s.finished and s.history == ()
+    assert s.round == 1
+    assert not s.finished
+    assert s.history == ()
 
 
 def test_the_card_stats_are_copied_into_the_state() -> None:
@@ -172,7 +174,8 @@ def test_a_counter_attack_leader_always_plays_second() -> None:
         assert t.first == 0
     assert ENGINE.view(s, 0).first_reason == "counter_attack"
     events = ENGINE.start_events(s)
-    assert events[-1].kind == "first_player" and events[-1].data["reason"] == "counter_attack"
+    assert events[-1].kind == "first_player"
+    assert events[-1].data["reason"] == "counter_attack"
 
 
 def test_two_counter_attack_leaders_leave_it_to_chance() -> None:
@@ -213,4 +216,5 @@ def test_the_answerer_acts_once_the_leader_has_played() -> None:
     assert ENGINE.current_players(s) == [0]
     assert ENGINE.legal_actions(s, 1) == []
     s, _ = ENGINE.apply(s, 0, ENGINE.legal_actions(s, 0)[0])
-    assert ENGINE.current_players(s) == [1] and ENGINE.legal_actions(s, 0) == []
+    assert ENGINE.current_players(s) == [1]
+    assert ENGINE.legal_actions(s, 0) == []

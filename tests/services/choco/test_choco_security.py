@@ -88,9 +88,11 @@ def test_the_live_log_is_the_public_record_and_the_full_one_waits_for_the_end() 
     live = [log_entry(e, full=False) for e in (created, turn)]
     assert live[0]["data"] == {"challenge": 3}
     data = live[1]["data"]
-    assert isinstance(data, dict) and "steps" not in data
+    assert isinstance(data, dict)
+    assert "steps" not in data
     assert [e["kind"] for e in data["events"]] == ["drew_count", "deck_attacked", "deck_attacked"]
-    assert "card_id" not in data["events"][1]["data"] and data["events"][2]["data"]["card_id"] == "gone"
+    assert "card_id" not in data["events"][1]["data"]
+    assert data["events"][2]["data"]["card_id"] == "gone"
     full = [log_entry(e, full=True) for e in (created, turn)]
     assert [f["data"] for f in full] == [created.data, turn.data]
 
@@ -109,4 +111,5 @@ def test_a_deck_attack_names_only_the_card_it_destroys(killed: bool, catalog: Ch
         ("en", card.name.en, "a card"),
     ):
         [told] = [render(t, lang) for t in narrate([event], state, state, catalog, NAMES)]
-        assert (name in told) is killed and (unnamed in told) is not killed, told
+        assert (name in told) is killed, told
+        assert (unnamed in told) is not killed, told

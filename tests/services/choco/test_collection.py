@@ -26,7 +26,8 @@ async def test_grouped_filtered_sorted_and_paged(
     names = [o.card.name.get("fr") for o in first.items[2:]]
     assert names == sorted(names, key=fold)
     last = await collection.page(1, page=99, locale="fr")
-    assert last.page == 2 and len(last.items) == 4
+    assert last.page == 2
+    assert len(last.items) == 4
     only = await collection.page(1, rarity="or_2")
     assert [o.count for o in only.items] == [2, 2]
     counted = {o.card.id: o.count for o in (await collection.page(1, rarity="bronze_1", page=1)).items}

@@ -49,7 +49,8 @@ async def test_double_clicks_under_concurrency_count_once(
     by_key: dict[str, set[tuple[int, ...]]] = {}
     for key, purchase in zip(keys, results, strict=True):
         by_key.setdefault(key, set()).add(tuple(c.copy_id for c in purchase.cards))
-    assert len(by_key) == 12 and all(len(seen) == 1 for seen in by_key.values())
+    assert len(by_key) == 12
+    assert all(len(seen) == 1 for seen in by_key.values())
     assert sum(not p.replayed for p in results) == 12
     assert await gold(db, 1) == 1_000 - 12 * 50
     assert await db.read(_cards) == 24
@@ -66,5 +67,6 @@ async def test_mixed_counts_never_overspend(
     assert [r for r in results if isinstance(r, BaseException) and not isinstance(r, DomainError)] == []
     left = await gold(db, 1)
     bought = await db.read(_cards)
-    assert left >= 0 and left + 25 * bought == 500
+    assert left >= 0
+    assert left + 25 * bought == 500
     await db.read(conservation)

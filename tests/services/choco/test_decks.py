@@ -31,7 +31,8 @@ async def test_a_valid_bronze_deck_is_saved_and_read_back(
 ) -> None:
     deck = await _twelve_bronze_pairs(db, clock, catalog)
     view = await decks.save(1, "bronze", deck)
-    assert view.valid and list(view.cards) == deck
+    assert view.valid
+    assert list(view.cards) == deck
     assert await db.read(lambda conn: deck_cards(conn, 1, "bronze")) == deck
     assert await db.read(lambda conn: validate(conn, catalog, 1, "bronze")) == []
     assert await db.read(lambda conn: deck_cards(conn, 1, "argent")) is None
@@ -77,7 +78,8 @@ async def test_a_saved_deck_becomes_invalid_when_a_card_leaves(
 
     await db.write(lose_one)
     view = await decks.show(1, "bronze")
-    assert view is not None and _keys(view.problems) == ["choco.deck.problem.not_owned"]
+    assert view is not None
+    assert _keys(view.problems) == ["choco.deck.problem.not_owned"]
 
 
 async def test_auto_takes_the_strongest_wizards_two_copies_each(
@@ -86,7 +88,8 @@ async def test_auto_takes_the_strongest_wizards_two_copies_each(
     bronze = of_rarity(catalog, "bronze_1", "bronze_2")
     await give(db, clock, 1, {c.id: 3 for c in bronze})
     view = await decks.auto(1, "bronze")
-    assert view.valid and len(view.cards) == 24
+    assert view.valid
+    assert len(view.cards) == 24
     chosen = [next(c for c in catalog.cards if c.id == i) for i in view.cards]
     assert all(c.type != "pure" and c.rarity in ("bronze_1", "bronze_2") for c in chosen)
     weakest_in = min((c.pa or 0) + (c.pv or 0) for c in chosen)
@@ -101,7 +104,8 @@ def test_auto_fills_with_pure_effects_only_when_wizards_are_short(catalog: Choco
     pures = of_rarity(catalog, "bronze_1", "bronze_2", wizards=False)[:4]
     owned = {c.id: 2 for c in (*wizards, *pures)}
     deck = strongest(owned, cards, "bronze")
-    assert len(deck) == 24 and sum(cards[c].type == "pure" for c in deck) == 4
+    assert len(deck) == 24
+    assert sum(cards[c].type == "pure" for c in deck) == 4
     assert check(deck, owned, cards, "bronze") == []
 
 

@@ -134,7 +134,9 @@ async def test_a_double_submit_plays_one_turn(
         *(panel.submit(game.id, player, game.version) for _ in range(2)), return_exceptions=True
     )
     played = only_domain_errors(list(results))
-    assert len(played) == 1 and isinstance(played[0], Declared) and played[0].status == "played"
+    assert len(played) == 1
+    assert isinstance(played[0], Declared)
+    assert played[0].status == "played"
     assert any(isinstance(r, StaleMatch) for r in results)
     assert (
         await count(
@@ -190,7 +192,8 @@ async def test_a_declaration_racing_its_deadline(
     if "turn" in kinds:
         assert after.state.turn == game.state.turn + 1
     else:
-        assert after.state.turn == game.state.turn and after.stage == 1
+        assert after.state.turn == game.state.turn
+        assert after.stage == 1
 
 
 async def test_a_forfeit_clicked_twice_ends_the_game_once(

@@ -106,7 +106,8 @@ async def test_argent_and_or_need_a_win_below_and_a_card_of_their_colour(
     await give(db, clock, 1, {of_rarity(catalog, "argent_2")[0].id: 1, of_rarity(catalog, "or_1")[0].id: 1})
     await _results(db, (GUILD + 7, 1, "bronze", "win", False, 0))  # a win on ANOTHER server counts
     opened = await _open(db, clock, 1)
-    assert opened["argent"] == [] and opened["or"] == ["choco.league.problem.win_needed"]
+    assert opened["argent"] == []
+    assert opened["or"] == ["choco.league.problem.win_needed"]
     assert opened["bronze"] == []  # played once: stays open
     await _results(db, (GUILD, 1, "argent", "win", False, 0))
     assert (await _open(db, clock, 1))["or"] == []
@@ -172,7 +173,8 @@ async def test_badges_and_profile_sum_every_server(db: Database, clock: ManualCl
         "choco.badge.champion_bronze",
     ]
     lines = await db.read(lambda conn: profile_summary(conn, 1))
-    assert lines[0].key == "choco.profile.wins" and lines[0].params == {"bronze": 5, "argent": 2, "or": 2}
+    assert lines[0].key == "choco.profile.wins"
+    assert lines[0].params == {"bronze": 5, "argent": 2, "or": 2}
     assert [line.params["badge"].key for line in lines[1:]] == [  # type: ignore[attr-defined]
         "choco.badge.master",
         "choco.badge.champion_bronze",

@@ -189,10 +189,12 @@ def test_any_text_parses_to_steps_or_a_bad_input(case: tuple[ChocoState, int, st
         event(f"refused: {refusal}")
         assert refusal in set(REASON_KEYS.values()) | {UnownedCard.key}
         return
-    assert isinstance(steps, tuple) and all(isinstance(step, STEP_TYPES) for step in steps)
+    assert isinstance(steps, tuple)
+    assert all(isinstance(step, STEP_TYPES) for step in steps)
     if not steps:  # only a lone end word declares a turn without any action
         parts = split_steps(text)
-        assert len(parts) == 1 and fold(parts[0]) in END_WORDS
+        assert len(parts) == 1
+        assert fold(parts[0]) in END_WORDS
         return
     for step in steps:
         uids = [getattr(step, name) for name in ("card", "attacker", "target") if hasattr(step, name)]

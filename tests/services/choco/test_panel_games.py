@@ -75,7 +75,8 @@ async def test_random_games_through_the_panel_end(
                 targeted += choice.hint.count("⇢")
                 shown = await panel.pick(game_id, player, shown.version, choice.value)
                 picks += 1
-            assert isinstance(shown, Declared) and shown.status == "played", shown
+            assert isinstance(shown, Declared), shown
+            assert shown.status == "played", shown
         game = await games.get(game_id)
         assert game.status == "over", f"game {game_id} still live at turn {game.state.turn}"
     assert targeted > 0  # chosen targets were offered and picked

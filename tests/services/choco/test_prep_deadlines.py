@@ -91,16 +91,19 @@ async def test_at_d_each_late_player_loses_a_pioche_card(
 
     await fire_at(clock, scheduler, game.deadline_at)
     after = await games.get(game_id)
-    assert after.stage == 1 and after.state.turn == 0
-    assert (
-        len(after.state.sides[bob].pioche) == pioches[bob] - 1 and len(after.state.sides[bob].graveyard) == 1
-    )
-    assert len(after.state.sides[alice].pioche) == pioches[alice] and after.state.sides[alice].graveyard == ()
+    assert after.stage == 1
+    assert after.state.turn == 0
+    assert len(after.state.sides[bob].pioche) == pioches[bob] - 1
+    assert len(after.state.sides[bob].graveyard) == 1
+    assert len(after.state.sides[alice].pioche) == pioches[alice]
+    assert after.state.sides[alice].graveyard == ()
     assert (await kinds(db, game_id))[-1] == ("penalty_24h", bob)
     post = (await thread_texts(db))[-1]
-    assert PENALTY in post and f"<@{BOB}>" in post
+    assert PENALTY in post
+    assert f"<@{BOB}>" in post
     # the call that follows names the 3 D deadline, and bob may still place his card
-    assert after.pass_at is not None and str(int(after.pass_at.timestamp())) in post
+    assert after.pass_at is not None
+    assert str(int(after.pass_at.timestamp())) in post
     assert (await games.declare_text(game_id, BOB, "invoque M1 front")).status == "played"
     assert (await games.get(game_id)).state.turn == 1
 
@@ -123,19 +126,22 @@ async def test_at_3d_the_placement_is_forced_passed_and_told(
 
     await fire_at(clock, scheduler, game.pass_at)
     after = await games.get(game_id)
-    assert after.state.turn == 1 and after.state.passes == (1, 1)
+    assert after.state.turn == 1
+    assert after.state.passes == (1, 1)
     for seat in (0, 1):
         placed = after.state.sides[seat].front
-        assert len(placed) == 1 and placed[0].uid in hands[seat] and not placed[0].pure
+        assert len(placed) == 1
+        assert placed[0].uid in hands[seat]
+        assert not placed[0].pure
     assert [k for k in await kinds(db, game_id) if k[0] == "penalty_72h"] == [
         ("penalty_72h", 0),
         ("penalty_72h", 1),
     ]
     post = (await thread_texts(db))[-1]
     forced = [line for line in post.splitlines() if FORCED in line]
-    assert (
-        len(forced) == 2 and f"<@{ALICE}>" in forced[0] + forced[1] and f"<@{BOB}>" in forced[0] + forced[1]
-    )
+    assert len(forced) == 2
+    assert f"<@{ALICE}>" in forced[0] + forced[1]
+    assert f"<@{BOB}>" in forced[0] + forced[1]
     names = {text(card_name(catalog, c.id), "fr") for c in catalog.cards}
     assert not any(name in line for line in forced for name in names)  # the card is told by the reveal only
     assert "dévoile" in post  # IV.1.3: the referee announces both cards
@@ -146,13 +152,15 @@ async def test_an_absence_of_the_late_player_makes_d_wait_and_each_penalty_is_ca
 ) -> None:
     game_id = await started(db, clock, catalog, games)
     game = await games.get(game_id)
-    assert game.deadline_at is not None and game.pass_at is not None
+    assert game.deadline_at is not None
+    assert game.pass_at is not None
     clock.set(game.deadline_at - timedelta(hours=1))
     await games.absence(77, BOB, 5, "train")  # in the game's thread: bob is away for D
 
     await fire_at(clock, scheduler, game.deadline_at)
     waited = await games.get(game_id)
-    assert waited.stage == 0 and waited.deadline_at == game.deadline_at + timedelta(hours=4)
+    assert waited.stage == 0
+    assert waited.deadline_at == game.deadline_at + timedelta(hours=4)
     assert waited.pass_at == game.pass_at + timedelta(hours=4)
     assert not [k for k in await kinds(db, game_id) if k[0] == "penalty_24h"]
 

@@ -100,7 +100,8 @@ async def test_the_account_comes_before_refused_actions_and_the_reply_keeps_them
     assert declared.status == "played"
     played = [text(s, "fr") for s in declared.steps]
     ignored = [text(s, "fr") for s in declared.ignored]
-    assert len(played) == 1 and len(ignored) == 1
+    assert len(played) == 1
+    assert len(ignored) == 1
     assert not any(p in i for p in played for i in ignored)
     comments = shown(await last_post(db))[2]
     refused_at = next(i for i, line in enumerate(comments) if line.startswith("Action ignorée"))

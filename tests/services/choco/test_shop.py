@@ -42,7 +42,8 @@ async def test_buying_three_frogs_costs_75_and_mints_three_cards(
 ) -> None:
     purchase = await shop.buy(1, 3, key="k1")
     assert (purchase.count, purchase.price, purchase.total, purchase.balance) == (3, 25, 75, 1425)
-    assert not purchase.replayed and len({c.copy_id for c in purchase.cards}) == 3
+    assert not purchase.replayed
+    assert len({c.copy_id for c in purchase.cards}) == 3
     rows = await db.read(
         lambda conn: conn.execute(
             "SELECT c.id, c.card_key, c.game, c.attrs, l.reason, l.ref FROM cards c"
@@ -59,7 +60,9 @@ async def test_a_double_click_buys_once_and_both_clicks_see_the_same_cards(
 ) -> None:
     first = await shop.buy(1, 2, key="same")
     again = await shop.buy(1, 2, key="same")
-    assert again.replayed and again.cards == first.cards and again.balance == first.balance
+    assert again.replayed
+    assert again.cards == first.cards
+    assert again.balance == first.balance
     assert await gold(db, 1) == 1450
 
 
@@ -88,7 +91,8 @@ def test_the_odds_are_the_decided_table(shop: ChocoShop) -> None:
         ("or_1", 55),
         ("or_2", 34),
     ]
-    assert sum(r.cards for r in odds.rarities) == 145 and (odds.price, odds.max_count) == (25, 10)
+    assert sum(r.cards for r in odds.rarities) == 145
+    assert (odds.price, odds.max_count) == (25, 10)
     assert [r.per_card for r in odds.rarities] == [
         Fraction(r.per_mille, 1000 * r.cards) for r in odds.rarities
     ]
@@ -104,7 +108,8 @@ async def test_daily_pays_50_once_per_utc_day(db: Database, clock: ManualClock, 
     clock.advance(timedelta(hours=11, minutes=59))  # 23:59 the same day
     assert not (await shop.daily(1)).credited
     clock.advance(timedelta(minutes=1))  # midnight UTC: a new day
-    assert (await shop.daily(1)).credited and await gold(db, 1) == 1600
+    assert (await shop.daily(1)).credited
+    assert await gold(db, 1) == 1600
     reasons = await db.read(
         lambda conn: conn.execute(
             "SELECT ref FROM ledger WHERE reason = 'choco.daily' ORDER BY id"

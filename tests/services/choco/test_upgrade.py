@@ -170,9 +170,11 @@ async def test_a_live_game_plays_on_after_the_upgrade(tmp_path: Path, catalog: C
         played = await games.declare_text(GAME, player, to_text(steps, hit.state, hit.state.active), GUILD)
         assert played.status == "played"
         moved = await games.get(GAME)
-        assert moved.state.turn == hit.state.turn + 1 and moved.stage == 0
+        assert moved.state.turn == hit.state.turn + 1
+        assert moved.stage == 0
         absences = await games.absence(THREAD, ALICE, 200, "vacances", GUILD)
-        assert absences[0].problem is not None and absences[0].problem.key == "choco.error.absence_cap"
+        assert absences[0].problem is not None
+        assert absences[0].problem.key == "choco.error.absence_cap"
         assert absences[0].problem.params["left"] == 168 - 2
 
         # The game ends: a forfeit, the winner's reward card, the results.

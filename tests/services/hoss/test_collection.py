@@ -153,31 +153,38 @@ async def test_a_basique_0_star_copy_has_the_catalogs_stats(
 ) -> None:
     detail = await collection.detail(1, _id(owned, "A"))  # Légionnaire: 92 PV, 13 ATK, 2 s, crit 10 % +10 %
     stats = detail.creature
-    assert stats is not None and detail.bonus == 0 and detail.evolution_chance == 0
+    assert stats is not None
+    assert detail.bonus == 0
+    assert detail.evolution_chance == 0
     assert (stats.pv, stats.atk, stats.interval_s, stats.crit_chance) == (92, 13, 2.0, 0.1)
     assert stats.crit_multiplier == pytest.approx(1.6)
     assert stats.dodge["guerrier"] == pytest.approx(0.05 + 0.04)  # class table + the card's dodge bonus
-    assert detail.copy.price == 2 and detail.copy.rank == 1
+    assert detail.copy.price == 2
+    assert detail.copy.rank == 1
 
 
 async def test_bonuses_scale_every_stat(collection: HossCollection, owned: dict[int, str]) -> None:
     detail = await collection.detail(1, _id(owned, "B"))  # Or 3 stars: +19.5 %
     stats = detail.creature
-    assert stats is not None and detail.bonus == pytest.approx(0.195)
+    assert stats is not None
+    assert detail.bonus == pytest.approx(0.195)
     assert detail.evolution_chance == pytest.approx(0.195)
     assert stats.pv == 92 * 11950 // 100 / 100 == 109.94
     assert stats.atk == pytest.approx(13 * 1.195)
     assert stats.crit_chance == pytest.approx(0.1 * 1.195)
     assert stats.interval_s == 2.0 * (1 - 0.195 / 2)  # the bonus joins the attack-speed total
     mage = (await collection.detail(1, _id(owned, "F"))).creature  # Basique 2 stars: +4 %, Gel 23 %
-    assert mage is not None and mage.statuses == {"gel": pytest.approx(0.23 * 1.04)}
+    assert mage is not None
+    assert mage.statuses == {"gel": pytest.approx(0.23 * 1.04)}
     master = await collection.detail(1, _id(owned, "D"))  # Divin 0 star holo: +20 %, a Maître never evolves
-    assert master.bonus == pytest.approx(0.2) and master.evolution_chance is None
+    assert master.bonus == pytest.approx(0.2)
+    assert master.evolution_chance is None
 
 
 async def test_a_buff_copy_shows_its_strength(collection: HossCollection, owned: dict[int, str]) -> None:
     detail = await collection.detail(1, _id(owned, "H"))  # PV 10 %, holo +20 %
-    assert detail.creature is None and detail.evolution_chance is None
+    assert detail.creature is None
+    assert detail.evolution_chance is None
     assert detail.buff_strength == pytest.approx(0.12)
     assert detail.copy.price == 50_002
 

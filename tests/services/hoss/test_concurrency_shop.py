@@ -142,7 +142,8 @@ async def test_concurrent_sales_never_break_the_floor(
             0
         ]
     )
-    assert left == 6 and await gold(db, 1) == 2
+    assert left == 6
+    assert await gold(db, 1) == 2
     await db.read(conservation)
 
 

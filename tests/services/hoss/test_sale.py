@@ -169,7 +169,8 @@ async def test_a_face_down_card_is_refused(
     assert caught.value.key == "hoss.error.card.face_down"
     assert_localized(caught.value)
     quote = await sale.quote(1, [row[0] for row in hidden])
-    assert quote.copy_ids == () and {r.reason for r in quote.refused} == {"hoss.sale.refused.face_down"}
+    assert quote.copy_ids == ()
+    assert {r.reason for r in quote.refused} == {"hoss.sale.refused.face_down"}
     assert await db.read(snapshot) == before
 
 
@@ -180,7 +181,8 @@ async def test_the_six_different_rank1_floor(db: Database, clock: ManualClock, s
     before = await db.read(snapshot)
     with pytest.raises(BadInput) as caught:
         await sale.sell(1, copies[1], key="k")
-    assert caught.value.key == "hoss.error.sale.floor" and caught.value.params == {"minimum": 6}
+    assert caught.value.key == "hoss.error.sale.floor"
+    assert caught.value.params == {"minimum": 6}
     assert_localized(caught.value)
     assert await db.read(snapshot) == before
     assert (await sale.sell(1, duplicate, key="dup")).total == 20  # another copy of R1[0] remains
@@ -206,7 +208,8 @@ async def test_a_quote_says_what_sells_and_what_is_refused_and_changes_nothing(
     before = await db.read(snapshot)
     quote = await sale.quote(1, [copies[0], copies[1], *extra, locked, theirs, copies[0]])
     assert await db.read(snapshot) == before
-    assert quote.copy_ids == (copies[0], *extra) and quote.count == 3
+    assert quote.copy_ids == (copies[0], *extra)
+    assert quote.count == 3
     assert quote.total == 2 + 40 + 50_200
     assert quote.refused == (
         # copies[0] (sq_guerrier_1) and copies[1] (sq_cavalier_1) both cost 2: the lower card id stays
@@ -254,8 +257,10 @@ async def test_quote_matching_sells_duplicates_and_keeps_the_best(
     worse = [await mint(db, clock, 1, R1[0], "basique", stars=2), await mint(db, clock, 1, R1[1], "basique")]
     quote = await sale.quote_matching(1, CollectionFilter(rarity="basique"), keep_per_card=1)
     # R1[0]: the Or is kept, so both Basiques go; R1[1]: the two Basique 0* copies, the older one is kept.
-    assert set(quote.copy_ids) == {copies[0], worse[0], worse[1]} and best not in quote.copy_ids
-    assert quote.refused == () and quote.total == 6
+    assert set(quote.copy_ids) == {copies[0], worse[0], worse[1]}
+    assert best not in quote.copy_ids
+    assert quote.refused == ()
+    assert quote.total == 6
     everything = await sale.quote_matching(1, CollectionFilter())
     assert len(everything.refused) == 6  # selling all would leave no Rang 1: six kept, one per card
     with pytest.raises(BadInput):

@@ -74,15 +74,18 @@ def test_rank_tables_grow_with_the_tier() -> None:
     assert [t.tier for t in table.tiers] == list(range(1, 10))
     for lower, higher in zip(table.tiers, table.tiers[1:], strict=False):
         assert sum(lower.ranks) == 1
-        assert higher.ranks[1] > lower.ranks[1] and higher.ranks[2] > lower.ranks[2]
-        assert higher.price > lower.price and higher.race_price > lower.race_price
+        assert higher.ranks[1] > lower.ranks[1]
+        assert higher.ranks[2] > lower.ranks[2]
+        assert higher.price > lower.price
+        assert higher.race_price > lower.race_price
     for bad in (0, 10):
         with pytest.raises(ValueError, match=r"booster tier must be 1\.\.9"):
             boosters.rank_odds(bad)
 
 
 def test_prices() -> None:
-    assert booster_price(1) == 100 and 300 // booster_price(1) == 3  # the rulebook: 3 boosters for 300 gold
+    assert booster_price(1) == 100
+    assert 300 // booster_price(1) == 3
     assert [booster_price(t) for t in (2, 9)] == [200, 900]
     assert [booster_price(t, race=True) for t in (1, 2, 9)] == [250, 500, 2250]
 
@@ -238,7 +241,9 @@ async def test_300_starting_gold_buys_three_boosters_in_one_unit(
 ) -> None:
     purchase = await shop.buy(1, 3, key="i-1")  # the first use creates the player with 300 gold
     assert (purchase.count, purchase.tier, purchase.price, purchase.total) == (3, 1, 100, 300)
-    assert purchase.balance == 0 and purchase.race is None and not purchase.replayed
+    assert purchase.balance == 0
+    assert purchase.race is None
+    assert not purchase.replayed
     assert all(len(o.cards) == 6 and o.next_position == 0 for o in purchase.openings)
     assert all(not c.flipped and c.card is None for o in purchase.openings for c in o.cards)  # nothing shown
     rows = await db.read(
@@ -268,7 +273,8 @@ async def test_a_double_click_buys_once_and_answers_the_same(
     first, again = await asyncio.gather(shop.buy(1, 2, key="dbl"), shop.buy(1, 2, key="dbl"))
     later = await shop.buy(1, 2, key="dbl")
     assert [o.id for o in first.openings] == [o.id for o in again.openings] == [o.id for o in later.openings]
-    assert sorted([first.replayed, again.replayed]) == [False, True] and later.replayed
+    assert sorted([first.replayed, again.replayed]) == [False, True]
+    assert later.replayed
     assert await gold(db, 1) == 100
     assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM cards").fetchone()[0]) == 12
     with pytest.raises(NotAllowed):  # someone else replaying the interaction id gets nothing
@@ -352,19 +358,22 @@ async def test_cards_flip_in_order_one_by_one_and_idempotently(
 ) -> None:
     opening = (await shop.buy(1, 1, key="b")).openings[0]
     first = await shop.flip(1, opening.id)
-    assert (
-        first.flipped == (0,) and first.opening.next_position == 1 and first.opening.cards[0].card is not None
-    )
+    assert first.flipped == (0,)
+    assert first.opening.next_position == 1
+    assert first.opening.cards[0].card is not None
     assert all(c.card is None for c in first.opening.cards[1:])
     again = await shop.flip(1, opening.id, 0)  # a repeated click on the card already shown
-    assert again.flipped == () and again.opening == first.opening
+    assert again.flipped == ()
+    assert again.opening == first.opening
     with pytest.raises(NotAllowed) as caught:
         await shop.flip(1, opening.id, 3)
-    assert caught.value.key == "hoss.error.shop.flip_order" and caught.value.params == {"position": 2}
+    assert caught.value.key == "hoss.error.shop.flip_order"
+    assert caught.value.params == {"position": 2}
     assert_localized(caught.value)
     assert (await shop.flip(1, opening.id, 1)).flipped == (1,)
     rest = await shop.flip_all(1, opening.id)
-    assert rest.flipped == (2, 3, 4, 5) and rest.opening.next_position is None
+    assert rest.flipped == (2, 3, 4, 5)
+    assert rest.opening.next_position is None
     assert (await shop.flip_all(1, opening.id)).flipped == ()
     assert (await shop.flip(1, opening.id)).flipped == ()
     shown = rest.opening.cards
@@ -405,10 +414,13 @@ async def test_a_flipped_card_sells_on_the_spot_and_a_face_down_one_does_not(
     await shop.flip(1, opening.id)
     shown = (await shop.opening(1, opening.id)).cards[0]
     sold = await shop.sell_from_opening(1, opening.id, 0, key="s1")
-    assert sold.copy_ids == (shown.copy_id,) and sold.total == shown.price and sold.balance == shown.price
+    assert sold.copy_ids == (shown.copy_id,)
+    assert sold.total == shown.price
+    assert sold.balance == shown.price
     assert (await shop.sell_from_opening(1, opening.id, 0, key="s1")).replayed
     with pytest.raises(CardUnavailable):
         await shop.sell_from_opening(1, opening.id, 0, key="s2")
     after = (await shop.opening(1, opening.id)).cards[0]
-    assert after.owned is False and after.card == shown.card
+    assert after.owned is False
+    assert after.card == shown.card
     await db.read(conservation)

@@ -40,7 +40,8 @@ def clan_shown(services: Services) -> str:
     """The clan line of /card for a "kaze" character, as this container renders it in English."""
     ref = services.cards.ref("pillz", "kaze_1_1")
     card = services.cards.get("pillz", "kaze_1_1")
-    assert ref is not None and card is not None
+    assert ref is not None
+    assert card is not None
     spec = card_spec(ref, card, services.cards.catalog("pillz"), "en")
     fields = {text(f.name, "en"): text(f.value, "en") for f in spec.embeds[0].fields}
     return fields["Clan"]

@@ -53,13 +53,16 @@ async def test_save_activate_and_show_slots(
     deck = ids(catalog, 3) + ids(catalog, 4)  # the eight non-leaders of 3 and 4 stars
     await give(db, clock, 1, [*deck, "ashigaru", "tengu"])
     view = await economy.decks.save(1, 2, deck)
-    assert view.slot == 2 and not view.active and view.valid
+    assert view.slot == 2
+    assert not view.active
+    assert view.valid
     assert await db.read(lambda conn: active_deck(conn, 1)) == first
     view = await economy.decks.activate(1, 2)
     assert view.active
     assert await db.read(lambda conn: active_deck(conn, 1, economy.decks.cards)) == deck
     with_leader = await economy.decks.save(1, 3, [*deck[:7], "ashigaru"], activate=True)
-    assert with_leader.active and with_leader.valid
+    assert with_leader.active
+    assert with_leader.valid
     with pytest.raises(DeckInvalid) as refused:
         await economy.decks.save(1, 4, [*deck[:6], "ashigaru", "tengu"])
     assert [p.key for p in refused.value.problems] == ["pillz.deck.problem.leaders"]
@@ -70,7 +73,9 @@ async def test_save_activate_and_show_slots(
     with pytest.raises(BadInput):
         await economy.decks.show(1, 5)
     shown = await economy.decks.show(1, 1)
-    assert shown is not None and list(shown.cards) == first and not shown.active
+    assert shown is not None
+    assert list(shown.cards) == first
+    assert not shown.active
 
 
 async def test_a_character_lost_since_saving_makes_the_active_deck_unplayable(
@@ -86,7 +91,8 @@ async def test_a_character_lost_since_saving_makes_the_active_deck_unplayable(
     problems = await db.read(lambda conn: active_problems(conn, 1))
     assert [p.key for p in problems] == ["pillz.deck.problem.not_owned"]
     shown = await economy.decks.show(1, 1)
-    assert shown is not None and not shown.valid
+    assert shown is not None
+    assert not shown.valid
     with pytest.raises(DeckInvalid):
         await economy.decks.activate(1, 1)
     assert await db.read(lambda conn: active_deck(conn, 99)) is None
@@ -114,11 +120,14 @@ async def test_collection_groups_filters_and_pages(
     await give(db, clock, 1, every + every[:3])
     page = await economy.collection.page(1)
     assert (page.cards, page.copies, page.page, page.pages) == (24, 24 + 3 + 8, 1, 3)
-    assert [o.card.stars for o in page.items][:2] == [5, 5] and page.starter == ()
+    assert [o.card.stars for o in page.items][:2] == [5, 5]
+    assert page.starter == ()
     last = await economy.collection.page(1, page=9)
-    assert last.page == 3 and len(last.items) == 4
+    assert last.page == 3
+    assert len(last.items) == 4
     ronin = await economy.collection.page(1, clan="Rōnin", stars=1)
-    assert {o.card.clan for o in ronin.items} == {"ronin"} and {o.card.stars for o in ronin.items} == {1}
+    assert {o.card.clan for o in ronin.items} == {"ronin"}
+    assert {o.card.stars for o in ronin.items} == {1}
     assert (await economy.collection.page(1, clan="Wind clan")).cards == 12
     with pytest.raises(BadInput):
         await economy.collection.page(1, clan="nobody")

@@ -28,12 +28,14 @@ GUILD = 555
 def test_elo_known_values() -> None:
     assert expected_score(1000, 1000) == 0.5
     assert round(expected_score(1200, 1000), 4) == 0.7597
-    assert elo_delta(1000, 1000, 1.0) == 16 and elo_delta(1000, 1000, 0.0) == -16
+    assert elo_delta(1000, 1000, 1.0) == 16
+    assert elo_delta(1000, 1000, 0.0) == -16
     assert elo_delta(1000, 1000, 0.5) == 0
     assert elo_delta(1200, 1000, 1.0) == 8  # 32 x 0.2403 = 7.69
     assert elo_delta(1200, 1000, 0.0) == -24  # 32 x -0.7597 = -24.31
     assert elo_delta(1200, 1000, 0.5) == -8  # 32 x -0.2597 = -8.31
-    assert elo_delta(1000, 1200, 1.0) == 24 and elo_delta(1000, 1200, 0.5) == 8
+    assert elo_delta(1000, 1200, 1.0) == 24
+    assert elo_delta(1000, 1200, 0.5) == 8
     assert elo_delta(1800, 1000, 1.0) == 0  # 32 x 0.0099
     assert elo_delta(1000, 1800, 0.0) == 0
 
@@ -50,7 +52,8 @@ async def test_a_win_moves_ratings_and_pays(
         1016,
     )
     assert (second.outcome, second.gold, second.rating_after) == ("loss", 0, 984)
-    assert await gold(db, 10) == 340 and await gold(db, 20) == 300
+    assert await gold(db, 10) == 340
+    assert await gold(db, 20) == 300
     draw = await economy.ladder.record(GUILD, 2, (20, 10), None)
     assert [(r.outcome, r.gold, r.rating_before, r.rating_after) for r in draw] == [
         ("draw", 15, 984, 985),  # 32 x (0.5 - 0.4540) = 1.47
@@ -63,7 +66,8 @@ async def test_the_same_duel_twice_changes_nothing(db: Database, economy: PillzE
     once = await economy.ladder.record(GUILD, 7, (10, 20), 1)
     again = await economy.ladder.record(GUILD, 7, (10, 20), 0)  # a retry, even with other data
     assert again == once
-    assert await gold(db, 20) == 340 and await gold(db, 10) == 300
+    assert await gold(db, 20) == 340
+    assert await gold(db, 10) == 300
     board = await economy.ladder.leaderboard(GUILD)
     assert [(e.player_id, e.games) for e in board.entries] == [(20, 1), (10, 1)]
 
@@ -101,7 +105,8 @@ async def test_leaderboard_is_per_server_top_ten_by_rating(db: Database, clock: 
 
     await db.write(unit)
     board = await db.read(lambda conn: leaderboard(conn, GUILD))
-    assert board.players == 24 and len(board.entries) == 10
+    assert board.players == 24
+    assert len(board.entries) == 10
     assert [e.rank for e in board.entries] == list(range(1, 11))
     assert all(e.rating == 1016 and e.wins == 1 for e in board.entries)
     assert 300 not in {e.player_id for e in board.entries}

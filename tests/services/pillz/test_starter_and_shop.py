@@ -49,9 +49,11 @@ async def test_twenty_concurrent_first_calls_give_one_starter(
             )
         )
     )  # other games registered by other tests may grant their own starting wallets too
-    assert reasons["pillz.starter"] == 8 and reasons["starting_grant"] == 1
+    assert reasons["pillz.starter"] == 8
+    assert reasons["starting_grant"] == 1
     deck = await db.read(lambda conn: active_deck(conn, 7, {c.id: c for c in catalog.cards}))
-    assert deck is not None and len(set(deck)) == 8
+    assert deck is not None
+    assert len(set(deck)) == 8
     by_id = {c.id: c for c in catalog.cards}
     assert all(by_id[c].stars in (1, 2) and not by_id[c].leader for c in deck)
     assert await gold(db, 7) == 300
@@ -70,16 +72,20 @@ async def test_a_player_from_before_pillz_gets_coins_and_starter_once(
     again = await db.write(
         lambda conn: ensure_starter(conn, clock.now(), 9, economy.shop.pool, economy.shop.rng)
     )
-    assert again is None and await owned(db, 9) == 8
+    assert again is None
+    assert await owned(db, 9) == 8
 
 
 async def test_buy_packs_and_replay_the_same_click(db: Database, economy: PillzEconomy) -> None:
     purchase = await economy.shop.buy(1, 2, key="k1")
     assert (purchase.count, purchase.price, purchase.total, purchase.balance) == (2, 100, 200, 100)
-    assert [len(p) for p in purchase.packs] == [3, 3] and not purchase.replayed
+    assert [len(p) for p in purchase.packs] == [3, 3]
+    assert not purchase.replayed
     again = await economy.shop.buy(1, 2, key="k1")
-    assert again.replayed and again.packs == purchase.packs
-    assert await gold(db, 1) == 100 and await owned(db, 1) == 8 + 6
+    assert again.replayed
+    assert again.packs == purchase.packs
+    assert await gold(db, 1) == 100
+    assert await owned(db, 1) == 8 + 6
     rows = await db.read(
         lambda conn: conn.execute(
             "SELECT COUNT(*) FROM ledger WHERE reason = 'pillz.pack' AND ref = 'k1'"
@@ -117,7 +123,8 @@ async def test_double_clicks_under_concurrency_count_once(
     by_key: dict[str, set[tuple[int, ...]]] = {}
     for key, purchase in zip(keys, results, strict=True):
         by_key.setdefault(key, set()).add(tuple(c.copy_id for p in purchase.packs for c in p))
-    assert len(by_key) == 12 and all(len(seen) == 1 for seen in by_key.values())
+    assert len(by_key) == 12
+    assert all(len(seen) == 1 for seen in by_key.values())
     assert sum(not p.replayed for p in results) == 12
     assert await gold(db, 1) == 2_000 - 12 * 100
     assert await owned(db, 1) == 8 + 12 * 3
@@ -135,7 +142,8 @@ async def test_forty_concurrent_purchases_stop_exactly_when_the_coins_do(
     assert [r for r in results if isinstance(r, BaseException) and not isinstance(r, DomainError)] == []
     outcomes = Counter(type(r).__name__ if isinstance(r, BaseException) else "ok" for r in results)
     assert outcomes == {"ok": 3, "InsufficientFunds": 37}
-    assert await gold(db, 1) == 50 and await owned(db, 1) == 8 + 9
+    assert await gold(db, 1) == 50
+    assert await owned(db, 1) == 8 + 9
     total = await db.read(
         lambda conn: conn.execute(
             "SELECT SUM(delta) FROM ledger WHERE player_id = 1 AND currency = ?", (PILLZ_GOLD,)

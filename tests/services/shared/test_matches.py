@@ -52,7 +52,9 @@ async def test_a_move_is_applied_logged_saved_and_narrated_in_one_unit(
         return played
 
     played = await db.write(unit)
-    assert played.version == 2 and played.state is not None and played.state.pile == 18
+    assert played.version == 2
+    assert played.state is not None
+    assert played.state.pile == 18
     assert played.to_act() == [1]
 
     def check(conn: sqlite3.Connection) -> None:
@@ -76,7 +78,8 @@ async def test_a_save_from_an_older_version_is_refused_and_changes_nothing(
         await db.write(lambda conn: matches.save(conn, match, clock.now(), data={"late": True}))
     assert caught.value.key == "matches.error.stale"
     after = await db.read(lambda conn: matches.load(conn, match.id, guild=GUILD))
-    assert after.version == 2 and after.data == {}
+    assert after.version == 2
+    assert after.data == {}
 
 
 async def test_a_stale_move_is_refused_and_writes_no_move(
@@ -139,7 +142,9 @@ async def test_the_ai_seat_belongs_to_nobody_and_live_matches_are_listed_per_pla
         )
 
     pending = await db.write(practice)
-    assert pending.is_ai(1) and not pending.is_ai(0) and pending.to_act() == []
+    assert pending.is_ai(1)
+    assert not pending.is_ai(0)
+    assert pending.to_act() == []
     with pytest.raises(NotAllowed):
         pending.seat_of(0)  # no player id reaches the AI's seat
     assert await db.read(lambda conn: matches.by_request(conn, "k1")) == pending
@@ -154,7 +159,8 @@ async def test_a_deadline_job_is_replaced_at_each_arming_and_withdrawn_at_the_en
     due = clock.now() + timedelta(minutes=2)
     armed = await db.write(lambda conn: matches.arm(conn, clock.now(), match, "nim:timeout", due, {"m": 1}))
     again = await db.write(lambda conn: matches.arm(conn, clock.now(), armed, "nim:timeout", due, {"m": 1}))
-    assert again.version == armed.version + 1 == match.version + 2 and again.deadline_at == due
+    assert again.version == armed.version + 1 == match.version + 2
+    assert again.deadline_at == due
 
     def finish(conn: sqlite3.Connection) -> Match[NimState]:
         played, _ = matches.play(conn, clock.now(), again, 0, Take(2), "player")
@@ -194,6 +200,7 @@ async def test_dozens_of_simultaneous_moves_one_wins_per_version(
         assert sum(not isinstance(r, BaseException) for r in results) == 1
         assert all(isinstance(r, StaleMatch) for r in results if isinstance(r, BaseException))
         after = await db.read(lambda conn: matches.load(conn, match.id, guild=GUILD))
-        assert after.version == seen.version + 1 and after.state is not None
+        assert after.version == seen.version + 1
+        assert after.state is not None
         assert after.state.pile == 40 - (turn + 1)
     assert await db.read(lambda conn: count(conn, "SELECT COUNT(*) FROM match_moves")) == 6

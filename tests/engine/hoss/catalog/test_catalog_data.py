@@ -148,7 +148,8 @@ def test_ids_follow_the_naming_scheme(lines: dict[str, list[CreatureCard]]) -> N
             if card.rank == 1:
                 assert card.id == f"{line}_1"
             else:
-                assert card.id[:-1] == f"{line}_{card.rank}" and card.id[-1] in "ab", card.id
+                assert card.id[:-1] == f"{line}_{card.rank}", card.id
+                assert card.id[-1] in "ab", card.id
             if card.rank == 3:
                 assert card.parent == f"{line}_2{card.id[-1]}", card.id
 
@@ -185,9 +186,13 @@ def test_defenders_never_strike_and_block(creatures: list[CreatureCard]) -> None
     defenders = [c for c in creatures if c.cls == "defenseur"]
     assert len(defenders) >= 12
     for card in defenders:
-        assert card.atk == 0 and card.interval == 5.0, card.id
-        assert card.block > 0 and card.damage_reduction > 0, card.id
-        assert not card.statuses and card.crit_chance == 0 and card.dodge_bonus == 0, card.id
+        assert card.atk == 0, card.id
+        assert card.interval == 5.0, card.id
+        assert card.block > 0, card.id
+        assert card.damage_reduction > 0, card.id
+        assert not card.statuses, card.id
+        assert card.crit_chance == 0, card.id
+        assert card.dodge_bonus == 0, card.id
 
 
 def test_race_traits_on_every_attacker(attackers: list[CreatureCard]) -> None:
@@ -270,7 +275,8 @@ def test_each_rank_is_stronger_than_the_one_it_evolves_from(
         parent = by_id[card.parent]
         assert card.pv > parent.pv, card.id
         if card.cls == "defenseur":
-            assert card.block >= parent.block and card.damage_reduction >= parent.damage_reduction, card.id
+            assert card.block >= parent.block, card.id
+            assert card.damage_reduction >= parent.damage_reduction, card.id
         else:
             assert dps(card) > dps(parent), card.id
             assert card.interval <= parent.interval, card.id
@@ -282,7 +288,8 @@ def test_every_attacker_hits_every_round_and_no_interval_reaches_5_seconds(
     """Each round restarts the attack cycle, so a 5 s interval would never hit: every attacker's interval is
     under 5 s (a Défenseur's 5.0 only says it never strikes)."""
     for card in attackers:
-        assert card.interval < 5.0 and engine_hits(round(card.interval * 1000)) >= 1, card.id
+        assert card.interval < 5.0, card.id
+        assert engine_hits(round(card.interval * 1000)) >= 1, card.id
 
 
 def test_the_budget_prices_hits_per_round_between_no_bonus_and_the_most_a_copy_carries(

@@ -61,9 +61,11 @@ def test_penalties_and_faults_are_told() -> None:
     seat = state.active
     after, events = penalties.inactivity_24h(state, seat)
     (told,) = _texts(events, state, after)
-    assert told.startswith("Pénalité d'inactivité") and NAMES[seat] in told
+    assert told.startswith("Pénalité d'inactivité")
+    assert NAMES[seat] in told
     card = catalog().card(events[0].data["card_id"])
-    assert card is not None and card.name.fr in told
+    assert card is not None
+    assert card.name.fr in told
     after, events = penalties.fault_unowned_card(state, seat)
     assert _texts(events, state, after, "en") == [
         f"Fault: {NAMES[seat]} declared a card they do not hold. {NAMES[1 - seat]} will draw one more card next turn."
@@ -79,7 +81,8 @@ def test_penalties_and_faults_are_told() -> None:
     again, events2 = penalties.inactivity_72h(
         after.model_copy(update={"finished": False, "forfeit": None}), seat
     )
-    assert again is not None and events2
+    assert again is not None
+    assert events2
 
 
 def test_disqualification_is_told() -> None:
@@ -104,7 +107,8 @@ def test_attack_and_summon_name_the_cards() -> None:
                         c for s in played.before.sides for c in s.board() if c.uid == event.data["target"]
                     )
                     a, t = catalog().card(attacker.card_id), catalog().card(target.card_id)
-                    assert a is not None and t is not None
+                    assert a is not None
+                    assert t is not None
                     assert line == (
                         f"{a.name.en} ({NAMES[event.data['seat']]}) attacks {t.name.en}: {event.data['damage']} HP lost,"
                         f" {t.name.en} goes to the graveyard."

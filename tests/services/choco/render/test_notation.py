@@ -31,7 +31,9 @@ from tests.services.choco.render.games import ENGINE, catalog, new_game, render
 
 def wizard(uid: str, card_id: str) -> Card:
     card = catalog().card(card_id)
-    assert card is not None and card.pa is not None and card.pv is not None
+    assert card is not None
+    assert card.pa is not None
+    assert card.pv is not None
     return Card(uid=uid, card_id=card_id, pa=card.pa, pv=card.pv, max_pv=card.pv)
 
 
@@ -175,14 +177,16 @@ def test_syntax_errors(text: str, reason: str, step: int, token: str) -> None:
     with pytest.raises(NotationError) as caught:
         parse(text)
     error = caught.value
-    assert isinstance(error, BadInput) and not isinstance(error, UnownedCard)
+    assert isinstance(error, BadInput)
+    assert not isinstance(error, UnownedCard)
     assert (error.reason, error.params) == (reason, {"step": step, "token": token})
     assert error.key == f"choco.notation.{reason}"
     for lang in ("fr", "en"):
         from core.i18n import t
 
         shown = t(error.key, lang, **error.params)
-        assert "{" not in shown and (step == 0 or str(step) in shown)
+        assert "{" not in shown
+        assert step == 0 or str(step) in shown
 
 
 @pytest.mark.parametrize(
@@ -201,8 +205,10 @@ def test_syntax_errors(text: str, reason: str, step: int, token: str) -> None:
 def test_a_card_the_player_does_not_hold(text: str, token: str) -> None:
     with pytest.raises(UnownedCard) as caught:
         parse(text)
-    assert isinstance(caught.value, BadInput) and not isinstance(caught.value, NotationError)
-    assert caught.value.key == "choco.notation.unowned" and caught.value.params["token"] == token
+    assert isinstance(caught.value, BadInput)
+    assert not isinstance(caught.value, NotationError)
+    assert caught.value.key == "choco.notation.unowned"
+    assert caught.value.params["token"] == token
 
 
 def test_describe_and_to_text() -> None:

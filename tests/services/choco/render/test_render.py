@@ -15,7 +15,9 @@ from tests.services.choco.render.games import NAMES, catalog, new_game, play, re
 
 def wizard(uid: str, card_id: str, pv: int | None = None) -> Card:
     card = catalog().card(card_id)
-    assert card is not None and card.pa is not None and card.pv is not None
+    assert card is not None
+    assert card.pa is not None
+    assert card.pv is not None
     return Card(
         uid=uid,
         card_id=card_id,
@@ -118,7 +120,8 @@ def test_board_in_english_and_never_a_hand_or_pioche_card() -> None:
         "fulbert_cornemuse",
         "gervaise_chaudron",
     ):
-        assert name(card_id, "en") not in out and name(card_id, "fr") not in out
+        assert name(card_id, "en") not in out
+        assert name(card_id, "fr") not in out
 
 
 def test_preparatory_placements_stay_face_down() -> None:
@@ -147,7 +150,8 @@ def test_active_effects_list_actives_and_timed_per_player() -> None:
     state = mid_game()
     out = render(active_effects(state, catalog(), NAMES), "fr").splitlines()
     holle = catalog().card("mere_holle")
-    assert holle is not None and holle.effect is not None
+    assert holle is not None
+    assert holle.effect is not None
     assert out == [
         "**Alice**",
         "Effets actifs",
@@ -178,7 +182,8 @@ def test_a_timed_step_is_named_by_its_effect_and_the_wizard() -> None:
     base = mid_game()
     me = base.sides[0].model_copy(update={"front": (*base.sides[0].front, delphine)})
     card = catalog().card("delphine_brume")
-    assert card is not None and card.effect is not None
+    assert card is not None
+    assert card.effect is not None
     state = base.model_copy(
         update={"sides": (me, base.sides[1]), "effects": {**base.effects, "delphine_brume": card.effect}}
     )
@@ -198,18 +203,22 @@ def test_hand_lists_the_private_cards_with_labels() -> None:
     state = mid_game()
     out = render(hand(state, 0, catalog()), "fr")
     eclair = catalog().card("eclair_de_poche")
-    assert eclair is not None and eclair.effect is not None
+    assert eclair is not None
+    assert eclair.effect is not None
     assert f"M1 {name('aglae_pommeverte')} — Sorcier — {stats('aglae_pommeverte')}" in out
     assert f"M2 {name('eclair_de_poche')} — Effet pur" in out
     assert f"⇝ {eclair.effect.name.fr} : {eclair.effect.text.fr}" in out
-    assert f"F1 {name('capucine_cendree')}" in out and f"R1 {name('dorothee_balai')}" in out
-    assert f"AF1 {name('honorine_brindille')}" in out and f"AF2 {name('ignace_fiole')}" in out
+    assert f"F1 {name('capucine_cendree')}" in out
+    assert f"R1 {name('dorothee_balai')}" in out
+    assert f"AF1 {name('honorine_brindille')}" in out
+    assert f"AF2 {name('ignace_fiole')}" in out
     assert "❑ pioche : 2" in out
     # Never the opponent's hand, never a pioche card.
     for card_id in ("gervaise_chaudron", "fulbert_cornemuse", "barnabe_crapaud"):
         assert name(card_id) not in out
     theirs = render(hand(state, 1, catalog()), "en")
-    assert f"M1 {name('gervaise_chaudron', 'en')}" in theirs and name("aglae_pommeverte", "en") not in theirs
+    assert f"M1 {name('gervaise_chaudron', 'en')}" in theirs
+    assert name("aglae_pommeverte", "en") not in theirs
     assert f"AF1 {name('capucine_cendree', 'en')}" in theirs
 
 
@@ -219,9 +228,11 @@ def test_every_outcome_reason_has_a_message(why: str) -> None:
     result = Outcome(draw=draw, winners=() if draw else (1,), scores=(0, 3), reason=f"choco.outcome.{why}")
     for lang in ("fr", "en"):
         out = render(outcome(result, NAMES), lang)
-        assert "choco." not in out and "{" not in out
+        assert "choco." not in out
+        assert "{" not in out
         if not draw:
-            assert "Bob" in out and "Alice" in out
+            assert "Bob" in out
+            assert "Alice" in out
     assert render(outcome(None, NAMES), "fr") == "La partie continue."
 
 
@@ -297,7 +308,8 @@ def test_no_hidden_card_name_in_public_posts_over_many_games() -> None:
                 shown = render(board(after, catalog(), NAMES), lang)
                 effects = render(active_effects(after, catalog(), NAMES), lang)
                 for text in (story, shown, effects):
-                    assert "choco." not in text and "{" not in text
+                    assert "choco." not in text
+                    assert "{" not in text
                 leaked = [n for n in forbidden if n in story or n in effects]
                 assert leaked == [], (seed, lang, leaked, story)
                 assert [n for n in board_forbidden if n in shown] == [], (seed, lang, shown)
@@ -309,4 +321,5 @@ def test_no_hidden_card_name_in_public_posts_over_many_games() -> None:
 def test_new_game_renders_before_any_placement() -> None:
     state = new_game(7)
     out = render(board(state, catalog(), NAMES), "fr")
-    assert out.count("(vide)") == 4 and "𓂬 ⎔⎔⎔⎔⎔ (5)" in out
+    assert out.count("(vide)") == 4
+    assert "𓂬 ⎔⎔⎔⎔⎔ (5)" in out

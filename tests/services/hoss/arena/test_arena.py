@@ -152,14 +152,16 @@ async def test_registration_locks_both_decks_and_is_saved_again_by_the_same_call
     await veteran(world.db, world.clock, world.catalog, 1)
     await with_decks(world.decks, 1)
     first = await world.arena.register(GUILD, 1, 1, 2)
-    assert first.fresh and first.season == MONDAY
+    assert first.fresh
+    assert first.season == MONDAY
     assert first.closes_at == datetime(2026, 1, 12, 0, 0, tzinfo=PARIS)
     assert await locks(world.db, 1) == {
         "arena:a": 20,
         "arena:b": 20,
     }  # 6 lines x 3 ranks + 2 buffs each
     again = await world.arena.register(GUILD, 1, 1, 2)
-    assert not again.fresh and again.locked == first.locked
+    assert not again.fresh
+    assert again.locked == first.locked
 
 
 async def test_the_arena_opens_at_rang_5(world: World) -> None:
@@ -188,7 +190,8 @@ async def test_incomplete_lines_the_same_slot_and_a_shared_copy_are_each_refused
     assert [p.params for p in shared.value.problems if p.key == "hoss.arena.problem.shared"] == [
         {"count": 15}
     ]
-    assert await locks(world.db, 1) == {} and await locks(world.db, 2) == {}
+    assert await locks(world.db, 1) == {}
+    assert await locks(world.db, 2) == {}
 
 
 async def test_one_server_a_week(world: World) -> None:

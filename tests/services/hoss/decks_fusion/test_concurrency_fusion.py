@@ -54,7 +54,8 @@ async def test_fifty_concurrent_fusions_over_overlapping_copies(
     unexpected = [r for r in results if isinstance(r, BaseException) and not isinstance(r, DomainError)]
     assert unexpected == []
     refused = Counter(r.key for r in results if isinstance(r, DomainError))
-    assert sum(refused.values()) >= 10 and "error.card_unavailable" in refused  # the requests did overlap
+    assert sum(refused.values()) >= 10
+    assert "error.card_unavailable" in refused
     done: dict[int, list[FusionResult]] = {}
     for (key, _, _), result in zip(requests, results, strict=True):
         if isinstance(result, FusionResult):

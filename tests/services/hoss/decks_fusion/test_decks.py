@@ -197,7 +197,8 @@ async def test_active_deck_and_empty_slots(decks: DeckService, cards: Cards) -> 
     assert [(d.slot, d.active) for d in await decks.decks(1)] == [(2, False), (4, True)]
     setup = await decks.deck_setup(1)
     assert setup.extra["lines"][0]["copies"][0]["card"] == "orc_defenseur_1"
-    assert await decks.delete(1, 4) is True and await decks.delete(1, 4) is False
+    assert await decks.delete(1, 4) is True
+    assert await decks.delete(1, 4) is False
     with pytest.raises(DomainError) as caught:
         await decks.deck_setup(1)
     assert caught.value.key == "hoss.error.deck.no_active"
@@ -213,7 +214,8 @@ async def test_a_card_sold_since_saving_invalidates_the_deck(decks: DeckService,
     await decks.set_active(1, 1)
     await cards.destroy(1, rank2)  # a missing Rang 2 only shortens the line
     view = await decks.show(1, 1)
-    assert view.valid and view.lines[1].stops_at == 1
+    assert view.valid
+    assert view.lines[1].stops_at == 1
     await cards.destroy(1, owned["orc_mage_1"])
     await cards.destroy(1, owned["buff_vitesse"])
     view = await decks.show(1, 1)
@@ -267,7 +269,8 @@ async def test_lock_follows_the_deck_and_unlock_releases(
     assert list(again.locked) == expected
     better = await cards.give(1, "sq_guerrier_1", "or", 5)
     moved = await decks.lock(1, 1, "arena:1")
-    assert better in moved.locked and moved.released == (owned["sq_guerrier_1"],)
+    assert better in moved.locked
+    assert moved.released == (owned["sq_guerrier_1"],)
     with pytest.raises(DomainError) as caught:
         await decks.lock(1, 1, "arena:2")
     assert caught.value.key == "hoss.error.deck.locked_elsewhere"

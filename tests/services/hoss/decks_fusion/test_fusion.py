@@ -42,8 +42,10 @@ async def test_a_successful_fusion_adds_a_star_and_destroys_the_sacrificed_copy(
     (outcome,) = result.outcomes
     assert (outcome.survivor_id, outcome.sacrificed_id, outcome.success) == (keep, lose, True)
     assert (outcome.stars_before, outcome.stars_after, outcome.chance_pct) == (0, 1, 80)
-    assert not result.replayed and result.successes == 1
-    assert await cards.stars(keep) == 1 and await cards.owner(keep) == 1
+    assert not result.replayed
+    assert result.successes == 1
+    assert await cards.stars(keep) == 1
+    assert await cards.owner(keep) == 1
     assert await cards.owner(lose) is None
     rows = await db.read(
         lambda conn: conn.execute(
@@ -87,7 +89,8 @@ async def test_a_double_click_runs_once_and_returns_the_same_result(
     first = await fusion.fuse(1, ids, key=777)
     before = (await card_rows(db), await ledger_rows(db))
     second = await fusion.fuse(1, ids, key=777)
-    assert second.outcomes == first.outcomes and (first.replayed, second.replayed) == (False, True)
+    assert second.outcomes == first.outcomes
+    assert (first.replayed, second.replayed) == (False, True)
     assert (await card_rows(db), await ledger_rows(db)) == before
     await db.read(conservation)
 
@@ -106,7 +109,8 @@ async def test_holo_and_rarer_partner_needs_confirmation(
     assert await card_rows(db) == before
     result = await fusion.fuse(1, [holo, rarer], key=2, confirm=True)
     assert (result.outcomes[0].survivor_id, result.outcomes[0].chance_pct) == (holo, 45 + 6)
-    assert await cards.owner(rarer) is None and await cards.owner(holo) == 1
+    assert await cards.owner(rarer) is None
+    assert await cards.owner(holo) == 1
 
 
 async def test_two_holos_are_refused(fusion: FusionService, db: Database, cards: Cards) -> None:

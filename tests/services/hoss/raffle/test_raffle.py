@@ -178,8 +178,10 @@ async def test_the_2000_draw_pays_one_winner_for_30_tickets_and_posts_the_result
     assert fair_draw.draw(record.seed, record.entries, 1) == positions
     posts = await rows(db, "SELECT target_kind, target_id, payload FROM outbox ORDER BY id")
     assert posts[0][:2] == ("channel", ANNOUNCE)  # the commitment, before the first ticket
-    assert record.commitment in str(posts[0][2]) and record.seed not in str(posts[0][2])
-    assert posts[-2][:2] == ("channel", ANNOUNCE) and record.seed in str(posts[-2][2])
+    assert record.commitment in str(posts[0][2])
+    assert record.seed not in str(posts[0][2])
+    assert posts[-2][:2] == ("channel", ANNOUNCE)
+    assert record.seed in str(posts[-2][2])
     assert posts[-1][:2] == ("dm", winner)
     assert (await raffle.verify(GUILD, DAY)).verdict.ok
     await db.read(check_conservation)
@@ -195,7 +197,8 @@ async def test_the_remainder_is_carried_into_the_next_draw_once(
 ) -> None:
     await sold_then_drawn(db, clock, raffle, sched, 151)
     first = await raffle.latest(GUILD)
-    assert first is not None and (first.pot, len(first.winners), first.share, first.carried_out) == (
+    assert first is not None
+    assert (first.pot, len(first.winners), first.share, first.carried_out) == (
         15_100,
         3,
         5_033,
@@ -207,7 +210,8 @@ async def test_the_remainder_is_carried_into_the_next_draw_once(
     clock.set(paris(DAY + timedelta(days=1), 20, 0))
     await sched.run_due()
     second = await raffle.latest(GUILD)
-    assert second is not None and (second.carried_in, second.pot, second.share) == (1, 101, 101)
+    assert second is not None
+    assert (second.carried_in, second.pot, second.share) == (1, 101, 101)
     await db.read(check_conservation)
 
 
@@ -220,7 +224,9 @@ async def test_a_draw_missed_while_down_runs_once_at_start_up_with_the_frozen_ti
     assert await sched.run_due() == 1  # the missed draw, once (the next day had no raffle, so no job)
     assert await sched.run_due() == 0
     record = await raffle.latest(GUILD)
-    assert record is not None and record.day == DAY and record.winners == (1,)
+    assert record is not None
+    assert record.day == DAY
+    assert record.winners == (1,)
     assert await balance(db, 1) == 300
     fired = await rows(db, "SELECT period_key FROM jobs WHERE kind = ? AND state = 'done'", DRAW_JOB)
     assert [str(k) for (k,) in fired] == [f"{GUILD}:2026-01-05"]

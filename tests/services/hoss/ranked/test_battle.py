@@ -54,9 +54,11 @@ async def test_a_full_battle_with_decisions_pays_its_reward_and_replays_identica
         None,
     )
     assert first.deadline == clock.now() + DECISION_TIMEOUT
-    assert first.legal and first.legal[-1] == {"kind": "pass"}
+    assert first.legal
+    assert first.legal[-1] == {"kind": "pass"}
     me, them = first.snapshot["seats"]
-    assert len(me["hand_cards"]) == 3 and "hand_cards" not in them  # the AI's hand stays hidden
+    assert len(me["hand_cards"]) == 3
+    assert "hand_cards" not in them
 
     seen: list[int] = []
     view = first
@@ -66,13 +68,16 @@ async def test_a_full_battle_with_decisions_pays_its_reward_and_replays_identica
         answered = await ranked.answer(
             1, started.battle_id, choose(view, turn), key=f"a{turn}", pause=view.pause
         )
-        assert answered.answered_pause == view.pause and not answered.replayed
+        assert answered.answered_pause == view.pause
+        assert not answered.replayed
         view = await ranked.view(1, started.battle_id)
         seen += [r.round for r in view.new_rounds]
         for r in view.new_rounds:
-            assert len(r.sides) == 2 and all("creatures" in side and "synergy" in side for side in r.sides)
+            assert len(r.sides) == 2
+            assert all("creatures" in side and "synergy" in side for side in r.sides)
             assert all(e["k"] in NOTABLE_EVENTS for e in r.notable)
-    assert view.status in ("won", "lost", "draw") and view.result is not None
+    assert view.status in ("won", "lost", "draw")
+    assert view.result is not None
     assert seen == list(range(1, view.round + 1))  # every round shown once, in order
     assert (await ranked.view(1, started.battle_id)).new_rounds == ()
 
@@ -175,7 +180,9 @@ async def test_skip_to_end_resolves_at_once_and_pays_once(db: Database, clock: M
         await ranked.answer(1, battle, {"kind": "pass"}, key="late")
     assert over.value.key == "hoss.error.ranked.over"
     view = await ranked.view(1, battle)
-    assert view.result == result and len(view.new_rounds) == result.rounds and view.deadline is None
+    assert view.result == result
+    assert len(view.new_rounds) == result.rounds
+    assert view.deadline is None
 
 
 async def test_a_battle_survives_a_restart(tmp_path: Path, clock: ManualClock) -> None:
@@ -198,7 +205,8 @@ async def test_a_battle_survives_a_restart(tmp_path: Path, clock: ManualClock) -
         ranked = service(db, clock, seed=999)  # a new process: another seed source, same database
         assert await ranked.current(1) == battle
         view = await ranked.view(1, battle)
-        assert view.new_rounds == () and view.round == shown  # what was shown before is not shown again
+        assert view.new_rounds == ()
+        assert view.round == shown
         final = await play_through(ranked, 1, battle)
         assert final.result is not None
         assert await ranked.replay(1, battle) == await ranked.log(1, battle)

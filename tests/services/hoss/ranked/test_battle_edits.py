@@ -49,7 +49,8 @@ async def deliver(box: Outbox) -> list[MessageSpec]:
     done = []
     while due := await box.due():
         for item in due:
-            assert item.edit_message_id == MESSAGE and item.target.id == CHANNEL
+            assert item.edit_message_id == MESSAGE
+            assert item.target.id == CHANNEL
             assert await box.mark_sent(item.id, MESSAGE)
             done.append(item.spec)
     return done
@@ -66,7 +67,8 @@ async def test_each_round_is_due_five_seconds_after_the_previous_one(
     assert len(times) == result.rounds >= 2
     box = Outbox(db, clock)
     first = await deliver(box)
-    assert len(first) == 1 and "**Manche 1**" in rendered(first[0])
+    assert len(first) == 1
+    assert "**Manche 1**" in rendered(first[0])
     for shown in range(2, result.rounds + 1):
         clock.advance(ROUND_PACE - timedelta(milliseconds=1))
         assert await deliver(box) == []  # not before its time
@@ -74,9 +76,11 @@ async def test_each_round_is_due_five_seconds_after_the_previous_one(
         (edit,) = await deliver(box)
         assert f"**Manche {shown}**" in rendered(edit)
         assert clock.now() == start + (shown - 1) * ROUND_PACE
-    assert "Gain :" in rendered(edit) and edit.buttons == ()
+    assert "Gain :" in rendered(edit)
+    assert edit.buttons == ()
     (log,) = edit.attachments
-    assert log.filename == f"hoss-battle-{battle}.json" and log.text == await ranked.log(ALICE, battle)
+    assert log.filename == f"hoss-battle-{battle}.json"
+    assert log.text == await ranked.log(ALICE, battle)
 
 
 async def test_new_rounds_queue_after_the_edits_still_waiting(db: Database, clock: ManualClock) -> None:
@@ -91,7 +95,9 @@ async def test_new_rounds_queue_after_the_edits_still_waiting(db: Database, cloc
     times = [
         t for (t,) in await rows(db, "SELECT not_before FROM outbox WHERE edit_of IS NOT NULL ORDER BY id")
     ]
-    assert len(times) >= 2 and times == sorted(times) and len(set(times)) == len(times)
+    assert len(times) >= 2
+    assert times == sorted(times)
+    assert len(set(times)) == len(times)
     box = Outbox(db, clock)
     shown = [rendered(spec) for spec in await deliver(box)]
     for _ in range(len(times)):
@@ -127,7 +133,8 @@ async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(
         await db.close()
     rounds = [int(rendered(s).split("**Manche ")[1].split("**")[0]) for s in before + after]
     assert rounds == list(range(1, result.rounds + 1))
-    assert len(before) == 2 and "Gain :" in rendered(after[-1])
+    assert len(before) == 2
+    assert "Gain :" in rendered(after[-1])
 
 
 async def test_the_deadline_shows_its_rounds_without_a_click(db: Database, clock: ManualClock) -> None:
@@ -136,7 +143,8 @@ async def test_the_deadline_shows_its_rounds_without_a_click(db: Database, clock
     clock.advance(timedelta(minutes=2, seconds=1))
     assert await scheduler.run_due() == 1
     shown = await deliver(Outbox(db, clock))
-    assert shown and "l'IA a décidé pour vous" in rendered(shown[-1])
+    assert shown
+    assert "l'IA a décidé pour vous" in rendered(shown[-1])
     view = await ranked.view(ALICE, battle)
     assert f"hoss:rdecide:{ALICE}:{battle}:{view.pause}" in [b.custom_id for b in shown[-1].buttons]
 
@@ -157,8 +165,10 @@ async def test_no_edit_carries_the_hand_or_the_seed(db: Database, clock: ManualC
         secret = {view.cards[uid] for uid in view.hand} - played
         names = {name for card in secret for name in names_of(card)}
         payloads = [p for (p,) in await rows(db, "SELECT payload FROM outbox WHERE edit_of IS NOT NULL")]
-        assert payloads and secret
+        assert payloads
+        assert secret
         for payload in payloads:
             text = json.dumps(json.loads(payload), ensure_ascii=False)
-            assert str(seed) not in text and "hand_cards" not in text
+            assert str(seed) not in text
+            assert "hand_cards" not in text
             assert [name for name in names if name in text] == []

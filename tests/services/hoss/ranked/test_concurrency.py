@@ -27,7 +27,8 @@ async def test_twenty_concurrent_answers_to_one_pause_apply_once(
         return_exceptions=True,
     )
     applied = [o for o in outcomes if not isinstance(o, BaseException)]
-    assert len(applied) == 1 and applied[0].answered_pause == 1
+    assert len(applied) == 1
+    assert applied[0].answered_pause == 1
     refused = [o for o in outcomes if isinstance(o, BaseException)]
     assert all(isinstance(o, NotAllowed) and o.key == "hoss.error.ranked.stale" for o in refused), refused
     mine = await rows(db, "SELECT pause FROM hoss_battle_decisions WHERE battle_id = ? AND seat = 0", battle)

@@ -82,14 +82,16 @@ async def test_a_bad_rank_no_deck_or_an_invalid_deck_is_refused(db: Database, cl
     ranked = service(db, clock)
     for rank in (0, 10, True, "1"):
         error = await refused(ranked.start(1, rank, key="x"))  # type: ignore[arg-type]
-        assert isinstance(error, BadInput) and error.key == "hoss.error.ranked.rank"
+        assert isinstance(error, BadInput)
+        assert error.key == "hoss.error.ranked.rank"
     assert (await refused(ranked.start(1, 1, key="x"))).key == "hoss.error.deck.no_active"
     await player_with_deck(db, clock, 1)
     await db.write(
         lambda conn: conn.execute("UPDATE cards SET owner_id = NULL WHERE card_key = 'orc_mage_1'")
     )
     error = await refused(ranked.start(1, 1, key="x"))
-    assert isinstance(error, DeckInvalid) and error.key == "hoss.error.deck.missing_rank1"
+    assert isinstance(error, DeckInvalid)
+    assert error.key == "hoss.error.deck.missing_rank1"
     assert await rows(db, "SELECT * FROM hoss_battles") == []
 
 
@@ -99,9 +101,11 @@ async def test_one_live_battle_per_player_and_a_double_click_starts_one(
     await player_with_deck(db, clock, 1)
     ranked = service(db, clock)
     first, again = await asyncio.gather(ranked.start(1, 1, key="click"), ranked.start(1, 1, key="click"))
-    assert first.battle_id == again.battle_id and {first.replayed, again.replayed} == {False, True}
+    assert first.battle_id == again.battle_id
+    assert {first.replayed, again.replayed} == {False, True}
     error = await refused(ranked.start(1, 1, key="other"))
-    assert isinstance(error, NotAllowed) and error.params == {"battle": first.battle_id}
+    assert isinstance(error, NotAllowed)
+    assert error.params == {"battle": first.battle_id}
     assert (await ranked.ladder(1)).live_battle == first.battle_id
     await player_with_deck(db, clock, 2)
     with pytest.raises(NotAllowed):  # replaying someone else's key

@@ -28,7 +28,8 @@ async def test_the_hundredth_win_leaves_a_notice_whose_gold_comes_on_ok(
         ranked = service(db, clock)
         battle = (await ranked.start(1, 1, key="win")).battle_id
         result = await ranked.skip_to_end(1, battle)
-        assert (result.status, result.wins) == ("won", 100) and result.milestone is not None
+        assert (result.status, result.wins) == ("won", 100)
+        assert result.milestone is not None
         after_battle = await gold(db, 1)
         notices = await ranked.pending_notices(1)
         assert [(n.kind, n.rank, n.wins, n.gold, n.battle_id) for n in notices] == [
@@ -71,7 +72,8 @@ async def test_milestones_are_per_rank_and_worth_their_count(db: Database, clock
     assert [(n.rank, n.wins, n.gold) for n in await ranked.pending_notices(1)] == [(4, 800, 800)]
     # the next win at that rank is no milestone
     again = await ranked.skip_to_end(1, (await ranked.start(1, 4, key="w2")).battle_id)
-    assert again.status == "won" and again.milestone is None
+    assert again.status == "won"
+    assert again.milestone is None
     assert len(await ranked.pending_notices(1)) == 1
 
 
@@ -80,5 +82,6 @@ async def test_a_loss_on_the_way_is_no_milestone(db: Database, clock: ManualCloc
     await set_wins(db, 1, {r: 10 for r in range(1, 9)} | {9: 100})
     ranked = service(db, clock)
     result = await ranked.skip_to_end(1, (await ranked.start(1, 9, key="l")).battle_id)
-    assert result.status == "lost" and result.milestone is None
+    assert result.status == "lost"
+    assert result.milestone is None
     assert await ranked.pending_notices(1) == []

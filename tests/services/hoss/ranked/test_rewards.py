@@ -36,7 +36,9 @@ async def test_a_win_pays_the_rank_and_its_bonuses(db: Database, clock: ManualCl
         battle = (await ranked.start(1, 1, key=f"b{n}")).battle_id
         before = await gold(db, 1)
         result = await ranked.skip_to_end(1, battle)
-        assert result.status == "won" and result.counted and result.wins == n + 1
+        assert result.status == "won"
+        assert result.counted
+        assert result.wins == n + 1
         expected = battle_reward(
             1, won=True, rounds=result.rounds, deaths=deaths(await ranked.log(1, battle)), wins_before=n
         )
@@ -59,7 +61,8 @@ async def test_the_tenth_win_pays_ten_times_and_opens_the_next_rank(db: Database
     result = await ranked.skip_to_end(1, battle)
     assert (result.status, result.tenth_win, result.base, result.wins) == ("won", True, 450, 10)
     assert result.gold == 450 + result.fast_bonus + result.flawless_bonus
-    assert result.fast_bonus in (0, 45) and result.flawless_bonus in (0, 90)
+    assert result.fast_bonus in (0, 45)
+    assert result.flawless_bonus in (0, 90)
     assert (await ranked.ladder(1)).playable == (1, 2)
     following = await ranked.skip_to_end(1, (await ranked.start(1, 1, key="eleventh")).battle_id)
     assert (following.tenth_win, following.base) == (False, 45)
@@ -102,7 +105,8 @@ async def test_three_rounds_or_fewer_pay_nothing_and_do_not_count(
     before = await gold(db, 1)
     await end_live_battle(db, clock, battle, winners=winners, round=3, reason="hoss.outcome.elimination")
     result = (await ranked.view(1, battle)).result
-    assert result is not None and (result.counted, result.gold, result.wins) == (False, 0, 9)
+    assert result is not None
+    assert (result.counted, result.gold, result.wins) == (False, 0, 9)
     assert result.status == {(0,): "won", (1,): "lost", (): "draw"}[winners]
     assert await gold(db, 1) == before
     assert await rows(db, "SELECT wins, losses FROM hoss_rank_progress WHERE player_id = 1") == [(9, 0)]
@@ -115,7 +119,8 @@ async def test_a_draw_pays_the_loss_gold_and_counts_as_a_loss(db: Database, cloc
     battle = (await ranked.start(1, 1, key="draw")).battle_id
     await end_live_battle(db, clock, battle, winners=(), round=60, reason="hoss.outcome.points_draw")
     result = (await ranked.view(1, battle)).result
-    assert result is not None and (result.status, result.counted, result.gold) == ("draw", True, 5)
+    assert result is not None
+    assert (result.status, result.counted, result.gold) == ("draw", True, 5)
     assert await rows(db, "SELECT wins, losses FROM hoss_rank_progress WHERE player_id = 1") == [(0, 1)]
 
 

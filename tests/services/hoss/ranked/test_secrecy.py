@@ -40,7 +40,8 @@ async def test_a_live_battle_has_no_replay_for_anyone(db: Database, clock: Manua
         await ranked.replay(BOB, battle + 1000, HERE)
     assert unknown.value.key == "hoss.error.ranked.not_found"
     for error in (own.value, other.value):
-        assert seed not in repr(error.params) and seed not in str(error)
+        assert seed not in repr(error.params)
+        assert seed not in str(error)
 
 
 async def test_a_finished_battle_replays_for_its_player_and_its_server(

@@ -46,8 +46,10 @@ async def test_after_two_minutes_the_ai_decides_for_the_player(
     view = await ranked.view(1, battle)
     assert view.ai_decided == (1,)  # the view can say the AI decided at pause 1
     decided = await rows(db, "SELECT pause, seat, by FROM hoss_battle_decisions WHERE by = 'timeout'")
-    assert decided and all(d == (1, 0, "timeout") for d in decided)
-    assert view.new_rounds and (view.status != "live" or view.pause == 2)
+    assert decided
+    assert all(d == (1, 0, "timeout") for d in decided)
+    assert view.new_rounds
+    assert view.status != "live" or view.pause == 2
     if view.status == "live":  # the next pause has its own deadline, 2 minutes from now
         assert view.deadline == clock.now() + DECISION_TIMEOUT
         assert await jobs(db) == [
@@ -64,7 +66,8 @@ async def test_an_answered_pause_withdraws_its_deadline(
     battle = (await ranked.start(1, 1, key="i")).battle_id
     await ranked.answer(1, battle, {"kind": "pass"}, key="a", pause=1)
     states = [state for state, _ in await jobs(db)]
-    assert states[0] == "cancelled" and states[1:] in ([], ["due"])
+    assert states[0] == "cancelled"
+    assert states[1:] in ([], ["due"])
     clock.advance(DECISION_TIMEOUT)
     await sched.run_due()
     assert await rows(db, "SELECT COUNT(*) FROM hoss_battle_decisions WHERE by = 'timeout'") == [
@@ -97,7 +100,8 @@ async def test_a_player_who_never_answers_gets_a_whole_battle_played_by_the_ai(
         clock.advance(DECISION_TIMEOUT)
         assert await sched.run_due() == 1
     view = await ranked.view(1, battle)
-    assert view.result is not None and view.deadline is None
+    assert view.result is not None
+    assert view.deadline is None
     assert await gold(db, 1) - before == view.result.gold
     mine = await rows(db, "SELECT DISTINCT by FROM hoss_battle_decisions WHERE seat = 0")
     assert mine == [("timeout",)]

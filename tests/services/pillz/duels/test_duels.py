@@ -45,7 +45,8 @@ def first_card(duel: DuelRow) -> str:
 
 
 def with_bet(duel: DuelRow, bet: int) -> DuelRow:
-    assert duel.state is not None and duel.state.pending is not None
+    assert duel.state is not None
+    assert duel.state.pending is not None
     state = duel.state.model_copy(update={"pending": (duel.state.pending[0], bet)})
     return DuelRow(**{**duel.__dict__, "state": state})
 
@@ -55,7 +56,8 @@ async def test_neither_the_public_message_nor_the_answer_controls_depend_on_the_
 ) -> None:
     duel = await friend(duels)
     duel = await duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 4, guild=GUILD)
-    assert duel.state is not None and duel.state.pending is not None
+    assert duel.state is not None
+    assert duel.state.pending is not None
     public = render.public(duel, catalog).to_json()
     answerer = duel.to_act()[0]
     choice = Choice(duel.id, duel.version, answerer, duel.state, False)
@@ -90,9 +92,8 @@ async def test_two_players_clicking_at_once_and_a_double_click(duels: PillzDuels
     assert len(played) == 1
     # the leader's repeated clicks are told their move is played; the other player is refused
     refused = [r for r in results[:CLICKS] if not isinstance(r, DuelRow)]
-    assert refused and all(
-        isinstance(r, DomainError) and r.key == "pillz.error.already_played" for r in refused
-    )
+    assert refused
+    assert all(isinstance(r, DomainError) and r.key == "pillz.error.already_played" for r in refused)
     assert all(isinstance(r, DomainError) for r in results[CLICKS:])
     assert sum(isinstance(r, DuelRow) for r in results[:CLICKS]) == 1
     moves = await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM match_moves").fetchone()[0])
@@ -110,12 +111,16 @@ async def test_a_click_racing_the_timeout_is_applied_once(
     moves = await db.read(
         lambda conn: [tuple(r) for r in conn.execute("SELECT seat, author FROM match_moves ORDER BY seq")]
     )
-    assert len(moves) == 1 and after.version > duel.version
+    assert len(moves) == 1
+    assert after.version > duel.version
     by = moves[0][1]
     if isinstance(clicked, DuelRow):
-        assert by == "player" and after.notes == ()
+        assert by == "player"
+        assert after.notes == ()
     else:
-        assert isinstance(clicked, StaleMatch) and by == "timeout" and len(after.notes) == 1
+        assert isinstance(clicked, StaleMatch)
+        assert by == "timeout"
+        assert len(after.notes) == 1
     jobs = await db.read(
         lambda conn: conn.execute(
             "SELECT COUNT(*) FROM jobs WHERE kind = ? AND state = 'due'", (TIMEOUT_JOB,)
@@ -130,14 +135,16 @@ async def test_a_friend_duel_ends_paid_once(
     duel = await friend(duels)
     while duel.status == "live":
         duel = await duels.play(duel.id, player_to_act(duel), duel.version, first_card(duel), 3, guild=GUILD)
-    assert duel.result is not None and len(duel.result["rewards"]) == 2
+    assert duel.result is not None
+    assert len(duel.result["rewards"]) == 2
     rewards = await db.read(
         lambda conn: conn.execute(
             "SELECT COUNT(*), COALESCE(SUM(delta), 0) FROM ledger WHERE reason = 'pillz.reward'"
         ).fetchone()
     )
     paid = sum(r["gold"] for r in duel.result["rewards"])
-    assert (rewards[0] > 0) == (paid > 0) and rewards[1] == paid
+    assert (rewards[0] > 0) == (paid > 0)
+    assert rewards[1] == paid
     with pytest.raises(DomainError):
         await duels.play(
             duel.id, ALICE, duel.version, first_card(duel) if duel.to_act() else "x", 0, guild=GUILD
@@ -168,11 +175,13 @@ async def test_the_ai_moves_outside_the_writer_and_its_timeout_is_a_safety_net(
     assert [tuple(r) for r in await db.read(lambda conn: conn.execute(moves, (duel.id,)).fetchall())] == [
         (1, "ai")
     ]
-    assert after.notes == () and after.to_act() == [0]  # no "did not play in time" note for the AI
+    assert after.notes == ()
+    assert after.to_act() == [0]
     # and in the normal path the AI's answer follows the player's move at once, in its own transaction
     after = await duels.play(after.id, ALICE, after.version, first_card(after), 2, guild=GUILD)
     rows = [tuple(r) for r in await db.read(lambda conn: conn.execute(moves, (duel.id,)).fetchall())]
-    assert rows[:2] == [(1, "ai"), (0, "player")] and (len(rows) == 2 or rows[2] == (1, "ai"))
+    assert rows[:2] == [(1, "ai"), (0, "player")]
+    assert len(rows) == 2 or rows[2] == (1, "ai")
 
 
 async def test_random_duels_end_and_pay_within_the_rules(
@@ -199,7 +208,8 @@ async def test_random_duels_end_and_pay_within_the_rules(
                 rng.randint(0, duel.state.pillz[seat]),
                 guild=GUILD,
             )
-        assert duel.status == "over" and duel.result is not None
+        assert duel.status == "over"
+        assert duel.result is not None
         assert ("rewards" in duel.result) == (duel.kind == "friend")
     await db.read(conservation)
 

@@ -35,7 +35,8 @@ async def test_a_lost_round_names_the_leaders_behind_its_pillz_and_damage(
     record = s.history[-1]
     assert record.winner == 1
     taken = max(0, foe.damage - 3)
-    assert s.life[0] == 12 - taken and s.pillz[0] == 12 + 2
+    assert s.life[0] == 12 - taken
+    assert s.pillz[0] == 12 + 2
     message = shown(render.public(replace(duel, state=s), catalog))
     assert "Trésor de guerre de Amirale Roxane Sabord : <@11> récupère 2 pillz" in message
     assert f"Bénédiction de Abbesse Ysolde : {foe.damage - taken} dégâts de moins pour <@11>" in message
@@ -63,11 +64,13 @@ async def test_a_duel_stored_by_the_previous_version_still_loads_shows_and_plays
 
     await db.write(store)
     old = await duels.get(duel.id)
-    assert old.state is not None and old.state.life[0] == old.state.max_life[0] == 15
+    assert old.state is not None
+    assert old.state.life[0] == old.state.max_life[0] == 15
     message = shown(render.public(old, catalog))
     f = old.state.hands[0][0]
     assert f"Abbesse Ysolde {'★' * f.stars} — P {f.power} / D {f.damage}\n" in message + "\n"
-    assert "extra_life" not in message and "Bénédiction" not in message
+    assert "extra_life" not in message
+    assert "Bénédiction" not in message
     player = player_to_act(old)
     seat = old.seat_of(player)
     move = next(f.card_id for f in old.state.hands[seat] if not f.used)

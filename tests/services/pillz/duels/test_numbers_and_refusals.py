@@ -52,7 +52,8 @@ def shown(spec: MessageSpec, locale: str = "fr") -> str:
 
 def card(catalog: PillzCatalog, card_id: str) -> Fighter:
     found = catalog.card(card_id)
-    assert found is not None and found.ability is not None
+    assert found is not None
+    assert found.ability is not None
     return Fighter(
         card_id=found.id,
         stars=found.stars,
@@ -72,7 +73,9 @@ async def test_a_refused_move_is_a_sentence_not_a_reason_code(duels: PillzDuels)
     assert too_many.value.key == "pillz.error.too_many_pillz"
     for locale in ("fr", "en"):
         message = t(too_many.value.key, locale, **too_many.value.params)
-        assert "12" in message and "13" in message and "(pillz)" not in message
+        assert "12" in message
+        assert "13" in message
+        assert "(pillz)" not in message
     first = unused(duel, seat)
     duel = await duels.play(duel.id, player, duel.version, first, 2, guild=GUILD)
     answer, answerer = to_act(duel)
@@ -127,7 +130,8 @@ async def test_the_round_shows_its_odds_and_timeout_notes_sit_under_their_round(
     duels: PillzDuels, catalog: PillzCatalog, clock: ManualClock, scheduler: Scheduler
 ) -> None:
     duel = await alice_plays_bob_times_out(duels, clock, scheduler, until_round=3)
-    assert duel.state is not None and len(duel.state.history) >= 2
+    assert duel.state is not None
+    assert len(duel.state.history) >= 2
     message = shown(render.public(duel, catalog))
     for record in duel.state.history:
         lead, other = record.attacks[record.leader], record.attacks[1 - record.leader]
@@ -142,8 +146,11 @@ async def test_a_friend_who_never_acted_gets_nothing_and_moves_no_rating(
     duel = await alice_plays_bob_times_out(duels, clock, scheduler)
     assert duel.result is not None
     alice, bob = duel.result["rewards"]
-    assert bob["absent"] and bob["gold"] == 0 and bob["rating_after"] == bob["rating_before"]
-    assert not alice["absent"] and alice["rating_after"] == alice["rating_before"]
+    assert bob["absent"]
+    assert bob["gold"] == 0
+    assert bob["rating_after"] == bob["rating_before"]
+    assert not alice["absent"]
+    assert alice["rating_after"] == alice["rating_before"]
 
     def read(conn: sqlite3.Connection) -> tuple[int, int, int]:
         paid = conn.execute(
@@ -171,7 +178,8 @@ async def test_numbers_shown_add_up_with_the_ability_behind_them(
     state = duel.state.model_copy(update={"hands": hands, "first": 0, "pending": None, "round": 1})
     leading = Choice(duel.id, duel.version, 0, state, True)
     controls = shown(render.controls(leading, catalog, 0, 3))
-    assert "ATQ 12" in controls and "Furie" in controls  # (2 + 2) x 3, as the round will count it
+    assert "ATQ 12" in controls
+    assert "Furie" in controls
     for seed in range(40):
         s = state.model_copy(update={"rng": state.rng.model_copy(update={"seed": seed})})
         s, _ = ENGINE.apply(s, 0, Play(card=fury.card_id, pillz=1))

@@ -103,12 +103,14 @@ async def test_a_duel_in_progress_at_the_upgrade_loads_times_out_and_plays_on(
         clock.advance(timedelta(seconds=121))
         assert await scheduler.run_due() == 1
         timed_out = await duels.get(3)
-        assert timed_out.version > duel.version and len(timed_out.notes) == 1
+        assert timed_out.version > duel.version
+        assert len(timed_out.notes) == 1
 
         # and the players play on, in the server of the duel
         seat = timed_out.to_act()[0]
         player = timed_out.seats[seat]
-        assert player is not None and timed_out.state is not None
+        assert player is not None
+        assert timed_out.state is not None
         card = next(f.card_id for f in timed_out.state.hands[seat] if not f.used)
         played = await duels.play(3, player, timed_out.version, card, 0, guild=GUILD)
         assert played.version > timed_out.version
