@@ -79,7 +79,8 @@ CASES = [pytest.param(row, role, id=f"{row.name} — {role.name}") for row in RO
 async def test_a_foreign_or_late_use_is_refused_privately_and_changes_nothing(
     harness: BotHarness, row: Row, role: Role
 ) -> None:
-    assert harness.bot is not None and harness.games_channel is not None
+    assert harness.bot is not None
+    assert harness.games_channel is not None
     for name in ("alice", "bob", "carol"):
         harness.user(name)
     elsewhere = harness.emu.add_guild("Autre serveur", locale="fr")

@@ -343,7 +343,8 @@ def test_the_real_games_feed_the_strategies() -> None:
     """Mutations start from real actions: every engine's pool holds several kinds of them."""
     for game in GAMES:
         states, actions, events = played(game)
-        assert len(states) > 10 and events
+        assert len(states) > 10
+        assert events
         assert len({type(a) for a in actions}) >= kinds_expected(CHECKS[game])
 
 

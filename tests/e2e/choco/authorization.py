@@ -25,7 +25,8 @@ async def choco_challenge(w: World) -> Scene:
     made = await w.h.emu.run_command(
         alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=w.here
     )
-    assert made.message is not None and not made.message.ephemeral
+    assert made.message is not None
+    assert not made.message.ephemeral
     offer = id_in(made.message, "choco:accept:")
 
     async def end(w: World) -> None:

@@ -21,7 +21,8 @@ from tests.e2e.hoss.test_ranked import here
 async def pillz_challenge(w: World) -> Scene:
     alice, bob = w.user("alice"), w.user("bob")
     made = await w.h.emu.run_command(alice, "pillz defi", {"joueur": bob}, channel=w.here)
-    assert made.message is not None and not made.message.ephemeral
+    assert made.message is not None
+    assert not made.message.ephemeral
     duel = id_in(made.message, "pillz:accept:")
 
     async def end(w: World) -> None:
@@ -42,7 +43,8 @@ async def pillz_duel(w: World) -> Scene:
     names = {alice.id: "alice", bob.id: "bob"}
     to_act = duel.seats[duel.to_act()[0]]
     other = duel.seats[1 - duel.to_act()[0]]
-    assert to_act is not None and other is not None
+    assert to_act is not None
+    assert other is not None
     guild = here(w.h)
 
     async def end(w: World) -> None:
