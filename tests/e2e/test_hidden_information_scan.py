@@ -7,6 +7,10 @@ ephemeral replies, each against the readers allowed to see it. The secrets of th
 database: the hands and piles and their order, a pending bet, the seeds of live games. Negative controls
 prove the scan reports a hand card posted in a thread and a seed in a file even when the message was
 edited afterwards, a draw order, and a pending bet.
+
+The scans of Chocobataille, Pillz and HOSS are here; a later game's scan is a test in its own
+`tests/e2e/<game>/` built on tests/e2e/leak_scan.py, and `test_every_game_has_a_scan` fails for a game
+that has none.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.hoss import battles as hoss_battles
 from services.hoss.ranked import RankedService
+from services.platform.games import discover
 from tests.e2e.choco.helpers import challenge_accepted, choco, notation, with_bronze_deck
 from tests.e2e.choco.test_hidden import Watch, names, policy, public_ids, reward_of
 from tests.e2e.conftest import run_harness
@@ -47,6 +52,8 @@ from tests.e2e.leak_scan import (
 )
 from tests.e2e.pillz.test_duel import duel_message, first_unused, friend_duel, move, pillz
 
+E2E = Path(__file__).resolve().parent
+SCANNED_HERE = frozenset({"choco", "hoss", "pillz"})  # the scans below; later games scan in their own package
 SEED = 23  # the games' draws: the same steps give the same games, and the same findings
 MAX_TURNS = 200
 Allowed = dict[int, set[str]]
@@ -442,6 +449,20 @@ async def test_a_hoss_ranked_battle_shows_no_unplayed_line_or_seed(
     assert scan.files >= 1
     assert scan.pieces > 30
     assert scan.findings == [], "\n" + scan.report()
+
+
+# --- every game --------------------------------------------------------------------------------------
+
+
+def scanned_in_own_package(game: str) -> bool:
+    """A test module of the game's own e2e package scans its messages with `LeakScan`."""
+    return any("LeakScan(" in path.read_text("utf-8") for path in (E2E / game).glob("test_*.py"))
+
+
+def test_every_game_has_a_scan() -> None:
+    missing = [g.key for g in discover() if g.key not in SCANNED_HERE and not scanned_in_own_package(g.key)]
+    assert missing == [], f"games whose messages no seeded whole game scans: {missing}"
+    assert scanned_in_own_package("pillz") is False  # the check reads files: it can answer no
 
 
 # --- negative controls ---------------------------------------------------------------------------------

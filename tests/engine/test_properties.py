@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from engine.errors import IllegalAction, InvalidAction
 from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup
-from tests.engine.game_checks import ID, AnyEngine, all_checks, catalog, engine_of
+from tests.engine.game_checks import ID, AnyEngine, GameChecks, all_checks, catalog, engine_of
 
 CHECKS = all_checks()
 GAMES = sorted(CHECKS)
@@ -333,10 +333,22 @@ def test_any_outcome_survives_its_json_round_trip(
     assert Outcome.from_json(json.loads(json.dumps(outcome.to_json()))) == outcome
 
 
+def kinds_expected(checks: GameChecks) -> int:
+    """Several kinds of actions, or the one a game declares (Pillz's `Play`): read from the game's own
+    checks, so a new game with one kind of action edits nothing here."""
+    return min(2, len(checks.action_types))
+
+
 def test_the_real_games_feed_the_strategies() -> None:
     """Mutations start from real actions: every engine's pool holds several kinds of them."""
     for game in GAMES:
         states, actions, events = played(game)
         assert len(states) > 10
         assert events
-        assert len({type(a) for a in actions}) >= (1 if game == "pillz" else 2)
+        assert len({type(a) for a in actions}) >= kinds_expected(CHECKS[game])
+
+
+def test_a_game_of_one_action_kind_is_asked_for_one() -> None:
+    one = replace(CHECKS["pillz"], game="solo")
+    assert kinds_expected(one) == 1
+    assert kinds_expected(CHECKS["hoss"]) == 2

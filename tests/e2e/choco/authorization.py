@@ -1,0 +1,74 @@
+"""Chocobataille's rows of the authorization matrix (tests/e2e/test_authorization_matrix.py)."""
+
+from __future__ import annotations
+
+from tests.e2e.authorization import (
+    ADMIN_ELSEWHERE,
+    AFTER_END,
+    OTHER_SERVER,
+    STRANGER,
+    TWO_SEATS,
+    Row,
+    Scene,
+    World,
+    click,
+    command,
+    id_in,
+)
+from tests.e2e.choco.helpers import challenge_accepted, with_bronze_deck
+
+
+async def choco_challenge(w: World) -> Scene:
+    alice, bob = w.user("alice"), w.user("bob")
+    await with_bronze_deck(w.h, alice)
+    await with_bronze_deck(w.h, bob)
+    made = await w.h.emu.run_command(
+        alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=w.here
+    )
+    assert made.message is not None
+    assert not made.message.ephemeral
+    offer = id_in(made.message, "choco:accept:")
+
+    async def end(w: World) -> None:
+        await w.h.emu.click(bob, "Accepter", message=made.message)
+        await w.h.settle()
+
+    return Scene({"offer": offer}, "bob", "alice", end=end)
+
+
+async def choco_game(w: World) -> Scene:
+    alice, bob = w.user("alice"), w.user("bob")
+    await with_bronze_deck(w.h, alice)
+    await with_bronze_deck(w.h, bob)
+    game = await challenge_accepted(w.h, alice, bob, channel=w.here)
+    return Scene({"game": game.id}, "alice", "bob")
+
+
+ROWS = (
+    Row("choco Accepter", choco_challenge, click("choco:accept:{offer}"), TWO_SEATS),
+    Row(
+        "choco Refuser", choco_challenge, click("choco:decline:{offer}"), (STRANGER, OTHER_SERVER, AFTER_END)
+    ),
+    Row("choco Voir ma main", choco_game, click("choco:hand:{game}"), (STRANGER, OTHER_SERVER)),
+    Row("choco Déclarer mon tour", choco_game, click("choco:panel:{game}"), (STRANGER, OTHER_SERVER)),
+    Row("/choco referee-end", choco_game, command("choco referee-end", game="{game}"), (ADMIN_ELSEWHERE,)),
+    Row(
+        "/choco referee-extend",
+        choco_game,
+        command("choco referee-extend", hours="1", game="{game}"),
+        (ADMIN_ELSEWHERE,),
+    ),
+    Row(
+        "/choco referee-penalty",
+        choco_game,
+        command("choco referee-penalty", game="{game}"),
+        (ADMIN_ELSEWHERE,),
+    ),
+    Row(
+        "/choco referee-cancel",
+        choco_game,
+        command("choco referee-cancel", game="{game}"),
+        (ADMIN_ELSEWHERE,),
+    ),
+    Row("/choco referee-log", choco_game, command("choco referee-log", game="{game}"), (ADMIN_ELSEWHERE,)),
+)

@@ -1,0 +1,122 @@
+"""HOSS's rows of the authorization matrix (tests/e2e/test_authorization_matrix.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from core.clock import to_db
+from services.hoss.gold import GOLD
+from services.platform import ledger
+from services.platform.players import ensure_player
+from tests.e2e.authorization import (
+    AFTER_END,
+    OTHER_SERVER,
+    STRANGER,
+    STRANGER_AFTER_END_ELSEWHERE,
+    Row,
+    Scene,
+    World,
+    click,
+    command,
+)
+from tests.e2e.hoss.test_ranked import here, hoss, start_rank_1, with_deck
+
+
+async def hoss_battle(w: World) -> Scene:
+    alice = w.user("alice")
+    await with_deck(w.h, alice)
+    public = await start_rank_1(w.h, alice)
+    ranked = hoss(w.h).ranked
+    battle = await ranked.current(alice.id)
+    assert battle is not None
+    view = await ranked.view(alice.id, battle, here(w.h))
+
+    async def end(w: World) -> None:
+        await ranked.skip_to_end(alice.id, battle, here(w.h))
+
+    return Scene({"battle": battle, "pause": view.pause, "message": public.id}, "alice", end=end)
+
+
+async def hoss_collection(w: World) -> Scene:
+    """A booster bought and flipped, and a milestone notice waiting for its OK."""
+    alice = w.user("alice")
+    assert w.h.bot is not None
+    services = w.h.bot.services
+    now = services.clock.now()
+
+    def grant(conn: sqlite3.Connection) -> int:
+        ensure_player(conn, alice.id, now)
+        ledger.credit(conn, now, alice.id, GOLD, 100_000, ledger.Movement("test.grant"))
+        return int(
+            conn.execute(
+                "INSERT INTO hoss_notices (player_id, kind, rank, wins, gold, created_at)"
+                " VALUES (?, 'milestone', 1, 100, 100, ?) RETURNING id",
+                (alice.id, to_db(now)),
+            ).fetchone()[0]
+        )
+
+    notice = await services.db.write(grant)
+    await w.h.emu.run_command(alice, "hoss booster", channel=w.here)
+    opening = (await hoss(w.h).shop.unopened(alice.id))[0]
+    copy = (await hoss(w.h).shop.flip(alice.id, opening.id)).opening.cards[0].copy_id
+    assert copy is not None
+    await w.h.emu.run_command(alice, "hoss vendre doublons", channel=w.here)
+    await w.h.settle()
+    return Scene({"opening": opening.id, "copy": copy, "notice": notice, "alice": alice.id}, "alice")
+
+
+ROWS = (
+    # HOSS ranked battles (one player against the AI)
+    Row("hoss Décider", hoss_battle, click("hoss:rdecide:{me}:{battle}:{pause}"), (STRANGER, OTHER_SERVER)),
+    Row("hoss Passer à la fin", hoss_battle, click("hoss:rskip:{me}:{battle}"), (STRANGER, OTHER_SERVER)),
+    Row(
+        "hoss action select",
+        hoss_battle,
+        click("hoss:ract:{me}:{battle}:{pause}:{message}:0", ['{{"kind":"pass"}}']),
+        (STRANGER, OTHER_SERVER, AFTER_END),
+    ),
+    Row(
+        "hoss Passer",
+        hoss_battle,
+        click("hoss:rpass:{me}:{battle}:{pause}:{message}"),
+        (STRANGER, OTHER_SERVER, AFTER_END),
+    ),
+    Row(
+        "hoss Défenseur",
+        hoss_battle,
+        click("hoss:rdef:{me}:{battle}:{pause}:{message}"),
+        (STRANGER, OTHER_SERVER, AFTER_END),
+    ),
+    Row(
+        "hoss Défenseur select",
+        hoss_battle,
+        click("hoss:rmove:{me}:{battle}:{pause}:{message}", ["a5 a1"]),
+        (STRANGER, OTHER_SERVER, AFTER_END),
+    ),
+    Row("/hoss battle", hoss_battle, command("hoss battle", battle="{battle}"), (STRANGER, OTHER_SERVER)),
+    Row(
+        "/hoss replay",
+        hoss_battle,
+        command("hoss replay", id="{battle}"),
+        (STRANGER, OTHER_SERVER, STRANGER_AFTER_END_ELSEWHERE),
+    ),
+    # HOSS boosters, copies, quotes, fusion, notices (the player's own things)
+    Row("hoss flip", hoss_collection, click("hoss:flip:{opening}:1"), (STRANGER,)),
+    Row("hoss flip all", hoss_collection, click("hoss:flipall:{opening}"), (STRANGER,)),
+    Row("hoss sell from booster", hoss_collection, click("hoss:sellcard:{opening}", ["0"]), (STRANGER,)),
+    Row("hoss copy detail", hoss_collection, click("hoss:detail:{me}", ["{copy}"]), (STRANGER,)),
+    Row("/hoss sell card", hoss_collection, command("hoss sell card", copy="{copy}"), (STRANGER,)),
+    Row(
+        "hoss confirm sale quote",
+        hoss_collection,
+        click("hoss:sellq:{alice}:1:-------:1:0000000000"),
+        (STRANGER,),
+    ),
+    Row(
+        "hoss confirm fusion",
+        hoss_collection,
+        click("hoss:fuse:{alice}:sq_guerrier_r1:a:0:0000000000"),
+        (STRANGER,),
+    ),
+    Row("hoss notice OK", hoss_collection, click("hoss:notice:{me}:{notice}"), (STRANGER,)),
+)

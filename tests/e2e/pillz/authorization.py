@@ -1,0 +1,77 @@
+"""Pillz's rows of the authorization matrix (tests/e2e/test_authorization_matrix.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.authorization import (
+    AFTER_END,
+    OTHER_SERVER,
+    STRANGER,
+    TWO_SEATS,
+    Row,
+    Scene,
+    World,
+    click,
+    id_in,
+)
+from tests.e2e.hoss.test_ranked import here
+
+
+async def pillz_challenge(w: World) -> Scene:
+    alice, bob = w.user("alice"), w.user("bob")
+    made = await w.h.emu.run_command(alice, "pillz defi", {"joueur": bob}, channel=w.here)
+    assert made.message is not None
+    assert not made.message.ephemeral
+    duel = id_in(made.message, "pillz:accept:")
+
+    async def end(w: World) -> None:
+        await w.h.emu.click(alice, "Refuser", message=made.message)
+        await w.h.settle()
+
+    return Scene({"duel": duel}, "bob", "alice", end=end)
+
+
+async def pillz_duel(w: World) -> Scene:
+    alice, bob = w.user("alice"), w.user("bob")
+    made = await w.h.emu.run_command(alice, "pillz defi", {"joueur": bob}, channel=w.here)
+    assert made.message is not None
+    await w.h.emu.click(bob, "Accepter", message=made.message)
+    await w.h.settle()
+    duels = pillz(w).duels
+    (duel,) = await duels.live(alice.id)
+    names = {alice.id: "alice", bob.id: "bob"}
+    to_act = duel.seats[duel.to_act()[0]]
+    other = duel.seats[1 - duel.to_act()[0]]
+    assert to_act is not None
+    assert other is not None
+    guild = here(w.h)
+
+    async def end(w: World) -> None:
+        current = await duels.get(duel.id)
+        while current.status == "live":
+            assert current.state is not None
+            seat = current.to_act()[0]
+            player = current.seats[seat]
+            assert player is not None
+            card = next(f.card_id for f in current.state.hands[seat] if not f.used)
+            current = await duels.play(current.id, player, current.version, card, 0, guild=guild)
+        await w.h.settle()
+
+    return Scene({"duel": duel.id, "version": duel.version}, names[to_act], names[other], end=end)
+
+
+def pillz(w: World) -> Any:
+    assert w.h.bot is not None
+    return w.h.bot.services.games["pillz"]
+
+
+ROWS = (
+    # Pillz duels
+    Row("pillz Accepter", pillz_challenge, click("pillz:accept:{duel}"), TWO_SEATS),
+    Row("pillz Refuser", pillz_challenge, click("pillz:decline:{duel}"), (STRANGER, OTHER_SERVER, AFTER_END)),
+    Row("pillz Jouer (controls)", pillz_duel, click("pillz:open:{duel}"), TWO_SEATS),
+    Row("pillz pick", pillz_duel, click("pillz:pick:{duel}:{version}:0", ["0"]), TWO_SEATS),
+    Row("pillz pillz step", pillz_duel, click("pillz:set:{duel}:{version}:0:1:1"), TWO_SEATS),
+    Row("pillz play", pillz_duel, click("pillz:go:{duel}:{version}:0:0"), TWO_SEATS),
+)
