@@ -25,7 +25,7 @@ from discord_app.components import PersistentButton
 from discord_app.context import locale_of
 from discord_app.translator import desc
 from engine import fair_draw
-from services.hoss.raffle import RaffleWindow, Ticket, Verification, published, winners_text
+from services.hoss.raffle import RaffleWindow, Ticket, Verification, published, stamp, winners_text
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 
 BUY_ID = "hoss:raffle:buy"
@@ -54,18 +54,14 @@ def parse_day(raw: str) -> date:
     raise BadInput("hoss.raffle.error.day")
 
 
-def stamp(when: Any, style: str = "t") -> Text:
-    return Text.raw(f"<t:{int(when.timestamp())}:{style}>")
-
-
 def window_spec(window: RaffleWindow, locale: str) -> MessageSpec:
     state = "hoss.raffle.window.open" if window.open else "hoss.raffle.window.frozen"
     description = Text(
         state,
         {
             "day": window.day.isoformat(),
-            "closes": stamp(window.closes_at),
-            "draw": stamp(window.draw_at),
+            "closes": Text.raw(stamp(window.closes_at)),
+            "draw": Text.raw(stamp(window.draw_at)),
         },
     )
     fields = [

@@ -199,10 +199,8 @@ class ArenaService:
             second = {c.id for line in views[1].lines for c in line.copies} | {
                 b.copy.id for b in views[1].buffs
             }
-            if shared_copies(first, second):
-                problems.append(
-                    Problem("hoss.arena.problem.shared", {"count": len(shared_copies(first, second))})
-                )
+            if shared := shared_copies(first, second):
+                problems.append(Problem("hoss.arena.problem.shared", {"count": len(shared)}))
         if problems:
             raise DeckInvalid(problems)
         return setups
