@@ -36,6 +36,7 @@ from engine.hoss import (
     settle,
     shared_copies,
 )
+from services.hoss.arena_posts import post_ranking, post_results
 from services.hoss.decks import DeckService, DeckView
 from services.hoss.gold import GOLD
 from services.hoss.shop import rank_wins
@@ -385,6 +386,9 @@ class ArenaService:
         if upcoming < self.closes_at(date.fromisoformat(season)):
             key = f"{guild_id}:{season}:{to_db(upcoming)}"
             schedule(conn, now, RANKING_JOB, upcoming, job.payload, period_key=key)
+        post_ranking(
+            conn, now, guild_id, date.fromisoformat(season), self.closes_at(date.fromisoformat(season))
+        )
 
     async def standings(self, guild_id: int) -> list[Entry]:
         """This week's last hourly ranking, empty until 2 players are registered."""
@@ -425,6 +429,7 @@ class ArenaService:
         ).rowcount
         if closed != 1:
             raise RuntimeError(f"arena season {guild_id}/{season} closed twice")  # rolls the unit back
+        post_results(conn, now, guild_id, date.fromisoformat(season))
 
     async def result(self, guild_id: int, season: date) -> SeasonResult | None:
         def unit(conn: sqlite3.Connection) -> SeasonResult | None:
