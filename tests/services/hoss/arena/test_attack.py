@@ -107,20 +107,23 @@ async def test_the_attack_plays_deck_a_as_saved_against_the_defenders_deck_b_as_
     started = await attack(world, WIN_SEED)
     assert started.defender == 2
     assert not started.replayed
-    saved = dict(await rows(world.db, "SELECT player_id, deck_a FROM hoss_arena_entries"))
-    defence = dict(await rows(world.db, "SELECT player_id, deck_b FROM hoss_arena_entries"))
+    saved = {
+        p: (a, b)
+        for p, a, b in await rows(world.db, "SELECT player_id, deck_a, deck_b FROM hoss_arena_entries")
+    }
     row = await world.db.read(lambda conn: battles.load(conn, started.battle_id))
     assert row is not None
     assert (row.player_id, row.guild_id, row.status) == (1, GUILD, "live")
     seat0, seat1 = json.loads(row.player_setup), json.loads(row.opponent_setup)
     assert (seat0["player_id"], seat1["player_id"]) == (1, 2)
-    assert seat0["extra"] == json.loads(str(saved[1]))
-    assert seat1["extra"] == json.loads(str(defence[2]))
+    assert seat0["extra"] == json.loads(str(saved[1][0]))
+    assert seat1["extra"] == json.loads(str(saved[2][1]))
     assert [b["card"] for b in seat0["extra"]["buffs"]] == ["buff_soins", "buff_vitesse"]
     assert [b["card"] for b in seat1["extra"]["buffs"]] == ["buff_degat", "buff_pv"]
     assert await rows(world.db, "SELECT battle_id FROM hoss_arena_attacks") == [(started.battle_id,)]
     assert row.timeout_job is not None  # the 2-minute deadline of the attacker's first pause
     (embed,) = started.message.embeds
+    assert embed.title is not None
     assert embed.title.key == "hoss.arena.battle.title"
     assert [b.custom_id for b in started.message.buttons] == [
         f"hoss:rdecide:1:{started.battle_id}:{row.pause}",
