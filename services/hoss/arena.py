@@ -1,11 +1,13 @@
 """The Arena's seasons in each server (« L'Arène »): registration with two locked decks, their saves, the
-hourly ranking, and the Sunday-midnight close that pays the rewards and unregisters everyone.
+hourly ranking, attacks (the opponent drawn and the battle started in one unit, or abandoned), and the
+Sunday-midnight close that plays out the live attacks, pays the rewards and unregisters everyone.
 
 A season is named by its server and the Paris date of its Monday; it closes at the next Monday 00:00
 Paris, by a job stored with the season (so a close missed while the bot was down runs once, at
 start-up). Registering locks the copies of both decks (`arena:a`, `arena:b`) and saves the decks as the
-battle reads them: opponents face those saved decks until the next save. The rules' numbers are in
-`engine/hoss/arena.py`; decisions in docs/hoss/arena.md.
+battle reads them: the attacker plays their saved deck A, opponents face the saved deck B, until the
+next save. An attack's battle is in `arena_battles.py`, its settlement in `arena_results.py`. The rules'
+numbers are in `engine/hoss/arena.py`; decisions in docs/hoss/arena.md.
 """
 
 from __future__ import annotations
