@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from emulator.records import RequestRecord
 from sandbox.harness import BotHarness
 from services.hoss import HossServices
-from tests.services.hoss.arena.test_arena import PARIS, TUESDAY_NOON, veteran, with_decks
+from tests.services.hoss.arena import PARIS, TUESDAY_NOON, veteran, with_decks
 
 CLOSES = datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC)
 

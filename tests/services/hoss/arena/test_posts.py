@@ -23,7 +23,7 @@ from services.platform.messages import MessageSpec, render_text
 from services.platform.scheduler import Job, Scheduler
 from store.db import Database
 from tests.e2e.payload_limits import problems
-from tests.services.hoss.arena.test_arena import GUILD, MONDAY, PARIS, TUESDAY_NOON, veteran, with_decks
+from tests.services.hoss.arena import GUILD, MONDAY, PARIS, TUESDAY_NOON, veteran, with_decks
 
 ANNOUNCE, MOVED = 9_100, 9_200
 CLOSES = datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC)
