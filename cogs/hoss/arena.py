@@ -130,6 +130,17 @@ class ArenaCommands(CommandsMixin):
         )
         await show_battle(interaction, started.battle_id, started.message)
 
+    @arena.command(name="cancel", description=desc("cmd.hoss.arena.cancel.description"))
+    @app_commands.guild_only()
+    async def arena_cancel(self, interaction: discord.Interaction[Any]) -> None:
+        """Put the registered decks back into their slots (« tu annules les changements »)."""
+        locale = await locale_of(interaction)
+        attack, defence = await hoss_of(interaction).arena.cancel_changes(
+            guild_of(interaction), interaction.user.id
+        )
+        spec = MessageSpec(content=Text("hoss.arena.cancelled", {"attack": attack, "defence": defence}))
+        await send(interaction, spec, locale)
+
     @arena.command(name="standings", description=desc("cmd.hoss.arena.standings.description"))
     @app_commands.guild_only()
     async def arena_standings(self, interaction: discord.Interaction[Any]) -> None:

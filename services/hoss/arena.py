@@ -17,6 +17,7 @@ import random
 import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from core.clock import Clock, to_db
@@ -28,6 +29,8 @@ from engine.hoss import (
     SHOWN_FROM,
     WINDOW,
     ArenaResult,
+    CreatureCard,
+    HossCatalog,
     Settlement,
     Standing,
     highest_unlocked_rank,
@@ -83,6 +86,16 @@ class NotRegistered(NotAllowed):
 
 class SeasonClosed(NotAllowed):
     key = "hoss.arena.error.closed"
+
+
+def registered_cards(deck: dict[str, Any], catalog: HossCatalog) -> tuple[list[str], list[str]]:
+    """A registered deck (its battle setup, as saved) as a deck slot holds it: the lines, then the buffs."""
+    lines = []
+    for line in deck["lines"]:
+        card = catalog.card(str(line["copies"][0]["card"]))
+        assert isinstance(card, CreatureCard), card
+        lines.append(card.line)
+    return lines, [str(buff["card"]) for buff in deck["buffs"]]
 
 
 def attack_label(attacker: int, number: int) -> str:
@@ -260,10 +273,22 @@ class ArenaService:
             ).fetchone()
             conn.execute(
                 "INSERT INTO hoss_arena_entries (guild_id, season, player_id, reached_at, registered_at, saved_at,"
-                " deck_a, deck_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " deck_a, deck_b, slot_a, slot_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, season, player_id) DO UPDATE SET saved_at = excluded.saved_at,"
-                " deck_a = excluded.deck_a, deck_b = excluded.deck_b",
-                (guild_id, season.isoformat(), player_id, to_db(now), to_db(now), to_db(now), deck_a, deck_b),
+                " deck_a = excluded.deck_a, deck_b = excluded.deck_b, slot_a = excluded.slot_a,"
+                " slot_b = excluded.slot_b",
+                (
+                    guild_id,
+                    season.isoformat(),
+                    player_id,
+                    to_db(now),
+                    to_db(now),
+                    to_db(now),
+                    deck_a,
+                    deck_b,
+                    slot_a,
+                    slot_b,
+                ),
             )
             commitment = conn.execute(
                 "SELECT commitment FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?",
@@ -271,6 +296,31 @@ class ArenaService:
             ).fetchone()[0]
             closes = self.closes_at(season)
             return Registration(season, closes, known is None, tuple(sorted(locked)), str(commitment))
+
+        return await self.db.write(unit)
+
+    async def cancel_changes(self, guild_id: int, player_id: int) -> tuple[int, int]:
+        """« … ou tu annules les changements »: the two decks as last registered go back into the slots
+        they were registered from, whatever was saved there since; returns those slots. The Arena's own
+        decks do not change (opponents already face them)."""
+        now = self.clock.now()
+        season = self.season_of(now).isoformat()
+
+        def unit(conn: sqlite3.Connection) -> tuple[int, int]:
+            row = conn.execute(
+                "SELECT deck_a, deck_b, slot_a, slot_b FROM hoss_arena_entries"
+                " WHERE guild_id = ? AND season = ? AND player_id = ?",
+                (guild_id, season, player_id),
+            ).fetchone()
+            if row is None:
+                raise NotRegistered()
+            if row[2] is None or row[3] is None:
+                raise NotAllowed("hoss.arena.error.no_slots")
+            slots = (int(row[2]), int(row[3]))
+            for deck, slot in zip(row[:2], slots, strict=True):
+                lines, buffs = registered_cards(json.loads(deck), self.decks.catalog)
+                self.decks.write_in(conn, now, player_id, slot, None, lines, buffs)
+            return slots
 
         return await self.db.write(unit)
 

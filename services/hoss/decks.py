@@ -16,6 +16,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from core.clock import Clock, to_db
@@ -302,16 +303,36 @@ class DeckService:
             if evaluation.problems:
                 raise DeckInvalid(evaluation.problems)
             ensure_player(conn, player_id, now)
-            conn.execute(
-                "INSERT INTO hoss_decks (player_id, slot, name, lines, buffs, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, slot) DO UPDATE SET"
-                " name = excluded.name, lines = excluded.lines, buffs = excluded.buffs,"
-                " updated_at = excluded.updated_at",
-                (player_id, slot, clean, json.dumps(lines), json.dumps(buffs), to_db(now)),
-            )
+            self.write_in(conn, now, player_id, slot, clean, lines, buffs)
             return self._view(conn, player_id, slot)
 
         return await self.db.write(unit)
+
+    def write_in(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        player_id: int,
+        slot: int,
+        name: str | None,
+        lines: Sequence[str],
+        buffs: Sequence[str],
+    ) -> None:
+        """Store a slot as given, inside the caller's unit: `save` after its checks, and the Arena putting
+        back the decks a player registered (which passed those checks when they were registered). No
+        `name` keeps the slot's (or names a new one after its number)."""
+        if name is None:
+            row = conn.execute(
+                "SELECT name FROM hoss_decks WHERE player_id = ? AND slot = ?", (player_id, slot)
+            ).fetchone()
+            name = str(row[0]) if row is not None else f"Deck {slot}"
+        conn.execute(
+            "INSERT INTO hoss_decks (player_id, slot, name, lines, buffs, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, slot) DO UPDATE SET"
+            " name = excluded.name, lines = excluded.lines, buffs = excluded.buffs,"
+            " updated_at = excluded.updated_at",
+            (player_id, slot, name, json.dumps(list(lines)), json.dumps(list(buffs)), to_db(now)),
+        )
 
     async def delete(self, player_id: int, slot: int) -> bool:
         """Empty a slot (and forget it as the active deck); False when it was already empty."""

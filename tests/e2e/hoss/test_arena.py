@@ -4,62 +4,23 @@ once), the standings around the player, an attack's public battle message agains
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 import pytest
 
 from core.clock import ManualClock
 from emulator.world import User
-from engine.hoss.catalog import CreatureCard, HossCatalog
+from sandbox.fixtures.hoss import arena_veteran as veteran
 from sandbox.harness import BotHarness
-from services.platform import ledger
-from services.platform.players import ensure_player
 from tests.e2e.hoss.test_ranked import gold, hoss, ledger_rows, shown
-
-GRANT = ledger.Movement("test.grant")
-DECK_A = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
-DECK_B = ["sq_archer", "orc_guerrier", "syl_mage", "hum_lancier", "syl_defenseur", "hum_defenseur"]
-BUFFS_A, BUFFS_B = ["buff_soins", "buff_vitesse"], ["buff_degat", "buff_pv"]
 
 pytestmark = pytest.mark.usefixtures("no_pacing")
 
 
-def line_path(catalog: HossCatalog, line: str) -> list[str]:
-    """A Rang 1, one of its Rang 2 and that one's Maître."""
-    creatures = sorted(
-        (c for c in catalog.cards if isinstance(c, CreatureCard) and c.line == line), key=lambda c: c.id
-    )
-    first = next(c for c in creatures if c.rank == 1)
-    second = next(c for c in creatures if c.parent == first.id)
-    third = next(c for c in creatures if c.parent == second.id)
-    return [first.id, second.id, third.id]
-
-
 async def arena_veteran(h: BotHarness, user: User, *, ranks: int = 3) -> None:
-    """Rang 5 unlocked (10 wins at ranks 1-4) and the cards of two Arena decks, saved in slots 1 and 2."""
+    """The sandbox's Arena veteran (sandbox/fixtures/hoss.py): Rang 5 and two decks in slots 1 and 2."""
     assert h.bot is not None
-    services = h.bot.services
-    now = services.clock.now()
-    decks = hoss(h).decks
-
-    def unit(conn: sqlite3.Connection) -> None:
-        ensure_player(conn, user.id, now)
-        for rank in range(1, 5):
-            conn.execute(
-                "INSERT INTO hoss_rank_progress (player_id, rank, wins, losses) VALUES (?, ?, 10, 0)",
-                (user.id, rank),
-            )
-        attrs = {"rarity": "basique", "stars": 0, "holo": False}
-        for line in DECK_A + DECK_B:
-            for card in line_path(decks.catalog, line)[:ranks]:
-                ledger.mint_card(conn, now, user.id, "hoss", card, GRANT, attrs)
-        for buff in BUFFS_A + BUFFS_B:
-            ledger.mint_card(conn, now, user.id, "hoss", buff, GRANT, attrs)
-
-    await services.db.write(unit)
-    await decks.save(user.id, 1, "Attaque", DECK_A, BUFFS_A)
-    await decks.save(user.id, 2, "Défense", DECK_B, BUFFS_B)
+    await veteran(h.bot.services, user.id, ranks=ranks)
 
 
 async def register(h: BotHarness, user: User) -> str:
@@ -98,6 +59,12 @@ async def test_register_attack_abandon_and_standings(harness: BotHarness) -> Non
     assert "dès que 2 joueurs sont inscrits" in await standings(harness, alice)
     again = await register(harness, alice)
     assert "Decks de l'Arène enregistrés" in again
+    await hoss(harness).decks.delete(alice.id, 1)  # an edit of the attack slot...
+    cancelled = await harness.emu.run_command(alice, "hoss arène annuler")  # ...cancelled
+    assert cancelled.message is not None
+    assert cancelled.message.ephemeral
+    assert "Changements annulés" in shown(cancelled.message)
+    assert (await hoss(harness).decks.show(alice.id, 1)).valid
     await arena_veteran(harness, bob)
     await register(harness, bob)
     assert "pas encore au classement" in await standings(harness, alice)
