@@ -34,7 +34,7 @@ pytestmark = pytest.mark.usefixtures("players")
 
 def narrate(match: Match[NimState], events: list[Event]) -> list[tuple[Target, MessageSpec]]:
     return [
-        (Target("channel", match.channel_id), MessageSpec(content=Text("x", dict(e.data)))) for e in events
+        (Target("channel", match.channel), MessageSpec(content=Text("x", dict(e.data)))) for e in events
     ]
 
 
