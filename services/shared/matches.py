@@ -8,7 +8,8 @@ use case commit together or not at all.
 Every save is guarded by the version the caller read (`UPDATE ... WHERE id = ? AND version = ?`, row
 count checked): two clicks, or a click and a timeout, can never both apply to the same state; the later
 one raises `StaleMatch` and changes nothing. A match is reached by id only from the server it belongs
-to: buttons carry bare ids, so another server's id reads exactly like an unknown one. Saves count: a
+to (or from DMs, for a match played there): buttons carry bare ids, so another server's id reads exactly
+like an unknown one. Saves count: a
 game may derive things from the version (Pillz seeds its AI's draws with it), so each step below saves
 once at most and says so.
 """
