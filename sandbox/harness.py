@@ -17,6 +17,7 @@ from core.settings import Settings
 from discord_app.bot import CardBot
 from emulator import DiscordEmulator
 from emulator.world import Channel, Guild, User
+from engine.rng import derive
 from services.platform.catalogs import DATA_DIR
 
 GUILD_NAME = "Club des cartes"
@@ -25,6 +26,11 @@ GAMES_CHANNEL = "parties"
 
 def _done_jobs(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT COUNT(*) FROM jobs WHERE state = 'done'").fetchone()[0])
+
+
+def _done_jobs_in(path: Path) -> int:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return _done_jobs(conn)
 
 
 class BotHarness:
@@ -49,6 +55,8 @@ class BotHarness:
         self.guild: Guild | None = None
         self.games_channel: Channel | None = None
         self._task: asyncio.Task[None] | None = None
+        self.owner_ids: frozenset[int] = frozenset()
+        self.starts = 0  # bot processes started so far: each restart draws from its own seeded stream
 
     async def start(self) -> None:
         emu = self.emu
@@ -58,13 +66,18 @@ class BotHarness:
         emu.install()
         self.guild = emu.add_guild(GUILD_NAME, locale="fr")
         self.games_channel = emu.add_channel(self.guild, GAMES_CHANNEL)
-        owner_ids = frozenset(emu.add_user(name, locale="fr", admin=True).id for name in self.owners)
+        self.owner_ids = frozenset(emu.add_user(name, locale="fr", admin=True).id for name in self.owners)
+        await self._start_bot()
+
+    async def _start_bot(self) -> None:
+        emu = self.emu
+        assert self.guild is not None
         settings = Settings(
             _env_file=None,
             discord_token=emu.bot_token,
             database_path=self.db_path,
             dev_guild_id=self.guild.id,
-            owner_ids=owner_ids,
+            owner_ids=self.owner_ids,
         )
         self.bot = CardBot(
             settings,
@@ -74,8 +87,12 @@ class BotHarness:
             guild_ready_timeout=0.01,
             data_dir=self.data_dir,
             extra_extensions=self.extra_extensions,
-            rng_seed=self.seed,
+            rng_seed=self.seed
+            if self.seed is None or not self.starts
+            else derive(self.seed, "start", self.starts),
         )
+        self.starts += 1
+        emu.gateway.ready.clear()  # after a restart: wait for this process's identify, not the last one's
         self._task = asyncio.create_task(self.bot.start(emu.bot_token), name="bot")
         ready = asyncio.create_task(emu.wait_ready(timeout=20))
         done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
@@ -86,12 +103,32 @@ class BotHarness:
         ready.result()
         await asyncio.wait_for(self.bot.wait_until_ready(), timeout=20)  # 'ready' dispatched, not just sent
 
-    async def stop(self) -> None:
+    async def _stop_bot(self) -> None:
         if self.bot is not None:
             await self.bot.close()
         if self._task is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await self._task
+        self.bot, self._task = None, None
+
+    async def restart(self, down: timedelta) -> int:
+        """Stop the bot, let `down` pass with no bot running, start a new one on the same database; returns
+        how many jobs the new process ran at start-up (the deadlines that passed while it was down).
+
+        Discord (the emulator) keeps running, as it does: the messages, users and channels stay. The new
+        process draws from a stream of its own, derived from the script's seed (a process reseeded with the
+        same seed would draw the same raffle seeds again), so a seeded script stays repeatable."""
+        await self._stop_bot()
+        self.clock.advance(down)
+        before = await asyncio.to_thread(_done_jobs_in, self.db_path)
+        await self._start_bot()
+        assert self.bot is not None
+        await self.bot.services.scheduler.run_due()
+        await self.settle()
+        return await self.bot.services.db.read(_done_jobs) - before
+
+    async def stop(self) -> None:
+        await self._stop_bot()
         self.emu.uninstall()
         await self.emu.stop()
 

@@ -21,12 +21,15 @@ from typing import Any
 
 from emulator.errors import EmulatorError
 from emulator.records import RecordedMessage
+from sandbox.fixtures import fixtures
 from sandbox.harness import BotHarness
 from sandbox.script import (
     Click,
     Command,
+    Given,
     Mention,
     Modal,
+    Restart,
     ScriptError,
     Select,
     Step,
@@ -140,6 +143,19 @@ class Sandbox:
             self.out(
                 f"-- {_duration(step.delta)} later ({h.clock.now():%Y-%m-%d %H:%M} UTC), {fired} job(s) ran"
             )
+        elif isinstance(step, Restart):
+            fired = await h.restart(step.down)
+            self.out(
+                f"-- restarted after {_duration(step.down)} down ({h.clock.now():%Y-%m-%d %H:%M} UTC),"
+                f" {fired} job(s) ran at start-up"
+            )
+        elif isinstance(step, Given):
+            fixture = fixtures().get(step.fixture)
+            if fixture is None:
+                raise ScriptError(f"unknown fixture {step.fixture!r}: {', '.join(sorted(fixtures()))}")
+            assert h.bot is not None
+            done = await fixture(h.bot.services, h.user(step.user).id)
+            self.out(f"-- given {step.user}: {done}")
         elif isinstance(step, Command):
             options: dict[str, Any] = {
                 k: h.user(v.name) if isinstance(v, Mention) else v for k, v in step.options.items()

@@ -4,6 +4,8 @@ alice: /profile                      alice: /group sub option:value other:"two w
 alice: click "Label"                 alice: select "Option"
 alice: modal field=value other="two words"
 wait 25h        (units s, m, h, d; combinable: 1d12h)
+restart         restart after 2h     (the bot stops, time passes while it is down, it starts again)
+given alice hoss-arena-ready         (a named starting situation: sandbox/fixtures/)
 user bob en dms-closed admin         (how a user appears to Discord; optional)
 # comment
 """
@@ -58,6 +60,23 @@ class Wait:
 
 
 @dataclass(frozen=True)
+class Restart:
+    """The bot process stops, `down` passes with nothing running, and a new process starts on the same
+    database (Discord keeps its messages): what a deploy or a crash does."""
+
+    down: timedelta = timedelta()
+
+
+@dataclass(frozen=True)
+class Given:
+    """A named starting situation for a user (sandbox/fixtures/), for what a script cannot reach in a
+    few lines: weeks of play, a collection of rare cards."""
+
+    user: str
+    fixture: str
+
+
+@dataclass(frozen=True)
 class UserSetup:
     name: str
     locale: str = "fr"
@@ -65,7 +84,7 @@ class UserSetup:
     admin: bool = False
 
 
-Step = Command | Click | Select | Modal | Wait | UserSetup
+Step = Command | Click | Select | Modal | Wait | Restart | Given | UserSetup
 
 _USER = re.compile(r"^(?P<user>[A-Za-z0-9_.-]{1,32})\s*:\s*(?P<rest>.+)$")
 _DURATION = re.compile(r"(\d+)\s*([smhd])")
@@ -124,6 +143,15 @@ def _single(rest: str, verb: str) -> str:
     return tokens[0]
 
 
+def _restart(rest: str) -> Restart:
+    words = rest.split()
+    if not words:
+        return Restart()
+    if len(words) == 2 and words[0] == "after":
+        return Restart(parse_duration(words[1]))
+    raise ScriptError("restart takes nothing or a downtime: restart, restart after 2h")
+
+
 def parse_line(line: str) -> Step | None:
     """One line of a script, or None for a blank line or a comment."""
     text = line.strip()
@@ -132,22 +160,41 @@ def parse_line(line: str) -> Step | None:
     head, _, rest = text.partition(" ")
     if head == "wait":
         return Wait(parse_duration(rest))
+    if head == "restart":
+        return _restart(rest)
+    if head == "given":
+        return _given(rest)
     if head == "user":
-        words = rest.split()
-        if not words:
-            raise ScriptError("user needs a name: user bob en dms-closed admin")
-        setup = UserSetup(words[0])
-        for word in words[1:]:
-            lowered = word.lower()
-            if lowered in _LOCALES:
-                setup = UserSetup(setup.name, _LOCALES[lowered], setup.dms_closed, setup.admin)
-            elif lowered == "dms-closed":
-                setup = UserSetup(setup.name, setup.locale, True, setup.admin)
-            elif lowered == "admin":
-                setup = UserSetup(setup.name, setup.locale, setup.dms_closed, True)
-            else:
-                raise ScriptError(f"unknown user property {word!r} (fr, en, en-gb, dms-closed, admin)")
-        return setup
+        return _user(rest)
+    return _user_step(text)
+
+
+def _given(rest: str) -> Given:
+    words = rest.split()
+    if len(words) != 2:
+        raise ScriptError("given takes a user and a fixture: given alice hoss-arena-ready")
+    return Given(words[0], words[1])
+
+
+def _user(rest: str) -> UserSetup:
+    words = rest.split()
+    if not words:
+        raise ScriptError("user needs a name: user bob en dms-closed admin")
+    setup = UserSetup(words[0])
+    for word in words[1:]:
+        lowered = word.lower()
+        if lowered in _LOCALES:
+            setup = UserSetup(setup.name, _LOCALES[lowered], setup.dms_closed, setup.admin)
+        elif lowered == "dms-closed":
+            setup = UserSetup(setup.name, setup.locale, True, setup.admin)
+        elif lowered == "admin":
+            setup = UserSetup(setup.name, setup.locale, setup.dms_closed, True)
+        else:
+            raise ScriptError(f"unknown user property {word!r} (fr, en, en-gb, dms-closed, admin)")
+    return setup
+
+
+def _user_step(text: str) -> Step:
     match = _USER.match(text)
     if match is None:
         raise ScriptError(

@@ -1,4 +1,5 @@
-"""/hoss: boosters and their opening, the odds, the collection, sales, fusion, decks and ranked battles.
+"""/hoss: boosters and their opening, the odds, the collection, sales, fusion, decks, ranked battles, the
+raffle (`cogs/hoss/raffle.py`) and the Arena (`cogs/hoss/arena.py`).
 
 Each command parses its options, calls the HOSS services (`services.hoss.HossServices`) and renders the
 result (`cogs/hoss/render.py`); buttons and selects are in `cogs/hoss/views.py`, the ranked battles'
@@ -17,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.hoss import render
+from cogs.hoss.arena import ARENA_ITEMS, ArenaCommands
 from cogs.hoss.battle import BATTLE_ITEMS, ladder_reply, notice_reply, show_battle, start_battle
 from cogs.hoss.decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
 from cogs.hoss.lookup import find_card, hoss_of, hoss_refs
@@ -103,7 +105,11 @@ Slot = app_commands.Range[int, 1, 4]
 
 
 class HossCog(
-    RaffleCommands, commands.GroupCog, group_name="hoss", group_description=desc("cmd.hoss.description")
+    RaffleCommands,
+    ArenaCommands,
+    commands.GroupCog,
+    group_name="hoss",
+    group_description=desc("cmd.hoss.description"),
 ):
     sell = app_commands.Group(name="sell", description=desc("cmd.hoss.sell.description"))
     deck = app_commands.Group(name="deck", description=desc("cmd.hoss.deck.description"))
@@ -440,5 +446,5 @@ class HossCog(
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *BATTLE_ITEMS, *RAFFLE_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *BATTLE_ITEMS, *RAFFLE_ITEMS, *ARENA_ITEMS)
     await bot.add_cog(HossCog(bot))

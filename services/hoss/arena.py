@@ -1,11 +1,13 @@
 """The Arena's seasons in each server (« L'Arène »): registration with two locked decks, their saves, the
-hourly ranking, and the Sunday-midnight close that pays the rewards and unregisters everyone.
+hourly ranking, attacks (the opponent drawn and the battle started in one unit, or abandoned), and the
+Sunday-midnight close that plays out the live attacks, pays the rewards and unregisters everyone.
 
 A season is named by its server and the Paris date of its Monday; it closes at the next Monday 00:00
 Paris, by a job stored with the season (so a close missed while the bot was down runs once, at
 start-up). Registering locks the copies of both decks (`arena:a`, `arena:b`) and saves the decks as the
-battle reads them: opponents face those saved decks until the next save. The rules' numbers are in
-`engine/hoss/arena.py`; decisions in docs/hoss/arena.md.
+battle reads them: the attacker plays their saved deck A, opponents face the saved deck B, until the
+next save. An attack's battle is in `arena_battles.py`, its settlement in `arena_results.py`. The rules'
+numbers are in `engine/hoss/arena.py`; decisions in docs/hoss/arena.md.
 """
 
 from __future__ import annotations
@@ -33,24 +35,30 @@ from engine.hoss import (
     opponents,
     rank,
     season_payouts,
-    settle,
     shared_copies,
 )
+from services.hoss import arena_battles, arena_results, battle_edits, battles
+from services.hoss.arena_posts import post_ranking, post_results
+from services.hoss.arena_results import AttackSettled as AttackSettled
+from services.hoss.battles import BattleResult
 from services.hoss.decks import DeckService, DeckView
 from services.hoss.gold import GOLD
+from services.hoss.ranked import RankedService
 from services.hoss.shop import rank_wins
 from services.platform import ledger
+from services.platform.messages import MessageSpec
 from services.platform.players import ensure_player
 from services.platform.recurrence import resolve_wall_time
 from services.platform.scheduler import Job, Scheduler, schedule
 from services.shared.collecting import DeckInvalid, Problem
 from store.db import Database
+from store.idempotency import once
 
 CLOSE_JOB = "hoss.arena.close"
 RANKING_JOB = "hoss.arena.ranking"
 LOCKS = ("arena:a", "arena:b")
 REASON_REWARD = "hoss.arena.reward"
-REASON_BATTLE = "hoss.arena.battle"
+AROUND = 5  # places shown above and below the player in their standings
 
 
 class ArenaLocked(NotAllowed):
@@ -69,11 +77,12 @@ class NoOpponent(NotAllowed):
     key = "hoss.arena.error.no_opponent"
 
 
-class AttackSettled(NotAllowed):
-    key = "hoss.arena.error.settled"
+class NotRegistered(NotAllowed):
+    key = "hoss.arena.error.not_registered"
 
 
-SETTLED = {ArenaResult.WIN: "won", ArenaResult.LOSS: "lost", ArenaResult.TIE: "tie"}
+class SeasonClosed(NotAllowed):
+    key = "hoss.arena.error.closed"
 
 
 def attack_label(attacker: int, number: int) -> str:
@@ -118,6 +127,25 @@ class Registration:
     closes_at: datetime
     fresh: bool  # False when this was a save of decks already registered
     locked: tuple[int, ...]  # the copies both decks hold
+    commitment: str  # SHA-256 of the season's secret matchmaking seed, revealed at the close
+
+
+@dataclass(frozen=True)
+class AttackStarted:
+    attack_id: int
+    battle_id: int
+    defender: int
+    replayed: bool  # a repeated click (same key): the battle the first one started
+    message: MessageSpec  # the public battle message to show (then `RankedService.attach` it)
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The player's place in the last hourly ranking and the players around them."""
+
+    me: Entry | None  # None: not registered, or not ranked yet
+    around: tuple[Entry, ...]  # up to AROUND places above and below, the player included, in order
+    players: int  # registered players this week (the ranking shows from SHOWN_FROM)
 
 
 @dataclass(frozen=True)
@@ -135,6 +163,7 @@ class ArenaService:
         self.clock = clock
         self.rng = rng  # SystemRandom in production: the season's matchmaking seed must be unpredictable
         self.decks = decks
+        self.catalog = decks.catalog
         self.zone: ZoneInfo = scheduler.zone
         scheduler.on(CLOSE_JOB, self.on_close)
         scheduler.on(RANKING_JOB, self.on_ranking)
@@ -236,7 +265,12 @@ class ArenaService:
                 " deck_a = excluded.deck_a, deck_b = excluded.deck_b",
                 (guild_id, season.isoformat(), player_id, to_db(now), to_db(now), to_db(now), deck_a, deck_b),
             )
-            return Registration(season, self.closes_at(season), known is None, tuple(sorted(locked)))
+            commitment = conn.execute(
+                "SELECT commitment FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?",
+                (guild_id, season.isoformat()),
+            ).fetchone()[0]
+            closes = self.closes_at(season)
+            return Registration(season, closes, known is None, tuple(sorted(locked)), str(commitment))
 
         return await self.db.write(unit)
 
@@ -244,106 +278,114 @@ class ArenaService:
 
     async def draw_opponent(self, guild_id: int, attacker: int) -> Attack:
         """The opponent of `attacker`'s next attack, or the attack already drawn and not yet settled (a
-        double click or a restart finds the same opponent: drawing again would let a player reroll)."""
-        now = self.clock.now()
-        season = self.season_of(now).isoformat()
+        double click or a restart finds the same opponent: drawing again would let a player reroll).
 
-        def unit(conn: sqlite3.Connection) -> Attack:
-            pending = _pending_attack(conn, attacker)
-            if pending is not None:
-                if pending.guild_id != guild_id:
-                    raise RegisteredElsewhere()
-                return pending
-            place = conn.execute(
-                "SELECT place FROM hoss_arena_entries WHERE guild_id = ? AND season = ? AND player_id = ?",
-                (guild_id, season, attacker),
-            ).fetchone()
-            if place is None or place[0] is None:
-                raise NotRanked()
-            nearby = [  # the attacker and the players up to WINDOW places above and below
-                int(r[0])
-                for r in conn.execute(
-                    "SELECT player_id FROM hoss_arena_entries WHERE guild_id = ? AND season = ?"
-                    " AND place BETWEEN ? AND ? ORDER BY place",
-                    (guild_id, season, int(place[0]) - WINDOW, int(place[0]) + WINDOW),
-                )
-            ]
-            since = to_db(now - timedelta(minutes=REMATCH_COOLDOWN_MINUTES))
-            recent = {
-                int(r[0])
-                for r in conn.execute(
-                    "SELECT defender_id FROM hoss_arena_attacks WHERE attacker_id = ? AND drawn_at > ?",
-                    (attacker, since),
-                )
-            }
-            candidates = opponents(nearby, attacker, recent)
-            if not candidates:
-                raise NoOpponent()
-            seed = conn.execute(
-                "SELECT seed FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?", (guild_id, season)
-            ).fetchone()[0]
-            number = 1 + int(
-                conn.execute(
-                    "SELECT COUNT(*) FROM hoss_arena_attacks WHERE guild_id = ? AND season = ? AND attacker_id = ?",
-                    (guild_id, season, attacker),
-                ).fetchone()[0]
+        The draw alone, for the tests and benchmarks of matchmaking: players go through `attack`, which
+        draws and starts the battle in one unit. An attack drawn here and never given a battle stays
+        'drawn' and blocks its attacker's next draw (one attack at a time) until `settle`."""
+        now = self.clock.now()
+        return await self.db.write(lambda conn: self._draw_in(conn, now, guild_id, attacker))
+
+    def _draw_in(self, conn: sqlite3.Connection, now: datetime, guild_id: int, attacker: int) -> Attack:
+        season = self.season_of(now).isoformat()
+        pending = _pending_attack(conn, attacker)
+        if pending is not None:
+            if pending.guild_id != guild_id:
+                raise RegisteredElsewhere()
+            return pending
+        status = conn.execute(
+            "SELECT status FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?", (guild_id, season)
+        ).fetchone()
+        place = conn.execute(
+            "SELECT place FROM hoss_arena_entries WHERE guild_id = ? AND season = ? AND player_id = ?",
+            (guild_id, season, attacker),
+        ).fetchone()
+        if place is None:
+            raise NotRegistered()
+        if status[0] != "open":
+            raise SeasonClosed()
+        if place[0] is None:
+            raise NotRanked()
+        nearby = [  # the attacker and the players up to WINDOW places above and below
+            int(r[0])
+            for r in conn.execute(
+                "SELECT player_id FROM hoss_arena_entries WHERE guild_id = ? AND season = ?"
+                " AND place BETWEEN ? AND ? ORDER BY place",
+                (guild_id, season, int(place[0]) - WINDOW, int(place[0]) + WINDOW),
             )
-            defender = candidates[
-                fair_draw.uniform(str(seed), attack_label(attacker, number), len(candidates))
-            ]
-            attack_id = conn.execute(
-                "INSERT INTO hoss_arena_attacks (guild_id, season, attacker_id, defender_id, number, candidates,"
-                " drawn_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (guild_id, season, attacker, defender, number, json.dumps(candidates), to_db(now)),
+        ]
+        since = to_db(now - timedelta(minutes=REMATCH_COOLDOWN_MINUTES))
+        recent = {
+            int(r[0])
+            for r in conn.execute(
+                "SELECT defender_id FROM hoss_arena_attacks WHERE attacker_id = ? AND drawn_at > ?",
+                (attacker, since),
+            )
+        }
+        candidates = opponents(nearby, attacker, recent)
+        if not candidates:
+            raise NoOpponent()
+        seed = conn.execute(
+            "SELECT seed FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?", (guild_id, season)
+        ).fetchone()[0]
+        number = 1 + int(
+            conn.execute(
+                "SELECT COUNT(*) FROM hoss_arena_attacks WHERE guild_id = ? AND season = ? AND attacker_id = ?",
+                (guild_id, season, attacker),
             ).fetchone()[0]
-            return Attack(int(attack_id), guild_id, season, attacker, defender, number, "drawn")
+        )
+        defender = candidates[fair_draw.uniform(str(seed), attack_label(attacker, number), len(candidates))]
+        attack_id = conn.execute(
+            "INSERT INTO hoss_arena_attacks (guild_id, season, attacker_id, defender_id, number, candidates,"
+            " drawn_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (guild_id, season, attacker, defender, number, json.dumps(candidates), to_db(now)),
+        ).fetchone()[0]
+        return Attack(int(attack_id), guild_id, season, attacker, defender, number, "drawn")
+
+    async def attack(self, guild_id: int, attacker: int, *, key: str | int) -> AttackStarted:
+        """Draw the opponent (or take the attack already drawn) and start its battle, in one unit: the
+        attacker's saved deck A live in seat 0 against the defender's saved deck B played by the AI. A
+        repeated `key` (a double click) gets the battle the first one started; one live battle per player."""
+        now = self.clock.now()
+        attack_key = str(key)
+
+        def work(conn: sqlite3.Connection) -> dict[str, int]:
+            live = battles.live_battle_id(conn, attacker)
+            if live is not None:
+                raise NotAllowed("hoss.error.ranked.live", battle=live)
+            drawn = self._draw_in(conn, now, guild_id, attacker)
+            seed = self.rng.getrandbits(62)
+            ids = (drawn.id, drawn.guild_id, drawn.season, attacker, drawn.defender)
+            battle = arena_battles.start(conn, now, ids, seed=seed, key=attack_key, catalog=self.catalog)
+            return {"player": attacker, "attack": drawn.id, "battle": battle, "defender": drawn.defender}
+
+        def unit(conn: sqlite3.Connection) -> AttackStarted:
+            ensure_player(conn, attacker, now)
+            stored, fresh = once(conn, f"hoss:arena:attack:{attack_key}", now, lambda: work(conn))
+            if stored["player"] != attacker:
+                raise NotAllowed()
+            row = battles.load(conn, stored["battle"])
+            assert row is not None
+            message = battle_edits.board_spec(conn, row, self.catalog)
+            return AttackStarted(stored["attack"], stored["battle"], stored["defender"], not fresh, message)
 
         return await self.db.write(unit)
+
+    async def forfeit(self, player_id: int, battle_id: int, guild: int | None) -> BattleResult:
+        """« Abandonner »: the player's live Arena battle ends as a loss, settled at once."""
+        now = self.clock.now()
+        return await self.db.write(
+            lambda conn: arena_battles.forfeit(
+                conn, now, player_id, battle_id, guild, self.catalog, RankedService.pace
+            )
+        )
 
     def settle_in(
         self, conn: sqlite3.Connection, now: datetime, attack_id: int, result: ArenaResult, battle_ref: str
     ) -> Settlement:
-        """Points and gold of a finished attack, once: the attack's 'drawn' -> result transition is the
-        guard. Called in the unit that ends the battle (an abandoned battle is settled as a `LOSS`)."""
-        row = conn.execute(
-            "SELECT guild_id, season, attacker_id, defender_id FROM hoss_arena_attacks WHERE id = ?",
-            (attack_id,),
-        ).fetchone()
-        if row is None:
-            raise ValueError(f"no arena attack {attack_id}")
-        guild_id, season, attacker, defender = int(row[0]), str(row[1]), int(row[2]), int(row[3])
-        moved = conn.execute(
-            "UPDATE hoss_arena_attacks SET status = ?, battle_ref = ?, settled_at = ? WHERE id = ? AND status = 'drawn'",
-            (SETTLED[result], battle_ref, to_db(now), attack_id),
-        ).rowcount
-        if moved != 1:
-            raise AttackSettled()
-        points = dict(
-            conn.execute(
-                "SELECT player_id, points FROM hoss_arena_entries WHERE guild_id = ? AND season = ?"
-                " AND player_id IN (?, ?)",
-                (guild_id, season, attacker, defender),
-            ).fetchall()
-        )
-        outcome = settle(int(points.get(attacker, 0)), int(points.get(defender, 0)), result)
-        why = ledger.Movement(REASON_BATTLE, ref=str(attack_id))
-        for player, new_points, gold in (
-            (attacker, outcome.attacker_points, outcome.attacker_gold),
-            (defender, outcome.defender_points, outcome.defender_gold),
-        ):
-            conn.execute(
-                "UPDATE hoss_arena_entries SET points = ?, reached_at = CASE WHEN points = ? THEN reached_at ELSE ? END"
-                " WHERE guild_id = ? AND season = ? AND player_id = ?",
-                (new_points, new_points, to_db(now), guild_id, season, player),
-            )
-            ledger.credit(conn, now, player, GOLD, gold, why)  # defence gold arrives offline too
-        if result is ArenaResult.WIN:
-            conn.execute(
-                "UPDATE hoss_arena_entries SET attack_wins = attack_wins + 1"
-                " WHERE guild_id = ? AND season = ? AND player_id = ?",
-                (guild_id, season, attacker),
-            )
-        return outcome
+        """Points and gold of a finished attack, once (`arena_results.settle_attack`); a battle's end
+        settles its attack through `arena_results.settle_battle`."""
+        return arena_results.settle_attack(conn, now, attack_id, result, battle_ref)
 
     async def settle(self, attack_id: int, result: ArenaResult, battle_ref: str) -> Settlement:
         now = self.clock.now()
@@ -385,6 +427,9 @@ class ArenaService:
         if upcoming < self.closes_at(date.fromisoformat(season)):
             key = f"{guild_id}:{season}:{to_db(upcoming)}"
             schedule(conn, now, RANKING_JOB, upcoming, job.payload, period_key=key)
+        post_ranking(
+            conn, now, guild_id, date.fromisoformat(season), self.closes_at(date.fromisoformat(season))
+        )
 
     async def standings(self, guild_id: int) -> list[Entry]:
         """This week's last hourly ranking, empty until 2 players are registered."""
@@ -402,11 +447,31 @@ class ArenaService:
 
         return await self.db.read(unit)
 
+    async def standing_of(self, guild_id: int, player_id: int) -> Standings:
+        """The player's place in this week's last hourly ranking and up to AROUND places on each side."""
+        entries = await self.standings(guild_id)
+        ranked = [e for e in entries if e.place is not None]
+        registered = await self.db.read(
+            lambda conn: int(
+                conn.execute(
+                    "SELECT COUNT(*) FROM hoss_arena_entries WHERE guild_id = ? AND season = ?",
+                    (guild_id, self.season_of(self.clock.now()).isoformat()),
+                ).fetchone()[0]
+            )
+        )
+        me = next((e for e in ranked if e.player_id == player_id), None)
+        if me is None:
+            return Standings(None, (), registered)
+        index = ranked.index(me)
+        return Standings(me, tuple(ranked[max(0, index - AROUND) : index + AROUND + 1]), registered)
+
     # -- the close -------------------------------------------------------------------------------------
 
     def on_close(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        """Sunday midnight: the final ranking, the rewards through the ledger, every deck released."""
+        """Sunday midnight: the attack battles still live played to their end by the AI and settled, then
+        the final ranking, the rewards through the ledger, every deck released."""
         guild_id, season = int(job.payload["guild"]), str(job.payload["season"])
+        arena_battles.finish_season(conn, now, guild_id, season, self.catalog, RankedService.pace)
         order = self._rank_now(conn, guild_id, season, now)
         paid = season_payouts(order)
         why = ledger.Movement(REASON_REWARD, ref=f"{guild_id}:{season}")
@@ -425,6 +490,7 @@ class ArenaService:
         ).rowcount
         if closed != 1:
             raise RuntimeError(f"arena season {guild_id}/{season} closed twice")  # rolls the unit back
+        post_results(conn, now, guild_id, date.fromisoformat(season))
 
     async def result(self, guild_id: int, season: date) -> SeasonResult | None:
         def unit(conn: sqlite3.Connection) -> SeasonResult | None:

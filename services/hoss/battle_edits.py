@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.hoss import ENGINE, HossCatalog
-from services.hoss import battles
+from services.hoss import arena_results, battles
 from services.hoss.battle_render import battle_spec
 from services.hoss.battle_view import Board, Now, boards
 from services.hoss.battles import PLAYER, BattleRow
@@ -30,6 +30,7 @@ def now_of(conn: sqlite3.Connection, row: BattleRow) -> Now:
     state = row.hoss_state
     timed_out = row.pause - 1 in battles.timeout_pauses(conn, row) if row.live else False
     return Now(
+        arena=arena_results.tag_of(conn, row.id),
         battle_id=row.id,
         rank=row.rank,
         owner=row.player_id,
@@ -80,19 +81,40 @@ def queue_edits(
     assert row is not None
     if row.message_item is None or not records:
         return 0
+    first_new = int(records[0]["round"])
+    earlier = [r for r in battles.rounds(conn, battle_id) if int(r["round"]) < first_new]
+    shown = boards(now_of(conn, row), earlier, records)
+    _enqueue(conn, now, row, [_spec(conn, row, board, catalog) for board in shown], pace)
+    return len(shown)
+
+
+def queue_now(
+    conn: sqlite3.Connection, now: datetime, battle_id: int, catalog: HossCatalog, pace: timedelta
+) -> bool:
+    """Queue one edit showing the battle as it is now, after the edits still waiting (a battle that
+    ended without a round, e.g. abandoned); False while the battle has no message."""
+    row = battles.load(conn, battle_id)
+    assert row is not None
+    if row.message_item is None:
+        return False
+    _enqueue(conn, now, row, [board_spec(conn, row, catalog)], pace)
+    return True
+
+
+def _enqueue(
+    conn: sqlite3.Connection, now: datetime, row: BattleRow, specs: Sequence[MessageSpec], pace: timedelta
+) -> None:
+    """The edits of the battle's message, `pace` apart, the first due now or `pace` after the last edit
+    still waiting."""
+    assert row.message_item is not None
     message = conn.execute(
         "SELECT target_id, players FROM outbox WHERE id = ?", (row.message_item,)
     ).fetchone()
     target = Target("channel", int(message[0]), players=tuple(json.loads(message[1])))
-    first_new = int(records[0]["round"])
-    earlier = [r for r in battles.rounds(conn, battle_id) if int(r["round"]) < first_new]
     waiting = edits_waiting(conn, row.message_item)
     due = now if waiting is None else max(now, waiting + pace)
-    shown = boards(now_of(conn, row), earlier, records)
-    for index, board in enumerate(shown):
-        spec = _spec(conn, row, board, catalog)
+    for index, spec in enumerate(specs):
         enqueue(conn, now, target, spec, edit_of=row.message_item, not_before=due + index * pace)
-    return len(shown)
 
 
 def edits_owed(conn: sqlite3.Connection, row: BattleRow, message_id: int) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from core.i18n import format_int
 from core.settings import SUPPORTED_LOCALES
 from engine.hoss import HossCatalog
+from services.hoss.arena_results import ArenaReward
 from services.hoss.battle_view import Board, CreatureView, EventView, SideView, events_of, named, side_of
 from services.hoss.battles import BattleResult
 from services.hoss.keys import RACE_KEYS, RANK_NAME_KEYS
@@ -101,7 +102,35 @@ def event_line(event: EventView, names: dict[str, str], catalog: HossCatalog, lo
     return "• " + render_text(Text(EVENT_KEYS[event.kind], params), locale)
 
 
+ARENA_TITLES = {
+    "won": "hoss.arena.battle.won",
+    "lost": "hoss.arena.battle.lost",
+    "draw": "hoss.arena.battle.draw",
+}
+
+
+def arena_result_text(result: BattleResult, reward: ArenaReward, locale: str) -> str:
+    """An attack's end: both sides' points and gold (public: the ranking and the table are)."""
+    title = "hoss.arena.battle.abandoned" if reward.abandoned else ARENA_TITLES[result.status]
+    lines = [f"**{render_text(Text(title), locale)}**"]
+    if not reward.abandoned:
+        lines.append(render_text(Text(result.reason), locale))
+    sides = {
+        "points": format_int(reward.attacker_points, locale),
+        "change": f"{reward.attacker_change:+d}",
+        "gold": Text("hoss.gold_amount", {"amount": format_int(reward.attacker_gold, locale)}),
+        "defender": f"<@{reward.defender}>",
+        "defender_points": format_int(reward.defender_points, locale),
+        "defender_change": f"{reward.defender_change:+d}",
+        "defender_gold": Text("hoss.gold_amount", {"amount": format_int(reward.defender_gold, locale)}),
+    }
+    lines.append(render_text(Text("hoss.arena.battle.reward", sides), locale))
+    return "\n".join(lines)
+
+
 def result_text(result: BattleResult, locale: str) -> str:
+    if result.arena is not None:
+        return arena_result_text(result, result.arena, locale)
     lines = [
         f"**{render_text(Text(STATUS_TITLES[result.status]), locale)}**",
         render_text(Text(result.reason), locale),
@@ -126,6 +155,9 @@ def card_names(board: Board, catalog: HossCatalog, locale: str) -> dict[str, str
 def description(board: Board, catalog: HossCatalog, locale: str) -> str:
     names = card_names(board, catalog, locale)
     lines = [render_text(Text("hoss.battle.round", {"round": board.round}), locale)]
+    if board.arena is not None:
+        against = Text("hoss.arena.battle.against", {"defender": f"<@{board.arena.defender}>"})
+        lines.insert(0, render_text(against, locale))
     lines += [event_line(e, names, catalog, locale) for e in board.events]
     if board.final and board.status == "live":
         if board.ai_decided:
@@ -152,10 +184,13 @@ def buttons(board: Board) -> tuple[Button, ...]:
     if board.status != "live":
         return ()
     owner, battle = board.owner, board.battle_id
-    return (
+    shown: tuple[Button, ...] = (
         Button(Text("hoss.battle.decide"), f"hoss:rdecide:{owner}:{battle}:{board.pause}", "primary"),
         Button(Text("hoss.battle.skip"), f"hoss:rskip:{owner}:{battle}", "danger"),
     )
+    if board.arena is not None:  # the cog's AbandonButton: « Un combat abandonné compte comme une défaite »
+        shown += (Button(Text("hoss.arena.battle.abandon"), f"hoss:aquit:{owner}:{battle}", "secondary"),)
+    return shown
 
 
 def log_name(battle_id: int) -> str:
@@ -166,9 +201,15 @@ def battle_spec(board: Board, catalog: HossCatalog, log: str | None = None) -> M
     """The public battle message at `board`; `log` (the finished battle's) is attached to its final
     version, never to a live battle's (it holds the seed)."""
     title = Text("hoss.battle.title", {"battle": board.battle_id, "rank": Text(RANK_NAME_KEYS[board.rank])})
+    opponent = Text("hoss.battle.ai")
+    if board.arena is not None:
+        title, opponent = (
+            Text("hoss.arena.battle.title", {"battle": board.battle_id}),
+            Text("hoss.arena.battle.defence"),
+        )
     fields = (
         EmbedField(Text("hoss.battle.you"), side_field(board, 0, catalog), inline=False),
-        EmbedField(Text("hoss.battle.ai"), side_field(board, 1, catalog), inline=False),
+        EmbedField(opponent, side_field(board, 1, catalog), inline=False),
     )
     body = in_every_language(lambda locale: description(board, catalog, locale))
     attached: tuple[Attachment, ...] = ()

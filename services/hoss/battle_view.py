@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from services.hoss.arena_results import ArenaTag
 from services.hoss.battles import PLAYER, SEAT_PREFIX, BattleResult
 
 # The events the board shows (every event stays in the log).
@@ -70,6 +71,7 @@ class Board:
     deadline: datetime | None  # when the AI decides for the player, while live
     ai_decided: bool  # the AI took the player's previous pause (its deadline passed)
     result: BattleResult | None
+    arena: ArenaTag | None = None  # an Arena attack: whom it attacks (its title and « Abandonner »)
 
 
 def side_of(data: Mapping[str, Any]) -> SideView:
@@ -127,6 +129,7 @@ class Now:
     ai_decided: bool
     result: BattleResult | None
     seats: Sequence[Mapping[str, Any]]  # ENGINE.view(state, player)["seats"]
+    arena: ArenaTag | None = None
 
 
 def boards(
@@ -174,4 +177,5 @@ def _board(
         deadline=now.deadline,
         ai_decided=now.ai_decided,
         result=now.result,
+        arena=now.arena,
     )

@@ -39,6 +39,8 @@ from engine.hoss import (
     to_state,
 )
 from engine.protocol import PlayerSetup
+from services.hoss import arena_results
+from services.hoss.arena_results import ArenaReward
 from services.hoss.gold import GOLD
 from services.platform import ledger
 from services.shared.matches import Author, Match, Matches, MatchRules, MatchTexts, Played, StaleMatch
@@ -351,6 +353,7 @@ class BattleResult:
     gold: int  # credited for the battle
     wins: int  # counted wins at the rank after this battle
     milestone: int | None  # the notice id of a milestone reached by this win
+    arena: ArenaReward | None = None  # an Arena attack's points and gold, instead of the ranked reward
 
 
 def result_of(row: BattleRow, state: HossState) -> BattleResult | None:
@@ -358,19 +361,21 @@ def result_of(row: BattleRow, state: HossState) -> BattleResult | None:
     if row.live or row.reward is None:
         return None
     r = row.reward
+    arena = r.get("arena")  # an Arena battle's reward holds only this (services/hoss/arena_results.py)
     return BattleResult(
         status=row.status,
         counted=bool(row.counted),
         rounds=state.round,
         reason=state.reason,
         scores=tuple(state.scores),
-        base=r["base"],
-        tenth_win=r["tenth_win"],
-        fast_bonus=r["fast_bonus"],
-        flawless_bonus=r["flawless_bonus"],
+        base=r.get("base", 0),
+        tenth_win=r.get("tenth_win", False),
+        fast_bonus=r.get("fast_bonus", 0),
+        flawless_bonus=r.get("flawless_bonus", 0),
         gold=row.gold,
-        wins=r["wins"],
-        milestone=r["milestone"],
+        wins=r.get("wins", 0),
+        milestone=r.get("milestone"),
+        arena=None if arena is None else ArenaReward.from_json(arena),
     )
 
 
@@ -389,6 +394,10 @@ def settle(
         raise NotAllowed("hoss.error.ranked.over")
     won = PLAYER in state.winners
     status = "won" if won else "lost" if state.winners else "draw"
+    arena = arena_results.settle_battle(conn, now, row.id, state.winners)
+    if arena is not None:  # an Arena attack: its points and gold, no rank progress, no ranked gold
+        end(conn, now, row.id, status, arena, int(arena["arena"]["attacker_gold"]), stepped=stepped)
+        return
     progress = conn.execute(
         "SELECT wins FROM hoss_rank_progress WHERE player_id = ? AND rank = ?", (row.player_id, row.rank)
     ).fetchone()
@@ -413,10 +422,29 @@ def settle(
             ).fetchone()
             notice_id = int(found[0]) if found else None
     details = {**asdict(reward), "deaths": deaths, "wins": wins, "milestone": notice_id}
-    result = {"status": status, "counted": reward.counted, "reward": details, "gold": reward.total}
-    MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {}))
+    end(conn, now, row.id, status, details, reward.total, counted=reward.counted, stepped=stepped)
     if reward.total:
         ledger.credit(conn, now, row.player_id, GOLD, reward.total, ledger.Movement(REASON, ref=str(row.id)))
+
+
+def end(
+    conn: sqlite3.Connection,
+    now: datetime,
+    battle_id: int,
+    status: str,
+    details: Mapping[str, Any],
+    gold: int,
+    *,
+    counted: bool = True,
+    stepped: Mapping[str, Any] | None = None,
+) -> None:
+    """The transition 'live' -> `status` with its reward, once (the match goes 'over', one save holding
+    `stepped` too): a second end raises, rolling back its unit."""
+    row = load(conn, battle_id)
+    if row is None or not row.live:
+        raise NotAllowed("hoss.error.ranked.over")
+    result = {"status": status, "counted": counted, "reward": dict(details), "gold": gold}
+    MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {}))
 
 
 def step(

@@ -6,7 +6,19 @@ from datetime import timedelta
 
 import pytest
 
-from sandbox.script import Click, Command, Mention, Modal, ScriptError, Select, UserSetup, Wait, parse_line
+from sandbox.script import (
+    Click,
+    Command,
+    Given,
+    Mention,
+    Modal,
+    Restart,
+    ScriptError,
+    Select,
+    UserSetup,
+    Wait,
+    parse_line,
+)
 
 
 def test_blank_and_comment_lines_are_skipped() -> None:
@@ -45,13 +57,30 @@ def test_click_select_modal() -> None:
     )
 
 
+def test_restart_and_given() -> None:
+    assert parse_line("restart") == Restart()
+    assert parse_line("restart after 1d2h") == Restart(timedelta(hours=26))
+    assert parse_line("given alice hoss-arena-ready") == Given("alice", "hoss-arena-ready")
+
+
 def test_user_setup() -> None:
     assert parse_line("user bob en dms-closed") == UserSetup("bob", "en-US", True, False)
 
 
 @pytest.mark.parametrize(
     "text",
-    ["wait forever", "alice /profile", "alice: dance", 'alice: click "unclosed', "alice: / opt:1", "user"],
+    [
+        "wait forever",
+        "alice /profile",
+        "alice: dance",
+        'alice: click "unclosed',
+        "alice: / opt:1",
+        "user",
+        "restart soon",
+        "restart after",
+        "given alice",
+        "given alice two fixtures",
+    ],
 )
 def test_bad_lines_are_explained(text: str) -> None:
     with pytest.raises(ScriptError):

@@ -372,6 +372,27 @@ def _check_v17(conn: sqlite3.Connection) -> None:
     assert found == [(66,)]
 
 
+def _seed_v15(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "INSERT INTO hoss_arena_seasons (guild_id, season, seed, commitment, opened_at) VALUES (5, '2026-01-05',"
+        " 'ab', 'cd', ?)",
+        (AT,),
+    )
+    conn.execute(
+        "INSERT INTO hoss_arena_attacks (id, guild_id, season, attacker_id, defender_id, number, candidates,"
+        " drawn_at) VALUES (3, 5, '2026-01-05', 11, 12, 1, '[12]', ?)",
+        (AT,),
+    )
+
+
+def _check_v15(conn: sqlite3.Connection) -> None:
+    """An attack drawn before its battle was linked to it (migration 0019) keeps no battle."""
+    row = conn.execute(
+        "SELECT status, defender_id, battle_id FROM hoss_arena_attacks WHERE id = 3"
+    ).fetchone()
+    assert tuple(row) == ("drawn", 12, None)
+
+
 SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.Connection], None]]] = {
     1: (_seed_v1, _check_v1),
     2: (_seed_v2, _check_v2),
@@ -381,6 +402,7 @@ SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.C
     6: (_seed_v6, _check_v6),
     9: (_seed_v9, _check_v9),
     11: (_seed_v11, _check_v11),
+    15: (_seed_v15, _check_v15),
     17: (_seed_v17, _check_v17),
 }
 

@@ -18,7 +18,9 @@ from tests.e2e.authorization import (
     World,
     click,
     command,
+    id_in,
 )
+from tests.e2e.hoss.test_arena import arena_pair
 from tests.e2e.hoss.test_ranked import here, hoss, start_rank_1, with_deck
 
 
@@ -35,6 +37,19 @@ async def hoss_battle(w: World) -> Scene:
         await ranked.skip_to_end(alice.id, battle, here(w.h))
 
     return Scene({"battle": battle, "pause": view.pause, "message": public.id}, "alice", end=end)
+
+
+async def hoss_arena_battle(w: World) -> Scene:
+    """Alice's live Arena attack against Bob's defence deck."""
+    alice, _ = await arena_pair(w.h)
+    attacked = await w.h.emu.run_command(alice, "hoss arène attaquer", channel=w.here)
+    assert attacked.message is not None
+    battle = id_in(attacked.message, f"hoss:aquit:{alice.id}:")
+
+    async def end(w: World) -> None:
+        await hoss(w.h).arena.forfeit(alice.id, battle, here(w.h))
+
+    return Scene({"battle": battle}, "alice", end=end)
 
 
 async def hoss_collection(w: World) -> Scene:
@@ -91,6 +106,12 @@ ROWS = (
         "hoss Défenseur select",
         hoss_battle,
         click("hoss:rmove:{me}:{battle}:{pause}:{message}", ["a5 a1"]),
+        (STRANGER, OTHER_SERVER, AFTER_END),
+    ),
+    Row(
+        "hoss Abandonner (Arena)",
+        hoss_arena_battle,
+        click("hoss:aquit:{me}:{battle}"),
         (STRANGER, OTHER_SERVER, AFTER_END),
     ),
     Row("/hoss battle", hoss_battle, command("hoss battle", battle="{battle}"), (STRANGER, OTHER_SERVER)),

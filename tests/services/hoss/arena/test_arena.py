@@ -4,19 +4,15 @@ copy, one server a week), locks, the hourly ranking, the Sunday-midnight close p
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.clock import ManualClock, to_db
+from core.clock import to_db
 from core.errors import DomainError
 from engine import fair_draw
-from engine.hoss import ArenaResult, CreatureCard, HossCatalog
+from engine.hoss import ArenaResult
 from services.hoss.arena import (
     CLOSE_JOB,
     ArenaLocked,
@@ -27,125 +23,25 @@ from services.hoss.arena import (
     RegisteredElsewhere,
     attack_label,
 )
-from services.hoss.decks import DeckService
-from services.hoss.gold import GOLD
 from services.platform import ledger
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
 from services.shared.collecting import DeckInvalid
-from store.db import Database
 from tests.services.conftest import check_conservation
-
-PARIS = ZoneInfo("Europe/Paris")
-GUILD, OTHER = 700, 800
-MONDAY = date(2026, 1, 5)
-TUESDAY_NOON = datetime(2026, 1, 6, 11, 0, tzinfo=UTC)
-GRANT = ledger.Movement("test.grant")
-DECK_A = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
-DECK_B = ["sq_archer", "orc_guerrier", "syl_mage", "hum_lancier", "syl_defenseur", "hum_defenseur"]
-BUFFS_A, BUFFS_B = ["buff_soins", "buff_vitesse"], ["buff_degat", "buff_pv"]
-
-
-@pytest.fixture
-async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
-    instance = Scheduler(db, clock, PARIS)
-    yield instance
-    await instance.stop()
-
-
-@pytest.fixture
-def decks(db: Database, clock: ManualClock, catalog: HossCatalog) -> DeckService:
-    return DeckService(db, clock, catalog)
-
-
-@pytest.fixture
-async def arena(db: Database, clock: ManualClock, sched: Scheduler, decks: DeckService) -> ArenaService:
-    clock.set(TUESDAY_NOON)
-    service = ArenaService(db, clock, random.Random(5), sched, decks)
-    assert await sched.run_due() == 0
-    return service
-
-
-@dataclass
-class World:
-    """The Arena with what its tests set up: veterans, their two decks, registrations."""
-
-    db: Database
-    clock: ManualClock
-    catalog: HossCatalog
-    decks: DeckService
-    arena: ArenaService
-    sched: Scheduler
-
-    async def enroll(self, *players: int) -> None:
-        """Veterans with both decks saved in slots 1 and 2, registered in GUILD."""
-        for player in players:
-            await veteran(self.db, self.clock, self.catalog, player)
-            await with_decks(self.decks, player)
-            await self.arena.register(GUILD, player, 1, 2)
-
-
-@pytest.fixture
-def world(
-    db: Database,
-    clock: ManualClock,
-    catalog: HossCatalog,
-    decks: DeckService,
-    arena: ArenaService,
-    sched: Scheduler,
-) -> World:
-    return World(db, clock, catalog, decks, arena, sched)
-
-
-def path(catalog: HossCatalog, line: str) -> list[str]:
-    """A Rang 1, one of its Rang 2 and that one's Maître."""
-    creatures = [c for c in catalog.cards if isinstance(c, CreatureCard) and c.line == line]
-    first = next(c for c in creatures if c.rank == 1)
-    second = next(c for c in sorted(creatures, key=lambda c: c.id) if c.parent == first.id)
-    third = next(c for c in sorted(creatures, key=lambda c: c.id) if c.parent == second.id)
-    return [first.id, second.id, third.id]
-
-
-async def veteran(
-    db: Database, clock: ManualClock, catalog: HossCatalog, player: int, *, rank5: bool = True, ranks: int = 3
-) -> None:
-    """A player who unlocked Rang 5 (10 wins at ranks 1-4) and owns both Arena decks' cards."""
-    now = clock.now()
-
-    def unit(conn: sqlite3.Connection) -> None:
-        ensure_player(conn, player, now)
-        for rank in range(1, 5 if rank5 else 4):
-            conn.execute(
-                "INSERT INTO hoss_rank_progress (player_id, rank, wins, losses) VALUES (?, ?, 10, 0)",
-                (player, rank),
-            )
-        attrs = {"rarity": "basique", "stars": 0, "holo": False}
-        for line in DECK_A + DECK_B:
-            for card in path(catalog, line)[:ranks]:
-                ledger.mint_card(conn, now, player, "hoss", card, GRANT, attrs)
-        for buff in BUFFS_A + BUFFS_B:
-            ledger.mint_card(conn, now, player, "hoss", buff, GRANT, attrs)
-
-    await db.write(unit)
-
-
-async def balance(db: Database, player: int) -> int:
-    return await db.read(lambda conn: ledger.balance(conn, player, GOLD))
-
-
-async def with_decks(decks: DeckService, player: int) -> None:
-    await decks.save(player, 1, "A", DECK_A, BUFFS_A)
-    await decks.save(player, 2, "B", DECK_B, BUFFS_B)
-
-
-async def locks(db: Database, player: int) -> dict[str, int]:
-    rows = await db.read(
-        lambda conn: conn.execute(
-            "SELECT locked_by, COUNT(*) FROM cards WHERE owner_id = ? AND locked_by IS NOT NULL GROUP BY 1",
-            (player,),
-        ).fetchall()
-    )
-    return {str(r[0]): int(r[1]) for r in rows}
+from tests.services.hoss.arena import (
+    BUFFS_A,
+    BUFFS_B,
+    DECK_A,
+    DECK_B,
+    GUILD,
+    MONDAY,
+    OTHER,
+    PARIS,
+    World,
+    balance,
+    locks,
+    ranked_season,
+    veteran,
+    with_decks,
+)
 
 
 async def test_registration_locks_both_decks_and_is_saved_again_by_the_same_call(world: World) -> None:
@@ -281,22 +177,6 @@ async def test_the_season_follows_paris_time_across_daylight_saving(arena: Arena
     assert arena.season_of(datetime(2026, 3, 29, 22, 0, tzinfo=UTC)) == date(2026, 3, 30)  # Monday 00:00
     assert arena.closes_at(date(2026, 3, 23)) == datetime(2026, 3, 29, 22, 0, tzinfo=UTC)
     assert arena.closes_at(date(2026, 10, 19)) == datetime(2026, 10, 25, 23, 0, tzinfo=UTC)  # back to UTC+1
-
-
-async def ranked_season(world: World, players: int) -> None:
-    """`players` registered, points 0..n-1 (player 1 last), one hourly ranking done."""
-    for player in range(1, players + 1):
-        await veteran(world.db, world.clock, world.catalog, player)
-        await with_decks(world.decks, player)
-        await world.arena.register(GUILD, player, 1, 2)
-
-    def points(conn: sqlite3.Connection) -> None:
-        for player in range(1, players + 1):
-            conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player - 1, player))
-
-    await world.db.write(points)
-    world.clock.advance(timedelta(hours=1))
-    await world.sched.run_due()
 
 
 async def test_the_opponent_is_drawn_in_the_window_and_not_twice_within_the_hour(world: World) -> None:

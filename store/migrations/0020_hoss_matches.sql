@@ -23,7 +23,8 @@
 -- uses): every reference to a battle outside these tables names that number and keeps working unchanged,
 -- colliding or not: the buttons already posted in Discord (hoss:rdecide:<owner>:<battle>:...), the
 -- pending outbox items that carry those buttons, the timeout jobs' payloads ({"battle": id, "pause": n}),
--- the ledger's refs (reason 'hoss.ranked', ref = the battle), the answers stored under idempotency keys,
+-- the ledger's refs (reason 'hoss.ranked', ref = the battle), an Arena attack's battle
+-- (hoss_arena_attacks.battle_id), the answers stored under idempotency keys,
 -- the log files' names and the battle numbers players see and type (`/hoss battle battle:12`). Renumbering
 -- would have rewritten the jobs and left every posted button, pending outbox item and ledger row of a
 -- colliding battle naming another game's match (or nothing). The match id is internal: the moves, the

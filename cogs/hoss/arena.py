@@ -1,0 +1,141 @@
+"""/hoss arena …: registering for this week's Arena with two decks, attacking, the standings, and the
+« Abandonner » button of an Arena battle.
+
+The Arena belongs to the server where the command is used (services/hoss/arena.py decides everything
+else). An attack's battle is a HOSS battle: its public message, private decision controls, deadline and
+skip are the ranked battles' (cogs/hoss/battle.py); only its « Abandonner » button is answered here.
+
+| custom_id | what |
+|---|---|
+| `hoss:aquit:<owner>:<battle>` | abandon the Arena battle: it counts as a loss (battle message) |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.hoss.battle import show_battle
+from cogs.hoss.decks import problem_text
+from cogs.hoss.lookup import hoss_of
+from cogs.shared.components import check_owner
+from cogs.shared.mixins import CommandsMixin, send
+from core.errors import BadInput, NotAllowed
+from core.i18n import format_int
+from discord_app.components import PersistentButton
+from discord_app.context import locale_of
+from discord_app.errors import listing
+from discord_app.permissions import BATTLE_MESSAGE, require_here
+from discord_app.render import text
+from discord_app.translator import desc
+from engine.hoss import SHOWN_FROM
+from services.hoss.arena import Entry, Registration, Standings
+from services.platform.messages import Embed, MessageSpec, Text
+from services.shared.collecting import DeckInvalid
+
+Slot = app_commands.Range[int, 1, 4]
+REFUSED_LIMIT = 25  # every reason of a refused registration (12 incomplete lines and more fit a message)
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:
+        raise NotAllowed("hoss.arena.error.guild_only")
+    return interaction.guild_id
+
+
+def registration_spec(registration: Registration, slots: tuple[int, int]) -> MessageSpec:
+    key = "hoss.arena.registered" if registration.fresh else "hoss.arena.saved"
+    params = {
+        "attack": slots[0],
+        "defence": slots[1],
+        "season": registration.season.isoformat(),
+        "closes": Text.raw(f"<t:{int(registration.closes_at.timestamp())}:F>"),
+        "copies": len(registration.locked),
+        "commitment": registration.commitment,
+    }
+    return MessageSpec(content=Text(key, params))
+
+
+def standing_line(entry: Entry, me: int, locale: str) -> Text:
+    key = "hoss.arena.standings.mine" if entry.player_id == me else "hoss.arena.standings.line"
+    params = {
+        "place": format_int(entry.place or 0, locale),
+        "player": f"<@{entry.player_id}>",
+        "points": format_int(entry.points, locale),
+        "wins": format_int(entry.attack_wins, locale),
+    }
+    return Text(key, params)
+
+
+def standings_spec(standings: Standings, me: int, locale: str) -> MessageSpec:
+    """The player's place and the players around them; the ranking shows from SHOWN_FROM players."""
+    if standings.players < SHOWN_FROM:
+        body = Text("hoss.arena.standings.too_few", {"count": SHOWN_FROM})
+    elif standings.me is None:
+        body = Text("hoss.arena.standings.unranked")
+    else:
+        lines = [standing_line(entry, me, locale) for entry in standings.around]
+        body = Text.lines(lines)
+    return MessageSpec(embeds=(Embed(title=Text("hoss.arena.standings.title"), description=body),))
+
+
+class AbandonButton(PersistentButton, template=r"hoss:aquit:(?P<owner>\d+):(?P<battle>\d+)"):
+    """« Un combat abandonné compte comme une défaite »: the owner's live Arena battle, in its server."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        check_owner(self.match, interaction)
+        await hoss_of(interaction).arena.forfeit(
+            interaction.user.id, int(self.match["battle"]), interaction.guild_id
+        )
+        # The battle is over: its buttons go now, and the outbox shows the result on this message.
+        await interaction.response.edit_message(view=None)
+
+
+class ArenaCommands(CommandsMixin):
+    arena = app_commands.Group(name="arena", description=desc("cmd.hoss.arena.description"))
+
+    @arena.command(name="register", description=desc("cmd.hoss.arena.register.description"))
+    @app_commands.describe(
+        deck_a=desc("cmd.hoss.arena.register.opt.deck_a.description"),
+        deck_b=desc("cmd.hoss.arena.register.opt.deck_b.description"),
+    )
+    @app_commands.guild_only()
+    async def arena_register(self, interaction: discord.Interaction[Any], deck_a: Slot, deck_b: Slot) -> None:
+        """Register with the attack deck (slot A) and the defence deck (slot B), or save them again."""
+        locale = await locale_of(interaction)
+        hoss = hoss_of(interaction)
+        try:
+            registration = await hoss.arena.register(
+                guild_of(interaction), interaction.user.id, deck_a, deck_b
+            )
+        except DeckInvalid as exc:  # every reason at once: the handler would show only the first
+            decks = hoss.decks
+            reasons = [
+                Text.raw("• " + text(problem_text(p, decks.catalog, decks.first, locale), locale))
+                for p in exc.problems
+            ]
+            raise BadInput("hoss.arena.error.refused", reasons=listing(reasons, REFUSED_LIMIT)) from exc
+        await send(interaction, registration_spec(registration, (deck_a, deck_b)), locale)
+
+    @arena.command(name="attack", description=desc("cmd.hoss.arena.attack.description"))
+    @app_commands.guild_only()
+    async def arena_attack(self, interaction: discord.Interaction[Any]) -> None:
+        """Draw an opponent and start the battle against their defence deck: the public battle message."""
+        await locale_of(interaction)  # the player's first command creates them
+        require_here(interaction, BATTLE_MESSAGE)
+        started = await hoss_of(interaction).arena.attack(
+            guild_of(interaction), interaction.user.id, key=interaction.id
+        )
+        await show_battle(interaction, started.battle_id, started.message)
+
+    @arena.command(name="standings", description=desc("cmd.hoss.arena.standings.description"))
+    @app_commands.guild_only()
+    async def arena_standings(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        standings = await hoss_of(interaction).arena.standing_of(guild_of(interaction), interaction.user.id)
+        await send(interaction, standings_spec(standings, interaction.user.id, locale), locale)
+
+
+ARENA_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (AbandonButton,)

@@ -1,0 +1,165 @@
+"""The HOSS Arena as players see it through Discord: registering with two decks (every refusal reason at
+once), the standings around the player, an attack's public battle message against the defender's deck,
+« Abandonner » (the owner only) settling it as a loss, and no second opponent within the hour."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import timedelta
+
+import pytest
+
+from core.clock import ManualClock
+from emulator.world import User
+from engine.hoss.catalog import CreatureCard, HossCatalog
+from sandbox.harness import BotHarness
+from services.platform import ledger
+from services.platform.players import ensure_player
+from tests.e2e.hoss.test_ranked import gold, hoss, ledger_rows, shown
+
+GRANT = ledger.Movement("test.grant")
+DECK_A = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
+DECK_B = ["sq_archer", "orc_guerrier", "syl_mage", "hum_lancier", "syl_defenseur", "hum_defenseur"]
+BUFFS_A, BUFFS_B = ["buff_soins", "buff_vitesse"], ["buff_degat", "buff_pv"]
+
+pytestmark = pytest.mark.usefixtures("no_pacing")
+
+
+def line_path(catalog: HossCatalog, line: str) -> list[str]:
+    """A Rang 1, one of its Rang 2 and that one's Maître."""
+    creatures = sorted(
+        (c for c in catalog.cards if isinstance(c, CreatureCard) and c.line == line), key=lambda c: c.id
+    )
+    first = next(c for c in creatures if c.rank == 1)
+    second = next(c for c in creatures if c.parent == first.id)
+    third = next(c for c in creatures if c.parent == second.id)
+    return [first.id, second.id, third.id]
+
+
+async def arena_veteran(h: BotHarness, user: User, *, ranks: int = 3) -> None:
+    """Rang 5 unlocked (10 wins at ranks 1-4) and the cards of two Arena decks, saved in slots 1 and 2."""
+    assert h.bot is not None
+    services = h.bot.services
+    now = services.clock.now()
+    decks = hoss(h).decks
+
+    def unit(conn: sqlite3.Connection) -> None:
+        ensure_player(conn, user.id, now)
+        for rank in range(1, 5):
+            conn.execute(
+                "INSERT INTO hoss_rank_progress (player_id, rank, wins, losses) VALUES (?, ?, 10, 0)",
+                (user.id, rank),
+            )
+        attrs = {"rarity": "basique", "stars": 0, "holo": False}
+        for line in DECK_A + DECK_B:
+            for card in line_path(decks.catalog, line)[:ranks]:
+                ledger.mint_card(conn, now, user.id, "hoss", card, GRANT, attrs)
+        for buff in BUFFS_A + BUFFS_B:
+            ledger.mint_card(conn, now, user.id, "hoss", buff, GRANT, attrs)
+
+    await services.db.write(unit)
+    await decks.save(user.id, 1, "Attaque", DECK_A, BUFFS_A)
+    await decks.save(user.id, 2, "Défense", DECK_B, BUFFS_B)
+
+
+async def register(h: BotHarness, user: User) -> str:
+    reply = await h.emu.run_command(user, "hoss arène inscrire", {"attaque": 1, "défense": 2})
+    assert reply.message is not None
+    assert reply.message.ephemeral
+    return shown(reply.message)
+
+
+async def standings(h: BotHarness, user: User) -> str:
+    reply = await h.emu.run_command(user, "hoss arène classement")
+    assert reply.message is not None
+    assert reply.message.ephemeral
+    return shown(reply.message)
+
+
+async def arena_pair(h: BotHarness) -> tuple[User, User]:
+    """Alice and Bob registered in the harness's server and ranked by the hourly ranking."""
+    alice, bob = h.user("alice"), h.user("bob")
+    for user in (alice, bob):
+        await arena_veteran(h, user)
+        await register(h, user)
+    await h.advance(timedelta(hours=1))
+    return alice, bob
+
+
+async def test_register_attack_abandon_and_standings(harness: BotHarness) -> None:
+    assert isinstance(harness.clock, ManualClock)
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await arena_veteran(harness, alice)
+    registered = await register(harness, alice)
+    assert "Vous êtes inscrit à l'Arène de ce serveur" in registered
+    assert "40 cartes verrouillées" in registered
+    assert "<t:" in registered  # the season's close, as a Discord timestamp
+    assert "Engagement de la saison" in registered
+    assert "dès que 2 joueurs sont inscrits" in await standings(harness, alice)
+    again = await register(harness, alice)
+    assert "Decks de l'Arène enregistrés" in again
+    await arena_veteran(harness, bob)
+    await register(harness, bob)
+    assert "pas encore au classement" in await standings(harness, alice)
+    await harness.advance(timedelta(hours=1))  # the hourly ranking
+    board = await standings(harness, alice)
+    assert f"<@{alice.id}> — 0 pts, 0 victoire(s) en attaque** ← vous" in board
+    assert f"<@{bob.id}> — 0 pts" in board
+
+    before = (await gold(harness, alice), await gold(harness, bob))
+    attacked = await harness.emu.run_command(alice, "hoss arène attaquer")
+    assert attacked.message is not None
+    assert not attacked.message.ephemeral
+    public = attacked.message
+    text = shown(public)
+    assert "Combat d'Arène n°" in text
+    assert f"Attaque contre la défense de <@{bob.id}>" in text
+    assert "Défense (IA)" in text
+    assert public.button_labels == ["Décider", "Passer à la fin", "Abandonner"]
+
+    refused = await harness.emu.click(bob, "Abandonner", message=public)
+    assert refused.message is not None
+    assert refused.message.ephemeral
+    assert "ne vous est pas destiné" in shown(refused.message)
+
+    await harness.emu.click(alice, "Abandonner", message=public)
+    await harness.settle()
+    final = [m for m in harness.emu.messages if m.id == public.id][-1]
+    text = shown(final)
+    assert "Combat abandonné : il compte comme une défaite." in text
+    assert "Vous : 0 pts (+0), 5 or." in text
+    assert f"Défense de <@{bob.id}> : 1 pts (+1), 10 or." in text
+    assert final.button_labels == []
+    assert (await gold(harness, alice), await gold(harness, bob)) == (before[0] + 5, before[1] + 10)
+    assert ("hoss.arena.battle", 10) in await ledger_rows(harness, bob)  # defence gold, Bob offline
+
+    again_attack = await harness.emu.run_command(alice, "hoss arène attaquer")
+    assert again_attack.message is not None
+    assert again_attack.message.ephemeral
+    assert "Aucun adversaire disponible" in shown(again_attack.message)
+    await harness.advance(timedelta(hours=1))
+    board = await standings(harness, bob)
+    assert board.index(f"<@{bob.id}>") < board.index(f"<@{alice.id}>")
+    assert f"<@{bob.id}> — 1 pts, 0 victoire(s) en attaque** ← vous" in board
+    assert harness.unexpected_errors == []
+
+
+async def test_a_refused_registration_lists_every_reason_and_locks_nothing(harness: BotHarness) -> None:
+    carol = harness.user("carol")
+    await arena_veteran(harness, carol, ranks=2)  # no Maître: all 12 lines stop at Rang 2
+    reply = await register(harness, carol)
+    assert "Inscription refusée, rien n'a changé" in reply
+    assert reply.count("doit avoir son Rang 1, son Rang 2 et son Rang 3") == 12
+    assert harness.bot is not None
+    locked = await harness.bot.services.db.read(
+        lambda conn: conn.execute("SELECT COUNT(*) FROM cards WHERE locked_by IS NOT NULL").fetchone()[0]
+    )
+    assert locked == 0
+
+
+async def test_an_attack_before_registering_is_refused(harness: BotHarness) -> None:
+    dave = harness.user("dave")
+    reply = await harness.emu.run_command(dave, "hoss arène attaquer")
+    assert reply.message is not None
+    assert reply.message.ephemeral
+    assert "pas inscrit à l'Arène de ce serveur" in shown(reply.message)
