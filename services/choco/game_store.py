@@ -100,8 +100,8 @@ def row_of(match: Match[ChocoState]) -> GameRow:
     decks = match.setup or [[], []]
     return GameRow(
         id=match.number,
-        guild_id=match.guild_id,
-        channel_id=match.channel_id,
+        guild_id=match.server,
+        channel_id=match.channel,
         thread_id=match.thread_id,
         league=match.kind,
         seats=(seat0, seat1),

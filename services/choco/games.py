@@ -141,8 +141,8 @@ def _challenge(match: Match[ChocoState]) -> Challenge:
     started = match.status in ("live", "over", "cancelled")
     return Challenge(
         id=match.id,
-        guild_id=match.guild_id,
-        channel_id=match.channel_id,
+        guild_id=match.server,
+        channel_id=match.channel,
         challenger_id=challenger,
         challenged_id=challenged,
         league=match.kind,

@@ -140,8 +140,9 @@ def finish_season(
     live = [
         int(r[0])
         for r in conn.execute(
-            "SELECT a.battle_id FROM hoss_arena_attacks a JOIN hoss_battles b ON b.id = a.battle_id"
-            " WHERE a.guild_id = ? AND a.season = ? AND a.status = 'drawn' AND b.status = 'live' ORDER BY a.id",
+            "SELECT a.battle_id FROM hoss_arena_attacks a"
+            " JOIN matches m ON m.game = 'hoss' AND m.number = a.battle_id"
+            " WHERE a.guild_id = ? AND a.season = ? AND a.status = 'drawn' AND m.status = 'live' ORDER BY a.id",
             (guild_id, season),
         )
     ]

@@ -27,11 +27,8 @@ ROUND_PACE = timedelta(seconds=5)  # between two rounds shown on the battle mess
 
 
 def now_of(conn: sqlite3.Connection, row: BattleRow) -> Now:
-    state = ENGINE.from_json(row.state)
-    timed_out = conn.execute(
-        "SELECT 1 FROM hoss_battle_decisions WHERE battle_id = ? AND by = 'timeout' AND pause = ?",
-        (row.id, row.pause - 1),
-    ).fetchone()
+    state = row.hoss_state
+    timed_out = row.pause - 1 in battles.timeout_pauses(conn, row) if row.live else False
     return Now(
         arena=arena_results.tag_of(conn, row.id),
         battle_id=row.id,
@@ -41,7 +38,7 @@ def now_of(conn: sqlite3.Connection, row: BattleRow) -> Now:
         status=row.status,
         pause=row.pause,
         deadline=row.deadline_at,
-        ai_decided=row.live and timed_out is not None,
+        ai_decided=timed_out,
         result=battles.result_of(row, state),
         seats=ENGINE.view(state, PLAYER)["seats"],
     )
@@ -65,7 +62,7 @@ def attach(
     """Make `message_id` (in `channel`) the battle's message: later rounds edit it. Edits still owed to
     a previous message of the battle (shown again by `/hoss battle`) end on that message as queued."""
     item = record_sent(conn, now, Target("channel", channel, players=(row.player_id,)), spec, message_id)
-    conn.execute("UPDATE hoss_battles SET message_item = ? WHERE id = ?", (item, row.id))
+    battles.MATCHES.set_message(conn, row.match_id, item)
     return item
 
 

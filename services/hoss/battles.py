@@ -2,12 +2,16 @@
 decision deadline, the end of a battle (result, rank progress, gold, milestone notice), the log and the
 replay. The public API is `services/hoss/ranked.py`; the rules (ranks, rewards) are `engine/hoss/ranks.py`.
 
-These functions run inside a write unit (`Database.write`). A battle is saved at every pause where the
-player decides: the engine state (`ENGINE.to_json`), the decisions of both seats in the order they were
-applied, and one log record per round. Between two such pauses the engine runs deterministically from the
-saved state, so a crash mid-unit loses nothing: the unit rolls back and the same step gives the same rounds.
-Every save is a conditional UPDATE on the row's `version` (and the caller checks the pause number), so two
-writers can never both apply a decision to the same pause. Decisions: docs/hoss/ranked.md.
+A battle is a match of the shared block (`services/shared/matches.py`, game 'hoss', kind 'ranked'): seat 0
+the player, seat 1 the AI; its number (`matches.number`, `MatchRules.numbered`) is the battle id players,
+buttons, jobs and ledger refs name. These functions run inside a write unit (`Database.write`). A battle
+is saved at every pause where the player decides: the engine state, the decisions of both seats in the
+order they were applied (the match's moves, with their pause and round), and one log record per round
+(`hoss_battle_rounds`). Between two such pauses the engine runs deterministically from the saved state, so
+a crash mid-unit loses nothing: the unit rolls back and the same step gives the same rounds. Every save is
+the block's, guarded by the version read (and the caller checks the pause number), so two writers can
+never both apply a decision to the same pause; a step saves once, its end included. Decisions:
+docs/hoss/ranked.md.
 """
 
 from __future__ import annotations
@@ -15,11 +19,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from core.clock import from_db, to_db
+from core.clock import to_db
 from core.errors import NotAllowed, NotFound
 from engine.hoss import (
     ENGINE,
@@ -38,7 +42,8 @@ from engine.protocol import PlayerSetup
 from services.hoss import arena_results
 from services.hoss.arena_results import ArenaReward
 from services.hoss.gold import GOLD
-from services.platform import ledger, scheduler
+from services.platform import ledger
+from services.shared.matches import Author, Match, Matches, MatchRules, MatchTexts, Played, StaleMatch
 
 PLAYER = 0  # the player's seat
 AI_SEAT = 1
@@ -48,6 +53,14 @@ REASON = "hoss.ranked"  # ledger reason of a battle's gold (ref = the battle id)
 AI: Policy = strong_policy()
 LOG_FORMAT = "hoss-ranked-log/1"
 SEAT_PREFIX = "a"  # the player's creature ids are a1..a6 (engine.hoss.fighters.uid_of)
+KIND = "ranked"  # the matches' kind of a ranked battle
+RULES: MatchRules[HossState] = MatchRules(
+    "hoss",
+    ENGINE,
+    MatchTexts(stale="hoss.error.ranked.stale", not_found="hoss.error.ranked.not_found"),
+    numbered=True,
+)
+MATCHES: Matches[HossState, Match[HossState]] = Matches(RULES, Match)
 
 
 @dataclass(frozen=True)
@@ -56,7 +69,7 @@ class Decision:
     round: int  # rounds played before it
     seat: int
     action: dict[str, Any]  # engine action JSON
-    by: str  # 'player', 'ai' (the opponent), 'timeout' or 'skip' (the AI for the player)
+    by: Author  # 'player', 'ai' (the opponent), 'timeout' or 'skip' (the AI for the player)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,7 +77,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class BattleRow:
-    id: int
+    match: Match[HossState] = field(repr=False, compare=False)  # the row of the shared block
+    id: int  # the battle's number (`matches.number`): what players, buttons, jobs and ledger refs name
     player_id: int
     rank: int
     seed: int
@@ -89,49 +103,74 @@ class BattleRow:
     def live(self) -> bool:
         return self.status == "live"
 
+    @property
+    def match_id(self) -> int:
+        """The match's id, which the moves, the rounds and the notices name (not the battle's number)."""
+        return self.match.id
 
-def setup_to_json(setup: PlayerSetup) -> str:
-    return json.dumps(
-        {"seat": setup.seat, "player_id": setup.player_id, "deck": list(setup.deck), "extra": setup.extra},
-        sort_keys=True,
+    @property
+    def hoss_state(self) -> HossState:
+        """The engine state, as the block read it (`state` is its JSON)."""
+        assert self.match.state is not None
+        return self.match.state
+
+
+def setup_json(setup: PlayerSetup) -> dict[str, Any]:
+    return {"seat": setup.seat, "player_id": setup.player_id, "deck": list(setup.deck), "extra": setup.extra}
+
+
+def _row(conn: sqlite3.Connection, match: Match[HossState]) -> BattleRow:
+    data, result = match.data, match.result or {}
+    player, number = match.seats[PLAYER], match.number
+    assert match.state is not None
+    assert match.seed is not None
+    assert player is not None
+    assert number is not None
+    viewed = conn.execute(
+        "SELECT COALESCE(MAX(round), 0) FROM hoss_battle_rounds WHERE match_id = ? AND viewed = 1",
+        (match.id,),
+    ).fetchone()[0]
+    return BattleRow(
+        match=match,
+        id=number,
+        player_id=player,
+        rank=int(data["rank"]),
+        seed=match.seed,
+        status="live" if match.status == "live" else str(result["status"]),
+        pause=int(data["pause"]),
+        version=match.version,
+        round=int(data["round"]),
+        player_deaths=int(data["player_deaths"]),
+        deadline_at=match.deadline_at,
+        timeout_job=match.deadline_job,
+        viewed_round=int(viewed),
+        counted=None if "counted" not in result else bool(result["counted"]),
+        reward=result.get("reward"),
+        gold=int(result.get("gold", 0)),
+        state=ENGINE.to_json(match.state),
+        player_setup=json.dumps(match.setup[0], sort_keys=True),
+        opponent_setup=json.dumps(match.setup[1], sort_keys=True),
+        guild_id=match.guild_id,
+        message_item=match.message_item,
     )
 
 
 def load(conn: sqlite3.Connection, battle_id: int) -> BattleRow | None:
-    row = conn.execute("SELECT * FROM hoss_battles WHERE id = ?", (battle_id,)).fetchone()
-    if row is None:
+    """The battle of that number, wherever it was started (ids the bot wrote itself: jobs, its own units)."""
+    try:
+        match = MATCHES.number_trusted(conn, battle_id)
+    except NotFound:
         return None
-    return BattleRow(
-        id=int(row["id"]),
-        player_id=int(row["player_id"]),
-        rank=int(row["rank"]),
-        seed=int(row["seed"]),
-        status=row["status"],
-        pause=int(row["pause"]),
-        version=int(row["version"]),
-        round=int(row["round"]),
-        player_deaths=int(row["player_deaths"]),
-        deadline_at=from_db(row["deadline_at"]) if row["deadline_at"] else None,
-        timeout_job=row["timeout_job"],
-        viewed_round=int(row["viewed_round"]),
-        counted=None if row["counted"] is None else bool(row["counted"]),
-        reward=json.loads(row["reward"]) if row["reward"] else None,
-        gold=int(row["gold"]),
-        state=row["state"],
-        player_setup=row["player_setup"],
-        opponent_setup=row["opponent_setup"],
-        guild_id=row["guild_id"],
-        message_item=row["message_item"],
-    )
+    return _row(conn, match)
 
 
 def owned(conn: sqlite3.Connection, player_id: int, battle_id: int, guild: int | None = None) -> BattleRow:
     """The player's battle, reached from the place it was started (`guild`: the server the interaction
     runs in, None in direct messages). Another player's battle, or one of another server, is 'not found'
     (ids are not secrets, battles are; a forged button must not drive a battle posted elsewhere)."""
-    row = load(conn, battle_id)
-    if row is None or row.player_id != player_id or row.guild_id != guild:
-        raise NotFound("hoss.error.ranked.not_found")
+    row = _row(conn, MATCHES.load_number(conn, battle_id, guild=guild))
+    if row.player_id != player_id:
+        raise NotFound(RULES.texts.not_found, id=battle_id)
     return row
 
 
@@ -151,10 +190,10 @@ def replayable(conn: sqlite3.Connection, viewer: int, battle_id: int, guild: int
 
 
 def live_battle_id(conn: sqlite3.Connection, player_id: int) -> int | None:
-    row = conn.execute(
-        "SELECT id FROM hoss_battles WHERE player_id = ? AND status = 'live'", (player_id,)
-    ).fetchone()
-    return None if row is None else int(row[0])
+    """The player's live battle. One at most: the start unit checks it (the block has no per-game unique
+    index; the single writer runs that check and the creation in one transaction)."""
+    live = MATCHES.live_of(conn, player_id)
+    return None if not live else live[0].number
 
 
 # --- driving the engine -----------------------------------------------------------------------------
@@ -162,10 +201,12 @@ def live_battle_id(conn: sqlite3.Connection, player_id: int) -> int | None:
 
 def restore(row: BattleRow) -> Battle:
     """The live battle at its saved pause, stats computed (the AI reads them), logging on."""
-    return from_state(ENGINE.from_json(row.state), log=True, refresh=True)
+    return from_state(row.hoss_state, log=True, refresh=True)
 
 
-def answer_all(battle: Battle, seat: int, policy: Policy, by: str, pause: int, out: list[Decision]) -> None:
+def answer_all(
+    battle: Battle, seat: int, policy: Policy, by: Author, pause: int, out: list[Decision]
+) -> None:
     """Let `policy` take every decision `seat` still owes at this pause."""
     legal = battle.legal_actions(seat)
     while legal:
@@ -174,7 +215,7 @@ def answer_all(battle: Battle, seat: int, policy: Policy, by: str, pause: int, o
         legal = battle.legal_actions(seat)
 
 
-def apply(battle: Battle, seat: int, action: HossAction, by: str, pause: int, out: list[Decision]) -> None:
+def apply(battle: Battle, seat: int, action: HossAction, by: Author, pause: int, out: list[Decision]) -> None:
     battle.answer(seat, action)  # raises IllegalAction, leaving the battle unchanged
     out.append(Decision(pause, battle.round, seat, ENGINE.action_to_json(action), by))
 
@@ -213,6 +254,35 @@ def deaths_of_player(records: list[Record]) -> int:
     )
 
 
+def _logged(
+    conn: sqlite3.Connection,
+    now: datetime,
+    row: BattleRow,
+    battle: Battle,
+    decisions: list[Decision],
+    records: list[Record],
+    pause: int,
+) -> dict[str, Any]:
+    """Log the step's decisions (the match's moves) and rounds; returns the fields of its one save."""
+    MATCHES.record(
+        conn,
+        now,
+        row.match_id,
+        [Played(d.seat, d.action, d.by, {"pause": d.pause, "round": d.round}) for d in decisions],
+    )
+    conn.executemany(
+        "INSERT INTO hoss_battle_rounds (match_id, round, record) VALUES (?, ?, ?)",
+        [(row.match_id, r["round"], json.dumps(r, sort_keys=True)) for r in records],
+    )
+    data = {
+        **row.match.data,
+        "pause": pause,
+        "round": battle.round,
+        "player_deaths": row.player_deaths + deaths_of_player(records),
+    }
+    return {"state": to_state(battle), "data": data}
+
+
 def save(
     conn: sqlite3.Connection,
     now: datetime,
@@ -222,56 +292,16 @@ def save(
     records: list[Record],
     pause: int,
 ) -> None:
-    """Store the step: new decisions and rounds, the state, the pause; refused if anyone saved in between."""
-    updated = conn.execute(
-        "UPDATE hoss_battles SET state = ?, pause = ?, version = version + 1, round = ?,"
-        " player_deaths = player_deaths + ?, updated_at = ?"
-        " WHERE id = ? AND version = ? AND status = 'live'",
-        (
-            ENGINE.to_json(to_state(battle)),
-            pause,
-            battle.round,
-            deaths_of_player(records),
-            to_db(now),
-            row.id,
-            row.version,
-        ),
-    ).rowcount
-    if updated != 1:
-        raise NotAllowed("hoss.error.ranked.stale")
-    first = conn.execute(
-        "SELECT COALESCE(MAX(seq) + 1, 0) FROM hoss_battle_decisions WHERE battle_id = ?", (row.id,)
-    ).fetchone()[0]
-    conn.executemany(
-        "INSERT INTO hoss_battle_decisions (battle_id, seq, pause, round, seat, action, by)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [
-            (row.id, first + i, d.pause, d.round, d.seat, json.dumps(d.action, sort_keys=True), d.by)
-            for i, d in enumerate(decisions)
-        ],
-    )
-    conn.executemany(
-        "INSERT INTO hoss_battle_rounds (battle_id, round, record) VALUES (?, ?, ?)",
-        [(row.id, r["round"], json.dumps(r, sort_keys=True)) for r in records],
-    )
-    if battle.over or pause != row.pause:
-        rearm(conn, now, row.id, row.timeout_job, None if battle.over else pause)
-
-
-def rearm(
-    conn: sqlite3.Connection, now: datetime, battle_id: int, old_job: int | None, pause: int | None
-) -> None:
-    """Cancel the deadline of the last pause and set the next one's (none once the battle is over)."""
-    if old_job is not None:
-        scheduler.cancel(conn, old_job)
-    job, due = None, None
-    if pause is not None:
+    """Store the step (one save): new decisions and rounds, the state, the pause, and a new deadline when
+    the pause changed (the last pause's job withdrawn); refused if anyone saved in between."""
+    if not row.live:
+        raise StaleMatch(RULES.texts.stale)
+    changes = _logged(conn, now, row, battle, decisions, records, pause)
+    if pause != row.pause and not battle.over:
         due = now + DECISION_TIMEOUT
-        job = scheduler.schedule(conn, now, TIMEOUT_JOB, due, {"battle": battle_id, "pause": pause})
-    conn.execute(
-        "UPDATE hoss_battles SET deadline_at = ?, timeout_job = ? WHERE id = ?",
-        (to_db(due) if due else None, job, battle_id),
-    )
+        payload = {"battle": row.id, "pause": pause}
+        changes.update(MATCHES.deadline(conn, now, row.match, TIMEOUT_JOB, due, payload))
+    MATCHES.save(conn, row.match, now, **changes)
 
 
 def insert(
@@ -286,25 +316,24 @@ def insert(
     battle: Battle,
     guild: int | None,
 ) -> int:
-    """A new battle row at the battle's first pause (decisions and rounds are saved by `save`)."""
-    return int(
-        conn.execute(
-            "INSERT INTO hoss_battles (player_id, rank, start_key, seed, player_setup, opponent_setup, state,"
-            " created_at, updated_at, guild_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (
-                player_id,
-                rank,
-                key,
-                seed,
-                setup_to_json(setups[0]),
-                setup_to_json(setups[1]),
-                ENGINE.to_json(to_state(battle)),
-                to_db(now),
-                to_db(now),
-                guild,
-            ),
-        ).fetchone()[0]
+    """A new battle, live at version 0 with the battle's first state (decisions and rounds are saved by
+    `save`); returns its number. It has no channel: its message is shown where the player asked."""
+    match = MATCHES.create(
+        conn,
+        now,
+        guild_id=guild,
+        channel_id=None,
+        seats=(player_id, None),
+        kind=KIND,
+        status="live",
+        request_key=f"hoss:ranked:{key}",
+        seed=seed,
+        setup=[setup_json(setups[0]), setup_json(setups[1])],
+        state=to_state(battle),
+        data={"rank": rank, "pause": 0, "round": 0, "player_deaths": 0},
     )
+    assert match.number is not None
+    return match.number
 
 
 # --- the end of a battle -------------------------------------------------------------------------
@@ -350,14 +379,24 @@ def result_of(row: BattleRow, state: HossState) -> BattleResult | None:
     )
 
 
-def settle(conn: sqlite3.Connection, now: datetime, row: BattleRow, state: HossState, deaths: int) -> None:
-    """End the battle once: status, rank progress, the gold (ledger), a milestone notice. A second call for
-    the same battle finds it ended and raises, rolling its unit back: nothing is paid twice."""
+def settle(
+    conn: sqlite3.Connection,
+    now: datetime,
+    row: BattleRow,
+    state: HossState,
+    deaths: int,
+    stepped: Mapping[str, Any] | None = None,
+) -> None:
+    """End the battle once: status, rank progress, the gold (ledger), a milestone notice, in one save that
+    also holds `stepped` (the fields of the step that ended it, `step`). A second call for the same battle finds it ended
+    (or, holding a row read before, stale) and raises, rolling its unit back: nothing is paid twice."""
+    if not row.live:
+        raise NotAllowed("hoss.error.ranked.over")
     won = PLAYER in state.winners
     status = "won" if won else "lost" if state.winners else "draw"
     arena = arena_results.settle_battle(conn, now, row.id, state.winners)
     if arena is not None:  # an Arena attack: its points and gold, no rank progress, no ranked gold
-        end(conn, now, row.id, status, arena, int(arena["arena"]["attacker_gold"]))
+        end(conn, now, row.id, status, arena, int(arena["arena"]["attacker_gold"]), stepped=stepped)
         return
     progress = conn.execute(
         "SELECT wins FROM hoss_rank_progress WHERE player_id = ? AND rank = ?", (row.player_id, row.rank)
@@ -377,13 +416,13 @@ def settle(conn: sqlite3.Connection, now: datetime, row: BattleRow, state: HossS
         bonus = milestone_gold(wins) if won else 0
         if bonus:
             found = conn.execute(
-                "INSERT INTO hoss_notices (player_id, kind, rank, wins, gold, battle_id, created_at)"
+                "INSERT INTO hoss_notices (player_id, kind, rank, wins, gold, match_id, created_at)"
                 " VALUES (?, 'milestone', ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
-                (row.player_id, row.rank, wins, bonus, row.id, to_db(now)),
+                (row.player_id, row.rank, wins, bonus, row.match_id, to_db(now)),
             ).fetchone()
             notice_id = int(found[0]) if found else None
     details = {**asdict(reward), "deaths": deaths, "wins": wins, "milestone": notice_id}
-    end(conn, now, row.id, status, details, reward.total, counted=reward.counted)
+    end(conn, now, row.id, status, details, reward.total, counted=reward.counted, stepped=stepped)
     if reward.total:
         ledger.credit(conn, now, row.player_id, GOLD, reward.total, ledger.Movement(REASON, ref=str(row.id)))
 
@@ -397,15 +436,15 @@ def end(
     gold: int,
     *,
     counted: bool = True,
+    stepped: Mapping[str, Any] | None = None,
 ) -> None:
-    """The transition 'live' -> `status` with its reward, once: a second end raises, rolling back its unit."""
-    ended = conn.execute(
-        "UPDATE hoss_battles SET status = ?, counted = ?, reward = ?, gold = ?, ended_at = ?, updated_at = ?,"
-        " deadline_at = NULL, timeout_job = NULL WHERE id = ? AND status = 'live'",
-        (status, int(counted), json.dumps(details), gold, to_db(now), to_db(now), battle_id),
-    ).rowcount
-    if ended != 1:
+    """The transition 'live' -> `status` with its reward, once (the match goes 'over', one save holding
+    `stepped` too): a second end raises, rolling back its unit."""
+    row = load(conn, battle_id)
+    if row is None or not row.live:
         raise NotAllowed("hoss.error.ranked.over")
+    result = {"status": status, "counted": counted, "reward": dict(details), "gold": gold}
+    MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {}))
 
 
 def step(
@@ -417,29 +456,52 @@ def step(
     records: list[Record],
     pause: int,
 ) -> None:
-    """Save what one use case did to the battle, and settle it if it ended."""
-    save(conn, now, row, battle, decisions, records, pause)
-    if battle.over:
-        settle(conn, now, row, to_state(battle), row.player_deaths + deaths_of_player(records))
+    """Save what one use case did to the battle, and settle it if it ended (still one save)."""
+    if not battle.over:
+        save(conn, now, row, battle, decisions, records, pause)
+        return
+    changes = _logged(conn, now, row, battle, decisions, records, pause)
+    settle(conn, now, row, to_state(battle), row.player_deaths + deaths_of_player(records), changes)
 
 
 # --- reading: rounds, decisions, log, replay --------------------------------------------------------
 
 
+def _match_id(conn: sqlite3.Connection, battle_id: int) -> int | None:
+    found = conn.execute(
+        "SELECT id FROM matches WHERE game = ? AND number = ?", (RULES.game, battle_id)
+    ).fetchone()
+    return None if found is None else int(found[0])
+
+
 def rounds(conn: sqlite3.Connection, battle_id: int, after: int = 0) -> list[Record]:
     rows = conn.execute(
-        "SELECT record FROM hoss_battle_rounds WHERE battle_id = ? AND round > ? ORDER BY round",
-        (battle_id, after),
+        "SELECT record FROM hoss_battle_rounds WHERE match_id = ? AND round > ? ORDER BY round",
+        (_match_id(conn, battle_id), after),
     )
     return [json.loads(r[0]) for r in rows]
 
 
-def decisions(conn: sqlite3.Connection, battle_id: int) -> list[Decision]:
-    rows = conn.execute(
-        "SELECT pause, round, seat, action, by FROM hoss_battle_decisions WHERE battle_id = ? ORDER BY seq",
-        (battle_id,),
+def mark_viewed(conn: sqlite3.Connection, row: BattleRow, up_to: int) -> None:
+    """The player's view returned the rounds up to `up_to` (no save: looking changes no version)."""
+    conn.execute(
+        "UPDATE hoss_battle_rounds SET viewed = 1 WHERE match_id = ? AND round <= ? AND viewed = 0",
+        (row.match_id, up_to),
     )
-    return [Decision(int(p), int(r), int(s), json.loads(a), b) for p, r, s, a, b in rows]
+
+
+def decisions(conn: sqlite3.Connection, battle_id: int) -> list[Decision]:
+    match_id = _match_id(conn, battle_id)
+    moves = [] if match_id is None else MATCHES.moves(conn, match_id)
+    return [
+        Decision(int(m.data["pause"]), int(m.data["round"]), m.seat, m.action, cast(Author, m.author))
+        for m in moves
+    ]
+
+
+def timeout_pauses(conn: sqlite3.Connection, row: BattleRow) -> list[int]:
+    """The pauses where the deadline passed and the AI decided for the player, in order."""
+    return sorted({d.pause for d in decisions(conn, row.id) if d.by == "timeout"})
 
 
 def outcome_of(state: HossState) -> dict[str, Any] | None:
@@ -472,9 +534,7 @@ def log_text(
 
 
 def stored_log(conn: sqlite3.Connection, row: BattleRow) -> str:
-    return log_text(
-        row, decisions(conn, row.id), rounds(conn, row.id), outcome_of(ENGINE.from_json(row.state))
-    )
+    return log_text(row, decisions(conn, row.id), rounds(conn, row.id), outcome_of(row.hoss_state))
 
 
 def replay_log(conn: sqlite3.Connection, row: BattleRow) -> str:
@@ -484,7 +544,7 @@ def replay_log(conn: sqlite3.Connection, row: BattleRow) -> str:
     catalog edit since then changes nothing. The battle runs without any state conversion (the fast path),
     so an identical log also checks the saved states were exact.
     """
-    saved = ENGINE.from_json(row.state)
+    saved = row.hoss_state
     cards = {card.id: card for card in saved.cards}
     battle = Battle.start((saved.seats[0].deck, saved.seats[1].deck), cards, row.seed, log=True)
     moves = decisions(conn, row.id)

@@ -1,14 +1,14 @@
 """Ranked battles against the AI: the ladder, starting a battle, answering its pauses, the 2-minute
 deadline, skipping to the end, the live view, the log and the replay, rewards and milestone notices.
 
-Each use case is one write unit. A battle is a row (`services/hoss/battles.py` stores and drives it); the
-player sits in seat 0 and the AI (`strong_policy`) in seat 1. A decision not taken within 2 minutes is
-taken by the AI for the player: a `hoss.decision_timeout` job (battle id, pause number) is scheduled at
-every pause and does nothing once the battle has moved on. The end of a battle is the transition
-'live' -> 'won'/'lost'/'draw', guarded by a conditional UPDATE in the unit that records the result and
-credits the gold (ledger reason `hoss.ranked`, ref = the battle id), so it is paid exactly once. A
-milestone (every 100 wins at a rank) becomes a notice whose gold is credited when the player claims it.
-Rules: `engine/hoss/ranks.py`; decisions: docs/hoss/ranked.md.
+Each use case is one write unit. A battle is a match of the shared block (`services/hoss/battles.py`
+stores and drives it); the player sits in seat 0 and the AI (`strong_policy`) in seat 1. A decision not
+taken within 2 minutes is taken by the AI for the player: a `hoss.decision_timeout` job (battle id, pause
+number) is scheduled at every pause and does nothing once the battle has moved on. The end of a battle is
+the transition 'live' -> 'won'/'lost'/'draw', guarded by the version-checked save of the unit that records
+the result and credits the gold (ledger reason `hoss.ranked`, ref = the battle id), so it is paid exactly
+once. A milestone (every 100 wins at a rank) becomes a notice whose gold is credited when the player
+claims it. Rules: `engine/hoss/ranks.py`; decisions: docs/hoss/ranked.md.
 """
 
 from __future__ import annotations
@@ -185,9 +185,13 @@ def _check_pause(row: BattleRow, pause: int | None) -> None:
         raise NotAllowed("hoss.error.ranked.stale")
 
 
+# A notice names its battle's match; players see the battle's number.
+NOTICES = "SELECT n.*, m.number AS battle_id FROM hoss_notices n LEFT JOIN matches m ON m.id = n.match_id"
+
+
 def _pending(conn: sqlite3.Connection, player_id: int) -> list[Notice]:
     rows = conn.execute(
-        "SELECT * FROM hoss_notices WHERE player_id = ? AND claimed_at IS NULL ORDER BY id", (player_id,)
+        f"{NOTICES} WHERE n.player_id = ? AND n.claimed_at IS NULL ORDER BY n.id", (player_id,)
     )
     return [_notice(row) for row in rows]
 
@@ -253,7 +257,7 @@ class RankedService:
 
         def unit(conn: sqlite3.Connection) -> Claim:
             row = conn.execute(
-                "SELECT * FROM hoss_notices WHERE id = ? AND player_id = ?", (notice_id, player_id)
+                f"{NOTICES} WHERE n.id = ? AND n.player_id = ?", (notice_id, player_id)
             ).fetchone()
             if row is None:
                 raise NotFound("hoss.error.ranked.notice_not_found")
@@ -403,7 +407,7 @@ class RankedService:
         def unit(conn: sqlite3.Connection) -> DefenderMoves:
             row = battles.owned(conn, player_id, battle_id, guild)
             _check_pause(row, pause)
-            seat = ENGINE.from_json(row.state).seats[PLAYER]
+            seat = row.hoss_state.seats[PLAYER]
             moves = moves_of(seat.steps, seat.answers)
             if not moves:
                 raise NotAllowed("hoss.error.ranked.no_move")
@@ -427,7 +431,7 @@ class RankedService:
                 battles.step(conn, now, row, battle, decisions, records, pause)
                 battle_edits.queue_edits(conn, now, battle_id, records, self.catalog, self.pace)
                 row = battles.owned(conn, player_id, battle_id, guild)
-            result = battles.result_of(row, ENGINE.from_json(row.state))
+            result = battles.result_of(row, row.hoss_state)
             assert result is not None
             return result
 
@@ -454,19 +458,11 @@ class RankedService:
 
         def unit(conn: sqlite3.Connection) -> BattleView:
             row = battles.owned(conn, player_id, battle_id, guild)
-            state = ENGINE.from_json(row.state)
+            state = row.hoss_state
             snapshot = dict(ENGINE.view(state, PLAYER))
             new = [RoundView(r["round"], r) for r in battles.rounds(conn, battle_id, row.viewed_round)]
             if new:
-                conn.execute(
-                    "UPDATE hoss_battles SET viewed_round = ? WHERE id = ? AND viewed_round < ?",
-                    (new[-1].round, battle_id, new[-1].round),
-                )
-            timeouts = conn.execute(
-                "SELECT DISTINCT pause FROM hoss_battle_decisions WHERE battle_id = ? AND by = 'timeout'"
-                " ORDER BY pause",
-                (battle_id,),
-            )
+                battles.mark_viewed(conn, row, new[-1].round)
             return BattleView(
                 battle_id=battle_id,
                 rank=row.rank,
@@ -477,7 +473,7 @@ class RankedService:
                 snapshot=snapshot,
                 legal=list(snapshot["seats"][PLAYER].get("legal", [])) if row.live else [],
                 new_rounds=tuple(new),
-                ai_decided=tuple(int(p) for (p,) in timeouts),
+                ai_decided=tuple(battles.timeout_pauses(conn, row)),
                 result=battles.result_of(row, state),
             )
 

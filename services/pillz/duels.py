@@ -328,7 +328,7 @@ class PillzDuels:
         if duel.state is not None and duel.state.finished:
             duel = self._finish(conn, now, duel)
         else:
-            due = now + choice_time(conn, duel.guild_id)
+            due = now + choice_time(conn, duel.server)
             duel = DUELS.arm(conn, now, duel, TIMEOUT_JOB, due, {"duel": duel.id})
         DUELS.show(conn, now, duel, _public(duel), render.public(duel, self.catalog))
         return duel
@@ -350,7 +350,7 @@ class PillzDuels:
             rewards = record_friend_result(
                 conn,
                 now,
-                duel.guild_id,
+                duel.server,
                 duel.id,
                 (duel.challenger, challenged),
                 winner,
@@ -403,4 +403,4 @@ class PillzDuels:
 
 def _public(duel: DuelRow) -> Target:
     """The duel's public message; its players hear by DM if the bot may not post there."""
-    return Target("channel", duel.channel_id, players=tuple(p for p in duel.seats if p is not None))
+    return Target("channel", duel.channel, players=tuple(p for p in duel.seats if p is not None))

@@ -8,7 +8,8 @@ use case commit together or not at all.
 Every save is guarded by the version the caller read (`UPDATE ... WHERE id = ? AND version = ?`, row
 count checked): two clicks, or a click and a timeout, can never both apply to the same state; the later
 one raises `StaleMatch` and changes nothing. A match is reached by id only from the server it belongs
-to: buttons carry bare ids, so another server's id reads exactly like an unknown one. Saves count: a
+to (or from DMs, for a match played there): buttons carry bare ids, so another server's id reads exactly
+like an unknown one. Saves count: a
 game may derive things from the version (Pillz seeds its AI's draws with it), so each step below saves
 once at most and says so.
 """
@@ -31,7 +32,7 @@ from services.platform.messages import MessageSpec, Target
 from services.platform.outbox import enqueue
 
 S = TypeVar("S")
-Author = Literal["player", "ai", "timeout"]
+Author = Literal["player", "ai", "timeout", "skip"]  # skip: the AI for a player who asked
 SEATS = 2
 
 
@@ -76,8 +77,8 @@ class Match(Generic[S]):
     id: int
     game: str
     kind: str
-    guild_id: int
-    channel_id: int
+    guild_id: int | None  # None: a match played in direct messages
+    channel_id: int | None  # None: its message is shown wherever its player asked
     thread_id: int | None
     seats: tuple[int | None, ...]  # a seat is None for the AI
     status: str
@@ -92,6 +93,20 @@ class Match(Generic[S]):
     result: dict[str, Any] | None
     expires_at: datetime | None
     number: int | None  # the game's own number, once started (`MatchRules.numbered`)
+
+    @property
+    def server(self) -> int:
+        """The server of a match made in one (a game never played in DMs reads it as a plain id)."""
+        if self.guild_id is None:
+            raise ValueError(f"match {self.id} belongs to no server")
+        return self.guild_id
+
+    @property
+    def channel(self) -> int:
+        """The channel of a match made in one (a game whose matches always have one reads it so)."""
+        if self.channel_id is None:
+            raise ValueError(f"match {self.id} has no channel")
+        return self.channel_id
 
     def seat_of(self, player: int) -> int:
         """The seat `player` holds; anyone else is refused (the AI's seat belongs to nobody)."""
@@ -116,6 +131,17 @@ class Move:
     seat: int
     action: Any  # the engine's action JSON
     author: str
+    data: Mapping[str, Any] = field(default_factory=dict)  # the game's own fields of the move
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move a game applied itself, to be logged (`Matches.record`)."""
+
+    seat: int
+    action: Any  # the engine's action JSON
+    author: Author
+    data: Mapping[str, Any] = field(default_factory=dict)
 
 
 M = TypeVar("M", bound=Match[Any])
@@ -168,8 +194,8 @@ class Matches(Generic[S, M]):
             id=int(row["id"]),
             game=str(row["game"]),
             kind=str(row["kind"]),
-            guild_id=int(row["guild_id"]),
-            channel_id=int(row["channel_id"]),
+            guild_id=None if row["guild_id"] is None else int(row["guild_id"]),
+            channel_id=None if row["channel_id"] is None else int(row["channel_id"]),
             thread_id=None if row["thread_id"] is None else int(row["thread_id"]),
             seats=tuple(None if holders.get(s) is None else int(holders[s]) for s in range(SEATS)),
             status=str(row["status"]),
@@ -255,11 +281,13 @@ class Matches(Generic[S, M]):
 
     def moves(self, conn: sqlite3.Connection, match_id: int, seat: int | None = None) -> list[Move]:
         rows = conn.execute(
-            "SELECT seq, seat, action, author FROM match_moves WHERE match_id = ?"
+            "SELECT seq, seat, action, author, data FROM match_moves WHERE match_id = ?"
             " AND (? IS NULL OR seat = ?) ORDER BY seq",
             (match_id, seat, seat),
         )
-        return [Move(int(q), int(s), json.loads(a), str(w)) for q, s, a, w in rows.fetchall()]
+        return [
+            Move(int(q), int(s), json.loads(a), str(w), json.loads(d)) for q, s, a, w, d in rows.fetchall()
+        ]
 
     # --- writing ---------------------------------------------------------------------------------------
 
@@ -268,20 +296,30 @@ class Matches(Generic[S, M]):
         conn: sqlite3.Connection,
         now: datetime,
         *,
-        guild_id: int,
-        channel_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
         seats: tuple[int | None, int | None],
         kind: str = "",
         status: str = "pending",
         request_key: str | None = None,
         expires_at: datetime | None = None,
         deadline_job: str | None = None,
+        seed: int | None = None,
+        setup: Any = None,
+        state: S | None = None,
+        data: Mapping[str, Any] | None = None,
     ) -> M:
         """A new match at version 0. With `deadline_job` (a job kind), a job due at `expires_at` is armed
-        with the match as payload (`{"match": id}`): part of the creation, not a save."""
+        with the match as payload (`{"match": id}`): part of the creation, not a save.
+
+        A match with no challenge (one player against the AI) may be created 'live' with its engine's
+        first state, `seed`, `setup` and `data`: no save then, and a numbered game's match takes its
+        number here, as `start` would give it."""
+        number = self._next_number(conn) if status == "live" and self.rules.numbered else None
         row = conn.execute(
-            "INSERT INTO matches (game, kind, guild_id, channel_id, status, request_key, created_at,"
-            " updated_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO matches (game, kind, guild_id, channel_id, status, request_key, seed, setup, state,"
+            " data, created_at, updated_at, expires_at, number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
             (
                 self.rules.game,
                 kind,
@@ -289,9 +327,14 @@ class Matches(Generic[S, M]):
                 channel_id,
                 status,
                 request_key,
+                seed,
+                _json(setup),
+                None if state is None else self.rules.engine.to_json(state),
+                json.dumps(dict(data or {}), sort_keys=True),
                 to_db(now),
                 to_db(now),
                 None if expires_at is None else to_db(expires_at),
+                number,
             ),
         ).fetchone()
         match_id = int(row[0])
@@ -339,6 +382,12 @@ class Matches(Generic[S, M]):
             raise StaleMatch(self.rules.texts.stale)
         return updated
 
+    def _next_number(self, conn: sqlite3.Connection) -> int:
+        row = conn.execute(
+            "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ?", (self.rules.game,)
+        ).fetchone()
+        return int(row[0])
+
     def start(
         self,
         conn: sqlite3.Connection,
@@ -353,10 +402,7 @@ class Matches(Generic[S, M]):
         """The match goes live with the engine's first state (one save, with `changes`). A numbered game's
         match takes the game's next number here: declined challenges leave no gap."""
         if self.rules.numbered:
-            row = conn.execute(
-                "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ?", (self.rules.game,)
-            ).fetchone()
-            changes["number"] = int(row[0])
+            changes["number"] = self._next_number(conn)
         return self.save(conn, match, now, status="live", seed=seed, setup=setup, state=state, **changes)
 
     def play(
@@ -382,19 +428,46 @@ class Matches(Generic[S, M]):
             raise NotAllowed(self.rules.texts.not_your_turn)
         engine = self.rules.engine
         state, events = engine.apply(match.state, seat, action)
-        conn.execute(
-            "INSERT INTO match_moves (match_id, seq, seat, action, author, at) VALUES (?,"
-            " (SELECT COALESCE(MAX(seq), 0) + 1 FROM match_moves WHERE match_id = ?), ?, ?, ?, ?)",
-            (match.id, match.id, seat, json.dumps(engine.action_to_json(action)), author, to_db(now)),
-        )
+        self.record(conn, now, match.id, [Played(seat, engine.action_to_json(action), author)])
         match = self.save(conn, match, now, state=state)
         for target, spec in narrate(match, events) if narrate is not None else ():
             enqueue(conn, now, target, spec)
         return match, events
 
+    def record(self, conn: sqlite3.Connection, now: datetime, match_id: int, moves: Sequence[Played]) -> None:
+        """Append moves a game applied itself (no save): a game that resolves several decisions between two
+        saves (HOSS runs its rounds and its AI's answers until the player must decide) logs them here, in
+        the unit that saves the state they led to."""
+        first = int(
+            conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM match_moves WHERE match_id = ?", (match_id,)
+            ).fetchone()[0]
+        )
+        conn.executemany(
+            "INSERT INTO match_moves (match_id, seq, seat, action, author, at, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    match_id,
+                    first + index,
+                    move.seat,
+                    json.dumps(move.action),
+                    move.author,
+                    to_db(now),
+                    json.dumps(dict(move.data), sort_keys=True),
+                )
+                for index, move in enumerate(moves)
+            ],
+        )
+
     def post(self, conn: sqlite3.Connection, now: datetime, match: M, target: Target, spec: MessageSpec) -> M:
         """Post the match's public message and remember it (one save): later states edit it (`show`)."""
         return self.save(conn, match, now, message_item=enqueue(conn, now, target, spec))
+
+    def set_message(self, conn: sqlite3.Connection, match_id: int, item: int) -> None:
+        """Make `item` (an outbox item, e.g. an interaction's response recorded as sent) the match's public
+        message, without a save: which message shows the match is not game state, so controls drawn
+        before it stay valid."""
+        conn.execute("UPDATE matches SET message_item = ? WHERE id = ?", (item, match_id))
 
     def show(
         self, conn: sqlite3.Connection, now: datetime, match: M, target: Target, spec: MessageSpec
@@ -414,9 +487,22 @@ class Matches(Generic[S, M]):
     ) -> M:
         """Replace the match's pending job by a `kind` job due at `due` (one save): a job of an earlier
         version is withdrawn, so it can never act on a later state."""
+        return self.save(conn, match, now, **self.deadline(conn, now, match, kind, due, payload))
+
+    def deadline(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        match: M,
+        kind: str,
+        due: datetime | None,
+        payload: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """`arm` without its save: withdraw the match's pending job, schedule a `kind` job due at `due`
+        (none when `due` is None), and return the fields for the caller's own save of this step."""
         self.cancel_job(conn, match)
-        job = jobs.schedule(conn, now, kind, due, payload)
-        return self.save(conn, match, now, deadline_at=due, deadline_job=job)
+        job = None if due is None else jobs.schedule(conn, now, kind, due, payload)
+        return {"deadline_at": due, "deadline_job": job}
 
     def cancel_job(self, conn: sqlite3.Connection, match: M) -> None:
         """Withdraw the match's pending job, if any (no save: the caller's next save clears the field)."""
@@ -466,5 +552,6 @@ __all__ = [
     "Matches",
     "Move",
     "Narration",
+    "Played",
     "StaleMatch",
 ]

@@ -107,7 +107,9 @@ def _seed_v3(conn: sqlite3.Connection) -> None:
 def _check_v3(conn: sqlite3.Connection) -> None:
     jobs = conn.execute("SELECT kind, state, period_key FROM jobs WHERE kind = 'daily'").fetchall()
     assert jobs == [("daily", "due", "2026-01-05")]
-    messages = conn.execute("SELECT target_kind, target_id, state FROM outbox").fetchall()
+    messages = conn.execute(
+        "SELECT target_kind, target_id, state FROM outbox WHERE target_kind = 'dm'"
+    ).fetchall()
     assert messages == [("dm", 12, "pending")]
 
 
@@ -125,31 +127,93 @@ def _check_v4(conn: sqlite3.Connection) -> None:
 
 
 def _seed_v5(conn: sqlite3.Connection) -> None:
+    """HOSS: a live battle (3) at its second pause with its pending deadline job, two rounds (one already
+    viewed), a decision and a milestone notice; a finished battle (4) paid, with a decision the AI took
+    for the player ('skip')."""
     conn.execute(
-        "INSERT INTO hoss_battles (id, player_id, rank, start_key, seed, player_setup, opponent_setup, state,"
-        " pause, version, round, created_at, updated_at)"
-        " VALUES (3, 11, 1, 'i:1', 77, '{}', '{}', '{}', 2, 4, 5, ?, ?)",
+        "INSERT INTO jobs (id, kind, due_at, payload, created_at)"
+        " VALUES (95, 'hoss.decision_timeout', ?, '{\"battle\": 3, \"pause\": 2}', ?)",
         (AT, AT),
     )
+    conn.execute(
+        "INSERT INTO hoss_battles (id, player_id, rank, start_key, seed, player_setup, opponent_setup, state,"
+        " pause, version, round, player_deaths, deadline_at, timeout_job, viewed_round, created_at, updated_at)"
+        " VALUES (3, 11, 1, 'i:1', 77, '{\"seat\": 0}', '{\"seat\": 1}', '{}', 2, 4, 5, 1, ?, 95, 1, ?, ?)",
+        (AT, AT, AT),
+    )
     conn.execute("INSERT INTO hoss_battle_decisions VALUES (3, 0, 1, 0, 0, '{\"kind\": \"pass\"}', 'player')")
-    conn.execute("INSERT INTO hoss_battle_rounds VALUES (3, 1, '{\"round\": 1}')")
+    conn.execute("INSERT INTO hoss_battle_rounds VALUES (3, 1, '{\"round\": 1}'), (3, 2, '{\"round\": 2}')")
     conn.execute(
         "INSERT INTO hoss_notices (player_id, kind, rank, wins, gold, battle_id, created_at)"
         " VALUES (11, 'milestone', 1, 100, 100, 3, ?)",
         (AT,),
     )
+    conn.execute(
+        "INSERT INTO hoss_battles (id, player_id, rank, start_key, seed, player_setup, opponent_setup, state,"
+        " status, pause, version, round, counted, reward, gold, created_at, updated_at, ended_at)"
+        " VALUES (4, 12, 2, 'i:2', 78, '{}', '{}', '{}', 'won', 3, 6, 9, 1, '{\"base\": 150}', 150, ?, ?, ?)",
+        (AT, AT, AT),
+    )
+    conn.execute(
+        "INSERT INTO hoss_battle_decisions VALUES (4, 0, 1, 0, 0, '{\"kind\": \"pass\"}', 'skip'),"
+        " (4, 1, 1, 0, 1, '{\"kind\": \"pass\"}', 'ai')"
+    )
+
+
+def _hoss_match(conn: sqlite3.Connection, number: int) -> int:
+    return int(
+        conn.execute("SELECT id FROM matches WHERE game = 'hoss' AND number = ?", (number,)).fetchone()[0]
+    )
 
 
 def _check_v5(conn: sqlite3.Connection) -> None:
-    battle = conn.execute("SELECT player_id, status, pause, version, round FROM hoss_battles WHERE id = 3")
-    assert battle.fetchone() == (11, "live", 2, 4, 5)
-    assert conn.execute("SELECT seq, by FROM hoss_battle_decisions WHERE battle_id = 3").fetchall() == [
-        (0, "player")
-    ]
-    assert conn.execute("SELECT round FROM hoss_battle_rounds WHERE battle_id = 3").fetchall() == [(1,)]
-    assert conn.execute("SELECT gold, claimed_at FROM hoss_notices WHERE player_id = 11").fetchall() == [
-        (100, None)
-    ]
+    """HOSS battles live on in the shared matches (migration hoss_matches): each keeps its former id as
+    its number, which the pending job's payload still names; moves, rounds and notices name the match."""
+    live, over = _hoss_match(conn, 3), _hoss_match(conn, 4)
+    row = conn.execute(
+        "SELECT kind, guild_id, channel_id, status, request_key, seed, setup, data, version, deadline_job, result"
+        " FROM matches WHERE id = ?",
+        (live,),
+    ).fetchone()
+    data = '{"pause": 2, "player_deaths": 1, "rank": 1, "round": 5}'
+    assert tuple(row) == (
+        "ranked",
+        None,
+        None,
+        "live",
+        "hoss:ranked:i:1",
+        77,
+        '[{"seat": 0}, {"seat": 1}]',
+        data,
+        4,
+        95,
+        None,
+    )
+    assert conn.execute("SELECT payload, state FROM jobs WHERE id = 95").fetchone() == (
+        '{"battle": 3, "pause": 2}',
+        "due",
+    )
+    seats = conn.execute("SELECT seat, player_id FROM match_seats WHERE match_id = ? ORDER BY seat", (live,))
+    assert seats.fetchall() == [(0, 11), (1, None)]
+    moves = conn.execute(
+        "SELECT seq, seat, action, author, data FROM match_moves WHERE match_id = ?", (live,)
+    )
+    assert moves.fetchall() == [(1, 0, '{"kind": "pass"}', "player", '{"pause": 1, "round": 0}')]
+    rounds = conn.execute(
+        "SELECT round, viewed FROM hoss_battle_rounds WHERE match_id = ? ORDER BY round", (live,)
+    )
+    assert rounds.fetchall() == [(1, 1), (2, 0)]
+    assert conn.execute(
+        "SELECT gold, match_id, claimed_at FROM hoss_notices WHERE player_id = 11"
+    ).fetchall() == [(100, live, None)]
+    finished = conn.execute("SELECT status, result, ended_at FROM matches WHERE id = ?", (over,)).fetchone()
+    assert (finished[0], finished[2]) == ("over", AT)
+    assert json.loads(finished[1]) == {"counted": True, "gold": 150, "reward": {"base": 150}, "status": "won"}
+    authors = conn.execute(
+        "SELECT seq, seat, author FROM match_moves WHERE match_id = ? ORDER BY seq", (over,)
+    )
+    assert authors.fetchall() == [(1, 0, "skip"), (2, 1, "ai")]
+    assert not {"hoss_battles", "hoss_battle_decisions"} & tables(conn)
 
 
 def _seed_v6(conn: sqlite3.Connection) -> None:
@@ -248,6 +312,14 @@ def _seed_v9(conn: sqlite3.Connection) -> None:
         (AT, AT),
     )
     conn.execute('INSERT INTO pillz_duel_moves VALUES (8, 1, 0, \'{"card": "a", "pillz": 2}\', \'timeout\')')
+    # Id 3 is also a HOSS battle's (seeded at version 5): both must survive the move to one sequence.
+    conn.execute(
+        "INSERT INTO pillz_duels (id, guild_id, channel_id, kind, seat0_id, seat1_id, request_key, status, state,"
+        " version, notes, created_at, updated_at) VALUES (3, 5, 6, 'friend', 12, 11, 'p:3', 'live', '{}', 1,"
+        " '[]', ?, ?)",
+        (AT, AT),
+    )
+    conn.execute('INSERT INTO pillz_duel_moves VALUES (3, 1, 1, \'{"card": "b", "pillz": 0}\', \'player\')')
 
 
 def _check_v9(conn: sqlite3.Connection) -> None:
@@ -260,6 +332,44 @@ def _check_v9(conn: sqlite3.Connection) -> None:
     assert [tuple(r) for r in seats] == [(0, 11), (1, None)]
     moves = conn.execute("SELECT seq, seat, action, author FROM match_moves WHERE match_id = 8").fetchall()
     assert [tuple(r) for r in moves] == [(1, 0, '{"card": "a", "pillz": 2}', "timeout")]
+    duel = conn.execute("SELECT game, kind, number FROM matches WHERE id = 3").fetchone()
+    assert tuple(duel) == ("pillz", "friend", None)
+    seats = conn.execute(
+        "SELECT seat, player_id FROM match_seats WHERE match_id = 3 ORDER BY seat"
+    ).fetchall()
+    assert seats == [(0, 12), (1, 11)]
+    assert conn.execute("SELECT seq, author FROM match_moves WHERE match_id = 3").fetchall() == [
+        (1, "player")
+    ]
+
+
+def _seed_v11(conn: sqlite3.Connection) -> None:
+    conn.execute("UPDATE hoss_battles SET guild_id = 5 WHERE id = 4")
+
+
+def _check_v11(conn: sqlite3.Connection) -> None:
+    """A battle's server stays its match's; a battle in DMs has none (matches.guild_id NULL)."""
+    places = conn.execute(
+        "SELECT number, guild_id FROM matches WHERE game = 'hoss' ORDER BY number"
+    ).fetchall()
+    assert places == [(3, None), (4, 5)]
+
+
+def _seed_v17(conn: sqlite3.Connection) -> None:
+    item = conn.execute(
+        "INSERT INTO outbox (created_at, target_kind, target_id, payload, next_attempt_at, state)"
+        " VALUES (?, 'channel', 66, '{}', ?, 'sent') RETURNING id",
+        (AT, AT),
+    ).fetchone()[0]
+    conn.execute("UPDATE hoss_battles SET message_item = ? WHERE id = 3", (item,))
+
+
+def _check_v17(conn: sqlite3.Connection) -> None:
+    """The battle's message is the match's message."""
+    found = conn.execute(
+        "SELECT o.target_id FROM matches m JOIN outbox o ON o.id = m.message_item WHERE m.game = 'hoss'"
+    ).fetchall()
+    assert found == [(66,)]
 
 
 def _seed_v15(conn: sqlite3.Connection) -> None:
@@ -291,7 +401,9 @@ SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.C
     5: (_seed_v5, _check_v5),
     6: (_seed_v6, _check_v6),
     9: (_seed_v9, _check_v9),
+    11: (_seed_v11, _check_v11),
     15: (_seed_v15, _check_v15),
+    17: (_seed_v17, _check_v17),
 }
 
 

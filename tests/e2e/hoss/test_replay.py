@@ -55,7 +55,11 @@ async def test_a_live_battle_is_never_replayed_and_its_seed_stays_in(
     assert battle is not None
     assert harness.bot is not None
     seed = await harness.bot.services.db.read(
-        lambda conn: str(conn.execute("SELECT seed FROM hoss_battles WHERE id = ?", (battle,)).fetchone()[0])
+        lambda conn: str(
+            conn.execute("SELECT seed FROM matches WHERE game = 'hoss' AND number = ?", (battle,)).fetchone()[
+                0
+            ]
+        )
     )
 
     own = refusal(await harness.emu.run_command(alice, "hoss revoir", {"id": battle}))

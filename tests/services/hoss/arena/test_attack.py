@@ -268,7 +268,10 @@ async def test_thirty_simultaneous_clicks_start_one_attack_and_one_battle(world:
         (1, 1),
         (2, 1),
     ]
-    assert await rows(world.db, "SELECT player_id, COUNT(*) FROM hoss_battles GROUP BY 1") == [(1, 1), (2, 1)]
+    assert await rows(world.db, "SELECT player_id, COUNT(*) FROM match_seats WHERE seat = 0 GROUP BY 1") == [
+        (1, 1),
+        (2, 1),
+    ]
 
 
 async def test_refusals_draw_nothing_and_start_nothing(world: World) -> None:
@@ -292,7 +295,7 @@ async def test_refusals_draw_nothing_and_start_nothing(world: World) -> None:
     with pytest.raises(SeasonClosed):
         await world.arena.attack(GUILD, 2, key="f")
     assert await rows(world.db, "SELECT COUNT(*) FROM hoss_arena_attacks") == [(1,)]
-    assert await rows(world.db, "SELECT COUNT(*) FROM hoss_battles") == [(2,)]
+    assert await rows(world.db, "SELECT COUNT(*) FROM matches WHERE game = 'hoss'") == [(2,)]
 
 
 async def test_the_close_plays_a_live_battle_out_and_counts_it_in_the_final_ranking(world: World) -> None:
@@ -304,9 +307,8 @@ async def test_the_close_plays_a_live_battle_out_and_counts_it_in_the_final_rank
     row = await world.db.read(lambda conn: battles.load(conn, started.battle_id))
     assert row is not None
     assert row.status == "won"
-    assert await rows(world.db, "SELECT DISTINCT by FROM hoss_battle_decisions WHERE seat = ?", PLAYER) == [
-        ("timeout",)
-    ]
+    moves = await world.db.read(lambda conn: battles.decisions(conn, started.battle_id))
+    assert {d.by for d in moves if d.seat == PLAYER} == {"timeout"}
     assert await rows(world.db, "SELECT status FROM hoss_arena_attacks") == [("won",)]
     result = await world.arena.result(GUILD, MONDAY)
     assert result is not None
@@ -315,7 +317,9 @@ async def test_the_close_plays_a_live_battle_out_and_counts_it_in_the_final_rank
         before[0] + 50 + 3_000,
         before[1] + 1 + 2_000,
     )
-    assert await rows(world.db, "SELECT COUNT(*) FROM hoss_battles WHERE status = 'live'") == [(0,)]
+    assert await rows(world.db, "SELECT COUNT(*) FROM matches WHERE game = 'hoss' AND status = 'live'") == [
+        (0,)
+    ]
     assert await world.sched.run_due() == 0
     await world.db.read(check_conservation)
 

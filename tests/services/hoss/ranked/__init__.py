@@ -97,6 +97,31 @@ async def replayed(db: Database, battle_id: int) -> str:
     return await db.read(unit)
 
 
+def _numbers(conn: sqlite3.Connection) -> list[int]:
+    found = conn.execute("SELECT number FROM matches WHERE game = 'hoss' ORDER BY number").fetchall()
+    return [int(n) for (n,) in found]
+
+
+async def battle_rows(db: Database) -> list[hoss_battles.BattleRow]:
+    """Every battle as the service reads it, by number."""
+
+    def unit(conn: sqlite3.Connection) -> list[hoss_battles.BattleRow]:
+        loaded = [hoss_battles.load(conn, number) for number in _numbers(conn)]
+        return [row for row in loaded if row is not None]
+
+    return await db.read(unit)
+
+
+async def decision_rows(db: Database, battle: int | None = None) -> list[hoss_battles.Decision]:
+    """The stored decisions of one battle, or of every battle (in battle order)."""
+
+    def unit(conn: sqlite3.Connection) -> list[hoss_battles.Decision]:
+        numbers = _numbers(conn) if battle is None else [battle]
+        return [d for number in numbers for d in hoss_battles.decisions(conn, number)]
+
+    return await db.read(unit)
+
+
 async def rows(db: Database, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     return await db.read(lambda conn: [tuple(r) for r in conn.execute(sql, params)])
 

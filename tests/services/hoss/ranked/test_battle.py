@@ -18,7 +18,16 @@ from services.hoss.battle_view import NOTABLE_EVENTS
 from services.hoss.battles import DECISION_TIMEOUT, REASON
 from store.db import Database
 from tests.services.conftest import open_database
-from tests.services.hoss.ranked import choose, gold, play_through, player_with_deck, replayed, rows, service
+from tests.services.hoss.ranked import (
+    choose,
+    decision_rows,
+    gold,
+    play_through,
+    player_with_deck,
+    replayed,
+    rows,
+    service,
+)
 
 
 def deaths_in(log: dict[str, Any]) -> int:
@@ -31,7 +40,7 @@ def deaths_in(log: dict[str, Any]) -> int:
 
 
 async def everything(db: Database) -> dict[str, list[tuple[Any, ...]]]:
-    tables = ("hoss_battles", "hoss_battle_decisions", "hoss_battle_rounds", "ledger", "jobs", "idempotency")
+    tables = ("matches", "match_seats", "match_moves", "hoss_battle_rounds", "ledger", "jobs", "idempotency")
     return {t: await rows(db, f"SELECT * FROM {t} ORDER BY 1, 2") for t in tables}
 
 
@@ -160,8 +169,8 @@ async def test_a_double_click_applies_once(db: Database, clock: ManualClock) -> 
     first = await ranked.answer(1, battle, {"kind": "pass"}, key="click", pause=1)
     again = await ranked.answer(1, battle, {"kind": "pass"}, key="click", pause=1)
     assert (again.replayed, again.answered_pause, again.pause) == (True, 1, first.pause)
-    mine = await rows(db, "SELECT pause FROM hoss_battle_decisions WHERE battle_id = ? AND seat = 0", battle)
-    assert mine == [(1,)]
+    mine = [d.pause for d in await decision_rows(db, battle) if d.seat == 0]
+    assert mine == [1]
     await player_with_deck(db, clock, 2)
     theirs = (await ranked.start(2, 1, key="i2")).battle_id
     with pytest.raises(NotAllowed):  # the same key from someone else is not theirs to replay

@@ -18,7 +18,14 @@ from services.platform.outbox import Outbox
 from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import open_database
-from tests.services.hoss.ranked import catalog, choose, player_with_deck, rows, service
+from tests.services.hoss.ranked import (
+    battle_rows,
+    catalog,
+    choose,
+    player_with_deck,
+    rows,
+    service,
+)
 
 ALICE, CHANNEL, MESSAGE = 1, 4242, 9001
 
@@ -154,7 +161,7 @@ async def test_no_edit_carries_the_hand_or_the_seed(db: Database, clock: ManualC
     the seed would tell every later draw: neither is in any edit queued while the battle is live."""
     ranked = service(db, clock)
     battle = await shown_battle(db, clock, ranked)
-    (seed,) = (await rows(db, "SELECT seed FROM hoss_battles WHERE id = ?", battle))[0]
+    (seed,) = [row.seed for row in await battle_rows(db) if row.id == battle]
     view = await ranked.view(ALICE, battle)
     for turn in range(4):
         if (await ranked.answer(ALICE, battle, choose(view, turn), key=f"a{turn}", pause=view.pause)).over:

@@ -12,7 +12,7 @@ from core.errors import DomainError, NotAllowed
 from services.hoss.battles import DECISION_TIMEOUT, REASON
 from services.platform.scheduler import Scheduler
 from store.db import Database
-from tests.services.hoss.ranked import gold, player_with_deck, rows, service
+from tests.services.hoss.ranked import battle_rows, decision_rows, gold, player_with_deck, rows, service
 
 
 async def test_twenty_concurrent_answers_to_one_pause_apply_once(
@@ -31,9 +31,9 @@ async def test_twenty_concurrent_answers_to_one_pause_apply_once(
     assert applied[0].answered_pause == 1
     refused = [o for o in outcomes if isinstance(o, BaseException)]
     assert all(isinstance(o, NotAllowed) and o.key == "hoss.error.ranked.stale" for o in refused), refused
-    mine = await rows(db, "SELECT pause FROM hoss_battle_decisions WHERE battle_id = ? AND seat = 0", battle)
-    assert mine == [(1,)]
-    assert await rows(db, "SELECT version FROM hoss_battles") == [(2,)]  # created, then one answer
+    mine = [d.pause for d in await decision_rows(db, battle) if d.seat == 0]
+    assert mine == [1]
+    assert [row.version for row in await battle_rows(db)] == [2]  # created, then one answer
     await db.read(conservation)
 
 
@@ -46,7 +46,7 @@ async def test_twenty_double_clicks_with_one_key_apply_once(db: Database, clock:
     )
     assert sum(not o.replayed for o in outcomes) == 1
     assert len({(o.answered_pause, o.pause) for o in outcomes}) == 1
-    assert await rows(db, "SELECT COUNT(*) FROM hoss_battle_decisions WHERE seat = 0") == [(1,)]
+    assert len([d for d in await decision_rows(db) if d.seat == 0]) == 1
 
 
 async def test_answers_skips_and_deadlines_racing_to_the_end_pay_once(

@@ -11,7 +11,7 @@ from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
 from services.hoss.ranked import BattleView, RankedService
 from store.db import Database
-from tests.services.hoss.ranked import player_with_deck, rows, service
+from tests.services.hoss.ranked import decision_rows, player_with_deck, service
 
 GUILD = 77
 BATTLE_SEED = 1  # the AI's deck and the draws of a battle where a Défenseur move comes up before the end
@@ -68,8 +68,8 @@ async def test_the_defender_button_lists_the_legal_moves_and_a_move_takes_effect
     later = await ranked.view(1, battle, GUILD)
     first = later.new_rounds[0].record
     assert {"t": 0, "k": "move", "tgt": defender, "protege": protege} in first["events"]
-    stored = await rows(db, "SELECT action, by FROM hoss_battle_decisions WHERE battle_id = ?", battle)
-    assert any('"kind": "move"' in action and by == "player" for action, by in stored)
+    stored = await decision_rows(db, battle)
+    assert any(d.action["kind"] == "move" and d.by == "player" for d in stored)
 
 
 async def test_the_defender_button_is_rechecked_at_every_click(db: Database, clock: ManualClock) -> None:

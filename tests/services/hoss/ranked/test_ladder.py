@@ -12,7 +12,7 @@ from core.errors import BadInput, DomainError, NotAllowed
 from core.i18n import catalogs
 from services.shared.collecting import DeckInvalid
 from store.db import Database
-from tests.services.hoss.ranked import player_with_deck, rows, service, set_wins
+from tests.services.hoss.ranked import battle_rows, player_with_deck, rows, service, set_wins
 
 
 def assert_localized(error: DomainError) -> None:
@@ -75,7 +75,7 @@ async def test_ranks_unlock_after_ten_wins_and_only_the_three_highest_can_be_pla
             assert (error.key, error.params["lowest"]) == ("hoss.error.ranked.closed", playable[0])
     started = await ranked.start(1, playable[0], key="ok")
     assert started.rank == playable[0]
-    assert await rows(db, "SELECT rank FROM hoss_battles") == [(playable[0],)]
+    assert [row.rank for row in await battle_rows(db)] == [playable[0]]
 
 
 async def test_a_bad_rank_no_deck_or_an_invalid_deck_is_refused(db: Database, clock: ManualClock) -> None:
@@ -92,7 +92,7 @@ async def test_a_bad_rank_no_deck_or_an_invalid_deck_is_refused(db: Database, cl
     error = await refused(ranked.start(1, 1, key="x"))
     assert isinstance(error, DeckInvalid)
     assert error.key == "hoss.error.deck.missing_rank1"
-    assert await rows(db, "SELECT * FROM hoss_battles") == []
+    assert await rows(db, "SELECT * FROM matches") == []
 
 
 async def test_one_live_battle_per_player_and_a_double_click_starts_one(
@@ -128,4 +128,4 @@ async def test_many_concurrent_starts_make_one_battle(db: Database, clock: Manua
     assert all(
         isinstance(o, NotAllowed) and o.key == "hoss.error.ranked.live" for o in outcomes if o not in started
     )
-    assert await rows(db, "SELECT COUNT(*) FROM hoss_battles") == [(1,)]
+    assert len(await battle_rows(db)) == 1

@@ -9,7 +9,7 @@ from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed, NotFound
 from services.hoss.ranked import RankedService
 from store.db import Database
-from tests.services.hoss.ranked import player_with_deck, rows, service
+from tests.services.hoss.ranked import battle_rows, player_with_deck, service
 
 HERE, ELSEWHERE = 501, 502
 ALICE, BOB = 1, 2
@@ -23,7 +23,8 @@ async def battle_in(db: Database, clock: ManualClock, guild: int | None) -> tupl
 
 
 async def seed_of(db: Database, battle: int) -> int:
-    return int((await rows(db, "SELECT seed FROM hoss_battles WHERE id = ?", battle))[0][0])
+    (seed,) = [row.seed for row in await battle_rows(db) if row.id == battle]
+    return seed
 
 
 async def test_a_live_battle_has_no_replay_for_anyone(db: Database, clock: ManualClock) -> None:
@@ -74,7 +75,7 @@ async def test_the_controls_answer_only_where_the_battle_was_started(
     db: Database, clock: ManualClock
 ) -> None:
     ranked, battle = await battle_in(db, clock, HERE)
-    before = await rows(db, "SELECT version, pause, status, viewed_round FROM hoss_battles")
+    before = [(r.version, r.pause, r.status, r.viewed_round) for r in await battle_rows(db)]
     calls = (
         lambda: ranked.view(ALICE, battle, ELSEWHERE),
         lambda: ranked.log(ALICE, battle, ELSEWHERE),
@@ -85,5 +86,5 @@ async def test_the_controls_answer_only_where_the_battle_was_started(
         with pytest.raises(DomainError) as refused:
             await call()
         assert refused.value.key == "hoss.error.ranked.not_found"
-    assert await rows(db, "SELECT version, pause, status, viewed_round FROM hoss_battles") == before
+    assert [(r.version, r.pause, r.status, r.viewed_round) for r in await battle_rows(db)] == before
     assert (await ranked.view(ALICE, battle, HERE)).status == "live"

@@ -15,7 +15,7 @@ from services.hoss.battles import DECISION_TIMEOUT, TIMEOUT_JOB
 from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import open_database
-from tests.services.hoss.ranked import gold, player_with_deck, rows, service
+from tests.services.hoss.ranked import battle_rows, decision_rows, gold, player_with_deck, rows, service
 
 PARIS = ZoneInfo("Europe/Paris")
 
@@ -45,7 +45,7 @@ async def test_after_two_minutes_the_ai_decides_for_the_player(
     assert await sched.run_due() == 1
     view = await ranked.view(1, battle)
     assert view.ai_decided == (1,)  # the view can say the AI decided at pause 1
-    decided = await rows(db, "SELECT pause, seat, by FROM hoss_battle_decisions WHERE by = 'timeout'")
+    decided = [(d.pause, d.seat, d.by) for d in await decision_rows(db) if d.by == "timeout"]
     assert decided
     assert all(d == (1, 0, "timeout") for d in decided)
     assert view.new_rounds
@@ -70,9 +70,7 @@ async def test_an_answered_pause_withdraws_its_deadline(
     assert states[1:] in ([], ["due"])
     clock.advance(DECISION_TIMEOUT)
     await sched.run_due()
-    assert await rows(db, "SELECT COUNT(*) FROM hoss_battle_decisions WHERE by = 'timeout'") == [
-        (1 if states[1:] else 0,)
-    ]
+    assert len([d for d in await decision_rows(db) if d.by == "timeout"]) == (1 if states[1:] else 0)
 
 
 async def test_a_stale_deadline_does_nothing(db: Database, clock: ManualClock, sched: Scheduler) -> None:
@@ -81,10 +79,10 @@ async def test_a_stale_deadline_does_nothing(db: Database, clock: ManualClock, s
     ranked = service(db, clock, sched)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     await ranked.answer(1, battle, {"kind": "pass"}, key="a", pause=1)
-    before = await rows(db, "SELECT version, pause FROM hoss_battles")
+    before = [(r.version, r.pause) for r in await battle_rows(db)]
     await sched.add(TIMEOUT_JOB, clock.now(), {"battle": battle, "pause": 1})
     assert await sched.run_due() == 1
-    assert await rows(db, "SELECT version, pause FROM hoss_battles") == before
+    assert [(r.version, r.pause) for r in await battle_rows(db)] == before
 
 
 async def test_a_player_who_never_answers_gets_a_whole_battle_played_by_the_ai(
@@ -103,8 +101,8 @@ async def test_a_player_who_never_answers_gets_a_whole_battle_played_by_the_ai(
     assert view.result is not None
     assert view.deadline is None
     assert await gold(db, 1) - before == view.result.gold
-    mine = await rows(db, "SELECT DISTINCT by FROM hoss_battle_decisions WHERE seat = 0")
-    assert mine == [("timeout",)]
+    mine = {d.by for d in await decision_rows(db) if d.seat == 0}
+    assert mine == {"timeout"}
     assert len(view.ai_decided) == view.pause
     assert await ranked.replay(1, battle) == await ranked.log(1, battle)
     assert [state for state, _ in await jobs(db)] == ["done"] * view.pause
