@@ -14,27 +14,20 @@ from typing import Any
 from core.i18n import format_int
 from engine.hoss import BuffCard, CreatureCard, OddsTable
 from services.hoss import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, STATUS_KEYS
+from services.hoss.card_image import HOLO_COLOR
 from services.hoss.collection import CollectionFilter, CollectionPage, CopyDetail, CreatureStats, OwnedCopy
 from services.hoss.fusion import FusionPreview, FusionResult
+from services.hoss.keys import RARITY_KEYS as RARITY_KEYS
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import Opening, OpeningCard, Purchase, ShopOffer
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 
-RARITY_KEYS = {
-    "basique": "hoss.rarity.basique",
-    "argent": "hoss.rarity.argent",
-    "or": "hoss.rarity.or",
-    "platine": "hoss.rarity.platine",
-    "diamant": "hoss.rarity.diamant",
-    "divin": "hoss.rarity.divin",
-}
 SALE_REFUSAL_KEYS = (
     "hoss.sale.refused.not_yours",
     "hoss.sale.refused.locked",
     "hoss.sale.refused.face_down",
     "hoss.sale.refused.floor",
 )
-HOLO_COLOR = 0xC0A0FF
 QUOTE_LISTED = 15  # card lines a sale quote lists before "and N more"
 
 
