@@ -21,7 +21,7 @@ from functools import lru_cache
 from PIL import ImageDraw, ImageFont
 
 Font = ImageFont.FreeTypeFont
-Color = tuple[int, int, int] | tuple[int, int, int, int]
+Color = int | tuple[int, int, int] | tuple[int, int, int, int]  # an int on a one-band mask
 
 # Characters the embedded subset really holds (checked by tests/platform/card_images/test_text.py).
 SUPPORTED = frozenset([chr(c) for c in range(0x20, 0x7F)] + list("©«°±´·»‘’“”…‹›⁄™"))
