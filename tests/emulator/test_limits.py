@@ -419,6 +419,7 @@ async def test_an_interaction_reply_and_its_update_carry_files(api: Api) -> None
     path = f"/interactions/{record.id}/{record.token}/callback"
     status, body = await multipart(api, "POST", path, {"type": CHANNEL_MESSAGE, "data": payload}, files)
     assert status in (200, 204), body
+    assert record.original is not None
     assert [a.filename for a in record.original.attachments] == ["card0.png"]
     click = api.interaction(MESSAGE_COMPONENT, {"custom_id": "go", "component_type": 2}, component=True)
     update = {"type": UPDATE_MESSAGE, "data": {"attachments": [{"id": 0, "filename": "next.png"}]}}
