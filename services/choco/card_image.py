@@ -45,6 +45,8 @@ INK_LIGHT = (238, 234, 228)
 ART = (26, 70, 334, 256)
 TYPE_LINE = (30, 262, 330, 286)
 TEXT_PANEL = (26, 294, 334, 414)
+TALL_ART = (26, 70, 334, 380)
+TALL_TYPE_LINE = (30, 388, 330, 412)
 TEXT = (38, 302, 322, 406)
 
 
@@ -58,33 +60,26 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
     rng = draw.seeded(card.id)
     colors = HOUSES[rng.randrange(len(HOUSES))]
     motif = "rays" if card.type == "pure" else WIZARD_MOTIFS[rng.randrange(len(WIZARD_MOTIFS))]
-    draw.art_panel(c, ART, card.id, colors, motif, palette.light)
-    cx, cy = (ART[0] + ART[2]) // 2, (ART[1] + ART[3]) // 2
+    # A normal wizard has no text: its picture takes the text's place.
+    art, kind_line = (ART, TYPE_LINE) if card.effect is not None else (TALL_ART, TALL_TYPE_LINE)
+    draw.art_panel(c, art, card.id, colors, motif, palette.light)
+    cx, cy = (art[0] + art[2]) // 2, (art[1] + art[3]) // 2
     draw.icon(c, "bolt" if card.type == "pure" else "hat", (cx - 58, cy - 58, cx + 58, cy + 58), colors[2])
     if card.type == "effect":
-        draw.icon(c, "orb", (ART[2] - 44, ART[1] + 8, ART[2] - 8, ART[1] + 44), colors[2])
+        draw.icon(c, "orb", (art[2] - 44, art[1] + 8, art[2] - 8, art[1] + 44), colors[2])
     kind = f"{t(TYPE_KEYS[card.type], locale)} · {t(RARITY_KEYS[rarity], locale)}"
-    draw.caption(c, TYPE_LINE, kind, palette)
-    level = 2 if rarity.endswith("_2") else 1
-    for index in range(level):
+    draw.caption(c, kind_line, kind, palette)
+    middle = (kind_line[1] + kind_line[3]) // 2
+    for index in range(2 if rarity.endswith("_2") else 1):  # the level of the colour, as pips
         x = WIDTH - 44 - index * 16
-        c.draw.polygon([(x, 266), (x + 6, 274), (x, 282), (x - 6, 274)], fill=palette.light)
-    draw.panel(c, TEXT_PANEL, (24, 18, 14), palette.dark)
+        c.draw.polygon(
+            [(x, middle - 8), (x + 6, middle), (x, middle + 8), (x - 6, middle)], fill=palette.light
+        )
     if card.effect is not None:
         effect = card.effect
+        draw.panel(c, TEXT_PANEL, (24, 18, 14), palette.dark)
         text = f"{effect.name.get(locale)} ({t(TRIGGER_KEYS[effect.trigger], locale)})\n{effect.text.get(locale)}"
         draw.text_box(c, TEXT, text, max_size=17, min_size=8, fill=INK_LIGHT)
-    else:
-        draw.text_box(
-            c,
-            TEXT,
-            t(TYPE_KEYS[card.type], locale),
-            max_size=18,
-            min_size=9,
-            fill=palette.light,
-            align="center",
-            valign="middle",
-        )
     if card.pa is not None and card.pv is not None:
         draw.badge(c, (80, 452), 36, str(card.pa), t("choco.label.pa", locale), palette)
         draw.badge(c, (280, 452), 36, str(card.pv), t("choco.label.pv", locale), palette)

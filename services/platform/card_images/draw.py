@@ -555,30 +555,36 @@ ICONS = frozenset(_ICONS)
 # --- holo, encoding, sheets --------------------------------------------------------------------------
 
 
+SHIMMER_STRIPE = 12
+
+
 @lru_cache(maxsize=4)
-def _shimmer(size: tuple[int, int]) -> Image.Image:
-    """Diagonal rainbow bands with a bright streak, as an RGBA overlay."""
+def _shimmer(size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
+    """Diagonal rainbow bands with a bright streak, as an RGBA overlay. Each band is a flat 12-pixel
+    stripe rather than a smooth blend: PNG compresses flat stripes 3 times faster (benchmarks/card_images.py).
+    Returned as the bands' colours and their alpha, ready for `Image.composite`."""
     w, h = size
     band = Image.new("RGBA", (w + h, 1))
     pixels = []
     for x in range(w + h):
-        hue = (x / 140.0) % 1.0
+        stripe = x - x % SHIMMER_STRIPE
+        hue = (stripe / 140.0) % 1.0
         r, g, b = (round(255 * (0.5 + 0.5 * math.cos(6.283 * (hue + k / 3)))) for k in (0, 1, 2))
-        streak = math.exp(-(((x - (w + h) * 0.45) / 28) ** 2))
+        streak = math.exp(-(((stripe - (w + h) * 0.45) / 28) ** 2))
         alpha = round(46 + 100 * streak)
         pixels.append((r, g, b, alpha))
     band.putdata(pixels)
     layer = Image.new("RGBA", size)
     for y in range(h):
         layer.paste(band.crop((h - y, 0, h - y + w, 1)), (0, y))
-    return layer
+    return layer.convert("RGB"), layer.getchannel("A")
 
 
 def holo(c: Canvas) -> None:
-    """The holo shimmer: rainbow bands blended over the whole card."""
-    base = c.image.convert("RGBA")
-    base.alpha_composite(_shimmer(c.image.size))
-    c.image = base.convert("RGB")
+    """The holo shimmer: rainbow bands blended over the whole card (one composite through the bands'
+    alpha, no RGBA conversion of the card)."""
+    colors, alpha = _shimmer(c.image.size)
+    c.image = Image.composite(colors, c.image, alpha)
     c.draw = ImageDraw.Draw(c.image)
 
 
