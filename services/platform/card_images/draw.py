@@ -594,8 +594,10 @@ def png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
+@lru_cache(maxsize=16)
 def back(label: str, palette: Palette) -> Image.Image:
-    """A card face down: the game's name on a pattern, so a booster's hidden cards show as cards."""
+    """A card face down: the game's name on a pattern, so a booster's hidden cards show as cards. Kept
+    once drawn (callers only read it)."""
     c = canvas()
     frame(c, palette)
     art_panel(
