@@ -1,7 +1,7 @@
 """Text on cards with Pillow's embedded font, French accents included.
 
-The font is Aileron Regular, embedded in Pillow itself (`ImageFont.load_default(size=...)`, SIL Open Font
-License 1.1): nothing is fetched or read from the machine's fonts, so a card renders the same everywhere.
+The font is Aileron Regular, embedded in Pillow itself (`ImageFont.load_default(size=...)`, by Dot Colon,
+CC0 1.0): nothing is fetched or read from the machine's fonts, so a card renders the same everywhere.
 Pillow embeds a subset of it: ASCII and a few signs (« » ’ … ° ·), but no accented letter, so "é" alone
 would be drawn as the empty box of a missing glyph. A letter with diacritics is therefore drawn as its
 base letter (Unicode decomposition, NFD) plus each mark drawn as a small shape above or below it: acute,
