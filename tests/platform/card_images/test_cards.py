@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from services.platform import games
-from services.platform.card_images import draw
+from services.platform.card_images import draw, icons
 from services.platform.card_images import text as typo
 from services.platform.card_images.draw import Canvas
 from services.platform.card_images.spec import CardArt, CardCopy
@@ -142,3 +142,13 @@ def test_the_audit_catches_a_text_that_overflows(
     canvas = art_of("choco").layout(card, catalog, CardCopy(card.rarity), "fr", True)
     overflowing = [p for p in canvas.placed if p.ink is not None and p.ink[2] > p.box[2] + 1]
     assert overflowing
+
+
+def test_every_emblem_draws_its_own_shape() -> None:
+    drawings = {}
+    for name in sorted(icons.ICONS):
+        canvas = draw.canvas((0, 0, 0))
+        draw.icon(canvas, name, (10, 10, 90, 90), (255, 255, 255))
+        assert canvas.image.getbbox() is not None, name
+        drawings[name] = canvas.image.tobytes()
+    assert len(set(drawings.values())) == len(drawings)
