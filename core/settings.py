@@ -21,6 +21,10 @@ class Settings(BaseSettings):
     owner_ids: Annotated[frozenset[int], NoDecode] = Field(
         default=frozenset(), description="Comma-separated Discord user ids allowed to run owner commands."
     )
+    card_image_cache: Path = Field(
+        default=Path("var/card-images"),
+        description="Folder of the card images drawn once and kept (any size).",
+    )
     default_locale: Literal["fr", "en"] = Field(default="fr", description="Language when none is known.")
     timezone: str = Field(default="Europe/Paris", description="Time zone of daily and weekly schedules.")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(default="INFO", description="Log level.")

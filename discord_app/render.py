@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from services.platform.card_images.service import CardImage
 from services.platform.messages import MessageSpec, Text, render_text
 
 STYLES = {
@@ -25,6 +26,11 @@ def text(value: Text | None, locale: str | None) -> str:
 def files_of(spec: MessageSpec) -> list[discord.File]:
     """The spec's attachments as discord.py files (`files=` to send, `attachments=` to edit)."""
     return [discord.File(io.BytesIO(a.text.encode("utf-8")), filename=a.filename) for a in spec.attachments]
+
+
+def image_file(image: CardImage) -> discord.File:
+    """A drawn card as the file an embed's `image` names (`attachment://<filename>`)."""
+    return discord.File(io.BytesIO(image.data), filename=image.filename)
 
 
 def view_of(spec: MessageSpec, locale: str | None) -> discord.ui.View | None:
@@ -47,6 +53,8 @@ def embed_of(spec_embed: Any, locale: str | None) -> discord.Embed:
         description=text(spec_embed.description, locale) or None,
         color=spec_embed.color if spec_embed.color is not None else BRAND_COLOR,
     )
+    if spec_embed.image:
+        embed.set_image(url=f"attachment://{spec_embed.image}")
     for f in spec_embed.fields:
         embed.add_field(
             name=text(f.name, locale)[:256], value=text(f.value, locale)[:1024] or "\u200b", inline=f.inline

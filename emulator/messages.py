@@ -22,6 +22,12 @@ BUTTON, TEXT_INPUT, LINK, PREMIUM = 2, 4, 5, 6
 SELECTS = (3, 5, 6, 7, 8)
 SELECT_VALUES_MAX = 25  # Component Reference: min_values "minimum 0, maximum 25", max_values "maximum 25"
 TEXT_INPUT_MAX = 4000  # Component Reference, Text Input: value and max_length up to 4000 characters
+# Message resource, Create Message: "files[n]" — up to 10 files per message. Uploads: a server without
+# boosts allows 10 MiB per request ("attachment_size_limit" of the Guild object, 10485760; the emulator's
+# guilds report the same in emulator/actions.py), else 413 "Request entity too large" (code 40005).
+ATTACHMENTS_MAX = 10
+UPLOAD_MAX_BYTES = 10 * 1024 * 1024
+ENTITY_TOO_LARGE = 40005
 _EDITABLE_FLAGS = (1 << 2) | (1 << 12) | COMPONENTS_V2  # SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, V2
 
 
@@ -81,6 +87,8 @@ def _normalise_embed(embed: Any) -> JsonDict:
 def _apply_attachments(
     message: RecordedMessage, payload: JsonDict, files: list[UploadedFile], ids: Snowflakes
 ) -> None:
+    if sum(len(f.data) for f in files) > UPLOAD_MAX_BYTES:
+        raise ApiError(413, ENTITY_TOO_LARGE, "Request entity too large", bot_bug=True)
     by_field = {f.field: f for f in files}
     if "attachments" not in payload:
         added = [Attachment(ids.next(), f.filename, f.data, f.content_type) for f in files]
@@ -109,6 +117,8 @@ def validate(message: RecordedMessage) -> None:
     """The subset of Discord's message limits that bots realistically trip over."""
     if len(message.content) > 2000:
         raise invalid_form(f"content is {len(message.content)} characters long, the limit is 2000")
+    if len(message.attachments) > ATTACHMENTS_MAX:
+        raise invalid_form(f"a message can have at most {ATTACHMENTS_MAX} attachments")
     if len(message.embeds) > 10:
         raise invalid_form("a message can have at most 10 embeds")
     total = 0

@@ -18,8 +18,15 @@ from tests.fixtures.catalog_cache import CatalogCache
 from tests.services.conftest import open_database
 
 
+@pytest.fixture(scope="session")
+def card_image_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One card image cache per test process: a card drawn by one test is read by the next ones."""
+    return tmp_path_factory.mktemp("card-images")
+
+
 @pytest.fixture(autouse=True)
-def _clean_settings_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def _clean_settings_env(monkeypatch: pytest.MonkeyPatch, card_image_folder: Path) -> None:
+    monkeypatch.setenv("CARD_IMAGE_CACHE", str(card_image_folder))
     for name in list(os.environ):
         if name in {
             "DISCORD_TOKEN",

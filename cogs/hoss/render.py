@@ -12,29 +12,24 @@ from fractions import Fraction
 from typing import Any
 
 from core.i18n import format_int
-from engine.hoss import BuffCard, CreatureCard, OddsTable
+from engine.hoss import RARITIES, BuffCard, CreatureCard, OddsTable
 from services.hoss import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, STATUS_KEYS
+from services.hoss.card_image import HOLO_COLOR, RARITY_COLORS
 from services.hoss.collection import CollectionFilter, CollectionPage, CopyDetail, CreatureStats, OwnedCopy
 from services.hoss.fusion import FusionPreview, FusionResult
+from services.hoss.keys import RARITY_KEYS as RARITY_KEYS
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import Opening, OpeningCard, Purchase, ShopOffer
+from services.platform.card_images.spec import CardCopy
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 
-RARITY_KEYS = {
-    "basique": "hoss.rarity.basique",
-    "argent": "hoss.rarity.argent",
-    "or": "hoss.rarity.or",
-    "platine": "hoss.rarity.platine",
-    "diamant": "hoss.rarity.diamant",
-    "divin": "hoss.rarity.divin",
-}
 SALE_REFUSAL_KEYS = (
     "hoss.sale.refused.not_yours",
     "hoss.sale.refused.locked",
     "hoss.sale.refused.face_down",
     "hoss.sale.refused.floor",
 )
-HOLO_COLOR = 0xC0A0FF
+OPENING_IMAGE = "booster.png"
 QUOTE_LISTED = 15  # card lines a sale quote lists before "and N more"
 
 
@@ -144,11 +139,36 @@ def opening_spec(opening: Opening, locale: str, *, waiting: int = 0, note: Text 
                 Text("hoss.opening.waiting_label"), Text.raw(format_int(waiting, locale)), inline=False
             )
         )
-    holo = any(slot.holo for slot in opening.cards)
     embed = Embed(
-        title=title, description=Text.lines(lines), fields=tuple(fields), color=HOLO_COLOR if holo else None
+        title=title,
+        description=Text.lines(lines),
+        fields=tuple(fields),
+        color=opening_color(opening),
+        image=OPENING_IMAGE,
     )
     return MessageSpec(content=note, embeds=(embed,))
+
+
+def opening_cells(opening: Opening) -> list[tuple[str, CardCopy] | None]:
+    """The booster's cards as its image shows them: the flipped ones as drawn copies (a booster's cards
+    have no star yet), None for those still face down."""
+    return [
+        (slot.card.id, CardCopy(slot.rarity, 0, bool(slot.holo)))
+        if slot.flipped and slot.card is not None and slot.rarity is not None
+        else None
+        for slot in opening.cards
+    ]
+
+
+def opening_color(opening: Opening) -> int | None:
+    """The embed's colour: the rarest card flipped so far (holo above all), none while all are face down."""
+    flipped = [s for s in opening.cards if s.flipped and s.rarity is not None]
+    if not flipped:
+        return None
+    if any(s.holo for s in flipped):
+        return HOLO_COLOR
+    rarest = max(RARITIES.index(s.rarity) for s in flipped if s.rarity is not None)
+    return RARITY_COLORS[RARITIES[rarest]]
 
 
 def purchase_note(purchase: Purchase, locale: str) -> Text:

@@ -19,6 +19,7 @@ through the same localized private handler as slash commands.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
@@ -37,6 +38,7 @@ from cogs.hoss.lookup import (
 from cogs.shared.components import button, check_owner, page_buttons, reply
 from core.errors import BadInput, NotAllowed
 from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
@@ -56,9 +58,16 @@ def chosen_number(values: list[str]) -> int:
 
 
 async def opening_reply(
-    interaction: discord.Interaction[Any], opening: Opening, locale: str, note: Text | None = None
+    interaction: discord.Interaction[Any],
+    opening: Opening,
+    locale: str,
+    note: Text | None = None,
+    *,
+    edit: bool = False,
 ) -> dict[str, Any]:
-    """The opening with its buttons; once it is all face up, how many boosters wait and a "next" button."""
+    """The opening with its buttons and the picture of its six cards (face down until flipped); once it
+    is all face up, how many boosters wait and a "next" button. `edit`: arguments of edit_message, whose
+    `attachments` replace the previous picture."""
     waiting = 0
     if opening.next_position is None:
         others = await hoss_of(interaction).shop.unopened(interaction.user.id)
@@ -93,20 +102,28 @@ async def opening_reply(
         select.item.placeholder = text(Text("hoss.opening.sell_placeholder"), locale)[:150]
         view.add_item(select)
     spec = render.opening_spec(opening, locale, waiting=waiting, note=note)
-    return reply(spec, locale, view)
+    kwargs = reply(spec, locale, view)
+    picture = await services_of(interaction).card_images.sheet("hoss", render.opening_cells(opening), locale)
+    file = discord.File(io.BytesIO(picture), filename=render.OPENING_IMAGE)
+    kwargs["attachments" if edit else "files"] = [file]
+    return kwargs
 
 
 class FlipButton(PersistentButton, template=r"hoss:flip:(?P<opening>\d+):(?P<position>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         shop = hoss_of(interaction).shop
         result = await shop.flip(interaction.user.id, int(self.match["opening"]), int(self.match["position"]))
-        await interaction.response.edit_message(**await opening_reply(interaction, result.opening, locale))
+        await interaction.response.edit_message(
+            **await opening_reply(interaction, result.opening, locale, edit=True)
+        )
 
 
 class FlipAllButton(PersistentButton, template=r"hoss:flipall:(?P<opening>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         result = await hoss_of(interaction).shop.flip_all(interaction.user.id, int(self.match["opening"]))
-        await interaction.response.edit_message(**await opening_reply(interaction, result.opening, locale))
+        await interaction.response.edit_message(
+            **await opening_reply(interaction, result.opening, locale, edit=True)
+        )
 
 
 class NextBoosterButton(PersistentButton, template=r"hoss:next:(?P<opening>\d+)"):
@@ -120,7 +137,9 @@ class NextBoosterButton(PersistentButton, template=r"hoss:next:(?P<opening>\d+)"
                 text(Text("hoss.opening.all_open"), locale), ephemeral=True
             )
             return
-        await interaction.response.edit_message(**await opening_reply(interaction, waiting[0], locale))
+        await interaction.response.edit_message(
+            **await opening_reply(interaction, waiting[0], locale, edit=True)
+        )
 
 
 class SellFromOpeningSelect(PersistentSelect, template=r"hoss:sellcard:(?P<opening>\d+)"):
@@ -132,7 +151,9 @@ class SellFromOpeningSelect(PersistentSelect, template=r"hoss:sellcard:(?P<openi
         slot = next((s for s in after.cards if s.position == position and s.card is not None), None)
         name = render.card_name(slot.card, locale) if slot is not None and slot.card is not None else ""
         note = render.sold_note(name, result, locale)
-        await interaction.response.edit_message(**await opening_reply(interaction, after, locale, note))
+        await interaction.response.edit_message(
+            **await opening_reply(interaction, after, locale, note, edit=True)
+        )
 
 
 # --- collection ---------------------------------------------------------------------------------------------

@@ -11,10 +11,11 @@ from discord.ext import commands
 from core.errors import NotFound
 from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
-from discord_app.render import to_discord
+from discord_app.render import image_file, to_discord
 from discord_app.translator import desc
 from engine.cards import CardBase
 from services.platform import games
+from services.platform.card_images.service import CardImage
 from services.platform.catalogs import CardRef
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 
@@ -27,14 +28,21 @@ def generic_fields(card: CardBase, _catalog: Any, locale: str) -> list[tuple[Tex
     return [(Text.raw(str(k)), Text.raw(str(v))) for k, v in data.items()]
 
 
-def card_spec(ref: CardRef, card: CardBase, catalog: Any, locale: str) -> MessageSpec:
+def card_spec(
+    ref: CardRef, card: CardBase, catalog: Any, locale: str, image: CardImage | None = None
+) -> MessageSpec:
     game = games.get(ref.game)
     render_fields = game.card_fields if game is not None and game.card_fields is not None else generic_fields
     fields = tuple(EmbedField(label, value) for label, value in render_fields(card, catalog, locale))
     game_name = Text(game.name_key) if game is not None else Text.raw(ref.game)
-    return MessageSpec(
-        embeds=(Embed(title=Text.raw(ref.name_in(locale)), description=game_name, fields=fields[:25]),)
+    embed = Embed(
+        title=Text.raw(ref.name_in(locale)),
+        description=game_name,
+        fields=fields[:25],
+        color=image.color if image is not None else None,
+        image=image.filename if image is not None else None,
     )
+    return MessageSpec(embeds=(embed,))
 
 
 class CardsCog(commands.Cog):
@@ -52,9 +60,12 @@ class CardsCog(commands.Cog):
         card = index.get(ref.game, ref.card_id) if ref is not None else None
         if ref is None or card is None:
             raise NotFound("error.card_not_found", name=name)
-        await interaction.response.send_message(
-            **to_discord(card_spec(ref, card, index.catalog(ref.game), locale), locale), ephemeral=True
-        )
+        images = services_of(interaction).card_images
+        image = await images.image(ref.game, ref.card_id, None, locale) if images.art(ref.game) else None
+        kwargs = to_discord(card_spec(ref, card, index.catalog(ref.game), locale, image), locale)
+        if image is not None:
+            kwargs["files"] = [image_file(image)]
+        await interaction.response.send_message(**kwargs, ephemeral=True)
 
     @card.autocomplete("name")
     async def card_name(

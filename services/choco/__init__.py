@@ -13,6 +13,7 @@ from datetime import datetime
 
 from engine.choco import ENGINE as CHOCO_ENGINE
 from engine.choco import ChocoCatalog
+from services.choco.card_image import CARD_ART
 from services.choco.clock import ChocoClock
 from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks
@@ -82,4 +83,5 @@ GAME = GameSpec(
     profile_summary=profile_summary,
     engine=CHOCO_ENGINE,
     build=ChocoServices.build,
+    card_art=CARD_ART,
 )

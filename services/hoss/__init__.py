@@ -12,57 +12,23 @@ from typing import Any
 from core.i18n import format_int
 from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog
 from services.hoss.arena import ArenaService
+from services.hoss.card_image import CARD_ART
 from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
 from services.hoss.gold import GOLD, STARTING_GOLD
+from services.hoss.keys import BUFF_KEYS as BUFF_KEYS
+from services.hoss.keys import CLASS_KEYS as CLASS_KEYS
+from services.hoss.keys import ELEMENT_KEYS as ELEMENT_KEYS
 from services.hoss.keys import RACE_KEYS as RACE_KEYS
+from services.hoss.keys import RANK_KEYS as RANK_KEYS
+from services.hoss.keys import STATUS_KEYS as STATUS_KEYS
 from services.hoss.raffle import RaffleService
 from services.hoss.ranked import RankedService
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
 from services.platform.games import Currency, GameContext, GameSpec
 from services.platform.messages import Text
-
-CLASS_KEYS = {
-    "guerrier": "hoss.class.guerrier",
-    "cavalier": "hoss.class.cavalier",
-    "lancier": "hoss.class.lancier",
-    "assassin": "hoss.class.assassin",
-    "archer": "hoss.class.archer",
-    "mage": "hoss.class.mage",
-    "defenseur": "hoss.class.defenseur",
-}
-ELEMENT_KEYS = {
-    "feu": "hoss.element.feu",
-    "glace": "hoss.element.glace",
-    "foudre": "hoss.element.foudre",
-    "poison": "hoss.element.poison",
-}
-STATUS_KEYS = {
-    "poison": "hoss.status.poison",
-    "saignement": "hoss.status.saignement",
-    "embrasement": "hoss.status.embrasement",
-    "bris": "hoss.status.bris",
-    "gel": "hoss.status.gel",
-    "choc": "hoss.status.choc",
-    "confusion": "hoss.status.confusion",
-}
-BUFF_KEYS = {
-    "soins": "hoss.buff.soins",
-    "vitesse": "hoss.buff.vitesse",
-    "degat": "hoss.buff.degat",
-    "pv": "hoss.buff.pv",
-    "chance_crit": "hoss.buff.chance_crit",
-    "degat_crit": "hoss.buff.degat_crit",
-    "marqueur": "hoss.buff.marqueur",
-    "marqueur_double": "hoss.buff.marqueur_double",
-    "marqueur_aleatoire": "hoss.buff.marqueur_aleatoire",
-    "revive": "hoss.buff.revive",
-    "shield": "hoss.buff.shield",
-    "confusion": "hoss.buff.confusion",
-}
-RANK_KEYS = {1: "hoss.rank.1", 2: "hoss.rank.2", 3: "hoss.rank.3"}
 
 
 def _percent(value: float) -> Text:
@@ -153,4 +119,5 @@ GAME = GameSpec(
     card_fields=card_fields,
     engine=ENGINE,
     build=HossServices.build,
+    card_art=CARD_ART,
 )

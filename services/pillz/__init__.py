@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine.pillz import ENGINE as PILLZ_ENGINE
 from engine.pillz import PackPool, PillzCatalog
+from services.pillz.card_image import CARD_ART
 from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks
 from services.pillz.duels import PillzDuels
@@ -68,4 +69,5 @@ GAME = GameSpec(
     profile_summary=profile_summary,
     engine=PILLZ_ENGINE,
     build=PillzServices.build,
+    card_art=CARD_ART,
 )

@@ -11,6 +11,7 @@ from typing import Any
 from core.clock import Clock
 from core.settings import Settings, SettingsError
 from services.platform import games
+from services.platform.card_images.service import CardImages
 from services.platform.catalogs import DATA_DIR, CardIndex, load_all
 from services.platform.games import GameContext
 from services.platform.guild_settings import GuildSettingsService
@@ -33,6 +34,7 @@ class Services:
     outbox: Outbox
     cards: CardIndex
     heartbeat: Heartbeat
+    card_images: CardImages
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -85,5 +87,6 @@ async def build_services(
         outbox=Outbox(db, clock),
         cards=CardIndex(catalogs),
         heartbeat=Heartbeat(db, clock),
+        card_images=CardImages(settings.card_image_cache, catalogs),
         games=game_services,
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import services
+from services.platform.card_images.spec import CardArt
 from services.platform.messages import Text
 
 
@@ -64,6 +65,7 @@ class GameSpec:
     profile_summary: ProfileSummary | None = None
     card_fields: CardFields | None = None
     build: GameFactory | None = None  # the game's services, reachable as services.platform.games[key]
+    card_art: CardArt | None = None  # how its cards are drawn (services/<game>/card_image.py)
 
 
 _registry: dict[str, GameSpec] = {}

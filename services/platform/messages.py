@@ -107,6 +107,8 @@ class Embed:
     description: Text | None = None
     fields: tuple[EmbedField, ...] = ()
     color: int | None = None
+    # The file name of an image attached to the same message, shown large in the embed (a card).
+    image: str | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,7 @@ class MessageSpec:
                             for f in e.fields
                         ],
                         "color": e.color,
+                        "image": e.image,
                     }
                     for e in self.embeds
                 ],
@@ -191,6 +194,7 @@ class MessageSpec:
                         for f in e.get("fields", [])
                     ),
                     color=e.get("color"),
+                    image=e.get("image"),
                 )
                 for e in data.get("embeds", [])
             ),

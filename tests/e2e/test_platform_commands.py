@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
+from PIL import Image
+
 from sandbox.harness import BotHarness
 
 
@@ -123,3 +127,22 @@ async def test_card_shows_a_hoss_card_in_each_language(harness: BotHarness) -> N
     assert "Class: Warrior" in english
     assert "Bleeding" in english
     assert "HP:" in english
+
+
+async def test_card_shows_the_drawn_card_as_an_attached_image(harness: BotHarness) -> None:
+    alice = harness.user("alice", locale="fr")
+    reply = await harness.emu.run_command(alice, "carte", {"nom": "pillz:ashigaru-taisho-hayate"})
+    assert reply.message is not None
+    (attachment,) = reply.message.attachments
+    assert attachment.filename == "pillz-ashigaru-taisho-hayate.png"
+    image = Image.open(io.BytesIO(attachment.data))
+    assert image.format == "PNG"
+    assert image.size == (360, 504)
+    (embed,) = reply.message.embeds
+    assert embed["image"]["url"] == "attachment://pillz-ashigaru-taisho-hayate.png"
+    assert embed["color"] == 0xE05060  # four stars
+    for name, color in (("choco:eclair_de_poche", 0xB8733A), ("hoss:orc_guerrier_1", 0x9A9AA2)):
+        reply = await harness.emu.run_command(alice, "carte", {"nom": name})
+        assert reply.message is not None
+        assert len(reply.message.attachments) == 1
+        assert reply.message.embeds[0]["color"] == color

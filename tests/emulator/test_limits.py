@@ -4,6 +4,7 @@ while the same request within the limits is served."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -12,7 +13,15 @@ import pytest
 
 from emulator import DiscordEmulator
 from emulator.commands import command_size
-from emulator.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, InteractionRecord
+from emulator.interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    CHANNEL_MESSAGE,
+    MESSAGE_COMPONENT,
+    UPDATE_MESSAGE,
+    InteractionRecord,
+)
+from emulator.messages import ENTITY_TOO_LARGE, UPLOAD_MAX_BYTES
 from emulator.world import Channel
 
 Json = dict[str, Any]
@@ -363,3 +372,60 @@ async def test_thread_archive_durations_discord_offers_are_served(api: Api, minu
     body = {"name": "game", "type": 11, "auto_archive_duration": minutes}
     status, answer = await api.call("POST", f"/channels/{api.channel.id}/threads", body)
     assert status == 201, answer
+
+
+async def multipart(api: Api, method: str, path: str, payload: Json, files: list[bytes]) -> tuple[int, Any]:
+    """A request with files, as discord.py sends it: `payload_json` and `files[n]` parts."""
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(payload), content_type="application/json")
+    for index, data in enumerate(files):
+        form.add_field(f"files[{index}]", data, filename=f"card{index}.png", content_type="image/png")
+    async with api.session.request(method, api.emu.rest_base + path, data=form) as response:
+        return response.status, await response.json() if response.status != 204 else None
+
+
+def uploads(count: int) -> tuple[Json, list[bytes]]:
+    attachments = [{"id": index, "filename": f"card{index}.png"} for index in range(count)]
+    return {"content": "cards", "attachments": attachments}, [
+        b"\x89PNG" + bytes([index]) for index in range(count)
+    ]
+
+
+async def test_ten_attachments_are_served_and_an_eleventh_refused(api: Api) -> None:
+    path = f"/channels/{api.channel.id}/messages"
+    status, body = await multipart(api, "POST", path, *uploads(10))
+    assert status == 200, body
+    assert len(body["attachments"]) == 10
+    status, body = await multipart(api, "POST", path, *uploads(11))
+    refused(api, status, body, reason="at most 10 attachments")
+    assert len(api.emu.channel_messages(api.channel)) == 1
+
+
+async def test_uploads_over_the_size_limit_are_refused(api: Api) -> None:
+    path = f"/channels/{api.channel.id}/messages"
+    payload = {"content": "big", "attachments": [{"id": 0, "filename": "big.png"}]}
+    status, body = await multipart(api, "POST", path, payload, [b"x" * UPLOAD_MAX_BYTES])
+    assert status == 200, body
+    status, body = await multipart(api, "POST", path, payload, [b"x" * (UPLOAD_MAX_BYTES + 1)])
+    assert status == 413, body
+    assert body["code"] == ENTITY_TOO_LARGE
+    assert any("413 40005" in error for error in api.emu.errors)
+    api.emu.errors.clear()
+
+
+async def test_an_interaction_reply_and_its_update_carry_files(api: Api) -> None:
+    record = api.interaction(APPLICATION_COMMAND, {"name": "card"})
+    payload, files = uploads(1)
+    path = f"/interactions/{record.id}/{record.token}/callback"
+    status, body = await multipart(api, "POST", path, {"type": CHANNEL_MESSAGE, "data": payload}, files)
+    assert status in (200, 204), body
+    assert record.original is not None
+    assert [a.filename for a in record.original.attachments] == ["card0.png"]
+    click = api.interaction(MESSAGE_COMPONENT, {"custom_id": "go", "component_type": 2}, component=True)
+    update = {"type": UPDATE_MESSAGE, "data": {"attachments": [{"id": 0, "filename": "next.png"}]}}
+    status, body = await multipart(
+        api, "POST", f"/interactions/{click.id}/{click.token}/callback", update, files
+    )
+    assert status in (200, 204), body
+    assert click.source_message is not None
+    assert [(a.filename, a.data) for a in click.source_message.attachments] == [("next.png", files[0])]

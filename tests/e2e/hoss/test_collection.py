@@ -122,9 +122,16 @@ async def test_flip_one_by_one_then_all_then_the_next_booster(harness: BotHarnes
     assert await gold(harness, alice) == 100
     first, second = await hoss(harness).shop.unopened(alice.id)
     reply = await harness.emu.click(alice, "Retourner")
+    assert reply.message is not None
+    (face_down,) = reply.message.attachments
     reply = await harness.emu.click(alice, "Retourner")
     shown = text(reply)
     assert shown.count("face cachée") == 4
+    assert reply.message is not None
+    (picture,) = reply.message.attachments  # the booster's picture, replaced at each flip
+    assert picture.filename == "booster.png"
+    assert picture.data != face_down.data
+    assert reply.message.embeds[0]["image"]["url"] == "attachment://booster.png"
     assert "`1` **" in shown
     assert "`2` **" in shown
     assert "`3` face" in shown

@@ -1,0 +1,201 @@
+"""How a HOSS card is drawn: a frame in its copy's rarity, the race's pattern and the class's emblem, the
+copy's PV and ATK (its rarity, stars and holo included, as /hoss collection shows them), its rhythm,
+critical hits and markers, its stars, and the holo shimmer.
+
+A creature's numbers come from the battle engine's own function (`services.hoss.collection`), so the
+card shows what the battle will use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.i18n import format_decimal, format_int, t
+from engine.hoss import BP, BuffCard, CreatureCard, bp, buff_strength_bp, copy_bonus_pm
+from services.hoss.collection import creature_stats
+from services.hoss.keys import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, RARITY_KEYS, STATUS_KEYS
+from services.platform.card_images import draw
+from services.platform.card_images.draw import WIDTH, Canvas, Palette
+from services.platform.card_images.spec import CardArt, CardCopy
+from services.platform.messages import Text, render_text
+
+RARITY_PALETTES = {
+    "basique": Palette((178, 178, 184), (74, 74, 82)),
+    "argent": Palette((236, 240, 246), (122, 130, 146)),
+    "or": Palette((255, 218, 112), (158, 104, 18)),
+    "platine": Palette((208, 246, 240), (70, 138, 140)),
+    "diamant": Palette((160, 226, 255), (28, 86, 176)),
+    "divin": Palette((255, 176, 238), (112, 28, 146)),
+}
+RARITY_COLORS = {
+    "basique": 0x9A9AA2,
+    "argent": 0xC8CED8,
+    "or": 0xF0B93A,
+    "platine": 0x7FD6CF,
+    "diamant": 0x4FA8F0,
+    "divin": 0xD04CE0,
+}
+HOLO_COLOR = 0xC0A0FF
+# Each race's look: art colours (light, dark, shapes), the pattern, its emblem.
+RACE_ART: dict[str, tuple[tuple[draw.RGB, draw.RGB, draw.RGB], str, str]] = {
+    "squelette": (((70, 70, 84), (18, 18, 26), (214, 214, 226)), "scales", "skull"),
+    "orc": (((86, 120, 44), (28, 46, 18), (196, 226, 110)), "shards", "tusks"),
+    "sylvestre": (((40, 128, 86), (12, 56, 38), (150, 236, 170)), "waves", "leaf"),
+    "humain": (((62, 86, 158), (22, 28, 72), (232, 200, 128)), "rays", "helm"),
+}
+CLASS_ICONS = {
+    "guerrier": "sword",
+    "cavalier": "horseshoe",
+    "lancier": "spear",
+    "assassin": "dagger",
+    "archer": "bow",
+    "mage": "orb",
+    "defenseur": "shield",
+}
+ELEMENT_ICONS = {
+    "feu": ("flame", (255, 120, 40)),
+    "glace": ("snow", (150, 220, 255)),
+    "foudre": ("bolt", (255, 230, 70)),
+    "poison": ("drop", (140, 220, 80)),
+}
+BUFF_ART = (((96, 60, 140), (30, 18, 52), (236, 196, 255)), "dots", "flask")
+MAX_STARS = 5
+WHITE = (255, 255, 255)
+INK_LIGHT = (236, 236, 240)
+
+ART = (26, 70, 334, 262)
+TYPE_LINE = (30, 268, 330, 292)
+STARS_Y = 306
+TEXT = (34, 324, 326, 410)
+
+
+def _percent(value: float, locale: str) -> str:
+    return f"{format_decimal(round(value * 100, 1), locale)} %"
+
+
+def _rarity(copy: CardCopy) -> str:
+    return copy.rarity if copy.rarity in RARITY_PALETTES else "basique"
+
+
+def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -> Canvas:
+    rarity = _rarity(copy)
+    palette = RARITY_PALETTES[rarity]
+    c = draw.canvas(audit=audit)
+    draw.frame(c, palette)
+    draw.title(c, card.name.get(locale), palette, (24, 24, 30))
+    bonus = copy_bonus_pm(rarity, copy.stars, copy.holo)  # type: ignore[arg-type]
+    if isinstance(card, CreatureCard):
+        _creature(c, card, bonus, palette, locale)
+    else:
+        assert isinstance(card, BuffCard)
+        _buff(c, card, bonus, palette, locale)
+    rarity_name = t(RARITY_KEYS[rarity], locale)
+    draw.stars(c, (WIDTH // 2, STARS_Y), copy.stars, 18, palette.light, empty=MAX_STARS - copy.stars)
+    draw.text_box(
+        c,
+        (34, STARS_Y - 10, 130, STARS_Y + 10),
+        rarity_name,
+        max_size=14,
+        min_size=9,
+        fill=palette.light,
+        valign="middle",
+    )
+    if copy.holo:
+        draw.holo(c)
+    return c
+
+
+def _creature(c: Canvas, card: CreatureCard, bonus: int, palette: Palette, locale: str) -> None:
+    colors, motif, race_icon = RACE_ART[card.race]
+    draw.art_panel(c, ART, card.id, colors, motif, palette.light)
+    cx, cy = (ART[0] + ART[2]) // 2, (ART[1] + ART[3]) // 2
+    draw.icon(c, CLASS_ICONS[card.cls], (cx - 56, cy - 56, cx + 56, cy + 56), colors[2])
+    c.draw.ellipse(
+        [ART[0] + 6, ART[1] + 6, ART[0] + 46, ART[1] + 46], fill=(12, 12, 16), outline=palette.light, width=2
+    )
+    draw.icon(c, race_icon, (ART[0] + 12, ART[1] + 12, ART[0] + 40, ART[1] + 40), colors[2])
+    for index, element in enumerate(card.elements):
+        name, color = ELEMENT_ICONS[element]
+        right = ART[2] - 8 - index * 36
+        c.draw.ellipse(
+            [right - 32, ART[1] + 8, right, ART[1] + 40], fill=(12, 12, 16), outline=color, width=2
+        )
+        draw.icon(c, name, (right - 26, ART[1] + 14, right - 6, ART[1] + 34), color)
+    kind = f"{t(RACE_KEYS[card.race], locale)} · {t(CLASS_KEYS[card.cls], locale)} · {t(RANK_KEYS[card.rank], locale)}"
+    draw.caption(c, TYPE_LINE, kind, palette)
+    stats = creature_stats(card, bonus)
+    lines: list[str] = []
+    if card.cls == "defenseur":
+        lines.append(f"{t('hoss.label.block', locale)} : {_percent(stats.block, locale)}")
+        lines.append(f"{t('hoss.label.reduction', locale)} : {_percent(stats.damage_reduction, locale)}")
+    else:
+        seconds = format_decimal(round(stats.interval_s, 2), locale)
+        lines.append(f"{t('hoss.label.interval', locale)} : {t('hoss.seconds', locale, value=seconds)}")
+        crit = t(
+            "hoss.crit_value",
+            locale,
+            chance=format_decimal(round(stats.crit_chance * 100, 1), locale),
+            damage=round(stats.crit_multiplier * 100),
+        )
+        lines.append(f"{t('hoss.label.crit', locale)} : {crit}")
+    markers = [
+        render_text(
+            Text(
+                "hoss.status_chance",
+                {"status": Text(STATUS_KEYS[s]), "chance": format_decimal(round(p * 100, 1), locale)},
+            ),
+            locale,
+        )
+        for s, p in sorted(stats.statuses.items())
+    ]
+    if markers:
+        lines.append(" · ".join(markers))
+    draw.panel(c, (TEXT[0] - 8, TEXT[1] - 6, TEXT[2] + 8, TEXT[3] + 6), (20, 20, 26), palette.dark)
+    draw.text_box(c, TEXT, "\n".join(lines), max_size=15, min_size=8, fill=INK_LIGHT)
+    if card.cls == "defenseur":
+        draw.badge(c, (80, 452), 36, _short_percent(stats.block), t("hoss.label.block", locale), palette)
+    else:
+        draw.badge(
+            c, (80, 452), 36, format_int(round(stats.atk), locale), t("hoss.label.atk", locale), palette
+        )
+    draw.badge(c, (280, 452), 36, format_int(round(stats.pv), locale), t("hoss.label.pv", locale), palette)
+    draw.text_box(
+        c,
+        (126, 432, 234, 472),
+        f"R{card.rank}",
+        max_size=28,
+        min_size=12,
+        fill=palette.light,
+        align="center",
+        valign="middle",
+        bold=True,
+    )
+
+
+def _short_percent(value: float) -> str:
+    return f"{round(value * 100)}%"
+
+
+def _buff(c: Canvas, card: BuffCard, bonus: int, palette: Palette, locale: str) -> None:
+    colors, motif, emblem = BUFF_ART
+    draw.art_panel(c, ART, card.id, colors, motif, palette.light)
+    cx, cy = (ART[0] + ART[2]) // 2, (ART[1] + ART[3]) // 2
+    draw.icon(c, emblem, (cx - 56, cy - 56, cx + 56, cy + 56), colors[2])
+    draw.caption(c, TYPE_LINE, t("hoss.label.buff", locale), palette)
+    strength = round(buff_strength_bp(bp(card.power), bonus) / BP * 100)  # as /hoss collection shows it
+    effect = t(BUFF_KEYS[card.effect], locale, power=strength)
+    draw.panel(c, (TEXT[0] - 8, TEXT[1] - 6, TEXT[2] + 8, TEXT[3] + 6), (20, 20, 26), palette.dark)
+    draw.text_box(c, TEXT, effect, max_size=20, min_size=9, fill=INK_LIGHT, align="center", valign="middle")
+    draw.badge(c, (WIDTH // 2, 452), 36, f"{strength}%", t("hoss.label.buff", locale), palette)
+
+
+def color(_card: Any, copy: CardCopy) -> int:
+    return HOLO_COLOR if copy.holo else RARITY_COLORS[_rarity(copy)]
+
+
+CARD_ART = CardArt(
+    layout=layout,
+    default_copy=lambda _card: CardCopy("basique", 0, False),
+    color=color,
+    back=Palette((120, 90, 200), (30, 20, 60), accent=(240, 220, 255)),
+)

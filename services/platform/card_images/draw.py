@@ -1,0 +1,402 @@
+"""Shared drawing helpers for card images: the canvas, frames by rarity, procedural art, stat badges,
+stars, icons drawn from shapes, the holo shimmer, text boxes that never overflow, PNG encoding.
+
+A game's layout (`services/<game>/card_image.py`) composes these; nothing here knows a game. Everything
+is deterministic: the art's pattern is seeded from a string (the card's id), never from the process's
+random state, so a card always looks the same and two processes render the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from services.platform.card_images import icons
+from services.platform.card_images import text as typo
+
+WIDTH, HEIGHT = 360, 504  # 5:7, the proportions of a playing card; Discord shows it unscaled
+MARGIN = 14  # frame thickness
+RGB = icons.RGB
+Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom excluded)
+PNG_LEVEL = 1  # zlib level: 6 costs ~3x the time for ~10 % fewer bytes (benchmarks/card_images.py)
+
+
+@dataclass(frozen=True)
+class Palette:
+    """A frame's colours: its gradient from `light` to `dark`, the `ink` written on it, an `accent`."""
+
+    light: RGB
+    dark: RGB
+    ink: RGB = (20, 20, 24)
+    accent: RGB = (255, 255, 255)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A text drawn in a box, and the box of the ink really drawn (None when nothing was), recorded
+    when the canvas audits its texts (tests check that the ink stays inside the box)."""
+
+    box: Box
+    ink: Box | None
+    text: str
+
+
+@dataclass
+class Canvas:
+    image: Image.Image
+    draw: ImageDraw.ImageDraw
+    audit: bool = False
+    placed: list[Placed] = field(default_factory=list)
+
+
+def canvas(background: RGB = (30, 30, 36), *, audit: bool = False) -> Canvas:
+    image = Image.new("RGB", (WIDTH, HEIGHT), background)
+    return Canvas(image, ImageDraw.Draw(image), audit)
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def seeded(seed: str) -> random.Random:
+    """A generator fixed by `seed` (a card's id): the same pattern in every process, on every run."""
+    return random.Random(int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:8], "big"))
+
+
+@lru_cache(maxsize=256)
+def _gradient(size: tuple[int, int], top: RGB, bottom: RGB, diagonal: bool) -> Image.Image:
+    mask = Image.linear_gradient("L")
+    if diagonal:
+        mask = mask.rotate(45, resample=Image.Resampling.BILINEAR, expand=True).crop((90, 90, 272, 272))
+    mask = mask.resize(size, Image.Resampling.BILINEAR)
+    return Image.composite(Image.new("RGB", size, bottom), Image.new("RGB", size, top), mask)
+
+
+def gradient(c: Canvas, box: Box, top: RGB, bottom: RGB, *, diagonal: bool = False) -> None:
+    left, upper, right, lower = box
+    c.image.paste(_gradient((right - left, lower - upper), top, bottom, diagonal), (left, upper))
+
+
+def frame(c: Canvas, palette: Palette, *, radius: int = 18) -> None:
+    """The card's border in its rarity's colours, a thin light bevel and a dark inner panel."""
+    gradient(c, (0, 0, WIDTH, HEIGHT), palette.light, palette.dark, diagonal=True)
+    c.draw.rounded_rectangle(
+        [3, 3, WIDTH - 4, HEIGHT - 4], radius, outline=mix(palette.light, (255,) * 3, 0.5), width=2
+    )
+    inner = (MARGIN - 3, MARGIN - 3, WIDTH - MARGIN + 2, HEIGHT - MARGIN + 2)
+    c.draw.rounded_rectangle(inner, radius - 6, fill=mix(palette.dark, (16, 16, 20), 0.7))
+
+
+TITLE = (26, 24, 334, 64)  # the name's bar, the same on every game's card
+
+
+def title(c: Canvas, name: str, palette: Palette, background: RGB) -> None:
+    """The card's name in its bar at the top, shrunk to one line (two for very long names)."""
+    panel(c, TITLE, background, palette.light)
+    box = (TITLE[0] + 10, TITLE[1] + 4, TITLE[2] - 10, TITLE[3] - 4)
+    text_box(
+        c,
+        box,
+        name,
+        max_size=24,
+        min_size=11,
+        fill=(255, 255, 255),
+        align="center",
+        valign="middle",
+        bold=True,
+    )
+
+
+def caption(c: Canvas, box: Box, value: str, palette: Palette) -> None:
+    """A short centred line in the frame's light colour (a card's type, clan or race and class)."""
+    text_box(c, box, value, max_size=17, min_size=9, fill=palette.light, align="center", valign="middle")
+
+
+def panel(c: Canvas, box: Box, fill: RGB, outline: RGB, *, radius: int = 8, width: int = 2) -> None:
+    c.draw.rounded_rectangle(
+        [box[0], box[1], box[2] - 1, box[3] - 1], radius, fill=fill, outline=outline, width=width
+    )
+
+
+# --- procedural art ----------------------------------------------------------------------------------
+
+MOTIFS = ("rings", "shards", "waves", "rays", "scales", "dots")
+
+
+def art(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], motif: str) -> None:
+    """A pattern filling `box`: a gradient of the first two colours, then shapes of the third placed by a
+    generator seeded from `seed`. `motif` (one of MOTIFS) gives a family its look (a race, a clan). Shapes
+    may spill past the box: draw it through `art_panel`, which clips it."""
+    rng = seeded(seed)
+    gradient(c, box, colors[0], colors[1], diagonal=rng.random() < 0.5)
+    left, top, right, bottom = box
+    w, h = right - left, bottom - top
+    draw = c.draw
+    shade = [mix(colors[1], colors[2], t) for t in (0.35, 0.55, 0.75, 0.95)]
+    if motif == "rings":
+        cx, cy = left + rng.uniform(0.2, 0.8) * w, top + rng.uniform(0.2, 0.8) * h
+        for index in range(rng.randint(6, 10), 0, -1):
+            r = index * rng.uniform(12, 20)
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=shade[index % 4], width=rng.randint(2, 5))
+    elif motif == "shards":
+        for _ in range(rng.randint(10, 16)):
+            x, y = left + rng.random() * w, top + rng.random() * h
+            size = rng.uniform(14, 48)
+            points = [
+                (x + size * math.cos(a), y + size * math.sin(a))
+                for a in sorted(rng.random() * 6.283 for _ in range(3))
+            ]
+            draw.polygon(points, fill=rng.choice(shade))
+    elif motif == "waves":
+        step = rng.uniform(14, 22)
+        phase, amplitude, period = rng.random() * 6.283, rng.uniform(5, 14), rng.uniform(40, 90)
+        y = top + step / 2
+        index = 0
+        while y < bottom + amplitude:
+            points = [
+                (left + x, y + amplitude * math.sin(phase + index + x / period * 6.283))
+                for x in range(0, w + 8, 8)
+            ]
+            draw.line(points, fill=shade[index % 4], width=rng.randint(3, 6))
+            y += step
+            index += 1
+    elif motif == "rays":
+        cx, cy = left + rng.uniform(0.3, 0.7) * w, top + rng.uniform(0.3, 0.7) * h
+        count = rng.randint(9, 16)
+        start = rng.random() * 6.283
+        reach = w + h
+        for index in range(count):
+            a = start + index * 6.283 / count
+            spread = 6.283 / count / 3
+            draw.polygon(
+                [
+                    (cx, cy),
+                    (cx + reach * math.cos(a - spread), cy + reach * math.sin(a - spread)),
+                    (cx + reach * math.cos(a + spread), cy + reach * math.sin(a + spread)),
+                ],
+                fill=shade[index % 4],
+            )
+    elif motif == "scales":
+        r = rng.randint(14, 22)
+        offset = rng.randint(0, r)
+        for row, y in enumerate(range(top - offset, bottom + r, r)):
+            for x in range(left - (r if row % 2 else 0) - offset, right + r, 2 * r):
+                draw.arc([x, y, x + 2 * r, y + 2 * r], 180, 360, fill=shade[(row + x // r) % 4], width=3)
+    else:  # dots
+        for _ in range(rng.randint(28, 44)):
+            x, y = left + rng.random() * w, top + rng.random() * h
+            r = rng.uniform(3, 14)
+            draw.ellipse([x - r, y - r, x + r, y + r], fill=rng.choice(shade))
+
+
+def art_panel(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], motif: str, outline: RGB) -> None:
+    """`art` drawn on its own image, so the pattern stays inside the panel, then pasted with a border."""
+    left, top, right, bottom = box
+    image = Image.new("RGB", (right - left, bottom - top))
+    sub = Canvas(image, ImageDraw.Draw(image))
+    art(sub, (0, 0, right - left, bottom - top), seed, colors, motif)
+    c.image.paste(sub.image, (left, top))
+    c.draw.rectangle([left, top, right - 1, bottom - 1], outline=outline, width=2)
+
+
+# --- text --------------------------------------------------------------------------------------------
+
+
+def text_box(
+    c: Canvas,
+    box: Box,
+    value: str,
+    *,
+    max_size: int,
+    min_size: int,
+    fill: RGB,
+    align: str = "left",
+    valign: str = "top",
+    bold: bool = False,
+) -> typo.Fitted:
+    """Write `value` inside `box`, wrapped and shrunk to fit (see `text.fit`): it never leaves the box."""
+    left, top, right, bottom = box
+    fitted = typo.fit(value, right - left, bottom - top, max_size, min_size)
+    height = typo.line_height(fitted.size)
+    y = top + ((bottom - top - fitted.height) // 2 if valign == "middle" else 0)
+    mask = Image.new("L", c.image.size) if c.audit else None
+    probe = ImageDraw.Draw(mask) if mask is not None else None
+    for line in fitted.lines:
+        line_width = typo.width(line, fitted.size)
+        x = left + ((right - left - line_width) / 2 if align == "center" else 0)
+        if align == "right":
+            x = right - line_width
+        typo.draw_text(c.draw, (x, y), line, fitted.size, fill, bold=bold)
+        if probe is not None:
+            typo.draw_text(probe, (x, y), line, fitted.size, 255, bold=bold)
+        y += height
+    if mask is not None:
+        c.placed.append(Placed(box, mask.getbbox(), value))
+    return fitted
+
+
+# --- badges, stars, icons ----------------------------------------------------------------------------
+
+
+def badge(c: Canvas, center: tuple[int, int], radius: int, value: str, label: str, palette: Palette) -> None:
+    """A round stat badge: the number large, its short label (PV, ATQ, P...) small above it."""
+    cx, cy = center
+    c.draw.ellipse(
+        [cx - radius, cy - radius, cx + radius, cy + radius],
+        fill=palette.dark,
+        outline=palette.light,
+        width=3,
+    )
+    inner = int(radius * 0.72)
+    text_box(
+        c,
+        (cx - inner, cy - inner, cx + inner, cy - inner // 4),
+        label,
+        max_size=max(9, radius // 3),
+        min_size=8,
+        fill=palette.accent,
+        align="center",
+        valign="middle",
+    )
+    text_box(
+        c,
+        (cx - inner, cy - inner // 4, cx + inner, cy + inner),
+        value,
+        max_size=int(radius * 0.8),
+        min_size=10,
+        fill=palette.accent,
+        align="center",
+        valign="middle",
+        bold=True,
+    )
+
+
+def stars(
+    c: Canvas,
+    center: tuple[int, int],
+    count: int,
+    size: int,
+    fill: RGB,
+    *,
+    empty: int = 0,
+    empty_fill: RGB = (90, 90, 96),
+) -> None:
+    """`count` filled stars then `empty` hollow ones, centred on `center`."""
+    total = count + empty
+    if total == 0:
+        return
+    step = size * 1.1
+    x = center[0] - step * (total - 1) / 2
+    for index in range(total):
+        points = typo.star_points(x, center[1], size / 2)
+        if index < count:
+            c.draw.polygon(points, fill=fill, outline=mix(fill, (0, 0, 0), 0.5))
+        else:
+            c.draw.polygon(points, outline=empty_fill)
+        x += step
+
+
+def icon(c: Canvas, name: str, box: Box, color: RGB) -> None:
+    """An emblem drawn from simple shapes (the font has no pictograms); unknown names draw a diamond."""
+    left, top, right, bottom = box
+    s = min(right - left, bottom - top)
+    x, y = left + (right - left - s) / 2, top + (bottom - top - s) / 2
+    icons.SHAPES.get(name, icons.diamond)(c.draw, x, y, s, color)
+
+
+# --- holo, encoding, sheets --------------------------------------------------------------------------
+
+
+SHIMMER_STRIPE = 12
+
+
+@lru_cache(maxsize=4)
+def _shimmer(size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
+    """Diagonal rainbow bands with a bright streak, as an RGBA overlay. Each band is a flat 12-pixel
+    stripe rather than a smooth blend: PNG compresses flat stripes 3 times faster (benchmarks/card_images.py).
+    Returned as the bands' colours and their alpha, ready for `Image.composite`."""
+    w, h = size
+    band = Image.new("RGBA", (w + h, 1))
+    pixels = []
+    for x in range(w + h):
+        stripe = x - x % SHIMMER_STRIPE
+        hue = (stripe / 140.0) % 1.0
+        r, g, b = (round(255 * (0.5 + 0.5 * math.cos(6.283 * (hue + k / 3)))) for k in (0, 1, 2))
+        streak = math.exp(-(((stripe - (w + h) * 0.45) / 28) ** 2))
+        alpha = round(46 + 100 * streak)
+        pixels.append((r, g, b, alpha))
+    band.putdata(pixels)
+    layer = Image.new("RGBA", size)
+    for y in range(h):
+        layer.paste(band.crop((h - y, 0, h - y + w, 1)), (0, y))
+    return layer.convert("RGB"), layer.getchannel("A")
+
+
+def holo(c: Canvas) -> None:
+    """The holo shimmer: rainbow bands blended over the whole card (one composite through the bands'
+    alpha, no RGBA conversion of the card)."""
+    colors, alpha = _shimmer(c.image.size)
+    c.image = Image.composite(colors, c.image, alpha)
+    c.draw = ImageDraw.Draw(c.image)
+
+
+def png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=16)
+def back(label: str, palette: Palette) -> Image.Image:
+    """A card face down: the game's name on a pattern, so a booster's hidden cards show as cards. Kept
+    once drawn (callers only read it)."""
+    c = canvas()
+    frame(c, palette)
+    art_panel(
+        c,
+        (MARGIN + 6, MARGIN + 6, WIDTH - MARGIN - 6, HEIGHT - MARGIN - 6),
+        "back:" + label,
+        (palette.dark, palette.light, palette.accent),
+        "rays",
+        palette.light,
+    )
+    text_box(
+        c,
+        (40, HEIGHT // 2 - 40, WIDTH - 40, HEIGHT // 2 + 40),
+        label,
+        max_size=40,
+        min_size=14,
+        fill=palette.accent,
+        align="center",
+        valign="middle",
+        bold=True,
+    )
+    return c.image
+
+
+def sheet(
+    images: Sequence[Image.Image | None],
+    columns: int,
+    *,
+    scale: float = 0.5,
+    gap: int = 8,
+    background: RGB = (24, 24, 28),
+) -> Image.Image:
+    """Cards side by side in rows, scaled down (a booster, the gallery); None leaves a cell empty."""
+    cw, ch = round(WIDTH * scale), round(HEIGHT * scale)
+    rows = max(1, math.ceil(len(images) / columns))
+    out = Image.new("RGB", (columns * cw + (columns + 1) * gap, rows * ch + (rows + 1) * gap), background)
+    for index, image in enumerate(images):
+        if image is None:
+            continue
+        row, col = divmod(index, columns)
+        cell = image if image.size == (cw, ch) else image.resize((cw, ch), Image.Resampling.BILINEAR)
+        out.paste(cell, (gap + col * (cw + gap), gap + row * (ch + gap)))
+    return out

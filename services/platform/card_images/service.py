@@ -1,0 +1,132 @@
+"""Card images as a use case: a card's PNG from the cache, or drawn once and cached.
+
+Drawing is CPU work (10 to 30 ms a card): it runs in a worker thread (`asyncio.to_thread`) so the event
+loop, and discord.py's heartbeat with it, never waits on it; concurrent requests for one key in a
+process share one drawing, and processes sharing the folder meet at the cache's atomic rename.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from core.errors import NotFound
+from core.i18n import normalize_locale, t
+from services.platform import games
+from services.platform.card_images import draw
+from services.platform.card_images.cache import DiskCache
+from services.platform.card_images.spec import CardArt, CardCopy
+
+RENDER_VERSION = 1  # the shared helpers' version; each game's CardArt has its own
+_SAFE = re.compile(r"^[a-z0-9_-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class CardImage:
+    filename: str  # the attachment's name: the embed shows it as attachment://<filename>
+    data: bytes
+    color: int  # the embed's colour, from the copy's rarity
+
+
+@dataclass(frozen=True)
+class _Request:
+    game: str
+    card: Any
+    catalog: Any
+    art: CardArt
+    copy: CardCopy
+    locale: str
+    name: str  # the cache file's name
+
+
+class CardImages:
+    def __init__(self, folder: Path, catalogs: Mapping[str, Any]) -> None:
+        self.cache = DiskCache(folder)
+        self._catalogs = dict(catalogs)
+        self._digests: dict[tuple[str, str], str] = {}
+        self._inflight: dict[str, asyncio.Future[CardImage]] = {}
+
+    def art(self, game: str) -> CardArt | None:
+        spec = games.get(game)
+        return spec.card_art if spec is not None else None
+
+    def request(self, game: str, card_id: str, copy: CardCopy | None, locale: str | None) -> _Request:
+        """Resolve what to draw; an unknown game, card or a game without images is `NotFound`."""
+        art = self.art(game)
+        catalog = self._catalogs.get(game)
+        card = catalog.card(card_id) if catalog is not None else None
+        if art is None or card is None:
+            raise NotFound("error.card_not_found", name=card_id)
+        chosen = copy if copy is not None else art.default_copy(card)
+        rarity = chosen.rarity or "-"
+        if not (_SAFE.match(card_id) and (rarity == "-" or _SAFE.match(rarity)) and 0 <= chosen.stars <= 9):
+            raise NotFound("error.card_not_found", name=card_id)
+        lang = normalize_locale(locale)
+        digest = self._digest(game, card, catalog)
+        finish = "holo" if chosen.holo else "plain"
+        name = f"{game}/{card_id}.{rarity}.{chosen.stars}.{finish}.{lang}.v{RENDER_VERSION}-{art.version}-{digest}.png"
+        return _Request(game, card, catalog, art, chosen, lang, name)
+
+    def _digest(self, game: str, card: Any, catalog: Any) -> str:
+        """The card's data and its catalog's version in the file name: an edited card is drawn again."""
+        key = (game, card.id)
+        digest = self._digests.get(key)
+        if digest is None:
+            raw = f"{getattr(catalog, 'version', 0)}:{card.model_dump_json()}".encode()
+            digest = self._digests[key] = hashlib.sha256(raw).hexdigest()[:10]
+        return digest
+
+    def draw(self, request: _Request, *, audit: bool = False) -> draw.Canvas:
+        return request.art.layout(request.card, request.catalog, request.copy, request.locale, audit)
+
+    def image_now(self, game: str, card_id: str, copy: CardCopy | None, locale: str | None) -> CardImage:
+        """The card's image, from the cache or drawn and stored (synchronous: run it in a thread)."""
+        request = self.request(game, card_id, copy, locale)
+        data = self.cache.get(request.name)
+        if data is None:
+            data = draw.png(self.draw(request).image)
+            self.cache.put(request.name, data)
+        return CardImage(f"{game}-{card_id}.png", data, request.art.color(request.card, request.copy))
+
+    async def image(self, game: str, card_id: str, copy: CardCopy | None, locale: str | None) -> CardImage:
+        """`image_now` in a worker thread; concurrent calls for one key share one drawing."""
+        name = self.request(game, card_id, copy, locale).name
+        pending = self._inflight.get(name)
+        if pending is None:
+            pending = asyncio.ensure_future(asyncio.to_thread(self.image_now, game, card_id, copy, locale))
+            self._inflight[name] = pending
+            pending.add_done_callback(lambda _done: self._inflight.pop(name, None))
+        return await asyncio.shield(pending)
+
+    def sheet_now(
+        self, game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int
+    ) -> bytes:
+        """Cards side by side at half size (a booster's opening); None is a face-down card."""
+        spec = games.get(game)
+        art = spec.card_art if spec is not None else None
+        if spec is None or art is None:
+            raise NotFound("error.card_not_found", name=game)
+        images: list[Image.Image | None] = []
+        hidden: Image.Image | None = None
+        for cell in cells:
+            if cell is None:
+                if hidden is None:
+                    hidden = draw.back(t(spec.name_key, locale), art.back)
+                images.append(hidden)
+                continue
+            card_id, copy = cell
+            images.append(Image.open(io.BytesIO(self.image_now(game, card_id, copy, locale).data)))
+        return draw.png(draw.sheet(images, columns))
+
+    async def sheet(
+        self, game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int = 3
+    ) -> bytes:
+        return await asyncio.to_thread(self.sheet_now, game, list(cells), locale, columns)

@@ -1,0 +1,153 @@
+"""The card image cache: a hit returns the same bytes without drawing, concurrent requests of one key
+draw once per process and leave one whole file, a torn file is drawn again, and the file name follows
+the card's data."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.errors import NotFound
+from services.platform.card_images import cache as disk
+from services.platform.card_images.service import CardImages
+from services.platform.card_images.spec import CardCopy
+
+
+@pytest.fixture
+def images(tmp_path: Path, catalogs: dict[str, Any]) -> CardImages:
+    return CardImages(tmp_path / "cards", catalogs)
+
+
+def count_drawings(monkeypatch: pytest.MonkeyPatch, images: CardImages) -> list[str]:
+    drawn: list[str] = []
+    original = images.draw
+
+    def counting(request: Any, *, audit: bool = False) -> Any:
+        drawn.append(request.name)
+        return original(request, audit=audit)
+
+    monkeypatch.setattr(images, "draw", counting)
+    return drawn
+
+
+def pngs(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def test_a_hit_returns_the_same_bytes_without_drawing(
+    monkeypatch: pytest.MonkeyPatch, images: CardImages
+) -> None:
+    drawn = count_drawings(monkeypatch, images)
+    first = images.image_now("hoss", "orc_mage_1", CardCopy("or", 2, True), "fr")
+    second = images.image_now("hoss", "orc_mage_1", CardCopy("or", 2, True), "fr")
+    assert second.data == first.data
+    assert len(drawn) == 1
+    assert disk.is_png(first.data)
+    assert first.filename == "hoss-orc_mage_1.png"
+    assert first.color == 0xC0A0FF  # holo
+
+
+def test_each_part_of_the_key_is_its_own_file(images: CardImages) -> None:
+    base = ("hoss", "orc_mage_1")
+    for copy, locale in [
+        (CardCopy("or", 2, False), "fr"),
+        (CardCopy("or", 2, True), "fr"),
+        (CardCopy("or", 3, False), "fr"),
+        (CardCopy("divin", 2, False), "fr"),
+        (CardCopy("or", 2, False), "en"),
+    ]:
+        images.image_now(*base, copy, locale)
+    images.image_now("hoss", "orc_mage_2a", CardCopy("or", 2, False), "fr")
+    assert len(pngs(images.cache.folder)) == 6
+
+
+async def test_concurrent_requests_in_a_process_draw_once(
+    monkeypatch: pytest.MonkeyPatch, images: CardImages
+) -> None:
+    drawn = count_drawings(monkeypatch, images)
+    results = await asyncio.gather(
+        *(images.image("pillz", "ashigaru-taisho-hayate", None, "fr") for _ in range(20))
+    )
+    assert len({r.data for r in results}) == 1
+    assert len(drawn) == 1
+    assert len(pngs(images.cache.folder)) == 1
+
+
+def test_concurrent_processes_leave_one_whole_file(tmp_path: Path, catalogs: dict[str, Any]) -> None:
+    """Eight services on one folder (as eight processes would be) draw the same key at the same moment:
+    each gets a whole PNG, and the folder holds one file, with no temporary file left behind."""
+    folder = tmp_path / "shared"
+    services = [CardImages(folder, catalogs) for _ in range(8)]
+    start = threading.Barrier(len(services))
+    results: list[bytes] = []
+
+    def render(service: CardImages) -> None:
+        start.wait()
+        results.append(service.image_now("choco", "eclair_de_poche", None, "en").data)
+
+    threads = [threading.Thread(target=render, args=(s,)) for s in services]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    files = pngs(folder)
+    assert len(files) == 1
+    assert not files[0].name.startswith(".tmp-")
+    assert len(results) == 8
+    assert set(results) == {files[0].read_bytes()}
+    assert disk.is_png(results[0])
+
+
+def test_a_torn_file_is_drawn_again(monkeypatch: pytest.MonkeyPatch, images: CardImages) -> None:
+    whole = images.image_now("choco", "eclair_de_poche", None, "fr").data
+    (path,) = pngs(images.cache.folder)
+    path.write_bytes(whole[: len(whole) // 2])
+    drawn = count_drawings(monkeypatch, images)
+    assert images.image_now("choco", "eclair_de_poche", None, "fr").data == whole
+    assert len(drawn) == 1
+    assert path.read_bytes() == whole
+
+
+def test_an_edited_card_gets_a_new_file(tmp_path: Path, catalogs: dict[str, Any]) -> None:
+    catalog = catalogs["pillz"]
+    card = catalog.cards[1]
+    edited = catalog.model_copy(
+        update={
+            "cards": (
+                *catalog.cards[:1],
+                card.model_copy(update={"power": card.power + 1}),
+                *catalog.cards[2:],
+            )
+        }
+    )
+    before = CardImages(tmp_path, catalogs).request("pillz", card.id, None, "fr").name
+    after = CardImages(tmp_path, {**catalogs, "pillz": edited}).request("pillz", card.id, None, "fr").name
+    assert before != after
+
+
+@pytest.mark.parametrize(
+    ("game", "card_id", "copy"),
+    [
+        ("hoss", "nope", None),
+        ("nogame", "x", None),
+        ("hoss", "orc_mage_1", CardCopy("../x", 0, False)),
+        ("hoss", "orc_mage_1", CardCopy("or", 42, False)),
+    ],
+)
+def test_unknown_cards_and_copies_are_not_found(
+    images: CardImages, game: str, card_id: str, copy: CardCopy | None
+) -> None:
+    with pytest.raises(NotFound, match="card_not_found"):
+        images.request(game, card_id, copy, "fr")
+
+
+def test_a_booster_sheet_shows_backs_and_cards(images: CardImages) -> None:
+    cells = [("orc_guerrier_1", CardCopy("basique", 0, False)), None, None]
+    hidden = images.sheet_now("hoss", [None, None, None], "fr", 3)
+    shown = images.sheet_now("hoss", cells, "fr", 3)
+    assert disk.is_png(hidden)
+    assert hidden != shown
