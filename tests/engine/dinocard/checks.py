@@ -1,0 +1,40 @@
+"""Dinocard for the engine-wide golden and property tests (tests/engine/game_checks.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from engine.dinocard.catalog import DinocardCatalog
+from engine.dinocard.engine import MAX_STEPS
+from engine.dinocard.state import Advance, DinocardState
+from tests.engine.game_checks import GameChecks, Policy, Scenario
+
+
+def policy(seed: int) -> Policy:
+    """The watcher shows one step at a time, as a player clicking « next » would."""
+
+    def choose(state: DinocardState, current: list[int]) -> tuple[int, Any]:
+        return current[0], Advance(1)
+
+    return choose
+
+
+CHECKS = GameChecks(
+    game="dinocard",
+    catalog_model=DinocardCatalog,
+    golden=(
+        Scenario(
+            "dinocard",
+            "battle",
+            seed=293,
+            options={},
+            policy=policy,
+            why="a whole battle watched step by step: eggs, hatching, combat, shifts, incantations,"
+            " enchantments and objects",
+        ),
+    ),
+    action_types=(Advance,),
+    well_formed=st.builds(Advance, steps=st.integers(1, MAX_STEPS)),
+)
