@@ -3,6 +3,8 @@ describes it: one test per kind, on battles whose packs are played in order (sea
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.dinocard.catalog import ABILITY_KINDS
 from tests.engine.dinocard.helpers import Fight, card, dinoz, flicker, phase_of, rock
 
@@ -215,6 +217,6 @@ def test_incubator_adds_markers_to_each_egg() -> None:
 
 def test_every_kind_of_the_vocabulary_is_tested_here() -> None:
     """A new kind needs its own test in this file (the venom curse and Arc: test_battle.py)."""
-    source = open(__file__, encoding="utf-8").read()
+    source = Path(__file__).read_text(encoding="utf-8")
     untested = [k for k in ABILITY_KINDS if k not in ("venom", "arc") and f"{k}=" not in source]
     assert untested == []
