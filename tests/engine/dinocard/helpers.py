@@ -15,7 +15,7 @@ from engine.dinocard.table import Stats
 
 
 def _abilities(kinds: dict[str, int]) -> tuple[Ability, ...]:
-    return tuple(Ability(kind=k, value=v) for k, v in kinds.items())  # type: ignore[arg-type]
+    return tuple(Ability(kind=k, value=v) for k, v in kinds.items())
 
 
 def dinoz(
@@ -32,7 +32,7 @@ def dinoz(
     return DinocardCard(
         id=card_id,
         name=LocalizedText(fr=card_id, en=card_id),
-        element=element,  # type: ignore[arg-type]
+        element=element,
         type="dinoz",
         rarity="commune",
         cost=Cost(colored=colored, grey=grey),
@@ -50,8 +50,8 @@ def card(
     return DinocardCard(
         id=card_id,
         name=LocalizedText(fr=card_id, en=card_id),
-        element=element,  # type: ignore[arg-type]
-        type=kind,  # type: ignore[arg-type]
+        element=element,
+        type=kind,
         rarity="commune",
         cost=Cost(colored=colored, grey=grey),
         abilities=_abilities(kinds),
