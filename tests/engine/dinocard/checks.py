@@ -31,8 +31,10 @@ CHECKS = GameChecks(
             seed=293,
             options={},
             policy=policy,
-            why="a whole battle watched step by step: eggs, hatching, combat, shifts, incantations,"
-            " enchantments and objects",
+            why="a 25-phase battle watched step by step to a KO (Stratégie's two kept cards and a bonus card"
+            " for seat 0): hidden eggs that hatch, combats with deaths and shifts, growth, regeneration, poison"
+            " wounds, Arc, incantations with and without a target, enchantments, an object destroyed and the"
+            " countdown's start",
         ),
     ),
     action_types=(Advance,),
