@@ -35,6 +35,8 @@ from engine.protocol import CATALOG_OPTION, SPECTATOR, Engine, Event, Outcome, P
 from engine.registry import engines, register_engine, unregister_engine
 from services.platform import games
 from services.platform.catalogs import DATA_DIR, load_catalog
+from tests.engine.game_checks import all_checks
+from tests.engine.game_checks import catalog as checked_catalog
 from tests.engine.toy_game import TOY_CATALOG, Play, ToyAction, ToyEngine
 
 GAMES = 200  # fully checked random games per engine
@@ -72,7 +74,10 @@ _catalogs: dict[str, Any] = {}
 
 
 def _catalog_for(engine: AnyEngine) -> Any:
-    """The game's real catalog from data/, which `sample_setup` draws decks from (the toy's own list)."""
+    """The game's real catalog from data/, which `sample_setup` draws decks from (the toy's own list).
+
+    Read with the model its `GameSpec` declares, or, for an engine no service declares yet (a game built
+    engine first), with the model of its `tests/engine/<game>/checks.py`."""
     if isinstance(engine, ToyEngine):
         return TOY_CATALOG
     if engine.name not in _catalogs:
@@ -84,6 +89,8 @@ def _catalog_for(engine: AnyEngine) -> Any:
             ),
             None,
         )
+        if _catalogs[engine.name] is None and engine.name in all_checks():
+            _catalogs[engine.name] = checked_catalog(engine.name)
     return _catalogs[engine.name]
 
 

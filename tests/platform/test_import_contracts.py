@@ -4,6 +4,7 @@ from the platform to a game, breaks it."""
 
 from __future__ import annotations
 
+import pkgutil
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,14 @@ def add_game(graph: grimp.ImportGraph, key: str) -> None:
 def test_the_contract_finds_the_games_the_bot_loads(graph: grimp.ImportGraph) -> None:
     kept, found = check(graph)
     assert kept, found["broken"]
-    assert found["games"] == sorted(spec.key for spec in discover())
+    loaded = {spec.key for spec in discover()}
+    # A game built engine first (its services and cogs come later) is held to the contract already.
+    engine_only = {
+        info.name
+        for info in pkgutil.iter_modules([str(ROOT / "engine")])
+        if info.ispkg and not (ROOT / "services" / info.name).exists()
+    }
+    assert found["games"] == sorted(loaded | engine_only)
 
 
 def test_a_new_game_is_covered_without_an_edit(graph: grimp.ImportGraph) -> None:
