@@ -143,9 +143,7 @@ def _choose(block: Plural, lang: str, params: dict[str, object]) -> str:
 
 def expand(text: str, lang: str, params: dict[str, object]) -> str:
     """The text with each plural block replaced by its branch for the number given."""
-    return "".join(
-        part if isinstance(part, str) else _choose(part, lang, params) for part in segments(text)
-    )
+    return "".join(part if isinstance(part, str) else _choose(part, lang, params) for part in segments(text))
 
 
 def load_catalog(lang: str, directory: Path = LOCALES_DIR) -> dict[str, str]:
