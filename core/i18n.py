@@ -137,7 +137,7 @@ def _choose(block: Plural, lang: str, params: dict[str, object]) -> str:
         if exact is not None
         else block.branches.get(Locale.parse(lang).plural_form(count), block.branches.get("other", ""))
     )
-    shown = format_int(count, lang) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+    shown = format_int(value, lang) if isinstance(value, int) else str(value)  # bool was refused above
     return expand(branch, lang, params).replace("#", shown)
 
 

@@ -33,6 +33,7 @@ from discord_app.render import STYLES, text, to_discord
 from discord_app.translator import desc
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice, DuelRow
+from services.platform.messages import Text
 
 if TYPE_CHECKING:
     from services.pillz import PillzServices
@@ -203,7 +204,7 @@ class PickSelect(PersistentSelect, template=r"pillz:pick:(?P<duel>\d+):(?P<versi
             int(self.match["duel"]), interaction.user.id, guild=here(interaction)
         )
         if choice.version != int(self.match["version"]):
-            raise NotAllowed("pillz.error.stale")
+            raise NotAllowed("pillz.error.stale", button=Text.public("pillz.duel.play_button"))
         return controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
 
 
@@ -216,7 +217,7 @@ class SetButton(
             int(self.match["duel"]), interaction.user.id, guild=here(interaction)
         )
         if choice.version != int(self.match["version"]):
-            raise NotAllowed("pillz.error.stale")
+            raise NotAllowed("pillz.error.stale", button=Text.public("pillz.duel.play_button"))
         place = None if self.match["place"] == "-" else _number(self.match["place"], 0, 3)
         kwargs = controls_reply(
             choice, pillz_of(interaction).duels.catalog, place, int(self.match["pillz"]), locale
@@ -286,5 +287,11 @@ class PillzDuelCommands(CommandsMixin):
             interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
         )
         await interaction.response.send_message(
-            t("pillz.practice.started", locale, id=duel.id), ephemeral=True
+            t(
+                "pillz.practice.started",
+                locale,
+                id=duel.id,
+                button=t("pillz.duel.play_button", await public_locale_of(interaction)),
+            ),
+            ephemeral=True,
         )

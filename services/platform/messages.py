@@ -16,6 +16,7 @@ from core.i18n import format_date, format_int, normalize_locale, t
 RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
 LINES = "=lines"  # a Text with this key renders its "items" (a list of Text), one per line
 PER_LOCALE = "=locale"  # a Text with this key is shown as its text in the reader's language (params)
+PUBLIC = "=public"  # a Text with this key is a public message's label, shown in the server's language
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,13 @@ class Text:
     @staticmethod
     def lines(items: list[Text]) -> Text:
         return Text(LINES, {"items": list(items)})
+
+    @staticmethod
+    def public(key: str) -> Text:
+        """A label of a public message (a button of a duel's message) quoted in a private reply: the
+        channel shows it in the server's language, so the reply must name it that way (the error handler
+        renders it so; elsewhere it falls back to the reader's language)."""
+        return Text(PUBLIC, {"key": key})
 
     @staticmethod
     def per_locale(texts: dict[str, str]) -> Text:
@@ -71,6 +79,8 @@ def render_text(value: Text | None, locale: str | None) -> str:
         return "\n".join(render_text(item, locale) for item in value.params.get("items", []))
     if value.key == PER_LOCALE:
         return str(value.params.get(normalize_locale(locale), ""))
+    if value.key == PUBLIC:
+        return t(str(value.params.get("key", "")), locale)
     params = {k: _render_param(v, locale) for k, v in value.params.items()}
     return t(value.key, locale, **params)
 
