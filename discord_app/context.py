@@ -31,10 +31,11 @@ async def locale_of(interaction: discord.Interaction[Any]) -> str:
     return locale
 
 
-async def public_locale_of(interaction: discord.Interaction[Any]) -> str:
+async def public_locale_of(interaction: discord.Interaction[Any], *, remember: bool = True) -> str:
     """The language of a public post made here: the server's (/setup language, else its Discord language,
     remembered the first time it is seen), else `DEFAULT_LOCALE`. Everyone in the channel reads the post,
-    so the player's own language is not the one to use; in direct messages it is the reader's."""
+    so the player's own language is not the one to use; in direct messages it is the reader's.
+    `remember=False` only reads (a refusal changes nothing)."""
     cached = interaction.extras.get("public_locale")
     if cached:
         return str(cached)
@@ -43,8 +44,10 @@ async def public_locale_of(interaction: discord.Interaction[Any]) -> str:
         locale = await locale_of(interaction)
     else:
         seen = normalize_locale(str(interaction.guild_locale), default="") if interaction.guild_locale else ""
-        chosen = await services.guilds.public_locale(interaction.guild_id, seen or None)
-        locale = chosen or services.settings.default_locale
+        chosen = await services.guilds.public_locale(
+            interaction.guild_id, (seen or None) if remember else None
+        )
+        locale = chosen or seen or services.settings.default_locale
     interaction.extras["public_locale"] = locale
     return locale
 

@@ -76,7 +76,7 @@ async def _public_labels(interaction: discord.Interaction[Any], error: BaseExcep
     quoted = {k: v for k, v in error.params.items() if isinstance(v, Text) and v.key == PUBLIC}
     if not quoted:
         return {}
-    public = await public_locale_of(interaction)
+    public = await public_locale_of(interaction, remember=False)
     return {k: t(str(v.params["key"]), public) for k, v in quoted.items()}
 
 

@@ -105,11 +105,11 @@ async def open_game_thread(interaction: discord.Interaction[Any], game: GameRow,
 class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         """The challenge and the game's thread are public: they speak the server's language."""
-        public = await public_locale_of(interaction)
         choco = choco_of(interaction)
         found = await choco.games.answer(
             int(self.match["id"]), interaction.user.id, True, interaction.guild_id, member_since(interaction)
         )
+        public = await public_locale_of(interaction)  # after the checks: a refused click writes nothing
         if found.status == "accepted" and found.game_id is not None:
             game = await choco.games.get(found.game_id)
             claimed = game.turn_started_at is None and await choco.games.claim_thread(

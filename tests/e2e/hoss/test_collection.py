@@ -473,7 +473,7 @@ async def test_a_deck_shows_every_reason_once_it_became_invalid(harness: BotHarn
     assert "Vous ne possédez pas le buff Rosée de jouvence." in shown
     await harness.emu.run_command(alice, "settings language", {"language": "en"})
     english = text(await harness.emu.run_command(alice, "hoss deck show", {"slot": 1}))
-    assert "You do not own the Rang 1 card of line Ash Shaman." in english
+    assert "You do not own the Rank 1 card of line Ash Shaman." in english
     assert "You do not own the buff Dew of Youth." in english
     english = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
     assert english == "No deck is saved in slot 1."  # bob has none; errors are private and localized
