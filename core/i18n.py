@@ -1,15 +1,26 @@
 """Every message a user sees goes through `t`; catalogs are JSON files per language under `locales/<lang>/`.
 
 Files are split by concept (core, errors, each game) and merged per language; a key may live in only one file.
+A text may hold plural blocks in the ICU style, `{count, plural, one {# carte} other {# cartes}}`, chosen by
+Babel's plural rules for the language (docs/platform.md, "Messages and plurals"); numbers and dates are
+written by Babel too, so that each language's typography comes from CLDR rather than from our guesses.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import string
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
+
+from babel import Locale
+from babel import dates as babel_dates
+from babel import numbers as babel_numbers
 
 from core.settings import SUPPORTED_LOCALES
 
@@ -18,9 +29,121 @@ DEFAULT_LOCALE = "fr"
 
 log = logging.getLogger(__name__)
 
+_PLURAL_HEAD = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*,\s*plural\s*,", re.ASCII)
+_SELECTOR = re.compile(r"\s*(=\d+|zero|one|two|few|many|other)\s*\{", re.ASCII)
+_GROUPING = re.compile(r"[\s,.\u202f\u00a0']")
+
 
 class CatalogError(Exception):
     pass
+
+
+@dataclass(frozen=True)
+class Plural:
+    """One `{name, plural, ...}` block: the branch texts by selector (`one`, `other`, `=0`...)."""
+
+    name: str
+    branches: dict[str, str]
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the `}` that closes the `{` at `start`, counting nested braces."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise CatalogError(f"unbalanced braces in {text!r}")
+
+
+def _branches(body: str, whole: str) -> dict[str, str]:
+    branches: dict[str, str] = {}
+    at = 0
+    while body[at:].strip():
+        match = _SELECTOR.match(body, at)
+        if match is None:
+            raise CatalogError(f"bad plural branch at {body[at:]!r} in {whole!r}")
+        open_at = match.end() - 1
+        close_at = _closing(body, open_at)
+        if match.group(1) in branches:
+            raise CatalogError(f"plural branch {match.group(1)} twice in {whole!r}")
+        branches[match.group(1)] = body[open_at + 1 : close_at]
+        at = close_at + 1
+    return branches
+
+
+@cache
+def segments(text: str) -> tuple[str | Plural, ...]:
+    """The text cut into plain parts (str.format templates) and plural blocks."""
+    parts: list[str | Plural] = []
+    plain_from = i = 0
+    while i < len(text):
+        if text.startswith(("{{", "}}"), i):  # str.format's escaped braces
+            i += 2
+            continue
+        if text[i] == "{":
+            head = _PLURAL_HEAD.match(text, i + 1)
+            if head is None:
+                i += 1
+                continue
+            close_at = _closing(text, i)
+            parts.append(text[plain_from:i])
+            parts.append(Plural(head.group(1), _branches(text[head.end() : close_at], text)))
+            plain_from = i = close_at + 1
+            continue
+        i += 1
+    parts.append(text[plain_from:])
+    return tuple(p for p in parts if p != "")
+
+
+def plurals(text: str) -> list[Plural]:
+    """Every plural block of a text, nested ones included (for the catalogs' checks)."""
+    found: list[Plural] = []
+    for part in segments(text):
+        if isinstance(part, Plural):
+            found.append(part)
+            for branch in part.branches.values():
+                found.extend(plurals(branch))
+    return found
+
+
+def plural_tags(locale: str | None) -> frozenset[str]:
+    """The plural categories a language's texts must name, `other` included (Babel's CLDR rules)."""
+    return Locale.parse(normalize_locale(locale)).plural_form.tags | {"other"}
+
+
+def _count(value: object) -> int | float | None:
+    """The number a plural block is chosen by: an int, or a number already written as text."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return value
+    raw = _GROUPING.sub("", str(value)).replace("\u2212", "-")
+    return int(raw) if raw.lstrip("-").isdigit() else None
+
+
+def _choose(block: Plural, lang: str, params: dict[str, object]) -> str:
+    value = params.get(block.name)
+    count = _count(value)
+    if count is None:
+        log.warning("plural %s has no number (%r)", block.name, value)
+        return block.branches.get("other", "")
+    exact = block.branches.get(f"={count}")
+    branch = (
+        exact
+        if exact is not None
+        else block.branches.get(Locale.parse(lang).plural_form(count), block.branches.get("other", ""))
+    )
+    shown = format_int(value, lang) if isinstance(value, int) else str(value)  # bool was refused above
+    return expand(branch, lang, params).replace("#", shown)
+
+
+def expand(text: str, lang: str, params: dict[str, object]) -> str:
+    """The text with each plural block replaced by its branch for the number given."""
+    return "".join(part if isinstance(part, str) else _choose(part, lang, params) for part in segments(text))
 
 
 def load_catalog(lang: str, directory: Path = LOCALES_DIR) -> dict[str, str]:
@@ -37,6 +160,7 @@ def load_catalog(lang: str, directory: Path = LOCALES_DIR) -> dict[str, str]:
                 raise CatalogError(f"{path.name}: {key}: value must be a string")
             if key in merged:
                 raise CatalogError(f"{path.name}: {key}: defined twice for {lang}")
+            segments(text)  # a malformed plural block fails at start-up, naming the text
             merged[key] = text
     return merged
 
@@ -47,7 +171,16 @@ def catalogs() -> dict[str, dict[str, str]]:
 
 
 def placeholders(text: str) -> set[str]:
-    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+    """The parameters a text names, in its plain parts and in every plural block and branch."""
+    found: set[str] = set()
+    for part in segments(text):
+        if isinstance(part, Plural):
+            found.add(part.name)
+            for branch in part.branches.values():
+                found |= placeholders(branch)
+        else:
+            found |= {field for _, field, _, _ in string.Formatter().parse(part) if field}
+    return found
 
 
 def normalize_locale(raw: str | None, default: str = DEFAULT_LOCALE) -> str:
@@ -69,20 +202,37 @@ def t(key: str, locale: str | None = None, /, **params: object) -> str:
     if text is None:
         log.warning("missing message %s for %s", key, lang)
         text = catalogs()[DEFAULT_LOCALE].get(key, key)
+    params = {k: _dated(v, lang) for k, v in params.items()}
     try:
-        return text.format(**params)
+        return expand(text, lang, params).format(**params)
     except (KeyError, IndexError, ValueError):
         log.warning("message %s for %s lacks parameters %s", key, lang, sorted(params))
         return text
 
 
+def _dated(value: object, lang: str) -> object:
+    """A date parameter (not a datetime: times are Discord timestamps) is written out in the language."""
+    return format_date(value, lang) if isinstance(value, date) and not isinstance(value, datetime) else value
+
+
 def format_decimal(value: float, locale: str | None, spec: str = "g") -> str:
-    """A number with the decimal mark each language writes: 12,5 in French, 12.5 in English."""
-    text = format(value, spec)
-    return text.replace(".", ",") if normalize_locale(locale) == "fr" else text
+    """A number with the decimal mark and grouping each language writes (12,5 and 1 234,5 in French,
+    12.5 and 1,234.5 in English). `spec` rounds as Python's format does (`g`: 6 significant digits,
+    `.2f`: two decimals, kept even when zero)."""
+    rounded = Decimal(format(value, spec))
+    decimals = spec[1:-1] if spec.startswith(".") and spec.endswith("f") else ""
+    pattern = f"#,##0.{'0' * int(decimals)}" if decimals.isdigit() else "#,##0.######"
+    return babel_numbers.format_decimal(
+        rounded, format=pattern, locale=normalize_locale(locale), decimal_quantization=False
+    )
 
 
 def format_int(value: int, locale: str | None) -> str:
-    """Thousands separators as each language writes them: 25 000 in French, 25,000 in English."""
-    grouped = f"{value:,}"
-    return grouped.replace(",", "\u202f") if normalize_locale(locale) == "fr" else grouped
+    """Thousands grouped as each language writes them: 25 000 (narrow no-break space) in French,
+    25,000 in English."""
+    return babel_numbers.format_decimal(value, locale=normalize_locale(locale))
+
+
+def format_date(day: date, locale: str | None) -> str:
+    """A date written out in the reader's language: « 1 décembre 2026 », "December 1, 2026"."""
+    return babel_dates.format_date(day, format="long", locale=normalize_locale(locale))

@@ -29,3 +29,30 @@ async def locale_of(interaction: discord.Interaction[Any]) -> str:
     locale = chosen or discord_lang or services.settings.default_locale
     interaction.extras["locale"] = locale
     return locale
+
+
+async def public_locale_of(interaction: discord.Interaction[Any], *, remember: bool = True) -> str:
+    """The language of a public post made here: the server's (/setup language, else its Discord language,
+    remembered the first time it is seen), else `DEFAULT_LOCALE`. Everyone in the channel reads the post,
+    so the player's own language is not the one to use; in direct messages it is the reader's.
+    `remember=False` only reads (a refusal changes nothing)."""
+    cached = interaction.extras.get("public_locale")
+    if cached:
+        return str(cached)
+    services = services_of(interaction)
+    if interaction.guild_id is None:
+        locale = await locale_of(interaction)
+    else:
+        seen = normalize_locale(str(interaction.guild_locale), default="") if interaction.guild_locale else ""
+        chosen = await services.guilds.public_locale(
+            interaction.guild_id, (seen or None) if remember else None
+        )
+        locale = chosen or seen or services.settings.default_locale
+    interaction.extras["public_locale"] = locale
+    return locale
+
+
+async def guild_locale(services: Services, guild_id: int | None) -> str:
+    """The language of a post the outbox sends in a server's channel, without an interaction."""
+    chosen = await services.guilds.public_locale(guild_id) if guild_id is not None else None
+    return chosen or services.settings.default_locale

@@ -20,7 +20,7 @@ import discord
 from core.errors import NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton
-from discord_app.context import services_of
+from discord_app.context import guild_locale, services_of
 from discord_app.render import files_of, text, to_discord
 from services.platform.channel_permissions import post_needs
 
@@ -54,6 +54,12 @@ def refused_needs(code: int, channel: Any, item: OutboxItem) -> tuple[str, ...]:
         return ("view_channel",)
     needs = post_needs(in_thread=isinstance(channel, discord.Thread), embeds=bool(item.spec.embeds))
     return needs if item.edit_of is None else tuple(n for n in needs if not n.startswith("send_"))
+
+
+def guild_of(channel: Any) -> int | None:
+    """The server of a channel or thread (None for a DM channel): its public posts speak its language."""
+    guild = getattr(channel, "guild", None)
+    return getattr(guild, "id", None)
 
 
 class Deliverer:
@@ -119,7 +125,7 @@ class Deliverer:
                 channel = self.client.get_channel(item.target.id) or await self.client.fetch_channel(
                     item.target.id
                 )
-                locale = self.services.settings.default_locale
+                locale = await guild_locale(self.services, guild_of(channel))
             if item.edit_of is not None:
                 return await self._edit(item, channel, locale)
             # discord.py sends `enforce_nonce` with every nonce: a re-send returns the first message.
@@ -189,21 +195,21 @@ class Deliverer:
             await outbox.mark_dms_closed(item.id, item.target.id)
             await outbox.mark_failed(item.id, "dms closed, no fallback channel")
             return
-        locale = self.services.settings.default_locale
-        view = discord.ui.View(timeout=None)
-        view.add_item(
-            discord.ui.Button(
-                label=text(item.spec.show_label, locale)
-                if item.spec.show_label
-                else t("outbox.show", locale),
-                custom_id=f"outbox:show:{item.id}",
-                style=discord.ButtonStyle.primary,
-            )
-        )
         try:
             channel: Any = self.client.get_channel(
                 item.target.fallback_channel_id
             ) or await self.client.fetch_channel(item.target.fallback_channel_id)
+            locale = await guild_locale(self.services, guild_of(channel))  # a public post: the server's
+            view = discord.ui.View(timeout=None)
+            view.add_item(
+                discord.ui.Button(
+                    label=text(item.spec.show_label, locale)
+                    if item.spec.show_label
+                    else t("outbox.show", locale),
+                    custom_id=f"outbox:show:{item.id}",
+                    style=discord.ButtonStyle.primary,
+                )
+            )
             await channel.send(
                 t("outbox.dms_closed", locale, mention=f"<@{item.target.id}>"),
                 view=view,

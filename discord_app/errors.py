@@ -15,12 +15,12 @@ import discord
 from discord import app_commands
 
 from core.i18n import t
-from discord_app.context import locale_of
+from discord_app.context import locale_of, public_locale_of
 from discord_app.option_checks import check_options
 from discord_app.refusals import echo
 from discord_app.render import text
 from engine.errors import DomainError
-from services.platform.messages import Text
+from services.platform.messages import PUBLIC, Text
 
 log = logging.getLogger("bot.errors")
 
@@ -68,10 +68,22 @@ def _param(value: object, locale: str) -> object:
     return value
 
 
-def _user_message(error: BaseException, locale: str) -> str | None:
+async def _public_labels(interaction: discord.Interaction[Any], error: BaseException) -> dict[str, str]:
+    """A refusal that quotes a public message's button names it as the channel shows it: in the
+    server's language, which may not be the reader's."""
+    if not isinstance(error, DomainError):
+        return {}
+    quoted = {k: v for k, v in error.params.items() if isinstance(v, Text) and v.key == PUBLIC}
+    if not quoted:
+        return {}
+    public = await public_locale_of(interaction, remember=False)
+    return {k: t(str(v.params["key"]), public) for k, v in quoted.items()}
+
+
+def _user_message(error: BaseException, locale: str, labels: dict[str, str] | None = None) -> str | None:
     """The message for errors the user can act on; None for our own bugs."""
     if isinstance(error, DomainError):
-        params = {k: _param(v, locale) for k, v in error.params.items()}
+        params = {k: _param(v, locale) for k, v in error.params.items()} | (labels or {})
         return t(error.key, locale, **params)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("a client sent a command the bot does not have (commands not synced?): %s", error)
@@ -102,7 +114,7 @@ async def reply_private(interaction: discord.Interaction[Any], message: str) -> 
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException, locale: str) -> bool:
     """Answer the user; returns False when the error was unexpected (a bug, logged with its context)."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    message = _user_message(original, locale)
+    message = _user_message(original, locale, await _public_labels(interaction, original))
     expected = message is not None
     if message is None:
         command = interaction.command.qualified_name if interaction.command else interaction.data

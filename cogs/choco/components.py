@@ -15,6 +15,7 @@ from cogs.choco.lookup import choco_of, member_since
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.context import public_locale_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import STYLES, text, to_discord
 from services.choco.economy import LEAGUE_KEYS, league_of
@@ -103,10 +104,12 @@ async def open_game_thread(interaction: discord.Interaction[Any], game: GameRow,
 
 class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        """The challenge and the game's thread are public: they speak the server's language."""
         choco = choco_of(interaction)
         found = await choco.games.answer(
             int(self.match["id"]), interaction.user.id, True, interaction.guild_id, member_since(interaction)
         )
+        public = await public_locale_of(interaction)  # after the checks: a refused click writes nothing
         if found.status == "accepted" and found.game_id is not None:
             game = await choco.games.get(found.game_id)
             claimed = game.turn_started_at is None and await choco.games.claim_thread(
@@ -114,17 +117,17 @@ class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
             )
             if claimed:  # the first click (a double click waits for it), or a retry after a failure
                 await defer_update(interaction)  # creating the thread waits on Discord
-                thread = await open_game_thread(interaction, game, locale)
+                thread = await open_game_thread(interaction, game, public)
                 game = await choco.games.open_thread(game.id, thread)
             content = t(
                 "choco.challenge.accepted",
-                locale,
+                public,
                 challenged=f"<@{found.challenged_id}>",
                 game=game.id,
                 where=f"<#{game.where}>",
             )
         else:
-            content = _answered(found, locale)
+            content = _answered(found, public)
         await update(interaction, content=content, view=None)
 
 
@@ -135,7 +138,8 @@ class DeclineButton(PersistentButton, template=r"choco:decline:(?P<id>\d+)"):
         )
         if found.status == "accepted":
             raise NotAllowed("choco.error.already_accepted")
-        await interaction.response.edit_message(content=_answered(found, locale), view=None)
+        content = _answered(found, await public_locale_of(interaction))
+        await interaction.response.edit_message(content=content, view=None)
 
 
 # --- the game --------------------------------------------------------------------------------------------

@@ -354,9 +354,9 @@ class ChocoEconomyCommands(CommandsMixin):
     @app_commands.command(name="leaderboard", description=desc("cmd.choco.leaderboard.description"))
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """Public: both boards of this server (hRP by mention, inRP by character name), top 10 each."""
-        locale = await locale_of(interaction)
+        await locale_of(interaction)  # the player's first command creates them
         board = await economy_of(interaction).leagues.leaderboard(guild_of(interaction))
-        await send_board(interaction, leaderboard_spec(board), locale)
+        await send_board(interaction, leaderboard_spec(board))
 
     @app_commands.command(name="character", description=desc("cmd.choco.character.description"))
     @app_commands.describe(name=desc("cmd.choco.character.opt.name.description"))

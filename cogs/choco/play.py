@@ -36,7 +36,7 @@ from cogs.choco.economy import LEAGUE_CHOICES
 from cogs.choco.lookup import choco_of, here, member_since
 from cogs.shared.mixins import CommandsMixin
 from core.errors import BadInput
-from discord_app.context import locale_of
+from discord_app.context import locale_of, public_locale_of
 from discord_app.permissions import require_game_thread
 from discord_app.translator import desc
 
@@ -65,7 +65,7 @@ class ChocoPlayCommands(CommandsMixin):
     async def challenge(
         self, interaction: discord.Interaction[Any], player: discord.User, league: app_commands.Choice[str]
     ) -> None:
-        locale = await locale_of(interaction)
+        await locale_of(interaction)  # the player (their first command creates them) and their language
         if player.bot:
             raise BadInput("choco.error.bot_opponent")
         await require_game_thread(interaction)
@@ -80,7 +80,7 @@ class ChocoPlayCommands(CommandsMixin):
             key=interaction.id,
             joined_at=member_since(interaction),
         )
-        await interaction.response.send_message(**challenge_reply(made, locale))
+        await interaction.response.send_message(**challenge_reply(made, await public_locale_of(interaction)))
 
     @app_commands.command(name="games", description=desc("cmd.choco.games.description"))
     async def games(self, interaction: discord.Interaction[Any]) -> None:

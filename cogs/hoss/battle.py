@@ -32,7 +32,7 @@ from cogs.shared.components import button, check_owner, reply
 from core.errors import BadInput
 from core.i18n import format_int
 from discord_app.components import PersistentButton, PersistentSelect
-from discord_app.context import services_of
+from discord_app.context import public_locale_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import files_of, text, to_discord
 from services.hoss.battle_render import name_of
@@ -46,10 +46,10 @@ MAX_OPTIONS = 25
 # --- the public message -----------------------------------------------------------------------------
 
 
-def public(interaction: discord.Interaction[Any], spec: MessageSpec) -> dict[str, Any]:
-    """The battle message's arguments, in the language of the channel's posts: the outbox writes its
-    later versions in that language too."""
-    kwargs = to_discord(spec, services_of(interaction).settings.default_locale)
+async def public(interaction: discord.Interaction[Any], spec: MessageSpec) -> dict[str, Any]:
+    """The battle message's arguments, in the server's language (/setup language): the outbox writes
+    its later versions in that language too."""
+    kwargs = to_discord(spec, await public_locale_of(interaction))
     if spec.attachments:
         kwargs["files"] = files_of(spec)
     return kwargs
@@ -57,7 +57,7 @@ def public(interaction: discord.Interaction[Any], spec: MessageSpec) -> dict[str
 
 async def show_battle(interaction: discord.Interaction[Any], battle: int, spec: MessageSpec) -> None:
     """Post the battle message as the interaction's response and hand it to the outbox's edits."""
-    response = await interaction.response.send_message(**public(interaction, spec))
+    response = await interaction.response.send_message(**await public(interaction, spec))
     if response.message_id is not None and interaction.channel_id is not None:
         await hoss_of(interaction).ranked.attach(
             interaction.user.id, battle, interaction.channel_id, response.message_id, interaction.guild_id
@@ -183,7 +183,7 @@ async def catch_up(interaction: discord.Interaction[Any], battle: int, message_i
         queued = MessageSpec(content=Text("hoss.battle.queued"))
         await interaction.response.send_message(**reply(queued, locale, None), ephemeral=True)
         return
-    kwargs = public(interaction, screen.message)
+    kwargs = await public(interaction, screen.message)
     if "files" in kwargs:
         kwargs["attachments"] = kwargs.pop("files")
     kwargs.setdefault("view", None)

@@ -26,7 +26,7 @@ from discord_app.context import locale_of
 from discord_app.translator import desc
 from engine import fair_draw
 from services.hoss.raffle import RaffleWindow, Ticket, Verification, published, stamp, winners_text
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Number, Text
 
 BUY_ID = "hoss:raffle:buy"
 VERDICT_KEYS = {
@@ -59,7 +59,7 @@ def window_spec(window: RaffleWindow, locale: str) -> MessageSpec:
     description = Text(
         state,
         {
-            "day": window.day.isoformat(),
+            "day": Day(window.day),
             "closes": Text.raw(stamp(window.closes_at)),
             "draw": Text.raw(stamp(window.draw_at)),
         },
@@ -81,7 +81,7 @@ def window_spec(window: RaffleWindow, locale: str) -> MessageSpec:
         latest = window.latest
         fields.append(
             EmbedField(
-                Text("hoss.raffle.label.latest", {"day": latest.day.isoformat()}),
+                Text("hoss.raffle.label.latest", {"day": Day(latest.day)}),
                 Text(
                     "hoss.raffle.latest",
                     {"winners": winners_text(latest), "share": gold(latest.share, locale)},
@@ -116,7 +116,7 @@ def ticket_spec(ticket: Ticket, locale: str) -> MessageSpec:
             key,
             {
                 "number": format_int(ticket.number, locale),
-                "day": ticket.day.isoformat(),
+                "day": Day(ticket.day),
                 "balance": gold(ticket.balance, locale),
                 "commitment": ticket.commitment,
             },
@@ -129,7 +129,7 @@ def verification_reply(result: Verification, locale: str) -> tuple[MessageSpec, 
     spec = MessageSpec(
         content=Text(
             VERDICT_KEYS[result.verdict.reason],
-            {"day": record.day.isoformat(), "tickets": format_int(record.tickets, locale)},
+            {"day": Day(record.day), "tickets": Number(record.tickets)},
         )
     )
     body = fair_draw.format_published(

@@ -26,13 +26,14 @@ from cogs.shared.mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
-from discord_app.context import locale_of, services_of
+from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.deferral import defer_update, update
 from discord_app.permissions import PUBLIC_MESSAGE, require_here
 from discord_app.render import STYLES, text, to_discord
 from discord_app.translator import desc
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice, DuelRow
+from services.platform.messages import Text
 
 if TYPE_CHECKING:
     from services.pillz import PillzServices
@@ -104,7 +105,8 @@ class AcceptButton(PersistentButton, template=r"pillz:accept:(?P<id>\d+)"):
         duel = await pillz_of(interaction).duels.answer(
             int(self.match["id"]), interaction.user.id, True, guild=here(interaction)
         )
-        await interaction.response.edit_message(content=answered(duel, locale), view=None)
+        public = await public_locale_of(interaction)  # the challenge is a public message
+        await interaction.response.edit_message(content=answered(duel, public), view=None)
 
 
 class DeclineButton(PersistentButton, template=r"pillz:decline:(?P<id>\d+)"):
@@ -112,7 +114,8 @@ class DeclineButton(PersistentButton, template=r"pillz:decline:(?P<id>\d+)"):
         duel = await pillz_of(interaction).duels.answer(
             int(self.match["id"]), interaction.user.id, False, guild=here(interaction)
         )
-        await interaction.response.edit_message(content=answered(duel, locale), view=None)
+        public = await public_locale_of(interaction)
+        await interaction.response.edit_message(content=answered(duel, public), view=None)
 
 
 # --- the private controls -------------------------------------------------------------------------------
@@ -201,7 +204,7 @@ class PickSelect(PersistentSelect, template=r"pillz:pick:(?P<duel>\d+):(?P<versi
             int(self.match["duel"]), interaction.user.id, guild=here(interaction)
         )
         if choice.version != int(self.match["version"]):
-            raise NotAllowed("pillz.error.stale")
+            raise NotAllowed("pillz.error.stale", button=Text.public("pillz.duel.play_button"))
         return controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
 
 
@@ -214,7 +217,7 @@ class SetButton(
             int(self.match["duel"]), interaction.user.id, guild=here(interaction)
         )
         if choice.version != int(self.match["version"]):
-            raise NotAllowed("pillz.error.stale")
+            raise NotAllowed("pillz.error.stale", button=Text.public("pillz.duel.play_button"))
         place = None if self.match["place"] == "-" else _number(self.match["place"], 0, 3)
         kwargs = controls_reply(
             choice, pillz_of(interaction).duels.catalog, place, int(self.match["pillz"]), locale
@@ -262,7 +265,7 @@ class PillzDuelCommands(CommandsMixin):
     @app_commands.describe(player=desc("cmd.pillz.challenge.opt.player.description"))
     @app_commands.guild_only()
     async def challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        locale = await locale_of(interaction)
+        await locale_of(interaction)  # the player (their first command creates them) and their language
         if player.bot:
             raise BadInput("pillz.error.bot_opponent")
         require_here(interaction, PUBLIC_MESSAGE)
@@ -271,7 +274,7 @@ class PillzDuelCommands(CommandsMixin):
         duel = await pillz_of(interaction).duels.challenge(
             interaction.guild_id, interaction.channel_id, interaction.user.id, player.id, key=interaction.id
         )
-        await interaction.response.send_message(**challenge_reply(duel, locale))
+        await interaction.response.send_message(**challenge_reply(duel, await public_locale_of(interaction)))
 
     @app_commands.command(name="practice", description=desc("cmd.pillz.practice.description"))
     @app_commands.guild_only()
@@ -284,5 +287,11 @@ class PillzDuelCommands(CommandsMixin):
             interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
         )
         await interaction.response.send_message(
-            t("pillz.practice.started", locale, id=duel.id), ephemeral=True
+            t(
+                "pillz.practice.started",
+                locale,
+                id=duel.id,
+                button=t("pillz.duel.play_button", await public_locale_of(interaction)),
+            ),
+            ephemeral=True,
         )

@@ -326,8 +326,8 @@ class PillzEconomyCommands(CommandsMixin):
     @app_commands.command(name="leaderboard", description=desc("cmd.pillz.leaderboard.description"))
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """Public: this server's ladder, top 10 by Elo rating."""
-        locale = await locale_of(interaction)
+        await locale_of(interaction)  # the player's first command creates them
         if interaction.guild_id is None:
             raise NotAllowed("pillz.error.guild_only")
         board = await economy_of(interaction).ladder.leaderboard(interaction.guild_id)
-        await send_board(interaction, leaderboard_spec(board), locale)
+        await send_board(interaction, leaderboard_spec(board))

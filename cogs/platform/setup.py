@@ -1,4 +1,5 @@
-"""/setup: a server's channels and default turn deadline, for people who can manage the server.
+"""/setup: a server's channels, default turn deadline and public language, for people who can manage the
+server.
 
 The games add their own subcommands to this group (cogs/shared/setup.py): this module names no game."""
 
@@ -11,8 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.shared.setup import attach_all, require_manage_guild, sections
-from core.i18n import t
-from discord_app.context import locale_of, services_of
+from core.i18n import DEFAULT_LOCALE, t
+from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.permissions import missing_in
 from discord_app.render import text
 from discord_app.translator import choice, desc
@@ -55,6 +56,7 @@ def summary(settings: GuildSettings, locale: str) -> str:
         announce=f"<#{settings.announce_channel_id}>" if settings.announce_channel_id else unset,
         games=f"<#{settings.games_channel_id}>" if settings.games_channel_id else unset,
         preset=t(f"choice.deadline.{settings.deadline_preset}", locale),
+        language=t(f"choice.language.{settings.locale or DEFAULT_LOCALE}", locale),
     )
 
 
@@ -80,6 +82,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
         """With a channel: saved, then what the bot lacks there is listed (the admin may fix it after)."""
         require_manage_guild(interaction)
         locale = await locale_of(interaction)
+        await public_locale_of(interaction)  # the server's Discord language, remembered before a change
         assert interaction.guild_id is not None
         announcement = channel is not None and channel.type is discord.ChannelType.news
         settings = await services_of(interaction).guilds.update(
@@ -112,10 +115,20 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
     async def deadline(self, interaction: discord.Interaction[Any], preset: app_commands.Choice[str]) -> None:
         await self._update(interaction, "deadline_preset", preset.value)
 
+    @app_commands.command(name="language", description=desc("cmd.setup.language.description"))
+    @app_commands.describe(language=desc("cmd.setup.language.opt.language.description"))
+    @app_commands.choices(language=[choice("language", "fr"), choice("language", "en")])
+    async def language(
+        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    ) -> None:
+        """The language of every public post here from now on; private replies keep each player's."""
+        await self._update(interaction, "locale", language.value)
+
     @app_commands.command(name="show", description=desc("cmd.setup.show.description"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         require_manage_guild(interaction)
         locale = await locale_of(interaction)
+        await public_locale_of(interaction)
         assert interaction.guild_id is not None
         settings = await services_of(interaction).guilds.get(interaction.guild_id)
         lines = [summary(settings, locale)]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from core.errors import BadInput
+from discord_app.context import public_locale_of
 from discord_app.errors import listing
 from discord_app.refusals import echo
 from discord_app.render import text, to_discord
@@ -31,8 +32,10 @@ async def send(interaction: discord.Interaction[Any], spec: MessageSpec, locale:
     await interaction.response.send_message(**kwargs)
 
 
-async def send_board(interaction: discord.Interaction[Any], spec: MessageSpec, locale: str) -> None:
-    """A board the server shares (a leaderboard): public, and it pings none of the players it names."""
+async def send_board(interaction: discord.Interaction[Any], spec: MessageSpec) -> None:
+    """A board the server shares (a leaderboard): public, in the server's language, and it pings none of
+    the players it names."""
+    locale = await public_locale_of(interaction)
     await send(interaction, spec, locale, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
 

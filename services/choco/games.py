@@ -128,6 +128,7 @@ CHALLENGE_TEXTS = ChallengeTexts(
     self_challenge="choco.error.self_challenge",
     not_yours="choco.error.not_your_challenge",
     own="choco.error.own_challenge",
+    own_button="choco.challenge.decline",
     not_found="choco.error.no_challenge",
 )
 

@@ -56,7 +56,7 @@ OUTCOME_KEYS = {
 
 
 def _counts(side: Side) -> tuple[Text, Text, Text]:
-    """❑ pioche, 𓂬 one ⎔ per hand card, ☠ graveyard: counts only, never a card."""
+    """❑ pioche, 𓂬 one ⎔ per hand card, ☠ graveyard, each glyph with its word: counts only, never a card."""
     return (
         Text("choco.board.pioche", {"count": len(side.pioche)}),
         Text("choco.board.hand", {"cards": HAND_MARK * len(side.hand), "count": len(side.hand)}),

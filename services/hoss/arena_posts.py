@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 
 from engine.hoss import SHOWN_FROM, TOP_PRIZES
 from services.platform import guild_settings, outbox
-from services.platform.messages import Embed, EmbedField, MessageSpec, Number, Target, Text
+from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Number, Target, Text
 
 TOP_SHOWN = 20  # lines of the hourly post: ~90 characters each, far inside an embed's 4,096
 PAID_SHOWN = len(TOP_PRIZES)  # lines of the results: the prize places; the others are counted
@@ -145,7 +145,7 @@ def _stamp(when: datetime, style: str) -> str:
 
 
 def _title(key: str, season: date) -> Text:
-    return Text(key, {"start": season.isoformat(), "end": (season + timedelta(days=6)).isoformat()})
+    return Text(key, {"start": Day(season), "end": Day(season + timedelta(days=6))})
 
 
 def _line(line: Line, *, paid: bool = False) -> Text:

@@ -23,7 +23,7 @@ from engine import fair_draw
 from engine.hoss import TICKET_PRICE, split
 from services.hoss.gold import GOLD
 from services.platform import guild_settings, ledger, outbox
-from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Number, Target, Text
+from services.platform.messages import Button, Day, Embed, EmbedField, MessageSpec, Number, Target, Text
 from services.platform.players import ensure_player
 from services.platform.recurrence import resolve_wall_time
 from services.platform.scheduler import Job, Scheduler, schedule
@@ -291,7 +291,7 @@ class RaffleService:
 
         record = await self.db.read(unit)
         if record is None:
-            raise NotFound("hoss.raffle.error.no_draw", day=day.isoformat())
+            raise NotFound("hoss.raffle.error.no_draw", day=day)
         return Verification(record, fair_draw.check_published(published(record)))
 
 
@@ -426,7 +426,7 @@ def commitment_post(day: date, draws: datetime, commitment: str) -> MessageSpec:
     return MessageSpec(
         content=Text(
             "hoss.raffle.post.commitment",
-            {"day": day.isoformat(), "draw": stamp(draws), "commitment": commitment},
+            {"day": Day(day), "draw": stamp(draws), "commitment": commitment},
         ),
         buttons=(BUY_BUTTON,),
     )
@@ -460,7 +460,8 @@ def results_post(record: DrawRecord) -> MessageSpec:
     description = Text(
         "hoss.raffle.post.results",
         {
-            "day": record.day.isoformat(),
+            "day": Day(record.day),
+            "day_arg": record.day.isoformat(),  # the /hoss raffle verify option, typed as shown
             "tickets": Number(record.tickets),
             "pot": Number(record.pot),
             "seed": record.seed,
@@ -480,6 +481,6 @@ def results_post(record: DrawRecord) -> MessageSpec:
 
 def winner_dm(record: DrawRecord) -> MessageSpec:
     return MessageSpec(
-        content=Text("hoss.raffle.dm.won", {"day": record.day.isoformat(), "amount": Number(record.share)}),
+        content=Text("hoss.raffle.dm.won", {"day": Day(record.day), "amount": Number(record.share)}),
         show_label=Text("hoss.raffle.dm.show"),
     )

@@ -23,6 +23,7 @@ RULES: MatchRules[PillzState] = MatchRules(
     engine=ENGINE,
     texts=MatchTexts(
         stale="pillz.error.stale",
+        stale_button="pillz.duel.play_button",
         not_found="pillz.error.no_duel",
         not_player="pillz.error.not_player",
         not_your_turn="pillz.error.not_your_turn",
@@ -33,6 +34,7 @@ CHALLENGE_TEXTS = ChallengeTexts(
     not_yours="pillz.error.not_your_challenge",
     answered="pillz.error.answered",
     own="pillz.error.own_challenge",
+    own_button="pillz.challenge.decline",
 )
 
 

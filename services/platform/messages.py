@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Literal
 
-from core.i18n import format_int, normalize_locale, t
+from core.i18n import format_date, format_int, normalize_locale, t
 
 RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
 LINES = "=lines"  # a Text with this key renders its "items" (a list of Text), one per line
 PER_LOCALE = "=locale"  # a Text with this key is shown as its text in the reader's language (params)
+PUBLIC = "=public"  # a Text with this key is a public message's label, shown in the server's language
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,13 @@ class Text:
     @staticmethod
     def lines(items: list[Text]) -> Text:
         return Text(LINES, {"items": list(items)})
+
+    @staticmethod
+    def public(key: str) -> Text:
+        """A label of a public message (a button of a duel's message) quoted in a private reply: the
+        channel shows it in the server's language, so the reply must name it that way (the error handler
+        renders it so; elsewhere it falls back to the reader's language)."""
+        return Text(PUBLIC, {"key": key})
 
     @staticmethod
     def per_locale(texts: dict[str, str]) -> Text:
@@ -52,6 +61,14 @@ class Number:
     value: int
 
 
+@dataclass(frozen=True)
+class Day:
+    """A date parameter written out in the reader's language (« 1 décembre 2026 », "December 1, 2026"),
+    for the same reason as `Number`."""
+
+    value: date
+
+
 def render_text(value: Text | None, locale: str | None) -> str:
     """A Text in the reader's language, its Text and Number parameters rendered first."""
     if value is None:
@@ -62,6 +79,8 @@ def render_text(value: Text | None, locale: str | None) -> str:
         return "\n".join(render_text(item, locale) for item in value.params.get("items", []))
     if value.key == PER_LOCALE:
         return str(value.params.get(normalize_locale(locale), ""))
+    if value.key == PUBLIC:
+        return t(str(value.params.get("key", "")), locale)
     params = {k: _render_param(v, locale) for k, v in value.params.items()}
     return t(value.key, locale, **params)
 
@@ -71,12 +90,16 @@ def _render_param(value: Any, locale: str | None) -> Any:
         return render_text(value, locale)
     if isinstance(value, Number):
         return format_int(value.value, locale)
+    if isinstance(value, Day):
+        return format_date(value.value, locale)
     return value
 
 
 def _param_to_json(value: Any) -> Any:
     if isinstance(value, Number):
         return {"$int": value.value}
+    if isinstance(value, Day):
+        return {"$date": value.value.isoformat()}
     if isinstance(value, Text):
         return {"$text": value.to_json()}
     if isinstance(value, list) and value and all(isinstance(v, Text) for v in value):
@@ -87,6 +110,8 @@ def _param_to_json(value: Any) -> Any:
 def _param_from_json(value: Any) -> Any:
     if isinstance(value, dict) and "$int" in value:
         return Number(int(value["$int"]))
+    if isinstance(value, dict) and "$date" in value:
+        return Day(date.fromisoformat(str(value["$date"])))
     if isinstance(value, dict) and "$text" in value:
         return Text.from_json(value["$text"])
     if isinstance(value, dict) and "$texts" in value:

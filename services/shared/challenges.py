@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from core.errors import BadInput, NotAllowed, NotFound
+from services.platform.messages import Text
 from services.platform.scheduler import Job, Scheduler
 from services.shared.matches import Match, Matches
 
@@ -34,6 +35,7 @@ class ChallengeTexts:
     not_yours: str = "matches.challenge.not_yours"
     answered: str = "matches.challenge.answered"
     own: str = "matches.challenge.own"
+    own_button: str | None = None  # the public challenge's decline button, if `own` quotes it ({button})
     not_found: str | None = None  # None: the match's own `not_found` message
 
 
@@ -128,7 +130,8 @@ class Challenges(Generic[S, M]):
             ended = "withdrawn" if player == match.seats[0] else "declined"
             return self.matches.end(conn, now, match, ended), False
         if player == match.seats[0]:
-            raise NotAllowed(self.texts.own)
+            button = {"button": Text.public(self.texts.own_button)} if self.texts.own_button else {}
+            raise NotAllowed(self.texts.own, **button)
         return match, True
 
     def on_expiry(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:

@@ -28,7 +28,7 @@ from core.errors import NotAllowed, NotFound
 from engine.errors import DomainError
 from engine.protocol import Engine, Event
 from services.platform import scheduler as jobs
-from services.platform.messages import MessageSpec, Target
+from services.platform.messages import MessageSpec, Target, Text
 from services.platform.outbox import enqueue
 
 S = TypeVar("S")
@@ -47,6 +47,7 @@ class MatchTexts:
     """The message keys of the block's refusals; a game may keep its own wording."""
 
     stale: str = "matches.error.stale"
+    stale_button: str | None = None  # the public message's button `stale` quotes ({button}), if any
     not_found: str = "matches.error.not_found"
     not_player: str = "matches.error.not_player"
     not_your_turn: str = "matches.error.not_your_turn"
@@ -179,6 +180,11 @@ class Matches(Generic[S, M]):
     def __init__(self, rules: MatchRules[S], row: Callable[..., M]) -> None:
         self.rules = rules
         self.row = row
+
+    def stale(self) -> StaleMatch:
+        """The refusal of a stale click, naming the public message's button as the channel shows it."""
+        button = self.rules.texts.stale_button
+        return StaleMatch(self.rules.texts.stale, **({"button": Text.public(button)} if button else {}))
 
     # --- reading ---------------------------------------------------------------------------------------
 
@@ -379,7 +385,7 @@ class Matches(Generic[S, M]):
             (*values.values(), to_db(now), ended, match.id, match.version),
         )
         if cursor.rowcount != 1:
-            raise StaleMatch(self.rules.texts.stale)
+            raise self.stale()
         return updated
 
     def _next_number(self, conn: sqlite3.Connection) -> int:
@@ -423,7 +429,7 @@ class Matches(Generic[S, M]):
         `IllegalAction` goes through untouched, for the game to word it; nothing is written then. The
         events, narrated by `narrate`, are queued in the outbox in this same unit."""
         if version is not None and version != match.version:
-            raise StaleMatch(self.rules.texts.stale)
+            raise self.stale()
         if match.state is None or seat not in match.to_act():
             raise NotAllowed(self.rules.texts.not_your_turn)
         engine = self.rules.engine

@@ -62,10 +62,10 @@ async def test_a_slow_bulk_sale_defers_its_quote_and_its_confirmation(
 
     quoted = await harness.emu.run_command(alice, "hoss vendre doublons")
 
-    assert "Devis : 2 carte(s)" in text(quoted)
+    assert "Devis : 2 cartes" in text(quoted)
     assert quoted.ephemeral
     sold = await harness.emu.click(alice, "Confirmer la vente")
-    assert "Vente confirmée : 2 carte(s)" in text(sold)
+    assert "Vente confirmée : 2 cartes" in text(sold)
     assert sold.message is quoted.message
     assert sold.message is not None
     assert sold.message.button_labels == []

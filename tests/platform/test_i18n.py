@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from core.clock import ManualClock
-from core.i18n import catalogs, format_decimal, format_int, normalize_locale, placeholders, t
+from core.i18n import (
+    CatalogError,
+    Plural,
+    catalogs,
+    format_date,
+    format_decimal,
+    format_int,
+    normalize_locale,
+    placeholders,
+    plural_tags,
+    plurals,
+    segments,
+    t,
+)
 from core.settings import load_settings
 from discord_app.bot import CardBot, cog_modules
 from discord_app.translator import translation_keys
@@ -105,3 +119,82 @@ def test_decimals_use_each_languages_mark() -> None:
     assert format_decimal(12.5, "en") == "12.5"
     assert format_decimal(3.0, "fr") == "3"
     assert format_decimal(0.416666, "fr", ".2f") == "0,42"
+
+
+def test_no_catalog_text_writes_a_plural_by_hand() -> None:
+    """« carte(s) » reads badly and « 1 copies » is wrong: a counted noun is a plural block."""
+    by_hand = re.compile(r"\((?:s|es|x)\)")
+    found = [
+        (lang, key)
+        for lang, table in catalogs().items()
+        for key, text in table.items()
+        if by_hand.search(text)
+    ]
+    assert found == []
+
+
+def test_every_plural_block_has_the_forms_its_language_needs() -> None:
+    for lang, table in catalogs().items():
+        needed = plural_tags(lang)
+        for key, text in table.items():
+            for block in plurals(text):
+                forms = {f for f in block.branches if not f.startswith("=")}
+                assert needed <= forms, (lang, key, block.name, sorted(needed - forms))
+                assert forms <= needed, (lang, key, block.name, sorted(forms - needed))
+
+
+def test_babel_says_which_forms_each_language_needs() -> None:
+    assert plural_tags("fr") == {"one", "many", "other"}  # 0 and 1 are singular; « 1 000 000 de cartes »
+    assert plural_tags("en") == {"one", "other"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "count", "expected"),
+    [
+        ("fr", 0, "Deck invalide (0 problème)"),
+        ("fr", 1, "Deck invalide (1 problème)"),
+        ("fr", 2, "Deck invalide (2 problèmes)"),
+        ("fr", 1_000_000, "Deck invalide (1\u202f000\u202f000 de problèmes)"),
+        ("en", 0, "Invalid deck (0 problems)"),
+        ("en", 1, "Invalid deck (1 problem)"),
+        ("en", 2, "Invalid deck (2 problems)"),
+        ("en", 1_000_000, "Invalid deck (1,000,000 problems)"),
+    ],
+)
+def test_plurals_follow_each_languages_rules(lang: str, count: int, expected: str) -> None:
+    assert t("hoss.deck.invalid", lang, count=count) == expected
+
+
+def test_a_plural_chosen_by_a_number_already_written_and_beside_other_placeholders() -> None:
+    assert t("hoss.sale.done", "fr", count="1", total="5 or", balance="7 or") == (
+        "Vente confirmée : 1 carte vendue pour 5 or. Solde : 7 or."
+    )
+    assert t("hoss.arena.post.more", "fr", count="9\u202f980") == "… et 9\u202f980 autres joueurs"
+    assert t("choco.event.effect_mill", "en", count=1, player="Bob", cards="X") == (
+        "⇝ 1 card from Bob's deck goes to the graveyard: X."
+    )
+    assert t("hoss.fuse.result_title", "fr", name="N", successes=2, count=3) == "Fusion de N : 2/3 réussies"
+
+
+def test_a_plural_block_is_parsed_with_its_placeholders() -> None:
+    text = "{count, plural, one {# carte de {player}} many {# de cartes} other {# cartes}} ; {{x}}"
+    assert placeholders(text) == {"count", "player"}
+    (block,) = [p for p in segments(text) if isinstance(p, Plural)]
+    assert block.branches == {"one": "# carte de {player}", "many": "# de cartes", "other": "# cartes"}
+    with pytest.raises(CatalogError, match="bad plural branch"):
+        segments("{count, plural, one {# carte} autre {# cartes}}")
+    with pytest.raises(CatalogError, match="unbalanced braces"):
+        segments("{count, plural, one {# carte} other {# cartes}")
+
+
+def test_numbers_and_dates_are_written_by_babel() -> None:
+    assert format_int(1234567, "fr") == "1\u202f234\u202f567"  # narrow no-break spaces (CLDR)
+    assert format_int(1234567, "en") == "1,234,567"
+    assert format_int(-25000, "fr") == "-25\u202f000"
+    assert format_decimal(12345.5, "fr") == "12\u202f345,5"
+    assert format_decimal(0.5, "en", ".2f") == "0.50"
+    assert format_date(date(2026, 12, 1), "fr") == "1 décembre 2026"
+    assert format_date(date(2026, 12, 1), "en") == "December 1, 2026"
+    assert t("hoss.raffle.error.no_draw", "fr", day=date(2026, 1, 5)) == (
+        "Aucun tirage de la tombola le 5 janvier 2026 sur ce serveur."
+    )

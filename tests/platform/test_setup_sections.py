@@ -9,7 +9,7 @@ from core.clock import ManualClock
 from core.settings import load_settings
 from discord_app.bot import CardBot, cog_modules
 
-PLATFORM = {"announcements", "games-channel", "deadline", "show"}
+PLATFORM = {"announcements", "games-channel", "deadline", "language", "show"}
 GAMES = {"choco", "referee-role", "pillz"}
 
 

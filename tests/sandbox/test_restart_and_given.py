@@ -35,7 +35,7 @@ async def test_a_draw_due_while_the_bot_was_down_runs_once_at_start_up(tmp_path:
     assert len(results) == 1
     assert lines.index(results[0]) > lines.index(restarts[0])
     window = "\n".join(lines[lines.index("> alice: /hoss tombola voir") :])
-    assert "Derniers gagnants (2026-01-05): @alice" in window
+    assert "Derniers gagnants (5 janvier 2026): @alice" in window
 
 
 async def test_each_process_draws_its_own_seeds(tmp_path: Path) -> None:

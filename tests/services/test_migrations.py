@@ -89,6 +89,8 @@ def _seed_v2(conn: sqlite3.Connection) -> None:
 
 def _check_v2(conn: sqlite3.Connection) -> None:
     assert conn.execute("SELECT guild_id, deadline_preset FROM guild_settings").fetchall() == [(5, "fast")]
+    # 0019: a server seen before its language was remembered has none yet (its next interaction sets it)
+    assert conn.execute("SELECT locale FROM guild_settings").fetchall() == [(None,)]
     assert conn.execute("SELECT last_locale FROM players WHERE id = 12").fetchone() == ("en",)
 
 

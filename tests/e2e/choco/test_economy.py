@@ -256,7 +256,7 @@ async def test_leaderboard_character_names_and_profile_badges(harness: BotHarnes
     shown = text(reply)
     assert "Classement des Chocochefs" in shown
     assert "hRP (2 joueurs)" in shown
-    assert "inRP (1 personnages)" in shown
+    assert "inRP (1 personnage)" in shown
     assert f"1. <@{alice.id}> — 9 pts" in shown
     assert f"2. <@{bob.id}> — 1 pts" in shown
     assert "1. Luna Lovegood — 9 pts" in shown
@@ -275,4 +275,4 @@ async def test_leaderboard_character_names_and_profile_badges(harness: BotHarnes
     reply = await harness.emu.run_command(alice, "choco character")
     assert "est effacé" in text(reply)
     reply = await harness.emu.run_command(bob, "choco leaderboard")
-    assert "No ranked player has a character name" in text(reply)
+    assert "Aucun joueur classé n'a de nom de personnage" in text(reply)  # public: the server's language

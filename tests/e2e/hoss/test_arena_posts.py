@@ -47,7 +47,7 @@ async def test_the_ranking_is_posted_edited_each_hour_and_closed_with_the_result
     (post,) = channel_posts(harness)
     assert f"<@{alice.id}>" in post
     assert f"<@{bob.id}>" in post
-    assert "2 joueur(s)" in post
+    assert "2 joueurs" in post
     sends = [r for r in payload_limits if r.method == "POST" and r.path.endswith("/messages")]
     assert sends[-1].json["allowed_mentions"] == {"parse": []}  # mentions shown, nobody pinged
 

@@ -239,7 +239,7 @@ async def test_collection_pages_filters_and_detail(harness: BotHarness) -> None:
     shown = text(reply)
     assert reply.message is not None
     assert reply.message.ephemeral
-    assert "Collection — page 1/3 (24 carte(s))" in shown
+    assert "Collection — page 1/3 (24 cartes)" in shown
     assert shown.index(f"#{special}") < shown.index("Basique")  # rarest first by default
     reply = await harness.emu.click(alice, "Suivant ▶")
     assert "page 2/3" in text(reply)
@@ -250,7 +250,7 @@ async def test_collection_pages_filters_and_detail(harness: BotHarness) -> None:
     assert "page 2/3" in text(reply)
     reply = await harness.emu.run_command(alice, "hoss collection", {"race": "Orc", "classe": "Mage"})
     shown = text(reply)
-    assert "page 1/1 (4 carte(s))" in shown
+    assert "page 1/1 (4 cartes)" in shown
     assert "Chaman des cendres" in shown
     assert "Légionnaire" not in shown
     reply = await harness.emu.select(alice, f"#{special} Chaman des cendres")
@@ -263,7 +263,7 @@ async def test_collection_pages_filters_and_detail(harness: BotHarness) -> None:
     assert "Chance d'évolution" in shown
     assert f"PV: {detail.creature.pv:.1f}".replace(".", ",").removesuffix(",0") in shown
     reply = await harness.emu.run_command(alice, "hoss collection", {"type": "buff", "tri": "newest"})
-    assert "page 1/1 (5 carte(s))" in text(reply)
+    assert "page 1/1 (5 cartes)" in text(reply)
     assert "Rosée de jouvence" in text(reply)
 
 
@@ -291,13 +291,13 @@ async def test_bulk_sale_shows_the_total_and_sells_after_confirmation(harness: B
     extra += [await give(harness, alice, "buff_soins", rarity="argent") for _ in range(2)]  # one is kept
     reply = await harness.emu.run_command(alice, "hoss vendre doublons")
     shown = text(reply)
-    assert "Devis : 3 carte(s) pour 24 or" in shown
+    assert "Devis : 3 cartes pour 24 or" in shown
     assert "2 × Chaman des cendres (Basique)" in shown
     assert reply.message is not None
     assert reply.message.button_labels == ["Confirmer la vente"]
     assert await gold(harness, alice) == 300
     reply = await harness.emu.click(alice, "Confirmer la vente")
-    assert "Vente confirmée : 3 carte(s) vendue(s) pour 24 or. Solde : 324 or." in text(reply)
+    assert "Vente confirmée : 3 cartes vendues pour 24 or. Solde : 324 or." in text(reply)
     assert reply.message is not None
     assert reply.message.button_labels == []
     assert await gold(harness, alice) == 324
@@ -313,7 +313,7 @@ async def test_bulk_sale_refuses_a_stale_quote_and_keeps_six_rank_1(harness: Bot
     extra = await give(harness, alice, "orc_mage_1")
     reply = await harness.emu.run_command(alice, "hoss sell filtered", {"rank": 1})
     shown = text(reply)
-    assert "Devis : 1 carte(s) pour 2 or" in shown
+    assert "Devis : 1 carte pour 2 or" in shown
     assert "6 : à garder" in shown
     await harness.emu.run_command(alice, "hoss sell card", {"copy": extra})
     reply = await harness.emu.click(alice, "Confirmer la vente")
@@ -339,14 +339,14 @@ async def test_chain_fusion_of_every_star_level(harness: BotHarness) -> None:
     assert "0★ ×3 · 1★ ×2" in choices[0]["name"]
     reply = await harness.emu.run_command(alice, "hoss fusion", {"carte": "orc_mage_1"})
     shown = text(reply)
-    assert "Fusion de Chaman des cendres : 2 paire(s)" in shown
+    assert "Fusion de Chaman des cendres : 2 paires" in shown
     assert f"#{zero[2]} (Or 0★) + #{zero[1]} (Basique 0★) → 1★ : 80 %" in shown  # the Or survives
     assert f"#{one[0]} (Basique 1★) + #{one[1]} (Basique 1★) → 2★ : 65 %" in shown
     assert reply.message is not None
     assert reply.message.button_labels == ["Fusionner"]
     reply = await harness.emu.click(alice, "Fusionner")
     shown = text(reply)
-    assert "2/2 réussie(s)" in shown
+    assert "2/2 réussies" in shown
     assert f"#{zero[2]} passe de 0★ à 1★" in shown
     assert await owner_and_stars(harness, zero[2]) == (alice.id, 1)
     assert await owner_and_stars(harness, one[0]) == (alice.id, 2)
@@ -361,10 +361,10 @@ async def test_fusion_of_one_level_that_fails(harness: BotHarness) -> None:
     first, second = [await give(harness, alice, "buff_soins", stars=3) for _ in range(2)]
     await give(harness, alice, "buff_soins", stars=1)
     reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "Rosée de jouvence", "stars": 3})
-    assert "1 paire(s)" in text(reply)
+    assert "1 paire" in text(reply)
     assert "→ 4★ : 25 %" in text(reply)
     reply = await harness.emu.click(alice, "Fusionner")
-    assert "0/1 réussie(s)" in text(reply)
+    assert "0/1 réussie" in text(reply)
     assert f"Échec : #{first} reste à 3★" in text(reply)
     assert await owner_and_stars(harness, first) == (alice.id, 3)
     assert (await owner_and_stars(harness, second))[0] is None
@@ -388,7 +388,7 @@ async def test_a_five_star_as_four_star_needs_its_own_confirmation(harness: BotH
     assert reply.message is not None
     assert reply.message.button_labels == ["Confirmer et fusionner"]
     reply = await harness.emu.click(alice, "Confirmer et fusionner")
-    assert "1/1 réussie(s)" in text(reply)
+    assert "1/1 réussie" in text(reply)
     assert f"#{four} passe de 4★ à 5★" in text(reply)
     assert await owner_and_stars(harness, four) == (alice.id, 5)
     assert (await owner_and_stars(harness, five))[0] is None
@@ -477,12 +477,12 @@ async def test_a_deck_shows_every_reason_once_it_became_invalid(harness: BotHarn
     for copy in sold:
         await hoss(harness).sale.sell(alice.id, copy, key=f"test-{copy}")
     shown = text(await harness.emu.run_command(alice, "hoss deck show", {"slot": 1}))
-    assert "Deck invalide (2 problème(s))" in shown
+    assert "Deck invalide (2 problèmes)" in shown
     assert "Vous ne possédez pas la carte de Rang 1 de la ligne Chaman des cendres." in shown
     assert "Vous ne possédez pas le buff Rosée de jouvence." in shown
     await harness.emu.run_command(alice, "settings language", {"language": "en"})
     english = text(await harness.emu.run_command(alice, "hoss deck show", {"slot": 1}))
-    assert "You do not own the Rang 1 card of line Ash Shaman." in english
+    assert "You do not own the Rank 1 card of line Ash Shaman." in english
     assert "You do not own the buff Dew of Youth." in english
     english = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
     assert english == "No deck is saved in slot 1."  # bob has none; errors are private and localized

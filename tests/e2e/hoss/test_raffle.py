@@ -45,7 +45,7 @@ async def test_a_ticket_from_the_window_then_the_draw_is_posted_and_the_winner_t
     assert window.message is not None
     assert window.message.ephemeral
     shown = window.message.render()
-    assert "Tirage du 2026-01-05" in shown
+    assert "Tirage du 5 janvier 2026" in shown
     assert "Pas encore" in shown
     await harness.settle()
     commitment_posts = [p for p in posts(harness) if "Engagement" in p]
@@ -53,7 +53,7 @@ async def test_a_ticket_from_the_window_then_the_draw_is_posted_and_the_winner_t
 
     bought = await harness.emu.click(alice, "🎟️ Acheter un ticket (100 or)")
     assert bought.message is not None
-    assert "Ticket n° 1 pour le tirage du 2026-01-05" in bought.message.render()
+    assert "Ticket n° 1 pour le tirage du 5 janvier 2026" in bought.message.render()
     assert await gold(harness, alice) == 200
 
     again = await harness.emu.run_command(alice, "hoss tombola acheter")

@@ -145,8 +145,10 @@ async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> N
     assert "300 coins" in text(reply)
     reply = await harness.emu.run_command(bob, "pillz leaderboard")
     assert reply.message is not None
-    assert not reply.message.ephemeral
-    assert "Nobody has played a friend duel on this server yet." in text(reply)
+    assert not reply.message.ephemeral  # public: in the server's language, not bob's
+    assert "Personne n'a encore joué de duel entre amis sur ce serveur." in text(reply)
+    odile = harness.user("odile", admin=True)
+    await harness.emu.run_command(odile, "configuration langue", {"langue": "English (anglais)"})
 
     assert harness.guild is not None
     await harness.emu.run_command(alice, "pillz collection")
@@ -155,17 +157,17 @@ async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> N
     reply = await harness.emu.run_command(bob, "pillz leaderboard")
     shown = text(reply)
     assert "Pillz duel leaderboard (2 players)" in shown
-    assert f"1. <@{alice.id}> — 1016 Elo · 1 duels: 1 W / 0 D / 0 L" in shown
-    assert f"2. <@{bob.id}> — 984 Elo · 1 duels: 0 W / 0 D / 1 L" in shown
+    assert f"1. <@{alice.id}> — 1016 Elo · 1 duel: 1 W / 0 D / 0 L" in shown
+    assert f"2. <@{bob.id}> — 984 Elo · 1 duel: 0 W / 0 D / 1 L" in shown
     reply = await harness.emu.run_command(alice, "pillz classement")
-    assert "Classement Pillz duel (2 joueurs)" in text(reply)
+    assert "Pillz duel leaderboard (2 players)" in text(reply)  # the server's language for alice too
 
     reply = await harness.emu.run_command(bob, "profile")
     shown = text(reply)
-    assert "Elo 984 · 1 duels: 0 W / 0 D / 1 L" in shown
+    assert "Elo 984 · 1 duel: 0 W / 0 D / 1 L" in shown
     assert "Coins: 300" in shown
     reply = await harness.emu.run_command(alice, "profil")
-    assert "Elo 1016 · 1 duels : 1 V / 0 N / 0 D" in text(reply)
+    assert "Elo 1016 · 1 duel : 1 V / 0 N / 0 D" in text(reply)
     assert "Pièces : 340" in text(reply)
 
     card = next(c for c in catalog(harness).cards if c.ability is not None and c.ability.value > 0)

@@ -83,9 +83,9 @@ def test_board_follows_the_rules_layout_with_counts() -> None:
     out = render(board(mid_game(), catalog(), NAMES), "fr").splitlines()
     assert out == [
         "**Terrain de Alice**",
-        "❑ 2",
-        "𓂬 ⎔⎔ (2)",
-        "☠ 1",
+        "❑ pioche : 2",
+        "𓂬 main : ⎔⎔ (2)",
+        "☠ cimetière : 1",
         "Ligne de réserve",
         f"R1 {name('dorothee_balai')} {stats('dorothee_balai')}",
         "Ligne de front",
@@ -97,9 +97,9 @@ def test_board_follows_the_rules_layout_with_counts() -> None:
         f"F2 {name('ignace_fiole')} {stats('ignace_fiole')}",
         "Ligne de réserve",
         "(vide)",
-        "☠ 0",
-        "𓂬 ⎔ (1)",
-        "❑ 1",
+        "☠ cimetière : 0",
+        "𓂬 main : ⎔ (1)",
+        "❑ pioche : 1",
         "**Terrain de Bob**",
     ]
 
@@ -107,7 +107,7 @@ def test_board_follows_the_rules_layout_with_counts() -> None:
 def test_board_in_english_and_never_a_hand_or_pioche_card() -> None:
     state = mid_game()
     out = render(board(state, catalog(), NAMES), "en")
-    assert out.startswith("**Alice's field**\n❑ 2\n")
+    assert out.startswith("**Alice's field**\n❑ deck: 2\n")
     assert (
         f"F1 {name('capucine_cendree', 'en')} "
         + stats("capucine_cendree", 2).replace("PA", "AP").replace("PV", "HP")
@@ -322,4 +322,4 @@ def test_new_game_renders_before_any_placement() -> None:
     state = new_game(7)
     out = render(board(state, catalog(), NAMES), "fr")
     assert out.count("(vide)") == 4
-    assert "𓂬 ⎔⎔⎔⎔⎔ (5)" in out
+    assert "𓂬 main : ⎔⎔⎔⎔⎔ (5)" in out
