@@ -70,7 +70,7 @@ async def test_register_attack_abandon_and_standings(harness: BotHarness) -> Non
     assert "pas encore au classement" in await standings(harness, alice)
     await harness.advance(timedelta(hours=1))  # the hourly ranking
     board = await standings(harness, alice)
-    assert f"<@{alice.id}> — 0 pts, 0 victoire(s) en attaque** ← vous" in board
+    assert f"<@{alice.id}> — 0 pts, 0 victoire en attaque** ← vous" in board
     assert f"<@{bob.id}> — 0 pts" in board
 
     before = (await gold(harness, alice), await gold(harness, bob))
@@ -107,7 +107,7 @@ async def test_register_attack_abandon_and_standings(harness: BotHarness) -> Non
     await harness.advance(timedelta(hours=1))
     board = await standings(harness, bob)
     assert board.index(f"<@{bob.id}>") < board.index(f"<@{alice.id}>")
-    assert f"<@{bob.id}> — 1 pts, 0 victoire(s) en attaque** ← vous" in board
+    assert f"<@{bob.id}> — 1 pts, 0 victoire en attaque** ← vous" in board
     assert harness.unexpected_errors == []
 
 
