@@ -1,0 +1,127 @@
+"""Computer opponents for Immortal's War: `choose` (the AI) and `random_policy`.
+
+Both have the signature `(state, seat, rng) -> Choose` and use only what `seat` may know: both line-ups,
+the terrain, vitality, past fights, its own spells; never the opponent's spells or pending choice, nor
+the game's random stream. Chance comes from the `rng` given.
+
+The AI values a fight analytically instead of rolling it: a strike's wound (Attack roll − Defense roll −
+armor, when positive) has an exact mean and variance from the binomial law of D2 dice; over 20 turns the
+HP margin is taken as normal, which gives a chance to win the fight. A round's value is that chance times
+the damage the unit would deal, minus the chance of losing times the damage it would take, plus the
+vitality a healing spell restores now. The opponent's unit is any of its units that have not fought,
+equally likely (its choice is secret), and its spells are ignored (unknown).
+
+Spells are planned for the rest of the duel: each of its units that has not fought gets at most one
+spell, greedily by the largest gain over fighting without one, and a spell whose terrain or family
+condition fails is worth nothing; the unit played now is the one whose planned round is worth most.
+Measured against `random_policy`: see docs/immortals/rules-notes.md, "The AI".
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import cache
+
+from engine.immortals.rules import Side, fighter, initiative
+from engine.immortals.state import START_VITALITY, TURNS, Choose, Fighter, ImmortalsState, SpellCard, Unit
+
+
+def random_policy(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
+    """A unit that has not fought, and no spell or one not cast yet, uniformly."""
+    units = [u.uid for u in state.units[seat] if not u.used]
+    spells: list[str | None] = [None, *(s.sid for s in state.spells[seat] if not s.used)]
+    return Choose(unit=rng.choice(units), spell=rng.choice(spells))
+
+
+@cache
+def _dice(n: int) -> tuple[tuple[int, float], ...]:
+    """The law of the sum of n D2 dice: (value, probability) pairs."""
+    if n <= 0:
+        return ((0, 1.0),)
+    return tuple((n + k, math.comb(n, k) / 2**n) for k in range(n + 1))
+
+
+@cache
+def wound(attack: int, defense: int, armor: int) -> tuple[float, float]:
+    """Mean and variance of one strike's wound: max(0, Attack roll − Defense roll − armor)."""
+    mean = square = 0.0
+    for a, pa in _dice(attack):
+        for d, pd in _dice(defense):
+            w = a - d - armor
+            if w > 0:
+                mean += pa * pd * w
+                square += pa * pd * w * w
+    return mean, square - mean * mean
+
+
+def _net_loss(target: Fighter, striker: Fighter) -> tuple[float, float]:
+    mean, var = wound(striker.attack, target.defense, target.armor)
+    return mean - target.regen, var
+
+
+def win_chance(mine: Fighter, theirs: Fighter, first_is_mine: bool) -> tuple[float, float]:
+    """Chances that `mine` wins and loses the fight (the rest is a drawn fight), from a normal law of the
+    HP margin after 20 turns; the side striking first gets half a strike more."""
+    in_mean, in_var = _net_loss(mine, theirs)
+    out_mean, out_var = _net_loss(theirs, mine)
+    edge = 0.5 if first_is_mine else -0.5
+    margin = (mine.hp - TURNS * in_mean) - (theirs.hp - TURNS * out_mean) + edge * (in_mean + out_mean)
+    spread = math.sqrt(TURNS * (in_var + out_var) + 1.0)
+    win = 0.5 * (1 + math.erf((margin - 0.5) / (spread * math.sqrt(2))))
+    lose = 0.5 * (1 + math.erf((-margin - 0.5) / (spread * math.sqrt(2))))
+    return win, lose
+
+
+def round_value(
+    state: ImmortalsState, seat: int, unit: Unit, spell: SpellCard | None, foes: list[Unit]
+) -> float:
+    """Expected vitality margin of fighting with `unit` and `spell`, the foe's unit drawn among `foes`."""
+    missing = START_VITALITY - state.vitality[seat]
+    total = 0.0
+    for foe in foes:
+        sides = (Side(unit, spell), Side(foe, None)) if seat == 0 else (Side(foe, None), Side(unit, spell))
+        mine = fighter(seat, sides, state.terrain, missing)
+        theirs = fighter(1 - seat, sides, state.terrain, 0)
+        by_seat = (mine, theirs) if seat == 0 else (theirs, mine)
+        first = initiative(by_seat, sides, state.terrain, state.engager)
+        win, lose = win_chance(mine, theirs, first == seat)
+        total += win * mine.power - lose * theirs.power + mine.healed
+    return total / len(foes)
+
+
+def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, float]]:
+    """Each unit still to fight, with the spell planned for it and the value of its round."""
+    units = [u for u in state.units[seat] if not u.used]
+    spells = [s for s in state.spells[seat] if not s.used]
+    foes = [u for u in state.units[1 - seat] if not u.used]
+    base = {u.uid: round_value(state, seat, u, None, foes) for u in units}
+    gains = sorted(
+        (
+            (round_value(state, seat, u, s, foes) - base[u.uid], n, u.uid, s)
+            for u in units
+            for n, s in enumerate(spells)
+        ),
+        key=lambda item: (-item[0], item[1], item[2]),
+    )
+    planned: dict[str, tuple[SpellCard | None, float]] = {u.uid: (None, base[u.uid]) for u in units}
+    taken: set[str] = set()
+    given: set[str] = set()
+    for gain, _, uid, spell in gains:
+        if gain <= 0:
+            break
+        if uid in given or spell.sid in taken:
+            continue
+        planned[uid] = (spell, base[uid] + gain)
+        given.add(uid)
+        taken.add(spell.sid)
+    return planned
+
+
+def choose(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
+    """The AI's secret choice for the round (see the module docstring)."""
+    planned = plan(state, seat)
+    order = sorted(planned, key=lambda uid: (-planned[uid][1], rng.random()))
+    uid = order[0]
+    spell = planned[uid][0]
+    return Choose(unit=uid, spell=None if spell is None else spell.sid)

@@ -1,0 +1,329 @@
+"""The Immortal's War duel engine behind the platform protocol (docs/engine.md, docs/immortals/rules-notes.md).
+
+Two seats. At the start, 4 units are drawn from each deck, 8 spells from each player's known spells,
+and a terrain; the seat whose drawn units have the higher total Attack engages. Four rounds: both seats
+choose a unit and maybe a spell, in secret and at once; then the two units fight (20 turns of D2 rolls,
+`rules.fight`), the winner's power is taken from the losing player's vitality. A player at 0 vitality
+loses at once; after four rounds the higher vitality wins, equal vitality is a draw.
+
+Player extras (`PlayerSetup.extra`), both optional:
+- `"xp"`: a list of integers aligned with `deck`, each copy's experience (its level follows from the
+  catalog's `level_xp`); all 0 (level 1) when absent;
+- `"spells"`: the ids of the spells the player knows (distinct catalog ids); none when absent.
+Table option `"terrain"` (one of `catalog.TERRAINS`) fixes the terrain instead of drawing it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from engine.errors import DomainError, IllegalAction, InvalidAction
+from engine.immortals.catalog import TERRAINS, ImmortalsCatalog
+from engine.immortals.progress import deck_problems
+from engine.immortals.rules import (
+    Side,
+    active_families,
+    engage_order,
+    fight,
+    fighter,
+    initiative,
+    level_of,
+    make_unit,
+)
+from engine.immortals.sample import sample_player
+from engine.immortals.state import (
+    ROUNDS,
+    SPELLS_DRAWN,
+    START_VITALITY,
+    UNITS_DRAWN,
+    Choose,
+    FightRecord,
+    ImmortalsAction,
+    ImmortalsState,
+    SpellCard,
+    Unit,
+)
+from engine.immortals.view import ImmortalsView, choice_token, view_of
+from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup, Setup
+from engine.rng import RngState
+
+
+class ImmortalsSetupError(DomainError):
+    """Every setup `new_game` refuses (seats, decks, extras, options, a missing catalog); `reason` says which.
+
+    Services check decks before a duel starts, so a player meets it only through a bug: the message stays
+    the generic bad-input one."""
+
+    key = "error.bad_input"
+
+
+class _Extra(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    xp: tuple[StrictInt, ...] | None = None
+    spells: tuple[StrictStr, ...] = Field(default=(), max_length=500)
+
+
+def _parse_extra(player: PlayerSetup) -> _Extra:
+    try:
+        extra = _Extra.model_validate(dict(player.extra))
+    except (ValidationError, TypeError, ValueError) as error:
+        raise ImmortalsSetupError(reason="extra", seat=player.seat) from error
+    if extra.xp is not None and (
+        len(extra.xp) != len(player.deck) or any(not 0 <= x <= 10**9 for x in extra.xp)
+    ):
+        raise ImmortalsSetupError(reason="xp", seat=player.seat)
+    if len(set(extra.spells)) != len(extra.spells):
+        raise ImmortalsSetupError(reason="spells", seat=player.seat)
+    return extra
+
+
+def _draw_side(
+    player: PlayerSetup, catalog: ImmortalsCatalog, rng: random.Random
+) -> tuple[tuple[Unit, ...], tuple[SpellCard, ...]]:
+    """Validate one player's deck and extras, then draw its 4 units and up to 8 spells."""
+    extra = _parse_extra(player)
+    deck = tuple(player.deck)
+    if not all(isinstance(c, str) for c in deck):
+        raise ImmortalsSetupError(reason="deck", seat=player.seat)
+    xp = extra.xp if extra.xp is not None else (0,) * len(deck)
+    levels = [level_of(x, catalog.level_xp) for x in xp]
+    problems = deck_problems(list(zip(deck, levels, strict=True)), catalog)
+    if problems:
+        raise ImmortalsSetupError(reason="deck", seat=player.seat, problems=problems)
+    spells = []
+    for spell_id in extra.spells:
+        spell = catalog.spell(spell_id)
+        if spell is None:
+            raise ImmortalsSetupError(reason="unknown_spell", seat=player.seat, spell=spell_id)
+        spells.append(spell)
+    families = active_families(deck, catalog)
+    seat = player.seat
+    units = []
+    for n, index in enumerate(rng.sample(range(len(deck)), UNITS_DRAWN)):
+        card = catalog.card(deck[index])
+        assert card is not None
+        units.append(make_unit(card, levels[index], catalog, card.family in families, f"u{seat}-{n}", index))
+    drawn = rng.sample(spells, min(SPELLS_DRAWN, len(spells)))
+    cards = tuple(
+        SpellCard(sid=f"s{seat}-{n}", spell_id=s.id, effects=s.effects, terrain=s.terrain, family=s.family)
+        for n, s in enumerate(drawn)
+    )
+    return tuple(units), cards
+
+
+def _mark_used(
+    state: ImmortalsState, seat: int, choice: Choose
+) -> tuple[tuple[Unit, ...], tuple[SpellCard, ...]]:
+    units = tuple(
+        u.model_copy(update={"used": True}) if u.uid == choice.unit else u for u in state.units[seat]
+    )
+    spells = tuple(
+        s.model_copy(update={"used": True}) if s.sid == choice.spell else s for s in state.spells[seat]
+    )
+    return units, spells
+
+
+class ImmortalsEngine:
+    name: ClassVar[str] = "immortals"
+    setup_error: ClassVar[type[DomainError]] = ImmortalsSetupError
+    max_steps: ClassVar[int] = 2 * ROUNDS
+
+    # --- setting up -----------------------------------------------------------------------------------
+
+    def new_game(
+        self, players: Sequence[PlayerSetup], seed: int, options: Mapping[str, Any]
+    ) -> ImmortalsState:
+        if sorted(p.seat for p in players) != [0, 1]:
+            raise ImmortalsSetupError(reason="two_players")
+        catalog = options.get(CATALOG_OPTION)
+        if not isinstance(catalog, ImmortalsCatalog):
+            raise ImmortalsSetupError(reason="catalog")
+        terrain = options.get("terrain")
+        if terrain is not None and terrain not in TERRAINS:
+            raise ImmortalsSetupError(reason="terrain")
+        by_seat = sorted(players, key=lambda p: p.seat)
+        rng, rng_state = RngState.from_seed(seed, "immortals").advance()
+        sides = [_draw_side(p, catalog, rng) for p in by_seat]
+        if terrain is None:
+            terrain = rng.choice(TERRAINS)
+        units = (sides[0][0], sides[1][0])
+        engager, totals = engage_order(units, rng)
+        return ImmortalsState(
+            player_ids=(by_seat[0].player_id, by_seat[1].player_id),
+            terrain=terrain,
+            engager=engager,
+            engage_totals=totals,
+            units=units,
+            spells=(sides[0][1], sides[1][1]),
+            rng=rng_state,
+        )
+
+    # --- turns ----------------------------------------------------------------------------------------
+
+    def current_players(self, state: ImmortalsState) -> list[int]:
+        if state.finished:
+            return []
+        return [seat for seat in (0, 1) if state.pending[seat] is None]
+
+    def legal_actions(self, state: ImmortalsState, player: int) -> list[Choose]:
+        if player not in self.current_players(state):
+            return []
+        spells = [None, *(s.sid for s in state.spells[player] if not s.used)]
+        return [Choose(unit=u.uid, spell=s) for u in state.units[player] if not u.used for s in spells]
+
+    def is_legal(self, state: ImmortalsState, player: int, action: ImmortalsAction) -> bool:
+        if not isinstance(action, Choose) or player not in (0, 1) or state.finished:
+            return False
+        if state.pending[player] is not None:
+            return False
+        if not any(u.uid == action.unit and not u.used for u in state.units[player]):
+            return False
+        return action.spell is None or any(s.sid == action.spell and not s.used for s in state.spells[player])
+
+    def apply(
+        self, state: ImmortalsState, player: int, action: ImmortalsAction
+    ) -> tuple[ImmortalsState, list[Event]]:
+        if not self.is_legal(state, player, action):
+            raise IllegalAction("error.illegal_action", reason=self._why(state, player, action))
+        pending = (action, state.pending[1]) if player == 0 else (state.pending[0], action)
+        events = [
+            Event("chose", {"seat": player, "round": state.round}),
+            Event(
+                "choice",
+                {"seat": player, "round": state.round, "unit": action.unit, "spell": action.spell},
+                visible_to=frozenset({player}),
+            ),
+        ]
+        after = state.model_copy(update={"pending": pending})
+        if pending[0] is None or pending[1] is None:
+            return after, events
+        resolved, more = self._resolve(after, (pending[0], pending[1]))
+        return resolved, events + more
+
+    def _why(self, state: ImmortalsState, player: int, action: Any) -> str:
+        if state.finished or player not in self.current_players(state):
+            return "not_your_turn"
+        if not isinstance(action, Choose):
+            return "unknown_action"
+        if not any(u.uid == action.unit and not u.used for u in state.units[player]):
+            return "unit"
+        return "spell"
+
+    def _resolve(
+        self, state: ImmortalsState, choices: tuple[Choose, Choose]
+    ) -> tuple[ImmortalsState, list[Event]]:
+        sides = tuple(
+            Side(
+                unit=next(u for u in state.units[seat] if u.uid == choices[seat].unit),
+                spell=next((s for s in state.spells[seat] if s.sid == choices[seat].spell), None),
+            )
+            for seat in (0, 1)
+        )
+        pair = (sides[0], sides[1])
+        missing = (START_VITALITY - state.vitality[0], START_VITALITY - state.vitality[1])
+        fighters = (
+            fighter(0, pair, state.terrain, missing[0]),
+            fighter(1, pair, state.terrain, missing[1]),
+        )
+        vitality = [state.vitality[0] + fighters[0].healed, state.vitality[1] + fighters[1].healed]
+        first = initiative(fighters, pair, state.terrain, state.engager)
+        rng, rng_state = state.rng.advance()
+        winner, trace = fight(rng, fighters, first)
+        damage = 0
+        if winner is not None:
+            damage = min(vitality[1 - winner], fighters[winner].power)
+            vitality[1 - winner] -= damage
+        record = FightRecord(
+            round=state.round,
+            fighters=fighters,
+            initiative=first,
+            trace=trace,
+            winner=winner,
+            damage=damage,
+            vitality=(vitality[0], vitality[1]),
+        )
+        used = (_mark_used(state, 0, choices[0]), _mark_used(state, 1, choices[1]))
+        update: dict[str, Any] = {
+            "units": (used[0][0], used[1][0]),
+            "spells": (used[0][1], used[1][1]),
+            "vitality": record.vitality,
+            "pending": (None, None),
+            "rng": rng_state,
+            "history": (*state.history, record),
+        }
+        if winner is not None and vitality[1 - winner] == 0:
+            update.update(finished=True, winner=winner, reason="ko")
+        elif state.round == ROUNDS:
+            decided = vitality[0] != vitality[1]
+            update.update(
+                finished=True,
+                winner=(0 if vitality[0] > vitality[1] else 1) if decided else None,
+                reason="vitality" if decided else "draw",
+            )
+        else:
+            update["round"] = state.round + 1
+        after = state.model_copy(update=update)
+        events = [Event("fight", record.model_dump(mode="json"))]
+        if after.finished:
+            events.append(
+                Event("ended", {"winner": after.winner, "reason": after.reason, "vitality": vitality})
+            )
+        return after, events
+
+    # --- the end --------------------------------------------------------------------------------------
+
+    def outcome(self, state: ImmortalsState) -> Outcome | None:
+        if not state.finished:
+            return None
+        reason = f"immortals.outcome.{state.reason}"
+        if state.winner is None:
+            return Outcome(draw=True, scores=state.vitality, reason=reason)
+        return Outcome(winners=(state.winner,), scores=state.vitality, reason=reason)
+
+    # --- what each seat sees --------------------------------------------------------------------------
+
+    def view(self, state: ImmortalsState, player: int) -> ImmortalsView:
+        return view_of(state, player, self.current_players(state))
+
+    def hidden_cards(self, state: ImmortalsState, player: int) -> set[str]:
+        """The spells `player` drew and has not cast yet, and its pending choice's token."""
+        if player not in (0, 1):
+            return set()
+        hidden = {s.sid for s in state.spells[player] if not s.used}
+        if state.pending[player] is not None:
+            hidden.add(choice_token(state, player))
+        return hidden
+
+    # --- JSON -----------------------------------------------------------------------------------------
+
+    def to_json(self, state: ImmortalsState) -> str:
+        return state.model_dump_json()
+
+    def from_json(self, raw: str) -> ImmortalsState:
+        return ImmortalsState.model_validate_json(raw)
+
+    def action_to_json(self, action: ImmortalsAction) -> Any:
+        return {"kind": "choose", "unit": action.unit, "spell": action.spell}
+
+    def action_from_json(self, raw: Any) -> ImmortalsAction:
+        if not isinstance(raw, dict) or set(raw) != {"kind", "unit", "spell"} or raw["kind"] != "choose":
+            raise InvalidAction("error.invalid_action", reason="bad_action")
+        unit, spell = raw["unit"], raw["spell"]
+        if not isinstance(unit, str) or not 1 <= len(unit) <= 64:
+            raise InvalidAction("error.invalid_action", reason="bad_action")
+        if spell is not None and (not isinstance(spell, str) or not 1 <= len(spell) <= 64):
+            raise InvalidAction("error.invalid_action", reason="bad_action")
+        return Choose(unit=unit, spell=spell)
+
+    # --- tests, benchmarks, sandbox -------------------------------------------------------------------
+
+    def sample_setup(self, rng: random.Random, catalog: Any) -> Setup:
+        if not isinstance(catalog, ImmortalsCatalog):
+            raise ImmortalsSetupError(reason="catalog")
+        players = tuple(sample_player(catalog, rng, seat) for seat in (0, 1))
+        return Setup(players=players, options={CATALOG_OPTION: catalog})

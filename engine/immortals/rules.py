@@ -1,0 +1,198 @@
+"""The arithmetic of a duel: D2 dice, a unit's numbers at its level, terrain, spells, and the 20-turn fight.
+
+Every function is pure; chance comes from the `random.Random` passed in. The fight loop is written for
+speed (a duel is four of them, each up to 40 strikes and 80 dice rolls): plain integers and one
+`getrandbits` per roll (a roll of n D2 is n plus the number of set bits of n random bits).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.immortals.catalog import (
+    MALUS_TERRAIN,
+    Effect,
+    ImmortalsCard,
+    ImmortalsCatalog,
+)
+from engine.immortals.state import TURNS, UNIT_HP, Fighter, SpellCard, Unit
+
+
+def roll(rng: random.Random, dice: int) -> int:
+    """The sum of `dice` two-sided dice (each 1 or 2): from `dice` to 2 x `dice`; 0 dice roll 0."""
+    if dice <= 0:
+        return 0
+    return dice + rng.getrandbits(dice).bit_count()
+
+
+def level_of(xp: int, level_xp: Sequence[int]) -> int:
+    """The level a card has with `xp` experience: 1, plus one per threshold of `level_xp` reached."""
+    return 1 + sum(1 for needed in level_xp if xp >= needed)
+
+
+def terrain_mod(favourite: str, terrain: str) -> int:
+    """+1 Attack and Defense on the favourite terrain, -1 on its malus terrain (rulebook's list), else 0."""
+    if favourite == terrain:
+        return 1
+    return -1 if MALUS_TERRAIN.get(favourite) == terrain else 0
+
+
+def active_families(deck: Sequence[str], catalog: ImmortalsCatalog) -> frozenset[str]:
+    """Families with at least two cards in the deck (two copies of one card count as two cards)."""
+    counts = Counter(card.family for card in (catalog.card(card_id) for card_id in deck) if card is not None)
+    return frozenset(family for family, n in counts.items() if n >= 2)
+
+
+def make_unit(
+    card: ImmortalsCard, level: int, catalog: ImmortalsCatalog, family_active: bool, uid: str, deck_index: int
+) -> Unit:
+    """A unit's numbers at `level`: the card's Attack and Defense, its own bonuses of that level or below,
+    and its family's bonus when the deck activates it."""
+    stats = {"attack": card.attack[level - 1], "defense": card.defense[level - 1], "damage": 0, "hp": UNIT_HP}
+    stats.update(armor=0, regen=0)
+    bonuses = [(b.stat, b.value) for b in card.bonuses if b.level <= level]
+    family = catalog.family(card.family)
+    if family_active and family is not None:
+        bonuses.append((family.bonus.stat, family.bonus.value))
+    for stat, value in bonuses:
+        stats[stat] += value
+    return Unit(
+        uid=uid,
+        card_id=card.id,
+        deck_index=deck_index,
+        family=card.family,
+        terrain=card.terrain,
+        level=level,
+        family_bonus=family_active,
+        **stats,
+    )
+
+
+def spell_acts(spell: SpellCard | None, unit: Unit, terrain: str) -> bool:
+    """A spell acts unless its terrain or family condition is not met."""
+    if spell is None:
+        return False
+    if spell.terrain is not None and spell.terrain != terrain:
+        return False
+    return spell.family is None or spell.family == unit.family
+
+
+@dataclass(frozen=True)
+class Side:
+    """One seat's part of a round before the dice: its unit and the spell it cast (or None)."""
+
+    unit: Unit
+    spell: SpellCard | None
+
+
+def _effects_on(seat: int, sides: tuple[Side, Side], terrain: str) -> list[Effect]:
+    """The spell effects acting on `seat`'s unit: its own spell's "self" ones, the foe's "foe" ones."""
+    found: list[Effect] = []
+    for caster, side in enumerate(sides):
+        if spell_acts(side.spell, side.unit, terrain):
+            assert side.spell is not None
+            wanted = "self" if caster == seat else "foe"
+            found += [e for e in side.spell.effects if e.target == wanted]
+    return found
+
+
+def fighter(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing: int) -> Fighter:
+    """`seat`'s numbers for the fight: terrain and both spells applied, clamped to sensible ranges."""
+    unit, spell = sides[seat].unit, sides[seat].spell
+    mod = terrain_mod(unit.terrain, terrain)
+    plus = dict.fromkeys(("attack", "defense", "damage", "hp", "armor", "regen", "vitality"), 0)
+    for effect in _effects_on(seat, sides, terrain):
+        if effect.stat in plus:
+            plus[effect.stat] += effect.value
+    return Fighter(
+        uid=unit.uid,
+        card_id=unit.card_id,
+        spell=None if spell is None else spell.spell_id,
+        spell_sid=None if spell is None else spell.sid,
+        spell_acted=spell_acts(spell, unit, terrain),
+        terrain_mod=mod,
+        attack=max(0, unit.attack + mod + plus["attack"]),
+        defense=max(0, unit.defense + mod + plus["defense"]),
+        hp=max(1, unit.hp + plus["hp"]),
+        armor=max(0, unit.armor + plus["armor"]),
+        regen=unit.regen + plus["regen"],
+        power=max(0, unit.attack + plus["attack"] + unit.damage + plus["damage"]),
+        healed=min(vitality_missing, plus["vitality"]),
+    )
+
+
+def has_initiative_spell(side: Side, terrain: str) -> bool:
+    if not spell_acts(side.spell, side.unit, terrain):
+        return False
+    assert side.spell is not None
+    return any(e.stat == "initiative" for e in side.spell.effects)
+
+
+def initiative(
+    fighters: tuple[Fighter, Fighter], sides: tuple[Side, Side], terrain: str, engager: int
+) -> int:
+    """The higher fight Attack strikes first; a lone initiative spell overrides; ties go to the engager."""
+    spells = (has_initiative_spell(sides[0], terrain), has_initiative_spell(sides[1], terrain))
+    if spells[0] != spells[1]:
+        return 0 if spells[0] else 1
+    if fighters[0].attack != fighters[1].attack:
+        return 0 if fighters[0].attack > fighters[1].attack else 1
+    return engager
+
+
+def fight(
+    rng: random.Random, fighters: tuple[Fighter, Fighter], first: int
+) -> tuple[int | None, tuple[tuple[int, int], ...]]:
+    """Up to 20 turns; in each, the unit with the initiative strikes, then the other strikes back.
+
+    A strike: the striker's Attack roll minus the target's Defense roll, less the target's armor; a
+    positive result is taken from the target's HP. A unit at 0 HP loses at once. After each turn both
+    units' regeneration (or poison) acts. After 20 turns the higher HP wins; equal HP is a drawn fight
+    (winner None). Returns the winner and the HP of both after each turn.
+    """
+    att = (fighters[0].attack, fighters[1].attack)
+    dfn = (fighters[0].defense, fighters[1].defense)
+    armor = (fighters[0].armor, fighters[1].armor)
+    regen = (fighters[0].regen, fighters[1].regen)
+    start = (fighters[0].hp, fighters[1].hp)
+    hp = [start[0], start[1]]
+    order = (first, 1 - first)
+    bits = rng.getrandbits
+    trace: list[tuple[int, int]] = []
+    for _ in range(TURNS):
+        for striker in order:
+            target = 1 - striker
+            a, d = att[striker], dfn[target]
+            wound = (a + bits(a).bit_count() if a > 0 else 0) - (d + bits(d).bit_count() if d > 0 else 0)
+            wound -= armor[target]
+            if wound > 0:
+                hp[target] -= wound
+                if hp[target] <= 0:
+                    hp[target] = 0
+                    trace.append((hp[0], hp[1]))
+                    return striker, tuple(trace)
+        for seat in (0, 1):
+            if regen[seat] > 0:
+                hp[seat] = min(start[seat], hp[seat] + regen[seat])
+            elif regen[seat] < 0:
+                hp[seat] = max(1, hp[seat] + regen[seat])
+        trace.append((hp[0], hp[1]))
+    if hp[0] == hp[1]:
+        return None, tuple(trace)
+    return (0 if hp[0] > hp[1] else 1), tuple(trace)
+
+
+def engage_order(
+    units: tuple[Sequence[Unit], Sequence[Unit]], rng: random.Random
+) -> tuple[int, tuple[int, int]]:
+    """Who engages: the higher total drawn Attack; then the higher total Defense; then a draw of lots."""
+    totals = (sum(u.attack for u in units[0]), sum(u.attack for u in units[1]))
+    if totals[0] != totals[1]:
+        return (0 if totals[0] > totals[1] else 1), totals
+    defense = (sum(u.defense for u in units[0]), sum(u.defense for u in units[1]))
+    if defense[0] != defense[1]:
+        return (0 if defense[0] > defense[1] else 1), totals
+    return rng.randrange(2), totals

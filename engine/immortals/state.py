@@ -1,0 +1,125 @@
+"""Immortal's War duel state and its one action: immutable values, so a stored duel resumes exactly.
+
+A duel is four rounds. In each round both seats choose at once and in secret (`Choose`: a unit that has
+not fought yet and, optionally, a spell not cast yet); the round resolves when both have chosen. A seat's
+pending choice lives in `pending` and is shown to nobody else (see `view.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.immortals.catalog import Effect
+from engine.protocol import GameState
+from engine.rng import RngState
+
+ROUNDS = 4
+UNITS_DRAWN = 4
+SPELLS_DRAWN = 8
+START_VITALITY = 30
+UNIT_HP = 20
+TURNS = 20
+
+
+class Unit(BaseModel):
+    """A drawn unit with the stats it fights with before terrain and spells (level, family and card
+    bonuses included). `uid` is its instance id in this duel ("u0-2"); `deck_index` says which copy of
+    the deck it is, so a service credits its experience to the right card."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    uid: str
+    card_id: str
+    deck_index: int
+    family: str
+    terrain: str
+    level: int
+    attack: int
+    defense: int
+    damage: int = 0
+    hp: int = UNIT_HP
+    armor: int = 0
+    regen: int = 0
+    family_bonus: bool = False  # its family's bonus is in the numbers above
+    used: bool = False
+
+
+class SpellCard(BaseModel):
+    """A drawn spell, its effects copied from the catalog; `sid` ("s1-5") is hidden from the other seat
+    until it is cast."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    sid: str
+    spell_id: str
+    effects: tuple[Effect, ...]
+    terrain: str | None = None
+    family: str | None = None
+    used: bool = False
+
+
+class Choose(BaseModel):
+    """A seat's secret choice for the round: a unit (instance id) and maybe a spell (instance id)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["choose"] = "choose"
+    unit: str
+    spell: str | None = None
+
+
+# Every action of the game: a duel has one kind of move.
+ImmortalsAction: TypeAlias = Choose
+
+
+class Fighter(BaseModel):
+    """One side of a resolved fight, with the numbers it fought with (terrain and spells applied)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    uid: str
+    card_id: str
+    spell: str | None  # catalog id of the spell cast, public once the round resolves
+    spell_sid: str | None
+    spell_acted: bool  # False when a terrain or family condition left the spell without effect
+    terrain_mod: int  # +1 favourite terrain, -1 malus terrain, 0 otherwise
+    attack: int
+    defense: int
+    hp: int  # at the start of the fight
+    armor: int
+    regen: int
+    power: int  # what it deals to the player if it wins (terrain excluded)
+    healed: int  # vitality its player regained from the spell
+
+
+class FightRecord(BaseModel):
+    """A resolved round, public: both fighters, who struck first, HP after each turn, winner, damage."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    round: int
+    fighters: tuple[Fighter, Fighter]  # by seat
+    initiative: int  # the seat whose unit struck first
+    trace: tuple[tuple[int, int], ...]  # HP by seat after each turn played (a KO ends the list)
+    winner: int | None  # None: equal HP after 20 turns, a drawn fight
+    damage: int
+    vitality: tuple[int, int]  # after the round
+
+
+class ImmortalsState(GameState):
+    player_ids: tuple[int, int]
+    terrain: str
+    engager: int  # the seat whose drawn units' total Attack is higher; wins initiative ties
+    engage_totals: tuple[int, int]
+    units: tuple[tuple[Unit, ...], tuple[Unit, ...]]
+    spells: tuple[tuple[SpellCard, ...], tuple[SpellCard, ...]]
+    vitality: tuple[int, int] = (START_VITALITY, START_VITALITY)
+    round: int = 1
+    pending: tuple[Choose | None, Choose | None] = (None, None)
+    rng: RngState
+    history: tuple[FightRecord, ...] = ()
+    finished: bool = False
+    winner: int | None = None
+    reason: Literal["ko", "vitality", "draw"] | None = None
