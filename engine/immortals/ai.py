@@ -23,8 +23,11 @@ import math
 import random
 from functools import cache
 
-from engine.immortals.rules import Side, fighter, initiative
-from engine.immortals.state import START_VITALITY, TURNS, Choose, Fighter, ImmortalsState, SpellCard, Unit
+from engine.immortals.rules import Numbers, Side, initiative, numbers
+from engine.immortals.state import START_VITALITY, TURNS, Choose, ImmortalsState, SpellCard, Unit
+
+
+SPREAD = 1.0  # widens the normal law of the HP margin: KOs make a fight less certain than its mean says
 
 
 def random_policy(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
@@ -55,39 +58,46 @@ def wound(attack: int, defense: int, armor: int) -> tuple[float, float]:
     return mean, square - mean * mean
 
 
-def _net_loss(target: Fighter, striker: Fighter) -> tuple[float, float]:
+def _net_loss(target: Numbers, striker: Numbers) -> tuple[float, float]:
     mean, var = wound(striker.attack, target.defense, target.armor)
-    return mean - target.regen, var
+    # Regeneration heals no more than the wounds taken (HP never exceed the start).
+    return mean - min(target.regen, mean), var
 
 
-def win_chance(mine: Fighter, theirs: Fighter, first_is_mine: bool) -> tuple[float, float]:
+def win_chance(mine: Numbers, theirs: Numbers, first_is_mine: bool) -> tuple[float, float]:
     """Chances that `mine` wins and loses the fight (the rest is a drawn fight), from a normal law of the
     HP margin after 20 turns; the side striking first gets half a strike more."""
     in_mean, in_var = _net_loss(mine, theirs)
     out_mean, out_var = _net_loss(theirs, mine)
     edge = 0.5 if first_is_mine else -0.5
     margin = (mine.hp - TURNS * in_mean) - (theirs.hp - TURNS * out_mean) + edge * (in_mean + out_mean)
-    spread = math.sqrt(TURNS * (in_var + out_var) + 1.0)
-    win = 0.5 * (1 + math.erf((margin - 0.5) / (spread * math.sqrt(2))))
-    lose = 0.5 * (1 + math.erf((-margin - 0.5) / (spread * math.sqrt(2))))
+    spread = SPREAD * math.sqrt(2 * (TURNS * (in_var + out_var) + 1.0))
+    win = 0.5 * (1 + math.erf((margin - 0.5) / spread))
+    lose = 0.5 * (1 + math.erf((-margin - 0.5) / spread))
     return win, lose
 
 
 def round_value(
     state: ImmortalsState, seat: int, unit: Unit, spell: SpellCard | None, foes: list[Unit]
 ) -> float:
-    """Expected vitality margin of fighting with `unit` and `spell`, the foe's unit drawn among `foes`."""
+    """Expected vitality margin of fighting with `unit` and `spell`, the foe's unit drawn among `foes`.
+
+    The foe casts no spell in this model, so my unit's numbers do not depend on which foe it meets."""
     missing = START_VITALITY - state.vitality[seat]
+    mine = numbers(seat, _sides(seat, Side(unit, spell), Side(foes[0], None)), state.terrain, missing)
     total = 0.0
     for foe in foes:
-        sides = (Side(unit, spell), Side(foe, None)) if seat == 0 else (Side(foe, None), Side(unit, spell))
-        mine = fighter(seat, sides, state.terrain, missing)
-        theirs = fighter(1 - seat, sides, state.terrain, 0)
-        by_seat = (mine, theirs) if seat == 0 else (theirs, mine)
-        first = initiative(by_seat, sides, state.terrain, state.engager)
+        theirs = numbers(1 - seat, _sides(seat, Side(unit, spell), Side(foe, None)), state.terrain, 0)
+        attacks = (mine.attack, theirs.attack) if seat == 0 else (theirs.attack, mine.attack)
+        spells = (mine.initiative_spell, False) if seat == 0 else (False, mine.initiative_spell)
+        first = initiative(attacks, spells, state.engager)
         win, lose = win_chance(mine, theirs, first == seat)
         total += win * mine.power - lose * theirs.power + mine.healed
     return total / len(foes)
+
+
+def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
+    return (own, foe) if seat == 0 else (foe, own)
 
 
 def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, float]]:

@@ -30,6 +30,7 @@ from engine.immortals.rules import (
     engage_order,
     fight,
     fighter,
+    has_initiative_spell,
     initiative,
     level_of,
     make_unit,
@@ -231,7 +232,8 @@ class ImmortalsEngine:
             fighter(1, pair, state.terrain, missing[1]),
         )
         vitality = [state.vitality[0] + fighters[0].healed, state.vitality[1] + fighters[1].healed]
-        first = initiative(fighters, pair, state.terrain, state.engager)
+        spells = (has_initiative_spell(pair[0], state.terrain), has_initiative_spell(pair[1], state.terrain))
+        first = initiative((fighters[0].attack, fighters[1].attack), spells, state.engager)
         rng, rng_state = state.rng.advance()
         winner, trace = fight(rng, fighters, first)
         damage = 0

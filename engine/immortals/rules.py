@@ -11,9 +11,11 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.immortals.catalog import (
     MALUS_TERRAIN,
+    STATS,
     Effect,
     ImmortalsCard,
     ImmortalsCatalog,
@@ -99,21 +101,29 @@ def _effects_on(seat: int, sides: tuple[Side, Side], terrain: str) -> list[Effec
     return found
 
 
-def fighter(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing: int) -> Fighter:
+class Numbers(NamedTuple):
+    """`seat`'s numbers for a fight (a plain tuple: the AI computes thousands of them per decision)."""
+
+    attack: int
+    defense: int
+    hp: int
+    armor: int
+    regen: int
+    power: int
+    healed: int
+    terrain_mod: int
+    spell_acted: bool
+    initiative_spell: bool
+
+
+def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing: int) -> Numbers:
     """`seat`'s numbers for the fight: terrain and both spells applied, clamped to sensible ranges."""
-    unit, spell = sides[seat].unit, sides[seat].spell
+    unit = sides[seat].unit
     mod = terrain_mod(unit.terrain, terrain)
-    plus = dict.fromkeys(("attack", "defense", "damage", "hp", "armor", "regen", "vitality"), 0)
+    plus = dict.fromkeys(STATS, 0)
     for effect in _effects_on(seat, sides, terrain):
-        if effect.stat in plus:
-            plus[effect.stat] += effect.value
-    return Fighter(
-        uid=unit.uid,
-        card_id=unit.card_id,
-        spell=None if spell is None else spell.spell_id,
-        spell_sid=None if spell is None else spell.sid,
-        spell_acted=spell_acts(spell, unit, terrain),
-        terrain_mod=mod,
+        plus[effect.stat] += effect.value
+    return Numbers(
         attack=max(0, unit.attack + mod + plus["attack"]),
         defense=max(0, unit.defense + mod + plus["defense"]),
         hp=max(1, unit.hp + plus["hp"]),
@@ -121,25 +131,46 @@ def fighter(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing:
         regen=unit.regen + plus["regen"],
         power=max(0, unit.attack + plus["attack"] + unit.damage + plus["damage"]),
         healed=min(vitality_missing, plus["vitality"]),
+        terrain_mod=mod,
+        spell_acted=spell_acts(sides[seat].spell, unit, terrain),
+        initiative_spell=plus["initiative"] > 0,
+    )
+
+
+def fighter(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing: int) -> Fighter:
+    """`seat`'s side of a fight record (see `numbers`)."""
+    unit, spell = sides[seat].unit, sides[seat].spell
+    n = numbers(seat, sides, terrain, vitality_missing)
+    return Fighter(
+        uid=unit.uid,
+        card_id=unit.card_id,
+        spell=None if spell is None else spell.spell_id,
+        spell_sid=None if spell is None else spell.sid,
+        spell_acted=n.spell_acted,
+        terrain_mod=n.terrain_mod,
+        attack=n.attack,
+        defense=n.defense,
+        hp=n.hp,
+        armor=n.armor,
+        regen=n.regen,
+        power=n.power,
+        healed=n.healed,
     )
 
 
 def has_initiative_spell(side: Side, terrain: str) -> bool:
-    if not spell_acts(side.spell, side.unit, terrain):
+    """Whether `side` cast a spell that acts and gives the initiative."""
+    if side.spell is None or not spell_acts(side.spell, side.unit, terrain):
         return False
-    assert side.spell is not None
     return any(e.stat == "initiative" for e in side.spell.effects)
 
 
-def initiative(
-    fighters: tuple[Fighter, Fighter], sides: tuple[Side, Side], terrain: str, engager: int
-) -> int:
+def initiative(attacks: tuple[int, int], spells: tuple[bool, bool], engager: int) -> int:
     """The higher fight Attack strikes first; a lone initiative spell overrides; ties go to the engager."""
-    spells = (has_initiative_spell(sides[0], terrain), has_initiative_spell(sides[1], terrain))
     if spells[0] != spells[1]:
         return 0 if spells[0] else 1
-    if fighters[0].attack != fighters[1].attack:
-        return 0 if fighters[0].attack > fighters[1].attack else 1
+    if attacks[0] != attacks[1]:
+        return 0 if attacks[0] > attacks[1] else 1
     return engager
 
 

@@ -56,7 +56,9 @@ def state(
     return s.model_copy(update=update) if update else s
 
 
-def fighter(attack: int, defense: int, hp: int = 20, armor: int = 0, regen: int = 0, power: int = 0) -> Fighter:
+def fighter(
+    attack: int, defense: int, hp: int = 20, armor: int = 0, regen: int = 0, power: int = 0
+) -> Fighter:
     return Fighter(
         uid="x",
         card_id="x",
