@@ -24,16 +24,24 @@ import random
 from functools import cache
 
 from engine.immortals.rules import Numbers, Side, initiative, numbers
-from engine.immortals.state import START_VITALITY, TURNS, Choose, ImmortalsState, SpellCard, Unit
-
+from engine.immortals.state import (
+    START_VITALITY,
+    TURNS,
+    Choose,
+    ImmortalsState,
+    SpellCard,
+    Unit,
+    spells_left,
+    units_left,
+)
 
 SPREAD = 1.0  # widens the normal law of the HP margin: KOs make a fight less certain than its mean says
 
 
 def random_policy(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     """A unit that has not fought, and no spell or one not cast yet, uniformly."""
-    units = [u.uid for u in state.units[seat] if not u.used]
-    spells: list[str | None] = [None, *(s.sid for s in state.spells[seat] if not s.used)]
+    units = [u.uid for u in units_left(state, seat)]
+    spells: list[str | None] = [None, *(s.sid for s in spells_left(state, seat))]
     return Choose(unit=rng.choice(units), spell=rng.choice(spells))
 
 
@@ -102,9 +110,9 @@ def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
 
 def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, float]]:
     """Each unit still to fight, with the spell planned for it and the value of its round."""
-    units = [u for u in state.units[seat] if not u.used]
-    spells = [s for s in state.spells[seat] if not s.used]
-    foes = [u for u in state.units[1 - seat] if not u.used]
+    units = units_left(state, seat)
+    spells = spells_left(state, seat)
+    foes = units_left(state, 1 - seat)
     base = {u.uid: round_value(state, seat, u, None, foes) for u in units}
     gains = sorted(
         (

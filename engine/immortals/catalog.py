@@ -9,9 +9,10 @@ docs/immortals/rules-notes.md gives the exact meaning the engine implements.
 from __future__ import annotations
 
 import itertools
-from typing import Literal, get_args
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from engine.cards import CardBase, CatalogBase, LocalizedText
@@ -167,11 +168,38 @@ class ImmortalsCatalog(CatalogBase[ImmortalsCard]):
                 )
         return self
 
+    # Indexes built once per loaded catalog: a duel's start looks up every deck card and known spell.
+    # Read through `__pydantic_private__` directly: pydantic's attribute lookup of a private field costs
+    # microseconds, and a duel's start makes dozens of lookups.
+    _cards: dict[str, ImmortalsCard] = PrivateAttr(default_factory=dict)
+    _families: dict[str, Family] = PrivateAttr(default_factory=dict)
+    _spells: dict[str, ImmortalsSpell] = PrivateAttr(default_factory=dict)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._cards = {c.id: c for c in self.cards}
+        self._families = {f.id: f for f in self.families}
+        self._spells = {s.id: s for s in self.spells}
+
+    def _index(self, name: str) -> dict[str, Any]:
+        private = self.__pydantic_private__
+        assert private is not None
+        index: dict[str, Any] = private[name]
+        return index
+
+    def cards_by_id(self) -> Mapping[str, ImmortalsCard]:
+        return self._index("_cards")
+
+    def spells_by_id(self) -> Mapping[str, ImmortalsSpell]:
+        return self._index("_spells")
+
+    def card(self, card_id: str) -> ImmortalsCard | None:
+        return self._index("_cards").get(card_id) if isinstance(card_id, str) else None
+
     def family(self, family_id: str) -> Family | None:
-        return next((f for f in self.families if f.id == family_id), None)
+        return self._index("_families").get(family_id)
 
     def spell(self, spell_id: str) -> ImmortalsSpell | None:
-        return next((s for s in self.spells if s.id == spell_id), None)
+        return self._index("_spells").get(spell_id) if isinstance(spell_id, str) else None
 
 
 def _error(field: str, reason: str) -> PydanticCustomError:

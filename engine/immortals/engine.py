@@ -30,8 +30,7 @@ from engine.immortals.rules import (
     engage_order,
     fight,
     fighter,
-    has_initiative_spell,
-    initiative,
+    first_striker,
     level_of,
     make_unit,
 )
@@ -47,6 +46,10 @@ from engine.immortals.state import (
     ImmortalsState,
     SpellCard,
     Unit,
+    cast,
+    fought,
+    spells_left,
+    units_left,
 )
 from engine.immortals.view import ImmortalsView, choice_token, view_of
 from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup, Setup
@@ -96,37 +99,29 @@ def _draw_side(
     problems = deck_problems(list(zip(deck, levels, strict=True)), catalog)
     if problems:
         raise ImmortalsSetupError(reason="deck", seat=player.seat, problems=problems)
-    spells = []
-    for spell_id in extra.spells:
-        spell = catalog.spell(spell_id)
-        if spell is None:
-            raise ImmortalsSetupError(reason="unknown_spell", seat=player.seat, spell=spell_id)
-        spells.append(spell)
+    known = catalog.spells_by_id()
+    unknown = [spell_id for spell_id in extra.spells if spell_id not in known]
+    if unknown:
+        raise ImmortalsSetupError(reason="unknown_spell", seat=player.seat, spell=unknown[0])
     families = active_families(deck, catalog)
+    cards_by_id = catalog.cards_by_id()
     seat = player.seat
     units = []
     for n, index in enumerate(rng.sample(range(len(deck)), UNITS_DRAWN)):
-        card = catalog.card(deck[index])
-        assert card is not None
+        card = cards_by_id[deck[index]]
         units.append(make_unit(card, levels[index], catalog, card.family in families, f"u{seat}-{n}", index))
-    drawn = rng.sample(spells, min(SPELLS_DRAWN, len(spells)))
+    drawn = [known[spell_id] for spell_id in rng.sample(extra.spells, min(SPELLS_DRAWN, len(extra.spells)))]
     cards = tuple(
-        SpellCard(sid=f"s{seat}-{n}", spell_id=s.id, effects=s.effects, terrain=s.terrain, family=s.family)
+        SpellCard(
+            sid=f"s{seat}-{n}",
+            spell_id=s.id,
+            effects=s.effects,
+            terrain=s.terrain,
+            family=s.family,
+        )
         for n, s in enumerate(drawn)
     )
     return tuple(units), cards
-
-
-def _mark_used(
-    state: ImmortalsState, seat: int, choice: Choose
-) -> tuple[tuple[Unit, ...], tuple[SpellCard, ...]]:
-    units = tuple(
-        u.model_copy(update={"used": True}) if u.uid == choice.unit else u for u in state.units[seat]
-    )
-    spells = tuple(
-        s.model_copy(update={"used": True}) if s.sid == choice.spell else s for s in state.spells[seat]
-    )
-    return units, spells
 
 
 class ImmortalsEngine:
@@ -174,17 +169,21 @@ class ImmortalsEngine:
     def legal_actions(self, state: ImmortalsState, player: int) -> list[Choose]:
         if player not in self.current_players(state):
             return []
-        spells = [None, *(s.sid for s in state.spells[player] if not s.used)]
-        return [Choose(unit=u.uid, spell=s) for u in state.units[player] if not u.used for s in spells]
+        spells = [None, *(s.sid for s in spells_left(state, player))]
+        return [Choose(unit=u.uid, spell=s) for u in units_left(state, player) for s in spells]
 
     def is_legal(self, state: ImmortalsState, player: int, action: ImmortalsAction) -> bool:
         if not isinstance(action, Choose) or player not in (0, 1) or state.finished:
             return False
         if state.pending[player] is not None:
             return False
-        if not any(u.uid == action.unit and not u.used for u in state.units[player]):
+        if not any(u.uid == action.unit for u in state.units[player]) or action.unit in fought(state, player):
             return False
-        return action.spell is None or any(s.sid == action.spell and not s.used for s in state.spells[player])
+        if action.spell is None:
+            return True
+        return any(s.sid == action.spell for s in state.spells[player]) and action.spell not in cast(
+            state, player
+        )
 
     def apply(
         self, state: ImmortalsState, player: int, action: ImmortalsAction
@@ -211,7 +210,7 @@ class ImmortalsEngine:
             return "not_your_turn"
         if not isinstance(action, Choose):
             return "unknown_action"
-        if not any(u.uid == action.unit and not u.used for u in state.units[player]):
+        if not any(u.uid == action.unit for u in units_left(state, player)):
             return "unit"
         return "spell"
 
@@ -232,8 +231,7 @@ class ImmortalsEngine:
             fighter(1, pair, state.terrain, missing[1]),
         )
         vitality = [state.vitality[0] + fighters[0].healed, state.vitality[1] + fighters[1].healed]
-        spells = (has_initiative_spell(pair[0], state.terrain), has_initiative_spell(pair[1], state.terrain))
-        first = initiative((fighters[0].attack, fighters[1].attack), spells, state.engager)
+        first = first_striker(fighters, pair, state.terrain, state.engager)
         rng, rng_state = state.rng.advance()
         winner, trace = fight(rng, fighters, first)
         damage = 0
@@ -249,10 +247,7 @@ class ImmortalsEngine:
             damage=damage,
             vitality=(vitality[0], vitality[1]),
         )
-        used = (_mark_used(state, 0, choices[0]), _mark_used(state, 1, choices[1]))
         update: dict[str, Any] = {
-            "units": (used[0][0], used[1][0]),
-            "spells": (used[0][1], used[1][1]),
             "vitality": record.vitality,
             "pending": (None, None),
             "rng": rng_state,
@@ -296,7 +291,7 @@ class ImmortalsEngine:
         """The spells `player` drew and has not cast yet, and its pending choice's token."""
         if player not in (0, 1):
             return set()
-        hidden = {s.sid for s in state.spells[player] if not s.used}
+        hidden = {s.sid for s in spells_left(state, player)}
         if state.pending[player] is not None:
             hidden.add(choice_token(state, player))
         return hidden

@@ -24,7 +24,9 @@ from engine.immortals.state import TURNS, UNIT_HP, Fighter, SpellCard, Unit
 
 
 def roll(rng: random.Random, dice: int) -> int:
-    """The sum of `dice` two-sided dice (each 1 or 2): from `dice` to 2 x `dice`; 0 dice roll 0."""
+    """The sum of `dice` two-sided dice (each 1 or 2): from `dice` to 2 x `dice`; 0 dice roll 0.
+
+    `fight` inlines the same law: n plus the set bits of n random bits."""
     if dice <= 0:
         return 0
     return dice + rng.getrandbits(dice).bit_count()
@@ -174,6 +176,14 @@ def initiative(attacks: tuple[int, int], spells: tuple[bool, bool], engager: int
     return engager
 
 
+def first_striker(
+    fighters: tuple[Fighter, Fighter], sides: tuple[Side, Side], terrain: str, engager: int
+) -> int:
+    """The seat whose unit strikes first in the fight of `sides` (see `initiative`)."""
+    spells = (has_initiative_spell(sides[0], terrain), has_initiative_spell(sides[1], terrain))
+    return initiative((fighters[0].attack, fighters[1].attack), spells, engager)
+
+
 def fight(
     rng: random.Random, fighters: tuple[Fighter, Fighter], first: int
 ) -> tuple[int | None, tuple[tuple[int, int], ...]]:
@@ -189,27 +199,39 @@ def fight(
     armor = (fighters[0].armor, fighters[1].armor)
     regen = (fighters[0].regen, fighters[1].regen)
     start = (fighters[0].hp, fighters[1].hp)
+    # One draw of a + d random bits per strike: the low a bits are the Attack dice, the rest the Defense's.
+    strikes = [
+        (
+            striker,
+            att[striker],
+            (1 << att[striker]) - 1,
+            att[striker] + dfn[1 - striker],
+            att[striker] - dfn[1 - striker] - armor[1 - striker],
+        )
+        for striker in (first, 1 - first)
+    ]
     hp = [start[0], start[1]]
-    order = (first, 1 - first)
     bits = rng.getrandbits
     trace: list[tuple[int, int]] = []
     for _ in range(TURNS):
-        for striker in order:
-            target = 1 - striker
-            a, d = att[striker], dfn[target]
-            wound = (a + bits(a).bit_count() if a > 0 else 0) - (d + bits(d).bit_count() if d > 0 else 0)
-            wound -= armor[target]
+        for striker, a, mask, dice, base in strikes:
+            if dice <= 0:
+                continue
+            drawn = bits(dice)
+            wound = base + (drawn & mask).bit_count() - (drawn >> a).bit_count()
             if wound > 0:
+                target = 1 - striker
                 hp[target] -= wound
                 if hp[target] <= 0:
                     hp[target] = 0
                     trace.append((hp[0], hp[1]))
                     return striker, tuple(trace)
-        for seat in (0, 1):
-            if regen[seat] > 0:
-                hp[seat] = min(start[seat], hp[seat] + regen[seat])
-            elif regen[seat] < 0:
-                hp[seat] = max(1, hp[seat] + regen[seat])
+        if regen[0] or regen[1]:
+            for seat in (0, 1):
+                if regen[seat] > 0:
+                    hp[seat] = min(start[seat], hp[seat] + regen[seat])
+                elif regen[seat] < 0:
+                    hp[seat] = max(1, hp[seat] + regen[seat])
         trace.append((hp[0], hp[1]))
     if hp[0] == hp[1]:
         return None, tuple(trace)

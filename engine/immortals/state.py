@@ -43,12 +43,12 @@ class Unit(BaseModel):
     armor: int = 0
     regen: int = 0
     family_bonus: bool = False  # its family's bonus is in the numbers above
-    used: bool = False
 
 
 class SpellCard(BaseModel):
     """A drawn spell, its effects copied from the catalog; `sid` ("s1-5") is hidden from the other seat
-    until it is cast."""
+    until it is cast. Which units fought and which spells were cast is read from the history (`fought`,
+    `cast`), the one record of it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -57,7 +57,6 @@ class SpellCard(BaseModel):
     effects: tuple[Effect, ...]
     terrain: str | None = None
     family: str | None = None
-    used: bool = False
 
 
 class Choose(BaseModel):
@@ -123,3 +122,23 @@ class ImmortalsState(GameState):
     finished: bool = False
     winner: int | None = None
     reason: Literal["ko", "vitality", "draw"] | None = None
+
+
+def fought(state: ImmortalsState, seat: int) -> frozenset[str]:
+    """The units of `seat` that have fought (instance ids)."""
+    return frozenset(r.fighters[seat].uid for r in state.history)
+
+
+def cast(state: ImmortalsState, seat: int) -> frozenset[str]:
+    """The spells of `seat` that have been cast (instance ids)."""
+    return frozenset(sid for r in state.history if (sid := r.fighters[seat].spell_sid) is not None)
+
+
+def units_left(state: ImmortalsState, seat: int) -> list[Unit]:
+    done = fought(state, seat)
+    return [u for u in state.units[seat] if u.uid not in done]
+
+
+def spells_left(state: ImmortalsState, seat: int) -> list[SpellCard]:
+    done = cast(state, seat)
+    return [s for s in state.spells[seat] if s.sid not in done]

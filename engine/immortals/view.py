@@ -8,7 +8,16 @@ pending choice. Nothing in another seat's view depends on a pending choice.
 
 from __future__ import annotations
 
-from engine.immortals.state import ROUNDS, Choose, FightRecord, ImmortalsState, SpellCard, Unit
+from engine.immortals.state import (
+    ROUNDS,
+    Choose,
+    FightRecord,
+    ImmortalsState,
+    SpellCard,
+    Unit,
+    cast,
+    spells_left,
+)
 from engine.protocol import GameView
 
 
@@ -18,8 +27,8 @@ class SpellView(GameView):
     used: bool
 
     @staticmethod
-    def of(spell: SpellCard) -> SpellView:
-        return SpellView(sid=spell.sid, spell_id=spell.spell_id, used=spell.used)
+    def of(spell: SpellCard, used: bool) -> SpellView:
+        return SpellView(sid=spell.sid, spell_id=spell.spell_id, used=used)
 
 
 class ImmortalsView(GameView):
@@ -29,6 +38,7 @@ class ImmortalsView(GameView):
     engager: int
     engage_totals: tuple[int, int]
     units: tuple[tuple[Unit, ...], tuple[Unit, ...]]
+    fought: tuple[tuple[str, ...], tuple[str, ...]]  # units that have fought, by seat, in fighting order
     spells_left: tuple[int, int]  # spells not cast yet, by seat
     vitality: tuple[int, int]
     round: int
@@ -61,10 +71,11 @@ def view_of(state: ImmortalsState, player: int, to_act: list[int]) -> ImmortalsV
         engager=state.engager,
         engage_totals=state.engage_totals,
         units=state.units,
-        spells_left=(
-            sum(1 for s in state.spells[0] if not s.used),
-            sum(1 for s in state.spells[1] if not s.used),
+        fought=(
+            tuple(r.fighters[0].uid for r in state.history),
+            tuple(r.fighters[1].uid for r in state.history),
         ),
+        spells_left=(len(spells_left(state, 0)), len(spells_left(state, 1))),
         vitality=state.vitality,
         round=state.round,
         rounds=ROUNDS,
@@ -74,7 +85,9 @@ def view_of(state: ImmortalsState, player: int, to_act: list[int]) -> ImmortalsV
         finished=state.finished,
         winner=state.winner,
         reason=None if state.reason is None else f"immortals.outcome.{state.reason}",
-        spells=tuple(SpellView.of(s) for s in state.spells[player]) if own else (),
+        spells=tuple(SpellView.of(s, s.sid in cast(state, player)) for s in state.spells[player])
+        if own
+        else (),
         choice=choice,
         choice_token=None if choice is None else choice_token(state, player),
     )

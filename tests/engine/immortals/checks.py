@@ -36,12 +36,20 @@ CHECKS = GameChecks(
         Scenario(
             "immortals",
             "duel",
-            seed=94,
+            seed=38,
             options={},
             policy=policy,
-            why="four fights decided on vitality, one of them drawn after 20 turns, with family bonuses,"
+            why="four fights decided on vitality, the last one drawn after 20 turns, with family bonuses,"
             " level-3+ card bonuses, favourite and malus terrains, and spells cast, some left without effect"
             " by their terrain or family condition",
+        ),
+        Scenario(
+            "immortals",
+            "draw",
+            seed=168,
+            options={},
+            policy=policy,
+            why="a drawn duel: equal vitality after four fights, one of them drawn",
         ),
         Scenario(
             "immortals",

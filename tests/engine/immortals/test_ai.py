@@ -2,8 +2,8 @@
 
 The issue asks for at least 65 % wins against a uniformly random player over at least 2,000 seeded duels.
 Here: 1,000 deals from `sample_setup` on the real catalog (seeds 0-999), each played from both seats
-(2,000 duels, so neither the deck nor the seat favours the AI); draws count as not won. Measured: 69.8 %
-(1,396 wins); one standard error of a 2,000-duel rate near 0.7 is 1.0 point, so the bound sits 4.8 standard
+(2,000 duels, so neither the deck nor the seat favours the AI); draws count as not won. Measured: 69.6 %
+(1,392 wins); one standard error of a 2,000-duel rate near 0.7 is 1.0 point, so the bound sits 4.6 standard
 errors below the measure: a regression of the AI shows, the noise alone does not fail it.
 """
 

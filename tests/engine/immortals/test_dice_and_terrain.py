@@ -10,7 +10,7 @@ import pytest
 
 from engine.immortals.catalog import Effect
 from engine.immortals.rules import Side, fighter, make_unit, roll, terrain_mod
-from tests.engine.immortals.helpers import ENGINE, catalog, options, setup, spell, unit
+from tests.engine.immortals.helpers import ENGINE, catalog, options, setup, spell, state, unit
 
 TRIALS = 20_000
 
@@ -49,11 +49,9 @@ def test_a_won_fight_on_the_favourite_terrain_deals_the_attack_without_the_terra
     """Through the engine: a unit on its terrain that wins takes its Attack (4), not 5, from the player."""
     strong = tuple(unit(f"u0-{i}", attack=4, defense=12, terrain="marais") for i in range(4))
     weak = tuple(unit(f"u1-{i}", attack=1, defense=1, terrain="foret") for i in range(4))
-    from tests.engine.immortals.helpers import state
-
     s = state(strong, weak, terrain="marais")
     s, _ = ENGINE.apply(s, 1, ENGINE.legal_actions(s, 1)[0])
-    s, events = ENGINE.apply(s, 0, ENGINE.legal_actions(s, 0)[0])
+    s, _ = ENGINE.apply(s, 0, ENGINE.legal_actions(s, 0)[0])
     record = s.history[0]
     assert record.fighters[0].attack == 5
     assert record.winner == 0
