@@ -123,8 +123,9 @@ def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing:
     unit = sides[seat].unit
     mod = terrain_mod(unit.terrain, terrain)
     plus = dict.fromkeys(STATS, 0)
-    for effect in _effects_on(seat, sides, terrain):
-        plus[effect.stat] += effect.value
+    if sides[0].spell is not None or sides[1].spell is not None:
+        for effect in _effects_on(seat, sides, terrain):
+            plus[effect.stat] += effect.value
     return Numbers(
         attack=max(0, unit.attack + mod + plus["attack"]),
         defense=max(0, unit.defense + mod + plus["defense"]),

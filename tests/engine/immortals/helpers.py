@@ -23,11 +23,11 @@ def catalog() -> ImmortalsCatalog:
 def unit(uid: str, attack: int = 3, defense: int = 3, terrain: str = "foret", **more: object) -> Unit:
     fields: dict[str, object] = {"card_id": uid.replace("-", "_"), "deck_index": 0, "family": "f", "level": 1}
     fields.update(more)
-    return Unit(uid=uid, terrain=terrain, attack=attack, defense=defense, **fields)  # type: ignore[arg-type]
+    return Unit(uid=uid, terrain=terrain, attack=attack, defense=defense, **fields)
 
 
 def spell(sid: str, *effects: Effect, **more: object) -> SpellCard:
-    return SpellCard(sid=sid, spell_id=f"spell_{sid.replace('-', '_')}", effects=effects, **more)  # type: ignore[arg-type]
+    return SpellCard(sid=sid, spell_id=f"spell_{sid.replace('-', '_')}", effects=effects, **more)
 
 
 def line_up(seat: int, attack: int = 3, defense: int = 3, terrain: str = "foret") -> tuple[Unit, ...]:
