@@ -1,8 +1,8 @@
-"""The arithmetic of a duel: D2 dice, a unit's numbers at its level, terrain, spells, and the 20-turn fight.
+"""The arithmetic of a duel: a unit's numbers at its level, terrain, spells, and the 20-turn fight of D2 dice.
 
 Every function is pure; chance comes from the `random.Random` passed in. The fight loop is written for
 speed (a duel is four of them, each up to 40 strikes and 80 dice rolls): plain integers and one
-`getrandbits` per roll (a roll of n D2 is n plus the number of set bits of n random bits).
+`getrandbits` per strike (a roll of n D2 is n plus the number of set bits of n random bits).
 """
 
 from __future__ import annotations
@@ -21,15 +21,6 @@ from engine.immortals.catalog import (
     ImmortalsCatalog,
 )
 from engine.immortals.state import TURNS, UNIT_HP, Fighter, SpellCard, Unit
-
-
-def roll(rng: random.Random, dice: int) -> int:
-    """The sum of `dice` two-sided dice (each 1 or 2): from `dice` to 2 x `dice`; 0 dice roll 0.
-
-    `fight` inlines the same law: n plus the set bits of n random bits."""
-    if dice <= 0:
-        return 0
-    return dice + rng.getrandbits(dice).bit_count()
 
 
 def level_of(xp: int, level_xp: Sequence[int]) -> int:
@@ -200,7 +191,9 @@ def fight(
     armor = (fighters[0].armor, fighters[1].armor)
     regen = (fighters[0].regen, fighters[1].regen)
     start = (fighters[0].hp, fighters[1].hp)
-    # One draw of a + d random bits per strike: the low a bits are the Attack dice, the rest the Defense's.
+    # Dice: n two-sided dice (1 or 2 each) roll n plus the set bits of n random bits, from n to 2n with
+    # the binomial odds. One draw of a + d bits per strike: the low a bits are the Attack dice, the rest
+    # the Defense dice.
     strikes = [
         (
             striker,

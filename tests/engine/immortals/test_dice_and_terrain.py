@@ -9,30 +9,71 @@ from collections import Counter
 import pytest
 
 from engine.immortals.catalog import Effect
-from engine.immortals.rules import Side, fighter, make_unit, roll, terrain_mod
+from engine.immortals.rules import Side, fight, fighter, make_unit, terrain_mod
 from tests.engine.immortals.helpers import ENGINE, catalog, options, setup, spell, state, unit
+from tests.engine.immortals.helpers import fighter as stats
 
-TRIALS = 20_000
-
-
-@pytest.mark.parametrize(("dice", "low", "high"), [(1, 1, 2), (2, 2, 4), (4, 4, 8), (7, 7, 14)])
-def test_a_roll_of_n_d2_spans_n_to_2n_with_the_binomial_odds(dice: int, low: int, high: int) -> None:
-    """The rulebook's example: 2 Attack rolls 2 to 4, 4 Defense rolls 4 to 8. Each total must appear with
-    the probability C(n, k) / 2^n; tolerance 5 standard errors of a frequency over 20,000 rolls
-    (at most 0.018), so a wrong law (uniform, or 1 to 2n) fails by far more."""
-    rng = random.Random(dice)
-    counts = Counter(roll(rng, dice) for _ in range(TRIALS))
-    assert min(counts) == low
-    assert max(counts) == high
-    for k in range(dice + 1):
-        expected = math.comb(dice, k) / 2**dice
-        tolerance = 5 * math.sqrt(expected * (1 - expected) / TRIALS)
-        assert abs(counts[low + k] / TRIALS - expected) <= tolerance, (dice, low + k)
+FIGHTS = 1000  # x 20 strikes each = 20,000 rolls per law
 
 
-def test_no_dice_roll_zero() -> None:
-    assert roll(random.Random(1), 0) == 0
-    assert roll(random.Random(1), -2) == 0
+def wounds(attack: int, defense: int) -> Counter[int]:
+    """Seat 0's wounds over 1,000 whole fights (20 strikes each) against a unit that never strikes back
+    and cannot die (10,000 HP): one wound per turn, read from the HP after each turn."""
+    counts: Counter[int] = Counter()
+    target = stats(0, defense, hp=10_000)
+    for seed in range(FIGHTS):
+        _, trace = fight(random.Random(seed), (stats(attack, 0), target), first=0)
+        before = 10_000
+        for _, hp in trace:
+            counts[before - hp] += 1
+            before = hp
+    return counts
+
+
+def binomial(n: int) -> dict[int, float]:
+    return {n + k: math.comb(n, k) / 2**n for k in range(n + 1)}
+
+
+def expected_wounds(attack: int, defense: int) -> dict[int, float]:
+    law: dict[int, float] = Counter()
+    for a, pa in binomial(attack).items():
+        for d, pd in binomial(defense).items():
+            law[max(0, a - d)] += pa * pd
+    return law
+
+
+def close(counts: Counter[int], law: dict[int, float]) -> None:
+    """Each value's frequency within 5 standard errors of its probability over 20,000 rolls (at most
+    0.018): a wrong law (uniform dice, 0 to 2 per die) misses by far more."""
+    total = sum(counts.values())
+    assert set(counts) <= {v for v, p in law.items() if p > 0}
+    for value, p in law.items():
+        assert abs(counts[value] / total - p) <= 5 * math.sqrt(p * (1 - p) / total) + 1e-9, (value, p)
+
+
+def test_two_attack_dice_roll_two_to_four() -> None:
+    """The rulebook's example: against no defense, 2 Attack wounds 2, 3 or 4 (1/4, 1/2, 1/4)."""
+    counts = wounds(2, 0)
+    assert (min(counts), max(counts)) == (2, 4)
+    close(counts, binomial(2))
+
+
+def test_four_defense_dice_roll_four_to_eight() -> None:
+    """8 Attack (8 to 16) against 4 Defense (4 to 8): wounds 0 to 12 with the law of their difference;
+    12 needs a Defense roll of 4, and no wound below 0 is taken."""
+    counts = wounds(8, 4)
+    assert (min(counts), max(counts)) == (0, 12)
+    close(counts, expected_wounds(8, 4))
+
+
+def test_seven_attack_dice_roll_seven_to_fourteen() -> None:
+    counts = wounds(7, 0)
+    assert (min(counts), max(counts)) == (7, 14)
+    close(counts, binomial(7))
+
+
+def test_no_attack_dice_never_wound() -> None:
+    assert wounds(0, 0) == Counter({0: FIGHTS * 20})
 
 
 def test_the_favourite_terrain_gives_one_attack_and_one_defense_but_no_damage() -> None:
