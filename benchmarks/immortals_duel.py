@@ -25,17 +25,12 @@ import time
 
 from engine.immortals import ENGINE, Choose, ImmortalsCatalog, ImmortalsState
 from engine.immortals.ai import choose
-from engine.immortals.rules import fight
-from engine.immortals.state import ROUNDS, TURNS, Fighter
+from engine.immortals.rules import Numbers, fight
+from engine.immortals.state import ROUNDS, TURNS
 from services.platform.catalogs import DATA_DIR, load_catalog
 
-FULL_LENGTH = Fighter(
-    uid="u",
-    card_id="c",
-    spell=None,
-    spell_sid=None,
-    spell_acted=False,
-    terrain_mod=0,
+# A unit that rarely wounds its twin (4 Attack against 8 Defense) and has 60 HP: every fight lasts 20 turns.
+FULL_LENGTH = Numbers(
     attack=4,
     defense=8,
     hp=60,
@@ -43,6 +38,9 @@ FULL_LENGTH = Fighter(
     regen=0,
     power=4,
     healed=0,
+    terrain_mod=0,
+    spell_acted=False,
+    initiative_spell=False,
 )
 
 

@@ -96,9 +96,7 @@ def round_value(
     total = 0.0
     for foe in foes:
         theirs = numbers(1 - seat, _sides(seat, Side(unit, spell), Side(foe, None)), state.terrain, 0)
-        attacks = (mine.attack, theirs.attack) if seat == 0 else (theirs.attack, mine.attack)
-        spells = (mine.initiative_spell, False) if seat == 0 else (False, mine.initiative_spell)
-        first = initiative(attacks, spells, state.engager)
+        first = initiative((mine, theirs) if seat == 0 else (theirs, mine), state.engager)
         win, lose = win_chance(mine, theirs, first == seat)
         total += win * mine.power - lose * theirs.power + mine.healed
     return total / len(foes)

@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from engine.errors import DomainError, IllegalAction, InvalidAction
 from engine.immortals.catalog import TERRAINS, ImmortalsCatalog
@@ -29,10 +29,11 @@ from engine.immortals.rules import (
     active_families,
     engage_order,
     fight,
-    fighter,
-    first_striker,
+    fighter_fields,
+    initiative,
     level_of,
-    make_unit,
+    numbers,
+    unit_fields,
 )
 from engine.immortals.sample import sample_player
 from engine.immortals.state import (
@@ -63,6 +64,10 @@ class ImmortalsSetupError(DomainError):
     the generic bad-input one."""
 
     key = "error.bad_input"
+
+
+_UNITS = TypeAdapter(tuple[Unit, ...])
+_SPELLS = TypeAdapter(tuple[SpellCard, ...])
 
 
 class _Extra(BaseModel):
@@ -106,22 +111,31 @@ def _draw_side(
     families = active_families(deck, catalog)
     cards_by_id = catalog.cards_by_id()
     seat = player.seat
-    units = []
-    for n, index in enumerate(rng.sample(range(len(deck)), UNITS_DRAWN)):
-        card = cards_by_id[deck[index]]
-        units.append(make_unit(card, levels[index], catalog, card.family in families, f"u{seat}-{n}", index))
-    drawn = [known[spell_id] for spell_id in rng.sample(extra.spells, min(SPELLS_DRAWN, len(extra.spells)))]
-    cards = tuple(
-        SpellCard(
-            sid=f"s{seat}-{n}",
-            spell_id=s.id,
-            effects=s.effects,
-            terrain=s.terrain,
-            family=s.family,
+    picked = rng.sample(range(len(deck)), UNITS_DRAWN)
+    units = [
+        unit_fields(
+            cards_by_id[deck[i]],
+            levels[i],
+            catalog,
+            cards_by_id[deck[i]].family in families,
+            f"u{seat}-{n}",
+            i,
         )
+        for n, i in enumerate(picked)
+    ]
+    drawn = [known[spell_id] for spell_id in rng.sample(extra.spells, min(SPELLS_DRAWN, len(extra.spells)))]
+    spells = [
+        {
+            "sid": f"s{seat}-{n}",
+            "spell_id": s.id,
+            "effects": s.effects,
+            "terrain": s.terrain,
+            "family": s.family,
+        }
         for n, s in enumerate(drawn)
-    )
-    return tuple(units), cards
+    ]
+    # One validation call each: a duel's start builds 8 units and up to 16 spells.
+    return _UNITS.validate_python(units), _SPELLS.validate_python(spells)
 
 
 class ImmortalsEngine:
@@ -177,13 +191,13 @@ class ImmortalsEngine:
             return False
         if state.pending[player] is not None:
             return False
-        if not any(u.uid == action.unit for u in state.units[player]) or action.unit in fought(state, player):
+        mine = any(u.uid == action.unit for u in state.units[player])
+        if not mine or action.unit in fought(state, player):
             return False
-        if action.spell is None:
+        spell = action.spell
+        if spell is None:
             return True
-        return any(s.sid == action.spell for s in state.spells[player]) and action.spell not in cast(
-            state, player
-        )
+        return any(s.sid == spell for s in state.spells[player]) and spell not in cast(state, player)
 
     def apply(
         self, state: ImmortalsState, player: int, action: ImmortalsAction
@@ -227,25 +241,27 @@ class ImmortalsEngine:
         pair = (sides[0], sides[1])
         missing = (START_VITALITY - state.vitality[0], START_VITALITY - state.vitality[1])
         fighters = (
-            fighter(0, pair, state.terrain, missing[0]),
-            fighter(1, pair, state.terrain, missing[1]),
+            numbers(0, pair, state.terrain, missing[0]),
+            numbers(1, pair, state.terrain, missing[1]),
         )
         vitality = [state.vitality[0] + fighters[0].healed, state.vitality[1] + fighters[1].healed]
-        first = first_striker(fighters, pair, state.terrain, state.engager)
+        first = initiative(fighters, state.engager)
         rng, rng_state = state.rng.advance()
         winner, trace = fight(rng, fighters, first)
         damage = 0
         if winner is not None:
             damage = min(vitality[1 - winner], fighters[winner].power)
             vitality[1 - winner] -= damage
-        record = FightRecord(
-            round=state.round,
-            fighters=fighters,
-            initiative=first,
-            trace=trace,
-            winner=winner,
-            damage=damage,
-            vitality=(vitality[0], vitality[1]),
+        record = FightRecord.model_validate(
+            {
+                "round": state.round,
+                "fighters": (fighter_fields(pair[0], fighters[0]), fighter_fields(pair[1], fighters[1])),
+                "initiative": first,
+                "trace": trace,
+                "winner": winner,
+                "damage": damage,
+                "vitality": (vitality[0], vitality[1]),
+            }
         )
         update: dict[str, Any] = {
             "vitality": record.vitality,

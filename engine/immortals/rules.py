@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.immortals.catalog import (
     MALUS_TERRAIN,
@@ -20,7 +20,7 @@ from engine.immortals.catalog import (
     ImmortalsCard,
     ImmortalsCatalog,
 )
-from engine.immortals.state import TURNS, UNIT_HP, Fighter, SpellCard, Unit
+from engine.immortals.state import TURNS, UNIT_HP, SpellCard, Unit
 
 
 def level_of(xp: int, level_xp: Sequence[int]) -> int:
@@ -41,11 +41,12 @@ def active_families(deck: Sequence[str], catalog: ImmortalsCatalog) -> frozenset
     return frozenset(family for family, n in counts.items() if n >= 2)
 
 
-def make_unit(
+def unit_fields(
     card: ImmortalsCard, level: int, catalog: ImmortalsCatalog, family_active: bool, uid: str, deck_index: int
-) -> Unit:
+) -> dict[str, Any]:
     """A unit's numbers at `level`: the card's Attack and Defense, its own bonuses of that level or below,
-    and its family's bonus when the deck activates it."""
+    and its family's bonus when the deck activates it (the fields of a `Unit`, validated by the caller:
+    `new_game` validates its eight units in one call)."""
     stats = {"attack": card.attack[level - 1], "defense": card.defense[level - 1], "damage": 0, "hp": UNIT_HP}
     stats.update(armor=0, regen=0)
     bonuses = [(b.stat, b.value) for b in card.bonuses if b.level <= level]
@@ -54,16 +55,16 @@ def make_unit(
         bonuses.append((family.bonus.stat, family.bonus.value))
     for stat, value in bonuses:
         stats[stat] += value
-    return Unit(
-        uid=uid,
-        card_id=card.id,
-        deck_index=deck_index,
-        family=card.family,
-        terrain=card.terrain,
-        level=level,
-        family_bonus=family_active,
+    return {
+        "uid": uid,
+        "card_id": card.id,
+        "deck_index": deck_index,
+        "family": card.family,
+        "terrain": card.terrain,
+        "level": level,
+        "family_bonus": family_active,
         **stats,
-    )
+    }
 
 
 def spell_acts(spell: SpellCard | None, unit: Unit, terrain: str) -> bool:
@@ -131,53 +132,40 @@ def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing:
     )
 
 
-def fighter(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing: int) -> Fighter:
-    """`seat`'s side of a fight record (see `numbers`)."""
-    unit, spell = sides[seat].unit, sides[seat].spell
-    n = numbers(seat, sides, terrain, vitality_missing)
-    return Fighter(
-        uid=unit.uid,
-        card_id=unit.card_id,
-        spell=None if spell is None else spell.spell_id,
-        spell_sid=None if spell is None else spell.sid,
-        spell_acted=n.spell_acted,
-        terrain_mod=n.terrain_mod,
-        attack=n.attack,
-        defense=n.defense,
-        hp=n.hp,
-        armor=n.armor,
-        regen=n.regen,
-        power=n.power,
-        healed=n.healed,
-    )
+def fighter_fields(side: Side, n: Numbers) -> dict[str, Any]:
+    """A side of a fight record, as the fields of a `Fighter`: the engine validates both sides with their
+    record in one call."""
+    spell = side.spell
+    return {
+        "uid": side.unit.uid,
+        "card_id": side.unit.card_id,
+        "spell": None if spell is None else spell.spell_id,
+        "spell_sid": None if spell is None else spell.sid,
+        "spell_acted": n.spell_acted,
+        "terrain_mod": n.terrain_mod,
+        "attack": n.attack,
+        "defense": n.defense,
+        "hp": n.hp,
+        "armor": n.armor,
+        "regen": n.regen,
+        "power": n.power,
+        "healed": n.healed,
+    }
 
 
-def has_initiative_spell(side: Side, terrain: str) -> bool:
-    """Whether `side` cast a spell that acts and gives the initiative."""
-    if side.spell is None or not spell_acts(side.spell, side.unit, terrain):
-        return False
-    return any(e.stat == "initiative" for e in side.spell.effects)
-
-
-def initiative(attacks: tuple[int, int], spells: tuple[bool, bool], engager: int) -> int:
-    """The higher fight Attack strikes first; a lone initiative spell overrides; ties go to the engager."""
+def initiative(fighters: tuple[Numbers, Numbers], engager: int) -> int:
+    """The seat striking first: the higher fight Attack; a lone initiative spell overrides it (both: the
+    usual rule); equal Attacks: the engaging player's unit."""
+    spells = (fighters[0].initiative_spell, fighters[1].initiative_spell)
     if spells[0] != spells[1]:
         return 0 if spells[0] else 1
-    if attacks[0] != attacks[1]:
-        return 0 if attacks[0] > attacks[1] else 1
+    if fighters[0].attack != fighters[1].attack:
+        return 0 if fighters[0].attack > fighters[1].attack else 1
     return engager
 
 
-def first_striker(
-    fighters: tuple[Fighter, Fighter], sides: tuple[Side, Side], terrain: str, engager: int
-) -> int:
-    """The seat whose unit strikes first in the fight of `sides` (see `initiative`)."""
-    spells = (has_initiative_spell(sides[0], terrain), has_initiative_spell(sides[1], terrain))
-    return initiative((fighters[0].attack, fighters[1].attack), spells, engager)
-
-
 def fight(
-    rng: random.Random, fighters: tuple[Fighter, Fighter], first: int
+    rng: random.Random, fighters: tuple[Numbers, Numbers], first: int
 ) -> tuple[int | None, tuple[tuple[int, int], ...]]:
     """Up to 20 turns; in each, the unit with the initiative strikes, then the other strikes back.
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from engine.immortals.catalog import Effect, ImmortalsCatalog
 from engine.immortals.engine import ImmortalsEngine
+from engine.immortals.rules import Numbers
 from engine.immortals.state import Fighter, ImmortalsState, SpellCard, Unit
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from engine.rng import RngState
@@ -56,22 +57,26 @@ def state(
     return s.model_copy(update=update) if update else s
 
 
-def fighter(
-    attack: int, defense: int, hp: int = 20, armor: int = 0, regen: int = 0, power: int = 0
-) -> Fighter:
+def stats(attack: int, defense: int, hp: int = 20, armor: int = 0, regen: int = 0) -> Numbers:
+    """A unit's numbers for `rules.fight`."""
+    return Numbers(attack, defense, hp, armor, regen, attack, 0, 0, False, False)
+
+
+def record_side(uid: str) -> Fighter:
+    """One side of a fight record (for tests that only read who fought)."""
     return Fighter(
-        uid="x",
+        uid=uid,
         card_id="x",
         spell=None,
         spell_sid=None,
         spell_acted=False,
         terrain_mod=0,
-        attack=attack,
-        defense=defense,
-        hp=hp,
-        armor=armor,
-        regen=regen,
-        power=power or attack,
+        attack=3,
+        defense=3,
+        hp=20,
+        armor=0,
+        regen=0,
+        power=3,
         healed=0,
     )
 

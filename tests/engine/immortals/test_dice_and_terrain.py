@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 
 from engine.immortals.catalog import Effect
-from engine.immortals.rules import Side, fight, fighter, make_unit, terrain_mod
-from tests.engine.immortals.helpers import ENGINE, catalog, options, setup, spell, state, unit
-from tests.engine.immortals.helpers import fighter as stats
+from engine.immortals.rules import Side, fight, numbers, terrain_mod, unit_fields
+from engine.immortals.state import Unit
+from tests.engine.immortals.helpers import ENGINE, catalog, options, setup, spell, state, stats, unit
 
 FIGHTS = 1000  # x 20 strikes each = 20,000 rolls per law
 
@@ -35,10 +35,10 @@ def binomial(n: int) -> dict[int, float]:
 
 
 def expected_wounds(attack: int, defense: int) -> dict[int, float]:
-    law: dict[int, float] = Counter()
+    law: dict[int, float] = {}
     for a, pa in binomial(attack).items():
         for d, pd in binomial(defense).items():
-            law[max(0, a - d)] += pa * pd
+            law[max(0, a - d)] = law.get(max(0, a - d), 0.0) + pa * pd
     return law
 
 
@@ -79,8 +79,8 @@ def test_no_attack_dice_never_wound() -> None:
 def test_the_favourite_terrain_gives_one_attack_and_one_defense_but_no_damage() -> None:
     u = unit("u0-0", attack=4, defense=3, terrain="foret")
     foe = unit("u1-0", attack=4, defense=3, terrain="plaine")
-    on_home = fighter(0, (Side(u, None), Side(foe, None)), "foret", 0)
-    elsewhere = fighter(0, (Side(u, None), Side(foe, None)), "plaine", 0)
+    on_home = numbers(0, (Side(u, None), Side(foe, None)), "foret", 0)
+    elsewhere = numbers(0, (Side(u, None), Side(foe, None)), "plaine", 0)
     assert (on_home.terrain_mod, on_home.attack, on_home.defense) == (1, 5, 4)
     assert (elsewhere.terrain_mod, elsewhere.attack, elsewhere.defense) == (0, 4, 3)
     assert on_home.power == elsewhere.power == 4
@@ -107,7 +107,7 @@ def test_a_won_fight_on_the_favourite_terrain_deals_the_attack_without_the_terra
 def test_each_malus_pair_of_the_rulebook(favourite: str, malus: str) -> None:
     assert terrain_mod(favourite, malus) == -1
     u = unit("u0-0", attack=4, defense=3, terrain=favourite)
-    f = fighter(0, (Side(u, None), Side(unit("u1-0"), None)), malus, 0)
+    f = numbers(0, (Side(u, None), Side(unit("u1-0"), None)), malus, 0)
     assert (f.attack, f.defense, f.power) == (3, 2, 4)
     others = [t for t in ("foret", "desert", "plaine", "marais") if t not in (favourite, malus)]
     assert [terrain_mod(favourite, t) for t in others] == [0, 0]
@@ -155,7 +155,7 @@ def test_card_bonuses_start_at_level_three() -> None:
     card = cat.card("imp")
     assert card is not None
     assert [(b.level, b.stat, b.value) for b in card.bonuses] == [(3, "attack", 1), (5, "attack", 1)]
-    by_level = [make_unit(card, level, cat, False, "u0-0", 0) for level in range(1, 6)]
+    by_level = [Unit(**unit_fields(card, level, cat, False, "u0-0", 0)) for level in range(1, 6)]
     bonus = [0, 0, 1, 1, 2]
     assert [u.attack for u in by_level] == [a + b for a, b in zip(card.attack, bonus, strict=True)]
     assert [u.defense for u in by_level] == list(card.defense)
@@ -164,7 +164,7 @@ def test_card_bonuses_start_at_level_three() -> None:
 def test_a_spell_with_a_failed_condition_does_nothing() -> None:
     wrath = spell("s0-0", Effect(stat="attack", value=4), terrain="foret")
     u, foe = unit("u0-0", terrain="desert"), unit("u1-0", terrain="desert")
-    on_plain = fighter(0, (Side(u, wrath), Side(foe, None)), "plaine", 0)
-    in_forest = fighter(0, (Side(u, wrath), Side(foe, None)), "foret", 0)
+    on_plain = numbers(0, (Side(u, wrath), Side(foe, None)), "plaine", 0)
+    in_forest = numbers(0, (Side(u, wrath), Side(foe, None)), "foret", 0)
     assert (on_plain.spell_acted, on_plain.attack) == (False, 3)
     assert (in_forest.spell_acted, in_forest.attack) == (True, 3 - 1 + 4)

@@ -5,23 +5,22 @@ from __future__ import annotations
 import random
 
 from engine.immortals.catalog import Effect
-from engine.immortals.rules import Side, fight, fighter, first_striker
+from engine.immortals.rules import Side, fight, initiative, numbers
 from engine.immortals.state import START_VITALITY, TURNS
-from tests.engine.immortals.helpers import ENGINE, line_up, spell, state, unit
-from tests.engine.immortals.helpers import fighter as stats
+from tests.engine.immortals.helpers import ENGINE, line_up, spell, state, stats, unit
 
 
 def test_the_higher_attack_strikes_first() -> None:
     sides = (Side(unit("u0-0", attack=3), None), Side(unit("u1-0", attack=5), None))
-    fighters = (fighter(0, sides, "plaine", 0), fighter(1, sides, "plaine", 0))
-    assert first_striker(fighters, sides, "plaine", engager=0) == 1
+    fighters = (numbers(0, sides, "plaine", 0), numbers(1, sides, "plaine", 0))
+    assert initiative(fighters, engager=0) == 1
 
 
 def test_equal_attacks_give_the_initiative_to_the_engager() -> None:
     sides = (Side(unit("u0-0", attack=4), None), Side(unit("u1-0", attack=4), None))
-    fighters = (fighter(0, sides, "plaine", 0), fighter(1, sides, "plaine", 0))
-    assert first_striker(fighters, sides, "plaine", engager=0) == 0
-    assert first_striker(fighters, sides, "plaine", engager=1) == 1
+    fighters = (numbers(0, sides, "plaine", 0), numbers(1, sides, "plaine", 0))
+    assert initiative(fighters, engager=0) == 0
+    assert initiative(fighters, engager=1) == 1
 
 
 def test_the_initiative_compares_attacks_with_terrain_and_spells() -> None:
@@ -30,20 +29,23 @@ def test_the_initiative_compares_attacks_with_terrain_and_spells() -> None:
         Side(unit("u0-0", attack=3, terrain="plaine"), spell("s0-0", Effect(stat="attack", value=1))),
         Side(unit("u1-0", attack=4, terrain="foret"), None),
     )
-    fighters = (fighter(0, sides, "plaine", 0), fighter(1, sides, "plaine", 0))
-    assert first_striker(fighters, sides, "plaine", engager=1) == 0
+    fighters = (numbers(0, sides, "plaine", 0), numbers(1, sides, "plaine", 0))
+    assert initiative(fighters, engager=1) == 0
 
 
 def test_a_lone_initiative_spell_strikes_first_whatever_the_attacks() -> None:
     swift = spell("s0-0", Effect(stat="initiative", value=1))
     sides = (Side(unit("u0-0", attack=1), swift), Side(unit("u1-0", attack=9), None))
-    fighters = (fighter(0, sides, "plaine", 0), fighter(1, sides, "plaine", 0))
-    assert first_striker(fighters, sides, "plaine", engager=1) == 0
+    fighters = (numbers(0, sides, "plaine", 0), numbers(1, sides, "plaine", 0))
+    assert initiative(fighters, engager=1) == 0
     both = (
         Side(sides[0].unit, swift),
         Side(sides[1].unit, spell("s1-0", Effect(stat="initiative", value=1))),
     )
-    assert first_striker(fighters, both, "plaine", engager=0) == 1  # both cast: the usual rule
+    assert (
+        initiative((numbers(0, both, "plaine", 0), numbers(1, both, "plaine", 0)), engager=0)
+        == 1  # both: the usual rule
+    )  # both cast: the usual rule
 
 
 def test_the_first_striker_can_kill_before_the_counter_strike() -> None:
@@ -116,8 +118,8 @@ def test_a_spell_changes_the_fight_and_the_damage() -> None:
     pact = spell("s0-0", Effect(stat="attack", value=3), Effect(stat="damage", value=2))
     curse = spell("s0-1", Effect(stat="attack", value=-2, target="foe"))
     u, foe = unit("u0-0", attack=4), unit("u1-0", attack=5)
-    with_pact = fighter(0, (Side(u, pact), Side(foe, None)), "plaine", 0)
-    cursed = fighter(1, (Side(u, curse), Side(foe, None)), "plaine", 0)
+    with_pact = numbers(0, (Side(u, pact), Side(foe, None)), "plaine", 0)
+    cursed = numbers(1, (Side(u, curse), Side(foe, None)), "plaine", 0)
     assert (with_pact.attack, with_pact.power) == (7, 9)
     assert (cursed.attack, cursed.power) == (3, 3)
 

@@ -20,7 +20,7 @@ from engine.immortals.progress import (
     starter_spells,
 )
 from engine.immortals.state import START_VITALITY, FightRecord, ImmortalsState
-from tests.engine.immortals.helpers import catalog, fighter, state, unit
+from tests.engine.immortals.helpers import catalog, record_side, state, unit
 
 
 def finished(
@@ -41,8 +41,8 @@ def finished(
         FightRecord(
             round=i + 1,
             fighters=(
-                fighter(3, 3).model_copy(update={"uid": f"u0-{i}"}),
-                fighter(3, 3).model_copy(update={"uid": f"u1-{i}"}),
+                record_side(f"u0-{i}"),
+                record_side(f"u1-{i}"),
             ),
             initiative=0,
             trace=((20, 20),),
