@@ -8,10 +8,15 @@ skip are the ranked battles' (cogs/hoss/battle.py); only its « Abandonner » bu
 | custom_id | what |
 |---|---|
 | `hoss:aquit:<owner>:<battle>` | abandon the Arena battle: it counts as a loss (battle message) |
+
+`/hoss arena verify week:<a day of the week>` recomputes a closed season's opponent draws from its
+revealed seed (engine/hoss/arena_draws.py) and attaches the record, which `scripts/verify_raffle.py`
+checks without the bot.
 """
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
@@ -20,7 +25,8 @@ from discord import app_commands
 from cogs.hoss.battle import show_battle
 from cogs.hoss.decks import problem_text
 from cogs.hoss.lookup import hoss_of
-from cogs.shared.components import check_owner
+from cogs.hoss.raffle import parse_day
+from cogs.shared.components import check_owner, reply
 from cogs.shared.mixins import CommandsMixin, send
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_int
@@ -30,8 +36,9 @@ from discord_app.errors import listing
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import text
 from discord_app.translator import desc
-from engine.hoss import SHOWN_FROM
+from engine.hoss import SHOWN_FROM, format_season
 from services.hoss.arena import Entry, Registration, Standings
+from services.hoss.arena_verify import ArenaVerification
 from services.platform.messages import Embed, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
@@ -79,6 +86,17 @@ def standings_spec(standings: Standings, me: int, locale: str) -> MessageSpec:
         lines = [standing_line(entry, me, locale) for entry in standings.around]
         body = Text.lines(lines)
     return MessageSpec(embeds=(Embed(title=Text("hoss.arena.standings.title"), description=body),))
+
+
+def verification_reply(result: ArenaVerification) -> tuple[MessageSpec, discord.File]:
+    record, season = result.record, result.season.isoformat()
+    spec = MessageSpec(
+        content=Text(
+            f"hoss.arena.verify.{result.verdict.reason}", {"season": season, "attacks": len(record.attacks)}
+        )
+    )
+    body = format_season(record, comments=[f"HOSS Arena, server {result.guild_id}, week of {season}"])
+    return spec, discord.File(io.BytesIO(body.encode()), filename=f"arene-{season}.txt")
 
 
 class AbandonButton(PersistentButton, template=r"hoss:aquit:(?P<owner>\d+):(?P<battle>\d+)"):
@@ -140,6 +158,20 @@ class ArenaCommands(CommandsMixin):
         )
         spec = MessageSpec(content=Text("hoss.arena.cancelled", {"attack": attack, "defence": defence}))
         await send(interaction, spec, locale)
+
+    @arena.command(name="verify", description=desc("cmd.hoss.arena.verify.description"))
+    @app_commands.describe(week=desc("cmd.hoss.arena.verify.opt.week.description"))
+    @app_commands.guild_only()
+    async def arena_verify(
+        self, interaction: discord.Interaction[Any], week: app_commands.Range[str, 1, 20]
+    ) -> None:
+        """A closed season's opponent draws recomputed, with the record to check them anywhere."""
+        locale = await locale_of(interaction)
+        result = await hoss_of(interaction).arena.verify(
+            guild_of(interaction), parse_day(week, "hoss.arena.error.week")
+        )
+        spec, file = verification_reply(result)
+        await interaction.response.send_message(**reply(spec, locale, None), file=file, ephemeral=True)
 
     @arena.command(name="standings", description=desc("cmd.hoss.arena.standings.description"))
     @app_commands.guild_only()

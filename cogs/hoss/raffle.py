@@ -44,14 +44,14 @@ def guild_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-def parse_day(raw: str) -> date:
+def parse_day(raw: str, error: str = "hoss.raffle.error.day") -> date:
     value = raw.strip()
     try:
         if DAY_FORMAT.match(value):
             return date.fromisoformat(value)
     except ValueError:
         pass
-    raise BadInput("hoss.raffle.error.day")
+    raise BadInput(error)
 
 
 def window_spec(window: RaffleWindow, locale: str) -> MessageSpec:

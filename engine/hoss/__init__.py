@@ -34,6 +34,14 @@ from engine.hoss.arena import (
     settle,
     shared_copies,
 )
+from engine.hoss.arena_draws import (
+    DrawnAttack,
+    SeasonRecord,
+    drawn_opponent,
+    format_season,
+    parse_season,
+    verify_season,
+)
 from engine.hoss.battle import Battle, Record
 from engine.hoss.bonus import buff_strength_bp, copy_bonus_pm
 from engine.hoss.boosters import CARDS_PER_BOOSTER, TIERS, BoosterPool, draw_booster
@@ -138,6 +146,7 @@ __all__ = [
     "BuffCard",
     "ChoosePath",
     "CreatureCard",
+    "DrawnAttack",
     "FusionCopy",
     "FusionNeedsConfirmation",
     "FusionPlan",
@@ -156,6 +165,7 @@ __all__ = [
     "RaffleSplit",
     "Rarity",
     "Record",
+    "SeasonRecord",
     "Selling",
     "Settlement",
     "Standing",
@@ -166,9 +176,11 @@ __all__ = [
     "card_spec",
     "copy_bonus_pm",
     "draw_booster",
+    "drawn_opponent",
     "empty_selection_reason",
     "fighter_stats",
     "floor_refusals",
+    "format_season",
     "from_state",
     "fusable",
     "fusion_selection",
@@ -181,6 +193,7 @@ __all__ = [
     "odds_table",
     "opponent_setup",
     "opponents",
+    "parse_season",
     "parse_setup",
     "plan_fusion",
     "playable_ranks",
@@ -195,4 +208,5 @@ __all__ = [
     "strong_policy",
     "to_state",
     "unlocked_tiers",
+    "verify_season",
 ]

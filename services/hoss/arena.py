@@ -33,6 +33,7 @@ from engine.hoss import (
     HossCatalog,
     Settlement,
     Standing,
+    drawn_opponent,
     highest_unlocked_rank,
     incomplete_lines,
     opponents,
@@ -43,6 +44,7 @@ from engine.hoss import (
 from services.hoss import arena_battles, arena_results, battle_edits, battles
 from services.hoss.arena_posts import post_ranking, post_results
 from services.hoss.arena_results import AttackSettled as AttackSettled
+from services.hoss.arena_verify import ArenaVerification, verification
 from services.hoss.battles import BattleResult
 from services.hoss.decks import DeckService, DeckView
 from services.hoss.gold import GOLD
@@ -96,12 +98,6 @@ def registered_cards(deck: dict[str, Any], catalog: HossCatalog) -> tuple[list[s
         assert isinstance(card, CreatureCard), card
         lines.append(card.line)
     return lines, [str(buff["card"]) for buff in deck["buffs"]]
-
-
-def attack_label(attacker: int, number: int) -> str:
-    """The label of an attack's draw (engine/fair_draw.py `uniform`): with the revealed season seed and
-    the attack's recorded candidates, anyone recomputes whom it drew."""
-    return f"arena:{attacker}:{number}"
 
 
 @dataclass(frozen=True)
@@ -384,7 +380,7 @@ class ArenaService:
                 (guild_id, season, attacker),
             ).fetchone()[0]
         )
-        defender = candidates[fair_draw.uniform(str(seed), attack_label(attacker, number), len(candidates))]
+        defender = drawn_opponent(str(seed), attacker, number, candidates)
         attack_id = conn.execute(
             "INSERT INTO hoss_arena_attacks (guild_id, season, attacker_id, defender_id, number, candidates,"
             " drawn_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -541,6 +537,11 @@ class ArenaService:
         if closed != 1:
             raise RuntimeError(f"arena season {guild_id}/{season} closed twice")  # rolls the unit back
         post_results(conn, now, guild_id, date.fromisoformat(season))
+
+    async def verify(self, guild_id: int, day: date) -> ArenaVerification:
+        """The opponent draws of this server's season holding `day`, recomputed from the revealed seed."""
+        season = self.season_of(resolve_wall_time(day, time(12, 0), self.zone))
+        return await self.db.read(lambda conn: verification(conn, guild_id, season))
 
     async def result(self, guild_id: int, season: date) -> SeasonResult | None:
         def unit(conn: sqlite3.Connection) -> SeasonResult | None:

@@ -21,7 +21,6 @@ from services.hoss.arena import (
     NoOpponent,
     NotRanked,
     RegisteredElsewhere,
-    attack_label,
 )
 from services.platform import ledger
 from services.shared.collecting import DeckInvalid
@@ -206,7 +205,7 @@ async def test_each_draw_is_recomputable_from_the_revealed_seed(world: World) ->
     )
     pool = json.loads(candidates)
     assert pool == [5, 4, 2, 1]  # ranking order, the attacker left out
-    assert pool[fair_draw.uniform(seed, attack_label(3, 1), len(pool))] == attack.defender
+    assert pool[fair_draw.uniform(seed, "arena:3:1", len(pool))] == attack.defender  # as documented
 
 
 async def test_a_settled_attack_moves_points_and_pays_gold_once(world: World) -> None:
