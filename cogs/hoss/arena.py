@@ -88,6 +88,13 @@ def standings_spec(standings: Standings, me: int, locale: str) -> MessageSpec:
     return MessageSpec(embeds=(Embed(title=Text("hoss.arena.standings.title"), description=body),))
 
 
+VERDICT_KEYS = {
+    "ok": "hoss.arena.verify.ok",
+    "commitment": "hoss.arena.verify.commitment",
+    "opponents": "hoss.arena.verify.opponents",
+}
+
+
 def verification_reply(result: ArenaVerification) -> tuple[MessageSpec, discord.File]:
     record, season = result.record, result.season.isoformat()
     spec = MessageSpec(
