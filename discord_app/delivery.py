@@ -23,6 +23,7 @@ from discord_app.components import PersistentButton
 from discord_app.context import services_of
 from discord_app.render import files_of, text, to_discord
 from services.platform.channel_permissions import post_needs
+from services.platform.outbox import TOPIC as OUTBOX_TOPIC
 
 if TYPE_CHECKING:
     from services.platform.container import Services
@@ -67,11 +68,10 @@ class Deliverer:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="outbox-deliverer")
-        self.services.db.after_commit.append(self.wake)  # a message queued by any commit leaves at once
+        self.services.db.subscribe(OUTBOX_TOPIC, self.wake)  # a message queued by any commit leaves at once
 
     async def stop(self) -> None:
-        with contextlib.suppress(ValueError):
-            self.services.db.after_commit.remove(self.wake)
+        self.services.db.unsubscribe(OUTBOX_TOPIC, self.wake)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

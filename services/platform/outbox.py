@@ -24,11 +24,12 @@ from core.clock import Clock, from_db, to_db
 from services.platform.channel_permissions import permission_list
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.players import ensure_player
-from store.db import Database
+from store.db import Database, announce
 
 RETRY_BASE = timedelta(seconds=5)
 RETRY_CAP = timedelta(minutes=10)
 ERROR_TEXT_MAX = 2000
+TOPIC = "outbox"  # what `enqueue` announces to the commit (store.db.announce): the deliverer looks again
 
 OutboxState = Literal["pending", "sent", "fallback", "failed"]
 NoncePurpose = Literal["post", "fallback"]
@@ -69,6 +70,7 @@ def enqueue(
             to_db(not_before) if not_before is not None else None,
         ),
     )
+    announce(conn, TOPIC)
     return int(cursor.lastrowid or 0)
 
 
