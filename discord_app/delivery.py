@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -65,6 +65,7 @@ class Deliverer:
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()  # one pass at a time, or two passes could send the same row twice
         self.delivered = 0
+        self._next_at: datetime | None = None  # when the last pass's final read saw the next item due
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="outbox-deliverer")
@@ -88,18 +89,19 @@ class Deliverer:
             self._wake.clear()
             try:
                 await self.flush()
-                next_at = await self.services.outbox.next_due_at()
+                next_at = self._next_at
             except Exception:
                 log.exception("outbox pass failed")
                 next_at = None
             await clock.sleep_until(next_at or clock.now() + IDLE_RECHECK, self._wake)
 
     async def flush(self) -> int:
-        """Deliver everything due now; returns how many messages went out."""
+        """Deliver everything due now; returns how many messages went out. The read that finds nothing
+        due also tells when the next item falls due (`_next_at`), for the loop's sleep."""
         sent = 0
         async with self._lock:
             while True:
-                items = await self.services.outbox.due(50)
+                items, self._next_at = await self.services.outbox.pending(50)
                 if not items:
                     return sent
                 for item in items:

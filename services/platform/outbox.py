@@ -231,16 +231,27 @@ class Outbox:
 
     async def due(self, limit: int = 50) -> list[OutboxItem]:
         """Messages to try now, oldest first, at most one per target (send them in the order given)."""
+        items, _ = await self.pending(limit)
+        return items
+
+    async def pending(self, limit: int = 50) -> tuple[list[OutboxItem], datetime | None]:
+        """`due(limit)`, and when to look again for what is left (None: nothing pending), in one read.
+
+        The deliverer's pass ends with a read that finds nothing due; it also tells when the next item
+        falls due, so the pass needs no further read (`next_due_at`) before sleeping."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> list[OutboxItem]:
-            ids = [item_id for item_id, due_at in _heads(conn, now) if due_at <= now][:limit]
+        def unit(conn: sqlite3.Connection) -> tuple[list[OutboxItem], datetime | None]:
+            heads = _heads(conn, now)
+            ids = [item_id for item_id, due_at in heads if due_at <= now][:limit]
+            taken = set(ids)
+            later = min((due_at for item_id, due_at in heads if item_id not in taken), default=None)
             if not ids:
-                return []
+                return [], later
             rows = conn.execute(
                 f"{_SELECT} WHERE o.id IN ({', '.join('?' * len(ids))}) ORDER BY o.id", ids
             ).fetchall()
-            return [_item(row) for row in rows]
+            return [_item(row) for row in rows], later
 
         return await self.db.read(unit)
 
