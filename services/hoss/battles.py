@@ -43,7 +43,7 @@ PLAYER = 0  # the player's seat
 AI_SEAT = 1
 DECISION_TIMEOUT = timedelta(minutes=2)
 TIMEOUT_JOB = "hoss.decision_timeout"  # also the message the view shows for a pause the AI took
-NOTICES_TOPIC = "hoss.notices"  # announced by a commit that gave a player a milestone notice
+NOTICES_TOPIC = "hoss:notices"  # announced by a commit that gave a player a milestone notice
 REASON = "hoss.ranked"  # ledger reason of a battle's gold (ref = the battle id)
 AI: Policy = strong_policy()
 LOG_FORMAT = "hoss-ranked-log/1"
