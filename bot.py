@@ -89,7 +89,7 @@ async def serve(settings: Settings) -> None:
     clock = SystemClock()
     # Catalogs and the database are checked before connecting, so a bad file fails fast and plainly.
     services = await build_services(settings, clock)
-    bot = CardBot(settings, clock, services=services)
+    bot = CardBot(settings, clock, services=services, freeze_gc=True)
     try:
         # Leaving the block closes the bot: no new work, queued writes committed, last heartbeat, database
         # closed, then Discord (discord_app/bot.py).

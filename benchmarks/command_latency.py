@@ -43,11 +43,12 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
-from emulator import InteractionResult
+from emulator import DiscordEmulator, InteractionResult
 from emulator.world import User
 from sandbox.harness import BotHarness
 
@@ -110,19 +111,32 @@ def _figures(label: str, latencies: list[float], seconds: float, cpu_seconds: fl
     return Figures(label, len(ms), seconds, cpu_seconds, cuts[49], cuts[89], cuts[98], ms[-1])
 
 
-async def _between_phases(harness: BotHarness) -> None:
+class Bench(Protocol):
+    """A bot on an emulator, as the phases see it: the real bot's `BotHarness`, or a bare bot's."""
+
+    emu: DiscordEmulator
+
+    @property
+    def unexpected_errors(self) -> list[BaseException]: ...
+
+    async def settle(self) -> None: ...
+
+
+async def between_phases(harness: Bench, *, keep_records: bool = False) -> None:
     """Drain the bot, check for errors, then drop the emulator's records and collect garbage, untimed.
 
     The emulator keeps every message and request it saw (production Discord keeps them elsewhere), and a
     phase should not pay for collecting the previous phase's (or run's) garbage: either would make
     Python's full collections, which stop the shared loop for tens of milliseconds or more, land on
-    whichever phase comes next.
+    whichever phase comes next. `keep_records` keeps them for a load that goes on clicking messages
+    posted before (a duel's public message).
     """
     await harness.settle()
     harness.emu.assert_no_errors()
     if harness.unexpected_errors:
         raise SystemExit(f"THE BOT FAILED: {harness.unexpected_errors!r}")
-    harness.emu.clear_records()
+    if not keep_records:
+        harness.emu.clear_records()
     gc.collect()
 
 
@@ -134,35 +148,47 @@ def _check(user: User, reply: InteractionResult) -> None:
         raise SystemExit(f"UNEXPECTED REPLY to {user.name}'s /{COMMAND}: {reply.render()!r}")
 
 
-async def _timed(harness: BotHarness, user: User, latencies: list[float]) -> None:
+# One measured command of `user`: sends it, waits for the complete reply, checks it (raises if wrong);
+# returns the seconds it spent on bookkeeping that is not the command (left out of its latency), or None.
+Act = Callable[[User], Awaitable[float | None]]
+
+
+def profile_of(harness: BotHarness) -> Act:
+    async def act(user: User) -> None:
+        _check(user, await harness.emu.run_command(user, COMMAND))
+        return None
+
+    return act
+
+
+async def _timed(act: Act, user: User, latencies: list[float]) -> None:
     began = time.perf_counter()
-    reply = await harness.emu.run_command(user, COMMAND)
-    latencies.append(time.perf_counter() - began)
-    _check(user, reply)
+    untimed = await act(user)
+    latencies.append(time.perf_counter() - began - (untimed or 0.0))
 
 
-async def _sequential(harness: BotHarness, user: User, count: int, label: str) -> Figures:
+async def run_sequential(act: Act, user: User, count: int, label: str) -> Figures:
     latencies: list[float] = []
     cpu, began = time.process_time(), time.perf_counter()
     for _ in range(count):
-        await _timed(harness, user, latencies)
+        await _timed(act, user, latencies)
     return _figures(label, latencies, time.perf_counter() - began, time.process_time() - cpu)
 
 
-async def _closed_loop(harness: BotHarness, users: list[User], rounds: int, label: str) -> Figures:
+async def run_closed_loop(act: Act, users: list[User], rounds: int, label: str) -> Figures:
     latencies: list[float] = []
 
     async def player(user: User) -> None:
         for _ in range(rounds):
-            await _timed(harness, user, latencies)
+            await _timed(act, user, latencies)
 
     cpu, began = time.process_time(), time.perf_counter()
     await asyncio.gather(*(player(user) for user in users))
     return _figures(label, latencies, time.perf_counter() - began, time.process_time() - cpu)
 
 
-async def _paced(
-    harness: BotHarness, users: list[User], rate: float, seconds: float, rng: random.Random, label: str
+async def run_paced(
+    act: Act, users: list[User], rate: float, seconds: float, rng: random.Random, label: str
 ) -> Paced:
     loop = asyncio.get_running_loop()
     mean_interval = len(users) / rate
@@ -183,11 +209,10 @@ async def _paced(
             else:  # held up by its own previous command: the wait is part of what this user experiences
                 began = due
                 behind += 1
-            reply = await harness.emu.run_command(user, COMMAND)
+            untimed = await act(user)
             done = loop.time()
-            latencies.append(done - began)
+            latencies.append(done - began - (untimed or 0.0))
             last_done = max(last_done, done)
-            _check(user, reply)
             due += mean_interval * rng.uniform(*JITTER)
 
     cpu = time.process_time()
@@ -222,22 +247,23 @@ async def run_once(run: int, options: Options, out: Callable[[str], None]) -> Ru
             players = [harness.user(f"joueur{i:03d}") for i in range(options.users)]
             for user in players:  # warm-up: the first /profile creates the player and its wallets
                 await harness.emu.run_command(user, COMMAND)
-            await _between_phases(harness)
+            await between_phases(harness)
 
-            alone = await _sequential(harness, players[0], options.baseline, f"1 user, sequential #{run}")
+            act = profile_of(harness)
+            alone = await run_sequential(act, players[0], options.baseline, f"1 user, sequential #{run}")
             out(alone.line())
-            await _between_phases(harness)
+            await between_phases(harness)
             label = f"{options.users} users x {options.rounds}, closed loop #{run}"
-            closed = await _closed_loop(harness, players, options.rounds, label)
+            closed = await run_closed_loop(act, players, options.rounds, label)
             out(closed.line())
-            await _between_phases(harness)
+            await between_phases(harness)
             paced: list[Paced] = []
             rng = random.Random(options.seed * 1000 + run)
             for rate in options.rates:
                 label = f"{options.users} users paced {rate:g}/s #{run}"
-                paced.append(await _paced(harness, players, rate, options.seconds, rng, label))
+                paced.append(await run_paced(act, players, rate, options.seconds, rng, label))
                 out(paced[-1].line())
-                await _between_phases(harness)
+                await between_phases(harness)
         finally:
             await harness.stop()
     gc.collect()  # this run's bot and emulator, before the next run measures anything

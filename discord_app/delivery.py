@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -23,6 +23,7 @@ from discord_app.components import PersistentButton
 from discord_app.context import guild_locale, services_of
 from discord_app.render import files_of, text, to_discord
 from services.platform.channel_permissions import post_needs
+from services.platform.outbox import TOPIC as OUTBOX_TOPIC
 
 if TYPE_CHECKING:
     from services.platform.container import Services
@@ -70,14 +71,14 @@ class Deliverer:
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()  # one pass at a time, or two passes could send the same row twice
         self.delivered = 0
+        self._next_at: datetime | None = None  # when the last pass's final read saw the next item due
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="outbox-deliverer")
-        self.services.db.after_commit.append(self.wake)  # a message queued by any commit leaves at once
+        self.services.db.subscribe(OUTBOX_TOPIC, self.wake)  # a message queued by any commit leaves at once
 
     async def stop(self) -> None:
-        with contextlib.suppress(ValueError):
-            self.services.db.after_commit.remove(self.wake)
+        self.services.db.unsubscribe(OUTBOX_TOPIC, self.wake)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -94,18 +95,19 @@ class Deliverer:
             self._wake.clear()
             try:
                 await self.flush()
-                next_at = await self.services.outbox.next_due_at()
+                next_at = self._next_at
             except Exception:
                 log.exception("outbox pass failed")
                 next_at = None
             await clock.sleep_until(next_at or clock.now() + IDLE_RECHECK, self._wake)
 
     async def flush(self) -> int:
-        """Deliver everything due now; returns how many messages went out."""
+        """Deliver everything due now; returns how many messages went out. The read that finds nothing
+        due also tells when the next item falls due (`_next_at`), for the loop's sleep."""
         sent = 0
         async with self._lock:
             while True:
-                items = await self.services.outbox.due(50)
+                items, self._next_at = await self.services.outbox.pending(50)
                 if not items:
                     return sent
                 for item in items:

@@ -43,8 +43,10 @@ class BotHarness:
         data_dir: Path = DATA_DIR,
         extra_extensions: tuple[str, ...] = (),
         seed: int | None = None,
+        freeze_gc: bool = False,
     ) -> None:
         self.db_path = db_path
+        self.freeze_gc = freeze_gc  # as the real process does (benchmarks); see CardBot
         self.data_dir = data_dir
         self.extra_extensions = extra_extensions
         self.clock = clock or ManualClock()
@@ -90,6 +92,7 @@ class BotHarness:
             rng_seed=self.seed
             if self.seed is None or not self.starts
             else derive(self.seed, "start", self.starts),
+            freeze_gc=self.freeze_gc,
         )
         self.starts += 1
         emu.gateway.ready.clear()  # after a restart: wait for this process's identify, not the last one's

@@ -13,6 +13,7 @@ and a read that tried to write would bypass the single writer, so SQLite refuses
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -24,6 +25,7 @@ import aiosqlite
 
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
+Listener = Callable[[], object]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +42,26 @@ PRAGMAS = (
 
 # Tells the writer loop to finish what was queued before it and stop (see `Database.close`).
 _STOP = object()
+
+
+class _WriterConnection(sqlite3.Connection):
+    """The writer's connection, carrying what the units of the current batch queued for later work."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queued: set[str] = set()
+
+
+def announce(conn: sqlite3.Connection, topic: str) -> None:
+    """Say, inside a write unit, that the unit queued work for `topic` (an outbox message, a job).
+
+    Once the batch commits, the listeners of the topics its surviving units announced run, and only
+    those: a commit that queued nothing wakes nobody (a woken deliverer or scheduler costs two reads
+    that find nothing). A unit that raises takes its announcements back with its effects. On a plain
+    connection (a migration, a test's own) there is nobody to tell.
+    """
+    if isinstance(conn, _WriterConnection):
+        conn.queued.add(topic)
 
 
 class DatabaseUnusable(Exception):
@@ -100,7 +122,8 @@ async def in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any
 
 
 async def _connect(path: Path, *, query_only: bool = False) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(str(path), isolation_level=None)
+    factory = sqlite3.Connection if query_only else _WriterConnection
+    conn = await aiosqlite.connect(str(path), isolation_level=None, factory=factory)
     try:
         conn.row_factory = sqlite3.Row
         for pragma in PRAGMAS:
@@ -114,18 +137,24 @@ async def _connect(path: Path, *, query_only: bool = False) -> aiosqlite.Connect
     return conn
 
 
-def _run_batch(conn: sqlite3.Connection, units: list[Work[Any]]) -> list[tuple[bool, Any]]:
-    """Runs in the writer's thread: one transaction, one savepoint per unit."""
+def _run_batch(
+    conn: _WriterConnection, units: list[Work[Any]]
+) -> tuple[list[tuple[bool, Any]], frozenset[str]]:
+    """Runs in the writer's thread: one transaction, one savepoint per unit; returns each unit's outcome
+    and the topics the committed units announced."""
     outcomes: list[tuple[bool, Any]] = []
+    conn.queued = set()
     conn.execute("BEGIN IMMEDIATE")
     try:
         for unit in units:
+            before = frozenset(conn.queued)
             conn.execute("SAVEPOINT unit")
             try:
                 result = unit(conn)
             except BaseException as exc:  # a failed unit must not sink its neighbours
                 conn.execute("ROLLBACK TO unit")
                 conn.execute("RELEASE unit")
+                conn.queued = set(before)
                 outcomes.append((False, _deliverable(exc)))
             else:
                 conn.execute("RELEASE unit")
@@ -135,7 +164,9 @@ def _run_batch(conn: sqlite3.Connection, units: list[Work[Any]]) -> list[tuple[b
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    return outcomes
+    finally:
+        queued, conn.queued = frozenset(conn.queued), set()
+    return outcomes, queued
 
 
 def _deliverable(exc: BaseException) -> BaseException:
@@ -158,10 +189,19 @@ class Database:
         self._reader: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self.batches = 0  # how many transactions the writer committed; benchmarks read it
-        # Called after each committed batch: what waits for queued posts and jobs (the outbox deliverer,
-        # the scheduler) looks again at once, without every service or command having to wake it.
-        self.after_commit: list[Callable[[], object]] = []
+        self.batches = 0  # how many transactions the writer committed; benchmarks and tests read it
+        self.reads = 0  # how many reads ran on the read connection; likewise
+        # Per topic, called after a committed batch whose units announced it (`announce`): what waits for
+        # queued posts and jobs (the outbox deliverer, the scheduler) looks again at once, and only then.
+        self._listeners: dict[str, list[Listener]] = {}
+
+    def subscribe(self, topic: str, listener: Listener) -> None:
+        """Call `listener` (synchronously, on the event loop) after each commit that queued `topic` work."""
+        self._listeners.setdefault(topic, []).append(listener)
+
+    def unsubscribe(self, topic: str, listener: Listener) -> None:
+        with contextlib.suppress(ValueError):
+            self._listeners.get(topic, []).remove(listener)
 
     async def open(self) -> None:
         """Raises `DatabaseUnusable` for a file the bot cannot keep writing to, with nothing left open."""
@@ -216,6 +256,7 @@ class Database:
         """Run `unit` on the read connection (a consistent snapshot for its duration)."""
         if self._reader is None:
             raise RuntimeError("database is not open")
+        self.reads += 1
         return await in_thread(self._reader, _read, unit)  # one hop per read
 
     async def raw_writer(self) -> aiosqlite.Connection:
@@ -246,7 +287,7 @@ class Database:
         assert self._writer is not None
         try:
             # One thread hop for the whole batch (aiosqlite's public API costs a hop per call).
-            outcomes = await in_thread(self._writer, _run_batch, [u for u, _ in live])
+            outcomes, queued = await in_thread(self._writer, _run_batch, [u for u, _ in live])
         except asyncio.CancelledError:
             # Torn down mid-batch: the outcome is unknown, but callers must not wait forever.
             for _, fut in live:
@@ -266,11 +307,12 @@ class Database:
                 fut.set_result(value)
             else:
                 fut.set_exception(value)
-        for callback in list(self.after_commit):
-            try:
-                callback()
-            except Exception:
-                log.exception("after_commit callback failed")
+        for topic in sorted(queued):
+            for listener in list(self._listeners.get(topic, ())):
+                try:
+                    listener()
+                except Exception:
+                    log.exception("listener of %r failed after a commit", topic)
 
     def _fail_queued(self, exc: Exception) -> None:
         """If the writer died before the stop marker, nobody else will ever answer what is still queued."""

@@ -44,11 +44,13 @@ from services.hoss.arena_results import ArenaReward
 from services.hoss.gold import GOLD
 from services.platform import ledger
 from services.shared.matches import Author, Match, Matches, MatchRules, MatchTexts, Played, StaleMatch
+from store.db import announce
 
 PLAYER = 0  # the player's seat
 AI_SEAT = 1
 DECISION_TIMEOUT = timedelta(minutes=2)
 TIMEOUT_JOB = "hoss.decision_timeout"  # also the message the view shows for a pause the AI took
+NOTICES_TOPIC = "hoss:notices"  # announced by a commit that gave a player a milestone notice
 REASON = "hoss.ranked"  # ledger reason of a battle's gold (ref = the battle id)
 AI: Policy = strong_policy()
 LOG_FORMAT = "hoss-ranked-log/1"
@@ -421,6 +423,8 @@ def settle(
                 (row.player_id, row.rank, wins, bonus, row.match_id, to_db(now)),
             ).fetchone()
             notice_id = int(found[0]) if found else None
+            if notice_id is not None:
+                announce(conn, NOTICES_TOPIC)  # the processes' "no notice" knowledge is out of date
     details = {**asdict(reward), "deaths": deaths, "wins": wins, "milestone": notice_id}
     end(conn, now, row.id, status, details, reward.total, counted=reward.counted, stepped=stepped)
     if reward.total:

@@ -39,7 +39,7 @@ from engine.rng import derive
 from services.hoss import battle_edits, battles
 from services.hoss.battle_edits import ROUND_PACE
 from services.hoss.battle_view import NOTABLE_EVENTS
-from services.hoss.battles import AI, PLAYER, TIMEOUT_JOB, BattleResult, BattleRow, Decision
+from services.hoss.battles import AI, NOTICES_TOPIC, PLAYER, TIMEOUT_JOB, BattleResult, BattleRow, Decision
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS
@@ -196,6 +196,9 @@ def _pending(conn: sqlite3.Connection, player_id: int) -> list[Notice]:
     return [_notice(row) for row in rows]
 
 
+NO_NOTICE_CACHE = 100_000  # players remembered as having no notice; all forgotten beyond it
+
+
 class RankedService:
     """Ranked battles against the AI. `scheduler` (when given) runs the 2-minute decision deadlines.
     `pace` spaces the rounds on the battle message, on the service's clock (tests set it to zero)."""
@@ -219,6 +222,16 @@ class RankedService:
         self.decks = decks or DeckService(db, clock, catalog)
         if scheduler is not None:
             scheduler.on(TIMEOUT_JOB, self.on_timeout)
+        # Players known to have no unclaimed notice: every /hoss command asks, and almost always the answer
+        # is none. Forgotten at once by the commit of any new notice (a milestone is rare); a read that
+        # was in flight then is not remembered (`_generation` moved).
+        self._no_notice: set[int] = set()
+        self._generation = 0
+        db.subscribe(NOTICES_TOPIC, self._notices_changed)
+
+    def _notices_changed(self) -> None:
+        self._generation += 1
+        self._no_notice.clear()
 
     # --- the ladder and notices ---------------------------------------------------------------------
 
@@ -249,7 +262,15 @@ class RankedService:
 
     async def pending_notices(self, player_id: int) -> list[Notice]:
         """Unclaimed notices, oldest first: shown again at every command until the player clicks OK."""
-        return await self.db.read(lambda conn: _pending(conn, player_id))
+        if player_id in self._no_notice:
+            return []
+        generation = self._generation
+        notices = await self.db.read(lambda conn: _pending(conn, player_id))
+        if not notices and generation == self._generation:
+            if len(self._no_notice) >= NO_NOTICE_CACHE:
+                self._no_notice.clear()
+            self._no_notice.add(player_id)
+        return notices
 
     async def claim_notice(self, player_id: int, notice_id: int) -> Claim:
         """The player clicked OK: credit the notice's gold once (a second claim credits nothing)."""

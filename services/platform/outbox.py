@@ -24,11 +24,12 @@ from core.clock import Clock, from_db, to_db
 from services.platform.channel_permissions import permission_list
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.players import ensure_player
-from store.db import Database
+from store.db import Database, announce
 
 RETRY_BASE = timedelta(seconds=5)
 RETRY_CAP = timedelta(minutes=10)
 ERROR_TEXT_MAX = 2000
+TOPIC = "outbox"  # what `enqueue` announces to the commit (store.db.announce): the deliverer looks again
 
 OutboxState = Literal["pending", "sent", "fallback", "failed"]
 NoncePurpose = Literal["post", "fallback"]
@@ -69,6 +70,7 @@ def enqueue(
             to_db(not_before) if not_before is not None else None,
         ),
     )
+    announce(conn, TOPIC)
     return int(cursor.lastrowid or 0)
 
 
@@ -229,16 +231,27 @@ class Outbox:
 
     async def due(self, limit: int = 50) -> list[OutboxItem]:
         """Messages to try now, oldest first, at most one per target (send them in the order given)."""
+        items, _ = await self.pending(limit)
+        return items
+
+    async def pending(self, limit: int = 50) -> tuple[list[OutboxItem], datetime | None]:
+        """`due(limit)`, and when to look again for what is left (None: nothing pending), in one read.
+
+        The deliverer's pass ends with a read that finds nothing due; it also tells when the next item
+        falls due, so the pass needs no further read (`next_due_at`) before sleeping."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> list[OutboxItem]:
-            ids = [item_id for item_id, due_at in _heads(conn, now) if due_at <= now][:limit]
+        def unit(conn: sqlite3.Connection) -> tuple[list[OutboxItem], datetime | None]:
+            heads = _heads(conn, now)
+            ids = [item_id for item_id, due_at in heads if due_at <= now][:limit]
+            taken = set(ids)
+            later = min((due_at for item_id, due_at in heads if item_id not in taken), default=None)
             if not ids:
-                return []
+                return [], later
             rows = conn.execute(
                 f"{_SELECT} WHERE o.id IN ({', '.join('?' * len(ids))}) ORDER BY o.id", ids
             ).fetchall()
-            return [_item(row) for row in rows]
+            return [_item(row) for row in rows], later
 
         return await self.db.read(unit)
 

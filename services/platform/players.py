@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -51,10 +52,55 @@ def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
     return Profile(player_id, from_db(row[0]), wallets, summaries)
 
 
+LOCALE_CACHE_SIZE = 100_000  # players remembered; about 20 MB at most, the oldest forgotten first
+
+
+@dataclass(frozen=True)
+class _Known:
+    chosen: str | None  # the /settings language (players.locale)
+    seen: str | None  # the last Discord language stored (players.last_locale)
+
+
+class LocaleCache:
+    """Players this process knows exist, with their stored languages: a command from one of them whose
+    Discord language did not change needs no write (`PlayerService.touch`), which is most commands.
+
+    Correct with one writer per database (store/db.py): every change of a cached column goes through this
+    process's writer, and the unit that makes it calls `forget` (in the writer's thread), so the command
+    after a /settings change reads the database again. A lookup that raced with a `forget` (its write ran
+    before the change but returned after it) is not stored: `generation` moved in between.
+    """
+
+    def __init__(self, capacity: int = LOCALE_CACHE_SIZE) -> None:
+        self.capacity = capacity
+        self.generation = 0
+        self._known: dict[int, _Known] = {}
+        self._lock = threading.Lock()  # `forget` runs in the writer's thread, the rest on the event loop
+
+    def get(self, player_id: int) -> _Known | None:
+        return self._known.get(player_id)
+
+    def put(self, player_id: int, known: _Known, generation: int) -> None:
+        with self._lock:
+            if generation != self.generation:
+                return
+            self._known.pop(player_id, None)
+            self._known[player_id] = known
+            if len(self._known) > self.capacity:
+                del self._known[next(iter(self._known))]
+
+    def forget(self, player_id: int) -> None:
+        """Call inside the write unit that changes the player's languages."""
+        with self._lock:
+            self.generation += 1
+            self._known.pop(player_id, None)
+
+
 class PlayerService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self.locales = LocaleCache()
 
     async def ensure(self, player_id: int) -> None:
         now = self.clock.now()
@@ -63,11 +109,13 @@ class PlayerService:
     async def profile(self, player_id: int, *, create: bool) -> Profile | None:
         """Your own profile creates you; someone else's profile is only shown if they already play.
 
-        With ``create`` the player is ensured and the profile read in one write unit (one trip to the
-        writer, and the profile sees the player just created); otherwise it is a plain read.
+        A plain read first: the player almost always exists already (the command's `touch` made them), and
+        a read does not wait for the single writer's turn. Only a missing player with ``create`` takes a
+        write unit, which ensures them and reads the profile together.
         """
-        if not create:
-            return await self.db.read(lambda conn: _profile(conn, player_id))
+        found = await self.db.read(lambda conn: _profile(conn, player_id))
+        if found is not None or not create:
+            return found
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Profile | None:
@@ -84,6 +132,7 @@ class PlayerService:
         def unit(conn: sqlite3.Connection) -> None:
             ensure_player(conn, player_id, now)
             conn.execute("UPDATE players SET locale = ? WHERE id = ?", (locale, player_id))
+            self.locales.forget(player_id)  # in the unit: the next command reads what this one wrote
 
         await self.db.write(unit)
 
@@ -97,17 +146,27 @@ class PlayerService:
     async def touch(self, player_id: int, discord_locale: str | None) -> str | None:
         """First use creates the player; remembers their Discord language for later DMs.
 
-        Returns the language they chose with /settings, or None to follow Discord.
+        Returns the language they chose with /settings, or None to follow Discord. A player this process
+        already knows, whose Discord language is the one stored, costs no database trip at all.
         """
-        now = self.clock.now()
         seen = discord_locale if discord_locale in ("fr", "en") else None
+        known = self.locales.get(player_id)
+        if known is not None and seen in (None, known.seen):
+            return known.chosen
+        now = self.clock.now()
+        generation = self.locales.generation
 
-        def unit(conn: sqlite3.Connection) -> str | None:
+        def unit(conn: sqlite3.Connection) -> _Known | None:
             ensure_player(conn, player_id, now)
             row = conn.execute(
-                "UPDATE players SET last_locale = COALESCE(?, last_locale) WHERE id = ? RETURNING locale",
+                "UPDATE players SET last_locale = COALESCE(?, last_locale) WHERE id = ?"
+                " RETURNING locale, last_locale",
                 (seen, player_id),
             ).fetchone()
-            return row[0] if row else None
+            return _Known(row[0], row[1]) if row else None
 
-        return await self.db.write(unit)
+        stored = await self.db.write(unit)
+        if stored is None:
+            return None
+        self.locales.put(player_id, stored, generation)
+        return stored.chosen

@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo
 
 from core.clock import Clock, from_db, to_db
 from services.platform.recurrence import Daily, Hourly, Occurrence, Recurrence, Weekly
-from store.db import Database
+from store.db import Database, announce
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,7 @@ RETRY_CAP = timedelta(hours=1)
 ERROR_PAUSE = timedelta(seconds=30)  # after a pass that failed as a whole (database trouble)
 BATCH = 100
 ERROR_TEXT_MAX = 2000
+TOPIC = "jobs"  # what `schedule` announces to the commit (store.db.announce): the dispatcher looks again
 
 __all__ = [
     "MAX_ATTEMPTS",
@@ -86,15 +87,19 @@ def schedule(
 ) -> int | None:
     """Store a job in the caller's write unit, so it exists iff the caller's change committed.
 
-    Returns the job id, or None when (kind, period_key) already exists. Call `Scheduler.wake()` after the
-    commit when the job may be due sooner than anything the dispatcher is sleeping for.
+    Returns the job id, or None when (kind, period_key) already exists. The commit wakes the dispatcher of
+    this process (the job may be due sooner than anything it sleeps for); a commit that scheduled nothing
+    does not.
     """
     row = conn.execute(
         "INSERT INTO jobs (kind, due_at, payload, period_key, created_at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (kind, period_key) DO NOTHING RETURNING id",
         (kind, to_db(_aware(due)), json.dumps(dict(payload or {}), sort_keys=True), period_key, to_db(now)),
     ).fetchone()
-    return int(row[0]) if row else None
+    if row is None:
+        return None
+    announce(conn, TOPIC)
+    return int(row[0])
 
 
 def cancel(conn: sqlite3.Connection, job_id: int) -> bool:
@@ -187,7 +192,7 @@ class Scheduler:
         self._ensured = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        db.after_commit.append(self.wake)  # a job scheduled by any commit is seen at once
+        db.subscribe(TOPIC, self.wake)  # a job scheduled by any commit is seen at once
 
     def on(self, kind: str, handler: JobHandler) -> None:
         """Register the handler of a kind. It runs inside the unit that claims the job: it must not await,

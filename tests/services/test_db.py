@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from store.db import MAX_BATCH, Database
+from store.db import MAX_BATCH, Database, announce
 
 
 def _settings(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -219,9 +219,10 @@ async def test_use_before_open_is_an_error(tmp_path: Path) -> None:
     await database.close()  # closing an unopened database is harmless
 
 
-async def test_after_commit_callbacks_run_once_the_batch_committed(db: Database) -> None:
-    """The scheduler and the outbox deliverer hang on `after_commit`: when it runs, another connection
-    already sees what the batch wrote (so a woken reader never misses it), and it runs per batch."""
+async def test_listeners_run_once_the_batch_committed(db: Database) -> None:
+    """The scheduler and the outbox deliverer listen to their topic: when a listener runs, another
+    connection already sees what the batch wrote (so a woken reader never misses it), and it runs per
+    batch."""
     counts: list[int] = []
 
     def look() -> None:
@@ -229,12 +230,21 @@ async def test_after_commit_callbacks_run_once_the_batch_committed(db: Database)
             exists = other.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 't'").fetchone()[0]
             counts.append(other.execute("SELECT COUNT(*) FROM t").fetchone()[0] if exists else -1)
 
-    db.after_commit.append(look)
-    await db.write(lambda conn: conn.execute("CREATE TABLE t (x INTEGER)"))
+    db.subscribe("work", look)
+
+    def create(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE t (x INTEGER)")
+        announce(conn, "work")
+
+    await db.write(create)
     assert counts == [0]
 
-    def insert(i: int) -> Callable[[sqlite3.Connection], sqlite3.Cursor]:
-        return lambda conn: conn.execute("INSERT INTO t VALUES (?)", (i,))
+    def insert(i: int) -> Callable[[sqlite3.Connection], None]:
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO t VALUES (?)", (i,))
+            announce(conn, "work")
+
+        return unit
 
     units = [db.write(insert(i)) for i in range(20)]
     await asyncio.gather(*units)

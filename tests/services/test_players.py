@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -138,3 +139,57 @@ async def test_touch_creates_the_player_and_remembers_their_discord_language(
     await service.set_locale(13, "fr")
     assert await service.touch(13, "en") == "fr"
     assert await db.read(_count("SELECT COUNT(*) FROM players WHERE id = 13")) == 1
+
+
+async def test_a_known_player_with_the_same_language_costs_no_write(
+    db: Database, service: PlayerService
+) -> None:
+    assert await service.touch(21, "fr") is None  # first use: created, in a write unit
+    batches = db.batches
+    for _ in range(5):
+        assert await service.touch(21, "fr") is None
+        assert await service.touch(21, None) is None  # no Discord language: nothing to store either
+    assert db.batches == batches
+    assert await service.touch(21, "en") is None  # a new Discord language is stored...
+    assert db.batches == batches + 1
+    await service.touch(21, "en")  # ...once
+    assert db.batches == batches + 1
+
+
+async def test_a_language_change_is_seen_by_the_very_next_touch(db: Database, service: PlayerService) -> None:
+    assert await service.touch(22, "fr") is None
+    await service.set_locale(22, "en")
+    assert await service.touch(22, "fr") == "en"
+    await service.set_locale(22, None)
+    assert await service.touch(22, "fr") is None
+
+
+async def test_a_touch_racing_a_language_change_does_not_keep_the_old_language(
+    db: Database, service: PlayerService
+) -> None:
+    """The touch's unit runs before the change in the same batch, and returns after it: what it read is
+    already stale and must not be remembered."""
+    await service.touch(23, "fr")
+    service.locales.forget(23)  # not cached, so the next touch writes
+    touched, _ = await asyncio.gather(service.touch(23, "en"), service.set_locale(23, "fr"))
+    assert touched is None  # read before the change
+    assert await service.touch(23, "en") == "fr"
+
+
+async def test_a_profile_is_read_without_waiting_for_the_writer(
+    db: Database, service: PlayerService, spec: GameSpec
+) -> None:
+    """A player's own profile is a plain read once they exist: a long write does not hold it up."""
+    await service.touch(24, "fr")
+    release = threading.Event()
+    blocked = asyncio.ensure_future(db.write(lambda conn: release.wait(10)))
+    try:
+        await asyncio.sleep(0.05)  # the writer is inside the blocked unit
+        found = await asyncio.wait_for(service.profile(24, create=True), timeout=2)
+        assert found is not None
+        assert found.player_id == 24
+        assert not blocked.done()
+    finally:
+        release.set()
+        await blocked
+    assert await service.profile(25, create=True) is not None  # a new player is still created

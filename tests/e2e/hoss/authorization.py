@@ -5,9 +5,11 @@ from __future__ import annotations
 import sqlite3
 
 from core.clock import to_db
+from services.hoss.battles import NOTICES_TOPIC
 from services.hoss.gold import GOLD
 from services.platform import ledger
 from services.platform.players import ensure_player
+from store.db import announce
 from tests.e2e.authorization import (
     AFTER_END,
     OTHER_SERVER,
@@ -62,6 +64,7 @@ async def hoss_collection(w: World) -> Scene:
     def grant(conn: sqlite3.Connection) -> int:
         ensure_player(conn, alice.id, now)
         ledger.credit(conn, now, alice.id, GOLD, 100_000, ledger.Movement("test.grant"))
+        announce(conn, NOTICES_TOPIC)  # as the battle's end does: the bot forgets who had no notice
         return int(
             conn.execute(
                 "INSERT INTO hoss_notices (player_id, kind, rank, wins, gold, created_at)"

@@ -85,3 +85,24 @@ async def test_a_loss_on_the_way_is_no_milestone(db: Database, clock: ManualCloc
     assert result.status == "lost"
     assert result.milestone is None
     assert await ranked.pending_notices(1) == []
+
+
+async def test_no_notice_is_remembered_until_a_battle_leaves_one(tmp_path: Path, clock: ManualClock) -> None:
+    """Every /hoss command asks for notices: a player known to have none costs no read, and the battle
+    that leaves one makes the very next question read again."""
+    db = await open_database(tmp_path / "bot.sqlite3")
+    try:
+        await player_with_deck(db, clock, 1, rarity="divin", stars=5)
+        await set_wins(db, 1, {1: 99})
+        ranked = service(db, clock)
+        assert await ranked.pending_notices(1) == []
+        reads = db.reads
+        for _ in range(5):
+            assert await ranked.pending_notices(1) == []
+        assert db.reads == reads
+        battle = (await ranked.start(1, 1, key="win")).battle_id
+        result = await ranked.skip_to_end(1, battle)
+        assert result.milestone is not None
+        assert [n.id for n in await ranked.pending_notices(1)] == [result.milestone]
+    finally:
+        await db.close()

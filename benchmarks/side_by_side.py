@@ -1,0 +1,468 @@
+"""The bot's own cost per command, side by side with a bare discord.py bot, in one run (issue 19).
+
+The bare bot answers `/ping` with an ephemeral "pong": no database, no translation, no service. It and
+the real bot (`CardBot`, `freeze_gc` on as `bot.py` runs it) take turns on the same machine, through the
+same emulator and the same loads (benchmarks/command_latency.py's phases): bare, real, bare, real...
+for each load, so that a noisy neighbour weighs on both alike. A fresh emulator, bot and database file
+per measurement.
+
+Loads (the real bot's side; the bare bot's side sends `/ping` the same number of times):
+- `profile`: `/profile` of a player who already exists;
+- `collection`: `/hoss collection` of a player owning 24 copies (one page of 24, sorted by rarity);
+- `booster`: `/hoss booster` (one booster bought, its first card face down, paid from a large balance);
+- `pillz`: a Pillz move, as a player makes it: "Jouer" on the duel's public message, the character
+  picked in the select, then "Jouer (0 pillz)"; three interactions, so the bare side sends three
+  `/ping` per move. Two users per duel (50 users = 25 duels at once); the duels are made before each
+  phase (untimed), and whose turn it is is read from the service (left out of the latency, its CPU in).
+
+Phases per measurement: 1 user sequential (`--baseline` commands), 50 users paced at each rate of
+`--rates` for `--seconds` each, then the closed loop (each user sends its next command as soon as the
+last returns, `--rounds` each: saturation). Printed: p50, p99, CPU per command, commands/s at saturation,
+the real bot's database trips per command (write transactions, reads) in the sequential phase, and the
+ratios real/bare. Medians of `--runs` runs.
+
+    python -m benchmarks.side_by_side [--loads profile,collection,booster,pillz] [--runs 3]
+        [--users 50] [--rounds 20] [--baseline 200] [--rates 100,200,300] [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from benchmarks.command_latency import (
+    TARGET_P99_MS,
+    Act,
+    Bench,
+    Figures,
+    between_phases,
+    profile_of,
+    run_closed_loop,
+    run_paced,
+    run_sequential,
+)
+from emulator import DiscordEmulator, InteractionResult
+from emulator.records import RecordedMessage
+from emulator.world import User
+from sandbox.harness import BotHarness
+from services.hoss.gold import GOLD
+from services.platform import ledger
+from services.platform.players import ensure_player
+
+LOADS = ("profile", "collection", "booster", "pillz")
+COLLECTION_SIZE = 24
+BOOSTER_GOLD = 100_000_000
+PILLZ_MOVES_PER_DUEL = 8  # at most: 4 rounds, a lead and an answer each
+GRANT = ledger.Movement("benchmark.grant")
+
+
+# --- the bare bot ----------------------------------------------------------------------------------------
+
+
+class BareBot(commands.Bot):
+    """discord.py and one command, nothing else: what answering an interaction costs at the least."""
+
+    def __init__(self) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # as the real bot
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents,
+            guild_ready_timeout=0.01,
+        )
+        self.failures: list[BaseException] = []
+
+    async def setup_hook(self) -> None:
+        @self.tree.command(name="ping", description="Answers pong, privately")
+        async def ping(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("pong", ephemeral=True)
+
+        self.tree.on_error = self._tree_error  # type: ignore[method-assign]
+        await self.tree.sync()
+
+    async def _tree_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        self.failures.append(error)
+
+
+class BareHarness:
+    """The bare bot on its own emulator, started like `BotHarness` starts the real one."""
+
+    def __init__(self) -> None:
+        self.emu = DiscordEmulator(app_name="Bare")
+        self.bot = BareBot()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def unexpected_errors(self) -> list[BaseException]:
+        return list(self.bot.failures)
+
+    async def start(self) -> None:
+        await self.emu.start()
+        self.emu.install()
+        guild = self.emu.add_guild("Club des cartes", locale="fr")
+        self.emu.add_channel(guild, "parties")
+        self._task = asyncio.create_task(self.bot.start(self.emu.bot_token), name="bare-bot")
+        await self.emu.wait_ready(timeout=20)
+        await asyncio.wait_for(self.bot.wait_until_ready(), timeout=20)
+
+    def user(self, name: str) -> User:
+        return self.emu.world.user_named(name) or self.emu.add_user(name, locale="fr")
+
+    async def settle(self) -> None:
+        await self.emu.settle()
+
+    async def stop(self) -> None:
+        await self.bot.close()
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._task
+        self.emu.uninstall()
+        await self.emu.stop()
+
+
+def ping_of(bare: BareHarness, times: int) -> Act:
+    async def act(user: User) -> None:
+        for _ in range(times):
+            reply = await bare.emu.run_command(user, "ping")
+            if not reply.ephemeral or reply.content != "pong":
+                raise SystemExit(f"UNEXPECTED REPLY to /ping: {reply.render()!r}")
+        return None
+
+    return act
+
+
+# --- the real bot's loads --------------------------------------------------------------------------------
+
+
+def _expect(ok: bool, what: str, reply: InteractionResult) -> None:
+    if not ok:
+        raise SystemExit(f"UNEXPECTED REPLY to {what}: {reply.render()!r}")
+
+
+async def _grant(harness: BotHarness, users: list[User], load: str) -> None:
+    """What a load needs before it starts: the players, their 24 copies or their gold (untimed)."""
+    assert harness.bot is not None
+    services = harness.bot.services
+    now = services.clock.now()
+    cards = sorted(services.games["hoss"].collection.cards)[:COLLECTION_SIZE]
+
+    def unit(conn: sqlite3.Connection) -> None:
+        for user in users:
+            ensure_player(conn, user.id, now)
+            if load == "collection":
+                for card in cards:
+                    attrs = {"rarity": "basique", "stars": 0, "holo": False}
+                    ledger.mint_card(conn, now, user.id, "hoss", card, GRANT, attrs)
+            elif load == "booster":
+                ledger.credit(conn, now, user.id, GOLD, BOOSTER_GOLD, GRANT)
+
+    await services.db.write(unit)
+
+
+def collection_of(harness: BotHarness) -> Act:
+    async def act(user: User) -> None:
+        reply = await harness.emu.run_command(user, "hoss collection")
+        title = str(reply.embeds[0].get("title") or "") if reply.embeds else ""
+        _expect(reply.ephemeral and f"({COLLECTION_SIZE} " in title, "/hoss collection", reply)
+        return None
+
+    return act
+
+
+def booster_of(harness: BotHarness) -> Act:
+    async def act(user: User) -> None:
+        reply = await harness.emu.run_command(user, "hoss booster")
+        message = reply.message
+        _expect(reply.ephemeral and message is not None and bool(message.components), "/hoss booster", reply)
+        return None
+
+    return act
+
+
+@dataclass
+class Duels:
+    """The duels each pair will play, made before a phase; the first live one is played."""
+
+    harness: BotHarness
+    partner: dict[int, User] = field(default_factory=dict)
+    queue: dict[int, list[tuple[int, RecordedMessage]]] = field(default_factory=dict)
+
+    async def make(self, users: list[User], moves_per_pair: int) -> None:
+        """Pair the users (the first of each pair drives it), and make enough duels for the moves."""
+        emu = self.harness.emu
+        for first, second in zip(users[::2], users[1::2], strict=False):
+            self.partner[first.id], self.partner[second.id] = second, first
+            self.queue[first.id] = []
+            for _ in range(math.ceil(moves_per_pair / 4) + 1):  # a duel lasts 4 to 8 moves
+                made = await emu.run_command(first, "pillz defi", {"joueur": second})
+                _expect(made.message is not None, "/pillz defi", made)
+                assert made.message is not None
+                await emu.click(second, "Accepter", message=made.message)
+        await self.harness.settle()
+        services = self.harness.bot.services.games["pillz"] if self.harness.bot else None
+        assert services is not None
+        for first_id in self.queue:
+            for duel in sorted(await services.duels.live(first_id), key=lambda d: d.id):
+                custom_id = f"pillz:open:{duel.id}"
+                found = [
+                    m
+                    for m in emu.messages
+                    if not m.ephemeral and any(c.get("custom_id") == custom_id for c in m.all_components())
+                ]
+                self.queue[first_id].append((duel.id, found[-1]))
+
+    def act(self) -> Act:
+        async def move(driver: User) -> float:
+            """One move of the pair `driver` leads: whoever's turn it is in their current duel."""
+            began = time.perf_counter()
+            assert self.harness.bot is not None
+            duels = self.harness.bot.services.games["pillz"].duels
+            while True:
+                if not self.queue[driver.id]:
+                    raise SystemExit("the pair ran out of duels: make more before the phase")
+                duel_id, public = self.queue[driver.id][0]
+                duel = await duels.get(duel_id)
+                if duel.status == "live":
+                    break
+                self.queue[driver.id].pop(0)
+            seat = duel.to_act()[0]
+            player = duel.seats[seat]
+            user = driver if player == driver.id else self.partner[driver.id]
+            assert duel.state is not None
+            place = next(i for i, f in enumerate(duel.state.hands[seat]) if not f.used)
+            untimed = time.perf_counter() - began
+            emu = self.harness.emu
+            controls = await emu.click(user, custom_id=f"pillz:open:{duel_id}", message=public)
+            _expect(controls.message is not None and controls.ephemeral, "Jouer", controls)
+            assert controls.message is not None
+            picked = await emu.select(user, values=[str(place)], message=controls.message)
+            _expect(picked.message is not None, "the character select", picked)
+            assert picked.message is not None
+            played = await emu.click(user, "Jouer (0 pillz)", message=picked.message)
+            _expect(played.message is not None and "0 pillz" in played.content, "Jouer (0 pillz)", played)
+            return untimed
+
+        return move
+
+
+# --- one measurement -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Options:
+    loads: list[str]
+    runs: int
+    users: int
+    rounds: int
+    baseline: int
+    rates: list[float]
+    seconds: float
+    seed: int
+
+
+@dataclass(frozen=True)
+class Measure:
+    alone: Figures
+    paced: list[Figures]
+    closed: Figures
+    writes_per_cmd: float | None = None  # the real bot's trips to SQLite in the sequential phase
+    reads_per_cmd: float | None = None
+
+
+Prepare = Callable[[list[User], int], Awaitable[Act]]
+
+
+async def _phases(
+    bench: Bench, users: list[User], prepare: Prepare, options: Options, label: str, run: int, *, pairs: bool
+) -> tuple[list[Figures], tuple[float, float] | None]:
+    """Sequential, paced at each rate, closed loop; `prepare(users, commands per driver)` sets each up.
+    With `pairs` (Pillz), the first user of each pair drives it, and the duels' public messages are
+    kept across phases (they are clicked)."""
+    keep = pairs
+    drivers = users[::2] if keep else users
+    rng = random.Random(options.seed * 1000 + run)
+    figures: list[Figures] = []
+    trips = None
+
+    act = await prepare(users[:2] if keep else users[:1], options.baseline)
+    await between_phases(bench, keep_records=keep)
+    db = bench.bot.services.db if isinstance(bench, BotHarness) and bench.bot is not None else None
+    batches, reads = (db.batches, db.reads) if db is not None else (0, 0)
+    figures.append(await run_sequential(act, users[0], options.baseline, f"{label}: 1 user, sequential"))
+    if db is not None:
+        trips = ((db.batches - batches) / options.baseline, (db.reads - reads) / options.baseline)
+    await between_phases(bench, keep_records=keep)
+    for rate in options.rates:
+        per_driver = math.ceil(rate * options.seconds * 1.6 / len(drivers)) + 2
+        act = await prepare(users, per_driver)
+        await between_phases(bench, keep_records=keep)
+        paced = await run_paced(act, drivers, rate, options.seconds, rng, f"{label}: paced {rate:g}/s")
+        figures.append(paced.figures)
+        await between_phases(bench, keep_records=keep)
+    act = await prepare(users, options.rounds)
+    await between_phases(bench, keep_records=keep)
+    closed = f"{label}: {len(drivers)} at once, closed loop"
+    figures.append(await run_closed_loop(act, drivers, options.rounds, closed))
+    await between_phases(bench, keep_records=keep)
+    return figures, trips
+
+
+async def measure_bare(load: str, options: Options, run: int) -> Measure:
+    bare = BareHarness()
+    await bare.start()
+    try:
+        users = [bare.user(f"joueur{i:03d}") for i in range(options.users)]
+        times = 3 if load == "pillz" else 1
+
+        async def prepare(chosen: list[User], per_user: int) -> Act:
+            return ping_of(bare, times)
+
+        label = f"bare /ping x{times} ({load})"
+        figures, _ = await _phases(bare, users, prepare, options, label, run, pairs=load == "pillz")
+    finally:
+        await bare.stop()
+    return Measure(figures[0], figures[1:-1], figures[-1])
+
+
+async def measure_real(load: str, options: Options, run: int) -> Measure:
+    with tempfile.TemporaryDirectory(prefix="bench-side-") as directory:
+        harness = BotHarness(Path(directory) / "bot.sqlite3", freeze_gc=True)
+        await harness.start()
+        try:
+            users = [harness.user(f"joueur{i:03d}") for i in range(options.users)]
+            await _grant(harness, users, load)
+            for user in users:  # the first command of each: the player is known, as after a day of play
+                await harness.emu.run_command(user, "profile")
+            duels = Duels(harness)
+
+            async def prepare(chosen: list[User], per_user: int) -> Act:
+                if load == "pillz":
+                    await duels.make(chosen, per_user)
+                    return duels.act()
+                makers = {"profile": profile_of, "collection": collection_of, "booster": booster_of}
+                return makers[load](harness)
+
+            label = f"real {load}"
+            figures, trips = await _phases(
+                harness, users, prepare, options, label, run, pairs=load == "pillz"
+            )
+        finally:
+            await harness.stop()
+    writes, reads = trips if trips is not None else (None, None)
+    return Measure(figures[0], figures[1:-1], figures[-1], writes, reads)
+
+
+# --- report ----------------------------------------------------------------------------------------------
+
+
+def _med(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def _summary(label: str, measures: list[Measure], options: Options) -> dict[str, float]:
+    """The medians one line of the table shows."""
+    row: dict[str, float] = {
+        "alone_p50": _med([m.alone.p50_ms for m in measures]),
+        "alone_p99": _med([m.alone.p99_ms for m in measures]),
+        "alone_cpu": _med([m.alone.cpu_ms for m in measures]),
+        "closed_rate": _med([m.closed.per_second for m in measures]),
+        "closed_p99": _med([m.closed.p99_ms for m in measures]),
+        "closed_cpu": _med([m.closed.cpu_ms for m in measures]),
+    }
+    for index, rate in enumerate(options.rates):
+        row[f"p50@{rate:g}"] = _med([m.paced[index].p50_ms for m in measures])
+        row[f"p99@{rate:g}"] = _med([m.paced[index].p99_ms for m in measures])
+        row[f"cpu@{rate:g}"] = _med([m.paced[index].cpu_ms for m in measures])
+    return row
+
+
+def report(
+    load: str, bare: list[Measure], real: list[Measure], options: Options, out: Callable[[str], None]
+) -> None:
+    b, r = _summary("bare", bare, options), _summary("real", real, options)
+    out(f"== {load} (medians of {len(real)} run(s); bare = /ping x{3 if load == 'pillz' else 1})")
+    out(f"{'measure':<28} {'bare':>9} {'real':>9} {'real/bare':>9}")
+    for key in r:
+        ratio = r[key] / b[key] if b[key] else float("nan")
+        out(f"{key:<28} {b[key]:9.2f} {r[key]:9.2f} {ratio:9.2f}")
+    writes = [m.writes_per_cmd for m in real if m.writes_per_cmd is not None]
+    reads = [m.reads_per_cmd for m in real if m.reads_per_cmd is not None]
+    if writes and reads:
+        out(
+            f"real bot's SQLite trips per command (sequential): {_med(writes):.2f} writes, {_med(reads):.2f} reads"
+        )
+    worst = max(options.rates)
+    out(
+        f"goal: cpu <= 1.5x bare: {r['alone_cpu'] / b['alone_cpu']:.2f}x alone, "
+        f"{r[f'cpu@{worst:g}'] / b[f'cpu@{worst:g}']:.2f}x at {worst:g}/s; "
+        f"p99 <= {TARGET_P99_MS:.0f} ms at {worst:g}/s: {r[f'p99@{worst:g}']:.2f} ms; "
+        f"saturation >= 0.8x bare: {r['closed_rate'] / b['closed_rate']:.2f}x"
+    )
+    out("")
+
+
+async def main(options: Options, out: Callable[[str], None] = print) -> None:
+    out(
+        "bare discord.py bot and the real bot, interleaved, through the Discord emulator (one process each time)"
+    )
+    out(
+        f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.1f} at start"
+    )
+    results: dict[str, tuple[list[Measure], list[Measure]]] = {load: ([], []) for load in options.loads}
+    for run in range(1, options.runs + 1):
+        for load in options.loads:
+            bare, real = results[load]
+            bare.append(await measure_bare(load, options, run))
+            real.append(await measure_real(load, options, run))
+            for name, m in (("bare", bare[-1]), ("real", real[-1])):
+                out(f"run {run} {load} {name}: {m.alone.line()}")
+                for figures in (*m.paced, m.closed):
+                    out(f"run {run} {load} {name}: {figures.line()}")
+    out(f"load average {os.getloadavg()[0]:.1f} at the end")
+    out("")
+    for load in options.loads:
+        report(load, *results[load], options, out)
+    out("verification: every reply was checked; no emulator or bot error: OK")
+
+
+def _parse() -> Options:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--loads", default=",".join(LOADS), help=f"comma-separated, among {', '.join(LOADS)}")
+    parser.add_argument("--runs", type=int, default=3, choices=range(1, 100), metavar="N")
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=20, help="closed loop: commands per user")
+    parser.add_argument("--baseline", type=int, default=200, help="sequential: commands of the one user")
+    parser.add_argument("--rates", default="100,200,300", help="paced: offered commands/s, comma-separated")
+    parser.add_argument("--seconds", type=float, default=5.0, help="paced: duration of each rate")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    loads = [part for part in args.loads.split(",") if part]
+    if not loads or any(load not in LOADS for load in loads):
+        parser.error(f"--loads takes names among {', '.join(LOADS)}")
+    rates = sorted(float(part) for part in args.rates.split(",") if part)
+    if args.users < 2 or args.users % 2 or args.rounds < 2 or args.baseline < 2 or not rates:
+        parser.error("need an even number of users (Pillz plays in pairs), two rounds, two commands, a rate")
+    return Options(loads, args.runs, args.users, args.rounds, args.baseline, rates, args.seconds, args.seed)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(_parse()))

@@ -1,0 +1,82 @@
+"""What a command costs the database, through Discord (issue 19): a known player's /profile and
+/hoss collection are pure reads, take no turn of the single writer and do not wait behind a write."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import threading
+from pathlib import Path
+
+from emulator import InteractionResult
+from sandbox.harness import BotHarness
+from tests.conftest import MigratedCopy
+from tests.e2e.hoss.test_collection import give
+
+
+def _text(reply: InteractionResult) -> str:
+    return str(reply.message.render()) if reply.message is not None else ""
+
+
+async def test_a_known_players_profile_is_one_read_and_no_write(harness: BotHarness) -> None:
+    assert harness.bot is not None
+    alice = harness.user("alice")
+    await harness.emu.run_command(alice, "profile")  # first use: the player is created
+    await harness.settle()
+    db = harness.bot.services.db
+    batches, reads = db.batches, db.reads
+    for _ in range(10):
+        reply = await harness.emu.run_command(alice, "profile")
+        assert "Profil de alice" in _text(reply)
+    await harness.settle()
+    await asyncio.sleep(0.05)  # a woken scheduler or deliverer would read by now
+    assert db.batches == batches  # no write transaction at all
+    # one read per command (the profile), and `settle`'s flush of the deliverer finding nothing
+    assert db.reads - reads == 10 + 1
+
+
+async def test_a_collection_page_does_not_wait_behind_a_write(harness: BotHarness) -> None:
+    assert harness.bot is not None
+    bob = harness.user("bob")
+    for card in ("sq_guerrier_1", "orc_mage_1", "syl_archer_1"):
+        await give(harness, bob, card)
+    await harness.emu.run_command(bob, "hoss collection")
+    release = threading.Event()
+    blocked = asyncio.ensure_future(harness.bot.services.db.write(lambda conn: release.wait(10)))
+    try:
+        await asyncio.sleep(0.05)  # the writer is inside the blocked unit
+        page = await asyncio.wait_for(harness.emu.run_command(bob, "hoss collection"), timeout=3)
+        profile = await asyncio.wait_for(harness.emu.run_command(bob, "profile"), timeout=3)
+        assert not blocked.done()
+    finally:
+        release.set()
+        await blocked
+    assert page.ephemeral
+    assert "(3 carte(s))" in _text(page)
+    assert "Profil de bob" in _text(profile)
+
+
+async def test_a_language_change_is_seen_by_the_very_next_command(harness: BotHarness) -> None:
+    carol = harness.user("carol", locale="fr")
+    assert "Profil de carol" in _text(await harness.emu.run_command(carol, "profile"))
+    assert "Profil de carol" in _text(await harness.emu.run_command(carol, "profile"))  # now remembered
+    await harness.emu.run_command(carol, "settings language", {"language": "en"})
+    assert "carol's profile" in _text(await harness.emu.run_command(carol, "profile"))
+
+
+async def test_the_real_process_freezes_what_start_up_built(
+    tmp_path: Path, migrated_copy: MigratedCopy
+) -> None:
+    """bot.py's bot freezes start-up's objects out of the full collections, and gives them back at close."""
+    harness = BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), freeze_gc=True)
+    await harness.start()
+    try:
+        for _ in range(100):  # `ready` is dispatched to the bot as a task of its own
+            if harness.bot is not None and harness.bot.gc_frozen:
+                break
+            await asyncio.sleep(0.01)
+        assert gc.get_freeze_count() > 0
+        assert "Profil de dora" in _text(await harness.emu.run_command(harness.user("dora"), "profile"))
+    finally:
+        await harness.stop()
+    assert gc.get_freeze_count() == 0

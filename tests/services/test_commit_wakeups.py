@@ -1,0 +1,116 @@
+"""Only a commit that queued work wakes what waits for it: the scheduler for a job, the outbox deliverer
+for a message. A woken scheduler or deliverer reads the database twice and, after a commit that queued
+nothing, finds nothing (issue 19: about 5 wasted reads per command)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import timedelta
+from functools import partial
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import discord
+
+from core.clock import ManualClock
+from core.settings import Settings
+from discord_app.delivery import Deliverer
+from services.platform import outbox, scheduler
+from services.platform.container import build_services
+from services.platform.messages import MessageSpec, Target, Text
+from services.platform.players import ensure_player
+from services.platform.scheduler import Job, Scheduler
+from store.db import Database, announce
+
+PARIS = ZoneInfo("Europe/Paris")
+
+
+async def test_a_commit_wakes_only_the_listeners_of_what_it_queued(db: Database) -> None:
+    calls: list[str] = []
+    db.subscribe("a", lambda: calls.append("a"))
+    db.subscribe("b", lambda: calls.append("b"))
+
+    await db.write(lambda conn: conn.execute("CREATE TABLE t (x INTEGER)"))
+    assert calls == []
+
+    def queue_a(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO t VALUES (1)")
+        announce(conn, "a")
+
+    await db.write(queue_a)
+    assert calls == ["a"]
+
+
+async def test_a_failed_unit_takes_its_announcement_back(db: Database) -> None:
+    calls: list[str] = []
+    db.subscribe("a", lambda: calls.append("a"))
+    db.subscribe("b", lambda: calls.append("b"))
+
+    def fails(conn: sqlite3.Connection) -> None:
+        announce(conn, "a")
+        raise ValueError("refused")
+
+    def succeeds(conn: sqlite3.Connection) -> None:
+        announce(conn, "b")
+
+    # one batch: the failed unit's topic is dropped, its neighbour's kept
+    results = await asyncio.gather(db.write(fails), db.write(succeeds), return_exceptions=True)
+    assert isinstance(results[0], ValueError)
+    assert calls == ["b"]
+
+
+async def test_the_scheduler_wakes_for_a_job_and_not_for_other_commits(db: Database, tmp_path: Path) -> None:
+    clock = ManualClock()
+    sched = Scheduler(db, clock, PARIS)
+    fired: list[int] = []
+
+    def handler(conn: sqlite3.Connection, job: Job, now: object) -> None:
+        fired.append(job.id)
+
+    sched.on("test.job", handler)
+    await sched.start()
+    try:
+        await asyncio.sleep(0.05)  # the dispatcher's first pass, then it sleeps (nothing pending)
+        reads = db.reads
+        for player in range(1, 21):
+            await db.write(partial(ensure_player, player_id=player, now=clock.now()))
+        await asyncio.sleep(0.05)
+        assert db.reads == reads  # 20 commits that scheduled nothing: the dispatcher never looked
+
+        due = clock.now() + timedelta(minutes=5)
+        job_id = await db.write(lambda conn: scheduler.schedule(conn, clock.now(), "test.job", due, None))
+        await asyncio.sleep(0.05)
+        assert db.reads > reads  # woken by the job's commit: it reads the new earliest due time
+        assert fired == []
+        clock.advance(timedelta(minutes=5))  # its own timer fires it
+        for _ in range(100):
+            if fired:
+                break
+            await asyncio.sleep(0.01)
+        assert fired == [job_id]
+    finally:
+        await sched.stop()
+
+
+async def test_the_deliverer_wakes_for_a_message_and_not_for_other_commits(tmp_path: Path) -> None:
+    settings = Settings(_env_file=None, discord_token="x", database_path=tmp_path / "bot.sqlite3")
+    services = await build_services(settings, ManualClock())
+    client = discord.Client(intents=discord.Intents.none())
+    await client.__aenter__()  # ready to be waited for; never connected, so its loop waits throughout
+    deliverer = Deliverer(client, services)
+    wakes: list[object] = []
+    deliverer.wake = lambda *_: wakes.append(None)  # type: ignore[method-assign]
+    deliverer.start()
+    try:
+        db, now = services.db, services.clock.now()
+        for player in range(1, 21):
+            await db.write(partial(ensure_player, player_id=player, now=now))
+        assert wakes == []
+        spec = MessageSpec(content=Text.raw("hello"))
+        await db.write(lambda conn: outbox.enqueue(conn, now, Target("channel", 5), spec))
+        assert len(wakes) == 1
+    finally:
+        await deliverer.stop()
+        await services.close()
+        await client.close()
