@@ -52,7 +52,7 @@ async def test_a_collection_page_does_not_wait_behind_a_write(harness: BotHarnes
         release.set()
         await blocked
     assert page.ephemeral
-    assert "(3 carte(s))" in _text(page)
+    assert "(3 cartes)" in _text(page)
     assert "Profil de bob" in _text(profile)
 
 
