@@ -161,7 +161,7 @@ class AdminService:
 
         def work(conn: sqlite3.Connection, now: datetime) -> int:
             ensure_player(conn, player, now)
-            after = ledger.credit(conn, now, player, code, amount, ledger.Movement("admin.grant", why))
+            after = ledger.credit(conn, now, player, code, amount, ledger.Movement("admin_grant", why))
             write_audit(conn, now, actor, "grant", target=player, currency=code, amount=amount, reason=why)
             return after
 
@@ -173,7 +173,7 @@ class AdminService:
 
         def work(conn: sqlite3.Connection, now: datetime) -> int:
             ensure_player(conn, player, now)
-            after = ledger.debit(conn, now, player, code, amount, ledger.Movement("admin.take", why))
+            after = ledger.debit(conn, now, player, code, amount, ledger.Movement("admin_take", why))
             write_audit(conn, now, actor, "take", target=player, currency=code, amount=amount, reason=why)
             return after
 
@@ -189,7 +189,7 @@ class AdminService:
         def work(conn: sqlite3.Connection, now: datetime) -> int:
             ensure_player(conn, player, now)
             copy = ledger.mint_card(
-                conn, now, player, game, card_key, ledger.Movement("admin.give_card", why)
+                conn, now, player, game, card_key, ledger.Movement("admin_give_card", why)
             )
             write_audit(
                 conn, now, actor, "give_card", target=player, game=game, card=card_key, copy=copy, reason=why
@@ -207,7 +207,7 @@ class AdminService:
                 "SELECT game, card_key FROM cards WHERE id = ? AND owner_id = ?", (copy, player)
             )
             found = row.fetchone()
-            ledger.destroy_card(conn, now, copy, player, ledger.Movement("admin.remove_card", why))
+            ledger.destroy_card(conn, now, copy, player, ledger.Movement("admin_remove_card", why))
             write_audit(conn, now, actor, "remove_card", target=player, game=found[0], copy=copy, reason=why)
             return f"{found[0]}:{found[1]}"
 

@@ -25,7 +25,7 @@ from store.db import Database
 
 # Columns of the platform's tables holding a player's id without a foreign key to players.
 PLAYER_COLUMNS = ("admin_audit.actor_id", "admin_audit.target_id", "guild_bans.banned_by")
-# Id columns that never hold a player's id, by name (any table) or as "table.column".
+# Id columns that never hold a player's id: by name, in any table...
 NOT_A_PLAYER = frozenset(
     {
         "id",
@@ -37,10 +37,15 @@ NOT_A_PLAYER = frozenset(
         "referee_role_id",
         "fallback_channel_id",
         "sent_message_id",
-        "outbox.target_id",  # a channel, or the player of a DM: DMs are handled by `_direct_messages`
-        "hoss_arena_attacks.battle_id",
-        "pillz_friend_results.duel_id",
-        "choco_legacy_challenges.challenge_id",
+    }
+)
+# ... and as (table, column).
+NOT_A_PLAYER_COLUMNS = frozenset(
+    {
+        ("outbox", "target_id"),  # a channel, or the player of a DM: DMs are handled on their own
+        ("hoss_arena_attacks", "battle_id"),
+        ("pillz_friend_results", "duel_id"),
+        ("choco_legacy_challenges", "challenge_id"),
     }
 )
 # Kept at erasure, with the Discord id: a server's ban must still stop the person it names.
@@ -79,7 +84,7 @@ def id_columns(conn: sqlite3.Connection) -> Iterator[IdColumn]:
                 continue
             if refs.get(column) == "players" or column == "player_id" or name in declared:
                 personal: bool | None = True
-            elif column in refs or column in NOT_A_PLAYER or name in NOT_A_PLAYER:
+            elif column in refs or column in NOT_A_PLAYER or (table, column) in NOT_A_PLAYER_COLUMNS:
                 personal = False
             else:
                 personal = None
@@ -144,7 +149,7 @@ def _primary_key(conn: sqlite3.Connection, table: str) -> set[str]:
 
 def _empty_wallets_and_cards(conn: sqlite3.Connection, now: datetime, player: int) -> None:
     """Through the ledger, as every change of a balance or an owner: what the anonymous row keeps adds up."""
-    why = ledger.Movement("privacy.erase")
+    why = ledger.Movement("privacy_erase")
     copies = conn.execute(
         "SELECT id, locked_by FROM cards WHERE owner_id = ? ORDER BY id", (player,)
     ).fetchall()

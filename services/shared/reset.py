@@ -1,7 +1,7 @@
 """An admin's reset of one player's progress in one game, shared by the games' `GameSpec.reset` hooks.
 
 The ledger explains every balance and every copy, so nothing is deleted from it: the game's copies are
-destroyed and its coins debited through `services.platform.ledger` (reason `admin.reset`, ref the game),
+destroyed and its coins debited through `services.platform.ledger` (reason `admin_reset`, ref the game),
 then the starting coins are granted again, as to a new player. The game names its own tables of
 per-player progress (decks, profiles, ranks): their rows of that player are deleted. Records other
 players share (finished matches, league results of a server, arena seasons, raffle tickets) stay.
@@ -16,8 +16,8 @@ from core.errors import NotAllowed
 from services.platform import ledger
 from services.platform.games import Currency, ResetReport
 
-REASON = "admin.reset"
-REGRANT = "admin.reset_grant"
+REASON = "admin_reset"
+REGRANT = "admin_reset_grant"
 
 
 def reset_progress(
