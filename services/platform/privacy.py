@@ -107,7 +107,7 @@ def _live_matches(conn: sqlite3.Connection) -> set[int]:
 
 def _rows(conn: sqlite3.Connection, table: str, columns: list[str], player: int) -> list[dict[str, Any]]:
     where = " OR ".join(f"{c} = ?" for c in columns)
-    cursor = conn.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY rowid", [player] * len(columns))
+    cursor = conn.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY 1", [player] * len(columns))
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
@@ -174,13 +174,13 @@ def _scrub_texts(conn: sqlite3.Connection, player: int, anonymous: int) -> None:
             str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})") if "TEXT" in str(r[2]).upper()
         ]
         for column in texts:
-            rows = conn.execute(
-                f"SELECT rowid, {column} FROM {table} WHERE {column} LIKE ?", (f"%{player}%",)
+            found = conn.execute(
+                f"SELECT DISTINCT {column} FROM {table} WHERE {column} LIKE ?", (f"%{player}%",)
             ).fetchall()
-            for rowid, value in rows:
+            for (value,) in found:
                 conn.execute(
-                    f"UPDATE {table} SET {column} = ? WHERE rowid = ?",
-                    (_scrub(value, player, anonymous), rowid),
+                    f"UPDATE {table} SET {column} = ? WHERE {column} = ?",
+                    (_scrub(value, player, anonymous), value),
                 )
 
 

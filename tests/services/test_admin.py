@@ -70,7 +70,9 @@ async def test_a_card_given_then_removed_through_the_ledger(
     with pytest.raises(CardUnavailable):
         await admin.remove_card(actor(2), BOB, copy, "wrong owner")
     assert await admin.remove_card(actor(3), ALICE, copy, "mistake") == "hoss:orc_guerrier_1"
-    owner = await db.read(lambda conn: conn.execute("SELECT owner_id FROM cards WHERE id = ?", (copy,)).fetchone())
+    owner = await db.read(
+        lambda conn: conn.execute("SELECT owner_id FROM cards WHERE id = ?", (copy,)).fetchone()
+    )
     assert tuple(owner) == (None,)
     actions = [row[2] for row in await audit_rows(db)]
     assert actions == ["give_card", "remove_card"]
