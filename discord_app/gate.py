@@ -16,7 +16,13 @@ import discord
 from discord import app_commands
 
 from discord_app.context import services_of
+from engine.errors import DomainError
 from services.platform import games
+
+
+class GameClosed(DomainError, app_commands.AppCommandError):
+    """The service's refusal, as an AppCommandError too, so that discord.py routes it from the tree's
+    interaction check to `GameTree.on_error` (as `refusals.BadOption`)."""
 
 
 def game_of_command(command: Any) -> str | None:
@@ -42,5 +48,9 @@ async def check_game_access(interaction: discord.Interaction[Any]) -> None:
         game = game_of_component(str(data.get("custom_id", "")))
     else:
         return
-    if game is not None:
+    if game is None:
+        return
+    try:
         await services_of(interaction).admin.check_access(interaction.guild_id, game, interaction.user.id)
+    except DomainError as refusal:
+        raise GameClosed(refusal.key, **refusal.params) from None
