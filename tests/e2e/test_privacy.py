@@ -15,7 +15,8 @@ def text_of(result: object) -> str:
 async def test_the_export_arrives_by_dm_as_a_json_file(harness: BotHarness) -> None:
     alice = harness.user("alice")
     reply = await harness.emu.run_command(alice, "confidentialité exporter")
-    assert reply.ephemeral and "message privé" in text_of(reply)
+    assert reply.ephemeral
+    assert "message privé" in text_of(reply)
     await harness.settle()
     (dm,) = harness.emu.dm_messages(alice)
     (attachment,) = dm.attachments

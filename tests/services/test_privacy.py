@@ -90,7 +90,8 @@ async def test_the_export_holds_the_players_rows_and_not_a_live_matchs(
     live = await db.read(lambda conn: collect(conn, ALICE))
     assert live["player"]["id"] == ALICE
     assert {"wallets", "ledger", "cards", "hoss_decks", "pillz_friend_results"} <= set(live["tables"])
-    assert "match_seats" not in live["tables"] and live["tables"]["matches"] == []
+    assert "match_seats" not in live["tables"]
+    assert live["tables"]["matches"] == []
     await db.write(lambda conn: conn.execute("UPDATE matches SET status = 'over'"))
     over = await db.read(lambda conn: collect(conn, ALICE))
     assert [m["status"] for m in over["tables"]["matches"]] == ["over"]
@@ -114,7 +115,8 @@ async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
     await db.write(lambda conn: _seed_two_players(conn, clock, "over"))
     now = clock.now()
     anonymous = await db.write(lambda conn: erase(conn, now, ALICE))
-    assert anonymous is not None and anonymous < 0
+    assert anonymous is not None
+    assert anonymous < 0
     assert await db.read(lambda conn: _mentions(conn, ALICE)) == []
     seats = await db.read(
         lambda conn: [tuple(r) for r in conn.execute("SELECT seat, player_id FROM match_seats")]
@@ -138,7 +140,7 @@ async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
 async def test_erasure_waits_for_the_players_games_to_end(db: Database, clock: ManualClock) -> None:
     await db.write(lambda conn: _seed_two_players(conn, clock, "live"))
     now = clock.now()
-    with pytest.raises(NotAllowed, match="privacy.error.busy"):
+    with pytest.raises(NotAllowed, match=r"privacy\.error\.busy"):
         await db.write(lambda conn: erase(conn, now, ALICE))
     assert (
         await db.read(
