@@ -16,6 +16,7 @@ from discord import app_commands
 
 from core.i18n import t
 from discord_app.context import locale_of, public_locale_of
+from discord_app.gate import check_game_access
 from discord_app.option_checks import check_options
 from discord_app.refusals import echo
 from discord_app.render import text
@@ -138,13 +139,15 @@ class GameTree(app_commands.CommandTree["Any"]):
         self.unexpected_errors: list[BaseException] = []
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """No command runs with an option value it did not declare (discord_app/option_checks.py); the
-        refusal raised here reaches `on_error` like any command error."""
+        """No command runs with an option value it did not declare (discord_app/option_checks.py), nor
+        a paused game's or for a banned player (discord_app/gate.py); the refusal raised here reaches
+        `on_error` like any command error."""
         command = interaction.command
         if interaction.type is discord.InteractionType.application_command and isinstance(
             command, app_commands.Command
         ):
             check_options(command, interaction.data or {})
+            await check_game_access(interaction)
         return True
 
     async def on_error(

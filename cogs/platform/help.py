@@ -23,15 +23,20 @@ def _localized(key: str, fallback: str) -> Text:
     return Text(key) if has(key) else Text.raw(fallback)
 
 
-def command_line(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> Text:
-    """ "/profil — Affiche ...": the localized full name and description of one command."""
+def command_name(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> Text:
+    """ "/configuration salon-parties": the localized full name of one command."""
     parts = []
     node: Any = command
     while node is not None:
         parts.append(_localized(f"cmd.{qualified(node)}.name", node.name))
         node = node.parent
     params = {f"p{i}": p for i, p in enumerate(reversed(parts))}
-    name = Text(PATH_KEYS[len(parts)], params)
+    return Text(PATH_KEYS[len(parts)], params)
+
+
+def command_line(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> Text:
+    """ "/profil — Affiche ...": the localized full name and description of one command."""
+    name = command_name(command)
     description = _localized(f"cmd.{qualified(command)}.description", str(command.description))
     return Text("help.line", {"name": name, "description": description})
 
@@ -59,6 +64,7 @@ def _fields(title: Text, lines: list[Text]) -> list[EmbedField]:
 def help_spec(tree: app_commands.CommandTree[Any], permissions: discord.Permissions) -> MessageSpec:
     by_group = {g.command_group: g for g in games.all_games()}
     general: list[Text] = []
+    managing: list[Text] = []
     sections: list[EmbedField] = []
     for top in sorted(tree.get_commands(type=discord.AppCommandType.chat_input), key=lambda c: c.name):
         if not visible(top, permissions):
@@ -67,6 +73,11 @@ def help_spec(tree: app_commands.CommandTree[Any], permissions: discord.Permissi
         if game is not None and isinstance(top, app_commands.Group):
             lines = [command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)]
             sections.extend(_fields(Text(game.name_key), lines))
+        elif isinstance(top, app_commands.Group) and getattr(top, "default_permissions", None) is not None:
+            # the managers' and owners' tools, named without descriptions: a message holds 6,000
+            # characters of embeds, and these readers know them (docs/admin.md)
+            names = [command_name(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)]
+            managing.append(Text.lines(names))
         elif isinstance(top, app_commands.Group):
             general.extend(
                 command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)
@@ -76,6 +87,8 @@ def help_spec(tree: app_commands.CommandTree[Any], permissions: discord.Permissi
     if not sections:
         sections.append(EmbedField(Text("help.games"), Text("help.no_games"), inline=False))
     fields = (*sections, *_fields(Text("help.general"), general))
+    if managing:
+        fields = (*fields, *(EmbedField(Text("help.managing"), line, inline=False) for line in managing))
     return MessageSpec(
         embeds=(Embed(title=Text("help.title"), description=Text("help.intro"), fields=fields),)
     )

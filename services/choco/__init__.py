@@ -23,6 +23,7 @@ from services.choco.leagues import LeagueService, profile_summary
 from services.choco.names import card_fields
 from services.choco.panel import ChocoPanel
 from services.choco.referee import ChocoReferee
+from services.choco.reset import reset
 from services.choco.shop import ChocoShop
 from services.platform.games import GameContext, GameSpec
 
@@ -84,4 +85,6 @@ GAME = GameSpec(
     engine=CHOCO_ENGINE,
     build=ChocoServices.build,
     card_art=CARD_ART,
+    reset=reset,
+    player_columns=("choco_game_log.actor_id",),
 )

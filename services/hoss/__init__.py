@@ -16,7 +16,6 @@ from services.hoss.card_image import CARD_ART
 from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
-from services.hoss.gold import GOLD, STARTING_GOLD
 from services.hoss.keys import BUFF_KEYS as BUFF_KEYS
 from services.hoss.keys import CLASS_KEYS as CLASS_KEYS
 from services.hoss.keys import ELEMENT_KEYS as ELEMENT_KEYS
@@ -25,9 +24,10 @@ from services.hoss.keys import RANK_KEYS as RANK_KEYS
 from services.hoss.keys import STATUS_KEYS as STATUS_KEYS
 from services.hoss.raffle import RaffleService
 from services.hoss.ranked import RankedService
+from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
-from services.platform.games import Currency, GameContext, GameSpec
+from services.platform.games import GameContext, GameSpec
 from services.platform.messages import Text
 
 
@@ -114,10 +114,11 @@ GAME = GameSpec(
     key="hoss",
     name_key="hoss.name",
     command_group="hoss",
-    currencies=(Currency(GOLD, "hoss.gold", starting=STARTING_GOLD),),
+    currencies=(CURRENCY,),
     catalog_model=HossCatalog,
     card_fields=card_fields,
     engine=ENGINE,
     build=HossServices.build,
     card_art=CARD_ART,
+    reset=reset,
 )

@@ -12,6 +12,7 @@ import pkgutil
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import services
@@ -55,6 +56,22 @@ GameFactory = Callable[[GameContext], Any]
 
 
 @dataclass(frozen=True)
+class ResetReport:
+    """What an admin's reset of one player's progress in a game removed, for the audit log."""
+
+    cards: int  # copies destroyed through the ledger
+    currencies: tuple[tuple[str, int], ...] = ()  # (currency code, balance before the reset)
+
+
+# A game's reset of one player's progress (the admin tool): in the caller's write unit, cards and coins
+# leave through ledger movements, the game's own rows of that player are deleted.
+ResetHook = Callable[[sqlite3.Connection, datetime, int], ResetReport]
+# A game's own anonymisation at a player's erasure (player, anonymous id), run before the platform's
+# generic pass, for rows the generic rules would break (an ordered pair of players under a CHECK).
+AnonymiseHook = Callable[[sqlite3.Connection, int, int], None]
+
+
+@dataclass(frozen=True)
 class GameSpec:
     key: str  # short stable id: "hoss", "pillz", ...
     name_key: str  # message key of the game's display name
@@ -66,6 +83,11 @@ class GameSpec:
     card_fields: CardFields | None = None
     build: GameFactory | None = None  # the game's services, reachable as services.platform.games[key]
     card_art: CardArt | None = None  # how its cards are drawn (services/<game>/card_image.py)
+    reset: ResetHook | None = None  # /admin reset: the player's progress in this game back to a start
+    # "table.column" of the game's tables that hold a player's id without a foreign key to players:
+    # the personal data export and erasure find the others from the schema (docs/privacy.md).
+    player_columns: tuple[str, ...] = ()
+    anonymise: AnonymiseHook | None = None
 
 
 _registry: dict[str, GameSpec] = {}
