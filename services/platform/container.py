@@ -19,6 +19,7 @@ from services.platform.heartbeat import Heartbeat
 from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
 from services.platform.scheduler import Scheduler
+from services.platform.trades import TradeService
 from store.db import Database, DatabaseUnusable, explain
 from store.migrate import migrate
 
@@ -35,6 +36,7 @@ class Services:
     cards: CardIndex
     heartbeat: Heartbeat
     card_images: CardImages
+    trades: TradeService
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -77,6 +79,7 @@ async def build_services(
         for spec in specs
         if spec.build is not None
     }
+    cards = CardIndex(catalogs)
     return Services(
         settings=settings,
         clock=clock,
@@ -85,8 +88,9 @@ async def build_services(
         guilds=GuildSettingsService(db, clock),
         scheduler=scheduler,
         outbox=Outbox(db, clock),
-        cards=CardIndex(catalogs),
+        cards=cards,
         heartbeat=Heartbeat(db, clock),
         card_images=CardImages(settings.card_image_cache, catalogs),
+        trades=TradeService(db, clock, scheduler, cards),
         games=game_services,
     )
