@@ -377,7 +377,9 @@ async def test_fifty_trades_over_overlapping_copies_and_one_wallet(
     await settle(actions)
 
     await w.conserved()
-    statuses = {str(s): n for s, n in await w.query("SELECT status, COUNT(*) FROM trades GROUP BY status")}
+    statuses = {
+        str(s): int(str(n)) for s, n in await w.query("SELECT status, COUNT(*) FROM trades GROUP BY status")
+    }
     assert statuses.get("done", 0) >= 1, statuses
     assert statuses.get("cancelled", 0) >= 1, statuses
     done_cards = await w.query(
