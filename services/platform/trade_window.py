@@ -14,6 +14,21 @@ from services.platform.messages import Button, Embed, EmbedField, MessageSpec, N
 from services.platform.trade_store import Trade, TradeItem
 
 MAX_LOG_LINES = 15
+STATUS_KEYS = {
+    "open": "trades.status.open",
+    "done": "trades.status.done",
+    "cancelled": "trades.status.cancelled",
+    "expired": "trades.status.expired",
+}
+ENDED_KEYS = {
+    ("trade", "done"): "trades.notice.trade.done",
+    ("trade", "cancelled"): "trades.notice.trade.cancelled",
+    ("trade", "expired"): "trades.notice.trade.expired",
+    ("gift", "done"): "trades.notice.gift.done",
+    ("gift", "cancelled"): "trades.notice.gift.cancelled",
+    ("gift", "expired"): "trades.notice.gift.expired",
+}
+LOG_KEYS = {"trade": "trades.log.trade", "gift": "trades.log.gift"}
 
 
 def confirm_id(trade: Trade) -> str:
@@ -69,7 +84,7 @@ def _side(trade: Trade, player_id: int, cards: CardIndex, title: str) -> EmbedFi
 def status_text(trade: Trade) -> Text:
     if trade.status == "open":
         return Text("trades.window.open", {"expires": f"<t:{int(trade.expires_at.timestamp())}:R>"})
-    return Text(f"trades.status.{trade.status}")
+    return Text(STATUS_KEYS[trade.status])
 
 
 def window(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
@@ -110,7 +125,7 @@ def changed_notice(trade: Trade, viewer: int, actor: int, cards: CardIndex) -> M
 
 def ended_notice(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
     """The DM each party gets when the trade ends: what moved (done) or that nothing did."""
-    key = f"trades.notice.{trade.kind}.{trade.status}"
+    key = ENDED_KEYS[trade.kind, trade.status]
     spec = window(trade, viewer, cards)
     return MessageSpec(
         content=Text(key, {"id": trade.id, "name": _mention(trade.other(viewer))}),
@@ -135,13 +150,13 @@ def log(trades: list[Trade], cards: CardIndex, title: Text) -> MessageSpec:
             if trade.offered_by(giver)
         ]
         head = Text(
-            f"trades.log.{trade.kind}",
+            LOG_KEYS[trade.kind],
             {
                 "id": trade.id,
                 "game": _game_name(trade.game),
                 "from": _mention(trade.proposer_id),
                 "to": _mention(trade.partner_id),
-                "status": Text(f"trades.status.{trade.status}"),
+                "status": Text(STATUS_KEYS[trade.status]),
                 "date": f"<t:{int(trade.created_at.timestamp())}:f>",
             },
         )

@@ -43,7 +43,7 @@ from services.platform.trade_store import (
     of_player,
     open_count,
 )
-from services.platform.trade_window import changed_notice, ended_notice, log, window
+from services.platform.trade_window import STATUS_KEYS, changed_notice, ended_notice, log, window
 from store.db import Database
 from store.idempotency import once
 
@@ -347,7 +347,7 @@ class TradeService:
     def _swap(self, conn: sqlite3.Connection, now: datetime, trade: Trade, by: int) -> int:
         self._check_cap(conn, now, trade)
         self._finish(conn, now, trade, "done", by)
-        why = ledger.Movement(f"{trade.kind}", ref=trade.lock)
+        why = ledger.Movement(trade.kind, ref=trade.lock)
         for item in trade.items:
             receiver = trade.other(item.giver_id)
             if item.card_id is not None:
@@ -445,9 +445,7 @@ class TradeService:
     def _open_trade(conn: sqlite3.Connection, trade_id: int, guild_id: int | None, player: int) -> Trade:
         trade = load(conn, trade_id, guild_id, player)
         if trade.status != "open":
-            raise NotAllowed(
-                "trades.error.closed", trade=trade_id, status=Text(f"trades.status.{trade.status}")
-            )
+            raise NotAllowed("trades.error.closed", trade=trade_id, status=Text(STATUS_KEYS[trade.status]))
         return trade
 
     @staticmethod
