@@ -304,13 +304,16 @@ class TradeService:
         self, guild_id: int | None, trade_id: int, player: int, version: int, key: str
     ) -> Trade:
         """Confirm the offers as of `version`; when both parties (a gift: its giver) confirmed the current
-        version, everything moves in this unit. A repeated click (same `key`) answers like the first."""
+        version, everything moves in this unit. A repeated click (same `key`) on the trade as it stands
+        answers like the first; the key includes the trade's current version, so the same window clicked
+        again after a change is checked afresh (and refused as stale) instead of replayed."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Trade:
+            current = load(conn, trade_id, guild_id, player).version
             once(
                 conn,
-                f"trade:confirm:{key}",
+                f"trade:confirm:{key}:{current}",
                 now,
                 lambda: self._confirm(conn, now, trade_id, guild_id, player, version),
             )
