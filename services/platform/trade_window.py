@@ -83,21 +83,26 @@ def _side(trade: Trade, player_id: int, cards: CardIndex, title: str) -> EmbedFi
 
 def status_text(trade: Trade) -> Text:
     if trade.status == "open":
-        return Text("trades.window.open", {"expires": f"<t:{int(trade.expires_at.timestamp())}:R>"})
+        key = "trades.window.open" if trade.kind == "trade" else "trades.window.gift_open"
+        return Text(key, {"expires": f"<t:{int(trade.expires_at.timestamp())}:R>"})
     return Text(STATUS_KEYS[trade.status])
 
 
 def window(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
     """The trade as `viewer` sees it: their offer first, then the other party's; Confirm and Cancel while
-    it is open (a gift's recipient has nothing to confirm)."""
+    it is open. A gift shows the giver's offer and its recipient (who has nothing to confirm)."""
     title = "trades.window.title" if trade.kind == "trade" else "trades.window.gift_title"
-    fields = [_side(trade, viewer, cards, "trades.window.you")]
     if trade.kind == "trade":
-        fields.append(_side(trade, trade.other(viewer), cards, "trades.window.them"))
+        fields = [
+            _side(trade, viewer, cards, "trades.window.you"),
+            _side(trade, trade.other(viewer), cards, "trades.window.them"),
+        ]
     else:
-        fields.append(
-            EmbedField(Text("trades.window.recipient"), Text.raw(_mention(trade.partner_id)), inline=False)
-        )
+        giver = "trades.window.you" if viewer == trade.proposer_id else "trades.window.them"
+        fields = [
+            _side(trade, trade.proposer_id, cards, giver),
+            EmbedField(Text("trades.window.recipient"), Text.raw(_mention(trade.partner_id)), inline=False),
+        ]
     embed = Embed(
         title=Text(title, {"id": trade.id, "game": _game_name(trade.game)}),
         description=status_text(trade),
@@ -125,7 +130,8 @@ def changed_notice(trade: Trade, viewer: int, actor: int, cards: CardIndex) -> M
 
 def ended_notice(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
     """The DM each party gets when the trade ends: what moved (done) or that nothing did."""
-    key = ENDED_KEYS[trade.kind, trade.status]
+    received = trade.kind == "gift" and viewer == trade.partner_id
+    key = "trades.notice.gift.received" if received else ENDED_KEYS[trade.kind, trade.status]
     spec = window(trade, viewer, cards)
     return MessageSpec(
         content=Text(key, {"id": trade.id, "name": _mention(trade.other(viewer))}),

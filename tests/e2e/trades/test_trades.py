@@ -74,7 +74,7 @@ async def test_a_gift_waits_for_its_givers_confirmation(harness: BotHarness) -> 
     await h.emu.click(alice, "Confirmer", message=ready.message)
     await h.settle()
     assert owners(h) == [(mine, bob.id, None)]
-    assert "Cadeau n° 1 envoyé" in newest_dm(h, bob).content
+    assert "Cadeau n° 1 reçu de" in newest_dm(h, bob).content
 
 
 async def test_new_members_cannot_trade_and_an_open_trade_expires(harness: BotHarness) -> None:
