@@ -17,6 +17,8 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, CardUnavailable, InsufficientFunds, NotAllowed, NotFound
 from engine.errors import DomainError
+from engine.hoss import CreatureCard, HossCatalog, sale_price
+from services.hoss.sale import sell_unit
 from services.platform import games, ledger, trades
 from services.platform.catalogs import DATA_DIR, CardIndex, load_all
 from services.platform.players import ensure_player
@@ -403,3 +405,27 @@ async def test_fifty_trades_over_overlapping_copies_and_one_wallet(
     assert await w.query(GOLD_SUM, GOLD) == total_gold  # no currency created nor lost
     owners = await w.query("SELECT COUNT(*), COUNT(DISTINCT id) FROM cards")
     assert owners == [(len(mine) + len(PARTNERS), len(mine) + len(PARTNERS))]
+
+
+# --- a game's own rules ------------------------------------------------------------------------------------
+
+
+async def test_a_hoss_copy_is_worth_its_sale_price_and_cannot_be_sold_while_offered(w: World) -> None:
+    catalog = w.cards.catalog("hoss")
+    assert isinstance(catalog, HossCatalog)
+    creature = next(c for c in catalog.cards if isinstance(c, CreatureCard) and c.rank == 2)
+    now = w.clock.now()
+
+    def unit(conn: sqlite3.Connection) -> int:
+        why = ledger.Movement("test")
+        return ledger.mint_card(conn, now, ALICE, "hoss", creature.id, why, {"rarity": "or", "holo": False})
+
+    copy = await w.db.write(unit)
+    trade = await w.trades.open(GUILD, CHANNEL, ALICE, BOB, "hoss")
+    trade = await w.trades.add_card(GUILD, trade.id, ALICE, f"#{copy}")
+    assert [i.value for i in trade.items] == [sale_price("or", 2, False)] == [400]
+    cards = {c.id: c for c in catalog.cards}
+    with pytest.raises(CardUnavailable, match=r"hoss\.error\.card\.locked"):
+        await w.db.write(lambda conn: sell_unit(conn, now, cards, ALICE, [copy], "sale:1"))
+    await w.trades.cancel(GUILD, trade.id, ALICE)
+    assert await w.query("SELECT locked_by FROM cards") == [(None,)]
