@@ -18,6 +18,7 @@ from core.errors import BadInput
 from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, services_of
+from discord_app.option_checks import Id
 from discord_app.render import to_discord
 from discord_app.translator import desc
 from services.platform import games
@@ -25,7 +26,6 @@ from services.platform.messages import MessageSpec, Text
 from services.platform.trade_store import Trade
 from services.platform.trades import TradeService
 
-TradeId = app_commands.Range[int, 1, 2**53]
 AUTOCOMPLETE_LIMIT = 25
 
 
@@ -104,7 +104,7 @@ class TradeCommands(commands.GroupCog, group_name="trade", group_description=des
         trade=desc("cmd.trade.card.opt.trade.description"), card=desc("cmd.trade.card.opt.card.description")
     )
     async def trade_card(
-        self, interaction: discord.Interaction[Any], trade: TradeId, card: app_commands.Range[str, 1, 100]
+        self, interaction: discord.Interaction[Any], trade: Id, card: app_commands.Range[str, 1, 100]
     ) -> None:
         locale = await locale_of(interaction)
         found = await trades_of(interaction).add_card(
@@ -117,9 +117,7 @@ class TradeCommands(commands.GroupCog, group_name="trade", group_description=des
         trade=desc("cmd.trade.remove.opt.trade.description"),
         copy=desc("cmd.trade.remove.opt.copy.description"),
     )
-    async def trade_remove(
-        self, interaction: discord.Interaction[Any], trade: TradeId, copy: TradeId
-    ) -> None:
+    async def trade_remove(self, interaction: discord.Interaction[Any], trade: Id, copy: Id) -> None:
         found = await trades_of(interaction).remove_card(
             interaction.guild_id, trade, interaction.user.id, copy
         )
@@ -131,7 +129,7 @@ class TradeCommands(commands.GroupCog, group_name="trade", group_description=des
         amount=desc("cmd.trade.money.opt.amount.description"),
     )
     async def trade_money(
-        self, interaction: discord.Interaction[Any], trade: TradeId, amount: app_commands.Range[int, 0, 10**9]
+        self, interaction: discord.Interaction[Any], trade: Id, amount: app_commands.Range[int, 0, 10**9]
     ) -> None:
         found = await trades_of(interaction).set_amount(
             interaction.guild_id, trade, interaction.user.id, amount
@@ -140,7 +138,7 @@ class TradeCommands(commands.GroupCog, group_name="trade", group_description=des
 
     @app_commands.command(name="show", description=desc("cmd.trade.show.description"))
     @app_commands.describe(trade=desc("cmd.trade.show.opt.trade.description"))
-    async def trade_show(self, interaction: discord.Interaction[Any], trade: TradeId) -> None:
+    async def trade_show(self, interaction: discord.Interaction[Any], trade: Id) -> None:
         found = await trades_of(interaction).show(
             interaction.guild_id, trade, interaction.user.id, admin=is_admin(interaction)
         )
@@ -148,7 +146,7 @@ class TradeCommands(commands.GroupCog, group_name="trade", group_description=des
 
     @app_commands.command(name="cancel", description=desc("cmd.trade.cancel.description"))
     @app_commands.describe(trade=desc("cmd.trade.cancel.opt.trade.description"))
-    async def trade_cancel(self, interaction: discord.Interaction[Any], trade: TradeId) -> None:
+    async def trade_cancel(self, interaction: discord.Interaction[Any], trade: Id) -> None:
         found = await trades_of(interaction).cancel(interaction.guild_id, trade, interaction.user.id)
         await window_reply(interaction, found)
 
