@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.i18n import format_int
-from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog
+from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog, sale_price
 from services.hoss.arena import ArenaService
 from services.hoss.card_image import CARD_ART
 from services.hoss.collection import HossCollection
@@ -27,7 +27,7 @@ from services.hoss.ranked import RankedService
 from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
-from services.platform.games import GameContext, GameSpec
+from services.platform.games import Currency, GameContext, GameSpec, Trading
 from services.platform.messages import Text
 
 
@@ -110,6 +110,17 @@ class HossServices:
         )
 
 
+def trade_value(catalog: HossCatalog | None, card_key: str, attrs: dict[str, Any]) -> int:
+    """A copy's worth in trades is its sale price (rarity, rank, holo), so trading a copy away is measured
+    like selling it; a card that left the catalog is priced as a Rang 1."""
+    card = next((c for c in catalog.cards if c.id == card_key), None) if catalog is not None else None
+    rank = card.rank if isinstance(card, CreatureCard) else None
+    return sale_price(attrs.get("rarity", "basique"), rank, bool(attrs.get("holo", False)))
+
+
+# One holo copy (50,000 gold and more) a day: a day's worth of play moves, an alt farm's harvest does not.
+HOSS_TRADE_CAP = 100_000
+
 GAME = GameSpec(
     key="hoss",
     name_key="hoss.name",
@@ -121,4 +132,5 @@ GAME = GameSpec(
     build=HossServices.build,
     card_art=CARD_ART,
     reset=reset,
+    trading=Trading(card_value=trade_value, daily_cap=HOSS_TRADE_CAP),
 )

@@ -21,6 +21,7 @@ from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
 from services.platform.privacy import PrivacyService
 from services.platform.scheduler import Scheduler
+from services.platform.trades import TradeService
 from store.db import Database, DatabaseUnusable, explain
 from store.migrate import migrate
 
@@ -39,6 +40,7 @@ class Services:
     card_images: CardImages
     admin: AdminService
     privacy: PrivacyService
+    trades: TradeService
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -95,5 +97,6 @@ async def build_services(
         card_images=CardImages(settings.card_image_cache, catalogs),
         admin=AdminService(db, clock, cards),
         privacy=PrivacyService(db, clock),
+        trades=TradeService(db, clock, scheduler, cards),
         games=game_services,
     )

@@ -54,6 +54,20 @@ class GameContext:
 
 GameFactory = Callable[[GameContext], Any]
 
+# What one copy is worth in trades, in the game's value unit (one unit of its currency): it receives the
+# game's loaded catalog, the copy's catalog id and its attributes (HOSS prices a copy by rarity and rank).
+CardValue = Callable[[Any, str, dict[str, Any]], int]
+
+
+@dataclass(frozen=True)
+class Trading:
+    """How a game's trades are measured (docs/trades.md): a copy's value, and how much value a player may
+    give, and receive, per 24 hours. A game that declares nothing trades with these defaults."""
+
+    card_value: CardValue | None = None  # None: every copy is worth `flat_card_value`
+    flat_card_value: int = 100
+    daily_cap: int = 20_000
+
 
 @dataclass(frozen=True)
 class ResetReport:
@@ -88,6 +102,7 @@ class GameSpec:
     # the personal data export and erasure find the others from the schema (docs/privacy.md).
     player_columns: tuple[str, ...] = ()
     anonymise: AnonymiseHook | None = None
+    trading: Trading = Trading()  # trades and gifts of its cards and currencies (services/platform/trades.py)
 
 
 _registry: dict[str, GameSpec] = {}

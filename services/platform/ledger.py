@@ -122,6 +122,27 @@ def destroy_card(conn: sqlite3.Connection, now: datetime, card_id: int, owner_id
     _record(conn, now, owner_id, -1, why, card_id=card_id)
 
 
+def transfer_locked_card(
+    conn: sqlite3.Connection, now: datetime, card_id: int, from_id: int, to_id: int, lock: str, why: Movement
+) -> None:
+    """Move a copy held by `lock` (a trade's own lock) and free it, in one guarded UPDATE: a copy that
+    changed hands, lost that lock or is held by another lock is `CardUnavailable` and nothing moves."""
+    cursor = conn.execute(
+        "UPDATE cards SET owner_id = ?, locked_by = NULL WHERE id = ? AND owner_id = ? AND locked_by = ?",
+        (to_id, card_id, from_id, lock),
+    )
+    if cursor.rowcount != 1:
+        raise CardUnavailable(card=card_id)
+    _record(conn, now, from_id, -1, why, card_id=card_id)
+    _record(conn, now, to_id, 1, why, card_id=card_id)
+
+
+def release_lock(conn: sqlite3.Connection, lock: str) -> list[int]:
+    """Free every copy `lock` holds (a trade that ended without the swap); returns their ids."""
+    rows = conn.execute("UPDATE cards SET locked_by = NULL WHERE locked_by = ? RETURNING id", (lock,))
+    return sorted(int(row[0]) for row in rows.fetchall())
+
+
 def set_card_lock(conn: sqlite3.Connection, card_ids: list[int], owner_id: int, lock: str | None) -> None:
     """Lock cards (e.g. into an arena deck) or unlock them; a locked card cannot be sold, moved or sacrificed."""
     for card_id in card_ids:
