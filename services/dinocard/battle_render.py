@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.dinocard import ELEMENTS, DinocardCard, DinocardView
+from services.dinocard.keys import ELEMENT_KEYS, EVENT_KEYS, OUTCOME_KEYS
 from services.platform.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text
 
 ELEMENT_MARKS = {"feu": "🔥", "bois": "🌳", "eau": "💧", "foudre": "⚡", "ciel": "☁️"}
@@ -38,13 +39,15 @@ def event_text(
     params: dict[str, Any] = {}
     for name, value in data.items():
         if name in ("card", "source"):
+            if value is None:
+                params[name] = Text("dinocard.battle.egg" if name == "card" else "dinocard.battle.effect")
             continue
         if name in ("card_id", "source_id"):
             params[name.removesuffix("_id")] = card_name(cards, str(value))
         elif name in ("seat", "target_seat", "source_seat", "winner") and isinstance(value, int):
             params[name.replace("seat", "who") if name != "winner" else "winner"] = who[value]
         elif name == "element":
-            params["element"] = Text(f"dinocard.element.{value}")
+            params["element"] = Text(ELEMENT_KEYS[str(value)])
         elif name == "reason" and kind in ("energy", "graveyard"):
             kind = f"{kind}_{value}"
         elif name == "target_slot":
@@ -52,14 +55,13 @@ def event_text(
         elif name == "life":
             params["life_a"], params["life_b"] = value
         elif name == "reason":
-            params["reason"] = Text(f"dinocard.outcome.{value}")
+            params["reason"] = Text(OUTCOME_KEYS[str(value)])
         else:
             params[name] = value
-    if "card" not in params and "card" in data:
-        params["card"] = Text("dinocard.battle.egg")
     if kind == "ended" and data.get("winner") is None:
         kind = "ended_draw"
-    return Text(f"dinocard.event.{kind}", params)
+        params.pop("winner", None)
+    return Text(EVENT_KEYS[kind], params)
 
 
 def _slot(slot: Mapping[str, Any] | None, cards: Mapping[str, DinocardCard]) -> str:

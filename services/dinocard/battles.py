@@ -39,6 +39,7 @@ from engine.dinocard import (
 from engine.protocol import CATALOG_OPTION, SPECTATOR, PlayerSetup
 from services.dinocard import battle_render as render
 from services.dinocard.economy import DINO_GOLD, DinocardService
+from services.dinocard.keys import OUTCOME_KEYS
 from services.dinocard.packs import (
     Pack,
     daily_left,
@@ -594,7 +595,7 @@ def _summary(match: Match[DinocardState]) -> Text:
     winner = int(result.get("winner", -1))
     params = {
         "winner": names[winner] if winner >= 0 else "",
-        "reason": Text(f"dinocard.outcome.{result.get('reason', 'ko')}"),
+        "reason": Text(OUTCOME_KEYS[str(result.get("reason", "ko"))]),
         "xp": int(result.get("xp", 0)),
         "coins": int(result.get("coins", 0)),
         "level": int(result.get("level", 0)),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dinocard import DinocardCard, DinocardCatalog
+from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
 from services.platform.messages import Text
 
 ELEMENT_MARKS = {"feu": "🔥", "bois": "🌳", "eau": "💧", "foudre": "⚡", "ciel": "☁️"}
@@ -17,7 +18,7 @@ def cost_text(card: DinocardCard) -> str:
 
 
 def abilities_text(card: DinocardCard) -> Text:
-    items = [Text(f"dinocard.ability.{a.kind}", {"value": a.value}) for a in card.abilities]
+    items = [Text(ABILITY_KEYS[a.kind], {"value": a.value}) for a in card.abilities]
     return Text.lines(items) if items else Text("dinocard.card.no_ability")
 
 
@@ -26,9 +27,9 @@ def card_line(card: DinocardCard, count: int | None = None) -> Text:
     params: dict[str, Any] = {
         "name": Text.per_locale({"fr": card.name.fr, "en": card.name.en}),
         "element": ELEMENT_MARKS[card.element],
-        "type": Text(f"dinocard.type.{card.type}"),
+        "type": Text(TYPE_KEYS[card.type]),
         "cost": cost_text(card),
-        "rarity": Text(f"dinocard.rarity.{card.rarity}"),
+        "rarity": Text(RARITY_KEYS[card.rarity]),
     }
     if card.type == "dinoz":
         params |= {"eclosion": card.eclosion, "force": card.force, "endurance": card.endurance}
@@ -42,9 +43,9 @@ def card_fields(card: Any, catalog: Any, locale: str) -> list[tuple[Text, Text]]
     assert isinstance(card, DinocardCard)
     assert isinstance(catalog, DinocardCatalog)
     fields = [
-        (Text("dinocard.label.element"), Text(f"dinocard.element.{card.element}")),
-        (Text("dinocard.label.type"), Text(f"dinocard.type.{card.type}")),
-        (Text("dinocard.label.rarity"), Text(f"dinocard.rarity.{card.rarity}")),
+        (Text("dinocard.label.element"), Text(ELEMENT_KEYS[card.element])),
+        (Text("dinocard.label.type"), Text(TYPE_KEYS[card.type])),
+        (Text("dinocard.label.rarity"), Text(RARITY_KEYS[card.rarity])),
         (Text("dinocard.label.cost"), Text.raw(cost_text(card))),
     ]
     if card.type == "dinoz":

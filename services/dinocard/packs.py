@@ -91,6 +91,7 @@ class PackView:
     pack: Pack
     daily_left: int  # challenges it may still launch today (0 before `daily_from`)
     daily_total: int
+    opens: date | None = None  # its first day of challenges, while it is still ahead
 
 
 def _row(row: sqlite3.Row | tuple[object, ...]) -> Pack:
@@ -273,7 +274,9 @@ def auto_cards(free: Mapping[str, int], known: Mapping[str, DinocardCard], eleme
 
 class DinocardPacks(DinocardService):
     def _view(self, conn: sqlite3.Connection, pack: Pack, now: datetime) -> PackView:
-        return PackView(pack, daily_left(conn, pack, self.today(now)), daily_challenges(pack.skills))
+        today = self.today(now)
+        opens = pack.daily_from if today < pack.daily_from else None
+        return PackView(pack, daily_left(conn, pack, today), daily_challenges(pack.skills), opens)
 
     async def create(
         self, owner: int, name: str, cards: Sequence[str] | None, element: str | None = None
