@@ -133,9 +133,7 @@ class LaunchButton(
         except DeckInvalid as exc:
             raise refused("dinocard.error.challenge.refused", exc.problems, battles.cards, locale) from exc
         content = Text("dinocard.prepare.launched", {"number": match.number})
-        await interaction.response.edit_message(
-            **to_discord(MessageSpec(content=content), locale), embeds=[], view=None
-        )
+        await interaction.response.edit_message(**to_discord(MessageSpec(content=content), locale), view=None)
 
 
 class WatchButton(

@@ -18,6 +18,7 @@ from services.platform.messages import Attachment, Button, Embed, EmbedField, Me
 
 ELEMENT_MARKS = {"feu": "🔥", "bois": "🌳", "eau": "💧", "foudre": "⚡", "ciel": "☁️"}
 COLORS = {"live": 0x3BA55C, "over": 0x5865F2}
+MAX_LINES = 30  # of events on the message (a phase has fewer; the log file has them all)
 QUIET = frozenset({"board", "egg_card", "turn", "combat"})  # shown by the title, or never in public
 
 
@@ -52,6 +53,8 @@ def event_text(
             kind = f"{kind}_{value}"
         elif name == "target_slot":
             kind = "attack_player" if value is None else "attack"
+            if value is not None:
+                params["target_slot"] = value
         elif name == "life":
             params["life_a"], params["life_b"] = value
         elif name == "reason":
@@ -126,7 +129,7 @@ def battle_spec(
         "dinocard.battle.title",
         {"number": number, "a": who[0], "b": who[1], "round": view.round, "phase": view.phase},
     )
-    lines = [t for e in view.events if (t := event_text(e, who, cards)) is not None]
+    lines = [t for e in view.events if (t := event_text(e, who, cards)) is not None][-MAX_LINES:]
     board = view.board
     fields = [
         EmbedField(
@@ -140,7 +143,9 @@ def battle_spec(
         fields.append(EmbedField(Text("dinocard.battle.result"), summary, inline=False))
     embed = Embed(
         title=title,
-        description=Text.lines(lines) if lines else Text("dinocard.battle.start"),
+        description=Text.lines(lines)
+        if lines
+        else Text("dinocard.battle.start" if not view.shown else "dinocard.battle.quiet"),
         fields=tuple(fields),
         color=COLORS["over" if view.finished else "live"],
     )

@@ -36,7 +36,7 @@ from engine.dinocard import (
     perceived,
     xp_for_win,
 )
-from engine.protocol import CATALOG_OPTION, SPECTATOR, PlayerSetup
+from engine.protocol import CATALOG_OPTION, SPECTATOR, Event, PlayerSetup
 from services.dinocard import battle_render as render
 from services.dinocard.economy import DINO_GOLD, DinocardService
 from services.dinocard.keys import OUTCOME_KEYS
@@ -217,7 +217,8 @@ class DinocardBattles(DinocardService):
             data=data,
         )
         target = Target("channel", channel, players=(seats[0],))
-        spec = self.spec_of(match, controls=True)
+        # the post is one save: its buttons carry the version it leads to
+        spec = self.spec_of(replace(match, version=match.version + 1), controls=True)
         return MATCHES.post(conn, now, match, target, spec)
 
     async def launch(
@@ -333,10 +334,22 @@ class DinocardBattles(DinocardService):
 
     # --- watching ---------------------------------------------------------------------------------------
 
-    def spec_of(self, match: Match[DinocardState], *, controls: bool, log: bool = False) -> MessageSpec:
+    def spec_of(
+        self,
+        match: Match[DinocardState],
+        *,
+        controls: bool,
+        log: bool = False,
+        events: Sequence[Event] | None = None,
+    ) -> MessageSpec:
+        """The public message of the battle now; `events`: those of the steps just shown (default: the last
+        step's), filtered for a spectator here."""
         assert match.state is not None
         assert match.number is not None
         view = ENGINE.view(match.state, SPECTATOR)
+        if events is not None:
+            shown = tuple(e.to_json() for e in events if e.visible(SPECTATOR))
+            view = view.model_copy(update={"events": shown})
         who = [str(n) for n in match.data["names"]]
         summary = _summary(match) if match.result is not None else None
         text = None
@@ -373,11 +386,11 @@ class DinocardBattles(DinocardService):
             if mode not in ("step", "phase"):
                 raise BadInput()
             steps = 1 if mode == "step" else ENGINE.to_phase_end(match.state)
-            match, _ = MATCHES.play(conn, now, match, WATCHER, Advance(steps), "player", version=version)
+            match, events = MATCHES.play(conn, now, match, WATCHER, Advance(steps), "player", version=version)
             assert match.state is not None
             if match.state.finished:
                 match = self._settle(conn, now, match)
-            return self.spec_of(match, controls=True, log=True)
+            return self.spec_of(match, controls=True, log=True, events=events)
 
         return await self.db.write(unit)
 
@@ -389,17 +402,20 @@ class DinocardBattles(DinocardService):
         assert match.state is not None
         state = match.state
         played: list[Played] = []
-        phases: list[DinocardState] = []
+        phases: list[tuple[DinocardState, list[Event]]] = []
         while not state.finished:
             action = Advance(ENGINE.to_phase_end(state))
-            state, _ = ENGINE.apply(state, WATCHER, action)
+            state, events = ENGINE.apply(state, WATCHER, action)
             played.append(Played(WATCHER, ENGINE.action_to_json(action), author))
-            phases.append(state)
+            phases.append((state, events))
         MATCHES.record(conn, now, match.id, played)
         match = MATCHES.save(conn, match, now, state=state)
         match = self._settle(conn, now, match)
-        specs = [self.spec_of(replace(match, state=s, result=None), controls=False) for s in phases[:-1]]
-        specs.append(self.spec_of(match, controls=False, log=True))
+        specs = [
+            self.spec_of(replace(match, state=s, result=None), controls=False, events=e)
+            for s, e in phases[:-1]
+        ]
+        specs.append(self.spec_of(match, controls=False, log=True, events=phases[-1][1]))
         queued = specs if author == "timeout" else specs[1:]
         if match.message_item is not None and match.channel_id is not None:
             target = Target("channel", match.channel_id, players=(match.seats[0] or 0,))
@@ -602,6 +618,8 @@ def _summary(match: Match[DinocardState]) -> Text:
     }
     if winner < 0:
         return Text("dinocard.battle.summary_draw", params)
+    if match.kind == KIND_DOJO:
+        return Text("dinocard.battle.summary_dojo", params)
     key = "dinocard.battle.summary_win" if winner == 0 else "dinocard.battle.summary_loss"
     if winner == 0 and result.get("level_up"):
         key = "dinocard.battle.summary_level"
