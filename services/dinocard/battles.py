@@ -32,14 +32,11 @@ from engine.dinocard import (
     bonus_cards,
     bonus_problems,
     can_challenge,
-    gain_xp,
     perceived,
-    xp_for_win,
 )
 from engine.protocol import CATALOG_OPTION, SPECTATOR, Event, PlayerSetup
 from services.dinocard import battle_render as render
-from services.dinocard.economy import DINO_GOLD, DinocardService
-from services.dinocard.keys import OUTCOME_KEYS
+from services.dinocard.economy import DinocardService
 from services.dinocard.packs import (
     Pack,
     daily_left,
@@ -47,37 +44,26 @@ from services.dinocard.packs import (
     free_counts,
     opponent_pack,
     pack_by_id,
-    save_pack,
     use_daily,
 )
-from services.platform import ledger
-from services.platform.messages import MessageSpec, Target, Text
+from services.dinocard.results import (
+    KIND_CHALLENGE,
+    KIND_DOJO,
+    MATCHES,
+    RULES,
+    beaten,
+    result_text,
+    settle,
+)
+from services.platform.messages import MessageSpec, Target
 from services.platform.outbox import enqueue
 from services.platform.scheduler import Job, Scheduler
 from services.shared.collecting import DeckInvalid, Problem
-from services.shared.matches import Author, Match, Matches, MatchRules, MatchTexts, Played
+from services.shared.matches import Author, Match, Played
 
-KIND_CHALLENGE = "defi"
-KIND_DOJO = "dojo"
 FINISH_JOB = "dinocard:finish"
 WATCH_TIME = timedelta(minutes=15)  # then the battle is shown to its end and settled anyway
 PACE = timedelta(seconds=5)  # between two phases « Tout voir » shows
-WIN_COINS = 20  # a won challenge
-DOJO_COINS = 50  # per master's rank (1st: 50, 6th: 300), the first win against each
-REASON_WIN = "dinocard.win"
-REASON_DOJO = "dinocard.dojo"
-RULES: MatchRules[DinocardState] = MatchRules(
-    "dinocard",
-    ENGINE,
-    MatchTexts(
-        stale="dinocard.error.battle.stale",
-        not_found="dinocard.error.battle.not_found",
-        not_player="dinocard.error.battle.not_watcher",
-        not_your_turn="dinocard.error.battle.over",
-    ),
-    numbered=True,
-)
-MATCHES: Matches[DinocardState, Match[DinocardState]] = Matches(RULES, Match)
 
 
 @dataclass(frozen=True)
@@ -284,7 +270,7 @@ class DinocardBattles(DinocardService):
 
         def unit(conn: sqlite3.Connection) -> int:
             self.welcome(conn, now, player)
-            return _beaten(conn, player)
+            return beaten(conn, player)
 
         return await self.db.write(unit)
 
@@ -305,7 +291,7 @@ class DinocardBattles(DinocardService):
             index = next((i for i, m in enumerate(self.catalog.masters) if m.id == master_id), None)
             if index is None:
                 raise BadInput("dinocard.error.dojo.unknown")
-            if index > _beaten(conn, player):
+            if index > beaten(conn, player):
                 raise NotAllowed("dinocard.error.dojo.locked")
             master = self.catalog.masters[index]
             computed = self._compute(
@@ -351,7 +337,7 @@ class DinocardBattles(DinocardService):
             shown = tuple(e.to_json() for e in events if e.visible(SPECTATOR))
             view = view.model_copy(update={"events": shown})
         who = [str(n) for n in match.data["names"]]
-        summary = _summary(match) if match.result is not None else None
+        summary = result_text(match) if match.result is not None else None
         text = None
         if log and view.finished and match.seed is not None:
             text = render.log_text(ENGINE.view(match.state, WATCHER), who, match.seed, self.cards)
@@ -389,7 +375,7 @@ class DinocardBattles(DinocardService):
             match, events = MATCHES.play(conn, now, match, WATCHER, Advance(steps), "player", version=version)
             assert match.state is not None
             if match.state.finished:
-                match = self._settle(conn, now, match)
+                match = settle(conn, now, match)
             return self.spec_of(match, controls=True, log=True, events=events)
 
         return await self.db.write(unit)
@@ -410,7 +396,7 @@ class DinocardBattles(DinocardService):
             phases.append((state, events))
         MATCHES.record(conn, now, match.id, played)
         match = MATCHES.save(conn, match, now, state=state)
-        match = self._settle(conn, now, match)
+        match = settle(conn, now, match)
         specs = [
             self.spec_of(replace(match, state=s, result=None), controls=False, events=e)
             for s, e in phases[:-1]
@@ -432,100 +418,6 @@ class DinocardBattles(DinocardService):
         self._to_end(conn, now, match, "timeout")
 
     # --- the end ----------------------------------------------------------------------------------------
-
-    def _settle(
-        self, conn: sqlite3.Connection, now: datetime, match: Match[DinocardState]
-    ) -> Match[DinocardState]:
-        """The result counts: the challenger's pack record and XP, the coins, the dojo progress, the owner's
-        notice. One save (`end`), with the result the message shows."""
-        state = match.state
-        assert state is not None
-        assert state.finished
-        challenger = match.seats[0]
-        assert challenger is not None
-        won = state.winner == 0
-        result: dict[str, Any] = {"winner": state.winner, "reason": state.reason, "life": list(state.life)}
-        if match.kind == KIND_CHALLENGE:
-            result |= self._challenge_result(conn, now, match, won)
-        else:
-            result |= self._dojo_result(conn, now, match, challenger, won)
-        return MATCHES.end(conn, now, match, "over", result=result)
-
-    def _challenge_result(
-        self, conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], won: bool
-    ) -> dict[str, Any]:
-        pack_id, _ = match.data["packs"]
-        level, opponent_level = match.data["levels"]
-        pack = pack_by_id(conn, int(pack_id))
-        out: dict[str, Any] = {"xp": 0, "coins": 0}
-        if pack is not None and pack.status == "active":
-            changes: dict[str, object] = {"wins": pack.wins + 1} if won else {"losses": pack.losses + 1}
-            if won:
-                gained = xp_for_win(int(level), int(opponent_level))
-                new_level, xp = gain_xp(pack.level, pack.xp, gained)
-                changes |= {"level": new_level, "xp": xp}
-                out |= {"xp": gained, "level": new_level, "level_up": new_level > pack.level}
-            save_pack(conn, now, pack, **changes)
-        if won:
-            challenger = match.seats[0]
-            assert challenger is not None
-            ledger.credit(
-                conn,
-                now,
-                challenger,
-                DINO_GOLD,
-                WIN_COINS,
-                ledger.Movement(REASON_WIN, ref=str(match.number)),
-            )
-            out["coins"] = WIN_COINS
-        self._tell_owner(conn, now, match, won)
-        return out
-
-    def _dojo_result(
-        self, conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], player: int, won: bool
-    ) -> dict[str, Any]:
-        index = int(match.data["master"])
-        if not won:
-            return {"coins": 0}
-        claimed = conn.execute(
-            "UPDATE dinocard_profiles SET dojo_beaten = ? WHERE player_id = ? AND dojo_beaten = ?",
-            (index + 1, player, index),
-        ).rowcount
-        if claimed != 1:
-            return {"coins": 0}
-        coins = DOJO_COINS * (index + 1)
-        ledger.credit(
-            conn, now, player, DINO_GOLD, coins, ledger.Movement(REASON_DOJO, ref=str(match.number))
-        )
-        return {"coins": coins, "beaten": index + 1}
-
-    def _tell_owner(
-        self, conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], won: bool
-    ) -> None:
-        """The attacked pack's owner learns the result by DM, unless they turned the notices off."""
-        owner = match.seats[1]
-        if owner is None:
-            return
-        row = conn.execute("SELECT notify FROM dinocard_profiles WHERE player_id = ?", (owner,)).fetchone()
-        if row is not None and not row[0]:
-            return
-        names = match.data["names"]
-        key = "dinocard.notice.defence_lost" if won else "dinocard.notice.defence_held"
-        if match.state is not None and match.state.winner < 0:
-            key = "dinocard.notice.defence_draw"
-        spec = MessageSpec(
-            content=Text(
-                key,
-                {
-                    "challenger": f"<@{match.seats[0]}>",
-                    "pack": names[1],
-                    "attacker": names[0],
-                    "number": match.number,
-                },
-            ),
-            show_label=Text("dinocard.notice.show"),
-        )
-        enqueue(conn, now, Target("dm", owner, fallback_channel_id=None), spec)
 
     # --- notices, replay, leaderboard -------------------------------------------------------------------
 
@@ -598,29 +490,3 @@ class DinocardBattles(DinocardService):
             return [p for p in packs if query.lower() in f"{p.id} {p.name}".lower()][:25]
 
         return await self.db.read(unit)
-
-
-def _beaten(conn: sqlite3.Connection, player: int) -> int:
-    row = conn.execute("SELECT dojo_beaten FROM dinocard_profiles WHERE player_id = ?", (player,)).fetchone()
-    return 0 if row is None else int(row[0])
-
-
-def _summary(match: Match[DinocardState]) -> Text:
-    result = match.result or {}
-    names = match.data["names"]
-    winner = int(result.get("winner", -1))
-    params = {
-        "winner": names[winner] if winner >= 0 else "",
-        "reason": Text(OUTCOME_KEYS[str(result.get("reason", "ko"))]),
-        "xp": int(result.get("xp", 0)),
-        "coins": int(result.get("coins", 0)),
-        "level": int(result.get("level", 0)),
-    }
-    if winner < 0:
-        return Text("dinocard.battle.summary_draw", params)
-    if match.kind == KIND_DOJO:
-        return Text("dinocard.battle.summary_dojo", params)
-    key = "dinocard.battle.summary_win" if winner == 0 else "dinocard.battle.summary_loss"
-    if winner == 0 and result.get("level_up"):
-        key = "dinocard.battle.summary_level"
-    return Text(key, params)

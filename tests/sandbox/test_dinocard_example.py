@@ -15,7 +15,9 @@ EXAMPLE = ROOT / "examples" / "dinocard.txt"
 
 async def test_the_dinocard_example_runs(tmp_path: Path) -> None:
     lines: list[str] = []
-    code = await run_sandbox(script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=5)
+    code = await run_sandbox(
+        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=5
+    )
     text = "\n".join(lines)
     assert code == 0, text
     assert "Vous recevez votre collection de départ : 102 cartes" in text

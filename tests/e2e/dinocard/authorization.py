@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.dinocard.battles import MATCHES
+from services.dinocard.results import MATCHES
 from tests.e2e.authorization import (
     OTHER_SERVER,
     STRANGER,

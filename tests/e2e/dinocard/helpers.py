@@ -10,7 +10,7 @@ from emulator.records import RecordedMessage
 from emulator.world import Channel, User
 from sandbox.harness import BotHarness
 from services.dinocard import DinocardServices
-from services.dinocard.battles import MATCHES
+from services.dinocard.results import MATCHES
 from services.shared.matches import Match
 
 

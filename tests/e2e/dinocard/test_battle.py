@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from services.dinocard.battles import MATCHES
+from services.dinocard.results import MATCHES
 from tests.e2e.dinocard.helpers import battle_message, dino, launched, packs_ready, prepared, shown
 
 
@@ -17,8 +17,8 @@ async def test_a_challenge_watched_step_by_step_to_its_end(harness) -> None:
     _, theirs = await packs_ready(h)
     prep = await prepared(h, theirs)
     assert "Pack adverse : 20 cartes" in shown(prep)
-    clicks = await asyncio.gather(*(h.emu.click(alice, "Lancer le Défi", message=prep) for _ in range(2)))
-    assert all(c.message is not None for c in clicks)  # a double click: both answered
+    answers = await asyncio.gather(*(h.emu.click(alice, "Lancer le Défi", message=prep) for _ in range(2)))
+    assert all(a.message is not None for a in answers)  # a double click: both answered
     await h.settle()
     matches = await dino(h).battles.db.read(lambda conn: MATCHES.live_of(conn, alice.id))
     assert len(matches) == 1

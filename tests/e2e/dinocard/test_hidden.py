@@ -8,11 +8,13 @@ control proves the scan reports such a card posted in the channel."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
+from functools import partial
 
 from engine.dinocard import DinocardCatalog
 from sandbox.harness import BotHarness
-from services.dinocard.battles import MATCHES
+from services.dinocard.results import MATCHES
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.outbox import enqueue
 from tests.e2e.dinocard.helpers import battle_message, dino, packs_ready, prepared
@@ -22,6 +24,12 @@ from tests.e2e.leak_scan import EVERYONE, LeakScan, Secret, names_secret, seed_s
 def names(catalog: DinocardCatalog, ids: Iterable[str]) -> set[str]:
     cards = {c.id: c for c in catalog.cards}
     return {n for i in ids for n in (cards[i].name.fr, cards[i].name.en)}
+
+
+def owned_keys(conn: sqlite3.Connection, player: int) -> set[str]:
+    return {
+        str(k) for (k,) in conn.execute("SELECT DISTINCT card_key FROM cards WHERE owner_id = ?", (player,))
+    }
 
 
 async def moment(h: BotHarness, match_id: int) -> tuple[list[Secret], dict[int, set[str]]]:
@@ -43,12 +51,7 @@ async def moment(h: BotHarness, match_id: int) -> tuple[list[Secret], dict[int, 
     for seat, player in enumerate(match.seats):
         assert player is not None
         owned = (await services.collection.page(player)).items  # the starter's commons, first page
-        counts = await services.collection.db.read(
-            lambda conn, p=player: {
-                str(k)
-                for (k,) in conn.execute("SELECT DISTINCT card_key FROM cards WHERE owner_id = ?", (p,))
-            }
-        )
+        counts = await services.collection.db.read(partial(owned_keys, player=player))
         allowed[player] = names(catalog, counts) | {o.card.name.fr for o in owned}
         if match.status == "live":
             hidden = {state.decks[seat][i] for i, at in enumerate(state.public_at[seat]) if at >= state.shown}

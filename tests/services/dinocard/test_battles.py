@@ -15,9 +15,9 @@ from core.clock import ManualClock
 from core.errors import NotAllowed
 from engine.dinocard import DinocardCatalog, xp_for_win
 from services.dinocard import DinocardServices
-from services.dinocard.battles import MATCHES, WIN_COINS
 from services.dinocard.economy import DINO_GOLD
 from services.dinocard.packs import pack_by_id
+from services.dinocard.results import MATCHES, WIN_COINS
 from services.platform import ledger
 from services.platform.scheduler import Job
 from services.shared.collecting import DeckInvalid
@@ -33,7 +33,9 @@ async def two_packs(dino: DinocardServices, catalog: DinocardCatalog) -> tuple[i
     return mine.pack.id, theirs.pack.id
 
 
-async def launch(dino: DinocardServices, mine: int, theirs: int, key: str = "k1", bonus: tuple[str, ...] = ()):
+async def launch(
+    dino: DinocardServices, mine: int, theirs: int, key: str = "k1", bonus: tuple[str, ...] = ()
+):
     return await dino.battles.launch(ALICE, mine, theirs, bonus, guild=GUILD, channel=CHANNEL, key=key)
 
 
@@ -93,8 +95,10 @@ async def test_a_double_click_launches_one_battle(
     assert used == 1
 
 
-async def test_the_five_level_window(dino: DinocardServices, db: Database, clock: ManualClock, catalog) -> None:
-    mine, theirs = await two_packs(dino, catalog)
+async def test_the_five_level_window(
+    dino: DinocardServices, db: Database, clock: ManualClock, catalog
+) -> None:
+    _mine, theirs = await two_packs(dino, catalog)
     clock.advance(timedelta(days=1))
     await db.write(lambda conn: conn.execute("UPDATE dinocard_packs SET level = 7 WHERE id = ?", (theirs,)))
     with pytest.raises(NotAllowed, match="window"):
@@ -108,7 +112,7 @@ async def test_the_five_level_window(dino: DinocardServices, db: Database, clock
 async def test_bonus_cards_need_the_skill_and_free_copies(
     dino: DinocardServices, clock: ManualClock, catalog: DinocardCatalog
 ) -> None:
-    mine, theirs = await two_packs(dino, catalog)
+    _mine, theirs = await two_packs(dino, catalog)
     water = element_pack(catalog, "eau")[0]
     with pytest.raises(DeckInvalid) as refused:
         await dino.battles.prepare(ALICE, "Feu", theirs, (water,))
@@ -193,7 +197,9 @@ async def test_the_dojo_opens_master_by_master_without_daily_games_or_xp(
     await dino.packs.create(ALICE, "Feu", fire_pack(catalog))
     with pytest.raises(NotAllowed, match="locked"):
         await dino.battles.dojo(ALICE, "Feu", catalog.masters[1].id, guild=GUILD, channel=CHANNEL, key="d0")
-    match = await dino.battles.dojo(ALICE, "Feu", catalog.masters[0].id, guild=GUILD, channel=CHANNEL, key="d1")
+    match = await dino.battles.dojo(
+        ALICE, "Feu", catalog.masters[0].id, guild=GUILD, channel=CHANNEL, key="d1"
+    )
     assert match.seats == (ALICE, None)
     await dino.battles.advance(match.id, ALICE, match.version, "all", guild=GUILD)
     over = await db.read(lambda conn: MATCHES.load_trusted(conn, match.id))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Coroutine
+from typing import Any
 
 import pytest
 
@@ -45,7 +47,9 @@ async def test_a_pack_locks_one_copy_per_card_and_dissolving_frees_them(
     assert await locks(db) == []
     again = await dino.packs.create(ALICE, "Feu", cards)  # rebuilt at once, at level 1
     assert again.pack.id != view.pack.id
-    assert (await dino.collection.page(ALICE)).copies == 2 * sum(1 for c in catalog.cards if c.rarity == "commune")
+    assert (await dino.collection.page(ALICE)).copies == 2 * sum(
+        1 for c in catalog.cards if c.rarity == "commune"
+    )
 
 
 async def test_size_and_copies_are_checked_and_every_problem_listed(
@@ -68,7 +72,9 @@ async def test_size_and_copies_are_checked_and_every_problem_listed(
     assert "dinocard.pack.problem.too_large" in [p.key for p in large.value.problems]
 
 
-async def test_another_players_pack_reads_as_unknown(dino: DinocardServices, catalog: DinocardCatalog) -> None:
+async def test_another_players_pack_reads_as_unknown(
+    dino: DinocardServices, catalog: DinocardCatalog
+) -> None:
     view = await dino.packs.create(ALICE, "Feu", fire_pack(catalog))
     with pytest.raises(NotFound):
         await dino.packs.show(BOB, str(view.pack.id))
@@ -121,7 +127,7 @@ async def test_dozens_of_simultaneous_edits_never_put_a_copy_in_two_packs(
     assert all(isinstance(r, DeckInvalid) for r in results if isinstance(r, BaseException))
     assert 1 <= len(made) <= 5
     packs = await dino.packs.mine(ALICE)
-    edits = []
+    edits: list[Coroutine[Any, Any, object]] = []
     for view in packs:
         other = next(e for e in elements if e != catalog.card(view.pack.cards[0]).element)  # type: ignore[union-attr]
         edits.append(dino.packs.edit(ALICE, str(view.pack.id), add=element_pack(catalog, other)[:2]))
