@@ -22,7 +22,7 @@ DRAWS = 10_000  # boosters: 60,000 cards
 
 
 def test_the_rarity_odds_shown_are_the_odds_drawn(catalog: DinocardCatalog) -> None:
-    rarity = {c.id: c.rarity for c in catalog.cards}
+    rarity: dict[str, str] = {c.id: c.rarity for c in catalog.cards}
     cards = [c for b in open_boosters(by_rarity(catalog), random.Random(7), DRAWS) for c in b]
     assert len(cards) == DRAWS * CARDS_PER_BOOSTER
     counts = Counter(rarity[c] for c in cards)
