@@ -27,7 +27,7 @@ from services.hoss.ranked import RankedService
 from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
-from services.platform.games import Currency, GameContext, GameSpec, Trading
+from services.platform.games import GameContext, GameSpec, Trading
 from services.platform.messages import Text
 
 
