@@ -73,9 +73,9 @@ def check(
     return problems
 
 
-def parse_deck(text: str, cards: Mapping[str, PillzCard]) -> list[str]:
+def parse_deck(text: str, cards: Mapping[str, PillzCard], locale: str | None = None) -> list[str]:
     """Ids or names, one character each; repeats stay so validation reports them."""
-    return shared_parse(text, cards, DECK_TEXT)
+    return shared_parse(text, cards, DECK_TEXT, locale)
 
 
 def check_slot(slot: int) -> int:

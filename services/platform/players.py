@@ -12,6 +12,7 @@ from core.settings import SUPPORTED_LOCALES
 from services.platform import games, ledger
 from services.platform.games import SummaryLine
 from store.db import Database
+from store.idempotency import once
 
 
 def ensure_player(conn: sqlite3.Connection, player_id: int, now: datetime) -> bool:
@@ -86,6 +87,19 @@ class PlayerService:
             conn.execute("UPDATE players SET locale = ? WHERE id = ?", (locale, player_id))
 
         await self.db.write(unit)
+
+    async def welcome_once(self, player_id: int, game: str) -> bool:
+        """True the first time only, per player and game: whether to show the game's welcome. The marker is
+        an idempotency key (`welcome:<game>:<player>`), which is exactly "once per key", so no table of
+        its own is needed."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            ensure_player(conn, player_id, now)
+            _, fresh = once(conn, f"welcome:{game}:{player_id}", now, lambda: True)
+            return fresh
+
+        return await self.db.write(unit)
 
     async def locale_of(self, player_id: int) -> str | None:
         def unit(conn: sqlite3.Connection) -> str | None:
