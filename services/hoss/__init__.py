@@ -17,6 +17,7 @@ from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
 from services.hoss.gold import GOLD, STARTING_GOLD
+from services.hoss.guide import GUIDE
 from services.hoss.keys import BUFF_KEYS as BUFF_KEYS
 from services.hoss.keys import CLASS_KEYS as CLASS_KEYS
 from services.hoss.keys import ELEMENT_KEYS as ELEMENT_KEYS
@@ -99,7 +100,7 @@ class HossServices:
         catalog: HossCatalog = ctx.catalog
         decks = DeckService(ctx.db, ctx.clock, catalog)
         return HossServices(
-            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng),
+            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng, decks.starter_in),
             sale=HossSale(ctx.db, ctx.clock, catalog),
             collection=HossCollection(ctx.db, catalog),
             fusion=FusionService(ctx.db, ctx.clock, catalog, ctx.rng),
@@ -114,10 +115,11 @@ GAME = GameSpec(
     key="hoss",
     name_key="hoss.name",
     command_group="hoss",
-    currencies=(Currency(GOLD, "hoss.gold", starting=STARTING_GOLD),),
+    currencies=(Currency(GOLD, "hoss.gold", starting=STARTING_GOLD, earn_key="hoss.guide.earn"),),
     catalog_model=HossCatalog,
     card_fields=card_fields,
     engine=ENGINE,
     build=HossServices.build,
     card_art=CARD_ART,
+    guide=GUIDE,
 )

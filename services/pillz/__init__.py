@@ -17,6 +17,7 @@ from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY
+from services.pillz.guide import GUIDE
 from services.pillz.ladder import PillzLadder, profile_summary
 from services.pillz.names import card_fields
 from services.pillz.shop import PillzShop
@@ -70,4 +71,5 @@ GAME = GameSpec(
     engine=PILLZ_ENGINE,
     build=PillzServices.build,
     card_art=CARD_ART,
+    guide=GUIDE,
 )

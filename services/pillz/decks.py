@@ -134,7 +134,7 @@ class PillzDecks(PillzService):
             if problems:
                 raise DeckInvalid(problems)
             store_deck(conn, now, player_id, chosen, wanted)
-            if activate:
+            if activate or active_slot(conn, player_id) is None:  # a player's only deck is the one they play
                 self._activate(conn, player_id, chosen)
             return DeckView(chosen, tuple(wanted), (), active_slot(conn, player_id) == chosen)
 
