@@ -209,7 +209,7 @@ class HelpSelect(PersistentSelect, template=r"help:game"):
     async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
         if len(values) != 1:
             raise BadInput()
-        tree = interaction.client.tree  # type: ignore[attr-defined]
+        tree = interaction.client.tree
         reader = await reader_of(interaction)
         chosen = None if values[0] == START else values[0]
         spec = help_spec(tree, reader) if chosen is None else game_help_spec(tree, chosen, reader)

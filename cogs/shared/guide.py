@@ -1,8 +1,8 @@
 """What every game's first steps share in Discord: the paged rules summary of `/<game> rules` and its
 page buttons.
 
-A game declares its pages in its `GameGuide` (`rules_pages`) and writes them in its own locale files
-(`<key>.rules.<n>.title`, `<key>.rules.<n>.body`); its cog's `rules` command calls `rules_reply`. The
+A game declares its pages in its `GameGuide` (`rules_pages`, message keys of its own locale files); its
+cog's `rules` command calls `rules_reply`. The
 page buttons are registered once by the platform (`cogs/platform/help.py`), so a new game adds no item.
 """
 
@@ -19,33 +19,31 @@ from services.platform import games
 from services.platform.messages import Embed, MessageSpec, Text
 
 
-def _pages(game_key: str) -> int:
+def _pages(game_key: str) -> tuple[tuple[str, str], ...]:
     spec = games.get(game_key)
-    pages = spec.guide.rules_pages if spec is not None and spec.guide is not None else 0
-    if pages < 1:
+    pages = spec.guide.rules_pages if spec is not None and spec.guide is not None else ()
+    if not pages:
         raise BadInput()
     return pages
 
 
 def rules_spec(game_key: str, page: int) -> MessageSpec:
-    """Page `page` (clamped) of a game's rules summary; the last page's footer points to the full notes."""
+    """Page `page` (clamped) of a game's rules summary; every page's footer points to the full notes."""
     pages = _pages(game_key)
-    page = max(1, min(page, pages))
+    page = max(1, min(page, len(pages)))
     spec = games.get(game_key)
     assert spec is not None
     footer = Text(
-        "rules.footer", {"page": page, "pages": pages, "game": Text(spec.name_key), "key": game_key}
+        "rules.footer", {"page": page, "pages": len(pages), "game": Text(spec.name_key), "key": game_key}
     )
-    embed = Embed(
-        title=Text(f"{game_key}.rules.{page}.title"),
-        description=Text.lines([Text(f"{game_key}.rules.{page}.body"), Text.raw(""), footer]),
-    )
+    title, body = pages[page - 1]
+    embed = Embed(title=Text(title), description=Text.lines([Text(body), Text.raw(""), footer]))
     return MessageSpec(embeds=(embed,))
 
 
 def rules_reply(game_key: str, page: int, locale: str) -> dict[str, Any]:
     """send_message / edit_message arguments: the page and its "previous" / "next" buttons."""
-    pages = _pages(game_key)
+    pages = len(_pages(game_key))
     page = max(1, min(page, pages))
     view = discord.ui.View(timeout=None)
     for item in page_buttons(

@@ -40,5 +40,10 @@ GUIDE = GameGuide(
     ),
     staff=("referee-",),
     is_staff=is_referee,
-    rules_pages=4,
+    rules_pages=(
+        ("choco.rules.1.title", "choco.rules.1.body"),
+        ("choco.rules.2.title", "choco.rules.2.body"),
+        ("choco.rules.3.title", "choco.rules.3.body"),
+        ("choco.rules.4.title", "choco.rules.4.body"),
+    ),
 )

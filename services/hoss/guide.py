@@ -33,5 +33,10 @@ GUIDE = GameGuide(
         "arena standings",
         "arena cancel",
     ),
-    rules_pages=4,
+    rules_pages=(
+        ("hoss.rules.1.title", "hoss.rules.1.body"),
+        ("hoss.rules.2.title", "hoss.rules.2.body"),
+        ("hoss.rules.3.title", "hoss.rules.3.body"),
+        ("hoss.rules.4.title", "hoss.rules.4.body"),
+    ),
 )

@@ -9,5 +9,9 @@ GUIDE = GameGuide(
     welcome_key="pillz.guide.welcome",
     about_key="pillz.guide.about",
     order=("rules", "practice", "collection", "deck", "challenge", "packs", "odds", "leaderboard"),
-    rules_pages=3,
+    rules_pages=(
+        ("pillz.rules.1.title", "pillz.rules.1.body"),
+        ("pillz.rules.2.title", "pillz.rules.2.body"),
+        ("pillz.rules.3.title", "pillz.rules.3.body"),
+    ),
 )

@@ -77,15 +77,15 @@ class GameGuide:
     parameter `starting` is the game's first currency's starting amount); `order` lists the game's
     subcommands (qualified below the group, "deck save") in the order a new player needs them, the
     others following alphabetically; `staff` names the subcommands (or their prefixes) shown only to
-    readers `is_staff` accepts; `rules_pages` is the number of pages of `/<game> rules`, read from the
-    keys `<key>.rules.<n>.title` and `<key>.rules.<n>.body` (1-based)."""
+    readers `is_staff` accepts; `rules_pages` are the pages of `/<game> rules`, each a (title, body) pair
+    of message keys of the game's locale files."""
 
     welcome_key: str
     about_key: str  # one line saying what the game is (the top of its /help page)
     order: tuple[str, ...] = ()
     staff: tuple[str, ...] = ()
     is_staff: StaffCheck | None = None
-    rules_pages: int = 0
+    rules_pages: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
