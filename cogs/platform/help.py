@@ -137,8 +137,10 @@ def help_spec(tree: app_commands.CommandTree[Any], reader: HelpReader) -> Messag
         else:
             general.append(command_line(top))
     start = Text("help.start_games") if game_groups else Text("help.no_games")
+    names = [Text(g.name_key) for g, _ in _game_groups(tree)]
     fields = (
         EmbedField(Text("help.start_title"), Text.lines([start, Text("help.start_card")]), inline=False),
+        *([EmbedField(Text("help.games"), Text.lines(names), inline=False)] if names else []),
         *_fields(Text("help.general"), general),
     )
     return MessageSpec(

@@ -13,6 +13,7 @@ GUIDE = GameGuide(
         "booster",
         "open",
         "collection",
+        "deck auto",
         "deck list",
         "deck show",
         "deck save",
