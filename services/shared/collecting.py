@@ -53,7 +53,7 @@ def card_not_found(name: str, suggestions: Sequence[str]) -> NotFound:
     typed = " ".join(str(name).split())[:ECHO_LIMIT]
     if not suggestions:
         return NotFound("error.card_not_found", name=typed)
-    return NotFound("error.card_not_found_suggest", name=typed, suggestions=tuple(suggestions))
+    return NotFound("error.card_not_found_suggest", name=typed, suggestions=", ".join(suggestions))
 
 
 def name_index(cards: Mapping[str, CardBase]) -> dict[str, str]:

@@ -40,7 +40,7 @@ def did_you_mean(item: str, cards: Mapping[str, CardBase], locale: str | None) -
     suggestions = closest(item, sorted({card.name.get(locale) for card in cards.values()}))
     if not suggestions:
         return Text("cards.check_name")
-    return Text("cards.did_you_mean", {"suggestions": tuple(suggestions)})
+    return Text("cards.did_you_mean", {"suggestions": ", ".join(suggestions)})
 
 
 def parse_deck(
