@@ -22,8 +22,8 @@ from core.errors import BadInput
 from core.i18n import has, t
 from discord_app.components import PersistentSelect
 from discord_app.context import locale_of, services_of
-from discord_app.render import to_discord
 from discord_app.translator import desc, qualified
+from discord_app.welcome import send_welcome
 from services.platform import games
 from services.platform.games import GameGuide, GameSpec, Reader
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
@@ -231,21 +231,9 @@ class HelpCog(commands.Cog):
         )
 
     @commands.Cog.listener()
-    async def on_app_command_completion(
-        self, interaction: discord.Interaction[Any], command: app_commands.Command[Any, ..., Any] | Any
-    ) -> None:
-        """A player's first command of a game gets the game's welcome, privately, once (stored)."""
-        root = str(getattr(command, "qualified_name", "")).split(" ")[0]
-        game = games.of_group(root)
-        if game is None or game.guide is None:
-            return
-        services = services_of(interaction)
-        if not await services.players.welcome_once(interaction.user.id, game.key):
-            return
-        locale = await locale_of(interaction)
-        starting = game.currencies[0].starting if game.currencies else 0
-        welcome = MessageSpec(content=Text(game.guide.welcome_key, {"starting": starting}))
-        await interaction.followup.send(**to_discord(welcome, locale), ephemeral=True)
+    async def on_app_command_completion(self, interaction: discord.Interaction[Any], _command: Any) -> None:
+        """A player's first command of a game is followed by the game's welcome (discord_app/welcome.py)."""
+        await send_welcome(interaction)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -88,19 +88,6 @@ class PlayerService:
 
         await self.db.write(unit)
 
-    async def welcome_once(self, player_id: int, game: str) -> bool:
-        """True the first time only, per player and game: whether to show the game's welcome. The marker is
-        an idempotency key (`welcome:<game>:<player>`), which is exactly "once per key", so no table of
-        its own is needed."""
-        now = self.clock.now()
-
-        def unit(conn: sqlite3.Connection) -> bool:
-            ensure_player(conn, player_id, now)
-            _, fresh = once(conn, f"welcome:{game}:{player_id}", now, lambda: True)
-            return fresh
-
-        return await self.db.write(unit)
-
     async def locale_of(self, player_id: int) -> str | None:
         def unit(conn: sqlite3.Connection) -> str | None:
             row = conn.execute("SELECT locale FROM players WHERE id = ?", (player_id,)).fetchone()
@@ -113,15 +100,26 @@ class PlayerService:
 
         Returns the language they chose with /settings, or None to follow Discord.
         """
+        chosen, _ = await self.touch_in_game(player_id, discord_locale, None)
+        return chosen
+
+    async def touch_in_game(
+        self, player_id: int, discord_locale: str | None, game: str | None
+    ) -> tuple[str | None, bool]:
+        """`touch`, and for a command of `game`, whether this is the player's first one there (the game's
+        welcome is due): True once per player and game. The marker is an idempotency key
+        (`welcome:<game>:<player>`), exactly "once per key", so it needs no table of its own; it is
+        claimed in the same unit as the touch, so the command pays no second trip to the writer."""
         now = self.clock.now()
         seen = discord_locale if discord_locale in ("fr", "en") else None
 
-        def unit(conn: sqlite3.Connection) -> str | None:
+        def unit(conn: sqlite3.Connection) -> tuple[str | None, bool]:
             ensure_player(conn, player_id, now)
             row = conn.execute(
                 "UPDATE players SET last_locale = COALESCE(?, last_locale) WHERE id = ? RETURNING locale",
                 (seen, player_id),
             ).fetchone()
-            return row[0] if row else None
+            first = game is not None and once(conn, f"welcome:{game}:{player_id}", now, lambda: True)[1]
+            return (row[0] if row else None), first
 
         return await self.db.write(unit)

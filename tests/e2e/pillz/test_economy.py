@@ -62,7 +62,7 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     assert "Payé 200 pièces. Solde : 100 pièces." in shown
     assert await coins(harness, alice.id) == 100
     reply = await harness.emu.run_command(alice, "pillz paquets", {"nombre": 2})
-    assert "Solde insuffisant : il faut 200, vous avez 100." in text(reply)
+    assert "Solde insuffisant (Pièces) : il faut 200, vous avez 100. Gagnez des pièces" in text(reply)
 
     reply = await harness.emu.run_command(alice, "pillz chances")
     shown = text(reply)
