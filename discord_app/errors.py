@@ -20,6 +20,7 @@ from discord_app.gate import check_game_access
 from discord_app.option_checks import check_options
 from discord_app.refusals import echo
 from discord_app.render import text
+from discord_app.welcome import send_welcome
 from engine.errors import DomainError
 from services.platform.messages import PUBLIC, Text
 
@@ -128,6 +129,7 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         )
         message = t("error.unexpected", locale)
     await reply_private(interaction, fit(message, locale))
+    await send_welcome(interaction)  # a refused first command of a game still gets the game's welcome
     return expected
 
 

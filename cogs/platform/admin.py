@@ -14,6 +14,7 @@ from core.errors import NotAllowed, NotFound
 from core.i18n import format_int, normalize_locale, t
 from discord_app.context import locale_of, services_of
 from discord_app.errors import fit
+from discord_app.option_checks import Id
 from discord_app.translator import desc
 from services.platform import games
 from services.platform.admin import Actor, LedgerLine, Page
@@ -189,7 +190,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description=desc("cm
         self,
         interaction: discord.Interaction[Any],
         player: discord.User,
-        copy: app_commands.Range[int, 1, 2**53],
+        copy: Id,
         reason: Reason,
     ) -> None:
         actor = require_owner(interaction)

@@ -19,6 +19,7 @@ from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks
 from services.choco.economy import CURRENCY
 from services.choco.games import ChocoGames
+from services.choco.guide import GUIDE
 from services.choco.leagues import LeagueService, profile_summary
 from services.choco.names import card_fields
 from services.choco.panel import ChocoPanel
@@ -87,4 +88,5 @@ GAME = GameSpec(
     card_art=CARD_ART,
     reset=reset,
     player_columns=("choco_game_log.actor_id",),
+    guide=GUIDE,
 )

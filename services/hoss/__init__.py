@@ -16,6 +16,7 @@ from services.hoss.card_image import CARD_ART
 from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
+from services.hoss.guide import GUIDE
 from services.hoss.keys import BUFF_KEYS as BUFF_KEYS
 from services.hoss.keys import CLASS_KEYS as CLASS_KEYS
 from services.hoss.keys import ELEMENT_KEYS as ELEMENT_KEYS
@@ -99,7 +100,7 @@ class HossServices:
         catalog: HossCatalog = ctx.catalog
         decks = DeckService(ctx.db, ctx.clock, catalog)
         return HossServices(
-            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng),
+            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng, decks.starter_in),
             sale=HossSale(ctx.db, ctx.clock, catalog),
             collection=HossCollection(ctx.db, catalog),
             fusion=FusionService(ctx.db, ctx.clock, catalog, ctx.rng),
@@ -133,4 +134,5 @@ GAME = GameSpec(
     card_art=CARD_ART,
     reset=reset,
     trading=Trading(card_value=trade_value, daily_cap=HOSS_TRADE_CAP),
+    guide=GUIDE,
 )

@@ -17,6 +17,7 @@ from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY
+from services.pillz.guide import GUIDE
 from services.pillz.ladder import PillzLadder, profile_summary
 from services.pillz.names import card_fields
 from services.pillz.reset import anonymise, reset
@@ -74,4 +75,5 @@ GAME = GameSpec(
     reset=reset,
     anonymise=anonymise,
     player_columns=("pillz_friend_results.pair_low", "pillz_friend_results.pair_high"),
+    guide=GUIDE,
 )

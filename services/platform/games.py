@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -25,6 +25,7 @@ class Currency:
     code: str  # stored in wallets.currency, e.g. "hoss_gold"
     name_key: str  # message key of its display name
     starting: int = 0  # granted once when the player is created
+    earn_key: str | None = None  # message key saying how to earn more (named by "not enough" refusals)
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,39 @@ AnonymiseHook = Callable[[sqlite3.Connection, int, int], None]
 
 
 @dataclass(frozen=True)
+class Reader:
+    """Who reads a game's help page, as Discord reports it for this interaction."""
+
+    player_id: int
+    guild_id: int | None
+    role_ids: tuple[int, ...]
+    manage_guild: bool
+
+
+# Whether the reader may use a game's staff commands (its referee's): the game's facade, the reader.
+StaffCheck = Callable[[Any, Reader], Awaitable[bool]]
+
+
+@dataclass(frozen=True)
+class GameGuide:
+    """A game's first steps, declared by the game so that a new one edits no shared file.
+
+    `welcome_key` is shown privately once per player after their first command of the game (its
+    parameter `starting` is the game's first currency's starting amount); `order` lists the game's
+    subcommands (qualified below the group, "deck save") in the order a new player needs them, the
+    others following alphabetically; `staff` names the subcommands (or their prefixes) shown only to
+    readers `is_staff` accepts; `rules_pages` are the pages of `/<game> rules`, each a (title, body) pair
+    of message keys of the game's locale files."""
+
+    welcome_key: str
+    about_key: str  # one line saying what the game is (the top of its /help page)
+    order: tuple[str, ...] = ()
+    staff: tuple[str, ...] = ()
+    is_staff: StaffCheck | None = None
+    rules_pages: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class GameSpec:
     key: str  # short stable id: "hoss", "pillz", ...
     name_key: str  # message key of the game's display name
@@ -103,6 +137,7 @@ class GameSpec:
     player_columns: tuple[str, ...] = ()
     anonymise: AnonymiseHook | None = None
     trading: Trading = Trading()  # trades and gifts of its cards and currencies (services/platform/trades.py)
+    guide: GameGuide | None = None  # its welcome, help order, staff commands and rules pages
 
 
 _registry: dict[str, GameSpec] = {}
@@ -126,6 +161,15 @@ def all_games() -> list[GameSpec]:
 
 def get(key: str) -> GameSpec | None:
     return _registry.get(key)
+
+
+def currency(code: str) -> Currency | None:
+    return next((c for c in currencies() if c.code == code), None)
+
+
+def of_group(command_group: str) -> GameSpec | None:
+    """The game whose slash command group is `command_group`."""
+    return next((g for g in _registry.values() if g.command_group == command_group), None)
 
 
 def currencies() -> list[Currency]:

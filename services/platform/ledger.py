@@ -14,6 +14,8 @@ from typing import Any
 
 from core.clock import to_db
 from core.errors import CardUnavailable, InsufficientFunds
+from services.platform import games
+from services.platform.messages import Text
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,17 @@ def credit(
     return after
 
 
+def _name(currency: str) -> Text:
+    declared = games.currency(currency)
+    return Text.raw(currency) if declared is None else Text(declared.name_key)
+
+
+def _earn(currency: str) -> Text:
+    """How to earn more of `currency`: the refusal names the next command instead of a dead end."""
+    declared = games.currency(currency)
+    return Text.raw("") if declared is None or declared.earn_key is None else Text(declared.earn_key)
+
+
 def debit(
     conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement
 ) -> int:
@@ -75,7 +88,11 @@ def debit(
     ).fetchone()
     if row is None:
         raise InsufficientFunds(
-            currency=currency, needed=amount, available=balance(conn, player_id, currency)
+            currency=currency,
+            needed=amount,
+            available=balance(conn, player_id, currency),
+            name=_name(currency),
+            earn=_earn(currency),
         )
     after = int(row[0])
     _record(conn, now, player_id, -amount, why, currency=currency, balance_after=after)
