@@ -17,11 +17,7 @@ from services.immortals.rewards import Gains
 from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
 
 COLOR = 0xB8860B
-RESULT_KEYS = {
-    "ko": "immortals.duel.result_ko",
-    "vitality": "immortals.duel.result_vitality",
-    "draw": "immortals.duel.result_draw",
-}
+OUTCOME_REASONS = ("immortals.outcome.ko", "immortals.outcome.vitality", "immortals.outcome.draw")
 OUTCOME_KEYS = {"win": "immortals.recap.win", "draw": "immortals.recap.draw", "loss": "immortals.recap.loss"}
 
 
@@ -190,8 +186,13 @@ def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:
     fragments, the anti-farm halving)."""
     result = duel.result or {}
     winner = result.get("winner")
-    key = RESULT_KEYS.get(str(result.get("reason")), "immortals.duel.result_draw")
-    lines = [Text(key) if winner is None else Text(key, {"player": who(duel, int(winner))})]
+    why = f"immortals.outcome.{result.get('reason')}"
+    reason = Text(why if why in OUTCOME_REASONS else "immortals.outcome.draw")
+    lines = [
+        Text("immortals.duel.result_draw", {"why": reason})
+        if winner is None
+        else Text("immortals.duel.result_win", {"player": who(duel, int(winner)), "why": reason})
+    ]
     for raw in result.get("gains") or []:
         gains = Gains.from_json(raw)
         player = who(duel, gains.seat)

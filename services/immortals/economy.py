@@ -34,7 +34,7 @@ CURRENCIES = (
     Currency(FRAGMENTS, "immortals.fragments"),
 )
 STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
-REASON_STARTER = "immortals.starter"
+REASON_STARTER = "immortals.reason.starter"
 
 
 @dataclass(frozen=True)

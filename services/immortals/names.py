@@ -13,7 +13,31 @@ from engine.cards import LocalizedText
 from engine.immortals import MAX_LEVEL, Effect, ImmortalsCard, ImmortalsCatalog, ImmortalsSpell
 from services.platform.messages import Text
 
-TERRAIN_KEYS = {t: f"immortals.terrain.{t}" for t in ("foret", "desert", "plaine", "marais")}
+TERRAIN_KEYS = {
+    "foret": "immortals.terrain.foret",
+    "desert": "immortals.terrain.desert",
+    "plaine": "immortals.terrain.plaine",
+    "marais": "immortals.terrain.marais",
+}
+TIER_KEYS = {1: "immortals.tier.1", 2: "immortals.tier.2", 3: "immortals.tier.3"}
+# (stat, target) -> message key; an effect on the foe says so
+EFFECT_KEYS = {
+    ("attack", "self"): "immortals.effect.attack",
+    ("attack", "foe"): "immortals.effect.attack_foe",
+    ("defense", "self"): "immortals.effect.defense",
+    ("defense", "foe"): "immortals.effect.defense_foe",
+    ("damage", "self"): "immortals.effect.damage",
+    ("damage", "foe"): "immortals.effect.damage_foe",
+    ("hp", "self"): "immortals.effect.hp",
+    ("hp", "foe"): "immortals.effect.hp_foe",
+    ("armor", "self"): "immortals.effect.armor",
+    ("armor", "foe"): "immortals.effect.armor_foe",
+    ("regen", "self"): "immortals.effect.regen",
+    ("regen", "foe"): "immortals.effect.regen_foe",
+    ("initiative", "self"): "immortals.effect.initiative",
+    ("vitality", "self"): "immortals.effect.vitality",
+}
+LIST_KEYS = ("immortals.list.1", "immortals.list.2", "immortals.list.3")
 
 
 def localized(name: LocalizedText) -> Text:
@@ -42,14 +66,13 @@ def terrain_name(terrain: str) -> Text:
 def effect_text(stat: str, value: int, target: str = "self") -> Text:
     """« +3 ATQ », « −3 ATQ adverse »: one effect of a spell or a bonus."""
     signed = f"+{value}" if value > 0 else f"−{-value}"
-    key = f"immortals.effect.{stat}" + ("_foe" if target == "foe" else "")
-    return Text(key, {"value": signed})
+    return Text(EFFECT_KEYS[(stat, target)], {"value": signed})
 
 
 def effects_text(effects: tuple[Effect, ...]) -> Text:
     """A spell's one to three effects, separated by commas."""
     parts = [effect_text(e.stat, e.value, e.target) for e in effects]
-    return Text(f"immortals.list.{len(parts)}", dict(zip("abc", parts, strict=False)))
+    return Text(LIST_KEYS[len(parts) - 1], dict(zip("abc", parts, strict=False)))
 
 
 def spell_text(catalog: ImmortalsCatalog, spell: ImmortalsSpell) -> Text:
@@ -104,7 +127,7 @@ def card_fields(card: Any, catalog: Any, locale: str) -> list[tuple[Text, Text]]
     return [
         (Text("immortals.label.family"), family_value),
         (Text("immortals.label.terrain"), terrain_name(card.terrain)),
-        (Text("immortals.label.tier"), Text(f"immortals.tier.{card.tier}")),
+        (Text("immortals.label.tier"), Text(TIER_KEYS[card.tier])),
         (Text("immortals.label.levels"), levels),
         (Text("immortals.label.bonuses"), bonuses),
     ]

@@ -21,7 +21,7 @@ from services.platform import ledger
 
 AI_PLAYER = 0  # the AI's player id in the engine and in `immortals_results.opponent_id`
 HISTORY = 64  # earlier opponents read: far more halvings than leave anything to halve
-REASON_GAINS = "immortals.duel"
+REASON_GAINS = "immortals.reason.duel"
 
 
 @dataclass(frozen=True)

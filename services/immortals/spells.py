@@ -26,8 +26,8 @@ from services.shared.shop import mint_all, purchase_once
 SPELL_PRICE = 10
 RECRUIT_PRICE = 150
 RECRUIT_TIERS = ((1, 70), (2, 25), (3, 5))  # (tier, weight in percent)
-REASON_SPELL = "immortals.spell"
-REASON_RECRUIT = "immortals.recruit"
+REASON_SPELL = "immortals.reason.spell"
+REASON_RECRUIT = "immortals.reason.recruit"
 
 
 @dataclass(frozen=True)
