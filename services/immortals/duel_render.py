@@ -95,6 +95,7 @@ def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Tex
                 "immortals.duel.fight_won",
                 {
                     "unit": unit_name(catalog, record.fighters[record.winner].card_id),
+                    "winner": who(duel, record.winner),
                     "player": who(duel, loser),
                     "damage": record.damage,
                     "left": record.vitality[loser],
