@@ -17,6 +17,7 @@ from services.immortals.duels import ImmortalsDuels
 from services.immortals.economy import CURRENCIES
 from services.immortals.ladder import ImmortalsLadder, profile_summary
 from services.immortals.names import card_fields
+from services.immortals.reset import reset
 from services.immortals.spells import ImmortalsSpells
 from services.platform.games import GameContext, GameSpec
 
@@ -51,4 +52,7 @@ GAME = GameSpec(
     profile_summary=profile_summary,
     engine=IMMORTALS_ENGINE,
     build=ImmortalsServices.build,
+    reset=reset,
+    # the opponent of a finished duel (0 for the AI) names a player without a foreign key
+    player_columns=("immortals_results.opponent_id",),
 )

@@ -75,8 +75,8 @@ def store_deck(conn: sqlite3.Connection, player_id: int, copies: Sequence[int]) 
 def learn(conn: sqlite3.Connection, now: datetime, player_id: int, spell_id: str) -> bool:
     """The player knows `spell_id` from now on; False when they already did."""
     cursor = conn.execute(
-        "INSERT INTO immortals_spells (player_id, spell_id, learned_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (player_id, spell_id) DO NOTHING",
+        "INSERT INTO immortals_spells (player_id, spell, learned_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (player_id, spell) DO NOTHING",
         (player_id, spell_id, to_db(now)),
     )
     return cursor.rowcount == 1
@@ -136,7 +136,7 @@ def saved_deck(conn: sqlite3.Connection, player_id: int) -> list[int]:
 
 def known_spells(conn: sqlite3.Connection, player_id: int, catalog: ImmortalsCatalog) -> list[str]:
     """The ids of the spells the player knows, in catalog order (a spell the catalog lost is skipped)."""
-    rows = conn.execute("SELECT spell_id FROM immortals_spells WHERE player_id = ?", (player_id,)).fetchall()
+    rows = conn.execute("SELECT spell FROM immortals_spells WHERE player_id = ?", (player_id,)).fetchall()
     known = {str(r[0]) for r in rows}
     return [s.id for s in catalog.spells if s.id in known]
 

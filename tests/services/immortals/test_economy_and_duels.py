@@ -11,7 +11,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotAllowed
 from engine.immortals import ImmortalsCatalog, duel_result
-from services.immortals import ImmortalsServices
+from services.immortals import GAME, ImmortalsServices
 from services.immortals.rewards import previous_opponents
 from services.shared.collecting import DeckInvalid
 from store.db import Database
@@ -146,3 +146,60 @@ async def test_a_double_or_concurrent_click_on_a_choice_applies_once(services: I
     assert after.state.pending[0] is not None
     assert after.state.pending[1] is None
     assert after.version == done[0].version
+
+
+async def play_friend(services: ImmortalsServices, a: int, b: int, key: str) -> int:
+    challenge = await services.duels.challenge(GUILD, CHANNEL, a, b, key=key)
+    duel = await services.duels.answer(challenge.id, b, True, guild=GUILD)
+    while duel.status == "live":
+        assert duel.state is not None
+        seat = next(s for s in (0, 1) if duel.state.pending[s] is None)
+        player = duel.seats[seat]
+        assert player is not None
+        fought = {r.fighters[seat].uid for r in duel.state.history}
+        place = next(i for i, u in enumerate(duel.state.units[seat]) if u.uid not in fought)
+        duel = await services.duels.choose(duel.id, player, duel.state.round, place, None, guild=GUILD)
+    return duel.id
+
+
+async def test_anti_farm_across_friend_duels_and_the_ranking(
+    services: ImmortalsServices, db: Database
+) -> None:
+    """A-B, A-B: the second halves both players' gains; B-C then A-B: A's run is unbroken (halved twice),
+    B's was broken by C (full gains). Combat points are summed on the ranking."""
+    plays = [
+        (ALICE, BOB, {ALICE: 0, BOB: 0}),
+        (ALICE, BOB, {ALICE: 1, BOB: 1}),
+        (BOB, CAROL, {BOB: 0, CAROL: 0}),
+    ]
+    plays.append((ALICE, BOB, {ALICE: 2, BOB: 0}))
+    points: dict[int, int] = {}
+    for n, (a, b, halvings) in enumerate(plays):
+        duel = await services.duels.get(await play_friend(services, a, b, f"f{n}"))
+        assert duel.result is not None
+        assert duel.state is not None
+        for gains in duel.result["gains"]:
+            player = gains["player_id"]
+            assert gains["halvings"] == halvings[player]
+            history = await db.read(lambda conn, p=player: previous_opponents(conn, p))
+            expected = duel_result(duel.state, gains["seat"], history[:-1])
+            assert gains["combat_points"] == expected.combat_points
+            assert gains["gold"] == expected.gold
+            points[player] = points.get(player, 0) + gains["combat_points"]
+    board = await services.ladder.leaderboard(GUILD)
+    assert board.players == 3
+    assert {e.player_id: e.combat_points for e in board.entries} == points
+    assert [e.combat_points for e in board.entries] == sorted(points.values(), reverse=True)
+
+
+async def test_an_admin_reset_gives_the_sign_up_army_again(
+    services: ImmortalsServices, db: Database, clock: ManualClock
+) -> None:
+    await services.decks.collection(ALICE)
+    assert GAME.reset is not None
+    hook = GAME.reset
+    report = await db.write(lambda conn: hook(conn, clock.now(), ALICE))
+    assert report.cards == 8
+    again = await services.decks.collection(ALICE)
+    assert len(again.starter) == 8
+    assert again.copies == 8

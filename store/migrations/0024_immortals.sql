@@ -24,9 +24,9 @@ CREATE TABLE immortals_card_xp (
 
 CREATE TABLE immortals_spells (
     player_id   INTEGER NOT NULL REFERENCES players(id),
-    spell_id    TEXT    NOT NULL,
+    spell       TEXT    NOT NULL,                     -- the catalog id of the spell
     learned_at  TEXT    NOT NULL,
-    PRIMARY KEY (player_id, spell_id)
+    PRIMARY KEY (player_id, spell)
 );
 
 -- One row per human seat of a finished duel, in the order duels ended (id): the anti-farm rule reads a
