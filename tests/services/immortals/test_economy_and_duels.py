@@ -148,6 +148,10 @@ async def test_a_double_or_concurrent_click_on_a_choice_applies_once(services: I
     assert after.version == done[0].version
 
 
+async def opponents_of(db: Database, player: int) -> list[int]:
+    return await db.read(lambda conn: previous_opponents(conn, player))
+
+
 async def play_friend(services: ImmortalsServices, a: int, b: int, key: str) -> int:
     challenge = await services.duels.challenge(GUILD, CHANNEL, a, b, key=key)
     duel = await services.duels.answer(challenge.id, b, True, guild=GUILD)
@@ -179,9 +183,9 @@ async def test_anti_farm_across_friend_duels_and_the_ranking(
         assert duel.result is not None
         assert duel.state is not None
         for gains in duel.result["gains"]:
-            player = gains["player_id"]
+            player: int = gains["player_id"]
             assert gains["halvings"] == halvings[player]
-            history = await db.read(lambda conn, p=player: previous_opponents(conn, p))
+            history = await opponents_of(db, player)
             expected = duel_result(duel.state, gains["seat"], history[:-1])
             assert gains["combat_points"] == expected.combat_points
             assert gains["gold"] == expected.gold
