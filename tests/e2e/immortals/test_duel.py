@@ -169,12 +169,14 @@ async def test_a_friend_duel_keeps_choices_secret_and_the_ai_plays_for_the_late(
 
 
 class DuelSecrets:
-    """A duel's secrets now: each seat's pending choice (its token), its drawn spells not cast by anyone
-    yet (their owner's), and the seeds while live."""
+    """A duel's secrets now: every drawn spell nobody has cast yet (the seats that drew it may see it, in
+    their own controls; a public post may name none: hands are private), each seat's pending choice (its
+    token, and the spell it chose named as a fighter's), and the seeds while live."""
 
     def __init__(self, h: BotHarness, duel_id: int) -> None:
         self.h = h
         self.duel_id = duel_id
+        self.spells_checked = 0
 
     def words(self, spell_id: str) -> set[str]:
         spell = immortals(self.h).duels.catalog.spell(spell_id)
@@ -187,22 +189,36 @@ class DuelSecrets:
         assert state is not None
         cast = {f.spell for r in state.history for f in r.fighters if f.spell is not None}
         allowed: dict[int, set[str]] = {EVERYONE: {w for s in cast for w in self.words(s)}}
-        secrets: list[Secret] = []
+        holders: dict[str, set[int]] = {}
         for seat in (0, 1):
             user = duel.seats[seat]
-            owners = [] if user is None else [user]
             drawn = {s.spell_id for s in state.spells[seat]}
             if user is not None:
                 allowed[user] = {w for s in drawn for w in self.words(s)}
-            others = {s.spell_id for s in state.spells[1 - seat]}
-            for spell in sorted(drawn - cast - others):
-                secrets.append(
-                    names_secret(f"seat {seat}'s spell {spell}", self.words(spell), [spell], owners)
-                )
+            for spell in drawn:
+                holders.setdefault(spell, set()).update([] if user is None else [user])
+        secrets: list[Secret] = []
+        for spell in sorted(set(holders) - cast):
+            self.spells_checked += 1
+            secrets.append(names_secret(f"drawn spell {spell}", self.words(spell), [spell], holders[spell]))
+        for seat in (0, 1):
+            user = duel.seats[seat]
+            owners = [] if user is None else [user]
             token = f"immortals-choice-r{state.round}-s{seat}"
             secrets.append(
                 Secret(f"seat {seat}'s pending choice", re.compile(re.escape(token)), frozenset(owners))
             )
+            choice = state.pending[seat]
+            if choice is not None and choice.spell is not None and not state.finished:
+                spell_id = next(s.spell_id for s in state.spells[seat] if s.sid == choice.spell)
+                pattern = re.compile(
+                    "|".join(rf" avec {re.escape(w)}| with {re.escape(w)}" for w in self.words(spell_id))
+                )
+                secrets.append(
+                    Secret(
+                        f"seat {seat}'s pending spell {spell_id}", pattern, frozenset(owners), blankable=False
+                    )
+                )
         if duel.status == "live":
             secrets += [seed_secret("duel seed", duel.seed or 0), seed_secret("rng seed", state.rng.seed)]
         return secrets, allowed
@@ -239,4 +255,5 @@ async def test_a_whole_duel_shows_no_pending_choice_spell_or_seed(seeded: BotHar
                     break
         scan.scan(*await tracker.moment())
     assert timeouts >= 1
+    assert tracker.spells_checked >= 8
     assert scan.findings == [], "\n" + scan.report()
