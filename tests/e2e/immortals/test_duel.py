@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from core.clock import ManualClock
 from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
@@ -257,3 +258,23 @@ async def test_a_whole_duel_shows_no_pending_choice_spell_or_seed(seeded: BotHar
     assert timeouts >= 1
     assert tracker.spells_checked >= 8
     assert scan.findings == [], "\n" + scan.report()
+
+
+async def test_a_round_left_unchosen_while_the_bot_is_down_is_chosen_at_restart(tmp_path: Path) -> None:
+    clock = ManualClock()
+    db = tmp_path / "bot.sqlite3"
+    async for h in run_harness(BotHarness(db, clock=clock, seed=5)):
+        alice = h.user("alice")
+        await h.emu.run_command(alice, "immortels entrainement")
+        await h.settle()
+        (duel,) = await immortals(h).duels.live(alice.id)
+        await choose(h, alice, duel.id)
+        before = await immortals(h).duels.get(duel.id)
+    clock.advance(timedelta(minutes=5))  # the bot is down when the round's time passes
+    async for h in run_harness(BotHarness(db, clock=clock, seed=5)):
+        await h.settle()
+        after = await immortals(h).duels.get(duel.id)
+        assert after.version > before.version
+        assert after.state is not None
+        assert len(after.state.history) == 2
+        assert after.notes == ({"round": 2, "seat": 0},)
