@@ -9,10 +9,12 @@ import sqlite3
 import pytest
 
 from core.clock import ManualClock
-from core.errors import NotAllowed
+from core.errors import InsufficientFunds, NotAllowed
 from engine.immortals import ImmortalsCatalog, duel_result
 from services.immortals import GAME, ImmortalsServices
+from services.immortals.economy import FRAGMENTS, GOLD
 from services.immortals.rewards import previous_opponents
+from services.platform import ledger
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.immortals.conftest import mint
@@ -92,6 +94,7 @@ async def play_practice(services: ImmortalsServices, player: int, key: str) -> i
 async def test_rewards_are_the_engines_and_anti_farm_halves_consecutive_duels(
     services: ImmortalsServices, db: Database
 ) -> None:
+    paid = {GOLD: 100, FRAGMENTS: 0}  # the starting gold, then what each duel paid
     for n in range(3):
         duel_id = await play_practice(services, ALICE, f"p{n}")
         duel = await services.duels.get(duel_id)
@@ -105,6 +108,10 @@ async def test_rewards_are_the_engines_and_anti_farm_halves_consecutive_duels(
         assert gains["fragments"] == expected.fragments
         assert [c["xp"] for c in gains["cards"]] == [c.xp for c in expected.cards]
         assert gains["combat_points"] == 0  # practice
+        paid[GOLD] += gains["gold"]
+        paid[FRAGMENTS] += gains["fragments"]
+    held = await db.read(lambda conn: {c: ledger.balance(conn, ALICE, c) for c in (GOLD, FRAGMENTS)})
+    assert held == paid
     assert await db.read(lambda conn: previous_opponents(conn, ALICE)) == [0, 0, 0]
     profile = await db.read(
         lambda conn: conn.execute(
@@ -207,3 +214,32 @@ async def test_an_admin_reset_gives_the_sign_up_army_again(
     again = await services.decks.collection(ALICE)
     assert len(again.starter) == 8
     assert again.copies == 8
+
+
+async def test_fragments_teach_a_spell_and_gold_recruits_a_unit_once_per_click(
+    services: ImmortalsServices, db: Database, clock: ManualClock
+) -> None:
+    book = await services.spells.book(ALICE)
+    unknown = book.unknown[0]
+    with pytest.raises(InsufficientFunds):  # no fragments yet: nothing learnt
+        await services.spells.learn(ALICE, unknown.name.fr)
+    assert unknown not in (await services.spells.book(ALICE)).known
+
+    def grant(conn: sqlite3.Connection) -> None:
+        why = ledger.Movement("test.grant")
+        ledger.credit(conn, clock.now(), ALICE, FRAGMENTS, 25, why)
+        ledger.credit(conn, clock.now(), ALICE, GOLD, 200, why)
+
+    await db.write(grant)
+    spell, left = await services.spells.learn(ALICE, unknown.name.en)
+    assert spell == unknown
+    assert left == 15
+    with pytest.raises(NotAllowed):
+        await services.spells.learn(ALICE, unknown.id)
+    first, second = await asyncio.gather(
+        services.spells.recruit(ALICE, key="click"), services.spells.recruit(ALICE, key="click")
+    )
+    assert first.copy_id == second.copy_id
+    assert {first.replayed, second.replayed} == {False, True}
+    assert first.gold == 300 - 150  # 100 at sign-up + 200, one recruit paid
+    assert (await services.decks.collection(ALICE)).copies == 9
