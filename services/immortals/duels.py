@@ -19,12 +19,13 @@ from typing import Any
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
 from engine.errors import IllegalAction
-from engine.immortals import ENGINE, Choose, ImmortalsCatalog, choose
+from engine.immortals import DECK_MAX, DECK_MIN, ENGINE, Choose, ImmortalsCatalog, choose
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.immortals import duel_render as render
 from services.immortals.decks import deck_view
 from services.immortals.duel_match import CHALLENGE_TEXTS, DUELS, RULES, Choice, DuelRow
 from services.immortals.economy import ensure_starter, known_spells
+from services.immortals.names import unit_name
 from services.immortals.rewards import AI_PLAYER, apply_result
 from services.platform.messages import Target, Text
 from services.platform.players import ensure_player
@@ -156,8 +157,10 @@ class ImmortalsDuels:
         ensure_starter(conn, now, player, self.catalog, self.rng)
         deck = deck_view(conn, player, self.catalog)
         if not deck.valid or not deck.copies:
-            problems = deck.problems or (Problem("immortals.deck.problem.size", {"count": 0}),)
-            reasons = Text.lines([Text(p.key, dict(p.params)) for p in problems])
+            empty = Problem(
+                "immortals.deck.problem.size", {"count": 0, "minimum": DECK_MIN, "maximum": DECK_MAX}
+            )
+            reasons = Text.lines([self._named(p) for p in deck.problems or (empty,)])
             raise NotAllowed("immortals.error.no_deck", player=f"<@{player}>", reasons=reasons)
         return {
             "copies": [c.copy_id for c in deck.copies],
@@ -165,6 +168,13 @@ class ImmortalsDuels:
             "xp": [c.xp for c in deck.copies],
             "spells": known_spells(conn, player, self.catalog),
         }
+
+    def _named(self, problem: Problem) -> Text:
+        """A deck problem with its unit named in both languages (the reader's is picked when shown)."""
+        params = dict(problem.params)
+        if "card" in params:
+            params["card"] = unit_name(self.catalog, str(params["card"]))
+        return Text(problem.key, params)
 
     def _start(
         self,

@@ -243,3 +243,20 @@ async def test_fragments_teach_a_spell_and_gold_recruits_a_unit_once_per_click(
     assert {first.replayed, second.replayed} == {False, True}
     assert first.gold == 300 - 150  # 100 at sign-up + 200, one recruit paid
     assert (await services.decks.collection(ALICE)).copies == 9
+
+
+async def test_a_deck_missing_a_copy_cannot_start_a_duel(
+    services: ImmortalsServices, db: Database, clock: ManualClock
+) -> None:
+    deck = await services.decks.show(ALICE)
+    lost = deck.copies[0].copy_id
+    await db.write(
+        lambda conn: ledger.destroy_card(conn, clock.now(), lost, ALICE, ledger.Movement("test.remove"))
+    )
+    shown = await services.decks.show(ALICE)
+    assert [p.key for p in shown.problems] == ["immortals.deck.problem.lost"]
+    with pytest.raises(NotAllowed) as refused:
+        await services.duels.practice(GUILD, CHANNEL, ALICE, key="p")
+    assert refused.value.key == "immortals.error.no_deck"
+    with pytest.raises(NotAllowed):
+        await services.duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c")
