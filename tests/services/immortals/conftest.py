@@ -1,5 +1,5 @@
 """Fixtures for the Immortal's War services: the real catalog, the game registered (starting gold), the
-services on a real SQLite file with a scheduler, and a helper that mints copies at a given XP."""
+services on a real SQLite file with a scheduler, and a function that mints copies at a given XP."""
 
 from __future__ import annotations
 
