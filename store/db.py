@@ -60,8 +60,23 @@ def announce(conn: sqlite3.Connection, topic: str) -> None:
     that find nothing). A unit that raises takes its announcements back with its effects. On a plain
     connection (a migration, a test's own) there is nobody to tell.
     """
-    if isinstance(conn, _WriterConnection):
-        conn.queued.add(topic)
+    queued = getattr(conn, "queued", None)  # the SQLite writer's and PostgreSQL's connections carry one
+    if isinstance(queued, set):
+        queued.add(topic)
+
+
+def dialect(conn: sqlite3.Connection) -> str:
+    """'postgresql' for the connection store.postgres hands to units, else 'sqlite': for the rare statement
+    the two engines cannot share (a row lock, a JSON function)."""
+    return str(getattr(conn, "dialect", "sqlite"))
+
+
+def skip_locked(conn: sqlite3.Connection) -> str:
+    """The clause that locks the rows a claim selects and passes over those another transaction holds.
+
+    SQLite has one writer, so a claim there needs no lock; on PostgreSQL several processes claim at once,
+    and each takes rows the others are not already firing or sending."""
+    return " FOR UPDATE SKIP LOCKED" if dialect(conn) == "postgresql" else ""
 
 
 class DatabaseUnusable(Exception):
@@ -307,6 +322,10 @@ class Database:
                 fut.set_result(value)
             else:
                 fut.set_exception(value)
+        self._notify(queued)
+
+    def _notify(self, queued: frozenset[str]) -> None:
+        """Run the listeners of the topics a commit's units announced."""
         for topic in sorted(queued):
             for listener in list(self._listeners.get(topic, ())):
                 try:
