@@ -55,9 +55,9 @@ def enqueue(
         raise ValueError(f"unknown target kind {target.kind!r}")
     if edit_of is not None and target.kind != "channel":
         raise ValueError("only channel messages are edited")
-    cursor = conn.execute(
+    row = conn.execute(
         "INSERT INTO outbox (created_at, target_kind, target_id, fallback_channel_id, payload,"
-        " next_attempt_at, edit_of, players, not_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " next_attempt_at, edit_of, players, not_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             to_db(now),
             target.kind,
@@ -69,9 +69,9 @@ def enqueue(
             json.dumps(sorted(set(target.players))),
             to_db(not_before) if not_before is not None else None,
         ),
-    )
+    ).fetchone()
     announce(conn, TOPIC)
-    return int(cursor.lastrowid or 0)
+    return int(row[0])
 
 
 def record_sent(
