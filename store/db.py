@@ -170,7 +170,7 @@ def _run_batch(
                 conn.execute("ROLLBACK TO unit")
                 conn.execute("RELEASE unit")
                 conn.queued = set(before)
-                outcomes.append((False, _deliverable(exc)))
+                outcomes.append((False, deliverable(exc)))
             else:
                 conn.execute("RELEASE unit")
                 outcomes.append((True, result))
@@ -184,7 +184,7 @@ def _run_batch(
     return outcomes, queued
 
 
-def _deliverable(exc: BaseException) -> BaseException:
+def deliverable(exc: BaseException) -> BaseException:
     """Futures refuse StopIteration (a stray `next()` in a unit); wrap it so the caller still learns why."""
     if isinstance(exc, StopIteration):
         wrapped = RuntimeError(f"write unit raised StopIteration: {exc!r}")

@@ -50,7 +50,7 @@ from psycopg.adapt import Buffer, Dumper, Loader
 from psycopg.pq import Format
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from store.db import Database, DatabaseUnusable, Listener, Work
+from store.db import Database, DatabaseUnusable, Listener, Work, deliverable
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -162,10 +162,13 @@ class Cursor:
 
 
 def _raise_translated(exc: psycopg.Error) -> None:
+    """A conflict to retry, or the sqlite3 class of the same error (what code and tests already catch)."""
     if exc.sqlstate in RETRYABLE:
         raise SerializationConflict(exc.sqlstate) from exc
     if isinstance(exc, psycopg.IntegrityError):
         raise sqlite3.IntegrityError(str(exc).strip()) from exc
+    if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):  # a write in a read unit
+        raise sqlite3.OperationalError(str(exc).strip()) from exc
 
 
 Params = Sequence[Any] | Mapping[str, Any]
@@ -286,7 +289,7 @@ class PostgresDatabase(Database):
     async def write(self, unit: Work[T]) -> T:
         """Run `unit` in a SERIALIZABLE transaction of its own, again from the start if PostgreSQL refuses it."""
         _, executor = self._require()
-        result, queued = await asyncio.get_running_loop().run_in_executor(executor, self._run_write, unit)
+        result, queued = await asyncio.get_running_loop().run_in_executor(executor, self._write_outcome, unit)
         self.batches += 1
         self._notify(queued)
         return result
@@ -305,6 +308,12 @@ class PostgresDatabase(Database):
         pool, _ = self._require()
         with pool.connection() as raw:
             return fn(PgConnection(raw))
+
+    def _write_outcome(self, unit: Work[T]) -> tuple[T, frozenset[str]]:
+        try:
+            return self._run_write(unit)
+        except StopIteration as exc:  # a future refuses it: see store.db.deliverable
+            raise deliverable(exc) from exc
 
     def _run_write(self, unit: Work[T]) -> tuple[T, frozenset[str]]:
         pool, _ = self._require()

@@ -24,7 +24,7 @@ from core.clock import Clock, from_db, to_db
 from services.platform.channel_permissions import permission_list
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.players import ensure_player
-from store.db import Database, announce
+from store.db import Database, announce, dialect
 
 RETRY_BASE = timedelta(seconds=5)
 RETRY_CAP = timedelta(minutes=10)
@@ -184,12 +184,20 @@ def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]
     return heads
 
 
+# The players named by an item (a JSON array of ids) as rows `j.value`: the one statement of the outbox
+# the two engines spell differently (their JSON functions).
+_PLAYERS = {
+    "sqlite": "json_each(e.players) j",
+    "postgresql": "jsonb_array_elements_text(CAST(e.players AS jsonb)) AS j(value)",
+}
+
+
 def _told(conn: sqlite3.Connection, channel: int, player: int, before: int) -> bool:
     """Whether `player` already heard that the bot may not post in `channel`: an earlier refused post of
     theirs there, with no post delivered there since."""
     row = conn.execute(
-        "SELECT 1 FROM outbox e, json_each(e.players) j WHERE e.target_kind = 'channel'"
-        " AND e.target_id = ? AND e.id < ? AND e.undeliverable IS NOT NULL AND j.value = ?"
+        f"SELECT 1 FROM outbox e, {_PLAYERS[dialect(conn)]} WHERE e.target_kind = 'channel'"
+        " AND e.target_id = ? AND e.id < ? AND e.undeliverable IS NOT NULL AND CAST(j.value AS BIGINT) = ?"
         " AND NOT EXISTS (SELECT 1 FROM outbox s WHERE s.target_kind = 'channel'"
         " AND s.target_id = e.target_id AND s.state = 'sent' AND s.id > e.id)",
         (channel, before, player),
