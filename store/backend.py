@@ -8,14 +8,12 @@ and the one-process deployment; `postgresql://user:password@host:port/name` is P
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
-from typing import cast
 
 from store.db import Database
 from store.migrate import discover, migrate
-from store.postgres import PgConnection, PostgresDatabase
 from store.pg_schema import apply
+from store.postgres import PgConnection, PostgresDatabase
 
 SCHEMES = ("sqlite", "postgresql", "postgres")
 
@@ -44,7 +42,7 @@ async def migrate_database(db: Database, target: int | None = None) -> list[int]
         migrations = discover()
 
         def run(conn: PgConnection) -> list[int]:
-            return apply(cast(sqlite3.Connection, conn), migrations, target)
+            return apply(conn, migrations, target)
 
         return await asyncio.to_thread(db.run_sync, run)
     return await migrate(await db.raw_writer(), target)

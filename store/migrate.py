@@ -126,10 +126,10 @@ def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
             )
         if checksum is None:
             unrecorded.append(migration)
-        elif checksum != migration.checksum_for(dialect(conn)):
+        elif checksum != (expected := migration.checksum_for(dialect(conn))):
             raise SchemaMismatch(
                 f"{_database_file(conn)} was migrated with a different {migration.file_name} than the one in "
-                f"store/migrations (sha256 {checksum[:12]}... recorded, {migration.checksum_for(dialect(conn))[:12]}... in the "
+                f"store/migrations (sha256 {checksum[:12]}... recorded, {expected[:12]}... in the "
                 "file); put the file back as it was and add a new migration instead"
             )
     if unrecorded or not kept:  # only once every check passed: a refused database is left as it was

@@ -31,8 +31,10 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Mapping
+from typing import cast
 
 from store.migrate import Migration, current_version, verify
+from store.postgres import PgConnection
 
 ADVISORY_LOCK = 0x626F74  # one process migrates at a time; the others wait, then find nothing to do
 
@@ -87,7 +89,9 @@ def _defer_forward_references(sql: str) -> str:
             target = ref.group(4)
             if created.get(target, -1) <= match.start():
                 return ref.group(0)
-            deferred.append(f"ALTER TABLE {name} ADD FOREIGN KEY ({ref.group(2)}) REFERENCES {target}({ref.group(5)});")
+            deferred.append(
+                f"ALTER TABLE {name} ADD FOREIGN KEY ({ref.group(2)}) REFERENCES {target}({ref.group(5)});"
+            )
             return f"{ref.group(1)}{ref.group(2)}{ref.group(3)}"
 
         return match.group(0).replace(match.group(2), _COLUMN_REFERENCE.sub(column, match.group(2)))
@@ -100,8 +104,10 @@ def to_postgresql(migration: Migration, triggers: Mapping[str, str]) -> str:
     """The text PostgreSQL runs for `migration` (see the module for each translation)."""
     sql = migration.sql if migration.postgresql is None else migration.postgresql
     if re.search(r"^\s*PRAGMA\b", sql, re.MULTILINE):
-        raise ValueError(f"{migration.file_name} uses a PRAGMA: give it a {migration.version:04d}_"
-                         f"{migration.name}.postgresql.sql")
+        raise ValueError(
+            f"{migration.file_name} uses a PRAGMA: give it a {migration.version:04d}_"
+            f"{migration.name}.postgresql.sql"
+        )
     sql = _defer_forward_references(_TRIGGER.sub(_trigger, sql))
 
     def drop(match: re.Match[str]) -> str:
@@ -128,21 +134,22 @@ def resync_identities(conn: sqlite3.Connection) -> None:
     """Move every identity sequence past its table's highest id (the migrations copy explicit ids)."""
     for table, column in conn.execute(_IDENTITIES).fetchall():
         conn.execute(
-            f'SELECT setval(pg_get_serial_sequence(\'"{table}"\', \'{column}\'),'
+            f"SELECT setval(pg_get_serial_sequence('\"{table}\"', '{column}'),"
             f' COALESCE((SELECT MAX("{column}") FROM "{table}"), 0) + 1, false)'
         )
 
 
-def apply(conn: sqlite3.Connection, migrations: list[Migration], target: int | None = None) -> list[int]:
+def apply(conn: PgConnection, migrations: list[Migration], target: int | None = None) -> list[int]:
     """Apply pending migrations up to `target` on PostgreSQL; a failing file leaves the previous version.
 
     `conn` is outside any transaction (store.postgres.PostgresDatabase.run_sync). A session advisory lock
     makes processes that start together migrate one after the other."""
     triggers = trigger_tables(migrations)
+    plain = cast(sqlite3.Connection, conn)  # what store.migrate's shared steps are typed for
     conn.execute(f"SELECT pg_advisory_lock({ADVISORY_LOCK})")
     try:
-        current_version(conn)  # creates schema_migrations on a fresh database
-        start = verify(conn, migrations)
+        current_version(plain)  # creates schema_migrations on a fresh database
+        start = verify(plain, migrations)
         applied: list[int] = []
         for migration in migrations:
             if migration.version <= start or (target is not None and migration.version > target):
@@ -151,7 +158,7 @@ def apply(conn: sqlite3.Connection, migrations: list[Migration], target: int | N
             conn.execute("BEGIN")
             try:
                 conn.execute(text, None)
-                resync_identities(conn)
+                resync_identities(plain)
                 conn.execute(
                     "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
                     (migration.version, migration.name, migration.checksum_for("postgresql")),

@@ -248,7 +248,9 @@ class PostgresDatabase(Database):
         self.max_batch = 1
         self.batches = 0
         self.reads = 0
-        self.retries = 0  # transactions PostgreSQL refused and the unit ran again (tests and benchmarks read it)
+        self.retries = (
+            0  # transactions PostgreSQL refused and the unit ran again (tests and benchmarks read it)
+        )
         self._listeners: dict[str, list[Listener]] = {}
         self._pool_size = pool_size
         self._pool: ConnectionPool | None = None
@@ -269,7 +271,9 @@ class PostgresDatabase(Database):
             await asyncio.to_thread(pool.open, wait=True, timeout=CONNECT_TIMEOUT_S)
         except PoolTimeout:
             await asyncio.to_thread(pool.close)
-            raise DatabaseUnusable(f"cannot connect to {redact(self.url)} within {CONNECT_TIMEOUT_S:g} s") from None
+            raise DatabaseUnusable(
+                f"cannot connect to {redact(self.url)} within {CONNECT_TIMEOUT_S:g} s"
+            ) from None
         self._pool = pool
         self._executor = ThreadPoolExecutor(max_workers=self._pool_size, thread_name_prefix="pg")
 
@@ -351,7 +355,8 @@ class PostgresDatabase(Database):
                 _rollback(raw)  # nothing to keep: a read-only transaction
 
     def _backoff(self, attempt: int) -> float:
-        return min(RETRY_CAP_S, RETRY_BASE_S * 2 ** min(attempt, 10)) * self._jitter.uniform(0.5, 1.5)
+        delay: float = min(RETRY_CAP_S, RETRY_BASE_S * 2 ** min(attempt, 10))
+        return delay * self._jitter.uniform(0.5, 1.5)
 
 
 def _rollback(raw: psycopg.Connection[Any]) -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from services.platform import container
-from tests.fixtures.catalog_cache import CatalogCache
 from tests.fixtures import postgres
+from tests.fixtures.catalog_cache import CatalogCache
 from tests.services.conftest import open_database, open_postgres
 
 

@@ -256,7 +256,8 @@ def record_result(
         "INSERT INTO choco_results"
         " (guild_id, player_id, league, wins, losses, draws, absence_forfeits, cards_lost)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player_id, league) DO UPDATE SET"
-        " wins = choco_results.wins + excluded.wins, losses = choco_results.losses + excluded.losses, draws = choco_results.draws + excluded.draws,"
+        " wins = choco_results.wins + excluded.wins, losses = choco_results.losses + excluded.losses,"
+        " draws = choco_results.draws + excluded.draws,"
         " absence_forfeits = choco_results.absence_forfeits + excluded.absence_forfeits,"
         " cards_lost = choco_results.cards_lost + excluded.cards_lost",
         (guild_id, player_id, chosen, win, loss, draw, int(absence_forfeit), cards_lost),

@@ -22,8 +22,8 @@ from services.platform.players import PlayerService
 from services.platform.privacy import PrivacyService
 from services.platform.scheduler import Scheduler
 from services.platform.trades import TradeService
-from store.db import Database, DatabaseUnusable, explain
 from store.backend import database_for, migrate_database
+from store.db import Database, DatabaseUnusable, explain
 
 
 @dataclass
@@ -66,7 +66,9 @@ async def build_services(
         raise SettingsError(f"Invalid setting {settings.database_setting}: {exc}.") from None
     except (OSError, sqlite3.Error) as exc:
         await db.close()
-        raise SettingsError(f"Invalid setting {settings.database_setting}: {explain(db.path, exc)}.") from None
+        raise SettingsError(
+            f"Invalid setting {settings.database_setting}: {explain(db.path, exc)}."
+        ) from None
     except BaseException:  # a signal during the checks too: an open connection's thread would outlive us
         await db.close()
         raise

@@ -164,7 +164,8 @@ def set_card_lock(conn: sqlite3.Connection, card_ids: list[int], owner_id: int, 
     """Lock cards (e.g. into an arena deck) or unlock them; a locked card cannot be sold, moved or sacrificed."""
     for card_id in card_ids:
         cursor = conn.execute(
-            "UPDATE cards SET locked_by = ? WHERE id = ? AND owner_id = ? AND (CAST(? AS TEXT) IS NULL OR locked_by IS NULL)",
+            "UPDATE cards SET locked_by = ? WHERE id = ? AND owner_id = ?"
+            " AND (CAST(? AS TEXT) IS NULL OR locked_by IS NULL)",
             (lock, card_id, owner_id, lock),
         )
         if cursor.rowcount != 1:

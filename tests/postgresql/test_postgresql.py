@@ -44,7 +44,9 @@ async def processes(pg_cluster: Cluster) -> AsyncIterator[tuple[PostgresDatabase
         pg_cluster.drop(url)
 
 
-async def test_fifty_guarded_debits_from_two_processes(processes: tuple[PostgresDatabase, PostgresDatabase]) -> None:
+async def test_fifty_guarded_debits_from_two_processes(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
     """Money for 30 clicks, 50 clicks spread over two processes: 30 win, the balance never goes below 0,
     and the ledger explains the balance row by row."""
     clock = ManualClock(START)
@@ -84,12 +86,17 @@ async def test_a_read_that_decides_a_write_is_retried_not_lost(
     assert first.retries + second.retries > 0  # the race did happen, and was retried
 
 
-async def test_two_schedulers_fire_each_due_job_once(processes: tuple[PostgresDatabase, PostgresDatabase]) -> None:
+async def test_two_schedulers_fire_each_due_job_once(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
     clock = ManualClock(START)
     fired: list[int] = []
 
     def handler(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        conn.execute("INSERT INTO idempotency (key, result, created_at) VALUES (?, '1', ?)", (f"job:{job.id}", to_db(now)))
+        conn.execute(
+            "INSERT INTO idempotency (key, result, created_at) VALUES (?, '1', ?)",
+            (f"job:{job.id}", to_db(now)),
+        )
         fired.append(job.id)
 
     schedulers = [Scheduler(cast(Database, db), clock, ZoneInfo("Europe/Paris")) for db in processes]
@@ -117,16 +124,16 @@ async def test_every_earlier_version_upgrades_and_keeps_its_rows(pg_cluster: Clu
         def step(conn: PgConnection) -> None:
             plain = cast(sqlite3.Connection, conn)
             for version in range(1, start + 1):
-                assert apply(plain, MIGRATIONS, target=version) == [version]
+                assert apply(conn, MIGRATIONS, target=version) == [version]
                 if version in SEEDS:
                     conn.execute("BEGIN")
                     SEEDS[version][0](plain)
                     conn.execute("COMMIT")
-            assert apply(plain, MIGRATIONS) == list(range(start + 1, LATEST + 1))
+            assert apply(conn, MIGRATIONS) == list(range(start + 1, LATEST + 1))
             for version in range(1, start + 1):
                 if version in SEEDS:
                     SEEDS[version][1](plain)
-            assert apply(plain, MIGRATIONS) == []
+            assert apply(conn, MIGRATIONS) == []
 
         await asyncio.to_thread(database.run_sync, step)
     finally:
