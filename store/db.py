@@ -194,6 +194,11 @@ def deliverable(exc: BaseException) -> BaseException:
 
 
 class Database:
+    # Whether other processes write the same database at once: a claim must then be written down before
+    # the claimed work runs outside a transaction (an outbox item being sent, services/platform/outbox.py).
+    # SQLite's single writer is the only one; PostgreSQL says True.
+    concurrent_writers = False
+
     def __init__(self, path: Path | str, *, max_batch: int = MAX_BATCH) -> None:
         """`max_batch` caps units per transaction; 1 turns group commit off (benchmarks compare the two)."""
         if max_batch < 1:

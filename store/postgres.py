@@ -242,6 +242,8 @@ class PostgresDatabase(Database):
     """`Database` on PostgreSQL. A subclass, so that every service's `Database` hint takes it unchanged; it
     overrides every method that touches a connection and shares the commit listeners."""
 
+    concurrent_writers = True
+
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
         self.url = url
         self.path = Path(redact(url))  # what messages name (no password)

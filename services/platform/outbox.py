@@ -24,12 +24,15 @@ from core.clock import Clock, from_db, to_db
 from services.platform.channel_permissions import permission_list
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.players import ensure_player
-from store.db import Database, announce, dialect
+from store.db import Database, announce, dialect, skip_locked
 
 RETRY_BASE = timedelta(seconds=5)
 RETRY_CAP = timedelta(minutes=10)
 ERROR_TEXT_MAX = 2000
 TOPIC = "outbox"  # what `enqueue` announces to the commit (store.db.announce): the deliverer looks again
+CLAIM = timedelta(
+    minutes=5
+)  # how long an item handed to one process's deliverer is left to it (see `pending`)
 
 OutboxState = Literal["pending", "sent", "fallback", "failed"]
 NoncePurpose = Literal["post", "fallback"]
@@ -172,16 +175,44 @@ def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]
     """The oldest pending item of each target and when it is due, oldest first; a timed item is due at
     its `not_before` time at the earliest, and is a head of its own beside its target's other messages."""
     rows = conn.execute(
-        f"SELECT o.id, o.next_attempt_at, o.attempts, o.not_before FROM outbox o WHERE {_HEAD_OF_TARGET}"
-        " ORDER BY o.id"
+        "SELECT o.id, o.next_attempt_at, o.attempts, o.not_before, o.claimed_until FROM outbox o"
+        f" WHERE {_HEAD_OF_TARGET} ORDER BY o.id"
     ).fetchall()
     heads = []
     for row in rows:
         due_at = _due_at(now, from_db(row[1]), int(row[2]))
         if row[3] is not None:
             due_at = max(due_at, from_db(row[3]))
+        if (claim := _live_claim(now, row[4])) is not None:
+            due_at = max(due_at, claim)
         heads.append((int(row[0]), due_at))
     return heads
+
+
+def _live_claim(now: datetime, claimed_until: str | None) -> datetime | None:
+    """The end of another deliverer's claim on an item (`pending`), if it still holds: one further ahead
+    than a claim can reach means the clock went back since, and is over (as in `_due_at`)."""
+    if claimed_until is None:
+        return None
+    until = from_db(claimed_until)
+    return until if now < until <= now + CLAIM else None
+
+
+def _claim(conn: sqlite3.Connection, ids: list[int], until: datetime) -> list[int]:
+    """Lock and claim the due items no other deliverer holds; returns those taken, in order."""
+    marks = ", ".join("?" * len(ids))
+    taken = [
+        int(row[0])
+        for row in conn.execute(
+            f"SELECT id FROM outbox WHERE id IN ({marks}) ORDER BY id{skip_locked(conn)}", ids
+        )
+    ]
+    if taken:
+        conn.execute(
+            f"UPDATE outbox SET claimed_until = ? WHERE id IN ({', '.join('?' * len(taken))})",
+            (to_db(until), *taken),
+        )
+    return taken
 
 
 # The players named by an item (a JSON array of ids) as rows `j.value`: the one statement of the outbox
@@ -246,14 +277,22 @@ class Outbox:
         """`due(limit)`, and when to look again for what is left (None: nothing pending), in one read.
 
         The deliverer's pass ends with a read that finds nothing due; it also tells when the next item
-        falls due, so the pass needs no further read (`next_due_at`) before sleeping."""
+        falls due, so the pass needs no further read (`next_due_at`) before sleeping.
+
+        When other processes drain the same outbox (`Database.concurrent_writers`: PostgreSQL), the items
+        returned are claimed for `CLAIM` in the same unit, rows locked with SKIP LOCKED: another process's
+        deliverer passes over them until they are marked sent (or failed, or retried) or the claim runs
+        out, so no item is sent by two processes. SQLite's one process needs no claim: a read, as ever."""
         now = self.clock.now()
+        claiming = self.db.concurrent_writers
 
         def unit(conn: sqlite3.Connection) -> tuple[list[OutboxItem], datetime | None]:
             heads = _heads(conn, now)
             ids = [item_id for item_id, due_at in heads if due_at <= now][:limit]
             taken = set(ids)
             later = min((due_at for item_id, due_at in heads if item_id not in taken), default=None)
+            if ids and claiming:
+                ids = _claim(conn, ids, now + CLAIM)
             if not ids:
                 return [], later
             rows = conn.execute(
@@ -261,7 +300,7 @@ class Outbox:
             ).fetchall()
             return [_item(row) for row in rows], later
 
-        return await self.db.read(unit)
+        return await (self.db.write(unit) if claiming else self.db.read(unit))
 
     async def get(self, item_id: int) -> OutboxItem | None:
         """Any message in any state: the "show" button re-checks that the clicker is the DM's recipient."""
@@ -323,8 +362,8 @@ class Outbox:
                 attempts += 1
             retry_at = now + retry_delay(attempts)
             conn.execute(
-                "UPDATE outbox SET state = 'pending', attempts = ?, last_error = ?, next_attempt_at = ?"
-                " WHERE id = ?",
+                "UPDATE outbox SET state = 'pending', attempts = ?, last_error = ?, next_attempt_at = ?,"
+                " claimed_until = NULL WHERE id = ?",
                 (attempts, error[:ERROR_TEXT_MAX], to_db(retry_at), item_id),
             )
             return retry_at
