@@ -84,20 +84,18 @@ _TOKEN = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|/\*.*?\*/|::|%|\?|:[A-Z
 
 @lru_cache(maxsize=4096)
 def translate(sql: str) -> str:
-    """SQLite's placeholders (`?`, `:name`) as psycopg's (`%s`, `%(name)s`), a literal `%` doubled.
+    """SQLite's placeholders (`?`, `:name`) as psycopg's (`%s`, `%(name)s`), every `%` doubled.
 
-    Quoted strings, quoted names and comments are left as they are, so a `?` inside a literal stays one.
+    A `?` or `:name` inside a quoted string, a quoted name or a comment is left as it is.
     """
 
     def replace(match: re.Match[str]) -> str:
         token = match.group(0)
         if token == "?":
             return "%s"
-        if token == "%":
-            return "%%"
         if token.startswith(":") and token != "::":
             return f"%({token[1:]})s"
-        return token
+        return token.replace("%", "%%")  # psycopg reads `%` everywhere, literals and comments included
 
     return _TOKEN.sub(replace, sql)
 

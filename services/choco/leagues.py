@@ -351,7 +351,7 @@ class Leaderboard:
 def standings(conn: sqlite3.Connection, guild_id: int) -> list[Standing]:
     """Every player with a result on the server, best first: score, fewer cards lost, player id."""
     rows = conn.execute(
-        "SELECT r.player_id, SUM(r.wins), SUM(r.absence_forfeits), SUM(r.cards_lost), c.name"
+        "SELECT r.player_id, SUM(r.wins), SUM(r.absence_forfeits), SUM(r.cards_lost), MAX(c.name)"
         " FROM choco_results r LEFT JOIN choco_characters c"
         " ON c.guild_id = r.guild_id AND c.player_id = r.player_id"
         " WHERE r.guild_id = ? GROUP BY r.player_id",
