@@ -198,21 +198,25 @@ def _live_claim(now: datetime, claimed_until: str | None) -> datetime | None:
     return until if now < until <= now + CLAIM else None
 
 
-def _claim(conn: sqlite3.Connection, ids: list[int], until: datetime) -> list[int]:
-    """Lock and claim the due items no other deliverer holds; returns those taken, in order."""
-    marks = ", ".join("?" * len(ids))
-    taken = [
+def _claim(
+    conn: sqlite3.Connection, due: list[int], until: datetime, limit: int
+) -> tuple[list[int], set[int]]:
+    """Lock the due items no other deliverer holds right now and claim the first `limit` of them; returns
+    those taken, in order, and the due items another deliverer holds (locked: it is claiming them)."""
+    marks = ", ".join("?" * len(due))
+    free = [
         int(row[0])
         for row in conn.execute(
-            f"SELECT id FROM outbox WHERE id IN ({marks}) ORDER BY id{skip_locked(conn)}", ids
+            f"SELECT id FROM outbox WHERE id IN ({marks}) ORDER BY id{skip_locked(conn)}", due
         )
     ]
+    taken = free[:limit]
     if taken:
         conn.execute(
             f"UPDATE outbox SET claimed_until = ? WHERE id IN ({', '.join('?' * len(taken))})",
             (to_db(until), *taken),
         )
-    return taken
+    return taken, set(due) - set(free)
 
 
 # The players named by an item (a JSON array of ids) as rows `j.value`: the one statement of the outbox
@@ -288,11 +292,18 @@ class Outbox:
 
         def unit(conn: sqlite3.Connection) -> tuple[list[OutboxItem], datetime | None]:
             heads = _heads(conn, now)
-            ids = [item_id for item_id, due_at in heads if due_at <= now][:limit]
+            due = [item_id for item_id, due_at in heads if due_at <= now]
+            ids, held = _claim(conn, due, now + CLAIM, limit) if claiming and due else (due[:limit], set())
             taken = set(ids)
-            later = min((due_at for item_id, due_at in heads if item_id not in taken), default=None)
-            if ids and claiming:
-                ids = _claim(conn, ids, now + CLAIM)
+            # An item another deliverer is claiming is its: look again when that claim could run out.
+            later = min(
+                (
+                    now + CLAIM if item_id in held else due_at
+                    for item_id, due_at in heads
+                    if item_id not in taken
+                ),
+                default=None,
+            )
             if not ids:
                 return [], later
             rows = conn.execute(

@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import cast
 from zoneinfo import ZoneInfo
 
@@ -14,7 +15,9 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from core.errors import InsufficientFunds
-from services.platform import ledger
+from services.platform import ledger, outbox
+from services.platform.messages import MessageSpec, Target, Text
+from services.platform.outbox import CLAIM, Outbox
 from services.platform.scheduler import Job, Scheduler
 from store.db import Database
 from store.migrate import discover
@@ -111,6 +114,39 @@ async def test_two_schedulers_fire_each_due_job_once(
     assert rows == 30  # each effect committed once, whichever process claimed the job
     states = await processes[0].read(lambda c: c.execute("SELECT DISTINCT state FROM jobs").fetchall())
     assert states == [("done",)]
+
+
+async def test_two_deliverers_never_take_the_same_item(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
+    """Each process's deliverer claims what it is about to send: the other passes over it until it is
+    marked, retried (the claim goes with the retry) or the claim runs out (its process died)."""
+    clock = ManualClock(START)
+    first, second = (Outbox(cast(Database, db), clock) for db in processes)
+
+    def post(conn: sqlite3.Connection, channel: int) -> int:
+        return outbox.enqueue(
+            conn, clock.now(), Target("channel", channel), MessageSpec(content=Text("shop.bought"))
+        )
+
+    for channel in range(1, 21):  # one item per channel: twenty heads due at once
+        await processes[0].write(partial(post, channel=channel))
+    batches = await asyncio.gather(*(one.due(limit=15) for one in (first, second, first, second)))
+    taken = [item.id for batch in batches for item in batch]
+    assert len(taken) == len(set(taken)) == 20  # every item handed out once
+    assert await first.due() == [] == await second.due()
+
+    kept = batches[0][0].id
+    assert await first.mark_sent(kept, 999)
+    retried = next(item.id for batch in batches for item in batch if item.id != kept)
+    await second.mark_retry(retried, "503")
+    clock.advance(timedelta(minutes=1))  # past the retry's 5 s, within the other claims
+    assert [item.id for item in await first.due()] == [retried]
+    clock.advance(CLAIM)  # every claim ran out: what was never marked is due again, once
+    again = [item.id for item in await second.due(limit=50)]
+    assert len(again) == 20 - 1
+    assert kept not in again
+    assert await first.due() == []
 
 
 @pytest.mark.parametrize("start", range(LATEST))
