@@ -269,11 +269,13 @@ class PostgresDatabase(Database):
         )
         try:
             await asyncio.to_thread(pool.open, wait=True, timeout=CONNECT_TIMEOUT_S)
-        except PoolTimeout:
+            await asyncio.to_thread(_check_server, pool)
+        except (PoolTimeout, psycopg.Error) as exc:
             await asyncio.to_thread(pool.close)
-            raise DatabaseUnusable(
-                f"cannot connect to {redact(self.url)} within {CONNECT_TIMEOUT_S:g} s"
-            ) from None
+            why = (
+                f"no connection within {CONNECT_TIMEOUT_S:g} s" if isinstance(exc, PoolTimeout) else str(exc)
+            )
+            raise DatabaseUnusable(f"cannot use {redact(self.url)} ({why.strip()})") from None
         self._pool = pool
         self._executor = ThreadPoolExecutor(max_workers=self._pool_size, thread_name_prefix="pg")
 
@@ -357,6 +359,15 @@ class PostgresDatabase(Database):
     def _backoff(self, attempt: int) -> float:
         delay: float = min(RETRY_CAP_S, RETRY_BASE_S * 2 ** min(attempt, 10))
         return delay * self._jitter.uniform(0.5, 1.5)
+
+
+MIN_SERVER = 110000  # identity columns (10), EXECUTE FUNCTION in triggers (11); tested on 15
+
+
+def _check_server(pool: ConnectionPool) -> None:
+    with pool.connection() as raw:
+        if raw.info.server_version < MIN_SERVER:
+            raise psycopg.NotSupportedError(f"PostgreSQL {raw.info.server_version // 10000} is older than 11")
 
 
 def _rollback(raw: psycopg.Connection[Any]) -> None:

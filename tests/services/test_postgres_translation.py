@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+import store.postgres
 from core.settings import SettingsError, load_settings
 from store.backend import database_for, sqlite_path
-from store.db import Database
+from store.db import Database, DatabaseUnusable
 from store.migrate import Migration, discover
 from store.pg_schema import to_postgresql, trigger_tables
 from store.postgres import PostgresDatabase, Row, redact, translate
@@ -117,3 +118,17 @@ def test_the_database_url_chooses_the_engine(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("DATABASE_URL", "db.example:5432")
     with pytest.raises(SettingsError, match="DATABASE_URL"):
         load_settings(require_token=False, env_file=None)
+
+
+async def test_an_unreachable_server_is_one_line_without_the_password(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(store.postgres, "CONNECT_TIMEOUT_S", 0.3)
+    database = PostgresDatabase("postgresql://bot:secret@127.0.0.1:1/bot")  # nothing listens on port 1
+    with pytest.raises(
+        DatabaseUnusable, match=r"cannot use postgresql://bot:\*\*\*@127\.0\.0\.1:1/bot \("
+    ) as caught:
+        await database.open()
+    assert "secret" not in str(caught.value)
+    with pytest.raises(RuntimeError, match="not open"):
+        await database.read(lambda conn: None)
