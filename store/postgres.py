@@ -233,6 +233,14 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.adapters.register_loader("numeric", _NumericAsNumber)
 
 
+def connect(url: str) -> PgConnection:
+    """A connection of its own, outside any pool and in autocommit (tools, tests reading a bot's database);
+    close it with `.raw.close()`."""
+    raw = psycopg.connect(url, autocommit=True)
+    _configure(raw)
+    return PgConnection(raw)
+
+
 # --- the database -----------------------------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Literal, cast
 
 from core.clock import Clock, from_db, to_db
@@ -286,11 +287,11 @@ class Outbox:
         When other processes drain the same outbox (`Database.concurrent_writers`: PostgreSQL), the items
         returned are claimed for `CLAIM` in the same unit, rows locked with SKIP LOCKED: another process's
         deliverer passes over them until they are marked sent (or failed, or retried) or the claim runs
-        out, so no item is sent by two processes. SQLite's one process needs no claim: a read, as ever."""
+        out, so no item is sent by two processes. The claim's write follows a read that found something
+        due: a pass with nothing to send stays one read. SQLite's one process needs no claim."""
         now = self.clock.now()
-        claiming = self.db.concurrent_writers
 
-        def unit(conn: sqlite3.Connection) -> tuple[list[OutboxItem], datetime | None]:
+        def unit(conn: sqlite3.Connection, claiming: bool) -> tuple[list[OutboxItem], datetime | None]:
             heads = _heads(conn, now)
             due = [item_id for item_id, due_at in heads if due_at <= now]
             ids, held = _claim(conn, due, now + CLAIM, limit) if claiming and due else (due[:limit], set())
@@ -311,7 +312,10 @@ class Outbox:
             ).fetchall()
             return [_item(row) for row in rows], later
 
-        return await (self.db.write(unit) if claiming else self.db.read(unit))
+        found = await self.db.read(partial(unit, claiming=False))
+        if found[0] and self.db.concurrent_writers:
+            return await self.db.write(partial(unit, claiming=True))
+        return found
 
     async def get(self, item_id: int) -> OutboxItem | None:
         """Any message in any state: the "show" button re-checks that the clicker is the DM's recipient."""

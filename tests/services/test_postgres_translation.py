@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,7 +43,7 @@ def test_placeholders_become_psycopgs_outside_literals(sqlite: str, psycopg: str
 
 
 def test_a_row_reads_by_position_and_by_name_and_equals_its_tuple() -> None:
-    row = Row((7, "gold"))
+    row: Any = Row((7, "gold"))
     row._names = {"id": 0, "currency": 1}
     assert (row[0], row["id"], row["currency"], row[-1]) == (7, 7, "gold", "gold")
     assert row == (7, "gold")

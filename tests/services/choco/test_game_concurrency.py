@@ -218,10 +218,10 @@ async def test_a_forfeit_clicked_twice_ends_the_game_once(
     )
     assert [tuple(r) for r in rows] == [(ALICE, 0, 1), (BOB, 1, 0)]
     assert await count(db, "SELECT COUNT(*) FROM cards") == cards + 1
-    results = await db.read(
+    ended = await db.read(
         lambda conn: conn.execute("SELECT result FROM matches WHERE result IS NOT NULL").fetchall()
     )
-    rewards = [json.loads(r[0]).get("reward_card") for r in results]
+    rewards = [json.loads(r[0]).get("reward_card") for r in ended]
     owners = await db.read(
         lambda conn: [
             conn.execute("SELECT owner_id FROM cards WHERE id = ?", (c,)).fetchone() for c in rewards
