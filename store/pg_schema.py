@@ -75,7 +75,7 @@ def _trigger(match: re.Match[str]) -> str:
 
 
 _CREATE_TABLE = re.compile(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+) \((.*?)\n\);", re.DOTALL | re.IGNORECASE)
-_COLUMN_REFERENCE = re.compile(r"^(\s*)(\w+)(\s.*?)\s+REFERENCES (\w+)\((\w+)\)", re.MULTILINE)
+_COLUMN_REFERENCE = re.compile(r"^(\s*)(\w+)(\s.*?)\s+REFERENCES (\w+) ?\((\w+)\)", re.MULTILINE)
 
 
 def _defer_forward_references(sql: str) -> str:

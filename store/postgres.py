@@ -256,9 +256,8 @@ class PostgresDatabase(Database):
         self.max_batch = 1
         self.batches = 0
         self.reads = 0
-        self.retries = (
-            0  # transactions PostgreSQL refused and the unit ran again (tests and benchmarks read it)
-        )
+        # Transactions PostgreSQL refused, whose unit ran again (tests and benchmarks read it).
+        self.retries = 0
         self._listeners: dict[str, list[Listener]] = {}
         self._pool_size = pool_size
         self._pool: ConnectionPool | None = None
@@ -315,7 +314,7 @@ class PostgresDatabase(Database):
         return await asyncio.get_running_loop().run_in_executor(executor, self._run_read, unit)
 
     async def raw_writer(self) -> Any:
-        raise RuntimeError("PostgreSQL migrates through store.postgres.migrate, not a raw writer")
+        raise RuntimeError("PostgreSQL migrates through store.backend.migrate_database, not a raw writer")
 
     def run_sync(self, fn: Callable[[PgConnection], T]) -> T:
         """`fn` on a connection of its own, outside any transaction (migrations: they manage their own)."""

@@ -202,22 +202,23 @@ def _live_claim(now: datetime, claimed_until: str | None) -> datetime | None:
 def _claim(
     conn: sqlite3.Connection, due: list[int], until: datetime, limit: int
 ) -> tuple[list[int], set[int]]:
-    """Lock the due items no other deliverer holds right now and claim the first `limit` of them; returns
-    those taken, in order, and the due items another deliverer holds (locked: it is claiming them)."""
+    """Lock and claim the first `limit` due items no other deliverer holds right now; returns those taken,
+    in order, and the due items other deliverers hold (known only when fewer than `limit` were free: the
+    rows past the limit are neither locked nor looked at, so that the other deliverers may take them)."""
     marks = ", ".join("?" * len(due))
-    free = [
+    taken = [
         int(row[0])
         for row in conn.execute(
-            f"SELECT id FROM outbox WHERE id IN ({marks}) ORDER BY id{skip_locked(conn)}", due
+            f"SELECT id FROM outbox WHERE id IN ({marks}) ORDER BY id LIMIT ?{skip_locked(conn)}",
+            (*due, limit),
         )
     ]
-    taken = free[:limit]
     if taken:
         conn.execute(
             f"UPDATE outbox SET claimed_until = ? WHERE id IN ({', '.join('?' * len(taken))})",
             (to_db(until), *taken),
         )
-    return taken, set(due) - set(free)
+    return taken, set(due) - set(taken) if len(taken) < limit else set()
 
 
 # The players named by an item (a JSON array of ids) as rows `j.value`: the one statement of the outbox
