@@ -49,9 +49,10 @@ MAX_OPTIONS = 25
 async def public(interaction: discord.Interaction[Any], spec: MessageSpec) -> dict[str, Any]:
     """The battle message's arguments, in the server's language (/setup language): the outbox writes
     its later versions in that language too."""
-    kwargs = to_discord(spec, await public_locale_of(interaction))
+    locale = await public_locale_of(interaction)
+    kwargs = to_discord(spec, locale)
     if spec.attachments:
-        kwargs["files"] = files_of(spec)
+        kwargs["files"] = files_of(spec, locale)
     return kwargs
 
 

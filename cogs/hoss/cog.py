@@ -36,7 +36,7 @@ from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import files_of, text
 from discord_app.translator import choice, desc
 from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
-from services.hoss.battle_render import replay_spec
+from services.hoss.battle_log import replay_spec
 from services.hoss.collection import CollectionFilter
 from services.platform.messages import MessageSpec, Text
 from services.shared.collecting import DeckInvalid
@@ -425,7 +425,7 @@ class HossCog(
         log = await hoss.ranked.replay(interaction.user.id, id, interaction.guild_id)
         spec = replay_spec(log, id, hoss.decks.catalog, locale)
         await interaction.response.send_message(
-            **reply(spec, locale, None), files=files_of(spec), ephemeral=True
+            **reply(spec, locale, None), files=files_of(spec, locale), ephemeral=True
         )
 
     @commands.Cog.listener()
