@@ -27,6 +27,7 @@ from services.hoss.raffle import RaffleService
 from services.hoss.ranked import RankedService
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
+from services.hoss.standings import HossStandings, profile_summary
 from services.platform.games import Currency, GameContext, GameSpec
 from services.platform.messages import Text
 
@@ -93,6 +94,7 @@ class HossServices:
     ranked: RankedService
     raffle: RaffleService
     arena: ArenaService
+    standings: HossStandings
 
     @staticmethod
     def build(ctx: GameContext) -> HossServices:
@@ -107,6 +109,7 @@ class HossServices:
             ranked=RankedService(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, decks),
             raffle=RaffleService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler),
             arena=ArenaService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler, decks),
+            standings=HossStandings(ctx.db),
         )
 
 
@@ -117,6 +120,7 @@ GAME = GameSpec(
     currencies=(Currency(GOLD, "hoss.gold", starting=STARTING_GOLD),),
     catalog_model=HossCatalog,
     card_fields=card_fields,
+    profile_summary=profile_summary,
     engine=ENGINE,
     build=HossServices.build,
     card_art=CARD_ART,
