@@ -150,7 +150,7 @@ class WatchButton(
         public = await public_locale_of(interaction)
         kwargs = to_discord(spec, public)
         kwargs.setdefault("view", discord.ui.View(timeout=None))
-        await interaction.response.edit_message(**kwargs, attachments=files_of(spec))
+        await interaction.response.edit_message(**kwargs, attachments=files_of(spec, public))
 
 
 BATTLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LaunchButton, WatchButton)
@@ -282,4 +282,4 @@ class DinocardBattleCommands(CommandsMixin):
         )
         kwargs = to_discord(spec, locale)
         kwargs.pop("view", None)
-        await interaction.response.send_message(**kwargs, files=files_of(spec), ephemeral=True)
+        await interaction.response.send_message(**kwargs, files=files_of(spec, locale), ephemeral=True)

@@ -28,6 +28,7 @@ from services.hoss.ranked import RankedService
 from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
+from services.hoss.standings import HossStandings, profile_summary
 from services.platform.games import GameContext, GameSpec, Trading
 from services.platform.messages import Text
 
@@ -94,6 +95,7 @@ class HossServices:
     ranked: RankedService
     raffle: RaffleService
     arena: ArenaService
+    standings: HossStandings
 
     @staticmethod
     def build(ctx: GameContext) -> HossServices:
@@ -108,6 +110,7 @@ class HossServices:
             ranked=RankedService(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, decks),
             raffle=RaffleService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler),
             arena=ArenaService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler, decks),
+            standings=HossStandings(ctx.db),
         )
 
 
@@ -129,6 +132,7 @@ GAME = GameSpec(
     currencies=(CURRENCY,),
     catalog_model=HossCatalog,
     card_fields=card_fields,
+    profile_summary=profile_summary,
     engine=ENGINE,
     build=HossServices.build,
     card_art=CARD_ART,
