@@ -17,14 +17,19 @@ from services.choco.card_image import CARD_ART
 from services.choco.clock import ChocoClock
 from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks
-from services.choco.economy import CURRENCY
+from services.choco.economy import CHOCO_GOLD, CURRENCY
 from services.choco.games import ChocoGames
 from services.choco.leagues import LeagueService, profile_summary
 from services.choco.names import card_fields
 from services.choco.panel import ChocoPanel
 from services.choco.referee import ChocoReferee
 from services.choco.shop import ChocoShop
+from services.choco.timers import timers
 from services.platform.games import GameContext, GameSpec
+from services.platform.timers import DailyReward
+
+# The allowance it always had: 50 galleons a day, no streak bonus (docs/choco/economy.md, docs/daily.md).
+DAILY_ALLOWANCE = 50
 
 
 @dataclass(frozen=True)
@@ -84,4 +89,6 @@ GAME = GameSpec(
     engine=CHOCO_ENGINE,
     build=ChocoServices.build,
     card_art=CARD_ART,
+    daily=DailyReward(CHOCO_GOLD, (DAILY_ALLOWANCE,)),
+    timers=timers,
 )

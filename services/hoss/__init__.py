@@ -27,8 +27,13 @@ from services.hoss.raffle import RaffleService
 from services.hoss.ranked import RankedService
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
+from services.hoss.timers import timers
 from services.platform.games import Currency, GameContext, GameSpec
 from services.platform.messages import Text
+from services.platform.timers import DailyReward, streak_table
+
+# A Rang 1 booster costs 100 and a Rang 1 win pays 45: the daily is half a booster, +10 % a day for a week.
+DAILY_GOLD = 50
 
 
 def _percent(value: float) -> Text:
@@ -120,4 +125,6 @@ GAME = GameSpec(
     engine=ENGINE,
     build=HossServices.build,
     card_art=CARD_ART,
+    daily=DailyReward(GOLD, streak_table(DAILY_GOLD)),
+    timers=timers,
 )

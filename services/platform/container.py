@@ -13,11 +13,13 @@ from core.settings import Settings, SettingsError
 from services.platform import games
 from services.platform.card_images.service import CardImages
 from services.platform.catalogs import DATA_DIR, CardIndex, load_all
+from services.platform.daily import DailyService
 from services.platform.games import GameContext
 from services.platform.guild_settings import GuildSettingsService
 from services.platform.heartbeat import Heartbeat
 from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
+from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from store.db import Database, DatabaseUnusable, explain
 from store.migrate import migrate
@@ -35,6 +37,8 @@ class Services:
     cards: CardIndex
     heartbeat: Heartbeat
     card_images: CardImages
+    daily: DailyService
+    reminders: Reminders
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -88,5 +92,7 @@ async def build_services(
         cards=CardIndex(catalogs),
         heartbeat=Heartbeat(db, clock),
         card_images=CardImages(settings.card_image_cache, catalogs),
+        daily=DailyService(db, clock, settings.zone),
+        reminders=Reminders(db, clock, scheduler),
         games=game_services,
     )

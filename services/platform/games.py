@@ -17,6 +17,7 @@ from typing import Any
 import services
 from services.platform.card_images.spec import CardArt
 from services.platform.messages import Text
+from services.platform.timers import DailyReward, TimerSource
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ class GameSpec:
     card_fields: CardFields | None = None
     build: GameFactory | None = None  # the game's services, reachable as services.platform.games[key]
     card_art: CardArt | None = None  # how its cards are drawn (services/<game>/card_image.py)
+    daily: DailyReward | None = None  # its daily reward and streak table (services/platform/daily.py)
+    timers: TimerSource | None = None  # the player's timers in the game, for /cooldowns and reminders
 
 
 _registry: dict[str, GameSpec] = {}
