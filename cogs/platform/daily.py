@@ -14,16 +14,10 @@ from discord_app.context import locale_of, services_of
 from discord_app.render import to_discord
 from discord_app.translator import desc
 from services.platform import games
-from services.platform.daily import DailyClaim, daily_games
+from services.platform.daily import DailyClaim, currency_name, daily_games
 from services.platform.messages import Embed, EmbedField, MessageSpec, Number, Text
 from services.platform.reminders import Cooldown
 from services.platform.timers import relative
-
-
-def _currency(claim: DailyClaim) -> Text:
-    spec = games.get(claim.game)
-    names = {c.code: c.name_key for c in spec.currencies} if spec is not None else {}
-    return Text(names.get(claim.currency, claim.currency))
 
 
 def claim_line(claim: DailyClaim) -> Text:
@@ -32,7 +26,9 @@ def claim_line(claim: DailyClaim) -> Text:
     params: dict[str, object] = {
         "game": Text(spec.name_key) if spec is not None else Text.raw(claim.game),
         "amount": Number(claim.amount),
-        "currency": _currency(claim),
+        "currency": currency_name(spec, spec.daily)
+        if spec is not None and spec.daily
+        else Text.raw(claim.currency),
         "balance": Number(claim.balance),
         "streak": claim.streak,
     }

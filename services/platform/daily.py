@@ -19,7 +19,7 @@ from core.clock import Clock, to_db
 from core.errors import BadInput
 from services.platform import games, ledger
 from services.platform.games import GameSpec
-from services.platform.messages import Text
+from services.platform.messages import Number, Text
 from services.platform.players import ensure_player, ensure_starting_grant
 from services.platform.recurrence import resolve_wall_time
 from services.platform.timers import DailyReward, Timer, TimerQuery, relative
@@ -66,7 +66,13 @@ def daily_games() -> list[GameSpec]:
     return [g for g in games.all_games() if g.daily is not None]
 
 
-def _reward(spec: GameSpec) -> DailyReward:
+def currency_name(spec: GameSpec, reward: DailyReward) -> Text:
+    """The name of the currency a daily pays, as the game declares it."""
+    names = {c.code: c.name_key for c in spec.currencies}
+    return Text(names[reward.currency]) if reward.currency in names else Text.raw(reward.currency)
+
+
+def spec_reward(spec: GameSpec) -> DailyReward:
     if spec.daily is None:
         raise BadInput("daily.error.no_daily")
     return spec.daily
@@ -84,7 +90,7 @@ def state(
     conn: sqlite3.Connection, now: datetime, zone: ZoneInfo, player_id: int, spec: GameSpec
 ) -> DailyState:
     """A read: today's claim if any, else what a claim now would give."""
-    reward = _reward(spec)
+    reward = spec_reward(spec)
     today = paris_day(now, zone)
     row = conn.execute(
         "SELECT day, streak, amount FROM daily_claims WHERE player_id = ? AND game = ?"
@@ -103,7 +109,7 @@ def claim(
     conn: sqlite3.Connection, now: datetime, zone: ZoneInfo, player_id: int, spec: GameSpec
 ) -> DailyClaim:
     """Claim one game's daily in the caller's write unit; a second claim the same Paris day pays nothing."""
-    reward = _reward(spec)
+    reward = spec_reward(spec)
     ensure_player(conn, player_id, now)
     for currency in spec.currencies:
         if currency.code == reward.currency:
@@ -135,26 +141,22 @@ def timer(conn: sqlite3.Connection, query: TimerQuery, spec: GameSpec) -> Timer:
     claimed it in the past week (a game they stopped playing does not DM them every day)."""
     now, zone = query.now, query.zone
     current = state(conn, now, zone, query.player_id, spec)
-    label = Text("daily.timer.label", {"game": Text(spec.name_key)})
+    label = Text("daily.timer.label")
     opens = current.day + timedelta(days=1) if current.claimed_today else current.day
     remind: Text | None = None
+    amount = {"amount": Number(current.amount), "currency": currency_name(spec, spec_reward(spec))}
     if current.last_claim is not None and opens - current.last_claim <= RECENT:
-        remind = Text(
-            "daily.reminder",
-            {"game": Text(spec.name_key), "streak": _next_streak(current), "command": Text("daily.command")},
-        )
+        streak = current.streak + 1 if current.claimed_today else current.streak
+        next_amount = spec_reward(spec).amount(streak) if current.claimed_today else current.amount
+        params = {"game": Text(spec.name_key), **amount, "amount": Number(next_amount), "streak": streak}
+        remind = Text("daily.reminder", params)
     remind_at = resolve_wall_time(opens, REMIND_AT, zone)
     key = f"daily:{opens.isoformat()}"
     if current.claimed_today:
         status = Text("daily.timer.claimed", {"when": relative(current.next_at), "streak": current.streak})
         return Timer(key, label, status, current.next_at, remind_at, remind)
-    status = Text("daily.timer.ready", {"amount": current.amount, "streak": current.streak})
+    status = Text("daily.timer.ready", {**amount, "streak": current.streak})
     return Timer(key, label, status, None, remind_at, remind)
-
-
-def _next_streak(current: DailyState) -> int:
-    """The streak the reminded claim would reach (tomorrow's, when today's is claimed)."""
-    return current.streak + 1 if current.claimed_today else current.streak
 
 
 class DailyService:

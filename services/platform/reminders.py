@@ -29,6 +29,7 @@ from store.db import Database
 REMINDER_JOB = "platform:reminder"
 PLAN_JOB = "platform:reminders:plan"
 PLAN_AT = Daily(0, 5)  # just after the Paris day starts: plans that day's reminders
+DAILIES = "platform.daily"  # the source of the one morning reminder of every game's daily (not a game key)
 
 
 @dataclass(frozen=True)
@@ -52,29 +53,41 @@ def enabled(conn: sqlite3.Connection, player_id: int) -> bool:
 def timers_of(conn: sqlite3.Connection, query: TimerQuery, spec: GameSpec) -> list[Timer]:
     """One game's timers for the player: its daily (the platform's), then the game's own."""
     found = [daily.timer(conn, query, spec)] if spec.daily is not None else []
-    if spec.timers is not None:
-        found.extend(spec.timers(conn, query))
-    return found
+    return found + _own_timers(conn, query, spec)
+
+
+def _own_timers(conn: sqlite3.Connection, query: TimerQuery, spec: GameSpec) -> list[Timer]:
+    return spec.timers(conn, query) if spec.timers is not None else []
+
+
+def _dailies(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
+    """Every game's daily timer: their reminders share one key per day, so one DM lists them all."""
+    return [daily.timer(conn, query, spec) for spec in daily.daily_games()]
 
 
 def plan(conn: sqlite3.Connection, now: datetime, player_id: int, game: str, timers: list[Timer]) -> int:
     """Schedule the reminders of `timers` (a game's, for this player) in the caller's unit, if the player
-    turned reminders on; each (player, game, key) once. Returns how many were new."""
+    turned reminders on; each (player, game, key) once. Returns how many were new.
+
+    A reminder whose time has passed while its timer still runs is due at once: the nightly pass that
+    runs late (after downtime) still reminds the day's daily, and a player who turns reminders on an
+    hour before the raffle closes hears of it."""
     if not enabled(conn, player_id):
         return 0
     planned = 0
     for timer in timers:
-        if timer.remind is None or timer.remind_at is None or timer.remind_at <= now:
+        if timer.remind is None or timer.remind_at is None or (timer.at is not None and timer.at <= now):
             continue
         payload = {"player": player_id, "game": game, "key": timer.key}
         key = f"{player_id}:{game}:{timer.key}"
-        if schedule(conn, now, REMINDER_JOB, timer.remind_at, payload, period_key=key) is not None:
+        due = max(timer.remind_at, now)
+        if schedule(conn, now, REMINDER_JOB, due, payload, period_key=key) is not None:
             planned += 1
     return planned
 
 
-def reminder_dm(text: Text) -> MessageSpec:
-    return MessageSpec(content=Text.lines([text, Text("reminders.footer")]))
+def reminder_dm(texts: list[Text]) -> MessageSpec:
+    return MessageSpec(content=Text.lines([*texts, Text("reminders.footer")]))
 
 
 class Reminders:
@@ -93,7 +106,10 @@ class Reminders:
 
     def _plan_player(self, conn: sqlite3.Connection, now: datetime, player_id: int) -> int:
         query = TimerQuery(player_id, now, self.zone)
-        return sum(plan(conn, now, player_id, g.key, timers_of(conn, query, g)) for g in games.all_games())
+        planned = plan(conn, now, player_id, DAILIES, _dailies(conn, query))
+        return planned + sum(
+            plan(conn, now, player_id, g.key, _own_timers(conn, query, g)) for g in games.all_games()
+        )
 
     async def set_enabled(self, player_id: int, on: bool) -> ReminderSetting:
         now = self.clock.now()
@@ -120,15 +136,25 @@ class Reminders:
             self._next_night(conn, now)
 
     def on_reminder(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        player_id, key = int(job.payload["player"]), str(job.payload["key"])
-        spec = games.get(str(job.payload["game"]))
+        player_id, source, key = int(job.payload["player"]), str(job.payload["game"]), str(job.payload["key"])
         row = conn.execute("SELECT reminders, dms_closed FROM players WHERE id = ?", (player_id,)).fetchone()
-        if spec is None or row is None or not row[0] or row[1]:
+        if row is None or not row[0] or row[1]:
             return  # turned off, or DMs known closed: the outbox would only record a failure
-        for timer in timers_of(conn, TimerQuery(player_id, now, self.zone), spec):
-            if timer.key == key and timer.remind is not None and (timer.at is None or timer.at > now):
-                outbox.enqueue(conn, now, Target("dm", player_id), reminder_dm(timer.remind))
-                return
+        query = TimerQuery(player_id, now, self.zone)
+        if source == DAILIES:
+            current = _dailies(conn, query)
+        else:
+            spec = games.get(source)
+            current = _own_timers(conn, query, spec) if spec is not None else []
+        texts = [
+            t.remind
+            for t in current
+            if t.key == key and t.remind is not None and (t.at is None or t.at > now)
+        ]
+        if texts and source == DAILIES:
+            texts.insert(0, Text("daily.reminder_title"))
+        if texts:
+            outbox.enqueue(conn, now, Target("dm", player_id), reminder_dm(texts))
 
     async def cooldowns(self, player_id: int) -> list[Cooldown]:
         """Every timer of the player, game by game (in the order of the game keys), ready ones first."""

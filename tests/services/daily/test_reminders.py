@@ -16,7 +16,7 @@ from services.hoss.raffle import RaffleService
 from services.platform import reminders as reminders_module
 from services.platform.daily import DailyService
 from services.platform.games import GameSpec
-from services.platform.messages import MessageSpec, Text
+from services.platform.messages import MessageSpec, Number, Text
 from services.platform.reminders import PLAN_JOB, REMINDER_JOB, Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.timers import Timer, TimerQuery
@@ -32,11 +32,15 @@ def keys_of(payloads: list[str]) -> list[str]:
     return [first_line(p).key for p in payloads]
 
 
-def first_line(payload: str) -> Text:
+def lines(payload: str) -> list[Text]:
     content = MessageSpec.from_json(payload).content
     assert content is not None
-    line: Text = content.params["items"][0]
-    return line
+    found: list[Text] = content.params["items"]
+    return found
+
+
+def first_line(payload: str) -> Text:
+    return lines(payload)[0]
 
 
 async def jobs(db: Database, kind: str) -> list[tuple[str, str]]:
@@ -61,10 +65,9 @@ async def test_the_daily_is_reminded_the_next_morning_only_to_who_asked(
     assert await dms(db, 1) == []
     clock.set(paris(2026, 1, 6, 9))
     await sched.run_due()
-    assert keys_of(await dms(db, 1)) == ["daily.reminder"]
-    assert (
-        first_line((await dms(db, 1))[0]).params["streak"] == 2
-    )  # the claim it calls for continues the streak
+    assert keys_of(await dms(db, 1)) == ["daily.reminder_title"]
+    (hoss,) = lines((await dms(db, 1))[0])[1:-1]  # one game: pillz was never claimed
+    assert (hoss.key, hoss.params["streak"], hoss.params["amount"]) == ("daily.reminder", 2, Number(55))
     assert await dms(db, 2) == []  # claimed too, but never asked for reminders
     clock.set(paris(2026, 1, 6, 23))
     await sched.run_due()

@@ -1,0 +1,81 @@
+"""The daily loop as players see it through Discord: /quotidien twice, the streak the next day, /minuteurs
+with relative times, and the morning reminder DM that only a player who turned reminders on receives."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from sandbox.harness import BotHarness
+
+
+def text(result: object) -> str:
+    return str(result.message.render()).replace("\u202f", " ")  # type: ignore[attr-defined]
+
+
+async def test_daily_twice_then_the_streak_the_next_day(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    reply = await harness.emu.run_command(alice, "quotidien")
+    assert reply.ephemeral
+    shown = text(reply)
+    assert "**Chocobataille** : vous recevez 50 Gallions (série de 1 jour). Solde : 1 550." in shown
+    assert "**HOSS TCG** : vous recevez 50 Or HOSS (série de 1 jour). Solde : 350." in shown
+    assert "**Pillz duel** : vous recevez 40 Pièces (série de 1 jour). Solde : 340." in shown
+
+    shown = text(await harness.emu.run_command(alice, "quotidien"))
+    assert shown.count("déjà reçu aujourd'hui") == 3
+    assert "Solde : 350." in shown
+    assert re.search(r"le prochain <t:\d+:R>", shown)
+
+    # the choco command claims the same daily: already received
+    assert "déjà reçu vos gallions" in text(await harness.emu.run_command(alice, "choco quotidien"))
+
+    await harness.advance(timedelta(days=1))
+    shown = text(await harness.emu.run_command(alice, "quotidien", {"jeu": "hoss"}))
+    assert shown == "**HOSS TCG** : vous recevez 55 Or HOSS (série de 2 jours). Solde : 405."
+
+    bob = harness.user("bob", locale="en-US")
+    shown = text(await harness.emu.run_command(bob, "daily", {"game": "pillz"}))
+    assert shown == "**Pillz duel**: you receive 40 Coins (1 day streak). Balance: 340."
+
+
+async def test_cooldowns_show_every_timer_privately(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await harness.emu.run_command(alice, "quotidien", {"jeu": "pillz"})
+    reply = await harness.emu.run_command(alice, "minuteurs")
+    assert reply.ephemeral
+    shown = text(reply)
+    assert "Vos minuteurs" in shown
+    assert "Rappels en message privé : désactivés" in shown
+    assert "**Récompense du jour** : disponible : 50 Or HOSS (série de 1 jour)" in shown  # HOSS, not claimed
+    assert re.search(
+        r"\*\*Récompense du jour\*\* : reçue \(série de 1 jour\) ; la prochaine <t:\d+:R>", shown
+    )
+    assert re.search(r"\*\*Ticket de tombola\*\* : disponible, ventes closes <t:\d+:R>", shown)
+    english = text(await harness.emu.run_command(harness.user("bob", locale="en-US"), "cooldowns"))
+    assert "Your timers" in english
+    assert "**Daily reward**: ready: 40 Coins (1 day streak)" in english
+
+
+async def test_a_reminder_dm_arrives_only_when_turned_on(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    for player in (alice, bob):
+        await harness.emu.run_command(player, "quotidien", {"jeu": "hoss"})
+    reply = await harness.emu.run_command(alice, "paramètres rappels", {"état": "on"})
+    assert "je vous enverrai des rappels" in text(reply)
+    assert "Rappels en message privé : activés" in text(await harness.emu.run_command(alice, "minuteurs"))
+
+    await harness.advance(timedelta(hours=19, minutes=59))  # 08:59 in Paris the next day
+    assert harness.emu.dm_messages(alice) == []
+    await harness.advance(timedelta(minutes=1))  # 09:00
+    dms = [m.render() for m in harness.emu.dm_messages(alice)]
+    assert len(dms) == 1
+    assert "Vos récompenses du jour sont prêtes, `/quotidien` pour les recevoir :" in dms[0]
+    assert "**HOSS TCG** : 55 Or HOSS (série de 2 jours)" in dms[0]
+    assert "Chocobataille" not in dms[0]  # never claimed there: not called to it
+    assert "/paramètres rappels" in dms[0]
+    assert harness.emu.dm_messages(bob) == []
+
+    await harness.emu.run_command(alice, "paramètres rappels", {"état": "off"})
+    await harness.advance(timedelta(days=1))
+    assert len(harness.emu.dm_messages(alice)) == 1
