@@ -336,7 +336,7 @@ class PillzDuels:
             return
         for seat in duel.to_act():
             player = duel.seats[seat]
-            if player is not None:
+            if player is not None and reminders.enabled(conn, player):
                 found = timers(conn, TimerQuery(player, now, self.scheduler.zone))
                 reminders.plan(conn, now, player, GAME_KEY, found)
 

@@ -19,6 +19,8 @@ from store.db import Database
 from tests.services.conftest import check_conservation
 from tests.services.daily.conftest import balance, paris
 
+OURS = ("hoss", "pillz")  # the games this folder registers
+
 
 async def hoss_claim(daily: DailyService, player_id: int) -> DailyClaim:
     (claim,) = await daily.claim(player_id, "hoss")
@@ -140,12 +142,12 @@ async def test_thirty_simultaneous_claims_pay_once(
 async def test_without_a_game_every_daily_is_claimed(
     db: Database, clock: ManualClock, daily: DailyService
 ) -> None:
-    claims = await daily.claim(1)
+    claims = [c for c in await daily.claim(1) if c.game in OURS]  # other tests may have registered more
     assert [(c.game, c.currency, c.amount, c.balance) for c in claims] == [
         ("hoss", GOLD, 50, 350),
         ("pillz", PILLZ_GOLD, 40, 340),
     ]
-    assert [c.credited for c in await daily.claim(1)] == [False, False]
+    assert [c.credited for c in await daily.claim(1) if c.game in OURS] == [False, False]
     (pillz,) = await daily.claim(1, "pillz")
     assert not pillz.credited
     with pytest.raises(BadInput) as refused:

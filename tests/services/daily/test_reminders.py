@@ -228,7 +228,11 @@ async def test_cooldowns_list_every_game_ready_first(
 ) -> None:
     clock.set(paris(2026, 1, 5, 12))
     await daily.claim(1, "pillz")
-    found = [(c.game.key, c.timer.key, c.timer.status.key, c.timer.at) for c in await reminders.cooldowns(1)]
+    found = [
+        (c.game.key, c.timer.key, c.timer.status.key, c.timer.at)
+        for c in await reminders.cooldowns(1)
+        if c.game.key in ("hoss", "pillz")  # other tests may have registered more games
+    ]
     assert found == [
         ("hoss", "daily:2026-01-05", "daily.timer.ready", None),
         ("hoss", "raffle:2026-01-05", "hoss.raffle.timer.open", paris(2026, 1, 5, 19, 59)),
