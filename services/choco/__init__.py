@@ -19,10 +19,12 @@ from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks
 from services.choco.economy import CHOCO_GOLD, CURRENCY
 from services.choco.games import ChocoGames
+from services.choco.guide import GUIDE
 from services.choco.leagues import LeagueService, profile_summary
 from services.choco.names import card_fields
 from services.choco.panel import ChocoPanel
 from services.choco.referee import ChocoReferee
+from services.choco.reset import reset
 from services.choco.shop import ChocoShop
 from services.choco.timers import timers
 from services.platform.games import GameContext, GameSpec
@@ -91,4 +93,7 @@ GAME = GameSpec(
     card_art=CARD_ART,
     daily=DailyReward(CHOCO_GOLD, (DAILY_ALLOWANCE,)),
     timers=timers,
+    reset=reset,
+    player_columns=("choco_game_log.actor_id",),
+    guide=GUIDE,
 )

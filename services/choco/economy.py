@@ -20,7 +20,7 @@ from services.platform.players import ensure_starting_grant
 GAME_KEY = "choco"
 CHOCO_GOLD = "choco_gold"
 STARTING_GOLD = 1500
-CURRENCY = Currency(CHOCO_GOLD, "choco.gold", starting=STARTING_GOLD)
+CURRENCY = Currency(CHOCO_GOLD, "choco.gold", starting=STARTING_GOLD, earn_key="choco.guide.earn")
 
 League = Literal["bronze", "argent", "or"]
 LEAGUES: tuple[League, ...] = ("bronze", "argent", "or")

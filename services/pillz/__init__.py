@@ -17,8 +17,10 @@ from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY, PILLZ_GOLD
+from services.pillz.guide import GUIDE
 from services.pillz.ladder import PillzLadder, profile_summary
 from services.pillz.names import card_fields
+from services.pillz.reset import anonymise, reset
 from services.pillz.shop import PillzShop
 from services.pillz.timers import timers
 from services.platform.games import GameContext, GameSpec
@@ -77,4 +79,8 @@ GAME = GameSpec(
     card_art=CARD_ART,
     daily=DailyReward(PILLZ_GOLD, streak_table(DAILY_COINS)),
     timers=timers,
+    reset=reset,
+    anonymise=anonymise,
+    player_columns=("pillz_friend_results.pair_low", "pillz_friend_results.pair_high"),
+    guide=GUIDE,
 )

@@ -11,6 +11,7 @@ from typing import Any
 from core.clock import Clock
 from core.settings import Settings, SettingsError
 from services.platform import games
+from services.platform.admin import AdminService
 from services.platform.card_images.service import CardImages
 from services.platform.catalogs import DATA_DIR, CardIndex, load_all
 from services.platform.daily import DailyService
@@ -19,8 +20,10 @@ from services.platform.guild_settings import GuildSettingsService
 from services.platform.heartbeat import Heartbeat
 from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
+from services.platform.privacy import PrivacyService
 from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
+from services.platform.trades import TradeService
 from store.db import Database, DatabaseUnusable, explain
 from store.migrate import migrate
 
@@ -39,6 +42,9 @@ class Services:
     card_images: CardImages
     daily: DailyService
     reminders: Reminders
+    admin: AdminService
+    privacy: PrivacyService
+    trades: TradeService
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -81,6 +87,7 @@ async def build_services(
         for spec in specs
         if spec.build is not None
     }
+    cards = CardIndex(catalogs)
     return Services(
         settings=settings,
         clock=clock,
@@ -89,10 +96,13 @@ async def build_services(
         guilds=GuildSettingsService(db, clock),
         scheduler=scheduler,
         outbox=Outbox(db, clock),
-        cards=CardIndex(catalogs),
+        cards=cards,
         heartbeat=Heartbeat(db, clock),
         card_images=CardImages(settings.card_image_cache, catalogs),
         daily=DailyService(db, clock, settings.zone),
         reminders=Reminders(db, clock, scheduler),
+        admin=AdminService(db, clock, cards),
+        privacy=PrivacyService(db, clock),
+        trades=TradeService(db, clock, scheduler, cards),
         games=game_services,
     )

@@ -21,9 +21,11 @@ async def test_daily_twice_then_the_streak_the_next_day(harness: BotHarness) -> 
     assert "**Chocobataille** : vous recevez 50 Gallions (série de 1 jour). Solde : 1 550." in shown
     assert "**HOSS TCG** : vous recevez 50 Or HOSS (série de 1 jour). Solde : 350." in shown
     assert "**Pillz duel** : vous recevez 40 Pièces (série de 1 jour). Solde : 340." in shown
+    assert "**Dinocard** : vous recevez 30 Pièces Dinocard (série de 1 jour). Solde : 330." in shown
+    assert "**Immortal's War** : vous recevez 30 Pièces d'or (série de 1 jour). Solde : 130." in shown
 
     shown = text(await harness.emu.run_command(alice, "quotidien"))
-    assert shown.count("déjà reçu aujourd'hui") == 3
+    assert shown.count("déjà reçu aujourd'hui") == 5  # every game that has a daily
     assert "Solde : 350." in shown
     assert re.search(r"le prochain <t:\d+:R>", shown)
 
@@ -79,3 +81,23 @@ async def test_a_reminder_dm_arrives_only_when_turned_on(harness: BotHarness) ->
     await harness.emu.run_command(alice, "paramètres rappels", {"état": "off"})
     await harness.advance(timedelta(days=1))
     assert len(harness.emu.dm_messages(alice)) == 1
+
+
+async def test_a_dinocard_pack_s_daily_challenges_are_timers(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    made = await harness.emu.run_command(alice, "dino pack créer", {"nom": "Braise", "élément": "feu"})
+    assert made.message is not None
+    shown = text(await harness.emu.run_command(alice, "minuteurs"))
+    assert re.search(r"\*\*Pack « Braise »\*\* : premiers défis <t:\d+:R>", shown)  # from tomorrow
+    await harness.advance(timedelta(hours=12))  # 01:00 in Paris
+    shown = text(await harness.emu.run_command(alice, "minuteurs"))
+    assert re.search(r"\*\*Pack « Braise »\*\* : \d+ défis restants sur \d+ aujourd'hui", shown)
+
+
+async def test_an_immortals_war_choice_is_a_timer(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    started = text(await harness.emu.run_command(alice, "immortels entrainement"))
+    number = re.search(r"Duel d'entraînement n° (\d+)", started)
+    assert number is not None, started
+    shown = text(await harness.emu.run_command(alice, "minuteurs"))
+    assert re.search(rf"\*\*Duel n° {number.group(1)}\*\* : à vous de choisir, <t:\d+:R>", shown)

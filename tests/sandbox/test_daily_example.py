@@ -19,7 +19,7 @@ async def test_the_daily_example_runs(tmp_path: Path) -> None:
     text = "\n".join(lines)
     assert code == 0, text
     assert "**HOSS TCG** : vous recevez 50 Or HOSS (série de 1 jour). Solde : 350." in text
-    assert text.count("déjà reçu aujourd'hui") == 3
+    assert text.count("déjà reçu aujourd'hui") == 5
     assert "**Ticket de tombola** : disponible, ventes closes 2026-01-05 18:59 UTC" in text
     dms = [i for i, line in enumerate(lines) if line.startswith("[DM ")]
     assert [lines[i] for i in dms] == [
