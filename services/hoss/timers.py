@@ -1,4 +1,5 @@
-"""HOSS's lines of /cooldowns: the raffle ticket (one a day, in any server) and its reminder.
+"""HOSS's lines of /cooldowns: the raffle ticket (one a day, in any server) and its reminder, and the
+battles waiting for the player's decision (2 minutes, shown in the battle: no reminder).
 
 A player without today's ticket sees when sales close; one who has it sees when the draw frees the next
 day's ticket. The reminder, an hour before sales close, goes to a player who bought a ticket in the past
@@ -10,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import timedelta
 
+from services.hoss.battles import MATCHES
 from services.hoss.raffle import has_ticket, sales_day, schedule_of
 from services.platform.messages import Text
 from services.platform.timers import Timer, TimerQuery, relative
@@ -40,5 +42,17 @@ def raffle_timer(conn: sqlite3.Connection, query: TimerQuery) -> Timer:
     return Timer(key, label, status, closes, closes - REMIND_BEFORE, remind)
 
 
+def battle_timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
+    found: list[Timer] = []
+    for match in MATCHES.live_of(conn, query.player_id):
+        due = match.deadline_at
+        if due is None or match.number is None:
+            continue
+        label = Text("hoss.timer.battle", {"battle": match.number})
+        status = Text("hoss.timer.decision", {"when": relative(due)})
+        found.append(Timer(f"battle:{match.number}:{int(due.timestamp())}", label, status, due))
+    return found
+
+
 def timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
-    return [raffle_timer(conn, query)]
+    return [raffle_timer(conn, query), *battle_timers(conn, query)]

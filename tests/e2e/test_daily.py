@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 
 from sandbox.harness import BotHarness
+from tests.e2e.hoss.test_ranked import hoss, start_rank_1, with_deck
 
 
 def text(result: object) -> str:
@@ -101,3 +102,14 @@ async def test_an_immortals_war_choice_is_a_timer(harness: BotHarness) -> None:
     assert number is not None, started
     shown = text(await harness.emu.run_command(alice, "minuteurs"))
     assert re.search(rf"\*\*Duel n° {number.group(1)}\*\* : à vous de choisir, <t:\d+:R>", shown)
+
+
+async def test_a_hoss_battle_s_decision_is_a_timer(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    await start_rank_1(harness, alice)
+    battle = await hoss(harness).ranked.current(alice.id)
+    shown = text(await harness.emu.run_command(alice, "minuteurs"))
+    assert re.search(
+        rf"\*\*Combat n° {battle}\*\* : décision attendue, l'IA décide pour vous <t:\d+:R>", shown
+    )
