@@ -17,7 +17,7 @@ from services.choco.card_image import CARD_ART
 from services.choco.clock import ChocoClock
 from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks
-from services.choco.economy import CURRENCY
+from services.choco.economy import CHOCO_GOLD, CURRENCY
 from services.choco.games import ChocoGames
 from services.choco.guide import GUIDE
 from services.choco.leagues import LeagueService, profile_summary
@@ -26,7 +26,12 @@ from services.choco.panel import ChocoPanel
 from services.choco.referee import ChocoReferee
 from services.choco.reset import reset
 from services.choco.shop import ChocoShop
+from services.choco.timers import timers
 from services.platform.games import GameContext, GameSpec
+from services.platform.timers import DailyReward
+
+# The allowance it always had: 50 galleons a day, no streak bonus (docs/choco/economy.md, docs/daily.md).
+DAILY_ALLOWANCE = 50
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,8 @@ GAME = GameSpec(
     engine=CHOCO_ENGINE,
     build=ChocoServices.build,
     card_art=CARD_ART,
+    daily=DailyReward(CHOCO_GOLD, (DAILY_ALLOWANCE,)),
+    timers=timers,
     reset=reset,
     player_columns=("choco_game_log.actor_id",),
     guide=GUIDE,

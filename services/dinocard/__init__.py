@@ -19,7 +19,13 @@ from services.dinocard.economy import CURRENCY, DEFAULT_ZONE
 from services.dinocard.names import card_fields
 from services.dinocard.packs import DinocardPacks
 from services.dinocard.shop import DinocardShop
+from services.dinocard.timers import timers
 from services.platform.games import GameContext, GameSpec, SummaryLine
+from services.platform.timers import DailyReward, streak_table
+
+# A booster costs 100 coins and a won challenge pays 20: the daily is a win and a half, +10 % a day
+# for a week (docs/daily.md).
+DAILY_COINS = 30
 
 
 @dataclass(frozen=True)
@@ -64,4 +70,6 @@ GAME = GameSpec(
     profile_summary=profile_summary,
     engine=DINOCARD_ENGINE,
     build=DinocardServices.build,
+    daily=DailyReward(CURRENCY.code, streak_table(DAILY_COINS)),
+    timers=timers,
 )

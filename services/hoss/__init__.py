@@ -29,8 +29,13 @@ from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
 from services.hoss.standings import HossStandings, profile_summary
+from services.hoss.timers import timers
 from services.platform.games import GameContext, GameSpec, Trading
 from services.platform.messages import Text
+from services.platform.timers import DailyReward, streak_table
+
+# A Rang 1 booster costs 100 and a Rang 1 win pays 45: the daily is half a booster, +10 % a day for a week.
+DAILY_GOLD = 50
 
 
 def _percent(value: float) -> Text:
@@ -136,6 +141,8 @@ GAME = GameSpec(
     engine=ENGINE,
     build=HossServices.build,
     card_art=CARD_ART,
+    daily=DailyReward(CURRENCY.code, streak_table(DAILY_GOLD)),
+    timers=timers,
     reset=reset,
     trading=Trading(card_value=trade_value, daily_cap=HOSS_TRADE_CAP),
     guide=GUIDE,

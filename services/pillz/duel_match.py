@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from engine.pillz import ENGINE, PillzState
@@ -36,6 +37,17 @@ CHALLENGE_TEXTS = ChallengeTexts(
     own="pillz.error.own_challenge",
     own_button="pillz.challenge.decline",
 )
+
+
+DEFAULT_CHOICE_SECONDS = 120
+
+
+def choice_time(conn: sqlite3.Connection, guild_id: int) -> timedelta:
+    """The server's time for each choice (`/setup pillz`), 2 minutes unless changed."""
+    row = conn.execute(
+        "SELECT choice_seconds FROM pillz_guild_settings WHERE guild_id = ?", (guild_id,)
+    ).fetchone()
+    return timedelta(seconds=int(row[0]) if row else DEFAULT_CHOICE_SECONDS)
 
 
 @dataclass(frozen=True)

@@ -32,13 +32,17 @@ from services.pillz.duel_match import (
     Choice,
     DuelRow,
     acting_seats,
+    choice_time,
     played_by,
 )
-from services.pillz.economy import ensure_starter
+from services.pillz.economy import GAME_KEY, ensure_starter
 from services.pillz.ladder import record_friend_result
+from services.pillz.timers import timers
+from services.platform import reminders
 from services.platform.messages import Target, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
+from services.platform.timers import TimerQuery
 from services.shared.challenges import Challenges
 from services.shared.matches import Author, StaleMatch
 from store.db import Database
@@ -46,20 +50,12 @@ from store.db import Database
 T = TypeVar("T")
 TIMEOUT_JOB = "pillz:timeout"
 CHALLENGE_TTL = timedelta(hours=1)
-DEFAULT_CHOICE_SECONDS = 120
 # The engine's refusal reasons, each with its own sentence (a raw reason never reaches a player).
 REFUSALS = {
     "not_your_turn": "pillz.error.not_your_turn",
     "pillz": "pillz.error.too_many_pillz",
     "card": "pillz.error.card_used",
 }
-
-
-def choice_time(conn: sqlite3.Connection, guild_id: int) -> timedelta:
-    row = conn.execute(
-        "SELECT choice_seconds FROM pillz_guild_settings WHERE guild_id = ?", (guild_id,)
-    ).fetchone()
-    return timedelta(seconds=int(row[0]) if row else DEFAULT_CHOICE_SECONDS)
 
 
 def practice_deck(catalog: PillzCatalog, deck: list[str], rng: random.Random) -> list[str]:
@@ -330,8 +326,19 @@ class PillzDuels:
         else:
             due = now + choice_time(conn, duel.server)
             duel = DUELS.arm(conn, now, duel, TIMEOUT_JOB, due, {"duel": duel.id})
+            self._plan_reminders(conn, now, duel)
         DUELS.show(conn, now, duel, _public(duel), render.public(duel, self.catalog))
         return duel
+
+    def _plan_reminders(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> None:
+        """A reminder before the new deadline, for the players to act who turned reminders on."""
+        if self.scheduler is None:
+            return
+        for seat in duel.to_act():
+            player = duel.seats[seat]
+            if player is not None and reminders.enabled(conn, player):
+                found = timers(conn, TimerQuery(player, now, self.scheduler.zone))
+                reminders.plan(conn, now, player, GAME_KEY, found)
 
     def _ai_rng(self, duel: DuelRow) -> random.Random:
         """The AI's draws for one move: from the duel's seed and version, so a replay is the same."""
