@@ -89,7 +89,9 @@ class _Teller:
     """Narrates one batch of events; remembers the effect being resolved so each `effect_step` can say
     its amount (the event names the step kind and targets, the effect's definition the numbers)."""
 
-    def __init__(self, before: ChocoState, after: ChocoState, catalog: ChocoCatalog, names: Sequence[str]):
+    def __init__(
+        self, before: ChocoState, after: ChocoState, catalog: ChocoCatalog, names: Sequence[str | Text]
+    ):
         self.states = (before, after)
         self.after = after
         self.catalog = catalog
@@ -314,7 +316,7 @@ def narrate(
     before: ChocoState,
     after: ChocoState,
     catalog: ChocoCatalog,
-    names: Sequence[str],
+    names: Sequence[str | Text],
 ) -> list[Text]:
     """The public events in words, in order; `before`/`after` are the states around them (to name cards
     by instance id, wherever they went). Events without a message (private ones) are skipped."""
