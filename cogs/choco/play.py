@@ -85,7 +85,9 @@ class ChocoPlayCommands(CommandsMixin):
         )
         await interaction.response.send_message(**challenge_reply(made, await public_locale_of(interaction)))
 
-    @app_commands.command(name="friendly-challenge", description=desc("cmd.choco.friendly-challenge.description"))
+    @app_commands.command(
+        name="friendly-challenge", description=desc("cmd.choco.friendly-challenge.description")
+    )
     @app_commands.describe(
         player=desc("cmd.choco.friendly-challenge.opt.player.description"),
         league=desc("cmd.choco.friendly-challenge.opt.league.description"),
