@@ -177,7 +177,7 @@ async def play_game(h: BotHarness, watch: Watch, alice: User, bob: User, *, with
         if game.status != "live":
             break
         seat = game.state.active
-        user = users[game.seats[seat]]
+        user = users[game.player(seat)]
         if with_fault and turn == 2:  # a public fault notice must not name the card either
             await h.emu.run_command(user, "choco jouer", {"actions": "invoque M9 front"}, channel=thread)
             await h.settle()

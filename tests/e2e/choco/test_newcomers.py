@@ -31,6 +31,7 @@ async def counted(h: BotHarness) -> tuple[int, int]:
 async def newcomer(h: BotHarness, name: str) -> User:
     user = h.user(name)
     await with_bronze_deck(h, user)
+    assert h.guild is not None
     h.emu.world.set_joined(user, h.guild, h.clock.now())
     return user
 
