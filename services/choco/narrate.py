@@ -184,7 +184,8 @@ class _Teller:
 
     def _turn_ended(self, d: dict[str, Any]) -> Text:
         params: dict[str, object] = {"player": self.who(d["seat"]), "turn": d["turn"]}
-        if self.after.finished:
+        bot_next = isinstance(self.names[1 - d["seat"]], Text)  # a practice game's bot: nobody to call
+        if self.after.finished or bot_next:
             return Text(VARIANT_KEYS["turn_ended_last"], params)
         return Text(EVENT_KEYS["turn_ended"], {**params, "next": self.who(1 - d["seat"])})
 

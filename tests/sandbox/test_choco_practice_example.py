@@ -28,6 +28,7 @@ async def test_the_choco_practice_example_runs(tmp_path: Path) -> None:
     practice = text[text.index("> carol: /choco entrainement") :]
     turn = practice[practice.index('attaque F1 > AF1"') : practice.index("> carol: /choco parties")]
     assert "L'Entraîneur (bot) joue son tour." in turn
+    assert "L'Entraîneur (bot), à vous de jouer" not in text  # the bot is not called like a player
     assert "@carol, à vous de jouer (tour 3)" in turn
     assert "L'Entraîneur (bot) remporte la partie." in practice
     with closing(sqlite3.connect(db)) as conn:
