@@ -19,6 +19,7 @@ import discord
 from core.errors import BadInput
 from discord_app.context import locale_of
 from discord_app.errors import GameTree, handle_error
+from discord_app.gate import check_game_access
 
 SQLITE_INT_MAX = 2**63 - 1
 """The largest number a custom_id may carry: Discord ids (snowflakes) pass 2^53, and SQLite stores 64 bits."""
@@ -92,7 +93,9 @@ class PersistentSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
 async def guarded(interaction: discord.Interaction[Any], action: Callable[[str], Awaitable[None]]) -> None:
     """Run a component's action in the reader's language; errors go through the slash commands' handler."""
     try:
-        await action(await locale_of(interaction))
+        locale = await locale_of(interaction)
+        await check_game_access(interaction)
+        await action(locale)
     except Exception as exc:
         locale = interaction.extras.get("locale", "fr")
         if not await handle_error(interaction, exc, locale):

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from core.i18n import normalize_locale
+from services.platform import games
 
 if TYPE_CHECKING:
     from discord_app.bot import CardBot
@@ -25,10 +26,24 @@ async def locale_of(interaction: discord.Interaction[Any]) -> str:
         return str(cached)
     services = services_of(interaction)
     discord_lang = normalize_locale(str(interaction.locale), default="")
-    chosen = await services.players.touch(interaction.user.id, discord_lang or None)
+    game = _game_of(interaction)
+    chosen, first = await services.players.touch_in_game(interaction.user.id, discord_lang or None, game)
     locale = chosen or discord_lang or services.settings.default_locale
     interaction.extras["locale"] = locale
+    if first:
+        interaction.extras[WELCOME] = game  # shown after the reply (discord_app/welcome.py)
     return locale
+
+
+WELCOME = "welcome"  # interaction.extras: the game whose welcome this command owes its player
+
+
+def _game_of(interaction: discord.Interaction[Any]) -> str | None:
+    """The game a slash command belongs to, when that game has a welcome (buttons never welcome)."""
+    command = interaction.command if interaction.type == discord.InteractionType.application_command else None
+    root = str(getattr(command, "qualified_name", "")).split(" ")[0]
+    spec = games.of_group(root) if root else None
+    return spec.key if spec is not None and spec.guide is not None else None
 
 
 async def public_locale_of(interaction: discord.Interaction[Any], *, remember: bool = True) -> str:

@@ -16,9 +16,11 @@ from discord import app_commands
 
 from core.i18n import t
 from discord_app.context import locale_of, public_locale_of
+from discord_app.gate import check_game_access
 from discord_app.option_checks import check_options
 from discord_app.refusals import echo
 from discord_app.render import text
+from discord_app.welcome import send_welcome
 from engine.errors import DomainError
 from services.platform.messages import PUBLIC, Text
 
@@ -127,6 +129,7 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         )
         message = t("error.unexpected", locale)
     await reply_private(interaction, fit(message, locale))
+    await send_welcome(interaction)  # a refused first command of a game still gets the game's welcome
     return expected
 
 
@@ -138,13 +141,15 @@ class GameTree(app_commands.CommandTree["Any"]):
         self.unexpected_errors: list[BaseException] = []
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """No command runs with an option value it did not declare (discord_app/option_checks.py); the
-        refusal raised here reaches `on_error` like any command error."""
+        """No command runs with an option value it did not declare (discord_app/option_checks.py), nor
+        a paused game's or for a banned player (discord_app/gate.py); the refusal raised here reaches
+        `on_error` like any command error."""
         command = interaction.command
         if interaction.type is discord.InteractionType.application_command and isinstance(
             command, app_commands.Command
         ):
             check_options(command, interaction.data or {})
+            await check_game_access(interaction)
         return True
 
     async def on_error(

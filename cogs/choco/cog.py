@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from cogs.choco.components import CHOCO_ITEMS
@@ -9,7 +13,9 @@ from cogs.choco.economy import ECONOMY_ITEMS, ChocoEconomyCommands
 from cogs.choco.play import ChocoPlayCommands
 from cogs.choco.referee import ChocoRefereeCommands
 from cogs.choco.setup import SETUP_SECTION
+from cogs.shared.guide import rules_reply
 from cogs.shared.setup import SetupSection, attach_loaded
+from discord_app.context import locale_of
 from discord_app.translator import desc
 
 
@@ -22,6 +28,12 @@ class ChocoCog(  # discord.py lists the last base's commands first: collection, 
     group_description=desc("cmd.choco.description"),
 ):
     setup_section: SetupSection = SETUP_SECTION  # its part of /setup
+
+    @app_commands.command(name="rules", description=desc("cmd.choco.rules.description"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """The rules summed up in the reader's language, a page at a time (cogs/shared/guide.py)."""
+        locale = await locale_of(interaction)
+        await interaction.response.send_message(**rules_reply("choco", 1, locale), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

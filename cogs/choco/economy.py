@@ -321,7 +321,7 @@ class ChocoEconomyCommands(CommandsMixin):
         try:
             if cards is not None:
                 view: DeckView | None = await decks.save(
-                    interaction.user.id, league.value, parse_deck(cards, known)
+                    interaction.user.id, league.value, parse_deck(cards, known, locale)
                 )
                 note = Text("choco.deck.saved", {"league": Text(LEAGUE_KEYS[league.value])})
             elif auto:

@@ -25,6 +25,7 @@ from cogs.hoss.lookup import find_card, hoss_of, hoss_refs
 from cogs.hoss.raffle import RAFFLE_ITEMS, RaffleCommands
 from cogs.hoss.views import DYNAMIC_ITEMS, collection_reply, fusion_button, opening_reply, quote_button
 from cogs.shared.components import key_choice, reply
+from cogs.shared.guide import rules_reply
 from cogs.shared.mixins import send
 from core.errors import BadInput, NotFound
 from core.i18n import normalize_locale
@@ -117,6 +118,12 @@ class HossCog(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    @app_commands.command(name="rules", description=desc("cmd.hoss.rules.description"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """The rules summed up in the reader's language, a page at a time (cogs/shared/guide.py)."""
+        locale = await locale_of(interaction)
+        await interaction.response.send_message(**rules_reply("hoss", 1, locale), ephemeral=True)
 
     # --- boosters -------------------------------------------------------------------------------------
 
@@ -360,6 +367,15 @@ class HossCog(
             ]
             raise BadInput("hoss.error.deck.refused", reasons=listing(reasons)) from exc
         note = Text("hoss.deck.saved", {"slot": slot})
+        await send(interaction, self._deck_spec(interaction, view, locale, note), locale)
+
+    @deck.command(name="auto", description=desc("cmd.hoss.deck.auto.description"))
+    @app_commands.describe(slot=desc("cmd.hoss.deck.auto.opt.slot.description"))
+    async def deck_auto(self, interaction: discord.Interaction[Any], slot: Slot = 1) -> None:
+        """The strongest valid deck of the player's cards, saved and made active: a first deck in one step."""
+        locale = await locale_of(interaction)
+        view = await hoss_of(interaction).decks.auto(interaction.user.id, slot)
+        note = Text("hoss.deck.auto_saved", {"slot": slot})
         await send(interaction, self._deck_spec(interaction, view, locale, note), locale)
 
     @deck.command(name="show", description=desc("cmd.hoss.deck.show.description"))

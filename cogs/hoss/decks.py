@@ -21,6 +21,7 @@ from services.hoss.decks import BuffView, DeckView, LineView, RankView
 from services.platform.catalogs import fold
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import Problem
+from services.shared.decks import did_you_mean
 
 # --- what is typed --------------------------------------------------------------------------------------------------
 
@@ -74,9 +75,22 @@ def line_name(catalog_first: dict[str, CreatureCard], line: str, locale: str) ->
     return line if first is None else card_name(first, locale)
 
 
+# A deck problem naming an entry that is no card, and the kind of card that entry should have named.
+UNKNOWN_ENTRY: dict[str, type[HossCard]] = {
+    "hoss.error.deck.unknown_line": CreatureCard,
+    "hoss.error.deck.unknown_buff": BuffCard,
+}
+
+
 def problem_text(problem: Problem, catalog: HossCatalog, first: dict[str, CreatureCard], locale: str) -> Text:
-    """A deck problem with its ids shown as card names in the reader's language."""
+    """A deck problem with its ids shown as card names in the reader's language; an entry that names no
+    card is quoted as typed, with the nearest names of the right kind (creatures or buffs)."""
     params: dict[str, Any] = dict(problem.params)
+    typed = params.get("line", params.get("buff"))
+    if problem.key in UNKNOWN_ENTRY and isinstance(typed, str):
+        kind = [c for c in catalog.cards if isinstance(c, UNKNOWN_ENTRY[problem.key])]
+        hint = did_you_mean(typed, {c.id: c for c in kind}, locale)
+        return Text("hoss.deck.problem.unknown_card", {"name": echo(typed, PARAM_ECHO_LIMIT), "hint": hint})
     if isinstance(params.get("line"), str):
         params["line"] = echo(line_name(first, params["line"], locale), PARAM_ECHO_LIMIT)
     if isinstance(params.get("buff"), str):

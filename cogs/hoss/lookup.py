@@ -14,11 +14,12 @@ from typing import Any, cast
 
 import discord
 
-from core.errors import BadInput, NotFound
+from core.errors import BadInput
 from discord_app.context import services_of
 from engine.hoss import CLASSES, RACES, RARITIES, BuffCard, CreatureCard
 from services.hoss import HossServices
 from services.hoss.collection import KINDS, SORT_ORDERS, CollectionFilter
+from services.shared.collecting import card_not_found
 
 HossCard = CreatureCard | BuffCard
 NO_VALUE = "-"
@@ -107,7 +108,7 @@ def find_card(interaction: discord.Interaction[Any], value: str, locale: str) ->
         return cards[wanted]
     ref = services_of(interaction).cards.resolve(wanted, locale)
     if ref is None or ref.game != "hoss" or ref.card_id not in cards:
-        raise NotFound("error.card_not_found", name=value)
+        raise card_not_found(value, services_of(interaction).cards.suggest(value, locale, game="hoss"))
     return cards[ref.card_id]
 
 

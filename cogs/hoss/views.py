@@ -43,7 +43,7 @@ from discord_app.deferral import defer_update, update
 from discord_app.render import text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
 from services.hoss.sale import SaleQuote
-from services.hoss.shop import Opening
+from services.hoss.shop import FlipResult, Opening
 from services.platform.messages import Text
 
 
@@ -109,12 +109,19 @@ async def opening_reply(
     return kwargs
 
 
+def starter_note(result: FlipResult) -> Text | None:
+    """The first deck these cards made possible, built and made active for the player: what to do next."""
+    if result.starter_slot is None:
+        return None
+    return Text("hoss.guide.starter_built", {"slot": result.starter_slot})
+
+
 class FlipButton(PersistentButton, template=r"hoss:flip:(?P<opening>\d+):(?P<position>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         shop = hoss_of(interaction).shop
         result = await shop.flip(interaction.user.id, int(self.match["opening"]), int(self.match["position"]))
         await interaction.response.edit_message(
-            **await opening_reply(interaction, result.opening, locale, edit=True)
+            **await opening_reply(interaction, result.opening, locale, starter_note(result), edit=True)
         )
 
 
@@ -122,7 +129,7 @@ class FlipAllButton(PersistentButton, template=r"hoss:flipall:(?P<opening>\d+)")
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         result = await hoss_of(interaction).shop.flip_all(interaction.user.id, int(self.match["opening"]))
         await interaction.response.edit_message(
-            **await opening_reply(interaction, result.opening, locale, edit=True)
+            **await opening_reply(interaction, result.opening, locale, starter_note(result), edit=True)
         )
 
 

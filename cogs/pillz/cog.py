@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from cogs.pillz.duel import DUEL_ITEMS, PillzDuelCommands
 from cogs.pillz.economy import ECONOMY_ITEMS, PillzEconomyCommands
 from cogs.pillz.setup import SETUP_SECTION
+from cogs.shared.guide import rules_reply
 from cogs.shared.setup import SetupSection, attach_loaded
+from discord_app.context import locale_of
 from discord_app.translator import desc
 
 
@@ -19,6 +25,12 @@ class PillzCog(
     group_description=desc("cmd.pillz.description"),
 ):
     setup_section: SetupSection = SETUP_SECTION  # its part of /setup
+
+    @app_commands.command(name="rules", description=desc("cmd.pillz.rules.description"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """The rules summed up in the reader's language, a page at a time (cogs/shared/guide.py)."""
+        locale = await locale_of(interaction)
+        await interaction.response.send_message(**rules_reply("pillz", 1, locale), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -304,7 +304,7 @@ class PillzEconomyCommands(CommandsMixin):
         try:
             if characters is not None:
                 view: DeckView | None = await decks.save(
-                    interaction.user.id, slot, parse_deck(characters, known), activate=activate
+                    interaction.user.id, slot, parse_deck(characters, known, locale), activate=activate
                 )
                 note = Text("pillz.deck.saved_active" if activate else "pillz.deck.saved", {"slot": slot})
             elif activate:

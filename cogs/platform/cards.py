@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from core.errors import NotFound
 from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
 from discord_app.render import image_file, to_discord
@@ -18,6 +17,7 @@ from services.platform import games
 from services.platform.card_images.service import CardImage
 from services.platform.catalogs import CardRef
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared.collecting import card_not_found
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 
@@ -59,7 +59,7 @@ class CardsCog(commands.Cog):
         ref = index.resolve(name, locale)
         card = index.get(ref.game, ref.card_id) if ref is not None else None
         if ref is None or card is None:
-            raise NotFound("error.card_not_found", name=name)
+            raise card_not_found(name, index.suggest(name, locale))
         images = services_of(interaction).card_images
         image = await images.image(ref.game, ref.card_id, None, locale) if images.art(ref.game) else None
         kwargs = to_discord(card_spec(ref, card, index.catalog(ref.game), locale, image), locale)

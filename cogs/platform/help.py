@@ -1,20 +1,36 @@
-"""/help: the games and every command, in the reader's language, read from the live command tree."""
+"""/help: where to start, then a page per game, in the reader's language, read from the live command tree;
+and the welcome a player gets after their first command of a game.
+
+The first page opens with "Start here" and the commands of no game; a select picks a game's page, whose
+commands come in the order its `GameGuide` gives (what a new player runs first). Commands a reader cannot
+use are not listed: those needing a permission they lack (as the Discord client does), /admin unless they
+own the bot, and a game's staff commands (the Chocobataille referee's) unless the game says they may.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from core.i18n import has
-from discord_app.context import locale_of
-from discord_app.render import to_discord
+from cogs.shared.components import reply
+from cogs.shared.guide import RulesPageButton
+from core.errors import BadInput
+from core.i18n import has, t
+from discord_app.components import PersistentSelect
+from discord_app.context import locale_of, services_of
 from discord_app.translator import desc, qualified
+from discord_app.welcome import send_welcome
 from services.platform import games
+from services.platform.games import GameGuide, GameSpec, Reader
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 
+OWNERS_ONLY = "admin"  # /admin answers only the bot's owners (OWNER_IDS): /help hides it from the others
+HELP_SELECT = "help:game"
+START = "-"  # the select's value for the first page
 PATH_KEYS = {1: "help.path1", 2: "help.path2", 3: "help.path3"}  # Discord nests commands at most 3 deep
 
 
@@ -56,29 +72,150 @@ def _fields(title: Text, lines: list[Text]) -> list[EmbedField]:
     ]
 
 
-def help_spec(tree: app_commands.CommandTree[Any], permissions: discord.Permissions) -> MessageSpec:
+def _commands(group: app_commands.Group) -> list[app_commands.Command[Any, ..., Any]]:
+    return [c for c in group.walk_commands() if isinstance(c, app_commands.Command)]
+
+
+def _below(command: app_commands.Command[Any, ..., Any]) -> str:
+    """ "deck save" for /hoss deck save: the name below the game's group."""
+    return command.qualified_name.split(" ", 1)[-1]
+
+
+def _ordered(
+    commands_: list[app_commands.Command[Any, ..., Any]], guide: GameGuide | None
+) -> list[app_commands.Command[Any, ..., Any]]:
+    """The game's `order` first, in that order; the rest alphabetically after it."""
+    order = list(guide.order) if guide is not None else []
+
+    def rank(command: app_commands.Command[Any, ..., Any]) -> tuple[int, str]:
+        name = _below(command)
+        return (order.index(name) if name in order else len(order), name)
+
+    return sorted(commands_, key=rank)
+
+
+def _is_staff_command(command: app_commands.Command[Any, ..., Any], guide: GameGuide | None) -> bool:
+    name = _below(command)
+    return guide is not None and any(name.startswith(prefix) for prefix in guide.staff)
+
+
+@dataclass(frozen=True)
+class HelpReader:
+    """What decides which commands a reader sees: their permissions here, and whether they own the bot."""
+
+    permissions: discord.Permissions
+    owner: bool
+    staff_of: frozenset[str] = frozenset()  # the games whose staff commands this reader may use
+
+
+def _shown(command: Any, reader: HelpReader) -> bool:
+    """Like the Discord client (a permission the reader lacks hides it), and /admin for owners only."""
+    if command.name == OWNERS_ONLY and not reader.owner:
+        return False
+    return visible(command, reader.permissions)
+
+
+def _game_groups(tree: app_commands.CommandTree[Any]) -> list[tuple[GameSpec, app_commands.Group]]:
     by_group = {g.command_group: g for g in games.all_games()}
+    found = [
+        (by_group[top.name], top)
+        for top in tree.get_commands(type=discord.AppCommandType.chat_input)
+        if isinstance(top, app_commands.Group) and top.name in by_group
+    ]
+    return sorted(found, key=lambda pair: pair[0].key)
+
+
+def help_spec(tree: app_commands.CommandTree[Any], reader: HelpReader) -> MessageSpec:
+    """The first page: where to start, and the commands that belong to no game."""
+    game_groups = {g.command_group for g, _ in _game_groups(tree)}
     general: list[Text] = []
-    sections: list[EmbedField] = []
     for top in sorted(tree.get_commands(type=discord.AppCommandType.chat_input), key=lambda c: c.name):
-        if not visible(top, permissions):
+        if top.name in game_groups or not _shown(top, reader):
             continue
-        game = by_group.get(top.name)
-        if game is not None and isinstance(top, app_commands.Group):
-            lines = [command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)]
-            sections.extend(_fields(Text(game.name_key), lines))
-        elif isinstance(top, app_commands.Group):
-            general.extend(
-                command_line(c) for c in top.walk_commands() if isinstance(c, app_commands.Command)
-            )
+        if isinstance(top, app_commands.Group):
+            general.extend(command_line(c) for c in _commands(top))
         else:
             general.append(command_line(top))
-    if not sections:
-        sections.append(EmbedField(Text("help.games"), Text("help.no_games"), inline=False))
-    fields = (*sections, *_fields(Text("help.general"), general))
+    start = Text("help.start_games") if game_groups else Text("help.no_games")
+    names = [Text(g.name_key) for g, _ in _game_groups(tree)]
+    fields = (
+        EmbedField(Text("help.start_title"), Text.lines([start, Text("help.start_card")]), inline=False),
+        *([EmbedField(Text("help.games"), Text.lines(names), inline=False)] if names else []),
+        *_fields(Text("help.general"), general),
+    )
     return MessageSpec(
         embeds=(Embed(title=Text("help.title"), description=Text("help.intro"), fields=fields),)
     )
+
+
+def game_help_spec(tree: app_commands.CommandTree[Any], game_key: str, reader: HelpReader) -> MessageSpec:
+    """One game's page: its commands in the order a new player needs them; its staff commands only for
+    those who may use them."""
+    for game, group in _game_groups(tree):
+        if game.key != game_key:
+            continue
+        shown = [
+            c
+            for c in _ordered(_commands(group), game.guide)
+            if not _is_staff_command(c, game.guide) or game.key in reader.staff_of
+        ]
+        lines = [command_line(c) for c in shown]
+        intro = Text(game.guide.about_key) if game.guide is not None else None
+        embed = Embed(
+            title=Text(game.name_key), description=intro, fields=tuple(_fields(Text("help.commands"), lines))
+        )
+        return MessageSpec(embeds=(embed,))
+    raise BadInput()
+
+
+def help_view(tree: app_commands.CommandTree[Any], locale: str, chosen: str | None) -> discord.ui.View:
+    """The select that picks a game's page (or the first page back)."""
+    view = discord.ui.View(timeout=None)
+    game_groups = _game_groups(tree)
+    if not game_groups:
+        return view
+    options = [
+        discord.SelectOption(label=t("help.start_title", locale)[:100], value=START, default=chosen is None)
+    ]
+    options += [
+        discord.SelectOption(label=t(g.name_key, locale)[:100], value=g.key, default=chosen == g.key)
+        for g, _ in game_groups
+    ]
+    select = HelpSelect(HELP_SELECT, {}, options)
+    select.item.placeholder = t("help.pick_game", locale)[:150]
+    view.add_item(select)
+    return view
+
+
+async def reader_of(interaction: discord.Interaction[Any]) -> HelpReader:
+    """The reader's permissions here, whether they own the bot, and the games whose staff they are."""
+    services = services_of(interaction)
+    member = interaction.user
+    where = Reader(
+        member.id,
+        interaction.guild_id,
+        tuple(r.id for r in getattr(member, "roles", ())),
+        interaction.permissions.manage_guild,
+    )
+    staff = set()
+    for game in games.all_games():
+        check = game.guide.is_staff if game.guide is not None else None
+        if check is not None and game.key in services.games and await check(services.games[game.key], where):
+            staff.add(game.key)
+    return HelpReader(interaction.permissions, member.id in services.settings.owner_ids, frozenset(staff))
+
+
+class HelpSelect(PersistentSelect, template=r"help:game"):
+    """Any reader may pick a page: each is drawn for whoever clicks, with their own permissions."""
+
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        if len(values) != 1:
+            raise BadInput()
+        tree = interaction.client.tree
+        reader = await reader_of(interaction)
+        chosen = None if values[0] == START else values[0]
+        spec = help_spec(tree, reader) if chosen is None else game_help_spec(tree, chosen, reader)
+        await interaction.response.edit_message(**reply(spec, locale, help_view(tree, locale, chosen)))
 
 
 class HelpCog(commands.Cog):
@@ -88,10 +225,17 @@ class HelpCog(commands.Cog):
     @app_commands.command(name="help", description=desc("cmd.help.description"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
+        spec = help_spec(self.bot.tree, await reader_of(interaction))
         await interaction.response.send_message(
-            **to_discord(help_spec(self.bot.tree, interaction.permissions), locale), ephemeral=True
+            **reply(spec, locale, help_view(self.bot.tree, locale, None)), ephemeral=True
         )
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: discord.Interaction[Any], _command: Any) -> None:
+        """A player's first command of a game is followed by the game's welcome (discord_app/welcome.py)."""
+        await send_welcome(interaction)
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(HelpSelect, RulesPageButton)
     await bot.add_cog(HelpCog(bot))

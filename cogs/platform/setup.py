@@ -1,5 +1,5 @@
-"""/setup: a server's channels, default turn deadline and public language, for people who can manage the
-server.
+"""/setup: a server's channels, default turn deadline and public language, its bans and paused games,
+and the audit log of every admin action there, for people who can manage the server (docs/admin.md).
 
 The games add their own subcommands to this group (cogs/shared/setup.py): this module names no game."""
 
@@ -11,12 +11,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.platform.admin import game_choices
 from cogs.shared.setup import attach_all, require_manage_guild, sections
 from core.i18n import DEFAULT_LOCALE, t
 from discord_app.context import locale_of, public_locale_of, services_of
+from discord_app.errors import fit
 from discord_app.permissions import missing_in
 from discord_app.render import text
 from discord_app.translator import choice, desc
+from services.platform import games
+from services.platform.admin import Actor, AuditLine, Page
 from services.platform.channel_permissions import permission_list
 from services.platform.guild_settings import GuildSettings
 
@@ -58,6 +62,50 @@ def summary(settings: GuildSettings, locale: str) -> str:
         preset=t(f"choice.deadline.{settings.deadline_preset}", locale),
         language=t(f"choice.language.{settings.locale or DEFAULT_LOCALE}", locale),
     )
+
+
+# The audit log's action codes (services/platform/admin.py) and their labels.
+ACTION_KEYS = {
+    "grant": "admin.action.grant",
+    "take": "admin.action.take",
+    "give_card": "admin.action.give_card",
+    "remove_card": "admin.action.remove_card",
+    "reset": "admin.action.reset",
+    "ledger_view": "admin.action.ledger_view",
+    "ban": "admin.action.ban",
+    "unban": "admin.action.unban",
+    "pause": "admin.action.pause",
+    "resume": "admin.action.resume",
+}
+
+
+def audit_text(page: Page[AuditLine], locale: str) -> str:
+    lines = [t("admin.audit.title", locale, page=page.page, pages=page.pages)]
+    for line in page.lines:
+        spec = games.get(line.game) if line.game else None
+        details = " · ".join(f"{k}: {v}" for k, v in sorted(line.details.items()))
+        lines.append(
+            t(
+                "admin.audit.line",
+                locale,
+                id=line.id,
+                at=f"<t:{int(line.at.timestamp())}:f>",
+                actor=f"<@{line.actor_id}>",
+                action=t(ACTION_KEYS.get(line.action, "admin.action.other"), locale),
+                target=f"<@{line.target_id}>" if line.target_id is not None else "—",
+                game=t(spec.name_key, locale) if spec is not None else "—",
+                details=details or "—",
+            )
+        )
+    if not page.lines:
+        lines.append(t("admin.audit.empty", locale))
+    return "\n".join(lines)
+
+
+def manager(interaction: discord.Interaction[Any]) -> Actor:
+    """A server manager acting in their server: the bans, pauses and log they change are this server's."""
+    require_manage_guild(interaction)
+    return Actor(interaction.user.id, interaction.guild_id, interaction.id)
 
 
 @app_commands.guild_only()
@@ -134,6 +182,70 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
         lines = [summary(settings, locale)]
         lines += [await section.summary(interaction, locale) for section in sections(self.bot)]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="ban", description=desc("cmd.setup.ban.description"))
+    @app_commands.describe(
+        player=desc("cmd.setup.ban.opt.player.description"),
+        reason=desc("cmd.setup.ban.opt.reason.description"),
+    )
+    async def ban(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.User,
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        actor = manager(interaction)
+        locale = await locale_of(interaction)
+        await services_of(interaction).admin.ban(actor, player.id, reason)
+        await interaction.response.send_message(
+            t("admin.banned_done", locale, name=player.mention), ephemeral=True
+        )
+
+    @app_commands.command(name="unban", description=desc("cmd.setup.unban.description"))
+    @app_commands.describe(player=desc("cmd.setup.unban.opt.player.description"))
+    async def unban(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        actor = manager(interaction)
+        locale = await locale_of(interaction)
+        await services_of(interaction).admin.unban(actor, player.id)
+        await interaction.response.send_message(
+            t("admin.unbanned_done", locale, name=player.mention), ephemeral=True
+        )
+
+    async def _pause(self, interaction: discord.Interaction[Any], game: str, *, paused: bool) -> None:
+        actor = manager(interaction)
+        locale = await locale_of(interaction)
+        await services_of(interaction).admin.pause(actor, game, paused=paused)
+        spec = games.get(game)
+        name = t(spec.name_key, locale) if spec is not None else game
+        key = "admin.paused_done" if paused else "admin.resumed_done"
+        await interaction.response.send_message(t(key, locale, game=name), ephemeral=True)
+
+    @app_commands.command(name="pause", description=desc("cmd.setup.pause.description"))
+    @app_commands.describe(game=desc("cmd.setup.pause.opt.game.description"))
+    @app_commands.autocomplete(game=game_choices)
+    async def pause(
+        self, interaction: discord.Interaction[Any], game: app_commands.Range[str, 1, 50]
+    ) -> None:
+        await self._pause(interaction, game, paused=True)
+
+    @app_commands.command(name="resume", description=desc("cmd.setup.resume.description"))
+    @app_commands.describe(game=desc("cmd.setup.resume.opt.game.description"))
+    @app_commands.autocomplete(game=game_choices)
+    async def resume(
+        self, interaction: discord.Interaction[Any], game: app_commands.Range[str, 1, 50]
+    ) -> None:
+        await self._pause(interaction, game, paused=False)
+
+    @app_commands.command(name="audit", description=desc("cmd.setup.audit.description"))
+    @app_commands.describe(page=desc("cmd.setup.audit.opt.page.description"))
+    async def audit(
+        self, interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 100_000] = 1
+    ) -> None:
+        require_manage_guild(interaction)
+        locale = await locale_of(interaction)
+        assert interaction.guild_id is not None
+        shown = await services_of(interaction).admin.audit_page(interaction.guild_id, page)
+        await interaction.response.send_message(fit(audit_text(shown, locale), locale), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

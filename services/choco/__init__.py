@@ -19,11 +19,13 @@ from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks
 from services.choco.economy import CURRENCY
 from services.choco.games import ChocoGames
+from services.choco.guide import GUIDE
 from services.choco.leagues import LeagueService, profile_summary
 from services.choco.names import card_fields
 from services.choco.panel import ChocoPanel
 from services.choco.practice import ChocoPractice
 from services.choco.referee import ChocoReferee
+from services.choco.reset import reset
 from services.choco.shop import ChocoShop
 from services.platform.games import GameContext, GameSpec
 
@@ -87,4 +89,7 @@ GAME = GameSpec(
     engine=CHOCO_ENGINE,
     build=ChocoServices.build,
     card_art=CARD_ART,
+    reset=reset,
+    player_columns=("choco_game_log.actor_id",),
+    guide=GUIDE,
 )

@@ -111,10 +111,10 @@ DECK_TEXT = DeckText(
 )
 
 
-def parse_deck(text: str, cards: Mapping[str, ChocoCard]) -> list[str]:
+def parse_deck(text: str, cards: Mapping[str, ChocoCard], locale: str | None = None) -> list[str]:
     """Ids or names, each optionally followed by `x2`; counts above two stay as typed so validation
     reports them with the other problems."""
-    return shared_parse(text, cards, DECK_TEXT)
+    return shared_parse(text, cards, DECK_TEXT, locale)
 
 
 def _stored(conn: sqlite3.Connection, player_id: int, league: League) -> list[str] | None:

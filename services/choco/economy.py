@@ -20,7 +20,7 @@ from services.platform.games import Currency
 GAME_KEY = "choco"
 CHOCO_GOLD = "choco_gold"
 STARTING_GOLD = 1500
-CURRENCY = Currency(CHOCO_GOLD, "choco.gold", starting=STARTING_GOLD)
+CURRENCY = Currency(CHOCO_GOLD, "choco.gold", starting=STARTING_GOLD, earn_key="choco.guide.earn")
 STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
 
 League = Literal["bronze", "argent", "or"]

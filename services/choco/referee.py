@@ -103,6 +103,15 @@ class ChocoReferee:
         self.clock = clock
         self.flow = Flow(catalog, rng)
 
+    async def may_referee(self, referee: Referee) -> bool:
+        """Whether this member may referee this server's games (/help shows them the referee commands)."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            role = guild_choco_settings(conn, referee.guild_id).referee_role_id
+            return referee.manage_guild or (role is not None and role in referee.role_ids)
+
+        return await self.db.read(unit)
+
     async def read_log(self, game_id: int, referee: Referee) -> list[dict[str, object]]:
         """The game's log for a referee: while the game is live, only what the table saw (no seed, no
         deck, no declared step, no drawn card); once it is over or cancelled, the full record."""

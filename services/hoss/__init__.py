@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.i18n import format_int
-from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog
+from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog, sale_price
 from services.hoss.arena import ArenaService
 from services.hoss.card_image import CARD_ART
 from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
-from services.hoss.gold import GOLD, STARTING_GOLD
+from services.hoss.guide import GUIDE
 from services.hoss.keys import BUFF_KEYS as BUFF_KEYS
 from services.hoss.keys import CLASS_KEYS as CLASS_KEYS
 from services.hoss.keys import ELEMENT_KEYS as ELEMENT_KEYS
@@ -25,9 +25,10 @@ from services.hoss.keys import RANK_KEYS as RANK_KEYS
 from services.hoss.keys import STATUS_KEYS as STATUS_KEYS
 from services.hoss.raffle import RaffleService
 from services.hoss.ranked import RankedService
+from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
-from services.platform.games import Currency, GameContext, GameSpec
+from services.platform.games import GameContext, GameSpec, Trading
 from services.platform.messages import Text
 
 
@@ -99,7 +100,7 @@ class HossServices:
         catalog: HossCatalog = ctx.catalog
         decks = DeckService(ctx.db, ctx.clock, catalog)
         return HossServices(
-            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng),
+            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng, decks.starter_in),
             sale=HossSale(ctx.db, ctx.clock, catalog),
             collection=HossCollection(ctx.db, catalog),
             fusion=FusionService(ctx.db, ctx.clock, catalog, ctx.rng),
@@ -110,14 +111,28 @@ class HossServices:
         )
 
 
+def trade_value(catalog: HossCatalog | None, card_key: str, attrs: dict[str, Any]) -> int:
+    """A copy's worth in trades is its sale price (rarity, rank, holo), so trading a copy away is measured
+    like selling it; a card that left the catalog is priced as a Rang 1."""
+    card = next((c for c in catalog.cards if c.id == card_key), None) if catalog is not None else None
+    rank = card.rank if isinstance(card, CreatureCard) else None
+    return sale_price(attrs.get("rarity", "basique"), rank, bool(attrs.get("holo", False)))
+
+
+# One holo copy (50,000 gold and more) a day: a day's worth of play moves, an alt farm's harvest does not.
+HOSS_TRADE_CAP = 100_000
+
 GAME = GameSpec(
     key="hoss",
     name_key="hoss.name",
     command_group="hoss",
-    currencies=(Currency(GOLD, "hoss.gold", starting=STARTING_GOLD),),
+    currencies=(CURRENCY,),
     catalog_model=HossCatalog,
     card_fields=card_fields,
     engine=ENGINE,
     build=HossServices.build,
     card_art=CARD_ART,
+    reset=reset,
+    trading=Trading(card_value=trade_value, daily_cap=HOSS_TRADE_CAP),
+    guide=GUIDE,
 )

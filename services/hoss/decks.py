@@ -47,6 +47,7 @@ from store.db import Database
 
 DECK_SLOTS = 4
 NAME_MAX = 32
+STARTER_SLOT = 1  # where a new player's first deck is built
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,14 @@ def _active_slot(conn: sqlite3.Connection, player_id: int) -> int | None:
     return active_slot(conn, "hoss_profiles", player_id)
 
 
+def _activate(conn: sqlite3.Connection, player_id: int, slot: int) -> None:
+    conn.execute(
+        "INSERT INTO hoss_profiles (player_id, active_slot) VALUES (?, ?)"
+        " ON CONFLICT (player_id) DO UPDATE SET active_slot = excluded.active_slot",
+        (player_id, slot),
+    )
+
+
 class DeckService:
     def __init__(self, db: Database, clock: Clock, catalog: HossCatalog) -> None:
         self.db = db
@@ -282,7 +291,89 @@ class DeckService:
             raise DeckInvalid(evaluation.problems)
         return evaluation
 
+    def _best_deck(self, player_id: int, best: dict[str, OwnedCopy]) -> tuple[list[str], list[str]] | None:
+        """The strongest valid deck the player's cards make, or None when they make none.
+
+        Lines: the most ranks owned first, then the highest bonus of their copies, at most
+        `MAX_DEFENDER_LINES` Defenders; buffs: the highest bonus, different effects first. The deck is
+        then evaluated like any typed deck, so an auto deck is one `save` would accept."""
+
+        def line_order(line: LineView) -> tuple[int, int, str]:
+            return (len(line.ranks), sum(c.bonus_pm for c in line.copies), line.line)
+
+        owned = [view for line in sorted(self.first) if (view := self._line(line, best)) is not None]
+        lines: list[str] = []
+        defenders = 0
+        for view in sorted(owned, key=line_order, reverse=True):
+            if view.cls == "defenseur" and defenders >= MAX_DEFENDER_LINES:
+                continue
+            defenders += view.cls == "defenseur"
+            lines.append(view.line)
+            if len(lines) == LINES_PER_DECK:
+                break
+        buffs: list[str] = []
+        effects: set[str] = set()
+        owned_buffs = sorted(
+            (best[b] for b in self.buff_cards if b in best),
+            key=lambda c: (best_order(c), c.card),
+            reverse=True,
+        )
+        for distinct in (True, False):
+            for copy in owned_buffs:
+                effect = self.buff_cards[copy.card].effect
+                if (
+                    len(buffs) < BUFFS_PER_DECK
+                    and copy.card not in buffs
+                    and (effect not in effects or not distinct)
+                ):
+                    buffs.append(copy.card)
+                    effects.add(effect)
+        if self._evaluate(player_id, lines, buffs, best).problems:
+            return None
+        return lines, buffs
+
+    def auto_in(self, conn: sqlite3.Connection, now: datetime, player_id: int, slot: int) -> bool:
+        """Build the strongest valid deck into `slot` and make it active, inside the caller's unit; False
+        (nothing written) when the player's cards make no valid deck."""
+        deck = self._best_deck(player_id, _best_copies(conn, player_id))
+        if deck is None:
+            return False
+        ensure_player(conn, player_id, now)
+        self.write_in(conn, now, player_id, slot, None, *deck)
+        _activate(conn, player_id, slot)
+        return True
+
+    def starter_in(self, conn: sqlite3.Connection, now: datetime, player_id: int) -> int | None:
+        """A new player's first deck, built for them as soon as their cards make one (the shop calls this
+        after each card turned over): slot 1, active. Returns the slot when built by this call; None when
+        the player already has a saved deck (theirs is never replaced) or their cards make none yet."""
+        if conn.execute("SELECT 1 FROM hoss_decks WHERE player_id = ? LIMIT 1", (player_id,)).fetchone():
+            return None
+        return STARTER_SLOT if self.auto_in(conn, now, player_id, STARTER_SLOT) else None
+
     # --- use cases ------------------------------------------------------------------------------------
+
+    async def auto(self, player_id: int, slot: int) -> DeckView:
+        """`/hoss deck auto`: the strongest valid deck of the player's cards, saved in `slot` (replacing
+        it) and made active; refused, saying what is missing, when the cards make none."""
+        _check_slot(slot)
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> DeckView:
+            if not self.auto_in(conn, now, player_id, slot):
+                best = _best_copies(conn, player_id)
+                lines = sum(1 for line in self.first if self.first[line].id in best)
+                buffs = sum(1 for b in self.buff_cards if b in best)
+                raise DomainError(
+                    "hoss.error.deck.auto_impossible",
+                    lines=lines,
+                    buffs=buffs,
+                    needed_lines=LINES_PER_DECK,
+                    needed_buffs=BUFFS_PER_DECK,
+                )
+            return self._view(conn, player_id, slot)
+
+        return await self.db.write(unit)
 
     async def save(
         self, player_id: int, slot: int, name: str, lines: Sequence[str], buffs: Sequence[str]
@@ -304,6 +395,8 @@ class DeckService:
                 raise DeckInvalid(evaluation.problems)
             ensure_player(conn, player_id, now)
             self.write_in(conn, now, player_id, slot, clean, lines, buffs)
+            if _active_slot(conn, player_id) is None:  # a player's only deck is the one they play
+                _activate(conn, player_id, slot)
             return self._view(conn, player_id, slot)
 
         return await self.db.write(unit)
@@ -372,11 +465,7 @@ class DeckService:
         def unit(conn: sqlite3.Connection) -> None:
             _stored(conn, player_id, slot)
             ensure_player(conn, player_id, now)
-            conn.execute(
-                "INSERT INTO hoss_profiles (player_id, active_slot) VALUES (?, ?)"
-                " ON CONFLICT (player_id) DO UPDATE SET active_slot = excluded.active_slot",
-                (player_id, slot),
-            )
+            _activate(conn, player_id, slot)
 
         await self.db.write(unit)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -97,6 +98,7 @@ class Purchase:
 class FlipResult:
     opening: Opening
     flipped: tuple[int, ...]  # positions this call turned face up (empty for a repeated click)
+    starter_slot: int | None = None  # the slot of the first deck these cards made possible, built now
 
 
 @dataclass(frozen=True)
@@ -181,11 +183,23 @@ def _face_down(conn: sqlite3.Connection, opening_id: int) -> list[int]:
     return [int(row[0]) for row in rows]
 
 
+# DeckService.starter_in: a new player's first deck, built inside the unit that turned their cards over.
+Starter = Callable[[sqlite3.Connection, datetime, int], int | None]
+
+
 class HossShop:
     """Boosters: odds, prices, purchase, opening, flipping, selling a flipped card on the spot."""
 
-    def __init__(self, db: Database, clock: Clock, catalog: HossCatalog, rng: random.Random) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        catalog: HossCatalog,
+        rng: random.Random,
+        starter: Starter | None = None,
+    ) -> None:
         self.db = db
+        self.starter = starter  # builds a new player's first deck once their cards make one
         self.clock = clock
         self.catalog = catalog
         self.rng = rng  # used only inside write units, i.e. only by the writer's thread
@@ -323,12 +337,18 @@ class HossShop:
 
         return await self.db.read(unit)
 
+    def _starter(
+        self, conn: sqlite3.Connection, now: datetime, player_id: int, turned: tuple[int, ...]
+    ) -> int | None:
+        return self.starter(conn, now, player_id) if turned and self.starter is not None else None
+
     async def flip(self, player_id: int, opening_id: int, position: int | None = None) -> FlipResult:
         """Turn the next face-down card. With `position` (what a button carries), a repeated click on an
         already flipped card changes nothing; flipping out of order is refused (the rulebook's promise
         that the next card is at least as rare holds only in order)."""
         if position is not None:
             _check_position(position)
+        now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> FlipResult:
             _own_opening(conn, player_id, opening_id)
@@ -343,11 +363,17 @@ class HossShop:
                     (opening_id, target),
                 )
                 turned = (target,) if cursor.rowcount == 1 else ()
-            return FlipResult(load_openings(conn, self.cards, [opening_id])[0], turned)
+            return FlipResult(
+                load_openings(conn, self.cards, [opening_id])[0],
+                turned,
+                self._starter(conn, now, player_id, turned),
+            )
 
         return await self.db.write(unit)
 
     async def flip_all(self, player_id: int, opening_id: int) -> FlipResult:
+        now = self.clock.now()
+
         def unit(conn: sqlite3.Connection) -> FlipResult:
             _own_opening(conn, player_id, opening_id)
             down = _face_down(conn, opening_id)
@@ -355,7 +381,12 @@ class HossShop:
                 "UPDATE hoss_opening_cards SET flipped = 1 WHERE opening_id = ? AND flipped = 0",
                 (opening_id,),
             )
-            return FlipResult(load_openings(conn, self.cards, [opening_id])[0], tuple(down))
+            turned = tuple(down)
+            return FlipResult(
+                load_openings(conn, self.cards, [opening_id])[0],
+                turned,
+                self._starter(conn, now, player_id, turned),
+            )
 
         return await self.db.write(unit)
 

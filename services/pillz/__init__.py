@@ -17,8 +17,10 @@ from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY
+from services.pillz.guide import GUIDE
 from services.pillz.ladder import PillzLadder, profile_summary
 from services.pillz.names import card_fields
+from services.pillz.reset import anonymise, reset
 from services.pillz.shop import PillzShop
 from services.platform.games import GameContext, GameSpec
 
@@ -70,4 +72,8 @@ GAME = GameSpec(
     engine=PILLZ_ENGINE,
     build=PillzServices.build,
     card_art=CARD_ART,
+    reset=reset,
+    anonymise=anonymise,
+    player_columns=("pillz_friend_results.pair_low", "pillz_friend_results.pair_high"),
+    guide=GUIDE,
 )

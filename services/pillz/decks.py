@@ -73,9 +73,9 @@ def check(
     return problems
 
 
-def parse_deck(text: str, cards: Mapping[str, PillzCard]) -> list[str]:
+def parse_deck(text: str, cards: Mapping[str, PillzCard], locale: str | None = None) -> list[str]:
     """Ids or names, one character each; repeats stay so validation reports them."""
-    return shared_parse(text, cards, DECK_TEXT)
+    return shared_parse(text, cards, DECK_TEXT, locale)
 
 
 def check_slot(slot: int) -> int:
@@ -134,7 +134,7 @@ class PillzDecks(PillzService):
             if problems:
                 raise DeckInvalid(problems)
             store_deck(conn, now, player_id, chosen, wanted)
-            if activate:
+            if activate or active_slot(conn, player_id) is None:  # a player's only deck is the one they play
                 self._activate(conn, player_id, chosen)
             return DeckView(chosen, tuple(wanted), (), active_slot(conn, player_id) == chosen)
 

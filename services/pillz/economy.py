@@ -26,7 +26,7 @@ from store.db import Database
 GAME_KEY = "pillz"
 PILLZ_GOLD = "pillz_gold"
 STARTING_GOLD = 300
-CURRENCY = Currency(PILLZ_GOLD, "pillz.gold", starting=STARTING_GOLD)
+CURRENCY = Currency(PILLZ_GOLD, "pillz.gold", starting=STARTING_GOLD, earn_key="pillz.guide.earn")
 STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
 REASON_STARTER = "pillz.starter"
 STARTER_SLOT = 1

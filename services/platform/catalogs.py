@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
+from rapidfuzz import fuzz, process
 
 from engine.cards import CardBase, CatalogBase, LocalizedText
 from services.platform.games import GameSpec
@@ -198,6 +199,12 @@ class CardIndex:
         ranked.sort(key=lambda item: item[:4])
         return [item[4] for item in ranked[: max(limit, 0)]]
 
+    def suggest(self, query: str, locale: str | None, game: str | None = None) -> list[str]:
+        """The card names (in the reader's language) nearest to `query`, of one game or of all."""
+        lang = _lang(locale)
+        names = sorted({ref.name.get(lang) for ref in self._refs if game is None or ref.game == game})
+        return closest(query, names)
+
     def get(self, game: str, card_id: str) -> CardBase | None:
         """The full card model (the game's own subclass), for rendering."""
         return self._cards.get((game, card_id))
@@ -227,3 +234,26 @@ class CardIndex:
 
 def _lang(locale: str | None) -> str:
     return "en" if (locale or "").split("-")[0].split("_")[0].lower() == "en" else "fr"
+
+
+# --- "did you mean" ---------------------------------------------------------------------------------------
+
+SUGGESTIONS = 3  # names offered after a name that matches no card
+SUGGESTION_CUTOFF = 70  # rapidfuzz WRatio (0-100) under which a name is too far to be offered
+SUGGESTION_SPREAD = 10  # and a name this much further than the best one is noise beside it
+
+
+def closest(query: str, names: Iterable[str], limit: int = SUGGESTIONS) -> list[str]:
+    """The names nearest to what was typed, best first (case, accents and punctuation ignored): the
+    "did you mean" of every refusal that names an unknown card. Nothing when nothing is close."""
+    folded = {name: fold(name) for name in names}
+    needle = fold(query)
+    if not needle:
+        return []
+    found = process.extract(
+        needle, folded, scorer=fuzz.WRatio, processor=None, limit=limit, score_cutoff=SUGGESTION_CUTOFF
+    )
+    if not found:
+        return []
+    best = found[0][1]
+    return [name for _, score, name in found if score >= best - SUGGESTION_SPREAD]

@@ -11,6 +11,7 @@ from typing import Any
 from core.clock import Clock
 from core.settings import Settings, SettingsError
 from services.platform import games
+from services.platform.admin import AdminService
 from services.platform.card_images.service import CardImages
 from services.platform.catalogs import DATA_DIR, CardIndex, load_all
 from services.platform.games import GameContext
@@ -18,7 +19,9 @@ from services.platform.guild_settings import GuildSettingsService
 from services.platform.heartbeat import Heartbeat
 from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
+from services.platform.privacy import PrivacyService
 from services.platform.scheduler import Scheduler
+from services.platform.trades import TradeService
 from store.db import Database, DatabaseUnusable, explain
 from store.migrate import migrate
 
@@ -35,6 +38,9 @@ class Services:
     cards: CardIndex
     heartbeat: Heartbeat
     card_images: CardImages
+    admin: AdminService
+    privacy: PrivacyService
+    trades: TradeService
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -77,6 +83,7 @@ async def build_services(
         for spec in specs
         if spec.build is not None
     }
+    cards = CardIndex(catalogs)
     return Services(
         settings=settings,
         clock=clock,
@@ -85,8 +92,11 @@ async def build_services(
         guilds=GuildSettingsService(db, clock),
         scheduler=scheduler,
         outbox=Outbox(db, clock),
-        cards=CardIndex(catalogs),
+        cards=cards,
         heartbeat=Heartbeat(db, clock),
         card_images=CardImages(settings.card_image_cache, catalogs),
+        admin=AdminService(db, clock, cards),
+        privacy=PrivacyService(db, clock),
+        trades=TradeService(db, clock, scheduler, cards),
         games=game_services,
     )

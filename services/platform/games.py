@@ -10,8 +10,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import services
@@ -24,6 +25,7 @@ class Currency:
     code: str  # stored in wallets.currency, e.g. "hoss_gold"
     name_key: str  # message key of its display name
     starting: int = 0  # granted once when the player is created
+    earn_key: str | None = None  # message key saying how to earn more (named by "not enough" refusals)
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,69 @@ class GameContext:
 
 GameFactory = Callable[[GameContext], Any]
 
+# What one copy is worth in trades, in the game's value unit (one unit of its currency): it receives the
+# game's loaded catalog, the copy's catalog id and its attributes (HOSS prices a copy by rarity and rank).
+CardValue = Callable[[Any, str, dict[str, Any]], int]
+
+
+@dataclass(frozen=True)
+class Trading:
+    """How a game's trades are measured (docs/trades.md): a copy's value, and how much value a player may
+    give, and receive, per 24 hours. A game that declares nothing trades with these defaults."""
+
+    card_value: CardValue | None = None  # None: every copy is worth `flat_card_value`
+    flat_card_value: int = 100
+    daily_cap: int = 20_000
+
+
+@dataclass(frozen=True)
+class ResetReport:
+    """What an admin's reset of one player's progress in a game removed, for the audit log."""
+
+    cards: int  # copies destroyed through the ledger
+    currencies: tuple[tuple[str, int], ...] = ()  # (currency code, balance before the reset)
+
+
+# A game's reset of one player's progress (the admin tool): in the caller's write unit, cards and coins
+# leave through ledger movements, the game's own rows of that player are deleted.
+ResetHook = Callable[[sqlite3.Connection, datetime, int], ResetReport]
+# A game's own anonymisation at a player's erasure (player, anonymous id), run before the platform's
+# generic pass, for rows the generic rules would break (an ordered pair of players under a CHECK).
+AnonymiseHook = Callable[[sqlite3.Connection, int, int], None]
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who reads a game's help page, as Discord reports it for this interaction."""
+
+    player_id: int
+    guild_id: int | None
+    role_ids: tuple[int, ...]
+    manage_guild: bool
+
+
+# Whether the reader may use a game's staff commands (its referee's): the game's facade, the reader.
+StaffCheck = Callable[[Any, Reader], Awaitable[bool]]
+
+
+@dataclass(frozen=True)
+class GameGuide:
+    """A game's first steps, declared by the game so that a new one edits no shared file.
+
+    `welcome_key` is shown privately once per player after their first command of the game (its
+    parameter `starting` is the game's first currency's starting amount); `order` lists the game's
+    subcommands (qualified below the group, "deck save") in the order a new player needs them, the
+    others following alphabetically; `staff` names the subcommands (or their prefixes) shown only to
+    readers `is_staff` accepts; `rules_pages` are the pages of `/<game> rules`, each a (title, body) pair
+    of message keys of the game's locale files."""
+
+    welcome_key: str
+    about_key: str  # one line saying what the game is (the top of its /help page)
+    order: tuple[str, ...] = ()
+    staff: tuple[str, ...] = ()
+    is_staff: StaffCheck | None = None
+    rules_pages: tuple[tuple[str, str], ...] = ()
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -66,6 +131,13 @@ class GameSpec:
     card_fields: CardFields | None = None
     build: GameFactory | None = None  # the game's services, reachable as services.platform.games[key]
     card_art: CardArt | None = None  # how its cards are drawn (services/<game>/card_image.py)
+    reset: ResetHook | None = None  # /admin reset: the player's progress in this game back to a start
+    # "table.column" of the game's tables that hold a player's id without a foreign key to players:
+    # the personal data export and erasure find the others from the schema (docs/privacy.md).
+    player_columns: tuple[str, ...] = ()
+    anonymise: AnonymiseHook | None = None
+    trading: Trading = Trading()  # trades and gifts of its cards and currencies (services/platform/trades.py)
+    guide: GameGuide | None = None  # its welcome, help order, staff commands and rules pages
 
 
 _registry: dict[str, GameSpec] = {}
@@ -89,6 +161,15 @@ def all_games() -> list[GameSpec]:
 
 def get(key: str) -> GameSpec | None:
     return _registry.get(key)
+
+
+def currency(code: str) -> Currency | None:
+    return next((c for c in currencies() if c.code == code), None)
+
+
+def of_group(command_group: str) -> GameSpec | None:
+    """The game whose slash command group is `command_group`."""
+    return next((g for g in _registry.values() if g.command_group == command_group), None)
 
 
 def currencies() -> list[Currency]:

@@ -14,6 +14,8 @@ from typing import Any
 
 from core.clock import to_db
 from core.errors import CardUnavailable, InsufficientFunds
+from services.platform import games
+from services.platform.messages import Text
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,17 @@ def credit(
     return after
 
 
+def _name(currency: str) -> Text:
+    declared = games.currency(currency)
+    return Text.raw(currency) if declared is None else Text(declared.name_key)
+
+
+def _earn(currency: str) -> Text:
+    """How to earn more of `currency`: the refusal names the next command instead of a dead end."""
+    declared = games.currency(currency)
+    return Text.raw("") if declared is None or declared.earn_key is None else Text(declared.earn_key)
+
+
 def debit(
     conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement
 ) -> int:
@@ -75,7 +88,11 @@ def debit(
     ).fetchone()
     if row is None:
         raise InsufficientFunds(
-            currency=currency, needed=amount, available=balance(conn, player_id, currency)
+            currency=currency,
+            needed=amount,
+            available=balance(conn, player_id, currency),
+            name=_name(currency),
+            earn=_earn(currency),
         )
     after = int(row[0])
     _record(conn, now, player_id, -amount, why, currency=currency, balance_after=after)
@@ -120,6 +137,27 @@ def transfer_card(
 def destroy_card(conn: sqlite3.Connection, now: datetime, card_id: int, owner_id: int, why: Movement) -> None:
     _take_card(conn, card_id, owner_id, None)
     _record(conn, now, owner_id, -1, why, card_id=card_id)
+
+
+def transfer_locked_card(
+    conn: sqlite3.Connection, now: datetime, card_id: int, from_id: int, to_id: int, lock: str, why: Movement
+) -> None:
+    """Move a copy held by `lock` (a trade's own lock) and free it, in one guarded UPDATE: a copy that
+    changed hands, lost that lock or is held by another lock is `CardUnavailable` and nothing moves."""
+    cursor = conn.execute(
+        "UPDATE cards SET owner_id = ?, locked_by = NULL WHERE id = ? AND owner_id = ? AND locked_by = ?",
+        (to_id, card_id, from_id, lock),
+    )
+    if cursor.rowcount != 1:
+        raise CardUnavailable(card=card_id)
+    _record(conn, now, from_id, -1, why, card_id=card_id)
+    _record(conn, now, to_id, 1, why, card_id=card_id)
+
+
+def release_lock(conn: sqlite3.Connection, lock: str) -> list[int]:
+    """Free every copy `lock` holds (a trade that ended without the swap); returns their ids."""
+    rows = conn.execute("UPDATE cards SET locked_by = NULL WHERE locked_by = ? RETURNING id", (lock,))
+    return sorted(int(row[0]) for row in rows.fetchall())
 
 
 def set_card_lock(conn: sqlite3.Connection, card_ids: list[int], owner_id: int, lock: str | None) -> None:

@@ -13,6 +13,7 @@ from core.settings import SUPPORTED_LOCALES
 from services.platform import games, ledger
 from services.platform.games import SummaryLine
 from store.db import Database
+from store.idempotency import once
 
 
 def ensure_player(conn: sqlite3.Connection, player_id: int, now: datetime) -> bool:
@@ -101,6 +102,7 @@ class PlayerService:
         self.db = db
         self.clock = clock
         self.locales = LocaleCache()
+        self.welcomed: set[tuple[int, str]] = set()  # (player, game) whose welcome marker is claimed
 
     async def ensure(self, player_id: int) -> None:
         now = self.clock.now()
@@ -149,24 +151,42 @@ class PlayerService:
         Returns the language they chose with /settings, or None to follow Discord. A player this process
         already knows, whose Discord language is the one stored, costs no database trip at all.
         """
+        chosen, _ = await self.touch_in_game(player_id, discord_locale, None)
+        return chosen
+
+    async def touch_in_game(
+        self, player_id: int, discord_locale: str | None, game: str | None
+    ) -> tuple[str | None, bool]:
+        """`touch`, and for a command of `game`, whether this is the player's first one there (the game's
+        welcome is due): True once per player and game. The marker is an idempotency key
+        (`welcome:<game>:<player>`), exactly "once per key", so it needs no table of its own; it is
+        claimed in the same unit as the touch, so the command pays no second trip to the writer. Once
+        this process has seen the player in that game, a command with an unchanged language writes
+        nothing (the locale cache, and the pairs already welcomed)."""
         seen = discord_locale if discord_locale in ("fr", "en") else None
         known = self.locales.get(player_id)
-        if known is not None and seen in (None, known.seen):
-            return known.chosen
+        welcomed = game is None or (player_id, game) in self.welcomed
+        if known is not None and seen in (None, known.seen) and welcomed:
+            return known.chosen, False
         now = self.clock.now()
         generation = self.locales.generation
 
-        def unit(conn: sqlite3.Connection) -> _Known | None:
+        def unit(conn: sqlite3.Connection) -> tuple[_Known | None, bool]:
             ensure_player(conn, player_id, now)
             row = conn.execute(
                 "UPDATE players SET last_locale = COALESCE(?, last_locale) WHERE id = ?"
                 " RETURNING locale, last_locale",
                 (seen, player_id),
             ).fetchone()
-            return _Known(row[0], row[1]) if row else None
+            first = game is not None and once(conn, f"welcome:{game}:{player_id}", now, lambda: True)[1]
+            return (_Known(row[0], row[1]) if row else None), first
 
-        stored = await self.db.write(unit)
+        stored, first = await self.db.write(unit)
+        if game is not None:
+            if len(self.welcomed) >= LOCALE_CACHE_SIZE:
+                self.welcomed.clear()
+            self.welcomed.add((player_id, game))
         if stored is None:
-            return None
+            return None, first
         self.locales.put(player_id, stored, generation)
-        return stored.chosen
+        return stored.chosen, first

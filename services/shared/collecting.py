@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.errors import NotFound
 from engine.cards import CardBase
 from engine.errors import DomainError
 from services.platform.catalogs import fold
@@ -41,6 +42,18 @@ class DeckInvalid(DomainError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__(problems[0].key, **problems[0].params)
         self.problems = tuple(problems)
+
+
+ECHO_LIMIT = 60  # what a refusal quotes of a name the player typed
+
+
+def card_not_found(name: str, suggestions: Sequence[str]) -> NotFound:
+    """ "No card is called …", with the nearest names (in the reader's language) when some are close:
+    the refusal names the card the player typed and what they probably meant."""
+    typed = " ".join(str(name).split())[:ECHO_LIMIT]
+    if not suggestions:
+        return NotFound("error.card_not_found", name=typed)
+    return NotFound("error.card_not_found_suggest", name=typed, suggestions=", ".join(suggestions))
 
 
 def name_index(cards: Mapping[str, CardBase]) -> dict[str, str]:

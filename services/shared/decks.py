@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from core.errors import BadInput
 from engine.cards import CardBase
-from services.platform.catalogs import fold
+from services.platform.catalogs import closest, fold
+from services.platform.messages import Text
 from services.shared.collecting import name_index
 
 ECHO_LIMIT = 64  # how much of an unknown entry a refusal quotes
@@ -34,11 +35,22 @@ class DeckText:
     counts: bool = False  # "name x2" / "name ×2" stands for two entries
 
 
-def parse_deck(text: str, cards: Mapping[str, CardBase], rules: DeckText) -> list[str]:
+def did_you_mean(item: str, cards: Mapping[str, CardBase], locale: str | None) -> Text:
+    """The nearest card names to an unknown entry, in the reader's language, or the advice to check."""
+    suggestions = closest(item, sorted({card.name.get(locale) for card in cards.values()}))
+    if not suggestions:
+        return Text("cards.check_name")
+    return Text("cards.did_you_mean", {"suggestions": ", ".join(suggestions)})
+
+
+def parse_deck(
+    text: str, cards: Mapping[str, CardBase], rules: DeckText, locale: str | None = None
+) -> list[str]:
     """Catalog ids from what a player typed: comma-separated ids or names (either language, case and
     accents ignored), each followed by a count when the game allows it. An unknown entry is refused naming
     it, and so is a text longer than `rules.max_items`; any other text gives ids, repeats kept so that
-    validation reports them with the other problems. Raises nothing but `BadInput`."""
+    validation reports them with the other problems. Raises nothing but `BadInput`; an unknown entry's
+    refusal offers the nearest names in `locale` (its `hint`)."""
     by_name = name_index(cards)
     deck: list[str] = []
     for raw in text.split(","):
@@ -51,7 +63,7 @@ def parse_deck(text: str, cards: Mapping[str, CardBase], rules: DeckText) -> lis
             item, count = match["name"], int(match["count"])
         card_id = item if item in cards else by_name.get(fold(item))
         if card_id is None:
-            raise BadInput(rules.unknown_key, name=item[:ECHO_LIMIT])
+            raise BadInput(rules.unknown_key, name=item[:ECHO_LIMIT], hint=did_you_mean(item, cards, locale))
         if not 1 <= count <= rules.size or len(deck) + count > rules.max_items:
             raise BadInput(rules.too_long_key, maximum=rules.size)
         deck += [card_id] * count

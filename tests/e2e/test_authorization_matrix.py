@@ -61,6 +61,9 @@ def database_state(h: BotHarness) -> dict[str, str]:
             if name not in VOLATILE_TABLES and not str(name).startswith("sqlite_")
         ]
         rows = {table: conn.execute(f"SELECT * FROM {table}").fetchall() for table in tables}
+    # The actor's first command of a game claims its welcome (`welcome:<game>:<player>`), shown even after a
+    # refusal: the actor's own first-use state, like the players row, not the game's.
+    rows["idempotency"] = [r for r in rows.get("idempotency", []) if not str(r[0]).startswith("welcome:")]
     return {table: json.dumps(sorted(found, key=repr)) for table, found in rows.items()}
 
 

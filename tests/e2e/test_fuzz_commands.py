@@ -241,7 +241,8 @@ class Fuzz:
         pending = asyncio.all_tasks(self.loop)
         for task in pending:
             task.cancel()
-        self.run(asyncio.gather(*pending, return_exceptions=True))
+        if pending:  # gather() of nothing makes its future on another loop than this one
+            self.run(asyncio.gather(*pending, return_exceptions=True))
         self.run(self.loop.shutdown_asyncgens())
         self.loop.close()
 

@@ -142,6 +142,7 @@ async def test_a_redelivered_interaction_runs_once_and_logs_nothing(
     alice = harness.user("alice")
     first = await harness.emu.run_command(alice, "hoss booster")
     assert first.message is not None
+    await harness.settle()  # the first /hoss command's welcome, a follow-up, is counted too
     after_once = state_of(harness.db_path)
     messages = len(harness.emu.records.messages)
     with caplog.at_level(logging.WARNING):

@@ -21,10 +21,17 @@ async def test_new_player_gets_starting_wallets(game_harness: BotHarness) -> Non
 
 
 async def test_help_lists_a_plugged_in_game_in_its_own_section(game_harness: BotHarness) -> None:
-    text = text_of(await game_harness.emu.run_command(game_harness.user("alice"), "help"))
-    assert "Jeux: `/fixture notify` — DM a player through the outbox" in text
+    """The first page names the game; its commands are on its own page, picked in the select (the fixture
+    game's name is the catalog's "Jeux")."""
+    alice = game_harness.user("alice")
+    reply = await game_harness.emu.run_command(alice, "help")
+    first = text_of(reply)
+    assert "Aucun jeu" not in first
+    assert "/fixture notify" not in first
+    text = text_of(await game_harness.emu.select(alice, "Jeux", message=reply.message))
+    assert "`/fixture notify` — DM a player through the outbox" in text
+    assert "Commandes: `/fixture announce`" in text  # no guide: alphabetical order
     assert "`/fixture announce` — Post in the announcements channel" in text
-    assert "Aucun jeu" not in text
 
 
 async def test_another_players_profile_hides_wallets(game_harness: BotHarness) -> None:

@@ -9,7 +9,18 @@ from core.clock import ManualClock
 from core.settings import load_settings
 from discord_app.bot import CardBot, cog_modules
 
-PLATFORM = {"announcements", "games-channel", "deadline", "language", "show"}
+PLATFORM = {
+    "announcements",
+    "games-channel",
+    "deadline",
+    "language",
+    "show",
+    "ban",
+    "unban",
+    "pause",
+    "resume",
+    "audit",
+}
 GAMES = {"choco", "referee-role", "pillz"}
 
 

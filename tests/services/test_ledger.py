@@ -20,6 +20,7 @@ from core.clock import ManualClock
 from core.errors import CardUnavailable, DomainError, InsufficientFunds
 from services.platform import ledger
 from services.platform.ledger import Movement
+from services.platform.messages import Text
 from store.db import Database
 from store.migrate import migrate
 
@@ -146,7 +147,14 @@ async def test_insufficient_funds_writes_nothing(
     before = await db.read(_ledger_rows)
     with pytest.raises(InsufficientFunds) as caught:
         await db.write(lambda conn: ledger.debit(conn, clock.now(), 1, "gold", 10, SPEND))
-    assert caught.value.params == {"currency": "gold", "needed": 10, "available": gold}
+    params = caught.value.params
+    assert {k: params[k] for k in ("currency", "needed", "available")} == {
+        "currency": "gold",
+        "needed": 10,
+        "available": gold,
+    }
+    # an undeclared currency is named by its code, with no advice on earning it
+    assert (params["name"], params["earn"]) == (Text.raw("gold"), Text.raw(""))
     assert await db.read(_ledger_rows) == before
     assert await db.read(_balance(1)) == gold
     await db.read(conservation)

@@ -102,7 +102,9 @@ async def test_more_than_ten_boosters_or_more_than_the_balance_is_refused(harnes
         await harness.emu.run_command(alice, "hoss booster", {"nombre": 11})
     reply = await harness.emu.run_command(alice, "hoss booster", {"nombre": 4})
     assert reply.ephemeral
-    assert "Solde insuffisant : il faut 400, vous avez 300." in text(reply)
+    assert "Solde insuffisant (Or HOSS) : il faut 400, vous avez 300. Gagnez de l'or en combattant" in text(
+        reply
+    )
     assert await gold(harness, alice) == 300
     assert await hoss(harness).shop.unopened(alice.id) == []
 
@@ -485,7 +487,8 @@ async def test_a_deck_shows_every_reason_once_it_became_invalid(harness: BotHarn
     assert "You do not own the Rank 1 card of line Ash Shaman." in english
     assert "You do not own the buff Dew of Youth." in english
     english = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
-    assert english == "No deck is saved in slot 1."  # bob has none; errors are private and localized
+    # bob has none; errors are private and localized, and name the next command
+    assert english == "No deck is saved in slot 1. Build one with `/hoss deck auto` or `/hoss deck save`."
 
 
 async def test_an_english_player_gets_english_replies(harness: BotHarness) -> None:
@@ -497,4 +500,4 @@ async def test_an_english_player_gets_english_replies(harness: BotHarness) -> No
     assert "Rank 1" in ladder
     assert "Rang" not in ladder
     refused = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
-    assert refused == "No deck is saved in slot 1."
+    assert refused == "No deck is saved in slot 1. Build one with `/hoss deck auto` or `/hoss deck save`."

@@ -62,7 +62,7 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     assert "Payé 200 pièces. Solde : 100 pièces." in shown
     assert await coins(harness, alice.id) == 100
     reply = await harness.emu.run_command(alice, "pillz paquets", {"nombre": 2})
-    assert "Solde insuffisant : il faut 200, vous avez 100." in text(reply)
+    assert "Solde insuffisant (Pièces) : il faut 200, vous avez 100. Gagnez des pièces" in text(reply)
 
     reply = await harness.emu.run_command(alice, "pillz chances")
     shown = text(reply)
@@ -103,7 +103,10 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     assert "Deck refusé" in shown
     assert "Un deck compte de 8 à 12 personnages ; celui-ci en a 3." in shown
     assert f"{starter[0].name.get('fr')} y est 2 fois" in shown
-    assert f"Vous ne possédez pas {missing.name.get('fr')}." in shown
+    assert (
+        f"Vous ne possédez pas {missing.name.get('fr')} : voyez vos personnages avec `/pillz collection`."
+        in shown
+    )
     reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 3, "personnages": "Personne"})
     assert "Personnage inconnu : « Personne »." in text(reply)
 

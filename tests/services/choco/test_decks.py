@@ -11,6 +11,7 @@ from core.clock import ManualClock
 from core.errors import BadInput
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks, check, deck_cards, parse_deck, strongest, validate
+from services.platform.messages import Text
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.choco.conftest import give, of_rarity
@@ -130,4 +131,5 @@ def test_parse_deck_accepts_ids_names_and_x2(catalog: ChocoCatalog) -> None:
     ]
     with pytest.raises(BadInput) as caught:
         parse_deck("aglae_pommeverte, Harry Potter", cards)
-    assert caught.value.params == {"name": "Harry Potter"}
+    # no card name is close: the refusal advises checking the name instead of suggesting one
+    assert caught.value.params == {"name": "Harry Potter", "hint": Text("cards.check_name")}

@@ -16,6 +16,7 @@ from core.errors import BadInput, InsufficientFunds
 from engine.choco.catalog import ChocoCatalog
 from services.choco.economy import STARTING_GOLD, ensure_wallet
 from services.choco.shop import ChocoShop
+from services.platform.messages import Text
 from store.db import Database
 from tests.services.choco.conftest import gold, new_player
 
@@ -75,7 +76,13 @@ async def test_counts_outside_1_to_10_and_poor_players_are_refused(
     await new_player(db, clock, 1, gold=40)
     with pytest.raises(InsufficientFunds) as caught:
         await shop.buy(1, 2, key="poor")
-    assert caught.value.params == {"currency": "choco_gold", "needed": 50, "available": 40}
+    assert caught.value.params == {
+        "currency": "choco_gold",
+        "needed": 50,
+        "available": 40,
+        "name": Text("choco.gold"),
+        "earn": Text("choco.guide.earn"),  # the refusal says how to earn galleons
+    }
     assert await gold(db, 1) == 40
     cards = await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM cards").fetchone()[0])
     assert cards == 0

@@ -21,6 +21,7 @@ from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
 from services.platform import ledger
 from services.platform.catalogs import DATA_DIR, load_catalog
+from services.platform.messages import Text, render_text
 from services.platform.players import ensure_player
 from store.db import Database
 from tests.fixtures.registration import registered
@@ -120,4 +121,5 @@ def assert_localized(error: DomainError) -> None:
     """A refusal the player will read: its key exists in both languages and its parameters fill the text."""
     for lang, table in catalogs().items():
         assert error.key in table, (lang, error.key)
-        assert "{" not in table[error.key].format(**error.params), (lang, error.key)
+        params = {k: render_text(v, lang) if isinstance(v, Text) else v for k, v in error.params.items()}
+        assert "{" not in table[error.key].format(**params), (lang, error.key)

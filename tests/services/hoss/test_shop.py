@@ -20,6 +20,7 @@ from engine.hoss.boosters import BoosterPool, DrawnCard, draw_booster, draw_rari
 from engine.hoss.catalog import RARITIES, CreatureCard, HossCatalog
 from engine.hoss.economy import booster_price, highest_unlocked_rank, odds_table, race_booster_unlocked
 from services.hoss.shop import HossShop, Opening
+from services.platform.messages import Text
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, new_player, set_wins, snapshot
 
@@ -345,7 +346,13 @@ async def test_unknown_race_and_missing_gold_change_nothing(
     assert_localized(caught.value)
     with pytest.raises(InsufficientFunds) as short:
         await shop.buy(1, 2, key="y")  # tier 2: 400 > 300
-    assert short.value.params == {"currency": "hoss_gold", "needed": 400, "available": 300}
+    assert short.value.params == {
+        "currency": "hoss_gold",
+        "needed": 400,
+        "available": 300,
+        "name": Text("hoss.gold"),
+        "earn": Text("hoss.guide.earn"),  # the refusal says how to earn gold
+    }
     assert_localized(short.value)
     assert await db.read(snapshot) == before
 

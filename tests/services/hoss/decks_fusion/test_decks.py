@@ -36,7 +36,8 @@ async def test_a_valid_deck_is_saved_and_shown(
     await cards.player(1)
     owned = await cards.deck_collection(1, "or", 3)
     view = await decks.save(1, 2, "  Mon   deck ", LINES, BUFFS)
-    assert (view.slot, view.name, view.valid, view.problems, view.active) == (2, "Mon deck", True, (), False)
+    # the player's only deck is the one they play: saved without an active deck, it becomes active
+    assert (view.slot, view.name, view.valid, view.problems, view.active) == (2, "Mon deck", True, (), True)
     assert [line.line for line in view.lines] == LINES
     first = view.lines[0].ranks[0]
     assert (first.copy.id, first.copy.bonus_pm, first.rank) == (owned["sq_guerrier_1"], 195, 1)

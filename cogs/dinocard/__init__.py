@@ -1,0 +1,1 @@
+"""/dino: Dinocard's command group (cogs/dinocard/cog.py) and its mixins."""

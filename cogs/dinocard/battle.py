@@ -1,0 +1,285 @@
+"""/dino défi, dojo and revoir, and the buttons of a battle.
+
+- `dino:go:<owner>:<guild>:<pack>:<opponent>:<bonus>`: « Lancer le Défi » on the private preparation;
+  `<bonus>` the catalog indexes of the bonus cards joined by `.` (`-`: none); the preparation message's
+  id is the launch's idempotency key (a double click launches one battle).
+- `dino:next|phase|all:<match>:<version>`: « Suivant », « Fin de la phase », « Tout voir » on the public
+  battle message (the challenger only).
+
+The public battle message is posted and edited by the outbox (services/dinocard/battles.py); a click on
+« Suivant » edits it at once through its interaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.dinocard.common import card_choices, cards_option, dino_of, number_option, pack_choices, refused
+from cogs.shared.components import button
+from cogs.shared.mixins import CommandsMixin, send
+from core.errors import BadInput, NotAllowed
+from discord_app.components import PersistentButton
+from discord_app.context import locale_of, public_locale_of
+from discord_app.permissions import PUBLIC_MESSAGE, require_here
+from discord_app.render import files_of, to_discord
+from discord_app.translator import desc
+from services.dinocard.battles import Preparation
+from services.dinocard.keys import COUNT_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
+from services.dinocard.names import card_line
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared.collecting import DeckInvalid
+
+MODES = {"next": "step", "phase": "phase", "all": "all"}
+MAX_BONUS = 10
+
+
+def here(interaction: discord.Interaction[Any]) -> int:
+    return interaction.guild_id or 0
+
+
+def seen_text(seen: dict[str, object], cards: Any) -> Text:
+    """What Perception revealed, one line per kind of information."""
+    lines = [Text("dinocard.prepare.size", {"count": seen["size"]})]
+    tables = (("elements", ELEMENT_KEYS), ("types", TYPE_KEYS), ("rarities", RARITY_KEYS))
+    for key, names in tables:
+        counts = seen.get(key)
+        if isinstance(counts, dict):
+            parts = [
+                Text(COUNT_KEYS[key], {"count": counts[n], "name": Text(label)})
+                for n, label in names.items()
+                if n in counts
+            ]
+            lines.append(Text.lines(parts))
+    detail = seen.get("counts")
+    distinct = seen.get("cards")
+    if isinstance(detail, dict):
+        lines += [card_line(cards[c], int(n)) for c, n in detail.items() if c in cards]
+    elif isinstance(distinct, list):
+        lines += [card_line(cards[c]) for c in distinct if c in cards]
+    return Text.lines(lines)
+
+
+def prepare_reply(prep: Preparation, owner: int, guild: int, cards: Any, locale: str) -> dict[str, Any]:
+    ids = list(cards)
+    codes = ".".join(str(ids.index(c)) for c in prep.bonus) or "-"
+    embed = Embed(
+        title=Text(
+            "dinocard.prepare.title",
+            {"mine": prep.pack.name, "theirs": prep.opponent_name, "level": prep.opponent_level},
+        ),
+        description=seen_text(prep.seen, cards),
+        fields=(
+            EmbedField(
+                Text(
+                    "dinocard.prepare.bonus_label", {"count": len(prep.bonus), "maximum": prep.bonus_allowed}
+                ),
+                Text.lines([card_line(cards[c]) for c in prep.bonus])
+                if prep.bonus
+                else Text("dinocard.prepare.no_bonus"),
+                inline=False,
+            ),
+            EmbedField(
+                Text("dinocard.prepare.daily_label"),
+                Text("dinocard.prepare.daily", {"left": prep.daily_left}),
+                inline=False,
+            ),
+        ),
+    )
+    kwargs = to_discord(MessageSpec(embeds=(embed,)), locale)
+    view = discord.ui.View(timeout=None)
+    custom = f"dino:go:{owner}:{guild}:{prep.pack.id}:{prep.opponent_id}:{codes}"
+    view.add_item(
+        button(
+            LaunchButton,
+            custom,
+            Text("dinocard.prepare.launch"),
+            locale,
+            "success",
+            disabled=not prep.daily_left,
+        )
+    )
+    kwargs["view"] = view
+    return kwargs
+
+
+class LaunchButton(
+    PersistentButton,
+    template=r"dino:go:(?P<owner>\d+):(?P<guild>\d+):(?P<pack>\d+):(?P<opponent>\d+):(?P<bonus>-|\d{1,3}(?:\.\d{1,3}){0,9})",
+):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        if int(self.match["owner"]) != interaction.user.id or int(self.match["guild"]) != here(interaction):
+            raise NotAllowed("error.not_your_message")
+        battles = dino_of(interaction).battles
+        ids = list(battles.cards)
+        codes = [] if self.match["bonus"] == "-" else [int(c) for c in self.match["bonus"].split(".")]
+        if any(c >= len(ids) for c in codes):
+            raise BadInput()
+        require_here(interaction, PUBLIC_MESSAGE)
+        assert interaction.channel_id is not None
+        assert interaction.message is not None
+        try:
+            match = await battles.launch(
+                interaction.user.id,
+                int(self.match["pack"]),
+                int(self.match["opponent"]),
+                [ids[c] for c in codes],
+                guild=interaction.guild_id,
+                channel=interaction.channel_id,
+                key=str(interaction.message.id),
+            )
+        except DeckInvalid as exc:
+            raise refused("dinocard.error.challenge.refused", exc.problems, battles.cards, locale) from exc
+        content = Text("dinocard.prepare.launched", {"number": match.number})
+        await interaction.response.edit_message(**to_discord(MessageSpec(content=content), locale), view=None)
+
+
+class WatchButton(
+    PersistentButton, template=r"dino:(?P<mode>next|phase|all):(?P<match>\d+):(?P<version>\d+)"
+):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        spec = await dino_of(interaction).battles.advance(
+            int(self.match["match"]),
+            interaction.user.id,
+            int(self.match["version"]),
+            MODES[self.match["mode"]],
+            guild=interaction.guild_id,
+        )
+        public = await public_locale_of(interaction)
+        kwargs = to_discord(spec, public)
+        kwargs.setdefault("view", discord.ui.View(timeout=None))
+        await interaction.response.edit_message(**kwargs, attachments=files_of(spec))
+
+
+BATTLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LaunchButton, WatchButton)
+
+
+class DinocardBattleCommands(CommandsMixin):
+    @app_commands.command(name="challenge", description=desc("cmd.dino.challenge.description"))
+    @app_commands.describe(
+        pack=desc("cmd.dino.challenge.opt.pack.description"),
+        opponent=desc("cmd.dino.challenge.opt.opponent.description"),
+        bonus=desc("cmd.dino.challenge.opt.bonus.description"),
+    )
+    @app_commands.autocomplete(pack=pack_choices)
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        pack: app_commands.Range[str, 1, 40],
+        opponent: app_commands.Range[str, 1, 40],
+        bonus: app_commands.Range[str, 1, 1000] | None = None,
+    ) -> None:
+        locale = await locale_of(interaction)
+        battles = dino_of(interaction).battles
+        cards = cards_option(interaction, bonus) or []
+        if len(cards) > MAX_BONUS:
+            raise BadInput("dinocard.error.challenge.bonus_count", maximum=MAX_BONUS)
+        try:
+            prep = await battles.prepare(interaction.user.id, pack, number_option(opponent), cards)
+        except DeckInvalid as exc:
+            raise refused("dinocard.error.challenge.refused", exc.problems, battles.cards, locale) from exc
+        kwargs = prepare_reply(prep, interaction.user.id, here(interaction), battles.cards, locale)
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+    @challenge.autocomplete("opponent")
+    async def opponent_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        await locale_of(interaction)
+        mine = str(getattr(interaction.namespace, "pack", "") or "")
+        packs = await dino_of(interaction).battles.opponents(interaction.user.id, mine, current)
+        return [
+            app_commands.Choice(name=f"#{p.id} {p.name} (niv. {p.level})"[:100], value=str(p.id))
+            for p in packs
+        ]
+
+    @challenge.autocomplete("bonus")
+    async def bonus_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await card_choices(interaction, current)
+
+    @app_commands.command(name="dojo", description=desc("cmd.dino.dojo.description"))
+    @app_commands.describe(
+        pack=desc("cmd.dino.dojo.opt.pack.description"), master=desc("cmd.dino.dojo.opt.master.description")
+    )
+    @app_commands.autocomplete(pack=pack_choices)
+    @app_commands.guild_only()
+    async def dojo(
+        self,
+        interaction: discord.Interaction[Any],
+        pack: app_commands.Range[str, 1, 40] | None = None,
+        master: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        locale = await locale_of(interaction)
+        battles = dino_of(interaction).battles
+        beaten = await battles.dojo_progress(interaction.user.id)
+        if pack is None or master is None:
+            lines = [
+                Text(
+                    "dinocard.dojo.line",
+                    {
+                        "rank": i + 1,
+                        "name": Text.per_locale({"fr": m.name.fr, "en": m.name.en}),
+                        "level": m.level,
+                        "id": m.id,
+                        "state": Text(
+                            "dinocard.dojo.beaten"
+                            if i < beaten
+                            else "dinocard.dojo.open"
+                            if i == beaten
+                            else "dinocard.dojo.locked"
+                        ),
+                    },
+                )
+                for i, m in enumerate(battles.masters())
+            ]
+            await send(
+                interaction,
+                MessageSpec(
+                    embeds=(Embed(title=Text("dinocard.dojo.title"), description=Text.lines(lines)),)
+                ),
+                locale,
+            )
+            return
+        require_here(interaction, PUBLIC_MESSAGE)
+        assert interaction.channel_id is not None
+        match = await battles.dojo(
+            interaction.user.id,
+            pack,
+            master,
+            guild=interaction.guild_id,
+            channel=interaction.channel_id,
+            key=str(interaction.id),
+        )
+        await send(
+            interaction, MessageSpec(content=Text("dinocard.dojo.started", {"number": match.number})), locale
+        )
+
+    @dojo.autocomplete("master")
+    async def master_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        locale = await locale_of(interaction)
+        masters = dino_of(interaction).battles.masters()
+        return [
+            app_commands.Choice(name=f"{m.name.get(locale)} (niv. {m.level})"[:100], value=m.id)
+            for m in masters
+            if current.lower() in m.name.get(locale).lower() or current.lower() in m.id
+        ][:25]
+
+    @app_commands.command(name="replay", description=desc("cmd.dino.replay.description"))
+    @app_commands.describe(number=desc("cmd.dino.replay.opt.number.description"))
+    async def replay(
+        self, interaction: discord.Interaction[Any], number: app_commands.Range[int, 1, 10**12]
+    ) -> None:
+        locale = await locale_of(interaction)
+        _, spec = await dino_of(interaction).battles.replay(
+            interaction.user.id, number, guild=interaction.guild_id
+        )
+        kwargs = to_discord(spec, locale)
+        kwargs.pop("view", None)
+        await interaction.response.send_message(**kwargs, files=files_of(spec), ephemeral=True)

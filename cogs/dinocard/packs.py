@@ -1,0 +1,234 @@
+"""/dino pack créer|voir|dissoudre|compétences|ajouter|retirer: a player's packs, always private (what a
+pack holds is what the opponents' Perception tries to learn)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.dinocard.common import card_choices, cards_option, dino_of, pack_choices, refused
+from cogs.dinocard.economy import ELEMENT_CHOICES
+from cogs.shared.mixins import CommandsMixin, send
+from discord_app.context import locale_of
+from discord_app.translator import choice, desc
+from engine.dinocard import Skills, bonus_cards, daily_challenges, kept_on_top, start_life, xp_to_next
+from services.dinocard.keys import SKILL_KEYS
+from services.dinocard.names import card_line
+from services.dinocard.packs import SKILL_NAMES, PackView
+from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Text
+from services.shared.collecting import DeckInvalid
+
+SKILL_CHOICES = [choice("dinocard_skill", s) for s in SKILL_NAMES]
+
+
+def skills_text(skills: Skills) -> Text:
+    return Text(
+        "dinocard.pack.skills",
+        {
+            "daily": skills.daily,
+            "daily_total": daily_challenges(skills),
+            "life": skills.life,
+            "life_total": start_life(skills),
+            "strategy": skills.strategy,
+            "kept": kept_on_top(skills),
+            "bonus": skills.bonus,
+            "bonus_total": bonus_cards(skills),
+            "perception": skills.perception,
+        },
+    )
+
+
+def pack_spec(view: PackView, cards: Any, note: Text | None = None) -> MessageSpec:
+    pack = view.pack
+    counts = Counter(pack.cards)
+    lines = [card_line(cards[c], n) for c, n in counts.items() if c in cards]
+    daily = (
+        Text("dinocard.pack.daily", {"left": view.daily_left, "total": view.daily_total})
+        if view.opens is None
+        else Text("dinocard.pack.daily_from", {"day": Day(view.opens), "total": view.daily_total})
+    )
+    embed = Embed(
+        title=Text("dinocard.pack.title", {"name": pack.name, "id": pack.id, "count": len(pack.cards)}),
+        description=Text.lines(lines),
+        fields=(
+            EmbedField(
+                Text("dinocard.pack.level_label"),
+                Text(
+                    "dinocard.pack.level",
+                    {"level": pack.level, "xp": pack.xp, "next": xp_to_next(pack.level)},
+                ),
+            ),
+            EmbedField(
+                Text("dinocard.pack.record_label"),
+                Text("dinocard.pack.record", {"wins": pack.wins, "losses": pack.losses}),
+            ),
+            EmbedField(Text("dinocard.pack.daily_label"), daily),
+            EmbedField(
+                Text("dinocard.pack.skills_label", {"left": pack.points_left}),
+                skills_text(pack.skills),
+                inline=False,
+            ),
+        ),
+    )
+    return MessageSpec(content=note, embeds=(embed,))
+
+
+def packs_list(views: list[PackView]) -> MessageSpec:
+    lines = [
+        Text(
+            "dinocard.pack.list_line",
+            {
+                "name": v.pack.name,
+                "id": v.pack.id,
+                "level": v.pack.level,
+                "count": len(v.pack.cards),
+                "left": v.daily_left,
+            },
+        )
+        for v in views
+    ]
+    return MessageSpec(
+        embeds=(
+            Embed(
+                title=Text("dinocard.pack.list_title"),
+                description=Text.lines(lines) if lines else Text("dinocard.pack.none"),
+            ),
+        )
+    )
+
+
+class DinocardPackCommands(CommandsMixin):
+    pack = app_commands.Group(name="pack", description=desc("cmd.dino.pack.description"))
+
+    @pack.command(name="create", description=desc("cmd.dino.pack.create.description"))
+    @app_commands.describe(
+        name=desc("cmd.dino.pack.create.opt.name.description"),
+        cards=desc("cmd.dino.pack.create.opt.cards.description"),
+        element=desc("cmd.dino.pack.create.opt.element.description"),
+    )
+    @app_commands.choices(element=ELEMENT_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, 32],
+        cards: app_commands.Range[str, 1, 4000] | None = None,
+        element: str | None = None,
+    ) -> None:
+        locale = await locale_of(interaction)
+        packs = dino_of(interaction).packs
+        try:
+            view = await packs.create(interaction.user.id, name, cards_option(interaction, cards), element)
+        except DeckInvalid as exc:
+            raise refused("dinocard.error.pack.refused", exc.problems, packs.cards, locale) from exc
+        note = Text("dinocard.pack.created", {"name": view.pack.name, "day": Day(view.pack.daily_from)})
+        await send(interaction, pack_spec(view, packs.cards, note), locale)
+
+    @create.autocomplete("cards")
+    async def create_cards(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await card_choices(interaction, current)
+
+    @pack.command(name="show", description=desc("cmd.dino.pack.show.description"))
+    @app_commands.describe(pack=desc("cmd.dino.pack.show.opt.pack.description"))
+    @app_commands.autocomplete(pack=pack_choices)
+    async def show(
+        self, interaction: discord.Interaction[Any], pack: app_commands.Range[str, 1, 40] | None = None
+    ) -> None:
+        locale = await locale_of(interaction)
+        packs = dino_of(interaction).packs
+        if pack is None:
+            await send(interaction, packs_list(await packs.mine(interaction.user.id)), locale)
+            return
+        await send(interaction, pack_spec(await packs.show(interaction.user.id, pack), packs.cards), locale)
+
+    @pack.command(name="dissolve", description=desc("cmd.dino.pack.dissolve.description"))
+    @app_commands.describe(pack=desc("cmd.dino.pack.dissolve.opt.pack.description"))
+    @app_commands.autocomplete(pack=pack_choices)
+    async def dissolve(
+        self, interaction: discord.Interaction[Any], pack: app_commands.Range[str, 1, 40]
+    ) -> None:
+        locale = await locale_of(interaction)
+        gone = await dino_of(interaction).packs.dissolve(interaction.user.id, pack)
+        note = Text("dinocard.pack.dissolved", {"name": gone.name, "count": len(gone.cards)})
+        await send(interaction, MessageSpec(content=note), locale)
+
+    @pack.command(name="skills", description=desc("cmd.dino.pack.skills.description"))
+    @app_commands.describe(
+        pack=desc("cmd.dino.pack.skills.opt.pack.description"),
+        skill=desc("cmd.dino.pack.skills.opt.skill.description"),
+        points=desc("cmd.dino.pack.skills.opt.points.description"),
+    )
+    @app_commands.autocomplete(pack=pack_choices)
+    @app_commands.choices(skill=SKILL_CHOICES)
+    async def skills(
+        self,
+        interaction: discord.Interaction[Any],
+        pack: app_commands.Range[str, 1, 40],
+        skill: str,
+        points: app_commands.Range[int, 1, 50] = 1,
+    ) -> None:
+        locale = await locale_of(interaction)
+        packs = dino_of(interaction).packs
+        view = await packs.spend(interaction.user.id, pack, skill, points)
+        note = Text("dinocard.pack.spent", {"points": points, "skill": Text(SKILL_KEYS[skill])})
+        await send(interaction, pack_spec(view, packs.cards, note), locale)
+
+    @pack.command(name="add", description=desc("cmd.dino.pack.add.description"))
+    @app_commands.describe(
+        pack=desc("cmd.dino.pack.add.opt.pack.description"),
+        cards=desc("cmd.dino.pack.add.opt.cards.description"),
+    )
+    @app_commands.autocomplete(pack=pack_choices)
+    async def add(
+        self,
+        interaction: discord.Interaction[Any],
+        pack: app_commands.Range[str, 1, 40],
+        cards: app_commands.Range[str, 1, 4000],
+    ) -> None:
+        await self._edit(interaction, pack, cards, adding=True)
+
+    @add.autocomplete("cards")
+    async def add_cards(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await card_choices(interaction, current)
+
+    @pack.command(name="remove", description=desc("cmd.dino.pack.remove.description"))
+    @app_commands.describe(
+        pack=desc("cmd.dino.pack.remove.opt.pack.description"),
+        cards=desc("cmd.dino.pack.remove.opt.cards.description"),
+    )
+    @app_commands.autocomplete(pack=pack_choices)
+    async def remove(
+        self,
+        interaction: discord.Interaction[Any],
+        pack: app_commands.Range[str, 1, 40],
+        cards: app_commands.Range[str, 1, 4000],
+    ) -> None:
+        await self._edit(interaction, pack, cards, adding=False)
+
+    @remove.autocomplete("cards")
+    async def remove_cards(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await card_choices(interaction, current)
+
+    async def _edit(
+        self, interaction: discord.Interaction[Any], pack: str, typed: str, *, adding: bool
+    ) -> None:
+        locale = await locale_of(interaction)
+        packs = dino_of(interaction).packs
+        cards = cards_option(interaction, typed) or []
+        try:
+            if adding:
+                view = await packs.edit(interaction.user.id, pack, add=cards)
+            else:
+                view = await packs.edit(interaction.user.id, pack, remove=cards)
+        except DeckInvalid as exc:
+            raise refused("dinocard.error.pack.refused", exc.problems, packs.cards, locale) from exc
+        note = Text("dinocard.pack.edited", {"name": view.pack.name, "count": len(view.pack.cards)})
+        await send(interaction, pack_spec(view, packs.cards, note), locale)

@@ -1,0 +1,1 @@
+"""The /immortals command group (Immortal's War)."""

@@ -1,0 +1,277 @@
+"""/immortals duels: challenge a friend, practise against the AI, and each player's private controls.
+
+The public duel message is posted and edited by the outbox (services/immortals/duels.py); here are the
+challenge message, its buttons, and a seat's private controls: a select for the unit, a select for the
+spell (or none), and a button that validates the choice. The controls carry the round and the selection
+in their custom ids, so they need no storage; the service re-checks every click.
+
+| custom_id | what |
+|---|---|
+| `immortals:accept:<duel>` / `immortals:decline:<duel>` | answer a challenge (the challenger may withdraw) |
+| `immortals:open:<duel>` | the clicking player's private controls, if they have not chosen this round |
+| `immortals:unit:<duel>:<round>:<spell>` (select of unit places) | choose the unit |
+| `immortals:spell:<duel>:<round>:<unit>` (select of spell places, `-` none) | choose the spell |
+| `immortals:go:<duel>:<round>:<unit>:<spell>` | validate the choice |
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from cogs.shared.mixins import CommandsMixin
+from core.errors import BadInput, NotAllowed
+from core.i18n import t
+from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.context import locale_of, public_locale_of, services_of
+from discord_app.deferral import defer_update, update
+from discord_app.permissions import PUBLIC_MESSAGE, require_here
+from discord_app.render import STYLES, text, to_discord
+from discord_app.translator import desc
+from services.immortals import duel_render as render
+from services.immortals.duel_match import Choice, DuelRow
+from services.immortals.names import spell_name, unit_name
+from services.platform.messages import Text
+
+if TYPE_CHECKING:
+    from services.immortals import ImmortalsServices
+
+NONE = "-"
+
+
+def immortals_of(interaction: discord.Interaction[Any]) -> ImmortalsServices:
+    services: ImmortalsServices = services_of(interaction).games["immortals"]
+    return services
+
+
+def here(interaction: discord.Interaction[Any]) -> int:
+    """The server the click runs in (0 in direct messages, where no duel is played)."""
+    return interaction.guild_id or 0
+
+
+def _button(
+    cls: type[PersistentButton], custom_id: str, label: str, style: str, disabled: bool = False
+) -> PersistentButton:
+    item = cls(custom_id, {})
+    item.item.label = label[:80]
+    item.item.style = STYLES[style]
+    item.item.disabled = disabled
+    return item
+
+
+def _place(value: str, high: int) -> int | None:
+    """A place from a custom id or a select value: `-` for none, else 0 to `high`."""
+    if value == NONE:
+        return None
+    if not value.isdigit() or len(value) > 2 or not 0 <= int(value) <= high:
+        raise BadInput()
+    return int(value)
+
+
+# --- the challenge --------------------------------------------------------------------------------------
+
+
+def challenge_reply(duel: DuelRow, locale: str) -> dict[str, Any]:
+    challenged = duel.seats[1]
+    content = t(
+        "immortals.challenge.open", locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{challenged}>"
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _button(
+            AcceptButton, f"immortals:accept:{duel.id}", t("immortals.challenge.accept", locale), "success"
+        )
+    )
+    view.add_item(
+        _button(
+            DeclineButton, f"immortals:decline:{duel.id}", t("immortals.challenge.decline", locale), "danger"
+        )
+    )
+    mentions = discord.AllowedMentions(users=[discord.Object(id=challenged or 0)])
+    return {"content": content, "view": view, "allowed_mentions": mentions}
+
+
+def answered(duel: DuelRow, locale: str) -> str:
+    key = {
+        "live": "immortals.challenge.accepted",
+        "over": "immortals.challenge.accepted",
+        "declined": "immortals.challenge.declined",
+        "withdrawn": "immortals.challenge.declined",
+        "expired": "immortals.challenge.expired",
+    }.get(duel.status, "immortals.challenge.pending")
+    return t(key, locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{duel.seats[1]}>", id=duel.id)
+
+
+class AcceptButton(PersistentButton, template=r"immortals:accept:(?P<id>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        duel = await immortals_of(interaction).duels.answer(
+            int(self.match["id"]), interaction.user.id, True, guild=here(interaction)
+        )
+        public = await public_locale_of(interaction)
+        await interaction.response.edit_message(content=answered(duel, public), view=None)
+
+
+class DeclineButton(PersistentButton, template=r"immortals:decline:(?P<id>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        duel = await immortals_of(interaction).duels.answer(
+            int(self.match["id"]), interaction.user.id, False, guild=here(interaction)
+        )
+        public = await public_locale_of(interaction)
+        await interaction.response.edit_message(content=answered(duel, public), view=None)
+
+
+# --- the private controls -------------------------------------------------------------------------------
+
+
+def controls_reply(
+    choice: Choice, catalog: Any, unit: int | None, spell: int | None, locale: str
+) -> dict[str, Any]:
+    view = choice.view
+    seat, duel_id, round_ = view.seat, choice.duel_id, view.round
+    done = set(view.fought[seat])
+    kwargs = to_discord(render.controls(choice, catalog, unit, spell), locale)
+    items = discord.ui.View(timeout=None)
+    spell_code = NONE if spell is None else str(spell)
+    unit_code = NONE if unit is None else str(unit)
+    units = [
+        discord.SelectOption(
+            label=text(render.unit_label(catalog, u), locale)[:100], value=str(i), default=i == unit
+        )
+        for i, u in enumerate(view.units[seat])
+        if u.uid not in done
+    ]
+    pick = UnitSelect(f"immortals:unit:{duel_id}:{round_}:{spell_code}", {}, units)
+    pick.item.placeholder = t("immortals.controls.pick", locale)[:150]
+    items.add_item(pick)
+    spells = [
+        discord.SelectOption(
+            label=t("immortals.controls.no_spell", locale)[:100], value=NONE, default=spell is None
+        )
+    ]
+    spells += [
+        discord.SelectOption(
+            label=text(spell_name(catalog, s.spell_id), locale)[:100], value=str(i), default=i == spell
+        )
+        for i, s in enumerate(view.spells)
+        if not s.used
+    ]
+    if len(spells) > 1:
+        cast = SpellSelect(f"immortals:spell:{duel_id}:{round_}:{unit_code}", {}, spells)
+        cast.item.placeholder = t("immortals.controls.pick_spell", locale)[:150]
+        items.add_item(cast)
+    items.add_item(
+        _button(
+            GoButton,
+            f"immortals:go:{duel_id}:{round_}:{unit_code}:{spell_code}",
+            t("immortals.controls.validate", locale),
+            "success",
+            unit is None,
+        )
+    )
+    kwargs["view"] = items
+    return kwargs
+
+
+async def _controls(interaction: discord.Interaction[Any], duel: int, round_: int | None) -> Choice:
+    choice = await immortals_of(interaction).duels.controls(
+        duel, interaction.user.id, guild=here(interaction)
+    )
+    if round_ is not None and choice.view.round != round_:
+        raise NotAllowed("immortals.error.stale", button=Text.public("immortals.duel.play_button"))
+    return choice
+
+
+class OpenButton(PersistentButton, template=r"immortals:open:(?P<duel>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        choice = await _controls(interaction, int(self.match["duel"]), None)
+        kwargs = controls_reply(choice, immortals_of(interaction).duels.catalog, None, None, locale)
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+
+class UnitSelect(PersistentSelect, template=r"immortals:unit:(?P<duel>\d+):(?P<round>\d+):(?P<spell>-|\d+)"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        if len(values) != 1:
+            raise BadInput()
+        choice = await _controls(interaction, int(self.match["duel"]), int(self.match["round"]))
+        unit = _place(values[0], len(choice.view.units[choice.view.seat]) - 1)
+        spell = _place(self.match["spell"], len(choice.view.spells) - 1)
+        catalog = immortals_of(interaction).duels.catalog
+        await interaction.response.edit_message(**controls_reply(choice, catalog, unit, spell, locale))
+
+
+class SpellSelect(PersistentSelect, template=r"immortals:spell:(?P<duel>\d+):(?P<round>\d+):(?P<unit>-|\d+)"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        if len(values) != 1:
+            raise BadInput()
+        choice = await _controls(interaction, int(self.match["duel"]), int(self.match["round"]))
+        unit = _place(self.match["unit"], len(choice.view.units[choice.view.seat]) - 1)
+        spell = _place(values[0], len(choice.view.spells) - 1)
+        catalog = immortals_of(interaction).duels.catalog
+        await interaction.response.edit_message(**controls_reply(choice, catalog, unit, spell, locale))
+
+
+class GoButton(
+    PersistentButton, template=r"immortals:go:(?P<duel>\d+):(?P<round>\d+):(?P<unit>-|\d+):(?P<spell>-|\d+)"
+):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        duels = immortals_of(interaction).duels
+        unit = _place(self.match["unit"], 29)
+        if unit is None:
+            raise BadInput()
+        spell = _place(self.match["spell"], 29)
+        await defer_update(interaction)
+        duel = await duels.choose(
+            int(self.match["duel"]),
+            interaction.user.id,
+            int(self.match["round"]),
+            unit,
+            spell,
+            guild=here(interaction),
+        )
+        assert duel.state is not None
+        seat = duel.seat_of(interaction.user.id)
+        picked = text(unit_name(duels.catalog, duel.state.units[seat][unit].card_id), locale)
+        done = t("immortals.controls.done", locale, unit=picked, round=self.match["round"])
+        await update(interaction, content=done, embeds=[], view=None)
+
+
+DUEL_ITEMS = (AcceptButton, DeclineButton, OpenButton, UnitSelect, SpellSelect, GoButton)
+
+
+# --- commands -------------------------------------------------------------------------------------------
+
+
+class ImmortalsDuelCommands(CommandsMixin):
+    """Mixed into the /immortals GroupCog (cogs/immortals/cog.py)."""
+
+    @app_commands.command(name="challenge", description=desc("cmd.immortals.challenge.description"))
+    @app_commands.describe(player=desc("cmd.immortals.challenge.opt.player.description"))
+    @app_commands.guild_only()
+    async def challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        await locale_of(interaction)
+        if player.bot:
+            raise BadInput("immortals.error.bot_opponent")
+        require_here(interaction, PUBLIC_MESSAGE)
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
+        duel = await immortals_of(interaction).duels.challenge(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, player.id, key=interaction.id
+        )
+        await interaction.response.send_message(**challenge_reply(duel, await public_locale_of(interaction)))
+
+    @app_commands.command(name="practice", description=desc("cmd.immortals.practice.description"))
+    @app_commands.guild_only()
+    async def practice(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        require_here(interaction, PUBLIC_MESSAGE)
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
+        duel = await immortals_of(interaction).duels.practice(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
+        )
+        button = t("immortals.duel.play_button", await public_locale_of(interaction))
+        await interaction.response.send_message(
+            t("immortals.practice.started", locale, id=duel.id, button=button), ephemeral=True
+        )

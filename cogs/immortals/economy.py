@@ -1,0 +1,184 @@
+"""/immortals economy commands, as a mixin of the `/immortals` GroupCog: collection, deck, spells,
+learning a spell, recruiting a unit, and the ranking.
+
+Each command parses its options, calls one service and renders the result here. Every reply is
+private (units, spells and currencies are the player's business) except the ranking, which a server
+shares.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.immortals.duel import immortals_of
+from cogs.shared import mixins as shared
+from cogs.shared.mixins import CommandsMixin, send, send_board
+from core.errors import NotAllowed
+from discord_app.context import locale_of
+from discord_app.translator import desc
+from engine.immortals import ImmortalsCatalog
+from services.immortals.decks import CollectionView, DeckView, parse_deck
+from services.immortals.economy import Copy
+from services.immortals.ladder import Leaderboard
+from services.immortals.names import spell_text, unit_line
+from services.immortals.spells import RECRUIT_PRICE, SpellBook
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared.collecting import DeckInvalid
+
+
+def copy_line(catalog: ImmortalsCatalog, copy: Copy, in_deck: bool = False) -> Text:
+    key = "immortals.copy.in_deck" if in_deck else "immortals.copy.line"
+    return Text(key, {"unit": unit_line(catalog, copy.card, copy.level), "xp": copy.xp})
+
+
+def collection_spec(view: CollectionView, catalog: ImmortalsCatalog) -> MessageSpec:
+    lines = [copy_line(catalog, c, c.copy_id in view.in_deck) for c in view.items]
+    embed = Embed(
+        title=Text("immortals.collection.title", {"count": view.copies}),
+        description=Text.lines(lines) if lines else Text("immortals.collection.empty"),
+        fields=(
+            EmbedField(
+                Text("immortals.collection.page_label"),
+                Text("immortals.collection.page", {"page": view.page, "pages": view.pages}),
+            ),
+        ),
+    )
+    note = Text("immortals.collection.starter", {"count": len(view.starter)}) if view.starter else None
+    return MessageSpec(content=note, embeds=(embed,))
+
+
+def deck_spec(view: DeckView, catalog: ImmortalsCatalog, locale: str, note: Text | None) -> MessageSpec:
+    lines = [copy_line(catalog, c) for c in view.copies]
+    status = (
+        shared.problem_lines(view.problems, catalog.cards_by_id(), locale, "immortals.economy.problem")
+        if view.problems
+        else Text("immortals.deck.valid")
+    )
+    embed = Embed(
+        title=Text("immortals.deck.title", {"count": len(view.copies)}),
+        description=Text.lines(lines) if lines else Text("immortals.deck.empty"),
+        fields=(EmbedField(Text("immortals.deck.status"), status, inline=False),),
+    )
+    return MessageSpec(content=note, embeds=(embed,))
+
+
+def book_spec(book: SpellBook, catalog: ImmortalsCatalog) -> MessageSpec:
+    known = Text.lines([Text("immortals.economy.item", {"item": spell_text(catalog, s)}) for s in book.known])
+    unknown = Text.lines(
+        [Text("immortals.economy.item", {"item": spell_text(catalog, s)}) for s in book.unknown]
+    )
+    fields = [EmbedField(Text("immortals.spells.known", {"count": len(book.known)}), known, inline=False)]
+    if book.unknown:
+        fields.append(
+            EmbedField(Text("immortals.spells.unknown", {"count": len(book.unknown)}), unknown, inline=False)
+        )
+    embed = Embed(
+        title=Text("immortals.spells.title"),
+        description=Text("immortals.spells.how", {"price": book.price, "fragments": book.fragments}),
+        fields=tuple(fields),
+    )
+    return MessageSpec(embeds=(embed,))
+
+
+def leaderboard_spec(board: Leaderboard) -> MessageSpec:
+    lines = [
+        Text(
+            "immortals.leaderboard.line",
+            {
+                "rank": e.rank,
+                "who": f"<@{e.player_id}>",
+                "points": e.combat_points,
+                "xp": e.xp,
+                "duels": e.duels,
+                "wins": e.wins,
+            },
+        )
+        for e in board.entries
+    ]
+    embed = Embed(
+        title=Text("immortals.leaderboard.title", {"count": board.players}),
+        description=Text.lines(lines) if lines else Text("immortals.leaderboard.empty"),
+        fields=(
+            EmbedField(Text("immortals.leaderboard.how"), Text("immortals.leaderboard.rule"), inline=False),
+        ),
+    )
+    return MessageSpec(embeds=(embed,))
+
+
+class ImmortalsEconomyCommands(CommandsMixin):
+    """Mixed into the `/immortals` GroupCog: discord.py collects these commands from its MRO."""
+
+    @app_commands.command(name="collection", description=desc("cmd.immortals.collection.description"))
+    @app_commands.describe(page=desc("cmd.immortals.collection.opt.page.description"))
+    async def collection(
+        self, interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 1000] = 1
+    ) -> None:
+        locale = await locale_of(interaction)
+        decks = immortals_of(interaction).decks
+        view = await decks.collection(interaction.user.id, page)
+        await send(interaction, collection_spec(view, decks.catalog), locale)
+
+    @app_commands.command(name="deck", description=desc("cmd.immortals.deck.description"))
+    @app_commands.describe(units=desc("cmd.immortals.deck.opt.units.description"))
+    async def deck(
+        self, interaction: discord.Interaction[Any], units: app_commands.Range[str, 1, 1500] | None = None
+    ) -> None:
+        """Show the deck, or save a new one typed as unit names (« Diablotin x2 » for two copies)."""
+        locale = await locale_of(interaction)
+        decks = immortals_of(interaction).decks
+        note: Text | None = None
+        try:
+            if units is None:
+                view = await decks.show(interaction.user.id)
+            else:
+                view = await decks.save(interaction.user.id, parse_deck(units, decks.catalog))
+                note = Text("immortals.deck.saved")
+        except DeckInvalid as exc:
+            known = decks.catalog.cards_by_id()
+            raise shared.refused(
+                "immortals.error.deck.refused", exc.problems, known, locale, "immortals.economy.problem"
+            ) from exc
+        await send(interaction, deck_spec(view, decks.catalog, locale, note), locale)
+
+    @app_commands.command(name="spells", description=desc("cmd.immortals.spells.description"))
+    async def spells(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        service = immortals_of(interaction).spells
+        book = await service.book(interaction.user.id)
+        await send(interaction, book_spec(book, service.catalog), locale)
+
+    @app_commands.command(name="learn", description=desc("cmd.immortals.learn.description"))
+    @app_commands.describe(spell=desc("cmd.immortals.learn.opt.spell.description"))
+    async def learn(
+        self, interaction: discord.Interaction[Any], spell: app_commands.Range[str, 1, 100]
+    ) -> None:
+        locale = await locale_of(interaction)
+        service = immortals_of(interaction).spells
+        learnt, left = await service.learn(interaction.user.id, spell)
+        note = Text(
+            "immortals.spells.learnt", {"spell": spell_text(service.catalog, learnt), "fragments": left}
+        )
+        await send(interaction, MessageSpec(content=note), locale)
+
+    @app_commands.command(name="recruit", description=desc("cmd.immortals.recruit.description"))
+    async def recruit(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        service = immortals_of(interaction).spells
+        bought = await service.recruit(interaction.user.id, key=interaction.id)
+        note = Text(
+            "immortals.recruit.done",
+            {"unit": unit_line(service.catalog, bought.card, 1), "price": RECRUIT_PRICE, "gold": bought.gold},
+        )
+        await send(interaction, MessageSpec(content=note), locale)
+
+    @app_commands.command(name="leaderboard", description=desc("cmd.immortals.leaderboard.description"))
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """Public: this server's ranking by combat points."""
+        await locale_of(interaction)
+        if interaction.guild_id is None:
+            raise NotAllowed("immortals.error.guild_only")
+        board = await immortals_of(interaction).ladder.leaderboard(interaction.guild_id)
+        await send_board(interaction, leaderboard_spec(board))

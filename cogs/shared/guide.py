@@ -1,0 +1,69 @@
+"""What every game's first steps share in Discord: the paged rules summary of `/<game> rules` and its
+page buttons.
+
+A game declares its pages in its `GameGuide` (`rules_pages`, message keys of its own locale files); its
+cog's `rules` command calls `rules_reply`. The
+page buttons are registered once by the platform (`cogs/platform/help.py`), so a new game adds no item.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.shared.components import page_buttons, reply
+from core.errors import BadInput
+from discord_app.components import PersistentButton
+from services.platform import games
+from services.platform.messages import Embed, MessageSpec, Text
+
+
+def _pages(game_key: str) -> tuple[tuple[str, str], ...]:
+    spec = games.get(game_key)
+    pages = spec.guide.rules_pages if spec is not None and spec.guide is not None else ()
+    if not pages:
+        raise BadInput()
+    return pages
+
+
+def rules_spec(game_key: str, page: int) -> MessageSpec:
+    """Page `page` (clamped) of a game's rules summary; every page's footer points to the full notes."""
+    pages = _pages(game_key)
+    page = max(1, min(page, len(pages)))
+    spec = games.get(game_key)
+    assert spec is not None
+    footer = Text(
+        "rules.footer", {"page": page, "pages": len(pages), "game": Text(spec.name_key), "key": game_key}
+    )
+    title, body = pages[page - 1]
+    embed = Embed(title=Text(title), description=Text.lines([Text(body), Text.raw(""), footer]))
+    return MessageSpec(embeds=(embed,))
+
+
+def rules_reply(game_key: str, page: int, locale: str) -> dict[str, Any]:
+    """send_message / edit_message arguments: the page and its "previous" / "next" buttons."""
+    pages = len(_pages(game_key))
+    page = max(1, min(page, pages))
+    view = discord.ui.View(timeout=None)
+    for item in page_buttons(
+        RulesPageButton,
+        f"rules:{game_key}",
+        page,
+        pages,
+        (Text("rules.previous"), Text("rules.next")),
+        locale,
+    ):
+        view.add_item(item)
+    return reply(rules_spec(game_key, page), locale, view)
+
+
+class RulesPageButton(PersistentButton, template=r"rules:(?P<game>[a-z]{1,20}):(?P<page>\d{1,3})"):
+    """Any reader may turn the pages: the summary is public information, nothing is written."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        kwargs = rules_reply(self.match["game"], int(self.match["page"]), locale)
+        await interaction.response.edit_message(**kwargs)
+
+
+__all__ = ["RulesPageButton", "rules_reply", "rules_spec"]

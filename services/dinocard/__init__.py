@@ -1,0 +1,67 @@
+"""Dinocard on the platform: its coins, its catalog, how /card shows a card, its services.
+
+The rules are in engine/dinocard/ (docs/dinocard/rules-notes.md); above them: the economy base
+(`economy.py`: coins, profile, starter collection), the shop (`shop.py`), the collection, packs
+(`packs.py`: copies locked to a pack, levels, skills, daily challenges) and battles (`battles.py`:
+challenges and the dojo on the shared matches block). Decisions: docs/dinocard/.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from engine.dinocard import ENGINE as DINOCARD_ENGINE
+from engine.dinocard import DinocardCatalog
+from services.dinocard.battles import DinocardBattles
+from services.dinocard.collection import DinocardCollection
+from services.dinocard.economy import CURRENCY, DEFAULT_ZONE
+from services.dinocard.names import card_fields
+from services.dinocard.packs import DinocardPacks
+from services.dinocard.shop import DinocardShop
+from services.platform.games import GameContext, GameSpec, SummaryLine
+
+
+@dataclass(frozen=True)
+class DinocardServices:
+    """Every Dinocard use case, built once by the container (see `GameSpec.build`)."""
+
+    shop: DinocardShop
+    collection: DinocardCollection
+    packs: DinocardPacks
+    battles: DinocardBattles
+
+    @staticmethod
+    def build(ctx: GameContext) -> DinocardServices:
+        catalog: DinocardCatalog = ctx.catalog
+        zone = getattr(ctx.scheduler, "zone", DEFAULT_ZONE)
+        base = (ctx.db, ctx.clock, catalog, ctx.rng, zone)
+        return DinocardServices(
+            shop=DinocardShop(*base),
+            collection=DinocardCollection(*base),
+            packs=DinocardPacks(*base),
+            battles=DinocardBattles(*base, scheduler=ctx.scheduler),
+        )
+
+
+def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLine]:
+    row = conn.execute(
+        "SELECT COUNT(*), COALESCE(MAX(level), 0) FROM dinocard_packs WHERE owner_id = ? AND status = 'active'",
+        (player_id,),
+    ).fetchone()
+    if not row or not row[0]:
+        return []
+    return [SummaryLine("dinocard.profile.packs", {"count": int(row[0]), "level": int(row[1])})]
+
+
+GAME = GameSpec(
+    key="dinocard",
+    name_key="dinocard.name",
+    command_group="dino",
+    currencies=(CURRENCY,),
+    catalog_model=DinocardCatalog,
+    card_fields=card_fields,
+    profile_summary=profile_summary,
+    engine=DINOCARD_ENGINE,
+    build=DinocardServices.build,
+)

@@ -1,0 +1,492 @@
+"""Dinocard challenges and dojo fights: prepared, computed in advance, watched step by step, settled.
+
+A battle is a match of the shared block (`services/shared/matches.py`, game 'dinocard', kind 'defi' or
+'dojo', numbered): seat 0 the challenger, who watches; seat 1 the attacked pack's owner, or nobody for a
+dojo master. Launching is one write unit: the checks (own active pack, the 5-level window, today's
+challenges, the bonus cards), the battle computed whole by the engine from both packs and a fresh seed
+(the match's state), the public message queued, and a job that finishes the battle if nobody watches it
+to the end. Watching is the engine's `Advance` (the seat-0 move); the result counts only once the last
+step is shown — by the player, « Tout voir » or that job — so nothing the challenger can see (XP, coins,
+a notice) tells the result early. Then the challenger's pack gains XP (a defended pack gains or loses
+nothing), the owner of the attacked pack is told by DM if they allow it, and the message gets the log.
+Decisions: docs/dinocard/decisions.md.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from core.errors import BadInput, NotAllowed, NotFound
+from engine.dinocard import (
+    ENGINE,
+    WATCHER,
+    Advance,
+    DinocardState,
+    Master,
+    Skills,
+    bonus_cards,
+    bonus_problems,
+    can_challenge,
+    perceived,
+)
+from engine.protocol import CATALOG_OPTION, SPECTATOR, Event, PlayerSetup
+from services.dinocard import battle_render as render
+from services.dinocard.economy import DinocardService
+from services.dinocard.packs import (
+    Pack,
+    daily_left,
+    find_pack,
+    free_counts,
+    opponent_pack,
+    pack_by_id,
+    use_daily,
+)
+from services.dinocard.results import (
+    KIND_CHALLENGE,
+    KIND_DOJO,
+    MATCHES,
+    RULES,
+    beaten,
+    result_text,
+    settle,
+)
+from services.platform.messages import MessageSpec, Target
+from services.platform.outbox import enqueue
+from services.platform.scheduler import Job, Scheduler
+from services.shared.collecting import DeckInvalid, Problem
+from services.shared.matches import Author, Match, Played
+
+FINISH_JOB = "dinocard:finish"
+WATCH_TIME = timedelta(minutes=15)  # then the battle is shown to its end and settled anyway
+PACE = timedelta(seconds=5)  # between two phases « Tout voir » shows
+
+
+@dataclass(frozen=True)
+class Preparation:
+    """What the challenger sees before « Lancer le Défi »: their pack, what their Perception reveals of the
+    opposing pack, and the bonus cards they chose (checked)."""
+
+    pack: Pack
+    opponent_id: int
+    opponent_name: str
+    opponent_level: int
+    opponent_owner: int
+    seen: dict[str, object]
+    bonus: tuple[str, ...]
+    bonus_allowed: int
+    daily_left: int
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A battle as the public message shows it, and whether the caller should edit the message now."""
+
+    match: Match[DinocardState]
+    spec: MessageSpec
+
+
+def _kinds(service: DinocardService) -> dict[str, tuple[str, str, str]]:
+    return {c.id: (c.element, c.type, c.rarity) for c in service.catalog.cards}
+
+
+class DinocardBattles(DinocardService):
+    def __init__(self, *args: Any, scheduler: Scheduler | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if scheduler is not None:
+            scheduler.on(FINISH_JOB, self.on_finish)
+
+    # --- preparing and launching ------------------------------------------------------------------------
+
+    def _bonus_check(self, conn: sqlite3.Connection, pack: Pack, bonus: Sequence[str]) -> None:
+        allowed = bonus_cards(pack.skills)
+        found = [
+            Problem(
+                f"dinocard.bonus.problem.{p.code}", {"card": p.card, "count": p.count, "maximum": allowed}
+            )
+            for p in bonus_problems(pack.cards, bonus, allowed, set(self.cards))
+        ]
+        free = free_counts(conn, pack.owner_id)
+        found += [
+            Problem("dinocard.pack.problem.copies_free", {"card": c, "count": n, "free": free.get(c, 0)})
+            for c, n in Counter(bonus).items()
+            if c in self.cards and free.get(c, 0) < n
+        ]
+        if found:
+            raise DeckInvalid(found)
+
+    def _checked(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        player: int,
+        mine: Pack,
+        opponent_id: int,
+        bonus: Sequence[str],
+    ) -> Preparation:
+        opponent = opponent_pack(conn, opponent_id, player)
+        if not can_challenge(mine.level, opponent.level):
+            raise NotAllowed("dinocard.error.challenge.window", level=opponent.level, maximum=mine.level + 5)
+        self._bonus_check(conn, mine, bonus)
+        return Preparation(
+            pack=mine,
+            opponent_id=opponent.id,
+            opponent_name=opponent.name,
+            opponent_level=opponent.level,
+            opponent_owner=opponent.owner_id,
+            seen=perceived(mine.skills, opponent.cards, _kinds(self)),
+            bonus=tuple(bonus),
+            bonus_allowed=bonus_cards(mine.skills),
+            daily_left=daily_left(conn, mine, self.today(now)),
+        )
+
+    async def prepare(
+        self, player: int, pack_ref: str, opponent_id: int, bonus: Sequence[str]
+    ) -> Preparation:
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Preparation:
+            self.welcome(conn, now, player)
+            return self._checked(conn, now, player, find_pack(conn, player, pack_ref), opponent_id, bonus)
+
+        return await self.db.write(unit)
+
+    def _compute(
+        self, seats: Sequence[tuple[int, Sequence[str], Skills, Sequence[str]]]
+    ) -> tuple[int, list[dict[str, Any]], DinocardState]:
+        seed = self.rng.getrandbits(62)
+        setups = [
+            PlayerSetup(
+                seat=seat,
+                player_id=player,
+                deck=tuple(cards),
+                extra={"skills": skills.model_dump(), "bonus": list(bonus)},
+            )
+            for seat, (player, cards, skills, bonus) in enumerate(seats)
+        ]
+        state = ENGINE.new_game(setups, seed, {CATALOG_OPTION: self.catalog})
+        setup = [{"player": s.player_id, "deck": list(s.deck), "extra": s.extra} for s in setups]
+        return seed, setup, state
+
+    def _open(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        *,
+        guild: int | None,
+        channel: int,
+        seats: tuple[int, int | None],
+        kind: str,
+        key: str,
+        computed: tuple[int, list[dict[str, Any]], DinocardState],
+        data: dict[str, Any],
+    ) -> Match[DinocardState]:
+        seed, setup, state = computed
+        match = MATCHES.create(
+            conn,
+            now,
+            guild_id=guild,
+            channel_id=channel,
+            seats=seats,
+            kind=kind,
+            status="live",
+            request_key=key,
+            expires_at=now + WATCH_TIME,
+            deadline_job=FINISH_JOB,
+            seed=seed,
+            setup=setup,
+            state=state,
+            data=data,
+        )
+        target = Target("channel", channel, players=(seats[0],))
+        # the post is one save: its buttons carry the version it leads to
+        spec = self.spec_of(replace(match, version=match.version + 1), controls=True)
+        return MATCHES.post(conn, now, match, target, spec)
+
+    async def launch(
+        self,
+        player: int,
+        pack_id: int,
+        opponent_id: int,
+        bonus: Sequence[str],
+        *,
+        guild: int | None,
+        channel: int,
+        key: str,
+    ) -> Match[DinocardState]:
+        """« Lancer le Défi »: one battle per preparation message (`key`), whatever the clicks."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Match[DinocardState]:
+            self.welcome(conn, now, player)
+            request = f"dinocard:launch:{key}"
+            existing = MATCHES.by_request(conn, request)
+            if existing is not None:
+                if existing.seats[0] != player:
+                    raise NotFound(RULES.texts.not_found, id=existing.id)
+                return existing
+            mine = pack_by_id(conn, pack_id)
+            if mine is None or mine.owner_id != player or mine.status != "active":
+                raise NotFound("dinocard.error.pack.not_found", pack=str(pack_id))
+            prep = self._checked(conn, now, player, mine, opponent_id, bonus)
+            use_daily(conn, mine, self.today(now))
+            opponent = pack_by_id(conn, opponent_id)
+            assert opponent is not None
+            computed = self._compute(
+                [
+                    (player, mine.cards, mine.skills, prep.bonus),
+                    (opponent.owner_id, opponent.cards, opponent.skills, ()),
+                ]
+            )
+            data = {
+                "packs": [mine.id, opponent.id],
+                "names": [mine.name, opponent.name],
+                "levels": [mine.level, opponent.level],
+            }
+            return self._open(
+                conn,
+                now,
+                guild=guild,
+                channel=channel,
+                seats=(player, opponent.owner_id),
+                kind=KIND_CHALLENGE,
+                key=request,
+                computed=computed,
+                data=data,
+            )
+
+        return await self.db.write(unit)
+
+    def masters(self) -> tuple[Master, ...]:
+        return self.catalog.masters
+
+    async def dojo_progress(self, player: int) -> int:
+        """How many masters the player has beaten (the next one is the one they may face)."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> int:
+            self.welcome(conn, now, player)
+            return beaten(conn, player)
+
+        return await self.db.write(unit)
+
+    async def dojo(
+        self, player: int, pack_ref: str, master_id: str, *, guild: int | None, channel: int, key: str
+    ) -> Match[DinocardState]:
+        """A fight against a dojo master: always available, no daily challenge used, no XP; each master
+        opens once the one before is beaten."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> Match[DinocardState]:
+            self.welcome(conn, now, player)
+            request = f"dinocard:dojo:{key}"
+            existing = MATCHES.by_request(conn, request)
+            if existing is not None:
+                return existing
+            mine = find_pack(conn, player, pack_ref)
+            index = next((i for i, m in enumerate(self.catalog.masters) if m.id == master_id), None)
+            if index is None:
+                raise BadInput("dinocard.error.dojo.unknown")
+            if index > beaten(conn, player):
+                raise NotAllowed("dinocard.error.dojo.locked")
+            master = self.catalog.masters[index]
+            computed = self._compute(
+                [(player, mine.cards, mine.skills, ()), (0, master.pack, master.skills, ())]
+            )
+            data = {
+                "packs": [mine.id, None],
+                "names": [mine.name, master.name.fr],
+                "names_en": [mine.name, master.name.en],
+                "levels": [mine.level, master.level],
+                "master": index,
+            }
+            return self._open(
+                conn,
+                now,
+                guild=guild,
+                channel=channel,
+                seats=(player, None),
+                kind=KIND_DOJO,
+                key=request,
+                computed=computed,
+                data=data,
+            )
+
+        return await self.db.write(unit)
+
+    # --- watching ---------------------------------------------------------------------------------------
+
+    def spec_of(
+        self,
+        match: Match[DinocardState],
+        *,
+        controls: bool,
+        log: bool = False,
+        events: Sequence[Event] | None = None,
+    ) -> MessageSpec:
+        """The public message of the battle now; `events`: those of the steps just shown (default: the last
+        step's), filtered for a spectator here."""
+        assert match.state is not None
+        assert match.number is not None
+        view = ENGINE.view(match.state, SPECTATOR)
+        if events is not None:
+            shown = tuple(e.to_json() for e in events if e.visible(SPECTATOR))
+            view = view.model_copy(update={"events": shown})
+        who = [str(n) for n in match.data["names"]]
+        summary = result_text(match) if match.result is not None else None
+        text = None
+        if log and view.finished and match.seed is not None:
+            text = render.log_text(ENGINE.view(match.state, WATCHER), who, match.seed, self.cards)
+        return render.battle_spec(
+            number=match.number,
+            view=view,
+            who=who,
+            levels=list(match.data["levels"]),
+            cards=self.cards,
+            controls=(match.id, match.version) if controls else None,
+            summary=summary,
+            log=text,
+        )
+
+    async def advance(
+        self, match_id: int, player: int, version: int, mode: str, *, guild: int | None
+    ) -> MessageSpec:
+        """The watcher's « Suivant » (`step`), « Fin de la phase » (`phase`) or « Tout voir » (`all`): the
+        message to show now. « Tout voir » shows the rest phase by phase through timed edits."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> MessageSpec:
+            match = MATCHES.load(conn, match_id, guild=guild)
+            if match.seat_of(player) != WATCHER:
+                raise NotAllowed(RULES.texts.not_player)
+            if match.status != "live" or match.state is None:
+                raise NotAllowed("dinocard.error.battle.over")
+            if version != match.version:
+                raise MATCHES.stale()
+            if mode == "all":
+                return self._to_end(conn, now, match, "player")
+            if mode not in ("step", "phase"):
+                raise BadInput()
+            steps = 1 if mode == "step" else ENGINE.to_phase_end(match.state)
+            match, events = MATCHES.play(conn, now, match, WATCHER, Advance(steps), "player", version=version)
+            assert match.state is not None
+            if match.state.finished:
+                match = settle(conn, now, match)
+            return self.spec_of(match, controls=True, log=True, events=events)
+
+        return await self.db.write(unit)
+
+    def _to_end(
+        self, conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], author: Author
+    ) -> MessageSpec:
+        """Show every step left, one phase per edit of the public message, PACE apart, and settle. Returns
+        the first phase's message, which the click shows at once; a job (no click) queues it too."""
+        assert match.state is not None
+        state = match.state
+        played: list[Played] = []
+        phases: list[tuple[DinocardState, list[Event]]] = []
+        while not state.finished:
+            action = Advance(ENGINE.to_phase_end(state))
+            state, events = ENGINE.apply(state, WATCHER, action)
+            played.append(Played(WATCHER, ENGINE.action_to_json(action), author))
+            phases.append((state, events))
+        MATCHES.record(conn, now, match.id, played)
+        match = MATCHES.save(conn, match, now, state=state)
+        match = settle(conn, now, match)
+        specs = [
+            self.spec_of(replace(match, state=s, result=None), controls=False, events=e)
+            for s, e in phases[:-1]
+        ]
+        specs.append(self.spec_of(match, controls=False, log=True, events=phases[-1][1]))
+        queued = specs if author == "timeout" else specs[1:]
+        if match.message_item is not None and match.channel_id is not None:
+            target = Target("channel", match.channel_id, players=(match.seats[0] or 0,))
+            first = 0 if author == "timeout" else 1
+            for index, spec in enumerate(queued, start=first):
+                enqueue(conn, now, target, spec, edit_of=match.message_item, not_before=now + index * PACE)
+        return specs[0]
+
+    def on_finish(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        """Nobody watched to the end within WATCH_TIME: show the rest and settle (the owner is told)."""
+        match = MATCHES.load_trusted(conn, int(job.payload["match"]))
+        if match.status != "live" or match.deadline_job != job.id:
+            return
+        self._to_end(conn, now, match, "timeout")
+
+    # --- the end ----------------------------------------------------------------------------------------
+
+    # --- notices, replay, leaderboard -------------------------------------------------------------------
+
+    async def set_notify(self, player: int, on: bool) -> None:
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> None:
+            self.welcome(conn, now, player)
+            conn.execute("UPDATE dinocard_profiles SET notify = ? WHERE player_id = ?", (int(on), player))
+
+        await self.db.write(unit)
+
+    async def replay(
+        self, viewer: int, number: int, *, guild: int | None
+    ) -> tuple[Match[DinocardState], MessageSpec]:
+        """A finished battle recomputed from its setup and seed (the same log, proof it replays), with its
+        log file. Its challenger may replay it anywhere; anyone may in the server it was fought in. A live
+        one is refused until its end (its seed must not leave the bot before)."""
+
+        def unit(conn: sqlite3.Connection) -> Match[DinocardState]:
+            try:
+                return MATCHES.number_trusted(conn, number)
+            except NotFound:
+                raise NotFound(RULES.texts.not_found, id=number) from None
+
+        match = await self.db.read(unit)
+        mine = match.seats[0] == viewer
+        if not mine and (match.guild_id is None or match.guild_id != guild):
+            raise NotFound(RULES.texts.not_found, id=number)
+        if match.status == "live":
+            raise NotAllowed("dinocard.error.battle.replay_live", number=number)
+        assert match.seed is not None
+        assert match.state is not None
+        setups = [
+            PlayerSetup(seat=i, player_id=int(s["player"]), deck=tuple(s["deck"]), extra=s["extra"])
+            for i, s in enumerate(match.setup)
+        ]
+        state = ENGINE.new_game(setups, match.seed, {CATALOG_OPTION: self.catalog})
+        if state.log != match.state.log:
+            raise RuntimeError(f"battle {number} does not replay from its seed")
+        return match, self.spec_of(match, controls=False, log=True)
+
+    async def leaderboard(self) -> list[tuple[int, Pack]]:
+        """The ten best packs (level, then XP, then wins), every player's."""
+
+        def unit(conn: sqlite3.Connection) -> list[tuple[int, Pack]]:
+            rows = conn.execute(
+                "SELECT id FROM dinocard_packs WHERE status = 'active' ORDER BY level DESC, xp DESC, wins DESC, id"
+                " LIMIT 10"
+            ).fetchall()
+            packs = [pack_by_id(conn, int(r[0])) for r in rows]
+            return [(rank, p) for rank, p in enumerate(packs, start=1) if p is not None]
+
+        return await self.db.read(unit)
+
+    async def opponents(self, player: int, pack_ref: str, query: str) -> list[Pack]:
+        """Other players' packs the player's pack may challenge (autocomplete), lowest level first."""
+
+        def unit(conn: sqlite3.Connection) -> list[Pack]:
+            try:
+                mine = find_pack(conn, player, pack_ref)
+            except NotFound:
+                return []
+            rows = conn.execute(
+                "SELECT id FROM dinocard_packs WHERE status = 'active' AND owner_id <> ? AND level <= ?"
+                " ORDER BY level, id LIMIT 200",
+                (player, mine.level + 5),
+            ).fetchall()
+            packs = [p for r in rows if (p := pack_by_id(conn, int(r[0]))) is not None]
+            return [p for p in packs if query.lower() in f"{p.id} {p.name}".lower()][:25]
+
+        return await self.db.read(unit)

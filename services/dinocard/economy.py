@@ -1,0 +1,94 @@
+"""Dinocard's economy base: its coins, the player's Dinocard profile and the starter collection, and what
+every Dinocard service holds (database, clock, catalog, the scheduler's zone for "a day").
+
+Every Dinocard write unit starts with `welcome`: the first Dinocard command of a player creates their
+profile and gives the starter collection exactly once (the profile's `starter_given` marker is claimed by
+a conditional UPDATE in the unit that mints it). Decisions: docs/dinocard/economy.md.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Mapping
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from core.clock import Clock, to_db
+from engine.dinocard import DinocardCard, DinocardCatalog
+from services.platform import ledger
+from services.platform.games import Currency
+from services.platform.players import ensure_player
+from store.db import Database
+
+GAME_KEY = "dinocard"
+DINO_GOLD = "dinocard_gold"
+STARTING_GOLD = 300
+CURRENCY = Currency(DINO_GOLD, "dinocard.gold", starting=STARTING_GOLD)
+STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
+REASON_STARTER = "dinocard.starter"
+STARTER_COPIES = 2  # of every common card: a mono-element pack of 20 from the start
+DEFAULT_ZONE = ZoneInfo("Europe/Paris")
+
+
+def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
+    """Grant the starting coins to a player created before Dinocard declared its currency (once)."""
+    row = conn.execute(
+        "SELECT 1 FROM ledger WHERE player_id = ? AND currency = ? AND reason = ? LIMIT 1",
+        (player_id, DINO_GOLD, STARTING_GRANT),
+    ).fetchone()
+    if row is None:
+        ledger.credit(conn, now, player_id, DINO_GOLD, STARTING_GOLD, ledger.Movement(STARTING_GRANT))
+
+
+def starter_cards(catalog: DinocardCatalog) -> list[str]:
+    """Two copies of every common card, in catalog order."""
+    return [c.id for c in catalog.cards if c.rarity == "commune" for _ in range(STARTER_COPIES)]
+
+
+def ensure_starter(conn: sqlite3.Connection, now: datetime, player_id: int, catalog: DinocardCatalog) -> int:
+    """The player, their coins, their profile and, once, the starter collection; how many copies this call
+    gave (0 when they had it already)."""
+    ensure_player(conn, player_id, now)
+    ensure_wallet(conn, now, player_id)
+    conn.execute(
+        "INSERT INTO dinocard_profiles (player_id, created_at) VALUES (?, ?) ON CONFLICT (player_id) DO NOTHING",
+        (player_id, to_db(now)),
+    )
+    claimed = conn.execute(
+        "UPDATE dinocard_profiles SET starter_given = 1 WHERE player_id = ? AND starter_given = 0",
+        (player_id,),
+    )
+    if claimed.rowcount != 1:
+        return 0
+    why = ledger.Movement(REASON_STARTER, ref=str(player_id))
+    cards = starter_cards(catalog)
+    for card in cards:
+        ledger.mint_card(conn, now, player_id, GAME_KEY, card, why)
+    return len(cards)
+
+
+class DinocardService:
+    """What every Dinocard service holds; `welcome` is the first step of each of its write units."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        catalog: DinocardCatalog,
+        rng: random.Random,
+        zone: ZoneInfo = DEFAULT_ZONE,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.catalog = catalog
+        self.rng = rng  # used only inside write units, i.e. only by the writer's thread
+        self.zone = zone
+        self.cards: Mapping[str, DinocardCard] = {c.id: c for c in catalog.cards}
+
+    def welcome(self, conn: sqlite3.Connection, now: datetime, player_id: int) -> int:
+        return ensure_starter(conn, now, player_id, self.catalog)
+
+    def today(self, now: datetime) -> date:
+        """The day of `now` where the game's days turn (the scheduler's zone: Paris by default)."""
+        return now.astimezone(self.zone).date()

@@ -1,0 +1,32 @@
+"""An admin's reset of a player's HOSS progress (`GameSpec.reset`): copies, gold, decks, ranks, notices.
+
+Refused while the player is registered in an open arena season or has an attack drawn there: the
+season holds their two decks (and locks their copies) until it closes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+
+from core.errors import NotAllowed
+from services.hoss.gold import GOLD, STARTING_GOLD
+from services.platform.games import Currency, ResetReport
+from services.shared.reset import reset_progress
+
+CURRENCY = Currency(GOLD, "hoss.gold", starting=STARTING_GOLD, earn_key="hoss.guide.earn")
+# Rows of the player's own progress; the arena's and raffles' rows are the servers' records.
+PROGRESS_TABLES = ("hoss_decks", "hoss_profiles", "hoss_rank_progress", "hoss_notices")
+
+
+def reset(conn: sqlite3.Connection, now: datetime, player_id: int) -> ResetReport:
+    in_arena = conn.execute(
+        "SELECT COUNT(*) FROM hoss_arena_entries JOIN hoss_arena_seasons"
+        " ON hoss_arena_seasons.guild_id = hoss_arena_entries.guild_id"
+        " AND hoss_arena_seasons.season = hoss_arena_entries.season"
+        " WHERE hoss_arena_entries.player_id = ? AND hoss_arena_seasons.status = 'open'",
+        (player_id,),
+    ).fetchone()[0]
+    if in_arena:
+        raise NotAllowed("admin.reset.busy")
+    return reset_progress(conn, now, player_id, game="hoss", currencies=(CURRENCY,), tables=PROGRESS_TABLES)

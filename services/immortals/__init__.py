@@ -1,0 +1,58 @@
+"""Immortal's War on the platform: its currencies (gold, soul fragments), its catalog, how /card shows
+a unit, and its services (collection and deck, spells and recruits, duels, ranking).
+
+The rules are in engine/immortals/; the profile, sign-up gift and copies in economy.py, below this
+facade with the names (names.py), so every module of the game imports them without importing the facade
+that builds the services. Decisions: docs/immortals/economy.md and docs/immortals/commands.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.immortals import ENGINE as IMMORTALS_ENGINE
+from engine.immortals import ImmortalsCatalog
+from services.immortals.decks import ImmortalsDecks
+from services.immortals.duels import ImmortalsDuels
+from services.immortals.economy import CURRENCIES
+from services.immortals.ladder import ImmortalsLadder, profile_summary
+from services.immortals.names import card_fields
+from services.immortals.reset import reset
+from services.immortals.spells import ImmortalsSpells
+from services.platform.games import GameContext, GameSpec
+
+
+@dataclass(frozen=True)
+class ImmortalsServices:
+    """Every Immortal's War use case, built once by the container (see `GameSpec.build`)."""
+
+    decks: ImmortalsDecks
+    spells: ImmortalsSpells
+    ladder: ImmortalsLadder
+    duels: ImmortalsDuels
+
+    @staticmethod
+    def build(ctx: GameContext) -> ImmortalsServices:
+        catalog: ImmortalsCatalog = ctx.catalog
+        return ImmortalsServices(
+            decks=ImmortalsDecks(ctx.db, ctx.clock, catalog, ctx.rng),
+            spells=ImmortalsSpells(ctx.db, ctx.clock, catalog, ctx.rng),
+            ladder=ImmortalsLadder(ctx.db, ctx.clock, catalog, ctx.rng),
+            duels=ImmortalsDuels(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler),
+        )
+
+
+GAME = GameSpec(
+    key="immortals",
+    name_key="immortals.name_game",
+    command_group="immortals",
+    currencies=CURRENCIES,
+    catalog_model=ImmortalsCatalog,
+    card_fields=card_fields,
+    profile_summary=profile_summary,
+    engine=IMMORTALS_ENGINE,
+    build=ImmortalsServices.build,
+    reset=reset,
+    # the opponent of a finished duel (0 for the AI) names a player without a foreign key
+    player_columns=("immortals_results.opponent_id",),
+)

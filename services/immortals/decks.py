@@ -1,0 +1,165 @@
+"""A player's Immortal's War units and their deck: the collection (each copy with its level and XP) and
+the one deck duels draw from.
+
+A deck is a list of copies (their experience differs), typed by the player as unit names, a name taking
+a count (« Diablotin x2 »); the service picks, for each name, the player's copies of highest level. The
+deck rules are the engine's (`deck_problems`: 4 to 30 units, copies of one unit allowed by the highest
+level among them, never 4) plus ownership; a refused deck lists every reason (`DeckInvalid`) and writes
+nothing. A copy lost since saving (none can be today: copies are never sold) makes the deck unplayable
+until saved again. Decisions: docs/immortals/economy.md.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.errors import BadInput
+from engine.immortals import DECK_MAX, DECK_MIN, MAX_COPIES_BY_LEVEL, ImmortalsCatalog, deck_problems
+from services.immortals.economy import Copy, ImmortalsService, owned_copies, saved_deck, store_deck
+from services.shared.collecting import DeckInvalid, Problem
+from services.shared.collection import paginate
+from services.shared.decks import DeckText
+from services.shared.decks import parse_deck as shared_parse
+
+DECK_TEXT = DeckText(
+    "immortals.error.deck.unknown_card", "immortals.error.deck.too_long", DECK_MAX, max_items=40, counts=True
+)
+
+
+@dataclass(frozen=True)
+class DeckView:
+    copies: tuple[Copy, ...]  # in saved order (copies no longer owned left out, and reported)
+    problems: tuple[Problem, ...]
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class CollectionView:
+    items: tuple[Copy, ...]  # this page's copies: highest level first, then name order of the catalog
+    page: int
+    pages: int
+    copies: int
+    in_deck: frozenset[int]
+    starter: tuple[str, ...] = ()  # the sign-up units when this call gave them
+
+
+def parse_deck(text: str, catalog: ImmortalsCatalog) -> list[str]:
+    """Catalog ids from typed names or ids (« name x2 » for two), repeats kept for validation."""
+    return shared_parse(text, catalog.cards_by_id(), DECK_TEXT)
+
+
+def problems_of(copies: Sequence[Copy], catalog: ImmortalsCatalog, size: int | None = None) -> list[Problem]:
+    """The engine's deck rules, each reason a message (sizes and copy limits named). `size`: the number
+    of units asked for, when some of them could not be picked (the size rule judges what was asked)."""
+    problems: list[Problem] = []
+    count = len(copies) if size is None else size
+    codes = deck_problems([(c.card.id, c.level) for c in copies], catalog)
+    if size is not None:
+        codes = [c for c in codes if c != "size"] + ([] if DECK_MIN <= size <= DECK_MAX else ["size"])
+    for code in codes:
+        kind, _, card = code.partition(":")
+        if kind == "size":
+            sizes = {"count": count, "minimum": DECK_MIN, "maximum": DECK_MAX}
+            problems.append(Problem("immortals.deck.problem.size", sizes))
+        elif kind == "copies":
+            same = [c for c in copies if c.card.id == card]
+            top = max(c.level for c in same)
+            params: dict[str, object] = {
+                "card": card,
+                "count": len(same),
+                "level": top,
+                "maximum": MAX_COPIES_BY_LEVEL[top],
+            }
+            problems.append(Problem("immortals.deck.problem.copies", params))
+        else:
+            problems.append(Problem("immortals.deck.problem.unknown", {"card": card}))
+    return problems
+
+
+def pick_copies(wanted: Sequence[str], owned: dict[int, Copy]) -> tuple[list[Copy], list[Problem]]:
+    """For each wanted unit, the owned copies of highest level (then XP, then oldest), in typed order;
+    a unit asked more often than owned is a problem."""
+    by_card: dict[str, list[Copy]] = {}
+    for copy in owned.values():
+        by_card.setdefault(copy.card.id, []).append(copy)
+    for copies in by_card.values():
+        copies.sort(key=lambda c: (-c.xp, c.copy_id))
+    counts = Counter(wanted)
+    problems = [
+        Problem(
+            "immortals.deck.problem.not_owned",
+            {"card": card, "count": n, "owned": len(by_card.get(card, []))},
+        )
+        for card, n in counts.items()
+        if n > len(by_card.get(card, []))
+    ]
+    taken: Counter[str] = Counter()
+    chosen: list[Copy] = []
+    for card in wanted:
+        available = by_card.get(card, [])
+        if taken[card] < len(available):
+            chosen.append(available[taken[card]])
+        taken[card] += 1
+    return chosen, problems
+
+
+def deck_view(conn: sqlite3.Connection, player_id: int, catalog: ImmortalsCatalog) -> DeckView:
+    """The saved deck against what the player owns now, with every reason it cannot be played."""
+    ids = saved_deck(conn, player_id)
+    owned = owned_copies(conn, player_id, catalog, ids)
+    copies = [owned[i] for i in ids if i in owned]
+    lost = len(ids) - len(copies)
+    problems = [Problem("immortals.deck.problem.lost", {"count": lost})] if lost else []
+    return DeckView(tuple(copies), tuple(problems + problems_of(copies, catalog)))
+
+
+class ImmortalsDecks(ImmortalsService):
+    async def save(self, player_id: int, wanted: Sequence[str]) -> DeckView:
+        """Pick the copies for the typed units and save them as the deck, or refuse with every reason."""
+        now = self.clock.now()
+        cards = [str(c) for c in wanted]
+
+        def unit(conn: sqlite3.Connection) -> DeckView:
+            self.welcome(conn, now, player_id)
+            chosen, problems = pick_copies(cards, owned_copies(conn, player_id, self.catalog))
+            problems = problems_of(chosen, self.catalog, len(cards)) + problems
+            if problems:
+                raise DeckInvalid(problems)
+            store_deck(conn, player_id, [c.copy_id for c in chosen])
+            return DeckView(tuple(chosen), ())
+
+        return await self.db.write(unit)
+
+    async def show(self, player_id: int) -> DeckView:
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> DeckView:
+            self.welcome(conn, now, player_id)
+            return deck_view(conn, player_id, self.catalog)
+
+        return await self.db.write(unit)
+
+    async def collection(self, player_id: int, page: int = 1) -> CollectionView:
+        """The player's copies, 10 a page, highest level first; the first look gives the sign-up gift."""
+        if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= 10_000:
+            raise BadInput("immortals.error.page")
+        now = self.clock.now()
+        order = {c.id: n for n, c in enumerate(self.catalog.cards)}
+
+        def unit(conn: sqlite3.Connection) -> CollectionView:
+            starter = self.welcome(conn, now, player_id)
+            owned = sorted(
+                owned_copies(conn, player_id, self.catalog).values(),
+                key=lambda c: (-c.level, -c.xp, order[c.card.id], c.copy_id),
+            )
+            items, shown, pages = paginate(owned, page)
+            deck = frozenset(saved_deck(conn, player_id))
+            return CollectionView(tuple(items), shown, pages, len(owned), deck, tuple(starter or ()))
+
+        return await self.db.write(unit)

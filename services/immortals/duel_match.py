@@ -1,0 +1,68 @@
+"""An Immortal's War duel as a match of the shared block (services/shared/matches.py): its rules, its
+row class, and what the private controls of a seat show.
+
+Both seats choose at once each round, so a seat's controls carry the round they were drawn for, not the
+match's version (the other seat's choice moves the version without making them stale); every save is
+still guarded by the version read in the unit, so two clicks, or a click and the timeout, never both
+apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.immortals import ENGINE, ImmortalsState, ImmortalsView
+from services.shared.challenges import ChallengeTexts
+from services.shared.matches import Match, Matches, MatchRules, MatchTexts
+
+RULES: MatchRules[ImmortalsState] = MatchRules(
+    game="immortals",
+    engine=ENGINE,
+    texts=MatchTexts(
+        stale="immortals.error.stale",
+        stale_button="immortals.duel.play_button",
+        not_found="immortals.error.no_duel",
+        not_player="immortals.error.not_player",
+        not_your_turn="immortals.error.not_your_turn",
+    ),
+)
+CHALLENGE_TEXTS = ChallengeTexts(
+    self_challenge="immortals.error.self_challenge",
+    not_yours="immortals.error.not_your_challenge",
+    answered="immortals.error.answered",
+    own="immortals.error.own_challenge",
+    own_button="immortals.challenge.decline",
+)
+
+
+@dataclass(frozen=True)
+class DuelRow(Match[ImmortalsState]):
+    """A duel: seat 1 is None for the AI. `setup` holds each seat's deck (copy ids, catalog ids, XP) and
+    known spells; `data` the timeout notes (whose choice the AI made, in which round)."""
+
+    @property
+    def challenger(self) -> int:
+        player = self.seats[0]
+        assert player is not None  # seat 0 is always a player
+        return player
+
+    @property
+    def notes(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self.data.get("notes", ()))
+
+    def copies(self, seat: int) -> list[int]:
+        """The copy ids of the seat's deck, aligned with the engine's deck positions (none for the AI)."""
+        return [int(c) for c in self.setup[seat].get("copies", [])]
+
+
+DUELS: Matches[ImmortalsState, DuelRow] = Matches(RULES, DuelRow)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a seat's private controls show: the engine's view of that seat (its own spells and choice, no
+    one else's), for one round."""
+
+    duel_id: int
+    view: ImmortalsView

@@ -1,0 +1,281 @@
+"""What an Immortal's War duel shows: the public message (terrain, line-ups, each fight with its dice and
+HP turn by turn, vitality, the recap of gains) and a seat's private controls (its units, its spells,
+its selection).
+
+The public message is built from the table's view of the engine (`SPECTATOR`): a pending choice shows
+only as "has chosen", drawn spells only as how many are left; what a round resolved is public. The
+controls are built from the seat's own view.
+"""
+
+from __future__ import annotations
+
+from engine.immortals import ENGINE, Fighter, FightRecord, ImmortalsCatalog, ImmortalsView, Unit
+from engine.protocol import SPECTATOR
+from services.immortals.duel_match import Choice, DuelRow
+from services.immortals.names import spell_name, spell_text, terrain_name, unit_name
+from services.immortals.rewards import Gains
+from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
+
+COLOR = 0xB8860B
+OUTCOME_REASONS = ("immortals.outcome.ko", "immortals.outcome.vitality", "immortals.outcome.draw")
+OUTCOME_KEYS = {"win": "immortals.recap.win", "draw": "immortals.recap.draw", "loss": "immortals.recap.loss"}
+
+
+def who(duel: DuelRow, seat: int) -> Text:
+    player = duel.seats[seat]
+    return Text("immortals.duel.ai") if player is None else Text.raw(f"<@{player}>")
+
+
+def unit_label(catalog: ImmortalsCatalog, unit: Unit) -> Text:
+    """A drawn unit with the numbers it fights with before terrain and spells (bonuses included)."""
+    key = "immortals.duel.unit_family" if unit.family_bonus else "immortals.duel.unit"
+    return Text(
+        key,
+        {
+            "name": unit_name(catalog, unit.card_id),
+            "level": unit.level,
+            "attack": unit.attack,
+            "defense": unit.defense,
+            "hp": unit.hp,
+            "power": max(0, unit.attack + unit.damage),
+        },
+    )
+
+
+def _line_up(catalog: ImmortalsCatalog, view: ImmortalsView, seat: int) -> Text:
+    done = set(view.fought[seat])
+    return Text.lines(
+        [
+            Text(
+                "immortals.duel.used" if u.uid in done else "immortals.duel.ready",
+                {"unit": unit_label(catalog, u)},
+            )
+            for u in view.units[seat]
+        ]
+    )
+
+
+def _side(duel: DuelRow, catalog: ImmortalsCatalog, seat: int, fighter: Fighter) -> Text:
+    params: dict[str, object] = {
+        "player": who(duel, seat),
+        "unit": unit_name(catalog, fighter.card_id),
+        "attack": fighter.attack,
+        "defense": fighter.defense,
+        "hp": fighter.hp,
+    }
+    if fighter.spell is None:
+        return Text("immortals.duel.side", params)
+    key = "immortals.duel.side_spell" if fighter.spell_acted else "immortals.duel.side_spell_void"
+    return Text(key, params | {"spell": spell_name(catalog, fighter.spell)})
+
+
+def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Text:
+    first = record.fighters[record.initiative]
+    trace = " → ".join(f"{a}-{b}" for a, b in record.trace)
+    lines = [
+        Text(
+            "immortals.duel.fight",
+            {
+                "round": record.round,
+                "first": _side(duel, catalog, 0, record.fighters[0]),
+                "second": _side(duel, catalog, 1, record.fighters[1]),
+            },
+        ),
+        Text(
+            "immortals.duel.turns",
+            {"unit": unit_name(catalog, first.card_id), "turns": len(record.trace), "trace": trace},
+        ),
+    ]
+    if record.winner is None:
+        lines.append(Text("immortals.duel.fight_draw"))
+    else:
+        loser = 1 - record.winner
+        lines.append(
+            Text(
+                "immortals.duel.fight_won",
+                {
+                    "unit": unit_name(catalog, record.fighters[record.winner].card_id),
+                    "winner": who(duel, record.winner),
+                    "player": who(duel, loser),
+                    "damage": record.damage,
+                    "left": record.vitality[loser],
+                },
+            )
+        )
+    for seat in (0, 1):
+        if record.fighters[seat].healed:
+            lines.append(
+                Text(
+                    "immortals.duel.healed",
+                    {"player": who(duel, seat), "amount": record.fighters[seat].healed},
+                )
+            )
+    return Text.lines(lines)
+
+
+def _notes(duel: DuelRow, round_number: int) -> list[Text]:
+    return [
+        Text("immortals.duel.timeout_note", {"round": note["round"], "player": who(duel, int(note["seat"]))})
+        for note in duel.notes
+        if note["round"] == round_number
+    ]
+
+
+def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
+    state = duel.state
+    assert state is not None
+    view = ENGINE.view(state, SPECTATOR)
+    title = "immortals.duel.title_practice" if duel.kind == "practice" else "immortals.duel.title"
+    fields = tuple(
+        EmbedField(
+            Text(
+                "immortals.duel.player_field",
+                {"player": who(duel, s), "vitality": view.vitality[s], "spells": view.spells_left[s]},
+            ),
+            _line_up(catalog, view, s),
+            inline=True,
+        )
+        for s in (0, 1)
+    )
+    totals = view.engage_totals
+    lines: list[Text] = [
+        Text(
+            "immortals.duel.start",
+            {
+                "terrain": terrain_name(view.terrain),
+                "player": who(duel, view.engager),
+                "attack": totals[view.engager],
+                "other": totals[1 - view.engager],
+            },
+        )
+    ]
+    for record in view.history:
+        lines += [_fight(duel, catalog, record), *_notes(duel, record.round)]
+    buttons: tuple[Button, ...] = ()
+    if duel.status == "over" and duel.result is not None:
+        lines += recap(duel, catalog)
+    elif not view.finished:
+        lines += _notes(duel, view.round)
+        waiting = [
+            Text(
+                "immortals.duel.chosen" if view.chosen[s] else "immortals.duel.choosing",
+                {"player": who(duel, s)},
+            )
+            for s in (0, 1)
+        ]
+        lines.append(Text("immortals.duel.round", {"round": view.round, "a": waiting[0], "b": waiting[1]}))
+        if duel.deadline_at is not None:
+            lines.append(
+                Text("immortals.duel.deadline", {"relative": f"<t:{int(duel.deadline_at.timestamp())}:R>"})
+            )
+        buttons = (Button(Text("immortals.duel.play_button"), f"immortals:open:{duel.id}", "primary"),)
+    pings = tuple(p for s in duel.to_act() if (p := duel.seats[s]) is not None)
+    return MessageSpec(
+        embeds=(
+            Embed(
+                title=Text(title, {"id": duel.id}), description=Text.lines(lines), fields=fields, color=COLOR
+            ),
+        ),
+        buttons=buttons,
+        content=Text.lines([Text.raw(f"<@{p}>") for p in pings]) if pings else None,
+        ping_users=pings,
+    )
+
+
+def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:
+    """The result, then each player's gains line by line (cards, player XP, combat points, gold,
+    fragments, the anti-farm halving)."""
+    result = duel.result or {}
+    winner = result.get("winner")
+    why = f"immortals.outcome.{result.get('reason')}"
+    reason = Text(why if why in OUTCOME_REASONS else "immortals.outcome.draw")
+    lines = [
+        Text("immortals.duel.result_draw", {"why": reason})
+        if winner is None
+        else Text("immortals.duel.result_win", {"player": who(duel, int(winner)), "why": reason})
+    ]
+    for raw in result.get("gains") or []:
+        gains = Gains.from_json(raw)
+        player = who(duel, gains.seat)
+        if gains.absent:
+            lines.append(Text("immortals.recap.absent", {"player": player}))
+            continue
+        lines.append(
+            Text(
+                "immortals.recap.line",
+                {
+                    "player": player,
+                    "outcome": Text(OUTCOME_KEYS[gains.outcome]),
+                    "xp": gains.player_xp,
+                    "points": gains.combat_points,
+                    "gold": gains.gold,
+                    "fragments": gains.fragments,
+                },
+            )
+        )
+        for card in gains.cards:
+            key = (
+                "immortals.recap.card_up" if card.level_after > card.level_before else "immortals.recap.card"
+            )
+            lines.append(
+                Text(
+                    key,
+                    {
+                        "unit": unit_name(catalog, card.card_id),
+                        "xp": card.xp,
+                        "before": card.level_before,
+                        "after": card.level_after,
+                    },
+                )
+            )
+        if gains.halvings:
+            lines.append(
+                Text("immortals.recap.anti_farm", {"count": gains.halvings, "factor": 2**gains.halvings})
+            )
+        if duel.kind == "practice":
+            lines.append(Text("immortals.recap.practice"))
+    return lines
+
+
+def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell: int | None) -> MessageSpec:
+    """A seat's private controls: its units and spells, the opponent's units left, and its selection."""
+    view = choice.view
+    seat = view.seat
+    lines: list[Text] = [
+        Text(
+            "immortals.controls.status",
+            {
+                "round": view.round,
+                "terrain": terrain_name(view.terrain),
+                "vitality": view.vitality[seat],
+                "foe": view.vitality[1 - seat],
+            },
+        ),
+        Text("immortals.controls.mine"),
+        _line_up(catalog, view, seat),
+        Text("immortals.controls.theirs"),
+        _line_up(catalog, view, 1 - seat),
+    ]
+    if view.spells:
+        lines.append(Text("immortals.controls.spells"))
+        for drawn in view.spells:
+            found = catalog.spell(drawn.spell_id)
+            label = spell_name(catalog, drawn.spell_id) if found is None else spell_text(catalog, found)
+            lines.append(
+                Text("immortals.duel.used" if drawn.used else "immortals.duel.ready", {"unit": label})
+            )
+    if unit is None:
+        lines.append(Text("immortals.controls.pick_unit"))
+    else:
+        picked = unit_name(catalog, view.units[seat][unit].card_id)
+        if spell is None:
+            lines.append(Text("immortals.controls.selected", {"unit": picked}))
+        else:
+            named = spell_name(catalog, view.spells[spell].spell_id)
+            lines.append(Text("immortals.controls.selected_spell", {"unit": picked, "spell": named}))
+    embed = Embed(
+        title=Text("immortals.controls.title", {"id": choice.duel_id, "round": view.round}),
+        description=Text.lines(lines),
+        color=COLOR,
+    )
+    return MessageSpec(embeds=(embed,))

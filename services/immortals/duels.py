@@ -1,0 +1,337 @@
+"""Immortal's War duels against a friend or the AI: challenge, practice, secret choices, timeouts, the
+end with each player's gains (docs/immortals/commands.md).
+
+Each use case is one write unit: read the duel, apply the choice through the engine, let the AI choose
+for its own seat (its decision takes well under a millisecond, so it runs inside the unit), end the
+duel or arm the round's timeout, and queue an edit of the public message. A round's deadline is armed
+when the round starts (the server's Pillz-like choice time, 2 minutes); a seat that has not chosen by
+then gets the AI's choice for it, and the public message says so. The timeout is a scheduler job, so a
+duel never hangs and goes on after a restart.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Any
+
+from core.clock import Clock
+from core.errors import BadInput, NotAllowed
+from engine.errors import IllegalAction
+from engine.immortals import DECK_MAX, DECK_MIN, ENGINE, Choose, ImmortalsCatalog, choose
+from engine.protocol import CATALOG_OPTION, PlayerSetup
+from services.immortals import duel_render as render
+from services.immortals.decks import deck_view
+from services.immortals.duel_match import CHALLENGE_TEXTS, DUELS, RULES, Choice, DuelRow
+from services.immortals.economy import ensure_starter, known_spells
+from services.immortals.names import unit_name
+from services.immortals.rewards import AI_PLAYER, apply_result
+from services.platform.messages import Target, Text
+from services.platform.players import ensure_player
+from services.platform.scheduler import Job, Scheduler
+from services.shared.challenges import Challenges
+from services.shared.collecting import Problem
+from services.shared.matches import Author, StaleMatch
+from store.db import Database
+
+TIMEOUT_JOB = "immortals:timeout"
+CHALLENGE_TTL = timedelta(hours=1)
+CHOICE_TIME = timedelta(seconds=120)
+REFUSALS = {"unit": "immortals.error.unit_used", "spell": "immortals.error.spell_used"}
+
+
+def practice_deck(
+    catalog: ImmortalsCatalog, deck: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    """The AI's deck mirrors the player's: for each of their units, another unit of the same tier at the
+    same experience (distinct units, so no copy rule can fail), and the starter spells."""
+    chosen: list[str] = []
+    for entry in deck:
+        card = catalog.card(entry["card"])
+        tier = card.tier if card is not None else 1
+        pool = sorted(c.id for c in catalog.cards if c.tier == tier and c.id not in chosen)
+        pool = pool or sorted(c.id for c in catalog.cards if c.id not in chosen)
+        chosen.append(rng.choice(pool))
+    spells = [s.id for s in catalog.spells if s.starter]
+    return {"cards": chosen, "xp": [int(e["xp"]) for e in deck], "copies": [], "spells": spells}
+
+
+class ImmortalsDuels:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        catalog: ImmortalsCatalog,
+        rng: random.Random,
+        scheduler: Scheduler | None,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.catalog = catalog
+        self.rng = rng  # seeds: used only inside write units (the writer's thread)
+        self.challenges = Challenges(DUELS, scheduler, CHALLENGE_TTL, CHALLENGE_TEXTS)
+        if scheduler is not None:
+            scheduler.on(TIMEOUT_JOB, self.on_timeout)
+
+    # --- starting -----------------------------------------------------------------------------------
+
+    async def challenge(
+        self, guild_id: int, channel_id: int, challenger: int, challenged: int, *, key: str | int
+    ) -> DuelRow:
+        now = self.clock.now()
+
+        def prepare(conn: sqlite3.Connection) -> None:
+            self._setup_of(conn, now, challenger)
+            ensure_player(conn, challenged, now)
+
+        def unit(conn: sqlite3.Connection) -> DuelRow:
+            ensure_player(conn, challenger, now)
+            return self.challenges.challenge(
+                conn,
+                now,
+                request_key=f"immortals:challenge:{key}",
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger=challenger,
+                challenged=challenged,
+                kind="friend",
+                prepare=lambda: prepare(conn),
+            )
+
+        return await self.db.write(unit)
+
+    async def answer(self, duel_id: int, player: int, accept: bool, *, guild: int) -> DuelRow:
+        """The challenged player accepts (the duel starts) or declines; the challenger may withdraw. Only
+        the first answer counts."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> DuelRow:
+            duel, accepted = self.challenges.answer(
+                conn, now, duel_id, guild=guild, player=player, accept=accept
+            )
+            if not accepted:
+                return duel
+            challenged = duel.seats[1]
+            assert challenged is not None
+            setups = (self._setup_of(conn, now, duel.challenger), self._setup_of(conn, now, challenged))
+            return self._start(conn, now, duel, setups)
+
+        return await self.db.write(unit)
+
+    async def practice(self, guild_id: int, channel_id: int, player: int, *, key: str | int) -> DuelRow:
+        """A duel against the AI with the player's deck; it pays card and player XP, gold and fragments
+        (halved by the anti-farm rule like any duel: the AI is one opponent), no combat points."""
+        now = self.clock.now()
+        request = f"immortals:practice:{key}"
+
+        def unit(conn: sqlite3.Connection) -> DuelRow:
+            ensure_player(conn, player, now)
+            duel = DUELS.by_request(conn, request)
+            if duel is None:
+                mine = self._setup_of(conn, now, player)
+                duel = DUELS.create(
+                    conn,
+                    now,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    seats=(player, None),
+                    kind="practice",
+                    request_key=request,
+                )
+                deck = [{"card": c, "xp": x} for c, x in zip(mine["cards"], mine["xp"], strict=True)]
+                opponent = practice_deck(
+                    self.catalog, deck, random.Random(f"{duel.id}:{self.rng.getrandbits(32)}")
+                )
+                duel = self._start(conn, now, duel, (mine, opponent))
+            if duel.challenger != player:
+                raise NotAllowed()
+            return duel
+
+        return await self.db.write(unit)
+
+    def _setup_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> dict[str, Any]:
+        """The player's deck (copies, units, XP) and known spells, refused with every reason when the deck
+        cannot be played."""
+        ensure_player(conn, player, now)
+        ensure_starter(conn, now, player, self.catalog, self.rng)
+        deck = deck_view(conn, player, self.catalog)
+        if not deck.valid or not deck.copies:
+            empty = Problem(
+                "immortals.deck.problem.size", {"count": 0, "minimum": DECK_MIN, "maximum": DECK_MAX}
+            )
+            reasons = Text.lines([self._named(p) for p in deck.problems or (empty,)])
+            raise NotAllowed("immortals.error.no_deck", player=f"<@{player}>", reasons=reasons)
+        return {
+            "copies": [c.copy_id for c in deck.copies],
+            "cards": [c.card.id for c in deck.copies],
+            "xp": [c.xp for c in deck.copies],
+            "spells": known_spells(conn, player, self.catalog),
+        }
+
+    def _named(self, problem: Problem) -> Text:
+        """A deck problem with its unit named in both languages (the reader's is picked when shown)."""
+        params = dict(problem.params)
+        if "card" in params:
+            params["card"] = unit_name(self.catalog, str(params["card"]))
+        return Text(problem.key, params)
+
+    def _start(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        duel: DuelRow,
+        setups: tuple[dict[str, Any], dict[str, Any]],
+    ) -> DuelRow:
+        seed = self.rng.getrandbits(62)
+        players = [
+            PlayerSetup(
+                seat=seat,
+                player_id=duel.seats[seat] or AI_PLAYER,
+                deck=tuple(setups[seat]["cards"]),
+                extra={"xp": list(setups[seat]["xp"]), "spells": list(setups[seat]["spells"])},
+            )
+            for seat in (0, 1)
+        ]
+        state = ENGINE.new_game(players, seed, {CATALOG_OPTION: self.catalog})
+        duel = DUELS.start(conn, now, duel, seed=seed, setup=[setups[0], setups[1]], state=state)
+        duel = DUELS.post(conn, now, duel, _public(duel), render.public(duel, self.catalog))
+        return self._settle(conn, now, duel, None)
+
+    # --- choosing -----------------------------------------------------------------------------------
+
+    async def controls(self, duel_id: int, player: int, *, guild: int) -> Choice:
+        """The private controls of a seat that has not chosen this round (refused to anyone else)."""
+
+        def unit(conn: sqlite3.Connection) -> Choice:
+            duel = DUELS.load(conn, duel_id, guild=guild)
+            seat = duel.seat_of(player)
+            if duel.status != "live" or duel.state is None:
+                raise NotAllowed("immortals.error.over")
+            if seat not in duel.to_act():
+                raise NotAllowed("immortals.error.already_chosen", round=duel.state.round)
+            return Choice(duel.id, ENGINE.view(duel.state, seat))
+
+        return await self.db.read(unit)
+
+    async def choose(
+        self, duel_id: int, player: int, round_: int, unit_place: int, spell_place: int | None, *, guild: int
+    ) -> DuelRow:
+        """The seat's secret choice for `round_`: the unit and spell at these places of its own line-up
+        and drawn spells (what the controls name). A second click of the same round is told its choice
+        stands; a click on controls of an earlier round is stale."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> DuelRow:
+            duel = DUELS.load(conn, duel_id, guild=guild)
+            seat = duel.seat_of(player)
+            state = duel.state
+            if state is None or duel.status != "live":
+                raise NotAllowed("immortals.error.over")
+            moves = DUELS.moves(conn, duel.id, seat)  # one per round
+            chosen = 1 <= round_ <= len(moves) and moves[round_ - 1].author == "player"
+            if round_ != state.round or seat not in duel.to_act():
+                if chosen:
+                    raise NotAllowed("immortals.error.already_chosen", round=round_)
+                raise StaleMatch(RULES.texts.stale, button=Text.public("immortals.duel.play_button"))
+            units, spells = state.units[seat], state.spells[seat]
+            if not 0 <= unit_place < len(units) or (
+                spell_place is not None and not 0 <= spell_place < len(spells)
+            ):
+                raise BadInput()
+            action = Choose(
+                unit=units[unit_place].uid, spell=None if spell_place is None else spells[spell_place].sid
+            )
+            return self._move(conn, now, duel, seat, action, "player")
+
+        return await self.db.write(unit)
+
+    def _move(
+        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, seat: int, action: Choose, by: Author
+    ) -> DuelRow:
+        assert duel.state is not None
+        before = duel.state.round
+        try:
+            played, _ = DUELS.play(conn, now, duel, seat, action, by)
+        except IllegalAction as error:
+            reason = str(error.params.get("reason", ""))
+            raise BadInput(REFUSALS.get(reason, "immortals.error.bad_choice")) from error
+        return self._settle(conn, now, played, before)
+
+    def _settle(
+        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, round_before: int | None
+    ) -> DuelRow:
+        """The AI chooses for its own seat, then the duel ends or, when a round has just begun, its timeout
+        is armed; the public message shows the new state."""
+        assert duel.state is not None
+        for seat in duel.to_act():
+            if duel.is_ai(seat):
+                duel, _ = DUELS.play(conn, now, duel, seat, self._ai_choice(duel, seat), "ai")
+        state = duel.state
+        assert state is not None
+        if state.finished:
+            duel = self._finish(conn, now, duel)
+        elif round_before != state.round:
+            duel = DUELS.arm(conn, now, duel, TIMEOUT_JOB, now + CHOICE_TIME, {"duel": duel.id})
+        DUELS.show(conn, now, duel, _public(duel), render.public(duel, self.catalog))
+        return duel
+
+    def _ai_choice(self, duel: DuelRow, seat: int) -> Choose:
+        """The AI's choice: its draws from the duel's seed and version, so a replay is the same."""
+        assert duel.state is not None
+        return choose(duel.state, seat, random.Random(f"{duel.seed}:{duel.version}:{seat}"))
+
+    def _finish(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> DuelRow:
+        state = duel.state
+        assert state is not None
+        acted = {move.seat for move in DUELS.moves(conn, duel.id) if move.author == "player"}
+        gains = [
+            apply_result(
+                conn,
+                now,
+                self.catalog,
+                match_id=duel.id,
+                guild_id=duel.guild_id,
+                seat=seat,
+                player_id=player,
+                state=state,
+                deck=duel.copies(seat),
+                practice=duel.kind == "practice",
+                absent=seat not in acted,
+            ).to_json()
+            for seat, player in enumerate(duel.seats)
+            if player is not None
+        ]
+        result = {
+            "winner": state.winner,
+            "reason": state.reason,
+            "vitality": list(state.vitality),
+            "gains": gains,
+        }
+        return DUELS.end(conn, now, duel, "over", result=result)
+
+    def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        """The round's time is up: the AI chooses for every seat that has not, and the message says so."""
+        duel = DUELS.load_trusted(conn, int(job.payload["duel"]))
+        if duel.status != "live" or duel.deadline_job != job.id or duel.state is None:
+            return  # the round ended meanwhile: that timeout was withdrawn
+        late = [seat for seat in duel.to_act() if not duel.is_ai(seat)]
+        if not late:
+            return
+        notes = [*duel.notes, *({"round": duel.state.round, "seat": seat} for seat in late)]
+        duel = DUELS.save(conn, duel, now, data={**duel.data, "notes": notes})
+        for seat in late[:-1]:
+            duel, _ = DUELS.play(conn, now, duel, seat, self._ai_choice(duel, seat), "timeout")
+        self._move(conn, now, duel, late[-1], self._ai_choice(duel, late[-1]), "timeout")
+
+    async def live(self, player: int) -> list[DuelRow]:
+        return await self.db.read(lambda conn: DUELS.live_of(conn, player))
+
+    async def get(self, duel_id: int) -> DuelRow:
+        """A duel by id for the bot's own callers (tests, the sandbox); never with an id from a click."""
+        return await self.db.read(lambda conn: DUELS.load_trusted(conn, duel_id))
+
+
+def _public(duel: DuelRow) -> Target:
+    """The duel's public message; its players hear by DM if the bot may not post there."""
+    return Target("channel", duel.channel, players=tuple(p for p in duel.seats if p is not None))

@@ -1,0 +1,33 @@
+"""examples/dinocard.txt as a reader runs it (seed 5): the starter collection, the odds, a first pack
+built from the fire cards, the first dojo master fought step by step then all at once, a pack whose
+challenges start the next day, a challenge prepared, launched and watched, the owner told by DM, and a
+replay with its log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sandbox.main import run_sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "dinocard.txt"
+
+
+async def test_the_dinocard_example_runs(tmp_path: Path) -> None:
+    lines: list[str] = []
+    code = await run_sandbox(
+        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=5
+    )
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "Vous recevez votre collection de départ : 102 cartes" in text
+    assert "Rare : 5 % par carte (30 cartes possibles)" in text
+    assert "Pack « Braise » (n° 1) — 20 cartes" in text
+    assert "Ses défis quotidiens commencent le 6 janvier 2026" in text
+    assert "Combat n° 1 : Braise contre Maître Moueffe — manche 1, phase 1" in text  # « Suivant »
+    assert "Résultat: Braise gagne (PV à zéro) : +50 pièces." in text  # the first master, beaten
+    assert "Préparation : « Braise » contre « Marée » (niveau 1)" in text
+    assert "Défi n° 2 lancé" in text
+    assert "[DM bob] Votre pack « Marée »" in text
+    assert "[file: dinocard-2.txt]" in text
+    assert "**Braise** (n° 1) — niveau 1, 20 cartes, 1 défi aujourd'hui" in text

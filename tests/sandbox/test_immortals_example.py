@@ -1,0 +1,29 @@
+"""examples/immortals.txt as a reader runs it (seed 3): the sign-up gift of 8 units, the spells, a
+practice choice made in the private controls and resolved against the AI's secret one, a friend
+challenge, and the AI choosing for both players who let the 2 minutes pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sandbox.main import run_sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "immortals.txt"
+
+
+async def test_the_immortals_example_runs(tmp_path: Path) -> None:
+    lines: list[str] = []
+    code = await run_sandbox(
+        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=3
+    )
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "Vous recevez 8 unités de familles différentes" in text
+    assert "Connus (8)" in text
+    assert "l'IA a choisi ✅" in text
+    assert "Choix du combat 1 enregistré : Loup gris." in text
+    assert "@alice : Loup gris avec Force du Titan (ATQ 6D2" in text  # the dice shown, terrain malus included
+    assert "PV après chaque tour" in text
+    assert "le duel n° 2 commence ci-dessous" in text
+    assert "⏱ Combat 1 : @bob n'a pas choisi à temps, l'IA a choisi à sa place." in text

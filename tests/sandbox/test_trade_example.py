@@ -1,0 +1,29 @@
+"""examples/trade.txt as a reader runs it (seed 3): a trade window for each player that follows the
+other's offer, a confirmation voided by a change, the swap, a gift, an expired trade and the trade log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sandbox.main import run_sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "trade.txt"
+
+
+async def test_the_trade_example_runs(tmp_path: Path) -> None:
+    lines: list[str] = []
+    code = await run_sandbox(
+        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=3
+    )
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "[DM bob] @alice a modifié ou confirmé l'échange n° 1" in text
+    assert "Offre de @bob: 40 Pièces" in text  # alice's window follows bob's offer
+    # alice confirms twice (bob's change voided the first), each time in her reply and in bob's window
+    assert text.count("✅ Confirmé") == 4
+    assert "Échange n° 1 avec @bob conclu : tout a été échangé." in text
+    assert "Votre collection : 7 personnages différents" in text  # alice's Druidesse went to bob
+    assert "[DM bob] Cadeau n° 2 reçu de @alice !" in text
+    assert "Échange n° 3 avec @bob expiré : rien n'a changé de main." in text
+    assert "Cadeau n° 2 (Pillz duel) de @alice à @bob — conclu" in text

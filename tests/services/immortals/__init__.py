@@ -1,0 +1,1 @@
+"""Service tests of Immortal's War."""

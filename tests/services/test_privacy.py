@@ -1,0 +1,150 @@
+"""Personal data: every id column of the schema is classified (a new table cannot be forgotten), the export
+holds the player's rows, and the erasure leaves no Discord id behind while the ledger still adds up."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+
+import pytest
+
+from core.clock import ManualClock, to_db
+from core.errors import NotAllowed
+from services.platform import games, ledger
+from services.platform.players import ensure_player
+from services.platform.privacy import collect, erase, id_columns, personal_columns
+from store.db import Database
+
+# Discord ids: 17 digits and more, as every real user's
+ALICE, BOB = 312345678901234567, 498765432109876543
+
+
+@pytest.fixture(autouse=True)
+def _games() -> None:
+    games.discover()
+
+
+async def test_every_id_column_of_the_schema_is_classified(db: Database) -> None:
+    """Fails when a migration adds a column holding an id without saying whether it is a player's: add a
+    foreign key to players, name it player_id, declare it (`PLAYER_COLUMNS`, `GameSpec.player_columns`)
+    or list it in `NOT_A_PLAYER`."""
+    unclassified = await db.read(lambda conn: [c for c in id_columns(conn) if c.personal is None])
+    assert unclassified == []
+
+
+async def test_a_new_table_is_exported_or_refused(db: Database, clock: ManualClock) -> None:
+    now = clock.now()
+
+    def add(conn: sqlite3.Connection) -> None:
+        ensure_player(conn, ALICE, now)
+        conn.execute("CREATE TABLE trophies (player_id INTEGER NOT NULL, name TEXT NOT NULL)")
+        conn.execute("INSERT INTO trophies VALUES (?, 'gold cup')", (ALICE,))
+        conn.execute("CREATE TABLE friendships (friend_id INTEGER NOT NULL)")
+
+    await db.write(add)
+    exported = await db.read(lambda conn: collect(conn, ALICE))
+    assert exported["tables"]["trophies"] == [{"player_id": ALICE, "name": "gold cup"}]
+    unclassified = await db.read(
+        lambda conn: [(c.table, c.column) for c in id_columns(conn) if c.personal is None]
+    )
+    assert unclassified == [("friendships", "friend_id")]
+    assert "trophies" in await db.read(personal_columns)
+
+
+def _seed_two_players(conn: sqlite3.Connection, clock: ManualClock, status: str) -> None:
+    now = clock.now()
+    at = to_db(now)
+    for player in (ALICE, BOB):
+        ensure_player(conn, player, now)
+    ledger.mint_card(conn, now, ALICE, "hoss", "orc_guerrier_1", ledger.Movement("test", ref=f"gift:{ALICE}"))
+    conn.execute(
+        "INSERT INTO hoss_decks (player_id, slot, name, lines, buffs, updated_at) VALUES (?, 1, 'Mine', '[]', '[]', ?)",
+        (ALICE, at),
+    )
+    match = conn.execute(
+        "INSERT INTO matches (game, kind, guild_id, channel_id, status, request_key, version, data, created_at,"
+        " updated_at) VALUES ('pillz', 'friend', 5, 7, ?, 'k', 0, ?, ?, ?) RETURNING id",
+        (status, json.dumps({"by": ALICE}), at, at),
+    ).fetchone()[0]
+    conn.executemany(
+        "INSERT INTO match_seats (match_id, seat, player_id) VALUES (?, ?, ?)",
+        [(match, 0, ALICE), (match, 1, BOB)],
+    )
+    conn.execute(
+        "INSERT INTO pillz_friend_results (duel_id, guild_id, seat0_id, seat1_id, pair_low, pair_high, winner_seat,"
+        " rewarded, rewards, day, recorded_at) VALUES (?, 5, ?, ?, ?, ?, 1, 1, '{}', '2026-01-05', ?)",
+        (match, ALICE, BOB, ALICE, BOB, at),
+    )
+    conn.execute(
+        "INSERT INTO outbox (created_at, target_kind, target_id, payload, next_attempt_at)"
+        " VALUES (?, 'channel', 7, ?, ?)",
+        (at, json.dumps({"content": {"key": "x", "params": {"who": f"<@{ALICE}>"}}}), at),
+    )
+
+
+async def test_the_export_holds_the_players_rows_and_not_a_live_matchs(
+    db: Database, clock: ManualClock
+) -> None:
+    await db.write(lambda conn: _seed_two_players(conn, clock, "live"))
+    live = await db.read(lambda conn: collect(conn, ALICE))
+    assert live["player"]["id"] == ALICE
+    assert {"wallets", "ledger", "cards", "hoss_decks", "pillz_friend_results"} <= set(live["tables"])
+    assert "match_seats" not in live["tables"]
+    assert live["tables"]["matches"] == []
+    await db.write(lambda conn: conn.execute("UPDATE matches SET status = 'over'"))
+    over = await db.read(lambda conn: collect(conn, ALICE))
+    assert [m["status"] for m in over["tables"]["matches"]] == ["over"]
+    assert json.dumps(over, default=str)  # the file is JSON
+
+
+def _mentions(conn: sqlite3.Connection, player: int) -> list[str]:
+    """Every place the id still appears: integer columns equal to it, text columns containing it."""
+    found = []
+    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        for column in [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]:
+            sql = f"SELECT COUNT(*) FROM {table} WHERE {column} = ? OR CAST({column} AS TEXT) LIKE ?"
+            if conn.execute(sql, (player, f"%{player}%")).fetchone()[0]:
+                found.append(f"{table}.{column}")
+    return found
+
+
+async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
+    db: Database, clock: ManualClock, conservation: Callable[[sqlite3.Connection], None]
+) -> None:
+    await db.write(lambda conn: _seed_two_players(conn, clock, "over"))
+    now = clock.now()
+    anonymous = await db.write(lambda conn: erase(conn, now, ALICE))
+    assert anonymous is not None
+    assert anonymous < 0
+    assert await db.read(lambda conn: _mentions(conn, ALICE)) == []
+    seats = await db.read(
+        lambda conn: [tuple(r) for r in conn.execute("SELECT seat, player_id FROM match_seats")]
+    )
+    assert sorted(seats) == [(0, anonymous), (1, BOB)]
+    pair = await db.read(
+        lambda conn: tuple(conn.execute("SELECT pair_low, pair_high FROM pillz_friend_results").fetchone())
+    )
+    assert pair == (anonymous, BOB)
+    assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM hoss_decks").fetchone()[0]) == 0
+    await db.read(conservation)
+    assert await db.write(lambda conn: erase(conn, now, ALICE)) is None  # nothing left to erase
+
+    def tamper(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE ledger SET delta = 5 WHERE player_id = ?", (anonymous,))
+
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await db.write(tamper)
+
+
+async def test_erasure_waits_for_the_players_games_to_end(db: Database, clock: ManualClock) -> None:
+    await db.write(lambda conn: _seed_two_players(conn, clock, "live"))
+    now = clock.now()
+    with pytest.raises(NotAllowed, match=r"privacy\.error\.busy"):
+        await db.write(lambda conn: erase(conn, now, ALICE))
+    assert (
+        await db.read(
+            lambda conn: conn.execute("SELECT COUNT(*) FROM players WHERE id = ?", (ALICE,)).fetchone()[0]
+        )
+        == 1
+    )
