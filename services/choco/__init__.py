@@ -23,6 +23,7 @@ from services.choco.guide import GUIDE
 from services.choco.leagues import LeagueService, profile_summary
 from services.choco.names import card_fields
 from services.choco.panel import ChocoPanel
+from services.choco.practice import ChocoPractice
 from services.choco.referee import ChocoReferee
 from services.choco.reset import reset
 from services.choco.shop import ChocoShop
@@ -62,6 +63,7 @@ class ChocoServices:
     clock: ChocoClock
     panel: ChocoPanel
     referee: ChocoReferee
+    practice: ChocoPractice
 
     async def on_startup(self, last_seen: datetime | None) -> None:
         """Called by the bot before the scheduler starts (see discord_app/bot.py)."""
@@ -77,6 +79,7 @@ class ChocoServices:
             clock=ChocoClock(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler),
             panel=ChocoPanel(ctx.db, ctx.clock, catalog, games),
             referee=ChocoReferee(ctx.db, ctx.clock, catalog, ctx.rng),
+            practice=ChocoPractice(ctx.db, ctx.clock, catalog, ctx.rng),
         )
 
 
