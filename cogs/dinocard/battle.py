@@ -174,7 +174,7 @@ class DinocardBattleCommands(CommandsMixin):
     ) -> None:
         locale = await locale_of(interaction)
         battles = dino_of(interaction).battles
-        cards = cards_option(interaction, bonus) or []
+        cards = cards_option(interaction, bonus, locale) or []
         if len(cards) > MAX_BONUS:
             raise BadInput("dinocard.error.challenge.bonus_count", maximum=MAX_BONUS)
         try:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from cogs.immortals.duel import DUEL_ITEMS, ImmortalsDuelCommands
 from cogs.immortals.economy import ImmortalsEconomyCommands
+from cogs.shared.guide import rules_reply
+from discord_app.context import locale_of
 from discord_app.translator import desc
 
 
@@ -16,7 +22,11 @@ class ImmortalsCog(
     group_name="immortals",
     group_description=desc("cmd.immortals.description"),
 ):
-    pass
+    @app_commands.command(name="rules", description=desc("cmd.immortals.rules.description"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """The rules summed up in the reader's language, a page at a time (cogs/shared/guide.py)."""
+        locale = await locale_of(interaction)
+        await interaction.response.send_message(**rules_reply("immortals", 1, locale), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

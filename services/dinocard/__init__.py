@@ -16,6 +16,7 @@ from engine.dinocard import DinocardCatalog
 from services.dinocard.battles import DinocardBattles
 from services.dinocard.collection import DinocardCollection
 from services.dinocard.economy import CURRENCY, DEFAULT_ZONE
+from services.dinocard.guide import GUIDE
 from services.dinocard.names import card_fields
 from services.dinocard.packs import DinocardPacks
 from services.dinocard.shop import DinocardShop
@@ -72,4 +73,5 @@ GAME = GameSpec(
     build=DinocardServices.build,
     daily=DailyReward(CURRENCY.code, streak_table(DAILY_COINS)),
     timers=timers,
+    guide=GUIDE,
 )

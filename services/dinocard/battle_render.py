@@ -30,7 +30,7 @@ def card_name(cards: Mapping[str, DinocardCard], card_id: str | None) -> Text:
 
 
 def event_text(
-    event: Mapping[str, Any], who: Sequence[str], cards: Mapping[str, DinocardCard]
+    event: Mapping[str, Any], who: Sequence[Text], cards: Mapping[str, DinocardCard]
 ) -> Text | None:
     """One public event as a line; None for what the board or the title already says."""
     kind = str(event["kind"])
@@ -117,14 +117,17 @@ def battle_spec(
     *,
     number: int,
     view: DinocardView,
-    who: Sequence[str],
+    who: Sequence[Text],
+    players: Sequence[Text],
     levels: Sequence[int | None],
     cards: Mapping[str, DinocardCard],
     controls: tuple[int, int] | None,
     summary: Text | None = None,
     log: str | None = None,
 ) -> MessageSpec:
-    """The public message after the steps shown; `controls` (match id, version) while it is watched."""
+    """The public message after the steps shown; `controls` (match id, version) while it is watched.
+    `who` names each seat's pack (the title and the events), `players` who plays it: a side's field is
+    labelled with its pack and its value opens with the player's mention, where Discord shows a name."""
     title = Text(
         "dinocard.battle.title",
         {"number": number, "a": who[0], "b": who[1], "round": view.round, "phase": view.phase},
@@ -134,7 +137,9 @@ def battle_spec(
     fields = [
         EmbedField(
             Text("dinocard.battle.side_name", {"name": who[seat], "level": levels[seat] or 0}),
-            side(board, seat, cards),
+            Text.lines(
+                [Text("dinocard.battle.side_player", {"player": players[seat]}), side(board, seat, cards)]
+            ),
             inline=False,
         )
         for seat in (1, 0)

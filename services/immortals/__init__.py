@@ -15,6 +15,7 @@ from engine.immortals import ImmortalsCatalog
 from services.immortals.decks import ImmortalsDecks
 from services.immortals.duels import ImmortalsDuels
 from services.immortals.economy import CURRENCIES, GOLD
+from services.immortals.guide import GUIDE
 from services.immortals.ladder import ImmortalsLadder, profile_summary
 from services.immortals.names import card_fields
 from services.immortals.reset import reset
@@ -63,4 +64,5 @@ GAME = GameSpec(
     reset=reset,
     # the opponent of a finished duel (0 for the AI) names a player without a foreign key
     player_columns=("immortals_results.opponent_id",),
+    guide=GUIDE,
 )
