@@ -67,13 +67,16 @@ def event_text(
     return Text(EVENT_KEYS[kind], params)
 
 
-def _slot(slot: Mapping[str, Any] | None, cards: Mapping[str, DinocardCard]) -> str:
+LANGUAGES = ("fr", "en")  # card names are in the catalog in both; the message shows the reader's
+
+
+def _slot(slot: Mapping[str, Any] | None, cards: Mapping[str, DinocardCard], lang: str) -> str:
     if slot is None:
         return "·"
     if not slot.get("hatched"):
         return f"🥚{slot.get('markers', 0)}"
     card = cards.get(str(slot.get("card_id")))
-    name = card.name.fr if card is not None else "?"
+    name = card.name.get(lang) if card is not None else "?"
     force, endurance, damage = slot.get("force", 0), slot.get("endurance", 0), slot.get("damage", 0)
     return f"{name} {force}/{endurance - damage}"
 
@@ -82,10 +85,15 @@ def side(board: Mapping[str, Any], seat: int, cards: Mapping[str, DinocardCard])
     energy = " ".join(
         f"{ELEMENT_MARKS[e]}{n}" for e, n in board["energy"][seat].items() if n and e in ELEMENTS
     )
-    rail = " | ".join(_slot(s, cards) for s in board["rails"][seat])
-    objects = ", ".join(
-        cards[o["card_id"]].name.fr if o["card_id"] in cards else "?" for o in board["objects"][seat]
-    )
+    rail = {lang: " | ".join(_slot(s, cards, lang) for s in board["rails"][seat]) for lang in LANGUAGES}
+    objects = {
+        lang: ", ".join(
+            cards[o["card_id"]].name.get(lang) if o["card_id"] in cards else "?"
+            for o in board["objects"][seat]
+        )
+        or "—"
+        for lang in LANGUAGES
+    }
     return Text(
         "dinocard.battle.side",
         {
@@ -93,8 +101,8 @@ def side(board: Mapping[str, Any], seat: int, cards: Mapping[str, DinocardCard])
             "pile": board["pile"][seat],
             "graveyard": board["graveyard"][seat],
             "energy": energy or "—",
-            "rail": rail,
-            "objects": objects or "—",
+            "rail": Text.per_locale(rail),
+            "objects": Text.per_locale(objects),
         },
     )
 
