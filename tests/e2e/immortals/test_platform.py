@@ -12,7 +12,7 @@ async def test_card_shows_a_unit_in_each_language(harness: BotHarness) -> None:
     assert french.message is not None
     text = french.message.render()
     assert "Diablotin" in text
-    assert "Démons (bonus de famille : +2 dégâts)" in text
+    assert "Démons (bonus de famille : +2 aux dégâts)" in text
     assert "Désert" in text
     assert "Niveau 1 : 4 / 2" in text
     assert "Dès le niveau 3 : +1 ATQ" in text
