@@ -83,7 +83,9 @@ def prepare_reply(prep: Preparation, owner: int, guild: int, cards: Any, locale:
             ),
             EmbedField(
                 Text("dinocard.prepare.daily_label"),
-                Text("dinocard.prepare.daily", {"left": prep.daily_left}),
+                Text("dinocard.prepare.daily", {"left": prep.daily_left})
+                if prep.daily_left
+                else Text("dinocard.prepare.daily_none"),
                 inline=False,
             ),
         ),
