@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from engine.dinocard import ENGINE as DINOCARD_ENGINE
 from engine.dinocard import DinocardCatalog
 from services.dinocard.battles import DinocardBattles
+from services.dinocard.card_image import CARD_ART
 from services.dinocard.collection import DinocardCollection
 from services.dinocard.economy import CURRENCY, DEFAULT_ZONE
 from services.dinocard.guide import GUIDE
@@ -68,6 +69,7 @@ GAME = GameSpec(
     currencies=(CURRENCY,),
     catalog_model=DinocardCatalog,
     card_fields=card_fields,
+    card_art=CARD_ART,
     profile_summary=profile_summary,
     engine=DINOCARD_ENGINE,
     build=DinocardServices.build,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine.immortals import ENGINE as IMMORTALS_ENGINE
 from engine.immortals import ImmortalsCatalog
+from services.immortals.card_image import CARD_ART
 from services.immortals.decks import ImmortalsDecks
 from services.immortals.duels import ImmortalsDuels
 from services.immortals.economy import CURRENCIES, GOLD
@@ -56,6 +57,7 @@ GAME = GameSpec(
     currencies=CURRENCIES,
     catalog_model=ImmortalsCatalog,
     card_fields=card_fields,
+    card_art=CARD_ART,
     profile_summary=profile_summary,
     engine=IMMORTALS_ENGINE,
     build=ImmortalsServices.build,

@@ -1,5 +1,6 @@
 """Immortal's War's lines of /cooldowns: the duels waiting for the player's choice, with their deadline.
-No reminder: a choice lasts 2 minutes and the duel's message already shows the deadline to the player."""
+No reminder: a choice lasts 2 minutes unless the server's `/setup immortals` changed it, and the duel's
+message already shows the deadline to the player."""
 
 from __future__ import annotations
 

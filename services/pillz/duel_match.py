@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from engine.pillz import ENGINE, PillzState
 from services.shared.challenges import ChallengeTexts
+from services.shared.choice_time import ChoiceTime
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 
 AI = 0  # the AI's player id in the engine (seat 1 of a practice duel)
@@ -39,15 +39,8 @@ CHALLENGE_TEXTS = ChallengeTexts(
 )
 
 
-DEFAULT_CHOICE_SECONDS = 120
-
-
-def choice_time(conn: sqlite3.Connection, guild_id: int) -> timedelta:
-    """The server's time for each choice (`/setup pillz`), 2 minutes unless changed."""
-    row = conn.execute(
-        "SELECT choice_seconds FROM pillz_guild_settings WHERE guild_id = ?", (guild_id,)
-    ).fetchone()
-    return timedelta(seconds=int(row[0]) if row else DEFAULT_CHOICE_SECONDS)
+# The server's time for each choice (`/setup pillz`), 2 minutes unless changed.
+CHOICE_TIME = ChoiceTime("pillz_guild_settings", "pillz.error.choice_time")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from core.clock import Clock, to_db
+from core.clock import Clock
 from core.errors import BadInput, NotAllowed
 from engine.errors import IllegalAction
 from engine.pillz import ENGINE, Fighter, PackPool, PillzCatalog, Play, choose, choose_quick
@@ -27,12 +27,12 @@ from services.pillz.decks import active_deck, active_problems
 from services.pillz.duel_match import (
     AI,
     CHALLENGE_TEXTS,
+    CHOICE_TIME,
     DUELS,
     RULES,
     Choice,
     DuelRow,
     acting_seats,
-    choice_time,
     played_by,
 )
 from services.pillz.economy import GAME_KEY, ensure_starter
@@ -324,7 +324,7 @@ class PillzDuels:
         if duel.state is not None and duel.state.finished:
             duel = self._finish(conn, now, duel)
         else:
-            due = now + choice_time(conn, duel.server)
+            due = now + CHOICE_TIME.read(conn, duel.server)
             duel = DUELS.arm(conn, now, duel, TIMEOUT_JOB, due, {"duel": duel.id})
             self._plan_reminders(conn, now, duel)
         DUELS.show(conn, now, duel, _public(duel), render.public(duel, self.catalog))
@@ -389,23 +389,10 @@ class PillzDuels:
         return await self.db.read(lambda conn: DUELS.load_trusted(conn, duel_id))
 
     async def set_choice_time(self, guild_id: int, seconds: int) -> int:
-        if not 30 <= seconds <= 3600:
-            raise BadInput("pillz.error.choice_time", minimum=30, maximum=3600)
-        now = self.clock.now()
-
-        def unit(conn: sqlite3.Connection) -> int:
-            conn.execute(
-                "INSERT INTO pillz_guild_settings (guild_id, choice_seconds, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET choice_seconds = excluded.choice_seconds,"
-                " updated_at = excluded.updated_at",
-                (guild_id, seconds, to_db(now)),
-            )
-            return seconds
-
-        return await self.db.write(unit)
+        return await CHOICE_TIME.save(self.db, self.clock, guild_id, seconds)
 
     async def choice_seconds(self, guild_id: int) -> int:
-        return int((await self.db.read(lambda conn: choice_time(conn, guild_id))).total_seconds())
+        return await CHOICE_TIME.seconds(self.db, guild_id)
 
 
 def _public(duel: DuelRow) -> Target:

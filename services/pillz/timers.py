@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import timedelta
 
-from services.pillz.duel_match import DUELS, choice_time
+from services.pillz.duel_match import CHOICE_TIME, DUELS
 from services.platform.messages import Text
 from services.platform.timers import Timer, TimerQuery, relative
 
@@ -25,7 +25,7 @@ def timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
         if due is None or duel.seats.index(query.player_id) not in duel.to_act():
             continue
         remind_at, remind = None, None
-        if choice_time(conn, duel.server) >= REMIND_FROM:
+        if CHOICE_TIME.read(conn, duel.server) >= REMIND_FROM:
             remind_at = due - REMIND_BEFORE
             remind = Text("pillz.timer.reminder", {"id": duel.id, "when": relative(due)})
         label = Text("pillz.timer.duel.label", {"id": duel.id})
