@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from engine.errors import DomainError, IllegalAction, InvalidAction
 from engine.immortals.catalog import TERRAINS, ImmortalsCatalog
@@ -42,14 +42,14 @@ from engine.immortals.state import (
     START_VITALITY,
     UNITS_DRAWN,
     Choose,
+    Fighter,
     FightRecord,
     ImmortalsAction,
     ImmortalsState,
     SpellCard,
     Unit,
-    cast,
-    fought,
     spells_left,
+    trusted,
     units_left,
 )
 from engine.immortals.view import ImmortalsView, choice_token, view_of
@@ -64,10 +64,6 @@ class ImmortalsSetupError(DomainError):
     the generic bad-input one."""
 
     key = "error.bad_input"
-
-
-_UNITS = TypeAdapter(tuple[Unit, ...])
-_SPELLS = TypeAdapter(tuple[SpellCard, ...])
 
 
 class _Extra(BaseModel):
@@ -111,31 +107,34 @@ def _draw_side(
     families = active_families(deck, catalog)
     cards_by_id = catalog.cards_by_id()
     seat = player.seat
-    picked = rng.sample(range(len(deck)), UNITS_DRAWN)
-    units = [
-        unit_fields(
-            cards_by_id[deck[i]],
-            levels[i],
-            catalog,
-            cards_by_id[deck[i]].family in families,
-            f"u{seat}-{n}",
-            i,
-        )
-        for n, i in enumerate(picked)
-    ]
-    drawn = [known[spell_id] for spell_id in rng.sample(extra.spells, min(SPELLS_DRAWN, len(extra.spells)))]
+    # Units and spells are built from the validated catalog and deck: not validated again (`trusted`).
+    units = []
+    for n, i in enumerate(rng.sample(range(len(deck)), UNITS_DRAWN)):
+        card = cards_by_id[deck[i]]
+        fields = unit_fields(card, levels[i], catalog, card.family in families, f"u{seat}-{n}", i)
+        units.append(trusted(Unit, fields))
+    drawn = rng.sample(extra.spells, min(SPELLS_DRAWN, len(extra.spells)))
     spells = [
-        {
-            "sid": f"s{seat}-{n}",
-            "spell_id": s.id,
-            "effects": s.effects,
-            "terrain": s.terrain,
-            "family": s.family,
-        }
-        for n, s in enumerate(drawn)
+        trusted(
+            SpellCard,
+            {
+                "sid": f"s{seat}-{n}",
+                "spell_id": s.id,
+                "effects": s.effects,
+                "terrain": s.terrain,
+                "family": s.family,
+            },
+        )
+        for n, s in enumerate(known[spell_id] for spell_id in drawn)
     ]
-    # One validation call each: a duel's start builds 8 units and up to 16 spells.
-    return _UNITS.validate_python(units), _SPELLS.validate_python(spells)
+    return tuple(units), tuple(spells)
+
+
+def _side(state: ImmortalsState, seat: int, choice: Choose) -> Side:
+    """`seat`'s unit and spell for the round (`apply` checked the choice)."""
+    unit = next(u for u in state.units[seat] if u.uid == choice.unit)
+    spell = None if choice.spell is None else next(s for s in state.spells[seat] if s.sid == choice.spell)
+    return Side(unit=unit, spell=spell)
 
 
 class ImmortalsEngine:
@@ -191,13 +190,17 @@ class ImmortalsEngine:
             return False
         if state.pending[player] is not None:
             return False
-        mine = any(u.uid == action.unit for u in state.units[player])
-        if not mine or action.unit in fought(state, player):
+        unit, spell = action.unit, action.spell
+        # Read the history in place rather than through `fought`/`cast`: both sets for every move.
+        if not any(u.uid == unit for u in state.units[player]) or any(
+            r.fighters[player].uid == unit for r in state.history
+        ):
             return False
-        spell = action.spell
         if spell is None:
             return True
-        return any(s.sid == spell for s in state.spells[player]) and spell not in cast(state, player)
+        return any(s.sid == spell for s in state.spells[player]) and not any(
+            r.fighters[player].spell_sid == spell for r in state.history
+        )
 
     def apply(
         self, state: ImmortalsState, player: int, action: ImmortalsAction
@@ -231,20 +234,14 @@ class ImmortalsEngine:
     def _resolve(
         self, state: ImmortalsState, choices: tuple[Choose, Choose]
     ) -> tuple[ImmortalsState, list[Event]]:
-        sides = tuple(
-            Side(
-                unit=next(u for u in state.units[seat] if u.uid == choices[seat].unit),
-                spell=next((s for s in state.spells[seat] if s.sid == choices[seat].spell), None),
-            )
-            for seat in (0, 1)
-        )
-        pair = (sides[0], sides[1])
-        missing = (START_VITALITY - state.vitality[0], START_VITALITY - state.vitality[1])
+        pair = (_side(state, 0, choices[0]), _side(state, 1, choices[1]))
+        vitality = list(state.vitality)
         fighters = (
-            numbers(0, pair, state.terrain, missing[0]),
-            numbers(1, pair, state.terrain, missing[1]),
+            numbers(0, pair, state.terrain, START_VITALITY - vitality[0]),
+            numbers(1, pair, state.terrain, START_VITALITY - vitality[1]),
         )
-        vitality = [state.vitality[0] + fighters[0].healed, state.vitality[1] + fighters[1].healed]
+        vitality[0] += fighters[0].healed
+        vitality[1] += fighters[1].healed
         first = initiative(fighters, state.engager)
         rng, rng_state = state.rng.advance()
         winner, trace = fight(rng, fighters, first)
@@ -252,17 +249,17 @@ class ImmortalsEngine:
         if winner is not None:
             damage = min(vitality[1 - winner], fighters[winner].power)
             vitality[1 - winner] -= damage
-        record = FightRecord.model_validate(
-            {
-                "round": state.round,
-                "fighters": (fighter_fields(pair[0], fighters[0]), fighter_fields(pair[1], fighters[1])),
-                "initiative": first,
-                "trace": trace,
-                "winner": winner,
-                "damage": damage,
-                "vitality": (vitality[0], vitality[1]),
-            }
-        )
+        sides = (fighter_fields(pair[0], fighters[0]), fighter_fields(pair[1], fighters[1]))
+        fields = {
+            "round": state.round,
+            "fighters": (trusted(Fighter, sides[0]), trusted(Fighter, sides[1])),
+            "initiative": first,
+            "trace": trace,
+            "winner": winner,
+            "damage": damage,
+            "vitality": (vitality[0], vitality[1]),
+        }
+        record = trusted(FightRecord, fields)
         update: dict[str, Any] = {
             "vitality": record.vitality,
             "pending": (None, None),
@@ -281,7 +278,14 @@ class ImmortalsEngine:
         else:
             update["round"] = state.round + 1
         after = state.model_copy(update=update)
-        events = [Event("fight", record.model_dump(mode="json"))]
+        # The record's JSON form (what `record.model_dump(mode="json")` gives), from the fields at hand.
+        data = {
+            **fields,
+            "fighters": [dict(sides[0]), dict(sides[1])],  # copies: each Fighter owns its dict
+            "trace": [list(hp) for hp in trace],
+            "vitality": list(vitality),
+        }
+        events = [Event("fight", data)]
         if after.finished:
             events.append(
                 Event("ended", {"winner": after.winner, "reason": after.reason, "vitality": vitality})

@@ -8,8 +8,8 @@ speed (a duel is four of them, each up to 40 strikes and 80 dice rolls): plain i
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -24,8 +24,9 @@ from engine.immortals.state import TURNS, UNIT_HP, SpellCard, Unit
 
 
 def level_of(xp: int, level_xp: Sequence[int]) -> int:
-    """The level a card has with `xp` experience: 1, plus one per threshold of `level_xp` reached."""
-    return 1 + sum(1 for needed in level_xp if xp >= needed)
+    """The level a card has with `xp` experience: 1, plus one per threshold of `level_xp` reached (the
+    thresholds increase: the catalog checks it)."""
+    return 1 + bisect_right(level_xp, xp)
 
 
 def terrain_mod(favourite: str, terrain: str) -> int:
@@ -37,8 +38,14 @@ def terrain_mod(favourite: str, terrain: str) -> int:
 
 def active_families(deck: Sequence[str], catalog: ImmortalsCatalog) -> frozenset[str]:
     """Families with at least two cards in the deck (two copies of one card count as two cards)."""
-    counts = Counter(card.family for card in (catalog.card(card_id) for card_id in deck) if card is not None)
-    return frozenset(family for family, n in counts.items() if n >= 2)
+    cards = catalog.cards_by_id()
+    seen: set[str] = set()
+    active: set[str] = set()
+    for card_id in deck:
+        card = cards.get(card_id) if isinstance(card_id, str) else None
+        if card is not None:
+            (active if card.family in seen else seen).add(card.family)
+    return frozenset(active)
 
 
 def unit_fields(
@@ -47,14 +54,20 @@ def unit_fields(
     """A unit's numbers at `level`: the card's Attack and Defense, its own bonuses of that level or below,
     and its family's bonus when the deck activates it (the fields of a `Unit`, validated by the caller:
     `new_game` validates its eight units in one call)."""
-    stats = {"attack": card.attack[level - 1], "defense": card.defense[level - 1], "damage": 0, "hp": UNIT_HP}
-    stats.update(armor=0, regen=0)
-    bonuses = [(b.stat, b.value) for b in card.bonuses if b.level <= level]
-    family = catalog.family(card.family)
-    if family_active and family is not None:
-        bonuses.append((family.bonus.stat, family.bonus.value))
-    for stat, value in bonuses:
-        stats[stat] += value
+    stats = {
+        "attack": card.attack[level - 1],
+        "defense": card.defense[level - 1],
+        "damage": 0,
+        "hp": UNIT_HP,
+        "armor": 0,
+        "regen": 0,
+    }
+    for bonus in card.bonuses:
+        if bonus.level <= level:
+            stats[bonus.stat] += bonus.value
+    family = catalog.family(card.family) if family_active else None
+    if family is not None:
+        stats[family.bonus.stat] += family.bonus.value
     return {
         "uid": uid,
         "card_id": card.id,
@@ -62,8 +75,8 @@ def unit_fields(
         "family": card.family,
         "terrain": card.terrain,
         "level": level,
-        "family_bonus": family_active,
         **stats,
+        "family_bonus": family_active,
     }
 
 
@@ -110,24 +123,32 @@ class Numbers(NamedTuple):
     initiative_spell: bool
 
 
+# No spell cast: every stat unchanged (read-only, shared by every spell-less fight).
+_NO_EFFECT: Mapping[str, int] = dict.fromkeys(STATS, 0)
+
+
 def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing: int) -> Numbers:
     """`seat`'s numbers for the fight: terrain and both spells applied, clamped to sensible ranges."""
-    unit = sides[seat].unit
+    side = sides[seat]
+    unit = side.unit
     mod = terrain_mod(unit.terrain, terrain)
-    plus = dict.fromkeys(STATS, 0)
+    plus = _NO_EFFECT
     if sides[0].spell is not None or sides[1].spell is not None:
+        added = dict(_NO_EFFECT)
         for effect in _effects_on(seat, sides, terrain):
-            plus[effect.stat] += effect.value
+            added[effect.stat] += effect.value
+        plus = added
+    attack = unit.attack + plus["attack"]
     return Numbers(
-        attack=max(0, unit.attack + mod + plus["attack"]),
+        attack=max(0, attack + mod),
         defense=max(0, unit.defense + mod + plus["defense"]),
         hp=max(1, unit.hp + plus["hp"]),
         armor=max(0, unit.armor + plus["armor"]),
         regen=unit.regen + plus["regen"],
-        power=max(0, unit.attack + plus["attack"] + unit.damage + plus["damage"]),
+        power=max(0, attack + unit.damage + plus["damage"]),
         healed=min(vitality_missing, plus["vitality"]),
         terrain_mod=mod,
-        spell_acted=spell_acts(sides[seat].spell, unit, terrain),
+        spell_acted=side.spell is not None and spell_acts(side.spell, unit, terrain),
         initiative_spell=plus["initiative"] > 0,
     )
 

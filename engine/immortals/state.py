@@ -7,7 +7,7 @@ pending choice lives in `pending` and is shown to nobody else (see `view.py`).
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -21,6 +21,28 @@ SPELLS_DRAWN = 8
 START_VITALITY = 30
 UNIT_HP = 20
 TURNS = 20
+
+M = TypeVar("M", bound=BaseModel)
+_set = object.__setattr__
+
+
+def trusted(cls: type[M], fields: dict[str, Any]) -> M:
+    """A new instance of `cls` from values the engine computed out of validated data, not validated again.
+
+    `model_construct` without its Python loop over the fields and their aliases, which costs more than
+    the validation it skips (a `Unit`: 4 µs against 2); this one costs 0.8 µs, and a duel builds some
+    thirty such values. It sets what `model_construct` sets; `fields` holds every field, in declared
+    order (the JSON keeps that order), with the declared types (tuples, ints). Only for this package's
+    plain frozen models (no validator that changes a value, no default factory, no private attribute).
+    `tests/engine/immortals/test_trusted.py` compares each kind with its validated twin, and the
+    conformance test's round trip (`from_json(to_json(s)) == s`) fails on a wrong type.
+    """
+    value = cls.__new__(cls)
+    _set(value, "__dict__", fields)
+    _set(value, "__pydantic_fields_set__", set(fields))
+    _set(value, "__pydantic_extra__", None)
+    _set(value, "__pydantic_private__", None)
+    return value
 
 
 class Unit(BaseModel):
