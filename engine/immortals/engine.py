@@ -48,6 +48,7 @@ from engine.immortals.state import (
     ImmortalsState,
     SpellCard,
     Unit,
+    evolve,
     spells_left,
     trusted,
     units_left,
@@ -107,34 +108,32 @@ def _draw_side(
     families = active_families(deck, catalog)
     cards_by_id = catalog.cards_by_id()
     seat = player.seat
-    # Units and spells are built from the validated catalog and deck: not validated again (`trusted`).
     units = []
     for n, i in enumerate(rng.sample(range(len(deck)), UNITS_DRAWN)):
         card = cards_by_id[deck[i]]
         fields = unit_fields(card, levels[i], catalog, card.family in families, f"u{seat}-{n}", i)
         units.append(trusted(Unit, fields))
     drawn = rng.sample(extra.spells, min(SPELLS_DRAWN, len(extra.spells)))
-    spells = [
-        trusted(
-            SpellCard,
-            {
-                "sid": f"s{seat}-{n}",
-                "spell_id": s.id,
-                "effects": s.effects,
-                "terrain": s.terrain,
-                "family": s.family,
-            },
-        )
-        for n, s in enumerate(known[spell_id] for spell_id in drawn)
-    ]
+    spells = []
+    for n, spell_id in enumerate(drawn):
+        spell = known[spell_id]
+        fields = {"sid": f"s{seat}-{n}", "spell_id": spell.id, "effects": spell.effects}
+        fields.update(terrain=spell.terrain, family=spell.family)
+        spells.append(trusted(SpellCard, fields))
     return tuple(units), tuple(spells)
 
 
 def _side(state: ImmortalsState, seat: int, choice: Choose) -> Side:
     """`seat`'s unit and spell for the round (`apply` checked the choice)."""
-    unit = next(u for u in state.units[seat] if u.uid == choice.unit)
-    spell = None if choice.spell is None else next(s for s in state.spells[seat] if s.sid == choice.spell)
-    return Side(unit=unit, spell=spell)
+    for unit in state.units[seat]:
+        if unit.uid == choice.unit:
+            break
+    spell = None
+    if choice.spell is not None:
+        for spell in state.spells[seat]:
+            if spell.sid == choice.spell:
+                break
+    return Side(unit, spell)
 
 
 class ImmortalsEngine:
@@ -207,7 +206,6 @@ class ImmortalsEngine:
     ) -> tuple[ImmortalsState, list[Event]]:
         if not self.is_legal(state, player, action):
             raise IllegalAction("error.illegal_action", reason=self._why(state, player, action))
-        pending = (action, state.pending[1]) if player == 0 else (state.pending[0], action)
         events = [
             Event("chose", {"seat": player, "round": state.round}),
             Event(
@@ -216,10 +214,12 @@ class ImmortalsEngine:
                 visible_to=frozenset({player}),
             ),
         ]
-        after = state.model_copy(update={"pending": pending})
-        if pending[0] is None or pending[1] is None:
-            return after, events
-        resolved, more = self._resolve(after, (pending[0], pending[1]))
+        other = state.pending[1 - player]
+        if other is None:
+            pending = (action, None) if player == 0 else (None, action)
+            return evolve(state, {"pending": pending}), events
+        # The last choice resolves the round from `state`: no state in between with both choices.
+        resolved, more = self._resolve(state, (action, other) if player == 0 else (other, action))
         return resolved, events + more
 
     def _why(self, state: ImmortalsState, player: int, action: Any) -> str:
@@ -277,7 +277,7 @@ class ImmortalsEngine:
             )
         else:
             update["round"] = state.round + 1
-        after = state.model_copy(update=update)
+        after = evolve(state, update)
         # The record's JSON form (what `record.model_dump(mode="json")` gives), from the fields at hand.
         data = {
             **fields,

@@ -10,13 +10,11 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.immortals.catalog import (
     MALUS_TERRAIN,
     STATS,
-    Effect,
     ImmortalsCard,
     ImmortalsCatalog,
 )
@@ -52,8 +50,8 @@ def unit_fields(
     card: ImmortalsCard, level: int, catalog: ImmortalsCatalog, family_active: bool, uid: str, deck_index: int
 ) -> dict[str, Any]:
     """A unit's numbers at `level`: the card's Attack and Defense, its own bonuses of that level or below,
-    and its family's bonus when the deck activates it (the fields of a `Unit`, validated by the caller:
-    `new_game` validates its eight units in one call)."""
+    and its family's bonus when the deck activates it (the fields of a `Unit`, in its declared order:
+    `new_game` builds it with `state.trusted`)."""
     stats = {
         "attack": card.attack[level - 1],
         "defense": card.defense[level - 1],
@@ -89,23 +87,12 @@ def spell_acts(spell: SpellCard | None, unit: Unit, terrain: str) -> bool:
     return spell.family is None or spell.family == unit.family
 
 
-@dataclass(frozen=True)
-class Side:
-    """One seat's part of a round before the dice: its unit and the spell it cast (or None)."""
+class Side(NamedTuple):
+    """One seat's part of a round before the dice: its unit and the spell it cast (or None). A plain
+    tuple, like `Numbers`: the AI builds thousands per decision."""
 
     unit: Unit
     spell: SpellCard | None
-
-
-def _effects_on(seat: int, sides: tuple[Side, Side], terrain: str) -> list[Effect]:
-    """The spell effects acting on `seat`'s unit: its own spell's "self" ones, the foe's "foe" ones."""
-    found: list[Effect] = []
-    for caster, side in enumerate(sides):
-        if spell_acts(side.spell, side.unit, terrain):
-            assert side.spell is not None
-            wanted = "self" if caster == seat else "foe"
-            found += [e for e in side.spell.effects if e.target == wanted]
-    return found
 
 
 class Numbers(NamedTuple):
@@ -123,20 +110,33 @@ class Numbers(NamedTuple):
     initiative_spell: bool
 
 
-# No spell cast: every stat unchanged (read-only, shared by every spell-less fight).
+# No spell acting: every stat unchanged (read-only, shared by every such fight).
 _NO_EFFECT: Mapping[str, int] = dict.fromkeys(STATS, 0)
 
 
 def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing: int) -> Numbers:
-    """`seat`'s numbers for the fight: terrain and both spells applied, clamped to sensible ranges."""
-    side = sides[seat]
-    unit = side.unit
+    """`seat`'s numbers for the fight: terrain and both spells applied, clamped to sensible ranges.
+
+    The spell effects acting on `seat`'s unit are its own spell's "self" ones and the foe's "foe" ones,
+    when that spell acts (`spell_acts`)."""
+    unit, spell = sides[seat]
     mod = terrain_mod(unit.terrain, terrain)
+    acted = spell is not None and spell_acts(spell, unit, terrain)
+    foe_unit, foe_spell = sides[1 - seat]
+    foe_acts = foe_spell is not None and spell_acts(foe_spell, foe_unit, terrain)
     plus = _NO_EFFECT
-    if sides[0].spell is not None or sides[1].spell is not None:
+    if acted or foe_acts:
         added = dict(_NO_EFFECT)
-        for effect in _effects_on(seat, sides, terrain):
-            added[effect.stat] += effect.value
+        if acted:
+            assert spell is not None
+            for effect in spell.effects:
+                if effect.target == "self":
+                    added[effect.stat] += effect.value
+        if foe_acts:
+            assert foe_spell is not None
+            for effect in foe_spell.effects:
+                if effect.target == "foe":
+                    added[effect.stat] += effect.value
         plus = added
     attack = unit.attack + plus["attack"]
     return Numbers(
@@ -148,14 +148,14 @@ def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing:
         power=max(0, attack + unit.damage + plus["damage"]),
         healed=min(vitality_missing, plus["vitality"]),
         terrain_mod=mod,
-        spell_acted=side.spell is not None and spell_acts(side.spell, unit, terrain),
+        spell_acted=acted,
         initiative_spell=plus["initiative"] > 0,
     )
 
 
 def fighter_fields(side: Side, n: Numbers) -> dict[str, Any]:
-    """A side of a fight record, as the fields of a `Fighter`: the engine validates both sides with their
-    record in one call."""
+    """A side of a fight record, as the fields of a `Fighter`, in its declared order (the engine builds it
+    with `state.trusted`)."""
     spell = side.spell
     return {
         "uid": side.unit.uid,

@@ -37,7 +37,7 @@ def trusted(cls: type[M], fields: dict[str, Any]) -> M:
     `tests/engine/immortals/test_trusted.py` compares each kind with its validated twin, and the
     conformance test's round trip (`from_json(to_json(s)) == s`) fails on a wrong type.
     """
-    value = cls.__new__(cls)
+    value = object.__new__(cls)  # what `BaseModel.__new__` is
     _set(value, "__dict__", fields)
     _set(value, "__pydantic_fields_set__", set(fields))
     _set(value, "__pydantic_extra__", None)
@@ -144,6 +144,12 @@ class ImmortalsState(GameState):
     finished: bool = False
     winner: int | None = None
     reason: Literal["ko", "vitality", "draw"] | None = None
+
+
+def evolve(state: ImmortalsState, update: dict[str, Any]) -> ImmortalsState:
+    """`state.model_copy(update=update)` (which does not validate either) at half its cost: a move makes
+    one or two copies. `update` holds values of the declared types, as for `trusted`."""
+    return trusted(ImmortalsState, {**state.__dict__, **update})
 
 
 def fought(state: ImmortalsState, seat: int) -> frozenset[str]:
