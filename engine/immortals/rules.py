@@ -52,30 +52,28 @@ def unit_fields(
     """A unit's numbers at `level`: the card's Attack and Defense, its own bonuses of that level or below,
     and its family's bonus when the deck activates it (the fields of a `Unit`, in its declared order:
     `new_game` builds it with `state.trusted`)."""
-    stats = {
-        "attack": card.attack[level - 1],
-        "defense": card.defense[level - 1],
-        "damage": 0,
-        "hp": UNIT_HP,
-        "armor": 0,
-        "regen": 0,
-    }
-    for bonus in card.bonuses:
-        if bonus.level <= level:
-            stats[bonus.stat] += bonus.value
-    family = catalog.family(card.family) if family_active else None
-    if family is not None:
-        stats[family.bonus.stat] += family.bonus.value
-    return {
+    fields: dict[str, Any] = {
         "uid": uid,
         "card_id": card.id,
         "deck_index": deck_index,
         "family": card.family,
         "terrain": card.terrain,
         "level": level,
-        **stats,
+        "attack": card.attack[level - 1],
+        "defense": card.defense[level - 1],
+        "damage": 0,
+        "hp": UNIT_HP,
+        "armor": 0,
+        "regen": 0,
         "family_bonus": family_active,
     }
+    for bonus in card.bonuses:  # each adds to a unit stat: the catalog checks it
+        if bonus.level <= level:
+            fields[bonus.stat] += bonus.value
+    family = catalog.family(card.family) if family_active else None
+    if family is not None:
+        fields[family.bonus.stat] += family.bonus.value
+    return fields
 
 
 def spell_acts(spell: SpellCard | None, unit: Unit, terrain: str) -> bool:

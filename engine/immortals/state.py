@@ -7,6 +7,7 @@ pending choice lives in `pending` and is shown to nobody else (see `view.py`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -81,10 +82,15 @@ class SpellCard(BaseModel):
     family: str | None = None
 
 
-class Choose(BaseModel):
-    """A seat's secret choice for the round: a unit (instance id) and maybe a spell (instance id)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Choose:
+    """A seat's secret choice for the round: a unit (instance id) and maybe a spell (instance id).
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    A frozen dataclass like other games' actions (docs/engine.md): a player's click builds one without a
+    validation, and `action_from_json` checks what comes from outside. Pydantic validates it inside a
+    state (`pending`) with the same rules as the state's other values (`extra="forbid"`)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     kind: Literal["choose"] = "choose"
     unit: str
