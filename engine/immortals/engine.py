@@ -48,9 +48,9 @@ from engine.immortals.state import (
     ImmortalsState,
     SpellCard,
     Unit,
+    built,
     evolve,
     spells_left,
-    trusted,
     units_left,
 )
 from engine.immortals.view import ImmortalsView, choice_token, view_of
@@ -112,14 +112,14 @@ def _draw_side(
     for n, i in enumerate(rng.sample(range(len(deck)), UNITS_DRAWN)):
         card = cards_by_id[deck[i]]
         fields = unit_fields(card, levels[i], catalog, card.family in families, f"u{seat}-{n}", i)
-        units.append(trusted(Unit, fields))
+        units.append(built(Unit, fields))
     drawn = rng.sample(extra.spells, min(SPELLS_DRAWN, len(extra.spells)))
     spells = []
     for n, spell_id in enumerate(drawn):
         spell = known[spell_id]
         fields = {"sid": f"s{seat}-{n}", "spell_id": spell.id, "effects": spell.effects}
         fields.update(terrain=spell.terrain, family=spell.family)
-        spells.append(trusted(SpellCard, fields))
+        spells.append(built(SpellCard, fields))
     return tuple(units), tuple(spells)
 
 
@@ -252,14 +252,14 @@ class ImmortalsEngine:
         sides = (fighter_fields(pair[0], fighters[0]), fighter_fields(pair[1], fighters[1]))
         fields = {
             "round": state.round,
-            "fighters": (trusted(Fighter, sides[0]), trusted(Fighter, sides[1])),
+            "fighters": (built(Fighter, sides[0]), built(Fighter, sides[1])),
             "initiative": first,
             "trace": trace,
             "winner": winner,
             "damage": damage,
             "vitality": (vitality[0], vitality[1]),
         }
-        record = trusted(FightRecord, fields)
+        record = built(FightRecord, fields)
         update: dict[str, Any] = {
             "vitality": record.vitality,
             "pending": (None, None),

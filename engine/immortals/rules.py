@@ -51,7 +51,7 @@ def unit_fields(
 ) -> dict[str, Any]:
     """A unit's numbers at `level`: the card's Attack and Defense, its own bonuses of that level or below,
     and its family's bonus when the deck activates it (the fields of a `Unit`, in its declared order:
-    `new_game` builds it with `state.trusted`)."""
+    `new_game` builds it with `state.built`)."""
     fields: dict[str, Any] = {
         "uid": uid,
         "card_id": card.id,
@@ -153,7 +153,7 @@ def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing:
 
 def fighter_fields(side: Side, n: Numbers) -> dict[str, Any]:
     """A side of a fight record, as the fields of a `Fighter`, in its declared order (the engine builds it
-    with `state.trusted`)."""
+    with `state.built`)."""
     spell = side.spell
     return {
         "uid": side.unit.uid,
