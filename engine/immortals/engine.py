@@ -190,16 +190,17 @@ class ImmortalsEngine:
         if state.pending[player] is not None:
             return False
         unit, spell = action.unit, action.spell
-        # Read the history in place rather than through `fought`/`cast`: both sets for every move.
-        if not any(u.uid == unit for u in state.units[player]) or any(
-            r.fighters[player].uid == unit for r in state.history
-        ):
+        # Lists rather than `fought`/`cast` and `any(...)`: two sets and generators per move otherwise.
+        history = state.history
+        if unit not in [u.uid for u in state.units[player]] or unit in [
+            r.fighters[player].uid for r in history
+        ]:
             return False
         if spell is None:
             return True
-        return any(s.sid == spell for s in state.spells[player]) and not any(
-            r.fighters[player].spell_sid == spell for r in state.history
-        )
+        return spell in [s.sid for s in state.spells[player]] and spell not in [
+            r.fighters[player].spell_sid for r in history
+        ]
 
     def apply(
         self, state: ImmortalsState, player: int, action: ImmortalsAction

@@ -137,17 +137,18 @@ def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing:
                     added[effect.stat] += effect.value
         plus = added
     attack = unit.attack + plus["attack"]
+    # Positional: a NamedTuple's keywords cost as much as the rest of this function.
     return Numbers(
-        attack=max(0, attack + mod),
-        defense=max(0, unit.defense + mod + plus["defense"]),
-        hp=max(1, unit.hp + plus["hp"]),
-        armor=max(0, unit.armor + plus["armor"]),
-        regen=unit.regen + plus["regen"],
-        power=max(0, attack + unit.damage + plus["damage"]),
-        healed=min(vitality_missing, plus["vitality"]),
-        terrain_mod=mod,
-        spell_acted=acted,
-        initiative_spell=plus["initiative"] > 0,
+        max(0, attack + mod),  # attack
+        max(0, unit.defense + mod + plus["defense"]),  # defense
+        max(1, unit.hp + plus["hp"]),  # hp
+        max(0, unit.armor + plus["armor"]),  # armor
+        unit.regen + plus["regen"],  # regen
+        max(0, attack + unit.damage + plus["damage"]),  # power
+        min(vitality_missing, plus["vitality"]),  # healed
+        mod,  # terrain_mod
+        acted,  # spell_acted
+        plus["initiative"] > 0,  # initiative_spell
     )
 
 
