@@ -117,9 +117,19 @@ def _draw_side(
     spells = []
     for n, spell_id in enumerate(drawn):
         spell = known[spell_id]
-        fields = {"sid": f"s{seat}-{n}", "spell_id": spell.id, "effects": spell.effects}
-        fields.update(terrain=spell.terrain, family=spell.family)
-        spells.append(built(SpellCard, fields))
+        sid = f"s{seat}-{n}"
+        spells.append(
+            built(
+                SpellCard,
+                {
+                    "sid": sid,
+                    "spell_id": spell.id,
+                    "effects": spell.effects,
+                    "terrain": spell.terrain,
+                    "family": spell.family,
+                },
+            )
+        )
     return tuple(units), tuple(spells)
 
 
