@@ -12,6 +12,12 @@ Real catalog (data/immortals.json), decks and spells from the engine's `sample_s
 Each figure is measured over `--duels` duels (seeds 0..n-1), `--runs` times; the medians of the runs are
 reported. Targets: a whole duel (4 fights x 20 turns) <= 0.3 ms median; the AI's decision <= 20 ms p99.
 
+Measured (`--duels 2000 --runs 3`, one core of a shared 2-core machine, load average about 2, three
+runs each, alternately; details in docs/immortals/rules-notes.md, "Benchmarks"):
+
+    before: fights 31.8 us; whole duel 450 us (438-475); AI median 0.24 ms, p99 1.4-9.1 ms
+    after:  fights 31.8 us; whole duel 274 us (253-402); AI median 0.16 ms, p99 1.1-1.2 ms
+
     python -m benchmarks.immortals_duel [--duels 2000] [--runs 3]
 """
 

@@ -133,7 +133,7 @@ class Deliverer:
             # discord.py sends `enforce_nonce` with every nonce: a re-send returns the first message.
             kwargs = to_discord(item.spec, locale)
             if item.spec.attachments:
-                kwargs["files"] = files_of(item.spec)
+                kwargs["files"] = files_of(item.spec, locale)
             message = await channel.send(**kwargs, nonce=item.nonce())
         except discord.Forbidden as exc:
             if item.target.kind == "dm" and exc.code == DMS_CLOSED:
@@ -173,7 +173,7 @@ class Deliverer:
         kwargs = to_discord(item.spec, locale)
         kwargs.setdefault("view", None)  # no buttons in the new version: remove the old ones
         if item.spec.attachments:
-            kwargs["attachments"] = files_of(item.spec)
+            kwargs["attachments"] = files_of(item.spec, locale)
         await channel.get_partial_message(item.edit_message_id).edit(**kwargs)
         await self.services.outbox.mark_sent(item.id, item.edit_message_id)
         self.delivered += 1

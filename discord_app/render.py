@@ -23,9 +23,13 @@ def text(value: Text | None, locale: str | None) -> str:
     return render_text(value, locale)
 
 
-def files_of(spec: MessageSpec) -> list[discord.File]:
-    """The spec's attachments as discord.py files (`files=` to send, `attachments=` to edit)."""
-    return [discord.File(io.BytesIO(a.text.encode("utf-8")), filename=a.filename) for a in spec.attachments]
+def files_of(spec: MessageSpec, locale: str | None) -> list[discord.File]:
+    """The spec's attachments as discord.py files (`files=` to send, `attachments=` to edit), a file
+    written for readers in the message's language."""
+    return [
+        discord.File(io.BytesIO(a.body(locale).encode("utf-8")), filename=a.filename)
+        for a in spec.attachments
+    ]
 
 
 def image_file(image: CardImage) -> discord.File:

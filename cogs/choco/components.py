@@ -29,6 +29,8 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = (
     10080  # a week: turns last a day, a thread must not close between two turns
 )
 PLACEHOLDER_MAX = 150
+# A friendly or practice game's thread says what it is in its name.
+THREAD_NAMES = {"friendly": "choco.friendly.thread_name", "practice": "choco.practice.thread_name"}
 
 
 def _button(
@@ -52,7 +54,7 @@ def challenge_reply(found: Challenge, locale: str) -> dict[str, Any]:
     league = text(Text(LEAGUE_KEYS[league_of(found.league)]), locale)
     stamp = int(found.expires_at.timestamp())
     content = t(
-        "choco.challenge.open",
+        "choco.friendly.open" if found.friendly else "choco.challenge.open",
         locale,
         challenger=f"<@{found.challenger_id}>",
         challenged=f"<@{found.challenged_id}>",
@@ -83,7 +85,7 @@ async def open_game_thread(interaction: discord.Interaction[Any], game: GameRow,
     """The game's thread, in the games channel or else where the challenge was made; None if neither
     allows it (the game then lives in the channel itself)."""
     client = interaction.client
-    name = t("choco.play.thread_name", locale, id=game.id)[:100]
+    name = t(THREAD_NAMES.get(game.mode, "choco.play.thread_name"), locale, id=game.id)[:100]
     for channel_id in dict.fromkeys([game.channel_id, interaction.channel_id]):
         if channel_id is None:
             continue
@@ -120,7 +122,7 @@ class AcceptButton(PersistentButton, template=r"choco:accept:(?P<id>\d+)"):
                 thread = await open_game_thread(interaction, game, public)
                 game = await choco.games.open_thread(game.id, thread)
             content = t(
-                "choco.challenge.accepted",
+                "choco.friendly.accepted" if found.friendly else "choco.challenge.accepted",
                 public,
                 challenged=f"<@{found.challenged_id}>",
                 game=game.id,
@@ -151,7 +153,8 @@ def games_text(rows: list[GameRow], player: int, locale: str) -> str:
     lines = [t("choco.games.title", locale)]
     for game in rows:
         seat = game.seat_of(player)
-        opponent = game.seats[1 - seat]
+        held = game.seats[1 - seat]
+        opponent = t("choco.practice.ai_name", locale) if held is None else f"<@{held}>"
         key = "choco.games.your_turn" if seat in game.to_act() else "choco.games.their_turn"
         lines.append(
             t(
@@ -159,7 +162,7 @@ def games_text(rows: list[GameRow], player: int, locale: str) -> str:
                 locale,
                 id=game.id,
                 where=f"<#{game.where}>",
-                opponent=f"<@{opponent}>",
+                opponent=opponent,
                 turn=game.state.turn,
             )
         )

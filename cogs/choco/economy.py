@@ -23,17 +23,18 @@ from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_decimal, format_int
 from discord_app.components import PersistentButton
-from discord_app.context import locale_of
+from discord_app.context import locale_of, services_of
 from discord_app.render import text
 from discord_app.translator import desc
 from engine.choco import CARD_TYPES, RARITIES, ChocoCard
 from services.choco import EconomyServices
 from services.choco.collection import CollectionPage
 from services.choco.decks import DeckView, parse_deck
-from services.choco.economy import LEAGUE_KEYS, LEAGUES
+from services.choco.economy import GAME_KEY, LEAGUE_KEYS, LEAGUES
 from services.choco.leagues import Leaderboard, Standing
 from services.choco.names import RARITY_KEYS, TYPE_KEYS
-from services.choco.shop import DailyClaim, FrogOdds, FrogPurchase
+from services.choco.shop import FrogOdds, FrogPurchase
+from services.platform.daily import DailyClaim
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid, Problem
 
@@ -378,5 +379,6 @@ class ChocoEconomyCommands(CommandsMixin):
     @app_commands.command(name="daily", description=desc("cmd.choco.daily.description"))
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
-        claim = await economy_of(interaction).shop.daily(interaction.user.id)
+        # the platform's daily reward (`/quotidien`), shown as the game always showed its allowance
+        (claim,) = await services_of(interaction).daily.claim(interaction.user.id, GAME_KEY)
         await send(interaction, MessageSpec(content=daily_text(claim, locale)), locale)

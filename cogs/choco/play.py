@@ -30,13 +30,16 @@ from cogs.choco.components import (
     forfeit_confirm,
     games_text,
     hand_reply,
+    open_game_thread,
     panel_reply,
 )
 from cogs.choco.economy import LEAGUE_CHOICES
 from cogs.choco.lookup import choco_of, here, member_since
 from cogs.shared.mixins import CommandsMixin
 from core.errors import BadInput
+from core.i18n import t
 from discord_app.context import locale_of, public_locale_of
+from discord_app.deferral import defer_reply, reply
 from discord_app.permissions import require_game_thread
 from discord_app.translator import desc
 
@@ -81,6 +84,64 @@ class ChocoPlayCommands(CommandsMixin):
             joined_at=member_since(interaction),
         )
         await interaction.response.send_message(**challenge_reply(made, await public_locale_of(interaction)))
+
+    @app_commands.command(
+        name="friendly-challenge", description=desc("cmd.choco.friendly-challenge.description")
+    )
+    @app_commands.describe(
+        player=desc("cmd.choco.friendly-challenge.opt.player.description"),
+        league=desc("cmd.choco.friendly-challenge.opt.league.description"),
+    )
+    @app_commands.choices(league=LEAGUE_CHOICES)
+    @app_commands.guild_only()
+    async def friendly(
+        self, interaction: discord.Interaction[Any], player: discord.User, league: app_commands.Choice[str]
+    ) -> None:
+        """A friendly game (docs/choco/practice.md): the league's cards without its entry, nothing counted."""
+        await locale_of(interaction)
+        if player.bot:
+            raise BadInput("choco.error.bot_opponent")
+        await require_game_thread(interaction)
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
+        made = await choco_of(interaction).games.challenge(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            player.id,
+            league.value,
+            key=interaction.id,
+            joined_at=member_since(interaction),
+            friendly=True,
+        )
+        await interaction.response.send_message(**challenge_reply(made, await public_locale_of(interaction)))
+
+    @app_commands.command(name="practice", description=desc("cmd.choco.practice.description"))
+    @app_commands.describe(league=desc("cmd.choco.practice.opt.league.description"))
+    @app_commands.choices(league=LEAGUE_CHOICES)
+    @app_commands.guild_only()
+    async def practice(
+        self, interaction: discord.Interaction[Any], league: app_commands.Choice[str] | None = None
+    ) -> None:
+        """A practice game against the bot, in its own thread, opened here as an accepted challenge's."""
+        locale = await locale_of(interaction)
+        await require_game_thread(interaction)
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
+        choco = choco_of(interaction)
+        game = await choco.practice.start(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            "bronze" if league is None else league.value,
+            key=interaction.id,
+        )
+        if game.turn_started_at is None and await choco.games.claim_thread(game.id, str(interaction.id)):
+            await defer_reply(interaction)  # creating the thread waits on Discord
+            thread = await open_game_thread(interaction, game, await public_locale_of(interaction))
+            game = await choco.games.open_thread(game.id, thread)
+        content = t("choco.practice.started", locale, game=game.id, where=f"<#{game.where}>")
+        await reply(interaction, content=content)
 
     @app_commands.command(name="games", description=desc("cmd.choco.games.description"))
     async def games(self, interaction: discord.Interaction[Any]) -> None:

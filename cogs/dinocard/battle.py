@@ -83,7 +83,9 @@ def prepare_reply(prep: Preparation, owner: int, guild: int, cards: Any, locale:
             ),
             EmbedField(
                 Text("dinocard.prepare.daily_label"),
-                Text("dinocard.prepare.daily", {"left": prep.daily_left}),
+                Text("dinocard.prepare.daily", {"left": prep.daily_left})
+                if prep.daily_left
+                else Text("dinocard.prepare.daily_none"),
                 inline=False,
             ),
         ),
@@ -150,7 +152,7 @@ class WatchButton(
         public = await public_locale_of(interaction)
         kwargs = to_discord(spec, public)
         kwargs.setdefault("view", discord.ui.View(timeout=None))
-        await interaction.response.edit_message(**kwargs, attachments=files_of(spec))
+        await interaction.response.edit_message(**kwargs, attachments=files_of(spec, public))
 
 
 BATTLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LaunchButton, WatchButton)
@@ -174,7 +176,7 @@ class DinocardBattleCommands(CommandsMixin):
     ) -> None:
         locale = await locale_of(interaction)
         battles = dino_of(interaction).battles
-        cards = cards_option(interaction, bonus) or []
+        cards = cards_option(interaction, bonus, locale) or []
         if len(cards) > MAX_BONUS:
             raise BadInput("dinocard.error.challenge.bonus_count", maximum=MAX_BONUS)
         try:
@@ -282,4 +284,4 @@ class DinocardBattleCommands(CommandsMixin):
         )
         kwargs = to_discord(spec, locale)
         kwargs.pop("view", None)
-        await interaction.response.send_message(**kwargs, files=files_of(spec), ephemeral=True)
+        await interaction.response.send_message(**kwargs, files=files_of(spec, locale), ephemeral=True)

@@ -33,8 +33,8 @@ def refused(
     return shared.refused(key, problems, cards, locale, LINE_KEY)
 
 
-def cards_option(interaction: discord.Interaction[Any], value: str | None) -> list[str] | None:
-    return None if value is None else parse_cards(value, dino_of(interaction).packs.cards)
+def cards_option(interaction: discord.Interaction[Any], value: str | None, locale: str) -> list[str] | None:
+    return None if value is None else parse_cards(value, dino_of(interaction).packs.cards, locale)
 
 
 def number_option(value: str) -> int:

@@ -120,7 +120,9 @@ class DinocardPackCommands(CommandsMixin):
         locale = await locale_of(interaction)
         packs = dino_of(interaction).packs
         try:
-            view = await packs.create(interaction.user.id, name, cards_option(interaction, cards), element)
+            view = await packs.create(
+                interaction.user.id, name, cards_option(interaction, cards, locale), element
+            )
         except DeckInvalid as exc:
             raise refused("dinocard.error.pack.refused", exc.problems, packs.cards, locale) from exc
         note = Text("dinocard.pack.created", {"name": view.pack.name, "day": Day(view.pack.daily_from)})
@@ -222,7 +224,7 @@ class DinocardPackCommands(CommandsMixin):
     ) -> None:
         locale = await locale_of(interaction)
         packs = dino_of(interaction).packs
-        cards = cards_option(interaction, typed) or []
+        cards = cards_option(interaction, typed, locale) or []
         try:
             if adding:
                 view = await packs.edit(interaction.user.id, pack, add=cards)

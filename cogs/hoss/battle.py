@@ -38,7 +38,8 @@ from discord_app.render import files_of, text, to_discord
 from services.hoss.battle_render import name_of
 from services.hoss.keys import RANK_NAME_KEYS
 from services.hoss.ranked import BattleView, Ladder, Notice
-from services.platform.messages import Embed, MessageSpec, Text
+from services.hoss.standings import StandingEntry, Standings
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 
 MAX_OPTIONS = 25
 
@@ -49,9 +50,10 @@ MAX_OPTIONS = 25
 async def public(interaction: discord.Interaction[Any], spec: MessageSpec) -> dict[str, Any]:
     """The battle message's arguments, in the server's language (/setup language): the outbox writes
     its later versions in that language too."""
-    kwargs = to_discord(spec, await public_locale_of(interaction))
+    locale = await public_locale_of(interaction)
+    kwargs = to_discord(spec, locale)
     if spec.attachments:
-        kwargs["files"] = files_of(spec)
+        kwargs["files"] = files_of(spec, locale)
     return kwargs
 
 
@@ -110,6 +112,32 @@ class StartButton(PersistentButton, template=r"hoss:rstart:(?P<owner>\d+):(?P<ra
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         check_owner(self.match, interaction)
         await start_battle(interaction, int(self.match["rank"]), locale)
+
+
+def standings_spec(board: Standings, locale: str) -> MessageSpec:
+    """`/hoss classement`: the server's players by the rank they reached, then their wins (public: it
+    names players by mention, which pings nobody on a board)."""
+
+    def line(entry: StandingEntry) -> Text:
+        s = entry.standing
+        params = {
+            "place": entry.place,
+            "player": f"<@{s.player_id}>",
+            "rank": Text(RANK_NAME_KEYS[s.highest]),
+            "wins": format_int(s.wins, locale),
+            "losses": format_int(s.losses, locale),
+        }
+        return Text("hoss.standings.line", params)
+
+    lines = [line(e) for e in board.entries]
+    if board.viewer is not None:
+        lines += [Text("hoss.standings.gap"), line(board.viewer)]
+    embed = Embed(
+        title=Text("hoss.standings.title", {"count": board.players}),
+        description=Text.lines(lines) if lines else Text("hoss.standings.empty"),
+        fields=(EmbedField(Text("hoss.standings.how"), Text("hoss.standings.rule"), inline=False),),
+    )
+    return MessageSpec(embeds=(embed,))
 
 
 # --- the battle message's buttons ---------------------------------------------------------------------

@@ -19,25 +19,32 @@ from discord.ext import commands
 
 from cogs.hoss import render
 from cogs.hoss.arena import ARENA_ITEMS, ArenaCommands
-from cogs.hoss.battle import BATTLE_ITEMS, ladder_reply, notice_reply, show_battle, start_battle
+from cogs.hoss.battle import (
+    BATTLE_ITEMS,
+    ladder_reply,
+    notice_reply,
+    show_battle,
+    standings_spec,
+    start_battle,
+)
 from cogs.hoss.decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
 from cogs.hoss.lookup import find_card, hoss_of, hoss_refs
 from cogs.hoss.raffle import RAFFLE_ITEMS, RaffleCommands
 from cogs.hoss.views import DYNAMIC_ITEMS, collection_reply, fusion_button, opening_reply, quote_button
 from cogs.shared.components import key_choice, reply
 from cogs.shared.guide import rules_reply
-from cogs.shared.mixins import send
-from core.errors import BadInput, NotFound
+from cogs.shared.mixins import send, send_board
+from core.errors import BadInput, NotAllowed, NotFound
 from core.i18n import normalize_locale
 from discord_app import deferral
-from discord_app.context import locale_of, services_of
+from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.errors import listing
 from discord_app.option_checks import Id
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import files_of, text
 from discord_app.translator import choice, desc
 from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
-from services.hoss.battle_render import replay_spec
+from services.hoss.battle_log import replay_spec
 from services.hoss.collection import CollectionFilter
 from services.platform.messages import MessageSpec, Text
 from services.shared.collecting import DeckInvalid
@@ -433,6 +440,15 @@ class HossCog(
         screen = await ranked.screen(interaction.user.id, battle_id, interaction.guild_id)
         await show_battle(interaction, battle_id, screen.message)
 
+    @app_commands.command(name="leaderboard", description=desc("cmd.hoss.leaderboard.description"))
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """Public: this server's ranked standings, top 10, and the caller's place when below them."""
+        await locale_of(interaction)  # the player's first command creates them
+        if interaction.guild_id is None:
+            raise NotAllowed("hoss.standings.guild_only")
+        board = await hoss_of(interaction).standings.leaderboard(interaction.guild_id, interaction.user.id)
+        await send_board(interaction, standings_spec(board, await public_locale_of(interaction)))
+
     @app_commands.command(name="replay", description=desc("cmd.hoss.replay.description"))
     @app_commands.describe(id=desc("cmd.hoss.replay.opt.id.description"))
     async def replay(self, interaction: discord.Interaction[Any], id: Id) -> None:
@@ -441,7 +457,7 @@ class HossCog(
         log = await hoss.ranked.replay(interaction.user.id, id, interaction.guild_id)
         spec = replay_spec(log, id, hoss.decks.catalog, locale)
         await interaction.response.send_message(
-            **reply(spec, locale, None), files=files_of(spec), ephemeral=True
+            **reply(spec, locale, None), files=files_of(spec, locale), ephemeral=True
         )
 
     @commands.Cog.listener()

@@ -10,7 +10,9 @@ through the same localized private handler as slash commands.
 | `hoss:flip:<opening>:<position>` | turn the next card (the one at `position`) |
 | `hoss:flipall:<opening>` | turn every card left |
 | `hoss:next:<opening>` | show the player's next booster that still has face-down cards |
-| `hoss:sellcard:<opening>` (select of positions) | sell a flipped card on the spot |
+| `hoss:sellcard:<opening>` (select of positions) | sell a flipped card on the spot (Argent or rarer: ask first) |
+| `hoss:sellok:<opening>:<position>` | confirm selling that Argent-or-rarer card |
+| `hoss:sellno:<opening>` | keep it: the opening without the question |
 | `hoss:page:<owner>:<filter>:<sort>:<page>` | a collection page |
 | `hoss:detail:<owner>` (select of copy ids) | one copy's detail |
 | `hoss:sellq:<owner>:<keep>:<filter>:<total>:<digest>` | confirm a bulk sale quote |
@@ -42,8 +44,8 @@ from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
-from services.hoss.sale import SaleQuote
-from services.hoss.shop import FlipResult, Opening
+from services.hoss.sale import SaleQuote, SaleResult
+from services.hoss.shop import FlipResult, Opening, SaleToConfirm
 from services.platform.messages import Text
 
 
@@ -64,10 +66,12 @@ async def opening_reply(
     note: Text | None = None,
     *,
     edit: bool = False,
+    confirm: SaleToConfirm | None = None,
 ) -> dict[str, Any]:
     """The opening with its buttons and the picture of its six cards (face down until flipped); once it
     is all face up, how many boosters wait and a "next" button. `edit`: arguments of edit_message, whose
-    `attachments` replace the previous picture."""
+    `attachments` replace the previous picture. `confirm`: a rare card picked in « Vendre … », asked
+    about in the note, with the buttons that sell it or keep it."""
     waiting = 0
     if opening.next_position is None:
         others = await hoss_of(interaction).shop.unopened(interaction.user.id)
@@ -101,6 +105,13 @@ async def opening_reply(
         select = SellFromOpeningSelect(f"hoss:sellcard:{opening.id}", {}, options)
         select.item.placeholder = text(Text("hoss.opening.sell_placeholder"), locale)[:150]
         view.add_item(select)
+    if confirm is not None:
+        note = confirm_note(confirm, locale)
+        ok, keep = f"hoss:sellok:{opening.id}:{confirm.position}", f"hoss:sellno:{opening.id}"
+        view.add_item(
+            button(ConfirmBoosterSaleButton, ok, Text("hoss.button.confirm_sale"), locale, "danger")
+        )
+        view.add_item(button(KeepCardButton, keep, Text("hoss.button.keep_card"), locale, "secondary"))
     spec = render.opening_spec(opening, locale, waiting=waiting, note=note)
     kwargs = reply(spec, locale, view)
     picture = await services_of(interaction).card_images.sheet("hoss", render.opening_cells(opening), locale)
@@ -149,17 +160,62 @@ class NextBoosterButton(PersistentButton, template=r"hoss:next:(?P<opening>\d+)"
         )
 
 
+def confirm_note(sale: SaleToConfirm, locale: str) -> Text:
+    params = {
+        "name": render.card_name(sale.card, locale),
+        "rarity": Text(render.RARITY_KEYS[sale.rarity]),
+        "price": render.gold(sale.price, locale),
+    }
+    return Text("hoss.opening.confirm_sale", params)
+
+
+async def sold_from_opening(
+    interaction: discord.Interaction[Any], locale: str, opening_id: int, position: int, result: SaleResult
+) -> None:
+    """The opening again, saying what was sold and the balance."""
+    after = await hoss_of(interaction).shop.opening(interaction.user.id, opening_id)
+    slot = next((s for s in after.cards if s.position == position and s.card is not None), None)
+    name = render.card_name(slot.card, locale) if slot is not None and slot.card is not None else ""
+    note = render.sold_note(name, result, locale)
+    await interaction.response.edit_message(
+        **await opening_reply(interaction, after, locale, note, edit=True)
+    )
+
+
 class SellFromOpeningSelect(PersistentSelect, template=r"hoss:sellcard:(?P<opening>\d+)"):
     async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
         shop = hoss_of(interaction).shop
         opening_id, position = int(self.match["opening"]), chosen_number(values)
         result = await shop.sell_from_opening(interaction.user.id, opening_id, position, key=interaction.id)
-        after = await shop.opening(interaction.user.id, opening_id)
-        slot = next((s for s in after.cards if s.position == position and s.card is not None), None)
-        name = render.card_name(slot.card, locale) if slot is not None and slot.card is not None else ""
-        note = render.sold_note(name, result, locale)
+        if isinstance(result, SaleToConfirm):  # Argent or rarer: nothing sold yet, ask first
+            opening = await shop.opening(interaction.user.id, opening_id)
+            await interaction.response.edit_message(
+                **await opening_reply(interaction, opening, locale, edit=True, confirm=result)
+            )
+            return
+        await sold_from_opening(interaction, locale, opening_id, position, result)
+
+
+class ConfirmBoosterSaleButton(PersistentButton, template=r"hoss:sellok:(?P<opening>\d+):(?P<position>\d)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        """Sell the card asked about. The key is the message's and the position's: a double click, or a
+        click on a copy of the message shown twice, sells once and answers the same."""
+        assert interaction.message is not None
+        opening_id, position = int(self.match["opening"]), int(self.match["position"])
+        key = f"opening:{interaction.message.id}:{position}"
+        result = await hoss_of(interaction).shop.sell_from_opening(
+            interaction.user.id, opening_id, position, key=key, confirmed=True
+        )
+        assert isinstance(result, SaleResult)
+        await sold_from_opening(interaction, locale, opening_id, position, result)
+
+
+class KeepCardButton(PersistentButton, template=r"hoss:sellno:(?P<opening>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        """Nothing sold: the opening as it was, without the question."""
+        opening = await hoss_of(interaction).shop.opening(interaction.user.id, int(self.match["opening"]))
         await interaction.response.edit_message(
-            **await opening_reply(interaction, after, locale, note, edit=True)
+            **await opening_reply(interaction, opening, locale, edit=True)
         )
 
 
@@ -306,6 +362,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     FlipAllButton,
     NextBoosterButton,
     SellFromOpeningSelect,
+    ConfirmBoosterSaleButton,
+    KeepCardButton,
     CollectionPageButton,
     CopyDetailSelect,
     ConfirmSaleButton,

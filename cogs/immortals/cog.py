@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from cogs.immortals.duel import DUEL_ITEMS, ImmortalsDuelCommands
 from cogs.immortals.economy import ImmortalsEconomyCommands
+from cogs.immortals.setup import SETUP_SECTION
+from cogs.shared.guide import rules_reply
+from cogs.shared.setup import SetupSection, attach_loaded
+from discord_app.context import locale_of
 from discord_app.translator import desc
 
 
@@ -16,9 +24,16 @@ class ImmortalsCog(
     group_name="immortals",
     group_description=desc("cmd.immortals.description"),
 ):
-    pass
+    setup_section: SetupSection = SETUP_SECTION  # its part of /setup
+
+    @app_commands.command(name="rules", description=desc("cmd.immortals.rules.description"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """The rules summed up in the reader's language, a page at a time (cogs/shared/guide.py)."""
+        locale = await locale_of(interaction)
+        await interaction.response.send_message(**rules_reply("immortals", 1, locale), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*DUEL_ITEMS)
     await bot.add_cog(ImmortalsCog())
+    attach_loaded(bot, SETUP_SECTION)

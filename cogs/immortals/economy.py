@@ -134,7 +134,7 @@ class ImmortalsEconomyCommands(CommandsMixin):
             if units is None:
                 view = await decks.show(interaction.user.id)
             else:
-                view = await decks.save(interaction.user.id, parse_deck(units, decks.catalog))
+                view = await decks.save(interaction.user.id, parse_deck(units, decks.catalog, locale))
                 note = Text("immortals.deck.saved")
         except DeckInvalid as exc:
             known = decks.catalog.cards_by_id()

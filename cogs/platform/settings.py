@@ -1,4 +1,4 @@
-"""/settings: personal preferences (today, the language the bot speaks to you)."""
+"""/settings: personal preferences (the language the bot speaks to you, DM reminders)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from core.i18n import normalize_locale, t
-from discord_app.context import services_of
+from discord_app.context import locale_of, services_of
 from discord_app.translator import choice, desc
 
 
@@ -33,6 +33,20 @@ class SettingsCog(
         await services.players.set_locale(interaction.user.id, chosen)
         locale = chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
         key = "settings.language_auto" if chosen is None else "settings.language_set"
+        await interaction.response.send_message(t(key, locale), ephemeral=True)
+
+    @app_commands.command(name="reminders", description=desc("cmd.settings.reminders.description"))
+    @app_commands.describe(state=desc("cmd.settings.reminders.opt.state.description"))
+    @app_commands.choices(state=[choice("reminders", "on"), choice("reminders", "off")])
+    async def reminders(self, interaction: discord.Interaction[Any], state: app_commands.Choice[str]) -> None:
+        locale = await locale_of(interaction)
+        setting = await services_of(interaction).reminders.set_enabled(
+            interaction.user.id, state.value == "on"
+        )
+        if not setting.enabled:
+            key = "settings.reminders_off"
+        else:
+            key = "settings.reminders_on_closed" if setting.dms_closed else "settings.reminders_on"
         await interaction.response.send_message(t(key, locale), ephemeral=True)
 
 

@@ -12,11 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+
+from core.i18n import t
+from discord_app.context import locale_of
+from discord_app.translator import desc
+from services.shared.choice_time import MAX_SECONDS, MIN_SECONDS
 
 SETUP_GROUP = "setup"
 Summary = Callable[[discord.Interaction[Any], str], Awaitable[str]]
@@ -63,4 +68,59 @@ def attach_loaded(bot: commands.Bot, section: SetupSection) -> None:
         attach(group, section)
 
 
-__all__ = ["SetupCommand", "SetupSection", "attach_all", "attach_loaded", "require_manage_guild", "sections"]
+class ChoiceTimeSettings(Protocol):
+    """A game's duels service that keeps a server's time per choice (`services.shared.choice_time`)."""
+
+    async def choice_seconds(self, guild_id: int) -> int: ...
+    async def set_choice_time(self, guild_id: int, seconds: int) -> int: ...
+
+
+@dataclass(frozen=True)
+class ChoiceTimeKeys:
+    """The game's message keys of its `/setup <game>` choice time (literals, read by the i18n test)."""
+
+    description: str  # cmd.setup.<game>.description
+    seconds: str  # cmd.setup.<game>.opt.seconds.description
+    summary: str  # the /setup show line, with {seconds}
+
+
+def choice_time_section(
+    key: str, settings: Callable[[discord.Interaction[Any]], ChoiceTimeSettings], keys: ChoiceTimeKeys
+) -> SetupSection:
+    """`/setup <key> seconds`: the time a player of the game has for each choice before the AI chooses
+    for them, a section games with timed secret choices share (Pillz, Immortal's War)."""
+
+    async def summary(interaction: discord.Interaction[Any], locale: str) -> str:
+        assert interaction.guild_id is not None
+        return t(
+            keys.summary, locale, seconds=await settings(interaction).choice_seconds(interaction.guild_id)
+        )
+
+    @app_commands.describe(seconds=desc(keys.seconds))
+    async def choice_time(
+        interaction: discord.Interaction[Any], seconds: app_commands.Range[int, MIN_SECONDS, MAX_SECONDS]
+    ) -> None:
+        require_manage_guild(interaction)
+        locale = await locale_of(interaction)
+        assert interaction.guild_id is not None
+        saved = await settings(interaction).set_choice_time(interaction.guild_id, seconds)
+        await interaction.response.send_message(
+            t("setup.saved", locale) + "\n" + t(keys.summary, locale, seconds=saved), ephemeral=True
+        )
+
+    def make() -> tuple[SetupCommand, ...]:
+        return (app_commands.command(name=key, description=desc(keys.description))(choice_time),)
+
+    return SetupSection(key, make, summary)
+
+
+__all__ = [
+    "ChoiceTimeKeys",
+    "SetupCommand",
+    "SetupSection",
+    "attach_all",
+    "attach_loaded",
+    "choice_time_section",
+    "require_manage_guild",
+    "sections",
+]

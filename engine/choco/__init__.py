@@ -9,6 +9,7 @@ of its modules (an import-linter contract in pyproject.toml fails the build othe
 can be split or renamed without touching another layer. Tests may import the modules.
 """
 
+from engine.choco.ai import ai_turn
 from engine.choco.catalog import CARD_TYPES, RARITIES, ChocoCard, ChocoCatalog, Effect, Rarity
 from engine.choco.catalog import Step as EffectStep
 from engine.choco.effects import chosen_kinds
@@ -90,6 +91,7 @@ __all__ = [
     "Summon",
     "Timed",
     "Turn",
+    "ai_turn",
     "card_odds",
     "chosen_kinds",
     "draw_among",

@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from engine.errors import DomainError, IllegalAction, InvalidAction
 from engine.immortals.catalog import TERRAINS, ImmortalsCatalog
@@ -42,13 +42,14 @@ from engine.immortals.state import (
     START_VITALITY,
     UNITS_DRAWN,
     Choose,
+    Fighter,
     FightRecord,
     ImmortalsAction,
     ImmortalsState,
     SpellCard,
     Unit,
-    cast,
-    fought,
+    built,
+    evolve,
     spells_left,
     units_left,
 )
@@ -64,10 +65,6 @@ class ImmortalsSetupError(DomainError):
     the generic bad-input one."""
 
     key = "error.bad_input"
-
-
-_UNITS = TypeAdapter(tuple[Unit, ...])
-_SPELLS = TypeAdapter(tuple[SpellCard, ...])
 
 
 class _Extra(BaseModel):
@@ -111,31 +108,42 @@ def _draw_side(
     families = active_families(deck, catalog)
     cards_by_id = catalog.cards_by_id()
     seat = player.seat
-    picked = rng.sample(range(len(deck)), UNITS_DRAWN)
-    units = [
-        unit_fields(
-            cards_by_id[deck[i]],
-            levels[i],
-            catalog,
-            cards_by_id[deck[i]].family in families,
-            f"u{seat}-{n}",
-            i,
+    units = []
+    for n, i in enumerate(rng.sample(range(len(deck)), UNITS_DRAWN)):
+        card = cards_by_id[deck[i]]
+        fields = unit_fields(card, levels[i], catalog, card.family in families, f"u{seat}-{n}", i)
+        units.append(built(Unit, fields))
+    drawn = rng.sample(extra.spells, min(SPELLS_DRAWN, len(extra.spells)))
+    spells = []
+    for n, spell_id in enumerate(drawn):
+        spell = known[spell_id]
+        sid = f"s{seat}-{n}"
+        spells.append(
+            built(
+                SpellCard,
+                {
+                    "sid": sid,
+                    "spell_id": spell.id,
+                    "effects": spell.effects,
+                    "terrain": spell.terrain,
+                    "family": spell.family,
+                },
+            )
         )
-        for n, i in enumerate(picked)
-    ]
-    drawn = [known[spell_id] for spell_id in rng.sample(extra.spells, min(SPELLS_DRAWN, len(extra.spells)))]
-    spells = [
-        {
-            "sid": f"s{seat}-{n}",
-            "spell_id": s.id,
-            "effects": s.effects,
-            "terrain": s.terrain,
-            "family": s.family,
-        }
-        for n, s in enumerate(drawn)
-    ]
-    # One validation call each: a duel's start builds 8 units and up to 16 spells.
-    return _UNITS.validate_python(units), _SPELLS.validate_python(spells)
+    return tuple(units), tuple(spells)
+
+
+def _side(state: ImmortalsState, seat: int, choice: Choose) -> Side:
+    """`seat`'s unit and spell for the round (`apply` checked the choice)."""
+    for unit in state.units[seat]:
+        if unit.uid == choice.unit:
+            break
+    spell = None
+    if choice.spell is not None:
+        for spell in state.spells[seat]:
+            if spell.sid == choice.spell:
+                break
+    return Side(unit, spell)
 
 
 class ImmortalsEngine:
@@ -191,20 +199,24 @@ class ImmortalsEngine:
             return False
         if state.pending[player] is not None:
             return False
-        mine = any(u.uid == action.unit for u in state.units[player])
-        if not mine or action.unit in fought(state, player):
+        unit, spell = action.unit, action.spell
+        # Lists rather than `fought`/`cast` and `any(...)`: two sets and generators per move otherwise.
+        history = state.history
+        if unit not in [u.uid for u in state.units[player]] or unit in [
+            r.fighters[player].uid for r in history
+        ]:
             return False
-        spell = action.spell
         if spell is None:
             return True
-        return any(s.sid == spell for s in state.spells[player]) and spell not in cast(state, player)
+        return spell in [s.sid for s in state.spells[player]] and spell not in [
+            r.fighters[player].spell_sid for r in history
+        ]
 
     def apply(
         self, state: ImmortalsState, player: int, action: ImmortalsAction
     ) -> tuple[ImmortalsState, list[Event]]:
         if not self.is_legal(state, player, action):
             raise IllegalAction("error.illegal_action", reason=self._why(state, player, action))
-        pending = (action, state.pending[1]) if player == 0 else (state.pending[0], action)
         events = [
             Event("chose", {"seat": player, "round": state.round}),
             Event(
@@ -213,10 +225,12 @@ class ImmortalsEngine:
                 visible_to=frozenset({player}),
             ),
         ]
-        after = state.model_copy(update={"pending": pending})
-        if pending[0] is None or pending[1] is None:
-            return after, events
-        resolved, more = self._resolve(after, (pending[0], pending[1]))
+        other = state.pending[1 - player]
+        if other is None:
+            pending = (action, None) if player == 0 else (None, action)
+            return evolve(state, {"pending": pending}), events
+        # The last choice resolves the round from `state`: no state in between with both choices.
+        resolved, more = self._resolve(state, (action, other) if player == 0 else (other, action))
         return resolved, events + more
 
     def _why(self, state: ImmortalsState, player: int, action: Any) -> str:
@@ -231,20 +245,14 @@ class ImmortalsEngine:
     def _resolve(
         self, state: ImmortalsState, choices: tuple[Choose, Choose]
     ) -> tuple[ImmortalsState, list[Event]]:
-        sides = tuple(
-            Side(
-                unit=next(u for u in state.units[seat] if u.uid == choices[seat].unit),
-                spell=next((s for s in state.spells[seat] if s.sid == choices[seat].spell), None),
-            )
-            for seat in (0, 1)
-        )
-        pair = (sides[0], sides[1])
-        missing = (START_VITALITY - state.vitality[0], START_VITALITY - state.vitality[1])
+        pair = (_side(state, 0, choices[0]), _side(state, 1, choices[1]))
+        vitality = list(state.vitality)
         fighters = (
-            numbers(0, pair, state.terrain, missing[0]),
-            numbers(1, pair, state.terrain, missing[1]),
+            numbers(0, pair, state.terrain, START_VITALITY - vitality[0]),
+            numbers(1, pair, state.terrain, START_VITALITY - vitality[1]),
         )
-        vitality = [state.vitality[0] + fighters[0].healed, state.vitality[1] + fighters[1].healed]
+        vitality[0] += fighters[0].healed
+        vitality[1] += fighters[1].healed
         first = initiative(fighters, state.engager)
         rng, rng_state = state.rng.advance()
         winner, trace = fight(rng, fighters, first)
@@ -252,17 +260,17 @@ class ImmortalsEngine:
         if winner is not None:
             damage = min(vitality[1 - winner], fighters[winner].power)
             vitality[1 - winner] -= damage
-        record = FightRecord.model_validate(
-            {
-                "round": state.round,
-                "fighters": (fighter_fields(pair[0], fighters[0]), fighter_fields(pair[1], fighters[1])),
-                "initiative": first,
-                "trace": trace,
-                "winner": winner,
-                "damage": damage,
-                "vitality": (vitality[0], vitality[1]),
-            }
-        )
+        sides = (fighter_fields(pair[0], fighters[0]), fighter_fields(pair[1], fighters[1]))
+        fields = {
+            "round": state.round,
+            "fighters": (built(Fighter, sides[0]), built(Fighter, sides[1])),
+            "initiative": first,
+            "trace": trace,
+            "winner": winner,
+            "damage": damage,
+            "vitality": (vitality[0], vitality[1]),
+        }
+        record = built(FightRecord, fields)
         update: dict[str, Any] = {
             "vitality": record.vitality,
             "pending": (None, None),
@@ -280,8 +288,15 @@ class ImmortalsEngine:
             )
         else:
             update["round"] = state.round + 1
-        after = state.model_copy(update=update)
-        events = [Event("fight", record.model_dump(mode="json"))]
+        after = evolve(state, update)
+        # The record's JSON form (what `record.model_dump(mode="json")` gives), from the fields at hand.
+        data = {
+            **fields,
+            "fighters": [dict(sides[0]), dict(sides[1])],  # copies: each Fighter owns its dict
+            "trace": [list(hp) for hp in trace],
+            "vitality": list(vitality),
+        }
+        events = [Event("fight", data)]
         if after.finished:
             events.append(
                 Event("ended", {"winner": after.winner, "reason": after.reason, "vitality": vitality})

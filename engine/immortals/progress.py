@@ -167,18 +167,21 @@ def deck_problems(cards: Sequence[tuple[str, int]], catalog: ImmortalsCatalog) -
     problems: list[str] = []
     if not DECK_MIN <= len(cards) <= DECK_MAX:
         problems.append("size")
-    levels: dict[str, list[int]] = defaultdict(list)
+    known = catalog.cards_by_id()
+    levels: dict[str, list[int]] = {}
     for card_id, level in cards:
-        if catalog.card(card_id) is None:
+        if not isinstance(card_id, str) or card_id not in known:
             problems.append(f"unknown:{card_id}")
         elif not 1 <= level <= MAX_LEVEL:
             problems.append(f"level:{card_id}")
-        else:
+        elif card_id in levels:
             levels[card_id].append(level)
+        else:
+            levels[card_id] = [level]
     for card_id in sorted(levels):
         if len(levels[card_id]) > MAX_COPIES_BY_LEVEL[max(levels[card_id])]:
             problems.append(f"copies:{card_id}")
-    return sorted(set(problems), key=problems.index)
+    return sorted(set(problems), key=problems.index) if problems else problems
 
 
 def starter_deck(catalog: ImmortalsCatalog, rng: random.Random) -> list[str]:

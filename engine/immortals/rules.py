@@ -8,15 +8,13 @@ speed (a duel is four of them, each up to 40 strikes and 80 dice rolls): plain i
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine.immortals.catalog import (
     MALUS_TERRAIN,
     STATS,
-    Effect,
     ImmortalsCard,
     ImmortalsCatalog,
 )
@@ -24,8 +22,9 @@ from engine.immortals.state import TURNS, UNIT_HP, SpellCard, Unit
 
 
 def level_of(xp: int, level_xp: Sequence[int]) -> int:
-    """The level a card has with `xp` experience: 1, plus one per threshold of `level_xp` reached."""
-    return 1 + sum(1 for needed in level_xp if xp >= needed)
+    """The level a card has with `xp` experience: 1, plus one per threshold of `level_xp` reached (the
+    thresholds increase: the catalog checks it)."""
+    return 1 + bisect_right(level_xp, xp)
 
 
 def terrain_mod(favourite: str, terrain: str) -> int:
@@ -37,34 +36,44 @@ def terrain_mod(favourite: str, terrain: str) -> int:
 
 def active_families(deck: Sequence[str], catalog: ImmortalsCatalog) -> frozenset[str]:
     """Families with at least two cards in the deck (two copies of one card count as two cards)."""
-    counts = Counter(card.family for card in (catalog.card(card_id) for card_id in deck) if card is not None)
-    return frozenset(family for family, n in counts.items() if n >= 2)
+    cards = catalog.cards_by_id()
+    seen: set[str] = set()
+    active: set[str] = set()
+    for card_id in deck:
+        card = cards.get(card_id) if isinstance(card_id, str) else None
+        if card is not None:
+            (active if card.family in seen else seen).add(card.family)
+    return frozenset(active)
 
 
 def unit_fields(
     card: ImmortalsCard, level: int, catalog: ImmortalsCatalog, family_active: bool, uid: str, deck_index: int
 ) -> dict[str, Any]:
     """A unit's numbers at `level`: the card's Attack and Defense, its own bonuses of that level or below,
-    and its family's bonus when the deck activates it (the fields of a `Unit`, validated by the caller:
-    `new_game` validates its eight units in one call)."""
-    stats = {"attack": card.attack[level - 1], "defense": card.defense[level - 1], "damage": 0, "hp": UNIT_HP}
-    stats.update(armor=0, regen=0)
-    bonuses = [(b.stat, b.value) for b in card.bonuses if b.level <= level]
-    family = catalog.family(card.family)
-    if family_active and family is not None:
-        bonuses.append((family.bonus.stat, family.bonus.value))
-    for stat, value in bonuses:
-        stats[stat] += value
-    return {
+    and its family's bonus when the deck activates it (the fields of a `Unit`, in its declared order:
+    `new_game` builds it with `state.built`)."""
+    fields: dict[str, Any] = {
         "uid": uid,
         "card_id": card.id,
         "deck_index": deck_index,
         "family": card.family,
         "terrain": card.terrain,
         "level": level,
+        "attack": card.attack[level - 1],
+        "defense": card.defense[level - 1],
+        "damage": 0,
+        "hp": UNIT_HP,
+        "armor": 0,
+        "regen": 0,
         "family_bonus": family_active,
-        **stats,
     }
+    for bonus in card.bonuses:  # each adds to a unit stat: the catalog checks it
+        if bonus.level <= level:
+            fields[bonus.stat] += bonus.value
+    family = catalog.family(card.family) if family_active else None
+    if family is not None:
+        fields[family.bonus.stat] += family.bonus.value
+    return fields
 
 
 def spell_acts(spell: SpellCard | None, unit: Unit, terrain: str) -> bool:
@@ -76,23 +85,12 @@ def spell_acts(spell: SpellCard | None, unit: Unit, terrain: str) -> bool:
     return spell.family is None or spell.family == unit.family
 
 
-@dataclass(frozen=True)
-class Side:
-    """One seat's part of a round before the dice: its unit and the spell it cast (or None)."""
+class Side(NamedTuple):
+    """One seat's part of a round before the dice: its unit and the spell it cast (or None). A plain
+    tuple, like `Numbers`: the AI builds thousands per decision."""
 
     unit: Unit
     spell: SpellCard | None
-
-
-def _effects_on(seat: int, sides: tuple[Side, Side], terrain: str) -> list[Effect]:
-    """The spell effects acting on `seat`'s unit: its own spell's "self" ones, the foe's "foe" ones."""
-    found: list[Effect] = []
-    for caster, side in enumerate(sides):
-        if spell_acts(side.spell, side.unit, terrain):
-            assert side.spell is not None
-            wanted = "self" if caster == seat else "foe"
-            found += [e for e in side.spell.effects if e.target == wanted]
-    return found
 
 
 class Numbers(NamedTuple):
@@ -110,31 +108,53 @@ class Numbers(NamedTuple):
     initiative_spell: bool
 
 
+# No spell acting: every stat unchanged (read-only, shared by every such fight).
+_NO_EFFECT: Mapping[str, int] = dict.fromkeys(STATS, 0)
+
+
 def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing: int) -> Numbers:
-    """`seat`'s numbers for the fight: terrain and both spells applied, clamped to sensible ranges."""
-    unit = sides[seat].unit
+    """`seat`'s numbers for the fight: terrain and both spells applied, clamped to sensible ranges.
+
+    The spell effects acting on `seat`'s unit are its own spell's "self" ones and the foe's "foe" ones,
+    when that spell acts (`spell_acts`)."""
+    unit, spell = sides[seat]
     mod = terrain_mod(unit.terrain, terrain)
-    plus = dict.fromkeys(STATS, 0)
-    if sides[0].spell is not None or sides[1].spell is not None:
-        for effect in _effects_on(seat, sides, terrain):
-            plus[effect.stat] += effect.value
+    acted = spell is not None and spell_acts(spell, unit, terrain)
+    foe_unit, foe_spell = sides[1 - seat]
+    foe_acts = foe_spell is not None and spell_acts(foe_spell, foe_unit, terrain)
+    plus = _NO_EFFECT
+    if acted or foe_acts:
+        added = dict(_NO_EFFECT)
+        if acted:
+            assert spell is not None
+            for effect in spell.effects:
+                if effect.target == "self":
+                    added[effect.stat] += effect.value
+        if foe_acts:
+            assert foe_spell is not None
+            for effect in foe_spell.effects:
+                if effect.target == "foe":
+                    added[effect.stat] += effect.value
+        plus = added
+    attack = unit.attack + plus["attack"]
+    # Positional: a NamedTuple's keywords cost as much as the rest of this function.
     return Numbers(
-        attack=max(0, unit.attack + mod + plus["attack"]),
-        defense=max(0, unit.defense + mod + plus["defense"]),
-        hp=max(1, unit.hp + plus["hp"]),
-        armor=max(0, unit.armor + plus["armor"]),
-        regen=unit.regen + plus["regen"],
-        power=max(0, unit.attack + plus["attack"] + unit.damage + plus["damage"]),
-        healed=min(vitality_missing, plus["vitality"]),
-        terrain_mod=mod,
-        spell_acted=spell_acts(sides[seat].spell, unit, terrain),
-        initiative_spell=plus["initiative"] > 0,
+        max(0, attack + mod),  # attack
+        max(0, unit.defense + mod + plus["defense"]),  # defense
+        max(1, unit.hp + plus["hp"]),  # hp
+        max(0, unit.armor + plus["armor"]),  # armor
+        unit.regen + plus["regen"],  # regen
+        max(0, attack + unit.damage + plus["damage"]),  # power
+        min(vitality_missing, plus["vitality"]),  # healed
+        mod,  # terrain_mod
+        acted,  # spell_acted
+        plus["initiative"] > 0,  # initiative_spell
     )
 
 
 def fighter_fields(side: Side, n: Numbers) -> dict[str, Any]:
-    """A side of a fight record, as the fields of a `Fighter`: the engine validates both sides with their
-    record in one call."""
+    """A side of a fight record, as the fields of a `Fighter`, in its declared order (the engine builds it
+    with `state.built`)."""
     spell = side.spell
     return {
         "uid": side.unit.uid,

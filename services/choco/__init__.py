@@ -17,16 +17,22 @@ from services.choco.card_image import CARD_ART
 from services.choco.clock import ChocoClock
 from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks
-from services.choco.economy import CURRENCY
+from services.choco.economy import CHOCO_GOLD, CURRENCY
 from services.choco.games import ChocoGames
 from services.choco.guide import GUIDE
 from services.choco.leagues import LeagueService, profile_summary
 from services.choco.names import card_fields
 from services.choco.panel import ChocoPanel
+from services.choco.practice import ChocoPractice
 from services.choco.referee import ChocoReferee
 from services.choco.reset import reset
 from services.choco.shop import ChocoShop
+from services.choco.timers import timers
 from services.platform.games import GameContext, GameSpec
+from services.platform.timers import DailyReward
+
+# The allowance it always had: 50 galleons a day, no streak bonus (docs/choco/economy.md, docs/daily.md).
+DAILY_ALLOWANCE = 50
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,7 @@ class ChocoServices:
     clock: ChocoClock
     panel: ChocoPanel
     referee: ChocoReferee
+    practice: ChocoPractice
 
     async def on_startup(self, last_seen: datetime | None) -> None:
         """Called by the bot before the scheduler starts (see discord_app/bot.py)."""
@@ -72,6 +79,7 @@ class ChocoServices:
             clock=ChocoClock(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler),
             panel=ChocoPanel(ctx.db, ctx.clock, catalog, games),
             referee=ChocoReferee(ctx.db, ctx.clock, catalog, ctx.rng),
+            practice=ChocoPractice(ctx.db, ctx.clock, catalog, ctx.rng),
         )
 
 
@@ -86,6 +94,8 @@ GAME = GameSpec(
     engine=CHOCO_ENGINE,
     build=ChocoServices.build,
     card_art=CARD_ART,
+    daily=DailyReward(CHOCO_GOLD, (DAILY_ALLOWANCE,)),
+    timers=timers,
     reset=reset,
     player_columns=("choco_game_log.actor_id",),
     guide=GUIDE,

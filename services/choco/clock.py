@@ -23,13 +23,14 @@ from services.choco.deadlines import (
     DEADLINE_JOB,
     REMINDER_JOB,
     absence_end,
+    disarm,
     forgive_downtime,
     is_current,
     schedule_jobs,
     shift,
 )
 from services.choco.flow import Flow, public_events
-from services.choco.game_store import GameRow, load, log, save
+from services.choco.game_store import PRACTICE, GameRow, load, log, save
 from services.platform.messages import Text
 from services.platform.scheduler import Job, Scheduler
 from store.db import Database
@@ -60,8 +61,11 @@ class ChocoClock:
         game = load(conn, int(job.payload["game"]))
         if game.status != "live" or not is_current(conn, game, job.id):
             return
+        if game.mode == PRACTICE:
+            self._cancel_idle(conn, now, game)
+            return
         late = game.to_act()
-        ends = [e for s in late if (e := absence_end(conn, game, game.seats[s], now)) is not None]
+        ends = [e for s in late if (e := absence_end(conn, game, game.player(s), now)) is not None]
         if ends:  # an absence covers now: the clock waits for its end
             shift(conn, now, game, max(ends) - now)
             return
@@ -70,6 +74,14 @@ class ChocoClock:
             schedule_jobs(conn, now, game)
             return
         self._penalize(conn, now, game, late, inactivity_72h, "penalty_72h")
+
+    def _cancel_idle(self, conn: sqlite3.Connection, now: datetime, game: GameRow) -> None:
+        """A practice game left without a declaration for PRACTICE_IDLE: cancelled, nothing counted."""
+        disarm(conn, game)
+        game = save(conn, game, now, status="cancelled", result="cancelled", deadline_at=None, pass_at=None)
+        log(conn, game, now, None, "practice_idle", {})
+        text = Text("choco.practice.cancelled_idle", {"player": f"<@{game.player(0)}>"})
+        posts.notice(conn, now, game, text, archive=True)
 
     def _penalize(
         self,
@@ -103,7 +115,7 @@ class ChocoClock:
         if game.deadline_at is None or now >= game.deadline_at:  # fired late (downtime): D already passed
             return
         for seat in game.to_act():
-            if absence_end(conn, game, game.seats[seat], now) is None:
+            if absence_end(conn, game, game.player(seat), now) is None:
                 posts.remind(conn, now, game, seat, int(job.payload["hours"]))
 
     async def on_startup(self, last_seen: datetime | None) -> int:

@@ -19,12 +19,15 @@ from datetime import datetime, timedelta
 
 from core.clock import from_db, to_db
 from core.errors import BadInput, NotAllowed
-from services.choco.game_store import MATCHES, GameRow, live_games, save
+from services.choco.game_store import MATCHES, PRACTICE, GameRow, live_games, save
 from services.choco.leagues import guild_choco_settings
 from services.platform import guild_settings
 from services.platform.heartbeat import PERIOD
 
 DEADLINE_JOB = "choco:deadline"
+# A practice game has no penalties (nobody waits for the player): it is cancelled after this long without
+# a declaration (docs/choco/practice.md).
+PRACTICE_IDLE = timedelta(days=7)
 REMINDER_JOB = "choco:reminder"
 PASS_FACTOR = 3  # the pass comes at 3 D: 72 h for the standard 24 h
 
@@ -70,7 +73,7 @@ def schedule_jobs(conn: sqlite3.Connection, now: datetime, game: GameRow) -> Non
         return
     due = game.deadline_at if game.stage == 0 else game.pass_at
     _schedule(conn, now, game, DEADLINE_JOB, due)
-    if game.stage == 0:
+    if game.stage == 0 and game.mode != PRACTICE:
         for hours in guild_choco_settings(conn, game.guild_id).reminder_hours:
             when = game.deadline_at - timedelta(hours=hours)
             if when > now:
@@ -81,10 +84,22 @@ def start_clock(conn: sqlite3.Connection, now: datetime, game: GameRow) -> GameR
     """A new call to act: D and 3 D from now, or from the end of the absence of the player called."""
     start = now
     if game.status == "live" and game.state.turn > 0:
-        player = game.seats[game.state.active]
+        player = game.player(game.state.active)
         end = absence_end(conn, game, player, now)
         if end is not None:
             start = end
+    if game.mode == PRACTICE:  # one stage: at its end the idle game is cancelled
+        game = save(
+            conn,
+            game,
+            now,
+            turn_started_at=start,
+            deadline_at=start + PRACTICE_IDLE,
+            pass_at=start + PRACTICE_IDLE,
+            stage=0,
+        )
+        schedule_jobs(conn, now, game)
+        return game
     length = turn_length(conn, game.guild_id)
     game = save(
         conn,

@@ -164,7 +164,7 @@ class ChocoDecks:
         wanted = [str(c) for c in deck]
 
         def unit(conn: sqlite3.Connection) -> DeckView:
-            problems = check(wanted, owned_counts(conn, player_id), self.cards, chosen)
+            problems = check(wanted, owned_counts(conn, player_id, free=True), self.cards, chosen)
             if problems:
                 raise DeckInvalid(problems)
             return self._write(conn, player_id, chosen, wanted)
@@ -177,7 +177,7 @@ class ChocoDecks:
         chosen = league_of(league)
 
         def unit(conn: sqlite3.Connection) -> DeckView:
-            owned = owned_counts(conn, player_id)
+            owned = owned_counts(conn, player_id, free=True)  # a deck being saved: no copy a trade holds
             deck = strongest(owned, self.cards, chosen)
             if len(deck) < DECK_SIZE:
                 params = {"count": len(deck), "expected": DECK_SIZE, "league": Text(LEAGUE_KEYS[chosen])}

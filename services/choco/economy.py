@@ -14,14 +14,13 @@ from typing import Literal
 
 from core.errors import BadInput
 from engine.choco import Rarity
-from services.platform import ledger
 from services.platform.games import Currency
+from services.platform.players import ensure_starting_grant
 
 GAME_KEY = "choco"
 CHOCO_GOLD = "choco_gold"
 STARTING_GOLD = 1500
 CURRENCY = Currency(CHOCO_GOLD, "choco.gold", starting=STARTING_GOLD, earn_key="choco.guide.earn")
-STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
 
 League = Literal["bronze", "argent", "or"]
 LEAGUES: tuple[League, ...] = ("bronze", "argent", "or")
@@ -52,14 +51,5 @@ def league_of(value: str) -> League:
 
 
 def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
-    """Grant the starting galleons to a player created before Chocobataille declared its currency.
-
-    New players get them from `ensure_player` (the registered currency); an older player has no
-    starting-grant row for galleons yet, so the first Chocobataille use grants it, once (the check and
-    the credit are in the caller's write unit)."""
-    row = conn.execute(
-        "SELECT 1 FROM ledger WHERE player_id = ? AND currency = ? AND reason = ? LIMIT 1",
-        (player_id, CHOCO_GOLD, STARTING_GRANT),
-    ).fetchone()
-    if row is None:
-        ledger.credit(conn, now, player_id, CHOCO_GOLD, STARTING_GOLD, ledger.Movement(STARTING_GRANT))
+    """The starting galleons of a player created before Chocobataille declared its currency."""
+    ensure_starting_grant(conn, now, player_id, CURRENCY)

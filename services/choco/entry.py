@@ -35,6 +35,7 @@ def check_can_play(
     own: bool = True,
     joined_at: datetime | None = None,
     member_checked: bool = False,
+    ranked: bool = True,
 ) -> list[str]:
     """The player's saved deck for the league, after checking the league is open and the deck valid.
     The reasons name cards of the deck: they are told only to the player (`own`), never to the opponent
@@ -42,9 +43,16 @@ def check_can_play(
 
     `joined_at` is when the player joined the server (Discord says it in the player's own interaction);
     `member_checked` says their membership age was already checked with it when they challenged (the
-    accepting click only knows the clicker's join date, and an age only grows)."""
+    accepting click only knows the clicker's join date, and an age only grows).
+
+    A game that is not `ranked` (friendly, practice) asks only for the deck: the league names the cards
+    allowed, its entry conditions (VI: membership age, wins, cards) do not apply (docs/choco/practice.md)."""
     name = Text(LEAGUE_KEYS[league_of(league)])
-    closed = leagues_open(conn, player, guild, now, joined_at=joined_at).get(league_of(league), [])
+    closed = (
+        leagues_open(conn, player, guild, now, joined_at=joined_at).get(league_of(league), [])
+        if ranked
+        else []
+    )
     if member_checked:
         closed = [p for p in closed if p.key != MEMBER_DAYS]
     problems = closed or validate(conn, catalog, player, league_of(league))

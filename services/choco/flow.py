@@ -14,22 +14,30 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from engine.choco import ChocoCatalog, ChocoState
+from engine.choco import ChocoCatalog, ChocoState, Prepare, Turn, ai_turn
 from engine.protocol import Event
 from services.choco import posts
 from services.choco.deadlines import disarm, start_clock
 from services.choco.economy import LEAGUE_KEYS
-from services.choco.game_store import ENGINE, GameRow, log, save
+from services.choco.game_store import ENGINE, FRIENDLY, PRACTICE, RANKED, GameRow, log, save
 from services.choco.leagues import record_result, reward_card
 from services.choco.text import card_name
 from services.platform.messages import Text
 
+# A friendly or practice game says so in every post's title (« Partie amicale n° 12 »).
+TITLE_KEYS = {
+    RANKED: ("choco.play.title_prep", "choco.play.title_turn"),
+    FRIENDLY: ("choco.friendly.title_prep", "choco.friendly.title_turn"),
+    PRACTICE: ("choco.practice.title_prep", "choco.practice.title_turn"),
+}
+
 
 def title(game: GameRow) -> Text:
     league = Text(LEAGUE_KEYS[game.league])
+    prep, turn = TITLE_KEYS[game.mode]
     if game.state.turn == 0:
-        return Text("choco.play.title_prep", {"id": game.id, "league": league})
-    return Text("choco.play.title_turn", {"id": game.id, "league": league, "turn": game.state.turn})
+        return Text(prep, {"id": game.id, "league": league})
+    return Text(turn, {"id": game.id, "league": league, "turn": game.state.turn})
 
 
 def public_events(events: Sequence[Event]) -> list[dict[str, Any]]:
@@ -62,7 +70,10 @@ def advance(
             conn, now, game, catalog, rng, before=before, events=events, notes=notes, refused=refused
         )
     new_call = (state.turn, state.active) != turn_before
-    if new_call:
+    bot_next = game.ai_seat is not None and game.ai_seat in game.to_act()
+    if bot_next:
+        disarm(conn, game)  # the bot answers in this unit: the player's clock stops until their next call
+    elif new_call:
         game = start_clock(conn, now, game)
     posts.resolution(
         conn,
@@ -78,7 +89,39 @@ def advance(
     if new_call:
         for seat in game.to_act():
             posts.send_hand(conn, now, game, seat, catalog)
+    if bot_next:
+        return _bot_answers(conn, now, game, catalog, rng)
     return game
+
+
+def _bot_answers(
+    conn: sqlite3.Connection, now: datetime, game: GameRow, catalog: ChocoCatalog, rng: random.Random
+) -> GameRow:
+    """A practice game's bot plays at once, from its seat's view (engine/choco/ai.py), in the unit of the
+    move that called it: its own save, log entry and post, then the player's next call."""
+    seat = game.ai_seat
+    assert seat is not None
+    answer = ai_turn(game.state, seat)
+    state, events = ENGINE.apply(game.state, seat, answer)
+    kind = "prepare" if isinstance(answer, Prepare) else "turn"
+    return advance(
+        conn,
+        now,
+        game,
+        state,
+        events,
+        catalog,
+        rng,
+        actor=None,
+        kind=f"bot_{kind}",
+        data={"step" if kind == "prepare" else "steps": _answer_json(answer)},
+    )
+
+
+def _answer_json(answer: Prepare | Turn) -> Any:
+    if isinstance(answer, Turn):
+        return [ENGINE.action_to_json(s) for s in answer.steps]
+    return ENGINE.action_to_json(answer)
 
 
 def finish(
@@ -109,22 +152,8 @@ def finish(
         )
     reward: int | None = None
     reward_id: str | None = None
-    for seat, player in enumerate(game.seats):
-        verdict = "draw" if winner is None else ("win" if seat == winner else "loss")
-        absence = result == "forfeit_absence" and verdict == "loss"
-        record_result(
-            conn,
-            game.guild_id,
-            player,
-            game.league,
-            verdict,
-            absence_forfeit=absence,
-            cards_lost=state.combat_losses(seat),
-        )
-    if winner is not None:
-        reward, reward_id = reward_card(
-            conn, now, game.seats[winner], game.league, rng, f"choco:game:{game.id}"
-        )
+    if game.ranked:
+        reward, reward_id = _count(conn, now, game, state, winner, result, rng)
     disarm(conn, game)
     game = save(
         conn,
@@ -160,6 +189,34 @@ def finish(
         after=after,
     )
     return game
+
+
+def _count(
+    conn: sqlite3.Connection,
+    now: datetime,
+    game: GameRow,
+    state: ChocoState,
+    winner: int | None,
+    result: str,
+    rng: random.Random,
+) -> tuple[int | None, str | None]:
+    """A ranked game's end in the league (VI): both players' results, and the winner's reward card."""
+    for seat, player in enumerate(game.seats):
+        assert player is not None  # a ranked game has no bot
+        verdict = "draw" if winner is None else ("win" if seat == winner else "loss")
+        absence = result == "forfeit_absence" and verdict == "loss"
+        record_result(
+            conn,
+            game.guild_id,
+            player,
+            game.league,
+            verdict,
+            absence_forfeit=absence,
+            cards_lost=state.combat_losses(seat),
+        )
+    if winner is None:
+        return None, None
+    return reward_card(conn, now, game.player(winner), game.league, rng, f"choco:game:{game.id}")
 
 
 @dataclass(frozen=True)

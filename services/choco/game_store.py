@@ -25,6 +25,10 @@ from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 
 ENGINE = CHOCO_ENGINE
 LEAGUES = ("bronze", "argent", "or")
+# How a game counts (docs/choco/practice.md): a ranked game has the league's entry, results and reward; a
+# friendly one and a practice one against the bot (seat 1, no player) have none of them.
+RANKED, FRIENDLY, PRACTICE = "ranked", "friendly", "practice"
+MODES = (RANKED, FRIENDLY, PRACTICE)
 
 RULES: MatchRules[ChocoState] = MatchRules(
     game="choco",
@@ -49,7 +53,7 @@ class GameRow:
     channel_id: int
     thread_id: int | None
     league: str
-    seats: tuple[int, int]
+    seats: tuple[int, int | None]  # seat 1 is None in a practice game: the bot plays it
     seed: int
     state: ChocoState
     status: str
@@ -64,6 +68,28 @@ class GameRow:
     match_id: int  # the shared match: the key of the game's own tables
     decks: tuple[list[str], list[str]]  # as dealt: with the seed and the log, a replay
     reward_card: int | None = None
+    mode: str = RANKED
+
+    @property
+    def ranked(self) -> bool:
+        return self.mode == RANKED
+
+    @property
+    def ai_seat(self) -> int | None:
+        """The seat the bot plays (a practice game), or None."""
+        return next((s for s, p in enumerate(self.seats) if p is None), None)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The people of the game (the bot is none): who is pinged, told, and may see its buttons."""
+        return tuple(p for p in self.seats if p is not None)
+
+    def player(self, seat: int) -> int:
+        """The person at `seat`; asking for the bot's seat is a bug (the bot is never called to act)."""
+        holder = self.seats[seat]
+        if holder is None:
+            raise ValueError(f"game {self.id}: seat {seat} is the bot's")
+        return holder
 
     @property
     def where(self) -> int:
@@ -71,7 +97,7 @@ class GameRow:
         return self.thread_id if self.thread_id is not None else self.channel_id
 
     def seat_of(self, player_id: int) -> int:
-        if player_id not in self.seats:
+        if player_id not in self.players:
             raise NotAllowed("choco.error.not_player")
         return self.seats.index(player_id)
 
@@ -94,8 +120,7 @@ def row_of(match: Match[ChocoState]) -> GameRow:
     assert match.state is not None
     assert match.seed is not None
     seat0, seat1 = match.seats
-    assert seat0 is not None
-    assert seat1 is not None
+    assert seat0 is not None  # the bot only ever holds seat 1
     data, result = match.data, match.result or {}
     decks = match.setup or [[], []]
     return GameRow(
@@ -119,7 +144,22 @@ def row_of(match: Match[ChocoState]) -> GameRow:
         match_id=match.id,
         decks=(list(decks[0]), list(decks[1])),
         reward_card=result.get("reward_card"),
+        mode=str(data.get("mode", RANKED)),
     )
+
+
+def _data(game: GameRow) -> dict[str, Any]:
+    """The game's own fields of its match; `mode` is written only when the game is not ranked, so a
+    ranked game's row reads as it did before friendly and practice games existed."""
+    data: dict[str, Any] = {
+        "turn_started_at": _stamp(game.turn_started_at),
+        "pass_at": _stamp(game.pass_at),
+        "stage": game.stage,
+        "faulted_turn": game.faulted_turn,
+    }
+    if game.mode != RANKED:
+        data["mode"] = game.mode
+    return data
 
 
 def _as_match(game: GameRow) -> Match[ChocoState]:
@@ -140,12 +180,7 @@ def _as_match(game: GameRow) -> Match[ChocoState]:
         seed=game.seed,
         setup=[game.decks[0], game.decks[1]],
         state=game.state,
-        data={
-            "turn_started_at": _stamp(game.turn_started_at),
-            "pass_at": _stamp(game.pass_at),
-            "stage": game.stage,
-            "faulted_turn": game.faulted_turn,
-        },
+        data=_data(game),
         version=game.version,
         message_item=None,
         deadline_at=game.deadline_at,
@@ -207,8 +242,12 @@ def start(
     channel_id: int,
 ) -> Match[ChocoState]:
     """The accepted challenge's match becomes the game (one save), with the game's next number, in the
-    channel where the game is played; the challenge's expiry job goes with the challenge."""
+    channel where the game is played; the challenge's expiry job goes with the challenge. A friendly
+    challenge's mode goes with it into the game."""
     MATCHES.cancel_job(conn, match)
+    data: dict[str, Any] = {"turn_started_at": None, "pass_at": None, "stage": 0, "faulted_turn": None}
+    if match.data.get("mode", RANKED) != RANKED:
+        data["mode"] = match.data["mode"]
     return MATCHES.start(
         conn,
         now,
@@ -216,7 +255,7 @@ def start(
         seed=seed,
         setup=[decks[0], decks[1]],
         state=state,
-        data={"turn_started_at": None, "pass_at": None, "stage": 0, "faulted_turn": None},
+        data=data,
         channel_id=channel_id,
         deadline_job=None,
     )
@@ -229,7 +268,7 @@ def insert(
     guild_id: int,
     channel_id: int,
     league: str,
-    seats: tuple[int, int],
+    seats: tuple[int, int | None],
     seed: int,
     decks: tuple[list[str], list[str]],
     state: ChocoState,
@@ -323,3 +362,39 @@ def save_draft(conn: sqlite3.Connection, game: GameRow, seat: int, steps: list[A
             to_db(now),
         ),
     )
+
+
+def create_practice(
+    conn: sqlite3.Connection,
+    now: datetime,
+    *,
+    guild_id: int,
+    channel_id: int,
+    league: str,
+    player: int,
+    seed: int,
+    decks: tuple[list[str], list[str]],
+    state: ChocoState,
+    request_key: str,
+) -> GameRow:
+    """A practice game: a match made live at once (no challenge), the player at seat 0, the bot at 1."""
+    match = MATCHES.create(
+        conn,
+        now,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        seats=(player, None),
+        kind=league,
+        status="live",
+        request_key=request_key,
+        seed=seed,
+        setup=[decks[0], decks[1]],
+        state=state,
+        data={"turn_started_at": None, "pass_at": None, "stage": 0, "faulted_turn": None, "mode": PRACTICE},
+    )
+    return row_of(match)
+
+
+def by_request(conn: sqlite3.Connection, request_key: str) -> GameRow | None:
+    found = MATCHES.by_request(conn, request_key)
+    return None if found is None or found.number is None else row_of(found)

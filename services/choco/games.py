@@ -20,7 +20,15 @@ from typing import Any, TypeVar
 
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
-from engine.choco import ChocoCatalog, ChocoState, EndTurn, Prepare, Summon, fault_unowned_card, forfeit
+from engine.choco import (
+    ChocoCatalog,
+    ChocoState,
+    EndTurn,
+    Prepare,
+    Summon,
+    fault_unowned_card,
+    forfeit,
+)
 from engine.errors import DomainError, IllegalAction
 from engine.protocol import CATALOG_OPTION, Event, PlayerSetup
 from services.choco import posts
@@ -29,8 +37,10 @@ from services.choco.entry import check_can_play
 from services.choco.flow import Flow, title
 from services.choco.game_store import (
     ENGINE,
+    FRIENDLY,
     LEAGUES,
     MATCHES,
+    PRACTICE,
     RULES,
     GameRow,
     by_thread,
@@ -99,6 +109,7 @@ class Challenge:
     status: str
     expires_at: datetime
     game_id: int | None
+    friendly: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,6 +161,7 @@ def _challenge(match: Match[ChocoState]) -> Challenge:
         status="accepted" if started else match.status,
         expires_at=match.expires_at,
         game_id=match.number,
+        friendly=match.data.get("mode") == FRIENDLY,
     )
 
 
@@ -194,8 +206,11 @@ class ChocoGames:
         *,
         key: str | int,
         joined_at: datetime | None = None,
+        friendly: bool = False,
     ) -> Challenge:
-        """`joined_at`: when the challenger joined this server (the league's membership age, VI.1)."""
+        """`joined_at`: when the challenger joined this server (the league's membership age, VI.1). A
+        `friendly` challenge asks for no league entry and its game counts for nothing (no result, no
+        ladder, no reward): only a valid deck of the league's cards (docs/choco/practice.md)."""
         if league not in LEAGUES:
             raise BadInput("choco.error.league", league=league)
         now = self.clock.now()
@@ -213,8 +228,16 @@ class ChocoGames:
                 challenged=challenged,
                 kind=league,
                 prepare=lambda: check_can_play(
-                    conn, self.catalog, challenger, guild_id, league, now, joined_at=joined_at
+                    conn,
+                    self.catalog,
+                    challenger,
+                    guild_id,
+                    league,
+                    now,
+                    joined_at=joined_at,
+                    ranked=not friendly,
                 ),
+                data={"mode": FRIENDLY} if friendly else None,
             )
             return _challenge(made)
 
@@ -254,12 +277,29 @@ class ChocoGames:
     ) -> Match[ChocoState]:
         found = _challenge(match)
         ensure_player(conn, found.challenged_id, now)
-        league, guild = found.league, found.guild_id
+        league, guild, ranked = found.league, found.guild_id, not found.friendly
         decks = (
             check_can_play(
-                conn, self.catalog, found.challenger_id, guild, league, now, own=False, member_checked=True
+                conn,
+                self.catalog,
+                found.challenger_id,
+                guild,
+                league,
+                now,
+                own=False,
+                member_checked=True,
+                ranked=ranked,
             ),
-            check_can_play(conn, self.catalog, found.challenged_id, guild, league, now, joined_at=joined_at),
+            check_can_play(
+                conn,
+                self.catalog,
+                found.challenged_id,
+                guild,
+                league,
+                now,
+                joined_at=joined_at,
+                ranked=ranked,
+            ),
         )
         seed = self.rng.getrandbits(62)
         seats = (found.challenger_id, found.challenged_id)
@@ -308,7 +348,7 @@ class ChocoGames:
                 title=title(game),
                 before=game.state,
                 events=[],
-                notes=[Text("choco.play.opening")],
+                notes=[Text("choco.practice.opening" if game.mode == PRACTICE else "choco.play.opening")],
             )
             for seat in (0, 1):
                 posts.send_hand(conn, now, game, seat, self.catalog)

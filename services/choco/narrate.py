@@ -89,7 +89,9 @@ class _Teller:
     """Narrates one batch of events; remembers the effect being resolved so each `effect_step` can say
     its amount (the event names the step kind and targets, the effect's definition the numbers)."""
 
-    def __init__(self, before: ChocoState, after: ChocoState, catalog: ChocoCatalog, names: Sequence[str]):
+    def __init__(
+        self, before: ChocoState, after: ChocoState, catalog: ChocoCatalog, names: Sequence[str | Text]
+    ):
         self.states = (before, after)
         self.after = after
         self.catalog = catalog
@@ -182,7 +184,8 @@ class _Teller:
 
     def _turn_ended(self, d: dict[str, Any]) -> Text:
         params: dict[str, object] = {"player": self.who(d["seat"]), "turn": d["turn"]}
-        if self.after.finished:
+        bot_next = isinstance(self.names[1 - d["seat"]], Text)  # a practice game's bot: nobody to call
+        if self.after.finished or bot_next:
             return Text(VARIANT_KEYS["turn_ended_last"], params)
         return Text(EVENT_KEYS["turn_ended"], {**params, "next": self.who(1 - d["seat"])})
 
@@ -314,7 +317,7 @@ def narrate(
     before: ChocoState,
     after: ChocoState,
     catalog: ChocoCatalog,
-    names: Sequence[str],
+    names: Sequence[str | Text],
 ) -> list[Text]:
     """The public events in words, in order; `before`/`after` are the states around them (to name cards
     by instance id, wherever they went). Events without a message (private ones) are skipped."""

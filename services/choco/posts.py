@@ -22,9 +22,14 @@ from services.platform.outbox import enqueue
 COLOR = 0x6B3E26
 
 
-def names(game: GameRow) -> tuple[str, str]:
-    """Players are named by mention in posts; only the player called to act is pinged."""
-    return (f"<@{game.seats[0]}>", f"<@{game.seats[1]}>")
+AI_NAME = Text("choco.practice.ai_name")
+
+
+def names(game: GameRow) -> tuple[str | Text, str | Text]:
+    """Players are named by mention in posts (only the player called to act is pinged); the bot of a
+    practice game by its name."""
+    first, second = (AI_NAME if p is None else f"<@{p}>" for p in game.seats)
+    return (first, second)
 
 
 def hand_button(game_id: int) -> Button:
@@ -46,8 +51,10 @@ def deadline_text(game: GameRow) -> Text:
 def call_text(game: GameRow) -> Text:
     """The call to the next player(s), with their mention and deadline."""
     who = names(game)
+    if game.ai_seat is not None and game.ai_seat in game.to_act():
+        return Text("choco.practice.call_ai", {"player": who[game.ai_seat]})
     if game.state.turn == 0:
-        waiting = [who[s] for s in ENGINE.current_players(game.state)]
+        waiting = [f"<@{game.player(s)}>" for s in ENGINE.current_players(game.state)]
         return Text(
             "choco.play.call_prepare", {"players": ", ".join(waiting), "deadline": deadline_text(game)}
         )
@@ -101,16 +108,16 @@ def resolution(
     if finished:
         lines.append(render.outcome(outcome, who) if outcome is not None else Text("choco.play.ended"))
         lines += after
-        pings: tuple[int, ...] = game.seats
+        pings: tuple[int, ...] = game.players
         buttons: tuple[Button, ...] = ()
     else:
         content = call_text(game)
         lines.append(content)
-        pings = tuple(game.seats[s] for s in game.to_act())
+        pings = tuple(p for s in game.to_act() if (p := game.seats[s]) is not None)
         buttons = (hand_button(game.id), panel_button(game.id))
     comments = Embed(title=Text("choco.play.comments_title"), description=Text.lines(lines), color=COLOR)
     spec = MessageSpec(
-        content=content if content is not None else Text.raw(" ".join(who)),
+        content=content if content is not None else Text.raw(" ".join(f"<@{p}>" for p in game.players)),
         embeds=(
             board_embed(game, catalog, title),
             Embed(description=effects, color=COLOR),
@@ -120,7 +127,7 @@ def resolution(
         ping_users=pings,
         archive_thread=finished and game.thread_id is not None,
     )
-    return enqueue(conn, now, Target("channel", game.where, players=game.seats), spec)
+    return enqueue(conn, now, Target("channel", game.where, players=game.players), spec)
 
 
 def notice(
@@ -136,7 +143,7 @@ def notice(
     spec = MessageSpec(
         content=text, ping_users=tuple(ping), archive_thread=archive and game.thread_id is not None
     )
-    return enqueue(conn, now, Target("channel", game.where, players=game.seats), spec)
+    return enqueue(conn, now, Target("channel", game.where, players=game.players), spec)
 
 
 def hand_embed(game_id: int, body: Text) -> Embed:
@@ -148,15 +155,19 @@ def hand_embed(game_id: int, body: Text) -> Embed:
 
 def send_hand(
     conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, catalog: ChocoCatalog
-) -> int:
-    """The private hand of `seat`, by DM (fallback: a private "Voir ma main" button in the thread)."""
+) -> int | None:
+    """The private hand of `seat`, by DM (fallback: a private "Voir ma main" button in the thread); the
+    bot's seat has nobody to send it to."""
+    player = game.seats[seat]
+    if player is None:
+        return None
     spec = MessageSpec(
         content=Text("choco.play.hand_dm", {"id": game.id, "thread": f"<#{game.where}>"}),
         embeds=(hand_embed(game.id, render.hand(game.state, seat, catalog)),),
         buttons=(panel_button(game.id),) if seat in game.to_act() else (),
         show_label=Text("choco.play.show_hand"),
     )
-    return enqueue(conn, now, Target("dm", game.seats[seat], fallback_channel_id=game.where), spec)
+    return enqueue(conn, now, Target("dm", player, fallback_channel_id=game.where), spec)
 
 
 def remind(conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, hours: int) -> int:
@@ -168,4 +179,4 @@ def remind(conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, ho
         buttons=(panel_button(game.id),),
         show_label=Text("choco.play.show_reminder"),
     )
-    return enqueue(conn, now, Target("dm", game.seats[seat], fallback_channel_id=game.where), spec)
+    return enqueue(conn, now, Target("dm", game.player(seat), fallback_channel_id=game.where), spec)

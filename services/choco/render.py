@@ -68,7 +68,7 @@ def _line(catalog: ChocoCatalog, key: str, prefix: str, cards: tuple[Card, ...],
     return [Text(key), *line_cards(catalog, prefix, cards, hidden)]
 
 
-def board(state: ChocoState, catalog: ChocoCatalog, names: tuple[str, str]) -> Text:
+def board(state: ChocoState, catalog: ChocoCatalog, names: Sequence[str | Text]) -> Text:
     """The rules' layout (II): player 1 on top (title, ❑, 𓂬, ☠, reserve, front), the separator, then
     player 2 mirrored (front, reserve, ☠, 𓂬, ❑, title). During the preparatory turn placed cards are
     face down: the post is public and the secret placements are revealed together (IV.1)."""
@@ -121,7 +121,7 @@ def _timed_entry(state: ChocoState, catalog: ChocoCatalog, timed: Timed) -> list
     return [head, Text(TIMED_TEXT_KEYS[timed.kind], params)]
 
 
-def active_effects(state: ChocoState, catalog: ChocoCatalog, names: tuple[str, str]) -> Text:
+def active_effects(state: ChocoState, catalog: ChocoCatalog, names: Sequence[str | Text]) -> Text:
     """Per player, "Effets actifs": continuous effect wizards and staying pure effects ("Effect (source)"
     then "⇝ description"), and the timed protect / stun / modify they applied, with the turns left.
     A timed step is listed under the player who applied it, since its turns are counted in theirs."""
@@ -190,7 +190,7 @@ def hand(state: ChocoState, seat: int, catalog: ChocoCatalog) -> Text:
     return Text.lines(lines)
 
 
-def outcome(outcome: Outcome | None, names: Sequence[str]) -> Text:
+def outcome(outcome: Outcome | None, names: Sequence[str | Text]) -> Text:
     """The result in words, from the engine's reason `choco.outcome.<why>` (scores: wizards left)."""
     result = outcome
     if result is None:

@@ -1,12 +1,12 @@
-"""Buying Chocogrenouilles, their odds, and the daily allowance of galleons.
+"""Buying Chocogrenouilles and their odds.
 
 A purchase of 1 to 10 frogs is ONE write unit under the interaction's idempotency key: the guarded debit
 of the whole price, then one minted card per frog (ledger reason `choco.frog`, ref = the key). A double
 click buys once and both clicks get the same cards. The draw (`engine.choco.frogs`) uses the
 `random.Random` given to the service, inside the unit, i.e. in the single writer's thread.
 
-The daily allowance is keyed by player and UTC date of the injected clock, so a second claim the same
-day (or a double click) credits nothing and says when the next one comes. Decisions: docs/choco/economy.md.
+The daily allowance is the platform's daily reward (services/platform/daily.py), declared on the game's
+`GameSpec`. Decisions: docs/choco/economy.md.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import random
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
@@ -36,11 +36,8 @@ from services.platform import ledger
 from services.platform.players import ensure_player
 from services.shared.shop import MintedCard, check_count, mint_all, minted, purchase_once
 from store.db import Database
-from store.idempotency import once
 
 REASON_FROG = "choco.frog"
-REASON_DAILY = "choco.daily"
-DAILY_ALLOWANCE = 50
 
 
 FrogCard = MintedCard[ChocoCard]
@@ -72,16 +69,8 @@ class FrogOdds:
     balance: int | None  # the reader's galleons, when asked for a player
 
 
-@dataclass(frozen=True)
-class DailyClaim:
-    credited: bool  # False: already claimed today (nothing credited now)
-    amount: int
-    balance: int
-    next_at: datetime  # the next UTC midnight, when the next claim opens
-
-
 class ChocoShop:
-    """Frogs and the daily allowance; every change of galleons goes through `services.platform.ledger`."""
+    """Frogs; every change of galleons goes through `services.platform.ledger`."""
 
     def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog, rng: random.Random) -> None:
         self.db = db
@@ -157,22 +146,3 @@ class ChocoShop:
         balance = ledger.debit(conn, now, player_id, CHOCO_GOLD, total, why)
         cards = mint_all(conn, now, player_id, GAME_KEY, draw_frogs(self.pool, self.rng, count), why)
         return {"player": player_id, "cards": cards, "price": FROG_PRICE, "total": total, "balance": balance}
-
-    async def daily(self, player_id: int) -> DailyClaim:
-        """Credit the daily galleons once per UTC day of the injected clock."""
-        now = self.clock.now()
-        day = now.date()
-        next_at = datetime.combine(day + timedelta(days=1), time(0), tzinfo=now.tzinfo)
-
-        def unit(conn: sqlite3.Connection) -> DailyClaim:
-            ensure_player(conn, player_id, now)
-            ensure_wallet(conn, now, player_id)
-            why = ledger.Movement(REASON_DAILY, ref=day.isoformat())
-
-            def credit() -> dict[str, Any]:
-                return {"balance": ledger.credit(conn, now, player_id, CHOCO_GOLD, DAILY_ALLOWANCE, why)}
-
-            _, fresh = once(conn, f"choco:daily:{player_id}:{day.isoformat()}", now, credit)
-            return DailyClaim(fresh, DAILY_ALLOWANCE, ledger.balance(conn, player_id, CHOCO_GOLD), next_at)
-
-        return await self.db.write(unit)

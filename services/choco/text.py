@@ -47,8 +47,10 @@ def effect_of(state: ChocoState, catalog: ChocoCatalog, card_id: str) -> Effect 
     return card.effect if card is not None else None
 
 
-def player(names: Sequence[str], seat: int) -> Text:
-    return Text.raw(names[seat] if 0 <= seat < len(names) else "?")
+def player(names: Sequence[str | Text], seat: int) -> Text:
+    """A seat's name: a player's mention, or the bot's localized name in a practice game."""
+    name = names[seat] if 0 <= seat < len(names) else "?"
+    return name if isinstance(name, Text) else Text.raw(name)
 
 
 def zones(side: Side) -> Iterable[tuple[str, tuple[Card, ...]]]:

@@ -14,12 +14,20 @@ from dataclasses import dataclass
 from engine.dinocard import ENGINE as DINOCARD_ENGINE
 from engine.dinocard import DinocardCatalog
 from services.dinocard.battles import DinocardBattles
+from services.dinocard.card_image import CARD_ART
 from services.dinocard.collection import DinocardCollection
 from services.dinocard.economy import CURRENCY, DEFAULT_ZONE
+from services.dinocard.guide import GUIDE
 from services.dinocard.names import card_fields
 from services.dinocard.packs import DinocardPacks
 from services.dinocard.shop import DinocardShop
+from services.dinocard.timers import timers
 from services.platform.games import GameContext, GameSpec, SummaryLine
+from services.platform.timers import DailyReward, streak_table
+
+# A booster costs 100 coins and a won challenge pays 20: the daily is a win and a half, +10 % a day
+# for a week (docs/daily.md).
+DAILY_COINS = 30
 
 
 @dataclass(frozen=True)
@@ -61,7 +69,11 @@ GAME = GameSpec(
     currencies=(CURRENCY,),
     catalog_model=DinocardCatalog,
     card_fields=card_fields,
+    card_art=CARD_ART,
     profile_summary=profile_summary,
     engine=DINOCARD_ENGINE,
     build=DinocardServices.build,
+    daily=DailyReward(CURRENCY.code, streak_table(DAILY_COINS)),
+    timers=timers,
+    guide=GUIDE,
 )

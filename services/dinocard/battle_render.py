@@ -30,7 +30,7 @@ def card_name(cards: Mapping[str, DinocardCard], card_id: str | None) -> Text:
 
 
 def event_text(
-    event: Mapping[str, Any], who: Sequence[str], cards: Mapping[str, DinocardCard]
+    event: Mapping[str, Any], who: Sequence[Text], cards: Mapping[str, DinocardCard]
 ) -> Text | None:
     """One public event as a line; None for what the board or the title already says."""
     kind = str(event["kind"])
@@ -67,13 +67,16 @@ def event_text(
     return Text(EVENT_KEYS[kind], params)
 
 
-def _slot(slot: Mapping[str, Any] | None, cards: Mapping[str, DinocardCard]) -> str:
+LANGUAGES = ("fr", "en")  # card names are in the catalog in both; the message shows the reader's
+
+
+def _slot(slot: Mapping[str, Any] | None, cards: Mapping[str, DinocardCard], lang: str) -> str:
     if slot is None:
         return "·"
     if not slot.get("hatched"):
         return f"🥚{slot.get('markers', 0)}"
     card = cards.get(str(slot.get("card_id")))
-    name = card.name.fr if card is not None else "?"
+    name = card.name.get(lang) if card is not None else "?"
     force, endurance, damage = slot.get("force", 0), slot.get("endurance", 0), slot.get("damage", 0)
     return f"{name} {force}/{endurance - damage}"
 
@@ -82,10 +85,15 @@ def side(board: Mapping[str, Any], seat: int, cards: Mapping[str, DinocardCard])
     energy = " ".join(
         f"{ELEMENT_MARKS[e]}{n}" for e, n in board["energy"][seat].items() if n and e in ELEMENTS
     )
-    rail = " | ".join(_slot(s, cards) for s in board["rails"][seat])
-    objects = ", ".join(
-        cards[o["card_id"]].name.fr if o["card_id"] in cards else "?" for o in board["objects"][seat]
-    )
+    rail = {lang: " | ".join(_slot(s, cards, lang) for s in board["rails"][seat]) for lang in LANGUAGES}
+    objects = {
+        lang: ", ".join(
+            cards[o["card_id"]].name.get(lang) if o["card_id"] in cards else "?"
+            for o in board["objects"][seat]
+        )
+        or "—"
+        for lang in LANGUAGES
+    }
     return Text(
         "dinocard.battle.side",
         {
@@ -93,8 +101,8 @@ def side(board: Mapping[str, Any], seat: int, cards: Mapping[str, DinocardCard])
             "pile": board["pile"][seat],
             "graveyard": board["graveyard"][seat],
             "energy": energy or "—",
-            "rail": rail,
-            "objects": objects or "—",
+            "rail": Text.per_locale(rail),
+            "objects": Text.per_locale(objects),
         },
     )
 
@@ -117,14 +125,17 @@ def battle_spec(
     *,
     number: int,
     view: DinocardView,
-    who: Sequence[str],
+    who: Sequence[Text],
+    players: Sequence[Text],
     levels: Sequence[int | None],
     cards: Mapping[str, DinocardCard],
     controls: tuple[int, int] | None,
     summary: Text | None = None,
     log: str | None = None,
 ) -> MessageSpec:
-    """The public message after the steps shown; `controls` (match id, version) while it is watched."""
+    """The public message after the steps shown; `controls` (match id, version) while it is watched.
+    `who` names each seat's pack (the title and the events), `players` who plays it: a side's field is
+    labelled with its pack and its value opens with the player's mention, where Discord shows a name."""
     title = Text(
         "dinocard.battle.title",
         {"number": number, "a": who[0], "b": who[1], "round": view.round, "phase": view.phase},
@@ -134,7 +145,9 @@ def battle_spec(
     fields = [
         EmbedField(
             Text("dinocard.battle.side_name", {"name": who[seat], "level": levels[seat] or 0}),
-            side(board, seat, cards),
+            Text.lines(
+                [Text("dinocard.battle.side_player", {"player": players[seat]}), side(board, seat, cards)]
+            ),
             inline=False,
         )
         for seat in (1, 0)

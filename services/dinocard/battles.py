@@ -52,6 +52,8 @@ from services.dinocard.results import (
     MATCHES,
     RULES,
     beaten,
+    pack_names,
+    players,
     result_text,
     settle,
 )
@@ -336,15 +338,16 @@ class DinocardBattles(DinocardService):
         if events is not None:
             shown = tuple(e.to_json() for e in events if e.visible(SPECTATOR))
             view = view.model_copy(update={"events": shown})
-        who = [str(n) for n in match.data["names"]]
         summary = result_text(match) if match.result is not None else None
         text = None
         if log and view.finished and match.seed is not None:
-            text = render.log_text(ENGINE.view(match.state, WATCHER), who, match.seed, self.cards)
+            names = [str(n) for n in match.data["names"]]
+            text = render.log_text(ENGINE.view(match.state, WATCHER), names, match.seed, self.cards)
         return render.battle_spec(
             number=match.number,
             view=view,
-            who=who,
+            who=pack_names(match),
+            players=players(match),
             levels=list(match.data["levels"]),
             cards=self.cards,
             controls=(match.id, match.version) if controls else None,

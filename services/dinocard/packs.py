@@ -60,9 +60,10 @@ def lock_of(pack_id: int) -> str:
     return f"{LOCK_PREFIX}{pack_id}"
 
 
-def parse_cards(text: str, cards: Mapping[str, DinocardCard]) -> list[str]:
-    """Ids or names separated by commas, each maybe followed by « x2 »; repeats kept for the checks."""
-    return shared_parse(text, cards, DECK_TEXT)
+def parse_cards(text: str, cards: Mapping[str, DinocardCard], locale: str | None = None) -> list[str]:
+    """Ids or names separated by commas, each maybe followed by « x2 »; repeats kept for the checks; an
+    unknown name is refused with the nearest names in `locale`."""
+    return shared_parse(text, cards, DECK_TEXT, locale)
 
 
 @dataclass(frozen=True)

@@ -139,12 +139,29 @@ def beaten(conn: sqlite3.Connection, player: int) -> int:
     return 0 if row is None else int(row[0])
 
 
+def pack_names(match: Match[DinocardState]) -> list[Text]:
+    """Each seat's pack as the public message names it (a dojo master's in the reader's language)."""
+    names = match.data["names"]
+    english = match.data.get("names_en", names)
+    return [Text.per_locale({"fr": str(fr), "en": str(en)}) for fr, en in zip(names, english, strict=True)]
+
+
+def players(match: Match[DinocardState]) -> list[Text]:
+    """Who plays each seat in a public message: a player's mention (Discord shows it as their name), or
+    the dojo master's label; never « vous », since everyone in the channel reads it."""
+    return [
+        Text("dinocard.battle.master") if seat is None else Text.raw(f"<@{seat}>") for seat in match.seats
+    ]
+
+
 def result_text(match: Match[DinocardState]) -> Text:
     result = match.result or {}
-    names = match.data["names"]
     winner = int(result.get("winner", -1))
+    packs, who = pack_names(match), players(match)
     params = {
-        "winner": names[winner] if winner >= 0 else "",
+        "winner": Text("dinocard.battle.pack_of", {"pack": packs[winner], "player": who[winner]})
+        if winner >= 0
+        else "",
         "reason": Text(OUTCOME_KEYS[str(result.get("reason", "ko"))]),
         "xp": int(result.get("xp", 0)),
         "coins": int(result.get("coins", 0)),

@@ -28,8 +28,14 @@ from services.hoss.ranked import RankedService
 from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
+from services.hoss.standings import HossStandings, profile_summary
+from services.hoss.timers import timers
 from services.platform.games import GameContext, GameSpec, Trading
 from services.platform.messages import Text
+from services.platform.timers import DailyReward, streak_table
+
+# A Rang 1 booster costs 100 and a Rang 1 win pays 45: the daily is half a booster, +10 % a day for a week.
+DAILY_GOLD = 50
 
 
 def _percent(value: float) -> Text:
@@ -94,6 +100,7 @@ class HossServices:
     ranked: RankedService
     raffle: RaffleService
     arena: ArenaService
+    standings: HossStandings
 
     @staticmethod
     def build(ctx: GameContext) -> HossServices:
@@ -108,6 +115,7 @@ class HossServices:
             ranked=RankedService(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, decks),
             raffle=RaffleService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler),
             arena=ArenaService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler, decks),
+            standings=HossStandings(ctx.db),
         )
 
 
@@ -129,9 +137,12 @@ GAME = GameSpec(
     currencies=(CURRENCY,),
     catalog_model=HossCatalog,
     card_fields=card_fields,
+    profile_summary=profile_summary,
     engine=ENGINE,
     build=HossServices.build,
     card_art=CARD_ART,
+    daily=DailyReward(CURRENCY.code, streak_table(DAILY_GOLD)),
+    timers=timers,
     reset=reset,
     trading=Trading(card_value=trade_value, daily_cap=HOSS_TRADE_CAP),
     guide=GUIDE,

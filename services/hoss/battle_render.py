@@ -8,14 +8,13 @@ the channel's. Only `battle_view.Board` is read, which holds nothing the board m
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from core.i18n import format_int
 from core.settings import SUPPORTED_LOCALES
 from engine.hoss import HossCatalog
-from services.hoss.arena_results import ArenaReward
-from services.hoss.battle_view import Board, CreatureView, EventView, SideView, events_of, named, side_of
+from services.hoss.arena_results import ArenaReward, ArenaTag
+from services.hoss.battle_view import Board, CreatureView, EventView, SideView
 from services.hoss.battles import BattleResult
 from services.hoss.keys import RACE_KEYS, RANK_NAME_KEYS
 from services.platform.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text, render_text
@@ -90,9 +89,14 @@ def side_text(side: SideView, names: dict[str, str], locale: str) -> str:
     return "\n".join(lines)
 
 
-def event_line(event: EventView, names: dict[str, str], catalog: HossCatalog, locale: str) -> str:
-    who = Text("hoss.battle.you" if event.mine else "hoss.battle.ai")
-    params: dict[str, object] = {"who": who, "card": names.get(event.target, event.target)}
+def event_line(
+    event: EventView, names: dict[str, str], catalog: HossCatalog, locale: str, sides: tuple[Text, Text]
+) -> str:
+    """One notable event, naming the side it happened to (`sides`: the player's name, the opponent's)."""
+    params: dict[str, object] = {
+        "who": sides[0 if event.mine else 1],
+        "card": names.get(event.target, event.target),
+    }
     if event.protege is not None:
         params["protege"] = names.get(event.protege, event.protege)
     if event.to is not None:
@@ -102,6 +106,31 @@ def event_line(event: EventView, names: dict[str, str], catalog: HossCatalog, lo
     return "• " + render_text(Text(EVENT_KEYS[event.kind], params), locale)
 
 
+def player_name(owner: int) -> Text:
+    """The player as a public message names them: a mention, which Discord shows as their name in a
+    message's text and in an embed's description and field values (not in a title or a field's name)."""
+    return Text.raw(f"<@{owner}>")
+
+
+def opponent_name(rank: int, arena: ArenaTag | None) -> Text:
+    """The AI's side: « IA (Rang N) » in a ranked battle, the defender whose deck it plays in the Arena."""
+    if arena is not None:
+        return Text("hoss.arena.battle.defence_of", {"defender": f"<@{arena.defender}>"})
+    return Text("hoss.battle.ai_rank", {"rank": Text(RANK_NAME_KEYS[rank])})
+
+
+def board_sides(board: Board) -> tuple[Text, Text]:
+    return player_name(board.owner), opponent_name(board.rank, board.arena)
+
+
+def reason_line(reason: str, status: str, sides: tuple[Text, Text], locale: str) -> str:
+    """Why the battle ended, naming who won and who lost (a bare « le combat est perdu » under a
+    « Victoire » read as the winner's own defeat)."""
+    won = status == "won"
+    winner, loser = (sides[0], sides[1]) if won else (sides[1], sides[0])
+    return render_text(Text(reason, {"winner": winner, "loser": loser}), locale)
+
+
 ARENA_TITLES = {
     "won": "hoss.arena.battle.won",
     "lost": "hoss.arena.battle.lost",
@@ -109,31 +138,38 @@ ARENA_TITLES = {
 }
 
 
-def arena_result_text(result: BattleResult, reward: ArenaReward, locale: str) -> str:
+def arena_result_text(
+    result: BattleResult, reward: ArenaReward, sides: tuple[Text, Text], locale: str
+) -> str:
     """An attack's end: both sides' points and gold (public: the ranking and the table are)."""
+    attacker = sides[0]
+    defender = f"<@{reward.defender}>"
     title = "hoss.arena.battle.abandoned" if reward.abandoned else ARENA_TITLES[result.status]
-    lines = [f"**{render_text(Text(title), locale)}**"]
+    lines = [f"**{render_text(Text(title, {'attacker': attacker, 'defender': defender}), locale)}**"]
     if not reward.abandoned:
-        lines.append(render_text(Text(result.reason), locale))
-    sides = {
+        lines.append(reason_line(result.reason, result.status, sides, locale))
+    amounts = {
+        "attacker": attacker,
         "points": format_int(reward.attacker_points, locale),
         "change": f"{reward.attacker_change:+d}",
         "gold": Text("hoss.gold_amount", {"amount": format_int(reward.attacker_gold, locale)}),
-        "defender": f"<@{reward.defender}>",
+        "defender": defender,
         "defender_points": format_int(reward.defender_points, locale),
         "defender_change": f"{reward.defender_change:+d}",
         "defender_gold": Text("hoss.gold_amount", {"amount": format_int(reward.defender_gold, locale)}),
     }
-    lines.append(render_text(Text("hoss.arena.battle.reward", sides), locale))
+    lines.append(render_text(Text("hoss.arena.battle.reward", amounts), locale))
     return "\n".join(lines)
 
 
-def result_text(result: BattleResult, locale: str) -> str:
+def result_text(result: BattleResult, sides: tuple[Text, Text], locale: str) -> str:
+    """The end of the battle, both sides named: who won, why, and what the player earned."""
     if result.arena is not None:
-        return arena_result_text(result, result.arena, locale)
+        return arena_result_text(result, result.arena, sides, locale)
+    names = {"player": sides[0], "opponent": sides[1]}
     lines = [
-        f"**{render_text(Text(STATUS_TITLES[result.status]), locale)}**",
-        render_text(Text(result.reason), locale),
+        f"**{render_text(Text(STATUS_TITLES[result.status], names), locale)}**",
+        reason_line(result.reason, result.status, sides, locale),
     ]
     if not result.counted:
         lines.append(render_text(Text("hoss.battle.not_counted"), locale))
@@ -141,7 +177,8 @@ def result_text(result: BattleResult, locale: str) -> str:
         amounts = {"base": result.base, "fast": result.fast_bonus, "flawless": result.flawless_bonus}
         bonus = {name: format_int(amount, locale) for name, amount in amounts.items()}
         gold = Text("hoss.gold_amount", {"amount": format_int(result.gold, locale)})
-        lines.append(render_text(Text("hoss.battle.reward", {"gold": gold, **bonus}), locale))
+        params = {"player": sides[0], "gold": gold, **bonus}
+        lines.append(render_text(Text("hoss.battle.reward", params), locale))
     return "\n".join(lines)
 
 
@@ -154,18 +191,26 @@ def card_names(board: Board, catalog: HossCatalog, locale: str) -> dict[str, str
 
 def description(board: Board, catalog: HossCatalog, locale: str) -> str:
     names = card_names(board, catalog, locale)
-    lines = [render_text(Text("hoss.battle.round", {"round": board.round}), locale)]
+    sides = board_sides(board)
     if board.arena is not None:
-        against = Text("hoss.arena.battle.against", {"defender": f"<@{board.arena.defender}>"})
-        lines.insert(0, render_text(against, locale))
-    lines += [event_line(e, names, catalog, locale) for e in board.events]
+        versus = Text(
+            "hoss.arena.battle.against", {"attacker": sides[0], "defender": f"<@{board.arena.defender}>"}
+        )
+    else:
+        versus = Text("hoss.battle.versus", {"player": sides[0], "opponent": sides[1]})
+    lines = [
+        render_text(versus, locale),
+        render_text(Text("hoss.battle.round", {"round": board.round}), locale),
+    ]
+    lines += [event_line(e, names, catalog, locale, sides) for e in board.events]
     if board.final and board.status == "live":
         if board.ai_decided:
-            lines.append(render_text(Text("hoss.decision_timeout"), locale))
+            lines.append(render_text(Text("hoss.decision_timeout", {"player": sides[0]}), locale))
         deadline = int(board.deadline.timestamp()) if board.deadline is not None else 0
-        lines.append(render_text(Text("hoss.battle.your_turn", {"deadline": f"<t:{deadline}:R>"}), locale))
+        turn = Text("hoss.battle.your_turn", {"player": sides[0], "deadline": f"<t:{deadline}:R>"})
+        lines.append(render_text(turn, locale))
     if board.final and board.result is not None:
-        lines.append(result_text(board.result, locale))
+        lines.append(result_text(board.result, sides, locale))
     return "\n".join(lines)
 
 
@@ -173,10 +218,14 @@ def in_every_language(write: Callable[[str], str]) -> Text:
     return Text.per_locale({locale: write(locale) for locale in SUPPORTED_LOCALES})
 
 
-def side_field(board: Board, seat: int, catalog: HossCatalog) -> Text:
-    return in_every_language(
-        lambda locale: side_text(board.sides[seat], card_names(board, catalog, locale), locale)
-    )
+def side_field(board: Board, seat: int, catalog: HossCatalog, header: Text | None = None) -> Text:
+    """A side's creatures; `header` first (a mention: a field's name cannot show one as a name)."""
+
+    def write(locale: str) -> str:
+        text = side_text(board.sides[seat], card_names(board, catalog, locale), locale)
+        return text if header is None else f"{render_text(header, locale)}\n{text}"
+
+    return in_every_language(write)
 
 
 def buttons(board: Board) -> tuple[Button, ...]:
@@ -193,56 +242,29 @@ def buttons(board: Board) -> tuple[Button, ...]:
     return shown
 
 
-def log_name(battle_id: int) -> str:
-    return f"hoss-battle-{battle_id}.json"
-
-
-def battle_spec(board: Board, catalog: HossCatalog, log: str | None = None) -> MessageSpec:
-    """The public battle message at `board`; `log` (the finished battle's) is attached to its final
-    version, never to a live battle's (it holds the seed)."""
-    title = Text("hoss.battle.title", {"battle": board.battle_id, "rank": Text(RANK_NAME_KEYS[board.rank])})
-    opponent = Text("hoss.battle.ai")
-    if board.arena is not None:
-        title, opponent = (
-            Text("hoss.arena.battle.title", {"battle": board.battle_id}),
-            Text("hoss.arena.battle.defence"),
+def side_fields(board: Board, catalog: HossCatalog) -> tuple[EmbedField, EmbedField]:
+    """Both sides. The field names are plain labels (« Joueur », « IA (Rang 3) », « Attaque »,
+    « Défense (IA) »): a mention there shows as `<@id>`, so a player's mention opens the field's value."""
+    player = player_name(board.owner)
+    if board.arena is None:
+        return (
+            EmbedField(Text("hoss.battle.side.player"), side_field(board, 0, catalog, player), inline=False),
+            EmbedField(opponent_name(board.rank, None), side_field(board, 1, catalog), inline=False),
         )
-    fields = (
-        EmbedField(Text("hoss.battle.you"), side_field(board, 0, catalog), inline=False),
-        EmbedField(opponent, side_field(board, 1, catalog), inline=False),
+    defender = Text.raw(f"<@{board.arena.defender}>")
+    return (
+        EmbedField(Text("hoss.arena.battle.attack"), side_field(board, 0, catalog, player), inline=False),
+        EmbedField(Text("hoss.arena.battle.defence"), side_field(board, 1, catalog, defender), inline=False),
     )
+
+
+def battle_spec(board: Board, catalog: HossCatalog, files: tuple[Attachment, ...] = ()) -> MessageSpec:
+    """The public battle message at `board`; `files` (the finished battle's log) go with its final
+    version only, never with a live battle's (the log holds the seed)."""
+    title = Text("hoss.battle.title", {"battle": board.battle_id, "rank": Text(RANK_NAME_KEYS[board.rank])})
+    if board.arena is not None:
+        title = Text("hoss.arena.battle.title", {"battle": board.battle_id})
     body = in_every_language(lambda locale: description(board, catalog, locale))
-    attached: tuple[Attachment, ...] = ()
-    if log is not None and board.final and board.result is not None:
-        attached = (Attachment(log_name(board.battle_id), log),)
-    embed = Embed(title=title, description=body, fields=fields)
+    attached = files if board.final and board.result is not None else ()
+    embed = Embed(title=title, description=body, fields=side_fields(board, catalog))
     return MessageSpec(embeds=(embed,), buttons=buttons(board), attachments=attached)
-
-
-# --- the replay ---------------------------------------------------------------------------------------
-
-
-def replay_spec(log: str, battle: int, catalog: HossCatalog, locale: str) -> MessageSpec:
-    """A finished battle's rounds, for `/hoss revoir` (a private reply: the reader's language), with the
-    log attached."""
-    data = json.loads(log)
-    names: dict[str, str] = {}
-    lines: list[str] = []
-    for record in data["rounds"]:
-        named(names, record)
-        shown = {uid: name_of(catalog, card, locale) for uid, card in names.items()}
-        for side in record["sides"]:
-            shown.update({c.uid: name_of(catalog, c.card, locale) for c in side_of(side).creatures})
-        lines.append(render_text(Text("hoss.battle.round", {"round": record["round"]}), locale))
-        lines += [event_line(e, shown, catalog, locale) for e in events_of(record)]
-    outcome = data.get("outcome")
-    if outcome is not None:
-        lines.append(render_text(Text(outcome["reason"]), locale))
-    body = "\n".join(lines)
-    if len(body) > 4000:
-        body = body[:3990] + "\n…"
-    title = Text("hoss.replay.title", {"battle": battle, "rank": Text(RANK_NAME_KEYS[int(data["rank"])])})
-    return MessageSpec(
-        embeds=(Embed(title=title, description=Text.raw(body or "—")),),
-        attachments=(Attachment(f"hoss-replay-{battle}.json", log),),
-    )

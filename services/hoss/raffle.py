@@ -93,6 +93,22 @@ class Verification:
     verdict: fair_draw.Verdict
 
 
+def schedule_of(day: date, zone: ZoneInfo) -> tuple[datetime, datetime]:
+    """When `day`'s sales close and its draw happens (UTC), on Paris wall-clock time."""
+    return resolve_wall_time(day, CLOSES_AT, zone), resolve_wall_time(day, DRAWN_AT, zone)
+
+
+def sales_day(now: datetime, zone: ZoneInfo) -> tuple[date, bool]:
+    """The draw day a ticket bought at `now` belongs to, and whether sales are open."""
+    today = now.astimezone(zone).date()
+    closes, draws = schedule_of(today, zone)
+    if now < closes:
+        return today, True
+    if now < draws:
+        return today, False
+    return today + timedelta(days=1), True
+
+
 class RaffleService:
     def __init__(self, db: Database, clock: Clock, rng: random.Random, scheduler: Scheduler) -> None:
         self.db = db
@@ -104,18 +120,10 @@ class RaffleService:
     # -- time ------------------------------------------------------------------------------------------
 
     def schedule_of(self, day: date) -> tuple[datetime, datetime]:
-        """When `day`'s sales close and its draw happens (UTC), on Paris wall-clock time."""
-        return resolve_wall_time(day, CLOSES_AT, self.zone), resolve_wall_time(day, DRAWN_AT, self.zone)
+        return schedule_of(day, self.zone)
 
     def sales_day(self, now: datetime) -> tuple[date, bool]:
-        """The draw day a ticket bought at `now` belongs to, and whether sales are open."""
-        today = now.astimezone(self.zone).date()
-        closes, draws = self.schedule_of(today)
-        if now < closes:
-            return today, True
-        if now < draws:
-            return today, False
-        return today + timedelta(days=1), True
+        return sales_day(now, self.zone)
 
     # -- units -----------------------------------------------------------------------------------------
 
@@ -161,7 +169,7 @@ class RaffleService:
                 tickets=tickets,
                 pot=tickets * TICKET_PRICE + carried,
                 winners_expected=split(tickets, carried).winners,
-                has_ticket=_has_ticket(conn, player_id, day),
+                has_ticket=has_ticket(conn, player_id, day),
                 latest=_latest_draw(conn, guild_id),
             )
 
@@ -177,7 +185,7 @@ class RaffleService:
             if not is_open:
                 raise RaffleClosed()
             commitment = self._ensure_raffle(conn, now, guild_id, day)
-            if _has_ticket(conn, player_id, day):
+            if has_ticket(conn, player_id, day):
                 raise AlreadyHasTicket()
             balance = ledger.debit(
                 conn, now, player_id, GOLD, TICKET_PRICE, ledger.Movement(REASON_TICKET, ref=purchase_key)
@@ -320,7 +328,7 @@ def _ticket_of(entry: str) -> tuple[int, int]:
     return int(number), int(player)
 
 
-def _has_ticket(conn: sqlite3.Connection, player_id: int, day: date) -> bool:
+def has_ticket(conn: sqlite3.Connection, player_id: int, day: date) -> bool:
     row = conn.execute(
         "SELECT 1 FROM hoss_raffle_tickets WHERE player_id = ? AND day = ?", (player_id, day.isoformat())
     ).fetchone()

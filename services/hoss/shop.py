@@ -28,6 +28,7 @@ from engine.hoss import (
     MAX_BOOSTERS_PER_PURCHASE,
     RACE_BOOSTER_UNLOCK_WINS,
     RACES,
+    RARITIES,
     TIERS,
     BoosterPool,
     CreatureCard,
@@ -43,7 +44,7 @@ from engine.hoss import (
     sale_price,
     unlocked_tiers,
 )
-from services.hoss.collection import HossCard
+from services.hoss.collection import HossCard, owned_copies
 from services.hoss.gold import GOLD
 from services.hoss.sale import SaleResult, sell_unit
 from services.platform import ledger
@@ -99,6 +100,24 @@ class FlipResult:
     opening: Opening
     flipped: tuple[int, ...]  # positions this call turned face up (empty for a repeated click)
     starter_slot: int | None = None  # the slot of the first deck these cards made possible, built now
+
+
+CONFIRM_FROM: Rarity = "argent"  # from a booster, a card this rare or rarer is sold only once confirmed
+
+
+def needs_confirmation(rarity: Rarity) -> bool:
+    return RARITIES.index(rarity) >= RARITIES.index(CONFIRM_FROM)
+
+
+@dataclass(frozen=True)
+class SaleToConfirm:
+    """A sale from a booster waiting for its confirmation: nothing was sold."""
+
+    opening_id: int
+    position: int
+    card: HossCard
+    rarity: Rarity
+    price: int
 
 
 @dataclass(frozen=True)
@@ -391,14 +410,16 @@ class HossShop:
         return await self.db.write(unit)
 
     async def sell_from_opening(
-        self, player_id: int, opening_id: int, position: int, *, key: str | int
-    ) -> SaleResult:
+        self, player_id: int, opening_id: int, position: int, *, key: str | int, confirmed: bool = False
+    ) -> SaleResult | SaleToConfirm:
         """Sell a flipped card straight from the opening, through the sale service's own unit (same rules:
-        unlocked, the six Rang 1 floor, idempotent per key); a face-down card cannot be sold."""
+        unlocked, the six Rang 1 floor, idempotent per key); a face-down card cannot be sold. A card of
+        `CONFIRM_FROM` or rarer is sold only `confirmed`: otherwise nothing changes and the answer is
+        what the confirmation must show (one pick in a select is easy to make by mistake)."""
         _check_position(position)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> SaleResult:
+        def unit(conn: sqlite3.Connection) -> SaleResult | SaleToConfirm:
             _own_opening(conn, player_id, opening_id)
             row = conn.execute(
                 "SELECT card_id, flipped FROM hoss_opening_cards WHERE opening_id = ? AND position = ?",
@@ -408,6 +429,11 @@ class HossShop:
                 raise BadInput("hoss.error.shop.position", maximum=CARDS_PER_BOOSTER)
             if not row[1]:
                 raise NotAllowed("hoss.error.card.face_down")
-            return sell_unit(conn, now, self.cards, player_id, [int(row[0])], str(key))
+            copy_id = int(row[0])
+            if not confirmed:
+                copy = next(iter(owned_copies(conn, self.cards, player_id, [copy_id])), None)
+                if copy is not None and needs_confirmation(copy.rarity):
+                    return SaleToConfirm(opening_id, position, copy.card, copy.rarity, copy.price)
+            return sell_unit(conn, now, self.cards, player_id, [copy_id], str(key))
 
         return await self.db.write(unit)

@@ -12,14 +12,22 @@ from dataclasses import dataclass
 
 from engine.immortals import ENGINE as IMMORTALS_ENGINE
 from engine.immortals import ImmortalsCatalog
+from services.immortals.card_image import CARD_ART
 from services.immortals.decks import ImmortalsDecks
 from services.immortals.duels import ImmortalsDuels
-from services.immortals.economy import CURRENCIES
+from services.immortals.economy import CURRENCIES, GOLD
+from services.immortals.guide import GUIDE
 from services.immortals.ladder import ImmortalsLadder, profile_summary
 from services.immortals.names import card_fields
 from services.immortals.reset import reset
 from services.immortals.spells import ImmortalsSpells
+from services.immortals.timers import timers
 from services.platform.games import GameContext, GameSpec
+from services.platform.timers import DailyReward, streak_table
+
+# A recruit costs 150 gold and a won duel pays 30 (+5 a round won): the daily is a win's base,
+# +10 % a day for a week (docs/daily.md).
+DAILY_GOLD = 30
 
 
 @dataclass(frozen=True)
@@ -49,10 +57,14 @@ GAME = GameSpec(
     currencies=CURRENCIES,
     catalog_model=ImmortalsCatalog,
     card_fields=card_fields,
+    card_art=CARD_ART,
     profile_summary=profile_summary,
     engine=IMMORTALS_ENGINE,
     build=ImmortalsServices.build,
+    daily=DailyReward(GOLD, streak_table(DAILY_GOLD)),
+    timers=timers,
     reset=reset,
     # the opponent of a finished duel (0 for the AI) names a player without a foreign key
     player_columns=("immortals_results.opponent_id",),
+    guide=GUIDE,
 )

@@ -49,9 +49,10 @@ class CollectionView:
     starter: tuple[str, ...] = ()  # the sign-up units when this call gave them
 
 
-def parse_deck(text: str, catalog: ImmortalsCatalog) -> list[str]:
-    """Catalog ids from typed names or ids (« name x2 » for two), repeats kept for validation."""
-    return shared_parse(text, catalog.cards_by_id(), DECK_TEXT)
+def parse_deck(text: str, catalog: ImmortalsCatalog, locale: str | None = None) -> list[str]:
+    """Catalog ids from typed names or ids (« name x2 » for two), repeats kept for validation; an unknown
+    name is refused with the nearest names in `locale`."""
+    return shared_parse(text, catalog.cards_by_id(), DECK_TEXT, locale)
 
 
 def problems_of(copies: Sequence[Copy], catalog: ImmortalsCatalog, size: int | None = None) -> list[Problem]:

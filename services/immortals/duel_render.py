@@ -22,6 +22,8 @@ OUTCOME_KEYS = {"win": "immortals.recap.win", "draw": "immortals.recap.draw", "l
 
 
 def who(duel: DuelRow, seat: int) -> Text:
+    """A seat as everyone in the channel reads it: the player's mention (shown as their name), or the AI;
+    never « vous »."""
     player = duel.seats[seat]
     return Text("immortals.duel.ai") if player is None else Text.raw(f"<@{player}>")
 
@@ -126,13 +128,13 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
     assert state is not None
     view = ENGINE.view(state, SPECTATOR)
     title = "immortals.duel.title_practice" if duel.kind == "practice" else "immortals.duel.title"
+    # A field's name shows a mention as `<@id>`, not as a name: the player opens the field's value.
     fields = tuple(
         EmbedField(
-            Text(
-                "immortals.duel.player_field",
-                {"player": who(duel, s), "vitality": view.vitality[s], "spells": view.spells_left[s]},
+            Text("immortals.duel.seat_field", {"vitality": view.vitality[s], "spells": view.spells_left[s]}),
+            Text.lines(
+                [Text("immortals.duel.seat_player", {"player": who(duel, s)}), _line_up(catalog, view, s)]
             ),
-            _line_up(catalog, view, s),
             inline=True,
         )
         for s in (0, 1)

@@ -4,7 +4,7 @@ end with each player's gains (docs/immortals/commands.md).
 Each use case is one write unit: read the duel, apply the choice through the engine, let the AI choose
 for its own seat (its decision takes well under a millisecond, so it runs inside the unit), end the
 duel or arm the round's timeout, and queue an edit of the public message. A round's deadline is armed
-when the round starts (the server's Pillz-like choice time, 2 minutes); a seat that has not chosen by
+when the round starts (the server's choice time, `/setup immortals`, 2 minutes by default); a seat that has not chosen by
 then gets the AI's choice for it, and the public message says so. The timeout is a scheduler job, so a
 duel never hangs and goes on after a restart.
 """
@@ -31,13 +31,14 @@ from services.platform.messages import Target, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
 from services.shared.challenges import Challenges
+from services.shared.choice_time import ChoiceTime
 from services.shared.collecting import Problem
 from services.shared.matches import Author, StaleMatch
 from store.db import Database
 
 TIMEOUT_JOB = "immortals:timeout"
 CHALLENGE_TTL = timedelta(hours=1)
-CHOICE_TIME = timedelta(seconds=120)
+CHOICE_TIME = ChoiceTime("immortals_guild_settings", "immortals.error.choice_time")
 REFUSALS = {"unit": "immortals.error.unit_used", "spell": "immortals.error.spell_used"}
 
 
@@ -272,7 +273,9 @@ class ImmortalsDuels:
         if state.finished:
             duel = self._finish(conn, now, duel)
         elif round_before != state.round:
-            duel = DUELS.arm(conn, now, duel, TIMEOUT_JOB, now + CHOICE_TIME, {"duel": duel.id})
+            duel = DUELS.arm(
+                conn, now, duel, TIMEOUT_JOB, now + CHOICE_TIME.read(conn, duel.guild_id), {"duel": duel.id}
+            )
         DUELS.show(conn, now, duel, _public(duel), render.public(duel, self.catalog))
         return duel
 
@@ -323,6 +326,13 @@ class ImmortalsDuels:
         for seat in late[:-1]:
             duel, _ = DUELS.play(conn, now, duel, seat, self._ai_choice(duel, seat), "timeout")
         self._move(conn, now, duel, late[-1], self._ai_choice(duel, late[-1]), "timeout")
+
+    async def set_choice_time(self, guild_id: int, seconds: int) -> int:
+        """The server's time per choice, from the next round armed on."""
+        return await CHOICE_TIME.save(self.db, self.clock, guild_id, seconds)
+
+    async def choice_seconds(self, guild_id: int) -> int:
+        return await CHOICE_TIME.seconds(self.db, guild_id)
 
     async def live(self, player: int) -> list[DuelRow]:
         return await self.db.read(lambda conn: DUELS.live_of(conn, player))

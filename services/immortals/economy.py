@@ -30,8 +30,8 @@ GOLD = "immortals_gold"
 FRAGMENTS = "immortals_fragments"
 STARTING_GOLD = 100
 CURRENCIES = (
-    Currency(GOLD, "immortals.gold", starting=STARTING_GOLD),
-    Currency(FRAGMENTS, "immortals.fragments"),
+    Currency(GOLD, "immortals.gold", starting=STARTING_GOLD, earn_key="immortals.guide.earn_gold"),
+    Currency(FRAGMENTS, "immortals.fragments", earn_key="immortals.guide.earn_fragments"),
 )
 STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
 REASON_STARTER = "immortals.reason.starter"

@@ -16,13 +16,18 @@ from services.pillz.card_image import CARD_ART
 from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks
 from services.pillz.duels import PillzDuels
-from services.pillz.economy import CURRENCY
+from services.pillz.economy import CURRENCY, PILLZ_GOLD
 from services.pillz.guide import GUIDE
 from services.pillz.ladder import PillzLadder, profile_summary
 from services.pillz.names import card_fields
 from services.pillz.reset import anonymise, reset
 from services.pillz.shop import PillzShop
+from services.pillz.timers import timers
 from services.platform.games import GameContext, GameSpec
+from services.platform.timers import DailyReward, streak_table
+
+# A friend win pays 40 coins, a pack costs 100: the daily is a win's worth, +10 % a day for a week (docs/daily.md).
+DAILY_COINS = 40
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,8 @@ GAME = GameSpec(
     engine=PILLZ_ENGINE,
     build=PillzServices.build,
     card_art=CARD_ART,
+    daily=DailyReward(PILLZ_GOLD, streak_table(DAILY_COINS)),
+    timers=timers,
     reset=reset,
     anonymise=anonymise,
     player_columns=("pillz_friend_results.pair_low", "pillz_friend_results.pair_high"),

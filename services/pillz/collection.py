@@ -21,9 +21,10 @@ from services.shared import collecting
 from services.shared import collection as shared
 
 
-def owned_counts(conn: sqlite3.Connection, player_id: int) -> Counter[str]:
-    """Copies the player owns per catalog id."""
-    return collecting.owned_counts(conn, player_id, GAME_KEY)
+def owned_counts(conn: sqlite3.Connection, player_id: int, *, free: bool = False) -> Counter[str]:
+    """Copies the player owns per catalog id (with `free`, those no trade holds: what a deck saved now
+    may count)."""
+    return collecting.owned_counts(conn, player_id, GAME_KEY, free=free)
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,7 @@ class PillzDecks(PillzService):
 
         def unit(conn: sqlite3.Connection) -> DeckView:
             self.welcome(conn, now, player_id)
-            problems = check(wanted, owned_counts(conn, player_id), self.cards)
+            problems = check(wanted, owned_counts(conn, player_id, free=True), self.cards)
             if problems:
                 raise DeckInvalid(problems)
             store_deck(conn, now, player_id, chosen, wanted)

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.pillz import ENGINE, PillzState
 from services.shared.challenges import ChallengeTexts
+from services.shared.choice_time import ChoiceTime
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 
 AI = 0  # the AI's player id in the engine (seat 1 of a practice duel)
@@ -36,6 +37,10 @@ CHALLENGE_TEXTS = ChallengeTexts(
     own="pillz.error.own_challenge",
     own_button="pillz.challenge.decline",
 )
+
+
+# The server's time for each choice (`/setup pillz`), 2 minutes unless changed.
+CHOICE_TIME = ChoiceTime("pillz_guild_settings", "pillz.error.choice_time")
 
 
 @dataclass(frozen=True)

@@ -150,13 +150,13 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
     assert state is not None
     view = ENGINE.view(state, SPECTATOR)
     title_key = "pillz.duel.title_practice" if duel.kind == "practice" else "pillz.duel.title"
+    # A field's name shows a mention as `<@id>`, not as a name: the player opens the field's value.
     fields = [
         EmbedField(
-            Text(
-                "pillz.duel.player_field",
-                {"player": who(duel, s), "life": state.life[s], "pillz": view.pillz[s]},
+            Text("pillz.duel.seat_field", {"life": state.life[s], "pillz": view.pillz[s]}),
+            Text.lines(
+                [Text("pillz.duel.seat_player", {"player": who(duel, s)}), _line_up(duel, catalog, s)]
             ),
-            _line_up(duel, catalog, s),
             inline=True,
         )
         for s in (0, 1)

@@ -17,7 +17,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from core.clock import Clock, to_db
+from core.clock import Clock
 from core.errors import BadInput, NotAllowed
 from engine.errors import IllegalAction
 from engine.pillz import ENGINE, Fighter, PackPool, PillzCatalog, Play, choose, choose_quick
@@ -27,6 +27,7 @@ from services.pillz.decks import active_deck, active_problems
 from services.pillz.duel_match import (
     AI,
     CHALLENGE_TEXTS,
+    CHOICE_TIME,
     DUELS,
     RULES,
     Choice,
@@ -34,11 +35,14 @@ from services.pillz.duel_match import (
     acting_seats,
     played_by,
 )
-from services.pillz.economy import ensure_starter
+from services.pillz.economy import GAME_KEY, ensure_starter
 from services.pillz.ladder import record_friend_result
+from services.pillz.timers import timers
+from services.platform import reminders
 from services.platform.messages import Target, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
+from services.platform.timers import TimerQuery
 from services.shared.challenges import Challenges
 from services.shared.matches import Author, StaleMatch
 from store.db import Database
@@ -46,20 +50,12 @@ from store.db import Database
 T = TypeVar("T")
 TIMEOUT_JOB = "pillz:timeout"
 CHALLENGE_TTL = timedelta(hours=1)
-DEFAULT_CHOICE_SECONDS = 120
 # The engine's refusal reasons, each with its own sentence (a raw reason never reaches a player).
 REFUSALS = {
     "not_your_turn": "pillz.error.not_your_turn",
     "pillz": "pillz.error.too_many_pillz",
     "card": "pillz.error.card_used",
 }
-
-
-def choice_time(conn: sqlite3.Connection, guild_id: int) -> timedelta:
-    row = conn.execute(
-        "SELECT choice_seconds FROM pillz_guild_settings WHERE guild_id = ?", (guild_id,)
-    ).fetchone()
-    return timedelta(seconds=int(row[0]) if row else DEFAULT_CHOICE_SECONDS)
 
 
 def practice_deck(catalog: PillzCatalog, deck: list[str], rng: random.Random) -> list[str]:
@@ -328,10 +324,21 @@ class PillzDuels:
         if duel.state is not None and duel.state.finished:
             duel = self._finish(conn, now, duel)
         else:
-            due = now + choice_time(conn, duel.server)
+            due = now + CHOICE_TIME.read(conn, duel.server)
             duel = DUELS.arm(conn, now, duel, TIMEOUT_JOB, due, {"duel": duel.id})
+            self._plan_reminders(conn, now, duel)
         DUELS.show(conn, now, duel, _public(duel), render.public(duel, self.catalog))
         return duel
+
+    def _plan_reminders(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> None:
+        """A reminder before the new deadline, for the players to act who turned reminders on."""
+        if self.scheduler is None:
+            return
+        for seat in duel.to_act():
+            player = duel.seats[seat]
+            if player is not None and reminders.enabled(conn, player):
+                found = timers(conn, TimerQuery(player, now, self.scheduler.zone))
+                reminders.plan(conn, now, player, GAME_KEY, found)
 
     def _ai_rng(self, duel: DuelRow) -> random.Random:
         """The AI's draws for one move: from the duel's seed and version, so a replay is the same."""
@@ -382,23 +389,10 @@ class PillzDuels:
         return await self.db.read(lambda conn: DUELS.load_trusted(conn, duel_id))
 
     async def set_choice_time(self, guild_id: int, seconds: int) -> int:
-        if not 30 <= seconds <= 3600:
-            raise BadInput("pillz.error.choice_time", minimum=30, maximum=3600)
-        now = self.clock.now()
-
-        def unit(conn: sqlite3.Connection) -> int:
-            conn.execute(
-                "INSERT INTO pillz_guild_settings (guild_id, choice_seconds, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET choice_seconds = excluded.choice_seconds,"
-                " updated_at = excluded.updated_at",
-                (guild_id, seconds, to_db(now)),
-            )
-            return seconds
-
-        return await self.db.write(unit)
+        return await CHOICE_TIME.save(self.db, self.clock, guild_id, seconds)
 
     async def choice_seconds(self, guild_id: int) -> int:
-        return int((await self.db.read(lambda conn: choice_time(conn, guild_id))).total_seconds())
+        return await CHOICE_TIME.seconds(self.db, guild_id)
 
 
 def _public(duel: DuelRow) -> Target:

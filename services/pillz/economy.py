@@ -20,27 +20,21 @@ from core.clock import Clock, to_db
 from engine.pillz import PackPool, PillzCard, PillzCatalog, draw_starter
 from services.platform import ledger
 from services.platform.games import Currency
-from services.platform.players import ensure_player
+from services.platform.players import ensure_player, ensure_starting_grant
 from store.db import Database
 
 GAME_KEY = "pillz"
 PILLZ_GOLD = "pillz_gold"
 STARTING_GOLD = 300
 CURRENCY = Currency(PILLZ_GOLD, "pillz.gold", starting=STARTING_GOLD, earn_key="pillz.guide.earn")
-STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
 REASON_STARTER = "pillz.starter"
 STARTER_SLOT = 1
 START_RATING = 1000
 
 
 def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
-    """Grant the starting coins to a player created before Pillz declared its currency (once)."""
-    row = conn.execute(
-        "SELECT 1 FROM ledger WHERE player_id = ? AND currency = ? AND reason = ? LIMIT 1",
-        (player_id, PILLZ_GOLD, STARTING_GRANT),
-    ).fetchone()
-    if row is None:
-        ledger.credit(conn, now, player_id, PILLZ_GOLD, STARTING_GOLD, ledger.Movement(STARTING_GRANT))
+    """The starting coins of a player created before Pillz declared its currency."""
+    ensure_starting_grant(conn, now, player_id, CURRENCY)
 
 
 def ensure_profile(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:

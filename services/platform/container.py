@@ -14,12 +14,14 @@ from services.platform import games
 from services.platform.admin import AdminService
 from services.platform.card_images.service import CardImages
 from services.platform.catalogs import DATA_DIR, CardIndex, load_all
+from services.platform.daily import DailyService
 from services.platform.games import GameContext
 from services.platform.guild_settings import GuildSettingsService
 from services.platform.heartbeat import Heartbeat
 from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
 from services.platform.privacy import PrivacyService
+from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.trades import TradeService
 from store.backend import database_for, migrate_database
@@ -38,6 +40,8 @@ class Services:
     cards: CardIndex
     heartbeat: Heartbeat
     card_images: CardImages
+    daily: DailyService
+    reminders: Reminders
     admin: AdminService
     privacy: PrivacyService
     trades: TradeService
@@ -95,6 +99,8 @@ async def build_services(
         cards=cards,
         heartbeat=Heartbeat(db, clock),
         card_images=CardImages(settings.card_image_cache, catalogs),
+        daily=DailyService(db, clock, settings.zone),
+        reminders=Reminders(db, clock, scheduler),
         admin=AdminService(db, clock, cards),
         privacy=PrivacyService(db, clock),
         trades=TradeService(db, clock, scheduler, cards),

@@ -18,6 +18,7 @@ from typing import Any
 import services
 from services.platform.card_images.spec import CardArt
 from services.platform.messages import Text
+from services.platform.timers import DailyReward, TimerSource
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,8 @@ class GameSpec:
     card_fields: CardFields | None = None
     build: GameFactory | None = None  # the game's services, reachable as services.platform.games[key]
     card_art: CardArt | None = None  # how its cards are drawn (services/<game>/card_image.py)
+    daily: DailyReward | None = None  # its daily reward and streak table (services/platform/daily.py)
+    timers: TimerSource | None = None  # the player's timers in the game, for /cooldowns and reminders
     reset: ResetHook | None = None  # /admin reset: the player's progress in this game back to a start
     # "table.column" of the game's tables that hold a player's id without a foreign key to players:
     # the personal data export and erasure find the others from the schema (docs/privacy.md).

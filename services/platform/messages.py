@@ -138,10 +138,15 @@ class Embed:
 
 @dataclass(frozen=True)
 class Attachment:
-    """A text file sent with the message (a finished battle's log)."""
+    """A text file sent with the message (a finished battle's log). Its `text` is a `Text` when the file
+    is written for a reader (a battle told round by round), rendered in the language of the message that
+    carries it, like the embeds: a channel post's file is only written once the outbox knows its server."""
 
     filename: str
-    text: str
+    text: str | Text
+
+    def body(self, locale: str | None) -> str:
+        return self.text if isinstance(self.text, str) else render_text(self.text, locale)
 
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
@@ -194,7 +199,10 @@ class MessageSpec:
                 "ping_users": list(self.ping_users),
                 "show_label": text(self.show_label),
                 "archive_thread": self.archive_thread,
-                "attachments": [{"filename": a.filename, "text": a.text} for a in self.attachments],
+                "attachments": [
+                    {"filename": a.filename, "text": a.text if isinstance(a.text, str) else text(a.text)}
+                    for a in self.attachments
+                ],
             },
             sort_keys=True,
         )
@@ -230,7 +238,12 @@ class MessageSpec:
             ping_users=tuple(int(u) for u in data.get("ping_users", [])),
             show_label=text(data.get("show_label")),
             archive_thread=bool(data.get("archive_thread", False)),
-            attachments=tuple(Attachment(a["filename"], a["text"]) for a in data.get("attachments", [])),
+            attachments=tuple(
+                Attachment(
+                    a["filename"], a["text"] if isinstance(a["text"], str) else Text.from_json(a["text"])
+                )
+                for a in data.get("attachments", [])
+            ),
         )
 
 

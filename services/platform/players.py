@@ -32,6 +32,25 @@ def ensure_player(conn: sqlite3.Connection, player_id: int, now: datetime) -> bo
     return True
 
 
+def ensure_starting_grant(
+    conn: sqlite3.Connection, now: datetime, player_id: int, currency: games.Currency
+) -> None:
+    """Grant a starting wallet to a player created before its game declared the currency.
+
+    New players get it from `ensure_player`; an older player has no `starting_grant` row for it yet, so
+    their first use of the game grants it, once (the check and the credit share the caller's unit)."""
+    if currency.starting <= 0:
+        return
+    row = conn.execute(
+        "SELECT 1 FROM ledger WHERE player_id = ? AND currency = ? AND reason = 'starting_grant' LIMIT 1",
+        (player_id, currency.code),
+    ).fetchone()
+    if row is None:
+        ledger.credit(
+            conn, now, player_id, currency.code, currency.starting, ledger.Movement("starting_grant")
+        )
+
+
 @dataclass(frozen=True)
 class Profile:
     player_id: int

@@ -13,7 +13,7 @@ second clicker the game the first one started.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
@@ -71,9 +71,11 @@ class Challenges(Generic[S, M]):
         challenged: int,
         kind: str = "",
         prepare: Callable[[], object] | None = None,
+        data: Mapping[str, Any] | None = None,
     ) -> M:
         """A pending challenge, made once per interaction: a replay of `request_key` returns the first one
-        (to its author only). `prepare` runs before a new one is made (checks that may refuse it)."""
+        (to its author only). `prepare` runs before a new one is made (checks that may refuse it); `data`
+        is the game's own fields of the challenge (e.g. a friendly game), which its start may read."""
         if challenger == challenged:
             raise BadInput(self.texts.self_challenge)
         found = self.matches.by_request(conn, request_key)
@@ -90,6 +92,7 @@ class Challenges(Generic[S, M]):
                 request_key=request_key,
                 expires_at=now + self.ttl,
                 deadline_job=self.expiry_job,
+                data=data,
             )
         if found.seats[0] != challenger:
             raise NotAllowed()

@@ -67,10 +67,14 @@ def name_index(cards: Mapping[str, CardBase]) -> dict[str, str]:
     return by_name
 
 
-def owned_counts(conn: sqlite3.Connection, player_id: int, game: str) -> Counter[str]:
-    """Copies the player owns per catalog id in `game` (locked copies included: they are still owned)."""
+def owned_counts(conn: sqlite3.Connection, player_id: int, game: str, *, free: bool = False) -> Counter[str]:
+    """Copies the player owns per catalog id in `game`: locked copies included (they are still owned), or
+    with `free` only the unlocked ones, which a deck being saved may count: a copy offered in a trade is
+    « en cours d'échange » and may leave at the swap (docs/trades.md)."""
     rows = conn.execute(
-        "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = ? GROUP BY card_key",
+        "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = ?"
+        + (" AND locked_by IS NULL" if free else "")
+        + " GROUP BY card_key",
         (player_id, game),
     )
     return Counter({str(key): int(n) for key, n in rows})

@@ -71,7 +71,9 @@ async def test_the_real_process_freezes_what_start_up_built(
     harness = BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), freeze_gc=True)
     await harness.start()
     try:
-        for _ in range(100):  # `ready` is dispatched to the bot as a task of its own
+        for _ in range(
+            1000
+        ):  # `ready` is dispatched to the bot as a task of its own (up to 10 s on a busy machine)
             if harness.bot is not None and harness.bot.gc_frozen:
                 break
             await asyncio.sleep(0.01)

@@ -95,7 +95,7 @@ class ChocoSecrets:
         allowed: Allowed = {EVERYONE: {w for c in self.revealed for w in self.words(c)}}
         secrets: list[Secret] = []
         for seat, side in enumerate(state.sides):
-            user = game.seats[seat]
+            user = game.player(seat)
             own = {c.card_id for c in side.hand}
             if state.turn == 0:
                 own |= {c.card_id for c in (*side.front, *side.reserve)}
@@ -185,7 +185,7 @@ async def test_a_chocobataille_game_shows_no_hand_pioche_or_seed(seeded: BotHarn
         game = await choco(h).games.get(game.id)
         if game.status != "live":
             break
-        user = users[game.seats[game.state.active]]
+        user = users[game.player(game.state.active)]
         one_summon = summons_allowed(game.state, game.state.active) == 1
         if refused_at is None and turn >= 1 and one_summon and len(wizards_in_hand(game)) >= 2:
             refused_at = turn

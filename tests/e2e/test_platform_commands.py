@@ -141,8 +141,16 @@ async def test_card_shows_the_drawn_card_as_an_attached_image(harness: BotHarnes
     (embed,) = reply.message.embeds
     assert embed["image"]["url"] == "attachment://pillz-ashigaru-taisho-hayate.png"
     assert embed["color"] == 0xE05060  # four stars
-    for name, color in (("choco:eclair_de_poche", 0xB8733A), ("hoss:orc_guerrier_1", 0x9A9AA2)):
+    shown = (
+        ("choco:eclair_de_poche", 0xB8733A),
+        ("hoss:orc_guerrier_1", 0x9A9AA2),
+        ("dinocard:kraken", 0xE8B440),  # rare
+        ("immortals:archdemon", 0xD070C0),  # tier 3, légendaire
+    )
+    for name, color in shown:
         reply = await harness.emu.run_command(alice, "carte", {"nom": name})
         assert reply.message is not None
-        assert len(reply.message.attachments) == 1
+        (attachment,) = reply.message.attachments
+        assert attachment.filename == name.replace(":", "-") + ".png"
+        assert Image.open(io.BytesIO(attachment.data)).size == (360, 504)
         assert reply.message.embeds[0]["color"] == color

@@ -555,6 +555,33 @@ def test_derive_is_stable_and_separates_labels() -> None:
         derive(1, 1.5)  # type: ignore[arg-type]
 
 
+def test_derive_hashes_the_json_of_its_inputs() -> None:
+    """`derive` writes the JSON text itself; it must stay the exact text `json.dumps` writes, or every
+    stored game's later draws would change."""
+    import enum
+    import hashlib
+    import json
+
+    from engine.rng import derive
+
+    class Seat(enum.IntEnum):
+        NORTH = 3
+
+    cases: list[tuple[int, tuple[str | int, ...]]] = [
+        (0, ()),
+        (-7, ("immortals",)),
+        (2**70, ("x", -(2**65), 0)),
+        (5, ('quote " and \\ backslash', "tab\tnew\nline", "été", "日本", "emoji 🃏", "\x00\x1f\x7f")),
+        (Seat.NORTH, (Seat.NORTH, "")),
+    ]
+    for seed, labels in cases:
+        text = json.dumps([seed, *labels], separators=(",", ":"), ensure_ascii=True).encode()
+        expected = int.from_bytes(hashlib.sha256(text).digest()[:8], "big") & ((1 << 63) - 1)
+        assert derive(seed, *labels) == expected, (seed, labels)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        derive(True, "x")
+
+
 def test_rng_state_advances_and_round_trips() -> None:
     from engine.rng import RngState
 

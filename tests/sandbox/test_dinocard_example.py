@@ -25,7 +25,8 @@ async def test_the_dinocard_example_runs(tmp_path: Path) -> None:
     assert "Pack « Braise » (n° 1) — 20 cartes" in text
     assert "Ses défis quotidiens commencent le 6 janvier 2026" in text
     assert "Combat n° 1 : Braise contre Maître Moueffe — manche 1, phase 1" in text  # « Suivant »
-    assert "Résultat: Braise gagne (PV à zéro) : +50 pièces." in text  # the first master, beaten
+    assert "Résultat: « Braise » (@alice) gagne (PV à zéro) : +50 pièces." in text  # the first master, beaten
+    assert "Maître Moueffe (niveau 1): **Maître du dojo**" in text  # the master's side, a plain label
     assert "Préparation : « Braise » contre « Marée » (niveau 1)" in text
     assert "Défi n° 2 lancé" in text
     assert "[DM bob] Votre pack « Marée »" in text

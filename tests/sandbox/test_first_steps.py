@@ -1,32 +1,25 @@
-"""The three first-steps examples (examples/first_steps_*.txt) as a reader runs them: each line succeeds,
+"""The first-steps examples (examples/first_steps_*.txt) as a reader runs them: each line succeeds,
 and the output shows each point of a game's first steps — /help's start page and the game's page in the
 order a new player needs, the welcome once, the rules pages, the dead ends naming the next command, the
-"did you mean" names, the refusal of a purchase saying how to earn more (and HOSS's first deck built)."""
+"did you mean" names, the refusal of a purchase saying how to earn more (and HOSS's first deck built).
+Every game with a guide has one; the later games' examples are run by their own tests (tests/e2e/<game>/)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from sandbox.main import run_sandbox
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-async def run(tmp_path: Path, game: str, seed: int) -> str:
-    lines: list[str] = []
-    script = ROOT / "examples" / f"first_steps_{game}.txt"
-    code = await run_sandbox(
-        script=str(script), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=seed
-    )
-    text = "\n".join(lines)
-    assert code == 0, text
-    assert "Commencer ici: 1. Choisissez un jeu" in text
-    assert text.count("**Bienvenue dans") == 1  # once per player and game
-    return text
+from services.platform import games
+from tests.sandbox.first_steps import example, order_of, run, seed_of
 
 
-def order_of(text: str, *needles: str) -> list[int]:
-    return [text.index(n) for n in needles]
+def test_every_game_with_a_guide_has_a_first_steps_example() -> None:
+    """A game that declares its first steps shows them in an example readers can run (its own test runs
+    it: here for the first three games, in tests/e2e/<game>/ for the others)."""
+    guided = [spec.key for spec in games.discover() if spec.guide is not None]
+    assert guided
+    for key in guided:
+        assert example(key).is_file(), f"examples/first_steps_{key}.txt is missing"
+        assert seed_of(example(key)) >= 0
 
 
 async def test_the_hoss_first_steps(tmp_path: Path) -> None:

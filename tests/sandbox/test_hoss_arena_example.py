@@ -27,9 +27,9 @@ async def test_the_arena_week_and_the_raffle_survive_restarts(tmp_path: Path) ->
     text = "\n".join(lines)
     assert code == 0, text
     # The attack won by alice and the attack bob abandoned, as the points table says.
-    assert "Vous : 2 pts (+2), 50 or." in text
+    assert "@alice : 2 pts (+2), 50 or." in text
     assert "Défense de @bob : 0 pts (+0), 1 or." in text  # -1 point, but nobody goes below 0
-    assert "Combat abandonné : il compte comme une défaite." in text
+    assert "@bob a abandonné le combat : il compte comme une défaite." in text
     assert "Défense de @alice : 3 pts (+1), 10 or." in text
     # The ranking post: one message, first shown after the first hourly ranking.
     first_ranking = next(i for i, line in enumerate(lines) if "Arène : classement de la semaine" in line)

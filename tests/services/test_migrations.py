@@ -79,7 +79,9 @@ def _check_v1(conn: sqlite3.Connection) -> None:
         (12, "gold", 5),
     ]
     assert conn.execute("SELECT owner_id FROM cards WHERE id = 7").fetchone() == (12,)
-    assert conn.execute("SELECT COUNT(*), SUM(delta) FROM ledger").fetchone() == (4, 76)
+    assert conn.execute(
+        "SELECT COUNT(*), SUM(delta) FROM ledger WHERE reason != 'choco.daily'"
+    ).fetchone() == (4, 76)
     assert conn.execute("SELECT result FROM idempotency WHERE key = 'op:1'").fetchone() == ('{"ok": true}',)
 
 
@@ -398,6 +400,26 @@ def _check_v15(conn: sqlite3.Connection) -> None:
     assert tuple(row) == ("drawn", 12, None)
 
 
+def _seed_v22(conn: sqlite3.Connection) -> None:
+    """Chocobataille's allowance as it was paid before the shared daily reward: ref = the UTC date."""
+    conn.executemany(
+        "INSERT INTO ledger (at, player_id, currency, delta, balance_after, reason, ref)"
+        " VALUES (?, 11, 'choco_gold', 50, ?, 'choco.daily', ?)",
+        [("2026-01-04T10:00:00.000000Z", 50, "2026-01-04"), (AT, 100, "2026-01-05")],
+    )
+
+
+def _check_v22(conn: sqlite3.Connection) -> None:
+    """Its claims are the shared mechanism's, so today's is not paid twice; reminders start off."""
+    assert conn.execute(
+        "SELECT game, day, streak, amount, claimed_at FROM daily_claims WHERE player_id = 11 ORDER BY day"
+    ).fetchall() == [
+        ("choco", "2026-01-04", 1, 50, "2026-01-04T10:00:00.000000Z"),
+        ("choco", "2026-01-05", 1, 50, AT),
+    ]
+    assert conn.execute("SELECT DISTINCT reminders FROM players").fetchall() == [(0,)]
+
+
 SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.Connection], None]]] = {
     1: (_seed_v1, _check_v1),
     2: (_seed_v2, _check_v2),
@@ -409,6 +431,7 @@ SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.C
     11: (_seed_v11, _check_v11),
     15: (_seed_v15, _check_v15),
     17: (_seed_v17, _check_v17),
+    22: (_seed_v22, _check_v22),
 }
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from core.clock import ManualClock
 from services.platform import outbox
-from services.platform.messages import Attachment, MessageSpec, Target
+from services.platform.messages import Attachment, MessageSpec, Target, Text
 from services.platform.outbox import Outbox
 from store.db import Database
 from tests.services.test_outbox import CHANNEL, START, box, clock, db, put, say
@@ -84,6 +84,17 @@ async def test_edits_waiting_gives_the_time_of_the_last_queued_edit(
 def test_an_attachment_survives_the_payload() -> None:
     spec = MessageSpec(attachments=(Attachment("log.json", '{"a": "é"}'),))
     assert MessageSpec.from_json(spec.to_json()) == spec
+
+
+def test_a_file_written_for_readers_is_rendered_in_the_message_language() -> None:
+    """A `Text` attachment (a battle told round by round) keeps its languages in the stored payload and is
+    written in the language the message is delivered in."""
+    story = Text.per_locale({"fr": "Manche 1", "en": "Round 1"})
+    spec = MessageSpec(attachments=(Attachment("log.txt", story), Attachment("log.json", "{}")))
+    again = MessageSpec.from_json(spec.to_json())
+    assert again == spec
+    assert [a.body("fr") for a in again.attachments] == ["Manche 1", "{}"]
+    assert [a.body("en") for a in again.attachments] == ["Round 1", "{}"]
 
 
 async def test_only_channel_messages_are_recorded_for_edits(db: Database, clock: ManualClock) -> None:

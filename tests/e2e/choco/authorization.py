@@ -15,7 +15,7 @@ from tests.e2e.authorization import (
     command,
     id_in,
 )
-from tests.e2e.choco.helpers import challenge_accepted, with_bronze_deck
+from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
 
 
 async def choco_challenge(w: World) -> Scene:
@@ -44,6 +44,17 @@ async def choco_game(w: World) -> Scene:
     return Scene({"game": game.id}, "alice", "bob")
 
 
+async def choco_practice(w: World) -> Scene:
+    """A practice game against the bot: its buttons name it by number like any game's."""
+    alice = w.user("alice")
+    await with_bronze_deck(w.h, alice)
+    started = await w.h.emu.run_command(alice, "choco entrainement", {}, channel=w.here)
+    assert started.message is not None
+    await w.h.settle()
+    games = await choco(w.h).games.live_games(alice.id)
+    return Scene({"game": next(g.id for g in games if g.mode == "practice")}, "alice")
+
+
 ROWS = (
     Row("choco Accepter", choco_challenge, click("choco:accept:{offer}"), TWO_SEATS),
     Row(
@@ -51,6 +62,21 @@ ROWS = (
     ),
     Row("choco Voir ma main", choco_game, click("choco:hand:{game}"), (STRANGER, OTHER_SERVER)),
     Row("choco Déclarer mon tour", choco_game, click("choco:panel:{game}"), (STRANGER, OTHER_SERVER)),
+    Row(
+        "choco Voir ma main (practice)", choco_practice, click("choco:hand:{game}"), (STRANGER, OTHER_SERVER)
+    ),
+    Row(
+        "choco Déclarer mon tour (practice)",
+        choco_practice,
+        click("choco:panel:{game}"),
+        (STRANGER, OTHER_SERVER),
+    ),
+    Row(
+        "/choco referee-end (practice)",
+        choco_practice,
+        command("choco referee-end", game="{game}"),
+        (ADMIN_ELSEWHERE,),
+    ),
     Row("/choco referee-end", choco_game, command("choco referee-end", game="{game}"), (ADMIN_ELSEWHERE,)),
     Row(
         "/choco referee-extend",

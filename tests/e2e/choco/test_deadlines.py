@@ -87,7 +87,7 @@ async def play_turns(h: BotHarness, game_id: int, count: int) -> GameRow:
             break
         seat = game.state.active
         text = notation(game, greedy_turn(game.state, seat)) or "fin"
-        await declare(h, by_id[game.seats[seat]], game_id, text)
+        await declare(h, by_id[game.player(seat)], game_id, text)
     return await choco(h).games.get(game_id)
 
 

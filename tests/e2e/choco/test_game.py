@@ -47,7 +47,7 @@ async def play_to_the_end(h: BotHarness, users: dict[int, User], game_id: int) -
         steps = greedy_turn(game.state, seat)
         text = notation(game, steps) or "fin"
         result = await h.emu.run_command(
-            users[game.seats[seat]], "choco jouer", {"actions": text}, channel=thread
+            users[game.player(seat)], "choco jouer", {"actions": text}, channel=thread
         )
         assert result.message is not None
         assert "Tour joué" in shown(result.message), (text, shown(result.message))

@@ -64,8 +64,9 @@ def leaks(text: str, secret: set[str], allowed: set[str]) -> list[str]:
 class Watch:
     """Checks each public message against the state at the time it appeared."""
 
-    def __init__(self, h: BotHarness) -> None:
+    def __init__(self, h: BotHarness, thread: int | None = None) -> None:
         self.h = h
+        self.thread = thread  # only this game's thread (several games at once), else every channel
         self.catalog = choco(h).economy.decks.catalog
         self.seen = 0
         self.revealed: set[str] = set()  # card ids public now or before
@@ -114,6 +115,8 @@ class Watch:
         self.seen = len(self.h.emu.messages)
         for message in new:
             if message.ephemeral or message.channel.is_dm:
+                continue
+            if self.thread is not None and message.channel.id != self.thread:
                 continue
             texts = [shown(message), *(str(v) for v in message.history)]
             found = sorted({n for t in texts for n in leaks(t, secret, allowed)})
@@ -177,7 +180,7 @@ async def play_game(h: BotHarness, watch: Watch, alice: User, bob: User, *, with
         if game.status != "live":
             break
         seat = game.state.active
-        user = users[game.seats[seat]]
+        user = users[game.player(seat)]
         if with_fault and turn == 2:  # a public fault notice must not name the card either
             await h.emu.run_command(user, "choco jouer", {"actions": "invoque M9 front"}, channel=thread)
             await h.settle()

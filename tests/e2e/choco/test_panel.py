@@ -118,7 +118,7 @@ async def test_placement_and_turns_only_through_the_panel(harness: BotHarness) -
     game = await prepare_by_panel(h, alice, bob, game)
 
     # Turn 1, from the thread post: "Valider" waits for the summon; undo and clear work.
-    player = users[game.seats[game.state.active]]
+    player = users[game.player(game.state.active)]
     panel = await open_panel(h, player, thread_post(h, game))
     text = shown(panel)
     assert f"Votre tour — partie n° {game.id}" in text
@@ -152,7 +152,7 @@ async def test_placement_and_turns_only_through_the_panel(harness: BotHarness) -
     # Turns 2 and 3, each from the DM of the player called.
     for _ in range(2):
         game = await choco(h).games.get(game.id)
-        player = users[game.seats[game.state.active]]
+        player = users[game.player(game.state.active)]
         panel = await open_panel(h, player, dm_post(h, player))
         await panel_turn(h, player, panel, game)
     game = await choco(h).games.get(game.id)
@@ -164,7 +164,7 @@ async def test_a_stale_panel_changes_nothing(harness: BotHarness) -> None:
     alice, bob, game = await started(h)
     users = {alice.id: alice, bob.id: bob}
     game = await prepare_by_panel(h, alice, bob, game)
-    player = users[game.seats[game.state.active]]
+    player = users[game.player(game.state.active)]
     panel = await open_panel(h, player, thread_post(h, game))
     summon = encode(greedy_turn(game.state, game.state.active)[0])
     panel = await pick(h, player, panel, summon)
@@ -198,8 +198,8 @@ async def test_the_opponent_is_refused_privately(harness: BotHarness) -> None:
     alice, bob, game = await started(h)
     users = {alice.id: alice, bob.id: bob}
     game = await prepare_by_panel(h, alice, bob, game)
-    player = users[game.seats[game.state.active]]
-    other = users[game.seats[1 - game.state.active]]
+    player = users[game.player(game.state.active)]
+    other = users[game.player(1 - game.state.active)]
     post = thread_post(h, game)
     refused = await h.emu.click(other, OPEN, message=post)
     assert refused.message is not None

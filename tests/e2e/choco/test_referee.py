@@ -225,7 +225,7 @@ async def test_faults_of_the_text_form(harness: BotHarness) -> None:
     game = await game_on_turn_1(h, alice, bob, "réserve")  # so that AR1 exists
     users = {alice.id: alice, bob.id: bob}
     seat = game.state.active
-    player = users[game.seats[seat]]
+    player = users[game.player(seat)]
     assert game.thread_id is not None
     thread = h.emu.world.channels[game.thread_id]
 

@@ -108,7 +108,7 @@ async def test_player_commands_and_forged_clicks_stay_in_their_server(harness: B
     game = await game_on_turn_1(h, alice, bob)
     elsewhere = await other_server(h)
     users = {alice.id: alice, bob.id: bob}
-    player = users[game.seats[game.state.active]]
+    player = users[game.player(game.state.active)]
     assert game.thread_id is not None
     thread = h.emu.world.channels[game.thread_id]
 

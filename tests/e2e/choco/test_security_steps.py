@@ -132,7 +132,7 @@ async def test_refused_steps_name_no_hidden_card(seeded: BotHarness) -> None:
     named: list[tuple[str, str]] = []
     for _ in range(2):  # each player in turn
         game = await choco(h).games.get(game.id)
-        user = users[game.seats[game.state.active]]
+        user = users[game.player(game.state.active)]
         named.append(await refused_steps(h, watch, dms, user, game))
     assert not {c for pair in named for c in pair} & watch.revealed
     assert watch.checked > 3
@@ -149,7 +149,7 @@ async def test_refused_steps_name_no_hidden_card(seeded: BotHarness) -> None:
     await watch.check(game.id)
     assert [n for _, n in watch.found] == [[name]]
     holder = next(s for s in (0, 1) if leaked in {c.card_id for c in game.state.sides[s].hand})
-    other = users[game.seats[1 - holder]]
+    other = users[game.player(1 - holder)]
     h.emu.create_message(h.emu.dm_channel(other), h.emu.world.bot, {"content": f"Il cache {name}"})
     dms.check(game)
     assert [n for _, n in dms.found] == [[name]]

@@ -42,6 +42,9 @@ async def test_a_challenge_watched_step_by_step_to_its_end(harness) -> None:
     assert clicks == steps
     assert "Résultat" in shown(message)
     assert "Suivant" not in shown(message)
+    # The last click was answered before its unit queued the owner's DM: the edit showing the end proves
+    # that unit committed, so one more flush of the outbox delivers the DM.
+    await h.settle()
     told = [m for m in h.emu.messages if m.where[0] == "dm" and "Votre pack « Marée »" in shown(m)]
     assert len(told) == 1
     over = await dino(h).battles.db.read(lambda conn: MATCHES.load_trusted(conn, match.id))

@@ -128,6 +128,8 @@ ROWS = (
     Row("hoss flip", hoss_collection, click("hoss:flip:{opening}:1"), (STRANGER,)),
     Row("hoss flip all", hoss_collection, click("hoss:flipall:{opening}"), (STRANGER,)),
     Row("hoss sell from booster", hoss_collection, click("hoss:sellcard:{opening}", ["0"]), (STRANGER,)),
+    Row("hoss confirm booster sale", hoss_collection, click("hoss:sellok:{opening}:0"), (STRANGER,)),
+    Row("hoss keep booster card", hoss_collection, click("hoss:sellno:{opening}"), (STRANGER,)),
     Row("hoss copy detail", hoss_collection, click("hoss:detail:{me}", ["{copy}"]), (STRANGER,)),
     Row("/hoss sell card", hoss_collection, command("hoss sell card", copy="{copy}"), (STRANGER,)),
     Row(

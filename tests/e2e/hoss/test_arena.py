@@ -80,7 +80,7 @@ async def test_register_attack_abandon_and_standings(harness: BotHarness) -> Non
     public = attacked.message
     text = shown(public)
     assert "Combat d'Arène n°" in text
-    assert f"Attaque contre la défense de <@{bob.id}>" in text
+    assert f"<@{alice.id}> attaque la défense de <@{bob.id}>" in text
     assert "Défense (IA)" in text
     assert public.button_labels == ["Décider", "Passer à la fin", "Abandonner"]
 
@@ -93,8 +93,8 @@ async def test_register_attack_abandon_and_standings(harness: BotHarness) -> Non
     await harness.settle()
     final = [m for m in harness.emu.messages if m.id == public.id][-1]
     text = shown(final)
-    assert "Combat abandonné : il compte comme une défaite." in text
-    assert "Vous : 0 pts (+0), 5 or." in text
+    assert f"<@{alice.id}> a abandonné le combat : il compte comme une défaite." in text
+    assert f"<@{alice.id}> : 0 pts (+0), 5 or." in text
     assert f"Défense de <@{bob.id}> : 1 pts (+1), 10 or." in text
     assert final.button_labels == []
     assert (await gold(harness, alice), await gold(harness, bob)) == (before[0] + 5, before[1] + 10)

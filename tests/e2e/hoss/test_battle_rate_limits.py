@@ -45,14 +45,14 @@ async def test_a_rate_limited_battle_message_ends_on_the_final_state(harness: Bo
     await harness.emu.click(alice, "Passer à la fin")
     await harness.settle()
 
-    assert "Gain :" not in shown(battle_message(harness))  # the edits were refused: still the old state
+    assert "Gain de " not in shown(battle_message(harness))  # the edits were refused: still the old state
     harness.emu.faults.remove(limit)  # Discord's limit is over
     await harness.advance(timedelta(seconds=80))  # the outbox's back-off step over 60 s
     final = battle_message(harness)
     view = await hoss(harness).ranked.view(alice.id, battle, here(harness))
     assert view.result is not None
     text = shown(final)
-    assert f"Gain : {view.result.gold} or" in text
+    assert f"Gain de <@{alice.id}> : {view.result.gold} or" in text
     assert f"**Manche {view.round}**" in text
     assert final.button_labels == []
     assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))
@@ -77,7 +77,7 @@ async def test_a_queued_edit_does_not_overwrite_a_later_state(harness: BotHarnes
     view = await hoss(harness).ranked.view(alice.id, battle, here(harness))
     assert view.result is not None
     text = shown(battle_message(harness))
-    assert f"Gain : {view.result.gold} or" in text
+    assert f"Gain de <@{alice.id}> : {view.result.gold} or" in text
     assert f"**Manche {view.round}**" in text
     assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))
 
@@ -98,11 +98,11 @@ async def test_a_limit_in_the_middle_of_the_paced_rounds_still_ends_on_the_resul
     limit = harness.emu.rate_limit(EDITS, method="PATCH", times=None, retry_after=60)
     for _ in range(3):
         await harness.advance(timedelta(seconds=5))
-    assert "Gain :" not in shown(public)
+    assert "Gain de " not in shown(public)
     harness.emu.faults.remove(limit)
     for _ in range(30):  # the back-off, then every round still owed
         await harness.advance(timedelta(seconds=80))
-    assert "Gain :" in shown(public)
+    assert "Gain de " in shown(public)
     assert public.attachments
     assert public.button_labels == []
     assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))

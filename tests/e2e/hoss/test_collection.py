@@ -499,3 +499,38 @@ async def test_an_english_player_gets_english_replies(harness: BotHarness) -> No
     assert "Rang" not in ladder
     refused = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
     assert refused == "No deck is saved in slot 1. Build one with `/hoss deck auto` or `/hoss deck save`."
+
+
+async def test_selling_a_rare_card_from_a_booster_asks_first(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    for line in LINES:
+        await give(harness, alice, f"{line}_1")
+    await harness.emu.run_command(alice, "hoss booster")
+    await harness.emu.click(alice, "Retourner")
+    (opening,) = await hoss(harness).shop.unopened(alice.id)
+    slot = (await hoss(harness).shop.opening(alice.id, opening.id)).cards[0]
+    assert slot.card is not None
+    assert harness.bot is not None
+    attrs = '{"rarity": "or", "stars": 0, "holo": false}'
+    await harness.bot.services.db.write(
+        lambda conn: conn.execute("UPDATE cards SET attrs = ? WHERE id = ?", (attrs, slot.copy_id))
+    )
+    price = (await hoss(harness).shop.opening(alice.id, opening.id)).cards[0].price
+    name = slot.card.name.fr
+
+    asked = await harness.emu.select(alice, f"Vendre {name}")
+    assert asked.message is not None
+    assert f"Vendre **{name}** (Or) pour {price} or ?" in text(asked)
+    assert asked.message.button_labels[-2:] == ["Confirmer la vente", "Garder la carte"]
+    assert await gold(harness, alice) == 200  # nothing sold yet
+    kept = await harness.emu.click(alice, "Garder la carte")
+    assert kept.message is not None
+    assert "Confirmer la vente" not in kept.message.button_labels
+    assert await gold(harness, alice) == 200
+
+    await harness.emu.select(alice, f"Vendre {name}")
+    sold = await harness.emu.click(alice, "Confirmer la vente")
+    assert f"Vendu : {name} pour {price} or. Solde : {200 + (price or 0)} or." in text(sold)
+    assert await gold(harness, alice) == 200 + (price or 0)
+    owner, _ = await owner_and_stars(harness, slot.copy_id or 0)
+    assert owner is None

@@ -38,11 +38,12 @@ def test_a_reward_is_grouped() -> None:
         wins=10,
         milestone=None,
     )
-    shown = result_text(result, "fr")
+    sides = (Text.raw("<@1>"), Text("hoss.battle.ai_rank", {"rank": Text(RANK_NAME_KEYS[1])}))
+    shown = result_text(result, sides, "fr")
     assert f"6{NNBSP}055" in shown
     assert f"base 4{NNBSP}050" in shown
     assert f"+1{NNBSP}005" in shown
-    assert "base 4,050" in result_text(result, "en")
+    assert "base 4,050" in result_text(result, sides, "en")
 
 
 def _rendered(kwargs: dict[str, Any]) -> str:

@@ -136,7 +136,8 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     assert battle is not None
     text = shown(public)
     assert f"Combat classé n° {battle} — Rang 1" in text
-    assert "À vous de décider" in text
+    assert f"À <@{alice.id}> de décider" in text
+    assert "Vous" not in text  # a public message names the player
     assert public.button_labels == ["Décider", "Passer à la fin"]
     catalog = hoss(harness).decks.catalog
     now = await hoss(harness).ranked.view(alice.id, battle, here(harness))
@@ -163,14 +164,17 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     # finished: just its result
     result = await hoss(harness).ranked.skip_to_end(alice.id, battle, here(harness))
     text = shown(final)
-    title = {"won": "Victoire !", "lost": "Défaite.", "draw": "Match nul"}[result.status]
+    title = {"won": "Victoire de", "lost": "Défaite de", "draw": "Match nul entre"}[result.status]
+    assert f"{title} <@{alice.id}> contre IA (Rang 1)" in text
     assert title in text
-    assert f"Gain : {result.gold} or" in text
+    assert f"Gain de <@{alice.id}> : {result.gold} or" in text
     assert f"**Manche {result.rounds}**" in text
     assert final.button_labels == []
     assert await gold(harness, alice) == before + result.gold
     assert h_ledger_sum(await ledger_rows(harness, alice), "hoss.ranked") == result.gold
-    (attachment,) = final.attachments
+    story, attachment = final.attachments  # the battle as text in the server's language, then its JSON
+    assert story.filename == f"hoss-battle-{battle}.txt"
+    assert f"Manche {result.rounds}\n" in story.data.decode()
     assert attachment.filename == f"hoss-battle-{battle}.json"
     assert attachment.data.decode() == await hoss(harness).ranked.log(alice.id, battle, here(harness))
 
@@ -221,7 +225,7 @@ async def test_the_ai_decides_after_two_minutes(harness: BotHarness) -> None:
     assert await harness.advance(timedelta(minutes=2, seconds=1)) == 1
     await harness.emu.click(alice, "Décider")  # the next click shows the new state
     text = shown(battle_message(harness))
-    assert "l'IA a décidé pour vous" in text
+    assert f"l'IA a décidé pour <@{alice.id}>" in text
     assert "**Manche 1**" in text
     assert decide_id(battle_message(harness)).endswith(":2")
 
@@ -336,7 +340,7 @@ async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
         await harness.advance(timedelta(seconds=0.1))
         assert len(public.history) == edits + later
         assert f"**Manche {before + 1 + later}**" in shown(public)
-    assert "Gain :" in shown(public)
+    assert "Gain de " in shown(public)
     assert public.attachments
     await harness.advance(timedelta(minutes=5))
     assert len(public.history) == edits + rounds - 1  # nothing more

@@ -101,7 +101,7 @@ async def test_a_newcomer_receives_eight_units_of_eight_families(harness: BotHar
     assert deck.valid
     again = await harness.emu.run_command(alice, "immortels collection")
     assert again.message is not None
-    assert "Bienvenue" not in shown(again.message)  # once
+    assert "Vous recevez" not in shown(again.message)  # once
 
 
 async def test_a_practice_duel_to_the_recap(harness: BotHarness) -> None:

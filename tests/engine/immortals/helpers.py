@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from engine.immortals.catalog import Effect, ImmortalsCatalog
 from engine.immortals.engine import ImmortalsEngine
@@ -21,13 +22,13 @@ def catalog() -> ImmortalsCatalog:
     return ImmortalsCatalog.model_validate_json((ROOT / "data" / "immortals.json").read_text("utf-8"))
 
 
-def unit(uid: str, attack: int = 3, defense: int = 3, terrain: str = "foret", **more: object) -> Unit:
-    fields: dict[str, object] = {"card_id": uid.replace("-", "_"), "deck_index": 0, "family": "f", "level": 1}
+def unit(uid: str, attack: int = 3, defense: int = 3, terrain: str = "foret", **more: Any) -> Unit:
+    fields: dict[str, Any] = {"card_id": uid.replace("-", "_"), "deck_index": 0, "family": "f", "level": 1}
     fields.update(more)
     return Unit(uid=uid, terrain=terrain, attack=attack, defense=defense, **fields)
 
 
-def spell(sid: str, *effects: Effect, **more: object) -> SpellCard:
+def spell(sid: str, *effects: Effect, **more: Any) -> SpellCard:
     return SpellCard(sid=sid, spell_id=f"spell_{sid.replace('-', '_')}", effects=effects, **more)
 
 

@@ -11,6 +11,7 @@ from core.clock import ManualClock
 from core.errors import BadInput
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks, check, deck_cards, parse_deck, strongest, validate
+from services.platform import ledger
 from services.platform.messages import Text
 from services.shared.collecting import DeckInvalid
 from store.db import Database
@@ -133,3 +134,23 @@ def test_parse_deck_accepts_ids_names_and_x2(catalog: ChocoCatalog) -> None:
         parse_deck("aglae_pommeverte, Harry Potter", cards)
     # no card name is close: the refusal advises checking the name instead of suggesting one
     assert caught.value.params == {"name": "Harry Potter", "hint": Text("cards.check_name")}
+
+
+async def test_a_copy_offered_in_a_trade_does_not_count_for_a_deck_being_saved(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks
+) -> None:
+    """« en cours d'échange »: one of the two copies of a card is offered in a trade, so a deck saved now
+    holds one copy too many of it (docs/trades.md); once the trade ends the same save passes."""
+    deck = await _twelve_bronze_pairs(db, clock, catalog)
+
+    def lock(conn: sqlite3.Connection) -> None:
+        (copy,) = conn.execute(
+            "SELECT id FROM cards WHERE owner_id = 1 AND card_key = ? LIMIT 1", (deck[0],)
+        ).fetchone()
+        ledger.set_card_lock(conn, [int(copy)], 1, "trade:3")
+
+    await db.write(lock)
+    with pytest.raises(DeckInvalid):
+        await decks.save(1, "bronze", deck)
+    await db.write(lambda conn: conn.execute("UPDATE cards SET locked_by = NULL WHERE owner_id = 1"))
+    assert (await decks.save(1, "bronze", deck)).valid

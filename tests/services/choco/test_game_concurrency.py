@@ -101,7 +101,7 @@ async def test_thirty_identical_declarations_play_one_turn(
     db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, games: ChocoGames
 ) -> None:
     game = await started(db, clock, catalog, decks, games)
-    player = game.seats[game.state.active]
+    player = game.player(game.state.active)
     text = turn_text(game)
     results = await asyncio.gather(
         *(games.declare_text(game.id, player, text) for _ in range(CLICKS)), return_exceptions=True
@@ -128,7 +128,7 @@ async def test_a_double_submit_plays_one_turn(
 ) -> None:
     game = await started(db, clock, catalog, decks, games)
     panel = ChocoPanel(db, clock, catalog, games)
-    player = game.seats[game.state.active]
+    player = game.player(game.state.active)
     for step in greedy_turn(game.state, game.state.active):
         await panel.pick(game.id, player, game.version, encode(step))
     results = await asyncio.gather(
@@ -163,7 +163,7 @@ async def test_a_declaration_racing_its_deadline(
     game = await started(db, clock, catalog, decks, games)
     assert game.deadline_at is not None
     clock.set(game.deadline_at)
-    player = game.seats[game.state.active]
+    player = game.player(game.state.active)
     seq = await count(
         db,
         "SELECT MAX(seq) FROM choco_game_log WHERE match_id ="

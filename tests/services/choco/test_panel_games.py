@@ -62,7 +62,7 @@ async def test_random_games_through_the_panel_end(
             game = await games.get(game_id)
             if game.status != "live":
                 break
-            player = game.seats[game.to_act()[0]]
+            player = game.player(game.to_act()[0])
             shown: Panel | Declared = await panel.show(game_id, player)
             picks = 0
             while isinstance(shown, Panel):

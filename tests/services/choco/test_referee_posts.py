@@ -131,7 +131,7 @@ async def test_a_fault_announces_the_extra_draw_only_when_it_is_granted(
     await games.declare_text(game_id, ALICE, "invoque M1 front")
     await games.declare_text(game_id, BOB, "invoque M1 front")
     game = await games.get(game_id)
-    player = game.seats[game.state.active]
+    player = game.player(game.state.active)
     first = await games.declare_text(game_id, player, "invoque M9 front")
     assert first.status == "fault"
     assert sum((await games.get(game_id)).state.bonus_draws) == 1

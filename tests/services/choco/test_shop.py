@@ -1,5 +1,5 @@
 """Frogs and the daily allowance: price, guarded debit, one card per frog through the ledger, the
-decided odds, idempotent clicks, and 50 galleons once per UTC day."""
+decided odds, idempotent clicks, and 50 galleons once per Paris day."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from fractions import Fraction
 from itertools import pairwise
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -16,6 +17,7 @@ from core.errors import BadInput, InsufficientFunds
 from engine.choco.catalog import ChocoCatalog
 from services.choco.economy import STARTING_GOLD, ensure_wallet
 from services.choco.shop import ChocoShop
+from services.platform.daily import DailyService
 from services.platform.messages import Text
 from store.db import Database
 from tests.services.choco.conftest import gold, new_player
@@ -106,16 +108,20 @@ def test_the_odds_are_the_decided_table(shop: ChocoShop) -> None:
     assert all(rarer.per_card < commoner.per_card for commoner, rarer in pairwise(odds.rarities))
 
 
-async def test_daily_pays_50_once_per_utc_day(db: Database, clock: ManualClock, shop: ChocoShop) -> None:
-    first = await shop.daily(1)
+async def test_daily_pays_50_once_per_paris_day(db: Database, clock: ManualClock, shop: ChocoShop) -> None:
+    """The allowance is the platform's daily reward now: the same 50 galleons, with no streak bonus, on
+    Paris days (midnight in Paris is 23:00 UTC in January)."""
+    daily = DailyService(db, clock, ZoneInfo("Europe/Paris"))
+    (first,) = await daily.claim(1, "choco")
     assert (first.credited, first.amount, first.balance) == (True, 50, 1550)
-    assert first.next_at.isoformat() == "2026-01-06T00:00:00+00:00"
-    again = await shop.daily(1)
+    assert first.next_at.isoformat() == "2026-01-05T23:00:00+00:00"
+    (again,) = await daily.claim(1, "choco")
     assert (again.credited, again.balance) == (False, 1550)
-    clock.advance(timedelta(hours=11, minutes=59))  # 23:59 the same day
-    assert not (await shop.daily(1)).credited
-    clock.advance(timedelta(minutes=1))  # midnight UTC: a new day
-    assert (await shop.daily(1)).credited
+    clock.advance(timedelta(hours=10, minutes=59))  # 23:59 in Paris, the same day
+    assert not (await daily.claim(1, "choco"))[0].credited
+    clock.advance(timedelta(minutes=1))  # midnight in Paris: a new day, a streak of 2, the same 50
+    (second,) = await daily.claim(1, "choco")
+    assert (second.credited, second.amount, second.streak) == (True, 50, 2)
     assert await gold(db, 1) == 1600
     reasons = await db.read(
         lambda conn: conn.execute(

@@ -165,7 +165,7 @@ async def test_a_live_game_plays_on_after_the_upgrade(tmp_path: Path, catalog: C
         assert kinds == ["created", "opened", "turn", "penalty_24h"]
 
         # The late player declares; the other one's earlier absence counts towards their allowance.
-        player = hit.seats[hit.state.active]
+        player = hit.player(hit.state.active)
         steps = greedy_turn(hit.state, hit.state.active)
         played = await games.declare_text(GAME, player, to_text(steps, hit.state, hit.state.active), GUILD)
         assert played.status == "played"

@@ -223,5 +223,5 @@ async def test_a_finished_battle_replays_from_its_seed(
     replayed, spec = await dino.battles.replay(ALICE, match.number, guild=GUILD)
     assert replayed.id == match.id
     (log,) = spec.attachments
-    assert f"seed: {replayed.seed}" in log.text
+    assert f"seed: {replayed.seed}" in log.body("fr")
     assert json.dumps(spec.to_json())  # serialisable as the outbox stores it

@@ -20,6 +20,7 @@ from engine.hoss import boosters
 from engine.hoss.boosters import BoosterPool, DrawnCard, draw_booster, draw_rarity, opening_order
 from engine.hoss.catalog import RARITIES, CreatureCard, HossCatalog
 from engine.hoss.economy import booster_price, highest_unlocked_rank, odds_table, race_booster_unlocked
+from services.hoss.sale import SaleResult
 from services.hoss.shop import HossShop, Opening
 from services.platform.messages import Text
 from store.db import Database
@@ -419,13 +420,17 @@ async def test_a_flipped_card_sells_on_the_spot_and_a_face_down_one_does_not(
     assert_localized(caught.value)
     await shop.flip(1, opening.id)
     shown = (await shop.opening(1, opening.id)).cards[0]
-    sold = await shop.sell_from_opening(1, opening.id, 0, key="s1")
+    # confirmed: an Argent-or-rarer card asks first (tests/services/hoss/test_sale_from_booster.py)
+    sold = await shop.sell_from_opening(1, opening.id, 0, key="s1", confirmed=True)
+    assert isinstance(sold, SaleResult)
     assert sold.copy_ids == (shown.copy_id,)
     assert sold.total == shown.price
     assert sold.balance == shown.price
-    assert (await shop.sell_from_opening(1, opening.id, 0, key="s1")).replayed
+    again = await shop.sell_from_opening(1, opening.id, 0, key="s1", confirmed=True)
+    assert isinstance(again, SaleResult)
+    assert again.replayed
     with pytest.raises(CardUnavailable):
-        await shop.sell_from_opening(1, opening.id, 0, key="s2")
+        await shop.sell_from_opening(1, opening.id, 0, key="s2", confirmed=True)
     after = (await shop.opening(1, opening.id)).cards[0]
     assert after.owned is False
     assert after.card == shown.card

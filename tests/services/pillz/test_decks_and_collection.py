@@ -3,6 +3,9 @@ filters."""
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
+
 import pytest
 
 from core.clock import ManualClock
@@ -10,6 +13,7 @@ from core.errors import BadInput
 from engine.pillz.catalog import PillzCatalog
 from services.pillz import PillzEconomy
 from services.pillz.decks import active_deck, active_problems, check, parse_deck
+from services.platform import ledger
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.pillz.conftest import give
@@ -133,3 +137,32 @@ async def test_collection_groups_filters_and_pages(
         await economy.collection.page(1, clan="nobody")
     with pytest.raises(BadInput):
         await economy.collection.page(1, stars=6)
+
+
+async def test_a_copy_offered_in_a_trade_does_not_count_for_a_deck_being_saved(
+    db: Database, clock: ManualClock, economy: PillzEconomy, catalog: PillzCatalog
+) -> None:
+    """« en cours d'échange »: the copy may leave at the swap, so a deck saved now cannot count on it
+    (docs/trades.md); once the trade ends the same save passes."""
+    await starter(economy, 1)
+    deck = ids(catalog, 3) + ids(catalog, 4)
+    await give(db, clock, 1, deck)
+    offered = deck[0]
+
+    def lock(name: str | None) -> Callable[[sqlite3.Connection], None]:
+        def unit(conn: sqlite3.Connection) -> None:
+            (copy,) = conn.execute(
+                "SELECT id FROM cards WHERE owner_id = 1 AND card_key = ?", (offered,)
+            ).fetchone()
+            ledger.set_card_lock(conn, [int(copy)], 1, name)
+
+        return unit
+
+    await db.write(lock("trade:7"))
+    with pytest.raises(DeckInvalid) as refused:
+        await economy.decks.save(1, 2, deck)
+    assert [(p.key, p.params.get("card")) for p in refused.value.problems] == [
+        ("pillz.deck.problem.not_owned", offered)
+    ]
+    await db.write(lock(None))
+    assert (await economy.decks.save(1, 2, deck)).valid

@@ -237,8 +237,8 @@ async def test_an_abandoned_battle_is_a_loss_settled_at_once(world: World) -> No
     edits = await rows(world.db, "SELECT payload FROM outbox WHERE edit_of IS NOT NULL")
     assert len(edits) == 1
     shown = json.dumps(json.loads(str(edits[0][0])), ensure_ascii=False)
-    assert "Combat abandonné" in shown
-    assert "Battle abandoned" in shown
+    assert "<@1> a abandonné le combat" in shown
+    assert "<@1> abandoned the battle" in shown
     await no_ranked_effect(world.db)
     await world.db.read(check_conservation)
 

@@ -83,11 +83,13 @@ async def test_each_round_is_due_five_seconds_after_the_previous_one(
         (edit,) = await deliver(box)
         assert f"**Manche {shown}**" in rendered(edit)
         assert clock.now() == start + (shown - 1) * ROUND_PACE
-    assert "Gain :" in rendered(edit)
+    assert f"Gain de <@{ALICE}> :" in rendered(edit)
     assert edit.buttons == ()
-    (log,) = edit.attachments
-    assert log.filename == f"hoss-battle-{battle}.json"
+    story, log = edit.attachments  # the battle told in the channel's language, then the JSON
+    assert (story.filename, log.filename) == (f"hoss-battle-{battle}.txt", f"hoss-battle-{battle}.json")
     assert log.text == await ranked.log(ALICE, battle)
+    assert "Manche 1\n" in story.body("fr")
+    assert "Round 1\n" in story.body("en")
 
 
 async def test_new_rounds_queue_after_the_edits_still_waiting(db: Database, clock: ManualClock) -> None:
@@ -141,7 +143,7 @@ async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(
     rounds = [int(rendered(s).split("**Manche ")[1].split("**")[0]) for s in before + after]
     assert rounds == list(range(1, result.rounds + 1))
     assert len(before) == 2
-    assert "Gain :" in rendered(after[-1])
+    assert f"Gain de <@{ALICE}> :" in rendered(after[-1])
 
 
 async def test_the_deadline_shows_its_rounds_without_a_click(db: Database, clock: ManualClock) -> None:
@@ -151,7 +153,7 @@ async def test_the_deadline_shows_its_rounds_without_a_click(db: Database, clock
     assert await scheduler.run_due() == 1
     shown = await deliver(Outbox(db, clock))
     assert shown
-    assert "l'IA a décidé pour vous" in rendered(shown[-1])
+    assert f"l'IA a décidé pour <@{ALICE}>" in rendered(shown[-1])
     view = await ranked.view(ALICE, battle)
     assert f"hoss:rdecide:{ALICE}:{battle}:{view.pause}" in [b.custom_id for b in shown[-1].buttons]
 

@@ -1,0 +1,98 @@
+"""/daily (« /quotidien »): every game's daily reward in one command, or one game's; /cooldowns
+(« /minuteurs »): every timer the player has, as Discord relative times. Both answer privately."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from core.i18n import normalize_locale, t
+from discord_app.context import locale_of, services_of
+from discord_app.render import to_discord
+from discord_app.translator import desc
+from services.platform import games
+from services.platform.daily import DailyClaim, currency_name, daily_games
+from services.platform.messages import Embed, EmbedField, MessageSpec, Number, Text
+from services.platform.reminders import Cooldown
+from services.platform.timers import relative
+
+
+def claim_line(claim: DailyClaim) -> Text:
+    """One game's claim: what it paid and the streak, or when the next one opens."""
+    spec = games.get(claim.game)
+    params: dict[str, object] = {
+        "game": Text(spec.name_key) if spec is not None else Text.raw(claim.game),
+        "amount": Number(claim.amount),
+        "currency": currency_name(spec, spec.daily)
+        if spec is not None and spec.daily
+        else Text.raw(claim.currency),
+        "balance": Number(claim.balance),
+        "streak": claim.streak,
+    }
+    if claim.credited:
+        return Text("daily.credited", params)
+    return Text("daily.already", {**params, "next": relative(claim.next_at)})
+
+
+def daily_spec(claims: list[DailyClaim]) -> MessageSpec:
+    if not claims:
+        return MessageSpec(content=Text("daily.none"))
+    return MessageSpec(content=Text.lines([claim_line(c) for c in claims]))
+
+
+def cooldowns_spec(found: list[Cooldown], reminders_on: bool) -> MessageSpec:
+    """A field per game, a line per timer; the footer says whether reminders are on."""
+    fields: list[EmbedField] = []
+    for spec in games.all_games():
+        lines = [
+            Text("cooldowns.line", {"label": c.timer.label, "status": c.timer.status})
+            for c in found
+            if c.game.key == spec.key
+        ]
+        if lines:
+            fields.append(EmbedField(Text(spec.name_key), Text.lines(lines), inline=False))
+    footer = Text("cooldowns.reminders_on" if reminders_on else "cooldowns.reminders_off")
+    if not fields:
+        return MessageSpec(content=Text.lines([Text("cooldowns.none"), footer]))
+    return MessageSpec(content=footer, embeds=(Embed(title=Text("cooldowns.title"), fields=tuple(fields)),))
+
+
+class DailyCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="daily", description=desc("cmd.daily.description"))
+    @app_commands.describe(game=desc("cmd.daily.opt.game.description"))
+    async def daily(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        locale = await locale_of(interaction)
+        claims = await services_of(interaction).daily.claim(interaction.user.id, game or None)
+        await interaction.response.send_message(**to_discord(daily_spec(claims), locale), ephemeral=True)
+
+    @daily.autocomplete("game")
+    async def daily_game(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The games that have a daily, named in the reader's language (a read only)."""
+        services = services_of(interaction)
+        chosen = await services.players.locale_of(interaction.user.id)
+        locale = chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
+        typed = current.casefold()
+        named = [(t(g.name_key, locale), g.key) for g in daily_games()]
+        return [app_commands.Choice(name=n[:100], value=k) for n, k in named if typed in n.casefold()]
+
+    @app_commands.command(name="cooldowns", description=desc("cmd.cooldowns.description"))
+    async def cooldowns(self, interaction: discord.Interaction[Any]) -> None:
+        locale = await locale_of(interaction)
+        services = services_of(interaction)
+        found = await services.reminders.cooldowns(interaction.user.id)
+        on = await services.reminders.is_enabled(interaction.user.id)
+        await interaction.response.send_message(
+            **to_discord(cooldowns_spec(found, on), locale), ephemeral=True
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(DailyCog(bot))

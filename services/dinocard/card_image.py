@@ -1,0 +1,165 @@
+"""How a Dinocard card is drawn: a frame by rarity (commune, inhabituelle, rare), its element's colours,
+pattern and emblem, its type as a badge, its cost as bubbles (of its element, then grey ones, as the
+rulebook's « billes »), its capacities in the reader's language and, for a dinoz, its force, éclosion
+and endurance. A dinoz without capacities gets a taller picture in place of the text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.i18n import t
+from engine.dinocard import DinocardCard
+from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
+from services.platform.card_images import draw
+from services.platform.card_images.draw import Canvas, Palette
+from services.platform.card_images.spec import CardArt, CardCopy
+
+RARITY_PALETTES = {
+    "commune": Palette((206, 204, 198), (78, 78, 84)),
+    "inhabituelle": Palette((178, 222, 246), (40, 86, 130)),
+    "rare": Palette((252, 216, 112), (142, 88, 10)),
+}
+RARITY_COLORS = {"commune": 0xA8A8A4, "inhabituelle": 0x5A9BD0, "rare": 0xE8B440}
+# An element's look: art colours (light, dark, shapes), pattern, emblem, and its bubbles' colour.
+ELEMENT_ART: dict[str, tuple[tuple[draw.RGB, draw.RGB, draw.RGB], str, str, draw.RGB]] = {
+    "feu": (((204, 72, 30), (62, 12, 6), (255, 204, 92)), "shards", "fire", (236, 84, 40)),
+    "bois": (((64, 132, 52), (14, 42, 14), (196, 232, 132)), "scales", "leaf", (74, 172, 62)),
+    "eau": (((30, 102, 172), (8, 28, 62), (164, 222, 255)), "waves", "drop", (52, 132, 224)),
+    "foudre": (((96, 70, 150), (26, 18, 50), (255, 236, 110)), "rays", "bolt", (244, 204, 44)),
+    "ciel": (((126, 176, 226), (40, 72, 124), (246, 250, 255)), "dots", "cloud", (190, 224, 250)),
+}
+GREY_BUBBLE = (150, 150, 156)
+INK_LIGHT = (238, 236, 230)
+TEXT_BACKGROUND = (22, 22, 26)
+
+# (picture, element and rarity line, text panel): a dinoz keeps the bottom for its three badges, other
+# types have no badge and a taller picture, a dinoz without capacities has no text.
+DINOZ = ((26, 70, 334, 250), (30, 256, 330, 280), (26, 288, 334, 410))
+SPELL = ((26, 70, 334, 296), (30, 302, 330, 326), (26, 334, 334, 478))
+PLAIN_DINOZ = ((26, 70, 334, 380), (30, 386, 330, 410), None)
+BUBBLE_RADIUS = 11
+
+
+def _square(box: draw.Box) -> tuple[float, float, float]:
+    left, top, right, bottom = box
+    s = min(right - left, bottom - top)
+    return left + (right - left - s) / 2, top + (bottom - top - s) / 2, s
+
+
+def _cloud(c: Canvas, box: draw.Box, color: draw.RGB) -> None:
+    """Ciel's emblem, drawn here: the shared icons have no cloud."""
+    x, y, s = _square(box)
+    for cx, cy, r in ((0.32, 0.58, 0.2), (0.52, 0.44, 0.26), (0.72, 0.58, 0.2)):
+        c.draw.ellipse([x + (cx - r) * s, y + (cy - r) * s, x + (cx + r) * s, y + (cy + r) * s], fill=color)
+    c.draw.rounded_rectangle([x + 0.14 * s, y + 0.56 * s, x + 0.9 * s, y + 0.78 * s], s * 0.1, fill=color)
+
+
+def _fire(c: Canvas, box: draw.Box, color: draw.RGB) -> None:
+    """Feu's emblem: three tongues of flame (the shared flame is too close to eau's drop)."""
+    x, y, s = _square(box)
+    tongues = [
+        (0.5, 0.98), (0.16, 0.8), (0.14, 0.52), (0.3, 0.62), (0.34, 0.22), (0.5, 0.46),
+        (0.6, 0.02), (0.7, 0.44), (0.8, 0.3), (0.86, 0.56), (0.84, 0.8),
+    ]  # fmt: skip
+    c.draw.polygon([(x + px * s, y + py * s) for px, py in tongues], fill=color)
+    c.draw.ellipse(
+        [x + 0.34 * s, y + 0.6 * s, x + 0.66 * s, y + 0.92 * s], fill=draw.mix(color, (255,) * 3, 0.5)
+    )
+
+
+EMBLEMS = {"cloud": _cloud, "fire": _fire}
+
+
+def _emblem(c: Canvas, name: str, box: draw.Box, color: draw.RGB) -> None:
+    own = EMBLEMS.get(name)
+    if own is not None:
+        own(c, box, color)
+    else:
+        draw.icon(c, name, box, color)
+
+
+def _cost(c: Canvas, card: DinocardCard, art: draw.Box, bubble: draw.RGB) -> None:
+    """The cost, top left of the picture: a bubble of the element per coloured energy, then grey ones."""
+    colours = [bubble] * card.cost.colored + [GREY_BUBBLE] * card.cost.grey
+    r = BUBBLE_RADIUS
+    for index, fill in enumerate(colours):
+        cx, cy = art[0] + 8 + r + index * (2 * r + 4), art[1] + 8 + r
+        c.draw.ellipse([cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2], fill=(12, 12, 16))
+        c.draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=(255, 255, 255), width=2)
+        c.draw.ellipse([cx - r / 2 - 2, cy - r / 2 - 2, cx - r / 2 + 3, cy - r / 2 + 3], fill=(255, 255, 255))
+
+
+def _type_badge(c: Canvas, card: DinocardCard, art: draw.Box, palette: Palette, locale: str) -> None:
+    """The type, top right of the picture, in a badge of the rarity's colours."""
+    box = (art[2] - 132, art[1] + 8, art[2] - 8, art[1] + 34)
+    draw.panel(c, box, palette.dark, palette.light, radius=12)
+    draw.text_box(
+        c,
+        (box[0] + 8, box[1] + 3, box[2] - 8, box[3] - 3),
+        t(TYPE_KEYS[card.type], locale),
+        max_size=15,
+        min_size=8,
+        fill=palette.accent,
+        align="center",
+        valign="middle",
+        bold=True,
+    )
+
+
+def abilities(card: DinocardCard, locale: str) -> str:
+    """The capacities, one a line, in the reader's language (the catalog's vocabulary)."""
+    return "\n".join(t(ABILITY_KEYS[a.kind], locale, value=a.value) for a in card.abilities)
+
+
+def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -> Canvas:
+    assert isinstance(card, DinocardCard)
+    rarity = copy.rarity if copy.rarity in RARITY_PALETTES else card.rarity
+    palette = RARITY_PALETTES[rarity]
+    c = draw.canvas(audit=audit)
+    draw.frame(c, palette)
+    draw.title(c, card.name.get(locale), palette, (24, 22, 20))
+    colors, motif, emblem, bubble = ELEMENT_ART[card.element]
+    art, kind_line, panel = (DINOZ if card.abilities else PLAIN_DINOZ) if card.type == "dinoz" else SPELL
+    draw.art_panel(c, art, card.id, colors, motif, palette.light)
+    cx, cy = (art[0] + art[2]) // 2, (art[1] + art[3]) // 2 + 10
+    _emblem(c, emblem, (cx - 54, cy - 54, cx + 54, cy + 54), colors[2])
+    _type_badge(c, card, art, palette, locale)
+    _cost(c, card, art, bubble)
+    kind = f"{t(ELEMENT_KEYS[card.element], locale)} · {t(RARITY_KEYS[rarity], locale)}"
+    draw.caption(c, kind_line, kind, palette)
+    if panel is not None:
+        draw.panel(c, panel, TEXT_BACKGROUND, palette.dark)
+        text = (panel[0] + 12, panel[1] + 8, panel[2] - 12, panel[3] - 8)
+        align = "left" if card.type == "dinoz" else "center"
+        draw.text_box(
+            c,
+            text,
+            abilities(card, locale),
+            max_size=20,
+            min_size=8,
+            fill=INK_LIGHT,
+            align=align,
+            valign="middle",
+        )
+    if card.type == "dinoz":
+        draw.badge(c, (74, 452), 34, str(card.force), t("dinocard.card.force_short", locale), palette)
+        draw.badge(c, (180, 452), 34, str(card.eclosion), t("dinocard.card.eclosion_short", locale), palette)
+        draw.badge(
+            c, (286, 452), 34, str(card.endurance), t("dinocard.card.endurance_short", locale), palette
+        )
+    if copy.holo:
+        draw.holo(c)
+    return c
+
+
+def color(card: Any, copy: CardCopy) -> int:
+    assert isinstance(card, DinocardCard)
+    return RARITY_COLORS.get(copy.rarity or card.rarity, RARITY_COLORS[card.rarity])
+
+
+CARD_ART = CardArt(
+    layout=layout,
+    default_copy=lambda card: CardCopy(card.rarity, 0, False),
+    color=color,
+    back=Palette((240, 172, 64), (72, 30, 10), accent=(255, 240, 204)),
+)

@@ -1,0 +1,122 @@
+"""A finished battle told to a reader: the log's JSON (`battles.log_text`, kept as it is for replays and
+checks) turned into plain text, round by round, in one language: each round's notable events, then both
+sides as the round left them, then who won and why.
+
+The battle message carries it as a file beside the JSON (written in the server's language when the
+outbox sends it: `Attachment.text` is a `Text`), and `/hoss revoir` attaches it in the reader's language.
+A text file shows no mention as a name, so the file calls the sides « Joueur » and « IA (Rang N) » and
+gives the player's Discord id once, in its heading.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.hoss import HossCatalog
+from services.hoss.battle_render import (
+    event_line,
+    in_every_language,
+    name_of,
+    opponent_name,
+    player_name,
+    reason_line,
+    side_text,
+)
+from services.hoss.battle_view import events_of, named, side_of
+from services.hoss.keys import RANK_NAME_KEYS
+from services.platform.messages import Attachment, Embed, MessageSpec, Text, render_text
+
+REPLAY_BODY = 4000  # an embed's description holds 4,096 characters
+
+
+def json_name(battle_id: int) -> str:
+    return f"hoss-battle-{battle_id}.json"
+
+
+def text_name(battle_id: int) -> str:
+    return f"hoss-battle-{battle_id}.txt"
+
+
+def _status(outcome: dict[str, Any]) -> str:
+    winners = outcome.get("winners") or []
+    return "won" if 0 in winners else "lost" if winners else "draw"
+
+
+def _round_lines(
+    record: dict[str, Any], names: dict[str, str], catalog: HossCatalog, locale: str, sides: tuple[Text, Text]
+) -> tuple[dict[str, str], list[str]]:
+    """The round's events, with every creature met so far named in `locale`."""
+    named(names, record)
+    shown = {uid: name_of(catalog, card, locale) for uid, card in names.items()}
+    for side in record["sides"]:
+        shown.update({c.uid: name_of(catalog, c.card, locale) for c in side_of(side).creatures})
+    lines = [render_text(Text("hoss.battle.round", {"round": record["round"]}), locale)]
+    lines += [event_line(e, shown, catalog, locale, sides) for e in events_of(record)]
+    return shown, lines
+
+
+def _ending(outcome: dict[str, Any] | None, sides: tuple[Text, Text], locale: str) -> list[str]:
+    if outcome is None:
+        return []
+    status = _status(outcome)
+    if status == "draw":
+        verdict = Text("hoss.log.draw")
+    else:
+        verdict = Text("hoss.log.winner", {"winner": sides[0] if status == "won" else sides[1]})
+    return [render_text(verdict, locale), reason_line(str(outcome["reason"]), status, sides, locale)]
+
+
+def readable_log(log: str, catalog: HossCatalog, locale: str) -> str:
+    """The whole battle as plain text in `locale` (no Markdown: it is read as a file)."""
+    data = json.loads(log)
+    rank = int(data["rank"])
+    sides = (Text("hoss.log.player"), opponent_name(rank, None))
+    player = data["setups"][0].get("player_id")
+    title = Text("hoss.log.title", {"battle": data["battle"], "rank": Text(RANK_NAME_KEYS[rank])})
+    lines = [
+        render_text(title, locale),
+        render_text(Text("hoss.log.sides", {"player": sides[0], "id": player, "opponent": sides[1]}), locale),
+    ]
+    names: dict[str, str] = {}
+    for record in data["rounds"]:
+        shown, told = _round_lines(record, names, catalog, locale, sides)
+        lines += ["", *told]
+        for seat, label in enumerate(sides):
+            lines.append(render_text(Text("hoss.log.side", {"side": label}), locale))
+            board = side_text(side_of(record["sides"][seat]), shown, locale)
+            lines += [f"  {line}" for line in board.split("\n")]
+    lines += ["", *_ending(data.get("outcome"), sides, locale)]
+    return "\n".join(lines).replace("**", "") + "\n"
+
+
+def log_files(battle_id: int, log: str, catalog: HossCatalog) -> tuple[Attachment, ...]:
+    """A finished battle's files: the story in the language the message is shown in, then the JSON."""
+    story = in_every_language(lambda locale: readable_log(log, catalog, locale))
+    return Attachment(text_name(battle_id), story), Attachment(json_name(battle_id), log)
+
+
+def replay_spec(log: str, battle: int, catalog: HossCatalog, locale: str) -> MessageSpec:
+    """A finished battle's rounds, for `/hoss revoir` (a private reply: the reader's language), with the
+    JSON log and the whole battle as text attached."""
+    data = json.loads(log)
+    sides = (
+        player_name(int(data["setups"][0].get("player_id") or 0)),
+        opponent_name(int(data["rank"]), None),
+    )
+    names: dict[str, str] = {}
+    lines: list[str] = []
+    for record in data["rounds"]:
+        lines += _round_lines(record, names, catalog, locale, sides)[1]
+    lines += _ending(data.get("outcome"), sides, locale)
+    body = "\n".join(lines)
+    if len(body) > REPLAY_BODY:
+        body = body[: REPLAY_BODY - 10] + "\n…"
+    title = Text("hoss.replay.title", {"battle": battle, "rank": Text(RANK_NAME_KEYS[int(data["rank"])])})
+    return MessageSpec(
+        embeds=(Embed(title=title, description=Text.raw(body or "—")),),
+        attachments=(
+            Attachment(f"hoss-replay-{battle}.json", log),
+            Attachment(f"hoss-replay-{battle}.txt", readable_log(log, catalog, locale)),
+        ),
+    )

@@ -1,0 +1,56 @@
+"""Dinocard's first steps: examples/first_steps_dinocard.txt as a reader runs it (the /help page in the
+order a new player needs, the welcome once with the starter collection and the one next command, the
+four rules pages, dead ends that name the next command, a pack's typo answered with the nearest names,
+a purchase refused with how to earn coins), and the same first steps in English through Discord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sandbox.harness import BotHarness
+from tests.e2e.dinocard.helpers import shown
+from tests.sandbox.first_steps import order_of, run
+
+
+async def test_the_dinocard_first_steps_example(tmp_path: Path) -> None:
+    text = await run(tmp_path, "dinocard")
+    page = text[text.index("** Dinocard **") :]
+    positions = order_of(
+        page, "`/dino règles`", "`/dino collection`", "`/dino pack créer`", "`/dino dojo`", "`/dino défi`"
+    )
+    assert positions == sorted(positions)
+    assert "Vous avez reçu **300 pièces** et une **collection de départ**" in text
+    assert (
+        "➡️ Prochaine étape : créez votre premier pack avec `/dino pack créer nom:Braise élément:Feu`" in text
+    )
+    assert "** Packs, niveaux et dojo (4/4) **" in text
+    assert "Page 4/4 · Dinocard, règles complètes" in text
+    assert "Aucun pack. Faites-en un de vos cartes d'un élément : `/dino pack créer" in text
+    assert "Aucun de vos packs ne s'appelle « Braise ». Voyez vos packs avec `/dino pack voir`" in text
+    assert "Carte inconnue : « Moueffe ardant x2 ». Vouliez-vous dire : Moueffe, Moueffe ardent ?" in text
+    assert "Aucun aujourd'hui pour ce pack" in text  # a new pack's challenge page points to the dojo
+    assert "Résultat: « Braise » (@alice) gagne" in text
+    assert "Solde insuffisant (Pièces Dinocard) : il faut 100, vous avez 50. Gagnez des pièces" in text
+
+
+async def test_an_english_newcomer_is_welcomed_and_reads_the_rules(harness: BotHarness) -> None:
+    bob = harness.user("bob", locale="en-US")
+    first = await harness.emu.run_command(bob, "dino rules")
+    assert first.message is not None
+    assert first.message.ephemeral
+    assert "Cards and energies (1/4)" in shown(first.message)
+    last = first.message
+    for page in (2, 3, 4):
+        turned = await harness.emu.click(bob, "Next ▶", message=first.message)
+        assert turned.message is not None
+        last = turned.message
+        assert f"({page}/4)" in shown(last)
+    assert "Page 4/4 · Full Dinocard rules" in shown(last)
+    await harness.settle()
+    (welcome,) = [m for m in harness.emu.records.messages if "**Welcome to Dinocard!**" in m.render()]
+    assert welcome.ephemeral
+    assert "**300 coins**" in welcome.render()
+    assert "`/dino pack create name:Ember element:Fire`" in welcome.render()
+    packs = await harness.emu.run_command(bob, "dino pack show")
+    assert packs.message is not None
+    assert "No packs. Make one from your cards of one element" in shown(packs.message)

@@ -1,0 +1,53 @@
+"""Immortal's War's first steps: examples/first_steps_immortals.txt as a reader runs it (the /help page
+in the order a new player needs, the welcome once with the gold, the 8 units and the one next command,
+the four rules pages, a deck's typo answered with the nearest names, refusals naming where to look and
+how to earn fragments and gold), and the same first steps in English through Discord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sandbox.harness import BotHarness
+from tests.e2e.immortals.test_duel import shown
+from tests.sandbox.first_steps import order_of, run
+
+
+async def test_the_immortals_first_steps_example(tmp_path: Path) -> None:
+    text = await run(tmp_path, "immortals")
+    page = text[text.index("** Immortal's War **") :]
+    positions = order_of(
+        page,
+        "`/immortels règles`",
+        "`/immortels entrainement`",
+        "`/immortels collection`",
+        "`/immortels deck`",
+        "`/immortels defi`",
+    )
+    assert positions == sorted(positions)
+    assert "Vous avez reçu **100 pièces d'or**, **8 unités de 8 familles différentes**" in text
+    assert "➡️ Prochaine étape : un duel d'entraînement contre l'IA avec `/immortels entrainement`" in text
+    assert "** Gains et classement (4/4) **" in text
+    assert "Aucune unité ne s'appelle « Diablotn x2 ». Vouliez-vous dire : Diablotin ?" in text
+    assert "Aucun sort ne s'appelle « Boule de feu ». Voyez les sorts avec `/immortels sorts`." in text
+    assert "Solde insuffisant (Fragments d'âme) : il faut 10, vous avez 0. Gagnez des fragments" in text
+    assert "Solde insuffisant (Pièces d'or) : il faut 150, vous avez 100. Gagnez de l'or en duel" in text
+    assert "Duel d'entraînement n° 1 lancé" in text
+
+
+async def test_an_english_newcomer_is_welcomed_and_reads_the_rules(harness: BotHarness) -> None:
+    bob = harness.user("bob", locale="en-US")
+    first = await harness.emu.run_command(bob, "immortals rules")
+    assert first.message is not None
+    assert first.message.ephemeral
+    assert "Your army (1/4)" in shown(first.message)
+    turned = await harness.emu.click(bob, "Next ▶", message=first.message)
+    assert turned.message is not None
+    assert "A duel (2/4)" in shown(turned.message)
+    await harness.settle()
+    (welcome,) = [m for m in harness.emu.records.messages if "**Welcome to Immortal's War!**" in m.render()]
+    assert welcome.ephemeral
+    assert "**100 gold coins**, **8 units of 8 different families**" in welcome.render()
+    assert "Next step: a practice duel against the AI with `/immortals practice`" in welcome.render()
+    refused = await harness.emu.run_command(bob, "immortals recruit")
+    assert refused.message is not None
+    assert "Earn gold in duels: against the AI (`/immortals practice`)" in shown(refused.message)

@@ -1,0 +1,77 @@
+"""Fixtures for the daily loop: HOSS and Pillz registered as production registers them (their daily
+rewards, timers and starting wallets), the Paris zone, a scheduler on the manual clock."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.clock import ManualClock
+from services.hoss import GAME as HOSS
+from services.pillz import GAME as PILLZ
+from services.platform import ledger
+from services.platform.daily import DailyService
+from services.platform.players import ensure_player
+from services.platform.reminders import Reminders
+from services.platform.scheduler import Scheduler
+from store.db import Database
+from tests.fixtures.registration import registered
+
+PARIS = ZoneInfo("Europe/Paris")
+
+
+@pytest.fixture(autouse=True)
+def games_registered() -> Iterator[None]:
+    with ExitStack() as stack:
+        stack.enter_context(registered(HOSS))
+        stack.enter_context(registered(PILLZ))
+        yield
+
+
+@pytest.fixture
+def daily(db: Database, clock: ManualClock) -> DailyService:
+    return DailyService(db, clock, PARIS)
+
+
+@pytest.fixture
+async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
+    instance = Scheduler(db, clock, PARIS)
+    yield instance
+    await instance.stop()
+
+
+@pytest.fixture
+def reminders(db: Database, clock: ManualClock, sched: Scheduler) -> Reminders:
+    return Reminders(db, clock, sched)
+
+
+def paris(year: int, month: int, day: int, hour: int, minute: int = 0) -> datetime:
+    """A Paris wall-clock time (the fold=0 reading), as an aware datetime."""
+    return datetime(year, month, day, hour, minute, tzinfo=PARIS)
+
+
+async def balance(db: Database, player_id: int, currency: str) -> int:
+    return await db.read(lambda conn: ledger.balance(conn, player_id, currency))
+
+
+async def new_player(db: Database, clock: ManualClock, player_id: int) -> None:
+    def unit(conn: sqlite3.Connection) -> None:
+        ensure_player(conn, player_id, clock.now())
+
+    await db.write(unit)
+
+
+async def dms(db: Database, player_id: int) -> list[str]:
+    """The reminders queued for the player by DM, as stored (JSON payloads); other DMs (a raffle's
+    winners') are left out: a reminder ends with the reminders' footer."""
+    rows = await db.read(
+        lambda conn: conn.execute(
+            "SELECT payload FROM outbox WHERE target_kind = 'dm' AND target_id = ? ORDER BY id", (player_id,)
+        ).fetchall()
+    )
+    return [str(r[0]) for r in rows if '"reminders.footer"' in str(r[0])]
