@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 POOL_SIZE = 8
 CONNECT_TIMEOUT_S = 10.0
 MAX_ATTEMPTS = 30  # a unit refused this many times in a row is a real problem, not a race
+DUPLICATE_ATTEMPTS = 3  # runs of a unit that keeps meeting a taken UNIQUE key (see DuplicateKey)
 RETRY_BASE_S = 0.002
 RETRY_CAP_S = 0.2
 RETRYABLE = frozenset({"40001", "40P01"})  # serialization_failure, deadlock_detected
@@ -65,6 +66,14 @@ RETRYABLE = frozenset({"40001", "40P01"})  # serialization_failure, deadlock_det
 
 class SerializationConflict(BaseException):
     """PostgreSQL refused the transaction because it raced another; the whole unit runs again."""
+
+
+class DuplicateKey(sqlite3.IntegrityError):
+    """A UNIQUE key already taken. Between two units that insert the same key at once (a double click's
+    request key), PostgreSQL may report it as this rather than as a serialization failure when the unit's
+    earlier read did not lock that very key; the unit that lost then runs again and finds the winner's row,
+    as it would have on SQLite. A duplicate the unit makes whatever the others do is still one after
+    `DUPLICATE_ATTEMPTS` runs, and reaches the caller as the integrity error it is."""
 
 
 def redact(url: str) -> str:
@@ -163,6 +172,8 @@ def _raise_translated(exc: psycopg.Error) -> None:
     """A conflict to retry, or the sqlite3 class of the same error (what code and tests already catch)."""
     if exc.sqlstate in RETRYABLE:
         raise SerializationConflict(exc.sqlstate) from exc
+    if isinstance(exc, psycopg.errors.UniqueViolation):
+        raise DuplicateKey(str(exc).strip()) from exc
     if isinstance(exc, psycopg.IntegrityError):
         raise sqlite3.IntegrityError(str(exc).strip()) from exc
     if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):  # a write in a read unit
@@ -330,6 +341,7 @@ class PostgresDatabase(Database):
 
     def _run_write(self, unit: Work[T]) -> tuple[T, frozenset[str]]:
         pool, _ = self._require()
+        duplicates = 0
         for attempt in range(1, MAX_ATTEMPTS + 1):
             with pool.connection() as raw:
                 conn = PgConnection(raw)
@@ -345,13 +357,18 @@ class PostgresDatabase(Database):
                     _rollback(raw)
                     if attempt == MAX_ATTEMPTS:
                         raise RuntimeError(f"write unit refused {MAX_ATTEMPTS} times in a row") from None
-                    self.retries += 1
-                    time.sleep(self._backoff(attempt))
-                    continue
+                except DuplicateKey:
+                    _rollback(raw)
+                    duplicates += 1
+                    if duplicates == DUPLICATE_ATTEMPTS or attempt == MAX_ATTEMPTS:
+                        raise
                 except BaseException:
                     _rollback(raw)
                     raise
-                return result, frozenset(conn.queued)
+                else:
+                    return result, frozenset(conn.queued)
+            self.retries += 1
+            time.sleep(self._backoff(attempt))
         raise AssertionError("unreachable")
 
     def _run_read(self, unit: Work[T]) -> T:

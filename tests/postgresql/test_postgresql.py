@@ -22,7 +22,7 @@ from services.platform.scheduler import Job, Scheduler
 from store.db import Database
 from store.migrate import discover
 from store.pg_schema import apply
-from store.postgres import PgConnection, PostgresDatabase
+from store.postgres import DUPLICATE_ATTEMPTS, PgConnection, PostgresDatabase
 from tests.fixtures.postgres import Cluster
 from tests.services.conftest import check_conservation, open_postgres
 from tests.services.test_migrations import SEEDS
@@ -87,6 +87,27 @@ async def test_a_read_that_decides_a_write_is_retried_not_lost(
     await asyncio.gather(*((first if i % 2 else second).write(increment) for i in range(40)))
     assert await first.read(lambda conn: conn.execute("SELECT n FROM counter").fetchone()[0]) == 40
     assert first.retries + second.retries > 0  # the race did happen, and was retried
+
+
+async def test_a_duplicate_the_unit_makes_itself_is_an_integrity_error(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
+    """A taken UNIQUE key is run again (a racing unit may have taken it: tests/services/hoss/ranked's double
+    click), but a unit that always makes the duplicate fails as on SQLite, after DUPLICATE_ATTEMPTS runs."""
+    db = processes[0]
+    runs: list[int] = []
+
+    def twice(conn: sqlite3.Connection) -> None:
+        runs.append(1)
+        for _ in range(2):
+            conn.execute("INSERT INTO idempotency (key, result, created_at) VALUES ('k', '1', 'now')")
+
+    before = db.retries
+    with pytest.raises(sqlite3.IntegrityError, match="idempotency_pkey"):
+        await db.write(twice)
+    assert len(runs) == DUPLICATE_ATTEMPTS
+    assert db.retries - before == DUPLICATE_ATTEMPTS - 1
+    assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM idempotency").fetchone()[0]) == 0
 
 
 async def test_two_schedulers_fire_each_due_job_once(
