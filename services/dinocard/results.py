@@ -108,7 +108,8 @@ def _dojo_result(
 
 
 def _tell_owner(conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], won: bool) -> None:
-    """The attacked pack's owner learns the result by DM, unless they turned the notices off."""
+    """The attacked pack's owner learns the result by DM, unless they turned the notices off; with their
+    DMs closed, a private « show » button in the channel where the battle was launched stands for it."""
     owner = match.seats[1]
     if owner is None:
         return
@@ -131,7 +132,7 @@ def _tell_owner(conn: sqlite3.Connection, now: datetime, match: Match[DinocardSt
         ),
         show_label=Text("dinocard.notice.show"),
     )
-    enqueue(conn, now, Target("dm", owner, fallback_channel_id=None), spec)
+    enqueue(conn, now, Target("dm", owner, fallback_channel_id=match.channel_id), spec)
 
 
 def beaten(conn: sqlite3.Connection, player: int) -> int:

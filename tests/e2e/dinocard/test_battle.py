@@ -72,3 +72,21 @@ async def test_the_dojo_and_a_launch_all_at_once(harness) -> None:
     assert replay.message is not None
     assert replay.message.ephemeral
     assert replay.message.attachments
+
+
+async def test_an_owner_with_closed_dms_gets_a_show_button_where_the_battle_was_launched(harness) -> None:
+    h = harness
+    bob = h.user("bob", dms_closed=True)  # the attacked pack's owner
+    _, theirs = await packs_ready(h)
+    match = await launched(h, theirs)
+    assert match.number is not None
+    await h.emu.click(h.user("alice"), "Tout voir", message=battle_message(h, match.number))
+    await h.advance(timedelta(minutes=10))
+    await h.settle()
+    assert not [m for m in h.emu.messages if m.where == ("dm", bob.name)]
+    shows = [m for m in h.emu.messages if "Voir le résultat" in m.button_labels]
+    assert len(shows) == 1
+    revealed = await h.emu.click(bob, "Voir le résultat", message=shows[0])
+    assert revealed.message is not None
+    assert revealed.message.ephemeral
+    assert "Votre pack « Marée »" in shown(revealed.message)
