@@ -17,6 +17,10 @@ class Settings(BaseSettings):
 
     discord_token: str = Field(default="", description="Bot token from the Discord developer portal.")
     database_path: Path = Field(default=Path("var/bot.sqlite3"), description="SQLite database file.")
+    database_url: str | None = Field(
+        default=None,
+        description="sqlite:///path or postgresql://user:password@host:port/name; wins over DATABASE_PATH.",
+    )
     dev_guild_id: int | None = Field(default=None, description="Server where commands sync instantly.")
     owner_ids: Annotated[frozenset[int], NoDecode] = Field(
         default=frozenset(), description="Comma-separated Discord user ids allowed to run owner commands."
@@ -39,6 +43,15 @@ class Settings(BaseSettings):
             return frozenset({value})
         return value
 
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _database_url(cls, value: object) -> object:
+        if value == "":
+            return None
+        if isinstance(value, str) and not value.startswith(("sqlite:///", "postgresql://", "postgres://")):
+            raise ValueError("must start with sqlite:/// or postgresql://")
+        return value
+
     @field_validator("dev_guild_id", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
@@ -57,6 +70,16 @@ class Settings(BaseSettings):
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone {value!r}") from exc
         return value
+
+    @property
+    def database(self) -> str:
+        """The database to open, as a URL: DATABASE_URL, else the SQLite file DATABASE_PATH."""
+        return self.database_url or f"sqlite:///{self.database_path}"
+
+    @property
+    def database_setting(self) -> str:
+        """The setting a database problem is reported under."""
+        return "DATABASE_URL" if self.database_url else "DATABASE_PATH"
 
     @property
     def zone(self) -> ZoneInfo:

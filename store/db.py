@@ -60,8 +60,23 @@ def announce(conn: sqlite3.Connection, topic: str) -> None:
     that find nothing). A unit that raises takes its announcements back with its effects. On a plain
     connection (a migration, a test's own) there is nobody to tell.
     """
-    if isinstance(conn, _WriterConnection):
-        conn.queued.add(topic)
+    queued = getattr(conn, "queued", None)  # the SQLite writer's and PostgreSQL's connections carry one
+    if isinstance(queued, set):
+        queued.add(topic)
+
+
+def dialect(conn: sqlite3.Connection) -> str:
+    """'postgresql' for the connection store.postgres hands to units, else 'sqlite': for the rare statement
+    the two engines cannot share (a row lock, a JSON function)."""
+    return str(getattr(conn, "dialect", "sqlite"))
+
+
+def skip_locked(conn: sqlite3.Connection) -> str:
+    """The clause that locks the rows a claim selects and passes over those another transaction holds.
+
+    SQLite has one writer, so a claim there needs no lock; on PostgreSQL several processes claim at once,
+    and each takes rows the others are not already firing or sending."""
+    return " FOR UPDATE SKIP LOCKED" if dialect(conn) == "postgresql" else ""
 
 
 class DatabaseUnusable(Exception):
@@ -155,7 +170,7 @@ def _run_batch(
                 conn.execute("ROLLBACK TO unit")
                 conn.execute("RELEASE unit")
                 conn.queued = set(before)
-                outcomes.append((False, _deliverable(exc)))
+                outcomes.append((False, deliverable(exc)))
             else:
                 conn.execute("RELEASE unit")
                 outcomes.append((True, result))
@@ -169,7 +184,7 @@ def _run_batch(
     return outcomes, queued
 
 
-def _deliverable(exc: BaseException) -> BaseException:
+def deliverable(exc: BaseException) -> BaseException:
     """Futures refuse StopIteration (a stray `next()` in a unit); wrap it so the caller still learns why."""
     if isinstance(exc, StopIteration):
         wrapped = RuntimeError(f"write unit raised StopIteration: {exc!r}")
@@ -179,6 +194,11 @@ def _deliverable(exc: BaseException) -> BaseException:
 
 
 class Database:
+    # Whether other processes write the same database at once: a claim must then be written down before
+    # the claimed work runs outside a transaction (an outbox item being sent, services/platform/outbox.py).
+    # SQLite's single writer is the only one; PostgreSQL says True.
+    concurrent_writers = False
+
     def __init__(self, path: Path | str, *, max_batch: int = MAX_BATCH) -> None:
         """`max_batch` caps units per transaction; 1 turns group commit off (benchmarks compare the two)."""
         if max_batch < 1:
@@ -307,6 +327,10 @@ class Database:
                 fut.set_result(value)
             else:
                 fut.set_exception(value)
+        self._notify(queued)
+
+    def _notify(self, queued: frozenset[str]) -> None:
+        """Run the listeners of the topics a commit's units announced."""
         for topic in sorted(queued):
             for listener in list(self._listeners.get(topic, ())):
                 try:

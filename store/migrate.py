@@ -1,5 +1,9 @@
 """Versioned SQL migrations: numbered files applied in order at start-up, each in its own transaction.
 
+One history serves SQLite and PostgreSQL: `NNNN_name.sql` is written for SQLite and translated for
+PostgreSQL (store/pg_schema.py); where the two truly differ, `NNNN_name.postgresql.sql` beside it is what
+PostgreSQL runs instead. Each dialect records the checksum of the text it ran.
+
 Each applied migration's checksum (sha256 of the file's text) is kept in `schema_migrations`, so that a
 database is refused when an applied file was edited since, or when it comes from a newer version of the
 bot: running on a schema the code does not describe would corrupt it quietly (docs/platform.md).
@@ -10,15 +14,15 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import aiosqlite
 
-from store.db import DatabaseUnusable, in_thread
+from store.db import DatabaseUnusable, dialect, in_thread
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
-_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)(\.postgresql)?\.sql$")
 
 
 class SchemaMismatch(DatabaseUnusable):
@@ -30,6 +34,7 @@ class Migration:
     version: int
     name: str
     sql: str
+    postgresql: str | None = None  # the text PostgreSQL runs instead of translating `sql` (see the module)
 
     @property
     def file_name(self) -> str:
@@ -40,14 +45,28 @@ class Migration:
         # Of the text as read (universal newlines), so a checkout with CRLF line ends gives the same sum.
         return hashlib.sha256(self.sql.encode("utf-8")).hexdigest()
 
+    def checksum_for(self, dialect: str) -> str:
+        """What `dialect` records: SQLite's file, or PostgreSQL's own file when there is one."""
+        if dialect == "postgresql" and self.postgresql is not None:
+            return hashlib.sha256(self.postgresql.encode("utf-8")).hexdigest()
+        return self.checksum
+
 
 def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     found: list[Migration] = []
+    overrides: dict[tuple[int, str], str] = {}
     for path in sorted(directory.glob("*.sql")):
         match = _NAME.match(path.name)
         if not match:
             raise ValueError(f"migration file name must look like 0001_name.sql: {path.name}")
-        found.append(Migration(int(match.group(1)), match.group(2), path.read_text(encoding="utf-8")))
+        key, text = (int(match.group(1)), match.group(2)), path.read_text(encoding="utf-8")
+        if match.group(3):
+            overrides[key] = text
+        else:
+            found.append(Migration(*key, text))
+    for version, name in sorted(overrides.keys() - {(m.version, m.name) for m in found}):
+        raise ValueError(f"{version:04d}_{name}.postgresql.sql has no {version:04d}_{name}.sql beside it")
+    found = [replace(m, postgresql=overrides.get((m.version, m.name))) for m in found]
     versions = [m.version for m in found]
     if versions != list(range(1, len(found) + 1)):
         raise ValueError(f"migration versions must be 1..N without gaps, got {versions}")
@@ -65,7 +84,16 @@ def current_version(conn: sqlite3.Connection) -> int:
 
 
 def _database_file(conn: sqlite3.Connection) -> str:
+    if dialect(conn) == "postgresql":
+        return "the database"
     return str(conn.execute("PRAGMA database_list").fetchone()[2]) or "the database"
+
+
+def _keeps_checksums(conn: sqlite3.Connection) -> bool:
+    """Not in a SQLite database created before checksums were kept (PostgreSQL came after them)."""
+    if dialect(conn) == "postgresql":
+        return True
+    return "checksum" in {row[1] for row in conn.execute("PRAGMA table_info(schema_migrations)")}
 
 
 def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
@@ -81,8 +109,7 @@ def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
             f"{_database_file(conn)} has schema version {version}, newer than this version of the bot knows "
             f"({len(migrations)}); run the newer bot, or restore a backup made before it ran"
         )
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(schema_migrations)")}
-    kept = "checksum" in columns  # not in a database created before checksums were kept
+    kept = _keeps_checksums(conn)
     unrecorded: list[Migration] = []
     rows = conn.execute(
         f"SELECT version, name, {'checksum' if kept else 'NULL'} FROM schema_migrations ORDER BY version"
@@ -99,10 +126,10 @@ def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
             )
         if checksum is None:
             unrecorded.append(migration)
-        elif checksum != migration.checksum:
+        elif checksum != (expected := migration.checksum_for(dialect(conn))):
             raise SchemaMismatch(
                 f"{_database_file(conn)} was migrated with a different {migration.file_name} than the one in "
-                f"store/migrations (sha256 {checksum[:12]}... recorded, {migration.checksum[:12]}... in the "
+                f"store/migrations (sha256 {checksum[:12]}... recorded, {expected[:12]}... in the "
                 "file); put the file back as it was and add a new migration instead"
             )
     if unrecorded or not kept:  # only once every check passed: a refused database is left as it was

@@ -7,15 +7,16 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from services.platform import container
+from tests.fixtures import postgres
 from tests.fixtures.catalog_cache import CatalogCache
-from tests.services.conftest import open_database
+from tests.services.conftest import open_database, open_postgres
 
 
 @pytest.fixture(scope="session")
@@ -31,6 +32,7 @@ def _clean_settings_env(monkeypatch: pytest.MonkeyPatch, card_image_folder: Path
         if name in {
             "DISCORD_TOKEN",
             "DATABASE_PATH",
+            "DATABASE_URL",
             "DEV_GUILD_ID",
             "OWNER_IDS",
             "DEFAULT_LOCALE",
@@ -54,8 +56,40 @@ def _shared_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The `slow` tests (minutes on a loaded machine) go first: pytest-xdist hands tests out in order, so a
     long test collected near the end would run alone while the other workers sit idle; started first, the
-    short tests fill in around it. The order within each group is kept."""
+    short tests fill in around it. The order within each group is kept.
+
+    With `TEST_DATABASE=postgresql`, a test marked `sqlite_only(reason)` is skipped with its reason, shown
+    in the summary (`-rs`): what does not run on PostgreSQL is listed, never left out silently."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if not postgres.enabled():
+        return
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker is not None:
+            reason = marker.args[0] if marker.args else marker.kwargs.get("reason")
+            if not reason:
+                raise pytest.UsageError(f"{item.nodeid}: sqlite_only needs a reason")
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[postgres.Cluster]:
+    """One PostgreSQL server per test process, with a migrated template database, stopped at the end."""
+    cluster = postgres.Cluster()
+    try:
+        cluster.start()
+        url = cluster.create(template=None)
+
+        async def migrate_template() -> None:
+            database = await open_postgres(url)
+            await database.close()
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, migrate_template()).result()
+        cluster.rename(url, postgres.TEMPLATE)
+        yield cluster
+    finally:
+        cluster.stop()
 
 
 MigratedCopy = Callable[[Path], Path]

@@ -256,9 +256,10 @@ def record_result(
         "INSERT INTO choco_results"
         " (guild_id, player_id, league, wins, losses, draws, absence_forfeits, cards_lost)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player_id, league) DO UPDATE SET"
-        " wins = wins + excluded.wins, losses = losses + excluded.losses, draws = draws + excluded.draws,"
-        " absence_forfeits = absence_forfeits + excluded.absence_forfeits,"
-        " cards_lost = cards_lost + excluded.cards_lost",
+        " wins = choco_results.wins + excluded.wins, losses = choco_results.losses + excluded.losses,"
+        " draws = choco_results.draws + excluded.draws,"
+        " absence_forfeits = choco_results.absence_forfeits + excluded.absence_forfeits,"
+        " cards_lost = choco_results.cards_lost + excluded.cards_lost",
         (guild_id, player_id, chosen, win, loss, draw, int(absence_forfeit), cards_lost),
     )
 
@@ -350,7 +351,7 @@ class Leaderboard:
 def standings(conn: sqlite3.Connection, guild_id: int) -> list[Standing]:
     """Every player with a result on the server, best first: score, fewer cards lost, player id."""
     rows = conn.execute(
-        "SELECT r.player_id, SUM(r.wins), SUM(r.absence_forfeits), SUM(r.cards_lost), c.name"
+        "SELECT r.player_id, SUM(r.wins), SUM(r.absence_forfeits), SUM(r.cards_lost), MAX(c.name)"
         " FROM choco_results r LEFT JOIN choco_characters c"
         " ON c.guild_id = r.guild_id AND c.player_id = r.player_id"
         " WHERE r.guild_id = ? GROUP BY r.player_id",

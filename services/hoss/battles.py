@@ -410,8 +410,8 @@ def settle(
         wins = int(
             conn.execute(
                 "INSERT INTO hoss_rank_progress (player_id, rank, wins, losses) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (player_id, rank) DO UPDATE SET wins = wins + excluded.wins,"
-                " losses = losses + excluded.losses RETURNING wins",
+                " ON CONFLICT (player_id, rank) DO UPDATE SET wins = hoss_rank_progress.wins + excluded.wins,"
+                " losses = hoss_rank_progress.losses + excluded.losses RETURNING wins",
                 (row.player_id, row.rank, int(won), int(not won)),
             ).fetchone()[0]
         )

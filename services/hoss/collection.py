@@ -238,6 +238,8 @@ def owned_copies(
     params: list[Any] = [player_id]
     if ids is not None:
         wanted = sorted(set(ids))
+        if not wanted:
+            return []  # `IN ()` is SQLite's alone
         sql += f" AND id IN ({','.join('?' * len(wanted))})"
         params += wanted
     copies = []

@@ -39,7 +39,7 @@ def leaderboard(conn: sqlite3.Connection, guild_id: int, limit: int = LEADERBOAR
         " ORDER BY p.combat_points DESC, p.xp DESC, p.created_at, p.player_id LIMIT :limit",
         {"g": guild_id, "limit": limit},
     ).fetchall()
-    total = int(conn.execute(f"SELECT COUNT(*) FROM ({players})", {"g": guild_id}).fetchone()[0])
+    total = int(conn.execute(f"SELECT COUNT(*) FROM ({players}) AS listed", {"g": guild_id}).fetchone()[0])
     return Leaderboard(tuple(LadderEntry(n, *map(int, r)) for n, r in enumerate(rows, start=1)), total)
 
 

@@ -168,7 +168,7 @@ def leaderboard(conn: sqlite3.Connection, guild_id: int, limit: int = LEADERBOAR
         " ORDER BY p.rating DESC, p.games DESC, p.player_id LIMIT :limit",
         {"g": guild_id, "limit": limit},
     ).fetchall()
-    total = int(conn.execute(f"SELECT COUNT(*) FROM ({players})", {"g": guild_id}).fetchone()[0])
+    total = int(conn.execute(f"SELECT COUNT(*) FROM ({players}) AS listed", {"g": guild_id}).fetchone()[0])
     entries = tuple(LadderEntry(rank, *map(int, row)) for rank, row in enumerate(rows, start=1))
     return Leaderboard(entries, total)
 

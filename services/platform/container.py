@@ -24,8 +24,8 @@ from services.platform.privacy import PrivacyService
 from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.trades import TradeService
+from store.backend import database_for, migrate_database
 from store.db import Database, DatabaseUnusable, explain
-from store.migrate import migrate
 
 
 @dataclass
@@ -61,17 +61,17 @@ async def build_services(
     seeded `random.Random` of its own instead, so that a run can be replayed."""
     specs = games.discover()
     catalogs = load_all(data_dir, specs)
-    db = Database(settings.database_path)
+    db = database_for(settings.database)
     try:
         await db.open()
-        await migrate(await db.raw_writer())
+        await migrate_database(db)
     except DatabaseUnusable as exc:
         await db.close()
-        raise SettingsError(f"Invalid setting DATABASE_PATH: {exc}.") from None
+        raise SettingsError(f"Invalid setting {settings.database_setting}: {exc}.") from None
     except (OSError, sqlite3.Error) as exc:
         await db.close()
         raise SettingsError(
-            f"Invalid setting DATABASE_PATH: {explain(settings.database_path, exc)}."
+            f"Invalid setting {settings.database_setting}: {explain(db.path, exc)}."
         ) from None
     except BaseException:  # a signal during the checks too: an open connection's thread would outlive us
         await db.close()

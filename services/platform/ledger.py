@@ -56,7 +56,7 @@ def credit(
         raise ValueError(f"credit amount must be positive, got {amount}")
     row = conn.execute(
         "INSERT INTO wallets (player_id, currency, balance) VALUES (?, ?, ?)"
-        " ON CONFLICT (player_id, currency) DO UPDATE SET balance = balance + excluded.balance"
+        " ON CONFLICT (player_id, currency) DO UPDATE SET balance = wallets.balance + excluded.balance"
         " RETURNING balance",
         (player_id, currency, amount),
     ).fetchone()
@@ -108,11 +108,11 @@ def mint_card(
     why: Movement,
     attrs: dict[str, Any] | None = None,
 ) -> int:
-    cursor = conn.execute(
-        "INSERT INTO cards (game, card_key, owner_id, attrs, created_at) VALUES (?, ?, ?, ?, ?)",
+    row = conn.execute(
+        "INSERT INTO cards (game, card_key, owner_id, attrs, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
         (game, card_key, owner_id, json.dumps(attrs or {}, sort_keys=True), to_db(now)),
-    )
-    card_id = int(cursor.lastrowid or 0)
+    ).fetchone()
+    card_id = int(row[0])
     _record(conn, now, owner_id, 1, why, card_id=card_id)
     return card_id
 
@@ -164,7 +164,8 @@ def set_card_lock(conn: sqlite3.Connection, card_ids: list[int], owner_id: int, 
     """Lock cards (e.g. into an arena deck) or unlock them; a locked card cannot be sold, moved or sacrificed."""
     for card_id in card_ids:
         cursor = conn.execute(
-            "UPDATE cards SET locked_by = ? WHERE id = ? AND owner_id = ? AND (? IS NULL OR locked_by IS NULL)",
+            "UPDATE cards SET locked_by = ? WHERE id = ? AND owner_id = ?"
+            " AND (CAST(? AS TEXT) IS NULL OR locked_by IS NULL)",
             (lock, card_id, owner_id, lock),
         )
         if cursor.rowcount != 1:

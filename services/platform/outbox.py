@@ -18,18 +18,22 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Literal, cast
 
 from core.clock import Clock, from_db, to_db
 from services.platform.channel_permissions import permission_list
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.players import ensure_player
-from store.db import Database, announce
+from store.db import Database, announce, dialect, skip_locked
 
 RETRY_BASE = timedelta(seconds=5)
 RETRY_CAP = timedelta(minutes=10)
 ERROR_TEXT_MAX = 2000
 TOPIC = "outbox"  # what `enqueue` announces to the commit (store.db.announce): the deliverer looks again
+CLAIM = timedelta(
+    minutes=5
+)  # how long an item handed to one process's deliverer is left to it (see `pending`)
 
 OutboxState = Literal["pending", "sent", "fallback", "failed"]
 NoncePurpose = Literal["post", "fallback"]
@@ -55,9 +59,9 @@ def enqueue(
         raise ValueError(f"unknown target kind {target.kind!r}")
     if edit_of is not None and target.kind != "channel":
         raise ValueError("only channel messages are edited")
-    cursor = conn.execute(
+    row = conn.execute(
         "INSERT INTO outbox (created_at, target_kind, target_id, fallback_channel_id, payload,"
-        " next_attempt_at, edit_of, players, not_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " next_attempt_at, edit_of, players, not_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             to_db(now),
             target.kind,
@@ -69,9 +73,9 @@ def enqueue(
             json.dumps(sorted(set(target.players))),
             to_db(not_before) if not_before is not None else None,
         ),
-    )
+    ).fetchone()
     announce(conn, TOPIC)
-    return int(cursor.lastrowid or 0)
+    return int(row[0])
 
 
 def record_sent(
@@ -172,24 +176,65 @@ def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]
     """The oldest pending item of each target and when it is due, oldest first; a timed item is due at
     its `not_before` time at the earliest, and is a head of its own beside its target's other messages."""
     rows = conn.execute(
-        f"SELECT o.id, o.next_attempt_at, o.attempts, o.not_before FROM outbox o WHERE {_HEAD_OF_TARGET}"
-        " ORDER BY o.id"
+        "SELECT o.id, o.next_attempt_at, o.attempts, o.not_before, o.claimed_until FROM outbox o"
+        f" WHERE {_HEAD_OF_TARGET} ORDER BY o.id"
     ).fetchall()
     heads = []
     for row in rows:
         due_at = _due_at(now, from_db(row[1]), int(row[2]))
         if row[3] is not None:
             due_at = max(due_at, from_db(row[3]))
+        if (claim := _live_claim(now, row[4])) is not None:
+            due_at = max(due_at, claim)
         heads.append((int(row[0]), due_at))
     return heads
+
+
+def _live_claim(now: datetime, claimed_until: str | None) -> datetime | None:
+    """The end of another deliverer's claim on an item (`pending`), if it still holds: one further ahead
+    than a claim can reach means the clock went back since, and is over (as in `_due_at`)."""
+    if claimed_until is None:
+        return None
+    until = from_db(claimed_until)
+    return until if now < until <= now + CLAIM else None
+
+
+def _claim(
+    conn: sqlite3.Connection, due: list[int], until: datetime, limit: int
+) -> tuple[list[int], set[int]]:
+    """Lock and claim the first `limit` due items no other deliverer holds right now; returns those taken,
+    in order, and the due items other deliverers hold (known only when fewer than `limit` were free: the
+    rows past the limit are neither locked nor looked at, so that the other deliverers may take them)."""
+    marks = ", ".join("?" * len(due))
+    taken = [
+        int(row[0])
+        for row in conn.execute(
+            f"SELECT id FROM outbox WHERE id IN ({marks}) ORDER BY id LIMIT ?{skip_locked(conn)}",
+            (*due, limit),
+        )
+    ]
+    if taken:
+        conn.execute(
+            f"UPDATE outbox SET claimed_until = ? WHERE id IN ({', '.join('?' * len(taken))})",
+            (to_db(until), *taken),
+        )
+    return taken, set(due) - set(taken) if len(taken) < limit else set()
+
+
+# The players named by an item (a JSON array of ids) as rows `j.value`: the one statement of the outbox
+# the two engines spell differently (their JSON functions).
+_PLAYERS = {
+    "sqlite": "json_each(e.players) j",
+    "postgresql": "jsonb_array_elements_text(CAST(e.players AS jsonb)) AS j(value)",
+}
 
 
 def _told(conn: sqlite3.Connection, channel: int, player: int, before: int) -> bool:
     """Whether `player` already heard that the bot may not post in `channel`: an earlier refused post of
     theirs there, with no post delivered there since."""
     row = conn.execute(
-        "SELECT 1 FROM outbox e, json_each(e.players) j WHERE e.target_kind = 'channel'"
-        " AND e.target_id = ? AND e.id < ? AND e.undeliverable IS NOT NULL AND j.value = ?"
+        f"SELECT 1 FROM outbox e, {_PLAYERS[dialect(conn)]} WHERE e.target_kind = 'channel'"
+        " AND e.target_id = ? AND e.id < ? AND e.undeliverable IS NOT NULL AND CAST(j.value AS BIGINT) = ?"
         " AND NOT EXISTS (SELECT 1 FROM outbox s WHERE s.target_kind = 'channel'"
         " AND s.target_id = e.target_id AND s.state = 'sent' AND s.id > e.id)",
         (channel, before, player),
@@ -238,14 +283,29 @@ class Outbox:
         """`due(limit)`, and when to look again for what is left (None: nothing pending), in one read.
 
         The deliverer's pass ends with a read that finds nothing due; it also tells when the next item
-        falls due, so the pass needs no further read (`next_due_at`) before sleeping."""
+        falls due, so the pass needs no further read (`next_due_at`) before sleeping.
+
+        When other processes drain the same outbox (`Database.concurrent_writers`: PostgreSQL), the items
+        returned are claimed for `CLAIM` in the same unit, rows locked with SKIP LOCKED: another process's
+        deliverer passes over them until they are marked sent (or failed, or retried) or the claim runs
+        out, so no item is sent by two processes. The claim's write follows a read that found something
+        due: a pass with nothing to send stays one read. SQLite's one process needs no claim."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> tuple[list[OutboxItem], datetime | None]:
+        def unit(conn: sqlite3.Connection, claiming: bool) -> tuple[list[OutboxItem], datetime | None]:
             heads = _heads(conn, now)
-            ids = [item_id for item_id, due_at in heads if due_at <= now][:limit]
+            due = [item_id for item_id, due_at in heads if due_at <= now]
+            ids, held = _claim(conn, due, now + CLAIM, limit) if claiming and due else (due[:limit], set())
             taken = set(ids)
-            later = min((due_at for item_id, due_at in heads if item_id not in taken), default=None)
+            # An item another deliverer is claiming is its: look again when that claim could run out.
+            later = min(
+                (
+                    now + CLAIM if item_id in held else due_at
+                    for item_id, due_at in heads
+                    if item_id not in taken
+                ),
+                default=None,
+            )
             if not ids:
                 return [], later
             rows = conn.execute(
@@ -253,7 +313,10 @@ class Outbox:
             ).fetchall()
             return [_item(row) for row in rows], later
 
-        return await self.db.read(unit)
+        found = await self.db.read(partial(unit, claiming=False))
+        if found[0] and self.db.concurrent_writers:
+            return await self.db.write(partial(unit, claiming=True))
+        return found
 
     async def get(self, item_id: int) -> OutboxItem | None:
         """Any message in any state: the "show" button re-checks that the clicker is the DM's recipient."""
@@ -315,8 +378,8 @@ class Outbox:
                 attempts += 1
             retry_at = now + retry_delay(attempts)
             conn.execute(
-                "UPDATE outbox SET state = 'pending', attempts = ?, last_error = ?, next_attempt_at = ?"
-                " WHERE id = ?",
+                "UPDATE outbox SET state = 'pending', attempts = ?, last_error = ?, next_attempt_at = ?,"
+                " claimed_until = NULL WHERE id = ?",
                 (attempts, error[:ERROR_TEXT_MAX], to_db(retry_at), item_id),
             )
             return retry_at

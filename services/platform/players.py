@@ -88,7 +88,9 @@ class LocaleCache:
     Correct with one writer per database (store/db.py): every change of a cached column goes through this
     process's writer, and the unit that makes it calls `forget` (in the writer's thread), so the command
     after a /settings change reads the database again. A lookup that raced with a `forget` (its write ran
-    before the change but returned after it) is not stored: `generation` moved in between.
+    before the change but returned after it) is not stored: `generation` moved in between. On PostgreSQL
+    (units side by side, docs/deployment.md) `set_locale` forgets once more after the commit; another
+    process's cache is not told.
     """
 
     def __init__(self, capacity: int = LOCALE_CACHE_SIZE) -> None:
@@ -156,6 +158,11 @@ class PlayerService:
             self.locales.forget(player_id)  # in the unit: the next command reads what this one wrote
 
         await self.db.write(unit)
+        if self.db.concurrent_writers:
+            # PostgreSQL runs units side by side: a command's read between the `forget` above and the
+            # commit saw the former language and may have cached it; forgetting again after the commit
+            # drops it (and refuses any read still racing, as `generation` moves).
+            self.locales.forget(player_id)
 
     async def locale_of(self, player_id: int) -> str | None:
         def unit(conn: sqlite3.Connection) -> str | None:

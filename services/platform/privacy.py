@@ -21,6 +21,7 @@ from core.clock import Clock, to_db
 from core.errors import NotAllowed
 from services.platform import games, ledger, outbox
 from services.platform.messages import Attachment, MessageSpec, Target, Text
+from store import schema
 from store.db import Database
 
 # Columns of the platform's tables holding a player's id without a foreign key to players.
@@ -65,8 +66,7 @@ class IdColumn:
 
 
 def _tables(conn: sqlite3.Connection) -> list[str]:
-    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall()
-    return [str(r[0]) for r in rows if not str(r[0]).startswith("sqlite_") and r[0] != "schema_migrations"]
+    return [name for name in schema.tables(conn) if name != "schema_migrations"]
 
 
 def _declared() -> set[str]:
@@ -77,9 +77,9 @@ def id_columns(conn: sqlite3.Connection) -> Iterator[IdColumn]:
     """Every integer column that is an id (`id`, `*_id`, or declared), classified."""
     declared = _declared()
     for table in _tables(conn):
-        refs = {str(r[3]): str(r[2]) for r in conn.execute(f"PRAGMA foreign_key_list({table})")}
-        for row in conn.execute(f"PRAGMA table_info({table})"):
-            column, name = str(row[1]), f"{table}.{row[1]}"
+        refs = schema.foreign_keys(conn, table)
+        for found in schema.columns(conn, table):
+            column, name = found.name, f"{table}.{found.name}"
             if not (column == "id" or column.endswith("_id") or name in declared):
                 continue
             if refs.get(column) == "players" or column == "player_id" or name in declared:
@@ -144,7 +144,7 @@ def _scrub(value: str, player: int, anonymous: int) -> str:
 
 
 def _primary_key(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})") if r[5]}
+    return {column.name for column in schema.columns(conn, table) if column.primary_key}
 
 
 def _empty_wallets_and_cards(conn: sqlite3.Connection, now: datetime, player: int) -> None:
@@ -170,9 +170,7 @@ def _scrub_texts(conn: sqlite3.Connection, player: int, anonymous: int) -> None:
     for table in _tables(conn):
         if table == "ledger":
             continue  # rewritten with its owner, the only update its trigger allows
-        texts = [
-            str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})") if "TEXT" in str(r[2]).upper()
-        ]
+        texts = [column.name for column in schema.columns(conn, table) if "TEXT" in column.type.upper()]
         for column in texts:
             found = conn.execute(
                 f"SELECT DISTINCT {column} FROM {table} WHERE {column} LIKE ?", (f"%{player}%",)

@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo
 
 from core.clock import Clock, from_db, to_db
 from services.platform.recurrence import Daily, Hourly, Occurrence, Recurrence, Weekly
-from store.db import Database, announce
+from store.db import Database, announce, skip_locked
 
 log = logging.getLogger(__name__)
 
@@ -323,8 +323,11 @@ class Scheduler:
 
         def unit(conn: sqlite3.Connection) -> _Outcome:
             conn.execute("SAVEPOINT job_fire")
+            # On PostgreSQL the row is locked by the claim, and a job another process is firing right now
+            # is passed over (taken) rather than waited for (store.db.skip_locked); SQLite has one writer.
             claimed = conn.execute(
-                f"UPDATE jobs SET state = 'done', fired_at = ? WHERE id = ? AND state = 'due' AND {_IS_DUE}",
+                "UPDATE jobs SET state = 'done', fired_at = ? WHERE id IN (SELECT id FROM jobs"
+                f" WHERE id = ? AND state = 'due' AND {_IS_DUE}{skip_locked(conn)})",
                 (to_db(now), job.id, *_due_bounds(now)),
             ).rowcount
             if claimed != 1:

@@ -273,7 +273,7 @@ class Matches(Generic[S, M]):
         return self._select(
             conn,
             "status = 'live' AND id IN (SELECT match_id FROM match_seats WHERE player_id = ?)"
-            " AND (? IS NULL OR guild_id = ?)",
+            " AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)",
             (player, guild, guild),
         )
 
@@ -288,7 +288,7 @@ class Matches(Generic[S, M]):
     def moves(self, conn: sqlite3.Connection, match_id: int, seat: int | None = None) -> list[Move]:
         rows = conn.execute(
             "SELECT seq, seat, action, author, data FROM match_moves WHERE match_id = ?"
-            " AND (? IS NULL OR seat = ?) ORDER BY seq",
+            " AND (CAST(? AS BIGINT) IS NULL OR seat = ?) ORDER BY seq",
             (match_id, seat, seat),
         )
         return [

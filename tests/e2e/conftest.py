@@ -20,7 +20,7 @@ from services.hoss.ranked import RankedService
 from services.platform import games
 from tests.conftest import MigratedCopy
 from tests.e2e.payload_limits import problems
-from tests.fixtures import fixture_game
+from tests.fixtures import fixture_game, postgres
 
 
 class _Tap(list[RequestRecord]):
@@ -50,6 +50,22 @@ def payload_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestReco
     yield sent
     found = [p for r in sent for p in problems(r.method, r.path, r.json, len(r.files))]
     assert not found, "payloads over Discord's limits:\n" + "\n".join(found[:20])
+
+
+@pytest.fixture(autouse=True)
+def _postgresql_database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """With `TEST_DATABASE=postgresql`, every bot a test starts (restarts included) opens one fresh
+    PostgreSQL database through `DATABASE_URL`, which wins over the harness's SQLite file."""
+    if not postgres.enabled():
+        yield
+        return
+    cluster: postgres.Cluster = request.getfixturevalue("pg_cluster")
+    url = cluster.create()
+    monkeypatch.setenv("DATABASE_URL", url)
+    try:
+        yield
+    finally:
+        cluster.drop(url)
 
 
 async def run_harness(h: BotHarness) -> AsyncIterator[BotHarness]:

@@ -7,7 +7,6 @@ a test can deliver any value the gateway could carry (wrong types, out-of-range 
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from emulator.interactions import APPLICATION_COMMAND, InteractionResult
 from emulator.options import Invocation, Resolved, resolve_command
 from emulator.world import User
 from sandbox.harness import BotHarness
+from tests.fixtures import postgres
 
 DISCORD_CONTENT_LIMIT = 2000
 STATE_TABLES = ("wallets", "ledger", "cards")
@@ -69,7 +69,7 @@ async def send_unknown_command(harness: BotHarness, user: User, name: str) -> In
 
 def state_of(db_path: Path) -> dict[str, str]:
     """What a refusal must leave unchanged: every wallet, ledger row and card copy."""
-    with sqlite3.connect(db_path) as conn:
+    with postgres.connect(db_path) as conn:
         return {
             table: json.dumps(sorted(conn.execute(f"SELECT * FROM {table}").fetchall(), key=repr))
             for table in STATE_TABLES

@@ -19,8 +19,10 @@ import pytest
 from sandbox.harness import BotHarness
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.outbox import enqueue
+from store import schema
 from tests.e2e.authorization import STRANGER, STRANGER_ELSEWHERE, Role, Row, Scene, World, click, game_rows
 from tests.e2e.hoss.test_ranked import shown
+from tests.fixtures import postgres
 
 VOLATILE_TABLES = frozenset({"players", "heartbeat", "schema_migrations"})
 
@@ -54,10 +56,10 @@ ROWS = (
 
 
 def database_state(h: BotHarness) -> dict[str, str]:
-    with sqlite3.connect(h.db_path) as conn:
+    with postgres.connect(h.db_path) as conn:
         tables = [
             str(name)
-            for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            for name in schema.tables(conn)
             if name not in VOLATILE_TABLES and not str(name).startswith("sqlite_")
         ]
         rows = {table: conn.execute(f"SELECT * FROM {table}").fetchall() for table in tables}

@@ -89,7 +89,7 @@ async def test_a_signal_during_the_database_checks_leaves_no_thread_behind(
         await asyncio.Event().wait()
         return []
 
-    monkeypatch.setattr(container, "migrate", endless_migration)
+    monkeypatch.setattr(container, "migrate_database", endless_migration)
     settings = load_settings(require_token=False, env_file=None).model_copy(
         update={"database_path": tmp_path / "bot.sqlite3"}
     )

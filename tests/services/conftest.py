@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from core.clock import ManualClock, to_db
+from store.backend import migrate_database
 from store.db import Database
 from store.migrate import migrate
+from store.postgres import PostgresDatabase
+from tests.fixtures import postgres
 
 
 async def open_database(path: Path, **kwargs: int) -> Database:
@@ -27,13 +30,38 @@ async def open_database(path: Path, **kwargs: int) -> Database:
     return database
 
 
+async def open_postgres(url: str) -> PostgresDatabase:
+    """Open and migrate a PostgreSQL database the way the bot does at start-up."""
+    database = PostgresDatabase(url)
+    await database.open()
+    try:
+        await migrate_database(database)
+    except BaseException:
+        await database.close()
+        raise
+    return database
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
 
 
 @pytest.fixture
-async def db(tmp_path: Path, migrated_copy: Callable[[Path], Path]) -> AsyncIterator[Database]:
+async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    """A migrated database of its own: a copy of a migrated SQLite file, or with `TEST_DATABASE=postgresql`
+    a PostgreSQL database made from the migrated template (tests/fixtures/postgres.py)."""
+    if postgres.enabled():
+        cluster: postgres.Cluster = request.getfixturevalue("pg_cluster")
+        url = cluster.create()
+        database: Database = await open_postgres(url)
+        try:
+            yield database
+        finally:
+            await database.close()
+            cluster.drop(url)
+        return
+    migrated_copy: Callable[[Path], Path] = request.getfixturevalue("migrated_copy")
     database = await open_database(migrated_copy(tmp_path / "bot.sqlite3"))
     try:
         yield database

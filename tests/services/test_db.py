@@ -43,6 +43,7 @@ async def _values(db: Database) -> set[str]:
     return await db.read(lambda conn: {row[0] for row in conn.execute("SELECT v FROM scratch")})
 
 
+@pytest.mark.sqlite_only("PRAGMAs of SQLite's two connections")
 @pytest.mark.parametrize("side", ["writer", "reader"])
 async def test_both_connections_are_durable_and_autocommit(db: Database, side: str) -> None:
     run = db.write if side == "writer" else db.read
@@ -54,6 +55,7 @@ async def test_both_connections_are_durable_and_autocommit(db: Database, side: s
     assert settings["isolation_level"] is None  # we issue BEGIN IMMEDIATE ourselves
 
 
+@pytest.mark.sqlite_only("group commit: PostgreSQL runs one transaction per unit (counted in batches)")
 async def test_a_failed_unit_rolls_back_alone_and_neighbours_commit(db: Database) -> None:
     await _scratch(db)
     before = db.batches
@@ -83,6 +85,7 @@ async def test_a_unit_that_breaks_a_constraint_does_not_poison_the_batch(db: Dat
     assert await _values(db) == {"dup", "x", "y"}
 
 
+@pytest.mark.sqlite_only("group commit: PostgreSQL runs one transaction per unit")
 async def test_a_unit_sees_the_effects_of_earlier_units_in_its_batch(db: Database) -> None:
     await _scratch(db)
 
@@ -97,6 +100,7 @@ async def test_a_unit_sees_the_effects_of_earlier_units_in_its_batch(db: Databas
     assert list(results) == ["1", 1, "2", 2]
 
 
+@pytest.mark.sqlite_only("group commit: PostgreSQL runs one transaction per unit")
 async def test_many_concurrent_writes_share_few_transactions(db: Database) -> None:
     await _scratch(db)
     before = db.batches
@@ -142,6 +146,7 @@ async def test_a_unit_raising_stop_iteration_does_not_kill_the_writer(db: Databa
     assert await _values(db) == {"kept", "later"}
 
 
+@pytest.mark.sqlite_only("the single writer's queue; PostgreSQL starts every unit at once")
 async def test_a_cancelled_caller_whose_unit_has_not_started_is_skipped(db: Database) -> None:
     await _scratch(db)
     slow = asyncio.ensure_future(db.write(lambda conn: time.sleep(0.3)))
@@ -219,6 +224,7 @@ async def test_use_before_open_is_an_error(tmp_path: Path) -> None:
     await database.close()  # closing an unopened database is harmless
 
 
+@pytest.mark.sqlite_only("reads the file with a second sqlite3 connection")
 async def test_listeners_run_once_the_batch_committed(db: Database) -> None:
     """The scheduler and the outbox deliverer listen to their topic: when a listener runs, another
     connection already sees what the batch wrote (so a woken reader never misses it), and it runs per

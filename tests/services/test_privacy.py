@@ -14,6 +14,7 @@ from core.errors import NotAllowed
 from services.platform import games, ledger
 from services.platform.players import ensure_player
 from services.platform.privacy import collect, erase, id_columns, personal_columns
+from store import schema
 from store.db import Database
 
 # Discord ids: 17 digits and more, as every real user's
@@ -38,9 +39,9 @@ async def test_a_new_table_is_exported_or_refused(db: Database, clock: ManualClo
 
     def add(conn: sqlite3.Connection) -> None:
         ensure_player(conn, ALICE, now)
-        conn.execute("CREATE TABLE trophies (player_id INTEGER NOT NULL, name TEXT NOT NULL)")
+        conn.execute("CREATE TABLE trophies (player_id BIGINT NOT NULL, name TEXT NOT NULL)")
         conn.execute("INSERT INTO trophies VALUES (?, 'gold cup')", (ALICE,))
-        conn.execute("CREATE TABLE friendships (friend_id INTEGER NOT NULL)")
+        conn.execute("CREATE TABLE friendships (friend_id BIGINT NOT NULL)")
 
     await db.write(add)
     exported = await db.read(lambda conn: collect(conn, ALICE))
@@ -101,10 +102,10 @@ async def test_the_export_holds_the_players_rows_and_not_a_live_matchs(
 def _mentions(conn: sqlite3.Connection, player: int) -> list[str]:
     """Every place the id still appears: integer columns equal to it, text columns containing it."""
     found = []
-    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
-        for column in [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]:
-            sql = f"SELECT COUNT(*) FROM {table} WHERE {column} = ? OR CAST({column} AS TEXT) LIKE ?"
-            if conn.execute(sql, (player, f"%{player}%")).fetchone()[0]:
+    for table in schema.tables(conn):
+        for column in [c.name for c in schema.columns(conn, table)]:
+            sql = f"SELECT COUNT(*) FROM {table} WHERE CAST({column} AS TEXT) = ? OR CAST({column} AS TEXT) LIKE ?"
+            if conn.execute(sql, (str(player), f"%{player}%")).fetchone()[0]:
                 found.append(f"{table}.{column}")
     return found
 

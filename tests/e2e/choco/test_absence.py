@@ -3,10 +3,9 @@ the player, each within its own allowance (a spent allowance refuses that game o
 
 from __future__ import annotations
 
-import sqlite3
-
 from sandbox.harness import BotHarness
 from tests.e2e.choco.helpers import challenge_accepted, shown, with_bronze_deck
+from tests.fixtures import postgres
 
 
 async def absences(h: BotHarness, game_id: int) -> list[tuple[int, int]]:
@@ -80,5 +79,5 @@ async def test_an_absence_without_a_game_is_refused(harness: BotHarness) -> None
 
 def h_rows(h: BotHarness) -> int:
     assert h.bot is not None
-    with sqlite3.connect(h.bot.settings.database_path) as conn:
+    with postgres.connect(h.bot.settings.database_path) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM choco_absences").fetchone()[0])

@@ -8,7 +8,6 @@ game's thread back with its id, as Discord would still have them.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -22,6 +21,7 @@ from sandbox.harness import GAMES_CHANNEL, GUILD_NAME, BotHarness
 from services.choco.game_store import GameRow
 from services.choco.text import card_name
 from tests.e2e.choco.helpers import challenge_accepted, choco, greedy_turn, notation, shown, with_bronze_deck
+from tests.fixtures import postgres
 
 PENALTY = "Pénalité d'inactivité"
 DOWNTIME = "Le bot a été indisponible"
@@ -101,7 +101,7 @@ def penalty_posts(h: BotHarness, game: GameRow) -> int:
 
 
 def log_count(db: Path, kind: str) -> int:
-    with sqlite3.connect(db) as conn:
+    with postgres.connect(db) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM choco_game_log WHERE kind = ?", (kind,)).fetchone()[0])
 
 
@@ -168,7 +168,7 @@ async def test_a_game_goes_on_to_the_end_after_a_restart(tmp_path: Path) -> None
         before = await play_turns(h, (await new_game(h)).id, 4)
         assert before.status == "live"
         assert before.state.turn == 5
-    with sqlite3.connect(db) as conn:
+    with postgres.connect(db) as conn:
         logged = conn.execute("SELECT COUNT(*) FROM choco_game_log").fetchone()[0]
 
     clock.advance(timedelta(minutes=1))
@@ -184,7 +184,7 @@ async def test_a_game_goes_on_to_the_end_after_a_restart(tmp_path: Path) -> None
         assert end.state.turn > before.state.turn
         assert any("remporte une carte" in shown(m) for m in thread_posts(h, before))
         assert h.emu.world.channels[before.thread_id or 0].archived
-    with sqlite3.connect(db) as conn:
+    with postgres.connect(db) as conn:
         kinds = [k for (k,) in conn.execute("SELECT kind FROM choco_game_log ORDER BY seq")]
         seqs = [s for (s,) in conn.execute("SELECT seq FROM choco_game_log ORDER BY seq")]
     assert len(kinds) > logged

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 
 from emulator.records import RecordedMessage
 from emulator.world import User
@@ -127,14 +128,16 @@ class Watch:
 async def reward_of(h: BotHarness, game_id: int) -> set[str]:
     """The catalog id of the game's reward card: the last post names it in public."""
     assert h.bot is not None
-    rows = await h.bot.services.db.read(
-        lambda conn: conn.execute(
-            "SELECT c.card_key FROM cards c JOIN matches g ON json_extract(g.result, '$.reward_card') = c.id"
-            " WHERE g.game = 'choco' AND g.number = ?",
-            (game_id,),
+
+    def unit(conn: sqlite3.Connection) -> set[str]:
+        results = conn.execute(
+            "SELECT result FROM matches WHERE game = 'choco' AND number = ?", (game_id,)
         ).fetchall()
-    )
-    return {str(r[0]) for r in rows}
+        cards = [json.loads(r[0]).get("reward_card") for r in results if r[0]]
+        rows = [conn.execute("SELECT card_key FROM cards WHERE id = ?", (c,)).fetchone() for c in cards]
+        return {str(r[0]) for r in rows if r is not None}
+
+    return await h.bot.services.db.read(unit)
 
 
 def policy(state: ChocoState, seat: int) -> list[Step]:

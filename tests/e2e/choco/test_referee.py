@@ -138,12 +138,8 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     assert (over.status, over.result, over.winner_seat) == ("over", "referee", 1)
     rows = await db_read(h, "SELECT player_id, wins, losses FROM choco_results ORDER BY player_id")
     assert sorted(rows) == sorted([(alice.id, 0, 1), (bob.id, 1, 0)])
-    reward = await db_read(
-        h,
-        "SELECT c.owner_id FROM matches g JOIN cards c ON c.id = json_extract(g.result, '$.reward_card')"
-        " WHERE g.game = 'choco' AND g.number = ?",
-        game.id,
-    )
+    [(result,)] = await db_read(h, "SELECT result FROM matches WHERE game = 'choco' AND number = ?", game.id)
+    reward = await db_read(h, "SELECT owner_id FROM cards WHERE id = ?", json.loads(result)["reward_card"])
     assert reward == [(bob.id,)]
     assert any("termine la partie : victoire de" in t for t in thread_text(h, game))
 
@@ -154,11 +150,10 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     await h.settle()
     gone = await choco(h).games.get(second.id)
     assert (gone.status, gone.result, gone.winner_seat) == ("cancelled", "cancelled", None)
-    assert await db_read(
-        h,
-        "SELECT json_extract(result, '$.reward_card') FROM matches WHERE game = 'choco' AND number = ?",
-        second.id,
-    ) == [(None,)]
+    [(result,)] = await db_read(
+        h, "SELECT result FROM matches WHERE game = 'choco' AND number = ?", second.id
+    )
+    assert json.loads(result).get("reward_card") is None
     assert await db_read(h, "SELECT COUNT(*) FROM cards") == cards_before
     assert sorted(await db_read(h, "SELECT player_id, wins, losses, draws FROM choco_results")) == sorted(
         [(alice.id, 0, 1, 0), (bob.id, 1, 0, 0)]

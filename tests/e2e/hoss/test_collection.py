@@ -4,6 +4,7 @@ nothing depends on which cards a booster draws."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from typing import Any
@@ -65,11 +66,8 @@ async def owner_and_stars(h: BotHarness, copy_id: int) -> tuple[int | None, int]
     assert h.bot is not None
 
     def unit(conn: sqlite3.Connection) -> tuple[int | None, int]:
-        row = conn.execute(
-            "SELECT owner_id, json_extract(attrs, '$.stars') FROM cards WHERE id = ?", (copy_id,)
-        )
-        owner, stars = row.fetchone()
-        return owner, int(stars)
+        owner, attrs = conn.execute("SELECT owner_id, attrs FROM cards WHERE id = ?", (copy_id,)).fetchone()
+        return owner, int(json.loads(attrs)["stars"])
 
     return await h.bot.services.db.read(unit)
 

@@ -3,13 +3,13 @@ voided by a change, the swap, a gift, the abuse rules and the trade log, as user
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
 from tests.e2e.trades.authorization import GAME, members_for_long, mint
+from tests.fixtures import postgres
 
 
 def newest_dm(h: BotHarness, user: User) -> RecordedMessage:
@@ -17,7 +17,7 @@ def newest_dm(h: BotHarness, user: User) -> RecordedMessage:
 
 
 def owners(h: BotHarness) -> list[tuple[int, int, str | None]]:
-    with sqlite3.connect(h.db_path) as conn:
+    with postgres.connect(h.db_path) as conn:
         return conn.execute("SELECT id, owner_id, locked_by FROM cards ORDER BY id").fetchall()
 
 

@@ -5,6 +5,7 @@ placement was forced by inactivity without naming the card before the reveal."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from datetime import datetime, timedelta
@@ -49,11 +50,12 @@ async def fire_at(clock: ManualClock, scheduler: Scheduler, when: datetime | Non
 async def kinds(db: Database, game_id: int) -> list[tuple[str, int | None]]:
     def unit(conn: sqlite3.Connection) -> list[tuple[str, int | None]]:
         rows = conn.execute(
-            "SELECT kind, json_extract(data, '$.seat') FROM choco_game_log WHERE match_id ="
+            "SELECT kind, data FROM choco_game_log WHERE match_id ="
             " (SELECT id FROM matches WHERE game = 'choco' AND number = ?) ORDER BY seq",
             (game_id,),
         ).fetchall()
-        return [(str(k), None if s is None else int(s)) for k, s in rows]
+        seats = [json.loads(data).get("seat") if data else None for _, data in rows]
+        return [(str(k), None if s is None else int(s)) for (k, _), s in zip(rows, seats, strict=True)]
 
     return await db.read(unit)
 

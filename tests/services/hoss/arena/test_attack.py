@@ -264,7 +264,9 @@ async def test_thirty_simultaneous_clicks_start_one_attack_and_one_battle(world:
     refused = [m for m in many if not isinstance(m, AttackStarted)]
     assert len(started) == 1
     assert all(isinstance(r, NotAllowed) and r.key == "hoss.error.ranked.live" for r in refused), refused
-    assert await rows(world.db, "SELECT attacker_id, COUNT(*) FROM hoss_arena_attacks GROUP BY 1") == [
+    assert await rows(
+        world.db, "SELECT attacker_id, COUNT(*) FROM hoss_arena_attacks GROUP BY 1 ORDER BY 1"
+    ) == [
         (1, 1),
         (2, 1),
     ]

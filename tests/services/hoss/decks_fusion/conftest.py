@@ -86,9 +86,9 @@ class Cards:
         def unit(conn: sqlite3.Connection) -> None:
             opening = conn.execute(
                 "INSERT INTO hoss_openings (player_id, purchase_key, booster_index, kind, tier, created_at)"
-                " VALUES (?, ?, 0, 'normal', 1, ?)",
+                " VALUES (?, ?, 0, 'normal', 1, ?) RETURNING id",
                 (player_id, f"test:{card_id}", now),
-            ).lastrowid
+            ).fetchone()[0]
             conn.execute(
                 "INSERT INTO hoss_opening_cards (opening_id, position, card_id) VALUES (?, 0, ?)",
                 (opening, card_id),

@@ -1,0 +1,399 @@
+"""PostgreSQL behind the same `Database` API as SQLite (`DATABASE_URL=postgresql://...`).
+
+A unit stays a synchronous function of a connection, run in one transaction; only the way units meet
+differs. SQLite has one writer that runs units one after the other, so a unit never sees another's half
+done work. PostgreSQL has as many writers as connections (processes, threads), so each write unit runs in
+its own `SERIALIZABLE` transaction: the database then guarantees the outcome of running the units one
+after the other, which is what every unit was written against (a read that decides a write, such as
+`store.idempotency.once` or a wallet read before its guarded debit, stays correct). The price is that
+PostgreSQL may refuse a transaction that raced another (SQLSTATE 40001, or a deadlock, 40P01): the unit
+is then run again from the start on a fresh transaction. That is safe because a unit is a function of
+the connection alone (its inputs were captured before it was handed over) and its effects were rolled
+back with the refused transaction. The conflict reaches the retry loop as `SerializationConflict`, a
+`BaseException`, so that a unit's own `except Exception` (the scheduler records a failing job's error)
+cannot mistake it for a failure of its own and commit half of it.
+
+Reads run in `REPEATABLE READ READ ONLY` transactions: one snapshot for the whole unit, and a read that
+tried to write is refused, as SQLite's `query_only` connection refuses it.
+
+The connection handed to a unit (`PgConnection`) offers the subset of `sqlite3.Connection` the services
+use: `execute`/`executemany` with `?` or `:name` placeholders (translated once per SQL text and cached),
+cursors with `fetchone`/`fetchall`/`rowcount`/`description` and iteration, and rows indexed by position
+and by name. Integrity errors (a CHECK, a UNIQUE key, the ledger's append-only trigger) are raised as
+`sqlite3.IntegrityError`, the class the code and the tests already know. Services keep their
+`sqlite3.Connection` hints: the one cast is here (docs/deployment.md, "PostgreSQL").
+
+psycopg 3 rather than asyncpg: the units are synchronous code run in a worker thread (as SQLite's run in
+aiosqlite's thread); psycopg has a synchronous API and a pool, asyncpg would need every unit rewritten
+as coroutines or a bridge from sync code to its event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar, cast
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import psycopg.errors
+from psycopg.adapt import Buffer, Dumper, Loader
+from psycopg.pq import Format
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from store.db import Database, DatabaseUnusable, Listener, Work, deliverable
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+POOL_SIZE = 8
+CONNECT_TIMEOUT_S = 10.0
+MAX_ATTEMPTS = 30  # a unit refused this many times in a row is a real problem, not a race
+DUPLICATE_ATTEMPTS = 3  # runs of a unit that keeps meeting a taken UNIQUE key (see DuplicateKey)
+RETRY_BASE_S = 0.002
+RETRY_CAP_S = 0.2
+RETRYABLE = frozenset({"40001", "40P01"})  # serialization_failure, deadlock_detected
+
+
+class SerializationConflict(BaseException):
+    """PostgreSQL refused the transaction because it raced another; the whole unit runs again."""
+
+
+class DuplicateKey(sqlite3.IntegrityError):
+    """A UNIQUE key already taken. Between two units that insert the same key at once (a double click's
+    request key), PostgreSQL may report it as this rather than as a serialization failure when the unit's
+    earlier read did not lock that very key; the unit that lost then runs again and finds the winner's row,
+    as it would have on SQLite. A duplicate the unit makes whatever the others do is still one after
+    `DUPLICATE_ATTEMPTS` runs, and reaches the caller as the integrity error it is."""
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
+
+
+# --- SQL text --------------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|/\*.*?\*/|::|%|\?|:[A-Za-z_]\w*", re.DOTALL)
+
+
+@lru_cache(maxsize=4096)
+def translate(sql: str) -> str:
+    """SQLite's placeholders (`?`, `:name`) as psycopg's (`%s`, `%(name)s`), every `%` doubled.
+
+    A `?` or `:name` inside a quoted string, a quoted name or a comment is left as it is.
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token == "?":
+            return "%s"
+        if token.startswith(":") and token != "::":
+            return f"%({token[1:]})s"
+        return token.replace("%", "%%")  # psycopg reads `%` everywhere, literals and comments included
+
+    return _TOKEN.sub(replace, sql)
+
+
+# --- rows and cursors ------------------------------------------------------------------------------------
+
+
+class Row(tuple[Any, ...]):
+    """A row indexed by position and by column name, like `sqlite3.Row` (and equal to a plain tuple)."""
+
+    _names: dict[str, int]
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            try:
+                return tuple.__getitem__(self, self._names[key])
+            except KeyError:
+                raise IndexError(f"No item with that key: {key!r}") from None
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._names)
+
+
+def _row_factory(cursor: psycopg.Cursor[Any]) -> Callable[[Sequence[Any]], Row]:
+    names = {column.name: index for index, column in enumerate(cursor.description or ())}
+
+    def make(values: Sequence[Any]) -> Row:
+        row = Row(values)
+        row._names = names
+        return row
+
+    return make
+
+
+class Cursor:
+    """The part of `sqlite3.Cursor` the services read: a statement without rows fetches None / []."""
+
+    def __init__(self, cursor: psycopg.Cursor[Row]) -> None:
+        self._cursor = cursor
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
+
+    @property
+    def description(self) -> Any:
+        return self._cursor.description
+
+    @property
+    def lastrowid(self) -> int:
+        raise NotImplementedError("PostgreSQL has no lastrowid: write INSERT ... RETURNING id")
+
+    def fetchone(self) -> Row | None:
+        return self._cursor.fetchone() if self._cursor.description is not None else None
+
+    def fetchall(self) -> list[Row]:
+        return self._cursor.fetchall() if self._cursor.description is not None else []
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.fetchall())
+
+
+def _raise_translated(exc: psycopg.Error) -> None:
+    """A conflict to retry, or the sqlite3 class of the same error (what code and tests already catch)."""
+    if exc.sqlstate in RETRYABLE:
+        raise SerializationConflict(exc.sqlstate) from exc
+    if isinstance(exc, psycopg.errors.UniqueViolation):
+        raise DuplicateKey(str(exc).strip()) from exc
+    if isinstance(exc, psycopg.IntegrityError):
+        raise sqlite3.IntegrityError(str(exc).strip()) from exc
+    if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):  # a write in a read unit
+        raise sqlite3.OperationalError(str(exc).strip()) from exc
+
+
+Params = Sequence[Any] | Mapping[str, Any]
+
+
+class PgConnection:
+    """What a unit receives on PostgreSQL: the subset of `sqlite3.Connection` the services use."""
+
+    dialect = "postgresql"
+
+    def __init__(self, raw: psycopg.Connection[Any]) -> None:
+        self.raw = raw
+        self.queued: set[str] = set()  # what the unit announced (store.db.announce)
+
+    def execute(self, sql: str, params: Params | None = ()) -> Cursor:
+        """`params=None` runs `sql` as written, several statements allowed (a migration's text)."""
+        cursor = self.raw.cursor(row_factory=_row_factory)
+        try:
+            cursor.execute(sql if params is None else translate(sql), params)
+        except psycopg.Error as exc:
+            _raise_translated(exc)
+            raise
+        return Cursor(cursor)
+
+    def executemany(self, sql: str, seq: Sequence[Params] | Iterator[Params]) -> Cursor:
+        cursor = self.raw.cursor(row_factory=_row_factory)
+        try:
+            cursor.executemany(translate(sql), list(seq))
+        except psycopg.Error as exc:
+            _raise_translated(exc)
+            raise
+        return Cursor(cursor)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+
+
+# --- types: what SQLite returns, PostgreSQL returns too ----------------------------------------------------
+
+
+class _BoolAsInteger(Dumper):
+    """The schema keeps SQLite's 0/1 integers for flags; a Python bool is written as one of them."""
+
+    oid = psycopg.adapters.types["int8"].oid
+
+    def dump(self, obj: Any) -> Buffer:
+        return b"1" if obj else b"0"
+
+
+class _NumericAsNumber(Loader):
+    """SUM() of integers is `numeric` on PostgreSQL: read it as an int (a float when not whole), as SQLite
+    gives it, so no Decimal reaches JSON or arithmetic with floats."""
+
+    format = Format.TEXT
+
+    def load(self, data: Buffer) -> Any:
+        value = Decimal(bytes(data).decode())
+        return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    conn.adapters.register_dumper(bool, _BoolAsInteger)
+    conn.adapters.register_loader("numeric", _NumericAsNumber)
+
+
+def connect(url: str) -> PgConnection:
+    """A connection of its own, outside any pool and in autocommit (tools, tests reading a bot's database);
+    close it with `.raw.close()`."""
+    raw = psycopg.connect(url, autocommit=True)
+    _configure(raw)
+    return PgConnection(raw)
+
+
+# --- the database -----------------------------------------------------------------------------------------
+
+
+class PostgresDatabase(Database):
+    """`Database` on PostgreSQL. A subclass, so that every service's `Database` hint takes it unchanged; it
+    overrides every method that touches a connection and shares the commit listeners."""
+
+    concurrent_writers = True
+
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+        self.url = url
+        self.path = Path(redact(url))  # what messages name (no password)
+        self.max_batch = 1
+        self.batches = 0
+        self.reads = 0
+        # Transactions PostgreSQL refused, whose unit ran again (tests and benchmarks read it).
+        self.retries = 0
+        self._listeners: dict[str, list[Listener]] = {}
+        self._pool_size = pool_size
+        self._pool: ConnectionPool | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._jitter = random.Random()
+
+    async def open(self) -> None:
+        pool = ConnectionPool(
+            self.url,
+            min_size=1,
+            max_size=self._pool_size,
+            kwargs={"autocommit": True},
+            configure=_configure,
+            open=False,
+            name="bot",
+        )
+        try:
+            await asyncio.to_thread(pool.open, wait=True, timeout=CONNECT_TIMEOUT_S)
+            await asyncio.to_thread(_check_server, pool)
+        except (PoolTimeout, psycopg.Error) as exc:
+            await asyncio.to_thread(pool.close)
+            why = (
+                f"no connection within {CONNECT_TIMEOUT_S:g} s" if isinstance(exc, PoolTimeout) else str(exc)
+            )
+            raise DatabaseUnusable(f"cannot use {redact(self.url)} ({why.strip()})") from None
+        self._pool = pool
+        self._executor = ThreadPoolExecutor(max_workers=self._pool_size, thread_name_prefix="pg")
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True)
+        if pool is not None:
+            await asyncio.to_thread(pool.close)
+
+    def _require(self) -> tuple[ConnectionPool, ThreadPoolExecutor]:
+        if self._pool is None or self._executor is None:
+            raise RuntimeError("database is not open")
+        return self._pool, self._executor
+
+    async def write(self, unit: Work[T]) -> T:
+        """Run `unit` in a SERIALIZABLE transaction of its own, again from the start if PostgreSQL refuses it."""
+        _, executor = self._require()
+        result, queued = await asyncio.get_running_loop().run_in_executor(executor, self._write_outcome, unit)
+        self.batches += 1
+        self._notify(queued)
+        return result
+
+    async def read(self, unit: Work[T]) -> T:
+        """Run `unit` on one snapshot, in a transaction that refuses writes."""
+        _, executor = self._require()
+        self.reads += 1
+        return await asyncio.get_running_loop().run_in_executor(executor, self._run_read, unit)
+
+    async def raw_writer(self) -> Any:
+        raise RuntimeError("PostgreSQL migrates through store.backend.migrate_database, not a raw writer")
+
+    def run_sync(self, fn: Callable[[PgConnection], T]) -> T:
+        """`fn` on a connection of its own, outside any transaction (migrations: they manage their own)."""
+        pool, _ = self._require()
+        with pool.connection() as raw:
+            return fn(PgConnection(raw))
+
+    def _write_outcome(self, unit: Work[T]) -> tuple[T, frozenset[str]]:
+        try:
+            return self._run_write(unit)
+        except StopIteration as exc:  # a future refuses it: see store.db.deliverable
+            raise deliverable(exc) from exc
+
+    def _run_write(self, unit: Work[T]) -> tuple[T, frozenset[str]]:
+        pool, _ = self._require()
+        duplicates = 0
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            with pool.connection() as raw:
+                conn = PgConnection(raw)
+                try:
+                    raw.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                    result = unit(cast(sqlite3.Connection, conn))
+                    try:
+                        raw.execute("COMMIT")
+                    except psycopg.Error as exc:
+                        _raise_translated(exc)
+                        raise
+                except SerializationConflict:
+                    _rollback(raw)
+                    if attempt == MAX_ATTEMPTS:
+                        raise RuntimeError(f"write unit refused {MAX_ATTEMPTS} times in a row") from None
+                except DuplicateKey:
+                    _rollback(raw)
+                    duplicates += 1
+                    if duplicates == DUPLICATE_ATTEMPTS or attempt == MAX_ATTEMPTS:
+                        raise
+                except BaseException:
+                    _rollback(raw)
+                    raise
+                else:
+                    return result, frozenset(conn.queued)
+            self.retries += 1
+            time.sleep(self._backoff(attempt))
+        raise AssertionError("unreachable")
+
+    def _run_read(self, unit: Work[T]) -> T:
+        pool, _ = self._require()
+        with pool.connection() as raw:
+            raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                return unit(cast(sqlite3.Connection, PgConnection(raw)))
+            finally:
+                _rollback(raw)  # nothing to keep: a read-only transaction
+
+    def _backoff(self, attempt: int) -> float:
+        delay: float = min(RETRY_CAP_S, RETRY_BASE_S * 2 ** min(attempt, 10))
+        return delay * self._jitter.uniform(0.5, 1.5)
+
+
+MIN_SERVER = 110000  # identity columns (10), EXECUTE FUNCTION in triggers (11); tested on 15
+
+
+def _check_server(pool: ConnectionPool) -> None:
+    with pool.connection() as raw:
+        if raw.info.server_version < MIN_SERVER:
+            raise psycopg.NotSupportedError(f"PostgreSQL {raw.info.server_version // 10000} is older than 11")
+
+
+def _rollback(raw: psycopg.Connection[Any]) -> None:
+    if raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        raw.execute("ROLLBACK")
