@@ -16,6 +16,8 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
+import socket
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -77,6 +79,15 @@ def skip_locked(conn: sqlite3.Connection) -> str:
     SQLite has one writer, so a claim there needs no lock; on PostgreSQL several processes claim at once,
     and each takes rows the others are not already firing or sending."""
     return " FOR UPDATE SKIP LOCKED" if dialect(conn) == "postgresql" else ""
+
+
+def process_name() -> str:
+    """A name for one process's handle on the database: host and pid for whoever reads the heartbeats, and
+    a random part, because a restarted container is often the same host with the same pid (1).
+
+    The heartbeats are kept under it, and the outbox items its deliverer claims (docs/deployment.md,
+    "Several processes")."""
+    return f"{socket.gethostname()[:64]}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class DatabaseUnusable(Exception):
@@ -214,6 +225,7 @@ class Database:
         # Per topic, called after a committed batch whose units announced it (`announce`): what waits for
         # queued posts and jobs (the outbox deliverer, the scheduler) looks again at once, and only then.
         self._listeners: dict[str, list[Listener]] = {}
+        self.process = process_name()  # this process among those sharing the database (heartbeats, claims)
 
     def subscribe(self, topic: str, listener: Listener) -> None:
         """Call `listener` (synchronously, on the event loop) after each commit that queued `topic` work."""
