@@ -90,6 +90,25 @@ def process_name() -> str:
     return f"{socket.gethostname()[:64]}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
+# The class of the PostgreSQL advisory lock each process holds, keyed by its name, on the connection it
+# LISTENs on (store/postgres.py): free once that connection is gone (the process died or lost the server).
+LIVE_LOCK = 0x1EE7
+
+
+def still_connected(conn: sqlite3.Connection, process: str) -> bool:
+    """Whether the process named `process` still holds its connection to the database, so that a silent
+    heartbeat means a slow process (its beats queued behind a storm of units), not a dead one.
+
+    PostgreSQL: the process's live lock is held (a transaction-scoped try, released at commit). SQLite
+    has one process: a silent one is gone."""
+    if dialect(conn) != "postgresql":
+        return False
+    row = conn.execute(
+        "SELECT pg_try_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))", (LIVE_LOCK, process)
+    ).fetchone()
+    return not bool(row[0])
+
+
 class DatabaseUnusable(Exception):
     """The one line shown to the person starting the bot: which file, and what is wrong with it."""
 

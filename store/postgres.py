@@ -51,7 +51,7 @@ from psycopg.adapt import Buffer, Dumper, Loader
 from psycopg.pq import Format
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from store.db import Database, DatabaseUnusable, Listener, Work, deliverable, process_name
+from store.db import LIVE_LOCK, Database, DatabaseUnusable, Listener, Work, deliverable, process_name
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -312,6 +312,8 @@ class PostgresDatabase(Database):
         conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=10)
         try:
             await conn.execute(f"LISTEN {CHANNEL}")
+            # held while this connection lives: the other processes tell a slow process from a dead one
+            await conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (LIVE_LOCK, self.process))
         except BaseException:
             await conn.close()
             raise
@@ -320,7 +322,8 @@ class PostgresDatabase(Database):
     async def _listen(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """Wake this process's listeners for the topics other processes' commits announced (`_notify_peers`).
 
-        One connection of its own, idle but for the notifications. When it breaks, it is opened again, and
+        One connection of its own, idle but for the notifications, which also holds this process's live
+        lock (`store.db.still_connected`). When it breaks, it is opened again, and
         every listener is woken once: what was announced meanwhile is lost, so each one looks again."""
         pause = RELISTEN_S[0]
         while True:

@@ -8,8 +8,11 @@ restarted while another one runs sees none; after an outage of the whole fleet, 
 all of it, and only that one, because reading the last sign and writing its own are one unit. With one
 process (SQLite) this is the single row it always was.
 
-A peer silent for `DEAD_AFTER` periods is taken for dead: the outbox items its deliverer had claimed are
-released at once (services/platform/outbox.py `release_claims`) rather than when the claims run out.
+A peer silent for `DEAD_AFTER` periods whose connection is gone too (`store.db.still_connected`: a
+process slowed down by a storm of units beats late, but is still connected) is taken for dead: the
+outbox items its deliverer had claimed are released at once (services/platform/outbox.py
+`release_claims`) rather than when the claims run out. A peer silent but connected (hung) keeps its
+claims until they run out.
 Its jobs need nothing: a job fires in one transaction, which the dead process's lost connection rolled
 back. Rows silent for `FORGET_AFTER` are deleted, never the beating process's own, which is then the
 newest: the fleet's last sign of life is never lost.
@@ -24,7 +27,7 @@ from datetime import datetime, timedelta
 
 from core.clock import Clock, from_db, to_db
 from services.platform.outbox import release_claims
-from store.db import Database
+from store.db import Database, still_connected
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +55,10 @@ def beat(conn: sqlite3.Connection, process: str, now: datetime, dead_after: time
         for (peer,) in conn.execute(
             "SELECT process FROM heartbeats WHERE process <> ? AND last_seen < ? ORDER BY process",
             (process, to_db(now - dead_after)),
-        )
+        ).fetchall()
     ]
-    taken_over = {peer: n for peer in silent if (n := release_claims(conn, [peer]))}
+    dead = [peer for peer in silent if not still_connected(conn, peer)]
+    taken_over = {peer: n for peer in dead if (n := release_claims(conn, [peer]))}
     conn.execute(
         "DELETE FROM heartbeats WHERE process <> ? AND last_seen < ?", (process, to_db(now - FORGET_AFTER))
     )

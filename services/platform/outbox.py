@@ -31,9 +31,10 @@ RETRY_BASE = timedelta(seconds=5)
 RETRY_CAP = timedelta(minutes=10)
 ERROR_TEXT_MAX = 2000
 TOPIC = "outbox"  # what `enqueue` announces to the commit (store.db.announce): the deliverer looks again
-CLAIM = timedelta(
-    minutes=5
-)  # how long an item handed to one process's deliverer is left to it (see `pending`)
+CLAIM = timedelta(minutes=5)  # how long an item handed to one process's deliverer is left to it (`pending`)
+# How far another process's claim may end past `now + CLAIM` and still hold: its `now` may be later than
+# ours (read after ours, while our unit waited for a connection; another host's clock).
+CLAIM_SKEW = timedelta(minutes=1)
 
 OutboxState = Literal["pending", "sent", "fallback", "failed"]
 NoncePurpose = Literal["post", "fallback"]
@@ -192,11 +193,13 @@ def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]
 
 def _live_claim(now: datetime, claimed_until: str | None) -> datetime | None:
     """The end of another deliverer's claim on an item (`pending`), if it still holds: one further ahead
-    than a claim can reach means the clock went back since, and is over (as in `_due_at`)."""
+    than a claim can reach (with `CLAIM_SKEW` between the processes' clocks) means the clock went back
+    since, and is over (as in `_due_at`). Without the skew, a claim written a second later than our
+    `now` was read as from the future and taken again: the post went out twice (the nonce hid it)."""
     if claimed_until is None:
         return None
     until = from_db(claimed_until)
-    return until if now < until <= now + CLAIM else None
+    return until if now < until <= now + CLAIM + CLAIM_SKEW else None
 
 
 def _claim(
