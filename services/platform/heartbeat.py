@@ -40,6 +40,7 @@ FORGET_AFTER = timedelta(days=7)
 class Beat:
     previous: datetime | None  # the fleet's last sign of life before this beat (None: a fresh database)
     taken_over: dict[str, int]  # silent peers whose claimed outbox items were released, and how many
+    fleet: int = 1  # processes connected to the database (`still_connected`), this one included
 
 
 def beat(conn: sqlite3.Connection, process: str, now: datetime, dead_after: timedelta) -> Beat:
@@ -50,19 +51,18 @@ def beat(conn: sqlite3.Connection, process: str, now: datetime, dead_after: time
         " ON CONFLICT (process) DO UPDATE SET last_seen = excluded.last_seen",
         (process, to_db(now), to_db(now)),
     )
-    silent = [
-        str(peer)
-        for (peer,) in conn.execute(
-            "SELECT process FROM heartbeats WHERE process <> ? AND last_seen < ? ORDER BY process",
-            (process, to_db(now - dead_after)),
-        ).fetchall()
-    ]
-    dead = [peer for peer in silent if not still_connected(conn, peer)]
+    peers = conn.execute(
+        "SELECT process, last_seen FROM heartbeats WHERE process <> ? ORDER BY process", (process,)
+    ).fetchall()
+    connected = {str(peer) for peer, _ in peers if still_connected(conn, str(peer))}
+    silent = [str(peer) for peer, seen in peers if from_db(seen) < now - dead_after]
+    dead = [peer for peer in silent if peer not in connected]
     taken_over = {peer: n for peer in dead if (n := release_claims(conn, [peer]))}
     conn.execute(
         "DELETE FROM heartbeats WHERE process <> ? AND last_seen < ?", (process, to_db(now - FORGET_AFTER))
     )
-    return Beat(None if row is None or row[0] is None else from_db(row[0]), taken_over)
+    previous = None if row is None or row[0] is None else from_db(row[0])
+    return Beat(previous, taken_over, 1 + len(connected))
 
 
 class Heartbeat:
@@ -72,11 +72,13 @@ class Heartbeat:
         self.db = db
         self.clock = clock
         self.period = period
+        self.fleet = 1  # processes beating, as of the last beat: the deliverer's share of the rate limit
 
     async def beat(self) -> datetime | None:
         """Beat; returns the fleet's previous sign of life."""
         now, process, dead_after = self.clock.now(), self.db.process, DEAD_AFTER * self.period
         done = await self.db.write(lambda conn: beat(conn, process, now, dead_after))
+        self.fleet = done.fleet
         for peer, items in done.taken_over.items():
             log.warning("process %s silent for %s: took over %d outbox item(s)", peer, dead_after, items)
         return done.previous

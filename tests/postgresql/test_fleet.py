@@ -94,10 +94,13 @@ async def test_a_silent_peers_claims_are_taken_over_before_they_run_out(
     await Heartbeat(alive, clock).beat()
     assert await survivor.due() == []  # three periods exactly: still alive as far as anyone knows
     clock.advance(timedelta(seconds=1))
-    await Heartbeat(alive, clock).beat()
+    heart = Heartbeat(alive, clock)
+    await heart.beat()
     assert await survivor.due() == []  # silent, but connected: slow, not dead
+    assert heart.fleet == 2  # and still counted in the fleet that shares the rate limit
     await dead.close()
-    await Heartbeat(alive, clock).beat()
+    await heart.beat()
+    assert heart.fleet == 1
     assert clock.now() - START < CLAIM
     taken = await survivor.due()
     assert sorted(item.id for item in taken) == sorted(item.id for item in claimed)
