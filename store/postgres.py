@@ -23,6 +23,10 @@ and by name. Integrity errors (a CHECK, a UNIQUE key, the ledger's append-only t
 `sqlite3.IntegrityError`, the class the code and the tests already know. Services keep their
 `sqlite3.Connection` hints: the one cast is here (docs/deployment.md, "PostgreSQL").
 
+Several processes share the database: a unit's announced topics (`store.db.announce`) are sent with
+NOTIFY inside its transaction, and each process LISTENs on a connection of its own that also holds its
+live lock (`store.db.still_connected`); docs/deployment.md, "Several processes".
+
 psycopg 3 rather than asyncpg: the units are synchronous code run in a worker thread (as SQLite's run in
 aiosqlite's thread); psycopg has a synchronous API and a pool, asyncpg would need every unit rewritten
 as coroutines or a bridge from sync code to its event loop.
