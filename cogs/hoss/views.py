@@ -42,7 +42,7 @@ from core.errors import BadInput, NotAllowed
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import text, to_discord
+from discord_app.render import image_file, text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import FlipResult, Opening, SaleToConfirm
@@ -278,8 +278,13 @@ class CopyDetailSelect(PersistentSelect, template=r"hoss:detail:(?P<owner>\d+)")
     async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
         check_owner(self.match, interaction)
         detail = await hoss_of(interaction).collection.detail(interaction.user.id, chosen_number(values))
+        copy = detail.copy
+        images = services_of(interaction).card_images
+        image = await images.image("hoss", copy.card.id, render.copy_art(copy), locale)
         await interaction.response.send_message(
-            **to_discord(render.detail_spec(detail, locale), locale), ephemeral=True
+            **to_discord(render.detail_spec(detail, locale, image), locale),
+            files=[image_file(image)],
+            ephemeral=True,
         )
 
 
