@@ -36,7 +36,7 @@ async def files_with_strips(spec: MessageSpec, locale: str | None, images: CardI
     """`files_of`, plus each of the spec's card strips composed in the message's language."""
     files = files_of(spec, locale)
     for strip in spec.strips:
-        data = await images.strip(strip.game, strip.cards, locale)
+        data = await images.strip(strip.game, strip.cards, locale, strip.scale)
         files.append(discord.File(io.BytesIO(data), filename=strip.filename))
     return files
 

@@ -37,6 +37,7 @@ from cogs.hoss.lookup import (
     find_card,
     hoss_of,
 )
+from cogs.shared.cards import show_off_button
 from cogs.shared.components import button, check_owner, page_buttons, reply
 from core.errors import BadInput, NotAllowed
 from discord_app.components import PersistentButton, PersistentSelect
@@ -46,6 +47,7 @@ from discord_app.render import image_file, text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import FlipResult, Opening, SaleToConfirm
+from services.hoss.showoff import showable
 from services.platform.messages import Text
 
 
@@ -89,6 +91,10 @@ async def opening_reply(
         view.add_item(
             button(NextBoosterButton, f"hoss:next:{opening.id}", Text("hoss.button.next"), locale, "primary")
         )
+    for shown in showable(opening):
+        if shown.copy_id is None or shown.card is None:
+            continue
+        view.add_item(show_off_button("hoss", shown.copy_id, render.card_name(shown.card, locale), locale))
     sellable = [s for s in opening.cards if s.flipped and s.owned and s.card is not None]
     if sellable:
         options = [

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.shared.cards import EntrySelect, card_spec
+from cogs.shared.cards import EntrySelect, ShowOffButton, card_spec
 from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
 from discord_app.render import image_file, to_discord
@@ -60,4 +60,4 @@ class CardsCog(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(CardsCog(bot))
-    bot.add_dynamic_items(EntrySelect)
+    bot.add_dynamic_items(EntrySelect, ShowOffButton)

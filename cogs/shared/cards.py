@@ -15,11 +15,12 @@ from typing import Any
 
 import discord
 
-from cogs.shared.components import check_owner
-from core.errors import BadInput, NotFound
+from cogs.shared.components import button, check_owner
+from core.errors import BadInput, NotAllowed, NotFound
 from core.i18n import t
-from discord_app.components import PersistentSelect
+from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
+from discord_app.permissions import SHOW_OFF, require_here
 from discord_app.render import image_file, to_discord
 from engine.cards import CardBase
 from services.platform import games
@@ -97,3 +98,24 @@ class EntrySelect(PersistentSelect, template=r"entry:(?P<game>[a-z0-9_]{1,32}):(
         await interaction.response.send_message(
             **to_discord(spec, locale), files=[image_file(opened.image)], ephemeral=True
         )
+
+
+class ShowOffButton(PersistentButton, template=r"showoff:(?P<game>[a-z0-9_]{1,32}):(?P<copy>\d+)"):
+    """« Montrer » on a private pull: the card in public, once per copy (services/shared/showoff.py)."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        require_here(interaction, SHOW_OFF)  # the post carries the card's picture
+        if interaction.channel_id is None:
+            raise NotAllowed("showoff.error.not_eligible")
+        showoffs = services_of(interaction).showoffs
+        posted = await showoffs.show(
+            self.match["game"], interaction.user.id, int(self.match["copy"]), interaction.channel_id
+        )
+        answer = t("showoff.done" if posted else "showoff.already", locale)
+        await interaction.response.send_message(answer, ephemeral=True)
+
+
+def show_off_button(game: str, copy_id: int, card: str, locale: str) -> PersistentButton:
+    return button(
+        ShowOffButton, f"showoff:{game}:{copy_id}", Text("showoff.button", {"card": card}), locale, "success"
+    )

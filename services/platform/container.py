@@ -25,6 +25,7 @@ from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.trades import TradeService
 from services.shared.collection import CollectionEntries
+from services.shared.showoff import ShowOffs
 from store.backend import database_for, migrate_database
 from store.db import Database, DatabaseUnusable, explain
 
@@ -47,6 +48,7 @@ class Services:
     privacy: PrivacyService
     trades: TradeService
     entries: CollectionEntries  # « Voir une carte » under any game's collection page
+    showoffs: ShowOffs  # « Montrer »: a rare pull shown in public, once per copy
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -108,5 +110,6 @@ async def build_services(
         privacy=PrivacyService(db, clock),
         trades=TradeService(db, clock, scheduler, cards),
         entries=CollectionEntries(db, images, catalogs),
+        showoffs=ShowOffs(db, clock, catalogs),
         games=game_services,
     )

@@ -168,6 +168,7 @@ class CardStrip:
     filename: str
     game: str
     cards: tuple[StripCard, ...]
+    scale: float = 0.4  # of a card's size (360 x 504): 0.4 for a hand of 8 on one row, 1 for one card
 
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
@@ -231,6 +232,7 @@ class MessageSpec:
                         "filename": s.filename,
                         "game": s.game,
                         "cards": [[c.card_id, c.rarity, c.stars, c.holo] for c in s.cards],
+                        "scale": s.scale,
                     }
                     for s in self.strips
                 ],
@@ -280,6 +282,7 @@ class MessageSpec:
                     s["filename"],
                     s["game"],
                     tuple(StripCard(str(c[0]), c[1], int(c[2]), bool(c[3])) for c in s["cards"]),
+                    float(s.get("scale", 0.4)),
                 )
                 for s in data.get("strips", [])
             ),
