@@ -78,7 +78,9 @@ class Settings(BaseSettings):
 
     @field_validator("shard_ids")
     @classmethod
-    def _shards_of_the_count(cls, value: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
+    def _shards_of_the_count(
+        cls, value: tuple[int, ...] | None, info: ValidationInfo
+    ) -> tuple[int, ...] | None:
         """Checked here rather than left to discord.py, which would only fail once connecting (Discord closes
         an identify with a shard past the count with 4010): a typo must stop start-up with one line."""
         if value is None:

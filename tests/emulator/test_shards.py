@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import discord
 import pytest
@@ -30,13 +31,11 @@ class ShardBot(commands.AutoShardedBot):
         intents.guilds = True
         intents.guild_messages = True
         intents.dm_messages = True
+        shards: dict[str, Any] = {"shard_count": shard_count}
+        if shard_ids is not None:
+            shards["shard_ids"] = shard_ids
         super().__init__(
-            command_prefix="!",
-            intents=intents,
-            guild_ready_timeout=0.01,
-            help_command=None,
-            shard_ids=shard_ids,
-            shard_count=shard_count,
+            command_prefix="!", intents=intents, guild_ready_timeout=0.01, help_command=None, **shards
         )
         self.name = name
         self.seen: list[int | None] = []  # the server of each message event received
