@@ -83,13 +83,13 @@ async def serve(settings: Settings) -> None:
     import discord
 
     from core.clock import SystemClock
-    from discord_app.bot import CardBot
+    from discord_app.bot import make_bot
     from services.platform.container import build_services
 
     clock = SystemClock()
     # Catalogs and the database are checked before connecting, so a bad file fails fast and plainly.
     services = await build_services(settings, clock)
-    bot = CardBot(settings, clock, services=services, freeze_gc=True)
+    bot = make_bot(settings, clock, services=services, freeze_gc=True)
     try:
         # Leaving the block closes the bot: no new work, queued writes committed, last heartbeat, database
         # closed, then Discord (discord_app/bot.py).

@@ -108,6 +108,12 @@ class CardBot(commands.Bot):
         of bots, and a bot's objects stay frozen until it closes (`close` unfreezes them)."""
         intents = discord.Intents.none()
         intents.guilds = True
+        sharded = isinstance(self, discord.AutoShardedClient)
+        if (settings.shards is not None) != sharded:
+            raise TypeError("build the bot with make_bot(): SHARD_COUNT chooses CardBot or ShardedCardBot")
+        shards: dict[str, Any] = {}
+        if settings.shards is not None:
+            shards = {"shard_count": settings.shard_count, "shard_ids": list(settings.shards)}
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -116,6 +122,7 @@ class CardBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
             guild_ready_timeout=guild_ready_timeout,
+            **shards,
         )
         self.settings = settings
         self.clock = clock
@@ -173,11 +180,24 @@ class CardBot(commands.Bot):
         self.deliverer.start()
         await self._services.scheduler.start()
         # 5. instant sync to the development server; global sync is the owner's /admin sync
-        if self.settings.dev_guild_id:
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
+        await self._sync_dev_guild()
+
+    async def _sync_dev_guild(self) -> None:
+        """Sync the commands to DEV_GUILD_ID, from the one process holding that server's shard.
+
+        Every process of a sharded bot loads the same commands, so one sync is enough, and the process that
+        receives the server's interactions is the one whose start-up the developer is waiting for. Any
+        other process would only repeat the same PUT (and spend the route's rate limit)."""
+        guild_id = self.settings.dev_guild_id
+        if not guild_id:
+            return
+        if not self.settings.holds(guild_id):
+            log.info("commands of guild %s are synced by the process holding its shard", guild_id)
+            return
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info("synced %d commands to guild %s", len(synced), guild_id)
 
     async def _beat_forever(self) -> None:
         wake = asyncio.Event()
@@ -224,5 +244,21 @@ class CardBot(commands.Bot):
             gc.freeze()
             self.gc_frozen = True
         log.info(
-            "logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds)
+            "logged in as %s (%s) in %d servers%s",
+            self.user,
+            getattr(self.user, "id", "?"),
+            len(self.guilds),
+            "" if self.settings.shards is None else f", shards {list(self.settings.shards)}",
         )
+
+
+class ShardedCardBot(CardBot, commands.AutoShardedBot):
+    """The same bot over the shards SHARD_IDS names (of SHARD_COUNT): discord.py opens one gateway connection
+    per shard, and Discord sends each connection the events of its servers only (DMs to shard 0). Nothing
+    else differs: what is not a server's (jobs, the outbox) goes through the shared database's claims."""
+
+
+def make_bot(settings: Settings, clock: Clock, **options: Any) -> CardBot:
+    """The bot SHARD_COUNT asks for: one unsharded connection, or this process's shards."""
+    cls = CardBot if settings.shards is None else ShardedCardBot
+    return cls(settings, clock, **options)

@@ -326,8 +326,13 @@ class ActionsMixin(EmulatorCore):
         source: RecordedMessage | None = None,
         parent: InteractionRecord | None = None,
     ) -> InteractionRecord:
-        if not self.gateway.connected:
-            raise EmulatorError("the bot is not connected to the gateway (await emu.wait_ready() first)")
+        guild_id = None if channel.guild is None else channel.guild.id
+        if not self.gateway.connected_for(guild_id):
+            where = "DMs" if guild_id is None else f"guild {guild_id}"
+            raise EmulatorError(
+                f"no gateway connection receives {where} (await emu.wait_ready() first; with shards, "
+                "start the shard of that guild)"
+            )
         interaction_id = self.world.ids.next()
         record = InteractionRecord(
             id=interaction_id,
@@ -342,7 +347,7 @@ class ActionsMixin(EmulatorCore):
         )
         record.payload = self._interaction_payload(record, data, locale or user.locale)
         self.register_interaction(record)
-        await self.gateway.dispatch("INTERACTION_CREATE", record.payload)
+        record.shards = await self.gateway.dispatch("INTERACTION_CREATE", record.payload)
         return record
 
     def _interaction_payload(self, record: InteractionRecord, data: JsonDict, locale: str) -> JsonDict:

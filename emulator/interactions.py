@@ -58,6 +58,8 @@ class InteractionRecord:
     choices: list[JsonDict] | None = None
     modal: JsonDict | None = None
     followed_up: bool = False
+    shards: list[tuple[int, int] | None] = field(default_factory=list)
+    """The shards (``(shard_id, num_shards)``, None unsharded) of the gateway sessions it was sent to."""
     failure: str | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     inflight: int = 0

@@ -59,7 +59,8 @@ class AppRoutes:
 
     async def get_gateway_bot(self, call: Call) -> Reply:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return Reply(body={"url": self.core.gateway.url, "shards": 1, "session_start_limit": limit})
+        shards = self.core.gateway.shard_count()
+        return Reply(body={"url": self.core.gateway.url, "shards": shards, "session_start_limit": limit})
 
     async def list_commands(self, call: Call) -> Reply:
         return Reply(body=self.commands.payloads(self.command_scope(call)))

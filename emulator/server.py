@@ -139,16 +139,26 @@ class DiscordEmulator(ActionsMixin):
         self.uninstall()
         await self.stop()
 
-    async def wait_ready(self, timeout: float = 5.0, *, settle: bool = True) -> None:  # noqa: ASYNC109
+    async def wait_ready(
+        self,
+        timeout: float = 5.0,  # noqa: ASYNC109
+        *,
+        settle: bool = True,
+        sessions: int | None = None,
+    ) -> None:
         """Return once the bot identified, got every guild *and processed them*, then went idle.
 
         The bot syncs commands in ``setup_hook`` before connecting, so they are registered by now; with
         ``settle`` a sync done later (e.g. in ``on_ready``) is awaited too, as long as it starts within
-        the idle window after the guilds were delivered.
+        the idle window after the guilds were delivered. With ``sessions`` (a sharded bot, or several
+        processes), wait for that many gateway sessions, one per shard, instead of the first.
         """
         try:
             async with asyncio.timeout(timeout):
-                await self.gateway.ready.wait()
+                if sessions is None:
+                    await self.gateway.ready.wait()
+                else:
+                    await self.gateway.wait_sessions(sessions)
         except TimeoutError:
             hint = "did you call install() before starting the bot?"
             raise EmulatorError(f"the bot did not identify within {timeout}s ({hint})") from None

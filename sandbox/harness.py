@@ -80,6 +80,8 @@ class BotHarness:
             database_path=self.db_path,
             dev_guild_id=self.guild.id,
             owner_ids=self.owner_ids,
+            shard_count=None,  # one connection whatever the environment says: the sandbox is one process
+            shard_ids=None,
         )
         self.bot = CardBot(
             settings,

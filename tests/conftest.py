@@ -38,6 +38,8 @@ def _clean_settings_env(monkeypatch: pytest.MonkeyPatch, card_image_folder: Path
             "DEFAULT_LOCALE",
             "TIMEZONE",
             "LOG_LEVEL",
+            "SHARD_COUNT",
+            "SHARD_IDS",
         }:
             monkeypatch.delenv(name, raising=False)
 

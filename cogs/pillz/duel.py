@@ -29,11 +29,11 @@ from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.deferral import defer_update, update
 from discord_app.permissions import PUBLIC_MESSAGE, require_here
-from discord_app.render import STYLES, text, to_discord
+from discord_app.render import STYLES, files_with_strips, text, to_discord
 from discord_app.translator import desc
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice, DuelRow
-from services.platform.messages import Text
+from services.platform.messages import MessageSpec, Text
 
 if TYPE_CHECKING:
     from services.pillz import PillzServices
@@ -180,7 +180,11 @@ async def open_controls(
 ) -> dict[str, Any]:
     services = pillz_of(interaction)
     choice = await services.duels.controls(duel_id, interaction.user.id, guild=here(interaction))
-    return controls_reply(choice, services.duels.catalog, place, pillz, locale)
+    kwargs = controls_reply(choice, services.duels.catalog, place, pillz, locale)
+    # the line-up's picture is sent once, with the controls: their later edits keep it
+    strip = MessageSpec(strips=(render.line_up_strip(choice),))
+    kwargs["files"] = await files_with_strips(strip, locale, services_of(interaction).card_images)
+    return kwargs
 
 
 class OpenButton(PersistentButton, template=r"pillz:open:(?P<duel>\d+)"):
