@@ -16,6 +16,8 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
+import socket
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -77,6 +79,34 @@ def skip_locked(conn: sqlite3.Connection) -> str:
     SQLite has one writer, so a claim there needs no lock; on PostgreSQL several processes claim at once,
     and each takes rows the others are not already firing or sending."""
     return " FOR UPDATE SKIP LOCKED" if dialect(conn) == "postgresql" else ""
+
+
+def process_name() -> str:
+    """A name for one process's handle on the database: host and pid for whoever reads the heartbeats, and
+    a random part, because a restarted container is often the same host with the same pid (1).
+
+    The heartbeats are kept under it, and the outbox items its deliverer claims (docs/deployment.md,
+    "Several processes")."""
+    return f"{socket.gethostname()[:64]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+# The class of the PostgreSQL advisory lock each process holds, keyed by its name, on the connection it
+# LISTENs on (store/postgres.py): free once that connection is gone (the process died or lost the server).
+LIVE_LOCK = 0x1EE7
+
+
+def still_connected(conn: sqlite3.Connection, process: str) -> bool:
+    """Whether the process named `process` still holds its connection to the database, so that a silent
+    heartbeat means a slow process (its beats queued behind a storm of units), not a dead one.
+
+    PostgreSQL: the process's live lock is held (a transaction-scoped try, released at commit). SQLite
+    has one process: a silent one is gone."""
+    if dialect(conn) != "postgresql":
+        return False
+    row = conn.execute(
+        "SELECT pg_try_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))", (LIVE_LOCK, process)
+    ).fetchone()
+    return not bool(row[0])
 
 
 class DatabaseUnusable(Exception):
@@ -214,6 +244,7 @@ class Database:
         # Per topic, called after a committed batch whose units announced it (`announce`): what waits for
         # queued posts and jobs (the outbox deliverer, the scheduler) looks again at once, and only then.
         self._listeners: dict[str, list[Listener]] = {}
+        self.process = process_name()  # this process among those sharing the database (heartbeats, claims)
 
     def subscribe(self, topic: str, listener: Listener) -> None:
         """Call `listener` (synchronously, on the event loop) after each commit that queued `topic` work."""

@@ -23,6 +23,10 @@ and by name. Integrity errors (a CHECK, a UNIQUE key, the ledger's append-only t
 `sqlite3.IntegrityError`, the class the code and the tests already know. Services keep their
 `sqlite3.Connection` hints: the one cast is here (docs/deployment.md, "PostgreSQL").
 
+Several processes share the database: a unit's announced topics (`store.db.announce`) are sent with
+NOTIFY inside its transaction, and each process LISTENs on a connection of its own that also holds its
+live lock (`store.db.still_connected`); docs/deployment.md, "Several processes".
+
 psycopg 3 rather than asyncpg: the units are synchronous code run in a worker thread (as SQLite's run in
 aiosqlite's thread); psycopg has a synchronous API and a pool, asyncpg would need every unit rewritten
 as coroutines or a bridge from sync code to its event loop.
@@ -31,6 +35,7 @@ as coroutines or a bridge from sync code to its event loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import re
@@ -50,7 +55,7 @@ from psycopg.adapt import Buffer, Dumper, Loader
 from psycopg.pq import Format
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from store.db import Database, DatabaseUnusable, Listener, Work, deliverable
+from store.db import LIVE_LOCK, Database, DatabaseUnusable, Listener, Work, deliverable, process_name
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -62,6 +67,8 @@ DUPLICATE_ATTEMPTS = 3  # runs of a unit that keeps meeting a taken UNIQUE key (
 RETRY_BASE_S = 0.002
 RETRY_CAP_S = 0.2
 RETRYABLE = frozenset({"40001", "40P01"})  # serialization_failure, deadlock_detected
+CHANNEL = "bot_work"  # the NOTIFY channel: a commit's announced topics, for every process (see `_listen`)
+RELISTEN_S = (0.5, 30.0)  # the pause before listening again after the listening connection broke: first, cap
 
 
 class SerializationConflict(BaseException):
@@ -274,6 +281,8 @@ class PostgresDatabase(Database):
         self._pool: ConnectionPool | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._jitter = random.Random()
+        self.process = process_name()
+        self._listening: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         pool = ConnectionPool(
@@ -294,10 +303,60 @@ class PostgresDatabase(Database):
                 f"no connection within {CONNECT_TIMEOUT_S:g} s" if isinstance(exc, PoolTimeout) else str(exc)
             )
             raise DatabaseUnusable(f"cannot use {redact(self.url)} ({why.strip()})") from None
+        try:
+            listener = await self._listen_connection()
+        except psycopg.Error as exc:
+            await asyncio.to_thread(pool.close)
+            raise DatabaseUnusable(f"cannot use {redact(self.url)} ({str(exc).strip()})") from None
         self._pool = pool
         self._executor = ThreadPoolExecutor(max_workers=self._pool_size, thread_name_prefix="pg")
+        self._listening = asyncio.create_task(self._listen(listener), name="pg-listen")
+
+    async def _listen_connection(self) -> psycopg.AsyncConnection[Any]:
+        conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=10)
+        try:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            # held while this connection lives: the other processes tell a slow process from a dead one
+            await conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (LIVE_LOCK, self.process))
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    async def _listen(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Wake this process's listeners for the topics other processes' commits announced (`_notify_peers`).
+
+        One connection of its own, idle but for the notifications, which also holds this process's live
+        lock (`store.db.still_connected`). When it breaks, it is opened again, and
+        every listener is woken once: what was announced meanwhile is lost, so each one looks again."""
+        pause = RELISTEN_S[0]
+        while True:
+            try:
+                async with conn:
+                    async for note in conn.notifies():
+                        topic, _, sender = note.payload.partition(" ")
+                        if sender != self.process:  # this process's own commits woke it already
+                            self._notify(frozenset({topic}))
+                        pause = RELISTEN_S[0]
+            except psycopg.Error:
+                log.warning("the LISTEN connection broke; listening again in %.1f s", pause, exc_info=True)
+            while True:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RELISTEN_S[1])
+                try:
+                    conn = await self._listen_connection()
+                except psycopg.Error:
+                    log.warning("cannot LISTEN yet; again in %.1f s", pause, exc_info=True)
+                    continue
+                break
+            self._notify(frozenset(self._listeners))
 
     async def close(self) -> None:
+        listening, self._listening = self._listening, None
+        if listening is not None:
+            listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listening
         pool, self._pool = self._pool, None
         executor, self._executor = self._executor, None
         if executor is not None:
@@ -349,6 +408,7 @@ class PostgresDatabase(Database):
                     raw.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
                     result = unit(cast(sqlite3.Connection, conn))
                     try:
+                        self._notify_peers(raw, conn.queued)
                         raw.execute("COMMIT")
                     except psycopg.Error as exc:
                         _raise_translated(exc)
@@ -370,6 +430,12 @@ class PostgresDatabase(Database):
             self.retries += 1
             time.sleep(self._backoff(attempt))
         raise AssertionError("unreachable")
+
+    def _notify_peers(self, raw: psycopg.Connection[Any], topics: set[str]) -> None:
+        """Tell every process's listeners (`_listen`) what the unit announced: a NOTIFY inside the
+        transaction is delivered when it commits, and never if it does not."""
+        for topic in sorted(topics):
+            raw.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{topic} {self.process}"))
 
     def _run_read(self, unit: Work[T]) -> T:
         pool, _ = self._require()

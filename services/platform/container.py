@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import sqlite3
 from dataclasses import dataclass, field
@@ -29,6 +30,8 @@ from services.shared.showoff import ShowOffs
 from store.backend import database_for, migrate_database
 from store.db import Database, DatabaseUnusable, explain
 
+log = logging.getLogger(__name__)
+
 
 @dataclass
 class Services:
@@ -52,7 +55,12 @@ class Services:
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
+        """After the deliverer stopped: what this process had claimed goes back to the others at once."""
         await self.scheduler.stop()
+        try:
+            await self.outbox.release()
+        except Exception:  # the claims then run out by themselves (services/platform/outbox.py)
+            log.exception("could not release this process's outbox claims")
         await self.db.close()
 
 

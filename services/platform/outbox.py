@@ -31,9 +31,10 @@ RETRY_BASE = timedelta(seconds=5)
 RETRY_CAP = timedelta(minutes=10)
 ERROR_TEXT_MAX = 2000
 TOPIC = "outbox"  # what `enqueue` announces to the commit (store.db.announce): the deliverer looks again
-CLAIM = timedelta(
-    minutes=5
-)  # how long an item handed to one process's deliverer is left to it (see `pending`)
+CLAIM = timedelta(minutes=5)  # how long an item handed to one process's deliverer is left to it (`pending`)
+# How far another process's claim may end past `now + CLAIM` and still hold: its `now` may be later than
+# ours (read after ours, while our unit waited for a connection; another host's clock).
+CLAIM_SKEW = timedelta(minutes=1)
 
 OutboxState = Literal["pending", "sent", "fallback", "failed"]
 NoncePurpose = Literal["post", "fallback"]
@@ -192,15 +193,17 @@ def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]
 
 def _live_claim(now: datetime, claimed_until: str | None) -> datetime | None:
     """The end of another deliverer's claim on an item (`pending`), if it still holds: one further ahead
-    than a claim can reach means the clock went back since, and is over (as in `_due_at`)."""
+    than a claim can reach (with `CLAIM_SKEW` between the processes' clocks) means the clock went back
+    since, and is over (as in `_due_at`). Without the skew, a claim written a second later than our
+    `now` was read as from the future and taken again: the post went out twice (the nonce hid it)."""
     if claimed_until is None:
         return None
     until = from_db(claimed_until)
-    return until if now < until <= now + CLAIM else None
+    return until if now < until <= now + CLAIM + CLAIM_SKEW else None
 
 
 def _claim(
-    conn: sqlite3.Connection, due: list[int], until: datetime, limit: int
+    conn: sqlite3.Connection, due: list[int], until: datetime, limit: int, process: str
 ) -> tuple[list[int], set[int]]:
     """Lock and claim the first `limit` due items no other deliverer holds right now; returns those taken,
     in order, and the due items other deliverers hold (known only when fewer than `limit` were free: the
@@ -215,10 +218,28 @@ def _claim(
     ]
     if taken:
         conn.execute(
-            f"UPDATE outbox SET claimed_until = ? WHERE id IN ({', '.join('?' * len(taken))})",
-            (to_db(until), *taken),
+            f"UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE id IN ({', '.join('?' * len(taken))})",
+            (to_db(until), process, *taken),
         )
     return taken, set(due) - set(taken) if len(taken) < limit else set()
+
+
+def release_claims(conn: sqlite3.Connection, processes: list[str]) -> int:
+    """Hand the pending items these processes' deliverers claimed back to whoever looks next, at once: the
+    processes stopped (a clean shutdown) or stopped beating (services/platform/heartbeat.py). Returns how
+    many; the deliverers are woken when there were some. An item a presumed-dead process was sending
+    anyway goes again with the same nonce, and Discord returns the first message (as after a lapsed
+    claim)."""
+    if not processes:
+        return 0
+    released = conn.execute(
+        "UPDATE outbox SET claimed_until = NULL, claimed_by = NULL"
+        f" WHERE state = 'pending' AND claimed_by IN ({', '.join('?' * len(processes))})",
+        processes,
+    ).rowcount
+    if released:
+        announce(conn, TOPIC)
+    return released
 
 
 # The players named by an item (a JSON array of ids) as rows `j.value`: the one statement of the outbox
@@ -288,14 +309,19 @@ class Outbox:
         When other processes drain the same outbox (`Database.concurrent_writers`: PostgreSQL), the items
         returned are claimed for `CLAIM` in the same unit, rows locked with SKIP LOCKED: another process's
         deliverer passes over them until they are marked sent (or failed, or retried) or the claim runs
-        out, so no item is sent by two processes. The claim's write follows a read that found something
+        out (or the process stops beating: `release_claims`), so no item is sent by two processes. The
+        claim names this process (`Database.process`). The claim's write follows a read that found something
         due: a pass with nothing to send stays one read. SQLite's one process needs no claim."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection, claiming: bool) -> tuple[list[OutboxItem], datetime | None]:
             heads = _heads(conn, now)
             due = [item_id for item_id, due_at in heads if due_at <= now]
-            ids, held = _claim(conn, due, now + CLAIM, limit) if claiming and due else (due[:limit], set())
+            ids, held = (
+                _claim(conn, due, now + CLAIM, limit, self.db.process)
+                if claiming and due
+                else (due[:limit], set())
+            )
             taken = set(ids)
             # An item another deliverer is claiming is its: look again when that claim could run out.
             later = min(
@@ -317,6 +343,14 @@ class Outbox:
         if found[0] and self.db.concurrent_writers:
             return await self.db.write(partial(unit, claiming=True))
         return found
+
+    async def release(self) -> int:
+        """At a clean shutdown, after the deliverer stopped: this process's claims go back at once to the
+        processes still running. SQLite's one process claims nothing."""
+        if not self.db.concurrent_writers:
+            return 0
+        process = self.db.process
+        return await self.db.write(lambda conn: release_claims(conn, [process]))
 
     async def get(self, item_id: int) -> OutboxItem | None:
         """Any message in any state: the "show" button re-checks that the clicker is the DM's recipient."""
@@ -379,7 +413,7 @@ class Outbox:
             retry_at = now + retry_delay(attempts)
             conn.execute(
                 "UPDATE outbox SET state = 'pending', attempts = ?, last_error = ?, next_attempt_at = ?,"
-                " claimed_until = NULL WHERE id = ?",
+                " claimed_until = NULL, claimed_by = NULL WHERE id = ?",
                 (attempts, error[:ERROR_TEXT_MAX], to_db(retry_at), item_id),
             )
             return retry_at

@@ -26,7 +26,7 @@ from tests.e2e.authorization import STRANGER, STRANGER_ELSEWHERE, Role, Row, Sce
 from tests.e2e.hoss.test_ranked import shown
 from tests.fixtures import postgres
 
-VOLATILE_TABLES = frozenset({"players", "heartbeat", "schema_migrations"})
+VOLATILE_TABLES = frozenset({"players", "heartbeats", "schema_migrations"})
 
 pytestmark = pytest.mark.usefixtures("no_pacing")
 

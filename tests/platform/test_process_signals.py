@@ -166,6 +166,6 @@ async def test_the_real_process_closes_gracefully_on_a_signal(tmp_path: Path, si
     assert f"{sig.name} received: closing" in text
     # The closing steps ran: the database closed (SQLite folds its WAL file back in), the last heartbeat.
     assert not database.with_name(database.name + "-wal").exists()
-    [(last_seen,)] = await _read(database, "SELECT last_seen FROM heartbeat")
+    [(last_seen,)] = await _read(database, "SELECT last_seen FROM heartbeats")
     assert before_signal <= from_db(str(last_seen)) < before_signal + PERIOD
     assert await _read(database, "SELECT kind, state FROM jobs") == [(TIMEOUT_JOB, "due")]

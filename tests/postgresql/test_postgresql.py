@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import cast
@@ -24,7 +23,7 @@ from store.migrate import discover
 from store.pg_schema import apply
 from store.postgres import DUPLICATE_ATTEMPTS, PgConnection, PostgresDatabase
 from tests.fixtures.postgres import Cluster
-from tests.services.conftest import check_conservation, open_postgres
+from tests.services.conftest import check_conservation
 from tests.services.test_migrations import SEEDS
 
 SPEND = ledger.Movement("test.spend")
@@ -32,19 +31,6 @@ GRANT = ledger.Movement("test.grant")
 MIGRATIONS = discover()
 LATEST = len(MIGRATIONS)
 START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def processes(pg_cluster: Cluster) -> AsyncIterator[tuple[PostgresDatabase, PostgresDatabase]]:
-    """Two handles on one database, as two bot processes would hold."""
-    url = pg_cluster.create()
-    first, second = await open_postgres(url), await open_postgres(url)
-    try:
-        yield first, second
-    finally:
-        await first.close()
-        await second.close()
-        pg_cluster.drop(url)
 
 
 async def test_fifty_guarded_debits_from_two_processes(

@@ -23,7 +23,7 @@ import signal
 import sqlite3
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -174,10 +174,11 @@ async def main(spec: dict[str, Any]) -> None:
     await services.close()
 
 
-def serve() -> None:
-    """Fork one life per spec read on stdin, so a restart does not pay the imports again, and print its
+def serve(life: Callable[[dict[str, Any]], Coroutine[Any, Any, None]] = main) -> None:
+    """Fork one `life` per spec read on stdin, so a restart does not pay the imports again, and print its
     exit status once it is gone. SIGUSR1 SIGKILLs the life: this process knows when its pid is still its
-    own, the parent would not (a reaped pid may already belong to another process)."""
+    own, the parent would not (a reaped pid may already belong to another process). The fleet's worker
+    (tests/postgresql/fleet_worker.py) serves its own lives the same way."""
     alive: list[int] = []
 
     def kill_life(signum: int, frame: object) -> None:
@@ -191,7 +192,7 @@ def serve() -> None:
             signal.signal(signal.SIGUSR1, signal.SIG_IGN)
             code = 0
             try:
-                asyncio.run(main(json.loads(line)))
+                asyncio.run(life(json.loads(line)))
             except BaseException:
                 traceback.print_exc()
                 code = 1

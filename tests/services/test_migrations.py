@@ -419,6 +419,17 @@ def _check_v22(conn: sqlite3.Connection) -> None:
     assert conn.execute("SELECT DISTINCT reminders FROM players").fetchall() == [(0,)]
 
 
+def _seed_v29(conn: sqlite3.Connection) -> None:
+    """The single heartbeat row of a one-process deployment."""
+    conn.execute("INSERT INTO heartbeat (id, last_seen) VALUES (1, ?)", (AT,))
+
+
+def _check_v29(conn: sqlite3.Connection) -> None:
+    """It lives on as one process's row (migration 0030): the downtime after the upgrade still counts from it."""
+    rows = conn.execute("SELECT process, started_at, last_seen FROM heartbeats").fetchall()
+    assert [tuple(row) for row in rows] == [("before-0030", AT, AT)]
+
+
 SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.Connection], None]]] = {
     1: (_seed_v1, _check_v1),
     2: (_seed_v2, _check_v2),
@@ -431,6 +442,7 @@ SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.C
     15: (_seed_v15, _check_v15),
     17: (_seed_v17, _check_v17),
     22: (_seed_v22, _check_v22),
+    29: (_seed_v29, _check_v29),
 }
 
 
