@@ -35,9 +35,11 @@ from services.choco.economy import GAME_KEY, LEAGUE_KEYS, LEAGUES
 from services.choco.leagues import Leaderboard, Standing
 from services.choco.names import RARITY_KEYS, TYPE_KEYS
 from services.choco.shop import FrogOdds, FrogPurchase
+from services.choco.showoff import rare
 from services.platform.daily import DailyClaim
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid, Problem
+from services.shared.showoff import show_off_buttons
 
 Choice = app_commands.Choice
 LINE_KEYS = {
@@ -100,7 +102,11 @@ def purchase_spec(purchase: FrogPurchase, locale: str) -> MessageSpec:
         {"total": galleons(purchase.total, locale), "balance": galleons(purchase.balance, locale)},
     )
     title = Text("choco.frogs.title", {"count": purchase.count})
-    return MessageSpec(content=note, embeds=(Embed(title=title, description=Text.lines(lines)),))
+    return MessageSpec(
+        content=note,
+        embeds=(Embed(title=title, description=Text.lines(lines)),),
+        buttons=show_off_buttons(GAME_KEY, purchase.cards, rare),
+    )
 
 
 def odds_spec(odds: FrogOdds, locale: str) -> MessageSpec:

@@ -22,7 +22,9 @@ from services.dinocard.keys import ELEMENT_KEYS, RARITY_KEYS
 from services.dinocard.names import card_line
 from services.dinocard.packs import Pack
 from services.dinocard.shop import Odds, Purchase
+from services.dinocard.showoff import rare
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared.showoff import show_off_buttons
 
 ELEMENT_CHOICES = [choice("dinocard_element", e) for e in ELEMENTS]
 PAGE_LABELS = (Text("dinocard.button.previous"), Text("dinocard.button.next"))
@@ -119,9 +121,11 @@ def purchase_spec(purchase: Purchase, locale: str) -> MessageSpec:
         )
         for n, booster in enumerate(purchase.boosters, start=1)
     )
+    pulled = [c for booster in purchase.boosters for c in booster]
     return MessageSpec(
         content=note,
         embeds=(Embed(title=Text("dinocard.boosters.title", {"count": purchase.count}), fields=fields),),
+        buttons=show_off_buttons("dinocard", pulled, rare),
     )
 
 

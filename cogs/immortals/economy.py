@@ -23,12 +23,15 @@ from discord_app.context import locale_of
 from discord_app.translator import desc
 from engine.immortals import ImmortalsCatalog
 from services.immortals.decks import CollectionView, DeckView, parse_deck
-from services.immortals.economy import Copy
+from services.immortals.economy import GAME_KEY, Copy
 from services.immortals.ladder import Leaderboard
 from services.immortals.names import spell_text, unit_line
+from services.immortals.showoff import rare
 from services.immortals.spells import RECRUIT_PRICE, SpellBook
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
+from services.shared.shop import MintedCard
+from services.shared.showoff import show_off_buttons
 
 
 def copy_line(catalog: ImmortalsCatalog, copy: Copy, in_deck: bool = False) -> Text:
@@ -179,7 +182,9 @@ class ImmortalsEconomyCommands(CommandsMixin):
             "immortals.recruit.done",
             {"unit": unit_line(service.catalog, bought.card, 1), "price": RECRUIT_PRICE, "gold": bought.gold},
         )
-        await send(interaction, MessageSpec(content=note), locale)
+        pulled = (MintedCard(bought.copy_id, bought.card),)
+        buttons = show_off_buttons(GAME_KEY, pulled, rare)
+        await send(interaction, MessageSpec(content=note, buttons=buttons), locale)
 
     @app_commands.command(name="leaderboard", description=desc("cmd.immortals.leaderboard.description"))
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:

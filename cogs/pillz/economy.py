@@ -32,9 +32,11 @@ from services.pillz.decks import DeckView, parse_deck
 from services.pillz.ladder import Leaderboard
 from services.pillz.names import ability_text, clan_name, stars_text
 from services.pillz.shop import PackOdds, PackPurchase
+from services.pillz.showoff import rare
 from services.platform.catalogs import fold
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid, Problem
+from services.shared.showoff import show_off_buttons
 
 if TYPE_CHECKING:
     from services.pillz import PillzServices
@@ -94,7 +96,8 @@ def purchase_spec(purchase: PackPurchase, catalog: PillzCatalog, locale: str) ->
         for n, pack in enumerate(purchase.packs, start=1)
     )
     embed = Embed(title=Text("pillz.packs.title", {"count": purchase.count}), fields=fields)
-    return MessageSpec(content=note, embeds=(embed,))
+    pulled = [c for pack in purchase.packs for c in pack]
+    return MessageSpec(content=note, embeds=(embed,), buttons=show_off_buttons("pillz", pulled, rare))
 
 
 def odds_spec(odds: PackOdds, locale: str) -> MessageSpec:

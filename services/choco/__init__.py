@@ -27,6 +27,7 @@ from services.choco.practice import ChocoPractice
 from services.choco.referee import ChocoReferee
 from services.choco.reset import reset
 from services.choco.shop import ChocoShop
+from services.choco.showoff import show_off
 from services.choco.timers import timers
 from services.platform.games import GameContext, GameSpec
 from services.platform.timers import DailyReward
@@ -96,6 +97,7 @@ GAME = GameSpec(
     build=ChocoServices.build,
     card_art=CARD_ART,
     collection_entry=counted_entry("choco"),
+    show_off=show_off,
     daily=DailyReward(CHOCO_GOLD, (DAILY_ALLOWANCE,)),
     timers=timers,
     reset=reset,

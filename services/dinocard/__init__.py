@@ -21,6 +21,7 @@ from services.dinocard.guide import GUIDE
 from services.dinocard.names import card_fields
 from services.dinocard.packs import DinocardPacks
 from services.dinocard.shop import DinocardShop
+from services.dinocard.showoff import show_off
 from services.dinocard.timers import timers
 from services.platform.games import GameContext, GameSpec, SummaryLine
 from services.platform.timers import DailyReward, streak_table
@@ -72,6 +73,7 @@ GAME = GameSpec(
     card_fields=card_fields,
     card_art=CARD_ART,
     collection_entry=counted_entry("dinocard"),
+    show_off=show_off,
     profile_summary=profile_summary,
     engine=DINOCARD_ENGINE,
     build=DinocardServices.build,

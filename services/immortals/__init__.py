@@ -20,6 +20,7 @@ from services.immortals.guide import GUIDE
 from services.immortals.ladder import ImmortalsLadder, profile_summary
 from services.immortals.names import card_fields
 from services.immortals.reset import reset
+from services.immortals.showoff import show_off
 from services.immortals.spells import ImmortalsSpells
 from services.immortals.timers import timers
 from services.platform.games import GameContext, GameSpec
@@ -59,6 +60,7 @@ GAME = GameSpec(
     card_fields=card_fields,
     card_art=CARD_ART,
     collection_entry=collection_entry,
+    show_off=show_off,
     profile_summary=profile_summary,
     engine=IMMORTALS_ENGINE,
     build=ImmortalsServices.build,

@@ -22,6 +22,7 @@ from services.pillz.ladder import PillzLadder, profile_summary
 from services.pillz.names import card_fields
 from services.pillz.reset import anonymise, reset
 from services.pillz.shop import PillzShop
+from services.pillz.showoff import show_off
 from services.pillz.timers import timers
 from services.platform.games import GameContext, GameSpec
 from services.platform.timers import DailyReward, streak_table
@@ -79,6 +80,7 @@ GAME = GameSpec(
     build=PillzServices.build,
     card_art=CARD_ART,
     collection_entry=counted_entry("pillz"),
+    show_off=show_off,
     daily=DailyReward(PILLZ_GOLD, streak_table(DAILY_COINS)),
     timers=timers,
     reset=reset,

@@ -5,22 +5,73 @@ checks that for the clicking player, claims the copy's idempotency key (`showoff
 enqueues the public post in the same unit: twenty clicks at once make one post, and a crash after the
 commit still delivers it (the outbox). The post names the player (a mention, pinging nobody) and the
 card, with the card's picture, composed when it is delivered in the server's language.
+
+Every game mints one `cards` row per pulled card, so the idempotency key is per pulled copy in every
+game. Where copies are interchangeable (Chocobataille, Pillz, Dinocard: a collection counts them), the
+player "still owns the card" when the copy came to them once and they own a copy of that card now:
+which row a sale or a trade takes is not theirs to choose (`counted_show_off`). The buttons on a
+purchase's reply are `show_off_buttons`, one per qualifying copy of that purchase.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from core.clock import Clock
 from core.errors import NotAllowed
+from engine.cards import CardBase
 from services.platform import games
-from services.platform.messages import CardStrip, MessageSpec, StripCard, Target, Text
+from services.platform.card_images.spec import CardCopy
+from services.platform.games import ShownCopy, ShowOffReader
+from services.platform.messages import Button, CardStrip, MessageSpec, StripCard, Target, Text
 from services.platform.outbox import enqueue
+from services.shared.collecting import owned_counts
+from services.shared.shop import MintedCard
 from store.idempotency import once
 
 SHOW_SCALE = 1.0  # the card at its full size: the point is to look at it
+MAX_BUTTONS = 25  # Discord's limit on a message's buttons (5 rows of 5); a purchase rarely pulls more
+
+# A game's reading of « Or or better » on a catalog card: its rarity's name when the card qualifies,
+# else None (docs/card-images.md lists each game's top tiers).
+RareReader = Callable[[Any], Text | None]
+
+
+def show_off_button(game: str, copy_id: int, card: CardBase) -> Button:
+    """« Montrer : <card> », the button `ShowOffButton` (cogs/shared/cards.py) answers."""
+    name = Text.per_locale({"fr": card.name.fr, "en": card.name.en})
+    return Button(Text("showoff.button", {"card": name}), f"showoff:{game}:{copy_id}", "success")
+
+
+def show_off_buttons(game: str, pulled: Iterable[MintedCard[Any]], rare: RareReader) -> tuple[Button, ...]:
+    """One button per copy of a purchase that `rare` accepts, in the order they were pulled; whether the
+    player still owns it is checked at the click."""
+    shown = [show_off_button(game, m.copy_id, m.card) for m in pulled if rare(m.card) is not None]
+    return tuple(shown[:MAX_BUTTONS])
+
+
+def counted_show_off(game: str, rare: RareReader) -> ShowOffReader:
+    """The reader of a game whose copies are interchangeable: the copy was once the player's (a ledger row
+    gave it to them: pulled, or received), they own a copy of its card now, and the card is rare enough.
+    The picture is the card's default copy (its own rarity)."""
+
+    def read(conn: sqlite3.Connection, catalog: Any, player_id: int, copy_id: int) -> ShownCopy | None:
+        row = conn.execute(
+            "SELECT c.card_key FROM cards c WHERE c.id = ? AND c.game = ? AND EXISTS"
+            " (SELECT 1 FROM ledger l WHERE l.player_id = ? AND l.card_id = c.id AND l.delta = 1)",
+            (copy_id, game, player_id),
+        ).fetchone()
+        card = catalog.card(str(row[0])) if row is not None else None
+        rarity = rare(card) if card is not None else None
+        if card is None or rarity is None or owned_counts(conn, player_id, game).get(card.id, 0) <= 0:
+            return None
+        spec = games.get(game)
+        art = spec.card_art if spec is not None else None
+        return ShownCopy(card.id, art.default_copy(card) if art is not None else CardCopy(), rarity)
+
+    return read
 
 
 class ShowOffs:

@@ -92,6 +92,12 @@ async def test_the_pillz_first_steps(tmp_path: Path) -> None:
     assert "Personnage inconnu : « Taisho Hayat ». Vouliez-vous dire : Taishō Hayate ?" in text
     assert "Solde insuffisant (Pièces) : il faut 100, vous avez 0. Gagnez des pièces" in text
     assert "Duel d'entraînement n° 1 lancé" in text
+    # « Montrer » under the packs: one button per 4★ or 5★ character, one public post, then « déjà »
+    assert "[Montrer : Golem à vapeur] [Montrer : Ingénieure Ada Rouage]" in text
+    post = "[#parties] @alice montre sa carte **Golem à vapeur** (★★★★, Pillz duel) !\n    [file: pillz-"
+    assert text.count(post) == 1
+    assert "[alice only] Votre carte est montrée dans ce salon." in text
+    assert "[alice only] Cette carte a déjà été montrée." in text
 
 
 def _pages(text: str, title: str) -> list[int]:

@@ -7,6 +7,7 @@ from tests.e2e.authorization import (
     AFTER_END,
     OTHER_SERVER,
     STRANGER,
+    STRANGER_ELSEWHERE,
     TWO_SEATS,
     Row,
     Scene,
@@ -16,6 +17,7 @@ from tests.e2e.authorization import (
     id_in,
 )
 from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
+from tests.e2e.show_off import rare_copy
 
 
 async def choco_challenge(w: World) -> Scene:
@@ -97,4 +99,10 @@ ROWS = (
         (ADMIN_ELSEWHERE,),
     ),
     Row("/choco referee-log", choco_game, command("choco referee-log", game="{game}"), (ADMIN_ELSEWHERE,)),
+    Row(
+        "choco Montrer",
+        rare_copy("choco", "nostradamus"),
+        click("showoff:choco:{copy}"),
+        (STRANGER, STRANGER_ELSEWHERE),
+    ),
 )

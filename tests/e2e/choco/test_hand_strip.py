@@ -66,3 +66,30 @@ async def test_the_hand_dm_carries_a_strip_of_the_hand_for_its_owner_only(harnes
     assert click.message is not None
     assert click.message.ephemeral_to == bob
     assert strip_of(click.message, game)[1] == hand_names(harness, game, bob)
+
+
+async def test_the_closed_dm_fallback_shows_the_hand_with_its_strip(harness: BotHarness) -> None:
+    """alice's DMs are closed: her hand's DM becomes a « Voir ma main » button in the game's thread
+    (the outbox's fallback), and its private reply attaches the strip of her hand; bob's click on it
+    gets neither her hand nor its picture."""
+    alice, bob = harness.user("alice", dms_closed=True), harness.user("bob")
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob, wizards_only=False)
+    game = await challenge_accepted(harness, alice, bob)
+    assert harness.emu.dm_messages(alice) == []
+    assert game.thread_id is not None
+    thread = harness.emu.channel_messages(harness.emu.world.channels[game.thread_id])
+    (fallback,) = [m for m in thread if "vos messages privés sont fermés" in shown(m)]
+    assert fallback.uploads == []  # the public fallback carries no picture
+
+    mine = await harness.emu.click(alice, "Voir ma main", message=fallback)
+    assert mine.message is not None
+    assert mine.message.ephemeral_to == alice
+    assert f"Votre main — partie n° {game.id}" in shown(mine.message)
+    assert strip_of(mine.message, game)[1] == hand_names(harness, game, alice)
+
+    theirs = await harness.emu.click(bob, "Voir ma main", message=fallback)
+    assert theirs.message is not None
+    assert theirs.message.ephemeral_to == bob
+    assert "Ce message ne vous est pas destiné." in shown(theirs.message)
+    assert theirs.message.attachments == []

@@ -6,6 +6,7 @@ from services.dinocard.results import MATCHES
 from tests.e2e.authorization import (
     OTHER_SERVER,
     STRANGER,
+    STRANGER_ELSEWHERE,
     TWO_SEATS,
     Row,
     Scene,
@@ -14,6 +15,7 @@ from tests.e2e.authorization import (
     command,
 )
 from tests.e2e.dinocard.helpers import dino, launched, packs_ready
+from tests.e2e.show_off import rare_copy
 
 
 async def dino_prepared(w: World) -> Scene:
@@ -77,5 +79,11 @@ ROWS = (
         dino_pack,
         command("dino pack retirer", pack="#{pack}", cartes="Moueffe"),
         (STRANGER,),
+    ),
+    Row(
+        "dino Montrer",
+        rare_copy("dinocard", "foudre_divine"),
+        click("showoff:dinocard:{copy}"),
+        (STRANGER, STRANGER_ELSEWHERE),
     ),
 )

@@ -9,11 +9,11 @@ import asyncio
 import sqlite3
 from collections.abc import Callable
 
-from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.hoss.shop import OpeningCard
 from tests.e2e.hoss.test_collection import LINES, give, hoss, text
+from tests.e2e.show_off import NOT_ELIGIBLE, public_posts
 
 
 async def booster_with(h: BotHarness, user: User, rarities: dict[int, str]) -> list[OpeningCard]:
@@ -39,14 +39,6 @@ def set_rarity(opening: int, position: int, attrs: str) -> Callable[[sqlite3.Con
         )
 
     return unit
-
-
-def public_posts(h: BotHarness) -> list[RecordedMessage]:
-    return [
-        m
-        for m in h.emu.messages
-        if m.ephemeral_to is None and not m.channel.is_dm and "montre sa carte" in m.render()
-    ]
 
 
 async def test_an_or_pull_is_shown_once_and_a_basique_gets_no_button(harness: BotHarness) -> None:
@@ -99,7 +91,7 @@ async def test_a_face_down_sold_or_foreign_copy_is_refused(harness: BotHarness) 
         tried = await harness.emu.forge_component(user, f"showoff:hoss:{copy}")
         assert tried.message is not None
         assert tried.message.ephemeral_to == user
-        assert "Seule une carte de rareté Or ou mieux, à vous et retournée, peut être montrée." in text(tried)
+        assert NOT_ELIGIBLE in text(tried)
     await harness.settle()
     assert public_posts(harness) == []
 

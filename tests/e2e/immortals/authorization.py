@@ -11,6 +11,7 @@ from tests.e2e.authorization import (
     AFTER_END,
     OTHER_SERVER,
     STRANGER,
+    STRANGER_ELSEWHERE,
     TWO_SEATS,
     Row,
     Scene,
@@ -19,6 +20,7 @@ from tests.e2e.authorization import (
     id_in,
 )
 from tests.e2e.hoss.test_ranked import here
+from tests.e2e.show_off import rare_copy
 
 
 def immortals(w: World) -> Any:
@@ -78,4 +80,10 @@ ROWS = (
     Row("immortals unit", duel, click("immortals:unit:{duel}:{round}:-", ["0"]), TWO_SEATS),
     Row("immortals spell", duel, click("immortals:spell:{duel}:{round}:0", ["-"]), TWO_SEATS),
     Row("immortals validate", duel, click("immortals:go:{duel}:{round}:0:-"), TWO_SEATS),
+    Row(
+        "immortals Montrer",
+        rare_copy("immortals", "lich"),
+        click("showoff:immortals:{copy}"),
+        (STRANGER, STRANGER_ELSEWHERE),
+    ),
 )

@@ -8,6 +8,7 @@ from tests.e2e.authorization import (
     AFTER_END,
     OTHER_SERVER,
     STRANGER,
+    STRANGER_ELSEWHERE,
     TWO_SEATS,
     Row,
     Scene,
@@ -16,6 +17,7 @@ from tests.e2e.authorization import (
     id_in,
 )
 from tests.e2e.hoss.test_ranked import here
+from tests.e2e.show_off import rare_copy
 
 
 async def pillz_challenge(w: World) -> Scene:
@@ -74,4 +76,10 @@ ROWS = (
     Row("pillz pick", pillz_duel, click("pillz:pick:{duel}:{version}:0", ["0"]), TWO_SEATS),
     Row("pillz pillz step", pillz_duel, click("pillz:set:{duel}:{version}:0:1:1"), TWO_SEATS),
     Row("pillz play", pillz_duel, click("pillz:go:{duel}:{version}:0:0"), TWO_SEATS),
+    Row(
+        "pillz Montrer",
+        rare_copy("pillz", "moines-the-veiled-patriarch"),
+        click("showoff:pillz:{copy}"),
+        (STRANGER, STRANGER_ELSEWHERE),
+    ),
 )
