@@ -44,8 +44,10 @@ class BotHarness:
         extra_extensions: tuple[str, ...] = (),
         seed: int | None = None,
         freeze_gc: bool = False,
+        database_url: str | None = None,
     ) -> None:
         self.db_path = db_path
+        self.database_url = database_url  # wins over `db_path` (a PostgreSQL database: benchmarks)
         self.freeze_gc = freeze_gc  # as the real process does (benchmarks); see CardBot
         self.data_dir = data_dir
         self.extra_extensions = extra_extensions
@@ -80,6 +82,8 @@ class BotHarness:
             database_path=self.db_path,
             dev_guild_id=self.guild.id,
             owner_ids=self.owner_ids,
+            # Only when given: a DATABASE_URL of the environment (the e2e tests on PostgreSQL) wins otherwise.
+            **({"database_url": self.database_url} if self.database_url else {}),
         )
         self.bot = CardBot(
             settings,
