@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from benchmarks.databases import Target, target
+from benchmarks.databases import Target, load_average, target
 from emulator import DiscordEmulator, InteractionResult
 from emulator.world import User
 from sandbox.harness import BotHarness
@@ -142,7 +142,7 @@ async def between_phases(harness: Bench, *, keep_records: bool = False) -> None:
     gc.collect()
 
 
-def _check(user: User, reply: InteractionResult) -> None:
+def check_profile(user: User, reply: InteractionResult) -> None:
     """A real answer, not an error message: the private profile embed of this very user."""
     embeds = reply.embeds
     title = str(embeds[0].get("title") or "") if embeds else ""
@@ -157,7 +157,7 @@ Act = Callable[[User], Awaitable[float | None]]
 
 def profile_of(harness: BotHarness) -> Act:
     async def act(user: User) -> None:
-        _check(user, await harness.emu.run_command(user, COMMAND))
+        check_profile(user, await harness.emu.run_command(user, COMMAND))
         return None
 
     return act
@@ -309,6 +309,7 @@ async def main(options: Options, out: Callable[[str], None] = print) -> None:
             f"one process, one event loop: scripted users + emulator (Discord's side) + bot; "
             f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; {_json_library()}; {where.description}"
         )
+        out(f"load average at start: {load_average()}")
         runs = []
         for run in range(1, options.runs + 1):
             runs.append(await run_once(run, options, where, out))
@@ -328,6 +329,7 @@ async def main(options: Options, out: Callable[[str], None] = print) -> None:
     tried = ", ".join(f"{p.rate:g}" for p in paced)
     answer = f"{best:g} commands/s" if best is not None else "none of the rates tried"
     out(f"highest offered rate with p99 <= {TARGET_P99_MS:.0f} ms (tried {tried}/s): {answer}")
+    out(f"load average at end: {load_average()}")
     out("verification: every reply was the user's own ephemeral profile; no emulator or bot error: OK")
 
 

@@ -38,6 +38,13 @@ class Target:
             self.description = f"PostgreSQL {version}, " + ", ".join(f"{k}={v}" for k, v in values.items())
 
     @property
+    def server_pid(self) -> int | None:
+        """The postmaster's process id when the server is ours (its CPU can be read), else None."""
+        if not isinstance(self.server, pg_cluster.Cluster):
+            return None
+        return int((self.server.data / "postmaster.pid").read_text().split()[0])
+
+    @property
     def engine(self) -> str:
         return "sqlite" if self.server is None else "postgresql"
 
@@ -53,6 +60,11 @@ class Target:
             yield url
         finally:
             self.server.drop(url)
+
+
+def load_average() -> str:
+    """The machine's 1, 5 and 15 minute load averages: printed beside the figures (a shared machine)."""
+    return "/".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 @contextmanager

@@ -24,9 +24,10 @@ import asyncio
 import sqlite3
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchmarks.databases import Target, target
+from benchmarks.databases import Target, load_average, target
 from core.clock import SystemClock, to_db
 from services.platform import ledger
 from store.backend import migrate_database, sqlite_path
@@ -65,7 +66,9 @@ class Figures:
         )
 
 
-def _debit_unit(key: str, clock: SystemClock, player: int):
+def _debit_unit(
+    key: str, clock: SystemClock, player: int
+) -> Callable[[sqlite3.Connection], tuple[object, bool]]:
     def unit(conn: sqlite3.Connection) -> tuple[object, bool]:
         now = clock.now()
         return once(conn, key, now, lambda: ledger.debit(conn, now, player, CURRENCY, 1, DEBIT))
@@ -218,6 +221,7 @@ def modes(engine: str, ops: int, tasks: int, baseline_ops: int) -> list[Mode]:
 async def main(spec: str, ops: int, tasks: int, runs: int, baseline_ops: int) -> None:
     with target(spec) as where:
         print(f"guarded 1-gold debit + ledger row + idempotency key per operation; {where.description}")
+        print(f"load average at start: {load_average()}")
         medians: dict[str, Figures] = {}
         for label, count, concurrency, max_batch, wallets in modes(where.engine, ops, tasks, baseline_ops):
             name = f"{label}, {concurrency} task{'s' if concurrency > 1 else ''}"
@@ -236,6 +240,7 @@ async def main(spec: str, ops: int, tasks: int, runs: int, baseline_ops: int) ->
         grouped, single = medians["group commit"], medians["one transaction per op"]
         ratio = grouped.ops_per_second / single.ops_per_second
         print(f"group commit: {ratio:.1f}x the throughput of one transaction per op")
+    print(f"load average at end: {load_average()}")
     print("verification: ledger rows == successful ops, idempotency keys unique, balance == start - ops: OK")
 
 

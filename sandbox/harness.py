@@ -82,9 +82,9 @@ class BotHarness:
             database_path=self.db_path,
             dev_guild_id=self.guild.id,
             owner_ids=self.owner_ids,
-            # Only when given: a DATABASE_URL of the environment (the e2e tests on PostgreSQL) wins otherwise.
-            **({"database_url": self.database_url} if self.database_url else {}),
         )
+        if self.database_url:  # only when given: otherwise DATABASE_URL from the environment wins (e2e tests)
+            settings = settings.model_copy(update={"database_url": self.database_url})
         self.bot = CardBot(
             settings,
             self.clock,
