@@ -164,7 +164,11 @@ class Fleet:
                         stderr=output,
                     )
                 )
-        waiting = asyncio.ensure_future(self.emu.wait_ready(timeout=START_TIMEOUT_S))
+        if self.count == 1:
+            ready = self.emu.wait_ready(timeout=START_TIMEOUT_S)
+        else:  # one gateway session per shard (the emulator's sharding)
+            ready = self.emu.wait_ready(timeout=START_TIMEOUT_S, sessions=self.count)
+        waiting = asyncio.ensure_future(ready)
         exits = [asyncio.ensure_future(p.wait()) for p in self.processes]
         done, _ = await asyncio.wait({waiting, *exits}, return_when=asyncio.FIRST_COMPLETED)
         for task in exits:
@@ -175,7 +179,10 @@ class Fleet:
         waiting.result()
 
     def cpu(self) -> float:
-        return sum(process_cpu(p.pid) for p in self.processes)
+        return sum(self.cpu_each())
+
+    def cpu_each(self) -> list[float]:
+        return [process_cpu(p.pid) for p in self.processes]
 
     def log_text(self) -> str:
         return "\n".join(log.read_text(errors="replace") for log in self.logs if log.exists())
@@ -266,6 +273,7 @@ async def run_once(run: int, options: Options, where: Target, out: Callable[[str
         for user in players:  # warm-up: the first /profile creates the player and its wallets
             await act(user)
         await between_phases(emu)
+        started = fleet.cpu_each()
         server = where.server_pid
         alone = run_sequential(act, players[0], options.baseline, f"1 user, sequential #{run}")
         phases = [await measured(fleet, server, alone)]
@@ -285,6 +293,11 @@ async def run_once(run: int, options: Options, where: Target, out: Callable[[str
         phases.append(await measured(fleet, server, run_closed_loop(act, players, options.rounds, label)))
         out(phases[-1].line())
         await between_phases(emu)
+        if fleet.count > 1:  # each process answered its own shard's users
+            spent = [
+                f"{after - before:.2f} s" for before, after in zip(started, fleet.cpu_each(), strict=True)
+            ]
+            out(f"CPU of each bot process over the measured phases: {', '.join(spent)}")
     return phases
 
 
