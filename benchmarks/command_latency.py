@@ -1,11 +1,12 @@
 """End-to-end latency of a slash command, as a user sees it: one user alone, many at saturation, many paced.
 
 The real bot (`CardBot`) runs against the in-repo Discord emulator (`sandbox.harness.BotHarness`) on a
-fresh database file. Each measured command is one `emu.run_command(user, "profile")`: from the emulator
-sending INTERACTION_CREATE over the gateway to it holding the bot's complete reply (and, as `run_command`
-does before returning, the loop having let the bot read the response), so the figure covers the gateway
-hop, discord.py's parsing, the cog, the database round trips, the REST callback and the emulator's own
-bookkeeping.
+fresh database: a SQLite file, or with `--database postgresql` a database on a durable PostgreSQL server
+of the benchmark's own (benchmarks/databases.py). Each measured command is one `emu.run_command(user,
+"profile")`: from the emulator sending INTERACTION_CREATE over the gateway to it holding the bot's
+complete reply (and, as `run_command` does before returning, the loop having let the bot read the
+response), so the figure covers the gateway hop, discord.py's parsing, the cog, the database round trips,
+the REST callback and the emulator's own bookkeeping.
 
 ONE PROCESS, ONE EVENT LOOP: the scripted users, the emulator (REST + gateway, i.e. Discord's side) and the
 bot all share this process and its asyncio loop, so their CPU adds up on one core (SQLite runs in the
@@ -28,8 +29,8 @@ checked (ephemeral, one embed titled with the user's name) and the run fails if 
 recorded an error. Between phases (untimed) the emulator's records are dropped and garbage is collected,
 so no phase pays for another's. Medians over `--runs` runs are reported.
 
-    python -m benchmarks.command_latency [--users 50] [--rounds 20] [--runs 3] [--baseline 200]
-        [--rate 200] [--sweep 100,200,300,400,500] [--seconds 5] [--seed 1]
+    python -m benchmarks.command_latency [--database sqlite|postgresql|URL] [--users 50] [--rounds 20]
+        [--runs 3] [--baseline 200] [--rate 200] [--sweep 100,200,300,400,500] [--seconds 5] [--seed 1]
 """
 
 from __future__ import annotations
@@ -41,16 +42,17 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from benchmarks.databases import Target, load_average, target
 from emulator import DiscordEmulator, InteractionResult
 from emulator.world import User
 from sandbox.harness import BotHarness
+from store.backend import sqlite_path
 
 COMMAND = "profile"
 TARGET_P99_MS = 25.0
@@ -140,7 +142,7 @@ async def between_phases(harness: Bench, *, keep_records: bool = False) -> None:
     gc.collect()
 
 
-def _check(user: User, reply: InteractionResult) -> None:
+def check_profile(user: User, reply: InteractionResult) -> None:
     """A real answer, not an error message: the private profile embed of this very user."""
     embeds = reply.embeds
     title = str(embeds[0].get("title") or "") if embeds else ""
@@ -155,7 +157,7 @@ Act = Callable[[User], Awaitable[float | None]]
 
 def profile_of(harness: BotHarness) -> Act:
     async def act(user: User) -> None:
-        _check(user, await harness.emu.run_command(user, COMMAND))
+        check_profile(user, await harness.emu.run_command(user, COMMAND))
         return None
 
     return act
@@ -230,6 +232,7 @@ class Options:
     rates: list[float]
     seconds: float
     seed: int
+    database: str = "sqlite"
 
 
 @dataclass(frozen=True)
@@ -239,9 +242,12 @@ class Run:
     paced: list[Paced]
 
 
-async def run_once(run: int, options: Options, out: Callable[[str], None]) -> Run:
-    with tempfile.TemporaryDirectory(prefix="bench-latency-") as directory:
-        harness = BotHarness(Path(directory) / "bot.sqlite3")
+async def run_once(run: int, options: Options, where: Target, out: Callable[[str], None]) -> Run:
+    async with where.fresh() as url:
+        path = sqlite_path(url)
+        harness = (
+            BotHarness(path) if path is not None else BotHarness(Path("unused.sqlite3"), database_url=url)
+        )
         await harness.start()
         try:
             players = [harness.user(f"joueur{i:03d}") for i in range(options.users)]
@@ -297,15 +303,17 @@ def _max_rate(paced: list[Paced]) -> float | None:
 
 
 async def main(options: Options, out: Callable[[str], None] = print) -> None:
-    out(f"/{COMMAND} end to end through the Discord emulator (run_command duration), real bot, SQLite file")
-    out(
-        f"one process, one event loop: scripted users + emulator (Discord's side) + bot; "
-        f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; {_json_library()}"
-    )
-    runs = []
-    for run in range(1, options.runs + 1):
-        runs.append(await run_once(run, options, out))
-        out("")
+    with target(options.database) as where:
+        out(f"/{COMMAND} end to end through the Discord emulator (run_command duration), real bot")
+        out(
+            f"one process, one event loop: scripted users + emulator (Discord's side) + bot; "
+            f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; {_json_library()}; {where.description}"
+        )
+        out(f"load average at start: {load_average()}")
+        runs = []
+        for run in range(1, options.runs + 1):
+            runs.append(await run_once(run, options, where, out))
+            out("")
     alone = _median("1 user, sequential", [r.alone for r in runs])
     closed = _median(f"{options.users} users x {options.rounds}, closed loop", [r.closed for r in runs])
     out(f"medians of {options.runs} run(s):")
@@ -321,6 +329,7 @@ async def main(options: Options, out: Callable[[str], None] = print) -> None:
     tried = ", ".join(f"{p.rate:g}" for p in paced)
     answer = f"{best:g} commands/s" if best is not None else "none of the rates tried"
     out(f"highest offered rate with p99 <= {TARGET_P99_MS:.0f} ms (tried {tried}/s): {answer}")
+    out(f"load average at end: {load_average()}")
     out("verification: every reply was the user's own ephemeral profile; no emulator or bot error: OK")
 
 
@@ -343,6 +352,11 @@ def _rates(text: str) -> list[float]:
 def _parse() -> Options:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (default), postgresql (a durable server of its own) or a URL",
     )
     parser.add_argument("--users", type=int, default=50, help="simulated users acting at once")
     parser.add_argument("--rounds", type=int, default=20, help="closed loop: commands per user, back to back")
@@ -373,7 +387,9 @@ def _parse() -> Options:
     rates = sorted({args.rate, *args.sweep})
     if args.seconds * rates[0] < 2:
         parser.error("each paced rate needs at least two commands: raise --seconds")
-    return Options(args.users, args.rounds, args.runs, args.baseline, rates, args.seconds, args.seed)
+    return Options(
+        args.users, args.rounds, args.runs, args.baseline, rates, args.seconds, args.seed, args.database
+    )
 
 
 if __name__ == "__main__":

@@ -6,7 +6,15 @@ plus its ledger row, under a unique idempotency key, through `Database.write` on
 operation (`max_batch=1`), so the README can quote the ratio, and once more from a single task (one click at
 a time: the uncontended latency). After each run it checks that nothing was lost or doubled.
 
-    python -m benchmarks.debits [--ops 10000] [--tasks 50] [--runs 3] [--baseline-ops 10000]
+`--database postgresql` runs the same operations on PostgreSQL (benchmarks/databases.py: a server of its
+own with `fsync=on`, `synchronous_commit=on`), where every write unit is its own SERIALIZABLE transaction
+on a pool of 8 connections (store/postgres.py): group commit does not exist there, so the modes are the
+50 tasks and the single task; the 50 tasks debit one wallet, a single hot row, so many transactions are
+refused and run again (counted as retries). A third mode spreads the same debits over one wallet per task,
+as 50 players clicking at once do.
+
+    python -m benchmarks.debits [--database sqlite|postgresql|URL] [--ops 10000] [--tasks 50] [--runs 3]
+        [--baseline-ops 10000]
 """
 
 from __future__ import annotations
@@ -15,16 +23,17 @@ import argparse
 import asyncio
 import sqlite3
 import statistics
-import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
+from benchmarks.databases import Target, load_average, target
 from core.clock import SystemClock, to_db
 from services.platform import ledger
+from store.backend import migrate_database, sqlite_path
 from store.db import MAX_BATCH, Database
 from store.idempotency import once
-from store.migrate import migrate
+from store.postgres import PostgresDatabase
 
 PLAYER = 1
 CURRENCY = "gold"
@@ -39,6 +48,7 @@ class Figures:
     p50_ms: float
     p99_ms: float
     transactions: int
+    retries: int = 0  # PostgreSQL: transactions refused (serialization failure) and run again
 
     @property
     def ops_per_second(self) -> float:
@@ -50,99 +60,132 @@ class Figures:
 
     def line(self) -> str:
         return (
-            f"{self.label:<42} {self.ops:>6} ops  {self.ops_per_second:>8.0f} ops/s  "
+            f"{self.label:<56} {self.ops:>6} ops  {self.ops_per_second:>8.0f} ops/s  "
             f"p50 {self.p50_ms:6.2f} ms  p99 {self.p99_ms:7.2f} ms  {self.transactions:>6} transactions  "
-            f"{self.ops_per_transaction:6.1f} ops/transaction"
+            f"{self.ops_per_transaction:6.1f} ops/transaction  {self.retries:>6} retries"
         )
 
 
-def _debit_unit(key: str, clock: SystemClock):
+def _debit_unit(
+    key: str, clock: SystemClock, player: int
+) -> Callable[[sqlite3.Connection], tuple[object, bool]]:
     def unit(conn: sqlite3.Connection) -> tuple[object, bool]:
         now = clock.now()
-        return once(conn, key, now, lambda: ledger.debit(conn, now, PLAYER, CURRENCY, 1, DEBIT))
+        return once(conn, key, now, lambda: ledger.debit(conn, now, player, CURRENCY, 1, DEBIT))
 
     return unit
 
 
-def _setup(conn: sqlite3.Connection, start: int, now: str) -> None:
-    conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?)", (PLAYER, now))
-    conn.execute(
-        "INSERT INTO wallets (player_id, currency, balance) VALUES (?, ?, ?)", (PLAYER, CURRENCY, start)
-    )
-    conn.execute(
-        "INSERT INTO ledger (at, player_id, currency, delta, balance_after, reason)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (now, PLAYER, CURRENCY, start, start, "bench.grant"),
-    )
+def _setup(conn: sqlite3.Connection, funds: dict[int, int], now: str) -> None:
+    for player, start in funds.items():
+        conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?)", (player, now))
+        conn.execute(
+            "INSERT INTO wallets (player_id, currency, balance) VALUES (?, ?, ?)", (player, CURRENCY, start)
+        )
+        conn.execute(
+            "INSERT INTO ledger (at, player_id, currency, delta, balance_after, reason)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (now, player, CURRENCY, start, start, "bench.grant"),
+        )
 
 
-def _verify(conn: sqlite3.Connection, start: int, succeeded: int) -> None:
+def _verify(conn: sqlite3.Connection, funds: dict[int, int], succeeded: dict[int, int]) -> None:
     """Nothing lost, nothing doubled: one ledger row and one idempotency row per successful operation."""
+    total = sum(succeeded.values())
     debit_rows = conn.execute("SELECT COUNT(*) FROM ledger WHERE reason = 'bench.debit'").fetchone()[0]
     keys, distinct = conn.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM idempotency").fetchone()
-    balance = ledger.balance(conn, PLAYER, CURRENCY)
-    explained = conn.execute(
-        "SELECT SUM(delta) FROM ledger WHERE player_id = ? AND currency = ?", (PLAYER, CURRENCY)
-    ).fetchone()[0]
     problems = []
-    if debit_rows != succeeded:
-        problems.append(f"ledger debit rows {debit_rows} != successful operations {succeeded}")
-    if not keys == distinct == succeeded:
-        problems.append(f"idempotency rows {keys} (distinct {distinct}) != successful operations {succeeded}")
-    if balance != start - succeeded:
-        problems.append(f"balance {balance} != start {start} - operations {succeeded}")
-    if explained != balance:
-        problems.append(f"ledger sum {explained} != balance {balance}")
+    if debit_rows != total:
+        problems.append(f"ledger debit rows {debit_rows} != successful operations {total}")
+    if not keys == distinct == total:
+        problems.append(f"idempotency rows {keys} (distinct {distinct}) != successful operations {total}")
+    for player, start in funds.items():
+        balance = ledger.balance(conn, player, CURRENCY)
+        explained = conn.execute(
+            "SELECT SUM(delta) FROM ledger WHERE player_id = ? AND currency = ?", (player, CURRENCY)
+        ).fetchone()[0]
+        if balance != start - succeeded[player]:
+            problems.append(f"player {player}: balance {balance} != start {start} - {succeeded[player]}")
+        if explained != balance:
+            problems.append(f"player {player}: ledger sum {explained} != balance {balance}")
     if problems:
-        raise SystemExit("VERIFICATION FAILED: " + "; ".join(problems))
+        raise SystemExit("VERIFICATION FAILED: " + "; ".join(problems[:5]))
 
 
-async def run_once(label: str, ops: int, tasks: int, max_batch: int) -> Figures:
-    """One run on a fresh file; the wallet holds exactly enough gold, so every operation must succeed."""
-    clock = SystemClock()
-    with tempfile.TemporaryDirectory(prefix="bench-debits-") as directory:
-        db = Database(Path(directory) / "bench.sqlite3", max_batch=max_batch)
-        await db.open()
-        try:
-            await migrate(await db.raw_writer())
+async def _open(url: str, max_batch: int) -> Database:
+    path = sqlite_path(url)
+    db = Database(path, max_batch=max_batch) if path is not None else PostgresDatabase(url)
+    await db.open()
+    try:
+        await migrate_database(db)
+        if path is not None:
             synchronous = await db.write(lambda conn: conn.execute("PRAGMA synchronous").fetchone()[0])
             assert synchronous == 2, "the benchmark must measure the production setting, synchronous=FULL"
-            start = ops
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+async def run_once(
+    where: Target, label: str, ops: int, tasks: int, max_batch: int, *, wallets: int = 1
+) -> Figures:
+    """One run on a fresh database; each wallet holds exactly enough gold, so every operation must succeed.
+
+    Task `t` debits wallet `t % wallets`: one wallet for all (a hot row), or one per task."""
+    clock = SystemClock()
+    shares = [ops // tasks + (1 if t < ops % tasks else 0) for t in range(tasks)]
+    owner = {t: PLAYER + t % wallets for t in range(tasks)}
+    funds = {PLAYER + w: sum(n for t, n in enumerate(shares) if t % wallets == w) for w in range(wallets)}
+    async with where.fresh() as url:
+        db = await _open(url, max_batch)
+        try:
             now = to_db(clock.now())
-            await db.write(lambda conn: _setup(conn, start, now))
+            await db.write(lambda conn: _setup(conn, funds, now))
 
             latencies: list[float] = []
-            succeeded = 0
+            succeeded = dict.fromkeys(funds, 0)
 
             async def worker(task: int, count: int) -> None:
-                nonlocal succeeded
                 for i in range(count):
-                    unit = _debit_unit(f"bench:{task}:{i}", clock)
+                    unit = _debit_unit(f"bench:{task}:{i}", clock, owner[task])
                     began = time.perf_counter()
                     _, fresh = await db.write(unit)
                     latencies.append(time.perf_counter() - began)
-                    succeeded += fresh
+                    succeeded[owner[task]] += fresh
 
-            shares = [ops // tasks + (1 if t < ops % tasks else 0) for t in range(tasks)]
-            batches_before = db.batches
+            batches_before, retries_before = db.batches, _retries(db)
             began = time.perf_counter()
             await asyncio.gather(*(worker(t, n) for t, n in enumerate(shares)))
             seconds = time.perf_counter() - began
             transactions = db.batches - batches_before
+            retries = _retries(db) - retries_before
 
-            await db.read(lambda conn: _verify(conn, start, succeeded))
+            await db.read(lambda conn: _verify(conn, funds, succeeded))
             # Replaying a sample of keys (a double click) must change nothing.
             replays = await asyncio.gather(
-                *(db.write(_debit_unit(f"bench:{t}:0", clock)) for t in range(tasks))
+                *(db.write(_debit_unit(f"bench:{t}:0", clock, owner[t])) for t in range(tasks))
             )
             if any(fresh for _, fresh in replays):
                 raise SystemExit("VERIFICATION FAILED: a replayed key ran again")
-            await db.read(lambda conn: _verify(conn, start, succeeded))
+            await db.read(lambda conn: _verify(conn, funds, succeeded))
         finally:
             await db.close()
 
     quantiles = statistics.quantiles(latencies, n=100, method="inclusive")
-    return Figures(label, succeeded, seconds, quantiles[49] * 1000, quantiles[98] * 1000, transactions)
+    return Figures(
+        label,
+        sum(succeeded.values()),
+        seconds,
+        quantiles[49] * 1000,
+        quantiles[98] * 1000,
+        transactions,
+        retries,
+    )
+
+
+def _retries(db: Database) -> int:
+    return db.retries if isinstance(db, PostgresDatabase) else 0
 
 
 def _median(label: str, runs: list[Figures]) -> Figures:
@@ -153,37 +196,62 @@ def _median(label: str, runs: list[Figures]) -> Figures:
         statistics.median(r.p50_ms for r in runs),
         statistics.median(r.p99_ms for r in runs),
         round(statistics.median(r.transactions for r in runs)),
+        round(statistics.median(r.retries for r in runs)),
     )
 
 
-async def main(ops: int, tasks: int, runs: int, baseline_ops: int) -> None:
-    print("guarded 1-gold debit + ledger row + idempotency key per operation, synchronous=FULL, WAL")
-    modes = [
-        ("group commit", ops, tasks, MAX_BATCH),
-        ("one transaction per op", baseline_ops, tasks, 1),
-        ("single task, sequential", baseline_ops, 1, MAX_BATCH),
+# (label, operations, tasks, max_batch, wallets); SQLite's group commit is its single writer's own.
+Mode = tuple[str, int, int, int, int]
+
+
+def modes(engine: str, ops: int, tasks: int, baseline_ops: int) -> list[Mode]:
+    if engine == "sqlite":
+        return [
+            ("group commit", ops, tasks, MAX_BATCH, 1),
+            ("one transaction per op", baseline_ops, tasks, 1, 1),
+            ("single task, sequential", baseline_ops, 1, MAX_BATCH, 1),
+        ]
+    return [
+        ("one transaction per op, one wallet", ops, tasks, 1, 1),
+        ("one transaction per op, a wallet per task", ops, tasks, 1, tasks),
+        ("single task, sequential", baseline_ops, 1, 1, 1),
     ]
-    medians: dict[str, Figures] = {}
-    for label, count, concurrency, max_batch in modes:
-        name = f"{label}, {concurrency} task{'s' if concurrency > 1 else ''}"
-        results = []
-        for run in range(1, runs + 1):
-            figures = await run_once(f"{name} #{run}", count, concurrency, max_batch)
-            print(figures.line(), flush=True)
-            results.append(figures)
-        medians[label] = _median(name, results)
+
+
+async def main(spec: str, ops: int, tasks: int, runs: int, baseline_ops: int) -> None:
+    with target(spec) as where:
+        print(f"guarded 1-gold debit + ledger row + idempotency key per operation; {where.description}")
+        print(f"load average at start: {load_average()}")
+        medians: dict[str, Figures] = {}
+        for label, count, concurrency, max_batch, wallets in modes(where.engine, ops, tasks, baseline_ops):
+            name = f"{label}, {concurrency} task{'s' if concurrency > 1 else ''}"
+            results = []
+            for run in range(1, runs + 1):
+                figures = await run_once(
+                    where, f"{name} #{run}", count, concurrency, max_batch, wallets=wallets
+                )
+                print(figures.line(), flush=True)
+                results.append(figures)
+            medians[label] = _median(name, results)
     print()
     for figures in medians.values():
         print(figures.line())
-    grouped, single = medians["group commit"], medians["one transaction per op"]
-    ratio = grouped.ops_per_second / single.ops_per_second
-    print(f"group commit: {ratio:.1f}x the throughput of one transaction per op")
+    if "group commit" in medians:
+        grouped, single = medians["group commit"], medians["one transaction per op"]
+        ratio = grouped.ops_per_second / single.ops_per_second
+        print(f"group commit: {ratio:.1f}x the throughput of one transaction per op")
+    print(f"load average at end: {load_average()}")
     print("verification: ledger rows == successful ops, idempotency keys unique, balance == start - ops: OK")
 
 
 def _parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (default), postgresql (a durable server of its own) or a URL",
     )
     parser.add_argument("--ops", type=int, default=10_000, help="operations per group-commit run")
     parser.add_argument("--tasks", type=int, default=50, help="concurrent asyncio tasks")
@@ -198,4 +266,4 @@ def _parse() -> argparse.Namespace:
 
 if __name__ == "__main__":
     args = _parse()
-    asyncio.run(main(args.ops, args.tasks, args.runs, args.baseline_ops))
+    asyncio.run(main(args.database, args.ops, args.tasks, args.runs, args.baseline_ops))

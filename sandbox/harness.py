@@ -44,8 +44,10 @@ class BotHarness:
         extra_extensions: tuple[str, ...] = (),
         seed: int | None = None,
         freeze_gc: bool = False,
+        database_url: str | None = None,
     ) -> None:
         self.db_path = db_path
+        self.database_url = database_url  # wins over `db_path` (a PostgreSQL database: benchmarks)
         self.freeze_gc = freeze_gc  # as the real process does (benchmarks); see CardBot
         self.data_dir = data_dir
         self.extra_extensions = extra_extensions
@@ -83,6 +85,8 @@ class BotHarness:
             shard_count=None,  # one connection whatever the environment says: the sandbox is one process
             shard_ids=None,
         )
+        if self.database_url:  # only when given: otherwise DATABASE_URL from the environment wins (e2e tests)
+            settings = settings.model_copy(update={"database_url": self.database_url})
         self.bot = CardBot(
             settings,
             self.clock,

@@ -1,6 +1,6 @@
 """SIGINT and SIGTERM stop the real bot process within seconds, even with deadlines pending.
 
-The process runs bot.py against the in-repo Discord emulator (tests/platform/bot_on_emulator.py); the
+The process runs bot.py against the in-repo Discord emulator (emulator/launch.py); the
 emulator stays in this test's process.
 """
 
@@ -132,7 +132,7 @@ async def test_the_real_process_closes_gracefully_on_a_signal(tmp_path: Path, si
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "tests.platform.bot_on_emulator",
+                "emulator.launch",
                 cwd=tmp_path,  # no .env there
                 env={
                     "PATH": os.environ.get("PATH", "/usr/bin:/bin"),

@@ -1,6 +1,6 @@
-"""Test launcher: runs bot.py exactly as `python bot.py` does, with discord.py pointed at an emulator.
+"""Runs bot.py exactly as `python bot.py` does, with discord.py pointed at an emulator (tests, benchmarks).
 
-The emulator lives in the test's own process; this process only learns its address from
+The emulator lives in the test's or the benchmark's own process; this process only learns its address from
 EMULATOR_REST_BASE and EMULATOR_GATEWAY, the same two values `DiscordEmulator.install()` sets in-process.
 Only this launcher reads them: production code has no way to move Discord's address.
 """
@@ -16,7 +16,7 @@ import discord.gateway
 import discord.http
 import yarl
 
-BOT = Path(__file__).resolve().parents[2] / "bot.py"
+BOT = Path(__file__).resolve().parents[1] / "bot.py"
 
 
 def main() -> None:
