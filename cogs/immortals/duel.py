@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from cogs.shared.components import plain_button
 from cogs.shared.duels import (
-    AnswerButton,
     DuelCommandTexts,
+    answer_buttons,
     here,
-    plain_button,
     send_challenge,
     start_practice,
 )
@@ -80,14 +80,7 @@ CHALLENGE = DuelCommandTexts(
 )
 
 
-class AcceptButton(AnswerButton, template=r"immortals:accept:(?P<id>\d+)"):
-    texts = CHALLENGE
-    accepts = True
-
-
-class DeclineButton(AnswerButton, template=r"immortals:decline:(?P<id>\d+)"):
-    texts = CHALLENGE
-    accepts = False
+ANSWER_BUTTONS = answer_buttons(CHALLENGE)
 
 
 # --- the private controls -------------------------------------------------------------------------------
@@ -205,7 +198,7 @@ class GoButton(
         await update(interaction, content=done, embeds=[], view=None)
 
 
-DUEL_ITEMS = (AcceptButton, DeclineButton, OpenButton, UnitSelect, SpellSelect, GoButton)
+DUEL_ITEMS = (*ANSWER_BUTTONS, OpenButton, UnitSelect, SpellSelect, GoButton)
 
 
 # --- commands -------------------------------------------------------------------------------------------
@@ -218,7 +211,7 @@ class ImmortalsDuelCommands(CommandsMixin):
     @app_commands.describe(player=desc("cmd.immortals.challenge.opt.player.description"))
     @app_commands.guild_only()
     async def challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        await send_challenge(interaction, player, CHALLENGE, (AcceptButton, DeclineButton))
+        await send_challenge(interaction, player, CHALLENGE, ANSWER_BUTTONS)
 
     @app_commands.command(name="practice", description=desc("cmd.immortals.practice.description"))
     @app_commands.guild_only()

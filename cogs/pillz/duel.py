@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from cogs.shared.components import plain_button
 from cogs.shared.duels import (
-    AnswerButton,
     DuelCommandTexts,
+    answer_buttons,
     here,
-    plain_button,
     send_challenge,
     start_practice,
 )
@@ -80,14 +80,7 @@ CHALLENGE = DuelCommandTexts(
 )
 
 
-class AcceptButton(AnswerButton, template=r"pillz:accept:(?P<id>\d+)"):
-    texts = CHALLENGE
-    accepts = True
-
-
-class DeclineButton(AnswerButton, template=r"pillz:decline:(?P<id>\d+)"):
-    texts = CHALLENGE
-    accepts = False
+ANSWER_BUTTONS = answer_buttons(CHALLENGE)
 
 
 # --- the private controls -------------------------------------------------------------------------------
@@ -224,7 +217,7 @@ class GoButton(
         await update(interaction, content=played, embeds=[], view=None)
 
 
-DUEL_ITEMS = (AcceptButton, DeclineButton, OpenButton, PickSelect, SetButton, GoButton)
+DUEL_ITEMS = (*ANSWER_BUTTONS, OpenButton, PickSelect, SetButton, GoButton)
 
 
 # --- commands -------------------------------------------------------------------------------------------
@@ -237,7 +230,7 @@ class PillzDuelCommands(CommandsMixin):
     @app_commands.describe(player=desc("cmd.pillz.challenge.opt.player.description"))
     @app_commands.guild_only()
     async def challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        await send_challenge(interaction, player, CHALLENGE, (AcceptButton, DeclineButton))
+        await send_challenge(interaction, player, CHALLENGE, ANSWER_BUTTONS)
 
     @app_commands.command(name="practice", description=desc("cmd.pillz.practice.description"))
     @app_commands.guild_only()

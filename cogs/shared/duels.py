@@ -10,17 +10,18 @@ share: the challenge message and its answer buttons, the answered challenge, and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
 
+from cogs.shared.components import plain_button
 from core.errors import BadInput
 from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.permissions import PUBLIC_MESSAGE, require_here
-from discord_app.render import STYLES
 from services.shared.duels import Duel, SecretDuels
 
 
@@ -53,22 +54,11 @@ def here(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id or 0
 
 
-def plain_button(
-    cls: type[PersistentButton], custom_id: str, label: str, style: str, disabled: bool = False
-) -> PersistentButton:
-    """A persistent button with a label already in the reader's language."""
-    item = cls(custom_id, {})
-    item.item.label = label[:80]
-    item.item.style = STYLES[style]
-    item.item.disabled = disabled
-    return item
-
-
 def challenge_reply(
     duel: Duel[Any],
     locale: str,
     texts: DuelCommandTexts,
-    buttons: tuple[type[PersistentButton], type[PersistentButton]],
+    buttons: AnswerButtons,
 ) -> dict[str, Any]:
     """The public challenge, pinging the challenged player only, with the game's accept and decline
     buttons."""
@@ -96,7 +86,7 @@ def answered(duel: Duel[Any], locale: str, texts: DuelCommandTexts) -> str:
 
 
 class AnswerButton(PersistentButton, template=r"__duel_answer__"):
-    """Accept or decline a challenge: a game's subclass gives its template, `texts` and `accepts`."""
+    """Accept or decline a challenge; `answer_buttons` makes a game's two, with their templates."""
 
     texts: ClassVar[DuelCommandTexts]
     accepts: ClassVar[bool]
@@ -109,11 +99,29 @@ class AnswerButton(PersistentButton, template=r"__duel_answer__"):
         await interaction.response.edit_message(content=answered(duel, public, self.texts), view=None)
 
 
+AnswerButtons = tuple[type[AnswerButton], type[AnswerButton]]
+
+
+def answer_buttons(texts: DuelCommandTexts) -> AnswerButtons:
+    """The game's accept and decline buttons (`<game>:accept:<duel>`, `<game>:decline:<duel>`): made
+    once per game, at import, and registered by its cog's `setup()`."""
+    game = re.escape(texts.game)
+
+    class Accept(AnswerButton, template=rf"{game}:accept:(?P<id>\d+)"):
+        accepts = True
+
+    class Decline(AnswerButton, template=rf"{game}:decline:(?P<id>\d+)"):
+        accepts = False
+
+    Accept.texts = Decline.texts = texts
+    return Accept, Decline
+
+
 async def send_challenge(
     interaction: discord.Interaction[Any],
     player: discord.User,
     texts: DuelCommandTexts,
-    buttons: tuple[type[PersistentButton], type[PersistentButton]],
+    buttons: AnswerButtons,
 ) -> None:
     """`/<game> challenge`: the public challenge of `player` in this channel."""
     await locale_of(interaction)  # the player (their first command creates them) and their language
@@ -147,12 +155,13 @@ async def start_practice(interaction: discord.Interaction[Any], texts: DuelComma
 
 __all__ = [
     "AnswerButton",
+    "AnswerButtons",
     "DuelCommandTexts",
+    "answer_buttons",
     "answered",
     "challenge_reply",
     "duels_of",
     "here",
-    "plain_button",
     "send_challenge",
     "start_practice",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from cogs.immortals.duel import CHALLENGE, AcceptButton, DeclineButton
+from cogs.immortals.duel import ANSWER_BUTTONS, CHALLENGE
 from cogs.shared.duels import answered, challenge_reply
 from core.clock import ManualClock
 from services.immortals import ImmortalsServices
@@ -51,11 +51,7 @@ async def test_a_friend_duel_and_a_practice_duel_name_the_players_in_both_langua
 ) -> None:
     challenge = await services.duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c1")
     posted = [
-        MessageSpec(
-            content=Text.raw(
-                challenge_reply(challenge, lang, CHALLENGE, (AcceptButton, DeclineButton))["content"]
-            )
-        )
+        MessageSpec(content=Text.raw(challenge_reply(challenge, lang, CHALLENGE, ANSWER_BUTTONS)["content"]))
         for lang in ("fr", "en")
     ]
     duel = await services.duels.answer(challenge.id, BOB, True, guild=GUILD)
