@@ -21,7 +21,7 @@ from core.errors import NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import guild_locale, services_of
-from discord_app.render import files_of, text, to_discord
+from discord_app.render import files_with_strips, text, to_discord
 from services.platform.channel_permissions import post_needs
 from services.platform.outbox import TOPIC as OUTBOX_TOPIC
 
@@ -45,7 +45,8 @@ class ShowPrivateButton(PersistentButton, template=r"outbox:show:(?P<id>\d+)"):
         item = await services_of(interaction).outbox.get(int(self.match["id"]))
         if item is None or item.target.kind != "dm" or item.target.id != interaction.user.id:
             raise NotAllowed("error.not_your_message")
-        await interaction.response.send_message(**to_discord(item.spec, locale), ephemeral=True)
+        files = await files_with_strips(item.spec, locale, services_of(interaction).card_images)
+        await interaction.response.send_message(**to_discord(item.spec, locale), files=files, ephemeral=True)
 
 
 def refused_needs(code: int, channel: Any, item: OutboxItem) -> tuple[str, ...]:
@@ -132,8 +133,8 @@ class Deliverer:
                 return await self._edit(item, channel, locale)
             # discord.py sends `enforce_nonce` with every nonce: a re-send returns the first message.
             kwargs = to_discord(item.spec, locale)
-            if item.spec.attachments:
-                kwargs["files"] = files_of(item.spec, locale)
+            if item.spec.attachments or item.spec.strips:
+                kwargs["files"] = await files_with_strips(item.spec, locale, self.services.card_images)
             message = await channel.send(**kwargs, nonce=item.nonce())
         except discord.Forbidden as exc:
             if item.target.kind == "dm" and exc.code == DMS_CLOSED:
@@ -172,8 +173,8 @@ class Deliverer:
             return 0
         kwargs = to_discord(item.spec, locale)
         kwargs.setdefault("view", None)  # no buttons in the new version: remove the old ones
-        if item.spec.attachments:
-            kwargs["attachments"] = files_of(item.spec, locale)
+        if item.spec.attachments or item.spec.strips:
+            kwargs["attachments"] = await files_with_strips(item.spec, locale, self.services.card_images)
         await channel.get_partial_message(item.edit_message_id).edit(**kwargs)
         await self.services.outbox.mark_sent(item.id, item.edit_message_id)
         self.delivered += 1

@@ -29,11 +29,15 @@ PUBLIC_MESSAGE = "public_message"
 BATTLE_MESSAGE = "battle_message"
 # A Chocobataille game: a public thread opened here, the referee's embeds posted in it.
 GAME_THREAD = "game_thread"
+# A rare pull shown off (« Montrer »): a post by the outbox carrying the card's picture.
+SHOW_OFF = "show_off"
 
 
 def needs_of(purpose: str, *, in_thread: bool) -> tuple[str, ...]:
     if purpose == PUBLIC_MESSAGE:
         return post_needs(in_thread=in_thread, embeds=True)
+    if purpose == SHOW_OFF:
+        return post_needs(in_thread=in_thread, files=True)
     if purpose == BATTLE_MESSAGE:
         return ("view_channel", "embed_links", "attach_files")
     if in_thread:  # no thread in a thread: the game lives in this one

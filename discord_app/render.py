@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from services.platform.card_images.service import CardImage
+from services.platform.card_images.service import CardImage, CardImages
 from services.platform.messages import MessageSpec, Text, render_text
 
 STYLES = {
@@ -30,6 +30,15 @@ def files_of(spec: MessageSpec, locale: str | None) -> list[discord.File]:
         discord.File(io.BytesIO(a.body(locale).encode("utf-8")), filename=a.filename)
         for a in spec.attachments
     ]
+
+
+async def files_with_strips(spec: MessageSpec, locale: str | None, images: CardImages) -> list[discord.File]:
+    """`files_of`, plus each of the spec's card strips composed in the message's language."""
+    files = files_of(spec, locale)
+    for strip in spec.strips:
+        data = await images.strip(strip.game, strip.cards, locale, strip.scale)
+        files.append(discord.File(io.BytesIO(data), filename=strip.filename))
+    return files
 
 
 def image_file(image: CardImage) -> discord.File:

@@ -16,15 +16,14 @@ from cogs.shared.components import plain_button
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
-from discord_app.context import public_locale_of
+from discord_app.context import public_locale_of, services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import text, to_discord
+from discord_app.render import files_with_strips, text, to_discord
 from services.choco.economy import LEAGUE_KEYS, league_of
 from services.choco.game_store import GameRow
 from services.choco.games import Absence, Challenge, Declared
 from services.choco.panel import Option, Panel
-from services.choco.posts import hand_embed
-from services.platform.messages import MessageSpec, Text
+from services.platform.messages import Text
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = (
     10080  # a week: turns last a day, a thread must not close between two turns
@@ -163,8 +162,9 @@ def games_text(rows: list[GameRow], player: int, locale: str) -> str:
 
 
 async def hand_reply(interaction: discord.Interaction[Any], game_id: int, locale: str) -> dict[str, Any]:
-    body = await choco_of(interaction).games.hand(game_id, interaction.user.id, interaction.guild_id)
-    return to_discord(MessageSpec(embeds=(hand_embed(game_id, body),)), locale)
+    spec = await choco_of(interaction).games.hand_message(game_id, interaction.user.id, interaction.guild_id)
+    files = await files_with_strips(spec, locale, services_of(interaction).card_images)
+    return {**to_discord(spec, locale), "files": files}
 
 
 def declared_text(result: Declared, locale: str) -> str:

@@ -18,6 +18,7 @@ from discord import app_commands
 
 from cogs.choco.lookup import choco_of, member_since
 from cogs.shared import mixins as shared
+from cogs.shared.cards import add_entry_select, owned_options
 from cogs.shared.components import check_owner, decode_choice, encode_choice, key_choice, page_buttons, reply
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
@@ -234,6 +235,7 @@ def collection_reply(
     prefix = f"choco:page:{owner}:{encode_choice(rarity, RARITIES)}:{encode_choice(kind, CARD_TYPES)}"
     for item in page_buttons(CollectionPageButton, prefix, page.page, page.pages, PAGE_LABELS, locale):
         view.add_item(item)
+    add_entry_select(view, "choco", owner, owned_options(page.items, locale), locale)
     return reply(collection_spec(page, rarity, kind, locale), locale, view)
 
 

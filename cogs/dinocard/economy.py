@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from cogs.dinocard.common import dino_of
+from cogs.shared.cards import add_entry_select, owned_options
 from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice, page_buttons, reply
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.i18n import format_decimal, format_int
@@ -60,6 +61,7 @@ def collection_reply(page: CollectionPage, element: str | None, owner: int, loca
     prefix = f"dino:page:{owner}:{encode_choice(element, ELEMENTS)}"
     for item in page_buttons(CollectionPageButton, prefix, page.page, page.pages, PAGE_LABELS, locale):
         view.add_item(item)
+    add_entry_select(view, "dinocard", owner, owned_options(page.items, locale), locale)
     return reply(collection_spec(page, element), locale, view)
 
 

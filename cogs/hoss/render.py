@@ -20,6 +20,7 @@ from services.hoss.fusion import FusionPreview, FusionResult
 from services.hoss.keys import RARITY_KEYS as RARITY_KEYS
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import Opening, OpeningCard, Purchase, ShopOffer
+from services.platform.card_images.service import CardImage
 from services.platform.card_images.spec import CardCopy
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 
@@ -330,7 +331,13 @@ def _stats_fields(stats: CreatureStats, card: CreatureCard, locale: str) -> list
     return fields
 
 
-def detail_spec(detail: CopyDetail, locale: str) -> MessageSpec:
+def copy_art(copy: OwnedCopy) -> CardCopy:
+    """The copy as the card images draw it: its rarity, stars and finish."""
+    return CardCopy(copy.rarity, copy.stars, copy.holo)
+
+
+def detail_spec(detail: CopyDetail, locale: str, image: CardImage | None = None) -> MessageSpec:
+    """A copy's detail; with its picture, the embed shows it and takes the rarity's colour."""
     copy = detail.copy
     fields = [
         EmbedField(Text("hoss.detail.quality"), copy_label(copy, locale)),
@@ -352,7 +359,7 @@ def detail_spec(detail: CopyDetail, locale: str) -> MessageSpec:
                 EmbedField(Text("hoss.detail.evolution"), Text.raw(percent(detail.evolution_chance, locale)))
             )
     title = Text("hoss.detail.title", {"id": copy.copy_id, "name": card_name(copy.card, locale)})
-    color = HOLO_COLOR if copy.holo else None
+    color = HOLO_COLOR if copy.holo else image.color if image is not None else None
     return MessageSpec(
         embeds=(
             Embed(
@@ -360,6 +367,7 @@ def detail_spec(detail: CopyDetail, locale: str) -> MessageSpec:
                 description=Text("hoss.detail.outside_battle"),
                 fields=tuple(fields[:25]),
                 color=color,
+                image=image.filename if image is not None else None,
             ),
         )
     )

@@ -37,15 +37,17 @@ from cogs.hoss.lookup import (
     find_card,
     hoss_of,
 )
+from cogs.shared.cards import show_off_button
 from cogs.shared.components import button, check_owner, page_buttons, reply
 from core.errors import BadInput, NotAllowed
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import text, to_discord
+from discord_app.render import image_file, text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import FlipResult, Opening, SaleToConfirm
+from services.hoss.showoff import showable
 from services.platform.messages import Text
 
 
@@ -89,6 +91,10 @@ async def opening_reply(
         view.add_item(
             button(NextBoosterButton, f"hoss:next:{opening.id}", Text("hoss.button.next"), locale, "primary")
         )
+    for shown in showable(opening):
+        if shown.copy_id is None or shown.card is None:
+            continue
+        view.add_item(show_off_button("hoss", shown.copy_id, render.card_name(shown.card, locale), locale))
     sellable = [s for s in opening.cards if s.flipped and s.owned and s.card is not None]
     if sellable:
         options = [
@@ -278,8 +284,13 @@ class CopyDetailSelect(PersistentSelect, template=r"hoss:detail:(?P<owner>\d+)")
     async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
         check_owner(self.match, interaction)
         detail = await hoss_of(interaction).collection.detail(interaction.user.id, chosen_number(values))
+        copy = detail.copy
+        images = services_of(interaction).card_images
+        image = await images.image("hoss", copy.card.id, render.copy_art(copy), locale)
         await interaction.response.send_message(
-            **to_discord(render.detail_spec(detail, locale), locale), ephemeral=True
+            **to_discord(render.detail_spec(detail, locale, image), locale),
+            files=[image_file(image)],
+            ephemeral=True,
         )
 
 

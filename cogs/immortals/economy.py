@@ -15,6 +15,8 @@ from discord import app_commands
 
 from cogs.immortals.duel import immortals_of
 from cogs.shared import mixins as shared
+from cogs.shared.cards import add_entry_select
+from cogs.shared.components import reply
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import NotAllowed
 from discord_app.context import locale_of
@@ -118,8 +120,13 @@ class ImmortalsEconomyCommands(CommandsMixin):
     ) -> None:
         locale = await locale_of(interaction)
         decks = immortals_of(interaction).decks
-        view = await decks.collection(interaction.user.id, page)
-        await send(interaction, collection_spec(view, decks.catalog), locale)
+        shown = await decks.collection(interaction.user.id, page)
+        view = discord.ui.View(timeout=None)
+        options = [(f"{c.card.name.get(locale)} · {c.level}", str(c.copy_id)) for c in shown.items]
+        add_entry_select(view, "immortals", interaction.user.id, options, locale)
+        await interaction.response.send_message(
+            **reply(collection_spec(shown, decks.catalog), locale, view), ephemeral=True
+        )
 
     @app_commands.command(name="deck", description=desc("cmd.immortals.deck.description"))
     @app_commands.describe(units=desc("cmd.immortals.deck.opt.units.description"))

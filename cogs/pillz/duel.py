@@ -36,11 +36,11 @@ from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import text, to_discord
+from discord_app.render import files_with_strips, text, to_discord
 from discord_app.translator import desc
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice
-from services.platform.messages import Text
+from services.platform.messages import MessageSpec, Text
 
 if TYPE_CHECKING:
     from services.pillz import PillzServices
@@ -145,7 +145,11 @@ async def open_controls(
 ) -> dict[str, Any]:
     services = pillz_of(interaction)
     choice = await services.duels.controls(duel_id, interaction.user.id, guild=here(interaction))
-    return controls_reply(choice, services.duels.catalog, place, pillz, locale)
+    kwargs = controls_reply(choice, services.duels.catalog, place, pillz, locale)
+    # the line-up's picture is sent once, with the controls: their later edits keep it
+    strip = MessageSpec(strips=(render.line_up_strip(choice),))
+    kwargs["files"] = await files_with_strips(strip, locale, services_of(interaction).card_images)
+    return kwargs
 
 
 class OpenButton(PersistentButton, template=r"pillz:open:(?P<duel>\d+)"):

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from cogs.shared import mixins as shared
+from cogs.shared.cards import add_entry_select, owned_options
 from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice, page_buttons, reply
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
@@ -199,6 +200,7 @@ def collection_reply(
     prefix = f"pillz:page:{owner}:{codes}"
     for item in page_buttons(CollectionPageButton, prefix, page.page, page.pages, PAGE_LABELS, locale):
         view.add_item(item)
+    add_entry_select(view, "pillz", owner, owned_options(page.items, locale), locale)
     return reply(collection_spec(page, clan, stars, catalog, locale), locale, view)
 
 

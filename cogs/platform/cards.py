@@ -1,4 +1,5 @@
-"""/card: any card of any game, found by name in the reader's language."""
+"""/card: any card of any game, found by name in the reader's language; and the select « Voir une carte » under
+every game's collection pages (cogs/shared/cards.py), registered here."""
 
 from __future__ import annotations
 
@@ -8,41 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.shared.cards import EntrySelect, ShowOffButton, card_spec
 from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
 from discord_app.render import image_file, to_discord
 from discord_app.translator import desc
-from engine.cards import CardBase
 from services.platform import games
-from services.platform.card_images.service import CardImage
-from services.platform.catalogs import CardRef
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import card_not_found
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
-
-
-def generic_fields(card: CardBase, _catalog: Any, locale: str) -> list[tuple[Text, Text]]:
-    """Until a game says how to show its cards, list the catalog's fields as they are."""
-    data = card.model_dump(exclude={"id", "name"})
-    return [(Text.raw(str(k)), Text.raw(str(v))) for k, v in data.items()]
-
-
-def card_spec(
-    ref: CardRef, card: CardBase, catalog: Any, locale: str, image: CardImage | None = None
-) -> MessageSpec:
-    game = games.get(ref.game)
-    render_fields = game.card_fields if game is not None and game.card_fields is not None else generic_fields
-    fields = tuple(EmbedField(label, value) for label, value in render_fields(card, catalog, locale))
-    game_name = Text(game.name_key) if game is not None else Text.raw(ref.game)
-    embed = Embed(
-        title=Text.raw(ref.name_in(locale)),
-        description=game_name,
-        fields=fields[:25],
-        color=image.color if image is not None else None,
-        image=image.filename if image is not None else None,
-    )
-    return MessageSpec(embeds=(embed,))
 
 
 class CardsCog(commands.Cog):
@@ -85,3 +60,4 @@ class CardsCog(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(CardsCog(bot))
+    bot.add_dynamic_items(EntrySelect, ShowOffButton)

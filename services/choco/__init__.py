@@ -30,6 +30,7 @@ from services.choco.shop import ChocoShop
 from services.choco.timers import timers
 from services.platform.games import GameContext, GameSpec
 from services.platform.timers import DailyReward
+from services.shared.collection import counted_entry
 
 # The allowance it always had: 50 galleons a day, no streak bonus (docs/choco/economy.md, docs/daily.md).
 DAILY_ALLOWANCE = 50
@@ -94,6 +95,7 @@ GAME = GameSpec(
     engine=CHOCO_ENGINE,
     build=ChocoServices.build,
     card_art=CARD_ART,
+    collection_entry=counted_entry("choco"),
     daily=DailyReward(CHOCO_GOLD, (DAILY_ALLOWANCE,)),
     timers=timers,
     reset=reset,

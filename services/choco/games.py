@@ -57,7 +57,7 @@ from services.choco.game_store import (
 from services.choco.notation import UnownedCard, describe, parse_turn
 from services.choco.render import hand
 from services.platform import guild_settings
-from services.platform.messages import Text
+from services.platform.messages import MessageSpec, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
@@ -390,6 +390,17 @@ class ChocoGames:
         def unit(conn: sqlite3.Connection) -> Text:
             game = load_here(conn, game_id, guild_id, player)
             return hand(game.state, game.seat_of(player), self.catalog)
+
+        return await self.db.read(unit)
+
+    async def hand_message(self, game_id: int, player: int, guild_id: int | None = None) -> MessageSpec:
+        """The private `/choco hand` reply: the hand's text and its picture, as the DM shows them."""
+
+        def unit(conn: sqlite3.Connection) -> MessageSpec:
+            game = load_here(conn, game_id, guild_id, player)
+            seat = game.seat_of(player)
+            body = hand(game.state, seat, self.catalog)
+            return MessageSpec(embeds=(posts.hand_embed(game.id, body),), strips=posts.hand_strip(game, seat))
 
         return await self.db.read(unit)
 

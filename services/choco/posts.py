@@ -15,8 +15,9 @@ from datetime import datetime
 from engine.choco import ChocoCatalog, ChocoState
 from engine.protocol import Event, Outcome
 from services.choco import render
+from services.choco.economy import GAME_KEY
 from services.choco.game_store import ENGINE, GameRow
-from services.platform.messages import Button, Embed, MessageSpec, Target, Text
+from services.platform.messages import Button, CardStrip, Embed, MessageSpec, StripCard, Target, Text
 from services.platform.outbox import enqueue
 
 COLOR = 0x6B3E26
@@ -166,8 +167,20 @@ def send_hand(
         embeds=(hand_embed(game.id, render.hand(game.state, seat, catalog)),),
         buttons=(panel_button(game.id),) if seat in game.to_act() else (),
         show_label=Text("choco.play.show_hand"),
+        strips=hand_strip(game, seat),
     )
     return enqueue(conn, now, Target("dm", player, fallback_channel_id=game.where), spec)
+
+
+def hand_strip(game: GameRow, seat: int) -> tuple[CardStrip, ...]:
+    """The hand's cards side by side, for the hand's owner only (the text above stays, for screen
+    readers); an empty hand has no picture."""
+    cards = tuple(StripCard(card.card_id) for card in game.state.sides[seat].hand)
+    return (CardStrip(hand_file(game.id), GAME_KEY, cards),) if cards else ()
+
+
+def hand_file(game_id: int) -> str:
+    return f"choco-hand-{game_id}.png"
 
 
 def remind(conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, hours: int) -> int:

@@ -24,6 +24,7 @@ from services.dinocard.shop import DinocardShop
 from services.dinocard.timers import timers
 from services.platform.games import GameContext, GameSpec, SummaryLine
 from services.platform.timers import DailyReward, streak_table
+from services.shared.collection import counted_entry
 
 # A booster costs 100 coins and a won challenge pays 20: the daily is a win and a half, +10 % a day
 # for a week (docs/daily.md).
@@ -70,6 +71,7 @@ GAME = GameSpec(
     catalog_model=DinocardCatalog,
     card_fields=card_fields,
     card_art=CARD_ART,
+    collection_entry=counted_entry("dinocard"),
     profile_summary=profile_summary,
     engine=DINOCARD_ENGINE,
     build=DinocardServices.build,

@@ -28,6 +28,7 @@ from services.hoss.ranked import RankedService
 from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
+from services.hoss.showoff import show_off
 from services.hoss.standings import HossStandings, profile_summary
 from services.hoss.timers import timers
 from services.platform.games import GameContext, GameSpec, Trading
@@ -141,6 +142,7 @@ GAME = GameSpec(
     engine=ENGINE,
     build=HossServices.build,
     card_art=CARD_ART,
+    show_off=show_off,
     daily=DailyReward(CURRENCY.code, streak_table(DAILY_GOLD)),
     timers=timers,
     reset=reset,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from engine.immortals import ENGINE as IMMORTALS_ENGINE
 from engine.immortals import ImmortalsCatalog
 from services.immortals.card_image import CARD_ART
-from services.immortals.decks import ImmortalsDecks
+from services.immortals.decks import ImmortalsDecks, collection_entry
 from services.immortals.duels import ImmortalsDuels
 from services.immortals.economy import CURRENCIES, GOLD
 from services.immortals.guide import GUIDE
@@ -58,6 +58,7 @@ GAME = GameSpec(
     catalog_model=ImmortalsCatalog,
     card_fields=card_fields,
     card_art=CARD_ART,
+    collection_entry=collection_entry,
     profile_summary=profile_summary,
     engine=IMMORTALS_ENGINE,
     build=ImmortalsServices.build,

@@ -16,9 +16,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.errors import BadInput
+from core.errors import BadInput, NotFound
 from engine.immortals import DECK_MAX, DECK_MIN, MAX_COPIES_BY_LEVEL, ImmortalsCatalog, deck_problems
 from services.immortals.economy import Copy, ImmortalsService, owned_copies, saved_deck, store_deck
+from services.immortals.names import unit_line
+from services.platform.card_images.spec import CardCopy
+from services.platform.games import CollectionEntry
+from services.platform.messages import Text
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.collection import paginate
 from services.shared.decks import DeckText
@@ -164,3 +168,17 @@ class ImmortalsDecks(ImmortalsService):
             return CollectionView(tuple(items), shown, pages, len(owned), deck, tuple(starter or ()))
 
         return await self.db.write(unit)
+
+
+def collection_entry(
+    conn: sqlite3.Connection, catalog: ImmortalsCatalog, player_id: int, value: str
+) -> CollectionEntry:
+    """One copy of the collection, for « Voir une carte »: copies differ by level, so the select's value is
+    a copy id, and only a copy of the player's opens."""
+    if not value.isdigit() or len(value) > 18:
+        raise NotFound("collection.entry.not_owned")
+    copy = owned_copies(conn, player_id, catalog, [int(value)]).get(int(value))
+    if copy is None:
+        raise NotFound("collection.entry.not_owned")
+    note = Text("immortals.copy.line", {"unit": unit_line(catalog, copy.card, copy.level), "xp": copy.xp})
+    return CollectionEntry(copy.card.id, CardCopy(None, copy.level), 1, note)

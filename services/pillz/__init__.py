@@ -25,6 +25,7 @@ from services.pillz.shop import PillzShop
 from services.pillz.timers import timers
 from services.platform.games import GameContext, GameSpec
 from services.platform.timers import DailyReward, streak_table
+from services.shared.collection import counted_entry
 
 # A friend win pays 40 coins, a pack costs 100: the daily is a win's worth, +10 % a day for a week (docs/daily.md).
 DAILY_COINS = 40
@@ -77,6 +78,7 @@ GAME = GameSpec(
     engine=PILLZ_ENGINE,
     build=PillzServices.build,
     card_art=CARD_ART,
+    collection_entry=counted_entry("pillz"),
     daily=DailyReward(PILLZ_GOLD, streak_table(DAILY_COINS)),
     timers=timers,
     reset=reset,

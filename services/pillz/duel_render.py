@@ -11,8 +11,9 @@ from __future__ import annotations
 from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power
 from engine.protocol import SPECTATOR
 from services.pillz.duel_match import Choice, DuelRow
+from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.platform.messages import CardStrip, Embed, EmbedField, MessageSpec, StripCard, Text
 from services.shared import duel_render as shared
 
 COLOR = 0x7B2D8E
@@ -278,5 +279,17 @@ def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: in
                 description=Text.lines(lines),
                 color=COLOR,
             ),
-        )
+        ),
+    )
+
+
+def line_up_strip(choice: Choice) -> CardStrip:
+    """The seat's four drawn characters side by side, at their stars. The line-ups are public on the
+    duel's message (docs/pillz/duels.md), but the picture goes on the private controls: the public message
+    is edited after every move, and a picture there would be uploaded again each time."""
+    fighters = choice.state.hands[choice.seat]
+    return CardStrip(
+        f"pillz-line-up-{choice.duel_id}.png",
+        GAME_KEY,
+        tuple(StripCard(f.card_id, None, f.stars) for f in fighters),
     )

@@ -24,6 +24,8 @@ from services.platform.privacy import PrivacyService
 from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.trades import TradeService
+from services.shared.collection import CollectionEntries
+from services.shared.showoff import ShowOffs
 from store.backend import database_for, migrate_database
 from store.db import Database, DatabaseUnusable, explain
 
@@ -45,6 +47,8 @@ class Services:
     admin: AdminService
     privacy: PrivacyService
     trades: TradeService
+    entries: CollectionEntries  # « Voir une carte » under any game's collection page
+    showoffs: ShowOffs  # « Montrer »: a rare pull shown in public, once per copy
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -88,6 +92,7 @@ async def build_services(
         if spec.build is not None
     }
     cards = CardIndex(catalogs)
+    images = CardImages(settings.card_image_cache, catalogs)
     return Services(
         settings=settings,
         clock=clock,
@@ -98,11 +103,13 @@ async def build_services(
         outbox=Outbox(db, clock),
         cards=cards,
         heartbeat=Heartbeat(db, clock),
-        card_images=CardImages(settings.card_image_cache, catalogs),
+        card_images=images,
         daily=DailyService(db, clock, settings.zone),
         reminders=Reminders(db, clock, scheduler),
         admin=AdminService(db, clock, cards),
         privacy=PrivacyService(db, clock),
         trades=TradeService(db, clock, scheduler, cards),
+        entries=CollectionEntries(db, images, catalogs),
+        showoffs=ShowOffs(db, clock, catalogs),
         games=game_services,
     )

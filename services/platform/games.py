@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 import services
-from services.platform.card_images.spec import CardArt
+from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.messages import Text
 from services.platform.timers import DailyReward, TimerSource
 
@@ -55,6 +55,38 @@ class GameContext:
 
 
 GameFactory = Callable[[GameContext], Any]
+
+
+@dataclass(frozen=True)
+class CollectionEntry:
+    """One entry of a player's collection, opened from a page of it: the card, the copy drawn (None: the
+    card's default copy), how many copies the player owns, and what the game adds (a unit's level)."""
+
+    card_id: str
+    copy: CardCopy | None
+    count: int
+    note: Text | None = None
+
+
+# How a game reads one entry of a player's collection from the value its page's select carries (a card
+# id, or a copy id where copies differ): (connection, the game's loaded catalog, player, value). A value
+# the player owns no entry for is `NotFound`: the select's value is untrusted input.
+EntryReader = Callable[[sqlite3.Connection, Any, int, str], CollectionEntry]
+
+
+@dataclass(frozen=True)
+class ShownCopy:
+    """A pulled copy a player may show off in public: what is drawn, and its rarity's name."""
+
+    card_id: str
+    copy: CardCopy
+    rarity: Text
+
+
+# Whether a copy may be shown off (services/shared/showoff.py): (connection, the game's loaded catalog,
+# player, copy id) -> the copy when the player owns it, can see it (not face down) and it is of the
+# game's « Or or better » rarities; else None.
+ShowOffReader = Callable[[sqlite3.Connection, Any, int, int], ShownCopy | None]
 
 # What one copy is worth in trades, in the game's value unit (one unit of its currency): it receives the
 # game's loaded catalog, the copy's catalog id and its attributes (HOSS prices a copy by rarity and rank).
@@ -132,6 +164,9 @@ class GameSpec:
     card_fields: CardFields | None = None
     build: GameFactory | None = None  # the game's services, reachable as services.platform.games[key]
     card_art: CardArt | None = None  # how its cards are drawn (services/<game>/card_image.py)
+    # One entry of a collection, for « Voir une carte » under a page of it (services/shared/collection.py)
+    collection_entry: EntryReader | None = None
+    show_off: ShowOffReader | None = None  # a pull of « Or or better » shown in public, once per copy
     daily: DailyReward | None = None  # its daily reward and streak table (services/platform/daily.py)
     timers: TimerSource | None = None  # the player's timers in the game, for /cooldowns and reminders
     reset: ResetHook | None = None  # /admin reset: the player's progress in this game back to a start

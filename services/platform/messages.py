@@ -149,6 +149,28 @@ class Attachment:
         return self.text if isinstance(self.text, str) else render_text(self.text, locale)
 
 
+@dataclass(frozen=True)
+class StripCard:
+    """One card of a `CardStrip`: its catalog id and the copy drawn (None: the card's own rarity)."""
+
+    card_id: str
+    rarity: str | None = None
+    stars: int = 0
+    holo: bool = False
+
+
+@dataclass(frozen=True)
+class CardStrip:
+    """Cards side by side in one PNG, attached to the message (a Chocobataille hand by DM). Only the ids
+    are stored: the picture is composed when the message is sent, from the card images' cache, in the
+    language of the message (`discord_app.render.files_with_strips`)."""
+
+    filename: str
+    game: str
+    cards: tuple[StripCard, ...]
+    scale: float = 0.4  # of a card's size (360 x 504): 0.4 for a hand of 8 on one row, 1 for one card
+
+
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
 
@@ -172,6 +194,8 @@ class MessageSpec:
     archive_thread: bool = False
     # Files sent with the message; an edit replaces the message's files with these.
     attachments: tuple[Attachment, ...] = ()
+    # Pictures of cards attached to the message (composed at delivery: `CardStrip`).
+    strips: tuple[CardStrip, ...] = ()
 
     def to_json(self) -> str:
         def text(v: Text | None) -> Any:
@@ -202,6 +226,15 @@ class MessageSpec:
                 "attachments": [
                     {"filename": a.filename, "text": a.text if isinstance(a.text, str) else text(a.text)}
                     for a in self.attachments
+                ],
+                "strips": [
+                    {
+                        "filename": s.filename,
+                        "game": s.game,
+                        "cards": [[c.card_id, c.rarity, c.stars, c.holo] for c in s.cards],
+                        "scale": s.scale,
+                    }
+                    for s in self.strips
                 ],
             },
             sort_keys=True,
@@ -243,6 +276,15 @@ class MessageSpec:
                     a["filename"], a["text"] if isinstance(a["text"], str) else Text.from_json(a["text"])
                 )
                 for a in data.get("attachments", [])
+            ),
+            strips=tuple(
+                CardStrip(
+                    s["filename"],
+                    s["game"],
+                    tuple(StripCard(str(c[0]), c[1], int(c[2]), bool(c[3])) for c in s["cards"]),
+                    float(s.get("scale", 0.4)),
+                )
+                for s in data.get("strips", [])
             ),
         )
 

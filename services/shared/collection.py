@@ -9,11 +9,17 @@ here in Python because it depends on the reader's language (names).
 from __future__ import annotations
 
 import math
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from core.errors import NotFound
 from engine.cards import CardBase
+from services.platform import games
+from services.platform.card_images.service import CardImage, CardImages
+from services.platform.games import CollectionEntry, EntryReader
+from services.shared.collecting import owned_counts
 
 PAGE_SIZE = 10
 
@@ -59,3 +65,45 @@ def owned_page(
     owned.sort(key=lambda o: order(o.card))
     items, shown, pages = paginate(owned, page)
     return CollectionPage(tuple(items), shown, pages, len(owned), sum(o.count for o in owned))
+
+
+# --- one entry, opened from a page ---------------------------------------------------------------------
+
+
+def counted_entry(game: str) -> EntryReader:
+    """The entry reader of a game whose copies are interchangeable: the select's value is a card id, the
+    entry the card as the catalog has it and how many copies the player owns (none: not found)."""
+
+    def read(conn: sqlite3.Connection, _catalog: Any, player_id: int, value: str) -> CollectionEntry:
+        count = owned_counts(conn, player_id, game).get(value, 0)
+        if count <= 0:
+            raise NotFound("collection.entry.not_owned")
+        return CollectionEntry(value, None, count)
+
+    return read
+
+
+@dataclass(frozen=True)
+class OpenedEntry:
+    game: str
+    entry: CollectionEntry
+    image: CardImage
+
+
+class CollectionEntries:
+    """« Voir une carte » under a collection page, the same way in every game: the entry is read with the
+    game's `collection_entry` for the player asking (so only what they own opens), then drawn."""
+
+    def __init__(self, db: Any, images: CardImages, catalogs: Mapping[str, Any]) -> None:
+        self.db = db
+        self.images = images
+        self._catalogs = dict(catalogs)
+
+    async def open(self, game: str, player_id: int, value: str, locale: str | None) -> OpenedEntry:
+        spec = games.get(game)
+        reader = spec.collection_entry if spec is not None else None
+        if reader is None or len(value) > 64:
+            raise NotFound("collection.entry.not_owned")
+        catalog = self._catalogs.get(game)
+        entry = await self.db.read(lambda conn: reader(conn, catalog, player_id, value))
+        return OpenedEntry(game, entry, await self.images.image(game, entry.card_id, entry.copy, locale))

@@ -17,8 +17,10 @@ import sqlite3
 import pytest
 
 from sandbox.harness import BotHarness
+from services.platform import ledger
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.outbox import enqueue
+from services.platform.players import ensure_player
 from store import schema
 from tests.e2e.authorization import STRANGER, STRANGER_ELSEWHERE, Role, Row, Scene, World, click, game_rows
 from tests.e2e.messages import shown
@@ -45,9 +47,31 @@ async def undelivered_dm(w: World) -> Scene:
     return Scene({"item": item}, "alice")
 
 
+async def owned_entries(w: World) -> Scene:
+    """alice owns a Chocobataille card (interchangeable copies) and an Immortal's War copy."""
+    alice = w.user("alice")
+    assert w.h.bot is not None
+    services = w.h.bot.services
+    now = services.clock.now()
+
+    def unit(conn: sqlite3.Connection) -> int:
+        ensure_player(conn, alice.id, now)
+        ledger.mint_card(conn, now, alice.id, "choco", ENTRY_CARD, ledger.Movement("test.grant"))
+        return ledger.mint_card(conn, now, alice.id, "immortals", "imp", ledger.Movement("test.grant"))
+
+    copy = await services.db.write(unit)
+    return Scene({"alice": alice.id, "copy": copy}, "alice")
+
+
+ENTRY_CARD = "aglae_pommeverte"
+ENTRY_ROLES = (STRANGER, STRANGER_ELSEWHERE)
 ROWS = (
     # the platform
     Row("outbox Voir", undelivered_dm, click("outbox:show:{item}"), (STRANGER, STRANGER_ELSEWHERE)),
+    # « Voir une carte » under a collection page: the owner's select, or one forged in the actor's name
+    Row("Voir une carte (owner's)", owned_entries, click("entry:choco:{alice}", [ENTRY_CARD]), ENTRY_ROLES),
+    Row("Voir une carte (forged)", owned_entries, click("entry:choco:{me}", [ENTRY_CARD]), ENTRY_ROLES),
+    Row("Voir une carte (a copy)", owned_entries, click("entry:immortals:{me}", ["{copy}"]), ENTRY_ROLES),
     *game_rows(),
 )
 

@@ -6,7 +6,8 @@ posts, thread messages, every version of every edit, embeds, components, attache
 ephemeral replies, each against the readers allowed to see it. The secrets of the moment come from the
 database: the hands and piles and their order, a pending bet, the seeds of live games. Negative controls
 prove the scan reports a hand card posted in a thread and a seed in a file even when the message was
-edited afterwards, a draw order, and a pending bet.
+edited afterwards, a hand's picture posted in a thread (by the card names its PNG carries), a draw
+order, and a pending bet.
 
 The scans of Chocobataille, Pillz and HOSS are here; a later game's scan is a test in its own
 `tests/e2e/<game>/` built on tests/e2e/leak_scan.py, and `test_every_game_has_a_scan` fails for a game
@@ -18,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -26,6 +27,7 @@ import pytest
 
 from emulator.messages import UploadedFile, fill_message
 from emulator.world import User
+from engine.choco.state import Card
 from engine.choco.turn import summons_allowed
 from engine.hoss import ENGINE as HOSS
 from engine.hoss.fighters import line_index_of
@@ -38,6 +40,7 @@ from services.choco.game_store import GameRow
 from services.hoss import battles as hoss_battles
 from services.hoss.ranked import RankedService
 from services.platform.games import discover
+from services.platform.messages import StripCard
 from tests.e2e.choco.helpers import challenge_accepted, choco, notation, with_bronze_deck
 from tests.e2e.choco.test_hidden import Watch, names, policy, public_ids, reward_of
 from tests.e2e.conftest import run_harness
@@ -107,10 +110,26 @@ class ChocoSecrets:
             upcoming = [{*self.words(c.card_id), c.card_id} for c in side.pioche[:3]]
             if len(upcoming) == 3:  # the owner's own hand may list the same names in that order
                 order = [c.card_id for c in side.pioche[:3]]
-                secrets.append(order_secret(f"seat {seat}'s draw order {order}", upcoming, [user]))
+                # so may another reader's hand that holds those cards in that order (its picture lists
+                # the names close together): the match is their own cards, not this pioche
+                readers = [
+                    user,
+                    *(
+                        game.player(s)
+                        for s in range(len(state.sides))
+                        if s != seat and holds_in_order(state.sides[s].hand, order)
+                    ),
+                ]
+                secrets.append(order_secret(f"seat {seat}'s draw order {order}", upcoming, readers))
         if game.status == "live":
             secrets += seeds(f"game {game.id}", game.seed, state.rng.seed)
         return secrets, allowed
+
+
+def holds_in_order(hand: Sequence[Card], order: Sequence[str]) -> bool:
+    """Whether `order`'s card ids appear in `hand`, in that order (other cards between them)."""
+    ids = iter(c.card_id for c in hand)
+    return all(any(held == wanted for held in ids) for wanted in order)
 
 
 async def check(scan: LeakScan, tracker: ChocoSecrets | PillzSecrets | HossSecrets) -> None:
@@ -504,6 +523,17 @@ async def test_the_scan_reports_a_hand_card_a_seed_in_a_file_and_a_draw_order(se
     (found,) = scan.findings[before:]
     assert found.secret.what == f"game {game.id} seed {game.seed}"
     assert found.piece.part == "file notes.json"
+
+    # a hand's picture posted where others see it is reported by the names its PNG description carries
+    assert h.bot is not None
+    picture = await h.bot.services.card_images.strip("choco", [StripCard(c.card_id) for c in hand], "fr")
+    strip_name = f"choco-hand-{game.id}.png"
+    h.emu.create_message(
+        thread, zoe, {"content": "regardez"}, [UploadedFile("files[0]", strip_name, picture)]
+    )
+    await check(scan, tracker)
+    leaked = [f for f in scan.findings[before + 1 :] if f.piece.part == f"file {strip_name}"]
+    assert any(f.secret.what == f"seat 1's hand: {card}" for f in leaked)
 
     pioche = game.state.sides[0].pioche[:3]
     names_in_order = " puis ".join(tracker.words(c.card_id).pop() for c in pioche)

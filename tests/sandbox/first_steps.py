@@ -44,8 +44,18 @@ async def run(tmp_path: Path, game: str, seed: int | None = None) -> str:
     return text
 
 
+def opened_entry(text: str, label: str, filename: str) -> str:
+    """The private answer to « Voir une carte » (`select "label"`): it must carry the card's picture."""
+    start = text.index(f'> alice: select "{label}"\n')
+    end = text.find("\n> ", start + 1)
+    answer = text[start : end if end >= 0 else len(text)]
+    assert "[alice only]" in answer, answer
+    assert f"[file: {filename}]" in answer, answer
+    return answer
+
+
 def order_of(text: str, *needles: str) -> list[int]:
     return [text.index(n) for n in needles]
 
 
-__all__ = ["example", "order_of", "run", "seed_of"]
+__all__ = ["example", "opened_entry", "order_of", "run", "seed_of"]

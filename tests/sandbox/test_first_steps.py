@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from services.platform import games
-from tests.sandbox.first_steps import example, order_of, run, seed_of
+from tests.sandbox.first_steps import example, opened_entry, order_of, run, seed_of
 
 
 def test_every_game_with_a_guide_has_a_first_steps_example() -> None:
@@ -24,6 +24,9 @@ def test_every_game_with_a_guide_has_a_first_steps_example() -> None:
 
 async def test_the_hoss_first_steps(tmp_path: Path) -> None:
     text = await run(tmp_path, "hoss", 5)
+    assert "Rareté et étoiles: Basique 0★" in opened_entry(
+        text, "#14 Archer de la canopée", "hoss-syl_archer_1.png"
+    )
     page = text[text.index("** HOSS TCG **") :]
     positions = order_of(
         page, "`/hoss règles`", "`/hoss booster`", "`/hoss ouvrir`", "`/hoss deck auto`", "`/hoss rang`"
@@ -47,6 +50,7 @@ async def test_the_hoss_first_steps(tmp_path: Path) -> None:
 
 async def test_the_choco_first_steps(tmp_path: Path) -> None:
     text = await run(tmp_path, "choco", 8)
+    assert "Exemplaires possédés : 2" in opened_entry(text, "Jean Trithème ×2", "choco-jean_tritheme.png")
     alice_page, olivia_page = [text[i : text.index("> ", i)] for i in _pages(text, "** Chocobataille **")]
     assert "arbitre-" not in alice_page  # a member who may not referee does not see the referee commands
     assert "`/choco arbitre-prolonger`" in olivia_page  # Manage Server may
@@ -69,6 +73,9 @@ async def test_the_choco_first_steps(tmp_path: Path) -> None:
 
 async def test_the_pillz_first_steps(tmp_path: Path) -> None:
     text = await run(tmp_path, "pillz", 3)
+    assert "Exemplaires possédés : 1" in opened_entry(
+        text, "Druidesse des saules ×1", "pillz-sorcieres-willow-druid.png"
+    )
     page = text[text.index("** Pillz duel **") :]
     positions = order_of(
         page,

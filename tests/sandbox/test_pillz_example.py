@@ -23,5 +23,9 @@ async def test_the_pillz_example_runs(tmp_path: Path) -> None:
     assert "★★★★★ : 3 %" in text
     assert "s'il joue 0 pillz : 100 % de chances de gagner" in text  # the preview, once 3 pillz are set
     assert "(pillz cachés)" in text
+    controls = text[text.index("** Votre coup — duel n° 1 **") :]
+    assert controls.index("[file: pillz-line-up-1.png]") < controls.index(
+        "<Choisissez votre personnage"
+    )  # her line-up
     assert "l'IA a choisi à sa place" in text
     assert "le duel n° 2 commence ci-dessous" in text

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
+from PIL.PngImagePlugin import PngInfo
 
 from services.platform.card_images import icons
 from services.platform.card_images import text as typo
@@ -365,9 +366,15 @@ def holo(c: Canvas) -> None:
     c.draw = ImageDraw.Draw(c.image)
 
 
-def png(image: Image.Image) -> bytes:
+def png(image: Image.Image, description: str | None = None) -> bytes:
+    """The PNG's bytes; `description` is written as an uncompressed UTF-8 `iTXt` chunk ("Description"):
+    the picture's text alternative, readable by any tool that opens the file."""
     out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=PNG_LEVEL)
+    info = None
+    if description is not None:
+        info = PngInfo()
+        info.add_itxt("Description", description, zip=False)
+    image.save(out, format="PNG", compress_level=PNG_LEVEL, pnginfo=info)
     return out.getvalue()
 
 
@@ -418,3 +425,11 @@ def sheet(
         cell = image if image.size == (cw, ch) else image.resize((cw, ch), Image.Resampling.BILINEAR)
         out.paste(cell, (gap + col * (cw + gap), gap + row * (ch + gap)))
     return out
+
+
+STRIP_SCALE = 0.4  # 144 x 202 pixels a card: a hand of 8 is 1,224 pixels wide
+
+
+def strip(images: Sequence[Image.Image], *, scale: float = STRIP_SCALE) -> Image.Image:
+    """Cards side by side on one row, scaled down (a Chocobataille hand, a Pillz line-up)."""
+    return sheet(images, max(1, len(images)), scale=scale)

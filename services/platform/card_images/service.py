@@ -23,7 +23,9 @@ from core.i18n import normalize_locale, t
 from services.platform import games
 from services.platform.card_images import draw
 from services.platform.card_images.cache import DiskCache
+from services.platform.card_images.draw import STRIP_SCALE
 from services.platform.card_images.spec import CardArt, CardCopy
+from services.platform.messages import StripCard
 
 RENDER_VERSION = 1  # the shared helpers' version; each game's CardArt has its own
 _SAFE = re.compile(r"^[a-z0-9_-]{1,64}$")
@@ -130,3 +132,23 @@ class CardImages:
         self, game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int = 3
     ) -> bytes:
         return await asyncio.to_thread(self.sheet_now, game, list(cells), locale, columns)
+
+    def strip_now(
+        self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float = STRIP_SCALE
+    ) -> bytes:
+        """Cards side by side at 40 % (a hand, a line-up), composed from the cached cards. The PNG's
+        description names the cards in order (the picture's text alternative; the message keeps its text
+        too): hidden-information scans read attached files, so a strip sent to the wrong reader is caught
+        by the names it carries."""
+        images, names = [], []
+        for card in cards:
+            copy = CardCopy(card.rarity, card.stars, card.holo)
+            request = self.request(game, card.card_id, copy, locale)
+            images.append(Image.open(io.BytesIO(self.image_now(game, card.card_id, copy, locale).data)))
+            names.append(request.card.name.get(request.locale))
+        return draw.png(draw.strip(images, scale=scale), description=" · ".join(names))
+
+    async def strip(
+        self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float = STRIP_SCALE
+    ) -> bytes:
+        return await asyncio.to_thread(self.strip_now, game, list(cards), locale, scale)

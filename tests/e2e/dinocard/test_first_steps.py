@@ -9,11 +9,14 @@ from pathlib import Path
 
 from sandbox.harness import BotHarness
 from tests.e2e.messages import shown
-from tests.sandbox.first_steps import order_of, run
+from tests.sandbox.first_steps import opened_entry, order_of, run
 
 
 async def test_the_dinocard_first_steps_example(tmp_path: Path) -> None:
     text = await run(tmp_path, "dinocard")
+    assert "Exemplaires possédés : 2" in opened_entry(
+        text, "Moueffe ardent ×2", "dinocard-moueffe_ardent.png"
+    )
     page = text[text.index("** Dinocard **") :]
     positions = order_of(
         page, "`/dino règles`", "`/dino collection`", "`/dino pack créer`", "`/dino dojo`", "`/dino défi`"

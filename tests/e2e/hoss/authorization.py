@@ -15,6 +15,7 @@ from tests.e2e.authorization import (
     OTHER_SERVER,
     STRANGER,
     STRANGER_AFTER_END_ELSEWHERE,
+    STRANGER_ELSEWHERE,
     Row,
     Scene,
     World,
@@ -83,6 +84,18 @@ async def hoss_collection(w: World) -> Scene:
     return Scene({"opening": opening.id, "copy": copy, "notice": notice, "alice": alice.id}, "alice")
 
 
+async def hoss_or_pull(w: World) -> Scene:
+    """`hoss_collection`, its flipped copy made an Or: alice could show it off."""
+    scene = await hoss_collection(w)
+    assert w.h.bot is not None
+    attrs = '{"rarity": "or", "stars": 0, "holo": false}'
+    copy = scene.ids["copy"]
+    await w.h.bot.services.db.write(
+        lambda conn: conn.execute("UPDATE cards SET attrs = ? WHERE id = ?", (attrs, copy))
+    )
+    return scene
+
+
 ROWS = (
     # HOSS ranked battles (one player against the AI)
     Row("hoss Décider", hoss_battle, click("hoss:rdecide:{me}:{battle}:{pause}"), (STRANGER, OTHER_SERVER)),
@@ -131,6 +144,7 @@ ROWS = (
     Row("hoss confirm booster sale", hoss_collection, click("hoss:sellok:{opening}:0"), (STRANGER,)),
     Row("hoss keep booster card", hoss_collection, click("hoss:sellno:{opening}"), (STRANGER,)),
     Row("hoss copy detail", hoss_collection, click("hoss:detail:{me}", ["{copy}"]), (STRANGER,)),
+    Row("hoss Montrer", hoss_or_pull, click("showoff:hoss:{copy}"), (STRANGER, STRANGER_ELSEWHERE)),
     Row("/hoss sell card", hoss_collection, command("hoss sell card", copy="{copy}"), (STRANGER,)),
     Row(
         "hoss confirm sale quote",

@@ -36,6 +36,9 @@ class Always(random.Random):
         return self.value
 
 
+RARE = ("or", "platine", "diamant", "divin")  # what « Montrer » offers to show off
+
+
 def hoss(h: BotHarness) -> HossServices:
     assert h.bot is not None
     services: HossServices = h.bot.services.games["hoss"]
@@ -148,7 +151,11 @@ async def test_flip_one_by_one_then_all_then_the_next_booster(harness: BotHarnes
     assert "face cachée" not in shown
     assert "Boosters encore fermés: 1" in shown
     assert reply.message is not None
-    assert reply.message.button_labels == ["Booster suivant"]
+    labels = reply.message.button_labels
+    assert [label for label in labels if not label.startswith("Montrer : ")] == ["Booster suivant"]
+    opening = await hoss(harness).shop.opening(alice.id, first.id)
+    rare = [s.card.name.fr for s in opening.cards if s.card is not None and s.rarity in RARE]
+    assert [label for label in labels if label.startswith("Montrer : ")] == [f"Montrer : {n}" for n in rare]
     reply = await harness.emu.click(alice, "Booster suivant")
     assert text(reply).count("face cachée") == 6
     assert [o.id for o in await hoss(harness).shop.unopened(alice.id)] == [second.id]

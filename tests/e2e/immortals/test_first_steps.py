@@ -9,11 +9,12 @@ from pathlib import Path
 
 from sandbox.harness import BotHarness
 from tests.e2e.messages import shown
-from tests.sandbox.first_steps import order_of, run
+from tests.sandbox.first_steps import opened_entry, order_of, run
 
 
 async def test_the_immortals_first_steps_example(tmp_path: Path) -> None:
     text = await run(tmp_path, "immortals")
+    assert "niv. 1 · Dragons" in opened_entry(text, "Dragon des brumes · 1", "immortals-mist_dragon.png")
     page = text[text.index("** Immortal's War **") :]
     positions = order_of(
         page,

@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from cogs.platform.cards import card_spec
+from cogs.shared.cards import card_spec
 from core.clock import ManualClock
 from core.settings import Settings
 from discord_app.render import text

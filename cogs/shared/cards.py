@@ -1,0 +1,121 @@
+"""A card shown alone, the same way everywhere: `/card`'s embed (the game's fields, the picture, the
+rarity's colour), and « Voir une carte », the select under each game's collection pages that opens one
+entry of the player's collection privately with its picture.
+
+The select's custom_id names the game and the collection's owner (`entry:<game>:<owner>`); its values
+are what the game's `collection_entry` reads (a card id, or a copy id where copies differ). A click from
+anyone but the owner is refused, and the service reads the entry for the clicker only, so a forged id or
+value opens nothing of someone else's. Registered by `/card`'s extension (cogs/platform/cards.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from cogs.shared.components import button, check_owner
+from core.errors import BadInput, NotAllowed, NotFound
+from core.i18n import t
+from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.context import services_of
+from discord_app.permissions import SHOW_OFF, require_here
+from discord_app.render import image_file, to_discord
+from engine.cards import CardBase
+from services.platform import games
+from services.platform.card_images.service import CardImage
+from services.platform.catalogs import CardRef
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared.collection import OwnedCard
+
+OPTION_LIMIT = 25  # Discord's limit on a select's options
+
+
+def generic_fields(card: CardBase, _catalog: Any, locale: str) -> list[tuple[Text, Text]]:
+    """Until a game says how to show its cards, list the catalog's fields as they are."""
+    data = card.model_dump(exclude={"id", "name"})
+    return [(Text.raw(str(k)), Text.raw(str(v))) for k, v in data.items()]
+
+
+def card_spec(
+    ref: CardRef,
+    card: CardBase,
+    catalog: Any,
+    locale: str,
+    image: CardImage | None = None,
+    note: Text | None = None,
+) -> MessageSpec:
+    """The card's embed; `note` is a line under the game's name (the copies a collection holds)."""
+    game = games.get(ref.game)
+    render_fields = game.card_fields if game is not None and game.card_fields is not None else generic_fields
+    fields = tuple(EmbedField(label, value) for label, value in render_fields(card, catalog, locale))
+    game_name = Text(game.name_key) if game is not None else Text.raw(ref.game)
+    embed = Embed(
+        title=Text.raw(ref.name_in(locale)),
+        description=game_name if note is None else Text.lines([game_name, note]),
+        fields=fields[:25],
+        color=image.color if image is not None else None,
+        image=image.filename if image is not None else None,
+    )
+    return MessageSpec(embeds=(embed,))
+
+
+def add_entry_select(
+    view: discord.ui.View, game: str, owner: int, options: Sequence[tuple[str, str]], locale: str
+) -> None:
+    """« Voir une carte » under a page of `owner`'s collection: `options` are (label, value) pairs, the
+    page's entries (an empty page gets no select)."""
+    if not options:
+        return
+    choices = [
+        discord.SelectOption(label=label[:100], value=value) for label, value in options[:OPTION_LIMIT]
+    ]
+    select = EntrySelect(f"entry:{game}:{owner}", {}, choices)
+    select.item.placeholder = t("collection.entry.placeholder", locale)[:150]
+    view.add_item(select)
+
+
+def owned_options(items: Sequence[OwnedCard[Any]], locale: str) -> list[tuple[str, str]]:
+    """The options of a page of interchangeable copies: the card's name and count, its id as the value."""
+    return [(f"{o.card.name.get(locale)} ×{o.count}", o.card.id) for o in items]
+
+
+class EntrySelect(PersistentSelect, template=r"entry:(?P<game>[a-z0-9_]{1,32}):(?P<owner>\d+)"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        check_owner(self.match, interaction)
+        if len(values) != 1:
+            raise BadInput()
+        services = services_of(interaction)
+        opened = await services.entries.open(self.match["game"], interaction.user.id, values[0], locale)
+        ref = services.cards.ref(opened.game, opened.entry.card_id)
+        card = services.cards.get(opened.game, opened.entry.card_id)
+        if ref is None or card is None:
+            raise NotFound("collection.entry.not_owned")
+        entry = opened.entry
+        note = entry.note or Text("collection.entry.count", {"count": entry.count})
+        spec = card_spec(ref, card, services.cards.catalog(opened.game), locale, opened.image, note)
+        await interaction.response.send_message(
+            **to_discord(spec, locale), files=[image_file(opened.image)], ephemeral=True
+        )
+
+
+class ShowOffButton(PersistentButton, template=r"showoff:(?P<game>[a-z0-9_]{1,32}):(?P<copy>\d+)"):
+    """« Montrer » on a private pull: the card in public, once per copy (services/shared/showoff.py)."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        require_here(interaction, SHOW_OFF)  # the post carries the card's picture
+        if interaction.channel_id is None:
+            raise NotAllowed("showoff.error.not_eligible")
+        showoffs = services_of(interaction).showoffs
+        posted = await showoffs.show(
+            self.match["game"], interaction.user.id, int(self.match["copy"]), interaction.channel_id
+        )
+        answer = t("showoff.done" if posted else "showoff.already", locale)
+        await interaction.response.send_message(answer, ephemeral=True)
+
+
+def show_off_button(game: str, copy_id: int, card: str, locale: str) -> PersistentButton:
+    return button(
+        ShowOffButton, f"showoff:{game}:{copy_id}", Text("showoff.button", {"card": card}), locale, "success"
+    )

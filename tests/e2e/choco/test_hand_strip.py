@@ -1,0 +1,69 @@
+"""A Chocobataille hand as a picture: the DM that deals the hand carries one PNG of its cards side by
+side (the text stays), and so do `/choco hand` and « Voir ma main ». Only the hand's owner gets it: no
+public post of the game carries a picture, and each strip names (in its PNG description) exactly its
+owner's cards, in the hand's order."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from emulator.records import RecordedMessage
+from emulator.world import User
+from sandbox.harness import BotHarness
+from services.choco.game_store import GameRow
+from services.platform.card_images.draw import HEIGHT, STRIP_SCALE, WIDTH
+from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
+from tests.e2e.messages import shown
+
+
+def strip_of(message: RecordedMessage, game: GameRow) -> tuple[Image.Image, str]:
+    files = [a for a in message.attachments if a.filename == f"choco-hand-{game.id}.png"]
+    assert len(files) == 1, [a.filename for a in message.attachments]
+    image = Image.open(io.BytesIO(files[0].data))
+    image.load()
+    return image, str(image.info["Description"])
+
+
+def hand_names(h: BotHarness, game: GameRow, user: User) -> str:
+    catalog = choco(h).economy.decks.catalog
+    hand = game.state.sides[game.seat_of(user.id)].hand
+    names = []
+    for card in hand:
+        entry = catalog.card(card.card_id)
+        assert entry is not None
+        names.append(entry.name.get("fr"))
+    return " · ".join(names)
+
+
+async def test_the_hand_dm_carries_a_strip_of_the_hand_for_its_owner_only(harness: BotHarness) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob, wizards_only=False)
+    game = await challenge_accepted(harness, alice, bob)
+    for user in (alice, bob):
+        dms = harness.emu.dm_messages(user)
+        assert len(dms) == 1
+        image, names = strip_of(dms[0], game)
+        assert names == hand_names(harness, game, user)
+        count = len(game.state.sides[game.seat_of(user.id)].hand)
+        assert 1 <= count <= 8
+        width, height = round(WIDTH * STRIP_SCALE), round(HEIGHT * STRIP_SCALE)
+        assert image.size == (count * width + (count + 1) * 8, height + 16)
+        assert "Votre main" in shown(dms[0])  # the text stays beside the picture
+    assert hand_names(harness, game, alice) != hand_names(harness, game, bob)
+    public = [m for m in harness.emu.messages if m.ephemeral_to is None and not m.channel.is_dm]
+    assert public
+    assert [a.filename for m in public for a in m.uploads] == []
+
+    # the private reply of /choco hand, and « Voir ma main » on the referee's post, show the same picture
+    post = next(m for m in reversed(public) if "choco:hand:" in str(m.components))
+    reply = await harness.emu.run_command(alice, "choco main", channel=post.channel)
+    assert reply.message is not None
+    assert reply.message.ephemeral_to == alice
+    assert strip_of(reply.message, game)[1] == hand_names(harness, game, alice)
+    click = await harness.emu.click(bob, "Voir ma main", message=post)
+    assert click.message is not None
+    assert click.message.ephemeral_to == bob
+    assert strip_of(click.message, game)[1] == hand_names(harness, game, bob)

@@ -1,0 +1,119 @@
+"""« Montrer » on a HOSS booster's private flip: a card of rarity Or or better, once flipped, can be posted
+in the channel by its owner, with its picture, once per copy (20 clicks at once make one post); a card
+below Or, face down, sold, or someone else's is refused privately, and so is a channel where the bot may
+not attach files."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+
+from emulator.records import RecordedMessage
+from emulator.world import User
+from sandbox.harness import BotHarness
+from services.hoss.shop import OpeningCard
+from tests.e2e.hoss.test_collection import LINES, give, hoss, text
+
+
+async def booster_with(h: BotHarness, user: User, rarities: dict[int, str]) -> list[OpeningCard]:
+    """A booster bought by `user`, the copies at `rarities`' positions made of those rarities, face down."""
+    for line in LINES:
+        await give(h, user, f"{line}_1")
+    await h.emu.run_command(user, "hoss booster")
+    (opening,) = await hoss(h).shop.unopened(user.id)
+    slots = list((await hoss(h).shop.opening(user.id, opening.id)).cards)
+    assert h.bot is not None
+    for position, rarity in rarities.items():
+        attrs = f'{{"rarity": "{rarity}", "stars": 2, "holo": false}}'
+        await h.bot.services.db.write(set_rarity(opening.id, position, attrs))
+    return slots
+
+
+def set_rarity(opening: int, position: int, attrs: str) -> Callable[[sqlite3.Connection], None]:
+    def unit(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "UPDATE cards SET attrs = ? WHERE id ="
+            " (SELECT card_id FROM hoss_opening_cards WHERE opening_id = ? AND position = ?)",
+            (attrs, opening, position),
+        )
+
+    return unit
+
+
+def public_posts(h: BotHarness) -> list[RecordedMessage]:
+    return [
+        m
+        for m in h.emu.messages
+        if m.ephemeral_to is None and not m.channel.is_dm and "montre sa carte" in m.render()
+    ]
+
+
+async def test_an_or_pull_is_shown_once_and_a_basique_gets_no_button(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await booster_with(harness, alice, {0: "or", 1: "divin"})
+    flipped = await harness.emu.click(alice, "Retourner")
+    assert flipped.message is not None
+    opening = (await hoss(harness).shop.unopened(alice.id))[0]
+    first = (await hoss(harness).shop.opening(alice.id, opening.id)).cards[0]
+    assert first.card is not None
+    assert first.copy_id is not None
+    name = first.card.name.fr
+    shows = [label for label in flipped.message.button_labels if label.startswith("Montrer")]
+    assert shows == [f"Montrer : {name}"]  # the Divin card is still face down
+
+    clicks = [harness.emu.click(alice, f"Montrer : {name}", message=flipped.message) for _ in range(20)]
+    answers = await asyncio.gather(*clicks)
+    await harness.settle()
+    said = [text(a) for a in answers]
+    assert said.count("Votre carte est montrée dans ce salon.") == 1
+    assert said.count("Cette carte a déjà été montrée.") == 19
+    (post,) = public_posts(harness)
+    assert f"<@{alice.id}> montre sa carte **{name}** (Or, HOSS TCG) !" in post.render()
+    (picture,) = post.attachments
+    assert picture.filename == f"hoss-{first.card.id}.png"
+    assert picture.data.startswith(b"\x89PNG")
+
+    # the Divin card once flipped gets its own button; the Basique cards never do
+    everything = await harness.emu.click(alice, "Tout retourner")
+    assert everything.message is not None
+    shows = [label for label in everything.message.button_labels if label.startswith("Montrer")]
+    assert len(shows) == 2
+
+
+async def test_a_face_down_sold_or_foreign_copy_is_refused(harness: BotHarness) -> None:
+    alice, carol = harness.user("alice"), harness.user("carol")
+    await booster_with(harness, alice, {0: "or", 1: "platine"})
+    await harness.emu.click(alice, "Retourner")
+    opening = (await hoss(harness).shop.unopened(alice.id))[0]
+    cards = (await hoss(harness).shop.opening(alice.id, opening.id)).cards
+    assert cards[1].copy_id is None  # face down: its id is not even shown
+    assert harness.bot is not None
+    hidden = await harness.bot.services.db.read(
+        lambda conn: conn.execute(
+            "SELECT card_id FROM hoss_opening_cards WHERE opening_id = ? AND position = 1", (opening.id,)
+        ).fetchone()[0]
+    )
+    shown = cards[0].copy_id
+    for user, copy in ((alice, hidden), (carol, shown)):
+        tried = await harness.emu.forge_component(user, f"showoff:hoss:{copy}")
+        assert tried.message is not None
+        assert tried.message.ephemeral_to == user
+        assert "Seule une carte de rareté Or ou mieux, à vous et retournée, peut être montrée." in text(tried)
+    await harness.settle()
+    assert public_posts(harness) == []
+
+
+async def test_a_channel_without_attach_files_is_refused_before_anything(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await booster_with(harness, alice, {0: "or"})
+    flipped = await harness.emu.click(alice, "Retourner")
+    assert flipped.message is not None
+    label = next(label for label in flipped.message.button_labels if label.startswith("Montrer"))
+    harness.emu.world.deny_bot(flipped.message.channel, "attach_files")
+    refused = await harness.emu.click(alice, label, message=flipped.message)
+    assert refused.message is not None
+    assert refused.message.ephemeral_to == alice
+    assert "Joindre des fichiers" in text(refused)
+    await harness.settle()
+    assert public_posts(harness) == []

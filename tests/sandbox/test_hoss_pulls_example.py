@@ -1,0 +1,27 @@
+"""examples/hoss_pulls.txt as a reader runs it (seed 7): three boosters flipped, the second holds an Or
+card, « Montrer » posts its picture in the channel once, and a second click says it was already shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sandbox.main import run_sandbox
+from tests.sandbox.first_steps import seed_of
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "hoss_pulls.txt"
+
+
+async def test_the_hoss_pulls_example_runs(tmp_path: Path) -> None:
+    lines: list[str] = []
+    code = await run_sandbox(
+        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=seed_of(EXAMPLE)
+    )
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "**Piquier de la garde** — Or 0★" in text
+    assert "[Montrer : Piquier de la garde]" in text
+    post = "[#parties] @alice montre sa carte **Piquier de la garde** (Or, HOSS TCG) !\n    [file: hoss-hum_lancier_1.png]"
+    assert text.count(post) == 1
+    assert "[alice only] Votre carte est montrée dans ce salon." in text
+    assert "[alice only] Cette carte a déjà été montrée." in text
