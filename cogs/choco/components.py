@@ -12,12 +12,13 @@ from typing import Any, Literal
 import discord
 
 from cogs.choco.lookup import choco_of, member_since
+from cogs.shared.components import plain_button
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of, services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import STYLES, files_with_strips, text, to_discord
+from discord_app.render import files_with_strips, text, to_discord
 from services.choco.economy import LEAGUE_KEYS, league_of
 from services.choco.game_store import GameRow
 from services.choco.games import Absence, Challenge, Declared
@@ -30,16 +31,6 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = (
 PLACEHOLDER_MAX = 150
 # A friendly or practice game's thread says what it is in its name.
 THREAD_NAMES = {"friendly": "choco.friendly.thread_name", "practice": "choco.practice.thread_name"}
-
-
-def _button(
-    cls: type[PersistentButton], custom_id: str, label: str, style: str, *, disabled: bool = False
-) -> PersistentButton:
-    item = cls(custom_id, {})
-    item.item.label = label[:80]
-    item.item.style = STYLES[style]
-    item.item.disabled = disabled
-    return item
 
 
 def _lines(items: list[Text], locale: str) -> str:
@@ -62,10 +53,12 @@ def challenge_reply(found: Challenge, locale: str) -> dict[str, Any]:
     )
     view = discord.ui.View(timeout=None)
     view.add_item(
-        _button(AcceptButton, f"choco:accept:{found.id}", t("choco.challenge.accept", locale), "success")
+        plain_button(AcceptButton, f"choco:accept:{found.id}", t("choco.challenge.accept", locale), "success")
     )
     view.add_item(
-        _button(DeclineButton, f"choco:decline:{found.id}", t("choco.challenge.decline", locale), "danger")
+        plain_button(
+            DeclineButton, f"choco:decline:{found.id}", t("choco.challenge.decline", locale), "danger"
+        )
     )
     mentions = discord.AllowedMentions(users=[discord.Object(id=found.challenged_id)])
     return {"content": content, "view": view, "allowed_mentions": mentions}
@@ -261,7 +254,7 @@ def panel_reply(panel: Panel, locale: str) -> dict[str, Any]:
     if not panel.preparatory:
         suffix = f"{panel.game_id}:{panel.version}"
         view.add_item(
-            _button(
+            plain_button(
                 UndoButton,
                 f"choco:undo:{suffix}",
                 t("choco.panel.undo", locale),
@@ -270,7 +263,7 @@ def panel_reply(panel: Panel, locale: str) -> dict[str, Any]:
             )
         )
         view.add_item(
-            _button(
+            plain_button(
                 ClearButton,
                 f"choco:clear:{suffix}",
                 t("choco.panel.clear", locale),
@@ -279,7 +272,7 @@ def panel_reply(panel: Panel, locale: str) -> dict[str, Any]:
             )
         )
         view.add_item(
-            _button(
+            plain_button(
                 SubmitButton,
                 f"choco:submit:{suffix}",
                 t("choco.panel.submit", locale),
@@ -355,7 +348,7 @@ class SubmitButton(PersistentButton, template=r"choco:submit:(?P<game>\d+):(?P<v
 def forfeit_confirm(game_id: int, player: int, locale: str) -> dict[str, Any]:
     view = discord.ui.View(timeout=None)
     view.add_item(
-        _button(
+        plain_button(
             ForfeitButton,
             f"choco:forfeit:{game_id}:{player}",
             t("choco.play.forfeit_button", locale),

@@ -68,22 +68,7 @@ class ChocoPlayCommands(CommandsMixin):
     async def challenge(
         self, interaction: discord.Interaction[Any], player: discord.User, league: app_commands.Choice[str]
     ) -> None:
-        await locale_of(interaction)  # the player (their first command creates them) and their language
-        if player.bot:
-            raise BadInput("choco.error.bot_opponent")
-        await require_game_thread(interaction)
-        assert interaction.guild_id is not None
-        assert interaction.channel_id is not None
-        made = await choco_of(interaction).games.challenge(
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            player.id,
-            league.value,
-            key=interaction.id,
-            joined_at=member_since(interaction),
-        )
-        await interaction.response.send_message(**challenge_reply(made, await public_locale_of(interaction)))
+        await self._challenge(interaction, player, league.value, friendly=False)
 
     @app_commands.command(
         name="friendly-challenge", description=desc("cmd.choco.friendly-challenge.description")
@@ -98,7 +83,13 @@ class ChocoPlayCommands(CommandsMixin):
         self, interaction: discord.Interaction[Any], player: discord.User, league: app_commands.Choice[str]
     ) -> None:
         """A friendly game (docs/choco/practice.md): the league's cards without its entry, nothing counted."""
-        await locale_of(interaction)
+        await self._challenge(interaction, player, league.value, friendly=True)
+
+    async def _challenge(
+        self, interaction: discord.Interaction[Any], player: discord.User, league: str, *, friendly: bool
+    ) -> None:
+        """A ranked or friendly challenge: the same checks and public message, one flag apart."""
+        await locale_of(interaction)  # the player (their first command creates them) and their language
         if player.bot:
             raise BadInput("choco.error.bot_opponent")
         await require_game_thread(interaction)
@@ -109,10 +100,10 @@ class ChocoPlayCommands(CommandsMixin):
             interaction.channel_id,
             interaction.user.id,
             player.id,
-            league.value,
+            league,
             key=interaction.id,
             joined_at=member_since(interaction),
-            friendly=True,
+            friendly=friendly,
         )
         await interaction.response.send_message(**challenge_reply(made, await public_locale_of(interaction)))
 

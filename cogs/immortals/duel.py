@@ -21,17 +21,24 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from cogs.shared.components import plain_button
+from cogs.shared.duels import (
+    DuelCommandTexts,
+    answer_buttons,
+    here,
+    send_challenge,
+    start_practice,
+)
 from cogs.shared.mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
-from discord_app.context import locale_of, public_locale_of, services_of
+from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.permissions import PUBLIC_MESSAGE, require_here
-from discord_app.render import STYLES, text, to_discord
+from discord_app.render import text, to_discord
 from discord_app.translator import desc
 from services.immortals import duel_render as render
-from services.immortals.duel_match import Choice, DuelRow
+from services.immortals.duel_match import Choice
 from services.immortals.names import spell_name, unit_name
 from services.platform.messages import Text
 
@@ -46,21 +53,6 @@ def immortals_of(interaction: discord.Interaction[Any]) -> ImmortalsServices:
     return services
 
 
-def here(interaction: discord.Interaction[Any]) -> int:
-    """The server the click runs in (0 in direct messages, where no duel is played)."""
-    return interaction.guild_id or 0
-
-
-def _button(
-    cls: type[PersistentButton], custom_id: str, label: str, style: str, disabled: bool = False
-) -> PersistentButton:
-    item = cls(custom_id, {})
-    item.item.label = label[:80]
-    item.item.style = STYLES[style]
-    item.item.disabled = disabled
-    return item
-
-
 def _place(value: str, high: int) -> int | None:
     """A place from a custom id or a select value: `-` for none, else 0 to `high`."""
     if value == NONE:
@@ -73,53 +65,22 @@ def _place(value: str, high: int) -> int | None:
 # --- the challenge --------------------------------------------------------------------------------------
 
 
-def challenge_reply(duel: DuelRow, locale: str) -> dict[str, Any]:
-    challenged = duel.seats[1]
-    content = t(
-        "immortals.challenge.open", locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{challenged}>"
-    )
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        _button(
-            AcceptButton, f"immortals:accept:{duel.id}", t("immortals.challenge.accept", locale), "success"
-        )
-    )
-    view.add_item(
-        _button(
-            DeclineButton, f"immortals:decline:{duel.id}", t("immortals.challenge.decline", locale), "danger"
-        )
-    )
-    mentions = discord.AllowedMentions(users=[discord.Object(id=challenged or 0)])
-    return {"content": content, "view": view, "allowed_mentions": mentions}
+CHALLENGE = DuelCommandTexts(
+    game="immortals",
+    open="immortals.challenge.open",
+    accept="immortals.challenge.accept",
+    decline="immortals.challenge.decline",
+    accepted="immortals.challenge.accepted",
+    declined="immortals.challenge.declined",
+    expired="immortals.challenge.expired",
+    pending="immortals.challenge.pending",
+    bot_opponent="immortals.error.bot_opponent",
+    practice_started="immortals.practice.started",
+    play_button="immortals.duel.play_button",
+)
 
 
-def answered(duel: DuelRow, locale: str) -> str:
-    key = {
-        "live": "immortals.challenge.accepted",
-        "over": "immortals.challenge.accepted",
-        "declined": "immortals.challenge.declined",
-        "withdrawn": "immortals.challenge.declined",
-        "expired": "immortals.challenge.expired",
-    }.get(duel.status, "immortals.challenge.pending")
-    return t(key, locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{duel.seats[1]}>", id=duel.id)
-
-
-class AcceptButton(PersistentButton, template=r"immortals:accept:(?P<id>\d+)"):
-    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        duel = await immortals_of(interaction).duels.answer(
-            int(self.match["id"]), interaction.user.id, True, guild=here(interaction)
-        )
-        public = await public_locale_of(interaction)
-        await interaction.response.edit_message(content=answered(duel, public), view=None)
-
-
-class DeclineButton(PersistentButton, template=r"immortals:decline:(?P<id>\d+)"):
-    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        duel = await immortals_of(interaction).duels.answer(
-            int(self.match["id"]), interaction.user.id, False, guild=here(interaction)
-        )
-        public = await public_locale_of(interaction)
-        await interaction.response.edit_message(content=answered(duel, public), view=None)
+ANSWER_BUTTONS = answer_buttons(CHALLENGE)
 
 
 # --- the private controls -------------------------------------------------------------------------------
@@ -162,7 +123,7 @@ def controls_reply(
         cast.item.placeholder = t("immortals.controls.pick_spell", locale)[:150]
         items.add_item(cast)
     items.add_item(
-        _button(
+        plain_button(
             GoButton,
             f"immortals:go:{duel_id}:{round_}:{unit_code}:{spell_code}",
             t("immortals.controls.validate", locale),
@@ -237,7 +198,7 @@ class GoButton(
         await update(interaction, content=done, embeds=[], view=None)
 
 
-DUEL_ITEMS = (AcceptButton, DeclineButton, OpenButton, UnitSelect, SpellSelect, GoButton)
+DUEL_ITEMS = (*ANSWER_BUTTONS, OpenButton, UnitSelect, SpellSelect, GoButton)
 
 
 # --- commands -------------------------------------------------------------------------------------------
@@ -250,28 +211,9 @@ class ImmortalsDuelCommands(CommandsMixin):
     @app_commands.describe(player=desc("cmd.immortals.challenge.opt.player.description"))
     @app_commands.guild_only()
     async def challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        await locale_of(interaction)
-        if player.bot:
-            raise BadInput("immortals.error.bot_opponent")
-        require_here(interaction, PUBLIC_MESSAGE)
-        assert interaction.guild_id is not None
-        assert interaction.channel_id is not None
-        duel = await immortals_of(interaction).duels.challenge(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, player.id, key=interaction.id
-        )
-        await interaction.response.send_message(**challenge_reply(duel, await public_locale_of(interaction)))
+        await send_challenge(interaction, player, CHALLENGE, ANSWER_BUTTONS)
 
     @app_commands.command(name="practice", description=desc("cmd.immortals.practice.description"))
     @app_commands.guild_only()
     async def practice(self, interaction: discord.Interaction[Any]) -> None:
-        locale = await locale_of(interaction)
-        require_here(interaction, PUBLIC_MESSAGE)
-        assert interaction.guild_id is not None
-        assert interaction.channel_id is not None
-        duel = await immortals_of(interaction).duels.practice(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
-        )
-        button = t("immortals.duel.play_button", await public_locale_of(interaction))
-        await interaction.response.send_message(
-            t("immortals.practice.started", locale, id=duel.id, button=button), ephemeral=True
-        )
+        await start_practice(interaction, CHALLENGE)

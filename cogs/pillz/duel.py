@@ -22,17 +22,24 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from cogs.shared.components import plain_button
+from cogs.shared.duels import (
+    DuelCommandTexts,
+    answer_buttons,
+    here,
+    send_challenge,
+    start_practice,
+)
 from cogs.shared.mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
-from discord_app.context import locale_of, public_locale_of, services_of
+from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.permissions import PUBLIC_MESSAGE, require_here
-from discord_app.render import STYLES, files_with_strips, text, to_discord
+from discord_app.render import files_with_strips, text, to_discord
 from discord_app.translator import desc
 from services.pillz import duel_render as render
-from services.pillz.duel_match import Choice, DuelRow
+from services.pillz.duel_match import Choice
 from services.platform.messages import MessageSpec, Text
 
 if TYPE_CHECKING:
@@ -44,21 +51,6 @@ STEPS = (-3, -1, 1, 3)
 def pillz_of(interaction: discord.Interaction[Any]) -> PillzServices:
     services: PillzServices = services_of(interaction).games["pillz"]
     return services
-
-
-def _button(
-    cls: type[PersistentButton], custom_id: str, label: str, style: str, disabled: bool = False
-) -> PersistentButton:
-    item = cls(custom_id, {})
-    item.item.label = label[:80]
-    item.item.style = STYLES[style]
-    item.item.disabled = disabled
-    return item
-
-
-def here(interaction: discord.Interaction[Any]) -> int:
-    """The server the click runs in (0 in direct messages, where no duel is played)."""
-    return interaction.guild_id or 0
 
 
 def _number(value: str, low: int, high: int) -> int:
@@ -73,49 +65,22 @@ def _number(value: str, low: int, high: int) -> int:
 # --- the challenge --------------------------------------------------------------------------------------
 
 
-def challenge_reply(duel: DuelRow, locale: str) -> dict[str, Any]:
-    challenged = duel.seats[1]
-    content = t(
-        "pillz.challenge.open", locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{challenged}>"
-    )
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        _button(AcceptButton, f"pillz:accept:{duel.id}", t("pillz.challenge.accept", locale), "success")
-    )
-    view.add_item(
-        _button(DeclineButton, f"pillz:decline:{duel.id}", t("pillz.challenge.decline", locale), "danger")
-    )
-    mentions = discord.AllowedMentions(users=[discord.Object(id=challenged or 0)])
-    return {"content": content, "view": view, "allowed_mentions": mentions}
+CHALLENGE = DuelCommandTexts(
+    game="pillz",
+    open="pillz.challenge.open",
+    accept="pillz.challenge.accept",
+    decline="pillz.challenge.decline",
+    accepted="pillz.challenge.accepted",
+    declined="pillz.challenge.declined",
+    expired="pillz.challenge.expired",
+    pending="pillz.challenge.pending",
+    bot_opponent="pillz.error.bot_opponent",
+    practice_started="pillz.practice.started",
+    play_button="pillz.duel.play_button",
+)
 
 
-def answered(duel: DuelRow, locale: str) -> str:
-    key = {
-        "live": "pillz.challenge.accepted",
-        "over": "pillz.challenge.accepted",
-        "declined": "pillz.challenge.declined",
-        "withdrawn": "pillz.challenge.declined",
-        "expired": "pillz.challenge.expired",
-    }.get(duel.status, "pillz.challenge.pending")
-    return t(key, locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{duel.seats[1]}>", id=duel.id)
-
-
-class AcceptButton(PersistentButton, template=r"pillz:accept:(?P<id>\d+)"):
-    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        duel = await pillz_of(interaction).duels.answer(
-            int(self.match["id"]), interaction.user.id, True, guild=here(interaction)
-        )
-        public = await public_locale_of(interaction)  # the challenge is a public message
-        await interaction.response.edit_message(content=answered(duel, public), view=None)
-
-
-class DeclineButton(PersistentButton, template=r"pillz:decline:(?P<id>\d+)"):
-    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        duel = await pillz_of(interaction).duels.answer(
-            int(self.match["id"]), interaction.user.id, False, guild=here(interaction)
-        )
-        public = await public_locale_of(interaction)
-        await interaction.response.edit_message(content=answered(duel, public), view=None)
+ANSWER_BUTTONS = answer_buttons(CHALLENGE)
 
 
 # --- the private controls -------------------------------------------------------------------------------
@@ -145,7 +110,7 @@ def controls_reply(
         target = max(0, min(left, pillz + step))
         label = f"{step:+d}"
         view.add_item(
-            _button(
+            plain_button(
                 SetButton,
                 f"pillz:set:{choice.duel_id}:{choice.version}:{where}:{target}:{step}",
                 label,
@@ -154,7 +119,7 @@ def controls_reply(
             )
         )
     view.add_item(
-        _button(
+        plain_button(
             SetButton,
             f"pillz:set:{choice.duel_id}:{choice.version}:{where}:{left}:all",
             t("pillz.controls.all", locale),
@@ -163,7 +128,7 @@ def controls_reply(
         )
     )
     view.add_item(
-        _button(
+        plain_button(
             GoButton,
             f"pillz:go:{choice.duel_id}:{choice.version}:{where}:{pillz}",
             t("pillz.controls.play", locale, pillz=pillz),
@@ -256,7 +221,7 @@ class GoButton(
         await update(interaction, content=played, embeds=[], view=None)
 
 
-DUEL_ITEMS = (AcceptButton, DeclineButton, OpenButton, PickSelect, SetButton, GoButton)
+DUEL_ITEMS = (*ANSWER_BUTTONS, OpenButton, PickSelect, SetButton, GoButton)
 
 
 # --- commands -------------------------------------------------------------------------------------------
@@ -269,33 +234,9 @@ class PillzDuelCommands(CommandsMixin):
     @app_commands.describe(player=desc("cmd.pillz.challenge.opt.player.description"))
     @app_commands.guild_only()
     async def challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        await locale_of(interaction)  # the player (their first command creates them) and their language
-        if player.bot:
-            raise BadInput("pillz.error.bot_opponent")
-        require_here(interaction, PUBLIC_MESSAGE)
-        assert interaction.guild_id is not None
-        assert interaction.channel_id is not None
-        duel = await pillz_of(interaction).duels.challenge(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, player.id, key=interaction.id
-        )
-        await interaction.response.send_message(**challenge_reply(duel, await public_locale_of(interaction)))
+        await send_challenge(interaction, player, CHALLENGE, ANSWER_BUTTONS)
 
     @app_commands.command(name="practice", description=desc("cmd.pillz.practice.description"))
     @app_commands.guild_only()
     async def practice(self, interaction: discord.Interaction[Any]) -> None:
-        locale = await locale_of(interaction)
-        require_here(interaction, PUBLIC_MESSAGE)
-        assert interaction.guild_id is not None
-        assert interaction.channel_id is not None
-        duel = await pillz_of(interaction).duels.practice(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
-        )
-        await interaction.response.send_message(
-            t(
-                "pillz.practice.started",
-                locale,
-                id=duel.id,
-                button=t("pillz.duel.play_button", await public_locale_of(interaction)),
-            ),
-            ephemeral=True,
-        )
+        await start_practice(interaction, CHALLENGE)

@@ -104,6 +104,28 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description=desc("cm
         synced = await self.bot.tree.sync()
         await interaction.followup.send(t("admin.synced", locale, count=len(synced)), ephemeral=True)
 
+    async def _change_wallet(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.User,
+        currency: str,
+        amount: int,
+        reason: str,
+        *,
+        take: bool,
+    ) -> None:
+        """/admin grant and take: the same owner check and reply around the one service call that differs."""
+        actor = require_owner(interaction)
+        locale = await locale_of(interaction)
+        admin = services_of(interaction).admin
+        change = admin.take if take else admin.grant
+        after = await change(actor, player.id, currency, amount, reason)
+        name = currency_label(currency, locale)
+        key = "admin.taken" if take else "admin.granted"
+        await self._reply(
+            interaction, t(key, locale, amount=amount, currency=name, name=player.mention, balance=after)
+        )
+
     @app_commands.command(name="grant", description=desc("cmd.admin.grant.description"))
     @app_commands.describe(
         player=desc("cmd.admin.grant.opt.player.description"),
@@ -120,14 +142,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description=desc("cm
         amount: Amount,
         reason: Reason,
     ) -> None:
-        actor = require_owner(interaction)
-        locale = await locale_of(interaction)
-        after = await services_of(interaction).admin.grant(actor, player.id, currency, amount, reason)
-        name = currency_label(currency, locale)
-        await self._reply(
-            interaction,
-            t("admin.granted", locale, amount=amount, currency=name, name=player.mention, balance=after),
-        )
+        await self._change_wallet(interaction, player, currency, amount, reason, take=False)
 
     @app_commands.command(name="take", description=desc("cmd.admin.take.description"))
     @app_commands.describe(
@@ -145,14 +160,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description=desc("cm
         amount: Amount,
         reason: Reason,
     ) -> None:
-        actor = require_owner(interaction)
-        locale = await locale_of(interaction)
-        after = await services_of(interaction).admin.take(actor, player.id, currency, amount, reason)
-        name = currency_label(currency, locale)
-        await self._reply(
-            interaction,
-            t("admin.taken", locale, amount=amount, currency=name, name=player.mention, balance=after),
-        )
+        await self._change_wallet(interaction, player, currency, amount, reason, take=True)
 
     @app_commands.command(name="give-card", description=desc("cmd.admin.give-card.description"))
     @app_commands.describe(

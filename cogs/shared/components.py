@@ -37,8 +37,15 @@ def button(
     disabled: bool = False,
 ) -> PersistentButton:
     """A persistent button labelled in the reader's language; `style` names a `discord_app.render.STYLES`."""
+    return plain_button(cls, custom_id, text(label, locale), style, disabled)
+
+
+def plain_button(
+    cls: type[PersistentButton], custom_id: str, label: str, style: str, disabled: bool = False
+) -> PersistentButton:
+    """A persistent button whose label is already in the reader's language (or needs none: "+3")."""
     item = cls(custom_id, {})
-    item.item.label = text(label, locale)[:LABEL_LIMIT]
+    item.item.label = label[:LABEL_LIMIT]
     item.item.style = STYLES[style]
     item.item.disabled = disabled
     return item
@@ -106,5 +113,6 @@ __all__ = [
     "encode_choice",
     "key_choice",
     "page_buttons",
+    "plain_button",
     "reply",
 ]

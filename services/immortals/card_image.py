@@ -27,7 +27,7 @@ TIER_PALETTES = {
 TIER_COLORS = {1: 0xB88250, 2: 0xB4C0D8, 3: 0xD070C0}
 # A family's look: art colours (light, dark, shapes), pattern and emblem. A family not listed (a catalog
 # adding one) gets colours and a pattern drawn from its id.
-FAMILY_ART: dict[str, tuple[tuple[draw.RGB, draw.RGB, draw.RGB], str, str]] = {
+FAMILY_ART: dict[str, draw.GroupArt] = {
     "demons": (((170, 32, 30), (42, 6, 10), (255, 152, 64)), "shards", "horns"),
     "anges": (((214, 204, 160), (86, 88, 132), (255, 255, 238)), "rays", "halo"),
     "morts_vivants": (((92, 112, 92), (20, 26, 24), (214, 232, 204)), "scales", "skull"),
@@ -91,17 +91,8 @@ def _paw(c: Canvas, box: draw.Box, color: draw.RGB) -> None:
 EMBLEMS = {"horns": _horns, "halo": _halo, "paw": _paw}
 
 
-def _family_art(family: str) -> tuple[tuple[draw.RGB, draw.RGB, draw.RGB], str, str]:
-    known = FAMILY_ART.get(family)
-    if known is not None:
-        return known
-    rng = draw.seeded("family:" + family)
-    base = (rng.randrange(40, 200), rng.randrange(40, 200), rng.randrange(40, 200))
-    return (
-        (base, draw.mix(base, (0, 0, 0), 0.7), draw.mix(base, (255, 255, 255), 0.7)),
-        rng.choice(draw.MOTIFS),
-        "diamond",
-    )
+def _family_art(family: str) -> draw.GroupArt:
+    return draw.group_art(FAMILY_ART, "family", family)
 
 
 def level_of(copy: CardCopy) -> int:

@@ -1,5 +1,5 @@
-"""An Immortal's War duel as a match of the shared block (services/shared/matches.py): its rules, its
-row class, and what the private controls of a seat show.
+"""An Immortal's War duel as a match of the shared blocks (services/shared/matches.py, duels.py): its
+rules, its row class, and what the private controls of a seat show.
 
 Both seats choose at once each round, so a seat's controls carry the round they were drawn for, not the
 match's version (the other seat's choice moves the version without making them stale); every save is
@@ -10,11 +10,11 @@ apply.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from engine.immortals import ENGINE, ImmortalsState, ImmortalsView
 from services.shared.challenges import ChallengeTexts
-from services.shared.matches import Match, Matches, MatchRules, MatchTexts
+from services.shared.duels import Duel
+from services.shared.matches import Matches, MatchRules, MatchTexts
 
 RULES: MatchRules[ImmortalsState] = MatchRules(
     game="immortals",
@@ -37,19 +37,9 @@ CHALLENGE_TEXTS = ChallengeTexts(
 
 
 @dataclass(frozen=True)
-class DuelRow(Match[ImmortalsState]):
-    """A duel: seat 1 is None for the AI. `setup` holds each seat's deck (copy ids, catalog ids, XP) and
-    known spells; `data` the timeout notes (whose choice the AI made, in which round)."""
-
-    @property
-    def challenger(self) -> int:
-        player = self.seats[0]
-        assert player is not None  # seat 0 is always a player
-        return player
-
-    @property
-    def notes(self) -> tuple[dict[str, Any], ...]:
-        return tuple(self.data.get("notes", ()))
+class DuelRow(Duel[ImmortalsState]):
+    """An Immortal's War duel: `setup` holds each seat's deck (copy ids, catalog ids, XP) and known
+    spells."""
 
     def copies(self, seat: int) -> list[int]:
         """The copy ids of the seat's deck, aligned with the engine's deck positions (none for the AI)."""

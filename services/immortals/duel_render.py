@@ -14,18 +14,24 @@ from engine.protocol import SPECTATOR
 from services.immortals.duel_match import Choice, DuelRow
 from services.immortals.names import spell_name, spell_text, terrain_name, unit_name
 from services.immortals.rewards import Gains
-from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared import duel_render as shared
 
 COLOR = 0xB8860B
+TEXTS = shared.DuelTexts(
+    ai="immortals.duel.ai",
+    timeout_note="immortals.duel.timeout_note",
+    deadline="immortals.duel.deadline",
+    play_button="immortals.duel.play_button",
+    title="immortals.duel.title",
+    title_practice="immortals.duel.title_practice",
+)
 OUTCOME_REASONS = ("immortals.outcome.ko", "immortals.outcome.vitality", "immortals.outcome.draw")
 OUTCOME_KEYS = {"win": "immortals.recap.win", "draw": "immortals.recap.draw", "loss": "immortals.recap.loss"}
 
 
 def who(duel: DuelRow, seat: int) -> Text:
-    """A seat as everyone in the channel reads it: the player's mention (shown as their name), or the AI;
-    never « vous »."""
-    player = duel.seats[seat]
-    return Text("immortals.duel.ai") if player is None else Text.raw(f"<@{player}>")
+    return shared.who(duel, seat, TEXTS)
 
 
 def unit_label(catalog: ImmortalsCatalog, unit: Unit) -> Text:
@@ -116,18 +122,13 @@ def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Tex
 
 
 def _notes(duel: DuelRow, round_number: int) -> list[Text]:
-    return [
-        Text("immortals.duel.timeout_note", {"round": note["round"], "player": who(duel, int(note["seat"]))})
-        for note in duel.notes
-        if note["round"] == round_number
-    ]
+    return shared.timeout_notes(duel, round_number, TEXTS)
 
 
 def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
     state = duel.state
     assert state is not None
     view = ENGINE.view(state, SPECTATOR)
-    title = "immortals.duel.title_practice" if duel.kind == "practice" else "immortals.duel.title"
     # A field's name shows a mention as `<@id>`, not as a name: the player opens the field's value.
     fields = tuple(
         EmbedField(
@@ -153,10 +154,11 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
     ]
     for record in view.history:
         lines += [_fight(duel, catalog, record), *_notes(duel, record.round)]
-    buttons: tuple[Button, ...] = ()
+    playing = False
     if duel.status == "over" and duel.result is not None:
         lines += recap(duel, catalog)
     elif not view.finished:
+        playing = True
         lines += _notes(duel, view.round)
         waiting = [
             Text(
@@ -166,22 +168,7 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
             for s in (0, 1)
         ]
         lines.append(Text("immortals.duel.round", {"round": view.round, "a": waiting[0], "b": waiting[1]}))
-        if duel.deadline_at is not None:
-            lines.append(
-                Text("immortals.duel.deadline", {"relative": f"<t:{int(duel.deadline_at.timestamp())}:R>"})
-            )
-        buttons = (Button(Text("immortals.duel.play_button"), f"immortals:open:{duel.id}", "primary"),)
-    pings = tuple(p for s in duel.to_act() if (p := duel.seats[s]) is not None)
-    return MessageSpec(
-        embeds=(
-            Embed(
-                title=Text(title, {"id": duel.id}), description=Text.lines(lines), fields=fields, color=COLOR
-            ),
-        ),
-        buttons=buttons,
-        content=Text.lines([Text.raw(f"<@{p}>") for p in pings]) if pings else None,
-        ping_users=pings,
-    )
+    return shared.public_message(duel, TEXTS, color=COLOR, fields=fields, lines=lines, playing=playing)
 
 
 def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:

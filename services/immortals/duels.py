@@ -13,31 +13,29 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
-from engine.errors import IllegalAction
-from engine.immortals import DECK_MAX, DECK_MIN, ENGINE, Choose, ImmortalsCatalog, choose
-from engine.protocol import CATALOG_OPTION, PlayerSetup
+from engine.immortals import DECK_MAX, DECK_MIN, ENGINE, Choose, ImmortalsCatalog, ImmortalsState, choose
+from engine.protocol import PlayerSetup
 from services.immortals import duel_render as render
 from services.immortals.decks import deck_view
 from services.immortals.duel_match import CHALLENGE_TEXTS, DUELS, RULES, Choice, DuelRow
 from services.immortals.economy import ensure_starter, known_spells
 from services.immortals.names import unit_name
 from services.immortals.rewards import AI_PLAYER, apply_result
-from services.platform.messages import Target, Text
+from services.platform.messages import MessageSpec, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
-from services.shared.challenges import Challenges
 from services.shared.choice_time import ChoiceTime
 from services.shared.collecting import Problem
+from services.shared.duels import SecretDuels
 from services.shared.matches import Author, StaleMatch
 from store.db import Database
 
 TIMEOUT_JOB = "immortals:timeout"
-CHALLENGE_TTL = timedelta(hours=1)
 CHOICE_TIME = ChoiceTime("immortals_guild_settings", "immortals.error.choice_time")
 REFUSALS = {"unit": "immortals.error.unit_used", "spell": "immortals.error.spell_used"}
 
@@ -58,7 +56,10 @@ def practice_deck(
     return {"cards": chosen, "xp": [int(e["xp"]) for e in deck], "copies": [], "spells": spells}
 
 
-class ImmortalsDuels:
+class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict[str, Any]]):
+    """A practice duel (against the AI, with the player's deck) pays card and player XP, gold and
+    fragments (halved by the anti-farm rule like any duel: the AI is one opponent), no combat points."""
+
     def __init__(
         self,
         db: Database,
@@ -67,89 +68,19 @@ class ImmortalsDuels:
         rng: random.Random,
         scheduler: Scheduler | None,
     ) -> None:
-        self.db = db
-        self.clock = clock
-        self.catalog = catalog
-        self.rng = rng  # seeds: used only inside write units (the writer's thread)
-        self.challenges = Challenges(DUELS, scheduler, CHALLENGE_TTL, CHALLENGE_TEXTS)
-        if scheduler is not None:
-            scheduler.on(TIMEOUT_JOB, self.on_timeout)
+        super().__init__(
+            db,
+            clock,
+            catalog,
+            rng,
+            scheduler,
+            duels=DUELS,
+            challenge_texts=CHALLENGE_TEXTS,
+            choice_time=CHOICE_TIME,
+            timeout_job=TIMEOUT_JOB,
+        )
 
     # --- starting -----------------------------------------------------------------------------------
-
-    async def challenge(
-        self, guild_id: int, channel_id: int, challenger: int, challenged: int, *, key: str | int
-    ) -> DuelRow:
-        now = self.clock.now()
-
-        def prepare(conn: sqlite3.Connection) -> None:
-            self._setup_of(conn, now, challenger)
-            ensure_player(conn, challenged, now)
-
-        def unit(conn: sqlite3.Connection) -> DuelRow:
-            ensure_player(conn, challenger, now)
-            return self.challenges.challenge(
-                conn,
-                now,
-                request_key=f"immortals:challenge:{key}",
-                guild_id=guild_id,
-                channel_id=channel_id,
-                challenger=challenger,
-                challenged=challenged,
-                kind="friend",
-                prepare=lambda: prepare(conn),
-            )
-
-        return await self.db.write(unit)
-
-    async def answer(self, duel_id: int, player: int, accept: bool, *, guild: int) -> DuelRow:
-        """The challenged player accepts (the duel starts) or declines; the challenger may withdraw. Only
-        the first answer counts."""
-        now = self.clock.now()
-
-        def unit(conn: sqlite3.Connection) -> DuelRow:
-            duel, accepted = self.challenges.answer(
-                conn, now, duel_id, guild=guild, player=player, accept=accept
-            )
-            if not accepted:
-                return duel
-            challenged = duel.seats[1]
-            assert challenged is not None
-            setups = (self._setup_of(conn, now, duel.challenger), self._setup_of(conn, now, challenged))
-            return self._start(conn, now, duel, setups)
-
-        return await self.db.write(unit)
-
-    async def practice(self, guild_id: int, channel_id: int, player: int, *, key: str | int) -> DuelRow:
-        """A duel against the AI with the player's deck; it pays card and player XP, gold and fragments
-        (halved by the anti-farm rule like any duel: the AI is one opponent), no combat points."""
-        now = self.clock.now()
-        request = f"immortals:practice:{key}"
-
-        def unit(conn: sqlite3.Connection) -> DuelRow:
-            ensure_player(conn, player, now)
-            duel = DUELS.by_request(conn, request)
-            if duel is None:
-                mine = self._setup_of(conn, now, player)
-                duel = DUELS.create(
-                    conn,
-                    now,
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    seats=(player, None),
-                    kind="practice",
-                    request_key=request,
-                )
-                deck = [{"card": c, "xp": x} for c, x in zip(mine["cards"], mine["xp"], strict=True)]
-                opponent = practice_deck(
-                    self.catalog, deck, random.Random(f"{duel.id}:{self.rng.getrandbits(32)}")
-                )
-                duel = self._start(conn, now, duel, (mine, opponent))
-            if duel.challenger != player:
-                raise NotAllowed()
-            return duel
-
-        return await self.db.write(unit)
 
     def _setup_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> dict[str, Any]:
         """The player's deck (copies, units, XP) and known spells, refused with every reason when the deck
@@ -177,27 +108,20 @@ class ImmortalsDuels:
             params["card"] = unit_name(self.catalog, str(params["card"]))
         return Text(problem.key, params)
 
-    def _start(
-        self,
-        conn: sqlite3.Connection,
-        now: datetime,
-        duel: DuelRow,
-        setups: tuple[dict[str, Any], dict[str, Any]],
-    ) -> DuelRow:
-        seed = self.rng.getrandbits(62)
-        players = [
-            PlayerSetup(
-                seat=seat,
-                player_id=duel.seats[seat] or AI_PLAYER,
-                deck=tuple(setups[seat]["cards"]),
-                extra={"xp": list(setups[seat]["xp"]), "spells": list(setups[seat]["spells"])},
-            )
-            for seat in (0, 1)
-        ]
-        state = ENGINE.new_game(players, seed, {CATALOG_OPTION: self.catalog})
-        duel = DUELS.start(conn, now, duel, seed=seed, setup=[setups[0], setups[1]], state=state)
-        duel = DUELS.post(conn, now, duel, _public(duel), render.public(duel, self.catalog))
-        return self._settle(conn, now, duel, None)
+    def _practice_setup(self, mine: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        deck = [{"card": c, "xp": x} for c, x in zip(mine["cards"], mine["xp"], strict=True)]
+        return practice_deck(self.catalog, deck, rng)
+
+    def _player(self, duel: DuelRow, seat: int, setup: dict[str, Any]) -> PlayerSetup:
+        return PlayerSetup(
+            seat=seat,
+            player_id=duel.seats[seat] or AI_PLAYER,
+            deck=tuple(setup["cards"]),
+            extra={"xp": list(setup["xp"]), "spells": list(setup["spells"])},
+        )
+
+    def public(self, duel: DuelRow) -> MessageSpec:
+        return render.public(duel, self.catalog)
 
     # --- choosing -----------------------------------------------------------------------------------
 
@@ -252,15 +176,11 @@ class ImmortalsDuels:
     ) -> DuelRow:
         assert duel.state is not None
         before = duel.state.round
-        try:
-            played, _ = DUELS.play(conn, now, duel, seat, action, by)
-        except IllegalAction as error:
-            reason = str(error.params.get("reason", ""))
-            raise BadInput(REFUSALS.get(reason, "immortals.error.bad_choice")) from error
+        played = self._apply(conn, now, duel, seat, action, by, REFUSALS, "immortals.error.bad_choice")
         return self._settle(conn, now, played, before)
 
     def _settle(
-        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, round_before: int | None
+        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, round_before: int | None = None
     ) -> DuelRow:
         """The AI chooses for its own seat, then the duel ends or, when a round has just begun, its timeout
         is armed; the public message shows the new state."""
@@ -273,10 +193,8 @@ class ImmortalsDuels:
         if state.finished:
             duel = self._finish(conn, now, duel)
         elif round_before != state.round:
-            duel = DUELS.arm(
-                conn, now, duel, TIMEOUT_JOB, now + CHOICE_TIME.read(conn, duel.guild_id), {"duel": duel.id}
-            )
-        DUELS.show(conn, now, duel, _public(duel), render.public(duel, self.catalog))
+            duel = self._arm(conn, now, duel)
+        self._show(conn, now, duel)
         return duel
 
     def _ai_choice(self, duel: DuelRow, seat: int) -> Choose:
@@ -287,7 +205,7 @@ class ImmortalsDuels:
     def _finish(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> DuelRow:
         state = duel.state
         assert state is not None
-        acted = {move.seat for move in DUELS.moves(conn, duel.id) if move.author == "player"}
+        acted = self._acting_seats(conn, duel.id)
         gains = [
             apply_result(
                 conn,
@@ -315,33 +233,13 @@ class ImmortalsDuels:
 
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         """The round's time is up: the AI chooses for every seat that has not, and the message says so."""
-        duel = DUELS.load_trusted(conn, int(job.payload["duel"]))
-        if duel.status != "live" or duel.deadline_job != job.id or duel.state is None:
+        duel = self._late(conn, job)
+        if duel is None or duel.state is None:
             return  # the round ended meanwhile: that timeout was withdrawn
         late = [seat for seat in duel.to_act() if not duel.is_ai(seat)]
         if not late:
             return
-        notes = [*duel.notes, *({"round": duel.state.round, "seat": seat} for seat in late)]
-        duel = DUELS.save(conn, duel, now, data={**duel.data, "notes": notes})
+        duel = self._note_late(conn, now, duel, duel.state.round, late)
         for seat in late[:-1]:
             duel, _ = DUELS.play(conn, now, duel, seat, self._ai_choice(duel, seat), "timeout")
         self._move(conn, now, duel, late[-1], self._ai_choice(duel, late[-1]), "timeout")
-
-    async def set_choice_time(self, guild_id: int, seconds: int) -> int:
-        """The server's time per choice, from the next round armed on."""
-        return await CHOICE_TIME.save(self.db, self.clock, guild_id, seconds)
-
-    async def choice_seconds(self, guild_id: int) -> int:
-        return await CHOICE_TIME.seconds(self.db, guild_id)
-
-    async def live(self, player: int) -> list[DuelRow]:
-        return await self.db.read(lambda conn: DUELS.live_of(conn, player))
-
-    async def get(self, duel_id: int) -> DuelRow:
-        """A duel by id for the bot's own callers (tests, the sandbox); never with an id from a click."""
-        return await self.db.read(lambda conn: DUELS.load_trusted(conn, duel_id))
-
-
-def _public(duel: DuelRow) -> Target:
-    """The duel's public message; its players hear by DM if the bot may not post there."""
-    return Target("channel", duel.channel, players=tuple(p for p in duel.seats if p is not None))

@@ -22,7 +22,7 @@ STAR_PALETTES = {
 STAR_COLORS = {1: 0x96785A, 2: 0xB4BECC, 3: 0xF0C040, 4: 0xE05060, 5: 0x8A6CF0}
 # A clan's look: art colours (light, dark, shapes), pattern, emblem. A clan not listed (a catalog adding
 # one) gets colours and a pattern drawn from its id.
-CLAN_ART: dict[str, tuple[tuple[draw.RGB, draw.RGB, draw.RGB], str, str]] = {
+CLAN_ART: dict[str, draw.GroupArt] = {
     "ashigaru": (((170, 40, 40), (40, 10, 10), (250, 230, 200)), "rays", "fan"),
     "corsaires": (((20, 90, 140), (6, 28, 52), (240, 210, 140)), "waves", "anchor"),
     "moines": (((120, 140, 150), (36, 44, 56), (240, 244, 250)), "rings", "moon"),
@@ -41,17 +41,8 @@ TEXT_PANEL = (26, 318, 334, 414)
 TEXT = (38, 326, 322, 406)
 
 
-def _clan_art(clan: str) -> tuple[tuple[draw.RGB, draw.RGB, draw.RGB], str, str]:
-    known = CLAN_ART.get(clan)
-    if known is not None:
-        return known
-    rng = draw.seeded("clan:" + clan)
-    base = (rng.randrange(40, 200), rng.randrange(40, 200), rng.randrange(40, 200))
-    return (
-        (base, draw.mix(base, (0, 0, 0), 0.7), draw.mix(base, (255, 255, 255), 0.7)),
-        rng.choice(draw.MOTIFS),
-        "diamond",
-    )
+def _clan_art(clan: str) -> draw.GroupArt:
+    return draw.group_art(CLAN_ART, "clan", clan)
 
 
 def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: bool) -> Canvas:

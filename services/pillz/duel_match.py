@@ -1,5 +1,5 @@
-"""A Pillz duel as a match of the shared block (services/shared/matches.py): its row class, its rules and
-what its move log tells (a repeated click, who acted in person).
+"""A Pillz duel as a match of the shared blocks (services/shared/matches.py, duels.py): its row class, its
+rules and what its move log tells (a repeated click).
 
 Every change is a save guarded by the duel's version, so two clicks, or a click and the timeout, never
 both apply to the same state: the later one finds a newer version and changes nothing (`StaleMatch`, with
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
 
 from engine.pillz import ENGINE, PillzState
 from services.shared.challenges import ChallengeTexts
 from services.shared.choice_time import ChoiceTime
-from services.shared.matches import Match, Matches, MatchRules, MatchTexts
+from services.shared.duels import Duel
+from services.shared.matches import Matches, MatchRules, MatchTexts
 
 AI = 0  # the AI's player id in the engine (seat 1 of a practice duel)
 
@@ -44,18 +44,8 @@ CHOICE_TIME = ChoiceTime("pillz_guild_settings", "pillz.error.choice_time")
 
 
 @dataclass(frozen=True)
-class DuelRow(Match[PillzState]):
-    """A duel: seat 1 is None for the AI; `data` holds the public notes (who the AI played for)."""
-
-    @property
-    def challenger(self) -> int:
-        player = self.seats[0]
-        assert player is not None  # seat 0 is always a player
-        return player
-
-    @property
-    def notes(self) -> tuple[dict[str, Any], ...]:
-        return tuple(self.data.get("notes", ()))
+class DuelRow(Duel[PillzState]):
+    """A Pillz duel: `data` holds the public notes (who the AI played for)."""
 
 
 # The duel steps: stateless (rules and row class only), so one value serves every container.
@@ -81,8 +71,3 @@ def played_by(conn: sqlite3.Connection, duel_id: int, seat: int, card: str) -> t
         if move.action.get("card") == card:
             return int(move.action["pillz"]), move.author
     return None
-
-
-def acting_seats(conn: sqlite3.Connection, duel_id: int) -> set[int]:
-    """The seats whose player made at least one move themselves (not the AI on a timeout)."""
-    return {move.seat for move in DUELS.moves(conn, duel_id) if move.author == "player"}

@@ -13,9 +13,18 @@ from engine.protocol import SPECTATOR
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS
-from services.platform.messages import Button, CardStrip, Embed, EmbedField, MessageSpec, StripCard, Text
+from services.platform.messages import CardStrip, Embed, EmbedField, MessageSpec, StripCard, Text
+from services.shared import duel_render as shared
 
 COLOR = 0x7B2D8E
+TEXTS = shared.DuelTexts(
+    ai="pillz.duel.ai",
+    timeout_note="pillz.duel.timeout_note",
+    deadline="pillz.duel.deadline",
+    play_button="pillz.duel.play_button",
+    title="pillz.duel.title",
+    title_practice="pillz.duel.title_practice",
+)
 FIRST_KEYS = {
     "stars": "pillz.first.stars",
     "random": "pillz.first.random",
@@ -78,8 +87,7 @@ def fighter_label(catalog: PillzCatalog, fighter: Fighter) -> Text:
 
 
 def who(duel: DuelRow, seat: int) -> Text:
-    player = duel.seats[seat]
-    return Text("pillz.duel.ai") if player is None else Text.raw(f"<@{player}>")
+    return shared.who(duel, seat, TEXTS)
 
 
 def _line_up(duel: DuelRow, catalog: PillzCatalog, seat: int) -> Text:
@@ -139,18 +147,13 @@ def _effect(duel: DuelRow, catalog: PillzCatalog, effect: EffectRecord) -> Text:
 
 
 def _notes(duel: DuelRow, round_number: int) -> list[Text]:
-    return [
-        Text("pillz.duel.timeout_note", {"round": note["round"], "player": who(duel, int(note["seat"]))})
-        for note in duel.notes
-        if note["round"] == round_number
-    ]
+    return shared.timeout_notes(duel, round_number, TEXTS)
 
 
 def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
     state = duel.state
     assert state is not None
     view = ENGINE.view(state, SPECTATOR)
-    title_key = "pillz.duel.title_practice" if duel.kind == "practice" else "pillz.duel.title"
     # A field's name shows a mention as `<@id>`, not as a name: the player opens the field's value.
     fields = [
         EmbedField(
@@ -170,10 +173,11 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
     ]
     for record in state.history:
         lines += [_round(duel, catalog, record), *_notes(duel, record.round)]
-    buttons: tuple[Button, ...] = ()
+    playing = False
     if duel.status == "over" and duel.result is not None:
         lines.append(_result(duel))
     elif not state.finished:
+        playing = True
         lead = view.lead
         lines += _notes(duel, state.round)
         if state.pending is not None:
@@ -190,24 +194,7 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
             )
         else:
             lines.append(Text("pillz.duel.to_lead", {"round": state.round, "player": who(duel, lead)}))
-        if duel.deadline_at is not None:
-            stamp = int(duel.deadline_at.timestamp())
-            lines.append(Text("pillz.duel.deadline", {"relative": f"<t:{stamp}:R>"}))
-        buttons = (Button(Text("pillz.duel.play_button"), f"pillz:open:{duel.id}", "primary"),)
-    pings = tuple(p for s in duel.to_act() if (p := duel.seats[s]) is not None)
-    return MessageSpec(
-        embeds=(
-            Embed(
-                title=Text(title_key, {"id": duel.id}),
-                description=Text.lines(lines),
-                fields=tuple(fields),
-                color=COLOR,
-            ),
-        ),
-        buttons=buttons,
-        content=Text.lines([Text.raw(f"<@{p}>") for p in pings]) if pings else None,
-        ping_users=pings,
-    )
+    return shared.public_message(duel, TEXTS, color=COLOR, fields=fields, lines=lines, playing=playing)
 
 
 def _result(duel: DuelRow) -> Text:

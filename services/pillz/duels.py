@@ -14,14 +14,13 @@ import random
 import sqlite3
 from collections.abc import Callable
 from dataclasses import asdict
-from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from datetime import datetime
+from typing import Any
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
-from engine.errors import IllegalAction
-from engine.pillz import ENGINE, Fighter, PackPool, PillzCatalog, Play, choose, choose_quick
-from engine.protocol import CATALOG_OPTION, PlayerSetup
+from engine.pillz import ENGINE, Fighter, PackPool, PillzCatalog, PillzState, Play, choose, choose_quick
+from engine.protocol import PlayerSetup
 from services.pillz import duel_render as render
 from services.pillz.decks import active_deck, active_problems
 from services.pillz.duel_match import (
@@ -32,24 +31,21 @@ from services.pillz.duel_match import (
     RULES,
     Choice,
     DuelRow,
-    acting_seats,
     played_by,
 )
 from services.pillz.economy import GAME_KEY, ensure_starter
 from services.pillz.ladder import record_friend_result
 from services.pillz.timers import timers
 from services.platform import reminders
-from services.platform.messages import Target, Text
+from services.platform.messages import MessageSpec, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
 from services.platform.timers import TimerQuery
-from services.shared.challenges import Challenges
+from services.shared.duels import SecretDuels
 from services.shared.matches import Author, StaleMatch
 from store.db import Database
 
-T = TypeVar("T")
 TIMEOUT_JOB = "pillz:timeout"
-CHALLENGE_TTL = timedelta(hours=1)
 # The engine's refusal reasons, each with its own sentence (a raw reason never reaches a player).
 REFUSALS = {
     "not_your_turn": "pillz.error.not_your_turn",
@@ -79,7 +75,7 @@ def practice_deck(catalog: PillzCatalog, deck: list[str], rng: random.Random) ->
     return chosen
 
 
-class PillzDuels:
+class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
     def __init__(
         self,
         db: Database,
@@ -88,92 +84,27 @@ class PillzDuels:
         rng: random.Random,
         scheduler: Scheduler | None,
     ) -> None:
-        self.db = db
-        self.clock = clock
-        self.catalog = catalog
-        self.rng = rng  # seeds and the AI's draws: used only inside write units (the writer's thread)
-        self.scheduler = scheduler
+        super().__init__(
+            db,
+            clock,
+            catalog,
+            rng,  # also the AI's draws
+            scheduler,
+            duels=DUELS,
+            challenge_texts=CHALLENGE_TEXTS,
+            choice_time=CHOICE_TIME,
+            timeout_job=TIMEOUT_JOB,
+        )
         self.pool = PackPool.of(catalog)
         self.cards = {c.id: c for c in catalog.cards}
-        self.challenges = Challenges(DUELS, scheduler, CHALLENGE_TTL, CHALLENGE_TEXTS)
-        if scheduler is not None:
-            scheduler.on(TIMEOUT_JOB, self.on_timeout)
 
     # --- starting -----------------------------------------------------------------------------------
 
-    async def challenge(
-        self, guild_id: int, channel_id: int, challenger: int, challenged: int, *, key: str | int
-    ) -> DuelRow:
-        now = self.clock.now()
-
-        def prepare(conn: sqlite3.Connection) -> None:
-            self._deck_of(conn, now, challenger)
-            ensure_player(conn, challenged, now)
-
-        def unit(conn: sqlite3.Connection) -> DuelRow:
-            ensure_player(conn, challenger, now)
-            return self.challenges.challenge(
-                conn,
-                now,
-                request_key=f"pillz:challenge:{key}",
-                guild_id=guild_id,
-                channel_id=channel_id,
-                challenger=challenger,
-                challenged=challenged,
-                kind="friend",
-                prepare=lambda: prepare(conn),
-            )
-
-        return await self.db.write(unit)
-
-    async def answer(self, duel_id: int, player: int, accept: bool, *, guild: int) -> DuelRow:
-        """The challenged player accepts (the duel starts) or declines; the challenger may withdraw. Only the
-        first answer counts: a later click (a double click, a forged button) is refused privately."""
-        now = self.clock.now()
-
-        def unit(conn: sqlite3.Connection) -> DuelRow:
-            duel, accepted = self.challenges.answer(
-                conn, now, duel_id, guild=guild, player=player, accept=accept
-            )
-            if not accepted:
-                return duel
-            challenged = duel.seats[1]
-            assert challenged is not None
-            decks = (self._deck_of(conn, now, duel.challenger), self._deck_of(conn, now, challenged))
-            return self._start(conn, now, duel, decks)
-
-        return await self.db.write(unit)
-
     async def practice(self, guild_id: int, channel_id: int, player: int, *, key: str | int) -> DuelRow:
         """A duel against the AI with the active deck; no rewards, no rating."""
-        now = self.clock.now()
-        request = f"pillz:practice:{key}"
+        return await self._ai_turns(await super().practice(guild_id, channel_id, player, key=key))
 
-        def unit(conn: sqlite3.Connection) -> DuelRow:
-            ensure_player(conn, player, now)
-            duel = DUELS.by_request(conn, request)
-            if duel is None:
-                deck = self._deck_of(conn, now, player)
-                duel = DUELS.create(
-                    conn,
-                    now,
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    seats=(player, None),
-                    kind="practice",
-                    request_key=request,
-                )
-                opponent = practice_deck(
-                    self.catalog, deck, random.Random(f"{duel.id}:{self.rng.getrandbits(32)}")
-                )
-                duel = self._start(conn, now, duel, (deck, opponent))
-            if duel.challenger != player:
-                raise NotAllowed()
-            return duel
-
-        return await self._ai_turns(await self.db.write(unit))
-
-    def _deck_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> list[str]:
+    def _setup_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> list[str]:
         ensure_player(conn, player, now)
         ensure_starter(conn, now, player, self.pool, self.rng)
         deck = active_deck(conn, player, self.cards)
@@ -184,18 +115,14 @@ class PillzDuels:
             raise NotAllowed("pillz.error.no_active_deck", player=f"<@{player}>", reasons=reasons)
         return deck
 
-    def _start(
-        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, decks: tuple[list[str], list[str]]
-    ) -> DuelRow:
-        seed = self.rng.getrandbits(62)
-        players = [
-            PlayerSetup(seat=0, player_id=duel.challenger, deck=tuple(decks[0])),
-            PlayerSetup(seat=1, player_id=duel.seats[1] or AI, deck=tuple(decks[1])),
-        ]
-        state = ENGINE.new_game(players, seed, {CATALOG_OPTION: self.catalog})
-        duel = DUELS.start(conn, now, duel, seed=seed, setup=[decks[0], decks[1]], state=state)
-        duel = DUELS.post(conn, now, duel, _public(duel), render.public(duel, self.catalog))
-        return self._settle(conn, now, duel)
+    def _practice_setup(self, mine: list[str], rng: random.Random) -> list[str]:
+        return practice_deck(self.catalog, mine, rng)
+
+    def _player(self, duel: DuelRow, seat: int, setup: list[str]) -> PlayerSetup:
+        return PlayerSetup(seat=seat, player_id=duel.seats[seat] or AI, deck=tuple(setup))
+
+    def public(self, duel: DuelRow) -> MessageSpec:
+        return render.public(duel, self.catalog)
 
     # --- playing ------------------------------------------------------------------------------------
 
@@ -302,12 +229,9 @@ class PillzDuels:
     ) -> DuelRow:
         assert duel.state is not None
         left = duel.state.pillz[seat]
-        try:
-            played, _ = DUELS.play(conn, now, duel, seat, action, by)
-        except IllegalAction as error:
-            reason = str(error.params.get("reason", ""))
-            key = REFUSALS.get(reason, "pillz.error.bad_move")
-            raise BadInput(key, left=left, asked=action.pillz) from error
+        played = self._apply(
+            conn, now, duel, seat, action, by, REFUSALS, "pillz.error.bad_move", left=left, asked=action.pillz
+        )
         return self._settle(conn, now, played, ai_inline=ai_inline)
 
     def _settle(
@@ -324,10 +248,9 @@ class PillzDuels:
         if duel.state is not None and duel.state.finished:
             duel = self._finish(conn, now, duel)
         else:
-            due = now + CHOICE_TIME.read(conn, duel.server)
-            duel = DUELS.arm(conn, now, duel, TIMEOUT_JOB, due, {"duel": duel.id})
+            duel = self._arm(conn, now, duel)
             self._plan_reminders(conn, now, duel)
-        DUELS.show(conn, now, duel, _public(duel), render.public(duel, self.catalog))
+        self._show(conn, now, duel)
         return duel
 
     def _plan_reminders(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> None:
@@ -353,7 +276,7 @@ class PillzDuels:
         if duel.kind == "friend":
             challenged = duel.seats[1]
             assert challenged is not None
-            acted = acting_seats(conn, duel.id)
+            acted = self._acting_seats(conn, duel.id)
             rewards = record_friend_result(
                 conn,
                 now,
@@ -368,33 +291,14 @@ class PillzDuels:
 
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         """The seat to act did not answer in time: the AI chooses for it, and the public message says so."""
-        duel = DUELS.load_trusted(conn, int(job.payload["duel"]))
-        if duel.status != "live" or duel.deadline_job != job.id or duel.state is None:
+        duel = self._late(conn, job)
+        if duel is None or duel.state is None:
             return  # the seat answered meanwhile: that timeout was withdrawn
         for seat in duel.to_act():
             action = choose_quick(duel.state, seat, self._ai_rng(duel))
             if not duel.is_ai(seat):  # (the AI's own seat times out only if the bot stopped mid-move)
-                note = {"round": duel.state.round, "seat": seat}
-                duel = DUELS.save(conn, duel, now, data={**duel.data, "notes": [*duel.notes, note]})
+                duel = self._note_late(conn, now, duel, duel.state.round, [seat])
             self._move(
                 conn, now, duel, seat, action, "timeout" if not duel.is_ai(seat) else "ai", ai_inline=True
             )
             break
-
-    async def live(self, player: int) -> list[DuelRow]:
-        return await self.db.read(lambda conn: DUELS.live_of(conn, player))
-
-    async def get(self, duel_id: int) -> DuelRow:
-        """A duel by id for the bot's own callers (tests, the sandbox); never with an id from a click."""
-        return await self.db.read(lambda conn: DUELS.load_trusted(conn, duel_id))
-
-    async def set_choice_time(self, guild_id: int, seconds: int) -> int:
-        return await CHOICE_TIME.save(self.db, self.clock, guild_id, seconds)
-
-    async def choice_seconds(self, guild_id: int) -> int:
-        return await CHOICE_TIME.seconds(self.db, guild_id)
-
-
-def _public(duel: DuelRow) -> Target:
-    """The duel's public message; its players hear by DM if the bot may not post there."""
-    return Target("channel", duel.channel, players=tuple(p for p in duel.seats if p is not None))

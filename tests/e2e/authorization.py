@@ -96,6 +96,35 @@ def id_in(message: RecordedMessage, prefix: str) -> int:
     return int(next(i for i in ids if i.startswith(prefix)).removeprefix(prefix))
 
 
+async def challenge_scene(w: World, command: str, game: str) -> Scene:
+    """Alice's pending challenge of Bob by `command` (a duel of secret choices), Bob entitled to answer;
+    the game ends when Alice withdraws it."""
+    alice, bob = w.user("alice"), w.user("bob")
+    made = await w.h.emu.run_command(alice, command, {"joueur": bob}, channel=w.here)
+    assert made.message is not None
+    assert not made.message.ephemeral
+    duel = id_in(made.message, f"{game}:accept:")
+
+    async def end(w: World) -> None:
+        await w.h.emu.click(alice, "Refuser", message=made.message)
+        await w.h.settle()
+
+    return Scene({"duel": duel}, "bob", "alice", end=end)
+
+
+async def accepted_duel(w: World, command: str, game: str) -> tuple[Any, Any]:
+    """Alice's challenge of Bob by `command`, accepted: the game's duel service and the live duel."""
+    alice, bob = w.user("alice"), w.user("bob")
+    made = await w.h.emu.run_command(alice, command, {"joueur": bob}, channel=w.here)
+    assert made.message is not None
+    await w.h.emu.click(bob, "Accepter", message=made.message)
+    await w.h.settle()
+    assert w.h.bot is not None
+    duels = w.h.bot.services.games[game].duels
+    (duel,) = await duels.live(alice.id)
+    return duels, duel
+
+
 Setup = Callable[[World], Awaitable[Scene]]
 
 

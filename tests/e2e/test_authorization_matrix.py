@@ -23,7 +23,7 @@ from services.platform.outbox import enqueue
 from services.platform.players import ensure_player
 from store import schema
 from tests.e2e.authorization import STRANGER, STRANGER_ELSEWHERE, Role, Row, Scene, World, click, game_rows
-from tests.e2e.hoss.test_ranked import shown
+from tests.e2e.messages import shown
 from tests.fixtures import postgres
 
 VOLATILE_TABLES = frozenset({"players", "heartbeats", "schema_migrations"})

@@ -9,16 +9,13 @@ import re
 from emulator.records import RecordedMessage
 from sandbox.harness import BotHarness
 from services.pillz import PillzServices
+from tests.e2e.messages import shown
 
 
 def pillz(h: BotHarness) -> PillzServices:
     assert h.bot is not None
     services: PillzServices = h.bot.services.games["pillz"]
     return services
-
-
-def shown(message: RecordedMessage) -> str:
-    return str(message.render()).replace("\u202f", " ")
 
 
 def board(h: BotHarness, duel_id: int) -> RecordedMessage:

@@ -12,7 +12,7 @@ import hashlib
 import io
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -129,6 +129,24 @@ def panel(c: Canvas, box: Box, fill: RGB, outline: RGB, *, radius: int = 8, widt
 # --- procedural art ----------------------------------------------------------------------------------
 
 MOTIFS = ("rings", "shards", "waves", "rays", "scales", "dots")
+GroupArt = tuple[
+    tuple[RGB, RGB, RGB], str, str
+]  # a card group's art colours (light, dark, shapes), motif, emblem
+
+
+def group_art(known: Mapping[str, GroupArt], kind: str, group: str) -> GroupArt:
+    """The look of a group of cards (a clan, a family): the layout's own, else colours and a motif drawn
+    from `kind:group` and a plain emblem, so a group a catalog adds still looks like itself."""
+    found = known.get(group)
+    if found is not None:
+        return found
+    rng = seeded(f"{kind}:{group}")
+    base = (rng.randrange(40, 200), rng.randrange(40, 200), rng.randrange(40, 200))
+    return (
+        (base, mix(base, (0, 0, 0), 0.7), mix(base, (255, 255, 255), 0.7)),
+        rng.choice(MOTIFS),
+        "diamond",
+    )
 
 
 def art(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], motif: str) -> None:

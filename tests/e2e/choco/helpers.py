@@ -7,7 +7,6 @@ import sqlite3
 from datetime import timedelta
 
 from core.clock import to_db
-from emulator.records import RecordedMessage
 from emulator.world import Channel, User
 from engine.choco.engine import ChocoEngine
 from engine.choco.policy import greedy_steps
@@ -27,10 +26,6 @@ def choco(h: BotHarness) -> ChocoServices:
     assert h.bot is not None
     services: ChocoServices = h.bot.services.games["choco"]
     return services
-
-
-def shown(message: RecordedMessage) -> str:
-    return str(message.render()).replace("\u202f", " ")
 
 
 async def with_bronze_deck(

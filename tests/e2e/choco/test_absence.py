@@ -4,7 +4,8 @@ the player, each within its own allowance (a spent allowance refuses that game o
 from __future__ import annotations
 
 from sandbox.harness import BotHarness
-from tests.e2e.choco.helpers import challenge_accepted, shown, with_bronze_deck
+from tests.e2e.choco.helpers import challenge_accepted, with_bronze_deck
+from tests.e2e.messages import shown
 from tests.fixtures import postgres
 
 

@@ -20,7 +20,8 @@ from emulator.world import User
 from sandbox.harness import GAMES_CHANNEL, GUILD_NAME, BotHarness
 from services.choco.game_store import GameRow
 from services.choco.text import card_name
-from tests.e2e.choco.helpers import challenge_accepted, choco, greedy_turn, notation, shown, with_bronze_deck
+from tests.e2e.choco.helpers import challenge_accepted, choco, greedy_turn, notation, with_bronze_deck
+from tests.e2e.messages import shown
 from tests.fixtures import postgres
 
 PENALTY = "Pénalité d'inactivité"

@@ -14,7 +14,8 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.platform.card_images.draw import HEIGHT, STRIP_SCALE, WIDTH
-from tests.e2e.choco.helpers import challenge_accepted, choco, shown, with_bronze_deck
+from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
+from tests.e2e.messages import shown
 
 
 def strip_of(message: RecordedMessage, game: GameRow) -> tuple[Image.Image, str]:

@@ -21,9 +21,9 @@ from tests.e2e.choco.helpers import (
     choco,
     greedy_turn,
     notation,
-    shown,
     with_bronze_deck,
 )
+from tests.e2e.messages import shown
 
 MAX_TURNS = 200
 

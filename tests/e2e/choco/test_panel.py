@@ -11,7 +11,8 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.choco.panel import encode
-from tests.e2e.choco.helpers import challenge_accepted, choco, greedy_turn, shown, with_bronze_deck
+from tests.e2e.choco.helpers import challenge_accepted, choco, greedy_turn, with_bronze_deck
+from tests.e2e.messages import shown
 
 OPEN = "Déclarer mon tour"
 STALE = "La partie a changé entre-temps"

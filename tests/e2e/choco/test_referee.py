@@ -20,9 +20,9 @@ from tests.e2e.choco.helpers import (
     choco,
     greedy_turn,
     notation,
-    shown,
     with_bronze_deck,
 )
+from tests.e2e.messages import shown
 
 DONE = "C'est fait"
 

@@ -12,16 +12,13 @@ from sandbox.harness import BotHarness
 from services.dinocard import DinocardServices
 from services.dinocard.results import MATCHES
 from services.shared.matches import Match
+from tests.e2e.messages import shown
 
 
 def dino(h: BotHarness) -> DinocardServices:
     assert h.bot is not None
     services: DinocardServices = h.bot.services.games["dinocard"]
     return services
-
-
-def shown(message: RecordedMessage) -> str:
-    return str(message.render()).replace("\u202f", " ")
 
 
 async def build_pack(

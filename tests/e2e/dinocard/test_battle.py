@@ -8,7 +8,8 @@ import asyncio
 from datetime import timedelta
 
 from services.dinocard.results import MATCHES
-from tests.e2e.dinocard.helpers import battle_message, dino, launched, packs_ready, prepared, shown
+from tests.e2e.dinocard.helpers import battle_message, dino, launched, packs_ready, prepared
+from tests.e2e.messages import shown
 
 
 async def test_a_challenge_watched_step_by_step_to_its_end(harness) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sandbox.harness import BotHarness
-from tests.e2e.dinocard.helpers import shown
+from tests.e2e.messages import shown
 from tests.sandbox.first_steps import opened_entry, order_of, run
 
 

@@ -12,7 +12,8 @@ from core.clock import ManualClock
 from emulator.world import User
 from sandbox.fixtures.hoss import arena_veteran as veteran
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.test_ranked import gold, hoss, ledger_rows, shown
+from tests.e2e.hoss.test_ranked import gold, hoss, ledger_rows
+from tests.e2e.messages import shown
 
 pytestmark = pytest.mark.usefixtures("no_pacing")
 

@@ -18,10 +18,10 @@ from tests.e2e.hoss.test_ranked import (
     decide_once,
     here,
     hoss,
-    shown,
     start_rank_1,
     with_deck,
 )
+from tests.e2e.messages import shown
 
 EDITS = r"/channels/\d+/messages/\d+"
 APOLOGY = "Désolé, quelque chose s'est mal passé"

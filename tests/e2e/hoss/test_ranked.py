@@ -24,6 +24,7 @@ from services.platform import ledger
 from services.platform.players import ensure_player
 from tests.conftest import MigratedCopy
 from tests.e2e.conftest import run_harness
+from tests.e2e.messages import shown
 
 GRANT = ledger.Movement("test.grant")
 DEFENDER_SEED = 1
@@ -71,10 +72,6 @@ async def with_deck(h: BotHarness, user: User) -> None:
 async def gold(h: BotHarness, user: User) -> int:
     assert h.bot is not None
     return await h.bot.services.db.read(lambda conn: ledger.balance(conn, user.id, GOLD))
-
-
-def shown(message: RecordedMessage) -> str:
-    return str(message.render()).replace("\u202f", " ")
 
 
 def battle_message(h: BotHarness) -> RecordedMessage:

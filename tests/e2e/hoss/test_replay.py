@@ -11,7 +11,8 @@ import pytest
 from emulator.interactions import InteractionResult
 from emulator.world import Channel
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.test_ranked import battle_message, here, hoss, shown, start_rank_1, with_deck
+from tests.e2e.hoss.test_ranked import battle_message, here, hoss, start_rank_1, with_deck
+from tests.e2e.messages import shown
 
 NOT_FOUND = "Combat introuvable."
 

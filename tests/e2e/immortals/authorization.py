@@ -5,8 +5,6 @@ the opponent has already chosen this round, and every control is refused to them
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.e2e.authorization import (
     AFTER_END,
     OTHER_SERVER,
@@ -16,40 +14,21 @@ from tests.e2e.authorization import (
     Row,
     Scene,
     World,
+    accepted_duel,
+    challenge_scene,
     click,
-    id_in,
 )
 from tests.e2e.hoss.test_ranked import here
 from tests.e2e.show_off import rare_copy
 
 
-def immortals(w: World) -> Any:
-    assert w.h.bot is not None
-    return w.h.bot.services.games["immortals"]
-
-
 async def challenge(w: World) -> Scene:
-    alice, bob = w.user("alice"), w.user("bob")
-    made = await w.h.emu.run_command(alice, "immortels defi", {"joueur": bob}, channel=w.here)
-    assert made.message is not None
-    assert not made.message.ephemeral
-    duel = id_in(made.message, "immortals:accept:")
-
-    async def end(w: World) -> None:
-        await w.h.emu.click(alice, "Refuser", message=made.message)
-        await w.h.settle()
-
-    return Scene({"duel": duel}, "bob", "alice", end=end)
+    return await challenge_scene(w, "immortels defi", "immortals")
 
 
 async def duel(w: World) -> Scene:
-    alice, bob = w.user("alice"), w.user("bob")
-    made = await w.h.emu.run_command(alice, "immortels defi", {"joueur": bob}, channel=w.here)
-    assert made.message is not None
-    await w.h.emu.click(bob, "Accepter", message=made.message)
-    await w.h.settle()
-    duels = immortals(w).duels
-    (row,) = await duels.live(alice.id)
+    duels, row = await accepted_duel(w, "immortels defi", "immortals")
+    bob = w.user("bob")
     guild = here(w.h)
     await duels.choose(row.id, bob.id, 1, 0, None, guild=guild)
     await w.h.settle()

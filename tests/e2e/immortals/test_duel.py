@@ -20,6 +20,7 @@ from services.immortals import ImmortalsServices
 from services.immortals.duel_match import DuelRow
 from tests.e2e.conftest import run_harness
 from tests.e2e.leak_scan import EVERYONE, LeakScan, Secret, names_secret, seed_secret
+from tests.e2e.messages import only_public, shown
 
 
 def immortals(h: BotHarness) -> ImmortalsServices:
@@ -28,18 +29,8 @@ def immortals(h: BotHarness) -> ImmortalsServices:
     return services
 
 
-def shown(message: RecordedMessage) -> str:
-    return str(message.render()).replace("\u202f", " ")
-
-
 def duel_message(h: BotHarness, duel_id: int) -> RecordedMessage:
-    found = [
-        m
-        for m in h.emu.messages
-        if not m.ephemeral and re.search(rf"Immortal's War — (duel|entraînement) n° {duel_id}\b", shown(m))
-    ]
-    assert len(found) == 1, [shown(m) for m in found]
-    return found[0]
+    return only_public(h, rf"Immortal's War — (duel|entraînement) n° {duel_id}\b")
 
 
 async def choose(h: BotHarness, user: User, duel_id: int, spell: bool = True) -> RecordedMessage:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.e2e.authorization import (
     AFTER_END,
     OTHER_SERVER,
@@ -13,35 +11,21 @@ from tests.e2e.authorization import (
     Row,
     Scene,
     World,
+    accepted_duel,
+    challenge_scene,
     click,
-    id_in,
 )
 from tests.e2e.hoss.test_ranked import here
 from tests.e2e.show_off import rare_copy
 
 
 async def pillz_challenge(w: World) -> Scene:
-    alice, bob = w.user("alice"), w.user("bob")
-    made = await w.h.emu.run_command(alice, "pillz defi", {"joueur": bob}, channel=w.here)
-    assert made.message is not None
-    assert not made.message.ephemeral
-    duel = id_in(made.message, "pillz:accept:")
-
-    async def end(w: World) -> None:
-        await w.h.emu.click(alice, "Refuser", message=made.message)
-        await w.h.settle()
-
-    return Scene({"duel": duel}, "bob", "alice", end=end)
+    return await challenge_scene(w, "pillz defi", "pillz")
 
 
 async def pillz_duel(w: World) -> Scene:
     alice, bob = w.user("alice"), w.user("bob")
-    made = await w.h.emu.run_command(alice, "pillz defi", {"joueur": bob}, channel=w.here)
-    assert made.message is not None
-    await w.h.emu.click(bob, "Accepter", message=made.message)
-    await w.h.settle()
-    duels = pillz(w).duels
-    (duel,) = await duels.live(alice.id)
+    duels, duel = await accepted_duel(w, "pillz defi", "pillz")
     names = {alice.id: "alice", bob.id: "bob"}
     to_act = duel.seats[duel.to_act()[0]]
     other = duel.seats[1 - duel.to_act()[0]]
@@ -61,11 +45,6 @@ async def pillz_duel(w: World) -> Scene:
         await w.h.settle()
 
     return Scene({"duel": duel.id, "version": duel.version}, names[to_act], names[other], end=end)
-
-
-def pillz(w: World) -> Any:
-    assert w.h.bot is not None
-    return w.h.bot.services.games["pillz"]
 
 
 ROWS = (

@@ -5,7 +5,6 @@ bet is proved in tests/services/pillz/duels/)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -17,6 +16,7 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.pillz import PillzServices
 from services.pillz.duel_match import DuelRow
+from tests.e2e.messages import only_public, shown
 
 ROUNDS = 4
 
@@ -27,18 +27,8 @@ def pillz(h: BotHarness) -> PillzServices:
     return services
 
 
-def shown(message: RecordedMessage) -> str:
-    return str(message.render()).replace("\u202f", " ")
-
-
 def duel_message(h: BotHarness, duel_id: int) -> RecordedMessage:
-    found = [
-        m
-        for m in h.emu.messages
-        if not m.ephemeral and re.search(rf"(Duel de Pillz|Entraînement) n° {duel_id}\b", shown(m))
-    ]
-    assert len(found) == 1, [shown(m) for m in found]
-    return found[0]
+    return only_public(h, rf"(Duel de Pillz|Entraînement) n° {duel_id}\b")
 
 
 async def move(h: BotHarness, user: User, duel_id: int, place: int, bet: int) -> RecordedMessage:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from cogs.immortals.duel import answered, challenge_reply
+from cogs.immortals.duel import ANSWER_BUTTONS, CHALLENGE
+from cogs.shared.duels import answered, challenge_reply
 from core.clock import ManualClock
 from services.immortals import ImmortalsServices
 from services.immortals.duel_match import DuelRow
@@ -50,10 +51,11 @@ async def test_a_friend_duel_and_a_practice_duel_name_the_players_in_both_langua
 ) -> None:
     challenge = await services.duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c1")
     posted = [
-        MessageSpec(content=Text.raw(challenge_reply(challenge, lang)["content"])) for lang in ("fr", "en")
+        MessageSpec(content=Text.raw(challenge_reply(challenge, lang, CHALLENGE, ANSWER_BUTTONS)["content"]))
+        for lang in ("fr", "en")
     ]
     duel = await services.duels.answer(challenge.id, BOB, True, guild=GUILD)
-    posted += [MessageSpec(content=Text.raw(answered(duel, lang))) for lang in ("fr", "en")]
+    posted += [MessageSpec(content=Text.raw(answered(duel, lang, CHALLENGE))) for lang in ("fr", "en")]
     friend = await play(services, scheduler, clock, duel)
     assert friend.notes  # a round the AI chose for bob
     practice = await play(

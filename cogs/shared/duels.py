@@ -1,0 +1,167 @@
+"""The Discord side of a duel of secret choices (services/shared/duels.py) that Pillz and Immortal's War
+share: the challenge message and its answer buttons, the answered challenge, and the bodies of the
+`challenge` and `practice` commands. Each game keeps its command declarations, its custom_id templates
+(buttons already posted must keep working), its message keys and its private controls.
+
+| custom_id | what |
+|---|---|
+| `<game>:accept:<duel>` / `<game>:decline:<duel>` | answer a challenge (the challenger may withdraw) |
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import discord
+
+from cogs.shared.components import plain_button
+from core.errors import BadInput
+from core.i18n import t
+from discord_app.components import PersistentButton
+from discord_app.context import locale_of, public_locale_of, services_of
+from discord_app.permissions import PUBLIC_MESSAGE, require_here
+from services.shared.duels import Duel, SecretDuels
+
+
+@dataclass(frozen=True)
+class DuelCommandTexts:
+    """The game's message keys for the challenge, its answers and a practice duel's start."""
+
+    game: str  # the game's key: `services_of(...).games[game].duels` and the custom_ids' namespace
+    open: str  # {challenger}, {challenged}
+    accept: str
+    decline: str
+    accepted: str  # {challenger}, {challenged}, {id}, like the three below
+    declined: str
+    expired: str
+    pending: str
+    bot_opponent: str
+    practice_started: str  # {id}, {button}
+    play_button: str
+
+
+def duels_of(
+    interaction: discord.Interaction[Any], texts: DuelCommandTexts
+) -> SecretDuels[Any, Any, Any, Any]:
+    duels: SecretDuels[Any, Any, Any, Any] = services_of(interaction).games[texts.game].duels
+    return duels
+
+
+def here(interaction: discord.Interaction[Any]) -> int:
+    """The server the click runs in (0 in direct messages, where no duel is played)."""
+    return interaction.guild_id or 0
+
+
+def challenge_reply(
+    duel: Duel[Any],
+    locale: str,
+    texts: DuelCommandTexts,
+    buttons: AnswerButtons,
+) -> dict[str, Any]:
+    """The public challenge, pinging the challenged player only, with the game's accept and decline
+    buttons."""
+    challenged = duel.seats[1]
+    content = t(texts.open, locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{challenged}>")
+    view = discord.ui.View(timeout=None)
+    accept, decline = buttons
+    game = texts.game
+    view.add_item(plain_button(accept, f"{game}:accept:{duel.id}", t(texts.accept, locale), "success"))
+    view.add_item(plain_button(decline, f"{game}:decline:{duel.id}", t(texts.decline, locale), "danger"))
+    mentions = discord.AllowedMentions(users=[discord.Object(id=challenged or 0)])
+    return {"content": content, "view": view, "allowed_mentions": mentions}
+
+
+def answered(duel: Duel[Any], locale: str, texts: DuelCommandTexts) -> str:
+    """The challenge message once answered (or as it stands)."""
+    key = {
+        "live": texts.accepted,
+        "over": texts.accepted,
+        "declined": texts.declined,
+        "withdrawn": texts.declined,
+        "expired": texts.expired,
+    }.get(duel.status, texts.pending)
+    return t(key, locale, challenger=f"<@{duel.seats[0]}>", challenged=f"<@{duel.seats[1]}>", id=duel.id)
+
+
+class AnswerButton(PersistentButton, template=r"__duel_answer__"):
+    """Accept or decline a challenge; `answer_buttons` makes a game's two, with their templates."""
+
+    texts: ClassVar[DuelCommandTexts]
+    accepts: ClassVar[bool]
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        duel = await duels_of(interaction, self.texts).answer(
+            int(self.match["id"]), interaction.user.id, self.accepts, guild=here(interaction)
+        )
+        public = await public_locale_of(interaction)  # the challenge is a public message
+        await interaction.response.edit_message(content=answered(duel, public, self.texts), view=None)
+
+
+AnswerButtons = tuple[type[AnswerButton], type[AnswerButton]]
+
+
+def answer_buttons(texts: DuelCommandTexts) -> AnswerButtons:
+    """The game's accept and decline buttons (`<game>:accept:<duel>`, `<game>:decline:<duel>`): made
+    once per game, at import, and registered by its cog's `setup()`."""
+    game = re.escape(texts.game)
+
+    class Accept(AnswerButton, template=rf"{game}:accept:(?P<id>\d+)"):
+        accepts = True
+
+    class Decline(AnswerButton, template=rf"{game}:decline:(?P<id>\d+)"):
+        accepts = False
+
+    Accept.texts = Decline.texts = texts
+    return Accept, Decline
+
+
+async def send_challenge(
+    interaction: discord.Interaction[Any],
+    player: discord.User,
+    texts: DuelCommandTexts,
+    buttons: AnswerButtons,
+) -> None:
+    """`/<game> challenge`: the public challenge of `player` in this channel."""
+    await locale_of(interaction)  # the player (their first command creates them) and their language
+    if player.bot:
+        raise BadInput(texts.bot_opponent)
+    require_here(interaction, PUBLIC_MESSAGE)
+    assert interaction.guild_id is not None
+    assert interaction.channel_id is not None
+    duel = await duels_of(interaction, texts).challenge(
+        interaction.guild_id, interaction.channel_id, interaction.user.id, player.id, key=interaction.id
+    )
+    locale = await public_locale_of(interaction)
+    await interaction.response.send_message(**challenge_reply(duel, locale, texts, buttons))
+
+
+async def start_practice(interaction: discord.Interaction[Any], texts: DuelCommandTexts) -> None:
+    """`/<game> practice`: a duel against the AI, its public message posted by the service; the player is
+    told privately which button opens their controls."""
+    locale = await locale_of(interaction)
+    require_here(interaction, PUBLIC_MESSAGE)
+    assert interaction.guild_id is not None
+    assert interaction.channel_id is not None
+    duel = await duels_of(interaction, texts).practice(
+        interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
+    )
+    button = t(texts.play_button, await public_locale_of(interaction))
+    await interaction.response.send_message(
+        t(texts.practice_started, locale, id=duel.id, button=button), ephemeral=True
+    )
+
+
+__all__ = [
+    "AnswerButton",
+    "AnswerButtons",
+    "DuelCommandTexts",
+    "answer_buttons",
+    "answered",
+    "challenge_reply",
+    "duels_of",
+    "here",
+    "send_challenge",
+    "start_practice",
+]

@@ -1,0 +1,78 @@
+"""What every duel of secret choices shows the same way (services/shared/duels.py): a seat as the
+channel reads it, the timeout notes of a round, and the public message's frame (title, the seats'
+fields, the deadline, the button that opens a player's private controls, the ping of the players to
+act). The game writes its own lines: what a round, a fight or the result shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
+from services.shared.duels import Duel
+
+
+@dataclass(frozen=True)
+class DuelTexts:
+    """The game's message keys for what the frame shows."""
+
+    ai: str  # the AI's name where a player's mention would be
+    timeout_note: str  # {round}, {player}: the AI chose for a late player
+    deadline: str  # {relative}: when the seats to act time out
+    play_button: str  # the button that opens a player's controls
+    title: str  # {id}
+    title_practice: str  # {id}
+
+
+def who(duel: Duel[Any], seat: int, texts: DuelTexts) -> Text:
+    """A seat as everyone in the channel reads it: the player's mention (shown as their name), or the AI;
+    never « vous »."""
+    player = duel.seats[seat]
+    return Text(texts.ai) if player is None else Text.raw(f"<@{player}>")
+
+
+def timeout_notes(duel: Duel[Any], round_number: int, texts: DuelTexts) -> list[Text]:
+    return [
+        Text(texts.timeout_note, {"round": note["round"], "player": who(duel, int(note["seat"]), texts)})
+        for note in duel.notes
+        if note["round"] == round_number
+    ]
+
+
+def public_message(
+    duel: Duel[Any],
+    texts: DuelTexts,
+    *,
+    color: int,
+    fields: Sequence[EmbedField],
+    lines: Sequence[Text],
+    playing: bool,
+) -> MessageSpec:
+    """The public message around the game's `fields` and `lines`; while `playing`, the deadline and the
+    button that opens the controls (custom_id `<game>:open:<duel>`) follow them."""
+    shown = list(lines)
+    buttons: tuple[Button, ...] = ()
+    if playing:
+        if duel.deadline_at is not None:
+            shown.append(Text(texts.deadline, {"relative": f"<t:{int(duel.deadline_at.timestamp())}:R>"}))
+        buttons = (Button(Text(texts.play_button), f"{duel.game}:open:{duel.id}", "primary"),)
+    title = texts.title_practice if duel.kind == "practice" else texts.title
+    pings = tuple(p for s in duel.to_act() if (p := duel.seats[s]) is not None)
+    return MessageSpec(
+        embeds=(
+            Embed(
+                title=Text(title, {"id": duel.id}),
+                description=Text.lines(shown),
+                fields=tuple(fields),
+                color=color,
+            ),
+        ),
+        buttons=buttons,
+        content=Text.lines([Text.raw(f"<@{p}>") for p in pings]) if pings else None,
+        ping_users=pings,
+    )
+
+
+__all__ = ["DuelTexts", "public_message", "timeout_notes", "who"]

@@ -1,0 +1,272 @@
+"""Duels of secret choices against a friend or the AI (Pillz, Immortal's War): what their use cases share
+around the game's own rules, on the matches and challenges blocks (services/shared/matches.py,
+challenges.py).
+
+A duel is a two-seat match: seat 0 the challenger, seat 1 the challenged player or the AI (None). It is
+made by a challenge (accepted, it starts under the same id) or by a practice request (once per
+interaction), starts with each seat's setup (the game's deck), posts one public message edited after
+each step, and arms a timeout job per the server's choice time (services/shared/choice_time.py): a seat
+that does not answer in time gets the AI's choice. The game keeps what differs: a seat's setup and its
+refusals, the engine's players, the practice opponent, what a move, a timeout and the end do, and what
+the public message shows (`public`).
+
+Each step keeps the number of saves and the draws of `rng` the games made before this block existed:
+seeds, practice decks and the AI's draws derive from them, and the sandbox transcripts replay them.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Generic, TypeVar
+
+from core.clock import Clock
+from core.errors import BadInput, NotAllowed
+from engine.errors import IllegalAction
+from engine.protocol import CATALOG_OPTION, PlayerSetup
+from services.platform.messages import MessageSpec, Target
+from services.platform.players import ensure_player
+from services.platform.scheduler import Job, Scheduler
+from services.shared.challenges import Challenges, ChallengeTexts
+from services.shared.choice_time import ChoiceTime
+from services.shared.matches import Author, Match, Matches
+from store.db import Database
+
+S = TypeVar("S")  # the engine's state
+C = TypeVar("C")  # the game's catalog
+P = TypeVar("P")  # one seat's setup (its deck, as the match's `setup` stores it)
+CHALLENGE_TTL = timedelta(hours=1)
+
+
+@dataclass(frozen=True)
+class Duel(Match[S]):
+    """A duel: seat 1 is None for the AI; `data` holds the public timeout notes (whose choice the AI
+    made, in which round)."""
+
+    @property
+    def challenger(self) -> int:
+        player = self.seats[0]
+        assert player is not None  # seat 0 is always a player
+        return player
+
+    @property
+    def notes(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self.data.get("notes", ()))
+
+
+R = TypeVar("R", bound=Duel[Any])
+
+
+def public_target(duel: Duel[Any]) -> Target:
+    """The duel's public message; its players hear by DM if the bot may not post there."""
+    return Target("channel", duel.channel, players=tuple(p for p in duel.seats if p is not None))
+
+
+class SecretDuels(ABC, Generic[C, S, R, P]):
+    """One game's duel use cases; a subclass gives the game's parts (the abstract methods)."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        catalog: C,
+        rng: random.Random,
+        scheduler: Scheduler | None,
+        *,
+        duels: Matches[S, R],
+        challenge_texts: ChallengeTexts,
+        choice_time: ChoiceTime,
+        timeout_job: str,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.catalog = catalog
+        self.rng = rng  # seeds (and a game's draws): used only inside write units (the writer's thread)
+        self.scheduler = scheduler
+        self.duels = duels
+        self.game = duels.rules.game
+        self.choice_time = choice_time
+        self.timeout_job = timeout_job
+        self.challenges = Challenges(duels, scheduler, CHALLENGE_TTL, challenge_texts)
+        if scheduler is not None:
+            scheduler.on(timeout_job, self.on_timeout)
+
+    # --- the game's parts ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def _setup_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> P:
+        """The player's setup for a new duel (their starter given if new), refused with every reason
+        when it cannot be played."""
+
+    @abstractmethod
+    def _practice_setup(self, mine: P, rng: random.Random) -> P:
+        """The AI's setup against `mine` in a practice duel."""
+
+    @abstractmethod
+    def _player(self, duel: R, seat: int, setup: P) -> PlayerSetup:
+        """The engine's player of `seat`."""
+
+    @abstractmethod
+    def _settle(self, conn: sqlite3.Connection, now: datetime, duel: R) -> R:
+        """After the start or a move: the AI's own choices, the end or the timeout, the public message."""
+
+    @abstractmethod
+    def public(self, duel: R) -> MessageSpec:
+        """The duel's public message."""
+
+    @abstractmethod
+    def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        """The timeout job: the AI chooses for the late seats."""
+
+    # --- starting -----------------------------------------------------------------------------------
+
+    async def challenge(
+        self, guild_id: int, channel_id: int, challenger: int, challenged: int, *, key: str | int
+    ) -> R:
+        now = self.clock.now()
+
+        def prepare(conn: sqlite3.Connection) -> None:
+            self._setup_of(conn, now, challenger)
+            ensure_player(conn, challenged, now)
+
+        def unit(conn: sqlite3.Connection) -> R:
+            ensure_player(conn, challenger, now)
+            return self.challenges.challenge(
+                conn,
+                now,
+                request_key=f"{self.game}:challenge:{key}",
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger=challenger,
+                challenged=challenged,
+                kind="friend",
+                prepare=lambda: prepare(conn),
+            )
+
+        return await self.db.write(unit)
+
+    async def answer(self, duel_id: int, player: int, accept: bool, *, guild: int) -> R:
+        """The challenged player accepts (the duel starts) or declines; the challenger may withdraw. Only the
+        first answer counts: a later click (a double click, a forged button) is refused privately."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> R:
+            duel, accepted = self.challenges.answer(
+                conn, now, duel_id, guild=guild, player=player, accept=accept
+            )
+            if not accepted:
+                return duel
+            challenged = duel.seats[1]
+            assert challenged is not None
+            setups = (self._setup_of(conn, now, duel.challenger), self._setup_of(conn, now, challenged))
+            return self._start(conn, now, duel, setups)
+
+        return await self.db.write(unit)
+
+    async def practice(self, guild_id: int, channel_id: int, player: int, *, key: str | int) -> R:
+        """A duel against the AI with the player's setup, made once per interaction."""
+        now = self.clock.now()
+        request = f"{self.game}:practice:{key}"
+
+        def unit(conn: sqlite3.Connection) -> R:
+            ensure_player(conn, player, now)
+            duel = self.duels.by_request(conn, request)
+            if duel is None:
+                mine = self._setup_of(conn, now, player)
+                duel = self.duels.create(
+                    conn,
+                    now,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    seats=(player, None),
+                    kind="practice",
+                    request_key=request,
+                )
+                opponent = self._practice_setup(mine, random.Random(f"{duel.id}:{self.rng.getrandbits(32)}"))
+                duel = self._start(conn, now, duel, (mine, opponent))
+            if duel.challenger != player:
+                raise NotAllowed()
+            return duel
+
+        return await self.db.write(unit)
+
+    def _start(self, conn: sqlite3.Connection, now: datetime, duel: R, setups: tuple[P, P]) -> R:
+        seed = self.rng.getrandbits(62)
+        players = [self._player(duel, seat, setups[seat]) for seat in (0, 1)]
+        state = self.duels.rules.engine.new_game(players, seed, {CATALOG_OPTION: self.catalog})
+        duel = self.duels.start(conn, now, duel, seed=seed, setup=[setups[0], setups[1]], state=state)
+        duel = self.duels.post(conn, now, duel, public_target(duel), self.public(duel))
+        return self._settle(conn, now, duel)
+
+    # --- steps the games' parts use -----------------------------------------------------------------
+
+    def _apply(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        duel: R,
+        seat: int,
+        action: Any,
+        by: Author,
+        refusals: Mapping[str, str],
+        fallback: str,
+        **params: Any,
+    ) -> R:
+        """Play `action` for `seat`; the engine's refusal becomes the game's sentence for its reason (a raw
+        reason never reaches a player), with `params`."""
+        try:
+            played, _ = self.duels.play(conn, now, duel, seat, action, by)
+        except IllegalAction as error:
+            reason = str(error.params.get("reason", ""))
+            raise BadInput(refusals.get(reason, fallback), **params) from error
+        return played
+
+    def _arm(self, conn: sqlite3.Connection, now: datetime, duel: R) -> R:
+        """The timeout of the seats to act, after the server's choice time (one save)."""
+        due = now + self.choice_time.read(conn, duel.server)
+        return self.duels.arm(conn, now, duel, self.timeout_job, due, {"duel": duel.id})
+
+    def _show(self, conn: sqlite3.Connection, now: datetime, duel: R) -> None:
+        self.duels.show(conn, now, duel, public_target(duel), self.public(duel))
+
+    def _late(self, conn: sqlite3.Connection, job: Job) -> R | None:
+        """The duel a timeout job names, if that job is still its pending one (else it was withdrawn: the
+        seat answered meanwhile, or the round ended)."""
+        duel = self.duels.load_trusted(conn, int(job.payload["duel"]))
+        if duel.status != "live" or duel.deadline_job != job.id or duel.state is None:
+            return None
+        return duel
+
+    def _note_late(
+        self, conn: sqlite3.Connection, now: datetime, duel: R, round_: int, seats: list[int]
+    ) -> R:
+        """Note for the public message that the AI chose for these seats in `round_` (one save)."""
+        notes = [*duel.notes, *({"round": round_, "seat": seat} for seat in seats)]
+        return self.duels.save(conn, duel, now, data={**duel.data, "notes": notes})
+
+    def _acting_seats(self, conn: sqlite3.Connection, duel_id: int) -> set[int]:
+        """The seats whose player made at least one move themselves (not the AI on a timeout)."""
+        return {move.seat for move in self.duels.moves(conn, duel_id) if move.author == "player"}
+
+    # --- reading and settings -----------------------------------------------------------------------
+
+    async def live(self, player: int) -> list[R]:
+        return await self.db.read(lambda conn: self.duels.live_of(conn, player))
+
+    async def get(self, duel_id: int) -> R:
+        """A duel by id for the bot's own callers (tests, the sandbox); never with an id from a click."""
+        return await self.db.read(lambda conn: self.duels.load_trusted(conn, duel_id))
+
+    async def set_choice_time(self, guild_id: int, seconds: int) -> int:
+        """The server's time per choice, from the next timeout armed on."""
+        return await self.choice_time.save(self.db, self.clock, guild_id, seconds)
+
+    async def choice_seconds(self, guild_id: int) -> int:
+        return await self.choice_time.seconds(self.db, guild_id)
+
+
+__all__ = ["CHALLENGE_TTL", "Duel", "SecretDuels", "public_target"]
