@@ -66,7 +66,9 @@ async def test_a_commit_wakes_the_other_process_and_a_rollback_does_not(
     assert took is not None
     assert took < 1.0, took
     await asyncio.sleep(0.2)  # the committing process hears its own NOTIFY too, and ignores it
-    assert calls == ["first", "second"]
+    # once each; in either order, since the NOTIFY may reach the other process before the committing one
+    # is back from its worker thread (seen under load)
+    assert sorted(calls) == ["first", "second"]
 
     other = asyncio.Event()  # any topic a unit announces travels: a cache's "forget" as well
     second.subscribe("cache", other.set)
@@ -94,7 +96,7 @@ async def test_a_silent_peers_claims_are_taken_over_before_they_run_out(
 
     clock.advance(DEAD_AFTER * PERIOD)
     await Heartbeat(alive, clock).beat()
-    assert await survivor.due() == []  # three periods exactly: still alive as far as anyone knows
+    assert await survivor.due() == []  # DEAD_AFTER periods exactly: still alive as far as anyone knows
     clock.advance(timedelta(seconds=1))
     heart = Heartbeat(alive, clock)
     await heart.beat()
