@@ -20,6 +20,7 @@ import secrets
 import socket
 import sqlite3
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -28,6 +29,8 @@ import aiosqlite
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
 Listener = Callable[[], object]
+# Called with the key a commit announced under its topic (`announce`), or None: anything may have changed.
+KeyListener = Callable[[str | None], object]
 
 log = logging.getLogger(__name__)
 
@@ -54,17 +57,21 @@ class _WriterConnection(sqlite3.Connection):
         self.queued: set[str] = set()
 
 
-def announce(conn: sqlite3.Connection, topic: str) -> None:
-    """Say, inside a write unit, that the unit queued work for `topic` (an outbox message, a job).
+def announce(conn: sqlite3.Connection, topic: str, key: str | None = None) -> None:
+    """Say, inside a write unit, that the unit queued work for `topic` (an outbox message, a job), or, with
+    `key`, which thing of `topic` it changed (a player's language: the processes that cache it forget it).
 
     Once the batch commits, the listeners of the topics its surviving units announced run, and only
     those: a commit that queued nothing wakes nobody (a woken deliverer or scheduler costs two reads
     that find nothing). A unit that raises takes its announcements back with its effects. On a plain
-    connection (a migration, a test's own) there is nobody to tell.
+    connection (a migration, a test's own) there is nobody to tell. On PostgreSQL the other processes
+    are told too (store/postgres.py), which is why a topic has no `/` and a key no space.
     """
+    if "/" in topic or (key is not None and (not key or " " in key)):
+        raise ValueError(f"bad topic or key: {topic!r} {key!r}")
     queued = getattr(conn, "queued", None)  # the SQLite writer's and PostgreSQL's connections carry one
     if isinstance(queued, set):
-        queued.add(topic)
+        queued.add(topic if key is None else f"{topic}/{key}")
 
 
 def dialect(conn: sqlite3.Connection) -> str:
@@ -244,6 +251,7 @@ class Database:
         # Per topic, called after a committed batch whose units announced it (`announce`): what waits for
         # queued posts and jobs (the outbox deliverer, the scheduler) looks again at once, and only then.
         self._listeners: dict[str, list[Listener]] = {}
+        self._key_listeners: dict[str, list[KeyListener]] = {}
         self.process = process_name()  # this process among those sharing the database (heartbeats, claims)
 
     def subscribe(self, topic: str, listener: Listener) -> None:
@@ -253,6 +261,12 @@ class Database:
     def unsubscribe(self, topic: str, listener: Listener) -> None:
         with contextlib.suppress(ValueError):
             self._listeners.get(topic, []).remove(listener)
+
+    def subscribe_keys(self, topic: str, listener: KeyListener) -> None:
+        """Call `listener(key)` after each commit, of any process, that announced `key` under `topic`, and
+        `listener(None)` when what changed is unknown (`topic` announced without a key, or notifications
+        lost while the LISTEN connection was down): a cache then forgets everything."""
+        self._key_listeners.setdefault(topic, []).append(listener)
 
     async def open(self) -> None:
         """Raises `DatabaseUnusable` for a file the bot cannot keep writing to, with nothing left open."""
@@ -361,11 +375,20 @@ class Database:
         self._notify(queued)
 
     def _notify(self, queued: frozenset[str]) -> None:
-        """Run the listeners of the topics a commit's units announced."""
-        for topic in sorted(queued):
-            for listener in list(self._listeners.get(topic, ())):
+        """Run the listeners of the topics a commit's units announced (`announce`): a topic's plain
+        listeners once, its key listeners once per key (or once with None)."""
+        keys: dict[str, set[str | None]] = {}
+        for entry in queued:
+            topic, keyed, key = entry.partition("/")
+            keys.setdefault(topic, set()).add(key if keyed else None)
+        for topic in sorted(keys):
+            calls: list[Callable[[], object]] = list(self._listeners.get(topic, ()))
+            changed = [None] if None in keys[topic] else sorted(k for k in keys[topic] if k is not None)
+            for listener in list(self._key_listeners.get(topic, ())):
+                calls.extend(partial(listener, key) for key in changed)
+            for call in calls:
                 try:
-                    listener()
+                    call()
                 except Exception:
                     log.exception("listener of %r failed after a commit", topic)
 

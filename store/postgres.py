@@ -55,7 +55,16 @@ from psycopg.adapt import Buffer, Dumper, Loader
 from psycopg.pq import Format
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from store.db import LIVE_LOCK, Database, DatabaseUnusable, Listener, Work, deliverable, process_name
+from store.db import (
+    LIVE_LOCK,
+    Database,
+    DatabaseUnusable,
+    KeyListener,
+    Listener,
+    Work,
+    deliverable,
+    process_name,
+)
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -277,6 +286,7 @@ class PostgresDatabase(Database):
         # Transactions PostgreSQL refused, whose unit ran again (tests and benchmarks read it).
         self.retries = 0
         self._listeners: dict[str, list[Listener]] = {}
+        self._key_listeners: dict[str, list[KeyListener]] = {}
         self._pool_size = pool_size
         self._pool: ConnectionPool | None = None
         self._executor: ThreadPoolExecutor | None = None
@@ -328,7 +338,8 @@ class PostgresDatabase(Database):
 
         One connection of its own, idle but for the notifications, which also holds this process's live
         lock (`store.db.still_connected`). When it breaks, it is opened again, and
-        every listener is woken once: what was announced meanwhile is lost, so each one looks again."""
+        every listener is woken once: what was announced meanwhile is lost, so each one looks again (a
+        key listener is called with None: a cache forgets everything)."""
         pause = RELISTEN_S[0]
         while True:
             try:
@@ -349,7 +360,7 @@ class PostgresDatabase(Database):
                     log.warning("cannot LISTEN yet; again in %.1f s", pause, exc_info=True)
                     continue
                 break
-            self._notify(frozenset(self._listeners))
+            self._notify(frozenset(self._listeners) | frozenset(self._key_listeners))
 
     async def close(self) -> None:
         listening, self._listening = self._listening, None

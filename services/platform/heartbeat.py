@@ -8,10 +8,13 @@ restarted while another one runs sees none; after an outage of the whole fleet, 
 all of it, and only that one, because reading the last sign and writing its own are one unit. With one
 process (SQLite) this is the single row it always was.
 
-A peer silent for `DEAD_AFTER` periods whose connection is gone too (`store.db.still_connected`: a
-process slowed down by a storm of units beats late, but is still connected) is taken for dead: the
-outbox items its deliverer had claimed are released at once (services/platform/outbox.py
-`release_claims`) rather than when the claims run out. A peer silent but connected (hung) keeps its
+A peer whose connection is gone (`store.db.still_connected`: its live lock is free) and that has not
+beaten for `DEAD_AFTER` period is taken for dead: the outbox items its deliverer had claimed are released
+at once (services/platform/outbox.py `release_claims`) rather than when the claims run out. The lock is
+what tells a dead process from a slow one (a process slowed down by a storm of units beats late, but is
+still connected), so the silence asked for is one period, not more; it is kept as a second witness for
+a live process whose LISTEN connection alone is down (the lock goes with it, while its beats, through
+the pool, go on): docs/deployment.md, "Several processes". A peer silent but connected (hung) keeps its
 claims until they run out.
 Its jobs need nothing: a job fires in one transaction, which the dead process's lost connection rolled
 back. Rows silent for `FORGET_AFTER` are deleted, never the beating process's own, which is then the
@@ -32,7 +35,7 @@ from store.db import Database, still_connected
 log = logging.getLogger(__name__)
 
 PERIOD = timedelta(minutes=1)
-DEAD_AFTER = 3  # periods without a beat after which a peer's claims are taken over
+DEAD_AFTER = 1  # periods without a beat after which a peer without its live lock is taken for dead
 FORGET_AFTER = timedelta(days=7)
 
 
@@ -67,8 +70,8 @@ def beat(conn: sqlite3.Connection, process: str, now: datetime, dead_after: time
 
 class Heartbeat:
     def __init__(self, db: Database, clock: Clock, *, period: timedelta = PERIOD) -> None:
-        """`period`: how often the caller beats (a minute; tests run faster); a peer is dead after
-        `DEAD_AFTER` of them."""
+        """`period`: how often the caller beats (a minute; tests run faster); a disconnected peer is dead
+        after `DEAD_AFTER` of them."""
         self.db = db
         self.clock = clock
         self.period = period

@@ -12,7 +12,7 @@ from core.errors import BadInput
 from core.settings import SUPPORTED_LOCALES
 from services.platform import games, ledger
 from services.platform.games import SummaryLine
-from store.db import Database
+from store.db import Database, announce
 from store.idempotency import once
 
 
@@ -72,6 +72,16 @@ def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
     return Profile(player_id, from_db(row[0]), wallets, summaries)
 
 
+# What a unit that changes a player's cached columns announces, with the player's id as key: every process
+# sharing the database forgets that player after the commit (`Database.subscribe_keys`).
+LOCALE_TOPIC = "players"
+
+
+def forget_everywhere(conn: sqlite3.Connection, player_id: int) -> None:
+    """Call in the write unit that changes a player's languages or deletes the player."""
+    announce(conn, LOCALE_TOPIC, str(player_id))
+
+
 LOCALE_CACHE_SIZE = 100_000  # players remembered; about 20 MB at most, the oldest forgotten first
 
 
@@ -88,9 +98,13 @@ class LocaleCache:
     Correct with one writer per database (store/db.py): every change of a cached column goes through this
     process's writer, and the unit that makes it calls `forget` (in the writer's thread), so the command
     after a /settings change reads the database again. A lookup that raced with a `forget` (its write ran
-    before the change but returned after it) is not stored: `generation` moved in between. On PostgreSQL
-    (units side by side, docs/deployment.md) `set_locale` forgets once more after the commit; another
-    process's cache is not told.
+    before the change but returned after it) is not stored: `generation` moved in between.
+
+    Several processes (PostgreSQL, docs/deployment.md "Several processes"): the unit that changes a
+    player also announces `LOCALE_TOPIC` with the player's id, and every process forgets that player once
+    the commit is known: this one right after it (units run side by side there, so a command's read
+    between the in-unit `forget` and the commit may have cached the former language), the others when
+    the NOTIFY reaches them. A lookup racing with it is refused by `generation`, as above.
     """
 
     def __init__(self, capacity: int = LOCALE_CACHE_SIZE) -> None:
@@ -117,12 +131,26 @@ class LocaleCache:
             self.generation += 1
             self._known.pop(player_id, None)
 
+    def clear(self) -> None:
+        """Forget every player: changes were announced that this process did not hear."""
+        with self._lock:
+            self.generation += 1
+            self._known.clear()
+
+    def changed(self, key: str | None) -> None:
+        """A commit announced `LOCALE_TOPIC` for a player (`key`), or None: some players, unknown."""
+        if key is None:
+            self.clear()
+        else:
+            self.forget(int(key))
+
 
 class PlayerService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
         self.locales = LocaleCache()
+        db.subscribe_keys(LOCALE_TOPIC, self.locales.changed)
         self.welcomed: set[tuple[int, str]] = set()  # (player, game) whose welcome marker is claimed
 
     async def ensure(self, player_id: int) -> None:
@@ -156,13 +184,9 @@ class PlayerService:
             ensure_player(conn, player_id, now)
             conn.execute("UPDATE players SET locale = ? WHERE id = ?", (locale, player_id))
             self.locales.forget(player_id)  # in the unit: the next command reads what this one wrote
+            forget_everywhere(conn, player_id)  # and after the commit, in every process (LocaleCache)
 
         await self.db.write(unit)
-        if self.db.concurrent_writers:
-            # PostgreSQL runs units side by side: a command's read between the `forget` above and the
-            # commit saw the former language and may have cached it; forgetting again after the commit
-            # drops it (and refuses any read still racing, as `generation` moves).
-            self.locales.forget(player_id)
 
     async def locale_of(self, player_id: int) -> str | None:
         def unit(conn: sqlite3.Connection) -> str | None:

@@ -21,6 +21,7 @@ from core.clock import Clock, to_db
 from core.errors import NotAllowed
 from services.platform import games, ledger, outbox
 from services.platform.messages import Attachment, MessageSpec, Target, Text
+from services.platform.players import forget_everywhere
 from store import schema
 from store.db import Database
 
@@ -226,6 +227,7 @@ def erase(conn: sqlite3.Connection, now: datetime, player: int) -> int | None:
     if player >= SCRUBBED_FROM:
         _scrub_texts(conn, player, anonymous)
     conn.execute("DELETE FROM players WHERE id = ?", (player,))
+    forget_everywhere(conn, player)  # no process may take them for a player it knows any more
     return anonymous
 
 

@@ -257,3 +257,34 @@ async def test_listeners_run_once_the_batch_committed(db: Database) -> None:
     assert counts[-1] == 20
     assert counts == sorted(counts)
     assert 2 <= len(counts) < 21  # once per committed batch, not per unit
+
+
+async def test_key_listeners_hear_each_key_a_commit_announced(db: Database) -> None:
+    """A cache forgets what a commit changed (`announce` with a key), everything when a unit announced
+    the topic without one; a unit that raised announced nothing; a topic's plain listeners wake once."""
+    keys: list[str | None] = []
+    woken: list[None] = []
+    db.subscribe_keys("cache", keys.append)
+    db.subscribe("cache", lambda: woken.append(None))
+
+    def changes(*which: str | None) -> Callable[[sqlite3.Connection], None]:
+        def unit(conn: sqlite3.Connection) -> None:
+            for key in which:
+                announce(conn, "cache", key)
+
+        return unit
+
+    def refused(conn: sqlite3.Connection) -> None:
+        announce(conn, "cache", "9")
+        raise ValueError("rolled back")
+
+    await db.write(changes("2", "1", "2"))
+    assert keys == ["1", "2"]
+    assert woken == [None]
+    with pytest.raises(ValueError, match="rolled back"):
+        await db.write(refused)
+    assert keys == ["1", "2"]
+    await db.write(changes("3", None))
+    assert keys == ["1", "2", None]  # unknown changes: forget everything, once
+    with pytest.raises(ValueError, match="bad topic or key"):
+        await db.write(changes("a b"))

@@ -57,7 +57,7 @@ def _claimed_item(conn: sqlite3.Connection, now: datetime, process: str) -> int:
     return item
 
 
-async def test_a_silent_peers_claims_are_released_after_three_periods(db: Database) -> None:
+async def test_a_silent_peers_claims_are_released_after_dead_after_periods(db: Database) -> None:
     clock = ManualClock()
     t0 = clock.now()
     await _beat(db, "dead", t0)
@@ -66,7 +66,7 @@ async def test_a_silent_peers_claims_are_released_after_three_periods(db: Databa
     woken: list[None] = []
     db.subscribe(outbox.TOPIC, lambda: woken.append(None))
 
-    await _beat(db, "alive", t0 + DEAD)  # silent for exactly three periods: not yet
+    await _beat(db, "alive", t0 + DEAD)  # silent for exactly DEAD_AFTER periods: not yet
     claims = "SELECT id, claimed_by FROM outbox ORDER BY id"
     assert await db.read(lambda c: [tuple(r) for r in c.execute(claims)]) == [(item, "dead"), (kept, "alive")]
     assert woken == []
