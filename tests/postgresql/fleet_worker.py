@@ -5,7 +5,8 @@ JSON on stdin, SIGUSR1 SIGKILLs the life). A life opens the database the way the
 bot process runs beside the commands: its heartbeat (every `beat` seconds), the scheduler's dispatcher
 (a `fleet.reward` job credits a reward and posts in one of the channels) and the outbox deliverer's own
 loop, which sleeps until the next due item or a wake-up (a commit here, or another process's NOTIFY).
-At the wall-clock time `go_at` it starts its share of HOSS purchases, sales and fusions, all at once.
+At the wall-clock time `go_at` it starts its dispatcher and deliverer, and its share of HOSS purchases,
+sales and fusions, all at once.
 
 Lines for the parent: `ready`; `beat T` after each heartbeat committed (T: when it started, in epoch
 seconds); `ack LABEL ok|replayed|refused:KEY` once an operation returned; `window` when a post was
@@ -133,9 +134,13 @@ async def life(spec: dict[str, Any]) -> None:
     client.wait_until_ready = ready  # type: ignore[method-assign]
     deliverer = Deliverer(client, services)
     beating = asyncio.create_task(beat_forever())
+    emit("ready")
+    # The storm is due already: a process whose dispatcher and deliverer started first (the other one still
+    # importing, on a loaded machine) would fire and send all of it alone, and the kill test would find
+    # nothing to kill. Both start their work at `go_at`.
+    await asyncio.sleep(max(spec["go_at"] - clock.now().timestamp(), 0))
     deliverer.start()
     await services.scheduler.start()
-    emit("ready")
     await operate(spec, shop, sale, fusion)
     idle = partial(fleet_idle, until_sent=spec["until_sent"])
     while True:

@@ -176,7 +176,7 @@ async def run_fleet(url: str, *, kill_at_window: int | None) -> dict[str, Any]:
         setup = await prepare(db, catalog)
         lives = [Life(worker) for worker in workers]
         async with emu:
-            go_at = wall() + 3.0  # both processes imported and ready: the operations start together
+            go_at = wall() + 5.0  # both processes imported and ready: the storm and operations start together
             for n, worker in enumerate(workers):
                 spec = {
                     "url": url,

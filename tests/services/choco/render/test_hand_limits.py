@@ -10,6 +10,7 @@ Resource page ("Embed Limits", content up to 2000 characters).
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,9 +20,11 @@ from cogs.choco.components import hand_reply
 from engine.choco.catalog import ChocoCard
 from engine.choco.state import HAND_LIMIT, MAX_COPIES, SLOTS_PER_LINE, Card, ChocoState, Side
 from engine.rng import RngState
+from services.choco import posts
 from services.choco.names import TYPE_KEYS
 from services.choco.render import hand
-from services.platform.messages import Text
+from services.platform.card_images.service import CardImages
+from services.platform.messages import CardStrip, MessageSpec, StripCard, Text
 from tests.services.choco.render.games import catalog, render
 
 # Stats beyond the catalog's (8 PA / 16 PV at most) that effects could reach: two digits, wounded.
@@ -82,19 +85,26 @@ def worst_state(lang: str) -> ChocoState:
     )
 
 
-def _interaction(state: ChocoState) -> Any:
-    """Just what `hand_reply` reads: the game services of the client, the user and the server."""
+def _interaction(state: ChocoState, images: Path) -> Any:
+    """Just what `hand_reply` reads: the game services of the client (the hand's message as the service
+    builds it, and the card pictures its strip is drawn from), the user and the server."""
 
     class Games:
-        async def hand(self, game_id: int, player: int, guild_id: int | None = None) -> Text:
-            return hand(state, 0, catalog())
+        async def hand_message(self, game_id: int, player: int, guild_id: int | None = None) -> MessageSpec:
+            body = hand(state, 0, catalog())
+            cards = tuple(StripCard(card.card_id) for card in state.sides[0].hand)
+            strip = CardStrip(posts.hand_file(game_id), posts.GAME_KEY, cards)
+            return MessageSpec(embeds=(posts.hand_embed(game_id, body),), strips=(strip,))
 
-    services = SimpleNamespace(games={"choco": SimpleNamespace(games=Games())})
+    services = SimpleNamespace(
+        games={"choco": SimpleNamespace(games=Games())},
+        card_images=CardImages(images, {posts.GAME_KEY: catalog()}),
+    )
     return SimpleNamespace(client=SimpleNamespace(services=services), user=SimpleNamespace(id=1), guild_id=5)
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
-async def test_the_longest_hand_fits_discord_limits(lang: str) -> None:
+async def test_the_longest_hand_fits_discord_limits(lang: str, tmp_path: Path) -> None:
     state = worst_state(lang)
     assert len(state.sides[0].hand) == HAND_LIMIT
     assert len(state.sides[1].front) == len(state.sides[1].reserve) == SLOTS_PER_LINE
@@ -102,7 +112,7 @@ async def test_the_longest_hand_fits_discord_limits(lang: str) -> None:
     body = render(hand(state, 0, catalog()), lang)
     assert len(body) > 2000
 
-    reply = await hand_reply(_interaction(state), 987654321, lang)
+    reply = await hand_reply(_interaction(state, tmp_path), 987654321, lang)
 
     assert len(reply["content"] or "") <= 2000
     embeds = [e.to_dict() for e in reply["embeds"]]
@@ -112,3 +122,7 @@ async def test_the_longest_hand_fits_discord_limits(lang: str) -> None:
     assert len(embed["description"]) <= 4096
     assert len(embed["title"]) <= 256
     assert len(embed["title"]) + len(embed["description"]) <= 6000
+    # The hand's picture rides along: one PNG, the eight cards side by side (docs/card-images.md).
+    files = reply["files"]
+    assert [f.filename for f in files] == ["choco-hand-987654321.png"]
+    assert files[0].fp.read(8) == b"\x89PNG\r\n\x1a\n"
