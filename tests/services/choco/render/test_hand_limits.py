@@ -21,6 +21,7 @@ from engine.choco.catalog import ChocoCard
 from engine.choco.state import HAND_LIMIT, MAX_COPIES, SLOTS_PER_LINE, Card, ChocoState, Side
 from engine.rng import RngState
 from services.choco import posts
+from services.choco.economy import GAME_KEY
 from services.choco.names import TYPE_KEYS
 from services.choco.render import hand
 from services.platform.card_images.service import CardImages
@@ -93,12 +94,12 @@ def _interaction(state: ChocoState, images: Path) -> Any:
         async def hand_message(self, game_id: int, player: int, guild_id: int | None = None) -> MessageSpec:
             body = hand(state, 0, catalog())
             cards = tuple(StripCard(card.card_id) for card in state.sides[0].hand)
-            strip = CardStrip(posts.hand_file(game_id), posts.GAME_KEY, cards)
+            strip = CardStrip(posts.hand_file(game_id), GAME_KEY, cards)
             return MessageSpec(embeds=(posts.hand_embed(game_id, body),), strips=(strip,))
 
     services = SimpleNamespace(
         games={"choco": SimpleNamespace(games=Games())},
-        card_images=CardImages(images, {posts.GAME_KEY: catalog()}),
+        card_images=CardImages(images, {GAME_KEY: catalog()}),
     )
     return SimpleNamespace(client=SimpleNamespace(services=services), user=SimpleNamespace(id=1), guild_id=5)
 
