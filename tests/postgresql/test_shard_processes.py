@@ -114,7 +114,7 @@ async def start_process(
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "tests.platform.bot_on_emulator",
+            "emulator.launch",
             cwd=cwd,  # no .env there
             env={
                 "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
