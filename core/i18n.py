@@ -19,9 +19,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from babel import Locale
-from babel.plural import PluralRule
 from babel import dates as babel_dates
 from babel import numbers as babel_numbers
+from babel.plural import PluralRule
 
 from core.settings import SUPPORTED_LOCALES
 
