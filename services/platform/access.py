@@ -8,7 +8,8 @@ Correct with one writer per database, as `players.LocaleCache` (store/db.py): ev
 tables goes through `AdminService`, whose unit calls `forget` for its server (in the writer's thread) and
 whose caller forgets once more after the commit (on PostgreSQL, units run side by side, and a read that
 began before the commit must not be kept). A read that raced with a `forget` is not stored: `generation`
-moved in between. Another process sharing a PostgreSQL database is not told (docs/deployment.md).
+moved in between. On PostgreSQL (`Database.concurrent_writers`: other processes may write) the
+gate reads every time: they would not tell this process.
 """
 
 from __future__ import annotations

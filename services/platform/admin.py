@@ -335,7 +335,8 @@ class AdminService:
         """Before any command or button of a game in a server: refused when the game is paused there or
         the player is banned there."""
 
-        access = self.access.get(guild_id)
+        # Kept only with one writer: processes sharing a PostgreSQL database would not hear of a change.
+        access = None if self.db.concurrent_writers else self.access.get(guild_id)
         if access is None:
             generation = self.access.generation
             access = await self.db.read(lambda conn: read_access(conn, guild_id))
