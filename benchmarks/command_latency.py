@@ -69,6 +69,9 @@ class Figures:
     p90_ms: float
     p99_ms: float
     max_ms: float
+    # CPU of the threads other than the one that ran the phase (the users and the emulator): with the bot
+    # on a thread of its own (benchmarks.side_by_side), the bot's own CPU and its database threads'.
+    others_cpu_seconds: float = 0.0
 
     @property
     def per_second(self) -> float:
@@ -78,6 +81,11 @@ class Figures:
     def cpu_ms(self) -> float:
         """Process CPU time per command (bot + emulator + scripted users + SQLite threads)."""
         return self.cpu_seconds * 1000 / self.commands
+
+    @property
+    def others_cpu_ms(self) -> float:
+        """CPU time per command of the threads other than the phase's own (see `others_cpu_seconds`)."""
+        return self.others_cpu_seconds * 1000 / self.commands
 
     def line(self) -> str:
         return (
@@ -107,10 +115,24 @@ class Paced:
         )
 
 
-def _figures(label: str, latencies: list[float], seconds: float, cpu_seconds: float) -> Figures:
+@dataclass(frozen=True)
+class CpuMark:
+    """Process CPU (every thread) and this thread's, read together at the start of a phase."""
+
+    process: float
+    here: float
+
+    @staticmethod
+    def now() -> CpuMark:
+        return CpuMark(time.process_time(), time.thread_time())
+
+
+def _figures(label: str, latencies: list[float], seconds: float, since: CpuMark) -> Figures:
     ms = sorted(latency * 1000 for latency in latencies)
     cuts = statistics.quantiles(ms, n=100, method="inclusive")
-    return Figures(label, len(ms), seconds, cpu_seconds, cuts[49], cuts[89], cuts[98], ms[-1])
+    end = CpuMark.now()
+    process, here = end.process - since.process, end.here - since.here
+    return Figures(label, len(ms), seconds, process, cuts[49], cuts[89], cuts[98], ms[-1], process - here)
 
 
 class Bench(Protocol):
@@ -171,10 +193,10 @@ async def _timed(act: Act, user: User, latencies: list[float]) -> None:
 
 async def run_sequential(act: Act, user: User, count: int, label: str) -> Figures:
     latencies: list[float] = []
-    cpu, began = time.process_time(), time.perf_counter()
+    cpu, began = CpuMark.now(), time.perf_counter()
     for _ in range(count):
         await _timed(act, user, latencies)
-    return _figures(label, latencies, time.perf_counter() - began, time.process_time() - cpu)
+    return _figures(label, latencies, time.perf_counter() - began, cpu)
 
 
 async def run_closed_loop(act: Act, users: list[User], rounds: int, label: str) -> Figures:
@@ -184,9 +206,9 @@ async def run_closed_loop(act: Act, users: list[User], rounds: int, label: str) 
         for _ in range(rounds):
             await _timed(act, user, latencies)
 
-    cpu, began = time.process_time(), time.perf_counter()
+    cpu, began = CpuMark.now(), time.perf_counter()
     await asyncio.gather(*(player(user) for user in users))
-    return _figures(label, latencies, time.perf_counter() - began, time.process_time() - cpu)
+    return _figures(label, latencies, time.perf_counter() - began, cpu)
 
 
 async def run_paced(
@@ -217,10 +239,9 @@ async def run_paced(
             last_done = max(last_done, done)
             due += mean_interval * rng.uniform(*JITTER)
 
-    cpu = time.process_time()
+    cpu = CpuMark.now()
     await asyncio.gather(*(player(user) for user in users))
-    cpu_seconds = time.process_time() - cpu
-    return Paced(rate, _figures(label, latencies, last_done - start, cpu_seconds), behind)
+    return Paced(rate, _figures(label, latencies, last_done - start, cpu), behind)
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,13 @@ import string
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel import Locale
 from babel import dates as babel_dates
 from babel import numbers as babel_numbers
+from babel.plural import PluralRule
 
 from core.settings import SUPPORTED_LOCALES
 
@@ -135,15 +136,24 @@ def _choose(block: Plural, lang: str, params: dict[str, object]) -> str:
     branch = (
         exact
         if exact is not None
-        else block.branches.get(Locale.parse(lang).plural_form(count), block.branches.get("other", ""))
+        else block.branches.get(_plural_rule(lang)(count), block.branches.get("other", ""))
     )
     shown = format_int(value, lang) if isinstance(value, int) else str(value)  # bool was refused above
     return expand(branch, lang, params).replace("#", shown)
 
 
+@cache
+def _plural_rule(lang: str) -> PluralRule:
+    """The language's CLDR plural rule, parsed once (Babel parses the locale again at every call)."""
+    return Locale.parse(lang).plural_form
+
+
 def expand(text: str, lang: str, params: dict[str, object]) -> str:
     """The text with each plural block replaced by its branch for the number given."""
-    return "".join(part if isinstance(part, str) else _choose(part, lang, params) for part in segments(text))
+    parts = segments(text)
+    if len(parts) == 1 and isinstance(parts[0], str):  # most texts: no plural block
+        return parts[0]
+    return "".join(part if isinstance(part, str) else _choose(part, lang, params) for part in parts)
 
 
 def load_catalog(lang: str, directory: Path = LOCALES_DIR) -> dict[str, str]:
@@ -183,8 +193,10 @@ def placeholders(text: str) -> set[str]:
     return found
 
 
+@lru_cache(maxsize=256)
 def normalize_locale(raw: str | None, default: str = DEFAULT_LOCALE) -> str:
-    """Map a Discord locale ('fr', 'en-US', 'en-GB', 'de', ...) to a language we speak."""
+    """Map a Discord locale ('fr', 'en-US', 'en-GB', 'de', ...) to a language we speak. Remembered:
+    every text a reply renders asks it again, and Discord has a few dozen locales."""
     if not raw:
         return default
     lang = str(raw).split("-")[0].split("_")[0].lower()
@@ -197,17 +209,35 @@ def has(key: str) -> bool:
 
 def t(key: str, locale: str | None = None, /, **params: object) -> str:
     lang = normalize_locale(locale)
+    if not params:
+        bare = _bare(key, lang)
+        if bare is not None:
+            return bare
     table = catalogs()[lang]
     text = table.get(key)
     if text is None:
         log.warning("missing message %s for %s", key, lang)
         text = catalogs()[DEFAULT_LOCALE].get(key, key)
-    params = {k: _dated(v, lang) for k, v in params.items()}
+    if params:
+        params = {k: _dated(v, lang) for k, v in params.items()}
     try:
         return expand(text, lang, params).format(**params)
     except (KeyError, IndexError, ValueError):
         log.warning("message %s for %s lacks parameters %s", key, lang, sorted(params))
         return text
+
+
+@lru_cache(maxsize=8192)
+def _bare(key: str, lang: str) -> str | None:
+    """A text without parameters, written once per language: a label, a rarity, a button. None when
+    `t` must take its full path (a missing key or a plural block: it logs why, every time)."""
+    text = catalogs()[lang].get(key)
+    if text is None or any(isinstance(part, Plural) for part in segments(text)):
+        return None
+    try:
+        return text.format()
+    except (KeyError, IndexError, ValueError):
+        return None
 
 
 def _dated(value: object, lang: str) -> object:
@@ -230,7 +260,14 @@ def format_decimal(value: float, locale: str | None, spec: str = "g") -> str:
 def format_int(value: int, locale: str | None) -> str:
     """Thousands grouped as each language writes them: 25 000 (narrow no-break space) in French,
     25,000 in English."""
-    return babel_numbers.format_decimal(value, locale=normalize_locale(locale))
+    return _grouped(value, normalize_locale(locale))
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _grouped(value: int, lang: str) -> str:
+    """Babel writes a number in about 50 µs, and a page of a collection writes dozens of prices and
+    counts, mostly the same ones: the texts are remembered (the last few thousand)."""
+    return babel_numbers.format_decimal(value, locale=lang)
 
 
 def format_date(day: date, locale: str | None) -> str:

@@ -73,7 +73,8 @@ class BotHarness:
         self.owner_ids = frozenset(emu.add_user(name, locale="fr", admin=True).id for name in self.owners)
         await self._start_bot()
 
-    async def _start_bot(self) -> None:
+    def _new_bot(self) -> CardBot:
+        """The bot of the next start: its settings point at the emulator, its random stream is the next."""
         emu = self.emu
         assert self.guild is not None
         settings = Settings(
@@ -87,7 +88,7 @@ class BotHarness:
         )
         if self.database_url:  # only when given: otherwise DATABASE_URL from the environment wins (e2e tests)
             settings = settings.model_copy(update={"database_url": self.database_url})
-        self.bot = CardBot(
+        bot = CardBot(
             settings,
             self.clock,
             # discord.py fires `ready` this long after the last GUILD_CREATE: idle time at every start.
@@ -101,6 +102,11 @@ class BotHarness:
             freeze_gc=self.freeze_gc,
         )
         self.starts += 1
+        return bot
+
+    async def _start_bot(self) -> None:
+        emu = self.emu
+        self.bot = self._new_bot()
         emu.gateway.ready.clear()  # after a restart: wait for this process's identify, not the last one's
         self._task = asyncio.create_task(self.bot.start(emu.bot_token), name="bot")
         ready = asyncio.create_task(emu.wait_ready(timeout=20))

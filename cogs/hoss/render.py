@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from core.i18n import format_int
@@ -22,7 +23,7 @@ from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import Opening, OpeningCard, Purchase, ShopOffer
 from services.platform.card_images.service import CardImage
 from services.platform.card_images.spec import CardCopy
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text, render_text
 
 SALE_REFUSAL_KEYS = (
     "hoss.sale.refused.not_yours",
@@ -92,20 +93,39 @@ def kind_label(card: CreatureCard | BuffCard) -> Text:
 
 
 def copy_line(copy: OwnedCopy, locale: str, *, plain: bool = False) -> Text:
-    """A copy on one line of a message, or `plain` (no markdown) for an autocomplete choice."""
+    """A copy on one line of a message, or `plain` (no markdown) for an autocomplete choice. Its name is
+    already in the reader's language, and so are its quality and kind, written once per language (a
+    page shows 24 copies, each with a few nested texts that hardly vary)."""
     key = "hoss.copy.line_locked" if copy.locked else "hoss.copy.line"
     if plain:
         key = "hoss.copy.choice"
+    card = copy.card
+    kind = ("", "", "") if isinstance(card, BuffCard) else (card.rank, card.race, card.cls)
     return Text(
         key,
         {
             "id": copy.copy_id,
-            "name": card_name(copy.card, locale),
-            "quality": copy_label(copy, locale),
-            "kind": kind_label(copy.card),
+            "name": card_name(card, locale),
+            "quality": Text.raw(_quality_text(copy.rarity, copy.stars, copy.holo, locale)),
+            "kind": Text.raw(_kind_text(*kind, locale)),
             "price": gold(copy.price, locale),
         },
     )
+
+
+@lru_cache(maxsize=512)
+def _quality_text(rarity: str, stars: int, holo: bool, locale: str) -> str:
+    key = "hoss.copy.quality_holo" if holo else "hoss.copy.quality"
+    return render_text(Text(key, {"rarity": Text(RARITY_KEYS[rarity]), "stars": stars}), locale)
+
+
+@lru_cache(maxsize=512)
+def _kind_text(rank: Any, race: str, cls: str, locale: str) -> str:
+    """A creature's rank, race and class (all empty: a buff), as `kind_label` writes them."""
+    if not race:
+        return render_text(Text("hoss.copy.buff_kind"), locale)
+    params = {"rank": Text(RANK_KEYS[rank]), "race": Text(RACE_KEYS[race]), "cls": Text(CLASS_KEYS[cls])}
+    return render_text(Text("hoss.copy.creature_kind", params), locale)
 
 
 # --- boosters ----------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -18,6 +19,7 @@ from typing import Any, Generic, TypeVar
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
 from services.platform import games, ledger
+from services.platform.access import AccessCache, read_access
 from services.platform.catalogs import CardIndex
 from services.platform.messages import Text
 from services.platform.players import ensure_player
@@ -129,21 +131,12 @@ def _pages(total: int, page: int) -> tuple[int, int]:
     return page, pages
 
 
-def is_banned(conn: sqlite3.Connection, guild_id: int, player_id: int) -> bool:
-    sql = "SELECT 1 FROM guild_bans WHERE guild_id = ? AND player_id = ?"
-    return conn.execute(sql, (guild_id, player_id)).fetchone() is not None
-
-
-def is_paused(conn: sqlite3.Connection, guild_id: int, game: str) -> bool:
-    sql = "SELECT 1 FROM game_pauses WHERE guild_id = ? AND game = ?"
-    return conn.execute(sql, (guild_id, game)).fetchone() is not None
-
-
 class AdminService:
     def __init__(self, db: Database, clock: Clock, cards: CardIndex) -> None:
         self.db = db
         self.clock = clock
         self.cards = cards
+        self.access = AccessCache()
 
     async def _once(self, actor: Actor, tool: str, work: Any) -> Any:
         now = self.clock.now()
@@ -281,8 +274,9 @@ class AdminService:
             if added.rowcount != 1:
                 raise BadInput("admin.error.already_banned")
             write_audit(conn, now, actor, "ban", target=player, reason=why)
+            self.access.forget(guild)
 
-        await self.db.write(unit)
+        await self._changing_access(guild, unit)
 
     async def unban(self, actor: Actor, player: int) -> None:
         guild = self._guild(actor)
@@ -295,8 +289,9 @@ class AdminService:
             if gone.rowcount != 1:
                 raise BadInput("admin.error.not_banned")
             write_audit(conn, now, actor, "unban", target=player)
+            self.access.forget(guild)
 
-        await self.db.write(unit)
+        await self._changing_access(guild, unit)
 
     async def pause(self, actor: Actor, game: str, *, paused: bool) -> None:
         guild, key = self._guild(actor), _game(game).key
@@ -316,8 +311,9 @@ class AdminService:
             if changed.rowcount != 1:
                 raise BadInput("admin.error.already_paused" if paused else "admin.error.not_paused")
             write_audit(conn, now, actor, "pause" if paused else "resume", game=key)
+            self.access.forget(guild)
 
-        await self.db.write(unit)
+        await self._changing_access(guild, unit)
 
     async def audit_page(self, guild_id: int, page: int) -> Page[AuditLine]:
         """The server's log, newest first."""
@@ -339,15 +335,24 @@ class AdminService:
         """Before any command or button of a game in a server: refused when the game is paused there or
         the player is banned there."""
 
-        def unit(conn: sqlite3.Connection) -> str | None:
-            if is_paused(conn, guild_id, game):
-                return "admin.paused"
-            return "admin.banned" if is_banned(conn, guild_id, player_id) else None
-
-        refusal = await self.db.read(unit)
+        # Kept only with one writer: processes sharing a PostgreSQL database would not hear of a change.
+        access = None if self.db.concurrent_writers else self.access.get(guild_id)
+        if access is None:
+            generation = self.access.generation
+            access = await self.db.read(lambda conn: read_access(conn, guild_id))
+            self.access.put(guild_id, access, generation)
+        refusal = access.refusal(game, player_id)
         if refusal is not None:
             spec = games.get(game)
             raise NotAllowed(refusal, game=Text(spec.name_key) if spec is not None else Text.raw(game))
+
+    async def _changing_access(self, guild_id: int, unit: Callable[[sqlite3.Connection], None]) -> None:
+        """A unit that changes the server's pauses or bans (and forgets them itself, in the writer's
+        thread); forgotten once more after the commit (see services/platform/access.py)."""
+        try:
+            await self.db.write(unit)
+        finally:
+            self.access.forget(guild_id)
 
     @staticmethod
     def _guild(actor: Actor) -> int:

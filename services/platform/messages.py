@@ -73,19 +73,23 @@ def render_text(value: Text | None, locale: str | None) -> str:
     """A Text in the reader's language, its Text and Number parameters rendered first."""
     if value is None:
         return ""
-    if value.key == RAW:
-        return str(value.params.get("text", ""))
-    if value.key == LINES:
-        return "\n".join(render_text(item, locale) for item in value.params.get("items", []))
-    if value.key == PER_LOCALE:
-        return str(value.params.get(normalize_locale(locale), ""))
-    if value.key == PUBLIC:
-        return t(str(value.params.get("key", "")), locale)
-    params = {k: _render_param(v, locale) for k, v in value.params.items()}
-    return t(value.key, locale, **params)
+    key, params = value.key, value.params
+    if not params and not key.startswith("="):  # a label, a rarity: `t` remembers these per language
+        return t(key, locale)
+    if key == RAW:
+        return str(params.get("text", ""))
+    if key == LINES:
+        return "\n".join(render_text(item, locale) for item in params.get("items", []))
+    if key == PER_LOCALE:
+        return str(params.get(normalize_locale(locale), ""))
+    if key == PUBLIC:
+        return t(str(params.get("key", "")), locale)
+    return t(key, locale, **{k: _render_param(v, locale) for k, v in params.items()})
 
 
 def _render_param(value: Any, locale: str | None) -> Any:
+    if type(value) in _PLAIN:  # most parameters: shown as they are
+        return value
     if isinstance(value, Text):
         return render_text(value, locale)
     if isinstance(value, Number):
@@ -93,6 +97,9 @@ def _render_param(value: Any, locale: str | None) -> Any:
     if isinstance(value, Day):
         return format_date(value.value, locale)
     return value
+
+
+_PLAIN = (str, int, float)
 
 
 def _param_to_json(value: Any) -> Any:

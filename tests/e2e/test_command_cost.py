@@ -35,6 +35,23 @@ async def test_a_known_players_profile_is_one_read_and_no_write(harness: BotHarn
     assert db.reads - reads == 10 + 1
 
 
+async def test_a_collection_page_is_one_read_the_gate_none(harness: BotHarness) -> None:
+    """The gate (a paused game, a banned player) read the server once; each page is then its own read."""
+    assert harness.bot is not None
+    dave = harness.user("dave")
+    await give(harness, dave, "orc_mage_1")
+    await harness.emu.run_command(dave, "hoss collection")
+    await harness.settle()
+    db = harness.bot.services.db
+    batches, reads = db.batches, db.reads
+    for _ in range(10):
+        assert "(1 carte)" in _text(await harness.emu.run_command(dave, "hoss collection"))
+    await harness.settle()
+    await asyncio.sleep(0.05)
+    assert db.batches == batches
+    assert db.reads - reads == 10 + 1  # the pages, and `settle`'s flush of the deliverer
+
+
 async def test_a_collection_page_does_not_wait_behind_a_write(harness: BotHarness) -> None:
     assert harness.bot is not None
     bob = harness.user("bob")

@@ -11,6 +11,7 @@ import pytest
 from core.clock import ManualClock, to_db
 from core.errors import CardUnavailable, InsufficientFunds, NotAllowed
 from services.platform import games, ledger
+from services.platform.access import Access
 from services.platform.admin import Actor, AdminService
 from services.platform.catalogs import DATA_DIR, CardIndex, load_all
 from services.platform.players import ensure_player
@@ -189,6 +190,44 @@ async def test_bans_and_pauses_hold_in_their_server_only(db: Database, admin: Ad
         await admin.pause(actor(6, guild=None), "hoss", paused=True)
     actions = [row[2] for row in await audit_rows(db)]
     assert actions == ["ban", "pause", "resume", "unban"]
+
+
+async def test_a_servers_access_is_read_once_and_forgotten_by_its_changes(
+    db: Database, admin: AdminService
+) -> None:
+    await admin.check_access(GUILD, "pillz", ALICE)
+    reads = db.reads
+    for player in (ALICE, BOB, ALICE):
+        await admin.check_access(GUILD, "pillz", player)
+    assert db.reads == reads  # kept: every command of a game asks
+    await admin.ban(actor(1, user=77), ALICE, "cheating")
+    with pytest.raises(NotAllowed, match=r"admin\.banned"):
+        await admin.check_access(GUILD, "pillz", ALICE)
+    assert db.reads == reads + 1
+    await admin.pause(actor(2, user=77), "pillz", paused=True)
+    with pytest.raises(NotAllowed, match=r"admin\.paused"):
+        await admin.check_access(GUILD, "pillz", BOB)
+    await admin.check_access(OTHER_GUILD, "pillz", ALICE)  # another server: its own entry
+
+
+async def test_with_other_writers_the_gate_reads_every_time(
+    db: Database, admin: AdminService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db, "concurrent_writers", True)  # as on PostgreSQL: another process may ban
+    await admin.check_access(GUILD, "pillz", ALICE)
+    reads = db.reads
+    await admin.check_access(GUILD, "pillz", ALICE)
+    assert db.reads == reads + 1
+
+
+async def test_a_read_that_raced_with_a_change_is_not_kept(admin: AdminService) -> None:
+    cache = admin.access
+    before = cache.generation
+    cache.forget(GUILD)  # a ban committed while the read below was on its way
+    cache.put(GUILD, Access(frozenset(), frozenset()), before)
+    assert cache.get(GUILD) is None
+    cache.put(GUILD, Access(frozenset(), frozenset({ALICE})), cache.generation)
+    assert cache.get(GUILD) == Access(frozenset(), frozenset({ALICE}))
 
 
 async def test_the_audit_log_pages_per_server_newest_first(db: Database, admin: AdminService) -> None:

@@ -406,6 +406,12 @@ def back(label: str, palette: Palette) -> Image.Image:
     return c.image
 
 
+def half(image: Image.Image, scale: float = 0.5) -> Image.Image:
+    """A card as a sheet shows it (`sheet` keeps an image already at this size as it is)."""
+    size = (round(WIDTH * scale), round(HEIGHT * scale))
+    return image if image.size == size else image.resize(size, Image.Resampling.BILINEAR)
+
+
 def sheet(
     images: Sequence[Image.Image | None],
     columns: int,
@@ -422,7 +428,7 @@ def sheet(
         if image is None:
             continue
         row, col = divmod(index, columns)
-        cell = image if image.size == (cw, ch) else image.resize((cw, ch), Image.Resampling.BILINEAR)
+        cell = half(image, scale)
         out.paste(cell, (gap + col * (cw + gap), gap + row * (ch + gap)))
     return out
 

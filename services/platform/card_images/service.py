@@ -11,10 +11,13 @@ import asyncio
 import hashlib
 import io
 import re
-from collections.abc import Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from PIL import Image
 
@@ -29,6 +32,38 @@ from services.platform.messages import StripCard
 
 RENDER_VERSION = 1  # the shared helpers' version; each game's CardArt has its own
 _SAFE = re.compile(r"^[a-z0-9_-]{1,64}$")
+SCALED_KEPT = 96  # half-size cards kept decoded for sheets (~136 KB each)
+SHEETS_KEPT = 16  # whole sheets kept as PNG (a booster's all face down is the same for every buyer)
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class _Kept(Generic[K, V]):
+    """The last `size` values by key, shared by the worker threads that draw (hence the lock); a value
+    computed twice by two threads at once is the same value."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        value = make()
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+        return value
+
+
+def _half_back(label: str, art: CardArt) -> Image.Image:
+    return draw.half(draw.back(label, art.back))
 
 
 @dataclass(frozen=True)
@@ -55,6 +90,10 @@ class CardImages:
         self._catalogs = dict(catalogs)
         self._digests: dict[tuple[str, str], str] = {}
         self._inflight: dict[str, asyncio.Future[CardImage]] = {}
+        # A booster's picture is drawn at every purchase and flip: its cells, already scaled, and the
+        # whole sheets are kept, so that a flip scales and decodes only the card it turned over.
+        self._scaled: _Kept[tuple[str, ...], Image.Image] = _Kept(SCALED_KEPT)
+        self._sheets: _Kept[tuple[Any, ...], bytes] = _Kept(SHEETS_KEPT)
 
     def art(self, game: str) -> CardArt | None:
         spec = games.get(game)
@@ -116,17 +155,32 @@ class CardImages:
         art = spec.card_art if spec is not None else None
         if spec is None or art is None:
             raise NotFound("error.card_not_found", name=game)
+        key = (game, tuple(cells), normalize_locale(locale), columns)
+        return self._sheets.get(key, partial(self._draw_sheet, spec, art, cells, locale, columns))
+
+    def _draw_sheet(
+        self,
+        spec: games.GameSpec,
+        art: CardArt,
+        cells: Sequence[tuple[str, CardCopy] | None],
+        locale: str | None,
+        columns: int,
+    ) -> bytes:
         images: list[Image.Image | None] = []
-        hidden: Image.Image | None = None
         for cell in cells:
             if cell is None:
-                if hidden is None:
-                    hidden = draw.back(t(spec.name_key, locale), art.back)
-                images.append(hidden)
+                label = t(spec.name_key, locale)
+                images.append(self._scaled.get(("back", spec.key, label), partial(_half_back, label, art)))
                 continue
             card_id, copy = cell
-            images.append(Image.open(io.BytesIO(self.image_now(game, card_id, copy, locale).data)))
+            name = self.request(spec.key, card_id, copy, locale).name
+            images.append(
+                self._scaled.get((name,), partial(self._half_card, spec.key, card_id, copy, locale))
+            )
         return draw.png(draw.sheet(images, columns))
+
+    def _half_card(self, game: str, card_id: str, copy: CardCopy, locale: str | None) -> Image.Image:
+        return draw.half(Image.open(io.BytesIO(self.image_now(game, card_id, copy, locale).data)))
 
     async def sheet(
         self, game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int = 3

@@ -5,14 +5,19 @@ the card's data."""
 from __future__ import annotations
 
 import asyncio
+import io
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from core.errors import NotFound
+from core.i18n import t
+from services.platform import games
 from services.platform.card_images import cache as disk
+from services.platform.card_images import draw
 from services.platform.card_images.service import CardImages
 from services.platform.card_images.spec import CardCopy
 
@@ -151,3 +156,26 @@ def test_a_booster_sheet_shows_backs_and_cards(images: CardImages) -> None:
     shown = images.sheet_now("hoss", cells, "fr", 3)
     assert disk.is_png(hidden)
     assert hidden != shown
+
+
+def test_a_kept_sheet_is_the_picture_drawn_from_full_size_cards(images: CardImages) -> None:
+    """The cells kept scaled and the whole sheets kept give the very bytes of scaling every card afresh."""
+    cells = [("orc_guerrier_1", CardCopy("basique", 0, False)), None, ("orc_mage_1", CardCopy("or", 0, True))]
+    spec = games.get("hoss")
+    art = spec.card_art if spec is not None else None
+    assert art is not None
+    assert spec is not None
+    full = [
+        Image.open(io.BytesIO(images.image_now("hoss", c[0], c[1], "fr").data))
+        if c is not None
+        else draw.back(t(spec.name_key, "fr"), art.back)
+        for c in cells
+    ]
+    expected = draw.png(draw.sheet(full, 3))
+    assert images.sheet_now("hoss", cells, "fr", 3) == expected
+    for path in images.cache.folder.rglob("*.png"):
+        path.unlink()  # kept: the second sheet reads no card from the disk
+    assert images.sheet_now("hoss", cells, "fr", 3) == expected
+    assert not list(images.cache.folder.rglob("*.png"))  # no card drawn again
+    one_more = [*cells[:1], ("orc_guerrier_1", CardCopy("basique", 0, False)), *cells[2:]]
+    assert images.sheet_now("hoss", one_more, "fr", 3) != expected

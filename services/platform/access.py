@@ -1,0 +1,66 @@
+"""Which games are paused in a server and who is banned from its games, kept in memory per server.
+
+Every command and button of a game asks (`discord_app/gate.py`), and without this each would make a
+database read, most of them to learn that nothing is paused and nobody banned. A server's pauses and
+bans are read once, then kept until a ban, unban, pause or resume of that server (issue 19).
+
+Correct with one writer per database, as `players.LocaleCache` (store/db.py): every change of these
+tables goes through `AdminService`, whose unit calls `forget` for its server (in the writer's thread) and
+whose caller forgets once more after the commit (on PostgreSQL, units run side by side, and a read that
+began before the commit must not be kept). A read that raced with a `forget` is not stored: `generation`
+moved in between. On PostgreSQL (`Database.concurrent_writers`: other processes may write) the
+gate reads every time: they would not tell this process.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass
+
+ACCESS_CACHE_SIZE = 10_000  # servers kept; the oldest read goes first
+
+
+@dataclass(frozen=True)
+class Access:
+    """A server's paused games and banned players."""
+
+    paused: frozenset[str]
+    banned: frozenset[int]
+
+    def refusal(self, game: str, player_id: int) -> str | None:
+        if game in self.paused:
+            return "admin.paused"
+        return "admin.banned" if player_id in self.banned else None
+
+
+def read_access(conn: sqlite3.Connection, guild_id: int) -> Access:
+    paused = conn.execute("SELECT game FROM game_pauses WHERE guild_id = ?", (guild_id,)).fetchall()
+    banned = conn.execute("SELECT player_id FROM guild_bans WHERE guild_id = ?", (guild_id,)).fetchall()
+    return Access(frozenset(str(r[0]) for r in paused), frozenset(int(r[0]) for r in banned))
+
+
+class AccessCache:
+    def __init__(self, capacity: int = ACCESS_CACHE_SIZE) -> None:
+        self.capacity = capacity
+        self.generation = 0
+        self._known: dict[int, Access] = {}
+        self._lock = threading.Lock()  # `forget` runs in the writer's thread, the rest on the event loop
+
+    def get(self, guild_id: int) -> Access | None:
+        return self._known.get(guild_id)
+
+    def put(self, guild_id: int, access: Access, generation: int) -> None:
+        with self._lock:
+            if generation != self.generation:
+                return
+            self._known.pop(guild_id, None)
+            self._known[guild_id] = access
+            if len(self._known) > self.capacity:
+                del self._known[next(iter(self._known))]
+
+    def forget(self, guild_id: int) -> None:
+        """Call inside the write unit that changes the server's pauses or bans, and after it."""
+        with self._lock:
+            self.generation += 1
+            self._known.pop(guild_id, None)
