@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from store.db import announce
 
-SHARD_SHIFT = 22  # a Discord id's timestamp starts past its 22 low bits: Discord's sharding formula
+SHARD_SHIFT = 22  # Discord's sharding formula, in SQL here (in Python: core.settings.Settings.holds)
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,6 @@ class Shards:
     def text(self) -> str:
         """As the heartbeat row stores them: "0,2"."""
         return ",".join(str(shard) for shard in sorted(self.ids))
-
-    def holds(self, guild_id: int) -> bool:
-        return (guild_id >> SHARD_SHIFT) % self.count in self.ids
 
 
 def sent_here(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
