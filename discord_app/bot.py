@@ -255,7 +255,8 @@ class CardBot(commands.Bot):
 class ShardedCardBot(CardBot, commands.AutoShardedBot):
     """The same bot over the shards SHARD_IDS names (of SHARD_COUNT): discord.py opens one gateway connection
     per shard, and Discord sends each connection the events of its servers only (DMs to shard 0). Nothing
-    else differs: what is not a server's (jobs, the outbox) goes through the shared database's claims."""
+    else differs: jobs go through the shared database's claims, and the deliverer sends the posts of its own
+    shards' servers (services/platform/shards.py, given the same settings by build_services)."""
 
 
 def make_bot(settings: Settings, clock: Clock, **options: Any) -> CardBot:

@@ -109,7 +109,11 @@ class ShowOffButton(PersistentButton, template=r"showoff:(?P<game>[a-z0-9_]{1,32
             raise NotAllowed("showoff.error.not_eligible")
         showoffs = services_of(interaction).showoffs
         posted = await showoffs.show(
-            self.match["game"], interaction.user.id, int(self.match["copy"]), interaction.channel_id
+            self.match["game"],
+            interaction.user.id,
+            int(self.match["copy"]),
+            interaction.channel_id,
+            interaction.guild_id,
         )
         answer = t("showoff.done" if posted else "showoff.already", locale)
         await interaction.response.send_message(answer, ephemeral=True)

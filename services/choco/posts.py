@@ -128,7 +128,9 @@ def resolution(
         ping_users=pings,
         archive_thread=finished and game.thread_id is not None,
     )
-    return enqueue(conn, now, Target("channel", game.where, players=game.players), spec)
+    return enqueue(
+        conn, now, Target("channel", game.where, players=game.players, guild_id=game.guild_id), spec
+    )
 
 
 def notice(
@@ -144,7 +146,9 @@ def notice(
     spec = MessageSpec(
         content=text, ping_users=tuple(ping), archive_thread=archive and game.thread_id is not None
     )
-    return enqueue(conn, now, Target("channel", game.where, players=game.players), spec)
+    return enqueue(
+        conn, now, Target("channel", game.where, players=game.players, guild_id=game.guild_id), spec
+    )
 
 
 def hand_embed(game_id: int, body: Text) -> Embed:
@@ -169,7 +173,9 @@ def send_hand(
         show_label=Text("choco.play.show_hand"),
         strips=hand_strip(game, seat),
     )
-    return enqueue(conn, now, Target("dm", player, fallback_channel_id=game.where), spec)
+    return enqueue(
+        conn, now, Target("dm", player, fallback_channel_id=game.where, guild_id=game.guild_id), spec
+    )
 
 
 def hand_strip(game: GameRow, seat: int) -> tuple[CardStrip, ...]:
@@ -192,4 +198,9 @@ def remind(conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, ho
         buttons=(panel_button(game.id),),
         show_label=Text("choco.play.show_reminder"),
     )
-    return enqueue(conn, now, Target("dm", game.player(seat), fallback_channel_id=game.where), spec)
+    return enqueue(
+        conn,
+        now,
+        Target("dm", game.player(seat), fallback_channel_id=game.where, guild_id=game.guild_id),
+        spec,
+    )

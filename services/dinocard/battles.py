@@ -204,7 +204,7 @@ class DinocardBattles(DinocardService):
             state=state,
             data=data,
         )
-        target = Target("channel", channel, players=(seats[0],))
+        target = Target("channel", channel, players=(seats[0],), guild_id=guild)
         # the post is one save: its buttons carry the version it leads to
         spec = self.spec_of(replace(match, version=match.version + 1), controls=True)
         return MATCHES.post(conn, now, match, target, spec)
@@ -407,7 +407,9 @@ class DinocardBattles(DinocardService):
         specs.append(self.spec_of(match, controls=False, log=True, events=phases[-1][1]))
         queued = specs if author == "timeout" else specs[1:]
         if match.message_item is not None and match.channel_id is not None:
-            target = Target("channel", match.channel_id, players=(match.seats[0] or 0,))
+            target = Target(
+                "channel", match.channel_id, players=(match.seats[0] or 0,), guild_id=match.guild_id
+            )
             first = 0 if author == "timeout" else 1
             for index, spec in enumerate(queued, start=first):
                 enqueue(conn, now, target, spec, edit_of=match.message_item, not_before=now + index * PACE)

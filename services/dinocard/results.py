@@ -132,7 +132,9 @@ def _tell_owner(conn: sqlite3.Connection, now: datetime, match: Match[DinocardSt
         ),
         show_label=Text("dinocard.notice.show"),
     )
-    enqueue(conn, now, Target("dm", owner, fallback_channel_id=match.channel_id), spec)
+    enqueue(
+        conn, now, Target("dm", owner, fallback_channel_id=match.channel_id, guild_id=match.guild_id), spec
+    )
 
 
 def beaten(conn: sqlite3.Connection, player: int) -> int:

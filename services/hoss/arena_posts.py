@@ -78,8 +78,8 @@ def post_ranking(
     spec = ranking_spec(board, now, closes_at)
     item = _board_item(conn, guild_id, season)
     if item is not None and _editable(conn, item, channel):
-        return outbox.enqueue(conn, now, Target("channel", channel), spec, edit_of=item)
-    posted = outbox.enqueue(conn, now, Target("channel", channel), spec)
+        return outbox.enqueue(conn, now, Target("channel", channel, guild_id=guild_id), spec, edit_of=item)
+    posted = outbox.enqueue(conn, now, Target("channel", channel, guild_id=guild_id), spec)
     guard = "board_item IS NULL" if item is None else "board_item = ?"
     updated = conn.execute(
         f"UPDATE hoss_arena_seasons SET board_item = ? WHERE guild_id = ? AND season = ? AND {guard}",
@@ -98,7 +98,13 @@ def post_results(conn: sqlite3.Connection, now: datetime, guild_id: int, season:
         board_channel = int(conn.execute("SELECT target_id FROM outbox WHERE id = ?", (item,)).fetchone()[0])
         if _editable(conn, item, board_channel):
             final = standings(conn, guild_id, season, TOP_SHOWN)
-            outbox.enqueue(conn, now, Target("channel", board_channel), closed_spec(final, now), edit_of=item)
+            outbox.enqueue(
+                conn,
+                now,
+                Target("channel", board_channel, guild_id=guild_id),
+                closed_spec(final, now),
+                edit_of=item,
+            )
     channel = guild_settings.read(conn, guild_id).announce_channel_id
     if channel is None:
         return None
@@ -113,7 +119,7 @@ def post_results(conn: sqlite3.Connection, now: datetime, guild_id: int, season:
     ).fetchone()
     winners = tuple(line.player_id for line in results.lines)
     spec = results_spec(results, str(seed), int(others[0]), int(others[1] or 0))
-    return outbox.enqueue(conn, now, Target("channel", channel, players=winners), spec)
+    return outbox.enqueue(conn, now, Target("channel", channel, players=winners, guild_id=guild_id), spec)
 
 
 def _board_item(conn: sqlite3.Connection, guild_id: int, season: date) -> int | None:

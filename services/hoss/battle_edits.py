@@ -59,11 +59,19 @@ def board_spec(conn: sqlite3.Connection, row: BattleRow, catalog: HossCatalog) -
 
 
 def attach(
-    conn: sqlite3.Connection, now: datetime, row: BattleRow, channel: int, message_id: int, spec: MessageSpec
+    conn: sqlite3.Connection,
+    now: datetime,
+    row: BattleRow,
+    channel: int,
+    message_id: int,
+    spec: MessageSpec,
+    guild: int | None,
 ) -> int:
-    """Make `message_id` (in `channel`) the battle's message: later rounds edit it. Edits still owed to
-    a previous message of the battle (shown again by `/hoss battle`) end on that message as queued."""
-    item = record_sent(conn, now, Target("channel", channel, players=(row.player_id,)), spec, message_id)
+    """Make `message_id` (in `channel`, of the server `guild`; None: a DM) the battle's message: later
+    rounds edit it. Edits still owed to a previous message of the battle (shown again by `/hoss battle`)
+    end on that message as queued."""
+    target = Target("channel", channel, players=(row.player_id,), guild_id=guild)
+    item = record_sent(conn, now, target, spec, message_id)
     battles.MATCHES.set_message(conn, row.match_id, item)
     return item
 
@@ -110,9 +118,9 @@ def _enqueue(
     still waiting."""
     assert row.message_item is not None
     message = conn.execute(
-        "SELECT target_id, players FROM outbox WHERE id = ?", (row.message_item,)
+        "SELECT target_id, players, guild_id FROM outbox WHERE id = ?", (row.message_item,)
     ).fetchone()
-    target = Target("channel", int(message[0]), players=tuple(json.loads(message[1])))
+    target = Target("channel", int(message[0]), players=tuple(json.loads(message[1])), guild_id=message[2])
     waiting = edits_waiting(conn, row.message_item)
     due = now if waiting is None else max(now, waiting + pace)
     for index, spec in enumerate(specs):

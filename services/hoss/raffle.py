@@ -148,7 +148,12 @@ class RaffleService:
         schedule(conn, now, DRAW_JOB, draws, payload, period_key=f"{guild_id}:{day.isoformat()}")
         channel = guild_settings.read(conn, guild_id).announce_channel_id
         if channel is not None:
-            outbox.enqueue(conn, now, Target("channel", channel), commitment_post(day, draws, commitment))
+            outbox.enqueue(
+                conn,
+                now,
+                Target("channel", channel, guild_id=guild_id),
+                commitment_post(day, draws, commitment),
+            )
         return commitment
 
     async def window(self, guild_id: int, player_id: int) -> RaffleWindow:
@@ -282,11 +287,16 @@ class RaffleService:
         channel = guild_settings.read(conn, guild_id).announce_channel_id
         if channel is not None:
             outbox.enqueue(
-                conn, now, Target("channel", channel, players=record.winners), results_post(record)
+                conn,
+                now,
+                Target("channel", channel, players=record.winners, guild_id=guild_id),
+                results_post(record),
             )
         dm = winner_dm(record)
         for player in record.winners:
-            outbox.enqueue(conn, now, Target("dm", player, fallback_channel_id=channel), dm)
+            outbox.enqueue(
+                conn, now, Target("dm", player, fallback_channel_id=channel, guild_id=guild_id), dm
+            )
 
     async def latest(self, guild_id: int) -> DrawRecord | None:
         return await self.db.read(lambda conn: _latest_draw(conn, guild_id))

@@ -523,7 +523,7 @@ class RankedService:
         def unit(conn: sqlite3.Connection) -> None:
             row = battles.owned(conn, player_id, battle_id, guild)
             spec = battle_edits.board_spec(conn, row, self.catalog)
-            battle_edits.attach(conn, now, row, channel, message_id, spec)
+            battle_edits.attach(conn, now, row, channel, message_id, spec, guild)
 
         await self.db.write(unit)
 

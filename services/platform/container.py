@@ -24,6 +24,7 @@ from services.platform.players import PlayerService
 from services.platform.privacy import PrivacyService
 from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
+from services.platform.shards import Shards
 from services.platform.trades import TradeService
 from services.shared.collection import CollectionEntries
 from services.shared.showoff import ShowOffs
@@ -101,6 +102,10 @@ async def build_services(
     }
     cards = CardIndex(catalogs)
     images = CardImages(settings.card_image_cache, catalogs)
+    # The shards the bot connects (discord_app/bot.py reads the same settings): this process's heartbeat
+    # says it holds them, and its deliverer sends their servers' posts only.
+    held = settings.shards
+    shards = None if held is None or settings.shard_count is None else Shards(settings.shard_count, held)
     return Services(
         settings=settings,
         clock=clock,
@@ -108,9 +113,9 @@ async def build_services(
         players=PlayerService(db, clock),
         guilds=GuildSettingsService(db, clock),
         scheduler=scheduler,
-        outbox=Outbox(db, clock),
+        outbox=Outbox(db, clock, shards),
         cards=cards,
-        heartbeat=Heartbeat(db, clock),
+        heartbeat=Heartbeat(db, clock, shards=shards),
         card_images=images,
         daily=DailyService(db, clock, settings.zone),
         reminders=Reminders(db, clock, scheduler),

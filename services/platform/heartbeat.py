@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 
 from core.clock import Clock, from_db, to_db
 from services.platform.outbox import release_claims
+from services.platform.shards import Shards
 from store.db import Database, still_connected
 
 log = logging.getLogger(__name__)
@@ -46,13 +47,18 @@ class Beat:
     fleet: int = 1  # processes connected to the database (`still_connected`), this one included
 
 
-def beat(conn: sqlite3.Connection, process: str, now: datetime, dead_after: timedelta) -> Beat:
-    """Record this process's sign of life, release what silent peers held, forget long-gone ones."""
+def beat(
+    conn: sqlite3.Connection, process: str, now: datetime, dead_after: timedelta, shards: Shards | None = None
+) -> Beat:
+    """Record this process's sign of life and the shards it holds (services/platform/shards.py), release
+    what silent peers held, forget long-gone ones."""
     row = conn.execute("SELECT MAX(last_seen) FROM heartbeats").fetchone()
+    count, ids = (None, None) if shards is None else (shards.count, shards.text())
     conn.execute(
-        "INSERT INTO heartbeats (process, started_at, last_seen) VALUES (?, ?, ?)"
-        " ON CONFLICT (process) DO UPDATE SET last_seen = excluded.last_seen",
-        (process, to_db(now), to_db(now)),
+        "INSERT INTO heartbeats (process, started_at, last_seen, shard_count, shard_ids) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (process) DO UPDATE SET last_seen = excluded.last_seen,"
+        " shard_count = excluded.shard_count, shard_ids = excluded.shard_ids",
+        (process, to_db(now), to_db(now), count, ids),
     )
     peers = conn.execute(
         "SELECT process, last_seen FROM heartbeats WHERE process <> ? ORDER BY process", (process,)
@@ -69,18 +75,21 @@ def beat(conn: sqlite3.Connection, process: str, now: datetime, dead_after: time
 
 
 class Heartbeat:
-    def __init__(self, db: Database, clock: Clock, *, period: timedelta = PERIOD) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, *, period: timedelta = PERIOD, shards: Shards | None = None
+    ) -> None:
         """`period`: how often the caller beats (a minute; tests run faster); a disconnected peer is dead
-        after `DEAD_AFTER` of them."""
+        after `DEAD_AFTER` of them. `shards`: those this process holds, written with each beat."""
         self.db = db
         self.clock = clock
         self.period = period
+        self.shards = shards
         self.fleet = 1  # processes beating, as of the last beat: the deliverer's share of the rate limit
 
     async def beat(self) -> datetime | None:
         """Beat; returns the fleet's previous sign of life."""
         now, process, dead_after = self.clock.now(), self.db.process, DEAD_AFTER * self.period
-        done = await self.db.write(lambda conn: beat(conn, process, now, dead_after))
+        done = await self.db.write(lambda conn: beat(conn, process, now, dead_after, self.shards))
         self.fleet = done.fleet
         for peer, items in done.taken_over.items():
             log.warning("process %s silent for %s: took over %d outbox item(s)", peer, dead_after, items)

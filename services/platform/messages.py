@@ -300,10 +300,17 @@ class MessageSpec:
 class Target:
     """Where an outbox message goes. For a DM, `fallback_channel_id` is the game's channel or thread
     where a private "show" button replaces the DM when the player's DMs are closed. For a channel post,
-    `players` are who would otherwise never learn that Discord refused it (services/platform/outbox.py)."""
+    `players` are who would otherwise never learn that Discord refused it (services/platform/outbox.py).
+
+    `guild_id` is the server the message belongs to, and must be given (a keyword without default): with
+    several processes, the one holding that server's shard sends it (docs/deployment.md, "Several processes
+    and shards"). A channel post names the channel's server; a DM names the server of its fallback channel
+    (its "show" button is a post there). None only where there is no server: a DM channel's message (a
+    battle fought in DMs), a DM with no fallback; any process sends those."""
 
     kind: Literal["channel", "dm"]
     id: int  # channel/thread id, or the player's user id for a DM
     fallback_channel_id: int | None = None
     # For a game's channel post: its players, told by DM when the bot may not post there.
     players: tuple[int, ...] = ()
+    guild_id: int | None = field(kw_only=True)

@@ -25,6 +25,8 @@ from core.clock import Clock, from_db, to_db
 from services.platform.channel_permissions import permission_list
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.players import ensure_player
+from services.platform.shards import Shards, sent_here
+from services.platform.shards import release as release_shards
 from store.db import Database, announce, dialect, skip_locked
 
 RETRY_BASE = timedelta(seconds=5)
@@ -62,7 +64,8 @@ def enqueue(
         raise ValueError("only channel messages are edited")
     row = conn.execute(
         "INSERT INTO outbox (created_at, target_kind, target_id, fallback_channel_id, payload,"
-        " next_attempt_at, edit_of, players, not_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        " next_attempt_at, edit_of, players, not_before, guild_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " RETURNING id",
         (
             to_db(now),
             target.kind,
@@ -73,6 +76,7 @@ def enqueue(
             edit_of,
             json.dumps(sorted(set(target.players))),
             to_db(not_before) if not_before is not None else None,
+            target.guild_id,
         ),
     ).fetchone()
     announce(conn, TOPIC)
@@ -139,7 +143,7 @@ _SELECT = (
     "SELECT o.id, o.created_at, o.target_kind, o.target_id, o.fallback_channel_id, o.payload, o.state,"
     " o.attempts, o.next_attempt_at, o.last_error, o.sent_message_id,"
     " COALESCE(p.locale, p.last_locale) AS locale, COALESCE(p.dms_closed, 0) AS dms_closed,"
-    " o.edit_of, original.sent_message_id AS edit_message_id, o.players, o.undeliverable,"
+    " o.edit_of, original.sent_message_id AS edit_message_id, o.players, o.undeliverable, o.guild_id,"
     " (SELECT prefix FROM outbox_nonce_prefix WHERE id = 1) AS nonce_prefix"
     " FROM outbox o LEFT JOIN players p ON o.target_kind = 'dm' AND p.id = o.target_id"
     " LEFT JOIN outbox original ON original.id = o.edit_of"
@@ -173,12 +177,17 @@ def _due_at(now: datetime, next_attempt_at: datetime, attempts: int) -> datetime
     return next_attempt_at if next_attempt_at - now <= bound else now
 
 
-def _heads(conn: sqlite3.Connection, now: datetime) -> list[tuple[int, datetime]]:
+def _heads(
+    conn: sqlite3.Connection, now: datetime, shards: Shards | None = None
+) -> list[tuple[int, datetime]]:
     """The oldest pending item of each target and when it is due, oldest first; a timed item is due at
-    its `not_before` time at the earliest, and is a head of its own beside its target's other messages."""
+    its `not_before` time at the earliest, and is a head of its own beside its target's other messages.
+    With `shards`, only the items this process sends (services/platform/shards.py `sent_here`)."""
+    here, params = sent_here(shards)
     rows = conn.execute(
         "SELECT o.id, o.next_attempt_at, o.attempts, o.not_before, o.claimed_until FROM outbox o"
-        f" WHERE {_HEAD_OF_TARGET} ORDER BY o.id"
+        f" WHERE {_HEAD_OF_TARGET}{here} ORDER BY o.id",
+        params,
     ).fetchall()
     heads = []
     for row in rows:
@@ -229,9 +238,11 @@ def release_claims(conn: sqlite3.Connection, processes: list[str]) -> int:
     processes stopped (a clean shutdown) or stopped beating (services/platform/heartbeat.py). Returns how
     many; the deliverers are woken when there were some. An item a presumed-dead process was sending
     anyway goes again with the same nonce, and Discord returns the first message (as after a lapsed
-    claim)."""
+    claim). The shards they held are released too: their servers' posts go to the live processes
+    (services/platform/shards.py)."""
     if not processes:
         return 0
+    release_shards(conn, processes, TOPIC)
     released = conn.execute(
         "UPDATE outbox SET claimed_until = NULL, claimed_by = NULL"
         f" WHERE state = 'pending' AND claimed_by IN ({', '.join('?' * len(processes))})",
@@ -271,6 +282,7 @@ def _item(row: sqlite3.Row) -> OutboxItem:
             int(row["target_id"]),
             row["fallback_channel_id"],
             tuple(int(p) for p in json.loads(row["players"])),
+            guild_id=row["guild_id"],
         ),
         spec=MessageSpec.from_json(row["payload"]),
         state=cast(OutboxState, row["state"]),
@@ -291,9 +303,12 @@ def _item(row: sqlite3.Row) -> OutboxItem:
 class Outbox:
     """The persistence side of delivery; the loop that talks to Discord lives in the Discord layer."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, shards: Shards | None = None) -> None:
+        """`shards`: the gateway shards this process holds (None: unsharded). Several processes sharing a
+        database (PostgreSQL) then send only their servers' posts (services/platform/shards.py)."""
         self.db = db
         self.clock = clock
+        self.shards = shards if db.concurrent_writers else None
 
     async def due(self, limit: int = 50) -> list[OutboxItem]:
         """Messages to try now, oldest first, at most one per target (send them in the order given)."""
@@ -304,7 +319,9 @@ class Outbox:
         """`due(limit)`, and when to look again for what is left (None: nothing pending), in one read.
 
         The deliverer's pass ends with a read that finds nothing due; it also tells when the next item
-        falls due, so the pass needs no further read (`next_due_at`) before sleeping.
+        falls due, so the pass needs no further read (`next_due_at`) before sleeping. A sharded process
+        sees only the items it sends: its servers', those of no server, those of a shard no live process
+        holds (services/platform/shards.py).
 
         When other processes drain the same outbox (`Database.concurrent_writers`: PostgreSQL), the items
         returned are claimed for `CLAIM` in the same unit, rows locked with SKIP LOCKED: another process's
@@ -315,7 +332,7 @@ class Outbox:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection, claiming: bool) -> tuple[list[OutboxItem], datetime | None]:
-            heads = _heads(conn, now)
+            heads = _heads(conn, now, self.shards)
             due = [item_id for item_id, due_at in heads if due_at <= now]
             ids, held = (
                 _claim(conn, due, now + CLAIM, limit, self.db.process)
@@ -366,7 +383,7 @@ class Outbox:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> datetime | None:
-            return min((due_at for _, due_at in _heads(conn, now)), default=None)
+            return min((due_at for _, due_at in _heads(conn, now, self.shards)), default=None)
 
         return await self.db.read(unit)
 
@@ -457,7 +474,7 @@ class Outbox:
             )
             for player in json.loads(row["players"]):
                 if not _told(conn, channel, int(player), item_id):
-                    enqueue(conn, now, Target("dm", int(player)), spec)
+                    enqueue(conn, now, Target("dm", int(player), guild_id=None), spec)
             return True
 
         return await self.db.write(unit)

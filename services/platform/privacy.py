@@ -248,7 +248,7 @@ class PrivacyService:
                 content=Text("privacy.export.dm"),
                 attachments=(Attachment(EXPORT_FILE, text),),
             )
-            outbox.enqueue(conn, now, Target("dm", player), spec)
+            outbox.enqueue(conn, now, Target("dm", player, guild_id=None), spec)
 
         await self.db.write(unit)
 

@@ -154,7 +154,7 @@ class Reminders:
         if texts and source == DAILIES:
             texts.insert(0, Text("daily.reminder_title"))
         if texts:
-            outbox.enqueue(conn, now, Target("dm", player_id), reminder_dm(texts))
+            outbox.enqueue(conn, now, Target("dm", player_id, guild_id=None), reminder_dm(texts))
 
     async def cooldowns(self, player_id: int) -> list[Cooldown]:
         """Every timer of the player, game by game (in the order of the game keys), ready ones first."""

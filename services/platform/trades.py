@@ -453,7 +453,7 @@ class TradeService:
 
     @staticmethod
     def _tell(conn: sqlite3.Connection, now: datetime, trade: Trade, player: int, spec: MessageSpec) -> None:
-        enqueue(conn, now, Target("dm", player, trade.channel_id), spec)
+        enqueue(conn, now, Target("dm", player, trade.channel_id, guild_id=trade.guild_id), spec)
 
     def _tell_end(self, conn: sqlite3.Connection, now: datetime, trade_id: int) -> None:
         trade = self._reload(conn, trade_id)

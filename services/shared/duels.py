@@ -63,7 +63,9 @@ R = TypeVar("R", bound=Duel[Any])
 
 def public_target(duel: Duel[Any]) -> Target:
     """The duel's public message; its players hear by DM if the bot may not post there."""
-    return Target("channel", duel.channel, players=tuple(p for p in duel.seats if p is not None))
+    return Target(
+        "channel", duel.channel, players=tuple(p for p in duel.seats if p is not None), guild_id=duel.guild_id
+    )
 
 
 class SecretDuels(ABC, Generic[C, S, R, P]):

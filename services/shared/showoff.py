@@ -80,8 +80,11 @@ class ShowOffs:
         self.clock = clock
         self._catalogs = dict(catalogs)
 
-    async def show(self, game: str, player_id: int, copy_id: int, channel_id: int) -> bool:
-        """Post the copy in `channel_id`; True when this call posted it, False when it was already shown.
+    async def show(
+        self, game: str, player_id: int, copy_id: int, channel_id: int, guild_id: int | None
+    ) -> bool:
+        """Post the copy in `channel_id` (of the server `guild_id`); True when this call posted it, False
+        when it was already shown.
         A copy the player does not own (any more), cannot see or that is not rare enough is refused."""
         spec = games.get(game)
         reader = spec.show_off if spec is not None else None
@@ -119,7 +122,7 @@ class ShowOffs:
                 conn,
                 f"showoff:{game}:{copy_id}",
                 now,
-                lambda: enqueue(conn, now, Target("channel", channel_id), message),
+                lambda: enqueue(conn, now, Target("channel", channel_id, guild_id=guild_id), message),
             )
             return bool(fresh)
 

@@ -40,7 +40,7 @@ async def undelivered_dm(w: World) -> Scene:
     spec = MessageSpec(content=Text.raw("secret hand"))
 
     def unit(conn: sqlite3.Connection) -> int:
-        return enqueue(conn, now, Target("dm", alice.id, w.here.id), spec)
+        return enqueue(conn, now, Target("dm", alice.id, w.here.id, guild_id=None), spec)
 
     item = await services.db.write(unit)
     await w.h.settle()

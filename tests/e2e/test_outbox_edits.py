@@ -21,7 +21,13 @@ async def queue(h: BotHarness, specs: list[tuple[MessageSpec, bool]], channel_id
         ids: list[int] = []
         for spec, edit in specs:
             ids.append(
-                enqueue(conn, now, Target("channel", channel_id), spec, edit_of=ids[0] if edit else None)
+                enqueue(
+                    conn,
+                    now,
+                    Target("channel", channel_id, guild_id=None),
+                    spec,
+                    edit_of=ids[0] if edit else None,
+                )
             )
         return ids
 
@@ -52,11 +58,17 @@ async def test_an_edit_of_a_message_never_sent_fails_without_posting(harness: Bo
     channel = harness.games_channel.id
 
     def unit(conn: sqlite3.Connection) -> tuple[int, int]:
-        original = enqueue(conn, now, Target("channel", channel), MessageSpec(content=Text.raw("lost")))
+        original = enqueue(
+            conn, now, Target("channel", channel, guild_id=None), MessageSpec(content=Text.raw("lost"))
+        )
         # as if Discord had refused it for good (e.g. missing access at the time)
         conn.execute("UPDATE outbox SET state = 'failed', last_error = 'refused' WHERE id = ?", (original,))
         edit = enqueue(
-            conn, now, Target("channel", channel), MessageSpec(content=Text.raw("x")), edit_of=original
+            conn,
+            now,
+            Target("channel", channel, guild_id=None),
+            MessageSpec(content=Text.raw("x")),
+            edit_of=original,
         )
         return original, edit
 

@@ -59,7 +59,7 @@ def reward(channels: list[int]) -> Callable[[sqlite3.Connection, Job, datetime],
     def handler(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         n, player = int(job.payload["n"]), int(job.payload["player"])
         ledger.credit(conn, now, player, CURRENCY, 1, ledger.Movement(KIND, f"job-{n}"))
-        enqueue(conn, now, Target("channel", channels[n % len(channels)]), say(f"job-{n}"))
+        enqueue(conn, now, Target("channel", channels[n % len(channels)], guild_id=None), say(f"job-{n}"))
 
     return handler
 

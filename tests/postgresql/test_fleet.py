@@ -26,7 +26,9 @@ START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
 
 
 def _post(conn: sqlite3.Connection, now: datetime, channel: int) -> int:
-    return outbox.enqueue(conn, now, Target("channel", channel), MessageSpec(content=Text.raw(f"c{channel}")))
+    return outbox.enqueue(
+        conn, now, Target("channel", channel, guild_id=None), MessageSpec(content=Text.raw(f"c{channel}"))
+    )
 
 
 async def _woken(event: asyncio.Event, within: float) -> float | None:

@@ -345,7 +345,9 @@ async def test_an_idle_deliverer_sends_what_another_process_queued_at_once(pg_cl
             now = SystemClock().now()
             spec_text = MessageSpec(content=Text.raw("hello"))
             queued = time.monotonic()
-            await db.write(lambda conn: enqueue(conn, now, Target("channel", channel.id), spec_text))
+            await db.write(
+                lambda conn: enqueue(conn, now, Target("channel", channel.id, guild_id=None), spec_text)
+            )
             while time.monotonic() - queued < 10:
                 if emu.channel_messages(channel):
                     break

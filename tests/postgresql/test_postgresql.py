@@ -133,7 +133,10 @@ async def test_two_deliverers_never_take_the_same_item(
 
     def post(conn: sqlite3.Connection, channel: int) -> int:
         return outbox.enqueue(
-            conn, clock.now(), Target("channel", channel), MessageSpec(content=Text("shop.bought"))
+            conn,
+            clock.now(),
+            Target("channel", channel, guild_id=None),
+            MessageSpec(content=Text("shop.bought")),
         )
 
     for channel in range(1, 21):  # one item per channel: twenty heads due at once

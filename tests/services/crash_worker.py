@@ -82,7 +82,7 @@ def reward_job(spec: dict[str, Any]) -> Callable[[sqlite3.Connection, Job, datet
     def reward(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         op = int(job.payload["op"])
         ledger.credit(conn, now, players[op % 2], CURRENCY, 1, ledger.Movement("crash.reward", f"job-{op}"))
-        enqueue(conn, now, Target("channel", channel), say(f"job-{op}"))
+        enqueue(conn, now, Target("channel", channel, guild_id=None), say(f"job-{op}"))
 
     return reward
 
@@ -112,11 +112,16 @@ def operation(spec: dict[str, Any], clock: Clock, n: int) -> Callable[[sqlite3.C
             player = players[n % 2]
             ledger.debit(conn, now, player, CURRENCY, 1 + n % 3, ledger.Movement("crash.buy", f"op-{n}"))
             schedule(conn, now, "crash.reward", now, {"op": n})
-            enqueue(conn, now, Target("channel", channel), say(f"op-{n}"))
+            enqueue(conn, now, Target("channel", channel, guild_id=None), say(f"op-{n}"))
             if n % 5 == 0:
-                enqueue(conn, now, Target("dm", players[0]), say(f"dm-{n}"))
+                enqueue(conn, now, Target("dm", players[0], guild_id=None), say(f"dm-{n}"))
             if n % 7 == 0:
-                enqueue(conn, now, Target("dm", refuser, fallback_channel_id=channel), say(f"hand-{n}"))
+                enqueue(
+                    conn,
+                    now,
+                    Target("dm", refuser, fallback_channel_id=channel, guild_id=None),
+                    say(f"hand-{n}"),
+                )
             return n
 
         return once(conn, f"op-{n}", now, work)

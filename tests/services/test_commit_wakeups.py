@@ -108,7 +108,7 @@ async def test_the_deliverer_wakes_for_a_message_and_not_for_other_commits(tmp_p
             await db.write(partial(ensure_player, player_id=player, now=now))
         assert wakes == []
         spec = MessageSpec(content=Text.raw("hello"))
-        await db.write(lambda conn: outbox.enqueue(conn, now, Target("channel", 5), spec))
+        await db.write(lambda conn: outbox.enqueue(conn, now, Target("channel", 5, guild_id=None), spec))
         assert len(wakes) == 1
     finally:
         await deliverer.stop()

@@ -17,7 +17,7 @@ POSTS = 12
 async def timed_flush(w: World, fleet: int) -> float:
     channels = [w.emu.add_channel(w.emu.world.guilds[0], f"salon-{fleet}-{n}") for n in range(POSTS)]
     for channel in channels:  # one post per channel: all due at once
-        await queue(w, Target("channel", channel.id), f"post-{channel.id}")
+        await queue(w, Target("channel", channel.id, guild_id=None), f"post-{channel.id}")
     w.services.heartbeat.fleet = fleet
     deliverer, client = await restarted_deliverer(w)
     loop = asyncio.get_running_loop()

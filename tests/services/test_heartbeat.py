@@ -49,7 +49,7 @@ async def test_the_heartbeat_of_one_process_is_what_it_always_was(db: Database) 
 
 
 def _claimed_item(conn: sqlite3.Connection, now: datetime, process: str) -> int:
-    item = outbox.enqueue(conn, now, Target("channel", 5), MessageSpec(content=Text.raw("hi")))
+    item = outbox.enqueue(conn, now, Target("channel", 5, guild_id=None), MessageSpec(content=Text.raw("hi")))
     conn.execute(
         "UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE id = ?",
         (to_db(now + outbox.CLAIM), process, item),

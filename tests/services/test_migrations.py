@@ -430,6 +430,23 @@ def _check_v29(conn: sqlite3.Connection) -> None:
     assert [tuple(row) for row in rows] == [("before-0030", AT, AT)]
 
 
+def _seed_v30(conn: sqlite3.Connection) -> None:
+    """A post still queued before posts named their server (the heartbeat row is version 29's)."""
+    conn.execute(
+        "INSERT INTO outbox (id, created_at, target_kind, target_id, payload, next_attempt_at)"
+        " VALUES (5, ?, 'channel', 77, '{}', ?)",
+        (AT, AT),
+    )
+
+
+def _check_v30(conn: sqlite3.Connection) -> None:
+    """Neither names a server or a shard (migration 0031): any process sends the post."""
+    row = conn.execute("SELECT state, guild_id FROM outbox WHERE id = 5").fetchone()
+    assert tuple(row) == ("pending", None)
+    rows = conn.execute("SELECT process, shard_count, shard_ids FROM heartbeats").fetchall()
+    assert [tuple(row) for row in rows] == [("before-0030", None, None)]
+
+
 SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.Connection], None]]] = {
     1: (_seed_v1, _check_v1),
     2: (_seed_v2, _check_v2),
@@ -443,6 +460,7 @@ SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.C
     17: (_seed_v17, _check_v17),
     22: (_seed_v22, _check_v22),
     29: (_seed_v29, _check_v29),
+    30: (_seed_v30, _check_v30),
 }
 
 

@@ -17,7 +17,7 @@ from store.db import Database
 from store.migrate import migrate
 
 START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
-CHANNEL = Target("channel", 1001)
+CHANNEL = Target("channel", 1001, guild_id=None)
 ALICE, BOB, CAROL = 11, 12, 13  # Alice chose English, Bob only has a Discord locale, Carol is unknown
 
 
@@ -103,17 +103,17 @@ async def test_due_decodes_targets_specs_and_dm_languages(
     )
     ids = [
         await put(db, clock, CHANNEL, spec),
-        await put(db, clock, Target("dm", ALICE, fallback_channel_id=1001), spec),
-        await put(db, clock, Target("dm", BOB), spec),
-        await put(db, clock, Target("dm", CAROL), spec),
+        await put(db, clock, Target("dm", ALICE, fallback_channel_id=1001, guild_id=None), spec),
+        await put(db, clock, Target("dm", BOB, guild_id=None), spec),
+        await put(db, clock, Target("dm", CAROL, guild_id=None), spec),
     ]
     items = await box.due(10)
     assert [i.id for i in items] == ids
     assert [i.target for i in items] == [
         CHANNEL,
-        Target("dm", ALICE, 1001),
-        Target("dm", BOB),
-        Target("dm", CAROL),
+        Target("dm", ALICE, 1001, guild_id=None),
+        Target("dm", BOB, guild_id=None),
+        Target("dm", CAROL, guild_id=None),
     ]
     assert all(i.spec == spec and i.state == "pending" and i.attempts == 0 for i in items)
     assert [i.locale for i in items] == [None, "en", "fr", None]
@@ -163,7 +163,7 @@ async def test_one_target_keeps_its_order_while_others_flow(
 ) -> None:
     first = await put(db, clock, CHANNEL, say("1"))
     second = await put(db, clock, CHANNEL, say("2"))
-    elsewhere = await put(db, clock, Target("channel", 2002), say("x"))
+    elsewhere = await put(db, clock, Target("channel", 2002, guild_id=None), say("x"))
     assert [i.id for i in await box.due()] == [first, elsewhere]  # one per target, oldest first
     await box.mark_retry(first, "timeout")
     await box.mark_sent(elsewhere, 1)
@@ -176,7 +176,7 @@ async def test_one_target_keeps_its_order_while_others_flow(
 
 
 async def test_permanent_errors_end_a_message(db: Database, box: Outbox, clock: ManualClock) -> None:
-    item_id = await put(db, clock, Target("channel", 404), say("hello"))
+    item_id = await put(db, clock, Target("channel", 404, guild_id=None), say("hello"))
     assert await box.mark_failed(item_id, "404 10003 Unknown Channel") is True
     assert await box.due() == []
     assert await box.next_due_at() is None
@@ -189,7 +189,7 @@ async def test_permanent_errors_end_a_message(db: Database, box: Outbox, clock: 
 async def test_closed_dms_divert_to_the_fallback_and_are_remembered(
     db: Database, box: Outbox, clock: ManualClock
 ) -> None:
-    first = await put(db, clock, Target("dm", BOB, fallback_channel_id=1001), say("your.hand"))
+    first = await put(db, clock, Target("dm", BOB, fallback_channel_id=1001, guild_id=None), say("your.hand"))
     assert await box.mark_dms_closed(first, BOB) is True
     assert await box.mark_dms_closed(first, BOB) is True  # the deliverer marks again after posting the button
     item = await box.get(first)
@@ -199,7 +199,9 @@ async def test_closed_dms_divert_to_the_fallback_and_are_remembered(
     assert await box.due() == []
 
     # The next DM says the recipient refuses DMs, so the deliverer goes straight to the fallback.
-    second = await put(db, clock, Target("dm", BOB, fallback_channel_id=1001), say("your.hand"))
+    second = await put(
+        db, clock, Target("dm", BOB, fallback_channel_id=1001, guild_id=None), say("your.hand")
+    )
     (due,) = await box.due()
     assert (due.id, due.dms_closed) == (second, True)
 
@@ -220,7 +222,7 @@ async def test_closed_dms_divert_to_the_fallback_and_are_remembered(
 
 async def test_a_delivered_dm_reopens_dms(db: Database, box: Outbox, clock: ManualClock) -> None:
     await db.write(lambda conn: conn.execute("UPDATE players SET dms_closed = 1 WHERE id = ?", (ALICE,)))
-    item_id = await put(db, clock, Target("dm", ALICE), say("hi"))
+    item_id = await put(db, clock, Target("dm", ALICE, guild_id=None), say("hi"))
     assert await box.mark_sent(item_id, 5)
     dms_closed = await db.read(
         lambda conn: conn.execute("SELECT dms_closed FROM players WHERE id = ?", (ALICE,)).fetchone()[0]
@@ -234,7 +236,7 @@ async def test_a_clock_gone_back_does_not_hold_the_queue(
     waiting = await put(db, clock, CHANNEL, say("retried"))
     retry_at = await box.mark_retry(waiting, "503 Service Unavailable")
     assert retry_at == START + timedelta(seconds=5)
-    fresh = await put(db, clock, Target("channel", 2002), say("new"))
+    fresh = await put(db, clock, Target("channel", 2002, guild_id=None), say("new"))
 
     clock.set(START - timedelta(days=1))  # the host's clock is corrected a day back
 

@@ -87,7 +87,7 @@ async def deliver_with_a_crash_before(world: World, step: str) -> None:
 
 
 async def test_a_post_resent_after_a_crash_is_created_once(world: World) -> None:
-    item_id = await queue(world, Target("channel", world.channel.id), "Tour 3")
+    item_id = await queue(world, Target("channel", world.channel.id, guild_id=None), "Tour 3")
 
     await deliver_with_a_crash_before(world, "mark_sent")
 
@@ -109,7 +109,9 @@ async def test_a_closed_dm_fallback_resent_after_a_crash_is_posted_once(world: W
             (world.carol.id,),
         )
     )
-    item_id = await queue(world, Target("dm", world.carol.id, fallback_channel_id=fallback), "ta main")
+    item_id = await queue(
+        world, Target("dm", world.carol.id, fallback_channel_id=fallback, guild_id=None), "ta main"
+    )
 
     await deliver_with_a_crash_before(world, "mark_dms_closed")
 
@@ -123,7 +125,9 @@ async def test_a_closed_dm_fallback_resent_after_a_crash_is_posted_once(world: W
 
 async def test_a_crash_before_the_closed_dm_fallback_still_posts_it(world: World) -> None:
     """The first DM to someone who refuses DMs: a crash after Discord's refusal, before the button post."""
-    item_id = await queue(world, Target("dm", world.carol.id, fallback_channel_id=world.channel.id), "main")
+    item_id = await queue(
+        world, Target("dm", world.carol.id, fallback_channel_id=world.channel.id, guild_id=None), "main"
+    )
 
     await deliver_with_a_crash_before(world, "_fallback")
 
@@ -137,7 +141,7 @@ async def test_a_crash_before_the_closed_dm_fallback_still_posts_it(world: World
 
 
 async def test_nonces_are_short_distinct_and_tied_to_the_database(tmp_path: Path, world: World) -> None:
-    ids = [await queue(world, Target("channel", world.channel.id), str(n)) for n in range(3)]
+    ids = [await queue(world, Target("channel", world.channel.id, guild_id=None), str(n)) for n in range(3)]
     items = [await world.services.outbox.get(item_id) for item_id in ids]
     nonces = {item.nonce(purpose) for item in items if item is not None for purpose in ("post", "fallback")}
     assert len(nonces) == 6

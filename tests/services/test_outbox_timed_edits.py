@@ -100,4 +100,6 @@ def test_a_file_written_for_readers_is_rendered_in_the_message_language() -> Non
 async def test_only_channel_messages_are_recorded_for_edits(db: Database, clock: ManualClock) -> None:
     now = clock.now()
     with pytest.raises(ValueError, match="channel"):
-        await db.write(lambda conn: outbox.record_sent(conn, now, Target("dm", 11), say("x"), 1))
+        await db.write(
+            lambda conn: outbox.record_sent(conn, now, Target("dm", 11, guild_id=None), say("x"), 1)
+        )

@@ -53,7 +53,7 @@ async def queue(setup: Setup, channel_id: int, text: str, *, embed: bool = False
     now = setup.services.clock.now()
     embeds = (Embed(description=Text.raw("board")),) if embed else ()
     spec = MessageSpec(content=Text.raw(text), embeds=embeds)
-    target = Target("channel", channel_id, players=(setup.alice.id, setup.bob.id))
+    target = Target("channel", channel_id, players=(setup.alice.id, setup.bob.id), guild_id=None)
     return await setup.services.db.write(lambda conn: outbox.enqueue(conn, now, target, spec))
 
 

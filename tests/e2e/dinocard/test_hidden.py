@@ -88,7 +88,10 @@ async def test_a_watched_challenge_shows_no_step_ahead_and_no_live_seed(harness:
     channel = h.games_channel.id
     await dino(h).battles.db.write(
         lambda conn: enqueue(
-            conn, dino(h).battles.clock.now(), Target("channel", channel), MessageSpec(content=Text.raw(name))
+            conn,
+            dino(h).battles.clock.now(),
+            Target("channel", channel, guild_id=None),
+            MessageSpec(content=Text.raw(name)),
         )
     )
     await h.settle()

@@ -117,7 +117,7 @@ async def test_the_public_message_changes_without_a_save(
     match = await in_dms(db, clock, solo)
 
     def unit(conn: sqlite3.Connection) -> int:
-        item = enqueue(conn, clock.now(), Target("channel", 66), MessageSpec())
+        item = enqueue(conn, clock.now(), Target("channel", 66, guild_id=None), MessageSpec())
         solo.set_message(conn, match.id, item)
         return item
 

@@ -33,7 +33,10 @@ pytestmark = pytest.mark.usefixtures("players")
 
 
 def narrate(match: Match[NimState], events: list[Event]) -> list[tuple[Target, MessageSpec]]:
-    return [(Target("channel", match.channel), MessageSpec(content=Text("x", dict(e.data)))) for e in events]
+    return [
+        (Target("channel", match.channel, guild_id=None), MessageSpec(content=Text("x", dict(e.data))))
+        for e in events
+    ]
 
 
 async def test_a_move_is_applied_logged_saved_and_narrated_in_one_unit(
