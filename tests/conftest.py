@@ -65,8 +65,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item], config: pytest.Confi
     With `TEST_DATABASE=postgresql`, a test marked `sqlite_only(reason)` is skipped with its reason, shown
     in the summary (`-rs`): what does not run on PostgreSQL is listed, never left out silently. A test that
     opens no PostgreSQL database at all (a parser's properties, the crash-safety worker on its SQLite file,
-    `bot.py` on a bad file) would run exactly as in the SQLite run: it is deselected, and counted as such
-    in the summary."""
+    `bot.py` on a bad file) would run exactly as in the SQLite run: it is deselected (docs/deployment.md,
+    "Tests on PostgreSQL")."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if not postgres.enabled():
         return
