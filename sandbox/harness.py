@@ -33,6 +33,20 @@ def _done_jobs_in(path: Path) -> int:
         return _done_jobs(conn)
 
 
+# discord.py's names for the tasks that run one event, one interaction or one view callback; a view's
+# timeout task sleeps for as long as the view lives and is not one of them.
+_HANDLER_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-view-dispatch-")
+
+
+def _event_handlers() -> set[asyncio.Task[object]]:
+    current = asyncio.current_task()
+    return {
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and not task.done() and task.get_name().startswith(_HANDLER_TASKS)
+    }
+
+
 class BotHarness:
     def __init__(
         self,
@@ -156,11 +170,26 @@ class BotHarness:
         )
 
     async def settle(self) -> None:
-        """Let the bot deliver what its services queued (outbox), then wait until Discord traffic stops."""
+        """Let the bot deliver what its services queued (outbox), then wait until Discord traffic stops and
+        no event handler of the bot is still running.
+
+        Traffic alone is not enough: a handler waiting on the database (a command's completion hook that
+        checks for a notice, on PostgreSQL a round trip to the server) makes no request for a while, and a
+        loaded machine makes that while longer than the emulator's idle time."""
         assert self.bot is not None
         assert self.bot.deliverer is not None
-        await self.bot.deliverer.flush()
-        await self.emu.settle()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.emu.action_timeout
+        while True:
+            await self.bot.deliverer.flush()
+            await self.emu.settle()
+            running = _event_handlers()
+            if not running:
+                return
+            if loop.time() > deadline:
+                names = sorted(task.get_name() for task in running)
+                raise RuntimeError(f"the bot's handlers were still running after settling: {names}")
+            await asyncio.wait(running, timeout=max(deadline - loop.time(), 0))
 
     async def advance(self, delta: timedelta) -> int:
         """Move the bot's clock and run whatever fell due; returns how many jobs fired.

@@ -55,16 +55,28 @@ def _shared_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(container, "CardIndex", _CATALOGS.index)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+# What opens the run's PostgreSQL database: the services' `db`, the e2e bots' DATABASE_URL, the cluster.
+POSTGRESQL_FIXTURES = frozenset({"db", "_postgresql_database", "pg_cluster"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item], config: pytest.Config) -> None:
     """The `slow` tests (minutes on a loaded machine) go first: pytest-xdist hands tests out in order, so a
     long test collected near the end would run alone while the other workers sit idle; started first, the
     short tests fill in around it. The order within each group is kept.
 
     With `TEST_DATABASE=postgresql`, a test marked `sqlite_only(reason)` is skipped with its reason, shown
-    in the summary (`-rs`): what does not run on PostgreSQL is listed, never left out silently."""
+    in the summary (`-rs`): what does not run on PostgreSQL is listed, never left out silently. A test that
+    opens no PostgreSQL database at all (a parser's properties, the crash-safety worker on its SQLite file,
+    `bot.py` on a bad file) would run exactly as in the SQLite run: it is deselected (docs/deployment.md,
+    "Tests on PostgreSQL")."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if not postgres.enabled():
         return
+    unused = [item for item in items if POSTGRESQL_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))]
+    if unused:
+        config.hook.pytest_deselected(items=unused)
+        left = set(unused)
+        items[:] = [item for item in items if item not in left]
     for item in items:
         marker = item.get_closest_marker("sqlite_only")
         if marker is not None:

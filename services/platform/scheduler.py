@@ -281,8 +281,14 @@ class Scheduler:
             jobs = await self.db.read(partial(_due_jobs, kinds=kinds, now=now, limit=BATCH))
             if not jobs:
                 break
-            # Every unit is queued before the first await returns: one group commit, in due order.
-            outcomes = await asyncio.gather(*(self._fire(job, now) for job in jobs))
+            if self.db.concurrent_writers:
+                # PostgreSQL runs the units of one process side by side: fired together, a later job could
+                # commit first (a season's close before its last hourly ranking). One after the other keeps
+                # the due order that SQLite's single writer gives.
+                outcomes = [await self._fire(job, now) for job in jobs]
+            else:
+                # Every unit is queued before the first await returns: one group commit, in due order.
+                outcomes = list(await asyncio.gather(*(self._fire(job, now) for job in jobs)))
             fired = sum(1 for outcome in outcomes if outcome is not None and outcome.kind == "fired")
             total += fired
             if fired:

@@ -55,17 +55,18 @@ def payload_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestReco
 @pytest.fixture(autouse=True)
 def _postgresql_database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """With `TEST_DATABASE=postgresql`, every bot a test starts (restarts included) opens one fresh
-    PostgreSQL database through `DATABASE_URL`, which wins over the harness's SQLite file."""
+    PostgreSQL database in the template's state through `DATABASE_URL`, which wins over the harness's
+    SQLite file."""
     if not postgres.enabled():
         yield
         return
     cluster: postgres.Cluster = request.getfixturevalue("pg_cluster")
-    url = cluster.create()
+    url = cluster.lease()
     monkeypatch.setenv("DATABASE_URL", url)
     try:
         yield
     finally:
-        cluster.drop(url)
+        cluster.give_back(url)
 
 
 async def run_harness(h: BotHarness) -> AsyncIterator[BotHarness]:

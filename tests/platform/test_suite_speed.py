@@ -46,12 +46,12 @@ async def test_a_copied_database_is_the_one_a_migration_from_scratch_gives(
     assert objects
 
 
-def test_slow_tests_are_handed_out_first_in_their_order() -> None:
+def test_slow_tests_are_handed_out_first_in_their_order(pytestconfig: pytest.Config) -> None:
     def item(name: str, slow: bool) -> SimpleNamespace:
         return SimpleNamespace(name=name, get_closest_marker=lambda marker: object() if slow else None)
 
     items = [item("a", False), item("b", True), item("c", False), item("d", True)]
-    pytest_collection_modifyitems(items)  # type: ignore[arg-type]
+    pytest_collection_modifyitems(items, pytestconfig)  # type: ignore[arg-type]
     assert [i.name for i in items] == ["b", "d", "a", "c"]
 
 

@@ -50,16 +50,17 @@ def clock() -> ManualClock:
 @pytest.fixture
 async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
     """A migrated database of its own: a copy of a migrated SQLite file, or with `TEST_DATABASE=postgresql`
-    a PostgreSQL database made from the migrated template (tests/fixtures/postgres.py)."""
+    a PostgreSQL database in the migrated template's state (tests/fixtures/postgres.py: a copy, or the
+    previous test's emptied back)."""
     if postgres.enabled():
         cluster: postgres.Cluster = request.getfixturevalue("pg_cluster")
-        url = cluster.create()
+        url = cluster.lease()
         database: Database = await open_postgres(url)
         try:
             yield database
         finally:
             await database.close()
-            cluster.drop(url)
+            cluster.give_back(url)
         return
     migrated_copy: Callable[[Path], Path] = request.getfixturevalue("migrated_copy")
     database = await open_database(migrated_copy(tmp_path / "bot.sqlite3"))
