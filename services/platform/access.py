@@ -4,12 +4,13 @@ Every command and button of a game asks (`discord_app/gate.py`), and without thi
 database read, most of them to learn that nothing is paused and nobody banned. A server's pauses and
 bans are read once, then kept until a ban, unban, pause or resume of that server (issue 19).
 
-Correct with one writer per database, as `players.LocaleCache` (store/db.py): every change of these
-tables goes through `AdminService`, whose unit calls `forget` for its server (in the writer's thread) and
-whose caller forgets once more after the commit (on PostgreSQL, units run side by side, and a read that
-began before the commit must not be kept). A read that raced with a `forget` is not stored: `generation`
-moved in between. On PostgreSQL (`Database.concurrent_writers`: other processes may write) the
-gate reads every time: they would not tell this process.
+Every change of these tables goes through `AdminService`, whose unit calls `forget` for its server (in
+the writer's thread) and announces `ACCESS_TOPIC` with the server's id: once the commit is known, every
+process sharing the database forgets that server (`Database.subscribe_keys`; on PostgreSQL other processes
+hear it by NOTIFY, and this one forgets again after the commit, since units run side by side there and a
+read that began before the commit must not be kept). A read that raced with a `forget` is not stored:
+`generation` moved in between. Notifications lost while the LISTEN connection was down forget every
+server, as `players.LocaleCache` does.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import threading
 from dataclasses import dataclass
 
 ACCESS_CACHE_SIZE = 10_000  # servers kept; the oldest read goes first
+# What a unit that changes a server's pauses or bans announces, with the server's id as key.
+ACCESS_TOPIC = "access"
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,20 @@ class AccessCache:
                 del self._known[next(iter(self._known))]
 
     def forget(self, guild_id: int) -> None:
-        """Call inside the write unit that changes the server's pauses or bans, and after it."""
+        """Call inside the write unit that changes the server's pauses or bans (with `ACCESS_TOPIC`)."""
         with self._lock:
             self.generation += 1
             self._known.pop(guild_id, None)
+
+    def clear(self) -> None:
+        """Forget every server: changes were announced that this process did not hear."""
+        with self._lock:
+            self.generation += 1
+            self._known.clear()
+
+    def changed(self, key: str | None) -> None:
+        """A commit announced `ACCESS_TOPIC` for a server (`key`), or None: some servers, unknown."""
+        if key is None:
+            self.clear()
+        else:
+            self.forget(int(key))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -19,11 +18,11 @@ from typing import Any, Generic, TypeVar
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
 from services.platform import games, ledger
-from services.platform.access import AccessCache, read_access
+from services.platform.access import ACCESS_TOPIC, AccessCache, read_access
 from services.platform.catalogs import CardIndex
 from services.platform.messages import Text
 from services.platform.players import ensure_player
-from store.db import Database
+from store.db import Database, announce
 from store.idempotency import once
 
 PAGE_SIZE = 10
@@ -137,6 +136,7 @@ class AdminService:
         self.clock = clock
         self.cards = cards
         self.access = AccessCache()
+        db.subscribe_keys(ACCESS_TOPIC, self.access.changed)
 
     async def _once(self, actor: Actor, tool: str, work: Any) -> Any:
         now = self.clock.now()
@@ -274,9 +274,9 @@ class AdminService:
             if added.rowcount != 1:
                 raise BadInput("admin.error.already_banned")
             write_audit(conn, now, actor, "ban", target=player, reason=why)
-            self.access.forget(guild)
+            self._forget_access(conn, guild)
 
-        await self._changing_access(guild, unit)
+        await self.db.write(unit)
 
     async def unban(self, actor: Actor, player: int) -> None:
         guild = self._guild(actor)
@@ -289,9 +289,9 @@ class AdminService:
             if gone.rowcount != 1:
                 raise BadInput("admin.error.not_banned")
             write_audit(conn, now, actor, "unban", target=player)
-            self.access.forget(guild)
+            self._forget_access(conn, guild)
 
-        await self._changing_access(guild, unit)
+        await self.db.write(unit)
 
     async def pause(self, actor: Actor, game: str, *, paused: bool) -> None:
         guild, key = self._guild(actor), _game(game).key
@@ -311,9 +311,9 @@ class AdminService:
             if changed.rowcount != 1:
                 raise BadInput("admin.error.already_paused" if paused else "admin.error.not_paused")
             write_audit(conn, now, actor, "pause" if paused else "resume", game=key)
-            self.access.forget(guild)
+            self._forget_access(conn, guild)
 
-        await self._changing_access(guild, unit)
+        await self.db.write(unit)
 
     async def audit_page(self, guild_id: int, page: int) -> Page[AuditLine]:
         """The server's log, newest first."""
@@ -335,8 +335,7 @@ class AdminService:
         """Before any command or button of a game in a server: refused when the game is paused there or
         the player is banned there."""
 
-        # Kept only with one writer: processes sharing a PostgreSQL database would not hear of a change.
-        access = None if self.db.concurrent_writers else self.access.get(guild_id)
+        access = self.access.get(guild_id)
         if access is None:
             generation = self.access.generation
             access = await self.db.read(lambda conn: read_access(conn, guild_id))
@@ -346,13 +345,11 @@ class AdminService:
             spec = games.get(game)
             raise NotAllowed(refusal, game=Text(spec.name_key) if spec is not None else Text.raw(game))
 
-    async def _changing_access(self, guild_id: int, unit: Callable[[sqlite3.Connection], None]) -> None:
-        """A unit that changes the server's pauses or bans (and forgets them itself, in the writer's
-        thread); forgotten once more after the commit (see services/platform/access.py)."""
-        try:
-            await self.db.write(unit)
-        finally:
-            self.access.forget(guild_id)
+    def _forget_access(self, conn: sqlite3.Connection, guild_id: int) -> None:
+        """In the unit that changes the server's pauses or bans: forgotten here at once, and in every
+        process once the commit is known (services/platform/access.py)."""
+        self.access.forget(guild_id)
+        announce(conn, ACCESS_TOPIC, str(guild_id))
 
     @staticmethod
     def _guild(actor: Actor) -> int:

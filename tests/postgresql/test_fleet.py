@@ -13,7 +13,11 @@ from functools import partial
 import pytest
 
 from core.clock import ManualClock
+from core.errors import NotAllowed
 from services.platform import outbox
+from services.platform.access import ACCESS_TOPIC
+from services.platform.admin import Actor, AdminService
+from services.platform.catalogs import CardIndex
 from services.platform.heartbeat import DEAD_AFTER, PERIOD, Heartbeat
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.outbox import CLAIM, Outbox
@@ -184,3 +188,27 @@ async def test_a_lost_listen_connection_empties_the_language_cache(
     assert await _woken(told, 10.0) is not None  # listening again after 0.5 s
     assert heard == [None]
     assert players.locales.get(9) is None
+
+
+async def test_a_ban_reaches_the_other_processs_gate(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
+    """Process B keeps the server's pauses and bans (every game interaction asks); a ban made in process A
+    reaches B's cache within well under a second, and B's next interaction of that player is refused."""
+    a_db, b_db = processes
+    clock = ManualClock(START)
+    cards = CardIndex({})
+    a, b = AdminService(a_db, clock, cards), AdminService(b_db, clock, cards)
+    await b.check_access(5, "pillz", 7)
+    reads = b_db.reads
+    await b.check_access(5, "pillz", 7)
+    assert b_db.reads == reads  # kept
+
+    heard = asyncio.Event()  # subscribed after B's cache: set once the cache has forgotten
+    b_db.subscribe_keys(ACCESS_TOPIC, lambda key: heard.set())
+    await a.ban(Actor(user_id=77, guild_id=5, request=1), 7, "triche")
+    took = await _woken(heard, 5.0)
+    assert took is not None
+    assert took < 0.5, took
+    with pytest.raises(NotAllowed, match=r"admin\.banned"):
+        await b.check_access(5, "pillz", 7)

@@ -210,16 +210,6 @@ async def test_a_servers_access_is_read_once_and_forgotten_by_its_changes(
     await admin.check_access(OTHER_GUILD, "pillz", ALICE)  # another server: its own entry
 
 
-async def test_with_other_writers_the_gate_reads_every_time(
-    db: Database, admin: AdminService, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(db, "concurrent_writers", True)  # as on PostgreSQL: another process may ban
-    await admin.check_access(GUILD, "pillz", ALICE)
-    reads = db.reads
-    await admin.check_access(GUILD, "pillz", ALICE)
-    assert db.reads == reads + 1
-
-
 async def test_a_read_that_raced_with_a_change_is_not_kept(admin: AdminService) -> None:
     cache = admin.access
     before = cache.generation

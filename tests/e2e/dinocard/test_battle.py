@@ -46,7 +46,7 @@ async def test_a_challenge_watched_step_by_step_to_its_end(harness) -> None:
     # The last click was answered before its unit queued the owner's DM: the edit showing the end proves
     # that unit committed, so one more flush of the outbox delivers the DM.
     await h.settle()
-    told = [m for m in h.emu.messages if m.where[0] == "dm" and "Votre pack « Marée »" in shown(m)]
+    told = [m for m in h.emu.messages if m.where[0] == "dm" and "votre pack « marée »" in shown(m).lower()]
     assert len(told) == 1
     over = await dino(h).battles.db.read(lambda conn: MATCHES.load_trusted(conn, match.id))
     late = await h.emu.forge_component(alice, f"dino:next:{match.id}:{over.version}")
@@ -90,4 +90,6 @@ async def test_an_owner_with_closed_dms_gets_a_show_button_where_the_battle_was_
     revealed = await h.emu.click(bob, "Voir le résultat", message=shows[0])
     assert revealed.message is not None
     assert revealed.message.ephemeral
-    assert "Votre pack « Marée »" in shown(revealed.message)
+    # Won, lost or drawn, the owner reads the result of their own pack (the outcome depends on the battle's
+    # draw, which on PostgreSQL may come from the bot's random stream in another order).
+    assert "votre pack « marée »" in shown(revealed.message).lower()
