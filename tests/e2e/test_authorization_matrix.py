@@ -28,7 +28,7 @@ from tests.fixtures import postgres
 
 VOLATILE_TABLES = frozenset({"players", "heartbeats", "schema_migrations"})
 
-pytestmark = pytest.mark.usefixtures("no_pacing")
+pytestmark = [pytest.mark.usefixtures("no_pacing"), pytest.mark.sweep]
 
 
 async def undelivered_dm(w: World) -> Scene:

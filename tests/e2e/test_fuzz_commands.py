@@ -36,6 +36,8 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from tests.e2e.hostile import assert_private_and_fits, send_raw, state_of
 
+pytestmark = pytest.mark.sweep
+
 HOSTILE_EXAMPLES = 6
 DECLARED_EXAMPLES = 4
 FUZZ = settings(

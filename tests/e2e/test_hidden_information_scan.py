@@ -55,6 +55,8 @@ from tests.e2e.leak_scan import (
 )
 from tests.e2e.pillz.test_duel import duel_message, first_unused, friend_duel, move, pillz
 
+pytestmark = pytest.mark.sweep
+
 E2E = Path(__file__).resolve().parent
 SCANNED_HERE = frozenset({"choco", "hoss", "pillz"})  # the scans below; later games scan in their own package
 SEED = 23  # the games' draws: the same steps give the same games, and the same findings

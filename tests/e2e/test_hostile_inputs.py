@@ -24,6 +24,8 @@ from tests.e2e.hostile import (
     state_of,
 )
 
+pytestmark = pytest.mark.sweep
+
 BEYOND_SQLITE = 2**63
 BEYOND_DISCORD = 2**53 + 1
 

@@ -9,6 +9,8 @@ import json
 import re
 import sqlite3
 
+import pytest
+
 from emulator.records import RecordedMessage
 from emulator.world import User
 from engine.choco.catalog import ChocoCatalog
@@ -24,6 +26,8 @@ from tests.e2e.choco.helpers import (
     with_bronze_deck,
 )
 from tests.e2e.messages import shown
+
+pytestmark = pytest.mark.sweep
 
 MAX_TURNS = 200
 
