@@ -144,10 +144,13 @@ async def start_practice(interaction: discord.Interaction[Any], texts: DuelComma
     require_here(interaction, PUBLIC_MESSAGE)
     assert interaction.guild_id is not None
     assert interaction.channel_id is not None
+    # Before the duel: a server seen for the first time has its language remembered before the outbox,
+    # woken by the duel's commit, writes the public message in the server's language.
+    public = await public_locale_of(interaction)
     duel = await duels_of(interaction, texts).practice(
         interaction.guild_id, interaction.channel_id, interaction.user.id, key=interaction.id
     )
-    button = t(texts.play_button, await public_locale_of(interaction))
+    button = t(texts.play_button, public)
     await interaction.response.send_message(
         t(texts.practice_started, locale, id=duel.id, button=button), ephemeral=True
     )
