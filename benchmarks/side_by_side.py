@@ -1,12 +1,18 @@
-"""The bot's own cost per command, side by side with a bare discord.py bot, in one run (issue 19).
+"""The bot's own cost per command, side by side with two bare discord.py bots, in one run (issue 19).
 
-The bare bot answers `/ping` with an ephemeral "pong": no database, no translation, no service. It and
+The bare bot answers `/ping` with an ephemeral "pong": no database, no translation, no service; the
+goal compares the real bot with it. The matched bot (benchmarks/bare_bots.py) has none of these either,
+but answers each load with the real bot's very requests (the same content, embeds, views, files, through
+the same discord.py calls), captured once per load from a real bot before the runs and checked request
+for request at the start of each of its measurements: "real / matched" is the bot's own work (database,
+services, rendering, checks), "matched / bare" what discord.py costs to send that payload. The three and
 the real bot (`CardBot`, `freeze_gc` on as `bot.py` runs it) take turns on the same machine, through the
-same emulator and the same loads (benchmarks/command_latency.py's phases): bare, real, bare, real...
-for each load, so that a noisy neighbour weighs on both alike. A fresh emulator, bot and database file
+same emulator and the same loads (benchmarks/command_latency.py's phases): bare, matched, real, bare...
+for each load, so that a noisy neighbour weighs on all alike. A fresh emulator, bot and database file
 per measurement.
 
-Loads (the real bot's side; the bare bot's side sends `/ping` the same number of times):
+Loads (the real bot's side; the bare bot's side sends `/ping` the same number of times, the matched
+bot's the same commands and clicks):
 - `profile`: `/profile` of a player who already exists;
 - `collection`: `/hoss collection` of a player owning 24 copies (one page of 24, sorted by rarity);
 - `booster`: `/hoss booster` (one booster bought, its first card face down, paid from a large balance);
@@ -24,7 +30,7 @@ Phases per measurement: 1 user sequential (`--baseline` commands), 50 users pace
 `--rates` for `--seconds` each, then the closed loop (each user sends its next command as soon as the
 last returns, `--rounds` each: saturation). Printed: p50, p99, CPU per command, commands/s at saturation,
 the real bot's database trips per command (write transactions, reads) in the sequential phase, and the
-ratios real/bare. Medians of `--runs` runs.
+ratios real/bare, real/matched and matched/bare. Medians of `--runs` runs.
 
     python -m benchmarks.side_by_side [--loads profile,collection,booster,pillz] [--runs 3]
         [--users 50] [--rounds 20] [--baseline 200] [--rates 100,200,300] [--seconds 5] [--one-loop]
