@@ -359,6 +359,8 @@ class BareHarness:
 
     def __init__(self, *, own_thread: bool = True, replay: Replay | None = None) -> None:
         self.emu = DiscordEmulator(app_name="Bare")
+        # as sandbox.harness sets it for the real bot: the matched bot's deferred clicks end with an edit
+        self.emu.bare_deferred_updates = False
         self.own_thread = own_thread
         self.replay = replay
         self.thread: BotThread | None = None
