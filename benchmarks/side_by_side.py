@@ -1,12 +1,18 @@
-"""The bot's own cost per command, side by side with a bare discord.py bot, in one run (issue 19).
+"""The bot's own cost per command, side by side with two bare discord.py bots, in one run (issue 19).
 
-The bare bot answers `/ping` with an ephemeral "pong": no database, no translation, no service. It and
+The bare bot answers `/ping` with an ephemeral "pong": no database, no translation, no service; the
+goal compares the real bot with it. The matched bot (benchmarks/bare_bots.py) has none of these either,
+but answers each load with the real bot's very requests (the same content, embeds, views, files, through
+the same discord.py calls), captured once per load from a real bot before the runs and checked request
+for request at the start of each of its measurements: "real / matched" is the bot's own work (database,
+services, rendering, checks), "matched / bare" what discord.py costs to send that payload. The three and
 the real bot (`CardBot`, `freeze_gc` on as `bot.py` runs it) take turns on the same machine, through the
-same emulator and the same loads (benchmarks/command_latency.py's phases): bare, real, bare, real...
-for each load, so that a noisy neighbour weighs on both alike. A fresh emulator, bot and database file
+same emulator and the same loads (benchmarks/command_latency.py's phases): bare, matched, real, bare...
+for each load, so that a noisy neighbour weighs on all alike. A fresh emulator, bot and database file
 per measurement.
 
-Loads (the real bot's side; the bare bot's side sends `/ping` the same number of times):
+Loads (the real bot's side; the bare bot's side sends `/ping` the same number of times, the matched
+bot's the same commands and clicks):
 - `profile`: `/profile` of a player who already exists;
 - `collection`: `/hoss collection` of a player owning 24 copies (one page of 24, sorted by rarity);
 - `booster`: `/hoss booster` (one booster bought, its first card face down, paid from a large balance);
@@ -24,7 +30,7 @@ Phases per measurement: 1 user sequential (`--baseline` commands), 50 users pace
 `--rates` for `--seconds` each, then the closed loop (each user sends its next command as soon as the
 last returns, `--rounds` each: saturation). Printed: p50, p99, CPU per command, commands/s at saturation,
 the real bot's database trips per command (write transactions, reads) in the sequential phase, and the
-ratios real/bare. Medians of `--runs` runs.
+ratios real/bare, real/matched and matched/bare. Medians of `--runs` runs.
 
     python -m benchmarks.side_by_side [--loads profile,collection,booster,pillz] [--runs 3]
         [--users 50] [--rounds 20] [--baseline 200] [--rates 100,200,300] [--seconds 5] [--one-loop]
@@ -34,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import math
 import os
 import random
@@ -46,12 +51,17 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import discord
-from discord.ext import commands
-
-from benchmarks.bot_thread import BotThread, ThreadedHarness
+from benchmarks.bare_bots import (
+    BareHarness,
+    Replay,
+    check_replayed,
+    expect,
+    matched_of,
+    ping_of,
+    post_publics,
+)
+from benchmarks.bot_thread import ThreadedHarness
 from benchmarks.command_latency import (
     TARGET_P99_MS,
     Act,
@@ -63,8 +73,7 @@ from benchmarks.command_latency import (
     run_paced,
     run_sequential,
 )
-from emulator import DiscordEmulator, InteractionResult
-from emulator.records import RecordedMessage
+from emulator.records import RecordedMessage, walk_components
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.hoss.gold import GOLD
@@ -72,105 +81,14 @@ from services.platform import ledger
 from services.platform.players import ensure_player
 
 LOADS = ("profile", "collection", "booster", "pillz")
+COMMANDS = {"profile": "profile", "collection": "hoss collection", "booster": "hoss booster"}
 COLLECTION_SIZE = 24
 BOOSTER_GOLD = 100_000_000
 PILLZ_MOVES_PER_DUEL = 8  # at most: 4 rounds, a lead and an answer each
 GRANT = ledger.Movement("benchmark.grant")
 
 
-# --- the bare bot ----------------------------------------------------------------------------------------
-
-
-class BareBot(commands.Bot):
-    """discord.py and one command, nothing else: what answering an interaction costs at the least."""
-
-    def __init__(self) -> None:
-        intents = discord.Intents.none()
-        intents.guilds = True  # as the real bot
-        super().__init__(
-            command_prefix=commands.when_mentioned,
-            help_command=None,
-            intents=intents,
-            guild_ready_timeout=0.01,
-        )
-        self.failures: list[BaseException] = []
-
-    async def setup_hook(self) -> None:
-        @self.tree.command(name="ping", description="Answers pong, privately")
-        async def ping(interaction: discord.Interaction[Any]) -> None:
-            await interaction.response.send_message("pong", ephemeral=True)
-
-        self.tree.on_error = self._tree_error  # type: ignore[method-assign]
-        await self.tree.sync()
-
-    async def _tree_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
-        self.failures.append(error)
-
-
-class BareHarness:
-    """The bare bot on its own emulator, on a thread of its own like the real one (`ThreadedHarness`)."""
-
-    def __init__(self, *, own_thread: bool = True) -> None:
-        self.emu = DiscordEmulator(app_name="Bare")
-        self.own_thread = own_thread
-        self.thread: BotThread | None = None
-        self.bot: BareBot | None = None
-        self._running: asyncio.Future[None] | None = None
-
-    @property
-    def unexpected_errors(self) -> list[BaseException]:
-        return [] if self.bot is None else list(self.bot.failures)
-
-    async def start(self) -> None:
-        await self.emu.start()
-        self.emu.install()
-        guild = self.emu.add_guild("Club des cartes", locale="fr")
-        self.emu.add_channel(guild, "parties")
-
-        async def build() -> BareBot:
-            return BareBot()
-
-        self.thread = BotThread("bare-bot", own=self.own_thread)
-        bot = self.bot = await self.thread.run(build())
-        self._running = self.thread.start(bot.start(self.emu.bot_token))
-        await self.emu.wait_ready(timeout=20)
-        await self.thread.run(asyncio.wait_for(bot.wait_until_ready(), timeout=20))
-
-    def user(self, name: str) -> User:
-        return self.emu.world.user_named(name) or self.emu.add_user(name, locale="fr")
-
-    async def settle(self) -> None:
-        await self.emu.settle()
-
-    async def stop(self) -> None:
-        assert self.thread is not None
-        if self.bot is not None:
-            await self.thread.run(self.bot.close())
-        if self._running is not None:
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await self._running
-        await self.thread.close()
-        self.emu.uninstall()
-        await self.emu.stop()
-
-
-def ping_of(bare: BareHarness, times: int) -> Act:
-    async def act(user: User) -> None:
-        for _ in range(times):
-            reply = await bare.emu.run_command(user, "ping")
-            if not reply.ephemeral or reply.content != "pong":
-                raise SystemExit(f"UNEXPECTED REPLY to /ping: {reply.render()!r}")
-        return None
-
-    return act
-
-
 # --- the real bot's loads --------------------------------------------------------------------------------
-
-
-def _expect(ok: bool, what: str, reply: InteractionResult) -> None:
-    if not ok:
-        raise SystemExit(f"UNEXPECTED REPLY to {what}: {reply.render()!r}")
 
 
 async def _grant(harness: ThreadedHarness, users: list[User], load: str) -> None:
@@ -197,7 +115,7 @@ def collection_of(harness: BotHarness) -> Act:
     async def act(user: User) -> None:
         reply = await harness.emu.run_command(user, "hoss collection")
         title = str(reply.embeds[0].get("title") or "") if reply.embeds else ""
-        _expect(reply.ephemeral and f"({COLLECTION_SIZE} " in title, "/hoss collection", reply)
+        expect(reply.ephemeral and f"({COLLECTION_SIZE} " in title, "/hoss collection", reply)
         return None
 
     return act
@@ -207,7 +125,7 @@ def booster_of(harness: BotHarness) -> Act:
     async def act(user: User) -> None:
         reply = await harness.emu.run_command(user, "hoss booster")
         message = reply.message
-        _expect(reply.ephemeral and message is not None and bool(message.components), "/hoss booster", reply)
+        expect(reply.ephemeral and message is not None and bool(message.components), "/hoss booster", reply)
         return None
 
     return act
@@ -229,7 +147,7 @@ class Duels:
             self.queue[first.id] = []
             for _ in range(math.ceil(moves_per_pair / 4) + 1):  # a duel lasts 4 to 8 moves
                 made = await emu.run_command(first, "pillz defi", {"joueur": second})
-                _expect(made.message is not None, "/pillz defi", made)
+                expect(made.message is not None, "/pillz defi", made)
                 assert made.message is not None
                 await emu.click(second, "Accepter", message=made.message)
         await self.harness.settle()
@@ -267,13 +185,13 @@ class Duels:
             untimed = time.perf_counter() - began
             emu = self.harness.emu
             controls = await emu.click(user, custom_id=f"pillz:open:{duel_id}", message=public)
-            _expect(controls.message is not None and controls.ephemeral, "Jouer", controls)
+            expect(controls.message is not None and controls.ephemeral, "Jouer", controls)
             assert controls.message is not None
             picked = await emu.select(user, values=[str(place)], message=controls.message)
-            _expect(picked.message is not None, "the character select", picked)
+            expect(picked.message is not None, "the character select", picked)
             assert picked.message is not None
             played = await emu.click(user, "Jouer (0 pillz)", message=picked.message)
-            _expect(played.message is not None and "0 pillz" in played.content, "Jouer (0 pillz)", played)
+            expect(played.message is not None and "0 pillz" in played.content, "Jouer (0 pillz)", played)
             return untimed
 
         return move
@@ -359,6 +277,60 @@ async def measure_bare(load: str, options: Options, run: int) -> Measure:
     return Measure(figures[0], figures[1:-1], figures[-1])
 
 
+async def measure_matched(load: str, replay: Replay, options: Options, run: int) -> Measure:
+    matched = BareHarness(own_thread=not options.one_loop, replay=replay)
+    await matched.start()
+    try:
+        users = [matched.user(f"joueur{i:03d}") for i in range(options.users)]
+        publics = await post_publics(matched, users[::2]) if load == "pillz" else {}
+        act = matched_of(matched, load, publics)
+        await check_replayed(matched, act, users[0], replay)
+
+        async def prepare(chosen: list[User], per_user: int) -> Act:
+            return act
+
+        label = f"matched {load}"
+        figures, _ = await _phases(matched, users, prepare, options, label, run, pairs=load == "pillz")
+    finally:
+        await matched.stop()
+    return Measure(figures[0], figures[1:-1], figures[-1])
+
+
+async def capture(load: str, options: Options) -> Replay:
+    """The real bot's requests for its second command of the load (the first may carry a game's welcome),
+    from a real bot set up as `measure_real` sets it up, untimed."""
+    with tempfile.TemporaryDirectory(prefix="bench-side-") as directory:
+        harness = ThreadedHarness(Path(directory) / "bot.sqlite3", freeze_gc=True)
+        harness.own_thread = not options.one_loop
+        await harness.start()
+        try:
+            users = [harness.user(f"joueur{i:03d}") for i in range(2)]
+            await _grant(harness, users, load)
+            for user in users:
+                await harness.emu.run_command(user, "profile")
+            if load == "pillz":
+                duels = Duels(harness)
+                await duels.make(users, 4)
+                act = duels.act()
+            else:
+                act = {"profile": profile_of, "collection": collection_of, "booster": booster_of}[load](
+                    harness
+                )
+            await act(users[0])
+            await harness.settle()
+            start = len(harness.emu.requests)
+            await act(users[0])
+            await harness.settle()
+            replay = Replay.of(harness.emu.requests[start:], harness.emu.messages)
+        finally:
+            await harness.stop()
+    if load != "pillz":
+        return replay.command(COMMANDS[load])
+    assert replay.public is not None
+    opener = next(c for c in walk_components(replay.public["components"]) if c["type"] == 2)
+    return replay.chain(str(opener["custom_id"]))
+
+
 async def measure_real(load: str, options: Options, run: int) -> Measure:
     with tempfile.TemporaryDirectory(prefix="bench-side-") as directory:
         harness = ThreadedHarness(Path(directory) / "bot.sqlite3", freeze_gc=True)
@@ -416,16 +388,36 @@ def _summary(label: str, measures: list[Measure], options: Options) -> dict[str,
 
 
 def report(
-    load: str, bare: list[Measure], real: list[Measure], options: Options, out: Callable[[str], None]
+    load: str,
+    bare: list[Measure],
+    matched: list[Measure],
+    real: list[Measure],
+    options: Options,
+    out: Callable[[str], None],
 ) -> None:
-    b, r = _summary("bare", bare, options), _summary("real", real, options)
-    out(f"== {load} (medians of {len(real)} run(s); bare = /ping x{3 if load == 'pillz' else 1})")
-    out(f"{'measure':<28} {'bare':>9} {'real':>9} {'real/bare':>9}")
+    b, m, r = (
+        _summary("bare", bare, options),
+        _summary("matched", matched, options),
+        _summary("real", real, options),
+    )
+    out(
+        f"== {load} (medians of {len(real)} run(s); bare = /ping x{3 if load == 'pillz' else 1}; "
+        "matched = the real bot's replies, sent by a bot without database or services)"
+    )
+    out(
+        f"{'measure':<20} {'bare':>9} {'matched':>9} {'real':>9} {'real/bare':>9} {'real/match':>10} {'match/bare':>10}"
+    )
+
+    def ratio(x: float, y: float) -> float:
+        return x / y if y else float("nan")
+
     for key in r:
-        ratio = r[key] / b[key] if b[key] else float("nan")
-        out(f"{key:<28} {b[key]:9.2f} {r[key]:9.2f} {ratio:9.2f}")
-    writes = [m.writes_per_cmd for m in real if m.writes_per_cmd is not None]
-    reads = [m.reads_per_cmd for m in real if m.reads_per_cmd is not None]
+        out(
+            f"{key:<20} {b[key]:9.2f} {m[key]:9.2f} {r[key]:9.2f} {ratio(r[key], b[key]):9.2f} "
+            f"{ratio(r[key], m[key]):10.2f} {ratio(m[key], b[key]):10.2f}"
+        )
+    writes = [x.writes_per_cmd for x in real if x.writes_per_cmd is not None]
+    reads = [x.reads_per_cmd for x in real if x.reads_per_cmd is not None]
     if writes and reads:
         out(
             f"real bot's SQLite trips per command (sequential): {_med(writes):.2f} writes, {_med(reads):.2f} reads"
@@ -439,23 +431,34 @@ def report(
         f"p99 <= {TARGET_P99_MS:.0f} ms at {worst:g}/s: {r[f'p99@{worst:g}']:.2f} ms; "
         f"saturation >= 0.8x bare: {r['closed_rate'] / b['closed_rate']:.2f}x"
     )
+    out(
+        f"against the matched bot (not the goal; the bot's own logic): bot cpu "
+        f"{ratio(r['alone_bot_cpu'], m['alone_bot_cpu']):.2f}x alone, "
+        f"{ratio(r[f'bot_cpu@{worst:g}'], m[f'bot_cpu@{worst:g}']):.2f}x at {worst:g}/s; "
+        f"saturation {ratio(r['closed_rate'], m['closed_rate']):.2f}x"
+    )
     out("")
 
 
 async def main(options: Options, out: Callable[[str], None] = print) -> None:
     out(
-        "bare discord.py bot and the real bot, interleaved, through the Discord emulator (one process each time)"
+        "bare discord.py bot, matched bare bot and the real bot, interleaved, through the Discord emulator "
+        "(one process each time)"
     )
     out(
         f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.1f} at start"
     )
-    results: dict[str, tuple[list[Measure], list[Measure]]] = {load: ([], []) for load in options.loads}
+    replays = {load: await capture(load, options) for load in options.loads}
+    results: dict[str, tuple[list[Measure], list[Measure], list[Measure]]] = {
+        load: ([], [], []) for load in options.loads
+    }
     for run in range(1, options.runs + 1):
         for load in options.loads:
-            bare, real = results[load]
+            bare, matched, real = results[load]
             bare.append(await measure_bare(load, options, run))
+            matched.append(await measure_matched(load, replays[load], options, run))
             real.append(await measure_real(load, options, run))
-            for name, m in (("bare", bare[-1]), ("real", real[-1])):
+            for name, m in (("bare", bare[-1]), ("matched", matched[-1]), ("real", real[-1])):
                 for figures in (m.alone, *m.paced, m.closed):
                     bot = f"  bot {figures.others_cpu_ms:5.2f} ms/cmd"
                     out(f"run {run} {load} {name}: {figures.line()}{bot}")
@@ -463,7 +466,9 @@ async def main(options: Options, out: Callable[[str], None] = print) -> None:
     out("")
     for load in options.loads:
         report(load, *results[load], options, out)
-    out("verification: every reply was checked; no emulator or bot error: OK")
+    out(
+        "verification: every reply was checked (the matched bot's first against the real one's); no error: OK"
+    )
 
 
 def _parse() -> Options:

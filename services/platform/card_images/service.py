@@ -34,6 +34,7 @@ RENDER_VERSION = 1  # the shared helpers' version; each game's CardArt has its o
 _SAFE = re.compile(r"^[a-z0-9_-]{1,64}$")
 SCALED_KEPT = 96  # half-size cards kept decoded for sheets (~136 KB each)
 SHEETS_KEPT = 16  # whole sheets kept as PNG (a booster's all face down is the same for every buyer)
+STRIPS_KEPT = 64  # whole strips kept as PNG (a Pillz line-up is sent again at each move of its duel)
 
 
 K = TypeVar("K", bound=Hashable)
@@ -94,6 +95,9 @@ class CardImages:
         # whole sheets are kept, so that a flip scales and decodes only the card it turned over.
         self._scaled: _Kept[tuple[str, ...], Image.Image] = _Kept(SCALED_KEPT)
         self._sheets: _Kept[tuple[Any, ...], bytes] = _Kept(SHEETS_KEPT)
+        # A Pillz seat's line-up is the same four cards for the whole duel, and goes with the controls at
+        # every "Jouer": composing it again decoded, scaled and encoded four cards each time.
+        self._strips: _Kept[tuple[Any, ...], bytes] = _Kept(STRIPS_KEPT)
 
     def art(self, game: str) -> CardArt | None:
         spec = games.get(game)
@@ -194,6 +198,10 @@ class CardImages:
         description names the cards in order (the picture's text alternative; the message keeps its text
         too): hidden-information scans read attached files, so a strip sent to the wrong reader is caught
         by the names it carries."""
+        key = (game, tuple(cards), normalize_locale(locale), scale)
+        return self._strips.get(key, partial(self._draw_strip, game, list(cards), locale, scale))
+
+    def _draw_strip(self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float) -> bytes:
         images, names = [], []
         for card in cards:
             copy = CardCopy(card.rarity, card.stars, card.holo)

@@ -20,6 +20,7 @@ from services.platform.card_images import cache as disk
 from services.platform.card_images import draw
 from services.platform.card_images.service import CardImages
 from services.platform.card_images.spec import CardCopy
+from services.platform.messages import StripCard
 
 
 @pytest.fixture
@@ -179,3 +180,16 @@ def test_a_kept_sheet_is_the_picture_drawn_from_full_size_cards(images: CardImag
     assert not list(images.cache.folder.rglob("*.png"))  # no card drawn again
     one_more = [*cells[:1], ("orc_guerrier_1", CardCopy("basique", 0, False)), *cells[2:]]
     assert images.sheet_now("hoss", one_more, "fr", 3) != expected
+
+
+def test_a_kept_strip_is_the_strip_drawn_afresh(images: CardImages) -> None:
+    """A line-up sent again (each move of a Pillz duel) is the very bytes of composing it again."""
+    cards = [StripCard("orc_guerrier_1"), StripCard("orc_mage_1", "or", 2, True)]
+    first = images.strip_now("hoss", cards, "fr")
+    assert disk.is_png(first)
+    for path in images.cache.folder.rglob("*.png"):
+        path.unlink()  # kept: the second strip reads no card from the disk
+    assert images.strip_now("hoss", cards, "fr") == first
+    assert not list(images.cache.folder.rglob("*.png"))
+    assert images.strip_now("hoss", cards, "en") != first  # the names in its description
+    assert images.strip_now("hoss", cards[::-1], "fr") != first
