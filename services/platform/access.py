@@ -16,8 +16,9 @@ server, as `players.LocaleCache` does.
 from __future__ import annotations
 
 import sqlite3
-import threading
 from dataclasses import dataclass
+
+from services.platform.keyed_cache import KeyedCache
 
 ACCESS_CACHE_SIZE = 10_000  # servers kept; the oldest read goes first
 # What a unit that changes a server's pauses or bans announces, with the server's id as key.
@@ -43,40 +44,8 @@ def read_access(conn: sqlite3.Connection, guild_id: int) -> Access:
     return Access(frozenset(str(r[0]) for r in paused), frozenset(int(r[0]) for r in banned))
 
 
-class AccessCache:
+class AccessCache(KeyedCache[Access]):
+    """Servers' pauses and bans, by server id (`ACCESS_TOPIC`)."""
+
     def __init__(self, capacity: int = ACCESS_CACHE_SIZE) -> None:
-        self.capacity = capacity
-        self.generation = 0
-        self._known: dict[int, Access] = {}
-        self._lock = threading.Lock()  # `forget` runs in the writer's thread, the rest on the event loop
-
-    def get(self, guild_id: int) -> Access | None:
-        return self._known.get(guild_id)
-
-    def put(self, guild_id: int, access: Access, generation: int) -> None:
-        with self._lock:
-            if generation != self.generation:
-                return
-            self._known.pop(guild_id, None)
-            self._known[guild_id] = access
-            if len(self._known) > self.capacity:
-                del self._known[next(iter(self._known))]
-
-    def forget(self, guild_id: int) -> None:
-        """Call inside the write unit that changes the server's pauses or bans (with `ACCESS_TOPIC`)."""
-        with self._lock:
-            self.generation += 1
-            self._known.pop(guild_id, None)
-
-    def clear(self) -> None:
-        """Forget every server: changes were announced that this process did not hear."""
-        with self._lock:
-            self.generation += 1
-            self._known.clear()
-
-    def changed(self, key: str | None) -> None:
-        """A commit announced `ACCESS_TOPIC` for a server (`key`), or None: some servers, unknown."""
-        if key is None:
-            self.clear()
-        else:
-            self.forget(int(key))
+        super().__init__(capacity)

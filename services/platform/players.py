@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-import threading
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -12,6 +11,7 @@ from core.errors import BadInput
 from core.settings import SUPPORTED_LOCALES
 from services.platform import games, ledger
 from services.platform.games import SummaryLine
+from services.platform.keyed_cache import KeyedCache
 from store.db import Database, announce
 from store.idempotency import once
 
@@ -91,7 +91,7 @@ class _Known:
     seen: str | None  # the last Discord language stored (players.last_locale)
 
 
-class LocaleCache:
+class LocaleCache(KeyedCache[_Known]):
     """Players this process knows exist, with their stored languages: a command from one of them whose
     Discord language did not change needs no write (`PlayerService.touch`), which is most commands.
 
@@ -108,41 +108,7 @@ class LocaleCache:
     """
 
     def __init__(self, capacity: int = LOCALE_CACHE_SIZE) -> None:
-        self.capacity = capacity
-        self.generation = 0
-        self._known: dict[int, _Known] = {}
-        self._lock = threading.Lock()  # `forget` runs in the writer's thread, the rest on the event loop
-
-    def get(self, player_id: int) -> _Known | None:
-        return self._known.get(player_id)
-
-    def put(self, player_id: int, known: _Known, generation: int) -> None:
-        with self._lock:
-            if generation != self.generation:
-                return
-            self._known.pop(player_id, None)
-            self._known[player_id] = known
-            if len(self._known) > self.capacity:
-                del self._known[next(iter(self._known))]
-
-    def forget(self, player_id: int) -> None:
-        """Call inside the write unit that changes the player's languages."""
-        with self._lock:
-            self.generation += 1
-            self._known.pop(player_id, None)
-
-    def clear(self) -> None:
-        """Forget every player: changes were announced that this process did not hear."""
-        with self._lock:
-            self.generation += 1
-            self._known.clear()
-
-    def changed(self, key: str | None) -> None:
-        """A commit announced `LOCALE_TOPIC` for a player (`key`), or None: some players, unknown."""
-        if key is None:
-            self.clear()
-        else:
-            self.forget(int(key))
+        super().__init__(capacity)
 
 
 class PlayerService:
