@@ -21,7 +21,6 @@ database) and a bot that knows the SHARD_COUNT/SHARD_IDS settings.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import gc
@@ -40,6 +39,7 @@ from benchmarks.command_latency import (
     TARGET_P99_MS,
     Figures,
     check_profile,
+    load_arguments,
     run_closed_loop,
     run_paced,
     run_sequential,
@@ -354,28 +354,14 @@ async def main(options: Options, out: Callable[[str], None] = print) -> None:
 
 
 def _parse() -> Options:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--database",
-        default="sqlite",
-        help="sqlite (default), postgresql (a durable server of its own) or a URL",
-    )
+    parser = load_arguments(__doc__)
     parser.add_argument("--processes", type=int, default=1, help="bot processes, one shard each (default 1)")
-    parser.add_argument("--users", type=int, default=50, help="simulated users acting at once")
-    parser.add_argument("--rounds", type=int, default=20, help="closed loop: commands per user, back to back")
-    parser.add_argument(
-        "--runs", type=int, default=3, choices=range(1, 100), metavar="N", help="runs (medians)"
-    )
     parser.add_argument("--baseline", type=int, default=200, help="commands of the single user in sequence")
     parser.add_argument(
         "--rates",
         default="100,200,300,400,500",
         help="paced: offered commands/s across all users, comma-separated (default 100,200,300,400,500)",
     )
-    parser.add_argument("--seconds", type=float, default=5.0, help="paced: duration of each rate")
-    parser.add_argument("--seed", type=int, default=1, help="paced: seed of the jitter")
     args = parser.parse_args()
     try:
         rates = sorted({float(part) for part in args.rates.split(",") if part.strip()})

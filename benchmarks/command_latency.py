@@ -370,9 +370,10 @@ def _rates(text: str) -> list[float]:
     return rates
 
 
-def _parse() -> Options:
+def load_arguments(description: str | None) -> argparse.ArgumentParser:
+    """The options every command-latency benchmark shares (this one and benchmarks/bot_alone.py)."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
         "--database",
@@ -384,6 +385,13 @@ def _parse() -> Options:
     parser.add_argument(
         "--runs", type=int, default=3, choices=range(1, 100), metavar="N", help="runs (medians reported)"
     )
+    parser.add_argument("--seconds", type=float, default=5.0, help="paced: duration of each rate")
+    parser.add_argument("--seed", type=int, default=1, help="paced: seed of the jitter")
+    return parser
+
+
+def _parse() -> Options:
+    parser = load_arguments(__doc__)
     parser.add_argument(
         "--baseline", type=int, default=200, help="commands the single user sends in the sequential baseline"
     )
@@ -396,8 +404,6 @@ def _parse() -> Options:
         default=[100.0, 200.0, 300.0, 400.0, 500.0],
         help="paced: more offered rates to try, comma-separated (default 100,200,300,400,500; '' for none)",
     )
-    parser.add_argument("--seconds", type=float, default=5.0, help="paced: duration of each rate")
-    parser.add_argument("--seed", type=int, default=1, help="paced: seed of the jitter")
     args = parser.parse_args()
     if args.users < 1 or args.rounds < 1 or args.baseline < 2 or args.users * args.rounds < 2:
         parser.error("need at least one user, one round and two commands per measurement")
