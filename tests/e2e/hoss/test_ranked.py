@@ -410,10 +410,12 @@ async def test_the_battle_shown_again_is_the_message_the_rounds_edit(harness: Bo
     alice = harness.user("alice")
     await with_deck(harness, alice)
     first = await start_rank_1(harness, alice)
+    await harness.settle()  # each message attached before the next step (docs/hoss/ranked.md, "Known race")
     again = await harness.emu.run_command(alice, "hoss combat")
     assert again.message is not None
     assert not again.message.ephemeral
     second = again.message
+    await harness.settle()
     await decide_once(harness, alice)
     assert decide_id(second).endswith(":2")
     assert decide_id(first).endswith(":1")
