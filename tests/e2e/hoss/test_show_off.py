@@ -17,14 +17,16 @@ from tests.e2e.show_off import NOT_ELIGIBLE, public_posts
 
 
 async def booster_with(h: BotHarness, user: User, rarities: dict[int, str]) -> list[OpeningCard]:
-    """A booster bought by `user`, the copies at `rarities`' positions made of those rarities, face down."""
+    """A booster bought by `user`, the copies at `rarities`' positions made of those rarities and every other
+    copy Basique (the draw may have pulled an Or itself), all face down."""
     for line in LINES:
         await give(h, user, f"{line}_1")
     await h.emu.run_command(user, "hoss booster")
     (opening,) = await hoss(h).shop.unopened(user.id)
     slots = list((await hoss(h).shop.opening(user.id, opening.id)).cards)
     assert h.bot is not None
-    for position, rarity in rarities.items():
+    for position in range(len(slots)):
+        rarity = rarities.get(position, "basique")
         attrs = f'{{"rarity": "{rarity}", "stars": 2, "holo": false}}'
         await h.bot.services.db.write(set_rarity(opening.id, position, attrs))
     return slots
