@@ -35,6 +35,7 @@ from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import files_of, text, to_discord
+from services.hoss.battle_edits import Shown
 from services.hoss.battle_render import name_of
 from services.hoss.keys import RANK_NAME_KEYS
 from services.hoss.ranked import BattleView, Ladder, Notice
@@ -57,12 +58,17 @@ async def public(interaction: discord.Interaction[Any], spec: MessageSpec) -> di
     return kwargs
 
 
-async def show_battle(interaction: discord.Interaction[Any], battle: int, spec: MessageSpec) -> None:
+async def show_battle(interaction: discord.Interaction[Any], battle: int, shown: Shown) -> None:
     """Post the battle message as the interaction's response and hand it to the outbox's edits."""
-    response = await interaction.response.send_message(**await public(interaction, spec))
+    response = await interaction.response.send_message(**await public(interaction, shown.spec))
     if response.message_id is not None and interaction.channel_id is not None:
         await hoss_of(interaction).ranked.attach(
-            interaction.user.id, battle, interaction.channel_id, response.message_id, interaction.guild_id
+            interaction.user.id,
+            battle,
+            interaction.channel_id,
+            response.message_id,
+            shown,
+            interaction.guild_id,
         )
 
 
@@ -211,7 +217,7 @@ async def catch_up(interaction: discord.Interaction[Any], battle: int, message_i
         queued = MessageSpec(content=Text("hoss.battle.queued"))
         await interaction.response.send_message(**reply(queued, locale, None), ephemeral=True)
         return
-    kwargs = await public(interaction, screen.message)
+    kwargs = await public(interaction, screen.message.spec)
     if "files" in kwargs:
         kwargs["attachments"] = kwargs.pop("files")
     kwargs.setdefault("view", None)

@@ -45,13 +45,13 @@ from services.hoss import arena_battles, arena_results, battle_edits, battles
 from services.hoss.arena_posts import post_ranking, post_results
 from services.hoss.arena_results import AttackSettled as AttackSettled
 from services.hoss.arena_verify import ArenaVerification, verification
+from services.hoss.battle_edits import Shown
 from services.hoss.battles import BattleResult
 from services.hoss.decks import DeckService, DeckView
 from services.hoss.gold import GOLD
 from services.hoss.ranked import RankedService
 from services.hoss.shop import rank_wins
 from services.platform import ledger
-from services.platform.messages import MessageSpec
 from services.platform.players import ensure_player
 from services.platform.recurrence import resolve_wall_time
 from services.platform.scheduler import Job, Scheduler, schedule
@@ -145,7 +145,7 @@ class AttackStarted:
     battle_id: int
     defender: int
     replayed: bool  # a repeated click (same key): the battle the first one started
-    message: MessageSpec  # the public battle message to show (then `RankedService.attach` it)
+    message: Shown  # the public battle message to show (then `RankedService.attach` it)
 
 
 @dataclass(frozen=True)
@@ -412,7 +412,7 @@ class ArenaService:
                 raise NotAllowed()
             row = battles.load(conn, stored["battle"])
             assert row is not None
-            message = battle_edits.board_spec(conn, row, self.catalog)
+            message = battle_edits.shown_now(conn, row, self.catalog)
             return AttackStarted(stored["attack"], stored["battle"], stored["defender"], not fresh, message)
 
         return await self.db.write(unit)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -58,21 +59,42 @@ def board_spec(conn: sqlite3.Connection, row: BattleRow, catalog: HossCatalog) -
     return _spec(conn, row, board, catalog)
 
 
+@dataclass(frozen=True)
+class Shown:
+    """A battle message as an interaction response shows it: the spec and the last round it shows. The
+    response goes out before the message can be attached, and a unit may play rounds in between."""
+
+    spec: MessageSpec
+    round: int
+
+
+def shown_now(conn: sqlite3.Connection, row: BattleRow, catalog: HossCatalog) -> Shown:
+    """The battle message now (`board_spec`) with the round it shows."""
+    return Shown(board_spec(conn, row, catalog), row.round)
+
+
 def attach(
     conn: sqlite3.Connection,
     now: datetime,
     row: BattleRow,
-    channel: int,
+    target: Target,
     message_id: int,
-    spec: MessageSpec,
-    guild: int | None,
+    shown: Shown,
+    catalog: HossCatalog,
+    pace: timedelta,
 ) -> int:
-    """Make `message_id` (in `channel`, of the server `guild`; None: a DM) the battle's message: later
-    rounds edit it. Edits still owed to a previous message of the battle (shown again by `/hoss battle`)
-    end on that message as queued."""
-    target = Target("channel", channel, players=(row.player_id,), guild_id=guild)
-    item = record_sent(conn, now, target, spec, message_id)
+    """Make `message_id` (in `target`'s channel) the battle's message: later rounds edit it. A unit
+    that played rounds after the response was built (a click that committed before this attach) queued
+    no edit, having no message to edit: the rounds after `shown.round` are queued here, or one edit when
+    the battle changed without a round (e.g. abandoned). Edits still owed to a previous message of the
+    battle (shown again by `/hoss battle`) end on that message as queued."""
+    item = record_sent(conn, now, target, shown.spec, message_id)
     battles.MATCHES.set_message(conn, row.match_id, item)
+    later = battles.rounds(conn, row.id, shown.round)
+    if later:
+        queue_edits(conn, now, row.id, later, catalog, pace)
+    elif board_spec(conn, row, catalog) != shown.spec:
+        queue_now(conn, now, row.id, catalog, pace)
     return item
 
 

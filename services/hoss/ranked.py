@@ -37,7 +37,7 @@ from engine.hoss import (
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from engine.rng import derive
 from services.hoss import battle_edits, battles
-from services.hoss.battle_edits import ROUND_PACE
+from services.hoss.battle_edits import ROUND_PACE, Shown
 from services.hoss.battle_view import NOTABLE_EVENTS
 from services.hoss.battles import AI, NOTICES_TOPIC, PLAYER, TIMEOUT_JOB, BattleResult, BattleRow, Decision
 from services.hoss.decks import DeckService
@@ -45,7 +45,7 @@ from services.hoss.gold import GOLD
 from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS
 from services.hoss.shop import rank_wins
 from services.platform import ledger
-from services.platform.messages import MessageSpec, Text
+from services.platform.messages import Target, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
 from store.db import Database
@@ -92,7 +92,7 @@ class Started:
     battle_id: int
     rank: int
     replayed: bool  # a repeated click: the battle the first click started
-    message: MessageSpec  # the public battle message to show (then `attach` it)
+    message: Shown  # the public battle message to show (then `attach` it)
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ class Screen:
     """The public battle message now, and whether the outbox still owes the message asked about an edit
     (then showing it directly would be overwritten by an older round)."""
 
-    message: MessageSpec
+    message: Shown
     edits_owed: bool
 
 
@@ -328,7 +328,7 @@ class RankedService:
                 raise NotAllowed()
             row = battles.load(conn, stored["battle"])
             assert row is not None
-            message = battle_edits.board_spec(conn, row, self.catalog)
+            message = battle_edits.shown_now(conn, row, self.catalog)
             return Started(stored["battle"], stored["rank"], not fresh, message)
 
         started = await self.db.write(unit)
@@ -509,21 +509,28 @@ class RankedService:
         def unit(conn: sqlite3.Connection) -> Screen:
             row = battles.owned(conn, player_id, battle_id, guild)
             owed = battle_edits.edits_owed(conn, row, message_id)
-            return Screen(battle_edits.board_spec(conn, row, self.catalog), owed)
+            return Screen(battle_edits.shown_now(conn, row, self.catalog), owed)
 
         return await self.db.read(unit)
 
     async def attach(
-        self, player_id: int, battle_id: int, channel: int, message_id: int, guild: int | None = None
+        self,
+        player_id: int,
+        battle_id: int,
+        channel: int,
+        message_id: int,
+        shown: Shown,
+        guild: int | None = None,
     ) -> None:
-        """The battle's message was just shown as `message_id` in `channel` (an interaction response):
-        from now on the outbox edits that message, round by round, as the battle moves on."""
+        """The battle's message was just shown as `message_id` in `channel` (an interaction response
+        showing `shown`): from now on the outbox edits that message, round by round, as the battle moves
+        on, starting with any round played since `shown` was built."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> None:
             row = battles.owned(conn, player_id, battle_id, guild)
-            spec = battle_edits.board_spec(conn, row, self.catalog)
-            battle_edits.attach(conn, now, row, channel, message_id, spec, guild)
+            target = Target("channel", channel, players=(row.player_id,), guild_id=guild)
+            battle_edits.attach(conn, now, row, target, message_id, shown, self.catalog, self.pace)
 
         await self.db.write(unit)
 

@@ -92,9 +92,6 @@ async def test_a_limit_in_the_middle_of_the_paced_rounds_still_ends_on_the_resul
     alice = harness.user("alice")
     await with_deck(harness, alice)
     public = await start_rank_1(harness, alice)
-    # The message becomes the battle's once the bot has attached it, after its response; a skip before
-    # that leaves the message at round 0 (a known race, docs/hoss/ranked.md): let the attach commit first.
-    await harness.settle()
     await harness.emu.click(alice, "Passer à la fin")
     await harness.settle()
     battle = await hoss(harness).ranked.current(alice.id)

@@ -410,7 +410,7 @@ async def test_the_battle_shown_again_is_the_message_the_rounds_edit(harness: Bo
     alice = harness.user("alice")
     await with_deck(harness, alice)
     first = await start_rank_1(harness, alice)
-    await harness.settle()  # each message attached before the next step (docs/hoss/ranked.md, "Known race")
+    await harness.settle()  # the first message attached before the second is shown and attached
     again = await harness.emu.run_command(alice, "hoss combat")
     assert again.message is not None
     assert not again.message.ephemeral

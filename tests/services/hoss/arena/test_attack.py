@@ -122,10 +122,10 @@ async def test_the_attack_plays_deck_a_as_saved_against_the_defenders_deck_b_as_
     assert [b["card"] for b in seat1["extra"]["buffs"]] == ["buff_degat", "buff_pv"]
     assert await rows(world.db, "SELECT battle_id FROM hoss_arena_attacks") == [(started.battle_id,)]
     assert row.timeout_job is not None  # the 2-minute deadline of the attacker's first pause
-    (embed,) = started.message.embeds
+    (embed,) = started.message.spec.embeds
     assert embed.title is not None
     assert embed.title.key == "hoss.arena.battle.title"
-    assert [b.custom_id for b in started.message.buttons] == [
+    assert [b.custom_id for b in started.message.spec.buttons] == [
         f"hoss:rdecide:1:{started.battle_id}:{row.pause}",
         f"hoss:rskip:1:{started.battle_id}",
         f"hoss:aquit:1:{started.battle_id}",
@@ -217,7 +217,7 @@ async def test_an_abandoned_battle_is_a_loss_settled_at_once(world: World) -> No
     await ranked_season(world, 2)
     before = (await balance(world.db, 1), await balance(world.db, 2))
     started = await attack(world, WIN_SEED)  # a battle the attacker would have won
-    await world.ranked.attach(1, started.battle_id, 55, 66, GUILD)
+    await world.ranked.attach(1, started.battle_id, 55, 66, started.message, GUILD)
     for who, guild in ((2, GUILD), (1, OTHER), (1, None)):  # someone else, or from another place
         with pytest.raises(NotFound):
             await world.arena.forfeit(who, started.battle_id, guild)
@@ -241,6 +241,18 @@ async def test_an_abandoned_battle_is_a_loss_settled_at_once(world: World) -> No
     assert "<@1> abandoned the battle" in shown
     await no_ranked_effect(world.db)
     await world.db.read(check_conservation)
+
+
+async def test_an_abandon_before_the_attach_is_shown_by_it(world: World) -> None:
+    """The battle message's response goes out, the attacker abandons at once and that unit commits
+    before the attach: no round was played, so the attach queues one edit showing the abandon."""
+    await ranked_season(world, 2)
+    started = await attack(world, WIN_SEED)
+    await world.arena.forfeit(1, started.battle_id, GUILD)
+    assert await rows(world.db, "SELECT payload FROM outbox WHERE edit_of IS NOT NULL") == []
+    await world.ranked.attach(1, started.battle_id, 55, 66, started.message, GUILD)
+    (edit,) = await rows(world.db, "SELECT payload FROM outbox WHERE edit_of IS NOT NULL")
+    assert "<@1> a abandonné le combat" in json.dumps(json.loads(str(edit[0])), ensure_ascii=False)
 
 
 async def test_only_an_arena_battle_can_be_abandoned(world: World) -> None:

@@ -33,9 +33,9 @@ ALICE, CHANNEL, MESSAGE = 1, 4242, 9001
 async def shown_battle(db: Database, clock: ManualClock, ranked: RankedService) -> int:
     """Alice's battle, its message shown in CHANNEL as MESSAGE and handed to the outbox."""
     await player_with_deck(db, clock, ALICE)
-    battle = (await ranked.start(ALICE, 1, key="s")).battle_id
-    await ranked.attach(ALICE, battle, CHANNEL, MESSAGE)
-    return battle
+    started = await ranked.start(ALICE, 1, key="s")
+    await ranked.attach(ALICE, started.battle_id, CHANNEL, MESSAGE, started.message)
+    return started.battle_id
 
 
 def names_of(card_id: str) -> tuple[str, str]:
@@ -114,6 +114,38 @@ async def test_new_rounds_queue_after_the_edits_still_waiting(db: Database, cloc
         shown += [rendered(spec) for spec in await deliver(box)]
     assert len(shown) == len(times)
     assert [int(s.split("**Manche ")[1].split("**")[0]) for s in shown] == list(range(1, len(shown) + 1))
+
+
+async def test_rounds_played_before_the_attach_are_queued_by_it(db: Database, clock: ManualClock) -> None:
+    """The response goes out, a click on it commits, then the attach runs: the click found no message
+    to edit, so the attach queues every round since the response, and the message ends on the result."""
+    ranked = service(db, clock)
+    await player_with_deck(db, clock, ALICE)
+    started = await ranked.start(ALICE, 1, key="s")
+    result = await ranked.skip_to_end(ALICE, started.battle_id)  # commits before the attach
+    assert await rows(db, "SELECT id FROM outbox") == []
+    await ranked.attach(ALICE, started.battle_id, CHANNEL, MESSAGE, started.message)
+    box = Outbox(db, clock)
+    shown = await deliver(box)
+    for _ in range(result.rounds):
+        clock.advance(ROUND_PACE)
+        shown += await deliver(box)
+    assert len(shown) == result.rounds >= 2
+    assert [int(rendered(s).split("**Manche ")[1].split("**")[0]) for s in shown] == list(
+        range(1, result.rounds + 1)
+    )
+    assert f"Gain de <@{ALICE}> :" in rendered(shown[-1])
+
+
+async def test_an_attach_of_what_the_battle_still_shows_queues_nothing(
+    db: Database, clock: ManualClock
+) -> None:
+    ranked = service(db, clock)
+    await player_with_deck(db, clock, ALICE)
+    started = await ranked.start(ALICE, 1, key="s")
+    await ranked.attach(ALICE, started.battle_id, CHANNEL, MESSAGE, started.message)
+    assert await rows(db, "SELECT id FROM outbox WHERE edit_of IS NOT NULL") == []
+    assert await deliver(Outbox(db, clock)) == []
 
 
 async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(

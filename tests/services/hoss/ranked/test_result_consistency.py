@@ -66,7 +66,7 @@ async def play_out(
     battle = (await ranked.start(player, 1, key=f"s{player}")).battle_id
     result = await ranked.skip_to_end(player, battle)
     screen = await ranked.screen(player, battle)
-    return result.status, result.reason, screen.message
+    return result.status, result.reason, screen.message.spec
 
 
 async def test_the_stated_winner_is_the_side_the_final_board_shows_standing(
