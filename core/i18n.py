@@ -218,8 +218,9 @@ def t(key: str, locale: str | None = None, /, **params: object) -> str:
     if text is None:
         log.warning("missing message %s for %s", key, lang)
         text = catalogs()[DEFAULT_LOCALE].get(key, key)
-    if params:
-        params = {k: _dated(v, lang) for k, v in params.items()}
+    for name, value in params.items():  # `params` is this call's own dict
+        if isinstance(value, date) and not isinstance(value, datetime):
+            params[name] = format_date(value, lang)
     try:
         return expand(text, lang, params).format(**params)
     except (KeyError, IndexError, ValueError):
@@ -238,11 +239,6 @@ def _bare(key: str, lang: str) -> str | None:
         return text.format()
     except (KeyError, IndexError, ValueError):
         return None
-
-
-def _dated(value: object, lang: str) -> object:
-    """A date parameter (not a datetime: times are Discord timestamps) is written out in the language."""
-    return format_date(value, lang) if isinstance(value, date) and not isinstance(value, datetime) else value
 
 
 def format_decimal(value: float, locale: str | None, spec: str = "g") -> str:

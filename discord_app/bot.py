@@ -145,6 +145,17 @@ class CardBot(commands.Bot):
             parse_interaction(data)
 
         parsers["INTERACTION_CREATE"] = parse_once
+        self._connection.store_view = self._keep_only_modals  # type: ignore[method-assign]
+
+    def _keep_only_modals(self, view: discord.ui.view.BaseView, message_id: int | None = None) -> None:
+        """Every component of this bot answers through a DynamicItem registered at start-up (matched by its
+        custom_id, on any message, after any restart), so the views it sends need no keeping.
+
+        discord.py keeps each sent view by default: an ephemeral one with a 15-minute timer (300 replies
+        a second hold 270,000 timers in the loop's heap), a public one with plain buttons in a map that
+        never forgets it. Only a modal would need it, and none is sent today; it is kept if one ever is."""
+        if view.__discord_ui_modal__:
+            self._connection._view_store.add_view(view, message_id)
 
     @property
     def services(self) -> Services:

@@ -388,8 +388,9 @@ class PostgresDatabase(Database):
         self._notify(queued)
         return result
 
-    async def read(self, unit: Work[T]) -> T:
-        """Run `unit` on one snapshot, in a transaction that refuses writes."""
+    async def read(self, unit: Work[T], *, large: bool = False) -> T:
+        """Run `unit` on one snapshot, in a transaction that refuses writes (always in the pool's threads:
+        a read waits on the network, `large` or not)."""
         _, executor = self._require()
         self.reads += 1
         return await asyncio.get_running_loop().run_in_executor(executor, self._run_read, unit)

@@ -79,6 +79,11 @@ def copy_label(copy: OwnedCopy, locale: str) -> Text:
     return Text(key, {"rarity": Text(RARITY_KEYS[copy.rarity]), "stars": copy.stars})
 
 
+def copy_quality(copy: OwnedCopy, locale: str) -> str:
+    """`copy_label` written out, once per language and quality (a page's select lists 24 of them)."""
+    return _quality_text(copy.rarity, copy.stars, copy.holo, locale)
+
+
 def kind_label(card: CreatureCard | BuffCard) -> Text:
     if isinstance(card, BuffCard):
         return Text("hoss.copy.buff_kind")
@@ -108,9 +113,15 @@ def copy_line(copy: OwnedCopy, locale: str, *, plain: bool = False) -> Text:
             "name": card_name(card, locale),
             "quality": Text.raw(_quality_text(copy.rarity, copy.stars, copy.holo, locale)),
             "kind": Text.raw(_kind_text(*kind, locale)),
-            "price": gold(copy.price, locale),
+            "price": Text.raw(_gold_text(copy.price, locale)),
         },
     )
+
+
+@lru_cache(maxsize=4096)
+def _gold_text(amount: int, locale: str) -> str:
+    """`gold` written out: a page's prices are a few dozen amounts, the same from page to page."""
+    return render_text(gold(amount, locale), locale)
 
 
 @lru_cache(maxsize=512)

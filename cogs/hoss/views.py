@@ -252,7 +252,7 @@ def collection_reply(
         options = [
             discord.SelectOption(
                 label=f"#{c.copy_id} {render.card_name(c.card, locale)}"[:100],
-                description=text(render.copy_label(c, locale), locale)[:100],
+                description=render.copy_quality(c, locale)[:100],
                 value=str(c.copy_id),
             )
             for c in page.items

@@ -541,7 +541,7 @@ class ArenaService:
     async def verify(self, guild_id: int, day: date) -> ArenaVerification:
         """The opponent draws of this server's season holding `day`, recomputed from the revealed seed."""
         season = self.season_of(resolve_wall_time(day, time(12, 0), self.zone))
-        return await self.db.read(lambda conn: verification(conn, guild_id, season))
+        return await self.db.read(lambda conn: verification(conn, guild_id, season), large=True)
 
     async def result(self, guild_id: int, season: date) -> SeasonResult | None:
         def unit(conn: sqlite3.Connection) -> SeasonResult | None:

@@ -548,4 +548,4 @@ class RankedService:
         def unit(conn: sqlite3.Connection) -> str:
             return battles.replay_log(conn, battles.replayable(conn, viewer, battle_id, guild))
 
-        return await self.db.read(unit)
+        return await self.db.read(unit, large=True)  # the battle played again

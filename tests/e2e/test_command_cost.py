@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 from emulator import InteractionResult
+from emulator.records import walk_components
 from sandbox.harness import BotHarness
 from tests.conftest import MigratedCopy
 from tests.e2e.hoss.test_collection import give
@@ -99,3 +100,28 @@ async def test_the_real_process_freezes_what_start_up_built(
     finally:
         await harness.stop()
     assert gc.get_freeze_count() == 0
+
+
+async def test_sent_views_are_not_kept_and_their_components_still_answer(harness: BotHarness) -> None:
+    """Every component answers through a DynamicItem registered at start-up, so discord.py keeps none of
+    the views the bot sends: no 15-minute timer task per private reply with buttons, no entry per public
+    message. The clicks on those messages still work."""
+    assert harness.bot is not None
+    erin = harness.user("erin")
+    for card in ("sq_guerrier_1", "orc_mage_1"):
+        await give(harness, erin, card)
+    await harness.emu.run_command(erin, "hoss collection")
+    await harness.settle()
+    tasks = len(asyncio.all_tasks())
+    pages = [await harness.emu.run_command(erin, "hoss collection") for _ in range(10)]
+    await harness.settle()
+    assert len(asyncio.all_tasks()) <= tasks  # before: one task more per reply, for 15 minutes
+    store = harness.bot._connection._view_store
+    assert (store._views, store._synced_message_views, store._modals) == ({}, {}, {})
+    page = pages[-1].message
+    assert page is not None
+    (menu,) = [c for c in walk_components(page.components) if c.get("type") == 3]
+    first = str(menu["options"][0]["value"])
+    detail = await harness.emu.select(erin, values=[first], custom_id=str(menu["custom_id"]), message=page)
+    assert detail.message is not None
+    assert detail.message.ephemeral_to == erin

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,11 +45,15 @@ async def _values(db: Database) -> set[str]:
     return await db.read(lambda conn: {row[0] for row in conn.execute("SELECT v FROM scratch")})
 
 
-@pytest.mark.sqlite_only("PRAGMAs of SQLite's two connections")
-@pytest.mark.parametrize("side", ["writer", "reader"])
-async def test_both_connections_are_durable_and_autocommit(db: Database, side: str) -> None:
-    run = db.write if side == "writer" else db.read
-    settings = await run(_settings)
+async def _read_large(db: Database, unit: Callable[[sqlite3.Connection], Any]) -> Any:
+    return await db.read(unit, large=True)
+
+
+@pytest.mark.sqlite_only("PRAGMAs of SQLite's three connections")
+@pytest.mark.parametrize("side", ["writer", "reader", "large reader"])
+async def test_every_connection_is_durable_and_autocommit(db: Database, side: str) -> None:
+    runs = {"writer": db.write, "reader": db.read, "large reader": partial(_read_large, db)}
+    settings = await runs[side](_settings)
     assert settings["journal_mode"] == "wal"
     assert settings["synchronous"] == 2  # FULL: a commit survives a machine crash
     assert settings["foreign_keys"] == 1
@@ -158,6 +164,39 @@ async def test_a_cancelled_caller_whose_unit_has_not_started_is_skipped(db: Data
     assert await db.write(_insert("after")) == "AFTER"
     assert doomed.cancelled()
     assert await _values(db) == {"after"}
+
+
+@pytest.mark.sqlite_only("SQLite reads on the loop's thread; PostgreSQL's wait on the network, in a pool")
+async def test_a_read_runs_on_the_loop_and_a_large_one_on_the_readers_thread(db: Database) -> None:
+    """A command's read costs less than handing it to a thread and back; a large one leaves the loop free."""
+    here = threading.get_ident()
+    assert await db.read(lambda conn: threading.get_ident()) == here
+    assert await db.read(lambda conn: threading.get_ident(), large=True) != here
+
+
+@pytest.mark.sqlite_only("SQLite's read connections refuse writes themselves (query_only)")
+@pytest.mark.parametrize("large", [False, True])
+async def test_a_read_cannot_write_nor_wait_behind_a_writer(db: Database, large: bool) -> None:
+    await _scratch(db)
+    await db.write(_insert("a"))
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        await db.read(lambda conn: conn.execute("INSERT INTO scratch (v) VALUES ('b')"), large=large)
+    started = threading.Event()
+
+    def slow(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO scratch (v) VALUES ('c')")
+        started.set()
+        time.sleep(0.5)
+
+    writing = asyncio.ensure_future(db.write(slow))
+    await asyncio.to_thread(started.wait, 5)
+    before = time.monotonic()
+    assert await db.read(lambda conn: {r[0] for r in conn.execute("SELECT v FROM scratch")}, large=large) == {
+        "a"
+    }  # the snapshot before the uncommitted write, without waiting for it
+    assert time.monotonic() - before < 0.25
+    await writing
+    assert await _values(db) == {"a", "c"}
 
 
 async def test_read_sees_committed_writes_and_propagates_errors(db: Database) -> None:
