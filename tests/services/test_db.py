@@ -7,7 +7,7 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -52,7 +52,11 @@ async def _read_large(db: Database, unit: Callable[[sqlite3.Connection], Any]) -
 @pytest.mark.sqlite_only("PRAGMAs of SQLite's three connections")
 @pytest.mark.parametrize("side", ["writer", "reader", "large reader"])
 async def test_every_connection_is_durable_and_autocommit(db: Database, side: str) -> None:
-    runs = {"writer": db.write, "reader": db.read, "large reader": partial(_read_large, db)}
+    runs: dict[str, Callable[[Callable[[sqlite3.Connection], Any]], Awaitable[Any]]] = {
+        "writer": db.write,
+        "reader": db.read,
+        "large reader": partial(_read_large, db),
+    }
     settings = await runs[side](_settings)
     assert settings["journal_mode"] == "wal"
     assert settings["synchronous"] == 2  # FULL: a commit survives a machine crash
