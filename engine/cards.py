@@ -34,7 +34,11 @@ class LocalizedText(BaseModel):
 
     def get(self, locale: str | None) -> str:
         """The text in `locale` ("fr", "en", or a Discord locale such as "en-US"); French otherwise."""
-        lang = (locale or "fr").split("-")[0].split("_")[0].lower()
+        if locale == "en":  # the bot's own two languages first: a page asks dozens of names
+            return self.en
+        if locale == "fr" or locale is None:
+            return self.fr
+        lang = locale.split("-")[0].split("_")[0].lower()
         return self.en if lang == "en" else self.fr
 
 

