@@ -31,6 +31,12 @@ def balance(conn: sqlite3.Connection, player_id: int, currency: str) -> int:
     return int(row[0]) if row else 0
 
 
+def balances(conn: sqlite3.Connection, player_id: int) -> dict[str, int]:
+    """Every wallet of the player in one statement (a currency without a wallet is absent: 0)."""
+    rows = conn.execute("SELECT currency, balance FROM wallets WHERE player_id = ?", (player_id,))
+    return {str(currency): int(amount) for currency, amount in rows}
+
+
 def _record(
     conn: sqlite3.Connection,
     now: datetime,

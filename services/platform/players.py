@@ -63,7 +63,8 @@ def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
     row = conn.execute("SELECT created_at FROM players WHERE id = ?", (player_id,)).fetchone()
     if row is None:
         return None
-    wallets = [(c.name_key, ledger.balance(conn, player_id, c.code)) for c in games.currencies()]
+    held = ledger.balances(conn, player_id)
+    wallets = [(c.name_key, held.get(c.code, 0)) for c in games.currencies()]
     summaries = [
         (g.name_key, g.profile_summary(conn, player_id))
         for g in games.all_games()

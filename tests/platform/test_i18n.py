@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import date
 from pathlib import Path
 
 import pytest
+from babel import numbers as babel_numbers
 
 from core.clock import ManualClock
 from core.i18n import (
@@ -23,7 +25,7 @@ from core.i18n import (
     segments,
     t,
 )
-from core.settings import load_settings
+from core.settings import SUPPORTED_LOCALES, load_settings
 from discord_app.bot import CardBot, cog_modules
 from discord_app.translator import translation_keys
 
@@ -198,3 +200,14 @@ def test_numbers_and_dates_are_written_by_babel() -> None:
     assert t("hoss.raffle.error.no_draw", "fr", day=date(2026, 1, 5)) == (
         "Aucun tirage de la tombola le 5 janvier 2026 sur ce serveur."
     )
+
+
+@pytest.mark.parametrize("lang", SUPPORTED_LOCALES)
+def test_grouping_is_babels(lang: str) -> None:
+    """format_int groups by itself in the bot's languages; the text must be Babel's, sign and all."""
+    rng = random.Random(19)
+    values = [0, 1, -1, 999, 1000, -1000, 999_999, 1_000_000, -25_000, 2**62, -(2**62)]
+    values += [sign * (10**k + delta) for k in range(1, 16) for delta in (-1, 0, 1) for sign in (1, -1)]
+    values += [rng.randrange(-(10**12), 10**12) for _ in range(2000)]
+    for value in values:
+        assert format_int(value, lang) == babel_numbers.format_decimal(value, locale=lang), value
