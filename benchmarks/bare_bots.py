@@ -328,9 +328,13 @@ class _MatchedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
 
 
 class BareBot(commands.Bot):
-    """discord.py and one command, nothing else: what answering an interaction costs at the least."""
+    """discord.py and one command, nothing else: what answering an interaction costs at the least.
 
-    def __init__(self) -> None:
+    With `guild_id` (its own process, benchmarks/bare_process.py) `/ping` is synced to that guild at
+    start-up, as the real bot syncs its commands to DEV_GUILD_ID; without it, globally (the emulator
+    answers either at once)."""
+
+    def __init__(self, guild_id: int | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # as the real bot
         super().__init__(
@@ -340,14 +344,15 @@ class BareBot(commands.Bot):
             guild_ready_timeout=0.01,
         )
         self.failures: list[BaseException] = []
+        self.guild = None if guild_id is None else discord.Object(id=guild_id)
 
     async def setup_hook(self) -> None:
-        @self.tree.command(name="ping", description="Answers pong, privately")
+        @self.tree.command(name="ping", description="Answers pong, privately", guild=self.guild)
         async def ping(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.send_message("pong", ephemeral=True)
 
         self.tree.on_error = self._tree_error  # type: ignore[method-assign]
-        await self.tree.sync()
+        await self.tree.sync(guild=self.guild)
 
     async def _tree_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         self.failures.append(error)
@@ -407,12 +412,16 @@ class BareHarness:
 def ping_of(bare: BareHarness, times: int) -> Act:
     async def act(user: User) -> None:
         for _ in range(times):
-            reply = await bare.emu.run_command(user, "ping")
-            if not reply.ephemeral or reply.content != "pong":
-                raise SystemExit(f"UNEXPECTED REPLY to /ping: {reply.render()!r}")
+            check_pong(user, await bare.emu.run_command(user, "ping"))
         return None
 
     return act
+
+
+def check_pong(user: User, reply: InteractionResult) -> None:
+    """`BareBot`'s answer, not an error message: an ephemeral "pong"."""
+    if not reply.ephemeral or reply.content != "pong":
+        raise SystemExit(f"UNEXPECTED REPLY to {user.name}'s /ping: {reply.render()!r}")
 
 
 async def post_publics(matched: BareHarness, drivers: list[User]) -> dict[int, RecordedMessage]:

@@ -15,7 +15,13 @@ share of the guilds, `(guild_id >> 22) % N`), and the emulator holds one guild p
 spread over them, so each process answers its share. N > 1 needs PostgreSQL (SQLite is one process's
 database) and a bot that knows the SHARD_COUNT/SHARD_IDS settings.
 
-    python -m benchmarks.bot_alone [--database sqlite|postgresql|URL] [--processes 1] [--users 50]
+`--bare` starts, instead of `bot.py`, the bare discord.py bot of benchmarks/side_by_side.py (`BareBot`,
+through benchmarks/bare_process.py: no database, no services, `gc.freeze()` once ready as bot.py) in its
+own process, and the users send `/ping`, each reply checked to be an ephemeral "pong": the same phases and
+figures then say what discord.py alone costs per command, and how many commands/s a bot that does nothing
+reaches in a process of its own, beside the real bot's. It runs one process and no database.
+
+    python -m benchmarks.bot_alone [--database sqlite|postgresql|URL] [--processes 1] [--bare] [--users 50]
         [--rounds 20] [--runs 3] [--baseline 200] [--rates 100,200,300,400,500] [--seconds 5]
 """
 
@@ -34,6 +40,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.bare_bots import check_pong
 from benchmarks.command_latency import (
     COMMAND,
     TARGET_P99_MS,
@@ -46,7 +53,7 @@ from benchmarks.command_latency import (
 )
 from benchmarks.databases import Target, load_average, target
 from core.settings import Settings
-from emulator import DiscordEmulator
+from emulator import DiscordEmulator, InteractionResult
 from emulator.world import Channel, Guild, User
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,6 +81,23 @@ def tree_cpu(root: int) -> float:
             if int(entry.name) == root or int(fields[1]) == root:
                 total += (int(fields[11]) + int(fields[12])) / TICKS
     return total
+
+
+@dataclass(frozen=True)
+class Bot:
+    """Which bot the processes run, the command the users send it and the check of each reply."""
+
+    module: str  # run as `python -m module`
+    command: str
+    name: str  # in the report's header
+    reply: str  # what every reply was, in the report's last line
+    check: Callable[[User, InteractionResult], None]
+
+
+REAL = Bot(
+    "emulator.launch", COMMAND, f"bot.py /{COMMAND}", "the user's own ephemeral profile", check_profile
+)
+BARE = Bot("benchmarks.bare_process", "ping", "bare discord.py /ping", 'an ephemeral "pong"', check_pong)
 
 
 @dataclass(frozen=True)
@@ -129,8 +153,10 @@ def shard_guilds(emu: DiscordEmulator, processes: int) -> list[Guild]:
 class Fleet:
     """The bot processes on one emulator: started, watched, stopped with SIGTERM as a service manager does."""
 
-    def __init__(self, emu: DiscordEmulator, url: str, guilds: list[Guild], folder: Path) -> None:
-        self.emu, self.url, self.guilds, self.folder = emu, url, guilds, folder
+    def __init__(
+        self, emu: DiscordEmulator, url: str | None, guilds: list[Guild], folder: Path, bot: Bot = REAL
+    ) -> None:
+        self.emu, self.url, self.guilds, self.folder, self.bot = emu, url, guilds, folder, bot
         processes = self.count = len(guilds)
         self.processes: list[asyncio.subprocess.Process] = []
         self.logs = [folder / f"bot-{i}.log" for i in range(processes)]
@@ -140,12 +166,13 @@ class Fleet:
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "PYTHONPATH": str(ROOT),
             "DISCORD_TOKEN": self.emu.bot_token,
-            "DATABASE_URL": self.url,
             # The bot syncs its commands to this guild at start-up (global sync is an owner's command).
             "DEV_GUILD_ID": str(self.guilds[shard].id),
             "EMULATOR_REST_BASE": self.emu.rest_base,
             "EMULATOR_GATEWAY": str(self.emu.gateway_url),
         }
+        if self.url is not None:  # the bare bot has no database
+            env["DATABASE_URL"] = self.url
         if self.count > 1:
             env |= {"SHARD_COUNT": str(self.count), "SHARD_IDS": str(shard)}
         return env
@@ -157,7 +184,7 @@ class Fleet:
                     await asyncio.create_subprocess_exec(
                         sys.executable,
                         "-m",
-                        "emulator.launch",
+                        self.bot.module,
                         cwd=self.folder,  # no .env there: only the settings above count
                         env=self._env(shard),
                         stdout=output,
@@ -206,7 +233,7 @@ class Fleet:
 
 @contextlib.asynccontextmanager
 async def fleet_on(
-    url: str, processes: int, users: int
+    url: str | None, processes: int, users: int, bot: Bot = REAL
 ) -> AsyncIterator[tuple[Fleet, list[User], dict[int, Channel]]]:
     emu = DiscordEmulator(app_name="Cartes & Duels")
     guilds = shard_guilds(emu, processes)
@@ -215,7 +242,7 @@ async def fleet_on(
     channel_of = {user.id: channels[i % processes] for i, user in enumerate(players)}
     await emu.start()
     with tempfile.TemporaryDirectory(prefix="bench-alone-") as folder:
-        fleet = Fleet(emu, url, guilds, Path(folder))
+        fleet = Fleet(emu, url, guilds, Path(folder), bot)
         try:
             await fleet.start()
             yield fleet, players, channel_of
@@ -258,19 +285,26 @@ class Options:
     rates: list[float]
     seconds: float
     seed: int
+    bare: bool = False
+
+    @property
+    def bot(self) -> Bot:
+        return BARE if self.bare else REAL
 
 
 async def run_once(run: int, options: Options, where: Target, out: Callable[[str], None]) -> list[Phase]:
+    bot = options.bot
+    database = contextlib.nullcontext(None) if options.bare else where.fresh()
     async with (
-        where.fresh() as url,
-        fleet_on(url, options.processes, options.users) as (fleet, players, channel_of),
+        database as url,
+        fleet_on(url, options.processes, options.users, bot) as (fleet, players, channel_of),
     ):
         emu = fleet.emu
 
         async def act(user: User) -> None:
-            check_profile(user, await emu.run_command(user, COMMAND, channel=channel_of[user.id]))
+            bot.check(user, await emu.run_command(user, bot.command, channel=channel_of[user.id]))
 
-        for user in players:  # warm-up: the first /profile creates the player and its wallets
+        for user in players:  # warm-up: a first /profile creates the player and its wallets
             await act(user)
         await between_phases(emu)
         started = fleet.cpu_each()
@@ -324,12 +358,17 @@ def _median(runs: list[Phase]) -> Phase:
     )
 
 
-async def main(options: Options, out: Callable[[str], None] = print) -> None:
+async def main(options: Options, out: Callable[[str], None] = print) -> list[Phase]:
+    """Prints the runs' figures and their medians; returns the medians."""
+    if options.bare and (options.processes > 1 or options.database != "sqlite"):
+        raise SystemExit("--bare runs one process and no database: leave out --processes and --database")
+    bot = options.bot
     with target(options.database) as where:
         if options.processes > 1 and where.engine == "sqlite":
             raise SystemExit("--processes above 1 needs PostgreSQL: a SQLite file belongs to one process")
-        out(f"/{COMMAND} end to end; bot.py alone in {options.processes} process(es), users + emulator here")
-        out(f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; {where.description}")
+        out(f"{bot.name} end to end; the bot alone in {options.processes} process(es), users + emulator here")
+        database = "no database" if options.bare else where.description
+        out(f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; {database}")
         out(f"load average at start: {load_average()}")
         runs = []
         for run in range(1, options.runs + 1):
@@ -348,14 +387,18 @@ async def main(options: Options, out: Callable[[str], None] = print) -> None:
     answer = f"{best:g} commands/s" if best is not None else "none of the rates tried"
     out(f"highest offered rate with p99 <= {TARGET_P99_MS:.0f} ms: {answer}")
     out(f"load average at end: {load_average()}")
-    out(
-        "verification: every reply was the user's own ephemeral profile; no emulator error; bots exited cleanly: OK"
-    )
+    out(f"verification: every reply was {bot.reply}; no emulator error; bots exited cleanly: OK")
+    return medians
 
 
 def _parse() -> Options:
     parser = load_arguments(__doc__)
     parser.add_argument("--processes", type=int, default=1, help="bot processes, one shard each (default 1)")
+    parser.add_argument(
+        "--bare",
+        action="store_true",
+        help="run the bare discord.py /ping bot instead of bot.py (no database)",
+    )
     parser.add_argument("--baseline", type=int, default=200, help="commands of the single user in sequence")
     parser.add_argument(
         "--rates",
@@ -383,6 +426,7 @@ def _parse() -> Options:
         rates,
         args.seconds,
         args.seed,
+        args.bare,
     )
 
 

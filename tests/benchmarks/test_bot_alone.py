@@ -1,0 +1,63 @@
+"""`benchmarks.bot_alone --bare`: the bare /ping bot in its own process, measured through the same phases."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import re
+
+import pytest
+
+from benchmarks.bot_alone import BARE, Options, fleet_on, main
+
+# Enough commands per phase for the bot process's CPU, read in clock ticks, to be above zero.
+OPTIONS = Options(
+    "sqlite",
+    processes=1,
+    users=5,
+    rounds=20,
+    runs=1,
+    baseline=60,
+    rates=[100.0],
+    seconds=1.0,
+    seed=1,
+    bare=True,
+)
+
+
+async def test_the_bare_bot_answers_every_phase_and_its_cpu_is_measured() -> None:
+    lines: list[str] = []
+    medians = await main(OPTIONS, lines.append)
+    assert lines[0].startswith("bare discord.py /ping end to end;")
+    assert "no database" in lines[1]
+    assert [phase.rate for phase in medians] == [None, 100.0, None]
+    assert [phase.figures.commands >= 60 for phase in medians] == [True, True, True]
+    for phase in medians:
+        assert phase.bot_cpu_seconds > 0
+        assert phase.figures.cpu_seconds > 0
+    assert lines[-1].startswith('verification: every reply was an ephemeral "pong"')
+
+
+async def test_the_bare_process_syncs_ping_to_its_guild_and_freezes_once_ready() -> None:
+    async with fleet_on(None, 1, 1, BARE) as (fleet, _, _):
+        (guild,) = fleet.guilds
+        assert [c["name"] for c in fleet.emu.commands.payloads(guild.id)] == ["ping"]
+        assert fleet.emu.commands.payloads(None) == []
+        for _ in range(200):  # on_ready may run just after the emulator saw the bot ready
+            if " objects frozen" in fleet.log_text():
+                break
+            await asyncio.sleep(0.05)
+        assert re.search(r"ready in 1 servers, [1-9]\d* objects frozen", fleet.log_text())
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dataclasses.replace(OPTIONS, processes=2, users=4),
+        dataclasses.replace(OPTIONS, database="postgresql"),
+    ],
+    ids=["two processes", "postgresql"],
+)
+async def test_bare_is_refused_with_several_processes_or_a_database(options: Options) -> None:
+    with pytest.raises(SystemExit, match="--bare runs one process and no database"):
+        await main(options, lambda line: None)
