@@ -13,9 +13,10 @@ A game declares its ranges on its own fields, e.g.::
 
 from __future__ import annotations
 
-from typing import Annotated, Generic, TypeVar
+from collections.abc import Mapping
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, field_validator
 from pydantic_core import PydanticCustomError
 
 # Whitespace is stripped first, so a blank name fails as "at least 1 character".
@@ -62,6 +63,7 @@ class CatalogBase(BaseModel, Generic[CardT]):
     game: str = Field(pattern=CARD_ID_PATTERN)
     version: int = Field(ge=1)
     cards: tuple[CardT, ...]
+    _by_id: dict[str, CardT] = PrivateAttr(default_factory=dict)
 
     @field_validator("cards")
     @classmethod
@@ -83,9 +85,22 @@ class CatalogBase(BaseModel, Generic[CardT]):
             first_seen[card.id] = index
         return cards
 
+    def model_post_init(self, context: Any, /) -> None:
+        """Cards by id, built with the catalog (a Chocobataille turn looks cards up thousands of times; a
+        scan of the catalog was 7 µs a lookup)."""
+        self._by_id = {c.id: c for c in self.cards}
+
+    def cards_by_id(self) -> Mapping[str, CardT]:
+        # Read through `__pydantic_private__` directly: pydantic's attribute lookup of a private field
+        # costs microseconds.
+        private = self.__pydantic_private__
+        assert private is not None
+        by_id: dict[str, CardT] = private["_by_id"]
+        return by_id
+
     def card(self, card_id: str) -> CardT | None:
-        """The card with this id; a linear scan is fine for catalogs of a few hundred cards."""
-        return next((c for c in self.cards if c.id == card_id), None)
+        """The card with this id (None for an unknown id, or an id that is not even text)."""
+        return self.cards_by_id().get(card_id) if isinstance(card_id, str) else None
 
     def ids(self) -> frozenset[str]:
         return frozenset(c.id for c in self.cards)

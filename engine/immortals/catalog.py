@@ -168,15 +168,14 @@ class ImmortalsCatalog(CatalogBase[ImmortalsCard]):
                 )
         return self
 
-    # Indexes built once per loaded catalog: a duel's start looks up every deck card and known spell.
-    # Read through `__pydantic_private__` directly: pydantic's attribute lookup of a private field costs
-    # microseconds, and a duel's start makes dozens of lookups.
-    _cards: dict[str, ImmortalsCard] = PrivateAttr(default_factory=dict)
+    # Indexes built once per loaded catalog (the cards' by CatalogBase): a duel's start looks up every
+    # deck card and known spell. Read through `__pydantic_private__` directly: pydantic's attribute lookup
+    # of a private field costs microseconds, and a duel's start makes dozens of lookups.
     _families: dict[str, Family] = PrivateAttr(default_factory=dict)
     _spells: dict[str, ImmortalsSpell] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
-        self._cards = {c.id: c for c in self.cards}
+        super().model_post_init(context)
         self._families = {f.id: f for f in self.families}
         self._spells = {s.id: s for s in self.spells}
 
@@ -186,14 +185,8 @@ class ImmortalsCatalog(CatalogBase[ImmortalsCard]):
         index: dict[str, Any] = private[name]
         return index
 
-    def cards_by_id(self) -> Mapping[str, ImmortalsCard]:
-        return self._index("_cards")
-
     def spells_by_id(self) -> Mapping[str, ImmortalsSpell]:
         return self._index("_spells")
-
-    def card(self, card_id: str) -> ImmortalsCard | None:
-        return self._index("_cards").get(card_id) if isinstance(card_id, str) else None
 
     def family(self, family_id: str) -> Family | None:
         return self._index("_families").get(family_id)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
-from core.clock import SystemClock
+import pytest
+
+from core.clock import SystemClock, from_db, to_db
 
 
 class SteppedClock(SystemClock):
@@ -43,3 +46,17 @@ async def test_a_set_wake_returns_at_once() -> None:
     started = time.monotonic()
     await clock.sleep_until(clock.now() + timedelta(hours=1), wake)
     assert time.monotonic() - started < 0.5
+
+
+def test_stored_timestamps_read_back_exactly() -> None:
+    """`from_db` reads what `to_db` writes, to the microsecond, as UTC; a text without a zone is refused."""
+    rng = random.Random(7)
+    start = datetime(2000, 1, 1, tzinfo=UTC)
+    for _ in range(20_000):
+        when = start + timedelta(microseconds=rng.randrange(10**16))
+        assert from_db(to_db(when)) == when
+        assert from_db(to_db(when)).utcoffset() == timedelta(0)
+    with pytest.raises(ValueError, match="not a stored timestamp"):
+        from_db("2026-12-01T10:00:00.000000")
+    with pytest.raises(ValueError, match="Invalid isoformat"):
+        from_db("demain")
