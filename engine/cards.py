@@ -14,7 +14,7 @@ A game declares its ranges on its own fields, e.g.::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, field_validator
 from pydantic_core import PydanticCustomError
@@ -63,7 +63,7 @@ class CatalogBase(BaseModel, Generic[CardT]):
     game: str = Field(pattern=CARD_ID_PATTERN)
     version: int = Field(ge=1)
     cards: tuple[CardT, ...]
-    _by_id: dict[str, CardT] = PrivateAttr(default_factory=dict)
+    _by_id: tuple[tuple[CardT, ...], dict[str, CardT]] | None = PrivateAttr(default=None)
 
     @field_validator("cards")
     @classmethod
@@ -85,18 +85,19 @@ class CatalogBase(BaseModel, Generic[CardT]):
             first_seen[card.id] = index
         return cards
 
-    def model_post_init(self, context: Any, /) -> None:
-        """Cards by id, built with the catalog (a Chocobataille turn looks cards up thousands of times; a
-        scan of the catalog was 7 µs a lookup)."""
-        self._by_id = {c.id: c for c in self.cards}
-
     def cards_by_id(self) -> Mapping[str, CardT]:
-        # Read through `__pydantic_private__` directly: pydantic's attribute lookup of a private field
-        # costs microseconds.
+        """The cards by id, built once per tuple of cards (a Chocobataille turn looks cards up thousands of
+        times; a scan of the catalog was 7 µs a lookup). A copy with other cards (`model_copy(update=...)`,
+        which copies the private index as it is) builds its own at its first lookup. Read through
+        `__pydantic_private__` directly: pydantic's lookup of a private attribute costs microseconds."""
         private = self.__pydantic_private__
         assert private is not None
-        by_id: dict[str, CardT] = private["_by_id"]
-        return by_id
+        cards = self.cards
+        built: tuple[tuple[CardT, ...], dict[str, CardT]] | None = private.get("_by_id")
+        if built is None or built[0] is not cards:
+            built = (cards, {c.id: c for c in cards})
+            private["_by_id"] = built
+        return built[1]
 
     def card(self, card_id: str) -> CardT | None:
         """The card with this id (None for an unknown id, or an id that is not even text)."""

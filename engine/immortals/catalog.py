@@ -175,7 +175,6 @@ class ImmortalsCatalog(CatalogBase[ImmortalsCard]):
     _spells: dict[str, ImmortalsSpell] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
-        super().model_post_init(context)
         self._families = {f.id: f for f in self.families}
         self._spells = {s.id: s for s in self.spells}
 
