@@ -117,6 +117,8 @@ def _param_to_json(value: Any) -> Any:
 
 
 def _param_from_json(value: Any) -> Any:
+    if type(value) in _PLAIN:  # most parameters, as in `_param_to_json`
+        return value
     if isinstance(value, dict) and "$int" in value:
         return Number(int(value["$int"]))
     if isinstance(value, dict) and "$date" in value:

@@ -1,0 +1,40 @@
+"""A message stored in the outbox reads back as the same message, whatever its texts' parameters hold."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Number, Text
+
+plain = st.one_of(
+    st.text(max_size=20),
+    st.integers(min_value=-(2**53), max_value=2**53),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.none(),
+)
+leaves = st.one_of(
+    plain,
+    st.builds(Number, st.integers(min_value=-(10**12), max_value=10**12)),
+    st.builds(Day, st.dates(min_value=date(1970, 1, 1), max_value=date(2999, 12, 31))),
+)
+keys = st.sampled_from(["profile.title", "hoss.gold_amount", "=", "x.y"])
+
+
+def texts(params: st.SearchStrategy[object]) -> st.SearchStrategy[Text]:
+    return st.builds(Text, keys, st.dictionaries(st.sampled_from("abcde"), params, max_size=4))
+
+
+nested = st.recursive(
+    leaves, lambda inner: st.one_of(texts(inner), st.lists(texts(inner), min_size=1, max_size=3))
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(content=texts(nested), field=texts(nested))
+def test_a_stored_message_reads_back_the_same(content: Text, field: Text) -> None:
+    spec = MessageSpec(content=content, embeds=(Embed(title=field, fields=(EmbedField(field, content),)),))
+    assert MessageSpec.from_json(spec.to_json()) == spec
