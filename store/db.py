@@ -177,15 +177,18 @@ async def in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any
     return cast(T, await execute(fn, conn._conn, *args))
 
 
+def _settings(*, query_only: bool) -> tuple[str, ...]:
+    """Every connection's PRAGMAs; a read connection's also refuse writes."""
+    return (*PRAGMAS, "PRAGMA query_only=ON") if query_only else PRAGMAS
+
+
 async def _connect(path: Path, *, query_only: bool = False) -> aiosqlite.Connection:
     factory = sqlite3.Connection if query_only else _WriterConnection
     conn = await aiosqlite.connect(str(path), isolation_level=None, factory=factory)
     try:
         conn.row_factory = sqlite3.Row
-        for pragma in PRAGMAS:
+        for pragma in _settings(query_only=query_only):
             await conn.execute(pragma)
-        if query_only:
-            await conn.execute("PRAGMA query_only=ON")
     except BaseException:
         # The connection's thread is not a daemon: left open, it keeps a failed start-up alive forever.
         await conn.close()
@@ -198,7 +201,7 @@ def _connect_inline(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     try:
         conn.row_factory = sqlite3.Row
-        for pragma in (*PRAGMAS, "PRAGMA query_only=ON"):
+        for pragma in _settings(query_only=True):
             conn.execute(pragma)
     except BaseException:
         conn.close()
