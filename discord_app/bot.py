@@ -10,14 +10,17 @@ import logging
 import pkgutil
 import sys
 from collections import OrderedDict
+from contextvars import copy_context
 from pathlib import Path
 from typing import Any
 
 import discord
 from discord.ext import commands
+from discord.webhook.async_ import async_context
 
 from core.clock import Clock
 from core.settings import Settings
+from discord_app.callbacks import CallbackAdapter
 from discord_app.delivery import Deliverer, ShowPrivateButton
 from discord_app.errors import GameTree
 from discord_app.translator import CatalogTranslator
@@ -137,12 +140,17 @@ class CardBot(commands.Bot):
         self.recent_interactions = RecentIds(RECENT_INTERACTIONS)
         parsers = self._connection.parsers  # the gateway reads this same dict, now and after reconnecting
         parse_interaction = parsers["INTERACTION_CREATE"]
+        adapter = CallbackAdapter()
 
         def parse_once(data: dict[str, Any]) -> None:
+            """Parse a new interaction with `CallbackAdapter` in its context, which the tasks discord.py
+            starts for it inherit."""
             if self.recent_interactions.seen(data.get("id")):
                 log.info("ignored a re-delivered interaction %s", data.get("id"))
                 return
-            parse_interaction(data)
+            context = copy_context()
+            context.run(async_context.set, adapter)
+            context.run(parse_interaction, data)
 
         parsers["INTERACTION_CREATE"] = parse_once
         self._connection.store_view = self._keep_only_modals  # type: ignore[method-assign]

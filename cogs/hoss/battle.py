@@ -31,6 +31,7 @@ from cogs.hoss.render import gold
 from cogs.shared.components import button, check_owner, reply
 from core.errors import BadInput
 from core.i18n import format_int
+from discord_app.callbacks import with_message
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
@@ -60,7 +61,8 @@ async def public(interaction: discord.Interaction[Any], spec: MessageSpec) -> di
 
 async def show_battle(interaction: discord.Interaction[Any], battle: int, shown: Shown) -> None:
     """Post the battle message as the interaction's response and hand it to the outbox's edits."""
-    response = await interaction.response.send_message(**await public(interaction, shown.spec))
+    with with_message():
+        response = await interaction.response.send_message(**await public(interaction, shown.spec))
     if response.message_id is not None and interaction.channel_id is not None:
         await hoss_of(interaction).ranked.attach(
             interaction.user.id,

@@ -1,0 +1,62 @@
+"""Interaction callbacks ask Discord for the created message only where the bot reads it (issue 19):
+discord_app/callbacks.py."""
+
+from __future__ import annotations
+
+import pytest
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from discord_app.callbacks import CallbackAdapter
+from emulator.records import RequestRecord, walk_components
+from sandbox.harness import BotHarness
+from tests.e2e.hoss.test_collection import give
+from tests.e2e.hoss.test_ranked import decide_once, start_rank_1, with_deck
+
+
+def callbacks(harness: BotHarness) -> list[RequestRecord]:
+    return [r for r in harness.emu.requests if r.method == "POST" and r.path.endswith("/callback")]
+
+
+def asked_for_the_message(record: RequestRecord) -> bool:
+    return record.query.get("with_response", "").lower() in ("1", "true")
+
+
+async def test_commands_and_clicks_do_not_ask_for_the_message_they_create(harness: BotHarness) -> None:
+    dave = harness.user("dave")
+    await give(harness, dave, "orc_mage_1")
+    profile = await harness.emu.run_command(dave, "profile")
+    assert profile.message is not None and "Profil de dave" in str(profile.message.render())
+    page = await harness.emu.run_command(dave, "hoss collection")
+    assert page.message is not None
+    menu = next(c for c in walk_components(page.message.components) if c.get("type") == 3)
+    copy_id = str(menu["options"][0]["value"])
+    detail = await harness.emu.select(dave, values=[copy_id], message=page.message)  # sends its image
+    assert detail.message is not None
+    sent = callbacks(harness)
+    assert len(sent) == 3
+    assert sent[2].files  # the detail's image: a multipart callback
+    assert all(r.status == 204 for r in sent)
+    assert not any(asked_for_the_message(r) for r in sent)
+
+
+@pytest.mark.usefixtures("no_pacing")
+async def test_the_battle_message_asks_for_its_id_and_the_outbox_edits_it(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    before = len(callbacks(harness))
+    started = await start_rank_1(harness, alice)
+    await harness.settle()
+    battle_callbacks = callbacks(harness)[before:]
+    # the ladder (/hoss rang), then the click that posts the battle
+    assert [asked_for_the_message(r) for r in battle_callbacks] == [False, True]
+    assert [r.status for r in battle_callbacks] == [204, 200]
+    await decide_once(harness, alice)
+    assert started.history  # the outbox edited the message whose id the callback returned
+
+
+async def test_the_adapter_stays_inside_the_bots_interactions(harness: BotHarness) -> None:
+    """Another client of the process (here: the test's own context) keeps discord.py's adapter."""
+    await harness.emu.run_command(harness.user("erin"), "profile")
+    adapter = async_context.get()
+    assert isinstance(adapter, AsyncWebhookAdapter)
+    assert not isinstance(adapter, CallbackAdapter)
