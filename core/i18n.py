@@ -13,7 +13,7 @@ import logging
 import re
 import string
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from functools import cache, lru_cache
 from pathlib import Path
@@ -213,19 +213,30 @@ def t(key: str, locale: str | None = None, /, **params: object) -> str:
         bare = _bare(key, lang)
         if bare is not None:
             return bare
-    table = catalogs()[lang]
-    text = table.get(key)
-    if text is None:
+    text, plain, missing = _template(key, lang)
+    if missing:
         log.warning("missing message %s for %s", key, lang)
-        text = catalogs()[DEFAULT_LOCALE].get(key, key)
     for name, value in params.items():  # `params` is this call's own dict
-        if isinstance(value, date) and not isinstance(value, datetime):
+        if type(value) is date:  # a day, not an instant (a datetime is a date too)
             params[name] = format_date(value, lang)
     try:
-        return expand(text, lang, params).format(**params)
+        return (text if plain else expand(text, lang, params)).format(**params)
     except (KeyError, IndexError, ValueError):
         log.warning("message %s for %s lacks parameters %s", key, lang, sorted(params))
         return text
+
+
+@lru_cache(maxsize=8192)
+def _template(key: str, lang: str) -> tuple[str, bool, bool]:
+    """(the text of `key` in `lang`, whether it has no plural block, whether it is missing there): the
+    default language's text stands in for a missing one, the key itself for one missing everywhere.
+    Remembered: a reply renders a few dozen texts, each looked up and cut into blocks at every call before."""
+    text = catalogs()[lang].get(key)
+    missing = text is None
+    if text is None:
+        text = catalogs()[DEFAULT_LOCALE].get(key, key)
+    plain = all(isinstance(part, str) for part in segments(text))
+    return text, plain, missing
 
 
 @lru_cache(maxsize=8192)

@@ -54,17 +54,34 @@ def leaf_options(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [o for o in options if isinstance(o, Mapping)]
 
 
+Plan = tuple[tuple[app_commands.Parameter, str, Text], ...]
+_PLAN = "option_checks.plan"
+
+
+def _plan(command: app_commands.Command[Any, ..., Any]) -> Plan:
+    """Each parameter with its name in payloads and the text naming it, made once per command and kept in
+    its `extras`: discord.py builds the `parameters` list anew at each access, and a command with nine
+    options paid for nine of them and nine texts at every call."""
+    plan: Plan | None = command.extras.get(_PLAN)
+    if plan is None:
+        plan = tuple(
+            (param, param.display_name, Text(f"cmd.{qualified(command)}.opt.{param.name}.name"))
+            for param in command.parameters
+        )
+        command.extras[_PLAN] = plan
+    return plan
+
+
 def check_options(command: app_commands.Command[Any, ..., Any], data: Mapping[str, Any]) -> None:
     """Raise `BadOption` for the first option whose value the command did not declare."""
     given = {str(o.get("name")): o.get("value") for o in leaf_options(data)}
     resolved: Mapping[str, Any] = data.get("resolved") or {}
-    for param in command.parameters:
-        option = Text(f"cmd.{qualified(command)}.opt.{param.name}.name")
-        if param.display_name not in given:
+    for param, name, option in _plan(command):
+        if name not in given:
             if param.required:
                 raise BadOption("error.option.missing", option=option)
             continue
-        _check(param, option, given[param.display_name], resolved)
+        _check(param, option, given[name], resolved)
 
 
 def _check(param: app_commands.Parameter, option: Text, value: Any, resolved: Mapping[str, Any]) -> None:

@@ -37,6 +37,7 @@ from cogs.shared.mixins import send, send_board
 from core.errors import BadInput, NotAllowed, NotFound
 from core.i18n import normalize_locale
 from discord_app import deferral
+from discord_app.after_command import add_after_command, remove_after_command
 from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.errors import listing
 from discord_app.option_checks import Id
@@ -460,8 +461,13 @@ class HossCog(
             **reply(spec, locale, None), files=files_of(spec, locale), ephemeral=True
         )
 
-    @commands.Cog.listener()
-    async def on_app_command_completion(
+    async def cog_load(self) -> None:
+        add_after_command(self.bot, self.show_notices)
+
+    async def cog_unload(self) -> None:
+        remove_after_command(self.bot, self.show_notices)
+
+    async def show_notices(
         self, interaction: discord.Interaction[Any], command: app_commands.Command[Any, ..., Any] | Any
     ) -> None:
         """After every /hoss command: each unclaimed milestone notice, privately, with its OK button."""

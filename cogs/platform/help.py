@@ -23,7 +23,6 @@ from core.i18n import has, t
 from discord_app.components import PersistentSelect
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc, qualified
-from discord_app.welcome import send_welcome
 from services.platform import games
 from services.platform.games import GameGuide, GameSpec, Reader
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
@@ -229,11 +228,6 @@ class HelpCog(commands.Cog):
         await interaction.response.send_message(
             **reply(spec, locale, help_view(self.bot.tree, locale, None)), ephemeral=True
         )
-
-    @commands.Cog.listener()
-    async def on_app_command_completion(self, interaction: discord.Interaction[Any], _command: Any) -> None:
-        """A player's first command of a game is followed by the game's welcome (discord_app/welcome.py)."""
-        await send_welcome(interaction)
 
 
 async def setup(bot: commands.Bot) -> None:

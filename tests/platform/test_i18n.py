@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import re
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,20 @@ def test_translation_falls_back_and_formats() -> None:
     assert t("profile.title", "de", name="Ada") == "Profil de Ada"
     assert format_int(25000, "en") == "25,000"
     assert format_int(25000, "fr") == "25\u202f000"
+
+
+def test_a_missing_text_falls_back_and_is_reported_at_every_use(caplog: pytest.LogCaptureFixture) -> None:
+    """Texts are remembered per language once looked up; a missing one still warns each time it is used."""
+    with caplog.at_level(logging.WARNING, logger="core.i18n"):
+        assert t("no.such.key", "en", n=1) == "no.such.key"
+        assert t("no.such.key", "en", n=1) == "no.such.key"
+    assert [r.getMessage() for r in caplog.records] == ["missing message no.such.key for en"] * 2
+
+
+def test_a_day_is_written_out_and_an_instant_is_left_as_given() -> None:
+    instant = datetime(2026, 1, 5, 12, 30)
+    assert "5 janvier 2026" in t("hoss.raffle.error.no_draw", "fr", day=date(2026, 1, 5))
+    assert str(instant) in t("hoss.raffle.error.no_draw", "fr", day=instant)
 
 
 def test_decimals_use_each_languages_mark() -> None:
