@@ -72,6 +72,7 @@ from benchmarks.command_latency import (
     run_closed_loop,
     run_paced,
     run_sequential,
+    thaw,
 )
 from emulator.records import RecordedMessage, walk_components
 from emulator.world import User
@@ -274,6 +275,7 @@ async def measure_bare(load: str, options: Options, run: int) -> Measure:
         figures, _ = await _phases(bare, users, prepare, options, label, run, pairs=load == "pillz")
     finally:
         await bare.stop()
+        thaw()
     return Measure(figures[0], figures[1:-1], figures[-1])
 
 
@@ -293,6 +295,7 @@ async def measure_matched(load: str, replay: Replay, options: Options, run: int)
         figures, _ = await _phases(matched, users, prepare, options, label, run, pairs=load == "pillz")
     finally:
         await matched.stop()
+        thaw()
     return Measure(figures[0], figures[1:-1], figures[-1])
 
 
@@ -324,6 +327,7 @@ async def capture(load: str, options: Options) -> Replay:
             replay = Replay.of(harness.emu.requests[start:], harness.emu.messages)
         finally:
             await harness.stop()
+            thaw()
     if load != "pillz":
         return replay.command(COMMANDS[load])
     assert replay.public is not None
@@ -356,6 +360,7 @@ async def measure_real(load: str, options: Options, run: int) -> Measure:
             )
         finally:
             await harness.stop()
+            thaw()
     writes, reads = trips if trips is not None else (None, None)
     return Measure(figures[0], figures[1:-1], figures[-1], writes, reads)
 

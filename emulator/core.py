@@ -220,6 +220,11 @@ class EmulatorCore:
         self.interactions.append(record)
         self._tokens[record.token] = record
 
+    def forget_answered_interactions(self) -> None:
+        """Their tokens are unknown from now on (Unknown Webhook), as after Discord's 15 minutes."""
+        self.interactions = [r for r in self.interactions if not r.answered.is_set()]
+        self._tokens = {r.token: r for r in self.interactions}
+
     # -- messages ---------------------------------------------------------------------------------------
 
     def create_message(

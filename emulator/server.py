@@ -334,7 +334,10 @@ class DiscordEmulator(ActionsMixin):
         return "\n".join(render_message(message, header=True) for message in messages)
 
     def clear_records(self) -> None:
-        """Forget messages and requests (the world and commands stay), e.g. between sandbox scenes."""
+        """Forget messages, requests and answered interactions (the world, the commands and an interaction
+        still waiting for its answer stay), e.g. between a benchmark's phases: what a run keeps is walked by
+        every full collection of the process the bot shares with it."""
         self.records.clear()
         self.nonces.clear()
         self.errors.clear()
+        self.forget_answered_interactions()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from emulator import DiscordEmulator, EmulatorError
@@ -224,3 +226,33 @@ async def test_an_unanswered_interaction_times_out_with_a_clear_error(
 
     with pytest.raises(EmulatorError, match=r"got no complete answer within 0\.05s \(no callback\)"):
         await emu.run_command(emu.user("alice"), "ignore")
+
+
+async def test_clearing_the_records_forgets_answered_interactions(
+    emu: DiscordEmulator, bot: EmulatedBot
+) -> None:
+    """A benchmark clears between phases: nothing of a finished interaction stays to be walked by the
+    collector, and its token is then unknown, as after Discord's 15 minutes."""
+    alice = emu.user("alice")
+    result = await emu.run_command(alice, "echo", {"text": "hi"})
+    token = result.interaction.token
+    assert emu.interaction_by_token(token) is not None
+    emu.clear_records()
+    assert emu.interactions == [] and emu.messages == [] and emu.requests == []
+    assert emu.interaction_by_token(token) is None
+    again = await emu.run_command(alice, "echo", {"text": "again"})
+    assert again.content.startswith("again")
+    assert emu.interactions == [again.interaction]
+
+
+async def test_clearing_the_records_keeps_an_interaction_still_being_answered(
+    emu: DiscordEmulator, bot: EmulatedBot
+) -> None:
+    alice = emu.user("alice")
+    slow = asyncio.create_task(emu.run_command(alice, "slow"))
+    while not emu.interactions or emu.interactions[0].callback_type is None:
+        await asyncio.sleep(0.001)  # deferred: its follow-ups are still to come
+    emu.clear_records()
+    assert len(emu.interactions) == 1
+    result = await slow
+    assert result.content == "done after thinking"
