@@ -22,6 +22,7 @@ from core.clock import Clock
 from core.settings import Settings
 from discord_app.after_command import hooks_of
 from discord_app.callbacks import CallbackAdapter
+from discord_app.component_router import Clicks, ComponentRouter, Route, click_of
 from discord_app.delivery import Deliverer, ShowPrivateButton
 from discord_app.errors import GameTree
 from discord_app.translator import CatalogTranslator
@@ -145,17 +146,39 @@ class CardBot(commands.Bot):
         adapter = CallbackAdapter()
 
         def parse_once(data: dict[str, Any]) -> None:
-            """Parse a new interaction with `CallbackAdapter` in its context, which the tasks discord.py
-            starts for it inherit."""
+            """Parse a new interaction with `CallbackAdapter` in its context, which the tasks started for
+            it inherit; a click one of the bot's components claims goes to it directly."""
             if self.recent_interactions.seen(data.get("id")):
                 log.info("ignored a re-delivered interaction %s", data.get("id"))
                 return
             context = copy_context()
             context.run(async_context.set, adapter)
-            context.run(parse_interaction, data)
+            click = click_of(data)
+            routes = self.components.find(*click) if click is not None else None
+            if click is None or routes is None:
+                context.run(parse_interaction, data)
+                return
+            context.run(self._route_click, data, routes, *click)
 
+        self.components = ComponentRouter()
+        self.clicks = Clicks()
         parsers["INTERACTION_CREATE"] = parse_once
         self._connection.store_view = self._keep_only_modals  # type: ignore[method-assign]
+
+    def _route_click(self, data: dict[str, Any], routes: list[Route], custom_id: str, kind: int) -> None:
+        """discord.py's parsing of a click, with the router in place of its dispatch of DynamicItems."""
+        interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=self._connection)  # type: ignore[arg-type]
+        for route in routes:
+            self.clicks.start(route, interaction, custom_id, kind)
+        self.dispatch("interaction", interaction)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self.components.add(*items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self.components.remove(*items)
 
     def _keep_only_modals(self, view: discord.ui.view.BaseView, message_id: int | None = None) -> None:
         """Every component of this bot answers through a DynamicItem registered at start-up (matched by its

@@ -25,7 +25,8 @@ async def test_commands_and_clicks_do_not_ask_for_the_message_they_create(harnes
     dave = harness.user("dave")
     await give(harness, dave, "orc_mage_1")
     profile = await harness.emu.run_command(dave, "profile")
-    assert profile.message is not None and "Profil de dave" in str(profile.message.render())
+    assert profile.message is not None
+    assert "Profil de dave" in str(profile.message.render())
     page = await harness.emu.run_command(dave, "hoss collection")
     assert page.message is not None
     menu = next(c for c in walk_components(page.message.components) if c.get("type") == 3)

@@ -238,7 +238,9 @@ async def test_clearing_the_records_forgets_answered_interactions(
     token = result.interaction.token
     assert emu.interaction_by_token(token) is not None
     emu.clear_records()
-    assert emu.interactions == [] and emu.messages == [] and emu.requests == []
+    assert emu.interactions == []
+    assert emu.messages == []
+    assert emu.requests == []
     assert emu.interaction_by_token(token) is None
     again = await emu.run_command(alice, "echo", {"text": "again"})
     assert again.content.startswith("again")
@@ -250,8 +252,10 @@ async def test_clearing_the_records_keeps_an_interaction_still_being_answered(
 ) -> None:
     alice = emu.user("alice")
     slow = asyncio.create_task(emu.run_command(alice, "slow"))
-    while not emu.interactions or emu.interactions[0].callback_type is None:
-        await asyncio.sleep(0.001)  # deferred: its follow-ups are still to come
+    for _ in range(2000):  # until deferred (its follow-ups come 10 ms later), at most 2 s
+        if emu.interactions and emu.interactions[0].callback_type is not None:
+            break
+        await asyncio.sleep(0.001)
     emu.clear_records()
     assert len(emu.interactions) == 1
     result = await slow
