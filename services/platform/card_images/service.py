@@ -33,6 +33,7 @@ from services.platform.messages import StripCard
 RENDER_VERSION = 1  # the shared helpers' version; each game's CardArt has its own
 _SAFE = re.compile(r"^[a-z0-9_-]{1,64}$")
 SCALED_KEPT = 96  # half-size cards kept decoded for sheets (~136 KB each)
+STRIP_CARDS_KEPT = 128  # cards kept decoded at a strip's size (~87 KB each at 40 %)
 SHEETS_KEPT = 16  # whole sheets kept as PNG (a booster's all face down is the same for every buyer)
 STRIPS_KEPT = 64  # whole strips kept as PNG (a Pillz line-up is sent again at each move of its duel)
 
@@ -98,6 +99,10 @@ class CardImages:
         # A Pillz seat's line-up is the same four cards for the whole duel, and goes with the controls at
         # every "Jouer": composing it again decoded, scaled and encoded four cards each time.
         self._strips: _Kept[tuple[Any, ...], bytes] = _Kept(STRIPS_KEPT)
+        # Each duel deals new line-ups, but from the same catalog: a new strip takes its cards already
+        # decoded and scaled when they were in an earlier one, and only encodes the picture (decoding and
+        # scaling were half of a strip's drawing: 29 strips in 120 Pillz moves).
+        self._strip_cards: _Kept[tuple[str, float], Image.Image] = _Kept(STRIP_CARDS_KEPT)
 
     def art(self, game: str) -> CardArt | None:
         spec = games.get(game)
@@ -206,9 +211,15 @@ class CardImages:
         for card in cards:
             copy = CardCopy(card.rarity, card.stars, card.holo)
             request = self.request(game, card.card_id, copy, locale)
-            images.append(Image.open(io.BytesIO(self.image_now(game, card.card_id, copy, locale).data)))
+            make = partial(self._scaled_card, game, card.card_id, copy, locale, scale)
+            images.append(self._strip_cards.get((request.name, scale), make))
             names.append(request.card.name.get(request.locale))
         return draw.png(draw.strip(images, scale=scale), description=" · ".join(names))
+
+    def _scaled_card(
+        self, game: str, card_id: str, copy: CardCopy, locale: str | None, scale: float
+    ) -> Image.Image:
+        return draw.half(Image.open(io.BytesIO(self.image_now(game, card_id, copy, locale).data)), scale)
 
     async def strip(
         self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float = STRIP_SCALE

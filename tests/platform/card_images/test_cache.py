@@ -193,3 +193,23 @@ def test_a_kept_strip_is_the_strip_drawn_afresh(images: CardImages) -> None:
     assert not list(images.cache.folder.rglob("*.png"))
     assert images.strip_now("hoss", cards, "en") != first  # the names in its description
     assert images.strip_now("hoss", cards[::-1], "fr") != first
+
+
+def test_a_new_strip_of_cards_seen_before_is_the_strip_drawn_from_full_size_cards(images: CardImages) -> None:
+    """A new line-up takes the cards an earlier one decoded and scaled: the very bytes of scaling every
+    card afresh, and no card read from the disk again."""
+    earlier = [StripCard("orc_guerrier_1"), StripCard("orc_mage_1", "or", 2, True)]
+    images.strip_now("hoss", earlier, "fr")
+    later = earlier[::-1]
+    full = [
+        Image.open(
+            io.BytesIO(images.image_now("hoss", c.card_id, CardCopy(c.rarity, c.stars, c.holo), "fr").data)
+        )
+        for c in later
+    ]
+    names = " · ".join(images.request("hoss", c.card_id, None, "fr").card.name.get("fr") for c in later)
+    expected = draw.png(draw.strip(full), description=names)
+    for path in images.cache.folder.rglob("*.png"):
+        path.unlink()
+    assert images.strip_now("hoss", later, "fr") == expected
+    assert not list(images.cache.folder.rglob("*.png"))  # no card drawn or read again
