@@ -1,5 +1,12 @@
 """Per-server settings: where announcements and game threads go, the default turn deadline, and the
-language of the server's public posts."""
+language of the server's public posts.
+
+Kept in memory per server (`GuildSettingsCache`): the language of public posts is asked at every click on
+a public message and every post the outbox renders (a Pillz move asked it once: one database read in
+eight), and a server's settings change only by /setup. Every unit that writes `guild_settings` calls
+`forget` for its server and announces `GUILD_TOPIC` with the server's id, as `access.AccessCache` does,
+so every process sharing the database forgets that server once the commit is known.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +18,8 @@ from typing import Literal
 from core.clock import Clock, to_db
 from core.errors import BadInput
 from core.settings import SUPPORTED_LOCALES
-from store.db import Database
+from services.platform.keyed_cache import KeyedCache
+from store.db import Database, announce
 
 DeadlinePreset = Literal["fast", "standard", "relaxed"]
 # Play-by-post turns (Chocobataille's 24 h rule is "standard"); games may scale these for fast modes.
@@ -36,6 +44,15 @@ class GuildSettings:
 
 
 _COLUMNS = {"announce_channel_id", "games_channel_id", "deadline_preset", "locale"}
+GUILD_TOPIC = "guild_settings"  # announced with the server's id by every unit that changes its settings
+GUILD_CACHE_SIZE = 10_000  # servers kept; the oldest read goes first
+
+
+class GuildSettingsCache(KeyedCache[GuildSettings]):
+    """Servers' settings, by server id (`GUILD_TOPIC`)."""
+
+    def __init__(self, capacity: int = GUILD_CACHE_SIZE) -> None:
+        super().__init__(capacity)
 
 
 def read(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
@@ -53,9 +70,22 @@ class GuildSettingsService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self.cache = GuildSettingsCache()
+        db.subscribe_keys(GUILD_TOPIC, self.cache.changed)
 
     async def get(self, guild_id: int) -> GuildSettings:
-        return await self.db.read(lambda conn: read(conn, guild_id))
+        known = self.cache.get(guild_id)
+        if known is not None:
+            return known
+        generation = self.cache.generation
+        settings = await self.db.read(lambda conn: read(conn, guild_id))
+        self.cache.put(guild_id, settings, generation)
+        return settings
+
+    def _changed(self, conn: sqlite3.Connection, guild_id: int) -> None:
+        """In the unit that writes the server's settings: no process keeps the former ones."""
+        self.cache.forget(guild_id)
+        announce(conn, GUILD_TOPIC, str(guild_id))
 
     async def public_locale(self, guild_id: int, discord_locale: str | None = None) -> str | None:
         """The language of the server's public posts. The first time a server is seen with its Discord
@@ -73,6 +103,7 @@ class GuildSettingsService:
                 " WHERE guild_settings.locale IS NULL",
                 (guild_id, discord_locale, now),
             )
+            self._changed(conn, guild_id)
             return read(conn, guild_id).locale
 
         return await self.db.write(unit)
@@ -99,6 +130,7 @@ class GuildSettingsService:
                 f" ON CONFLICT (guild_id) DO UPDATE SET {column} = excluded.{column}, updated_at = excluded.updated_at",
                 (guild_id, value, now),
             )
+            self._changed(conn, guild_id)
             return read(conn, guild_id)
 
         return await self.db.write(unit)

@@ -18,6 +18,7 @@ from services.platform import outbox
 from services.platform.access import ACCESS_TOPIC
 from services.platform.admin import Actor, AdminService
 from services.platform.catalogs import CardIndex
+from services.platform.guild_settings import GUILD_TOPIC, GuildSettingsService
 from services.platform.heartbeat import DEAD_AFTER, PERIOD, Heartbeat
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.outbox import CLAIM, Outbox
@@ -212,3 +213,25 @@ async def test_a_ban_reaches_the_other_processs_gate(
     assert took < 0.5, took
     with pytest.raises(NotAllowed, match=r"admin\.banned"):
         await b.check_access(5, "pillz", 7)
+
+
+async def test_a_servers_settings_change_reaches_the_other_processs_cache(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
+    """Process B keeps the server's settings (the language of its public posts); /setup in process A
+    reaches B's cache within well under a second."""
+    a_db, b_db = processes
+    clock = ManualClock(START)
+    a, b = GuildSettingsService(a_db, clock), GuildSettingsService(b_db, clock)
+    assert (await b.get(5)).locale is None
+    reads = b_db.reads
+    await b.get(5)
+    assert b_db.reads == reads  # kept
+
+    heard = asyncio.Event()  # subscribed after B's cache: set once the cache has forgotten
+    b_db.subscribe_keys(GUILD_TOPIC, lambda key: heard.set())
+    await a.update(5, "locale", "en")
+    took = await _woken(heard, 5.0)
+    assert took is not None
+    assert took < 0.5, took
+    assert (await b.get(5)).locale == "en"
