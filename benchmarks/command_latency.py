@@ -37,18 +37,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import os
 import random
 import statistics
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from benchmarks.databases import Target, load_average, target
+from discord_app.bot import GC_THRESHOLDS
 from emulator import DiscordEmulator, InteractionResult
 from emulator.world import User
 from sandbox.harness import BotHarness
@@ -168,6 +170,19 @@ async def between_phases(harness: Bench, *, keep_records: bool = False) -> None:
         harness.emu.clear_records()
     gc.collect()
     gc.freeze()
+
+
+@contextlib.contextmanager
+def collector_as_bot_py() -> Iterator[None]:
+    """A bare bot measured with the collector's thresholds bot.py's bot sets once ready
+    (`discord_app.bot.GC_THRESHOLDS`; the real bot sets them itself): the comparison is of the bots' code,
+    not of their process's settings."""
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def thaw() -> None:

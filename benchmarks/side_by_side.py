@@ -68,6 +68,7 @@ from benchmarks.command_latency import (
     Bench,
     Figures,
     between_phases,
+    collector_as_bot_py,
     profile_of,
     run_closed_loop,
     run_paced,
@@ -272,7 +273,8 @@ async def measure_bare(load: str, options: Options, run: int) -> Measure:
             return ping_of(bare, times)
 
         label = f"bare /ping x{times} ({load})"
-        figures, _ = await _phases(bare, users, prepare, options, label, run, pairs=load == "pillz")
+        with collector_as_bot_py():
+            figures, _ = await _phases(bare, users, prepare, options, label, run, pairs=load == "pillz")
     finally:
         await bare.stop()
         thaw()
@@ -292,7 +294,8 @@ async def measure_matched(load: str, replay: Replay, options: Options, run: int)
             return act
 
         label = f"matched {load}"
-        figures, _ = await _phases(matched, users, prepare, options, label, run, pairs=load == "pillz")
+        with collector_as_bot_py():
+            figures, _ = await _phases(matched, users, prepare, options, label, run, pairs=load == "pillz")
     finally:
         await matched.stop()
         thaw()

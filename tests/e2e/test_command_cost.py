@@ -8,6 +8,7 @@ import gc
 import threading
 from pathlib import Path
 
+from discord_app.bot import GC_THRESHOLDS
 from emulator import InteractionResult
 from emulator.records import walk_components
 from sandbox.harness import BotHarness
@@ -85,7 +86,10 @@ async def test_a_language_change_is_seen_by_the_very_next_command(harness: BotHa
 async def test_the_real_process_freezes_what_start_up_built(
     tmp_path: Path, migrated_copy: MigratedCopy
 ) -> None:
-    """bot.py's bot freezes start-up's objects out of the full collections, and gives them back at close."""
+    """bot.py's bot freezes start-up's objects out of the full collections and raises the collector's
+    thresholds once ready, and gives both back at close."""
+    before = gc.get_threshold()
+    assert before != GC_THRESHOLDS
     harness = BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), freeze_gc=True)
     await harness.start()
     try:
@@ -96,10 +100,12 @@ async def test_the_real_process_freezes_what_start_up_built(
                 break
             await asyncio.sleep(0.01)
         assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == GC_THRESHOLDS
         assert "Profil de dora" in _text(await harness.emu.run_command(harness.user("dora"), "profile"))
     finally:
         await harness.stop()
     assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == before
 
 
 async def test_sent_views_are_not_kept_and_their_components_still_answer(harness: BotHarness) -> None:
