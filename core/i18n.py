@@ -243,8 +243,8 @@ def _template(key: str, lang: str) -> tuple[str, bool, bool]:
 def _bare(key: str, lang: str) -> str | None:
     """A text without parameters, written once per language: a label, a rarity, a button. None when
     `t` must take its full path (a missing key or a plural block: it logs why, every time)."""
-    text = catalogs()[lang].get(key)
-    if text is None or any(isinstance(part, Plural) for part in segments(text)):
+    text, plain, missing = _template(key, lang)
+    if missing or not plain:
         return None
     try:
         return text.format()

@@ -184,12 +184,9 @@ class CardImages:
             card_id, copy = cell
             name = self.request(spec.key, card_id, copy, locale).name
             images.append(
-                self._scaled.get((name,), partial(self._half_card, spec.key, card_id, copy, locale))
+                self._scaled.get((name,), partial(self._scaled_card, spec.key, card_id, copy, locale, 0.5))
             )
         return draw.png(draw.sheet(images, columns))
-
-    def _half_card(self, game: str, card_id: str, copy: CardCopy, locale: str | None) -> Image.Image:
-        return draw.half(Image.open(io.BytesIO(self.image_now(game, card_id, copy, locale).data)))
 
     async def sheet(
         self, game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int = 3
