@@ -164,7 +164,7 @@ class CardBot(commands.Bot):
         self.recent_interactions = RecentIds(RECENT_INTERACTIONS)
         parsers = self._connection.parsers  # the gateway reads this same dict, now and after reconnecting
         parse_interaction = parsers["INTERACTION_CREATE"]
-        adapter = CallbackAdapter()
+        self.callbacks = adapter = CallbackAdapter()
 
         def parse_once(data: dict[str, Any]) -> None:
             """Parse a new interaction with `CallbackAdapter` in its context, which the tasks started for
@@ -296,6 +296,7 @@ class CardBot(commands.Bot):
             gc.set_threshold(*self._gc_thresholds)
             self.gc_frozen = False
         await super().close()
+        await self.callbacks.close()  # after discord.py's close: no interaction is answered any more
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         """Errors outside slash commands (event handlers): logged, and kept so tests fail on them."""

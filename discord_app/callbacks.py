@@ -11,18 +11,29 @@ The adapter is installed in the context in which each interaction is parsed (dis
 tasks discord.py starts for it inherit it and nothing else in the process is touched (another client in
 the same process, a benchmark's bare bot, keeps discord.py's default). A path that needs the message
 asks for it with `with_message()`.
+
+A callback without files is sent over the adapter's own keep-alive connections
+(discord_app/callback_http.py) rather than aiohttp's client, with discord.py's handling of what comes back:
+a 429 from Discord's proxies is waited out and sent again, a 5xx is retried after 1, 3, 5 and 7 s, a reset
+connection likewise, and a refusal raises discord.py's own `Forbidden`, `NotFound` or `HTTPException`, so
+the error handlers see what they saw before. Files and proxies keep discord.py's path.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, cast
 
 import aiohttp
+import orjson
+from discord.errors import DiscordServerError, Forbidden, HTTPException, NotFound
 from discord.http import MultipartParameters, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
+
+from discord_app.callback_http import CallbackHttp, Reply
 
 if TYPE_CHECKING:  # discord.types imported first, before discord itself, is a circular import
     from discord.types.interactions import InteractionCallback
@@ -47,8 +58,13 @@ class CallbackAdapter(AsyncWebhookAdapter):
     from what is returned, so the adapter returns the one field it reads (the interaction's id), and
     `message_id` and `resource` are None."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
+        self.http = CallbackHttp()
+        self.sleep = sleep  # how a retry waits (tests count the waits instead)
+
+    async def close(self) -> None:
+        await self.http.close()
 
     def create_interaction_response(
         self,
@@ -81,7 +97,7 @@ class CallbackAdapter(AsyncWebhookAdapter):
             webhook_id=interaction_id,
             webhook_token=token,
         )
-        if params.files:
+        if params.files or proxy is not None:
             await self.request(
                 route,
                 session=session,
@@ -89,9 +105,57 @@ class CallbackAdapter(AsyncWebhookAdapter):
                 proxy_auth=proxy_auth,
                 files=params.files,
                 multipart=params.multipart,
+                payload=None if params.files else params.payload,
             )
         else:
-            await self.request(
-                route, session=session, proxy=proxy, proxy_auth=proxy_auth, payload=params.payload
-            )
+            await self._post(route, params.payload)
         return cast("InteractionCallback", {"interaction": {"id": str(interaction_id)}})
+
+    async def _post(self, route: Route, payload: Any) -> None:
+        """discord.py's `AsyncWebhookAdapter.request` for a JSON body, over `CallbackHttp`."""
+        body = orjson.dumps(payload)
+        reply: Reply | None = None
+        data: Any = None
+        for attempt in range(ATTEMPTS):
+            try:
+                reply = await self.http.post_json(route.url, body)
+            except OSError as exc:
+                if attempt < ATTEMPTS - 1 and exc.errno in RESET_ERRNOS:
+                    await self.sleep(1 + attempt * 2)
+                    continue
+                raise
+            data = json_or_text(reply)
+            if 200 <= reply.status < 300:
+                return
+            last = attempt == ATTEMPTS - 1  # discord.py waits once more before raising; this does not
+            if reply.status == 429:
+                if not reply.headers.get("via"):  # not Discord's own proxies: a Cloudflare ban
+                    raise HTTPException(reply, data)
+                if not last:
+                    await self.sleep(float(data["retry_after"]))
+                continue
+            if reply.status >= 500:
+                if not last:
+                    await self.sleep(1 + attempt * 2)
+                continue
+            if reply.status == 403:
+                raise Forbidden(reply, data)
+            if reply.status == 404:
+                raise NotFound(reply, data)
+            raise HTTPException(reply, data)
+        assert reply is not None
+        if reply.status >= 500:
+            raise DiscordServerError(reply, data)
+        raise HTTPException(reply, data)
+
+
+ATTEMPTS = 5  # as discord.py's webhook adapter
+RESET_ERRNOS = (54, 10054)  # "connection reset by peer" on BSD/macOS and Windows, retried as discord.py does
+
+
+def json_or_text(reply: Reply) -> Any:
+    """The reply's body as discord.py's `json_or_text` reads it: JSON when it says so, else text."""
+    text = reply.body.decode("utf-8")
+    if reply.headers.get("content-type", "").startswith("application/json"):
+        return orjson.loads(text)
+    return text

@@ -61,3 +61,24 @@ async def test_the_adapter_stays_inside_the_bots_interactions(harness: BotHarnes
     adapter = async_context.get()
     assert isinstance(adapter, AsyncWebhookAdapter)
     assert not isinstance(adapter, CallbackAdapter)
+
+
+async def test_commands_are_answered_over_one_kept_alive_connection(harness: BotHarness) -> None:
+    """The bot's callbacks go over its own connections (discord_app/callback_http.py), reused."""
+    assert harness.bot is not None
+    frank = harness.user("frank")
+    for _ in range(3):
+        answer = await harness.emu.run_command(frank, "profile")
+        assert answer.message is not None
+        assert "Profil de frank" in str(answer.message.render())
+    assert [r.status for r in callbacks(harness)] == [204, 204, 204]
+    assert harness.bot.callbacks.http.opened == 1
+
+
+async def test_a_rate_limited_callback_is_sent_again_after_the_wait(harness: BotHarness) -> None:
+    assert harness.bot is not None
+    harness.emu.rate_limit(r"/interactions/\d+/[^/]+/callback", method="POST", times=1, retry_after=0.01)
+    answer = await harness.emu.run_command(harness.user("gina"), "profile")
+    assert answer.message is not None
+    assert "Profil de gina" in str(answer.message.render())
+    assert [r.status for r in callbacks(harness)] == [429, 204]

@@ -1,0 +1,276 @@
+"""The keep-alive connections that carry interaction callbacks (discord_app/callback_http.py), and the
+adapter's handling of Discord's replies over them (discord_app/callbacks.py), against a scripted local
+HTTP server: every byte the server sends is written here, so each case is exact."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+
+import pytest
+from discord.errors import DiscordServerError, Forbidden, HTTPException, NotFound
+from discord.http import Route
+
+from discord_app.callback_http import USER_AGENT, CallbackHttp, split
+from discord_app.callbacks import CallbackAdapter
+
+Answer = Callable[[bytes], bytes | None]  # request -> bytes to send back (None: say nothing)
+
+
+def reply(status: str, body: bytes = b"", *headers: str) -> bytes:
+    head = "".join(f"{h}\r\n" for h in headers)
+    return f"HTTP/1.1 {status}\r\n{head}Content-Length: {len(body)}\r\n\r\n".encode() + body
+
+
+def json_reply(status: str, data: object, *headers: str) -> bytes:
+    return reply(status, json.dumps(data).encode(), "Content-Type: application/json", *headers)
+
+
+NO_CONTENT = reply("204 No Content")
+
+
+@dataclass
+class Server:
+    """Answers each request with the next of `answers`; `close_after` closes the connection after that
+    many answers on it."""
+
+    answers: list[Answer]
+    close_after: int | None = None
+    requests: list[bytes] = field(default_factory=list)
+    connections: int = 0
+    port: int = 0
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        answered = 0
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = next(
+                    int(line.split(b":")[1])
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length")
+                )
+                request = head + await reader.readexactly(length)
+                self.requests.append(request)
+                answer = self.answers.pop(0)(request)
+                if answer is None:  # hold the request until the client gives up and closes
+                    await reader.read()
+                    break
+                writer.write(answer)
+                await writer.drain()
+                answered += 1
+                if self.close_after is not None and answered >= self.close_after:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10/interactions/1/tok/callback"
+
+
+Serve = Callable[..., Awaitable[Server]]
+
+
+@pytest.fixture
+async def serve() -> AsyncIterator[Serve]:
+    servers: list[asyncio.Server] = []
+
+    async def start(*answers: Answer | bytes, close_after: int | None = None) -> Server:
+        script = [a if callable(a) else (lambda _r, a=a: a) for a in answers]
+        server = Server(script, close_after)
+        listening = await asyncio.start_server(server.handle, "127.0.0.1", 0)
+        server.port = listening.sockets[0].getsockname()[1]
+        servers.append(listening)
+        return server
+
+    yield start
+    for listening in servers:
+        listening.close()
+
+
+async def test_callbacks_share_one_kept_alive_connection_and_send_discords_headers(serve: Serve) -> None:
+    server = await serve(NO_CONTENT, NO_CONTENT, NO_CONTENT)
+    http = CallbackHttp()
+    for n in range(3):
+        answer = await http.post_json(server.url, b'{"type":4,"n":%d}' % n)
+        assert (answer.status, answer.body) == (204, b"")
+    await http.close()
+    assert (server.connections, http.opened) == (1, 1)
+    head, body = server.requests[2].split(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    assert lines[0] == "POST /api/v10/interactions/1/tok/callback HTTP/1.1"
+    assert "Host: 127.0.0.1" in lines
+    assert f"User-Agent: {USER_AGENT}" in lines
+    assert "Content-Type: application/json" in lines
+    assert f"Content-Length: {len(body)}" in lines
+    assert body == b'{"type":4,"n":2}'
+
+
+async def test_a_connection_the_server_closed_while_idle_is_replaced_without_an_error(serve: Serve) -> None:
+    server = await serve(NO_CONTENT, NO_CONTENT, close_after=1)
+    http = CallbackHttp()
+    await http.post_json(server.url, b"{}")
+    await asyncio.sleep(0.05)  # the server's close arrives while the connection is idle
+    assert (await http.post_json(server.url, b"{}")).status == 204
+    assert (server.connections, len(server.requests)) == (2, 2)
+
+
+async def test_a_reply_saying_connection_close_is_not_reused(serve: Serve) -> None:
+    server = await serve(reply("204 No Content", b"", "Connection: close"), NO_CONTENT)
+    http = CallbackHttp()
+    await http.post_json(server.url, b"{}")
+    await http.post_json(server.url, b"{}")
+    assert http.opened == 2
+
+
+async def test_a_chunked_json_reply_is_read_whole(serve: Serve) -> None:
+    chunked = (
+        b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        b'6\r\n{"code\r\n9\r\n": 40060}\r\n0\r\n\r\n'
+    )
+    server = await serve(chunked, NO_CONTENT)
+    http = CallbackHttp()
+    answer = await http.post_json(server.url, b"{}")
+    assert (answer.status, answer.reason, answer.body) == (400, "Bad Request", b'{"code": 40060}')
+    assert answer.headers["content-type"] == "application/json"
+    assert (await http.post_json(server.url, b"{}")).status == 204  # the same connection, read to its end
+    assert http.opened == 1
+
+
+async def test_no_reply_in_time_is_a_timeout_and_the_connection_is_dropped(serve: Serve) -> None:
+    server = await serve(lambda _r: None, NO_CONTENT)
+    http = CallbackHttp(reply_timeout=0.1)
+    with pytest.raises(TimeoutError):
+        await http.post_json(server.url, b"{}")
+    assert (await http.post_json(server.url, b"{}")).status == 204
+    assert http.opened == 2
+
+
+async def test_an_unreadable_reply_is_a_connection_error(serve: Serve) -> None:
+    server = await serve(b"NOT HTTP AT ALL\r\n\r\n")
+    with pytest.raises(ConnectionError, match="unreadable"):
+        await CallbackHttp().post_json(server.url, b"{}")
+
+
+async def test_a_new_connection_closed_without_a_reply_is_not_sent_again(serve: Serve) -> None:
+    """Only a reused connection's silent close is known to have reached nobody."""
+    server = await serve(b"", close_after=1)
+    with pytest.raises(ConnectionResetError):
+        await CallbackHttp().post_json(server.url, b"{}")
+    assert len(server.requests) == 1
+
+
+def test_urls_are_split_into_origin_and_path() -> None:
+    origin, path = split("https://discord.com/api/v10/interactions/1/t/callback?x=1")
+    assert (origin.host, origin.port, origin.tls, path) == (
+        "discord.com",
+        443,
+        True,
+        "/api/v10/interactions/1/t/callback?x=1",
+    )
+    with pytest.raises(ValueError, match="not an http"):
+        split("ftp://discord.com/x")
+
+
+# --- the adapter: discord.py's handling of the reply ----------------------------------------------------
+
+
+@pytest.fixture
+def waits() -> list[float]:
+    return []
+
+
+@pytest.fixture
+def adapter(waits: list[float]) -> CallbackAdapter:
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    return CallbackAdapter(sleep=sleep)
+
+
+async def post(adapter: CallbackAdapter, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{server.port}/api/v10")
+    route = Route(
+        "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=1, webhook_token="tok"
+    )
+    await adapter._post(route, {"type": 4, "data": {"content": "pong"}})
+
+
+RATE_LIMITED = json_reply(
+    "429 Too Many Requests",
+    {"message": "You are being rate limited.", "retry_after": 0.25, "global": False},
+    "Via: 1.1 google",
+)
+
+
+async def test_a_rate_limit_from_discords_proxies_is_waited_out_and_sent_again(
+    serve: Serve, adapter: CallbackAdapter, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await serve(RATE_LIMITED, NO_CONTENT)
+    await post(adapter, server, monkeypatch)
+    assert waits == [0.25]
+    assert len(server.requests) == 2
+    assert json.loads(server.requests[1].split(b"\r\n\r\n")[1]) == {"type": 4, "data": {"content": "pong"}}
+
+
+async def test_a_429_without_via_is_a_cloudflare_ban_and_raises_at_once(
+    serve: Serve, adapter: CallbackAdapter, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await serve(json_reply("429 Too Many Requests", {"message": "banned", "retry_after": 5}))
+    with pytest.raises(HTTPException) as raised:
+        await post(adapter, server, monkeypatch)
+    assert raised.value.status == 429
+    assert waits == []
+    assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [("403 Forbidden", Forbidden), ("404 Not Found", NotFound), ("400 Bad Request", HTTPException)],
+)
+async def test_a_refusal_raises_discord_pys_own_error_with_discords_code(
+    serve: Serve,
+    adapter: CallbackAdapter,
+    waits: list[float],
+    monkeypatch: pytest.MonkeyPatch,
+    status: str,
+    error: type[HTTPException],
+) -> None:
+    server = await serve(json_reply(status, {"message": "Unknown interaction", "code": 10062}))
+    with pytest.raises(error) as raised:
+        await post(adapter, server, monkeypatch)
+    assert type(raised.value) is error
+    assert (raised.value.status, raised.value.code, raised.value.text) == (
+        int(status[:3]),
+        10062,
+        "Unknown interaction",
+    )
+    assert waits == []
+
+
+async def test_a_server_error_is_tried_5_times_1_3_5_and_7_seconds_apart_then_raised(
+    serve: Serve, adapter: CallbackAdapter, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failing = reply("503 Service Unavailable", b"upstream down", "Content-Type: text/plain")
+    server = await serve(*[failing] * 5)
+    with pytest.raises(DiscordServerError) as raised:
+        await post(adapter, server, monkeypatch)
+    assert raised.value.status == 503
+    assert raised.value.text == "upstream down"
+    assert waits == [1, 3, 5, 7]
+    assert len(server.requests) == 5
+
+
+async def test_a_server_error_then_success_answers(
+    serve: Serve, adapter: CallbackAdapter, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await serve(reply("502 Bad Gateway"), NO_CONTENT)
+    await post(adapter, server, monkeypatch)
+    assert waits == [1]
+    assert len(server.requests) == 2
