@@ -173,11 +173,10 @@ class CallbackHttp:
         conn = self._take(origin)
         if conn is not None:
             try:
-                return self._kept(origin, conn, await conn.send(request))
+                return await self._exchange(origin, conn, request)
             except StaleConnection:
                 pass  # the server had closed it: nothing was received, send on a new one
-        conn = await self._open(origin)
-        return self._kept(origin, conn, await conn.send(request))
+        return await self._exchange(origin, await self._open(origin), request)
 
     async def close(self) -> None:
         idle, self._idle = self._idle, {}
@@ -193,7 +192,12 @@ class CallbackHttp:
                 return conn
         return None
 
-    def _kept(self, origin: Origin, conn: _Connection, reply: Reply) -> Reply:
+    async def _exchange(self, origin: Origin, conn: _Connection, request: bytes) -> Reply:
+        try:
+            reply = await conn.send(request)
+        except BaseException:
+            conn.close()  # failed, timed out or cancelled half-way: its state is unknown
+            raise
         if not conn.closed:
             connections = self._idle.setdefault(origin, [])
             if len(connections) < MAX_IDLE:

@@ -274,3 +274,20 @@ async def test_a_server_error_then_success_answers(
     await post(adapter, server, monkeypatch)
     assert waits == [1]
     assert len(server.requests) == 2
+
+
+async def test_a_callback_cancelled_half_way_closes_its_connection(serve: Serve) -> None:
+    received = asyncio.Event()
+
+    def hold(_request: bytes) -> None:
+        received.set()
+
+    server = await serve(hold, NO_CONTENT)
+    http = CallbackHttp()
+    sending = asyncio.create_task(http.post_json(server.url, b"{}"))
+    await received.wait()
+    sending.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await sending
+    assert (await http.post_json(server.url, b"{}")).status == 204  # not the half-used connection
+    assert http.opened == 2
