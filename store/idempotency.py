@@ -23,9 +23,20 @@ def once(conn: sqlite3.Connection, key: str, now: datetime, work: Callable[[], A
     row = conn.execute("SELECT result FROM idempotency WHERE key = ?", (key,)).fetchone()
     if row is not None:
         return json.loads(row[0]), False
-    stored = json.dumps(work())
+    result = work()
+    stored = json.dumps(result)
     conn.execute(
         "INSERT INTO idempotency (key, result, created_at) VALUES (?, ?, ?)",
         (key, stored, to_db(now)),
     )
+    if type(result) in _SAME_DECODED:  # a balance, a flag: decoding gives it back as it is
+        return result, True
     return json.loads(stored), True
+
+
+_SAME_DECODED = (
+    int,
+    str,
+    bool,
+    type(None),
+)  # not float: JSON writes NaN and infinities Python reads back differently

@@ -291,3 +291,17 @@ async def test_a_callback_cancelled_half_way_closes_its_connection(serve: Serve)
         await sending
     assert (await http.post_json(server.url, b"{}")).status == 204  # not the half-used connection
     assert http.opened == 2
+
+
+async def test_connections_beyond_the_idle_limit_are_closed_after_use(
+    serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("discord_app.callback_http.MAX_IDLE", 2)
+    server = await serve(*([NO_CONTENT] * 8))
+    http = CallbackHttp()
+    await asyncio.gather(*(http.post_json(server.url, b"{}") for _ in range(4)))
+    assert http.opened == 4
+    # four at once again: the two kept serve two of them, two new ones the others
+    await asyncio.gather(*(http.post_json(server.url, b"{}") for _ in range(4)))
+    assert http.opened == 6
+    assert server.connections == 6

@@ -6,6 +6,7 @@ import asyncio
 import random
 import time
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -60,3 +61,16 @@ def test_stored_timestamps_read_back_exactly() -> None:
         from_db("2026-12-01T10:00:00.000000")
     with pytest.raises(ValueError, match="Invalid isoformat"):
         from_db("demain")
+
+
+def test_stored_timestamps_keep_their_text_whatever_the_zone_given() -> None:
+    """The stored text is the one `strftime("%Y-%m-%dT%H:%M:%S.%fZ")` wrote before, from any zone; the
+    same instant asked again (a unit's `now`, in several rows) gives the same text."""
+    rng = random.Random(11)
+    paris = ZoneInfo("Europe/Paris")
+    for _ in range(5_000):
+        when = datetime(2000, 1, 1, tzinfo=UTC) + timedelta(microseconds=rng.randrange(10**16))
+        expected = when.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        local = when.astimezone(paris)
+        assert to_db(when) == to_db(when) == to_db(local) == expected
+    assert to_db(datetime(2026, 12, 1, 10, 0, tzinfo=UTC)) == "2026-12-01T10:00:00.000000Z"

@@ -63,6 +63,17 @@ async def test_fresh_and_replayed_results_are_identical(db: Database, clock: Man
     assert fresh[0] == replay[0] == {"ids": [1, 2], "by_id": {"3": "x"}}
 
 
+@pytest.mark.parametrize("result", [41, "ok", True, None, (1, 2), 2.5])
+async def test_a_plain_result_is_the_same_fresh_and_replayed(
+    db: Database, clock: ManualClock, result: object
+) -> None:
+    """A number, a text, a flag or nothing come back as they are, a tuple as a list, both times."""
+    fresh = await db.write(lambda conn: once(conn, "k", clock.now(), lambda: result))
+    replay = await db.write(lambda conn: once(conn, "k", clock.now(), lambda: result))
+    assert fresh[0] == replay[0] == (list(result) if isinstance(result, tuple) else result)
+    assert type(fresh[0]) is type(replay[0])
+
+
 async def test_different_keys_are_independent(
     db: Database, clock: ManualClock, add_player: AddPlayer
 ) -> None:
