@@ -55,15 +55,21 @@ class Origin:
     tls: bool
 
 
-@lru_cache(maxsize=64)
 def split(url: str) -> tuple[Origin, str]:
-    """(origin, path with query) of an absolute http(s) URL; Discord's API base rarely changes."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"not an http(s) URL: {url!r}")
-    tls = parts.scheme == "https"
-    path = parts.path + (f"?{parts.query}" if parts.query else "")
-    return Origin(parts.hostname, parts.port or (443 if tls else 80), tls), path or "/"
+    """(origin, path with query) of an absolute http(s) URL. Each callback's URL is new (it holds the
+    interaction's id and token), so only its origin, which rarely changes, is parsed and remembered."""
+    scheme, _, rest = url.partition("://")
+    netloc, _, path = rest.partition("/")
+    return _origin(scheme, netloc), "/" + path
+
+
+@lru_cache(maxsize=16)
+def _origin(scheme: str, netloc: str) -> Origin:
+    parts = urlsplit(f"{scheme}://{netloc}")
+    if scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"not an http(s) URL: {scheme}://{netloc}")
+    tls = scheme == "https"
+    return Origin(parts.hostname, parts.port or (443 if tls else 80), tls)
 
 
 class StaleConnection(ConnectionError):

@@ -305,3 +305,14 @@ async def test_connections_beyond_the_idle_limit_are_closed_after_use(
     await asyncio.gather(*(http.post_json(server.url, b"{}") for _ in range(4)))
     assert http.opened == 6
     assert server.connections == 6
+
+
+def test_an_origin_is_parsed_once_whatever_the_path() -> None:
+    first, path = split("http://127.0.0.1:8080/api/v10/interactions/1/a/callback")
+    second, _ = split("http://127.0.0.1:8080/api/v10/interactions/2/b/callback")
+    assert first is second
+    assert (first.host, first.port, first.tls) == ("127.0.0.1", 8080, False)
+    assert path == "/api/v10/interactions/1/a/callback"
+    assert split("https://discord.com")[1] == "/"
+    with pytest.raises(ValueError, match="not an http"):
+        split("discord.com/api")
