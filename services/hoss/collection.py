@@ -42,6 +42,8 @@ from engine.hoss import (
     sale_price,
 )
 from services.platform.catalogs import fold
+from services.platform.keyed_cache import KeyedCache
+from services.platform.ledger import CARDS_TOPIC
 from services.shared.collection import paginate
 from store.db import Database
 
@@ -288,14 +290,45 @@ def revealed_copies(
     return [c for c in copies if c.copy_id not in hidden], sum(1 for c in copies if c.copy_id in hidden)
 
 
+# Players whose visible copies a process keeps (`HossCollection.revealed`): the last ones to browse.
+REMEMBERED_PLAYERS = 256
+
+Revealed = tuple[tuple[OwnedCopy, ...], int]  # (visible copies, oldest first; how many are face down)
+
+
 class HossCollection:
-    """Read-only queries over a player's copies; no clock, no randomness, no writes."""
+    """Read-only queries over a player's copies; no clock, no randomness, no writes.
+
+    The pages and the autocomplete list read a player's visible copies from `revealed`, kept per process
+    until a copy of the player changes: every change of a copy goes through the ledger, which announces
+    `CARDS_TOPIC` with the owner (so does a flip, which shows a face-down copy), and the commit makes every
+    process forget that player. Decision: a page is a view, so it may be a few milliseconds late in another
+    process (NOTIFY on PostgreSQL); what sells, fuses or locks a copy reads it in its own write unit.
+    Measured: the read of 24 copies cost 132 µs of the loop's CPU per page, and a collection of thousands
+    of copies reads and decodes every one of them at each page turn (3.3 µs a copy)."""
 
     def __init__(self, db: Database, catalog: HossCatalog) -> None:
         self.db = db
         self.catalog = catalog
         self.cards: dict[str, HossCard] = {card.id: card for card in catalog.cards}
         self._has_child = {c.parent for c in catalog.cards if isinstance(c, CreatureCard) and c.parent}
+        self.known: KeyedCache[Revealed] = KeyedCache(REMEMBERED_PLAYERS)
+        db.subscribe_keys(CARDS_TOPIC, self.known.changed)
+
+    async def revealed(self, player_id: int) -> Revealed:
+        """The player's visible copies, oldest first, and how many are still face down."""
+        known = self.known.get(player_id)
+        if known is not None:
+            return known
+
+        def unit(conn: sqlite3.Connection) -> Revealed:
+            visible, hidden = revealed_copies(conn, self.cards, player_id)
+            return tuple(visible), hidden
+
+        generation = self.known.generation
+        read = await self.db.read(unit)
+        self.known.put(player_id, read, generation)
+        return read
 
     async def list_copies(
         self,
@@ -309,14 +342,10 @@ class HossCollection:
         criteria = criteria or CollectionFilter()
         criteria.validate()
         key = sort_key(sort, locale)
-
-        def unit(conn: sqlite3.Connection) -> CollectionPage:
-            visible, hidden = revealed_copies(conn, self.cards, player_id)
-            chosen = sorted((c for c in visible if matches(c, criteria)), key=key)
-            items, shown, pages = paginate(chosen, page)
-            return CollectionPage(tuple(items), shown, pages, len(chosen), hidden)
-
-        return await self.db.read(unit)
+        visible, hidden = await self.revealed(player_id)
+        chosen = sorted((c for c in visible if matches(c, criteria)), key=key)
+        items, shown, pages = paginate(chosen, page)
+        return CollectionPage(tuple(items), shown, pages, len(chosen), hidden)
 
     async def copies_of(self, player_id: int, card_id: str) -> list[OwnedCopy]:
         """The player's visible copies of one card, oldest first (one read)."""
@@ -326,17 +355,13 @@ class HossCollection:
         self, player_id: int, card_ids: Sequence[str] | None = None, *, limit: int = 25
     ) -> list[OwnedCopy]:
         """At most `limit` visible copies: of `card_ids` (in that order, each card's copies oldest first),
-        or the newest copies when `card_ids` is None (one read)."""
-
-        def unit(conn: sqlite3.Connection) -> list[OwnedCopy]:
-            visible, _ = revealed_copies(conn, self.cards, player_id)
-            if card_ids is None:
-                return sorted(visible, key=sort_key("newest", None))[:limit]
-            rank = {card: i for i, card in reversed(list(enumerate(card_ids)))}
-            chosen = [c for c in visible if c.card.id in rank]
-            return sorted(chosen, key=lambda c: (rank[c.card.id], c.copy_id))[:limit]
-
-        return await self.db.read(unit)
+        or the newest copies when `card_ids` is None (`revealed`)."""
+        visible, _ = await self.revealed(player_id)
+        if card_ids is None:
+            return sorted(visible, key=sort_key("newest", None))[:limit]
+        rank = {card: i for i, card in reversed(list(enumerate(card_ids)))}
+        chosen = [c for c in visible if c.card.id in rank]
+        return sorted(chosen, key=lambda c: (rank[c.card.id], c.copy_id))[:limit]
 
     async def fusable_cards(
         self, player_id: int, card_ids: Iterable[str] | None = None

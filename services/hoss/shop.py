@@ -48,9 +48,10 @@ from services.hoss.collection import HossCard, owned_copies
 from services.hoss.gold import GOLD
 from services.hoss.sale import SaleResult, sell_unit
 from services.platform import ledger
+from services.platform.ledger import CARDS_TOPIC
 from services.platform.players import ensure_player
 from services.shared.shop import check_count, purchase_once
-from store.db import Database
+from store.db import Database, announce
 
 REASON_BOOSTER = "hoss.booster"
 
@@ -382,6 +383,7 @@ class HossShop:
                     (opening_id, target),
                 )
                 turned = (target,) if cursor.rowcount == 1 else ()
+                announce(conn, CARDS_TOPIC, str(player_id))  # a face-up copy joins the collection's pages
             return FlipResult(
                 load_openings(conn, self.cards, [opening_id])[0],
                 turned,
@@ -401,6 +403,7 @@ class HossShop:
                 (opening_id,),
             )
             turned = tuple(down)
+            announce(conn, CARDS_TOPIC, str(player_id))
             return FlipResult(
                 load_openings(conn, self.cards, [opening_id])[0],
                 turned,

@@ -2,6 +2,10 @@
 
 These functions run inside a write unit (see `store.db.Database.write`). A debit is guarded by the
 UPDATE itself (`WHERE balance >= ?` and a row-count check): there is no read-then-write window.
+
+Every change of a copy (its owner, its lock, its properties) announces `CARDS_TOPIC` with the owner's id
+(`store.db.announce`): what a process remembers of a player's copies (HOSS's collection pages) forgets
+them once the change commits, in this process and the others.
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from core.clock import to_db
 from core.errors import CardUnavailable, InsufficientFunds
 from services.platform import games
 from services.platform.messages import Text
+from store.db import announce
+
+CARDS_TOPIC = "cards"  # announced with the owner's id by every change of a copy
 
 
 @dataclass(frozen=True)
@@ -120,7 +127,13 @@ def mint_card(
     ).fetchone()
     card_id = int(row[0])
     _record(conn, now, owner_id, 1, why, card_id=card_id)
+    _changed(conn, owner_id)
     return card_id
+
+
+def _changed(conn: sqlite3.Connection, *owners: int) -> None:
+    for owner in owners:
+        announce(conn, CARDS_TOPIC, str(owner))
 
 
 def _take_card(conn: sqlite3.Connection, card_id: int, owner_id: int, new_owner: int | None) -> None:
@@ -138,11 +151,13 @@ def transfer_card(
     _take_card(conn, card_id, from_id, to_id)
     _record(conn, now, from_id, -1, why, card_id=card_id)
     _record(conn, now, to_id, 1, why, card_id=card_id)
+    _changed(conn, from_id, to_id)
 
 
 def destroy_card(conn: sqlite3.Connection, now: datetime, card_id: int, owner_id: int, why: Movement) -> None:
     _take_card(conn, card_id, owner_id, None)
     _record(conn, now, owner_id, -1, why, card_id=card_id)
+    _changed(conn, owner_id)
 
 
 def transfer_locked_card(
@@ -158,12 +173,16 @@ def transfer_locked_card(
         raise CardUnavailable(card=card_id)
     _record(conn, now, from_id, -1, why, card_id=card_id)
     _record(conn, now, to_id, 1, why, card_id=card_id)
+    _changed(conn, from_id, to_id)
 
 
 def release_lock(conn: sqlite3.Connection, lock: str) -> list[int]:
     """Free every copy `lock` holds (a trade that ended without the swap); returns their ids."""
-    rows = conn.execute("UPDATE cards SET locked_by = NULL WHERE locked_by = ? RETURNING id", (lock,))
-    return sorted(int(row[0]) for row in rows.fetchall())
+    rows = conn.execute(
+        "UPDATE cards SET locked_by = NULL WHERE locked_by = ? RETURNING id, owner_id", (lock,)
+    ).fetchall()
+    _changed(conn, *sorted({int(row[1]) for row in rows if row[1] is not None}))
+    return sorted(int(row[0]) for row in rows)
 
 
 def set_card_lock(conn: sqlite3.Connection, card_ids: list[int], owner_id: int, lock: str | None) -> None:
@@ -176,6 +195,7 @@ def set_card_lock(conn: sqlite3.Connection, card_ids: list[int], owner_id: int, 
         )
         if cursor.rowcount != 1:
             raise CardUnavailable(card=card_id)
+    _changed(conn, owner_id)
 
 
 def update_card_attrs(conn: sqlite3.Connection, card_id: int, owner_id: int, attrs: dict[str, Any]) -> None:
@@ -186,3 +206,4 @@ def update_card_attrs(conn: sqlite3.Connection, card_id: int, owner_id: int, att
     )
     if cursor.rowcount != 1:
         raise CardUnavailable(card=card_id)
+    _changed(conn, owner_id)

@@ -14,15 +14,18 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import NotAllowed
-from services.platform import outbox
+from engine.hoss.catalog import HossCatalog
+from services.hoss.collection import HossCollection
+from services.platform import ledger, outbox
 from services.platform.access import ACCESS_TOPIC
 from services.platform.admin import Actor, AdminService
-from services.platform.catalogs import CardIndex
+from services.platform.catalogs import DATA_DIR, CardIndex, load_catalog
 from services.platform.guild_settings import GUILD_TOPIC, GuildSettingsService
 from services.platform.heartbeat import DEAD_AFTER, PERIOD, Heartbeat
+from services.platform.ledger import CARDS_TOPIC
 from services.platform.messages import MessageSpec, Target, Text
 from services.platform.outbox import CLAIM, Outbox
-from services.platform.players import LOCALE_TOPIC, PlayerService
+from services.platform.players import LOCALE_TOPIC, PlayerService, ensure_player
 from services.platform.privacy import PrivacyService
 from store.db import announce
 from store.postgres import PostgresDatabase
@@ -235,3 +238,29 @@ async def test_a_servers_settings_change_reaches_the_other_processs_cache(
     assert took is not None
     assert took < 0.5, took
     assert (await b.get(5)).locale == "en"
+
+
+async def test_a_copy_minted_in_one_process_shows_on_the_others_next_collection_page(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
+    """Process B keeps the player's visible HOSS copies; a copy minted by process A reaches B's next
+    page within well under a second (CARDS_TOPIC by NOTIFY)."""
+    a_db, b_db = processes
+    clock = ManualClock(START)
+    catalog = load_catalog(DATA_DIR / "hoss.json", HossCatalog)
+    b = HossCollection(b_db, catalog)
+    await a_db.write(lambda conn: ensure_player(conn, 9, clock.now()))
+    assert (await b.list_copies(9)).total == 0
+    reads = b_db.reads
+    await b.list_copies(9)
+    assert b_db.reads == reads  # kept
+
+    heard = asyncio.Event()  # subscribed after B's collection: set once it has forgotten the player
+    b_db.subscribe_keys(CARDS_TOPIC, lambda key: heard.set())
+    await a_db.write(
+        lambda conn: ledger.mint_card(conn, clock.now(), 9, "hoss", "sq_guerrier_1", ledger.Movement("test"))
+    )
+    took = await _woken(heard, 5.0)
+    assert took is not None
+    assert took < 0.5, took
+    assert (await b.list_copies(9)).total == 1
