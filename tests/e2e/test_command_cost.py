@@ -37,8 +37,9 @@ async def test_a_known_players_profile_is_one_read_and_no_write(harness: BotHarn
     assert db.reads - reads == 10 + 1
 
 
-async def test_a_collection_page_is_one_read_the_gate_none(harness: BotHarness) -> None:
-    """The gate (a paused game, a banned player) read the server once; each page is then its own read."""
+async def test_collection_pages_read_the_copies_once_until_one_changes(harness: BotHarness) -> None:
+    """The gate (a paused game, a banned player) read the server once; the player's copies are read by
+    the first page and kept (services/hoss/collection.py `revealed`) until a copy of theirs changes."""
     assert harness.bot is not None
     dave = harness.user("dave")
     await give(harness, dave, "orc_mage_1")
@@ -51,7 +52,11 @@ async def test_a_collection_page_is_one_read_the_gate_none(harness: BotHarness) 
     await harness.settle()
     await asyncio.sleep(0.05)
     assert db.batches == batches
-    assert db.reads - reads == 10 + 1  # the pages, and `settle`'s flush of the deliverer
+    assert db.reads - reads == 1  # `settle`'s flush of the deliverer: no page read anything
+    await give(harness, dave, "sq_guerrier_1")
+    reads = db.reads
+    assert "(2 cartes)" in _text(await harness.emu.run_command(dave, "hoss collection"))
+    assert db.reads - reads == 1  # the copy given was announced: the page read again
 
 
 async def test_a_collection_page_does_not_wait_behind_a_write(harness: BotHarness) -> None:
