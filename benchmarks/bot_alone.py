@@ -42,6 +42,7 @@ from pathlib import Path
 
 from benchmarks.bare_bots import check_pong
 from benchmarks.command_latency import (
+    ANSWERS_KEPT,
     COMMAND,
     TARGET_P99_MS,
     Figures,
@@ -312,6 +313,7 @@ async def run_once(run: int, options: Options, where: Target, out: Callable[[str
 
         for user in players:  # warm-up: a first /profile creates the player and its wallets
             await act(user)
+        emu.keep_answers = ANSWERS_KEPT  # older answered commands leave nothing in the emulator
         await between_phases(emu)
         started = fleet.cpu_each()
         server = where.server_pid

@@ -137,6 +137,11 @@ def _figures(label: str, latencies: list[float], seconds: float, since: CpuMark)
     return Figures(label, len(ms), seconds, process, cuts[49], cuts[89], cuts[98], ms[-1], process - here)
 
 
+# Answered commands the emulator keeps during a phase (`DiscordEmulator.keep_answers`): a follow-up comes
+# milliseconds after its answer; what is kept beyond is walked by every collection of the shared process.
+ANSWERS_KEPT = 200
+
+
 class Bench(Protocol):
     """A bot on an emulator, as the phases see it: the real bot's `BotHarness`, or a bare bot's."""
 
@@ -301,6 +306,7 @@ async def run_once(run: int, options: Options, where: Target, out: Callable[[str
             players = [harness.user(f"joueur{i:03d}") for i in range(options.users)]
             for user in players:  # warm-up: the first /profile creates the player and its wallets
                 await harness.emu.run_command(user, COMMAND)
+            harness.emu.keep_answers = ANSWERS_KEPT  # older answered /profile leave nothing behind
             await between_phases(harness)
 
             act = profile_of(harness)

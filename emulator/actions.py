@@ -52,7 +52,9 @@ class ActionsMixin(EmulatorCore):
         ctx = OptionContext(self.world, user, channel.guild, Resolved())
         data = self._command_data(invocation, build_options(invocation, options or {}, ctx), ctx.resolved)
         record = await self._send(APPLICATION_COMMAND, user, channel, invocation.display, data, locale=locale)
-        return await self._wait(record)
+        result = await self._wait(record)
+        self.answered(result)
+        return result
 
     async def autocomplete(
         self,

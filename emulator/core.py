@@ -17,7 +17,7 @@ from datetime import datetime
 from emulator.commands import CommandRegistry
 from emulator.errors import EmulatorError, invalid_form
 from emulator.gateway import Gateway
-from emulator.interactions import InteractionRecord
+from emulator.interactions import InteractionRecord, InteractionResult
 from emulator.messages import UploadedFile, fill_message
 from emulator.payloads import JsonDict, user_payload
 from emulator.records import EPHEMERAL, LOADING, RecordedMessage, Records
@@ -110,6 +110,10 @@ class EmulatorCore:
         heartbeat_interval: float = 41.25,
     ) -> None:
         self.world = World(app_name=app_name, epoch=epoch, clock=clock)
+        # Set by a benchmark whose commands are answered once and never clicked (a profile, a page): how
+        # many answered commands `run_command` keeps before forgetting the oldest (`answered`).
+        self.keep_answers: int | None = None
+        self._answered: list[InteractionResult] = []
         self.records = Records()
         self.commands = CommandRegistry(self.world)
         self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval)
@@ -219,6 +223,41 @@ class EmulatorCore:
     def register_interaction(self, record: InteractionRecord) -> None:
         self.interactions.append(record)
         self._tokens[record.token] = record
+
+    def forget(self, results: list[InteractionResult]) -> None:
+        """Drop everything these answered interactions left: their records, messages and requests, as
+        `clear_records` does for all. Errors stay (`assert_no_errors`); one not answered yet is refused."""
+        records = [result.interaction for result in results]
+        waiting = [record for record in records if not record.answered.is_set()]
+        if waiting:
+            raise EmulatorError(f"{waiting[0]!r} is not answered yet")
+        tokens = {record.token for record in records}
+        self.records.forget([m for record in records for m in record.messages], tokens)
+        self.interactions = [r for r in self.interactions if r.token not in tokens]
+        for token in tokens:
+            self._tokens.pop(token, None)
+
+    def answered(self, result: InteractionResult) -> None:
+        """With `keep_answers` set, forget the oldest answered commands beyond that many (`run_command`).
+
+        A benchmark keeps the last few hundred (a follow-up, a game's welcome, comes milliseconds after
+        the answer) rather than a whole run: what a phase keeps is walked by every collection of the
+        process it shares with the bot, and 1,200 collection pages kept made one pause of 55 to 65 ms in
+        a 4 s phase. Forgotten in batches of `keep_answers`, so each request is looked at once a batch."""
+        if self.keep_answers is None:
+            return
+        self._answered.append(result)
+        if len(self._answered) >= 2 * self.keep_answers:
+            oldest = [r for r in self._answered[: self.keep_answers] if r.interaction.answered.is_set()]
+            del self._answered[: self.keep_answers]
+            self.forget(oldest)
+            for (
+                result
+            ) in oldest:  # a record and its messages point at each other: freed now, not by a collection
+                record = result.interaction
+                for message in record.messages:
+                    message.interaction = None
+                record.messages, record.original, record.source_message = [], None, None
 
     def forget_answered_interactions(self) -> None:
         """Their tokens are unknown from now on (Unknown Webhook), as after Discord's 15 minutes."""

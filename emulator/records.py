@@ -230,3 +230,12 @@ class Records:
         self.messages.clear()
         self.requests.clear()
         self._by_id.clear()
+
+    def forget(self, messages: list[RecordedMessage], tokens: set[str]) -> None:
+        """Drop these messages and the requests that carried one of `tokens` (interactions' traffic)."""
+        gone = {id(message) for message in messages}
+        if gone:
+            self.messages = [m for m in self.messages if id(m) not in gone]
+            for message in messages:
+                self._by_id.pop(message.id, None)
+        self.requests = [r for r in self.requests if tokens.isdisjoint(r.path.split("/"))]

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from emulator import DiscordEmulator, EmulatorError
+from emulator.interactions import InteractionResult
 from tests.emulator.conftest import EmulatedBot
 
 
@@ -260,3 +261,48 @@ async def test_clearing_the_records_keeps_an_interaction_still_being_answered(
     assert len(emu.interactions) == 1
     result = await slow
     assert result.content == "done after thinking"
+
+
+async def test_forgetting_an_answered_interaction_leaves_nothing_of_it_and_keeps_the_rest(
+    emu: DiscordEmulator, bot: EmulatedBot
+) -> None:
+    alice = emu.user("alice")
+    kept = await emu.run_command(alice, "echo", {"text": "kept"})
+    gone = await emu.run_command(alice, "echo", {"text": "gone"})
+    assert gone.content.startswith("gone")
+    emu.forget([gone])
+    token = gone.interaction.token
+    assert emu.interactions == [kept.interaction]
+    assert emu.interaction_by_token(token) is None
+    assert [m.content for m in emu.messages] == [kept.content]
+    assert not any(token in r.path for r in emu.requests)
+    assert any(kept.interaction.token in r.path for r in emu.requests)
+    assert gone.content.startswith("gone")  # what the caller holds stays readable
+
+
+async def test_an_interaction_not_answered_yet_cannot_be_forgotten(
+    emu: DiscordEmulator, bot: EmulatedBot
+) -> None:
+    alice = emu.user("alice")
+    slow = asyncio.create_task(emu.run_command(alice, "slow"))
+    for _ in range(2000):
+        if emu.interactions:
+            break
+        await asyncio.sleep(0.001)
+    with pytest.raises(EmulatorError, match="not answered yet"):
+        emu.forget([InteractionResult(emu.interactions[0])])
+    await slow
+
+
+async def test_a_benchmark_keeps_the_last_answered_commands_only(
+    emu: DiscordEmulator, bot: EmulatedBot
+) -> None:
+    """`keep_answers=2`: at the fourth answer, the two oldest go, their messages released with them (a
+    record and its messages refer to each other, so they are freed at once rather than by a collection)."""
+    emu.keep_answers = 2
+    results = [await emu.run_command(emu.user("alice"), "echo", {"text": f"n{n}"}) for n in range(5)]
+    assert [r.content[:2] for r in results] == ["", "", "n2", "n3", "n4"]
+    assert emu.interactions == [r.interaction for r in results[2:]]
+    assert [m.content[:2] for m in emu.messages] == ["n2", "n3", "n4"]
+    forgotten = {r.interaction.token for r in results[:2]}
+    assert not any(forgotten & set(r.path.split("/")) for r in emu.requests)
