@@ -136,10 +136,18 @@ def _choose(block: Plural, lang: str, params: dict[str, object]) -> str:
     branch = (
         exact
         if exact is not None
-        else block.branches.get(_plural_rule(lang)(count), block.branches.get("other", ""))
+        else block.branches.get(_category(lang, count), block.branches.get("other", ""))
     )
     shown = format_int(value, lang) if isinstance(value, int) else str(value)  # bool was refused above
     return expand(branch, lang, params).replace("#", shown)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _category(lang: str, count: int | float) -> str:
+    """The CLDR category of `count` in `lang`, remembered: Babel evaluates the rule in 5 to 7 µs, and a
+    reply's counts (a page number, a collection's size) are few and recur. Typed: an int and a float
+    are asked of Babel apart."""
+    return str(_plural_rule(lang)(count))
 
 
 @cache

@@ -226,3 +226,17 @@ def test_grouping_is_babels(lang: str) -> None:
     values += [rng.randrange(-(10**12), 10**12) for _ in range(2000)]
     for value in values:
         assert format_int(value, lang) == babel_numbers.format_decimal(value, locale=lang), value
+
+
+def test_a_remembered_plural_category_is_babels_for_ints_and_floats() -> None:
+    from babel import Locale
+
+    from core.i18n import _category
+
+    for lang in ("fr", "en"):
+        rule = Locale.parse(lang).plural_form
+        for count in [*range(-3, 30), 100, 1_000_000, 0.0, 1.0, 1.5, 2.0, 1e6]:
+            for _ in range(2):  # computed, then remembered
+                assert _category(lang, count) == rule(count), (lang, count)
+    assert _category("en", 1) == "one"
+    assert _category("fr", 1.5) == "one"
