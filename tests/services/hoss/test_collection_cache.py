@@ -11,7 +11,7 @@ import pytest
 
 from core.clock import ManualClock
 from engine.hoss.catalog import HossCatalog
-from services.hoss.collection import HossCollection
+from services.hoss.collection import CollectionFilter, HossCollection
 from services.hoss.shop import HossShop
 from services.platform import ledger
 from store.db import Database
@@ -129,3 +129,18 @@ async def test_a_change_that_fails_keeps_what_was_read(
         await db.write(refused)
     assert copies[0] in [c.copy_id for c in (await collection.list_copies(1)).items]
     assert db.reads == reads
+
+
+async def test_each_order_is_sorted_once_and_a_filter_or_page_reuses_it(
+    db: Database, clock: ManualClock, collection: HossCollection, copies: list[int]
+) -> None:
+    await collection.list_copies(1, sort="name", locale="fr")
+    kept = await collection.revealed(1)
+    first = kept.orders[("name", "fr")]
+    await collection.list_copies(1, CollectionFilter(rarity="argent"), sort="name", locale="fr", page=2)
+    await collection.list_copies(1, sort="name", locale="en")
+    assert kept.orders[("name", "fr")] is first
+    assert set(kept.orders) == {("name", "fr"), ("name", "en")}
+    await mint(db, clock, 1, "sq_guerrier_2a")
+    assert len((await collection.revealed(1)).orders) == 0  # forgotten with the player's copies
+    assert (await collection.list_copies(1, sort="name", locale="fr")).total == 4
