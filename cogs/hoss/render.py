@@ -98,24 +98,32 @@ def kind_label(card: CreatureCard | BuffCard) -> Text:
 
 
 def copy_line(copy: OwnedCopy, locale: str, *, plain: bool = False) -> Text:
-    """A copy on one line of a message, or `plain` (no markdown) for an autocomplete choice. Its name is
-    already in the reader's language, and so are its quality and kind, written once per language (a
-    page shows 24 copies, each with a few nested texts that hardly vary)."""
+    """A copy on one line of a message, or `plain` (no markdown) for an autocomplete choice, written in
+    the reader's language: its name, quality, kind and price are each written once per language, and the
+    line itself once per copy as it stands (a page turned back, the same page asked again: 10 lines took
+    41 µs of a page's rendering)."""
     key = "hoss.copy.line_locked" if copy.locked else "hoss.copy.line"
     if plain:
         key = "hoss.copy.choice"
     card = copy.card
     kind = ("", "", "") if isinstance(card, BuffCard) else (card.rank, card.race, card.cls)
-    return Text(
-        key,
-        {
-            "id": copy.copy_id,
-            "name": card_name(card, locale),
-            "quality": _quality_text(copy.rarity, copy.stars, copy.holo, locale),
-            "kind": _kind_text(*kind, locale),
-            "price": _gold_text(copy.price, locale),
-        },
+    return Text.raw(
+        _line(
+            key,
+            copy.copy_id,
+            card_name(card, locale),
+            _quality_text(copy.rarity, copy.stars, copy.holo, locale),
+            _kind_text(*kind, locale),
+            _gold_text(copy.price, locale),
+            locale,
+        )
     )
+
+
+@lru_cache(maxsize=8192)
+def _line(key: str, copy_id: int, name: str, quality: str, kind: str, price: str, locale: str) -> str:
+    params = {"id": copy_id, "name": name, "quality": quality, "kind": kind, "price": price}
+    return render_text(Text(key, params), locale)
 
 
 @lru_cache(maxsize=4096)
