@@ -32,6 +32,10 @@ REPLY_TIMEOUT = 30.0  # seconds from sending a callback to its whole reply; Disc
 # commands in flight, 32 opened about 240 new connections per 1,000 callbacks (and the bot's CPU per command
 # rose 10 to 20 %); more are opened beyond it under load and closed after use.
 MAX_IDLE = 100
+# Seconds a connection may sit idle and still be reused, as aiohttp's connector (`keepalive_timeout`, 15):
+# a connection idle for long may have been dropped on the way (a NAT's table) without a word, and a
+# callback sent on it would wait for a reply that never comes, past its interaction's 3 seconds.
+KEEPALIVE = 15.0
 USER_AGENT = (
     f"DiscordBot (https://github.com/Rapptz/discord.py {discord.__version__}) "
     f"Python/{sys.version_info.major}.{sys.version_info.minor}"
@@ -85,6 +89,7 @@ class _Connection(asyncio.Protocol):
         self.parser = httptools.HttpResponseParser(self)
         self.closed = False
         self.uses = 0  # requests sent; a reused connection's silent close is `StaleConnection`
+        self.idle_since = 0.0  # the loop's time when it last went back to the pool
         self._waiter: asyncio.Future[Reply] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._received = False
@@ -194,7 +199,16 @@ class CallbackHttp:
                 conn.close()
 
     def _take(self, origin: Origin) -> _Connection | None:
+        """The most recently used idle connection; those idle for over `KEEPALIVE` are closed."""
         connections = self._idle.get(origin)
+        if not connections:
+            return None
+        oldest_kept = asyncio.get_running_loop().time() - KEEPALIVE
+        if connections[0].idle_since < oldest_kept:  # the oldest first: the list is in return order
+            stale = [c for c in connections if c.idle_since < oldest_kept]
+            connections[:] = [c for c in connections if c.idle_since >= oldest_kept]
+            for conn in stale:
+                conn.close()
         while connections:
             conn = connections.pop()
             if not conn.closed:
@@ -210,6 +224,7 @@ class CallbackHttp:
         if not conn.closed:
             connections = self._idle.setdefault(origin, [])
             if len(connections) < MAX_IDLE:
+                conn.idle_since = asyncio.get_running_loop().time()
                 connections.append(conn)
             else:
                 conn.close()

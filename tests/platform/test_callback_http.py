@@ -316,3 +316,19 @@ def test_an_origin_is_parsed_once_whatever_the_path() -> None:
     assert split("https://discord.com")[1] == "/"
     with pytest.raises(ValueError, match="not an http"):
         split("discord.com/api")
+
+
+async def test_a_connection_idle_for_longer_than_the_keepalive_is_not_reused(
+    serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection silently dropped on the way (a NAT's table) would hold a callback past its 3 s."""
+    monkeypatch.setattr("discord_app.callback_http.KEEPALIVE", 0.05)
+    server = await serve(NO_CONTENT, NO_CONTENT, NO_CONTENT)
+    http = CallbackHttp()
+    await http.post_json(server.url, b"{}")
+    await http.post_json(server.url, b"{}")  # at once: the same connection
+    assert http.opened == 1
+    await asyncio.sleep(0.1)
+    await http.post_json(server.url, b"{}")
+    assert http.opened == 2
+    assert server.connections == 2
