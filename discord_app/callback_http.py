@@ -204,11 +204,8 @@ class CallbackHttp:
         if not connections:
             return None
         oldest_kept = asyncio.get_running_loop().time() - KEEPALIVE
-        if connections[0].idle_since < oldest_kept:  # the oldest first: the list is in return order
-            stale = [c for c in connections if c.idle_since < oldest_kept]
-            connections[:] = [c for c in connections if c.idle_since >= oldest_kept]
-            for conn in stale:
-                conn.close()
+        while connections and connections[0].idle_since < oldest_kept:  # in return order: oldest first
+            connections.pop(0).close()
         while connections:
             conn = connections.pop()
             if not conn.closed:

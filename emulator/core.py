@@ -251,13 +251,7 @@ class EmulatorCore:
             oldest = [r for r in self._answered[: self.keep_answers] if r.interaction.answered.is_set()]
             del self._answered[: self.keep_answers]
             self.forget(oldest)
-            for (
-                result
-            ) in oldest:  # a record and its messages point at each other: freed now, not by a collection
-                record = result.interaction
-                for message in record.messages:
-                    message.interaction = None
-                record.messages, record.original, record.source_message = [], None, None
+            _release([result.interaction for result in oldest])
 
     def forget_answered_interactions(self) -> None:
         """Their tokens are unknown from now on (Unknown Webhook), as after Discord's 15 minutes."""
@@ -359,3 +353,11 @@ class EmulatorCore:
     def bot_user_payload(self) -> JsonDict:
         extra = {"verified": True, "mfa_enabled": False, "flags": 0, "locale": "en-US"}
         return {**user_payload(self.world.bot), **extra}
+
+
+def _release(records: list[InteractionRecord]) -> None:
+    """A record and its messages point at each other: cut, they are freed at once, not by a collection."""
+    for record in records:
+        for message in record.messages:
+            message.interaction = None
+        record.messages, record.original, record.source_message = [], None, None

@@ -331,18 +331,12 @@ class HossCollection:
 
     async def revealed(self, player_id: int) -> Revealed:
         """The player's visible copies, oldest first, and how many are still face down."""
-        known = self.known.get(player_id)
-        if known is not None:
-            return known
 
         def unit(conn: sqlite3.Connection) -> Revealed:
             visible, hidden = revealed_copies(conn, self.cards, player_id)
             return Revealed(tuple(visible), hidden)
 
-        generation = self.known.generation
-        read = await self.db.read(unit)
-        self.known.put(player_id, read, generation)
-        return read
+        return await self.known.get_or_read(player_id, lambda: self.db.read(unit))
 
     async def list_copies(
         self,

@@ -335,11 +335,9 @@ class AdminService:
         """Before any command or button of a game in a server: refused when the game is paused there or
         the player is banned there."""
 
-        access = self.access.get(guild_id)
-        if access is None:
-            generation = self.access.generation
-            access = await self.db.read(lambda conn: read_access(conn, guild_id))
-            self.access.put(guild_id, access, generation)
+        access = await self.access.get_or_read(
+            guild_id, lambda: self.db.read(lambda conn: read_access(conn, guild_id))
+        )
         refusal = access.refusal(game, player_id)
         if refusal is not None:
             spec = games.get(game)

@@ -74,13 +74,7 @@ class GuildSettingsService:
         db.subscribe_keys(GUILD_TOPIC, self.cache.changed)
 
     async def get(self, guild_id: int) -> GuildSettings:
-        known = self.cache.get(guild_id)
-        if known is not None:
-            return known
-        generation = self.cache.generation
-        settings = await self.db.read(lambda conn: read(conn, guild_id))
-        self.cache.put(guild_id, settings, generation)
-        return settings
+        return await self.cache.get_or_read(guild_id, lambda: self.db.read(lambda conn: read(conn, guild_id)))
 
     def _changed(self, conn: sqlite3.Connection, guild_id: int) -> None:
         """In the unit that writes the server's settings: no process keeps the former ones."""

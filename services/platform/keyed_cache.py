@@ -12,6 +12,7 @@ between. A lost notification (`changed(None)`) forgets everything. The oldest en
 from __future__ import annotations
 
 import threading
+from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -26,6 +27,16 @@ class KeyedCache(Generic[V]):
 
     def get(self, key: int) -> V | None:
         return self._known.get(key)
+
+    async def get_or_read(self, key: int, read: Callable[[], Awaitable[V]]) -> V:
+        """The value kept for `key`, else `read()`'s, kept unless a `forget` came during the read."""
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        generation = self.generation
+        value = await read()
+        self.put(key, value, generation)
+        return value
 
     def put(self, key: int, value: V, generation: int) -> None:
         """Keep `value`, read when `generation` was current, unless a `forget` came since."""
