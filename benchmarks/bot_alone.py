@@ -21,8 +21,17 @@ own process, and the users send `/ping`, each reply checked to be an ephemeral "
 figures then say what discord.py alone costs per command, and how many commands/s a bot that does nothing
 reaches in a process of its own, beside the real bot's. It runs one process and no database.
 
+`--load collection` has bot.py's users send `/hoss collection` instead of `/profile`: each owns the 24
+copies of benchmarks/side_by_side.py's collection load, written to the database before the bot starts, and
+each reply must be the user's own page of 24. `--compare` measures, in each run, the bare bot and then
+bot.py (bare, real, bare, real...: a noisy neighbour weighs on both alike) and prints the ratios of their
+medians: bot.py's CPU per command over the bare bot's in each phase, both p99, and the closed loop's
+commands/s (the saturation ratio; when the users' side fills its core first, as the bare bot's closed loop
+does on 2 cores, that ratio is an upper bound of the bots' own).
+
     python -m benchmarks.bot_alone [--database sqlite|postgresql|URL] [--processes 1] [--bare] [--users 50]
         [--rounds 20] [--runs 3] [--baseline 200] [--rates 100,200,300,400,500] [--seconds 5]
+        [--load profile|collection] [--compare]
 """
 
 from __future__ import annotations
@@ -54,9 +63,12 @@ from benchmarks.command_latency import (
     thaw,
 )
 from benchmarks.databases import Target, load_average, target
+from benchmarks.side_by_side import COLLECTION_SIZE, check_collection, grant_unit
+from core.clock import SystemClock
 from core.settings import Settings
 from emulator import DiscordEmulator, InteractionResult
 from emulator.world import Channel, Guild, User
+from services.platform.container import build_services
 
 ROOT = Path(__file__).resolve().parents[1]
 GUILD = "Club des cartes"
@@ -99,7 +111,26 @@ class Bot:
 REAL = Bot(
     "emulator.launch", COMMAND, f"bot.py /{COMMAND}", "the user's own ephemeral profile", check_profile
 )
+COLLECTION = Bot(
+    "emulator.launch",
+    "hoss collection",
+    "bot.py /hoss collection",
+    f"the user's own ephemeral page of {COLLECTION_SIZE} copies",
+    check_collection,
+)
 BARE = Bot("benchmarks.bare_process", "ping", "bare discord.py /ping", 'an ephemeral "pong"', check_pong)
+LOADS = {"profile": REAL, "collection": COLLECTION}
+
+
+async def grant_copies(url: str, players: list[User]) -> None:
+    """Before the bot starts: the players and their 24 copies, written by this process (untimed), so that
+    the bot's first look at a collection is a measured one's."""
+    settings = Settings(_env_file=None, database_url=url, shard_count=None, shard_ids=None)
+    services = await build_services(settings, SystemClock())
+    try:
+        await services.db.write(grant_unit(services, [user.id for user in players], "collection"))
+    finally:
+        await services.close()
 
 
 @dataclass(frozen=True)
@@ -242,6 +273,9 @@ async def fleet_on(
     channels = [emu.add_channel(guild, "parties") for guild in guilds]
     players = [emu.add_user(f"joueur{i:03d}", locale="fr") for i in range(users)]
     channel_of = {user.id: channels[i % processes] for i, user in enumerate(players)}
+    if bot is COLLECTION:
+        assert url is not None
+        await grant_copies(url, players)
     await emu.start()
     with tempfile.TemporaryDirectory(prefix="bench-alone-") as folder:
         fleet = Fleet(emu, url, guilds, Path(folder), bot)
@@ -293,15 +327,21 @@ class Options:
     seconds: float
     seed: int
     bare: bool = False
+    load: str = "profile"  # a key of LOADS: what bot.py's users send
+    compare: bool = False  # each run measures the bare bot, then bot.py
 
     @property
-    def bot(self) -> Bot:
-        return BARE if self.bare else REAL
+    def bots(self) -> list[Bot]:
+        """The bots each run measures, in turn."""
+        if self.compare:
+            return [BARE, LOADS[self.load]]
+        return [BARE if self.bare else LOADS[self.load]]
 
 
-async def run_once(run: int, options: Options, where: Target, out: Callable[[str], None]) -> list[Phase]:
-    bot = options.bot
-    database = contextlib.nullcontext(None) if options.bare else where.fresh()
+async def run_once(
+    run: int, options: Options, bot: Bot, where: Target, out: Callable[[str], None]
+) -> list[Phase]:
+    database = contextlib.nullcontext(None) if bot is BARE else where.fresh()
     async with (
         database as url,
         fleet_on(url, options.processes, options.users, bot) as (fleet, players, channel_of),
@@ -311,7 +351,7 @@ async def run_once(run: int, options: Options, where: Target, out: Callable[[str
         async def act(user: User) -> None:
             bot.check(user, await emu.run_command(user, bot.command, channel=channel_of[user.id]))
 
-        for user in players:  # warm-up: a first /profile creates the player and its wallets
+        for user in players:  # warm-up: a first command creates the player and its wallets
             await act(user)
         emu.keep_answers = ANSWERS_KEPT  # older answered commands leave nothing in the emulator
         await between_phases(emu)
@@ -367,37 +407,63 @@ def _median(runs: list[Phase]) -> Phase:
     )
 
 
+def ratios(bare: list[Phase], real: list[Phase]) -> list[str]:
+    """Per phase, bot.py over the bare bot: its CPU per command, p99, and commands/s (the closed loop's is
+    the saturation ratio)."""
+    lines = []
+    for b, r in zip(bare, real, strict=True):
+        label = r.figures.label.rsplit(" (median)", 1)[0]
+        lines.append(
+            f"{label:<40} bot cpu/cmd {r.bot_cpu_ms / b.bot_cpu_ms:5.2f}x  p99 {b.figures.p99_ms:6.2f} -> "
+            f"{r.figures.p99_ms:6.2f} ms  cmd/s {r.figures.per_second / b.figures.per_second:5.2f}x"
+        )
+    return lines
+
+
 async def main(options: Options, out: Callable[[str], None] = print) -> list[Phase]:
-    """Prints the runs' figures and their medians; returns the medians."""
+    """Prints the runs' figures and their medians; returns the medians (with `compare`, bot.py's)."""
     if options.bare and (options.processes > 1 or options.database != "sqlite"):
         raise SystemExit("--bare runs one process and no database: leave out --processes and --database")
-    bot = options.bot
+    if options.compare and options.processes > 1:
+        raise SystemExit("--compare also runs the bare bot, which is one process: leave out --processes")
+    bots = options.bots
     with target(options.database) as where:
         if options.processes > 1 and where.engine == "sqlite":
             raise SystemExit("--processes above 1 needs PostgreSQL: a SQLite file belongs to one process")
-        out(f"{bot.name} end to end; the bot alone in {options.processes} process(es), users + emulator here")
-        database = "no database" if options.bare else where.description
+        names = " then ".join(bot.name for bot in bots)
+        out(f"{names} end to end; the bot alone in {options.processes} process(es), users + emulator here")
+        database = "no database" if bots == [BARE] else where.description
         out(f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; {database}")
         out(f"load average at start: {load_average()}")
-        runs = []
+        runs: dict[Bot, list[list[Phase]]] = {bot: [] for bot in bots}
         for run in range(1, options.runs + 1):
-            runs.append(await run_once(run, options, where, out))
+            for bot in bots:  # taking turns: a noisy neighbour weighs on each alike
+                if len(bots) > 1:
+                    out(f"{bot.name}:")
+                runs[bot].append(await run_once(run, options, bot, where, out))
             out("")
-    out(f"medians of {options.runs} run(s):")
-    medians = [_median([r[i] for r in runs]) for i in range(len(runs[0]))]
-    for phase in medians:
-        out(phase.line())
-    best = None
-    for phase in medians:
-        if phase.rate is not None:
-            if phase.figures.p99_ms > TARGET_P99_MS:
-                break
-            best = phase.rate
-    answer = f"{best:g} commands/s" if best is not None else "none of the rates tried"
-    out(f"highest offered rate with p99 <= {TARGET_P99_MS:.0f} ms: {answer}")
+    medians = {}
+    for bot in bots:
+        out(f"{bot.name}, medians of {options.runs} run(s):")
+        medians[bot] = [_median([r[i] for r in runs[bot]]) for i in range(len(runs[bot][0]))]
+        for phase in medians[bot]:
+            out(phase.line())
+        best = None
+        for phase in medians[bot]:
+            if phase.rate is not None:
+                if phase.figures.p99_ms > TARGET_P99_MS:
+                    break
+                best = phase.rate
+        answer = f"{best:g} commands/s" if best is not None else "none of the rates tried"
+        out(f"highest offered rate with p99 <= {TARGET_P99_MS:.0f} ms: {answer}")
+    if options.compare:
+        out(f"{bots[1].name} / {bots[0].name}, from the medians:")
+        for line in ratios(medians[bots[0]], medians[bots[1]]):
+            out(line)
     out(f"load average at end: {load_average()}")
-    out(f"verification: every reply was {bot.reply}; no emulator error; bots exited cleanly: OK")
-    return medians
+    replies = " and ".join(bot.reply for bot in bots)
+    out(f"verification: every reply was {replies}; no emulator error; bots exited cleanly: OK")
+    return medians[bots[-1]]
 
 
 def _parse() -> Options:
@@ -407,6 +473,17 @@ def _parse() -> Options:
         "--bare",
         action="store_true",
         help="run the bare discord.py /ping bot instead of bot.py (no database)",
+    )
+    parser.add_argument(
+        "--load",
+        choices=sorted(LOADS),
+        default="profile",
+        help=f"what bot.py's users send: /profile, or /hoss collection of {COLLECTION_SIZE} copies",
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="each run measures the bare bot, then bot.py, and the ratios are printed",
     )
     parser.add_argument("--baseline", type=int, default=200, help="commands of the single user in sequence")
     parser.add_argument(
@@ -436,6 +513,8 @@ def _parse() -> Options:
         args.seconds,
         args.seed,
         args.bare,
+        args.load,
+        args.compare,
     )
 
 

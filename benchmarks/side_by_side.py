@@ -76,11 +76,13 @@ from benchmarks.command_latency import (
     run_sequential,
     thaw,
 )
+from emulator import InteractionResult
 from emulator.records import RecordedMessage, walk_components
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.hoss.gold import GOLD
 from services.platform import ledger
+from services.platform.container import Services
 from services.platform.players import ensure_player
 
 LOADS = ("profile", "collection", "booster", "pillz")
@@ -94,31 +96,40 @@ GRANT = ledger.Movement("benchmark.grant")
 # --- the real bot's loads --------------------------------------------------------------------------------
 
 
-async def _grant(harness: ThreadedHarness, users: list[User], load: str) -> None:
-    """What a load needs before it starts: the players, their 24 copies or their gold (untimed)."""
-    assert harness.bot is not None
-    services = harness.bot.services
+def grant_unit(services: Services, players: list[int], load: str) -> Callable[[sqlite3.Connection], None]:
+    """The write unit of what a load needs before it starts: the players, their 24 copies or their gold."""
     now = services.clock.now()
     cards = sorted(services.games["hoss"].collection.cards)[:COLLECTION_SIZE]
 
     def unit(conn: sqlite3.Connection) -> None:
-        for user in users:
-            ensure_player(conn, user.id, now)
+        for player in players:
+            ensure_player(conn, player, now)
             if load == "collection":
                 for card in cards:
                     attrs = {"rarity": "basique", "stars": 0, "holo": False}
-                    ledger.mint_card(conn, now, user.id, "hoss", card, GRANT, attrs)
+                    ledger.mint_card(conn, now, player, "hoss", card, GRANT, attrs)
             elif load == "booster":
-                ledger.credit(conn, now, user.id, GOLD, BOOSTER_GOLD, GRANT)
+                ledger.credit(conn, now, player, GOLD, BOOSTER_GOLD, GRANT)
 
-    await harness.on_bot(services.db.write(unit))
+    return unit
+
+
+async def _grant(harness: ThreadedHarness, users: list[User], load: str) -> None:
+    """`grant_unit` on the bot's own database (untimed)."""
+    assert harness.bot is not None
+    services = harness.bot.services
+    await harness.on_bot(services.db.write(grant_unit(services, [user.id for user in users], load)))
+
+
+def check_collection(user: User, reply: InteractionResult) -> None:
+    """The user's own page: ephemeral, its title counting the 24 copies granted."""
+    title = str(reply.embeds[0].get("title") or "") if reply.embeds else ""
+    expect(reply.ephemeral and f"({COLLECTION_SIZE} " in title, f"{user.name}'s /hoss collection", reply)
 
 
 def collection_of(harness: BotHarness) -> Act:
     async def act(user: User) -> None:
-        reply = await harness.emu.run_command(user, "hoss collection")
-        title = str(reply.embeds[0].get("title") or "") if reply.embeds else ""
-        expect(reply.ephemeral and f"({COLLECTION_SIZE} " in title, "/hoss collection", reply)
+        check_collection(user, await harness.emu.run_command(user, "hoss collection"))
         return None
 
     return act

@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 
-from benchmarks.bot_alone import BARE, Options, fleet_on, main
+from benchmarks.bot_alone import BARE, COLLECTION, Options, fleet_on, main
 
 # Enough commands per phase for the bot process's CPU, read in clock ticks, to be above zero.
 OPTIONS = Options(
@@ -60,4 +62,48 @@ async def test_the_bare_process_syncs_ping_to_its_guild_and_freezes_once_ready()
 )
 async def test_bare_is_refused_with_several_processes_or_a_database(options: Options) -> None:
     with pytest.raises(SystemExit, match="--bare runs one process and no database"):
+        await main(options, lambda line: None)
+
+
+async def test_compare_measures_the_bare_bot_then_the_collection_and_prints_the_ratios() -> None:
+    lines: list[str] = []
+    options = dataclasses.replace(OPTIONS, bare=False, load="collection", compare=True)
+    medians = await main(options, lines.append)
+    assert lines[0].startswith("bare discord.py /ping then bot.py /hoss collection end to end;")
+    assert "SQLite" in lines[1]
+    assert [phase.figures.commands >= 60 for phase in medians] == [True, True, True]
+    for phase in medians:  # bot.py's: its process did the work
+        assert phase.bot_cpu_seconds > 0
+    start = lines.index("bot.py /hoss collection / bare discord.py /ping, from the medians:")
+    ratio_lines = lines[start + 1 : start + 4]
+    assert [line.split("  ")[0].strip() for line in ratio_lines] == [
+        "1 user, sequential",
+        "5 users paced 100/s",
+        "5 users x 20, closed loop",
+    ]
+    assert all(re.search(r"bot cpu/cmd +\d+\.\d\dx .* cmd/s +\d+\.\d\dx$", line) for line in ratio_lines)
+    assert lines[-1] == (
+        'verification: every reply was an ephemeral "pong" and the user\'s own ephemeral page of 24 '
+        "copies; no emulator error; bots exited cleanly: OK"
+    )
+
+
+async def test_the_collection_load_grants_each_player_24_copies_before_the_bot_starts() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        async with fleet_on(url, 1, 3, COLLECTION) as (fleet, players, channel_of):
+            for user in players:
+                reply = await fleet.emu.run_command(user, "hoss collection", channel=channel_of[user.id])
+                COLLECTION.check(user, reply)  # raises unless the user's own page of 24
+            stranger = fleet.emu.add_user("inconnu", locale="fr")
+            reply = await fleet.emu.run_command(
+                stranger, "hoss collection", channel=channel_of[players[0].id]
+            )
+            with pytest.raises(SystemExit, match="UNEXPECTED REPLY"):
+                COLLECTION.check(stranger, reply)
+
+
+async def test_compare_is_refused_with_several_processes() -> None:
+    options = dataclasses.replace(OPTIONS, bare=False, compare=True, processes=2, users=4)
+    with pytest.raises(SystemExit, match="--compare also runs the bare bot"):
         await main(options, lambda line: None)
