@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +31,7 @@ from discord.ext import commands
 
 from benchmarks.bot_thread import BotThread
 from benchmarks.command_latency import Act
+from discord_app.bot import freeze_young, settle_collector
 from emulator import DiscordEmulator, InteractionResult
 from emulator.records import EPHEMERAL, RecordedMessage, RequestRecord, walk_components
 from emulator.world import User
@@ -36,6 +39,8 @@ from emulator.world import User
 JsonDict = dict[str, Any]
 
 RESPOND, UPDATE, DEFER_REPLY, DEFER_UPDATE = 4, 7, 5, 6
+log = logging.getLogger("bare")
+
 CALLBACKS = {RESPOND: "respond", UPDATE: "update", DEFER_REPLY: "defer_reply", DEFER_UPDATE: "defer_update"}
 _CALLBACK = re.compile(r"/interactions/\d+/[^/]+/callback")
 _FOLLOWUP = re.compile(r"/webhooks/\d+/[^/]+")
@@ -332,9 +337,10 @@ class BareBot(commands.Bot):
 
     With `guild_id` (its own process, benchmarks/bare_process.py) `/ping` is synced to that guild at
     start-up, as the real bot syncs its commands to DEV_GUILD_ID; without it, globally (the emulator
-    answers either at once)."""
+    answers either at once). `freeze_gc` (its own process) settles the collector at the end of start-up and
+    freezes the first events' objects once ready, as bot.py's bot does (discord_app/bot.py)."""
 
-    def __init__(self, guild_id: int | None = None) -> None:
+    def __init__(self, guild_id: int | None = None, *, freeze_gc: bool = False) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # as the real bot
         super().__init__(
@@ -345,6 +351,8 @@ class BareBot(commands.Bot):
         )
         self.failures: list[BaseException] = []
         self.guild = None if guild_id is None else discord.Object(id=guild_id)
+        self.freeze_gc = freeze_gc
+        self.young_frozen = False
 
     async def setup_hook(self) -> None:
         @self.tree.command(name="ping", description="Answers pong, privately", guild=self.guild)
@@ -353,6 +361,14 @@ class BareBot(commands.Bot):
 
         self.tree.on_error = self._tree_error  # type: ignore[method-assign]
         await self.tree.sync(guild=self.guild)
+        if self.freeze_gc:
+            settle_collector()
+
+    async def on_ready(self) -> None:
+        if self.freeze_gc and not self.young_frozen:  # the first ready only, as bot.py's bot
+            freeze_young()
+            self.young_frozen = True
+            log.info("ready in %d servers, %d objects frozen", len(self.guilds), gc.get_freeze_count())
 
     async def _tree_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         self.failures.append(error)

@@ -4,9 +4,9 @@ no database, no services) in a process of its own, for `python -m benchmarks.bot
 It is started as bot.py is through emulator/launch.py, and alike where it counts: discord.py is pointed
 at the emulator by the launcher's own `point_at_emulator` (EMULATOR_REST_BASE, EMULATOR_GATEWAY),
 DISCORD_TOKEN and DEV_GUILD_ID come from the environment (`/ping` is synced to that guild at start-up),
-what start-up built is frozen out of the collector's reach once ready and the collector's thresholds
-are raised (`settle_collector`, as bot.py's bot does), and SIGTERM or SIGINT close the bot and end the
-process with code 0 (what the benchmark's Fleet checks).
+what start-up built is frozen out of the collector's reach before the gateway connects and the
+collector's thresholds are raised (`BareBot(freeze_gc=True)`, as bot.py's bot does), and SIGTERM or
+SIGINT close the bot and end the process with code 0 (what the benchmark's Fleet checks).
 
 It imports benchmarks/bare_bots.py, which imports the project's harness and emulator: those modules sit
 in memory unused and frozen, as the real bot's own modules do in its process.
@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import signal
 
 from benchmarks.bare_bots import BareBot
-from discord_app.bot import settle_collector
 from emulator.launch import point_at_emulator
 
 log = logging.getLogger("bare")
@@ -33,17 +31,7 @@ log = logging.getLogger("bare")
 
 async def serve(token: str, guild_id: int) -> None:
     """Run the bot until it stops or a signal cancels it; leaving `async with` closes it either way."""
-    bot = BareBot(guild_id)
-    frozen = False
-
-    async def on_ready() -> None:
-        nonlocal frozen
-        if not frozen:  # the first ready only: a reconnection builds nothing new
-            settle_collector()
-            frozen = True
-        log.info("ready in %d servers, %d objects frozen", len(bot.guilds), gc.get_freeze_count())
-
-    bot.add_listener(on_ready)
+    bot = BareBot(guild_id, freeze_gc=True)
 
     async def run() -> None:
         async with bot:

@@ -7,7 +7,12 @@ import asyncio
 import gc
 import threading
 from pathlib import Path
+from typing import Any
 
+import pytest
+from discord.gateway import DiscordWebSocket
+
+import discord_app.bot as bot_module
 from discord_app.bot import GC_THRESHOLDS
 from emulator import InteractionResult
 from emulator.records import walk_components
@@ -89,23 +94,45 @@ async def test_a_language_change_is_seen_by_the_very_next_command(harness: BotHa
 
 
 async def test_the_real_process_freezes_what_start_up_built(
-    tmp_path: Path, migrated_copy: MigratedCopy
+    tmp_path: Path, migrated_copy: MigratedCopy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """bot.py's bot freezes start-up's objects out of the full collections and raises the collector's
-    thresholds once ready, and gives both back at close."""
+    thresholds before the gateway connects (the full collection then pauses no command), freezes what the
+    first events built once ready, and gives both back at close."""
+    events: list[str] = []
+    settle_collector, freeze_young = bot_module.settle_collector, bot_module.freeze_young
+
+    def settle() -> tuple[int, int, int]:
+        events.append("settle")
+        return settle_collector()
+
+    def young() -> None:
+        events.append("young")
+        freeze_young()
+
+    connect = DiscordWebSocket.from_client
+
+    async def from_client(*args: Any, **kwargs: Any) -> DiscordWebSocket:
+        events.append("gateway")
+        return await connect(*args, **kwargs)
+
+    monkeypatch.setattr(bot_module, "settle_collector", settle)
+    monkeypatch.setattr(bot_module, "freeze_young", young)
+    monkeypatch.setattr(DiscordWebSocket, "from_client", from_client)
     before = gc.get_threshold()
     assert before != GC_THRESHOLDS
     harness = BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), freeze_gc=True)
     await harness.start()
     try:
-        for _ in range(
-            1000
-        ):  # `ready` is dispatched to the bot as a task of its own (up to 10 s on a busy machine)
-            if harness.bot is not None and harness.bot.gc_frozen:
-                break
-            await asyncio.sleep(0.01)
+        assert harness.bot is not None
+        assert harness.bot.gc_frozen
         assert gc.get_freeze_count() > 0
         assert gc.get_threshold() == GC_THRESHOLDS
+        for _ in range(1000):  # `ready` is dispatched to the bot as a task of its own
+            if "young" in events:
+                break
+            await asyncio.sleep(0.01)
+        assert events == ["settle", "gateway", "young"]
         assert "Profil de dora" in _text(await harness.emu.run_command(harness.user("dora"), "profile"))
     finally:
         await harness.stop()
