@@ -43,7 +43,7 @@ from core.errors import BadInput, NotAllowed
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import image_file, text, to_discord
+from discord_app.render import KeptReplies, image_file, text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import FlipResult, Opening, SaleToConfirm
@@ -240,7 +240,21 @@ SORT_KEYS = {
 PAGE_LABELS = (Text("hoss.button.previous"), Text("hoss.button.next_page"))
 
 
+KEPT_PAGES = KeptReplies()  # a page asked again as it stands is not rendered again
+
+
 def collection_reply(
+    page: CollectionPage, criteria: CollectionFilter, sort: str, owner: int, locale: str
+) -> dict[str, Any]:
+    """A collection page's reply: the embed listing its copies, the page buttons, the copies' select."""
+    return KEPT_PAGES.reply(
+        (owner, criteria, sort, page.page, locale),
+        page,
+        lambda: _collection_reply(page, criteria, sort, owner, locale),
+    )
+
+
+def _collection_reply(
     page: CollectionPage, criteria: CollectionFilter, sort: str, owner: int, locale: str
 ) -> dict[str, Any]:
     code, sort_code = encode_filter(criteria), encode_sort(sort)
