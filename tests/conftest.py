@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from services.platform import container
+from services.platform.players import PlayerService
 from tests.fixtures import postgres
 from tests.fixtures.catalog_cache import CatalogCache
 from tests.services.conftest import open_database, open_postgres
@@ -53,6 +54,13 @@ def _shared_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
     (tests/fixtures/catalog_cache.py); `catalogs.load_all` itself is tested unchanged."""
     monkeypatch.setattr(container, "load_all", _CATALOGS.load_all)
     monkeypatch.setattr(container, "CardIndex", _CATALOGS.index)
+
+
+@pytest.fixture(autouse=True)
+def _check_kept_profiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every /profile answered from memory in any test is compared with a fresh read: a write that changes
+    a profile's line without announcing it fails the test that shows the profile afterwards."""
+    monkeypatch.setattr(PlayerService, "check_kept_profiles", True)
 
 
 # What opens the run's PostgreSQL database: the services' `db`, the e2e bots' DATABASE_URL, the cluster.

@@ -34,7 +34,7 @@ from services.platform import ledger
 from services.platform.catalogs import DATA_DIR, load_catalog
 from services.platform.games import SummaryLine
 from services.platform.messages import Text
-from services.platform.players import ensure_player
+from services.platform.players import ensure_player, summary_changed
 from services.shared.collecting import Problem
 from services.shared.ladder import LEADERBOARD_SIZE, top
 from store.db import Database
@@ -262,6 +262,7 @@ def record_result(
         " cards_lost = choco_results.cards_lost + excluded.cards_lost",
         (guild_id, player_id, chosen, win, loss, draw, int(absence_forfeit), cards_lost),
     )
+    summary_changed(conn, player_id)
 
 
 def badges(conn: sqlite3.Connection, player_id: int) -> list[str]:

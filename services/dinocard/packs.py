@@ -33,6 +33,7 @@ from engine.dinocard import (
 from services.dinocard.economy import GAME_KEY, DinocardService
 from services.platform import ledger
 from services.platform.catalogs import fold
+from services.platform.players import summary_changed
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.decks import DeckText
 from services.shared.decks import parse_deck as shared_parse
@@ -230,6 +231,7 @@ def save_pack(conn: sqlite3.Connection, now: datetime, pack: Pack, **changes: ob
     )
     if cursor.rowcount != 1:
         raise NotAllowed("dinocard.error.pack.stale")
+    summary_changed(conn, pack.owner_id)  # its level, or the pack gone from the count
 
 
 def daily_used(conn: sqlite3.Connection, pack_id: int, day: date) -> int:
@@ -307,6 +309,7 @@ class DinocardPacks(DinocardService):
                 (owner, clean, json.dumps(wanted), daily_from.isoformat(), to_db(now), to_db(now)),
             ).fetchone()
             pack_id = int(row[0])
+            summary_changed(conn, owner)
             lock_copies(conn, owner, Counter(wanted), lock_of(pack_id))
             pack = pack_by_id(conn, pack_id)
             assert pack is not None

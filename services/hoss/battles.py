@@ -43,6 +43,7 @@ from services.hoss import arena_results
 from services.hoss.arena_results import ArenaReward
 from services.hoss.gold import GOLD
 from services.platform import ledger
+from services.platform.players import summary_changed
 from services.shared.matches import Author, Match, Matches, MatchRules, MatchTexts, Played, StaleMatch
 from store.db import announce
 
@@ -415,6 +416,7 @@ def settle(
                 (row.player_id, row.rank, int(won), int(not won)),
             ).fetchone()[0]
         )
+        summary_changed(conn, row.player_id)
         bonus = milestone_gold(wins) if won else 0
         if bonus:
             found = conn.execute(

@@ -22,7 +22,7 @@ from core.clock import Clock, to_db
 from engine.immortals import ImmortalsCard, ImmortalsCatalog, level_of, starter_deck, starter_spells
 from services.platform import ledger
 from services.platform.games import Currency
-from services.platform.players import ensure_player
+from services.platform.players import ensure_player, summary_changed
 from store.db import Database
 
 GAME_KEY = "immortals"
@@ -60,10 +60,12 @@ def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> No
 def ensure_profile(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
     ensure_player(conn, player_id, now)
     ensure_wallet(conn, now, player_id)
-    conn.execute(
+    created = conn.execute(
         "INSERT INTO immortals_profiles (player_id, created_at) VALUES (?, ?) ON CONFLICT (player_id) DO NOTHING",
         (player_id, to_db(now)),
     )
+    if created.rowcount == 1:  # the profile's Immortal's War line appears
+        summary_changed(conn, player_id)
 
 
 def store_deck(conn: sqlite3.Connection, player_id: int, copies: Sequence[int]) -> None:

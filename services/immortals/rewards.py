@@ -18,6 +18,7 @@ from core.clock import to_db
 from engine.immortals import DuelResult, ImmortalsCatalog, ImmortalsState, duel_result, level_of
 from services.immortals.economy import FRAGMENTS, GOLD, ensure_profile
 from services.platform import ledger
+from services.platform.players import summary_changed
 
 AI_PLAYER = 0  # the AI's player id in the engine and in `immortals_results.opponent_id`
 HISTORY = 64  # earlier opponents read: far more halvings than leave anything to halve
@@ -149,6 +150,7 @@ def _apply(
             player_id,
         ),
     )
+    summary_changed(conn, player_id)
     why = ledger.Movement(REASON_GAINS, ref=f"match:{match_id}")
     for currency, amount in ((GOLD, result.gold), (FRAGMENTS, result.fragments)):
         if amount > 0:

@@ -20,7 +20,7 @@ from core.clock import Clock, to_db
 from engine.pillz import PackPool, PillzCard, PillzCatalog, draw_starter
 from services.platform import ledger
 from services.platform.games import Currency
-from services.platform.players import ensure_player, ensure_starting_grant
+from services.platform.players import ensure_player, ensure_starting_grant, summary_changed
 from store.db import Database
 
 GAME_KEY = "pillz"
@@ -41,11 +41,13 @@ def ensure_profile(conn: sqlite3.Connection, now: datetime, player_id: int) -> N
     """The player, their coins and their Pillz profile row (rating 1000, no starter yet)."""
     ensure_player(conn, player_id, now)
     ensure_wallet(conn, now, player_id)
-    conn.execute(
+    created = conn.execute(
         "INSERT INTO pillz_profiles (player_id, rating, created_at) VALUES (?, ?, ?)"
         " ON CONFLICT (player_id) DO NOTHING",
         (player_id, START_RATING, to_db(now)),
     )
+    if created.rowcount == 1:  # the profile's Pillz line appears
+        summary_changed(conn, player_id)
 
 
 def store_deck(conn: sqlite3.Connection, now: datetime, player_id: int, slot: int, cards: list[str]) -> None:

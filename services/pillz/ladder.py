@@ -22,6 +22,7 @@ from core.clock import to_db
 from services.pillz.economy import PILLZ_GOLD, PillzService, ensure_profile
 from services.platform import ledger
 from services.platform.games import SummaryLine
+from services.platform.players import summary_changed
 from services.shared import ladder
 from services.shared.ladder import LEADERBOARD_SIZE, SCORES
 
@@ -114,6 +115,7 @@ def record_friend_result(
             " losses = losses + ? WHERE player_id = ?",
             (after, outcome == "win", outcome == "draw", outcome == "loss", player),
         )
+        summary_changed(conn, player)
         if gold:
             why = ledger.Movement(REASON_REWARD, ref=f"duel:{duel_id}")
             ledger.credit(conn, now, player, PILLZ_GOLD, gold, why)

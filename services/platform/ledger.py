@@ -23,6 +23,7 @@ from services.platform.messages import Text
 from store.db import announce
 
 CARDS_TOPIC = "cards"  # announced with the owner's id by every change of a copy
+WALLETS_TOPIC = "wallets"  # announced with the player's id by every change of a balance
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ def credit(
     ).fetchone()
     after = int(row[0])
     _record(conn, now, player_id, amount, why, currency=currency, balance_after=after)
+    announce(conn, WALLETS_TOPIC, str(player_id))
     return after
 
 
@@ -109,6 +111,7 @@ def debit(
         )
     after = int(row[0])
     _record(conn, now, player_id, -amount, why, currency=currency, balance_after=after)
+    announce(conn, WALLETS_TOPIC, str(player_id))
     return after
 
 

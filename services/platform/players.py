@@ -83,6 +83,18 @@ def forget_everywhere(conn: sqlite3.Connection, player_id: int) -> None:
     announce(conn, LOCALE_TOPIC, str(player_id))
 
 
+# What a unit that changes a line of a player's /profile announces, with the player's id as key: a game's
+# record or rank, its profile row appearing or going (`summary_changed`). Balances announce
+# `ledger.WALLETS_TOPIC`; a player's deletion, `LOCALE_TOPIC`.
+PROFILE_TOPIC = "profile"
+PROFILE_CACHE_SIZE = 20_000  # profiles remembered, the oldest forgotten first
+
+
+def summary_changed(conn: sqlite3.Connection, player_id: int) -> None:
+    """Call in the write unit that changes what a game's `profile_summary` reads for the player."""
+    announce(conn, PROFILE_TOPIC, str(player_id))
+
+
 LOCALE_CACHE_SIZE = 100_000  # players remembered; about 20 MB at most, the oldest forgotten first
 
 
@@ -113,11 +125,19 @@ class LocaleCache(KeyedCache[_Known]):
 
 
 class PlayerService:
+    # Tests set it: each profile answered from memory is compared with a fresh read, and a difference
+    # raises (a write that changes a profile without announcing it).
+    check_kept_profiles = False
+
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
         self.locales = LocaleCache()
         db.subscribe_keys(LOCALE_TOPIC, self.locales.changed)
+        # A player's profile, kept until a commit announces a change of one of its lines.
+        self.profiles: KeyedCache[Profile] = KeyedCache(PROFILE_CACHE_SIZE)
+        for topic in (PROFILE_TOPIC, ledger.WALLETS_TOPIC, LOCALE_TOPIC):
+            db.subscribe_keys(topic, self.profiles.changed)
         self.welcomed: set[tuple[int, str]] = set()  # (player, game) whose welcome marker is claimed
 
     async def ensure(self, player_id: int) -> None:
@@ -130,8 +150,23 @@ class PlayerService:
         A plain read first: the player almost always exists already (the command's `touch` made them), and
         a read does not wait for the single writer's turn. Only a missing player with ``create`` takes a
         write unit, which ensures them and reads the profile together.
+
+        A profile read is kept (`profiles`) until a commit announces a change of one of its lines: a
+        balance (`ledger.WALLETS_TOPIC`), a game's summary (`PROFILE_TOPIC`, `summary_changed`), the
+        player's deletion (`LOCALE_TOPIC`). Its read is about ten statements, each of which lets go of
+        the interpreter's lock; kept, a /profile makes no database trip.
         """
+        kept = self.profiles.get(player_id)
+        if kept is not None:
+            if self.check_kept_profiles:
+                fresh = await self.db.read(lambda conn: _profile(conn, player_id))
+                if fresh != kept:
+                    raise AssertionError(f"kept profile of {player_id} is stale: {kept!r} != {fresh!r}")
+            return kept
+        generation = self.profiles.generation
         found = await self.db.read(lambda conn: _profile(conn, player_id))
+        if found is not None:
+            self.profiles.put(player_id, found, generation)
         if found is not None or not create:
             return found
         now = self.clock.now()

@@ -15,6 +15,7 @@ from datetime import datetime
 from core.errors import NotAllowed
 from services.platform import ledger
 from services.platform.games import Currency, ResetReport
+from services.platform.players import summary_changed
 
 REASON = "admin_reset"
 REGRANT = "admin_reset_grant"
@@ -59,4 +60,5 @@ def reset_progress(
             )
     for table in tables:
         conn.execute(f"DELETE FROM {table} WHERE player_id = ?", (player_id,))
+    summary_changed(conn, player_id)
     return ResetReport(cards=len(copies), currencies=tuple(before))

@@ -17,6 +17,8 @@ from discord_app.bot import GC_THRESHOLDS
 from emulator import InteractionResult
 from emulator.records import walk_components
 from sandbox.harness import BotHarness
+from services.platform import games, ledger
+from services.platform.players import PlayerService
 from tests.conftest import MigratedCopy
 from tests.e2e.hoss.test_collection import give
 
@@ -25,10 +27,14 @@ def _text(reply: InteractionResult) -> str:
     return str(reply.message.render()) if reply.message is not None else ""
 
 
-async def test_a_known_players_profile_is_one_read_and_no_write(harness: BotHarness) -> None:
+async def test_a_known_players_profile_is_kept_and_costs_no_trip(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read once, then kept (services/platform/players.py `profiles`) until one of its lines changes."""
+    monkeypatch.setattr(PlayerService, "check_kept_profiles", False)  # its fresh reads would count
     assert harness.bot is not None
     alice = harness.user("alice")
-    await harness.emu.run_command(alice, "profile")  # first use: the player is created
+    await harness.emu.run_command(alice, "profile")  # first use: the player is created, then read
     await harness.settle()
     db = harness.bot.services.db
     batches, reads = db.batches, db.reads
@@ -38,8 +44,15 @@ async def test_a_known_players_profile_is_one_read_and_no_write(harness: BotHarn
     await harness.settle()
     await asyncio.sleep(0.05)  # a woken scheduler or deliverer would read by now
     assert db.batches == batches  # no write transaction at all
-    # one read per command (the profile), and `settle`'s flush of the deliverer finding nothing
-    assert db.reads - reads == 10 + 1
+    assert db.reads - reads == 1  # `settle`'s flush of the deliverer finding nothing: no profile read
+    code = games.currencies()[0].code
+    now = harness.bot.services.clock.now()
+    await db.write(lambda conn: ledger.credit(conn, now, alice.id, code, 5, ledger.Movement("test.grant")))
+    reads = db.reads  # the balance line changed: the profile is read again, and kept again
+    assert "Profil de alice" in _text(await harness.emu.run_command(alice, "profile"))
+    assert db.reads - reads == 1
+    assert "Profil de alice" in _text(await harness.emu.run_command(alice, "profile"))
+    assert db.reads - reads == 1
 
 
 async def test_collection_pages_read_the_copies_once_until_one_changes(harness: BotHarness) -> None:
