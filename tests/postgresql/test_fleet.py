@@ -15,7 +15,9 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotAllowed
 from engine.hoss.catalog import HossCatalog
+from services import pillz
 from services.hoss.collection import HossCollection
+from services.pillz.economy import CURRENCY as PILLZ_COINS
 from services.platform import ledger, outbox
 from services.platform.access import ACCESS_TOPIC
 from services.platform.admin import Actor, AdminService
@@ -29,6 +31,7 @@ from services.platform.players import LOCALE_TOPIC, PlayerService, ensure_player
 from services.platform.privacy import PrivacyService
 from store.db import announce
 from store.postgres import PostgresDatabase
+from tests.fixtures.registration import registered
 
 START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
 
@@ -264,3 +267,36 @@ async def test_a_copy_minted_in_one_process_shows_on_the_others_next_collection_
     assert took is not None
     assert took < 0.5, took
     assert (await b.list_copies(9)).total == 1
+
+
+async def test_gold_paid_in_one_process_shows_on_the_others_next_profile(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
+    """Process B keeps the player's /profile; gold credited by process A reaches B's next profile within
+    well under a second (WALLETS_TOPIC by NOTIFY)."""
+    a_db, b_db = processes
+    clock = ManualClock(START)
+    b = PlayerService(b_db, clock)
+    b.check_kept_profiles = False  # its fresh reads would hide what was kept
+    coins = PILLZ_COINS.name_key
+    heard = asyncio.Event()  # subscribed after B's players: set once it has forgotten the player
+    b_db.subscribe_keys(ledger.WALLETS_TOPIC, lambda key: heard.set())
+    with registered(pillz.GAME):
+        await a_db.write(lambda conn: ensure_player(conn, 10, clock.now()))  # the starting coins
+        assert await _woken(heard, 5.0) is not None  # a read racing with that NOTIFY would not be kept
+        heard.clear()
+        before = await b.profile(10, create=False)
+        assert before is not None
+        reads = b_db.reads
+        assert await b.profile(10, create=False) == before
+        assert b_db.reads == reads  # kept
+
+        paid = ledger.Movement("test")
+        await a_db.write(lambda conn: ledger.credit(conn, clock.now(), 10, PILLZ_COINS.code, 7, paid))
+        took = await _woken(heard, 5.0)
+        assert took is not None
+        assert took < 0.5, took
+        after = await b.profile(10, create=False)
+        assert after is not None
+        assert dict(after.wallets)[coins] == dict(before.wallets)[coins] + 7
+        assert b_db.reads == reads + 1
