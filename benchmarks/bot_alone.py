@@ -97,6 +97,17 @@ def tree_cpu(root: int) -> float:
     return total
 
 
+async def grant_copies(url: str, players: list[User]) -> None:
+    """Before the bot starts: the players and their 24 copies, written by this process (untimed), so that
+    the bot's first look at a collection is a measured one's."""
+    settings = Settings(_env_file=None, database_url=url, shard_count=None, shard_ids=None)
+    services = await build_services(settings, SystemClock())
+    try:
+        await services.db.write(grant_unit(services, [user.id for user in players], "collection"))
+    finally:
+        await services.close()
+
+
 @dataclass(frozen=True)
 class Bot:
     """Which bot the processes run, the command the users send it and the check of each reply."""
@@ -106,6 +117,8 @@ class Bot:
     name: str  # in the report's header
     reply: str  # what every reply was, in the report's last line
     check: Callable[[User, InteractionResult], None]
+    # what the database needs before the bot starts (its URL, the users), or nothing
+    prepare: Callable[[str, list[User]], Awaitable[None]] | None = None
 
 
 REAL = Bot(
@@ -117,20 +130,10 @@ COLLECTION = Bot(
     "bot.py /hoss collection",
     f"the user's own ephemeral page of {COLLECTION_SIZE} copies",
     check_collection,
+    grant_copies,
 )
 BARE = Bot("benchmarks.bare_process", "ping", "bare discord.py /ping", 'an ephemeral "pong"', check_pong)
 LOADS = {"profile": REAL, "collection": COLLECTION}
-
-
-async def grant_copies(url: str, players: list[User]) -> None:
-    """Before the bot starts: the players and their 24 copies, written by this process (untimed), so that
-    the bot's first look at a collection is a measured one's."""
-    settings = Settings(_env_file=None, database_url=url, shard_count=None, shard_ids=None)
-    services = await build_services(settings, SystemClock())
-    try:
-        await services.db.write(grant_unit(services, [user.id for user in players], "collection"))
-    finally:
-        await services.close()
 
 
 @dataclass(frozen=True)
@@ -273,9 +276,9 @@ async def fleet_on(
     channels = [emu.add_channel(guild, "parties") for guild in guilds]
     players = [emu.add_user(f"joueur{i:03d}", locale="fr") for i in range(users)]
     channel_of = {user.id: channels[i % processes] for i, user in enumerate(players)}
-    if bot is COLLECTION:
+    if bot.prepare is not None:
         assert url is not None
-        await grant_copies(url, players)
+        await bot.prepare(url, players)
     await emu.start()
     with tempfile.TemporaryDirectory(prefix="bench-alone-") as folder:
         fleet = Fleet(emu, url, guilds, Path(folder), bot)

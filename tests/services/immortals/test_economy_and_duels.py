@@ -12,6 +12,7 @@ from core.clock import ManualClock
 from core.errors import InsufficientFunds, NotAllowed
 from engine.immortals import ImmortalsCatalog, duel_result
 from services.immortals import GAME, ImmortalsServices
+from services.immortals.duel_match import DuelRow
 from services.immortals.economy import FRAGMENTS, GOLD
 from services.immortals.rewards import previous_opponents
 from services.platform import ledger
@@ -162,6 +163,11 @@ async def opponents_of(db: Database, player: int) -> list[int]:
 async def play_friend(services: ImmortalsServices, a: int, b: int, key: str) -> int:
     challenge = await services.duels.challenge(GUILD, CHANNEL, a, b, key=key)
     duel = await services.duels.answer(challenge.id, b, True, guild=GUILD)
+    return (await play_out(services, duel)).id
+
+
+async def play_out(services: ImmortalsServices, duel: DuelRow) -> DuelRow:
+    """Each seat in turn fights with its first unit that has not fought yet, until the duel ends."""
     while duel.status == "live":
         assert duel.state is not None
         seat = next(s for s in (0, 1) if duel.state.pending[s] is None)
@@ -170,7 +176,7 @@ async def play_friend(services: ImmortalsServices, a: int, b: int, key: str) -> 
         fought = {r.fighters[seat].uid for r in duel.state.history}
         place = next(i for i, u in enumerate(duel.state.units[seat]) if u.uid not in fought)
         duel = await services.duels.choose(duel.id, player, duel.state.round, place, None, guild=GUILD)
-    return duel.id
+    return duel
 
 
 async def test_anti_farm_across_friend_duels_and_the_ranking(

@@ -8,7 +8,7 @@ from services.immortals import GAME, ImmortalsServices
 from services.immortals.economy import ensure_profile
 from services.platform.players import PROFILE_TOPIC, PlayerService, ensure_player
 from store.db import Database
-from tests.services.immortals.test_economy_and_duels import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.services.immortals.test_economy_and_duels import ALICE, BOB, CAROL, CHANNEL, GUILD, play_out
 
 
 async def test_a_finished_duel_shows_on_a_kept_profile(
@@ -24,14 +24,7 @@ async def test_a_finished_duel_shows_on_a_kept_profile(
     assert before is not None
     assert players.profiles.get(ALICE) == before  # kept
     assert [line.params["duels"] for line in dict(before.summaries)[GAME.name_key]] == [0]
-    while duel.status == "live":
-        assert duel.state is not None
-        seat = next(s for s in (0, 1) if duel.state.pending[s] is None)
-        player = duel.seats[seat]
-        assert player is not None
-        fought = {r.fighters[seat].uid for r in duel.state.history}
-        place = next(i for i, u in enumerate(duel.state.units[seat]) if u.uid not in fought)
-        duel = await services.duels.choose(duel.id, player, duel.state.round, place, None, guild=GUILD)
+    await play_out(services, duel)
     after = await players.profile(ALICE, create=False)
     assert after is not None
     assert [line.params["duels"] for line in dict(after.summaries)[GAME.name_key]] == [1]
