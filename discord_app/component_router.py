@@ -131,6 +131,10 @@ def click_of(data: dict[str, Any]) -> tuple[str, int] | None:
     return custom_id, kind
 
 
+CLICK_TASK = "click-"
+"""The start of a click task's name (the test harness waits for these tasks to end)."""
+
+
 class Clicks:
     """The tasks of the clicks being answered, kept until they end (asyncio keeps only weak references)."""
 
@@ -139,7 +143,7 @@ class Clicks:
 
     def start(self, route: Route, interaction: discord.Interaction[Any], custom_id: str, kind: int) -> None:
         task = asyncio.get_running_loop().create_task(
-            run_click(route, interaction, custom_id, kind), name=f"click-{custom_id[:60]}"
+            run_click(route, interaction, custom_id, kind), name=f"{CLICK_TASK}{custom_id[:60]}"
         )
         self._running.add(task)
         task.add_done_callback(self._running.discard)

@@ -15,6 +15,7 @@ from pathlib import Path
 from core.clock import ManualClock
 from core.settings import Settings
 from discord_app.bot import CardBot
+from discord_app.component_router import CLICK_TASK
 from emulator import DiscordEmulator
 from emulator.world import Channel, Guild, User
 from engine.rng import derive
@@ -33,9 +34,17 @@ def _done_jobs_in(path: Path) -> int:
         return _done_jobs(conn)
 
 
-# discord.py's names for the tasks that run one event, one interaction or one view callback; a view's
-# timeout task sleeps for as long as the view lives and is not one of them.
-_HANDLER_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-view-dispatch-")
+# The names of the tasks that run one event, one interaction, one click (the bot's router, then discord.py's
+# view, dynamic item and modal dispatch); a view's timeout task sleeps for as long as the view lives and is
+# not one of them.
+_HANDLER_TASKS = (
+    CLICK_TASK,
+    "discord.py: ",
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+)
 
 
 def _event_handlers() -> set[asyncio.Task[object]]:
