@@ -5,6 +5,4 @@ if [ ! -x .venv/bin/python ]; then
   source scripts/_python.sh
   "$PYTHON" -m venv .venv
 fi
-# --no-compile: the modules a run imports are compiled when first imported (scripts/test keeps the caches);
-# compiling every file of every package at install time cost about 12 s on a fresh clone.
-.venv/bin/python -m pip install --quiet --no-compile --disable-pip-version-check -r "$1"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$1"
