@@ -410,6 +410,28 @@ def _median(runs: list[Phase]) -> Phase:
     )
 
 
+# From this share of its core on, the users' side is what stops the closed loop, not the bot.
+USERS_BOUND = 0.9
+
+
+def capacity(closed: Phase, processes: int) -> str:
+    """What the closed loop says of the bot's own ceiling. When the users' side held its core (the case on
+    2 cores: it costs more per command than the bot), the commands/s measured are the users' ceiling, and
+    the bot's is estimated from its CPU per command: one core per process over that CPU. An estimate, not
+    a measurement: it assumes the CPU per command stays the same up to a full core."""
+    per_core = 1000 / closed.bot_cpu_ms * processes
+    line = (
+        f"closed loop: {closed.figures.per_second:.0f} commands/s with the bot at {closed.bot_load:.0%} of a "
+        f"core and the users' side at {closed.users_load:.0%}"
+    )
+    if closed.users_load < USERS_BOUND:
+        return f"{line}: the bot's own ceiling"
+    return (
+        f"{line}: the users' side's ceiling; from its {closed.bot_cpu_ms:.2f} ms of CPU per command, the bot "
+        f"would answer about {per_core:,.0f} commands/s with a core per process (an estimate, not measured)"
+    )
+
+
 def ratios(bare: list[Phase], real: list[Phase]) -> list[str]:
     """Per phase, bot.py over the bare bot: its CPU per command, p99, and commands/s (the closed loop's is
     the saturation ratio)."""
@@ -459,6 +481,7 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Pha
                 best = phase.rate
         answer = f"{best:g} commands/s" if best is not None else "none of the rates tried"
         out(f"highest offered rate with p99 <= {TARGET_P99_MS:.0f} ms: {answer}")
+        out(capacity(medians[bot][-1], options.processes))
     if options.compare:
         out(f"{bots[1].name} / {bots[0].name}, from the medians:")
         for line in ratios(medians[bots[0]], medians[bots[1]]):

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.bot_alone import BARE, COLLECTION, Options, fleet_on, main
+from benchmarks.bot_alone import BARE, COLLECTION, Options, Phase, capacity, fleet_on, main
+from benchmarks.command_latency import Figures
 
 # Enough commands per phase for the bot process's CPU, read in clock ticks, to be above zero.
 OPTIONS = Options(
@@ -107,3 +108,19 @@ async def test_compare_is_refused_with_several_processes() -> None:
     options = dataclasses.replace(OPTIONS, bare=False, compare=True, processes=2, users=4)
     with pytest.raises(SystemExit, match="--compare also runs the bare bot"):
         await main(options, lambda line: None)
+
+
+def _closed(commands: int, seconds: float, users_cpu: float, bot_cpu: float) -> Phase:
+    return Phase(Figures("closed loop (median)", commands, seconds, users_cpu, 1.0, 2.0, 3.0, 4.0), bot_cpu)
+
+
+def test_the_closed_loop_names_whose_ceiling_it_measured() -> None:
+    # the users' side at 99 % of its core, the bot at 79 % and 0.46 ms a command
+    users_bound = capacity(_closed(1000, 0.5859, 0.58, 0.46), 1)
+    assert users_bound.startswith("closed loop: 1707 commands/s with the bot at 79% of a core")
+    assert "users' side at 99%: the users' side's ceiling" in users_bound
+    assert "about 2,174 commands/s with a core per process (an estimate, not measured)" in users_bound
+    assert "about 4,348 commands/s" in capacity(_closed(1000, 0.5859, 0.58, 0.46), 2)
+    bot_bound = capacity(_closed(1000, 1.0, 0.5, 0.98), 1)
+    assert bot_bound.endswith("users' side at 50%: the bot's own ceiling")
+    assert "estimate" not in bot_bound
