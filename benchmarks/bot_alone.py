@@ -419,13 +419,15 @@ def capacity(closed: Phase, processes: int) -> str:
     2 cores: it costs more per command than the bot), the commands/s measured are the users' ceiling, and
     the bot's is estimated from its CPU per command: one core per process over that CPU. An estimate, not
     a measurement: it assumes the CPU per command stays the same up to a full core."""
-    per_core = 1000 / closed.bot_cpu_ms * processes
     line = (
         f"closed loop: {closed.figures.per_second:.0f} commands/s with the bot at {closed.bot_load:.0%} of a "
         f"core and the users' side at {closed.users_load:.0%}"
     )
     if closed.users_load < USERS_BOUND:
         return f"{line}: the bot's own ceiling"
+    if closed.bot_cpu_seconds <= 0:  # a phase shorter than the clock ticks /proc counts in
+        return f"{line}: the users' side's ceiling; the bot's CPU was too little to read"
+    per_core = 1000 / closed.bot_cpu_ms * processes
     return (
         f"{line}: the users' side's ceiling; from its {closed.bot_cpu_ms:.2f} ms of CPU per command, the bot "
         f"would answer about {per_core:,.0f} commands/s with a core per process (an estimate, not measured)"

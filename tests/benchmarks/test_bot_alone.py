@@ -124,3 +124,4 @@ def test_the_closed_loop_names_whose_ceiling_it_measured() -> None:
     bot_bound = capacity(_closed(1000, 1.0, 0.5, 0.98), 1)
     assert bot_bound.endswith("users' side at 50%: the bot's own ceiling")
     assert "estimate" not in bot_bound
+    assert capacity(_closed(10, 0.01, 0.01, 0.0), 1).endswith("the bot's CPU was too little to read")
