@@ -1,6 +1,6 @@
-"""`BotHarness.settle` waits for every callback discord.py runs, persistent buttons included: a
-persistent (dynamic) item's callback that still works after its response (the battle message's attach)
-must be over before a test reads what it queued."""
+"""`BotHarness.settle` waits for every click's task, not only for discord.py's event and command tasks: a
+persistent button's callback (run by the bot's component router) that still works after its response
+(the battle message's attach) must be over before a test reads what it queued."""
 
 from __future__ import annotations
 
