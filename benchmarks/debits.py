@@ -4,7 +4,9 @@ The workload is the bot's hottest money path: many players clicking at once, eac
 plus its ledger row, under a unique idempotency key, through `Database.write` on a real file with
 `synchronous=FULL`. It runs the same load with group commit (the default) and with one transaction per
 operation (`max_batch=1`), so the README can quote the ratio, and once more from a single task (one click at
-a time: the uncontended latency). After each run it checks that nothing was lost or doubled.
+a time: the uncontended latency). After each run it checks that nothing was lost or doubled. Each run
+prints the share of the machine's CPU time the virtual machine's host took during it (steal,
+benchmarks/host.py): this benchmark is bound by one core and the disk, and follows it closely.
 
 `--database postgresql` runs the same operations on PostgreSQL (benchmarks/databases.py: a server of its
 own with `fsync=on`, `synchronous_commit=on`), where every write unit is its own SERIALIZABLE transaction
@@ -28,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from benchmarks.databases import Target, load_average, target
+from benchmarks.host import CpuTimes, describe_steal, steal_share
 from core.clock import SystemClock, to_db
 from services.platform import ledger
 from store.backend import migrate_database, sqlite_path
@@ -49,6 +52,7 @@ class Figures:
     p99_ms: float
     transactions: int
     retries: int = 0  # PostgreSQL: transactions refused (serialization failure) and run again
+    steal: float | None = None  # the share of the machine's CPU time its host took during the run
 
     @property
     def ops_per_second(self) -> float:
@@ -62,7 +66,8 @@ class Figures:
         return (
             f"{self.label:<56} {self.ops:>6} ops  {self.ops_per_second:>8.0f} ops/s  "
             f"p50 {self.p50_ms:6.2f} ms  p99 {self.p99_ms:7.2f} ms  {self.transactions:>6} transactions  "
-            f"{self.ops_per_transaction:6.1f} ops/transaction  {self.retries:>6} retries"
+            f"{self.ops_per_transaction:6.1f} ops/transaction  {self.retries:>6} retries  "
+            f"{describe_steal(self.steal)}"
         )
 
 
@@ -155,9 +160,11 @@ async def run_once(
                     succeeded[owner[task]] += fresh
 
             batches_before, retries_before = db.batches, _retries(db)
+            cpu_before = CpuTimes.now()
             began = time.perf_counter()
             await asyncio.gather(*(worker(t, n) for t, n in enumerate(shares)))
             seconds = time.perf_counter() - began
+            steal = steal_share(cpu_before, CpuTimes.now())
             transactions = db.batches - batches_before
             retries = _retries(db) - retries_before
 
@@ -181,6 +188,7 @@ async def run_once(
         quantiles[98] * 1000,
         transactions,
         retries,
+        steal,
     )
 
 
@@ -197,7 +205,13 @@ def _median(label: str, runs: list[Figures]) -> Figures:
         statistics.median(r.p99_ms for r in runs),
         round(statistics.median(r.transactions for r in runs)),
         round(statistics.median(r.retries for r in runs)),
+        _median_of_known([r.steal for r in runs]),
     )
+
+
+def _median_of_known(values: list[float | None]) -> float | None:
+    known = [value for value in values if value is not None]
+    return statistics.median(known) if known else None
 
 
 # (label, operations, tasks, max_batch, wallets); SQLite's group commit is its single writer's own.
