@@ -134,6 +134,10 @@ class Row:
     scene: Setup
     act: Act
     roles: tuple[Role, ...]
+    # The scene ends by this very action of its owner: the owner's try after the end is that action's
+    # second click, answered with the first one's result as any double click is (privately, changing
+    # nothing), not refused.
+    replayed_after_end: bool = False
 
 
 TWO_SEATS = (STRANGER, OTHER_SERVER, OPPONENT, AFTER_END)

@@ -1,10 +1,13 @@
 """Every command and button that takes a game, battle, duel, card copy, quote, offer or message id, tried by
 someone who may not use it: a stranger, someone acting from another server (the custom_id or option
 forged with that server's own id), the opponent, and after the game ended. Each try must get a private
-refusal and change nothing: the database (every table but the players' last-seen touch) and every public
-message are compared before and after.
+refusal, answered by the bot's error handler (a private answer that shows the thing is no refusal), and
+change nothing: the database (every table but the players' last-seen touch) and every public message are
+compared before and after. The one answer that is not a refusal is declared by its row: the owner's
+second click of the very action that ended the scene, answered with the first one's result.
 
-A row is one command or button; a scene builds what it acts on (tests/e2e/authorization.py). The
+A row is one command or button and one test: a scene builds what it acts on (tests/e2e/authorization.py),
+once, and each role tries on it in turn. The
 platform's rows are here; each game's are in its own `tests/e2e/<game>/authorization.py`, found without a
 list: a new command is one more row in its game's module.
 """
@@ -13,9 +16,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 import pytest
 
+from discord_app import errors
 from sandbox.harness import BotHarness
 from services.platform import ledger
 from services.platform.messages import MessageSpec, Target, Text
@@ -101,13 +106,31 @@ def public_messages(h: BotHarness) -> list[tuple[int, str, tuple[str, ...]]]:
     ]
 
 
-CASES = [pytest.param(row, role, id=f"{row.name} — {role.name}") for row in ROWS for role in row.roles]
+CASES = [pytest.param(row, id=row.name) for row in ROWS]
 
 
-@pytest.mark.parametrize(("row", "role"), CASES)
+@pytest.fixture
+def refusals(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What the bot's error handler answered (discord_app/errors.py `reply_private`, where every command's
+    and component's refusal goes): a try must be refused there, not merely answered privately."""
+    said: list[str] = []
+    reply_private = errors.reply_private
+
+    async def recording(interaction: Any, message: str) -> None:
+        said.append(message)
+        await reply_private(interaction, message)
+
+    monkeypatch.setattr(errors, "reply_private", recording)
+    return said
+
+
+@pytest.mark.parametrize("row", CASES)
 async def test_a_foreign_or_late_use_is_refused_privately_and_changes_nothing(
-    harness: BotHarness, row: Row, role: Role
+    harness: BotHarness, refusals: list[str], row: Row
 ) -> None:
+    """Each role of the row tries in turn on one scene, those after the end last: a refusal changes
+    nothing (each try checks it), so the next role meets the scene as the first did, and the row builds
+    its scene once instead of once per role."""
     assert harness.bot is not None
     assert harness.games_channel is not None
     for name in ("alice", "bob", "carol"):
@@ -116,22 +139,36 @@ async def test_a_foreign_or_late_use_is_refused_privately_and_changes_nothing(
     world = World(harness, harness.games_channel, harness.emu.add_channel(elsewhere, "jeux"))
     await harness.bot.tree.sync()  # the commands everywhere, as `/admin sync` publishes them
     scene = await row.scene(world)
-    if role.ended:
-        assert scene.end is not None, row.name
-        await scene.end(world)
+    ended = False
+    for role in sorted(row.roles, key=lambda role: role.ended):
+        if role.ended and not ended:
+            assert scene.end is not None, row.name
+            await scene.end(world)
+            ended = True
+        await _refused(world, row, role, scene, refusals)
+
+
+async def _refused(world: World, row: Row, role: Role, scene: Scene, refusals: list[str]) -> None:
+    harness = world.h
+    case = f"{row.name} — {role.name}"
     who = {"owner": scene.owner, "opponent": scene.opponent}.get(role.who, role.who)
-    assert who is not None
+    assert who is not None, case
     actor = world.user(who)
     await harness.emu.run_command(actor, "profile", channel=world.channel(role.where))  # known to the bot
     await harness.settle()
     before, posts = database_state(harness), public_messages(harness)
+    refused_before = len(refusals)
 
     result = await row.act(world, actor, world.channel(role.where), scene.ids)
     await harness.settle()
 
     message = result.message
-    assert message is not None, f"{row.name}: no answer"
-    assert message.ephemeral, f"{row.name}: answered in public: {shown(message)}"
-    assert message.attachments == [], f"{row.name}: sent a file"
-    assert database_state(harness) == before, f"{row.name}: changed the database ({shown(message)})"
-    assert public_messages(harness) == posts, f"{row.name}: changed a public message"
+    assert message is not None, f"{case}: no answer"
+    assert message.ephemeral, f"{case}: answered in public: {shown(message)}"
+    if not (role.ended and row.replayed_after_end and who == scene.owner):
+        assert message.content in refusals[refused_before:], (
+            f"{case}: answered, not refused: {shown(message)}"
+        )
+    assert message.attachments == [], f"{case}: sent a file"
+    assert database_state(harness) == before, f"{case}: changed the database ({shown(message)})"
+    assert public_messages(harness) == posts, f"{case}: changed a public message"

@@ -58,7 +58,7 @@ async def choco_practice(w: World) -> Scene:
 
 
 ROWS = (
-    Row("choco Accepter", choco_challenge, click("choco:accept:{offer}"), TWO_SEATS),
+    Row("choco Accepter", choco_challenge, click("choco:accept:{offer}"), TWO_SEATS, replayed_after_end=True),
     Row(
         "choco Refuser", choco_challenge, click("choco:decline:{offer}"), (STRANGER, OTHER_SERVER, AFTER_END)
     ),
