@@ -39,7 +39,7 @@ async def new_role(h: BotHarness, name: str, *members: User) -> Role:
     await h.emu.gateway.dispatch(
         "GUILD_ROLE_CREATE", {"guild_id": str(h.guild.id), "role": role_payload(role)}
     )
-    await h.emu.settle()
+    await h.settle()
     return role
 
 

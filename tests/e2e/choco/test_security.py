@@ -33,7 +33,7 @@ async def other_server(h: BotHarness, *, managers: tuple[User, ...] = ()) -> Cha
     guild: Guild = h.emu.add_guild(OTHER, locale="fr")
     h.emu.add_role(guild, "Gérants", permissions=MANAGE_GUILD, members=managers)
     await h.emu.gateway.dispatch("GUILD_CREATE", guild_payload(h.emu.world, guild))
-    await h.emu.settle()
+    await h.settle()
     synced = await h.emu.run_command(h.user("olivia"), "admin sync")
     assert synced.message is not None, synced
     return guild.default_channel
