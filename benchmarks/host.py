@@ -4,9 +4,10 @@ The machines these figures come from are virtual: two virtual CPUs on a shared h
 counts only this machine's own work, so a run can show a load average of 1 and still be slow because the
 host ran another guest on our CPUs. Linux counts that time as *steal* (the 8th value of /proc/stat's
 `cpu` line): a virtual CPU was ready to run and the host did not run it. `benchmarks.debits` follows it
-closely (eight runs of the same code one after another: 13,038 debits/s at 7 % steal, 9,671 at 29 %,
-7,827 at 32 %), so every run prints it beside its figures, and a figure is compared with another only at
-a similar steal.
+(eight runs of the same code one after another: 13,038 debits/s at 7 % steal, 9,671 at 29 %, 7,827 at
+32 %), so every run prints it beside its figures, and a figure is compared with another only at a similar
+steal. Steal is not all of it: with none, the same code read 16,110 to 19,040 debits/s on one day and
+21,296 to 22,351 on quieter ones (the disk's flush time, the host's caches, which no counter here shows).
 """
 
 from __future__ import annotations
