@@ -8,7 +8,8 @@ command_latency's (`/profile` from the interaction sent to the complete reply; 1
 paced at each rate, the closed loop), plus each side's CPU: the bot process's from /proc/<pid>/stat (every
 thread: the event loop, the database's threads), this process's from `time.process_time()`. A side whose
 CPU is near one core (100 %) during a phase is that phase's bottleneck: the bot's event loop is one thread,
-and so is this process's.
+and so is this process's. Each phase also prints the share of the machine's CPU time the host took during
+it (steal, benchmarks/host.py): when both processes' shares fall at once, that is where it went.
 
 `--processes N` starts N bot processes on one database, each with `SHARD_COUNT=N` and `SHARD_IDS=i` (its
 share of the guilds, `(guild_id >> 22) % N`), and the emulator holds one guild per shard with the users
@@ -63,6 +64,7 @@ from benchmarks.command_latency import (
     thaw,
 )
 from benchmarks.databases import Target, load_average, target
+from benchmarks.host import CpuTimes, describe_steal, median_steal, steal_share
 from benchmarks.side_by_side import COLLECTION_SIZE, check_collection, grant_unit
 from core.clock import SystemClock
 from core.settings import Settings
@@ -142,6 +144,7 @@ class Phase:
     bot_cpu_seconds: float  # every bot process together
     rate: float | None = None  # offered commands/s of a paced phase
     server_cpu_seconds: float | None = None  # PostgreSQL's processes, when the server is the benchmark's own
+    steal: float | None = None  # the share of the machine's CPU time its host took during the phase
 
     @property
     def bot_cpu_ms(self) -> float:
@@ -170,7 +173,8 @@ class Phase:
         return (
             f"{f.label:<40} {f.commands:>5} cmds {f.per_second:7.1f} cmd/s  p50 {f.p50_ms:7.2f}  "
             f"p99 {f.p99_ms:7.2f} ms  bot cpu {self.bot_cpu_ms:5.2f} ms/cmd ({self.bot_load:4.0%} of a core)  "
-            f"users+emulator cpu {f.cpu_ms:5.2f} ms/cmd ({self.users_load:4.0%}){server}{verdict}"
+            f"users+emulator cpu {f.cpu_ms:5.2f} ms/cmd ({self.users_load:4.0%}){server}  "
+            f"{describe_steal(self.steal)}{verdict}"
         )
 
 
@@ -311,11 +315,11 @@ async def measured(
     def server_cpu() -> float | None:
         return None if server is None else tree_cpu(server)
 
-    before, server_before = fleet.cpu(), server_cpu()
+    before, server_before, machine_before = fleet.cpu(), server_cpu(), CpuTimes.now()
     figures = await phase
     bot, server_after = fleet.cpu() - before, server_cpu()
     spent = None if server_before is None or server_after is None else server_after - server_before
-    return Phase(figures, bot, rate, spent)
+    return Phase(figures, bot, rate, spent, steal_share(machine_before, CpuTimes.now()))
 
 
 @dataclass(frozen=True)
@@ -407,6 +411,7 @@ def _median(runs: list[Phase]) -> Phase:
         med([p.bot_cpu_seconds for p in runs]),
         runs[0].rate,
         None if runs[0].server_cpu_seconds is None else med([p.server_cpu_seconds or 0.0 for p in runs]),
+        median_steal([p.steal for p in runs]),
     )
 
 

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from benchmarks.databases import Target, load_average, target
-from benchmarks.host import CpuTimes, describe_steal, steal_share
+from benchmarks.host import CpuTimes, describe_steal, median_steal, steal_share
 from core.clock import SystemClock, to_db
 from services.platform import ledger
 from store.backend import migrate_database, sqlite_path
@@ -205,13 +205,8 @@ def _median(label: str, runs: list[Figures]) -> Figures:
         statistics.median(r.p99_ms for r in runs),
         round(statistics.median(r.transactions for r in runs)),
         round(statistics.median(r.retries for r in runs)),
-        _median_of_known([r.steal for r in runs]),
+        median_steal([r.steal for r in runs]),
     )
-
-
-def _median_of_known(values: list[float | None]) -> float | None:
-    known = [value for value in values if value is not None]
-    return statistics.median(known) if known else None
 
 
 # (label, operations, tasks, max_batch, wallets); SQLite's group commit is its single writer's own.

@@ -12,6 +12,7 @@ steal. Steal is not all of it: with none, the same code read 16,110 to 19,040 de
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,3 +68,9 @@ def steal_share(before: CpuTimes | None, after: CpuTimes | None) -> float | None
 
 def describe_steal(share: float | None) -> str:
     return "steal ?" if share is None else f"steal {share * 100:4.1f} %"
+
+
+def median_steal(shares: list[float | None]) -> float | None:
+    """The median of the runs' steal where it was read (a run's median line prints it too)."""
+    known = [share for share in shares if share is not None]
+    return statistics.median(known) if known else None

@@ -12,6 +12,7 @@ import pytest
 
 from benchmarks.bot_alone import BARE, COLLECTION, Options, Phase, capacity, fleet_on, main
 from benchmarks.command_latency import Figures
+from benchmarks.host import describe_steal
 
 # Enough commands per phase for the bot process's CPU, read in clock ticks, to be above zero.
 OPTIONS = Options(
@@ -38,6 +39,8 @@ async def test_the_bare_bot_answers_every_phase_and_its_cpu_is_measured() -> Non
     for phase in medians:
         assert phase.bot_cpu_seconds > 0
         assert phase.figures.cpu_seconds > 0
+        assert phase.steal is None or 0.0 <= phase.steal <= 1.0
+        assert describe_steal(phase.steal) in phase.line()
     assert lines[-1].startswith('verification: every reply was an ephemeral "pong"')
 
 

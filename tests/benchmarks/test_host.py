@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks import debits
 from benchmarks.databases import target
-from benchmarks.host import CpuTimes, describe_steal, steal_share
+from benchmarks.host import CpuTimes, describe_steal, median_steal, steal_share
 from store.db import MAX_BATCH
 
 BEFORE = "cpu  6590094 2683 1124373 4622260 98375 0 109368 339567 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n"
@@ -45,6 +45,11 @@ def test_an_unknown_or_too_short_interval_says_so_instead_of_a_number() -> None:
     assert steal_share(None, times) is None
     assert steal_share(times, times) is None
     assert describe_steal(None) == "steal ?"
+
+
+def test_the_median_steal_leaves_out_the_runs_that_could_not_read_it() -> None:
+    assert median_steal([0.1, None, 0.3, 0.2]) == pytest.approx(0.2)
+    assert median_steal([None, None]) is None
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/stat is Linux's")
