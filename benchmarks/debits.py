@@ -6,7 +6,7 @@ plus its ledger row, under a unique idempotency key, through `Database.write` on
 operation (`max_batch=1`), so the README can quote the ratio, and once more from a single task (one click at
 a time: the uncontended latency). After each run it checks that nothing was lost or doubled. Each run
 prints the share of the machine's CPU time the virtual machine's host took during it (steal,
-benchmarks/host.py): this benchmark is bound by one core and the disk, and follows it closely.
+benchmarks/host.py): this benchmark is bound by one core and the disk, and follows it.
 
 `--database postgresql` runs the same operations on PostgreSQL (benchmarks/databases.py: a server of its
 own with `fsync=on`, `synchronous_commit=on`), where every write unit is its own SERIALIZABLE transaction

@@ -214,14 +214,10 @@ class Checker:
         self.seen: dict[str, Any] = {}
         self.rng = random.Random(seed)
         self.action_types = _action_types(engine)
-        # The state being checked and its JSON: every rejected action of a step is tried on that one state,
-        # so its "unchanged" comparison starts from the JSON the step already wrote.
-        self.current: tuple[Any, str] | None = None
 
     def __call__(self, state: Any, player: int, action: Any) -> None:
         engine = self.engine
         before = engine.to_json(state)
-        self.current = (state, before)
         assert engine.from_json(before) == state, "from_json(to_json(state)) must equal the state"
         assert engine.to_json(engine.from_json(before)) == before
         self.check_views(state)
@@ -244,8 +240,8 @@ class Checker:
                     self.seen.setdefault(json.dumps(engine.action_to_json(a), sort_keys=True), a)
             else:
                 assert legal == [], f"seat {seat} need not act, so it has no legal action"
-        self.check_rejections(state, legal_by_seat)
-        self.check_garbage(state, player, legal_by_seat[player])
+        self.check_rejections(state, legal_by_seat, before)
+        self.check_garbage(state, player, legal_by_seat[player], before)
         after, events = engine.apply(state, player, action)
         assert engine.to_json(state) == before, "apply must not mutate its input"
         self.check_events(after, events)
@@ -260,23 +256,23 @@ class Checker:
         raw = json.loads(json.dumps(self.engine.action_to_json(action)))
         assert self.engine.action_from_json(raw) == action, f"action JSON round trip failed for {action!r}"
 
-    def expect_illegal(self, state: Any, player: int, action: Any) -> None:
-        known = self.current
-        before = known[1] if known is not None and known[0] is state else self.engine.to_json(state)
+    def expect_illegal(self, state: Any, player: int, action: Any, before: str | None = None) -> None:
+        """`before`: the state's JSON when the caller already wrote it (a step's rejected actions)."""
+        before = self.engine.to_json(state) if before is None else before
         with pytest.raises(IllegalAction):
             self.engine.apply(state, player, action)
         assert self.engine.to_json(state) == before, "a rejected action must leave the state unchanged"
 
-    def check_rejections(self, state: Any, legal_by_seat: dict[int, list[Any]]) -> None:
+    def check_rejections(self, state: Any, legal_by_seat: dict[int, list[Any]], before: str) -> None:
         for seat in self.seats:
             legal = _lookup(legal_by_seat[seat])
             others = [a for a in self.seen.values() if a not in legal]
             if others:
                 other = self.rng.choice(others)
                 assert not self.engine.is_legal(state, seat, other), f"is_legal accepts the illegal {other!r}"
-                self.expect_illegal(state, seat, other)
+                self.expect_illegal(state, seat, other, before)
 
-    def check_garbage(self, state: Any, player: int, legal: list[Any]) -> None:
+    def check_garbage(self, state: Any, player: int, legal: list[Any], before: str) -> None:
         """Untrusted data from Discord is rejected with InvalidAction, never another exception."""
         for raw in GARBAGE_ACTIONS:
             try:
@@ -284,7 +280,7 @@ class Checker:
             except InvalidAction:
                 continue
             if parsed not in legal:
-                self.expect_illegal(state, player, parsed)
+                self.expect_illegal(state, player, parsed, before)
 
     def check_events(self, after: Any, events: list[Event]) -> None:
         for event in events:
