@@ -92,6 +92,7 @@ VERDICT_KEYS = {
     "ok": "hoss.arena.verify.ok",
     "commitment": "hoss.arena.verify.commitment",
     "opponents": "hoss.arena.verify.opponents",
+    "erased": "hoss.arena.verify.erased",
 }
 
 

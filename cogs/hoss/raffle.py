@@ -34,6 +34,7 @@ VERDICT_KEYS = {
     "commitment": "hoss.raffle.verify.commitment",
     "digest": "hoss.raffle.verify.digest",
     "winners": "hoss.raffle.verify.winners",
+    "erased": "hoss.raffle.verify.erased",
 }
 DAY_FORMAT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 

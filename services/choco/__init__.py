@@ -101,6 +101,5 @@ GAME = GameSpec(
     daily=DailyReward(CHOCO_GOLD, (DAILY_ALLOWANCE,)),
     timers=timers,
     reset=reset,
-    player_columns=("choco_game_log.actor_id",),
     guide=GUIDE,
 )

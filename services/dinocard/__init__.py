@@ -19,7 +19,7 @@ from services.dinocard.collection import DinocardCollection
 from services.dinocard.economy import CURRENCY, DEFAULT_ZONE
 from services.dinocard.guide import GUIDE
 from services.dinocard.names import card_fields
-from services.dinocard.packs import DinocardPacks
+from services.dinocard.packs import DinocardPacks, anonymise
 from services.dinocard.shop import DinocardShop
 from services.dinocard.showoff import show_off
 from services.dinocard.timers import timers
@@ -79,5 +79,6 @@ GAME = GameSpec(
     build=DinocardServices.build,
     daily=DailyReward(CURRENCY.code, streak_table(DAILY_COINS)),
     timers=timers,
+    anonymise=anonymise,
     guide=GUIDE,
 )

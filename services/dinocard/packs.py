@@ -399,3 +399,13 @@ class DinocardPacks(DinocardService):
             return self._view(conn, updated, now)
 
         return await self.db.write(unit)
+
+
+def anonymise(conn: sqlite3.Connection, player_id: int, anonymous: int) -> None:
+    """At a player's erasure, before the platform blanks the names they typed: their packs are dissolved
+    (their copies are gone with the rest of their cards), so that two packs of one anonymous owner, both
+    named "" then, do not meet under the active packs' unique name (docs/privacy.md)."""
+    conn.execute(
+        "UPDATE dinocard_packs SET status = 'dissolved' WHERE owner_id = ? AND status = 'active'",
+        (player_id,),
+    )

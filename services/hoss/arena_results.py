@@ -20,6 +20,7 @@ from core.errors import NotAllowed
 from engine.hoss import ArenaResult, Settlement, settle
 from services.hoss.gold import GOLD
 from services.platform import ledger
+from services.platform.erased import is_erased
 
 REASON_BATTLE = "hoss.arena.battle"  # ledger reason of both sides' gold (ref = the attack id)
 ATTACKER_SEAT = 0  # the attacker plays seat 0 live; the defender's saved deck is seat 1, played by the AI
@@ -90,6 +91,8 @@ def settle_attack(
         (attacker, outcome.attacker_points, outcome.attacker_gold),
         (defender, outcome.defender_points, outcome.defender_gold),
     ):
+        if is_erased(player):
+            continue  # a defender who erased their data since the draw: no entry any more, nothing paid
         conn.execute(
             "UPDATE hoss_arena_entries SET points = ?, reached_at = CASE WHEN points = ? THEN reached_at ELSE ? END"
             " WHERE guild_id = ? AND season = ? AND player_id = ?",

@@ -14,6 +14,7 @@ from datetime import date
 from core.errors import NotAllowed, NotFound
 from engine.fair_draw import Verdict
 from engine.hoss import DrawnAttack, SeasonRecord, verify_season
+from services.platform.erased import ERASED, is_erased
 
 
 class NoSeason(NotFound):
@@ -55,4 +56,8 @@ def season_record(conn: sqlite3.Connection, guild_id: int, season: date) -> Seas
 
 def verification(conn: sqlite3.Connection, guild_id: int, season: date) -> ArenaVerification:
     record = season_record(conn, guild_id, season)
-    return ArenaVerification(guild_id, season, record, verify_season(record))
+    verdict = verify_season(record)
+    players = {p for a in record.attacks for p in (a.attacker, a.defender, *a.candidates)}
+    if not verdict.ok and any(is_erased(p) for p in players):
+        verdict = Verdict(False, ERASED)  # their ids are gone: the draws can only be checked on the post
+    return ArenaVerification(guild_id, season, record, verdict)

@@ -23,6 +23,7 @@ from engine import fair_draw
 from engine.hoss import TICKET_PRICE, split
 from services.hoss.gold import GOLD
 from services.platform import guild_settings, ledger, outbox
+from services.platform.erased import ERASED, is_erased, mention
 from services.platform.messages import Button, Day, Embed, EmbedField, MessageSpec, Number, Target, Text
 from services.platform.players import ensure_player
 from services.platform.recurrence import resolve_wall_time
@@ -251,8 +252,12 @@ class RaffleService:
             [(place, guild_id, day.isoformat(), number) for place, (number, _) in enumerate(drawn, start=1)],
         )
         why = ledger.Movement(REASON_PRIZE, ref=f"{guild_id}:{day.isoformat()}")
-        for _, player in drawn:
+        paid = [player for _, player in drawn if not is_erased(player)]
+        for player in paid:
             ledger.credit(conn, now, player, GOLD, division.share, why)
+        # A winning ticket whose player erased their data since buying it: its share stays in the pot
+        # for the server's next draw (docs/privacy.md), never paid to nobody.
+        unpaid = division.share * (len(drawn) - len(paid))
         record = DrawRecord(
             guild_id=guild_id,
             day=day,
@@ -260,7 +265,7 @@ class RaffleService:
             carried_in=carried,
             pot=division.pot,
             share=division.share,
-            carried_out=division.carried,
+            carried_out=division.carried + unpaid,
             winners=tuple(player for _, player in drawn),
             seed=str(seed),
             commitment=str(commitment),
@@ -293,7 +298,7 @@ class RaffleService:
                 results_post(record),
             )
         dm = winner_dm(record)
-        for player in record.winners:
+        for player in paid:
             outbox.enqueue(
                 conn, now, Target("dm", player, fallback_channel_id=channel, guild_id=guild_id), dm
             )
@@ -310,7 +315,11 @@ class RaffleService:
         record = await self.db.read(unit)
         if record is None:
             raise NotFound("hoss.raffle.error.no_draw", day=day)
-        return Verification(record, fair_draw.check_published(published(record)))
+        verdict = fair_draw.check_published(published(record))
+        if not verdict.ok and any(is_erased(_ticket_of(entry)[1]) for entry in record.entries):
+            # a ticket's player erased their data since the draw: its entry no longer reads as published
+            verdict = fair_draw.Verdict(False, ERASED)
+        return Verification(record, verdict)
 
 
 # -- reads -------------------------------------------------------------------------------------------
@@ -454,7 +463,7 @@ def winners_text(record: DrawRecord) -> Text:
     """The first winners named, the others counted, so a draw of 2,000 winners still fits a field."""
     if not record.winners:
         return Text("hoss.raffle.none")
-    names = [Text.raw(f"<@{player}>") for player in record.winners[:SHOWN_WINNERS]]
+    names = [mention(player) for player in record.winners[:SHOWN_WINNERS]]
     more = len(record.winners) - len(names)
     if more > 0:
         names.append(Text("hoss.raffle.more_winners", {"count": Number(more)}))

@@ -68,6 +68,5 @@ GAME = GameSpec(
     timers=timers,
     reset=reset,
     # the opponent of a finished duel (0 for the AI) names a player without a foreign key
-    player_columns=("immortals_results.opponent_id",),
     guide=GUIDE,
 )

@@ -85,6 +85,5 @@ GAME = GameSpec(
     timers=timers,
     reset=reset,
     anonymise=anonymise,
-    player_columns=("pillz_friend_results.pair_low", "pillz_friend_results.pair_high"),
     guide=GUIDE,
 )

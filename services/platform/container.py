@@ -106,6 +106,7 @@ async def build_services(
     # says it holds them, and its deliverer sends their servers' posts only.
     held = settings.shards
     shards = None if held is None or settings.shard_count is None else Shards(settings.shard_count, held)
+    trades = TradeService(db, clock, scheduler, cards)
     return Services(
         settings=settings,
         clock=clock,
@@ -120,8 +121,8 @@ async def build_services(
         daily=DailyService(db, clock, settings.zone),
         reminders=Reminders(db, clock, scheduler),
         admin=AdminService(db, clock, cards),
-        privacy=PrivacyService(db, clock),
-        trades=TradeService(db, clock, scheduler, cards),
+        privacy=PrivacyService(db, clock, trades),
+        trades=trades,
         entries=CollectionEntries(db, images, catalogs),
         showoffs=ShowOffs(db, clock, catalogs),
         games=game_services,

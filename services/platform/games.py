@@ -170,9 +170,7 @@ class GameSpec:
     daily: DailyReward | None = None  # its daily reward and streak table (services/platform/daily.py)
     timers: TimerSource | None = None  # the player's timers in the game, for /cooldowns and reminders
     reset: ResetHook | None = None  # /admin reset: the player's progress in this game back to a start
-    # "table.column" of the game's tables that hold a player's id without a foreign key to players:
-    # the personal data export and erasure find the others from the schema (docs/privacy.md).
-    player_columns: tuple[str, ...] = ()
+    # What erasure must do to the game's rows beyond what store/personal_data.py declares (docs/privacy.md).
     anonymise: AnonymiseHook | None = None
     trading: Trading = Trading()  # trades and gifts of its cards and currencies (services/platform/trades.py)
     guide: GameGuide | None = None  # its welcome, help order, staff commands and rules pages

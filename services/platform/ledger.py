@@ -3,6 +3,9 @@
 These functions run inside a write unit (see `store.db.Database.write`). A debit is guarded by the
 UPDATE itself (`WHERE balance >= ?` and a row-count check): there is no read-then-write window.
 
+Nothing is credited, minted or handed to an erased player (a negative id, services/platform/erased.py):
+a refusal in the player's words here, and the store's own triggers below it.
+
 Every change of a copy (its owner, its lock, its properties) announces `CARDS_TOPIC` with the owner's id
 (`store.db.announce`): what a process remembers of a player's copies (HOSS's collection pages) forgets
 them once the change commits, in this process and the others.
@@ -19,6 +22,7 @@ from typing import Any
 from core.clock import to_db
 from core.errors import CardUnavailable, InsufficientFunds
 from services.platform import games
+from services.platform.erased import refuse_erased
 from services.platform.messages import Text
 from store.db import announce
 
@@ -68,6 +72,7 @@ def credit(
 ) -> int:
     if amount <= 0:
         raise ValueError(f"credit amount must be positive, got {amount}")
+    refuse_erased(player_id)
     row = conn.execute(
         "INSERT INTO wallets (player_id, currency, balance) VALUES (?, ?, ?)"
         " ON CONFLICT (player_id, currency) DO UPDATE SET balance = wallets.balance + excluded.balance"
@@ -124,6 +129,7 @@ def mint_card(
     why: Movement,
     attrs: dict[str, Any] | None = None,
 ) -> int:
+    refuse_erased(owner_id)
     row = conn.execute(
         "INSERT INTO cards (game, card_key, owner_id, attrs, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
         (game, card_key, owner_id, json.dumps(attrs or {}, sort_keys=True), to_db(now)),
@@ -151,6 +157,7 @@ def _take_card(conn: sqlite3.Connection, card_id: int, owner_id: int, new_owner:
 def transfer_card(
     conn: sqlite3.Connection, now: datetime, card_id: int, from_id: int, to_id: int, why: Movement
 ) -> None:
+    refuse_erased(to_id)
     _take_card(conn, card_id, from_id, to_id)
     _record(conn, now, from_id, -1, why, card_id=card_id)
     _record(conn, now, to_id, 1, why, card_id=card_id)
@@ -168,6 +175,7 @@ def transfer_locked_card(
 ) -> None:
     """Move a copy held by `lock` (a trade's own lock) and free it, in one guarded UPDATE: a copy that
     changed hands, lost that lock or is held by another lock is `CardUnavailable` and nothing moves."""
+    refuse_erased(to_id)
     cursor = conn.execute(
         "UPDATE cards SET owner_id = ?, locked_by = NULL WHERE id = ? AND owner_id = ? AND locked_by = ?",
         (to_id, card_id, from_id, lock),

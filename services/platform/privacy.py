@@ -1,10 +1,10 @@
 """Personal data: what the bot stores about a player, sent to them (`/privacy export`), and its erasure
 (`/privacy delete`). Decisions and what is kept: docs/privacy.md.
 
-The tables are read from the schema, not listed: a column holds a player's id when it references
-`players(id)`, is named `player_id`, or is declared (the platform's `PLAYER_COLUMNS`, a game's
-`GameSpec.player_columns`). `tests/services/test_privacy.py` fails when a table gains an id column
-that is none of these and not declared `NOT_A_PLAYER` either, so a new table cannot be forgotten.
+Both follow one declaration, `store.personal_data.TABLES`: every column of the schema says whether it
+holds a player's id (the row's owner, or a party of a shared row), words a player typed, text that may
+quote an id, or nothing about anyone. Nothing is guessed from a column's name or keys here, and both
+refuse to run on a schema with a column the declaration does not know (`undeclared`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -22,105 +20,61 @@ from core.errors import NotAllowed
 from services.platform import games, ledger, outbox
 from services.platform.messages import Attachment, MessageSpec, Target, Text
 from services.platform.players import forget_everywhere
+from services.platform.trades import TradeService
 from store import schema
 from store.db import Database
+from store.personal_data import TABLES, Holds
 
-# Columns of the platform's tables holding a player's id without a foreign key to players.
-PLAYER_COLUMNS = ("admin_audit.actor_id", "admin_audit.target_id", "guild_bans.banned_by")
-# Id columns that never hold a player's id: by name, in any table...
-NOT_A_PLAYER = frozenset(
-    {
-        "id",
-        "guild_id",
-        "channel_id",
-        "thread_id",
-        "announce_channel_id",
-        "games_channel_id",
-        "referee_role_id",
-        "fallback_channel_id",
-        "sent_message_id",
-    }
-)
-# ... and as (table, column).
-NOT_A_PLAYER_COLUMNS = frozenset(
-    {
-        ("outbox", "target_id"),  # a channel, or the player of a DM: DMs are handled on their own
-        ("hoss_arena_attacks", "battle_id"),
-        ("pillz_friend_results", "duel_id"),
-        ("choco_legacy_challenges", "challenge_id"),
-    }
-)
-# Kept at erasure, with the Discord id: a server's ban must still stop the person it names.
-KEPT = frozenset({"guild_bans.player_id"})
 # Text columns are rewritten where they name the erased id; below this, a number in a text is a date,
 # a count or a small test id rather than a Discord id (every Discord user id has 17 digits or more).
 SCRUBBED_FROM = 10**15
 EXPORT_FILE = "personal-data.json"
 _LIVE = ("pending", "live")
+# Exported in a form of their own: the player's row, and their DMs (the outbox's rows addressed to them).
+_OWN_FORM = ("players", "outbox")
 
 
-@dataclass(frozen=True)
-class IdColumn:
-    table: str
-    column: str
-    personal: bool | None  # None: not classified (the test fails on it)
+def undeclared(conn: sqlite3.Connection) -> list[str]:
+    """`table.column` of every column the live schema and the declaration disagree on: in one and not
+    in the other."""
+    live = {
+        f"{table}.{column.name}" for table in schema.tables(conn) for column in schema.columns(conn, table)
+    }
+    declared = {f"{table}.{column}" for table, spec in TABLES.items() for column in spec.columns}
+    return sorted(live ^ declared)
 
 
-def _tables(conn: sqlite3.Connection) -> list[str]:
-    return [name for name in schema.tables(conn) if name != "schema_migrations"]
+def _check_declared(conn: sqlite3.Connection) -> None:
+    """A column nobody declared may hold a player's id: neither the export nor the erasure runs blind."""
+    unknown = undeclared(conn)
+    if unknown:
+        raise RuntimeError(f"store/personal_data.py does not declare: {', '.join(unknown)}")
 
 
-def _declared() -> set[str]:
-    return {*PLAYER_COLUMNS, *(c for g in games.all_games() for c in g.player_columns)}
-
-
-def id_columns(conn: sqlite3.Connection) -> Iterator[IdColumn]:
-    """Every integer column that is an id (`id`, `*_id`, or declared), classified."""
-    declared = _declared()
-    for table in _tables(conn):
-        refs = schema.foreign_keys(conn, table)
-        for found in schema.columns(conn, table):
-            column, name = found.name, f"{table}.{found.name}"
-            if not (column == "id" or column.endswith("_id") or name in declared):
-                continue
-            if refs.get(column) == "players" or column == "player_id" or name in declared:
-                personal: bool | None = True
-            elif column in refs or column in NOT_A_PLAYER or (table, column) in NOT_A_PLAYER_COLUMNS:
-                personal = False
-            else:
-                personal = None
-            yield IdColumn(table, column, personal)
-
-
-def personal_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
-    """Table -> its columns holding a player's id (the players table itself excepted)."""
-    found: dict[str, list[str]] = {}
-    for col in id_columns(conn):
-        if col.personal and col.table != "players":
-            found.setdefault(col.table, []).append(col.column)
-    return found
-
-
-def _live_matches(conn: sqlite3.Connection) -> set[int]:
-    sql = "SELECT id FROM matches WHERE status IN (?, ?)"
-    return {int(r[0]) for r in conn.execute(sql, _LIVE)}
-
-
-def _rows(conn: sqlite3.Connection, table: str, columns: list[str], player: int) -> list[dict[str, Any]]:
+def _rows(
+    conn: sqlite3.Connection, table: str, columns: list[str], player: int, hidden: str | None
+) -> list[dict[str, Any]]:
     where = " OR ".join(f"{c} = ?" for c in columns)
-    cursor = conn.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY 1", [player] * len(columns))
+    params: list[Any] = [player] * len(columns)
+    if hidden is not None:
+        where = f"({where}) AND NOT ({hidden})"
+        params += [player] * hidden.count("?")
+    cursor = conn.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY 1", params)
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
 def collect(conn: sqlite3.Connection, player: int) -> dict[str, Any]:
-    """Everything stored about the player. A row tied to a match still pending or live is left out
-    until the match ends: a game's log may hold what its players may not see yet (docs/privacy.md)."""
-    profile = _rows(conn, "players", ["id"], player)
-    live = _live_matches(conn)
+    """Everything stored about the player: every row where a column declared as a player's id is theirs,
+    less what the declaration hides from them (a live match's rows, a gift not delivered to them)."""
+    _check_declared(conn)
+    profile = _rows(conn, "players", ["id"], player, None)
     tables: dict[str, list[dict[str, Any]]] = {}
-    for table, columns in sorted(personal_columns(conn).items()):
-        rows = [r for r in _rows(conn, table, columns, player) if r.get("match_id") not in live]
+    for table, spec in sorted(TABLES.items()):
+        columns = spec.of(Holds.OWNER, Holds.PLAYER, Holds.KEPT)
+        if table in _OWN_FORM or not columns:
+            continue
+        rows = _rows(conn, table, columns, player, spec.hidden)
         if rows:
             tables[table] = rows
     seated = {int(r["match_id"]) for r in tables.get("match_seats", [])}
@@ -144,10 +98,6 @@ def _scrub(value: str, player: int, anonymous: int) -> str:
     return re.sub(rf"(?<!\d){player}(?!\d)", str(anonymous), value)
 
 
-def _primary_key(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {column.name for column in schema.columns(conn, table) if column.primary_key}
-
-
 def _empty_wallets_and_cards(conn: sqlite3.Connection, now: datetime, player: int) -> None:
     """Through the ledger, as every change of a balance or an owner: what the anonymous row keeps adds up."""
     why = ledger.Movement("privacy_erase")
@@ -167,12 +117,12 @@ def _empty_wallets_and_cards(conn: sqlite3.Connection, now: datetime, player: in
 
 
 def _scrub_texts(conn: sqlite3.Connection, player: int, anonymous: int) -> None:
-    """Every text column of every table (payloads, keys, game data) where the Discord id appears."""
-    for table in _tables(conn):
+    """Every column declared as text that may quote an id (payloads, keys, game data), or as words a
+    player typed, where the Discord id appears."""
+    for table, spec in TABLES.items():
         if table == "ledger":
-            continue  # rewritten with its owner, the only update its trigger allows
-        texts = [column.name for column in schema.columns(conn, table) if "TEXT" in column.type.upper()]
-        for column in texts:
+            continue  # its ref is rewritten with its owner, the only update its trigger allows
+        for column in spec.of(Holds.TEXT, Holds.TYPED):
             found = conn.execute(
                 f"SELECT DISTINCT {column} FROM {table} WHERE {column} LIKE ?", (f"%{player}%",)
             ).fetchall()
@@ -183,12 +133,8 @@ def _scrub_texts(conn: sqlite3.Connection, player: int, anonymous: int) -> None:
                 )
 
 
-def erase(conn: sqlite3.Connection, now: datetime, player: int) -> int | None:
-    """The player's rows deleted or moved to a fresh anonymous player (a negative id); returns that id,
-    None when nothing was stored. Rows keyed by the player (wallets, decks, profiles, settings) go; rows
-    other players share (matches' seats, results, the ledger, the audit log) keep an anonymous id."""
-    if conn.execute("SELECT 1 FROM players WHERE id = ?", (player,)).fetchone() is None:
-        return None
+def _refuse_while_playing(conn: sqlite3.Connection, player: int) -> None:
+    """A match pending or live is refused (docs/privacy.md): its other seat is waiting on the player."""
     busy = conn.execute(
         "SELECT COUNT(*) FROM matches JOIN match_seats ON match_seats.match_id = matches.id"
         " WHERE match_seats.player_id = ? AND matches.status IN (?, ?)",
@@ -196,6 +142,35 @@ def erase(conn: sqlite3.Connection, now: datetime, player: int) -> int | None:
     ).fetchone()[0]
     if busy:
         raise NotAllowed("privacy.error.busy")
+
+
+def _anonymise_columns(conn: sqlite3.Connection, player: int, anonymous: int) -> None:
+    """What the declaration says of each column: the player's own rows go, their id in a shared row
+    becomes the anonymous one, and the words they typed in such a row are blanked."""
+    for table, spec in TABLES.items():
+        if table in ("ledger", "players"):
+            continue  # the ledger moves row by row (its trigger); the player's row goes last
+        for column in spec.of(Holds.OWNER):
+            conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (player,))
+        shared = spec.of(Holds.PLAYER)
+        for column in shared:
+            conn.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (anonymous, player))
+        for typed in spec.of(Holds.TYPED):
+            for column in shared:
+                conn.execute(f"UPDATE {table} SET {typed} = '' WHERE {column} = ?", (anonymous,))
+
+
+def erase(
+    conn: sqlite3.Connection, now: datetime, player: int, trades: TradeService | None = None
+) -> int | None:
+    """The player's rows deleted or moved to a fresh anonymous player (a negative id); returns that id,
+    None when nothing was stored. First, in the same unit, what was pending for them ends: their open
+    trades and gifts are cancelled (`trades`), the other parties told once the ids are anonymous."""
+    if conn.execute("SELECT 1 FROM players WHERE id = ?", (player,)).fetchone() is None:
+        return None
+    _check_declared(conn)
+    _refuse_while_playing(conn, player)
+    cancelled = trades.end_for_erasure(conn, now, player) if trades is not None else []
     _empty_wallets_and_cards(conn, now, player)
     row = conn.execute("SELECT MIN(id) FROM players").fetchone()
     anonymous = min(-1, int(row[0]) - 1)
@@ -206,35 +181,27 @@ def erase(conn: sqlite3.Connection, now: datetime, player: int) -> int | None:
     for ref_id, ref in conn.execute("SELECT id, ref FROM ledger WHERE player_id = ?", (player,)).fetchall():
         scrubbed = _scrub(ref, player, anonymous) if ref is not None and player >= SCRUBBED_FROM else ref
         conn.execute("UPDATE ledger SET player_id = ?, ref = ? WHERE id = ?", (anonymous, scrubbed, ref_id))
-    for table, columns in personal_columns(conn).items():
-        if table == "ledger":
-            continue
-        keyed = _primary_key(conn, table)
-        for column in columns:
-            if f"{table}.{column}" in KEPT:
-                continue
-            if column in keyed:
-                conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (player,))
-            else:
-                conn.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (anonymous, player))
     empty = MessageSpec().to_json()
     conn.execute(
-        "UPDATE outbox SET target_id = ?, payload = ?,"
-        " state = CASE WHEN state = 'pending' THEN 'failed' ELSE state END"
+        "UPDATE outbox SET payload = ?, state = CASE WHEN state = 'pending' THEN 'failed' ELSE state END"
         " WHERE target_kind = 'dm' AND target_id = ?",
-        (anonymous, empty, player),
+        (empty, player),
     )
+    _anonymise_columns(conn, player, anonymous)
     if player >= SCRUBBED_FROM:
         _scrub_texts(conn, player, anonymous)
     conn.execute("DELETE FROM players WHERE id = ?", (player,))
     forget_everywhere(conn, player)  # no process may take them for a player it knows any more
+    if trades is not None:
+        trades.tell_erased(conn, now, cancelled)
     return anonymous
 
 
 class PrivacyService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, trades: TradeService | None = None) -> None:
         self.db = db
         self.clock = clock
+        self.trades = trades
 
     async def export(self, player: int) -> None:
         """The file is a DM from the outbox, so it reaches the player even with closed DMs (the "show"
@@ -255,4 +222,4 @@ class PrivacyService:
     async def erase(self, player: int) -> bool:
         """False when the bot stored nothing about them."""
         now = self.clock.now()
-        return await self.db.write(lambda conn: erase(conn, now, player)) is not None
+        return await self.db.write(lambda conn: erase(conn, now, player, self.trades)) is not None

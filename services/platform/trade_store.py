@@ -18,6 +18,7 @@ from core.errors import NotFound
 TradeKind = Literal["trade", "gift"]
 TradeStatus = Literal["open", "done", "cancelled", "expired"]
 NOT_FOUND = "trades.error.not_found"
+ERASED = "erased"  # `end_reason` of a trade cancelled because a party erased their data
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Trade:
     expires_at: datetime
     ended_at: datetime | None
     ended_by: int | None
+    end_reason: str | None  # why the bot ended it (`ERASED`), None for every other end
     items: tuple[TradeItem, ...]
 
     @property
@@ -64,6 +66,11 @@ class Trade:
     def offered_by(self, player_id: int) -> tuple[TradeItem, ...]:
         return tuple(i for i in self.items if i.giver_id == player_id)
 
+    def hidden_from(self, player_id: int) -> bool:
+        """A gift not delivered is its giver's alone: its recipient learns of it only when it arrives, so
+        an open, cancelled or expired gift is unknown to them everywhere (docs/trades.md)."""
+        return self.kind == "gift" and self.status != "done" and player_id == self.partner_id
+
     def has_confirmed(self, player_id: int) -> bool:
         mark = self.proposer_confirmed if player_id == self.proposer_id else self.partner_confirmed
         return mark == self.version
@@ -78,7 +85,7 @@ def lock_name(trade_id: int) -> str:
 
 _COLUMNS = (
     "id, kind, game, guild_id, channel_id, proposer_id, partner_id, status, version, proposer_confirmed,"
-    " partner_confirmed, expiry_job, created_at, expires_at, ended_at, ended_by"
+    " partner_confirmed, expiry_job, created_at, expires_at, ended_at, ended_by, end_reason"
 )
 
 
@@ -112,6 +119,7 @@ def _trade(conn: sqlite3.Connection, row: sqlite3.Row) -> Trade:
         expires_at=from_db(row["expires_at"]),
         ended_at=None if row["ended_at"] is None else from_db(row["ended_at"]),
         ended_by=number("ended_by"),
+        end_reason=row["end_reason"],
         items=_items(conn, int(row["id"])),
     )
 
@@ -127,27 +135,40 @@ def load(
 ) -> Trade:
     """The trade `player_id` acts on from `guild_id` (None: in DMs). In a server only that server's trades
     are known, and only to their parties and, with `admin`, to that server's admins; in DMs only to their
-    parties. Anything else is `NotFound`, worded as for an id that does not exist."""
+    parties. A gift not delivered is unknown to its recipient. Anything else is `NotFound`, worded as for an
+    id that does not exist."""
     trade = load_trusted(conn, trade_id)
     if trade is None or (guild_id is not None and trade.guild_id != guild_id):
         raise NotFound(NOT_FOUND, trade=trade_id)
-    if not trade.is_party(player_id) and not (admin and guild_id is not None):
+    admin_here = admin and guild_id is not None
+    if not admin_here and (not trade.is_party(player_id) or trade.hidden_from(player_id)):
         raise NotFound(NOT_FOUND, trade=trade_id)
     return trade
 
 
 def of_player(conn: sqlite3.Connection, guild_id: int, player_id: int | None, limit: int) -> list[Trade]:
-    """The latest trades of a server, or of one player in it; newest first."""
+    """The latest trades of a server, or of one player in it (without the gifts not delivered to them,
+    which they may not know of); newest first."""
     if player_id is None:
         rows = conn.execute(
             f"SELECT {_COLUMNS} FROM trades WHERE guild_id = ? ORDER BY id DESC LIMIT ?", (guild_id, limit)
         )
     else:
         rows = conn.execute(
-            f"SELECT {_COLUMNS} FROM trades WHERE guild_id = ? AND (proposer_id = ? OR partner_id = ?)"
-            " ORDER BY id DESC LIMIT ?",
+            f"SELECT {_COLUMNS} FROM trades WHERE guild_id = ? AND (proposer_id = ? OR (partner_id = ?"
+            " AND NOT (kind = 'gift' AND status <> 'done'))) ORDER BY id DESC LIMIT ?",
             (guild_id, player_id, player_id, limit),
         )
+    return [_trade(conn, row) for row in rows.fetchall()]
+
+
+def open_of(conn: sqlite3.Connection, player_id: int) -> list[Trade]:
+    """Every open trade and gift `player_id` is party to, oldest first."""
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM trades WHERE status = 'open' AND (proposer_id = ? OR partner_id = ?)"
+        " ORDER BY id",
+        (player_id, player_id),
+    )
     return [_trade(conn, row) for row in rows.fetchall()]
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from services.platform import games
 from services.platform.catalogs import CardIndex
+from services.platform.erased import mention
 from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Number, Text
-from services.platform.trade_store import Trade, TradeItem
+from services.platform.trade_store import ERASED, Trade, TradeItem
 
 MAX_LOG_LINES = 15
 STATUS_KEYS = {
@@ -19,6 +20,11 @@ STATUS_KEYS = {
     "done": "trades.status.done",
     "cancelled": "trades.status.cancelled",
     "expired": "trades.status.expired",
+}
+ERASED_KEYS = {  # the status and the other party's notice of a trade a party's erasure cancelled
+    "status": "trades.status.erased",
+    "trade": "trades.notice.trade.erased",
+    "gift": "trades.notice.gift.erased",
 }
 ENDED_KEYS = {
     ("trade", "done"): "trades.notice.trade.done",
@@ -39,10 +45,6 @@ def confirm_id(trade: Trade) -> str:
 
 def cancel_id(trade: Trade) -> str:
     return f"trade:cancel:{trade.id}"
-
-
-def _mention(player_id: int) -> str:
-    return f"<@{player_id}>"
 
 
 def _game_name(key: str) -> Text:
@@ -78,13 +80,15 @@ def _side(trade: Trade, player_id: int, cards: CardIndex, title: str) -> EmbedFi
         mark = "trades.window.confirmed" if trade.has_confirmed(player_id) else "trades.window.waiting"
         lines.append(Text(mark))
     body = Text.lines(lines) if lines else Text("trades.window.nothing")
-    return EmbedField(Text(title, {"name": _mention(player_id)}), body, inline=False)
+    return EmbedField(Text(title, {"name": mention(player_id)}), body, inline=False)
 
 
 def status_text(trade: Trade) -> Text:
     if trade.status == "open":
         key = "trades.window.open" if trade.kind == "trade" else "trades.window.gift_open"
         return Text(key, {"expires": f"<t:{int(trade.expires_at.timestamp())}:R>"})
+    if trade.end_reason == ERASED:
+        return Text(ERASED_KEYS["status"])
     return Text(STATUS_KEYS[trade.status])
 
 
@@ -101,7 +105,7 @@ def window(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
         giver = "trades.window.you" if viewer == trade.proposer_id else "trades.window.them"
         fields = [
             _side(trade, trade.proposer_id, cards, giver),
-            EmbedField(Text("trades.window.recipient"), Text.raw(_mention(trade.partner_id)), inline=False),
+            EmbedField(Text("trades.window.recipient"), mention(trade.partner_id), inline=False),
         ]
     embed = Embed(
         title=Text(title, {"id": trade.id, "game": _game_name(trade.game)}),
@@ -121,7 +125,7 @@ def changed_notice(trade: Trade, viewer: int, actor: int, cards: CardIndex) -> M
     """The DM a party gets when the other one changed an offer or confirmed: the whole window again."""
     spec = window(trade, viewer, cards)
     return MessageSpec(
-        content=Text("trades.notice.changed", {"name": _mention(actor), "id": trade.id}),
+        content=Text("trades.notice.changed", {"name": mention(actor), "id": trade.id}),
         embeds=spec.embeds,
         buttons=spec.buttons,
         show_label=spec.show_label,
@@ -131,10 +135,15 @@ def changed_notice(trade: Trade, viewer: int, actor: int, cards: CardIndex) -> M
 def ended_notice(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
     """The DM each party gets when the trade ends: what moved (done) or that nothing did."""
     received = trade.kind == "gift" and viewer == trade.partner_id
-    key = "trades.notice.gift.received" if received else ENDED_KEYS[trade.kind, trade.status]
+    if received:
+        key = "trades.notice.gift.received"
+    elif trade.end_reason == ERASED:
+        key = ERASED_KEYS[trade.kind]
+    else:
+        key = ENDED_KEYS[trade.kind, trade.status]
     spec = window(trade, viewer, cards)
     return MessageSpec(
-        content=Text(key, {"id": trade.id, "name": _mention(trade.other(viewer))}),
+        content=Text(key, {"id": trade.id, "name": mention(trade.other(viewer))}),
         embeds=spec.embeds,
         show_label=spec.show_label,
     )
@@ -148,7 +157,7 @@ def log(trades: list[Trade], cards: CardIndex, title: Text) -> MessageSpec:
             Text(
                 "trades.log.gave",
                 {
-                    "name": _mention(giver),
+                    "name": mention(giver),
                     "items": Text.lines([item_text(i, trade.game, cards) for i in trade.offered_by(giver)]),
                 },
             )
@@ -160,9 +169,9 @@ def log(trades: list[Trade], cards: CardIndex, title: Text) -> MessageSpec:
             {
                 "id": trade.id,
                 "game": _game_name(trade.game),
-                "from": _mention(trade.proposer_id),
-                "to": _mention(trade.partner_id),
-                "status": Text(STATUS_KEYS[trade.status]),
+                "from": mention(trade.proposer_id),
+                "to": mention(trade.partner_id),
+                "status": status_text(trade) if trade.status != "open" else Text(STATUS_KEYS["open"]),
                 "date": f"<t:{int(trade.created_at.timestamp())}:f>",
             },
         )

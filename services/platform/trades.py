@@ -13,7 +13,9 @@ The rules this module keeps:
   `ledger.transfer_locked_card` and every amount through a guarded debit and a credit, or nothing moves;
 - abuse control: both players have been members of the server for `MIN_MEMBERSHIP`, and in 24 hours a
   player gives, and receives, at most the game's `Trading.daily_cap` of value (checked at the swap);
-- an open trade expires through a scheduler job (`trade:expire`), which releases its copies once.
+- an open trade expires through a scheduler job (`trade:expire`), which releases its copies once;
+- a party's erasure (`/privacy delete`) cancels every open trade and gift of theirs in its own unit, and
+  the other party is told (`end_for_erasure`, then `tell_erased` once the ids are anonymous).
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, CardUnavailable, NotAllowed
 from services.platform import games, ledger
 from services.platform.catalogs import CardIndex, fold
+from services.platform.erased import is_erased, mention
 from services.platform.games import GameSpec
 from services.platform.messages import MessageSpec, Number, Target, Text
 from services.platform.outbox import enqueue
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler, cancel, schedule
 from services.platform.trade_store import (
+    ERASED,
     Trade,
     TradeKind,
     load,
@@ -42,8 +46,9 @@ from services.platform.trade_store import (
     moved_since,
     of_player,
     open_count,
+    open_of,
 )
-from services.platform.trade_window import STATUS_KEYS, changed_notice, ended_notice, log, window
+from services.platform.trade_window import changed_notice, ended_notice, log, status_text, window
 from store.db import Database
 from store.idempotency import once
 
@@ -398,12 +403,37 @@ class TradeService:
         self._finish(conn, now, trade, "expired", None)
         self._tell_end(conn, now, trade.id)
 
+    def end_for_erasure(self, conn: sqlite3.Connection, now: datetime, player: int) -> list[int]:
+        """Inside the erasure's unit, before any id changes: every open trade and gift of `player` ends
+        'cancelled' for that reason, its copies free and its confirmations void; returns their ids, for
+        `tell_erased` once the erasure has made the player anonymous."""
+        ended = open_of(conn, player)
+        for trade in ended:
+            self._finish(conn, now, trade, "cancelled", None, ERASED)
+        return [trade.id for trade in ended]
+
+    def tell_erased(self, conn: sqlite3.Connection, now: datetime, trade_ids: list[int]) -> None:
+        """The other party of each trade `end_for_erasure` cancelled hears why, with the window (which now
+        names an anonymous player); a gift's recipient never knew of it, and hears nothing."""
+        for trade_id in trade_ids:
+            trade = self._reload(conn, trade_id)
+            for party in (trade.proposer_id, trade.partner_id):
+                if not is_erased(party) and not trade.hidden_from(party):
+                    self._tell(conn, now, trade, party, ended_notice(trade, party, self.cards))
+
     def _finish(
-        self, conn: sqlite3.Connection, now: datetime, trade: Trade, status: str, by: int | None
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        trade: Trade,
+        status: str,
+        by: int | None,
+        reason: str | None = None,
     ) -> None:
         cursor = conn.execute(
-            "UPDATE trades SET status = ?, ended_at = ?, ended_by = ? WHERE id = ? AND status = 'open' AND version = ?",
-            (status, to_db(now), by, trade.id, trade.version),
+            "UPDATE trades SET status = ?, ended_at = ?, ended_by = ?, end_reason = ?"
+            " WHERE id = ? AND status = 'open' AND version = ?",
+            (status, to_db(now), by, reason, trade.id, trade.version),
         )
         if cursor.rowcount != 1:
             raise NotAllowed("trades.error.stale")
@@ -427,7 +457,7 @@ class TradeService:
         title = (
             Text("trades.log.title_server")
             if whose is None
-            else Text("trades.log.title", {"name": f"<@{whose}>"})
+            else Text("trades.log.title", {"name": mention(whose)})
         )
         found = await self.db.read(lambda conn: of_player(conn, guild_id, whose, HISTORY_LIMIT))
         return log(found, self.cards, title)
@@ -448,7 +478,7 @@ class TradeService:
     def _open_trade(conn: sqlite3.Connection, trade_id: int, guild_id: int | None, player: int) -> Trade:
         trade = load(conn, trade_id, guild_id, player)
         if trade.status != "open":
-            raise NotAllowed("trades.error.closed", trade=trade_id, status=Text(STATUS_KEYS[trade.status]))
+            raise NotAllowed("trades.error.closed", trade=trade_id, status=status_text(trade))
         return trade
 
     @staticmethod

@@ -1,5 +1,5 @@
-"""Personal data: every id column of the schema is classified (a new table cannot be forgotten), the export
-holds the player's rows, and the erasure leaves no Discord id behind while the ledger still adds up."""
+"""Personal data: the export holds the player's rows, and the erasure leaves no Discord id behind while the
+ledger still adds up (what each column holds: store/personal_data.py, tests/services/test_personal_data.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from core.clock import ManualClock, to_db
 from core.errors import NotAllowed
 from services.platform import games, ledger
 from services.platform.players import ensure_player
-from services.platform.privacy import collect, erase, id_columns, personal_columns
+from services.platform.privacy import collect, erase
 from store import schema
 from store.db import Database
 
@@ -24,33 +24,6 @@ ALICE, BOB = 312345678901234567, 498765432109876543
 @pytest.fixture(autouse=True)
 def _games() -> None:
     games.discover()
-
-
-async def test_every_id_column_of_the_schema_is_classified(db: Database) -> None:
-    """Fails when a migration adds a column holding an id without saying whether it is a player's: add a
-    foreign key to players, name it player_id, declare it (`PLAYER_COLUMNS`, `GameSpec.player_columns`)
-    or list it in `NOT_A_PLAYER`."""
-    unclassified = await db.read(lambda conn: [c for c in id_columns(conn) if c.personal is None])
-    assert unclassified == []
-
-
-async def test_a_new_table_is_exported_or_refused(db: Database, clock: ManualClock) -> None:
-    now = clock.now()
-
-    def add(conn: sqlite3.Connection) -> None:
-        ensure_player(conn, ALICE, now)
-        conn.execute("CREATE TABLE trophies (player_id BIGINT NOT NULL, name TEXT NOT NULL)")
-        conn.execute("INSERT INTO trophies VALUES (?, 'gold cup')", (ALICE,))
-        conn.execute("CREATE TABLE friendships (friend_id BIGINT NOT NULL)")
-
-    await db.write(add)
-    exported = await db.read(lambda conn: collect(conn, ALICE))
-    assert exported["tables"]["trophies"] == [{"player_id": ALICE, "name": "gold cup"}]
-    unclassified = await db.read(
-        lambda conn: [(c.table, c.column) for c in id_columns(conn) if c.personal is None]
-    )
-    assert unclassified == [("friendships", "friend_id")]
-    assert "trophies" in await db.read(personal_columns)
 
 
 def _seed_two_players(conn: sqlite3.Connection, clock: ManualClock, status: str) -> None:
@@ -81,6 +54,25 @@ def _seed_two_players(conn: sqlite3.Connection, clock: ManualClock, status: str)
         "INSERT INTO outbox (created_at, target_kind, target_id, payload, next_attempt_at)"
         " VALUES (?, 'channel', 7, ?, ?)",
         (at, json.dumps({"content": {"key": "x", "params": {"who": f"<@{ALICE}>"}}}), at),
+    )
+    # ids in columns whose names say nothing (the declaration finds them), and words the player typed
+    conn.execute(
+        "INSERT INTO trades (kind, game, guild_id, proposer_id, partner_id, status, created_at, expires_at,"
+        " ended_at, ended_by) VALUES ('trade', 'pillz', 5, ?, ?, 'cancelled', ?, ?, ?, ?)",
+        (BOB, ALICE, at, at, at, ALICE),
+    )
+    conn.execute(
+        "INSERT INTO game_pauses (guild_id, game, paused_by, paused_at) VALUES (5, 'hoss', ?, ?)", (ALICE, at)
+    )
+    conn.executemany(
+        "INSERT INTO dinocard_packs (owner_id, name, cards, daily_from, created_at, updated_at)"
+        " VALUES (?, ?, '[]', '2026-01-05', ?, ?)",
+        [(ALICE, "Les dinos d'Alice", at, at), (ALICE, "Mon autre pack", at, at)],
+    )
+    conn.execute(
+        "INSERT INTO choco_absences (match_id, player_id, starts_at, until, hours, reason, created_at)"
+        " VALUES (?, ?, ?, ?, 24, 'en vacances chez ma tante', ?)",
+        (match, ALICE, at, at, at),
     )
 
 
@@ -128,6 +120,13 @@ async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
     )
     assert pair == (anonymous, BOB)
     assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM hoss_decks").fetchone()[0]) == 0
+    typed = await db.read(
+        lambda conn: [
+            *conn.execute("SELECT name, status FROM dinocard_packs").fetchall(),
+            *conn.execute("SELECT reason, player_id FROM choco_absences").fetchall(),
+        ]
+    )
+    assert [tuple(row) for row in typed] == [("", "dissolved"), ("", "dissolved"), ("", anonymous)]
     await db.read(conservation)
     assert await db.write(lambda conn: erase(conn, now, ALICE)) is None  # nothing left to erase
 
