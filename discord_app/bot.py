@@ -326,7 +326,7 @@ class CardBot(commands.Bot):
     async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: Any) -> None:
         """The game's welcome a first command owes, then the cogs' hooks (discord_app/after_command.py); a
         hook that fails is logged and kept like any event's error, and the next ones still run."""
-        await send_welcome(interaction)
+        await send_welcome(interaction, succeeded=True)
         for hook in list(hooks_of(self)):
             try:
                 await hook(interaction, command)

@@ -129,7 +129,7 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         )
         message = t("error.unexpected", locale)
     await reply_private(interaction, fit(message, locale))
-    await send_welcome(interaction)  # a refused first command of a game still gets the game's welcome
+    await send_welcome(interaction, succeeded=False)  # shown, not recorded: a refusal leaves no trace
     return expected
 
 

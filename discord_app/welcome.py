@@ -1,8 +1,8 @@
-"""A game's welcome, owed by a player's first slash command of that game (`discord_app.context.locale_of`
-claims it with the player's touch) and sent privately after the command's reply, whether the command
-succeeded (the completion listener of `cogs/platform/help.py`) or was refused (the error handler).
-
-Nothing here reads the database: the follow-up leaves as soon as the reply is out.
+"""A game's welcome, owed by a player's slash commands of that game until one succeeds
+(`discord_app.context.locale_of` learns it with the player's touch), sent privately after the command's
+reply. A command that succeeds records it (`PlayerService.claim_welcome`: one write, once per player and
+game) and shows it; a refused one shows it once per process and records nothing, since a refusal leaves
+no trace (the error handler).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from discord_app.context import WELCOME
+from discord_app.context import WELCOME, services_of
 from discord_app.render import to_discord
 from services.platform import games
 from services.platform.messages import MessageSpec, Text
@@ -30,11 +30,21 @@ def welcome_spec(game_key: str) -> MessageSpec | None:
     return MessageSpec(content=Text(spec.guide.welcome_key, {"starting": starting}))
 
 
-async def send_welcome(interaction: discord.Interaction[Any]) -> None:
-    """The welcome this interaction owes, once, as a private follow-up (after the reply)."""
+async def send_welcome(interaction: discord.Interaction[Any], *, succeeded: bool) -> None:
+    """The welcome this interaction owes, as a private follow-up (after the reply): recorded when the
+    command `succeeded`, shown without a record when it was refused."""
     game = interaction.extras.pop(WELCOME, None)
     welcome = welcome_spec(str(game)) if game else None
     if welcome is None or not interaction.response.is_done():
+        return
+    players = services_of(interaction).players
+    player = interaction.user.id
+    due = (
+        await players.claim_welcome(player, str(game))
+        if succeeded
+        else players.show_welcome_on_refusal(player, str(game))
+    )
+    if not due:
         return
     locale = str(interaction.extras.get("locale") or "fr")
     try:

@@ -206,9 +206,11 @@ class BotHarness:
         Moving the clock also wakes the bot's own dispatcher, which fires some of those jobs while
         `run_due` fires the others: the count is read from the jobs table, whoever fired them, so that a
         transcript does not depend on which of the two claimed a job first. When `run_due` returns, no job
-        due is left unclaimed (each claim commits with its job's effects)."""
+        due is left unclaimed (each claim commits with its job's effects). What the users' last commands
+        still do after their replies (a follow-up, a welcome) ends first, at the time they were made."""
         assert self.bot is not None
         db = self.bot.services.db
+        await self.settle()
         before = await db.read(_done_jobs)
         self.clock.advance(delta)
         await self.bot.services.scheduler.run_due()

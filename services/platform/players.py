@@ -78,6 +78,16 @@ def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
 LOCALE_TOPIC = "players"
 
 
+def _welcome_key(player_id: int, game: str) -> str:
+    return f"welcome:{game}:{player_id}"
+
+
+def welcome_claimed(conn: sqlite3.Connection, player_id: int, game: str) -> bool:
+    """Whether a command of `game` by the player succeeded already (its welcome was given)."""
+    row = conn.execute("SELECT 1 FROM idempotency WHERE key = ?", (_welcome_key(player_id, game),)).fetchone()
+    return row is not None
+
+
 def forget_everywhere(conn: sqlite3.Connection, player_id: int) -> None:
     """Call in the write unit that changes a player's languages or deletes the player."""
     announce(conn, LOCALE_TOPIC, str(player_id))
@@ -139,6 +149,7 @@ class PlayerService:
         for topic in (PROFILE_TOPIC, ledger.WALLETS_TOPIC, LOCALE_TOPIC):
             db.subscribe_keys(topic, self.profiles.changed)
         self.welcomed: set[tuple[int, str]] = set()  # (player, game) whose welcome marker is claimed
+        self.shown: set[tuple[int, str]] = set()  # (player, game) welcomed by a refusal, not yet claimed
 
     async def ensure(self, player_id: int) -> None:
         now = self.clock.now()
@@ -177,6 +188,31 @@ class PlayerService:
 
         return await self.db.write(unit)
 
+    async def claim_welcome(self, player_id: int, game: str) -> bool:
+        """After a command of `game` succeeded: records that its welcome was given; True for the one
+        command that records it (two first commands at once: one welcome), unless a refusal of this
+        process already showed it."""
+        now = self.clock.now()
+        key = _welcome_key(player_id, game)
+        fresh = await self.db.write(lambda conn: once(conn, key, now, lambda: True)[1])
+        self._welcomed(player_id, game)
+        return bool(fresh) and (player_id, game) not in self.shown
+
+    def show_welcome_on_refusal(self, player_id: int, game: str) -> bool:
+        """A refused command of `game` shows the welcome it owes, once per process, without recording it
+        (a refusal writes nothing): the first command that succeeds records it."""
+        if (player_id, game) in self.shown:
+            return False
+        if len(self.shown) >= LOCALE_CACHE_SIZE:
+            self.shown.clear()
+        self.shown.add((player_id, game))
+        return True
+
+    def _welcomed(self, player_id: int, game: str) -> None:
+        if len(self.welcomed) >= LOCALE_CACHE_SIZE:
+            self.welcomed.clear()
+        self.welcomed.add((player_id, game))
+
     async def set_locale(self, player_id: int, locale: str | None) -> None:
         if locale not in (None, *SUPPORTED_LOCALES):
             raise BadInput("error.bad_input")
@@ -209,12 +245,12 @@ class PlayerService:
     async def touch_in_game(
         self, player_id: int, discord_locale: str | None, game: str | None
     ) -> tuple[str | None, bool]:
-        """`touch`, and for a command of `game`, whether this is the player's first one there (the game's
-        welcome is due): True once per player and game. The marker is an idempotency key
-        (`welcome:<game>:<player>`), exactly "once per key", so it needs no table of its own; it is
-        claimed in the same unit as the touch, so the command pays no second trip to the writer. Once
-        this process has seen the player in that game, a command with an unchanged language writes
-        nothing (the locale cache, and the pairs already welcomed)."""
+        """`touch`, and for a command of `game`, whether the game's welcome is still owed: until a
+        command of that game succeeds and `claim_welcome` records it. The marker is an idempotency key
+        (`welcome:<game>:<player>`), exactly "once per key", so it needs no table of its own. It is only
+        read here: a refused command leaves no trace (the welcome it shows is not recorded). Once this
+        process has claimed the player's welcome in that game, a command with an unchanged language
+        writes nothing (the locale cache, and the pairs already welcomed)."""
         seen = discord_locale if discord_locale in ("fr", "en") else None
         known = self.locales.get(player_id)
         welcomed = game is None or (player_id, game) in self.welcomed
@@ -230,14 +266,12 @@ class PlayerService:
                 " RETURNING locale, last_locale",
                 (seen, player_id),
             ).fetchone()
-            first = game is not None and once(conn, f"welcome:{game}:{player_id}", now, lambda: True)[1]
+            first = game is not None and not welcome_claimed(conn, player_id, game)
             return (_Known(row[0], row[1]) if row else None), first
 
         stored, first = await self.db.write(unit)
-        if game is not None:
-            if len(self.welcomed) >= LOCALE_CACHE_SIZE:
-                self.welcomed.clear()
-            self.welcomed.add((player_id, game))
+        if game is not None and not first:
+            self._welcomed(player_id, game)
         if stored is None:
             return None, first
         self.locales.put(player_id, stored, generation)

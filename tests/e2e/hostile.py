@@ -15,10 +15,12 @@ from emulator.interactions import APPLICATION_COMMAND, InteractionResult
 from emulator.options import Invocation, Resolved, resolve_command
 from emulator.world import User
 from sandbox.harness import BotHarness
+from store import schema
 from tests.fixtures import postgres
 
 DISCORD_CONTENT_LIMIT = 2000
 STATE_TABLES = ("wallets", "ledger", "cards")
+UNRELATED_TABLES = ("heartbeats",)  # the bot's own liveness, written on its clock whatever users do
 
 
 def invocation_of(harness: BotHarness, path: str) -> Invocation:
@@ -68,12 +70,17 @@ async def send_unknown_command(harness: BotHarness, user: User, name: str) -> In
 
 
 def state_of(db_path: Path) -> dict[str, str]:
-    """What a refusal must leave unchanged: every wallet, ledger row and card copy."""
+    """What a refusal must leave unchanged: every wallet, ledger row and card copy, and the number of rows
+    of every table (a refused command leaves no trace: no idempotency key, no job, no message)."""
     with postgres.connect(db_path) as conn:
-        return {
+        state = {
             table: json.dumps(sorted(conn.execute(f"SELECT * FROM {table}").fetchall(), key=repr))
             for table in STATE_TABLES
         }
+        for table in schema.tables(conn):
+            if table not in UNRELATED_TABLES:
+                state[f"{table} rows"] = str(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+        return state
 
 
 def assert_private_and_fits(result: InteractionResult) -> str:

@@ -10,7 +10,8 @@ For each command Hypothesis draws option sets two ways:
   or card;
 - declared: every option within its declaration (unicode and mentions in strings, any user of the server,
   bounds included), sent like a Discord client would. The command may succeed or refuse; it must answer
-  within Discord's limits (the emulator rejects longer content or embeds) and raise nothing unexpected.
+  within Discord's limits (the emulator rejects longer content or embeds) and raise nothing unexpected;
+  when it refuses, the number of rows of every table is unchanged.
 
 It stays bounded for CI: a few examples per command, derandomized so that every run draws the same inputs.
 """
@@ -31,6 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.i18n import catalogs
+from discord_app import errors
 from discord_app.option_checks import DISCORD_NUMBER_LIMIT, DISCORD_STRING_LIMIT
 from emulator.world import User
 from sandbox.harness import BotHarness
@@ -234,6 +236,16 @@ class Fuzz:
         self.loop = asyncio.new_event_loop()
         self.harness = BotHarness(tmp / "bot.sqlite3", owners=("olivia",))
         self.errors = ErrorLog()
+        self.refusals = 0  # answers of the bot's error handler (discord_app/errors.py `reply_private`)
+
+    def record_refusals(self, patch: pytest.MonkeyPatch) -> None:
+        reply_private = errors.reply_private
+
+        async def recording(interaction: Any, message: str) -> None:
+            self.refusals += 1
+            await reply_private(interaction, message)
+
+        patch.setattr(errors, "reply_private", recording)
 
     def run(self, coro: Any) -> Any:
         return self.loop.run_until_complete(coro)
@@ -260,14 +272,17 @@ def fuzz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzz]:
     h = run.harness
     run.run(h.start())
     logging.getLogger().addHandler(run.errors)
+    patch = pytest.MonkeyPatch()
+    run.record_refusals(patch)
     try:
         users = [h.user("alice", locale="fr"), h.user("bob", locale="en-US"), h.user("carol")]
-        for user in users[:2]:
+        for user in (*users[:2], h.user("olivia")):
             run.run(h.emu.run_command(user, "profile"))  # players exist: a refusal must not even create one
         yield run
         run.run(h.settle())
         run.check_clean("after the run")
     finally:
+        patch.undo()
         logging.getLogger().removeHandler(run.errors)
         run.run(h.stop())
         run.close()
@@ -311,10 +326,15 @@ def declared_case(fuzz: Fuzz, command: Command) -> Any:
     @settings(FUZZ, max_examples=DECLARED_EXAMPLES if command.parameters else 1)
     @given(values=declared(), who=st.sampled_from(members))
     def case(values: Values, who: User) -> None:
+        before, refused = state_of(h.db_path), fuzz.refusals
         reply = fuzz.run(h.emu.run_command(who, command.qualified_name, values))
         assert reply.callback_type is not None, f"/{command.qualified_name} {values!r}: no answer"
         fuzz.run(h.settle())
         fuzz.check_clean(f"/{command.qualified_name} {values!r}")
+        if fuzz.refusals > refused:  # a refused command leaves no trace, not even a row of any table
+            assert state_of(h.db_path) == before, (
+                f"/{command.qualified_name} {values!r} was refused but wrote"
+            )
 
     return case
 

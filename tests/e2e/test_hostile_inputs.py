@@ -163,6 +163,7 @@ async def test_a_component_number_beyond_the_bounds_is_refused(harness: BotHarne
     alice = harness.user("alice")
     reply = await harness.emu.run_command(alice, "hoss booster")
     assert reply.message is not None
+    await harness.settle()  # the booster's welcome is recorded after its reply
     before = state_of(harness.db_path)
     shown = assert_private_and_fits(await harness.emu.forge_component(alice, custom_id))
     assert "n'est pas valable" in shown
