@@ -137,8 +137,19 @@ async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
         await db.write(tamper)
 
 
-async def test_erasure_waits_for_the_players_games_to_end(db: Database, clock: ManualClock) -> None:
-    await db.write(lambda conn: _seed_two_players(conn, clock, "live"))
+@pytest.mark.parametrize(
+    "status",
+    [
+        "pending",  # a challenge sent or received, not answered yet
+        "live",  # a duel or a game in progress (a Pillz or Immortal's War duel, a Chocobataille game)
+    ],
+)
+async def test_erasure_waits_for_the_players_games_to_end(
+    db: Database, clock: ManualClock, status: str
+) -> None:
+    """docs/privacy.md: a match waits on its other seat, so the erasure is refused until it ends (a
+    challenge declined, withdrawn or expired; a game finished or forfeited) and nothing is erased."""
+    await db.write(lambda conn: _seed_two_players(conn, clock, status))
     now = clock.now()
     with pytest.raises(NotAllowed, match=r"privacy\.error\.busy"):
         await db.write(lambda conn: erase(conn, now, ALICE))

@@ -30,6 +30,7 @@ from services.hoss.battles import AI, PLAYER, REASON, TIMEOUT_JOB, Decision
 from services.hoss.decks import DeckService
 from services.hoss.ranked import RankedService
 from services.platform import ledger
+from services.platform.privacy import erase
 from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import check_conservation, open_database
@@ -386,3 +387,28 @@ async def test_deck_slots_changed_since_the_save_do_not_stop_an_attack(world: Wo
     assert started.defender == 2
     result = await world.ranked.skip_to_end(1, started.battle_id, GUILD)
     assert result.status == "lost"
+
+
+async def test_a_defender_who_erased_their_data_since_the_draw_is_paid_nothing(world: World) -> None:
+    """docs/privacy.md: an Arena registration ends with the erasure (the entry is the player's own row);
+    an attack already drawn against them is still played and settled for the attacker, and the defence's
+    gold goes to nobody (the store would refuse it: nothing moves to an erased player)."""
+    await ranked_season(world, 2)
+    before = await balance(world.db, 1)
+    started = await attack(world, LOSS_SEED)
+    now = world.clock.now()
+    anonymous = await world.db.write(lambda conn: erase(conn, now, 2))
+    assert anonymous is not None
+    result = await world.ranked.skip_to_end(1, started.battle_id, GUILD)
+    assert result.status == "lost"
+    assert await balance(world.db, 1) == before + 5
+    assert await points(world) == {1: (0, 0)}
+    paid = await rows(
+        world.db,
+        "SELECT player_id FROM ledger WHERE reason = ? AND ref = ?",
+        REASON_BATTLE,
+        str(started.attack_id),
+    )
+    assert paid == [(1,)]
+    assert await rows(world.db, "SELECT defender_id, status FROM hoss_arena_attacks") == [(anonymous, "lost")]
+    await world.db.read(check_conservation)

@@ -18,6 +18,8 @@ from engine import fair_draw
 from services.hoss.gold import GOLD
 from services.hoss.raffle import DRAW_JOB, AlreadyHasTicket, DrawRecord, RaffleClosed, RaffleService
 from services.platform import ledger
+from services.platform.erased import ERASED
+from services.platform.privacy import erase
 from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import check_conservation
@@ -259,3 +261,34 @@ async def test_a_changed_ticket_list_fails_verification(
 
     await db.write(tamper)
     assert (await raffle.verify(GUILD, DAY)).verdict.reason == "digest"
+
+
+async def test_an_erased_players_winning_ticket_keeps_its_share_in_the_pot(
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+) -> None:
+    """docs/privacy.md: the ticket stays in the draw (the list and the others' odds do not change), but
+    a share it wins is carried to the server's next draw, never paid to the anonymous id."""
+    await announce_in(db, GUILD, ANNOUNCE)
+    await players(db, clock, range(1, 2))
+    await raffle.buy(GUILD, 1, key="k1")
+    now = clock.now()
+    anonymous = await db.write(lambda conn: erase(conn, now, 1))
+    assert anonymous is not None
+    clock.set(paris(DAY, 20, 0))
+    assert await sched.run_due() == 1
+    record = await raffle.latest(GUILD)
+    assert record is not None
+    assert (record.winners, record.share, record.carried_out) == ((anonymous,), 100, 100)
+    assert await rows(db, "SELECT COUNT(*) FROM outbox WHERE target_kind = 'dm'") == [(0,)]
+    assert (await raffle.verify(GUILD, DAY)).verdict.ok  # erased before the draw: the list drawn is this one
+    await db.read(check_conservation)
+
+
+async def test_a_draw_whose_player_erased_their_data_since_says_so_instead_of_failing(
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+) -> None:
+    await sold_then_drawn(db, clock, raffle, sched, 3)
+    now = clock.now()
+    await db.write(lambda conn: erase(conn, now, 2))
+    verdict = (await raffle.verify(GUILD, DAY)).verdict
+    assert (verdict.ok, verdict.reason) == (False, ERASED)
