@@ -1,0 +1,67 @@
+"""The text checker: spelling with real dictionaries, the typographic rules of each language and the
+glossary, over a catalog text or a message as Discord shows it (docs/glossary.md, "How texts are
+checked").
+
+`check(text, lang)` returns the findings of one text; `fragment=True` for a piece that is not a whole
+message (a label, a catalog text placed inside another), whose start may be lower case.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from tests.support.wording import glossary
+from tests.support.wording.markup import HOLE, holes, plain
+from tests.support.wording.spelling import Speller
+from tests.support.wording.typography import RULES
+
+__all__ = ["HOLE", "Finding", "check", "holes", "plain"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    excerpt: str
+    says: str
+
+    def __str__(self) -> str:
+        return f"[{self.rule}] {self.excerpt!r}: {self.says}"
+
+
+@cache
+def _speller() -> Speller:
+    return Speller()
+
+
+_STARTS = re.compile(r"(?:^|[.!?…:\n•«(-])[\s\u00a0\u202f*_]*$")
+
+
+def _mid_sentence(text: str, at: int) -> bool:
+    return _STARTS.search(text[:at]) is None
+
+
+def check(text: str, lang: str, *, fragment: bool = False) -> list[Finding]:
+    shown = plain(text)
+    found = [
+        Finding("spelling", word, "a word of the dictionary or of words.txt")
+        for word in _speller().unknown(shown, lang)
+    ]
+    for rule in RULES:
+        if lang in rule.languages:
+            found += [Finding(rule.name, excerpt, rule.says) for excerpt in rule.find(shown)]
+    for pattern, term, form in glossary.avoided(lang):
+        use = "/".join(term.terms[lang]) or "another word"
+        found += [
+            Finding("glossary", form, f"{use} ({term.concept}, docs/glossary.md)")
+            for _ in pattern.finditer(shown)
+        ]
+    for pattern, noun in glossary.common_nouns(lang):
+        for match in pattern.finditer(shown):
+            if _mid_sentence(shown, match.start()):
+                found.append(Finding("glossary.lower-case", match.group(0), f"« {noun} » within a sentence"))
+    start = shown.lstrip(" \n\u00a0*_>#-•")
+    if not fragment and start[:1].islower():
+        found.append(Finding("sentence-start", start[:20], "a capital letter at the message's start"))
+    return found
