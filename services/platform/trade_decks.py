@@ -38,7 +38,7 @@ def _offered(trade: Trade, player: int) -> list[int]:
     return [i.card_id for i in trade.offered_by(player) if i.card_id is not None]
 
 
-def holds(conn: sqlite3.Connection, trade: Trade, player: int, cards: CardIndex) -> list[DeckHold]:
+def _holds(conn: sqlite3.Connection, trade: Trade, player: int, cards: CardIndex) -> list[DeckHold]:
     """The decks of `player` that use a copy they offer in this trade, read-only."""
     spec = games.get(trade.game)
     offered = _offered(trade, player)
@@ -77,7 +77,7 @@ def warnings(conn: sqlite3.Connection, trade: Trade, viewer: int, cards: CardInd
     that a deck of theirs uses, and what the deck does without it. Nothing once the trade has ended."""
     if trade.status != "open":
         return ()
-    return tuple(_lines(trade, holds(conn, trade, viewer, cards), cards, WILL))
+    return tuple(_lines(trade, _holds(conn, trade, viewer, cards), cards, WILL))
 
 
 def repair(conn: sqlite3.Connection, trade: Trade, cards: CardIndex) -> dict[int, list[DeckHold]]:
