@@ -180,7 +180,7 @@ def _holds(
             holds.append(
                 deck_holds.hold(lost, replacement, Text("immortals.deck.held"), Text("immortals.deck.fix"))
             )
-    if write:
+    if write and any(repaired[i] != i for i in deck):
         store_deck(conn, player_id, [repaired[i] for i in deck])
     return holds
 

@@ -85,14 +85,14 @@ def repair(conn: sqlite3.Connection, trade: Trade, cards: CardIndex) -> dict[int
     leaving (a game whose decks store copies writes the replacements now). Returns what each giver is
     told once the trade is done (`notices`)."""
     spec = games.get(trade.game)
-    if spec is None or spec.decks_holding is None:
+    hook = None if spec is None else spec.repair_decks or spec.decks_holding
+    if hook is None:
         return {}
     found: dict[int, list[DeckHold]] = {}
     for giver in (trade.proposer_id, trade.partner_id):
         offered = _offered(trade, giver)
         if not offered:
             continue
-        hook = spec.repair_decks or spec.decks_holding
         changed = hook(conn, cards.catalog(trade.game), giver, offered)
         if changed:
             found[giver] = changed
