@@ -54,7 +54,7 @@ async def window_reply(
     interaction: discord.Interaction[Any], trade: Trade, *, notice: Text | None = None
 ) -> None:
     locale = await locale_of(interaction)
-    spec = trades_of(interaction).window(trade, interaction.user.id)
+    spec = await trades_of(interaction).window(trade, interaction.user.id)
     if notice is not None:
         spec = MessageSpec(content=notice, embeds=spec.embeds, buttons=spec.buttons)
     await interaction.response.send_message(**to_discord(spec, locale), ephemeral=True)

@@ -16,7 +16,7 @@ from engine.choco import ChocoCatalog
 from services.choco.card_image import CARD_ART
 from services.choco.clock import ChocoClock
 from services.choco.collection import ChocoCollection
-from services.choco.decks import ChocoDecks
+from services.choco.decks import ChocoDecks, decks_holding
 from services.choco.economy import CHOCO_GOLD, CURRENCY
 from services.choco.games import ChocoGames
 from services.choco.guide import GUIDE
@@ -101,5 +101,6 @@ GAME = GameSpec(
     daily=DailyReward(CHOCO_GOLD, (DAILY_ALLOWANCE,)),
     timers=timers,
     reset=reset,
+    decks_holding=decks_holding,
     guide=GUIDE,
 )

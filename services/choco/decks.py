@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from core.clock import Clock, to_db
 from engine.choco import DECK_SIZE, MAX_COPIES, RARITIES, ChocoCard, ChocoCatalog
 from services.choco.collection import owned_counts
-from services.choco.economy import ALLOWED_RARITIES, LEAGUE_KEYS, League, league_of
+from services.choco.economy import ALLOWED_RARITIES, GAME_KEY, LEAGUE_KEYS, League, league_of
 from services.choco.names import RARITY_KEYS
+from services.platform.games import DeckHold
 from services.platform.messages import Text
 from services.platform.players import ensure_player
 from services.shared.collecting import DeckInvalid, Problem
+from services.shared.deck_holds import SavedDeck, counted_holds, owned
 from services.shared.decks import DeckText, stored_cards
 from services.shared.decks import parse_deck as shared_parse
 from store.db import Database
@@ -129,6 +131,17 @@ def deck_cards(conn: sqlite3.Connection, player_id: int, league: League) -> list
     return _stored(conn, player_id, league)
 
 
+def lost_cards(problems: Sequence[Problem], league: League) -> list[Problem]:
+    """A saved deck checked again: a card it uses more often than the player still owns (traded, given)
+    is said missing from that league's deck, with the command that completes it."""
+    return [
+        Problem("choco.deck.problem.missing", {**p.params, "league": Text(LEAGUE_KEYS[league])})
+        if p.key == "choco.deck.problem.not_owned"
+        else p
+        for p in problems
+    ]
+
+
 def validate(
     conn: sqlite3.Connection, catalog: ChocoCatalog, player_id: int, league: League
 ) -> list[Problem]:
@@ -136,7 +149,28 @@ def validate(
     deck = _stored(conn, player_id, league)
     if deck is None:
         return [Problem("choco.deck.problem.none", {"league": Text(LEAGUE_KEYS[league])})]
-    return check(deck, owned_counts(conn, player_id), {c.id: c for c in catalog.cards}, league)
+    problems = check(deck, owned_counts(conn, player_id), {c.id: c for c in catalog.cards}, league)
+    return lost_cards(problems, league)
+
+
+def decks_holding(
+    conn: sqlite3.Connection, catalog: object, player_id: int, leaving: Sequence[int]
+) -> list[DeckHold]:
+    """`GameSpec.decks_holding`: the leagues' saved decks that count on these copies (a game in progress
+    plays the deck it copied at its start: services/shared/deck_holds.py)."""
+    rows = conn.execute(
+        "SELECT league, cards FROM choco_decks WHERE player_id = ? ORDER BY league", (player_id,)
+    ).fetchall()
+    decks = [
+        SavedDeck(
+            stored_cards(cards) or [],
+            Text("choco.deck.held", {"league": Text(LEAGUE_KEYS[league])}),
+            Text("choco.deck.fix", {"league": Text(LEAGUE_KEYS[league])}),
+        )
+        for league, cards in rows
+        if league in LEAGUE_KEYS
+    ]
+    return counted_holds(decks, owned(conn, player_id, GAME_KEY), set(leaving))
 
 
 class ChocoDecks:
@@ -197,8 +231,7 @@ class ChocoDecks:
             deck = _stored(conn, player_id, chosen)
             if deck is None:
                 return None
-            return DeckView(
-                chosen, tuple(deck), tuple(check(deck, owned_counts(conn, player_id), self.cards, chosen))
-            )
+            problems = check(deck, owned_counts(conn, player_id), self.cards, chosen)
+            return DeckView(chosen, tuple(deck), tuple(lost_cards(problems, chosen)))
 
         return await self.db.read(unit)

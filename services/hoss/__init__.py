@@ -14,6 +14,7 @@ from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog, sale_price
 from services.hoss.arena import ArenaService
 from services.hoss.card_image import CARD_ART
 from services.hoss.collection import HossCollection
+from services.hoss.deck_holds import decks_holding
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
 from services.hoss.guide import GUIDE
@@ -146,6 +147,7 @@ GAME = GameSpec(
     daily=DailyReward(CURRENCY.code, streak_table(DAILY_GOLD)),
     timers=timers,
     reset=reset,
+    decks_holding=decks_holding,
     trading=Trading(card_value=trade_value, daily_cap=HOSS_TRADE_CAP),
     guide=GUIDE,
 )

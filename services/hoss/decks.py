@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from core.clock import Clock, to_db
-from core.errors import DomainError
+from core.errors import DomainError, NotAllowed
 from engine.hoss import (
     BUFFS_PER_DECK,
     LINES_PER_DECK,
@@ -40,6 +40,7 @@ from engine.protocol import PlayerSetup
 from services.hoss.collection import CreatureStats, creature_stats, face_down_ids
 from services.hoss.fusion import GAME, copy_attrs
 from services.platform import ledger
+from services.platform.messages import Text
 from services.platform.players import ensure_player
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.decks import active_slot
@@ -142,9 +143,9 @@ def _check_slot(slot: int) -> None:
         raise DomainError("hoss.error.deck.slot", maximum=DECK_SLOTS)
 
 
-def _best_copies(conn: sqlite3.Connection, player_id: int) -> dict[str, OwnedCopy]:
-    """The best copy of each card the player owns and has seen (a face-down copy is not used yet)."""
-    best: dict[str, OwnedCopy] = {}
+def seen_copies(conn: sqlite3.Connection, player_id: int) -> dict[str, list[OwnedCopy]]:
+    """Every copy the player owns and has seen (a face-down copy is not used yet), by card, best first."""
+    found: dict[str, list[OwnedCopy]] = {}
     hidden = face_down_ids(conn, player_id)
     rows = conn.execute(
         "SELECT id, card_key, attrs, locked_by FROM cards WHERE game = ? AND owner_id = ?", (GAME, player_id)
@@ -156,10 +157,25 @@ def _best_copies(conn: sqlite3.Connection, player_id: int) -> dict[str, OwnedCop
         copy = OwnedCopy(
             int(row["id"]), row["card_key"], attrs["rarity"], int(attrs["stars"]), bool(attrs["holo"]), row[3]
         )
-        kept = best.get(copy.card)
-        if kept is None or best_order(copy) > best_order(kept):
-            best[copy.card] = copy
-    return best
+        found.setdefault(copy.card, []).append(copy)
+    for copies in found.values():
+        copies.sort(key=best_order, reverse=True)
+    return found
+
+
+def _best_copies(conn: sqlite3.Connection, player_id: int) -> dict[str, OwnedCopy]:
+    """The best copy of each card the player owns and has seen: the one every deck uses."""
+    return {card: copies[0] for card, copies in seen_copies(conn, player_id).items()}
+
+
+def lost_cards(problems: Sequence[Problem], slot: int) -> list[Problem]:
+    """A saved deck checked again: a Rang 1 or a buff it names that the player no longer owns (traded,
+    given, sold) is said missing from that slot's deck, with the commands that complete it."""
+    renamed = {
+        "hoss.error.deck.missing_rank1": "hoss.deck.problem.lost_rank1",
+        "hoss.error.deck.buff_not_owned": "hoss.deck.problem.lost_buff",
+    }
+    return [Problem(renamed[p.key], {**p.params, "slot": slot}) if p.key in renamed else p for p in problems]
 
 
 def _stored(conn: sqlite3.Connection, player_id: int, slot: int) -> tuple[str, list[str], list[str]]:
@@ -183,10 +199,11 @@ def _activate(conn: sqlite3.Connection, player_id: int, slot: int) -> None:
     )
 
 
-class DeckService:
-    def __init__(self, db: Database, clock: Clock, catalog: HossCatalog) -> None:
-        self.db = db
-        self.clock = clock
+class DeckRules:
+    """The deck rules over a catalog: which copies a deck uses and every reason it cannot play. Reads
+    the connection it is given; `DeckService` adds the use cases."""
+
+    def __init__(self, catalog: HossCatalog) -> None:
         self.catalog = catalog
         self.creatures = {c.id: c for c in catalog.cards if isinstance(c, CreatureCard)}
         self.buff_cards = {c.id: c for c in catalog.cards if isinstance(c, BuffCard)}
@@ -276,19 +293,35 @@ class DeckService:
         deck = tuple(c.card for line in lines for c in line.copies) + tuple(c.card for c in copies)
         return PlayerSetup(seat=seat, player_id=player_id, deck=deck, extra=extra)
 
+    def copies_in_use(
+        self, player_id: int, lines: Sequence[str], buffs: Sequence[str], best: dict[str, OwnedCopy]
+    ) -> tuple[OwnedCopy, ...]:
+        """The copies a deck plays with these best copies: every rank its lines reach, and its buffs."""
+        return self._evaluate(player_id, lines, buffs, best).copies
+
+    def named(self, problem: Problem) -> Text:
+        """A deck problem for a message composed here: its line and buff named in every language."""
+        params = dict(problem.params)
+        for param, cards in (("line", self.first), ("buff", self.buff_cards)):
+            card = cards.get(str(params.get(param, "")))
+            if card is not None:
+                params[param] = Text.per_locale({"fr": card.name.fr, "en": card.name.en})
+        return Text(problem.key, params)
+
     def _view(self, conn: sqlite3.Connection, player_id: int, slot: int) -> DeckView:
         name, lines, buffs = _stored(conn, player_id, slot)
         evaluation = self._evaluate(player_id, lines, buffs, _best_copies(conn, player_id))
+        problems = tuple(lost_cards(evaluation.problems, slot))
         locks = tuple(sorted({c.locked_by for c in evaluation.copies if c.locked_by is not None}))
         active = _active_slot(conn, player_id) == slot
-        return DeckView(slot, name, active, evaluation.lines, evaluation.buffs, evaluation.problems, locks)
+        return DeckView(slot, name, active, evaluation.lines, evaluation.buffs, problems, locks)
 
     def _playable(self, conn: sqlite3.Connection, player_id: int, slot: int) -> _Evaluation:
         """The deck in `slot` as it can be played now; `DeckInvalid` with every reason otherwise."""
         _, lines, buffs = _stored(conn, player_id, slot)
         evaluation = self._evaluate(player_id, lines, buffs, _best_copies(conn, player_id))
         if evaluation.problems:
-            raise DeckInvalid(evaluation.problems)
+            raise DeckInvalid(lost_cards(evaluation.problems, slot))
         return evaluation
 
     def _best_deck(self, player_id: int, best: dict[str, OwnedCopy]) -> tuple[list[str], list[str]] | None:
@@ -331,6 +364,13 @@ class DeckService:
         if self._evaluate(player_id, lines, buffs, best).problems:
             return None
         return lines, buffs
+
+
+class DeckService(DeckRules):
+    def __init__(self, db: Database, clock: Clock, catalog: HossCatalog) -> None:
+        super().__init__(catalog)
+        self.db = db
+        self.clock = clock
 
     def auto_in(self, conn: sqlite3.Connection, now: datetime, player_id: int, slot: int) -> bool:
         """Build the strongest valid deck into `slot` and make it active, inside the caller's unit; False
@@ -478,7 +518,11 @@ class DeckService:
             chosen = slot if slot is not None else _active_slot(conn, player_id)
             if chosen is None:
                 raise DomainError("hoss.error.deck.no_active")
-            evaluation = self._playable(conn, player_id, chosen)
+            try:
+                evaluation = self._playable(conn, player_id, chosen)
+            except DeckInvalid as exc:  # every reason, named: the error handler shows one key's text
+                reasons = Text.lines([self.named(p) for p in exc.problems])
+                raise NotAllowed("hoss.error.deck.unplayable", slot=chosen, reasons=reasons) from exc
             return self._setup(player_id, evaluation.lines, evaluation.buffs, seat)
 
         return await self.db.read(unit)

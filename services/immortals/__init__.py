@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from engine.immortals import ENGINE as IMMORTALS_ENGINE
 from engine.immortals import ImmortalsCatalog
 from services.immortals.card_image import CARD_ART
-from services.immortals.decks import ImmortalsDecks, collection_entry
+from services.immortals.decks import ImmortalsDecks, collection_entry, decks_holding, repair_decks
 from services.immortals.duels import ImmortalsDuels
 from services.immortals.economy import CURRENCIES, GOLD
 from services.immortals.guide import GUIDE
@@ -67,6 +67,8 @@ GAME = GameSpec(
     daily=DailyReward(GOLD, streak_table(DAILY_GOLD)),
     timers=timers,
     reset=reset,
+    decks_holding=decks_holding,
+    repair_decks=repair_decks,
     # the opponent of a finished duel (0 for the AI) names a player without a foreign key
     guide=GUIDE,
 )

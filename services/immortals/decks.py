@@ -5,8 +5,9 @@ A deck is a list of copies (their experience differs), typed by the player as un
 a count (« Diablotin x2 »); the service picks, for each name, the player's copies of highest level. The
 deck rules are the engine's (`deck_problems`: 4 to 30 units, copies of one unit allowed by the highest
 level among them, never 4) plus ownership; a refused deck lists every reason (`DeckInvalid`) and writes
-nothing. A copy lost since saving (none can be today: copies are never sold) makes the deck unplayable
-until saved again. Decisions: docs/immortals/economy.md.
+nothing. A copy traded or given away is replaced in the deck at the swap by the player's best free copy
+of the same unit (`repair_decks`, docs/trades.md); a copy lost with none to replace it makes the deck
+unplayable, naming the unit, until it is saved again. Decisions: docs/immortals/economy.md.
 """
 
 from __future__ import annotations
@@ -18,11 +19,19 @@ from dataclasses import dataclass
 
 from core.errors import BadInput, NotFound
 from engine.immortals import DECK_MAX, DECK_MIN, MAX_COPIES_BY_LEVEL, ImmortalsCatalog, deck_problems
-from services.immortals.economy import Copy, ImmortalsService, owned_copies, saved_deck, store_deck
+from services.immortals.economy import (
+    GAME_KEY,
+    Copy,
+    ImmortalsService,
+    owned_copies,
+    saved_deck,
+    store_deck,
+)
 from services.immortals.names import unit_line
 from services.platform.card_images.spec import CardCopy
-from services.platform.games import CollectionEntry
+from services.platform.games import CollectionEntry, DeckHold
 from services.platform.messages import Text
+from services.shared import deck_holds
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.collection import paginate
 from services.shared.decks import DeckText
@@ -114,14 +123,80 @@ def pick_copies(wanted: Sequence[str], owned: dict[int, Copy]) -> tuple[list[Cop
     return chosen, problems
 
 
+def lost_copies(conn: sqlite3.Connection, lost: Sequence[int]) -> list[Problem]:
+    """The deck's copies the player no longer owns, each naming its unit (a copy traded or given away
+    still has its row); copies without a row are counted together."""
+    problems: list[Problem] = []
+    for copy_id in lost:
+        row = conn.execute("SELECT card_key FROM cards WHERE id = ?", (copy_id,)).fetchone()
+        if row is not None:
+            problems.append(Problem("immortals.deck.problem.missing", {"card": str(row[0]), "copy": copy_id}))
+    unnamed = len(lost) - len(problems)
+    return problems + ([Problem("immortals.deck.problem.lost", {"count": unnamed})] if unnamed else [])
+
+
 def deck_view(conn: sqlite3.Connection, player_id: int, catalog: ImmortalsCatalog) -> DeckView:
     """The saved deck against what the player owns now, with every reason it cannot be played."""
     ids = saved_deck(conn, player_id)
     owned = owned_copies(conn, player_id, catalog, ids)
     copies = [owned[i] for i in ids if i in owned]
-    lost = len(ids) - len(copies)
-    problems = [Problem("immortals.deck.problem.lost", {"count": lost})] if lost else []
+    problems = lost_copies(conn, [i for i in ids if i not in owned])
     return DeckView(tuple(copies), tuple(problems + problems_of(copies, catalog)))
+
+
+def _holds(
+    conn: sqlite3.Connection, catalog: ImmortalsCatalog, player_id: int, leaving: Sequence[int], write: bool
+) -> list[DeckHold]:
+    """The deck's copies among `leaving`, each with the copy of the same unit that takes its place: a
+    copy nothing holds first, then the most experienced, then the oldest; with `write`, the deck saved
+    with them (a copy without a replacement stays, and the deck names it missing)."""
+    deck = saved_deck(conn, player_id)
+    offered = set(leaving)
+    gone = offered & set(deck)
+    if not gone:
+        return []
+    owned = owned_copies(conn, player_id, catalog)
+    engaged = {
+        int(i)
+        for (i,) in conn.execute(
+            "SELECT id FROM cards WHERE owner_id = ? AND game = ? AND locked_by IS NOT NULL",
+            (player_id, GAME_KEY),
+        )
+    }
+
+    def shared(copy: Copy) -> deck_holds.Copy:
+        return deck_holds.Copy(copy.copy_id, copy.card.id, copy.copy_id in engaged)
+
+    repaired = {i: i for i in deck}
+    holds: list[DeckHold] = []
+    for unit in sorted({owned[i].card.id for i in gone if i in owned}):
+        held = [shared(owned[i]) for i in deck if i in owned and owned[i].card.id == unit]
+        spare = sorted(
+            (c for c in owned.values() if c.card.id == unit and c.copy_id not in repaired),
+            key=lambda c: (c.copy_id in engaged, -c.xp, c.copy_id),
+        )
+        for lost, replacement in deck_holds.takeovers(held, [shared(c) for c in spare], offered):
+            repaired[lost.id] = lost.id if replacement is None else replacement.id
+            holds.append(
+                deck_holds.hold(lost, replacement, Text("immortals.deck.held"), Text("immortals.deck.fix"))
+            )
+    if write and any(repaired[i] != i for i in deck):
+        store_deck(conn, player_id, [repaired[i] for i in deck])
+    return holds
+
+
+def decks_holding(
+    conn: sqlite3.Connection, catalog: ImmortalsCatalog, player_id: int, leaving: Sequence[int]
+) -> list[DeckHold]:
+    """`GameSpec.decks_holding`: the deck's copies among those offered, and what would replace them."""
+    return _holds(conn, catalog, player_id, leaving, write=False)
+
+
+def repair_decks(
+    conn: sqlite3.Connection, catalog: ImmortalsCatalog, player_id: int, leaving: Sequence[int]
+) -> list[DeckHold]:
+    """`GameSpec.repair_decks`: at the swap, before the copies move, the deck takes their replacements."""
+    return _holds(conn, catalog, player_id, leaving, write=True)
 
 
 class ImmortalsDecks(ImmortalsService):

@@ -14,7 +14,7 @@ from engine.pillz import ENGINE as PILLZ_ENGINE
 from engine.pillz import PackPool, PillzCatalog
 from services.pillz.card_image import CARD_ART
 from services.pillz.collection import PillzCollection
-from services.pillz.decks import PillzDecks
+from services.pillz.decks import PillzDecks, decks_holding
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY, PILLZ_GOLD
 from services.pillz.guide import GUIDE
@@ -85,5 +85,6 @@ GAME = GameSpec(
     timers=timers,
     reset=reset,
     anonymise=anonymise,
+    decks_holding=decks_holding,
     guide=GUIDE,
 )

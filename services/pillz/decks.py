@@ -17,8 +17,11 @@ from dataclasses import dataclass
 from core.errors import BadInput
 from engine.pillz import PillzCard
 from services.pillz.collection import owned_counts
-from services.pillz.economy import PillzService, store_deck
+from services.pillz.economy import GAME_KEY, PillzService, store_deck
+from services.platform.games import DeckHold
+from services.platform.messages import Text
 from services.shared.collecting import DeckInvalid, Problem
+from services.shared.deck_holds import SavedDeck, counted_holds, owned
 from services.shared.decks import DeckText, stored_cards
 from services.shared.decks import active_slot as shared_active_slot
 from services.shared.decks import parse_deck as shared_parse
@@ -95,6 +98,36 @@ def active_slot(conn: sqlite3.Connection, player_id: int) -> int | None:
     return shared_active_slot(conn, "pillz_profiles", player_id)
 
 
+def lost_cards(problems: Sequence[Problem], slot: int) -> list[Problem]:
+    """A saved deck checked again: a character it names that the player no longer owns (traded, given) is
+    said missing from that deck, with the command that completes it."""
+    return [
+        Problem("pillz.deck.problem.missing", {"card": p.params["card"], "slot": slot})
+        if p.key == "pillz.deck.problem.not_owned"
+        else p
+        for p in problems
+    ]
+
+
+def decks_holding(
+    conn: sqlite3.Connection, catalog: object, player_id: int, leaving: Sequence[int]
+) -> list[DeckHold]:
+    """`GameSpec.decks_holding`: the saved decks that count on these copies (services/shared/deck_holds.py)."""
+    active = active_slot(conn, player_id)
+    rows = conn.execute(
+        "SELECT slot, cards FROM pillz_decks WHERE player_id = ? ORDER BY slot", (player_id,)
+    ).fetchall()
+    decks = [
+        SavedDeck(
+            stored_cards(cards) or [],
+            Text("pillz.deck.held_active" if slot == active else "pillz.deck.held", {"slot": slot}),
+            Text("pillz.deck.fix", {"slot": slot}),
+        )
+        for slot, cards in rows
+    ]
+    return counted_holds(decks, owned(conn, player_id, GAME_KEY), set(leaving))
+
+
 def active_problems(
     conn: sqlite3.Connection, player_id: int, cards: Mapping[str, PillzCard] | None = None
 ) -> list[Problem]:
@@ -103,7 +136,7 @@ def active_problems(
     deck = None if slot is None else deck_in_slot(conn, player_id, slot)
     if slot is None or deck is None:
         return [Problem("pillz.deck.problem.no_active")]
-    return check(deck, owned_counts(conn, player_id), cards)
+    return lost_cards(check(deck, owned_counts(conn, player_id), cards), slot)
 
 
 def active_deck(
@@ -150,7 +183,7 @@ class PillzDecks(PillzService):
             deck = deck_in_slot(conn, player_id, chosen)
             if deck is None:
                 raise DeckInvalid([Problem("pillz.deck.problem.none", {"slot": chosen})])
-            problems = check(deck, owned_counts(conn, player_id), self.cards)
+            problems = lost_cards(check(deck, owned_counts(conn, player_id), self.cards), chosen)
             if problems:
                 raise DeckInvalid(problems)
             self._activate(conn, player_id, chosen)
@@ -168,7 +201,7 @@ class PillzDecks(PillzService):
             deck = deck_in_slot(conn, player_id, chosen)
             if deck is None:
                 return None
-            problems = check(deck, owned_counts(conn, player_id), self.cards)
+            problems = lost_cards(check(deck, owned_counts(conn, player_id), self.cards), chosen)
             return DeckView(chosen, tuple(deck), tuple(problems), active_slot(conn, player_id) == chosen)
 
         return await self.db.write(unit)

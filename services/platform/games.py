@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -104,6 +104,29 @@ class Trading:
 
 
 @dataclass(frozen=True)
+class DeckHold:
+    """A copy leaving its owner (offered in a trade or gift) that one of their decks uses, and what that
+    deck does without it (docs/trades.md, "Decks"): the copy that takes its place, or none."""
+
+    copy_id: int
+    deck: Text  # the deck as its owner names it, a noun phrase: « votre deck actif (emplacement 1) »
+    fix: Text  # the exact command that completes the deck, said when no copy takes the place
+    replacement: int | None = None  # the best copy left to take its place; None: no copy is left
+    replacement_engaged: bool = False  # that copy is itself held elsewhere (another trade, an Arena deck)
+    playable: bool = False  # without a replacement, the deck still plays without that card (HOSS: a Rang 2)
+
+
+# Which of the player's decks use these copies of theirs, about to leave them in a trade (connection, the
+# game's loaded catalog, player, copy ids): one `DeckHold` per copy and deck, in the trade window of that
+# player only. Read-only.
+DecksHolding = Callable[[sqlite3.Connection, Any, int, Sequence[int]], list[DeckHold]]
+# The same, at the swap, before the copies move (connection, catalog, player, copy ids): a game whose
+# decks store copies writes each replacement into the deck here, in the swap's write unit; the returned
+# holds are what the giver is told. A game whose decks name cards needs none (`decks_holding` serves).
+DeckRepair = Callable[[sqlite3.Connection, Any, int, Sequence[int]], list[DeckHold]]
+
+
+@dataclass(frozen=True)
 class ResetReport:
     """What an admin's reset of one player's progress in a game removed, for the audit log."""
 
@@ -173,6 +196,9 @@ class GameSpec:
     # What erasure must do to the game's rows beyond what store/personal_data.py declares (docs/privacy.md).
     anonymise: AnonymiseHook | None = None
     trading: Trading = Trading()  # trades and gifts of its cards and currencies (services/platform/trades.py)
+    # What a trade does to the giver's decks (services/platform/trade_decks.py); None: no deck uses copies
+    decks_holding: DecksHolding | None = None
+    repair_decks: DeckRepair | None = None
     guide: GameGuide | None = None  # its welcome, help order, staff commands and rules pages
 
 

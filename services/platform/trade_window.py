@@ -8,6 +8,8 @@ A window names the two parties by mention (embeds never ping) and each copy by i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from services.platform import games
 from services.platform.catalogs import CardIndex
 from services.platform.erased import mention
@@ -92,9 +94,10 @@ def status_text(trade: Trade) -> Text:
     return Text(STATUS_KEYS[trade.status])
 
 
-def window(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
+def window(trade: Trade, viewer: int, cards: CardIndex, warnings: Sequence[Text] = ()) -> MessageSpec:
     """The trade as `viewer` sees it: their offer first, then the other party's; Confirm and Cancel while
-    it is open. A gift shows the giver's offer and its recipient (who has nothing to confirm)."""
+    it is open. A gift shows the giver's offer and its recipient (who has nothing to confirm).
+    `warnings` are about the viewer's own decks (services/platform/trade_decks.py), theirs only."""
     title = "trades.window.title" if trade.kind == "trade" else "trades.window.gift_title"
     if trade.kind == "trade":
         fields = [
@@ -112,18 +115,23 @@ def window(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
         description=status_text(trade),
         fields=tuple(fields),
     )
+    embeds: tuple[Embed, ...] = (embed,)
+    if warnings:
+        embeds += (Embed(title=Text("trades.decks.title"), description=Text.lines(list(warnings))),)
     buttons: tuple[Button, ...] = ()
     if trade.status == "open" and (trade.kind == "trade" or viewer == trade.proposer_id):
         buttons = (
             Button(Text("trades.button.confirm"), confirm_id(trade), "success"),
             Button(Text("trades.button.cancel"), cancel_id(trade), "danger"),
         )
-    return MessageSpec(embeds=(embed,), buttons=buttons, show_label=Text("trades.button.show"))
+    return MessageSpec(embeds=embeds, buttons=buttons, show_label=Text("trades.button.show"))
 
 
-def changed_notice(trade: Trade, viewer: int, actor: int, cards: CardIndex) -> MessageSpec:
+def changed_notice(
+    trade: Trade, viewer: int, actor: int, cards: CardIndex, warnings: Sequence[Text] = ()
+) -> MessageSpec:
     """The DM a party gets when the other one changed an offer or confirmed: the whole window again."""
-    spec = window(trade, viewer, cards)
+    spec = window(trade, viewer, cards, warnings)
     return MessageSpec(
         content=Text("trades.notice.changed", {"name": mention(actor), "id": trade.id}),
         embeds=spec.embeds,

@@ -28,7 +28,7 @@ from typing import Any
 
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, CardUnavailable, NotAllowed
-from services.platform import games, ledger
+from services.platform import games, ledger, trade_decks
 from services.platform.catalogs import CardIndex, fold
 from services.platform.erased import is_erased, mention
 from services.platform.games import GameSpec
@@ -298,7 +298,8 @@ class TradeService:
                 raise NotAllowed("trades.error.stale")
             after = self._reload(conn, trade.id)
             other = after.other(player)
-            self._tell(conn, now, after, other, changed_notice(after, other, player, self.cards))
+            notes = trade_decks.warnings(conn, after, other, self.cards)
+            self._tell(conn, now, after, other, changed_notice(after, other, player, self.cards, notes))
             return after
 
         return await self.db.write(unit)
@@ -349,12 +350,14 @@ class TradeService:
             once(conn, f"trade:{trade.id}:swap", now, lambda: self._swap(conn, now, trade, player))
         else:
             other = trade.other(player)
-            self._tell(conn, now, trade, other, changed_notice(trade, other, player, self.cards))
+            notes = trade_decks.warnings(conn, trade, other, self.cards)
+            self._tell(conn, now, trade, other, changed_notice(trade, other, player, self.cards, notes))
         return trade.id
 
     def _swap(self, conn: sqlite3.Connection, now: datetime, trade: Trade, by: int) -> int:
         self._check_cap(conn, now, trade)
         self._finish(conn, now, trade, "done", by)
+        decks = trade_decks.repair(conn, trade, self.cards)  # before the copies move
         why = ledger.Movement(trade.kind, ref=trade.lock)
         for item in trade.items:
             receiver = trade.other(item.giver_id)
@@ -365,6 +368,8 @@ class TradeService:
                 ledger.debit(conn, now, item.giver_id, currency, item.amount, why)
                 ledger.credit(conn, now, receiver, currency, item.amount, why)
         self._tell_end(conn, now, trade.id)
+        for giver, notice in trade_decks.notices(trade, decks, self.cards):
+            self._tell(conn, now, trade, giver, notice)
         return trade.id
 
     def _check_cap(self, conn: sqlite3.Connection, now: datetime, trade: Trade) -> None:
@@ -462,8 +467,12 @@ class TradeService:
         found = await self.db.read(lambda conn: of_player(conn, guild_id, whose, HISTORY_LIMIT))
         return log(found, self.cards, title)
 
-    def window(self, trade: Trade, viewer: int) -> MessageSpec:
-        return window(trade, viewer, self.cards)
+    async def window(self, trade: Trade, viewer: int) -> MessageSpec:
+        """The window `viewer` reads, with the warnings about their own decks while the trade is open."""
+        if trade.status != "open" or not any(i.card_id for i in trade.offered_by(viewer)):
+            return window(trade, viewer, self.cards)
+        notes = await self.db.read(lambda conn: trade_decks.warnings(conn, trade, viewer, self.cards))
+        return window(trade, viewer, self.cards, notes)
 
     # --- helpers --------------------------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
-from engine.errors import IllegalAction
+from engine.errors import DomainError, IllegalAction
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.platform.messages import MessageSpec, Target
 from services.platform.players import ensure_player
@@ -164,8 +164,11 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
                 return duel
             challenged = duel.seats[1]
             assert challenged is not None
-            setups = (self._setup_of(conn, now, duel.challenger), self._setup_of(conn, now, challenged))
-            return self._start(conn, now, duel, setups)
+            try:
+                theirs = self._setup_of(conn, now, duel.challenger)
+            except DomainError as exc:  # their reasons name their deck's cards: for them only
+                raise NotAllowed("matches.challenge.challenger_deck", player=f"<@{duel.challenger}>") from exc
+            return self._start(conn, now, duel, (theirs, self._setup_of(conn, now, challenged)))
 
         return await self.db.write(unit)
 

@@ -1,5 +1,6 @@
 """examples/trade.txt as a reader runs it (seed 3): a trade window for each player that follows the
-other's offer, a confirmation voided by a change, the swap, a gift, an expired trade and the trade log."""
+other's offer, a confirmation voided by a change, the swap and what it did to the giver's deck, a gift,
+an expired trade and the trade log."""
 
 from __future__ import annotations
 
@@ -9,6 +10,17 @@ from sandbox.main import run_sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "trade.txt"
+
+
+def blocks(lines: list[str]) -> list[str]:
+    """The transcript cut into what each reader got (a block starts with its reader, `[...]`)."""
+    found: list[str] = []
+    for line in "\n".join(lines).splitlines():
+        if line.startswith(("[", ">")) or not found:
+            found.append(line)
+        else:
+            found[-1] += "\n" + line
+    return found
 
 
 async def test_the_trade_example_runs(tmp_path: Path) -> None:
@@ -24,6 +36,12 @@ async def test_the_trade_example_runs(tmp_path: Path) -> None:
     assert text.count("✅ Confirmé") == 4
     assert "Échange n° 1 avec @bob conclu : tout a été échangé." in text
     assert "Votre collection : 7 personnages différents" in text  # alice's Druidesse went to bob
+    # her starter deck: warned in her window only, then named by the practice with the fix
+    warned = [b for b in blocks(lines) if "cette carte est dans votre deck actif (emplacement 1)" in b]
+    assert len(warned) == 5  # her reply, her window after each of bob's 2 changes, her 2 confirmations
+    assert all(b.startswith(("[alice only]", "[DM alice]")) for b in warned)
+    assert "[DM alice] | ** Échange n° 1 : vos decks **" in text
+    assert "Vous ne possédez plus Druidesse des saules" in text
     assert "[DM bob] Cadeau n° 2 reçu de @alice !" in text
     assert "Échange n° 3 avec @bob expiré : rien n'a changé de main." in text
     assert "Cadeau n° 2 (Pillz duel) de @alice à @bob — conclu" in text

@@ -95,7 +95,9 @@ async def test_erasure_cancels_open_trades_and_gifts_and_nothing_reaches_the_voi
         "trades.notice.gift.erased",
     ]
     seen = await scene.trades.show(GUILD, trade.id, BOB)
-    assert scene.trades.window(seen, BOB).embeds[0].description.key == "trades.status.erased"  # type: ignore[union-attr]
+    description = (await scene.trades.window(seen, BOB)).embeds[0].description
+    assert description is not None
+    assert description.key == "trades.status.erased"
     assert await scene.query("SELECT COUNT(*) FROM cards WHERE owner_id < 0") == [(0,)]
     assert await scene.query("SELECT COUNT(*) FROM wallets WHERE player_id < 0") == [(0,)]
     await scene.db.read(check_conservation)

@@ -485,12 +485,16 @@ async def test_a_deck_shows_every_reason_once_it_became_invalid(harness: BotHarn
         await hoss(harness).sale.sell(alice.id, copy, key=f"test-{copy}")
     shown = text(await harness.emu.run_command(alice, "hoss deck show", {"slot": 1}))
     assert "Deck invalide (2 problèmes)" in shown
-    assert "Vous ne possédez pas la carte de Rang 1 de la ligne Chaman des cendres." in shown
-    assert "Vous ne possédez pas le buff Rosée de jouvence." in shown
+    fix = "complétez ce deck avec `/hoss deck enregistrer emplacement:1 …`"
+    assert f"Vous ne possédez plus la carte de Rang 1 de la ligne Chaman des cendres : {fix}" in shown
+    assert f"Vous ne possédez plus le buff Rosée de jouvence : {fix}" in shown
     await harness.emu.run_command(alice, "settings language", {"language": "en"})
     english = text(await harness.emu.run_command(alice, "hoss deck show", {"slot": 1}))
-    assert "You do not own the Rank 1 card of line Ash Shaman." in english
-    assert "You do not own the buff Dew of Youth." in english
+    assert "You no longer own the Rank 1 card of line Ash Shaman: complete this deck with" in english
+    assert (
+        "You no longer own the buff Dew of Youth: complete this deck with `/hoss deck save slot:1 …`"
+        in english
+    )
     english = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
     # bob has none; errors are private and localized, and name the next command
     assert english == "No deck is saved in slot 1. Build one with `/hoss deck auto` or `/hoss deck save`."

@@ -81,7 +81,10 @@ async def test_a_saved_deck_becomes_invalid_when_a_card_leaves(
     await db.write(lose_one)
     view = await decks.show(1, "bronze")
     assert view is not None
-    assert _keys(view.problems) == ["choco.deck.problem.not_owned"]
+    (missing,) = view.problems  # a saved deck: missing from that league's deck, with the commands
+    assert missing.key == "choco.deck.problem.missing"
+    assert (missing.params["needed"], missing.params["owned"]) == (2, 1)
+    assert missing.params["league"] == Text("choco.league.bronze")
 
 
 async def test_auto_takes_the_strongest_wizards_two_copies_each(

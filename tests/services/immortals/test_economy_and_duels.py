@@ -260,7 +260,9 @@ async def test_a_deck_missing_a_copy_cannot_start_a_duel(
         lambda conn: ledger.destroy_card(conn, clock.now(), lost, ALICE, ledger.Movement("test.remove"))
     )
     shown = await services.decks.show(ALICE)
-    assert [p.key for p in shown.problems] == ["immortals.deck.problem.lost"]
+    assert [(p.key, p.params) for p in shown.problems] == [
+        ("immortals.deck.problem.missing", {"card": deck.copies[0].card.id, "copy": lost})
+    ]
     with pytest.raises(NotAllowed) as refused:
         await services.duels.practice(GUILD, CHANNEL, ALICE, key="p")
     assert refused.value.key == "immortals.error.no_deck"

@@ -14,7 +14,7 @@ from engine.pillz.catalog import PillzCatalog
 from services.pillz import PillzEconomy
 from services.pillz.decks import active_deck, active_problems, check, parse_deck
 from services.platform import ledger
-from services.shared.collecting import DeckInvalid
+from services.shared.collecting import DeckInvalid, Problem
 from store.db import Database
 from tests.services.pillz.conftest import give
 
@@ -93,7 +93,7 @@ async def test_a_character_lost_since_saving_makes_the_active_deck_unplayable(
     )
     assert await db.read(lambda conn: active_deck(conn, 1)) is None
     problems = await db.read(lambda conn: active_problems(conn, 1))
-    assert [p.key for p in problems] == ["pillz.deck.problem.not_owned"]
+    assert problems == [Problem("pillz.deck.problem.missing", {"card": deck[0], "slot": 1})]
     shown = await economy.decks.show(1, 1)
     assert shown is not None
     assert not shown.valid

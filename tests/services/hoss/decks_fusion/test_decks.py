@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 
 from core.clock import ManualClock
-from core.errors import CardUnavailable, DomainError
+from core.errors import CardUnavailable, DomainError, NotAllowed
 from engine.hoss import ENGINE
 from engine.hoss.catalog import CreatureCard, HossCatalog
 from engine.hoss.deck import parse_setup
 from engine.protocol import CATALOG_OPTION
 from services.hoss.decks import DeckService
+from services.platform.messages import Text, render_text
 from services.shared.collecting import DeckInvalid, Problem
 from store.db import Database
 from tests.services.hoss.decks_fusion.conftest import BUFFS, LINES, Cards
@@ -221,13 +222,19 @@ async def test_a_card_sold_since_saving_invalidates_the_deck(decks: DeckService,
     await cards.destroy(1, owned["buff_vitesse"])
     view = await decks.show(1, 1)
     assert not view.valid
-    assert view.problems == (
-        Problem("hoss.error.deck.missing_rank1", {"line": "orc_mage"}),
-        Problem("hoss.error.deck.buff_not_owned", {"buff": "buff_vitesse"}),
+    assert view.problems == (  # a saved deck: missing from its slot, with the commands that complete it
+        Problem("hoss.deck.problem.lost_rank1", {"line": "orc_mage", "slot": 1}),
+        Problem("hoss.deck.problem.lost_buff", {"buff": "buff_vitesse", "slot": 1}),
     )
-    with pytest.raises(DeckInvalid) as caught:
+    with pytest.raises(NotAllowed) as caught:
         await decks.deck_setup(1)
-    assert caught.value.key == "hoss.error.deck.missing_rank1"
+    assert caught.value.key == "hoss.error.deck.unplayable"
+    shown = render_text(Text(caught.value.key, caught.value.params), "en")
+    for card in ("orc_mage_1", "buff_vitesse"):  # every reason, each card by its name, never its id
+        assert decks.catalog.card(card).name.en in shown  # type: ignore[union-attr]
+    assert "orc_mage" not in shown
+    assert "buff_vitesse" not in shown
+    assert shown.count("`/hoss deck auto slot:1`") == 2
     assert [(d.slot, d.valid) for d in await decks.decks(1)] == [(1, False)]
 
 

@@ -10,7 +10,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, DomainError, NotAllowed
 from core.i18n import catalogs
-from services.shared.collecting import DeckInvalid
+from services.platform.messages import Text, render_text
 from store.db import Database
 from tests.services.hoss.ranked import battle_rows, player_with_deck, rows, service, set_wins
 
@@ -18,7 +18,7 @@ from tests.services.hoss.ranked import battle_rows, player_with_deck, rows, serv
 def assert_localized(error: DomainError) -> None:
     for lang, table in catalogs().items():
         assert error.key in table, (lang, error.key)
-        assert "{" not in table[error.key].format(**error.params), (lang, error.key)
+        assert "{" not in render_text(Text(error.key, error.params), lang), (lang, error.key)
 
 
 async def refused(coro: Awaitable[object]) -> DomainError:
@@ -90,8 +90,11 @@ async def test_a_bad_rank_no_deck_or_an_invalid_deck_is_refused(db: Database, cl
         lambda conn: conn.execute("UPDATE cards SET owner_id = NULL WHERE card_key = 'orc_mage_1'")
     )
     error = await refused(ranked.start(1, 1, key="x"))
-    assert isinstance(error, DeckInvalid)
-    assert error.key == "hoss.error.deck.missing_rank1"
+    assert isinstance(error, NotAllowed)
+    assert error.key == "hoss.error.deck.unplayable"
+    shown = render_text(Text(error.key, error.params), "fr")
+    assert "orc_mage" not in shown  # the line by its card's name, never its id
+    assert "`/hoss deck auto emplacement:1`" in shown
     assert await rows(db, "SELECT * FROM matches") == []
 
 
