@@ -127,6 +127,9 @@ class EmulatorCore:
         """A deferred update (callback type 6) with no edit or follow-up yet counts as the answer once the
         bot is idle. A bot whose every deferred click ends with an edit or a follow-up turns this off, so
         that an action waits for that edit even while the bot computes without calling Discord."""
+        self.check_api_schema = True
+        """Check every request against Discord's published API description (emulator/api_schema.py)
+        before it is served; a request it refuses is answered 400 and recorded as the bot's bug."""
         self.enforce_default_permissions = False
         """Refuse commands whose ``default_member_permissions`` the user lacks, as the Discord client
         hides them.  Off by default: server admins can override those defaults per guild, so a bot must

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
+from emulator import api_schema
 from emulator.errors import ApiError
 from emulator.messages import UploadedFile
 from emulator.records import RequestRecord
@@ -145,6 +146,15 @@ class RestServer:
             core.record_error(f"{method} {path}: unreadable body ({exc})")
             return Reply(400, {"code": 50109, "message": "The request body contains invalid JSON."})
         record.json, record.files = body, [f.filename for f in files]
+        if core.check_api_schema:
+            refused = api_schema.problems(method, path, dict(request.query), body)
+            if refused:
+                core.record_error(
+                    f"{method} {path} breaks Discord's API description: {'; '.join(refused[:5])}"
+                )
+                errors = {"_errors": [{"code": "SCHEMA_MISMATCH", "message": text} for text in refused[:5]]}
+                message = f"Invalid Form Body: {refused[0]}"
+                return Reply(400, {"code": 50035, "message": message, "errors": errors})
         for fault in core.faults:
             if fault.matches(method, path):
                 status, fault_body, headers = fault.answer(method, path, core.world.ids.now_ms())
