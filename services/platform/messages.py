@@ -84,10 +84,13 @@ def render_text(value: Text | None, locale: str | None) -> str:
         return str(params.get(normalize_locale(locale), ""))
     if key == PUBLIC:
         return t(str(params.get("key", "")), locale)
-    return t(key, locale, **{k: _render_param(v, locale) for k, v in params.items()})
+    return t(key, locale, **{k: render_param(v, locale) for k, v in params.items()})
 
 
-def _render_param(value: Any, locale: str | None) -> Any:
+def render_param(value: Any, locale: str | None) -> Any:
+    """A message's parameter as the reader reads it: a `Text`, a `Number` or a `Day` written in their
+    language, a list as its items separated by commas. The one path for every message's parameters,
+    a refusal's (`DomainError.params`) included."""
     if type(value) in _PLAIN:  # most parameters: shown as they are
         return value
     if isinstance(value, Text):
@@ -96,6 +99,8 @@ def _render_param(value: Any, locale: str | None) -> Any:
         return format_int(value.value, locale)
     if isinstance(value, Day):
         return format_date(value.value, locale)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(render_param(v, locale)) for v in value)
     return value
 
 
