@@ -109,9 +109,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
         ensure_starter(conn, now, player, self.pool, self.rng)
         deck = active_deck(conn, player, self.cards)
         if deck is None:
-            reasons = Text.lines(
-                [Text(p.key, dict(p.params)) for p in active_problems(conn, player, self.cards)]
-            )
+            reasons = Text.lines([p.named(self.cards) for p in active_problems(conn, player, self.cards)])
             raise NotAllowed("pillz.error.no_active_deck", player=f"<@{player}>", reasons=reasons)
         return deck
 

@@ -35,6 +35,15 @@ class Problem:
             params["card"] = Text.raw(card.name.get(locale))
         return Text(self.key, params)
 
+    def named(self, cards: Mapping[str, CardBase]) -> Text:
+        """The reason with its card named in every language, the reader's picked when it is shown: for a
+        refusal a service raises, which knows no reader."""
+        params = dict(self.params)
+        card = cards.get(str(params.get("card", "")))
+        if card is not None:
+            params["card"] = Text.per_locale({"fr": card.name.fr, "en": card.name.en})
+        return Text(self.key, params)
+
 
 class DeckInvalid(DomainError):
     """The deck breaks the rules; shown by its first reason, `problems` holds them all."""

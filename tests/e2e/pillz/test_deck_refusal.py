@@ -1,0 +1,74 @@
+"""A duel refused because the active deck lost a character (given away in a trade), as players read it:
+the character by its name in the reader's language, and how to mend the deck, never a catalog id or a
+sentence in the other language."""
+
+from __future__ import annotations
+
+from emulator.world import User
+from engine.pillz.catalog import PillzCatalog
+from sandbox.harness import BotHarness
+from tests.e2e.trades.authorization import GAME, members_for_long
+from tests.fixtures import postgres
+
+
+def catalog(h: BotHarness) -> PillzCatalog:
+    assert h.bot is not None
+    found = h.bot.services.cards.catalog(GAME)
+    assert isinstance(found, PillzCatalog)
+    return found
+
+
+def first_copy(h: BotHarness, owner: User, but: str = "") -> tuple[int, str]:
+    """A copy of the owner's starter deck, of another character than `but`: (copy id, catalog id)."""
+    with postgres.connect(h.db_path) as conn:
+        copy, key = conn.execute(
+            "SELECT id, card_key FROM cards WHERE owner_id = ? AND game = ? AND card_key <> ? ORDER BY id",
+            (owner.id, GAME, but),
+        ).fetchone()
+    return int(copy), str(key)
+
+
+async def give(
+    h: BotHarness, giver: User, recipient: User, copy: int, command: str, options: dict[str, str]
+) -> None:
+    ready = await h.emu.run_command(
+        giver, command, {options["player"]: recipient, options["game"]: GAME, options["card"]: f"#{copy}"}
+    )
+    assert ready.message is not None
+    await h.emu.click(giver, options["confirm"], message=ready.message)
+    await h.settle()
+
+
+async def test_a_deck_broken_by_a_gift_is_refused_in_the_readers_words(harness: BotHarness) -> None:
+    h = harness
+    alice, bob = h.user("alice"), h.user("bob", locale="en-US")
+    members_for_long(h, alice, bob)
+    for player in (alice, bob):
+        await h.emu.run_command(player, "pillz collection")  # the starter deck, the active deck
+    hers, her_key = first_copy(h, alice)
+    his, his_key = first_copy(h, bob, but=her_key)  # alice must not get back what she gave
+    french = {"player": "joueur", "game": "jeu", "card": "carte", "confirm": "Confirmer"}
+    await give(h, alice, bob, hers, "cadeau", french)
+    english = {"player": "player", "game": "game", "card": "card", "confirm": "Confirm"}
+    await give(h, bob, alice, his, "gift", english)
+
+    lost = catalog(h).card(her_key)
+    assert lost is not None
+    refused = await h.emu.run_command(alice, "pillz entrainement")
+    assert refused.message is not None
+    assert refused.message.render() == (
+        f"<@{alice.id}> n'a pas de deck actif jouable :\n"
+        f"Vous ne possédez pas {lost.name.fr} : voyez vos personnages avec `/pillz collection`.\n"
+        "Réparez-le avec `/pillz deck` et ses options `emplacement` et `personnages`,"
+        " ou activez-en un autre avec l'option `activer`."
+    )
+    lost = catalog(h).card(his_key)
+    assert lost is not None
+    refused = await h.emu.run_command(bob, "pillz practice")
+    assert refused.message is not None
+    assert refused.message.render() == (
+        f"<@{bob.id}> has no playable active deck:\n"
+        f"You do not own {lost.name.en}: see your characters with `/pillz collection`.\n"
+        "Fix it with `/pillz deck` and its `slot` and `characters` options,"
+        " or activate another one with the `activate` option."
+    )
