@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any, Literal
 
 from core.i18n import format_date, format_int, normalize_locale, t
+from core.message_guard import GUARD
 
 RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
 LINES = "=lines"  # a Text with this key renders its "items" (a list of Text), one per line
@@ -77,11 +78,12 @@ def render_text(value: Text | None, locale: str | None) -> str:
     if not params and not key.startswith("="):  # a label, a rarity: `t` remembers these per language
         return t(key, locale)
     if key == RAW:
-        return str(params.get("text", ""))
+        return str(GUARD.check(params.get("text", ""), RAW, "text"))
     if key == LINES:
         return "\n".join(render_text(item, locale) for item in params.get("items", []))
     if key == PER_LOCALE:
-        return str(params.get(normalize_locale(locale), ""))
+        lang = normalize_locale(locale)
+        return str(GUARD.check(params.get(lang, ""), PER_LOCALE, lang))
     if key == PUBLIC:
         return t(str(params.get("key", "")), locale)
     return t(key, locale, **{k: render_param(v, locale) for k, v in params.items()})

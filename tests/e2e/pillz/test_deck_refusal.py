@@ -5,6 +5,7 @@ sentence in the other language."""
 from __future__ import annotations
 
 from emulator.world import User
+from engine.cards import LocalizedText
 from engine.pillz.catalog import PillzCatalog
 from sandbox.harness import BotHarness
 from tests.e2e.trades.authorization import GAME, members_for_long
@@ -26,6 +27,19 @@ def first_copy(h: BotHarness, owner: User, but: str = "") -> tuple[int, str]:
             (owner.id, GAME, but),
         ).fetchone()
     return int(copy), str(key)
+
+
+def name(h: BotHarness, card_id: str) -> LocalizedText:
+    card = catalog(h).card(card_id)
+    assert card is not None
+    return card.name
+
+
+async def practice(h: BotHarness, user: User, command: str) -> str:
+    refused = await h.emu.run_command(user, command)
+    assert refused.message is not None
+    assert refused.message.ephemeral
+    return str(refused.message.render())
 
 
 async def give(
@@ -52,23 +66,16 @@ async def test_a_deck_broken_by_a_gift_is_refused_in_the_readers_words(harness: 
     english = {"player": "player", "game": "game", "card": "card", "confirm": "Confirm"}
     await give(h, bob, alice, his, "gift", english)
 
-    lost = catalog(h).card(her_key)
-    assert lost is not None
-    refused = await h.emu.run_command(alice, "pillz entrainement")
-    assert refused.message is not None
-    assert refused.message.render() == (
+    french_name, english_name = name(h, her_key).fr, name(h, his_key).en
+    assert await practice(h, alice, "pillz entrainement") == (
         f"<@{alice.id}> n'a pas de deck actif jouable :\n"
-        f"Vous ne possédez pas {lost.name.fr} : voyez vos personnages avec `/pillz collection`.\n"
+        f"Vous ne possédez pas {french_name} : voyez vos personnages avec `/pillz collection`.\n"
         "Réparez-le avec `/pillz deck` et ses options `emplacement` et `personnages`,"
         " ou activez-en un autre avec l'option `activer`."
     )
-    lost = catalog(h).card(his_key)
-    assert lost is not None
-    refused = await h.emu.run_command(bob, "pillz practice")
-    assert refused.message is not None
-    assert refused.message.render() == (
+    assert await practice(h, bob, "pillz practice") == (
         f"<@{bob.id}> has no playable active deck:\n"
-        f"You do not own {lost.name.en}: see your characters with `/pillz collection`.\n"
+        f"You do not own {english_name}: see your characters with `/pillz collection`.\n"
         "Fix it with `/pillz deck` and its `slot` and `characters` options,"
         " or activate another one with the `activate` option."
     )
