@@ -164,8 +164,13 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
                 return duel
             challenged = duel.seats[1]
             assert challenged is not None
-            setups = (self._setup_of(conn, now, duel.challenger), self._setup_of(conn, now, challenged))
-            return self._start(conn, now, duel, setups)
+            try:
+                challengers = self._setup_of(conn, now, duel.challenger)
+            except NotAllowed as refused:  # the reader can neither mend the challenger's deck nor see into it
+                raise NotAllowed(
+                    "matches.challenge.challenger_deck", player=f"<@{duel.challenger}>"
+                ) from refused
+            return self._start(conn, now, duel, (challengers, self._setup_of(conn, now, challenged)))
 
         return await self.db.write(unit)
 

@@ -1,6 +1,7 @@
 """A duel refused because the active deck lost a character (given away in a trade), as players read it:
 the character by its name in the reader's language, and how to mend the deck, never a catalog id or a
-sentence in the other language."""
+sentence in the other language; the opponent who accepts a challenge from that deck is told it cannot
+play, not what it lacks."""
 
 from __future__ import annotations
 
@@ -59,6 +60,8 @@ async def test_a_deck_broken_by_a_gift_is_refused_in_the_readers_words(harness: 
     members_for_long(h, alice, bob)
     for player in (alice, bob):
         await h.emu.run_command(player, "pillz collection")  # the starter deck, the active deck
+    challenge = await h.emu.run_command(alice, "pillz defi", {"joueur": bob})  # while her deck is whole
+    assert challenge.message is not None
     hers, her_key = first_copy(h, alice)
     his, his_key = first_copy(h, bob, but=her_key)  # alice must not get back what she gave
     french = {"player": "joueur", "game": "jeu", "card": "carte", "confirm": "Confirmer"}
@@ -78,4 +81,13 @@ async def test_a_deck_broken_by_a_gift_is_refused_in_the_readers_words(harness: 
         f"You do not own {english_name}: see your characters with `/pillz collection`.\n"
         "Fix it with `/pillz deck` and its `slot` and `characters` options,"
         " or activate another one with the `activate` option."
+    )
+
+    # bob accepts alice's earlier challenge: he is told her deck is not playable, not what it lacks
+    accepted = await h.emu.click(bob, "Accepter", message=challenge.message)
+    assert accepted.message is not None
+    assert accepted.message.ephemeral
+    assert accepted.message.render() == (
+        f"<@{alice.id}> no longer has a playable deck: the duel cannot start until that deck is fixed."
+        " The challenge stays open."
     )
