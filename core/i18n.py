@@ -23,6 +23,7 @@ from babel import dates as babel_dates
 from babel import numbers as babel_numbers
 from babel.plural import PluralRule
 
+from core.message_guard import GUARD
 from core.settings import SUPPORTED_LOCALES
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -224,14 +225,23 @@ def t(key: str, locale: str | None = None, /, **params: object) -> str:
     text, plain, missing = _template(key, lang)
     if missing:
         log.warning("missing message %s for %s", key, lang)
+    shown = _shown(text)
     for name, value in params.items():  # `params` is this call's own dict
         if type(value) is date:  # a day, not an instant (a datetime is a date too)
             params[name] = format_date(value, lang)
+        elif type(value) is not int and name in shown:  # never a repr nor a card id (core/message_guard.py)
+            params[name] = GUARD.check(value, key, name)
     try:
         return (text if plain else expand(text, lang, params)).format(**params)
     except (KeyError, IndexError, ValueError):
         log.warning("message %s for %s lacks parameters %s", key, lang, sorted(params))
         return text
+
+
+@lru_cache(maxsize=8192)
+def _shown(text: str) -> frozenset[str]:
+    """The parameters a text writes out, remembered: only those are checked (core/message_guard.py)."""
+    return frozenset(placeholders(text))
 
 
 @lru_cache(maxsize=8192)

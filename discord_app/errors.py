@@ -19,10 +19,9 @@ from discord_app.context import locale_of, public_locale_of
 from discord_app.gate import check_game_access
 from discord_app.option_checks import check_options
 from discord_app.refusals import echo
-from discord_app.render import text
 from discord_app.welcome import send_welcome
 from engine.errors import DomainError
-from services.platform.messages import PUBLIC, Text
+from services.platform.messages import PUBLIC, Text, render_text
 
 log = logging.getLogger("bot.errors")
 
@@ -61,15 +60,6 @@ def fit(message: str, locale: str, limit: int = CONTENT_LIMIT) -> str:
     return "\n".join(kept)[:limit]
 
 
-def _param(value: object, locale: str) -> object:
-    """A parameter may itself be a message (a league's name, an option's name) or a list of them."""
-    if isinstance(value, Text):
-        return text(value, locale)
-    if isinstance(value, list | tuple):
-        return ", ".join(str(_param(v, locale)) for v in value)
-    return value
-
-
 async def _public_labels(interaction: discord.Interaction[Any], error: BaseException) -> dict[str, str]:
     """A refusal that quotes a public message's button names it as the channel shows it: in the
     server's language, which may not be the reader's."""
@@ -84,9 +74,9 @@ async def _public_labels(interaction: discord.Interaction[Any], error: BaseExcep
 
 def _user_message(error: BaseException, locale: str, labels: dict[str, str] | None = None) -> str | None:
     """The message for errors the user can act on; None for our own bugs."""
-    if isinstance(error, DomainError):
-        params = {k: _param(v, locale) for k, v in error.params.items()} | (labels or {})
-        return t(error.key, locale, **params)
+    if isinstance(error, DomainError):  # its parameters rendered as any message's (a Number, a Text...)
+        quoted = {k: Text.raw(v) for k, v in (labels or {}).items()}
+        return render_text(Text(error.key, error.params | quoted), locale)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("a client sent a command the bot does not have (commands not synced?): %s", error)
         return t("error.unknown_command", locale)  # removed or changed while a client still offered it

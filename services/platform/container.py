@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from core.clock import Clock
+from core.message_guard import GUARD
 from core.settings import Settings, SettingsError
 from services.platform import games
 from services.platform.admin import AdminService
@@ -101,6 +102,7 @@ async def build_services(
         if spec.build is not None
     }
     cards = CardIndex(catalogs)
+    GUARD.forbid(card.id for catalog in catalogs.values() for card in catalog.cards)  # never shown as such
     images = CardImages(settings.card_image_cache, catalogs)
     # The shards the bot connects (discord_app/bot.py reads the same settings): this process's heartbeat
     # says it holds them, and its deliverer sends their servers' posts only.

@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any, Literal
 
 from core.i18n import format_date, format_int, normalize_locale, t
+from core.message_guard import GUARD
 
 RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
 LINES = "=lines"  # a Text with this key renders its "items" (a list of Text), one per line
@@ -77,17 +78,21 @@ def render_text(value: Text | None, locale: str | None) -> str:
     if not params and not key.startswith("="):  # a label, a rarity: `t` remembers these per language
         return t(key, locale)
     if key == RAW:
-        return str(params.get("text", ""))
+        return str(GUARD.check(params.get("text", ""), RAW, "text"))
     if key == LINES:
         return "\n".join(render_text(item, locale) for item in params.get("items", []))
     if key == PER_LOCALE:
-        return str(params.get(normalize_locale(locale), ""))
+        lang = normalize_locale(locale)
+        return str(GUARD.check(params.get(lang, ""), PER_LOCALE, lang))
     if key == PUBLIC:
         return t(str(params.get("key", "")), locale)
-    return t(key, locale, **{k: _render_param(v, locale) for k, v in params.items()})
+    return t(key, locale, **{k: render_param(v, locale) for k, v in params.items()})
 
 
-def _render_param(value: Any, locale: str | None) -> Any:
+def render_param(value: Any, locale: str | None) -> Any:
+    """A message's parameter as the reader reads it: a `Text`, a `Number` or a `Day` written in their
+    language, a list as its items separated by commas. The one path for every message's parameters,
+    a refusal's (`DomainError.params`) included."""
     if type(value) in _PLAIN:  # most parameters: shown as they are
         return value
     if isinstance(value, Text):
@@ -96,6 +101,8 @@ def _render_param(value: Any, locale: str | None) -> Any:
         return format_int(value.value, locale)
     if isinstance(value, Day):
         return format_date(value.value, locale)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(render_param(v, locale)) for v in value)
     return value
 
 

@@ -36,8 +36,8 @@ class Problem:
         return Text(self.key, params)
 
     def named(self, cards: Mapping[str, CardBase]) -> Text:
-        """`text` for a message a service composes: the card named in every language, the reader's picked
-        when it is shown."""
+        """The reason with its card named in every language, the reader's picked when it is shown: for a
+        refusal a service raises, which knows no reader."""
         params = dict(self.params)
         card = cards.get(str(params.get("card", "")))
         if card is not None:

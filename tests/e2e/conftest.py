@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from core.message_guard import GUARD
 from emulator.records import Records, RequestRecord
 from sandbox.harness import BotHarness
 from services.hoss.ranked import RankedService
 from services.platform import games
 from tests.conftest import MigratedCopy
 from tests.e2e.payload_limits import problems
+from tests.e2e.words_scan import internal_words, slugs
 from tests.fixtures import fixture_game, postgres
 
 
@@ -38,7 +40,8 @@ class _Tap(list[RequestRecord]):
 @pytest.fixture(autouse=True)
 def payload_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestRecord]]:
     """Every request of every emulator the test starts, checked at teardown (after the bot stopped, so
-    requests sent while closing count too); a record's body is filled in after it is logged."""
+    requests sent while closing count too) against Discord's limits and for a repr or a card id in what
+    it shows (tests/e2e/words_scan.py); a record's body is filled in after it is logged."""
     sent: list[RequestRecord] = []
     original = Records.__init__
 
@@ -50,6 +53,9 @@ def payload_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestReco
     yield sent
     found = [p for r in sent for p in problems(r.method, r.path, r.json, len(r.files))]
     assert not found, "payloads over Discord's limits:\n" + "\n".join(found[:20])
+    ids = slugs(GUARD.forbidden)
+    shown = [w for r in sent for w in internal_words(r.method, r.path, r.json, ids)]
+    assert not shown, "what players would read of the bot's internals:\n" + "\n".join(shown[:20])
 
 
 @pytest.fixture(autouse=True)

@@ -26,6 +26,7 @@ from core.i18n import (
     segments,
     t,
 )
+from core.message_guard import GUARD, LeakedInternal
 from core.settings import SUPPORTED_LOCALES, load_settings
 from discord_app.bot import CardBot, cog_modules
 from discord_app.translator import translation_keys
@@ -125,10 +126,13 @@ def test_a_missing_text_falls_back_and_is_reported_at_every_use(caplog: pytest.L
     assert [r.getMessage() for r in caplog.records] == ["missing message no.such.key for en"] * 2
 
 
-def test_a_day_is_written_out_and_an_instant_is_left_as_given() -> None:
-    instant = datetime(2026, 1, 5, 12, 30)
+def test_a_day_is_written_out_and_an_instant_is_not_shown_as_python_writes_it() -> None:
+    """An instant is no day: a message shows a time as a Discord timestamp, never « 2026-01-05 12:30:00 »
+    (core/message_guard.py refuses it, tests/platform/test_message_guard.py)."""
     assert "5 janvier 2026" in t("hoss.raffle.error.no_draw", "fr", day=date(2026, 1, 5))
-    assert str(instant) in t("hoss.raffle.error.no_draw", "fr", day=instant)
+    with pytest.raises(LeakedInternal, match="parameter day is a datetime object"):
+        t("hoss.raffle.error.no_draw", "fr", day=datetime(2026, 1, 5, 12, 30))
+    GUARD.findings.clear()
 
 
 def test_decimals_use_each_languages_mark() -> None:

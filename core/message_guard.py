@@ -1,0 +1,99 @@
+"""What a message's parameter must never be: a Python repr, `None`, or a catalog's card id.
+
+Every parameter `core.i18n.t` writes into a text, and every text shown verbatim (`Text.raw`), passes
+`GUARD.check`. A player reads « Vous proposez 999 999 », never « Number(value=999999) », and a card by its
+name in their language, never `sorcieres-willow-druid` (docs/platform.md, "Nothing internal in a message").
+
+- **In production** a finding is logged (the message's key, the parameter, why) and the message is still
+  written: an object, or a string holding a repr, is replaced by « … »; a card id or « None » is left as
+  it is (shown, it is a defect, not a danger, and a player may well be called « None » or « merlin »). A
+  user's command never fails on its own message.
+- **Strict** (`STRICT_MESSAGES=1`, which the test suite's conftest sets): a finding raises
+  `LeakedInternal` and is also kept in `findings`, so that a test fails even where the exception was
+  caught on its way (the outbox's loop, discord.py's handler of an error handler's failure).
+
+The card ids are registered by whoever loads the catalogs (`forbid`): the services' container at
+start-up, the test suite for every shipped catalog. Decision: one set per process, the union of every
+catalog loaded, because an id is internal whichever container's catalog holds it; a second container
+only adds to it.
+
+Measured on the shipped catalogs: no card id equals a card's name in any language nor a whole message of
+either catalog, so an argument equal to an id is refused, one-word ids (`imp`, `orage`, `merlin`) too.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal
+
+log = logging.getLogger(__name__)
+
+STRICT_ENV = "STRICT_MESSAGES"
+STAND_IN = "…"  # what production shows instead of an object's repr
+
+# `Number(value=…`, `Text(key=…`, a bare `value=`, `<… object at 0x…>`, `Decimal('…')`: what str() and
+# repr() write of the objects a message is built from.
+REPR_PATTERN = re.compile(
+    r"\b[A-Z]\w*\(\w+=|\bvalue=|\bobject at 0x[0-9a-fA-F]+|\b(?:Decimal|datetime|date)\("
+)
+_SHOWN_AS_THEY_ARE = (int, float, Decimal)
+REPR = "a Python repr"
+
+
+class Quoted(str):
+    """What a player typed, quoted back to them (`discord_app.refusals.echo`): theirs to see whatever it
+    looks like, a card's id or « Number(value=1) » included."""
+
+    __slots__ = ()
+
+
+class LeakedInternal(RuntimeError):
+    """A message was about to show a player something internal (strict mode only)."""
+
+
+class MessageGuard:
+    def __init__(self) -> None:
+        self.strict = os.environ.get(STRICT_ENV, "") == "1"
+        self.forbidden: frozenset[str] = frozenset()
+        self.findings: list[str] = []
+
+    def forbid(self, words: Iterable[str]) -> None:
+        """Strings no message may show as a parameter (the catalogs' card ids)."""
+        new = frozenset(words)
+        if not new <= self.forbidden:
+            self.forbidden = self.forbidden | new
+
+    def why(self, value: object) -> str | None:
+        """Why `value` must not be shown, or None when it may."""
+        kind = type(value)
+        if kind is str:
+            assert isinstance(value, str)
+            if value in self.forbidden:
+                return "a card's catalog id"
+            if value == "None":
+                return "None"
+            if ("=" in value or " at 0x" in value or "(" in value) and REPR_PATTERN.search(value):
+                return REPR
+            return None
+        if kind in _SHOWN_AS_THEY_ARE or kind is date or kind is Quoted:
+            return None
+        return f"a {kind.__name__} object"
+
+    def check(self, value: object, key: str, name: str) -> object:
+        """`value` as the message `key` may show it as its parameter `name` (see the module's docstring)."""
+        why = self.why(value)
+        if why is None:
+            return value
+        finding = f"message {key}: parameter {name} is {why}: {str(value)[:80]!r}"
+        if self.strict:
+            self.findings.append(finding)
+            raise LeakedInternal(finding)
+        log.warning("%s", finding)
+        return value if isinstance(value, str) and why != REPR else STAND_IN
+
+
+GUARD = MessageGuard()
