@@ -36,8 +36,8 @@ def test_a_field_of_the_wrong_type_or_length_is_named_by_its_path() -> None:
     (found,) = api_schema.problems("POST", MESSAGES, {}, {"embeds": [{"title": "t" * 257}]})
     assert found.startswith("body.embeds[0].title: ")
     button = {"components": [{"type": 1, "components": [{"type": 2, "style": "big"}]}]}
-    found = api_schema.problems("POST", MESSAGES, {}, button)
-    assert found[0] == 'body.components[0].components[0].style: "big" is not of type "integer"'  # a button
+    first = api_schema.problems("POST", MESSAGES, {}, button)[0]
+    assert first == 'body.components[0].components[0].style: "big" is not of type "integer"'  # a button
 
 
 def test_the_documents_conventions_hold_ints_as_strings_and_booleans_in_queries() -> None:
