@@ -194,7 +194,7 @@ async def test_pillz_a_challenge_accepted_after_the_challengers_deck_broke_keeps
     duel = await pillz.duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c")
     await w.swap(await w.offer(ALICE, CAROL, "pillz", await w.copies(ALICE, "pillz", card)))
     said = await refusal(pillz.duels.answer(duel.id, BOB, True, guild=GUILD), "fr")
-    assert f"Le deck de <@{ALICE}> ne peut plus jouer" in said
+    assert f"<@{ALICE}> n'a plus de deck jouable" in said
     assert w.name("pillz", card, "fr") not in said
 
 

@@ -72,15 +72,15 @@ async def test_a_deck_broken_by_a_gift_is_refused_in_the_readers_words(harness: 
     french_name, english_name = name(h, her_key).fr, name(h, his_key).en
     assert await practice(h, alice, "pillz entrainement") == (
         f"<@{alice.id}> n'a pas de deck actif jouable :\n"
-        f"Vous ne possédez pas {french_name} : voyez vos personnages avec `/pillz collection`.\n"
-        "Réparez-le avec `/pillz deck` et ses options `emplacement` et `personnages`,"
-        " ou activez-en un autre avec l'option `activer`."
+        f"Vous ne possédez plus {french_name}, qui est dans le deck de l'emplacement 1 : complétez-le avec"
+        " `/pillz deck emplacement:1 personnages:…` (vos personnages : `/pillz collection`).\n"
+        "Ou activez-en un autre avec `/pillz deck` et l'option `activer`."
     )
     assert await practice(h, bob, "pillz practice") == (
         f"<@{bob.id}> has no playable active deck:\n"
-        f"You do not own {english_name}: see your characters with `/pillz collection`.\n"
-        "Fix it with `/pillz deck` and its `slot` and `characters` options,"
-        " or activate another one with the `activate` option."
+        f"You no longer own {english_name}, which is in the deck in slot 1: complete it with"
+        " `/pillz deck slot:1 characters:…` (your characters: `/pillz collection`).\n"
+        "Or activate another one with `/pillz deck` and its `activate` option."
     )
 
     # bob accepts alice's earlier challenge: he is told her deck is not playable, not what it lacks
