@@ -2,9 +2,10 @@
 HP turn by turn, vitality, the recap of gains) and a seat's private controls (its units, its spells,
 its selection).
 
-The public message is built from the table's view of the engine (`SPECTATOR`): a pending choice shows
-only as "has chosen", drawn spells only as how many are left; what a round resolved is public. The
-controls are built from the seat's own view.
+The public message is built from the table's view of the engine (`SPECTATOR`): drawn spells show only as
+how many are left; the engaging seat's unit and spell show as soon as they are chosen (the counter
+chooses knowing them), and what a round resolved is public. The controls are built from the seat's own
+view and say whose turn it is: engage, or counter the attack they name.
 """
 
 from __future__ import annotations
@@ -159,16 +160,34 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
         lines += recap(duel, catalog)
     elif not view.finished:
         playing = True
-        lines += _notes(duel, view.round)
-        waiting = [
-            Text(
-                "immortals.duel.chosen" if view.chosen[s] else "immortals.duel.choosing",
-                {"player": who(duel, s)},
-            )
-            for s in (0, 1)
-        ]
-        lines.append(Text("immortals.duel.round", {"round": view.round, "a": waiting[0], "b": waiting[1]}))
+        lines += [*_notes(duel, view.round), _round(duel, catalog, view)]
     return shared.public_message(duel, TEXTS, color=COLOR, fields=fields, lines=lines, playing=playing)
+
+
+def _round(duel: DuelRow, catalog: ImmortalsCatalog, view: ImmortalsView) -> Text:
+    """The round in play: the engaging seat to choose, or its attack (unit and spell) and the counter to
+    choose."""
+    engager = view.engager
+    params: dict[str, object] = {
+        "round": view.round,
+        "player": who(duel, engager),
+        "other": who(duel, 1 - engager),
+    }
+    if view.engaged is None:
+        return Text("immortals.duel.round_engage", params)
+    return Text("immortals.duel.round_engaged", params | {"attack": attack(catalog, view)})
+
+
+def attack(catalog: ImmortalsCatalog, view: ImmortalsView) -> Text:
+    """The engaged unit and its spell (« Drake des sables avec Force du Titan », or « sans sort »)."""
+    engaged = view.engaged
+    assert engaged is not None
+    unit = next(u for u in view.units[engaged.seat] if u.uid == engaged.unit)
+    if engaged.spell is None:
+        return Text("immortals.duel.attack", {"unit": unit_label(catalog, unit)})
+    found = catalog.spell(engaged.spell.spell_id)
+    named = spell_name(catalog, engaged.spell.spell_id) if found is None else spell_text(catalog, found)
+    return Text("immortals.duel.attack_spell", {"unit": unit_label(catalog, unit), "spell": named})
 
 
 def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:
@@ -240,6 +259,11 @@ def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell:
                 "foe": view.vitality[1 - seat],
             },
         ),
+        Text("immortals.controls.turn_engage")
+        if view.engaged is None
+        else Text(
+            "immortals.controls.turn_counter", {"player": choice.engager, "attack": attack(catalog, view)}
+        ),
         Text("immortals.controls.mine"),
         _line_up(catalog, view, seat),
         Text("immortals.controls.theirs"),
@@ -254,7 +278,11 @@ def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell:
                 Text("immortals.duel.used" if drawn.used else "immortals.duel.ready", {"unit": label})
             )
     if unit is None:
-        lines.append(Text("immortals.controls.pick_unit"))
+        lines.append(
+            Text(
+                "immortals.controls.pick_unit" if view.engaged is None else "immortals.controls.pick_counter"
+            )
+        )
     else:
         picked = unit_name(catalog, view.units[seat][unit].card_id)
         if spell is None:

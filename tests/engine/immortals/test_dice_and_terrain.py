@@ -91,8 +91,8 @@ def test_a_won_fight_on_the_favourite_terrain_deals_the_attack_without_the_terra
     strong = tuple(unit(f"u0-{i}", attack=4, defense=12, terrain="marais") for i in range(4))
     weak = tuple(unit(f"u1-{i}", attack=1, defense=1, terrain="foret") for i in range(4))
     s = state(strong, weak, terrain="marais")
-    s, _ = ENGINE.apply(s, 1, ENGINE.legal_actions(s, 1)[0])
     s, _ = ENGINE.apply(s, 0, ENGINE.legal_actions(s, 0)[0])
+    s, _ = ENGINE.apply(s, 1, ENGINE.legal_actions(s, 1)[0])
     record = s.history[0]
     assert record.fighters[0].attack == 5
     assert record.winner == 0

@@ -141,8 +141,12 @@ async def test_a_card_gains_the_xp_the_engine_gives_it(services: ImmortalsServic
 async def test_a_double_or_concurrent_click_on_a_choice_applies_once(services: ImmortalsServices) -> None:
     challenge = await services.duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c1")
     duel = await services.duels.answer(challenge.id, BOB, True, guild=GUILD)
+    assert duel.state is not None
+    engager = duel.state.engager
+    player = duel.seats[engager]
+    assert player is not None
     results = await asyncio.gather(
-        *(services.duels.choose(duel.id, ALICE, 1, n % 4, None, guild=GUILD) for n in range(8)),
+        *(services.duels.choose(duel.id, player, 1, n % 4, None, guild=GUILD) for n in range(8)),
         return_exceptions=True,
     )
     done = [r for r in results if not isinstance(r, BaseException)]
@@ -151,8 +155,8 @@ async def test_a_double_or_concurrent_click_on_a_choice_applies_once(services: I
     assert all(isinstance(r, NotAllowed) and r.key == "immortals.error.already_chosen" for r in refused)
     after = await services.duels.get(duel.id)
     assert after.state is not None
-    assert after.state.pending[0] is not None
-    assert after.state.pending[1] is None
+    assert after.state.pending[engager] is not None
+    assert after.state.pending[1 - engager] is None
     assert after.version == done[0].version
 
 
@@ -167,10 +171,11 @@ async def play_friend(services: ImmortalsServices, a: int, b: int, key: str) -> 
 
 
 async def play_out(services: ImmortalsServices, duel: DuelRow) -> DuelRow:
-    """Each seat in turn fights with its first unit that has not fought yet, until the duel ends."""
+    """The seat to act (the engaging seat, then the counter) fights with its first unit that has not
+    fought yet, until the duel ends."""
     while duel.status == "live":
         assert duel.state is not None
-        seat = next(s for s in (0, 1) if duel.state.pending[s] is None)
+        (seat,) = duel.to_act()
         player = duel.seats[seat]
         assert player is not None
         fought = {r.fighters[seat].uid for r in duel.state.history}
