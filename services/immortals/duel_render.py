@@ -237,9 +237,8 @@ def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:
                 )
             )
         if gains.halvings:
-            lines.append(
-                Text("immortals.recap.anti_farm", {"count": gains.halvings, "factor": 2**gains.halvings})
-            )
+            count = gains.consecutive or gains.halvings  # a recap stored without the run's length
+            lines.append(Text("immortals.recap.anti_farm", {"count": count, "factor": 2**gains.halvings}))
         if duel.kind == "practice":
             lines.append(Text("immortals.recap.practice"))
     return lines

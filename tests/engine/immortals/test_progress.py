@@ -143,20 +143,22 @@ def test_consecutive_duels_count_only_the_unbroken_run_against_the_same_opponent
     assert consecutive_duels(20, [20, 30, 20, 20]) == 2
 
 
-def test_anti_farm_halves_every_gain_of_a_consecutive_duel_and_compounds() -> None:
+def test_anti_farm_halves_every_gain_of_a_consecutive_duel_once_however_long_the_run() -> None:
+    """« Tout combat consécutif avec le même adversaire se vera infligé un malus de 50% à tous les gains. »:
+    the second, third and tenth duel in a row against the same opponent each pay half, not a quarter or
+    less; a duel against someone else in between resets the run."""
     s = finished([0, 0, 0, 1], 0)  # seat 1 is player 20
     fresh = duel_result(s, 0, previous_opponents=[20, 30])
-    second = duel_result(s, 0, previous_opponents=[30, 20])
-    third = duel_result(s, 0, previous_opponents=[20, 20])
-    assert fresh.halvings == 0
-    assert (second.halvings, third.halvings) == (1, 2)
-    for field in ("player_xp", "combat_points", "gold", "fragments"):
-        full = getattr(fresh, field)
-        assert getattr(second, field) == full // 2, field
-        assert getattr(third, field) == full // 4, field
-    assert [c.xp for c in second.cards] == [c.xp // 2 for c in fresh.cards]
-    assert halve(9, 1) == 4
-    assert halve(0, 3) == 0
+    assert (fresh.halvings, fresh.consecutive) == (0, 0)
+    for run in (1, 2, 9):
+        again = duel_result(s, 0, previous_opponents=[30, *[20] * run])
+        assert (again.halvings, again.consecutive) == (1, run)
+        for field in ("player_xp", "combat_points", "gold", "fragments"):
+            assert getattr(again, field) == getattr(fresh, field) // 2, (run, field)
+        assert [c.xp for c in again.cards] == [c.xp // 2 for c in fresh.cards]
+    assert halve(9, True) == 4
+    assert halve(9, False) == 9
+    assert halve(0, True) == 0
 
 
 def test_a_duel_not_over_has_no_result() -> None:

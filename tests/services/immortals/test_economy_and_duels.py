@@ -16,6 +16,7 @@ from services.immortals.duel_match import DuelRow
 from services.immortals.economy import FRAGMENTS, GOLD
 from services.immortals.rewards import previous_opponents
 from services.platform import ledger
+from services.platform.messages import render_text
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.immortals.conftest import mint
@@ -103,12 +104,20 @@ async def test_rewards_are_the_engines_and_anti_farm_halves_consecutive_duels(
         assert duel.result is not None
         expected = duel_result(duel.state, 0, [0] * n)  # the AI is the same opponent each time
         (gains,) = duel.result["gains"]
-        assert gains["halvings"] == n == expected.halvings
+        assert gains["consecutive"] == n == expected.consecutive
+        assert gains["halvings"] == min(n, 1) == expected.halvings  # half from the second on, no less
         assert gains["player_xp"] == expected.player_xp
         assert gains["gold"] == expected.gold
         assert gains["fragments"] == expected.fragments
         assert [c["xp"] for c in gains["cards"]] == [c.xp for c in expected.cards]
         assert gains["combat_points"] == 0  # practice
+        (embed,) = services.duels.public(duel).embeds
+        recap = render_text(embed.description, "fr")
+        if n:
+            assert f"Anti-farm : {n} duel{'s' if n > 1 else ''} de suite contre le même adversaire" in recap
+            assert "gains divisés par 2." in recap
+        else:
+            assert "Anti-farm" not in recap
         paid[GOLD] += gains["gold"]
         paid[FRAGMENTS] += gains["fragments"]
     held = await db.read(lambda conn: {c: ledger.balance(conn, ALICE, c) for c in (GOLD, FRAGMENTS)})
@@ -187,14 +196,15 @@ async def play_out(services: ImmortalsServices, duel: DuelRow) -> DuelRow:
 async def test_anti_farm_across_friend_duels_and_the_ranking(
     services: ImmortalsServices, db: Database
 ) -> None:
-    """A-B, A-B: the second halves both players' gains; B-C then A-B: A's run is unbroken (halved twice),
-    B's was broken by C (full gains). Combat points are summed on the ranking."""
+    """A-B, A-B: the second halves both players' gains; B-C then A-B: A's run is unbroken (its third duel
+    in a row against B, halved once: 50 %, not 25 %), B's was broken by C (full gains). Combat points are
+    summed on the ranking."""
     plays = [
         (ALICE, BOB, {ALICE: 0, BOB: 0}),
         (ALICE, BOB, {ALICE: 1, BOB: 1}),
         (BOB, CAROL, {BOB: 0, CAROL: 0}),
     ]
-    plays.append((ALICE, BOB, {ALICE: 2, BOB: 0}))
+    plays.append((ALICE, BOB, {ALICE: 1, BOB: 0}))
     points: dict[int, int] = {}
     for n, (a, b, halvings) in enumerate(plays):
         duel = await services.duels.get(await play_friend(services, a, b, f"f{n}"))
