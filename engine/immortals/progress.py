@@ -9,7 +9,8 @@
 - Gains: gold and soul fragments (amounts below); anti-farm halves every gain of a duel that follows
   one against the same opponent (rulebook: « Tout combat consécutif avec le même adversaire se vera
   infligé un malus de 50% à tous les gains. »): 50 %, however long the run; another opponent in between
-  resets it. Halved gains round down.
+  resets it. Halved card XP rounds up, so a unit that fought always gains some (« Chaque combat, gagné
+  ou perdu, fera gagner de l'expérience à vos unités. »); the other halved gains round down.
 - Decks: 4 to 30 units; copies of one card: 3 at most while none is above level 3, 2 if one is
   level 4, 1 if one is level 5 (never 4).
 Decisions and their reasons: docs/immortals/rules-notes.md.
@@ -132,6 +133,11 @@ def halve(amount: int, halved: bool) -> int:
     return amount // 2 if halved and amount > 0 else amount
 
 
+def halve_card_xp(xp: int, halved: bool) -> int:
+    """Anti-farm on a fighting unit's XP: half, rounded up, so that a fight always gives at least 1."""
+    return (xp + 1) // 2 if halved and xp > 0 else xp
+
+
 def duel_result(state: ImmortalsState, seat: int, previous_opponents: Sequence[int] = ()) -> DuelResult:
     """What `seat` gains from the finished duel in `state`, given its earlier opponents (oldest first)."""
     if not state.finished:
@@ -154,7 +160,7 @@ def duel_result(state: ImmortalsState, seat: int, previous_opponents: Sequence[i
     return DuelResult(
         seat=seat,
         result=result,
-        cards=tuple(CardXp(c.uid, c.card_id, c.deck_index, halve(c.xp, halved)) for c in cards),
+        cards=tuple(CardXp(c.uid, c.card_id, c.deck_index, halve_card_xp(c.xp, halved)) for c in cards),
         player_xp=halve(xp, halved),
         combat_points=halve(points, halved),
         gold=halve(gold, halved),

@@ -15,6 +15,7 @@ from engine.immortals.progress import (
     deck_problems,
     duel_result,
     halve,
+    halve_card_xp,
     player_xp,
     starter_deck,
     starter_spells,
@@ -155,10 +156,23 @@ def test_anti_farm_halves_every_gain_of_a_consecutive_duel_once_however_long_the
         assert (again.halvings, again.consecutive) == (1, run)
         for field in ("player_xp", "combat_points", "gold", "fragments"):
             assert getattr(again, field) == getattr(fresh, field) // 2, (run, field)
-        assert [c.xp for c in again.cards] == [c.xp // 2 for c in fresh.cards]
+        assert [c.xp for c in again.cards] == [(c.xp + 1) // 2 for c in fresh.cards]
     assert halve(9, True) == 4
     assert halve(9, False) == 9
     assert halve(0, True) == 0
+
+
+def test_every_unit_that_fought_gains_experience_even_halved() -> None:
+    """« Chaque combat, gagné ou perdu, fera gagner de l'expérience à vos unités. »: a lost duel's lost
+    fight gives 1 XP, and the anti-farm half of it is still 1, not 0; every halved card XP rounds up."""
+    s = finished([1, 1, 1, None], 1)  # seat 0 loses the duel: 1 XP per lost fight, 4 for the drawn one
+    full = duel_result(s, 0, previous_opponents=[])
+    halved = duel_result(s, 0, previous_opponents=[20])
+    assert [c.xp for c in full.cards] == [1, 1, 1, 4]
+    assert [c.xp for c in halved.cards] == [1, 1, 1, 2]
+    assert all(c.xp >= 1 for c in halved.cards)
+    assert [halve_card_xp(xp, True) for xp in (1, 2, 3, 9)] == [1, 1, 2, 5]
+    assert halve_card_xp(3, False) == 3
 
 
 def test_a_duel_not_over_has_no_result() -> None:
