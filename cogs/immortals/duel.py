@@ -99,7 +99,9 @@ def controls_reply(
     unit_code = NONE if unit is None else str(unit)
     units = [
         discord.SelectOption(
-            label=text(render.unit_label(catalog, u), locale)[:100], value=str(i), default=i == unit
+            label=text(render.unit_label(catalog, u, view.terrain), locale)[:100],
+            value=str(i),
+            default=i == unit,
         )
         for i, u in enumerate(view.units[seat])
         if u.uid not in done

@@ -34,6 +34,13 @@ def terrain_mod(favourite: str, terrain: str) -> int:
     return -1 if MALUS_TERRAIN.get(favourite) == terrain else 0
 
 
+def on_terrain(unit: Unit, terrain: str) -> tuple[int, int, int]:
+    """`unit`'s Attack and Defense on `terrain` before spells, and the terrain's change (+1 on its favourite
+    terrain, -1 on its malus terrain, else 0): what a fight there starts from (`numbers`)."""
+    mod = terrain_mod(unit.terrain, terrain)
+    return max(0, unit.attack + mod), max(0, unit.defense + mod), mod
+
+
 def active_families(deck: Sequence[str], catalog: ImmortalsCatalog) -> frozenset[str]:
     """Families with at least two cards in the deck (two copies of one card count as two cards)."""
     cards = catalog.cards_by_id()

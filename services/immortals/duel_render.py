@@ -10,10 +10,10 @@ view and say whose turn it is: engage, or counter the attack they name.
 
 from __future__ import annotations
 
-from engine.immortals import ENGINE, Fighter, FightRecord, ImmortalsCatalog, ImmortalsView, Unit
+from engine.immortals import ENGINE, Fighter, FightRecord, ImmortalsCatalog, ImmortalsView, Unit, on_terrain
 from engine.protocol import SPECTATOR
 from services.immortals.duel_match import Choice, DuelRow
-from services.immortals.names import spell_name, spell_text, terrain_name, unit_name
+from services.immortals.names import spell_name, spell_text, terrain_badge, terrain_icon, unit_name
 from services.immortals.rewards import Gains
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared import duel_render as shared
@@ -27,6 +27,8 @@ TEXTS = shared.DuelTexts(
     title="immortals.duel.title",
     title_practice="immortals.duel.title_practice",
 )
+# A unit's Attack and Defense by the terrain's change: +1 its favourite, -1 its malus, 0 neither.
+STATS_KEYS = {1: "immortals.duel.stats_home", -1: "immortals.duel.stats_malus", 0: "immortals.duel.stats"}
 OUTCOME_REASONS = ("immortals.outcome.ko", "immortals.outcome.vitality", "immortals.outcome.draw")
 OUTCOME_KEYS = {"win": "immortals.recap.win", "draw": "immortals.recap.draw", "loss": "immortals.recap.loss"}
 
@@ -35,16 +37,26 @@ def who(duel: DuelRow, seat: int) -> Text:
     return shared.who(duel, seat, TEXTS)
 
 
-def unit_label(catalog: ImmortalsCatalog, unit: Unit) -> Text:
-    """A drawn unit with the numbers it fights with before terrain and spells (bonuses included)."""
+def unit_label(catalog: ImmortalsCatalog, unit: Unit, terrain: str) -> Text:
+    """A drawn unit with its favourite terrain's icon and the numbers it fights with before spells: level,
+    family and card bonuses included, and the duel's terrain shown as the change it makes (« ATQ 2 → 3 ·
+    DÉF 4 → 5 sur son terrain »), marked when it is the unit's favourite or its malus."""
+    attack, defense, mod = on_terrain(unit, terrain)
+    numbers: dict[str, object] = {
+        "attack": unit.attack,
+        "defense": unit.defense,
+        "attack_here": attack,
+        "defense_here": defense,
+    }
+    stats = Text(STATS_KEYS[mod], numbers)
     key = "immortals.duel.unit_family" if unit.family_bonus else "immortals.duel.unit"
     return Text(
         key,
         {
             "name": unit_name(catalog, unit.card_id),
+            "icon": terrain_icon(unit.terrain),
             "level": unit.level,
-            "attack": unit.attack,
-            "defense": unit.defense,
+            "stats": stats,
             "hp": unit.hp,
             "power": max(0, unit.attack + unit.damage),
         },
@@ -57,7 +69,7 @@ def _line_up(catalog: ImmortalsCatalog, view: ImmortalsView, seat: int) -> Text:
         [
             Text(
                 "immortals.duel.used" if u.uid in done else "immortals.duel.ready",
-                {"unit": unit_label(catalog, u)},
+                {"unit": unit_label(catalog, u, view.terrain)},
             )
             for u in view.units[seat]
         ]
@@ -146,7 +158,7 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
         Text(
             "immortals.duel.start",
             {
-                "terrain": terrain_name(view.terrain),
+                "terrain": terrain_badge(view.terrain),
                 "player": who(duel, view.engager),
                 "attack": totals[view.engager],
                 "other": totals[1 - view.engager],
@@ -184,10 +196,12 @@ def attack(catalog: ImmortalsCatalog, view: ImmortalsView) -> Text:
     assert engaged is not None
     unit = next(u for u in view.units[engaged.seat] if u.uid == engaged.unit)
     if engaged.spell is None:
-        return Text("immortals.duel.attack", {"unit": unit_label(catalog, unit)})
+        return Text("immortals.duel.attack", {"unit": unit_label(catalog, unit, view.terrain)})
     found = catalog.spell(engaged.spell.spell_id)
     named = spell_name(catalog, engaged.spell.spell_id) if found is None else spell_text(catalog, found)
-    return Text("immortals.duel.attack_spell", {"unit": unit_label(catalog, unit), "spell": named})
+    return Text(
+        "immortals.duel.attack_spell", {"unit": unit_label(catalog, unit, view.terrain), "spell": named}
+    )
 
 
 def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:
@@ -253,7 +267,7 @@ def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell:
             "immortals.controls.status",
             {
                 "round": view.round,
-                "terrain": terrain_name(view.terrain),
+                "terrain": terrain_badge(view.terrain),
                 "vitality": view.vitality[seat],
                 "foe": view.vitality[1 - seat],
             },

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from engine.immortals.catalog import Effect
-from engine.immortals.rules import Side, fight, numbers, terrain_mod, unit_fields
+from engine.immortals.rules import Side, fight, numbers, on_terrain, terrain_mod, unit_fields
 from engine.immortals.state import Unit
 from tests.engine.immortals.helpers import ENGINE, catalog, options, setup, spell, state, stats, unit
 
@@ -168,3 +168,16 @@ def test_a_spell_with_a_failed_condition_does_nothing() -> None:
     in_forest = numbers(0, (Side(u, wrath), Side(foe, None)), "foret", 0)
     assert (on_plain.spell_acted, on_plain.attack) == (False, 3)
     assert (in_forest.spell_acted, in_forest.attack) == (True, 3 - 1 + 4)
+
+
+def test_on_terrain_gives_what_a_fight_there_starts_from() -> None:
+    """« ... sur lequel elle est habituée à évoluer et qui accroit donc ses caractéristiques défensives
+    (+1 Déf.) et offensives (+1 Att.) »: the numbers the duel shows for each unit are those `numbers`
+    fights with before spells."""
+    u = unit("u0-0", attack=2, defense=4, terrain="desert")
+    assert on_terrain(u, "desert") == (3, 5, 1)
+    assert on_terrain(u, "foret") == (1, 3, -1)
+    assert on_terrain(u, "plaine") == (2, 4, 0)
+    for terrain in ("desert", "foret", "plaine", "marais"):
+        fought = numbers(0, (Side(u, None), Side(unit("u1-0"), None)), terrain, 0)
+        assert on_terrain(u, terrain) == (fought.attack, fought.defense, fought.terrain_mod)
