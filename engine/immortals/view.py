@@ -10,6 +10,7 @@ seat, only in a duel stored when both seats chose at once).
 
 from __future__ import annotations
 
+from engine.immortals.rules import EngageRule, engage_rule
 from engine.immortals.state import (
     ROUNDS,
     Choose,
@@ -47,7 +48,9 @@ class ImmortalsView(GameView):
     player_ids: tuple[int, int]
     terrain: str
     engager: int
-    engage_totals: tuple[int, int]
+    engage_totals: tuple[int, int]  # the drawn units' total Attack, by seat
+    engage_by: EngageRule  # what decided who engages: Attack, else Defense, else a draw of lots
+    engage_defense: tuple[int, int]  # the drawn units' total Defense, by seat
     units: tuple[tuple[Unit, ...], tuple[Unit, ...]]
     fought: tuple[tuple[str, ...], tuple[str, ...]]  # units that have fought, by seat, in fighting order
     spells_left: tuple[int, int]  # spells not cast yet, by seat
@@ -88,6 +91,7 @@ def view_of(state: ImmortalsState, player: int, to_act: list[int]) -> ImmortalsV
     own = player in (0, 1)
     choice = state.pending[player] if own else None
     public = _engaged(state)
+    engage_by, engage_defense = engage_rule(state.units)
     committed = {public.spell.sid} if public is not None and public.spell is not None else set()
     left = [len([s for s in spells_left(state, seat) if s.sid not in committed]) for seat in (0, 1)]
     return ImmortalsView(
@@ -96,6 +100,8 @@ def view_of(state: ImmortalsState, player: int, to_act: list[int]) -> ImmortalsV
         terrain=state.terrain,
         engager=state.engager,
         engage_totals=state.engage_totals,
+        engage_by=engage_by,
+        engage_defense=engage_defense,
         units=state.units,
         fought=(
             tuple(r.fighters[0].uid for r in state.history),

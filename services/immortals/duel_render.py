@@ -29,6 +29,11 @@ TEXTS = shared.DuelTexts(
 )
 # A unit's Attack and Defense by the terrain's change: +1 its favourite, -1 its malus, 0 neither.
 STATS_KEYS = {1: "immortals.duel.stats_home", -1: "immortals.duel.stats_malus", 0: "immortals.duel.stats"}
+START_KEYS = {
+    "attack": "immortals.duel.start",
+    "defense": "immortals.duel.start_defense",
+    "lots": "immortals.duel.start_lots",
+}
 OUTCOME_REASONS = ("immortals.outcome.ko", "immortals.outcome.vitality", "immortals.outcome.draw")
 OUTCOME_KEYS = {"win": "immortals.recap.win", "draw": "immortals.recap.draw", "loss": "immortals.recap.loss"}
 
@@ -90,9 +95,49 @@ def _side(duel: DuelRow, catalog: ImmortalsCatalog, seat: int, fighter: Fighter)
     return Text(key, params | {"spell": spell_name(catalog, fighter.spell)})
 
 
+def _fighter(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord, seat: int) -> Text:
+    """A fighting unit with its side, « Drake des sables (@alice) »: both units may share a name."""
+    return Text(
+        "immortals.duel.fighter",
+        {"unit": unit_name(catalog, record.fighters[seat].card_id), "player": who(duel, seat)},
+    )
+
+
+def _healed(duel: DuelRow, record: FightRecord, seat: int) -> Text:
+    """A heal, where the engine applies it: cast with the spell, before the fight's damage. The vitality
+    it leaves is the round's end plus what the fight then took, so the lines add up in order."""
+    lost = record.damage if record.winner is not None and record.winner != seat else 0
+    return Text(
+        "immortals.duel.healed",
+        {
+            "player": who(duel, seat),
+            "amount": record.fighters[seat].healed,
+            "left": record.vitality[seat] + lost,
+        },
+    )
+
+
+def _hp(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Text:
+    """Each side's HP from the fight's start to its end, « … 20 → 0 en 7 tours ; … 20 → 6 »."""
+    end = record.trace[-1] if record.trace else (record.fighters[0].hp, record.fighters[1].hp)
+    turns = len(record.trace)
+    sides = [
+        Text(
+            "immortals.duel.hp_ko" if end[seat] == 0 else "immortals.duel.hp",
+            {
+                "fighter": _fighter(duel, catalog, record, seat),
+                "start": record.fighters[seat].hp,
+                "end": end[seat],
+                "turns": turns,
+            },
+        )
+        for seat in (0, 1)
+    ]
+    key = "immortals.duel.hp_line" if 0 in end else "immortals.duel.hp_turns"
+    return Text(key, {"a": sides[0], "b": sides[1], "turns": turns})
+
+
 def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Text:
-    first = record.fighters[record.initiative]
-    trace = " → ".join(f"{a}-{b}" for a, b in record.trace)
     lines = [
         Text(
             "immortals.duel.fight",
@@ -102,10 +147,9 @@ def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Tex
                 "second": _side(duel, catalog, 1, record.fighters[1]),
             },
         ),
-        Text(
-            "immortals.duel.turns",
-            {"unit": unit_name(catalog, first.card_id), "turns": len(record.trace), "trace": trace},
-        ),
+        *(_healed(duel, record, seat) for seat in (0, 1) if record.fighters[seat].healed),
+        Text("immortals.duel.initiative", {"fighter": _fighter(duel, catalog, record, record.initiative)}),
+        _hp(duel, catalog, record),
     ]
     if record.winner is None:
         lines.append(Text("immortals.duel.fight_draw"))
@@ -123,14 +167,6 @@ def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Tex
                 },
             )
         )
-    for seat in (0, 1):
-        if record.fighters[seat].healed:
-            lines.append(
-                Text(
-                    "immortals.duel.healed",
-                    {"player": who(duel, seat), "amount": record.fighters[seat].healed},
-                )
-            )
     return Text.lines(lines)
 
 
@@ -153,18 +189,7 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
         )
         for s in (0, 1)
     )
-    totals = view.engage_totals
-    lines: list[Text] = [
-        Text(
-            "immortals.duel.start",
-            {
-                "terrain": terrain_badge(view.terrain),
-                "player": who(duel, view.engager),
-                "attack": totals[view.engager],
-                "other": totals[1 - view.engager],
-            },
-        )
-    ]
+    lines: list[Text] = [_start(duel, view)]
     for record in view.history:
         lines += [_fight(duel, catalog, record), *_notes(duel, record.round)]
     playing = False
@@ -174,6 +199,23 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
         playing = True
         lines += [*_notes(duel, view.round), _round(duel, catalog, view)]
     return shared.public_message(duel, TEXTS, color=COLOR, fields=fields, lines=lines, playing=playing)
+
+
+def _start(duel: DuelRow, view: ImmortalsView) -> Text:
+    """The terrain and who engages, with what decided it: the total Attack, else the total Defense, else
+    a draw of lots."""
+    engager = view.engager
+    return Text(
+        START_KEYS[view.engage_by],
+        {
+            "terrain": terrain_badge(view.terrain),
+            "player": who(duel, engager),
+            "attack": view.engage_totals[engager],
+            "other": view.engage_totals[1 - engager],
+            "defense": view.engage_defense[engager],
+            "other_defense": view.engage_defense[1 - engager],
+        },
+    )
 
 
 def _round(duel: DuelRow, catalog: ImmortalsCatalog, view: ImmortalsView) -> Text:

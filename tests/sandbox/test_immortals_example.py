@@ -25,6 +25,11 @@ async def test_the_immortals_example_runs(tmp_path: Path) -> None:
     assert "🛡️ À vous de contrer : l'IA engage Loup gris" in text
     assert "Contre du combat 1 enregistré : Loup gris." in text
     assert "@alice : Loup gris avec Force du Titan (ATQ 6D2" in text  # the dice shown, terrain malus included
-    assert "PV après chaque tour" in text
+    assert "Initiative : Loup gris (l'IA)." in text  # both units are Loups gris: the side is named
+    assert "PV : Loup gris (@alice) 20 → 0 en 3 tours ; Loup gris (l'IA) 20 → 2" in text
+    assert (
+        "Engage : l'IA (ATQ totale 11 de part et d'autre, départagée par la DÉF totale : 14 contre 13)."
+        in text
+    )
     assert "le duel n° 2 commence ci-dessous" in text
     assert "⏱ Combat 1 : @bob n'a pas choisi à temps, l'IA a choisi à sa place." in text
