@@ -31,7 +31,15 @@ from engine.dinocard import (
     perceived,
 )
 from services.dinocard.economy import DinocardService
-from services.dinocard.packs import Pack, daily_left, find_pack, free_counts, opponent_pack
+from services.dinocard.packs import (
+    Pack,
+    daily_left,
+    find_pack,
+    free_counts,
+    opponent_pack,
+    shortages,
+    traded_counts,
+)
 from services.platform.catalogs import fold
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.collection import CollectionPage, owned_page
@@ -75,11 +83,7 @@ class DinocardPreparation(DinocardService):
             for p in bonus_problems(pack.cards, bonus, allowed, set(self.cards))
         ]
         free = free_counts(conn, pack.owner_id)
-        found += [
-            Problem("dinocard.pack.problem.copies_free", {"card": c, "count": n, "free": free.get(c, 0)})
-            for c, n in Counter(bonus).items()
-            if c in self.cards and free.get(c, 0) < n
-        ]
+        found += shortages(Counter(bonus), free, traded_counts(conn, pack.owner_id), self.cards)
         if found:
             raise DeckInvalid(found)
 
