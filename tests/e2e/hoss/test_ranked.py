@@ -404,6 +404,57 @@ async def test_the_defender_button_moves_a_defender_from_the_private_controls(
     assert any("se déplace sur" in state for state in states)
 
 
+async def test_the_defender_button_is_on_the_battle_message_between_pauses(
+    seeded_harness: BotHarness,
+) -> None:
+    """« Tu peux aussi le déplacer quand tu veux grâce au bouton « Défenseur ». »: while alice has a
+    Défenseur in play, the battle message carries the button on every round, even when the battle only
+    waits between two rounds (no card to play); the move chosen there holds from the next round."""
+    harness = seeded_harness
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    await start_rank_1(harness, alice)
+    ranked, guild = hoss(harness).ranked, here(harness)
+    battle = await ranked.current(alice.id)
+    assert battle is not None
+    view = await ranked.view(alice.id, battle, guild)
+    for turn in range(80):  # Défenseurs first, then attackers, then passes, until a wait between rounds
+        kinds = {a["kind"] for a in view.legal}
+        if view.legal and kinds <= {"move", "pass"}:
+            break
+        plays = [a for a in view.legal if a["kind"] == "play"]
+        passes = [a for a in view.legal if a["kind"] == "pass"]
+        action = ([a for a in plays if a.get("protege")] or plays or passes or view.legal)[0]
+        await ranked.answer(alice.id, battle, action, key=f"t{turn}", pause=view.pause, guild=guild)
+        view = await ranked.view(alice.id, battle, guild)
+    else:
+        raise AssertionError("the battle never waited between two rounds")
+    await harness.advance(timedelta(seconds=1))  # the message catches up with the battle (pace 0)
+    public = battle_message(harness)
+    assert "Défenseur" in public.button_labels
+    assert "Décider" not in public.button_labels  # nothing is owed
+    assert "Manche suivante" in shown(public)
+    picker = (await harness.emu.click(alice, "Défenseur", message=public)).message
+    assert picker is not None
+    assert picker.ephemeral
+    catalog = hoss(harness).decks.catalog
+    names = {c["uid"]: catalog.card(c["card"]).name.fr for c in view.snapshot["seats"][0]["creatures"]}  # type: ignore[union-attr]
+    move = next(a for a in view.legal if a["kind"] == "move")
+    label = f"Déplacer {names[move['defender']]} sur {names[move['protege']]}"
+    done = (await harness.emu.select(alice, label, message=picker)).message
+    assert done is not None
+    assert "dès le début de la prochaine manche" in shown(done)
+    bob = harness.user("bob")
+    refused = (await harness.emu.click(bob, "Défenseur", message=public)).message
+    assert refused is not None
+    assert refused.ephemeral
+    assert "Ce message ne vous est pas destiné." in shown(refused)
+    await harness.advance(timedelta(seconds=5))  # the stop between rounds ends: the round is played
+    log = json.loads(await ranked.log(alice.id, battle, guild))
+    next_round = next(r for r in log["rounds"] if r["round"] == view.round + 1)
+    assert {"t": 0, "k": "move", "tgt": move["defender"], "protege": move["protege"]} in next_round["events"]
+
+
 async def test_the_battle_shown_again_is_the_message_the_rounds_edit(harness: BotHarness) -> None:
     """`/hoss combat` posts the battle again: the rounds then edit that message, and a click on the first
     one, left behind, brings it up to date directly (the outbox owes it nothing)."""
