@@ -22,7 +22,6 @@ from engine.dinocard import (
     CARD_TYPES,
     ELEMENTS,
     MAX_COPIES,
-    RARITIES,
     DinocardCard,
     bonus_cards,
     bonus_problems,
@@ -31,6 +30,7 @@ from engine.dinocard import (
     perceived,
 )
 from services.dinocard.economy import DinocardService
+from services.dinocard.names import collection_order
 from services.dinocard.packs import (
     Pack,
     daily_left,
@@ -40,7 +40,6 @@ from services.dinocard.packs import (
     shortages,
     traded_counts,
 )
-from services.platform.catalogs import fold
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.collection import CollectionPage, owned_page
 
@@ -141,12 +140,7 @@ class DinocardPreparation(DinocardService):
                 addable,
                 self.cards,
                 lambda card: element in (None, card.element) and kind in (None, card.type),
-                lambda card: (
-                    RARITIES.index(card.rarity),
-                    ELEMENTS.index(card.element),
-                    fold(card.name.get(locale)),
-                    card.id,
-                ),
+                collection_order(locale),
                 page,
             )
             return replace(prep, choices=choices, element=element, kind=kind)

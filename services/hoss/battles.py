@@ -1,6 +1,7 @@
 """Ranked battles in the database: the battle row, driving the engine between the player's pauses, the
-decision deadline, the end of a battle (result, rank progress, gold, milestone notice), the log and the
-replay. The public API is `services/hoss/ranked.py`; the rules (ranks, rewards) are `engine/hoss/ranks.py`.
+decision deadline, the end of a battle (result, rank progress, gold, milestone notice), the stored rounds
+and decisions (their log and replay: `battle_replay.py`). The public API is `services/hoss/ranked.py`;
+the rules (ranks, rewards) are `engine/hoss/ranks.py`.
 
 A battle is a match of the shared block (`services/shared/matches.py`, game 'hoss', kind 'ranked'): seat 0
 the player, seat 1 the AI; its number (`matches.number`, `MatchRules.numbered`) is the battle id players,
@@ -61,7 +62,6 @@ ROUND_JOB = "hoss.next_round"
 NOTICES_TOPIC = "hoss:notices"  # announced by a commit that gave a player a milestone notice
 REASON = "hoss.ranked"  # ledger reason of a battle's gold (ref = the battle id)
 AI: Policy = strong_policy()
-LOG_FORMAT = "hoss-ranked-log/1"
 SEAT_PREFIX = "a"  # the player's creature ids are a1..a6 (engine.hoss.fighters.uid_of)
 KIND = "ranked"  # the matches' kind of a ranked battle
 RULES: MatchRules[HossState] = MatchRules(
@@ -553,57 +553,3 @@ def timeout_pauses(conn: sqlite3.Connection, row: BattleRow) -> list[int]:
     """The pauses where the deadline passed and the AI decided for the player, in order (not the stops
     between two rounds that ran out: nothing was owed there)."""
     return sorted({d.pause for d in decisions(conn, row.id) if d.by == "timeout" and not d.between})
-
-
-def outcome_of(state: HossState) -> dict[str, Any] | None:
-    if not state.finished:
-        return None
-    return {
-        "winners": list(state.winners),
-        "reason": state.reason,
-        "rounds": state.round,
-        "scores": list(state.scores),
-    }
-
-
-def log_text(
-    row: BattleRow, moves: list[Decision], records: list[Record], outcome: Mapping[str, Any] | None
-) -> str:
-    """The full log as one JSON document (a file attachment): the inputs (seed, both decks, every
-    decision), every round's record, and the outcome (null while the battle goes on)."""
-    document = {
-        "format": LOG_FORMAT,
-        "battle": row.id,
-        "rank": row.rank,
-        "seed": row.seed,
-        "setups": [json.loads(row.player_setup), json.loads(row.opponent_setup)],
-        "decisions": [d.to_json() for d in moves],
-        "rounds": records,
-        "outcome": outcome,
-    }
-    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def stored_log(conn: sqlite3.Connection, row: BattleRow) -> str:
-    return log_text(row, decisions(conn, row.id), rounds(conn, row.id), outcome_of(row.hoss_state))
-
-
-def replay_log(conn: sqlite3.Connection, row: BattleRow) -> str:
-    """Play the battle again from its seed and its stored decisions, and write its log.
-
-    The decks and card numbers come from the stored state (the battle copied them in at its start), so a
-    catalog edit since then changes nothing. The battle runs without any state conversion (the fast path),
-    so an identical log also checks the saved states were exact.
-    """
-    saved = row.hoss_state
-    cards = {card.id: card for card in saved.cards}
-    decks = (saved.seats[0].deck, saved.seats[1].deck)
-    battle = Battle.start(decks, cards, row.seed, log=True, move_pauses=saved.move_pauses)
-    moves = decisions(conn, row.id)
-    for move in moves:
-        if not battle.waiting():
-            battle.resume()
-        battle.answer(move.seat, ENGINE.action_from_json(move.action))
-    if not battle.over and not battle.waiting():
-        battle.resume()
-    return log_text(row, moves, battle.records, outcome_of(to_state(battle)))

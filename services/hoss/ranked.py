@@ -38,7 +38,7 @@ from engine.hoss import (
 )
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from engine.rng import derive
-from services.hoss import battle_edits, battles
+from services.hoss import battle_edits, battle_replay, battles
 from services.hoss.battle_edits import ROUND_PACE, Shown
 from services.hoss.battle_view import NOTABLE_EVENTS
 from services.hoss.battles import (
@@ -571,7 +571,7 @@ class RankedService:
         """The full log: seed, decks, decisions, rounds, outcome. While the battle is live it holds the
         seed and the AI's deck, so the cog only reads names from it; it is attached once the battle ends."""
         return await self.db.read(
-            lambda conn: battles.stored_log(conn, battles.owned(conn, player_id, battle_id, guild))
+            lambda conn: battle_replay.stored_log(conn, battles.owned(conn, player_id, battle_id, guild))
         )
 
     async def replay(self, viewer: int, battle_id: int, guild: int | None = None) -> str:
@@ -579,6 +579,6 @@ class RankedService:
         its player or for the members of the server where it was played (`battles.replayable`)."""
 
         def unit(conn: sqlite3.Connection) -> str:
-            return battles.replay_log(conn, battles.replayable(conn, viewer, battle_id, guild))
+            return battle_replay.replay_log(conn, battles.replayable(conn, viewer, battle_id, guild))
 
         return await self.db.read(unit, large=True)  # the battle played again

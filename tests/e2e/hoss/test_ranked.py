@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from engine.hoss.catalog import CreatureCard
 from sandbox.harness import BotHarness
 from services.hoss import HossServices
 from services.hoss.gold import GOLD
-from services.hoss.ranked import RankedService
+from services.hoss.ranked import BattleView, RankedService
 from services.platform import ledger
 from services.platform.players import ensure_player
 from tests.conftest import MigratedCopy
@@ -351,24 +351,37 @@ async def seeded_harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIt
         yield h
 
 
+async def towards_a_defender(
+    h: BotHarness, user: User, done: Callable[[BattleView], bool]
+) -> tuple[RankedService, int, int | None, BattleView]:
+    """Start alice's Rang 1 battle and play Défenseurs first, then attackers, then passes, until `done`
+    holds: the service, the battle, the server and the view then."""
+    await with_deck(h, user)
+    await start_rank_1(h, user)
+    ranked, guild = hoss(h).ranked, here(h)
+    battle = await ranked.current(user.id)
+    assert battle is not None
+    view = await ranked.view(user.id, battle, guild)
+    for turn in range(80):
+        if done(view):
+            return ranked, battle, guild, view
+        assert view.status == "live", "the battle ended first"
+        plays = [a for a in view.legal if a["kind"] == "play"]
+        passes = [a for a in view.legal if a["kind"] == "pass"]
+        action = ([a for a in plays if a.get("protege")] or plays or passes or view.legal)[0]
+        await ranked.answer(user.id, battle, action, key=f"t{turn}", pause=view.pause, guild=guild)
+        view = await ranked.view(user.id, battle, guild)
+    raise AssertionError("never reached")
+
+
 async def test_the_defender_button_moves_a_defender_from_the_private_controls(
     seeded_harness: BotHarness,
 ) -> None:
     harness = seeded_harness
     alice = harness.user("alice")
-    await with_deck(harness, alice)
-    await start_rank_1(harness, alice)
-    ranked, guild = hoss(harness).ranked, here(harness)
-    battle = await ranked.current(alice.id)
-    assert battle is not None
-    view = await ranked.view(alice.id, battle, guild)
-    for turn in range(60):  # Défenseurs first, then attackers, until one Défenseur may move
-        if any(a["kind"] == "move" for a in view.legal):
-            break
-        plays = [a for a in view.legal if a["kind"] == "play"]
-        action = ([a for a in plays if a.get("protege")] or plays or view.legal)[0]
-        await ranked.answer(alice.id, battle, action, key=f"t{turn}", pause=view.pause, guild=guild)
-        view = await ranked.view(alice.id, battle, guild)
+    ranked, battle, guild, view = await towards_a_defender(
+        harness, alice, lambda view: any(a["kind"] == "move" for a in view.legal)
+    )
     moves = [a for a in view.legal if a["kind"] == "move"]
     assert moves, "no Défenseur move came up"
     await harness.emu.click(alice, "Décider")  # the message catches up with the battle first
@@ -412,23 +425,9 @@ async def test_the_defender_button_is_on_the_battle_message_between_pauses(
     waits between two rounds (no card to play); the move chosen there holds from the next round."""
     harness = seeded_harness
     alice = harness.user("alice")
-    await with_deck(harness, alice)
-    await start_rank_1(harness, alice)
-    ranked, guild = hoss(harness).ranked, here(harness)
-    battle = await ranked.current(alice.id)
-    assert battle is not None
-    view = await ranked.view(alice.id, battle, guild)
-    for turn in range(80):  # Défenseurs first, then attackers, then passes, until a wait between rounds
-        kinds = {a["kind"] for a in view.legal}
-        if view.legal and kinds <= {"move", "pass"}:
-            break
-        plays = [a for a in view.legal if a["kind"] == "play"]
-        passes = [a for a in view.legal if a["kind"] == "pass"]
-        action = ([a for a in plays if a.get("protege")] or plays or passes or view.legal)[0]
-        await ranked.answer(alice.id, battle, action, key=f"t{turn}", pause=view.pause, guild=guild)
-        view = await ranked.view(alice.id, battle, guild)
-    else:
-        raise AssertionError("the battle never waited between two rounds")
+    ranked, battle, guild, view = await towards_a_defender(
+        harness, alice, lambda view: bool(view.legal) and {a["kind"] for a in view.legal} <= {"move", "pass"}
+    )
     await harness.advance(timedelta(seconds=1))  # the message catches up with the battle (pace 0)
     public = battle_message(harness)
     assert "Défenseur" in public.button_labels

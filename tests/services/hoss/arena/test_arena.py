@@ -128,7 +128,8 @@ async def test_the_ranking_is_hourly_and_shown_from_two_players(world: World) ->
     assert await world.sched.run_due() == 0
 
 
-async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world: World) -> None:
+async def twelve_with_points(world: World) -> None:
+    """Players 1 to 12 registered, player n with 2n points."""
     for player in range(1, 13):
         await veteran(world.db, world.clock, world.catalog, player)
         await with_decks(world.decks, player)
@@ -139,6 +140,10 @@ async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world:
             conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player * 2, player))
 
     await world.db.write(points)
+
+
+async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world: World) -> None:
+    await twelve_with_points(world)
     before = {p: await balance(world.db, p) for p in range(1, 13)}
     world.clock.set(
         datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC) + timedelta(hours=30)
@@ -177,16 +182,7 @@ async def test_after_the_close_the_standings_show_the_season_that_ended(world: W
     zéro : il faut se réinscrire pour la nouvelle semaine. »: until the new week's ranking shows,
     `/hoss arène classement` gives the player's final place and reward, the top 10 and how to register
     again, instead of « Le classement s'affiche dès que 2 joueurs sont inscrits »."""
-    for player in range(1, 13):
-        await veteran(world.db, world.clock, world.catalog, player)
-        await with_decks(world.decks, player)
-        await world.arena.register(GUILD, player, 1, 2)
-
-    def points(conn: sqlite3.Connection) -> None:
-        for player in range(1, 13):
-            conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player * 2, player))
-
-    await world.db.write(points)
+    await twelve_with_points(world)
     before = await world.arena.standing_of(GUILD, 12)
     assert before.last is None  # a season is open: its own standings
     world.clock.set(datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC) + timedelta(minutes=1))

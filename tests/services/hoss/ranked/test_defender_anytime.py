@@ -34,13 +34,19 @@ def between(view: BattleView) -> bool:
     return bool(view.legal) and {a["kind"] for a in view.legal} <= {"move", "pass"}
 
 
-async def at_a_stop_between_rounds(ranked: RankedService, battle: int) -> BattleView:
-    """Play towards a Défenseur on one of several attackers, until the battle waits between two rounds."""
+async def at_a_stop_between_rounds(
+    db: Database, clock: ManualClock, sched: Scheduler
+) -> tuple[RankedService, int, BattleView]:
+    """Player 1's Rang 1 battle played towards a Défenseur on one of several attackers, until it waits
+    between two rounds: the service, the battle and the view then."""
+    await player_with_deck(db, clock, 1)
+    ranked = service(db, clock, sched, seed=1)
+    battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
     view = await ranked.view(1, battle, GUILD)
     for turn in range(80):
         assert view.status == "live", "the battle ended before a Défenseur could move between rounds"
         if between(view):
-            return view
+            return ranked, battle, view
         await ranked.answer(
             1, battle, towards_a_defender(view), key=f"t{turn}", pause=view.pause, guild=GUILD
         )
@@ -61,10 +67,7 @@ async def job_of(db: Database, battle: int) -> tuple[str, str]:
 async def test_the_battle_waits_between_rounds_for_a_defender_move_and_goes_on_by_itself(
     db: Database, clock: ManualClock, sched: Scheduler
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock, sched, seed=1)
-    battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
-    view = await at_a_stop_between_rounds(ranked, battle)
+    ranked, battle, view = await at_a_stop_between_rounds(db, clock, sched)
     assert view.deadline == clock.now() + ROUND_STOP  # not the 2 minutes of a decision
     kind, _ = await job_of(db, battle)
     assert kind == ROUND_JOB
@@ -112,10 +115,7 @@ async def test_the_battle_waits_between_rounds_for_a_defender_move_and_goes_on_b
 async def test_a_battle_left_alone_between_rounds_runs_to_its_end_and_replays(
     db: Database, clock: ManualClock, sched: Scheduler
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock, sched, seed=1)
-    battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
-    await at_a_stop_between_rounds(ranked, battle)
+    ranked, battle, _ = await at_a_stop_between_rounds(db, clock, sched)
     for _ in range(200):
         if (await ranked.view(1, battle, GUILD)).status != "live":
             break
