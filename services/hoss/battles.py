@@ -56,9 +56,9 @@ DECISION_TIMEOUT = timedelta(minutes=2)
 TIMEOUT_JOB = "hoss.decision_timeout"  # also the message the view shows for a pause the AI took
 # Between two rounds where the player may only move a Défenseur (battles started with the engine's
 # `move_pauses` option): the battle waits this long, the pace the battle message shows its rounds at, then
-# the next round is played (`hoss.next_round`).
+# the next round is played (`hoss:next_round`).
 ROUND_STOP = timedelta(seconds=5)
-ROUND_JOB = "hoss.next_round"
+ROUND_JOB = "hoss:next_round"
 NOTICES_TOPIC = "hoss:notices"  # announced by a commit that gave a player a milestone notice
 REASON = "hoss.ranked"  # ledger reason of a battle's gold (ref = the battle id)
 AI: Policy = strong_policy()

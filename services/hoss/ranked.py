@@ -475,7 +475,7 @@ class RankedService:
         return await self.db.write(unit)
 
     def on_next_round(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        """`hoss.next_round`: the battle waited between two rounds for a possible Défenseur move; if it
+        """`hoss:next_round`: the battle waited between two rounds for a possible Défenseur move; if it
         still waits there, the player lets the round come (a pass, with any move already made) and the
         battle runs on to its next stop."""
         row = battles.load(conn, int(job.payload["battle"]))
