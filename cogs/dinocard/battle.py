@@ -1,8 +1,6 @@
 """/dino défi, dojo and revoir, and the buttons of a battle.
 
-- `dino:go:<owner>:<guild>:<pack>:<opponent>:<bonus>`: « Lancer le Défi » on the private preparation;
-  `<bonus>` the catalog indexes of the bonus cards joined by `.` (`-`: none); the preparation message's
-  id is the launch's idempotency key (a double click launches one battle).
+- The private preparation page and « Lancer le Défi »: cogs/dinocard/preparation.py.
 - `dino:next|phase|all:<match>:<version>`: « Suivant », « Fin de la phase », « Tout voir » on the public
   battle message (the challenger only).
 
@@ -18,124 +16,18 @@ import discord
 from discord import app_commands
 
 from cogs.dinocard.common import card_choices, cards_option, dino_of, number_option, pack_choices, refused
-from cogs.shared.components import button
+from cogs.dinocard.preparation import MAX_BONUS, PREPARATION_ITEMS, here, prepare_reply
 from cogs.shared.mixins import CommandsMixin, send
-from core.errors import BadInput, NotAllowed
+from core.errors import BadInput
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, public_locale_of
 from discord_app.permissions import PUBLIC_MESSAGE, require_here
 from discord_app.render import files_of, to_discord
 from discord_app.translator import desc
-from services.dinocard.battles import Preparation
-from services.dinocard.keys import COUNT_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
-from services.dinocard.names import card_line
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.platform.messages import Embed, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 MODES = {"next": "step", "phase": "phase", "all": "all"}
-MAX_BONUS = 10
-
-
-def here(interaction: discord.Interaction[Any]) -> int:
-    return interaction.guild_id or 0
-
-
-def seen_text(seen: dict[str, object], cards: Any) -> Text:
-    """What Perception revealed, one line per kind of information."""
-    lines = [Text("dinocard.prepare.size", {"count": seen["size"]})]
-    tables = (("elements", ELEMENT_KEYS), ("types", TYPE_KEYS), ("rarities", RARITY_KEYS))
-    for key, names in tables:
-        counts = seen.get(key)
-        if isinstance(counts, dict):
-            parts = [
-                Text(COUNT_KEYS[key], {"count": counts[n], "name": Text(label)})
-                for n, label in names.items()
-                if n in counts
-            ]
-            lines.append(Text.lines(parts))
-    detail = seen.get("counts")
-    distinct = seen.get("cards")
-    if isinstance(detail, dict):
-        lines += [card_line(cards[c], int(n)) for c, n in detail.items() if c in cards]
-    elif isinstance(distinct, list):
-        lines += [card_line(cards[c]) for c in distinct if c in cards]
-    return Text.lines(lines)
-
-
-def prepare_reply(prep: Preparation, owner: int, guild: int, cards: Any, locale: str) -> dict[str, Any]:
-    ids = list(cards)
-    codes = ".".join(str(ids.index(c)) for c in prep.bonus) or "-"
-    embed = Embed(
-        title=Text(
-            "dinocard.prepare.title",
-            {"mine": prep.pack.name, "theirs": prep.opponent_name, "level": prep.opponent_level},
-        ),
-        description=seen_text(prep.seen, cards),
-        fields=(
-            EmbedField(
-                Text(
-                    "dinocard.prepare.bonus_label", {"count": len(prep.bonus), "maximum": prep.bonus_allowed}
-                ),
-                Text.lines([card_line(cards[c]) for c in prep.bonus])
-                if prep.bonus
-                else Text("dinocard.prepare.no_bonus"),
-                inline=False,
-            ),
-            EmbedField(
-                Text("dinocard.prepare.daily_label"),
-                Text("dinocard.prepare.daily", {"left": prep.daily_left})
-                if prep.daily_left
-                else Text("dinocard.prepare.daily_none"),
-                inline=False,
-            ),
-        ),
-    )
-    kwargs = to_discord(MessageSpec(embeds=(embed,)), locale)
-    view = discord.ui.View(timeout=None)
-    custom = f"dino:go:{owner}:{guild}:{prep.pack.id}:{prep.opponent_id}:{codes}"
-    view.add_item(
-        button(
-            LaunchButton,
-            custom,
-            Text("dinocard.prepare.launch"),
-            locale,
-            "success",
-            disabled=not prep.daily_left,
-        )
-    )
-    kwargs["view"] = view
-    return kwargs
-
-
-class LaunchButton(
-    PersistentButton,
-    template=r"dino:go:(?P<owner>\d+):(?P<guild>\d+):(?P<pack>\d+):(?P<opponent>\d+):(?P<bonus>-|\d{1,3}(?:\.\d{1,3}){0,9})",
-):
-    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        if int(self.match["owner"]) != interaction.user.id or int(self.match["guild"]) != here(interaction):
-            raise NotAllowed("error.not_your_message")
-        battles = dino_of(interaction).battles
-        ids = list(battles.cards)
-        codes = [] if self.match["bonus"] == "-" else [int(c) for c in self.match["bonus"].split(".")]
-        if any(c >= len(ids) for c in codes):
-            raise BadInput()
-        require_here(interaction, PUBLIC_MESSAGE)
-        assert interaction.channel_id is not None
-        assert interaction.message is not None
-        try:
-            match = await battles.launch(
-                interaction.user.id,
-                int(self.match["pack"]),
-                int(self.match["opponent"]),
-                [ids[c] for c in codes],
-                guild=interaction.guild_id,
-                channel=interaction.channel_id,
-                key=str(interaction.message.id),
-            )
-        except DeckInvalid as exc:
-            raise refused("dinocard.error.challenge.refused", exc.problems, battles.cards, locale) from exc
-        content = Text("dinocard.prepare.launched", {"number": match.number})
-        await interaction.response.edit_message(**to_discord(MessageSpec(content=content), locale), view=None)
 
 
 class WatchButton(
@@ -155,7 +47,7 @@ class WatchButton(
         await interaction.response.edit_message(**kwargs, attachments=files_of(spec, public))
 
 
-BATTLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LaunchButton, WatchButton)
+BATTLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*PREPARATION_ITEMS, WatchButton)
 
 
 class DinocardBattleCommands(CommandsMixin):

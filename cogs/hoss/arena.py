@@ -38,8 +38,9 @@ from discord_app.render import text
 from discord_app.translator import desc
 from engine.hoss import SHOWN_FROM, format_season
 from services.hoss.arena import Entry, Registration, Standings
+from services.hoss.arena_posts import Final
 from services.hoss.arena_verify import ArenaVerification
-from services.platform.messages import Embed, MessageSpec, Text
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 Slot = app_commands.Range[int, 1, 4]
@@ -76,8 +77,53 @@ def standing_line(entry: Entry, me: int, locale: str) -> Text:
     return Text(key, params)
 
 
+def final_spec(final: Final, registered: int, locale: str) -> MessageSpec:
+    """The season that ended last: the player's final place and reward, the prize places, and how to
+    take part in the new one (« il faut se réinscrire pour la nouvelle semaine »)."""
+    board = final.board
+    if final.me is None:
+        mine = Text("hoss.arena.standings.last_absent")
+    else:
+        mine = Text(
+            "hoss.arena.standings.last_mine",
+            {
+                "place": format_int(final.me.place, locale),
+                "players": format_int(board.registered, locale),
+                "points": format_int(final.me.points, locale),
+                "reward": format_int(final.me.reward or 0, locale),
+            },
+        )
+    top = [
+        Text(
+            "hoss.arena.standings.last_line",
+            {
+                "place": format_int(line.place, locale),
+                "player": f"<@{line.player_id}>",
+                "points": format_int(line.points, locale),
+                "reward": format_int(line.reward or 0, locale),
+            },
+        )
+        for line in board.lines
+    ]
+    embed = Embed(
+        title=Text("hoss.arena.standings.last_title", {"season": board.season.isoformat()}),
+        description=Text.lines([mine, Text("hoss.arena.standings.last_top", {"count": len(top)}), *top]),
+        fields=(
+            EmbedField(
+                Text("hoss.arena.standings.next_label"),
+                Text("hoss.arena.standings.next", {"count": SHOWN_FROM, "registered": registered}),
+                inline=False,
+            ),
+        ),
+    )
+    return MessageSpec(embeds=(embed,))
+
+
 def standings_spec(standings: Standings, me: int, locale: str) -> MessageSpec:
-    """The player's place and the players around them; the ranking shows from SHOWN_FROM players."""
+    """The player's place and the players around them; the ranking shows from SHOWN_FROM players, and
+    until then the season that ended last, if any."""
+    if standings.players < SHOWN_FROM and standings.last is not None:
+        return final_spec(standings.last, standings.players, locale)
     if standings.players < SHOWN_FROM:
         body = Text("hoss.arena.standings.too_few", {"count": SHOWN_FROM})
     elif standings.me is None:

@@ -16,6 +16,8 @@ this module only shows it, records it (`attach`) and answers its buttons.
 | `hoss:rpass:<owner>:<battle>:<pause>:<message>` | pass (play no card this round) |
 | `hoss:rdef:<owner>:<battle>:<pause>:<message>` | « Défenseur »: open the select of the legal moves |
 | `hoss:rmove:<owner>:<battle>:<pause>:<message>` (select of `<defender> <protégé>`) | move a Défenseur |
+| `hoss:rguard:<owner>:<battle>` | « Défenseur » on the battle message, whenever the player has one in play |
+| `hoss:rguardmove:<owner>:<battle>` (select of `<defender> <protégé>`) | move it: from the next round on |
 | `hoss:notice:<owner>:<notice>` | OK on a milestone notice: its gold is credited |
 """
 
@@ -291,43 +293,89 @@ class PassButton(
 TAIL = r"(?P<owner>\d+):(?P<battle>\d+):(?P<pause>\d+):(?P<message>\d+)"
 
 
+async def moves_reply(
+    interaction: discord.Interaction[Any],
+    match: dict[str, str],
+    pause: int | None,
+    select: type[PersistentSelect],
+    custom_id: str,
+    locale: str,
+) -> dict[str, Any]:
+    """The legal Défenseur moves now, asked again from the service (the custom_id is untrusted), in a
+    select."""
+    check_owner(match, interaction)
+    offered = await hoss_of(interaction).ranked.defender_moves(
+        interaction.user.id, int(match["battle"]), pause=pause, guild=interaction.guild_id
+    )
+    catalog = hoss_of(interaction).decks.catalog
+    names = {uid: name_of(catalog, card, locale) for uid, card in offered.cards.items()}
+    options = [
+        discord.SelectOption(
+            label=text(action_label({"kind": "move", "defender": d, "protege": p}, names), locale)[:100],
+            value=f"{d} {p}",
+        )
+        for d, p in offered.moves[:MAX_OPTIONS]
+    ]
+    item = select(custom_id, {}, options)
+    item.item.placeholder = text(Text("hoss.battle.defender_choose"), locale)[:150]
+    items = discord.ui.View(timeout=None)
+    items.add_item(item)
+    return reply(MessageSpec(content=Text("hoss.battle.defender_controls")), locale, items)
+
+
+def move_of(values: list[str]) -> dict[str, str]:
+    parts = values[0].split(" ") if len(values) == 1 and len(values[0]) <= 100 else []
+    if len(parts) != 2:
+        raise BadInput()
+    return {"kind": "move", "defender": parts[0], "protege": parts[1]}
+
+
 class DefenderButton(PersistentButton, template=r"hoss:rdef:" + TAIL):
-    """« Tu peux aussi le déplacer quand tu veux grâce au bouton « Défenseur » »: the legal moves now,
-    asked again from the service (the custom_id is untrusted), in a select."""
+    """« Tu peux aussi le déplacer quand tu veux grâce au bouton « Défenseur » », in the controls of a
+    pause: the moves at that pause."""
 
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        check_owner(self.match, interaction)
-        offered = await hoss_of(interaction).ranked.defender_moves(
-            interaction.user.id,
-            int(self.match["battle"]),
-            pause=int(self.match["pause"]),
-            guild=interaction.guild_id,
-        )
-        catalog = hoss_of(interaction).decks.catalog
-        names = {uid: name_of(catalog, card, locale) for uid, card in offered.cards.items()}
-        options = [
-            discord.SelectOption(
-                label=text(action_label({"kind": "move", "defender": d, "protege": p}, names), locale)[:100],
-                value=f"{d} {p}",
-            )
-            for d, p in offered.moves[:MAX_OPTIONS]
-        ]
         m = self.match
-        select = MoveSelect(f"hoss:rmove:{m['owner']}:{m['battle']}:{m['pause']}:{m['message']}", {}, options)
-        select.item.placeholder = text(Text("hoss.battle.defender_choose"), locale)[:150]
-        items = discord.ui.View(timeout=None)
-        items.add_item(select)
-        spec = MessageSpec(content=Text("hoss.battle.defender_controls"))
-        await interaction.response.edit_message(**reply(spec, locale, items))
+        custom_id = f"hoss:rmove:{m['owner']}:{m['battle']}:{m['pause']}:{m['message']}"
+        kwargs = await moves_reply(interaction, m, int(m["pause"]), MoveSelect, custom_id, locale)
+        await interaction.response.edit_message(**kwargs)
 
 
 class MoveSelect(PersistentSelect, template=r"hoss:rmove:" + TAIL):
     async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
-        parts = values[0].split(" ") if len(values) == 1 and len(values[0]) <= 100 else []
-        if len(parts) != 2:
-            raise BadInput()
-        move = {"kind": "move", "defender": parts[0], "protege": parts[1]}
-        await decide(interaction, self.match, move, locale)
+        await decide(interaction, self.match, move_of(values), locale)
+
+
+GUARD = r"(?P<owner>\d+):(?P<battle>\d+)"
+
+
+class GuardButton(PersistentButton, template=r"hoss:rguard:" + GUARD):
+    """« Défenseur » on the battle message, all battle long while the player has a Défenseur in play: the
+    moves possible where the battle stands, whatever pause or round it is at."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        m = self.match
+        custom_id = f"hoss:rguardmove:{m['owner']}:{m['battle']}"
+        kwargs = await moves_reply(interaction, m, None, GuardSelect, custom_id, locale)
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+
+class GuardSelect(PersistentSelect, template=r"hoss:rguardmove:" + GUARD):
+    """A move chosen from the battle message's button: it applies where the battle stands when the click
+    arrives, so from the start of the next round (docs/hoss/ranked.md, "Moving a Défenseur")."""
+
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        check_owner(self.match, interaction)
+        await hoss_of(interaction).ranked.answer(
+            interaction.user.id,
+            int(self.match["battle"]),
+            move_of(values),
+            key=interaction.id,
+            pause=None,
+            guild=interaction.guild_id,
+        )
+        done = MessageSpec(content=Text("hoss.battle.defender_moved"))
+        await interaction.response.edit_message(**reply(done, locale, None))
 
 
 # --- milestone notices --------------------------------------------------------------------------------
@@ -368,5 +416,7 @@ BATTLE_ITEMS: tuple[type[Any], ...] = (
     PassButton,
     DefenderButton,
     MoveSelect,
+    GuardButton,
+    GuardSelect,
     NoticeButton,
 )

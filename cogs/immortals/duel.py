@@ -1,14 +1,15 @@
 """/immortals duels: challenge a friend, practise against the AI, and each player's private controls.
 
 The public duel message is posted and edited by the outbox (services/immortals/duels.py); here are the
-challenge message, its buttons, and a seat's private controls: a select for the unit, a select for the
-spell (or none), and a button that validates the choice. The controls carry the round and the selection
+challenge message, its buttons, and the private controls of the seat whose turn it is (to engage, or to
+counter the attack they show): a select for the unit, a select for the spell (or none), and a button that
+validates the choice. The controls carry the round and the selection
 in their custom ids, so they need no storage; the service re-checks every click.
 
 | custom_id | what |
 |---|---|
 | `immortals:accept:<duel>` / `immortals:decline:<duel>` | answer a challenge (the challenger may withdraw) |
-| `immortals:open:<duel>` | the clicking player's private controls, if they have not chosen this round |
+| `immortals:open:<duel>` | the clicking player's private controls, when it is their turn to engage or counter |
 | `immortals:unit:<duel>:<round>:<spell>` (select of unit places) | choose the unit |
 | `immortals:spell:<duel>:<round>:<unit>` (select of spell places, `-` none) | choose the spell |
 | `immortals:go:<duel>:<round>:<unit>:<spell>` | validate the choice |
@@ -98,7 +99,9 @@ def controls_reply(
     unit_code = NONE if unit is None else str(unit)
     units = [
         discord.SelectOption(
-            label=text(render.unit_label(catalog, u), locale)[:100], value=str(i), default=i == unit
+            label=text(render.unit_label(catalog, u, view.terrain), locale)[:100],
+            value=str(i),
+            default=i == unit,
         )
         for i, u in enumerate(view.units[seat])
         if u.uid not in done
@@ -194,7 +197,12 @@ class GoButton(
         assert duel.state is not None
         seat = duel.seat_of(interaction.user.id)
         picked = text(unit_name(duels.catalog, duel.state.units[seat][unit].card_id), locale)
-        done = t("immortals.controls.done", locale, unit=picked, round=self.match["round"])
+        key = (
+            "immortals.controls.done_engage"
+            if seat == duel.state.engager
+            else "immortals.controls.done_counter"
+        )
+        done = t(key, locale, unit=picked, round=self.match["round"])
         await update(interaction, content=done, embeds=[], view=None)
 
 

@@ -1,4 +1,4 @@
-"""The Discord side of a duel of secret choices (services/shared/duels.py) that Pillz and Immortal's War
+"""The Discord side of a duel of choices in private controls (services/shared/duels.py) that Pillz and Immortal's War
 share: the challenge message and its answer buttons, the answered challenge, and the bodies of the
 `challenge` and `practice` commands. Each game keeps its command declarations, its custom_id templates
 (buttons already posted must keep working), its message keys and its private controls.

@@ -28,14 +28,13 @@ def _pages(game_key: str) -> tuple[tuple[str, str], ...]:
 
 
 def rules_spec(game_key: str, page: int) -> MessageSpec:
-    """Page `page` (clamped) of a game's rules summary; every page's footer points to the full notes."""
+    """Page `page` (clamped) of a game's rules summary; every page's footer says where the cards' texts
+    and the commands are read (in Discord: players never see the bot's source tree)."""
     pages = _pages(game_key)
     page = max(1, min(page, len(pages)))
     spec = games.get(game_key)
     assert spec is not None
-    footer = Text(
-        "rules.footer", {"page": page, "pages": len(pages), "game": Text(spec.name_key), "key": game_key}
-    )
+    footer = Text("rules.footer", {"page": page, "pages": len(pages), "game": Text(spec.name_key)})
     title, body = pages[page - 1]
     embed = Embed(title=Text(title), description=Text.lines([Text(body), Text.raw(""), footer]))
     return MessageSpec(embeds=(embed,))

@@ -88,7 +88,7 @@ def choice_time_section(
     key: str, settings: Callable[[discord.Interaction[Any]], ChoiceTimeSettings], keys: ChoiceTimeKeys
 ) -> SetupSection:
     """`/setup <key> seconds`: the time a player of the game has for each choice before the AI chooses
-    for them, a section games with timed secret choices share (Pillz, Immortal's War)."""
+    for them, a section games with timed choices share (Pillz, Immortal's War)."""
 
     async def summary(interaction: discord.Interaction[Any], locale: str) -> str:
         assert interaction.guild_id is not None

@@ -23,7 +23,15 @@ from engine.dinocard.catalog import (
 )
 from engine.dinocard.engine import DinocardEngine, DinocardSetupError, compute
 from engine.dinocard.log import instance_id
-from engine.dinocard.packs import MAX_COPIES, PACK_MAX, PACK_MIN, PackProblem, bonus_problems, pack_problems
+from engine.dinocard.packs import (
+    MAX_COPIES,
+    PACK_MAX,
+    PACK_MIN,
+    PackProblem,
+    bonus_problems,
+    bonus_room,
+    pack_problems,
+)
 from engine.dinocard.skills import (
     CHALLENGE_WINDOW,
     MAX_LEVEL,
@@ -76,6 +84,7 @@ __all__ = [
     "Skills",
     "bonus_cards",
     "bonus_problems",
+    "bonus_room",
     "can_challenge",
     "compute",
     "daily_challenges",

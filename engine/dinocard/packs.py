@@ -60,3 +60,12 @@ def bonus_problems(
         PackProblem("too_many_copies", c, counts[c]) for c in dict.fromkeys(bonus) if counts[c] > MAX_COPIES
     ]
     return tuple(problems)
+
+
+def bonus_room(pack: Sequence[str], bonus: Sequence[str]) -> dict[str, int]:
+    """How many more copies of each card of the pack or the bonus the bonus may take (0 for a card
+    already at 3): at most 3 identical with the pack's, so a card in neither may take `MAX_COPIES`. What
+    the preparation page offers to add."""
+    counts = Counter(pack)
+    counts.update(bonus)
+    return {card: max(0, MAX_COPIES - n) for card, n in counts.items()}

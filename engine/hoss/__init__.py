@@ -80,7 +80,7 @@ from engine.hoss.economy import (
     sale_price,
     unlocked_tiers,
 )
-from engine.hoss.engine import HossEngine, new_battle
+from engine.hoss.engine import MOVE_PAUSES_OPTION, HossEngine, new_battle
 from engine.hoss.fighters import fighter_stats
 from engine.hoss.fusion import (
     FusionCopy,
@@ -127,6 +127,7 @@ __all__ = [
     "MAX_DEFENDER_LINES",
     "MAX_RANK",
     "MIN_DISTINCT_RANK1",
+    "MOVE_PAUSES_OPTION",
     "RACE",
     "RACES",
     "RACE_BOOSTER_UNLOCK_WINS",

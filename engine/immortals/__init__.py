@@ -39,7 +39,7 @@ from engine.immortals.progress import (
     starter_deck,
     starter_spells,
 )
-from engine.immortals.rules import level_of
+from engine.immortals.rules import level_of, on_terrain
 from engine.immortals.state import (
     ROUNDS,
     START_VITALITY,
@@ -93,6 +93,7 @@ __all__ = [
     "deck_problems",
     "duel_result",
     "level_of",
+    "on_terrain",
     "player_xp",
     "starter_deck",
     "starter_spells",

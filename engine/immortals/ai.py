@@ -31,6 +31,7 @@ from engine.immortals.state import (
     ImmortalsState,
     SpellCard,
     Unit,
+    engaged,
     spells_left,
     units_left,
 )
@@ -85,6 +86,17 @@ def win_chance(mine: Numbers, theirs: Numbers, first_is_mine: bool) -> tuple[flo
     return win, lose
 
 
+def side_value(state: ImmortalsState, seat: int, mine: Side, foe: Side) -> float:
+    """Expected vitality margin of the round where `mine` meets `foe`: the chance to win times the
+    damage dealt, minus the chance to lose times the damage taken, plus the vitality a heal restores."""
+    sides = _sides(seat, mine, foe)
+    own = numbers(seat, sides, state.terrain, START_VITALITY - state.vitality[seat])
+    theirs = numbers(1 - seat, sides, state.terrain, 0)
+    first = initiative((own, theirs) if seat == 0 else (theirs, own), state.engager)
+    win, lose = win_chance(own, theirs, first == seat)
+    return win * own.power - lose * theirs.power + own.healed
+
+
 def round_value(
     state: ImmortalsState, seat: int, unit: Unit, spell: SpellCard | None, foes: list[Unit]
 ) -> float:
@@ -106,18 +118,28 @@ def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
     return (own, foe) if seat == 0 else (foe, own)
 
 
-def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, float]]:
-    """Each unit still to fight, with the spell planned for it and the value of its round."""
-    units = units_left(state, seat)
-    spells = spells_left(state, seat)
-    foes = units_left(state, 1 - seat)
-    base = {u.uid: round_value(state, seat, u, None, foes) for u in units}
+# The value of a round by (unit id, spell id or None): what `_assign` shares the spells by.
+Values = dict[tuple[str, str | None], float]
+
+
+def _values(
+    state: ImmortalsState, seat: int, units: list[Unit], spells: list[SpellCard], foes: list[Unit]
+) -> Values:
+    values: Values = {}
+    for u in units:
+        values[u.uid, None] = round_value(state, seat, u, None, foes)
+        for s in spells:
+            values[u.uid, s.sid] = round_value(state, seat, u, s, foes)
+    return values
+
+
+def _assign(
+    values: Values, units: list[Unit], spells: list[SpellCard]
+) -> dict[str, tuple[SpellCard | None, float]]:
+    """At most one spell per unit, greedily by the largest gain over fighting without one."""
+    base = {u.uid: values[u.uid, None] for u in units}
     gains = sorted(
-        (
-            (round_value(state, seat, u, s, foes) - base[u.uid], n, u.uid, s)
-            for u in units
-            for n, s in enumerate(spells)
-        ),
+        ((values[u.uid, s.sid] - base[u.uid], n, u.uid, s) for u in units for n, s in enumerate(spells)),
         key=lambda item: (-item[0], item[1], item[2]),
     )
     planned: dict[str, tuple[SpellCard | None, float]] = {u.uid: (None, base[u.uid]) for u in units}
@@ -134,8 +156,45 @@ def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, 
     return planned
 
 
+def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, float]]:
+    """Each unit still to fight, with the spell planned for it and the value of its round, the foe's
+    unit any of its units left."""
+    units = units_left(state, seat)
+    spells = spells_left(state, seat)
+    return _assign(_values(state, seat, units, spells, units_left(state, 1 - seat)), units, spells)
+
+
+def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
+    """The counter, knowing the engaged unit and spell: the unit and spell whose round against them,
+    plus the planned value of the rounds left without them, is worth most."""
+    foe = 1 - seat
+    attack = engaged(state)
+    assert attack is not None
+    foe_unit = next(u for u in state.units[foe] if u.uid == attack.unit)
+    foe_spell = next((s for s in state.spells[foe] if s.sid == attack.spell), None)
+    units = units_left(state, seat)
+    spells = spells_left(state, seat)
+    later_foes = [u for u in units_left(state, foe) if u.uid != foe_unit.uid]
+    later = _values(state, seat, units, spells, later_foes) if later_foes else {}
+    best: tuple[float, float, Unit, SpellCard | None] | None = None
+    for unit in units:
+        others = [u for u in units if u.uid != unit.uid]
+        for spell in (None, *spells):
+            value = side_value(state, seat, Side(unit, spell), Side(foe_unit, foe_spell))
+            if later:
+                rest = [s for s in spells if s is not spell]
+                value += sum(v for _, v in _assign(later, others, rest).values())
+            candidate = (value, rng.random(), unit, spell)
+            if best is None or candidate[:2] > best[:2]:
+                best = candidate
+    assert best is not None
+    return Choose(unit=best[2].uid, spell=None if best[3] is None else best[3].sid)
+
+
 def choose(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
-    """The AI's secret choice for the round (see the module docstring)."""
+    """The AI's choice for the round: it engages, or counters what was engaged (module docstring)."""
+    if seat != state.engager and engaged(state) is not None:
+        return counter(state, seat, rng)
     planned = plan(state, seat)
     order = sorted(planned, key=lambda uid: (-planned[uid][1], rng.random()))
     uid = order[0]

@@ -1,10 +1,13 @@
 """The Immortal's War duel engine behind the platform protocol (docs/engine.md, docs/immortals/rules-notes.md).
 
 Two seats. At the start, 4 units are drawn from each deck, 8 spells from each player's known spells,
-and a terrain; the seat whose drawn units have the higher total Attack engages. Four rounds: both seats
-choose a unit and maybe a spell, in secret and at once; then the two units fight (20 turns of D2 rolls,
-`rules.fight`), the winner's power is taken from the losing player's vitality. A player at 0 vitality
-loses at once; after four rounds the higher vitality wins, equal vitality is a draw.
+and a terrain; the seat whose drawn units have the higher total Attack engages. Four rounds, each played
+in turn (rulebook: « Il a ensuite le choix de lancer un sort puis de choisir alors une première carte
+qu'il envoie attaquer son ennemi. Le deuxième joueur choisit à son tour un sort si il le souhaite, puis
+une carte pour contrer l'attaque. »): the engaging seat chooses a unit and maybe a spell, public at once
+(event `engaged`); the other seat counters with its own, knowing it; then the two units fight (20 turns
+of D2 rolls, `rules.fight`), the winner's power is taken from the losing player's vitality. A player at
+0 vitality loses at once; after four rounds the higher vitality wins, equal vitality is a draw.
 
 Player extras (`PlayerSetup.extra`), both optional:
 - `"xp"`: a list of integers aligned with `deck`, each copy's experience (its level follows from the
@@ -49,7 +52,9 @@ from engine.immortals.state import (
     SpellCard,
     Unit,
     built,
+    engaged,
     evolve,
+    seat_to_act,
     spells_left,
     units_left,
 )
@@ -184,9 +189,8 @@ class ImmortalsEngine:
     # --- turns ----------------------------------------------------------------------------------------
 
     def current_players(self, state: ImmortalsState) -> list[int]:
-        if state.finished:
-            return []
-        return [seat for seat in (0, 1) if state.pending[seat] is None]
+        seat = seat_to_act(state)
+        return [] if seat is None else [seat]
 
     def legal_actions(self, state: ImmortalsState, player: int) -> list[Choose]:
         if player not in self.current_players(state):
@@ -195,9 +199,7 @@ class ImmortalsEngine:
         return [Choose(unit=u.uid, spell=s) for u in units_left(state, player) for s in spells]
 
     def is_legal(self, state: ImmortalsState, player: int, action: ImmortalsAction) -> bool:
-        if not isinstance(action, Choose) or player not in (0, 1) or state.finished:
-            return False
-        if state.pending[player] is not None:
+        if not isinstance(action, Choose) or player != seat_to_act(state):
             return False
         unit, spell = action.unit, action.spell
         # Lists rather than `fought`/`cast` and `any(...)`: two sets and generators per move otherwise.
@@ -217,24 +219,24 @@ class ImmortalsEngine:
     ) -> tuple[ImmortalsState, list[Event]]:
         if not self.is_legal(state, player, action):
             raise IllegalAction("error.illegal_action", reason=self._why(state, player, action))
-        events = [
-            Event("chose", {"seat": player, "round": state.round}),
-            Event(
-                "choice",
-                {"seat": player, "round": state.round, "unit": action.unit, "spell": action.spell},
-                visible_to=frozenset({player}),
-            ),
-        ]
         other = state.pending[1 - player]
         if other is None:
+            # The engaging seat's choice: public, the counter chooses knowing it.
             pending = (action, None) if player == 0 else (None, action)
-            return evolve(state, {"pending": pending}), events
-        # The last choice resolves the round from `state`: no state in between with both choices.
-        resolved, more = self._resolve(state, (action, other) if player == 0 else (other, action))
-        return resolved, events + more
+            spell = _side(state, player, action).spell
+            data = {
+                "seat": player,
+                "round": state.round,
+                "unit": action.unit,
+                "spell": action.spell,
+                "spell_id": None if spell is None else spell.spell_id,
+            }
+            return evolve(state, {"pending": pending}), [Event("engaged", data)]
+        # The counter resolves the round from `state`: no state in between with both choices.
+        return self._resolve(state, (action, other) if player == 0 else (other, action))
 
     def _why(self, state: ImmortalsState, player: int, action: Any) -> str:
-        if state.finished or player not in self.current_players(state):
+        if player != seat_to_act(state):
             return "not_your_turn"
         if not isinstance(action, Choose):
             return "unknown_action"
@@ -319,11 +321,16 @@ class ImmortalsEngine:
         return view_of(state, player, self.current_players(state))
 
     def hidden_cards(self, state: ImmortalsState, player: int) -> set[str]:
-        """The spells `player` drew and has not cast yet, and its pending choice's token."""
+        """The spells `player` drew and has not cast yet (the one it engaged with is public), and the
+        token of a pending choice of its that is secret (a counter chosen before the engaging seat, only
+        in a duel stored when both seats chose at once)."""
         if player not in (0, 1):
             return set()
+        public = engaged(state) if player == state.engager else None
         hidden = {s.sid for s in spells_left(state, player)}
-        if state.pending[player] is not None:
+        if public is not None:
+            hidden.discard(public.spell or "")
+        elif state.pending[player] is not None:
             hidden.add(choice_token(state, player))
         return hidden
 

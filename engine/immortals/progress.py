@@ -6,8 +6,11 @@
   − the levels of its own, never below 0.
 - Combat points: the player XP gained + 5 if it won all four rounds + 5 if it ends at full vitality
   + 20 if it killed the opponent.
-- Gains: gold and soul fragments (amounts below); anti-farm halves every gain once per consecutive duel
-  already played against the same opponent (it compounds: 100 %, 50 %, 25 %...).
+- Gains: gold and soul fragments (amounts below); anti-farm halves every gain of a duel that follows
+  one against the same opponent (rulebook: « Tout combat consécutif avec le même adversaire se vera
+  infligé un malus de 50% à tous les gains. »): 50 %, however long the run; another opponent in between
+  resets it. Halved card XP rounds up, so a unit that fought always gains some (« Chaque combat, gagné
+  ou perdu, fera gagner de l'expérience à vos unités. »); the other halved gains round down.
 - Decks: 4 to 30 units; copies of one card: 3 at most while none is above level 3, 2 if one is
   level 4, 1 if one is level 5 (never 4).
 Decisions and their reasons: docs/immortals/rules-notes.md.
@@ -70,7 +73,9 @@ class CardXp:
 
 @dataclass(frozen=True)
 class DuelResult:
-    """Everything a player gains from a finished duel, after the anti-farm halving (`halvings`)."""
+    """Everything a player gains from a finished duel, after the anti-farm halving: `consecutive` duels
+    against the same opponent came just before this one, and every gain was halved `halvings` times (1
+    when `consecutive` is, 0 otherwise)."""
 
     seat: int
     result: str
@@ -81,6 +86,7 @@ class DuelResult:
     fragments: int
     rounds_won: int
     halvings: int
+    consecutive: int
 
 
 def card_xp(state: ImmortalsState, seat: int) -> tuple[CardXp, ...]:
@@ -122,9 +128,14 @@ def consecutive_duels(opponent: int, previous: Sequence[int]) -> int:
     return count
 
 
-def halve(amount: int, halvings: int) -> int:
-    """Anti-farm: `amount` halved `halvings` times, rounded down."""
-    return amount >> halvings if amount > 0 else amount
+def halve(amount: int, halved: bool) -> int:
+    """Anti-farm: half of `amount` when `halved`, rounded down."""
+    return amount // 2 if halved and amount > 0 else amount
+
+
+def halve_card_xp(xp: int, halved: bool) -> int:
+    """Anti-farm on a fighting unit's XP: half, rounded up, so that a fight always gives at least 1."""
+    return (xp + 1) // 2 if halved and xp > 0 else xp
 
 
 def duel_result(state: ImmortalsState, seat: int, previous_opponents: Sequence[int] = ()) -> DuelResult:
@@ -144,17 +155,19 @@ def duel_result(state: ImmortalsState, seat: int, previous_opponents: Sequence[i
     points = combat_points(xp, won, state.vitality[seat], killed)
     gold = GOLD[result] + GOLD_PER_ROUND_WON * won
     fragments = FRAGMENTS[result] + (FRAGMENTS_FOR_KILL if killed else 0)
-    n = consecutive_duels(state.player_ids[foe], previous_opponents)
+    run = consecutive_duels(state.player_ids[foe], previous_opponents)
+    halved = run > 0
     return DuelResult(
         seat=seat,
         result=result,
-        cards=tuple(CardXp(c.uid, c.card_id, c.deck_index, halve(c.xp, n)) for c in cards),
-        player_xp=halve(xp, n),
-        combat_points=halve(points, n),
-        gold=halve(gold, n),
-        fragments=halve(fragments, n),
+        cards=tuple(CardXp(c.uid, c.card_id, c.deck_index, halve_card_xp(c.xp, halved)) for c in cards),
+        player_xp=halve(xp, halved),
+        combat_points=halve(points, halved),
+        gold=halve(gold, halved),
+        fragments=halve(fragments, halved),
         rounds_won=won,
-        halvings=n,
+        halvings=int(halved),
+        consecutive=run,
     )
 
 

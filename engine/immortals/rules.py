@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from engine.immortals.catalog import (
     MALUS_TERRAIN,
@@ -32,6 +32,13 @@ def terrain_mod(favourite: str, terrain: str) -> int:
     if favourite == terrain:
         return 1
     return -1 if MALUS_TERRAIN.get(favourite) == terrain else 0
+
+
+def on_terrain(unit: Unit, terrain: str) -> tuple[int, int, int]:
+    """`unit`'s Attack and Defense on `terrain` before spells, and the terrain's change (+1 on its favourite
+    terrain, -1 on its malus terrain, else 0): what a fight there starts from (`numbers`)."""
+    mod = terrain_mod(unit.terrain, terrain)
+    return max(0, unit.attack + mod), max(0, unit.defense + mod), mod
 
 
 def active_families(deck: Sequence[str], catalog: ImmortalsCatalog) -> frozenset[str]:
@@ -240,14 +247,27 @@ def fight(
     return (0 if hp[0] > hp[1] else 1), tuple(trace)
 
 
+EngageRule = Literal["attack", "defense", "lots"]
+
+
+def engage_rule(units: tuple[Sequence[Unit], Sequence[Unit]]) -> tuple[EngageRule, tuple[int, int]]:
+    """What decides who engages: the drawn units' total Attack, else (equal) their total Defense, else
+    (equal too) a draw of lots; and the two total Defenses."""
+    attack = (sum(u.attack for u in units[0]), sum(u.attack for u in units[1]))
+    defense = (sum(u.defense for u in units[0]), sum(u.defense for u in units[1]))
+    if attack[0] != attack[1]:
+        return "attack", defense
+    return ("defense" if defense[0] != defense[1] else "lots"), defense
+
+
 def engage_order(
     units: tuple[Sequence[Unit], Sequence[Unit]], rng: random.Random
 ) -> tuple[int, tuple[int, int]]:
     """Who engages: the higher total drawn Attack; then the higher total Defense; then a draw of lots."""
     totals = (sum(u.attack for u in units[0]), sum(u.attack for u in units[1]))
-    if totals[0] != totals[1]:
+    rule, defense = engage_rule(units)
+    if rule == "attack":
         return (0 if totals[0] > totals[1] else 1), totals
-    defense = (sum(u.defense for u in units[0]), sum(u.defense for u in units[1]))
-    if defense[0] != defense[1]:
+    if rule == "defense":
         return (0 if defense[0] > defense[1] else 1), totals
     return rng.randrange(2), totals

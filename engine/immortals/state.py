@@ -1,8 +1,9 @@
 """Immortal's War duel state and its one action: immutable values, so a stored duel resumes exactly.
 
-A duel is four rounds. In each round both seats choose at once and in secret (`Choose`: a unit that has
-not fought yet and, optionally, a spell not cast yet); the round resolves when both have chosen. A seat's
-pending choice lives in `pending` and is shown to nobody else (see `view.py`).
+A duel is four rounds. In each round the engaging seat chooses first (`Choose`: a unit that has not
+fought yet and, optionally, a spell not cast yet); its choice is public at once, and the other seat then
+counters with its own choice, knowing it; the round resolves on the counter. The engaging seat's choice
+waits in `pending` until then (see `view.py`).
 """
 
 from __future__ import annotations
@@ -99,7 +100,8 @@ class SpellCard:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Choose:
-    """A seat's secret choice for the round: a unit (instance id) and maybe a spell (instance id).
+    """A seat's choice for the round: a unit (instance id) and maybe a spell (instance id), sent to
+    attack when the seat engages, to counter when it answers.
 
     A frozen dataclass like other games' actions (docs/engine.md): a player's click builds one without a
     validation, and `action_from_json` checks what comes from outside. Pydantic validates it inside a
@@ -161,12 +163,30 @@ class ImmortalsState(GameState):
     spells: tuple[tuple[SpellCard, ...], tuple[SpellCard, ...]]
     vitality: tuple[int, int] = (START_VITALITY, START_VITALITY)
     round: int = 1
+    # By seat. The engaging seat's choice waits here, public, for the counter. A duel stored before the
+    # rounds were played in turn may hold the other seat's secret choice instead (see `seat_to_act`).
     pending: tuple[Choose | None, Choose | None] = (None, None)
     rng: RngState
     history: tuple[FightRecord, ...] = ()
     finished: bool = False
     winner: int | None = None
     reason: Literal["ko", "vitality", "draw"] | None = None
+
+
+def seat_to_act(state: ImmortalsState) -> int | None:
+    """The seat whose choice the round waits for: the engaging seat, then the other, which counters.
+
+    A duel stored when both seats chose at once may hold the counter's secret choice with the engaging
+    seat still to choose: the engaging seat acts, and its choice resolves the round as before."""
+    if state.finished:
+        return None
+    engager = state.engager
+    return engager if state.pending[engager] is None else 1 - engager
+
+
+def engaged(state: ImmortalsState) -> Choose | None:
+    """The engaging seat's choice of this round while it waits for the counter: public."""
+    return None if state.finished else state.pending[state.engager]
 
 
 def fought(state: ImmortalsState, seat: int) -> frozenset[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from core.i18n import t
 from engine.dinocard import ELEMENTS, DinocardCard, DinocardView
 from services.dinocard.keys import ELEMENT_KEYS, EVENT_KEYS, OUTCOME_KEYS
 from services.platform.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text
@@ -19,7 +20,8 @@ from services.platform.messages import Attachment, Button, Embed, EmbedField, Me
 ELEMENT_MARKS = {"feu": "🔥", "bois": "🌳", "eau": "💧", "foudre": "⚡", "ciel": "☁️"}
 COLORS = {"live": 0x3BA55C, "over": 0x5865F2}
 MAX_LINES = 30  # of events on the message (a phase has fewer; the log file has them all)
-QUIET = frozenset({"board", "egg_card", "turn", "combat"})  # shown by the title, or never in public
+QUIET = frozenset({"board", "egg_card"})  # the board is the fields; an egg's card is never public
+PLACES = ("slot", "target_slot")  # a rail's places, 0 to 2 from the left, shown 1 to 3
 
 
 def card_name(cards: Mapping[str, DinocardCard], card_id: str | None) -> Text:
@@ -54,31 +56,46 @@ def event_text(
         elif name == "target_slot":
             kind = "attack_player" if value is None else "attack"
             if value is not None:
-                params["target_slot"] = value
+                params["target_slot"] = value + 1
         elif name == "life":
             params["life_a"], params["life_b"] = value
         elif name == "reason":
             params["reason"] = Text(OUTCOME_KEYS[str(value)])
         else:
-            params[name] = value
-    if kind == "ended" and data.get("winner") is None:
-        kind = "ended_draw"
-        params.pop("winner", None)
-    return Text(EVENT_KEYS[kind], params)
+            params[name] = value + 1 if name in PLACES and isinstance(value, int) else value
+    return Text(EVENT_KEYS[_kind(kind, data, params)], params)
+
+
+def _kind(kind: str, data: Mapping[str, Any], params: dict[str, Any]) -> str:
+    """The event's message, where its wording depends on its data: the end's lives read winner first
+    (« Maître Moueffe gagne — 17 PV contre 0 »), a drawn end has no winner, and an enchantment of one's
+    own dinoz says so (« enchante son dinoz en place 1 »)."""
+    if kind == "ended":
+        if data.get("winner") is None:
+            params.pop("winner", None)
+            return "ended_draw"
+        if data["winner"] == 1:
+            params["life_a"], params["life_b"] = params["life_b"], params["life_a"]
+    if kind == "enchant" and data.get("seat") == data.get("target_seat"):
+        params.pop("target_who", None)
+        return "enchant_own"
+    return kind
 
 
 LANGUAGES = ("fr", "en")  # card names are in the catalog in both; the message shows the reader's
 
 
 def _slot(slot: Mapping[str, Any] | None, cards: Mapping[str, DinocardCard], lang: str) -> str:
+    """A place of the rail with its numbers named: « Winks F2/E2 » (force, endurance left), « 🥚 1
+    marqueur ». An egg's éclosion is its hidden card's: how many markers it needs is not shown."""
     if slot is None:
         return "·"
     if not slot.get("hatched"):
-        return f"🥚{slot.get('markers', 0)}"
+        return t("dinocard.battle.rail_egg", lang, markers=int(slot.get("markers", 0)))
     card = cards.get(str(slot.get("card_id")))
     name = card.name.get(lang) if card is not None else "?"
     force, endurance, damage = slot.get("force", 0), slot.get("endurance", 0), slot.get("damage", 0)
-    return f"{name} {force}/{endurance - damage}"
+    return t("dinocard.battle.rail_dinoz", lang, name=name, force=force, endurance=endurance - damage)
 
 
 def side(board: Mapping[str, Any], seat: int, cards: Mapping[str, DinocardCard]) -> Text:

@@ -1,4 +1,5 @@
-"""Dinocard challenges and dojo fights: prepared, computed in advance, watched step by step, settled.
+"""Dinocard challenges and dojo fights: prepared (services/dinocard/preparation.py), computed in advance,
+watched step by step, settled.
 
 A battle is a match of the shared block (`services/shared/matches.py`, game 'dinocard', kind 'defi' or
 'dojo', numbered): seat 0 the challenger, who watches; seat 1 the attacked pack's owner, or nobody for a
@@ -15,37 +16,17 @@ Decisions: docs/dinocard/decisions.md.
 from __future__ import annotations
 
 import sqlite3
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from core.errors import BadInput, NotAllowed, NotFound
-from engine.dinocard import (
-    ENGINE,
-    WATCHER,
-    Advance,
-    DinocardState,
-    Master,
-    Skills,
-    bonus_cards,
-    bonus_problems,
-    can_challenge,
-    perceived,
-)
+from engine.dinocard import ENGINE, WATCHER, Advance, DinocardState, Master, Skills
 from engine.protocol import CATALOG_OPTION, SPECTATOR, Event, PlayerSetup
 from services.dinocard import battle_render as render
-from services.dinocard.economy import DinocardService
-from services.dinocard.packs import (
-    Pack,
-    daily_left,
-    find_pack,
-    free_counts,
-    opponent_pack,
-    pack_by_id,
-    use_daily,
-)
+from services.dinocard.packs import Pack, find_pack, pack_by_id, use_daily
+from services.dinocard.preparation import DinocardPreparation
 from services.dinocard.results import (
     KIND_CHALLENGE,
     KIND_DOJO,
@@ -60,28 +41,11 @@ from services.dinocard.results import (
 from services.platform.messages import MessageSpec, Target
 from services.platform.outbox import enqueue
 from services.platform.scheduler import Job, Scheduler
-from services.shared.collecting import DeckInvalid, Problem
 from services.shared.matches import Author, Match, Played
 
 FINISH_JOB = "dinocard:finish"
 WATCH_TIME = timedelta(minutes=15)  # then the battle is shown to its end and settled anyway
 PACE = timedelta(seconds=5)  # between two phases « Tout voir » shows
-
-
-@dataclass(frozen=True)
-class Preparation:
-    """What the challenger sees before « Lancer le Défi »: their pack, what their Perception reveals of the
-    opposing pack, and the bonus cards they chose (checked)."""
-
-    pack: Pack
-    opponent_id: int
-    opponent_name: str
-    opponent_level: int
-    opponent_owner: int
-    seen: dict[str, object]
-    bonus: tuple[str, ...]
-    bonus_allowed: int
-    daily_left: int
 
 
 @dataclass(frozen=True)
@@ -92,70 +56,13 @@ class Shown:
     spec: MessageSpec
 
 
-def _kinds(service: DinocardService) -> dict[str, tuple[str, str, str]]:
-    return {c.id: (c.element, c.type, c.rarity) for c in service.catalog.cards}
-
-
-class DinocardBattles(DinocardService):
+class DinocardBattles(DinocardPreparation):
     def __init__(self, *args: Any, scheduler: Scheduler | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if scheduler is not None:
             scheduler.on(FINISH_JOB, self.on_finish)
 
-    # --- preparing and launching ------------------------------------------------------------------------
-
-    def _bonus_check(self, conn: sqlite3.Connection, pack: Pack, bonus: Sequence[str]) -> None:
-        allowed = bonus_cards(pack.skills)
-        found = [
-            Problem(
-                f"dinocard.bonus.problem.{p.code}", {"card": p.card, "count": p.count, "maximum": allowed}
-            )
-            for p in bonus_problems(pack.cards, bonus, allowed, set(self.cards))
-        ]
-        free = free_counts(conn, pack.owner_id)
-        found += [
-            Problem("dinocard.pack.problem.copies_free", {"card": c, "count": n, "free": free.get(c, 0)})
-            for c, n in Counter(bonus).items()
-            if c in self.cards and free.get(c, 0) < n
-        ]
-        if found:
-            raise DeckInvalid(found)
-
-    def _checked(
-        self,
-        conn: sqlite3.Connection,
-        now: datetime,
-        player: int,
-        mine: Pack,
-        opponent_id: int,
-        bonus: Sequence[str],
-    ) -> Preparation:
-        opponent = opponent_pack(conn, opponent_id, player)
-        if not can_challenge(mine.level, opponent.level):
-            raise NotAllowed("dinocard.error.challenge.window", level=opponent.level, maximum=mine.level + 5)
-        self._bonus_check(conn, mine, bonus)
-        return Preparation(
-            pack=mine,
-            opponent_id=opponent.id,
-            opponent_name=opponent.name,
-            opponent_level=opponent.level,
-            opponent_owner=opponent.owner_id,
-            seen=perceived(mine.skills, opponent.cards, _kinds(self)),
-            bonus=tuple(bonus),
-            bonus_allowed=bonus_cards(mine.skills),
-            daily_left=daily_left(conn, mine, self.today(now)),
-        )
-
-    async def prepare(
-        self, player: int, pack_ref: str, opponent_id: int, bonus: Sequence[str]
-    ) -> Preparation:
-        now = self.clock.now()
-
-        def unit(conn: sqlite3.Connection) -> Preparation:
-            self.welcome(conn, now, player)
-            return self._checked(conn, now, player, find_pack(conn, player, pack_ref), opponent_id, bonus)
-
-        return await self.db.write(unit)
+    # --- launching -------------------------------------------------------------------------------------
 
     def _compute(
         self, seats: Sequence[tuple[int, Sequence[str], Skills, Sequence[str]]]

@@ -9,10 +9,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from core.errors import BadInput
-from engine.dinocard import ELEMENTS, RARITIES, DinocardCard
+from engine.dinocard import ELEMENTS, DinocardCard
 from services.dinocard.economy import GAME_KEY, DinocardService
+from services.dinocard.names import collection_order
 from services.dinocard.packs import free_counts
-from services.platform.catalogs import fold
 from services.shared import collecting
 from services.shared import collection as shared
 
@@ -40,12 +40,7 @@ class DinocardCollection(DinocardService):
             counts,
             self.cards,
             lambda card: element in (None, card.element),
-            lambda card: (
-                RARITIES.index(card.rarity),
-                ELEMENTS.index(card.element),
-                fold(card.name.get(locale)),
-                card.id,
-            ),
+            collection_order(locale),
             page,
         )
         return CollectionPage(

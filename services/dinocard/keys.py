@@ -62,6 +62,8 @@ ABILITY_LITERALS = (
 )
 ABILITY_KEYS: Mapping[str, str] = {key.rsplit(".", 1)[1]: key for key in ABILITY_LITERALS}
 EVENT_KEYS: Mapping[str, str] = {
+    "turn": "dinocard.event.turn",
+    "combat": "dinocard.event.combat",
     "markers": "dinocard.event.markers",
     "poison_wound": "dinocard.event.poison_wound",
     "growth": "dinocard.event.growth",
@@ -76,6 +78,7 @@ EVENT_KEYS: Mapping[str, str] = {
     "cast": "dinocard.event.cast",
     "object": "dinocard.event.object",
     "enchant": "dinocard.event.enchant",
+    "enchant_own": "dinocard.event.enchant_own",
     "arc": "dinocard.event.arc",
     "hit_dinoz": "dinocard.event.hit_dinoz",
     "heal_dinoz": "dinocard.event.heal_dinoz",

@@ -3,13 +3,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from engine.dinocard import DinocardCard, DinocardCatalog
+from engine.dinocard import ELEMENTS, RARITIES, DinocardCard, DinocardCatalog
 from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
+from services.platform.catalogs import fold
 from services.platform.messages import Text
 
 ELEMENT_MARKS = {"feu": "🔥", "bois": "🌳", "eau": "💧", "foudre": "⚡", "ciel": "☁️"}
+
+
+def collection_order(locale: str | None) -> Callable[[DinocardCard], tuple[int, int, str, str]]:
+    """How a list of a player's cards is sorted (the collection, the preparation page's free cards): the
+    commonest first, then by element, then by name in the reader's language."""
+
+    def order(card: DinocardCard) -> tuple[int, int, str, str]:
+        return (
+            RARITIES.index(card.rarity),
+            ELEMENTS.index(card.element),
+            fold(card.name.get(locale)),
+            card.id,
+        )
+
+    return order
 
 
 def cost_text(card: DinocardCard) -> str:

@@ -159,11 +159,46 @@ def free_counts(conn: sqlite3.Connection, owner: int) -> Counter[str]:
     return Counter({str(k): int(n) for k, n in rows})
 
 
-def problems(
-    cards: Sequence[str], free: Mapping[str, int], known: Mapping[str, DinocardCard]
+def traded_counts(conn: sqlite3.Connection, owner: int) -> Counter[str]:
+    """Copies the player owns that an open trade or gift holds: locked, but by no pack of theirs."""
+    rows = conn.execute(
+        "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = ? AND locked_by IS NOT NULL"
+        " AND locked_by NOT LIKE ? GROUP BY card_key",
+        (owner, GAME_KEY, f"{LOCK_PREFIX}%"),
+    )
+    return Counter({str(k): int(n) for k, n in rows})
+
+
+def shortages(
+    wanted: Mapping[str, int],
+    free: Mapping[str, int],
+    traded: Mapping[str, int],
+    known: Mapping[str, DinocardCard],
 ) -> list[Problem]:
-    """Every reason `cards` cannot be a pack of a player with `free` unlocked copies (rulebook's rules:
-    20 to 100 cards, at most 3 identical, a copy in one pack only)."""
+    """A problem per card asked more often than the player has free copies: held by a trade when one
+    holds some (« dans un échange »: a copy may come back), else only in their packs (« hors packs »)."""
+    found: list[Problem] = []
+    for card, count in wanted.items():
+        left = free.get(card, 0)
+        if card not in known or left >= count:
+            continue
+        params: dict[str, object] = {"card": card, "count": count, "free": left}
+        if traded.get(card, 0):
+            found.append(Problem("dinocard.pack.problem.copies_traded", params | {"traded": traded[card]}))
+        else:
+            found.append(Problem("dinocard.pack.problem.copies_free", params))
+    return found
+
+
+def problems(
+    cards: Sequence[str],
+    free: Mapping[str, int],
+    known: Mapping[str, DinocardCard],
+    traded: Mapping[str, int] | None = None,
+) -> list[Problem]:
+    """Every reason `cards` cannot be a pack of a player with `free` unlocked copies and `traded` copies
+    an open trade holds (rulebook's rules: 20 to 100 cards, at most 3 identical, a copy in one pack only,
+    « ni dans un autre pack ni en cours d'échange »)."""
     found: list[Problem] = []
     for problem in pack_problems(cards, set(known)):
         params: dict[str, object] = {"count": problem.count}
@@ -174,15 +209,7 @@ def problems(
         )
         params |= {"maximum": MAX_COPIES} if problem.code == "too_many_copies" else {}
         found.append(Problem(PROBLEM_KEYS[problem.code], params))
-    for card, wanted in Counter(cards).items():
-        if card in known and free.get(card, 0) < wanted:
-            found.append(
-                Problem(
-                    "dinocard.pack.problem.copies_free",
-                    {"card": card, "count": wanted, "free": free.get(card, 0)},
-                )
-            )
-    return found
+    return found + shortages(Counter(cards), free, traded or {}, known)
 
 
 def lock_copies(conn: sqlite3.Connection, owner: int, cards: Mapping[str, int], lock: str) -> None:
@@ -299,7 +326,7 @@ class DinocardPacks(DinocardService):
                 raise BadInput("dinocard.error.pack.name_taken", name=clean)
             free = free_counts(conn, owner)
             wanted = list(cards) if cards is not None else auto_cards(free, self.cards, str(element))
-            found = problems(wanted, free, self.cards)
+            found = problems(wanted, free, self.cards, traded_counts(conn, owner))
             if found:
                 raise DeckInvalid(found)
             daily_from = self.today(now) + timedelta(days=1)
@@ -367,7 +394,7 @@ class DinocardPacks(DinocardService):
             cards += list(add)
             before, after = Counter(pack.cards), Counter(cards)
             free = free_counts(conn, owner) + before  # the pack's own copies stay available to it
-            found = problems(cards, free, self.cards)
+            found = problems(cards, free, self.cards, traded_counts(conn, owner))
             if found:
                 raise DeckInvalid(found)
             save_pack(conn, now, pack, cards=cards)

@@ -42,7 +42,7 @@ from engine.hoss import (
     shared_copies,
 )
 from services.hoss import arena_battles, arena_results, battle_edits, battles
-from services.hoss.arena_posts import post_ranking, post_results
+from services.hoss.arena_posts import Final, last_final, post_ranking, post_results
 from services.hoss.arena_results import AttackSettled as AttackSettled
 from services.hoss.arena_verify import ArenaVerification, verification
 from services.hoss.battle_edits import Shown
@@ -150,11 +150,13 @@ class AttackStarted:
 
 @dataclass(frozen=True)
 class Standings:
-    """The player's place in the last hourly ranking and the players around them."""
+    """The player's place in the last hourly ranking and the players around them; while this week's
+    ranking is not shown yet (fewer than SHOWN_FROM players), the season that ended last (`last`)."""
 
     me: Entry | None  # None: not registered, or not ranked yet
     around: tuple[Entry, ...]  # up to AROUND places above and below, the player included, in order
     players: int  # registered players this week (the ranking shows from SHOWN_FROM)
+    last: Final | None = None  # the last closed season, while this week's ranking is not shown
 
 
 @dataclass(frozen=True)
@@ -505,6 +507,9 @@ class ArenaService:
                 ).fetchone()[0]
             )
         )
+        if registered < SHOWN_FROM:  # after the close, the season that just ended, until this one shows
+            final = await self.db.read(lambda conn: last_final(conn, guild_id, player_id))
+            return Standings(None, (), registered, final)
         me = next((e for e in ranked if e.player_id == player_id), None)
         if me is None:
             return Standings(None, (), registered)

@@ -14,7 +14,15 @@ import sqlite3
 from datetime import datetime, timedelta
 
 from core.errors import NotAllowed
-from engine.hoss import ENGINE, MAX_RANK, HossCatalog, Record, highest_unlocked_rank, new_battle
+from engine.hoss import (
+    ENGINE,
+    MAX_RANK,
+    MOVE_PAUSES_OPTION,
+    HossCatalog,
+    Record,
+    highest_unlocked_rank,
+    new_battle,
+)
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.hoss import arena_results, battle_edits, battles
 from services.hoss.battles import AI, PLAYER, Decision
@@ -56,7 +64,7 @@ def start(
     its id. The battle's rank is the attacker's highest unlocked one (shown by replays only)."""
     attack_id, guild_id, season, attacker, defender = attack
     setups = saved_decks(conn, guild_id, season, attacker, defender)
-    battle = new_battle(setups, seed, {CATALOG_OPTION: catalog}, log=True)
+    battle = new_battle(setups, seed, {CATALOG_OPTION: catalog, MOVE_PAUSES_OPTION: True}, log=True)
     battle_id = battles.insert(
         conn,
         now,

@@ -60,6 +60,38 @@ def standings(conn: sqlite3.Connection, guild_id: int, season: date, shown: int)
     return Standings(season, lines, int(registered), str(commitment))
 
 
+@dataclass(frozen=True)
+class Final:
+    """The server's last closed season, as `/hoss arène classement` shows it until the new week's ranking
+    does: its prize places with their rewards, and the asking player's own final line."""
+
+    board: Standings
+    me: Line | None  # None: the player did not take part in it
+
+
+def last_final(conn: sqlite3.Connection, guild_id: int, player_id: int) -> Final | None:
+    """The last closed season of this server, or None when none has closed yet."""
+    row = conn.execute(
+        "SELECT season FROM hoss_arena_seasons WHERE guild_id = ? AND status = 'closed'"
+        " ORDER BY season DESC LIMIT 1",
+        (guild_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    season = date.fromisoformat(str(row[0]))
+    mine = conn.execute(
+        "SELECT place, player_id, points, attack_wins, reward FROM hoss_arena_entries"
+        " WHERE guild_id = ? AND season = ? AND player_id = ? AND place IS NOT NULL",
+        (guild_id, season.isoformat(), player_id),
+    ).fetchone()
+    me = None
+    if mine is not None:
+        me = Line(
+            int(mine[0]), int(mine[1]), int(mine[2]), int(mine[3]), None if mine[4] is None else int(mine[4])
+        )
+    return Final(standings(conn, guild_id, season, PAID_SHOWN), me)
+
+
 # -- the units' steps ----------------------------------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.hoss import ENGINE, HossCatalog
-from services.hoss import arena_results, battles
+from services.hoss import arena_results, battle_replay, battles
 from services.hoss.battle_log import log_files
 from services.hoss.battle_render import battle_spec
 from services.hoss.battle_view import Board, Now, boards
@@ -49,7 +49,7 @@ def now_of(conn: sqlite3.Connection, row: BattleRow) -> Now:
 def _spec(conn: sqlite3.Connection, row: BattleRow, board: Board, catalog: HossCatalog) -> MessageSpec:
     if not (board.final and not row.live):
         return battle_spec(board, catalog)
-    return battle_spec(board, catalog, log_files(row.id, battles.stored_log(conn, row), catalog))
+    return battle_spec(board, catalog, log_files(row.id, battle_replay.stored_log(conn, row), catalog))
 
 
 def board_spec(conn: sqlite3.Connection, row: BattleRow, catalog: HossCatalog) -> MessageSpec:

@@ -1,4 +1,4 @@
-"""A finished battle told to a reader: the log's JSON (`battles.log_text`, kept as it is for replays and
+"""A finished battle told to a reader: the log's JSON (`battle_replay.log_text`, kept as it is for replays and
 checks) turned into plain text, round by round, in one language: each round's notable events, then both
 sides as the round left them, then who won and why.
 

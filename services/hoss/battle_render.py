@@ -207,7 +207,8 @@ def description(board: Board, catalog: HossCatalog, locale: str) -> str:
         if board.ai_decided:
             lines.append(render_text(Text("hoss.decision_timeout", {"player": sides[0]}), locale))
         deadline = int(board.deadline.timestamp()) if board.deadline is not None else 0
-        turn = Text("hoss.battle.your_turn", {"player": sides[0], "deadline": f"<t:{deadline}:R>"})
+        key = "hoss.battle.next_round" if board.between else "hoss.battle.your_turn"
+        turn = Text(key, {"player": sides[0], "deadline": f"<t:{deadline}:R>"})
         lines.append(render_text(turn, locale))
     if board.final and board.result is not None:
         lines.append(result_text(board.result, sides, locale))
@@ -229,14 +230,19 @@ def side_field(board: Board, seat: int, catalog: HossCatalog, header: Text | Non
 
 
 def buttons(board: Board) -> tuple[Button, ...]:
-    """Plain buttons: the cog's DecideButton and SkipButton answer their ids."""
+    """Plain buttons: the cog's DecideButton, GuardButton and SkipButton answer their ids. « Décider »
+    while the player owes a decision; « Défenseur » whenever the player has a Défenseur in play (« Tu
+    peux aussi le déplacer quand tu veux grâce au bouton « Défenseur » »), on every round shown."""
     if board.status != "live":
         return ()
     owner, battle = board.owner, board.battle_id
-    shown: tuple[Button, ...] = (
-        Button(Text("hoss.battle.decide"), f"hoss:rdecide:{owner}:{battle}:{board.pause}", "primary"),
-        Button(Text("hoss.battle.skip"), f"hoss:rskip:{owner}:{battle}", "danger"),
-    )
+    shown: tuple[Button, ...] = ()
+    if not board.between:
+        decide = f"hoss:rdecide:{owner}:{battle}:{board.pause}"
+        shown += (Button(Text("hoss.battle.decide"), decide, "primary"),)
+    if board.guards:
+        shown += (Button(Text("hoss.battle.defender"), f"hoss:rguard:{owner}:{battle}", "secondary"),)
+    shown += (Button(Text("hoss.battle.skip"), f"hoss:rskip:{owner}:{battle}", "danger"),)
     if board.arena is not None:  # the cog's AbandonButton: « Un combat abandonné compte comme une défaite »
         shown += (Button(Text("hoss.arena.battle.abandon"), f"hoss:aquit:{owner}:{battle}", "secondary"),)
     return shown

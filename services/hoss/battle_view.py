@@ -29,6 +29,7 @@ class CreatureView:
     shield: int  # hundredths of PV
     statuses: tuple[str, ...]
     protege: str | None  # the uid a Défenseur protects
+    defender: bool = False  # a Défenseur (it guards `protege`, or nobody yet)
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,12 @@ class Board:
     ai_decided: bool  # the AI took the player's previous pause (its deadline passed)
     result: BattleResult | None
     arena: ArenaTag | None = None  # an Arena attack: whom it attacks (its title and « Abandonner »)
+    between: bool = False  # the battle waits between two rounds, only for a possible Défenseur move
+
+    @property
+    def guards(self) -> bool:
+        """The player has a Défenseur in play: the « Défenseur » button is on the message."""
+        return self.status == "live" and any(c.defender for c in self.sides[PLAYER].creatures)
 
 
 def side_of(data: Mapping[str, Any]) -> SideView:
@@ -85,6 +92,7 @@ def side_of(data: Mapping[str, Any]) -> SideView:
             shield=int(c.get("shield") or 0),
             statuses=tuple(str(s) for s in c.get("statuses") or {}),
             protege=str(c["protege"]) if c.get("protege") else None,
+            defender="protege" in c,
         )
         for c in data.get("creatures", [])
     )
@@ -178,4 +186,12 @@ def _board(
         ai_decided=now.ai_decided,
         result=now.result,
         arena=now.arena,
+        between=final and now.status == "live" and waits_between_rounds(now.seats),
     )
+
+
+def waits_between_rounds(seats: Sequence[Mapping[str, Any]]) -> bool:
+    """The player may only move a Défenseur or let the next round come (`battles.between_rounds`, read
+    from the engine's view)."""
+    legal = seats[PLAYER].get("legal") or []
+    return bool(legal) and all(action.get("kind") in ("move", "pass") for action in legal)

@@ -1,6 +1,7 @@
 """Ranked battles in the database: the battle row, driving the engine between the player's pauses, the
-decision deadline, the end of a battle (result, rank progress, gold, milestone notice), the log and the
-replay. The public API is `services/hoss/ranked.py`; the rules (ranks, rewards) are `engine/hoss/ranks.py`.
+decision deadline, the end of a battle (result, rank progress, gold, milestone notice), the stored rounds
+and decisions (their log and replay: `battle_replay.py`). The public API is `services/hoss/ranked.py`;
+the rules (ranks, rewards) are `engine/hoss/ranks.py`.
 
 A battle is a match of the shared block (`services/shared/matches.py`, game 'hoss', kind 'ranked'): seat 0
 the player, seat 1 the AI; its number (`matches.number`, `MatchRules.numbered`) is the battle id players,
@@ -30,6 +31,8 @@ from engine.hoss import (
     Battle,
     HossAction,
     HossState,
+    Move,
+    Pass,
     Policy,
     Record,
     battle_reward,
@@ -51,10 +54,14 @@ PLAYER = 0  # the player's seat
 AI_SEAT = 1
 DECISION_TIMEOUT = timedelta(minutes=2)
 TIMEOUT_JOB = "hoss.decision_timeout"  # also the message the view shows for a pause the AI took
+# Between two rounds where the player may only move a Défenseur (battles started with the engine's
+# `move_pauses` option): the battle waits this long, the pace the battle message shows its rounds at, then
+# the next round is played (`hoss:next_round`).
+ROUND_STOP = timedelta(seconds=5)
+ROUND_JOB = "hoss:next_round"
 NOTICES_TOPIC = "hoss:notices"  # announced by a commit that gave a player a milestone notice
 REASON = "hoss.ranked"  # ledger reason of a battle's gold (ref = the battle id)
 AI: Policy = strong_policy()
-LOG_FORMAT = "hoss-ranked-log/1"
 SEAT_PREFIX = "a"  # the player's creature ids are a1..a6 (engine.hoss.fighters.uid_of)
 KIND = "ranked"  # the matches' kind of a ranked battle
 RULES: MatchRules[HossState] = MatchRules(
@@ -73,6 +80,7 @@ class Decision:
     seat: int
     action: dict[str, Any]  # engine action JSON
     by: Author  # 'player', 'ai' (the opponent), 'timeout' or 'skip' (the AI for the player)
+    between: bool = False  # the player's pass when a stop between two rounds ran out (`ROUND_JOB`)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -202,6 +210,13 @@ def live_battle_id(conn: sqlite3.Connection, player_id: int) -> int | None:
 # --- driving the engine -----------------------------------------------------------------------------
 
 
+def between_rounds(battle: Battle) -> bool:
+    """The battle waits between two rounds only for a possible Défenseur move of the player: nothing is
+    owed (no card to play, no path, no placement), so it goes on by itself after `ROUND_STOP`."""
+    legal = battle.legal_actions(PLAYER)
+    return bool(legal) and all(isinstance(action, Move | Pass) for action in legal)
+
+
 def restore(row: BattleRow) -> Battle:
     """The live battle at its saved pause, stats computed (the AI reads them), logging on."""
     return from_state(row.hoss_state, log=True, refresh=True)
@@ -218,9 +233,18 @@ def answer_all(
         legal = battle.legal_actions(seat)
 
 
-def apply(battle: Battle, seat: int, action: HossAction, by: Author, pause: int, out: list[Decision]) -> None:
+def apply(
+    battle: Battle,
+    seat: int,
+    action: HossAction,
+    by: Author,
+    pause: int,
+    out: list[Decision],
+    *,
+    between: bool = False,
+) -> None:
     battle.answer(seat, action)  # raises IllegalAction, leaving the battle unchanged
-    out.append(Decision(pause, battle.round, seat, ENGINE.action_to_json(action), by))
+    out.append(Decision(pause, battle.round, seat, ENGINE.action_to_json(action), by, between))
 
 
 def advance(
@@ -271,7 +295,15 @@ def _logged(
         conn,
         now,
         row.match_id,
-        [Played(d.seat, d.action, d.by, {"pause": d.pause, "round": d.round}) for d in decisions],
+        [
+            Played(
+                d.seat,
+                d.action,
+                d.by,
+                {"pause": d.pause, "round": d.round} | ({"between": True} if d.between else {}),
+            )
+            for d in decisions
+        ],
     )
     conn.executemany(
         "INSERT INTO hoss_battle_rounds (match_id, round, record) VALUES (?, ?, ?)",
@@ -296,14 +328,19 @@ def save(
     pause: int,
 ) -> None:
     """Store the step (one save): new decisions and rounds, the state, the pause, and a new deadline when
-    the pause changed (the last pause's job withdrawn); refused if anyone saved in between."""
+    the pause changed (the last pause's job withdrawn): the player's 2 minutes to decide, or the next
+    round after `ROUND_STOP` when the battle only waits between two rounds for a possible Défenseur move;
+    refused if anyone saved in between."""
     if not row.live:
         raise StaleMatch(RULES.texts.stale)
     changes = _logged(conn, now, row, battle, decisions, records, pause)
     if pause != row.pause and not battle.over:
-        due = now + DECISION_TIMEOUT
         payload = {"battle": row.id, "pause": pause}
-        changes.update(MATCHES.deadline(conn, now, row.match, TIMEOUT_JOB, due, payload))
+        if between_rounds(battle):
+            deadline = MATCHES.deadline(conn, now, row.match, ROUND_JOB, now + ROUND_STOP, payload)
+        else:
+            deadline = MATCHES.deadline(conn, now, row.match, TIMEOUT_JOB, now + DECISION_TIMEOUT, payload)
+        changes.update(deadline)
     MATCHES.save(conn, row.match, now, **changes)
 
 
@@ -500,64 +537,19 @@ def decisions(conn: sqlite3.Connection, battle_id: int) -> list[Decision]:
     match_id = _match_id(conn, battle_id)
     moves = [] if match_id is None else MATCHES.moves(conn, match_id)
     return [
-        Decision(int(m.data["pause"]), int(m.data["round"]), m.seat, m.action, cast(Author, m.author))
+        Decision(
+            int(m.data["pause"]),
+            int(m.data["round"]),
+            m.seat,
+            m.action,
+            cast(Author, m.author),
+            bool(m.data.get("between", False)),
+        )
         for m in moves
     ]
 
 
 def timeout_pauses(conn: sqlite3.Connection, row: BattleRow) -> list[int]:
-    """The pauses where the deadline passed and the AI decided for the player, in order."""
-    return sorted({d.pause for d in decisions(conn, row.id) if d.by == "timeout"})
-
-
-def outcome_of(state: HossState) -> dict[str, Any] | None:
-    if not state.finished:
-        return None
-    return {
-        "winners": list(state.winners),
-        "reason": state.reason,
-        "rounds": state.round,
-        "scores": list(state.scores),
-    }
-
-
-def log_text(
-    row: BattleRow, moves: list[Decision], records: list[Record], outcome: Mapping[str, Any] | None
-) -> str:
-    """The full log as one JSON document (a file attachment): the inputs (seed, both decks, every
-    decision), every round's record, and the outcome (null while the battle goes on)."""
-    document = {
-        "format": LOG_FORMAT,
-        "battle": row.id,
-        "rank": row.rank,
-        "seed": row.seed,
-        "setups": [json.loads(row.player_setup), json.loads(row.opponent_setup)],
-        "decisions": [d.to_json() for d in moves],
-        "rounds": records,
-        "outcome": outcome,
-    }
-    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def stored_log(conn: sqlite3.Connection, row: BattleRow) -> str:
-    return log_text(row, decisions(conn, row.id), rounds(conn, row.id), outcome_of(row.hoss_state))
-
-
-def replay_log(conn: sqlite3.Connection, row: BattleRow) -> str:
-    """Play the battle again from its seed and its stored decisions, and write its log.
-
-    The decks and card numbers come from the stored state (the battle copied them in at its start), so a
-    catalog edit since then changes nothing. The battle runs without any state conversion (the fast path),
-    so an identical log also checks the saved states were exact.
-    """
-    saved = row.hoss_state
-    cards = {card.id: card for card in saved.cards}
-    battle = Battle.start((saved.seats[0].deck, saved.seats[1].deck), cards, row.seed, log=True)
-    moves = decisions(conn, row.id)
-    for move in moves:
-        if not battle.waiting():
-            battle.resume()
-        battle.answer(move.seat, ENGINE.action_from_json(move.action))
-    if not battle.over and not battle.waiting():
-        battle.resume()
-    return log_text(row, moves, battle.records, outcome_of(to_state(battle)))
+    """The pauses where the deadline passed and the AI decided for the player, in order (not the stops
+    between two rounds that ran out: nothing was owed there)."""
+    return sorted({d.pause for d in decisions(conn, row.id) if d.by == "timeout" and not d.between})

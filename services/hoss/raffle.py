@@ -484,24 +484,25 @@ def result_fields(record: DrawRecord) -> tuple[EmbedField, ...]:
 
 
 def results_post(record: DrawRecord) -> MessageSpec:
-    description = Text(
+    """The draw's results, what players look for first: the draw in one line, then the winners and each
+    one's share (and what is carried over); the proof (the revealed seed, the commitment published before
+    the sales, the ticket list's fingerprint, the command that checks them) comes last."""
+    summary = Text(
         "hoss.raffle.post.results",
+        {"day": Day(record.day), "tickets": Number(record.tickets), "pot": Number(record.pot)},
+    )
+    proof = Text(
+        "hoss.raffle.post.proof",
         {
-            "day": Day(record.day),
             "day_arg": record.day.isoformat(),  # the /hoss raffle verify option, typed as shown
-            "tickets": Number(record.tickets),
-            "pot": Number(record.pot),
             "seed": record.seed,
             "commitment": record.commitment,
             "digest": record.digest,
         },
     )
+    fields = (*result_fields(record), EmbedField(Text("hoss.raffle.label.proof"), proof, inline=False))
     return MessageSpec(
-        embeds=(
-            Embed(
-                title=Text("hoss.raffle.post.title"), description=description, fields=result_fields(record)
-            ),
-        ),
+        embeds=(Embed(title=Text("hoss.raffle.post.title"), description=summary, fields=fields),),
         buttons=(BUY_BUTTON,),  # tickets for the next draw
     )
 

@@ -24,9 +24,11 @@ from core.errors import BadInput, DomainError, NotAllowed, NotFound
 from engine.hoss import (
     ENGINE,
     MAX_RANK,
+    MOVE_PAUSES_OPTION,
     RANK_UNLOCK_WINS,
     RANKS,
     HossCatalog,
+    Pass,
     Record,
     highest_unlocked,
     moves_of,
@@ -36,10 +38,19 @@ from engine.hoss import (
 )
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from engine.rng import derive
-from services.hoss import battle_edits, battles
+from services.hoss import battle_edits, battle_replay, battles
 from services.hoss.battle_edits import ROUND_PACE, Shown
 from services.hoss.battle_view import NOTABLE_EVENTS
-from services.hoss.battles import AI, NOTICES_TOPIC, PLAYER, TIMEOUT_JOB, BattleResult, BattleRow, Decision
+from services.hoss.battles import (
+    AI,
+    NOTICES_TOPIC,
+    PLAYER,
+    ROUND_JOB,
+    TIMEOUT_JOB,
+    BattleResult,
+    BattleRow,
+    Decision,
+)
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS
@@ -222,6 +233,7 @@ class RankedService:
         self.decks = decks or DeckService(db, clock, catalog)
         if scheduler is not None:
             scheduler.on(TIMEOUT_JOB, self.on_timeout)
+            scheduler.on(ROUND_JOB, self.on_next_round)
         # Players known to have no unclaimed notice: every /hoss command asks, and almost always the answer
         # is none. Forgotten at once by the commit of any new notice (a milestone is rare); a read that
         # was in flight then is not remembered (`_generation` moved).
@@ -358,7 +370,8 @@ class RankedService:
             raise setup
         seed = self.rng.getrandbits(62)
         opponent = opponent_setup(self.catalog, rank, random.Random(derive(seed, "hoss-ranked-opponent")))
-        battle = new_battle((setup, opponent), seed, {CATALOG_OPTION: self.catalog}, log=True)
+        options = {CATALOG_OPTION: self.catalog, MOVE_PAUSES_OPTION: True}  # docs/hoss/ranked.md, "Défenseur"
+        battle = new_battle((setup, opponent), seed, options, log=True)
         battle_id = battles.insert(
             conn,
             now,
@@ -423,13 +436,16 @@ class RankedService:
     ) -> DefenderMoves:
         """The Défenseur moves (Défenseur, new protégé) the player may make now, for the « Défenseur »
         button. Checked at every click like an answer (the custom_id is untrusted): the player's own live
-        battle, reached from where it started, still at the pause the controls were drawn for."""
+        battle, reached from where it started, still at the pause the controls were drawn for (`pause`),
+        or wherever it stands (None: the button of the battle message, there all battle long)."""
 
         def unit(conn: sqlite3.Connection) -> DefenderMoves:
             row = battles.owned(conn, player_id, battle_id, guild)
             _check_pause(row, pause)
             seat = row.hoss_state.seats[PLAYER]
             moves = moves_of(seat.steps, seat.answers)
+            if not moves and any(answer[0] == "move" for answer in seat.answers):
+                raise NotAllowed("hoss.error.ranked.moved")  # once per round: each stop is one round
             if not moves:
                 raise NotAllowed("hoss.error.ranked.no_move")
             cards = {f.uid: f.card for f in seat.fighters}
@@ -457,6 +473,23 @@ class RankedService:
             return result
 
         return await self.db.write(unit)
+
+    def on_next_round(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+        """`hoss:next_round`: the battle waited between two rounds for a possible Défenseur move; if it
+        still waits there, the player lets the round come (a pass, with any move already made) and the
+        battle runs on to its next stop."""
+        row = battles.load(conn, int(job.payload["battle"]))
+        if row is None or not row.live or row.pause != int(job.payload["pause"]):
+            return
+        battle = battles.restore(row)
+        if not battles.between_rounds(battle):
+            return
+        decisions: list[Decision] = []
+        records: list[Record] = []
+        battles.apply(battle, PLAYER, Pass(), "timeout", row.pause, decisions, between=True)
+        pause = battles.advance(battle, row.pause, decisions, records)
+        battles.step(conn, now, row, battle, decisions, records, pause)
+        battle_edits.queue_edits(conn, now, row.id, records, self.catalog, self.pace)
 
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         """`hoss.decision_timeout`: if the battle still waits at that pause, the AI decides for the player
@@ -538,7 +571,7 @@ class RankedService:
         """The full log: seed, decks, decisions, rounds, outcome. While the battle is live it holds the
         seed and the AI's deck, so the cog only reads names from it; it is attached once the battle ends."""
         return await self.db.read(
-            lambda conn: battles.stored_log(conn, battles.owned(conn, player_id, battle_id, guild))
+            lambda conn: battle_replay.stored_log(conn, battles.owned(conn, player_id, battle_id, guild))
         )
 
     async def replay(self, viewer: int, battle_id: int, guild: int | None = None) -> str:
@@ -546,6 +579,6 @@ class RankedService:
         its player or for the members of the server where it was played (`battles.replayable`)."""
 
         def unit(conn: sqlite3.Connection) -> str:
-            return battles.replay_log(conn, battles.replayable(conn, viewer, battle_id, guild))
+            return battle_replay.replay_log(conn, battles.replayable(conn, viewer, battle_id, guild))
 
         return await self.db.read(unit, large=True)  # the battle played again

@@ -1,10 +1,9 @@
 """An Immortal's War duel as a match of the shared blocks (services/shared/matches.py, duels.py): its
 rules, its row class, and what the private controls of a seat show.
 
-Both seats choose at once each round, so a seat's controls carry the round they were drawn for, not the
-match's version (the other seat's choice moves the version without making them stale); every save is
-still guarded by the version read in the unit, so two clicks, or a click and the timeout, never both
-apply.
+A seat's controls carry the round they were drawn for, not the match's version (a timeout note moves
+the version without making them stale); every save is still guarded by the version read in the unit, so
+two clicks, or a click and the timeout, never both apply.
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.immortals import ENGINE, ImmortalsState, ImmortalsView
+from services.platform.messages import Text
 from services.shared.challenges import ChallengeTexts
 from services.shared.duels import Duel
 from services.shared.matches import Matches, MatchRules, MatchTexts
@@ -52,7 +52,9 @@ DUELS: Matches[ImmortalsState, DuelRow] = Matches(RULES, DuelRow)
 @dataclass(frozen=True)
 class Choice:
     """What a seat's private controls show: the engine's view of that seat (its own spells and choice, no
-    one else's), for one round."""
+    one else's, and the attack it counters when it is the second to choose), for one round; `engager`
+    names the engaging seat as the channel reads it."""
 
     duel_id: int
     view: ImmortalsView
+    engager: Text

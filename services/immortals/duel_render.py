@@ -2,17 +2,18 @@
 HP turn by turn, vitality, the recap of gains) and a seat's private controls (its units, its spells,
 its selection).
 
-The public message is built from the table's view of the engine (`SPECTATOR`): a pending choice shows
-only as "has chosen", drawn spells only as how many are left; what a round resolved is public. The
-controls are built from the seat's own view.
+The public message is built from the table's view of the engine (`SPECTATOR`): drawn spells show only as
+how many are left; the engaging seat's unit and spell show as soon as they are chosen (the counter
+chooses knowing them), and what a round resolved is public. The controls are built from the seat's own
+view and say whose turn it is: engage, or counter the attack they name.
 """
 
 from __future__ import annotations
 
-from engine.immortals import ENGINE, Fighter, FightRecord, ImmortalsCatalog, ImmortalsView, Unit
+from engine.immortals import ENGINE, Fighter, FightRecord, ImmortalsCatalog, ImmortalsView, Unit, on_terrain
 from engine.protocol import SPECTATOR
 from services.immortals.duel_match import Choice, DuelRow
-from services.immortals.names import spell_name, spell_text, terrain_name, unit_name
+from services.immortals.names import spell_name, spell_text, terrain_badge, terrain_icon, unit_name
 from services.immortals.rewards import Gains
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared import duel_render as shared
@@ -26,6 +27,13 @@ TEXTS = shared.DuelTexts(
     title="immortals.duel.title",
     title_practice="immortals.duel.title_practice",
 )
+# A unit's Attack and Defense by the terrain's change: +1 its favourite, -1 its malus, 0 neither.
+STATS_KEYS = {1: "immortals.duel.stats_home", -1: "immortals.duel.stats_malus", 0: "immortals.duel.stats"}
+START_KEYS = {
+    "attack": "immortals.duel.start",
+    "defense": "immortals.duel.start_defense",
+    "lots": "immortals.duel.start_lots",
+}
 OUTCOME_REASONS = ("immortals.outcome.ko", "immortals.outcome.vitality", "immortals.outcome.draw")
 OUTCOME_KEYS = {"win": "immortals.recap.win", "draw": "immortals.recap.draw", "loss": "immortals.recap.loss"}
 
@@ -34,16 +42,26 @@ def who(duel: DuelRow, seat: int) -> Text:
     return shared.who(duel, seat, TEXTS)
 
 
-def unit_label(catalog: ImmortalsCatalog, unit: Unit) -> Text:
-    """A drawn unit with the numbers it fights with before terrain and spells (bonuses included)."""
+def unit_label(catalog: ImmortalsCatalog, unit: Unit, terrain: str) -> Text:
+    """A drawn unit with its favourite terrain's icon and the numbers it fights with before spells: level,
+    family and card bonuses included, and the duel's terrain shown as the change it makes (« ATQ 2 → 3 ·
+    DÉF 4 → 5 sur son terrain »), marked when it is the unit's favourite or its malus."""
+    attack, defense, mod = on_terrain(unit, terrain)
+    numbers: dict[str, object] = {
+        "attack": unit.attack,
+        "defense": unit.defense,
+        "attack_here": attack,
+        "defense_here": defense,
+    }
+    stats = Text(STATS_KEYS[mod], numbers)
     key = "immortals.duel.unit_family" if unit.family_bonus else "immortals.duel.unit"
     return Text(
         key,
         {
             "name": unit_name(catalog, unit.card_id),
+            "icon": terrain_icon(unit.terrain),
             "level": unit.level,
-            "attack": unit.attack,
-            "defense": unit.defense,
+            "stats": stats,
             "hp": unit.hp,
             "power": max(0, unit.attack + unit.damage),
         },
@@ -56,7 +74,7 @@ def _line_up(catalog: ImmortalsCatalog, view: ImmortalsView, seat: int) -> Text:
         [
             Text(
                 "immortals.duel.used" if u.uid in done else "immortals.duel.ready",
-                {"unit": unit_label(catalog, u)},
+                {"unit": unit_label(catalog, u, view.terrain)},
             )
             for u in view.units[seat]
         ]
@@ -77,9 +95,49 @@ def _side(duel: DuelRow, catalog: ImmortalsCatalog, seat: int, fighter: Fighter)
     return Text(key, params | {"spell": spell_name(catalog, fighter.spell)})
 
 
+def _fighter(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord, seat: int) -> Text:
+    """A fighting unit with its side, « Drake des sables (@alice) »: both units may share a name."""
+    return Text(
+        "immortals.duel.fighter",
+        {"unit": unit_name(catalog, record.fighters[seat].card_id), "player": who(duel, seat)},
+    )
+
+
+def _healed(duel: DuelRow, record: FightRecord, seat: int) -> Text:
+    """A heal, where the engine applies it: cast with the spell, before the fight's damage. The vitality
+    it leaves is the round's end plus what the fight then took, so the lines add up in order."""
+    lost = record.damage if record.winner is not None and record.winner != seat else 0
+    return Text(
+        "immortals.duel.healed",
+        {
+            "player": who(duel, seat),
+            "amount": record.fighters[seat].healed,
+            "left": record.vitality[seat] + lost,
+        },
+    )
+
+
+def _hp(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Text:
+    """Each side's HP from the fight's start to its end, « … 20 → 0 en 7 tours ; … 20 → 6 »."""
+    end = record.trace[-1] if record.trace else (record.fighters[0].hp, record.fighters[1].hp)
+    turns = len(record.trace)
+    sides = [
+        Text(
+            "immortals.duel.hp_ko" if end[seat] == 0 else "immortals.duel.hp",
+            {
+                "fighter": _fighter(duel, catalog, record, seat),
+                "start": record.fighters[seat].hp,
+                "end": end[seat],
+                "turns": turns,
+            },
+        )
+        for seat in (0, 1)
+    ]
+    key = "immortals.duel.hp_line" if 0 in end else "immortals.duel.hp_turns"
+    return Text(key, {"a": sides[0], "b": sides[1], "turns": turns})
+
+
 def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Text:
-    first = record.fighters[record.initiative]
-    trace = " → ".join(f"{a}-{b}" for a, b in record.trace)
     lines = [
         Text(
             "immortals.duel.fight",
@@ -89,10 +147,9 @@ def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Tex
                 "second": _side(duel, catalog, 1, record.fighters[1]),
             },
         ),
-        Text(
-            "immortals.duel.turns",
-            {"unit": unit_name(catalog, first.card_id), "turns": len(record.trace), "trace": trace},
-        ),
+        *(_healed(duel, record, seat) for seat in (0, 1) if record.fighters[seat].healed),
+        Text("immortals.duel.initiative", {"fighter": _fighter(duel, catalog, record, record.initiative)}),
+        _hp(duel, catalog, record),
     ]
     if record.winner is None:
         lines.append(Text("immortals.duel.fight_draw"))
@@ -110,14 +167,6 @@ def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Tex
                 },
             )
         )
-    for seat in (0, 1):
-        if record.fighters[seat].healed:
-            lines.append(
-                Text(
-                    "immortals.duel.healed",
-                    {"player": who(duel, seat), "amount": record.fighters[seat].healed},
-                )
-            )
     return Text.lines(lines)
 
 
@@ -140,18 +189,7 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
         )
         for s in (0, 1)
     )
-    totals = view.engage_totals
-    lines: list[Text] = [
-        Text(
-            "immortals.duel.start",
-            {
-                "terrain": terrain_name(view.terrain),
-                "player": who(duel, view.engager),
-                "attack": totals[view.engager],
-                "other": totals[1 - view.engager],
-            },
-        )
-    ]
+    lines: list[Text] = [_start(duel, view)]
     for record in view.history:
         lines += [_fight(duel, catalog, record), *_notes(duel, record.round)]
     playing = False
@@ -159,16 +197,53 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
         lines += recap(duel, catalog)
     elif not view.finished:
         playing = True
-        lines += _notes(duel, view.round)
-        waiting = [
-            Text(
-                "immortals.duel.chosen" if view.chosen[s] else "immortals.duel.choosing",
-                {"player": who(duel, s)},
-            )
-            for s in (0, 1)
-        ]
-        lines.append(Text("immortals.duel.round", {"round": view.round, "a": waiting[0], "b": waiting[1]}))
+        lines += [*_notes(duel, view.round), _round(duel, catalog, view)]
     return shared.public_message(duel, TEXTS, color=COLOR, fields=fields, lines=lines, playing=playing)
+
+
+def _start(duel: DuelRow, view: ImmortalsView) -> Text:
+    """The terrain and who engages, with what decided it: the total Attack, else the total Defense, else
+    a draw of lots."""
+    engager = view.engager
+    return Text(
+        START_KEYS[view.engage_by],
+        {
+            "terrain": terrain_badge(view.terrain),
+            "player": who(duel, engager),
+            "attack": view.engage_totals[engager],
+            "other": view.engage_totals[1 - engager],
+            "defense": view.engage_defense[engager],
+            "other_defense": view.engage_defense[1 - engager],
+        },
+    )
+
+
+def _round(duel: DuelRow, catalog: ImmortalsCatalog, view: ImmortalsView) -> Text:
+    """The round in play: the engaging seat to choose, or its attack (unit and spell) and the counter to
+    choose."""
+    engager = view.engager
+    params: dict[str, object] = {
+        "round": view.round,
+        "player": who(duel, engager),
+        "other": who(duel, 1 - engager),
+    }
+    if view.engaged is None:
+        return Text("immortals.duel.round_engage", params)
+    return Text("immortals.duel.round_engaged", params | {"attack": attack(catalog, view)})
+
+
+def attack(catalog: ImmortalsCatalog, view: ImmortalsView) -> Text:
+    """The engaged unit and its spell (« Drake des sables avec Force du Titan », or « sans sort »)."""
+    engaged = view.engaged
+    assert engaged is not None
+    unit = next(u for u in view.units[engaged.seat] if u.uid == engaged.unit)
+    if engaged.spell is None:
+        return Text("immortals.duel.attack", {"unit": unit_label(catalog, unit, view.terrain)})
+    found = catalog.spell(engaged.spell.spell_id)
+    named = spell_name(catalog, engaged.spell.spell_id) if found is None else spell_text(catalog, found)
+    return Text(
+        "immortals.duel.attack_spell", {"unit": unit_label(catalog, unit, view.terrain), "spell": named}
+    )
 
 
 def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:
@@ -218,9 +293,8 @@ def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:
                 )
             )
         if gains.halvings:
-            lines.append(
-                Text("immortals.recap.anti_farm", {"count": gains.halvings, "factor": 2**gains.halvings})
-            )
+            count = gains.consecutive or gains.halvings  # a recap stored without the run's length
+            lines.append(Text("immortals.recap.anti_farm", {"count": count, "factor": 2**gains.halvings}))
         if duel.kind == "practice":
             lines.append(Text("immortals.recap.practice"))
     return lines
@@ -235,10 +309,15 @@ def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell:
             "immortals.controls.status",
             {
                 "round": view.round,
-                "terrain": terrain_name(view.terrain),
+                "terrain": terrain_badge(view.terrain),
                 "vitality": view.vitality[seat],
                 "foe": view.vitality[1 - seat],
             },
+        ),
+        Text("immortals.controls.turn_engage")
+        if view.engaged is None
+        else Text(
+            "immortals.controls.turn_counter", {"player": choice.engager, "attack": attack(catalog, view)}
         ),
         Text("immortals.controls.mine"),
         _line_up(catalog, view, seat),
@@ -254,7 +333,11 @@ def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell:
                 Text("immortals.duel.used" if drawn.used else "immortals.duel.ready", {"unit": label})
             )
     if unit is None:
-        lines.append(Text("immortals.controls.pick_unit"))
+        lines.append(
+            Text(
+                "immortals.controls.pick_unit" if view.engaged is None else "immortals.controls.pick_counter"
+            )
+        )
     else:
         picked = unit_name(catalog, view.units[seat][unit].card_id)
         if spell is None:

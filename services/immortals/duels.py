@@ -1,12 +1,13 @@
-"""Immortal's War duels against a friend or the AI: challenge, practice, secret choices, timeouts, the
-end with each player's gains (docs/immortals/commands.md).
+"""Immortal's War duels against a friend or the AI: challenge, practice, the engaging seat's choice then
+the counter, timeouts, the end with each player's gains (docs/immortals/commands.md).
 
 Each use case is one write unit: read the duel, apply the choice through the engine, let the AI choose
-for its own seat (its decision takes well under a millisecond, so it runs inside the unit), end the
-duel or arm the round's timeout, and queue an edit of the public message. A round's deadline is armed
-when the round starts (the server's choice time, `/setup immortals`, 2 minutes by default); a seat that has not chosen by
-then gets the AI's choice for it, and the public message says so. The timeout is a scheduler job, so a
-duel never hangs and goes on after a restart.
+when its seat is to act (its decision takes about a millisecond, so it runs inside the unit), end the
+duel or arm the next choice's timeout, and queue an edit of the public message. Each choice has its own
+deadline, armed when that seat's turn comes (the server's choice time, `/setup immortals`, 2 minutes by
+default): the engaging seat's when the round starts, the counter's once the attack is engaged; a seat
+that has not chosen by then gets the AI's choice for it, and the public message says so. The timeout is a
+scheduler job, so a duel never hangs and goes on after a restart.
 """
 
 from __future__ import annotations
@@ -126,7 +127,8 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
     # --- choosing -----------------------------------------------------------------------------------
 
     async def controls(self, duel_id: int, player: int, *, guild: int) -> Choice:
-        """The private controls of a seat that has not chosen this round (refused to anyone else)."""
+        """The private controls of the seat whose turn it is (refused to anyone else: the other seat is
+        told whose turn it is)."""
 
         def unit(conn: sqlite3.Connection) -> Choice:
             duel = DUELS.load(conn, duel_id, guild=guild)
@@ -134,17 +136,30 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             if duel.status != "live" or duel.state is None:
                 raise NotAllowed("immortals.error.over")
             if seat not in duel.to_act():
-                raise NotAllowed("immortals.error.already_chosen", round=duel.state.round)
-            return Choice(duel.id, ENGINE.view(duel.state, seat))
+                raise self._not_yet(duel, seat)
+            return Choice(
+                duel.id, ENGINE.view(duel.state, seat), engager=render.who(duel, duel.state.engager)
+            )
 
         return await self.db.read(unit)
+
+    def _not_yet(self, duel: DuelRow, seat: int) -> NotAllowed:
+        """Why `seat` may not choose now: it has chosen this round, or the engaging seat has not yet."""
+        state = duel.state
+        assert state is not None
+        if state.pending[seat] is not None:
+            return NotAllowed("immortals.error.already_chosen", round=state.round)
+        return NotAllowed(
+            "immortals.error.wait_engage", round=state.round, player=render.who(duel, state.engager)
+        )
 
     async def choose(
         self, duel_id: int, player: int, round_: int, unit_place: int, spell_place: int | None, *, guild: int
     ) -> DuelRow:
-        """The seat's secret choice for `round_`: the unit and spell at these places of its own line-up
-        and drawn spells (what the controls name). A second click of the same round is told its choice
-        stands; a click on controls of an earlier round is stale."""
+        """The seat's choice for `round_` (its attack when it engages, its counter otherwise): the unit and
+        spell at these places of its own line-up and drawn spells (what the controls name). A second
+        click of the same round is told its choice stands, the counter's click before the attack whose
+        turn it is; a click on controls of an earlier round is stale."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> DuelRow:
@@ -158,6 +173,8 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             if round_ != state.round or seat not in duel.to_act():
                 if chosen:
                     raise NotAllowed("immortals.error.already_chosen", round=round_)
+                if round_ == state.round:
+                    raise self._not_yet(duel, seat)
                 raise StaleMatch(RULES.texts.stale, button=Text.public("immortals.duel.play_button"))
             units, spells = state.units[seat], state.spells[seat]
             if not 0 <= unit_place < len(units) or (
@@ -174,26 +191,18 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
     def _move(
         self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, seat: int, action: Choose, by: Author
     ) -> DuelRow:
-        assert duel.state is not None
-        before = duel.state.round
         played = self._apply(conn, now, duel, seat, action, by, REFUSALS, "immortals.error.bad_choice")
-        return self._settle(conn, now, played, before)
+        return self._settle(conn, now, played)
 
-    def _settle(
-        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, round_before: int | None = None
-    ) -> DuelRow:
-        """The AI chooses for its own seat, then the duel ends or, when a round has just begun, its timeout
-        is armed; the public message shows the new state."""
-        assert duel.state is not None
-        for seat in duel.to_act():
-            if duel.is_ai(seat):
-                duel, _ = DUELS.play(conn, now, duel, seat, self._ai_choice(duel, seat), "ai")
+    def _settle(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> DuelRow:
+        """After the start or a move: the AI chooses while its seat is to act (it engages, or counters what
+        it sees), then the duel ends or the timeout of the player now to act is armed (every move hands
+        the turn on); the public message shows the new state."""
+        while (seats := duel.to_act()) and duel.is_ai(seats[0]):
+            duel, _ = DUELS.play(conn, now, duel, seats[0], self._ai_choice(duel, seats[0]), "ai")
         state = duel.state
         assert state is not None
-        if state.finished:
-            duel = self._finish(conn, now, duel)
-        elif round_before != state.round:
-            duel = self._arm(conn, now, duel)
+        duel = self._finish(conn, now, duel) if state.finished else self._arm(conn, now, duel)
         self._show(conn, now, duel)
         return duel
 
@@ -232,7 +241,8 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
         return DUELS.end(conn, now, duel, "over", result=result)
 
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        """The round's time is up: the AI chooses for every seat that has not, and the message says so."""
+        """The choice's time is up: the AI chooses for the seat to act (it engages, or counters what it
+        sees), and the message says so."""
         duel = self._late(conn, job)
         if duel is None or duel.state is None:
             return  # the round ended meanwhile: that timeout was withdrawn

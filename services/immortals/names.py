@@ -19,6 +19,8 @@ TERRAIN_KEYS = {
     "plaine": "immortals.terrain.plaine",
     "marais": "immortals.terrain.marais",
 }
+# The rulebook's « icone » of each terrain, on a unit (its favourite) and on the duel (where it is fought).
+TERRAIN_ICONS = {"foret": "🌲", "desert": "🏜️", "plaine": "🌾", "marais": "🐸"}
 TIER_KEYS = {1: "immortals.tier.1", 2: "immortals.tier.2", 3: "immortals.tier.3"}
 # (stat, target) -> message key; an effect on the foe says so
 EFFECT_KEYS = {
@@ -63,6 +65,15 @@ def terrain_name(terrain: str) -> Text:
     return Text(TERRAIN_KEYS.get(terrain, "immortals.terrain.unknown"))
 
 
+def terrain_icon(terrain: str) -> str:
+    return TERRAIN_ICONS.get(terrain, "❔")
+
+
+def terrain_badge(terrain: str) -> Text:
+    """A terrain with its icon: « 🌲 Forêt »."""
+    return Text("immortals.terrain.badge", {"icon": terrain_icon(terrain), "terrain": terrain_name(terrain)})
+
+
 def effect_text(stat: str, value: int, target: str = "self") -> Text:
     """« +3 ATQ », « −3 ATQ adverse »: one effect of a spell or a bonus."""
     signed = f"+{value}" if value > 0 else f"−{-value}"
@@ -93,7 +104,7 @@ def unit_line(catalog: ImmortalsCatalog, card: ImmortalsCard, level: int) -> Tex
             "name": localized(card.name),
             "level": level,
             "family": family_name(catalog, card.family),
-            "terrain": terrain_name(card.terrain),
+            "terrain": terrain_badge(card.terrain),
             "attack": card.attack[level - 1],
             "defense": card.defense[level - 1],
         },
@@ -126,7 +137,7 @@ def card_fields(card: Any, catalog: Any, locale: str) -> list[tuple[Text, Text]]
     )
     return [
         (Text("immortals.label.family"), family_value),
-        (Text("immortals.label.terrain"), terrain_name(card.terrain)),
+        (Text("immortals.label.terrain"), terrain_badge(card.terrain)),
         (Text("immortals.label.tier"), Text(TIER_KEYS[card.tier])),
         (Text("immortals.label.levels"), levels),
         (Text("immortals.label.bonuses"), bonuses),

@@ -21,7 +21,7 @@ from services.platform import ledger
 from services.platform.players import summary_changed
 
 AI_PLAYER = 0  # the AI's player id in the engine and in `immortals_results.opponent_id`
-HISTORY = 64  # earlier opponents read: far more halvings than leave anything to halve
+HISTORY = 64  # earlier opponents read: the recap names the run's length up to this
 REASON_GAINS = "immortals.reason.duel"
 
 
@@ -46,8 +46,9 @@ class Gains:
     combat_points: int  # applied (0 in practice: the ranking counts duels between players only)
     gold: int
     fragments: int
-    halvings: int
+    halvings: int  # how many times every gain was halved: 1 after a duel against the same opponent
     absent: bool = False  # the AI chose for this player every round: nothing applied
+    consecutive: int = 0  # duels against the same opponent just before this one (a recap before: absent)
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -128,7 +129,19 @@ def _apply(
     absent: bool,
 ) -> Gains:
     if absent:
-        return Gains(result.seat, player_id, result.result, (), 0, 0, 0, 0, result.halvings, absent=True)
+        return Gains(
+            result.seat,
+            player_id,
+            result.result,
+            (),
+            0,
+            0,
+            0,
+            0,
+            result.halvings,
+            absent=True,
+            consecutive=result.consecutive,
+        )
     cards: list[CardGain] = []
     for gain in result.cards:
         copy_id = deck[gain.deck_index]
@@ -165,4 +178,5 @@ def _apply(
         result.gold,
         result.fragments,
         result.halvings,
+        consecutive=result.consecutive,
     )

@@ -1,6 +1,6 @@
-"""A server's time for each secret choice in a game's duels (`/setup <game>`): one row per server in the
+"""A server's time for each choice in a game's duels (`/setup <game>`): one row per server in the
 game's own `<game>_guild_settings` table (`guild_id`, `choice_seconds`, `updated_at`), the default when a
-server has none. Pillz and Immortal's War arm their round timeouts with it; a game names its table and
+server has none. Pillz and Immortal's War arm their choices' timeouts with it; a game names its table and
 its refusal message, so the bounds, the upsert and the default are written once."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What every duel of secret choices shows the same way (services/shared/duels.py): a seat as the
+"""What every duel of choices in private controls shows the same way (services/shared/duels.py): a seat as the
 channel reads it, the timeout notes of a round, and the public message's frame (title, the seats'
 fields, the deadline, the button that opens a player's private controls, the ping of the players to
 act). The game writes its own lines: what a round, a fight or the result shows.

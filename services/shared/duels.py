@@ -1,6 +1,8 @@
-"""Duels of secret choices against a friend or the AI (Pillz, Immortal's War): what their use cases share
-around the game's own rules, on the matches and challenges blocks (services/shared/matches.py,
-challenges.py).
+"""Duels of choices made in private controls against a friend or the AI (Pillz, Immortal's War): what
+their use cases share around the game's own rules, on the matches and challenges blocks
+(services/shared/matches.py, challenges.py). Pillz's seats choose at once and in secret; Immortal's War's
+in turn (the engaging seat, then the counter, knowing its attack). The block needs neither to know: the
+engine names the seats to act, and the game arms a timeout for them after each move.
 
 A duel is a two-seat match: seat 0 the challenger, seat 1 the challenged player or the AI (None). It is
 made by a challenge (accepted, it starts under the same id) or by a practice request (once per

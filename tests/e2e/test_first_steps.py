@@ -89,7 +89,7 @@ async def test_the_rules_turn_page_by_page_in_the_readers_language(harness: BotH
     assert first.message.ephemeral
     second = await harness.emu.click(bob, "Next ▶", message=first.message)
     assert "Attack and pillz (2/3)" in text_of(second)
-    assert "Page 2/3 · Full Pillz duel rules" in text_of(second)
+    assert "Page 2/3 · Pillz duel: each card's text with `/card`" in text_of(second)
     third = await harness.emu.click(bob, "Next ▶", message=first.message)
     assert "(3/3)" in text_of(third)
     back = await harness.emu.click(bob, "◀ Previous", message=first.message)

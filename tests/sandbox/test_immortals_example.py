@@ -1,6 +1,6 @@
-"""examples/immortals.txt as a reader runs it (seed 3): the sign-up gift of 8 units, the spells, a
-practice choice made in the private controls and resolved against the AI's secret one, a friend
-challenge, and the AI choosing for both players who let the 2 minutes pass."""
+"""examples/immortals.txt as a reader runs it (seed 3): the sign-up gift of 8 units, the spells, the
+AI's attack shown on the practice duel's message and countered in the private controls, a friend
+challenge, and the AI choosing for players who let the 2 minutes pass."""
 
 from __future__ import annotations
 
@@ -21,9 +21,15 @@ async def test_the_immortals_example_runs(tmp_path: Path) -> None:
     assert code == 0, text
     assert "Vous recevez 8 unités de familles différentes" in text
     assert "Connus (8)" in text
-    assert "l'IA a choisi ✅" in text
-    assert "Choix du combat 1 enregistré : Loup gris." in text
+    assert "**Combat 1** — l'IA engage Loup gris" in text
+    assert "🛡️ À vous de contrer : l'IA engage Loup gris" in text
+    assert "Contre du combat 1 enregistré : Loup gris." in text
     assert "@alice : Loup gris avec Force du Titan (ATQ 6D2" in text  # the dice shown, terrain malus included
-    assert "PV après chaque tour" in text
+    assert "Initiative : Loup gris (l'IA)." in text  # both units are Loups gris: the side is named
+    assert "PV : Loup gris (@alice) 20 → 0 en 3 tours ; Loup gris (l'IA) 20 → 2" in text
+    assert (
+        "Engage : l'IA (ATQ totale 11 de part et d'autre, départagée par la DÉF totale : 14 contre 13)."
+        in text
+    )
     assert "le duel n° 2 commence ci-dessous" in text
     assert "⏱ Combat 1 : @bob n'a pas choisi à temps, l'IA a choisi à sa place." in text

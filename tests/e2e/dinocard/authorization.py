@@ -53,6 +53,41 @@ ROWS = (
         click("dino:go:{alice}:{guild}:{pack}:{opponent}:-"),
         (STRANGER, OTHER_SERVER),
     ),
+    # the preparation page's controls: alice's own (refused to anyone else), or forged in the actor's name
+    # (their page for alice's pack: the service finds no such pack of theirs)
+    Row(
+        "dino préparation ajouter",
+        dino_prepared,
+        click("dino:badd:{alice}:{pack}:{opponent}:-:-:-:1", ["0"]),
+        (STRANGER,),
+    ),
+    Row(
+        "dino préparation ajouter (forged)",
+        dino_prepared,
+        click("dino:badd:{me}:{pack}:{opponent}:-:-:-:1", ["0"]),
+        (STRANGER,),
+    ),
+    Row(
+        "dino préparation retirer",
+        dino_prepared,
+        click("dino:brem:{alice}:{pack}:{opponent}:0:-:-:1", ["0"]),
+        (STRANGER,),
+    ),
+    Row(
+        "dino préparation élément",
+        dino_prepared,
+        click("dino:bel:{me}:{pack}:{opponent}:-:-:-:1", ["1"]),
+        (STRANGER,),
+    ),
+    Row(
+        "dino préparation type",
+        dino_prepared,
+        click("dino:bty:{alice}:{pack}:{opponent}:-:-:-:1", ["1"]),
+        (STRANGER,),
+    ),
+    Row(
+        "dino préparation page", dino_prepared, click("dino:bpg:{me}:{pack}:{opponent}:-:-:-:2"), (STRANGER,)
+    ),
     Row("dino Suivant", dino_battle, click("dino:next:{match}:{version}"), TWO_SEATS),
     Row("dino Fin de la phase", dino_battle, click("dino:phase:{match}:{version}"), TWO_SEATS),
     Row("dino Tout voir", dino_battle, click("dino:all:{match}:{version}"), TWO_SEATS),

@@ -27,7 +27,7 @@ async def test_the_dinocard_first_steps_example(tmp_path: Path) -> None:
         "➡️ Prochaine étape : créez votre premier pack avec `/dino pack créer nom:Braise élément:Feu`" in text
     )
     assert "** Packs, niveaux et dojo (4/4) **" in text
-    assert "Page 4/4 · Dinocard, règles complètes" in text
+    assert "Page 4/4 · Dinocard : le texte de chaque carte avec `/carte`" in text
     assert "Aucun pack. Faites-en un de vos cartes d'un élément : `/dino pack créer" in text
     assert "Aucun de vos packs ne s'appelle « Braise ». Voyez vos packs avec `/dino pack voir`" in text
     assert "Carte inconnue : « Moueffe ardant x2 ». Vouliez-vous dire : Moueffe, Moueffe ardent ?" in text
@@ -48,7 +48,7 @@ async def test_an_english_newcomer_is_welcomed_and_reads_the_rules(harness: BotH
         assert turned.message is not None
         last = turned.message
         assert f"({page}/4)" in shown(last)
-    assert "Page 4/4 · Full Dinocard rules" in shown(last)
+    assert "Page 4/4 · Dinocard: each card's text with `/card`" in shown(last)
     await harness.settle()
     (welcome,) = [m for m in harness.emu.records.messages if "**Welcome to Dinocard!**" in m.render()]
     assert welcome.ephemeral

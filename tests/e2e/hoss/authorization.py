@@ -125,6 +125,18 @@ ROWS = (
         (STRANGER, OTHER_SERVER, AFTER_END),
     ),
     Row(
+        "hoss Défenseur (message)",
+        hoss_battle,
+        click("hoss:rguard:{me}:{battle}"),
+        (STRANGER, OTHER_SERVER, AFTER_END),
+    ),
+    Row(
+        "hoss Défenseur select (message)",
+        hoss_battle,
+        click("hoss:rguardmove:{me}:{battle}", ["a5 a1"]),
+        (STRANGER, OTHER_SERVER, AFTER_END),
+    ),
+    Row(
         "hoss Abandonner (Arena)",
         hoss_arena_battle,
         click("hoss:aquit:{me}:{battle}"),

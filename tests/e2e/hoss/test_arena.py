@@ -54,12 +54,17 @@ async def test_register_attack_abandon_and_standings(harness: BotHarness) -> Non
     await arena_veteran(harness, alice)
     registered = await register(harness, alice)
     assert "Vous êtes inscrit à l'Arène de ce serveur" in registered
-    assert "40 cartes verrouillées" in registered
+    # « Les cartes de tes decks enregistrés ne peuvent être ni vendues ni sacrifiées en fusion ; tu peux
+    # toujours les améliorer. »: locked is no sale and no sacrifice, and a locked copy still gains stars.
+    assert "40 cartes verrouillées : elles ne peuvent être ni vendues ni sacrifiées en fusion" in registered
+    assert "vous pouvez toujours les améliorer" in registered
+    assert "ni vente ni fusion" not in registered
     assert "<t:" in registered  # the season's close, as a Discord timestamp
     assert "Engagement de la saison" in registered
     assert "dès que 2 joueurs sont inscrits" in await standings(harness, alice)
     again = await register(harness, alice)
     assert "Decks de l'Arène enregistrés" in again
+    assert "ni vente ni sacrifice en fusion ; toujours améliorables" in again
     await hoss(harness).decks.delete(alice.id, 1)  # an edit of the attack slot...
     cancelled = await harness.emu.run_command(alice, "hoss arène annuler")  # ...cancelled
     assert cancelled.message is not None

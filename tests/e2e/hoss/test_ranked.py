@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from engine.hoss.catalog import CreatureCard
 from sandbox.harness import BotHarness
 from services.hoss import HossServices
 from services.hoss.gold import GOLD
-from services.hoss.ranked import RankedService
+from services.hoss.ranked import BattleView, RankedService
 from services.platform import ledger
 from services.platform.players import ensure_player
 from tests.conftest import MigratedCopy
@@ -351,24 +351,37 @@ async def seeded_harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIt
         yield h
 
 
+async def towards_a_defender(
+    h: BotHarness, user: User, done: Callable[[BattleView], bool]
+) -> tuple[RankedService, int, int | None, BattleView]:
+    """Start alice's Rang 1 battle and play Défenseurs first, then attackers, then passes, until `done`
+    holds: the service, the battle, the server and the view then."""
+    await with_deck(h, user)
+    await start_rank_1(h, user)
+    ranked, guild = hoss(h).ranked, here(h)
+    battle = await ranked.current(user.id)
+    assert battle is not None
+    view = await ranked.view(user.id, battle, guild)
+    for turn in range(80):
+        if done(view):
+            return ranked, battle, guild, view
+        assert view.status == "live", "the battle ended first"
+        plays = [a for a in view.legal if a["kind"] == "play"]
+        passes = [a for a in view.legal if a["kind"] == "pass"]
+        action = ([a for a in plays if a.get("protege")] or plays or passes or view.legal)[0]
+        await ranked.answer(user.id, battle, action, key=f"t{turn}", pause=view.pause, guild=guild)
+        view = await ranked.view(user.id, battle, guild)
+    raise AssertionError("never reached")
+
+
 async def test_the_defender_button_moves_a_defender_from_the_private_controls(
     seeded_harness: BotHarness,
 ) -> None:
     harness = seeded_harness
     alice = harness.user("alice")
-    await with_deck(harness, alice)
-    await start_rank_1(harness, alice)
-    ranked, guild = hoss(harness).ranked, here(harness)
-    battle = await ranked.current(alice.id)
-    assert battle is not None
-    view = await ranked.view(alice.id, battle, guild)
-    for turn in range(60):  # Défenseurs first, then attackers, until one Défenseur may move
-        if any(a["kind"] == "move" for a in view.legal):
-            break
-        plays = [a for a in view.legal if a["kind"] == "play"]
-        action = ([a for a in plays if a.get("protege")] or plays or view.legal)[0]
-        await ranked.answer(alice.id, battle, action, key=f"t{turn}", pause=view.pause, guild=guild)
-        view = await ranked.view(alice.id, battle, guild)
+    ranked, battle, guild, view = await towards_a_defender(
+        harness, alice, lambda view: any(a["kind"] == "move" for a in view.legal)
+    )
     moves = [a for a in view.legal if a["kind"] == "move"]
     assert moves, "no Défenseur move came up"
     await harness.emu.click(alice, "Décider")  # the message catches up with the battle first
@@ -402,6 +415,43 @@ async def test_the_defender_button_moves_a_defender_from_the_private_controls(
     public = battle_message(harness)  # the round the move opened was shown, in one of its edits
     states = [shown(public), *(json.dumps(state, ensure_ascii=False) for state in public.history)]
     assert any("se déplace sur" in state for state in states)
+
+
+async def test_the_defender_button_is_on_the_battle_message_between_pauses(
+    seeded_harness: BotHarness,
+) -> None:
+    """« Tu peux aussi le déplacer quand tu veux grâce au bouton « Défenseur ». »: while alice has a
+    Défenseur in play, the battle message carries the button on every round, even when the battle only
+    waits between two rounds (no card to play); the move chosen there holds from the next round."""
+    harness = seeded_harness
+    alice = harness.user("alice")
+    ranked, battle, guild, view = await towards_a_defender(
+        harness, alice, lambda view: bool(view.legal) and {a["kind"] for a in view.legal} <= {"move", "pass"}
+    )
+    await harness.advance(timedelta(seconds=1))  # the message catches up with the battle (pace 0)
+    public = battle_message(harness)
+    assert "Défenseur" in public.button_labels
+    assert "Décider" not in public.button_labels  # nothing is owed
+    assert "Manche suivante" in shown(public)
+    picker = (await harness.emu.click(alice, "Défenseur", message=public)).message
+    assert picker is not None
+    assert picker.ephemeral
+    catalog = hoss(harness).decks.catalog
+    names = {c["uid"]: catalog.card(c["card"]).name.fr for c in view.snapshot["seats"][0]["creatures"]}  # type: ignore[union-attr]
+    move = next(a for a in view.legal if a["kind"] == "move")
+    label = f"Déplacer {names[move['defender']]} sur {names[move['protege']]}"
+    done = (await harness.emu.select(alice, label, message=picker)).message
+    assert done is not None
+    assert "dès le début de la prochaine manche" in shown(done)
+    bob = harness.user("bob")
+    refused = (await harness.emu.click(bob, "Défenseur", message=public)).message
+    assert refused is not None
+    assert refused.ephemeral
+    assert "Ce message ne vous est pas destiné." in shown(refused)
+    await harness.advance(timedelta(seconds=5))  # the stop between rounds ends: the round is played
+    log = json.loads(await ranked.log(alice.id, battle, guild))
+    next_round = next(r for r in log["rounds"] if r["round"] == view.round + 1)
+    assert {"t": 0, "k": "move", "tgt": move["defender"], "protege": move["protege"]} in next_round["events"]
 
 
 async def test_the_battle_shown_again_is_the_message_the_rounds_edit(harness: BotHarness) -> None:

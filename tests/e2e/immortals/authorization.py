@@ -1,7 +1,8 @@
 """Immortal's War's rows of the authorization matrix (tests/e2e/test_authorization_matrix.py).
 
-Both seats choose at once, so the other seat may open its own controls: the duel's scene is one where
-the opponent has already chosen this round, and every control is refused to them as to a stranger."""
+The engaging seat chooses first, then the other counters: the duel's scene is one where the engaging
+player has engaged round 1, so the counter owns the controls and every control is refused to the engaging
+player (its choice is made) as to a stranger."""
 
 from __future__ import annotations
 
@@ -28,26 +29,25 @@ async def challenge(w: World) -> Scene:
 
 async def duel(w: World) -> Scene:
     duels, row = await accepted_duel(w, "immortels defi", "immortals")
-    bob = w.user("bob")
     guild = here(w.h)
-    await duels.choose(row.id, bob.id, 1, 0, None, guild=guild)
+    engager = row.state.engager
+    names = ("alice", "bob")
+    await duels.choose(row.id, row.seats[engager], 1, 0, None, guild=guild)
     await w.h.settle()
 
     async def end(w: World) -> None:
         current = await duels.get(row.id)
         while current.status == "live":
             assert current.state is not None
-            for seat, player in enumerate(current.seats):
-                if current.state.pending[seat] is None and current.status == "live":
-                    fought = {r.fighters[seat].uid for r in current.state.history}
-                    place = next(i for i, u in enumerate(current.state.units[seat]) if u.uid not in fought)
-                    current = await duels.choose(
-                        row.id, player, current.state.round, place, None, guild=guild
-                    )
-                    break
+            (seat,) = current.to_act()
+            fought = {r.fighters[seat].uid for r in current.state.history}
+            place = next(i for i, u in enumerate(current.state.units[seat]) if u.uid not in fought)
+            current = await duels.choose(
+                row.id, current.seats[seat], current.state.round, place, None, guild=guild
+            )
         await w.h.settle()
 
-    return Scene({"duel": row.id, "round": 1}, "alice", "bob", end=end)
+    return Scene({"duel": row.id, "round": 1}, names[1 - engager], names[engager], end=end)
 
 
 ROWS = (

@@ -1,7 +1,7 @@
 """Immortal's War as players see it through Discord: a newcomer's 8 units, a practice duel played to
-the recap through the private controls, a friend duel whose secret choices stay secret until the fight
-and whose late player gets the AI's choice, and a seeded whole duel scanned for hidden information
-(pending choices, drawn spells not cast, live seeds)."""
+the recap through the private controls, a friend duel where the engaging player's attack is shown to the
+counter before it chooses and whose late player gets the AI's choice, and a seeded whole duel scanned for
+hidden information (drawn spells not cast, live seeds)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ async def choose(h: BotHarness, user: User, duel_id: int, spell: bool = True) ->
         panel = chosen.message
     done = await h.emu.click(user, "Valider", message=panel)
     assert done.message is not None
-    assert f"Choix du combat {round_} enregistré" in shown(done.message)
+    assert re.search(rf"(Attaque|Contre) du combat {round_} (engagée|enregistré)", shown(done.message))
     await h.settle()
     return done.message
 
@@ -103,7 +103,9 @@ async def test_a_practice_duel_to_the_recap(harness: BotHarness) -> None:
     await harness.settle()
     (duel,) = await immortals(harness).duels.live(alice.id)
     assert duel.kind == "practice"
-    assert "l'IA a choisi ✅" in shown(duel_message(harness, duel.id))
+    assert duel.state is not None
+    role = "l'IA engage" if duel.state.engager == 1 else f"à <@{alice.id}> d'engager"
+    assert role in shown(duel_message(harness, duel.id))
     for _ in range(4):
         current = await immortals(harness).duels.get(duel.id)
         if current.status != "live":
@@ -124,32 +126,49 @@ async def test_a_practice_duel_to_the_recap(harness: BotHarness) -> None:
     assert sum(c["xp"] for c in gains["cards"]) > 0
 
 
-async def test_a_friend_duel_keeps_choices_secret_and_the_ai_plays_for_the_late(harness: BotHarness) -> None:
+async def test_a_friend_duel_shows_the_attack_to_the_counter_and_the_ai_plays_for_the_late(
+    harness: BotHarness,
+) -> None:
+    """« Le deuxième joueur choisit à son tour un sort si il le souhaite, puis une carte pour contrer
+    l'attaque. »: the engaging player's unit and spell are on the public message before the counter
+    chooses; the counter who lets its time run out gets the AI's counter."""
     alice, bob, duel_id = await friend_duel(harness)
-    await choose(harness, alice, duel_id)
+    start = await immortals(harness).duels.get(duel_id)
+    assert start.state is not None
+    engager = start.state.engager
+    first, second = (alice, bob) if engager == 0 else (bob, alice)
+    early = await harness.emu.click(second, "Jouer", message=duel_message(harness, duel_id))
+    assert early.message is not None
+    assert f"C'est à <@{first.id}> d'engager le combat 1" in shown(early.message)
+    await choose(harness, first, duel_id)
     duel = await immortals(harness).duels.get(duel_id)
     assert duel.state is not None
-    assert duel.state.pending[0] is not None
+    attack = duel.state.pending[engager]
+    assert attack is not None
+    assert attack.spell is not None
+    spell = next(s for s in duel.state.spells[engager] if s.sid == attack.spell)
+    named = immortals(harness).duels.catalog.spell(spell.spell_id)
+    assert named is not None
     public = shown(duel_message(harness, duel_id))
-    assert f"<@{alice.id}> a choisi ✅" in public
-    assert f"<@{bob.id}> choisit…" in public
-    assert "avec" not in public  # no spell named before the fight
-    again = await harness.emu.click(alice, "Jouer", message=duel_message(harness, duel_id))
+    assert f"<@{first.id}> engage " in public
+    assert f" avec **{named.name.fr}** :" in public
+    assert f"À <@{second.id}> de contrer" in public
+    controls = await harness.emu.click(second, "Jouer", message=duel_message(harness, duel_id))
+    assert controls.message is not None
+    assert f"À vous de contrer : <@{first.id}> engage" in shown(controls.message)
+    again = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
     assert again.message is not None
     assert "déjà fait" in shown(again.message)
     assert await harness.advance(timedelta(seconds=121)) >= 1
     after = await immortals(harness).duels.get(duel_id)
     assert after.state is not None
     assert len(after.state.history) == 1
-    assert after.notes == ({"round": 1, "seat": 1},)
+    assert after.notes == ({"round": 1, "seat": 1 - engager},)
     text = shown(duel_message(harness, duel_id))
-    assert f"⏱ Combat 1 : <@{bob.id}> n'a pas choisi à temps, l'IA a choisi à sa place." in text
+    assert f"⏱ Combat 1 : <@{second.id}> n'a pas choisi à temps, l'IA a choisi à sa place." in text
     while (current := await immortals(harness).duels.get(duel_id)).status == "live":
-        assert current.state is not None
-        for user in (alice, bob):
-            if current.state.pending[current.seat_of(user.id)] is None:
-                await choose(harness, user, duel_id, spell=False)
-                break
+        (seat,) = current.to_act()
+        await choose(harness, alice if current.seats[seat] == alice.id else bob, duel_id, spell=False)
     final = await immortals(harness).duels.get(duel_id)
     assert final.result is not None
     players = {g["player_id"] for g in final.result["gains"]}
@@ -161,9 +180,9 @@ async def test_a_friend_duel_keeps_choices_secret_and_the_ai_plays_for_the_late(
 
 
 class DuelSecrets:
-    """A duel's secrets now: every drawn spell nobody has cast yet (the seats that drew it may see it, in
-    their own controls; a public post may name none: hands are private), each seat's pending choice (its
-    token, and the spell it chose named as a fighter's), and the seeds while live."""
+    """A duel's secrets now: every drawn spell nobody has cast or engaged with yet (the seats that drew it
+    may see it, in their own controls; a public post may name none: hands are private), a pending choice
+    that is secret (its token; the engaging seat's attack is public), and the seeds while live."""
 
     def __init__(self, h: BotHarness, duel_id: int) -> None:
         self.h = h
@@ -180,6 +199,9 @@ class DuelSecrets:
         state = duel.state
         assert state is not None
         cast = {f.spell for r in state.history for f in r.fighters if f.spell is not None}
+        attack = state.pending[state.engager]
+        if attack is not None and attack.spell is not None and not state.finished:
+            cast.add(next(s.spell_id for s in state.spells[state.engager] if s.sid == attack.spell))
         allowed: dict[int, set[str]] = {EVERYONE: {w for s in cast for w in self.words(s)}}
         holders: dict[str, set[int]] = {}
         for seat in (0, 1):
@@ -200,17 +222,6 @@ class DuelSecrets:
             secrets.append(
                 Secret(f"seat {seat}'s pending choice", re.compile(re.escape(token)), frozenset(owners))
             )
-            choice = state.pending[seat]
-            if choice is not None and choice.spell is not None and not state.finished:
-                spell_id = next(s.spell_id for s in state.spells[seat] if s.sid == choice.spell)
-                pattern = re.compile(
-                    "|".join(rf" avec {re.escape(w)}| with {re.escape(w)}" for w in self.words(spell_id))
-                )
-                secrets.append(
-                    Secret(
-                        f"seat {seat}'s pending spell {spell_id}", pattern, frozenset(owners), blankable=False
-                    )
-                )
         if duel.status == "live":
             secrets += [seed_secret("duel seed", duel.seed or 0), seed_secret("rng seed", state.rng.seed)]
         return secrets, allowed
@@ -236,15 +247,12 @@ async def test_a_whole_duel_shows_no_pending_choice_spell_or_seed(seeded: BotHar
     timeouts = 0
     while (duel := await immortals(h).duels.get(duel_id)).status == "live":
         assert duel.state is not None
+        (seat,) = duel.to_act()
+        user = alice if duel.seats[seat] == alice.id else bob
+        await choose(h, user, duel_id)
         if duel.state.round == 2 and not timeouts:
-            await choose(h, alice, duel_id)
             scan.scan(*await tracker.moment())
             timeouts += await h.advance(timedelta(minutes=2, seconds=1))
-        else:
-            for user in (alice, bob):
-                if duel.state.pending[duel.seat_of(user.id)] is None:
-                    await choose(h, user, duel_id)
-                    break
         scan.scan(*await tracker.moment())
     assert timeouts >= 1
     assert tracker.spells_checked >= 8

@@ -17,12 +17,12 @@ from tests.engine.game_checks import ID, GameChecks, Policy, Scenario
 
 def policy(seed: int) -> Policy:
     """The AI for seat 0, the uniform random policy for seat 1 (it casts spells whose condition fails),
-    each with its own seeded stream; the seat to choose first is drawn too, so both orders occur."""
+    each with its own seeded stream; the engine names the one seat to act (the engaging seat, then the
+    counter)."""
     rngs = [random.Random(derive(seed, "golden", "immortals", seat)) for seat in (0, 1)]
-    order = random.Random(derive(seed, "golden", "immortals", "order"))
 
     def choose(state: ImmortalsState, current: list[int]) -> tuple[int, Any]:
-        seat = order.choice(current)
+        (seat,) = current
         play = ai_choose if seat == 0 else random_policy
         return seat, play(state, seat, rngs[seat])
 
@@ -58,6 +58,15 @@ CHECKS = GameChecks(
             options={},
             policy=policy,
             why="a sweep: seat 0 wins all four fights and kills the opponent in the last one",
+        ),
+        Scenario(
+            "immortals",
+            "counter",
+            seed=2,
+            options={},
+            policy=policy,
+            why="seat 1 engages (the higher total Attack) every round and the AI counters each attack"
+            " knowing its unit and spell; decided on vitality (in the three above seat 0 engages)",
         ),
     ),
     action_types=(Choose,),

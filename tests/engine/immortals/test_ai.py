@@ -1,73 +1,102 @@
-"""The Immortal's War AI: legal, reproducible from its generator, and better than a random player.
+"""The Immortal's War AI: legal, reproducible from its generator, and better than a random player in
+both roles of a duel.
 
-The issue asks for at least 65 % wins against a uniformly random player over at least 2,000 seeded duels.
-Here: 1,000 deals from `sample_setup` on the real catalog (seeds 0-999), each played from both seats
-(2,000 duels, so neither the deck nor the seat favours the AI); draws count as not won. Measured: 69.6 %
-(1,392 wins); one standard error of a 2,000-duel rate near 0.7 is 1.0 point, so the bound sits 4.6 standard
-errors below the measure: a regression of the AI shows, the noise alone does not fail it.
+The issue asks for at least 65 % wins against a uniformly random player in each role, the engaging seat
+and the counter, over at least 2,000 seeded duels. Here (`roles.py`): 2,000 deals from `sample_setup` on
+the real catalog (seeds 0-1999), each played from both seats, which gives exactly 2,000 duels in each
+role (the deal decides who engages); draws count as not won. Measured: 81.4 % as the engaging seat
+(1,628), 74.9 % as the counter (1,497); one standard error of a 2,000-duel rate near 0.75 is 1.0 point.
+
+The engaging seat has the stronger line-up by construction (the higher total Attack engages): on the
+same deals the random policy itself wins 67.3 % as the engaging seat and 29.4 % as the counter. 65 % alone
+would not tell the AI from chance in that role, so the test also asks the AI to beat the random policy's
+own rate in each role, on the same deals, by at least 8 points (measured: 14.1 and 45.5; one standard
+error of the difference is 1.4 points). The deals are shared between two processes (CI has two cores).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
-from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from engine.immortals.ai import choose, plan, random_policy, wound
+from engine.immortals.ai import choose, counter, plan, wound
 from engine.immortals.catalog import Effect
-from engine.immortals.state import Choose, ImmortalsState
+from engine.immortals.state import Choose
 from tests.engine.immortals.helpers import ENGINE, catalog, line_up, spell, state, unit
+from tests.engine.immortals.roles import Role, by_role
 
-Policy = Callable[[ImmortalsState, int, random.Random], Choose]
-DEALS = 1000  # x 2 seats = 2,000 duels
+DEALS = 2000  # x 2 seats = 2,000 duels in each role
 BOUND = 0.65
+MARGIN = 0.08  # over the random policy's own rate in the role
 
 
-def duel(seed: int, policies: tuple[Policy, Policy]) -> int | None:
-    setup = ENGINE.sample_setup(random.Random(seed), catalog())
-    s = ENGINE.new_game(setup.players, seed, setup.options)
-    rngs = (random.Random(seed * 2 + 1), random.Random(seed * 2 + 2))
-    while not s.finished:
-        for seat in ENGINE.current_players(s):
-            s, _ = ENGINE.apply(s, seat, policies[seat](s, seat, rngs[seat]))
-    return s.winner
+def rates(player: str, deals: int) -> dict[str, Role]:
+    halves = (range(0, deals // 2), range(deals // 2, deals))
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+        parts = list(pool.map(by_role, [player, player], halves))
+    return {
+        role: Role(sum(p[role].wins for p in parts), sum(p[role].duels for p in parts))
+        for role in ("engager", "counter")
+    }
 
 
+# 8,000 whole duels: seconds alone, longer on a loaded shared machine.
 @pytest.mark.slow
-def test_the_ai_wins_at_least_65_percent_against_a_random_player() -> None:
-    wins = 0
-    for seed in range(DEALS):
-        wins += duel(seed, (choose, random_policy)) == 0
-        wins += duel(seed, (random_policy, choose)) == 1
-    assert wins / (2 * DEALS) >= BOUND, wins
-
-
-def test_the_bound_tells_a_random_player_from_the_ai() -> None:
-    """Negative control: a random player against itself stays far below the bound (200 duels)."""
-    wins = sum(duel(seed, (random_policy, random_policy)) == seed % 2 for seed in range(200))
-    assert wins / 200 < BOUND - 0.05, wins
+@pytest.mark.timeout(600)
+def test_the_ai_wins_at_least_65_percent_against_a_random_player_in_each_role() -> None:
+    ai, chance = rates("ai", DEALS), rates("random", DEALS)
+    for role in ("engager", "counter"):
+        assert ai[role].duels >= 2000, ai
+        assert ai[role].rate >= BOUND, (role, ai)
+        assert ai[role].rate >= chance[role].rate + MARGIN, (role, ai, chance)
 
 
 def test_the_ai_plays_legal_choices_reproducibly() -> None:
     setup = ENGINE.sample_setup(random.Random(3), catalog())
     s = ENGINE.new_game(setup.players, 3, setup.options)
-    for seat in (0, 1):
+    while not s.finished:
+        (seat,) = ENGINE.current_players(s)
         action = choose(s, seat, random.Random(1))
         assert ENGINE.is_legal(s, seat, action)
         assert choose(s, seat, random.Random(1)) == action
+        s, _ = ENGINE.apply(s, seat, action)
 
 
 def test_the_ai_ignores_what_it_may_not_know() -> None:
-    """The opponent's spells and pending choice do not change the AI's choice."""
+    """The opponent's drawn spells and a secret choice of the counter do not change the engaging AI's
+    choice."""
     setup = ENGINE.sample_setup(random.Random(8), catalog())
     s = ENGINE.new_game(setup.players, 8, setup.options)
-    before = choose(s, 0, random.Random(2))
-    for action in ENGINE.legal_actions(s, 1)[:12]:
-        after, _ = ENGINE.apply(s, 1, action)
-        assert choose(after, 0, random.Random(2)) == before
-    no_spells = s.model_copy(update={"spells": (s.spells[0], ())})
-    assert choose(no_spells, 0, random.Random(2)) == before
+    seat = s.engager
+    foe = 1 - seat
+    before = choose(s, seat, random.Random(2))
+    for action in ENGINE.legal_actions(s.model_copy(update={"engager": foe}), foe)[:12]:
+        pending = (None, action) if foe == 1 else (action, None)
+        assert choose(s.model_copy(update={"pending": pending}), seat, random.Random(2)) == before
+    spells = (s.spells[0], ()) if foe == 1 else ((), s.spells[1])
+    assert choose(s.model_copy(update={"spells": spells}), seat, random.Random(2)) == before
+
+
+def test_the_counter_answers_the_engaged_unit_it_sees() -> None:
+    """« Le deuxième joueur choisit ... une carte pour contrer l'attaque »: against an engaged 8-Attack
+    unit, the AI counters with its one 9-Defense unit, whatever the random stream, and against an engaged
+    weak unit it keeps that unit for later."""
+    mine = (
+        unit("u1-0", attack=3, defense=3),
+        unit("u1-1", attack=2, defense=9),
+        unit("u1-2", attack=3, defense=3),
+        unit("u1-3", attack=3, defense=3),
+    )
+    foes = (unit("u0-0", attack=8, defense=3), *line_up(0, attack=1, defense=1)[1:])
+    strong = state(foes, mine, engager=0, pending=(Choose(unit="u0-0"), None))
+    assert {counter(strong, 1, random.Random(n)).unit for n in range(5)} == {"u1-1"}
+    assert choose(strong, 1, random.Random(0)).unit == "u1-1"
+    weak = state(foes, mine, engager=0, pending=(Choose(unit="u0-1"), None))
+    assert counter(weak, 1, random.Random(0)).unit != "u1-1"
 
 
 def test_a_spell_whose_condition_fails_is_never_planned() -> None:

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from engine.immortals.catalog import Effect
-from engine.immortals.rules import Side, fight, numbers, terrain_mod, unit_fields
+from engine.immortals.rules import Side, fight, numbers, on_terrain, terrain_mod, unit_fields
 from engine.immortals.state import Unit
 from tests.engine.immortals.helpers import ENGINE, catalog, options, setup, spell, state, stats, unit
 
@@ -91,8 +91,8 @@ def test_a_won_fight_on_the_favourite_terrain_deals_the_attack_without_the_terra
     strong = tuple(unit(f"u0-{i}", attack=4, defense=12, terrain="marais") for i in range(4))
     weak = tuple(unit(f"u1-{i}", attack=1, defense=1, terrain="foret") for i in range(4))
     s = state(strong, weak, terrain="marais")
-    s, _ = ENGINE.apply(s, 1, ENGINE.legal_actions(s, 1)[0])
     s, _ = ENGINE.apply(s, 0, ENGINE.legal_actions(s, 0)[0])
+    s, _ = ENGINE.apply(s, 1, ENGINE.legal_actions(s, 1)[0])
     record = s.history[0]
     assert record.fighters[0].attack == 5
     assert record.winner == 0
@@ -168,3 +168,16 @@ def test_a_spell_with_a_failed_condition_does_nothing() -> None:
     in_forest = numbers(0, (Side(u, wrath), Side(foe, None)), "foret", 0)
     assert (on_plain.spell_acted, on_plain.attack) == (False, 3)
     assert (in_forest.spell_acted, in_forest.attack) == (True, 3 - 1 + 4)
+
+
+def test_on_terrain_gives_what_a_fight_there_starts_from() -> None:
+    """« ... sur lequel elle est habituée à évoluer et qui accroit donc ses caractéristiques défensives
+    (+1 Déf.) et offensives (+1 Att.) »: the numbers the duel shows for each unit are those `numbers`
+    fights with before spells."""
+    u = unit("u0-0", attack=2, defense=4, terrain="desert")
+    assert on_terrain(u, "desert") == (3, 5, 1)
+    assert on_terrain(u, "foret") == (1, 3, -1)
+    assert on_terrain(u, "plaine") == (2, 4, 0)
+    for terrain in ("desert", "foret", "plaine", "marais"):
+        fought = numbers(0, (Side(u, None), Side(unit("u1-0"), None)), terrain, 0)
+        assert on_terrain(u, terrain) == (fought.attack, fought.defense, fought.terrain_mod)

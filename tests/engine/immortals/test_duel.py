@@ -1,4 +1,5 @@
-"""A duel through the engine: the draw, who engages, secret choices, errors and how a duel ends."""
+"""A duel through the engine: the draw, who engages, the engage-then-counter rounds, errors and how a duel
+ends."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from collections import Counter
 import pytest
 
 from engine.errors import IllegalAction, InvalidAction
-from engine.immortals.catalog import TERRAINS
+from engine.immortals.catalog import TERRAINS, Effect
 from engine.immortals.engine import ImmortalsSetupError
 from engine.immortals.state import START_VITALITY, Choose
 from engine.protocol import SPECTATOR
-from tests.engine.immortals.helpers import ENGINE, catalog, line_up, options, setup, state, unit
+from tests.engine.immortals.helpers import ENGINE, catalog, line_up, options, setup, spell, state, unit
 
 DECK = ("imp", "cherub", "skeleton", "elf_scout", "dwarf_miner", "goblin", "whelp", "grey_wolf")
 ALL_SPELLS = tuple(s.id for s in catalog().spells)
@@ -65,40 +66,84 @@ def test_the_higher_total_attack_engages() -> None:
             assert s.engager == (0 if totals[0] > totals[1] else 1)
 
 
-def test_both_seats_choose_at_once_and_the_round_waits_for_both() -> None:
-    s = state()
-    assert ENGINE.current_players(s) == [0, 1]
-    after, events = ENGINE.apply(s, 1, Choose(unit="u1-2"))
-    assert ENGINE.current_players(after) == [0]
-    assert after.history == ()
-    assert [e.kind for e in events] == ["chose", "choice"]
-    assert events[0].visible_to is None
-    assert events[1].visible_to == frozenset({1})
-    assert "u1-2" not in json.dumps(dict(events[0].data))
-    done, _ = ENGINE.apply(after, 0, Choose(unit="u0-0"))
-    assert done.round == 2
-    assert ENGINE.current_players(done) == [0, 1]
+ENGAGE = (
+    "« Il a ensuite le choix de lancer un sort puis de choisir alors une première carte qu'il envoie attaquer"
+    " son ennemi. Le deuxième joueur choisit à son tour un sort si il le souhaite, puis une carte pour"
+    " contrer l'attaque. »"
+)
 
 
-def test_the_order_of_the_two_choices_does_not_matter() -> None:
-    s = state(seed=7)
-    a, b = Choose(unit="u0-1"), Choose(unit="u1-3")
-    first, _ = ENGINE.apply(ENGINE.apply(s, 0, a)[0], 1, b)
-    second, _ = ENGINE.apply(ENGINE.apply(s, 1, b)[0], 0, a)
-    assert first == second
+@pytest.mark.parametrize("engager", [0, 1])
+def test_the_engaging_seat_chooses_first_then_the_other_counters(engager: int) -> None:
+    """ENGAGE, and « Les trois tours suivants se succèdent de la même façon. »: in every round the
+    engaging seat alone may choose first; the other seat may choose only once it has, and its choice
+    resolves the round."""
+    s = state(engager=engager, s0=(spell("s0-0", Effect(stat="attack", value=1)),))
+    other = 1 - engager
+    for round_ in range(1, 5):
+        assert ENGINE.current_players(s) == [engager]
+        assert ENGINE.legal_actions(s, other) == []
+        early = Choose(unit=f"u{other}-{round_ - 1}")
+        with pytest.raises(IllegalAction) as refused:
+            ENGINE.apply(s, other, early)
+        assert refused.value.params["reason"] == "not_your_turn"
+        s, events = ENGINE.apply(s, engager, Choose(unit=f"u{engager}-{round_ - 1}"))
+        assert [e.kind for e in events] == ["engaged"]
+        assert s.history == tuple(s.history[: round_ - 1])
+        assert ENGINE.current_players(s) == [other]
+        with pytest.raises(IllegalAction):
+            ENGINE.apply(s, engager, Choose(unit=f"u{engager}-3"))
+        s, events = ENGINE.apply(s, other, early)
+        assert events[0].kind == "fight"
+        assert len(s.history) == round_
+    assert s.finished
 
 
-def test_a_pending_choice_is_invisible_to_the_other_seat_and_the_table() -> None:
-    """The other seat's and the spectator's views are the same whatever seat 0 chose (unit and spell)."""
+def test_the_engaged_unit_and_spell_are_shown_to_the_counter_and_the_table() -> None:
+    """ENGAGE: the second player counters knowing the attack, so the engaging seat's unit and spell are
+    public the moment they are chosen (the `engaged` event, and every seat's view), its spell included."""
     s = ENGINE.new_game(setup(DECK, DECK, spells=list(ALL_SPELLS)), 5, options())
-    views: dict[int, set[str]] = {1: set(), SPECTATOR: set()}
-    for action in ENGINE.legal_actions(s, 0):
-        after, _ = ENGINE.apply(s, 0, action)
-        for viewer in views:
-            views[viewer].add(json.dumps(ENGINE.view(after, viewer).to_json(), sort_keys=True))
-        own = ENGINE.view(after, 0)
-        assert own.choice == action
-    assert all(len(seen) == 1 for seen in views.values())
+    engager = s.engager
+    sent = s.spells[engager][2]
+    attack = Choose(unit=s.units[engager][1].uid, spell=sent.sid)
+    after, (event,) = ENGINE.apply(s, engager, attack)
+    assert event.kind == "engaged"
+    assert event.visible_to is None
+    assert (event.data["unit"], event.data["spell"], event.data["spell_id"]) == (
+        attack.unit,
+        sent.sid,
+        sent.spell_id,
+    )
+    for viewer in (0, 1, SPECTATOR):
+        shown = ENGINE.view(after, viewer).engaged
+        assert shown is not None
+        assert (shown.seat, shown.unit, shown.spell and shown.spell.spell_id) == (
+            engager,
+            attack.unit,
+            sent.spell_id,
+        )
+    counter = 1 - engager
+    assert ENGINE.view(after, counter).spells_left[engager] == 7
+    assert sent.sid not in ENGINE.hidden_cards(after, engager)
+    done, _ = ENGINE.apply(after, counter, ENGINE.legal_actions(after, counter)[0])
+    assert ENGINE.view(done, counter).engaged is None
+    assert done.history[0].fighters[engager].spell == sent.spell_id
+
+
+def test_a_duel_stored_with_a_secret_counter_still_hides_it_and_resolves() -> None:
+    """A duel saved while both seats chose at once may hold the counter's secret choice with the engaging
+    seat still to choose: nobody else sees it, the engaging seat plays, and the round resolves."""
+    secret = Choose(unit="u1-2", spell="s1-0")
+    s = state(engager=0, s1=(spell("s1-0", Effect(stat="defense", value=1)),), pending=(None, secret))
+    assert ENGINE.current_players(s) == [0]
+    other = s.model_copy(update={"pending": (None, Choose(unit="u1-0"))})
+    for viewer in (0, SPECTATOR):
+        assert ENGINE.view(s, viewer).engaged is None
+        assert ENGINE.view(s, viewer).to_json() == ENGINE.view(other, viewer).to_json()
+    assert {"s1-0", ENGINE.view(s, 1).choice_token} <= ENGINE.hidden_cards(s, 1)
+    done, _ = ENGINE.apply(s, 0, Choose(unit="u0-0"))
+    assert done.history[0].fighters[1].uid == "u1-2"
+    assert done.history[0].fighters[1].spell_sid == "s1-0"
 
 
 def test_a_seat_never_sees_the_other_seats_spells_before_they_are_cast() -> None:
@@ -120,7 +165,7 @@ def test_an_illegal_choice_is_refused_and_changes_nothing() -> None:
             ENGINE.apply(s, seat, action)
     after, _ = ENGINE.apply(s, 0, Choose(unit="u0-0"))
     with pytest.raises(IllegalAction):
-        ENGINE.apply(after, 0, Choose(unit="u0-1"))  # already chosen this round
+        ENGINE.apply(after, 0, Choose(unit="u0-1"))  # already engaged this round
     done, _ = ENGINE.apply(after, 1, Choose(unit="u1-0"))
     with pytest.raises(IllegalAction):
         ENGINE.apply(done, 0, Choose(unit="u0-0"))  # that unit has fought

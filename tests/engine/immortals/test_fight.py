@@ -102,13 +102,13 @@ def test_the_round_winner_deals_its_attack_power_to_the_losing_player() -> None:
     record = s.history[0]
     assert (record.winner, record.damage) == (0, 8)
     assert s.vitality == (START_VITALITY, START_VITALITY - 8)
-    assert [e.kind for e in events] == ["chose", "choice", "fight"]
+    assert [e.kind for e in events] == ["fight"]
 
 
 def test_a_drawn_fight_deals_no_damage() -> None:
     idle = tuple(unit(f"u0-{i}", attack=0, defense=3) for i in range(4))
     s = state(idle, tuple(unit(f"u1-{i}", attack=0, defense=3) for i in range(4)))
-    for seat in (1, 0):
+    for seat in (0, 1):
         s, _ = ENGINE.apply(s, seat, ENGINE.legal_actions(s, seat)[0])
     assert (s.history[0].winner, s.history[0].damage, s.vitality) == (None, 0, (30, 30))
 

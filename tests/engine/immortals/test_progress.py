@@ -15,6 +15,7 @@ from engine.immortals.progress import (
     deck_problems,
     duel_result,
     halve,
+    halve_card_xp,
     player_xp,
     starter_deck,
     starter_spells,
@@ -143,20 +144,35 @@ def test_consecutive_duels_count_only_the_unbroken_run_against_the_same_opponent
     assert consecutive_duels(20, [20, 30, 20, 20]) == 2
 
 
-def test_anti_farm_halves_every_gain_of_a_consecutive_duel_and_compounds() -> None:
+def test_anti_farm_halves_every_gain_of_a_consecutive_duel_once_however_long_the_run() -> None:
+    """« Tout combat consécutif avec le même adversaire se vera infligé un malus de 50% à tous les gains. »:
+    the second, third and tenth duel in a row against the same opponent each pay half, not a quarter or
+    less; a duel against someone else in between resets the run."""
     s = finished([0, 0, 0, 1], 0)  # seat 1 is player 20
     fresh = duel_result(s, 0, previous_opponents=[20, 30])
-    second = duel_result(s, 0, previous_opponents=[30, 20])
-    third = duel_result(s, 0, previous_opponents=[20, 20])
-    assert fresh.halvings == 0
-    assert (second.halvings, third.halvings) == (1, 2)
-    for field in ("player_xp", "combat_points", "gold", "fragments"):
-        full = getattr(fresh, field)
-        assert getattr(second, field) == full // 2, field
-        assert getattr(third, field) == full // 4, field
-    assert [c.xp for c in second.cards] == [c.xp // 2 for c in fresh.cards]
-    assert halve(9, 1) == 4
-    assert halve(0, 3) == 0
+    assert (fresh.halvings, fresh.consecutive) == (0, 0)
+    for run in (1, 2, 9):
+        again = duel_result(s, 0, previous_opponents=[30, *[20] * run])
+        assert (again.halvings, again.consecutive) == (1, run)
+        for field in ("player_xp", "combat_points", "gold", "fragments"):
+            assert getattr(again, field) == getattr(fresh, field) // 2, (run, field)
+        assert [c.xp for c in again.cards] == [(c.xp + 1) // 2 for c in fresh.cards]
+    assert halve(9, True) == 4
+    assert halve(9, False) == 9
+    assert halve(0, True) == 0
+
+
+def test_every_unit_that_fought_gains_experience_even_halved() -> None:
+    """« Chaque combat, gagné ou perdu, fera gagner de l'expérience à vos unités. »: a lost duel's lost
+    fight gives 1 XP, and the anti-farm half of it is still 1, not 0; every halved card XP rounds up."""
+    s = finished([1, 1, 1, None], 1)  # seat 0 loses the duel: 1 XP per lost fight, 4 for the drawn one
+    full = duel_result(s, 0, previous_opponents=[])
+    halved = duel_result(s, 0, previous_opponents=[20])
+    assert [c.xp for c in full.cards] == [1, 1, 1, 4]
+    assert [c.xp for c in halved.cards] == [1, 1, 1, 2]
+    assert all(c.xp >= 1 for c in halved.cards)
+    assert [halve_card_xp(xp, True) for xp in (1, 2, 3, 9)] == [1, 1, 2, 5]
+    assert halve_card_xp(3, False) == 3
 
 
 def test_a_duel_not_over_has_no_result() -> None:

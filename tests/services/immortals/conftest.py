@@ -1,18 +1,21 @@
 """Fixtures for the Immortal's War services: the real catalog, the game registered (starting gold), the
-services on a real SQLite file with a scheduler, and a function that mints copies at a given XP."""
+services on a real SQLite file with a scheduler, a function that mints copies at a given XP, and one that
+reads how long a duel's pending timeout was armed for."""
 
 from __future__ import annotations
 
 import random
 import sqlite3
 from collections.abc import Iterator
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.clock import ManualClock
+from core.clock import ManualClock, from_db
 from engine.immortals import ImmortalsCatalog
 from services.immortals import GAME, ImmortalsServices
+from services.immortals.duels import TIMEOUT_JOB
 from services.platform import ledger
 from services.platform.catalogs import DATA_DIR, load_catalog
 from services.platform.games import GameContext
@@ -54,3 +57,18 @@ async def mint(db: Database, clock: ManualClock, player: int, card: str, xp: int
         return copy
 
     return await db.write(unit)
+
+
+async def deadline(db: Database, duel_id: int) -> timedelta:
+    """How long after it was armed the duel's pending choice timeout falls due."""
+
+    def read(conn: sqlite3.Connection) -> timedelta:
+        row = conn.execute(
+            "SELECT j.due_at, j.created_at FROM jobs j JOIN matches m ON m.deadline_job = j.id"
+            " WHERE m.id = ? AND j.kind = ? AND j.state = 'due'",
+            (duel_id, TIMEOUT_JOB),
+        ).fetchone()
+        assert row is not None
+        return from_db(row[0]) - from_db(row[1])
+
+    return await db.read(read)

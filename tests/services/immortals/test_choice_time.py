@@ -3,34 +3,18 @@ round of a duel on that server is armed with; another server keeps the default 2
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 import pytest
 
-from core.clock import ManualClock, from_db
+from core.clock import ManualClock
 from core.errors import BadInput
 from services.immortals import ImmortalsServices
-from services.immortals.duels import TIMEOUT_JOB
 from store.db import Database
+from tests.services.immortals.conftest import deadline
 
 GUILD, OTHER, CHANNEL = 500, 501, 600
 ALICE, BOB = 11, 12
-
-
-async def deadline(db: Database, duel_id: int) -> timedelta:
-    """How long after it was armed the duel's pending round timeout falls due."""
-
-    def read(conn: sqlite3.Connection) -> timedelta:
-        row = conn.execute(
-            "SELECT j.due_at, j.created_at FROM jobs j JOIN matches m ON m.deadline_job = j.id"
-            " WHERE m.id = ? AND j.kind = ? AND j.state = 'due'",
-            (duel_id, TIMEOUT_JOB),
-        ).fetchone()
-        assert row is not None
-        return from_db(row[0]) - from_db(row[1])
-
-    return await db.read(read)
 
 
 async def test_the_choice_time_is_bounded_and_stored_per_server(services: ImmortalsServices) -> None:
@@ -53,7 +37,7 @@ async def test_each_round_is_armed_with_the_servers_time(
     assert duel.state is not None
     duel = await services.duels.choose(duel.id, ALICE, duel.state.round, 0, None, guild=GUILD)
     assert duel.state is not None
-    if not duel.state.finished:  # the next round's timeout, armed with the same time
+    if not duel.state.finished:  # the next choice's timeout, armed with the same time
         assert await deadline(db, duel.id) == timedelta(seconds=45)
     elsewhere = await services.duels.practice(OTHER, CHANNEL, BOB, key="p2")
     assert await deadline(db, elsewhere.id) == timedelta(minutes=2)

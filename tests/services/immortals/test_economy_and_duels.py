@@ -16,6 +16,7 @@ from services.immortals.duel_match import DuelRow
 from services.immortals.economy import FRAGMENTS, GOLD
 from services.immortals.rewards import previous_opponents
 from services.platform import ledger
+from services.platform.messages import render_text
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.immortals.conftest import mint
@@ -103,12 +104,20 @@ async def test_rewards_are_the_engines_and_anti_farm_halves_consecutive_duels(
         assert duel.result is not None
         expected = duel_result(duel.state, 0, [0] * n)  # the AI is the same opponent each time
         (gains,) = duel.result["gains"]
-        assert gains["halvings"] == n == expected.halvings
+        assert gains["consecutive"] == n == expected.consecutive
+        assert gains["halvings"] == min(n, 1) == expected.halvings  # half from the second on, no less
         assert gains["player_xp"] == expected.player_xp
         assert gains["gold"] == expected.gold
         assert gains["fragments"] == expected.fragments
         assert [c["xp"] for c in gains["cards"]] == [c.xp for c in expected.cards]
         assert gains["combat_points"] == 0  # practice
+        (embed,) = services.duels.public(duel).embeds
+        recap = render_text(embed.description, "fr")
+        if n:
+            assert f"Anti-farm : {n} duel{'s' if n > 1 else ''} de suite contre le même adversaire" in recap
+            assert "gains divisés par 2." in recap
+        else:
+            assert "Anti-farm" not in recap
         paid[GOLD] += gains["gold"]
         paid[FRAGMENTS] += gains["fragments"]
     held = await db.read(lambda conn: {c: ledger.balance(conn, ALICE, c) for c in (GOLD, FRAGMENTS)})
@@ -141,8 +150,12 @@ async def test_a_card_gains_the_xp_the_engine_gives_it(services: ImmortalsServic
 async def test_a_double_or_concurrent_click_on_a_choice_applies_once(services: ImmortalsServices) -> None:
     challenge = await services.duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c1")
     duel = await services.duels.answer(challenge.id, BOB, True, guild=GUILD)
+    assert duel.state is not None
+    engager = duel.state.engager
+    player = duel.seats[engager]
+    assert player is not None
     results = await asyncio.gather(
-        *(services.duels.choose(duel.id, ALICE, 1, n % 4, None, guild=GUILD) for n in range(8)),
+        *(services.duels.choose(duel.id, player, 1, n % 4, None, guild=GUILD) for n in range(8)),
         return_exceptions=True,
     )
     done = [r for r in results if not isinstance(r, BaseException)]
@@ -151,8 +164,8 @@ async def test_a_double_or_concurrent_click_on_a_choice_applies_once(services: I
     assert all(isinstance(r, NotAllowed) and r.key == "immortals.error.already_chosen" for r in refused)
     after = await services.duels.get(duel.id)
     assert after.state is not None
-    assert after.state.pending[0] is not None
-    assert after.state.pending[1] is None
+    assert after.state.pending[engager] is not None
+    assert after.state.pending[1 - engager] is None
     assert after.version == done[0].version
 
 
@@ -167,10 +180,11 @@ async def play_friend(services: ImmortalsServices, a: int, b: int, key: str) -> 
 
 
 async def play_out(services: ImmortalsServices, duel: DuelRow) -> DuelRow:
-    """Each seat in turn fights with its first unit that has not fought yet, until the duel ends."""
+    """The seat to act (the engaging seat, then the counter) fights with its first unit that has not
+    fought yet, until the duel ends."""
     while duel.status == "live":
         assert duel.state is not None
-        seat = next(s for s in (0, 1) if duel.state.pending[s] is None)
+        (seat,) = duel.to_act()
         player = duel.seats[seat]
         assert player is not None
         fought = {r.fighters[seat].uid for r in duel.state.history}
@@ -182,14 +196,15 @@ async def play_out(services: ImmortalsServices, duel: DuelRow) -> DuelRow:
 async def test_anti_farm_across_friend_duels_and_the_ranking(
     services: ImmortalsServices, db: Database
 ) -> None:
-    """A-B, A-B: the second halves both players' gains; B-C then A-B: A's run is unbroken (halved twice),
-    B's was broken by C (full gains). Combat points are summed on the ranking."""
+    """A-B, A-B: the second halves both players' gains; B-C then A-B: A's run is unbroken (its third duel
+    in a row against B, halved once: 50 %, not 25 %), B's was broken by C (full gains). Combat points are
+    summed on the ranking."""
     plays = [
         (ALICE, BOB, {ALICE: 0, BOB: 0}),
         (ALICE, BOB, {ALICE: 1, BOB: 1}),
         (BOB, CAROL, {BOB: 0, CAROL: 0}),
     ]
-    plays.append((ALICE, BOB, {ALICE: 2, BOB: 0}))
+    plays.append((ALICE, BOB, {ALICE: 1, BOB: 0}))
     points: dict[int, int] = {}
     for n, (a, b, halvings) in enumerate(plays):
         duel = await services.duels.get(await play_friend(services, a, b, f"f{n}"))

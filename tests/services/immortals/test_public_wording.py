@@ -30,13 +30,13 @@ async def play(
     while duel.status == "live":
         assert duel.state is not None
         state = duel.state
-        if state.round == 2 and state.pending[0] is not None and BOB in duel.seats:
+        (seat,) = duel.to_act()
+        player = duel.seats[seat]
+        if state.round == 2 and player == BOB:
             clock.advance(timedelta(minutes=3))
             await scheduler.run_due()
             duel = await services.duels.get(duel.id)
             continue
-        seat = next(s for s in (0, 1) if state.pending[s] is None and duel.seats[s] is not None)
-        player = duel.seats[seat]
         assert player is not None
         fought = {r.fighters[seat].uid for r in state.history}
         place = next(i for i, u in enumerate(state.units[seat]) if u.uid not in fought)

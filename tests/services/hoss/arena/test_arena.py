@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from cogs.hoss.arena import standings_spec
 from core.clock import to_db
 from core.errors import DomainError
 from engine import fair_draw
@@ -23,6 +24,7 @@ from services.hoss.arena import (
     RegisteredElsewhere,
 )
 from services.platform import ledger
+from services.platform.messages import render_text
 from services.shared.collecting import DeckInvalid
 from tests.services.conftest import check_conservation
 from tests.services.hoss.arena import (
@@ -126,7 +128,8 @@ async def test_the_ranking_is_hourly_and_shown_from_two_players(world: World) ->
     assert await world.sched.run_due() == 0
 
 
-async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world: World) -> None:
+async def twelve_with_points(world: World) -> None:
+    """Players 1 to 12 registered, player n with 2n points."""
     for player in range(1, 13):
         await veteran(world.db, world.clock, world.catalog, player)
         await with_decks(world.decks, player)
@@ -137,6 +140,10 @@ async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world:
             conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player * 2, player))
 
     await world.db.write(points)
+
+
+async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world: World) -> None:
+    await twelve_with_points(world)
     before = {p: await balance(world.db, p) for p in range(1, 13)}
     world.clock.set(
         datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC) + timedelta(hours=30)
@@ -168,6 +175,39 @@ async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world:
     assert [tuple(c) for c in closes] == [("done",)]
     assert await world.sched.run_due() == 0
     await world.db.read(check_conservation)
+
+
+async def test_after_the_close_the_standings_show_the_season_that_ended(world: World) -> None:
+    """« Dimanche à minuit, le top 10 est récompensé … Ensuite, tout le monde est désinscrit et repart à
+    zéro : il faut se réinscrire pour la nouvelle semaine. »: until the new week's ranking shows,
+    `/hoss arène classement` gives the player's final place and reward, the top 10 and how to register
+    again, instead of « Le classement s'affiche dès que 2 joueurs sont inscrits »."""
+    await twelve_with_points(world)
+    before = await world.arena.standing_of(GUILD, 12)
+    assert before.last is None  # a season is open: its own standings
+    world.clock.set(datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC) + timedelta(minutes=1))
+    await world.sched.run_due()
+    shown = await world.arena.standing_of(GUILD, 1)
+    assert shown.players == 0  # nobody registered for the new week yet
+    assert shown.last is not None
+    board, me = shown.last.board, shown.last.me
+    assert board.season == MONDAY
+    assert [(line.place, line.player_id, line.reward) for line in board.lines][:2] == [
+        (1, 12, 3_000),
+        (2, 11, 2_000),
+    ]
+    assert len(board.lines) == 10
+    assert me is not None
+    assert (me.place, me.points, me.reward) == (12, 2, 150)
+    text = render_text(standings_spec(shown, 1, "fr").embeds[0].description, "fr")
+    assert "Votre place finale : **12** sur 12, 2 pts — **150 or** reçus." in text
+    assert "1. <@12> — 24 pts · 3 000 or" in text.replace("\u202f", " ").replace("\xa0", " ")
+    field = standings_spec(shown, 1, "fr").embeds[0].fields[0]
+    assert "`/hoss arène inscrire`" in render_text(field.value, "fr")
+    assert "dès que 2 joueurs sont inscrits sur ce serveur" not in text
+    stranger = await world.arena.standing_of(GUILD, 99)
+    assert stranger.last is not None
+    assert stranger.last.me is None
 
 
 async def test_the_season_follows_paris_time_across_daylight_saving(arena: ArenaService) -> None:

@@ -16,9 +16,17 @@ from core.clock import ManualClock
 from core.errors import InsufficientFunds
 from engine import fair_draw
 from services.hoss.gold import GOLD
-from services.hoss.raffle import DRAW_JOB, AlreadyHasTicket, DrawRecord, RaffleClosed, RaffleService
+from services.hoss.raffle import (
+    DRAW_JOB,
+    AlreadyHasTicket,
+    DrawRecord,
+    RaffleClosed,
+    RaffleService,
+    results_post,
+)
 from services.platform import ledger
 from services.platform.erased import ERASED
+from services.platform.messages import render_text
 from services.platform.privacy import erase
 from services.platform.scheduler import Scheduler
 from store.db import Database
@@ -187,6 +195,39 @@ async def test_the_2000_draw_pays_one_winner_for_30_tickets_and_posts_the_result
     assert posts[-1][:2] == ("dm", winner)
     assert (await raffle.verify(GUILD, DAY)).verdict.ok
     await db.read(check_conservation)
+
+
+def test_the_results_post_puts_the_winners_and_their_share_before_the_proof() -> None:
+    """« Il y a un gagnant par tranche de 5 000 or dans la cagnotte (au moins un), et la cagnotte est
+    partagée à parts égales entre eux »: what players read first is who won and how much each; the seed,
+    the commitment and the ticket list's fingerprint come after, under « Vérifier ce tirage »."""
+    record = DrawRecord(
+        guild_id=GUILD,
+        day=DAY,
+        tickets=120,
+        carried_in=0,
+        pot=12_000,
+        share=6_000,
+        carried_out=0,
+        winners=(7, 9),
+        seed="a" * 64,
+        commitment="b" * 64,
+        digest="c" * 64,
+        entries=(),
+    )
+    (embed,) = results_post(record).embeds
+    description = render_text(embed.description, "fr")
+    assert description.startswith("Tirage du ")
+    assert all(secret not in description for secret in ("a" * 64, "b" * 64, "c" * 64))
+    labels = [render_text(f.name, "fr") for f in embed.fields]
+    assert labels[:2] == ["Gagnants", "Part de chacun"]
+    assert labels[-1] == "Vérifier ce tirage"
+    values = [render_text(f.value, "fr") for f in embed.fields]
+    assert values[0] == "<@7>\n<@9>"
+    assert values[1].replace("\u202f", " ").replace("\xa0", " ") == "6 000 or"
+    proof = values[-1]
+    assert proof.index("a" * 64) < proof.index("b" * 64) < proof.index("c" * 64)
+    assert "`/hoss tombola vérifier jour:" in proof
 
 
 def _numbers(record: DrawRecord, winners: tuple[int, ...]) -> list[tuple[int, int]]:

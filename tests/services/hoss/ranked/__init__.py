@@ -10,6 +10,7 @@ from typing import Any
 
 from core.clock import ManualClock
 from engine.hoss.catalog import CreatureCard, HossCatalog
+from services.hoss import battle_replay
 from services.hoss import battles as hoss_battles
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
@@ -92,7 +93,7 @@ async def replayed(db: Database, battle_id: int) -> str:
     def unit(conn: sqlite3.Connection) -> str:
         row = hoss_battles.load(conn, battle_id)
         assert row is not None
-        return hoss_battles.replay_log(conn, row)
+        return battle_replay.replay_log(conn, row)
 
     return await db.read(unit)
 

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
-
-import pytest
 
 from core.clock import ManualClock
 from services.hoss.battles import DECISION_TIMEOUT, TIMEOUT_JOB
@@ -16,15 +12,7 @@ from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import battle_rows, decision_rows, gold, player_with_deck, rows, service
-
-PARIS = ZoneInfo("Europe/Paris")
-
-
-@pytest.fixture
-async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
-    instance = Scheduler(db, clock, PARIS)
-    yield instance
-    await instance.stop()
+from tests.services.hoss.ranked.conftest import PARIS
 
 
 async def jobs(db: Database) -> list[tuple[object, ...]]:
@@ -101,11 +89,12 @@ async def test_a_player_who_never_answers_gets_a_whole_battle_played_by_the_ai(
     assert view.result is not None
     assert view.deadline is None
     assert await gold(db, 1) - before == view.result.gold
-    mine = {d.by for d in await decision_rows(db) if d.seat == 0}
-    assert mine == {"timeout"}
-    assert len(view.ai_decided) == view.pause
+    mine = [d for d in await decision_rows(db) if d.seat == 0]
+    assert {d.by for d in mine} == {"timeout"}
+    stops = {d.pause for d in mine if d.between}  # waits between rounds (nothing owed): no 2 minutes
+    assert set(view.ai_decided) == set(range(1, view.pause + 1)) - stops
     assert await ranked.replay(1, battle) == await ranked.log(1, battle)
-    assert [state for state, _ in await jobs(db)] == ["done"] * view.pause
+    assert [state for state, _ in await jobs(db)] == ["done"] * (view.pause - len(stops))
 
 
 async def test_deadlines_survive_a_restart(tmp_path: Path, clock: ManualClock) -> None:

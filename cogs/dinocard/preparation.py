@@ -1,0 +1,352 @@
+"""The private preparation page of a Dinocard challenge: what Perception shows of the opposing pack, the
+bonus cards chosen (« la liste de droite »), a page of the collection's free cards that may be added, and
+« Lancer le Défi ».
+
+Rulebook: « La page de préparation du combat vous montre aussi les cartes disponibles dans votre
+collection. Vous pouvez cliquer sur une de vos cartes pour l'ajouter en tant que cartes bonus pour ce
+combat. Les cartes bonus choisies sont visibles dans la liste de droite. » Every control carries the whole
+page in its custom_id and asks the service for the page again (`DinocardBattles.prepare`), which checks
+the pack, the opponent and the bonus as a launch does; the page keeps no state of its own.
+
+| custom_id | what |
+|---|---|
+| `dino:badd:<page state>` (select of catalog indexes) | add one copy of a card to the bonus |
+| `dino:brem:<page state>` (select of places in the bonus) | take a card out of the bonus |
+| `dino:bel:<page state>` / `dino:bty:<page state>` (select of indexes, `-` all) | filter by element / type |
+| `dino:bpg:<page state>` | another page of the collection (its page in the state) |
+| `dino:go:<owner>:<guild>:<pack>:<opponent>:<bonus>` | « Lancer le Défi » (cogs/dinocard/battle.py) |
+
+`<page state>` is `<owner>:<pack>:<opponent>:<bonus>:<element>:<type>:<page>`: `<bonus>` the catalog
+indexes of the bonus cards joined by `.` (`-`: none), `<element>` and `<type>` an index or `-`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+
+from cogs.dinocard.common import dino_of, refused
+from cogs.shared.components import NO_VALUE, button, check_owner, decode_choice, encode_choice, page_buttons
+from core.errors import BadInput, NotAllowed
+from core.i18n import t
+from discord_app.components import PersistentButton, PersistentSelect
+from discord_app.permissions import PUBLIC_MESSAGE, require_here
+from discord_app.render import to_discord
+from engine.dinocard import CARD_TYPES, ELEMENTS, DinocardCard
+from services.dinocard.keys import COUNT_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
+from services.dinocard.names import card_line
+from services.dinocard.preparation import Preparation
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared.collecting import DeckInvalid
+
+MAX_BONUS = 10
+BONUS_CODES = r"-|\d{1,3}(?:\.\d{1,3}){0,9}"
+STATE = (
+    rf"(?P<owner>\d+):(?P<pack>\d+):(?P<opponent>\d+):(?P<bonus>{BONUS_CODES})"
+    r":(?P<element>-|\d):(?P<kind>-|\d):(?P<page>\d{1,4})"
+)
+PAGE_LABELS = (Text("dinocard.button.previous"), Text("dinocard.button.next"))
+
+
+@dataclass(frozen=True)
+class Page:
+    """What a control of the page carries: whose page, which challenge, the bonus and the collection's view."""
+
+    owner: int
+    pack: int
+    opponent: int
+    bonus: tuple[str, ...]
+    element: str | None
+    kind: str | None
+    page: int
+
+    def code(self, cards: Mapping[str, DinocardCard]) -> str:
+        bonus = bonus_code(self.bonus, cards)
+        element, kind = encode_choice(self.element, ELEMENTS), encode_choice(self.kind, CARD_TYPES)
+        return f"{self.owner}:{self.pack}:{self.opponent}:{bonus}:{element}:{kind}:{self.page}"
+
+    @staticmethod
+    def read(match: Mapping[str, str], cards: Mapping[str, DinocardCard]) -> Page:
+        return Page(
+            owner=int(match["owner"]),
+            pack=int(match["pack"]),
+            opponent=int(match["opponent"]),
+            bonus=bonus_cards(match["bonus"], cards),
+            element=decode_choice(match["element"], ELEMENTS),
+            kind=decode_choice(match["kind"], CARD_TYPES),
+            page=int(match["page"]),
+        )
+
+
+def bonus_code(bonus: tuple[str, ...], cards: Mapping[str, DinocardCard]) -> str:
+    ids = list(cards)
+    return ".".join(str(ids.index(c)) for c in bonus) or NO_VALUE
+
+
+def bonus_cards(code: str, cards: Mapping[str, DinocardCard]) -> tuple[str, ...]:
+    """The bonus a custom_id names; an index out of the catalog (a forged id) is refused."""
+    ids = list(cards)
+    indexes = [] if code == NO_VALUE else [int(c) for c in code.split(".")]
+    if any(i >= len(ids) for i in indexes):
+        raise BadInput()
+    return tuple(ids[i] for i in indexes)
+
+
+def seen_text(seen: dict[str, object], cards: Mapping[str, DinocardCard]) -> Text:
+    """What Perception revealed, one line per kind of information."""
+    lines = [Text("dinocard.prepare.size", {"count": seen["size"]})]
+    tables = (("elements", ELEMENT_KEYS), ("types", TYPE_KEYS), ("rarities", RARITY_KEYS))
+    for key, names in tables:
+        counts = seen.get(key)
+        if isinstance(counts, dict):
+            parts = [
+                Text(COUNT_KEYS[key], {"count": counts[n], "name": Text(label)})
+                for n, label in names.items()
+                if n in counts
+            ]
+            lines.append(Text.lines(parts))
+    detail = seen.get("counts")
+    distinct = seen.get("cards")
+    if isinstance(detail, dict):
+        lines += [card_line(cards[c], int(n)) for c, n in detail.items() if c in cards]
+    elif isinstance(distinct, list):
+        lines += [card_line(cards[c]) for c in distinct if c in cards]
+    return Text.lines(lines)
+
+
+def _collection(prep: Preparation) -> EmbedField:
+    """The page of free cards that may be added, with its filters and how many copies each may give."""
+    choices = prep.choices
+    element = (
+        Text(ELEMENT_KEYS[prep.element]) if prep.element else Text("dinocard.prepare.filter_all_elements")
+    )
+    kind = Text(TYPE_KEYS[prep.kind]) if prep.kind else Text("dinocard.prepare.filter_all_types")
+    label = Text(
+        "dinocard.prepare.collection_label",
+        {"page": choices.page, "pages": choices.pages, "element": element, "type": kind},
+    )
+    if not choices.items:
+        return EmbedField(label, Text("dinocard.prepare.collection_empty"), inline=False)
+    lines = [
+        Text("dinocard.prepare.collection_line", {"line": card_line(o.card), "free": o.count})
+        for o in choices.items
+    ]
+    if not prep.bonus_allowed:
+        lines.append(Text("dinocard.prepare.bonus_skill"))
+    return EmbedField(label, Text.lines(lines), inline=False)
+
+
+def prepare_spec(prep: Preparation, cards: Mapping[str, DinocardCard]) -> MessageSpec:
+    bonus = Text.lines([card_line(cards[c]) for c in prep.bonus]) if prep.bonus else None
+    embed = Embed(
+        title=Text(
+            "dinocard.prepare.title",
+            {"mine": prep.pack.name, "theirs": prep.opponent_name, "level": prep.opponent_level},
+        ),
+        description=seen_text(prep.seen, cards),
+        fields=(
+            EmbedField(
+                Text(
+                    "dinocard.prepare.bonus_label", {"count": len(prep.bonus), "maximum": prep.bonus_allowed}
+                ),
+                bonus or Text("dinocard.prepare.no_bonus"),
+                inline=False,
+            ),
+            _collection(prep),
+            EmbedField(
+                Text("dinocard.prepare.daily_label"),
+                Text("dinocard.prepare.daily", {"left": prep.daily_left})
+                if prep.daily_left
+                else Text("dinocard.prepare.daily_none"),
+                inline=False,
+            ),
+        ),
+    )
+    return MessageSpec(embeds=(embed,))
+
+
+def _select(
+    cls: type[PersistentSelect], custom_id: str, options: list[discord.SelectOption], placeholder: str
+) -> PersistentSelect:
+    item = cls(custom_id, {}, options)
+    item.item.placeholder = placeholder[:150]
+    return item
+
+
+def _filters(page: Page, cards: Mapping[str, DinocardCard], locale: str) -> list[PersistentSelect]:
+    everything = [
+        discord.SelectOption(label=t("dinocard.prepare.option_all_elements", locale), value=NO_VALUE)
+    ]
+    elements = everything + [
+        discord.SelectOption(label=t(ELEMENT_KEYS[e], locale), value=str(i), default=e == page.element)
+        for i, e in enumerate(ELEMENTS)
+    ]
+    every_type = [discord.SelectOption(label=t("dinocard.prepare.option_all_types", locale), value=NO_VALUE)]
+    kinds = every_type + [
+        discord.SelectOption(label=t(TYPE_KEYS[k], locale), value=str(i), default=k == page.kind)
+        for i, k in enumerate(CARD_TYPES)
+    ]
+    state = page.code(cards)
+    return [
+        _select(ElementFilter, f"dino:bel:{state}", elements, t("dinocard.prepare.filter_element", locale)),
+        _select(TypeFilter, f"dino:bty:{state}", kinds, t("dinocard.prepare.filter_type", locale)),
+    ]
+
+
+def prepare_reply(
+    prep: Preparation, owner: int, guild: int, cards: Mapping[str, DinocardCard], locale: str
+) -> dict[str, Any]:
+    """The page and its controls: add (while the bonus has room), remove, the two filters, the pages of
+    the collection and « Lancer le Défi »."""
+    ids = list(cards)
+    page = Page(owner, prep.pack.id, prep.opponent_id, prep.bonus, prep.element, prep.kind, prep.choices.page)
+    state = page.code(cards)
+    view = discord.ui.View(timeout=None)
+    if prep.choices.items and len(prep.bonus) < prep.bonus_allowed:
+        options = [
+            discord.SelectOption(label=o.card.name.get(locale)[:100], value=str(ids.index(o.card.id)))
+            for o in prep.choices.items
+        ]
+        view.add_item(_select(AddBonus, f"dino:badd:{state}", options, t("dinocard.prepare.add", locale)))
+    if prep.bonus:
+        chosen = [
+            discord.SelectOption(label=cards[c].name.get(locale)[:100], value=str(n))
+            for n, c in enumerate(prep.bonus)
+        ]
+        view.add_item(
+            _select(RemoveBonus, f"dino:brem:{state}", chosen, t("dinocard.prepare.remove", locale))
+        )
+    for select in _filters(page, cards, locale):
+        view.add_item(select)
+    prefix = "dino:bpg:" + state.rsplit(":", 1)[0]
+    for item in page_buttons(BonusPage, prefix, prep.choices.page, prep.choices.pages, PAGE_LABELS, locale):
+        view.add_item(item)
+    launch = f"dino:go:{owner}:{guild}:{prep.pack.id}:{prep.opponent_id}:{bonus_code(prep.bonus, cards)}"
+    view.add_item(
+        button(
+            LaunchButton,
+            launch,
+            Text("dinocard.prepare.launch"),
+            locale,
+            "success",
+            disabled=not prep.daily_left,
+        )
+    )
+    kwargs = to_discord(prepare_spec(prep, cards), locale)
+    kwargs["view"] = view
+    return kwargs
+
+
+def here(interaction: discord.Interaction[Any]) -> int:
+    return interaction.guild_id or 0
+
+
+async def show(interaction: discord.Interaction[Any], locale: str, page: Page) -> None:
+    """The page again, as `page` asks it; the service checks the pack, the opponent and the bonus."""
+    battles = dino_of(interaction).battles
+    try:
+        prep = await battles.prepare(
+            interaction.user.id,
+            str(page.pack),
+            page.opponent,
+            page.bonus,
+            element=page.element,
+            kind=page.kind,
+            page=page.page,
+            locale=locale,
+        )
+    except DeckInvalid as exc:
+        raise refused("dinocard.error.challenge.refused", exc.problems, battles.cards, locale) from exc
+    kwargs = prepare_reply(prep, interaction.user.id, here(interaction), battles.cards, locale)
+    await interaction.response.edit_message(**kwargs)
+
+
+def _page(match: Mapping[str, str], interaction: discord.Interaction[Any]) -> Page:
+    check_owner(match, interaction)
+    return Page.read(match, dino_of(interaction).battles.cards)
+
+
+def _one(values: list[str]) -> str:
+    if len(values) != 1:
+        raise BadInput()
+    return values[0]
+
+
+class AddBonus(PersistentSelect, template=rf"dino:badd:{STATE}"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        page = _page(self.match, interaction)
+        (card,) = bonus_cards(_one(values), dino_of(interaction).battles.cards)
+        if len(page.bonus) >= MAX_BONUS:
+            raise BadInput("dinocard.error.challenge.bonus_count", maximum=MAX_BONUS)
+        await show(interaction, locale, replace(page, bonus=(*page.bonus, card)))
+
+
+class RemoveBonus(PersistentSelect, template=rf"dino:brem:{STATE}"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        page = _page(self.match, interaction)
+        place = _one(values)
+        if not place.isdigit() or int(place) >= len(page.bonus):
+            raise BadInput()
+        bonus = page.bonus[: int(place)] + page.bonus[int(place) + 1 :]
+        await show(interaction, locale, replace(page, bonus=bonus))
+
+
+class ElementFilter(PersistentSelect, template=rf"dino:bel:{STATE}"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        page = _page(self.match, interaction)
+        await show(interaction, locale, replace(page, element=decode_choice(_one(values), ELEMENTS), page=1))
+
+
+class TypeFilter(PersistentSelect, template=rf"dino:bty:{STATE}"):
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        page = _page(self.match, interaction)
+        await show(interaction, locale, replace(page, kind=decode_choice(_one(values), CARD_TYPES), page=1))
+
+
+class BonusPage(PersistentButton, template=rf"dino:bpg:{STATE}"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        await show(interaction, locale, _page(self.match, interaction))
+
+
+class LaunchButton(
+    PersistentButton,
+    template=rf"dino:go:(?P<owner>\d+):(?P<guild>\d+):(?P<pack>\d+):(?P<opponent>\d+):(?P<bonus>{BONUS_CODES})",
+):
+    """« Lancer le Défi »: the preparation message's id is the launch's idempotency key (a double click
+    launches one battle)."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        if int(self.match["owner"]) != interaction.user.id or int(self.match["guild"]) != here(interaction):
+            raise NotAllowed("error.not_your_message")
+        battles = dino_of(interaction).battles
+        bonus = bonus_cards(self.match["bonus"], battles.cards)
+        require_here(interaction, PUBLIC_MESSAGE)
+        assert interaction.channel_id is not None
+        assert interaction.message is not None
+        try:
+            match = await battles.launch(
+                interaction.user.id,
+                int(self.match["pack"]),
+                int(self.match["opponent"]),
+                list(bonus),
+                guild=interaction.guild_id,
+                channel=interaction.channel_id,
+                key=str(interaction.message.id),
+            )
+        except DeckInvalid as exc:
+            raise refused("dinocard.error.challenge.refused", exc.problems, battles.cards, locale) from exc
+        content = Text("dinocard.prepare.launched", {"number": match.number})
+        await interaction.response.edit_message(**to_discord(MessageSpec(content=content), locale), view=None)
+
+
+PREPARATION_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    AddBonus,
+    RemoveBonus,
+    ElementFilter,
+    TypeFilter,
+    BonusPage,
+    LaunchButton,
+)

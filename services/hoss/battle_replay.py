@@ -1,0 +1,71 @@
+"""A ranked battle's log and its replay: the inputs (seed, both decks, every decision), every round's
+record and the outcome as one JSON document, read from the stored battle or played again from its seed
+and decisions (`replay_log`, which an identical text checks against the saved states). Players read it
+once the battle is over (docs/hoss/ranked.md, "Who may replay"); `battle_log.py` tells it in words.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from engine.hoss import ENGINE, Battle, HossState, Record, to_state
+from services.hoss.battles import BattleRow, Decision, decisions, rounds
+
+LOG_FORMAT = "hoss-ranked-log/1"
+
+
+def outcome_of(state: HossState) -> dict[str, Any] | None:
+    if not state.finished:
+        return None
+    return {
+        "winners": list(state.winners),
+        "reason": state.reason,
+        "rounds": state.round,
+        "scores": list(state.scores),
+    }
+
+
+def log_text(
+    row: BattleRow, moves: list[Decision], records: list[Record], outcome: Mapping[str, Any] | None
+) -> str:
+    """The full log as one JSON document (a file attachment): the inputs (seed, both decks, every
+    decision), every round's record, and the outcome (null while the battle goes on)."""
+    document = {
+        "format": LOG_FORMAT,
+        "battle": row.id,
+        "rank": row.rank,
+        "seed": row.seed,
+        "setups": [json.loads(row.player_setup), json.loads(row.opponent_setup)],
+        "decisions": [d.to_json() for d in moves],
+        "rounds": records,
+        "outcome": outcome,
+    }
+    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def stored_log(conn: sqlite3.Connection, row: BattleRow) -> str:
+    return log_text(row, decisions(conn, row.id), rounds(conn, row.id), outcome_of(row.hoss_state))
+
+
+def replay_log(conn: sqlite3.Connection, row: BattleRow) -> str:
+    """Play the battle again from its seed and its stored decisions, and write its log.
+
+    The decks and card numbers come from the stored state (the battle copied them in at its start), so a
+    catalog edit since then changes nothing. The battle runs without any state conversion (the fast path),
+    so an identical log also checks the saved states were exact.
+    """
+    saved = row.hoss_state
+    cards = {card.id: card for card in saved.cards}
+    decks = (saved.seats[0].deck, saved.seats[1].deck)
+    battle = Battle.start(decks, cards, row.seed, log=True, move_pauses=saved.move_pauses)
+    moves = decisions(conn, row.id)
+    for move in moves:
+        if not battle.waiting():
+            battle.resume()
+        battle.answer(move.seat, ENGINE.action_from_json(move.action))
+    if not battle.over and not battle.waiting():
+        battle.resume()
+    return log_text(row, moves, battle.records, outcome_of(to_state(battle)))
