@@ -242,13 +242,13 @@ def text_box(
 ) -> typo.Fitted:
     """Write `value` inside `box`, wrapped and shrunk to fit (see `text.fit`): it never leaves the box."""
     left, top, right, bottom = box
-    fitted = typo.fit(value, right - left, bottom - top, max_size, min_size)
+    fitted = typo.fit(value, right - left, bottom - top, max_size, min_size, bold)
     height = typo.line_height(fitted.size)
     y = top + ((bottom - top - fitted.height) // 2 if valign == "middle" else 0)
     mask = Image.new("L", c.image.size) if c.audit else None
     probe = ImageDraw.Draw(mask) if mask is not None else None
     for line in fitted.lines:
-        line_width = typo.width(line, fitted.size)
+        line_width = typo.width(line, fitted.size, bold)
         x = left + ((right - left - line_width) / 2 if align == "center" else 0)
         if align == "right":
             x = right - line_width

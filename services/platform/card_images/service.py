@@ -30,7 +30,7 @@ from services.platform.card_images.draw import STRIP_SCALE
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.messages import StripCard
 
-RENDER_VERSION = 1  # the shared helpers' version; each game's CardArt has its own
+RENDER_VERSION = 2  # the shared helpers' version; each game's CardArt has its own
 _SAFE = re.compile(r"^[a-z0-9_-]{1,64}$")
 SCALED_KEPT = 96  # half-size cards kept decoded for sheets (~136 KB each)
 STRIP_CARDS_KEPT = 128  # cards kept decoded at a strip's size (~87 KB each at 40 %)

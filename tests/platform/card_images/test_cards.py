@@ -176,7 +176,7 @@ def test_the_audit_catches_a_text_that_overflows(
     """The negative control of `test_no_text_leaves_its_box`: with a fit that never shrinks nor wraps,
     a long effect text is seen leaving its box."""
     monkeypatch.setattr(
-        typo, "fit", lambda text, w, h, top, low: typo.Fitted((text.replace("\n", " "),), top)
+        typo, "fit", lambda text, w, h, top, low, bold=False: typo.Fitted((text.replace("\n", " "),), top)
     )
     catalog = catalogs["choco"]
     card = next(c for c in catalog.cards if c.effect is not None and len(c.effect.text.fr) > 60)
