@@ -12,19 +12,19 @@ import hashlib
 import io
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from services.platform.card_images import icons
+from services.platform.card_images import artwork
 from services.platform.card_images import text as typo
 
 WIDTH, HEIGHT = 360, 504  # 5:7, the proportions of a playing card; Discord shows it unscaled
 MARGIN = 14  # frame thickness
-RGB = icons.RGB
+RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom excluded)
 PNG_LEVEL = 1  # zlib level: 6 costs ~3x the time for ~10 % fewer bytes (benchmarks/card_images.py)
 
@@ -55,6 +55,7 @@ class Canvas:
     draw: ImageDraw.ImageDraw
     audit: bool = False
     placed: list[Placed] = field(default_factory=list)
+    generic: bool = False  # a picture was drawn without the card's own artwork (artwork.Picture.generic)
 
 
 def canvas(background: RGB = (30, 30, 36), *, audit: bool = False) -> Canvas:
@@ -129,24 +130,6 @@ def panel(c: Canvas, box: Box, fill: RGB, outline: RGB, *, radius: int = 8, widt
 # --- procedural art ----------------------------------------------------------------------------------
 
 MOTIFS = ("rings", "shards", "waves", "rays", "scales", "dots")
-GroupArt = tuple[
-    tuple[RGB, RGB, RGB], str, str
-]  # a card group's art colours (light, dark, shapes), motif, emblem
-
-
-def group_art(known: Mapping[str, GroupArt], kind: str, group: str) -> GroupArt:
-    """The look of a group of cards (a clan, a family): the layout's own, else colours and a motif drawn
-    from `kind:group` and a plain emblem, so a group a catalog adds still looks like itself."""
-    found = known.get(group)
-    if found is not None:
-        return found
-    rng = seeded(f"{kind}:{group}")
-    base = (rng.randrange(40, 200), rng.randrange(40, 200), rng.randrange(40, 200))
-    return (
-        (base, mix(base, (0, 0, 0), 0.7), mix(base, (255, 255, 255), 0.7)),
-        rng.choice(MOTIFS),
-        "diamond",
-    )
 
 
 def art(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], motif: str) -> None:
@@ -223,6 +206,22 @@ def art_panel(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], moti
     art(sub, (0, 0, right - left, bottom - top), seed, colors, motif)
     c.image.paste(sub.image, (left, top))
     c.draw.rectangle([left, top, right - 1, bottom - 1], outline=outline, width=2)
+
+
+def picture(c: Canvas, box: Box, game: str, card_id: str, outline: RGB) -> None:
+    """The card's own picture (`artwork`): its figure and motif on its scene, in its palette."""
+    shown = artwork.picture(game, card_id)
+    c.generic = c.generic or shown.generic
+    artwork.illustrate(c.image, box, shown, seeded(card_id).getrandbits(32), outline)
+
+
+def emblem(c: Canvas, game: str, key: str, box: Box, color: RGB, *, ring: RGB | None = None) -> None:
+    """One of the game's emblems (`artwork.emblem`) in `box`, on a dark disc when `ring` is given."""
+    if ring is not None:
+        c.draw.ellipse([box[0], box[1], box[2] - 1, box[3] - 1], fill=(12, 12, 16), outline=ring, width=2)
+        inset = (box[2] - box[0]) // 5
+        box = (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset)
+    artwork.paint(c.image, artwork.emblem(game, key), box, color)
 
 
 # --- text --------------------------------------------------------------------------------------------
@@ -320,14 +319,6 @@ def stars(
         else:
             c.draw.polygon(points, outline=empty_fill)
         x += step
-
-
-def icon(c: Canvas, name: str, box: Box, color: RGB) -> None:
-    """An emblem drawn from simple shapes (the font has no pictograms); unknown names draw a diamond."""
-    left, top, right, bottom = box
-    s = min(right - left, bottom - top)
-    x, y = left + (right - left - s) / 2, top + (bottom - top - s) / 2
-    icons.SHAPES.get(name, icons.diamond)(c.draw, x, y, s, color)
 
 
 # --- holo, encoding, sheets --------------------------------------------------------------------------
