@@ -12,7 +12,7 @@ from engine.choco import ChocoCard
 from services.choco.economy import GAME_KEY
 from services.choco.names import RARITY_KEYS, TRIGGER_KEYS, TYPE_KEYS
 from services.platform.card_images import draw
-from services.platform.card_images.draw import WIDTH, Canvas, Palette
+from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
 from services.platform.card_images.spec import CardArt, CardCopy
 
 RARITY_PALETTES = {
@@ -69,7 +69,7 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
         effect = card.effect
         draw.panel(c, TEXT_PANEL, (24, 18, 14), palette.dark)
         text = f"{effect.name.get(locale)} ({t(TRIGGER_KEYS[effect.trigger], locale)})\n{effect.text.get(locale)}"
-        draw.text_box(c, TEXT, text, max_size=17, min_size=8, fill=INK_LIGHT)
+        draw.text_box(c, TEXT, text, max_size=17, min_size=MIN_TEXT, fill=INK_LIGHT)
     if card.pa is not None and card.pv is not None:
         draw.badge(c, (80, 452), 36, str(card.pa), t("choco.label.pa", locale), palette)
         draw.badge(c, (280, 452), 36, str(card.pv), t("choco.label.pv", locale), palette)

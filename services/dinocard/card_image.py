@@ -13,7 +13,7 @@ from engine.dinocard import DinocardCard
 from services.dinocard.economy import GAME_KEY
 from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
 from services.platform.card_images import draw
-from services.platform.card_images.draw import Canvas, Palette
+from services.platform.card_images.draw import MIN_TEXT, Canvas, Palette
 from services.platform.card_images.spec import CardArt, CardCopy
 
 RARITY_PALETTES = {
@@ -62,7 +62,7 @@ def _type_badge(c: Canvas, card: DinocardCard, art: draw.Box, palette: Palette, 
         (box[0] + 8, box[1] + 3, box[2] - 8, box[3] - 3),
         t(TYPE_KEYS[card.type], locale),
         max_size=15,
-        min_size=8,
+        min_size=MIN_TEXT,
         fill=palette.accent,
         align="center",
         valign="middle",
@@ -98,7 +98,7 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
             text,
             abilities(card, locale),
             max_size=20,
-            min_size=8,
+            min_size=MIN_TEXT,
             fill=INK_LIGHT,
             align=align,
             valign="middle",

@@ -16,7 +16,7 @@ from engine.hoss import BP, BuffCard, CreatureCard, bp, buff_strength_bp, copy_b
 from services.hoss.collection import creature_stats
 from services.hoss.keys import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, RARITY_KEYS, STATUS_KEYS
 from services.platform.card_images import draw
-from services.platform.card_images.draw import WIDTH, Canvas, Palette
+from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.messages import Text, render_text
 
@@ -88,7 +88,7 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
         (34, STARS_Y - 10, 130, STARS_Y + 10),
         rarity_name,
         max_size=14,
-        min_size=9,
+        min_size=MIN_TEXT,
         fill=palette.light,
         valign="middle",
     )
@@ -139,7 +139,7 @@ def _creature(c: Canvas, card: CreatureCard, bonus: int, palette: Palette, local
     if markers:
         lines.append(" · ".join(markers))
     draw.panel(c, (TEXT[0] - 8, TEXT[1] - 6, TEXT[2] + 8, TEXT[3] + 6), (20, 20, 26), palette.dark)
-    draw.text_box(c, TEXT, "\n".join(lines), max_size=15, min_size=8, fill=INK_LIGHT)
+    draw.text_box(c, TEXT, "\n".join(lines), max_size=15, min_size=MIN_TEXT, fill=INK_LIGHT)
     if card.cls == "defenseur":
         draw.badge(c, (80, 452), 36, _short_percent(stats.block), t("hoss.label.block", locale), palette)
     else:
@@ -170,7 +170,9 @@ def _buff(c: Canvas, card: BuffCard, bonus: int, palette: Palette, locale: str) 
     strength = round(buff_strength_bp(bp(card.power), bonus) / BP * 100)  # as /hoss collection shows it
     effect = t(BUFF_KEYS[card.effect], locale, power=strength)
     draw.panel(c, (TEXT[0] - 8, TEXT[1] - 6, TEXT[2] + 8, TEXT[3] + 6), (20, 20, 26), palette.dark)
-    draw.text_box(c, TEXT, effect, max_size=20, min_size=9, fill=INK_LIGHT, align="center", valign="middle")
+    draw.text_box(
+        c, TEXT, effect, max_size=20, min_size=MIN_TEXT, fill=INK_LIGHT, align="center", valign="middle"
+    )
     draw.badge(c, (WIDTH // 2, 452), 36, f"{strength}%", t("hoss.label.buff", locale), palette)
 
 

@@ -17,7 +17,7 @@ from engine.immortals import MAX_LEVEL, ImmortalsCard, ImmortalsCatalog
 from services.immortals.economy import GAME_KEY
 from services.immortals.names import TERRAIN_KEYS, TIER_KEYS, effect_text
 from services.platform.card_images import draw
-from services.platform.card_images.draw import WIDTH, Canvas, Palette
+from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.messages import render_text
 
@@ -27,11 +27,11 @@ TIER_PALETTES = {
     3: Palette((255, 214, 120), (110, 30, 110)),
 }
 TIER_COLORS = {1: 0xB88250, 2: 0xB4C0D8, 3: 0xD070C0}
-TERRAIN_COLORS = {
-    "foret": (34, 96, 44),
-    "desert": (176, 132, 60),
-    "plaine": (96, 140, 40),
-    "marais": (54, 84, 80),
+TERRAIN_COLORS = {  # dark enough for white text at 4.5:1 (WCAG AA)
+    "foret": (28, 84, 38),
+    "desert": (122, 84, 30),
+    "plaine": (58, 96, 24),
+    "marais": (42, 70, 66),
 }
 INK_LIGHT = (238, 236, 232)
 INK_DIM = (130, 128, 136)
@@ -57,7 +57,7 @@ def _terrain_badge(c: Canvas, card: ImmortalsCard, palette: Palette, locale: str
         (box[0] + 8, box[1] + 3, box[2] - 8, box[3] - 3),
         name,
         max_size=15,
-        min_size=8,
+        min_size=MIN_TEXT,
         fill=(255, 255, 255),
         align="center",
         valign="middle",
@@ -77,7 +77,7 @@ def _bonuses(c: Canvas, card: ImmortalsCard, level: int, palette: Palette, local
             (left, top + index * row, right, top + (index + 1) * row),
             t("immortals.card.bonus", locale, level=bonus.level, effect=effect),
             max_size=17,
-            min_size=8,
+            min_size=MIN_TEXT,
             fill=INK_LIGHT if bonus.level <= level else INK_DIM,
             valign="middle",
         )
@@ -102,7 +102,7 @@ def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: bool) ->
         (34, STARS_Y - 10, 120, STARS_Y + 10),
         t("immortals.card.level_short", locale, level=level),
         max_size=14,
-        min_size=9,
+        min_size=MIN_TEXT,
         fill=palette.light,
         valign="middle",
     )

@@ -11,7 +11,7 @@ from engine.pillz import PillzCard, PillzCatalog
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS, clan_name
 from services.platform.card_images import draw
-from services.platform.card_images.draw import WIDTH, Canvas, Palette
+from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
 from services.platform.card_images.spec import CardArt, CardCopy
 
 STAR_PALETTES = {
@@ -55,9 +55,9 @@ def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: bool) ->
         text = f"{ability.name.get(locale)}\n{t(ABILITY_KEYS[ability.kind], locale, value=ability.value)}"
         if card.leader:
             text = f"{t('pillz.card.leader', locale)}\n{text}"
-        draw.text_box(c, TEXT, text, max_size=17, min_size=8, fill=INK_LIGHT)
+        draw.text_box(c, TEXT, text, max_size=17, min_size=MIN_TEXT, fill=INK_LIGHT)
     elif card.leader:
-        draw.text_box(c, TEXT, t("pillz.card.leader", locale), max_size=17, min_size=8, fill=INK_LIGHT)
+        draw.text_box(c, TEXT, t("pillz.card.leader", locale), max_size=17, min_size=MIN_TEXT, fill=INK_LIGHT)
     draw.badge(c, (80, 452), 36, str(card.power), t("pillz.card.power_short", locale), palette)
     draw.badge(c, (280, 452), 36, str(card.damage), t("pillz.card.damage_short", locale), palette)
     if copy.holo:

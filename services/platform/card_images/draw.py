@@ -26,6 +26,9 @@ WIDTH, HEIGHT = 360, 504  # 5:7, the proportions of a playing card; Discord show
 MARGIN = 14  # frame thickness
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom excluded)
+# The smallest text on a card, in pixels: Discord shows a card at its size on a phone, and 11 px is the
+# least a card's effect may be read at (docs/card-images.md, « Readable at Discord's size »).
+MIN_TEXT = 11
 PNG_LEVEL = 1  # zlib level: 6 costs ~3x the time for ~10 % fewer bytes (benchmarks/card_images.py)
 
 
@@ -42,11 +45,17 @@ class Palette:
 @dataclass(frozen=True)
 class Placed:
     """A text drawn in a box, and the box of the ink really drawn (None when nothing was), recorded
-    when the canvas audits its texts (tests check that the ink stays inside the box)."""
+    when the canvas audits its texts: tests check that the ink stays inside the box, and read the
+    finished card under `mask` (the text's own pixels in `mask_box`: the ink and 4 pixels around it)
+    for its contrast."""
 
     box: Box
     ink: Box | None
     text: str
+    mask: Image.Image | None = field(default=None, compare=False)
+    mask_box: Box = (0, 0, 0, 0)
+    size: int = 0  # the font's size in pixels
+    cut: bool = False  # ended with "…" at the smallest size: the box was too small for the text
 
 
 @dataclass
@@ -56,6 +65,7 @@ class Canvas:
     audit: bool = False
     placed: list[Placed] = field(default_factory=list)
     generic: bool = False  # a picture was drawn without the card's own artwork (artwork.Picture.generic)
+    texts: list[Box] = field(default_factory=list)  # every text's box: the holo shimmer leaves them clear
 
 
 def canvas(background: RGB = (30, 30, 36), *, audit: bool = False) -> Canvas:
@@ -118,7 +128,9 @@ def title(c: Canvas, name: str, palette: Palette, background: RGB) -> None:
 
 def caption(c: Canvas, box: Box, value: str, palette: Palette) -> None:
     """A short centred line in the frame's light colour (a card's type, clan or race and class)."""
-    text_box(c, box, value, max_size=17, min_size=9, fill=palette.light, align="center", valign="middle")
+    text_box(
+        c, box, value, max_size=17, min_size=MIN_TEXT, fill=palette.light, align="center", valign="middle"
+    )
 
 
 def panel(c: Canvas, box: Box, fill: RGB, outline: RGB, *, radius: int = 8, width: int = 2) -> None:
@@ -241,6 +253,7 @@ def text_box(
 ) -> typo.Fitted:
     """Write `value` inside `box`, wrapped and shrunk to fit (see `text.fit`): it never leaves the box."""
     left, top, right, bottom = box
+    c.texts.append(box)
     fitted = typo.fit(value, right - left, bottom - top, max_size, min_size, bold)
     height = typo.line_height(fitted.size)
     y = top + ((bottom - top - fitted.height) // 2 if valign == "middle" else 0)
@@ -256,7 +269,12 @@ def text_box(
             typo.draw_text(probe, (x, y), line, fitted.size, 255, bold=bold)
         y += height
     if mask is not None:
-        c.placed.append(Placed(box, mask.getbbox(), value))
+        cut = fitted.lines[-1].endswith("…") and not value.endswith("…") if fitted.lines else bool(value)
+        ink = mask.getbbox()
+        around = (0, 0, 0, 0)
+        if ink is not None:
+            around = (max(0, ink[0] - 4), max(0, ink[1] - 4), min(WIDTH, ink[2] + 4), min(HEIGHT, ink[3] + 4))
+        c.placed.append(Placed(box, ink, value, mask.crop(around), around, fitted.size, cut))
     return fitted
 
 
@@ -268,7 +286,7 @@ def badge(c: Canvas, center: tuple[int, int], radius: int, value: str, label: st
     cx, cy = center
     c.draw.ellipse(
         [cx - radius, cy - radius, cx + radius, cy + radius],
-        fill=palette.dark,
+        fill=mix(palette.dark, (0, 0, 0), 0.45),  # white on it reads at 4.5:1 for every rarity's dark
         outline=palette.light,
         width=3,
     )
@@ -278,7 +296,7 @@ def badge(c: Canvas, center: tuple[int, int], radius: int, value: str, label: st
         (cx - inner, cy - inner, cx + inner, cy - inner // 4),
         label,
         max_size=max(9, radius // 3),
-        min_size=8,
+        min_size=MIN_TEXT,
         fill=palette.accent,
         align="center",
         valign="middle",
@@ -288,7 +306,7 @@ def badge(c: Canvas, center: tuple[int, int], radius: int, value: str, label: st
         (cx - inner, cy - inner // 4, cx + inner, cy + inner),
         value,
         max_size=int(radius * 0.8),
-        min_size=10,
+        min_size=MIN_TEXT,
         fill=palette.accent,
         align="center",
         valign="middle",
@@ -350,9 +368,14 @@ def _shimmer(size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
 
 
 def holo(c: Canvas) -> None:
-    """The holo shimmer: rainbow bands blended over the whole card (one composite through the bands'
-    alpha, no RGBA conversion of the card)."""
+    """The holo shimmer: rainbow bands blended over the whole card but its texts (one composite through
+    the bands' alpha, no RGBA conversion of the card), which keep their contrast with what is behind
+    them (tests/platform/card_images/test_contrast.py)."""
     colors, alpha = _shimmer(c.image.size)
+    if c.texts:
+        alpha = alpha.copy()
+        for left, top, right, bottom in c.texts:
+            alpha.paste(0, (left - 3, top - 3, right + 3, bottom + 3))
     c.image = Image.composite(colors, c.image, alpha)
     c.draw = ImageDraw.Draw(c.image)
 
