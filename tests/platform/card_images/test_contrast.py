@@ -36,7 +36,7 @@ def _luminances(image: Image.Image, selection: Image.Image) -> list[tuple[float,
     marked = Image.new("RGBA", image.size, (0, 0, 0, 0))
     marked.paste(image.convert("RGBA"), (0, 0), selection)
     colors = marked.getcolors(image.width * image.height) or []
-    return [(luminance(color), count) for count, color in colors if color[3]]
+    return [(luminance(color), count) for count, color in colors if isinstance(color, tuple) and color[3]]
 
 
 def contrast(image: Image.Image, placed: Placed) -> float | None:
