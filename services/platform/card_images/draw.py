@@ -68,8 +68,10 @@ class Canvas:
     texts: list[Box] = field(default_factory=list)  # every text's box: the holo shimmer leaves them clear
 
 
-def canvas(background: RGB = (30, 30, 36), *, audit: bool = False) -> Canvas:
-    image = Image.new("RGB", (WIDTH, HEIGHT), background)
+def canvas(
+    background: RGB = (30, 30, 36), *, audit: bool = False, size: tuple[int, int] = (WIDTH, HEIGHT)
+) -> Canvas:
+    image = Image.new("RGB", size, background)
     return Canvas(image, ImageDraw.Draw(image), audit)
 
 
@@ -273,7 +275,8 @@ def text_box(
         ink = mask.getbbox()
         around = (0, 0, 0, 0)
         if ink is not None:
-            around = (max(0, ink[0] - 4), max(0, ink[1] - 4), min(WIDTH, ink[2] + 4), min(HEIGHT, ink[3] + 4))
+            width, height = c.image.size
+            around = (max(0, ink[0] - 4), max(0, ink[1] - 4), min(width, ink[2] + 4), min(height, ink[3] + 4))
         c.placed.append(Placed(box, ink, value, mask.crop(around), around, fitted.size, cut))
     return fitted
 

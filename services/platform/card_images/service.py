@@ -25,6 +25,7 @@ from core.errors import NotFound
 from core.i18n import normalize_locale, t
 from services.platform import games
 from services.platform.card_images import draw
+from services.platform.card_images import figures as figure_tiles
 from services.platform.card_images.cache import DiskCache
 from services.platform.card_images.draw import STRIP_SCALE
 from services.platform.card_images.spec import CardArt, CardCopy
@@ -194,24 +195,41 @@ class CardImages:
         return await asyncio.to_thread(self.sheet_now, game, list(cells), locale, columns)
 
     def strip_now(
-        self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float = STRIP_SCALE
+        self,
+        game: str,
+        cards: Sequence[StripCard],
+        locale: str | None,
+        scale: float = STRIP_SCALE,
+        figures: bool = False,
     ) -> bytes:
-        """Cards side by side at 40 % (a hand, a line-up), composed from the cached cards. The PNG's
-        description names the cards in order (the picture's text alternative; the message keeps its text
-        too): hidden-information scans read attached files, so a strip sent to the wrong reader is caught
-        by the names it carries."""
-        key = (game, tuple(cards), normalize_locale(locale), scale)
-        return self._strips.get(key, partial(self._draw_strip, game, list(cards), locale, scale))
+        """Cards side by side at `scale` (a pull shown off), or their figures in rows of four (`figures`:
+        a hand, a line-up, `figures.py`), composed from the cached cards. The PNG's description names the
+        cards in order (the picture's text alternative; the message keeps its text too): hidden-information
+        scans read attached files, so a strip sent to the wrong reader is caught by the names it carries."""
+        key = (game, tuple(cards), normalize_locale(locale), scale, figures)
+        return self._strips.get(key, partial(self._draw_strip, game, list(cards), locale, scale, figures))
 
-    def _draw_strip(self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float) -> bytes:
+    def _draw_strip(
+        self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float, figures: bool
+    ) -> bytes:
         images, names = [], []
         for card in cards:
             copy = CardCopy(card.rarity, card.stars, card.holo)
             request = self.request(game, card.card_id, copy, locale)
-            make = partial(self._scaled_card, game, card.card_id, copy, locale, scale)
-            images.append(self._strip_cards.get((request.name, scale), make))
-            names.append(request.card.name.get(request.locale))
-        return draw.png(draw.strip(images, scale=scale), description=" · ".join(names))
+            name = request.card.name.get(request.locale)
+            if figures:
+                make = partial(self._tile, request, name)
+                images.append(self._strip_cards.get((request.name, 0.0), make))
+            else:
+                make = partial(self._scaled_card, game, card.card_id, copy, locale, scale)
+                images.append(self._strip_cards.get((request.name, scale), make))
+            names.append(name)
+        picture = figure_tiles.rows(images) if figures else draw.strip(images, scale=scale)
+        return draw.png(picture, description=" · ".join(names))
+
+    def _tile(self, request: _Request, name: str) -> Image.Image:
+        color = request.art.color(request.card, request.copy)
+        return figure_tiles.tile(request.game, request.card.id, name, color).image
 
     def _scaled_card(
         self, game: str, card_id: str, copy: CardCopy, locale: str | None, scale: float
@@ -219,6 +237,11 @@ class CardImages:
         return draw.half(Image.open(io.BytesIO(self.image_now(game, card_id, copy, locale).data)), scale)
 
     async def strip(
-        self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float = STRIP_SCALE
+        self,
+        game: str,
+        cards: Sequence[StripCard],
+        locale: str | None,
+        scale: float = STRIP_SCALE,
+        figures: bool = False,
     ) -> bytes:
-        return await asyncio.to_thread(self.strip_now, game, list(cards), locale, scale)
+        return await asyncio.to_thread(self.strip_now, game, list(cards), locale, scale, figures)
