@@ -88,4 +88,5 @@ CARD_ART = CardArt(
     default_copy=lambda card: CardCopy(card.rarity, 0, False),
     color=color,
     back=Palette((120, 70, 40), (40, 20, 10), accent=(250, 220, 170)),
+    worth=lambda card: list(RARITY_PALETTES).index(card.rarity),
 )

@@ -124,4 +124,5 @@ CARD_ART = CardArt(
     default_copy=lambda card: CardCopy(card.rarity, 0, False),
     color=color,
     back=Palette((240, 172, 64), (72, 30, 10), accent=(255, 240, 204)),
+    worth=lambda card: list(RARITY_PALETTES).index(card.rarity),
 )

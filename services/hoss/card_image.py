@@ -185,4 +185,5 @@ CARD_ART = CardArt(
     default_copy=lambda _card: CardCopy("basique", 0, False),
     color=color,
     back=Palette((120, 90, 200), (30, 20, 60), accent=(240, 220, 255)),
+    worth=lambda card: card.rank if isinstance(card, CreatureCard) else 0,
 )

@@ -125,4 +125,5 @@ CARD_ART = CardArt(
     default_copy=lambda _card: CardCopy(None, 1, False),
     color=color,
     back=Palette((150, 60, 60), (30, 10, 24), accent=(255, 226, 180)),
+    worth=lambda card: card.tier,
 )

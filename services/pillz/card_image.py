@@ -75,4 +75,5 @@ CARD_ART = CardArt(
     default_copy=lambda card: CardCopy(None, card.stars, False),
     color=color,
     back=Palette((60, 180, 160), (10, 40, 50), accent=(220, 255, 240)),
+    worth=lambda card: card.stars,
 )

@@ -24,10 +24,11 @@ from PIL import Image
 from core.errors import NotFound
 from core.i18n import normalize_locale, t
 from services.platform import games
-from services.platform.card_images import draw
+from services.platform.card_images import draw, profile
 from services.platform.card_images import figures as figure_tiles
 from services.platform.card_images.cache import DiskCache
 from services.platform.card_images.draw import STRIP_SCALE
+from services.platform.card_images.profile import BestCard, ProfileCard
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.messages import StripCard
 
@@ -235,6 +236,43 @@ class CardImages:
         self, game: str, card_id: str, copy: CardCopy, locale: str | None, scale: float
     ) -> Image.Image:
         return draw.half(Image.open(io.BytesIO(self.image_now(game, card_id, copy, locale).data)), scale)
+
+    def profile_now(self, shown: ProfileCard, locale: str | None) -> bytes:
+        """The profile's picture (card_images/profile.py), kept by what it shows: a /profile asked again
+        with nothing changed is the same bytes, not a new drawing."""
+        empty = t("profile.not_played", locale)
+        return self._strips.get(
+            ("profile", shown, empty), lambda: draw.png(profile.picture(shown, empty).image)
+        )
+
+    async def profile(self, shown: ProfileCard, locale: str | None) -> bytes:
+        return await asyncio.to_thread(self.profile_now, shown, locale)
+
+    def best_cards(
+        self, owned: Sequence[tuple[str, str]], locale: str | None, count: int = 4
+    ) -> tuple[BestCard, ...]:
+        """The `count` cards of `owned` (game, card id) its games prize most (`CardArt.worth`), at most one
+        per game while other games have cards, as each game's collection draws them."""
+        ranked: list[tuple[int, int, str, Any, CardArt]] = []
+        for game, card_id in owned:
+            art, catalog = self.art(game), self._catalogs.get(game)
+            card = catalog.card(card_id) if catalog is not None else None
+            if art is not None and card is not None:
+                ranked.append((art.worth(card), len(ranked), game, card, art))
+        ranked.sort(key=lambda item: (-item[0], item[1]))
+        chosen: list[tuple[str, Any, CardArt]] = []
+        for worth_first in (True, False):
+            for _worth, _order, game, card, art in ranked:
+                if len(chosen) == count or any(c[1] is card for c in chosen):
+                    continue
+                if worth_first and any(c[0] == game for c in chosen):
+                    continue
+                chosen.append((game, card, art))
+        lang = normalize_locale(locale)
+        return tuple(
+            BestCard(game, card.id, card.name.get(lang), art.color(card, art.default_copy(card)))
+            for game, card, art in chosen
+        )
 
     async def strip(
         self,
