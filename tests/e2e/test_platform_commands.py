@@ -173,3 +173,28 @@ async def test_profile_attaches_its_picture_in_the_readers_language(harness: Bot
         assert image.size == (720, 526)
         pictures.append(picture.data)
     assert pictures[0] != pictures[1]
+
+
+async def test_help_credits_the_artworks_authors_and_licence(harness: BotHarness) -> None:
+    """CC BY asks each icon's author credited: a page of /help lists them, with the licence, in the
+    reader's language."""
+    alice = harness.user("alice", locale="fr")
+    reply = await harness.emu.run_command(alice, "help")
+    assert reply.message is not None
+    page = await harness.emu.select(alice, "Crédits des illustrations", message=reply.message)
+    assert page.message is not None
+    text = text_of(page)
+    for expected in (
+        "Crédits des illustrations",
+        "game-icons.net",
+        "CC BY 3.0",
+        "Lorc",
+        "Delapouite",
+        "DejaVu",
+    ):
+        assert expected in text
+    bob = harness.user("bob", locale="en-US")
+    reply = await harness.emu.run_command(bob, "help")
+    assert reply.message is not None
+    page = await harness.emu.select(bob, "Artwork credits", message=reply.message)
+    assert "Icon authors" in text_of(page)

@@ -146,6 +146,28 @@ def _icons() -> dict[str, dict[str, str]]:
     return icons
 
 
+@dataclass(frozen=True)
+class Credit:
+    """An author of the icons the cards draw, as CC BY asks them credited."""
+
+    name: str
+    url: str
+    licence: str
+    icons: int
+
+
+def credits() -> list[Credit]:
+    """The icons' authors, most icons first (the credits page of /help)."""
+    data = json.loads(ICONS_FILE.read_text("utf-8"))
+    counts: dict[str, int] = {}
+    for icon in data["icons"].values():
+        counts[icon["author"]] = counts.get(icon["author"], 0) + 1
+    found = [
+        Credit(a["name"], a["url"], a["licence"], counts.get(key, 0)) for key, a in data["authors"].items()
+    ]
+    return sorted(found, key=lambda c: (-c.icons, c.name))
+
+
 def icon_names() -> frozenset[str]:
     return frozenset(_icons())
 
