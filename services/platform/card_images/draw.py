@@ -1,5 +1,5 @@
-"""Shared drawing helpers for card images: the canvas, frames by rarity, procedural art, stat badges,
-stars, icons drawn from shapes, the holo shimmer, text boxes that never overflow, PNG encoding.
+"""Shared drawing helpers for card images: the canvas, frames by rarity, the card's picture and emblems
+(`artwork`), stat badges, stars, the holo shimmer, text boxes that never overflow, PNG encoding.
 
 A game's layout (`services/<game>/card_image.py`) composes these; nothing here knows a game. Everything
 is deterministic: the art's pattern is seeded from a string (the card's id), never from the process's
@@ -141,83 +141,34 @@ def panel(c: Canvas, box: Box, fill: RGB, outline: RGB, *, radius: int = 8, widt
     )
 
 
-# --- procedural art ----------------------------------------------------------------------------------
-
-MOTIFS = ("rings", "shards", "waves", "rays", "scales", "dots")
+# --- the back's pattern ------------------------------------------------------------------------------
 
 
-def art(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], motif: str) -> None:
-    """A pattern filling `box`: a gradient of the first two colours, then shapes of the third placed by a
-    generator seeded from `seed`. `motif` (one of MOTIFS) gives a family its look (a race, a clan). Shapes
-    may spill past the box: draw it through `art_panel`, which clips it."""
-    rng = seeded(seed)
-    gradient(c, box, colors[0], colors[1], diagonal=rng.random() < 0.5)
+def rays(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], outline: RGB) -> None:
+    """Rays from a point placed by a generator seeded from `seed`, on a gradient of the first two
+    colours, in shades toward the third, clipped to `box` and bordered: a face-down card's pattern."""
     left, top, right, bottom = box
     w, h = right - left, bottom - top
-    draw = c.draw
-    shade = [mix(colors[1], colors[2], t) for t in (0.35, 0.55, 0.75, 0.95)]
-    if motif == "rings":
-        cx, cy = left + rng.uniform(0.2, 0.8) * w, top + rng.uniform(0.2, 0.8) * h
-        for index in range(rng.randint(6, 10), 0, -1):
-            r = index * rng.uniform(12, 20)
-            draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=shade[index % 4], width=rng.randint(2, 5))
-    elif motif == "shards":
-        for _ in range(rng.randint(10, 16)):
-            x, y = left + rng.random() * w, top + rng.random() * h
-            size = rng.uniform(14, 48)
-            points = [
-                (x + size * math.cos(a), y + size * math.sin(a))
-                for a in sorted(rng.random() * 6.283 for _ in range(3))
-            ]
-            draw.polygon(points, fill=rng.choice(shade))
-    elif motif == "waves":
-        step = rng.uniform(14, 22)
-        phase, amplitude, period = rng.random() * 6.283, rng.uniform(5, 14), rng.uniform(40, 90)
-        y = top + step / 2
-        index = 0
-        while y < bottom + amplitude:
-            points = [
-                (left + x, y + amplitude * math.sin(phase + index + x / period * 6.283))
-                for x in range(0, w + 8, 8)
-            ]
-            draw.line(points, fill=shade[index % 4], width=rng.randint(3, 6))
-            y += step
-            index += 1
-    elif motif == "rays":
-        cx, cy = left + rng.uniform(0.3, 0.7) * w, top + rng.uniform(0.3, 0.7) * h
-        count = rng.randint(9, 16)
-        start = rng.random() * 6.283
-        reach = w + h
-        for index in range(count):
-            a = start + index * 6.283 / count
-            spread = 6.283 / count / 3
-            draw.polygon(
-                [
-                    (cx, cy),
-                    (cx + reach * math.cos(a - spread), cy + reach * math.sin(a - spread)),
-                    (cx + reach * math.cos(a + spread), cy + reach * math.sin(a + spread)),
-                ],
-                fill=shade[index % 4],
-            )
-    elif motif == "scales":
-        r = rng.randint(14, 22)
-        offset = rng.randint(0, r)
-        for row, y in enumerate(range(top - offset, bottom + r, r)):
-            for x in range(left - (r if row % 2 else 0) - offset, right + r, 2 * r):
-                draw.arc([x, y, x + 2 * r, y + 2 * r], 180, 360, fill=shade[(row + x // r) % 4], width=3)
-    else:  # dots
-        for _ in range(rng.randint(28, 44)):
-            x, y = left + rng.random() * w, top + rng.random() * h
-            r = rng.uniform(3, 14)
-            draw.ellipse([x - r, y - r, x + r, y + r], fill=rng.choice(shade))
-
-
-def art_panel(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], motif: str, outline: RGB) -> None:
-    """`art` drawn on its own image, so the pattern stays inside the panel, then pasted with a border."""
-    left, top, right, bottom = box
-    image = Image.new("RGB", (right - left, bottom - top))
+    image = Image.new("RGB", (w, h))
     sub = Canvas(image, ImageDraw.Draw(image))
-    art(sub, (0, 0, right - left, bottom - top), seed, colors, motif)
+    rng = seeded(seed)
+    gradient(sub, (0, 0, w, h), colors[0], colors[1], diagonal=rng.random() < 0.5)
+    shade = [mix(colors[1], colors[2], t) for t in (0.35, 0.55, 0.75, 0.95)]
+    cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+    count = rng.randint(9, 16)
+    start = rng.random() * 6.283
+    reach = w + h
+    for index in range(count):
+        a = start + index * 6.283 / count
+        spread = 6.283 / count / 3
+        sub.draw.polygon(
+            [
+                (cx, cy),
+                (cx + reach * math.cos(a - spread), cy + reach * math.sin(a - spread)),
+                (cx + reach * math.cos(a + spread), cy + reach * math.sin(a + spread)),
+            ],
+            fill=shade[index % 4],
+        )
     c.image.paste(sub.image, (left, top))
     c.draw.rectangle([left, top, right - 1, bottom - 1], outline=outline, width=2)
 
@@ -401,12 +352,11 @@ def back(label: str, palette: Palette) -> Image.Image:
     once drawn (callers only read it)."""
     c = canvas()
     frame(c, palette)
-    art_panel(
+    rays(
         c,
         (MARGIN + 6, MARGIN + 6, WIDTH - MARGIN - 6, HEIGHT - MARGIN - 6),
         "back:" + label,
         (palette.dark, palette.light, palette.accent),
-        "rays",
         palette.light,
     )
     text_box(
