@@ -1,5 +1,6 @@
 """How long a card image takes: drawn cold (layout + PNG encoding, no cache), read from the disk cache,
-and a HOSS booster's picture (six cards from the cache, scaled into one sheet), per game.
+a HOSS booster's picture (six cards from the cache, scaled into one sheet), per game, and a
+Chocobataille hand of 8 as figures (card_images/figures.py: eight tiles drawn, then the PNG).
 
 Cold: every card of every catalog in French, HOSS cards as a copy of a rarity, stars and holo cycled
 over the cards (a holo costs the shimmer). Cached: the same requests through `CardImages.image_now` once
@@ -24,6 +25,7 @@ from services.platform.card_images import draw
 from services.platform.card_images.service import CardImages
 from services.platform.card_images.spec import CardCopy
 from services.platform.catalogs import DATA_DIR, load_all
+from services.platform.messages import StripCard
 
 HOSS_RARITIES = ("basique", "argent", "or", "platine", "diamant", "divin")
 
@@ -73,6 +75,12 @@ def main() -> None:
                 start = time.perf_counter()
                 images.image_now(game, card_id, copy, "fr")
                 cached.append((time.perf_counter() - start) * 1000)
+        choco = [StripCard(card_id) for game, card_id, _ in wanted if game == "choco"]
+        hands: list[float] = []
+        for index in range(0, len(choco) - 8, 8):  # new cards each time: their tiles are drawn
+            start = time.perf_counter()
+            images.strip_now("choco", choco[index : index + 8], "fr", figures=True)
+            hands.append((time.perf_counter() - start) * 1000)
         hoss = [(card_id, copy) for game, card_id, copy in wanted if game == "hoss" and copy is not None]
         sheets: list[float] = []
         for index in range(0, len(hoss) - 6, 6):
@@ -85,6 +93,7 @@ def main() -> None:
     report("cold, CPU time of the thread", cpu)
     report("cached, every game", cached)
     report("HOSS booster sheet (cached)", sheets)
+    report("hand of 8 as figures (new)", hands)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ async def files_with_strips(spec: MessageSpec, locale: str | None, images: CardI
     """`files_of`, plus each of the spec's card strips composed in the message's language."""
     files = files_of(spec, locale)
     for strip in spec.strips:
-        data = await images.strip(strip.game, strip.cards, locale, strip.scale)
+        data = await images.strip(strip.game, strip.cards, locale, strip.scale, strip.figures)
         files.append(discord.File(io.BytesIO(data), filename=strip.filename))
     return files
 
@@ -49,14 +49,26 @@ def image_file(image: CardImage) -> discord.File:
 
 
 def view_of(spec: MessageSpec, locale: str | None) -> discord.ui.View | None:
-    """Buttons are plain custom ids: the persistent DynamicItems registered on the bot answer every click."""
-    if not spec.buttons:
+    """Buttons and selects are plain custom ids: the persistent DynamicItems registered on the bot answer
+    every click."""
+    if not spec.buttons and not spec.selects:
         return None
     view = discord.ui.View(timeout=None)
     for button in spec.buttons:
         view.add_item(
             discord.ui.Button(
                 label=text(button.label, locale)[:80], custom_id=button.custom_id, style=STYLES[button.style]
+            )
+        )
+    for select in spec.selects:
+        options = [
+            discord.SelectOption(label=text(o.label, locale)[:100], value=o.value) for o in select.options
+        ]
+        view.add_item(
+            discord.ui.Select(
+                custom_id=select.custom_id,
+                placeholder=text(select.placeholder, locale)[:150],
+                options=options[:25],
             )
         )
     return view

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from cogs.shared.cards import add_card_viewer
 from cogs.shared.components import plain_button
 from cogs.shared.duels import (
     DuelCommandTexts,
@@ -41,6 +42,7 @@ from discord_app.translator import desc
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice
 from services.platform.messages import MessageSpec, Text
+from services.shared import card_view
 
 if TYPE_CHECKING:
     from services.pillz import PillzServices
@@ -136,6 +138,8 @@ def controls_reply(
             place is None,
         )
     )
+    # « Voir une carte »: the line-up's characters whole, kept through the controls' edits
+    add_card_viewer(view, card_view.viewer(render.line_up_strip(choice), catalog), locale)
     kwargs["view"] = view
     return kwargs
 
@@ -147,7 +151,8 @@ async def open_controls(
     choice = await services.duels.controls(duel_id, interaction.user.id, guild=here(interaction))
     kwargs = controls_reply(choice, services.duels.catalog, place, pillz, locale)
     # the line-up's picture is sent once, with the controls: their later edits keep it
-    strip = MessageSpec(strips=(render.line_up_strip(choice),))
+    line_up = render.line_up_strip(choice)
+    strip = MessageSpec(strips=(line_up,))
     kwargs["files"] = await files_with_strips(strip, locale, services_of(interaction).card_images)
     return kwargs
 

@@ -1,5 +1,5 @@
-"""/card: any card of any game, found by name in the reader's language; and the select « Voir une carte » under
-every game's collection pages (cogs/shared/cards.py), registered here."""
+"""/card: any card of any game, found by name in the reader's language; and the selects « Voir une carte » under
+every game's collection pages and under a hand or a line-up (cogs/shared/cards.py), registered here."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.shared.cards import EntrySelect, ShowOffButton, card_spec
+from cogs.shared.cards import CardViewSelect, EntrySelect, ShowOffButton, card_spec
 from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
 from discord_app.render import image_file, to_discord
@@ -60,4 +60,4 @@ class CardsCog(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(CardsCog(bot))
-    bot.add_dynamic_items(EntrySelect, ShowOffButton)
+    bot.add_dynamic_items(EntrySelect, ShowOffButton, CardViewSelect)

@@ -24,12 +24,14 @@ from discord_app.components import PersistentSelect
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc, qualified
 from services.platform import games
+from services.platform.card_images import artwork
 from services.platform.games import GameGuide, GameSpec, Reader
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 
 OWNERS_ONLY = "admin"  # /admin answers only the bot's owners (OWNER_IDS): /help hides it from the others
 HELP_SELECT = "help:game"
 START = "-"  # the select's value for the first page
+CREDITS = "+credits"  # the select's value for the artwork's credits (no game's key: keys are slugs)
 PATH_KEYS = {1: "help.path1", 2: "help.path2", 3: "help.path3"}  # Discord nests commands at most 3 deep
 
 
@@ -167,12 +169,30 @@ def game_help_spec(tree: app_commands.CommandTree[Any], game_key: str, reader: H
     raise BadInput()
 
 
+def credits_spec() -> MessageSpec:
+    """Who drew the cards' artwork and under what licence, as CC BY requires: game-icons.net's authors
+    (data/art/icons.json), and the cards' font."""
+    lines = [
+        Text(
+            "help.credits_line", {"name": c.name, "count": c.icons, "licence": c.licence, "url": c.url or "—"}
+        )
+        for c in artwork.credits()
+    ]
+    fields = (
+        *_fields(Text("help.credits_authors"), lines),
+        EmbedField(Text("help.credits_font_title"), Text("help.credits_font"), inline=False),
+    )
+    return MessageSpec(
+        embeds=(
+            Embed(title=Text("help.credits_title"), description=Text("help.credits_intro"), fields=fields),
+        )
+    )
+
+
 def help_view(tree: app_commands.CommandTree[Any], locale: str, chosen: str | None) -> discord.ui.View:
     """The select that picks a game's page (or the first page back)."""
     view = discord.ui.View(timeout=None)
     game_groups = _game_groups(tree)
-    if not game_groups:
-        return view
     options = [
         discord.SelectOption(label=t("help.start_title", locale)[:100], value=START, default=chosen is None)
     ]
@@ -180,6 +200,9 @@ def help_view(tree: app_commands.CommandTree[Any], locale: str, chosen: str | No
         discord.SelectOption(label=t(g.name_key, locale)[:100], value=g.key, default=chosen == g.key)
         for g, _ in game_groups
     ]
+    options.append(
+        discord.SelectOption(label=t("help.credits", locale)[:100], value=CREDITS, default=chosen == CREDITS)
+    )
     select = HelpSelect(HELP_SELECT, {}, options)
     select.item.placeholder = t("help.pick_game", locale)[:150]
     view.add_item(select)
@@ -213,7 +236,10 @@ class HelpSelect(PersistentSelect, template=r"help:game"):
         tree = interaction.client.tree
         reader = await reader_of(interaction)
         chosen = None if values[0] == START else values[0]
-        spec = help_spec(tree, reader) if chosen is None else game_help_spec(tree, chosen, reader)
+        if chosen == CREDITS:
+            spec = credits_spec()
+        else:
+            spec = help_spec(tree, reader) if chosen is None else game_help_spec(tree, chosen, reader)
         await interaction.response.edit_message(**reply(spec, locale, help_view(tree, locale, chosen)))
 
 

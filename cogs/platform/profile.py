@@ -1,4 +1,5 @@
-"""/profile: wallets, a line per game, and the date the player joined."""
+"""/profile: wallets, a line per game, and the date the player joined, with its picture
+(services/platform/profile_card.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,17 @@ from discord.ext import commands
 from core.errors import NotFound
 from core.i18n import format_int
 from discord_app.context import locale_of, services_of
-from discord_app.render import to_discord
+from discord_app.render import image_file, to_discord
 from discord_app.translator import desc
+from services.platform import profile_card
+from services.platform.card_images.service import CardImage
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.platform.players import Profile
 
 
-def profile_spec(profile: Profile, name: str, *, own: bool, locale: str) -> MessageSpec:
+def profile_spec(
+    profile: Profile, name: str, *, own: bool, locale: str, image: CardImage | None = None
+) -> MessageSpec:
     """Your own profile shows your wallets; another player's shows only what is public (games and join date)."""
     fields: list[EmbedField] = []
     if own:
@@ -33,7 +38,13 @@ def profile_spec(profile: Profile, name: str, *, own: bool, locale: str) -> Mess
         fields.append(EmbedField(Text(game_key), _lines(body, Text("profile.not_played")), inline=False))
     joined = int(profile.joined.timestamp())
     fields.append(EmbedField(Text("profile.joined"), Text.raw(f"<t:{joined}:D>"), inline=False))
-    return MessageSpec(embeds=(Embed(title=Text("profile.title", {"name": name}), fields=tuple(fields)),))
+    embed = Embed(
+        title=Text("profile.title", {"name": name}),
+        fields=tuple(fields),
+        color=image.color if image is not None else None,
+        image=image.filename if image is not None else None,
+    )
+    return MessageSpec(embeds=(embed,))
 
 
 def _lines(lines: list[Text], empty: Text) -> Text:
@@ -55,8 +66,14 @@ class ProfileCog(commands.Cog):
         result = await services_of(interaction).players.profile(target.id, create=own)
         if result is None:
             raise NotFound("error.no_profile", name=target.display_name)
-        spec = profile_spec(result, target.display_name, own=own, locale=locale)
-        await interaction.response.send_message(**to_discord(spec, locale), ephemeral=True)
+        services = services_of(interaction)
+        image = await profile_card.picture(
+            services.players, services.card_images, result, target.display_name, own=own, locale=locale
+        )
+        spec = profile_spec(result, target.display_name, own=own, locale=locale, image=image)
+        await interaction.response.send_message(
+            **to_discord(spec, locale), files=[image_file(image)], ephemeral=True
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

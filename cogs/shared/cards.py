@@ -21,12 +21,14 @@ from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.permissions import SHOW_OFF, require_here
-from discord_app.render import image_file, to_discord
+from discord_app.render import image_file, text, to_discord
 from engine.cards import CardBase
 from services.platform import games
 from services.platform.card_images.service import CardImage
+from services.platform.card_images.spec import CardCopy
 from services.platform.catalogs import CardRef
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.platform.messages import Embed, EmbedField, MessageSpec, Select, Text
+from services.shared import card_view
 from services.shared.collection import OwnedCard
 
 OPTION_LIMIT = 25  # Discord's limit on a select's options
@@ -98,6 +100,38 @@ class EntrySelect(PersistentSelect, template=r"entry:(?P<game>[a-z0-9_]{1,32}):(
         await interaction.response.send_message(
             **to_discord(spec, locale), files=[image_file(opened.image)], ephemeral=True
         )
+
+
+class CardViewSelect(PersistentSelect, template=r"cardview:(?P<game>[a-z0-9_]{1,32})"):
+    """« Voir une carte » under a hand or a line-up: the chosen card whole, as `/card` shows it, at the
+    copy the strip drew (services/shared/card_view.py)."""
+
+    async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
+        if len(values) != 1:
+            raise BadInput()
+        chosen = card_view.card_of(values[0])
+        services = services_of(interaction)
+        game = self.match["game"]
+        ref = services.cards.ref(game, chosen.card_id)
+        card = services.cards.get(game, chosen.card_id)
+        if ref is None or card is None:
+            raise NotFound("error.card_not_found", name=chosen.card_id)
+        copy = CardCopy(chosen.rarity, chosen.stars, chosen.holo)
+        image = await services.card_images.image(game, chosen.card_id, copy, locale)
+        spec = card_spec(ref, card, services.cards.catalog(game), locale, image)
+        await interaction.response.send_message(
+            **to_discord(spec, locale), files=[image_file(image)], ephemeral=True
+        )
+
+
+def add_card_viewer(view: discord.ui.View, select: Select, locale: str) -> None:
+    """The select of `card_view.viewer` on a view a cog builds itself (a duel's private controls)."""
+    if not select.options:
+        return
+    choices = [discord.SelectOption(label=text(o.label, locale)[:100], value=o.value) for o in select.options]
+    item = CardViewSelect(select.custom_id, {}, choices)
+    item.item.placeholder = text(select.placeholder, locale)[:150]
+    view.add_item(item)
 
 
 class ShowOffButton(PersistentButton, template=r"showoff:(?P<game>[a-z0-9_]{1,32}):(?P<copy>\d+)"):

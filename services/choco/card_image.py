@@ -1,6 +1,7 @@
 """How a Chocobataille card is drawn: a bronze, silver or gold frame with one or two pips for its level
-(the rulebook's six rarities), a pattern whose colours and shapes are drawn from the card's id, a hat for
-a wizard or a bolt for a pure effect, its PA and PV, and its effect (name, trigger, text)."""
+(the rulebook's six rarities), its own picture (data/art/choco.json: the figure its name suggests,
+« Odile Corbeau » a raven, with a wizard's accessory, on a scene by type and rarity), a mark for a
+wizard with an effect, its PA and PV, and its effect (name, trigger, text)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from typing import Any
 
 from core.i18n import t
 from engine.choco import ChocoCard
+from services.choco.economy import GAME_KEY
 from services.choco.names import RARITY_KEYS, TRIGGER_KEYS, TYPE_KEYS
 from services.platform.card_images import draw
-from services.platform.card_images.draw import WIDTH, Canvas, Palette
+from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
 from services.platform.card_images.spec import CardArt, CardCopy
 
 RARITY_PALETTES = {
@@ -29,17 +31,8 @@ RARITY_COLORS = {
     "or_1": 0xE0B040,
     "or_2": 0xFFC820,
 }
-# Colours of the art (light, dark, shapes), one picked per card from its id.
-HOUSES: tuple[tuple[draw.RGB, draw.RGB, draw.RGB], ...] = (
-    ((150, 40, 40), (50, 10, 14), (240, 190, 90)),
-    ((30, 110, 70), (8, 40, 26), (200, 210, 220)),
-    ((40, 70, 150), (12, 20, 60), (190, 150, 90)),
-    ((190, 150, 40), (60, 40, 10), (40, 30, 20)),
-    ((110, 60, 40), (40, 20, 12), (230, 200, 160)),  # chocolate
-    ((90, 50, 140), (30, 14, 54), (220, 200, 255)),
-)
-WIZARD_MOTIFS = ("rings", "dots", "waves", "scales")
 WHITE = (255, 255, 255)
+GOLD = (255, 214, 90)
 INK_LIGHT = (238, 234, 228)
 
 ART = (26, 70, 334, 256)
@@ -57,16 +50,13 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
     c = draw.canvas(audit=audit)
     draw.frame(c, palette)
     draw.title(c, card.name.get(locale), palette, (30, 20, 16))
-    rng = draw.seeded(card.id)
-    colors = HOUSES[rng.randrange(len(HOUSES))]
-    motif = "rays" if card.type == "pure" else WIZARD_MOTIFS[rng.randrange(len(WIZARD_MOTIFS))]
     # A normal wizard has no text: its picture takes the text's place.
     art, kind_line = (ART, TYPE_LINE) if card.effect is not None else (TALL_ART, TALL_TYPE_LINE)
-    draw.art_panel(c, art, card.id, colors, motif, palette.light)
-    cx, cy = (art[0] + art[2]) // 2, (art[1] + art[3]) // 2
-    draw.icon(c, "bolt" if card.type == "pure" else "hat", (cx - 58, cy - 58, cx + 58, cy + 58), colors[2])
+    draw.picture(c, art, GAME_KEY, card.id, palette.light)
     if card.type == "effect":
-        draw.icon(c, "orb", (art[2] - 44, art[1] + 8, art[2] - 8, art[1] + 44), colors[2])
+        draw.emblem(
+            c, GAME_KEY, "effect", (art[2] - 46, art[1] + 6, art[2] - 6, art[1] + 46), GOLD, ring=GOLD
+        )
     kind = f"{t(TYPE_KEYS[card.type], locale)} · {t(RARITY_KEYS[rarity], locale)}"
     draw.caption(c, kind_line, kind, palette)
     middle = (kind_line[1] + kind_line[3]) // 2
@@ -79,7 +69,7 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
         effect = card.effect
         draw.panel(c, TEXT_PANEL, (24, 18, 14), palette.dark)
         text = f"{effect.name.get(locale)} ({t(TRIGGER_KEYS[effect.trigger], locale)})\n{effect.text.get(locale)}"
-        draw.text_box(c, TEXT, text, max_size=17, min_size=8, fill=INK_LIGHT)
+        draw.text_box(c, TEXT, text, max_size=17, min_size=MIN_TEXT, fill=INK_LIGHT)
     if card.pa is not None and card.pv is not None:
         draw.badge(c, (80, 452), 36, str(card.pa), t("choco.label.pa", locale), palette)
         draw.badge(c, (280, 452), 36, str(card.pv), t("choco.label.pv", locale), palette)
@@ -98,4 +88,5 @@ CARD_ART = CardArt(
     default_copy=lambda card: CardCopy(card.rarity, 0, False),
     color=color,
     back=Palette((120, 70, 40), (40, 20, 10), accent=(250, 220, 170)),
+    worth=lambda card: list(RARITY_PALETTES).index(card.rarity),
 )

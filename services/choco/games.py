@@ -400,7 +400,12 @@ class ChocoGames:
             game = load_here(conn, game_id, guild_id, player)
             seat = game.seat_of(player)
             body = hand(game.state, seat, self.catalog)
-            return MessageSpec(embeds=(posts.hand_embed(game.id, body),), strips=posts.hand_strip(game, seat))
+            strips = posts.hand_strip(game, seat)
+            return MessageSpec(
+                embeds=(posts.hand_embed(game.id, body),),
+                strips=strips,
+                selects=posts.hand_viewers(strips, self.catalog),
+            )
 
         return await self.db.read(unit)
 

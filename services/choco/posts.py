@@ -17,8 +17,9 @@ from engine.protocol import Event, Outcome
 from services.choco import render
 from services.choco.economy import GAME_KEY
 from services.choco.game_store import ENGINE, GameRow
-from services.platform.messages import Button, CardStrip, Embed, MessageSpec, StripCard, Target, Text
+from services.platform.messages import Button, CardStrip, Embed, MessageSpec, Select, StripCard, Target, Text
 from services.platform.outbox import enqueue
+from services.shared import card_view
 
 COLOR = 0x6B3E26
 
@@ -166,12 +167,14 @@ def send_hand(
     player = game.seats[seat]
     if player is None:
         return None
+    strips = hand_strip(game, seat)
     spec = MessageSpec(
         content=Text("choco.play.hand_dm", {"id": game.id, "thread": f"<#{game.where}>"}),
         embeds=(hand_embed(game.id, render.hand(game.state, seat, catalog)),),
         buttons=(panel_button(game.id),) if seat in game.to_act() else (),
         show_label=Text("choco.play.show_hand"),
-        strips=hand_strip(game, seat),
+        strips=strips,
+        selects=hand_viewers(strips, catalog),
     )
     return enqueue(
         conn, now, Target("dm", player, fallback_channel_id=game.where, guild_id=game.guild_id), spec
@@ -179,10 +182,15 @@ def send_hand(
 
 
 def hand_strip(game: GameRow, seat: int) -> tuple[CardStrip, ...]:
-    """The hand's cards side by side, for the hand's owner only (the text above stays, for screen
+    """The hand's figures in rows of four, for the hand's owner only (the text above stays, for screen
     readers); an empty hand has no picture."""
     cards = tuple(StripCard(card.card_id) for card in game.state.sides[seat].hand)
-    return (CardStrip(hand_file(game.id), GAME_KEY, cards),) if cards else ()
+    return (CardStrip(hand_file(game.id), GAME_KEY, cards, figures=True),) if cards else ()
+
+
+def hand_viewers(strips: tuple[CardStrip, ...], catalog: ChocoCatalog) -> tuple[Select, ...]:
+    """« Voir une carte » under the hand's picture: any card of it whole (services/shared/card_view.py)."""
+    return tuple(card_view.viewer(strip, catalog) for strip in strips)
 
 
 def hand_file(game_id: int) -> str:

@@ -1,7 +1,8 @@
-"""How a Dinocard card is drawn: a frame by rarity (commune, inhabituelle, rare), its element's colours,
-pattern and emblem, its type as a badge, its cost as bubbles (of its element, then grey ones, as the
-rulebook's « billes »), its capacities in the reader's language and, for a dinoz, its force, éclosion
-and endurance. A dinoz without capacities gets a taller picture in place of the text."""
+"""How a Dinocard card is drawn: a frame by rarity (commune, inhabituelle, rare), its own picture
+(data/art/dinocard.json: the dinoz, spell or object, a motif, on its element's scene), its type as a
+badge, its cost as bubbles (of its element, then grey ones, as the rulebook's « billes »), its
+capacities in the reader's language and, for a dinoz, its force, éclosion and endurance. A dinoz
+without capacities gets a taller picture in place of the text."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from typing import Any
 
 from core.i18n import t
 from engine.dinocard import DinocardCard
+from services.dinocard.economy import GAME_KEY
 from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
 from services.platform.card_images import draw
-from services.platform.card_images.draw import Canvas, Palette
+from services.platform.card_images.draw import MIN_TEXT, Canvas, Palette
 from services.platform.card_images.spec import CardArt, CardCopy
 
 RARITY_PALETTES = {
@@ -20,13 +22,13 @@ RARITY_PALETTES = {
     "rare": Palette((252, 216, 112), (142, 88, 10)),
 }
 RARITY_COLORS = {"commune": 0xA8A8A4, "inhabituelle": 0x5A9BD0, "rare": 0xE8B440}
-# An element's look: art colours (light, dark, shapes), pattern, emblem, and its bubbles' colour.
-ELEMENT_ART: dict[str, tuple[tuple[draw.RGB, draw.RGB, draw.RGB], str, str, draw.RGB]] = {
-    "feu": (((204, 72, 30), (62, 12, 6), (255, 204, 92)), "shards", "fire", (236, 84, 40)),
-    "bois": (((64, 132, 52), (14, 42, 14), (196, 232, 132)), "scales", "leaf", (74, 172, 62)),
-    "eau": (((30, 102, 172), (8, 28, 62), (164, 222, 255)), "waves", "drop", (52, 132, 224)),
-    "foudre": (((96, 70, 150), (26, 18, 50), (255, 236, 110)), "rays", "bolt", (244, 204, 44)),
-    "ciel": (((126, 176, 226), (40, 72, 124), (246, 250, 255)), "dots", "cloud", (190, 224, 250)),
+# The colour of an element's cost bubbles.
+BUBBLES: dict[str, draw.RGB] = {
+    "feu": (236, 84, 40),
+    "bois": (74, 172, 62),
+    "eau": (52, 132, 224),
+    "foudre": (244, 204, 44),
+    "ciel": (190, 224, 250),
 }
 GREY_BUBBLE = (150, 150, 156)
 INK_LIGHT = (238, 236, 230)
@@ -38,44 +40,6 @@ DINOZ = ((26, 70, 334, 250), (30, 256, 330, 280), (26, 288, 334, 410))
 SPELL = ((26, 70, 334, 296), (30, 302, 330, 326), (26, 334, 334, 478))
 PLAIN_DINOZ = ((26, 70, 334, 380), (30, 386, 330, 410), None)
 BUBBLE_RADIUS = 11
-
-
-def _square(box: draw.Box) -> tuple[float, float, float]:
-    left, top, right, bottom = box
-    s = min(right - left, bottom - top)
-    return left + (right - left - s) / 2, top + (bottom - top - s) / 2, s
-
-
-def _cloud(c: Canvas, box: draw.Box, color: draw.RGB) -> None:
-    """Ciel's emblem, drawn here: the shared icons have no cloud."""
-    x, y, s = _square(box)
-    for cx, cy, r in ((0.32, 0.58, 0.2), (0.52, 0.44, 0.26), (0.72, 0.58, 0.2)):
-        c.draw.ellipse([x + (cx - r) * s, y + (cy - r) * s, x + (cx + r) * s, y + (cy + r) * s], fill=color)
-    c.draw.rounded_rectangle([x + 0.14 * s, y + 0.56 * s, x + 0.9 * s, y + 0.78 * s], s * 0.1, fill=color)
-
-
-def _fire(c: Canvas, box: draw.Box, color: draw.RGB) -> None:
-    """Feu's emblem: three tongues of flame (the shared flame is too close to eau's drop)."""
-    x, y, s = _square(box)
-    tongues = [
-        (0.5, 0.98), (0.16, 0.8), (0.14, 0.52), (0.3, 0.62), (0.34, 0.22), (0.5, 0.46),
-        (0.6, 0.02), (0.7, 0.44), (0.8, 0.3), (0.86, 0.56), (0.84, 0.8),
-    ]  # fmt: skip
-    c.draw.polygon([(x + px * s, y + py * s) for px, py in tongues], fill=color)
-    c.draw.ellipse(
-        [x + 0.34 * s, y + 0.6 * s, x + 0.66 * s, y + 0.92 * s], fill=draw.mix(color, (255,) * 3, 0.5)
-    )
-
-
-EMBLEMS = {"cloud": _cloud, "fire": _fire}
-
-
-def _emblem(c: Canvas, name: str, box: draw.Box, color: draw.RGB) -> None:
-    own = EMBLEMS.get(name)
-    if own is not None:
-        own(c, box, color)
-    else:
-        draw.icon(c, name, box, color)
 
 
 def _cost(c: Canvas, card: DinocardCard, art: draw.Box, bubble: draw.RGB) -> None:
@@ -98,7 +62,7 @@ def _type_badge(c: Canvas, card: DinocardCard, art: draw.Box, palette: Palette, 
         (box[0] + 8, box[1] + 3, box[2] - 8, box[3] - 3),
         t(TYPE_KEYS[card.type], locale),
         max_size=15,
-        min_size=8,
+        min_size=MIN_TEXT,
         fill=palette.accent,
         align="center",
         valign="middle",
@@ -118,11 +82,9 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
     c = draw.canvas(audit=audit)
     draw.frame(c, palette)
     draw.title(c, card.name.get(locale), palette, (24, 22, 20))
-    colors, motif, emblem, bubble = ELEMENT_ART[card.element]
+    bubble = BUBBLES.get(card.element, GREY_BUBBLE)
     art, kind_line, panel = (DINOZ if card.abilities else PLAIN_DINOZ) if card.type == "dinoz" else SPELL
-    draw.art_panel(c, art, card.id, colors, motif, palette.light)
-    cx, cy = (art[0] + art[2]) // 2, (art[1] + art[3]) // 2 + 10
-    _emblem(c, emblem, (cx - 54, cy - 54, cx + 54, cy + 54), colors[2])
+    draw.picture(c, art, GAME_KEY, card.id, palette.light)
     _type_badge(c, card, art, palette, locale)
     _cost(c, card, art, bubble)
     kind = f"{t(ELEMENT_KEYS[card.element], locale)} · {t(RARITY_KEYS[rarity], locale)}"
@@ -136,7 +98,7 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
             text,
             abilities(card, locale),
             max_size=20,
-            min_size=8,
+            min_size=MIN_TEXT,
             fill=INK_LIGHT,
             align=align,
             valign="middle",
@@ -162,4 +124,5 @@ CARD_ART = CardArt(
     default_copy=lambda card: CardCopy(card.rarity, 0, False),
     color=color,
     back=Palette((240, 172, 64), (72, 30, 10), accent=(255, 240, 204)),
+    worth=lambda card: list(RARITY_PALETTES).index(card.rarity),
 )

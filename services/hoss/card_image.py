@@ -1,5 +1,6 @@
-"""How a HOSS card is drawn: a frame in its copy's rarity, the race's pattern and the class's emblem, the
-copy's PV and ATK (its rarity, stars and holo included, as /hoss collection shows them), its rhythm,
+"""How a HOSS card is drawn: a frame in its copy's rarity, its own picture (data/art/hoss.json: the
+creature its name describes, a weapon or token, on its race's scene), its race and elements as
+emblems, the copy's PV and ATK (its rarity, stars and holo included, as /hoss collection shows them), its rhythm,
 critical hits and markers, its stars, and the holo shimmer.
 
 A creature's numbers come from the battle engine's own function (`services.hoss.collection`), so the
@@ -15,7 +16,7 @@ from engine.hoss import BP, BuffCard, CreatureCard, bp, buff_strength_bp, copy_b
 from services.hoss.collection import creature_stats
 from services.hoss.keys import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, RARITY_KEYS, STATUS_KEYS
 from services.platform.card_images import draw
-from services.platform.card_images.draw import WIDTH, Canvas, Palette
+from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.messages import Text, render_text
 
@@ -36,29 +37,20 @@ RARITY_COLORS = {
     "divin": 0xD04CE0,
 }
 HOLO_COLOR = 0xC0A0FF
-# Each race's look: art colours (light, dark, shapes), the pattern, its emblem.
-RACE_ART: dict[str, tuple[tuple[draw.RGB, draw.RGB, draw.RGB], str, str]] = {
-    "squelette": (((70, 70, 84), (18, 18, 26), (214, 214, 226)), "scales", "skull"),
-    "orc": (((86, 120, 44), (28, 46, 18), (196, 226, 110)), "shards", "tusks"),
-    "sylvestre": (((40, 128, 86), (12, 56, 38), (150, 236, 170)), "waves", "leaf"),
-    "humain": (((62, 86, 158), (22, 28, 72), (232, 200, 128)), "rays", "helm"),
+# The colour of each race's emblem and of each element's.
+RACE_COLORS: dict[str, draw.RGB] = {
+    "squelette": (214, 214, 226),
+    "orc": (196, 226, 110),
+    "sylvestre": (150, 236, 170),
+    "humain": (232, 200, 128),
 }
-CLASS_ICONS = {
-    "guerrier": "sword",
-    "cavalier": "horseshoe",
-    "lancier": "spear",
-    "assassin": "dagger",
-    "archer": "bow",
-    "mage": "orb",
-    "defenseur": "shield",
+ELEMENT_COLORS: dict[str, draw.RGB] = {
+    "feu": (255, 120, 40),
+    "glace": (150, 220, 255),
+    "foudre": (255, 230, 70),
+    "poison": (140, 220, 80),
 }
-ELEMENT_ICONS = {
-    "feu": ("flame", (255, 120, 40)),
-    "glace": ("snow", (150, 220, 255)),
-    "foudre": ("bolt", (255, 230, 70)),
-    "poison": ("drop", (140, 220, 80)),
-}
-BUFF_ART = (((96, 60, 140), (30, 18, 52), (236, 196, 255)), "dots", "flask")
+GAME_KEY = "hoss"
 MAX_STARS = 5
 WHITE = (255, 255, 255)
 INK_LIGHT = (236, 236, 240)
@@ -96,7 +88,7 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
         (34, STARS_Y - 10, 130, STARS_Y + 10),
         rarity_name,
         max_size=14,
-        min_size=9,
+        min_size=MIN_TEXT,
         fill=palette.light,
         valign="middle",
     )
@@ -106,21 +98,17 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
 
 
 def _creature(c: Canvas, card: CreatureCard, bonus: int, palette: Palette, locale: str) -> None:
-    colors, motif, race_icon = RACE_ART[card.race]
-    draw.art_panel(c, ART, card.id, colors, motif, palette.light)
-    cx, cy = (ART[0] + ART[2]) // 2, (ART[1] + ART[3]) // 2
-    draw.icon(c, CLASS_ICONS[card.cls], (cx - 56, cy - 56, cx + 56, cy + 56), colors[2])
-    c.draw.ellipse(
-        [ART[0] + 6, ART[1] + 6, ART[0] + 46, ART[1] + 46], fill=(12, 12, 16), outline=palette.light, width=2
+    draw.picture(c, ART, GAME_KEY, card.id, palette.light)
+    race = RACE_COLORS[card.race]
+    draw.emblem(
+        c, GAME_KEY, f"race:{card.race}", (ART[0] + 6, ART[1] + 6, ART[0] + 46, ART[1] + 46), race, ring=race
     )
-    draw.icon(c, race_icon, (ART[0] + 12, ART[1] + 12, ART[0] + 40, ART[1] + 40), colors[2])
     for index, element in enumerate(card.elements):
-        name, color = ELEMENT_ICONS[element]
-        right = ART[2] - 8 - index * 36
-        c.draw.ellipse(
-            [right - 32, ART[1] + 8, right, ART[1] + 40], fill=(12, 12, 16), outline=color, width=2
+        color = ELEMENT_COLORS[element]
+        right = ART[2] - 6 - index * 44
+        draw.emblem(
+            c, GAME_KEY, f"element:{element}", (right - 40, ART[1] + 6, right, ART[1] + 46), color, ring=color
         )
-        draw.icon(c, name, (right - 26, ART[1] + 14, right - 6, ART[1] + 34), color)
     kind = f"{t(RACE_KEYS[card.race], locale)} · {t(CLASS_KEYS[card.cls], locale)} · {t(RANK_KEYS[card.rank], locale)}"
     draw.caption(c, TYPE_LINE, kind, palette)
     stats = creature_stats(card, bonus)
@@ -151,7 +139,7 @@ def _creature(c: Canvas, card: CreatureCard, bonus: int, palette: Palette, local
     if markers:
         lines.append(" · ".join(markers))
     draw.panel(c, (TEXT[0] - 8, TEXT[1] - 6, TEXT[2] + 8, TEXT[3] + 6), (20, 20, 26), palette.dark)
-    draw.text_box(c, TEXT, "\n".join(lines), max_size=15, min_size=8, fill=INK_LIGHT)
+    draw.text_box(c, TEXT, "\n".join(lines), max_size=15, min_size=MIN_TEXT, fill=INK_LIGHT)
     if card.cls == "defenseur":
         draw.badge(c, (80, 452), 36, _short_percent(stats.block), t("hoss.label.block", locale), palette)
     else:
@@ -177,15 +165,14 @@ def _short_percent(value: float) -> str:
 
 
 def _buff(c: Canvas, card: BuffCard, bonus: int, palette: Palette, locale: str) -> None:
-    colors, motif, emblem = BUFF_ART
-    draw.art_panel(c, ART, card.id, colors, motif, palette.light)
-    cx, cy = (ART[0] + ART[2]) // 2, (ART[1] + ART[3]) // 2
-    draw.icon(c, emblem, (cx - 56, cy - 56, cx + 56, cy + 56), colors[2])
+    draw.picture(c, ART, GAME_KEY, card.id, palette.light)
     draw.caption(c, TYPE_LINE, t("hoss.label.buff", locale), palette)
     strength = round(buff_strength_bp(bp(card.power), bonus) / BP * 100)  # as /hoss collection shows it
     effect = t(BUFF_KEYS[card.effect], locale, power=strength)
     draw.panel(c, (TEXT[0] - 8, TEXT[1] - 6, TEXT[2] + 8, TEXT[3] + 6), (20, 20, 26), palette.dark)
-    draw.text_box(c, TEXT, effect, max_size=20, min_size=9, fill=INK_LIGHT, align="center", valign="middle")
+    draw.text_box(
+        c, TEXT, effect, max_size=20, min_size=MIN_TEXT, fill=INK_LIGHT, align="center", valign="middle"
+    )
     draw.badge(c, (WIDTH // 2, 452), 36, f"{strength}%", t("hoss.label.buff", locale), palette)
 
 
@@ -198,4 +185,5 @@ CARD_ART = CardArt(
     default_copy=lambda _card: CardCopy("basique", 0, False),
     color=color,
     back=Palette((120, 90, 200), (30, 20, 60), accent=(240, 220, 255)),
+    worth=lambda card: card.rank if isinstance(card, CreatureCard) else 0,
 )

@@ -284,7 +284,7 @@ def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: in
 
 
 def line_up_strip(choice: Choice) -> CardStrip:
-    """The seat's four drawn characters side by side, at their stars. The line-ups are public on the
+    """The seat's four drawn characters' figures, at their stars. The line-ups are public on the
     duel's message (docs/pillz/duels.md), but the picture goes on the private controls: the public message
     is edited after every move, and a picture there would be uploaded again each time."""
     fighters = choice.state.hands[choice.seat]
@@ -292,4 +292,5 @@ def line_up_strip(choice: Choice) -> CardStrip:
         f"pillz-line-up-{choice.duel_id}.png",
         GAME_KEY,
         tuple(StripCard(f.card_id, None, f.stars) for f in fighters),
+        figures=True,
     )

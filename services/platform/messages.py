@@ -186,7 +186,24 @@ class CardStrip:
     filename: str
     game: str
     cards: tuple[StripCard, ...]
-    scale: float = 0.4  # of a card's size (360 x 504): 0.4 for a hand of 8 on one row, 1 for one card
+    scale: float = 0.4  # of a card's size (360 x 504): 1 for one card shown off
+    # The cards' figures in rows of four instead of whole cards (a hand, a line-up: card_images/figures.py).
+    figures: bool = False
+
+
+@dataclass(frozen=True)
+class SelectOption:
+    label: Text
+    value: str
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select menu under the message (a row of its own); its custom_id names the persistent handler."""
+
+    custom_id: str
+    placeholder: Text
+    options: tuple[SelectOption, ...]
 
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
@@ -214,6 +231,7 @@ class MessageSpec:
     attachments: tuple[Attachment, ...] = ()
     # Pictures of cards attached to the message (composed at delivery: `CardStrip`).
     strips: tuple[CardStrip, ...] = ()
+    selects: tuple[Select, ...] = ()
 
     def to_json(self) -> str:
         def text(v: Text | None) -> Any:
@@ -251,8 +269,17 @@ class MessageSpec:
                         "game": s.game,
                         "cards": [[c.card_id, c.rarity, c.stars, c.holo] for c in s.cards],
                         "scale": s.scale,
+                        "figures": s.figures,
                     }
                     for s in self.strips
+                ],
+                "selects": [
+                    {
+                        "custom_id": m.custom_id,
+                        "placeholder": text(m.placeholder),
+                        "options": [[text(o.label), o.value] for o in m.options],
+                    }
+                    for m in self.selects
                 ],
             },
             sort_keys=True,
@@ -301,8 +328,17 @@ class MessageSpec:
                     s["game"],
                     tuple(StripCard(str(c[0]), c[1], int(c[2]), bool(c[3])) for c in s["cards"]),
                     float(s.get("scale", 0.4)),
+                    bool(s.get("figures", False)),
                 )
                 for s in data.get("strips", [])
+            ),
+            selects=tuple(
+                Select(
+                    m["custom_id"],
+                    Text.from_json(m["placeholder"]),
+                    tuple(SelectOption(Text.from_json(label), str(value)) for label, value in m["options"]),
+                )
+                for m in data.get("selects", [])
             ),
         )
 

@@ -148,12 +148,30 @@ class PlayerService:
         self.profiles: KeyedCache[Profile] = KeyedCache(PROFILE_CACHE_SIZE)
         for topic in (PROFILE_TOPIC, ledger.WALLETS_TOPIC, LOCALE_TOPIC):
             db.subscribe_keys(topic, self.profiles.changed)
+        # The cards a player holds (the profile's best cards), kept until a change of one of their copies.
+        self.owned: KeyedCache[tuple[tuple[str, str], ...]] = KeyedCache(PROFILE_CACHE_SIZE)
+        for topic in (ledger.CARDS_TOPIC, LOCALE_TOPIC):
+            db.subscribe_keys(topic, self.owned.changed)
         self.welcomed: set[tuple[int, str]] = set()  # (player, game) whose welcome marker is claimed
         self.shown: set[tuple[int, str]] = set()  # (player, game) welcomed by a refusal, not yet claimed
 
     async def ensure(self, player_id: int) -> None:
         now = self.clock.now()
         await self.db.write(lambda conn: ensure_player(conn, player_id, now))
+
+    async def owned_cards(self, player_id: int) -> tuple[tuple[str, str], ...]:
+        """(game, card id) of every card the player holds, once each: the best of them go on the
+        profile's picture. Kept like the profile (a change of a copy announces `ledger.CARDS_TOPIC` with
+        its owner), so a known player's /profile still makes no database trip."""
+
+        def unit(conn: sqlite3.Connection) -> tuple[tuple[str, str], ...]:
+            rows = conn.execute(
+                "SELECT DISTINCT game, card_key FROM cards WHERE owner_id = ? ORDER BY game, card_key",
+                (player_id,),
+            ).fetchall()
+            return tuple((str(game), str(card)) for game, card in rows)
+
+        return await self.owned.get_or_read(player_id, lambda: self.db.read(unit))
 
     async def profile(self, player_id: int, *, create: bool) -> Profile | None:
         """Your own profile creates you; someone else's profile is only shown if they already play.

@@ -104,7 +104,8 @@ class ChocoSecrets:
             own = {c.card_id for c in side.hand}
             if state.turn == 0:
                 own |= {c.card_id for c in (*side.front, *side.reserve)}
-            allowed[user] = {w for c in own for w in self.words(c)}
+            # the owner's own cards by name, and by id (the values of « Voir une carte » under the hand)
+            allowed[user] = {w for c in own for w in self.words(c)} | own
             for card in sorted(own - self.revealed):
                 secrets.append(names_secret(f"seat {seat}'s hand: {card}", self.words(card), [card], [user]))
             for card in sorted({c.card_id for c in side.pioche} - self.revealed):

@@ -154,3 +154,47 @@ async def test_card_shows_the_drawn_card_as_an_attached_image(harness: BotHarnes
         assert attachment.filename == name.replace(":", "-") + ".png"
         assert Image.open(io.BytesIO(attachment.data)).size == (360, 504)
         assert reply.message.embeds[0]["color"] == color
+
+
+async def test_profile_attaches_its_picture_in_the_readers_language(harness: BotHarness) -> None:
+    """Your own /profile and another player's each attach the profile's picture, shown in the embed;
+    another's is not yours (no wallets, no cards: services/platform/profile_card.py)."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await harness.emu.run_command(bob, "profile")
+    own = await harness.emu.run_command(alice, "profile")
+    other = await harness.emu.run_command(alice, "profile", {"player": bob})
+    pictures = []
+    for reply, who in ((own, alice), (other, bob)):
+        assert reply.message is not None
+        (picture,) = reply.message.attachments
+        assert picture.filename == f"profile-{who.id}.png"
+        assert reply.message.embeds[0]["image"]["url"] == f"attachment://{picture.filename}"
+        image = Image.open(io.BytesIO(picture.data))
+        assert image.size == (720, 526)
+        pictures.append(picture.data)
+    assert pictures[0] != pictures[1]
+
+
+async def test_help_credits_the_artworks_authors_and_licence(harness: BotHarness) -> None:
+    """CC BY asks each icon's author credited: a page of /help lists them, with the licence, in the
+    reader's language."""
+    alice = harness.user("alice", locale="fr")
+    reply = await harness.emu.run_command(alice, "help")
+    assert reply.message is not None
+    page = await harness.emu.select(alice, "Crédits des illustrations", message=reply.message)
+    assert page.message is not None
+    text = text_of(page)
+    for expected in (
+        "Crédits des illustrations",
+        "game-icons.net",
+        "CC BY 3.0",
+        "Lorc",
+        "Delapouite",
+        "DejaVu",
+    ):
+        assert expected in text
+    bob = harness.user("bob", locale="en-US")
+    reply = await harness.emu.run_command(bob, "help")
+    assert reply.message is not None
+    page = await harness.emu.select(bob, "Artwork credits", message=reply.message)
+    assert "Icon authors" in text_of(page)

@@ -7,7 +7,18 @@ from datetime import date
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Number, Text
+from services.platform.messages import (
+    CardStrip,
+    Day,
+    Embed,
+    EmbedField,
+    MessageSpec,
+    Number,
+    Select,
+    SelectOption,
+    StripCard,
+    Text,
+)
 
 plain = st.one_of(
     st.text(max_size=20),
@@ -38,3 +49,18 @@ nested = st.recursive(
 def test_a_stored_message_reads_back_the_same(content: Text, field: Text) -> None:
     spec = MessageSpec(content=content, embeds=(Embed(title=field, fields=(EmbedField(field, content),)),))
     assert MessageSpec.from_json(spec.to_json()) == spec
+
+
+def test_strips_and_selects_read_back_the_same() -> None:
+    """A hand's figures and its « Voir une carte » select, stored in the outbox with the DM."""
+    strip = CardStrip(
+        "choco-hand-1.png", "choco", (StripCard("merlin"), StripCard("circe", "or_2", 0)), figures=True
+    )
+    select = Select(
+        "cardview:choco",
+        Text("collection.entry.placeholder"),
+        (SelectOption(Text.per_locale({"fr": "Circé", "en": "Circe"}), "circe|or_2|0|0"),),
+    )
+    spec = MessageSpec(strips=(strip,), selects=(select,))
+    assert MessageSpec.from_json(spec.to_json()) == spec
+    assert MessageSpec.from_json(MessageSpec(strips=(strip,)).to_json()).selects == ()

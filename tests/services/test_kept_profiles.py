@@ -129,3 +129,21 @@ async def test_an_erased_player_is_not_kept(db: Database, clock: ManualClock, pl
     assert await PrivacyService(db, clock).erase(5)
     assert players.profiles.get(5) is None
     assert await players.profile(5, create=False) is None
+
+
+async def test_the_cards_a_profile_shows_are_kept_until_a_copy_changes(
+    players: PlayerService, db: Database, clock: ManualClock
+) -> None:
+    """The best cards of /profile's picture: read once, kept, forgotten when a copy of the player's is
+    minted or given away (`ledger.CARDS_TOPIC`), and read again."""
+    await players.profile(1, create=True)
+    await players.profile(2, create=True)
+    assert await players.owned_cards(1) == ()
+    now = clock.now()
+    copy = await db.write(lambda conn: ledger.mint_card(conn, now, 1, "choco", "merlin", GRANT))
+    assert await players.owned_cards(1) == (("choco", "merlin"),)
+    reads = db.reads
+    assert await players.owned_cards(1) == (("choco", "merlin"),)
+    assert db.reads == reads  # kept: no trip
+    await db.write(lambda conn: ledger.transfer_card(conn, now, copy, 1, 2, GRANT))
+    assert (await players.owned_cards(1), await players.owned_cards(2)) == ((), (("choco", "merlin"),))

@@ -1,5 +1,5 @@
-"""Shared drawing helpers for card images: the canvas, frames by rarity, procedural art, stat badges,
-stars, icons drawn from shapes, the holo shimmer, text boxes that never overflow, PNG encoding.
+"""Shared drawing helpers for card images: the canvas, frames by rarity, the card's picture and emblems
+(`artwork`), stat badges, stars, the holo shimmer, text boxes that never overflow, PNG encoding.
 
 A game's layout (`services/<game>/card_image.py`) composes these; nothing here knows a game. Everything
 is deterministic: the art's pattern is seeded from a string (the card's id), never from the process's
@@ -12,20 +12,23 @@ import hashlib
 import io
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from services.platform.card_images import icons
+from services.platform.card_images import artwork
 from services.platform.card_images import text as typo
 
 WIDTH, HEIGHT = 360, 504  # 5:7, the proportions of a playing card; Discord shows it unscaled
 MARGIN = 14  # frame thickness
-RGB = icons.RGB
+RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom excluded)
+# The smallest text on a card, in pixels: Discord shows a card at its size on a phone, and 11 px is the
+# least a card's effect may be read at (docs/card-images.md, « Readable at Discord's size »).
+MIN_TEXT = 11
 PNG_LEVEL = 1  # zlib level: 6 costs ~3x the time for ~10 % fewer bytes (benchmarks/card_images.py)
 
 
@@ -42,11 +45,17 @@ class Palette:
 @dataclass(frozen=True)
 class Placed:
     """A text drawn in a box, and the box of the ink really drawn (None when nothing was), recorded
-    when the canvas audits its texts (tests check that the ink stays inside the box)."""
+    when the canvas audits its texts: tests check that the ink stays inside the box, and read the
+    finished card under `mask` (the text's own pixels in `mask_box`: the ink and 4 pixels around it)
+    for its contrast."""
 
     box: Box
     ink: Box | None
     text: str
+    mask: Image.Image | None = field(default=None, compare=False)
+    mask_box: Box = (0, 0, 0, 0)
+    size: int = 0  # the font's size in pixels
+    cut: bool = False  # ended with "…" at the smallest size: the box was too small for the text
 
 
 @dataclass
@@ -55,10 +64,14 @@ class Canvas:
     draw: ImageDraw.ImageDraw
     audit: bool = False
     placed: list[Placed] = field(default_factory=list)
+    generic: bool = False  # a picture was drawn without the card's own artwork (artwork.Picture.generic)
+    texts: list[Box] = field(default_factory=list)  # every text's box: the holo shimmer leaves them clear
 
 
-def canvas(background: RGB = (30, 30, 36), *, audit: bool = False) -> Canvas:
-    image = Image.new("RGB", (WIDTH, HEIGHT), background)
+def canvas(
+    background: RGB = (30, 30, 36), *, audit: bool = False, size: tuple[int, int] = (WIDTH, HEIGHT)
+) -> Canvas:
+    image = Image.new("RGB", size, background)
     return Canvas(image, ImageDraw.Draw(image), audit)
 
 
@@ -117,7 +130,9 @@ def title(c: Canvas, name: str, palette: Palette, background: RGB) -> None:
 
 def caption(c: Canvas, box: Box, value: str, palette: Palette) -> None:
     """A short centred line in the frame's light colour (a card's type, clan or race and class)."""
-    text_box(c, box, value, max_size=17, min_size=9, fill=palette.light, align="center", valign="middle")
+    text_box(
+        c, box, value, max_size=17, min_size=MIN_TEXT, fill=palette.light, align="center", valign="middle"
+    )
 
 
 def panel(c: Canvas, box: Box, fill: RGB, outline: RGB, *, radius: int = 8, width: int = 2) -> None:
@@ -126,103 +141,52 @@ def panel(c: Canvas, box: Box, fill: RGB, outline: RGB, *, radius: int = 8, widt
     )
 
 
-# --- procedural art ----------------------------------------------------------------------------------
-
-MOTIFS = ("rings", "shards", "waves", "rays", "scales", "dots")
-GroupArt = tuple[
-    tuple[RGB, RGB, RGB], str, str
-]  # a card group's art colours (light, dark, shapes), motif, emblem
+# --- the back's pattern ------------------------------------------------------------------------------
 
 
-def group_art(known: Mapping[str, GroupArt], kind: str, group: str) -> GroupArt:
-    """The look of a group of cards (a clan, a family): the layout's own, else colours and a motif drawn
-    from `kind:group` and a plain emblem, so a group a catalog adds still looks like itself."""
-    found = known.get(group)
-    if found is not None:
-        return found
-    rng = seeded(f"{kind}:{group}")
-    base = (rng.randrange(40, 200), rng.randrange(40, 200), rng.randrange(40, 200))
-    return (
-        (base, mix(base, (0, 0, 0), 0.7), mix(base, (255, 255, 255), 0.7)),
-        rng.choice(MOTIFS),
-        "diamond",
-    )
-
-
-def art(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], motif: str) -> None:
-    """A pattern filling `box`: a gradient of the first two colours, then shapes of the third placed by a
-    generator seeded from `seed`. `motif` (one of MOTIFS) gives a family its look (a race, a clan). Shapes
-    may spill past the box: draw it through `art_panel`, which clips it."""
-    rng = seeded(seed)
-    gradient(c, box, colors[0], colors[1], diagonal=rng.random() < 0.5)
+def rays(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], outline: RGB) -> None:
+    """Rays from a point placed by a generator seeded from `seed`, on a gradient of the first two
+    colours, in shades toward the third, clipped to `box` and bordered: a face-down card's pattern."""
     left, top, right, bottom = box
     w, h = right - left, bottom - top
-    draw = c.draw
-    shade = [mix(colors[1], colors[2], t) for t in (0.35, 0.55, 0.75, 0.95)]
-    if motif == "rings":
-        cx, cy = left + rng.uniform(0.2, 0.8) * w, top + rng.uniform(0.2, 0.8) * h
-        for index in range(rng.randint(6, 10), 0, -1):
-            r = index * rng.uniform(12, 20)
-            draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=shade[index % 4], width=rng.randint(2, 5))
-    elif motif == "shards":
-        for _ in range(rng.randint(10, 16)):
-            x, y = left + rng.random() * w, top + rng.random() * h
-            size = rng.uniform(14, 48)
-            points = [
-                (x + size * math.cos(a), y + size * math.sin(a))
-                for a in sorted(rng.random() * 6.283 for _ in range(3))
-            ]
-            draw.polygon(points, fill=rng.choice(shade))
-    elif motif == "waves":
-        step = rng.uniform(14, 22)
-        phase, amplitude, period = rng.random() * 6.283, rng.uniform(5, 14), rng.uniform(40, 90)
-        y = top + step / 2
-        index = 0
-        while y < bottom + amplitude:
-            points = [
-                (left + x, y + amplitude * math.sin(phase + index + x / period * 6.283))
-                for x in range(0, w + 8, 8)
-            ]
-            draw.line(points, fill=shade[index % 4], width=rng.randint(3, 6))
-            y += step
-            index += 1
-    elif motif == "rays":
-        cx, cy = left + rng.uniform(0.3, 0.7) * w, top + rng.uniform(0.3, 0.7) * h
-        count = rng.randint(9, 16)
-        start = rng.random() * 6.283
-        reach = w + h
-        for index in range(count):
-            a = start + index * 6.283 / count
-            spread = 6.283 / count / 3
-            draw.polygon(
-                [
-                    (cx, cy),
-                    (cx + reach * math.cos(a - spread), cy + reach * math.sin(a - spread)),
-                    (cx + reach * math.cos(a + spread), cy + reach * math.sin(a + spread)),
-                ],
-                fill=shade[index % 4],
-            )
-    elif motif == "scales":
-        r = rng.randint(14, 22)
-        offset = rng.randint(0, r)
-        for row, y in enumerate(range(top - offset, bottom + r, r)):
-            for x in range(left - (r if row % 2 else 0) - offset, right + r, 2 * r):
-                draw.arc([x, y, x + 2 * r, y + 2 * r], 180, 360, fill=shade[(row + x // r) % 4], width=3)
-    else:  # dots
-        for _ in range(rng.randint(28, 44)):
-            x, y = left + rng.random() * w, top + rng.random() * h
-            r = rng.uniform(3, 14)
-            draw.ellipse([x - r, y - r, x + r, y + r], fill=rng.choice(shade))
-
-
-def art_panel(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], motif: str, outline: RGB) -> None:
-    """`art` drawn on its own image, so the pattern stays inside the panel, then pasted with a border."""
-    left, top, right, bottom = box
-    image = Image.new("RGB", (right - left, bottom - top))
+    image = Image.new("RGB", (w, h))
     sub = Canvas(image, ImageDraw.Draw(image))
-    art(sub, (0, 0, right - left, bottom - top), seed, colors, motif)
+    rng = seeded(seed)
+    gradient(sub, (0, 0, w, h), colors[0], colors[1], diagonal=rng.random() < 0.5)
+    shade = [mix(colors[1], colors[2], t) for t in (0.35, 0.55, 0.75, 0.95)]
+    cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+    count = rng.randint(9, 16)
+    start = rng.random() * 6.283
+    reach = w + h
+    for index in range(count):
+        a = start + index * 6.283 / count
+        spread = 6.283 / count / 3
+        sub.draw.polygon(
+            [
+                (cx, cy),
+                (cx + reach * math.cos(a - spread), cy + reach * math.sin(a - spread)),
+                (cx + reach * math.cos(a + spread), cy + reach * math.sin(a + spread)),
+            ],
+            fill=shade[index % 4],
+        )
     c.image.paste(sub.image, (left, top))
     c.draw.rectangle([left, top, right - 1, bottom - 1], outline=outline, width=2)
+
+
+def picture(c: Canvas, box: Box, game: str, card_id: str, outline: RGB) -> None:
+    """The card's own picture (`artwork`): its figure and motif on its scene, in its palette."""
+    shown = artwork.picture(game, card_id)
+    c.generic = c.generic or shown.generic
+    artwork.illustrate(c.image, box, shown, seeded(card_id).getrandbits(32), outline)
+
+
+def emblem(c: Canvas, game: str, key: str, box: Box, color: RGB, *, ring: RGB | None = None) -> None:
+    """One of the game's emblems (`artwork.emblem`) in `box`, on a dark disc when `ring` is given."""
+    if ring is not None:
+        c.draw.ellipse([box[0], box[1], box[2] - 1, box[3] - 1], fill=(12, 12, 16), outline=ring, width=2)
+        inset = (box[2] - box[0]) // 5
+        box = (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset)
+    artwork.paint(c.image, artwork.emblem(game, key), box, color)
 
 
 # --- text --------------------------------------------------------------------------------------------
@@ -242,13 +206,14 @@ def text_box(
 ) -> typo.Fitted:
     """Write `value` inside `box`, wrapped and shrunk to fit (see `text.fit`): it never leaves the box."""
     left, top, right, bottom = box
-    fitted = typo.fit(value, right - left, bottom - top, max_size, min_size)
+    c.texts.append(box)
+    fitted = typo.fit(value, right - left, bottom - top, max_size, min_size, bold)
     height = typo.line_height(fitted.size)
     y = top + ((bottom - top - fitted.height) // 2 if valign == "middle" else 0)
     mask = Image.new("L", c.image.size) if c.audit else None
     probe = ImageDraw.Draw(mask) if mask is not None else None
     for line in fitted.lines:
-        line_width = typo.width(line, fitted.size)
+        line_width = typo.width(line, fitted.size, bold)
         x = left + ((right - left - line_width) / 2 if align == "center" else 0)
         if align == "right":
             x = right - line_width
@@ -257,7 +222,13 @@ def text_box(
             typo.draw_text(probe, (x, y), line, fitted.size, 255, bold=bold)
         y += height
     if mask is not None:
-        c.placed.append(Placed(box, mask.getbbox(), value))
+        cut = fitted.lines[-1].endswith("…") and not value.endswith("…") if fitted.lines else bool(value)
+        ink = mask.getbbox()
+        around = (0, 0, 0, 0)
+        if ink is not None:
+            width, height = c.image.size
+            around = (max(0, ink[0] - 4), max(0, ink[1] - 4), min(width, ink[2] + 4), min(height, ink[3] + 4))
+        c.placed.append(Placed(box, ink, value, mask.crop(around), around, fitted.size, cut))
     return fitted
 
 
@@ -269,7 +240,7 @@ def badge(c: Canvas, center: tuple[int, int], radius: int, value: str, label: st
     cx, cy = center
     c.draw.ellipse(
         [cx - radius, cy - radius, cx + radius, cy + radius],
-        fill=palette.dark,
+        fill=mix(palette.dark, (0, 0, 0), 0.45),  # white on it reads at 4.5:1 for every rarity's dark
         outline=palette.light,
         width=3,
     )
@@ -279,7 +250,7 @@ def badge(c: Canvas, center: tuple[int, int], radius: int, value: str, label: st
         (cx - inner, cy - inner, cx + inner, cy - inner // 4),
         label,
         max_size=max(9, radius // 3),
-        min_size=8,
+        min_size=MIN_TEXT,
         fill=palette.accent,
         align="center",
         valign="middle",
@@ -289,7 +260,7 @@ def badge(c: Canvas, center: tuple[int, int], radius: int, value: str, label: st
         (cx - inner, cy - inner // 4, cx + inner, cy + inner),
         value,
         max_size=int(radius * 0.8),
-        min_size=10,
+        min_size=MIN_TEXT,
         fill=palette.accent,
         align="center",
         valign="middle",
@@ -322,14 +293,6 @@ def stars(
         x += step
 
 
-def icon(c: Canvas, name: str, box: Box, color: RGB) -> None:
-    """An emblem drawn from simple shapes (the font has no pictograms); unknown names draw a diamond."""
-    left, top, right, bottom = box
-    s = min(right - left, bottom - top)
-    x, y = left + (right - left - s) / 2, top + (bottom - top - s) / 2
-    icons.SHAPES.get(name, icons.diamond)(c.draw, x, y, s, color)
-
-
 # --- holo, encoding, sheets --------------------------------------------------------------------------
 
 
@@ -359,9 +322,14 @@ def _shimmer(size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
 
 
 def holo(c: Canvas) -> None:
-    """The holo shimmer: rainbow bands blended over the whole card (one composite through the bands'
-    alpha, no RGBA conversion of the card)."""
+    """The holo shimmer: rainbow bands blended over the whole card but its texts (one composite through
+    the bands' alpha, no RGBA conversion of the card), which keep their contrast with what is behind
+    them (tests/platform/card_images/test_contrast.py)."""
     colors, alpha = _shimmer(c.image.size)
+    if c.texts:
+        alpha = alpha.copy()
+        for left, top, right, bottom in c.texts:
+            alpha.paste(0, (left - 3, top - 3, right + 3, bottom + 3))
     c.image = Image.composite(colors, c.image, alpha)
     c.draw = ImageDraw.Draw(c.image)
 
@@ -384,12 +352,11 @@ def back(label: str, palette: Palette) -> Image.Image:
     once drawn (callers only read it)."""
     c = canvas()
     frame(c, palette)
-    art_panel(
+    rays(
         c,
         (MARGIN + 6, MARGIN + 6, WIDTH - MARGIN - 6, HEIGHT - MARGIN - 6),
         "back:" + label,
         (palette.dark, palette.light, palette.accent),
-        "rays",
         palette.light,
     )
     text_box(

@@ -24,13 +24,15 @@ from PIL import Image
 from core.errors import NotFound
 from core.i18n import normalize_locale, t
 from services.platform import games
-from services.platform.card_images import draw
+from services.platform.card_images import draw, profile
+from services.platform.card_images import figures as figure_tiles
 from services.platform.card_images.cache import DiskCache
 from services.platform.card_images.draw import STRIP_SCALE
+from services.platform.card_images.profile import BestCard, ProfileCard
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.messages import StripCard
 
-RENDER_VERSION = 1  # the shared helpers' version; each game's CardArt has its own
+RENDER_VERSION = 2  # the shared helpers' version; each game's CardArt has its own
 _SAFE = re.compile(r"^[a-z0-9_-]{1,64}$")
 SCALED_KEPT = 96  # half-size cards kept decoded for sheets (~136 KB each)
 STRIP_CARDS_KEPT = 128  # cards kept decoded at a strip's size (~87 KB each at 40 %)
@@ -194,31 +196,90 @@ class CardImages:
         return await asyncio.to_thread(self.sheet_now, game, list(cells), locale, columns)
 
     def strip_now(
-        self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float = STRIP_SCALE
+        self,
+        game: str,
+        cards: Sequence[StripCard],
+        locale: str | None,
+        scale: float = STRIP_SCALE,
+        figures: bool = False,
     ) -> bytes:
-        """Cards side by side at 40 % (a hand, a line-up), composed from the cached cards. The PNG's
-        description names the cards in order (the picture's text alternative; the message keeps its text
-        too): hidden-information scans read attached files, so a strip sent to the wrong reader is caught
-        by the names it carries."""
-        key = (game, tuple(cards), normalize_locale(locale), scale)
-        return self._strips.get(key, partial(self._draw_strip, game, list(cards), locale, scale))
+        """Cards side by side at `scale` (a pull shown off), or their figures in rows of four (`figures`:
+        a hand, a line-up, `figures.py`), composed from the cached cards. The PNG's description names the
+        cards in order (the picture's text alternative; the message keeps its text too): hidden-information
+        scans read attached files, so a strip sent to the wrong reader is caught by the names it carries."""
+        key = (game, tuple(cards), normalize_locale(locale), scale, figures)
+        return self._strips.get(key, partial(self._draw_strip, game, list(cards), locale, scale, figures))
 
-    def _draw_strip(self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float) -> bytes:
+    def _draw_strip(
+        self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float, figures: bool
+    ) -> bytes:
         images, names = [], []
         for card in cards:
             copy = CardCopy(card.rarity, card.stars, card.holo)
             request = self.request(game, card.card_id, copy, locale)
-            make = partial(self._scaled_card, game, card.card_id, copy, locale, scale)
-            images.append(self._strip_cards.get((request.name, scale), make))
-            names.append(request.card.name.get(request.locale))
-        return draw.png(draw.strip(images, scale=scale), description=" · ".join(names))
+            name = request.card.name.get(request.locale)
+            if figures:
+                make = partial(self._tile, request, name)
+                images.append(self._strip_cards.get((request.name, 0.0), make))
+            else:
+                make = partial(self._scaled_card, game, card.card_id, copy, locale, scale)
+                images.append(self._strip_cards.get((request.name, scale), make))
+            names.append(name)
+        picture = figure_tiles.rows(images) if figures else draw.strip(images, scale=scale)
+        return draw.png(picture, description=" · ".join(names))
+
+    def _tile(self, request: _Request, name: str) -> Image.Image:
+        color = request.art.color(request.card, request.copy)
+        return figure_tiles.tile(request.game, request.card.id, name, color).image
 
     def _scaled_card(
         self, game: str, card_id: str, copy: CardCopy, locale: str | None, scale: float
     ) -> Image.Image:
         return draw.half(Image.open(io.BytesIO(self.image_now(game, card_id, copy, locale).data)), scale)
 
+    def profile_now(self, shown: ProfileCard, locale: str | None) -> bytes:
+        """The profile's picture (card_images/profile.py), kept by what it shows: a /profile asked again
+        with nothing changed is the same bytes, not a new drawing."""
+        empty = t("profile.not_played", locale)
+        return self._strips.get(
+            ("profile", shown, empty), lambda: draw.png(profile.picture(shown, empty).image)
+        )
+
+    async def profile(self, shown: ProfileCard, locale: str | None) -> bytes:
+        return await asyncio.to_thread(self.profile_now, shown, locale)
+
+    def best_cards(
+        self, owned: Sequence[tuple[str, str]], locale: str | None, count: int = 4
+    ) -> tuple[BestCard, ...]:
+        """The `count` cards of `owned` (game, card id) its games prize most (`CardArt.worth`), at most one
+        per game while other games have cards, as each game's collection draws them."""
+        ranked: list[tuple[int, int, str, Any, CardArt]] = []
+        for game, card_id in owned:
+            art, catalog = self.art(game), self._catalogs.get(game)
+            card = catalog.card(card_id) if catalog is not None else None
+            if art is not None and card is not None:
+                ranked.append((art.worth(card), len(ranked), game, card, art))
+        ranked.sort(key=lambda item: (-item[0], item[1]))
+        chosen: list[tuple[str, Any, CardArt]] = []
+        for worth_first in (True, False):
+            for _worth, _order, game, card, art in ranked:
+                if len(chosen) == count or any(c[1] is card for c in chosen):
+                    continue
+                if worth_first and any(c[0] == game for c in chosen):
+                    continue
+                chosen.append((game, card, art))
+        lang = normalize_locale(locale)
+        return tuple(
+            BestCard(game, card.id, card.name.get(lang), art.color(card, art.default_copy(card)))
+            for game, card, art in chosen
+        )
+
     async def strip(
-        self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float = STRIP_SCALE
+        self,
+        game: str,
+        cards: Sequence[StripCard],
+        locale: str | None,
+        scale: float = STRIP_SCALE,
+        figures: bool = False,
     ) -> bytes:
-        return await asyncio.to_thread(self.strip_now, game, list(cards), locale, scale)
+        return await asyncio.to_thread(self.strip_now, game, list(cards), locale, scale, figures)

@@ -39,3 +39,5 @@ class CardArt:
     back: Palette
     # Raised when the layout changes, so the cache does not serve images drawn by an older one.
     version: int = 1
+    # How much a card is prized, for the best cards a profile shows (its rarity or tier; more is better).
+    worth: Callable[[Any], int] = lambda _card: 0

@@ -1,7 +1,7 @@
-"""A Chocobataille hand as a picture: the DM that deals the hand carries one PNG of its cards side by
-side (the text stays), and so do `/choco hand` and « Voir ma main ». Only the hand's owner gets it: no
-public post of the game carries a picture, and each strip names (in its PNG description) exactly its
-owner's cards, in the hand's order."""
+"""A Chocobataille hand as a picture: the DM that deals the hand carries one PNG of its cards' figures in
+rows of four (the text stays) and a « Voir une carte » select that shows any of them whole, and so do
+`/choco hand` and « Voir ma main ». Only the hand's owner gets it: no public post of the game carries a
+picture, and each strip names (in its PNG description) exactly its owner's cards, in the hand's order."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
-from services.platform.card_images.draw import HEIGHT, STRIP_SCALE, WIDTH
+from services.platform.card_images import figures
+from services.platform.card_images.draw import HEIGHT, WIDTH
 from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
 from tests.e2e.messages import shown
 
@@ -49,9 +50,18 @@ async def test_the_hand_dm_carries_a_strip_of_the_hand_for_its_owner_only(harnes
         assert names == hand_names(harness, game, user)
         count = len(game.state.sides[game.seat_of(user.id)].hand)
         assert 1 <= count <= 8
-        width, height = round(WIDTH * STRIP_SCALE), round(HEIGHT * STRIP_SCALE)
-        assert image.size == (count * width + (count + 1) * 8, height + 16)
+        columns, rows = min(count, figures.PER_ROW), -(-count // figures.PER_ROW)
+        width, height = figures.TILE
+        assert image.size == (columns * (width + 8) + 8, rows * (height + 8) + 8)
         assert "Votre main" in shown(dms[0])  # the text stays beside the picture
+        first = names.split(" · ")[0]
+        assert first in dms[0].select_options
+        whole = await harness.emu.select(user, first, message=dms[0])
+        assert whole.message is not None
+        assert whole.message.ephemeral_to == user
+        (card,) = whole.message.attachments
+        assert Image.open(io.BytesIO(card.data)).size == (WIDTH, HEIGHT)
+        assert first in shown(whole.message)
     assert hand_names(harness, game, alice) != hand_names(harness, game, bob)
     public = [m for m in harness.emu.messages if m.ephemeral_to is None and not m.channel.is_dm]
     assert public

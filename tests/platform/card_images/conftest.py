@@ -1,4 +1,5 @@
-"""The real catalogs of every game with card images, loaded once per test process."""
+"""The real catalogs of every game with card images, loaded once per test process, and every card of
+them drawn once in both languages with its texts audited."""
 
 from __future__ import annotations
 
@@ -7,10 +8,34 @@ from typing import Any
 import pytest
 
 from services.platform import games
+from services.platform.card_images.draw import Canvas
+from services.platform.card_images.spec import CardArt
 from services.platform.catalogs import DATA_DIR, load_all
+
+LOCALES = ("fr", "en")
+HOSS_RARITIES = ("basique", "argent", "or", "platine", "diamant", "divin")
+
+
+def art_of(game: str) -> CardArt:
+    spec = games.get(game)
+    assert spec is not None
+    assert spec.card_art is not None
+    return spec.card_art
 
 
 @pytest.fixture(scope="session")
 def catalogs() -> dict[str, Any]:
     specs = games.discover()
     return dict(load_all(DATA_DIR, [s for s in specs if s.card_art is not None]))
+
+
+@pytest.fixture(scope="session")
+def drawn(catalogs: dict[str, Any]) -> dict[tuple[str, str, str], Canvas]:
+    """(game, card id, language) -> the card's default copy, drawn with its texts audited."""
+    out = {}
+    for game, catalog in catalogs.items():
+        art = art_of(game)
+        for card in catalog.cards:
+            for locale in LOCALES:
+                out[(game, card.id, locale)] = art.layout(card, catalog, art.default_copy(card), locale, True)
+    return out

@@ -11,32 +11,11 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from services.platform import games
-from services.platform.card_images import draw, icons
+from services.platform.card_images import draw
 from services.platform.card_images import text as typo
 from services.platform.card_images.draw import Canvas
-from services.platform.card_images.spec import CardArt, CardCopy
-
-LOCALES = ("fr", "en")
-HOSS_RARITIES = ("basique", "argent", "or", "platine", "diamant", "divin")
-
-
-def art_of(game: str) -> CardArt:
-    spec = games.get(game)
-    assert spec is not None
-    assert spec.card_art is not None
-    return spec.card_art
-
-
-@pytest.fixture(scope="module")
-def drawn(catalogs: dict[str, Any]) -> dict[tuple[str, str, str], Canvas]:
-    """(game, card id, language) -> the card's default copy, drawn with its texts audited."""
-    out = {}
-    for game, catalog in catalogs.items():
-        art = art_of(game)
-        for card in catalog.cards:
-            for locale in LOCALES:
-                out[(game, card.id, locale)] = art.layout(card, catalog, art.default_copy(card), locale, True)
-    return out
+from services.platform.card_images.spec import CardCopy
+from tests.platform.card_images.conftest import HOSS_RARITIES, LOCALES, art_of
 
 
 def without_images(specs: list[games.GameSpec]) -> list[str]:
@@ -176,20 +155,10 @@ def test_the_audit_catches_a_text_that_overflows(
     """The negative control of `test_no_text_leaves_its_box`: with a fit that never shrinks nor wraps,
     a long effect text is seen leaving its box."""
     monkeypatch.setattr(
-        typo, "fit", lambda text, w, h, top, low: typo.Fitted((text.replace("\n", " "),), top)
+        typo, "fit", lambda text, w, h, top, low, bold=False: typo.Fitted((text.replace("\n", " "),), top)
     )
     catalog = catalogs["choco"]
     card = next(c for c in catalog.cards if c.effect is not None and len(c.effect.text.fr) > 60)
     canvas = art_of("choco").layout(card, catalog, CardCopy(card.rarity), "fr", True)
     overflowing = [p for p in canvas.placed if p.ink is not None and p.ink[2] > p.box[2] + 1]
     assert overflowing
-
-
-def test_every_emblem_draws_its_own_shape() -> None:
-    drawings = {}
-    for name in sorted(icons.ICONS):
-        canvas = draw.canvas((0, 0, 0))
-        draw.icon(canvas, name, (10, 10, 90, 90), (255, 255, 255))
-        assert canvas.image.getbbox() is not None, name
-        drawings[name] = canvas.image.tobytes()
-    assert len(set(drawings.values())) == len(drawings)

@@ -1,4 +1,4 @@
-"""Text on cards: the embedded font's gaps are filled (accents, ★), and a fitted text stays in its box."""
+"""Text on cards: the shipped font draws every French glyph, and a fitted text stays in its box."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from PIL import Image, ImageDraw
 from core.i18n import catalogs as messages
 from services.platform.card_images import text as typo
 
-MISSING = "\uffff"  # a code point no font has: the font's "missing glyph" box
+MISSING = "\ue000"  # a private-use code point the font does not have: its "missing glyph" box
+FRENCH = "ŒœÆæ«»’…\u202f\u00a0éèêëàâçîïôûùüÿÉÈÊÀÇÎÔÛ★☆×•–—"
 
 
-def glyph(char: str) -> bytes:
-    return bytes(typo.font(20).getmask(char))
+def glyph(char: str, bold: bool = False) -> bytes:
+    return bytes(typo.font(20, bold).getmask(char))
 
 
 def ink(value: str, size: int = 24) -> Image.Image:
@@ -24,52 +25,41 @@ def ink(value: str, size: int = 24) -> Image.Image:
     return image
 
 
-def test_the_supported_characters_are_in_the_embedded_font() -> None:
-    missing = glyph(MISSING)
-    assert [c for c in sorted(typo.SUPPORTED) if c != " " and glyph(c) == missing] == []
+@pytest.mark.parametrize("bold", [False, True])
+def test_every_french_glyph_is_in_the_font(bold: bool) -> None:
+    """Œ œ « » ’ … and the narrow no-break space are the font's own glyphs, not its missing-glyph box:
+    no « OEuvre »."""
+    missing = glyph(MISSING, bold)
+    assert missing  # the box is drawn: the comparison below can fail
+    drawn = [c for c in FRENCH if not c.isspace()]
+    assert [c for c in drawn if glyph(c, bold) == missing] == []
+    assert all(typo.covered(c) for c in FRENCH)
+    assert typo.font(20, bold).getlength("\u202f") > 0
+    assert typo.displayed("Grand Œuvre « à l’aube… »\u202f!") == "Grand Œuvre « à l’aube… »\u202f!"
 
 
-def test_the_embedded_font_lacks_accented_letters_so_they_are_composed() -> None:
-    """The negative control: drawn by the font alone, "é" is the missing-glyph box, like "★"."""
-    assert glyph("é") == glyph(MISSING)
-    assert glyph("★") == glyph(MISSING)
-    assert "é" not in typo.SUPPORTED
+def test_a_character_outside_the_font_is_its_decomposition_or_a_question_mark() -> None:
+    """The negative control: a character the subset lacks is not drawn as the missing-glyph box."""
+    assert not typo.covered(MISSING)
+    assert typo.displayed("ﬁn") == "fin"  # the ligature decomposes
+    assert typo.displayed("Ǆ") == "DŽ"
+    assert typo.displayed(MISSING) == "?"
 
 
-@pytest.mark.parametrize(
-    ("accented", "plain"),
-    [
-        ("é", "e"),
-        ("à", "a"),
-        ("ê", "e"),
-        ("ç", "c"),
-        ("ï", "i"),
-        ("Éléphant", "Elephant"),
-        ("Taishō", "Taisho"),
-    ],
-)
-def test_accents_render(accented: str, plain: str) -> None:
-    with_marks, without = ink(accented), ink(plain)
-    assert with_marks.tobytes() != without.tobytes()
-    assert sum(with_marks.histogram()[1:]) > sum(without.histogram()[1:])  # more ink: the marks
-
-
-def test_different_accents_draw_differently() -> None:
+def test_accents_and_ligatures_render_as_their_own_glyphs() -> None:
     drawn = {ink(c).tobytes() for c in "eéèêë"}
     assert len(drawn) == 5
-
-
-def test_a_star_is_drawn() -> None:
+    assert ink("Œuvre").tobytes() != ink("OEuvre").tobytes()
     assert ink("★").getbbox() is not None
 
 
 def undrawn(values: set[str], skipped: tuple[str, ...]) -> set[str]:
-    """Characters of `values` the shaper can only replace with "?" (control characters aside)."""
+    """Characters of `values` the font can only replace with "?" (control characters aside)."""
     unknown: set[str] = set()
     for char in set("".join(values)) - {"?"}:
         if unicodedata.category(char) in ("Cc", *skipped):
             continue
-        if "?" in "".join(p.text for p in typo.shape(char, 16).pieces):
+        if "?" in typo.displayed(char):
             unknown.add(char)
     return unknown
 
@@ -84,7 +74,7 @@ def test_every_letter_of_the_messages_is_drawn() -> None:
     """Labels and rarities come from the message catalogs; their emoji and arrows (symbols, "So") belong
     to chat messages, not to cards."""
     texts = {value for table in messages().values() for value in table.values()}
-    assert undrawn(texts, ("So", "Mn", "Cf", "Cs")) - {"⇝", "↳", "→", "←", "𓂬"} == set()
+    assert undrawn(texts, ("So", "Mn", "Cf", "Cs")) - {"⇝", "↳", "𓂬"} == set()
 
 
 BOXES = [
@@ -109,7 +99,7 @@ def test_a_fitted_text_stays_in_its_box(value: str, box: tuple[int, int, int, in
     for index, line in enumerate(fitted.lines):
         typo.draw_text(draw, (20, 20 + index * typo.line_height(fitted.size)), line, fitted.size, 255)
     drawn = image.getbbox()
-    if drawn is not None:  # measured in pixels: the font's boxes and the drawn marks included
+    if drawn is not None:  # measured in pixels, the accents included
         assert drawn[0] >= 20 - 1
         assert drawn[1] >= 20
         assert drawn[2] <= 20 + box[2] + 1

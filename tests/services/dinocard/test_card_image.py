@@ -7,9 +7,9 @@ from core.i18n import t
 from engine.dinocard import DinocardCatalog
 from services.dinocard.card_image import (
     BUBBLE_RADIUS,
+    BUBBLES,
     CARD_ART,
     DINOZ,
-    ELEMENT_ART,
     GREY_BUBBLE,
     PLAIN_DINOZ,
     SPELL,
@@ -33,7 +33,7 @@ def test_the_cost_is_drawn_as_bubbles_of_the_element_then_grey(catalog: Dinocard
     assert PLAIN_DINOZ[0][:2] == SPELL[0][:2] == (left, top)  # every picture starts at the same corner
     for card in catalog.cards:
         image = CARD_ART.layout(card, catalog, CARD_ART.default_copy(card), "fr", False).image
-        bubble = ELEMENT_ART[card.element][3]
+        bubble = BUBBLES[card.element]
         expected = [bubble] * card.cost.colored + [GREY_BUBBLE] * card.cost.grey
         seen = []
         for index in range(card.cost.total + 1):
