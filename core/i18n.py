@@ -25,6 +25,7 @@ from babel.plural import PluralRule
 
 from core.message_guard import GUARD
 from core.settings import SUPPORTED_LOCALES
+from core.typography import typeset
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DEFAULT_LOCALE = "fr"
@@ -180,7 +181,7 @@ def load_catalog(lang: str, directory: Path = LOCALES_DIR) -> dict[str, str]:
             if key in merged:
                 raise CatalogError(f"{path.name}: {key}: defined twice for {lang}")
             segments(text)  # a malformed plural block fails at start-up, naming the text
-            merged[key] = text
+            merged[key] = typeset(text, lang)
     return merged
 
 
@@ -280,6 +281,13 @@ def format_decimal(value: float, locale: str | None, spec: str = "g") -> str:
     return babel_numbers.format_decimal(
         rounded, format=pattern, locale=normalize_locale(locale), decimal_quantization=False
     )
+
+
+def format_percent(fraction: float, locale: str | None, digits: int = 1) -> str:
+    """A fraction as a percentage with at most `digits` decimals, as each language writes it: « 12,5 % »
+    (a no-break space) in French, "12.5%" in English (Babel's patterns)."""
+    rounded = Decimal(str(round(fraction * 100, digits))) / 100
+    return babel_numbers.format_percent(rounded, locale=normalize_locale(locale), decimal_quantization=False)
 
 
 def format_int(value: int, locale: str | None) -> str:

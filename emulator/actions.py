@@ -32,6 +32,12 @@ USER_COMMAND, MESSAGE_COMMAND = 2, 3
 _SELECT_TYPES = (3, 5, 6, 7, 8)
 
 
+def as_seen(label: str) -> str:
+    """A label as a user reads it on screen: a no-break space (French punctuation, digit groups) looks
+    like a space, so a test or a sandbox script names a button with plain spaces."""
+    return label.replace("\u00a0", " ").replace("\u202f", " ")
+
+
 class ActionsMixin(EmulatorCore):
     async def run_command(
         self,
@@ -120,7 +126,7 @@ class ActionsMixin(EmulatorCore):
                 return False
             if custom_id is not None:
                 return component.get("custom_id") == custom_id
-            return component.get("label") == label
+            return as_seen(str(component.get("label"))) == as_seen(label or "")
 
         what = f"button {label!r}" if label is not None else f"button with custom_id {custom_id!r}"
         source, button = self._find_component(user, channel, message, wanted, what)
@@ -148,8 +154,9 @@ class ActionsMixin(EmulatorCore):
             if values is not None:
                 known = {str(o.get("value")) for o in options}
                 return list(values) if set(values) <= known else None
-            by_label = {str(o.get("label")): str(o.get("value")) for o in options}
-            return [by_label[lab] for lab in labels] if all(lab in by_label for lab in labels) else None
+            by_label = {as_seen(str(o.get("label"))): str(o.get("value")) for o in options}
+            seen = [as_seen(lab) for lab in labels]
+            return [by_label[lab] for lab in seen] if all(lab in by_label for lab in seen) else None
 
         def wanted(component: JsonDict) -> bool:
             if component.get("type") != 3:

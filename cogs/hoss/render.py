@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from core.i18n import format_int
+from core.i18n import format_int, format_percent
 from engine.hoss import RARITIES, BuffCard, CreatureCard, OddsTable
 from services.hoss import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, STATUS_KEYS
 from services.hoss.card_image import HOLO_COLOR, RARITY_COLORS
@@ -48,8 +48,8 @@ def number(value: float, locale: str, digits: int = 1) -> str:
 
 
 def percent(value: float, locale: str) -> str:
-    """A chance (a fraction) as a percentage with at most one decimal: 0.125 → "12,5 %"."""
-    return f"{number(value * 100, locale)} %"
+    """A chance (a fraction) as a percentage with at most one decimal: 0.125 → « 12,5 % », "12.5%"."""
+    return format_percent(value, locale)
 
 
 def odds_percent(value: Fraction, locale: str) -> str:
@@ -57,9 +57,10 @@ def odds_percent(value: Fraction, locale: str) -> str:
     hundred = value * 100
     for digits in range(5):
         if (hundred * 10**digits).denominator == 1:
-            return f"{number(float(hundred), locale, digits)} %"
-    text = f"{float(hundred):.3g}"
-    return f"{text.replace('.', ',') if locale == 'fr' else text} %"
+            return format_percent(float(value), locale, digits)
+    significant = float(f"{float(hundred):.3g}")
+    decimals = max(0, 2 - int(f"{significant:e}".split("e")[1]))
+    return format_percent(significant / 100, locale, decimals)
 
 
 def gold(amount: int, locale: str) -> Text:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.i18n import format_int
+from core.i18n import format_int, format_percent
+from core.settings import SUPPORTED_LOCALES
 from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog, sale_price
 from services.hoss.arena import ArenaService
 from services.hoss.card_image import CARD_ART
@@ -41,7 +42,7 @@ DAILY_GOLD = 50
 
 
 def _percent(value: float) -> Text:
-    return Text.raw(f"{round(value * 100)} %")
+    return Text.per_locale({lang: format_percent(value, lang, 0) for lang in SUPPORTED_LOCALES})
 
 
 def card_fields(card: Any, _catalog: Any, locale: str) -> list[tuple[Text, Text]]:

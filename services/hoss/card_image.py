@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.i18n import format_decimal, format_int, t
+from core.i18n import format_decimal, format_int, format_percent, t
 from engine.hoss import BP, BuffCard, CreatureCard, bp, buff_strength_bp, copy_bonus_pm
 from services.hoss.collection import creature_stats
 from services.hoss.keys import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, RARITY_KEYS, STATUS_KEYS
@@ -62,7 +62,7 @@ TEXT = (34, 324, 326, 410)
 
 
 def _percent(value: float, locale: str) -> str:
-    return f"{format_decimal(round(value * 100, 1), locale)} %"
+    return format_percent(value, locale)
 
 
 def _rarity(copy: CardCopy) -> str:

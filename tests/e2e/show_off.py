@@ -22,7 +22,7 @@ GRANT = ledger.Movement("test.grant")
 DONE = "Votre carte est montrée dans ce salon."
 ALREADY = "Cette carte a déjà été montrée."
 NOT_ELIGIBLE = (
-    "Seule une carte des raretés les plus hautes du jeu (HOSS : Or ou mieux, retournée), encore à vous, "
+    "Seule une carte des raretés les plus hautes du jeu (HOSS\u00a0: Or ou mieux, retournée), encore à vous, "
     "peut être montrée."
 )
 
@@ -47,7 +47,7 @@ def public_posts(h: BotHarness) -> list[RecordedMessage]:
 
 def show_labels(message: RecordedMessage | None) -> list[str]:
     assert message is not None
-    return [label for label in message.button_labels if label.startswith("Montrer : ")]
+    return [label for label in message.button_labels if label.startswith("Montrer\u00a0: ")]
 
 
 async def click_show(h: BotHarness, user: User, label: str, message: RecordedMessage) -> str:
@@ -64,7 +64,7 @@ async def shown_once(
 ) -> None:
     """« Montrer : <name> » on a purchase's reply posts `line` with the card's picture once; a second click
     says it was shown already and posts nothing."""
-    label = f"Montrer : {name}"
+    label = f"Montrer\u00a0: {name}"
     assert await click_show(h, user, label, reply) == DONE
     (post,) = public_posts(h)
     assert post.channel == reply.channel  # where the purchase was made

@@ -29,9 +29,9 @@ async def test_only_owners_reach_the_admin_tools(harness: BotHarness) -> None:
     assert await balance(harness, alice.id, "hoss_gold") == 0  # not even created
     granted = await harness.emu.run_command(olivia, "admin grant", options)
     assert granted.ephemeral
-    assert "nouveau solde : 340" in text_of(granted)
+    assert "nouveau solde\u00a0: 340" in text_of(granted)
     taken = await harness.emu.run_command(olivia, "admin take", {**options, "amount": 15})
-    assert "nouveau solde : 325" in text_of(taken)
+    assert "nouveau solde\u00a0: 325" in text_of(taken)
     page = text_of(await harness.emu.run_command(olivia, "admin ledger", {"player": alice}))
     assert "admin_grant" in page
     assert "admin_take" in page

@@ -80,9 +80,9 @@ async def test_an_entry_opens_privately_with_its_picture(
         assert " niv. 1 · " in text
         assert " XP" in text
     else:
-        assert "Exemplaires possédés :" in text
+        assert "Exemplaires possédés\u00a0:" in text
     if game == "choco":
-        assert "Exemplaires possédés : 2" in text
+        assert "Exemplaires possédés\u00a0: 2" in text
 
 
 async def test_nobody_else_opens_an_entry(harness: BotHarness) -> None:

@@ -19,15 +19,17 @@ async def test_daily_twice_then_the_streak_the_next_day(harness: BotHarness) -> 
     reply = await harness.emu.run_command(alice, "quotidien")
     assert reply.ephemeral
     shown = text(reply)
-    assert "**Chocobataille** : vous recevez 50 Gallions (série de 1 jour). Solde : 1 550." in shown
-    assert "**HOSS TCG** : vous recevez 50 Or HOSS (série de 1 jour). Solde : 350." in shown
-    assert "**Pillz duel** : vous recevez 40 Pièces (série de 1 jour). Solde : 340." in shown
-    assert "**Dinocard** : vous recevez 30 Pièces Dinocard (série de 1 jour). Solde : 330." in shown
-    assert "**Immortal's War** : vous recevez 30 Pièces d'or (série de 1 jour). Solde : 130." in shown
+    assert "**Chocobataille**\u00a0: vous recevez 50 Gallions (série de 1 jour). Solde\u00a0: 1 550." in shown
+    assert "**HOSS TCG**\u00a0: vous recevez 50 Or HOSS (série de 1 jour). Solde\u00a0: 350." in shown
+    assert "**Pillz duel**\u00a0: vous recevez 40 Pièces (série de 1 jour). Solde\u00a0: 340." in shown
+    assert "**Dinocard**\u00a0: vous recevez 30 Pièces Dinocard (série de 1 jour). Solde\u00a0: 330." in shown
+    assert (
+        "**Immortal's War**\u00a0: vous recevez 30 Pièces d'or (série de 1 jour). Solde\u00a0: 130." in shown
+    )
 
     shown = text(await harness.emu.run_command(alice, "quotidien"))
     assert shown.count("déjà reçu aujourd'hui") == 5  # every game that has a daily
-    assert "Solde : 350." in shown
+    assert "Solde\u00a0: 350." in shown
     assert re.search(r"le prochain <t:\d+:R>", shown)
 
     # the choco command claims the same daily: already received
@@ -35,7 +37,7 @@ async def test_daily_twice_then_the_streak_the_next_day(harness: BotHarness) -> 
 
     await harness.advance(timedelta(days=1))
     shown = text(await harness.emu.run_command(alice, "quotidien", {"jeu": "hoss"}))
-    assert shown == "**HOSS TCG** : vous recevez 55 Or HOSS (série de 2 jours). Solde : 405."
+    assert shown == "**HOSS TCG**\u00a0: vous recevez 55 Or HOSS (série de 2 jours). Solde\u00a0: 405."
 
     bob = harness.user("bob", locale="en-US")
     shown = text(await harness.emu.run_command(bob, "daily", {"game": "pillz"}))
@@ -49,12 +51,14 @@ async def test_cooldowns_show_every_timer_privately(harness: BotHarness) -> None
     assert reply.ephemeral
     shown = text(reply)
     assert "Vos minuteurs" in shown
-    assert "Rappels en message privé : désactivés" in shown
-    assert "**Récompense du jour** : disponible : 50 Or HOSS (série de 1 jour)" in shown  # HOSS, not claimed
+    assert "Rappels en message privé\u00a0: désactivés" in shown
+    assert (
+        "**Récompense du jour**\u00a0: disponible\u00a0: 50 Or HOSS (série de 1 jour)" in shown
+    )  # HOSS, not claimed
     assert re.search(
-        r"\*\*Récompense du jour\*\* : reçue \(série de 1 jour\) ; la prochaine <t:\d+:R>", shown
+        r"\*\*Récompense du jour\*\*\u00a0: reçue \(série de 1 jour\) ; la prochaine <t:\d+:R>", shown
     )
-    assert re.search(r"\*\*Ticket de tombola\*\* : disponible, ventes closes <t:\d+:R>", shown)
+    assert re.search(r"\*\*Ticket de tombola\*\*\u00a0: disponible, ventes closes <t:\d+:R>", shown)
     english = text(await harness.emu.run_command(harness.user("bob", locale="en-US"), "cooldowns"))
     assert "Your timers" in english
     assert "**Daily reward**: ready: 40 Coins (1 day streak)" in english
@@ -66,15 +70,17 @@ async def test_a_reminder_dm_arrives_only_when_turned_on(harness: BotHarness) ->
         await harness.emu.run_command(player, "quotidien", {"jeu": "hoss"})
     reply = await harness.emu.run_command(alice, "paramètres rappels", {"état": "on"})
     assert "je vous enverrai des rappels" in text(reply)
-    assert "Rappels en message privé : activés" in text(await harness.emu.run_command(alice, "minuteurs"))
+    assert "Rappels en message privé\u00a0: activés" in text(
+        await harness.emu.run_command(alice, "minuteurs")
+    )
 
     await harness.advance(timedelta(hours=19, minutes=59))  # 08:59 in Paris the next day
     assert harness.emu.dm_messages(alice) == []
     await harness.advance(timedelta(minutes=1))  # 09:00
     dms = [m.render() for m in harness.emu.dm_messages(alice)]
     assert len(dms) == 1
-    assert "Vos récompenses du jour sont prêtes, `/quotidien` pour les recevoir :" in dms[0]
-    assert "**HOSS TCG** : 55 Or HOSS (série de 2 jours)" in dms[0]
+    assert "Vos récompenses du jour sont prêtes, `/quotidien` pour les recevoir\u00a0:" in dms[0]
+    assert "**HOSS TCG**\u00a0: 55 Or HOSS (série de 2 jours)" in dms[0]
     assert "Chocobataille" not in dms[0]  # never claimed there: not called to it
     assert "/paramètres rappels" in dms[0]
     assert harness.emu.dm_messages(bob) == []
@@ -89,10 +95,14 @@ async def test_a_dinocard_pack_s_daily_challenges_are_timers(harness: BotHarness
     made = await harness.emu.run_command(alice, "dino pack créer", {"nom": "Braise", "élément": "feu"})
     assert made.message is not None
     shown = text(await harness.emu.run_command(alice, "minuteurs"))
-    assert re.search(r"\*\*Pack « Braise »\*\* : premiers défis <t:\d+:R>", shown)  # from tomorrow
+    assert re.search(
+        r"\*\*Pack «\u00a0Braise\u00a0»\*\*\u00a0: premiers défis <t:\d+:R>", shown
+    )  # from tomorrow
     await harness.advance(timedelta(hours=12))  # 01:00 in Paris
     shown = text(await harness.emu.run_command(alice, "minuteurs"))
-    assert re.search(r"\*\*Pack « Braise »\*\* : \d+ défis restants sur \d+ aujourd'hui", shown)
+    assert re.search(
+        r"\*\*Pack «\u00a0Braise\u00a0»\*\*\u00a0: \d+ défis restants sur \d+ aujourd'hui", shown
+    )
 
 
 async def test_an_immortals_war_choice_is_a_timer(harness: BotHarness) -> None:
@@ -101,7 +111,7 @@ async def test_an_immortals_war_choice_is_a_timer(harness: BotHarness) -> None:
     number = re.search(r"Duel d'entraînement n° (\d+)", started)
     assert number is not None, started
     shown = text(await harness.emu.run_command(alice, "minuteurs"))
-    assert re.search(rf"\*\*Duel n° {number.group(1)}\*\* : à vous de choisir, <t:\d+:R>", shown)
+    assert re.search(rf"\*\*Duel n° {number.group(1)}\*\*\u00a0: à vous de choisir, <t:\d+:R>", shown)
 
 
 async def test_a_hoss_battle_s_decision_is_a_timer(harness: BotHarness) -> None:
@@ -111,5 +121,5 @@ async def test_a_hoss_battle_s_decision_is_a_timer(harness: BotHarness) -> None:
     battle = await hoss(harness).ranked.current(alice.id)
     shown = text(await harness.emu.run_command(alice, "minuteurs"))
     assert re.search(
-        rf"\*\*Combat n° {battle}\*\* : décision attendue, l'IA décide pour vous <t:\d+:R>", shown
+        rf"\*\*Combat n° {battle}\*\*\u00a0: décision attendue, l'IA décide pour vous <t:\d+:R>", shown
     )

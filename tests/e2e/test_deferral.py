@@ -63,10 +63,10 @@ async def test_a_slow_bulk_sale_defers_its_quote_and_its_confirmation(
 
     quoted = await harness.emu.run_command(alice, "hoss vendre doublons")
 
-    assert "Devis : 2 cartes" in text(quoted)
+    assert "Devis\u00a0: 2 cartes" in text(quoted)
     assert quoted.ephemeral
     sold = await harness.emu.click(alice, "Confirmer la vente")
-    assert "Vente confirmée : 2 cartes" in text(sold)
+    assert "Vente confirmée\u00a0: 2 cartes" in text(sold)
     assert sold.message is quoted.message
     assert sold.message is not None
     assert sold.message.button_labels == []
@@ -90,7 +90,7 @@ async def test_a_practice_move_defers_before_the_ai_answers(
 
     assert played.message is not None
     assert played.message is picked.message
-    assert "Joué :" in shown(played.message)
+    assert "Joué\u00a0:" in shown(played.message)
     await harness.settle()
     after = await pillz(harness).duels.get(duel.id)
     assert after.version > duel.version

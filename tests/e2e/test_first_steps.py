@@ -20,8 +20,8 @@ async def test_the_welcome_comes_once_per_game_privately(harness: BotHarness) ->
     await harness.settle()
     shown = [m for m in harness.emu.records.messages if "**Bienvenue dans" in m.render()]
     assert [m.render().split("**")[1] for m in shown] == [
-        "Bienvenue dans Pillz duel !",
-        "Bienvenue dans HOSS TCG !",
+        "Bienvenue dans Pillz duel\u202f!",
+        "Bienvenue dans HOSS TCG\u202f!",
     ]
     assert all(m.ephemeral for m in shown)
     assert "`/pillz entrainement`" in shown[0].render()
@@ -109,7 +109,7 @@ async def test_a_deck_naming_an_unknown_card_gets_the_nearest_names(harness: Bot
     options = {"slot": 2, "characters": "Porteur de baniere, Lancier yari"}
     text = text_of(await harness.emu.run_command(alice, "pillz deck", options))
     assert text.startswith(
-        "Personnage inconnu : « Porteur de baniere ». Vouliez-vous dire : Porteur de bannière"
+        "Personnage inconnu\u00a0: «\u00a0Porteur de baniere\u00a0». Vouliez-vous dire\u00a0: Porteur de bannière"
     )
 
 

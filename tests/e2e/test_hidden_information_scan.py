@@ -540,7 +540,7 @@ async def test_the_scan_reports_a_hand_card_a_seed_in_a_file_and_a_draw_order(se
 
     pioche = game.state.sides[0].pioche[:3]
     names_in_order = " puis ".join(tracker.words(c.card_id).pop() for c in pioche)
-    h.emu.create_message(thread, zoe, {"content": f"Prochaines pioches : {names_in_order}"})
+    h.emu.create_message(thread, zoe, {"content": f"Prochaines pioches\u00a0: {names_in_order}"})
     await check(scan, tracker)
     assert any(f.secret.what.startswith("seat 0's draw order") for f in scan.findings[before + 1 :])
 

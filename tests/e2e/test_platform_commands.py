@@ -82,8 +82,8 @@ async def test_setup_show_adds_each_games_settings(harness: BotHarness) -> None:
     await harness.emu.run_command(admin, "setup pillz", {"secondes": 90})
     shown = text_of(await harness.emu.run_command(admin, "setup show"))
     assert "Standard (24 h)" in shown
-    assert "rappels : 12 h, 1 h" in shown
-    assert "Pillz — temps par choix : 90 s" in shown
+    assert "rappels\u00a0: 12 h, 1 h" in shown
+    assert "Pillz — temps par choix\u00a0: 90 s" in shown
     assert shown.index("Chocobataille —") < shown.index("Pillz —")
 
 
@@ -113,7 +113,7 @@ async def test_admin_sync_is_owner_only(harness: BotHarness) -> None:
 
 async def test_new_players_get_their_hoss_gold(harness: BotHarness) -> None:
     text = text_of(await harness.emu.run_command(harness.user("alice"), "profile"))
-    assert "Or HOSS : 300" in text
+    assert "Or HOSS\u00a0: 300" in text
 
 
 async def test_card_shows_a_hoss_card_in_each_language(harness: BotHarness) -> None:

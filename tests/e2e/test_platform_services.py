@@ -60,15 +60,17 @@ async def test_card_autocomplete_in_the_users_language(game_harness: BotHarness)
 async def test_card_unknown_name_is_a_clear_message(game_harness: BotHarness) -> None:
     alice = game_harness.user("alice")
     reply = await game_harness.emu.run_command(alice, "carte", {"nom": "Dragon inconnu"})
-    assert "Aucune carte ne s'appelle « Dragon inconnu »" in text_of(reply)
+    assert "Aucune carte ne s'appelle «\u00a0Dragon inconnu\u00a0»" in text_of(reply)
 
 
 async def test_dm_is_delivered_after_the_commit(game_harness: BotHarness) -> None:
     alice, bob = game_harness.user("alice"), game_harness.user("bob")
-    await game_harness.emu.run_command(alice, "fixture notify", {"player": bob, "text": "ta main : 3 cartes"})
+    await game_harness.emu.run_command(
+        alice, "fixture notify", {"player": bob, "text": "ta main\u00a0: 3 cartes"}
+    )
     await game_harness.settle()
     dms = game_harness.emu.dm_messages(bob)
-    assert [m.content for m in dms] == ["ta main : 3 cartes"]
+    assert [m.content for m in dms] == ["ta main\u00a0: 3 cartes"]
 
 
 async def test_closed_dms_fall_back_to_a_private_show_button(game_harness: BotHarness) -> None:

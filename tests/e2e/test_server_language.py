@@ -45,7 +45,7 @@ async def test_an_english_player_in_a_french_server_until_it_switches_to_english
     saved = await harness.emu.run_command(odile, "configuration langue", {"langue": "English (anglais)"})
     assert saved.message is not None
     assert saved.message.ephemeral
-    assert "Langue des messages publics : English (anglais)" in shown(saved.message)
+    assert "Langue des messages publics\u00a0: English (anglais)" in shown(saved.message)
 
     picked = await harness.emu.select(ann, values=["0"], message=controls.message)
     assert picked.message is not None
@@ -87,7 +87,7 @@ async def test_a_server_seen_first_in_english_posts_in_english(harness: BotHarne
     started = await harness.emu.run_command(ann, "pillz entrainement", channel=channel)
     assert started.message is not None
     assert shown(started.message).startswith("Duel d'entraînement n°")  # hers: French
-    assert "« Play »" in shown(started.message)
+    assert "«\u00a0Play\u00a0»" in shown(started.message)
     await harness.settle()
     (duel,) = await pillz(harness).duels.live(ann.id)
     assert "Practice #" in shown(board(harness, duel.id))

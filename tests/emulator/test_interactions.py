@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from emulator import DiscordEmulator, EmulatorError
+from emulator.actions import as_seen
 from emulator.interactions import InteractionResult
 from tests.emulator.conftest import EmulatedBot
 
@@ -306,3 +307,8 @@ async def test_a_benchmark_keeps_the_last_answered_commands_only(
     assert [m.content[:2] for m in emu.messages] == ["n2", "n3", "n4"]
     forgotten = {r.interaction.token for r in results[:2]}
     assert not any(forgotten & set(r.path.split("/")) for r in emu.requests)
+
+
+def test_a_label_is_matched_as_a_user_sees_it() -> None:
+    """A no-break space looks like a space: a script names « Montrer : Liche » with plain spaces."""
+    assert as_seen("Montrer\u00a0: Liche\u202f!") == "Montrer : Liche !"

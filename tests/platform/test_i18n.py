@@ -188,13 +188,15 @@ def test_plurals_follow_each_languages_rules(lang: str, count: int, expected: st
 
 def test_a_plural_chosen_by_a_number_already_written_and_beside_other_placeholders() -> None:
     assert t("hoss.sale.done", "fr", count="1", total="5 or", balance="7 or") == (
-        "Vente confirmée : 1 carte vendue pour 5 or. Solde : 7 or."
+        "Vente confirmée\u00a0: 1 carte vendue pour 5 or. Solde\u00a0: 7 or."
     )
     assert t("hoss.arena.post.more", "fr", count="9\u202f980") == "… et 9\u202f980 autres joueurs"
     assert t("choco.event.effect_mill", "en", count=1, player="Bob", cards="X") == (
         "⇝ 1 card from Bob's deck goes to the graveyard: X."
     )
-    assert t("hoss.fuse.result_title", "fr", name="N", successes=2, count=3) == "Fusion de N : 2/3 réussies"
+    assert (
+        t("hoss.fuse.result_title", "fr", name="N", successes=2, count=3) == "Fusion de N\u00a0: 2/3 réussies"
+    )
 
 
 def test_a_plural_block_is_parsed_with_its_placeholders() -> None:

@@ -29,7 +29,7 @@ EXAMPLE = ROOT / "examples" / "choco.txt"
 SEED = 8
 T0 = datetime(2026, 2, 5, 12, 0, tzinfo=UTC)  # 31 days after the sandbox's start: bob's turn 4 is called
 PENALTY = "Pénalité d'inactivité"
-PASSED = "n'a pas joué depuis 72 heures : son tour est passé."
+PASSED = "n'a pas joué depuis 72 heures\u00a0: son tour est passé."
 
 
 def prefix() -> list[str]:
@@ -142,11 +142,11 @@ async def test_the_example_script_runs_and_is_repeatable(tmp_path: Path) -> None
     bob = state["sides"][1]
     assert [c["card_id"] for c in bob["graveyard"]] == [card_id]
     reminders = text[text.index("> wait 13h") : text.index("> wait 2h")]
-    assert reminders.count("[DM bob] Rappel : il vous reste 12 h") == 1
+    assert reminders.count("[DM bob] Rappel\u00a0: il vous reste 12 h") == 1
     assert PENALTY not in reminders
-    assert reminders.count("[DM bob] Rappel : il vous reste 1 h") == 1
+    assert reminders.count("[DM bob] Rappel\u00a0: il vous reste 1 h") == 1
     after_25h = text[text.index("> wait 2h") : text.index("> wait 48h")]
-    assert f"{PENALTY} : {french_name(card_id)}, tiré(e) au hasard de la pioche de @bob" in after_25h
+    assert f"{PENALTY}\u00a0: {french_name(card_id)}, tiré(e) au hasard de la pioche de @bob" in after_25h
     assert after_25h.count(PENALTY) == 1
     assert PASSED not in after_25h
     after_72h = text[text.index("> wait 48h") :]
@@ -185,14 +185,14 @@ async def test_reminders_then_the_penalty_at_d_then_the_pass_at_3d(tmp_path: Pat
     async with played(tmp_path, steps) as run:
         assert run.after("wait 11h").count("[DM") == 0
         twelve = run.after("wait 2h", 1)
-        assert "[DM bob] Rappel : il vous reste 12 h pour jouer dans la partie n° 1" in twelve
+        assert "[DM bob] Rappel\u00a0: il vous reste 12 h pour jouer dans la partie n° 1" in twelve
         assert "[DM alice]" not in twelve
         assert PENALTY not in twelve
         one = run.after("wait 10h")
-        assert "[DM bob] Rappel : il vous reste 1 h" in one
+        assert "[DM bob] Rappel\u00a0: il vous reste 1 h" in one
         assert PENALTY not in one
         penalty = run.after("wait 2h", 2)  # T0 + 25 h
-        assert penalty.count(f"{PENALTY} : ") == 1
+        assert penalty.count(f"{PENALTY}\u00a0: ") == 1
         assert "de la pioche de @bob" in penalty
         assert "[DM" not in penalty  # no reminder for the pass
         assert run.log_kinds().count("penalty_24h") == 1
@@ -208,23 +208,25 @@ async def test_reminders_follow_the_server_setting(tmp_path: Path) -> None:
     async with played(tmp_path, ["wait 17h", "wait 2h", "wait 6h"], before=setup) as run:
         assert "[DM" not in run.after("wait 17h")
         six = run.after("wait 2h")
-        assert "[DM bob] Rappel : il vous reste 6 h" in six
+        assert "[DM bob] Rappel\u00a0: il vous reste 6 h" in six
         rest = run.after("wait 6h")
         assert "Rappel" not in rest
         assert "[DM" not in rest
-        assert f"{PENALTY} : " in rest
+        assert f"{PENALTY}\u00a0: " in rest
         reminders = run.sql("SELECT payload FROM jobs WHERE kind = 'choco:reminder' AND state = 'done'")
         assert [json.loads(str(p))["hours"] for (p,) in reminders] == [6]
 
 
 async def test_a_second_pass_disqualifies(tmp_path: Path) -> None:
-    steps = ["wait 73h", 'alice: /choco jouer actions:"invoque M4 front ; attaque F1 > AF1"', "wait 73h"]
+    steps = ["wait 73h", 'alice: /choco jouer actions:"invoque M4 front\u202f; attaque F1 > AF1"', "wait 73h"]
     async with played(tmp_path, steps) as run:
         alice, bob = run.player("alice"), run.player("bob")
         assert f"@bob {PASSED}" in run.after("wait 73h", 1)
         assert "Tour joué" in run.after(steps[1])
         end = run.after("wait 73h", 2)
-        assert end.count(f"{PENALTY} : ") == 1  # the second call's 24 h penalty, then the disqualification
+        assert (
+            end.count(f"{PENALTY}\u00a0: ") == 1
+        )  # the second call's 24 h penalty, then the disqualification
         # One forfeit line (the result), then the reward.
         assert end.count("disqualifié(e)") == 1
         assert "@bob est disqualifié(e) pour absences répétées" in end
@@ -268,19 +270,19 @@ async def test_a_declared_absence_pauses_the_ladder(tmp_path: Path) -> None:
     ]
     async with played(tmp_path, steps) as run:
         notice = run.after(steps[0])
-        assert "[bob only] Partie n° 1 (#Chocobataille n° 1) : absence enregistrée jusqu" in notice
+        assert "[bob only] Partie n° 1 (#Chocobataille n° 1)\u00a0: absence enregistrée jusqu" in notice
         assert "@bob est absent jusqu'au" in notice
         assert "(vacances)" in notice
         quiet = run.after("wait 25h") + run.after("wait 69h")  # up to T0 + 94 h
         assert PENALTY not in quiet
         assert PASSED not in quiet
-        assert "Rappel : il vous reste 1 h" not in quiet
-        assert quiet.count("[DM bob] Rappel : il vous reste 12 h") == 1  # 12 h before the moved D
+        assert "Rappel\u00a0: il vous reste 1 h" not in quiet
+        assert quiet.count("[DM bob] Rappel\u00a0: il vous reste 12 h") == 1  # 12 h before the moved D
         last_hour = run.after("wait 1h30m")  # T0 + 95 h 30
-        assert "[DM bob] Rappel : il vous reste 1 h" in last_hour
+        assert "[DM bob] Rappel\u00a0: il vous reste 1 h" in last_hour
         assert PENALTY not in last_hour
         resumed = run.after("wait 1h")  # T0 + 96 h 30: D after the absence's end (T0 + 72 h)
-        assert resumed.count(f"{PENALTY} : ") == 1
+        assert resumed.count(f"{PENALTY}\u00a0: ") == 1
         assert run.log_kinds()[-2:] == ["absence", "penalty_24h"]
         assert at(run, "pass_at") == T0 + timedelta(hours=72 + 72)
         assert run.sql("SELECT hours, reason FROM choco_absences") == [(72, "vacances")]

@@ -20,15 +20,17 @@ async def test_the_dinocard_example_runs(tmp_path: Path) -> None:
     )
     text = "\n".join(lines)
     assert code == 0, text
-    assert "Vous recevez votre collection de départ : 102 cartes" in text
-    assert "Rare : 5 % par carte (30 cartes possibles)" in text
-    assert "Pack « Braise » (n° 1) — 20 cartes" in text
+    assert "Vous recevez votre collection de départ\u00a0: 102 cartes" in text
+    assert "Rare\u00a0: 5\u00a0% par carte (30 cartes possibles)" in text
+    assert "Pack «\u00a0Braise\u00a0» (n° 1) — 20 cartes" in text
     assert "Ses défis quotidiens commencent le 6 janvier 2026" in text
-    assert "Combat n° 1 : Braise contre Maître Moueffe — manche 1, phase 1" in text  # « Suivant »
-    assert "Résultat: « Braise » (@alice) gagne (PV à zéro) : +50 pièces." in text  # the first master, beaten
+    assert "Combat n° 1\u00a0: Braise contre Maître Moueffe — manche 1, phase 1" in text  # « Suivant »
+    assert (
+        "Résultat: «\u00a0Braise\u00a0» (@alice) gagne (PV à zéro)\u00a0: +50 pièces." in text
+    )  # the first master, beaten
     assert "Maître Moueffe (niveau 1): **Maître du dojo**" in text  # the master's side, a plain label
-    assert "Préparation : « Braise » contre « Marée » (niveau 1)" in text
+    assert "Préparation\u00a0: «\u00a0Braise\u00a0» contre «\u00a0Marée\u00a0» (niveau 1)" in text
     assert "Défi n° 2 lancé" in text
-    assert "[DM bob] Votre pack « Marée »" in text
+    assert "[DM bob] Votre pack «\u00a0Marée\u00a0»" in text
     assert "[file: dinocard-2.txt]" in text
     assert "**Braise** (n° 1) — niveau 1, 20 cartes, 1 défi aujourd'hui" in text

@@ -33,24 +33,28 @@ async def test_the_hoss_first_steps(tmp_path: Path) -> None:
     )
     assert positions == sorted(positions)
     assert "Vous avez reçu **300 or**" in text
-    assert "➡️ Prochaine étape : `/hoss booster nombre:3`" in text
+    assert "➡️ Prochaine étape\u00a0: `/hoss booster nombre:3`" in text
     assert "** Une manche (2/4) **" in text
-    assert "Construisez-en un avec vos cartes : `/hoss deck auto`" in text  # a battle without a deck
-    assert "Pour obtenir des cartes : `/hoss booster`" in text  # the empty collection
+    assert "Construisez-en un avec vos cartes\u00a0: `/hoss deck auto`" in text  # a battle without a deck
+    assert "Pour obtenir des cartes\u00a0: `/hoss booster`" in text  # the empty collection
     assert "Votre premier deck est prêt (emplacement 1)" in text
     assert "`1` **Deck 1** — Deck valide — actif" in text
-    assert "Solde insuffisant (Or HOSS) : il faut 100, vous avez 0. Gagnez de l'or en combattant" in text
+    assert "Solde insuffisant (Or HOSS)\u00a0: il faut 100, vous avez 0. Gagnez de l'or en combattant" in text
     assert (
-        "Aucune carte ne s'appelle « Archer de la canope ». Vouliez-vous dire : Archer de la canopée" in text
+        "Aucune carte ne s'appelle «\u00a0Archer de la canope\u00a0». Vouliez-vous dire\u00a0: Archer de la canopée"
+        in text
     )
     assert (
-        "Aucune carte ne s'appelle « Archr de la canopee ». Vouliez-vous dire : Archer de la canopée" in text
+        "Aucune carte ne s'appelle «\u00a0Archr de la canopee\u00a0». Vouliez-vous dire\u00a0: Archer de la canopée"
+        in text
     )
 
 
 async def test_the_choco_first_steps(tmp_path: Path) -> None:
     text = await run(tmp_path, "choco", 8)
-    assert "Exemplaires possédés : 2" in opened_entry(text, "Jean Trithème ×2", "choco-jean_tritheme.png")
+    assert "Exemplaires possédés\u00a0: 2" in opened_entry(
+        text, "Jean Trithème ×2", "choco-jean_tritheme.png"
+    )
     alice_page, olivia_page = [text[i : text.index("> ", i)] for i in _pages(text, "** Chocobataille **")]
     assert "arbitre-" not in alice_page  # a member who may not referee does not see the referee commands
     assert "`/choco arbitre-prolonger`" in olivia_page  # Manage Server may
@@ -66,14 +70,17 @@ async def test_the_choco_first_steps(tmp_path: Path) -> None:
     assert "Vous avez reçu **1\u202f500 gallions**" in text  # grouped as French writes it
     assert "Aucune carte ici. Achetez des chocogrenouilles avec `/choco chocogrenouilles`." in text
     assert "il en faut 24. Achetez des chocogrenouilles avec `/choco chocogrenouilles`." in text
-    assert "Solde insuffisant (Gallions) : il faut 25, vous avez 0. Touchez votre allocation" in text
-    assert "Carte inconnue : « Barnabe Crapo ». Vouliez-vous dire : Barnabé Crapaud ?" in text
-    assert "Vouliez-vous dire : Dorothée Balai ?" in text
+    assert "Solde insuffisant (Gallions)\u00a0: il faut 25, vous avez 0. Touchez votre allocation" in text
+    assert (
+        "Carte inconnue\u00a0: «\u00a0Barnabe Crapo\u00a0». Vouliez-vous dire\u00a0: Barnabé Crapaud\u202f?"
+        in text
+    )
+    assert "Vouliez-vous dire\u00a0: Dorothée Balai\u202f?" in text
 
 
 async def test_the_pillz_first_steps(tmp_path: Path) -> None:
     text = await run(tmp_path, "pillz", 3)
-    assert "Exemplaires possédés : 1" in opened_entry(
+    assert "Exemplaires possédés\u00a0: 1" in opened_entry(
         text, "Druidesse des saules ×1", "pillz-sorcieres-willow-druid.png"
     )
     page = text[text.index("** Pillz duel **") :]
@@ -87,14 +94,17 @@ async def test_the_pillz_first_steps(tmp_path: Path) -> None:
     )
     assert positions == sorted(positions)
     assert "** Qui commence, et votre deck (3/3) **" in text
-    assert "➡️ Prochaine étape : entraînez-vous contre l'IA avec `/pillz entrainement`" in text
+    assert "➡️ Prochaine étape\u00a0: entraînez-vous contre l'IA avec `/pillz entrainement`" in text
     assert "L'emplacement 2 est vide. Enregistrez-y un deck avec `/pillz deck`" in text
-    assert "Personnage inconnu : « Taisho Hayat ». Vouliez-vous dire : Taishō Hayate ?" in text
-    assert "Solde insuffisant (Pièces) : il faut 100, vous avez 0. Gagnez des pièces" in text
+    assert (
+        "Personnage inconnu\u00a0: «\u00a0Taisho Hayat\u00a0». Vouliez-vous dire\u00a0: Taishō Hayate\u202f?"
+        in text
+    )
+    assert "Solde insuffisant (Pièces)\u00a0: il faut 100, vous avez 0. Gagnez des pièces" in text
     assert "Duel d'entraînement n° 1 lancé" in text
     # « Montrer » under the packs: one button per 4★ or 5★ character, one public post, then « déjà »
-    assert "[Montrer : Golem à vapeur] [Montrer : Ingénieure Ada Rouage]" in text
-    post = "[#parties] @alice montre sa carte **Golem à vapeur** (★★★★, Pillz duel) !\n    [file: pillz-"
+    assert "[Montrer\u00a0: Golem à vapeur] [Montrer\u00a0: Ingénieure Ada Rouage]" in text
+    post = "[#parties] @alice montre sa carte **Golem à vapeur** (★★★★, Pillz duel)\u202f!\n    [file: pillz-"
     assert text.count(post) == 1
     assert "[alice only] Votre carte est montrée dans ce salon." in text
     assert "[alice only] Cette carte a déjà été montrée." in text

@@ -22,14 +22,16 @@ async def test_the_immortals_example_runs(tmp_path: Path) -> None:
     assert "Vous recevez 8 unités de familles différentes" in text
     assert "Connus (8)" in text
     assert "**Combat 1** — l'IA engage Loup gris" in text
-    assert "🛡️ À vous de contrer : l'IA engage Loup gris" in text
-    assert "Contre du combat 1 enregistré : Loup gris." in text
-    assert "@alice : Loup gris avec Force du Titan (ATQ 6D2" in text  # the dice shown, terrain malus included
-    assert "Initiative : Loup gris (l'IA)." in text  # both units are Loups gris: the side is named
-    assert "PV : Loup gris (@alice) 20 → 0 en 3 tours ; Loup gris (l'IA) 20 → 2" in text
+    assert "🛡️ À vous de contrer\u00a0: l'IA engage Loup gris" in text
+    assert "Contre du combat 1 enregistré\u00a0: Loup gris." in text
     assert (
-        "Engage : l'IA (ATQ totale 11 de part et d'autre, départagée par la DÉF totale : 14 contre 13)."
+        "@alice\u00a0: Loup gris avec Force du Titan (ATQ 6D2" in text
+    )  # the dice shown, terrain malus included
+    assert "Initiative\u00a0: Loup gris (l'IA)." in text  # both units are Loups gris: the side is named
+    assert "PV\u00a0: Loup gris (@alice) 20 → 0 en 3 tours\u202f; Loup gris (l'IA) 20 → 2" in text
+    assert (
+        "Engage\u00a0: l'IA (ATQ totale 11 de part et d'autre, départagée par la DÉF totale\u00a0: 14 contre 13)."
         in text
     )
     assert "le duel n° 2 commence ci-dessous" in text
-    assert "⏱ Combat 1 : @bob n'a pas choisi à temps, l'IA a choisi à sa place." in text
+    assert "⏱ Combat 1\u00a0: @bob n'a pas choisi à temps, l'IA a choisi à sa place." in text

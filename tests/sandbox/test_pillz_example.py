@@ -19,9 +19,11 @@ async def test_the_pillz_example_runs(tmp_path: Path) -> None:
     )
     text = "\n".join(lines)
     assert code == 0, text
-    assert "Vous recevez votre deck de départ : 8 personnages" in text
-    assert "★★★★★ : 3 %" in text
-    assert "s'il joue 0 pillz : 100 % de chances de gagner" in text  # the preview, once 3 pillz are set
+    assert "Vous recevez votre deck de départ\u00a0: 8 personnages" in text
+    assert "★★★★★\u00a0: 3\u00a0%" in text
+    assert (
+        "s'il joue 0 pillz\u00a0: 100\u00a0% de chances de gagner" in text
+    )  # the preview, once 3 pillz are set
     assert "(pillz cachés)" in text
     controls = text[text.index("** Votre coup — duel n° 1 **") :]
     assert controls.index("[file: pillz-line-up-1.png]") < controls.index(

@@ -34,14 +34,14 @@ async def test_the_trade_example_runs(tmp_path: Path) -> None:
     assert "Offre de @bob: 40 Pièces" in text  # alice's window follows bob's offer
     # alice confirms twice (bob's change voided the first), each time in her reply and in bob's window
     assert text.count("✅ Confirmé") == 4
-    assert "Échange n° 1 avec @bob conclu : tout a été échangé." in text
-    assert "Votre collection : 7 personnages différents" in text  # alice's Druidesse went to bob
+    assert "Échange n° 1 avec @bob conclu\u00a0: tout a été échangé." in text
+    assert "Votre collection\u00a0: 7 personnages différents" in text  # alice's Druidesse went to bob
     # her starter deck: warned in her window only, then named by the practice with the fix
     warned = [b for b in blocks(lines) if "cette carte est dans votre deck actif (emplacement 1)" in b]
     assert len(warned) == 5  # her reply, her window after each of bob's 2 changes, her 2 confirmations
     assert all(b.startswith(("[alice only]", "[DM alice]")) for b in warned)
-    assert "[DM alice] | ** Échange n° 1 : vos decks **" in text
+    assert "[DM alice] | ** Échange n° 1\u00a0: vos decks **" in text
     assert "Vous ne possédez plus Druidesse des saules" in text
-    assert "[DM bob] Cadeau n° 2 reçu de @alice !" in text
-    assert "Échange n° 3 avec @bob expiré : rien n'a changé de main." in text
+    assert "[DM bob] Cadeau n° 2 reçu de @alice\u202f!" in text
+    assert "Échange n° 3 avec @bob expiré\u00a0: rien n'a changé de main." in text
     assert "Cadeau n° 2 (Pillz duel) de @alice à @bob — conclu" in text

@@ -133,15 +133,17 @@ async def test_pillz_a_starter_card_traded_away_is_named_in_the_window_the_notic
     trade = await w.offer(ALICE, BOB, "pillz", [copy])
 
     mine = await w.window(trade, ALICE)
-    assert f"{name_fr}** (#{copy}) : cette carte est dans votre deck actif (emplacement 1)" in mine
-    assert "Aucun autre exemplaire ne la remplacera : complétez-le avec `/pillz deck emplacement:1" in mine
+    assert f"{name_fr}** (#{copy})\u00a0: cette carte est dans votre deck actif (emplacement 1)" in mine
+    assert (
+        "Aucun autre exemplaire ne la remplacera\u00a0: complétez-le avec `/pillz deck emplacement:1" in mine
+    )
     assert "Your decks" in await w.window(trade, ALICE, "en")
     assert "deck" not in await w.window(trade, BOB)  # the partner never learns what her decks hold
     assert not any(said_about_decks(dm) for dm in await w.dms(BOB))
 
     (bob_copy,) = await w.copies(BOB, "pillz", (await pillz.economy.decks.show(BOB, 1)).cards[0])
     trade = await w.trades.add_card(GUILD, trade.id, BOB, f"#{bob_copy}")  # both give a deck card
-    hers, his = f"(#{copy}) : cette carte est dans", f"(#{bob_copy}) : cette carte est dans"
+    hers, his = f"(#{copy})\u00a0: cette carte est dans", f"(#{bob_copy})\u00a0: cette carte est dans"
     mine, theirs = await w.window(trade, ALICE), await w.window(trade, BOB)
     assert hers in mine
     assert his not in mine
@@ -153,7 +155,7 @@ async def test_pillz_a_starter_card_traded_away_is_named_in_the_window_the_notic
 
     await w.swap(trade)
     notice = shown((await w.dms(ALICE))[-1], "fr")
-    assert "Échange n° 1 : vos decks" in notice
+    assert "Échange n° 1\u00a0: vos decks" in notice
     assert f"{name_fr}** (#{copy}) a quitté votre deck actif (emplacement 1)" in notice
     assert f"(#{bob_copy})" not in notice
     his_notice = shown((await w.dms(BOB))[-1], "fr")
@@ -219,7 +221,7 @@ async def test_choco_a_pair_broken_by_a_trade_is_told_and_refused_by_practice(w:
 
     await w.swap(trade)
     said = await refusal(choco.practice.start(GUILD, CHANNEL, ALICE, "bronze", key="p"), "fr")
-    assert f"{w.name('choco', card, 'fr')} : la pioche de la Ligue de Bronze en utilise 2" in said
+    assert f"{w.name('choco', card, 'fr')}\u00a0: la pioche de la Ligue de Bronze en utilise 2" in said
     assert "vous n'en possédez plus qu'un" in said
     assert "`/choco pioche ligue:Ligue de Bronze cartes:…`" in said
 
@@ -236,17 +238,18 @@ async def test_hoss_the_next_best_copy_takes_the_place_and_a_lost_buff_is_named(
     trade = await w.offer(ALICE, BOB, "hoss", [holo, owned["buff_vitesse"], rank2, owned["orc_mage_1"]])
 
     mine = await w.window(trade, ALICE)
-    deck = "cette carte est dans votre deck actif « Starter » (emplacement 1)"
-    assert f"(#{holo}) : {deck}. Si elle part, votre exemplaire" not in mine  # the plain copy leaves too
-    assert f"(#{holo}) : {deck}. Aucun autre exemplaire ne la remplacera" in mine
-    assert f"(#{owned['buff_vitesse']}) : {deck}. Aucun autre exemplaire" in mine
-    assert f"(#{rank2}) : {deck}. Sans autre exemplaire, ce deck jouera sans elle" in mine
+    deck = "cette carte est dans votre deck actif «\u00a0Starter\u00a0» (emplacement 1)"
+    assert f"(#{holo})\u00a0: {deck}. Si elle part, votre exemplaire" not in mine  # the plain copy leaves too
+    assert f"(#{holo})\u00a0: {deck}. Aucun autre exemplaire ne la remplacera" in mine
+    assert f"(#{owned['buff_vitesse']})\u00a0: {deck}. Aucun autre exemplaire" in mine
+    assert f"(#{rank2})\u00a0: {deck}. Sans autre exemplaire, ce deck jouera sans elle" in mine
     assert f"(#{owned['orc_mage_1']})" not in mine.split("Vos decks")[1]  # not the copy the deck plays
 
     trade = await w.trades.remove_card(GUILD, trade.id, ALICE, owned["orc_mage_1"])
     mine = await w.window(trade, ALICE)
     assert (
-        f"(#{holo}) : {deck}. Si elle part, votre exemplaire #{owned['orc_mage_1']} prendra sa place." in mine
+        f"(#{holo})\u00a0: {deck}. Si elle part, votre exemplaire #{owned['orc_mage_1']} prendra sa place."
+        in mine
     )
 
     await w.swap(trade)
@@ -258,7 +261,7 @@ async def test_hoss_the_next_best_copy_takes_the_place_and_a_lost_buff_is_named(
     assert "`/hoss deck auto slot:1`" in said
     notice = shown((await w.dms(ALICE))[-1], "fr")
     assert (
-        f"a quitté {deck.removeprefix('cette carte est dans ')} : votre exemplaire #{owned['orc_mage_1']}"
+        f"a quitté {deck.removeprefix('cette carte est dans ')}\u00a0: votre exemplaire #{owned['orc_mage_1']}"
         in notice
     )
 
@@ -275,10 +278,10 @@ async def test_immortals_the_deck_takes_the_best_free_copy_and_names_a_unit_left
 
     mine = await w.window(trade, ALICE)
     assert (
-        f"(#{first.copy_id}) : cette carte est dans votre deck. Si elle part, votre exemplaire #{free}"
+        f"(#{first.copy_id})\u00a0: cette carte est dans votre deck. Si elle part, votre exemplaire #{free}"
         in mine
     )
-    assert f"(#{second.copy_id}) : cette carte est dans votre deck. Aucun autre exemplaire" in mine
+    assert f"(#{second.copy_id})\u00a0: cette carte est dans votre deck. Aucun autre exemplaire" in mine
 
     await w.swap(trade)
     sql = "SELECT deck FROM immortals_profiles WHERE player_id = ?"

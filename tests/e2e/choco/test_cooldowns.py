@@ -24,7 +24,7 @@ async def test_the_turn_deadline_is_a_timer_reminded_by_the_game_alone(harness: 
     shown = text(await harness.emu.run_command(alice, "minuteurs"))
     stamp = int(game.deadline_at.timestamp())
     assert re.search(
-        rf"\*\*Chocobataille, partie n° {game.id}\*\* : à vous de jouer, échéance <t:{stamp}:R>", shown
+        rf"\*\*Chocobataille, partie n° {game.id}\*\*\u00a0: à vous de jouer, échéance <t:{stamp}:R>", shown
     )
     await harness.advance(timedelta(hours=12))  # the game's 12 h reminder
     reminders = [m.render() for m in harness.emu.dm_messages(alice) if "Rappel" in m.render()]

@@ -77,22 +77,22 @@ async def test_buy_frogs_then_see_the_odds_and_the_daily(harness: BotHarness) ->
     reply = await harness.emu.run_command(alice, "choco frogs", {"nombre": 3})
     assert reply.ephemeral
     shown = text(reply)
-    assert "Chocogrenouilles ouvertes : 3" in shown
-    assert "Payé 75 gallions. Solde : 1 425 gallions." in shown
+    assert "Chocogrenouilles ouvertes\u00a0: 3" in shown
+    assert "Payé 75 gallions. Solde\u00a0: 1 425 gallions." in shown
     assert shown.count("**") >= 6
     assert "PA " in shown or "Effet pur" in shown
     assert await galleons(harness, alice) == 1425
 
     reply = await harness.emu.run_command(alice, "choco chances")
     shown = text(reply)
-    assert "Bronze 1 : 42 % (44 cartes, 0,95 % chacune)" in shown
-    assert "Or 1 : 5,5 % (14 cartes, 0,39 % chacune)" in shown
-    assert "Or 2 : 3,4 % (11 cartes, 0,31 % chacune)" in shown
+    assert "Bronze 1\u00a0: 42\u00a0% (44 cartes, 0,95\u00a0% chacune)" in shown
+    assert "Or 1\u00a0: 5,5\u00a0% (14 cartes, 0,39\u00a0% chacune)" in shown
+    assert "Or 2\u00a0: 3,4\u00a0% (11 cartes, 0,31\u00a0% chacune)" in shown
     assert "Une chocogrenouille coûte 25 gallions" in shown
     assert "1 425 gallions" in shown
 
     reply = await harness.emu.run_command(alice, "choco quotidien")
-    assert "Vous recevez 50 gallions. Solde : 1 475 gallions." in text(reply)
+    assert "Vous recevez 50 gallions. Solde\u00a0: 1 475 gallions." in text(reply)
     reply = await harness.emu.run_command(alice, "choco daily")
     assert "Vous avez déjà reçu vos gallions aujourd'hui" in text(reply)
     assert await galleons(harness, alice) == 1475
@@ -119,7 +119,7 @@ async def test_collection_pages_and_filters(harness: BotHarness) -> None:
     reply = await harness.emu.run_command(alice, "choco collection")
     shown = text(reply)
     assert reply.ephemeral
-    assert "Votre collection : 12 cartes différentes, 24 exemplaires" in shown
+    assert "Votre collection\u00a0: 12 cartes différentes, 24 exemplaires" in shown
     assert "1 / 2" in shown
     assert shown.count("2× **") == 10
     reply = await harness.emu.click(alice, "Suivant ▶")
@@ -151,7 +151,7 @@ async def test_save_show_and_auto_decks_with_every_reason(harness: BotHarness) -
     shown = text(reply)
     assert "Pioche refusée" in shown
     assert "Une pioche compte 24 cartes ; celle-ci en a 4." in shown
-    assert f"{wizards[0].name.get('fr')} : 3 exemplaires, 2 au plus par pioche." in shown
+    assert f"{wizards[0].name.get('fr')}\u00a0: 3 exemplaires, 2 au plus par pioche." in shown
     assert f"{gold_card.name.get('fr')} (Or 2) n'est pas admise en Ligue de Bronze." in shown
 
     reply = await harness.emu.run_command(alice, "choco deck", {"ligue": "argent", "auto": True})
@@ -196,11 +196,14 @@ async def test_a_new_member_of_the_server_sees_when_the_bronze_league_opens(harn
     reply = await harness.emu.run_command(bob, "choco ligues")
     shown = text(reply)
     assert "🔒 Ligue de Bronze" in shown
-    assert f"Il faut être membre de ce serveur depuis 30 jours : la ligue vous ouvrira <t:{opens}:R>" in shown
+    assert (
+        f"Il faut être membre de ce serveur depuis 30 jours\u00a0: la ligue vous ouvrira <t:{opens}:R>"
+        in shown
+    )
     assert f"(<t:{opens}:f>)" in shown
 
     done = await harness.emu.run_command(olivia, "setup choco", {"anciennete": 2})
-    assert "ancienneté pour la Ligue de Bronze : 2 j" in text(done)
+    assert "ancienneté pour la Ligue de Bronze\u00a0: 2 j" in text(done)
     reply = await harness.emu.run_command(bob, "choco ligues")
     assert "✅ Ligue de Bronze" in text(reply)
 
@@ -250,7 +253,7 @@ async def test_leaderboard_character_names_and_profile_badges(harness: BotHarnes
     reply = await harness.emu.run_command(alice, "choco personnage", {"nom": "@everyone"})
     assert "ne peut contenir ni @" in text(reply)
     reply = await harness.emu.run_command(alice, "choco character", {"name": "  Luna Lovegood "})
-    assert "Votre personnage sur ce serveur : **Luna Lovegood**." in text(reply)
+    assert "Votre personnage sur ce serveur\u00a0: **Luna Lovegood**." in text(reply)
 
     reply = await harness.emu.run_command(alice, "choco classement")
     assert reply.message is not None
@@ -265,10 +268,10 @@ async def test_leaderboard_character_names_and_profile_badges(harness: BotHarnes
 
     reply = await harness.emu.run_command(alice, "profile")
     shown = text(reply)
-    assert "Victoires — Bronze : 5 · Argent : 2 · Or : 2" in shown
+    assert "Victoires — Bronze\u00a0: 5 · Argent\u00a0: 2 · Or\u00a0: 2" in shown
     assert "Maître des Ligues" in shown
     assert "Champion de la Ligue de Bronze" in shown
-    assert "Gallions : 1 500" in shown
+    assert "Gallions\u00a0: 1 500" in shown
     reply = await harness.emu.run_command(bob, "profile")
     shown = text(reply)
     assert "Wins — Bronze: 1 · Silver: 0 · Gold: 0" in shown

@@ -141,7 +141,7 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     [(result,)] = await db_read(h, "SELECT result FROM matches WHERE game = 'choco' AND number = ?", game.id)
     reward = await db_read(h, "SELECT owner_id FROM cards WHERE id = ?", json.loads(result)["reward_card"])
     assert reward == [(bob.id,)]
-    assert any("termine la partie : victoire de" in t for t in thread_text(h, game))
+    assert any("termine la partie\u00a0: victoire de" in t for t in thread_text(h, game))
 
     # Another game, cancelled: no result, no reward, the thread archived.
     second = await game_on_turn_1(h, alice, bob)

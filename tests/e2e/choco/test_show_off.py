@@ -27,7 +27,7 @@ from tests.e2e.show_off import (
 
 SEED = 1  # ten frogs draw one Or card, Nostradamus (Or 1)
 CARD = "nostradamus"
-LABEL = "Montrer : Nostradamus"
+LABEL = "Montrer\u00a0: Nostradamus"
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ async def test_an_or_frog_is_shown_once(harness: BotHarness) -> None:
     bought = await harness.emu.run_command(alice, "choco frogs", {"count": 10})
     assert bought.message is not None
     assert show_labels(bought.message) == [LABEL]  # one button: the nine other frogs are below Or
-    line = "{player} montre sa carte **Nostradamus** (Or 1, Chocobataille) !"
+    line = "{player} montre sa carte **Nostradamus** (Or 1, Chocobataille)\u202f!"
     await shown_once(harness, alice, bought.message, "Nostradamus", line, f"choco-{CARD}.png")
 
 

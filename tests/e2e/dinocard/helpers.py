@@ -63,6 +63,6 @@ async def launched(h: BotHarness, opponent: int, channel: Channel | None = None)
 
 
 def battle_message(h: BotHarness, number: int) -> RecordedMessage:
-    found = [m for m in h.emu.messages if not m.ephemeral and f"Combat n° {number} :" in shown(m)]
+    found = [m for m in h.emu.messages if not m.ephemeral and f"Combat n° {number}\u00a0:" in shown(m)]
     assert len(found) == 1, [shown(m) for m in found]
     return found[0]

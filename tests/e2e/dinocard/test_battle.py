@@ -17,7 +17,7 @@ async def test_a_challenge_watched_step_by_step_to_its_end(harness) -> None:
     alice, bob = h.user("alice"), h.user("bob")
     _, theirs = await packs_ready(h)
     prep = await prepared(h, theirs)
-    assert "Pack adverse : 20 cartes" in shown(prep)
+    assert "Pack adverse\u00a0: 20 cartes" in shown(prep)
     answers = await asyncio.gather(*(h.emu.click(alice, "Lancer le Défi", message=prep) for _ in range(2)))
     assert all(a.message is not None for a in answers)  # a double click: both answered
     await h.settle()
@@ -46,7 +46,11 @@ async def test_a_challenge_watched_step_by_step_to_its_end(harness) -> None:
     # The last click was answered before its unit queued the owner's DM: the edit showing the end proves
     # that unit committed, so one more flush of the outbox delivers the DM.
     await h.settle()
-    told = [m for m in h.emu.messages if m.where[0] == "dm" and "votre pack « marée »" in shown(m).lower()]
+    told = [
+        m
+        for m in h.emu.messages
+        if m.where[0] == "dm" and "votre pack «\u00a0marée\u00a0»" in shown(m).lower()
+    ]
     assert len(told) == 1
     over = await dino(h).battles.db.read(lambda conn: MATCHES.load_trusted(conn, match.id))
     late = await h.emu.forge_component(alice, f"dino:next:{match.id}:{over.version}")
@@ -92,4 +96,4 @@ async def test_an_owner_with_closed_dms_gets_a_show_button_where_the_battle_was_
     assert revealed.message.ephemeral
     # Won, lost or drawn, the owner reads the result of their own pack (the outcome depends on the battle's
     # draw, which on PostgreSQL may come from the bot's random stream in another order).
-    assert "votre pack « marée »" in shown(revealed.message).lower()
+    assert "votre pack «\u00a0marée\u00a0»" in shown(revealed.message).lower()

@@ -14,7 +14,7 @@ from tests.sandbox.first_steps import opened_entry, order_of, run
 
 async def test_the_dinocard_first_steps_example(tmp_path: Path) -> None:
     text = await run(tmp_path, "dinocard")
-    assert "Exemplaires possédés : 2" in opened_entry(
+    assert "Exemplaires possédés\u00a0: 2" in opened_entry(
         text, "Moueffe ardent ×2", "dinocard-moueffe_ardent.png"
     )
     page = text[text.index("** Dinocard **") :]
@@ -24,16 +24,22 @@ async def test_the_dinocard_first_steps_example(tmp_path: Path) -> None:
     assert positions == sorted(positions)
     assert "Vous avez reçu **300 pièces** et une **collection de départ**" in text
     assert (
-        "➡️ Prochaine étape : créez votre premier pack avec `/dino pack créer nom:Braise élément:Feu`" in text
+        "➡️ Prochaine étape\u00a0: créez votre premier pack avec `/dino pack créer nom:Braise élément:Feu`"
+        in text
     )
     assert "** Packs, niveaux et dojo (4/4) **" in text
-    assert "Page 4/4 · Dinocard : le texte de chaque carte avec `/carte`" in text
-    assert "Aucun pack. Faites-en un de vos cartes d'un élément : `/dino pack créer" in text
-    assert "Aucun de vos packs ne s'appelle « Braise ». Voyez vos packs avec `/dino pack voir`" in text
-    assert "Carte inconnue : « Moueffe ardant x2 ». Vouliez-vous dire : Moueffe, Moueffe ardent ?" in text
+    assert "Page 4/4 · Dinocard\u00a0: le texte de chaque carte avec `/carte`" in text
+    assert "Aucun pack. Faites-en un de vos cartes d'un élément\u00a0: `/dino pack créer" in text
+    assert (
+        "Aucun de vos packs ne s'appelle «\u00a0Braise\u00a0». Voyez vos packs avec `/dino pack voir`" in text
+    )
+    assert (
+        "Carte inconnue\u00a0: «\u00a0Moueffe ardant x2\u00a0». Vouliez-vous dire\u00a0: Moueffe, Moueffe ardent\u202f?"
+        in text
+    )
     assert "Aucun aujourd'hui pour ce pack" in text  # a new pack's challenge page points to the dojo
-    assert "Résultat: « Braise » (@alice) gagne" in text
-    assert "Solde insuffisant (Pièces Dinocard) : il faut 100, vous avez 50. Gagnez des pièces" in text
+    assert "Résultat: «\u00a0Braise\u00a0» (@alice) gagne" in text
+    assert "Solde insuffisant (Pièces Dinocard)\u00a0: il faut 100, vous avez 50. Gagnez des pièces" in text
 
 
 async def test_an_english_newcomer_is_welcomed_and_reads_the_rules(harness: BotHarness) -> None:

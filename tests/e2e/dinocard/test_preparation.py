@@ -20,7 +20,10 @@ async def test_bonus_cards_are_chosen_from_the_collection_on_the_page(harness) -
     page = await prepared(h, theirs)
     text = shown(page)
     assert "Cartes bonus (0 / 1)" in text
-    assert "Votre collection : cartes libres à ajouter (tous les éléments, tous les types — page 1 /" in text
+    assert (
+        "Votre collection\u00a0: cartes libres à ajouter (tous les éléments, tous les types — page 1 /"
+        in text
+    )
     assert "2 exemplaires possibles" in text
 
     water = await h.emu.select(alice, "Eau", message=page)

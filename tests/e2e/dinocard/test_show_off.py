@@ -25,6 +25,6 @@ async def test_a_rare_card_is_shown_once(harness: BotHarness) -> None:
     alice = harness.user("alice")
     bought = await harness.emu.run_command(alice, "dino buy", {"count": 3})
     assert bought.message is not None
-    assert show_labels(bought.message) == ["Montrer : Foudre divine"]
-    line = "{player} montre sa carte **Foudre divine** (Rare, Dinocard) !"
+    assert show_labels(bought.message) == ["Montrer\u00a0: Foudre divine"]
+    line = "{player} montre sa carte **Foudre divine** (Rare, Dinocard)\u202f!"
     await shown_once(harness, alice, bought.message, "Foudre divine", line, "dinocard-foudre_divine.png")

@@ -56,7 +56,9 @@ async def test_register_attack_abandon_and_standings(harness: BotHarness) -> Non
     assert "Vous êtes inscrit à l'Arène de ce serveur" in registered
     # « Les cartes de tes decks enregistrés ne peuvent être ni vendues ni sacrifiées en fusion ; tu peux
     # toujours les améliorer. »: locked is no sale and no sacrifice, and a locked copy still gains stars.
-    assert "40 cartes verrouillées : elles ne peuvent être ni vendues ni sacrifiées en fusion" in registered
+    assert (
+        "40 cartes verrouillées\u00a0: elles ne peuvent être ni vendues ni sacrifiées en fusion" in registered
+    )
     assert "vous pouvez toujours les améliorer" in registered
     assert "ni vente ni fusion" not in registered
     assert "<t:" in registered  # the season's close, as a Discord timestamp
@@ -103,9 +105,9 @@ async def test_register_attack_abandon_and_standings(harness: BotHarness) -> Non
     await harness.settle()
     final = [m for m in harness.emu.messages if m.id == public.id][-1]
     text = shown(final)
-    assert f"<@{alice.id}> a abandonné le combat : il compte comme une défaite." in text
-    assert f"<@{alice.id}> : 0 pts (+0), 5 or." in text
-    assert f"Défense de <@{bob.id}> : 1 pts (+1), 10 or." in text
+    assert f"<@{alice.id}> a abandonné le combat\u00a0: il compte comme une défaite." in text
+    assert f"<@{alice.id}>\u00a0: 0 pts (+0), 5 or." in text
+    assert f"Défense de <@{bob.id}>\u00a0: 1 pts (+1), 10 or." in text
     assert final.button_labels == []
     assert (await gold(harness, alice), await gold(harness, bob)) == (before[0] + 5, before[1] + 10)
     assert ("hoss.arena.battle", 10) in await ledger_rows(harness, bob)  # defence gold, Bob offline

@@ -53,7 +53,7 @@ async def test_a_rate_limited_battle_message_ends_on_the_final_state(harness: Bo
     view = await hoss(harness).ranked.view(alice.id, battle, here(harness))
     assert view.result is not None
     text = shown(final)
-    assert f"Gain de <@{alice.id}> : {view.result.gold} or" in text
+    assert f"Gain de <@{alice.id}>\u00a0: {view.result.gold} or" in text
     assert f"**Manche {view.round}**" in text
     assert final.button_labels == []
     assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))
@@ -78,7 +78,7 @@ async def test_a_queued_edit_does_not_overwrite_a_later_state(harness: BotHarnes
     view = await hoss(harness).ranked.view(alice.id, battle, here(harness))
     assert view.result is not None
     text = shown(battle_message(harness))
-    assert f"Gain de <@{alice.id}> : {view.result.gold} or" in text
+    assert f"Gain de <@{alice.id}>\u00a0: {view.result.gold} or" in text
     assert f"**Manche {view.round}**" in text
     assert not any(APOLOGY in shown(m) for m in harness.emu.ephemeral_messages(alice))
 

@@ -88,7 +88,7 @@ async def test_one_booster_costs_100_and_arrives_face_down(harness: BotHarness) 
     reply = await harness.emu.run_command(alice, "hoss booster")
     assert reply.ephemeral
     shown = text(reply)
-    assert "Boosters Rang 1 achetés : 1 pour 100 or. Solde : 200 or." in shown
+    assert "Boosters Rang 1 achetés\u00a0: 1 pour 100 or. Solde\u00a0: 200 or." in shown
     assert shown.count("face cachée") == 6
     assert "Booster Rang 1" in shown
     assert reply.message is not None
@@ -103,8 +103,9 @@ async def test_more_than_ten_boosters_or_more_than_the_balance_is_refused(harnes
         await harness.emu.run_command(alice, "hoss booster", {"nombre": 11})
     reply = await harness.emu.run_command(alice, "hoss booster", {"nombre": 4})
     assert reply.ephemeral
-    assert "Solde insuffisant (Or HOSS) : il faut 400, vous avez 300. Gagnez de l'or en combattant" in text(
-        reply
+    assert (
+        "Solde insuffisant (Or HOSS)\u00a0: il faut 400, vous avez 300. Gagnez de l'or en combattant"
+        in text(reply)
     )
     assert await gold(harness, alice) == 300
     assert await hoss(harness).shop.unopened(alice.id) == []
@@ -152,10 +153,12 @@ async def test_flip_one_by_one_then_all_then_the_next_booster(harness: BotHarnes
     assert "Boosters encore fermés: 1" in shown
     assert reply.message is not None
     labels = reply.message.button_labels
-    assert [label for label in labels if not label.startswith("Montrer : ")] == ["Booster suivant"]
+    assert [label for label in labels if not label.startswith("Montrer\u00a0: ")] == ["Booster suivant"]
     opening = await hoss(harness).shop.opening(alice.id, first.id)
     rare = [s.card.name.fr for s in opening.cards if s.card is not None and s.rarity in RARE]
-    assert [label for label in labels if label.startswith("Montrer : ")] == [f"Montrer : {n}" for n in rare]
+    assert [label for label in labels if label.startswith("Montrer\u00a0: ")] == [
+        f"Montrer\u00a0: {n}" for n in rare
+    ]
     reply = await harness.emu.click(alice, "Booster suivant")
     assert text(reply).count("face cachée") == 6
     assert [o.id for o in await hoss(harness).shop.unopened(alice.id)] == [second.id]
@@ -177,7 +180,9 @@ async def test_sell_a_flipped_card_on_the_spot(harness: BotHarness) -> None:
     assert slot.price is not None
     reply = await harness.emu.select(alice, f"Vendre {slot.card.name.fr}")
     shown = text(reply)
-    assert f"Vendu : {slot.card.name.fr} pour {slot.price} or. Solde : {200 + slot.price} or." in shown
+    assert (
+        f"Vendu\u00a0: {slot.card.name.fr} pour {slot.price} or. Solde\u00a0: {200 + slot.price} or." in shown
+    )
     assert f"~~{slot.card.name.fr}~~" in shown
     assert "vendue" in shown
     assert await gold(harness, alice) == 200 + slot.price
@@ -191,18 +196,27 @@ async def test_sell_a_flipped_card_on_the_spot(harness: BotHarness) -> None:
 async def test_the_odds_table_in_each_language(harness: BotHarness) -> None:
     alice, bob = harness.user("alice"), harness.user("bob", locale="en-US")
     shown = text(await harness.emu.run_command(alice, "hoss chances"))
-    assert "Argent : 9 % (ou mieux : 1 sur 10)" in shown
-    assert "Divin : 0,004 % (ou mieux : 1 sur 25 000)" in shown
+    assert "Argent\u00a0: 9\u00a0% (ou mieux\u00a0: 1 sur 10)" in shown
+    assert "Divin\u00a0: 0,004\u00a0% (ou mieux\u00a0: 1 sur 25 000)" in shown
     assert "1 chance sur 50 000" in shown
-    assert "**Booster Rang 1** : Rang 1 100 % · Rang 2 0 % · Rang 3 0 % — 100 or (Race : 250 or)" in shown
-    locked = "🔒 Booster Rang 2 : Rang 1 96,875 % · Rang 2 2,5 % · Rang 3 0,625 % — 200 or (Race : 500 or)"
+    assert (
+        "**Booster Rang 1**\u00a0: Rang 1 100\u00a0% · Rang 2 0\u00a0% · Rang 3 0\u00a0% — 100 or (Race\u00a0: 250 or)"
+        in shown
+    )
+    locked = (
+        "🔒 Booster Rang 2\u00a0: Rang 1 96,875\u00a0% · Rang 2 2,5\u00a0% · Rang 3 0,625\u00a0%"
+        " — 200 or (Race\u00a0: 500 or)"
+    )
     assert locked in shown
-    assert "🔒 Booster Rang 9 : Rang 1 75 % · Rang 2 20 % · Rang 3 5 % — 900 or (Race : 2 250 or)" in shown
-    assert "Booster Race : 0/10 victoires au Rang 1" in shown
-    assert "Solde : 300 or" in shown
+    assert (
+        "🔒 Booster Rang 9\u00a0: Rang 1 75\u00a0% · Rang 2 20\u00a0% · Rang 3 5\u00a0% — 900 or (Race\u00a0: 2 250 or)"
+        in shown
+    )
+    assert "Booster Race\u00a0: 0/10 victoires au Rang 1" in shown
+    assert "Solde\u00a0: 300 or" in shown
     english = text(await harness.emu.run_command(bob, "hoss odds"))
-    assert "Gold: 0.875 % (or better: 1 in 100)" in english
-    assert "🔒 Rank 4 booster: Rank 1 90.625 %" in english
+    assert "Gold: 0.875% (or better: 1 in 100)" in english
+    assert "🔒 Rank 4 booster: Rank 1 90.625%" in english
 
 
 async def test_every_unlocked_booster_is_offered_and_a_locked_one_refused(harness: BotHarness) -> None:
@@ -220,11 +234,11 @@ async def test_every_unlocked_booster_is_offered_and_a_locked_one_refused(harnes
     await harness.bot.services.db.write(unit)
     shown = text(await harness.emu.run_command(alice, "hoss chances"))
     for tier in (1, 2, 3):
-        assert f"**Booster Rang {tier}** :" in shown
-    assert "🔒 Booster Rang 4 :" in shown
+        assert f"**Booster Rang {tier}**\u00a0:" in shown
+    assert "🔒 Booster Rang 4\u00a0:" in shown
     assert "boosters Rang 1 à Rang 3" in shown
     reply = await harness.emu.run_command(alice, "hoss booster", {"nombre": 2, "rang": 1})
-    assert "Boosters Rang 1 achetés : 2 pour 200 or. Solde : 100 or." in text(reply)
+    assert "Boosters Rang 1 achetés\u00a0: 2 pour 200 or. Solde\u00a0: 100 or." in text(reply)
     refused = text(await harness.emu.run_command(alice, "hoss booster", {"rang": 4}))
     assert "Le booster Rang 4 n'est pas encore débloqué" in refused
     assert "Rang 1 à Rang 3" in refused
@@ -285,7 +299,7 @@ async def test_sell_one_copy_found_by_autocomplete(harness: BotHarness) -> None:
     assert sorted(c["value"] for c in choices) == [first[1], copy]
     assert all("Chaman des cendres" in c["name"] for c in choices)
     reply = await harness.emu.run_command(alice, "hoss vendre carte", {"exemplaire": copy})
-    assert "Vendu : Chaman des cendres pour 20 or. Solde : 320 or." in text(reply)
+    assert "Vendu\u00a0: Chaman des cendres pour 20 or. Solde\u00a0: 320 or." in text(reply)
     reply = await harness.emu.run_command(alice, "hoss vendre carte", {"exemplaire": copy})
     assert "n'est pas (ou plus) à vous" in text(reply)
     assert await gold(harness, alice) == 320
@@ -298,13 +312,13 @@ async def test_bulk_sale_shows_the_total_and_sells_after_confirmation(harness: B
     extra += [await give(harness, alice, "buff_soins", rarity="argent") for _ in range(2)]  # one is kept
     reply = await harness.emu.run_command(alice, "hoss vendre doublons")
     shown = text(reply)
-    assert "Devis : 3 cartes pour 24 or" in shown
+    assert "Devis\u00a0: 3 cartes pour 24 or" in shown
     assert "2 × Chaman des cendres (Basique)" in shown
     assert reply.message is not None
     assert reply.message.button_labels == ["Confirmer la vente"]
     assert await gold(harness, alice) == 300
     reply = await harness.emu.click(alice, "Confirmer la vente")
-    assert "Vente confirmée : 3 cartes vendues pour 24 or. Solde : 324 or." in text(reply)
+    assert "Vente confirmée\u00a0: 3 cartes vendues pour 24 or. Solde\u00a0: 324 or." in text(reply)
     assert reply.message is not None
     assert reply.message.button_labels == []
     assert await gold(harness, alice) == 324
@@ -320,8 +334,8 @@ async def test_bulk_sale_refuses_a_stale_quote_and_keeps_six_rank_1(harness: Bot
     extra = await give(harness, alice, "orc_mage_1")
     reply = await harness.emu.run_command(alice, "hoss sell filtered", {"rank": 1})
     shown = text(reply)
-    assert "Devis : 1 carte pour 2 or" in shown
-    assert "6 : à garder" in shown
+    assert "Devis\u00a0: 1 carte pour 2 or" in shown
+    assert "6\u00a0: à garder" in shown
     await harness.emu.run_command(alice, "hoss sell card", {"copy": extra})
     reply = await harness.emu.click(alice, "Confirmer la vente")
     assert reply.message is not None
@@ -346,9 +360,9 @@ async def test_chain_fusion_of_every_star_level(harness: BotHarness) -> None:
     assert "0★ ×3 · 1★ ×2" in choices[0]["name"]
     reply = await harness.emu.run_command(alice, "hoss fusion", {"carte": "orc_mage_1"})
     shown = text(reply)
-    assert "Fusion de Chaman des cendres : 2 paires" in shown
-    assert f"#{zero[2]} (Or 0★) + #{zero[1]} (Basique 0★) → 1★ : 80 %" in shown  # the Or survives
-    assert f"#{one[0]} (Basique 1★) + #{one[1]} (Basique 1★) → 2★ : 65 %" in shown
+    assert "Fusion de Chaman des cendres\u00a0: 2 paires" in shown
+    assert f"#{zero[2]} (Or 0★) + #{zero[1]} (Basique 0★) → 1★\u00a0: 80\u00a0%" in shown  # the Or survives
+    assert f"#{one[0]} (Basique 1★) + #{one[1]} (Basique 1★) → 2★\u00a0: 65\u00a0%" in shown
     assert reply.message is not None
     assert reply.message.button_labels == ["Fusionner"]
     reply = await harness.emu.click(alice, "Fusionner")
@@ -369,10 +383,10 @@ async def test_fusion_of_one_level_that_fails(harness: BotHarness) -> None:
     await give(harness, alice, "buff_soins", stars=1)
     reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "Rosée de jouvence", "stars": 3})
     assert "1 paire" in text(reply)
-    assert "→ 4★ : 25 %" in text(reply)
+    assert "→ 4★\u00a0: 25\u00a0%" in text(reply)
     reply = await harness.emu.click(alice, "Fusionner")
     assert "0/1 réussie" in text(reply)
-    assert f"Échec : #{first} reste à 3★" in text(reply)
+    assert f"Échec\u00a0: #{first} reste à 3★" in text(reply)
     assert await owner_and_stars(harness, first) == (alice.id, 3)
     assert (await owner_and_stars(harness, second))[0] is None
     reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "buff_soins", "stars": 2})
@@ -389,7 +403,7 @@ async def test_a_five_star_as_four_star_needs_its_own_confirmation(harness: BotH
     reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "sq_guerrier_1", "five_as_four": True})
     shown = text(reply)
     assert (
-        f"la 5★ (exemplaire n°{five}) sert de 4★ et sera perdue même en cas d'échec (12 % de réussite)"
+        f"la 5★ (exemplaire n°{five}) sert de 4★ et sera perdue même en cas d'échec (12\u00a0% de réussite)"
         in shown
     )
     assert reply.message is not None
@@ -465,7 +479,7 @@ async def test_a_valid_deck_is_saved_shown_and_made_active(harness: BotHarness) 
     assert "blocage" in shown
     assert "**Rosée de jouvence** — Soins (" in shown
     reply = await harness.emu.run_command(alice, "hoss deck active", {"slot": 2})
-    assert "Le deck 2 « Mon deck » est maintenant votre deck actif." in text(reply)
+    assert "Le deck 2 «\u00a0Mon deck\u00a0» est maintenant votre deck actif." in text(reply)
     assert "Deck 2 — Mon deck (actif)" in text(reply)
     assert "`2` **Mon deck** — Deck valide — actif" in text(
         await harness.emu.run_command(alice, "hoss deck list")
@@ -486,8 +500,8 @@ async def test_a_deck_shows_every_reason_once_it_became_invalid(harness: BotHarn
     shown = text(await harness.emu.run_command(alice, "hoss deck show", {"slot": 1}))
     assert "Deck invalide (2 problèmes)" in shown
     fix = "complétez ce deck avec `/hoss deck enregistrer emplacement:1 …`"
-    assert f"Vous ne possédez plus la carte de Rang 1 de la ligne Chaman des cendres : {fix}" in shown
-    assert f"Vous ne possédez plus le buff Rosée de jouvence : {fix}" in shown
+    assert f"Vous ne possédez plus la carte de Rang 1 de la ligne Chaman des cendres\u00a0: {fix}" in shown
+    assert f"Vous ne possédez plus le buff Rosée de jouvence\u00a0: {fix}" in shown
     await harness.emu.run_command(alice, "settings language", {"language": "en"})
     english = text(await harness.emu.run_command(alice, "hoss deck show", {"slot": 1}))
     assert "You no longer own the Rank 1 card of line Ash Shaman: complete this deck with" in english
@@ -541,7 +555,7 @@ async def test_selling_a_rare_card_from_a_booster_asks_first(harness: BotHarness
 
     await harness.emu.select(alice, f"Vendre {name}")
     sold = await harness.emu.click(alice, "Confirmer la vente")
-    assert f"Vendu : {name} pour {price} or. Solde : {200 + (price or 0)} or." in text(sold)
+    assert f"Vendu\u00a0: {name} pour {price} or. Solde\u00a0: {200 + (price or 0)} or." in text(sold)
     assert await gold(harness, alice) == 200 + (price or 0)
     owner, _ = await owner_and_stars(harness, slot.copy_id or 0)
     assert owner is None

@@ -67,5 +67,5 @@ def test_the_ladder_and_a_milestone_notice_are_grouped() -> None:
     assert f"1{NNBSP}200 V / 1{NNBSP}000 D" in _rendered(ladder_reply(ladder, 7, "fr"))
     notice = Notice(id=1, kind="milestone", rank=1, wins=1_000, gold=1_000, battle_id=None)
     shown = _rendered(notice_reply(notice, 7, "fr"))
-    assert f"Palier atteint : 1{NNBSP}000 victoires au Rang 1 ! +1{NNBSP}000 or." in shown
+    assert f"Palier atteint\u00a0: 1{NNBSP}000 victoires au Rang 1\u202f! +1{NNBSP}000 or." in shown
     assert "Milestone reached: 1,000 wins at Rank 1! +1,000 gold." in _rendered(notice_reply(notice, 7, "en"))

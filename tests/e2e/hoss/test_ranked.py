@@ -164,7 +164,7 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     title = {"won": "Victoire de", "lost": "Défaite de", "draw": "Match nul entre"}[result.status]
     assert f"{title} <@{alice.id}> contre IA (Rang 1)" in text
     assert title in text
-    assert f"Gain de <@{alice.id}> : {result.gold} or" in text
+    assert f"Gain de <@{alice.id}>\u00a0: {result.gold} or" in text
     assert f"**Manche {result.rounds}**" in text
     assert final.button_labels == []
     assert await gold(harness, alice) == before + result.gold
@@ -289,7 +289,7 @@ async def test_a_milestone_notice_comes_back_until_ok_credits_it_once(harness: B
 
     await harness.emu.run_command(alice, "hoss rang")
     await harness.settle()
-    notice = last_ephemeral(harness, alice, "Palier atteint : 100 victoires au Rang 1 ! +100 or.")
+    notice = last_ephemeral(harness, alice, "Palier atteint\u00a0: 100 victoires au Rang 1 ! +100 or.")
     assert notice.button_labels == ["OK"]
     before = await gold(harness, alice)
     await harness.emu.run_command(alice, "hoss rang")  # ignored: it comes back

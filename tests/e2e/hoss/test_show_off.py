@@ -54,16 +54,16 @@ async def test_an_or_pull_is_shown_once_and_a_basique_gets_no_button(harness: Bo
     assert first.copy_id is not None
     name = first.card.name.fr
     shows = [label for label in flipped.message.button_labels if label.startswith("Montrer")]
-    assert shows == [f"Montrer : {name}"]  # the Divin card is still face down
+    assert shows == [f"Montrer\u00a0: {name}"]  # the Divin card is still face down
 
-    clicks = [harness.emu.click(alice, f"Montrer : {name}", message=flipped.message) for _ in range(20)]
+    clicks = [harness.emu.click(alice, f"Montrer\u00a0: {name}", message=flipped.message) for _ in range(20)]
     answers = await asyncio.gather(*clicks)
     await harness.settle()
     said = [text(a) for a in answers]
     assert said.count("Votre carte est montrée dans ce salon.") == 1
     assert said.count("Cette carte a déjà été montrée.") == 19
     (post,) = public_posts(harness)
-    assert f"<@{alice.id}> montre sa carte **{name}** (Or, HOSS TCG) !" in post.render()
+    assert f"<@{alice.id}> montre sa carte **{name}** (Or, HOSS TCG)\u202f!" in post.render()
     (picture,) = post.attachments
     assert picture.filename == f"hoss-{first.card.id}.png"
     assert picture.data.startswith(b"\x89PNG")

@@ -113,7 +113,9 @@ async def test_a_practice_duel_to_the_recap(harness: BotHarness) -> None:
         await choose(harness, alice, duel.id)
         fought = (await immortals(harness).duels.get(duel.id)).state
         assert fought is not None
-        assert f"**Combat {len(fought.history)}** — <@{alice.id}> :" in shown(duel_message(harness, duel.id))
+        assert f"**Combat {len(fought.history)}** — <@{alice.id}>\u00a0:" in shown(
+            duel_message(harness, duel.id)
+        )
     final = await immortals(harness).duels.get(duel.id)
     assert final.status == "over"
     assert final.result is not None
@@ -151,11 +153,11 @@ async def test_a_friend_duel_shows_the_attack_to_the_counter_and_the_ai_plays_fo
     assert named is not None
     public = shown(duel_message(harness, duel_id))
     assert f"<@{first.id}> engage " in public
-    assert f" avec **{named.name.fr}** :" in public
+    assert f" avec **{named.name.fr}**\u00a0:" in public
     assert f"À <@{second.id}> de contrer" in public
     controls = await harness.emu.click(second, "Jouer", message=duel_message(harness, duel_id))
     assert controls.message is not None
-    assert f"À vous de contrer : <@{first.id}> engage" in shown(controls.message)
+    assert f"À vous de contrer\u00a0: <@{first.id}> engage" in shown(controls.message)
     again = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
     assert again.message is not None
     assert "déjà fait" in shown(again.message)
@@ -165,7 +167,7 @@ async def test_a_friend_duel_shows_the_attack_to_the_counter_and_the_ai_plays_fo
     assert len(after.state.history) == 1
     assert after.notes == ({"round": 1, "seat": 1 - engager},)
     text = shown(duel_message(harness, duel_id))
-    assert f"⏱ Combat 1 : <@{second.id}> n'a pas choisi à temps, l'IA a choisi à sa place." in text
+    assert f"⏱ Combat 1\u00a0: <@{second.id}> n'a pas choisi à temps, l'IA a choisi à sa place." in text
     while (current := await immortals(harness).duels.get(duel_id)).status == "live":
         (seat,) = current.to_act()
         await choose(harness, alice if current.seats[seat] == alice.id else bob, duel_id, spell=False)

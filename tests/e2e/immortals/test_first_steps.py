@@ -26,12 +26,19 @@ async def test_the_immortals_first_steps_example(tmp_path: Path) -> None:
     )
     assert positions == sorted(positions)
     assert "Vous avez reçu **100 pièces d'or**, **8 unités de 8 familles différentes**" in text
-    assert "➡️ Prochaine étape : un duel d'entraînement contre l'IA avec `/immortels entrainement`" in text
+    assert (
+        "➡️ Prochaine étape\u00a0: un duel d'entraînement contre l'IA avec `/immortels entrainement`" in text
+    )
     assert "** Gains et classement (4/4) **" in text
-    assert "Aucune unité ne s'appelle « Diablotn x2 ». Vouliez-vous dire : Diablotin ?" in text
-    assert "Aucun sort ne s'appelle « Boule de feu ». Voyez les sorts avec `/immortels sorts`." in text
-    assert "Solde insuffisant (Fragments d'âme) : il faut 10, vous avez 0. Gagnez des fragments" in text
-    assert "Solde insuffisant (Pièces d'or) : il faut 150, vous avez 100. Gagnez de l'or en duel" in text
+    assert (
+        "Aucune unité ne s'appelle «\u00a0Diablotn x2\u00a0». Vouliez-vous dire\u00a0: Diablotin\u202f?"
+        in text
+    )
+    assert (
+        "Aucun sort ne s'appelle «\u00a0Boule de feu\u00a0». Voyez les sorts avec `/immortels sorts`." in text
+    )
+    assert "Solde insuffisant (Fragments d'âme)\u00a0: il faut 10, vous avez 0. Gagnez des fragments" in text
+    assert "Solde insuffisant (Pièces d'or)\u00a0: il faut 150, vous avez 100. Gagnez de l'or en duel" in text
     assert "Duel d'entraînement n° 1 lancé" in text
 
 

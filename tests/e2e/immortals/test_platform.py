@@ -19,10 +19,10 @@ async def test_card_shows_a_unit_in_each_language(harness: BotHarness) -> None:
     assert french.message is not None
     text = french.message.render()
     assert "Diablotin" in text
-    assert "Démons (bonus de famille : +2 aux dégâts)" in text
+    assert "Démons (bonus de famille\u00a0: +2 aux dégâts)" in text
     assert "Désert" in text
-    assert "Niveau 1 : 4 / 2" in text
-    assert "Dès le niveau 3 : +1 ATQ" in text
+    assert "Niveau 1\u00a0: 4 / 2" in text
+    assert "Dès le niveau 3\u00a0: +1 ATQ" in text
     english = await harness.emu.run_command(bob, "card", {"name": "immortals:imp"})
     assert english.message is not None
     assert "Demons (family bonus: +2 damage)" in english.message.render()
@@ -34,8 +34,8 @@ async def test_profile_shows_the_game_line_and_currencies(harness: BotHarness) -
     reply = await harness.emu.run_command(alice, "profil")
     assert reply.message is not None
     text = reply.message.render()
-    assert "Immortal's War : 0 point de combat, 0 XP, 0 duel (0 V / 0 N / 0 D)" in text
-    assert "Pièces d'or : 100" in text
+    assert "Immortal's War\u00a0: 0 point de combat, 0 XP, 0 duel (0 V / 0 N / 0 D)" in text
+    assert "Pièces d'or\u00a0: 100" in text
 
 
 async def test_card_attaches_the_drawn_unit(harness: BotHarness) -> None:
@@ -60,10 +60,10 @@ async def test_setup_immortals_sets_the_time_of_each_round(harness: BotHarness) 
     olivia = harness.user("olivia")
     saved = await harness.emu.run_command(olivia, "setup immortels", {"secondes": 60})
     assert saved.message is not None
-    assert "Immortal's War — temps par choix : 60 s" in saved.message.render()
+    assert "Immortal's War — temps par choix\u00a0: 60 s" in saved.message.render()
     shown = await harness.emu.run_command(olivia, "setup show")
     assert shown.message is not None
-    assert "Immortal's War — temps par choix : 60 s" in shown.message.render()
+    assert "Immortal's War — temps par choix\u00a0: 60 s" in shown.message.render()
     english = await harness.emu.run_command(harness.user("oscar", locale="en-GB", admin=True), "setup show")
     assert english.message is not None
     assert "Immortal's War — time per choice: 60 s" in english.message.render()

@@ -27,7 +27,7 @@ from tests.e2e.show_off import (
 )
 
 SEED = 4  # after the sign-up gift's draw, the first recruit is a légendaire: Liche
-LABEL = "Montrer : Liche"
+LABEL = "Montrer\u00a0: Liche"
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ async def recruited(h: BotHarness) -> RecordedMessage:
 async def test_a_legendary_recruit_is_shown_once(harness: BotHarness) -> None:
     alice = harness.user("alice")
     reply = await recruited(harness)
-    line = "{player} montre sa carte **Liche** (Légendaire, Immortal's War) !"
+    line = "{player} montre sa carte **Liche** (Légendaire, Immortal's War)\u202f!"
     await shown_once(harness, alice, reply, "Liche", line, "immortals-lich.png")
 
 

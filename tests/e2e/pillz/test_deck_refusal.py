@@ -71,9 +71,9 @@ async def test_a_deck_broken_by_a_gift_is_refused_in_the_readers_words(harness: 
 
     french_name, english_name = name(h, her_key).fr, name(h, his_key).en
     assert await practice(h, alice, "pillz entrainement") == (
-        f"<@{alice.id}> n'a pas de deck actif jouable :\n"
-        f"Vous ne possédez plus {french_name}, qui est dans le deck de l'emplacement 1 : complétez-le avec"
-        " `/pillz deck emplacement:1 personnages:…` (vos personnages : `/pillz collection`).\n"
+        f"<@{alice.id}> n'a pas de deck actif jouable\u00a0:\n"
+        f"Vous ne possédez plus {french_name}, qui est dans le deck de l'emplacement 1\u00a0: complétez-le avec"
+        " `/pillz deck emplacement:1 personnages:…` (vos personnages\u00a0: `/pillz collection`).\n"
         "Ou activez-en un autre avec `/pillz deck` et l'option `activer`."
     )
     assert await practice(h, bob, "pillz practice") == (

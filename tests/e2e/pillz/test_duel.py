@@ -47,7 +47,7 @@ async def move(h: BotHarness, user: User, duel_id: int, place: int, bet: int) ->
         panel, current = result.message, current + step
     played = await h.emu.click(user, f"Jouer ({bet} pillz)", message=panel)
     assert played.message is not None
-    assert "Joué :" in shown(played.message)
+    assert "Joué\u00a0:" in shown(played.message)
     await h.settle()
     return played.message
 
@@ -138,7 +138,7 @@ async def test_the_ai_plays_for_a_player_who_does_not_answer(harness: BotHarness
     assert after.version > duel.version
     assert after.notes == ({"round": 1, "seat": late},)
     who = f"<@{duel.seats[late]}>"  # mentions inside an embed are shown as written
-    assert f"⏱ Manche 1 : {who} n'a pas joué à temps, l'IA a choisi à sa place." in shown(
+    assert f"⏱ Manche 1\u00a0: {who} n'a pas joué à temps, l'IA a choisi à sa place." in shown(
         duel_message(harness, duel_id)
     )
 
@@ -224,7 +224,7 @@ async def test_the_choice_time_is_a_server_setting(harness: BotHarness) -> None:
     admin = harness.user("olivia", admin=True)
     saved = await harness.emu.run_command(admin, "configuration pillz", {"secondes": 60})
     assert saved.message is not None
-    assert "Pillz — temps par choix : 60 s" in shown(saved.message)
+    assert "Pillz — temps par choix\u00a0: 60 s" in shown(saved.message)
     _, _, duel_id = await friend_duel(harness)
     duel = await pillz(harness).duels.get(duel_id)
     assert await harness.advance(timedelta(seconds=59)) == 0

@@ -45,8 +45,8 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     reply = await harness.emu.run_command(alice, "pillz collection")
     shown = text(reply)
     assert reply.ephemeral
-    assert "Bienvenue ! Vous recevez votre deck de départ : 8 personnages" in shown
-    assert "Votre collection : 8 personnages différents, 8 exemplaires" in shown
+    assert "Bienvenue ! Vous recevez votre deck de départ\u00a0: 8 personnages" in shown
+    assert "Votre collection\u00a0: 8 personnages différents, 8 exemplaires" in shown
     assert "1× **" in shown
     starter = await owned(harness, alice.id)
     assert len(starter) == 8
@@ -56,21 +56,21 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
 
     reply = await harness.emu.run_command(alice, "pillz paquets", {"nombre": 2})
     shown = text(reply)
-    assert "Paquets ouverts : 2" in shown
+    assert "Paquets ouverts\u00a0: 2" in shown
     assert "Paquet 1" in shown
     assert "Paquet 2" in shown
-    assert "Payé 200 pièces. Solde : 100 pièces." in shown
+    assert "Payé 200 pièces. Solde\u00a0: 100 pièces." in shown
     assert await coins(harness, alice.id) == 100
     reply = await harness.emu.run_command(alice, "pillz paquets", {"nombre": 2})
-    assert "Solde insuffisant (Pièces) : il faut 200, vous avez 100. Gagnez des pièces" in text(reply)
+    assert "Solde insuffisant (Pièces)\u00a0: il faut 200, vous avez 100. Gagnez des pièces" in text(reply)
 
     reply = await harness.emu.run_command(alice, "pillz chances")
     shown = text(reply)
     ones = sum(1 for c in catalog(harness).cards if c.stars == 1)
-    assert f"★ : 40 % ({ones} personnages)" in shown
-    assert "★★★★★ : 3 %" in shown
+    assert f"★\u00a0: 40\u00a0% ({ones} personnages)" in shown
+    assert "★★★★★\u00a0: 3\u00a0%" in shown
     assert STAR_ODDS_PM[3] == 180
-    assert "★★★ : 18 %" in shown
+    assert "★★★\u00a0: 18\u00a0%" in shown
     assert "Un paquet coûte 100 pièces" in shown
     assert "100 pièces" in shown
 
@@ -78,7 +78,7 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     shown = text(reply)
     assert "Deck 1 (8 personnages)" in shown
     assert "Prêt à jouer." in shown
-    assert "Oui : vos duels" in shown
+    assert "Oui\u00a0: vos duels" in shown
     reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 2})
     assert "L'emplacement 2 est vide." in text(reply)
 
@@ -88,7 +88,7 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     )
     shown = text(reply)
     assert "Deck 2 enregistré et activé." in shown
-    assert "Oui : vos duels" in shown
+    assert "Oui\u00a0: vos duels" in shown
     reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 1})
     assert "Deck actif" in text(reply)
     assert "Non." in text(reply)
@@ -104,11 +104,11 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     assert "Un deck compte de 8 à 12 personnages ; celui-ci en a 3." in shown
     assert f"{starter[0].name.get('fr')} y est 2 fois" in shown
     assert (
-        f"Vous ne possédez pas {missing.name.get('fr')} : voyez vos personnages avec `/pillz collection`."
+        f"Vous ne possédez pas {missing.name.get('fr')}\u00a0: voyez vos personnages avec `/pillz collection`."
         in shown
     )
     reply = await harness.emu.run_command(alice, "pillz deck", {"emplacement": 3, "personnages": "Personne"})
-    assert "Personnage inconnu : « Personne »." in text(reply)
+    assert "Personnage inconnu\u00a0: «\u00a0Personne\u00a0»." in text(reply)
 
     clan = starter[0].clan
     reply = await harness.emu.run_command(
@@ -132,7 +132,7 @@ async def test_collection_pages(harness: BotHarness) -> None:
 
     await harness.bot.services.db.write(unit)
     reply = await harness.emu.run_command(alice, "pillz collection")
-    assert "Votre collection : 20 personnages différents, 20 exemplaires" in text(reply)
+    assert "Votre collection\u00a0: 20 personnages différents, 20 exemplaires" in text(reply)
     assert "1 / 2" in text(reply)
     reply = await harness.emu.click(alice, "Suivant ▶")
     assert "2 / 2" in text(reply)
@@ -170,8 +170,8 @@ async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> N
     assert "Elo 984 · 1 duel: 0 W / 0 D / 1 L" in shown
     assert "Coins: 300" in shown
     reply = await harness.emu.run_command(alice, "profil")
-    assert "Elo 1016 · 1 duel : 1 V / 0 N / 0 D" in text(reply)
-    assert "Pièces : 340" in text(reply)
+    assert "Elo 1016 · 1 duel\u00a0: 1 V / 0 N / 0 D" in text(reply)
+    assert "Pièces\u00a0: 340" in text(reply)
 
     card = next(c for c in catalog(harness).cards if c.ability is not None and c.ability.value > 0)
     assert card.ability is not None
@@ -184,4 +184,4 @@ async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> N
     assert "★" * card.stars in shown
     reply = await harness.emu.run_command(alice, "carte", {"nom": f"pillz:{card.id}"})
     assert "Puissance (P)" in text(reply)
-    assert f"{card.ability.name.get('fr')} : " in text(reply)
+    assert f"{card.ability.name.get('fr')}\u00a0: " in text(reply)

@@ -28,7 +28,7 @@ async def test_a_long_choice_is_reminded_before_its_deadline(harness: BotHarness
     waiting = next(u for u in users.values() if u is not to_act)
 
     shown = text(await harness.emu.run_command(to_act, "minuteurs"))
-    assert re.search(rf"\*\*Duel n° {duel_id}\*\* : à vous de choisir, <t:\d+:R>", shown)
+    assert re.search(rf"\*\*Duel n° {duel_id}\*\*\u00a0: à vous de choisir, <t:\d+:R>", shown)
     assert f"Duel n° {duel_id}" not in text(await harness.emu.run_command(waiting, "minuteurs"))
 
     await harness.advance(timedelta(minutes=14, seconds=59))
@@ -36,7 +36,10 @@ async def test_a_long_choice_is_reminded_before_its_deadline(harness: BotHarness
     await harness.advance(timedelta(seconds=1))  # 5 minutes before the deadline
     dms = [m.render() for m in harness.emu.dm_messages(to_act)]
     assert len(dms) == 1
-    assert f"Rappel : à vous de choisir dans le duel Pillz n° {duel_id}, l'IA jouera pour vous <t:" in dms[0]
+    assert (
+        f"Rappel\u00a0: à vous de choisir dans le duel Pillz n° {duel_id}, l'IA jouera pour vous <t:"
+        in dms[0]
+    )
     assert harness.emu.dm_messages(waiting) == []
 
 

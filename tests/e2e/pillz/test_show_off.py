@@ -25,7 +25,7 @@ async def test_a_five_star_character_is_shown_once(harness: BotHarness) -> None:
     alice = harness.user("alice")
     bought = await harness.emu.run_command(alice, "pillz packs", {"count": 1})
     assert bought.message is not None
-    assert show_labels(bought.message) == ["Montrer : Le Patriarche voilé"]
-    line = "{player} montre sa carte **Le Patriarche voilé** (★★★★★, Pillz duel) !"
+    assert show_labels(bought.message) == ["Montrer\u00a0: Le Patriarche voilé"]
+    line = "{player} montre sa carte **Le Patriarche voilé** (★★★★★, Pillz duel)\u202f!"
     picture = "pillz-moines-the-veiled-patriarch.png"
     await shown_once(harness, alice, bought.message, "Le Patriarche voilé", line, picture)

@@ -71,16 +71,17 @@ async def test_erasure_cancels_the_pending_trade_and_gift_and_tells_the_other_pl
     await erase(h, alice)
 
     assert (
-        "L'échange n° 1 a été annulé : l'autre joueur a supprimé ses données."
+        "L'échange n° 1 a été annulé\u00a0: l'autre joueur a supprimé ses données."
         in h.emu.dm_messages(bob)[-2].render()
     )
     assert (
-        "Le cadeau n° 2 a été annulé : son destinataire a supprimé ses données." in newest_dm(h, bob).render()
+        "Le cadeau n° 2 a été annulé\u00a0: son destinataire a supprimé ses données."
+        in newest_dm(h, bob).render()
     )
     for trade in (1, 2):
         seen = await h.emu.run_command(bob, "trade show", {"trade": trade})
         text = shown(seen)
-        assert "annulé : l'autre joueur a supprimé ses données" in text
+        assert "annulé\u00a0: l'autre joueur a supprimé ses données" in text
         assert "un joueur anonyme" in text
         assert "Confirmer" not in [b.label for b in seen.message.buttons]  # type: ignore[union-attr]
     stale = await h.emu.click(bob, "Confirmer", message=h.emu.dm_messages(bob)[0])  # an old window's button

@@ -41,8 +41,13 @@ async def test_the_giver_is_warned_then_practice_names_the_missing_character(har
     assert offered.message is not None
     window = offered.message.render()
     assert "⚠️ Vos decks" in window
-    assert f"{named.name.fr}** (#{copy}) : cette carte est dans votre deck actif (emplacement 1)" in window
-    assert "Aucun autre exemplaire ne la remplacera : complétez-le avec `/pillz deck emplacement:1" in window
+    assert (
+        f"{named.name.fr}** (#{copy})\u00a0: cette carte est dans votre deck actif (emplacement 1)" in window
+    )
+    assert (
+        "Aucun autre exemplaire ne la remplacera\u00a0: complétez-le avec `/pillz deck emplacement:1"
+        in window
+    )
     await h.settle()
     partner = newest_dm(h, bob).render()
     assert named.name.en in partner  # bob sees the offer...
@@ -53,7 +58,7 @@ async def test_the_giver_is_warned_then_practice_names_the_missing_character(har
     await h.emu.click(bob, "Confirm", message=newest_dm(h, bob))
     await h.settle()
     notice = newest_dm(h, alice).render()
-    assert "Échange n° 1 : vos decks" in notice
+    assert "Échange n° 1\u00a0: vos decks" in notice
     assert f"(#{copy}) a quitté votre deck actif (emplacement 1)" in notice
     assert all("deck" not in dm.render() for dm in h.emu.dm_messages(bob))
 

@@ -57,14 +57,16 @@ def test_the_best_cards_are_the_most_prized_one_per_game_first(
 def test_your_own_picture_shows_wallets_lines_and_cards(tmp_path: Path, catalogs: dict[str, Any]) -> None:
     images = CardImages(tmp_path, catalogs)
     best = images.best_cards(OWNED, "fr")
-    shown = profile_card.card_of(a_profile(), "Alice « la Grande »", own=True, best=best, locale="fr")
+    shown = profile_card.card_of(
+        a_profile(), "Alice «\u00a0la Grande\u00a0»", own=True, best=best, locale="fr"
+    )
     assert [w.value for w in shown.wallets] == [
         format_int(1000 + 7 * i, "fr") for i in range(len(games.currencies()))
     ]
-    assert [r.label for r in shown.ranks] == ["Victoires — Bronze : 3 · Argent : 1 · Or : 0"]
+    assert [r.label for r in shown.ranks] == ["Victoires — Bronze\u00a0: 3 · Argent\u00a0: 1 · Or\u00a0: 0"]
     canvas = profile.picture(shown, "Pas encore joué.", audit=True)
     texts = [p.text for p in canvas.placed]
-    assert "Alice « la Grande »" in texts
+    assert "Alice «\u00a0la Grande\u00a0»" in texts
     assert [w.value for w in shown.wallets] == [t for t in texts if t in {w.value for w in shown.wallets}]
     assert unreadable({"profile": canvas}) == []
     assert images.profile_now(shown, "fr") == images.profile_now(shown, "fr")  # kept, not drawn again

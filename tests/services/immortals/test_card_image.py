@@ -45,7 +45,7 @@ def test_terrain_family_and_labels_in_each_language(catalog: ImmortalsCatalog) -
     assert "Démons · Commune" in french
     assert {"ATQ", "DÉF"} <= set(french)
     assert {"ATK", "DEF", "Level 1"} <= set(english)
-    assert "Dès le niveau 3 : +1 ATQ" in french
+    assert "Dès le niveau 3\u00a0: +1 ATQ" in french
     assert "From level 3: +1 ATK" in english
 
 

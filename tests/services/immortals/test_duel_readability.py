@@ -75,16 +75,17 @@ async def test_the_initiative_and_the_hp_name_each_side_of_two_same_units(
     after = fought(s)
     record = after.history[0]
     text = await board(services, after)
-    assert "Initiative : Diablotin (l'IA)." in text
+    assert "Initiative\u00a0: Diablotin (l'IA)." in text
     end = record.trace[-1]
     if 0 in end:
         assert re.search(
-            rf"PV : Diablotin \(<@{ALICE}>\) 20 → 0 en {len(record.trace)} tours? ; Diablotin \(l'IA\) 20 → {end[1]}",
+            rf"PV\u00a0: Diablotin \(<@{ALICE}>\) 20 → 0 en {len(record.trace)} tours?\u202f;"
+            rf" Diablotin \(l'IA\) 20 → {end[1]}",
             text,
         ), text
     else:
         assert (
-            f"PV après 20 tours : Diablotin (<@{ALICE}>) 20 → {end[0]} ; Diablotin (l'IA) 20 → {end[1]}"
+            f"PV après 20 tours\u00a0: Diablotin (<@{ALICE}>) 20 → {end[0]}\u202f; Diablotin (l'IA) 20 → {end[1]}"
             in text
         )
     assert "→ 20-" not in text  # no turn-by-turn list
@@ -94,12 +95,13 @@ async def test_a_tie_for_who_engages_says_how_it_was_broken(services: ImmortalsS
     by_defense = state(line_up(0, 3, 4), line_up(1, 3, 3), engager=0, engage_totals=(12, 12))
     text = await board(services, by_defense)
     assert (
-        f"Engage : <@{ALICE}> (ATQ totale 12 de part et d'autre, départagée par la DÉF totale : 16 contre 12)."
+        f"Engage\u00a0: <@{ALICE}> (ATQ totale 12 de part et d'autre, départagée par la DÉF totale\u00a0: 16 contre 12)."
         in text
     )
     by_lot = state(line_up(0, 3, 3), line_up(1, 3, 3), engager=1, engage_totals=(12, 12))
-    assert "Engage : l'IA (ATQ totale 12 et DÉF totale 12 de part et d'autre : tiré au sort)." in await board(
-        services, by_lot
+    assert (
+        "Engage\u00a0: l'IA (ATQ totale 12 et DÉF totale 12 de part et d'autre\u00a0: tiré au sort)."
+        in await board(services, by_lot)
     )
     plain = state(line_up(0, 4, 3), line_up(1, 3, 3), engager=0, engage_totals=(16, 12))
-    assert f"Engage : <@{ALICE}> (ATQ totale 16 contre 12)." in await board(services, plain)
+    assert f"Engage\u00a0: <@{ALICE}> (ATQ totale 16 contre 12)." in await board(services, plain)

@@ -114,7 +114,9 @@ async def test_rewards_are_the_engines_and_anti_farm_halves_consecutive_duels(
         (embed,) = services.duels.public(duel).embeds
         recap = render_text(embed.description, "fr")
         if n:
-            assert f"Anti-farm : {n} duel{'s' if n > 1 else ''} de suite contre le même adversaire" in recap
+            assert (
+                f"Anti-farm\u00a0: {n} duel{'s' if n > 1 else ''} de suite contre le même adversaire" in recap
+            )
             assert "gains divisés par 2." in recap
         else:
             assert "Anti-farm" not in recap

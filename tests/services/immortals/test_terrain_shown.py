@@ -52,11 +52,11 @@ async def test_the_board_and_the_controls_show_the_terrain_and_each_units_line(
     catalog = services.duels.catalog
     (embed,) = services.duels.public(duel).embeds
     board = render_text(embed.description, "fr") + "".join(render_text(f.value, "fr") for f in embed.fields)
-    assert f"Terrain : **{TERRAIN_ICONS[state.terrain]} " in board
+    assert f"Terrain\u00a0: **{TERRAIN_ICONS[state.terrain]} " in board
     choice = await services.duels.controls(duel.id, ALICE, guild=GUILD)
     (panel,) = render.controls(choice, catalog, None, None).embeds
     shown = render_text(panel.description, "fr")
-    assert f"terrain : {TERRAIN_ICONS[state.terrain]} " in shown
+    assert f"terrain\u00a0: {TERRAIN_ICONS[state.terrain]} " in shown
     for seat in (0, 1):
         for unit in state.units[seat]:
             line = render_text(unit_label(catalog, unit, state.terrain), "fr")

@@ -21,7 +21,7 @@ def test_one_button_per_qualifying_copy_in_pull_order() -> None:
     pulled = [MintedCard(100 + n, card(n)) for n in range(5)]
     buttons = show_off_buttons("game", pulled, rare_if_even)
     assert [b.custom_id for b in buttons] == ["showoff:game:100", "showoff:game:102", "showoff:game:104"]
-    assert render_text(buttons[0].label, "fr") == "Montrer : Carte 0"
+    assert render_text(buttons[0].label, "fr") == "Montrer\u00a0: Carte 0"
     assert render_text(buttons[1].label, "en") == "Show off: Card 2"
 
 

@@ -72,11 +72,11 @@ def test_penalties_and_faults_are_told() -> None:
     ]
     after, events = penalties.inactivity_72h(state, seat)
     told_all = _texts(events, state, after)
-    assert told_all[0] == f"{NAMES[seat]} n'a pas joué depuis 72 heures : son tour est passé."
+    assert told_all[0] == f"{NAMES[seat]} n'a pas joué depuis 72 heures\u00a0: son tour est passé."
     assert any(t.startswith("Fin du tour") for t in told_all)
     after, events = penalties.forfeit(state, seat)
     assert _texts(events, state, after) == [
-        f"{NAMES[seat]} déclare forfait : {NAMES[1 - seat]} remporte la partie."
+        f"{NAMES[seat]} déclare forfait\u00a0: {NAMES[1 - seat]} remporte la partie."
     ]
     again, events2 = penalties.inactivity_72h(
         after.model_copy(update={"finished": False, "forfeit": None}), seat

@@ -223,8 +223,8 @@ def test_describe_and_to_text() -> None:
     )
     assert to_text((DeckAttack(attacker="c7"),), table(), 0) == "attaque F1 > pioche"
     assert [render(t, "fr") for t in describe(steps, table(), 0, catalog())] == [
-        "Invoquer Bertille Écume en ligne de réserve, cibles : Dorothée Balai",
-        "Jouer l'effet Éclair de poche, cibles : Honorine Brindille",
+        "Invoquer Bertille Écume en ligne de réserve, cibles\u00a0: Dorothée Balai",
+        "Jouer l'effet Éclair de poche, cibles\u00a0: Honorine Brindille",
         "Déplacer Capucine Cendrée en ligne de réserve",
         "Dorothée Balai attaque Ignace Fiole",
         "Défausser Mère Demdike",

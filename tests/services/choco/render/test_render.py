@@ -83,9 +83,9 @@ def test_board_follows_the_rules_layout_with_counts() -> None:
     out = render(board(mid_game(), catalog(), NAMES), "fr").splitlines()
     assert out == [
         "**Terrain de Alice**",
-        "❑ pioche : 2",
-        "𓂬 main : ⎔⎔ (2)",
-        "☠ cimetière : 1",
+        "❑ pioche\u00a0: 2",
+        "𓂬 main\u00a0: ⎔⎔ (2)",
+        "☠ cimetière\u00a0: 1",
         "Ligne de réserve",
         f"R1 {name('dorothee_balai')} {stats('dorothee_balai')}",
         "Ligne de front",
@@ -97,9 +97,9 @@ def test_board_follows_the_rules_layout_with_counts() -> None:
         f"F2 {name('ignace_fiole')} {stats('ignace_fiole')}",
         "Ligne de réserve",
         "(vide)",
-        "☠ cimetière : 0",
-        "𓂬 main : ⎔ (1)",
-        "❑ pioche : 1",
+        "☠ cimetière\u00a0: 0",
+        "𓂬 main\u00a0: ⎔ (1)",
+        "❑ pioche\u00a0: 1",
         "**Terrain de Bob**",
     ]
 
@@ -156,13 +156,13 @@ def test_active_effects_list_actives_and_timed_per_player() -> None:
         "**Alice**",
         "Effets actifs",
         f"{holle.effect.name.fr} ({name('mere_holle')})",
-        f"⇝ {holle.effect.text.fr} (tours restants : 2)",
+        f"⇝ {holle.effect.text.fr} (tours restants\u00a0: 2)",
         f"Modification ({name('honorine_brindille')})",
-        "⇝ -1 PA / 0 PV (tours restants : 2)",
+        "⇝ -1 PA / 0 PV (tours restants\u00a0: 2)",
         "**Bob**",
         "Effets actifs",
         f"Étourdissement ({name('capucine_cendree')})",
-        "⇝ ne peut pas attaquer (tours restants : 1)",
+        "⇝ ne peut pas attaquer (tours restants\u00a0: 1)",
     ]
     empty = state.model_copy(update={"actives": (), "timed": ()})
     assert render(active_effects(empty, catalog(), NAMES), "en").splitlines() == [
@@ -192,7 +192,7 @@ def test_a_timed_step_is_named_by_its_effect_and_the_wizard() -> None:
     assert "Voile de brume (Delphine Brume)" in out
     assert (
         out[out.index("Voile de brume (Delphine Brume)") + 1]
-        == "⇝ ne peut pas être attaqué (tours restants : 1)"
+        == "⇝ ne peut pas être attaqué (tours restants\u00a0: 1)"
     )
     english = render(active_effects(state, catalog(), NAMES), "en").splitlines()
     assert "Veil of Mist (Delphine Haze)" in english
@@ -207,12 +207,12 @@ def test_hand_lists_the_private_cards_with_labels() -> None:
     assert eclair.effect is not None
     assert f"M1 {name('aglae_pommeverte')} — Sorcier — {stats('aglae_pommeverte')}" in out
     assert f"M2 {name('eclair_de_poche')} — Effet pur" in out
-    assert f"⇝ {eclair.effect.name.fr} : {eclair.effect.text.fr}" in out
+    assert f"⇝ {eclair.effect.name.fr}\u00a0: {eclair.effect.text.fr}" in out
     assert f"F1 {name('capucine_cendree')}" in out
     assert f"R1 {name('dorothee_balai')}" in out
     assert f"AF1 {name('honorine_brindille')}" in out
     assert f"AF2 {name('ignace_fiole')}" in out
-    assert "❑ pioche : 2" in out
+    assert "❑ pioche\u00a0: 2" in out
     # Never the opponent's hand, never a pioche card.
     for card_id in ("gervaise_chaudron", "fulbert_cornemuse", "barnabe_crapaud"):
         assert name(card_id) not in out
@@ -322,4 +322,4 @@ def test_new_game_renders_before_any_placement() -> None:
     state = new_game(7)
     out = render(board(state, catalog(), NAMES), "fr")
     assert out.count("(vide)") == 4
-    assert "𓂬 main : ⎔⎔⎔⎔⎔ (5)" in out
+    assert "𓂬 main\u00a0: ⎔⎔⎔⎔⎔ (5)" in out

@@ -200,7 +200,7 @@ async def test_after_the_close_the_standings_show_the_season_that_ended(world: W
     assert me is not None
     assert (me.place, me.points, me.reward) == (12, 2, 150)
     text = render_text(standings_spec(shown, 1, "fr").embeds[0].description, "fr")
-    assert "Votre place finale : **12** sur 12, 2 pts — **150 or** reçus." in text
+    assert "Votre place finale\u00a0: **12** sur 12, 2 pts — **150 or** reçus." in text
     assert "1. <@12> — 24 pts · 3 000 or" in text.replace("\u202f", " ").replace("\xa0", " ")
     field = standings_spec(shown, 1, "fr").embeds[0].fields[0]
     assert "`/hoss arène inscrire`" in render_text(field.value, "fr")

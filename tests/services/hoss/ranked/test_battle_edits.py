@@ -83,7 +83,7 @@ async def test_each_round_is_due_five_seconds_after_the_previous_one(
         (edit,) = await deliver(box)
         assert f"**Manche {shown}**" in rendered(edit)
         assert clock.now() == start + (shown - 1) * ROUND_PACE
-    assert f"Gain de <@{ALICE}> :" in rendered(edit)
+    assert f"Gain de <@{ALICE}>\u00a0:" in rendered(edit)
     assert edit.buttons == ()
     story, log = edit.attachments  # the battle told in the channel's language, then the JSON
     assert (story.filename, log.filename) == (f"hoss-battle-{battle}.txt", f"hoss-battle-{battle}.json")
@@ -134,7 +134,7 @@ async def test_rounds_played_before_the_attach_are_queued_by_it(db: Database, cl
     assert [int(rendered(s).split("**Manche ")[1].split("**")[0]) for s in shown] == list(
         range(1, result.rounds + 1)
     )
-    assert f"Gain de <@{ALICE}> :" in rendered(shown[-1])
+    assert f"Gain de <@{ALICE}>\u00a0:" in rendered(shown[-1])
 
 
 async def test_an_attach_of_what_the_battle_still_shows_queues_nothing(
@@ -175,7 +175,7 @@ async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(
     rounds = [int(rendered(s).split("**Manche ")[1].split("**")[0]) for s in before + after]
     assert rounds == list(range(1, result.rounds + 1))
     assert len(before) == 2
-    assert f"Gain de <@{ALICE}> :" in rendered(after[-1])
+    assert f"Gain de <@{ALICE}>\u00a0:" in rendered(after[-1])
 
 
 async def test_the_deadline_shows_its_rounds_without_a_click(db: Database, clock: ManualClock) -> None:

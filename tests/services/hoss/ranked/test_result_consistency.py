@@ -42,7 +42,7 @@ def check_consistent(
         assert counts[0] == counts[1]
         assert pvs[0] == pvs[1]
         return
-    title = f"Victoire de {me} contre {AI} !" if status == "won" else f"Défaite de {me} contre {AI}."
+    title = f"Victoire de {me} contre {AI}\u202f!" if status == "won" else f"Défaite de {me} contre {AI}."
     assert title in text
     if reason == "hoss.outcome.elimination":
         assert counts[winner] > 0, (status, counts)
@@ -56,7 +56,7 @@ def check_consistent(
         assert counts[winner] == counts[loser]
         assert pvs[winner] > pvs[loser]
     assert "Vous" not in text
-    assert "• IA :" not in text
+    assert "• IA\u00a0:" not in text
 
 
 async def play_out(
@@ -81,14 +81,14 @@ async def test_the_stated_winner_is_the_side_the_final_board_shows_standing(
         statuses.add(status)
         assert [a.filename.rsplit(".", 1)[1] for a in spec.attachments] == ["txt", "json"]
         story = spec.attachments[0].body("fr")
-        verdict = "Vainqueur : Joueur." if status == "won" else f"Vainqueur : {AI}."
+        verdict = "Vainqueur\u00a0: Joueur." if status == "won" else f"Vainqueur\u00a0: {AI}."
         assert verdict in story or status == "draw"
     assert {"won", "lost"} <= statuses  # both outcomes were checked
 
 
 def test_the_check_catches_a_victory_over_a_standing_opponent() -> None:
     """Negative control: a « Victoire » whose board leaves the winner without creatures fails the check."""
-    text = f"**Victoire de <@1> contre {AI} !**\n{AI} n'a plus aucune créature en jeu ni carte à jouer."
+    text = f"**Victoire de <@1> contre {AI}\u202f!**\n{AI} n'a plus aucune créature en jeu ni carte à jouer."
     with pytest.raises(AssertionError, match=r"'won', \[0, 2\]"):
         check_consistent("won", "hoss.outcome.elimination", text, [0, 2], [0, 50], 1)
     check_consistent("won", "hoss.outcome.elimination", text, [2, 0], [50, 0], 1)  # the same text, consistent

@@ -135,8 +135,8 @@ async def test_the_round_shows_its_odds_and_timeout_notes_sit_under_their_round(
     message = shown(render.public(duel, catalog))
     for record in duel.state.history:
         lead, other = record.attacks[record.leader], record.attacks[1 - record.leader]
-        assert f"{lead} contre {other} → {render.chance(lead, other)} %" in message
-    note_1 = message.index("⏱ Manche 1 :")
+        assert f"{lead} contre {other} → {render.chance(lead, other)}\u00a0%" in message
+    note_1 = message.index("⏱ Manche 1\u00a0:")
     assert message.index("**Manche 1**") < note_1 < message.index("**Manche 2**")
 
 
@@ -189,7 +189,7 @@ async def test_numbers_shown_add_up_with_the_ability_behind_them(
     else:
         raise AssertionError("the Coup précis never won")
     message = shown(render.public(replace(duel, state=s), catalog))
-    assert "Furie de Lancier yari : +2 de puissance" in message
-    assert "Coup précis de Bretteur balafré : +2 dégâts" in message
+    assert "Furie de Lancier yari\u00a0: +2 de puissance" in message
+    assert "Coup précis de Bretteur balafré\u00a0: +2 dégâts" in message
     assert "perd 6 PV" in message
     assert "Bretteur balafré ★★★ — P 4 / D 4 · Coup précis" in message

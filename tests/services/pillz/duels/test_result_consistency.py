@@ -44,10 +44,10 @@ def check_consistent(text: str, names: list[str], lives: list[int], reason: str,
     loser = 1 - winner
     who = names[winner].strip("*")
     if reason == "pillz.outcome.ko":
-        assert f"**Victoire par K.O. de {who} !**" in text
+        assert f"**Victoire par K.O. de {who}\u202f!**" in text
         assert lives[loser] <= 0 < lives[winner], lives
     else:
-        assert f"**Victoire aux points de {who} !**" in text
+        assert f"**Victoire aux points de {who}\u202f!**" in text
         assert lives[winner] > lives[loser], lives
 
 
@@ -82,7 +82,7 @@ async def test_the_named_winner_is_the_side_the_fields_show_ahead(
 
 def test_the_check_catches_a_winner_behind_on_pv() -> None:
     """Negative control: a K.O. « won » by the side the fields show at 0 PV fails the check."""
-    text = f"**Victoire par K.O. de <@{ALICE}> !**"
+    text = f"**Victoire par K.O. de <@{ALICE}>\u202f!**"
     names = [f"**<@{ALICE}>**", f"**<@{BOB}>**"]
     with pytest.raises(AssertionError, match=r"\[0, 5\]"):
         check_consistent(text, names, [0, 5], "pillz.outcome.ko", 0)
