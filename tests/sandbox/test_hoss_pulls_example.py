@@ -21,7 +21,10 @@ async def test_the_hoss_pulls_example_runs(tmp_path: Path) -> None:
     assert code == 0, text
     assert "**Piquier de la garde** — Or 0★" in text
     assert "[Montrer\u00a0: Piquier de la garde]" in text
-    post = "[#parties] @alice montre sa carte **Piquier de la garde** (Or, HOSS TCG)\u202f!\n    [file: hoss-hum_lancier_1.png]"
+    post = (
+        "[#parties] @alice montre sa carte **Piquier de la garde** (Or, HOSS TCG)\u202f!\n"
+        "    [file: hoss-hum_lancier_1.png]"
+    )
     assert text.count(post) == 1
     assert "[alice only] Votre carte est montrée dans ce salon." in text
     assert "[alice only] Cette carte a déjà été montrée." in text
