@@ -160,8 +160,8 @@ class Duels:
             self.partner[first.id], self.partner[second.id] = second, first
             self.queue[first.id] = []
             for _ in range(math.ceil(moves_per_pair / 4) + 1):  # a duel lasts 4 to 8 moves
-                made = await emu.run_command(first, "pillz defi", {"joueur": second})
-                expect(made.message is not None, "/pillz defi", made)
+                made = await emu.run_command(first, "pillz défi", {"joueur": second})
+                expect(made.message is not None, "/pillz défi", made)
                 assert made.message is not None
                 await emu.click(second, "Accepter", message=made.message)
         await self.harness.settle()

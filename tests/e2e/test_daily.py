@@ -107,7 +107,7 @@ async def test_a_dinocard_pack_s_daily_challenges_are_timers(harness: BotHarness
 
 async def test_an_immortals_war_choice_is_a_timer(harness: BotHarness) -> None:
     alice = harness.user("alice")
-    started = text(await harness.emu.run_command(alice, "immortels entrainement"))
+    started = text(await harness.emu.run_command(alice, "immortels entraînement"))
     number = re.search(r"Duel d'entraînement n° (\d+)", started)
     assert number is not None, started
     shown = text(await harness.emu.run_command(alice, "minuteurs"))

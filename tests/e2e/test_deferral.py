@@ -77,7 +77,7 @@ async def test_a_practice_move_defers_before_the_ai_answers(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alice = harness.user("alice")
-    await harness.emu.run_command(alice, "pillz entrainement")
+    await harness.emu.run_command(alice, "pillz entraînement")
     await harness.settle()
     (duel,) = await pillz(harness).duels.live(alice.id)
     controls = await harness.emu.click(alice, "Jouer", message=duel_message(harness, duel.id))

@@ -24,7 +24,7 @@ async def test_the_welcome_comes_once_per_game_privately(harness: BotHarness) ->
         "Bienvenue dans HOSS TCG\u202f!",
     ]
     assert all(m.ephemeral for m in shown)
-    assert "`/pillz entrainement`" in shown[0].render()
+    assert "`/pillz entraînement`" in shown[0].render()
     assert "**300 or**" in shown[1].render()
 
 
@@ -70,7 +70,7 @@ async def test_referee_commands_show_only_to_those_who_may_referee(harness: BotH
         pages[user.name] = text_of(await harness.emu.select(user, "Chocobataille", message=reply.message))
     assert "arbitre-" not in pages["alice"]
     assert "`/choco arbitre-prolonger`" in pages["rita"]
-    assert "`/choco defi`" in pages["alice"]
+    assert "`/choco défi`" in pages["alice"]
 
 
 async def test_admin_shows_only_to_the_bots_owners(harness: BotHarness) -> None:

@@ -367,7 +367,7 @@ async def test_pillz_duels_show_no_pending_bet_deck_or_seed(seeded: BotHarness) 
     timeouts = await play_duel(h, scan, friend, {alice.id: alice, bob.id: bob})
 
     carl = h.user("carl")
-    await h.emu.run_command(carl, "pillz entrainement")
+    await h.emu.run_command(carl, "pillz entraînement")
     await h.settle()
     (practice,) = await pillz(h).duels.live(carl.id)
     alone = PillzSecrets(h, practice.id, everybody)

@@ -71,7 +71,7 @@ async def test_a_challenge_where_the_game_thread_cannot_open_is_refused_privatel
     harness.emu.world.deny_bot(harness.games_channel, "create_public_threads")
 
     made = await harness.emu.run_command(
-        alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=harness.games_channel
+        alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=harness.games_channel
     )
 
     assert "• Créer des fils publics" in private(made)
@@ -188,10 +188,10 @@ async def test_a_pillz_duel_where_the_bot_cannot_post_is_refused_privately(harne
     harness.emu.world.deny_bot(harness.games_channel, "send_messages")
 
     practice = private(
-        await harness.emu.run_command(alice, "pillz entrainement", channel=harness.games_channel)
+        await harness.emu.run_command(alice, "pillz entraînement", channel=harness.games_channel)
     )
     challenge = private(
-        await harness.emu.run_command(alice, "pillz defi", {"joueur": bob}, channel=harness.games_channel)
+        await harness.emu.run_command(alice, "pillz défi", {"joueur": bob}, channel=harness.games_channel)
     )
 
     assert "• Envoyer des messages" in practice

@@ -84,7 +84,7 @@ async def test_a_server_seen_first_in_english_posts_in_english(harness: BotHarne
     assert harness.bot is not None
     await harness.bot.tree.sync()  # the commands published everywhere, as /admin sync does
     ann = harness.user("ann", locale="fr")
-    started = await harness.emu.run_command(ann, "pillz entrainement", channel=channel)
+    started = await harness.emu.run_command(ann, "pillz entraînement", channel=channel)
     assert started.message is not None
     assert shown(started.message).startswith("Duel d'entraînement n°")  # hers: French
     assert "«\u00a0Play\u00a0»" in shown(started.message)

@@ -262,7 +262,7 @@ async def test_a_second_pass_disqualifies(tmp_path: Path) -> None:
 
 async def test_a_declared_absence_pauses_the_ladder(tmp_path: Path) -> None:
     steps = [
-        'bob: /choco absence duree:3j raison:"vacances"',
+        'bob: /choco absence durée:3j raison:"vacances"',
         "wait 25h",
         "wait 69h",
         "wait 1h30m",

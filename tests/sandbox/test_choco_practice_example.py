@@ -25,7 +25,7 @@ async def test_the_choco_practice_example_runs(tmp_path: Path) -> None:
     assert "hRP (0 joueur)" in text  # the friendly game's end is on no leaderboard
     assert "[thread: Chocobataille entraînement n° 2]" in text
     # each declaration in the practice game is followed, in the same breath, by the bot's turn and the call
-    practice = text[text.index("> carol: /choco entrainement") :]
+    practice = text[text.index("> carol: /choco entraînement") :]
     turn = practice[practice.index('attaque F1 > AF1"') : practice.index("> carol: /choco parties")]
     assert "L'Entraîneur (bot) joue son tour." in turn
     assert "L'Entraîneur (bot), à vous de jouer" not in text  # the bot is not called like a player

@@ -64,7 +64,7 @@ async def test_the_choco_first_steps(tmp_path: Path) -> None:
         "`/choco chocogrenouilles`",
         "`/choco collection`",
         "`/choco pioche`",
-        "`/choco defi`",
+        "`/choco défi`",
     )
     assert positions == sorted(positions)
     assert "Vous avez reçu **1\u202f500 gallions**" in text  # grouped as French writes it
@@ -87,14 +87,14 @@ async def test_the_pillz_first_steps(tmp_path: Path) -> None:
     positions = order_of(
         page,
         "`/pillz règles`",
-        "`/pillz entrainement`",
+        "`/pillz entraînement`",
         "`/pillz collection`",
         "`/pillz deck`",
-        "`/pillz defi`",
+        "`/pillz défi`",
     )
     assert positions == sorted(positions)
     assert "** Qui commence, et votre deck (3/3) **" in text
-    assert "➡️ Prochaine étape\u00a0: entraînez-vous contre l'IA avec `/pillz entrainement`" in text
+    assert "➡️ Prochaine étape\u00a0: entraînez-vous contre l'IA avec `/pillz entraînement`" in text
     assert "L'emplacement 2 est vide. Enregistrez-y un deck avec `/pillz deck`" in text
     assert (
         "Personnage inconnu\u00a0: «\u00a0Taisho Hayat\u00a0». Vouliez-vous dire\u00a0: Taishō Hayate\u202f?"

@@ -292,7 +292,7 @@ async def test_immortals_the_deck_takes_the_best_free_copy_and_names_a_unit_left
     name = w.name("immortals", second.card.id, "fr")
     said = await refusal(immortals.duels.practice(GUILD, CHANNEL, ALICE, key="p"), "fr")
     assert f"{name} (exemplaire #{second.copy_id}) n'est plus à vous" in said
-    assert "`/immortels deck unites:…`" in said
+    assert "`/immortels deck unités:…`" in said
 
 
 async def test_a_game_that_declares_no_deck_hook_trades_as_before(w: Desk) -> None:

@@ -59,7 +59,7 @@ def test_a_common_noun_of_the_glossary_is_lower_case_within_a_sentence() -> None
 
 
 def test_markup_mentions_code_and_links_are_not_words() -> None:
-    text = "**Gagné** par <@123> ! `/pillz defi` [voir](https://discord.com/x) <t:1:R> :star:"
+    text = "**Gagné** par <@123> ! `/pillz défi` [voir](https://discord.com/x) <t:1:R> :star:"
     assert plain(text).split() == ["Gagné", "par", HOLE, "!", HOLE, "voir", HOLE, HOLE]
 
 

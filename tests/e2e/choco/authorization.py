@@ -25,7 +25,7 @@ async def choco_challenge(w: World) -> Scene:
     await with_bronze_deck(w.h, alice)
     await with_bronze_deck(w.h, bob)
     made = await w.h.emu.run_command(
-        alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=w.here
+        alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=w.here
     )
     assert made.message is not None
     assert not made.message.ephemeral
@@ -50,7 +50,7 @@ async def choco_practice(w: World) -> Scene:
     """A practice game against the bot: its buttons name it by number like any game's."""
     alice = w.user("alice")
     await with_bronze_deck(w.h, alice)
-    started = await w.h.emu.run_command(alice, "choco entrainement", {}, channel=w.here)
+    started = await w.h.emu.run_command(alice, "choco entraînement", {}, channel=w.here)
     assert started.message is not None
     await w.h.settle()
     games = await choco(w.h).games.live_games(alice.id)

@@ -71,7 +71,7 @@ async def challenge_accepted(
 ) -> GameRow:
     """Alice challenges Bob (in `channel`, else where Alice last acted) and Bob accepts: the new game."""
     made = await h.emu.run_command(
-        alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=channel
+        alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=channel
     )
     assert made.message is not None
     assert not made.message.ephemeral

@@ -37,7 +37,7 @@ async def test_outside_a_thread_the_absence_covers_every_game(harness: BotHarnes
     # in a thread: that game only
     thread = harness.emu.world.channels[first.thread_id or 0]
     reply = await harness.emu.run_command(
-        alice, "choco absence", {"duree": "2j", "raison": "déménagement"}, channel=thread
+        alice, "choco absence", {"durée": "2j", "raison": "déménagement"}, channel=thread
     )
     assert reply.message is not None
     assert reply.message.ephemeral
@@ -50,7 +50,7 @@ async def test_outside_a_thread_the_absence_covers_every_game(harness: BotHarnes
 
     # elsewhere: both games; the first has 168 - 48 = 120 h left, so 6 days are refused there only
     reply = await harness.emu.run_command(
-        alice, "choco absence", {"duree": "6j", "raison": "vacances"}, channel=harness.games_channel
+        alice, "choco absence", {"durée": "6j", "raison": "vacances"}, channel=harness.games_channel
     )
     assert reply.message is not None
     assert reply.message.ephemeral
@@ -69,10 +69,10 @@ async def test_outside_a_thread_the_absence_covers_every_game(harness: BotHarnes
 
 async def test_an_absence_without_a_game_is_refused(harness: BotHarness) -> None:
     alice = harness.user("alice")
-    reply = await harness.emu.run_command(alice, "choco absence", {"duree": "1j", "raison": "voyage"})
+    reply = await harness.emu.run_command(alice, "choco absence", {"durée": "1j", "raison": "voyage"})
     assert reply.message is not None
     assert "aucune partie de Chocobataille en cours" in shown(reply.message)
-    bad = await harness.emu.run_command(alice, "choco absence", {"duree": "demain", "raison": "voyage"})
+    bad = await harness.emu.run_command(alice, "choco absence", {"durée": "demain", "raison": "voyage"})
     assert bad.message is not None
     assert "Durée illisible" in shown(bad.message)
     assert h_rows(harness) == 0

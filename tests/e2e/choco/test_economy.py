@@ -202,7 +202,7 @@ async def test_a_new_member_of_the_server_sees_when_the_bronze_league_opens(harn
     )
     assert f"(<t:{opens}:f>)" in shown
 
-    done = await harness.emu.run_command(olivia, "setup choco", {"anciennete": 2})
+    done = await harness.emu.run_command(olivia, "setup choco", {"ancienneté": 2})
     assert "ancienneté pour la Ligue de Bronze\u00a0: 2 j" in text(done)
     reply = await harness.emu.run_command(bob, "choco ligues")
     assert "✅ Ligue de Bronze" in text(reply)
@@ -224,12 +224,12 @@ async def test_challenges_count_membership_from_joining_the_server(harness: BotH
     await harness.bot.services.db.write(new_to_the_bot)
     harness.emu.world.set_joined(bob, harness.guild, now - timedelta(days=3))
 
-    refused = await harness.emu.run_command(bob, "choco defi", {"joueur": alice, "ligue": "Ligue de Bronze"})
+    refused = await harness.emu.run_command(bob, "choco défi", {"joueur": alice, "ligue": "Ligue de Bronze"})
     assert refused.message is not None
     assert refused.message.ephemeral
     assert "membre de ce serveur depuis 30 jours" in text(refused)
 
-    made = await harness.emu.run_command(alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"})
+    made = await harness.emu.run_command(alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"})
     assert made.message is not None, text(made)
     assert not made.message.ephemeral, text(made)
     clicked = await harness.emu.click(bob, "Accepter", message=made.message)

@@ -105,7 +105,7 @@ async def test_a_double_click_on_accept_opens_one_thread(harness: BotHarness) ->
     alice, bob = harness.user("alice"), harness.user("bob")
     await with_bronze_deck(harness, alice)
     await with_bronze_deck(harness, bob)
-    made = await harness.emu.run_command(alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"})
+    made = await harness.emu.run_command(alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"})
     assert made.message is not None
     await asyncio.gather(
         harness.emu.click(bob, "Accepter", message=made.message),

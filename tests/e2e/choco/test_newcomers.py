@@ -38,7 +38,7 @@ async def newcomer(h: BotHarness, name: str) -> User:
 
 
 async def start_practice(h: BotHarness, user: User) -> int:
-    started = await h.emu.run_command(user, "choco entrainement", {}, channel=h.games_channel)
+    started = await h.emu.run_command(user, "choco entraînement", {}, channel=h.games_channel)
     assert started.message is not None
     assert started.message.ephemeral
     assert "partie d'entraînement" in shown(started.message), shown(started.message)
@@ -87,14 +87,14 @@ async def test_newcomers_play_a_friendly_game_and_practice_games_at_once(harness
     alice, bob = await newcomer(h, "alice"), await newcomer(h, "bob")
 
     ranked = await h.emu.run_command(
-        alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=h.games_channel
+        alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=h.games_channel
     )
     assert ranked.message is not None
     assert ranked.message.ephemeral  # refused: a month of membership for the Bronze League
     assert "Ligue de Bronze" in shown(ranked.message)
 
     made = await h.emu.run_command(
-        alice, "choco defi-amical", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=h.games_channel
+        alice, "choco défi-amical", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=h.games_channel
     )
     assert made.message is not None
     assert not made.message.ephemeral

@@ -1,4 +1,4 @@
-"""The human referee through Discord (a member holding the role chosen with /setup role-arbitre): a longer
+"""The human referee through Discord (a member holding the role chosen with /setup rôle-arbitre): a longer
 deadline, a cancelled 24 h penalty, a game ended with a winner, a game cancelled, the log; who is refused;
 and the text form's faults (V.1): a card not held, an impossible action, a turn that cannot end."""
 
@@ -46,7 +46,7 @@ async def new_role(h: BotHarness, name: str, *members: User) -> Role:
 async def referee_role(h: BotHarness, *members: User) -> None:
     role = await new_role(h, "Arbitres", *members)
     olivia = h.user("olivia", admin=True)
-    done = await h.emu.run_command(olivia, "setup role-arbitre", {"role": role})
+    done = await h.emu.run_command(olivia, "setup rôle-arbitre", {"rôle": role})
     assert done.message is not None, done
     settings = await db_read(h, "SELECT referee_role_id FROM choco_guild_settings")
     assert settings == [(role.id,)]
@@ -120,7 +120,7 @@ async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: B
     assert len(after.graveyard) == len(before.graveyard) + 1
     lost_from_pioche = len(after.pioche) == len(before.pioche) - 1
     assert (
-        await as_referee(h, rita, "arbitre-penalite", game)
+        await as_referee(h, rita, "arbitre-pénalité", game)
         == f"{DONE} (partie n° {game.id}) ; c'est écrit dans le journal de la partie."
     )
     await h.settle()

@@ -71,7 +71,7 @@ async def unchanged(h: BotHarness, game: GameRow) -> None:
 REFEREE_COMMANDS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("arbitre-journal", {}),
     ("arbitre-prolonger", {"heures": 5}),
-    ("arbitre-penalite", {}),
+    ("arbitre-pénalité", {}),
     ("arbitre-terminer", {}),
     ("arbitre-annuler", {}),
 )
@@ -119,7 +119,7 @@ async def test_player_commands_and_forged_clicks_stay_in_their_server(harness: B
         ("jouer", {"actions": "fin"}),
         ("panneau", {}),
         ("abandon", {}),
-        ("absence", {"duree": "2j", "raison": "vacances"}),
+        ("absence", {"durée": "2j", "raison": "vacances"}),
     ):
         text = await reply(h, player, command, elsewhere, **options)
         assert "Vous n'avez aucune partie de Chocobataille en cours" in text, (command, text)
@@ -131,7 +131,7 @@ async def test_player_commands_and_forged_clicks_stay_in_their_server(harness: B
 
     # A challenge waiting in the game's server.
     made = await h.emu.run_command(
-        bob, "choco defi", {"joueur": alice, "ligue": "Ligue de Bronze"}, channel=thread
+        bob, "choco défi", {"joueur": alice, "ligue": "Ligue de Bronze"}, channel=thread
     )
     assert made.message is not None
     [(challenge,)] = await db_read(h, "SELECT id FROM matches WHERE game = 'choco' AND status = 'pending'")
@@ -227,7 +227,7 @@ async def test_an_accepted_challenge_never_shows_the_challengers_deck(harness: B
     [(saved,)] = await db_read(h, "SELECT cards FROM choco_decks WHERE player_id = ?", alice.id)
     deck = json.loads(saved)
     made = await h.emu.run_command(
-        alice, "choco defi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=h.games_channel
+        alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=h.games_channel
     )
     assert made.message is not None
     sold = deck[0]
@@ -258,5 +258,5 @@ async def test_an_accepted_challenge_never_shows_the_challengers_deck(harness: B
 
     # Control: the challenger herself is told which card is missing.
     assert h.games_channel is not None
-    own = await reply(h, alice, "defi", h.games_channel, joueur=bob, ligue="Ligue de Bronze")
+    own = await reply(h, alice, "défi", h.games_channel, joueur=bob, ligue="Ligue de Bronze")
     assert any(n in own for n in names(catalog, sold)), own

@@ -24,11 +24,11 @@ from tests.e2e.show_off import rare_copy
 
 
 async def challenge(w: World) -> Scene:
-    return await challenge_scene(w, "immortels defi", "immortals")
+    return await challenge_scene(w, "immortels défi", "immortals")
 
 
 async def duel(w: World) -> Scene:
-    duels, row = await accepted_duel(w, "immortels defi", "immortals")
+    duels, row = await accepted_duel(w, "immortels défi", "immortals")
     guild = here(w.h)
     engager = row.state.engager
     names = ("alice", "bob")

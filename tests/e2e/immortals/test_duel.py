@@ -70,7 +70,7 @@ async def choose(h: BotHarness, user: User, duel_id: int, spell: bool = True) ->
 
 async def friend_duel(h: BotHarness) -> tuple[User, User, int]:
     alice, bob = h.user("alice"), h.user("bob")
-    made = await h.emu.run_command(alice, "immortels defi", {"joueur": bob})
+    made = await h.emu.run_command(alice, "immortels défi", {"joueur": bob})
     assert made.message is not None
     assert not made.message.ephemeral
     await h.emu.click(bob, "Accepter", message=made.message)
@@ -97,7 +97,7 @@ async def test_a_newcomer_receives_eight_units_of_eight_families(harness: BotHar
 
 async def test_a_practice_duel_to_the_recap(harness: BotHarness) -> None:
     alice = harness.user("alice")
-    started = await harness.emu.run_command(alice, "immortels entrainement")
+    started = await harness.emu.run_command(alice, "immortels entraînement")
     assert started.message is not None
     assert started.message.ephemeral
     await harness.settle()
@@ -266,7 +266,7 @@ async def test_a_round_left_unchosen_while_the_bot_is_down_is_chosen_at_restart(
     db = tmp_path / "bot.sqlite3"
     async for h in run_harness(BotHarness(db, clock=clock, seed=5)):
         alice = h.user("alice")
-        await h.emu.run_command(alice, "immortels entrainement")
+        await h.emu.run_command(alice, "immortels entraînement")
         await h.settle()
         (duel,) = await immortals(h).duels.live(alice.id)
         await choose(h, alice, duel.id)

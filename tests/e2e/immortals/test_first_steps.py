@@ -19,15 +19,15 @@ async def test_the_immortals_first_steps_example(tmp_path: Path) -> None:
     positions = order_of(
         page,
         "`/immortels règles`",
-        "`/immortels entrainement`",
+        "`/immortels entraînement`",
         "`/immortels collection`",
         "`/immortels deck`",
-        "`/immortels defi`",
+        "`/immortels défi`",
     )
     assert positions == sorted(positions)
     assert "Vous avez reçu **100 pièces d'or**, **8 unités de 8 familles différentes**" in text
     assert (
-        "➡️ Prochaine étape\u00a0: un duel d'entraînement contre l'IA avec `/immortels entrainement`" in text
+        "➡️ Prochaine étape\u00a0: un duel d'entraînement contre l'IA avec `/immortels entraînement`" in text
     )
     assert "** Gains et classement (4/4) **" in text
     assert (

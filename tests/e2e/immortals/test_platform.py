@@ -69,7 +69,7 @@ async def test_setup_immortals_sets_the_time_of_each_round(harness: BotHarness) 
     assert "Immortal's War — time per choice: 60 s" in english.message.render()
 
     alice = harness.user("alice")
-    await harness.emu.run_command(alice, "immortels entrainement")
+    await harness.emu.run_command(alice, "immortels entraînement")
     await harness.settle()
     assert harness.bot is not None
     services: ImmortalsServices = harness.bot.services.games["immortals"]

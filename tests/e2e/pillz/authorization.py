@@ -20,12 +20,12 @@ from tests.e2e.show_off import rare_copy
 
 
 async def pillz_challenge(w: World) -> Scene:
-    return await challenge_scene(w, "pillz defi", "pillz")
+    return await challenge_scene(w, "pillz défi", "pillz")
 
 
 async def pillz_duel(w: World) -> Scene:
     alice, bob = w.user("alice"), w.user("bob")
-    duels, duel = await accepted_duel(w, "pillz defi", "pillz")
+    duels, duel = await accepted_duel(w, "pillz défi", "pillz")
     names = {alice.id: "alice", bob.id: "bob"}
     to_act = duel.seats[duel.to_act()[0]]
     other = duel.seats[1 - duel.to_act()[0]]

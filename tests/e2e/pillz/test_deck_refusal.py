@@ -60,7 +60,7 @@ async def test_a_deck_broken_by_a_gift_is_refused_in_the_readers_words(harness: 
     members_for_long(h, alice, bob)
     for player in (alice, bob):
         await h.emu.run_command(player, "pillz collection")  # the starter deck, the active deck
-    challenge = await h.emu.run_command(alice, "pillz defi", {"joueur": bob})  # while her deck is whole
+    challenge = await h.emu.run_command(alice, "pillz défi", {"joueur": bob})  # while her deck is whole
     assert challenge.message is not None
     hers, her_key = first_copy(h, alice)
     his, his_key = first_copy(h, bob, but=her_key)  # alice must not get back what she gave
@@ -70,7 +70,7 @@ async def test_a_deck_broken_by_a_gift_is_refused_in_the_readers_words(harness: 
     await give(h, bob, alice, his, "gift", english)
 
     french_name, english_name = name(h, her_key).fr, name(h, his_key).en
-    assert await practice(h, alice, "pillz entrainement") == (
+    assert await practice(h, alice, "pillz entraînement") == (
         f"<@{alice.id}> n'a pas de deck actif jouable\u00a0:\n"
         f"Vous ne possédez plus {french_name}, qui est dans le deck de l'emplacement 1\u00a0: complétez-le avec"
         " `/pillz deck emplacement:1 personnages:…` (vos personnages\u00a0: `/pillz collection`).\n"

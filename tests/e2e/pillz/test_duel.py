@@ -60,7 +60,7 @@ async def first_unused(h: BotHarness, duel_id: int, seat: int) -> int:
 
 async def friend_duel(h: BotHarness) -> tuple[User, User, int]:
     alice, bob = h.user("alice"), h.user("bob")
-    made = await h.emu.run_command(alice, "pillz defi", {"joueur": bob})
+    made = await h.emu.run_command(alice, "pillz défi", {"joueur": bob})
     assert made.message is not None
     assert not made.message.ephemeral
     await h.emu.click(bob, "Accepter", message=made.message)
@@ -111,7 +111,7 @@ async def test_a_friend_match_from_the_challenge_to_the_result(harness: BotHarne
 
 async def test_a_practice_match_pays_nothing(harness: BotHarness) -> None:
     alice = harness.user("alice")
-    started = await harness.emu.run_command(alice, "pillz entrainement")
+    started = await harness.emu.run_command(alice, "pillz entraînement")
     assert started.message is not None
     assert started.message.ephemeral
     await harness.settle()
@@ -177,7 +177,7 @@ async def test_a_restart_in_the_middle_of_a_duel(tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite3"
     async with running(db, clock) as h:
         alice = h.user("alice")
-        await h.emu.run_command(alice, "pillz entrainement")
+        await h.emu.run_command(alice, "pillz entraînement")
         await h.settle()
         (duel,) = await pillz(h).duels.live(alice.id)
         seat = duel.to_act()[0]
@@ -199,7 +199,7 @@ async def test_a_player_in_two_duels_at_once(harness: BotHarness) -> None:
     ids = []
     for opponent in (bob, carol):
         await harness.emu.run_command(opponent, "pillz collection")  # each has a starter deck
-        made = await harness.emu.run_command(alice, "pillz defi", {"joueur": opponent})
+        made = await harness.emu.run_command(alice, "pillz défi", {"joueur": opponent})
         assert made.message is not None
         await harness.emu.click(opponent, "Accepter", message=made.message)
         await harness.settle()

@@ -62,7 +62,7 @@ async def test_the_giver_is_warned_then_practice_names_the_missing_character(har
     assert f"(#{copy}) a quitté votre deck actif (emplacement 1)" in notice
     assert all("deck" not in dm.render() for dm in h.emu.dm_messages(bob))
 
-    refused = await h.emu.run_command(alice, "pillz entrainement")
+    refused = await h.emu.run_command(alice, "pillz entraînement")
     assert refused.ephemeral
     assert refused.message is not None
     said = refused.message.render()
