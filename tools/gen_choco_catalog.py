@@ -27,6 +27,8 @@ from engine.choco.catalog import (  # noqa: E402
 )
 from tools.choco_card_source import EFFECT_WIZARDS, NORMAL, PURE_EFFECTS  # noqa: E402
 
+NBSP = "\u00a0"  # before a colon in French (docs/glossary.md, "Typography")
+
 # --- effect texts -----------------------------------------------------------------------------------------
 
 # target -> (French object, French "à" form, English)
@@ -166,14 +168,14 @@ def effect_text(trigger: str, steps: list[dict[str, Any]], extra: dict[str, Any]
     en = ", then ".join(p[1] for p in parts)
     duration = extra.get("duration")
     if trigger == "on_place":
-        fr, en = f"À la pose : {fr}.", f"On placement: {en}."
+        fr, en = f"À la pose{NBSP}: {fr}.", f"On placement: {en}."
     elif trigger == "continuous":
         fr_end = f" (pendant {turns_fr(duration)})" if duration else ""
         en_end = f" (for {turns_en(duration)})" if duration else ""
-        fr = f"Continu : à la pose puis à chaque fin de tour, {fr}{fr_end}."
+        fr = f"Continu{NBSP}: à la pose puis à chaque fin de tour, {fr}{fr_end}."
         en = f"Continuous: on placement and at each end of turn, {en}{en_end}."
     elif extra.get("stays"):
-        fr = f"Reste actif {turns_fr(duration)} : maintenant puis à chaque fin de tour, {fr}."
+        fr = f"Reste actif {turns_fr(duration)}{NBSP}: maintenant puis à chaque fin de tour, {fr}."
         en = f"Stays active for {turns_en(duration)}: now and at each end of turn, {en}."
     else:
         fr, en = f"{fr[0].upper()}{fr[1:]}.", f"{en[0].upper()}{en[1:]}."

@@ -400,7 +400,7 @@ async def test_a_five_star_as_four_star_needs_its_own_confirmation(harness: BotH
     four = await give(harness, alice, "sq_guerrier_1", rarity="platine", stars=4)
     reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "sq_guerrier_1"})
     assert "Rien à fusionner" in text(reply)  # a chain never uses a 5★
-    reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "sq_guerrier_1", "five_as_four": True})
+    reply = await harness.emu.run_command(alice, "hoss fuse", {"card": "sq_guerrier_1", "five-as-four": True})
     shown = text(reply)
     assert (
         f"la 5★ (exemplaire n°{five}) sert de 4★ et sera perdue même en cas d'échec (12\u00a0% de réussite)"

@@ -25,6 +25,8 @@ WORDS = HERE / "words.txt"
 LANGUAGES = {"fr": "fr_FR", "en": "en_GB"}
 
 WORD = re.compile(r"[^\W\d_](?:[\w'’-]*[^\W\d_])?")
+# A date's typing pattern shown to whoever must type one (AAAA-MM-JJ, YYYY-MM-DD): a format, not a word.
+DATE_PATTERN = re.compile(r"(?:A{4}|Y{4})-MM-(?:JJ|DD)|(?:JJ|DD)/MM/(?:A{4}|Y{4})")
 _ELIDED = re.compile(r"^(?:[ldjmnstc]|qu|jusqu|lorsqu|puisqu|quoiqu|presqu)'", re.IGNORECASE)
 
 
@@ -93,6 +95,8 @@ class Speller:
         found = []
         for match in WORD.finditer(text):
             word = match.group(0)
+            if DATE_PATTERN.fullmatch(word) or any(c.isdigit() for c in word):
+                continue  # a format, or a code to type (`1j12h`, `M1`): not a word
             if len(word) > 1 and not self.knows(word, lang):
                 found.append(_ELIDED.sub("", word.replace("’", "'")) if lang == "fr" else word)
         return found

@@ -151,13 +151,29 @@ _OE = re.compile(
 )
 
 
+_ISO_DATE = re.compile(r"(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])")
+_TYPING_EXAMPLE = re.compile(r"(?:ex\.|exemple|e\.g\.|example|AAAA-MM-JJ|YYYY-MM-DD)\W{0,4}$", re.IGNORECASE)
+
+
+def _iso_date(text: str) -> list[str]:
+    """A date in ISO form within a sentence; an example of what to type in a date option is one."""
+    return [
+        _excerpt(text, m.start(), m.end())
+        for m in _ISO_DATE.finditer(text)
+        if not _TYPING_EXAMPLE.search(text[max(0, m.start() - 24) : m.start()])
+    ]
+
+
+_EMOJI = ((0x1F300, 0x1FAFF), (0x1F170, 0x1F251), (0x1F1E6, 0x1F1FF), (0x1F004, 0x1F004), (0x1F0CF, 0x1F0CF))
+
+
 def _glyph_without_fallback(text: str) -> list[str]:
     """A character many phones show as an empty box: outside the Basic Multilingual Plane and not an
     emoji, or private use (the checker's own `HOLE` excepted)."""
     found = []
     for at, char in enumerate(text):
         code = ord(char)
-        emoji = 0x1F000 <= code <= 0x1FAFF
+        emoji = any(low <= code <= high for low, high in _EMOJI)
         private = 0xE000 <= code <= 0xF8FF and char != HOLE
         if private or (code > 0xFFFF and not emoji):
             found.append(_excerpt(text, at))
@@ -179,7 +195,7 @@ RULES = (
         "fr.decimal-point",
         ("fr",),
         "a decimal comma (« 12,5 »)",
-        _matches(re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")),
+        _matches(re.compile(r"(?<![\w.])(?<!BY )(?<!version )(?<!Attribution )\d+\.\d+(?![\w.])")),
     ),
     Rule("fr.percent", ("fr",), "a no-break space before « % »", _fr_percent),
     Rule("fr.ligature", ("fr",), "« œ » written as such (« œuvre », « cœur »)", _matches(_OE)),
@@ -203,7 +219,7 @@ RULES = (
         "iso-date",
         ("fr", "en"),
         "a date written in words by Babel (« 5 janvier 2026 »)",
-        _matches(re.compile(r"(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])")),
+        _iso_date,
     ),
     Rule(
         "plural-by-hand", ("fr", "en"), "a plural block, not « (s) »", _matches(re.compile(r"\((?:s|es|x)\)"))
