@@ -77,7 +77,7 @@ async def test_an_entry_opens_privately_with_its_picture(
     assert embed["image"]["url"] == f"attachment://{picture.filename}"
     text = opened.render()
     if game == "immortals":
-        assert " niv. 1 · " in text
+        assert " niveau 1 · " in text
         assert " XP" in text
     else:
         assert "Exemplaires possédés\u00a0:" in text

@@ -41,7 +41,7 @@ async def test_daily_twice_then_the_streak_the_next_day(harness: BotHarness) -> 
 
     bob = harness.user("bob", locale="en-US")
     shown = text(await harness.emu.run_command(bob, "daily", {"game": "pillz"}))
-    assert shown == "**Pillz duel**: you receive 40 Coins (1 day streak). Balance: 340."
+    assert shown == "**Pillz duel**: you receive 40 Coins (1-day streak). Balance: 340."
 
 
 async def test_cooldowns_show_every_timer_privately(harness: BotHarness) -> None:
@@ -61,7 +61,7 @@ async def test_cooldowns_show_every_timer_privately(harness: BotHarness) -> None
     assert re.search(r"\*\*Ticket de tombola\*\*\u00a0: disponible, ventes closes <t:\d+:R>", shown)
     english = text(await harness.emu.run_command(harness.user("bob", locale="en-US"), "cooldowns"))
     assert "Your timers" in english
-    assert "**Daily reward**: ready: 40 Coins (1 day streak)" in english
+    assert "**Daily reward**: ready: 40 Coins (1-day streak)" in english
 
 
 async def test_a_reminder_dm_arrives_only_when_turned_on(harness: BotHarness) -> None:

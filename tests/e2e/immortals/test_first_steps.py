@@ -14,7 +14,7 @@ from tests.sandbox.first_steps import opened_entry, order_of, run
 
 async def test_the_immortals_first_steps_example(tmp_path: Path) -> None:
     text = await run(tmp_path, "immortals")
-    assert "niv. 1 · Dragons" in opened_entry(text, "Dragon des brumes · 1", "immortals-mist_dragon.png")
+    assert "niveau 1 · Dragons" in opened_entry(text, "Dragon des brumes · 1", "immortals-mist_dragon.png")
     page = text[text.index("** Immortal's War **") :]
     positions = order_of(
         page,

@@ -31,7 +31,7 @@ def drake(terrain: str = "desert") -> Unit:
 
 def test_a_units_line_shows_its_numbers_on_the_duels_terrain(catalog: ImmortalsCatalog) -> None:
     home = render_text(unit_label(catalog, drake(), "desert"), "fr")
-    assert "🏜️ niv. 2 — ATQ 2 → 3 · DÉF 4 → 5 sur son terrain ⬆️" in home
+    assert "🏜️ niveau 2 — ATQ 2 → 3 · DÉF 4 → 5 sur son terrain ⬆️" in home
     hostile = render_text(unit_label(catalog, drake(), "foret"), "fr")  # Désert-lovers in the Forêt
     assert "ATQ 2 → 1 · DÉF 4 → 3, terrain hostile ⬇️" in hostile
     elsewhere = render_text(unit_label(catalog, drake(), "plaine"), "fr")
@@ -60,6 +60,6 @@ async def test_the_board_and_the_controls_show_the_terrain_and_each_units_line(
     for seat in (0, 1):
         for unit in state.units[seat]:
             line = render_text(unit_label(catalog, unit, state.terrain), "fr")
-            assert f"{TERRAIN_ICONS[unit.terrain]} niv." in line
+            assert f"{TERRAIN_ICONS[unit.terrain]} niveau" in line
             assert line in board
             assert line in shown

@@ -157,7 +157,7 @@ def test_a_referee_cancelling_a_penalty_is_told() -> None:
         Event("pass_forgiven", {"seat": 0}),
     ]
     assert _texts(events, state, state, "en") == [
-        "The referee cancels a penalty: Aglae Greenapple goes back to Bob's hand.",
-        "The referee cancels a penalty: Aglae Greenapple goes back to Bob's deck.",
+        "The referee cancels a penalty: Aglaé Greenapple goes back to Bob's hand.",
+        "The referee cancels a penalty: Aglaé Greenapple goes back to Bob's deck.",
         "The referee cancels a penalty: Alice's passed turn no longer counts towards disqualification.",
     ]

@@ -114,7 +114,7 @@ def test_keywords_in_both_languages(text: str, step: object) -> None:
     [
         ("invoque Aglaé Pommeverte", Summon(card="c1", line="front")),
         ("invoque aglae pommeverte reserve", Summon(card="c1", line="reserve")),
-        ("summon Aglae Greenapple", Summon(card="c1", line="front")),
+        ("summon Aglaé Greenapple", Summon(card="c1", line="front")),
         ("invoque Agl", Summon(card="c1", line="front")),
         ("invoque Mère Holle", Summon(card="c4", line="front")),
         ("effet Éclair -> Honorine", PlayEffect(card="c2", targets=("c32",))),

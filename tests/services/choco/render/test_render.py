@@ -84,7 +84,7 @@ def test_board_follows_the_rules_layout_with_counts() -> None:
     assert out == [
         "**Terrain de Alice**",
         "❑ pioche\u00a0: 2",
-        "𓂬 main\u00a0: ⎔⎔ (2)",
+        "🃏 main\u00a0: ⎔⎔ (2)",
         "☠ cimetière\u00a0: 1",
         "Ligne de réserve",
         f"R1 {name('dorothee_balai')} {stats('dorothee_balai')}",
@@ -98,7 +98,7 @@ def test_board_follows_the_rules_layout_with_counts() -> None:
         "Ligne de réserve",
         "(vide)",
         "☠ cimetière\u00a0: 0",
-        "𓂬 main\u00a0: ⎔ (1)",
+        "🃏 main\u00a0: ⎔ (1)",
         "❑ pioche\u00a0: 1",
         "**Terrain de Bob**",
     ]
@@ -322,4 +322,4 @@ def test_new_game_renders_before_any_placement() -> None:
     state = new_game(7)
     out = render(board(state, catalog(), NAMES), "fr")
     assert out.count("(vide)") == 4
-    assert "𓂬 main\u00a0: ⎔⎔⎔⎔⎔ (5)" in out
+    assert "🃏 main\u00a0: ⎔⎔⎔⎔⎔ (5)" in out
