@@ -439,7 +439,7 @@ PURE_EFFECTS: list[tuple[str, tuple[str, str], list[dict[str, Any]], dict[str, A
     ("bronze_1", ("Pioche ensorcelée", "Bewitched Draw"), [s("draw", count=2)], {}),
     ("bronze_1", ("Bouclier de brume", "Mist Shield"), [s("protect", target="ally", turns=1)], {}),
     ("bronze_1", ("Croassement", "Croak"), [s("stun", target="enemy", turns=1)], {}),
-    ("bronze_2", ("Chocogrenouille bondissante", "Leaping Chocofrog"), [s("extra_summon", count=1)], {}),
+    ("bronze_2", ("Chocogrenouille bondissante", "Leaping Chocolate Frog"), [s("extra_summon", count=1)], {}),
     ("bronze_2", ("Averse de grêle", "Hailstorm"), [s("damage", target="all_enemies", amount=1)], {}),
     ("bronze_2", ("Miroir du destin", "Mirror of Fate"), [s("redraw"), s("draw", count=1)], {}),
     ("bronze_2", ("Grimoire chapardé", "Pilfered Grimoire"), [s("discard", count=1)], {}),

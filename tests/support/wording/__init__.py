@@ -35,11 +35,16 @@ def _speller() -> Speller:
     return Speller()
 
 
-_STARTS = re.compile(r"(?:^|[.!?…:\n•«(-])[\s\u00a0\u202f*_]*$")
+_BOUNDARY = re.compile(r"[.!?…:\n•·|«(—-]")
 
 
 def _mid_sentence(text: str, at: int) -> bool:
-    return _STARTS.search(text[:at]) is None
+    """Whether a word at `at` is within a sentence: a word, a number or a value stands between it and
+    the last sentence boundary (an emoji, a mark of emphasis or a space do not)."""
+    before = text[:at]
+    boundaries = list(_BOUNDARY.finditer(before))
+    since = before[boundaries[-1].end() :] if boundaries else before
+    return any(char.isalnum() or char == HOLE for char in since)
 
 
 def check(text: str, lang: str, *, fragment: bool = False) -> list[Finding]:
@@ -52,7 +57,7 @@ def check(text: str, lang: str, *, fragment: bool = False) -> list[Finding]:
         if lang in rule.languages:
             found += [Finding(rule.name, excerpt, rule.says) for excerpt in rule.find(shown)]
     for pattern, term, form in glossary.avoided(lang):
-        use = "/".join(term.terms[lang]) or "another word"
+        use = "/".join(glossary.plain_form(form) for form in term.terms[lang]) or "another word"
         found += [
             Finding("glossary", form, f"{use} ({term.concept}, docs/glossary.md)")
             for _ in pattern.finditer(shown)

@@ -29,8 +29,15 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
+CASE_FREE = " (case free)"  # a form also used as a name elsewhere (a rarity, a league): its case is free
+
+
 def _forms(cell: str) -> tuple[str, ...]:
     return tuple(form.strip().strip("`") for form in cell.split(",") if form.strip() and form.strip() != "—")
+
+
+def _case_checked(form: str) -> bool:
+    return form[:1].islower() and len(form) > 2 and not form.endswith(CASE_FREE)
 
 
 @cache
@@ -65,12 +72,16 @@ def avoided(lang: str) -> tuple[tuple[re.Pattern[str], Term, str], ...]:
     return tuple((_word(form), term, form) for term in read() for form in term.avoid[lang])
 
 
+def plain_form(form: str) -> str:
+    return form.removesuffix(CASE_FREE)
+
+
 @cache
 def common_nouns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """Each common noun's capitalized form, to find it within a sentence."""
     found = []
     for term in read():
         for form in term.terms[lang]:
-            if form[:1].islower():
+            if _case_checked(form):
                 found.append((_word(form[:1].upper() + form[1:]), form))
     return tuple(found)

@@ -41,8 +41,8 @@ async def test_a_lost_round_names_the_leaders_behind_its_pillz_and_damage(
     assert "Trésor de guerre de Amirale Roxane Sabord\u00a0: <@11> récupère 2 pillz" in message
     assert f"Bénédiction de Abbesse Ysolde\u00a0: {foe.damage - taken} dégâts de moins pour <@11>" in message
     assert f"perd {taken} PV" in message
-    assert "Trésor de guerre\u00a0: à chaque round perdu, vous récupérez 2 pillz" in message
-    assert "Bénédiction\u00a0: au premier round perdu, vous subissez 3 dégâts de moins" in message
+    assert "Trésor de guerre\u00a0: à chaque manche perdue, vous récupérez 2 pillz" in message
+    assert "Bénédiction\u00a0: à la première manche perdue, vous subissez 3 dégâts de moins" in message
     english = shown(render.public(replace(duel, state=s), catalog), "en")
     assert "War Chest of Admiral Roxane Porthole: <@11> gets 2 pillz back" in english
     assert "War Chest: each time you lose a round, you get 2 pillz back" in english
