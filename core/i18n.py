@@ -23,7 +23,8 @@ from babel import dates as babel_dates
 from babel import numbers as babel_numbers
 from babel.plural import PluralRule
 
-from core.message_guard import GUARD
+from core.elision import elide
+from core.message_guard import GUARD, Written
 from core.settings import SUPPORTED_LOCALES
 from core.typography import typeset
 
@@ -233,10 +234,13 @@ def t(key: str, locale: str | None = None, /, **params: object) -> str:
         elif type(value) is not int and name in shown:  # never a repr nor a card id (core/message_guard.py)
             params[name] = GUARD.check(value, key, name)
     try:
-        return (text if plain else expand(text, lang, params)).format(**params)
+        written = elide(text if plain else expand(text, lang, params), lang, params).format(**params)
     except (KeyError, IndexError, ValueError):
         log.warning("message %s for %s lacks parameters %s", key, lang, sorted(params))
         return text
+    if GUARD.wording is not None:  # tests: the message read, then carried up in what it is placed in
+        return Written(written, GUARD.check_wording(key, lang, written, params))
+    return written
 
 
 @lru_cache(maxsize=8192)

@@ -23,10 +23,11 @@ either catalog, so an argument equal to an id is refused, one-word ids (`imp`, `
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from decimal import Decimal
 
@@ -51,8 +52,40 @@ class Quoted(str):
     __slots__ = ()
 
 
+ECHO_LIMIT = 60  # what a message quotes of one value a player typed
+
+
+def echo(value: object, limit: int = ECHO_LIMIT) -> Quoted:
+    """What a message quotes of a player's input: one line, at most `limit` characters, marked as theirs
+    (`Quoted`: their own words are neither guarded nor held to the bot's wording). A value that is no
+    string is quoted as the client sent it, in JSON (`null`, `true`, `[1, 2]`), not as Python writes it
+    (`None`, `True`)."""
+    sent = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    quoted = " ".join(sent.split())
+    return Quoted(quoted if len(quoted) <= limit else quoted[: limit - 1] + "…")
+
+
+class Written(str):
+    """A message already written, placed in another (the wording check of the tests only): `read` is how
+    the check read it, what a player typed in it left out."""
+
+    __slots__ = ("read",)
+    read: str
+
+    def __new__(cls, text: str, read: str) -> Written:
+        written = super().__new__(cls, text)
+        written.read = read
+        return written
+
+
 class LeakedInternal(RuntimeError):
     """A message was about to show a player something internal (strict mode only)."""
+
+
+# Reads a written message in its language and says what breaks its rules (the test suite's text checker,
+# tests/support/wording/: typography, elision, glossary, numbers); None in production.
+WordingCheck = Callable[[str, str], Sequence[str]]
+QUOTE_HOLE = "\ue000"  # what a player typed stands in for itself: the wording check does not read it
 
 
 class MessageGuard:
@@ -60,6 +93,7 @@ class MessageGuard:
         self.strict = os.environ.get(STRICT_ENV, "") == "1"
         self.forbidden: frozenset[str] = frozenset()
         self.findings: list[str] = []
+        self.wording: WordingCheck | None = None
 
     def forbid(self, words: Iterable[str]) -> None:
         """Strings no message may show as a parameter (the catalogs' card ids)."""
@@ -79,7 +113,7 @@ class MessageGuard:
             if ("=" in value or " at 0x" in value or "(" in value) and REPR_PATTERN.search(value):
                 return REPR
             return None
-        if kind in _SHOWN_AS_THEY_ARE or kind is date or kind is Quoted:
+        if kind in _SHOWN_AS_THEY_ARE or kind is date or kind is Quoted or kind is Written:
             return None
         return f"a {kind.__name__} object"
 
@@ -94,6 +128,22 @@ class MessageGuard:
             raise LeakedInternal(finding)
         log.warning("%s", finding)
         return value if isinstance(value, str) and why != REPR else STAND_IN
+
+    def check_wording(self, key: str, lang: str, text: str, params: dict[str, object]) -> str:
+        """A message as written with its parameters, through `wording` (tests only): a placeholder that
+        builds a wrong phrase (« de alice », « 40 Pièces », « 1000 ») is caught where it happens. What a
+        player typed is left out of the reading, here and in every message this one is placed in
+        (returns the text as read, which `Written.read` carries up). Findings are kept, never raised:
+        the message still goes, and the test fails at its end."""
+        read = text
+        for value in params.values():
+            if isinstance(value, Quoted) and value:
+                read = read.replace(value, QUOTE_HOLE)
+            elif isinstance(value, Written) and value.read != value:
+                read = read.replace(value, value.read)
+        if self.wording is not None:
+            self.findings += [f"message {key} ({lang}): {finding}" for finding in self.wording(read, lang)]
+        return read
 
 
 GUARD = MessageGuard()

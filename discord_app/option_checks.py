@@ -17,9 +17,11 @@ from typing import Any
 from discord import AppCommandOptionType as Kind
 from discord import app_commands
 
+from core.i18n import format_decimal
+from core.settings import SUPPORTED_LOCALES
 from discord_app.refusals import BadOption, echo
 from discord_app.translator import choice_label, qualified
-from services.platform.messages import Text
+from services.platform.messages import Number, Text
 
 DISCORD_NUMBER_LIMIT = 2**53
 """Discord refuses integer and number options beyond ±2^53; an option that declares no bound gets this."""
@@ -94,7 +96,9 @@ def _check(param: app_commands.Parameter, option: Text, value: Any, resolved: Ma
         low = param.min_value or 0
         high = param.max_value or DISCORD_STRING_LIMIT
         if not low <= len(value) <= high:
-            raise BadOption("error.option.length", option=option, value=echo(value), low=low, high=high)
+            raise BadOption(
+                "error.option.length", option=option, value=echo(value), low=bound(low), high=bound(high)
+            )
     elif kind is Kind.boolean:
         if not isinstance(value, bool):
             raise BadOption("error.option.type", option=option, value=echo(value))
@@ -109,6 +113,13 @@ def _check(param: app_commands.Parameter, option: Text, value: Any, resolved: Ma
         raise BadOption("error.option.choice", option=option, value=echo(value), choices=choices)
 
 
+def bound(value: float) -> object:
+    """A declared bound as a reader reads it: grouped, and a decimal in each language's way."""
+    if isinstance(value, int):
+        return Number(value)
+    return Text.per_locale({lang: format_decimal(value, lang) for lang in SUPPORTED_LOCALES})
+
+
 def _check_number(param: app_commands.Parameter, option: Text, value: Any) -> None:
     integer = param.type is Kind.integer
     valid = type(value) is int if integer else isinstance(value, int | float) and not isinstance(value, bool)
@@ -117,7 +128,9 @@ def _check_number(param: app_commands.Parameter, option: Text, value: Any) -> No
     low = -DISCORD_NUMBER_LIMIT if param.min_value is None else param.min_value
     high = DISCORD_NUMBER_LIMIT if param.max_value is None else param.max_value
     if not low <= value <= high and not param.choices:
-        raise BadOption("error.option.range", option=option, value=echo(value), low=low, high=high)
+        raise BadOption(
+            "error.option.range", option=option, value=echo(value), low=bound(low), high=bound(high)
+        )
 
 
 def _snowflake(value: Any) -> int | None:

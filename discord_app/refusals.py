@@ -6,14 +6,10 @@ Apart from the error handler (`discord_app/errors.py`), which checks every comma
 
 from __future__ import annotations
 
-import json
-
 from discord import app_commands
 
-from core.message_guard import Quoted
+from core.message_guard import ECHO_LIMIT, echo
 from engine.errors import DomainError
-
-ECHO_LIMIT = 60  # what a refusal quotes of one value the user typed
 
 
 class BadOption(DomainError, app_commands.AppCommandError):
@@ -23,10 +19,4 @@ class BadOption(DomainError, app_commands.AppCommandError):
     key = "error.bad_option"
 
 
-def echo(value: object, limit: int = ECHO_LIMIT) -> Quoted:
-    """What a refusal quotes of the user's input: one line, at most `limit` characters. A value that is
-    no string is quoted as the client sent it, in JSON (`null`, `true`, `[1, 2]`), not as Python writes
-    it (`None`, `True`)."""
-    sent = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    quoted = " ".join(sent.split())
-    return Quoted(quoted if len(quoted) <= limit else quoted[: limit - 1] + "…")
+__all__ = ["ECHO_LIMIT", "BadOption", "echo"]

@@ -20,6 +20,7 @@ from services.platform.players import PlayerService
 from tests.fixtures import postgres
 from tests.fixtures.catalog_cache import CatalogCache
 from tests.services.conftest import open_database, open_postgres
+from tests.support.wording import written_wording
 
 
 @pytest.fixture(scope="session")
@@ -56,6 +57,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from the start, whether or not the test builds a bot."""
     os.environ[STRICT_ENV] = "1"
     GUARD.strict = True
+    GUARD.wording = written_wording
     GUARD.forbid(
         card.id
         for catalog in _CATALOGS.load_all(DATA_DIR, games.discover()).values()

@@ -23,6 +23,7 @@ from cogs.shared.components import check_owner, decode_choice, encode_choice, ke
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_decimal, format_int
+from core.message_guard import echo
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, services_of
 from discord_app.render import text
@@ -380,7 +381,7 @@ class ChocoEconomyCommands(CommandsMixin):
         note = (
             Text("choco.character.cleared")
             if stored is None
-            else Text("choco.character.set", {"name": discord.utils.escape_markdown(stored)})
+            else Text("choco.character.set", {"name": echo(discord.utils.escape_markdown(stored), 100)})
         )
         await send(interaction, MessageSpec(content=note), locale)
 

@@ -38,6 +38,7 @@ from cogs.choco.lookup import choco_of, here, member_since
 from cogs.shared.mixins import CommandsMixin
 from core.errors import BadInput
 from core.i18n import t
+from core.message_guard import echo
 from discord_app.context import locale_of, public_locale_of
 from discord_app.deferral import defer_reply, reply
 from discord_app.permissions import require_game_thread
@@ -50,7 +51,7 @@ def parse_hours(value: str) -> int:
     """`3j`, `2d`, `48h`, `1j12h` (French or English units) as hours."""
     match = DURATION.match(value)
     if not match or not any(match.groups()):
-        raise BadInput("choco.error.duration", value=value[:40])
+        raise BadInput("choco.error.duration", value=echo(value, 40))
     days, hours = (int(g) if g else 0 for g in match.groups())
     return days * 24 + hours
 

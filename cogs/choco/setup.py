@@ -12,6 +12,7 @@ from cogs.choco.lookup import choco_of
 from cogs.shared.setup import SetupCommand, SetupSection, require_manage_guild
 from core.errors import BadInput
 from core.i18n import t
+from core.message_guard import echo
 from discord_app.context import locale_of
 from discord_app.translator import desc
 from services.choco.leagues import ChocoSettings
@@ -21,7 +22,7 @@ def parse_reminders(value: str) -> list[int]:
     """ "12, 1" → [12, 1]; empty → no reminder. The service checks the range."""
     parts = [p for p in value.replace(";", ",").split(",") if p.strip()]
     if not all(p.strip().rstrip("hH").strip().isdigit() for p in parts):
-        raise BadInput("choco.setup.bad_reminders", value=value[:40])
+        raise BadInput("choco.setup.bad_reminders", value=echo(value, 40))
     return [int(p.strip().rstrip("hH").strip()) for p in parts]
 
 

@@ -40,7 +40,7 @@ from engine.hoss import SHOWN_FROM, format_season
 from services.hoss.arena import Entry, Registration, Standings
 from services.hoss.arena_posts import Final
 from services.hoss.arena_verify import ArenaVerification
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 Slot = app_commands.Range[int, 1, 4]
@@ -58,7 +58,7 @@ def registration_spec(registration: Registration, slots: tuple[int, int]) -> Mes
     params = {
         "attack": slots[0],
         "defence": slots[1],
-        "season": registration.season.isoformat(),
+        "season": Day(registration.season),
         "closes": Text.raw(f"<t:{int(registration.closes_at.timestamp())}:F>"),
         "copies": len(registration.locked),
         "commitment": registration.commitment,
@@ -106,7 +106,7 @@ def final_spec(final: Final, registered: int, locale: str) -> MessageSpec:
         for line in board.lines
     ]
     embed = Embed(
-        title=Text("hoss.arena.standings.last_title", {"season": board.season.isoformat()}),
+        title=Text("hoss.arena.standings.last_title", {"season": Day(board.season)}),
         description=Text.lines([mine, Text("hoss.arena.standings.last_top", {"count": len(top)}), *top]),
         fields=(
             EmbedField(
@@ -146,7 +146,8 @@ def verification_reply(result: ArenaVerification) -> tuple[MessageSpec, discord.
     record, season = result.record, result.season.isoformat()
     spec = MessageSpec(
         content=Text(
-            f"hoss.arena.verify.{result.verdict.reason}", {"season": season, "attacks": len(record.attacks)}
+            f"hoss.arena.verify.{result.verdict.reason}",
+            {"season": Day(result.season), "attacks": len(record.attacks)},
         )
     )
     body = format_season(record, comments=[f"HOSS Arena, server {result.guild_id}, week of {season}"])

@@ -370,7 +370,7 @@ class HossCog(
             view = await decks.save(interaction.user.id, slot, name, wanted_lines, wanted_buffs)
         except DeckInvalid as exc:  # re-raised whole: the handler would only show the first reason, by id
             reasons = [
-                Text.raw("• " + text(problem_text(p, decks.catalog, decks.first, locale), locale))
+                Text("error.reason_line", {"reason": problem_text(p, decks.catalog, decks.first, locale)})
                 for p in exc.problems
             ]
             raise BadInput("hoss.error.deck.refused", reasons=listing(reasons)) from exc

@@ -183,5 +183,5 @@ def deck_list_spec(views: Sequence[DeckView]) -> MessageSpec:
             else Text("hoss.deck.invalid", {"count": len(view.problems)})
         )
         key = "hoss.deck.list_line_active" if view.active else "hoss.deck.list_line"
-        lines.append(Text(key, {"slot": view.slot, "name": view.name, "status": status}))
+        lines.append(Text(key, {"slot": view.slot, "name": echo(view.name, 100), "status": status}))
     return MessageSpec(embeds=(Embed(title=Text("hoss.deck.list_title"), description=Text.lines(lines)),))

@@ -15,6 +15,7 @@ from typing import Any, cast
 import discord
 
 from core.errors import BadInput
+from core.message_guard import echo
 from discord_app.context import services_of
 from engine.hoss import CLASSES, RACES, RARITIES, BuffCard, CreatureCard
 from services.hoss import HossServices
@@ -61,11 +62,11 @@ def decode_filter(code: str) -> CollectionFilter:
         if char == NO_VALUE:
             return None
         if not char.isdigit() or int(char) >= len(values):
-            raise BadInput("hoss.error.collection.filter", name=char)
+            raise BadInput("hoss.error.collection.filter", name=echo(char))
         return values[int(char)]
 
     if len(code) != 7:
-        raise BadInput("hoss.error.collection.filter", name=code)
+        raise BadInput("hoss.error.collection.filter", name=echo(code))
     race, cls, rank, rarity, stars, holo, kind = list(code)
     criteria = CollectionFilter(
         race=pick(race, RACES),
@@ -86,7 +87,7 @@ def encode_sort(sort: str) -> str:
 
 def decode_sort(code: str) -> str:
     if not code.isdigit() or int(code) >= len(SORT_ORDERS):
-        raise BadInput("hoss.error.collection.sort", sort=code)
+        raise BadInput("hoss.error.collection.sort", sort=echo(code))
     return SORT_ORDERS[int(code)]
 
 

@@ -34,7 +34,7 @@ from services.pillz.names import ability_text, clan_name, stars_text
 from services.pillz.shop import PackOdds, PackPurchase
 from services.pillz.showoff import rare
 from services.platform.catalogs import fold
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.platform.messages import Embed, EmbedField, MessageSpec, Number, Text
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.showoff import show_off_buttons
 
@@ -172,7 +172,7 @@ def leaderboard_spec(board: Leaderboard) -> MessageSpec:
             {
                 "rank": e.rank,
                 "who": f"<@{e.player_id}>",
-                "rating": e.rating,
+                "rating": Number(e.rating),
                 "games": e.games,
                 "wins": e.wins,
                 "draws": e.draws,

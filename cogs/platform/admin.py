@@ -11,13 +11,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from core.errors import NotAllowed, NotFound
-from core.i18n import format_int, normalize_locale, t
+from core.i18n import normalize_locale, t
+from core.message_guard import echo
 from discord_app.context import locale_of, services_of
 from discord_app.errors import fit
 from discord_app.option_checks import Id
 from discord_app.translator import desc
 from services.platform import games
 from services.platform.admin import Actor, LedgerLine, Page
+from services.platform.messages import Text, render_text
 
 AUTOCOMPLETE_LIMIT = 25
 Reason = app_commands.Range[str, 1, 200]
@@ -31,29 +33,17 @@ def require_owner(interaction: discord.Interaction[Any]) -> Actor:
     return Actor(interaction.user.id, interaction.guild_id, interaction.id)
 
 
-def currency_label(code: str, locale: str) -> str:
-    found = next((c for c in games.currencies() if c.code == code), None)
-    return t(found.name_key, locale) if found is not None else code
-
-
 def ledger_text(page: Page[LedgerLine], name: str, locale: str) -> str:
     lines = [t("admin.ledger.title", locale, name=name, page=page.page, pages=page.pages)]
     for line in page.lines:
-        what = currency_label(line.currency, locale) if line.currency else line.card or "?"
-        after = format_int(line.balance_after, locale) if line.balance_after is not None else "—"
-        lines.append(
-            t(
-                "admin.ledger.line",
-                locale,
-                id=line.id,
-                at=f"<t:{int(line.at.timestamp())}:f>",
-                delta=f"{line.delta:+d}",
-                what=what,
-                after=after,
-                reason=line.reason,
-                ref=line.ref or "—",
-            )
-        )
+        sign = "+" if line.delta > 0 else "−"
+        if line.currency:
+            change = sign + render_text(games.money(line.currency, abs(line.delta)), locale)
+            after = render_text(games.money(line.currency, line.balance_after or 0), locale)
+        else:
+            change, after = f"{sign}1 {line.card or '?'}", "—"
+        params = {"id": line.id, "at": f"<t:{int(line.at.timestamp())}:f>", "change": change, "after": after}
+        lines.append(t("admin.ledger.line", locale, **params, reason=line.reason, ref=line.ref or "—"))
     if not page.lines:
         lines.append(t("admin.ledger.empty", locale))
     return "\n".join(lines)
@@ -120,11 +110,13 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description=desc("cm
         admin = services_of(interaction).admin
         change = admin.take if take else admin.grant
         after = await change(actor, player.id, currency, amount, reason)
-        name = currency_label(currency, locale)
         key = "admin.taken" if take else "admin.granted"
-        await self._reply(
-            interaction, t(key, locale, amount=amount, currency=name, name=player.mention, balance=after)
-        )
+        params = {
+            "amount": games.money(currency, amount),
+            "name": player.mention,
+            "balance": games.money(currency, after),
+        }
+        await self._reply(interaction, render_text(Text(key, params), locale))
 
     @app_commands.command(name="grant", description=desc("cmd.admin.grant.description"))
     @app_commands.describe(
@@ -181,7 +173,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description=desc("cm
         services = services_of(interaction)
         ref = services.cards.resolve(card, locale)
         if ref is None:
-            raise NotFound("error.card_not_found", name=card)
+            raise NotFound("error.card_not_found", name=echo(card))
         copy = await services.admin.give_card(actor, player.id, ref.game, ref.card_id, reason)
         await self._reply(
             interaction,

@@ -14,8 +14,8 @@ from discord_app.context import locale_of, services_of
 from discord_app.render import to_discord
 from discord_app.translator import desc
 from services.platform import games
-from services.platform.daily import DailyClaim, currency_name, daily_games
-from services.platform.messages import Embed, EmbedField, MessageSpec, Number, Text
+from services.platform.daily import DailyClaim, daily_games
+from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.platform.reminders import Cooldown
 from services.platform.timers import relative
 
@@ -25,11 +25,8 @@ def claim_line(claim: DailyClaim) -> Text:
     spec = games.get(claim.game)
     params: dict[str, object] = {
         "game": Text(spec.name_key) if spec is not None else Text.raw(claim.game),
-        "amount": Number(claim.amount),
-        "currency": currency_name(spec, spec.daily)
-        if spec is not None and spec.daily
-        else Text.raw(claim.currency),
-        "balance": Number(claim.balance),
+        "amount": games.money(claim.currency, claim.amount),
+        "balance": games.money(claim.currency, claim.balance),
         "streak": claim.streak,
     }
     if claim.credited:

@@ -79,11 +79,32 @@ ACTION_KEYS = {
 }
 
 
+# The audit log's details (services/platform/admin.py `write_audit`), named in the reader's language.
+DETAIL_KEYS = {
+    "amount": "admin.detail.amount",
+    "card": "admin.detail.card",
+    "copy": "admin.detail.copy",
+    "currency": "admin.detail.currency",
+    "game": "admin.detail.game",
+    "page": "admin.detail.page",
+    "reason": "admin.detail.reason",
+    "target": "admin.detail.target",
+}
+
+
 def audit_text(page: Page[AuditLine], locale: str) -> str:
     lines = [t("admin.audit.title", locale, page=page.page, pages=page.pages)]
     for line in page.lines:
         spec = games.get(line.game) if line.game else None
-        details = " · ".join(f"{k}: {v}" for k, v in sorted(line.details.items()))
+        details = " · ".join(
+            t(
+                "admin.audit.detail",
+                locale,
+                label=t(DETAIL_KEYS[k], locale) if k in DETAIL_KEYS else k,
+                value=v,
+            )
+            for k, v in sorted(line.details.items())
+        )
         lines.append(
             t(
                 "admin.audit.line",

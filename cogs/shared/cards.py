@@ -18,6 +18,7 @@ import discord
 from cogs.shared.components import button, check_owner
 from core.errors import BadInput, NotAllowed, NotFound
 from core.i18n import t
+from core.message_guard import echo
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.permissions import SHOW_OFF, require_here
@@ -115,7 +116,7 @@ class CardViewSelect(PersistentSelect, template=r"cardview:(?P<game>[a-z0-9_]{1,
         ref = services.cards.ref(game, chosen.card_id)
         card = services.cards.get(game, chosen.card_id)
         if ref is None or card is None:
-            raise NotFound("error.card_not_found", name=chosen.card_id)
+            raise NotFound("error.card_not_found", name=echo(chosen.card_id))
         copy = CardCopy(chosen.rarity, chosen.stars, chosen.holo)
         image = await services.card_images.image(game, chosen.card_id, copy, locale)
         spec = card_spec(ref, card, services.cards.catalog(game), locale, image)

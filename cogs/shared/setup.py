@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from core.i18n import t
+from core.i18n import format_int, t
 from discord_app.context import locale_of
 from discord_app.translator import desc
 from services.shared.choice_time import MAX_SECONDS, MIN_SECONDS
@@ -92,9 +92,8 @@ def choice_time_section(
 
     async def summary(interaction: discord.Interaction[Any], locale: str) -> str:
         assert interaction.guild_id is not None
-        return t(
-            keys.summary, locale, seconds=await settings(interaction).choice_seconds(interaction.guild_id)
-        )
+        seconds = await settings(interaction).choice_seconds(interaction.guild_id)
+        return t(keys.summary, locale, seconds=format_int(seconds, locale))
 
     @app_commands.describe(seconds=desc(keys.seconds))
     async def choice_time(
@@ -105,7 +104,8 @@ def choice_time_section(
         assert interaction.guild_id is not None
         saved = await settings(interaction).set_choice_time(interaction.guild_id, seconds)
         await interaction.response.send_message(
-            t("setup.saved", locale) + "\n" + t(keys.summary, locale, seconds=saved), ephemeral=True
+            t("setup.saved", locale) + "\n" + t(keys.summary, locale, seconds=format_int(saved, locale)),
+            ephemeral=True,
         )
 
     def make() -> tuple[SetupCommand, ...]:

@@ -16,6 +16,8 @@ from datetime import datetime
 from typing import Any
 
 from core.clock import Clock
+from core.i18n import format_decimal
+from core.settings import SUPPORTED_LOCALES
 from engine.choco import ChocoCatalog, ChocoState, inactivity_24h, inactivity_72h
 from engine.protocol import Event
 from services.choco import posts, render
@@ -133,7 +135,13 @@ class ChocoClock:
                     now,
                     game,
                     Text(
-                        "choco.play.downtime_notice", {"hours": hours, "deadline": posts.deadline_text(game)}
+                        "choco.play.downtime_notice",
+                        {
+                            "hours": Text.per_locale(
+                                {lang: format_decimal(hours, lang) for lang in SUPPORTED_LOCALES}
+                            ),
+                            "deadline": posts.deadline_text(game),
+                        },
                     ),
                 )
             return len(moved)

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from core.errors import BadInput
+from core.message_guard import echo
 from engine.choco import CARD_TYPES, RARITIES, ChocoCard, ChocoCatalog
 from services.choco.economy import GAME_KEY
 from services.platform.catalogs import fold
@@ -33,9 +34,9 @@ CollectionPage = shared.CollectionPage[ChocoCard]
 def check_filter(rarity: str | None, card_type: str | None) -> None:
     """Filter values come from options or custom ids: untrusted, so checked with a message saying which."""
     if rarity is not None and rarity not in RARITIES:
-        raise BadInput("choco.error.collection.rarity", rarity=rarity)
+        raise BadInput("choco.error.collection.rarity", rarity=echo(rarity))
     if card_type is not None and card_type not in CARD_TYPES:
-        raise BadInput("choco.error.collection.type", type=card_type)
+        raise BadInput("choco.error.collection.type", type=echo(card_type))
 
 
 def collection_page(

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from core.errors import BadInput
+from core.message_guard import echo
 from engine.choco import Rarity
 from services.platform.games import Currency
 from services.platform.players import ensure_starting_grant
@@ -20,7 +21,13 @@ from services.platform.players import ensure_starting_grant
 GAME_KEY = "choco"
 CHOCO_GOLD = "choco_gold"
 STARTING_GOLD = 1500
-CURRENCY = Currency(CHOCO_GOLD, "choco.gold", starting=STARTING_GOLD, earn_key="choco.guide.earn")
+CURRENCY = Currency(
+    CHOCO_GOLD,
+    "choco.gold",
+    starting=STARTING_GOLD,
+    earn_key="choco.guide.earn",
+    amount_key="choco.gold_amount",
+)
 
 League = Literal["bronze", "argent", "or"]
 LEAGUES: tuple[League, ...] = ("bronze", "argent", "or")
@@ -47,7 +54,7 @@ def league_of(value: str) -> League:
     for league in LEAGUES:
         if league == value:
             return league
-    raise BadInput("choco.error.league", league=value)
+    raise BadInput("choco.error.league", league=echo(value))
 
 
 def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
+from core.message_guard import echo
 from engine.choco import (
     ChocoCatalog,
     ChocoState,
@@ -212,7 +213,7 @@ class ChocoGames:
         `friendly` challenge asks for no league entry and its game counts for nothing (no result, no
         ladder, no reward): only a valid deck of the league's cards (docs/choco/practice.md)."""
         if league not in LEAGUES:
-            raise BadInput("choco.error.league", league=league)
+            raise BadInput("choco.error.league", league=echo(league))
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> Challenge:

@@ -14,6 +14,7 @@ import sqlite3
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
+from core.message_guard import echo
 from engine.choco import DECK_SIZE, MAX_COPIES, ChocoCatalog, ai_turn
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.choco.economy import ALLOWED_RARITIES, league_of
@@ -68,7 +69,7 @@ class ChocoPractice:
         caller opens the thread (`ChocoGames.claim_thread`, `open_thread`) as for an accepted challenge.
         One live practice game per player; a replay of `key` (a double click) returns the same game."""
         if league not in LEAGUES:
-            raise BadInput("choco.error.league", league=league)
+            raise BadInput("choco.error.league", league=echo(league))
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> GameRow:

@@ -24,7 +24,13 @@ from store.db import Database
 GAME_KEY = "dinocard"
 DINO_GOLD = "dinocard_gold"
 STARTING_GOLD = 300
-CURRENCY = Currency(DINO_GOLD, "dinocard.gold", starting=STARTING_GOLD, earn_key="dinocard.guide.earn")
+CURRENCY = Currency(
+    DINO_GOLD,
+    "dinocard.gold",
+    starting=STARTING_GOLD,
+    earn_key="dinocard.guide.earn",
+    amount_key="dinocard.gold_amount",
+)
 STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
 REASON_STARTER = "dinocard.starter"
 STARTER_COPIES = 2  # of every common card: a mono-element pack of 20 from the start

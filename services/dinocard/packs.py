@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 
 from core.clock import to_db
 from core.errors import BadInput, NotAllowed, NotFound
+from core.message_guard import echo
 from engine.dinocard import (
     MAX_COPIES,
     PACK_MAX,
@@ -136,7 +137,7 @@ def find_pack(conn: sqlite3.Connection, owner: int, ref: str) -> Pack:
     for pack in active_packs(conn, owner):
         if wanted == str(pack.id) or fold(wanted) == fold(pack.name):
             return pack
-    raise NotFound("dinocard.error.pack.not_found", pack=ref[:NAME_MAX])
+    raise NotFound("dinocard.error.pack.not_found", pack=echo(ref, NAME_MAX))
 
 
 def opponent_pack(conn: sqlite3.Connection, pack_id: int, challenger: int) -> Pack:
@@ -323,7 +324,7 @@ class DinocardPacks(DinocardService):
         def unit(conn: sqlite3.Connection) -> PackView:
             self.welcome(conn, now, owner)
             if any(fold(p.name) == fold(clean) for p in active_packs(conn, owner)):
-                raise BadInput("dinocard.error.pack.name_taken", name=clean)
+                raise BadInput("dinocard.error.pack.name_taken", name=echo(clean, 100))
             free = free_counts(conn, owner)
             wanted = list(cards) if cards is not None else auto_cards(free, self.cards, str(element))
             found = problems(wanted, free, self.cards, traded_counts(conn, owner))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.i18n import format_int, format_percent
+from core.i18n import format_decimal, format_int, format_percent
 from core.settings import SUPPORTED_LOCALES
 from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog, sale_price
 from services.hoss.arena import ArenaService
@@ -41,6 +41,10 @@ from services.platform.timers import DailyReward, streak_table
 DAILY_GOLD = 50
 
 
+def _decimal(value: float) -> Text:
+    return Text.per_locale({lang: format_decimal(value, lang) for lang in SUPPORTED_LOCALES})
+
+
 def _percent(value: float) -> Text:
     return Text.per_locale({lang: format_percent(value, lang, 0) for lang in SUPPORTED_LOCALES})
 
@@ -64,7 +68,7 @@ def card_fields(card: Any, _catalog: Any, locale: str) -> list[tuple[Text, Text]
     else:
         fields += [
             (Text("hoss.label.atk"), Text.raw(str(card.atk))),
-            (Text("hoss.label.interval"), Text("hoss.seconds", {"value": f"{card.interval:g}"})),
+            (Text("hoss.label.interval"), Text("hoss.seconds", {"value": _decimal(card.interval)})),
             (
                 Text("hoss.label.crit"),
                 Text(

@@ -15,6 +15,7 @@ from core.errors import NotAllowed, NotFound
 from engine.fair_draw import Verdict
 from engine.hoss import DrawnAttack, SeasonRecord, verify_season
 from services.platform.erased import ERASED, is_erased
+from services.platform.messages import Day
 
 
 class NoSeason(NotFound):
@@ -40,9 +41,9 @@ def season_record(conn: sqlite3.Connection, guild_id: int, season: date) -> Seas
         (guild_id, season.isoformat()),
     ).fetchone()
     if row is None:
-        raise NoSeason(season=season.isoformat())
+        raise NoSeason(season=Day(season))
     if row[0] != "closed":
-        raise SeasonStillOpen(season=season.isoformat())
+        raise SeasonStillOpen(season=Day(season))
     attacks = tuple(
         DrawnAttack(int(a), int(n), int(d), tuple(int(c) for c in json.loads(candidates)))
         for a, n, d, candidates in conn.execute(

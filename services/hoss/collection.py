@@ -18,6 +18,7 @@ from typing import Any, cast
 import orjson
 
 from core.errors import BadInput, CardUnavailable, NotAllowed
+from core.message_guard import echo
 from engine.hoss import (
     ATTACKING_CLASSES,
     BP,
@@ -213,7 +214,7 @@ def sort_key(order: str, locale: str | None) -> Callable[[OwnedCopy], tuple[Any,
         "newest": lambda c: (-c.copy_id,),
     }
     if order not in keys:
-        raise BadInput("hoss.error.collection.sort", sort=order)
+        raise BadInput("hoss.error.collection.sort", sort=echo(order))
     return keys[order]
 
 

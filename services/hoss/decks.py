@@ -21,6 +21,7 @@ from typing import Any
 
 from core.clock import Clock, to_db
 from core.errors import DomainError, NotAllowed
+from core.message_guard import echo
 from engine.hoss import (
     BUFFS_PER_DECK,
     LINES_PER_DECK,
@@ -49,6 +50,8 @@ from store.db import Database
 DECK_SLOTS = 4
 NAME_MAX = 32
 STARTER_SLOT = 1  # where a new player's first deck is built
+
+UNKNOWN_ECHO = 100  # what a refusal quotes of a line or buff the player typed
 
 
 @dataclass(frozen=True)
@@ -244,7 +247,7 @@ class DeckRules:
         defenders = 0
         for line, count in Counter(lines).items():
             if line not in self.first:
-                problem("hoss.error.deck.unknown_line", line=line)
+                problem("hoss.error.deck.unknown_line", line=echo(line, UNKNOWN_ECHO))
                 continue
             if count > 1:
                 problem("hoss.error.deck.duplicate_line", line=line)
@@ -261,7 +264,7 @@ class DeckRules:
         buff_views: list[BuffView] = []
         for buff, count in Counter(buffs).items():
             if buff not in self.buff_cards:
-                problem("hoss.error.deck.unknown_buff", buff=buff)
+                problem("hoss.error.deck.unknown_buff", buff=echo(buff, UNKNOWN_ECHO))
                 continue
             if count > 1:
                 problem("hoss.error.deck.duplicate_buff", buff=buff)

@@ -14,7 +14,9 @@ from services.hoss.gold import GOLD, STARTING_GOLD
 from services.platform.games import Currency, ResetReport
 from services.shared.reset import reset_progress
 
-CURRENCY = Currency(GOLD, "hoss.gold", starting=STARTING_GOLD, earn_key="hoss.guide.earn")
+CURRENCY = Currency(
+    GOLD, "hoss.gold", starting=STARTING_GOLD, earn_key="hoss.guide.earn", amount_key="hoss.gold_amount"
+)
 # Rows of the player's own progress; the arena's and raffles' rows are the servers' records.
 PROGRESS_TABLES = ("hoss_decks", "hoss_profiles", "hoss_rank_progress", "hoss_notices")
 

@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, NotAllowed, NotFound
+from core.message_guard import echo
 from engine.hoss import (
     CARDS_PER_BOOSTER,
     MAX_BOOSTERS_PER_PURCHASE,
@@ -256,7 +257,7 @@ class HossShop:
         None); `race` makes them race boosters."""
         check_count(count, MAX_BOOSTERS_PER_PURCHASE, "hoss.error.shop.count")
         if race is not None and race not in RACES:
-            raise BadInput("hoss.error.shop.unknown_race", race=race)
+            raise BadInput("hoss.error.shop.unknown_race", race=echo(race))
         if tier is not None and (isinstance(tier, bool) or not isinstance(tier, int) or tier not in TIERS):
             raise BadInput("hoss.error.shop.tier", minimum=min(TIERS), maximum=max(TIERS))
         now = self.clock.now()

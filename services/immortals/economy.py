@@ -30,8 +30,19 @@ GOLD = "immortals_gold"
 FRAGMENTS = "immortals_fragments"
 STARTING_GOLD = 100
 CURRENCIES = (
-    Currency(GOLD, "immortals.gold", starting=STARTING_GOLD, earn_key="immortals.guide.earn_gold"),
-    Currency(FRAGMENTS, "immortals.fragments", earn_key="immortals.guide.earn_fragments"),
+    Currency(
+        GOLD,
+        "immortals.gold",
+        starting=STARTING_GOLD,
+        earn_key="immortals.guide.earn_gold",
+        amount_key="immortals.gold_amount",
+    ),
+    Currency(
+        FRAGMENTS,
+        "immortals.fragments",
+        earn_key="immortals.guide.earn_fragments",
+        amount_key="immortals.fragments_amount",
+    ),
 )
 STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
 REASON_STARTER = "immortals.reason.starter"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.errors import BadInput, NotAllowed
+from core.message_guard import echo
 from engine.immortals import ImmortalsCard, ImmortalsSpell
 from services.immortals.economy import FRAGMENTS, GAME_KEY, GOLD, ImmortalsService, known_spells, learn
 from services.platform import ledger
@@ -53,7 +54,7 @@ class ImmortalsSpells(ImmortalsService):
         for spell in self.catalog.spells:
             if value == spell.id or wanted in (fold(spell.id), fold(spell.name.fr), fold(spell.name.en)):
                 return spell
-        raise BadInput("immortals.error.spell_unknown", spell=value[:64])
+        raise BadInput("immortals.error.spell_unknown", spell=echo(value, 64))
 
     async def book(self, player_id: int) -> SpellBook:
         now = self.clock.now()

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.errors import BadInput
+from core.message_guard import echo
 from engine.pillz import STARS, PillzCard, PillzCatalog
 from services.pillz.economy import GAME_KEY, PillzService
 from services.platform.catalogs import fold
@@ -40,7 +41,7 @@ def clan_of(catalog: PillzCatalog, value: str | None) -> str | None:
     for clan in catalog.clans:
         if value == clan.id or wanted in (fold(clan.id), fold(clan.name.fr), fold(clan.name.en)):
             return clan.id
-    raise BadInput("pillz.error.collection.clan", clan=value[:64])
+    raise BadInput("pillz.error.collection.clan", clan=echo(value, 64))
 
 
 def check_stars(stars: int | None) -> None:

@@ -13,7 +13,7 @@ from engine.protocol import SPECTATOR
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS
-from services.platform.messages import CardStrip, Embed, EmbedField, MessageSpec, StripCard, Text
+from services.platform.messages import CardStrip, Embed, EmbedField, MessageSpec, Number, StripCard, Text
 from services.shared import duel_render as shared
 
 COLOR = 0x7B2D8E
@@ -214,8 +214,8 @@ def _result(duel: DuelRow) -> Text:
                 {
                     "player": who(duel, seat),
                     "gold": reward.get("gold", 0),
-                    "before": reward.get("rating_before", 0),
-                    "after": reward.get("rating_after", 0),
+                    "before": Number(int(reward.get("rating_before", 0))),
+                    "after": Number(int(reward.get("rating_after", 0))),
                 },
             )
         )

@@ -26,7 +26,13 @@ from store.db import Database
 GAME_KEY = "pillz"
 PILLZ_GOLD = "pillz_gold"
 STARTING_GOLD = 300
-CURRENCY = Currency(PILLZ_GOLD, "pillz.gold", starting=STARTING_GOLD, earn_key="pillz.guide.earn")
+CURRENCY = Currency(
+    PILLZ_GOLD,
+    "pillz.gold",
+    starting=STARTING_GOLD,
+    earn_key="pillz.guide.earn",
+    amount_key="pillz.gold_amount",
+)
 REASON_STARTER = "pillz.starter"
 STARTER_SLOT = 1
 START_RATING = 1000

@@ -22,6 +22,7 @@ from core.clock import to_db
 from services.pillz.economy import PILLZ_GOLD, PillzService, ensure_profile
 from services.platform import ledger
 from services.platform.games import SummaryLine
+from services.platform.messages import Number
 from services.platform.players import summary_changed
 from services.shared import ladder
 from services.shared.ladder import LEADERBOARD_SIZE, SCORES
@@ -186,7 +187,7 @@ def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLin
     return [
         SummaryLine(
             "pillz.profile.line",
-            {"rating": rating, "games": games, "wins": wins, "draws": draws, "losses": losses},
+            {"rating": Number(rating), "games": games, "wins": wins, "draws": draws, "losses": losses},
         )
     ]
 

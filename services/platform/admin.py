@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
+from core.message_guard import echo
 from services.platform import games, ledger
 from services.platform.access import ACCESS_TOPIC, AccessCache, read_access
 from services.platform.catalogs import CardIndex
@@ -113,14 +114,14 @@ def _amount(amount: int) -> int:
 
 def _currency(code: str) -> str:
     if code not in {c.code for c in games.currencies()}:
-        raise BadInput("admin.error.currency", currency=code)
+        raise BadInput("admin.error.currency", currency=echo(code))
     return code
 
 
 def _game(key: str) -> games.GameSpec:
     spec = games.get(key)
     if spec is None:
-        raise BadInput("admin.error.game", game=key)
+        raise BadInput("admin.error.game", game=echo(key))
     return spec
 
 
@@ -177,7 +178,7 @@ class AdminService:
         why = _reason(reason)
         _game(game)
         if self.cards.get(game, card_key) is None:
-            raise NotFound("error.card_not_found", name=f"{game}:{card_key}")
+            raise NotFound("error.card_not_found", name=echo(f"{game}:{card_key}"))
 
         def work(conn: sqlite3.Connection, now: datetime) -> int:
             ensure_player(conn, player, now)
@@ -211,7 +212,7 @@ class AdminService:
         spec, why = _game(game), _reason(reason)
         hook = spec.reset
         if hook is None:
-            raise BadInput("admin.error.no_reset", game=game)
+            raise BadInput("admin.error.no_reset", game=echo(game))
 
         def work(conn: sqlite3.Connection, now: datetime) -> dict[str, Any]:
             ensure_player(conn, player, now)

@@ -19,7 +19,7 @@ from core.clock import Clock, to_db
 from core.errors import BadInput
 from services.platform import games, ledger
 from services.platform.games import GameSpec
-from services.platform.messages import Number, Text
+from services.platform.messages import Text
 from services.platform.players import ensure_player, ensure_starting_grant
 from services.platform.recurrence import resolve_wall_time
 from services.platform.timers import DailyReward, Timer, TimerQuery, relative
@@ -64,12 +64,6 @@ def day_start(day: date, zone: ZoneInfo) -> datetime:
 
 def daily_games() -> list[GameSpec]:
     return [g for g in games.all_games() if g.daily is not None]
-
-
-def currency_name(spec: GameSpec, reward: DailyReward) -> Text:
-    """The name of the currency a daily pays, as the game declares it."""
-    names = {c.code: c.name_key for c in spec.currencies}
-    return Text(names[reward.currency]) if reward.currency in names else Text.raw(reward.currency)
 
 
 def spec_reward(spec: GameSpec) -> DailyReward:
@@ -144,11 +138,12 @@ def timer(conn: sqlite3.Connection, query: TimerQuery, spec: GameSpec) -> Timer:
     label = Text("daily.timer.label")
     opens = current.day + timedelta(days=1) if current.claimed_today else current.day
     remind: Text | None = None
-    amount = {"amount": Number(current.amount), "currency": currency_name(spec, spec_reward(spec))}
+    code = spec_reward(spec).currency
+    amount = {"amount": games.money(code, current.amount)}
     if current.last_claim is not None and opens - current.last_claim <= RECENT:
         streak = current.streak + 1 if current.claimed_today else current.streak
         next_amount = spec_reward(spec).amount(streak) if current.claimed_today else current.amount
-        params = {"game": Text(spec.name_key), **amount, "amount": Number(next_amount), "streak": streak}
+        params = {"game": Text(spec.name_key), "amount": games.money(code, next_amount), "streak": streak}
         remind = Text("daily.reminder", params)
     remind_at = resolve_wall_time(opens, REMIND_AT, zone)
     key = f"daily:{opens.isoformat()}"

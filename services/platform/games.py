@@ -27,6 +27,8 @@ class Currency:
     name_key: str  # message key of its display name
     starting: int = 0  # granted once when the player is created
     earn_key: str | None = None  # message key saying how to earn more (named by "not enough" refusals)
+    # message key of an amount of it, a plural block of `amount` (« 1 gallion », « 0 gallion », « 3 gallions »)
+    amount_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -236,6 +238,16 @@ def of_group(command_group: str) -> GameSpec | None:
 
 def currencies() -> list[Currency]:
     return [c for g in all_games() for c in g.currencies]
+
+
+def money(code: str, amount: int) -> Text:
+    """An amount of a currency as a reader reads it within a sentence: its number written by the
+    reader's language and its noun in lower case, singular or plural by that number (« 0 gallion »,
+    « 1 500 gallions »); a currency no game declares is shown by its code."""
+    declared = currency(code)
+    if declared is None or declared.amount_key is None:
+        return Text.raw(f"{amount} {code}")
+    return Text(declared.amount_key, {"amount": amount})
 
 
 # Packages of services/ that are not a game.

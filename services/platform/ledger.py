@@ -109,8 +109,8 @@ def debit(
     if row is None:
         raise InsufficientFunds(
             currency=currency,
-            needed=amount,
-            available=balance(conn, player_id, currency),
+            needed=games.money(currency, amount),
+            available=games.money(currency, balance(conn, player_id, currency)),
             name=_name(currency),
             earn=_earn(currency),
         )

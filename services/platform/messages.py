@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any, Literal
 
 from core.i18n import format_date, format_int, normalize_locale, t
-from core.message_guard import GUARD
+from core.message_guard import GUARD, Written
 
 RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
 LINES = "=lines"  # a Text with this key renders its "items" (a list of Text), one per line
@@ -80,7 +80,13 @@ def render_text(value: Text | None, locale: str | None) -> str:
     if key == RAW:
         return str(GUARD.check(params.get("text", ""), RAW, "text"))
     if key == LINES:
-        return "\n".join(render_text(item, locale) for item in params.get("items", []))
+        lines = [render_text(item, locale) for item in params.get("items", [])]
+        joined = "\n".join(lines)
+        if any(isinstance(line, Written) for line in lines):  # tests: each line as the wording check read it
+            return Written(
+                joined, "\n".join(line.read if isinstance(line, Written) else line for line in lines)
+            )
+        return joined
     if key == PER_LOCALE:
         lang = normalize_locale(locale)
         return str(GUARD.check(params.get(lang, ""), PER_LOCALE, lang))

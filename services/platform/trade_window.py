@@ -54,19 +54,9 @@ def _game_name(key: str) -> Text:
     return Text(spec.name_key) if spec is not None else Text.raw(key)
 
 
-def _currency_name(code: str) -> Text:
-    for currency in games.currencies():
-        if currency.code == code:
-            return Text(currency.name_key)
-    return Text.raw(code)
-
-
 def item_text(item: TradeItem, game: str, cards: CardIndex) -> Text:
     if item.card_id is None:
-        return Text(
-            "trades.item.amount",
-            {"amount": Number(item.amount), "currency": _currency_name(item.currency or "")},
-        )
+        return Text("trades.item.amount", {"amount": games.money(item.currency or "", item.amount)})
     card = cards.get(game, item.card_key or "")
     name = (
         Text.per_locale({"fr": card.name.fr, "en": card.name.en})

@@ -28,6 +28,7 @@ from typing import Any
 
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, CardUnavailable, NotAllowed
+from core.message_guard import echo
 from services.platform import games, ledger, trade_decks
 from services.platform.catalogs import CardIndex, fold
 from services.platform.erased import is_erased, mention
@@ -234,14 +235,14 @@ class TradeService:
             if wanted and wanted in (fold(c.name.get(locale)), fold(c.name.fr), fold(c.name.en), fold(c.id))
         ]
         if not keys:
-            raise BadInput("trades.error.card_unknown", card=card[:100])
+            raise BadInput("trades.error.card_unknown", card=echo(card, 100))
         marks = ",".join("?" * len(keys))
         row = conn.execute(
             f"SELECT MIN(id) FROM cards WHERE owner_id = ? AND game = ? AND locked_by IS NULL AND card_key IN ({marks})",
             (player, trade.game, *keys),
         ).fetchone()
         if row is None or row[0] is None:
-            raise CardUnavailable("trades.error.no_free_copy", card=card[:100])
+            raise CardUnavailable("trades.error.no_free_copy", card=echo(card, 100))
         return int(row[0])
 
     def _card_value(self, game: str, card_key: str, attrs: str) -> int:

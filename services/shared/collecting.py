@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import NotFound
+from core.message_guard import echo
 from engine.cards import CardBase
 from engine.errors import DomainError
 from services.platform.catalogs import fold
@@ -53,13 +54,10 @@ class DeckInvalid(DomainError):
         self.problems = tuple(problems)
 
 
-ECHO_LIMIT = 60  # what a refusal quotes of a name the player typed
-
-
 def card_not_found(name: str, suggestions: Sequence[str]) -> NotFound:
     """ "No card is called …", with the nearest names (in the reader's language) when some are close:
     the refusal names the card the player typed and what they probably meant."""
-    typed = " ".join(str(name).split())[:ECHO_LIMIT]
+    typed = echo(name)
     if not suggestions:
         return NotFound("error.card_not_found", name=typed)
     return NotFound("error.card_not_found_suggest", name=typed, suggestions=", ".join(suggestions))

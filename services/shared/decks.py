@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.errors import BadInput
+from core.message_guard import echo
 from engine.cards import CardBase
 from services.platform.catalogs import closest, fold
 from services.platform.messages import Text
@@ -63,7 +64,9 @@ def parse_deck(
             item, count = match["name"], int(match["count"])
         card_id = item if item in cards else by_name.get(fold(item))
         if card_id is None:
-            raise BadInput(rules.unknown_key, name=item[:ECHO_LIMIT], hint=did_you_mean(item, cards, locale))
+            raise BadInput(
+                rules.unknown_key, name=echo(item, ECHO_LIMIT), hint=did_you_mean(item, cards, locale)
+            )
         if not 1 <= count <= rules.size or len(deck) + count > rules.max_items:
             raise BadInput(rules.too_long_key, maximum=rules.size)
         deck += [card_id] * count

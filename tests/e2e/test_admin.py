@@ -68,7 +68,7 @@ async def test_only_managers_pause_ban_and_read_the_log_of_their_server(harness:
     assert "en pause" not in text_of(await harness.emu.run_command(alice, "pillz collection"))
     await harness.emu.run_command(olivia, "setup ban", {"player": alice, "reason": "spam"})
     assert "interdit" in text_of(await harness.emu.run_command(alice, "pillz collection"))
-    assert "Profil de alice" in text_of(await harness.emu.run_command(alice, "profile"))  # not a game
+    assert "Profil d'alice" in text_of(await harness.emu.run_command(alice, "profile"))  # not a game
     await harness.emu.run_command(olivia, "setup unban", {"player": alice})
     assert "interdit" not in text_of(await harness.emu.run_command(alice, "pillz collection"))
     log = text_of(await harness.emu.run_command(olivia, "setup audit"))

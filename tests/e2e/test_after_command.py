@@ -30,7 +30,7 @@ async def test_a_failing_hook_is_reported_and_the_next_one_still_runs(harness: B
     try:
         reply = await harness.emu.run_command(harness.user("alice"), "profile")
         assert reply.message is not None
-        assert "Profil de alice" in str(reply.message.render())
+        assert "Profil d'alice" in str(reply.message.render())
         await harness.settle()
     finally:
         remove_after_command(harness.bot, broken)

@@ -40,7 +40,7 @@ async def test_a_known_players_profile_is_kept_and_costs_no_trip(
     batches, reads = db.batches, db.reads
     for _ in range(10):
         reply = await harness.emu.run_command(alice, "profile")
-        assert "Profil de alice" in _text(reply)
+        assert "Profil d'alice" in _text(reply)
     await harness.settle()
     await asyncio.sleep(0.05)  # a woken scheduler or deliverer would read by now
     assert db.batches == batches  # no write transaction at all
@@ -49,9 +49,9 @@ async def test_a_known_players_profile_is_kept_and_costs_no_trip(
     now = harness.bot.services.clock.now()
     await db.write(lambda conn: ledger.credit(conn, now, alice.id, code, 5, ledger.Movement("test.grant")))
     reads = db.reads  # the balance line changed: the profile is read again, and kept again
-    assert "Profil de alice" in _text(await harness.emu.run_command(alice, "profile"))
+    assert "Profil d'alice" in _text(await harness.emu.run_command(alice, "profile"))
     assert db.reads - reads == 1
-    assert "Profil de alice" in _text(await harness.emu.run_command(alice, "profile"))
+    assert "Profil d'alice" in _text(await harness.emu.run_command(alice, "profile"))
     assert db.reads - reads == 1
 
 

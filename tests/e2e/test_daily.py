@@ -19,17 +19,21 @@ async def test_daily_twice_then_the_streak_the_next_day(harness: BotHarness) -> 
     reply = await harness.emu.run_command(alice, "quotidien")
     assert reply.ephemeral
     shown = text(reply)
-    assert "**Chocobataille**\u00a0: vous recevez 50 Gallions (série de 1 jour). Solde\u00a0: 1 550." in shown
-    assert "**HOSS TCG**\u00a0: vous recevez 50 Or HOSS (série de 1 jour). Solde\u00a0: 350." in shown
-    assert "**Pillz duel**\u00a0: vous recevez 40 Pièces (série de 1 jour). Solde\u00a0: 340." in shown
-    assert "**Dinocard**\u00a0: vous recevez 30 Pièces Dinocard (série de 1 jour). Solde\u00a0: 330." in shown
     assert (
-        "**Immortal's War**\u00a0: vous recevez 30 Pièces d'or (série de 1 jour). Solde\u00a0: 130." in shown
+        "**Chocobataille**\u00a0: vous recevez 50 gallions (série de 1 jour). Solde\u00a0: 1 550 gallions."
+        in shown
+    )
+    assert "**HOSS TCG**\u00a0: vous recevez 50 or (série de 1 jour). Solde\u00a0: 350 or." in shown
+    assert "**Pillz duel**\u00a0: vous recevez 40 pièces (série de 1 jour). Solde\u00a0: 340 pièces." in shown
+    assert "**Dinocard**\u00a0: vous recevez 30 pièces (série de 1 jour). Solde\u00a0: 330 pièces." in shown
+    assert (
+        "**Immortal's War**\u00a0: vous recevez 30 pièces d'or (série de 1 jour). Solde\u00a0: 130 pièces d'or."
+        in shown
     )
 
     shown = text(await harness.emu.run_command(alice, "quotidien"))
     assert shown.count("déjà reçu aujourd'hui") == 5  # every game that has a daily
-    assert "Solde\u00a0: 350." in shown
+    assert "Solde\u00a0: 350 or." in shown
     assert re.search(r"le prochain <t:\d+:R>", shown)
 
     # the choco command claims the same daily: already received
@@ -37,11 +41,11 @@ async def test_daily_twice_then_the_streak_the_next_day(harness: BotHarness) -> 
 
     await harness.advance(timedelta(days=1))
     shown = text(await harness.emu.run_command(alice, "quotidien", {"jeu": "hoss"}))
-    assert shown == "**HOSS TCG**\u00a0: vous recevez 55 Or HOSS (série de 2 jours). Solde\u00a0: 405."
+    assert shown == "**HOSS TCG**\u00a0: vous recevez 55 or (série de 2 jours). Solde\u00a0: 405 or."
 
     bob = harness.user("bob", locale="en-US")
     shown = text(await harness.emu.run_command(bob, "daily", {"game": "pillz"}))
-    assert shown == "**Pillz duel**: you receive 40 Coins (1-day streak). Balance: 340."
+    assert shown == "**Pillz duel**: you receive 40 coins (1-day streak). Balance: 340 coins."
 
 
 async def test_cooldowns_show_every_timer_privately(harness: BotHarness) -> None:
@@ -53,7 +57,7 @@ async def test_cooldowns_show_every_timer_privately(harness: BotHarness) -> None
     assert "Vos minuteurs" in shown
     assert "Rappels en message privé\u00a0: désactivés" in shown
     assert (
-        "**Récompense du jour**\u00a0: disponible\u00a0: 50 Or HOSS (série de 1 jour)" in shown
+        "**Récompense du jour**\u00a0: disponible\u00a0: 50 or (série de 1 jour)" in shown
     )  # HOSS, not claimed
     assert re.search(
         r"\*\*Récompense du jour\*\*\u00a0: reçue \(série de 1 jour\) ; la prochaine <t:\d+:R>", shown
@@ -61,7 +65,7 @@ async def test_cooldowns_show_every_timer_privately(harness: BotHarness) -> None
     assert re.search(r"\*\*Ticket de tombola\*\*\u00a0: disponible, ventes closes <t:\d+:R>", shown)
     english = text(await harness.emu.run_command(harness.user("bob", locale="en-US"), "cooldowns"))
     assert "Your timers" in english
-    assert "**Daily reward**: ready: 40 Coins (1-day streak)" in english
+    assert "**Daily reward**: ready: 40 coins (1-day streak)" in english
 
 
 async def test_a_reminder_dm_arrives_only_when_turned_on(harness: BotHarness) -> None:
@@ -80,7 +84,7 @@ async def test_a_reminder_dm_arrives_only_when_turned_on(harness: BotHarness) ->
     dms = [m.render() for m in harness.emu.dm_messages(alice)]
     assert len(dms) == 1
     assert "Vos récompenses du jour sont prêtes, `/quotidien` pour les recevoir\u00a0:" in dms[0]
-    assert "**HOSS TCG**\u00a0: 55 Or HOSS (série de 2 jours)" in dms[0]
+    assert "**HOSS TCG**\u00a0: 55 or (série de 2 jours)" in dms[0]
     assert "Chocobataille" not in dms[0]  # never claimed there: not called to it
     assert "/paramètres rappels" in dms[0]
     assert harness.emu.dm_messages(bob) == []

@@ -44,12 +44,12 @@ async def test_french_command_names_are_accepted(harness: BotHarness) -> None:
 
 async def test_settings_language_overrides_discord_locale(harness: BotHarness) -> None:
     alice = harness.user("alice", locale="fr")
-    assert "Profil de alice" in text_of(await harness.emu.run_command(alice, "profile"))
+    assert "Profil d'alice" in text_of(await harness.emu.run_command(alice, "profile"))
     await harness.emu.run_command(alice, "settings language", {"language": "en"})
     assert "alice's profile" in text_of(await harness.emu.run_command(alice, "profile"))
     reply = await harness.emu.run_command(alice, "settings language", {"language": "auto"})
     assert "Discord" in text_of(reply)
-    assert "Profil de alice" in text_of(await harness.emu.run_command(alice, "profile"))
+    assert "Profil d'alice" in text_of(await harness.emu.run_command(alice, "profile"))
 
 
 async def test_unknown_discord_locale_gets_french(harness: BotHarness) -> None:

@@ -112,8 +112,8 @@ def test_locale_mapping() -> None:
 
 def test_translation_falls_back_and_formats() -> None:
     assert t("profile.title", "en", name="Ada") == "Ada's profile"
-    assert t("profile.title", "fr", name="Ada") == "Profil de Ada"
-    assert t("profile.title", "de", name="Ada") == "Profil de Ada"
+    assert t("profile.title", "fr", name="Ada") == "Profil d'Ada"
+    assert t("profile.title", "de", name="Ada") == "Profil d'Ada"
     assert format_int(25000, "en") == "25,000"
     assert format_int(25000, "fr") == "25\u202f000"
 

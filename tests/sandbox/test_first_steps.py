@@ -39,7 +39,7 @@ async def test_the_hoss_first_steps(tmp_path: Path) -> None:
     assert "Pour obtenir des cartes\u00a0: `/hoss booster`" in text  # the empty collection
     assert "Votre premier deck est prêt (emplacement 1)" in text
     assert "`1` **Deck 1** — Deck valide — actif" in text
-    assert "Solde insuffisant (Or HOSS)\u00a0: il faut 100, vous avez 0. Gagnez de l'or en combattant" in text
+    assert "Solde insuffisant\u00a0: il faut 100 or, vous avez 0 or. Gagnez de l'or en combattant" in text
     assert (
         "Aucune carte ne s'appelle «\u00a0Archer de la canope\u00a0». Vouliez-vous dire\u00a0: Archer de la canopée"
         in text
@@ -70,7 +70,9 @@ async def test_the_choco_first_steps(tmp_path: Path) -> None:
     assert "Vous avez reçu **1\u202f500 gallions**" in text  # grouped as French writes it
     assert "Aucune carte ici. Achetez des chocogrenouilles avec `/choco chocogrenouilles`." in text
     assert "il en faut 24. Achetez des chocogrenouilles avec `/choco chocogrenouilles`." in text
-    assert "Solde insuffisant (Gallions)\u00a0: il faut 25, vous avez 0. Touchez votre allocation" in text
+    assert (
+        "Solde insuffisant\u00a0: il faut 25 gallions, vous avez 0 gallion. Touchez votre allocation" in text
+    )
     assert (
         "Carte inconnue\u00a0: «\u00a0Barnabe Crapo\u00a0». Vouliez-vous dire\u00a0: Barnabé Crapaud\u202f?"
         in text
@@ -100,7 +102,7 @@ async def test_the_pillz_first_steps(tmp_path: Path) -> None:
         "Personnage inconnu\u00a0: «\u00a0Taisho Hayat\u00a0». Vouliez-vous dire\u00a0: Taishō Hayate\u202f?"
         in text
     )
-    assert "Solde insuffisant (Pièces)\u00a0: il faut 100, vous avez 0. Gagnez des pièces" in text
+    assert "Solde insuffisant\u00a0: il faut 100 pièces, vous avez 0 pièce. Gagnez des pièces" in text
     assert "Duel d'entraînement n° 1 lancé" in text
     # « Montrer » under the packs: one button per 4★ or 5★ character, one public post, then « déjà »
     assert "[Montrer\u00a0: Golem à vapeur] [Montrer\u00a0: Ingénieure Ada Rouage]" in text

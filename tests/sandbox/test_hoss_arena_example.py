@@ -51,9 +51,9 @@ async def test_the_arena_week_and_the_raffle_survive_restarts(tmp_path: Path) ->
     assert re.search(r"\*\*2\.\*\* @bob — 0 pts · 0 attaque.* — \*\*2 000 or\*\*", text)
     assert "Graine révélée: `" in text
     # The closed season's draws recompute from its revealed seed; the open one keeps its seed.
-    assert "✅ Saison du 2026-01-05 vérifiée" in text
+    assert "✅ Saison du 5 janvier 2026 vérifiée" in text
     assert "[file: arene-2026-01-05.txt]" in text
-    assert "La saison du 2026-01-12 n'est pas terminée" in text
+    assert "La saison du 12 janvier 2026 n'est pas terminée" in text
     # Everyone unregistered: a new week from zero, with a new commitment.
     new_week = "\n".join(after(lines, "> alice: /hoss arène inscrire attaque:1 défense:2")[-12:])
-    assert "semaine du 2026-01-12" in new_week
+    assert "semaine du 12 janvier 2026" in new_week

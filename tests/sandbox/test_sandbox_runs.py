@@ -36,7 +36,7 @@ async def test_french_then_english(tmp_path: Path) -> None:
     text = "\n".join(lines)
     assert text.index("[alice only] | ** Aide **") < text.index("[alice only] Done: I will speak English")
     assert text.index("Done: I will speak English") < text.index("[alice only] | ** Help **")
-    assert "Profil de alice" in text
+    assert "Profil d'alice" in text
     assert "alice's profile" in text
     assert "<t:" not in text  # Discord timestamps are shown as dates
 
@@ -94,7 +94,7 @@ async def test_unknown_command_fails_the_run(tmp_path: Path) -> None:
     code, lines = await run(tmp_path, "alice: /nope\nalice: /profile\n")
     assert code == 1
     assert any(line.startswith("!! ") and "nope" in line for line in lines)
-    assert any("Profil de alice" in line for line in lines)  # later lines still run
+    assert any("Profil d'alice" in line for line in lines)  # later lines still run
 
 
 async def test_unreadable_line_and_missing_button_fail(tmp_path: Path) -> None:
@@ -195,7 +195,7 @@ def test_interactive_prompt_reads_lines_until_quit(tmp_path: Path) -> None:
         timeout=120,
         check=False,
     )
-    assert "[alice only] | ** Profil de alice **" in result.stdout
+    assert "[alice only] | ** Profil d'alice **" in result.stdout
     assert "!! " in result.stdout
     assert "nope" in result.stdout
     assert result.returncode == 1  # a line failed

@@ -31,7 +31,7 @@ async def test_the_trade_example_runs(tmp_path: Path) -> None:
     text = "\n".join(lines)
     assert code == 0, text
     assert "[DM bob] @alice a modifié ou confirmé l'échange n° 1" in text
-    assert "Offre de @bob: 40 Pièces" in text  # alice's window follows bob's offer
+    assert "Offre de @bob: 40 pièces" in text  # alice's window follows bob's offer
     # alice confirms twice (bob's change voided the first), each time in her reply and in bob's window
     assert text.count("✅ Confirmé") == 4
     assert "Échange n° 1 avec @bob conclu\u00a0: tout a été échangé." in text

@@ -20,6 +20,7 @@ from services.pillz.ladder import record_friend_result
 from services.pillz.reset import reset as reset_pillz
 from services.platform import ledger
 from services.platform.games import GameSpec, SummaryLine
+from services.platform.messages import Number
 from services.platform.players import PROFILE_TOPIC, PlayerService, Profile, ensure_player
 from services.platform.privacy import PrivacyService
 from store.db import Database
@@ -86,7 +87,7 @@ async def test_a_pillz_profile_and_its_record_show_on_a_kept_profile(
     assert await lines(players, 1, pillz.GAME) == []
     await db.write(lambda conn: ensure_profile(conn, clock.now(), 1))
     [line] = await lines(players, 1, pillz.GAME)
-    assert (line.params["rating"], line.params["games"]) == (1000, 0)
+    assert (line.params["rating"], line.params["games"]) == (Number(1000), 0)
     assert announced == ["1"]
     await db.write(lambda conn: ensure_profile(conn, clock.now(), 1))  # already there: nothing to say
     assert announced == ["1"]
@@ -95,7 +96,7 @@ async def test_a_pillz_profile_and_its_record_show_on_a_kept_profile(
     await db.write(lambda conn: record_friend_result(conn, clock.now(), GUILD, 7, (1, 2), 0))
     [line] = await lines(players, 1, pillz.GAME)
     assert (line.params["games"], line.params["wins"]) == (1, 1)
-    assert int(str(line.params["rating"])) > 1000
+    assert line.params["rating"].value > 1000
     assert sorted(k for k in announced if k is not None) == ["1", "2"]
 
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from core.clock import ManualClock
 from core.errors import CardUnavailable, DomainError, InsufficientFunds
 from services.platform import ledger
+from services.platform.games import money
 from services.platform.ledger import Movement
 from services.platform.messages import Text
 from store.db import Database
@@ -150,8 +151,8 @@ async def test_insufficient_funds_writes_nothing(
     params = caught.value.params
     assert {k: params[k] for k in ("currency", "needed", "available")} == {
         "currency": "gold",
-        "needed": 10,
-        "available": gold,
+        "needed": money("gold", 10),
+        "available": money("gold", gold),
     }
     # an undeclared currency is named by its code, with no advice on earning it
     assert (params["name"], params["earn"]) == (Text.raw("gold"), Text.raw(""))
@@ -314,7 +315,7 @@ async def test_fifty_concurrent_debits_from_thirty_gold(
     assert sorted(won) == list(
         range(30)
     )  # each balance_after 29..0 exactly once: never negative, never twice
-    assert all(e.params["available"] == 0 for e in lost)
+    assert all(e.params["available"] == money("gold", 0) for e in lost)
     assert await db.read(_balance(1)) == 0
     debits = await db.read(
         lambda conn: conn.execute("SELECT COUNT(*) FROM ledger WHERE delta < 0").fetchone()[0]

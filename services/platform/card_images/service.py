@@ -23,6 +23,7 @@ from PIL import Image
 
 from core.errors import NotFound
 from core.i18n import normalize_locale, t
+from core.message_guard import echo
 from services.platform import games
 from services.platform.card_images import draw, profile
 from services.platform.card_images import figures as figure_tiles
@@ -116,11 +117,11 @@ class CardImages:
         catalog = self._catalogs.get(game)
         card = catalog.card(card_id) if catalog is not None else None
         if art is None or card is None:
-            raise NotFound("error.card_not_found", name=card_id)
+            raise NotFound("error.card_not_found", name=echo(card_id))
         chosen = copy if copy is not None else art.default_copy(card)
         rarity = chosen.rarity or "-"
         if not (_SAFE.match(card_id) and (rarity == "-" or _SAFE.match(rarity)) and 0 <= chosen.stars <= 9):
-            raise NotFound("error.card_not_found", name=card_id)
+            raise NotFound("error.card_not_found", name=echo(card_id))
         lang = normalize_locale(locale)
         digest = self._digest(game, card, catalog)
         finish = "holo" if chosen.holo else "plain"
@@ -165,7 +166,7 @@ class CardImages:
         spec = games.get(game)
         art = spec.card_art if spec is not None else None
         if spec is None or art is None:
-            raise NotFound("error.card_not_found", name=game)
+            raise NotFound("error.card_not_found", name=echo(game))
         key = (game, tuple(cells), normalize_locale(locale), columns)
         return self._sheets.get(key, partial(self._draw_sheet, spec, art, cells, locale, columns))
 

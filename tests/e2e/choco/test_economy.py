@@ -103,8 +103,9 @@ async def test_too_many_frogs_for_the_wallet_is_refused_in_english(harness: BotH
     for _ in range(6):
         await harness.emu.run_command(bob, "choco frogs", {"count": 10})
     reply = await harness.emu.run_command(bob, "choco frogs", {"count": 1})
-    assert "Not enough Galleons: 25 needed, you have 0. Claim your daily allowance (`/choco daily`)" in text(
-        reply
+    assert (
+        "Not enough: 25 galleons needed, you have 0 galleons. Claim your daily allowance (`/choco daily`)"
+        in text(reply)
     )
     assert await galleons(harness, bob) == 0
     reply = await harness.emu.run_command(bob, "choco odds")

@@ -39,7 +39,7 @@ async def test_the_dinocard_first_steps_example(tmp_path: Path) -> None:
     )
     assert "Aucun aujourd'hui pour ce pack" in text  # a new pack's challenge page points to the dojo
     assert "Résultat: «\u00a0Braise\u00a0» (@alice) gagne" in text
-    assert "Solde insuffisant (Pièces Dinocard)\u00a0: il faut 100, vous avez 50. Gagnez des pièces" in text
+    assert "Solde insuffisant\u00a0: il faut 100 pièces, vous avez 50 pièces. Gagnez des pièces" in text
 
 
 async def test_an_english_newcomer_is_welcomed_and_reads_the_rules(harness: BotHarness) -> None:

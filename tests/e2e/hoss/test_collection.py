@@ -103,9 +103,8 @@ async def test_more_than_ten_boosters_or_more_than_the_balance_is_refused(harnes
         await harness.emu.run_command(alice, "hoss booster", {"nombre": 11})
     reply = await harness.emu.run_command(alice, "hoss booster", {"nombre": 4})
     assert reply.ephemeral
-    assert (
-        "Solde insuffisant (Or HOSS)\u00a0: il faut 400, vous avez 300. Gagnez de l'or en combattant"
-        in text(reply)
+    assert "Solde insuffisant\u00a0: il faut 400 or, vous avez 300 or. Gagnez de l'or en combattant" in text(
+        reply
     )
     assert await gold(harness, alice) == 300
     assert await hoss(harness).shop.unopened(alice.id) == []
@@ -200,23 +199,23 @@ async def test_the_odds_table_in_each_language(harness: BotHarness) -> None:
     assert "Divin\u00a0: 0,004\u00a0% (ou mieux\u00a0: 1 sur 25 000)" in shown
     assert "1 chance sur 50 000" in shown
     assert (
-        "**Booster Rang 1**\u00a0: Rang 1 100\u00a0% · Rang 2 0\u00a0% · Rang 3 0\u00a0% — 100 or (Race\u00a0: 250 or)"
-        in shown
+        "**Booster Rang 1**\u00a0: 100\u00a0% de Rang 1 · 0\u00a0% de Rang 2 · 0\u00a0% de Rang 3"
+        " — 100 or (Race\u00a0: 250 or)" in shown
     )
     locked = (
-        "🔒 Booster Rang 2\u00a0: Rang 1 96,875\u00a0% · Rang 2 2,5\u00a0% · Rang 3 0,625\u00a0%"
+        "🔒 Booster Rang 2\u00a0: 96,875\u00a0% de Rang 1 · 2,5\u00a0% de Rang 2 · 0,625\u00a0% de Rang 3"
         " — 200 or (Race\u00a0: 500 or)"
     )
     assert locked in shown
     assert (
-        "🔒 Booster Rang 9\u00a0: Rang 1 75\u00a0% · Rang 2 20\u00a0% · Rang 3 5\u00a0% — 900 or (Race\u00a0: 2 250 or)"
-        in shown
+        "🔒 Booster Rang 9\u00a0: 75\u00a0% de Rang 1 · 20\u00a0% de Rang 2 · 5\u00a0% de Rang 3"
+        " — 900 or (Race\u00a0: 2 250 or)" in shown
     )
     assert "Booster Race\u00a0: 0/10 victoires au Rang 1" in shown
     assert "Solde\u00a0: 300 or" in shown
     english = text(await harness.emu.run_command(bob, "hoss odds"))
     assert "Gold: 0.875% (or better: 1 in 100)" in english
-    assert "🔒 Rank 4 booster: Rank 1 90.625%" in english
+    assert "🔒 Rank 4 booster: 90.625% Rank 1" in english
 
 
 async def test_every_unlocked_booster_is_offered_and_a_locked_one_refused(harness: BotHarness) -> None:

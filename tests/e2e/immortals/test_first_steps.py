@@ -37,8 +37,14 @@ async def test_the_immortals_first_steps_example(tmp_path: Path) -> None:
     assert (
         "Aucun sort ne s'appelle «\u00a0Boule de feu\u00a0». Voyez les sorts avec `/immortels sorts`." in text
     )
-    assert "Solde insuffisant (Fragments d'âme)\u00a0: il faut 10, vous avez 0. Gagnez des fragments" in text
-    assert "Solde insuffisant (Pièces d'or)\u00a0: il faut 150, vous avez 100. Gagnez de l'or en duel" in text
+    assert (
+        "Solde insuffisant\u00a0: il faut 10 fragments d'âme, vous avez 0 fragment d'âme. Gagnez des fragments"
+        in text
+    )
+    assert (
+        "Solde insuffisant\u00a0: il faut 150 pièces d'or, vous avez 100 pièces d'or. Gagnez de l'or en duel"
+        in text
+    )
     assert "Duel d'entraînement n° 1 lancé" in text
 
 

@@ -99,7 +99,7 @@ async def test_a_friend_match_from_the_challenge_to_the_result(harness: BotHarne
     assert duel.result is not None
     final = shown(duel_message(harness, duel_id))
     assert "Victoire" in final or "Match nul" in final
-    assert "classement 1000 →" in final
+    assert "classement 1 000 →" in final
     assert duel_message(harness, duel_id).button_labels == []
     rewards = duel.result["rewards"]
     assert {r["player_id"] for r in rewards} == {alice.id, bob.id}

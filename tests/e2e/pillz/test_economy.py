@@ -62,7 +62,9 @@ async def test_starter_packs_odds_and_decks_in_french(harness: BotHarness) -> No
     assert "Payé 200 pièces. Solde\u00a0: 100 pièces." in shown
     assert await coins(harness, alice.id) == 100
     reply = await harness.emu.run_command(alice, "pillz paquets", {"nombre": 2})
-    assert "Solde insuffisant (Pièces)\u00a0: il faut 200, vous avez 100. Gagnez des pièces" in text(reply)
+    assert "Solde insuffisant\u00a0: il faut 200 pièces, vous avez 100 pièces. Gagnez des pièces" in text(
+        reply
+    )
 
     reply = await harness.emu.run_command(alice, "pillz chances")
     shown = text(reply)
@@ -160,7 +162,7 @@ async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> N
     reply = await harness.emu.run_command(bob, "pillz leaderboard")
     shown = text(reply)
     assert "Pillz duel leaderboard (2 players)" in shown
-    assert f"1. <@{alice.id}> — 1016 Elo · 1 duel: 1 W / 0 D / 0 L" in shown
+    assert f"1. <@{alice.id}> — 1,016 Elo · 1 duel: 1 W / 0 D / 0 L" in shown
     assert f"2. <@{bob.id}> — 984 Elo · 1 duel: 0 W / 0 D / 1 L" in shown
     reply = await harness.emu.run_command(alice, "pillz classement")
     assert "Pillz duel leaderboard (2 players)" in text(reply)  # the server's language for alice too
@@ -170,7 +172,7 @@ async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> N
     assert "Elo 984 · 1 duel: 0 W / 0 D / 1 L" in shown
     assert "Coins: 300" in shown
     reply = await harness.emu.run_command(alice, "profil")
-    assert "Elo 1016 · 1 duel\u00a0: 1 V / 0 N / 0 D" in text(reply)
+    assert "Elo 1 016 · 1 duel\u00a0: 1 V / 0 N / 0 D" in text(reply)
     assert "Pièces\u00a0: 340" in text(reply)
 
     card = next(c for c in catalog(harness).cards if c.ability is not None and c.ability.value > 0)

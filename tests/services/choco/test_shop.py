@@ -18,6 +18,7 @@ from engine.choco.catalog import ChocoCatalog
 from services.choco.economy import STARTING_GOLD, ensure_wallet
 from services.choco.shop import ChocoShop
 from services.platform.daily import DailyService
+from services.platform.games import money
 from services.platform.messages import Text
 from store.db import Database
 from tests.services.choco.conftest import gold, new_player
@@ -80,8 +81,8 @@ async def test_counts_outside_1_to_10_and_poor_players_are_refused(
         await shop.buy(1, 2, key="poor")
     assert caught.value.params == {
         "currency": "choco_gold",
-        "needed": 50,
-        "available": 40,
+        "needed": money("choco_gold", 50),
+        "available": money("choco_gold", 40),
         "name": Text("choco.gold"),
         "earn": Text("choco.guide.earn"),  # the refusal says how to earn galleons
     }

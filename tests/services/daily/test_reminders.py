@@ -15,8 +15,8 @@ from core.clock import ManualClock
 from services.hoss.raffle import RaffleService
 from services.platform import reminders as reminders_module
 from services.platform.daily import DailyService
-from services.platform.games import GameSpec
-from services.platform.messages import MessageSpec, Number, Text
+from services.platform.games import GameSpec, money
+from services.platform.messages import MessageSpec, Text
 from services.platform.reminders import PLAN_JOB, REMINDER_JOB, Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.timers import Timer, TimerQuery
@@ -67,7 +67,11 @@ async def test_the_daily_is_reminded_the_next_morning_only_to_who_asked(
     await sched.run_due()
     assert keys_of(await dms(db, 1)) == ["daily.reminder_title"]
     (hoss,) = lines((await dms(db, 1))[0])[1:-1]  # one game: pillz was never claimed
-    assert (hoss.key, hoss.params["streak"], hoss.params["amount"]) == ("daily.reminder", 2, Number(55))
+    assert (hoss.key, hoss.params["streak"], hoss.params["amount"]) == (
+        "daily.reminder",
+        2,
+        money("hoss_gold", 55),
+    )
     assert await dms(db, 2) == []  # claimed too, but never asked for reminders
     clock.set(paris(2026, 1, 6, 23))
     await sched.run_due()

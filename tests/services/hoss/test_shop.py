@@ -22,6 +22,7 @@ from engine.hoss.catalog import RARITIES, CreatureCard, HossCatalog
 from engine.hoss.economy import booster_price, highest_unlocked_rank, odds_table, race_booster_unlocked
 from services.hoss.sale import SaleResult
 from services.hoss.shop import HossShop, Opening
+from services.platform.games import money
 from services.platform.messages import Text
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, new_player, set_wins, snapshot
@@ -348,8 +349,8 @@ async def test_unknown_race_and_missing_gold_change_nothing(
         await shop.buy(1, 2, key="y")  # tier 2: 400 > 300
     assert short.value.params == {
         "currency": "hoss_gold",
-        "needed": 400,
-        "available": 300,
+        "needed": money("hoss_gold", 400),
+        "available": money("hoss_gold", 300),
         "name": Text("hoss.gold"),
         "earn": Text("hoss.guide.earn"),  # the refusal says how to earn gold
     }

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from tests.support.wording import glossary
 from tests.support.wording.markup import HOLE, holes, plain
+from tests.support.wording.sources import data_texts
 from tests.support.wording.spelling import Speller
 from tests.support.wording.typography import RULES
 
-__all__ = ["HOLE", "Finding", "check", "holes", "plain"]
+__all__ = ["HOLE", "Finding", "check", "holes", "plain", "written_wording"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,22 @@ def _mid_sentence(text: str, at: int) -> bool:
     return any(char.isalnum() or char == HOLE for char in since)
 
 
+@cache
+def _names_by_first_word() -> dict[str, tuple[str, ...]]:
+    """Every card's and clan's name in the data (both languages), by its first word: a name is a proper
+    noun (« Chocogrenouille bondissante »), its capital is its own."""
+    found: dict[str, set[str]] = {}
+    for source in data_texts():
+        if source.where.endswith(".name") and source.text.split():
+            found.setdefault(source.text.split()[0], set()).add(source.text)
+    return {word: tuple(sorted(names, key=len, reverse=True)) for word, names in found.items()}
+
+
+def _starts_a_name(text: str, at: int) -> bool:
+    word = text[at:].split(maxsplit=1)[0] if text[at:].split() else ""
+    return any(text.startswith(name, at) for name in _names_by_first_word().get(word.rstrip(".,;:!?)"), ()))
+
+
 def check(text: str, lang: str, *, fragment: bool = False) -> list[Finding]:
     shown = plain(text)
     found = [
@@ -64,9 +81,21 @@ def check(text: str, lang: str, *, fragment: bool = False) -> list[Finding]:
         ]
     for pattern, noun in glossary.common_nouns(lang):
         for match in pattern.finditer(shown):
-            if _mid_sentence(shown, match.start()):
+            if _mid_sentence(shown, match.start()) and not _starts_a_name(shown, match.start()):
                 found.append(Finding("glossary.lower-case", match.group(0), f"« {noun} » within a sentence"))
     start = shown.lstrip(" \n\u00a0*_>#-•")
     if not fragment and start[:1].islower():
         found.append(Finding("sentence-start", start[:20], "a capital letter at the message's start"))
     return found
+
+
+# Not read in a message written with its values: the words of names (a player's, a card's) are not the
+# catalogs' (whose spelling `tests/wording/test_texts.py` checks), and a message may be a piece of another.
+NOT_IN_WRITTEN = frozenset({"spelling", "sentence-start"})
+
+
+@lru_cache(maxsize=65536)
+def written_wording(text: str, lang: str) -> tuple[str, ...]:
+    """The findings of a message as `core.i18n.t` writes it, with its parameters (the test suite's
+    `MessageGuard.wording`, core/message_guard.py); remembered, as most messages recur."""
+    return tuple(str(f) for f in check(text, lang, fragment=True) if f.rule not in NOT_IN_WRITTEN)

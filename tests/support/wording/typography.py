@@ -125,6 +125,7 @@ def _lower_sentence_start(text: str) -> list[str]:
 
 _UNGROUPED = re.compile(r"(?<![\d#°/:.,\w-])(?!(?:19|20)\d\d(?!\d))\d{4,}(?![\d/])")
 _COPY_NUMBER = re.compile(r"(?:n°|#|No\.)[ \u00a0\u202f]?$")
+_SNOWFLAKE = 15  # digits: a Discord id (17 and more) names someone, it is no quantity
 
 
 def _ungrouped_number(text: str) -> list[str]:
@@ -133,7 +134,7 @@ def _ungrouped_number(text: str) -> list[str]:
     return [
         _excerpt(text, m.start(), m.end())
         for m in _UNGROUPED.finditer(text)
-        if not _COPY_NUMBER.search(text[max(0, m.start() - 4) : m.start()])
+        if not _COPY_NUMBER.search(text[max(0, m.start() - 4) : m.start()]) and len(m.group()) < _SNOWFLAKE
     ]
 
 
@@ -195,7 +196,7 @@ RULES = (
         "fr.decimal-point",
         ("fr",),
         "a decimal comma (« 12,5 »)",
-        _matches(re.compile(r"(?<![\w.])(?<!BY )(?<!version )(?<!Attribution )\d+\.\d+(?![\w.])")),
+        _matches(re.compile(r"(?<![\w.])(?<!BY )(?<!CC0 )(?<!version )(?<!Attribution )\d+\.\d+(?![\w.])")),
     ),
     Rule("fr.percent", ("fr",), "a no-break space before « % »", _fr_percent),
     Rule("fr.ligature", ("fr",), "« œ » written as such (« œuvre », « cœur »)", _matches(_OE)),

@@ -82,7 +82,7 @@ def mid_game() -> ChocoState:
 def test_board_follows_the_rules_layout_with_counts() -> None:
     out = render(board(mid_game(), catalog(), NAMES), "fr").splitlines()
     assert out == [
-        "**Terrain de Alice**",
+        "**Terrain d'Alice**",
         "❑ pioche\u00a0: 2",
         "🃏 main\u00a0: ⎔⎔ (2)",
         "☠ cimetière\u00a0: 1",

@@ -38,8 +38,8 @@ async def test_a_lost_round_names_the_leaders_behind_its_pillz_and_damage(
     assert s.life[0] == 12 - taken
     assert s.pillz[0] == 12 + 2
     message = shown(render.public(replace(duel, state=s), catalog))
-    assert "Trésor de guerre de Amirale Roxane Sabord\u00a0: <@11> récupère 2 pillz" in message
-    assert f"Bénédiction de Abbesse Ysolde\u00a0: {foe.damage - taken} dégâts de moins pour <@11>" in message
+    assert "Trésor de guerre d'Amirale Roxane Sabord\u00a0: <@11> récupère 2 pillz" in message
+    assert f"Bénédiction d'Abbesse Ysolde\u00a0: {foe.damage - taken} dégâts de moins pour <@11>" in message
     assert f"perd {taken} PV" in message
     assert "Trésor de guerre\u00a0: à chaque manche perdue, vous récupérez 2 pillz" in message
     assert "Bénédiction\u00a0: à la première manche perdue, vous subissez 3 dégâts de moins" in message
