@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.i18n import t
+from core.i18n import format_int, t
 from engine.choco import ChocoCard
 from services.choco.economy import GAME_KEY
 from services.choco.names import RARITY_KEYS, TRIGGER_KEYS, TYPE_KEYS
@@ -43,7 +43,7 @@ TALL_TYPE_LINE = (30, 388, 330, 412)
 TEXT = (38, 302, 322, 406)
 
 
-def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -> Canvas:
+def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: draw.Audit) -> Canvas:
     assert isinstance(card, ChocoCard)
     rarity = copy.rarity if copy.rarity in RARITY_PALETTES else card.rarity
     palette = RARITY_PALETTES[rarity]
@@ -57,7 +57,7 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
         draw.emblem(
             c, GAME_KEY, "effect", (art[2] - 46, art[1] + 6, art[2] - 6, art[1] + 46), GOLD, ring=GOLD
         )
-    kind = f"{t(TYPE_KEYS[card.type], locale)} · {t(RARITY_KEYS[rarity], locale)}"
+    kind = draw.parts([t(TYPE_KEYS[card.type], locale), t(RARITY_KEYS[rarity], locale)], locale)
     draw.caption(c, kind_line, kind, palette)
     middle = (kind_line[1] + kind_line[3]) // 2
     for index in range(2 if rarity.endswith("_2") else 1):  # the level of the colour, as pips
@@ -68,11 +68,13 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
     if card.effect is not None:
         effect = card.effect
         draw.panel(c, TEXT_PANEL, (24, 18, 14), palette.dark)
-        text = f"{effect.name.get(locale)} ({t(TRIGGER_KEYS[effect.trigger], locale)})\n{effect.text.get(locale)}"
+        trigger = t(TRIGGER_KEYS[effect.trigger], locale)
+        named = t("cards.face.named", locale, name=effect.name.get(locale), detail=trigger)
+        text = f"{named}\n{effect.text.get(locale)}"
         draw.text_box(c, TEXT, text, max_size=17, min_size=MIN_TEXT, fill=INK_LIGHT)
     if card.pa is not None and card.pv is not None:
-        draw.badge(c, (80, 452), 36, str(card.pa), t("choco.label.pa", locale), palette)
-        draw.badge(c, (280, 452), 36, str(card.pv), t("choco.label.pv", locale), palette)
+        draw.badge(c, (80, 452), 36, format_int(card.pa, locale), t("choco.label.pa", locale), palette)
+        draw.badge(c, (280, 452), 36, format_int(card.pv, locale), t("choco.label.pv", locale), palette)
     if copy.holo:
         draw.holo(c)
     return c

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.i18n import t
+from core.i18n import format_int, t
 from engine.dinocard import DinocardCard
 from services.dinocard.economy import GAME_KEY
 from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
@@ -75,7 +75,7 @@ def abilities(card: DinocardCard, locale: str) -> str:
     return "\n".join(t(ABILITY_KEYS[a.kind], locale, value=a.value) for a in card.abilities)
 
 
-def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -> Canvas:
+def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: draw.Audit) -> Canvas:
     assert isinstance(card, DinocardCard)
     rarity = copy.rarity if copy.rarity in RARITY_PALETTES else card.rarity
     palette = RARITY_PALETTES[rarity]
@@ -87,7 +87,7 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
     draw.picture(c, art, GAME_KEY, card.id, palette.light)
     _type_badge(c, card, art, palette, locale)
     _cost(c, card, art, bubble)
-    kind = f"{t(ELEMENT_KEYS[card.element], locale)} · {t(RARITY_KEYS[rarity], locale)}"
+    kind = draw.parts([t(ELEMENT_KEYS[card.element], locale), t(RARITY_KEYS[rarity], locale)], locale)
     draw.caption(c, kind_line, kind, palette)
     if panel is not None:
         draw.panel(c, panel, TEXT_BACKGROUND, palette.dark)
@@ -104,11 +104,15 @@ def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -
             valign="middle",
         )
     if card.type == "dinoz":
-        draw.badge(c, (74, 452), 34, str(card.force), t("dinocard.card.force_short", locale), palette)
-        draw.badge(c, (180, 452), 34, str(card.eclosion), t("dinocard.card.eclosion_short", locale), palette)
-        draw.badge(
-            c, (286, 452), 34, str(card.endurance), t("dinocard.card.endurance_short", locale), palette
+        stats = (card.force, card.eclosion, card.endurance)
+        labels = (
+            "dinocard.card.force_short",
+            "dinocard.card.eclosion_short",
+            "dinocard.card.endurance_short",
         )
+        for x, value, label in zip((74, 180, 286), stats, labels, strict=True):
+            assert value is not None  # a dinoz has all three (engine.dinocard validates the catalog)
+            draw.badge(c, (x, 452), 34, format_int(value, locale), t(label, locale), palette)
     if copy.holo:
         draw.holo(c)
     return c

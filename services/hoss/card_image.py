@@ -69,7 +69,7 @@ def _rarity(copy: CardCopy) -> str:
     return copy.rarity if copy.rarity in RARITY_PALETTES else "basique"
 
 
-def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: bool) -> Canvas:
+def layout(card: Any, _catalog: Any, copy: CardCopy, locale: str, audit: draw.Audit) -> Canvas:
     rarity = _rarity(copy)
     palette = RARITY_PALETTES[rarity]
     c = draw.canvas(audit=audit)
@@ -109,23 +109,28 @@ def _creature(c: Canvas, card: CreatureCard, bonus: int, palette: Palette, local
         draw.emblem(
             c, GAME_KEY, f"element:{element}", (right - 40, ART[1] + 6, right, ART[1] + 46), color, ring=color
         )
-    kind = f"{t(RACE_KEYS[card.race], locale)} · {t(CLASS_KEYS[card.cls], locale)} · {t(RANK_KEYS[card.rank], locale)}"
+    kind = draw.parts(
+        [t(RACE_KEYS[card.race], locale), t(CLASS_KEYS[card.cls], locale), t(RANK_KEYS[card.rank], locale)],
+        locale,
+    )
     draw.caption(c, TYPE_LINE, kind, palette)
     stats = creature_stats(card, bonus)
     lines: list[str] = []
     if card.cls == "defenseur":
-        lines.append(f"{t('hoss.label.block', locale)} : {_percent(stats.block, locale)}")
-        lines.append(f"{t('hoss.label.reduction', locale)} : {_percent(stats.damage_reduction, locale)}")
+        lines.append(draw.stat(t("hoss.label.block", locale), _percent(stats.block, locale), locale))
+        reduction = _percent(stats.damage_reduction, locale)
+        lines.append(draw.stat(t("hoss.label.reduction", locale), reduction, locale))
     else:
         seconds = format_decimal(round(stats.interval_s, 2), locale)
-        lines.append(f"{t('hoss.label.interval', locale)} : {t('hoss.seconds', locale, value=seconds)}")
+        rhythm = t("hoss.seconds", locale, value=seconds)
+        lines.append(draw.stat(t("hoss.label.interval", locale), rhythm, locale))
         crit = t(
             "hoss.crit_value",
             locale,
             chance=format_decimal(round(stats.crit_chance * 100, 1), locale),
             damage=round(stats.crit_multiplier * 100),
         )
-        lines.append(f"{t('hoss.label.crit', locale)} : {crit}")
+        lines.append(draw.stat(t("hoss.label.crit", locale), crit, locale))
     markers = [
         render_text(
             Text(
@@ -137,11 +142,12 @@ def _creature(c: Canvas, card: CreatureCard, bonus: int, palette: Palette, local
         for s, p in sorted(stats.statuses.items())
     ]
     if markers:
-        lines.append(" · ".join(markers))
+        lines.append(draw.parts(markers, locale))
     draw.panel(c, (TEXT[0] - 8, TEXT[1] - 6, TEXT[2] + 8, TEXT[3] + 6), (20, 20, 26), palette.dark)
     draw.text_box(c, TEXT, "\n".join(lines), max_size=15, min_size=MIN_TEXT, fill=INK_LIGHT)
     if card.cls == "defenseur":
-        draw.badge(c, (80, 452), 36, _short_percent(stats.block), t("hoss.label.block", locale), palette)
+        block = format_percent(stats.block, locale, digits=0)
+        draw.badge(c, (80, 452), 36, block, t("hoss.label.block", locale), palette)
     else:
         draw.badge(
             c, (80, 452), 36, format_int(round(stats.atk), locale), t("hoss.label.atk", locale), palette
@@ -150,7 +156,7 @@ def _creature(c: Canvas, card: CreatureCard, bonus: int, palette: Palette, local
     draw.text_box(
         c,
         (126, 432, 234, 472),
-        f"R{card.rank}",
+        t("hoss.card.rank_short", locale, rank=card.rank),
         max_size=28,
         min_size=12,
         fill=palette.light,
@@ -158,10 +164,6 @@ def _creature(c: Canvas, card: CreatureCard, bonus: int, palette: Palette, local
         valign="middle",
         bold=True,
     )
-
-
-def _short_percent(value: float) -> str:
-    return f"{round(value * 100)}%"
 
 
 def _buff(c: Canvas, card: BuffCard, bonus: int, palette: Palette, locale: str) -> None:
@@ -173,7 +175,8 @@ def _buff(c: Canvas, card: BuffCard, bonus: int, palette: Palette, locale: str) 
     draw.text_box(
         c, TEXT, effect, max_size=20, min_size=MIN_TEXT, fill=INK_LIGHT, align="center", valign="middle"
     )
-    draw.badge(c, (WIDTH // 2, 452), 36, f"{strength}%", t("hoss.label.buff", locale), palette)
+    strength_text = format_percent(strength / 100, locale, digits=0)
+    draw.badge(c, (WIDTH // 2, 452), 36, strength_text, t("hoss.label.buff", locale), palette)
 
 
 def color(_card: Any, copy: CardCopy) -> int:

@@ -47,7 +47,7 @@ class ImmortalsServices:
             decks=ImmortalsDecks(ctx.db, ctx.clock, catalog, ctx.rng),
             spells=ImmortalsSpells(ctx.db, ctx.clock, catalog, ctx.rng),
             ladder=ImmortalsLadder(ctx.db, ctx.clock, catalog, ctx.rng),
-            duels=ImmortalsDuels(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler),
+            duels=ImmortalsDuels(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, ctx.default_locale),
         )
 
 

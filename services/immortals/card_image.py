@@ -83,7 +83,7 @@ def _bonuses(c: Canvas, card: ImmortalsCard, level: int, palette: Palette, local
         )
 
 
-def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: bool) -> Canvas:
+def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: draw.Audit) -> Canvas:
     assert isinstance(card, ImmortalsCard)
     assert isinstance(catalog, ImmortalsCatalog)
     level = level_of(copy)
@@ -95,7 +95,7 @@ def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: bool) ->
     _terrain_badge(c, card, palette, locale)
     family = catalog.family(card.family)
     family_name = family.name.get(locale) if family is not None else card.family
-    draw.caption(c, FAMILY_LINE, f"{family_name} · {t(TIER_KEYS[card.tier], locale)}", palette)
+    draw.caption(c, FAMILY_LINE, draw.parts([family_name, t(TIER_KEYS[card.tier], locale)], locale), palette)
     draw.stars(c, (WIDTH // 2 + 30, STARS_Y), level, 18, palette.light, empty=MAX_LEVEL - level)
     draw.text_box(
         c,
@@ -108,8 +108,10 @@ def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: bool) ->
     )
     _bonuses(c, card, level, palette, locale)
     attack, defense = card.attack[level - 1], card.defense[level - 1]
-    draw.badge(c, (80, 456), 36, f"{attack}D2", t("immortals.card.attack_short", locale), palette)
-    draw.badge(c, (280, 456), 36, f"{defense}D2", t("immortals.card.defense_short", locale), palette)
+    attack_dice = t("immortals.card.dice", locale, count=attack)
+    defense_dice = t("immortals.card.dice", locale, count=defense)
+    draw.badge(c, (80, 456), 36, attack_dice, t("immortals.card.attack_short", locale), palette)
+    draw.badge(c, (280, 456), 36, defense_dice, t("immortals.card.defense_short", locale), palette)
     if copy.holo:
         draw.holo(c)
     return c

@@ -58,3 +58,4 @@ class Choice:
     duel_id: int
     view: ImmortalsView
     engager: Text
+    foe_language: str | None = None  # the opponent's (None: the AI), its unit names beside the seat's

@@ -6,6 +6,10 @@ The public message is built from the table's view of the engine (`SPECTATOR`): d
 how many are left; the engaging seat's unit and spell show as soon as they are chosen (the counter
 chooses knowing them), and what a round resolved is public. The controls are built from the seat's own
 view and say whose turn it is: engage, or counter the attack they name.
+
+A unit is named in the language of the text, with its name in each player's language beside it where they
+differ (the players' languages on the public message, the opponent's in a seat's controls); a spell is
+not a card, and keeps the reader's name only.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from services.immortals.names import spell_name, spell_text, terrain_badge, terr
 from services.immortals.rewards import Gains
 from services.platform.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared import duel_render as shared
+
+Langs = tuple[str, ...]  # the languages of the players a text names units for (card_names.beside)
 
 COLOR = 0xB8860B
 TEXTS = shared.DuelTexts(
@@ -42,7 +48,7 @@ def who(duel: DuelRow, seat: int) -> Text:
     return shared.who(duel, seat, TEXTS)
 
 
-def unit_label(catalog: ImmortalsCatalog, unit: Unit, terrain: str) -> Text:
+def unit_label(catalog: ImmortalsCatalog, unit: Unit, terrain: str, others: Langs = ()) -> Text:
     """A drawn unit with its favourite terrain's icon and the numbers it fights with before spells: level,
     family and card bonuses included, and the duel's terrain shown as the change it makes (« ATQ 2 → 3 ·
     DÉF 4 → 5 sur son terrain »), marked when it is the unit's favourite or its malus."""
@@ -58,7 +64,7 @@ def unit_label(catalog: ImmortalsCatalog, unit: Unit, terrain: str) -> Text:
     return Text(
         key,
         {
-            "name": unit_name(catalog, unit.card_id),
+            "name": unit_name(catalog, unit.card_id, others),
             "icon": terrain_icon(unit.terrain),
             "level": unit.level,
             "stats": stats,
@@ -68,23 +74,23 @@ def unit_label(catalog: ImmortalsCatalog, unit: Unit, terrain: str) -> Text:
     )
 
 
-def _line_up(catalog: ImmortalsCatalog, view: ImmortalsView, seat: int) -> Text:
+def _line_up(catalog: ImmortalsCatalog, view: ImmortalsView, seat: int, others: Langs) -> Text:
     done = set(view.fought[seat])
     return Text.lines(
         [
             Text(
                 "immortals.duel.used" if u.uid in done else "immortals.duel.ready",
-                {"unit": unit_label(catalog, u, view.terrain)},
+                {"unit": unit_label(catalog, u, view.terrain, others)},
             )
             for u in view.units[seat]
         ]
     )
 
 
-def _side(duel: DuelRow, catalog: ImmortalsCatalog, seat: int, fighter: Fighter) -> Text:
+def _side(duel: DuelRow, catalog: ImmortalsCatalog, seat: int, fighter: Fighter, others: Langs) -> Text:
     params: dict[str, object] = {
         "player": who(duel, seat),
-        "unit": unit_name(catalog, fighter.card_id),
+        "unit": unit_name(catalog, fighter.card_id, others),
         "attack": fighter.attack,
         "defense": fighter.defense,
         "hp": fighter.hp,
@@ -95,11 +101,11 @@ def _side(duel: DuelRow, catalog: ImmortalsCatalog, seat: int, fighter: Fighter)
     return Text(key, params | {"spell": spell_name(catalog, fighter.spell)})
 
 
-def _fighter(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord, seat: int) -> Text:
+def _fighter(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord, seat: int, others: Langs) -> Text:
     """A fighting unit with its side, « Drake des sables (@alice) »: both units may share a name."""
     return Text(
         "immortals.duel.fighter",
-        {"unit": unit_name(catalog, record.fighters[seat].card_id), "player": who(duel, seat)},
+        {"unit": unit_name(catalog, record.fighters[seat].card_id, others), "player": who(duel, seat)},
     )
 
 
@@ -117,7 +123,7 @@ def _healed(duel: DuelRow, record: FightRecord, seat: int) -> Text:
     )
 
 
-def _hp(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Text:
+def _hp(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord, others: Langs) -> Text:
     """Each side's HP from the fight's start to its end, « … 20 → 0 en 7 tours ; … 20 → 6 »."""
     end = record.trace[-1] if record.trace else (record.fighters[0].hp, record.fighters[1].hp)
     turns = len(record.trace)
@@ -125,7 +131,7 @@ def _hp(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Text:
         Text(
             "immortals.duel.hp_ko" if end[seat] == 0 else "immortals.duel.hp",
             {
-                "fighter": _fighter(duel, catalog, record, seat),
+                "fighter": _fighter(duel, catalog, record, seat, others),
                 "start": record.fighters[seat].hp,
                 "end": end[seat],
                 "turns": turns,
@@ -137,19 +143,22 @@ def _hp(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Text:
     return Text(key, {"a": sides[0], "b": sides[1], "turns": turns})
 
 
-def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Text:
+def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord, others: Langs) -> Text:
     lines = [
         Text(
             "immortals.duel.fight",
             {
                 "round": record.round,
-                "first": _side(duel, catalog, 0, record.fighters[0]),
-                "second": _side(duel, catalog, 1, record.fighters[1]),
+                "first": _side(duel, catalog, 0, record.fighters[0], others),
+                "second": _side(duel, catalog, 1, record.fighters[1], others),
             },
         ),
         *(_healed(duel, record, seat) for seat in (0, 1) if record.fighters[seat].healed),
-        Text("immortals.duel.initiative", {"fighter": _fighter(duel, catalog, record, record.initiative)}),
-        _hp(duel, catalog, record),
+        Text(
+            "immortals.duel.initiative",
+            {"fighter": _fighter(duel, catalog, record, record.initiative, others)},
+        ),
+        _hp(duel, catalog, record, others),
     ]
     if record.winner is None:
         lines.append(Text("immortals.duel.fight_draw"))
@@ -159,7 +168,7 @@ def _fight(duel: DuelRow, catalog: ImmortalsCatalog, record: FightRecord) -> Tex
             Text(
                 "immortals.duel.fight_won",
                 {
-                    "unit": unit_name(catalog, record.fighters[record.winner].card_id),
+                    "unit": unit_name(catalog, record.fighters[record.winner].card_id, others),
                     "winner": who(duel, record.winner),
                     "player": who(duel, loser),
                     "damage": record.damage,
@@ -174,7 +183,9 @@ def _notes(duel: DuelRow, round_number: int) -> list[Text]:
     return shared.timeout_notes(duel, round_number, TEXTS)
 
 
-def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
+def public(duel: DuelRow, catalog: ImmortalsCatalog, languages: Langs = ()) -> MessageSpec:
+    """The message both players read in the server's language; `languages`: theirs (their names of the
+    units stand beside the server's where they differ)."""
     state = duel.state
     assert state is not None
     view = ENGINE.view(state, SPECTATOR)
@@ -183,7 +194,10 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
         EmbedField(
             Text("immortals.duel.seat_field", {"vitality": view.vitality[s], "spells": view.spells_left[s]}),
             Text.lines(
-                [Text("immortals.duel.seat_player", {"player": who(duel, s)}), _line_up(catalog, view, s)]
+                [
+                    Text("immortals.duel.seat_player", {"player": who(duel, s)}),
+                    _line_up(catalog, view, s, languages),
+                ]
             ),
             inline=True,
         )
@@ -191,13 +205,13 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog) -> MessageSpec:
     )
     lines: list[Text] = [_start(duel, view)]
     for record in view.history:
-        lines += [_fight(duel, catalog, record), *_notes(duel, record.round)]
+        lines += [_fight(duel, catalog, record, languages), *_notes(duel, record.round)]
     playing = False
     if duel.status == "over" and duel.result is not None:
-        lines += recap(duel, catalog)
+        lines += recap(duel, catalog, languages)
     elif not view.finished:
         playing = True
-        lines += [*_notes(duel, view.round), _round(duel, catalog, view)]
+        lines += [*_notes(duel, view.round), _round(duel, catalog, view, languages)]
     return shared.public_message(duel, TEXTS, color=COLOR, fields=fields, lines=lines, playing=playing)
 
 
@@ -218,7 +232,7 @@ def _start(duel: DuelRow, view: ImmortalsView) -> Text:
     )
 
 
-def _round(duel: DuelRow, catalog: ImmortalsCatalog, view: ImmortalsView) -> Text:
+def _round(duel: DuelRow, catalog: ImmortalsCatalog, view: ImmortalsView, others: Langs) -> Text:
     """The round in play: the engaging seat to choose, or its attack (unit and spell) and the counter to
     choose."""
     engager = view.engager
@@ -229,24 +243,25 @@ def _round(duel: DuelRow, catalog: ImmortalsCatalog, view: ImmortalsView) -> Tex
     }
     if view.engaged is None:
         return Text("immortals.duel.round_engage", params)
-    return Text("immortals.duel.round_engaged", params | {"attack": attack(catalog, view)})
+    return Text("immortals.duel.round_engaged", params | {"attack": attack(catalog, view, others)})
 
 
-def attack(catalog: ImmortalsCatalog, view: ImmortalsView) -> Text:
+def attack(catalog: ImmortalsCatalog, view: ImmortalsView, others: Langs = ()) -> Text:
     """The engaged unit and its spell (« Drake des sables avec Force du Titan », or « sans sort »)."""
     engaged = view.engaged
     assert engaged is not None
     unit = next(u for u in view.units[engaged.seat] if u.uid == engaged.unit)
     if engaged.spell is None:
-        return Text("immortals.duel.attack", {"unit": unit_label(catalog, unit, view.terrain)})
+        return Text("immortals.duel.attack", {"unit": unit_label(catalog, unit, view.terrain, others)})
     found = catalog.spell(engaged.spell.spell_id)
     named = spell_name(catalog, engaged.spell.spell_id) if found is None else spell_text(catalog, found)
     return Text(
-        "immortals.duel.attack_spell", {"unit": unit_label(catalog, unit, view.terrain), "spell": named}
+        "immortals.duel.attack_spell",
+        {"unit": unit_label(catalog, unit, view.terrain, others), "spell": named},
     )
 
 
-def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:
+def recap(duel: DuelRow, catalog: ImmortalsCatalog, others: Langs = ()) -> list[Text]:
     """The result, then each player's gains line by line (cards, player XP, combat points, gold,
     fragments, the anti-farm halving)."""
     result = duel.result or {}
@@ -285,7 +300,7 @@ def recap(duel: DuelRow, catalog: ImmortalsCatalog) -> list[Text]:
                 Text(
                     key,
                     {
-                        "unit": unit_name(catalog, card.card_id),
+                        "unit": unit_name(catalog, card.card_id, others),
                         "xp": card.xp,
                         "before": card.level_before,
                         "after": card.level_after,
@@ -304,6 +319,7 @@ def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell:
     """A seat's private controls: its units and spells, the opponent's units left, and its selection."""
     view = choice.view
     seat = view.seat
+    others = () if choice.foe_language is None else (choice.foe_language,)
     lines: list[Text] = [
         Text(
             "immortals.controls.status",
@@ -317,12 +333,13 @@ def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell:
         Text("immortals.controls.turn_engage")
         if view.engaged is None
         else Text(
-            "immortals.controls.turn_counter", {"player": choice.engager, "attack": attack(catalog, view)}
+            "immortals.controls.turn_counter",
+            {"player": choice.engager, "attack": attack(catalog, view, others)},
         ),
         Text("immortals.controls.mine"),
-        _line_up(catalog, view, seat),
+        _line_up(catalog, view, seat, others),
         Text("immortals.controls.theirs"),
-        _line_up(catalog, view, 1 - seat),
+        _line_up(catalog, view, 1 - seat, others),
     ]
     if view.spells:
         lines.append(Text("immortals.controls.spells"))
@@ -339,7 +356,7 @@ def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell:
             )
         )
     else:
-        picked = unit_name(catalog, view.units[seat][unit].card_id)
+        picked = unit_name(catalog, view.units[seat][unit].card_id, others)
         if spell is None:
             lines.append(Text("immortals.controls.selected", {"unit": picked}))
         else:

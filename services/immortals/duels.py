@@ -19,6 +19,7 @@ from typing import Any
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
+from core.i18n import DEFAULT_LOCALE
 from engine.immortals import DECK_MAX, DECK_MIN, ENGINE, Choose, ImmortalsCatalog, ImmortalsState, choose
 from engine.protocol import PlayerSetup
 from services.immortals import duel_render as render
@@ -68,6 +69,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
         catalog: ImmortalsCatalog,
         rng: random.Random,
         scheduler: Scheduler | None,
+        default_locale: str = DEFAULT_LOCALE,
     ) -> None:
         super().__init__(
             db,
@@ -79,6 +81,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             challenge_texts=CHALLENGE_TEXTS,
             choice_time=CHOICE_TIME,
             timeout_job=TIMEOUT_JOB,
+            default_locale=default_locale,
         )
 
     # --- starting -----------------------------------------------------------------------------------
@@ -121,8 +124,8 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             extra={"xp": list(setup["xp"]), "spells": list(setup["spells"])},
         )
 
-    def public(self, duel: DuelRow) -> MessageSpec:
-        return render.public(duel, self.catalog)
+    def public(self, duel: DuelRow, languages: tuple[str, ...] = ()) -> MessageSpec:
+        return render.public(duel, self.catalog, languages)
 
     # --- choosing -----------------------------------------------------------------------------------
 
@@ -138,7 +141,10 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             if seat not in duel.to_act():
                 raise self._not_yet(duel, seat)
             return Choice(
-                duel.id, ENGINE.view(duel.state, seat), engager=render.who(duel, duel.state.engager)
+                duel.id,
+                ENGINE.view(duel.state, seat),
+                engager=render.who(duel, duel.state.engager),
+                foe_language=self.foe_language(conn, duel, seat),
             )
 
         return await self.db.read(unit)

@@ -2,15 +2,18 @@
 shows a unit. Below the game's facade, so every module of the game names things the same way.
 
 A name from the catalog is given in both languages (`immortals.name`, the renderer picks the reader's),
-never chosen here: services do not know who reads.
+never chosen here: services do not know who reads. A unit named where players of two languages meet (a
+duel) carries its name in theirs beside it where it differs (`others`, services/platform/card_names.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.cards import LocalizedText
 from engine.immortals import MAX_LEVEL, Effect, ImmortalsCard, ImmortalsCatalog, ImmortalsSpell
+from services.platform.card_names import beside
 from services.platform.messages import Text
 
 TERRAIN_KEYS = {
@@ -46,9 +49,9 @@ def localized(name: LocalizedText) -> Text:
     return Text("immortals.name", {"fr": name.fr, "en": name.en})
 
 
-def unit_name(catalog: ImmortalsCatalog, card_id: str) -> Text:
+def unit_name(catalog: ImmortalsCatalog, card_id: str, others: Iterable[str] = ()) -> Text:
     card = catalog.card(card_id)
-    return Text.raw(card_id) if card is None else localized(card.name)
+    return Text.raw(card_id) if card is None else beside(card.name, others) or localized(card.name)
 
 
 def spell_name(catalog: ImmortalsCatalog, spell_id: str) -> Text:

@@ -64,7 +64,7 @@ class PillzServices:
         catalog: PillzCatalog = ctx.catalog
         return PillzServices(
             economy=PillzEconomy.build(ctx),
-            duels=PillzDuels(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler),
+            duels=PillzDuels(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, ctx.default_locale),
         )
 
 

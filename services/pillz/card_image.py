@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.i18n import t
+from core.i18n import format_int, t
 from engine.pillz import PillzCard, PillzCatalog
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS, clan_name
@@ -33,7 +33,7 @@ TEXT_PANEL = (26, 318, 334, 414)
 TEXT = (38, 326, 322, 406)
 
 
-def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: bool) -> Canvas:
+def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: draw.Audit) -> Canvas:
     assert isinstance(card, PillzCard)
     assert isinstance(catalog, PillzCatalog)
     stars = copy.stars if 1 <= copy.stars <= 5 else card.stars
@@ -58,8 +58,10 @@ def layout(card: Any, catalog: Any, copy: CardCopy, locale: str, audit: bool) ->
         draw.text_box(c, TEXT, text, max_size=17, min_size=MIN_TEXT, fill=INK_LIGHT)
     elif card.leader:
         draw.text_box(c, TEXT, t("pillz.card.leader", locale), max_size=17, min_size=MIN_TEXT, fill=INK_LIGHT)
-    draw.badge(c, (80, 452), 36, str(card.power), t("pillz.card.power_short", locale), palette)
-    draw.badge(c, (280, 452), 36, str(card.damage), t("pillz.card.damage_short", locale), palette)
+    draw.badge(c, (80, 452), 36, format_int(card.power, locale), t("pillz.card.power_short", locale), palette)
+    draw.badge(
+        c, (280, 452), 36, format_int(card.damage, locale), t("pillz.card.damage_short", locale), palette
+    )
     if copy.holo:
         draw.holo(c)
     return c

@@ -62,6 +62,7 @@ class Choice:
     seat: int
     state: PillzState
     leading: bool
+    foe_language: str | None = None  # the opponent's (None: the AI), its card names beside the seat's
 
 
 def played_by(conn: sqlite3.Connection, duel_id: int, seat: int, card: str) -> tuple[int, str] | None:

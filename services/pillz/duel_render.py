@@ -4,15 +4,22 @@ private controls (their characters, the pillz, and the chance to win against the
 The public message is built from what the rules make public: both line-ups, the card the leader played
 (its pillz stay hidden until the round resolves), resolved rounds, PV, and each seat's pillz as at the
 start of the round — never the pending bet, neither directly nor by subtraction (engine view).
+
+A character is named in the language of the text, with its name in each player's language beside it
+where they differ (`others`: the players' languages on the public message, the opponent's in a seat's
+controls; services/platform/card_names.py).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power
 from engine.protocol import SPECTATOR
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS
+from services.platform.card_names import beside
 from services.platform.messages import CardStrip, Embed, EmbedField, MessageSpec, Number, StripCard, Text
 from services.shared import duel_render as shared
 
@@ -47,11 +54,15 @@ REASON_KEYS = {
 }
 
 
-def card_name(catalog: PillzCatalog, card_id: str) -> Text:
+def languages_of(language: str | None) -> tuple[str, ...]:
+    return () if language is None else (language,)
+
+
+def card_name(catalog: PillzCatalog, card_id: str, others: Iterable[str] = ()) -> Text:
     card = catalog.card(card_id)
     if card is None:
         return Text.raw(card_id)
-    return Text("pillz.duel.name", {"fr": card.name.fr, "en": card.name.en})
+    return beside(card.name, others) or Text("pillz.duel.name", {"fr": card.name.fr, "en": card.name.en})
 
 
 def ability_name(catalog: PillzCatalog, card_id: str, kind: str) -> Text:
@@ -62,11 +73,11 @@ def ability_name(catalog: PillzCatalog, card_id: str, kind: str) -> Text:
     return Text("pillz.duel.name", {"fr": card.ability.name.fr, "en": card.ability.name.en})
 
 
-def fighter_label(catalog: PillzCatalog, fighter: Fighter) -> Text:
+def fighter_label(catalog: PillzCatalog, fighter: Fighter, others: Iterable[str] = ()) -> Text:
     """A character as the line-up and the controls show it: its stats and, if it has one, its ability, so
     every number a round then shows can be traced to something the player saw."""
     params: dict[str, object] = {
-        "name": card_name(catalog, fighter.card_id),
+        "name": card_name(catalog, fighter.card_id, others),
         "stars": "★" * fighter.stars,
         "power": fighter.power,
         "damage": fighter.damage,
@@ -90,22 +101,22 @@ def who(duel: DuelRow, seat: int) -> Text:
     return shared.who(duel, seat, TEXTS)
 
 
-def _line_up(duel: DuelRow, catalog: PillzCatalog, seat: int) -> Text:
+def _line_up(duel: DuelRow, catalog: PillzCatalog, seat: int, others: tuple[str, ...]) -> Text:
     assert duel.state is not None
     lines = []
     for fighter in duel.state.hands[seat]:
         key = "pillz.duel.used" if fighter.used else "pillz.duel.ready"
-        lines.append(Text(key, {"fighter": fighter_label(catalog, fighter)}))
+        lines.append(Text(key, {"fighter": fighter_label(catalog, fighter, others)}))
     return Text.lines(lines)
 
 
-def _round(duel: DuelRow, catalog: PillzCatalog, record: RoundRecord) -> Text:
+def _round(duel: DuelRow, catalog: PillzCatalog, record: RoundRecord, others: tuple[str, ...]) -> Text:
     sides = [
         Text(
             "pillz.duel.side",
             {
                 "player": who(duel, s),
-                "card": card_name(catalog, record.cards[s]),
+                "card": card_name(catalog, record.cards[s], others),
                 "pillz": record.pillz[s],
                 "attack": record.attacks[s],
             },
@@ -123,21 +134,21 @@ def _round(duel: DuelRow, catalog: PillzCatalog, record: RoundRecord) -> Text:
                 "first": sides[record.leader],
                 "second": sides[1 - record.leader],
                 "odds": odds,
-                "winner": card_name(catalog, record.cards[record.winner]),
+                "winner": card_name(catalog, record.cards[record.winner], others),
                 "loser": who(duel, loser),
                 "damage": record.damage,
             },
         )
     ]
-    lines += [_effect(duel, catalog, effect) for effect in record.effects]
+    lines += [_effect(duel, catalog, effect, others) for effect in record.effects]
     return Text.lines(lines)
 
 
-def _effect(duel: DuelRow, catalog: PillzCatalog, effect: EffectRecord) -> Text:
+def _effect(duel: DuelRow, catalog: PillzCatalog, effect: EffectRecord, others: tuple[str, ...]) -> Text:
     """One line naming the ability behind a change of attack, damage, PV or pillz in a round."""
     params = {
         "ability": ability_name(catalog, effect.card, effect.kind),
-        "card": card_name(catalog, effect.card),
+        "card": card_name(catalog, effect.card, others),
         "amount": effect.amount,
         "player": who(duel, effect.seat),
         "foe": who(duel, 1 - effect.seat),
@@ -150,7 +161,9 @@ def _notes(duel: DuelRow, round_number: int) -> list[Text]:
     return shared.timeout_notes(duel, round_number, TEXTS)
 
 
-def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
+def public(duel: DuelRow, catalog: PillzCatalog, languages: tuple[str, ...] = ()) -> MessageSpec:
+    """The message both players read in the server's language; `languages`: theirs (their names of the
+    characters stand beside the server's where they differ)."""
     state = duel.state
     assert state is not None
     view = ENGINE.view(state, SPECTATOR)
@@ -159,7 +172,10 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
         EmbedField(
             Text("pillz.duel.seat_field", {"life": state.life[s], "pillz": view.pillz[s]}),
             Text.lines(
-                [Text("pillz.duel.seat_player", {"player": who(duel, s)}), _line_up(duel, catalog, s)]
+                [
+                    Text("pillz.duel.seat_player", {"player": who(duel, s)}),
+                    _line_up(duel, catalog, s, languages),
+                ]
             ),
             inline=True,
         )
@@ -172,7 +188,7 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
         )
     ]
     for record in state.history:
-        lines += [_round(duel, catalog, record), *_notes(duel, record.round)]
+        lines += [_round(duel, catalog, record, languages), *_notes(duel, record.round)]
     playing = False
     if duel.status == "over" and duel.result is not None:
         lines.append(_result(duel))
@@ -187,7 +203,7 @@ def public(duel: DuelRow, catalog: PillzCatalog) -> MessageSpec:
                     {
                         "round": state.round,
                         "player": who(duel, lead),
-                        "card": card_name(catalog, state.pending[0]),
+                        "card": card_name(catalog, state.pending[0], languages),
                         "next": who(duel, 1 - lead),
                     },
                 )
@@ -233,6 +249,7 @@ def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: in
     is known (answering), the chance to win for a few of the opponent's possible pillz."""
     state = choice.state
     seat = choice.seat
+    others = languages_of(choice.foe_language)
     lines: list[Text] = [
         Text(
             "pillz.controls.status",
@@ -248,7 +265,7 @@ def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: in
     foe = None
     if state.pending is not None:
         foe = next(f for f in state.hands[1 - seat] if f.card_id == state.pending[0])
-        lines.append(Text("pillz.controls.against", {"fighter": fighter_label(catalog, foe)}))
+        lines.append(Text("pillz.controls.against", {"fighter": fighter_label(catalog, foe, others)}))
     else:
         lines.append(Text("pillz.controls.leading"))
     if place is None:
@@ -259,7 +276,7 @@ def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: in
         lines.append(
             Text(
                 "pillz.controls.attack",
-                {"fighter": fighter_label(catalog, me), "pillz": pillz, "attack": power * pillz},
+                {"fighter": fighter_label(catalog, me, others), "pillz": pillz, "attack": power * pillz},
             )
         )
         if foe is not None:

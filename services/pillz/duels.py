@@ -19,6 +19,7 @@ from typing import Any
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
+from core.i18n import DEFAULT_LOCALE
 from engine.pillz import ENGINE, Fighter, PackPool, PillzCatalog, PillzState, Play, choose, choose_quick
 from engine.protocol import PlayerSetup
 from services.pillz import duel_render as render
@@ -83,6 +84,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
         catalog: PillzCatalog,
         rng: random.Random,
         scheduler: Scheduler | None,
+        default_locale: str = DEFAULT_LOCALE,
     ) -> None:
         super().__init__(
             db,
@@ -94,6 +96,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
             challenge_texts=CHALLENGE_TEXTS,
             choice_time=CHOICE_TIME,
             timeout_job=TIMEOUT_JOB,
+            default_locale=default_locale,
         )
         self.pool = PackPool.of(catalog)
         self.cards = {c.id: c for c in catalog.cards}
@@ -119,8 +122,8 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
     def _player(self, duel: DuelRow, seat: int, setup: list[str]) -> PlayerSetup:
         return PlayerSetup(seat=seat, player_id=duel.seats[seat] or AI, deck=tuple(setup))
 
-    def public(self, duel: DuelRow) -> MessageSpec:
-        return render.public(duel, self.catalog)
+    def public(self, duel: DuelRow, languages: tuple[str, ...] = ()) -> MessageSpec:
+        return render.public(duel, self.catalog, languages)
 
     # --- playing ------------------------------------------------------------------------------------
 
@@ -133,7 +136,8 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
             if seat not in duel.to_act():
                 raise NotAllowed("pillz.error.not_your_turn")
             assert duel.state is not None
-            return Choice(duel.id, duel.version, seat, duel.state, duel.state.pending is None)
+            foe = self.foe_language(conn, duel, seat)
+            return Choice(duel.id, duel.version, seat, duel.state, duel.state.pending is None, foe)
 
         return await self.db.read(unit)
 
@@ -175,9 +179,9 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
                 conn, duel.id, seat, card
             ) == (pillz, "player"):
                 # a second click on the same "Play": the move stands, and the player is told so
-                raise NotAllowed(
-                    "pillz.error.already_played", card=render.card_name(self.catalog, card), pillz=pillz
-                )
+                others = render.languages_of(self.foe_language(conn, duel, seat))
+                name = render.card_name(self.catalog, card, others)
+                raise NotAllowed("pillz.error.already_played", card=name, pillz=pillz)
             if duel.status != "live":
                 raise NotAllowed("pillz.error.over")
             if version != duel.version:

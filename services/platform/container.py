@@ -97,7 +97,11 @@ async def build_services(
         return random.SystemRandom() if rng_seed is None else random.Random(f"{rng_seed}:{key}")
 
     game_services = {
-        spec.key: spec.build(GameContext(db, clock, catalogs.get(spec.key), scheduler, rng_for(spec.key)))
+        spec.key: spec.build(
+            GameContext(
+                db, clock, catalogs.get(spec.key), scheduler, rng_for(spec.key), settings.default_locale
+            )
+        )
         for spec in specs
         if spec.build is not None
     }
@@ -108,7 +112,7 @@ async def build_services(
     # says it holds them, and its deliverer sends their servers' posts only.
     held = settings.shards
     shards = None if held is None or settings.shard_count is None else Shards(settings.shard_count, held)
-    trades = TradeService(db, clock, scheduler, cards)
+    trades = TradeService(db, clock, scheduler, cards, settings.default_locale)
     return Services(
         settings=settings,
         clock=clock,

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 import services
+from core.i18n import DEFAULT_LOCALE
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.messages import Text
 from services.platform.timers import DailyReward, TimerSource
@@ -54,6 +55,7 @@ class GameContext:
     catalog: Any  # the game's loaded catalog, or None
     scheduler: Any  # services.platform.scheduler.Scheduler
     rng: Any  # a random.Random for draws the players cannot predict
+    default_locale: str = DEFAULT_LOCALE  # the language of a player the bot knows none of (settings)
 
 
 GameFactory = Callable[[GameContext], Any]

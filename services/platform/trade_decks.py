@@ -10,9 +10,10 @@ decks: what a deck holds is theirs, so the partner's window and DMs never carry 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from services.platform import games
+from services.platform.card_names import named
 from services.platform.catalogs import CardIndex
 from services.platform.games import DeckHold
 from services.platform.messages import Embed, MessageSpec, Text
@@ -53,16 +54,16 @@ def _outcome(hold: DeckHold) -> str:
     return "playable" if hold.playable else "missing"
 
 
-def _lines(trade: Trade, found: Sequence[DeckHold], cards: CardIndex, keys: dict[str, str]) -> list[Text]:
+def _lines(
+    trade: Trade, found: Sequence[DeckHold], cards: CardIndex, keys: dict[str, str], others: Iterable[str]
+) -> list[Text]:
+    """A line per copy a deck uses; the card named as in the window (`others`: the other party's
+    language, services/platform/card_names.py)."""
     names = {i.card_id: i.card_key for i in trade.items if i.card_id is not None}
     lines = []
     for hold in found[:MAX_LINES]:
         card = cards.get(trade.game, names.get(hold.copy_id) or "")
-        name = (
-            Text.per_locale({"fr": card.name.fr, "en": card.name.en})
-            if card is not None
-            else Text("trades.decks.a_card")
-        )
+        name = named(card.name, others) if card is not None else Text("trades.decks.a_card")
         params: dict[str, object] = {"card": name, "copy": hold.copy_id, "deck": hold.deck, "fix": hold.fix}
         if hold.replacement is not None:
             params["replacement"] = hold.replacement
@@ -72,12 +73,15 @@ def _lines(trade: Trade, found: Sequence[DeckHold], cards: CardIndex, keys: dict
     return lines
 
 
-def warnings(conn: sqlite3.Connection, trade: Trade, viewer: int, cards: CardIndex) -> tuple[Text, ...]:
+def warnings(
+    conn: sqlite3.Connection, trade: Trade, viewer: int, cards: CardIndex, other_language: str | None = None
+) -> tuple[Text, ...]:
     """What `viewer` reads in their own window about their decks before confirming: each copy they offer
     that a deck of theirs uses, and what the deck does without it. Nothing once the trade has ended."""
     if trade.status != "open":
         return ()
-    return tuple(_lines(trade, _holds(conn, trade, viewer, cards), cards, WILL))
+    others = () if other_language is None else (other_language,)
+    return tuple(_lines(trade, _holds(conn, trade, viewer, cards), cards, WILL, others))
 
 
 def repair(conn: sqlite3.Connection, trade: Trade, cards: CardIndex) -> dict[int, list[DeckHold]]:
@@ -100,9 +104,14 @@ def repair(conn: sqlite3.Connection, trade: Trade, cards: CardIndex) -> dict[int
 
 
 def notices(
-    trade: Trade, repaired: dict[int, list[DeckHold]], cards: CardIndex
+    trade: Trade,
+    repaired: dict[int, list[DeckHold]],
+    cards: CardIndex,
+    languages: Mapping[int, str] | None = None,
 ) -> list[tuple[int, MessageSpec]]:
-    """The DM each giver whose decks changed gets after the swap, and only they."""
+    """The DM each giver whose decks changed gets after the swap, and only they; `languages`: each
+    party's, the other's card names beside the giver's."""
+    read = languages or {}
     return [
         (
             giver,
@@ -110,10 +119,16 @@ def notices(
                 embeds=(
                     Embed(
                         title=Text(TITLES[trade.kind], {"id": trade.id}),
-                        description=Text.lines(_lines(trade, found, cards, DID)),
+                        description=Text.lines(
+                            _lines(trade, found, cards, DID, _language_of(read, trade.other(giver)))
+                        ),
                     ),
                 )
             ),
         )
         for giver, found in repaired.items()
     ]
+
+
+def _language_of(languages: Mapping[int, str], player: int) -> tuple[str, ...]:
+    return (languages[player],) if player in languages else ()

@@ -3,14 +3,18 @@ it ends, and a server's trade log. One renderer for the replies and the DMs the 
 both parties always read the same offers.
 
 A window names the two parties by mention (embeds never ping) and each copy by its name in both languages
-(`Text.per_locale`): a DM is rendered in the reader's language when it is delivered.
+(`Text.per_locale`): a DM is rendered in the reader's language when it is delivered. When the other party
+reads another language, each card's name in theirs stands beside it where it differs
+(services/platform/card_names.py): the window, its DMs and the notices of its end; the log, read by one
+player or a server's admins about many trades, names cards in its reader's language only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from services.platform import games
+from services.platform.card_names import named
 from services.platform.catalogs import CardIndex
 from services.platform.erased import mention
 from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Number, Text
@@ -54,20 +58,17 @@ def _game_name(key: str) -> Text:
     return Text(spec.name_key) if spec is not None else Text.raw(key)
 
 
-def item_text(item: TradeItem, game: str, cards: CardIndex) -> Text:
+def item_text(item: TradeItem, game: str, cards: CardIndex, others: Iterable[str] = ()) -> Text:
+    """One item of an offer; a card's name with its name in `others` (the other party's language)."""
     if item.card_id is None:
         return Text("trades.item.amount", {"amount": games.money(item.currency or "", item.amount)})
     card = cards.get(game, item.card_key or "")
-    name = (
-        Text.per_locale({"fr": card.name.fr, "en": card.name.en})
-        if card is not None
-        else Text.raw(item.card_key or "?")
-    )
+    name = named(card.name, others) if card is not None else Text.raw(item.card_key or "?")
     return Text("trades.item.card", {"name": name, "copy": item.card_id, "value": Number(item.value)})
 
 
-def _side(trade: Trade, player_id: int, cards: CardIndex, title: str) -> EmbedField:
-    lines = [item_text(i, trade.game, cards) for i in trade.offered_by(player_id)]
+def _side(trade: Trade, player_id: int, cards: CardIndex, title: str, others: Iterable[str]) -> EmbedField:
+    lines = [item_text(i, trade.game, cards, others) for i in trade.offered_by(player_id)]
     if trade.kind == "trade" and trade.status == "open":
         mark = "trades.window.confirmed" if trade.has_confirmed(player_id) else "trades.window.waiting"
         lines.append(Text(mark))
@@ -84,20 +85,28 @@ def status_text(trade: Trade) -> Text:
     return Text(STATUS_KEYS[trade.status])
 
 
-def window(trade: Trade, viewer: int, cards: CardIndex, warnings: Sequence[Text] = ()) -> MessageSpec:
+def window(
+    trade: Trade,
+    viewer: int,
+    cards: CardIndex,
+    warnings: Sequence[Text] = (),
+    other_language: str | None = None,
+) -> MessageSpec:
     """The trade as `viewer` sees it: their offer first, then the other party's; Confirm and Cancel while
     it is open. A gift shows the giver's offer and its recipient (who has nothing to confirm).
-    `warnings` are about the viewer's own decks (services/platform/trade_decks.py), theirs only."""
+    `warnings` are about the viewer's own decks (services/platform/trade_decks.py), theirs only.
+    `other_language`: the other party's, whose card names stand beside the viewer's where they differ."""
     title = "trades.window.title" if trade.kind == "trade" else "trades.window.gift_title"
+    others = () if other_language is None else (other_language,)
     if trade.kind == "trade":
         fields = [
-            _side(trade, viewer, cards, "trades.window.you"),
-            _side(trade, trade.other(viewer), cards, "trades.window.them"),
+            _side(trade, viewer, cards, "trades.window.you", others),
+            _side(trade, trade.other(viewer), cards, "trades.window.them", others),
         ]
     else:
         giver = "trades.window.you" if viewer == trade.proposer_id else "trades.window.them"
         fields = [
-            _side(trade, trade.proposer_id, cards, giver),
+            _side(trade, trade.proposer_id, cards, giver, others),
             EmbedField(Text("trades.window.recipient"), mention(trade.partner_id), inline=False),
         ]
     embed = Embed(
@@ -118,10 +127,15 @@ def window(trade: Trade, viewer: int, cards: CardIndex, warnings: Sequence[Text]
 
 
 def changed_notice(
-    trade: Trade, viewer: int, actor: int, cards: CardIndex, warnings: Sequence[Text] = ()
+    trade: Trade,
+    viewer: int,
+    actor: int,
+    cards: CardIndex,
+    warnings: Sequence[Text] = (),
+    other_language: str | None = None,
 ) -> MessageSpec:
     """The DM a party gets when the other one changed an offer or confirmed: the whole window again."""
-    spec = window(trade, viewer, cards, warnings)
+    spec = window(trade, viewer, cards, warnings, other_language)
     return MessageSpec(
         content=Text("trades.notice.changed", {"name": mention(actor), "id": trade.id}),
         embeds=spec.embeds,
@@ -130,7 +144,9 @@ def changed_notice(
     )
 
 
-def ended_notice(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
+def ended_notice(
+    trade: Trade, viewer: int, cards: CardIndex, other_language: str | None = None
+) -> MessageSpec:
     """The DM each party gets when the trade ends: what moved (done) or that nothing did."""
     received = trade.kind == "gift" and viewer == trade.partner_id
     if received:
@@ -139,7 +155,7 @@ def ended_notice(trade: Trade, viewer: int, cards: CardIndex) -> MessageSpec:
         key = ERASED_KEYS[trade.kind]
     else:
         key = ENDED_KEYS[trade.kind, trade.status]
-    spec = window(trade, viewer, cards)
+    spec = window(trade, viewer, cards, other_language=other_language)
     return MessageSpec(
         content=Text(key, {"id": trade.id, "name": mention(trade.other(viewer))}),
         embeds=spec.embeds,

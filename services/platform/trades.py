@@ -15,7 +15,9 @@ The rules this module keeps:
   player gives, and receives, at most the game's `Trading.daily_cap` of value (checked at the swap);
 - an open trade expires through a scheduler job (`trade:expire`), which releases its copies once;
 - a party's erasure (`/privacy delete`) cancels every open trade and gift of theirs in its own unit, and
-  the other party is told (`end_for_erasure`, then `tell_erased` once the ids are anonymous).
+  the other party is told (`end_for_erasure`, then `tell_erased` once the ids are anonymous);
+- each party reads a card in their language with its name in the other's beside it where they differ
+  (`_other_language`, services/platform/card_names.py).
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from typing import Any
 
 from core.clock import Clock, from_db, to_db
 from core.errors import BadInput, CardUnavailable, NotAllowed
+from core.i18n import DEFAULT_LOCALE
 from core.message_guard import echo
 from services.platform import games, ledger, trade_decks
+from services.platform.card_names import reading_languages
 from services.platform.catalogs import CardIndex, fold
 from services.platform.erased import is_erased, mention
 from services.platform.games import GameSpec
@@ -73,10 +77,18 @@ def tradable(spec: GameSpec | None) -> GameSpec:
 
 
 class TradeService:
-    def __init__(self, db: Database, clock: Clock, scheduler: Scheduler, cards: CardIndex) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        scheduler: Scheduler,
+        cards: CardIndex,
+        default_locale: str = DEFAULT_LOCALE,
+    ) -> None:
         self.db = db
         self.clock = clock
         self.cards = cards
+        self.default_locale = default_locale  # the language of a player the bot knows none of
         scheduler.on(EXPIRE_JOB, self._expire)
 
     # --- opening ----------------------------------------------------------------------------------------
@@ -141,7 +153,9 @@ class TradeService:
             trade = self._create(
                 conn, now, "trade", (guild_id, channel_id), (proposer, partner), game, joined
             )
-            self._tell(conn, now, trade, partner, changed_notice(trade, partner, proposer, self.cards))
+            theirs = self._other_language(conn, trade, partner)
+            notice = changed_notice(trade, partner, proposer, self.cards, other_language=theirs)
+            self._tell(conn, now, trade, partner, notice)
             return trade
 
         return await self.db.write(unit)
@@ -298,9 +312,7 @@ class TradeService:
             if cursor.rowcount != 1:
                 raise NotAllowed("trades.error.stale")
             after = self._reload(conn, trade.id)
-            other = after.other(player)
-            notes = trade_decks.warnings(conn, after, other, self.cards)
-            self._tell(conn, now, after, other, changed_notice(after, other, player, self.cards, notes))
+            self._tell_changed(conn, now, after, player)
             return after
 
         return await self.db.write(unit)
@@ -350,9 +362,7 @@ class TradeService:
         if trade.kind == "gift" or all(trade.has_confirmed(p) for p in (trade.proposer_id, trade.partner_id)):
             once(conn, f"trade:{trade.id}:swap", now, lambda: self._swap(conn, now, trade, player))
         else:
-            other = trade.other(player)
-            notes = trade_decks.warnings(conn, trade, other, self.cards)
-            self._tell(conn, now, trade, other, changed_notice(trade, other, player, self.cards, notes))
+            self._tell_changed(conn, now, trade, player)
         return trade.id
 
     def _swap(self, conn: sqlite3.Connection, now: datetime, trade: Trade, by: int) -> int:
@@ -369,7 +379,8 @@ class TradeService:
                 ledger.debit(conn, now, item.giver_id, currency, item.amount, why)
                 ledger.credit(conn, now, receiver, currency, item.amount, why)
         self._tell_end(conn, now, trade.id)
-        for giver, notice in trade_decks.notices(trade, decks, self.cards):
+        parties = reading_languages(conn, (trade.proposer_id, trade.partner_id), self.default_locale)
+        for giver, notice in trade_decks.notices(trade, decks, self.cards, parties):
             self._tell(conn, now, trade, giver, notice)
         return trade.id
 
@@ -425,7 +436,8 @@ class TradeService:
             trade = self._reload(conn, trade_id)
             for party in (trade.proposer_id, trade.partner_id):
                 if not is_erased(party) and not trade.hidden_from(party):
-                    self._tell(conn, now, trade, party, ended_notice(trade, party, self.cards))
+                    theirs = self._other_language(conn, trade, party)
+                    self._tell(conn, now, trade, party, ended_notice(trade, party, self.cards, theirs))
 
     def _finish(
         self,
@@ -470,10 +482,13 @@ class TradeService:
 
     async def window(self, trade: Trade, viewer: int) -> MessageSpec:
         """The window `viewer` reads, with the warnings about their own decks while the trade is open."""
-        if trade.status != "open" or not any(i.card_id for i in trade.offered_by(viewer)):
-            return window(trade, viewer, self.cards)
-        notes = await self.db.read(lambda conn: trade_decks.warnings(conn, trade, viewer, self.cards))
-        return window(trade, viewer, self.cards, notes)
+
+        def unit(conn: sqlite3.Connection) -> MessageSpec:
+            theirs = self._other_language(conn, trade, viewer)
+            notes = trade_decks.warnings(conn, trade, viewer, self.cards, theirs)
+            return window(trade, viewer, self.cards, notes, theirs)
+
+        return await self.db.read(unit)
 
     # --- helpers --------------------------------------------------------------------------------------------
 
@@ -491,6 +506,22 @@ class TradeService:
             raise NotAllowed("trades.error.closed", trade=trade_id, status=status_text(trade))
         return trade
 
+    def _other_language(self, conn: sqlite3.Connection, trade: Trade, viewer: int) -> str | None:
+        """The language of the party `viewer` trades with, whose card names stand beside theirs; none for
+        a party who erased their data (the window names nobody then), nor for an admin reading the trade
+        (they trade with nobody)."""
+        other = trade.other(viewer)
+        if viewer not in (trade.proposer_id, trade.partner_id) or is_erased(other):
+            return None
+        return reading_languages(conn, (other,), self.default_locale)[other]
+
+    def _tell_changed(self, conn: sqlite3.Connection, now: datetime, trade: Trade, actor: int) -> None:
+        """The other party's DM after `actor` changed an offer or confirmed: the window again."""
+        other = trade.other(actor)
+        theirs = self._other_language(conn, trade, other)
+        notes = trade_decks.warnings(conn, trade, other, self.cards, theirs)
+        self._tell(conn, now, trade, other, changed_notice(trade, other, actor, self.cards, notes, theirs))
+
     @staticmethod
     def _tell(conn: sqlite3.Connection, now: datetime, trade: Trade, player: int, spec: MessageSpec) -> None:
         enqueue(conn, now, Target("dm", player, trade.channel_id, guild_id=trade.guild_id), spec)
@@ -504,7 +535,8 @@ class TradeService:
             else (trade.proposer_id, trade.partner_id)
         )
         for player in told:
-            self._tell(conn, now, trade, player, ended_notice(trade, player, self.cards))
+            theirs = self._other_language(conn, trade, player)
+            self._tell(conn, now, trade, player, ended_notice(trade, player, self.cards, theirs))
 
 
 def _attrs(raw: str) -> dict[str, Any]:

@@ -10,7 +10,9 @@ interaction), starts with each seat's setup (the game's deck), posts one public 
 each step, and arms a timeout job per the server's choice time (services/shared/choice_time.py): a seat
 that does not answer in time gets the AI's choice. The game keeps what differs: a seat's setup and its
 refusals, the engine's players, the practice opponent, what a move, a timeout and the end do, and what
-the public message shows (`public`).
+the public message shows (`public`). The public message is read in the server's language by both players:
+it names each card with its name in each player's language beside it where they differ (`languages`,
+services/platform/card_names.py).
 
 Each step keeps the number of saves and the draws of `rng` the games made before this block existed:
 seeds, practice decks and the AI's draws derive from them, and the sandbox transcripts replay them.
@@ -28,8 +30,10 @@ from typing import Any, Generic, TypeVar
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
+from core.i18n import DEFAULT_LOCALE
 from engine.errors import DomainError, IllegalAction
 from engine.protocol import CATALOG_OPTION, PlayerSetup
+from services.platform.card_names import reading_languages
 from services.platform.messages import MessageSpec, Target
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
@@ -85,6 +89,7 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
         challenge_texts: ChallengeTexts,
         choice_time: ChoiceTime,
         timeout_job: str,
+        default_locale: str = DEFAULT_LOCALE,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -95,6 +100,7 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
         self.game = duels.rules.game
         self.choice_time = choice_time
         self.timeout_job = timeout_job
+        self.default_locale = default_locale  # the language of a player the bot knows none of
         self.challenges = Challenges(duels, scheduler, CHALLENGE_TTL, challenge_texts)
         if scheduler is not None:
             scheduler.on(timeout_job, self.on_timeout)
@@ -119,8 +125,8 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
         """After the start or a move: the AI's own choices, the end or the timeout, the public message."""
 
     @abstractmethod
-    def public(self, duel: R) -> MessageSpec:
-        """The duel's public message."""
+    def public(self, duel: R, languages: tuple[str, ...] = ()) -> MessageSpec:
+        """The duel's public message; `languages`: its players' (`languages`)."""
 
     @abstractmethod
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
@@ -206,7 +212,9 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
         players = [self._player(duel, seat, setups[seat]) for seat in (0, 1)]
         state = self.duels.rules.engine.new_game(players, seed, {CATALOG_OPTION: self.catalog})
         duel = self.duels.start(conn, now, duel, seed=seed, setup=[setups[0], setups[1]], state=state)
-        duel = self.duels.post(conn, now, duel, public_target(duel), self.public(duel))
+        duel = self.duels.post(
+            conn, now, duel, public_target(duel), self.public(duel, self.languages(conn, duel))
+        )
         return self._settle(conn, now, duel)
 
     # --- steps the games' parts use -----------------------------------------------------------------
@@ -238,7 +246,19 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
         return self.duels.arm(conn, now, duel, self.timeout_job, due, {"duel": duel.id})
 
     def _show(self, conn: sqlite3.Connection, now: datetime, duel: R) -> None:
-        self.duels.show(conn, now, duel, public_target(duel), self.public(duel))
+        self.duels.show(conn, now, duel, public_target(duel), self.public(duel, self.languages(conn, duel)))
+
+    def languages(self, conn: sqlite3.Connection, duel: R) -> tuple[str, ...]:
+        """The languages the duel's players read, seat 0's first (the AI reads none)."""
+        players = [p for p in duel.seats if p is not None]
+        found = reading_languages(conn, players, self.default_locale)
+        return tuple(dict.fromkeys(found[p] for p in players))
+
+    def foe_language(self, conn: sqlite3.Connection, duel: R, seat: int) -> str | None:
+        """The language of the player `seat` plays against, whose card names stand beside its own in its
+        private controls; None against the AI."""
+        foe = duel.seats[1 - seat]
+        return None if foe is None else reading_languages(conn, (foe,), self.default_locale)[foe]
 
     def _late(self, conn: sqlite3.Connection, job: Job) -> R | None:
         """The duel a timeout job names, if that job is still its pending one (else it was withdrawn: the

@@ -15,10 +15,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Literal
 
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
+from core.i18n import t
 from services.platform.card_images import artwork
 from services.platform.card_images import text as typo
 
@@ -30,6 +32,12 @@ Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom ex
 # least a card's effect may be read at (docs/card-images.md, « Readable at Discord's size »).
 MIN_TEXT = 11
 PNG_LEVEL = 1  # zlib level: 6 costs ~3x the time for ~10 % fewer bytes (benchmarks/card_images.py)
+# What a layout's canvas records besides its pixels (a layout's `audit` argument): nothing (False); where
+# each text's ink went (True: tests of boxes and contrast); or `TEXTS`, the texts alone, each in the box
+# it would be written in, drawing no picture, emblem, frame nor glyph: every card of every game is read
+# in both languages in a fraction of the time its drawing takes (tests/wording/test_card_faces.py).
+TEXTS: Literal["texts"] = "texts"
+Audit = bool | Literal["texts"]
 
 
 @dataclass(frozen=True)
@@ -66,13 +74,14 @@ class Canvas:
     placed: list[Placed] = field(default_factory=list)
     generic: bool = False  # a picture was drawn without the card's own artwork (artwork.Picture.generic)
     texts: list[Box] = field(default_factory=list)  # every text's box: the holo shimmer leaves them clear
+    texts_only: bool = False  # `TEXTS`: `placed` records each text, and nothing costly is drawn
 
 
 def canvas(
-    background: RGB = (30, 30, 36), *, audit: bool = False, size: tuple[int, int] = (WIDTH, HEIGHT)
+    background: RGB = (30, 30, 36), *, audit: Audit = False, size: tuple[int, int] = (WIDTH, HEIGHT)
 ) -> Canvas:
     image = Image.new("RGB", size, background)
-    return Canvas(image, ImageDraw.Draw(image), audit)
+    return Canvas(image, ImageDraw.Draw(image), audit is True, texts_only=audit == TEXTS)
 
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
@@ -100,6 +109,8 @@ def gradient(c: Canvas, box: Box, top: RGB, bottom: RGB, *, diagonal: bool = Fal
 
 def frame(c: Canvas, palette: Palette, *, radius: int = 18) -> None:
     """The card's border in its rarity's colours, a thin light bevel and a dark inner panel."""
+    if c.texts_only:
+        return
     gradient(c, (0, 0, WIDTH, HEIGHT), palette.light, palette.dark, diagonal=True)
     c.draw.rounded_rectangle(
         [3, 3, WIDTH - 4, HEIGHT - 4], radius, outline=mix(palette.light, (255,) * 3, 0.5), width=2
@@ -175,6 +186,8 @@ def rays(c: Canvas, box: Box, seed: str, colors: tuple[RGB, RGB, RGB], outline: 
 
 def picture(c: Canvas, box: Box, game: str, card_id: str, outline: RGB) -> None:
     """The card's own picture (`artwork`): its figure and motif on its scene, in its palette."""
+    if c.texts_only:
+        return
     shown = artwork.picture(game, card_id)
     c.generic = c.generic or shown.generic
     artwork.illustrate(c.image, box, shown, seeded(card_id).getrandbits(32), outline)
@@ -182,6 +195,8 @@ def picture(c: Canvas, box: Box, game: str, card_id: str, outline: RGB) -> None:
 
 def emblem(c: Canvas, game: str, key: str, box: Box, color: RGB, *, ring: RGB | None = None) -> None:
     """One of the game's emblems (`artwork.emblem`) in `box`, on a dark disc when `ring` is given."""
+    if c.texts_only:
+        return
     if ring is not None:
         c.draw.ellipse([box[0], box[1], box[2] - 1, box[3] - 1], fill=(12, 12, 16), outline=ring, width=2)
         inset = (box[2] - box[0]) // 5
@@ -208,6 +223,9 @@ def text_box(
     left, top, right, bottom = box
     c.texts.append(box)
     fitted = typo.fit(value, right - left, bottom - top, max_size, min_size, bold)
+    if c.texts_only:
+        c.placed.append(Placed(box, None, value, size=fitted.size, cut=_cut(fitted, value)))
+        return fitted
     height = typo.line_height(fitted.size)
     y = top + ((bottom - top - fitted.height) // 2 if valign == "middle" else 0)
     mask = Image.new("L", c.image.size) if c.audit else None
@@ -222,7 +240,7 @@ def text_box(
             typo.draw_text(probe, (x, y), line, fitted.size, 255, bold=bold)
         y += height
     if mask is not None:
-        cut = fitted.lines[-1].endswith("…") and not value.endswith("…") if fitted.lines else bool(value)
+        cut = _cut(fitted, value)
         ink = mask.getbbox()
         around = (0, 0, 0, 0)
         if ink is not None:
@@ -230,6 +248,24 @@ def text_box(
             around = (max(0, ink[0] - 4), max(0, ink[1] - 4), min(width, ink[2] + 4), min(height, ink[3] + 4))
         c.placed.append(Placed(box, ink, value, mask.crop(around), around, fitted.size, cut))
     return fitted
+
+
+def parts(items: Sequence[str], locale: str) -> str:
+    """Short texts on one line of a face, « Orc · Guerrier · Rang 1 »: joined as the catalog writes it,
+    like every text a face writes (a catalog's or the card's own)."""
+    joined = items[0] if items else ""
+    for item in items[1:]:
+        joined = t("cards.face.parts", locale, first=joined, then=item)
+    return joined
+
+
+def stat(label: str, value: str, locale: str) -> str:
+    """A labelled value of a face, « Rythme : … » / "Rhythm: …", with each language's punctuation."""
+    return t("cards.face.stat", locale, label=label, value=value)
+
+
+def _cut(fitted: typo.Fitted, value: str) -> bool:
+    return fitted.lines[-1].endswith("…") and not value.endswith("…") if fitted.lines else bool(value)
 
 
 # --- badges, stars, icons ----------------------------------------------------------------------------
@@ -325,6 +361,8 @@ def holo(c: Canvas) -> None:
     """The holo shimmer: rainbow bands blended over the whole card but its texts (one composite through
     the bands' alpha, no RGBA conversion of the card), which keep their contrast with what is behind
     them (tests/platform/card_images/test_contrast.py)."""
+    if c.texts_only:
+        return
     colors, alpha = _shimmer(c.image.size)
     if c.texts:
         alpha = alpha.copy()

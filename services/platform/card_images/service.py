@@ -10,19 +10,20 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import json
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from PIL import Image
 
 from core.errors import NotFound
-from core.i18n import normalize_locale, t
+from core.i18n import catalogs, normalize_locale, t
 from core.message_guard import echo
 from services.platform import games
 from services.platform.card_images import draw, profile
@@ -33,12 +34,20 @@ from services.platform.card_images.profile import BestCard, ProfileCard
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.messages import StripCard
 
-RENDER_VERSION = 2  # the shared helpers' version; each game's CardArt has its own
+RENDER_VERSION = 3  # the shared helpers' version; each game's CardArt has its own
 _SAFE = re.compile(r"^[a-z0-9_-]{1,64}$")
 SCALED_KEPT = 96  # half-size cards kept decoded for sheets (~136 KB each)
 STRIP_CARDS_KEPT = 128  # cards kept decoded at a strip's size (~87 KB each at 40 %)
 SHEETS_KEPT = 16  # whole sheets kept as PNG (a booster's all face down is the same for every buyer)
 STRIPS_KEPT = 64  # whole strips kept as PNG (a Pillz line-up is sent again at each move of its duel)
+
+
+@cache
+def _texts_digest(lang: str) -> str:
+    """The language's message catalog, in a card's file name: a face's labels and numbers are written from
+    it, so a text corrected there is drawn again rather than served from the folder."""
+    raw = json.dumps(catalogs()[lang], sort_keys=True, ensure_ascii=False).encode()
+    return hashlib.sha256(raw).hexdigest()[:8]
 
 
 K = TypeVar("K", bound=Hashable)
@@ -125,7 +134,11 @@ class CardImages:
         lang = normalize_locale(locale)
         digest = self._digest(game, card, catalog)
         finish = "holo" if chosen.holo else "plain"
-        name = f"{game}/{card_id}.{rarity}.{chosen.stars}.{finish}.{lang}.v{RENDER_VERSION}-{art.version}-{digest}.png"
+        texts = _texts_digest(lang)
+        name = (
+            f"{game}/{card_id}.{rarity}.{chosen.stars}.{finish}.{lang}"
+            f".v{RENDER_VERSION}-{art.version}-{digest}-{texts}.png"
+        )
         return _Request(game, card, catalog, art, chosen, lang, name)
 
     def _digest(self, game: str, card: Any, catalog: Any) -> str:

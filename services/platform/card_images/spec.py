@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from services.platform.card_images.draw import Canvas, Palette
+from services.platform.card_images.draw import Audit, Canvas, Palette
 
 
 @dataclass(frozen=True)
@@ -24,8 +24,9 @@ class CardCopy:
 
 
 # (card, its loaded catalog, the copy, the reader's language, audit) -> the drawn card. `audit` asks the
-# canvas to record where each text's ink went (tests); it costs a second drawing of each text.
-Layout = Callable[[Any, Any, CardCopy, str, bool], Canvas]
+# canvas to record where each text's ink went (tests; it costs a second drawing of each text), or with
+# `draw.TEXTS` only the texts, without drawing (`draw.Audit`).
+Layout = Callable[[Any, Any, CardCopy, str, Audit], Canvas]
 
 
 @dataclass(frozen=True)

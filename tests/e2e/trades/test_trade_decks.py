@@ -41,9 +41,10 @@ async def test_the_giver_is_warned_then_practice_names_the_missing_character(har
     assert offered.message is not None
     window = offered.message.render()
     assert "⚠️ Vos decks" in window
-    assert (
-        f"{named.name.fr}** (#{copy})\u00a0: cette carte est dans votre deck actif (emplacement 1)" in window
-    )
+    # bob reads English: the card's English name stands beside (docs/trades.md, "Card names across languages")
+    assert named.name.fr != named.name.en
+    both = f"{named.name.fr} ({named.name.en})"
+    assert f"{both}** (#{copy})\u00a0: cette carte est dans votre deck actif (emplacement 1)" in window
     assert (
         "Aucun autre exemplaire ne la remplacera\u00a0: complétez-le avec `/pillz deck emplacement:1"
         in window

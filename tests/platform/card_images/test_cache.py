@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from core import i18n
 from core.errors import NotFound
 from core.i18n import t
 from services.platform import games
 from services.platform.card_images import cache as disk
-from services.platform.card_images import draw
+from services.platform.card_images import draw, service
 from services.platform.card_images.service import CardImages
 from services.platform.card_images.spec import CardCopy
 from services.platform.messages import StripCard
@@ -133,6 +134,26 @@ def test_an_edited_card_gets_a_new_file(tmp_path: Path, catalogs: dict[str, Any]
     before = CardImages(tmp_path, catalogs).request("pillz", card.id, None, "fr").name
     after = CardImages(tmp_path, {**catalogs, "pillz": edited}).request("pillz", card.id, None, "fr").name
     assert before != after
+
+
+def test_a_corrected_label_gets_a_new_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, catalogs: dict[str, Any]
+) -> None:
+    """A face's labels come from the message catalog: a text corrected there (HOSS's « ATK » label) is
+    a new file, not a picture served from the folder with the former text."""
+    before = CardImages(tmp_path, catalogs).request("hoss", "orc_mage_1", None, "en").name
+    french_before = CardImages(tmp_path, catalogs).request("hoss", "orc_mage_1", None, "fr").name
+    corrected = {lang: dict(table) for lang, table in i18n.catalogs().items()}
+    corrected["en"]["hoss.label.atk"] = "ATTACK"
+    monkeypatch.setattr(service, "catalogs", lambda: corrected)
+    service._texts_digest.cache_clear()
+    try:
+        after = CardImages(tmp_path, catalogs).request("hoss", "orc_mage_1", None, "en").name
+        french = CardImages(tmp_path, catalogs).request("hoss", "orc_mage_1", None, "fr").name
+    finally:
+        service._texts_digest.cache_clear()
+    assert after != before
+    assert french == french_before  # the French catalog did not change
 
 
 @pytest.mark.parametrize(

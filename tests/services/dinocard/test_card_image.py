@@ -68,7 +68,9 @@ def test_a_dinoz_shows_force_eclosion_and_endurance_and_other_types_do_not(catal
         assert str(value) in written
     assert "ÉCL" in texts(catalog, "moueffe")  # a dinoz without capacities keeps its badges
     assert "ÉCL" not in texts(catalog, "boule_de_feu")
-    assert "HAT" in texts(catalog, "kraken", "en")
+    english = texts(catalog, "kraken", "en")  # the English badges are English words (docs/card-images.md)
+    assert "HATCH" in english
+    assert "FORCE" in english
 
 
 def test_each_rarity_has_its_frame_and_colour(catalog: DinocardCatalog) -> None:
