@@ -17,6 +17,7 @@ from services.choco.card_image import CARD_ART
 from services.choco.clock import ChocoClock
 from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks, decks_holding
+from services.choco.drops import DROPS
 from services.choco.economy import CHOCO_GOLD, CURRENCY
 from services.choco.games import ChocoGames
 from services.choco.guide import GUIDE
@@ -103,4 +104,5 @@ GAME = GameSpec(
     reset=reset,
     decks_holding=decks_holding,
     guide=GUIDE,
+    drops=DROPS,
 )

@@ -16,6 +16,7 @@ from engine.dinocard import DinocardCatalog
 from services.dinocard.battles import DinocardBattles
 from services.dinocard.card_image import CARD_ART
 from services.dinocard.collection import DinocardCollection
+from services.dinocard.drops import DROPS
 from services.dinocard.economy import CURRENCY, DEFAULT_ZONE
 from services.dinocard.guide import GUIDE
 from services.dinocard.names import card_fields
@@ -81,4 +82,5 @@ GAME = GameSpec(
     timers=timers,
     anonymise=anonymise,
     guide=GUIDE,
+    drops=DROPS,
 )

@@ -17,6 +17,7 @@ from services.hoss.card_image import CARD_ART
 from services.hoss.collection import HossCollection
 from services.hoss.deck_holds import decks_holding
 from services.hoss.decks import DeckService
+from services.hoss.drops import DROPS
 from services.hoss.fusion import FusionService
 from services.hoss.guide import GUIDE
 from services.hoss.keys import BUFF_KEYS as BUFF_KEYS
@@ -151,4 +152,5 @@ GAME = GameSpec(
     decks_holding=decks_holding,
     trading=Trading(card_value=trade_value, daily_cap=HOSS_TRADE_CAP),
     guide=GUIDE,
+    drops=DROPS,
 )

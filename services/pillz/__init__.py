@@ -15,6 +15,7 @@ from engine.pillz import PackPool, PillzCatalog
 from services.pillz.card_image import CARD_ART
 from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks, decks_holding
+from services.pillz.drops import DROPS
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY, PILLZ_GOLD
 from services.pillz.guide import GUIDE
@@ -87,4 +88,5 @@ GAME = GameSpec(
     anonymise=anonymise,
     decks_holding=decks_holding,
     guide=GUIDE,
+    drops=DROPS,
 )

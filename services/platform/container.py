@@ -17,6 +17,7 @@ from services.platform.admin import AdminService
 from services.platform.card_images.service import CardImages
 from services.platform.catalogs import DATA_DIR, CardIndex, load_all
 from services.platform.daily import DailyService
+from services.platform.drops.service import DropService
 from services.platform.games import GameContext
 from services.platform.guild_settings import GuildSettingsService
 from services.platform.heartbeat import Heartbeat
@@ -54,6 +55,7 @@ class Services:
     trades: TradeService
     entries: CollectionEntries  # « Voir une carte » under any game's collection page
     showoffs: ShowOffs  # « Montrer »: a rare pull shown in public, once per copy
+    drops: DropService  # drops in the games channel, armed by the servers' activity
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -127,5 +129,6 @@ async def build_services(
         trades=trades,
         entries=CollectionEntries(db, images, catalogs),
         showoffs=ShowOffs(db, clock, catalogs),
+        drops=DropService(db, clock, scheduler, catalogs, rng_for("drops")),
         games=game_services,
     )
