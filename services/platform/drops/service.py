@@ -294,14 +294,16 @@ class DropService:
         candidates = [key for key in settings.eligible(self._pools()) if key not in paused]
         if channel is None or not candidates:
             return
-        self._open(conn, now, guild_id, channel, candidates[self.rng.randrange(len(candidates))])
+        self.open_drop(conn, now, guild_id, channel, candidates[self.rng.randrange(len(candidates))])
 
     def _pools(self) -> list[str]:
         return [
             key for key in self.catalogs if (spec := games.get(key)) is not None and spec.drops is not None
         ]
 
-    def _open(self, conn: sqlite3.Connection, now: datetime, guild_id: int, channel: int, game: str) -> int:
+    def open_drop(self, conn: sqlite3.Connection, now: datetime, guild_id: int, channel: int, game: str) -> int:
+        """A drop of `game` in `channel`, in the caller's unit: the job's last step, once its checks passed
+        (and the crash test's way to open drops at will)."""
         spec = games.get(game)
         assert spec is not None
         assert spec.drops is not None
