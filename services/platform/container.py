@@ -28,6 +28,7 @@ from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.shards import Shards
 from services.platform.trades import TradeService
+from services.platform.wishlists.service import WishlistService
 from services.shared.collection import CollectionEntries
 from services.shared.showoff import ShowOffs
 from store.backend import database_for, migrate_database
@@ -56,6 +57,7 @@ class Services:
     entries: CollectionEntries  # « Voir une carte » under any game's collection page
     showoffs: ShowOffs  # « Montrer »: a rare pull shown in public, once per copy
     drops: DropService  # drops in the games channel, armed by the servers' activity
+    wishlists: WishlistService  # /souhaits: wished cards, mentioned on drops and told when shown off
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -128,7 +130,8 @@ async def build_services(
         privacy=PrivacyService(db, clock, trades),
         trades=trades,
         entries=CollectionEntries(db, images, catalogs),
-        showoffs=ShowOffs(db, clock, catalogs),
+        showoffs=ShowOffs(db, clock, catalogs, scheduler.zone),
         drops=DropService(db, clock, scheduler, catalogs, rng_for("drops")),
+        wishlists=WishlistService(db, clock, cards, scheduler.zone),
         games=game_services,
     )

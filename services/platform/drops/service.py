@@ -301,7 +301,9 @@ class DropService:
             key for key in self.catalogs if (spec := games.get(key)) is not None and spec.drops is not None
         ]
 
-    def open_drop(self, conn: sqlite3.Connection, now: datetime, guild_id: int, channel: int, game: str) -> int:
+    def open_drop(
+        self, conn: sqlite3.Connection, now: datetime, guild_id: int, channel: int, game: str
+    ) -> int:
         """A drop of `game` in `channel`, in the caller's unit: the job's last step, once its checks passed
         (and the crash test's way to open drops at will)."""
         spec = games.get(game)
