@@ -29,6 +29,7 @@ from services.choco.referee import ChocoReferee
 from services.choco.reset import reset
 from services.choco.shop import ChocoShop
 from services.choco.showoff import show_off
+from services.choco.standings import STANDINGS
 from services.choco.timers import timers
 from services.platform.games import GameContext, GameSpec
 from services.platform.timers import DailyReward
@@ -105,4 +106,5 @@ GAME = GameSpec(
     decks_holding=decks_holding,
     guide=GUIDE,
     drops=DROPS,
+    standings=STANDINGS,
 )

@@ -23,6 +23,7 @@ from services.dinocard.names import card_fields
 from services.dinocard.packs import DinocardPacks, anonymise
 from services.dinocard.shop import DinocardShop
 from services.dinocard.showoff import show_off
+from services.dinocard.standings import STANDINGS
 from services.dinocard.timers import timers
 from services.platform.games import GameContext, GameSpec, SummaryLine
 from services.platform.timers import DailyReward, streak_table
@@ -83,4 +84,5 @@ GAME = GameSpec(
     anonymise=anonymise,
     guide=GUIDE,
     drops=DROPS,
+    standings=STANDINGS,
 )

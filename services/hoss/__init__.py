@@ -32,7 +32,7 @@ from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
 from services.hoss.showoff import show_off
-from services.hoss.standings import HossStandings, profile_summary
+from services.hoss.standings import STANDINGS, HossStandings, profile_summary
 from services.hoss.timers import timers
 from services.platform.games import GameContext, GameSpec, Trading
 from services.platform.messages import Text
@@ -153,4 +153,5 @@ GAME = GameSpec(
     trading=Trading(card_value=trade_value, daily_cap=HOSS_TRADE_CAP),
     guide=GUIDE,
     drops=DROPS,
+    standings=STANDINGS,
 )

@@ -18,7 +18,7 @@ from services.immortals.drops import DROPS
 from services.immortals.duels import ImmortalsDuels
 from services.immortals.economy import CURRENCIES, GOLD
 from services.immortals.guide import GUIDE
-from services.immortals.ladder import ImmortalsLadder, profile_summary
+from services.immortals.ladder import STANDINGS, ImmortalsLadder, profile_summary
 from services.immortals.names import card_fields
 from services.immortals.reset import reset
 from services.immortals.showoff import show_off
@@ -73,4 +73,5 @@ GAME = GameSpec(
     # the opponent of a finished duel (0 for the AI) names a player without a foreign key
     guide=GUIDE,
     drops=DROPS,
+    standings=STANDINGS,
 )

@@ -19,7 +19,7 @@ from services.pillz.drops import DROPS
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY, PILLZ_GOLD
 from services.pillz.guide import GUIDE
-from services.pillz.ladder import PillzLadder, profile_summary
+from services.pillz.ladder import STANDINGS, PillzLadder, profile_summary
 from services.pillz.names import card_fields
 from services.pillz.reset import anonymise, reset
 from services.pillz.shop import PillzShop
@@ -89,4 +89,5 @@ GAME = GameSpec(
     decks_holding=decks_holding,
     guide=GUIDE,
     drops=DROPS,
+    standings=STANDINGS,
 )

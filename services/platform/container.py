@@ -21,6 +21,7 @@ from services.platform.drops.service import DropService
 from services.platform.games import GameContext
 from services.platform.guild_settings import GuildSettingsService
 from services.platform.heartbeat import Heartbeat
+from services.platform.leaderboard.service import LeaderboardService
 from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
 from services.platform.privacy import PrivacyService
@@ -58,6 +59,7 @@ class Services:
     showoffs: ShowOffs  # « Montrer »: a rare pull shown in public, once per copy
     drops: DropService  # drops in the games channel, armed by the servers' activity
     wishlists: WishlistService  # /souhaits: wished cards, mentioned on drops and told when shown off
+    leaderboard: LeaderboardService  # /classement serveur: every game's ranking in one board
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -133,5 +135,6 @@ async def build_services(
         showoffs=ShowOffs(db, clock, catalogs, scheduler.zone),
         drops=DropService(db, clock, scheduler, catalogs, rng_for("drops")),
         wishlists=WishlistService(db, clock, cards, scheduler.zone),
+        leaderboard=LeaderboardService(db),
         games=game_services,
     )
