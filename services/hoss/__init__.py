@@ -28,6 +28,7 @@ from services.hoss.keys import RANK_KEYS as RANK_KEYS
 from services.hoss.keys import STATUS_KEYS as STATUS_KEYS
 from services.hoss.raffle import RaffleService
 from services.hoss.ranked import RankedService
+from services.hoss.recap import RECAP_SECTIONS
 from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
@@ -154,4 +155,5 @@ GAME = GameSpec(
     guide=GUIDE,
     drops=DROPS,
     standings=STANDINGS,
+    recap_sections=RECAP_SECTIONS,
 )

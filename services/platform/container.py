@@ -25,6 +25,8 @@ from services.platform.leaderboard.service import LeaderboardService
 from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
 from services.platform.privacy import PrivacyService
+from services.platform.recap.providers import PLATFORM_PROVIDERS
+from services.platform.recap.service import RecapService
 from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.shards import Shards
@@ -60,6 +62,7 @@ class Services:
     drops: DropService  # drops in the games channel, armed by the servers' activity
     wishlists: WishlistService  # /souhaits: wished cards, mentioned on drops and told when shown off
     leaderboard: LeaderboardService  # /classement serveur: every game's ranking in one board
+    recap: RecapService  # each server's week, every Monday morning in its announcements channel
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -136,5 +139,10 @@ async def build_services(
         drops=DropService(db, clock, scheduler, catalogs, rng_for("drops")),
         wishlists=WishlistService(db, clock, cards, scheduler.zone),
         leaderboard=LeaderboardService(db),
+        # The platform's sections, then each game's own; another platform feature (tournaments) adds its
+        # providers here (services/platform/recap/sections.py).
+        recap=RecapService(
+            scheduler, catalogs, (*PLATFORM_PROVIDERS, *(p for spec in specs for p in spec.recap_sections))
+        ),
         games=game_services,
     )

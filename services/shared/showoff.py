@@ -134,7 +134,7 @@ class ShowOffs:
                 lambda: enqueue(conn, now, Target("channel", channel_id, guild_id=guild_id), message),
             )
             if fresh and guild_id is not None:
-                self._shown(conn, now, guild_id, channel_id, player_id, game, card, copy)
+                self._shown(conn, now, guild_id, channel_id, player_id, game, card, shown)
             return bool(fresh)
 
         result: bool = await self.db.write(unit)
@@ -149,21 +149,16 @@ class ShowOffs:
         player_id: int,
         game: str,
         card: CardBase,
-        copy: CardCopy,
+        shown: ShownCopy,
     ) -> None:
         """Kept for the server's weekly recap (its rarest pulls), and told to the players of the server
         who wish for the card (services/platform/wishlists/service.py)."""
+        copy = shown.copy
+        kept = {"copy": [copy.rarity, copy.stars, copy.holo], "rarity": shown.rarity.to_json()}
         conn.execute(
             "INSERT INTO showoff_log (guild_id, player_id, game, card_key, copy, shown_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                guild_id,
-                player_id,
-                game,
-                card.id,
-                json.dumps([copy.rarity, copy.stars, copy.holo]),
-                to_db(now),
-            ),
+            (guild_id, player_id, game, card.id, json.dumps(kept, sort_keys=True), to_db(now)),
         )
         ref = CardRef(game, card.id, card.name)
         notify_shown(conn, now, now.astimezone(self.zone).date(), guild_id, channel_id, player_id, ref)

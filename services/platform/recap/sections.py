@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from services.platform.messages import StripCard, Text
@@ -28,9 +28,11 @@ ORDER_DROPS = 50
 
 @dataclass(frozen=True)
 class RecapWeek:
-    """One server's week: from `since` (Monday 00:00, Paris) to `until` (the next Monday 00:00)."""
+    """One server's week: from `since` (Monday 00:00, Paris; `monday` is that date) to `until` (the next
+    Monday 00:00)."""
 
     guild_id: int
+    monday: date
     since: datetime
     until: datetime
     catalogs: Mapping[str, Any] = field(default_factory=dict)  # each game's loaded catalog
