@@ -6,50 +6,20 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from emulator.records import RecordedMessage
-from emulator.world import User
 from engine import fair_draw
 from sandbox.harness import BotHarness
 from tests.e2e.authorization import id_in
+from tests.e2e.drop_scenes import a_drop, drop_messages, drops_on, players_active
 
 
-async def drops_on(h: BotHarness, rhythm: str = "Fréquents", **options: str) -> str:
-    admin = h.user("olivia")
-    await h.emu.run_command(admin, "configuration salon-parties", {"salon": h.games_channel})
-    reply = await h.emu.run_command(admin, "configuration drops", {"rythme": rhythm, **options})
-    assert reply.message is not None
-    return reply.message.render()
-
-
-async def players_active(h: BotHarness, *names: str) -> list[User]:
-    users = [h.user(name) for name in names]
-    for user in users:
-        await h.emu.run_command(user, "profil")
-    await h.settle()
-    return users
-
-
-def drop_messages(h: BotHarness) -> list[RecordedMessage]:
-    assert h.games_channel is not None
-    return [m for m in h.emu.channel_messages(h.games_channel) if "drop" in m.render().lower()]
-
-
-async def a_drop(h: BotHarness) -> RecordedMessage:
-    """Drops on ("Fréquents"), three players active, and the minutes it takes for one to appear."""
-    await drops_on(h)
-    await players_active(h, "alice", "bob", "carol")
-    await h.advance(timedelta(minutes=11))
-    (drop,) = drop_messages(h)
-    return drop
-
-
-async def test_a_drop_appears_is_taken_by_clicks_and_drawn_fairly(harness: BotHarness) -> None:
-    h = harness
+async def test_a_drop_appears_is_taken_by_clicks_and_drawn_fairly(drops_harness: BotHarness) -> None:
+    h = drops_harness
     drop = await a_drop(h)
     shown = drop.render()
     assert "Un drop apparaît" in shown
     assert "[Prendre]" in shown
     assert "Engagement du tirage" in shown
+    assert "**Perchta** (Bronze 2, Chocobataille)" in shown
     assert drop.attachments, "the prize's picture"
 
     alice, bob = h.user("alice"), h.user("bob")
@@ -85,19 +55,26 @@ async def test_a_drop_appears_is_taken_by_clicks_and_drawn_fairly(harness: BotHa
     assert fair_draw.check_published(fair_draw.parse_published(record.data.decode())).ok
 
 
-async def test_a_click_after_the_window_is_refused_privately(harness: BotHarness) -> None:
-    h = harness
+async def test_a_click_after_the_window_is_refused_privately(drops_harness: BotHarness) -> None:
+    """The window is over (the drop drawn, its button gone): a click a stale client still sends enters
+    nothing."""
+    h = drops_harness
     drop = await a_drop(h)
-    await h.advance(timedelta(seconds=9))
-    late = drop.render()
-    h.clock.advance(timedelta(seconds=2))
+    drop_id = id_in(drop, "drops:take:")
+    await h.advance(timedelta(seconds=10))
+    ended = drop.render()
 
-    refused = await h.emu.click(h.user("alice"), "Prendre", message=drop)
+    refused = await h.emu.forge_component(h.user("alice"), f"drops:take:{drop_id}", channel=h.games_channel)
 
     assert refused.message is not None
     assert refused.message.ephemeral
     assert "Ce drop est terminé" in refused.message.render()
-    assert drop.render() == late
+    assert drop.render() == ended
+    assert h.bot is not None
+    entries = await h.bot.services.db.read(
+        lambda conn: conn.execute("SELECT COUNT(*) FROM drop_entries").fetchone()[0]
+    )
+    assert entries == 0
 
 
 async def test_drops_are_off_until_a_manager_turns_them_on(harness: BotHarness) -> None:

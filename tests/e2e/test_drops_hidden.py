@@ -12,8 +12,8 @@ import pytest
 from emulator.records import RecordedMessage
 from sandbox.harness import BotHarness
 from tests.e2e.authorization import id_in
+from tests.e2e.drop_scenes import a_drop
 from tests.e2e.leak_scan import LeakScan, Secret
-from tests.e2e.test_drops import a_drop
 
 pytestmark = pytest.mark.sweep
 
@@ -29,8 +29,8 @@ def seed_secret(seed: str) -> list[Secret]:
     return [Secret(f"drop seed {seed[:8]}…", re.compile(re.escape(seed), re.IGNORECASE))]
 
 
-async def test_an_open_drops_seed_reaches_nobody_until_its_result(harness: BotHarness) -> None:
-    h = harness
+async def test_an_open_drops_seed_reaches_nobody_until_its_result(drops_harness: BotHarness) -> None:
+    h = drops_harness
     scan = LeakScan(h.emu)
     drop: RecordedMessage = await a_drop(h)
     seed = await seed_of(h)
@@ -54,8 +54,8 @@ async def test_an_open_drops_seed_reaches_nobody_until_its_result(harness: BotHa
     assert scan.pieces > 10
 
 
-async def test_the_scan_finds_a_seed_posted_before_the_result(harness: BotHarness) -> None:
-    h = harness
+async def test_the_scan_finds_a_seed_posted_before_the_result(drops_harness: BotHarness) -> None:
+    h = drops_harness
     scan = LeakScan(h.emu)
     await a_drop(h)
     seed = await seed_of(h)
