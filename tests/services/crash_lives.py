@@ -8,7 +8,9 @@ import asyncio
 import json
 import random
 import signal
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 SILENCE = 60.0  # seconds without a word from the worker after which the test fails instead of hanging
 
@@ -25,6 +27,27 @@ class Worker:
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
         self.killed = False
+
+    @staticmethod
+    async def start(script: Path) -> Worker:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, str(script), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        )
+        return Worker(process)
+
+    async def finish(self) -> None:
+        """No more lives: the worker exits by itself, cleanly."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        assert await self.process.wait() == 0
+
+    async def stop(self) -> None:
+        """After a failed check: end the life, then the worker."""
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGUSR1)
+            await asyncio.sleep(0.2)  # let the worker kill its life before it goes itself
+            self.process.kill()
+            await self.process.wait()
 
     async def line(self, timeout: float) -> str:  # noqa: ASYNC109
         assert self.process.stdout is not None

@@ -11,11 +11,8 @@ and DM reached Discord exactly once, counted at the emulator.
 
 from __future__ import annotations
 
-import asyncio
 import random
-import signal
 import sqlite3
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -42,10 +39,7 @@ async def crash_and_check(
     carol = emu.add_user("carol", dms_closed=True)
     db_path = tmp_path / "crash.sqlite3"
     run = Run()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, str(WORKER), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
-    )
-    worker = Worker(process)
+    worker = await Worker.start(WORKER)
     try:
         async with emu:
             spec: dict[str, object] = {
@@ -68,19 +62,13 @@ async def crash_and_check(
             # The last life replays every operation (none may happen twice) and delivers the rest at full speed.
             spec.update(start=0, paced=False, window_pause=0)
             assert await worker.live(spec, run, None, rng)
-            assert process.stdin is not None
-            process.stdin.close()
-            assert await process.wait() == 0
+            await worker.finish()
             posted = Counter(m.content for m in emu.channel_messages(channel) if not m.buttons)
             posted.update(m.content for m in emu.dm_messages(alice))
             buttons = Counter(m.buttons[0]["custom_id"] for m in emu.channel_messages(channel) if m.buttons)
             emu.assert_no_errors()
     finally:
-        if process.returncode is None:  # a failed check: end the life, then the worker
-            process.send_signal(signal.SIGUSR1)
-            await asyncio.sleep(0.2)  # let the worker kill its life before it goes itself
-            process.kill()
-            await process.wait()
+        await worker.stop()
 
     conn = sqlite3.connect(db_path)
     try:

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-import signal
 import sqlite3
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -39,10 +37,7 @@ async def test_sigkill_pays_each_drop_once_or_voids_it(tmp_path: Path) -> None:
     players = [emu.add_user(f"joueur{n}").id for n in range(3 * TOTAL)]
     db_path = tmp_path / "drops.sqlite3"
     run = Run()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, str(WORKER), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
-    )
-    worker = Worker(process)
+    worker = await Worker.start(WORKER)
     try:
         async with emu:
             spec: dict[str, object] = {
@@ -63,17 +58,11 @@ async def test_sigkill_pays_each_drop_once_or_voids_it(tmp_path: Path) -> None:
                 await asyncio.sleep(rng.choice((0.0, 2 * LATE)))  # down for a moment, or long enough to void
             spec["start"], spec["seed"] = 0, TOTAL
             assert await worker.live(spec, run, None, rng)
-            assert process.stdin is not None
-            process.stdin.close()
-            assert await process.wait() == 0
+            await worker.finish()
             shown = {m.id: m.render() for m in emu.channel_messages(channel)}
             emu.assert_no_errors()
     finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGUSR1)
-            await asyncio.sleep(0.2)
-            process.kill()
-            await process.wait()
+        await worker.stop()
 
     conn = sqlite3.connect(db_path)
     try:
