@@ -22,10 +22,28 @@ CARD_CHANCE = Fraction(4, 5)  # else a little gold
 GOLD_PRIZE = 25  # a quarter of a Rang 1 booster
 
 
+class _Pools:
+    """The booster pool of each catalog drops draw from, built once per catalog (about 1 ms): a process
+    holds one or two catalogs, each kept here with its pool so that its id names it."""
+
+    def __init__(self) -> None:
+        self._pools: dict[int, tuple[HossCatalog, BoosterPool]] = {}
+
+    def of(self, catalog: HossCatalog) -> BoosterPool:
+        found = self._pools.get(id(catalog))
+        if found is None or found[0] is not catalog:
+            found = (catalog, BoosterPool.of(catalog))
+            self._pools[id(catalog)] = found
+        return found[1]
+
+
+POOLS = _Pools()
+
+
 def draw(rng: random.Random, catalog: HossCatalog) -> DropPrize:
     if rng.randrange(CARD_CHANCE.denominator) >= CARD_CHANCE.numerator:
         return DropPrize(currency=GOLD, amount=GOLD_PRIZE)
-    cards = draw_booster(BoosterPool.of(catalog), rng, TIER)
+    cards = draw_booster(POOLS.of(catalog), rng, TIER)
     card = cards[rng.randrange(len(cards))]
     return DropPrize(
         card_id=card.card,

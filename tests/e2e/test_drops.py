@@ -94,3 +94,22 @@ async def test_drops_are_off_until_a_manager_turns_them_on(harness: BotHarness) 
     shown = await h.emu.run_command(h.user("olivia"), "configuration afficher")
     assert shown.message is not None
     assert "Drops\u00a0: Normaux" in shown.message.render()
+
+
+async def test_only_a_manager_sets_the_drops(harness: BotHarness) -> None:
+    """`default_permissions` hides /setup; a server that re-granted it to everyone still has the command
+    refuse whoever cannot manage the server, and nothing is saved."""
+    h = harness
+    mallory = h.user("mallory", admin=False)
+    h.emu.enforce_default_permissions = False
+
+    refused = await h.emu.run_command(mallory, "configuration drops", {"rythme": "Fréquents"})
+
+    assert refused.message is not None
+    assert refused.message.ephemeral
+    assert "Gérer le serveur" in refused.message.render()
+    assert h.bot is not None
+    saved = await h.bot.services.db.read(
+        lambda conn: conn.execute("SELECT COUNT(*) FROM drop_settings").fetchone()[0]
+    )
+    assert saved == 0
