@@ -44,7 +44,7 @@ from services.platform.drops.rhythm import (
 )
 from services.platform.drops.settings import DropSettings, read, write
 from services.platform.erased import ERASED, is_erased
-from services.platform.messages import Target
+from services.platform.messages import Target, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler, cancel, schedule
 from services.platform.wishlists.store import wishers_here
@@ -357,8 +357,11 @@ class DropService:
             if drop.status != "open" or now >= drop.closes_at:
                 raise DropClosed()
             refusal = read_access(conn, guild_id).refusal(drop.game, player_id)
-            if refusal is not None:
-                raise NotAllowed(refusal)
+            if refusal is not None:  # the drop's game paused here since it appeared, or the player banned
+                spec = games.get(drop.game)
+                raise NotAllowed(
+                    refusal, game=Text(spec.name_key) if spec is not None else Text.raw(drop.game)
+                )
             ensure_player(conn, player_id, now)
             row = conn.execute(
                 "SELECT position FROM drop_entries WHERE drop_id = ? AND player_id = ?", (drop_id, player_id)

@@ -10,11 +10,13 @@ from datetime import date, timedelta
 
 import pytest
 
-from core.clock import ManualClock, from_db
+from core.clock import ManualClock, from_db, to_db
 from core.errors import NotAllowed, NotFound
 from engine import fair_draw
+from services.platform import games
 from services.platform.drops.rhythm import ACTIVE_WINDOW, RHYTHMS, WINS_PER_DAY
 from services.platform.drops.service import DropClosed, DropService
+from services.platform.messages import Text
 from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.services.drops.conftest import (
@@ -352,3 +354,34 @@ async def test_turning_drops_off_withdraws_the_armed_drop(
     clock.advance(timedelta(hours=1))
     await sched.run_due()
     assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM drops").fetchone()[0]) == 0
+
+
+async def test_a_player_banned_here_or_a_game_paused_since_cannot_enter(
+    db: Database, drops: DropService, clock: ManualClock, sched: Scheduler
+) -> None:
+    drop_id = await open_drop(drops, clock, sched)
+    game = (await drop_row(db, drop_id))["game"]
+
+    def unit(conn: sqlite3.Connection) -> None:
+        now = to_db(clock.now())
+        conn.execute(
+            "INSERT INTO guild_bans (guild_id, player_id, banned_by, reason, banned_at) VALUES (?, ?, ?, 'x', ?)",
+            (GUILD, PLAYERS[0], PLAYERS[5], now),
+        )
+
+    await db.write(unit)
+    with pytest.raises(NotAllowed) as banned:
+        await drops.enter(drop_id, GUILD, PLAYERS[0])
+    await db.write(
+        lambda conn: conn.execute(
+            "INSERT INTO game_pauses (guild_id, game, paused_by, paused_at) VALUES (?, ?, ?, ?)",
+            (GUILD, game, PLAYERS[5], to_db(clock.now())),
+        )
+    )
+    with pytest.raises(NotAllowed) as paused:
+        await drops.enter(drop_id, GUILD, PLAYERS[1])
+
+    assert banned.value.key == "admin.banned"
+    assert paused.value.key == "admin.paused"
+    assert paused.value.params["game"] == Text(games.get(game).name_key)  # type: ignore[union-attr]
+    assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM drop_entries").fetchone()[0]) == 0
