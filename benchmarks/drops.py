@@ -5,6 +5,7 @@ by 50 players at once.
   production clock, for players already written this minute (what nearly every command meets:
   `services/platform/drops/activity.py`), in µs per command; and, for scale, the write a player's first
   command of the day makes.
+- **Entries**: `DropService.enter` alone, 50 at once, its CPU per entry (the writer's thread included).
 - **Clicks**: `bot.py` alone in its process on a SQLite file, the Discord emulator and the users in this
   one (benchmarks/bot_alone.py's arrangement), a drop open in the games channel, 50 users clicking
   « Prendre » at the same moment, each click timed from its send to the bot's answer (the entry written);
@@ -24,6 +25,7 @@ import statistics
 import tempfile
 import time
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -37,6 +39,7 @@ from core.settings import Settings
 from engine import fair_draw
 from services.platform.container import build_services
 from services.platform.drops.pool import DropPrize
+from services.platform.players import ensure_player
 from store.backend import sqlite_path
 
 GUILD = 1
@@ -70,6 +73,41 @@ async def activity(commands: int) -> tuple[float, float]:
         finally:
             await services.close()
     return per_command * 1e6, first * 1e3
+
+
+async def entries(drops: int, clickers: int) -> float:
+    """CPU per entry of `DropService.enter` alone (its write unit, the writer's thread included), `clickers`
+    entries at once per drop, on a SQLite file."""
+    with tempfile.TemporaryDirectory() as scratch:
+        settings = Settings(
+            _env_file=None, discord_token="bench", database_path=Path(scratch) / "bench.sqlite3"
+        )
+        services = await build_services(settings, SystemClock())
+        try:
+            players = [10_000 + n for n in range(clickers)]
+            now = services.clock.now()
+
+            def create(conn: sqlite3.Connection) -> None:
+                for player in players:
+                    ensure_player(conn, player, now)
+
+            await services.db.write(create)
+            spent = 0.0
+            for _ in range(drops):
+                opening = partial(
+                    services.drops.open_drop,
+                    now=services.clock.now(),
+                    guild_id=GUILD,
+                    channel=2,
+                    game="immortals",
+                )
+                drop = await services.db.write(opening)
+                began = time.process_time()
+                await asyncio.gather(*(services.drops.enter(drop, GUILD, player) for player in players))
+                spent += time.process_time() - began
+        finally:
+            await services.close()
+    return spent / (drops * clickers)
 
 
 def open_drop_row(path: Path, guild: int, channel: int) -> int:
@@ -150,6 +188,8 @@ def main() -> None:
         f"activity per command (already written this minute): {per_command:.2f} µs over {args.commands:,} commands"
     )
     print(f"a player's first command of the day in a server (the write): {first:.2f} ms")
+    per_entry = asyncio.run(entries(args.drops, args.clicks))
+    print(f"an entry's unit alone ({args.clicks} at once): {per_entry * 1000:.3f} ms of CPU each")
     print(f"load average {load_average()}")
     timings, cpu, users = asyncio.run(clicks(args.drops, args.clicks))
     print(
