@@ -110,7 +110,9 @@ def _modules(name: str) -> list[pkgutil.ModuleInfo]:
 
 
 def cog_modules() -> list[str]:
-    """Every extension: each game's `cogs/<game>/cog.py` and each module of `cogs/platform/`.
+    """Every extension: each game's `cogs/<game>/cog.py`, each module of `cogs/platform/`, and the `cog.py`
+    of each platform feature that is a package of its own there (`cogs/platform/drops/cog.py`), for the
+    same reason as a game's.
 
     Found by name, as discord.py loads extensions, so the client layer never imports the cogs above it.
     Loaded in the order of the game's or module's name, as when every cog was one module of `cogs/`.
@@ -120,7 +122,10 @@ def cog_modules() -> list[str]:
         for m in _modules(COGS)
         if m.ispkg and m.name not in (PLATFORM_COGS, SHARED_COGS)
     }
-    platform = {m.name: f"{COGS}.{PLATFORM_COGS}.{m.name}" for m in _modules(f"{COGS}.{PLATFORM_COGS}")}
+    platform = {
+        m.name: f"{COGS}.{PLATFORM_COGS}.{m.name}" + (f".{GAME_COG}" if m.ispkg else "")
+        for m in _modules(f"{COGS}.{PLATFORM_COGS}")
+    }
     return [name for _, name in sorted({**games, **platform}.items())]
 
 

@@ -82,6 +82,13 @@ TABLES: dict[str, Table] = {
     ),
     "daily_claims": _table(nothing="game day streak amount claimed_at", owner="player_id"),
     "dinocard_launches": _table(nothing="pack_id day used"),
+    "drop_entries": _table(nothing="drop_id position entered_at", player="player_id"),
+    "drop_settings": _table(nothing="guild_id rhythm games last_active_at next_job updated_at"),
+    "drops": _table(
+        nothing="id guild_id channel_id game prize status seed commitment digest entrants skipped copy_id"
+        " won_day message_item day opened_at closes_at closed_at",
+        player="winner_id",
+    ),
     "dinocard_packs": _table(
         nothing="id cards level xp skills wins losses daily_from status version created_at updated_at",
         player="owner_id",
@@ -93,6 +100,7 @@ TABLES: dict[str, Table] = {
     "guild_settings": _table(
         nothing="guild_id announce_channel_id games_channel_id deadline_preset updated_at locale"
     ),
+    "guild_players": _table(nothing="guild_id first_seen last_day", owner="player_id"),
     "heartbeats": _table(nothing="process started_at last_seen shard_count shard_ids"),
     "hoss_arena_attacks": _table(
         nothing="id guild_id season number status battle_ref drawn_at settled_at battle_id",
@@ -166,8 +174,9 @@ TABLES: dict[str, Table] = {
     "pillz_profiles": _table(
         nothing="starter_given active_slot rating games wins draws losses created_at", owner="player_id"
     ),
-    "players": _table(nothing="created_at locale dms_closed last_locale reminders", owner="id"),
+    "players": _table(nothing="created_at locale dms_closed last_locale reminders wish_alerts", owner="id"),
     "schema_migrations": _table(nothing="version name applied_at checksum"),
+    "showoff_log": _table(nothing="id guild_id game card_key copy shown_at", owner="player_id"),
     "trade_items": _table(nothing="id trade_id card_id currency amount value", player="giver_id"),
     "trades": _table(
         _UNDELIVERED_GIFT,
@@ -176,4 +185,6 @@ TABLES: dict[str, Table] = {
         player="proposer_id partner_id ended_by",
     ),
     "wallets": _table(nothing="currency balance", owner="player_id"),
+    "wish_notices": _table(nothing="game card_key day", owner="player_id"),
+    "wishlists": _table(nothing="game card_key added_at", owner="player_id"),
 }

@@ -9,15 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.shared.cards import CardViewSelect, EntrySelect, ShowOffButton, card_spec
-from core.i18n import normalize_locale, t
+from cogs.shared.cards import CardViewSelect, EntrySelect, ShowOffButton, card_choices, card_spec
 from discord_app.context import locale_of, services_of
 from discord_app.render import image_file, to_discord
 from discord_app.translator import desc
-from services.platform import games
 from services.shared.collecting import card_not_found
-
-AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 
 
 class CardsCog(commands.Cog):
@@ -46,16 +42,7 @@ class CardsCog(commands.Cog):
     async def card_name(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        """Runs on every keystroke: a read only, never a write."""
-        services = services_of(interaction)
-        chosen = await services.players.locale_of(interaction.user.id)
-        locale = chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
-        choices = []
-        for ref in services.cards.search(current, locale, limit=AUTOCOMPLETE_LIMIT):
-            game = games.get(ref.game)
-            label = f"{ref.name_in(locale)} — {t(game.name_key, locale) if game else ref.game}"
-            choices.append(app_commands.Choice(name=label[:100], value=ref.key))
-        return choices
+        return await card_choices(interaction, current)
 
 
 async def setup(bot: commands.Bot) -> None:

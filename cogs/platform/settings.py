@@ -1,4 +1,4 @@
-"""/settings: personal preferences (the language the bot speaks to you, DM reminders)."""
+"""/settings: personal preferences (the language the bot speaks to you, DM reminders, wishlist alerts)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,17 @@ class SettingsCog(
             key = "settings.reminders_off"
         else:
             key = "settings.reminders_on_closed" if setting.dms_closed else "settings.reminders_on"
+        await interaction.response.send_message(t(key, locale), ephemeral=True)
+
+    @app_commands.command(name="wishlist", description=desc("cmd.settings.wishlist.description"))
+    @app_commands.describe(state=desc("cmd.settings.wishlist.opt.state.description"))
+    @app_commands.choices(state=[choice("wish_alerts", "on"), choice("wish_alerts", "off")])
+    async def wishlist(self, interaction: discord.Interaction[Any], state: app_commands.Choice[str]) -> None:
+        """Wishlist alerts: a mention on a drop of a wished card, a DM when one is shown off."""
+        locale = await locale_of(interaction)
+        on = state.value == "on"
+        await services_of(interaction).wishlists.set_alerts(interaction.user.id, on)
+        key = "settings.wish_alerts_on" if on else "settings.wish_alerts_off"
         await interaction.response.send_message(t(key, locale), ephemeral=True)
 
 

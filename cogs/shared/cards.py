@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from cogs.shared.components import button, check_owner
 from core.errors import BadInput, NotAllowed, NotFound
-from core.i18n import t
+from core.i18n import normalize_locale, t
 from core.message_guard import echo
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
@@ -33,6 +34,21 @@ from services.shared import card_view
 from services.shared.collection import OwnedCard
 
 OPTION_LIMIT = 25  # Discord's limit on a select's options
+AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+
+
+async def card_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """Any game's cards whose name holds what was typed, named in the reader's language with their game
+    (`/card`, `/souhaits ajouter`). Runs on every keystroke: a read only, never a write."""
+    services = services_of(interaction)
+    chosen = await services.players.locale_of(interaction.user.id)
+    locale = chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
+    choices = []
+    for ref in services.cards.search(current, locale, limit=AUTOCOMPLETE_LIMIT):
+        game = games.get(ref.game)
+        label = f"{ref.name_in(locale)} — {t(game.name_key, locale) if game else ref.game}"
+        choices.append(app_commands.Choice(name=label[:100], value=ref.key))
+    return choices
 
 
 def generic_fields(card: CardBase, _catalog: Any, locale: str) -> list[tuple[Text, Text]]:

@@ -17,6 +17,7 @@ from services.choco.card_image import CARD_ART
 from services.choco.clock import ChocoClock
 from services.choco.collection import ChocoCollection
 from services.choco.decks import ChocoDecks, decks_holding
+from services.choco.drops import DROPS
 from services.choco.economy import CHOCO_GOLD, CURRENCY
 from services.choco.games import ChocoGames
 from services.choco.guide import GUIDE
@@ -28,6 +29,7 @@ from services.choco.referee import ChocoReferee
 from services.choco.reset import reset
 from services.choco.shop import ChocoShop
 from services.choco.showoff import show_off
+from services.choco.standings import STANDINGS
 from services.choco.timers import timers
 from services.platform.games import GameContext, GameSpec
 from services.platform.timers import DailyReward
@@ -103,4 +105,6 @@ GAME = GameSpec(
     reset=reset,
     decks_holding=decks_holding,
     guide=GUIDE,
+    drops=DROPS,
+    standings=STANDINGS,
 )

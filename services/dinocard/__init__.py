@@ -16,12 +16,14 @@ from engine.dinocard import DinocardCatalog
 from services.dinocard.battles import DinocardBattles
 from services.dinocard.card_image import CARD_ART
 from services.dinocard.collection import DinocardCollection
+from services.dinocard.drops import DROPS
 from services.dinocard.economy import CURRENCY, DEFAULT_ZONE
 from services.dinocard.guide import GUIDE
 from services.dinocard.names import card_fields
 from services.dinocard.packs import DinocardPacks, anonymise
 from services.dinocard.shop import DinocardShop
 from services.dinocard.showoff import show_off
+from services.dinocard.standings import STANDINGS
 from services.dinocard.timers import timers
 from services.platform.games import GameContext, GameSpec, SummaryLine
 from services.platform.timers import DailyReward, streak_table
@@ -81,4 +83,6 @@ GAME = GameSpec(
     timers=timers,
     anonymise=anonymise,
     guide=GUIDE,
+    drops=DROPS,
+    standings=STANDINGS,
 )

@@ -17,6 +17,7 @@ from services.hoss.card_image import CARD_ART
 from services.hoss.collection import HossCollection
 from services.hoss.deck_holds import decks_holding
 from services.hoss.decks import DeckService
+from services.hoss.drops import DROPS
 from services.hoss.fusion import FusionService
 from services.hoss.guide import GUIDE
 from services.hoss.keys import BUFF_KEYS as BUFF_KEYS
@@ -27,11 +28,12 @@ from services.hoss.keys import RANK_KEYS as RANK_KEYS
 from services.hoss.keys import STATUS_KEYS as STATUS_KEYS
 from services.hoss.raffle import RaffleService
 from services.hoss.ranked import RankedService
+from services.hoss.recap import RECAP_SECTIONS
 from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
 from services.hoss.showoff import show_off
-from services.hoss.standings import HossStandings, profile_summary
+from services.hoss.standings import STANDINGS, HossStandings, profile_summary
 from services.hoss.timers import timers
 from services.platform.games import GameContext, GameSpec, Trading
 from services.platform.messages import Text
@@ -155,4 +157,7 @@ GAME = GameSpec(
     decks_holding=decks_holding,
     trading=Trading(card_value=trade_value, daily_cap=HOSS_TRADE_CAP),
     guide=GUIDE,
+    drops=DROPS,
+    standings=STANDINGS,
+    recap_sections=RECAP_SECTIONS,
 )

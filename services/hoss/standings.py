@@ -15,12 +15,16 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 
 from engine.hoss import highest_unlocked_rank
 from services.hoss.keys import RANK_NAME_KEYS
 from services.platform.games import SummaryLine
+from services.platform.leaderboard.spec import Standing as ServerStanding
+from services.platform.leaderboard.spec import Standings as ServerStandings
 from services.platform.messages import Text
 from services.shared.ladder import LEADERBOARD_SIZE, top
+from services.shared.standings import match_wins
 from store.db import Database
 
 
@@ -69,16 +73,20 @@ def _standings(rows: list[tuple[int, int, int, int]]) -> list[Standing]:
     return sorted(found, key=lambda s: s.order)
 
 
-def leaderboard(
-    conn: sqlite3.Connection, guild_id: int, viewer: int | None = None, limit: int = LEADERBOARD_SIZE
-) -> Standings:
-    """This server's board (see the module's docstring for who is on it and in which order)."""
+def _board(conn: sqlite3.Connection, guild_id: int) -> list[Standing]:
     rows = conn.execute(
         "SELECT p.player_id, p.rank, p.wins, p.losses FROM hoss_rank_progress p"
         f" WHERE EXISTS ({PLAYED_HERE})",
         (guild_id,),
     ).fetchall()
-    ranked = [StandingEntry(place, s) for place, s in enumerate(_standings(rows), start=1)]
+    return _standings(rows)
+
+
+def leaderboard(
+    conn: sqlite3.Connection, guild_id: int, viewer: int | None = None, limit: int = LEADERBOARD_SIZE
+) -> Standings:
+    """This server's board (see the module's docstring for who is on it and in which order)."""
+    ranked = [StandingEntry(place, s) for place, s in enumerate(_board(conn, guild_id), start=1)]
     shown, count = top(ranked, limit)
     mine = next((e for e in ranked[limit:] if e.standing.player_id == viewer), None)
     return Standings(shown, count, mine)
@@ -95,6 +103,30 @@ def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLin
     mine = found[0]
     params = {"rank": Text(RANK_NAME_KEYS[mine.highest]), "wins": mine.wins, "losses": mine.losses}
     return [SummaryLine("hoss.profile.line", params)]
+
+
+def server_board(conn: sqlite3.Connection, guild_id: int) -> list[ServerStanding]:
+    """The whole board of `/hoss classement`, for `/classement serveur`."""
+    return [
+        ServerStanding(
+            s.player_id,
+            Text("hoss.standing.score", {"rank": Text(RANK_NAME_KEYS[s.highest]), "wins": s.wins}),
+        )
+        for s in _board(conn, guild_id)
+    ]
+
+
+def week_board(
+    conn: sqlite3.Connection, guild_id: int, since: datetime, until: datetime
+) -> list[ServerStanding]:
+    """The week's battles won on the server (ranked and Arena: seat 0 is the player, against the AI or a
+    defence deck)."""
+    return match_wins(
+        conn, "hoss", guild_id, since, until, lambda result: 0 if result.get("status") == "won" else None
+    )
+
+
+STANDINGS = ServerStandings(server_board, week_board)
 
 
 class HossStandings:

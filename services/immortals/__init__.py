@@ -14,10 +14,11 @@ from engine.immortals import ENGINE as IMMORTALS_ENGINE
 from engine.immortals import ImmortalsCatalog
 from services.immortals.card_image import CARD_ART
 from services.immortals.decks import ImmortalsDecks, collection_entry, decks_holding, repair_decks
+from services.immortals.drops import DROPS
 from services.immortals.duels import ImmortalsDuels
 from services.immortals.economy import CURRENCIES, GOLD
 from services.immortals.guide import GUIDE
-from services.immortals.ladder import ImmortalsLadder, profile_summary
+from services.immortals.ladder import STANDINGS, ImmortalsLadder, profile_summary
 from services.immortals.names import card_fields
 from services.immortals.reset import reset
 from services.immortals.showoff import show_off
@@ -71,4 +72,6 @@ GAME = GameSpec(
     repair_decks=repair_decks,
     # the opponent of a finished duel (0 for the AI) names a player without a foreign key
     guide=GUIDE,
+    drops=DROPS,
+    standings=STANDINGS,
 )

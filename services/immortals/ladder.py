@@ -8,11 +8,18 @@ together), then player XP, then who joined first.
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from dataclasses import dataclass
+from datetime import datetime
 
+from core.clock import to_db
 from services.immortals.economy import ImmortalsService
 from services.platform.games import SummaryLine
-from services.shared.ladder import LEADERBOARD_SIZE
+from services.platform.leaderboard.spec import Standing as ServerStanding
+from services.platform.leaderboard.spec import Standings as ServerStandings
+from services.platform.messages import Text
+from services.shared.ladder import BOARD_ALL, LEADERBOARD_SIZE
+from services.shared.standings import ranked_wins
 
 
 @dataclass(frozen=True)
@@ -61,6 +68,30 @@ def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLin
         "losses": losses,
     }
     return [SummaryLine("immortals.profile.line", params)]
+
+
+def server_board(conn: sqlite3.Connection, guild_id: int) -> list[ServerStanding]:
+    """The whole board of `/immortels classement`, for `/classement serveur`."""
+    board = leaderboard(conn, guild_id, limit=BOARD_ALL)
+    return [
+        ServerStanding(e.player_id, Text("immortals.standing.score", {"points": e.combat_points}))
+        for e in board.entries
+    ]
+
+
+def week_board(
+    conn: sqlite3.Connection, guild_id: int, since: datetime, until: datetime
+) -> list[ServerStanding]:
+    """The week's duels won against players on the server."""
+    rows = conn.execute(
+        "SELECT player_id FROM immortals_results WHERE guild_id = ? AND opponent_id <> 0 AND outcome = 'win'"
+        " AND recorded_at >= ? AND recorded_at < ?",
+        (guild_id, to_db(since), to_db(until)),
+    ).fetchall()
+    return ranked_wins(Counter(int(row[0]) for row in rows))
+
+
+STANDINGS = ServerStandings(server_board, week_board)
 
 
 class ImmortalsLadder(ImmortalsService):

@@ -15,10 +15,11 @@ from engine.pillz import PackPool, PillzCatalog
 from services.pillz.card_image import CARD_ART
 from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks, decks_holding
+from services.pillz.drops import DROPS
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY, PILLZ_GOLD
 from services.pillz.guide import GUIDE
-from services.pillz.ladder import PillzLadder, profile_summary
+from services.pillz.ladder import STANDINGS, PillzLadder, profile_summary
 from services.pillz.names import card_fields
 from services.pillz.reset import anonymise, reset
 from services.pillz.shop import PillzShop
@@ -87,4 +88,6 @@ GAME = GameSpec(
     anonymise=anonymise,
     decks_holding=decks_holding,
     guide=GUIDE,
+    drops=DROPS,
+    standings=STANDINGS,
 )

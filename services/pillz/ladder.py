@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Literal
@@ -22,10 +23,13 @@ from core.clock import to_db
 from services.pillz.economy import PILLZ_GOLD, PillzService, ensure_profile
 from services.platform import ledger
 from services.platform.games import SummaryLine
-from services.platform.messages import Number
+from services.platform.leaderboard.spec import Standing as ServerStanding
+from services.platform.leaderboard.spec import Standings as ServerStandings
+from services.platform.messages import Number, Text
 from services.platform.players import summary_changed
 from services.shared import ladder
-from services.shared.ladder import LEADERBOARD_SIZE, SCORES
+from services.shared.ladder import BOARD_ALL, LEADERBOARD_SIZE, SCORES
+from services.shared.standings import ranked_wins
 
 Outcome = Literal["win", "draw", "loss"]
 K_FACTOR = 32
@@ -190,6 +194,30 @@ def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLin
             {"rating": Number(rating), "games": games, "wins": wins, "draws": draws, "losses": losses},
         )
     ]
+
+
+def server_board(conn: sqlite3.Connection, guild_id: int) -> list[ServerStanding]:
+    """The whole board of `/pillz classement`, for `/classement serveur`."""
+    board = leaderboard(conn, guild_id, limit=BOARD_ALL)
+    return [
+        ServerStanding(e.player_id, Text("pillz.standing.score", {"rating": e.rating})) for e in board.entries
+    ]
+
+
+def week_board(
+    conn: sqlite3.Connection, guild_id: int, since: datetime, until: datetime
+) -> list[ServerStanding]:
+    """The week's friend matches won on the server (practice against the bot counts for nothing)."""
+    rows = conn.execute(
+        "SELECT winner_seat, seat0_id, seat1_id FROM pillz_friend_results"
+        " WHERE guild_id = ? AND winner_seat IS NOT NULL AND recorded_at >= ? AND recorded_at < ?",
+        (guild_id, to_db(since), to_db(until)),
+    ).fetchall()
+    wins: Counter[int] = Counter(int(row[1 + int(row[0])]) for row in rows)
+    return ranked_wins(wins)
+
+
+STANDINGS = ServerStandings(server_board, week_board)
 
 
 class PillzLadder(PillzService):

@@ -17,16 +17,21 @@ from services.platform.admin import AdminService
 from services.platform.card_images.service import CardImages
 from services.platform.catalogs import DATA_DIR, CardIndex, load_all
 from services.platform.daily import DailyService
+from services.platform.drops.service import DropService
 from services.platform.games import GameContext
 from services.platform.guild_settings import GuildSettingsService
 from services.platform.heartbeat import Heartbeat
+from services.platform.leaderboard.service import LeaderboardService
 from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
 from services.platform.privacy import PrivacyService
+from services.platform.recap.providers import PLATFORM_PROVIDERS
+from services.platform.recap.service import RecapService
 from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.shards import Shards
 from services.platform.trades import TradeService
+from services.platform.wishlists.service import WishlistService
 from services.shared.collection import CollectionEntries
 from services.shared.showoff import ShowOffs
 from store.backend import database_for, migrate_database
@@ -54,6 +59,10 @@ class Services:
     trades: TradeService
     entries: CollectionEntries  # « Voir une carte » under any game's collection page
     showoffs: ShowOffs  # « Montrer »: a rare pull shown in public, once per copy
+    drops: DropService  # drops in the games channel, armed by the servers' activity
+    wishlists: WishlistService  # /souhaits: wished cards, mentioned on drops and told when shown off
+    leaderboard: LeaderboardService  # /classement serveur: every game's ranking in one board
+    recap: RecapService  # each server's week, every Monday morning in its announcements channel
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -130,6 +139,14 @@ async def build_services(
         privacy=PrivacyService(db, clock, trades),
         trades=trades,
         entries=CollectionEntries(db, images, catalogs),
-        showoffs=ShowOffs(db, clock, catalogs),
+        showoffs=ShowOffs(db, clock, catalogs, scheduler.zone),
+        drops=DropService(db, clock, scheduler, catalogs, rng_for("drops")),
+        wishlists=WishlistService(db, clock, cards, scheduler.zone),
+        leaderboard=LeaderboardService(db),
+        # The platform's sections, then each game's own; another platform feature (tournaments) adds its
+        # providers here (services/platform/recap/sections.py).
+        recap=RecapService(
+            scheduler, catalogs, (*PLATFORM_PROVIDERS, *(p for spec in specs for p in spec.recap_sections))
+        ),
         games=game_services,
     )

@@ -18,7 +18,10 @@ from typing import Any
 import services
 from core.i18n import DEFAULT_LOCALE
 from services.platform.card_images.spec import CardArt, CardCopy
+from services.platform.drops.pool import DropPool
+from services.platform.leaderboard.spec import Standings
 from services.platform.messages import Text
+from services.platform.recap.sections import SectionProvider
 from services.platform.timers import DailyReward, TimerSource
 
 
@@ -204,6 +207,12 @@ class GameSpec:
     decks_holding: DecksHolding | None = None
     repair_decks: DeckRepair | None = None
     guide: GameGuide | None = None  # its welcome, help order, staff commands and rules pages
+    # What its drops hand out, with its own purchase odds (services/<game>/drops.py, docs/drops.md)
+    drops: DropPool | None = None
+    # Its own ranking of a server's players and the week's best: /classement serveur, the weekly recap
+    standings: Standings | None = None
+    # Sections of its own in a server's weekly recap (services/platform/recap/sections.py)
+    recap_sections: tuple[SectionProvider, ...] = ()
 
 
 _registry: dict[str, GameSpec] = {}

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 LEADERBOARD_SIZE = 10
+BOARD_ALL = 1_000_000  # a board's every row (`/classement serveur` reads whole boards), as a LIMIT both databases take
 SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 T = TypeVar("T")

@@ -11,22 +11,30 @@ game. Where copies are interchangeable (Chocobataille, Pillz, Dinocard: a collec
 player "still owns the card" when the copy came to them once and they own a copy of that card now:
 which row a sale or a trade takes is not theirs to choose (`counted_show_off`). The buttons on a
 purchase's reply are `show_off_buttons`, one per qualifying copy of that purchase.
+
+The same unit keeps the pull in `showoff_log` (the server's weekly recap shows its rarest pulls) and
+tells the server's players who wish for the card, by DM, once per card and day (docs/drops.md).
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from core.clock import Clock
+from core.clock import Clock, to_db
 from core.errors import NotAllowed
 from engine.cards import CardBase
 from services.platform import games
 from services.platform.card_images.spec import CardCopy
+from services.platform.catalogs import CardRef
 from services.platform.games import ShownCopy, ShowOffReader
 from services.platform.messages import Button, CardStrip, MessageSpec, StripCard, Target, Text
 from services.platform.outbox import enqueue
+from services.platform.wishlists.service import notify_shown
 from services.shared.collecting import owned_counts
 from services.shared.shop import MintedCard
 from store.idempotency import once
@@ -75,10 +83,11 @@ def counted_show_off(game: str, rare: RareReader) -> ShowOffReader:
 
 
 class ShowOffs:
-    def __init__(self, db: Any, clock: Clock, catalogs: Mapping[str, Any]) -> None:
+    def __init__(self, db: Any, clock: Clock, catalogs: Mapping[str, Any], zone: ZoneInfo) -> None:
         self.db = db
         self.clock = clock
         self._catalogs = dict(catalogs)
+        self.zone = zone  # the Paris day of the wishlists' « once a day » (services/platform/wishlists)
 
     async def show(
         self, game: str, player_id: int, copy_id: int, channel_id: int, guild_id: int | None
@@ -124,7 +133,32 @@ class ShowOffs:
                 now,
                 lambda: enqueue(conn, now, Target("channel", channel_id, guild_id=guild_id), message),
             )
+            if fresh and guild_id is not None:
+                self._shown(conn, now, guild_id, channel_id, player_id, game, card, shown)
             return bool(fresh)
 
         result: bool = await self.db.write(unit)
         return result
+
+    def _shown(
+        self,
+        conn: sqlite3.Connection,
+        now: datetime,
+        guild_id: int,
+        channel_id: int,
+        player_id: int,
+        game: str,
+        card: CardBase,
+        shown: ShownCopy,
+    ) -> None:
+        """Kept for the server's weekly recap (its rarest pulls), and told to the players of the server
+        who wish for the card (services/platform/wishlists/service.py)."""
+        copy = shown.copy
+        kept = {"copy": [copy.rarity, copy.stars, copy.holo], "rarity": shown.rarity.to_json()}
+        conn.execute(
+            "INSERT INTO showoff_log (guild_id, player_id, game, card_key, copy, shown_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (guild_id, player_id, game, card.id, json.dumps(kept, sort_keys=True), to_db(now)),
+        )
+        ref = CardRef(game, card.id, card.name)
+        notify_shown(conn, now, now.astimezone(self.zone).date(), guild_id, channel_id, player_id, ref)

@@ -20,6 +20,7 @@ from sandbox.harness import BotHarness
 from services.hoss.ranked import RankedService
 from services.platform import games
 from tests.conftest import MigratedCopy
+from tests.e2e.drop_scenes import SEED as DROPS_SEED
 from tests.e2e.payload_limits import problems
 from tests.e2e.words_scan import internal_words, slugs
 from tests.fixtures import fixture_game, postgres
@@ -91,6 +92,15 @@ async def harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIterator[
     """The platform alone, as it ships today."""
     async for h in run_harness(BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), owners=("olivia",))):
         yield h
+
+
+@pytest.fixture
+async def drops_harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIterator[BotHarness]:
+    """The platform with seeded draws (tests/e2e/drop_scenes.py `SEED`): the same steps give the same
+    drop, whatever the database."""
+    h = BotHarness(migrated_copy(tmp_path / "bot.sqlite3"), owners=("olivia",), seed=DROPS_SEED)
+    async for running in run_harness(h):
+        yield running
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -27,7 +28,19 @@ from services.platform.messages import MessageSpec, Target, Text
 from services.platform.outbox import enqueue
 from services.platform.players import ensure_player
 from store import schema
-from tests.e2e.authorization import STRANGER, STRANGER_ELSEWHERE, Role, Row, Scene, World, click, game_rows
+from tests.e2e.authorization import (
+    ADMIN_ELSEWHERE,
+    AFTER_END,
+    OTHER_SERVER,
+    STRANGER,
+    STRANGER_ELSEWHERE,
+    Role,
+    Row,
+    Scene,
+    World,
+    click,
+    game_rows,
+)
 from tests.e2e.messages import shown
 from tests.fixtures import postgres
 
@@ -68,6 +81,35 @@ async def owned_entries(w: World) -> Scene:
     return Scene({"alice": alice.id, "copy": copy}, "alice")
 
 
+async def open_drop(w: World) -> Scene:
+    """A drop open in the scene's channel (Immortal's War gold: no picture to draw); alice may take it.
+    It ends when its window does, drawn among whoever took it."""
+    assert w.h.bot is not None
+    assert w.here.guild is not None
+    services, guild, channel = w.h.bot.services, w.here.guild.id, w.here.id
+    now = services.clock.now()
+    drop = await services.db.write(
+        lambda conn: services.drops.open_drop(conn, now, guild, channel, "immortals")
+    )
+    await w.h.settle()
+
+    async def end(w: World) -> None:
+        await w.h.advance(timedelta(seconds=10))
+
+    return Scene({"drop": drop}, "alice", end=end)
+
+
+async def drawn_drop(w: World) -> Scene:
+    """`open_drop`, taken by alice and drawn: its proof may be checked in this server."""
+    scene = await open_drop(w)
+    assert w.h.bot is not None
+    assert w.here.guild is not None
+    await w.h.bot.services.drops.enter(scene.ids["drop"], w.here.guild.id, w.user("alice").id)
+    assert scene.end is not None
+    await scene.end(w)
+    return Scene(scene.ids, "alice")
+
+
 ENTRY_CARD = "aglae_pommeverte"
 ENTRY_ROLES = (STRANGER, STRANGER_ELSEWHERE)
 ROWS = (
@@ -77,6 +119,10 @@ ROWS = (
     Row("Voir une carte (owner's)", owned_entries, click("entry:choco:{alice}", [ENTRY_CARD]), ENTRY_ROLES),
     Row("Voir une carte (forged)", owned_entries, click("entry:choco:{me}", [ENTRY_CARD]), ENTRY_ROLES),
     Row("Voir une carte (a copy)", owned_entries, click("entry:immortals:{me}", ["{copy}"]), ENTRY_ROLES),
+    # drops: anyone of the server may take one while it is open and check it once drawn, nobody elsewhere
+    Row("drop Prendre", open_drop, click("drops:take:{drop}"), (OTHER_SERVER, STRANGER_ELSEWHERE, AFTER_END)),
+    Row("drop Vérifier", drawn_drop, click("drops:verify:{drop}"), (OTHER_SERVER, ADMIN_ELSEWHERE)),
+    Row("drop Vérifier before the draw", open_drop, click("drops:verify:{drop}"), (STRANGER, OTHER_SERVER)),
     *game_rows(),
 )
 

@@ -88,6 +88,7 @@ async def test_ids_beyond_the_bounds_are_refused(
         ("hoss collection", {"rank": 7}, "7"),
         ("hoss booster", {"kind": "gratuit"}, "gratuit"),
         ("setup deadline", {"preset": "instant"}, "instant"),
+        ("setup drops", {"rhythm": "torrent"}, "torrent"),
         ("choco deck", {"league": "diamant"}, "diamant"),
     ],
 )
@@ -157,7 +158,13 @@ async def test_a_redelivered_interaction_runs_once_and_logs_nothing(
 
 @pytest.mark.parametrize(
     "custom_id",
-    [f"outbox:show:{BEYOND_SQLITE}", f"hoss:flip:{'9' * 40}:1", "hoss:flipall:١٢"],
+    [
+        f"outbox:show:{BEYOND_SQLITE}",
+        f"hoss:flip:{'9' * 40}:1",
+        "hoss:flipall:١٢",
+        f"drops:take:{BEYOND_SQLITE}",
+        "drops:verify:١٢",
+    ],
 )
 async def test_a_component_number_beyond_the_bounds_is_refused(harness: BotHarness, custom_id: str) -> None:
     alice = harness.user("alice")
@@ -242,3 +249,26 @@ async def test_a_deck_refusal_names_the_first_reasons_and_counts_the_others(
     shown = assert_private_and_fits(await harness.emu.run_command(alice, path, chosen))
     assert "de plus." in shown
     assert "lignes de plus" not in shown
+
+
+@pytest.mark.parametrize(
+    ("path", "values", "expected"),
+    [
+        ("wishlist add", {"card": "<@1> @everyone " + "x" * 80}, "Aucune carte ne s'appelle"),
+        ("wishlist remove", {"card": "hoss:" + "9" * 90}, "Aucune carte ne s'appelle"),
+        ("wishlist add", {"card": "choco:"}, "Aucune carte ne s'appelle"),
+        ("setup drops", {"rhythm": "normal", "games": "Uno, " + "z" * 190}, "Jeu inconnu"),
+        ("setup drops", {"rhythm": "normal", "games": ",,,@everyone"}, "Jeu inconnu"),
+    ],
+)
+async def test_a_card_or_game_nobody_has_is_refused_privately_and_changes_nothing(
+    harness: BotHarness, path: str, values: dict[str, object], expected: str
+) -> None:
+    olivia = harness.user("olivia")
+    await harness.emu.run_command(olivia, "profile")
+    await harness.settle()
+    before = state_of(harness.db_path)
+    shown = assert_private_and_fits(await send_raw(harness, olivia, path, values))
+    assert expected in shown
+    assert "z" * 60 not in shown  # a long name is quoted short
+    assert state_of(harness.db_path) == before

@@ -24,6 +24,7 @@ from emulator import DiscordEmulator
 from services.pillz.duels import TIMEOUT_JOB
 from services.platform import container
 from services.platform.heartbeat import PERIOD
+from services.platform.recap.service import RECAP_JOB
 from services.platform.scheduler import Scheduler, schedule
 from tests.platform.bot_process import assert_threads_back_to
 from tests.services.conftest import open_database
@@ -168,4 +169,6 @@ async def test_the_real_process_closes_gracefully_on_a_signal(tmp_path: Path, si
     assert not database.with_name(database.name + "-wal").exists()
     [(last_seen,)] = await _read(database, "SELECT last_seen FROM heartbeats")
     assert before_signal <= from_db(str(last_seen)) < before_signal + PERIOD
-    assert await _read(database, "SELECT kind, state FROM jobs") == [(TIMEOUT_JOB, "due")]
+    # the duel's timeout still due, and the weekly recap's next occurrence (a series every bot keeps)
+    jobs = await _read(database, "SELECT kind, state FROM jobs ORDER BY kind")
+    assert jobs == [(TIMEOUT_JOB, "due"), (RECAP_JOB, "due")]

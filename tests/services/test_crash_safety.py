@@ -11,82 +11,19 @@ and DM reached Discord exactly once, counted at the emulator.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
-import signal
 import sqlite3
-import sys
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from emulator import DiscordEmulator
 from tests.services.conftest import check_conservation
+from tests.services.crash_lives import Run, Worker
 
 WORKER = Path(__file__).with_name("crash_worker.py")
 KILLS = 20
 TOTAL = 200  # operations: more than the killed lives get through
 REPLAY = 3  # acknowledged operations each restart sends again, with their keys
-SILENCE = 60.0  # seconds without a word from the worker after which the test fails instead of hanging
-
-
-@dataclass
-class Run:
-    acked: set[int] = field(default_factory=set)
-    windows_killed: int = 0
-
-
-class Worker:
-    """The worker process: it forks one life per `live` call, from its already imported modules."""
-
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
-        self.killed = False
-
-    async def line(self, timeout: float) -> str:  # noqa: ASYNC109
-        assert self.process.stdout is not None
-        try:
-            raw = await asyncio.wait_for(self.process.stdout.readline(), timeout)
-        except TimeoutError:
-            raise AssertionError(f"the worker said nothing for {timeout} s") from None
-        assert raw, "the worker process ended"
-        return raw.decode().strip()
-
-    async def live(self, spec: dict[str, object], run: Run, kill: str | None, rng: random.Random) -> bool:
-        """One life; `kill` is "window", "random" or None (let it finish). True when it finished its work."""
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(spec).encode() + b"\n")
-        await self.process.stdin.drain()
-        self.killed, finished, acks, window_after = False, False, 0, rng.randint(1, 4)
-        timer: asyncio.TimerHandle | None = None
-        try:
-            while True:
-                line = await self.line(SILENCE)
-                if line.startswith("exit "):
-                    assert self.killed or int(line.split()[1]) == 0, f"a life failed: {line}"
-                    return finished
-                if line.startswith("ack "):
-                    run.acked.add(int(line.split()[1]))
-                    acks += 1
-                elif line == "ready" and kill == "random":
-                    timer = asyncio.get_running_loop().call_later(rng.uniform(0.05, 0.4), self.kill_life)
-                elif line == "done":
-                    finished = True
-                    if timer is not None:
-                        timer.cancel()  # the life ends by itself
-                elif line == "window" and kill == "window" and acks >= window_after and not self.killed:
-                    self.kill_life()
-                    run.windows_killed += 1
-        finally:
-            if timer is not None:
-                timer.cancel()
-
-    def kill_life(self) -> None:
-        """The worker SIGKILLs the life: it knows whether the pid is still its child's."""
-        if not self.killed:
-            self.process.send_signal(signal.SIGUSR1)
-            self.killed = True
 
 
 async def crash_and_check(
@@ -102,10 +39,7 @@ async def crash_and_check(
     carol = emu.add_user("carol", dms_closed=True)
     db_path = tmp_path / "crash.sqlite3"
     run = Run()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, str(WORKER), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
-    )
-    worker = Worker(process)
+    worker = await Worker.start(WORKER)
     try:
         async with emu:
             spec: dict[str, object] = {
@@ -128,19 +62,13 @@ async def crash_and_check(
             # The last life replays every operation (none may happen twice) and delivers the rest at full speed.
             spec.update(start=0, paced=False, window_pause=0)
             assert await worker.live(spec, run, None, rng)
-            assert process.stdin is not None
-            process.stdin.close()
-            assert await process.wait() == 0
+            await worker.finish()
             posted = Counter(m.content for m in emu.channel_messages(channel) if not m.buttons)
             posted.update(m.content for m in emu.dm_messages(alice))
             buttons = Counter(m.buttons[0]["custom_id"] for m in emu.channel_messages(channel) if m.buttons)
             emu.assert_no_errors()
     finally:
-        if process.returncode is None:  # a failed check: end the life, then the worker
-            process.send_signal(signal.SIGUSR1)
-            await asyncio.sleep(0.2)  # let the worker kill its life before it goes itself
-            process.kill()
-            await process.wait()
+        await worker.stop()
 
     conn = sqlite3.connect(db_path)
     try:

@@ -1,0 +1,1 @@
+"""Drops in Discord: the extension is `cog.py` (discord_app/bot.py `cog_modules`)."""
