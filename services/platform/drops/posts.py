@@ -49,16 +49,16 @@ def card_name(catalog: Any, prize: DropPrize) -> Text | None:
 
 
 def prize_text(view: DropView) -> Text:
-    """« **Piquier de la garde** (Or, HOSS TCG) » or « **25 Or HOSS** (HOSS TCG) »."""
+    """« **Piquier de la garde** (Or, HOSS TCG) » or « **25 or** (HOSS TCG) »."""
     spec = games.get(view.game)
     game = Text(spec.name_key) if spec is not None else Text.raw(view.game)
     prize = view.prize
     if view.card_name is not None:
         rarity = prize.rarity or Text.raw("—")
         return Text("drops.prize.card", {"card": view.card_name, "rarity": rarity, "game": game})
-    currency = games.currency(prize.currency or "")
-    name = Text(currency.name_key) if currency is not None else Text.raw(prize.currency or "")
-    return Text("drops.prize.currency", {"amount": Number(prize.amount), "currency": name, "game": game})
+    return Text(
+        "drops.prize.currency", {"amount": games.money(prize.currency or "", prize.amount), "game": game}
+    )
 
 
 def _picture(view: DropView) -> tuple[tuple[CardStrip, ...], str | None]:

@@ -11,6 +11,7 @@ from datetime import datetime
 from core.clock import from_db, to_db
 from core.errors import BadInput
 from core.i18n import t
+from core.message_guard import echo
 from core.settings import SUPPORTED_LOCALES
 from services.platform import games
 from services.platform.catalogs import fold
@@ -101,7 +102,9 @@ def parse_games(typed: str, locale: str | None) -> tuple[str, ...]:
     unknown = [name for name in names if fold(name) not in known]
     if unknown:
         listed = [name[:50] for name in unknown[:MAX_LISTED]]
-        raise BadInput("drops.error.unknown_games", names=", ".join(listed), games=game_names(locale))
+        raise BadInput(
+            "drops.error.unknown_games", names=echo(", ".join(listed), 200), games=game_names(locale)
+        )
     return tuple(sorted({known[fold(name)] for name in names}))
 
 

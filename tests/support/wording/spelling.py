@@ -24,7 +24,7 @@ DICTIONARIES = HERE / "dictionaries"
 WORDS = HERE / "words.txt"
 LANGUAGES = {"fr": "fr_FR", "en": "en_GB"}
 
-WORD = re.compile(r"[^\W\d_](?:[\w'’-]*[^\W\d_])?")
+WORD = re.compile(r"[\w'’-]*[^\W\d_][\w'’-]*")
 # A date's typing pattern shown to whoever must type one (AAAA-MM-JJ, YYYY-MM-DD): a format, not a word.
 DATE_PATTERN = re.compile(r"(?:A{4}|Y{4})-MM-(?:JJ|DD)|(?:JJ|DD)/MM/(?:A{4}|Y{4})")
 _ELIDED = re.compile(r"^(?:[ldjmnstc]|qu|jusqu|lorsqu|puisqu|quoiqu|presqu)'", re.IGNORECASE)
@@ -94,7 +94,7 @@ class Speller:
         """The words of `text` (already plain: markup out) that are not spelled right."""
         found = []
         for match in WORD.finditer(text):
-            word = match.group(0)
+            word = match.group(0).strip("'’-")  # a plural's possessive (players'), a dash around a word
             if DATE_PATTERN.fullmatch(word) or any(c.isdigit() for c in word):
                 continue  # a format, or a code to type (`1j12h`, `M1`): not a word
             if len(word) > 1 and not self.knows(word, lang):
