@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Literal
 
 from core.clock import to_db
-from services.pillz.economy import PILLZ_GOLD, PillzService, ensure_profile
+from services.pillz.economy import PILLZ_GOLD, START_RATING, PillzService, ensure_profile
 from services.platform import ledger
 from services.platform.games import SummaryLine
 from services.platform.players import summary_changed
@@ -52,8 +52,13 @@ class FriendReward:
 
 
 def _profile_rating(conn: sqlite3.Connection, player_id: int) -> int:
+    return rating(conn, player_id)
+
+
+def rating(conn: sqlite3.Connection, player_id: int) -> int:
+    """The player's Elo, the starting one before their first match (a tournament seeded by rating)."""
     row = conn.execute("SELECT rating FROM pillz_profiles WHERE player_id = ?", (player_id,)).fetchone()
-    return int(row[0])
+    return START_RATING if row is None else int(row[0])
 
 
 def record_friend_result(

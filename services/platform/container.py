@@ -26,6 +26,8 @@ from services.platform.privacy import PrivacyService
 from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.shards import Shards
+from services.platform.tournaments.flow import Player
+from services.platform.tournaments.service import TournamentService
 from services.platform.trades import TradeService
 from services.shared.collection import CollectionEntries
 from services.shared.showoff import ShowOffs
@@ -54,6 +56,7 @@ class Services:
     trades: TradeService
     entries: CollectionEntries  # « Voir une carte » under any game's collection page
     showoffs: ShowOffs  # « Montrer »: a rare pull shown in public, once per copy
+    tournaments: TournamentService
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -109,6 +112,13 @@ async def build_services(
     held = settings.shards
     shards = None if held is None or settings.shard_count is None else Shards(settings.shard_count, held)
     trades = TradeService(db, clock, scheduler, cards)
+    # each game's side of the tournaments, from its built services (GameSpec.tournament)
+    playing = {
+        spec.key: Player(spec.tournament.play(game_services[spec.key]), spec.tournament.at_once)
+        for spec in specs
+        if spec.tournament is not None and spec.key in game_services
+    }
+    tournaments = TournamentService(db, clock, scheduler, playing, rng_for("tournaments"), settings.zone)
     return Services(
         settings=settings,
         clock=clock,
@@ -127,5 +137,6 @@ async def build_services(
         trades=trades,
         entries=CollectionEntries(db, images, catalogs),
         showoffs=ShowOffs(db, clock, catalogs),
+        tournaments=tournaments,
         games=game_services,
     )
