@@ -119,25 +119,34 @@ def bracket(data: dict[str, Any], locale: str | None, *, audit: bool = False) ->
     first_tables = size // 2
     box_height = 2 * NAME + 4
     body = first_tables * (box_height + GAP)
-    width = 48 + rounds * BOX_WIDTH + (rounds - 1) * ROUND_GAP
+    width = max(600, 48 + rounds * BOX_WIDTH + (rounds - 1) * ROUND_GAP)
     height = HEADER + 24 + body + box_height + 40
     c = draw.canvas(BACKGROUND, audit=audit, size=(width, height))
     said = _header(c, width, data, locale)
     known = {(int(r), int(n)): (a, b, int(w)) for r, n, a, b, w in data["tables"]}
     top = HEADER + 16
+
+    def y_of(round_: int, table: int) -> int:
+        pitch = body / (first_tables >> (round_ - 1))
+        return int(top + pitch * table + (pitch - box_height - GAP) / 2)
+
     for round_ in range(1, rounds + 1):
         left = 24 + (round_ - 1) * (BOX_WIDTH + ROUND_GAP)
-        tables = first_tables >> (round_ - 1)
-        pitch = body / tables
-        for table in range(tables):
-            y = int(top + pitch * table + (pitch - box_height - GAP) / 2)
+        for table in range(first_tables >> (round_ - 1)):
+            y = y_of(round_, table)
+            if round_ < rounds:  # the line to the table its winner goes to
+                middle, joined = y + box_height // 2, y_of(round_ + 1, table // 2) + box_height // 2
+                elbow = left + BOX_WIDTH + ROUND_GAP // 2
+                c.draw.line(
+                    [(left + BOX_WIDTH, middle), (elbow, middle), (elbow, joined)], fill=LOST, width=1
+                )
+                c.draw.line([(elbow, joined), (left + BOX_WIDTH + ROUND_GAP, joined)], fill=LOST, width=1)
             said += _table(c, (left, y), known.get((round_, table)), locale)
         if round_ == rounds and (round_, 1) in known:
-            y = int(top + body / 2 + box_height)
+            y = y_of(round_, 0) + 2 * box_height
             label = t("tournaments.picture.third_place", locale)
-            draw.text_box(
-                c, (left, y, left + BOX_WIDTH, y + 18), label, max_size=13, min_size=draw.MIN_TEXT, fill=GOLD
-            )
+            box = (left, y, left + BOX_WIDTH, y + 18)
+            draw.text_box(c, box, label, max_size=13, min_size=draw.MIN_TEXT, fill=GOLD)
             said.append(label)
             said += _table(c, (left, y + 20), known[(round_, 1)], locale)
     return c, "\n".join(said)

@@ -205,10 +205,12 @@ def _table_line(row: TableRow) -> Text:
 
 
 def started(conn: sqlite3.Connection, now: datetime, t: Tournament, count: int) -> None:
+    """The start, with the seed revealed: the seeding can be checked against the announced commitment."""
     text = Text(
         "tournaments.started", {"title": title(t), "number": t.id, "count": count, "rounds": t.rounds or 0}
     )
-    _post(conn, now, t, MessageSpec(content=text))
+    seed = Text("tournaments.podium.seed", {"seed": t.seed, "commitment": t.commitment})
+    _post(conn, now, t, MessageSpec(content=Text.lines([text, seed])))
 
 
 def round_opened(conn: sqlite3.Connection, now: datetime, t: Tournament, rows: Sequence[TableRow]) -> None:
