@@ -178,3 +178,30 @@ async def _refused(call: Awaitable[object]) -> str:
     except DomainError as error:
         return error.key
     raise AssertionError("not refused")
+
+
+async def test_a_player_may_play_two_tournaments_at_once_and_the_recap_reads_their_podiums(
+    services: Services,
+) -> None:
+    start = services.clock.now()
+    first = await create(services, format="elimination")
+    second = await create(services, "pillz", format="elimination", max_players=8)
+    players = await register(services, first, 4)
+    await register(services, second, 4)  # the same four
+    await advance(services, timedelta(hours=1))
+    assert len(await rows(services, "SELECT id FROM matches WHERE kind = 'tournament'")) == 4
+    for t in (first, second):
+        await play_rounds(services, await services.tournaments.get(t.id), players)
+    recorded = await rows(services, "SELECT COUNT(*) FROM pillz_friend_results")
+    assert recorded == [
+        (8,)
+    ]  # each tournament duel ends as a friend duel: Elo and record (docs/pillz/economy.md)
+    finished = await services.tournaments.results_between(GUILD, start, services.clock.now())
+    assert [f.id for f in finished] == sorted([first.id, second.id])
+    assert all([p.place for p in f.podium] == [1, 2, 3] for f in finished)
+    assert all(f.players == 4 and f.game == "pillz" for f in finished)
+    later = await services.tournaments.results_between(
+        GUILD, services.clock.now(), services.clock.now() + timedelta(days=7)
+    )
+    assert later == []
+    assert await services.tournaments.results_between(GUILD + 1, start, services.clock.now()) == []
