@@ -27,7 +27,11 @@ SEED = 37
 
 
 @pytest.fixture
-async def services(tmp_path: Path, migrated_copy: Callable[[Path], Path]) -> AsyncIterator[Services]:
+async def services(
+    _postgresql_database: None, tmp_path: Path, migrated_copy: Callable[[Path], Path]
+) -> AsyncIterator[Services]:
+    """The whole container; with `TEST_DATABASE=postgresql`, on a PostgreSQL database of the test's own
+    (`DATABASE_URL`, tests/conftest.py)."""
     path = migrated_copy(tmp_path / "bot.sqlite3")
     settings = Settings(_env_file=None, discord_token="token", database_path=path)
     built = await build_services(settings, ManualClock(), rng_seed=SEED)
