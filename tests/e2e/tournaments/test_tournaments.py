@@ -71,6 +71,12 @@ async def test_a_member_who_does_not_manage_the_server_cannot_create(harness: Bo
         ({"registration": "01/01/2020 20:00"}, "au moins 5 minutes"),
         ({"registration": "x" * 3000}, "n'est pas valable"),
         ({"round_time": "2"}, "2"),
+        ({"format": "knockout"}, "knockout"),
+        ({"seeding": "elo"}, "elo"),
+        ({"fee": -1}, "n'est pas valable"),
+        ({"rounds": 0}, "n'est pas valable"),
+        ({"rounds": 11}, "n'est pas valable"),
+        ({"format": "elimination", "rounds": 3}, "tournoi suisse"),
         ({"game": "hoss"}, "Pas de tournoi pour ce jeu"),
     ],
 )
