@@ -63,34 +63,34 @@ async def test_only_the_servers_managers_create_and_cancel(services: Services) -
     assert other == "tournaments.error.not_found"  # a manager of another server reads it as unknown
 
 
-@pytest.mark.parametrize(
-    ("changes", "key"),
-    [
-        ({"max_players": 0}, "tournaments.error.players"),
-        ({"max_players": 65}, "tournaments.error.players"),
-        ({"closes": "01/01/2020 10:00"}, "tournaments.error.too_soon"),
-        ({"closes": "2m"}, "tournaments.error.too_soon"),
-        ({"closes": "40j"}, "tournaments.error.too_late"),
-        ({"closes": "demain soir"}, "tournaments.error.when"),
-        ({"round_hours": 2}, "tournaments.error.round_hours"),
-        ({"fee": -1}, "tournaments.error.fee"),
-        ({"fee": 10**9}, "tournaments.error.fee"),
-        ({"format": "elimination", "rounds": 3}, "tournaments.error.rounds"),
-        ({"rounds": 11}, "tournaments.error.rounds"),
-        ({"game": "hoss"}, "tournaments.error.game"),
-        ({"game": "choco"}, "tournaments.error.game"),
-        ({"game": "nope"}, "tournaments.error.game"),
-    ],
+OUT_OF_BOUNDS = (
+    ({"max_players": 0}, "tournaments.error.players"),
+    ({"max_players": 65}, "tournaments.error.players"),
+    ({"closes": "01/01/2020 10:00"}, "tournaments.error.too_soon"),
+    ({"closes": "2m"}, "tournaments.error.too_soon"),
+    ({"closes": "40j"}, "tournaments.error.too_late"),
+    ({"closes": "demain soir"}, "tournaments.error.when"),
+    ({"round_hours": 2}, "tournaments.error.round_hours"),
+    ({"fee": -1}, "tournaments.error.fee"),
+    ({"fee": 10**9}, "tournaments.error.fee"),
+    ({"format": "elimination", "rounds": 3}, "tournaments.error.rounds"),
+    ({"rounds": 11}, "tournaments.error.rounds"),
+    ({"game": "hoss"}, "tournaments.error.game"),
+    ({"game": "choco"}, "tournaments.error.game"),
+    ({"game": "nope"}, "tournaments.error.game"),
 )
-async def test_an_option_out_of_its_bounds_is_refused_and_changes_nothing(
-    services: Services, changes: dict[str, object], key: str
-) -> None:
-    before = await state(services)
-    game = str(changes.pop("game", "pillz"))
-    fields = asked(game, **changes)
-    call = services.tournaments.create(GUILD, CHANNEL, MANAGER, manages=True, asked=fields, key=2)
-    assert await refused(call) == key
-    assert await state(services) == before
+
+
+async def test_an_option_out_of_its_bounds_is_refused_and_changes_nothing(services: Services) -> None:
+    for changes, key in OUT_OF_BOUNDS:
+        before = await state(services)
+        fields = dict(changes)
+        game = str(fields.pop("game", "pillz"))
+        call = services.tournaments.create(
+            GUILD, CHANNEL, MANAGER, manages=True, asked=asked(game, **fields), key=2
+        )
+        assert await refused(call) == key, changes
+        assert await state(services) == before, changes
 
 
 async def test_the_registration_may_close_at_a_paris_date(services: Services) -> None:
