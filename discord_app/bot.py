@@ -30,6 +30,7 @@ from discord_app.welcome import send_welcome
 from services.platform.catalogs import DATA_DIR
 from services.platform.container import Services, build_services
 from services.platform.heartbeat import PERIOD
+from store.db import DatabaseClosed
 
 log = logging.getLogger("bot")
 
@@ -335,6 +336,8 @@ class CardBot(commands.Bot):
         for hook in list(hooks_of(self)):
             try:
                 await hook(interaction, command)
+            except DatabaseClosed:
+                log.info("after-command hook skipped: the database closed during shutdown")
             except Exception:
                 await self.on_error("app_command_completion", interaction, command)
 

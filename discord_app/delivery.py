@@ -151,7 +151,7 @@ class Deliverer:
                 return await self._edit(item, channel, locale)
             # discord.py sends `enforce_nonce` with every nonce: a re-send returns the first message.
             kwargs = to_discord(item.spec, locale)
-            if item.spec.attachments or item.spec.strips:
+            if item.spec.attachments or item.spec.strips or item.spec.pictures:
                 kwargs["files"] = await files_with_strips(item.spec, locale, self.services.card_images)
             message = await channel.send(**kwargs, nonce=item.nonce())
         except discord.Forbidden as exc:
@@ -191,7 +191,7 @@ class Deliverer:
             return 0
         kwargs = to_discord(item.spec, locale)
         kwargs.setdefault("view", None)  # no buttons in the new version: remove the old ones
-        if item.spec.attachments or item.spec.strips:
+        if item.spec.attachments or item.spec.strips or item.spec.pictures:
             kwargs["attachments"] = await files_with_strips(item.spec, locale, self.services.card_images)
         await channel.get_partial_message(item.edit_message_id).edit(**kwargs)
         await self.services.outbox.mark_sent(item.id, item.edit_message_id)

@@ -35,11 +35,15 @@ def files_of(spec: MessageSpec, locale: str | None) -> list[discord.File]:
 
 
 async def files_with_strips(spec: MessageSpec, locale: str | None, images: CardImages) -> list[discord.File]:
-    """`files_of`, plus each of the spec's card strips composed in the message's language."""
+    """`files_of`, plus the spec's card strips and pictures, composed in the message's language."""
     files = files_of(spec, locale)
     for strip in spec.strips:
         data = await images.strip(strip.game, strip.cards, locale, strip.scale, strip.figures)
         files.append(discord.File(io.BytesIO(data), filename=strip.filename))
+    for picture in spec.pictures:
+        files.append(
+            discord.File(io.BytesIO(await images.picture(picture, locale)), filename=picture.filename)
+        )
     return files
 
 

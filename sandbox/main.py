@@ -26,6 +26,7 @@ from sandbox.harness import BotHarness
 from sandbox.script import (
     Click,
     Command,
+    Each,
     Given,
     Mention,
     Modal,
@@ -136,7 +137,11 @@ class Sandbox:
 
     async def _run(self, step: Step) -> None:
         h, emu = self.h, self.h.emu
-        if isinstance(step, UserSetup):
+        if isinstance(step, Each):
+            for one in step.steps:
+                await self._run(one)
+                await h.settle()
+        elif isinstance(step, UserSetup):
             emu.add_user(step.name, locale=step.locale, admin=step.admin, dms_closed=step.dms_closed)
         elif isinstance(step, Wait):
             fired = await h.advance(step.delta)

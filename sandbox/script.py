@@ -3,6 +3,7 @@
 alice: /profile                      alice: /group sub option:value other:"two words" who:@bob
 alice: click "Label"                 alice: select "Option"
 alice: modal field=value other="two words"
+p01..p64: click "Prêt"               (the same action by each user of the range, in turn)
 wait 25h        (units s, m, h, d; combinable: 1d12h)
 restart         restart after 2h     (the bot stops, time passes while it is down, it starts again)
 given alice hoss-arena-ready         (a named starting situation: sandbox/fixtures/)
@@ -84,9 +85,19 @@ class UserSetup:
     admin: bool = False
 
 
-Step = Command | Click | Select | Modal | Wait | Restart | Given | UserSetup
+@dataclass(frozen=True)
+class Each:
+    """One action by each user of a range in turn (`p01..p64: /tournoi rejoindre tournoi:1`): a crowd of
+    scripted players in one line."""
+
+    steps: tuple[Command | Click | Select | Modal, ...]
+
+
+Step = Command | Click | Select | Modal | Wait | Restart | Given | UserSetup | Each
 
 _USER = re.compile(r"^(?P<user>[A-Za-z0-9_.-]{1,32})\s*:\s*(?P<rest>.+)$")
+_RANGE = re.compile(r"^(?P<prefix>[A-Za-z_-]*)(?P<first>\d+)\.\.(?P=prefix)(?P<last>\d+)$")
+RANGE_MAX = 100
 _DURATION = re.compile(r"(\d+)\s*([smhd])")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 _LOCALES = {"fr": "fr", "en": "en-US", "en-us": "en-US", "en-gb": "en-GB", "de": "de"}
@@ -194,13 +205,32 @@ def _user(rest: str) -> UserSetup:
     return setup
 
 
+def users_of(name: str) -> list[str]:
+    """A user's name, or each name of a range: `p01..p64` is p01, p02, ... p64 (the digits' width kept)."""
+    found = _RANGE.match(name)
+    if found is None:
+        return [name]
+    first, last = int(found.group("first")), int(found.group("last"))
+    if not 0 < last - first + 1 <= RANGE_MAX:
+        raise ScriptError(f"a range of users goes up, {RANGE_MAX} users at most: {name!r}")
+    width = len(found.group("first"))
+    return [f"{found.group('prefix')}{n:0{width}d}" for n in range(first, last + 1)]
+
+
 def _user_step(text: str) -> Step:
     match = _USER.match(text)
     if match is None:
         raise ScriptError(
             f"cannot read {text!r}: expected 'name: /command', 'name: click \"Label\"' or 'wait 1h'"
         )
-    user, rest = match.group("user"), match.group("rest").strip()
+    users = users_of(match.group("user"))
+    rest = match.group("rest").strip()
+    if len(users) > 1:
+        return Each(tuple(_one_step(user, rest) for user in users))
+    return _one_step(users[0], rest)
+
+
+def _one_step(user: str, rest: str) -> Command | Click | Select | Modal:
     if rest.startswith("/"):
         return _command(user, rest)
     verb, _, args = rest.partition(" ")

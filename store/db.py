@@ -124,6 +124,11 @@ class DatabaseUnusable(Exception):
     """The one line shown to the person starting the bot: which file, and what is wrong with it."""
 
 
+class DatabaseClosed(RuntimeError):
+    """Work that reached the database after the bot closed it (a command finishing during shutdown): refused,
+    and nothing of it is written."""
+
+
 def _writable(path: Path) -> bool:
     """`os.access` says yes to root for any file; a mode without a single write bit is the owner's explicit
     "read-only", honoured for everyone (docs/platform.md), so a bot run as root cannot slip past it."""
@@ -323,7 +328,7 @@ class Database:
                 # else someone else cancelled the writer (asyncio.run shutting down): just clean up
             except Exception:
                 log.exception("database writer stopped with an error")
-            self._fail_queued(RuntimeError("database closed"))
+            self._fail_queued(DatabaseClosed("database closed"))
         for conn in (self._writer, self._reader):
             if conn is not None:
                 await conn.close()
@@ -334,9 +339,9 @@ class Database:
     async def write(self, unit: Work[T]) -> T:
         """Run `unit` inside a write transaction; its effects commit together or not at all."""
         if self._task is None:
-            raise RuntimeError("database is not open")
+            raise DatabaseClosed("database is not open")
         if self._task.done():
-            raise RuntimeError("database writer has stopped")
+            raise DatabaseClosed("database writer has stopped")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((unit, future))
         return await future
@@ -345,7 +350,7 @@ class Database:
         """Run `unit` on a read connection (a consistent snapshot for its duration): on the loop, or
         `large` on the reader's thread (a read of a whole season or a replay, see the module's doc)."""
         if self._reader is None or self._inline is None:
-            raise RuntimeError("database is not open")
+            raise DatabaseClosed("database is not open")
         self.reads += 1
         if large:
             return await in_thread(self._reader, _read, unit)
@@ -354,7 +359,7 @@ class Database:
     async def raw_writer(self) -> aiosqlite.Connection:
         """For migrations only: they must run before the writer loop accepts work."""
         if self._writer is None:
-            raise RuntimeError("database is not open")
+            raise DatabaseClosed("database is not open")
         return self._writer
 
     async def _write_loop(self) -> None:

@@ -177,6 +177,22 @@ TABLES: dict[str, Table] = {
     "players": _table(nothing="created_at locale dms_closed last_locale reminders wish_alerts", owner="id"),
     "schema_migrations": _table(nothing="version name applied_at checksum"),
     "showoff_log": _table(nothing="id guild_id game card_key copy shown_at", owner="player_id"),
+    "tournament_entries": _table(
+        nothing="tournament_id registered_at fee_paid seed_rank status place prize",
+        player="player_id",
+        typed="name",
+    ),
+    "tournament_tables": _table(
+        nothing="tournament_id round table_no match_id status first_points second_points reason decided_at",
+        player="first_id second_id winner_id",
+    ),
+    "tournaments": _table(
+        nothing="id guild_id channel_id game format seeding max_players rounds round_hours fee currency pot status"
+        " round round_ends_at round_job seed commitment post_item version created_at starts_at day started_at"
+        " ended_at",
+        player="created_by",
+        text="request_key",
+    ),
     "trade_items": _table(nothing="id trade_id card_id currency amount value", player="giver_id"),
     "trades": _table(
         _UNDELIVERED_GIFT,

@@ -58,6 +58,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from store.db import (
     LIVE_LOCK,
     Database,
+    DatabaseClosed,
     DatabaseUnusable,
     KeyListener,
     Listener,
@@ -377,7 +378,7 @@ class PostgresDatabase(Database):
 
     def _require(self) -> tuple[ConnectionPool, ThreadPoolExecutor]:
         if self._pool is None or self._executor is None:
-            raise RuntimeError("database is not open")
+            raise DatabaseClosed("database is not open")
         return self._pool, self._executor
 
     async def write(self, unit: Work[T]) -> T:

@@ -122,6 +122,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item], config: pytest.Confi
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
 
 
+@pytest.fixture
+def _postgresql_database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """With `TEST_DATABASE=postgresql`, every bot or container the test starts (restarts included) opens one
+    fresh PostgreSQL database in the template's state through `DATABASE_URL`, which wins over the SQLite
+    file its settings name. The end-to-end tests use it for every test (tests/e2e/conftest.py), a service
+    test that builds the whole container asks for it."""
+    if not postgres.enabled():
+        yield
+        return
+    cluster: postgres.Cluster = request.getfixturevalue("pg_cluster")
+    url = cluster.lease()
+    monkeypatch.setenv("DATABASE_URL", url)
+    try:
+        yield
+    finally:
+        cluster.give_back(url)
+
+
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[postgres.Cluster]:
     """One PostgreSQL server per test process, with a migrated template database, stopped at the end."""

@@ -3,6 +3,8 @@
 - The private preparation page and « Lancer le Défi »: cogs/dinocard/preparation.py.
 - `dino:next|phase|all:<match>:<version>`: « Suivant », « Fin de la phase », « Tout voir » on the public
   battle message (the challenger only).
+- `dino:twatch:<match>`: « Regarder » under a tournament battle's DM (services/dinocard/tournament.py):
+  the battle whole with its log, privately.
 
 The public battle message is posted and edited by the outbox (services/dinocard/battles.py); a click on
 « Suivant » edits it at once through its interaction.
@@ -47,7 +49,21 @@ class WatchButton(
         await interaction.response.edit_message(**kwargs, attachments=files_of(spec, public))
 
 
-BATTLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*PREPARATION_ITEMS, WatchButton)
+class TournamentWatchButton(PersistentButton, template=r"dino:twatch:(?P<match>\d+)"):
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        spec = await dino_of(interaction).tournament.watch(
+            int(self.match["match"]), interaction.user.id, guild=interaction.guild_id
+        )
+        kwargs = to_discord(spec, locale)
+        kwargs.pop("view", None)
+        await interaction.response.send_message(**kwargs, files=files_of(spec, locale), ephemeral=True)
+
+
+BATTLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    *PREPARATION_ITEMS,
+    WatchButton,
+    TournamentWatchButton,
+)
 
 
 class DinocardBattleCommands(CommandsMixin):

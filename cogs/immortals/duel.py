@@ -27,6 +27,7 @@ from cogs.shared.duels import (
     DuelCommandTexts,
     answer_buttons,
     here,
+    ready_button,
     send_challenge,
     start_practice,
 )
@@ -206,7 +207,7 @@ class GoButton(
         await update(interaction, content=done, embeds=[], view=None)
 
 
-DUEL_ITEMS = (*ANSWER_BUTTONS, OpenButton, UnitSelect, SpellSelect, GoButton)
+DUEL_ITEMS = (*ANSWER_BUTTONS, ready_button("immortals"), OpenButton, UnitSelect, SpellSelect, GoButton)
 
 
 # --- commands -------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from cogs.shared.duels import (
     DuelCommandTexts,
     answer_buttons,
     here,
+    ready_button,
     send_challenge,
     start_practice,
 )
@@ -226,7 +227,7 @@ class GoButton(
         await update(interaction, content=played, embeds=[], view=None)
 
 
-DUEL_ITEMS = (*ANSWER_BUTTONS, OpenButton, PickSelect, SetButton, GoButton)
+DUEL_ITEMS = (*ANSWER_BUTTONS, ready_button("pillz"), OpenButton, PickSelect, SetButton, GoButton)
 
 
 # --- commands -------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""/profile: wallets, a line per game, and the date the player joined, with its picture
-(services/platform/profile_card.py)."""
+"""/profile: wallets, a line per game, the titles won in tournaments, and the date the player joined,
+with its picture (services/platform/profile_card.py)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,9 @@ def profile_spec(
     for game_key, lines in profile.summaries:
         body = [Text(line.key, dict(line.params)) for line in lines]
         fields.append(EmbedField(Text(game_key), _lines(body, Text("profile.not_played")), inline=False))
+    if profile.titles:  # a tournament's podium (services/platform/tournaments/titles.py): public
+        titles = [Text(line.key, dict(line.params)) for line in profile.titles]
+        fields.append(EmbedField(Text("tournaments.profile.field"), Text.lines(titles), inline=False))
     joined = int(profile.joined.timestamp())
     fields.append(EmbedField(Text("profile.joined"), Text.raw(f"<t:{joined}:D>"), inline=False))
     embed = Embed(

@@ -6,6 +6,7 @@ share: the challenge message and its answer buttons, the answered challenge, and
 | custom_id | what |
 |---|---|
 | `<game>:accept:<duel>` / `<game>:decline:<duel>` | answer a challenge (the challenger may withdraw) |
+| `<game>:tready:<duel>` | « Prêt »: a tournament's player is there (services/shared/duel_tournaments.py) |
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.permissions import PUBLIC_MESSAGE, require_here
+from discord_app.render import text
 from services.shared.duels import Duel, SecretDuels
 
 
@@ -117,6 +119,29 @@ def answer_buttons(texts: DuelCommandTexts) -> AnswerButtons:
     return Accept, Decline
 
 
+class ReadyButton(PersistentButton, template=r"__duel_ready__"):
+    """« Prêt » under a tournament match's DM; `ready_button` makes a game's, with its template."""
+
+    game: ClassVar[str]
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        duels = services_of(interaction).games[self.game].duels  # a SecretDuels with its `tournament`
+        _, said = await duels.tournament.ready(
+            int(self.match["id"]), interaction.user.id, guild=interaction.guild_id
+        )
+        await interaction.response.send_message(text(said, locale), ephemeral=True)
+
+
+def ready_button(game: str) -> type[ReadyButton]:
+    """The game's « Prêt » button (`<game>:tready:<duel>`), registered by its cog's `setup()`."""
+
+    class Ready(ReadyButton, template=rf"{re.escape(game)}:tready:(?P<id>\d+)"):
+        pass
+
+    Ready.game = game
+    return Ready
+
+
 async def send_challenge(
     interaction: discord.Interaction[Any],
     player: discord.User,
@@ -160,11 +185,13 @@ __all__ = [
     "AnswerButton",
     "AnswerButtons",
     "DuelCommandTexts",
+    "ReadyButton",
     "answer_buttons",
     "answered",
     "challenge_reply",
     "duels_of",
     "here",
+    "ready_button",
     "send_challenge",
     "start_practice",
 ]

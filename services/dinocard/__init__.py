@@ -25,7 +25,8 @@ from services.dinocard.shop import DinocardShop
 from services.dinocard.showoff import show_off
 from services.dinocard.standings import STANDINGS
 from services.dinocard.timers import timers
-from services.platform.games import GameContext, GameSpec, SummaryLine
+from services.dinocard.tournament import DinocardTournament
+from services.platform.games import GameContext, GameSpec, SummaryLine, TournamentGame, TournamentPlay
 from services.platform.timers import DailyReward, streak_table
 from services.shared.collection import counted_entry
 
@@ -42,17 +43,20 @@ class DinocardServices:
     collection: DinocardCollection
     packs: DinocardPacks
     battles: DinocardBattles
+    tournament: DinocardTournament
 
     @staticmethod
     def build(ctx: GameContext) -> DinocardServices:
         catalog: DinocardCatalog = ctx.catalog
         zone = getattr(ctx.scheduler, "zone", DEFAULT_ZONE)
         base = (ctx.db, ctx.clock, catalog, ctx.rng, zone)
+        battles = DinocardBattles(*base, scheduler=ctx.scheduler)
         return DinocardServices(
             shop=DinocardShop(*base),
             collection=DinocardCollection(*base),
             packs=DinocardPacks(*base),
-            battles=DinocardBattles(*base, scheduler=ctx.scheduler),
+            battles=battles,
+            tournament=DinocardTournament(battles),
         )
 
 
@@ -64,6 +68,11 @@ def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLin
     if not row or not row[0]:
         return []
     return [SummaryLine("dinocard.profile.packs", {"count": int(row[0]), "level": int(row[1])})]
+
+
+def tournament(services: DinocardServices) -> TournamentPlay:
+    """Its battles as tournament matches, decided as each round opens (services/dinocard/tournament.py)."""
+    return services.tournament
 
 
 GAME = GameSpec(
@@ -85,4 +94,5 @@ GAME = GameSpec(
     guide=GUIDE,
     drops=DROPS,
     standings=STANDINGS,
+    tournament=TournamentGame(tournament, at_once=True),
 )

@@ -56,6 +56,25 @@ class Shown:
     spec: MessageSpec
 
 
+def play_out(
+    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], author: Author
+) -> tuple[Match[DinocardState], list[tuple[DinocardState, list[Event]]]]:
+    """Every step left, a phase at a time, logged and saved at once (one save), and the battle settled;
+    with each phase's state and events, for the edits that show them."""
+    assert match.state is not None
+    state = match.state
+    played: list[Played] = []
+    phases: list[tuple[DinocardState, list[Event]]] = []
+    while not state.finished:
+        action = Advance(ENGINE.to_phase_end(state))
+        state, events = ENGINE.apply(state, WATCHER, action)
+        played.append(Played(WATCHER, ENGINE.action_to_json(action), author))
+        phases.append((state, events))
+    MATCHES.record(conn, now, match.id, played)
+    match = MATCHES.save(conn, match, now, state=state)
+    return settle(conn, now, match), phases
+
+
 class DinocardBattles(DinocardPreparation):
     def __init__(self, *args: Any, scheduler: Scheduler | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -295,18 +314,7 @@ class DinocardBattles(DinocardPreparation):
     ) -> MessageSpec:
         """Show every step left, one phase per edit of the public message, PACE apart, and settle. Returns
         the first phase's message, which the click shows at once; a job (no click) queues it too."""
-        assert match.state is not None
-        state = match.state
-        played: list[Played] = []
-        phases: list[tuple[DinocardState, list[Event]]] = []
-        while not state.finished:
-            action = Advance(ENGINE.to_phase_end(state))
-            state, events = ENGINE.apply(state, WATCHER, action)
-            played.append(Played(WATCHER, ENGINE.action_to_json(action), author))
-            phases.append((state, events))
-        MATCHES.record(conn, now, match.id, played)
-        match = MATCHES.save(conn, match, now, state=state)
-        match = settle(conn, now, match)
+        match, phases = play_out(conn, now, match, author)
         specs = [
             self.spec_of(replace(match, state=s, result=None), controls=False, events=e)
             for s, e in phases[:-1]

@@ -24,6 +24,9 @@ from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 
 KIND_CHALLENGE = "defi"
 KIND_DOJO = "dojo"
+KIND_TOURNAMENT = (
+    "tournoi"  # a tournament's battle: neither pack gains or loses anything (docs/dinocard/decisions.md)
+)
 WIN_COINS = 20  # a won challenge
 DOJO_COINS = 50  # per master's rank (1st: 50, 6th: 300), the first win against each
 REASON_WIN = "dinocard.win"
@@ -54,7 +57,7 @@ def settle(conn: sqlite3.Connection, now: datetime, match: Match[DinocardState])
     result: dict[str, Any] = {"winner": state.winner, "reason": state.reason, "life": list(state.life)}
     if match.kind == KIND_CHALLENGE:
         result |= _challenge_result(conn, now, match, won)
-    else:
+    elif match.kind == KIND_DOJO:
         result |= _dojo_result(conn, now, match, challenger, won)
     return MATCHES.end(conn, now, match, "over", result=result)
 
@@ -174,6 +177,8 @@ def result_text(match: Match[DinocardState]) -> Text:
         return Text("dinocard.battle.summary_draw", params)
     if match.kind == KIND_DOJO:
         return Text("dinocard.battle.summary_dojo", params)
+    if match.kind == KIND_TOURNAMENT:
+        return Text("dinocard.battle.summary_tournament", params)
     key = "dinocard.battle.summary_win" if winner == 0 else "dinocard.battle.summary_loss"
     if winner == 0 and result.get("level_up"):
         key = "dinocard.battle.summary_level"

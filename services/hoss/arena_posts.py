@@ -109,7 +109,7 @@ def post_ranking(
         return None
     spec = ranking_spec(board, now, closes_at)
     item = _board_item(conn, guild_id, season)
-    if item is not None and _editable(conn, item, channel):
+    if item is not None and outbox.editable(conn, item, channel):
         return outbox.enqueue(conn, now, Target("channel", channel, guild_id=guild_id), spec, edit_of=item)
     posted = outbox.enqueue(conn, now, Target("channel", channel, guild_id=guild_id), spec)
     guard = "board_item IS NULL" if item is None else "board_item = ?"
@@ -128,7 +128,7 @@ def post_results(conn: sqlite3.Connection, now: datetime, guild_id: int, season:
     item = _board_item(conn, guild_id, season)
     if item is not None:
         board_channel = int(conn.execute("SELECT target_id FROM outbox WHERE id = ?", (item,)).fetchone()[0])
-        if _editable(conn, item, board_channel):
+        if outbox.editable(conn, item, board_channel):
             final = standings(conn, guild_id, season, TOP_SHOWN)
             outbox.enqueue(
                 conn,
@@ -160,19 +160,6 @@ def _board_item(conn: sqlite3.Connection, guild_id: int, season: date) -> int | 
         (guild_id, season.isoformat()),
     ).fetchone()
     return None if row is None or row[0] is None else int(row[0])
-
-
-def _editable(conn: sqlite3.Connection, item: int, channel: int) -> bool:
-    """Whether the ranking message `item` posted can take the next edit: it is in `channel` (the
-    announcements channel may have moved), its post did not fail (a refused or lost channel), and its
-    latest edit did not fail (a message deleted by a moderator): otherwise a new post replaces it."""
-    posted = conn.execute("SELECT target_id, state FROM outbox WHERE id = ?", (item,)).fetchone()
-    if posted is None or int(posted[0]) != channel or posted[1] == "failed":
-        return False
-    last_edit = conn.execute(
-        "SELECT state FROM outbox WHERE edit_of = ? ORDER BY id DESC LIMIT 1", (item,)
-    ).fetchone()
-    return last_edit is None or last_edit[0] != "failed"
 
 
 # -- messages ------------------------------------------------------------------------------------------

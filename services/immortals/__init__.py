@@ -24,7 +24,7 @@ from services.immortals.reset import reset
 from services.immortals.showoff import show_off
 from services.immortals.spells import ImmortalsSpells
 from services.immortals.timers import timers
-from services.platform.games import GameContext, GameSpec
+from services.platform.games import GameContext, GameSpec, TournamentGame, TournamentPlay
 from services.platform.timers import DailyReward, streak_table
 
 # A recruit costs 150 gold and a won duel pays 30 (+5 a round won): the daily is a win's base,
@@ -52,6 +52,11 @@ class ImmortalsServices:
         )
 
 
+def tournament(services: ImmortalsServices) -> TournamentPlay:
+    """Its duels as tournament matches (services/shared/duel_tournaments.py)."""
+    return services.duels.tournament
+
+
 GAME = GameSpec(
     key="immortals",
     name_key="immortals.name_game",
@@ -74,4 +79,5 @@ GAME = GameSpec(
     guide=GUIDE,
     drops=DROPS,
     standings=STANDINGS,
+    tournament=TournamentGame(tournament),
 )

@@ -26,13 +26,16 @@ from services.immortals import duel_render as render
 from services.immortals.decks import deck_view
 from services.immortals.duel_match import CHALLENGE_TEXTS, DUELS, RULES, Choice, DuelRow
 from services.immortals.economy import ensure_starter, known_spells
+from services.immortals.ladder import rating
 from services.immortals.names import unit_name
 from services.immortals.rewards import AI_PLAYER, apply_result
 from services.platform.messages import MessageSpec, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
+from services.platform.tournaments.results import match_over
 from services.shared.choice_time import ChoiceTime
 from services.shared.collecting import Problem
+from services.shared.duel_tournaments import DuelTournament
 from services.shared.duels import SecretDuels
 from services.shared.matches import Author, StaleMatch
 from store.db import Database
@@ -83,6 +86,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             timeout_job=TIMEOUT_JOB,
             default_locale=default_locale,
         )
+        self.tournament = DuelTournament(self, rating)
 
     # --- starting -----------------------------------------------------------------------------------
 
@@ -244,6 +248,8 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             "vitality": list(state.vitality),
             "gains": gains,
         }
+        if duel.kind == "tournament":
+            match_over(conn, now, duel.id, state.winner)
         return DUELS.end(conn, now, duel, "over", result=result)
 
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:

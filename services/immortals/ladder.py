@@ -94,6 +94,14 @@ def week_board(
 STANDINGS = ServerStandings(server_board, week_board)
 
 
+def rating(conn: sqlite3.Connection, player_id: int) -> int:
+    """The player's combat points (a tournament seeded by rating; 0 before their first duel)."""
+    row = conn.execute(
+        "SELECT combat_points FROM immortals_profiles WHERE player_id = ?", (player_id,)
+    ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
 class ImmortalsLadder(ImmortalsService):
     async def leaderboard(self, guild_id: int, limit: int = LEADERBOARD_SIZE) -> Leaderboard:
         return await self.db.read(lambda conn: leaderboard(conn, guild_id, limit))

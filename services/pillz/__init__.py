@@ -25,7 +25,7 @@ from services.pillz.reset import anonymise, reset
 from services.pillz.shop import PillzShop
 from services.pillz.showoff import show_off
 from services.pillz.timers import timers
-from services.platform.games import GameContext, GameSpec
+from services.platform.games import GameContext, GameSpec, TournamentGame, TournamentPlay
 from services.platform.timers import DailyReward, streak_table
 from services.shared.collection import counted_entry
 
@@ -69,6 +69,11 @@ class PillzServices:
         )
 
 
+def tournament(services: PillzServices) -> TournamentPlay:
+    """Its duels as tournament matches (services/shared/duel_tournaments.py)."""
+    return services.duels.tournament
+
+
 GAME = GameSpec(
     key="pillz",
     name_key="pillz.name",
@@ -90,4 +95,5 @@ GAME = GameSpec(
     guide=GUIDE,
     drops=DROPS,
     standings=STANDINGS,
+    tournament=TournamentGame(tournament),
 )

@@ -35,13 +35,15 @@ from services.pillz.duel_match import (
     played_by,
 )
 from services.pillz.economy import GAME_KEY, ensure_starter
-from services.pillz.ladder import record_friend_result
+from services.pillz.ladder import rating, record_friend_result
 from services.pillz.timers import timers
 from services.platform import reminders
 from services.platform.messages import MessageSpec, Text
 from services.platform.players import ensure_player
 from services.platform.scheduler import Job, Scheduler
 from services.platform.timers import TimerQuery
+from services.platform.tournaments.results import match_over
+from services.shared.duel_tournaments import DuelTournament
 from services.shared.duels import SecretDuels
 from services.shared.matches import Author, StaleMatch
 from store.db import Database
@@ -100,6 +102,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
         )
         self.pool = PackPool.of(catalog)
         self.cards = {c.id: c for c in catalog.cards}
+        self.tournament = DuelTournament(self, rating)
 
     # --- starting -----------------------------------------------------------------------------------
 
@@ -275,7 +278,10 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
         assert outcome is not None
         winner = None if outcome.draw else outcome.winners[0]
         result: dict[str, Any] = {"winner": winner, "reason": outcome.reason, "life": list(outcome.scores)}
-        if duel.kind == "friend":
+        if duel.kind in (
+            "friend",
+            "tournament",
+        ):  # a tournament's match is a friend match (docs/pillz/economy.md)
             challenged = duel.seats[1]
             assert challenged is not None
             acted = self._acting_seats(conn, duel.id)
@@ -289,6 +295,8 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
                 present=(0 in acted, 1 in acted),
             )
             result["rewards"] = [asdict(r) for r in rewards]
+        if duel.kind == "tournament":
+            match_over(conn, now, duel.id, winner)
         return DUELS.end(conn, now, duel, "over", result=result)
 
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:

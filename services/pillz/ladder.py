@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Literal
 
 from core.clock import to_db
-from services.pillz.economy import PILLZ_GOLD, PillzService, ensure_profile
+from services.pillz.economy import PILLZ_GOLD, START_RATING, PillzService, ensure_profile
 from services.platform import ledger
 from services.platform.games import SummaryLine
 from services.platform.leaderboard.spec import Standing as ServerStanding
@@ -57,8 +57,13 @@ class FriendReward:
 
 
 def _profile_rating(conn: sqlite3.Connection, player_id: int) -> int:
+    return rating(conn, player_id)
+
+
+def rating(conn: sqlite3.Connection, player_id: int) -> int:
+    """The player's Elo, the starting one before their first match (a tournament seeded by rating)."""
     row = conn.execute("SELECT rating FROM pillz_profiles WHERE player_id = ?", (player_id,)).fetchone()
-    return int(row[0])
+    return START_RATING if row is None else int(row[0])
 
 
 def record_friend_result(

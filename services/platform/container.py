@@ -30,6 +30,9 @@ from services.platform.recap.service import RecapService
 from services.platform.reminders import Reminders
 from services.platform.scheduler import Scheduler
 from services.platform.shards import Shards
+from services.platform.tournaments.flow import Player
+from services.platform.tournaments.recap import tournaments_section
+from services.platform.tournaments.service import TournamentService
 from services.platform.trades import TradeService
 from services.platform.wishlists.service import WishlistService
 from services.shared.collection import CollectionEntries
@@ -63,6 +66,7 @@ class Services:
     wishlists: WishlistService  # /souhaits: wished cards, mentioned on drops and told when shown off
     leaderboard: LeaderboardService  # /classement serveur: every game's ranking in one board
     recap: RecapService  # each server's week, every Monday morning in its announcements channel
+    tournaments: TournamentService
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -122,6 +126,13 @@ async def build_services(
     held = settings.shards
     shards = None if held is None or settings.shard_count is None else Shards(settings.shard_count, held)
     trades = TradeService(db, clock, scheduler, cards, settings.default_locale)
+    # each game's side of the tournaments, from its built services (GameSpec.tournament)
+    playing = {
+        spec.key: Player(spec.tournament.play(game_services[spec.key]), spec.tournament.at_once)
+        for spec in specs
+        if spec.tournament is not None and spec.key in game_services
+    }
+    tournaments = TournamentService(db, clock, scheduler, playing, rng_for("tournaments"), settings.zone)
     return Services(
         settings=settings,
         clock=clock,
@@ -143,10 +154,13 @@ async def build_services(
         drops=DropService(db, clock, scheduler, catalogs, rng_for("drops")),
         wishlists=WishlistService(db, clock, cards, scheduler.zone),
         leaderboard=LeaderboardService(db),
-        # The platform's sections, then each game's own; another platform feature (tournaments) adds its
-        # providers here (services/platform/recap/sections.py).
+        # The platform's sections (the tournaments' among them), then each game's own
+        # (services/platform/recap/sections.py).
         recap=RecapService(
-            scheduler, catalogs, (*PLATFORM_PROVIDERS, *(p for spec in specs for p in spec.recap_sections))
+            scheduler,
+            catalogs,
+            (*PLATFORM_PROVIDERS, tournaments_section, *(p for spec in specs for p in spec.recap_sections)),
         ),
+        tournaments=tournaments,
         games=game_services,
     )

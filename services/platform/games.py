@@ -13,14 +13,14 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import services
 from core.i18n import DEFAULT_LOCALE
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.drops.pool import DropPool
 from services.platform.leaderboard.spec import Standings
-from services.platform.messages import Text
+from services.platform.messages import Button, Text
 from services.platform.recap.sections import SectionProvider
 from services.platform.timers import DailyReward, TimerSource
 
@@ -183,6 +183,65 @@ class GameGuide:
 
 
 @dataclass(frozen=True)
+class TournamentPairing:
+    """A table of a tournament's round, for the game to start the match that decides it."""
+
+    tournament: int
+    round: int
+    table: int
+    guild_id: int
+    channel_id: int  # the tournament's channel: where its matches are played
+    players: tuple[int, int]
+    deadline: datetime  # the round's: a match nobody started by then is decided by attendance
+    title: Text  # the tournament as its messages name it
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The match a game started for a tournament's table. A game that computes its matches at once
+    (Dinocard) returns it `decided`, with the winning seat (None: a draw). A match that could not be made
+    (a player with nothing to play: no pack left) is None, with who was `present`: the table is decided as
+    at a deadline."""
+
+    match_id: int | None
+    decided: bool = False
+    winner: int | None = None
+    present: tuple[bool, bool] | None = None
+
+
+class TournamentPlay(Protocol):
+    """A game's side of the tournaments (services/platform/tournaments/, docs/tournaments.md). Every
+    method runs inside the tournament's write unit, on its connection. A match that ends later reports
+    its result itself, in the unit that ends it (`services.platform.tournaments.results.match_over`)."""
+
+    def check_entry(self, conn: sqlite3.Connection, now: datetime, player: int) -> None:
+        """Refuse (a `DomainError` giving every reason) a player who could not play a match now."""
+
+    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+        """The player's rating in the game, for a tournament seeded by rating (higher is better)."""
+
+    def open_match(self, conn: sqlite3.Connection, now: datetime, pairing: TournamentPairing) -> Opened:
+        """Start the table's match between its two players (seat 0 the first)."""
+
+    def at_deadline(self, conn: sqlite3.Connection, now: datetime, match_id: int) -> tuple[bool, bool] | None:
+        """The round's deadline fell (or the tournament was cancelled): a match not started yet ends, in
+        the game's own way, and each seat says whether its player was there (ready); None for a match
+        being played or over (its end reports its result)."""
+
+    def buttons(self, match_id: int) -> tuple[Button, ...]:
+        """The buttons of the message telling a player of their match (« Prêt », « Regarder »)."""
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """A game whose matches tournaments may be made of: `play` gives its side of the tournaments from the
+    game's built services (`GameSpec.build`); `at_once`: its matches are decided as they open."""
+
+    play: Callable[[Any], TournamentPlay]
+    at_once: bool = False
+
+
+@dataclass(frozen=True)
 class GameSpec:
     key: str  # short stable id: "hoss", "pillz", ...
     name_key: str  # message key of the game's display name
@@ -213,6 +272,7 @@ class GameSpec:
     standings: Standings | None = None
     # Sections of its own in a server's weekly recap (services/platform/recap/sections.py)
     recap_sections: tuple[SectionProvider, ...] = ()
+    tournament: TournamentGame | None = None  # tournaments of its matches (docs/tournaments.md)
 
 
 _registry: dict[str, GameSpec] = {}

@@ -198,6 +198,17 @@ class CardStrip:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A picture drawn when the message is sent, in its language, from `data` (plain JSON): a tournament's
+    bracket or standings (`kind`, services/platform/card_images/tournament.py). Only the data is stored,
+    so that each edit of a post costs a few hundred bytes in the outbox, not a PNG."""
+
+    filename: str
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class SelectOption:
     label: Text
     value: str
@@ -238,6 +249,7 @@ class MessageSpec:
     # Pictures of cards attached to the message (composed at delivery: `CardStrip`).
     strips: tuple[CardStrip, ...] = ()
     selects: tuple[Select, ...] = ()
+    pictures: tuple[Picture, ...] = ()  # drawn at delivery (`Picture`)
 
     def to_json(self) -> str:
         def text(v: Text | None) -> Any:
@@ -287,6 +299,15 @@ class MessageSpec:
                     }
                     for m in self.selects
                 ],
+                **(
+                    {
+                        "pictures": [
+                            {"filename": p.filename, "kind": p.kind, "data": p.data} for p in self.pictures
+                        ]
+                    }
+                    if self.pictures
+                    else {}
+                ),
             },
             sort_keys=True,
         )
@@ -345,6 +366,9 @@ class MessageSpec:
                     tuple(SelectOption(Text.from_json(label), str(value)) for label, value in m["options"]),
                 )
                 for m in data.get("selects", [])
+            ),
+            pictures=tuple(
+                Picture(str(p["filename"]), str(p["kind"]), dict(p["data"])) for p in data.get("pictures", [])
             ),
         )
 

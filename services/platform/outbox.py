@@ -95,6 +95,19 @@ def record_sent(
     return item
 
 
+def editable(conn: sqlite3.Connection, item: int, channel: int) -> bool:
+    """Whether the message `item` posted can take the next edit: it is in `channel` (an announcements
+    channel may have moved), its post did not fail (a refused or lost channel), and its
+    latest edit did not fail (a message deleted by a moderator): otherwise a new post should replace it."""
+    posted = conn.execute("SELECT target_id, state FROM outbox WHERE id = ?", (item,)).fetchone()
+    if posted is None or int(posted[0]) != channel or posted[1] == "failed":
+        return False
+    last_edit = conn.execute(
+        "SELECT state FROM outbox WHERE edit_of = ? ORDER BY id DESC LIMIT 1", (item,)
+    ).fetchone()
+    return last_edit is None or last_edit[0] != "failed"
+
+
 def edits_waiting(conn: sqlite3.Connection, item: int) -> datetime | None:
     """When the last edit still queued for the message `item` sent is due (None: no edit is queued), so
     that new edits of it are timed after the ones already waiting."""

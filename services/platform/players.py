@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from core.clock import Clock, from_db, to_db
@@ -12,6 +12,7 @@ from core.settings import SUPPORTED_LOCALES
 from services.platform import games, ledger
 from services.platform.games import SummaryLine
 from services.platform.keyed_cache import KeyedCache
+from services.platform.tournaments.titles import titles
 from store.db import Database, announce
 from store.idempotency import once
 
@@ -57,6 +58,7 @@ class Profile:
     joined: datetime
     wallets: list[tuple[str, int]]  # (currency name key, balance), in registry order
     summaries: list[tuple[str, list[SummaryLine]]]  # (game name key, lines)
+    titles: list[SummaryLine] = field(default_factory=list)  # tournaments' podiums, latest first
 
 
 def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
@@ -70,7 +72,7 @@ def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
         for g in games.all_games()
         if g.profile_summary is not None
     ]
-    return Profile(player_id, from_db(row[0]), wallets, summaries)
+    return Profile(player_id, from_db(row[0]), wallets, summaries, titles(conn, player_id))
 
 
 # What a unit that changes a player's cached columns announces, with the player's id as key: every process

@@ -20,6 +20,7 @@ from core.errors import NotAllowed
 from services.platform import games, ledger, outbox
 from services.platform.messages import Attachment, MessageSpec, Target, Text
 from services.platform.players import forget_everywhere
+from services.platform.tournaments.erasure import end_for_erasure
 from services.platform.trades import TradeService
 from store import schema
 from store.db import Database
@@ -171,6 +172,7 @@ def erase(
     _check_declared(conn)
     _refuse_while_playing(conn, player)
     cancelled = trades.end_for_erasure(conn, now, player) if trades is not None else []
+    end_for_erasure(conn, now, player)
     _empty_wallets_and_cards(conn, now, player)
     row = conn.execute("SELECT MIN(id) FROM players").fetchone()
     anonymous = min(-1, int(row[0]) - 1)

@@ -23,7 +23,7 @@ from tests.conftest import MigratedCopy
 from tests.e2e.drop_scenes import SEED as DROPS_SEED
 from tests.e2e.payload_limits import problems
 from tests.e2e.words_scan import internal_words, slugs
-from tests.fixtures import fixture_game, postgres
+from tests.fixtures import fixture_game
 
 
 class _Tap(list[RequestRecord]):
@@ -60,20 +60,8 @@ def payload_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestReco
 
 
 @pytest.fixture(autouse=True)
-def _postgresql_database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """With `TEST_DATABASE=postgresql`, every bot a test starts (restarts included) opens one fresh
-    PostgreSQL database in the template's state through `DATABASE_URL`, which wins over the harness's
-    SQLite file."""
-    if not postgres.enabled():
-        yield
-        return
-    cluster: postgres.Cluster = request.getfixturevalue("pg_cluster")
-    url = cluster.lease()
-    monkeypatch.setenv("DATABASE_URL", url)
-    try:
-        yield
-    finally:
-        cluster.give_back(url)
+def _every_bot_on_postgresql(_postgresql_database: None) -> None:
+    """With `TEST_DATABASE=postgresql`, every bot a test starts runs on PostgreSQL (tests/conftest.py)."""
 
 
 async def run_harness(h: BotHarness) -> AsyncIterator[BotHarness]:

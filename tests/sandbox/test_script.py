@@ -9,6 +9,7 @@ import pytest
 from sandbox.script import (
     Click,
     Command,
+    Each,
     Given,
     Mention,
     Modal,
@@ -85,3 +86,19 @@ def test_user_setup() -> None:
 def test_bad_lines_are_explained(text: str) -> None:
     with pytest.raises(ScriptError):
         parse_line(text)
+
+
+def test_a_range_of_users_does_the_same_action_each_in_turn() -> None:
+    step = parse_line('p08..p11: click "Prêt"')
+    assert step == Each(
+        (Click("p08", "Prêt"), Click("p09", "Prêt"), Click("p10", "Prêt"), Click("p11", "Prêt"))
+    )
+    assert parse_line("u1..u2: /profile") == Each(
+        (Command("u1", "profile", {}), Command("u2", "profile", {}))
+    )
+
+
+@pytest.mark.parametrize("line", ["p09..p02: /profile", "p001..p200: /profile"])
+def test_a_range_goes_up_and_holds_a_hundred_users_at_most(line: str) -> None:
+    with pytest.raises(ScriptError, match="range of users"):
+        parse_line(line)

@@ -26,13 +26,13 @@ from core.errors import NotFound
 from core.i18n import catalogs, normalize_locale, t
 from core.message_guard import echo
 from services.platform import games
-from services.platform.card_images import draw, profile
+from services.platform.card_images import draw, profile, tournament
 from services.platform.card_images import figures as figure_tiles
 from services.platform.card_images.cache import DiskCache
 from services.platform.card_images.draw import STRIP_SCALE
 from services.platform.card_images.profile import BestCard, ProfileCard
 from services.platform.card_images.spec import CardArt, CardCopy
-from services.platform.messages import StripCard
+from services.platform.messages import Picture, StripCard
 
 RENDER_VERSION = 3  # the shared helpers' version; each game's CardArt has its own
 _SAFE = re.compile(r"^[a-z0-9_-]{1,64}$")
@@ -261,6 +261,10 @@ class CardImages:
 
     async def profile(self, shown: ProfileCard, locale: str | None) -> bytes:
         return await asyncio.to_thread(self.profile_now, shown, locale)
+
+    async def picture(self, picture: Picture, locale: str | None) -> bytes:
+        """A post's picture drawn from its data (a tournament's bracket or standings), in a worker thread."""
+        return await asyncio.to_thread(tournament.png, picture.kind, picture.data, locale)
 
     def best_cards(
         self, owned: Sequence[tuple[str, str]], locale: str | None, count: int = 4

@@ -124,7 +124,7 @@ def _lower_sentence_start(text: str) -> list[str]:
 
 
 _UNGROUPED = re.compile(r"(?<![\d#°/:.,\w-])(?!(?:19|20)\d\d(?!\d))\d{4,}(?![\d/])")
-_COPY_NUMBER = re.compile(r"(?:n°|#|No\.)[ \u00a0\u202f]?$")
+_COPY_NUMBER = re.compile(r"(?:n°|#|[Nn]o\.)[ \u00a0\u202f]?$")
 _SNOWFLAKE = 15  # digits: a Discord id (17 and more) names someone, it is no quantity
 
 

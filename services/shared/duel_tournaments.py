@@ -1,0 +1,152 @@
+"""A duel of secret choices (services/shared/duels.py: Pillz, Immortal's War) as a tournament's match
+(`GameSpec.tournament`, docs/tournaments.md, "The games' matches").
+
+The bot makes the match when the round opens: a match of kind 'tournament', still pending, seat 0 the
+table's first player. Each player says they are there with « Prêt » (the DM the round sends them); when
+both are, the duel starts exactly as an accepted challenge does (each player's active deck, the public
+message, the server's choice time for each move, the AI choosing for a late seat). A player's deck is
+checked at their click, so each reads their own reasons; an opponent whose deck broke after their click
+is set back to not ready and told, rather than leaving the match stuck. At the round's deadline a match
+not started ends 'expired', and who clicked « Prêt » decides the table (`at_deadline`). A started duel
+ends as any duel of the game and reports its winner (`services.platform.tournaments.results.match_over`).
+
+A click is accepted from the match's server or from the player's DMs (the DM carries the button); an id
+of a match that is not the clicker's reads as unknown there.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from core.errors import NotAllowed, NotFound
+from engine.errors import DomainError
+from services.platform.games import Opened, TournamentPairing
+from services.platform.messages import Button, Text
+from services.shared.duels import Duel, SecretDuels
+
+R = TypeVar("R", bound=Duel[Any])
+KIND = "tournament"
+READY_BUTTON = "matches.tournament.ready_button"
+
+
+class DuelTournament(Generic[R]):
+    """One game's tournament side, over its duels; `rating` reads the game's rating of a player."""
+
+    def __init__(
+        self, duels: SecretDuels[Any, Any, R, Any], rating: Callable[[sqlite3.Connection, int], int]
+    ) -> None:
+        self.duels = duels
+        self.matches = duels.duels
+        self.game = duels.game
+        self._rating = rating
+
+    def ready_id(self, match_id: int) -> str:
+        return f"{self.game}:tready:{match_id}"
+
+    # --- the tournament's side (services/platform/games.py, TournamentPlay) -----------------------------
+
+    def check_entry(self, conn: sqlite3.Connection, now: datetime, player: int) -> None:
+        self.duels._setup_of(conn, now, player)
+
+    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+        return self._rating(conn, player)
+
+    def open_match(self, conn: sqlite3.Connection, now: datetime, pairing: TournamentPairing) -> Opened:
+        key = f"{self.game}:tournament:{pairing.tournament}:{pairing.round}:{pairing.table}"
+        found = self.matches.by_request(conn, key)
+        if found is None:
+            found = self.matches.create(
+                conn,
+                now,
+                guild_id=pairing.guild_id,
+                channel_id=pairing.channel_id,
+                seats=pairing.players,
+                kind=KIND,
+                request_key=key,
+                expires_at=pairing.deadline,
+                data={"tournament": pairing.tournament, "round": pairing.round, "ready": [False, False]},
+            )
+        return Opened(found.id)
+
+    def at_deadline(self, conn: sqlite3.Connection, now: datetime, match_id: int) -> tuple[bool, bool] | None:
+        duel = self.matches.load_trusted(conn, match_id)
+        if duel.status != "pending":
+            return None
+        ready = _ready(duel)
+        self.matches.end(conn, now, duel, "expired")
+        return ready[0], ready[1]
+
+    def buttons(self, match_id: int) -> tuple[Button, ...]:
+        return (Button(Text(READY_BUTTON), self.ready_id(match_id), "success"),)
+
+    # --- « Prêt » --------------------------------------------------------------------------------------------
+
+    async def ready(self, match_id: int, player: int, *, guild: int | None) -> tuple[R, Text]:
+        """The player is there: the duel starts when both are. Returns the duel and what the player is
+        told."""
+        now = self.duels.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> tuple[R, Text]:
+            duel = self._theirs(conn, match_id, player, guild)
+            seat = duel.seat_of(player)
+            if duel.status == "live":
+                raise NotAllowed("matches.tournament.started", channel=f"<#{duel.channel_id}>")
+            if duel.status != "pending":
+                raise NotAllowed("matches.tournament.over")
+            ready = _ready(duel)
+            if ready[seat]:
+                raise NotAllowed("matches.tournament.already_ready", opponent=_other(duel, seat))
+            mine = self.duels._setup_of(conn, now, player)  # the clicker's own reasons, if their deck broke
+            ready[seat] = True
+            other = 1 - seat
+            if not ready[other]:
+                return self._save_ready(conn, now, duel, ready), self._waiting(duel, seat)
+            try:
+                theirs = self.duels._setup_of(conn, now, _player(duel, other))
+            except DomainError:
+                ready[other] = False
+                saved = self._save_ready(conn, now, duel, ready)
+                return saved, Text("matches.tournament.opponent_deck", {"player": _other(duel, seat)})
+            setups = (mine, theirs) if seat == 0 else (theirs, mine)
+            started = self.duels._start(conn, now, self._save_ready(conn, now, duel, ready), setups)
+            return started, Text("matches.tournament.go", {"channel": f"<#{duel.channel_id}>"})
+
+        return await self.duels.db.write(unit)
+
+    def _theirs(self, conn: sqlite3.Connection, match_id: int, player: int, guild: int | None) -> R:
+        if guild is not None:
+            duel = self.matches.load(conn, match_id, guild=guild)
+        else:
+            duel = self.matches.load_trusted(conn, match_id)
+            if player not in duel.seats:
+                raise NotFound(self.matches.rules.texts.not_found, id=match_id)
+        if duel.kind != KIND:
+            raise NotFound(self.matches.rules.texts.not_found, id=match_id)
+        return duel
+
+    def _save_ready(self, conn: sqlite3.Connection, now: datetime, duel: R, ready: list[bool]) -> R:
+        return self.matches.save(conn, duel, now, data={**duel.data, "ready": ready})
+
+    def _waiting(self, duel: R, seat: int) -> Text:
+        at = f"<t:{int(duel.expires_at.timestamp())}:f>" if duel.expires_at is not None else ""
+        return Text("matches.tournament.waiting", {"opponent": _other(duel, seat), "at": at})
+
+
+def _ready(duel: Duel[Any]) -> list[bool]:
+    return [bool(flag) for flag in duel.data.get("ready", [False, False])]
+
+
+def _player(duel: Duel[Any], seat: int) -> int:
+    player = duel.seats[seat]
+    assert player is not None  # a tournament's seats are players
+    return player
+
+
+def _other(duel: Duel[Any], seat: int) -> str:
+    return f"<@{_player(duel, 1 - seat)}>"
+
+
+__all__ = ["KIND", "READY_BUTTON", "DuelTournament"]
