@@ -5,19 +5,14 @@ replay with its log."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.sandbox.examples import EXAMPLES, transcript
 
-from sandbox.main import run_sandbox
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "dinocard.txt"
+EXAMPLE = EXAMPLES / "dinocard.txt"
 
 
-async def test_the_dinocard_example_runs(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=5
-    )
+async def test_the_dinocard_example_runs() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     text = "\n".join(lines)
     assert code == 0, text
     assert "Vous recevez votre collection de départ\u00a0: 102 cartes" in text

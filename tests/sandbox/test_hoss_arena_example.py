@@ -6,23 +6,19 @@ at start-up: the draw and its post, the close with its payout and results, then 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from sandbox.main import run_sandbox
+from tests.sandbox.examples import EXAMPLES, transcript
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "hoss_arena.txt"
+EXAMPLE = EXAMPLES / "hoss_arena.txt"
 
 
 def after(lines: list[str], marker: str) -> list[str]:
     return lines[lines.index(marker) + 1 :]
 
 
-async def test_the_arena_week_and_the_raffle_survive_restarts(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=4
-    )
+async def test_the_arena_week_and_the_raffle_survive_restarts() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     lines = [line.replace("\u202f", " ").replace("\xa0", " ") for line in lines]  # French digit groups
     text = "\n".join(lines)
     assert code == 0, text

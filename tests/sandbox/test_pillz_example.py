@@ -4,19 +4,14 @@ let the 2 minutes pass — every line succeeds and the duel messages say what ha
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.sandbox.examples import EXAMPLES, transcript
 
-from sandbox.main import run_sandbox
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "pillz.txt"
+EXAMPLE = EXAMPLES / "pillz.txt"
 
 
-async def test_the_pillz_example_runs(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=3
-    )
+async def test_the_pillz_example_runs() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     text = "\n".join(lines)
     assert code == 0, text
     assert "Vous recevez votre deck de départ\u00a0: 8 personnages" in text

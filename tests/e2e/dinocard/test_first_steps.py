@@ -5,15 +5,13 @@ a purchase refused with how to earn coins), and the same first steps in English 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sandbox.harness import BotHarness
 from tests.e2e.messages import shown
 from tests.sandbox.first_steps import opened_entry, order_of, run
 
 
-async def test_the_dinocard_first_steps_example(tmp_path: Path) -> None:
-    text = await run(tmp_path, "dinocard")
+async def test_the_dinocard_first_steps_example() -> None:
+    text = await run("dinocard")
     assert "Exemplaires possédés\u00a0: 2" in opened_entry(
         text, "Moueffe ardent ×2", "dinocard-moueffe_ardent.png"
     )

@@ -5,15 +5,13 @@ how to earn fragments and gold), and the same first steps in English through Dis
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sandbox.harness import BotHarness
 from tests.e2e.messages import shown
 from tests.sandbox.first_steps import opened_entry, order_of, run
 
 
-async def test_the_immortals_first_steps_example(tmp_path: Path) -> None:
-    text = await run(tmp_path, "immortals")
+async def test_the_immortals_first_steps_example() -> None:
+    text = await run("immortals")
     assert "niv. 1 · Dragons" in opened_entry(text, "Dragon des brumes · 1", "immortals-mist_dragon.png")
     page = text[text.index("** Immortal's War **") :]
     positions = order_of(
