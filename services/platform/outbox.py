@@ -387,6 +387,20 @@ class Outbox:
 
         return await self.db.read(unit)
 
+    async def paced_until(self) -> datetime | None:
+        """When the last item waiting for a time of the clock (`not_before`: a battle's rounds shown one
+        by one) falls due; None when none waits. Where the clock moves only when told to (the sandbox),
+        this says how far to move it to see an animation to its end."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> datetime | None:
+            row = conn.execute(
+                "SELECT MAX(not_before) FROM outbox WHERE state = 'pending' AND not_before > ?", (to_db(now),)
+            ).fetchone()
+            return None if row is None or row[0] is None else from_db(row[0])
+
+        return await self.db.read(unit)
+
     async def mark_sent(self, item_id: int, message_id: int) -> bool:
         """Record the delivery; a DM that went through also proves the recipient's DMs are open again."""
 

@@ -27,5 +27,6 @@ async def test_the_dinocard_example_runs() -> None:
     assert "Préparation\u00a0: «\u00a0Braise\u00a0» contre «\u00a0Marée\u00a0» (niveau 1)" in text
     assert "Défi n° 2 lancé" in text
     assert "[DM bob] Votre pack «\u00a0Marée\u00a0»" in text
+    assert "(animation : `wait 50s` pour la suite)" in text  # the dojo fight, shown phase by phase
     assert "[file: dinocard-2.txt]" in text
     assert "**Braise** (n° 1) — niveau 1, 20 cartes, 1 défi aujourd'hui" in text
