@@ -106,6 +106,17 @@ def edits_waiting(conn: sqlite3.Connection, item: int) -> datetime | None:
     return from_db(row[1]) if row[0] else None
 
 
+def drop_waiting_edits(conn: sqlite3.Connection, item: int, now: datetime) -> int:
+    """Drop the edits of the message `item` sent that still wait for a later time of the clock, because
+    the caller queues, in the same unit, an edit that shows the message's end (a battle skipped to its
+    result): the rounds they would show one by one are no longer wanted. An edit already due stays (a
+    deliverer may hold it), and the caller's edit is delivered after it. Returns how many were dropped."""
+    cursor = conn.execute(
+        "DELETE FROM outbox WHERE edit_of = ? AND state = 'pending' AND not_before > ?", (item, to_db(now))
+    )
+    return cursor.rowcount
+
+
 def retry_delay(attempts: int) -> timedelta:
     """Wait after the `attempts`-th failed delivery: 5 s, 10 s, 20 s... capped at 10 minutes."""
     return min(RETRY_BASE * (1 << min(max(attempts - 1, 0), 16)), RETRY_CAP)
