@@ -306,7 +306,8 @@ class DinocardBattles(DinocardPreparation):
             phases.append((state, events))
         MATCHES.record(conn, now, match.id, played)
         match = MATCHES.save(conn, match, now, state=state)
-        match = settle(conn, now, match)
+        edited = match.message_item is not None and match.channel_id is not None
+        match = settle(conn, now, match, shown_at=now + (len(phases) - 1) * PACE if edited else now)
         specs = [
             self.spec_of(replace(match, state=s, result=None), controls=False, events=e)
             for s, e in phases[:-1]

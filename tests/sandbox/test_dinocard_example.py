@@ -26,7 +26,9 @@ async def test_the_dinocard_example_runs() -> None:
     assert "Maître Moueffe (niveau 1): **Maître du dojo**" in text  # the master's side, a plain label
     assert "Préparation\u00a0: «\u00a0Braise\u00a0» contre «\u00a0Marée\u00a0» (niveau 1)" in text
     assert "Défi n° 2 lancé" in text
-    assert "[DM bob] Votre pack «\u00a0Marée\u00a0»" in text
+    told = text.index("[DM bob] Votre pack «\u00a0Marée\u00a0»")
+    launched = text.index('> alice: click "Lancer le Défi"')
+    assert text.index("> wait 10m", launched) < told  # with the battle's last phase, not its first
     assert "(animation : `wait 50s` pour la suite)" in text  # the dojo fight, shown phase by phase
     assert "[file: dinocard-2.txt]" in text
     assert "**Braise** (n° 1) — niveau 1, 20 cartes, 1 défi aujourd'hui" in text
