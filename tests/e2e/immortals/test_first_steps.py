@@ -45,15 +45,16 @@ async def test_an_english_newcomer_is_welcomed_and_reads_the_rules(harness: BotH
     first = await harness.emu.run_command(bob, "immortals rules")
     assert first.message is not None
     assert first.message.ephemeral
-    assert "Your army (1/4)" in shown(first.message)
+    whole = shown(first.message)  # the welcome first, then what he asked
+    welcome, page = whole[: whole.index("➡️")], whole[whole.index("➡️") :]
+    assert welcome.startswith("**Welcome to Immortal's War!**")
+    assert "**100 gold coins**, **8 units of 8 different families**" in welcome
+    assert "Next step: a practice duel against the AI with `/immortals practice`" in page
+    assert "Your army (1/4)" in page
     turned = await harness.emu.click(bob, "Next ▶", message=first.message)
     assert turned.message is not None
     assert "A duel (2/4)" in shown(turned.message)
     await harness.settle()
-    (welcome,) = [m for m in harness.emu.records.messages if "**Welcome to Immortal's War!**" in m.render()]
-    assert welcome.ephemeral
-    assert "**100 gold coins**, **8 units of 8 different families**" in welcome.render()
-    assert "Next step: a practice duel against the AI with `/immortals practice`" in welcome.render()
     refused = await harness.emu.run_command(bob, "immortals recruit")
     assert refused.message is not None
     assert "Earn gold in duels: against the AI (`/immortals practice`)" in shown(refused.message)

@@ -16,7 +16,7 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.pillz import PillzServices
 from services.pillz.duel_match import DuelRow
-from tests.e2e.messages import only_public, shown
+from tests.e2e.messages import only_public, public_answer, shown
 
 ROUNDS = 4
 
@@ -63,9 +63,7 @@ async def first_unused(h: BotHarness, duel_id: int, seat: int) -> int:
 async def friend_duel(h: BotHarness) -> tuple[User, User, int]:
     alice, bob = h.user("alice"), h.user("bob")
     made = await h.emu.run_command(alice, "pillz défi", {"joueur": bob})
-    assert made.message is not None
-    assert not made.message.ephemeral
-    await h.emu.click(bob, "Accepter", message=made.message)
+    await h.emu.click(bob, "Accepter", message=public_answer(made))
     await h.settle()
     duels = await pillz(h).duels.live(alice.id)
     assert len(duels) == 1
@@ -202,8 +200,7 @@ async def test_a_player_in_two_duels_at_once(harness: BotHarness) -> None:
     for opponent in (bob, carol):
         await harness.emu.run_command(opponent, "pillz collection")  # each has a starter deck
         made = await harness.emu.run_command(alice, "pillz défi", {"joueur": opponent})
-        assert made.message is not None
-        await harness.emu.click(opponent, "Accepter", message=made.message)
+        await harness.emu.click(opponent, "Accepter", message=public_answer(made))
         await harness.settle()
     duels = await pillz(harness).duels.live(alice.id)
     ids = [d.id for d in duels]
