@@ -45,7 +45,7 @@ async def test_the_arena_week_and_the_raffle_survive_restarts() -> None:
     assert results[0] > lines.index(restart_close)
     assert re.search(r"\*\*1\.\*\* @alice — 3 pts · 1 attaque.* — \*\*3 000 or\*\*", text)
     assert re.search(r"\*\*2\.\*\* @bob — 0 pts · 0 attaque.* — \*\*2 000 or\*\*", text)
-    assert "Graine révélée: `" in text
+    assert "Graine révélée : `" in text  # behind the results post's « Vérifier »
     # The closed season's draws recompute from its revealed seed; the open one keeps its seed.
     assert "✅ Saison du 2026-01-05 vérifiée" in text
     assert "[file: arene-2026-01-05.txt]" in text
