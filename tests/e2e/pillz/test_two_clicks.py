@@ -7,20 +7,29 @@ from __future__ import annotations
 
 import re
 
+from emulator.records import RecordedMessage
+from emulator.world import User
 from sandbox.harness import BotHarness
+from services.pillz.duel_match import DuelRow
 from tests.e2e.messages import shown
 from tests.e2e.pillz.test_duel import bet_select, duel_message, pillz
 
 ROUNDS = 4
 
 
+async def practice_controls(h: BotHarness, user: User) -> tuple[DuelRow, RecordedMessage]:
+    """A practice duel started by `user`, and their controls opened once from its message."""
+    await h.emu.run_command(user, "pillz entraînement")
+    await h.settle()
+    (duel,) = await pillz(h).duels.live(user.id)
+    controls = (await h.emu.click(user, "Jouer", message=duel_message(h, duel.id))).message
+    assert controls is not None
+    return duel, controls
+
+
 async def test_a_whole_practice_duel_takes_two_clicks_a_round(harness: BotHarness) -> None:
     alice = harness.user("alice")
-    await harness.emu.run_command(alice, "pillz entraînement")
-    await harness.settle()
-    (duel,) = await pillz(harness).duels.live(alice.id)
-    controls = (await harness.emu.click(alice, "Jouer", message=duel_message(harness, duel.id))).message
-    assert controls is not None
+    duel, controls = await practice_controls(harness, alice)
     clicks = 1
     for _ in range(ROUNDS):
         now = await pillz(harness).duels.get(duel.id)
@@ -56,11 +65,7 @@ async def test_the_chance_beside_an_amount_is_the_rounds_against_the_revealed_ch
     """Answering: the chances are counted against the character the leader revealed; more pillz, more
     chance; no pillz against an opponent who may have bet some is the lowest."""
     alice = harness.user("alice")
-    await harness.emu.run_command(alice, "pillz entraînement")
-    await harness.settle()
-    (duel,) = await pillz(harness).duels.live(alice.id)
-    controls = (await harness.emu.click(alice, "Jouer", message=duel_message(harness, duel.id))).message
-    assert controls is not None
+    duel, controls = await practice_controls(harness, alice)
     text = shown(controls).replace("\u00a0", " ").replace("\u202f", " ")
     now = await pillz(harness).duels.get(duel.id)
     assert now.state is not None
