@@ -167,9 +167,13 @@ class Duels:
             self.queue[first.id] = []
             for _ in range(math.ceil(moves_per_pair / 4) + 1):  # a duel lasts 4 to 8 moves
                 made = await emu.run_command(first, "pillz défi", {"joueur": second})
-                expect(made.message is not None, "/pillz défi", made)
-                assert made.message is not None
-                await emu.click(second, "Accepter", message=made.message)
+                # a player's first Pillz command answers with the game's welcome, privately, first: the
+                # challenge follows it
+                await self.harness.settle()
+                challenge = next((m for m in made.messages if not m.ephemeral), None)
+                expect(challenge is not None, "/pillz défi", made)
+                assert challenge is not None
+                await emu.click(second, "Accepter", message=challenge)
         await self.harness.settle()
         services = self.harness.bot.services.games["pillz"] if self.harness.bot else None
         assert services is not None
