@@ -16,8 +16,8 @@ bot's the same commands and clicks):
 - `profile`: `/profile` of a player who already exists;
 - `collection`: `/hoss collection` of a player owning 24 copies (one page of 24, sorted by rarity);
 - `booster`: `/hoss booster` (one booster bought, its first card face down, paid from a large balance);
-- `pillz`: a Pillz move, as a player makes it: "Jouer" on the duel's public message, the character
-  picked in the select, then "Jouer (0 pillz)"; three interactions, so the bare side sends three
+- `pillz`: a Pillz move, as a player makes it: "Jouer" on the duel's public message, 0 pillz chosen in the
+  character's select, then "Jouer (0 pillz)"; three interactions, so the bare side sends three
   `/ping` per move. Two users per duel (50 users = 25 duels at once); the duels are made before each
   phase (untimed), and whose turn it is is read from the service (left out of the latency, its CPU in).
 
@@ -121,6 +121,12 @@ async def _grant(harness: ThreadedHarness, users: list[User], load: str) -> None
     await harness.on_bot(services.db.write(grant_unit(services, [user.id for user in users], load)))
 
 
+def bet_of(controls: RecordedMessage, place: int) -> str:
+    """The custom_id of the select of the character at `place` in a Pillz duel's private controls."""
+    ids = [str(c.get("custom_id")) for c in walk_components(controls.components)]
+    return next(i for i in ids if i.startswith("pillz:bet:") and i.endswith(f":{place}"))
+
+
 def check_collection(user: User, reply: InteractionResult) -> None:
     """The user's own page: ephemeral, its title counting the 24 copies granted."""
     title = str(reply.embeds[0].get("title") or "") if reply.embeds else ""
@@ -161,9 +167,13 @@ class Duels:
             self.queue[first.id] = []
             for _ in range(math.ceil(moves_per_pair / 4) + 1):  # a duel lasts 4 to 8 moves
                 made = await emu.run_command(first, "pillz défi", {"joueur": second})
-                expect(made.message is not None, "/pillz défi", made)
-                assert made.message is not None
-                await emu.click(second, "Accepter", message=made.message)
+                # a player's first Pillz command answers with the game's welcome, privately, first: the
+                # challenge follows it
+                await self.harness.settle()
+                challenge = next((m for m in made.messages if not m.ephemeral), None)
+                expect(challenge is not None, "/pillz défi", made)
+                assert challenge is not None
+                await emu.click(second, "Accepter", message=challenge)
         await self.harness.settle()
         services = self.harness.bot.services.games["pillz"] if self.harness.bot else None
         assert services is not None
@@ -201,8 +211,11 @@ class Duels:
             controls = await emu.click(user, custom_id=f"pillz:open:{duel_id}", message=public)
             expect(controls.message is not None and controls.ephemeral, "Jouer", controls)
             assert controls.message is not None
-            picked = await emu.select(user, values=[str(place)], message=controls.message)
-            expect(picked.message is not None, "the character select", picked)
+            # the select of the character at `place` (the first unused: the first select), 0 pillz
+            picked = await emu.select(
+                user, values=["0"], custom_id=bet_of(controls.message, place), message=controls.message
+            )
+            expect(picked.message is not None, "the character's select", picked)
             assert picked.message is not None
             played = await emu.click(user, "Jouer (0 pillz)", message=picked.message)
             expect(played.message is not None and "0 pillz" in played.content, "Jouer (0 pillz)", played)

@@ -20,13 +20,13 @@ from discord.webhook.async_ import async_context
 
 from core.clock import Clock
 from core.settings import Settings
+from discord_app import welcome
 from discord_app.after_command import hooks_of
 from discord_app.callbacks import CallbackAdapter
 from discord_app.component_router import Clicks, ComponentRouter, Route, click_of
 from discord_app.delivery import Deliverer, ShowPrivateButton
 from discord_app.errors import GameTree
 from discord_app.translator import CatalogTranslator
-from discord_app.welcome import send_welcome
 from services.platform.catalogs import DATA_DIR
 from services.platform.container import Services, build_services
 from services.platform.heartbeat import PERIOD
@@ -330,9 +330,10 @@ class CardBot(commands.Bot):
             self.game_tree.unexpected_errors.append(error)
 
     async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: Any) -> None:
-        """The game's welcome a first command owes, then the cogs' hooks (discord_app/after_command.py); a
-        hook that fails is logged and kept like any event's error, and the next ones still run."""
-        await send_welcome(interaction, succeeded=True)
+        """The welcome a first command showed is recorded (discord_app/welcome.py), then the cogs' hooks
+        run (discord_app/after_command.py); a hook that fails is logged and kept like any event's error,
+        and the next ones still run."""
+        await welcome.claim(interaction, self.services.players)
         for hook in list(hooks_of(self)):
             try:
                 await hook(interaction, command)

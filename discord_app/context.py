@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from core.i18n import normalize_locale
+from discord_app import welcome
 from services.platform import games
 
 if TYPE_CHECKING:
@@ -30,12 +31,9 @@ async def locale_of(interaction: discord.Interaction[Any]) -> str:
     chosen, first = await services.players.touch_in_game(interaction.user.id, discord_lang or None, game)
     locale = chosen or discord_lang or services.settings.default_locale
     interaction.extras["locale"] = locale
-    if first:
-        interaction.extras[WELCOME] = game  # shown after the reply (discord_app/welcome.py)
+    if first and game is not None:
+        welcome.install(interaction, services.players, game, locale)  # shown before the answer
     return locale
-
-
-WELCOME = "welcome"  # interaction.extras: the game whose welcome this command owes its player
 
 
 def _game_of(interaction: discord.Interaction[Any]) -> str | None:

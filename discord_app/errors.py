@@ -19,7 +19,6 @@ from discord_app.context import locale_of, public_locale_of
 from discord_app.gate import check_game_access
 from discord_app.option_checks import check_options
 from discord_app.refusals import echo
-from discord_app.welcome import send_welcome
 from engine.errors import DomainError
 from services.platform.messages import PUBLIC, Text, render_text
 
@@ -119,7 +118,6 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         )
         message = t("error.unexpected", locale)
     await reply_private(interaction, fit(message, locale))
-    await send_welcome(interaction, succeeded=False)  # shown, not recorded: a refusal leaves no trace
     return expected
 
 

@@ -29,11 +29,6 @@ def _done_jobs(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT COUNT(*) FROM jobs WHERE state = 'done'").fetchone()[0])
 
 
-def _done_jobs_in(path: Path) -> int:
-    with contextlib.closing(sqlite3.connect(path)) as conn:
-        return _done_jobs(conn)
-
-
 # The names of the tasks that run one event, one interaction, one click (the bot's router, then discord.py's
 # view, dynamic item and modal dispatch); a view's timeout task sleeps for as long as the view lives and is
 # not one of them.
@@ -156,9 +151,10 @@ class BotHarness:
         Discord (the emulator) keeps running, as it does: the messages, users and channels stay. The new
         process draws from a stream of its own, derived from the script's seed (a process reseeded with the
         same seed would draw the same raffle seeds again), so a seeded script stays repeatable."""
+        assert self.bot is not None
+        before = await self.bot.services.db.read(_done_jobs)  # nothing runs while down: counted now
         await self._stop_bot()
         self.clock.advance(down)
-        before = await asyncio.to_thread(_done_jobs_in, self.db_path)
         await self._start_bot()
         assert self.bot is not None
         await self.bot.services.scheduler.run_due()

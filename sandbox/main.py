@@ -11,19 +11,23 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import re
 import sys
 import tempfile
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from core.errors import DomainError
 from emulator.errors import EmulatorError
 from emulator.records import RecordedMessage
-from sandbox.fixtures import fixtures
+from emulator.world import Channel
+from sandbox.fixtures import Place, fixtures
 from sandbox.harness import BotHarness
 from sandbox.script import (
+    ChannelMention,
     Click,
     Command,
     Each,
@@ -63,6 +67,7 @@ class Sandbox:
         self._seen: dict[int, str] = {}
         self._errors_seen = 0
         self._unexpected_seen = 0
+        self._animation_noted: datetime | None = None
 
     # -- rendering ---------------------------------------------------------------------------------------
 
@@ -133,7 +138,20 @@ class Sandbox:
             self._fail(str(exc))
         await self.h.settle()
         self.flush_output()
+        await self._note_animation(isinstance(step, Wait | Restart))
         self._check_health()
+
+    async def _note_animation(self, clock_moved: bool) -> None:
+        """A message shown step by step (a battle's rounds, 5 s apart) moves on only with the clock, which
+        the sandbox moves only on `wait`: the transcript says how long to wait to see it to its end, once
+        per animation and again after a wait that did not reach it."""
+        assert self.h.bot is not None
+        end = await self.h.bot.services.outbox.paced_until()
+        if end is None or (end == self._animation_noted and not clock_moved):
+            return
+        self._animation_noted = end
+        left = timedelta(seconds=math.ceil((end - self.h.clock.now()).total_seconds()))
+        self.out(f"(animation : `wait {_duration(left)}` pour la suite)")
 
     async def _run(self, step: Step) -> None:
         h, emu = self.h, self.h.emu
@@ -159,12 +177,17 @@ class Sandbox:
             if fixture is None:
                 raise ScriptError(f"unknown fixture {step.fixture!r}: {', '.join(sorted(fixtures()))}")
             assert h.bot is not None
-            done = await fixture(h.bot.services, h.user(step.user).id)
+            assert h.guild is not None
+            assert h.games_channel is not None
+            try:
+                done = await fixture(
+                    h.bot.services, h.user(step.user).id, Place(h.guild.id, h.games_channel.id)
+                )
+            except DomainError as exc:
+                raise ScriptError(f"fixture {step.fixture!r} refused: {exc}") from None
             self.out(f"-- given {step.user}: {done}")
         elif isinstance(step, Command):
-            options: dict[str, Any] = {
-                k: h.user(v.name) if isinstance(v, Mention) else v for k, v in step.options.items()
-            }
+            options: dict[str, Any] = {k: self._option(v) for k, v in step.options.items()}
             await emu.run_command(h.user(step.user), step.path, options, channel=self._channel())
         elif isinstance(step, Click):
             await emu.click(h.user(step.user), step.label)
@@ -172,6 +195,22 @@ class Sandbox:
             await emu.select(h.user(step.user), step.option)
         elif isinstance(step, Modal):
             await emu.submit_modal(h.user(step.user), step.values)
+
+    def _option(self, value: str | Mention | ChannelMention) -> Any:
+        if isinstance(value, Mention):
+            return self.h.user(value.name)
+        if isinstance(value, ChannelMention):
+            return self._channel_named(value.name)
+        return value
+
+    def _channel_named(self, name: str) -> Channel:
+        guild = self.h.guild
+        assert guild is not None
+        found = self.h.emu.world.channel_named(name, guild)
+        if found is None:
+            known = ", ".join(f"#{channel.name}" for channel in guild.channels)
+            raise ScriptError(f"no channel #{name} on the server ({known})")
+        return found
 
     def _channel(self) -> Any:
         return self.h.games_channel

@@ -1,6 +1,6 @@
 """The sandbox's line language, parsed into small values; no Discord here.
 
-alice: /profile                      alice: /group sub option:value other:"two words" who:@bob
+alice: /profile                      alice: /group sub option:value other:"two words" who:@bob where:#parties
 alice: click "Label"                 alice: select "Option"
 alice: modal field=value other="two words"
 p01..p64: click "Prêt"               (the same action by each user of the range, in turn)
@@ -31,10 +31,20 @@ class Mention:
 
 
 @dataclass(frozen=True)
+class ChannelMention:
+    """`#parties` in an option value: the server's channel of that name."""
+
+    name: str
+
+
+OptionValue = str | Mention | ChannelMention
+
+
+@dataclass(frozen=True)
 class Command:
     user: str
     path: str  # "profile", "settings language"
-    options: dict[str, str | Mention] = field(default_factory=dict)
+    options: dict[str, OptionValue] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -141,10 +151,18 @@ def _command(user: str, text: str) -> Command:
         path.append(tokens.pop(0))
     if not path:
         raise ScriptError(f"no command name in {text!r}")
-    options: dict[str, str | Mention] = {}
+    options: dict[str, OptionValue] = {}
     for key, value in _pairs(tokens, ":", "options").items():
-        options[key] = Mention(value[1:]) if value.startswith("@") and len(value) > 1 else value
+        options[key] = _option_value(value)
     return Command(user, " ".join(path), options)
+
+
+def _option_value(value: str) -> OptionValue:
+    if len(value) > 1 and value[0] == "@":
+        return Mention(value[1:])
+    if len(value) > 1 and value[0] == "#":
+        return ChannelMention(value[1:])
+    return value
 
 
 def _single(rest: str, verb: str) -> str:

@@ -76,6 +76,24 @@ async def show_battle(interaction: discord.Interaction[Any], battle: int, shown:
         )
 
 
+def board_kwargs(spec: MessageSpec, locale: str) -> dict[str, Any]:
+    """A battle board's arguments for an edit: its files, when over, replace the message's."""
+    kwargs = to_discord(spec, locale)
+    if spec.attachments:
+        kwargs["attachments"] = files_of(spec, locale)
+    kwargs.setdefault("view", None)
+    return kwargs
+
+
+async def show_privately(interaction: discord.Interaction[Any], spec: MessageSpec, locale: str) -> None:
+    """The battle board for its player only, in their language, with the same buttons as the channel's
+    message (`/hoss combat`): the channel's message is not posted again."""
+    kwargs = to_discord(spec, locale)
+    if spec.attachments:
+        kwargs["files"] = files_of(spec, locale)
+    await interaction.response.send_message(**kwargs, ephemeral=True)
+
+
 # --- the ladder ---------------------------------------------------------------------------------------
 
 
@@ -221,11 +239,13 @@ async def catch_up(interaction: discord.Interaction[Any], battle: int, message_i
         queued = MessageSpec(content=Text("hoss.battle.queued"))
         await interaction.response.send_message(**reply(queued, locale, None), ephemeral=True)
         return
-    kwargs = await public(interaction, screen.message.spec)
-    if "files" in kwargs:
-        kwargs["attachments"] = kwargs.pop("files")
-    kwargs.setdefault("view", None)
-    await interaction.response.edit_message(**kwargs)
+    shown_in = locale if private(interaction) else await public_locale_of(interaction)
+    await interaction.response.edit_message(**board_kwargs(screen.message.spec, shown_in))
+
+
+def private(interaction: discord.Interaction[Any]) -> bool:
+    """The click came from a board shown to its player only (`/hoss combat`), not the channel's message."""
+    return interaction.message is not None and interaction.message.flags.ephemeral
 
 
 class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<battle>\d+):(?P<pause>\d+)"):
@@ -245,11 +265,13 @@ class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<
 class SkipButton(PersistentButton, template=r"hoss:rskip:(?P<owner>\d+):(?P<battle>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         check_owner(self.match, interaction)
-        await hoss_of(interaction).ranked.skip_to_end(
-            interaction.user.id, int(self.match["battle"]), interaction.guild_id
-        )
-        # The battle is over: its buttons go now, and the outbox shows the rounds on this message.
-        await interaction.response.edit_message(view=None)
+        ranked, battle = hoss_of(interaction).ranked, int(self.match["battle"])
+        await ranked.skip_to_end(interaction.user.id, battle, interaction.guild_id)
+        if not private(interaction):  # the outbox shows the final board on this message at once
+            await interaction.response.edit_message(view=None)
+            return
+        screen = await ranked.screen(interaction.user.id, battle, interaction.guild_id)
+        await interaction.response.edit_message(**board_kwargs(screen.message.spec, locale))
 
 
 async def decide(

@@ -24,12 +24,14 @@ from cogs.hoss.battle import (
     ladder_reply,
     notice_reply,
     show_battle,
+    show_privately,
     standings_spec,
     start_battle,
 )
 from cogs.hoss.decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
 from cogs.hoss.lookup import find_card, hoss_of, hoss_refs
 from cogs.hoss.raffle import RAFFLE_ITEMS, RaffleCommands
+from cogs.hoss.replays import REPLAY_ITEMS, send_choices, send_replay
 from cogs.hoss.views import DYNAMIC_ITEMS, collection_reply, fusion_button, opening_reply, quote_button
 from cogs.shared.components import key_choice, reply
 from cogs.shared.guide import rules_reply
@@ -42,10 +44,9 @@ from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.errors import listing
 from discord_app.option_checks import Id
 from discord_app.permissions import BATTLE_MESSAGE, require_here
-from discord_app.render import files_of, text
+from discord_app.render import text
 from discord_app.translator import choice, desc
 from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
-from services.hoss.battle_log import replay_spec
 from services.hoss.collection import CollectionFilter
 from services.platform.messages import MessageSpec, Text
 from services.shared.collecting import DeckInvalid
@@ -430,16 +431,20 @@ class HossCog(
     @app_commands.command(name="battle", description=desc("cmd.hoss.battle.description"))
     @app_commands.describe(battle=desc("cmd.hoss.battle.opt.battle.description"))
     async def battle(self, interaction: discord.Interaction[Any], battle: Id | None = None) -> None:
-        """Show the player's battle again (the live one by default) with its decision controls: the new
-        message is the one the outbox edits from now on."""
-        await locale_of(interaction)  # the player's first command creates them
-        require_here(interaction, BATTLE_MESSAGE)
+        """Show the player's battle (the live one by default) with its buttons, privately: the channel
+        already has its message, which the outbox keeps up to date. A battle left without a public message
+        (the bot stopped before recording it) gets one here, and the outbox edits that one from now on."""
+        locale = await locale_of(interaction)  # the player's first command creates them
         ranked = hoss_of(interaction).ranked
         battle_id = battle if battle is not None else await ranked.current(interaction.user.id)
         if battle_id is None:
             raise NotFound("hoss.battle.none")
         screen = await ranked.screen(interaction.user.id, battle_id, interaction.guild_id)
-        await show_battle(interaction, battle_id, screen.message)
+        if not screen.attached:
+            require_here(interaction, BATTLE_MESSAGE)
+            await show_battle(interaction, battle_id, screen.message)
+            return
+        await show_privately(interaction, screen.message.spec, locale)
 
     @app_commands.command(name="leaderboard", description=desc("cmd.hoss.leaderboard.description"))
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
@@ -452,14 +457,13 @@ class HossCog(
 
     @app_commands.command(name="replay", description=desc("cmd.hoss.replay.description"))
     @app_commands.describe(id=desc("cmd.hoss.replay.opt.id.description"))
-    async def replay(self, interaction: discord.Interaction[Any], id: Id) -> None:
+    async def replay(self, interaction: discord.Interaction[Any], id: Id | None = None) -> None:
+        """A finished battle round by round; without a number, the player's latest ones to choose from."""
         locale = await locale_of(interaction)
-        hoss = hoss_of(interaction)
-        log = await hoss.ranked.replay(interaction.user.id, id, interaction.guild_id)
-        spec = replay_spec(log, id, hoss.decks.catalog, locale)
-        await interaction.response.send_message(
-            **reply(spec, locale, None), files=files_of(spec, locale), ephemeral=True
-        )
+        if id is None:
+            await send_choices(interaction, locale)
+            return
+        await send_replay(interaction, id, locale)
 
     async def cog_load(self) -> None:
         add_after_command(self.bot, self.show_notices)
@@ -484,5 +488,5 @@ class HossCog(
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *BATTLE_ITEMS, *RAFFLE_ITEMS, *ARENA_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *BATTLE_ITEMS, *RAFFLE_ITEMS, *ARENA_ITEMS, *REPLAY_ITEMS)
     await bot.add_cog(HossCog(bot))

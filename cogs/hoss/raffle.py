@@ -1,4 +1,6 @@
-"""/hoss raffle …: the daily raffle's window, its 🎟️ ticket button, and the check of a published draw.
+"""/hoss raffle …: the daily raffle's window, its 🎟️ ticket button, and the check of a published draw;
+and « Vérifier », the button of the raffle's and the Arena's posts that shows their provably-fair
+details (services/hoss/proofs.py).
 
 The raffle belongs to the server where the command or button is used (services/hoss/raffle.py decides
 everything else: the 19:59 close, one ticket a day across servers, the draw). Replies are private; the
@@ -25,6 +27,7 @@ from discord_app.components import PersistentButton
 from discord_app.context import locale_of
 from discord_app.translator import desc
 from engine import fair_draw
+from services.hoss import proofs
 from services.hoss.raffle import RaffleWindow, Ticket, Verification, published, stamp, winners_text
 from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Number, Text
 
@@ -184,4 +187,18 @@ class RaffleCommands(CommandsMixin):
         await interaction.response.send_message(**reply(spec, locale, None), file=file, ephemeral=True)
 
 
-RAFFLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RaffleBuyButton,)
+class ProofButton(PersistentButton, template=r"hoss:proof:(?P<kind>raffle|arena):(?P<day>\d{8})"):
+    """« Vérifier » on a raffle or Arena post: its provably-fair details, privately (this server's)."""
+
+    async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        hoss, guild, day = hoss_of(interaction), guild_of(interaction), proofs.day_of(self.match["day"])
+        if self.match["kind"] == proofs.RAFFLE:
+            proof = await hoss.raffle.proof(guild, day)
+        else:
+            proof = await hoss.arena.proof(guild, day)
+        await interaction.response.send_message(
+            **reply(proofs.proof_spec(proof), locale, None), ephemeral=True
+        )
+
+
+RAFFLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RaffleBuyButton, ProofButton)

@@ -1,18 +1,20 @@
 """/pillz duels: challenge a friend, practise against the AI, and the private controls of a move.
 
 The public duel message is posted and edited by the outbox (services/pillz/duels.py); here are the
-challenge message, its buttons, and each player's private controls: a select for the character and
-buttons for the pillz, with a live preview of the chance to win against the character already revealed.
-The controls carry the duel's version, the chosen character's place in the hand and the pillz in their
-custom ids, so they need no storage and a stale click is refused by the service.
+challenge message, its buttons, and each player's private controls. A move takes two clicks: in the select
+of the character to play, the amount of pillz (every amount from 0 to those left, each with its attack and
+its chance to win the round), then « Jouer ». After a move that leaves the player to play again (an answer,
+then the lead of the next round), the same controls show the next move. The controls carry the duel's
+version, the character's place in the line-up and the pillz in their custom ids, so they need no storage
+and a stale click is refused by the service.
 
 | custom_id | what |
 |---|---|
 | `pillz:accept:<duel>` / `pillz:decline:<duel>` | answer a challenge (the challenger may withdraw) |
 | `pillz:open:<duel>` | the clicking player's private controls, if it is their move |
-| `pillz:pick:<duel>:<version>:<pillz>` (select of hand places) | choose the character |
-| `pillz:set:<duel>:<version>:<place>:<pillz>:<step>` | change the pillz (the step keeps ids unique) |
+| `pillz:bet:<duel>:<version>:<place>` (select of pillz amounts) | choose the character and its pillz |
 | `pillz:go:<duel>:<version>:<place>:<pillz>` | play |
+| `pillz:cards:<duel>` | « Voir une carte »: a select of the player's line-up, each card whole |
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from cogs.shared.duels import (
 )
 from cogs.shared.mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
-from core.i18n import t
+from core.i18n import format_percent, t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
@@ -47,8 +49,6 @@ from services.shared import card_view
 
 if TYPE_CHECKING:
     from services.pillz import PillzServices
-
-STEPS = (-3, -1, 1, 3)
 
 
 def pillz_of(interaction: discord.Interaction[Any]) -> PillzServices:
@@ -92,44 +92,34 @@ ANSWER_BUTTONS = answer_buttons(CHALLENGE)
 def controls_reply(
     choice: Choice, catalog: Any, place: int | None, pillz: int, locale: str
 ) -> dict[str, Any]:
-    hand = choice.state.hands[choice.seat]
+    """The controls of a move: one select per unused character (its amounts of pillz, each with the attack
+    and the chance to win the round), « Jouer » once an amount is chosen, and « Voir une carte »."""
     left = choice.state.pillz[choice.seat]
     pillz = max(0, min(pillz, left))
     spec = render.controls(choice, catalog, place, pillz)
     kwargs = to_discord(spec, locale)
     view = discord.ui.View(timeout=None)
-    options = [
-        discord.SelectOption(
-            label=text(render.fighter_label(catalog, fighter), locale)[:100], value=str(i), default=i == place
-        )
-        for i, fighter in enumerate(hand)
-        if not fighter.used
-    ]
-    select = PickSelect(f"pillz:pick:{choice.duel_id}:{choice.version}:{pillz}", {}, options)
-    select.item.placeholder = t("pillz.controls.pick", locale)[:150]
-    view.add_item(select)
-    where = "-" if place is None else str(place)
-    for step in STEPS:
-        target = max(0, min(left, pillz + step))
-        label = f"{step:+d}"
-        view.add_item(
-            plain_button(
-                SetButton,
-                f"pillz:set:{choice.duel_id}:{choice.version}:{where}:{target}:{step}",
-                label,
-                "secondary",
-                target == pillz,
+    for row in render.bet_rows(choice):
+        name = text(render.card_name(catalog, row.fighter.card_id), locale)
+        options = [
+            discord.SelectOption(
+                label=t(
+                    "pillz.controls.bet",
+                    locale,
+                    fighter=name,
+                    pillz=bet.pillz,
+                    attack=bet.attack,
+                    percent=format_percent(bet.chance, locale, 0),
+                )[:100],
+                value=str(bet.pillz),
+                default=row.place == place and bet.pillz == pillz,
             )
-        )
-    view.add_item(
-        plain_button(
-            SetButton,
-            f"pillz:set:{choice.duel_id}:{choice.version}:{where}:{left}:all",
-            t("pillz.controls.all", locale),
-            "secondary",
-            pillz == left,
-        )
-    )
+            for bet in row.bets
+        ]
+        select = BetSelect(f"pillz:bet:{choice.duel_id}:{choice.version}:{row.place}", {}, options)
+        select.item.placeholder = text(render.fighter_label(catalog, row.fighter), locale)[:150]
+        view.add_item(select)
+    where = "-" if place is None else str(place)
     view.add_item(
         plain_button(
             GoButton,
@@ -139,8 +129,8 @@ def controls_reply(
             place is None,
         )
     )
-    # « Voir une carte »: the line-up's characters whole, kept through the controls' edits
-    add_card_viewer(view, card_view.viewer(render.line_up_strip(choice), catalog), locale)
+    cards = t("collection.entry.placeholder", locale)
+    view.add_item(plain_button(CardsButton, f"pillz:cards:{choice.duel_id}", cards, "secondary"))
     kwargs["view"] = view
     return kwargs
 
@@ -164,40 +154,36 @@ class OpenButton(PersistentButton, template=r"pillz:open:(?P<duel>\d+)"):
         await interaction.response.send_message(**kwargs, ephemeral=True)
 
 
-class PickSelect(PersistentSelect, template=r"pillz:pick:(?P<duel>\d+):(?P<version>\d+):(?P<pillz>\d+)"):
+class BetSelect(PersistentSelect, template=r"pillz:bet:(?P<duel>\d+):(?P<version>\d+):(?P<place>\d)"):
+    """An amount of pillz chosen in a character's select: the controls show that move, ready to play."""
+
     async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
         if len(values) != 1:
             raise BadInput()
-        place = _number(values[0], 0, 3)
-        kwargs = await self._checked(interaction, locale, place, int(self.match["pillz"]))
-        await interaction.response.edit_message(**kwargs)
-
-    async def _checked(
-        self, interaction: discord.Interaction[Any], locale: str, place: int, pillz: int
-    ) -> dict[str, Any]:
+        place = _number(self.match["place"], 0, 3)
+        pillz = _number(values[0], 0, 99)
         choice = await pillz_of(interaction).duels.controls(
             int(self.match["duel"]), interaction.user.id, guild=here(interaction)
         )
         if choice.version != int(self.match["version"]):
             raise NotAllowed("pillz.error.stale", button=Text.public("pillz.duel.play_button"))
-        return controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
+        kwargs = controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
+        await interaction.response.edit_message(**kwargs)
 
 
-class SetButton(
-    PersistentButton,
-    template=r"pillz:set:(?P<duel>\d+):(?P<version>\d+):(?P<place>-|\d):(?P<pillz>\d+):(?P<step>-?\d|all)",
-):
+class CardsButton(PersistentButton, template=r"pillz:cards:(?P<duel>\d+)"):
+    """« Voir une carte » on the controls (their rows hold the characters' selects): the line-up's
+    characters in a select of their own, each opened whole with its picture."""
+
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        choice = await pillz_of(interaction).duels.controls(
+        services = pillz_of(interaction)
+        choice = await services.duels.controls(
             int(self.match["duel"]), interaction.user.id, guild=here(interaction)
         )
-        if choice.version != int(self.match["version"]):
-            raise NotAllowed("pillz.error.stale", button=Text.public("pillz.duel.play_button"))
-        place = None if self.match["place"] == "-" else _number(self.match["place"], 0, 3)
-        kwargs = controls_reply(
-            choice, pillz_of(interaction).duels.catalog, place, int(self.match["pillz"]), locale
-        )
-        await interaction.response.edit_message(**kwargs)
+        view = discord.ui.View(timeout=None)
+        add_card_viewer(view, card_view.viewer(render.line_up_strip(choice), services.duels.catalog), locale)
+        content = t("pillz.controls.cards", locale)
+        await interaction.response.send_message(content=content, view=view, ephemeral=True)
 
 
 class GoButton(
@@ -217,17 +203,24 @@ class GoButton(
             guild=here(interaction),
         )
         assert duel.state is not None
-        fighter = duel.state.hands[duel.seat_of(interaction.user.id)][place]
+        seat = duel.seat_of(interaction.user.id)
+        fighter = duel.state.hands[seat][place]
         played = t(
             "pillz.controls.played",
             locale,
             card=text(render.fighter_label(duels.catalog, fighter), locale),
             pillz=pillz,
         )
+        if duel.status == "live" and seat in duel.to_act():  # an answer, then the next round's lead
+            choice = await duels.controls(duel.id, interaction.user.id, guild=here(interaction))
+            following = controls_reply(choice, duels.catalog, None, 0, locale)
+            following["content"] = played
+            await update(interaction, **following)
+            return
         await update(interaction, content=played, embeds=[], view=None)
 
 
-DUEL_ITEMS = (*ANSWER_BUTTONS, ready_button("pillz"), OpenButton, PickSelect, SetButton, GoButton)
+DUEL_ITEMS = (*ANSWER_BUTTONS, ready_button("pillz"), OpenButton, BetSelect, GoButton, CardsButton)
 
 
 # --- commands -------------------------------------------------------------------------------------------

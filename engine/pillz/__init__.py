@@ -22,7 +22,7 @@ from engine.pillz.packs import (
     draw_starter,
     open_packs,
 )
-from engine.pillz.rules import attack_power
+from engine.pillz.rules import attack_power, round_chance
 from engine.pillz.state import EffectRecord, Fighter, PillzAction, PillzState, Play, RoundRecord
 from engine.registry import register_engine
 
@@ -52,4 +52,5 @@ __all__ = [
     "choose_quick",
     "draw_starter",
     "open_packs",
+    "round_chance",
 ]

@@ -8,6 +8,7 @@ can call. docs/pillz/rules-notes.md and docs/pillz/abilities.md give the decisio
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -133,6 +134,22 @@ def attack_power(me: Fighter, foe: Fighter | None) -> int:
     if foe is None:
         return me.power + (me.value if me.ability == "power_bonus" else 0)
     return matchup(me, foe).power
+
+
+def round_chance(me: Fighter, foes: Sequence[Fighter], pillz: int, foe_pillz: int) -> float:
+    """The chance that `me` with `pillz` wins the round, as far as its player can know it: the rulebook's
+    odds (« 10 chances sur 15 »: attack ÷ the sum of both attacks, a coin when both are 0) averaged over
+    what is hidden, each case alike — the opponent's bet, any of 0 to `foe_pillz`, and its character, one
+    of `foes` (the revealed one when answering; the unused ones when leading)."""
+    if not foes:
+        raise ValueError("no opposing character")
+    total = 0.0
+    for foe in foes:
+        attack, foe_power = attack_power(me, foe) * pillz, attack_power(foe, me)
+        for bet in range(foe_pillz + 1):
+            other = foe_power * bet
+            total += 0.5 if attack + other == 0 else attack / (attack + other)
+    return total / (len(foes) * (foe_pillz + 1))
 
 
 def draw_winner(rng: random.Random, attack_0: int, attack_1: int) -> int:

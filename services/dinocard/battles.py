@@ -57,10 +57,16 @@ class Shown:
 
 
 def play_out(
-    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], author: Author
+    conn: sqlite3.Connection,
+    now: datetime,
+    match: Match[DinocardState],
+    author: Author,
+    *,
+    paced: bool = False,
 ) -> tuple[Match[DinocardState], list[tuple[DinocardState, list[Event]]]]:
     """Every step left, a phase at a time, logged and saved at once (one save), and the battle settled;
-    with each phase's state and events, for the edits that show them."""
+    with each phase's state and events, for the edits that show them. `paced`: the public message shows
+    the phases PACE apart, and the owner's notice waits for the last one."""
     assert match.state is not None
     state = match.state
     played: list[Played] = []
@@ -72,7 +78,7 @@ def play_out(
         phases.append((state, events))
     MATCHES.record(conn, now, match.id, played)
     match = MATCHES.save(conn, match, now, state=state)
-    return settle(conn, now, match), phases
+    return settle(conn, now, match, shown_at=now + (len(phases) - 1) * PACE if paced else now), phases
 
 
 class DinocardBattles(DinocardPreparation):
@@ -314,7 +320,8 @@ class DinocardBattles(DinocardPreparation):
     ) -> MessageSpec:
         """Show every step left, one phase per edit of the public message, PACE apart, and settle. Returns
         the first phase's message, which the click shows at once; a job (no click) queues it too."""
-        match, phases = play_out(conn, now, match, author)
+        edited = match.message_item is not None and match.channel_id is not None
+        match, phases = play_out(conn, now, match, author, paced=edited)
         specs = [
             self.spec_of(replace(match, state=s, result=None), controls=False, events=e)
             for s, e in phases[:-1]

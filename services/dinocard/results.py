@@ -45,9 +45,13 @@ RULES: MatchRules[DinocardState] = MatchRules(
 MATCHES: Matches[DinocardState, Match[DinocardState]] = Matches(RULES, Match)
 
 
-def settle(conn: sqlite3.Connection, now: datetime, match: Match[DinocardState]) -> Match[DinocardState]:
+def settle(
+    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], *, shown_at: datetime | None = None
+) -> Match[DinocardState]:
     """The result counts: the challenger's pack record and XP, the coins, the dojo progress, the owner's
-    notice. One save (`end`), with the result the message shows."""
+    notice. One save (`end`), with the result the message shows. `shown_at`: when the public message shows
+    the end (« Tout voir » shows the phases 5 s apart); the owner's notice waits for it, so that it does
+    not tell the result while the channel still watches the first phases."""
     state = match.state
     assert state is not None
     assert state.finished
@@ -56,14 +60,14 @@ def settle(conn: sqlite3.Connection, now: datetime, match: Match[DinocardState])
     won = state.winner == 0
     result: dict[str, Any] = {"winner": state.winner, "reason": state.reason, "life": list(state.life)}
     if match.kind == KIND_CHALLENGE:
-        result |= _challenge_result(conn, now, match, won)
+        result |= _challenge_result(conn, now, match, won, shown_at or now)
     elif match.kind == KIND_DOJO:
         result |= _dojo_result(conn, now, match, challenger, won)
     return MATCHES.end(conn, now, match, "over", result=result)
 
 
 def _challenge_result(
-    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], won: bool
+    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], won: bool, shown_at: datetime
 ) -> dict[str, Any]:
     pack_id, _ = match.data["packs"]
     level, opponent_level = match.data["levels"]
@@ -89,7 +93,7 @@ def _challenge_result(
             ledger.Movement(REASON_WIN, ref=str(match.number)),
         )
         out["coins"] = WIN_COINS
-    _tell_owner(conn, now, match, won)
+    _tell_owner(conn, now, match, won, shown_at)
     return out
 
 
@@ -110,9 +114,12 @@ def _dojo_result(
     return {"coins": coins, "beaten": index + 1}
 
 
-def _tell_owner(conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], won: bool) -> None:
+def _tell_owner(
+    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], won: bool, shown_at: datetime
+) -> None:
     """The attacked pack's owner learns the result by DM, unless they turned the notices off; with their
-    DMs closed, a private « show » button in the channel where the battle was launched stands for it."""
+    DMs closed, a private « show » button in the channel where the battle was launched stands for it. The
+    DM leaves when the public message reaches the end (`shown_at`), not before."""
     owner = match.seats[1]
     if owner is None:
         return
@@ -135,9 +142,8 @@ def _tell_owner(conn: sqlite3.Connection, now: datetime, match: Match[DinocardSt
         ),
         show_label=Text("dinocard.notice.show"),
     )
-    enqueue(
-        conn, now, Target("dm", owner, fallback_channel_id=match.channel_id, guild_id=match.guild_id), spec
-    )
+    target = Target("dm", owner, fallback_channel_id=match.channel_id, guild_id=match.guild_id)
+    enqueue(conn, now, target, spec, not_before=shown_at if shown_at > now else None)
 
 
 def beaten(conn: sqlite3.Connection, player: int) -> int:

@@ -49,6 +49,7 @@ from services.hoss.battle_edits import Shown
 from services.hoss.battles import BattleResult
 from services.hoss.decks import DeckService, DeckView
 from services.hoss.gold import GOLD
+from services.hoss.proofs import Proof, arena_proof
 from services.hoss.ranked import RankedService
 from services.hoss.shop import rank_wins
 from services.platform import ledger
@@ -542,6 +543,10 @@ class ArenaService:
         if closed != 1:
             raise RuntimeError(f"arena season {guild_id}/{season} closed twice")  # rolls the unit back
         post_results(conn, now, guild_id, date.fromisoformat(season))
+
+    async def proof(self, guild_id: int, season: date) -> Proof:
+        """What « Vérifier » shows of this server's season starting `season` (its seed only once closed)."""
+        return await self.db.read(lambda conn: arena_proof(conn, guild_id, season))
 
     async def verify(self, guild_id: int, day: date) -> ArenaVerification:
         """The opponent draws of this server's season holding `day`, recomputed from the revealed seed."""

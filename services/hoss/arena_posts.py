@@ -1,6 +1,7 @@
 """The Arena's two posts in a server's announcements channel: the ranking, one message edited after each
 hourly ranking (« Le classement est mis à jour toutes les heures et s'affiche dès que 2 joueurs sont
-inscrits »), and the results of the Sunday-midnight close with the rewards paid and the season's seed.
+inscrits »), and the results of the Sunday-midnight close with the rewards paid; each post's « Vérifier »
+shows the season's commitment, and its seed once closed (services/hoss/proofs.py).
 
 Both are queued in the outbox by the unit that ranks or closes the season (services/hoss/arena.py), so a
 post exists iff that unit committed: the results are posted exactly once, and a season closed twice
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from engine.hoss import SHOWN_FROM, TOP_PRIZES
+from services.hoss.proofs import ARENA, verify_button
 from services.platform import guild_settings, outbox
 from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Number, Target, Text
 
@@ -124,7 +126,8 @@ def post_ranking(
 
 def post_results(conn: sqlite3.Connection, now: datetime, guild_id: int, season: date) -> int | None:
     """In the close's unit, after the payout: the ranking post edited one last time to say the season is
-    over, and the results post with the rewards paid and the revealed seed. Returns the results' item."""
+    over, and the results post with the rewards paid (its « Vérifier » reveals the seed). Returns the
+    results' item."""
     item = _board_item(conn, guild_id, season)
     if item is not None:
         board_channel = int(conn.execute("SELECT target_id FROM outbox WHERE id = ?", (item,)).fetchone()[0])
@@ -141,16 +144,12 @@ def post_results(conn: sqlite3.Connection, now: datetime, guild_id: int, season:
     if channel is None:
         return None
     results = standings(conn, guild_id, season, PAID_SHOWN)
-    (seed,) = conn.execute(
-        "SELECT seed FROM hoss_arena_seasons WHERE guild_id = ? AND season = ? AND status = 'closed'",
-        (guild_id, season.isoformat()),
-    ).fetchone()
     others = conn.execute(
         "SELECT COUNT(*), MIN(reward) FROM hoss_arena_entries WHERE guild_id = ? AND season = ? AND place > ?",
         (guild_id, season.isoformat(), PAID_SHOWN),
     ).fetchone()
     winners = tuple(line.player_id for line in results.lines)
-    spec = results_spec(results, str(seed), int(others[0]), int(others[1] or 0))
+    spec = results_spec(results, int(others[0]), int(others[1] or 0))
     return outbox.enqueue(conn, now, Target("channel", channel, players=winners, guild_id=guild_id), spec)
 
 
@@ -199,15 +198,9 @@ def _registered(board: Standings) -> EmbedField:
     )
 
 
-def _commitment(board: Standings) -> EmbedField:
-    return EmbedField(
-        Text("hoss.arena.post.label.commitment"), Text.raw(f"`{board.commitment}`"), inline=False
-    )
-
-
 def ranking_spec(board: Standings, now: datetime, closes_at: datetime) -> MessageSpec:
     """The hourly post: the first `TOP_SHOWN` places, the others counted, when it was updated, when the
-    season closes, and the commitment to the seed every opponent draw of the season uses."""
+    season closes; « Vérifier » shows the commitment to the seed every opponent draw of the season uses."""
     fields = (
         _registered(board),
         EmbedField(Text("hoss.arena.post.label.updated"), Text.raw(_stamp(now, "f"))),
@@ -217,7 +210,6 @@ def ranking_spec(board: Standings, now: datetime, closes_at: datetime) -> Messag
                 "hoss.arena.post.closes", {"when": _stamp(closes_at, "f"), "relative": _stamp(closes_at, "R")}
             ),
         ),
-        _commitment(board),
     )
     description = Text.lines(_ranking_lines(board))
     return MessageSpec(
@@ -225,7 +217,8 @@ def ranking_spec(board: Standings, now: datetime, closes_at: datetime) -> Messag
             Embed(
                 title=_title("hoss.arena.post.title", board.season), description=description, fields=fields
             ),
-        )
+        ),
+        buttons=(verify_button(ARENA, board.season),),
     )
 
 
@@ -237,7 +230,6 @@ def closed_spec(board: Standings, closed_at: datetime) -> MessageSpec:
             Text("hoss.arena.post.label.closed"),
             Text("hoss.arena.post.closed", {"when": _stamp(closed_at, "f")}),
         ),
-        _commitment(board),
     )
     description = Text.lines(_ranking_lines(board))
     return MessageSpec(
@@ -245,26 +237,23 @@ def closed_spec(board: Standings, closed_at: datetime) -> MessageSpec:
             Embed(
                 title=_title("hoss.arena.post.title", board.season), description=description, fields=fields
             ),
-        )
+        ),
+        buttons=(verify_button(ARENA, board.season),),
     )
 
 
-def results_spec(board: Standings, seed: str, others: int, others_gold: int) -> MessageSpec:
+def results_spec(board: Standings, others: int, others_gold: int) -> MessageSpec:
     """The close's post: the prize places with the gold each was paid, the other participants counted
-    with their participation gold, the tie-break rule, and the revealed seed beside its commitment (with
-    each attack's recorded candidates, anyone recomputes whom it drew: engine/fair_draw.py)."""
+    with their participation gold, the tie-break rule; « Vérifier » reveals the season's seed beside its
+    commitment (with each attack's recorded candidates, anyone recomputes whom it drew:
+    engine/fair_draw.py)."""
     lines = [_line(line, paid=True) for line in board.lines]
     if others:
         lines.append(Text("hoss.arena.post.others", {"count": Number(others), "gold": Number(others_gold)}))
-    lines += [Text.raw(""), Text("hoss.arena.post.tie_break"), Text("hoss.arena.post.seed_note")]
-    fields = (
-        _registered(board),
-        EmbedField(Text("hoss.arena.post.label.seed"), Text.raw(f"`{seed}`"), inline=False),
-        _commitment(board),
-    )
+    lines += [Text.raw(""), Text("hoss.arena.post.tie_break")]
     embed = Embed(
         title=_title("hoss.arena.post.results_title", board.season),
         description=Text.lines(lines),
-        fields=fields,
+        fields=(_registered(board),),
     )
-    return MessageSpec(embeds=(embed,))
+    return MessageSpec(embeds=(embed,), buttons=(verify_button(ARENA, board.season),))

@@ -2,9 +2,11 @@
 recorded as an outbox item (`attach`), and every unit that plays rounds queues, in that same unit, one
 edit of it per round, each due `pace` after the previous one on the service's clock (`queue_edits`).
 
-So the rounds are shown one by one whoever moved the battle (the player, the 2-minute deadline, a skip),
-a restart delivers the edits still owed at their times, and a rate-limited edit is retried by the outbox
-like any other; a test or the sandbox moves its ManualClock to see them. Decisions: docs/hoss/ranked.md.
+So the rounds are shown one by one whoever moved the battle (the player, the 2-minute deadline), a
+restart delivers the edits still owed at their times, and a rate-limited edit is retried by the outbox
+like any other; a test or the sandbox moves its ManualClock to see them. « Passer à la fin » is the
+exception: it asked for the end, so the message shows the final board at once (`show_at_once`).
+Decisions: docs/hoss/ranked.md.
 """
 
 from __future__ import annotations
@@ -23,14 +25,20 @@ from services.hoss.battle_render import battle_spec
 from services.hoss.battle_view import Board, Now, boards
 from services.hoss.battles import PLAYER, BattleRow
 from services.platform.messages import MessageSpec, Target
-from services.platform.outbox import edits_waiting, enqueue, record_sent
+from services.platform.outbox import drop_waiting_edits, edits_waiting, enqueue, record_sent
 
 ROUND_PACE = timedelta(seconds=5)  # between two rounds shown on the battle message
 
 
 def now_of(conn: sqlite3.Connection, row: BattleRow) -> Now:
+    """While live, `ai_decided` says the AI took the player's previous pause; once over, that the AI
+    played the end of the battle for the player (their last decision was the deadline's)."""
     state = row.hoss_state
-    timed_out = row.pause - 1 in battles.timeout_pauses(conn, row) if row.live else False
+    timed_out = (
+        row.pause - 1 in battles.timeout_pauses(conn, row)
+        if row.live
+        else battles.last_decided_by(conn, row) == "timeout"
+    )
     return Now(
         arena=arena_results.tag_of(conn, row.id),
         battle_id=row.id,
@@ -85,13 +93,15 @@ def attach(
 ) -> int:
     """Make `message_id` (in `target`'s channel) the battle's message: later rounds edit it. A unit
     that played rounds after the response was built (a click that committed before this attach) queued
-    no edit, having no message to edit: the rounds after `shown.round` are queued here, or one edit when
-    the battle changed without a round (e.g. abandoned). Edits still owed to a previous message of the
-    battle (shown again by `/hoss battle`) end on that message as queued."""
+    no edit, having no message to edit: the rounds after `shown.round` are queued here (the final board
+    alone after « Passer à la fin »), or one edit when the battle changed without a round (e.g.
+    abandoned). Edits still owed to a previous message of the battle end on that message as queued."""
     item = record_sent(conn, now, target, shown.spec, message_id)
     battles.MATCHES.set_message(conn, row.match_id, item)
     later = battles.rounds(conn, row.id, shown.round)
-    if later:
+    if later and not row.live and battles.last_decided_by(conn, row) == "skip":
+        show_at_once(conn, now, row.id, catalog)  # skipped to its end: the result, not the rounds
+    elif later:
         queue_edits(conn, now, row.id, later, catalog, pace)
     elif board_spec(conn, row, catalog) != shown.spec:
         queue_now(conn, now, row.id, catalog, pace)
@@ -133,16 +143,34 @@ def queue_now(
     return True
 
 
+def show_at_once(conn: sqlite3.Connection, now: datetime, battle_id: int, catalog: HossCatalog) -> bool:
+    """Queue one edit showing the battle as it is now, due at once, in place of the rounds still waiting
+    to be shown (« Passer à la fin »: the final board and the result, not the rounds 5 s apart); an edit
+    already due goes first. False while the battle has no message."""
+    row = battles.load(conn, battle_id)
+    assert row is not None
+    if row.message_item is None:
+        return False
+    drop_waiting_edits(conn, row.message_item, now)
+    waiting = edits_waiting(conn, row.message_item)
+    due = now if waiting is None else max(now, waiting)
+    target = _target(conn, row.message_item)
+    enqueue(conn, now, target, board_spec(conn, row, catalog), edit_of=row.message_item, not_before=due)
+    return True
+
+
+def _target(conn: sqlite3.Connection, item: int) -> Target:
+    message = conn.execute("SELECT target_id, players, guild_id FROM outbox WHERE id = ?", (item,)).fetchone()
+    return Target("channel", int(message[0]), players=tuple(json.loads(message[1])), guild_id=message[2])
+
+
 def _enqueue(
     conn: sqlite3.Connection, now: datetime, row: BattleRow, specs: Sequence[MessageSpec], pace: timedelta
 ) -> None:
     """The edits of the battle's message, `pace` apart, the first due now or `pace` after the last edit
     still waiting."""
     assert row.message_item is not None
-    message = conn.execute(
-        "SELECT target_id, players, guild_id FROM outbox WHERE id = ?", (row.message_item,)
-    ).fetchone()
-    target = Target("channel", int(message[0]), players=tuple(json.loads(message[1])), guild_id=message[2])
+    target = _target(conn, row.message_item)
     waiting = edits_waiting(conn, row.message_item)
     due = now if waiting is None else max(now, waiting + pace)
     for index, spec in enumerate(specs):

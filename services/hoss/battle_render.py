@@ -203,6 +203,8 @@ def description(board: Board, catalog: HossCatalog, locale: str) -> str:
         render_text(Text("hoss.battle.round", {"round": board.round}), locale),
     ]
     lines += [event_line(e, names, catalog, locale, sides) for e in board.events]
+    if board.ai_decided and board.status != "live":  # every round the AI played after the missed deadline
+        lines.append(render_text(Text("hoss.battle.ai_finished", {"player": sides[0]}), locale))
     if board.final and board.status == "live":
         if board.ai_decided:
             lines.append(render_text(Text("hoss.decision_timeout", {"player": sides[0]}), locale))

@@ -254,17 +254,19 @@ def advance(
     records: list[Record],
     *,
     for_player: Policy | None = None,
+    by: Author = "skip",
 ) -> int:
     """Run the battle until the player owes a decision, or to its end; returns the pause number then.
 
     The AI answers the opponent's decisions (strong policy); with `for_player` it also answers the
-    player's (skip to the end). Every pause where the player owes a decision gets the next number.
+    player's, recorded as `by` (a skip to the end, or the rest of a battle after a missed deadline).
+    Every pause where the player owes a decision gets the next number.
     """
     while not battle.over:
         if PLAYER in battle.waiting():
             if for_player is None:
                 break
-            answer_all(battle, PLAYER, for_player, "skip", pause, decisions)
+            answer_all(battle, PLAYER, for_player, by, pause, decisions)
         answer_all(battle, AI_SEAT, AI, "ai", pause, decisions)
         records.extend(battle.resume())
         if not battle.over and PLAYER in battle.waiting():
@@ -553,3 +555,11 @@ def timeout_pauses(conn: sqlite3.Connection, row: BattleRow) -> list[int]:
     """The pauses where the deadline passed and the AI decided for the player, in order (not the stops
     between two rounds that ran out: nothing was owed there)."""
     return sorted({d.pause for d in decisions(conn, row.id) if d.by == "timeout" and not d.between})
+
+
+def last_decided_by(conn: sqlite3.Connection, row: BattleRow) -> Author | None:
+    """Who took the player's last decision (not a stop between two rounds): 'timeout' once the AI played
+    the rest of the battle after a missed deadline (`RankedService.on_timeout`), 'skip' after « Passer à
+    la fin »."""
+    mine = [d for d in decisions(conn, row.id) if d.seat == PLAYER and not d.between]
+    return mine[-1].by if mine else None

@@ -22,6 +22,7 @@ from core.errors import NotAllowed, NotFound
 from engine import fair_draw
 from engine.hoss import TICKET_PRICE, split
 from services.hoss.gold import GOLD
+from services.hoss.proofs import RAFFLE, Proof, raffle_proof, verify_button
 from services.platform import guild_settings, ledger, outbox
 from services.platform.erased import ERASED, is_erased, mention
 from services.platform.messages import Button, Day, Embed, EmbedField, MessageSpec, Number, Target, Text
@@ -303,6 +304,10 @@ class RaffleService:
                 conn, now, Target("dm", player, fallback_channel_id=channel, guild_id=guild_id), dm
             )
 
+    async def proof(self, guild_id: int, day: date) -> Proof:
+        """What « Vérifier » shows of this server's raffle of `day` (its seed only once drawn)."""
+        return await self.db.read(lambda conn: raffle_proof(conn, guild_id, day))
+
     async def latest(self, guild_id: int) -> DrawRecord | None:
         return await self.db.read(lambda conn: _latest_draw(conn, guild_id))
 
@@ -450,12 +455,11 @@ BUY_BUTTON = Button(Text("hoss.raffle.button.buy"), "hoss:raffle:buy", "success"
 
 
 def commitment_post(day: date, draws: datetime, commitment: str) -> MessageSpec:
+    """The raffle opens: its day and draw time, the 🎟️ button, and « Vérifier » for its commitment
+    (services/hoss/proofs.py: the proof one click away, not in the post)."""
     return MessageSpec(
-        content=Text(
-            "hoss.raffle.post.commitment",
-            {"day": Day(day), "draw": stamp(draws), "commitment": commitment},
-        ),
-        buttons=(BUY_BUTTON,),
+        content=Text("hoss.raffle.post.commitment", {"day": Day(day), "draw": stamp(draws)}),
+        buttons=(BUY_BUTTON, verify_button(RAFFLE, day)),
     )
 
 
@@ -484,26 +488,17 @@ def result_fields(record: DrawRecord) -> tuple[EmbedField, ...]:
 
 
 def results_post(record: DrawRecord) -> MessageSpec:
-    """The draw's results, what players look for first: the draw in one line, then the winners and each
-    one's share (and what is carried over); the proof (the revealed seed, the commitment published before
-    the sales, the ticket list's fingerprint, the command that checks them) comes last."""
+    """The draw's results, what players look for: the draw in one line, then the winners and each one's
+    share (and what is carried over). The proof (the revealed seed, the commitment published before the
+    sales, the ticket list's fingerprint, the command that checks them) is behind « Vérifier »."""
     summary = Text(
         "hoss.raffle.post.results",
         {"day": Day(record.day), "tickets": Number(record.tickets), "pot": Number(record.pot)},
     )
-    proof = Text(
-        "hoss.raffle.post.proof",
-        {
-            "day_arg": record.day.isoformat(),  # the /hoss raffle verify option, typed as shown
-            "seed": record.seed,
-            "commitment": record.commitment,
-            "digest": record.digest,
-        },
-    )
-    fields = (*result_fields(record), EmbedField(Text("hoss.raffle.label.proof"), proof, inline=False))
+    embed = Embed(title=Text("hoss.raffle.post.title"), description=summary, fields=result_fields(record))
     return MessageSpec(
-        embeds=(Embed(title=Text("hoss.raffle.post.title"), description=summary, fields=fields),),
-        buttons=(BUY_BUTTON,),  # tickets for the next draw
+        embeds=(embed,),
+        buttons=(BUY_BUTTON, verify_button(RAFFLE, record.day)),  # tickets for the next draw; the proof
     )
 
 

@@ -38,8 +38,9 @@ from engine.hoss import (
 )
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from engine.rng import derive
-from services.hoss import battle_edits, battle_replay, battles
+from services.hoss import battle_edits, battle_history, battle_replay, battles
 from services.hoss.battle_edits import ROUND_PACE, Shown
+from services.hoss.battle_history import PastBattle
 from services.hoss.battle_view import NOTABLE_EVENTS
 from services.hoss.battles import (
     AI,
@@ -108,11 +109,13 @@ class Started:
 
 @dataclass(frozen=True)
 class Screen:
-    """The public battle message now, and whether the outbox still owes the message asked about an edit
-    (then showing it directly would be overwritten by an older round)."""
+    """The public battle message now, whether the outbox still owes the message asked about an edit
+    (then showing it directly would be overwritten by an older round), and whether the battle has a public
+    message at all (a crash between the start and its `attach` leaves it without one)."""
 
     message: Shown
     edits_owed: bool
+    attached: bool = True
 
 
 @dataclass(frozen=True)
@@ -454,8 +457,9 @@ class RankedService:
         return await self.db.read(unit)
 
     async def skip_to_end(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleResult:
-        """Resolve the rest of the battle at once, the AI taking the player's decisions too. Calling it on
-        a finished battle just returns its result."""
+        """Resolve the rest of the battle at once, the AI taking the player's decisions too; the battle's
+        message shows the final board and the result at once, not the rounds one by one. Calling it on a
+        finished battle just returns its result."""
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> BattleResult:
@@ -466,7 +470,7 @@ class RankedService:
                 records: list[Record] = []
                 pause = battles.advance(battle, row.pause, decisions, records, for_player=AI)
                 battles.step(conn, now, row, battle, decisions, records, pause)
-                battle_edits.queue_edits(conn, now, battle_id, records, self.catalog, self.pace)
+                battle_edits.show_at_once(conn, now, battle_id, self.catalog)
                 row = battles.owned(conn, player_id, battle_id, guild)
             result = battles.result_of(row, row.hoss_state)
             assert result is not None
@@ -492,16 +496,17 @@ class RankedService:
         battle_edits.queue_edits(conn, now, row.id, records, self.catalog, self.pace)
 
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
-        """`hoss.decision_timeout`: if the battle still waits at that pause, the AI decides for the player
-        (recorded as 'timeout', so the view can say so) and the battle runs on to the next pause."""
+        """`hoss.decision_timeout`: if the battle still waits at that pause, the player stopped answering:
+        the AI plays the rest of the battle for them (every decision recorded as 'timeout', so the message
+        can say so), without a new 2-minute wait at each of their later pauses. The rounds are shown one by
+        one, as they are played (docs/hoss/ranked.md, "A player who stops answering")."""
         row = battles.load(conn, int(job.payload["battle"]))
         if row is None or not row.live or row.pause != int(job.payload["pause"]):
             return
         battle = battles.restore(row)
         decisions: list[Decision] = []
         records: list[Record] = []
-        battles.answer_all(battle, PLAYER, AI, "timeout", row.pause, decisions)
-        pause = battles.advance(battle, row.pause, decisions, records)
+        pause = battles.advance(battle, row.pause, decisions, records, for_player=AI, by="timeout")
         battles.step(conn, now, row, battle, decisions, records, pause)
         battle_edits.queue_edits(conn, now, row.id, records, self.catalog, self.pace)
 
@@ -542,7 +547,7 @@ class RankedService:
         def unit(conn: sqlite3.Connection) -> Screen:
             row = battles.owned(conn, player_id, battle_id, guild)
             owed = battle_edits.edits_owed(conn, row, message_id)
-            return Screen(battle_edits.shown_now(conn, row, self.catalog), owed)
+            return Screen(battle_edits.shown_now(conn, row, self.catalog), owed, row.message_item is not None)
 
         return await self.db.read(unit)
 
@@ -573,6 +578,10 @@ class RankedService:
         return await self.db.read(
             lambda conn: battle_replay.stored_log(conn, battles.owned(conn, player_id, battle_id, guild))
         )
+
+    async def past_battles(self, player_id: int) -> list[PastBattle]:
+        """The player's finished battles, the latest first (`/hoss revoir` without a number)."""
+        return await self.db.read(lambda conn: battle_history.past_battles(conn, player_id))
 
     async def replay(self, viewer: int, battle_id: int, guild: int | None = None) -> str:
         """A finished battle played again from its seed and stored decisions (the same text as `log`), for

@@ -1,5 +1,6 @@
 """What a Pillz duel shows: the public message (line-ups, rounds, PV and pillz, result) and a player's
-private controls (their characters, the pillz, and the chance to win against the revealed character).
+private controls (for each unused character, every amount of pillz with its attack and its chance to win
+the round: `bet_rows`).
 
 The public message is built from what the rules make public: both line-ups, the card the leader played
 (its pillz stay hidden until the round resolves), resolved rounds, PV, and each seat's pillz as at the
@@ -13,8 +14,9 @@ controls; services/platform/card_names.py).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power
+from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power, round_chance
 from engine.protocol import SPECTATOR
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.economy import GAME_KEY
@@ -244,9 +246,56 @@ def chance(attack: int, other: int) -> int:
     return 50 if total == 0 else round(100 * attack / total)
 
 
+@dataclass(frozen=True)
+class Bet:
+    """One amount of pillz a character may be given: the attack it makes, the chance to win the round."""
+
+    pillz: int
+    attack: int
+    chance: float  # engine.pillz.round_chance: the rulebook's odds over what the player cannot know
+
+
+@dataclass(frozen=True)
+class BetRow:
+    """An unused character of the seat (its place in the line-up) and every amount it may be given."""
+
+    place: int
+    fighter: Fighter
+    bets: tuple[Bet, ...]
+
+
+def revealed(choice: Choice) -> Fighter | None:
+    """The opposing character the leader played this round (answering), None when leading."""
+    state = choice.state
+    if state.pending is None:
+        return None
+    return next(f for f in state.hands[1 - choice.seat] if f.card_id == state.pending[0])
+
+
+def bet_rows(choice: Choice) -> tuple[BetRow, ...]:
+    """What the controls offer, in two clicks: for each unused character, every amount of pillz from 0 to
+    those left, each with its attack and its chance to win the round (docs/pillz/duels.md)."""
+    state, seat = choice.state, choice.seat
+    foe = revealed(choice)
+    foes = [foe] if foe is not None else [f for f in state.hands[1 - seat] if not f.used]
+    left, foe_left = state.pillz[seat], state.pillz[1 - seat]
+    return tuple(
+        BetRow(
+            place,
+            me,
+            tuple(
+                Bet(pillz, attack_power(me, foe) * pillz, round_chance(me, foes, pillz, foe_left))
+                for pillz in range(left + 1)
+            ),
+        )
+        for place, me in enumerate(state.hands[seat])
+        if not me.used
+    )
+
+
 def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: int) -> MessageSpec:
-    """A seat's private controls: the character chosen so far, its attack, and when the opposing character
-    is known (answering), the chance to win for a few of the opponent's possible pillz."""
+    """A seat's private controls: where the duel stands, whom they answer (or that they lead), how the
+    chances beside each amount are counted, and the move chosen so far."""
     state = choice.state
     seat = choice.seat
     others = languages_of(choice.foe_language)
@@ -262,33 +311,27 @@ def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: in
             },
         )
     ]
-    foe = None
-    if state.pending is not None:
-        foe = next(f for f in state.hands[1 - seat] if f.card_id == state.pending[0])
+    foe = revealed(choice)
+    if foe is not None:
         lines.append(Text("pillz.controls.against", {"fighter": fighter_label(catalog, foe, others)}))
+        lines.append(Text("pillz.controls.chances_answering", {"pillz": state.pillz[1 - seat]}))
     else:
         lines.append(Text("pillz.controls.leading"))
+        lines.append(Text("pillz.controls.chances_leading", {"pillz": state.pillz[1 - seat]}))
     if place is None:
-        lines.append(Text("pillz.controls.choose", {"pillz": pillz}))
+        lines.append(Text("pillz.controls.choose"))
     else:
         me = state.hands[seat][place]
-        power = attack_power(me, foe)
         lines.append(
             Text(
                 "pillz.controls.attack",
-                {"fighter": fighter_label(catalog, me, others), "pillz": pillz, "attack": power * pillz},
+                {
+                    "fighter": fighter_label(catalog, me, others),
+                    "pillz": pillz,
+                    "attack": attack_power(me, foe) * pillz,
+                },
             )
         )
-        if foe is not None:
-            foe_power = attack_power(foe, me)
-            foe_left = state.pillz[1 - seat]
-            for theirs in sorted({0, foe_left // 3, (2 * foe_left) // 3, foe_left}):
-                lines.append(
-                    Text(
-                        "pillz.controls.chance",
-                        {"pillz": theirs, "percent": chance(power * pillz, foe_power * theirs)},
-                    )
-                )
     return MessageSpec(
         embeds=(
             Embed(

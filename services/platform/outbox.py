@@ -119,6 +119,17 @@ def edits_waiting(conn: sqlite3.Connection, item: int) -> datetime | None:
     return from_db(row[1]) if row[0] else None
 
 
+def drop_waiting_edits(conn: sqlite3.Connection, item: int, now: datetime) -> int:
+    """Drop the edits of the message `item` sent that still wait for a later time of the clock, because
+    the caller queues, in the same unit, an edit that shows the message's end (a battle skipped to its
+    result): the rounds they would show one by one are no longer wanted. An edit already due stays (a
+    deliverer may hold it), and the caller's edit is delivered after it. Returns how many were dropped."""
+    cursor = conn.execute(
+        "DELETE FROM outbox WHERE edit_of = ? AND state = 'pending' AND not_before > ?", (item, to_db(now))
+    )
+    return cursor.rowcount
+
+
 def retry_delay(attempts: int) -> timedelta:
     """Wait after the `attempts`-th failed delivery: 5 s, 10 s, 20 s... capped at 10 minutes."""
     return min(RETRY_BASE * (1 << min(max(attempts - 1, 0), 16)), RETRY_CAP)
@@ -397,6 +408,20 @@ class Outbox:
 
         def unit(conn: sqlite3.Connection) -> datetime | None:
             return min((due_at for _, due_at in _heads(conn, now, self.shards)), default=None)
+
+        return await self.db.read(unit)
+
+    async def paced_until(self) -> datetime | None:
+        """When the last item waiting for a time of the clock (`not_before`: a battle's rounds shown one
+        by one) falls due; None when none waits. Where the clock moves only when told to (the sandbox),
+        this says how far to move it to see an animation to its end."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> datetime | None:
+            row = conn.execute(
+                "SELECT MAX(not_before) FROM outbox WHERE state = 'pending' AND not_before > ?", (to_db(now),)
+            ).fetchone()
+            return None if row is None or row[0] is None else from_db(row[0])
 
         return await self.db.read(unit)
 

@@ -155,7 +155,7 @@ class PlayerService:
         for topic in (ledger.CARDS_TOPIC, LOCALE_TOPIC):
             db.subscribe_keys(topic, self.owned.changed)
         self.welcomed: set[tuple[int, str]] = set()  # (player, game) whose welcome marker is claimed
-        self.shown: set[tuple[int, str]] = set()  # (player, game) welcomed by a refusal, not yet claimed
+        self.shown: set[tuple[int, str]] = set()  # (player, game) whose welcome was shown, not yet claimed
 
     async def ensure(self, player_id: int) -> None:
         now = self.clock.now()
@@ -209,24 +209,29 @@ class PlayerService:
         return await self.db.write(unit)
 
     async def claim_welcome(self, player_id: int, game: str) -> bool:
-        """After a command of `game` succeeded: records that its welcome was given; True for the one
-        command that records it (two first commands at once: one welcome), unless a refusal of this
-        process already showed it."""
+        """After a command of `game` that showed its welcome succeeded: records that the welcome was given
+        (one write; True for the command that recorded it), so that no later command owes it."""
         now = self.clock.now()
         key = _welcome_key(player_id, game)
         fresh = await self.db.write(lambda conn: once(conn, key, now, lambda: True)[1])
         self._welcomed(player_id, game)
-        return bool(fresh) and (player_id, game) not in self.shown
+        self.shown.discard((player_id, game))
+        return bool(fresh)
 
-    def show_welcome_on_refusal(self, player_id: int, game: str) -> bool:
-        """A refused command of `game` shows the welcome it owes, once per process, without recording it
-        (a refusal writes nothing): the first command that succeeds records it."""
+    def take_welcome(self, player_id: int, game: str) -> bool:
+        """Whether a command of `game` that owes its welcome shows it now: once per process until a
+        command succeeds and records it (a refused command records nothing: a refusal leaves no trace).
+        Checked and marked in one step of the event loop, so two first commands at once show it once."""
         if (player_id, game) in self.shown:
             return False
         if len(self.shown) >= LOCALE_CACHE_SIZE:
             self.shown.clear()
         self.shown.add((player_id, game))
         return True
+
+    def welcome_shown(self, player_id: int, game: str) -> bool:
+        """This process showed the player `game`'s welcome and nothing recorded it yet."""
+        return (player_id, game) in self.shown
 
     def _welcomed(self, player_id: int, game: str) -> None:
         if len(self.welcomed) >= LOCALE_CACHE_SIZE:

@@ -19,6 +19,7 @@ from emulator.interactions import InteractionResult
 from emulator.records import RecordedMessage
 from emulator.world import Channel, User
 from sandbox.harness import BotHarness
+from tests.e2e.messages import public_answer
 
 HERE = Path(__file__).resolve().parent
 
@@ -100,13 +101,11 @@ async def challenge_scene(w: World, command: str, game: str) -> Scene:
     """Alice's pending challenge of Bob by `command` (a duel of secret choices), Bob entitled to answer;
     the game ends when Alice withdraws it."""
     alice, bob = w.user("alice"), w.user("bob")
-    made = await w.h.emu.run_command(alice, command, {"joueur": bob}, channel=w.here)
-    assert made.message is not None
-    assert not made.message.ephemeral
-    duel = id_in(made.message, f"{game}:accept:")
+    made = public_answer(await w.h.emu.run_command(alice, command, {"joueur": bob}, channel=w.here))
+    duel = id_in(made, f"{game}:accept:")
 
     async def end(w: World) -> None:
-        await w.h.emu.click(alice, "Refuser", message=made.message)
+        await w.h.emu.click(alice, "Refuser", message=made)
         await w.h.settle()
 
     return Scene({"duel": duel}, "bob", "alice", end=end)
@@ -115,9 +114,8 @@ async def challenge_scene(w: World, command: str, game: str) -> Scene:
 async def accepted_duel(w: World, command: str, game: str) -> tuple[Any, Any]:
     """Alice's challenge of Bob by `command`, accepted: the game's duel service and the live duel."""
     alice, bob = w.user("alice"), w.user("bob")
-    made = await w.h.emu.run_command(alice, command, {"joueur": bob}, channel=w.here)
-    assert made.message is not None
-    await w.h.emu.click(bob, "Accepter", message=made.message)
+    made = public_answer(await w.h.emu.run_command(alice, command, {"joueur": bob}, channel=w.here))
+    await w.h.emu.click(bob, "Accepter", message=made)
     await w.h.settle()
     assert w.h.bot is not None
     duels = w.h.bot.services.games[game].duels

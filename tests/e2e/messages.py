@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from emulator.interactions import InteractionResult
 from emulator.records import RecordedMessage
 from sandbox.harness import BotHarness
 
@@ -19,3 +20,25 @@ def only_public(h: BotHarness, pattern: str) -> RecordedMessage:
     found = [m for m in h.emu.messages if not m.ephemeral and re.search(pattern, shown(m))]
     assert len(found) == 1, [shown(m) for m in found]
     return found[0]
+
+
+def public_answer(result: InteractionResult) -> RecordedMessage:
+    """A command's public answer. A player's first command of a game shows the game's welcome first,
+    privately, as its response; a public answer then follows it (discord_app/welcome.py)."""
+    found = [m for m in result.messages if not m.ephemeral]
+    assert found, result.messages
+    return found[0]
+
+
+WELCOME_OPENINGS = ("**Bienvenue dans", "**Welcome to")
+
+
+def after_welcome(text: str) -> str:
+    """A private answer's text below the game's welcome, which a player's first command of a game shows
+    at its top (discord_app/welcome.py); the text itself when it has none."""
+    if not text.startswith(WELCOME_OPENINGS):
+        return text
+    welcome, found, rest = text.partition("\n\n")
+    assert found, text
+    assert "➡️" in welcome, text  # the welcome whole, its next step included
+    return rest

@@ -41,8 +41,9 @@ async def test_a_failing_hook_is_reported_and_the_next_one_still_runs(harness: B
     errors.clear()
 
 
-async def test_the_welcome_still_follows_a_first_command_of_a_game(harness: BotHarness) -> None:
+async def test_the_welcome_still_comes_with_a_first_command_of_a_game(harness: BotHarness) -> None:
     bob = harness.user("bob")
     first = await harness.emu.run_command(bob, "hoss collection")
     await harness.settle()
-    assert any("Bienvenue" in str(m.render()) for m in first.messages[1:]), first.messages
+    assert first.message is not None
+    assert str(first.message.render()).startswith("**Bienvenue dans HOSS TCG"), first.messages

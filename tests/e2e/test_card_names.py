@@ -12,7 +12,7 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.platform import ledger
 from services.platform.players import ensure_player
-from tests.e2e.messages import only_public, shown
+from tests.e2e.messages import only_public, public_answer, shown
 from tests.e2e.trades.authorization import members_for_long
 
 SCOUT = "ashigaru-rice-field-scout"
@@ -51,8 +51,9 @@ async def test_a_french_and_an_english_player_trade_and_duel_each_in_their_langu
     await h.emu.run_command(alice, "échange annuler", {"échange": 1})
 
     made = await h.emu.run_command(alice, "pillz défi", {"joueur": bob})
-    assert made.message is not None
-    await h.emu.click(bob, "Accepter", message=made.message)  # the public message speaks the server's French
+    await h.emu.click(
+        bob, "Accepter", message=public_answer(made)
+    )  # the public message speaks the server's French
     await h.settle()
     assert h.bot is not None
     duels = h.bot.services.games["pillz"].duels

@@ -125,5 +125,6 @@ async def test_a_hoss_battle_s_decision_is_a_timer(harness: BotHarness) -> None:
     battle = await hoss(harness).ranked.current(alice.id)
     shown = text(await harness.emu.run_command(alice, "minuteurs"))
     assert re.search(
-        rf"\*\*Combat n° {battle}\*\*\u00a0: décision attendue, l'IA décide pour vous <t:\d+:R>", shown
+        rf"\*\*Combat n° {battle}\*\*\u00a0: décision attendue, l'IA joue la fin du combat pour vous <t:\d+:R>",
+        shown,
     )

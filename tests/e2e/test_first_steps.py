@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sandbox.harness import BotHarness
 from tests.e2e.choco.test_referee import referee_role
+from tests.e2e.messages import after_welcome
 
 
 def text_of(result: object) -> str:
@@ -107,7 +108,7 @@ async def test_an_unknown_card_name_gets_the_nearest_names(harness: BotHarness) 
 async def test_a_deck_naming_an_unknown_card_gets_the_nearest_names(harness: BotHarness) -> None:
     alice = harness.user("alice")
     options = {"slot": 2, "characters": "Porteur de baniere, Lancier yari"}
-    text = text_of(await harness.emu.run_command(alice, "pillz deck", options))
+    text = after_welcome(text_of(await harness.emu.run_command(alice, "pillz deck", options)))
     assert text.startswith(
         "Personnage inconnu\u00a0: «\u00a0Porteur de baniere\u00a0». Vouliez-vous dire\u00a0: Porteur de bannière"
     )

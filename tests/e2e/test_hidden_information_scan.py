@@ -439,9 +439,9 @@ class HossSecrets:
 async def test_a_hoss_ranked_battle_shows_no_unplayed_line_or_seed(
     seeded: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Decisions, an outsider's click and replay request, the battle shown again, a decision left to the
-    AI on the deadline, the skip to the end and its log: the seed and the lines not yet in play stay
-    secret while the battle is live."""
+    """Decisions, an outsider's click and replay request, the battle shown again (privately), the rest
+    left to the AI on the deadline and its log; then a second battle shown privately and skipped to its
+    end from there: the seed and the lines not yet in play stay secret while a battle is live."""
     monkeypatch.setattr(RankedService, "pace", timedelta(0))
     h = seeded
     alice, zoe = h.user("alice"), h.user("zoe", locale="en")
@@ -460,15 +460,21 @@ async def test_a_hoss_ranked_battle_shows_no_unplayed_line_or_seed(
     await h.emu.run_command(alice, "hoss combat")
     await h.settle()
     await check(scan, tracker)
-    assert await h.advance(timedelta(minutes=2, seconds=1)) == 1  # the AI decides for alice
-    await h.emu.click(alice, "Décider")
-    await h.settle()
-    await check(scan, tracker)
-    await h.emu.click(alice, "Passer à la fin", message=public)
+    assert await h.advance(timedelta(minutes=2, seconds=1)) == 1  # the AI plays the rest for alice
     await h.settle()
     await check(scan, tracker)
     assert await hoss(h).ranked.current(alice.id) is None
-    assert scan.files >= 1
+    await start_rank_1(h, alice)
+    tracker.battle_id = None
+    await check(scan, tracker)
+    private = (await h.emu.run_command(alice, "hoss combat")).message
+    assert private is not None
+    await check(scan, tracker)
+    await h.emu.click(alice, "Passer à la fin", message=private)
+    await h.settle()
+    await check(scan, tracker)
+    assert await hoss(h).ranked.current(alice.id) is None
+    assert scan.files >= 2
     assert scan.pieces > 30
     assert scan.findings == [], "\n" + scan.report()
 

@@ -16,13 +16,14 @@ from emulator.payloads import channel_payload
 from sandbox.harness import BotHarness
 from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
 from tests.e2e.hoss.test_ranked import hoss, with_deck
+from tests.e2e.messages import after_welcome
 
 
 def private(result: InteractionResult) -> str:
     message = result.message
     assert message is not None
     assert message.ephemeral
-    return message.content
+    return after_welcome(message.content)
 
 
 async def count(h: BotHarness, sql: str) -> int:
@@ -199,14 +200,40 @@ async def test_a_pillz_duel_where_the_bot_cannot_post_is_refused_privately(harne
     assert await count(harness, "SELECT COUNT(*) FROM matches") == 0
 
 
-async def test_a_battle_shown_again_where_the_bot_cannot_embed_is_refused(harness: BotHarness) -> None:
+async def test_a_battle_shown_again_where_the_bot_cannot_embed_is_shown_privately(
+    harness: BotHarness,
+) -> None:
+    """`/hoss combat` shows the battle to its player only (an interaction's private reply needs none of the
+    channel's permissions): nothing is posted where the bot may not embed."""
     alice = harness.user("alice")
     await with_deck(harness, alice)
     assert harness.games_channel is not None
     assert harness.guild is not None
     await harness.emu.run_command(alice, "hoss rang", {"rang": 1}, channel=harness.games_channel)
+    await harness.settle()
     elsewhere = harness.emu.add_channel(harness.guild, "accueil")
     harness.emu.world.deny_bot(elsewhere, "embed_links")
+
+    shown_again = await harness.emu.run_command(alice, "hoss combat", channel=elsewhere)
+
+    assert shown_again.message is not None
+    assert shown_again.message.ephemeral
+    assert "Combat classé n° 1" in shown_again.message.render()
+    assert harness.emu.channel_messages(elsewhere) == []
+
+
+async def test_a_battle_without_its_message_is_not_posted_where_the_bot_cannot_embed(
+    harness: BotHarness,
+) -> None:
+    """A battle left without its public message gets one from `/hoss combat`: not where the bot may not
+    embed, and the player is told which permission is missing."""
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    assert harness.guild is not None
+    elsewhere = harness.emu.add_channel(harness.guild, "accueil")
+    harness.emu.world.deny_bot(elsewhere, "embed_links")
+    assert harness.bot is not None
+    await harness.bot.services.games["hoss"].ranked.start(alice.id, 1, key="lost", guild=harness.guild.id)
 
     answer = private(await harness.emu.run_command(alice, "hoss combat", channel=elsewhere))
 

@@ -9,7 +9,8 @@ import re
 from emulator.records import RecordedMessage
 from sandbox.harness import BotHarness
 from services.pillz import PillzServices
-from tests.e2e.messages import shown
+from tests.e2e.messages import after_welcome, public_answer, shown
+from tests.e2e.pillz.test_duel import bet_select
 
 
 def pillz(h: BotHarness) -> PillzServices:
@@ -29,7 +30,7 @@ async def test_an_english_player_in_a_french_server_until_it_switches_to_english
     started = await harness.emu.run_command(ann, "pillz practice")
     assert started.message is not None
     assert started.message.ephemeral
-    reply = shown(started.message)
+    reply = after_welcome(shown(started.message))  # her first Pillz command: the welcome on top
     assert reply.startswith("Practice duel #"), reply  # her own language, privately
     assert "click “Jouer” in the channel" in reply  # the public button, as the channel shows it
     await harness.settle()
@@ -39,7 +40,7 @@ async def test_an_english_player_in_a_french_server_until_it_switches_to_english
     controls = await harness.emu.click(ann, "Jouer", message=public)
     assert controls.message is not None
     assert controls.message.ephemeral
-    assert "Choose your character" in str(controls.message.components)
+    assert "pillz → ATK" in str(controls.message.components)  # her controls, in her language
 
     odile = harness.user("odile", admin=True)
     saved = await harness.emu.run_command(odile, "configuration langue", {"langue": "English (anglais)"})
@@ -47,7 +48,8 @@ async def test_an_english_player_in_a_french_server_until_it_switches_to_english
     assert saved.message.ephemeral
     assert "Langue des messages publics\u00a0: English (anglais)" in shown(saved.message)
 
-    picked = await harness.emu.select(ann, values=["0"], message=controls.message)
+    first = bet_select(controls.message, 0)
+    picked = await harness.emu.select(ann, values=["0"], custom_id=first, message=controls.message)
     assert picked.message is not None
     played = await harness.emu.click(ann, "Play (0 pillz)", message=picked.message)
     assert played.message is not None
@@ -63,15 +65,13 @@ async def test_an_english_player_in_a_french_server_until_it_switches_to_english
 
 async def test_a_challenge_and_its_answer_are_in_the_servers_language(harness: BotHarness) -> None:
     ann, bob = harness.user("ann", locale="en-US"), harness.user("bob", locale="en-US")
-    made = await harness.emu.run_command(ann, "pillz challenge", {"player": bob})
-    assert made.message is not None
-    assert not made.message.ephemeral
-    assert "défie" in shown(made.message), shown(made.message)
-    own = await harness.emu.click(ann, "Accepter", message=made.message)
+    made = public_answer(await harness.emu.run_command(ann, "pillz challenge", {"player": bob}))
+    assert "défie" in shown(made), shown(made)
+    own = await harness.emu.click(ann, "Accepter", message=made)
     assert own.message is not None
     assert own.message.ephemeral
     assert "“Refuser” withdraws it" in shown(own.message)  # English, quoting the French button
-    answered = await harness.emu.click(bob, "Refuser", message=made.message)
+    answered = await harness.emu.click(bob, "Refuser", message=made)
     assert answered.message is not None
     assert not answered.message.ephemeral
     assert "Refuser" not in str(answered.message.components)
@@ -86,7 +86,7 @@ async def test_a_server_seen_first_in_english_posts_in_english(harness: BotHarne
     ann = harness.user("ann", locale="fr")
     started = await harness.emu.run_command(ann, "pillz entraînement", channel=channel)
     assert started.message is not None
-    assert shown(started.message).startswith("Duel d'entraînement n°")  # hers: French
+    assert after_welcome(shown(started.message)).startswith("Duel d'entraînement n°")  # hers: French
     assert "«\u00a0Play\u00a0»" in shown(started.message)
     await harness.settle()
     (duel,) = await pillz(harness).duels.live(ann.id)

@@ -8,35 +8,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from sandbox.main import run_sandbox
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
+from tests.sandbox.examples import EXAMPLES, seed_of, transcript
 
 
 def example(game: str) -> Path:
     return EXAMPLES / f"first_steps_{game}.txt"
 
 
-def seed_of(script: Path) -> int:
-    """The seed the example's first line tells readers to run it with (`--seed N`)."""
-    found = re.search(r"--seed (\d+)", script.read_text(encoding="utf-8").splitlines()[0])
-    if found is None:
-        raise ValueError(f"{script.name}: the first line names no --seed")
-    return int(found.group(1))
-
-
-async def run(tmp_path: Path, game: str, seed: int | None = None) -> str:
-    lines: list[str] = []
-    script = example(game)
-    code = await run_sandbox(
-        script=str(script),
-        db_path=str(tmp_path / "db.sqlite3"),
-        out=lines.append,
-        seed=seed_of(script) if seed is None else seed,
-    )
-    text = "\n".join(lines)
-    assert code == 0, text
+async def run(game: str) -> str:
+    """The example run with the seed its first line names."""
+    done = await transcript(example(game))
+    text = done.text
+    assert done.code == 0, text
     assert "Commencer ici: 1. Choisissez un jeu" in text
     welcomed = re.findall(r"\[(\w+) only\] \*\*Bienvenue dans", text)
     assert "alice" in welcomed

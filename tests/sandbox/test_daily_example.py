@@ -4,17 +4,14 @@ streak's +10 % on the second day, and a missed day that starts the streak again.
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.sandbox.examples import EXAMPLES, transcript
 
-from sandbox.main import run_sandbox
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "daily.txt"
+EXAMPLE = EXAMPLES / "daily.txt"
 
 
-async def test_the_daily_example_runs(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append)
+async def test_the_daily_example_runs() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     lines = [line.replace("\u202f", " ").replace("\xa0", " ") for line in lines]  # French digit groups
     text = "\n".join(lines)
     assert code == 0, text

@@ -5,19 +5,14 @@ replay with its log."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.sandbox.examples import EXAMPLES, transcript
 
-from sandbox.main import run_sandbox
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "dinocard.txt"
+EXAMPLE = EXAMPLES / "dinocard.txt"
 
 
-async def test_the_dinocard_example_runs(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=5
-    )
+async def test_the_dinocard_example_runs() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     text = "\n".join(lines)
     assert code == 0, text
     assert "Vous recevez votre collection de départ\u00a0: 102 cartes" in text
@@ -31,6 +26,9 @@ async def test_the_dinocard_example_runs(tmp_path: Path) -> None:
     assert "Maître Moueffe (niveau 1): **Maître du dojo**" in text  # the master's side, a plain label
     assert "Préparation\u00a0: «\u00a0Braise\u00a0» contre «\u00a0Marée\u00a0» (niveau 1)" in text
     assert "Défi n° 2 lancé" in text
-    assert "[DM bob] Votre pack «\u00a0Marée\u00a0»" in text
+    told = text.index("[DM bob] Votre pack «\u00a0Marée\u00a0»")
+    launched = text.index('> alice: click "Lancer le Défi"')
+    assert text.index("> wait 10m", launched) < told  # with the battle's last phase, not its first
+    assert "(animation : `wait 50s` pour la suite)" in text  # the dojo fight, shown phase by phase
     assert "[file: dinocard-2.txt]" in text
     assert "**Braise** (n° 1) — niveau 1, 20 cartes, 1 défi aujourd'hui" in text

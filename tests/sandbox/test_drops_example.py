@@ -6,20 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sandbox.main import run_sandbox
-from tests.sandbox.first_steps import seed_of
+from tests.sandbox.examples import same_worker, transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "drops.txt"
 
 
-async def test_the_drops_example_runs(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=seed_of(EXAMPLE)
-    )
-    text = "\n".join(lines)
-    assert code == 0, text
+@same_worker(EXAMPLE)
+async def test_the_drops_example_runs() -> None:
+    run = await transcript(EXAMPLE)
+    text = run.text
+    assert run.code == 0, text
     assert "[#parties] Sur la liste de souhaits de\u00a0: @bob\n    | ** Un drop apparaît\u202f! **" in text
     assert "**Perchta** (Bronze 2, Chocobataille)" in text
     assert text.count("Vous participez au tirage") == 3

@@ -6,8 +6,6 @@ Every game with a guide has one; the later games' examples are run by their own 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from services.platform import games
 from tests.sandbox.first_steps import example, opened_entry, order_of, run, seed_of
 
@@ -22,8 +20,8 @@ def test_every_game_with_a_guide_has_a_first_steps_example() -> None:
         assert seed_of(example(key)) >= 0
 
 
-async def test_the_hoss_first_steps(tmp_path: Path) -> None:
-    text = await run(tmp_path, "hoss", 5)
+async def test_the_hoss_first_steps() -> None:
+    text = await run("hoss")
     assert "Rareté et étoiles: Basique 0★" in opened_entry(
         text, "#14 Archer de la canopée", "hoss-syl_archer_1.png"
     )
@@ -50,8 +48,8 @@ async def test_the_hoss_first_steps(tmp_path: Path) -> None:
     )
 
 
-async def test_the_choco_first_steps(tmp_path: Path) -> None:
-    text = await run(tmp_path, "choco", 8)
+async def test_the_choco_first_steps() -> None:
+    text = await run("choco")
     assert "Exemplaires possédés\u00a0: 2" in opened_entry(
         text, "Jean Trithème ×2", "choco-jean_tritheme.png"
     )
@@ -80,8 +78,8 @@ async def test_the_choco_first_steps(tmp_path: Path) -> None:
     assert "Vouliez-vous dire\u00a0: Dorothée Balai\u202f?" in text
 
 
-async def test_the_pillz_first_steps(tmp_path: Path) -> None:
-    text = await run(tmp_path, "pillz", 3)
+async def test_the_pillz_first_steps() -> None:
+    text = await run("pillz")
     assert "Exemplaires possédés\u00a0: 1" in opened_entry(
         text, "Druidesse des saules ×1", "pillz-sorcieres-willow-druid.png"
     )

@@ -6,23 +6,19 @@ at start-up: the draw and its post, the close with its payout and results, then 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from sandbox.main import run_sandbox
+from tests.sandbox.examples import EXAMPLES, transcript
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "hoss_arena.txt"
+EXAMPLE = EXAMPLES / "hoss_arena.txt"
 
 
 def after(lines: list[str], marker: str) -> list[str]:
     return lines[lines.index(marker) + 1 :]
 
 
-async def test_the_arena_week_and_the_raffle_survive_restarts(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=4
-    )
+async def test_the_arena_week_and_the_raffle_survive_restarts() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     lines = [line.replace("\u202f", " ").replace("\xa0", " ") for line in lines]  # French digit groups
     text = "\n".join(lines)
     assert code == 0, text
@@ -49,7 +45,7 @@ async def test_the_arena_week_and_the_raffle_survive_restarts(tmp_path: Path) ->
     assert results[0] > lines.index(restart_close)
     assert re.search(r"\*\*1\.\*\* @alice — 3 pts · 1 attaque.* — \*\*3 000 or\*\*", text)
     assert re.search(r"\*\*2\.\*\* @bob — 0 pts · 0 attaque.* — \*\*2 000 or\*\*", text)
-    assert "Graine révélée: `" in text
+    assert "Graine révélée : `" in text  # behind the results post's « Vérifier »
     # The closed season's draws recompute from its revealed seed; the open one keeps its seed.
     assert "✅ Saison du 5 janvier 2026 vérifiée" in text
     assert "[file: arene-2026-01-05.txt]" in text

@@ -3,20 +3,14 @@ card, « Montrer » posts its picture in the channel once, and a second click sa
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.sandbox.examples import EXAMPLES, transcript
 
-from sandbox.main import run_sandbox
-from tests.sandbox.first_steps import seed_of
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "hoss_pulls.txt"
+EXAMPLE = EXAMPLES / "hoss_pulls.txt"
 
 
-async def test_the_hoss_pulls_example_runs(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=seed_of(EXAMPLE)
-    )
+async def test_the_hoss_pulls_example_runs() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     text = "\n".join(lines)
     assert code == 0, text
     assert "**Piquier de la garde** — Or 0★" in text

@@ -4,19 +4,14 @@ challenge, and the AI choosing for players who let the 2 minutes pass."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.sandbox.examples import EXAMPLES, transcript
 
-from sandbox.main import run_sandbox
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "immortals.txt"
+EXAMPLE = EXAMPLES / "immortals.txt"
 
 
-async def test_the_immortals_example_runs(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=3
-    )
+async def test_the_immortals_example_runs() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     text = "\n".join(lines)
     assert code == 0, text
     assert "Vous recevez 8 unités de familles différentes" in text

@@ -1,33 +1,29 @@
 """examples/pillz.txt as a reader runs it (seed 3): the starter deck, the odds, a practice move through
-the private controls with its win-chance preview, a friend challenge, and the AI playing for a player who
-let the 2 minutes pass — every line succeeds and the duel messages say what happened."""
+the private controls in two clicks (an amount of pillz with its chance to win, then « Jouer »), a friend
+challenge, and the AI playing for a player who let the 2 minutes pass — every line succeeds and the duel
+messages say what happened."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.sandbox.examples import EXAMPLES, transcript
 
-from sandbox.main import run_sandbox
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "pillz.txt"
+EXAMPLE = EXAMPLES / "pillz.txt"
 
 
-async def test_the_pillz_example_runs(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=3
-    )
+async def test_the_pillz_example_runs() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     text = "\n".join(lines)
     assert code == 0, text
     assert "Vous recevez votre deck de départ\u00a0: 8 personnages" in text
     assert "★★★★★\u00a0: 3\u00a0%" in text
-    assert (
-        "s'il joue 0 pillz\u00a0: 100\u00a0% de chances de gagner" in text
-    )  # the preview, once 3 pillz are set
+    assert "Druidesse des saules\u00a0: 3 pillz → ATQ 12 — 48\u00a0% de chances" in text  # beside each amount
+    assert "Druidesse des saules ★★ — P 4 / D 3 avec 3 pillz\u00a0: ATQ 12" in text  # the move chosen
     assert "(pillz cachés)" in text
     controls = text[text.index("** Votre coup — duel n° 1 **") :]
     assert controls.index("[file: pillz-line-up-1.png]") < controls.index(
-        "<Choisissez votre personnage"
-    )  # her line-up
+        "<Druidesse des saules ★★ — P 4 / D 3:"
+    )  # her line-up, then a select per character
+    assert "Manche 2 · vous" in controls  # after her answer, the same controls show her lead
     assert "l'IA a choisi à sa place" in text
     assert "le duel n° 2 commence ci-dessous" in text

@@ -199,3 +199,24 @@ def test_interactive_prompt_reads_lines_until_quit(tmp_path: Path) -> None:
     assert "!! " in result.stdout
     assert "nope" in result.stdout
     assert result.returncode == 1  # a line failed
+
+
+async def test_an_animation_says_how_long_to_wait_for_its_end(tmp_path: Path) -> None:
+    """A fight shown phase by phase moves on only with the clock, which the sandbox moves on `wait`: the
+    transcript says so once, again after a wait too short, and no more once the fight is shown."""
+    script = tmp_path / "script.txt"
+    script.write_text(
+        "given bob dinocard-pack-level-5\nbob: /dino dojo pack:Braise maître:maitre_moueffe\n"
+        'bob: click "Tout voir"\nbob: /profil\nwait 10s\nwait 2m\nbob: /profil\n',
+        encoding="utf-8",
+    )
+    lines: list[str] = []
+    code = await run_sandbox(script=str(script), db_path=None, out=lines.append, seed=3)  # the fight's draw
+    assert code == 0, lines
+    notes = [(i, line) for i, line in enumerate(lines) if line.startswith("(animation")]
+    assert [line for _, line in notes] == [
+        "(animation : `wait 50s` pour la suite)",
+        "(animation : `wait 40s` pour la suite)",
+    ]
+    assert lines.index('> bob: click "Tout voir"') < notes[0][0] < lines.index("> bob: /profil")
+    assert lines.index("> wait 10s") < notes[1][0] < lines.index("> wait 2m")

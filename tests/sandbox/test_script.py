@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from sandbox.script import (
+    ChannelMention,
     Click,
     Command,
     Each,
@@ -31,6 +32,13 @@ def test_command_with_path_options_quotes_and_mentions() -> None:
     step = parse_line('alice: /choco challenge player:@bob league:bronze note:"two words"')
     assert step == Command(
         "alice", "choco challenge", {"player": Mention("bob"), "league": "bronze", "note": "two words"}
+    )
+
+
+def test_a_channel_is_named_as_discord_shows_it() -> None:
+    step = parse_line("admin1: /configuration annonces salon:#general texte:#")
+    assert step == Command(
+        "admin1", "configuration annonces", {"salon": ChannelMention("general"), "texte": "#"}
     )
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.main import run_sandbox
+from tests.sandbox.examples import same_worker, transcript
 from tests.services.conftest import check_conservation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,12 +19,11 @@ EXAMPLE = ROOT / "examples" / "tournament.txt"
 
 
 @pytest.mark.slow
-async def test_the_tournament_example_runs_to_its_podium(tmp_path: Path) -> None:
-    lines: list[str] = []
-    db = tmp_path / "db.sqlite3"
-    code = await run_sandbox(script=str(EXAMPLE), db_path=str(db), out=lines.append, seed=5)
-    text = "\n".join(lines)
-    assert code == 0, text[-3000:]
+@same_worker(EXAMPLE)
+async def test_the_tournament_example_runs_to_its_podium() -> None:
+    run = await transcript(EXAMPLE)
+    text, db = run.text, run.db
+    assert run.code == 0, text[-3000:]
     for number in range(1, 7):
         assert f"Ronde {number} sur 6 terminée" in text
     assert re.search(r"bat @p(59|6\d), absent", text)  # an absent player's match decided at the deadline

@@ -4,12 +4,9 @@ an expired trade and the trade log."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.sandbox.examples import EXAMPLES, transcript
 
-from sandbox.main import run_sandbox
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "trade.txt"
+EXAMPLE = EXAMPLES / "trade.txt"
 
 
 def blocks(lines: list[str]) -> list[str]:
@@ -23,11 +20,9 @@ def blocks(lines: list[str]) -> list[str]:
     return found
 
 
-async def test_the_trade_example_runs(tmp_path: Path) -> None:
-    lines: list[str] = []
-    code = await run_sandbox(
-        script=str(EXAMPLE), db_path=str(tmp_path / "db.sqlite3"), out=lines.append, seed=3
-    )
+async def test_the_trade_example_runs() -> None:
+    run = await transcript(EXAMPLE)
+    code, lines = run.code, list(run.lines)
     text = "\n".join(lines)
     assert code == 0, text
     assert "[DM bob] @alice a modifié ou confirmé l'échange n° 1" in text

@@ -17,6 +17,7 @@ from tests.e2e.authorization import (
     id_in,
 )
 from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
+from tests.e2e.messages import public_answer
 from tests.e2e.show_off import rare_copy
 
 
@@ -24,15 +25,15 @@ async def choco_challenge(w: World) -> Scene:
     alice, bob = w.user("alice"), w.user("bob")
     await with_bronze_deck(w.h, alice)
     await with_bronze_deck(w.h, bob)
-    made = await w.h.emu.run_command(
-        alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=w.here
+    made = public_answer(
+        await w.h.emu.run_command(
+            alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=w.here
+        )
     )
-    assert made.message is not None
-    assert not made.message.ephemeral
-    offer = id_in(made.message, "choco:accept:")
+    offer = id_in(made, "choco:accept:")
 
     async def end(w: World) -> None:
-        await w.h.emu.click(bob, "Accepter", message=made.message)
+        await w.h.emu.click(bob, "Accepter", message=made)
         await w.h.settle()
 
     return Scene({"offer": offer}, "bob", "alice", end=end)

@@ -17,6 +17,7 @@ from services.choco.game_store import GameRow
 from services.choco.notation import to_text
 from services.platform import ledger
 from services.platform.players import ensure_player
+from tests.e2e.messages import public_answer
 
 GRANT = ledger.Movement("test.grant")
 ENGINE = ChocoEngine()
@@ -73,9 +74,7 @@ async def challenge_accepted(
     made = await h.emu.run_command(
         alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"}, channel=channel
     )
-    assert made.message is not None
-    assert not made.message.ephemeral
-    await h.emu.click(bob, "Accepter", message=made.message)
+    await h.emu.click(bob, "Accepter", message=public_answer(made))
     await h.settle()
     games = await choco(h).games.live_games(alice.id)
     assert games

@@ -18,6 +18,7 @@ from services.choco.leagues import record_result
 from services.platform import ledger
 from services.platform.players import ensure_player
 from tests.e2e.choco.helpers import choco, with_bronze_deck
+from tests.e2e.messages import public_answer
 
 GRANT = ledger.Movement("test.grant")
 
@@ -231,15 +232,13 @@ async def test_challenges_count_membership_from_joining_the_server(harness: BotH
     assert "membre de ce serveur depuis 30 jours" in text(refused)
 
     made = await harness.emu.run_command(alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"})
-    assert made.message is not None, text(made)
-    assert not made.message.ephemeral, text(made)
-    clicked = await harness.emu.click(bob, "Accepter", message=made.message)
+    clicked = await harness.emu.click(bob, "Accepter", message=public_answer(made))
     assert clicked.message is not None
     assert "membre de ce serveur depuis 30 jours" in text(clicked)
     assert await choco(harness).games.live_games(alice.id) == []
 
     harness.emu.world.set_joined(bob, harness.guild, now - timedelta(days=40))
-    await harness.emu.click(bob, "Accepter", message=made.message)
+    await harness.emu.click(bob, "Accepter", message=public_answer(made))
     await harness.settle()
     assert len(await choco(harness).games.live_games(alice.id)) == 1
 
@@ -280,5 +279,6 @@ async def test_leaderboard_character_names_and_profile_badges(harness: BotHarnes
 
     reply = await harness.emu.run_command(alice, "choco character")
     assert "est effacé" in text(reply)
-    reply = await harness.emu.run_command(bob, "choco leaderboard")
-    assert "Aucun joueur classé n'a de nom de personnage" in text(reply)  # public: the server's language
+    reply = await harness.emu.run_command(bob, "choco leaderboard")  # after bob's welcome, privately
+    board = public_answer(reply).render()  # the server's language
+    assert "Aucun joueur classé n'a de nom de personnage" in board

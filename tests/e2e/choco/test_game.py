@@ -16,7 +16,7 @@ from tests.e2e.choco.helpers import (
     notation,
     with_bronze_deck,
 )
-from tests.e2e.messages import shown
+from tests.e2e.messages import public_answer, shown
 
 MAX_TURNS = 200
 
@@ -106,10 +106,10 @@ async def test_a_double_click_on_accept_opens_one_thread(harness: BotHarness) ->
     await with_bronze_deck(harness, alice)
     await with_bronze_deck(harness, bob)
     made = await harness.emu.run_command(alice, "choco défi", {"joueur": bob, "ligue": "Ligue de Bronze"})
-    assert made.message is not None
+    challenge = public_answer(made)
     await asyncio.gather(
-        harness.emu.click(bob, "Accepter", message=made.message),
-        harness.emu.click(bob, "Accepter", message=made.message),
+        harness.emu.click(bob, "Accepter", message=challenge),
+        harness.emu.click(bob, "Accepter", message=challenge),
     )
     await harness.settle()
     (game,) = await choco(harness).games.live_games(alice.id)

@@ -18,7 +18,7 @@ from services.platform import ledger
 from tests.e2e.choco.helpers import GRANT, choco
 from tests.e2e.choco.test_hidden import hidden_ids, names
 from tests.e2e.choco.test_referee import db_read, game_on_turn_1, players
-from tests.e2e.messages import shown
+from tests.e2e.messages import after_welcome, public_answer, shown
 
 OTHER = "Autre serveur"
 
@@ -43,7 +43,7 @@ async def reply(h: BotHarness, user: User, command: str, channel: Channel, **opt
     result = await h.emu.run_command(user, f"choco {command}", options, channel=channel)
     assert result.message is not None, result
     assert result.message.ephemeral, result
-    return shown(result.message)
+    return after_welcome(shown(result.message))  # a player's first Chocobataille command: its welcome on top
 
 
 async def forged(h: BotHarness, user: User, custom_id: str, channel: Channel, value: str = "") -> str:
@@ -246,7 +246,7 @@ async def test_an_accepted_challenge_never_shows_the_challengers_deck(harness: B
         )
 
     await h.bot.services.db.write(sell_one)
-    answer = await h.emu.click(bob, "Accepter", message=made.message)
+    answer = await h.emu.click(bob, "Accepter", message=public_answer(made))
     assert answer.message is not None, answer
     assert answer.message.ephemeral_to is bob, answer
     text = shown(answer.message)

@@ -149,6 +149,12 @@ ROWS = (
         command("hoss replay", id="{battle}"),
         (STRANGER, OTHER_SERVER, STRANGER_AFTER_END_ELSEWHERE),
     ),
+    Row(
+        "hoss replay select",
+        hoss_battle,
+        click("hoss:replaypick:{me}", ["{battle}"]),
+        (STRANGER, OTHER_SERVER, STRANGER_AFTER_END_ELSEWHERE),
+    ),
     # HOSS boosters, copies, quotes, fusion, notices (the player's own things)
     Row("hoss flip", hoss_collection, click("hoss:flip:{opening}:1"), (STRANGER,)),
     Row("hoss flip all", hoss_collection, click("hoss:flipall:{opening}"), (STRANGER,)),

@@ -1,6 +1,7 @@
 """The Arena's posts as a server sees them through Discord: the ranking appears in the announcements
 channel at the first hourly ranking with 2 players, the same message is edited the next hour, and the
-close edits it once more and posts the results with the revealed seed; nobody is pinged."""
+close edits it once more and posts the results; nobody is pinged. Each post's « Vérifier » shows its
+proof privately: the commitment while the season runs, the revealed seed once closed."""
 
 from __future__ import annotations
 
@@ -54,8 +55,15 @@ async def test_the_ranking_is_posted_edited_each_hour_and_closed_with_the_result
     assert await harness.advance(timedelta(hours=1)) == 1
     (edited,) = harness.emu.channel_messages(channel)
     assert len(edited.history) == 1  # the same message, edited once
+    commitment = (await harness.emu.click(bob, "Vérifier", message=edited)).message
+    assert commitment is not None
+    assert commitment.ephemeral_to == bob
+    assert "engagement des tirages" in commitment.render()
+    seed_now = await harness.bot.services.db.read(
+        lambda conn: conn.execute("SELECT seed FROM hoss_arena_seasons").fetchone()[0]
+    )
+    assert seed_now not in commitment.render()  # secret until the close
 
-    before_close = len(payload_limits)
     await harness.advance(CLOSES - harness.clock.now())
     board, results = harness.emu.channel_messages(channel)
     assert board.id == edited.id
@@ -63,7 +71,13 @@ async def test_the_ranking_is_posted_edited_each_hour_and_closed_with_the_result
     seed = await harness.bot.services.db.read(
         lambda conn: conn.execute("SELECT seed FROM hoss_arena_seasons").fetchone()[0]
     )
-    assert seed in results.render()
+    assert seed not in results.render()
     assert seed not in board.render()
     assert "3\u202f000 or" in results.render()
-    assert all(seed not in str(r.json) for r in payload_limits[:before_close])
+    assert all(seed not in str(r.json) for r in payload_limits)  # in no message the bot sent
+    proof = (await harness.emu.click(alice, "Vérifier", message=results)).message
+    assert proof is not None
+    assert proof.ephemeral_to == alice
+    assert f"Graine révélée\u00a0: `{seed}`" in proof.render()
+    assert "/hoss arène vérifier semaine:2026-01-05" in proof.render()
+    assert board.button_labels == ["Vérifier"]

@@ -18,6 +18,7 @@ from services.hoss import HossServices
 from services.hoss.gold import GOLD
 from services.platform import ledger
 from services.platform.players import ensure_player
+from tests.e2e.messages import after_welcome
 
 GRANT = ledger.Movement("test.grant")
 # Six lines (two Défenseurs) and two buffs of the real catalog: a valid deck once owned.
@@ -510,7 +511,9 @@ async def test_a_deck_shows_every_reason_once_it_became_invalid(harness: BotHarn
     )
     english = text(await harness.emu.run_command(bob, "hoss deck show", {"slot": 1}))
     # bob has none; errors are private and localized, and name the next command
-    assert english == "No deck is saved in slot 1. Build one with `/hoss deck auto` or `/hoss deck save`."
+    assert after_welcome(english) == (  # bob's first HOSS command: its welcome on top
+        "No deck is saved in slot 1. Build one with `/hoss deck auto` or `/hoss deck save`."
+    )
 
 
 async def test_an_english_player_gets_english_replies(harness: BotHarness) -> None:

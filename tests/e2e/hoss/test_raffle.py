@@ -9,7 +9,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from core.clock import ManualClock
-from emulator.world import User
+from emulator.world import Channel, User
 from engine import fair_draw
 from sandbox.harness import BotHarness
 from services.hoss.gold import GOLD
@@ -30,6 +30,12 @@ async def announcements_here(h: BotHarness) -> None:
     await h.emu.run_command(admin, "configuration annonces", {"salon": h.games_channel})
 
 
+def announced(h: BotHarness) -> Channel:
+    """Where the raffle posts: the games channel, made the announcements channel."""
+    assert h.games_channel is not None
+    return h.games_channel
+
+
 def posts(h: BotHarness) -> list[str]:
     assert h.games_channel is not None
     return [m.render() for m in h.emu.channel_messages(h.games_channel)]
@@ -48,8 +54,13 @@ async def test_a_ticket_from_the_window_then_the_draw_is_posted_and_the_winner_t
     assert "Tirage du 5 janvier 2026" in shown
     assert "Pas encore" in shown
     await harness.settle()
-    commitment_posts = [p for p in posts(harness) if "Engagement" in p]
+    commitment_posts = [p for p in posts(harness) if "Tombola du" in p]
     assert len(commitment_posts) == 1  # published with the raffle, before any ticket
+    opened = harness.emu.channel_messages(announced(harness))[0]
+    assert opened.button_labels == ["🎟️ Acheter un ticket (100 or)", "Vérifier"]
+    before_draw = (await harness.emu.click(alice, "Vérifier", message=opened)).message
+    assert before_draw is not None
+    assert "engagement publié avant les ventes" in before_draw.render()
 
     bought = await harness.emu.click(alice, "🎟️ Acheter un ticket (100 or)")
     assert bought.message is not None
@@ -70,9 +81,15 @@ async def test_a_ticket_from_the_window_then_the_draw_is_posted_and_the_winner_t
     seed = await harness.bot.services.db.read(
         lambda conn: conn.execute("SELECT seed FROM hoss_raffles").fetchone()[0]
     )
-    assert seed in results[0]
-    assert seed not in commitment_posts[0]
-    assert fair_draw.commitment(seed) in commitment_posts[0]
+    assert seed not in results[0]  # behind « Vérifier »
+    assert fair_draw.commitment(seed) in before_draw.render()
+    assert seed not in before_draw.render()  # secret until the draw
+    drawn = harness.emu.channel_messages(announced(harness))[-1]
+    proof = (await harness.emu.click(alice, "Vérifier", message=drawn)).message
+    assert proof is not None
+    assert proof.ephemeral_to == alice
+    assert f"`{seed}`" in proof.render()
+    assert "`/hoss tombola vérifier jour:2026-01-05`" in proof.render()
     assert await gold(harness, alice) == 300  # the whole pot: one ticket, 100 gold
     dms = [m.render() for m in harness.emu.dm_messages(alice)]
     assert any("Vous avez gagné 100 or" in dm for dm in dms)
@@ -127,3 +144,30 @@ async def test_a_bot_down_at_2000_draws_once_at_start_up(tmp_path: Path) -> None
         assert second.unexpected_errors == []
     finally:
         await second.stop()
+
+
+async def test_a_forged_verify_button_reads_only_this_servers_draws(harness: BotHarness) -> None:
+    """« Vérifier »'s custom_id names a day and a kind; the server is the click's: from another server the
+    same button finds nothing, and a day that is no date is refused, both privately."""
+    harness.clock.set(NOON)
+    await announcements_here(harness)
+    alice = harness.user("alice")
+    await harness.emu.run_command(alice, "hoss tombola acheter")
+    await harness.settle()
+    assert harness.guild is not None
+    elsewhere = harness.emu.add_channel(harness.emu.add_guild("Ailleurs", locale="fr"), "general")
+    assert harness.bot is not None
+    await harness.bot.tree.sync()
+    here = await harness.emu.forge_component(
+        alice, "hoss:proof:raffle:20260105", channel=harness.games_channel
+    )
+    there = await harness.emu.forge_component(alice, "hoss:proof:raffle:20260105", channel=elsewhere)
+    broken = await harness.emu.forge_component(
+        alice, "hoss:proof:arena:20261340", channel=harness.games_channel
+    )
+    for result in (here, there, broken):
+        assert result.message is not None
+        assert result.message.ephemeral
+    assert "engagement publié avant les ventes" in here.message.render()  # type: ignore[union-attr]
+    assert "Aucun tirage" in there.message.render()  # type: ignore[union-attr]
+    assert "engagement" not in broken.message.render()  # type: ignore[union-attr]

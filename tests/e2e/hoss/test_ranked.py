@@ -24,7 +24,7 @@ from services.platform import ledger
 from services.platform.players import ensure_player
 from tests.conftest import MigratedCopy
 from tests.e2e.conftest import run_harness
-from tests.e2e.messages import shown
+from tests.e2e.messages import public_answer, shown
 
 GRANT = ledger.Movement("test.grant")
 DEFENDER_SEED = 1
@@ -214,55 +214,51 @@ async def test_a_foreign_click_on_the_battle_is_refused_privately(harness: BotHa
     assert (view.status, view.pause) == ("live", 1)
 
 
-async def test_the_ai_decides_after_two_minutes(harness: BotHarness) -> None:
+async def test_after_two_minutes_the_ai_plays_the_rest_of_the_battle(harness: BotHarness) -> None:
+    """A player who stops answering waits 2 minutes once: the AI then plays the rest of the battle for
+    them, and the message says so with the result."""
     alice = harness.user("alice")
     await with_deck(harness, alice)
     public = await start_rank_1(harness, alice)
     assert decide_id(public).endswith(":1")
+    assert "sinon l'IA joue la fin du combat à sa place" in shown(public)
     assert await harness.advance(timedelta(minutes=2, seconds=1)) == 1
-    await harness.emu.click(alice, "Décider")  # the next click shows the new state
+    assert await hoss(harness).ranked.current(alice.id) is None
     text = shown(battle_message(harness))
-    assert f"l'IA a décidé pour <@{alice.id}>" in text
-    assert "**Manche 1**" in text
-    assert decide_id(battle_message(harness)).endswith(":2")
+    assert f"l'IA a joué la fin du combat pour <@{alice.id}>" in text
+    assert f"Gain de <@{alice.id}>" in text
+    assert battle_message(harness).button_labels == []
+    assert await harness.advance(timedelta(minutes=10)) == 0  # no other deadline was armed
 
 
 async def test_a_battle_survives_a_restart(tmp_path: Path) -> None:
-    clock = ManualClock()
-    db = tmp_path / "bot.sqlite3"
-    first = BotHarness(db, clock=clock)
-    await first.start()
+    """The bot stops mid-battle and starts again (Discord keeps its messages): `/hoss combat` shows the
+    battle privately at the same pause, and the channel's message is the one that reaches the result."""
+    harness = BotHarness(tmp_path / "bot.sqlite3", clock=ManualClock())
+    await harness.start()
     try:
-        alice = first.user("alice")
-        await with_deck(first, alice)
-        await start_rank_1(first, alice)
-        await decide_once(first, alice)
-        await first.settle()
-        before = decide_id(battle_message(first))
-        first.emu.assert_no_errors()
-        assert first.unexpected_errors == []
-    finally:
-        await first.stop()
-
-    second = BotHarness(db, clock=clock)
-    alice = second.user("alice")
-    await second.start()
-    try:
-        shown_again = await second.emu.run_command(alice, "hoss combat")
+        alice = harness.user("alice")
+        await with_deck(harness, alice)
+        public = await start_rank_1(harness, alice)
+        await decide_once(harness, alice)
+        await harness.settle()
+        before = decide_id(public)
+        await harness.restart(timedelta(0))
+        shown_again = await harness.emu.run_command(alice, "hoss combat")
         assert shown_again.message is not None
-        assert not shown_again.message.ephemeral
+        assert shown_again.message.ephemeral  # the channel keeps its one message
         assert decide_id(shown_again.message) == before  # the same battle, at the same pause
-        await decide_once(second, alice)
-        await second.emu.click(alice, "Passer à la fin")
-        await second.settle()
-        final = battle_message(second)
-        assert final.button_labels == []
-        assert final.attachments
-        assert await second.bot.services.games["hoss"].ranked.current(alice.id) is None  # type: ignore[union-attr]
-        second.emu.assert_no_errors()
-        assert second.unexpected_errors == []
+        await decide_once(harness, alice)
+        await harness.emu.click(alice, "Passer à la fin", message=public)
+        await harness.settle()
+        assert battle_message(harness) is public
+        assert public.button_labels == []
+        assert public.attachments
+        assert await hoss(harness).ranked.current(alice.id) is None
+        harness.emu.assert_no_errors()
+        assert harness.unexpected_errors == []
     finally:
-        await second.stop()
+        await harness.stop()
 
 
 async def test_a_milestone_notice_comes_back_until_ok_credits_it_once(harness: BotHarness) -> None:
@@ -314,8 +310,9 @@ async def test_a_milestone_notice_comes_back_until_ok_credits_it_once(harness: B
 async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Production pacing (5 s) on the bot's clock: each round's edit is made only once the clock passes
-    its time, one per 5 s, and the last one shows the result."""
+    """Production pacing (5 s) on the bot's clock: each round the AI plays for a player who stopped
+    answering is edited in only once the clock passes its time, one per 5 s, and the last one shows the
+    result."""
     monkeypatch.setattr(RankedService, "pace", timedelta(seconds=5))
     alice = harness.user("alice")
     await with_deck(harness, alice)
@@ -324,8 +321,7 @@ async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
     battle = await ranked.current(alice.id)
     assert battle is not None
     before = (await ranked.view(alice.id, battle, guild)).round
-    await harness.emu.click(alice, "Passer à la fin")  # its answer takes the buttons away
-    await harness.settle()
+    await harness.advance(timedelta(minutes=2))  # alice does not answer: the AI plays the rest for her
     rounds = (await ranked.view(alice.id, battle, guild)).round - before
     assert rounds >= 2, "a battle to the end shows several rounds"
     assert f"**Manche {before + 1}**" in shown(public)
@@ -341,6 +337,35 @@ async def test_the_battle_message_shows_one_round_per_edit_five_seconds_apart(
     assert public.attachments
     await harness.advance(timedelta(minutes=5))
     assert len(public.history) == edits + rounds - 1  # nothing more
+
+
+async def test_skip_to_the_end_shows_the_final_board_and_result_at_once(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """« Passer à la fin » with production pacing (5 s): the message shows the last round, the result and
+    the log in the same breath as the click, without the clock moving."""
+    monkeypatch.setattr(RankedService, "pace", timedelta(seconds=5))
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    public = await start_rank_1(harness, alice)
+    ranked, guild = hoss(harness).ranked, here(harness)
+    battle = await ranked.current(alice.id)
+    assert battle is not None
+    await harness.emu.click(alice, "Passer à la fin")
+    await harness.settle()
+    result = await ranked.skip_to_end(alice.id, battle, guild)
+    assert result.rounds >= 2
+    text = shown(public)
+    assert f"**Manche {result.rounds}**" in text
+    assert f"Gain de <@{alice.id}>" in text
+    assert public.button_labels == []
+    assert [a.filename for a in public.attachments] == [
+        f"hoss-battle-{battle}.txt",
+        f"hoss-battle-{battle}.json",
+    ]
+    edits = len(public.history)
+    await harness.advance(timedelta(minutes=5))
+    assert len(public.history) == edits  # no round comes after the result
 
 
 @pytest.fixture
@@ -454,22 +479,88 @@ async def test_the_defender_button_is_on_the_battle_message_between_pauses(
     assert {"t": 0, "k": "move", "tgt": move["defender"], "protege": move["protege"]} in next_round["events"]
 
 
-async def test_the_battle_shown_again_is_the_message_the_rounds_edit(harness: BotHarness) -> None:
-    """`/hoss combat` posts the battle again: the rounds then edit that message, and a click on the first
-    one, left behind, brings it up to date directly (the outbox owes it nothing)."""
+async def test_the_battle_shown_again_is_private_and_the_channel_keeps_one_message(
+    harness: BotHarness,
+) -> None:
+    """`/hoss combat` shows the battle to its player only, with its buttons: the channel is not posted
+    the board again, and a decision taken from the private board moves the channel's message."""
     alice = harness.user("alice")
     await with_deck(harness, alice)
     first = await start_rank_1(harness, alice)
-    await harness.settle()  # the first message attached before the second is shown and attached
+    await harness.settle()
     again = await harness.emu.run_command(alice, "hoss combat")
     assert again.message is not None
-    assert not again.message.ephemeral
-    second = again.message
+    assert again.message.ephemeral
+    assert again.message.button_labels == ["Décider", "Passer à la fin"]
+    assert shown(again.message) == shown(first)
     await harness.settle()
-    await decide_once(harness, alice)
-    assert decide_id(second).endswith(":2")
-    assert decide_id(first).endswith(":1")
-    await harness.emu.click(alice, "Décider", message=first)
+    publics = [m for m in harness.emu.messages if not m.ephemeral and "Combat classé n°" in shown(m)]
+    assert publics == [first]
+    controls = (await harness.emu.click(alice, "Décider", message=again.message)).message
+    assert controls is not None
+    assert controls.ephemeral
+    await harness.emu.click(alice, "Passer", message=controls) if not controls.select_options else (
+        await harness.emu.select(alice, controls.select_options[0], message=controls)
+    )
     await harness.settle()
-    assert decide_id(first).endswith(":2")
-    assert shown(first) == shown(second)
+    assert decide_id(first).endswith(":2") or first.button_labels == []
+
+
+async def test_a_battle_without_its_message_gets_one_from_the_battle_command(harness: BotHarness) -> None:
+    """The bot stopped between a battle's start and the recording of its message: `/hoss combat` posts
+    it in the channel, and the rounds edit that one from then on."""
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    started = await hoss(harness).ranked.start(alice.id, 1, key="lost", guild=here(harness))
+    again = public_answer(await harness.emu.run_command(alice, "hoss combat"))  # after alice's welcome
+    await harness.emu.click(alice, "Passer à la fin", message=again)
+    await harness.settle()
+    assert f"Combat classé n° {started.battle_id}" in shown(again)
+    assert "Gain de " in shown(again)
+
+
+async def test_replay_without_a_number_offers_the_latest_battles(harness: BotHarness) -> None:
+    """`/hoss revoir` alone: the player's finished battles in a select, the latest first; choosing one
+    replays it privately; a player with none is told how to start one."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_deck(harness, alice)
+    ranked, guild = hoss(harness).ranked, here(harness)
+    battles = []
+    for key in ("one", "two"):
+        battle = (await ranked.start(alice.id, 1, key=key, guild=guild)).battle_id
+        await ranked.skip_to_end(alice.id, battle, guild)
+        battles.append(battle)
+    live = (await ranked.start(alice.id, 1, key="three", guild=guild)).battle_id
+    offered = (await harness.emu.run_command(alice, "hoss revoir")).message
+    assert offered is not None
+    assert offered.ephemeral
+    labels = offered.select_options
+    assert [label.split(" — ")[0] for label in labels] == [
+        f"N° {battles[1]}",
+        f"N° {battles[0]}",
+    ]  # not the live one
+    assert all(label.split(" — ")[1] == "Rang 1" for label in labels)
+    assert live not in battles
+    replay = (await harness.emu.select(alice, labels[1], message=offered)).message
+    assert replay is not None
+    assert replay.ephemeral
+    assert f"Revoir le combat n° {battles[0]}" in shown(replay)
+    assert replay.attachments[0].filename == f"hoss-replay-{battles[0]}.json"
+    none = (await harness.emu.run_command(bob, "hoss revoir")).message
+    assert none is not None
+    assert "Vous n'avez encore terminé aucun combat." in shown(none)
+
+
+async def test_skip_from_the_private_board_ends_both_boards_on_the_result(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    public = await start_rank_1(harness, alice)
+    await harness.settle()  # the channel's message is the battle's before it is shown again
+    private = (await harness.emu.run_command(alice, "hoss combat")).message
+    assert private is not None
+    await harness.emu.click(alice, "Passer à la fin", message=private)
+    await harness.settle()
+    for board in (private, public):
+        assert f"Gain de <@{alice.id}>" in shown(board)
+        assert board.button_labels == []
+        assert [a.filename.split("-")[0] for a in board.attachments] == ["hoss", "hoss"]

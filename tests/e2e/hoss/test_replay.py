@@ -12,7 +12,7 @@ from emulator.interactions import InteractionResult
 from emulator.world import Channel
 from sandbox.harness import BotHarness
 from tests.e2e.hoss.test_ranked import battle_message, here, hoss, start_rank_1, with_deck
-from tests.e2e.messages import shown
+from tests.e2e.messages import after_welcome, shown
 
 NOT_FOUND = "Combat introuvable."
 
@@ -42,7 +42,7 @@ def refusal(result: InteractionResult) -> str:
     assert message is not None
     assert message.ephemeral
     assert message.attachments == []
-    return shown(message)
+    return after_welcome(shown(message))  # a player's first HOSS command: its welcome on top
 
 
 async def test_a_live_battle_is_never_replayed_and_its_seed_stays_in(

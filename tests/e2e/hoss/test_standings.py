@@ -8,7 +8,7 @@ import pytest
 from emulator.interactions import InteractionResult
 from sandbox.harness import BotHarness
 from tests.e2e.hoss.test_ranked import battle_message, hoss, start_rank_1, with_deck
-from tests.e2e.messages import shown
+from tests.e2e.messages import public_answer, shown
 
 pytestmark = pytest.mark.usefixtures("no_pacing")
 
@@ -20,10 +20,10 @@ def text(result: InteractionResult) -> str:
 
 async def test_the_server_board_and_the_profile_line(harness: BotHarness) -> None:
     alice, bob = harness.user("alice"), harness.user("bob", locale="en-US")
-    empty = await harness.emu.run_command(bob, "hoss leaderboard")
-    assert empty.message is not None
-    assert not empty.message.ephemeral  # public: in the server's language, not bob's
-    assert "Personne n'a encore fini de combat classé sur ce serveur." in text(empty)
+    empty = public_answer(await harness.emu.run_command(bob, "hoss leaderboard"))  # after bob's welcome
+    assert "Personne n'a encore fini de combat classé sur ce serveur." in shown(
+        empty
+    )  # the server's language
 
     await with_deck(harness, alice)
     await start_rank_1(harness, alice)

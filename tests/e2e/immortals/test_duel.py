@@ -20,7 +20,7 @@ from services.immortals import ImmortalsServices
 from services.immortals.duel_match import DuelRow
 from tests.e2e.conftest import run_harness
 from tests.e2e.leak_scan import EVERYONE, LeakScan, Secret, names_secret, seed_secret
-from tests.e2e.messages import only_public, shown
+from tests.e2e.messages import only_public, public_answer, shown
 
 
 def immortals(h: BotHarness) -> ImmortalsServices:
@@ -71,9 +71,7 @@ async def choose(h: BotHarness, user: User, duel_id: int, spell: bool = True) ->
 async def friend_duel(h: BotHarness) -> tuple[User, User, int]:
     alice, bob = h.user("alice"), h.user("bob")
     made = await h.emu.run_command(alice, "immortels défi", {"joueur": bob})
-    assert made.message is not None
-    assert not made.message.ephemeral
-    await h.emu.click(bob, "Accepter", message=made.message)
+    await h.emu.click(bob, "Accepter", message=public_answer(made))
     await h.settle()
     (duel,) = await immortals(h).duels.live(alice.id)
     return alice, bob, duel.id

@@ -52,8 +52,8 @@ ROWS = (
     Row("pillz Accepter", pillz_challenge, click("pillz:accept:{duel}"), TWO_SEATS),
     Row("pillz Refuser", pillz_challenge, click("pillz:decline:{duel}"), (STRANGER, OTHER_SERVER, AFTER_END)),
     Row("pillz Jouer (controls)", pillz_duel, click("pillz:open:{duel}"), TWO_SEATS),
-    Row("pillz pick", pillz_duel, click("pillz:pick:{duel}:{version}:0", ["0"]), TWO_SEATS),
-    Row("pillz pillz step", pillz_duel, click("pillz:set:{duel}:{version}:0:1:1"), TWO_SEATS),
+    Row("pillz pillz amount", pillz_duel, click("pillz:bet:{duel}:{version}:0", ["1"]), TWO_SEATS),
+    Row("pillz Voir une carte", pillz_duel, click("pillz:cards:{duel}"), TWO_SEATS),
     Row("pillz play", pillz_duel, click("pillz:go:{duel}:{version}:0:0"), TWO_SEATS),
     Row(
         "pillz Montrer",

@@ -16,7 +16,7 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.pillz import PillzServices
 from services.pillz.duel_match import DuelRow
-from tests.e2e.messages import only_public, shown
+from tests.e2e.messages import only_public, public_answer, shown
 
 ROUNDS = 4
 
@@ -31,21 +31,23 @@ def duel_message(h: BotHarness, duel_id: int) -> RecordedMessage:
     return only_public(h, rf"(Duel de Pillz|Entraînement) n° {duel_id}\b")
 
 
+def bet_select(message: RecordedMessage, place: int) -> str:
+    """The custom_id of the select of the character at `place` in the controls."""
+    ids = [str(c.get("custom_id")) for row in message.components for c in row.get("components", [])]
+    return next(i for i in ids if i.startswith("pillz:bet:") and i.endswith(f":{place}"))
+
+
 async def move(h: BotHarness, user: User, duel_id: int, place: int, bet: int) -> RecordedMessage:
-    """Open the controls from the public message, choose the character at `place`, set the pillz, play."""
+    """Open the controls from the public message, then the move's two clicks: the amount of pillz in the
+    select of the character at `place`, and « Jouer »."""
     controls = await h.emu.click(user, "Jouer", message=duel_message(h, duel_id))
     assert controls.message is not None, controls
     assert controls.message.ephemeral, controls
-    picked = await h.emu.select(user, values=[str(place)], message=controls.message)
+    picked = await h.emu.select(
+        user, values=[str(bet)], custom_id=bet_select(controls.message, place), message=controls.message
+    )
     assert picked.message is not None
-    panel = picked.message
-    current = 0
-    while current != bet:
-        step = 3 if bet - current >= 3 else 1
-        result = await h.emu.click(user, f"{step:+d}", message=panel)
-        assert result.message is not None
-        panel, current = result.message, current + step
-    played = await h.emu.click(user, f"Jouer ({bet} pillz)", message=panel)
+    played = await h.emu.click(user, f"Jouer ({bet} pillz)", message=picked.message)
     assert played.message is not None
     assert "Joué\u00a0:" in shown(played.message)
     await h.settle()
@@ -61,9 +63,7 @@ async def first_unused(h: BotHarness, duel_id: int, seat: int) -> int:
 async def friend_duel(h: BotHarness) -> tuple[User, User, int]:
     alice, bob = h.user("alice"), h.user("bob")
     made = await h.emu.run_command(alice, "pillz défi", {"joueur": bob})
-    assert made.message is not None
-    assert not made.message.ephemeral
-    await h.emu.click(bob, "Accepter", message=made.message)
+    await h.emu.click(bob, "Accepter", message=public_answer(made))
     await h.settle()
     duels = await pillz(h).duels.live(alice.id)
     assert len(duels) == 1
@@ -200,8 +200,7 @@ async def test_a_player_in_two_duels_at_once(harness: BotHarness) -> None:
     for opponent in (bob, carol):
         await harness.emu.run_command(opponent, "pillz collection")  # each has a starter deck
         made = await harness.emu.run_command(alice, "pillz défi", {"joueur": opponent})
-        assert made.message is not None
-        await harness.emu.click(opponent, "Accepter", message=made.message)
+        await harness.emu.click(opponent, "Accepter", message=public_answer(made))
         await harness.settle()
     duels = await pillz(harness).duels.live(alice.id)
     ids = [d.id for d in duels]

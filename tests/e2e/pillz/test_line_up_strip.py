@@ -1,6 +1,7 @@
 """The Pillz line-up as a picture: the private controls a player opens carry one PNG of their four drawn
-characters' figures, at their stars, and a « Voir une carte » select that shows any of them whole; their
-later edits (a pick, the pillz, the move) keep both. The public duel message carries no picture (it is
+characters' figures, at their stars, and a « Voir une carte » button whose select shows any of them whole
+(the controls' rows hold the characters' selects); their later edits (the pillz chosen, the move) keep the
+picture. The public duel message carries no picture (it is
 edited after every move)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import io
 from PIL import Image
 
 from sandbox.harness import BotHarness
-from tests.e2e.pillz.test_duel import duel_message, friend_duel, move, pillz
+from tests.e2e.pillz.test_duel import bet_select, duel_message, friend_duel, move, pillz
 
 
 async def test_the_controls_show_the_players_line_up_as_one_picture(harness: BotHarness) -> None:
@@ -37,15 +38,19 @@ async def test_the_controls_show_the_players_line_up_as_one_picture(harness: Bot
             assert card is not None
             names.append(card.name.get("fr"))
         assert image.info["Description"] == " · ".join(names)
-        assert set(names) <= set(controls.message.select_options)
-        whole = await harness.emu.select(user, names[0], custom_id="cardview:pillz", message=controls.message)
+        viewer = (await harness.emu.click(user, "Voir une carte…", message=controls.message)).message
+        assert viewer is not None
+        assert viewer.ephemeral_to == user
+        assert set(names) <= set(viewer.select_options)
+        whole = await harness.emu.select(user, names[0], custom_id="cardview:pillz", message=viewer)
         assert whole.message is not None
         assert whole.message.ephemeral_to == user
         assert [a.filename for a in whole.message.attachments] == [f"pillz-{fighters[0].card_id}.png"]
-        picked = await harness.emu.select(user, values=["0"], message=controls.message)
+        picked = await harness.emu.select(
+            user, values=["1"], custom_id=bet_select(controls.message, 0), message=controls.message
+        )
         assert picked.message is not None
         assert [a.filename for a in picked.message.attachments] == [picture.filename]  # kept by the edit
-        assert set(names) <= set(picked.message.select_options)
         played = await move(harness, user, duel_id, 0, 1)
         assert [a.filename for a in played.attachments] == [picture.filename]
         break

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 
-from core.clock import ManualClock
+from core.clock import ManualClock, from_db
 from core.errors import NotAllowed
 from engine.dinocard import DinocardCatalog, xp_for_win
 from services.dinocard import DinocardServices
@@ -225,3 +225,26 @@ async def test_a_finished_battle_replays_from_its_seed(
     (log,) = spec.attachments
     assert f"seed: {replayed.seed}" in log.body("fr")
     assert json.dumps(spec.to_json())  # serialisable as the outbox stores it
+
+
+async def test_the_owner_is_told_when_the_public_battle_reaches_its_end(
+    dino: DinocardServices, db: Database, clock: ManualClock, catalog: DinocardCatalog
+) -> None:
+    """« Tout voir » shows the phases 5 s apart: the owner's DM leaves with the last one, not while the
+    channel still watches the first phase (issue 35)."""
+    mine, theirs = await two_packs(dino, catalog)
+    clock.advance(timedelta(days=1))
+    match = await launch(dino, mine, theirs)
+    fresh = await db.read(lambda conn: MATCHES.load_trusted(conn, match.id))
+    assert fresh.message_item is not None
+    await dino.battles.advance(match.id, ALICE, fresh.version, "all", guild=GUILD)
+    rows = await db.read(
+        lambda conn: conn.execute(
+            "SELECT target_kind, not_before FROM outbox WHERE edit_of = ? OR target_kind = 'dm' ORDER BY id",
+            (fresh.message_item,),
+        ).fetchall()
+    )
+    edits = [from_db(when) for kind, when in rows if kind == "channel"]
+    (told,) = [from_db(when) for kind, when in rows if kind == "dm"]
+    assert len(edits) >= 2
+    assert told == max(edits) > clock.now()

@@ -366,7 +366,7 @@ async def test_a_live_attack_survives_a_restart_and_its_deadline_still_fires(
     try:
         arena, ranked = services(db, sched)
         await sched.start()  # the start-up catch-up fires what fell due while down
-        assert (await ranked.view(1, started.battle_id, GUILD)).ai_decided == (1,)
+        assert (await ranked.view(1, started.battle_id, GUILD)).ai_decided[0] == 1
         result = await ranked.skip_to_end(1, started.battle_id, GUILD)
         assert result.arena is not None
         assert result.arena.attacker_points == 2

@@ -1,6 +1,7 @@
 """The Arena's posts in the announcements channel, against a real SQLite file and a manual clock: the
-ranking post from 2 players, edited each hour; the results posted once at the close with the rewards
-and the seed; the seed in no message before the close; Discord's limits with 10,000 participants."""
+ranking post from 2 players, edited each hour; the results posted once at the close with the rewards;
+the commitment and the seed behind each post's « Vérifier » (the seed only once closed), in no message;
+Discord's limits with 10,000 participants."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from engine.hoss import ArenaResult, HossCatalog
 from services.hoss.arena import CLOSE_JOB, ArenaService
 from services.hoss.arena_posts import PAID_SHOWN, TOP_SHOWN, ranking_spec, standings
 from services.hoss.decks import DeckService
+from services.hoss.proofs import proof_spec
 from services.platform.messages import MessageSpec, render_text
 from services.platform.scheduler import Job, Scheduler
 from store.db import Database
@@ -146,7 +148,10 @@ async def test_the_first_hourly_ranking_with_two_players_posts_the_ranking(
     assert "2 joueurs" in text
     assert f"<t:{int(clock.now().timestamp())}:f>" in text  # updated now
     assert f"<t:{int(CLOSES.timestamp())}:R>" in text  # closes Monday 00:00 Paris
-    assert commitment in text
+    assert commitment not in text  # behind « Vérifier »
+    assert [b.custom_id for b in spec.buttons] == ["hoss:proof:arena:20260105"]
+    proof = await arena.proof(GUILD, MONDAY)
+    assert (proof.commitment, proof.seed) == (commitment, None)
     assert "semaine du 5 janvier 2026 au 11 janvier 2026" in text  # dates written out by Babel
     english = shown(spec, "en")
     assert "attacks won" in english
@@ -244,8 +249,14 @@ async def test_the_results_are_posted_once_with_the_rewards_and_the_seed(
     assert "<@2>" not in text  # 11th and 12th are counted, not named
     assert "Les 2 autres participants ont reçu 150 or de participation." in text
     assert "le plus d'attaques gagnées" in text
-    assert f"`{seed}`" in text
-    assert f"`{commitment}`" in text
+    assert seed not in results[4]  # behind « Vérifier », once closed
+    assert [b.custom_id for b in results[3].buttons] == ["hoss:proof:arena:20260105"]
+    proof = await arena.proof(GUILD, MONDAY)
+    assert (proof.commitment, proof.seed) == (commitment, seed)
+    revealed = render_text(proof_spec(proof).content, "fr")
+    assert f"`{seed}`" in revealed
+    assert f"`{commitment}`" in revealed
+    assert "/hoss arène vérifier semaine:2026-01-05" in revealed
     assert "The 2 other participants received 150 gold" in shown(results[3], "en")
     count = len(await items(db))
     close_job = Job(0, CLOSE_JOB, CLOSES, {"guild": GUILD, "season": MONDAY.isoformat()}, None, 0)
@@ -269,12 +280,14 @@ async def test_the_seed_is_in_no_message_before_the_close(
     assert len(before) == 3
     everything = await db.read(lambda conn: [str(r[0]) for r in conn.execute("SELECT payload FROM outbox")])
     assert all(seed not in payload for payload in everything)
-    assert all(commitment in payload for _, _, _, _, payload, _ in before)
+    assert all(commitment not in payload for _, _, _, _, payload, _ in before)  # behind « Vérifier »
+    assert (await arena.proof(GUILD, MONDAY)).seed is None  # « Vérifier » shows the commitment alone
     clock.set(CLOSES)
     await sched.run_due()
     after = (await items(db))[len(before) :]
-    # the catch-up ranking's edit, the closing edit, then the results: only these reveal the seed
-    assert [seed in payload for _, _, _, _, payload, _ in after] == [False, False, True]
+    # the catch-up ranking's edit, the closing edit, then the results: none carries the seed itself
+    assert [seed in payload for _, _, _, _, payload, _ in after] == [False, False, False]
+    assert (await arena.proof(GUILD, MONDAY)).seed == seed  # « Vérifier » reveals it once closed
 
 
 async def test_ten_thousand_participants_stay_within_discords_limits(

@@ -16,6 +16,7 @@ from core.clock import ManualClock
 from core.errors import InsufficientFunds
 from engine import fair_draw
 from services.hoss.gold import GOLD
+from services.hoss.proofs import RAFFLE, Proof, proof_spec
 from services.hoss.raffle import (
     DRAW_JOB,
     AlreadyHasTicket,
@@ -187,20 +188,21 @@ async def test_the_2000_draw_pays_one_winner_for_30_tickets_and_posts_the_result
     positions = [record.entries.index(f"{n}:{p}") for n, p in _numbers(record, record.winners)]
     assert fair_draw.draw(record.seed, record.entries, 1) == positions
     posts = await rows(db, "SELECT target_kind, target_id, payload FROM outbox ORDER BY id")
-    assert posts[0][:2] == ("channel", ANNOUNCE)  # the commitment, before the first ticket
-    assert record.commitment in str(posts[0][2])
-    assert record.seed not in str(posts[0][2])
+    assert posts[0][:2] == ("channel", ANNOUNCE)  # the raffle opens, before the first ticket
+    assert "hoss:proof:raffle:" in str(posts[0][2])  # its commitment behind « Vérifier »
     assert posts[-2][:2] == ("channel", ANNOUNCE)
-    assert record.seed in str(posts[-2][2])
+    assert all(secret not in str(post[2]) for post in posts for secret in (record.seed, record.commitment))
+    proof = await raffle.proof(GUILD, DAY)
+    assert (proof.seed, proof.commitment, proof.digest) == (record.seed, record.commitment, record.digest)
     assert posts[-1][:2] == ("dm", winner)
     assert (await raffle.verify(GUILD, DAY)).verdict.ok
     await db.read(check_conservation)
 
 
-def test_the_results_post_puts_the_winners_and_their_share_before_the_proof() -> None:
+def test_the_results_post_puts_the_winners_and_their_share_and_the_proof_behind_a_button() -> None:
     """« Il y a un gagnant par tranche de 5 000 or dans la cagnotte (au moins un), et la cagnotte est
-    partagée à parts égales entre eux »: what players read first is who won and how much each; the seed,
-    the commitment and the ticket list's fingerprint come after, under « Vérifier ce tirage »."""
+    partagée à parts égales entre eux »: the post says who won and how much each; the seed, the commitment
+    and the ticket list's fingerprint are behind « Vérifier » (issue 35), in that order."""
     record = DrawRecord(
         guild_id=GUILD,
         day=DAY,
@@ -215,19 +217,26 @@ def test_the_results_post_puts_the_winners_and_their_share_before_the_proof() ->
         digest="c" * 64,
         entries=(),
     )
-    (embed,) = results_post(record).embeds
+    post = results_post(record)
+    (embed,) = post.embeds
     description = render_text(embed.description, "fr")
     assert description.startswith("Tirage du ")
-    assert all(secret not in description for secret in ("a" * 64, "b" * 64, "c" * 64))
+    everything = post.to_json()
+    assert all(secret not in everything for secret in ("a" * 64, "b" * 64, "c" * 64))
     labels = [render_text(f.name, "fr") for f in embed.fields]
     assert labels[:2] == ["Gagnants", "Part de chacun"]
-    assert labels[-1] == "Vérifier ce tirage"
     values = [render_text(f.value, "fr") for f in embed.fields]
     assert values[0] == "<@7>\n<@9>"
     assert values[1].replace("\u202f", " ").replace("\xa0", " ") == "6 000 or"
-    proof = values[-1]
+    assert [render_text(b.label, "fr") for b in post.buttons] == ["🎟️ Acheter un ticket (100 or)", "Vérifier"]
+    shown = proof_spec(Proof(RAFFLE, DAY, "b" * 64, "a" * 64, "c" * 64)).content
+    assert shown is not None
+    proof = render_text(shown, "fr")
     assert proof.index("a" * 64) < proof.index("b" * 64) < proof.index("c" * 64)
     assert "`/hoss tombola vérifier jour:" in proof
+    pending = proof_spec(Proof(RAFFLE, DAY, "b" * 64, None)).content
+    assert pending is not None
+    assert "a" * 64 not in render_text(pending, "fr")
 
 
 def _numbers(record: DrawRecord, winners: tuple[int, ...]) -> list[tuple[int, int]]:

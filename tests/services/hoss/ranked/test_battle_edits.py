@@ -1,7 +1,8 @@
 """The battle message's round-by-round edits, queued in the outbox by the unit that plays the rounds and
 timed on the service's clock: one per round, 5 s apart, due only once the clock passes them; a restart
-delivers the rest in order, once; the AI's deadline shows its rounds too; and no edit carries the
-player's hand, the AI's unplayed lines or the seed while the battle is live."""
+delivers the rest in order, once; the rounds the AI plays after a missed deadline show without a click;
+« Passer à la fin » shows the final board at once; and no edit carries the player's hand, the AI's
+unplayed lines or the seed while the battle is live."""
 
 from __future__ import annotations
 
@@ -28,6 +29,33 @@ from tests.services.hoss.ranked import (
 )
 
 ALICE, CHANNEL, MESSAGE = 1, 4242, 9001
+
+
+async def finished_by_the_deadline(
+    clock: ManualClock, scheduler: Scheduler, ranked: RankedService, battle: int
+):
+    """Alice does not answer: after 2 minutes the AI plays the rest of her battle, its rounds queued 5 s
+    apart from then."""
+    clock.advance(timedelta(minutes=2))
+    assert await scheduler.run_due() == 1
+    view = await ranked.view(ALICE, battle)
+    assert view.result is not None
+    return view.result
+
+
+async def rounds_answered(ranked: RankedService, battle: int, rounds: int) -> int:
+    """Alice passes at each pause until `rounds` rounds were played; returns how many were."""
+    view = await ranked.view(ALICE, battle)
+    for turn in range(50):
+        if view.round >= rounds:
+            return view.round
+        await ranked.answer(ALICE, battle, {"kind": "pass"}, key=f"p{turn}", pause=view.pause)
+        view = await ranked.view(ALICE, battle)
+    raise AssertionError("no rounds played")
+
+
+def paris_scheduler(db: Database, clock: ManualClock) -> Scheduler:
+    return Scheduler(db, clock, ZoneInfo("Europe/Paris"))
 
 
 async def shown_battle(db: Database, clock: ManualClock, ranked: RankedService) -> int:
@@ -66,10 +94,10 @@ async def deliver(box: Outbox) -> list[MessageSpec]:
 async def test_each_round_is_due_five_seconds_after_the_previous_one(
     db: Database, clock: ManualClock
 ) -> None:
-    ranked = service(db, clock)
+    ranked = service(db, clock, scheduler := paris_scheduler(db, clock))
     battle = await shown_battle(db, clock, ranked)
+    result = await finished_by_the_deadline(clock, scheduler, ranked, battle)
     start = clock.now()
-    result = await ranked.skip_to_end(ALICE, battle)
     times = await rows(db, "SELECT not_before FROM outbox WHERE edit_of IS NOT NULL ORDER BY id")
     assert len(times) == result.rounds >= 2
     box = Outbox(db, clock)
@@ -117,24 +145,61 @@ async def test_new_rounds_queue_after_the_edits_still_waiting(db: Database, cloc
 
 
 async def test_rounds_played_before_the_attach_are_queued_by_it(db: Database, clock: ManualClock) -> None:
-    """The response goes out, a click on it commits, then the attach runs: the click found no message
-    to edit, so the attach queues every round since the response, and the message ends on the result."""
+    """The response goes out, a decision on it commits, then the attach runs: the click found no message
+    to edit, so the attach queues every round since the response, 5 s apart."""
+    ranked = service(db, clock)
+    await player_with_deck(db, clock, ALICE)
+    started = await ranked.start(ALICE, 1, key="s")
+    played = await rounds_answered(ranked, started.battle_id, 2)
+    assert await rows(db, "SELECT id FROM outbox") == []  # commits before the attach
+    await ranked.attach(ALICE, started.battle_id, CHANNEL, MESSAGE, started.message)
+    box = Outbox(db, clock)
+    shown = await deliver(box)
+    for _ in range(played):
+        clock.advance(ROUND_PACE)
+        shown += await deliver(box)
+    assert [int(rendered(s).split("**Manche ")[1].split("**")[0]) for s in shown] == list(
+        range(1, played + 1)
+    )
+
+
+async def test_a_skip_before_the_attach_shows_the_result_at_once(db: Database, clock: ManualClock) -> None:
+    """« Passer à la fin » clicked before the attach ran: the attach shows the final board, not the rounds."""
     ranked = service(db, clock)
     await player_with_deck(db, clock, ALICE)
     started = await ranked.start(ALICE, 1, key="s")
     result = await ranked.skip_to_end(ALICE, started.battle_id)  # commits before the attach
-    assert await rows(db, "SELECT id FROM outbox") == []
+    assert result.rounds >= 2
     await ranked.attach(ALICE, started.battle_id, CHANNEL, MESSAGE, started.message)
+    (shown,) = await deliver(Outbox(db, clock))
+    assert f"**Manche {result.rounds}**" in rendered(shown)
+    assert f"Gain de <@{ALICE}>\u00a0:" in rendered(shown)
+
+
+async def test_skip_to_the_end_shows_the_final_board_and_result_at_once(
+    db: Database, clock: ManualClock
+) -> None:
+    """« Passer à la fin »: one edit, due now, with the last round, the result and the log; the rounds an
+    earlier decision still had waiting to be shown are not shown one by one any more."""
+    ranked = service(db, clock)
+    battle = await shown_battle(db, clock, ranked)
+    await rounds_answered(ranked, battle, 2)
     box = Outbox(db, clock)
-    shown = await deliver(box)
-    for _ in range(result.rounds):
-        clock.advance(ROUND_PACE)
-        shown += await deliver(box)
-    assert len(shown) == result.rounds >= 2
-    assert [int(rendered(s).split("**Manche ")[1].split("**")[0]) for s in shown] == list(
-        range(1, result.rounds + 1)
-    )
-    assert f"Gain de <@{ALICE}>\u00a0:" in rendered(shown[-1])
+    early = await deliver(box)  # the first round of those decisions is due at once, the others wait
+    waiting = await rows(db, "SELECT COUNT(*) FROM outbox WHERE edit_of IS NOT NULL AND state = 'pending'")
+    result = await ranked.skip_to_end(ALICE, battle)
+    (final,) = await deliver(box)  # no clock move needed
+    assert await rows(db, "SELECT COUNT(*) FROM outbox WHERE state = 'pending'") == [(0,)]
+    assert len(early) == 1
+    assert waiting[0][0] >= 1
+    text = rendered(final)
+    assert f"**Manche {result.rounds}**" in text
+    assert f"Gain de <@{ALICE}>\u00a0:" in text
+    assert final.buttons == ()
+    assert [a.filename for a in final.attachments] == [
+        f"hoss-battle-{battle}.txt",
+        f"hoss-battle-{battle}.json",
+    ]
 
 
 async def test_an_attach_of_what_the_battle_still_shows_queues_nothing(
@@ -154,9 +219,9 @@ async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(
     path = tmp_path / "bot.sqlite3"
     db = await open_database(path)
     try:
-        ranked = service(db, clock)
+        ranked = service(db, clock, scheduler := paris_scheduler(db, clock))
         battle = await shown_battle(db, clock, ranked)
-        result = await ranked.skip_to_end(ALICE, battle)
+        result = await finished_by_the_deadline(clock, scheduler, ranked, battle)
         assert result.rounds >= 3
         box = Outbox(db, clock)
         before = await deliver(box)
@@ -179,15 +244,20 @@ async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(
 
 
 async def test_the_deadline_shows_its_rounds_without_a_click(db: Database, clock: ManualClock) -> None:
-    ranked = service(db, clock, scheduler := Scheduler(db, clock, ZoneInfo("Europe/Paris")))
+    """Alice stopped answering: the AI plays the rest of her battle, and every round shown says so."""
+    ranked = service(db, clock, scheduler := paris_scheduler(db, clock))
     battle = await shown_battle(db, clock, ranked)
-    clock.advance(timedelta(minutes=2, seconds=1))
-    assert await scheduler.run_due() == 1
-    shown = await deliver(Outbox(db, clock))
-    assert shown
-    assert f"l'IA a décidé pour <@{ALICE}>" in rendered(shown[-1])
-    view = await ranked.view(ALICE, battle)
-    assert f"hoss:rdecide:{ALICE}:{battle}:{view.pause}" in [b.custom_id for b in shown[-1].buttons]
+    result = await finished_by_the_deadline(clock, scheduler, ranked, battle)
+    box = Outbox(db, clock)
+    shown = await deliver(box)
+    for _ in range(result.rounds):
+        clock.advance(ROUND_PACE)
+        shown += await deliver(box)
+    assert len(shown) == result.rounds
+    note = f"Deux minutes sans réponse\u00a0: l'IA a joué la fin du combat pour <@{ALICE}>."
+    assert all(note in rendered(spec) for spec in shown)
+    assert all(spec.buttons == () for spec in shown)
+    assert f"Gain de <@{ALICE}>\u00a0:" in rendered(shown[-1])
 
 
 async def test_no_edit_carries_the_hand_or_the_seed(db: Database, clock: ManualClock) -> None:
