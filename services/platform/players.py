@@ -221,8 +221,10 @@ class PlayerService:
     def take_welcome(self, player_id: int, game: str) -> bool:
         """Whether a command of `game` that owes its welcome shows it now: once per process until a
         command succeeds and records it (a refused command records nothing: a refusal leaves no trace).
-        Checked and marked in one step of the event loop, so two first commands at once show it once."""
-        if (player_id, game) in self.shown:
+        Checked and marked in one step of the event loop, so two first commands at once show it once; a
+        command that read "owed" while another's claim was committing (PostgreSQL runs both at once) finds
+        the claim here."""
+        if (player_id, game) in self.shown or (player_id, game) in self.welcomed:
             return False
         if len(self.shown) >= LOCALE_CACHE_SIZE:
             self.shown.clear()

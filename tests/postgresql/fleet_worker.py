@@ -97,10 +97,11 @@ async def operate(spec: dict[str, Any], shop: HossShop, sale: HossSale, fusion: 
 
 
 def fleet_idle(conn: sqlite3.Connection, until_sent: int) -> bool:
-    """Every job fired and every post sent, in the whole database (whichever process did it)."""
+    """Every storm job fired and every post sent, in the whole database (whichever process did it). Recurring
+    series (the weekly recap) always have a next occurrence waiting: only the storm's kind is counted."""
     pending = conn.execute("SELECT COUNT(*) FROM outbox WHERE state = 'pending'").fetchone()[0]
     sent = conn.execute("SELECT COUNT(*) FROM outbox WHERE state = 'sent'").fetchone()[0]
-    due = conn.execute("SELECT COUNT(*) FROM jobs WHERE state = 'due'").fetchone()[0]
+    due = conn.execute("SELECT COUNT(*) FROM jobs WHERE state = 'due' AND kind = ?", (KIND,)).fetchone()[0]
     return int(pending) == 0 and int(due) == 0 and int(sent) >= until_sent
 
 
