@@ -249,6 +249,32 @@ def _shown(text: str) -> frozenset[str]:
     return frozenset(placeholders(text))
 
 
+# A placeholder that opens a sentence: at the text's start, after a sentence's end or a line break, past
+# list marks and bold or italic markup.
+_OPENER = re.compile(r"(?:^|[.!?…]\s+|\n)(?:\*\*|__|[-•>\s])*\{(\w+)\}")
+_MARKUP = frozenset("*_~|«» \u00a0\u202f")
+
+
+@lru_cache(maxsize=8192)
+def sentence_openers(key: str, lang: str) -> frozenset[str]:
+    """The placeholders of `key` that open a sentence in `lang`: a catalog text written there (« l'IA »)
+    takes a capital, as a sentence does (« L'IA commence »)."""
+    return frozenset(_OPENER.findall(_template(key, lang)[0]))
+
+
+def capitalized(text: str) -> str:
+    """`text` with its first letter in capital, past leading markup; a text that starts with something
+    else (a mention, a digit, an emoji) is left as it is. Keeps what the wording check read (tests)."""
+    for index, char in enumerate(text):
+        if char in _MARKUP:
+            continue
+        if not char.islower():
+            return text
+        upper = text[:index] + char.upper() + text[index + 1 :]
+        return Written(upper, capitalized(text.read)) if isinstance(text, Written) else upper
+    return text
+
+
 @lru_cache(maxsize=8192)
 def _template(key: str, lang: str) -> tuple[str, bool, bool]:
     """(the text of `key` in `lang`, whether it has no plural block, whether it is missing there): the

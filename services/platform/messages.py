@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
 
-from core.i18n import format_date, format_int, normalize_locale, t
+from core.i18n import capitalized, format_date, format_int, normalize_locale, sentence_openers, t
 from core.message_guard import GUARD, Written
 
 RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
@@ -92,7 +92,12 @@ def render_text(value: Text | None, locale: str | None) -> str:
         return str(GUARD.check(params.get(lang, ""), PER_LOCALE, lang))
     if key == PUBLIC:
         return t(str(params.get("key", "")), locale)
-    return t(key, locale, **{k: render_param(v, locale) for k, v in params.items()})
+    rendered = {k: render_param(v, locale) for k, v in params.items()}
+    for name in sentence_openers(key, normalize_locale(locale)):  # « l'IA » opening a sentence: « L'IA »
+        value = params.get(name)
+        if isinstance(value, Text) and value.key != RAW and isinstance(rendered[name], str):
+            rendered[name] = capitalized(rendered[name])
+    return t(key, locale, **rendered)
 
 
 def render_param(value: Any, locale: str | None) -> Any:

@@ -221,3 +221,16 @@ def test_the_scan_of_requests_reads_what_a_client_shows_and_nothing_else() -> No
     commands = [{"name": "x", "description": "id (sq_guerrier_1)", "options": [{"description": "ok"}]}]
     assert len(internal_words("PUT", "/applications/1/commands", commands, ids)) == 1
     assert internal_words("POST", "/channels/1/messages", {"content": "sq guerrier"}, ids) == []
+
+
+def test_a_catalog_text_opening_a_sentence_takes_a_capital_and_a_players_name_does_not() -> None:
+    """« l'IA commence » read as a typo: a catalog text placed where a sentence starts takes the capital the
+    sentence wants; what a player typed is left as typed; inside a sentence nothing changes."""
+    why = Text("pillz.first.stars")
+    ai_first = render_text(Text("pillz.duel.first", {"player": Text("pillz.duel.ai"), "why": why}), "fr")
+    assert ai_first.startswith("L'IA commence (plus d'étoiles)")
+    player_first = render_text(Text("pillz.duel.first", {"player": Text.raw("alice"), "why": why}), "fr")
+    assert player_first.startswith("alice commence")
+    ai = Text("pillz.duel.ai")
+    mid = render_text(Text("pillz.challenge.accepted", {"challenged": ai, "challenger": ai, "id": 1}), "fr")
+    assert mid.startswith("L'IA a accepté le défi de l'IA")
