@@ -36,10 +36,9 @@ log = logging.getLogger("bot")
 
 GC_THRESHOLDS = (10_000, 10, 10)
 """The collector's thresholds once the real process is ready (Python's default: 700, 10, 10). The youngest
-generation was collected every 700 net allocations, several times per command, each time walking the
-commands in flight: in a 4-second phase at 300 `/profile` a second the bot's thread spent 108 ms in 107
-collections, against 32 ms in 5 with these (benchmarks.side_by_side, gc callbacks). Cyclic garbage waits
-at most 10,000 allocations longer."""
+generation would be collected every 700 net allocations, several times per command, each time walking
+the commands in flight; at 10,000 it is collected a few times a second under load (docs/performance.md has
+the measurement). Cyclic garbage waits at most 10,000 allocations longer."""
 
 
 def settle_collector() -> tuple[int, int, int]:
@@ -145,8 +144,8 @@ class CardBot(commands.Bot):
     ) -> None:
         """`freeze_gc` (the real process: bot.py) moves what start-up built into the collector's permanent
         generation at the end of `setup_hook` (`gc.freeze()`): the catalogs, the commands, the services are
-        never garbage, and each full collection no longer walks them (before: one pause of 54 to 69 ms per
-        1,000 commands, the p99 of a busy loop), and raises the collector's thresholds
+        never garbage, so no full collection walks them (each walk is a pause of tens of milliseconds, the p99
+        of a busy loop: docs/performance.md), and raises the collector's thresholds
         (`settle_collector`); once ready, what the gateway's first events built is frozen too
         (`freeze_young`). Off by default: a test process starts hundreds of bots, and a bot's objects
         stay frozen until it closes (`close` unfreezes them and puts the thresholds back)."""

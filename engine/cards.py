@@ -87,7 +87,7 @@ class CatalogBase(BaseModel, Generic[CardT]):
 
     def cards_by_id(self) -> Mapping[str, CardT]:
         """The cards by id, built once per tuple of cards (a Chocobataille turn looks cards up thousands of
-        times; a scan of the catalog was 7 µs a lookup). A copy with other cards (`model_copy(update=...)`,
+        times, and a scan of the catalog costs microseconds each). A copy with other cards (`model_copy(update=...)`,
         which copies the private index as it is) builds its own at its first lookup. Read through
         `__pydantic_private__` directly: pydantic's lookup of a private attribute costs microseconds."""
         private = self.__pydantic_private__
