@@ -11,7 +11,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from core.settings import Settings, SettingsError, load_settings
-from services.platform.catalogs import CatalogError
+from services.infra.catalogs import CatalogError
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -84,7 +84,7 @@ async def serve(settings: Settings) -> None:
 
     from core.clock import SystemClock
     from discord_app.bot import make_bot
-    from services.platform.container import build_services
+    from services.infra.container import build_services
 
     clock = SystemClock()
     # Catalogs and the database are checked before connecting, so a bad file fails fast and plainly.

@@ -70,7 +70,7 @@ from core.clock import SystemClock
 from core.settings import Settings
 from emulator import DiscordEmulator, InteractionResult
 from emulator.world import Channel, Guild, User
-from services.platform.container import build_services
+from services.infra.container import build_services
 
 ROOT = Path(__file__).resolve().parents[1]
 GUILD = "Club des cartes"

@@ -20,12 +20,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from services.platform import games
-from services.platform.card_images import draw
-from services.platform.card_images.service import CardImages
-from services.platform.card_images.spec import CardCopy
-from services.platform.catalogs import DATA_DIR, load_all
-from services.platform.messages import StripCard
+from services.community.card_images import draw
+from services.community.card_images.service import CardImages
+from services.community.card_images.spec import CardCopy
+from services.infra import games
+from services.infra.catalogs import DATA_DIR, load_all
+from services.infra.messages import StripCard
 
 HOSS_RARITIES = ("basique", "argent", "or", "platine", "diamant", "divin")
 

@@ -33,10 +33,10 @@ from engine.choco.state import Prepare, Summon, Turn
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.choco.decks import ChocoDecks
 from services.choco.games import ChocoGames
-from services.platform import ledger
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
+from services.infra import ledger
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from store.migrate import migrate
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from benchmarks.databases import Target, load_average, target
 from benchmarks.host import CpuTimes, describe_steal, median_steal, steal_share
 from core.clock import SystemClock, to_db
-from services.platform import ledger
+from services.infra import ledger
 from store.backend import migrate_database, sqlite_path
 from store.db import MAX_BATCH, Database
 from store.idempotency import once

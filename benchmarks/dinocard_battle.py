@@ -29,7 +29,7 @@ from engine.dinocard.engine import DinocardEngine
 from engine.dinocard.sample import random_pack
 from engine.dinocard.table import Stats, stats_of
 from engine.protocol import CATALOG_OPTION, PlayerSetup
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 
 TARGETS_MS = {100: 2.0, 20: 0.5}
 LIFE = (20, 20)

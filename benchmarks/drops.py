@@ -3,7 +3,7 @@ by 50 players at once.
 
 - **Activity per command**: the after-command hook (`cogs/platform/drops/cog.py` `record_activity`) on the
   production clock, for players already written this minute (what nearly every command meets:
-  `services/platform/drops/activity.py`), in µs per command; and, for scale, the write a player's first
+  `services/community/drops/activity.py`), in µs per command; and, for scale, the write a player's first
   command of the day makes.
 - **Entries**: `DropService.enter` alone, 50 at once, its CPU per entry (the writer's thread included).
 - **Clicks**: `bot.py` alone in its process on a SQLite file, the Discord emulator and the users in this
@@ -37,9 +37,9 @@ from cogs.platform.drops.cog import record_activity
 from core.clock import SystemClock, to_db
 from core.settings import Settings
 from engine import fair_draw
-from services.platform.container import build_services
-from services.platform.drops.pool import DropPrize
-from services.platform.players import ensure_player
+from services.community.drops.pool import DropPrize
+from services.infra.container import build_services
+from services.infra.players import ensure_player
 from store.backend import sqlite_path
 
 GUILD = 1

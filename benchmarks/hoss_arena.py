@@ -23,8 +23,8 @@ from engine import fair_draw
 from engine.hoss import TOP_PRIZES, HossCatalog
 from services.hoss.arena import CLOSE_JOB, RANKING_JOB, ArenaService
 from services.hoss.decks import DeckService
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.scheduler import Job, Scheduler
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.scheduler import Job, Scheduler
 from store.db import Database
 from store.migrate import migrate
 

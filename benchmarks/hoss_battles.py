@@ -44,7 +44,7 @@ from engine.hoss.sample import buffs_of, full_deck, lines_of
 from engine.hoss.simulate import prepare, simulate
 from engine.hoss.state import CardSpec, CopySpec, DeckSpec
 from engine.protocol import PlayerSetup
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 
 TARGET_MEDIAN_MS = 5.0
 TARGET_HITS_PER_S = 50_000

@@ -23,8 +23,8 @@ from engine import fair_draw
 from engine.hoss import split
 from services.hoss.gold import GOLD
 from services.hoss.raffle import RaffleService
-from services.platform import ledger
-from services.platform.scheduler import Scheduler
+from services.infra import ledger
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from store.migrate import migrate
 

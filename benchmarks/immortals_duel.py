@@ -33,7 +33,7 @@ from engine.immortals import ENGINE, Choose, ImmortalsCatalog, ImmortalsState
 from engine.immortals.ai import choose
 from engine.immortals.rules import Numbers, fight
 from engine.immortals.state import ROUNDS, TURNS
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 
 # A unit that rarely wounds its twin (4 Attack against 8 Defense) and has 60 HP: every fight lasts 20 turns.
 FULL_LENGTH = Numbers(

@@ -23,9 +23,9 @@ from core.clock import ManualClock
 from engine.pillz import ENGINE
 from engine.pillz.ai import choose, even_split_policy
 from engine.pillz.catalog import PillzCatalog
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.scheduler import Scheduler
 from services.pillz.duels import PillzDuels
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.scheduler import Scheduler
 from store.db import Database
 from store.migrate import migrate
 

@@ -81,9 +81,9 @@ from emulator.records import RecordedMessage, walk_components
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.hoss.gold import GOLD
-from services.platform import ledger
-from services.platform.container import Services
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.container import Services
+from services.infra.players import ensure_player
 
 LOADS = ("profile", "collection", "booster", "pillz")
 COMMANDS = {"profile": "profile", "collection": "hoss collection", "booster": "hoss booster"}

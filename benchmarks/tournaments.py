@@ -4,7 +4,7 @@
   both absent), then the next round's pairing (`engine.swiss.pair_round` on the standings) timed; the
   figure is the slowest round's median. A bracket's next round is a few list operations, timed too.
 - **Picture**: the standings of 64 players and the bracket of 64, drawn and encoded as PNG
-  (`services/platform/card_images/tournament.py`), in French; CPU time of the drawing thread too.
+  (`services/community/card_images/tournament.py`), in French; CPU time of the drawing thread too.
 
 Figures are medians and the maximum in milliseconds over `--rounds` repetitions; the targets are 50 ms
 for a pairing and 200 ms for a picture. On a loaded machine a wall time includes waiting for a core.
@@ -22,8 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import bracket, swiss
-from services.platform.card_images import tournament
-from services.platform.messages import Text
+from services.community.card_images import tournament
+from services.infra.messages import Text
 
 FIELD = 64
 

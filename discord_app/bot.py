@@ -27,9 +27,9 @@ from discord_app.component_router import Clicks, ComponentRouter, Route, click_o
 from discord_app.delivery import Deliverer, ShowPrivateButton
 from discord_app.errors import GameTree
 from discord_app.translator import CatalogTranslator
-from services.platform.catalogs import DATA_DIR
-from services.platform.container import Services, build_services
-from services.platform.heartbeat import PERIOD
+from services.infra.catalogs import DATA_DIR
+from services.infra.container import Services, build_services
+from services.infra.heartbeat import PERIOD
 from store.db import DatabaseClosed
 
 log = logging.getLogger("bot")
@@ -359,7 +359,7 @@ class ShardedCardBot(CardBot, commands.AutoShardedBot):
     """The same bot over the shards SHARD_IDS names (of SHARD_COUNT): discord.py opens one gateway connection
     per shard, and Discord sends each connection the events of its servers only (DMs to shard 0). Nothing
     else differs: jobs go through the shared database's claims, and the deliverer sends the posts of its own
-    shards' servers (services/platform/shards.py, given the same settings by build_services)."""
+    shards' servers (services/infra/shards.py, given the same settings by build_services)."""
 
 
 def make_bot(settings: Settings, clock: Clock, **options: Any) -> CardBot:

@@ -8,11 +8,11 @@ import discord
 
 from core.i18n import normalize_locale
 from discord_app import welcome
-from services.platform import games
+from services.infra import games
 
 if TYPE_CHECKING:
     from discord_app.bot import CardBot
-    from services.platform.container import Services
+    from services.infra.container import Services
 
 
 def services_of(interaction: discord.Interaction[Any]) -> Services:

@@ -22,12 +22,12 @@ from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import guild_locale, services_of
 from discord_app.render import files_with_strips, text, to_discord
-from services.platform.channel_permissions import post_needs
-from services.platform.outbox import TOPIC as OUTBOX_TOPIC
+from services.infra.channel_permissions import post_needs
+from services.infra.outbox import TOPIC as OUTBOX_TOPIC
 
 if TYPE_CHECKING:
-    from services.platform.container import Services
-    from services.platform.outbox import OutboxItem
+    from services.infra.container import Services
+    from services.infra.outbox import OutboxItem
 
 log = logging.getLogger("bot.delivery")
 

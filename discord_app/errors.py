@@ -20,7 +20,7 @@ from discord_app.gate import check_game_access
 from discord_app.option_checks import check_options
 from discord_app.refusals import echo
 from engine.errors import DomainError
-from services.platform.messages import PUBLIC, Text, render_text
+from services.infra.messages import PUBLIC, Text, render_text
 
 log = logging.getLogger("bot.errors")
 

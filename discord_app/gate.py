@@ -17,7 +17,7 @@ from discord import app_commands
 
 from discord_app.context import services_of
 from engine.errors import DomainError
-from services.platform import games
+from services.infra import games
 
 
 class GameClosed(DomainError, app_commands.AppCommandError):

@@ -21,7 +21,7 @@ from core.i18n import format_decimal
 from core.settings import SUPPORTED_LOCALES
 from discord_app.refusals import BadOption, echo
 from discord_app.translator import choice_label, qualified
-from services.platform.messages import Number, Text
+from services.infra.messages import Number, Text
 
 DISCORD_NUMBER_LIMIT = 2**53
 """Discord refuses integer and number options beyond ±2^53; an option that declares no bound gets this."""

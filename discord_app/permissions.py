@@ -16,7 +16,7 @@ import discord
 
 from discord_app.context import services_of
 from engine.errors import DomainError
-from services.platform.channel_permissions import permission_list, post_needs
+from services.infra.channel_permissions import permission_list, post_needs
 
 
 class BotLacksPermissions(DomainError):

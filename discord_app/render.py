@@ -9,8 +9,8 @@ from typing import Any
 
 import discord
 
-from services.platform.card_images.service import CardImage, CardImages
-from services.platform.messages import MessageSpec, Text, render_text
+from services.community.card_images.service import CardImage, CardImages
+from services.infra.messages import MessageSpec, Text, render_text
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from core.i18n import catalogs, t
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 DISCORD_LOCALES: dict[discord.Locale, str] = {
     discord.Locale.french: "fr",

@@ -28,11 +28,11 @@ from discord.interactions import InteractionCallbackResponse, InteractionRespons
 from discord.utils import MISSING
 
 from discord_app.render import text
-from services.platform import games
-from services.platform.messages import MessageSpec, Text
+from services.infra import games
+from services.infra.messages import MessageSpec, Text
 
 if TYPE_CHECKING:
-    from services.platform.players import PlayerService
+    from services.infra.players import PlayerService
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Base models of the card catalogs in `data/<game>.json`; each game subclasses them with its own fields.
 
 They are strict on purpose (unknown fields forbidden, frozen): a typo in a catalog must stop start-up
-with a precise message (see `services.platform.catalogs`) rather than silently give a card a default value.
+with a precise message (see `services.infra.catalogs`) rather than silently give a card a default value.
 A game declares its ranges on its own fields, e.g.::
 
     class HossCard(CardBase):
@@ -68,7 +68,7 @@ class CatalogBase(BaseModel, Generic[CardT]):
     @field_validator("cards")
     @classmethod
     def _unique_ids(cls, cards: tuple[CardT, ...]) -> tuple[CardT, ...]:
-        # The error's context names the card and field so services.platform.catalogs can point at them.
+        # The error's context names the card and field so services.infra.catalogs can point at them.
         first_seen: dict[str, int] = {}
         for index, card in enumerate(cards):
             if card.id in first_seen:

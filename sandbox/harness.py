@@ -19,7 +19,7 @@ from discord_app.component_router import CLICK_TASK
 from emulator import DiscordEmulator
 from emulator.world import Channel, Guild, User
 from engine.rng import derive
-from services.platform.catalogs import DATA_DIR
+from services.infra.catalogs import DATA_DIR
 
 GUILD_NAME = "Club des cartes"
 GAMES_CHANNEL = "parties"

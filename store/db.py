@@ -257,7 +257,7 @@ def deliverable(exc: BaseException) -> BaseException:
 
 class Database:
     # Whether other processes write the same database at once: a claim must then be written down before
-    # the claimed work runs outside a transaction (an outbox item being sent, services/platform/outbox.py).
+    # the claimed work runs outside a transaction (an outbox item being sent, services/infra/outbox.py).
     # SQLite's single writer is the only one; PostgreSQL says True.
     concurrent_writers = False
 

@@ -1,5 +1,5 @@
 """What every column of the schema holds about players: the one declaration `/privacy export` and
-`/privacy delete` follow (services/platform/privacy.py, docs/privacy.md).
+`/privacy delete` follow (services/community/privacy.py, docs/privacy.md).
 
 Every column of every table is listed here, in one of six classes, and nowhere else is a column's meaning
 for privacy guessed (from its name, a foreign key or a primary key). `tests/services/test_personal_data.py`

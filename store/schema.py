@@ -1,5 +1,5 @@
 """What the schema holds, asked the same way of SQLite and PostgreSQL: the tables, their columns and the
-foreign keys between them (the privacy export and erasure walk every table, services/platform/privacy.py).
+foreign keys between them (the privacy export and erasure walk every table, services/community/privacy.py).
 """
 
 from __future__ import annotations

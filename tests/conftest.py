@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from core.message_guard import GUARD, STRICT_ENV
-from services.platform import container, games
-from services.platform.catalogs import DATA_DIR
-from services.platform.players import PlayerService
+from services.infra import container, games
+from services.infra.catalogs import DATA_DIR
+from services.infra.players import PlayerService
 from tests.fixtures import postgres
 from tests.fixtures.catalog_cache import CatalogCache
 from tests.services.conftest import open_database, open_postgres

@@ -4,7 +4,7 @@ cut down to the characters a card may show, and its licence.
 DejaVu holds every French glyph (Œ œ « » ’ … and the narrow no-break space U+202F) and the signs the
 cards use (★ ☆ × • – —); the condensed cut fits a card's text at a larger size. The source is the npm
 package `dejavu-fonts-ttf`, pinned by version and integrity; the subset keeps the ranges of
-`services/platform/card_images/glyphs.py` (Latin-1, Latin Extended-A, the general punctuation, those
+`services/community/card_images/glyphs.py` (Latin-1, Latin Extended-A, the general punctuation, those
 signs): about 45 KB a style instead of 700. Needs fontTools (`pip install fonttools==4.68.0`) and npm;
 run from the repository root: `python tools/gen_card_font.py [--tarball dejavu-fonts-ttf-2.37.3.tgz]`.
 The output is checked in.
@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from fontTools import subset  # noqa: E402
 
-from services.platform.card_images.glyphs import RANGES  # noqa: E402
+from services.community.card_images.glyphs import RANGES  # noqa: E402
 from tools.npm_package import NpmPackage, unpacked  # noqa: E402
 
 PACKAGE = NpmPackage(

@@ -3,7 +3,7 @@
 The icons are the npm package `@iconify-json/game-icons` (one JSON of every icon's SVG path), pinned by
 version and integrity; only those the artwork names are kept: every `figure`, `motif`, `icon` and
 `emblems` of data/art/<game>.json, and the scenes' backdrops
-(`services.platform.card_images.artwork`). The package credits "GameIcons" as a whole;
+(`services.community.card_images.artwork`). The package credits "GameIcons" as a whole;
 each icon's author is the folder holding it in the game-icons/icons repository, read at a pinned commit
 from a clone of it (`--authors`), and matched by its path data where two authors have an icon of that
 name. Icons by Viscious Speed and Zeromancer are CC0 (the repository's license.txt), the others CC BY
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from services.platform.card_images import artwork  # noqa: E402
+from services.community.card_images import artwork  # noqa: E402
 from tools.npm_package import NpmPackage, unpacked  # noqa: E402
 
 PACKAGE = NpmPackage(

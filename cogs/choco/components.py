@@ -23,7 +23,7 @@ from services.choco.economy import LEAGUE_KEYS, league_of
 from services.choco.game_store import GameRow
 from services.choco.games import Absence, Challenge, Declared
 from services.choco.panel import Option, Panel
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = (
     10080  # a week: turns last a day, a thread must not close between two turns

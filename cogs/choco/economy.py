@@ -37,8 +37,8 @@ from services.choco.leagues import Leaderboard, Standing
 from services.choco.names import RARITY_KEYS, TYPE_KEYS
 from services.choco.shop import FrogOdds, FrogPurchase
 from services.choco.showoff import rare
-from services.platform.daily import DailyClaim
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.community.daily import DailyClaim
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.showoff import show_off_buttons
 

@@ -26,7 +26,7 @@ from discord_app.context import locale_of, public_locale_of
 from discord_app.permissions import PUBLIC_MESSAGE, require_here
 from discord_app.render import files_of, to_discord
 from discord_app.translator import desc
-from services.platform.messages import Embed, MessageSpec, Text
+from services.infra.messages import Embed, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 MODES = {"next": "step", "phase": "phase", "all": "all"}

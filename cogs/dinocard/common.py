@@ -13,7 +13,7 @@ from core.errors import BadInput
 from discord_app.context import locale_of, services_of
 from engine.dinocard import DinocardCard
 from services.dinocard.packs import parse_cards
-from services.platform.catalogs import fold
+from services.infra.catalogs import fold
 from services.shared.collecting import Problem
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from services.dinocard.names import card_line
 from services.dinocard.packs import Pack
 from services.dinocard.shop import Odds, Purchase
 from services.dinocard.showoff import rare
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.showoff import show_off_buttons
 
 ELEMENT_CHOICES = [choice("dinocard_element", e) for e in ELEMENTS]

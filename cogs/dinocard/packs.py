@@ -18,7 +18,7 @@ from engine.dinocard import Skills, bonus_cards, daily_challenges, kept_on_top, 
 from services.dinocard.keys import SKILL_KEYS
 from services.dinocard.names import card_line
 from services.dinocard.packs import SKILL_NAMES, PackView
-from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Day, Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 SKILL_CHOICES = [choice("dinocard_skill", s) for s in SKILL_NAMES]

@@ -39,7 +39,7 @@ from engine.dinocard import CARD_TYPES, ELEMENTS, DinocardCard
 from services.dinocard.keys import COUNT_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
 from services.dinocard.names import card_line
 from services.dinocard.preparation import Preparation
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 MAX_BONUS = 10

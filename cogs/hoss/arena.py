@@ -40,7 +40,7 @@ from engine.hoss import SHOWN_FROM, format_season
 from services.hoss.arena import Entry, Registration, Standings
 from services.hoss.arena_posts import Final
 from services.hoss.arena_verify import ArenaVerification
-from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Day, Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 Slot = app_commands.Range[int, 1, 4]

@@ -43,7 +43,7 @@ from services.hoss.battle_render import name_of
 from services.hoss.keys import RANK_NAME_KEYS
 from services.hoss.ranked import BattleView, Ladder, Notice
 from services.hoss.standings import StandingEntry, Standings
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 
 MAX_OPTIONS = 25
 

@@ -48,7 +48,7 @@ from discord_app.render import text
 from discord_app.translator import choice, desc
 from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
 from services.hoss.collection import CollectionFilter
-from services.platform.messages import MessageSpec, Text
+from services.infra.messages import MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 AUTOCOMPLETE_LIMIT = 25

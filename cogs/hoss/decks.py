@@ -18,8 +18,8 @@ from discord_app.refusals import echo
 from engine.hoss import BuffCard, CreatureCard, HossCatalog
 from services.hoss import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS
 from services.hoss.decks import BuffView, DeckView, LineView, RankView
-from services.platform.catalogs import fold
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.catalogs import fold
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import Problem
 from services.shared.decks import did_you_mean
 

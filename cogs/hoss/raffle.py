@@ -29,7 +29,7 @@ from discord_app.translator import desc
 from engine import fair_draw
 from services.hoss import proofs
 from services.hoss.raffle import RaffleWindow, Ticket, Verification, published, stamp, winners_text
-from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Number, Text
+from services.infra.messages import Day, Embed, EmbedField, MessageSpec, Number, Text
 
 BUY_ID = "hoss:raffle:buy"
 VERDICT_KEYS = {

@@ -14,6 +14,8 @@ from typing import Any
 
 from core.i18n import format_int, format_percent
 from engine.hoss import RARITIES, BuffCard, CreatureCard, OddsTable
+from services.community.card_images.service import CardImage
+from services.community.card_images.spec import CardCopy
 from services.hoss import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, STATUS_KEYS
 from services.hoss.card_image import HOLO_COLOR, RARITY_COLORS
 from services.hoss.collection import CollectionFilter, CollectionPage, CopyDetail, CreatureStats, OwnedCopy
@@ -21,9 +23,7 @@ from services.hoss.fusion import FusionPreview, FusionResult
 from services.hoss.keys import RARITY_KEYS as RARITY_KEYS
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import Opening, OpeningCard, Purchase, ShopOffer
-from services.platform.card_images.service import CardImage
-from services.platform.card_images.spec import CardCopy
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text, render_text
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text, render_text
 
 SALE_REFUSAL_KEYS = (
     "hoss.sale.refused.not_yours",

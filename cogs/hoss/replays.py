@@ -21,7 +21,7 @@ from discord_app.render import files_of, text
 from services.hoss.battle_history import PastBattle
 from services.hoss.battle_log import replay_spec
 from services.hoss.keys import RANK_NAME_KEYS
-from services.platform.messages import MessageSpec, Text
+from services.infra.messages import MessageSpec, Text
 
 STATUS_KEYS = {
     "won": "hoss.replay.status.won",

@@ -48,7 +48,7 @@ from services.hoss.collection import CollectionFilter, CollectionPage
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import FlipResult, Opening, SaleToConfirm
 from services.hoss.showoff import showable
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 
 def chosen_number(values: list[str]) -> int:

@@ -42,7 +42,7 @@ from discord_app.translator import desc
 from services.immortals import duel_render as render
 from services.immortals.duel_match import Choice
 from services.immortals.names import spell_name, unit_name
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 if TYPE_CHECKING:
     from services.immortals import ImmortalsServices

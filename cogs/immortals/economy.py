@@ -28,7 +28,7 @@ from services.immortals.ladder import Leaderboard
 from services.immortals.names import spell_text, unit_line
 from services.immortals.showoff import rare
 from services.immortals.spells import RECRUIT_PRICE, SpellBook
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 from services.shared.shop import MintedCard
 from services.shared.showoff import show_off_buttons

@@ -42,9 +42,9 @@ from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import files_with_strips, text, to_discord
 from discord_app.translator import desc
+from services.infra.messages import MessageSpec, Text
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice
-from services.platform.messages import MessageSpec, Text
 from services.shared import card_view
 
 if TYPE_CHECKING:

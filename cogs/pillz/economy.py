@@ -26,6 +26,8 @@ from discord_app.components import PersistentButton
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
 from engine.pillz import PillzCard, PillzCatalog
+from services.infra.catalogs import fold
+from services.infra.messages import Embed, EmbedField, MessageSpec, Number, Text
 from services.pillz import PillzEconomy
 from services.pillz.collection import CollectionPage, clan_of
 from services.pillz.decks import DeckView, parse_deck
@@ -33,8 +35,6 @@ from services.pillz.ladder import Leaderboard
 from services.pillz.names import ability_text, clan_name, stars_text
 from services.pillz.shop import PackOdds, PackPurchase
 from services.pillz.showoff import rare
-from services.platform.catalogs import fold
-from services.platform.messages import Embed, EmbedField, MessageSpec, Number, Text
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.showoff import show_off_buttons
 

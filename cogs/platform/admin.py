@@ -17,9 +17,9 @@ from discord_app.context import locale_of, services_of
 from discord_app.errors import fit
 from discord_app.option_checks import Id
 from discord_app.translator import desc
-from services.platform import games
-from services.platform.admin import Actor, LedgerLine, Page
-from services.platform.messages import Text, render_text
+from services.community.admin import Actor, LedgerLine, Page
+from services.infra import games
+from services.infra.messages import Text, render_text
 
 AUTOCOMPLETE_LIMIT = 25
 Reason = app_commands.Range[str, 1, 200]

@@ -13,11 +13,11 @@ from core.i18n import normalize_locale, t
 from discord_app.context import locale_of, services_of
 from discord_app.render import to_discord
 from discord_app.translator import desc
-from services.platform import games
-from services.platform.daily import DailyClaim, daily_games
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
-from services.platform.reminders import Cooldown
-from services.platform.timers import relative
+from services.community.daily import DailyClaim, daily_games
+from services.community.reminders import Cooldown
+from services.infra import games
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.timers import relative
 
 
 def claim_line(claim: DailyClaim) -> Text:

@@ -23,10 +23,10 @@ from core.i18n import has, t
 from discord_app.components import PersistentSelect
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc, qualified
-from services.platform import games
-from services.platform.card_images import artwork
-from services.platform.games import GameGuide, GameSpec, Reader
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.community.card_images import artwork
+from services.infra import games
+from services.infra.games import GameGuide, GameSpec, Reader
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 
 OWNERS_ONLY = "admin"  # /admin answers only the bot's owners (OWNER_IDS): /help hides it from the others
 HELP_SELECT = "help:game"

@@ -14,7 +14,7 @@ from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 
 class EraseButton(PersistentButton, template=r"privacy:erase:(?P<owner>\d+)"):

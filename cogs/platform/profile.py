@@ -1,5 +1,5 @@
 """/profile: wallets, a line per game, the titles won in tournaments, and the date the player joined,
-with its picture (services/platform/profile_card.py)."""
+with its picture (services/community/profile_card.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from core.i18n import format_int
 from discord_app.context import locale_of, services_of
 from discord_app.render import image_file, to_discord
 from discord_app.translator import desc
-from services.platform import profile_card
-from services.platform.card_images.service import CardImage
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
-from services.platform.players import Profile
+from services.community import profile_card
+from services.community.card_images.service import CardImage
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.players import Profile
 
 
 def profile_spec(
@@ -36,7 +36,7 @@ def profile_spec(
     for game_key, lines in profile.summaries:
         body = [Text(line.key, dict(line.params)) for line in lines]
         fields.append(EmbedField(Text(game_key), _lines(body, Text("profile.not_played")), inline=False))
-    if profile.titles:  # a tournament's podium (services/platform/tournaments/titles.py): public
+    if profile.titles:  # a tournament's podium (services/community/tournaments/titles.py): public
         titles = [Text(line.key, dict(line.params)) for line in profile.titles]
         fields.append(EmbedField(Text("tournaments.profile.field"), Text.lines(titles), inline=False))
     joined = int(profile.joined.timestamp())

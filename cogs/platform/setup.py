@@ -19,10 +19,10 @@ from discord_app.errors import fit
 from discord_app.permissions import missing_in
 from discord_app.render import text
 from discord_app.translator import choice, desc
-from services.platform import games
-from services.platform.admin import Actor, AuditLine, Page
-from services.platform.channel_permissions import permission_list
-from services.platform.guild_settings import GuildSettings
+from services.community.admin import Actor, AuditLine, Page
+from services.infra import games
+from services.infra.channel_permissions import permission_list
+from services.infra.guild_settings import GuildSettings
 
 # What the bot does in each channel /setup names: announcements are posts with embeds; the games channel
 # holds the Chocobataille threads (opened, posted in with embeds, archived when the game ends).
@@ -64,7 +64,7 @@ def summary(settings: GuildSettings, locale: str) -> str:
     )
 
 
-# The audit log's action codes (services/platform/admin.py) and their labels.
+# The audit log's action codes (services/community/admin.py) and their labels.
 ACTION_KEYS = {
     "grant": "admin.action.grant",
     "take": "admin.action.take",
@@ -79,7 +79,7 @@ ACTION_KEYS = {
 }
 
 
-# The audit log's details (services/platform/admin.py `write_audit`), named in the reader's language.
+# The audit log's details (services/community/admin.py `write_audit`), named in the reader's language.
 DETAIL_KEYS = {
     "amount": "admin.detail.amount",
     "card": "admin.detail.card",

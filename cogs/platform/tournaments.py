@@ -1,6 +1,6 @@
 """/tournoi (/tournament): tournaments run by the bot (docs/tournaments.md). Server managers (Manage Server)
 create and cancel; any player joins, leaves before the start, and looks. The rounds, their matches, posts
-and DMs are the scheduler's and the outbox's (services/platform/tournaments/); the buttons of a match are
+and DMs are the scheduler's and the outbox's (services/community/tournaments/); the buttons of a match are
 its game's (« Prêt » of a duel, « Regarder » of a Dinocard battle)."""
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from discord_app.context import locale_of, services_of
 from discord_app.option_checks import Id
 from discord_app.render import files_with_strips, to_discord
 from discord_app.translator import choice, desc
-from services.platform import games
-from services.platform.messages import Embed, MessageSpec, Text
-from services.platform.tournaments import posts
-from services.platform.tournaments.service import MAX_FEE, MAX_ROUNDS, Creation, TournamentService
-from services.platform.tournaments.store import Tournament
+from services.community.tournaments import posts
+from services.community.tournaments.service import MAX_FEE, MAX_ROUNDS, Creation, TournamentService
+from services.community.tournaments.store import Tournament
+from services.infra import games
+from services.infra.messages import Embed, MessageSpec, Text
 
 AUTOCOMPLETE_LIMIT = 25
 

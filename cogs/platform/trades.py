@@ -21,10 +21,10 @@ from discord_app.context import locale_of, services_of
 from discord_app.option_checks import Id
 from discord_app.render import to_discord
 from discord_app.translator import desc
-from services.platform import games
-from services.platform.messages import MessageSpec, Text
-from services.platform.trade_store import Trade
-from services.platform.trades import TradeService
+from services.community.trades.service import TradeService
+from services.community.trades.store import Trade
+from services.infra import games
+from services.infra.messages import MessageSpec, Text
 
 AUTOCOMPLETE_LIMIT = 25
 

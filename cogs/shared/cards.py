@@ -25,11 +25,11 @@ from discord_app.context import services_of
 from discord_app.permissions import SHOW_OFF, require_here
 from discord_app.render import image_file, text, to_discord
 from engine.cards import CardBase
-from services.platform import games
-from services.platform.card_images.service import CardImage
-from services.platform.card_images.spec import CardCopy
-from services.platform.catalogs import CardRef
-from services.platform.messages import Embed, EmbedField, MessageSpec, Select, Text
+from services.community.card_images.service import CardImage
+from services.community.card_images.spec import CardCopy
+from services.infra import games
+from services.infra.catalogs import CardRef
+from services.infra.messages import Embed, EmbedField, MessageSpec, Select, Text
 from services.shared import card_view
 from services.shared.collection import OwnedCard
 

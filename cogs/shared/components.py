@@ -20,7 +20,7 @@ from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.render import STYLES, text, to_discord
-from services.platform.messages import MessageSpec, Text
+from services.infra.messages import MessageSpec, Text
 
 NO_VALUE = "-"  # the code of "no filter" in a custom_id
 LABEL_LIMIT = 80  # Discord's limit on a button's label

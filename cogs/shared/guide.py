@@ -15,8 +15,8 @@ import discord
 from cogs.shared.components import page_buttons, reply
 from core.errors import BadInput
 from discord_app.components import PersistentButton
-from services.platform import games
-from services.platform.messages import Embed, MessageSpec, Text
+from services.infra import games
+from services.infra.messages import Embed, MessageSpec, Text
 
 
 def _pages(game_key: str) -> tuple[tuple[str, str], ...]:

@@ -14,7 +14,7 @@ from discord_app.errors import listing
 from discord_app.refusals import echo
 from discord_app.render import text, to_discord
 from engine.cards import CardBase
-from services.platform.messages import MessageSpec, Text
+from services.infra.messages import MessageSpec, Text
 from services.shared.collecting import Problem
 
 PARAM_ECHO_LIMIT = 100  # a reason's parameter may be a name the player typed

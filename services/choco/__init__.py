@@ -31,8 +31,8 @@ from services.choco.shop import ChocoShop
 from services.choco.showoff import show_off
 from services.choco.standings import STANDINGS
 from services.choco.timers import timers
-from services.platform.games import GameContext, GameSpec
-from services.platform.timers import DailyReward
+from services.infra.games import GameContext, GameSpec
+from services.infra.timers import DailyReward
 from services.shared.collection import counted_entry
 
 # The allowance it always had: 50 galleons a day, no streak bonus (docs/choco/economy.md, docs/daily.md).

@@ -11,9 +11,9 @@ from core.i18n import format_int, t
 from engine.choco import ChocoCard
 from services.choco.economy import GAME_KEY
 from services.choco.names import RARITY_KEYS, TRIGGER_KEYS, TYPE_KEYS
-from services.platform.card_images import draw
-from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
-from services.platform.card_images.spec import CardArt, CardCopy
+from services.community.card_images import draw
+from services.community.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
+from services.community.card_images.spec import CardArt, CardCopy
 
 RARITY_PALETTES = {
     "bronze_1": Palette((214, 150, 96), (96, 54, 26)),

@@ -33,8 +33,8 @@ from services.choco.deadlines import (
 )
 from services.choco.flow import Flow, public_events
 from services.choco.game_store import PRACTICE, GameRow, load, log, save
-from services.platform.messages import Text
-from services.platform.scheduler import Job, Scheduler
+from services.infra.messages import Text
+from services.infra.scheduler import Job, Scheduler
 from store.db import Database
 
 Penalty = Callable[[ChocoState, int], tuple[ChocoState, list[Event]]]

@@ -16,7 +16,7 @@ from core.errors import BadInput
 from core.message_guard import echo
 from engine.choco import CARD_TYPES, RARITIES, ChocoCard, ChocoCatalog
 from services.choco.economy import GAME_KEY
-from services.platform.catalogs import fold
+from services.infra.catalogs import fold
 from services.shared import collecting
 from services.shared import collection as shared
 from store.db import Database

@@ -21,8 +21,8 @@ from core.clock import from_db, to_db
 from core.errors import BadInput, NotAllowed
 from services.choco.game_store import MATCHES, PRACTICE, GameRow, live_games, save
 from services.choco.leagues import guild_choco_settings
-from services.platform import guild_settings
-from services.platform.heartbeat import PERIOD
+from services.infra import guild_settings
+from services.infra.heartbeat import PERIOD
 
 DEADLINE_JOB = "choco:deadline"
 # A practice game has no penalties (nobody waits for the player): it is cancelled after this long without

@@ -20,9 +20,9 @@ from engine.choco import DECK_SIZE, MAX_COPIES, RARITIES, ChocoCard, ChocoCatalo
 from services.choco.collection import owned_counts
 from services.choco.economy import ALLOWED_RARITIES, GAME_KEY, LEAGUE_KEYS, League, league_of
 from services.choco.names import RARITY_KEYS
-from services.platform.games import DeckHold
-from services.platform.messages import Text
-from services.platform.players import ensure_player
+from services.infra.games import DeckHold
+from services.infra.messages import Text
+from services.infra.players import ensure_player
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.deck_holds import SavedDeck, counted_holds, owned
 from services.shared.decks import DeckText, stored_cards

@@ -11,9 +11,9 @@ from fractions import Fraction
 from engine.choco import FROG_PRICE, ChocoCatalog, FrogPool, draw_frogs
 from services.choco.economy import CHOCO_GOLD
 from services.choco.names import RARITY_KEYS
-from services.platform.card_images.spec import CardCopy
-from services.platform.drops.pool import DropPool, DropPrize
-from services.platform.messages import Text
+from services.community.card_images.spec import CardCopy
+from services.community.drops.pool import DropPool, DropPrize
+from services.infra.messages import Text
 
 CARD_CHANCE = Fraction(4, 5)  # else a few galleons
 GOLD_PRIZE = 20  # less than a frog

@@ -15,8 +15,8 @@ from typing import Literal
 from core.errors import BadInput
 from core.message_guard import echo
 from engine.choco import Rarity
-from services.platform.games import Currency
-from services.platform.players import ensure_starting_grant
+from services.infra.games import Currency
+from services.infra.players import ensure_starting_grant
 
 GAME_KEY = "choco"
 CHOCO_GOLD = "choco_gold"

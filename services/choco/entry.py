@@ -13,7 +13,7 @@ from services.choco.decks import deck_cards, validate
 from services.choco.economy import LEAGUE_KEYS, league_of
 from services.choco.leagues import MEMBER_DAYS, leagues_open
 from services.choco.text import card_name
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 
 def problem_text(catalog: ChocoCatalog, key: str, params: dict[str, Any]) -> Text:

@@ -22,7 +22,7 @@ from services.choco.economy import LEAGUE_KEYS
 from services.choco.game_store import ENGINE, FRIENDLY, PRACTICE, RANKED, GameRow, log, save
 from services.choco.leagues import record_result, reward_card
 from services.choco.text import card_name
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 # A friendly or practice game says so in every post's title (« Partie amicale n° 12 »).
 TITLE_KEYS = {

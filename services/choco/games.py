@@ -57,10 +57,10 @@ from services.choco.game_store import (
 )
 from services.choco.notation import UnownedCard, describe, parse_turn
 from services.choco.render import hand
-from services.platform import guild_settings
-from services.platform.messages import MessageSpec, Text
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
+from services.infra import guild_settings
+from services.infra.messages import MessageSpec, Text
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
 from services.shared.matches import Match, StaleMatch
 from store.db import Database

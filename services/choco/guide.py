@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.choco.referee import Referee
-from services.platform.games import GameGuide, Reader
+from services.infra.games import GameGuide, Reader
 
 
 async def is_referee(services: Any, reader: Reader) -> bool:

@@ -30,11 +30,11 @@ from core.errors import BadInput
 from engine.choco import ChocoCard, ChocoCatalog, FrogPool, draw_among
 from services.choco.collection import owned_counts
 from services.choco.economy import GAME_KEY, LEAGUE_KEYS, LEAGUES, REWARD_RARITIES, League, league_of
-from services.platform import ledger
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.games import SummaryLine
-from services.platform.messages import Text
-from services.platform.players import ensure_player, summary_changed
+from services.infra import ledger
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import SummaryLine
+from services.infra.messages import Text
+from services.infra.players import ensure_player, summary_changed
 from services.shared.collecting import Problem
 from services.shared.ladder import LEADERBOARD_SIZE, top
 from store.db import Database

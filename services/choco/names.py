@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.cards import LocalizedText
 from engine.choco import ChocoCard
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 TYPE_KEYS: Mapping[str, str] = {
     "normal": "choco.type.normal",

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from engine.choco import ChocoCatalog, ChocoState, EffectStep
 from engine.protocol import Event
 from services.choco.text import card_name, effect_of, join, line_text, localized, player, signed, uid_name
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 # One message per public event kind; the keys are literal so the i18n test sees them.
 EVENT_KEYS: dict[str, str] = {

@@ -31,7 +31,7 @@ from engine.choco import (
     chosen_kinds,
 )
 from services.choco.text import enemy_labels, join, line_text, own_labels, public_uid_name, uid_name
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 REASON_KEYS: dict[str, str] = {
     "empty": "choco.notation.empty",

@@ -33,7 +33,7 @@ from services.choco.game_store import ENGINE, RULES, GameRow, draft, live_here, 
 from services.choco.games import ChocoGames, Declared
 from services.choco.notation import describe
 from services.choco.text import enemy_labels, own_labels
-from services.platform.messages import Text
+from services.infra.messages import Text
 from services.shared.matches import StaleMatch
 from store.db import Database
 

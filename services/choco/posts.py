@@ -17,8 +17,8 @@ from engine.protocol import Event, Outcome
 from services.choco import render
 from services.choco.economy import GAME_KEY
 from services.choco.game_store import ENGINE, GameRow
-from services.platform.messages import Button, CardStrip, Embed, MessageSpec, Select, StripCard, Target, Text
-from services.platform.outbox import enqueue
+from services.infra.messages import Button, CardStrip, Embed, MessageSpec, Select, StripCard, Target, Text
+from services.infra.outbox import enqueue
 from services.shared import card_view
 
 COLOR = 0x6B3E26

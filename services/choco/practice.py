@@ -29,8 +29,8 @@ from services.choco.game_store import (
     live_games_of,
     log,
 )
-from services.platform import guild_settings
-from services.platform.players import ensure_player
+from services.infra import guild_settings
+from services.infra.players import ensure_player
 from store.db import Database
 
 BOT_WIZARDS = 10  # distinct wizards in the bot's deck, two copies each; the rest are pure effects

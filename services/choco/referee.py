@@ -22,7 +22,7 @@ from services.choco.deadlines import disarm, shift
 from services.choco.flow import Flow
 from services.choco.game_store import GameRow, LogEntry, live, load_here, log, read_log, save
 from services.choco.leagues import guild_choco_settings
-from services.platform.messages import Text
+from services.infra.messages import Text
 from store.db import Database
 
 MAX_EXTENSION_HOURS = 24 * 14

@@ -30,7 +30,7 @@ from services.choco.text import (
     signed,
     uid_name,
 )
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 __all__ = ["active_effects", "board", "hand", "narrate", "outcome"]
 

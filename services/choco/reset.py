@@ -7,7 +7,7 @@ import sqlite3
 from datetime import datetime
 
 from services.choco.economy import CURRENCY, GAME_KEY
-from services.platform.games import ResetReport
+from services.infra.games import ResetReport
 from services.shared.reset import reset_progress
 
 PROGRESS_TABLES = ("choco_decks", "choco_results")

@@ -5,7 +5,7 @@ of the whole price, then one minted card per frog (ledger reason `choco.frog`, r
 click buys once and both clicks get the same cards. The draw (`engine.choco.frogs`) uses the
 `random.Random` given to the service, inside the unit, i.e. in the single writer's thread.
 
-The daily allowance is the platform's daily reward (services/platform/daily.py), declared on the game's
+The daily allowance is the platform's daily reward (services/community/daily.py), declared on the game's
 `GameSpec`. Decisions: docs/choco/economy.md.
 """
 
@@ -32,8 +32,8 @@ from engine.choco import (
     draw_frogs,
 )
 from services.choco.economy import CHOCO_GOLD, GAME_KEY, ensure_wallet
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 from services.shared.shop import MintedCard, check_count, mint_all, minted, purchase_once
 from store.db import Database
 
@@ -70,7 +70,7 @@ class FrogOdds:
 
 
 class ChocoShop:
-    """Frogs; every change of galleons goes through `services.platform.ledger`."""
+    """Frogs; every change of galleons goes through `services.infra.ledger`."""
 
     def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog, rng: random.Random) -> None:
         self.db = db

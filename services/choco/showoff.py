@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.choco import ChocoCard
 from services.choco.economy import GAME_KEY
 from services.choco.names import RARITY_KEYS
-from services.platform.messages import Text
+from services.infra.messages import Text
 from services.shared.showoff import counted_show_off
 
 SHOWN_RARITIES = frozenset({"or_1", "or_2"})

@@ -7,8 +7,8 @@ import sqlite3
 from datetime import datetime
 
 from services.choco.leagues import standings
-from services.platform.leaderboard.spec import Standing, Standings
-from services.platform.messages import Text
+from services.community.leaderboard.spec import Standing, Standings
+from services.infra.messages import Text
 from services.shared.standings import match_wins
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from engine.cards import LocalizedText
 from engine.choco import Card, ChocoCard, ChocoCatalog, ChocoState, Effect, Line, Side
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 LINE_KEYS: dict[str, str] = {"front": "choco.event.line.front", "reserve": "choco.event.line.reserve"}
 # Position labels, the same in both languages; the notation also accepts OF/OR for the opponent's lines.

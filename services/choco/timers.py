@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlite3
 
 from services.choco.game_store import live_games_of
-from services.platform.messages import Text
-from services.platform.timers import Timer, TimerQuery, relative
+from services.infra.messages import Text
+from services.infra.timers import Timer, TimerQuery, relative
 
 
 def timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:

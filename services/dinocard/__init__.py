@@ -26,8 +26,8 @@ from services.dinocard.showoff import show_off
 from services.dinocard.standings import STANDINGS
 from services.dinocard.timers import timers
 from services.dinocard.tournament import DinocardTournament
-from services.platform.games import GameContext, GameSpec, SummaryLine, TournamentGame, TournamentPlay
-from services.platform.timers import DailyReward, streak_table
+from services.infra.games import GameContext, GameSpec, SummaryLine, TournamentGame, TournamentPlay
+from services.infra.timers import DailyReward, streak_table
 from services.shared.collection import counted_entry
 
 # A booster costs 100 coins and a won challenge pays 20: the daily is a win and a half, +10 % a day

@@ -15,7 +15,7 @@ from typing import Any
 from core.i18n import t
 from engine.dinocard import ELEMENTS, DinocardCard, DinocardView
 from services.dinocard.keys import ELEMENT_KEYS, EVENT_KEYS, OUTCOME_KEYS
-from services.platform.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text
 
 ELEMENT_MARKS = {"feu": "🔥", "bois": "🌳", "eau": "💧", "foudre": "⚡", "ciel": "☁️"}
 COLORS = {"live": 0x3BA55C, "over": 0x5865F2}

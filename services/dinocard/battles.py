@@ -38,9 +38,9 @@ from services.dinocard.results import (
     result_text,
     settle,
 )
-from services.platform.messages import MessageSpec, Target
-from services.platform.outbox import enqueue
-from services.platform.scheduler import Job, Scheduler
+from services.infra.messages import MessageSpec, Target
+from services.infra.outbox import enqueue
+from services.infra.scheduler import Job, Scheduler
 from services.shared.matches import Author, Match, Played
 
 FINISH_JOB = "dinocard:finish"

@@ -10,11 +10,11 @@ from typing import Any
 
 from core.i18n import format_int, t
 from engine.dinocard import DinocardCard
+from services.community.card_images import draw
+from services.community.card_images.draw import MIN_TEXT, Canvas, Palette
+from services.community.card_images.spec import CardArt, CardCopy
 from services.dinocard.economy import GAME_KEY
 from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
-from services.platform.card_images import draw
-from services.platform.card_images.draw import MIN_TEXT, Canvas, Palette
-from services.platform.card_images.spec import CardArt, CardCopy
 
 RARITY_PALETTES = {
     "commune": Palette((206, 204, 198), (78, 78, 84)),

@@ -10,12 +10,12 @@ import random
 from fractions import Fraction
 
 from engine.dinocard import DinocardCatalog
+from services.community.card_images.spec import CardCopy
+from services.community.drops.pool import DropPool, DropPrize
 from services.dinocard.economy import DINO_GOLD
 from services.dinocard.keys import RARITY_KEYS
 from services.dinocard.shop import BOOSTER_PRICE, CARDS_PER_BOOSTER, by_rarity, draw_card
-from services.platform.card_images.spec import CardCopy
-from services.platform.drops.pool import DropPool, DropPrize
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 CARD_CHANCE = Fraction(4, 5)  # else a few coins
 GOLD_PRIZE = 15

@@ -16,9 +16,9 @@ from zoneinfo import ZoneInfo
 
 from core.clock import Clock, to_db
 from engine.dinocard import DinocardCard, DinocardCatalog
-from services.platform import ledger
-from services.platform.games import Currency
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.games import Currency
+from services.infra.players import ensure_player
 from store.db import Database
 
 GAME_KEY = "dinocard"
@@ -31,7 +31,7 @@ CURRENCY = Currency(
     earn_key="dinocard.guide.earn",
     amount_key="dinocard.gold_amount",
 )
-STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
+STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.infra.players)
 REASON_STARTER = "dinocard.starter"
 STARTER_COPIES = 2  # of every common card: a mono-element pack of 20 from the start
 DEFAULT_ZONE = ZoneInfo("Europe/Paris")

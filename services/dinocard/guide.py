@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from services.platform.games import GameGuide
+from services.infra.games import GameGuide
 
 GUIDE = GameGuide(
     welcome_key="dinocard.guide.welcome",

@@ -8,8 +8,8 @@ from typing import Any
 
 from engine.dinocard import ELEMENTS, RARITIES, DinocardCard, DinocardCatalog
 from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
-from services.platform.catalogs import fold
-from services.platform.messages import Text
+from services.infra.catalogs import fold
+from services.infra.messages import Text
 
 ELEMENT_MARKS = {"feu": "🔥", "bois": "🌳", "eau": "💧", "foudre": "⚡", "ciel": "☁️"}
 

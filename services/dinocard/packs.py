@@ -32,9 +32,9 @@ from engine.dinocard import (
     pack_problems,
 )
 from services.dinocard.economy import GAME_KEY, DinocardService
-from services.platform import ledger
-from services.platform.catalogs import fold
-from services.platform.players import summary_changed
+from services.infra import ledger
+from services.infra.catalogs import fold
+from services.infra.players import summary_changed
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.decks import DeckText
 from services.shared.decks import parse_deck as shared_parse

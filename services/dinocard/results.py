@@ -17,9 +17,9 @@ from engine.dinocard import ENGINE, DinocardState, gain_xp, xp_for_win
 from services.dinocard.economy import DINO_GOLD
 from services.dinocard.keys import OUTCOME_KEYS
 from services.dinocard.packs import pack_by_id, save_pack
-from services.platform import ledger
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.outbox import enqueue
+from services.infra import ledger
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.outbox import enqueue
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 
 KIND_CHALLENGE = "defi"

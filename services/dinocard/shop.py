@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.dinocard import RARITIES, DinocardCard, DinocardCatalog
 from services.dinocard.economy import DINO_GOLD, GAME_KEY, DinocardService
-from services.platform import ledger
+from services.infra import ledger
 from services.shared.shop import MintedCard, check_count, mint_all, minted, purchase_once
 
 REASON_BOOSTER = "dinocard.booster"

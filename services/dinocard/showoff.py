@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.dinocard import DinocardCard
 from services.dinocard.economy import GAME_KEY
 from services.dinocard.keys import RARITY_KEYS
-from services.platform.messages import Text
+from services.infra.messages import Text
 from services.shared.showoff import counted_show_off
 
 SHOWN_RARITY = "rare"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
-from services.platform.leaderboard.spec import Standing, Standings
-from services.platform.messages import Text
+from services.community.leaderboard.spec import Standing, Standings
+from services.infra.messages import Text
 from services.shared.standings import match_wins
 
 PLAYED_HERE = (

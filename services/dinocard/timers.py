@@ -8,10 +8,10 @@ import sqlite3
 from datetime import timedelta
 
 from engine.dinocard import daily_challenges
+from services.community.daily import day_start, paris_day
 from services.dinocard.packs import active_packs, daily_left
-from services.platform.daily import day_start, paris_day
-from services.platform.messages import Text
-from services.platform.timers import Timer, TimerQuery, relative
+from services.infra.messages import Text
+from services.infra.timers import Timer, TimerQuery, relative
 
 
 def timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:

@@ -19,8 +19,8 @@ from core.errors import NotAllowed, NotFound
 from services.dinocard.battles import DinocardBattles, play_out
 from services.dinocard.packs import Pack, active_packs
 from services.dinocard.results import KIND_TOURNAMENT, MATCHES
-from services.platform.games import Opened, TournamentPairing
-from services.platform.messages import Button, MessageSpec, Text
+from services.infra.games import Opened, TournamentPairing
+from services.infra.messages import Button, MessageSpec, Text
 
 WATCH = "dino:twatch:{match}"
 UNKNOWN = "dinocard.error.tournament.unknown"

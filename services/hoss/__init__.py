@@ -35,9 +35,9 @@ from services.hoss.shop import HossShop
 from services.hoss.showoff import show_off
 from services.hoss.standings import STANDINGS, HossStandings, profile_summary
 from services.hoss.timers import timers
-from services.platform.games import GameContext, GameSpec, Trading
-from services.platform.messages import Text
-from services.platform.timers import DailyReward, streak_table
+from services.infra.games import GameContext, GameSpec, Trading
+from services.infra.messages import Text
+from services.infra.timers import DailyReward, streak_table
 
 # A Rang 1 booster costs 100 and a Rang 1 win pays 45: the daily is half a booster, +10 % a day for a week.
 DAILY_GOLD = 50

@@ -52,10 +52,10 @@ from services.hoss.gold import GOLD
 from services.hoss.proofs import Proof, arena_proof
 from services.hoss.ranked import RankedService
 from services.hoss.shop import rank_wins
-from services.platform import ledger
-from services.platform.players import ensure_player
-from services.platform.recurrence import resolve_wall_time
-from services.platform.scheduler import Job, Scheduler, schedule
+from services.infra import ledger
+from services.infra.players import ensure_player
+from services.infra.recurrence import resolve_wall_time
+from services.infra.scheduler import Job, Scheduler, schedule
 from services.shared.collecting import DeckInvalid, Problem
 from store.db import Database
 from store.idempotency import once

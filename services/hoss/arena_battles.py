@@ -27,7 +27,7 @@ from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.hoss import arena_results, battle_edits, battles
 from services.hoss.battles import AI, PLAYER, Decision
 from services.hoss.shop import rank_wins
-from services.platform import scheduler
+from services.infra import scheduler
 
 LOST = "lost"  # the status of an abandoned battle
 

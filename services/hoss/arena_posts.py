@@ -17,8 +17,8 @@ from datetime import date, datetime, timedelta
 
 from engine.hoss import SHOWN_FROM, TOP_PRIZES
 from services.hoss.proofs import ARENA, verify_button
-from services.platform import guild_settings, outbox
-from services.platform.messages import Day, Embed, EmbedField, MessageSpec, Number, Target, Text
+from services.infra import guild_settings, outbox
+from services.infra.messages import Day, Embed, EmbedField, MessageSpec, Number, Target, Text
 
 TOP_SHOWN = 20  # lines of the hourly post: ~90 characters each, far inside an embed's 4,096
 PAID_SHOWN = len(TOP_PRIZES)  # lines of the results: the prize places; the others are counted

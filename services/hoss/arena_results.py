@@ -19,8 +19,8 @@ from core.clock import to_db
 from core.errors import NotAllowed
 from engine.hoss import ArenaResult, Settlement, settle
 from services.hoss.gold import GOLD
-from services.platform import ledger
-from services.platform.erased import is_erased
+from services.infra import ledger
+from services.infra.erased import is_erased
 
 REASON_BATTLE = "hoss.arena.battle"  # ledger reason of both sides' gold (ref = the attack id)
 ATTACKER_SEAT = 0  # the attacker plays seat 0 live; the defender's saved deck is seat 1, played by the AI

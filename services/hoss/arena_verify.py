@@ -14,8 +14,8 @@ from datetime import date
 from core.errors import NotAllowed, NotFound
 from engine.fair_draw import Verdict
 from engine.hoss import DrawnAttack, SeasonRecord, verify_season
-from services.platform.erased import ERASED, is_erased
-from services.platform.messages import Day
+from services.infra.erased import ERASED, is_erased
+from services.infra.messages import Day
 
 
 class NoSeason(NotFound):

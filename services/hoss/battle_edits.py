@@ -24,8 +24,8 @@ from services.hoss.battle_log import log_files
 from services.hoss.battle_render import battle_spec
 from services.hoss.battle_view import Board, Now, boards
 from services.hoss.battles import PLAYER, BattleRow
-from services.platform.messages import MessageSpec, Target
-from services.platform.outbox import drop_waiting_edits, edits_waiting, enqueue, record_sent
+from services.infra.messages import MessageSpec, Target
+from services.infra.outbox import drop_waiting_edits, edits_waiting, enqueue, record_sent
 
 ROUND_PACE = timedelta(seconds=5)  # between two rounds shown on the battle message
 

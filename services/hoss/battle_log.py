@@ -25,7 +25,7 @@ from services.hoss.battle_render import (
 )
 from services.hoss.battle_view import events_of, named, side_of
 from services.hoss.keys import RANK_NAME_KEYS
-from services.platform.messages import Attachment, Embed, MessageSpec, Text, render_text
+from services.infra.messages import Attachment, Embed, MessageSpec, Text, render_text
 
 REPLAY_BODY = 4000  # an embed's description holds 4,096 characters
 

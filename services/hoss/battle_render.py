@@ -17,7 +17,7 @@ from services.hoss.arena_results import ArenaReward, ArenaTag
 from services.hoss.battle_view import Board, CreatureView, EventView, SideView
 from services.hoss.battles import BattleResult
 from services.hoss.keys import RACE_KEYS, RANK_NAME_KEYS
-from services.platform.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text, render_text
+from services.infra.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text, render_text
 
 BAR = 10
 STATUS_KEYS = {

@@ -45,8 +45,8 @@ from engine.protocol import PlayerSetup
 from services.hoss import arena_results
 from services.hoss.arena_results import ArenaReward
 from services.hoss.gold import GOLD
-from services.platform import ledger
-from services.platform.players import summary_changed
+from services.infra import ledger
+from services.infra.players import summary_changed
 from services.shared.matches import Author, Match, Matches, MatchRules, MatchTexts, Played, StaleMatch
 from store.db import announce
 

@@ -13,12 +13,12 @@ from typing import Any
 
 from core.i18n import format_decimal, format_int, format_percent, t
 from engine.hoss import BP, BuffCard, CreatureCard, bp, buff_strength_bp, copy_bonus_pm
+from services.community.card_images import draw
+from services.community.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
+from services.community.card_images.spec import CardArt, CardCopy
 from services.hoss.collection import creature_stats
 from services.hoss.keys import BUFF_KEYS, CLASS_KEYS, RACE_KEYS, RANK_KEYS, RARITY_KEYS, STATUS_KEYS
-from services.platform.card_images import draw
-from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
-from services.platform.card_images.spec import CardArt, CardCopy
-from services.platform.messages import Text, render_text
+from services.infra.messages import Text, render_text
 
 RARITY_PALETTES = {
     "basique": Palette((178, 178, 184), (74, 74, 82)),

@@ -42,9 +42,9 @@ from engine.hoss import (
     fusable,
     sale_price,
 )
-from services.platform.catalogs import fold
-from services.platform.keyed_cache import KeyedCache
-from services.platform.ledger import CARDS_TOPIC
+from services.infra.catalogs import fold
+from services.infra.keyed_cache import KeyedCache
+from services.infra.ledger import CARDS_TOPIC
 from services.shared.collection import paginate
 from store.db import Database
 

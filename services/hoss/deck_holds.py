@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 from engine.hoss import HossCatalog
 from services.hoss.decks import DeckRules, OwnedCopy, seen_copies
-from services.platform.games import DeckHold
-from services.platform.messages import Text
+from services.infra.games import DeckHold
+from services.infra.messages import Text
 from services.shared.deck_holds import Copy, hold, takeovers
 from services.shared.decks import active_slot
 

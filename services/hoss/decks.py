@@ -40,9 +40,9 @@ from engine.hoss import (
 from engine.protocol import PlayerSetup
 from services.hoss.collection import CreatureStats, creature_stats, face_down_ids
 from services.hoss.fusion import GAME, copy_attrs
-from services.platform import ledger
-from services.platform.messages import Text
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.messages import Text
+from services.infra.players import ensure_player
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.decks import active_slot
 from store.db import Database

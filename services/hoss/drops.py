@@ -11,11 +11,11 @@ import random
 from fractions import Fraction
 
 from engine.hoss import CARDS_PER_BOOSTER, BoosterPool, HossCatalog, booster_price, draw_booster
+from services.community.card_images.spec import CardCopy
+from services.community.drops.pool import DropPool, DropPrize
 from services.hoss.gold import GOLD
 from services.hoss.keys import RARITY_KEYS
-from services.platform.card_images.spec import CardCopy
-from services.platform.drops.pool import DropPool, DropPrize
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 TIER = 1  # the Rang 1 booster, the one every player may buy
 CARD_CHANCE = Fraction(4, 5)  # else a little gold

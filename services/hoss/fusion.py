@@ -35,7 +35,7 @@ from engine.hoss import (
     roll,
 )
 from services.hoss.collection import OwnedCopy, face_down_ids, fusion_copy, visible_copies_of
-from services.platform import ledger
+from services.infra import ledger
 from store.db import Database
 from store.idempotency import once
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from core.errors import BadInput, NotFound
-from services.platform.messages import Button, Day, MessageSpec, Text
+from services.infra.messages import Button, Day, MessageSpec, Text
 
 RAFFLE = "raffle"
 ARENA = "arena"

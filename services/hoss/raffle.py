@@ -23,12 +23,12 @@ from engine import fair_draw
 from engine.hoss import TICKET_PRICE, split
 from services.hoss.gold import GOLD
 from services.hoss.proofs import RAFFLE, Proof, raffle_proof, verify_button
-from services.platform import guild_settings, ledger, outbox
-from services.platform.erased import ERASED, is_erased, mention
-from services.platform.messages import Button, Day, Embed, EmbedField, MessageSpec, Number, Target, Text
-from services.platform.players import ensure_player
-from services.platform.recurrence import resolve_wall_time
-from services.platform.scheduler import Job, Scheduler, schedule
+from services.infra import guild_settings, ledger, outbox
+from services.infra.erased import ERASED, is_erased, mention
+from services.infra.messages import Button, Day, Embed, EmbedField, MessageSpec, Number, Target, Text
+from services.infra.players import ensure_player
+from services.infra.recurrence import resolve_wall_time
+from services.infra.scheduler import Job, Scheduler, schedule
 from store.db import Database
 from store.idempotency import once
 

@@ -56,10 +56,10 @@ from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS
 from services.hoss.shop import rank_wins
-from services.platform import ledger
-from services.platform.messages import Target, Text
-from services.platform.players import ensure_player
-from services.platform.scheduler import Job, Scheduler
+from services.infra import ledger
+from services.infra.messages import Target, Text
+from services.infra.players import ensure_player
+from services.infra.scheduler import Job, Scheduler
 from store.db import Database
 from store.idempotency import once
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from services.platform.messages import Text
-from services.platform.recap.providers import medal_line
-from services.platform.recap.sections import ORDER_PODIUMS, RecapSection, RecapWeek
+from services.community.recap.providers import medal_line
+from services.community.recap.sections import ORDER_PODIUMS, RecapSection, RecapWeek
+from services.infra.messages import Text
 
 
 def arena_podium(conn: sqlite3.Connection, week: RecapWeek) -> RecapSection | None:

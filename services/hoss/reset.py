@@ -11,7 +11,7 @@ from datetime import datetime
 
 from core.errors import NotAllowed
 from services.hoss.gold import GOLD, STARTING_GOLD
-from services.platform.games import Currency, ResetReport
+from services.infra.games import Currency, ResetReport
 from services.shared.reset import reset_progress
 
 CURRENCY = Currency(

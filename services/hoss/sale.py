@@ -26,7 +26,7 @@ from services.hoss.collection import (
     owned_copies,
 )
 from services.hoss.gold import GOLD
-from services.platform import ledger
+from services.infra import ledger
 from store.db import Database
 from store.idempotency import once
 

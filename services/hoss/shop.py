@@ -48,9 +48,9 @@ from engine.hoss import (
 from services.hoss.collection import HossCard, owned_copies
 from services.hoss.gold import GOLD
 from services.hoss.sale import SaleResult, sell_unit
-from services.platform import ledger
-from services.platform.ledger import CARDS_TOPIC
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.ledger import CARDS_TOPIC
+from services.infra.players import ensure_player
 from services.shared.shop import check_count, purchase_once
 from store.db import Database, announce
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import sqlite3
 
 from engine.hoss import RARITIES, HossCatalog, Rarity
+from services.community.card_images.spec import CardCopy
 from services.hoss.collection import face_down_ids, owned_copies
 from services.hoss.keys import RARITY_KEYS
 from services.hoss.shop import Opening, OpeningCard
-from services.platform.card_images.spec import CardCopy
-from services.platform.games import ShownCopy
-from services.platform.messages import Text
+from services.infra.games import ShownCopy
+from services.infra.messages import Text
 
 SHOW_OFF_FROM = "or"
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.hoss import highest_unlocked_rank
+from services.community.leaderboard.spec import Standing as ServerStanding
+from services.community.leaderboard.spec import Standings as ServerStandings
 from services.hoss.keys import RANK_NAME_KEYS
-from services.platform.games import SummaryLine
-from services.platform.leaderboard.spec import Standing as ServerStanding
-from services.platform.leaderboard.spec import Standings as ServerStandings
-from services.platform.messages import Text
+from services.infra.games import SummaryLine
+from services.infra.messages import Text
 from services.shared.ladder import LEADERBOARD_SIZE, top
 from services.shared.standings import match_wins
 from store.db import Database

@@ -13,8 +13,8 @@ from datetime import timedelta
 
 from services.hoss.battles import MATCHES
 from services.hoss.raffle import has_ticket, sales_day, schedule_of
-from services.platform.messages import Text
-from services.platform.timers import Timer, TimerQuery, relative
+from services.infra.messages import Text
+from services.infra.timers import Timer, TimerQuery, relative
 
 REMIND_BEFORE = timedelta(hours=1)
 RECENT = timedelta(days=7)

@@ -24,8 +24,8 @@ from services.immortals.reset import reset
 from services.immortals.showoff import show_off
 from services.immortals.spells import ImmortalsSpells
 from services.immortals.timers import timers
-from services.platform.games import GameContext, GameSpec, TournamentGame, TournamentPlay
-from services.platform.timers import DailyReward, streak_table
+from services.infra.games import GameContext, GameSpec, TournamentGame, TournamentPlay
+from services.infra.timers import DailyReward, streak_table
 
 # A recruit costs 150 gold and a won duel pays 30 (+5 a round won): the daily is a win's base,
 # +10 % a day for a week (docs/daily.md).

@@ -14,12 +14,12 @@ from typing import Any
 
 from core.i18n import t
 from engine.immortals import MAX_LEVEL, ImmortalsCard, ImmortalsCatalog
+from services.community.card_images import draw
+from services.community.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
+from services.community.card_images.spec import CardArt, CardCopy
 from services.immortals.economy import GAME_KEY
 from services.immortals.names import TERRAIN_KEYS, TIER_KEYS, effect_text
-from services.platform.card_images import draw
-from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
-from services.platform.card_images.spec import CardArt, CardCopy
-from services.platform.messages import render_text
+from services.infra.messages import render_text
 
 TIER_PALETTES = {
     1: Palette((200, 150, 104), (84, 50, 26)),

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from core.errors import BadInput, NotFound
 from engine.immortals import DECK_MAX, DECK_MIN, MAX_COPIES_BY_LEVEL, ImmortalsCatalog, deck_problems
+from services.community.card_images.spec import CardCopy
 from services.immortals.economy import (
     GAME_KEY,
     Copy,
@@ -28,9 +29,8 @@ from services.immortals.economy import (
     store_deck,
 )
 from services.immortals.names import unit_line
-from services.platform.card_images.spec import CardCopy
-from services.platform.games import CollectionEntry, DeckHold
-from services.platform.messages import Text
+from services.infra.games import CollectionEntry, DeckHold
+from services.infra.messages import Text
 from services.shared import deck_holds
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.collection import paginate

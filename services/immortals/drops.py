@@ -12,8 +12,8 @@ import random
 from fractions import Fraction
 
 from engine.immortals import ImmortalsCatalog
+from services.community.drops.pool import DropPool, DropPrize
 from services.immortals.economy import GOLD
-from services.platform.drops.pool import DropPool, DropPrize
 
 GOLD_PRIZES = (10, 15, 20)
 

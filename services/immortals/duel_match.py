@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.immortals import ENGINE, ImmortalsState, ImmortalsView
-from services.platform.messages import Text
+from services.infra.messages import Text
 from services.shared.challenges import ChallengeTexts
 from services.shared.duels import Duel
 from services.shared.matches import Matches, MatchRules, MatchTexts

@@ -19,7 +19,7 @@ from engine.protocol import SPECTATOR
 from services.immortals.duel_match import Choice, DuelRow
 from services.immortals.names import spell_name, spell_text, terrain_badge, terrain_icon, unit_name
 from services.immortals.rewards import Gains
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared import duel_render as shared
 
 Langs = tuple[str, ...]  # the languages of the players a text names units for (card_names.beside)

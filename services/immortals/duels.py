@@ -22,6 +22,7 @@ from core.errors import BadInput, NotAllowed
 from core.i18n import DEFAULT_LOCALE
 from engine.immortals import DECK_MAX, DECK_MIN, ENGINE, Choose, ImmortalsCatalog, ImmortalsState, choose
 from engine.protocol import PlayerSetup
+from services.community.tournaments.results import match_over
 from services.immortals import duel_render as render
 from services.immortals.decks import deck_view
 from services.immortals.duel_match import CHALLENGE_TEXTS, DUELS, RULES, Choice, DuelRow
@@ -29,10 +30,9 @@ from services.immortals.economy import ensure_starter, known_spells
 from services.immortals.ladder import rating
 from services.immortals.names import unit_name
 from services.immortals.rewards import AI_PLAYER, apply_result
-from services.platform.messages import MessageSpec, Text
-from services.platform.players import ensure_player
-from services.platform.scheduler import Job, Scheduler
-from services.platform.tournaments.results import match_over
+from services.infra.messages import MessageSpec, Text
+from services.infra.players import ensure_player
+from services.infra.scheduler import Job, Scheduler
 from services.shared.choice_time import ChoiceTime
 from services.shared.collecting import Problem
 from services.shared.duel_tournaments import DuelTournament

@@ -20,9 +20,9 @@ from datetime import datetime
 
 from core.clock import Clock, to_db
 from engine.immortals import ImmortalsCard, ImmortalsCatalog, level_of, starter_deck, starter_spells
-from services.platform import ledger
-from services.platform.games import Currency
-from services.platform.players import ensure_player, summary_changed
+from services.infra import ledger
+from services.infra.games import Currency
+from services.infra.players import ensure_player, summary_changed
 from store.db import Database
 
 GAME_KEY = "immortals"
@@ -44,7 +44,7 @@ CURRENCIES = (
         amount_key="immortals.fragments_amount",
     ),
 )
-STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.platform.players)
+STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.infra.players)
 REASON_STARTER = "immortals.reason.starter"
 
 

@@ -3,7 +3,7 @@ pages (the texts are `immortals.guide.*` and `immortals.rules.*`, in locales/*/i
 
 from __future__ import annotations
 
-from services.platform.games import GameGuide
+from services.infra.games import GameGuide
 
 GUIDE = GameGuide(
     welcome_key="immortals.guide.welcome",

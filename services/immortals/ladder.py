@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.clock import to_db
+from services.community.leaderboard.spec import Standing as ServerStanding
+from services.community.leaderboard.spec import Standings as ServerStandings
 from services.immortals.economy import ImmortalsService
-from services.platform.games import SummaryLine
-from services.platform.leaderboard.spec import Standing as ServerStanding
-from services.platform.leaderboard.spec import Standings as ServerStandings
-from services.platform.messages import Text
+from services.infra.games import SummaryLine
+from services.infra.messages import Text
 from services.shared.ladder import BOARD_ALL, LEADERBOARD_SIZE
 from services.shared.standings import ranked_wins
 

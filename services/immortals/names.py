@@ -3,7 +3,7 @@ shows a unit. Below the game's facade, so every module of the game names things 
 
 A name from the catalog is given in both languages (`immortals.name`, the renderer picks the reader's),
 never chosen here: services do not know who reads. A unit named where players of two languages meet (a
-duel) carries its name in theirs beside it where it differs (`others`, services/platform/card_names.py).
+duel) carries its name in theirs beside it where it differs (`others`, services/community/card_names.py).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from engine.cards import LocalizedText
 from engine.immortals import MAX_LEVEL, Effect, ImmortalsCard, ImmortalsCatalog, ImmortalsSpell
-from services.platform.card_names import beside
-from services.platform.messages import Text
+from services.community.card_names import beside
+from services.infra.messages import Text
 
 TERRAIN_KEYS = {
     "foret": "immortals.terrain.foret",

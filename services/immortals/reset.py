@@ -12,7 +12,7 @@ import sqlite3
 from datetime import datetime
 
 from services.immortals.economy import CURRENCIES, GAME_KEY
-from services.platform.games import ResetReport
+from services.infra.games import ResetReport
 from services.shared.reset import reset_progress
 
 PROGRESS_TABLES = ("immortals_spells", "immortals_profiles")

@@ -17,8 +17,8 @@ from datetime import datetime
 from core.clock import to_db
 from engine.immortals import DuelResult, ImmortalsCatalog, ImmortalsState, duel_result, level_of
 from services.immortals.economy import FRAGMENTS, GOLD, ensure_profile
-from services.platform import ledger
-from services.platform.players import summary_changed
+from services.infra import ledger
+from services.infra.players import summary_changed
 
 AI_PLAYER = 0  # the AI's player id in the engine and in `immortals_results.opponent_id`
 HISTORY = 64  # earlier opponents read: the recap names the run's length up to this

@@ -7,11 +7,11 @@ from __future__ import annotations
 import sqlite3
 
 from engine.immortals import ImmortalsCard, ImmortalsCatalog
+from services.community.card_images.spec import CardCopy
 from services.immortals.economy import owned_copies
 from services.immortals.names import TIER_KEYS
-from services.platform.card_images.spec import CardCopy
-from services.platform.games import ShownCopy
-from services.platform.messages import Text
+from services.infra.games import ShownCopy
+from services.infra.messages import Text
 
 SHOWN_TIER = 3
 

@@ -20,8 +20,8 @@ from core.errors import BadInput, NotAllowed
 from core.message_guard import echo
 from engine.immortals import ImmortalsCard, ImmortalsSpell
 from services.immortals.economy import FRAGMENTS, GAME_KEY, GOLD, ImmortalsService, known_spells, learn
-from services.platform import ledger
-from services.platform.catalogs import fold
+from services.infra import ledger
+from services.infra.catalogs import fold
 from services.shared.shop import mint_all, purchase_once
 
 SPELL_PRICE = 10

@@ -7,8 +7,8 @@ from __future__ import annotations
 import sqlite3
 
 from services.immortals.duel_match import DUELS
-from services.platform.messages import Text
-from services.platform.timers import Timer, TimerQuery, relative
+from services.infra.messages import Text
+from services.infra.timers import Timer, TimerQuery, relative
 
 
 def timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:

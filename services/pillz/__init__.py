@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from engine.pillz import ENGINE as PILLZ_ENGINE
 from engine.pillz import PackPool, PillzCatalog
+from services.infra.games import GameContext, GameSpec, TournamentGame, TournamentPlay
+from services.infra.timers import DailyReward, streak_table
 from services.pillz.card_image import CARD_ART
 from services.pillz.collection import PillzCollection
 from services.pillz.decks import PillzDecks, decks_holding
@@ -25,8 +27,6 @@ from services.pillz.reset import anonymise, reset
 from services.pillz.shop import PillzShop
 from services.pillz.showoff import show_off
 from services.pillz.timers import timers
-from services.platform.games import GameContext, GameSpec, TournamentGame, TournamentPlay
-from services.platform.timers import DailyReward, streak_table
 from services.shared.collection import counted_entry
 
 # A friend win pays 40 coins, a pack costs 100: the daily is a win's worth, +10 % a day for a week (docs/daily.md).

@@ -8,11 +8,11 @@ from typing import Any
 
 from core.i18n import format_int, t
 from engine.pillz import PillzCard, PillzCatalog
+from services.community.card_images import draw
+from services.community.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
+from services.community.card_images.spec import CardArt, CardCopy
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS, clan_name
-from services.platform.card_images import draw
-from services.platform.card_images.draw import MIN_TEXT, WIDTH, Canvas, Palette
-from services.platform.card_images.spec import CardArt, CardCopy
 
 STAR_PALETTES = {
     1: Palette((176, 150, 120), (70, 56, 40)),

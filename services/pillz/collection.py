@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from core.errors import BadInput
 from core.message_guard import echo
 from engine.pillz import STARS, PillzCard, PillzCatalog
+from services.infra.catalogs import fold
 from services.pillz.economy import GAME_KEY, PillzService
-from services.platform.catalogs import fold
 from services.shared import collecting
 from services.shared import collection as shared
 

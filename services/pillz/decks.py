@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from core.errors import BadInput
 from engine.pillz import PillzCard
+from services.infra.games import DeckHold
+from services.infra.messages import Text
 from services.pillz.collection import owned_counts
 from services.pillz.economy import GAME_KEY, PillzService, store_deck
-from services.platform.games import DeckHold
-from services.platform.messages import Text
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.deck_holds import SavedDeck, counted_holds, owned
 from services.shared.decks import DeckText, stored_cards

@@ -10,11 +10,11 @@ import random
 from fractions import Fraction
 
 from engine.pillz import CARDS_PER_PACK, PACK_PRICE, PackPool, PillzCatalog, open_packs
+from services.community.card_images.spec import CardCopy
+from services.community.drops.pool import DropPool, DropPrize
+from services.infra.messages import Text
 from services.pillz.economy import PILLZ_GOLD
 from services.pillz.names import stars_text
-from services.platform.card_images.spec import CardCopy
-from services.platform.drops.pool import DropPool, DropPrize
-from services.platform.messages import Text
 
 CARD_CHANCE = Fraction(3, 4)  # else a few coins
 GOLD_PRIZE = 10

@@ -8,7 +8,7 @@ start of the round — never the pending bet, neither directly nor by subtractio
 
 A character is named in the language of the text, with its name in each player's language beside it
 where they differ (`others`: the players' languages on the public message, the opponent's in a seat's
-controls; services/platform/card_names.py).
+controls; services/community/card_names.py).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power, round_chance
 from engine.protocol import SPECTATOR
+from services.community.card_names import beside
+from services.infra.messages import CardStrip, Embed, EmbedField, MessageSpec, Number, StripCard, Text
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS
-from services.platform.card_names import beside
-from services.platform.messages import CardStrip, Embed, EmbedField, MessageSpec, Number, StripCard, Text
 from services.shared import duel_render as shared
 
 COLOR = 0x7B2D8E

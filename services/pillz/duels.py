@@ -22,6 +22,12 @@ from core.errors import BadInput, NotAllowed
 from core.i18n import DEFAULT_LOCALE
 from engine.pillz import ENGINE, Fighter, PackPool, PillzCatalog, PillzState, Play, choose, choose_quick
 from engine.protocol import PlayerSetup
+from services.community import reminders
+from services.community.tournaments.results import match_over
+from services.infra.messages import MessageSpec, Text
+from services.infra.players import ensure_player
+from services.infra.scheduler import Job, Scheduler
+from services.infra.timers import TimerQuery
 from services.pillz import duel_render as render
 from services.pillz.decks import active_deck, active_problems
 from services.pillz.duel_match import (
@@ -37,12 +43,6 @@ from services.pillz.duel_match import (
 from services.pillz.economy import GAME_KEY, ensure_starter
 from services.pillz.ladder import rating, record_friend_result
 from services.pillz.timers import timers
-from services.platform import reminders
-from services.platform.messages import MessageSpec, Text
-from services.platform.players import ensure_player
-from services.platform.scheduler import Job, Scheduler
-from services.platform.timers import TimerQuery
-from services.platform.tournaments.results import match_over
 from services.shared.duel_tournaments import DuelTournament
 from services.shared.duels import SecretDuels
 from services.shared.matches import Author, StaleMatch

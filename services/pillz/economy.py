@@ -18,9 +18,9 @@ from datetime import datetime
 
 from core.clock import Clock, to_db
 from engine.pillz import PackPool, PillzCard, PillzCatalog, draw_starter
-from services.platform import ledger
-from services.platform.games import Currency
-from services.platform.players import ensure_player, ensure_starting_grant, summary_changed
+from services.infra import ledger
+from services.infra.games import Currency
+from services.infra.players import ensure_player, ensure_starting_grant, summary_changed
 from store.db import Database
 
 GAME_KEY = "pillz"

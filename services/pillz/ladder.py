@@ -20,13 +20,13 @@ from datetime import datetime
 from typing import Literal
 
 from core.clock import to_db
+from services.community.leaderboard.spec import Standing as ServerStanding
+from services.community.leaderboard.spec import Standings as ServerStandings
+from services.infra import ledger
+from services.infra.games import SummaryLine
+from services.infra.messages import Number, Text
+from services.infra.players import summary_changed
 from services.pillz.economy import PILLZ_GOLD, START_RATING, PillzService, ensure_profile
-from services.platform import ledger
-from services.platform.games import SummaryLine
-from services.platform.leaderboard.spec import Standing as ServerStanding
-from services.platform.leaderboard.spec import Standings as ServerStandings
-from services.platform.messages import Number, Text
-from services.platform.players import summary_changed
 from services.shared import ladder
 from services.shared.ladder import BOARD_ALL, LEADERBOARD_SIZE, SCORES
 from services.shared.standings import ranked_wins

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.pillz import PillzCard, PillzCatalog
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 ABILITY_KEYS: Mapping[str, str] = {
     "power_bonus": "pillz.ability.power_bonus",

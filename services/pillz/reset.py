@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
+from services.infra.games import ResetReport
 from services.pillz.economy import CURRENCY, GAME_KEY
-from services.platform.games import ResetReport
 from services.shared.reset import reset_progress
 
 PROGRESS_TABLES = ("pillz_decks", "pillz_profiles")

@@ -22,8 +22,8 @@ from engine.pillz import (
     PillzCard,
     open_packs,
 )
+from services.infra import ledger
 from services.pillz.economy import GAME_KEY, PILLZ_GOLD, PillzService
-from services.platform import ledger
 from services.shared.shop import MintedCard, check_count, mint_all, minted, purchase_once
 
 REASON_PACK = "pillz.pack"
@@ -59,7 +59,7 @@ class PackOdds:
 
 
 class PillzShop(PillzService):
-    """Packs; every change of coins goes through `services.platform.ledger`."""
+    """Packs; every change of coins goes through `services.infra.ledger`."""
 
     def odds(self) -> PackOdds:
         return PackOdds(

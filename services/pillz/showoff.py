@@ -5,9 +5,9 @@ is in docs/card-images.md)."""
 from __future__ import annotations
 
 from engine.pillz import PillzCard
+from services.infra.messages import Text
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import stars_text
-from services.platform.messages import Text
 from services.shared.showoff import counted_show_off
 
 SHOWN_FROM_STARS = 4

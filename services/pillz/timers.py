@@ -10,9 +10,9 @@ from __future__ import annotations
 import sqlite3
 from datetime import timedelta
 
+from services.infra.messages import Text
+from services.infra.timers import Timer, TimerQuery, relative
 from services.pillz.duel_match import CHOICE_TIME, DUELS
-from services.platform.messages import Text
-from services.platform.timers import Timer, TimerQuery, relative
 
 REMIND_FROM = timedelta(minutes=15)
 REMIND_BEFORE = timedelta(minutes=5)

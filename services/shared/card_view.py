@@ -1,7 +1,7 @@
 """« Voir une carte » under a hand or a line-up: a select of the strip's cards that opens one of them
 whole, privately (cogs/shared/cards.py, `CardViewSelect`).
 
-The strip shows the figures (services/platform/card_images/figures.py); the select shows what a card
+The strip shows the figures (services/community/card_images/figures.py); the select shows what a card
 does. Its values are a card's catalog id and the copy drawn, what `/card` could show anyone: nothing a
 forged value opens is hidden, and the options are only on the private message of the cards' holder.
 """
@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from core.errors import BadInput
-from services.platform.messages import CardStrip, Select, SelectOption, StripCard, Text
+from services.infra.messages import CardStrip, Select, SelectOption, StripCard, Text
 
 VIEW_ID = "cardview:{game}"
 _VALUE = re.compile(

@@ -19,8 +19,8 @@ from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from core.errors import BadInput, NotAllowed, NotFound
-from services.platform.messages import Text
-from services.platform.scheduler import Job, Scheduler
+from services.infra.messages import Text
+from services.infra.scheduler import Job, Scheduler
 from services.shared.matches import Match, Matches
 
 S = TypeVar("S")

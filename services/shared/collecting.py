@@ -17,8 +17,8 @@ from core.errors import NotFound
 from core.message_guard import echo
 from engine.cards import CardBase
 from engine.errors import DomainError
-from services.platform.catalogs import fold
-from services.platform.messages import Text
+from services.infra.catalogs import fold
+from services.infra.messages import Text
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from typing import Any, Generic, TypeVar
 
 from core.errors import NotFound
 from engine.cards import CardBase
-from services.platform import games
-from services.platform.card_images.service import CardImage, CardImages
-from services.platform.games import CollectionEntry, EntryReader
+from services.community.card_images.service import CardImage, CardImages
+from services.infra import games
+from services.infra.games import CollectionEntry, EntryReader
 from services.shared.collecting import owned_counts
 
 PAGE_SIZE = 10

@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from services.platform.games import DeckHold
-from services.platform.messages import Text
+from services.infra.games import DeckHold
+from services.infra.messages import Text
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from core.errors import BadInput
 from core.message_guard import echo
 from engine.cards import CardBase
-from services.platform.catalogs import closest, fold
-from services.platform.messages import Text
+from services.infra.catalogs import closest, fold
+from services.infra.messages import Text
 from services.shared.collecting import name_index
 
 ECHO_LIMIT = 64  # how much of an unknown entry a refusal quotes

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Button, Embed, EmbedField, MessageSpec, Text
 from services.shared.duels import Duel
 
 

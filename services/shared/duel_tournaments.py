@@ -8,7 +8,7 @@ message, the server's choice time for each move, the AI choosing for a late seat
 checked at their click, so each reads their own reasons; an opponent whose deck broke after their click
 is set back to not ready and told, rather than leaving the match stuck. At the round's deadline a match
 not started ends 'expired', and who clicked « Prêt » decides the table (`at_deadline`). A started duel
-ends as any duel of the game and reports its winner (`services.platform.tournaments.results.match_over`).
+ends as any duel of the game and reports its winner (`services.community.tournaments.results.match_over`).
 
 A click is accepted from the match's server or from the player's DMs (the DM carries the button); an id
 of a match that is not the clicker's reads as unknown there.
@@ -23,8 +23,8 @@ from typing import Any, Generic, TypeVar
 
 from core.errors import NotAllowed, NotFound
 from engine.errors import DomainError
-from services.platform.games import Opened, TournamentPairing
-from services.platform.messages import Button, Text
+from services.infra.games import Opened, TournamentPairing
+from services.infra.messages import Button, Text
 from services.shared.duels import Duel, SecretDuels
 
 R = TypeVar("R", bound=Duel[Any])
@@ -46,7 +46,7 @@ class DuelTournament(Generic[R]):
     def ready_id(self, match_id: int) -> str:
         return f"{self.game}:tready:{match_id}"
 
-    # --- the tournament's side (services/platform/games.py, TournamentPlay) -----------------------------
+    # --- the tournament's side (services/infra/games.py, TournamentPlay) -----------------------------
 
     def check_entry(self, conn: sqlite3.Connection, now: datetime, player: int) -> None:
         self.duels._setup_of(conn, now, player)

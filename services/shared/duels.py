@@ -12,7 +12,7 @@ that does not answer in time gets the AI's choice. The game keeps what differs: 
 refusals, the engine's players, the practice opponent, what a move, a timeout and the end do, and what
 the public message shows (`public`). The public message is read in the server's language by both players:
 it names each card with its name in each player's language beside it where they differ (`languages`,
-services/platform/card_names.py).
+services/community/card_names.py).
 
 Each step keeps the number of saves and the draws of `rng` the games made before this block existed:
 seeds, practice decks and the AI's draws derive from them, and the sandbox transcripts replay them.
@@ -33,10 +33,10 @@ from core.errors import BadInput, NotAllowed
 from core.i18n import DEFAULT_LOCALE
 from engine.errors import DomainError, IllegalAction
 from engine.protocol import CATALOG_OPTION, PlayerSetup
-from services.platform.card_names import reading_languages
-from services.platform.messages import MessageSpec, Target
-from services.platform.players import ensure_player
-from services.platform.scheduler import Job, Scheduler
+from services.community.card_names import reading_languages
+from services.infra.messages import MessageSpec, Target
+from services.infra.players import ensure_player
+from services.infra.scheduler import Job, Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
 from services.shared.choice_time import ChoiceTime
 from services.shared.matches import Author, Match, Matches

@@ -27,9 +27,9 @@ from core.clock import from_db, to_db
 from core.errors import NotAllowed, NotFound
 from engine.errors import DomainError
 from engine.protocol import Engine, Event
-from services.platform import scheduler as jobs
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.outbox import enqueue
+from services.infra import scheduler as jobs
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.outbox import enqueue
 
 S = TypeVar("S")
 Author = Literal["player", "ai", "timeout", "skip"]  # skip: the AI for a player who asked

@@ -1,7 +1,7 @@
 """An admin's reset of one player's progress in one game, shared by the games' `GameSpec.reset` hooks.
 
 The ledger explains every balance and every copy, so nothing is deleted from it: the game's copies are
-destroyed and its coins debited through `services.platform.ledger` (reason `admin_reset`, ref the game),
+destroyed and its coins debited through `services.infra.ledger` (reason `admin_reset`, ref the game),
 then the starting coins are granted again, as to a new player. The game names its own tables of
 per-player progress (decks, profiles, ranks): their rows of that player are deleted. Records other
 players share (finished matches, league results of a server, arena seasons, raffle tickets) stay.
@@ -13,9 +13,9 @@ import sqlite3
 from datetime import datetime
 
 from core.errors import NotAllowed
-from services.platform import ledger
-from services.platform.games import Currency, ResetReport
-from services.platform.players import summary_changed
+from services.infra import ledger
+from services.infra.games import Currency, ResetReport
+from services.infra.players import summary_changed
 
 REASON = "admin_reset"
 REGRANT = "admin_reset_grant"

@@ -1,7 +1,7 @@
 """One idempotent pack purchase, the same way in every game's shop.
 
 A purchase is ONE write unit under the interaction's idempotency key: the guarded debit of the whole
-price, then the minted copies (`services.platform.ledger`), stored with the key. A double click buys once
+price, then the minted copies (`services.infra.ledger`), stored with the key. A double click buys once
 and both clicks get the first click's cards (`replayed`); the same key from another player is refused.
 The count is checked before the unit, with the game's own message.
 """
@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from core.errors import BadInput, NotAllowed
 from engine.cards import CardBase
-from services.platform import ledger
+from services.infra import ledger
 from store.idempotency import once
 
 C = TypeVar("C", bound=CardBase)

@@ -28,13 +28,13 @@ from zoneinfo import ZoneInfo
 from core.clock import Clock, to_db
 from core.errors import NotAllowed
 from engine.cards import CardBase
-from services.platform import games
-from services.platform.card_images.spec import CardCopy
-from services.platform.catalogs import CardRef
-from services.platform.games import ShownCopy, ShowOffReader
-from services.platform.messages import Button, CardStrip, MessageSpec, StripCard, Target, Text
-from services.platform.outbox import enqueue
-from services.platform.wishlists.service import notify_shown
+from services.community.card_images.spec import CardCopy
+from services.community.wishlists.service import notify_shown
+from services.infra import games
+from services.infra.catalogs import CardRef
+from services.infra.games import ShownCopy, ShowOffReader
+from services.infra.messages import Button, CardStrip, MessageSpec, StripCard, Target, Text
+from services.infra.outbox import enqueue
 from services.shared.collecting import owned_counts
 from services.shared.shop import MintedCard
 from store.idempotency import once
@@ -87,7 +87,7 @@ class ShowOffs:
         self.db = db
         self.clock = clock
         self._catalogs = dict(catalogs)
-        self.zone = zone  # the Paris day of the wishlists' « once a day » (services/platform/wishlists)
+        self.zone = zone  # the Paris day of the wishlists' « once a day » (services/community/wishlists)
 
     async def show(
         self, game: str, player_id: int, copy_id: int, channel_id: int, guild_id: int | None
@@ -152,7 +152,7 @@ class ShowOffs:
         shown: ShownCopy,
     ) -> None:
         """Kept for the server's weekly recap (its rarest pulls), and told to the players of the server
-        who wish for the card (services/platform/wishlists/service.py)."""
+        who wish for the card (services/community/wishlists/service.py)."""
         copy = shown.copy
         kept = {"copy": [copy.rarity, copy.stars, copy.holo], "rarity": shown.rarity.to_json()}
         conn.execute(

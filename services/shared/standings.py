@@ -1,4 +1,4 @@
-"""What the games share to declare their standings (`GameSpec.standings`, services/platform/leaderboard/
+"""What the games share to declare their standings (`GameSpec.standings`, services/community/leaderboard/
 spec.py): the week's wins counted from the shared `matches` table, for games that keep their results
 there, and the line every game's week shows (« 3 victoires »)."""
 
@@ -12,9 +12,9 @@ from datetime import datetime
 from typing import Any
 
 from core.clock import to_db
-from services.platform.erased import is_erased
-from services.platform.leaderboard.spec import Standing
-from services.platform.messages import Text
+from services.community.leaderboard.spec import Standing
+from services.infra.erased import is_erased
+from services.infra.messages import Text
 
 # The seat a finished match's result names as its winner (None: nobody, a draw or the AI).
 WinnerSeat = Callable[[dict[str, Any]], int | None]

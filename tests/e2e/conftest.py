@@ -18,7 +18,7 @@ from core.message_guard import GUARD
 from emulator.records import Records, RequestRecord
 from sandbox.harness import BotHarness
 from services.hoss.ranked import RankedService
-from services.platform import games
+from services.infra import games
 from tests.conftest import MigratedCopy
 from tests.e2e.drop_scenes import SEED as DROPS_SEED
 from tests.e2e.payload_limits import problems

@@ -21,7 +21,7 @@ from tests.fixtures import postgres
 DISCORD_CONTENT_LIMIT = 2000
 STATE_TABLES = ("wallets", "ledger", "cards")
 # The bot's own liveness, written on its clock whatever users do; and who used a command in which server,
-# written after a command's answer (services/platform/drops/activity.py): a test's command just before.
+# written after a command's answer (services/community/drops/activity.py): a test's command just before.
 UNRELATED_TABLES = ("heartbeats", "guild_players")
 
 

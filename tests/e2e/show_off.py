@@ -12,8 +12,8 @@ from typing import Any
 from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 from tests.conftest import MigratedCopy
 from tests.e2e.authorization import Scene, Setup, World
 from tests.e2e.conftest import run_harness

@@ -23,10 +23,10 @@ import pytest
 
 from discord_app import errors
 from sandbox.harness import BotHarness
-from services.platform import ledger
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.outbox import enqueue
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.outbox import enqueue
+from services.infra.players import ensure_player
 from store import schema
 from tests.e2e.authorization import (
     ADMIN_ELSEWHERE,

@@ -10,8 +10,8 @@ import sqlite3
 
 from emulator.world import User
 from sandbox.harness import BotHarness
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 from tests.e2e.messages import only_public, public_answer, shown
 from tests.e2e.trades.authorization import members_for_long
 

@@ -11,8 +11,8 @@ import pytest
 from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 
 GRANT = ledger.Movement("test.grant")
 CHOCO_CARD = "aglae_pommeverte"

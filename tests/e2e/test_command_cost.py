@@ -17,8 +17,8 @@ from discord_app.bot import GC_THRESHOLDS
 from emulator import InteractionResult
 from emulator.records import walk_components
 from sandbox.harness import BotHarness
-from services.platform import games, ledger
-from services.platform.players import PlayerService
+from services.infra import games, ledger
+from services.infra.players import PlayerService
 from tests.conftest import MigratedCopy
 from tests.e2e.hoss.test_collection import give
 
@@ -30,7 +30,7 @@ def _text(reply: InteractionResult) -> str:
 async def test_a_known_players_profile_is_kept_and_costs_no_trip(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Read once, then kept (services/platform/players.py `profiles`) until one of its lines changes."""
+    """Read once, then kept (services/infra/players.py `profiles`) until one of its lines changes."""
     monkeypatch.setattr(PlayerService, "check_kept_profiles", False)  # its fresh reads would count
     assert harness.bot is not None
     alice = harness.user("alice")

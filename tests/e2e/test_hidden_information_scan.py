@@ -39,8 +39,8 @@ from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.hoss import battles as hoss_battles
 from services.hoss.ranked import RankedService
-from services.platform.games import discover
-from services.platform.messages import StripCard
+from services.infra.games import discover
+from services.infra.messages import StripCard
 from tests.e2e.choco.helpers import challenge_accepted, choco, notation, with_bronze_deck
 from tests.e2e.choco.test_hidden import Watch, names, policy, public_ids, reward_of
 from tests.e2e.conftest import run_harness

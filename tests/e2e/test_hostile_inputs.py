@@ -15,7 +15,7 @@ from discord_app.option_checks import MAX_ID
 from discord_app.refusals import echo
 from discord_app.render import text
 from sandbox.harness import BotHarness
-from services.platform.messages import Text
+from services.infra.messages import Text
 from services.shared.collecting import owned_counts
 from tests.e2e.hostile import (
     assert_private_and_fits,

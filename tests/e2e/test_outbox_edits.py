@@ -7,8 +7,8 @@ from __future__ import annotations
 import sqlite3
 
 from sandbox.harness import BotHarness
-from services.platform.messages import Button, MessageSpec, Target, Text
-from services.platform.outbox import enqueue
+from services.infra.messages import Button, MessageSpec, Target, Text
+from services.infra.outbox import enqueue
 
 
 async def queue(h: BotHarness, specs: list[tuple[MessageSpec, bool]], channel_id: int) -> list[int]:

@@ -9,7 +9,7 @@ import sqlite3
 from datetime import timedelta
 
 from sandbox.harness import BotHarness
-from services.platform.messages import MessageSpec, Text
+from services.infra.messages import MessageSpec, Text
 from tests.e2e.test_outbox_edits import queue
 
 POSTS = r"/channels/\d+/messages"

@@ -158,7 +158,7 @@ async def test_card_shows_the_drawn_card_as_an_attached_image(harness: BotHarnes
 
 async def test_profile_attaches_its_picture_in_the_readers_language(harness: BotHarness) -> None:
     """Your own /profile and another player's each attach the profile's picture, shown in the embed;
-    another's is not yours (no wallets, no cards: services/platform/profile_card.py)."""
+    another's is not yours (no wallets, no cards: services/community/profile_card.py)."""
     alice, bob = harness.user("alice"), harness.user("bob")
     await harness.emu.run_command(bob, "profile")
     own = await harness.emu.run_command(alice, "profile")

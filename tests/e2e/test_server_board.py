@@ -6,8 +6,8 @@ from __future__ import annotations
 import sqlite3
 
 from sandbox.harness import BotHarness
+from services.infra.players import ensure_player
 from services.pillz.ladder import record_friend_result
-from services.platform.players import ensure_player
 
 
 async def test_the_server_board_is_public_and_says_how_it_counts(harness: BotHarness) -> None:

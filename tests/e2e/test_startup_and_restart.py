@@ -10,8 +10,8 @@ import pytest
 
 from core.clock import ManualClock
 from sandbox.harness import BotHarness
-from services.platform import games
-from services.platform.catalogs import CatalogError
+from services.infra import games
+from services.infra.catalogs import CatalogError
 from tests.fixtures import fixture_game
 from tests.platform.bot_process import database_refusal
 

@@ -33,8 +33,8 @@ import engine as engine_package
 from engine.errors import DomainError, IllegalAction, InvalidAction
 from engine.protocol import CATALOG_OPTION, SPECTATOR, Engine, Event, Outcome, PlayerSetup, Setup, view_json
 from engine.registry import engines, register_engine, unregister_engine
-from services.platform import games
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra import games
+from services.infra.catalogs import DATA_DIR, load_catalog
 from tests.engine.game_checks import all_checks
 from tests.engine.game_checks import catalog as checked_catalog
 from tests.engine.toy_game import TOY_CATALOG, Play, ToyAction, ToyEngine

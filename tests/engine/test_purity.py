@@ -138,7 +138,7 @@ def test_there_are_engine_files_to_check() -> None:
         "import os.path",
         "from pathlib import Path",
         "import io",
-        "from services.platform.games import GameSpec",
+        "from services.infra.games import GameSpec",
         "import core.settings",
         "x = open('data.json')",
         "print('debug')",

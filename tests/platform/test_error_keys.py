@@ -16,7 +16,7 @@ from core.errors import BadInput, CardUnavailable, NotAllowed, NotFound
 from core.i18n import catalogs
 from discord_app.errors import _user_message
 from engine.errors import DomainError, IllegalAction, InvalidAction
-from services.platform.messages import Day, Number, Text
+from services.infra.messages import Day, Number, Text
 from tests.platform.test_i18n import code_files
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import grimp
 import pytest
 
-from services.platform.games import discover
+from services.infra.games import discover
 from tools.import_contracts import GamesContract
 
 ROOT = Path(__file__).resolve().parents[2]

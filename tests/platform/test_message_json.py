@@ -7,7 +7,7 @@ from datetime import date
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.platform.messages import (
+from services.infra.messages import (
     CardStrip,
     Day,
     Embed,

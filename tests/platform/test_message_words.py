@@ -16,7 +16,7 @@ import pytest
 from core.i18n import catalogs, placeholders, plurals, t
 from core.message_guard import GUARD, REPR_PATTERN, STAND_IN, LeakedInternal, MessageGuard, Quoted
 from discord_app.refusals import echo
-from services.platform.messages import Day, Number, Text, render_text
+from services.infra.messages import Day, Number, Text, render_text
 from tests.e2e.words_scan import internal_words, slugs
 
 DAY = date(2026, 12, 1)

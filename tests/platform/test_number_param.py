@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from discord_app.render import text
-from services.platform.messages import MessageSpec, Number, Text
+from services.infra.messages import MessageSpec, Number, Text
 
 
 def test_a_number_survives_the_outbox_and_is_grouped_per_reader() -> None:

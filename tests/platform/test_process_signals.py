@@ -21,11 +21,11 @@ import pytest
 from core.clock import SystemClock, from_db
 from core.settings import load_settings
 from emulator import DiscordEmulator
+from services.community.recap.service import RECAP_JOB
+from services.infra import container
+from services.infra.heartbeat import PERIOD
+from services.infra.scheduler import Scheduler, schedule
 from services.pillz.duels import TIMEOUT_JOB
-from services.platform import container
-from services.platform.heartbeat import PERIOD
-from services.platform.recap.service import RECAP_JOB
-from services.platform.scheduler import Scheduler, schedule
 from tests.platform.bot_process import assert_threads_back_to
 from tests.services.conftest import open_database
 

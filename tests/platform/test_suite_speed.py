@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from services.platform import games
-from services.platform.catalogs import DATA_DIR, CatalogError, load_all
+from services.infra import games
+from services.infra.catalogs import DATA_DIR, CatalogError, load_all
 from tests.conftest import MigratedCopy, pytest_collection_modifyitems
 from tests.fixtures.catalog_cache import CatalogCache
 from tests.fixtures.fixture_game import SPEC as FIXTURE_SPEC

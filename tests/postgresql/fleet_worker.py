@@ -40,13 +40,13 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.fusion import FusionService
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
-from services.platform import heartbeat, ledger
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.container import build_services
-from services.platform.heartbeat import Heartbeat
-from services.platform.messages import Target
-from services.platform.outbox import enqueue
-from services.platform.scheduler import Job
+from services.infra import heartbeat, ledger
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.container import build_services
+from services.infra.heartbeat import Heartbeat
+from services.infra.messages import Target
+from services.infra.outbox import enqueue
+from services.infra.scheduler import Job
 from tests.services.crash_worker import emit, instrument, say, serve
 
 KIND = "fleet.reward"

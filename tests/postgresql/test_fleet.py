@@ -16,19 +16,19 @@ from core.clock import ManualClock
 from core.errors import NotAllowed
 from engine.hoss.catalog import HossCatalog
 from services import pillz
+from services.community.admin import Actor, AdminService
+from services.community.privacy import PrivacyService
 from services.hoss.collection import HossCollection
+from services.infra import ledger, outbox
+from services.infra.access import ACCESS_TOPIC
+from services.infra.catalogs import DATA_DIR, CardIndex, load_catalog
+from services.infra.guild_settings import GUILD_TOPIC, GuildSettingsService
+from services.infra.heartbeat import DEAD_AFTER, PERIOD, Heartbeat
+from services.infra.ledger import CARDS_TOPIC
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.outbox import CLAIM, Outbox
+from services.infra.players import LOCALE_TOPIC, PlayerService, ensure_player
 from services.pillz.economy import CURRENCY as PILLZ_COINS
-from services.platform import ledger, outbox
-from services.platform.access import ACCESS_TOPIC
-from services.platform.admin import Actor, AdminService
-from services.platform.catalogs import DATA_DIR, CardIndex, load_catalog
-from services.platform.guild_settings import GUILD_TOPIC, GuildSettingsService
-from services.platform.heartbeat import DEAD_AFTER, PERIOD, Heartbeat
-from services.platform.ledger import CARDS_TOPIC
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.outbox import CLAIM, Outbox
-from services.platform.players import LOCALE_TOPIC, PlayerService, ensure_player
-from services.platform.privacy import PrivacyService
 from store.db import announce
 from store.postgres import PostgresDatabase
 from tests.fixtures.registration import registered

@@ -28,11 +28,11 @@ from typing import Any
 from core.clock import ManualClock, SystemClock
 from emulator import DiscordEmulator
 from engine.hoss.catalog import HossCatalog
-from services.platform import scheduler
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.heartbeat import DEAD_AFTER
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.outbox import CLAIM, Outbox, enqueue
+from services.infra import scheduler
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.heartbeat import DEAD_AFTER
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.outbox import CLAIM, Outbox, enqueue
 from store.db import Database
 from tests.fixtures.postgres import Cluster
 from tests.postgresql.fleet_worker import KIND

@@ -14,10 +14,10 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from core.errors import InsufficientFunds
-from services.platform import ledger, outbox
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.outbox import CLAIM, Outbox
-from services.platform.scheduler import Job, Scheduler
+from services.infra import ledger, outbox
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.outbox import CLAIM, Outbox
+from services.infra.scheduler import Job, Scheduler
 from store.db import Database
 from store.migrate import discover
 from store.pg_schema import apply

@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from core.clock import ManualClock, to_db
-from services.platform import ledger
+from services.infra import ledger
 from tests.fixtures.postgres import Cluster
 from tests.services.conftest import open_postgres
 

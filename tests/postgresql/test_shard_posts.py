@@ -1,4 +1,4 @@
-"""A server's posts leave from the process holding its shard (services/platform/shards.py): two processes'
+"""A server's posts leave from the process holding its shard (services/infra/shards.py): two processes'
 real deliverers (two `PostgresDatabase` handles under their own names, one shard each of two) against the
 Discord emulator. A DM outside any server leaves once, from either. When a process dies (silent, its
 connection gone) the survivor sends its servers' posts; a restarted one takes them back."""
@@ -20,10 +20,10 @@ from core.settings import Settings
 from discord_app.delivery import Deliverer
 from emulator import DiscordEmulator
 from emulator.world import Channel, Guild, User
-from services.platform import outbox
-from services.platform.container import Services, build_services
-from services.platform.heartbeat import DEAD_AFTER, PERIOD
-from services.platform.messages import MessageSpec, Target, Text
+from services.infra import outbox
+from services.infra.container import Services, build_services
+from services.infra.heartbeat import DEAD_AFTER, PERIOD
+from services.infra.messages import MessageSpec, Target, Text
 from tests.fixtures.postgres import Cluster
 
 START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)

@@ -28,8 +28,8 @@ from emulator import DiscordEmulator
 from emulator.world import Guild
 from engine import fair_draw
 from services.hoss.raffle import DRAW_JOB
-from services.platform.guild_settings import GuildSettingsService
-from services.platform.scheduler import schedule
+from services.infra.guild_settings import GuildSettingsService
+from services.infra.scheduler import schedule
 from store.postgres import PostgresDatabase
 from tests.fixtures.postgres import Cluster
 from tests.services.conftest import open_postgres

@@ -22,7 +22,7 @@ from pathlib import Path
 from core.clock import from_db
 from sandbox.harness import BotHarness
 from sandbox.main import Sandbox, run_sandbox
-from services.platform.catalogs import DATA_DIR
+from services.infra.catalogs import DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "choco.txt"

@@ -6,7 +6,7 @@ Every game with a guide has one; the later games' examples are run by their own 
 
 from __future__ import annotations
 
-from services.platform import games
+from services.infra import games
 from tests.sandbox.first_steps import example, opened_entry, order_of, run, seed_of
 
 

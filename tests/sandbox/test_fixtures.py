@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sandbox.fixtures import fixtures
 from sandbox.main import run_sandbox
-from services.platform import games
+from services.infra import games
 
 
 async def run(tmp_path: Path, script: str) -> tuple[int, str, Path]:

@@ -14,7 +14,7 @@ import pytest
 from core.clock import to_db
 from sandbox.harness import BotHarness
 from sandbox.main import run_sandbox
-from services.platform.scheduler import schedule
+from services.infra.scheduler import schedule
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -138,7 +138,7 @@ def test_command_line_entry_point(tmp_path: Path) -> None:
 
 
 async def test_clicks_selects_modals_dms_threads_and_time(tmp_path: Path) -> None:
-    from services.platform import games
+    from services.infra import games
     from tests.fixtures import fixture_game
 
     script = tmp_path / "script.txt"

@@ -36,12 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from core.clock import Clock, SystemClock
 from core.settings import Settings
 from discord_app.delivery import Deliverer
-from services.platform import ledger
-from services.platform.container import Services, build_services
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.outbox import Outbox, OutboxItem, enqueue
-from services.platform.players import ensure_player
-from services.platform.scheduler import Job, schedule
+from services.infra import ledger
+from services.infra.container import Services, build_services
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.outbox import Outbox, OutboxItem, enqueue
+from services.infra.players import ensure_player
+from services.infra.scheduler import Job, schedule
 from store.idempotency import once
 
 CURRENCY = "crash_gold"

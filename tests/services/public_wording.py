@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.settings import SUPPORTED_LOCALES
-from services.platform.messages import MessageSpec, Text, render_text
+from services.infra.messages import MessageSpec, Text, render_text
 
 # The reader addressed: French « vous » and its possessives, English "you" and "your(s)".
 ADDRESSED = re.compile(r"\b(vous|votre|vos|you|your|yours)\b", re.IGNORECASE)

@@ -10,11 +10,11 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from core.errors import CardUnavailable, InsufficientFunds, NotAllowed
-from services.platform import games, ledger
-from services.platform.access import Access
-from services.platform.admin import Actor, AdminService
-from services.platform.catalogs import DATA_DIR, CardIndex, load_all
-from services.platform.players import ensure_player
+from services.community.admin import Actor, AdminService
+from services.infra import games, ledger
+from services.infra.access import Access
+from services.infra.catalogs import DATA_DIR, CardIndex, load_all
+from services.infra.players import ensure_player
 from store.db import Database
 
 OWNER, ALICE, BOB, GUILD, OTHER_GUILD = 900, 11, 12, 5, 6

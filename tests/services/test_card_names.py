@@ -1,4 +1,4 @@
-"""Card names across languages (services/platform/card_names.py, docs/trades.md "Card names across
+"""Card names across languages (services/community/card_names.py, docs/trades.md "Card names across
 languages"): a player's language as their DMs use it, and a trade or gift between a French and an English
 player, where each reads a card in their language with the other's name beside it; nothing added between
 two readers of one language, nor for a card with one name, nor for an admin reading the trade."""
@@ -14,13 +14,13 @@ import pytest
 
 from core.clock import ManualClock
 from engine.cards import LocalizedText
-from services.platform import games, ledger
-from services.platform.card_names import beside, named, reading_languages
-from services.platform.catalogs import DATA_DIR, CardIndex, load_all
-from services.platform.messages import MessageSpec, render_text
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
-from services.platform.trades import MIN_MEMBERSHIP, TradeService
+from services.community.card_names import beside, named, reading_languages
+from services.community.trades.service import MIN_MEMBERSHIP, TradeService
+from services.infra import games, ledger
+from services.infra.catalogs import DATA_DIR, CardIndex, load_all
+from services.infra.messages import MessageSpec, render_text
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from store.db import Database
 
 GUILD, CHANNEL = 500, 510

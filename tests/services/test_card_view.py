@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from core.errors import BadInput
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.messages import CardStrip, StripCard, render_text
 from services.pillz import GAME
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.messages import CardStrip, StripCard, render_text
 from services.shared import card_view
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.cards import CatalogBase, LocalizedText
-from services.platform import games
-from services.platform.catalogs import (
+from services.infra import games
+from services.infra.catalogs import (
     DATA_DIR,
     CardIndex,
     CardRef,

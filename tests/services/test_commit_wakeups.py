@@ -16,11 +16,11 @@ import discord
 from core.clock import ManualClock
 from core.settings import Settings
 from discord_app.delivery import Deliverer
-from services.platform import outbox, scheduler
-from services.platform.container import build_services
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.players import ensure_player
-from services.platform.scheduler import Job, Scheduler
+from services.infra import outbox, scheduler
+from services.infra.container import build_services
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.players import ensure_player
+from services.infra.scheduler import Job, Scheduler
 from store.db import Database, announce
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from discord_app.delivery import GLOBAL_BUDGET
-from services.platform.messages import Target
+from services.infra.messages import Target
 from tests.services.test_outbox_delivery import World, queue, restarted_deliverer, world
 
 __all__ = ["world"]  # the fixture

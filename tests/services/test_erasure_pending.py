@@ -14,12 +14,12 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
-from services.platform import games, ledger
-from services.platform.catalogs import DATA_DIR, CardIndex, load_all
-from services.platform.players import ensure_player
-from services.platform.privacy import PrivacyService, collect
-from services.platform.scheduler import Scheduler
-from services.platform.trades import MIN_MEMBERSHIP, TradeService
+from services.community.privacy import PrivacyService, collect
+from services.community.trades.service import MIN_MEMBERSHIP, TradeService
+from services.infra import games, ledger
+from services.infra.catalogs import DATA_DIR, CardIndex, load_all
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import check_conservation
 

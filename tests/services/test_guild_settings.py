@@ -1,9 +1,9 @@
-"""A server's settings are read once, then kept until a unit changes them (services/platform/guild_settings.py)."""
+"""A server's settings are read once, then kept until a unit changes them (services/infra/guild_settings.py)."""
 
 from __future__ import annotations
 
 from core.clock import ManualClock
-from services.platform.guild_settings import GuildSettingsService, read
+from services.infra.guild_settings import GuildSettingsService, read
 from store.db import Database
 
 GUILD = 5

@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from core.clock import ManualClock, from_db, to_db
-from services.platform import outbox
-from services.platform.heartbeat import DEAD_AFTER, FORGET_AFTER, PERIOD, Heartbeat, beat
-from services.platform.messages import MessageSpec, Target, Text
+from services.infra import outbox
+from services.infra.heartbeat import DEAD_AFTER, FORGET_AFTER, PERIOD, Heartbeat, beat
+from services.infra.messages import MessageSpec, Target, Text
 from store.db import Database
 
 DEAD = DEAD_AFTER * PERIOD

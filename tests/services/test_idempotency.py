@@ -11,8 +11,8 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import InsufficientFunds
-from services.platform import ledger
-from services.platform.ledger import Movement
+from services.infra import ledger
+from services.infra.ledger import Movement
 from store.db import Database
 from store.idempotency import once
 

@@ -1,4 +1,4 @@
-"""A player's /profile is kept per process (services/platform/players.py `profiles`) and forgotten by every
+"""A player's /profile is kept per process (services/infra/players.py `profiles`) and forgotten by every
 write that changes one of its lines: a balance, a game's record or profile row, a reset, an erasure. Each
 test keeps a profile, makes the change, and reads it again: every test compares a kept profile with a
 fresh read (tests/conftest.py), and each change's own announcement is checked where another change of
@@ -14,15 +14,15 @@ import pytest
 from core.clock import ManualClock
 from services import choco, pillz
 from services.choco.leagues import record_result
+from services.community.privacy import PrivacyService
+from services.infra import ledger
+from services.infra.games import GameSpec, SummaryLine
+from services.infra.messages import Number
+from services.infra.players import PROFILE_TOPIC, PlayerService, Profile, ensure_player
 from services.pillz.economy import CURRENCY as PILLZ_COINS
 from services.pillz.economy import ensure_profile
 from services.pillz.ladder import record_friend_result
 from services.pillz.reset import reset as reset_pillz
-from services.platform import ledger
-from services.platform.games import GameSpec, SummaryLine
-from services.platform.messages import Number
-from services.platform.players import PROFILE_TOPIC, PlayerService, Profile, ensure_player
-from services.platform.privacy import PrivacyService
 from store.db import Database
 from tests.fixtures.registration import registered
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from core.clock import ManualClock
 from core.errors import CardUnavailable, DomainError, InsufficientFunds
-from services.platform import ledger
-from services.platform.games import money
-from services.platform.ledger import Movement
-from services.platform.messages import Text
+from services.infra import ledger
+from services.infra.games import money
+from services.infra.ledger import Movement
+from services.infra.messages import Text
 from store.db import Database
 from store.migrate import migrate
 

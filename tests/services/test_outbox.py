@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from core.clock import ManualClock, to_db
-from services.platform import ledger, outbox
-from services.platform.messages import Button, Embed, EmbedField, MessageSpec, Target, Text
-from services.platform.outbox import Outbox
+from services.infra import ledger, outbox
+from services.infra.messages import Button, Embed, EmbedField, MessageSpec, Target, Text
+from services.infra.outbox import Outbox
 from store.db import Database
 from store.migrate import migrate
 

@@ -17,9 +17,9 @@ from core.settings import Settings
 from discord_app.delivery import Deliverer
 from emulator import DiscordEmulator
 from emulator.world import Channel, User
-from services.platform import outbox
-from services.platform.container import Services, build_services
-from services.platform.messages import MessageSpec, Target, Text
+from services.infra import outbox
+from services.infra.container import Services, build_services
+from services.infra.messages import MessageSpec, Target, Text
 
 
 class Crash(BaseException):

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 
 from core.clock import ManualClock
-from services.platform import outbox
-from services.platform.messages import Attachment, MessageSpec, Target, Text
-from services.platform.outbox import Outbox
+from services.infra import outbox
+from services.infra.messages import Attachment, MessageSpec, Target, Text
+from services.infra.outbox import Outbox
 from store.db import Database
 from tests.services.test_outbox import CHANNEL, START, box, clock, db, put, say
 

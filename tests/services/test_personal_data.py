@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from services.platform.privacy import collect, undeclared
+from services.community.privacy import collect, undeclared
 from store.db import Database
 from store.personal_data import TABLES, Holds, Table, _table
 

@@ -11,9 +11,9 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import BadInput
-from services.platform import games
-from services.platform.games import Currency, GameSpec, SummaryLine
-from services.platform.players import PlayerService, ensure_player
+from services.infra import games
+from services.infra.games import Currency, GameSpec, SummaryLine
+from services.infra.players import PlayerService, ensure_player
 from store.db import Database
 
 Conservation = Callable[[sqlite3.Connection], None]

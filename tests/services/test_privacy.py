@@ -11,9 +11,9 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from core.errors import NotAllowed
-from services.platform import games, ledger
-from services.platform.players import ensure_player
-from services.platform.privacy import collect, erase
+from services.community.privacy import collect, erase
+from services.infra import games, ledger
+from services.infra.players import ensure_player
 from store import schema
 from store.db import Database
 

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from services.platform.recurrence import Daily, Hourly, Weekly, resolve_wall_time
+from services.infra.recurrence import Daily, Hourly, Weekly, resolve_wall_time
 
 PARIS = ZoneInfo("Europe/Paris")
 

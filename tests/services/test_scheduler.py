@@ -12,8 +12,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.clock import ManualClock, from_db, to_db
-from services.platform import ledger, scheduler
-from services.platform.scheduler import MAX_ATTEMPTS, Daily, Job, Scheduler
+from services.infra import ledger, scheduler
+from services.infra.scheduler import MAX_ATTEMPTS, Daily, Job, Scheduler
 from store.db import Database
 from store.migrate import migrate
 

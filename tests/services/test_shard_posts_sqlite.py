@@ -1,5 +1,5 @@
 """On SQLite the one process sends every server's posts, whatever shards it holds and whatever another
-heartbeat row says (services/platform/shards.py: the rule is for several processes on PostgreSQL)."""
+heartbeat row says (services/infra/shards.py: the rule is for several processes on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from core.settings import Settings
 from discord_app.delivery import Deliverer
 from emulator import DiscordEmulator
 from emulator.world import Channel
-from services.platform import outbox
-from services.platform.container import build_services
-from services.platform.messages import MessageSpec, Target, Text
+from services.infra import outbox
+from services.infra.container import build_services
+from services.infra.messages import MessageSpec, Target, Text
 
 COUNT = 2
 

@@ -1,4 +1,4 @@
-"""A trade never breaks a deck silently (services/platform/trade_decks.py, docs/trades.md "Decks"): the
+"""A trade never breaks a deck silently (services/community/trades/decks.py, docs/trades.md "Decks"): the
 giver's own window says which deck uses a copy on offer, the swap lets the deck take the best copy left
 (or tells the giver it is incomplete), and the next command that needs the deck names the missing card
 in the reader's language with the command that completes it. One test per game, on the real catalogs."""
@@ -17,14 +17,14 @@ import pytest
 
 from core.clock import ManualClock
 from engine.errors import DomainError
-from services.platform import games, ledger
-from services.platform.catalogs import DATA_DIR, CardIndex, load_all
-from services.platform.games import GameContext
-from services.platform.messages import MessageSpec, Text, render_text
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
-from services.platform.trade_store import Trade
-from services.platform.trades import MIN_MEMBERSHIP, TradeService
+from services.community.trades.service import MIN_MEMBERSHIP, TradeService
+from services.community.trades.store import Trade
+from services.infra import games, ledger
+from services.infra.catalogs import DATA_DIR, CardIndex, load_all
+from services.infra.games import GameContext
+from services.infra.messages import MessageSpec, Text, render_text
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import check_conservation
 from tests.services.public_wording import parts

@@ -1,4 +1,4 @@
-"""Trades and gifts (services/platform/trades.py): locks, confirmations voided by a change, the one-unit
+"""Trades and gifts (services/community/trades/service.py): locks, confirmations voided by a change, the one-unit
 swap through the ledger, expiry by a job (restarts included), the abuse rules and who may see a trade."""
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from core.clock import ManualClock
 from core.errors import BadInput, CardUnavailable, InsufficientFunds, NotAllowed, NotFound
 from engine.errors import DomainError
 from engine.hoss import CreatureCard, HossCatalog, sale_price
+from services.community.trades import service as trades
+from services.community.trades.service import MIN_MEMBERSHIP, TradeService
+from services.community.trades.store import Trade
 from services.hoss.sale import sell_unit
-from services.platform import games, ledger, trades
-from services.platform.catalogs import DATA_DIR, CardIndex, load_all
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
-from services.platform.trade_store import Trade
-from services.platform.trades import MIN_MEMBERSHIP, TradeService
+from services.infra import games, ledger
+from services.infra.catalogs import DATA_DIR, CardIndex, load_all
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import check_conservation, open_database
 

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from core.clock import ManualClock
 from core.settings import Settings
 from engine.errors import DomainError
-from services.platform.container import build_services
-from services.platform.tournaments.service import Creation
+from services.community.tournaments.service import Creation
+from services.infra.container import build_services
 from tests.services.crash_worker import emit, serve
 
 GUILD, CHANNEL, MANAGER = 500, 501, 10**17

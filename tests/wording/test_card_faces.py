@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from services.platform import games
-from services.platform.card_images import draw
-from services.platform.card_images.spec import CardCopy
-from services.platform.catalogs import DATA_DIR, load_all
+from services.community.card_images import draw
+from services.community.card_images.spec import CardCopy
+from services.infra import games
+from services.infra.catalogs import DATA_DIR, load_all
 from tests.support.wording import Finding, check
 from tests.support.wording.sources import data_texts
 from tests.support.wording.spelling import WORD

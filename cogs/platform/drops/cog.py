@@ -17,17 +17,17 @@ from discord_app.components import PersistentButton
 from discord_app.context import locale_of, services_of
 from discord_app.render import files_of, to_discord
 from discord_app.translator import choice, desc
-from services.platform import games
-from services.platform.catalogs import fold
-from services.platform.drops import posts
-from services.platform.drops.rhythm import RHYTHM_NAMES, RHYTHMS, RhythmName
-from services.platform.drops.settings import DropSettings, drop_games, game_names, parse_games
+from services.community.drops import posts
+from services.community.drops.rhythm import RHYTHM_NAMES, RHYTHMS, RhythmName
+from services.community.drops.settings import DropSettings, drop_games, game_names, parse_games
+from services.infra import games
+from services.infra.catalogs import fold
 
 AUTOCOMPLETE_LIMIT = 25
 
 
 class TakeButton(PersistentButton, template=r"drops:take:(?P<drop>\d+)"):
-    """« Prendre »: enter the drop's draw (services/platform/drops/service.py `enter`)."""
+    """« Prendre »: enter the drop's draw (services/community/drops/service.py `enter`)."""
 
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         if interaction.guild_id is None:
@@ -125,7 +125,7 @@ async def setup_summary(interaction: discord.Interaction[Any], locale: str) -> s
 
 async def record_activity(interaction: discord.Interaction[Any], _command: Any) -> None:
     """After every slash command in a server: the drops' activity (written at most once a minute per
-    server, and once per player and day; services/platform/drops/activity.py)."""
+    server, and once per player and day; services/community/drops/activity.py)."""
     if interaction.guild_id is not None:
         await services_of(interaction).drops.activity(interaction.guild_id, interaction.user.id)
 

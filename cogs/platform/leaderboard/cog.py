@@ -1,5 +1,5 @@
 """`/classement serveur` (English `/leaderboard server`): one board across the five games of this server,
-public and pinging nobody (services/platform/leaderboard/service.py says how places become points)."""
+public and pinging nobody (services/community/leaderboard/service.py says how places become points)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from discord.ext import commands
 from cogs.shared.mixins import send_board
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
-from services.platform import games
-from services.platform.erased import mention
-from services.platform.leaderboard.service import ServerBoard, ServerLine
-from services.platform.messages import Embed, MessageSpec, Number, Text
+from services.community.leaderboard.service import ServerBoard, ServerLine
+from services.infra import games
+from services.infra.erased import mention
+from services.infra.messages import Embed, MessageSpec, Number, Text
 
 
 def game_place(game: str, place: int) -> Text:

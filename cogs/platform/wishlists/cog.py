@@ -1,5 +1,5 @@
 """`/souhaits ajouter|retirer|liste` (English `/wishlist add|remove|list`): a player's wished cards, any
-game's, found by name with autocomplete (services/platform/wishlists/service.py). Private replies."""
+game's, found by name with autocomplete (services/community/wishlists/service.py). Private replies."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from cogs.shared.cards import AUTOCOMPLETE_LIMIT, card_choices
 from core.i18n import t
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
-from services.platform import games
-from services.platform.catalogs import fold
-from services.platform.wishlists.service import MAX_PER_GAME, Wish
+from services.community.wishlists.service import MAX_PER_GAME, Wish
+from services.infra import games
+from services.infra.catalogs import fold
 
 
 def list_text(wishes: list[Wish], locale: str) -> str:

@@ -15,8 +15,8 @@ from sandbox.harness import BotHarness
 from services.choco import ChocoServices
 from services.choco.game_store import GameRow
 from services.choco.notation import to_text
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 from tests.e2e.messages import public_answer
 
 GRANT = ledger.Movement("test.grant")

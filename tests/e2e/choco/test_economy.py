@@ -15,8 +15,8 @@ from sandbox.harness import BotHarness
 from services.choco import EconomyServices
 from services.choco.economy import CHOCO_GOLD
 from services.choco.leagues import record_result
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 from tests.e2e.choco.helpers import choco, with_bronze_deck
 from tests.e2e.messages import public_answer
 

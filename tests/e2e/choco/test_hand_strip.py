@@ -13,8 +13,8 @@ from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
-from services.platform.card_images import figures
-from services.platform.card_images.draw import HEIGHT, WIDTH
+from services.community.card_images import figures
+from services.community.card_images.draw import HEIGHT, WIDTH
 from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
 from tests.e2e.messages import shown
 

@@ -14,7 +14,7 @@ from emulator.payloads import guild_payload
 from emulator.world import MANAGE_GUILD, Channel, Guild, User
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
-from services.platform import ledger
+from services.infra import ledger
 from tests.e2e.choco.helpers import GRANT, choco
 from tests.e2e.choco.test_hidden import hidden_ids, names
 from tests.e2e.choco.test_referee import db_read, game_on_turn_1, players

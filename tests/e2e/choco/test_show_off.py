@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.harness import BotHarness
-from services.platform import ledger
+from services.infra import ledger
 from tests.conftest import MigratedCopy
 from tests.e2e.show_off import (
     DONE,

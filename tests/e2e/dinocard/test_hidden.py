@@ -15,8 +15,8 @@ from functools import partial
 from engine.dinocard import DinocardCatalog
 from sandbox.harness import BotHarness
 from services.dinocard.results import MATCHES
-from services.platform.messages import MessageSpec, Target, Text
-from services.platform.outbox import enqueue
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.outbox import enqueue
 from tests.e2e.dinocard.helpers import battle_message, dino, packs_ready, prepared
 from tests.e2e.leak_scan import EVERYONE, LeakScan, Secret, names_secret, seed_secret
 

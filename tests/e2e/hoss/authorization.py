@@ -7,8 +7,8 @@ import sqlite3
 from core.clock import to_db
 from services.hoss.battles import NOTICES_TOPIC
 from services.hoss.gold import GOLD
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 from store.db import announce
 from tests.e2e.authorization import (
     AFTER_END,

@@ -16,8 +16,8 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.hoss import HossServices
 from services.hoss.gold import GOLD
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 from tests.e2e.messages import after_welcome
 
 GRANT = ledger.Movement("test.grant")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from cogs.hoss.render import copy_line
 from engine.hoss.catalog import HossCatalog
 from services.hoss.collection import OwnedCopy
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.messages import render_text
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.messages import render_text
 
 CATALOG = load_catalog(DATA_DIR / "hoss.json", HossCatalog)
 CARD = next(c for c in CATALOG.cards if c.id == "sq_guerrier_1")

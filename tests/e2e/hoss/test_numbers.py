@@ -10,7 +10,7 @@ from services.hoss.battle_render import creature_line, result_text
 from services.hoss.battle_view import CreatureView
 from services.hoss.battles import BattleResult
 from services.hoss.ranked import RANK_NAME_KEYS, Ladder, Notice, RankStatus
-from services.platform.messages import Text
+from services.infra.messages import Text
 
 NNBSP = "\u202f"  # French groups thousands with a narrow no-break space
 

@@ -13,7 +13,7 @@ from emulator.world import Channel, User
 from engine import fair_draw
 from sandbox.harness import BotHarness
 from services.hoss.gold import GOLD
-from services.platform import ledger
+from services.infra import ledger
 
 PARIS = ZoneInfo("Europe/Paris")
 NOON = datetime(2026, 1, 5, 12, 0, tzinfo=PARIS).astimezone(UTC)

@@ -20,8 +20,8 @@ from sandbox.harness import BotHarness
 from services.hoss import HossServices
 from services.hoss.gold import GOLD
 from services.hoss.ranked import BattleView, RankedService
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 from tests.conftest import MigratedCopy
 from tests.e2e.conftest import run_harness
 from tests.e2e.messages import public_answer, shown

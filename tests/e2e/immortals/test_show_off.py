@@ -12,7 +12,7 @@ import pytest
 from emulator.records import RecordedMessage
 from sandbox.harness import BotHarness
 from services.immortals.economy import GOLD
-from services.platform import ledger
+from services.infra import ledger
 from tests.conftest import MigratedCopy
 from tests.e2e.show_off import (
     GRANT,

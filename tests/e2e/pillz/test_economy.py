@@ -9,9 +9,9 @@ from typing import Any
 from engine.pillz.catalog import PillzCard, PillzCatalog
 from engine.pillz.packs import STAR_ODDS_PM
 from sandbox.harness import BotHarness
+from services.infra import ledger
 from services.pillz import PillzEconomy
 from services.pillz.economy import PILLZ_GOLD
-from services.platform import ledger
 
 GRANT = ledger.Movement("test.grant")
 

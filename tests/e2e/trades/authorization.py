@@ -10,8 +10,8 @@ from datetime import timedelta
 
 from emulator.world import User
 from sandbox.harness import BotHarness
-from services.platform import ledger
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.players import ensure_player
 from tests.e2e.authorization import (
     ADMIN_ELSEWHERE,
     AFTER_END,

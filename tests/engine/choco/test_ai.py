@@ -14,7 +14,7 @@ from engine.choco.sample import sample_catalog
 from engine.choco.state import Card, ChocoState, Prepare, Side, Turn
 from engine.errors import IllegalAction
 from engine.protocol import CATALOG_OPTION, PlayerSetup
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 
 GAMES = 60
 

@@ -24,8 +24,8 @@ from engine.choco.catalog import (
 )
 from services.choco import GAME
 from services.choco.names import card_fields
-from services.platform.catalogs import DATA_DIR, CatalogError, load_catalog
-from services.platform.messages import Text
+from services.infra.catalogs import DATA_DIR, CatalogError, load_catalog
+from services.infra.messages import Text
 
 PATH = DATA_DIR / "choco.json"
 

@@ -25,7 +25,7 @@ from engine.choco.frogs import (
     draw_frogs,
     draw_rarity,
 )
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 
 DRAWS = 120_000
 

@@ -83,7 +83,7 @@ def test_a_deck_holds_24_cards_and_at_most_two_copies() -> None:
 
 def test_effect_cards_are_accepted_with_their_effects_copied() -> None:
     from engine.choco.catalog import ChocoCatalog
-    from services.platform.catalogs import DATA_DIR, load_catalog
+    from services.infra.catalogs import DATA_DIR, load_catalog
 
     catalog = load_catalog(DATA_DIR / "choco.json", ChocoCatalog)
     effect = next(c.id for c in catalog.cards if c.type != "normal")

@@ -12,7 +12,7 @@ import pytest
 
 from engine.dinocard.catalog import ABILITY_KINDS, CARD_TYPES, ELEMENTS, RARITIES, DinocardCatalog
 from engine.dinocard.packs import pack_problems
-from services.platform.catalogs import DATA_DIR, CatalogError, load_catalog
+from services.infra.catalogs import DATA_DIR, CatalogError, load_catalog
 
 RAW: dict[str, Any] = json.loads((DATA_DIR / "dinocard.json").read_text("utf-8"))
 

@@ -14,7 +14,7 @@ from engine.dinocard.engine import DinocardEngine, DinocardSetupError
 from engine.dinocard.state import ATTACKED, WATCHER, Advance
 from engine.errors import IllegalAction
 from engine.protocol import CATALOG_OPTION, SPECTATOR, PlayerSetup
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 from tests.engine.dinocard.helpers import dinoz, small_catalog
 
 ENGINE = DinocardEngine()

@@ -23,7 +23,7 @@ from engine.hoss.simulate import Policy, prepare, simulate
 from engine.hoss.state import CardSpec, DeckSpec
 from engine.protocol import CATALOG_OPTION
 from engine.rng import derive
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 from tests.engine.hoss.helpers import arena, creature
 
 SEED = 20240611

@@ -24,7 +24,7 @@ from engine.hoss.ranks import (
     rank_spec,
 )
 from engine.hoss.simulate import simulate
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 
 SEEDS_PER_RANK = 150
 

@@ -23,7 +23,7 @@ import pytest
 from engine.pillz.ai import choose, evaluate, even_split_policy, random_policy
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.state import PillzState, Play
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 from tests.engine.pillz.helpers import ENGINE, round_, state
 
 Policy = Callable[[PillzState, int, random.Random], Play]

@@ -15,7 +15,7 @@ from engine.pillz.catalog import (
     POWER_RANGE,
     PillzCatalog,
 )
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from engine.pillz.catalog import PillzCatalog
 from engine.pillz.rules import blessing_left, lead_seat, leader_total, matchup
 from engine.pillz.search import DRAW, exact_values, model_bets
 from engine.pillz.state import ROUNDS, Fighter, PillzState, Play
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 from tests.engine.pillz.helpers import ENGINE
 
 Pair = tuple[int, int]

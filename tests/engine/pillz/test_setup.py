@@ -11,7 +11,7 @@ from engine.pillz.catalog import PillzCard, PillzCatalog
 from engine.pillz.engine import PillzSetupError
 from engine.pillz.sample import sample_catalog
 from engine.pillz.state import HAND_SIZE, START_LIFE, START_PILLZ
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 from tests.engine.pillz.helpers import ENGINE, card, catalog, fighter, new_game, round_, state
 
 # Two decks of six plain 2★ characters; `lead_*` variants add leaders.

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from services.platform import games
-from services.platform.card_images.draw import Canvas
-from services.platform.card_images.spec import CardArt
-from services.platform.catalogs import DATA_DIR, load_all
+from services.community.card_images.draw import Canvas
+from services.community.card_images.spec import CardArt
+from services.infra import games
+from services.infra.catalogs import DATA_DIR, load_all
 
 LOCALES = ("fr", "en")
 HOSS_RARITIES = ("basique", "argent", "or", "platine", "diamant", "divin")

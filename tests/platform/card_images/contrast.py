@@ -6,7 +6,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageFilter
 
-from services.platform.card_images.draw import Canvas, Placed
+from services.community.card_images.draw import Canvas, Placed
 
 AA = 4.5
 BACKGROUND_SHARE = 0.05  # the background's darkest-for-the-text 5 %: a stray outline pixel aside

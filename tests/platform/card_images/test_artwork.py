@@ -15,9 +15,9 @@ import pytest
 import resvg_py
 from PIL import Image, ImageChops
 
-from services.platform.card_images import artwork, vector
-from services.platform.card_images.draw import Canvas
-from services.platform.card_images.spec import CardCopy
+from services.community.card_images import artwork, vector
+from services.community.card_images.draw import Canvas
+from services.community.card_images.spec import CardCopy
 from tests.platform.card_images.conftest import art_of
 
 PICTURE = (0, 0, 154, 93)  # the picture's box on a card, at half size

@@ -16,12 +16,12 @@ from PIL import Image
 from core import i18n
 from core.errors import NotFound
 from core.i18n import t
-from services.platform import games
-from services.platform.card_images import cache as disk
-from services.platform.card_images import draw, service
-from services.platform.card_images.service import CardImages
-from services.platform.card_images.spec import CardCopy
-from services.platform.messages import StripCard
+from services.community.card_images import cache as disk
+from services.community.card_images import draw, service
+from services.community.card_images.service import CardImages
+from services.community.card_images.spec import CardCopy
+from services.infra import games
+from services.infra.messages import StripCard
 
 
 @pytest.fixture

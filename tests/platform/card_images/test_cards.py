@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from services.platform import games
-from services.platform.card_images import draw
-from services.platform.card_images import text as typo
-from services.platform.card_images.draw import Canvas
-from services.platform.card_images.spec import CardCopy
+from services.community.card_images import draw
+from services.community.card_images import text as typo
+from services.community.card_images.draw import Canvas
+from services.community.card_images.spec import CardCopy
+from services.infra import games
 from tests.platform.card_images.conftest import HOSS_RARITIES, LOCALES, art_of
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from services.platform.card_images import draw
-from services.platform.card_images.draw import Canvas
-from services.platform.card_images.spec import CardCopy
+from services.community.card_images import draw
+from services.community.card_images.draw import Canvas
+from services.community.card_images.spec import CardCopy
 from tests.platform.card_images.conftest import HOSS_RARITIES, art_of
 from tests.platform.card_images.contrast import AA, contrast, unreadable
 

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from core.i18n import format_int
-from services.platform import games, profile_card
-from services.platform.card_images import profile
-from services.platform.card_images.service import CardImages
-from services.platform.games import SummaryLine
-from services.platform.players import Profile
+from services.community import profile_card
+from services.community.card_images import profile
+from services.community.card_images.service import CardImages
+from services.infra import games
+from services.infra.games import SummaryLine
+from services.infra.players import Profile
 from tests.platform.card_images.contrast import unreadable
 
 OWNED = [

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from core.i18n import catalogs as messages
-from services.platform.card_images import text as typo
+from services.community.card_images import text as typo
 
 MISSING = "\ue000"  # a private-use code point the font does not have: its "missing glyph" box
 FRENCH = "ŒœÆæ«»’…\u202f\u00a0éèêëàâçîïôûùüÿÉÈÊÀÇÎÔÛ★☆×•–—"

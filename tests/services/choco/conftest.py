@@ -18,9 +18,9 @@ from services.choco.decks import ChocoDecks
 from services.choco.economy import CHOCO_GOLD
 from services.choco.leagues import LeagueService
 from services.choco.shop import ChocoShop
-from services.platform import ledger
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.players import ensure_player
 from store.db import Database
 from tests.fixtures.registration import registered
 

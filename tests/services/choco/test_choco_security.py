@@ -18,7 +18,7 @@ from engine.protocol import Event
 from services.choco.game_store import LogEntry, insert, load_here
 from services.choco.narrate import narrate
 from services.choco.referee import log_entry
-from services.platform.players import ensure_player
+from services.infra.players import ensure_player
 from store.db import Database
 from tests.services.choco.render.games import NAMES, new_game, render
 

@@ -9,7 +9,7 @@ from core.clock import ManualClock
 from core.errors import BadInput
 from engine.choco.catalog import ChocoCatalog
 from services.choco.collection import ChocoCollection
-from services.platform.catalogs import fold
+from services.infra.catalogs import fold
 from store.db import Database
 from tests.services.choco.conftest import give, of_rarity
 

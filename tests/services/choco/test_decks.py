@@ -11,8 +11,8 @@ from core.clock import ManualClock
 from core.errors import BadInput
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks, check, deck_cards, parse_deck, strongest, validate
-from services.platform import ledger
-from services.platform.messages import Text
+from services.infra import ledger
+from services.infra.messages import Text
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.choco.conftest import give, of_rarity

@@ -23,7 +23,7 @@ from services.choco.game_store import GameRow
 from services.choco.games import ChocoGames, Declared
 from services.choco.notation import to_text
 from services.choco.panel import ChocoPanel, encode
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from services.shared.matches import StaleMatch
 from store.db import Database
 from tests.e2e.choco.helpers import greedy_turn

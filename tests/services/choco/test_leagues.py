@@ -24,7 +24,7 @@ from services.choco.leagues import (
     record_result,
     reward_card,
 )
-from services.platform.players import ensure_player
+from services.infra.players import ensure_player
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 

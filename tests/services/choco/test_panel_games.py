@@ -16,7 +16,7 @@ from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
 from services.choco.games import ChocoGames, Declared
 from services.choco.panel import ChocoPanel, Panel
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 

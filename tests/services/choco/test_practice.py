@@ -20,8 +20,8 @@ from services.choco.deadlines import PRACTICE_IDLE
 from services.choco.decks import ChocoDecks
 from services.choco.games import ChocoGames
 from services.choco.practice import ChocoPractice, practice_deck
-from services.platform.messages import MessageSpec
-from services.platform.scheduler import Scheduler
+from services.infra.messages import MessageSpec
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 

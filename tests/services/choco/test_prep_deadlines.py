@@ -20,8 +20,8 @@ from services.choco.clock import ChocoClock
 from services.choco.games import ChocoGames
 from services.choco.referee import ChocoReferee, Referee
 from services.choco.text import card_name
-from services.platform.messages import MessageSpec
-from services.platform.scheduler import Scheduler
+from services.infra.messages import MessageSpec
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.choco.conftest import GUILD
 from tests.services.choco.test_referee_posts import ALICE, BOB, started

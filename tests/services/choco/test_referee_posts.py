@@ -18,8 +18,8 @@ from engine.choco.penalties import inactivity_24h
 from services.choco.decks import ChocoDecks
 from services.choco.game_store import load, save
 from services.choco.games import ChocoGames
-from services.platform.messages import MessageSpec
-from services.platform.scheduler import Scheduler
+from services.infra.messages import MessageSpec
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 

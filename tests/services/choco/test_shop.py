@@ -17,9 +17,9 @@ from core.errors import BadInput, InsufficientFunds
 from engine.choco.catalog import ChocoCatalog
 from services.choco.economy import STARTING_GOLD, ensure_wallet
 from services.choco.shop import ChocoShop
-from services.platform.daily import DailyService
-from services.platform.games import money
-from services.platform.messages import Text
+from services.community.daily import DailyService
+from services.infra.games import money
+from services.infra.messages import Text
 from store.db import Database
 from tests.services.choco.conftest import gold, new_player
 

@@ -22,7 +22,7 @@ from services.choco.deadlines import DEADLINE_JOB
 from services.choco.game_store import draft, load
 from services.choco.games import ChocoGames
 from services.choco.notation import to_text
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from store.migrate import apply_sync, discover
 from tests.e2e.choco.helpers import greedy_turn
 from tests.services.conftest import open_database

@@ -12,13 +12,13 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.clock import ManualClock
+from services.community.daily import DailyService
+from services.community.reminders import Reminders
 from services.hoss import GAME as HOSS
+from services.infra import ledger
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from services.pillz import GAME as PILLZ
-from services.platform import ledger
-from services.platform.daily import DailyService
-from services.platform.players import ensure_player
-from services.platform.reminders import Reminders
-from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.fixtures.registration import registered
 

@@ -11,10 +11,10 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import BadInput
+from services.community.daily import DailyClaim, DailyService
 from services.hoss.gold import GOLD
+from services.infra.timers import DailyReward, streak_table
 from services.pillz.economy import PILLZ_GOLD
-from services.platform.daily import DailyClaim, DailyService
-from services.platform.timers import DailyReward, streak_table
 from store.db import Database
 from tests.services.conftest import check_conservation
 from tests.services.daily.conftest import balance, paris

@@ -12,14 +12,14 @@ from datetime import datetime, timedelta
 import pytest
 
 from core.clock import ManualClock
+from services.community import reminders as reminders_module
+from services.community.daily import DailyService
+from services.community.reminders import PLAN_JOB, REMINDER_JOB, Reminders
 from services.hoss.raffle import RaffleService
-from services.platform import reminders as reminders_module
-from services.platform.daily import DailyService
-from services.platform.games import GameSpec, money
-from services.platform.messages import MessageSpec, Text
-from services.platform.reminders import PLAN_JOB, REMINDER_JOB, Reminders
-from services.platform.scheduler import Scheduler
-from services.platform.timers import Timer, TimerQuery
+from services.infra.games import GameSpec, money
+from services.infra.messages import MessageSpec, Text
+from services.infra.scheduler import Scheduler
+from services.infra.timers import Timer, TimerQuery
 from store.db import Database
 from tests.fixtures.registration import registered
 from tests.services.daily.conftest import dms, new_player, paris

@@ -14,7 +14,7 @@ import pytest
 from core.clock import ManualClock
 from engine.dinocard import DinocardCatalog
 from services.dinocard import GAME, DinocardServices
-from services.platform.games import GameContext
+from services.infra.games import GameContext
 from store.db import Database
 from tests.fixtures.registration import registered
 

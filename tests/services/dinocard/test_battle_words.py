@@ -14,8 +14,8 @@ from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices
 from services.dinocard.battle_render import _slot, event_text
 from services.dinocard.economy import GAME_KEY
-from services.platform import games, ledger
-from services.platform.messages import Text, render_text
+from services.infra import games, ledger
+from services.infra.messages import Text, render_text
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, element_pack, fire_pack

@@ -18,8 +18,8 @@ from services.dinocard import DinocardServices
 from services.dinocard.economy import DINO_GOLD
 from services.dinocard.packs import pack_by_id
 from services.dinocard.results import MATCHES, WIN_COINS
-from services.platform import ledger
-from services.platform.scheduler import Job
+from services.infra import ledger
+from services.infra.scheduler import Job
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, BOB, element_pack, fire_pack

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from core.i18n import t
 from engine.dinocard import DinocardCatalog
+from services.community.card_images.spec import CardCopy
 from services.dinocard.card_image import (
     BUBBLE_RADIUS,
     BUBBLES,
@@ -16,7 +17,6 @@ from services.dinocard.card_image import (
     abilities,
 )
 from services.dinocard.keys import TYPE_KEYS
-from services.platform.card_images.spec import CardCopy
 
 
 def texts(

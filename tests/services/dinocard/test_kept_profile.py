@@ -1,12 +1,12 @@
 """A pack made or dissolved changes the player's Dinocard line on a /profile kept from before
-(services/platform/players.py `profiles`; every test compares a kept profile with a fresh read)."""
+(services/infra/players.py `profiles`; every test compares a kept profile with a fresh read)."""
 
 from __future__ import annotations
 
 from core.clock import ManualClock
 from engine.dinocard import DinocardCatalog
 from services.dinocard import GAME, DinocardServices
-from services.platform.players import PlayerService
+from services.infra.players import PlayerService
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, fire_pack
 

@@ -12,7 +12,7 @@ from core.clock import ManualClock
 from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices
 from services.dinocard.economy import GAME_KEY
-from services.platform import ledger
+from services.infra import ledger
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, BOB, element_pack, fire_pack
 

@@ -10,7 +10,7 @@ from core.clock import ManualClock
 from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices
 from services.dinocard.results import MATCHES
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, BOB, element_pack, fire_pack
 from tests.services.public_wording import channel_posts, findings

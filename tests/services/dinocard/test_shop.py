@@ -14,7 +14,7 @@ from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices
 from services.dinocard.economy import DINO_GOLD, STARTING_GOLD
 from services.dinocard.shop import BOOSTER_PRICE, CARDS_PER_BOOSTER, RARITY_ODDS_PM, by_rarity, open_boosters
-from services.platform import ledger
+from services.infra import ledger
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE
 

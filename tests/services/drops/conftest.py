@@ -14,11 +14,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.clock import ManualClock, from_db, to_db
-from services.platform import games
-from services.platform.catalogs import DATA_DIR, load_all
-from services.platform.drops.service import DropService
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
+from services.community.drops.service import DropService
+from services.infra import games
+from services.infra.catalogs import DATA_DIR, load_all
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from store.db import Database
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from core.clock import SystemClock, to_db
 from core.settings import Settings
 from discord_app.delivery import Deliverer
-from services.platform.container import Services, build_services
-from services.platform.drops import service as drop_service
-from services.platform.players import ensure_player
+from services.community.drops import service as drop_service
+from services.infra.container import Services, build_services
+from services.infra.players import ensure_player
 from store.idempotency import once
 from tests.services.crash_worker import emit, serve
 

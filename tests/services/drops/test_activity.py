@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from services.platform.drops.activity import TOUCH_EVERY, ActivityTracker
+from services.community.drops.activity import TOUCH_EVERY, ActivityTracker
 from tests.services.drops.conftest import PARIS
 
 GUILD, OTHER = 1, 2

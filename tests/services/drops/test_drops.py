@@ -13,11 +13,11 @@ import pytest
 from core.clock import ManualClock, from_db, to_db
 from core.errors import NotAllowed, NotFound
 from engine import fair_draw
-from services.platform import games
-from services.platform.drops.rhythm import ACTIVE_WINDOW, RHYTHMS, WINS_PER_DAY
-from services.platform.drops.service import DropClosed, DropService
-from services.platform.messages import Text
-from services.platform.scheduler import Scheduler
+from services.community.drops.rhythm import ACTIVE_WINDOW, RHYTHMS, WINS_PER_DAY
+from services.community.drops.service import DropClosed, DropService
+from services.infra import games
+from services.infra.messages import Text
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.drops.conftest import (
     GUILD,

@@ -1,6 +1,6 @@
 """« Fair to phones, not to the fastest click »: the winner of a drop is uniform among its entrants
 whatever order they clicked in. The draw is `engine.fair_draw` over the drop's list ("<position>:<player
-id>", services/platform/drops/service.py `entries`), from a seed drawn before the first click."""
+id>", services/community/drops/service.py `entries`), from a seed drawn before the first click."""
 
 from __future__ import annotations
 

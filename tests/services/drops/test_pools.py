@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from services.platform import games
-from services.platform.drops.pool import DropPrize
+from services.community.drops.pool import DropPrize
+from services.infra import games
 
 DRAWS = 4_000
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from services.platform import games
-from services.platform.drops.rhythm import DAILY_SHARE_BOUND, RHYTHMS, RhythmName, value_per_active_player
+from services.community.drops.rhythm import DAILY_SHARE_BOUND, RHYTHMS, RhythmName, value_per_active_player
+from services.infra import games
 
 DROP_GAMES = [spec.key for spec in games.discover() if spec.drops is not None]
 

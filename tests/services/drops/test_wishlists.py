@@ -15,11 +15,11 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
-from services.platform import games, ledger
-from services.platform.catalogs import CardIndex
-from services.platform.drops.pool import DropPool, DropPrize
-from services.platform.drops.service import DropService
-from services.platform.wishlists.service import MAX_PER_GAME, WishlistService
+from services.community.drops.pool import DropPool, DropPrize
+from services.community.drops.service import DropService
+from services.community.wishlists.service import MAX_PER_GAME, WishlistService
+from services.infra import games, ledger
+from services.infra.catalogs import CardIndex
 from services.shared.showoff import ShowOffs
 from store.db import Database
 from tests.services.drops.conftest import CHANNEL, GUILD, OTHER_GUILD, PARIS, PLAYERS, active, grant

@@ -19,10 +19,10 @@ from services.hoss.collection import HossCollection
 from services.hoss.gold import GOLD
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
-from services.platform import ledger
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.messages import Text, render_text
-from services.platform.players import ensure_player
+from services.infra import ledger
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.messages import Text, render_text
+from services.infra.players import ensure_player
 from store.db import Database
 from tests.fixtures.registration import registered
 

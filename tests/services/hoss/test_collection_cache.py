@@ -13,7 +13,7 @@ from core.clock import ManualClock
 from engine.hoss.catalog import HossCatalog
 from services.hoss.collection import CollectionFilter, HossCollection
 from services.hoss.shop import HossShop
-from services.platform import ledger
+from services.infra import ledger
 from store.db import Database
 from tests.services.hoss.conftest import GRANT, mint, new_player
 

@@ -16,7 +16,7 @@ from engine.hoss.economy import Selling, floor_refusals, sale_price
 from services.hoss.collection import CollectionFilter
 from services.hoss.sale import HossSale, Refusal
 from services.hoss.shop import HossShop
-from services.platform import ledger
+from services.infra import ledger
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, mint, new_player, rank1_ids, snapshot
 

@@ -22,8 +22,8 @@ from engine.hoss.catalog import RARITIES, CreatureCard, HossCatalog
 from engine.hoss.economy import booster_price, highest_unlocked_rank, odds_table, race_booster_unlocked
 from services.hoss.sale import SaleResult
 from services.hoss.shop import HossShop, Opening
-from services.platform.games import money
-from services.platform.messages import Text
+from services.infra.games import money
+from services.infra.messages import Text
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, new_player, set_wins, snapshot
 

@@ -16,11 +16,11 @@ from core.clock import ManualClock, from_db
 from engine.immortals import ImmortalsCatalog
 from services.immortals import GAME, ImmortalsServices
 from services.immortals.duels import TIMEOUT_JOB
-from services.platform import ledger
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.games import GameContext
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
+from services.infra import ledger
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import GameContext
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.fixtures.registration import registered
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from PIL import Image
 
 from engine.immortals import ImmortalsCard, ImmortalsCatalog
+from services.community.card_images.draw import Canvas
+from services.community.card_images.spec import CardCopy
 from services.immortals.card_image import CARD_ART, INK_DIM, INK_LIGHT, TEXT_PANEL, level_of
-from services.platform.card_images.draw import Canvas
-from services.platform.card_images.spec import CardCopy
 
 
 def unit(catalog: ImmortalsCatalog, card_id: str) -> ImmortalsCard:

@@ -11,8 +11,8 @@ from core.clock import ManualClock
 from engine.immortals import ImmortalsCatalog
 from services.immortals import ImmortalsServices
 from services.immortals import duel_render as render
-from services.platform.messages import MessageSpec, render_text
-from services.platform.players import ensure_player
+from services.infra.messages import MessageSpec, render_text
+from services.infra.players import ensure_player
 from store.db import Database
 
 FRENCH, ENGLISH = 31, 32

@@ -13,7 +13,7 @@ import re
 from engine.immortals import ENGINE, Choose, Effect, ImmortalsState, SpellCard, Unit
 from services.immortals import ImmortalsServices
 from services.immortals.duel_match import DuelRow
-from services.platform.messages import render_text
+from services.infra.messages import render_text
 from tests.engine.immortals.helpers import state
 
 GUILD, CHANNEL = 500, 600

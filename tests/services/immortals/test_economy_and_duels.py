@@ -15,8 +15,8 @@ from services.immortals import GAME, ImmortalsServices
 from services.immortals.duel_match import DuelRow
 from services.immortals.economy import FRAGMENTS, GOLD
 from services.immortals.rewards import previous_opponents
-from services.platform import ledger
-from services.platform.messages import render_text
+from services.infra import ledger
+from services.infra.messages import render_text
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.immortals.conftest import mint

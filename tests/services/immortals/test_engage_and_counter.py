@@ -16,8 +16,8 @@ from services.immortals import ImmortalsServices
 from services.immortals import duel_render as render
 from services.immortals.duel_match import DuelRow
 from services.immortals.names import spell_name, unit_name
-from services.platform.messages import Text, render_text
-from services.platform.scheduler import Scheduler
+from services.infra.messages import Text, render_text
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.immortals.conftest import deadline
 

@@ -1,12 +1,12 @@
 """A duel's end changes the player's Immortal's War line on a /profile kept from before it
-(services/platform/players.py `profiles`; every test compares a kept profile with a fresh read)."""
+(services/infra/players.py `profiles`; every test compares a kept profile with a fresh read)."""
 
 from __future__ import annotations
 
 from core.clock import ManualClock
 from services.immortals import GAME, ImmortalsServices
 from services.immortals.economy import ensure_profile
-from services.platform.players import PROFILE_TOPIC, PlayerService, ensure_player
+from services.infra.players import PROFILE_TOPIC, PlayerService, ensure_player
 from store.db import Database
 from tests.services.immortals.test_economy_and_duels import ALICE, BOB, CAROL, CHANNEL, GUILD, play_out
 

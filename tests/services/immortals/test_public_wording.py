@@ -13,8 +13,8 @@ from cogs.shared.duels import answered, challenge_reply
 from core.clock import ManualClock
 from services.immortals import ImmortalsServices
 from services.immortals.duel_match import DuelRow
-from services.platform.messages import Embed, EmbedField, MessageSpec, Text
-from services.platform.scheduler import Scheduler
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.public_wording import channel_posts, findings
 

@@ -10,7 +10,7 @@ from services.immortals import ImmortalsServices
 from services.immortals import duel_render as render
 from services.immortals.duel_render import unit_label
 from services.immortals.names import TERRAIN_ICONS
-from services.platform.messages import render_text
+from services.infra.messages import render_text
 
 GUILD, CHANNEL = 500, 600
 ALICE = 11

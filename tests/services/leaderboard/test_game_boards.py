@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from core.clock import ManualClock, to_db
-from services.platform import games
-from services.platform.leaderboard.spec import Standings
-from services.platform.players import ensure_player
+from services.community.leaderboard.spec import Standings
+from services.infra import games
+from services.infra.players import ensure_player
 from store.db import Database
 
 GUILD = 9_000

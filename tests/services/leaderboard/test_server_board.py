@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 from core.clock import ManualClock, to_db
 from services.choco.leagues import record_result
 from services.choco.standings import week_board as choco_week
+from services.community.leaderboard.service import LeaderboardService, combine, points_of
+from services.infra.players import ensure_player
 from services.pillz.ladder import record_friend_result
 from services.pillz.ladder import week_board as pillz_week
-from services.platform.leaderboard.service import LeaderboardService, combine, points_of
-from services.platform.players import ensure_player
 from store.db import Database
 
 GUILD, OTHER = 7_000, 7_001

@@ -11,11 +11,11 @@ import pytest
 
 from core.clock import ManualClock
 from engine.pillz.catalog import PillzCatalog
+from services.infra import ledger
+from services.infra.games import GameContext
+from services.infra.players import ensure_player
 from services.pillz import GAME, PillzEconomy
 from services.pillz.economy import PILLZ_GOLD
-from services.platform import ledger
-from services.platform.games import GameContext
-from services.platform.players import ensure_player
 from store.db import Database
 from tests.fixtures.registration import registered
 from tests.services.pillz.small_catalog import small_catalog

@@ -13,8 +13,8 @@ from cogs.shared.cards import card_spec
 from core.clock import ManualClock
 from core.settings import Settings
 from discord_app.render import text
-from services.platform.catalogs import DATA_DIR
-from services.platform.container import Services, build_services
+from services.infra.catalogs import DATA_DIR
+from services.infra.container import Services, build_services
 from tests.services.pillz.small_catalog import catalog_data
 
 

@@ -11,9 +11,9 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput
 from engine.pillz.catalog import PillzCatalog
+from services.infra import ledger
 from services.pillz import PillzEconomy
 from services.pillz.decks import active_deck, active_problems, check, parse_deck
-from services.platform import ledger
 from services.shared.collecting import DeckInvalid, Problem
 from store.db import Database
 from tests.services.pillz.conftest import give

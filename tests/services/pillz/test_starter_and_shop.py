@@ -14,12 +14,12 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, DomainError
 from engine.pillz.catalog import PillzCatalog
+from services.infra import games
+from services.infra.players import ensure_player
 from services.pillz import GAME, PillzEconomy
 from services.pillz.decks import active_deck
 from services.pillz.economy import PILLZ_GOLD, ensure_starter
 from services.pillz.shop import PackPurchase
-from services.platform import games
-from services.platform.players import ensure_player
 from store.db import Database
 from tests.services.pillz.conftest import gold, owned, set_gold
 

@@ -14,15 +14,15 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.clock import ManualClock, to_db
+from services.community.drops.pool import DropPrize
+from services.community.recap.providers import PLATFORM_PROVIDERS
+from services.community.recap.service import RECAP_JOB, RecapService
 from services.hoss import GAME as HOSS
+from services.infra import games
+from services.infra.catalogs import DATA_DIR, load_all
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from services.pillz.ladder import record_friend_result
-from services.platform import games
-from services.platform.catalogs import DATA_DIR, load_all
-from services.platform.drops.pool import DropPrize
-from services.platform.players import ensure_player
-from services.platform.recap.providers import PLATFORM_PROVIDERS
-from services.platform.recap.service import RECAP_JOB, RecapService
-from services.platform.scheduler import Scheduler
 from store.db import Database
 
 PARIS = ZoneInfo("Europe/Paris")

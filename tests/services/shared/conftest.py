@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.clock import ManualClock
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from services.shared.matches import Match, Matches, MatchRules
 from store.db import Database
 from tests.services.shared.nim import Nim, NimState

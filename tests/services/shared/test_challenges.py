@@ -9,7 +9,7 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import BadInput, NotAllowed, NotFound
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from services.shared.challenges import Challenges
 from services.shared.matches import Match
 from store.db import Database

@@ -18,8 +18,8 @@ from core.errors import BadInput
 from engine.cards import CardBase
 from engine.choco.catalog import ChocoCatalog
 from services.choco import decks as choco_decks
+from services.infra.catalogs import DATA_DIR, load_catalog
 from services.pillz import decks as pillz_decks
-from services.platform.catalogs import DATA_DIR, load_catalog
 from services.shared.decks import DeckText
 from tests.services.pillz.small_catalog import small_catalog
 

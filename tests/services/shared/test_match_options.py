@@ -11,7 +11,7 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
 from services.shared.matches import Match, Matches, MatchRules
 from store.db import Database

@@ -11,8 +11,8 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import NotFound
-from services.platform.messages import MessageSpec, Target
-from services.platform.outbox import enqueue
+from services.infra.messages import MessageSpec, Target
+from services.infra.outbox import enqueue
 from services.shared.matches import Match, Matches, MatchRules, Played
 from store.db import Database
 from tests.services.shared.conftest import ALICE, GUILD, NimMatches, count

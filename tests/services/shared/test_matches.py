@@ -13,7 +13,7 @@ from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
 from engine.errors import DomainError, IllegalAction
 from engine.protocol import Event
-from services.platform.messages import MessageSpec, Target, Text
+from services.infra.messages import MessageSpec, Target, Text
 from services.shared.matches import Match, Matches, MatchRules, StaleMatch
 from store.db import Database
 from tests.services.shared.conftest import (

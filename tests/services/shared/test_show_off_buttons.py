@@ -4,7 +4,7 @@ pulled, each naming its copy; never more than a Discord message holds."""
 from __future__ import annotations
 
 from engine.cards import CardBase, LocalizedText
-from services.platform.messages import Text, render_text
+from services.infra.messages import Text, render_text
 from services.shared.shop import MintedCard
 from services.shared.showoff import MAX_BUTTONS, show_off_buttons
 

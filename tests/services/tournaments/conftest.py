@@ -14,11 +14,11 @@ import pytest
 from core.clock import ManualClock
 from core.settings import Settings
 from engine.errors import DomainError
-from services.platform import ledger
-from services.platform.container import Services, build_services
-from services.platform.players import ensure_player
-from services.platform.tournaments.service import MAX_ROUNDS, Creation
-from services.platform.tournaments.store import Tournament
+from services.community.tournaments.service import MAX_ROUNDS, Creation
+from services.community.tournaments.store import Tournament
+from services.infra import ledger
+from services.infra.container import Services, build_services
+from services.infra.players import ensure_player
 
 GUILD, CHANNEL, ANNOUNCE = 500, 501, 502
 MANAGER = 10**17

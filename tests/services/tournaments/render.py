@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from discord_app.render import text
-from services.platform.messages import MessageSpec
+from services.infra.messages import MessageSpec
 
 
 def said(spec: MessageSpec, locale: str = "fr") -> str:

@@ -11,10 +11,10 @@ from datetime import timedelta
 import pytest
 
 from engine.errors import DomainError
+from services.infra import ledger
+from services.infra.container import Services
+from services.infra.messages import MessageSpec
 from services.pillz.economy import PILLZ_GOLD
-from services.platform import ledger
-from services.platform.container import Services
-from services.platform.messages import MessageSpec
 from tests.services.conftest import check_conservation
 from tests.services.tournaments.conftest import (
     CHANNEL,

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from engine.errors import DomainError
-from services.platform.container import Services
+from services.infra.container import Services
 from tests.services.conftest import check_conservation
 from tests.services.tournaments.conftest import advance, create, ready_all, register, rows
 

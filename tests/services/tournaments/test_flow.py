@@ -9,8 +9,8 @@ from datetime import timedelta
 
 from engine import seeding
 from engine.errors import DomainError
-from services.platform.container import Services
-from services.platform.messages import MessageSpec
+from services.infra.container import Services
+from services.infra.messages import MessageSpec
 from tests.services.conftest import check_conservation
 from tests.services.tournaments.conftest import (
     GUILD,

@@ -1,4 +1,4 @@
-"""How a table is decided and how the pot is shared (services/platform/tournaments/rounds.py), clause by
+"""How a table is decided and how the pot is shared (services/community/tournaments/rounds.py), clause by
 clause of docs/tournaments.md."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from engine import seeding
-from services.platform.tournaments import rounds
-from services.platform.tournaments.store import Entry, Format, TableRow, Tournament
+from services.community.tournaments import rounds
+from services.community.tournaments.store import Entry, Format, TableRow, Tournament
 
 NOW = datetime(2026, 1, 12, 19, tzinfo=UTC)
 SEED = "3c" * 32

@@ -26,7 +26,7 @@ from engine.hoss.catalog import (
     CreatureCard,
     HossCatalog,
 )
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 from tools.hoss_budget import (
     CLASS_DODGE,
     CLASS_FACTOR,

@@ -15,8 +15,8 @@ from engine.choco.catalog import ChocoCatalog
 from engine.choco.engine import ChocoEngine
 from engine.choco.state import ChocoState
 from engine.protocol import CATALOG_OPTION, Event
-from services.platform.catalogs import load_catalog
-from services.platform.messages import Text
+from services.infra.catalogs import load_catalog
+from services.infra.messages import Text
 
 ROOT = Path(__file__).resolve().parents[4]
 ENGINE = ChocoEngine()

@@ -24,8 +24,8 @@ from services.choco import posts
 from services.choco.economy import GAME_KEY
 from services.choco.names import TYPE_KEYS
 from services.choco.render import hand
-from services.platform.card_images.service import CardImages
-from services.platform.messages import CardStrip, MessageSpec, StripCard, Text
+from services.community.card_images.service import CardImages
+from services.infra.messages import CardStrip, MessageSpec, StripCard, Text
 from tests.services.choco.render.games import catalog, render
 
 # Stats beyond the catalog's (8 PA / 16 PV at most) that effects could reach: two digits, wounded.

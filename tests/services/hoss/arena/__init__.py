@@ -15,9 +15,9 @@ from services.hoss.arena import ArenaService
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.ranked import RankedService
-from services.platform import ledger
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
+from services.infra import ledger
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from store.db import Database
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -13,7 +13,7 @@ from engine.hoss import HossCatalog
 from services.hoss.arena import ArenaService
 from services.hoss.decks import DeckService
 from services.hoss.ranked import RankedService
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.hoss.arena import PARIS, TUESDAY_NOON, World
 

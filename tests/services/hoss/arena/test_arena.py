@@ -23,8 +23,8 @@ from services.hoss.arena import (
     NotRanked,
     RegisteredElsewhere,
 )
-from services.platform import ledger
-from services.platform.messages import render_text
+from services.infra import ledger
+from services.infra.messages import render_text
 from services.shared.collecting import DeckInvalid
 from tests.services.conftest import check_conservation
 from tests.services.hoss.arena import (

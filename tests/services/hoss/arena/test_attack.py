@@ -16,6 +16,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
 from engine.hoss import HossCatalog, Record
+from services.community.privacy import erase
 from services.hoss import battles
 from services.hoss.arena import (
     ArenaService,
@@ -29,9 +30,8 @@ from services.hoss.arena_results import REASON_BATTLE
 from services.hoss.battles import AI, PLAYER, REASON, TIMEOUT_JOB, Decision
 from services.hoss.decks import DeckService
 from services.hoss.ranked import RankedService
-from services.platform import ledger
-from services.platform.privacy import erase
-from services.platform.scheduler import Scheduler
+from services.infra import ledger
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import check_conservation, open_database
 from tests.services.hoss.arena import (

@@ -21,8 +21,8 @@ from services.hoss.arena import CLOSE_JOB, ArenaService
 from services.hoss.arena_posts import PAID_SHOWN, TOP_SHOWN, ranking_spec, standings
 from services.hoss.decks import DeckService
 from services.hoss.proofs import proof_spec
-from services.platform.messages import MessageSpec, render_text
-from services.platform.scheduler import Job, Scheduler
+from services.infra.messages import MessageSpec, render_text
+from services.infra.scheduler import Job, Scheduler
 from store.db import Database
 from tests.e2e.payload_limits import problems
 from tests.services.hoss.arena import GUILD, MONDAY, PARIS, TUESDAY_NOON, veteran, with_decks

@@ -17,7 +17,7 @@ from core.clock import ManualClock, to_db
 from engine.hoss.catalog import HossCatalog
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
-from services.platform import ledger
+from services.infra import ledger
 from store.db import Database
 
 GRANT = ledger.Movement("test.grant")

@@ -16,7 +16,7 @@ from engine.errors import DomainError
 from engine.hoss.catalog import RARITIES, HossCatalog
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FUSION_REASON, FusionOutcome, FusionResult, FusionService
-from services.platform import ledger
+from services.infra import ledger
 from store.db import Database
 from tests.services.hoss.decks_fusion.conftest import BUFFS, LINES, Cards
 

@@ -15,7 +15,7 @@ from engine.hoss.catalog import CreatureCard, HossCatalog
 from engine.hoss.deck import parse_setup
 from engine.protocol import CATALOG_OPTION
 from services.hoss.decks import DeckService
-from services.platform.messages import Text, render_text
+from services.infra.messages import Text, render_text
 from services.shared.collecting import DeckInvalid, Problem
 from store.db import Database
 from tests.services.hoss.decks_fusion.conftest import BUFFS, LINES, Cards

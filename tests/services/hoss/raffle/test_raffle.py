@@ -15,6 +15,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import InsufficientFunds
 from engine import fair_draw
+from services.community.privacy import erase
 from services.hoss.gold import GOLD
 from services.hoss.proofs import RAFFLE, Proof, proof_spec
 from services.hoss.raffle import (
@@ -25,11 +26,10 @@ from services.hoss.raffle import (
     RaffleService,
     results_post,
 )
-from services.platform import ledger
-from services.platform.erased import ERASED
-from services.platform.messages import render_text
-from services.platform.privacy import erase
-from services.platform.scheduler import Scheduler
+from services.infra import ledger
+from services.infra.erased import ERASED
+from services.infra.messages import render_text
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import check_conservation
 from tests.services.hoss.conftest import new_player

@@ -15,10 +15,10 @@ from services.hoss import battles as hoss_battles
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.ranked import BattleView, RankedService
-from services.platform import ledger
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.players import ensure_player
-from services.platform.scheduler import Scheduler
+from services.infra import ledger
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.players import ensure_player
+from services.infra.scheduler import Scheduler
 from store.db import Database
 
 GRANT = ledger.Movement("test.grant")

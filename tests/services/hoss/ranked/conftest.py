@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.clock import ManualClock
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from store.db import Database
 
 PARIS = ZoneInfo("Europe/Paris")

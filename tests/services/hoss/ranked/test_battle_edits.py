@@ -14,9 +14,9 @@ from zoneinfo import ZoneInfo
 from core.clock import ManualClock
 from services.hoss.battle_edits import ROUND_PACE
 from services.hoss.ranked import RankedService
-from services.platform.messages import MessageSpec, render_text
-from services.platform.outbox import Outbox
-from services.platform.scheduler import Scheduler
+from services.infra.messages import MessageSpec, render_text
+from services.infra.outbox import Outbox
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import (

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed
 from services.hoss.battles import DECISION_TIMEOUT, REASON
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.hoss.ranked import battle_rows, decision_rows, gold, player_with_deck, rows, service
 

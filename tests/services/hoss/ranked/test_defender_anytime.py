@@ -15,8 +15,8 @@ from core.errors import NotAllowed
 from services.hoss import battle_edits, battles
 from services.hoss.battles import DECISION_TIMEOUT, ROUND_JOB, ROUND_STOP
 from services.hoss.ranked import BattleView, RankedService
-from services.platform.messages import MessageSpec
-from services.platform.scheduler import Scheduler
+from services.infra.messages import MessageSpec
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.hoss.ranked import decision_rows, player_with_deck, rows, service
 

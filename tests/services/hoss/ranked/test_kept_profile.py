@@ -1,11 +1,11 @@
 """A counted battle changes the player's HOSS line on a /profile kept from before it
-(services/platform/players.py `profiles`; every test compares a kept profile with a fresh read)."""
+(services/infra/players.py `profiles`; every test compares a kept profile with a fresh read)."""
 
 from __future__ import annotations
 
 from core.clock import ManualClock
 from services.hoss import GAME
-from services.platform.players import PROFILE_TOPIC, PlayerService
+from services.infra.players import PROFILE_TOPIC, PlayerService
 from store.db import Database
 from tests.fixtures.registration import registered
 from tests.services.hoss.ranked import player_with_deck, service

@@ -10,7 +10,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, DomainError, NotAllowed
 from core.i18n import catalogs
-from services.platform.messages import Text, render_text
+from services.infra.messages import Text, render_text
 from store.db import Database
 from tests.services.hoss.ranked import battle_rows, player_with_deck, rows, service, set_wins
 

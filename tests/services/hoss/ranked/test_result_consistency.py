@@ -11,7 +11,7 @@ import pytest
 
 from core.clock import ManualClock
 from services.hoss.ranked import RankedService
-from services.platform.messages import MessageSpec, render_text
+from services.infra.messages import MessageSpec, render_text
 from store.db import Database
 from tests.services.hoss.ranked import player_with_deck, service
 

@@ -9,7 +9,7 @@ import sqlite3
 from core.clock import ManualClock
 from services.hoss.ranked import RankedService
 from services.hoss.standings import HossStandings, profile_summary
-from services.platform.messages import Text
+from services.infra.messages import Text
 from store.db import Database
 from tests.services.hoss.ranked import player_with_deck, service
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from core.clock import ManualClock
 from services.hoss.battles import DECISION_TIMEOUT, TIMEOUT_JOB
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import battle_rows, decision_rows, gold, player_with_deck, rows, service

@@ -16,7 +16,7 @@ from engine.hoss import ENGINE, Record, new_battle, opponent_setup, to_state
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.hoss import battles
 from services.hoss.battles import PLAYER, REASON, TIMEOUT_JOB, Decision
-from services.platform.scheduler import Scheduler
+from services.infra.scheduler import Scheduler
 from store.migrate import apply_sync, discover
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import catalog, player_with_deck, rows, service

@@ -9,9 +9,9 @@ import pytest
 
 from core.clock import ManualClock
 from engine.pillz.catalog import PillzCatalog
+from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.scheduler import Scheduler
 from services.pillz.duels import PillzDuels
-from services.platform.catalogs import DATA_DIR, load_catalog
-from services.platform.scheduler import Scheduler
 from store.db import Database
 
 

@@ -9,11 +9,11 @@ import sqlite3
 
 from core.clock import ManualClock
 from engine.pillz.catalog import PillzCatalog
+from services.infra.messages import MessageSpec, render_text
+from services.infra.players import ensure_player
 from services.pillz import duel_render as render
 from services.pillz.duel_match import DuelRow
 from services.pillz.duels import PillzDuels
-from services.platform.messages import MessageSpec, render_text
-from services.platform.players import ensure_player
 from store.db import Database
 
 FRENCH, ENGLISH = 21, 22

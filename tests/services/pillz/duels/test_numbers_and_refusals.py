@@ -17,11 +17,11 @@ from core.i18n import t
 from discord_app.render import text
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.state import Fighter, Play
+from services.infra.messages import MessageSpec
+from services.infra.scheduler import Scheduler
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.duels import PillzDuels
-from services.platform.messages import MessageSpec
-from services.platform.scheduler import Scheduler
 from store.db import Database
 from tests.engine.pillz.helpers import ENGINE
 from tests.services.pillz.duels.test_duels import friend

@@ -14,8 +14,8 @@ from core.clock import ManualClock, to_db
 from engine.pillz import ENGINE
 from engine.pillz.catalog import PillzCatalog
 from engine.protocol import CATALOG_OPTION, PlayerSetup
+from services.infra.scheduler import Scheduler
 from services.pillz.duels import TIMEOUT_JOB, PillzDuels
-from services.platform.scheduler import Scheduler
 from store.migrate import apply_sync, discover
 from tests.services.conftest import open_database
 

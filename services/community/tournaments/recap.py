@@ -1,0 +1,33 @@
+"""The tournaments' section of a server's weekly recap (docs/drops.md, "Weekly recap"): each tournament
+that finished in the week, its game and day, and its podium."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from services.community.recap.providers import medal_line
+from services.community.recap.sections import ORDER_TOURNAMENTS, RecapSection, RecapWeek
+from services.community.tournaments.results import finished_between
+from services.infra import games
+from services.infra.messages import Day, Number, Text
+
+
+def tournaments_section(conn: sqlite3.Connection, week: RecapWeek) -> RecapSection | None:
+    done = finished_between(conn, week.guild_id, week.since, week.until)
+    if not done:
+        return None
+    lines: list[Text] = []
+    for finished in done:
+        spec = games.get(finished.game)
+        game = Text(spec.name_key) if spec is not None else Text.raw(finished.game)
+        lines.append(
+            Text(
+                "tournaments.recap.line",
+                {"game": game, "day": Day(finished.day), "players": Number(finished.players)},
+            )
+        )
+        lines += [
+            medal_line(podium.place - 1, podium.player_id, Text("tournaments.recap.place"))
+            for podium in finished.podium
+        ]
+    return RecapSection(Text("tournaments.recap.title"), Text.lines(lines), ORDER_TOURNAMENTS)

@@ -1,0 +1,550 @@
+"""Messages Discord must receive, stored in the transaction that produced them and delivered afterwards.
+
+A service never awaits Discord inside a write transaction. It calls `enqueue` in its own write unit, so
+a message exists iff the change it announces committed; the Discord layer's deliverer then reads `due`
+items and reports back with `mark_sent`, `mark_retry`, `mark_failed`, `mark_undeliverable` or
+`mark_dms_closed`. Nothing is dropped because Discord is unavailable: transient errors are retried with
+back-off, forever; only a permanent error (unknown channel, missing access) ends a message as 'failed'.
+A channel post the bot may not make (a permission removed) is 'failed' with the permissions it needed,
+and the game's players hear of it by DM, since nobody would see the post's absence otherwise.
+
+Messages to one target leave in the order they were written: only the oldest pending message of each
+channel or DM is ever due, so a message waiting for its retry holds back the ones queued after it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Literal, cast
+
+from core.clock import Clock, from_db, to_db
+from services.infra.channel_permissions import permission_list
+from services.infra.messages import MessageSpec, Target, Text
+from services.infra.players import ensure_player
+from services.infra.shards import Shards, sent_here
+from services.infra.shards import release as release_shards
+from store.db import Database, announce, dialect, skip_locked
+
+RETRY_BASE = timedelta(seconds=5)
+RETRY_CAP = timedelta(minutes=10)
+ERROR_TEXT_MAX = 2000
+TOPIC = "outbox"  # what `enqueue` announces to the commit (store.db.announce): the deliverer looks again
+CLAIM = timedelta(minutes=5)  # how long an item handed to one process's deliverer is left to it (`pending`)
+# How far another process's claim may end past `now + CLAIM` and still hold: its `now` may be later than
+# ours (read after ours, while our unit waited for a connection; another host's clock).
+CLAIM_SKEW = timedelta(minutes=1)
+
+OutboxState = Literal["pending", "sent", "fallback", "failed"]
+NoncePurpose = Literal["post", "fallback"]
+NONCE_PURPOSES: dict[NoncePurpose, str] = {"post": "p", "fallback": "f"}
+
+
+def enqueue(
+    conn: sqlite3.Connection,
+    now: datetime,
+    target: Target,
+    spec: MessageSpec,
+    *,
+    edit_of: int | None = None,
+    not_before: datetime | None = None,
+) -> int:
+    """Queue a message in the caller's write unit; it is delivered only if that unit commits.
+
+    With `edit_of` (an earlier item to the same channel), the message that item sent is edited to `spec`
+    instead of a new one being sent. With `not_before`, the item waits for that time of the clock (a
+    battle's rounds shown one by one); it holds back only the later edits of the same message, so the
+    rest of its channel is not delayed by it."""
+    if target.kind not in ("channel", "dm"):
+        raise ValueError(f"unknown target kind {target.kind!r}")
+    if edit_of is not None and target.kind != "channel":
+        raise ValueError("only channel messages are edited")
+    row = conn.execute(
+        "INSERT INTO outbox (created_at, target_kind, target_id, fallback_channel_id, payload,"
+        " next_attempt_at, edit_of, players, not_before, guild_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " RETURNING id",
+        (
+            to_db(now),
+            target.kind,
+            target.id,
+            target.fallback_channel_id,
+            spec.to_json(),
+            to_db(now),
+            edit_of,
+            json.dumps(sorted(set(target.players))),
+            to_db(not_before) if not_before is not None else None,
+            target.guild_id,
+        ),
+    ).fetchone()
+    announce(conn, TOPIC)
+    return int(row[0])
+
+
+def record_sent(
+    conn: sqlite3.Connection, now: datetime, target: Target, spec: MessageSpec, message_id: int
+) -> int:
+    """Record a channel message the bot posted outside the outbox (an interaction's response) as an item
+    already sent, so that later items can edit it (`edit_of`) like any message the outbox sent."""
+    if target.kind != "channel":
+        raise ValueError("only channel messages are edited")
+    item = enqueue(conn, now, target, spec)
+    conn.execute("UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ?", (message_id, item))
+    return item
+
+
+def editable(conn: sqlite3.Connection, item: int, channel: int) -> bool:
+    """Whether the message `item` posted can take the next edit: it is in `channel` (an announcements
+    channel may have moved), its post did not fail (a refused or lost channel), and its
+    latest edit did not fail (a message deleted by a moderator): otherwise a new post should replace it."""
+    posted = conn.execute("SELECT target_id, state FROM outbox WHERE id = ?", (item,)).fetchone()
+    if posted is None or int(posted[0]) != channel or posted[1] == "failed":
+        return False
+    last_edit = conn.execute(
+        "SELECT state FROM outbox WHERE edit_of = ? ORDER BY id DESC LIMIT 1", (item,)
+    ).fetchone()
+    return last_edit is None or last_edit[0] != "failed"
+
+
+def edits_waiting(conn: sqlite3.Connection, item: int) -> datetime | None:
+    """When the last edit still queued for the message `item` sent is due (None: no edit is queued), so
+    that new edits of it are timed after the ones already waiting."""
+    row = conn.execute(
+        "SELECT COUNT(*), MAX(COALESCE(not_before, created_at)) FROM outbox"
+        " WHERE edit_of = ? AND state = 'pending'",
+        (item,),
+    ).fetchone()
+    return from_db(row[1]) if row[0] else None
+
+
+def drop_waiting_edits(conn: sqlite3.Connection, item: int, now: datetime) -> int:
+    """Drop the edits of the message `item` sent that still wait for a later time of the clock, because
+    the caller queues, in the same unit, an edit that shows the message's end (a battle skipped to its
+    result): the rounds they would show one by one are no longer wanted. An edit already due stays (a
+    deliverer may hold it), and the caller's edit is delivered after it. Returns how many were dropped."""
+    cursor = conn.execute(
+        "DELETE FROM outbox WHERE edit_of = ? AND state = 'pending' AND not_before > ?", (item, to_db(now))
+    )
+    return cursor.rowcount
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Wait after the `attempts`-th failed delivery: 5 s, 10 s, 20 s... capped at 10 minutes."""
+    return min(RETRY_BASE * (1 << min(max(attempts - 1, 0), 16)), RETRY_CAP)
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    id: int
+    target: Target
+    spec: MessageSpec
+    state: OutboxState
+    attempts: int
+    created_at: datetime
+    next_attempt_at: datetime
+    last_error: str | None
+    sent_message_id: int | None
+    locale: str | None  # a DM recipient's language: their explicit choice, else their last Discord locale
+    dms_closed: bool  # the DM recipient is known to refuse DMs: use the fallback channel directly
+    edit_of: int | None = None  # this item edits the message that item sent
+    edit_message_id: int | None = None  # that message's id, once it was sent
+    nonce_prefix: str = ""  # this database's random prefix (see `nonce`)
+    undeliverable: tuple[str, ...] = ()  # a refused post: the permissions it needed there
+
+    def nonce(self, purpose: NoncePurpose = "post") -> str:
+        """The create-message nonce of this item's post, or of its closed-DM fallback post.
+
+        Sent with `enforce_nonce`, it makes Discord return the first message when a post is sent again
+        (a crash between sending and `mark_sent`), for a few minutes. Unique across databases that share
+        a bot token: the database's random prefix, the purpose, the row id in base 36; at most 24 of the
+        25 characters Discord allows."""
+        return f"{self.nonce_prefix}{NONCE_PURPOSES[purpose]}{_base36(self.id)}"
+
+
+_SELECT = (
+    "SELECT o.id, o.created_at, o.target_kind, o.target_id, o.fallback_channel_id, o.payload, o.state,"
+    " o.attempts, o.next_attempt_at, o.last_error, o.sent_message_id,"
+    " COALESCE(p.locale, p.last_locale) AS locale, COALESCE(p.dms_closed, 0) AS dms_closed,"
+    " o.edit_of, original.sent_message_id AS edit_message_id, o.players, o.undeliverable, o.guild_id,"
+    " (SELECT prefix FROM outbox_nonce_prefix WHERE id = 1) AS nonce_prefix"
+    " FROM outbox o LEFT JOIN players p ON o.target_kind = 'dm' AND p.id = o.target_id"
+    " LEFT JOIN outbox original ON original.id = o.edit_of"
+)
+# Only the oldest pending message of a target may go out, so each channel and DM keeps its order. A
+# timed item (`not_before`: a battle's rounds, minutes of them) holds back only the later edits of its
+# own message: the channel's other messages pass it, whether it is waiting or not.
+_HEAD_OF_TARGET = (
+    "o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.state = 'pending'"
+    " AND e.target_kind = o.target_kind AND e.target_id = o.target_id AND e.id < o.id"
+    " AND (e.not_before IS NULL OR e.edit_of = o.edit_of))"
+)
+
+
+def _base36(number: int) -> str:
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if number == 0:
+            return digits
+
+
+def _due_at(now: datetime, next_attempt_at: datetime, attempts: int) -> datetime:
+    """When an item is really due, whatever the wall clock did since its retry time was written.
+
+    A retry time is never further ahead than the item's back-off (none before its first attempt). One
+    that is means the clock went back since: waiting for the clock to catch up would hold the target
+    for as long as the jump, so the item is due now, one early attempt at most."""
+    bound = retry_delay(attempts) if attempts else timedelta(0)
+    return next_attempt_at if next_attempt_at - now <= bound else now
+
+
+def _heads(
+    conn: sqlite3.Connection, now: datetime, shards: Shards | None = None
+) -> list[tuple[int, datetime]]:
+    """The oldest pending item of each target and when it is due, oldest first; a timed item is due at
+    its `not_before` time at the earliest, and is a head of its own beside its target's other messages.
+    With `shards`, only the items this process sends (services/infra/shards.py `sent_here`)."""
+    here, params = sent_here(shards)
+    rows = conn.execute(
+        "SELECT o.id, o.next_attempt_at, o.attempts, o.not_before, o.claimed_until FROM outbox o"
+        f" WHERE {_HEAD_OF_TARGET}{here} ORDER BY o.id",
+        params,
+    ).fetchall()
+    heads = []
+    for row in rows:
+        due_at = _due_at(now, from_db(row[1]), int(row[2]))
+        if row[3] is not None:
+            due_at = max(due_at, from_db(row[3]))
+        if (claim := _live_claim(now, row[4])) is not None:
+            due_at = max(due_at, claim)
+        heads.append((int(row[0]), due_at))
+    return heads
+
+
+def _live_claim(now: datetime, claimed_until: str | None) -> datetime | None:
+    """The end of another deliverer's claim on an item (`pending`), if it still holds: one further ahead
+    than a claim can reach (with `CLAIM_SKEW` between the processes' clocks) means the clock went back
+    since, and is over (as in `_due_at`). Without the skew, a claim written a second later than our
+    `now` was read as from the future and taken again: the post went out twice (the nonce hid it)."""
+    if claimed_until is None:
+        return None
+    until = from_db(claimed_until)
+    return until if now < until <= now + CLAIM + CLAIM_SKEW else None
+
+
+def _claim(
+    conn: sqlite3.Connection, due: list[int], until: datetime, limit: int, process: str
+) -> tuple[list[int], set[int]]:
+    """Lock and claim the first `limit` due items no other deliverer holds right now; returns those taken,
+    in order, and the due items other deliverers hold (known only when fewer than `limit` were free: the
+    rows past the limit are neither locked nor looked at, so that the other deliverers may take them)."""
+    marks = ", ".join("?" * len(due))
+    taken = [
+        int(row[0])
+        for row in conn.execute(
+            f"SELECT id FROM outbox WHERE id IN ({marks}) ORDER BY id LIMIT ?{skip_locked(conn)}",
+            (*due, limit),
+        )
+    ]
+    if taken:
+        conn.execute(
+            f"UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE id IN ({', '.join('?' * len(taken))})",
+            (to_db(until), process, *taken),
+        )
+    return taken, set(due) - set(taken) if len(taken) < limit else set()
+
+
+def release_claims(conn: sqlite3.Connection, processes: list[str]) -> int:
+    """Hand the pending items these processes' deliverers claimed back to whoever looks next, at once: the
+    processes stopped (a clean shutdown) or stopped beating (services/infra/heartbeat.py). Returns how
+    many; the deliverers are woken when there were some. An item a presumed-dead process was sending
+    anyway goes again with the same nonce, and Discord returns the first message (as after a lapsed
+    claim). The shards they held are released too: their servers' posts go to the live processes
+    (services/infra/shards.py)."""
+    if not processes:
+        return 0
+    release_shards(conn, processes, TOPIC)
+    released = conn.execute(
+        "UPDATE outbox SET claimed_until = NULL, claimed_by = NULL"
+        f" WHERE state = 'pending' AND claimed_by IN ({', '.join('?' * len(processes))})",
+        processes,
+    ).rowcount
+    if released:
+        announce(conn, TOPIC)
+    return released
+
+
+# The players named by an item (a JSON array of ids) as rows `j.value`: the one statement of the outbox
+# the two engines spell differently (their JSON functions).
+_PLAYERS = {
+    "sqlite": "json_each(e.players) j",
+    "postgresql": "jsonb_array_elements_text(CAST(e.players AS jsonb)) AS j(value)",
+}
+
+
+def _told(conn: sqlite3.Connection, channel: int, player: int, before: int) -> bool:
+    """Whether `player` already heard that the bot may not post in `channel`: an earlier refused post of
+    theirs there, with no post delivered there since."""
+    row = conn.execute(
+        f"SELECT 1 FROM outbox e, {_PLAYERS[dialect(conn)]} WHERE e.target_kind = 'channel'"
+        " AND e.target_id = ? AND e.id < ? AND e.undeliverable IS NOT NULL AND CAST(j.value AS BIGINT) = ?"
+        " AND NOT EXISTS (SELECT 1 FROM outbox s WHERE s.target_kind = 'channel'"
+        " AND s.target_id = e.target_id AND s.state = 'sent' AND s.id > e.id)",
+        (channel, before, player),
+    ).fetchone()
+    return row is not None
+
+
+def _item(row: sqlite3.Row) -> OutboxItem:
+    return OutboxItem(
+        id=int(row["id"]),
+        target=Target(
+            row["target_kind"],
+            int(row["target_id"]),
+            row["fallback_channel_id"],
+            tuple(int(p) for p in json.loads(row["players"])),
+            guild_id=row["guild_id"],
+        ),
+        spec=MessageSpec.from_json(row["payload"]),
+        state=cast(OutboxState, row["state"]),
+        attempts=int(row["attempts"]),
+        created_at=from_db(row["created_at"]),
+        next_attempt_at=from_db(row["next_attempt_at"]),
+        last_error=row["last_error"],
+        sent_message_id=row["sent_message_id"],
+        locale=row["locale"],
+        dms_closed=bool(row["dms_closed"]),
+        edit_of=row["edit_of"],
+        edit_message_id=row["edit_message_id"],
+        nonce_prefix=row["nonce_prefix"],
+        undeliverable=tuple(row["undeliverable"].split(",")) if row["undeliverable"] else (),
+    )
+
+
+class Outbox:
+    """The persistence side of delivery; the loop that talks to Discord lives in the Discord layer."""
+
+    def __init__(self, db: Database, clock: Clock, shards: Shards | None = None) -> None:
+        """`shards`: the gateway shards this process holds (None: unsharded). Several processes sharing a
+        database (PostgreSQL) then send only their servers' posts (services/infra/shards.py)."""
+        self.db = db
+        self.clock = clock
+        self.shards = shards if db.concurrent_writers else None
+
+    async def due(self, limit: int = 50) -> list[OutboxItem]:
+        """Messages to try now, oldest first, at most one per target (send them in the order given)."""
+        items, _ = await self.pending(limit)
+        return items
+
+    async def pending(self, limit: int = 50) -> tuple[list[OutboxItem], datetime | None]:
+        """`due(limit)`, and when to look again for what is left (None: nothing pending), in one read.
+
+        The deliverer's pass ends with a read that finds nothing due; it also tells when the next item
+        falls due, so the pass needs no further read (`next_due_at`) before sleeping. A sharded process
+        sees only the items it sends: its servers', those of no server, those of a shard no live process
+        holds (services/infra/shards.py).
+
+        When other processes drain the same outbox (`Database.concurrent_writers`: PostgreSQL), the items
+        returned are claimed for `CLAIM` in the same unit, rows locked with SKIP LOCKED: another process's
+        deliverer passes over them until they are marked sent (or failed, or retried) or the claim runs
+        out (or the process stops beating: `release_claims`), so no item is sent by two processes. The
+        claim names this process (`Database.process`). The claim's write follows a read that found something
+        due: a pass with nothing to send stays one read. SQLite's one process needs no claim."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection, claiming: bool) -> tuple[list[OutboxItem], datetime | None]:
+            heads = _heads(conn, now, self.shards)
+            due = [item_id for item_id, due_at in heads if due_at <= now]
+            ids, held = (
+                _claim(conn, due, now + CLAIM, limit, self.db.process)
+                if claiming and due
+                else (due[:limit], set())
+            )
+            taken = set(ids)
+            # An item another deliverer is claiming is its: look again when that claim could run out.
+            later = min(
+                (
+                    now + CLAIM if item_id in held else due_at
+                    for item_id, due_at in heads
+                    if item_id not in taken
+                ),
+                default=None,
+            )
+            if not ids:
+                return [], later
+            rows = conn.execute(
+                f"{_SELECT} WHERE o.id IN ({', '.join('?' * len(ids))}) ORDER BY o.id", ids
+            ).fetchall()
+            return [_item(row) for row in rows], later
+
+        found = await self.db.read(partial(unit, claiming=False))
+        if found[0] and self.db.concurrent_writers:
+            return await self.db.write(partial(unit, claiming=True))
+        return found
+
+    async def release(self) -> int:
+        """At a clean shutdown, after the deliverer stopped: this process's claims go back at once to the
+        processes still running. SQLite's one process claims nothing."""
+        if not self.db.concurrent_writers:
+            return 0
+        process = self.db.process
+        return await self.db.write(lambda conn: release_claims(conn, [process]))
+
+    async def get(self, item_id: int) -> OutboxItem | None:
+        """Any message in any state: the "show" button re-checks that the clicker is the DM's recipient."""
+
+        def unit(conn: sqlite3.Connection) -> OutboxItem | None:
+            row = conn.execute(f"{_SELECT} WHERE o.id = ?", (item_id,)).fetchone()
+            return _item(row) if row else None
+
+        return await self.db.read(unit)
+
+    async def next_due_at(self) -> datetime | None:
+        """When the deliverer should look again; None when nothing is pending."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> datetime | None:
+            return min((due_at for _, due_at in _heads(conn, now, self.shards)), default=None)
+
+        return await self.db.read(unit)
+
+    async def paced_until(self) -> datetime | None:
+        """When the last item waiting for a time of the clock (`not_before`: a battle's rounds shown one
+        by one) falls due; None when none waits. Where the clock moves only when told to (the sandbox),
+        this says how far to move it to see an animation to its end."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> datetime | None:
+            row = conn.execute(
+                "SELECT MAX(not_before) FROM outbox WHERE state = 'pending' AND not_before > ?", (to_db(now),)
+            ).fetchone()
+            return None if row is None or row[0] is None else from_db(row[0])
+
+        return await self.db.read(unit)
+
+    async def mark_sent(self, item_id: int, message_id: int) -> bool:
+        """Record the delivery; a DM that went through also proves the recipient's DMs are open again."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ? AND state = 'pending'"
+                " RETURNING target_kind, target_id",
+                (message_id, item_id),
+            ).fetchone()
+            if row is None:
+                return False
+            if row["target_kind"] == "dm":
+                conn.execute(
+                    "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1", (row["target_id"],)
+                )
+            return True
+
+        return await self.db.write(unit)
+
+    async def mark_retry(
+        self, item_id: int, error: str, *, wait: timedelta = timedelta(0)
+    ) -> datetime | None:
+        """Try again later (Discord unavailable, rate limited...); returns when. Never dropped.
+
+        A row already diverted to the fallback goes back to pending, so a failed fallback post is retried.
+        `wait` is what Discord asked for (a rate limit's `retry_after`): the back-off skips ahead to cover
+        it, up to its cap, so the next try is not one more 429 and the retry time stays within the
+        back-off (`_due_at` reads a later one as a clock set back).
+        """
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> datetime | None:
+            row = conn.execute(
+                "SELECT attempts FROM outbox WHERE id = ? AND state IN ('pending', 'fallback')", (item_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            attempts = int(row[0]) + 1
+            while retry_delay(attempts) < min(wait, RETRY_CAP):
+                attempts += 1
+            retry_at = now + retry_delay(attempts)
+            conn.execute(
+                "UPDATE outbox SET state = 'pending', attempts = ?, last_error = ?, next_attempt_at = ?,"
+                " claimed_until = NULL, claimed_by = NULL WHERE id = ?",
+                (attempts, error[:ERROR_TEXT_MAX], to_db(retry_at), item_id),
+            )
+            return retry_at
+
+        return await self.db.write(unit)
+
+    async def mark_failed(self, item_id: int, error: str) -> bool:
+        """A permanent error (unknown channel 10003, missing access 50001): retrying would waste requests."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE outbox SET state = 'failed', last_error = ?"
+                " WHERE id = ? AND state IN ('pending', 'fallback')",
+                (error[:ERROR_TEXT_MAX], item_id),
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)
+
+    async def mark_undeliverable(self, item_id: int, needs: tuple[str, ...], error: str) -> bool:
+        """Discord refused a channel post because the bot may not post there (403): never retried, and
+        the game's players are told by DM which permissions the bot needs, in the same unit. Told once
+        per channel: the following refusals there stay silent until a post there goes through again."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "UPDATE outbox SET state = 'failed', last_error = ?, undeliverable = ?"
+                " WHERE id = ? AND state = 'pending' AND target_kind = 'channel'"
+                " RETURNING target_id, players",
+                (error[:ERROR_TEXT_MAX], ",".join(needs), item_id),
+            ).fetchone()
+            if row is None:
+                return False
+            channel = int(row["target_id"])
+            spec = MessageSpec(
+                content=Text(
+                    "outbox.undeliverable",
+                    {"channel": f"<#{channel}>", "permissions": permission_list(needs)},
+                )
+            )
+            for player in json.loads(row["players"]):
+                if not _told(conn, channel, int(player), item_id):
+                    enqueue(conn, now, Target("dm", int(player), guild_id=None), spec)
+            return True
+
+        return await self.db.write(unit)
+
+    async def mark_dms_closed(self, item_id: int, player_id: int) -> bool:
+        """The recipient refuses DMs (50007): remember it so later DMs skip the attempt, and divert this one
+        to the private "show" fallback, both in one unit. Calling it again on a diverted row is harmless."""
+        now = self.clock.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "SELECT target_kind, target_id FROM outbox WHERE id = ?", (item_id,)
+            ).fetchone()
+            if row is None or row["target_kind"] != "dm" or int(row["target_id"]) != player_id:
+                raise ValueError(f"outbox item {item_id} is not a DM to player {player_id}")
+            ensure_player(conn, player_id, now)  # a DM can reach someone who never used a command
+            conn.execute("UPDATE players SET dms_closed = 1 WHERE id = ?", (player_id,))
+            cursor = conn.execute(
+                "UPDATE outbox SET state = 'fallback' WHERE id = ? AND state IN ('pending', 'fallback')",
+                (item_id,),
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)
+
+    async def reopen_dms(self, player_id: int) -> bool:
+        """Let DMs be tried again for a player (they opened their DMs, or a DM to them went through)."""
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1", (player_id,)
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(unit)
