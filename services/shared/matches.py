@@ -1,4 +1,4 @@
-"""Two-seat games in progress, for every game: one table, one set of write-unit steps (docs/architecture.md).
+"""Two-seat games in progress, for every game: one table, one set of write-unit steps (docs/matches.md).
 
 A game keeps no store of its own for a match: it describes itself once (`MatchRules`: its key, its
 engine, the messages of its refusals) and composes these steps inside its own write units. Each step
