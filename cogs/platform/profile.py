@@ -10,12 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from core.errors import NotFound
-from core.i18n import format_int
 from discord_app.context import locale_of, services_of
 from discord_app.render import image_file, to_discord
 from discord_app.translator import desc
 from services.community import profile_card
 from services.community.card_images.service import CardImage
+from services.infra import games
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.infra.players import Profile
 
@@ -27,8 +27,10 @@ def profile_spec(
     fields: list[EmbedField] = []
     if own:
         wallets = [
-            Text("profile.wallet_line", {"currency": Text(k), "amount": format_int(v, locale)})
-            for k, v in profile.wallets
+            Text(
+                "profile.wallet_line", {"game": Text(game), "amounts": [games.money(c, v) for c, v in purse]}
+            )
+            for game, purse in profile.purses
         ]
         fields.append(
             EmbedField(Text("profile.wallets"), _lines(wallets, Text("profile.no_wallet")), inline=False)

@@ -59,6 +59,9 @@ class Profile:
     wallets: list[tuple[str, int]]  # (currency name key, balance), in registry order
     summaries: list[tuple[str, list[SummaryLine]]]  # (game name key, lines)
     titles: list[SummaryLine] = field(default_factory=list)  # tournaments' podiums, latest first
+    # (game name key, ((currency code, balance), ...)): the wallets game by game, as the profile lists them
+    # (« Pillz duel : 300 pièces » reads unlike « Pièces : 300 » beside « Pièces d'or : 100 »)
+    purses: list[tuple[str, tuple[tuple[str, int], ...]]] = field(default_factory=list)
 
 
 def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
@@ -72,7 +75,12 @@ def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
         for g in games.all_games()
         if g.profile_summary is not None
     ]
-    return Profile(player_id, from_db(row[0]), wallets, summaries, titles(conn, player_id))
+    purses = [
+        (g.name_key, tuple((c.code, held.get(c.code, 0)) for c in g.currencies))
+        for g in games.all_games()
+        if g.currencies
+    ]
+    return Profile(player_id, from_db(row[0]), wallets, summaries, titles(conn, player_id), purses)
 
 
 # What a unit that changes a player's cached columns announces, with the player's id as key: every process

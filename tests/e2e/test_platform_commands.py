@@ -112,8 +112,13 @@ async def test_admin_sync_is_owner_only(harness: BotHarness) -> None:
 
 
 async def test_new_players_get_their_hoss_gold(harness: BotHarness) -> None:
+    """Each wallet is named by its game, so « Pièces » (Pillz) and « Pièces d'or » (Immortal's War) cannot
+    be taken for one another."""
     text = text_of(await harness.emu.run_command(harness.user("alice"), "profile"))
-    assert "Or HOSS\u00a0: 300" in text
+    assert "HOSS TCG\u00a0: 300 or" in text
+    assert "Immortal's War\u00a0: 100 pièces d'or, 0 fragment d'âme" in text
+    english = text_of(await harness.emu.run_command(harness.user("bob", locale="en-GB"), "profile"))
+    assert "HOSS TCG: 300 gold" in english
 
 
 async def test_card_shows_a_hoss_card_in_each_language(harness: BotHarness) -> None:

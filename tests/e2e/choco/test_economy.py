@@ -271,7 +271,7 @@ async def test_leaderboard_character_names_and_profile_badges(harness: BotHarnes
     assert "Victoires — Bronze\u00a0: 5 · Argent\u00a0: 2 · Or\u00a0: 2" in shown
     assert "Maître des Ligues" in shown
     assert "Champion de la Ligue de Bronze" in shown
-    assert "Gallions\u00a0: 1 500" in shown
+    assert "Chocobataille\u00a0: 1 500 gallions" in shown
     reply = await harness.emu.run_command(bob, "profile")
     shown = text(reply)
     assert "Wins — Bronze: 1 · Silver: 0 · Gold: 0" in shown
