@@ -36,17 +36,19 @@ def test_both_seats_decide_secretly_then_the_battle_runs() -> None:
     state = ENGINE.new_game(PLAYERS, 5, OPTIONS)
     assert ENGINE.current_players(state) == [0, 1]
     mine = ENGINE.view(state, 0)
-    assert [c["id"] for c in mine["seats"][0]["hand_cards"]] == list(state.seats[0].hand)
-    assert "hand_cards" not in mine["seats"][1]
-    assert mine["seats"][1]["hand"] == 3
+    assert mine.seats[0].hand_cards is not None
+    assert [c.id for c in mine.seats[0].hand_cards] == list(state.seats[0].hand)
+    assert mine.seats[1].hand_cards is None
+    assert mine.seats[1].hand == 3
     assert ENGINE.hidden_cards(state, 1) == set(state.seats[1].hand)
     play = ENGINE.legal_actions(state, 1)[0]
     after, events = ENGINE.apply(state, 1, play)
     assert [e.kind for e in events] == ["answered"]
     assert events[0].data == {"seat": 1}
     assert ENGINE.current_players(after) == [0]
-    assert "answers" not in ENGINE.view(after, 0)["seats"][1]  # the other seat's choice stays secret
-    assert ENGINE.view(after, 1)["seats"][1]["answers"] == [ENGINE.action_to_json(play)]
+    assert ENGINE.view(after, 0).seats[1].answers is None  # the other seat's choice stays secret
+    assert ENGINE.view(after, 1).seats[1].answers == (play,)
+    assert ENGINE.view(after, 1).to_json()["seats"][1]["answers"] == [ENGINE.action_to_json(play)]
     with pytest.raises(IllegalAction):
         ENGINE.apply(after, 1, play)  # seat 1 is done
     final, events = ENGINE.apply(after, 0, Pass())
@@ -219,13 +221,13 @@ def _mover(battle: Any, seat: int, legal: Sequence[HossAction]) -> HossAction:
 def test_the_public_view_shows_no_hand_and_the_end_is_an_outcome() -> None:
     state, _, _ = protocol_game(2, (first_policy, first_policy))
     public = ENGINE.view(state, SPECTATOR)
-    assert public["you"] is None
-    assert public["over"] is True
-    assert all("hand_cards" not in seat for seat in public["seats"])
-    json.dumps(public)
+    assert public.you is None
+    assert public.finished is True
+    assert all(seat.hand_cards is None and seat.legal is None for seat in public.seats)
+    json.dumps(public.to_json())
     outcome = ENGINE.outcome(state)
     assert outcome is not None
-    assert list(outcome.winners) == public["winners"]
+    assert outcome.winners == public.winners
     assert ENGINE.current_players(state) == []
     assert ENGINE.legal_actions(state, 0) == []
 
