@@ -106,7 +106,7 @@ from engine.hoss.ranks import (
 from engine.hoss.rules import BP, CLASS, ELEMENT, RACE, STATUSES
 from engine.hoss.simulate import Policy
 from engine.hoss.state import HossState
-from engine.hoss.view import CreatureView, HossView, SeatView
+from engine.hoss.view import HossView, SeatView
 from engine.registry import register_engine
 
 ENGINE = HossEngine()
@@ -148,7 +148,6 @@ __all__ = [
     "BuffCard",
     "ChoosePath",
     "CreatureCard",
-    "CreatureView",
     "DrawnAttack",
     "FusionCopy",
     "FusionNeedsConfirmation",

@@ -246,3 +246,33 @@ def test_sample_setups_are_valid_for_any_catalog() -> None:
             setup = ENGINE.sample_setup(random.Random(seed), catalog)
             state = ENGINE.new_game(setup.players, seed, setup.options)
             assert ENGINE.current_players(state) == [0, 1]
+
+
+def test_the_view_shows_the_board_as_the_log_records_it() -> None:
+    """The typed view and the log's round record are two writings of one board: after every round, each
+    creature's card, rank, PV, shield, protégé, statuses and revival read the same in both."""
+    state = ENGINE.new_game(PLAYERS, 4, OPTIONS)
+    compared = 0
+    while ENGINE.current_players(state):
+        seat = ENGINE.current_players(state)[0]
+        state, events = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+        rounds = [e.data for e in events if e.kind == "round"]
+        if not rounds:
+            continue
+        for side, seat_view in zip(rounds[-1]["sides"], ENGINE.view(state, SPECTATOR).seats, strict=True):
+            logged = [
+                (
+                    *(c["uid"], c["card"], c["rank"], c["hp"], c["hp_max"], c.get("shield", 0)),
+                    *(c.get("protege"), tuple(c.get("statuses", {}).items()), c.get("revived", False)),
+                )
+                for c in side["creatures"]
+            ]
+            shown = [
+                (c.uid, c.card, c.rank, c.hp, c.hp_max, c.shield, c.protege, c.statuses, c.revived)
+                for c in seat_view.creatures
+            ]
+            assert shown == logged
+            assert seat_view.hand + seat_view.pile == side["hand"] + side["pile"]  # draws follow the record
+            assert dict(seat_view.synergy) == side["synergy"]
+        compared += 1
+    assert compared >= 5

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from core.errors import BadInput, NotAllowed
-from engine.hoss.actions import MAX_ID, ChoosePath, Move, Pass, Play
+from engine.hoss.actions import MAX_ID, ChoosePath, HossAction, Move, Pass, Play
 from services.hoss.choices import choice_value, chosen, parse_choice
 
 LONG = "x" * MAX_ID  # the longest id an action may carry
-LEGAL = (Play(LONG, "y" * MAX_ID), ChoosePath("a1", LONG), Move("a5", "a1"), Pass())
+LEGAL: tuple[HossAction, ...] = (Play(LONG, "y" * MAX_ID), ChoosePath("a1", LONG), Move("a5", "a1"), Pass())
 
 
 def test_an_action_longer_than_a_select_value_is_named_whole() -> None:

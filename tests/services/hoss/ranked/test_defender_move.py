@@ -8,6 +8,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
 from engine.hoss import HossAction, Move, Pass, Play
+from services.hoss.choices import choice_value, parse_choice
 from services.hoss.ranked import BattleView, RankedService
 from store.db import Database
 from tests.services.hoss.ranked import decision_rows, player_with_deck, service
@@ -62,8 +63,15 @@ async def test_the_defender_button_lists_the_legal_moves_and_a_move_takes_effect
             await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)
     after = await ranked.view(1, battle, GUILD)
     assert not any(isinstance(a, Move) and a.defender == defender for a in after.legal)  # once per pause
-    passing = next(a for a in after.legal if isinstance(a, Pass))
-    await ranked.answer(1, battle, passing, key="pass", pause=view.pause, guild=GUILD)
+    # the select drawn before the move names the list as it was: its Pass is past the end now
+    shown_before = choice_value(len(view.legal) - 1, view.legal[-1])
+    with pytest.raises(NotAllowed) as gone:
+        await ranked.answer(1, battle, parse_choice(shown_before), key="old", pause=view.pause, guild=GUILD)
+    assert gone.value.key == "hoss.error.ranked.choice_gone"
+    assert (await ranked.view(1, battle, GUILD)).legal == after.legal  # nothing was played
+    passing = after.legal.index(Pass())
+    fresh = parse_choice(choice_value(passing, after.legal[passing]))
+    await ranked.answer(1, battle, fresh, key="pass", pause=view.pause, guild=GUILD)
     later = await ranked.view(1, battle, GUILD)
     first = later.new_rounds[0].record
     assert {"t": 0, "k": "move", "tgt": defender, "protege": protege} in first["events"]
