@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from engine.hoss import Move, Pass, SeatView
+from engine.hoss import SeatView
 from services.hoss.arena_results import ArenaTag
-from services.hoss.battles import PLAYER, SEAT_PREFIX, BattleResult
+from services.hoss.battles import PLAYER, SEAT_PREFIX, BattleResult, only_moves
 
 # The events the board shows (every event stays in the log).
 NOTABLE_EVENTS = frozenset({"play", "place", "move", "evolve", "evolve_choice", "death", "revive"})
@@ -218,5 +218,4 @@ def _board(
 def waits_between_rounds(seats: Sequence[SeatView]) -> bool:
     """The player may only move a Défenseur or let the next round come (`battles.between_rounds`, read
     from the engine's view)."""
-    legal = seats[PLAYER].legal or ()
-    return bool(legal) and all(isinstance(action, Move | Pass) for action in legal)
+    return only_moves(seats[PLAYER].legal or ())
