@@ -65,11 +65,6 @@ class GameView(BaseModel):
         return self.model_dump(mode="json")
 
 
-def view_json(view: GameView | Mapping[str, Any]) -> dict[str, Any]:
-    """A view as JSON data, whether the engine returns a `GameView` or (HOSS, for now) a plain mapping."""
-    return view.to_json() if isinstance(view, GameView) else dict(view)
-
-
 @dataclass(frozen=True)
 class PlayerSetup:
     """Who sits where and with which cards; everything `new_game` needs to know about one player.
@@ -213,8 +208,8 @@ class Engine(Protocol[S, A]):
         """How the game ended, or `None` while it goes on."""
         ...
 
-    def view(self, state: S, player: int) -> GameView | Mapping[str, Any]:
-        """A JSON-able observation for `player` (or `SPECTATOR`): everything they may know, nothing more."""
+    def view(self, state: S, player: int) -> GameView:
+        """The observation of `player` (or `SPECTATOR`): everything they may know, nothing more."""
         ...
 
     def hidden_cards(self, state: S, player: int) -> set[str]:

@@ -12,7 +12,7 @@ this module only shows it, records it (`attach`) and answers its buttons.
 | `hoss:rstart:<owner>:<rank>` | start a battle at a playable rank (ladder) |
 | `hoss:rdecide:<owner>:<battle>:<pause>` | open the private decision controls (battle message) |
 | `hoss:rskip:<owner>:<battle>` | let the AI play the rest of the battle (battle message) |
-| `hoss:ract:<owner>:<battle>:<pause>:<message>:<part>` (select of action JSON) | one decision |
+| `hoss:ract:<owner>:<battle>:<pause>:<message>:<part>` (select of `<index>:<digest>`: `choices.py`) | one decision |
 | `hoss:rpass:<owner>:<battle>:<pause>:<message>` | pass (play no card this round) |
 | `hoss:rdef:<owner>:<battle>:<pause>:<message>` | « Défenseur »: open the select of the legal moves |
 | `hoss:rmove:<owner>:<battle>:<pause>:<message>` (select of `<defender> <protégé>`) | move a Défenseur |
@@ -23,7 +23,6 @@ this module only shows it, records it (`attach`) and answers its buttons.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import discord
@@ -38,8 +37,10 @@ from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import files_of, text, to_discord
+from engine.hoss import ChoosePath, HossAction, Move, Pass, Place, Play
 from services.hoss.battle_edits import Shown
 from services.hoss.battle_render import name_of
+from services.hoss.choices import Choice, choice_value, parse_choice
 from services.hoss.keys import RANK_NAME_KEYS
 from services.hoss.ranked import BattleView, Ladder, Notice
 from services.hoss.standings import StandingEntry, Standings
@@ -171,23 +172,21 @@ def standings_spec(board: Standings, locale: str) -> MessageSpec:
 # --- the battle message's buttons ---------------------------------------------------------------------
 
 
-ACTION_KEYS = {"path": "hoss.battle.action.path", "place": "hoss.battle.action.place"}
-
-
-def action_label(action: dict[str, Any], names: dict[str, str]) -> Text:
+def action_label(action: HossAction, names: dict[str, str]) -> Text:
     """A legal action in words: play (on a protégé), a Rang 2 path, place or move a Défenseur."""
 
-    def name(field: str) -> str:
-        return names.get(str(action.get(field)), str(action.get(field)))
+    def name(uid: str | None) -> str:
+        return names.get(str(uid), str(uid))
 
-    kind = action["kind"]
-    if kind == "play":
-        key = "hoss.battle.action.play_on" if action.get("protege") else "hoss.battle.action.play"
-        return Text(key, {"card": name("card"), "protege": name("protege")})
-    if kind == "path":
-        return Text(ACTION_KEYS[kind], {"card": name("creature"), "to": name("card")})
-    key = ACTION_KEYS.get(kind, "hoss.battle.action.move")
-    return Text(key, {"card": name("defender"), "protege": name("protege")})
+    if isinstance(action, Play):
+        key = "hoss.battle.action.play_on" if action.protege else "hoss.battle.action.play"
+        return Text(key, {"card": name(action.card), "protege": name(action.protege)})
+    if isinstance(action, ChoosePath):
+        return Text("hoss.battle.action.path", {"card": name(action.creature), "to": name(action.card)})
+    if isinstance(action, Place | Move):
+        key = "hoss.battle.action.place" if isinstance(action, Place) else "hoss.battle.action.move"
+        return Text(key, {"card": name(action.defender), "protege": name(action.protege)})
+    return Text("hoss.battle.pass")
 
 
 def controls_reply(
@@ -198,29 +197,26 @@ def controls_reply(
     catalog = hoss_of(interaction).decks.catalog
     names = {uid: name_of(catalog, card, locale) for uid, card in view.cards.items()}
     for action in view.legal:
-        if action["kind"] == "path":
-            names[action["card"]] = name_of(catalog, action["card"], locale)
+        if isinstance(action, ChoosePath):
+            names[action.card] = name_of(catalog, action.card, locale)
     hand = ", ".join(names[uid] for uid in view.hand) or "—"
     owner = interaction.user.id
     tail = f"{owner}:{view.battle_id}:{view.pause}:{message_id}"
     items = discord.ui.View(timeout=None)
-    choices = [a for a in view.legal if a["kind"] not in ("pass", "move")]
+    choices = [(i, a) for i, a in enumerate(view.legal) if not isinstance(a, Pass | Move)]
     for start in range(0, min(len(choices), MAX_OPTIONS * 4), MAX_OPTIONS):
         options = [
-            discord.SelectOption(
-                label=text(action_label(a, names), locale)[:100],
-                value=json.dumps(a, separators=(",", ":"), sort_keys=True)[:100],
-            )
-            for a in choices[start : start + MAX_OPTIONS]
+            discord.SelectOption(label=text(action_label(a, names), locale)[:100], value=choice_value(i, a))
+            for i, a in choices[start : start + MAX_OPTIONS]
         ]
         select = ActionSelect(f"hoss:ract:{tail}:{start // MAX_OPTIONS}", {}, options)
         select.item.placeholder = text(Text("hoss.battle.choose"), locale)[:150]
         items.add_item(select)
-    if any(a["kind"] == "move" for a in view.legal):
+    if any(isinstance(a, Move) for a in view.legal):
         items.add_item(
             button(DefenderButton, f"hoss:rdef:{tail}", Text("hoss.battle.defender"), locale, "secondary")
         )
-    if any(a["kind"] == "pass" for a in view.legal):
+    if any(isinstance(a, Pass) for a in view.legal):
         items.add_item(
             button(PassButton, f"hoss:rpass:{tail}", Text("hoss.battle.pass"), locale, "secondary")
         )
@@ -275,7 +271,7 @@ class SkipButton(PersistentButton, template=r"hoss:rskip:(?P<owner>\d+):(?P<batt
 
 
 async def decide(
-    interaction: discord.Interaction[Any], match: dict[str, str], action: Any, locale: str
+    interaction: discord.Interaction[Any], match: dict[str, str], action: HossAction | Choice, locale: str
 ) -> None:
     check_owner(match, interaction)
     ranked, battle, pause = hoss_of(interaction).ranked, int(match["battle"]), int(match["pause"])
@@ -296,20 +292,16 @@ class ActionSelect(
     template=r"hoss:ract:(?P<owner>\d+):(?P<battle>\d+):(?P<pause>\d+):(?P<message>\d+):(?P<part>\d)",
 ):
     async def on_select(self, interaction: discord.Interaction[Any], locale: str, values: list[str]) -> None:
-        if len(values) != 1 or len(values[0]) > 100:
+        if len(values) != 1:
             raise BadInput()
-        try:
-            action = json.loads(values[0])
-        except ValueError as exc:
-            raise BadInput() from exc
-        await decide(interaction, self.match, action, locale)
+        await decide(interaction, self.match, parse_choice(values[0]), locale)
 
 
 class PassButton(
     PersistentButton, template=r"hoss:rpass:(?P<owner>\d+):(?P<battle>\d+):(?P<pause>\d+):(?P<message>\d+)"
 ):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        await decide(interaction, self.match, {"kind": "pass"}, locale)
+        await decide(interaction, self.match, Pass(), locale)
 
 
 TAIL = r"(?P<owner>\d+):(?P<battle>\d+):(?P<pause>\d+):(?P<message>\d+)"
@@ -333,7 +325,7 @@ async def moves_reply(
     names = {uid: name_of(catalog, card, locale) for uid, card in offered.cards.items()}
     options = [
         discord.SelectOption(
-            label=text(action_label({"kind": "move", "defender": d, "protege": p}, names), locale)[:100],
+            label=text(action_label(Move(d, p), names), locale)[:100],
             value=f"{d} {p}",
         )
         for d, p in offered.moves[:MAX_OPTIONS]
@@ -345,11 +337,11 @@ async def moves_reply(
     return reply(MessageSpec(content=Text("hoss.battle.defender_controls")), locale, items)
 
 
-def move_of(values: list[str]) -> dict[str, str]:
+def move_of(values: list[str]) -> Move:
     parts = values[0].split(" ") if len(values) == 1 and len(values[0]) <= 100 else []
-    if len(parts) != 2:
+    if len(parts) != 2 or not all(parts):
         raise BadInput()
-    return {"kind": "move", "defender": parts[0], "protege": parts[1]}
+    return Move(parts[0], parts[1])
 
 
 class DefenderButton(PersistentButton, template=r"hoss:rdef:" + TAIL):

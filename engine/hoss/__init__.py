@@ -8,7 +8,7 @@ docs/hoss/rules-notes.md. Map of the package:
   one hit and its consequences; `battle.py` the round simulator; `flow.py` draws, evolution, pauses;
 - `state.py` the serializable state at decision points; `convert.py` state <-> battle; `actions.py`
   decisions; `deck.py` setup validation; `log.py` the battle log;
-- `engine.py` the platform protocol; `simulate.py` the fast path for AI policies and bulk runs;
+- `engine.py` the platform protocol, `view.py` its typed views; `simulate.py` the fast path for AI policies and bulk runs;
   `sample.py` a small built-in catalog and random decks.
 
 `__all__` is the game's public API: services, cogs and the sandbox import `engine.hoss` only, never one
@@ -106,6 +106,7 @@ from engine.hoss.ranks import (
 from engine.hoss.rules import BP, CLASS, ELEMENT, RACE, STATUSES
 from engine.hoss.simulate import Policy
 from engine.hoss.state import HossState
+from engine.hoss.view import HossView, SeatView
 from engine.registry import register_engine
 
 ENGINE = HossEngine()
@@ -156,6 +157,7 @@ __all__ = [
     "HossEngine",
     "HossSetupError",
     "HossState",
+    "HossView",
     "Move",
     "OddsTable",
     "Pass",
@@ -167,6 +169,7 @@ __all__ = [
     "Rarity",
     "Record",
     "SeasonRecord",
+    "SeatView",
     "Selling",
     "Settlement",
     "Standing",

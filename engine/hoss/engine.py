@@ -20,15 +20,14 @@ from engine.errors import DomainError, IllegalAction
 from engine.hoss import actions
 from engine.hoss.actions import HossAction, answer_of
 from engine.hoss.battle import Battle
-from engine.hoss.bonus import buff_strength_bp
 from engine.hoss.catalog import HossCatalog
 from engine.hoss.convert import from_state, to_state
 from engine.hoss.deck import HossSetupError, deck_cards, parse_setup
-from engine.hoss.log import side_summary
-from engine.hoss.rules import MAX_ROUNDS, ROUND_MS
+from engine.hoss.rules import MAX_ROUNDS
 from engine.hoss.sample import random_setup
 from engine.hoss.state import HossState
-from engine.protocol import CATALOG_OPTION, SPECTATOR, Event, Outcome, PlayerSetup, Setup
+from engine.hoss.view import HossView, view_of
+from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup, Setup
 
 SEATS = (0, 1)
 # Per pause and seat: up to 6 path choices, 2 placements, 2 moves and the closing play or pass.
@@ -116,46 +115,9 @@ class HossEngine:
             return Outcome(draw=True, scores=state.scores, reason=state.reason)
         return Outcome(winners=state.winners, scores=state.scores, reason=state.reason)
 
-    def view(self, state: HossState, player: int) -> Mapping[str, Any]:
-        battle = from_state(state, refresh=True)
-        now = state.round * ROUND_MS
-        seats = []
-        for side, seat_state in zip(battle.sides, state.seats, strict=True):
-            mine = side.seat == player
-            data = side_summary(side, now)
-            data["player_id"] = seat_state.deck.player_id
-            data["buffs"] = [
-                {
-                    "card": b.card,
-                    "effect": b.effect,
-                    "rarity": b.rarity,
-                    "stars": b.stars,
-                    "holo": b.holo,
-                    "strength_bp": buff_strength_bp(b.power_bp, b.bonus_pm),
-                }
-                for b in seat_state.deck.buffs
-            ]
-            data["waiting"] = bool(actions.legal(seat_state.steps, seat_state.answers))
-            if mine:
-                data["hand_cards"] = [{"id": uid, "card": side.line(uid).r1.card} for uid in side.hand]
-                data["lines"] = [[c.card for c in (ln.r1, *ln.r2, *ln.r3)] for ln in seat_state.deck.lines]
-                data["legal"] = [
-                    actions.to_json(a) for a in actions.legal(seat_state.steps, seat_state.answers)
-                ]
-                data["answers"] = [actions.to_json(actions.action_of(a)) for a in seat_state.answers]
-            seats.append(data)
-        result: dict[str, Any] = {
-            "you": None if player == SPECTATOR else player,
-            "round": state.round,
-            "max_rounds": MAX_ROUNDS,
-            "over": state.finished,
-            "seats": seats,
-        }
-        if state.finished:
-            result["winners"] = list(state.winners)
-            result["reason"] = state.reason
-            result["scores"] = list(state.scores)
-        return result
+    def view(self, state: HossState, player: int) -> HossView:
+        """Both sides in public; a seat's own hand, lines, legal actions and answers (see `view.py`)."""
+        return view_of(state, tuple(from_state(state, refresh=True).sides), player)
 
     def hidden_cards(self, state: HossState, player: int) -> set[str]:
         if player not in SEATS:

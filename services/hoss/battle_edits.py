@@ -50,7 +50,7 @@ def now_of(conn: sqlite3.Connection, row: BattleRow) -> Now:
         deadline=row.deadline_at,
         ai_decided=timed_out,
         result=battles.result_of(row, state),
-        seats=ENGINE.view(state, PLAYER)["seats"],
+        seats=ENGINE.view(state, PLAYER).seats,
     )
 
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engine.hoss import SeatView
 from services.hoss.arena_results import ArenaTag
-from services.hoss.battles import PLAYER, SEAT_PREFIX, BattleResult
+from services.hoss.battles import PLAYER, SEAT_PREFIX, BattleResult, only_moves
 
 # The events the board shows (every event stays in the log).
 NOTABLE_EVENTS = frozenset({"play", "place", "move", "evolve", "evolve_choice", "death", "revive"})
@@ -82,7 +83,7 @@ class Board:
 
 
 def side_of(data: Mapping[str, Any]) -> SideView:
-    """A side from an engine record or view (the hand's cards, when present, are left out)."""
+    """A side from an engine log record (a round as it was stored)."""
     creatures = tuple(
         CreatureView(
             uid=str(c["uid"]),
@@ -98,6 +99,24 @@ def side_of(data: Mapping[str, Any]) -> SideView:
     )
     synergy = tuple((str(race), int(bp)) for race, bp in (data.get("synergy") or {}).items())
     return SideView(creatures, synergy, int(data["hand"]), int(data["pile"]))
+
+
+def side_of_view(seat: SeatView) -> SideView:
+    """A side from the engine's view now (the hand's cards, the player's own, are left out)."""
+    creatures = tuple(
+        CreatureView(
+            uid=c.uid,
+            card=c.card,
+            hp=c.hp,
+            hp_max=c.hp_max,
+            shield=c.shield,
+            statuses=tuple(name for name, _ in c.statuses),
+            protege=c.protege,
+            defender=c.defender,
+        )
+        for c in seat.creatures
+    )
+    return SideView(creatures, seat.synergy, seat.hand, seat.pile)
 
 
 def events_of(record: Mapping[str, Any]) -> tuple[EventView, ...]:
@@ -136,7 +155,7 @@ class Now:
     deadline: datetime | None
     ai_decided: bool
     result: BattleResult | None
-    seats: Sequence[Mapping[str, Any]]  # ENGINE.view(state, player)["seats"]
+    seats: tuple[SeatView, SeatView]  # ENGINE.view(state, player).seats
     arena: ArenaTag | None = None
 
 
@@ -150,21 +169,27 @@ def boards(
     for record in earlier:
         named(names, record)
     if not records:
-        return [_board(now, now.seats, now.round, (), names, final=True)]
+        return [_board(now, _now_sides(now), now.round, (), names, final=True)]
     shown = []
     for index, record in enumerate(records):
         named(names, record)
         if index == len(records) - 1:
-            shown.append(_board(now, now.seats, now.round, events_of(record), names, final=True))
+            shown.append(_board(now, _now_sides(now), now.round, events_of(record), names, final=True))
         else:
             rnd = int(record["round"])
-            shown.append(_board(now, record["sides"], rnd, events_of(record), names, final=False))
+            sides = (side_of(record["sides"][PLAYER]), side_of(record["sides"][1 - PLAYER]))
+            shown.append(_board(now, sides, rnd, events_of(record), names, final=False))
     return shown
+
+
+def _now_sides(now: Now) -> tuple[SideView, SideView]:
+    """The player's side, then the AI's."""
+    return side_of_view(now.seats[PLAYER]), side_of_view(now.seats[1 - PLAYER])
 
 
 def _board(
     now: Now,
-    sides: Sequence[Mapping[str, Any]],
+    sides: tuple[SideView, SideView],
     round_number: int,
     events: tuple[EventView, ...],
     names: dict[str, str],
@@ -176,7 +201,7 @@ def _board(
         rank=now.rank,
         owner=now.owner,
         round=round_number,
-        sides=(side_of(sides[PLAYER]), side_of(sides[1 - PLAYER])),
+        sides=sides,
         events=events,
         names=dict(names),
         final=final,
@@ -190,8 +215,7 @@ def _board(
     )
 
 
-def waits_between_rounds(seats: Sequence[Mapping[str, Any]]) -> bool:
+def waits_between_rounds(seats: Sequence[SeatView]) -> bool:
     """The player may only move a Défenseur or let the next round come (`battles.between_rounds`, read
     from the engine's view)."""
-    legal = seats[PLAYER].get("legal") or []
-    return bool(legal) and all(action.get("kind") in ("move", "pass") for action in legal)
+    return only_moves(seats[PLAYER].legal or ())

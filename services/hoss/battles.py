@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -213,7 +213,11 @@ def live_battle_id(conn: sqlite3.Connection, player_id: int) -> int | None:
 def between_rounds(battle: Battle) -> bool:
     """The battle waits between two rounds only for a possible Défenseur move of the player: nothing is
     owed (no card to play, no path, no placement), so it goes on by itself after `ROUND_STOP`."""
-    legal = battle.legal_actions(PLAYER)
+    return only_moves(battle.legal_actions(PLAYER))
+
+
+def only_moves(legal: Sequence[HossAction]) -> bool:
+    """Legal actions that owe nothing: Défenseur moves and the pass that lets the next round come."""
     return bool(legal) and all(isinstance(action, Move | Pass) for action in legal)
 
 

@@ -27,7 +27,9 @@ from engine.hoss import (
     MOVE_PAUSES_OPTION,
     RANK_UNLOCK_WINS,
     RANKS,
+    HossAction,
     HossCatalog,
+    HossView,
     Pass,
     Record,
     highest_unlocked,
@@ -52,6 +54,7 @@ from services.hoss.battles import (
     BattleRow,
     Decision,
 )
+from services.hoss.choices import Choice, chosen
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS
@@ -151,8 +154,10 @@ class BattleView:
     pause: int
     round: int
     deadline: datetime | None  # when the AI decides for the player
-    snapshot: dict[str, Any]  # ENGINE.view for the player: both sides, the hand, the legal actions
-    legal: list[dict[str, Any]]  # the player's legal actions now (action JSON), empty when not asked
+    snapshot: HossView  # ENGINE.view for the player: both sides, the hand, the legal actions
+    legal: tuple[
+        HossAction, ...
+    ]  # the player's legal actions now, in the engine's order; empty when not asked
     new_rounds: tuple[RoundView, ...]  # the rounds played since the previous view
     ai_decided: tuple[int, ...]  # pauses where the deadline passed and the AI decided for the player
     result: BattleResult | None
@@ -160,15 +165,15 @@ class BattleView:
     @property
     def hand(self) -> tuple[str, ...]:
         """The uids of the player's cards in hand (private: only the player's controls show them)."""
-        return tuple(str(c["id"]) for c in self.snapshot["seats"][PLAYER].get("hand_cards", []))
+        return tuple(c.id for c in self.snapshot.seats[PLAYER].hand_cards or ())
 
     @property
     def cards(self) -> dict[str, str]:
         """Card ids by uid: both sides' creatures and the player's hand, to name what actions refer to."""
         cards: dict[str, str] = {}
-        for seat in self.snapshot["seats"]:
-            cards.update({str(c["uid"]): str(c["card"]) for c in seat.get("creatures", [])})
-            cards.update({str(c["id"]): str(c["card"]) for c in seat.get("hand_cards", [])})
+        for seat in self.snapshot.seats:
+            cards.update({c.uid: c.card for c in seat.creatures})
+            cards.update({c.id: c.card for c in seat.hand_cards or ()})
         return cards
 
 
@@ -398,7 +403,7 @@ class RankedService:
         self,
         player_id: int,
         battle_id: int,
-        action_json: Any,
+        action: HossAction | Choice,
         *,
         key: str | int,
         pause: int | None = None,
@@ -406,17 +411,19 @@ class RankedService:
     ) -> Answered:
         """Apply one decision of the player, then let the battle run to the player's next pause (the AI
         answering for the opponent). `pause` is the pause the buttons were drawn for: an answer meant for an
-        earlier pause is refused (`hoss.error.ranked.stale`). An illegal action changes nothing."""
-        action = ENGINE.action_from_json(action_json)  # InvalidAction on malformed data
+        earlier pause is refused (`hoss.error.ranked.stale`). A `Choice` (a select's value) names one of the
+        legal actions the player was shown, checked against the legal actions now (`choices.py`). An
+        illegal action changes nothing."""
         now = self.clock.now()
         answer_key = str(key)
 
         def work(conn: sqlite3.Connection, row: BattleRow) -> dict[str, Any]:
             _check_pause(row, pause)
             battle = battles.restore(row)
+            decided = chosen(battle.legal_actions(PLAYER), action) if isinstance(action, Choice) else action
             decisions: list[Decision] = []
             records: list[Record] = []
-            battles.apply(battle, PLAYER, action, "player", row.pause, decisions)
+            battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
             after = battles.advance(battle, row.pause, decisions, records)
             battles.step(conn, now, row, battle, decisions, records, after)
             battle_edits.queue_edits(conn, now, battle_id, records, self.catalog, self.pace)
@@ -518,7 +525,7 @@ class RankedService:
         def unit(conn: sqlite3.Connection) -> BattleView:
             row = battles.owned(conn, player_id, battle_id, guild)
             state = row.hoss_state
-            snapshot = dict(ENGINE.view(state, PLAYER))
+            snapshot = ENGINE.view(state, PLAYER)
             new = [RoundView(r["round"], r) for r in battles.rounds(conn, battle_id, row.viewed_round)]
             if new:
                 battles.mark_viewed(conn, row, new[-1].round)
@@ -530,7 +537,7 @@ class RankedService:
                 round=row.round,
                 deadline=row.deadline_at,
                 snapshot=snapshot,
-                legal=list(snapshot["seats"][PLAYER].get("legal", [])) if row.live else [],
+                legal=(snapshot.seats[PLAYER].legal or ()) if row.live else (),
                 new_rounds=tuple(new),
                 ai_decided=tuple(battles.timeout_pauses(conn, row)),
                 result=battles.result_of(row, state),

@@ -31,7 +31,7 @@ import pytest
 
 import engine as engine_package
 from engine.errors import DomainError, IllegalAction, InvalidAction
-from engine.protocol import CATALOG_OPTION, SPECTATOR, Engine, Event, Outcome, PlayerSetup, Setup, view_json
+from engine.protocol import CATALOG_OPTION, SPECTATOR, Engine, Event, GameView, Outcome, PlayerSetup, Setup
 from engine.registry import engines, register_engine, unregister_engine
 from services.infra import games
 from services.infra.catalogs import DATA_DIR, load_catalog
@@ -248,7 +248,7 @@ class Checker:
 
     def check_views(self, state: Any) -> None:
         for viewer in [*self.seats, SPECTATOR]:
-            blob = json.dumps(view_json(self.engine.view(state, viewer)), sort_keys=True)
+            blob = json.dumps(self.engine.view(state, viewer).to_json(), sort_keys=True)
             leaked = _mentions(blob, _hidden_from(self.engine, state, self.seats, viewer))
             assert not leaked, f"view of seat {viewer} shows hidden cards {sorted(leaked)}"
 
@@ -508,9 +508,12 @@ def _toy_start(toy: ToyEngine, seed: int) -> Any:
 def test_the_checker_catches_a_leaking_view() -> None:
     """The conformance checks must fail on a broken engine, or they prove nothing."""
 
+    class LeakyView(GameView):
+        hands: tuple[tuple[str, ...], ...]
+
     class Leaky(ToyEngine):
         def view(self, state: Any, player: int) -> Any:
-            return {"hands": [list(h) for h in state.hands]}
+            return LeakyView(hands=tuple(tuple(h) for h in state.hands))
 
     leaky = Leaky()
     with pytest.raises(AssertionError, match="hidden cards"):

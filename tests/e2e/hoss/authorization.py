@@ -103,7 +103,7 @@ ROWS = (
     Row(
         "hoss action select",
         hoss_battle,
-        click("hoss:ract:{me}:{battle}:{pause}:{message}:0", ['{{"kind":"pass"}}']),
+        click("hoss:ract:{me}:{battle}:{pause}:{message}:0", ["0:00000000"]),
         (STRANGER, OTHER_SERVER, AFTER_END),
     ),
     Row(

@@ -15,6 +15,7 @@ import pytest
 from core.clock import ManualClock
 from emulator.records import RecordedMessage
 from emulator.world import User
+from engine.hoss import Move, Pass, Play
 from engine.hoss.catalog import CreatureCard
 from sandbox.harness import BotHarness
 from services.hoss import HossServices
@@ -138,7 +139,7 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     assert public.button_labels == ["Décider", "Passer à la fin"]
     catalog = hoss(harness).decks.catalog
     now = await hoss(harness).ranked.view(alice.id, battle, here(harness))
-    hand = [catalog.card(c["card"]).name.fr for c in now.snapshot["seats"][0]["hand_cards"]]  # type: ignore[union-attr]
+    hand = [catalog.card(c.card).name.fr for c in now.snapshot.seats[0].hand_cards or ()]  # type: ignore[union-attr]
     assert hand
     assert not any(name in text for name in hand)
 
@@ -391,9 +392,9 @@ async def towards_a_defender(
         if done(view):
             return ranked, battle, guild, view
         assert view.status == "live", "the battle ended first"
-        plays = [a for a in view.legal if a["kind"] == "play"]
-        passes = [a for a in view.legal if a["kind"] == "pass"]
-        action = ([a for a in plays if a.get("protege")] or plays or passes or view.legal)[0]
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        passes = [a for a in view.legal if isinstance(a, Pass)]
+        action = ([a for a in plays if a.protege] or plays or passes or list(view.legal))[0]
         await ranked.answer(user.id, battle, action, key=f"t{turn}", pause=view.pause, guild=guild)
         view = await ranked.view(user.id, battle, guild)
     raise AssertionError("never reached")
@@ -405,9 +406,9 @@ async def test_the_defender_button_moves_a_defender_from_the_private_controls(
     harness = seeded_harness
     alice = harness.user("alice")
     ranked, battle, guild, view = await towards_a_defender(
-        harness, alice, lambda view: any(a["kind"] == "move" for a in view.legal)
+        harness, alice, lambda view: any(isinstance(a, Move) for a in view.legal)
     )
-    moves = [a for a in view.legal if a["kind"] == "move"]
+    moves = [a for a in view.legal if isinstance(a, Move)]
     assert moves, "no Défenseur move came up"
     await harness.emu.click(alice, "Décider")  # the message catches up with the battle first
     await harness.settle()
@@ -422,19 +423,17 @@ async def test_the_defender_button_moves_a_defender_from_the_private_controls(
     assert picker.ephemeral
     assert "dès le prochain coup" in shown(picker)
     catalog = hoss(harness).decks.catalog
-    names = {c["uid"]: catalog.card(c["card"]).name.fr for c in view.snapshot["seats"][0]["creatures"]}  # type: ignore[union-attr]
+    names = {c.uid: catalog.card(c.card).name.fr for c in view.snapshot.seats[0].creatures}  # type: ignore[union-attr]
     move = moves[-1]
-    label = f"Déplacer {names[move['defender']]} sur {names[move['protege']]}"
-    assert picker.select_options == [
-        f"Déplacer {names[m['defender']]} sur {names[m['protege']]}" for m in moves
-    ]
+    label = f"Déplacer {names[move.defender]} sur {names[move.protege]}"
+    assert picker.select_options == [f"Déplacer {names[m.defender]} sur {names[m.protege]}" for m in moves]
     after = (await harness.emu.select(alice, label, message=picker)).message
     assert after is not None
     assert "Votre main" in shown(after)
     await harness.emu.click(alice, "Passer", message=after)
     await harness.settle()
     log = await ranked.log(alice.id, battle, guild)
-    assert {"t": 0, "k": "move", "tgt": move["defender"], "protege": move["protege"]} in [
+    assert {"t": 0, "k": "move", "tgt": move.defender, "protege": move.protege} in [
         e for r in json.loads(log)["rounds"] for e in r["events"]
     ]
     public = battle_message(harness)  # the round the move opened was shown, in one of its edits
@@ -451,7 +450,7 @@ async def test_the_defender_button_is_on_the_battle_message_between_pauses(
     harness = seeded_harness
     alice = harness.user("alice")
     ranked, battle, guild, view = await towards_a_defender(
-        harness, alice, lambda view: bool(view.legal) and {a["kind"] for a in view.legal} <= {"move", "pass"}
+        harness, alice, lambda view: bool(view.legal) and all(isinstance(a, Move | Pass) for a in view.legal)
     )
     await harness.advance(timedelta(seconds=1))  # the message catches up with the battle (pace 0)
     public = battle_message(harness)
@@ -462,9 +461,9 @@ async def test_the_defender_button_is_on_the_battle_message_between_pauses(
     assert picker is not None
     assert picker.ephemeral
     catalog = hoss(harness).decks.catalog
-    names = {c["uid"]: catalog.card(c["card"]).name.fr for c in view.snapshot["seats"][0]["creatures"]}  # type: ignore[union-attr]
-    move = next(a for a in view.legal if a["kind"] == "move")
-    label = f"Déplacer {names[move['defender']]} sur {names[move['protege']]}"
+    names = {c.uid: catalog.card(c.card).name.fr for c in view.snapshot.seats[0].creatures}  # type: ignore[union-attr]
+    move = next(a for a in view.legal if isinstance(a, Move))
+    label = f"Déplacer {names[move.defender]} sur {names[move.protege]}"
     done = (await harness.emu.select(alice, label, message=picker)).message
     assert done is not None
     assert "dès le début de la prochaine manche" in shown(done)
@@ -476,7 +475,7 @@ async def test_the_defender_button_is_on_the_battle_message_between_pauses(
     await harness.advance(timedelta(seconds=5))  # the stop between rounds ends: the round is played
     log = json.loads(await ranked.log(alice.id, battle, guild))
     next_round = next(r for r in log["rounds"] if r["round"] == view.round + 1)
-    assert {"t": 0, "k": "move", "tgt": move["defender"], "protege": move["protege"]} in next_round["events"]
+    assert {"t": 0, "k": "move", "tgt": move.defender, "protege": move.protege} in next_round["events"]
 
 
 async def test_the_battle_shown_again_is_private_and_the_channel_keeps_one_message(

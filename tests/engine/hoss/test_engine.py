@@ -36,17 +36,19 @@ def test_both_seats_decide_secretly_then_the_battle_runs() -> None:
     state = ENGINE.new_game(PLAYERS, 5, OPTIONS)
     assert ENGINE.current_players(state) == [0, 1]
     mine = ENGINE.view(state, 0)
-    assert [c["id"] for c in mine["seats"][0]["hand_cards"]] == list(state.seats[0].hand)
-    assert "hand_cards" not in mine["seats"][1]
-    assert mine["seats"][1]["hand"] == 3
+    assert mine.seats[0].hand_cards is not None
+    assert [c.id for c in mine.seats[0].hand_cards] == list(state.seats[0].hand)
+    assert mine.seats[1].hand_cards is None
+    assert mine.seats[1].hand == 3
     assert ENGINE.hidden_cards(state, 1) == set(state.seats[1].hand)
     play = ENGINE.legal_actions(state, 1)[0]
     after, events = ENGINE.apply(state, 1, play)
     assert [e.kind for e in events] == ["answered"]
     assert events[0].data == {"seat": 1}
     assert ENGINE.current_players(after) == [0]
-    assert "answers" not in ENGINE.view(after, 0)["seats"][1]  # the other seat's choice stays secret
-    assert ENGINE.view(after, 1)["seats"][1]["answers"] == [ENGINE.action_to_json(play)]
+    assert ENGINE.view(after, 0).seats[1].answers is None  # the other seat's choice stays secret
+    assert ENGINE.view(after, 1).seats[1].answers == (play,)
+    assert ENGINE.view(after, 1).to_json()["seats"][1]["answers"] == [ENGINE.action_to_json(play)]
     with pytest.raises(IllegalAction):
         ENGINE.apply(after, 1, play)  # seat 1 is done
     final, events = ENGINE.apply(after, 0, Pass())
@@ -219,13 +221,13 @@ def _mover(battle: Any, seat: int, legal: Sequence[HossAction]) -> HossAction:
 def test_the_public_view_shows_no_hand_and_the_end_is_an_outcome() -> None:
     state, _, _ = protocol_game(2, (first_policy, first_policy))
     public = ENGINE.view(state, SPECTATOR)
-    assert public["you"] is None
-    assert public["over"] is True
-    assert all("hand_cards" not in seat for seat in public["seats"])
-    json.dumps(public)
+    assert public.you is None
+    assert public.finished is True
+    assert all(seat.hand_cards is None and seat.legal is None for seat in public.seats)
+    json.dumps(public.to_json())
     outcome = ENGINE.outcome(state)
     assert outcome is not None
-    assert list(outcome.winners) == public["winners"]
+    assert outcome.winners == public.winners
     assert ENGINE.current_players(state) == []
     assert ENGINE.legal_actions(state, 0) == []
 
@@ -244,3 +246,33 @@ def test_sample_setups_are_valid_for_any_catalog() -> None:
             setup = ENGINE.sample_setup(random.Random(seed), catalog)
             state = ENGINE.new_game(setup.players, seed, setup.options)
             assert ENGINE.current_players(state) == [0, 1]
+
+
+def test_the_view_shows_the_board_as_the_log_records_it() -> None:
+    """The typed view and the log's round record are two writings of one board: after every round, each
+    creature's card, rank, PV, shield, protégé, statuses and revival read the same in both."""
+    state = ENGINE.new_game(PLAYERS, 4, OPTIONS)
+    compared = 0
+    while ENGINE.current_players(state):
+        seat = ENGINE.current_players(state)[0]
+        state, events = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+        rounds = [e.data for e in events if e.kind == "round"]
+        if not rounds:
+            continue
+        for side, seat_view in zip(rounds[-1]["sides"], ENGINE.view(state, SPECTATOR).seats, strict=True):
+            logged = [
+                (
+                    *(c["uid"], c["card"], c["rank"], c["hp"], c["hp_max"], c.get("shield", 0)),
+                    *(c.get("protege"), tuple(c.get("statuses", {}).items()), c.get("revived", False)),
+                )
+                for c in side["creatures"]
+            ]
+            shown = [
+                (c.uid, c.card, c.rank, c.hp, c.hp_max, c.shield, c.protege, c.statuses, c.revived)
+                for c in seat_view.creatures
+            ]
+            assert shown == logged
+            assert seat_view.hand + seat_view.pile == side["hand"] + side["pile"]  # draws follow the record
+            assert dict(seat_view.synergy) == side["synergy"]
+        compared += 1
+    assert compared >= 5

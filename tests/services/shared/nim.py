@@ -9,10 +9,16 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.errors import DomainError, IllegalAction, InvalidAction
-from engine.protocol import Event, GameState, Outcome, PlayerSetup, Setup
+from engine.protocol import Event, GameState, GameView, Outcome, PlayerSetup, Setup
 
 
 class NimState(GameState):
+    pile: int
+    to_move: int
+    winner: int | None = None
+
+
+class NimView(GameView):
     pile: int
     to_move: int
     winner: int | None = None
@@ -56,8 +62,8 @@ class Nim:
     def outcome(self, state: NimState) -> Outcome | None:
         return None if state.winner is None else Outcome(winners=(state.winner,), reason="nim.outcome.last")
 
-    def view(self, state: NimState, player: int) -> Mapping[str, Any]:
-        return state.model_dump()
+    def view(self, state: NimState, player: int) -> NimView:
+        return NimView(pile=state.pile, to_move=state.to_move, winner=state.winner)
 
     def hidden_cards(self, state: NimState, player: int) -> set[str]:
         return set()

@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from core.clock import ManualClock
+from engine.hoss.actions import HossAction
 from engine.hoss.catalog import CreatureCard, HossCatalog
 from services.hoss import battle_replay
 from services.hoss import battles as hoss_battles
@@ -127,7 +128,7 @@ async def rows(db: Database, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     return await db.read(lambda conn: [tuple(r) for r in conn.execute(sql, params)])
 
 
-def choose(view: BattleView, turn: int) -> dict[str, Any]:
+def choose(view: BattleView, turn: int) -> HossAction:
     """A varied but deterministic player: cycles through the legal actions (passing now and then)."""
     return view.legal[turn % len(view.legal)]
 

@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 
 from core.clock import ManualClock
-from core.errors import DomainError, IllegalAction, InvalidAction, NotAllowed, NotFound
+from core.errors import DomainError, IllegalAction, NotAllowed, NotFound
+from engine.hoss.actions import HossAction, Pass, Play
 from engine.hoss.ranks import battle_reward
 from services.hoss.battle_view import NOTABLE_EVENTS
 from services.hoss.battles import DECISION_TIMEOUT, REASON
+from services.hoss.choices import Choice, fingerprint
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import (
@@ -64,10 +66,11 @@ async def test_a_full_battle_with_decisions_pays_its_reward_and_replays_identica
     )
     assert first.deadline == clock.now() + DECISION_TIMEOUT
     assert first.legal
-    assert first.legal[-1] == {"kind": "pass"}
-    me, them = first.snapshot["seats"]
-    assert len(me["hand_cards"]) == 3
-    assert "hand_cards" not in them
+    assert first.legal[-1] == Pass()
+    me, them = first.snapshot.seats
+    assert me.hand_cards is not None
+    assert len(me.hand_cards) == 3
+    assert them.hand_cards is None
 
     seen: list[int] = []
     view = first
@@ -141,20 +144,22 @@ async def test_an_illegal_or_stale_answer_changes_nothing(db: Database, clock: M
     ranked = service(db, clock)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     before = await everything(db)
-    refused: tuple[tuple[Any, type[DomainError]], ...] = (
-        ({"kind": "play", "card": "b1", "protege": None}, IllegalAction),  # the opponent's card
-        ({"kind": "dance"}, InvalidAction),  # no action at all
-        ("pass", InvalidAction),
-        (None, InvalidAction),
+    legal = (await ranked.view(1, battle)).legal
+    refused: tuple[tuple[HossAction | Choice, type[DomainError]], ...] = (
+        (Play("b1"), IllegalAction),  # the opponent's card
+        (Choice(len(legal), fingerprint(Pass())), NotAllowed),  # a forged index, past the list
+        (Choice(0, fingerprint(legal[1])), NotAllowed),  # an index that is not the action shown
     )
     for bad, error in refused:
-        with pytest.raises(error):
+        with pytest.raises(error) as caught:
             await ranked.answer(1, battle, bad, key=f"bad{bad}", pause=1)
+        if isinstance(bad, Choice):
+            assert caught.value.key == "hoss.error.ranked.choice_gone"
     with pytest.raises(NotAllowed) as stale:
-        await ranked.answer(1, battle, {"kind": "pass"}, key="old", pause=0)
+        await ranked.answer(1, battle, Pass(), key="old", pause=0)
     assert stale.value.key == "hoss.error.ranked.stale"
     with pytest.raises(NotFound):
-        await ranked.answer(2, battle, {"kind": "pass"}, key="other", pause=1)
+        await ranked.answer(2, battle, Pass(), key="other", pause=1)
     with pytest.raises(NotFound):
         await ranked.view(2, battle)
     with pytest.raises(NotFound):
@@ -166,15 +171,15 @@ async def test_a_double_click_applies_once(db: Database, clock: ManualClock) -> 
     await player_with_deck(db, clock, 1)
     ranked = service(db, clock)
     battle = (await ranked.start(1, 1, key="i")).battle_id
-    first = await ranked.answer(1, battle, {"kind": "pass"}, key="click", pause=1)
-    again = await ranked.answer(1, battle, {"kind": "pass"}, key="click", pause=1)
+    first = await ranked.answer(1, battle, Pass(), key="click", pause=1)
+    again = await ranked.answer(1, battle, Pass(), key="click", pause=1)
     assert (again.replayed, again.answered_pause, again.pause) == (True, 1, first.pause)
     mine = [d.pause for d in await decision_rows(db, battle) if d.seat == 0]
     assert mine == [1]
     await player_with_deck(db, clock, 2)
     theirs = (await ranked.start(2, 1, key="i2")).battle_id
     with pytest.raises(NotAllowed):  # the same key from someone else is not theirs to replay
-        await ranked.answer(2, theirs, {"kind": "pass"}, key="click")
+        await ranked.answer(2, theirs, Pass(), key="click")
 
 
 async def test_skip_to_end_resolves_at_once_and_pays_once(db: Database, clock: ManualClock) -> None:
@@ -186,7 +191,7 @@ async def test_skip_to_end_resolves_at_once_and_pays_once(db: Database, clock: M
     paid = await rows(db, "SELECT COUNT(*) FROM ledger WHERE reason = ? AND ref = ?", REASON, str(battle))
     assert paid == [(1 if result.gold else 0,)]
     with pytest.raises(NotAllowed) as over:
-        await ranked.answer(1, battle, {"kind": "pass"}, key="late")
+        await ranked.answer(1, battle, Pass(), key="late")
     assert over.value.key == "hoss.error.ranked.over"
     view = await ranked.view(1, battle)
     assert view.result == result

@@ -12,6 +12,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from core.clock import ManualClock
+from engine.hoss import Pass
 from services.hoss.battle_edits import ROUND_PACE
 from services.hoss.ranked import RankedService
 from services.infra.messages import MessageSpec, render_text
@@ -49,7 +50,7 @@ async def rounds_answered(ranked: RankedService, battle: int, rounds: int) -> in
     for turn in range(50):
         if view.round >= rounds:
             return view.round
-        await ranked.answer(ALICE, battle, {"kind": "pass"}, key=f"p{turn}", pause=view.pause)
+        await ranked.answer(ALICE, battle, Pass(), key=f"p{turn}", pause=view.pause)
         view = await ranked.view(ALICE, battle)
     raise AssertionError("no rounds played")
 

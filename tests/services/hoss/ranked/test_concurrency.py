@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed
+from engine.hoss import Pass
 from services.hoss.battles import DECISION_TIMEOUT, REASON
 from services.infra.scheduler import Scheduler
 from store.db import Database
@@ -42,7 +43,7 @@ async def test_twenty_double_clicks_with_one_key_apply_once(db: Database, clock:
     ranked = service(db, clock)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     outcomes = await asyncio.gather(
-        *(ranked.answer(1, battle, {"kind": "pass"}, key="same", pause=1) for _ in range(20))
+        *(ranked.answer(1, battle, Pass(), key="same", pause=1) for _ in range(20))
     )
     assert sum(not o.replayed for o in outcomes) == 1
     assert len({(o.answered_pause, o.pause) for o in outcomes}) == 1
@@ -62,9 +63,7 @@ async def test_answers_skips_and_deadlines_racing_to_the_end_pay_once(
     calls: list[Awaitable[object]] = []
     for player, battle in battles.items():
         calls += [ranked.skip_to_end(player, battle) for _ in range(5)]
-        calls += [
-            ranked.answer(player, battle, {"kind": "pass"}, key=f"p{player}:{i}", pause=1) for i in range(5)
-        ]
+        calls += [ranked.answer(player, battle, Pass(), key=f"p{player}:{i}", pause=1) for i in range(5)]
     calls.append(sched.run_due())
     outcomes = await asyncio.gather(*calls, return_exceptions=True)
     assert all(not isinstance(o, BaseException) or isinstance(o, DomainError) for o in outcomes), outcomes

@@ -6,12 +6,12 @@ there applies from the start of the next round, once per round, and the round co
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
 import pytest
 
 from core.clock import ManualClock
 from core.errors import NotAllowed
+from engine.hoss import HossAction, Move, Pass, Play
 from services.hoss import battle_edits, battles
 from services.hoss.battles import DECISION_TIMEOUT, ROUND_JOB, ROUND_STOP
 from services.hoss.ranked import BattleView, RankedService
@@ -23,15 +23,15 @@ from tests.services.hoss.ranked import decision_rows, player_with_deck, rows, se
 GUILD = 77
 
 
-def towards_a_defender(view: BattleView) -> dict[str, Any]:
+def towards_a_defender(view: BattleView) -> HossAction:
     """Play Défenseurs first, then attackers; pass once nothing is left to play."""
-    plays = [a for a in view.legal if a["kind"] == "play"]
-    guarded = [a for a in plays if a.get("protege")]
-    return (guarded or plays or [a for a in view.legal if a["kind"] == "pass"] or view.legal)[0]
+    plays = [a for a in view.legal if isinstance(a, Play)]
+    guarded: list[HossAction] = [a for a in plays if a.protege]
+    return (guarded or plays or [a for a in view.legal if isinstance(a, Pass)] or list(view.legal))[0]
 
 
 def between(view: BattleView) -> bool:
-    return bool(view.legal) and {a["kind"] for a in view.legal} <= {"move", "pass"}
+    return bool(view.legal) and all(isinstance(a, Move | Pass) for a in view.legal)
 
 
 async def at_a_stop_between_rounds(
@@ -86,8 +86,7 @@ async def test_the_battle_waits_between_rounds_for_a_defender_move_and_goes_on_b
     # A move from the battle message's button applies where the battle stands: from the next round on.
     offered = await ranked.defender_moves(1, battle, guild=GUILD)
     defender, protege = offered.moves[0]
-    move = {"kind": "move", "defender": defender, "protege": protege}
-    answered = await ranked.answer(1, battle, move, key="m", pause=None, guild=GUILD)
+    answered = await ranked.answer(1, battle, Move(defender, protege), key="m", pause=None, guild=GUILD)
     assert answered.pause == view.pause  # still waiting: the round comes when the stop ends
     left = [m for m in offered.moves if m[0] != defender]  # each Défenseur moves once per round
     if left:

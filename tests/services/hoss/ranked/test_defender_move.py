@@ -3,12 +3,12 @@ and a move answered through the service that guards the new protégé once the b
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
+from engine.hoss import HossAction, Move, Pass, Play
+from services.hoss.choices import choice_value, parse_choice
 from services.hoss.ranked import BattleView, RankedService
 from store.db import Database
 from tests.services.hoss.ranked import decision_rows, player_with_deck, service
@@ -17,17 +17,17 @@ GUILD = 77
 BATTLE_SEED = 1  # the AI's deck and the draws of a battle where a Défenseur move comes up before the end
 
 
-def towards_a_move(view: BattleView) -> dict[str, Any]:
+def towards_a_move(view: BattleView) -> HossAction:
     """Play Défenseurs first, then attackers, so that a Défenseur soon stands on one of several attackers."""
-    plays = [a for a in view.legal if a["kind"] == "play"]
-    guarded = [a for a in plays if a.get("protege")]
-    return (guarded or plays or view.legal)[0]
+    plays = [a for a in view.legal if isinstance(a, Play)]
+    guarded: list[HossAction] = [a for a in plays if a.protege]
+    return (guarded or plays or list(view.legal))[0]
 
 
 async def at_a_move(ranked: RankedService, battle: int) -> BattleView:
     view = await ranked.view(1, battle, GUILD)
     for turn in range(60):
-        if any(a["kind"] == "move" for a in view.legal):
+        if any(isinstance(a, Move) for a in view.legal):
             return view
         assert view.status == "live"
         await ranked.answer(1, battle, towards_a_move(view), key=f"t{turn}", pause=view.pause, guild=GUILD)
@@ -45,15 +45,15 @@ async def test_the_defender_button_lists_the_legal_moves_and_a_move_takes_effect
     offered = await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)
     moves = list(offered.moves)
     assert {uid for move in moves for uid in move} <= set(offered.cards)
-    legal = [(a["defender"], a["protege"]) for a in view.legal if a["kind"] == "move"]
+    legal = [(a.defender, a.protege) for a in view.legal if isinstance(a, Move)]
     assert moves == legal
     defender, protege = moves[-1]
-    me = view.snapshot["seats"][0]
-    guarding = {c["uid"]: c.get("protege") for c in me["creatures"]}
+    guarding = {c.uid: c.protege for c in view.snapshot.seats[0].creatures}
     assert guarding[defender] not in (None, protege)
 
-    move = {"kind": "move", "defender": defender, "protege": protege}
-    answered = await ranked.answer(1, battle, move, key="move", pause=view.pause, guild=GUILD)
+    answered = await ranked.answer(
+        1, battle, Move(defender, protege), key="move", pause=view.pause, guild=GUILD
+    )
     assert answered.pause == view.pause  # a move closes no decision: the player still plays or passes
     left = [m for m in moves if m[0] != defender]
     if left:
@@ -62,9 +62,16 @@ async def test_the_defender_button_lists_the_legal_moves_and_a_move_takes_effect
         with pytest.raises(NotAllowed):
             await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)
     after = await ranked.view(1, battle, GUILD)
-    assert all(a.get("defender") != defender for a in after.legal)  # once per pause
-    passing = next(a for a in after.legal if a["kind"] == "pass")
-    await ranked.answer(1, battle, passing, key="pass", pause=view.pause, guild=GUILD)
+    assert not any(isinstance(a, Move) and a.defender == defender for a in after.legal)  # once per pause
+    # the select drawn before the move names the list as it was: its Pass is past the end now
+    shown_before = choice_value(len(view.legal) - 1, view.legal[-1])
+    with pytest.raises(NotAllowed) as gone:
+        await ranked.answer(1, battle, parse_choice(shown_before), key="old", pause=view.pause, guild=GUILD)
+    assert gone.value.key == "hoss.error.ranked.choice_gone"
+    assert (await ranked.view(1, battle, GUILD)).legal == after.legal  # nothing was played
+    passing = after.legal.index(Pass())
+    fresh = parse_choice(choice_value(passing, after.legal[passing]))
+    await ranked.answer(1, battle, fresh, key="pass", pause=view.pause, guild=GUILD)
     later = await ranked.view(1, battle, GUILD)
     first = later.new_rounds[0].record
     assert {"t": 0, "k": "move", "tgt": defender, "protege": protege} in first["events"]
@@ -78,7 +85,7 @@ async def test_the_defender_button_is_rechecked_at_every_click(db: Database, clo
     ranked = service(db, clock, seed=BATTLE_SEED)
     battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
     view = await ranked.view(1, battle, GUILD)
-    assert not any(a["kind"] == "move" for a in view.legal)  # no Défenseur in play yet
+    assert not any(isinstance(a, Move) for a in view.legal)  # no Défenseur in play yet
     with pytest.raises(NotAllowed) as refused:
         await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)
     assert refused.value.key == "hoss.error.ranked.no_move"

@@ -7,6 +7,7 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed, NotFound
+from engine.hoss import Pass
 from services.hoss.ranked import RankedService
 from store.db import Database
 from tests.services.hoss.ranked import battle_rows, player_with_deck, service
@@ -80,7 +81,7 @@ async def test_the_controls_answer_only_where_the_battle_was_started(
         lambda: ranked.view(ALICE, battle, ELSEWHERE),
         lambda: ranked.log(ALICE, battle, ELSEWHERE),
         lambda: ranked.skip_to_end(ALICE, battle, None),
-        lambda: ranked.answer(ALICE, battle, {"kind": "pass"}, key="x", pause=1, guild=ELSEWHERE),
+        lambda: ranked.answer(ALICE, battle, Pass(), key="x", pause=1, guild=ELSEWHERE),
     )
     for call in calls:
         with pytest.raises(DomainError) as refused:

@@ -8,6 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from core.clock import ManualClock
+from engine.hoss import Pass
 from services.hoss.battles import DECISION_TIMEOUT, TIMEOUT_JOB
 from services.infra.scheduler import Scheduler
 from store.db import Database
@@ -52,7 +53,7 @@ async def test_a_player_who_answered_then_stopped_waits_two_minutes_once(
     await player_with_deck(db, clock, 1)
     ranked = service(db, clock, sched)
     battle = (await ranked.start(1, 1, key="i")).battle_id
-    answered = await ranked.answer(1, battle, {"kind": "pass"}, key="a", pause=1)
+    answered = await ranked.answer(1, battle, Pass(), key="a", pause=1)
     assert not answered.over
     for _ in range(5):  # stops between two rounds (a Défenseur that could move) pass by themselves
         if (await ranked.view(1, battle)).deadline == clock.now() + DECISION_TIMEOUT:
@@ -75,7 +76,7 @@ async def test_an_answered_pause_withdraws_its_deadline(
     await player_with_deck(db, clock, 1)
     ranked = service(db, clock, sched)
     battle = (await ranked.start(1, 1, key="i")).battle_id
-    await ranked.answer(1, battle, {"kind": "pass"}, key="a", pause=1)
+    await ranked.answer(1, battle, Pass(), key="a", pause=1)
     states = [state for state, _ in await jobs(db)]
     assert states[0] == "cancelled"
     assert states[1:] in ([], ["due"])
@@ -91,7 +92,7 @@ async def test_a_stale_deadline_does_nothing(db: Database, clock: ManualClock, s
     await player_with_deck(db, clock, 1)
     ranked = service(db, clock, sched)
     battle = (await ranked.start(1, 1, key="i")).battle_id
-    await ranked.answer(1, battle, {"kind": "pass"}, key="a", pause=1)
+    await ranked.answer(1, battle, Pass(), key="a", pause=1)
     before = [(r.version, r.pause) for r in await battle_rows(db)]
     await sched.add(TIMEOUT_JOB, clock.now(), {"battle": battle, "pause": 1})
     assert await sched.run_due() == 1
