@@ -15,7 +15,7 @@ from engine.hoss.actions import MAX_ID, ChoosePath, Pass, Play
 from engine.hoss.catalog import HossCatalog
 from services.hoss.choices import chosen, parse_choice
 from services.hoss.ranked import BattleView
-from services.platform.catalogs import DATA_DIR, load_catalog
+from services.infra.catalogs import DATA_DIR, load_catalog
 
 CATALOG = load_catalog(DATA_DIR / "hoss.json", HossCatalog)
 LONG = (("c" * MAX_ID), ("p" * MAX_ID), ("r" * MAX_ID))  # the longest ids an action may carry
