@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from core.clock import ManualClock, to_db
 from engine import fair_draw
 from engine.hoss import TOP_PRIZES, HossCatalog
-from services.hoss.arena import CLOSE_JOB, RANKING_JOB, ArenaService
+from services.hoss.arena.seasons import CLOSE_JOB, RANKING_JOB, ArenaService
 from services.hoss.decks import DeckService
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.scheduler import Job, Scheduler

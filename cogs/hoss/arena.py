@@ -1,7 +1,7 @@
 """/hoss arena …: registering for this week's Arena with two decks, attacking, the standings, and the
 « Abandonner » button of an Arena battle.
 
-The Arena belongs to the server where the command is used (services/hoss/arena.py decides everything
+The Arena belongs to the server where the command is used (services/hoss/arena/seasons.py decides everything
 else). An attack's battle is a HOSS battle: its public message, private decision controls, deadline and
 skip are the ranked battles' (cogs/hoss/battle.py); only its « Abandonner » button is answered here.
 
@@ -37,9 +37,9 @@ from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import text
 from discord_app.translator import desc
 from engine.hoss import SHOWN_FROM, format_season
-from services.hoss.arena import Entry, Registration, Standings
-from services.hoss.arena_posts import Final
-from services.hoss.arena_verify import ArenaVerification
+from services.hoss.arena.posts import Final
+from services.hoss.arena.seasons import Entry, Registration, Standings
+from services.hoss.arena.verify import ArenaVerification
 from services.infra.messages import Day, Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 

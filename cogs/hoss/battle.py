@@ -4,7 +4,7 @@ result with its log, the replay summary and the milestone notices.
 The battle message is public (one per `/hoss rank` start or `/hoss battle`): both sides, PV bars,
 statuses, synergies and the round's notable events, never the player's hand. Its "Décider" button opens
 private controls (the hand, the legal actions) that only the player can use. The service renders the
-message and, once it is shown here, the outbox edits it round by round (services/hoss/battle_edits.py):
+message and, once it is shown here, the outbox edits it round by round (services/hoss/battle/edits.py):
 this module only shows it, records it (`attach`) and answers its buttons.
 
 | custom_id | what |
@@ -38,11 +38,11 @@ from discord_app.context import public_locale_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import files_of, text, to_discord
 from engine.hoss import ChoosePath, HossAction, Move, Pass, Place, Play
-from services.hoss.battle_edits import Shown
-from services.hoss.battle_render import name_of
-from services.hoss.choices import Choice, choice_value, parse_choice
+from services.hoss.battle.choices import Choice, choice_value, parse_choice
+from services.hoss.battle.edits import Shown
+from services.hoss.battle.ranked import BattleView, Ladder, Notice
+from services.hoss.battle.render import name_of
 from services.hoss.keys import RANK_NAME_KEYS
-from services.hoss.ranked import BattleView, Ladder, Notice
 from services.hoss.standings import StandingEntry, Standings
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 

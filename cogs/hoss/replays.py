@@ -18,8 +18,8 @@ from core.errors import BadInput, NotFound
 from core.i18n import format_date
 from discord_app.components import PersistentSelect
 from discord_app.render import files_of, text
-from services.hoss.battle_history import PastBattle
-from services.hoss.battle_log import replay_spec
+from services.hoss.battle.history import PastBattle
+from services.hoss.battle.log import replay_spec
 from services.hoss.keys import RANK_NAME_KEYS
 from services.infra.messages import MessageSpec, Text
 

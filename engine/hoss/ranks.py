@@ -1,6 +1,6 @@
 """Ranked battles against the AI: the nine ranks, the opponent's deck at each rank, and what a battle pays.
 
-Pure rules on plain values (the rulebook's "Les rangs de combat"); `services/hoss/ranked.py` reads the
+Pure rules on plain values (the rulebook's "Les rangs de combat"); `services/hoss/battle/ranked.py` reads the
 database and calls these. Every number that is not the rulebook's is a decision recorded in
 docs/hoss/ranked.md.
 

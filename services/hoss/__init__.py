@@ -12,7 +12,8 @@ from typing import Any
 from core.i18n import format_decimal, format_int, format_percent
 from core.settings import SUPPORTED_LOCALES
 from engine.hoss import ENGINE, BuffCard, CreatureCard, HossCatalog, sale_price
-from services.hoss.arena import ArenaService
+from services.hoss.arena.seasons import ArenaService
+from services.hoss.battle.ranked import RankedService
 from services.hoss.card_image import CARD_ART
 from services.hoss.collection import HossCollection
 from services.hoss.deck_holds import decks_holding
@@ -27,7 +28,6 @@ from services.hoss.keys import RACE_KEYS as RACE_KEYS
 from services.hoss.keys import RANK_KEYS as RANK_KEYS
 from services.hoss.keys import STATUS_KEYS as STATUS_KEYS
 from services.hoss.raffle import RaffleService
-from services.hoss.ranked import RankedService
 from services.hoss.recap import RECAP_SECTIONS
 from services.hoss.reset import CURRENCY, reset
 from services.hoss.sale import HossSale

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import timedelta
 
-from services.hoss.battles import MATCHES
+from services.hoss.battle.battles import MATCHES
 from services.hoss.raffle import has_ticket, sales_day, schedule_of
 from services.infra.messages import Text
 from services.infra.timers import Timer, TimerQuery, relative

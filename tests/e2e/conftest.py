@@ -17,7 +17,7 @@ import pytest
 from core.message_guard import GUARD
 from emulator.records import Records, RequestRecord
 from sandbox.harness import BotHarness
-from services.hoss.ranked import RankedService
+from services.hoss.battle.ranked import RankedService
 from services.infra import games
 from tests.conftest import MigratedCopy
 from tests.e2e.drop_scenes import SEED as DROPS_SEED

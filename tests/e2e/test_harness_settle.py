@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sandbox.harness import BotHarness
-from services.hoss.ranked import RankedService
+from services.hoss.battle.ranked import RankedService
 from tests.e2e.hoss.test_ranked import start_rank_1, with_deck
 
 

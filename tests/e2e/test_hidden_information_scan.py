@@ -37,8 +37,8 @@ from engine.pillz.state import PillzState
 from engine.protocol import SPECTATOR
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
-from services.hoss import battles as hoss_battles
-from services.hoss.ranked import RankedService
+from services.hoss.battle import battles as hoss_battles
+from services.hoss.battle.ranked import RankedService
 from services.infra.games import discover
 from services.infra.messages import StripCard
 from tests.e2e.choco.helpers import challenge_accepted, choco, notation, with_bronze_deck

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from core.clock import to_db
-from services.hoss.battles import NOTICES_TOPIC
+from services.hoss.battle.battles import NOTICES_TOPIC
 from services.hoss.gold import GOLD
 from services.infra import ledger
 from services.infra.players import ensure_player

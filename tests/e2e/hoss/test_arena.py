@@ -97,7 +97,7 @@ async def test_register_attack_abandon_and_standings(harness: BotHarness) -> Non
     assert refused.message.ephemeral
     assert "ne vous est pas destiné" in shown(refused.message)
 
-    # The battle's edits are paced (services/hoss/battle_edits.py): an edit queued while an earlier one
+    # The battle's edits are paced (services/hoss/battle/edits.py): an edit queued while an earlier one
     # still waits is due a pace after it, on this test's unmoving clock never. The edits due now go out
     # first, as they do within a second in production, so that the abandon's edit is due at once.
     await harness.settle()

@@ -12,7 +12,7 @@ import pytest
 from emulator.core import Fault
 from emulator.world import User
 from sandbox.harness import BotHarness
-from services.hoss.ranked import RankedService
+from services.hoss.battle.ranked import RankedService
 from tests.e2e.hoss.test_ranked import (
     battle_message,
     decide_once,

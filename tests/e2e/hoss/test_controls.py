@@ -1,6 +1,6 @@
 """The private decision controls (cogs/hoss/battle.py `controls_reply`): each option of the select names
 its action whole, however long the action's ids, because its value is a place in the legal actions shown
-and a digest (services/hoss/choices.py), never the action's JSON that Discord would cut at 100 characters."""
+and a digest (services/hoss/battle/choices.py), never the action's JSON that Discord would cut at 100 characters."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from cogs.hoss.battle import controls_reply
 from engine.hoss import HossView, SeatView
 from engine.hoss.actions import MAX_ID, ChoosePath, Pass, Play
 from engine.hoss.catalog import HossCatalog
-from services.hoss.choices import chosen, parse_choice
-from services.hoss.ranked import BattleView
+from services.hoss.battle.choices import chosen, parse_choice
+from services.hoss.battle.ranked import BattleView
 from services.infra.catalogs import DATA_DIR, load_catalog
 
 CATALOG = load_catalog(DATA_DIR / "hoss.json", HossCatalog)

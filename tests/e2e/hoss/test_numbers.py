@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.hoss.battle import ladder_reply, notice_reply
-from services.hoss.battle_render import creature_line, result_text
-from services.hoss.battle_view import CreatureView
-from services.hoss.battles import BattleResult
-from services.hoss.ranked import RANK_NAME_KEYS, Ladder, Notice, RankStatus
+from services.hoss.battle.battles import BattleResult
+from services.hoss.battle.ranked import RANK_NAME_KEYS, Ladder, Notice, RankStatus
+from services.hoss.battle.render import creature_line, result_text
+from services.hoss.battle.view import CreatureView
 from services.infra.messages import Text
 
 NNBSP = "\u202f"  # French groups thousands with a narrow no-break space

@@ -19,8 +19,8 @@ from engine.hoss import Move, Pass, Play
 from engine.hoss.catalog import CreatureCard
 from sandbox.harness import BotHarness
 from services.hoss import HossServices
+from services.hoss.battle.ranked import BattleView, RankedService
 from services.hoss.gold import GOLD
-from services.hoss.ranked import BattleView, RankedService
 from services.infra import ledger
 from services.infra.players import ensure_player
 from tests.conftest import MigratedCopy

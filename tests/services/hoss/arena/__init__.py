@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 from core.clock import ManualClock
 from engine.hoss import HossCatalog
 from sandbox.fixtures.hoss import ATTACK_BUFFS, ATTACK_LINES, DEFENCE_BUFFS, DEFENCE_LINES, complete_line
-from services.hoss.arena import ArenaService
+from services.hoss.arena.seasons import ArenaService
+from services.hoss.battle.ranked import RankedService
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
-from services.hoss.ranked import RankedService
 from services.infra import ledger
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler

@@ -10,9 +10,9 @@ import pytest
 
 from core.clock import ManualClock
 from engine.hoss import HossCatalog
-from services.hoss.arena import ArenaService
+from services.hoss.arena.seasons import ArenaService
+from services.hoss.battle.ranked import RankedService
 from services.hoss.decks import DeckService
-from services.hoss.ranked import RankedService
 from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.hoss.arena import PARIS, TUESDAY_NOON, World

@@ -14,7 +14,7 @@ from core.clock import to_db
 from core.errors import DomainError
 from engine import fair_draw
 from engine.hoss import ArenaResult
-from services.hoss.arena import (
+from services.hoss.arena.seasons import (
     CLOSE_JOB,
     ArenaLocked,
     ArenaService,

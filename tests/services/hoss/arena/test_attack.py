@@ -17,8 +17,8 @@ from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
 from engine.hoss import HossCatalog, Record
 from services.community.privacy import erase
-from services.hoss import battles
-from services.hoss.arena import (
+from services.hoss.arena.results import REASON_BATTLE
+from services.hoss.arena.seasons import (
     ArenaService,
     AttackStarted,
     NoOpponent,
@@ -26,10 +26,10 @@ from services.hoss.arena import (
     NotRegistered,
     SeasonClosed,
 )
-from services.hoss.arena_results import REASON_BATTLE
-from services.hoss.battles import AI, PLAYER, REASON, TIMEOUT_JOB, Decision
+from services.hoss.battle import battles
+from services.hoss.battle.battles import AI, PLAYER, REASON, TIMEOUT_JOB, Decision
+from services.hoss.battle.ranked import RankedService
 from services.hoss.decks import DeckService
-from services.hoss.ranked import RankedService
 from services.infra import ledger
 from services.infra.scheduler import Scheduler
 from store.db import Database

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from services.hoss.arena import NotRegistered
+from services.hoss.arena.seasons import NotRegistered
 from tests.services.hoss.arena import BUFFS_A, BUFFS_B, DECK_A, DECK_B, GUILD, OTHER, World
 
 

@@ -17,8 +17,8 @@ from core.clock import ManualClock, to_db
 from discord_app.render import to_discord
 from engine import fair_draw
 from engine.hoss import ArenaResult, HossCatalog
-from services.hoss.arena import CLOSE_JOB, ArenaService
-from services.hoss.arena_posts import PAID_SHOWN, TOP_SHOWN, ranking_spec, standings
+from services.hoss.arena.posts import PAID_SHOWN, TOP_SHOWN, ranking_spec, standings
+from services.hoss.arena.seasons import CLOSE_JOB, ArenaService
 from services.hoss.decks import DeckService
 from services.hoss.proofs import proof_spec
 from services.infra.messages import MessageSpec, render_text

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.hoss import ArenaResult, format_season
-from services.hoss.arena_verify import NoSeason, SeasonStillOpen
+from services.hoss.arena.verify import NoSeason, SeasonStillOpen
 from tests.services.hoss.arena import GUILD, MONDAY, OTHER, PARIS, World, ranked_season
 
 ROOT = Path(__file__).resolve().parents[4]

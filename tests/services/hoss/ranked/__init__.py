@@ -11,11 +11,11 @@ from typing import Any
 from core.clock import ManualClock
 from engine.hoss.actions import HossAction
 from engine.hoss.catalog import CreatureCard, HossCatalog
-from services.hoss import battle_replay
-from services.hoss import battles as hoss_battles
+from services.hoss.battle import battles as hoss_battles
+from services.hoss.battle import replay as battle_replay
+from services.hoss.battle.ranked import BattleView, RankedService
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
-from services.hoss.ranked import BattleView, RankedService
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.players import ensure_player

@@ -15,9 +15,9 @@ from core.clock import ManualClock
 from core.errors import DomainError, IllegalAction, NotAllowed, NotFound
 from engine.hoss.actions import HossAction, Pass, Play
 from engine.hoss.ranks import battle_reward
-from services.hoss.battle_view import NOTABLE_EVENTS
-from services.hoss.battles import DECISION_TIMEOUT, REASON
-from services.hoss.choices import Choice, fingerprint
+from services.hoss.battle.battles import DECISION_TIMEOUT, REASON
+from services.hoss.battle.choices import Choice, fingerprint
+from services.hoss.battle.view import NOTABLE_EVENTS
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import (

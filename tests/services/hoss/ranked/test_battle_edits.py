@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 
 from core.clock import ManualClock
 from engine.hoss import Pass
-from services.hoss.battle_edits import ROUND_PACE
-from services.hoss.ranked import RankedService
+from services.hoss.battle.edits import ROUND_PACE
+from services.hoss.battle.ranked import RankedService
 from services.infra.messages import MessageSpec, render_text
 from services.infra.outbox import Outbox
 from services.infra.scheduler import Scheduler

@@ -7,7 +7,7 @@ import pytest
 
 from core.errors import BadInput, NotAllowed
 from engine.hoss.actions import MAX_ID, ChoosePath, HossAction, Move, Pass, Play
-from services.hoss.choices import choice_value, chosen, parse_choice
+from services.hoss.battle.choices import choice_value, chosen, parse_choice
 
 LONG = "x" * MAX_ID  # the longest id an action may carry
 LEGAL: tuple[HossAction, ...] = (Play(LONG, "y" * MAX_ID), ChoosePath("a1", LONG), Move("a5", "a1"), Pass())

@@ -10,10 +10,17 @@ from zoneinfo import ZoneInfo
 from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed
 from engine.hoss import Pass
-from services.hoss.battles import DECISION_TIMEOUT, REASON
+from services.hoss.battle.battles import DECISION_TIMEOUT, REASON
 from services.infra.scheduler import Scheduler
 from store.db import Database
-from tests.services.hoss.ranked import battle_rows, decision_rows, gold, player_with_deck, rows, service
+from tests.services.hoss.ranked import (
+    battle_rows,
+    decision_rows,
+    gold,
+    player_with_deck,
+    rows,
+    service,
+)
 
 
 async def test_twenty_concurrent_answers_to_one_pause_apply_once(

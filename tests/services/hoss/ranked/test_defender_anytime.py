@@ -12,9 +12,10 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotAllowed
 from engine.hoss import HossAction, Move, Pass, Play
-from services.hoss import battle_edits, battles
-from services.hoss.battles import DECISION_TIMEOUT, ROUND_JOB, ROUND_STOP
-from services.hoss.ranked import BattleView, RankedService
+from services.hoss.battle import battles
+from services.hoss.battle import edits as battle_edits
+from services.hoss.battle.battles import DECISION_TIMEOUT, ROUND_JOB, ROUND_STOP
+from services.hoss.battle.ranked import BattleView, RankedService
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
 from store.db import Database

@@ -8,8 +8,8 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
 from engine.hoss import HossAction, Move, Pass, Play
-from services.hoss.choices import choice_value, parse_choice
-from services.hoss.ranked import BattleView, RankedService
+from services.hoss.battle.choices import choice_value, parse_choice
+from services.hoss.battle.ranked import BattleView, RankedService
 from store.db import Database
 from tests.services.hoss.ranked import decision_rows, player_with_deck, service
 

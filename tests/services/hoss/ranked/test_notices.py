@@ -11,7 +11,7 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import NotFound
-from services.hoss.ranked import REASON_MILESTONE
+from services.hoss.battle.ranked import REASON_MILESTONE
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import gold, player_with_deck, rows, service, set_wins

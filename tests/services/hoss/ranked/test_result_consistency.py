@@ -10,7 +10,7 @@ import re
 import pytest
 
 from core.clock import ManualClock
-from services.hoss.ranked import RankedService
+from services.hoss.battle.ranked import RankedService
 from services.infra.messages import MessageSpec, render_text
 from store.db import Database
 from tests.services.hoss.ranked import player_with_deck, service

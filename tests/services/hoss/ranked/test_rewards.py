@@ -13,8 +13,8 @@ from core.clock import ManualClock
 from core.errors import NotAllowed
 from engine.hoss import ENGINE
 from engine.hoss.ranks import battle_reward
-from services.hoss import battles as hoss_battles
-from services.hoss.battles import REASON
+from services.hoss.battle import battles as hoss_battles
+from services.hoss.battle.battles import REASON
 from store.db import Database
 from tests.services.hoss.ranked import gold, player_with_deck, rows, service, set_wins
 

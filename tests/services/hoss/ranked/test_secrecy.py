@@ -8,7 +8,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed, NotFound
 from engine.hoss import Pass
-from services.hoss.ranked import RankedService
+from services.hoss.battle.ranked import RankedService
 from store.db import Database
 from tests.services.hoss.ranked import battle_rows, player_with_deck, service
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 from core.clock import ManualClock
-from services.hoss.ranked import RankedService
+from services.hoss.battle.ranked import RankedService
 from services.hoss.standings import HossStandings, profile_summary
 from services.infra.messages import Text
 from store.db import Database

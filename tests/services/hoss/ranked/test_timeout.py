@@ -9,11 +9,18 @@ from pathlib import Path
 
 from core.clock import ManualClock
 from engine.hoss import Pass
-from services.hoss.battles import DECISION_TIMEOUT, TIMEOUT_JOB
+from services.hoss.battle.battles import DECISION_TIMEOUT, TIMEOUT_JOB
 from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import open_database
-from tests.services.hoss.ranked import battle_rows, decision_rows, gold, player_with_deck, rows, service
+from tests.services.hoss.ranked import (
+    battle_rows,
+    decision_rows,
+    gold,
+    player_with_deck,
+    rows,
+    service,
+)
 from tests.services.hoss.ranked.conftest import PARIS
 
 

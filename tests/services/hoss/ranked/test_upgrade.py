@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 from core.clock import ManualClock, to_db
 from engine.hoss import ENGINE, Record, new_battle, opponent_setup, to_state
 from engine.protocol import CATALOG_OPTION, PlayerSetup
-from services.hoss import battles
-from services.hoss.battles import PLAYER, REASON, TIMEOUT_JOB, Decision
+from services.hoss.battle import battles
+from services.hoss.battle.battles import PLAYER, REASON, TIMEOUT_JOB, Decision
 from services.infra.scheduler import Scheduler
 from store.migrate import apply_sync, discover
 from tests.services.conftest import open_database

@@ -1,7 +1,7 @@
 """Ranked battles against the AI: the ladder, starting a battle, answering its pauses, the 2-minute
 deadline, skipping to the end, the live view, the log and the replay, rewards and milestone notices.
 
-Each use case is one write unit. A battle is a match of the shared block (`services/hoss/battles.py`
+Each use case is one write unit. A battle is a match of the shared block (`services/hoss/battle/battles.py`
 stores and drives it); the player sits in seat 0 and the AI (`strong_policy`) in seat 1. A decision not
 taken within 2 minutes is taken by the AI for the player: a `hoss.decision_timeout` job (battle id, pause
 number) is scheduled at every pause and does nothing once the battle has moved on. The end of a battle is
@@ -40,11 +40,11 @@ from engine.hoss import (
 )
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from engine.rng import derive
-from services.hoss import battle_edits, battle_history, battle_replay, battles
-from services.hoss.battle_edits import ROUND_PACE, Shown
-from services.hoss.battle_history import PastBattle
-from services.hoss.battle_view import NOTABLE_EVENTS
-from services.hoss.battles import (
+from services.hoss.battle import battles
+from services.hoss.battle import edits as battle_edits
+from services.hoss.battle import history as battle_history
+from services.hoss.battle import replay as battle_replay
+from services.hoss.battle.battles import (
     AI,
     NOTICES_TOPIC,
     PLAYER,
@@ -54,7 +54,10 @@ from services.hoss.battles import (
     BattleRow,
     Decision,
 )
-from services.hoss.choices import Choice, chosen
+from services.hoss.battle.choices import Choice, chosen
+from services.hoss.battle.edits import ROUND_PACE, Shown
+from services.hoss.battle.history import PastBattle
+from services.hoss.battle.view import NOTABLE_EVENTS
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS

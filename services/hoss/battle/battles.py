@@ -1,6 +1,6 @@
 """Ranked battles in the database: the battle row, driving the engine between the player's pauses, the
 decision deadline, the end of a battle (result, rank progress, gold, milestone notice), the stored rounds
-and decisions (their log and replay: `battle_replay.py`). The public API is `services/hoss/ranked.py`;
+and decisions (their log and replay: `battle_replay.py`). The public API is `services/hoss/battle/ranked.py`;
 the rules (ranks, rewards) are `engine/hoss/ranks.py`.
 
 A battle is a match of the shared block (`services/shared/matches.py`, game 'hoss', kind 'ranked'): seat 0
@@ -42,8 +42,8 @@ from engine.hoss import (
     to_state,
 )
 from engine.protocol import PlayerSetup
-from services.hoss import arena_results
-from services.hoss.arena_results import ArenaReward
+from services.hoss.arena import results as arena_results
+from services.hoss.arena.results import ArenaReward
 from services.hoss.gold import GOLD
 from services.infra import ledger
 from services.infra.players import summary_changed
@@ -108,7 +108,7 @@ class BattleRow:
     player_setup: str
     opponent_setup: str
     guild_id: int | None  # where it was started; None in direct messages
-    message_item: int | None = None  # the outbox item of its public message (services/hoss/battle_edits.py)
+    message_item: int | None = None  # the outbox item of its public message (services/hoss/battle/edits.py)
 
     @property
     def live(self) -> bool:
@@ -407,7 +407,7 @@ def result_of(row: BattleRow, state: HossState) -> BattleResult | None:
     if row.live or row.reward is None:
         return None
     r = row.reward
-    arena = r.get("arena")  # an Arena battle's reward holds only this (services/hoss/arena_results.py)
+    arena = r.get("arena")  # an Arena battle's reward holds only this (services/hoss/arena/results.py)
     return BattleResult(
         status=row.status,
         counted=bool(row.counted),

@@ -19,11 +19,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.hoss import ENGINE, HossCatalog
-from services.hoss import arena_results, battle_replay, battles
-from services.hoss.battle_log import log_files
-from services.hoss.battle_render import battle_spec
-from services.hoss.battle_view import Board, Now, boards
-from services.hoss.battles import PLAYER, BattleRow
+from services.hoss.arena import results as arena_results
+from services.hoss.battle import battles
+from services.hoss.battle import replay as battle_replay
+from services.hoss.battle.battles import PLAYER, BattleRow
+from services.hoss.battle.log import log_files
+from services.hoss.battle.render import battle_spec
+from services.hoss.battle.view import Board, Now, boards
 from services.infra.messages import MessageSpec, Target
 from services.infra.outbox import drop_waiting_edits, edits_waiting, enqueue, record_sent
 

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from engine.hoss import HossCatalog
-from services.hoss.battle_render import (
+from services.hoss.battle.render import (
     event_line,
     in_every_language,
     name_of,
@@ -23,7 +23,7 @@ from services.hoss.battle_render import (
     reason_line,
     side_text,
 )
-from services.hoss.battle_view import events_of, named, side_of
+from services.hoss.battle.view import events_of, named, side_of
 from services.hoss.keys import RANK_NAME_KEYS
 from services.infra.messages import Attachment, Embed, MessageSpec, Text, render_text
 

@@ -1,10 +1,10 @@
 """The battle of an Arena attack: started from both players' saved decks, abandoned, or played to its end
-by the AI at the season's close. Steps of `ArenaService`'s write units (services/hoss/arena.py).
+by the AI at the season's close. Steps of `ArenaService`'s write units (services/hoss/arena/seasons.py).
 
-An attack's battle is an ordinary HOSS battle row (services/hoss/battles.py): the attacker in seat 0 plays
+An attack's battle is an ordinary HOSS battle row (services/hoss/battle/battles.py): the attacker in seat 0 plays
 live with the ranked battles' message, controls, 2-minute deadline and skip (`RankedService` drives it),
 and the defender's saved defence deck sits in seat 1, played by the strong AI. Its end settles the attack
-(services/hoss/arena_results.py). Decisions: docs/hoss/arena.md.
+(services/hoss/arena/results.py). Decisions: docs/hoss/arena.md.
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ from engine.hoss import (
     new_battle,
 )
 from engine.protocol import CATALOG_OPTION, PlayerSetup
-from services.hoss import arena_results, battle_edits, battles
-from services.hoss.battles import AI, PLAYER, Decision
+from services.hoss.arena import results as arena_results
+from services.hoss.battle import battles
+from services.hoss.battle import edits as battle_edits
+from services.hoss.battle.battles import AI, PLAYER, Decision
 from services.hoss.shop import rank_wins
 from services.infra import scheduler
 

@@ -3,7 +3,7 @@ hourly ranking (« Le classement est mis à jour toutes les heures et s'affiche 
 inscrits »), and the results of the Sunday-midnight close with the rewards paid; each post's « Vérifier »
 shows the season's commitment, and its seed once closed (services/hoss/proofs.py).
 
-Both are queued in the outbox by the unit that ranks or closes the season (services/hoss/arena.py), so a
+Both are queued in the outbox by the unit that ranks or closes the season (services/hoss/arena/seasons.py), so a
 post exists iff that unit committed: the results are posted exactly once, and a season closed twice
 rolls back with its post. Players are named by mention, which pings nobody: the outbox's messages allow
 no mention unless they name `ping_users`, and embeds never notify. Decisions: docs/hoss/arena.md, "Posts".

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from core.i18n import format_int
 from core.settings import SUPPORTED_LOCALES
 from engine.hoss import HossCatalog
-from services.hoss.arena_results import ArenaReward, ArenaTag
-from services.hoss.battle_view import Board, CreatureView, EventView, SideView
-from services.hoss.battles import BattleResult
+from services.hoss.arena.results import ArenaReward, ArenaTag
+from services.hoss.battle.battles import BattleResult
+from services.hoss.battle.view import Board, CreatureView, EventView, SideView
 from services.hoss.keys import RACE_KEYS, RANK_NAME_KEYS
 from services.infra.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text, render_text
 

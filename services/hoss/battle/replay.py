@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.hoss import ENGINE, Battle, HossState, Record, to_state
-from services.hoss.battles import BattleRow, Decision, decisions, rounds
+from services.hoss.battle.battles import BattleRow, Decision, decisions, rounds
 
 LOG_FORMAT = "hoss-ranked-log/1"
 

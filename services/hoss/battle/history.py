@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.clock import from_db
-from services.hoss.battles import KIND, PLAYER, RULES
+from services.hoss.battle.battles import KIND, PLAYER, RULES
 
 RECENT = 25  # a select's options at most
 

@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from engine.hoss import SeatView
-from services.hoss.arena_results import ArenaTag
-from services.hoss.battles import PLAYER, SEAT_PREFIX, BattleResult, only_moves
+from services.hoss.arena.results import ArenaTag
+from services.hoss.battle.battles import PLAYER, SEAT_PREFIX, BattleResult, only_moves
 
 # The events the board shows (every event stays in the log).
 NOTABLE_EVENTS = frozenset({"play", "place", "move", "evolve", "evolve_choice", "death", "revive"})

@@ -41,16 +41,19 @@ from engine.hoss import (
     season_payouts,
     shared_copies,
 )
-from services.hoss import arena_battles, arena_results, battle_edits, battles
-from services.hoss.arena_posts import Final, last_final, post_ranking, post_results
-from services.hoss.arena_results import AttackSettled as AttackSettled
-from services.hoss.arena_verify import ArenaVerification, verification
-from services.hoss.battle_edits import Shown
-from services.hoss.battles import BattleResult
+from services.hoss.arena import battles as arena_battles
+from services.hoss.arena import results as arena_results
+from services.hoss.arena.posts import Final, last_final, post_ranking, post_results
+from services.hoss.arena.results import AttackSettled as AttackSettled
+from services.hoss.arena.verify import ArenaVerification, verification
+from services.hoss.battle import battles
+from services.hoss.battle import edits as battle_edits
+from services.hoss.battle.battles import BattleResult
+from services.hoss.battle.edits import Shown
+from services.hoss.battle.ranked import RankedService
 from services.hoss.decks import DeckService, DeckView
 from services.hoss.gold import GOLD
 from services.hoss.proofs import Proof, arena_proof
-from services.hoss.ranked import RankedService
 from services.hoss.shop import rank_wins
 from services.infra import ledger
 from services.infra.players import ensure_player
