@@ -25,14 +25,7 @@ from services.shared import duel_render as shared
 Langs = tuple[str, ...]  # the languages of the players a text names units for (card_names.beside)
 
 COLOR = 0xB8860B
-TEXTS = shared.DuelTexts(
-    ai="immortals.duel.ai",
-    timeout_note="immortals.duel.timeout_note",
-    deadline="immortals.duel.deadline",
-    play_button="immortals.duel.play_button",
-    title="immortals.duel.title",
-    title_practice="immortals.duel.title_practice",
-)
+TEXTS = shared.DuelTexts.of("immortals")
 # A unit's Attack and Defense by the terrain's change: +1 its favourite, -1 its malus, 0 neither.
 STATS_KEYS = {1: "immortals.duel.stats_home", -1: "immortals.duel.stats_malus", 0: "immortals.duel.stats"}
 START_KEYS = {

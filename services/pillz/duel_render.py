@@ -26,14 +26,7 @@ from services.pillz.names import ABILITY_KEYS
 from services.shared import duel_render as shared
 
 COLOR = 0x7B2D8E
-TEXTS = shared.DuelTexts(
-    ai="pillz.duel.ai",
-    timeout_note="pillz.duel.timeout_note",
-    deadline="pillz.duel.deadline",
-    play_button="pillz.duel.play_button",
-    title="pillz.duel.title",
-    title_practice="pillz.duel.title_practice",
-)
+TEXTS = shared.DuelTexts.of("pillz")
 FIRST_KEYS = {
     "stars": "pillz.first.stars",
     "random": "pillz.first.random",

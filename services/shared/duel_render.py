@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.infra.messages import Button, Embed, EmbedField, MessageSpec, Text
-from services.shared.duels import Duel
+from services.shared.duels import PUBLIC_KEYS, Duel, keyed
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,11 @@ class DuelTexts:
     play_button: str  # the button that opens a player's controls
     title: str  # {id}
     title_practice: str  # {id}
+
+    @staticmethod
+    def of(game: str, **overrides: str) -> DuelTexts:
+        """The game's keys, `<game>.duel.ai`... (services/shared/duels.py, `PUBLIC_KEYS`)."""
+        return keyed(DuelTexts, game, PUBLIC_KEYS, **overrides)
 
 
 def who(duel: Duel[Any], seat: int, texts: DuelTexts) -> Text:

@@ -19,11 +19,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from core.errors import NotAllowed, NotFound
 from engine.errors import DomainError
-from services.infra.games import Opened, TournamentPairing
+from services.infra.games import Opened, TournamentGame, TournamentPairing, TournamentPlay
 from services.infra.messages import Button, Text
 from services.shared.duels import Duel, SecretDuels
 
@@ -36,7 +36,7 @@ class DuelTournament(Generic[R]):
     """One game's tournament side, over its duels; `rating` reads the game's rating of a player."""
 
     def __init__(
-        self, duels: SecretDuels[Any, Any, R, Any], rating: Callable[[sqlite3.Connection, int], int]
+        self, duels: SecretDuels[Any, Any, R, Any, Any], rating: Callable[[sqlite3.Connection, int], int]
     ) -> None:
         self.duels = duels
         self.matches = duels.duels
@@ -135,6 +135,19 @@ class DuelTournament(Generic[R]):
         return Text("matches.tournament.waiting", {"opponent": _other(duel, seat), "at": at})
 
 
+class _DuelServices(Protocol):
+    @property
+    def duels(self) -> SecretDuels[Any, Any, Any, Any, Any]: ...
+
+
+def _of_duels(services: _DuelServices) -> TournamentPlay:
+    return services.duels.tournament
+
+
+# A duel game's `GameSpec.tournament`: its built services' duels, as tournament matches.
+DUEL_TOURNAMENTS = TournamentGame(_of_duels)
+
+
 def _ready(duel: Duel[Any]) -> list[bool]:
     return [bool(flag) for flag in duel.data.get("ready", [False, False])]
 
@@ -149,4 +162,4 @@ def _other(duel: Duel[Any], seat: int) -> str:
     return f"<@{_player(duel, 1 - seat)}>"
 
 
-__all__ = ["KIND", "READY_BUTTON", "DuelTournament"]
+__all__ = ["DUEL_TOURNAMENTS", "KIND", "READY_BUTTON", "DuelTournament"]
