@@ -17,9 +17,7 @@ import sqlite3
 from datetime import datetime
 from typing import Any
 
-from core.clock import Clock
 from core.errors import BadInput, NotAllowed
-from core.i18n import DEFAULT_LOCALE
 from engine.errors import DomainError
 from engine.immortals import DECK_MAX, DECK_MIN, ENGINE, Choose, ImmortalsCatalog, ImmortalsState, choose
 from engine.protocol import PlayerSetup
@@ -33,12 +31,10 @@ from services.immortals.names import unit_name
 from services.immortals.rewards import AI_PLAYER, apply_result
 from services.infra.messages import MessageSpec, Text
 from services.infra.players import ensure_player
-from services.infra.scheduler import Job, Scheduler
+from services.infra.scheduler import Job
 from services.shared.collecting import Problem
-from services.shared.duel_tournaments import DuelTournament
 from services.shared.duels import SecretDuels, timeout_job
 from services.shared.matches import Author, StaleMatch
-from store.db import Database
 
 TIMEOUT_JOB = timeout_job("immortals")  # the tests arm it by name
 REFUSALS = {"unit": "immortals.error.unit_used", "spell": "immortals.error.spell_used"}
@@ -64,17 +60,10 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
     """A practice duel (against the AI, with the player's deck) pays card and player XP, gold and
     fragments (halved by the anti-farm rule like any duel: the AI is one opponent), no combat points."""
 
-    def __init__(
-        self,
-        db: Database,
-        clock: Clock,
-        catalog: ImmortalsCatalog,
-        rng: random.Random,
-        scheduler: Scheduler | None,
-        default_locale: str = DEFAULT_LOCALE,
-    ) -> None:
-        super().__init__(db, clock, catalog, rng, scheduler, duels=DUELS, default_locale=default_locale)
-        self.tournament = DuelTournament(self, rating)
+    matches = DUELS
+
+    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+        return rating(conn, player)
 
     # --- starting -----------------------------------------------------------------------------------
 

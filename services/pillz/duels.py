@@ -15,19 +15,28 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import asdict
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
-from core.clock import Clock
 from core.errors import BadInput, NotAllowed
-from core.i18n import DEFAULT_LOCALE
 from engine.errors import DomainError
-from engine.pillz import ENGINE, Fighter, PackPool, PillzCatalog, PillzState, Play, choose, choose_quick
+from engine.pillz import (
+    ENGINE,
+    Fighter,
+    PackPool,
+    PillzCard,
+    PillzCatalog,
+    PillzState,
+    Play,
+    choose,
+    choose_quick,
+)
 from engine.protocol import PlayerSetup
 from services.community import reminders
 from services.community.tournaments.results import match_over
 from services.infra.messages import MessageSpec, Text
 from services.infra.players import ensure_player
-from services.infra.scheduler import Job, Scheduler
+from services.infra.scheduler import Job
 from services.infra.timers import TimerQuery
 from services.pillz import duel_render as render
 from services.pillz.decks import active_deck, active_problems
@@ -35,10 +44,8 @@ from services.pillz.duel_match import AI, DUELS, RULES, Choice, DuelRow, played_
 from services.pillz.economy import GAME_KEY, ensure_starter
 from services.pillz.ladder import rating, record_friend_result
 from services.pillz.timers import timers
-from services.shared.duel_tournaments import DuelTournament
 from services.shared.duels import SecretDuels, timeout_job
 from services.shared.matches import Author, StaleMatch
-from store.db import Database
 
 TIMEOUT_JOB = timeout_job("pillz")  # the tests arm it by name
 # The engine's refusal reasons, each with its own sentence (a raw reason never reaches a player).
@@ -71,20 +78,21 @@ def practice_deck(catalog: PillzCatalog, deck: list[str], rng: random.Random) ->
 
 
 class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choice]):
-    def __init__(
-        self,
-        db: Database,
-        clock: Clock,
-        catalog: PillzCatalog,
-        rng: random.Random,
-        scheduler: Scheduler | None,
-        default_locale: str = DEFAULT_LOCALE,
-    ) -> None:
-        super().__init__(db, clock, catalog, rng, scheduler, duels=DUELS, default_locale=default_locale)
-        # `rng` makes the AI's draws too
-        self.pool = PackPool.of(catalog)
-        self.cards = {c.id: c for c in catalog.cards}
-        self.tournament = DuelTournament(self, rating)
+    """Pillz's duels: simultaneous secret moves, the AI searching its own (the service's `rng` makes its draws
+    too), the ladder's result at the end of a friend duel."""
+
+    matches = DUELS
+
+    @cached_property
+    def pool(self) -> PackPool:
+        return PackPool.of(self.catalog)
+
+    @cached_property
+    def cards(self) -> dict[str, PillzCard]:
+        return {c.id: c for c in self.catalog.cards}
+
+    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+        return rating(conn, player)
 
     # --- starting -----------------------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
@@ -39,12 +39,12 @@ from core.i18n import DEFAULT_LOCALE
 from engine.errors import DomainError, IllegalAction
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.community.card_names import reading_languages
-from services.infra.games import TournamentPlay
 from services.infra.messages import MessageSpec, Target
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
 from services.shared.choice_time import ChoiceTime
+from services.shared.duel_tournaments import DuelTournament
 from services.shared.matches import Author, Match, Matches, MatchTexts
 from store.db import Database
 
@@ -138,10 +138,12 @@ def public_target(duel: Duel[Any]) -> Target:
 
 
 class SecretDuels(ABC, Generic[C, S, R, P, CH]):
-    """One game's duel use cases; a subclass gives the game's parts (the abstract methods). The game's
-    challenge refusals, settings table and timeout job are named after its key (`duels.rules.game`)."""
+    """One game's duel use cases; a subclass declares the game's duels (`matches`, its `Matches`) and gives
+    the game's parts (the abstract methods). The game's challenge refusals, settings table and timeout
+    job are named after its key (`matches.rules.game`); its duels are a tournament's matches too
+    (`tournament`, services/shared/duel_tournaments.py)."""
 
-    tournament: TournamentPlay  # its duels as tournament matches (services/shared/duel_tournaments.py)
+    matches: ClassVar[Matches[Any, Any]]
 
     def __init__(
         self,
@@ -150,8 +152,6 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         catalog: C,
         rng: random.Random,
         scheduler: Scheduler | None,
-        *,
-        duels: Matches[S, R],
         default_locale: str = DEFAULT_LOCALE,
     ) -> None:
         self.db = db
@@ -159,12 +159,13 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         self.catalog = catalog
         self.rng = rng  # seeds (and a game's draws): used only inside write units (the writer's thread)
         self.scheduler = scheduler
-        self.duels = duels
-        self.game = duels.rules.game
+        self.duels: Matches[S, R] = self.matches
+        self.game = self.duels.rules.game
         self.choice_time = choice_time(self.game)
         self.timeout_job = timeout_job(self.game)
         self.default_locale = default_locale  # the language of a player the bot knows none of
-        self.challenges = Challenges(duels, scheduler, CHALLENGE_TTL, challenge_texts(self.game))
+        self.challenges = Challenges(self.duels, scheduler, CHALLENGE_TTL, challenge_texts(self.game))
+        self.tournament: DuelTournament[R] = DuelTournament(self)
         if scheduler is not None:
             scheduler.on(self.timeout_job, self.on_timeout)
 
@@ -194,6 +195,10 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
     @abstractmethod
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         """The timeout job: the AI chooses for the late seats."""
+
+    @abstractmethod
+    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+        """The player's rating in the game (a tournament seeded by rating)."""
 
     @abstractmethod
     def _refusal(self, duel: R, seat: int) -> DomainError | None:
