@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power, round_chance
 from engine.protocol import SPECTATOR
 from services.community.card_names import beside
-from services.infra.messages import CardStrip, Embed, EmbedField, MessageSpec, Number, StripCard, Text
+from services.infra.messages import CardStrip, Embed, MessageSpec, Number, StripCard, Text
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS
@@ -162,17 +162,10 @@ def public(duel: DuelRow, catalog: PillzCatalog, languages: tuple[str, ...] = ()
     state = duel.state
     assert state is not None
     view = ENGINE.view(state, SPECTATOR)
-    # A field's name shows a mention as `<@id>`, not as a name: the player opens the field's value.
-    fields = [
-        EmbedField(
+    seats = [
+        (
             Text("pillz.duel.seat_field", {"life": state.life[s], "pillz": view.pillz[s]}),
-            Text.lines(
-                [
-                    Text("pillz.duel.seat_player", {"player": who(duel, s)}),
-                    _line_up(duel, catalog, s, languages),
-                ]
-            ),
-            inline=True,
+            _line_up(duel, catalog, s, languages),
         )
         for s in (0, 1)
     ]
@@ -205,7 +198,7 @@ def public(duel: DuelRow, catalog: PillzCatalog, languages: tuple[str, ...] = ()
             )
         else:
             lines.append(Text("pillz.duel.to_lead", {"round": state.round, "player": who(duel, lead)}))
-    return shared.public_message(duel, TEXTS, color=COLOR, fields=fields, lines=lines, playing=playing)
+    return shared.public_message(duel, TEXTS, color=COLOR, seats=seats, lines=lines, playing=playing)
 
 
 def _result(duel: DuelRow) -> Text:

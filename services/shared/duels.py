@@ -78,6 +78,7 @@ PUBLIC_KEYS = {  # the public message's frame (services/shared/duel_render.py, `
     "play_button": ".duel.play_button",
     "title": ".duel.title",
     "title_practice": ".duel.title_practice",
+    "seat_player": ".duel.seat_player",
 }
 CHOICE_TIME_KEY = ".error.choice_time"
 
