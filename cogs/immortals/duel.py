@@ -21,16 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.shared import duels as shared
 from cogs.shared.components import plain_button
-from cogs.shared.duels import (
-    DuelCommands,
-    DuelCommandTexts,
-    answer_buttons,
-    controls_of,
-    here,
-    ready_button,
-    stale,
-)
 from core.errors import BadInput
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
@@ -64,10 +56,10 @@ def _place(value: str, high: int) -> int | None:
 # --- the challenge --------------------------------------------------------------------------------------
 
 
-CHALLENGE = DuelCommandTexts.of("immortals")
+CHALLENGE = shared.DuelCommandTexts.of("immortals")
 
 
-ANSWER_BUTTONS = answer_buttons(CHALLENGE)
+ANSWER_BUTTONS = shared.answer_buttons(CHALLENGE)
 
 
 # --- the private controls -------------------------------------------------------------------------------
@@ -125,9 +117,9 @@ def controls_reply(
 
 
 async def _controls(interaction: discord.Interaction[Any], duel: int, round_: int | None) -> Choice:
-    choice: Choice = await controls_of(interaction, CHALLENGE, duel)
+    choice: Choice = await shared.controls_of(interaction, CHALLENGE, duel)
     if round_ is not None and choice.view.round != round_:
-        raise stale(CHALLENGE)
+        raise shared.stale(CHALLENGE)
     return choice
 
 
@@ -176,7 +168,7 @@ class GoButton(
             int(self.match["round"]),
             unit,
             spell,
-            guild=here(interaction),
+            guild=shared.here(interaction),
         )
         assert duel.state is not None
         seat = duel.seat_of(interaction.user.id)
@@ -190,11 +182,18 @@ class GoButton(
         await update(interaction, content=done, embeds=[], view=None)
 
 
-DUEL_ITEMS = (*ANSWER_BUTTONS, ready_button("immortals"), OpenButton, UnitSelect, SpellSelect, GoButton)
+DUEL_ITEMS = (
+    *ANSWER_BUTTONS,
+    shared.ready_button("immortals"),
+    OpenButton,
+    UnitSelect,
+    SpellSelect,
+    GoButton,
+)
 
 
 # --- commands -------------------------------------------------------------------------------------------
 
 
-class ImmortalsDuelCommands(DuelCommands, texts=CHALLENGE, buttons=ANSWER_BUTTONS):
+class ImmortalsDuelCommands(shared.DuelCommands, texts=CHALLENGE, buttons=ANSWER_BUTTONS):
     """Mixed into the /immortals GroupCog (cogs/immortals/cog.py): `challenge` and `practice`."""

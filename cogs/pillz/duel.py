@@ -23,17 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.shared import duels as shared
 from cogs.shared.cards import add_card_viewer
 from cogs.shared.components import plain_button
-from cogs.shared.duels import (
-    DuelCommands,
-    DuelCommandTexts,
-    answer_buttons,
-    controls_of,
-    here,
-    ready_button,
-    stale,
-)
 from core.errors import BadInput
 from core.i18n import format_percent, t
 from discord_app.components import PersistentButton, PersistentSelect
@@ -66,10 +58,10 @@ def _number(value: str, low: int, high: int) -> int:
 # --- the challenge --------------------------------------------------------------------------------------
 
 
-CHALLENGE = DuelCommandTexts.of("pillz")
+CHALLENGE = shared.DuelCommandTexts.of("pillz")
 
 
-ANSWER_BUTTONS = answer_buttons(CHALLENGE)
+ANSWER_BUTTONS = shared.answer_buttons(CHALLENGE)
 
 
 # --- the private controls -------------------------------------------------------------------------------
@@ -124,7 +116,7 @@ def controls_reply(
 async def open_controls(
     interaction: discord.Interaction[Any], duel_id: int, locale: str, place: int | None, pillz: int
 ) -> dict[str, Any]:
-    choice: Choice = await controls_of(interaction, CHALLENGE, duel_id)
+    choice: Choice = await shared.controls_of(interaction, CHALLENGE, duel_id)
     kwargs = controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
     # the line-up's picture is sent once, with the controls: their later edits keep it
     line_up = render.line_up_strip(choice)
@@ -147,9 +139,9 @@ class BetSelect(PersistentSelect, template=r"pillz:bet:(?P<duel>\d+):(?P<version
             raise BadInput()
         place = _number(self.match["place"], 0, 3)
         pillz = _number(values[0], 0, 99)
-        choice: Choice = await controls_of(interaction, CHALLENGE, int(self.match["duel"]))
+        choice: Choice = await shared.controls_of(interaction, CHALLENGE, int(self.match["duel"]))
         if choice.version != int(self.match["version"]):
-            raise stale(CHALLENGE)
+            raise shared.stale(CHALLENGE)
         kwargs = controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
         await interaction.response.edit_message(**kwargs)
 
@@ -159,7 +151,7 @@ class CardsButton(PersistentButton, template=r"pillz:cards:(?P<duel>\d+)"):
     characters in a select of their own, each opened whole with its picture."""
 
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        choice: Choice = await controls_of(interaction, CHALLENGE, int(self.match["duel"]))
+        choice: Choice = await shared.controls_of(interaction, CHALLENGE, int(self.match["duel"]))
         view = discord.ui.View(timeout=None)
         catalog = pillz_of(interaction).duels.catalog
         add_card_viewer(view, card_view.viewer(render.line_up_strip(choice), catalog), locale)
@@ -181,7 +173,7 @@ class GoButton(
             int(self.match["version"]),
             place,
             pillz,
-            guild=here(interaction),
+            guild=shared.here(interaction),
         )
         assert duel.state is not None
         seat = duel.seat_of(interaction.user.id)
@@ -193,7 +185,7 @@ class GoButton(
             pillz=pillz,
         )
         if duel.status == "live" and seat in duel.to_act():  # an answer, then the next round's lead
-            choice: Choice = await controls_of(interaction, CHALLENGE, duel.id)
+            choice: Choice = await shared.controls_of(interaction, CHALLENGE, duel.id)
             following = controls_reply(choice, duels.catalog, None, 0, locale)
             following["content"] = played
             await update(interaction, **following)
@@ -201,11 +193,11 @@ class GoButton(
         await update(interaction, content=played, embeds=[], view=None)
 
 
-DUEL_ITEMS = (*ANSWER_BUTTONS, ready_button("pillz"), OpenButton, BetSelect, GoButton, CardsButton)
+DUEL_ITEMS = (*ANSWER_BUTTONS, shared.ready_button("pillz"), OpenButton, BetSelect, GoButton, CardsButton)
 
 
 # --- commands -------------------------------------------------------------------------------------------
 
 
-class PillzDuelCommands(DuelCommands, texts=CHALLENGE, buttons=ANSWER_BUTTONS):
+class PillzDuelCommands(shared.DuelCommands, texts=CHALLENGE, buttons=ANSWER_BUTTONS):
     """Mixed into the /pillz GroupCog (cogs/pillz/cog.py): `challenge` and `practice`."""
