@@ -19,6 +19,7 @@ from discord import app_commands
 from cogs.shared import mixins as shared
 from cogs.shared.cards import add_entry_select, owned_options
 from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice, page_buttons, reply
+from cogs.shared.duels import ladder_spec
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_decimal, format_int
@@ -180,12 +181,7 @@ def leaderboard_spec(board: Leaderboard) -> MessageSpec:
         )
         for e in board.entries
     ]
-    embed = Embed(
-        title=Text("pillz.leaderboard.title", {"count": board.players}),
-        description=Text.lines(lines) if lines else Text("pillz.leaderboard.empty"),
-        fields=(EmbedField(Text("pillz.leaderboard.how"), Text("pillz.leaderboard.rule"), inline=False),),
-    )
-    return MessageSpec(embeds=(embed,))
+    return ladder_spec("pillz", board.players, lines)
 
 
 # --- collection pages -----------------------------------------------------------------------------------
