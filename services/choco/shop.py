@@ -34,22 +34,10 @@ from engine.choco import (
 from services.choco.economy import CHOCO_GOLD, GAME_KEY, ensure_wallet
 from services.infra import ledger
 from services.infra.players import ensure_player
-from services.shared.shop import (
-    MintedCard,
-    Odds,
-    Purchase,
-    TierOdds,
-    check_count,
-    mint_all,
-    minted,
-    purchase_once,
-)
+from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
 from store.db import Database
 
 REASON_FROG = "choco.frog"
-
-
-FrogCard = MintedCard[ChocoCard]
 
 
 @dataclass(frozen=True)

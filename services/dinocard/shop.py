@@ -17,24 +17,13 @@ from typing import Any
 from engine.dinocard import RARITIES, DinocardCard, DinocardCatalog
 from services.dinocard.economy import DINO_GOLD, GAME_KEY, DinocardService
 from services.infra import ledger
-from services.shared.shop import (
-    MintedCard,
-    Odds,
-    Purchase,
-    TierOdds,
-    check_count,
-    mint_all,
-    minted,
-    purchase_once,
-)
+from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
 
 REASON_BOOSTER = "dinocard.booster"
 BOOSTER_PRICE = 100
 CARDS_PER_BOOSTER = 6
 MAX_BOOSTERS = 5
 RARITY_ODDS_PM = {"commune": 700, "inhabituelle": 250, "rare": 50}  # per mille, per card
-
-BoosterCard = MintedCard[DinocardCard]
 
 
 def by_rarity(catalog: DinocardCatalog) -> dict[str, list[str]]:

@@ -24,21 +24,9 @@ from engine.pillz import (
 )
 from services.infra import ledger
 from services.pillz.economy import GAME_KEY, PILLZ_GOLD, PillzService
-from services.shared.shop import (
-    MintedCard,
-    Odds,
-    Purchase,
-    TierOdds,
-    check_count,
-    mint_all,
-    minted,
-    purchase_once,
-)
+from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
 
 REASON_PACK = "pillz.pack"
-
-
-PackCard = MintedCard[PillzCard]
 
 
 class PillzShop(PillzService):
