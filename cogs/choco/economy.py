@@ -35,11 +35,12 @@ from services.choco.decks import DeckView, parse_deck
 from services.choco.economy import GAME_KEY, LEAGUE_KEYS, LEAGUES
 from services.choco.leagues import Leaderboard, Standing
 from services.choco.names import RARITY_KEYS, TYPE_KEYS
-from services.choco.shop import FrogOdds, FrogPurchase
+from services.choco.shop import RarityOdds
 from services.choco.showoff import rare
 from services.community.daily import DailyClaim
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid, Problem
+from services.shared.shop import Odds, Purchase
 from services.shared.showoff import show_off_buttons
 
 Choice = app_commands.Choice
@@ -96,7 +97,7 @@ def guild_of(interaction: discord.Interaction[Any]) -> int:
 # --- specs ----------------------------------------------------------------------------------------------
 
 
-def purchase_spec(purchase: FrogPurchase, locale: str) -> MessageSpec:
+def purchase_spec(purchase: Purchase[ChocoCard], locale: str) -> MessageSpec:
     lines = [card_line(c.card, locale) for c in purchase.cards]
     note = Text(
         "choco.frogs.paid",
@@ -110,19 +111,19 @@ def purchase_spec(purchase: FrogPurchase, locale: str) -> MessageSpec:
     )
 
 
-def odds_spec(odds: FrogOdds, locale: str) -> MessageSpec:
+def odds_spec(odds: Odds[RarityOdds], locale: str) -> MessageSpec:
     """Each rarity's odds and one given card's: the per-card figure is the one that falls with rarity."""
     lines = [
         Text(
             "choco.odds.line",
             {
-                "rarity": Text(RARITY_KEYS[r.rarity]),
+                "rarity": Text(RARITY_KEYS[r.tier]),
                 "percent": format_decimal(r.per_mille / 10, locale),
                 "cards": r.cards,
                 "card_percent": format_decimal(float(r.per_card * 100), locale, ".2f"),
             },
         )
-        for r in odds.rarities
+        for r in odds.tiers
     ]
     price = Text("choco.odds.price", {"price": galleons(odds.price, locale), "maximum": odds.max_count})
     fields = [EmbedField(Text("choco.odds.how"), price, inline=False)]

@@ -16,14 +16,14 @@ from core.i18n import format_decimal, format_int
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of
 from discord_app.translator import choice, desc
-from engine.dinocard import ELEMENTS
+from engine.dinocard import ELEMENTS, DinocardCard
 from services.dinocard.collection import CollectionPage
 from services.dinocard.keys import ELEMENT_KEYS, RARITY_KEYS
 from services.dinocard.names import card_line
 from services.dinocard.packs import Pack
-from services.dinocard.shop import Odds, Purchase
 from services.dinocard.showoff import rare
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared.shop import Odds, Purchase, TierOdds
 from services.shared.showoff import show_off_buttons
 
 ELEMENT_CHOICES = [choice("dinocard_element", e) for e in ELEMENTS]
@@ -81,34 +81,30 @@ class CollectionPageButton(
         )
 
 
-def odds_spec(odds: Odds, locale: str) -> MessageSpec:
+def odds_spec(odds: Odds[TierOdds[str]], locale: str) -> MessageSpec:
     lines = [
         Text(
             "dinocard.odds.line",
             {
-                "rarity": Text(RARITY_KEYS[r.rarity]),
+                "rarity": Text(RARITY_KEYS[r.tier]),
                 "percent": format_decimal(r.per_mille / 10, locale),
                 "cards": r.cards,
             },
         )
-        for r in odds.rarities
+        for r in odds.tiers
     ]
     how = Text(
         "dinocard.odds.price",
-        {"price": coins(odds.price, locale), "cards": odds.cards_per_booster, "maximum": odds.max_count},
+        {"price": coins(odds.price, locale), "cards": odds.cards_per_pack, "maximum": odds.max_count},
     )
-    embed = Embed(
-        title=Text("dinocard.odds.title"),
-        description=Text.lines(lines),
-        fields=(
-            EmbedField(Text("dinocard.odds.how"), how, inline=False),
-            EmbedField(Text("dinocard.odds.balance"), coins(odds.balance, locale), inline=False),
-        ),
-    )
+    fields = [EmbedField(Text("dinocard.odds.how"), how, inline=False)]
+    if odds.balance is not None:
+        fields.append(EmbedField(Text("dinocard.odds.balance"), coins(odds.balance, locale), inline=False))
+    embed = Embed(title=Text("dinocard.odds.title"), description=Text.lines(lines), fields=tuple(fields))
     return MessageSpec(embeds=(embed,))
 
 
-def purchase_spec(purchase: Purchase, locale: str) -> MessageSpec:
+def purchase_spec(purchase: Purchase[DinocardCard], locale: str) -> MessageSpec:
     note = Text(
         "dinocard.boosters.paid",
         {"total": coins(purchase.total, locale), "balance": coins(purchase.balance, locale)},
@@ -119,13 +115,12 @@ def purchase_spec(purchase: Purchase, locale: str) -> MessageSpec:
             Text.lines([card_line(c.card) for c in booster]),
             inline=False,
         )
-        for n, booster in enumerate(purchase.boosters, start=1)
+        for n, booster in enumerate(purchase.packs, start=1)
     )
-    pulled = [c for booster in purchase.boosters for c in booster]
     return MessageSpec(
         content=note,
         embeds=(Embed(title=Text("dinocard.boosters.title", {"count": purchase.count}), fields=fields),),
-        buttons=show_off_buttons("dinocard", pulled, rare),
+        buttons=show_off_buttons("dinocard", purchase.cards, rare),
     )
 
 

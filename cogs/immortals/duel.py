@@ -20,29 +20,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord import app_commands
 
+from cogs.shared import duels as shared
 from cogs.shared.components import plain_button
-from cogs.shared.duels import (
-    DuelCommandTexts,
-    answer_buttons,
-    here,
-    ready_button,
-    send_challenge,
-    start_practice,
-)
-from cogs.shared.mixins import CommandsMixin
-from core.errors import BadInput, NotAllowed
+from core.errors import BadInput
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import text, to_discord
-from discord_app.translator import desc
 from services.immortals import duel_render as render
 from services.immortals.duel_match import Choice
 from services.immortals.names import spell_name, unit_name
-from services.infra.messages import Text
 
 if TYPE_CHECKING:
     from services.immortals import ImmortalsServices
@@ -67,22 +56,10 @@ def _place(value: str, high: int) -> int | None:
 # --- the challenge --------------------------------------------------------------------------------------
 
 
-CHALLENGE = DuelCommandTexts(
-    game="immortals",
-    open="immortals.challenge.open",
-    accept="immortals.challenge.accept",
-    decline="immortals.challenge.decline",
-    accepted="immortals.challenge.accepted",
-    declined="immortals.challenge.declined",
-    expired="immortals.challenge.expired",
-    pending="immortals.challenge.pending",
-    bot_opponent="immortals.error.bot_opponent",
-    practice_started="immortals.practice.started",
-    play_button="immortals.duel.play_button",
-)
+CHALLENGE = shared.DuelCommandTexts.of("immortals")
 
 
-ANSWER_BUTTONS = answer_buttons(CHALLENGE)
+ANSWER_BUTTONS = shared.answer_buttons(CHALLENGE)
 
 
 # --- the private controls -------------------------------------------------------------------------------
@@ -140,11 +117,9 @@ def controls_reply(
 
 
 async def _controls(interaction: discord.Interaction[Any], duel: int, round_: int | None) -> Choice:
-    choice = await immortals_of(interaction).duels.controls(
-        duel, interaction.user.id, guild=here(interaction)
-    )
+    choice: Choice = await shared.controls_of(interaction, CHALLENGE, duel)
     if round_ is not None and choice.view.round != round_:
-        raise NotAllowed("immortals.error.stale", button=Text.public("immortals.duel.play_button"))
+        raise shared.stale(CHALLENGE)
     return choice
 
 
@@ -193,7 +168,7 @@ class GoButton(
             int(self.match["round"]),
             unit,
             spell,
-            guild=here(interaction),
+            guild=shared.here(interaction),
         )
         assert duel.state is not None
         seat = duel.seat_of(interaction.user.id)
@@ -207,22 +182,18 @@ class GoButton(
         await update(interaction, content=done, embeds=[], view=None)
 
 
-DUEL_ITEMS = (*ANSWER_BUTTONS, ready_button("immortals"), OpenButton, UnitSelect, SpellSelect, GoButton)
+DUEL_ITEMS = (
+    *ANSWER_BUTTONS,
+    shared.ready_button("immortals"),
+    OpenButton,
+    UnitSelect,
+    SpellSelect,
+    GoButton,
+)
 
 
 # --- commands -------------------------------------------------------------------------------------------
 
 
-class ImmortalsDuelCommands(CommandsMixin):
-    """Mixed into the /immortals GroupCog (cogs/immortals/cog.py)."""
-
-    @app_commands.command(name="challenge", description=desc("cmd.immortals.challenge.description"))
-    @app_commands.describe(player=desc("cmd.immortals.challenge.opt.player.description"))
-    @app_commands.guild_only()
-    async def challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        await send_challenge(interaction, player, CHALLENGE, ANSWER_BUTTONS)
-
-    @app_commands.command(name="practice", description=desc("cmd.immortals.practice.description"))
-    @app_commands.guild_only()
-    async def practice(self, interaction: discord.Interaction[Any]) -> None:
-        await start_practice(interaction, CHALLENGE)
+class ImmortalsDuelCommands(shared.DuelCommands, texts=CHALLENGE, buttons=ANSWER_BUTTONS):
+    """Mixed into the /immortals GroupCog (cogs/immortals/cog.py): `challenge` and `practice`."""

@@ -17,6 +17,7 @@ from cogs.immortals.duel import immortals_of
 from cogs.shared import mixins as shared
 from cogs.shared.cards import add_entry_select
 from cogs.shared.components import reply
+from cogs.shared.duels import ladder_spec
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import NotAllowed
 from discord_app.context import locale_of
@@ -103,14 +104,7 @@ def leaderboard_spec(board: Leaderboard) -> MessageSpec:
         )
         for e in board.entries
     ]
-    embed = Embed(
-        title=Text("immortals.leaderboard.title", {"count": board.players}),
-        description=Text.lines(lines) if lines else Text("immortals.leaderboard.empty"),
-        fields=(
-            EmbedField(Text("immortals.leaderboard.how"), Text("immortals.leaderboard.rule"), inline=False),
-        ),
-    )
-    return MessageSpec(embeds=(embed,))
+    return ladder_spec("immortals", board.players, lines)
 
 
 class ImmortalsEconomyCommands(CommandsMixin):

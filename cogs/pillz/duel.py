@@ -22,27 +22,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord import app_commands
 
+from cogs.shared import duels as shared
 from cogs.shared.cards import add_card_viewer
 from cogs.shared.components import plain_button
-from cogs.shared.duels import (
-    DuelCommandTexts,
-    answer_buttons,
-    here,
-    ready_button,
-    send_challenge,
-    start_practice,
-)
-from cogs.shared.mixins import CommandsMixin
-from core.errors import BadInput, NotAllowed
+from core.errors import BadInput
 from core.i18n import format_percent, t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import files_with_strips, text, to_discord
-from discord_app.translator import desc
-from services.infra.messages import MessageSpec, Text
+from services.infra.messages import MessageSpec
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice
 from services.shared import card_view
@@ -68,22 +58,10 @@ def _number(value: str, low: int, high: int) -> int:
 # --- the challenge --------------------------------------------------------------------------------------
 
 
-CHALLENGE = DuelCommandTexts(
-    game="pillz",
-    open="pillz.challenge.open",
-    accept="pillz.challenge.accept",
-    decline="pillz.challenge.decline",
-    accepted="pillz.challenge.accepted",
-    declined="pillz.challenge.declined",
-    expired="pillz.challenge.expired",
-    pending="pillz.challenge.pending",
-    bot_opponent="pillz.error.bot_opponent",
-    practice_started="pillz.practice.started",
-    play_button="pillz.duel.play_button",
-)
+CHALLENGE = shared.DuelCommandTexts.of("pillz")
 
 
-ANSWER_BUTTONS = answer_buttons(CHALLENGE)
+ANSWER_BUTTONS = shared.answer_buttons(CHALLENGE)
 
 
 # --- the private controls -------------------------------------------------------------------------------
@@ -138,9 +116,8 @@ def controls_reply(
 async def open_controls(
     interaction: discord.Interaction[Any], duel_id: int, locale: str, place: int | None, pillz: int
 ) -> dict[str, Any]:
-    services = pillz_of(interaction)
-    choice = await services.duels.controls(duel_id, interaction.user.id, guild=here(interaction))
-    kwargs = controls_reply(choice, services.duels.catalog, place, pillz, locale)
+    choice: Choice = await shared.controls_of(interaction, CHALLENGE, duel_id)
+    kwargs = controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
     # the line-up's picture is sent once, with the controls: their later edits keep it
     line_up = render.line_up_strip(choice)
     strip = MessageSpec(strips=(line_up,))
@@ -162,11 +139,9 @@ class BetSelect(PersistentSelect, template=r"pillz:bet:(?P<duel>\d+):(?P<version
             raise BadInput()
         place = _number(self.match["place"], 0, 3)
         pillz = _number(values[0], 0, 99)
-        choice = await pillz_of(interaction).duels.controls(
-            int(self.match["duel"]), interaction.user.id, guild=here(interaction)
-        )
+        choice: Choice = await shared.controls_of(interaction, CHALLENGE, int(self.match["duel"]))
         if choice.version != int(self.match["version"]):
-            raise NotAllowed("pillz.error.stale", button=Text.public("pillz.duel.play_button"))
+            raise shared.stale(CHALLENGE)
         kwargs = controls_reply(choice, pillz_of(interaction).duels.catalog, place, pillz, locale)
         await interaction.response.edit_message(**kwargs)
 
@@ -176,12 +151,10 @@ class CardsButton(PersistentButton, template=r"pillz:cards:(?P<duel>\d+)"):
     characters in a select of their own, each opened whole with its picture."""
 
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        services = pillz_of(interaction)
-        choice = await services.duels.controls(
-            int(self.match["duel"]), interaction.user.id, guild=here(interaction)
-        )
+        choice: Choice = await shared.controls_of(interaction, CHALLENGE, int(self.match["duel"]))
         view = discord.ui.View(timeout=None)
-        add_card_viewer(view, card_view.viewer(render.line_up_strip(choice), services.duels.catalog), locale)
+        catalog = pillz_of(interaction).duels.catalog
+        add_card_viewer(view, card_view.viewer(render.line_up_strip(choice), catalog), locale)
         content = t("pillz.controls.cards", locale)
         await interaction.response.send_message(content=content, view=view, ephemeral=True)
 
@@ -200,7 +173,7 @@ class GoButton(
             int(self.match["version"]),
             place,
             pillz,
-            guild=here(interaction),
+            guild=shared.here(interaction),
         )
         assert duel.state is not None
         seat = duel.seat_of(interaction.user.id)
@@ -212,7 +185,7 @@ class GoButton(
             pillz=pillz,
         )
         if duel.status == "live" and seat in duel.to_act():  # an answer, then the next round's lead
-            choice = await duels.controls(duel.id, interaction.user.id, guild=here(interaction))
+            choice: Choice = await shared.controls_of(interaction, CHALLENGE, duel.id)
             following = controls_reply(choice, duels.catalog, None, 0, locale)
             following["content"] = played
             await update(interaction, **following)
@@ -220,22 +193,11 @@ class GoButton(
         await update(interaction, content=played, embeds=[], view=None)
 
 
-DUEL_ITEMS = (*ANSWER_BUTTONS, ready_button("pillz"), OpenButton, BetSelect, GoButton, CardsButton)
+DUEL_ITEMS = (*ANSWER_BUTTONS, shared.ready_button("pillz"), OpenButton, BetSelect, GoButton, CardsButton)
 
 
 # --- commands -------------------------------------------------------------------------------------------
 
 
-class PillzDuelCommands(CommandsMixin):
-    """Mixed into the /pillz GroupCog (cogs/pillz/cog.py)."""
-
-    @app_commands.command(name="challenge", description=desc("cmd.pillz.challenge.description"))
-    @app_commands.describe(player=desc("cmd.pillz.challenge.opt.player.description"))
-    @app_commands.guild_only()
-    async def challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        await send_challenge(interaction, player, CHALLENGE, ANSWER_BUTTONS)
-
-    @app_commands.command(name="practice", description=desc("cmd.pillz.practice.description"))
-    @app_commands.guild_only()
-    async def practice(self, interaction: discord.Interaction[Any]) -> None:
-        await start_practice(interaction, CHALLENGE)
+class PillzDuelCommands(shared.DuelCommands, texts=CHALLENGE, buttons=ANSWER_BUTTONS):
+    """Mixed into the /pillz GroupCog (cogs/pillz/cog.py): `challenge` and `practice`."""

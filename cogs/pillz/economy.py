@@ -19,6 +19,7 @@ from discord import app_commands
 from cogs.shared import mixins as shared
 from cogs.shared.cards import add_entry_select, owned_options
 from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice, page_buttons, reply
+from cogs.shared.duels import ladder_spec
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_decimal, format_int
@@ -33,9 +34,9 @@ from services.pillz.collection import CollectionPage, clan_of
 from services.pillz.decks import DeckView, parse_deck
 from services.pillz.ladder import Leaderboard
 from services.pillz.names import ability_text, clan_name, stars_text
-from services.pillz.shop import PackOdds, PackPurchase
 from services.pillz.showoff import rare
 from services.shared.collecting import DeckInvalid, Problem
+from services.shared.shop import Odds, Purchase, TierOdds
 from services.shared.showoff import show_off_buttons
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def refused(key: str, problems: tuple[Problem, ...], cards: Mapping[str, PillzCa
 # --- specs ----------------------------------------------------------------------------------------------
 
 
-def purchase_spec(purchase: PackPurchase, catalog: PillzCatalog, locale: str) -> MessageSpec:
+def purchase_spec(purchase: Purchase[PillzCard], catalog: PillzCatalog, locale: str) -> MessageSpec:
     note = Text(
         "pillz.packs.paid",
         {"total": coins(purchase.total, locale), "balance": coins(purchase.balance, locale)},
@@ -96,21 +97,20 @@ def purchase_spec(purchase: PackPurchase, catalog: PillzCatalog, locale: str) ->
         for n, pack in enumerate(purchase.packs, start=1)
     )
     embed = Embed(title=Text("pillz.packs.title", {"count": purchase.count}), fields=fields)
-    pulled = [c for pack in purchase.packs for c in pack]
-    return MessageSpec(content=note, embeds=(embed,), buttons=show_off_buttons("pillz", pulled, rare))
+    return MessageSpec(content=note, embeds=(embed,), buttons=show_off_buttons("pillz", purchase.cards, rare))
 
 
-def odds_spec(odds: PackOdds, locale: str) -> MessageSpec:
+def odds_spec(odds: Odds[TierOdds[int]], locale: str) -> MessageSpec:
     lines = [
         Text(
             "pillz.odds.line",
             {
-                "stars": stars_text(s.stars),
+                "stars": stars_text(s.tier),
                 "percent": format_decimal(s.per_mille / 10, locale),
                 "cards": s.cards,
             },
         )
-        for s in odds.stars
+        for s in odds.tiers
     ]
     price = Text(
         "pillz.odds.price",
@@ -181,12 +181,7 @@ def leaderboard_spec(board: Leaderboard) -> MessageSpec:
         )
         for e in board.entries
     ]
-    embed = Embed(
-        title=Text("pillz.leaderboard.title", {"count": board.players}),
-        description=Text.lines(lines) if lines else Text("pillz.leaderboard.empty"),
-        fields=(EmbedField(Text("pillz.leaderboard.how"), Text("pillz.leaderboard.rule"), inline=False),),
-    )
-    return MessageSpec(embeds=(embed,))
+    return ladder_spec("pillz", board.players, lines)
 
 
 # --- collection pages -----------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """The Discord side of a duel of choices in private controls (services/shared/duels.py) that Pillz and Immortal's War
-share: the challenge message and its answer buttons, the answered challenge, and the bodies of the
-`challenge` and `practice` commands. Each game keeps its command declarations, its custom_id templates
-(buttons already posted must keep working), its message keys and its private controls.
+share: the challenge message and its answer buttons, the answered challenge, the `challenge` and
+`practice` commands (`duel_commands`, a mixin of the game's GroupCog), and the reading of a seat's
+controls with the refusal of stale ones. Each game keeps its custom_id templates (buttons already posted
+must keep working) and its private controls; its message keys are named after its key (`<game>.`), as
+the services' are (`COMMAND_KEYS`, `DuelCommandTexts.of`).
 
 | custom_id | what |
 |---|---|
@@ -16,15 +18,34 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
+from discord import app_commands
 
 from cogs.shared.components import plain_button
-from core.errors import BadInput
+from cogs.shared.mixins import CommandsMixin
+from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.permissions import PUBLIC_MESSAGE, require_here
 from discord_app.render import text
-from services.shared.duels import Duel, SecretDuels
+from discord_app.translator import desc
+from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.shared.duels import Duel, SecretDuels, keyed, match_texts
+
+# The game's keys of the challenge and a practice's start: its key followed by each field's suffix.
+COMMAND_KEYS = {
+    "open": ".challenge.open",
+    "accept": ".challenge.accept",
+    "decline": ".challenge.decline",
+    "accepted": ".challenge.accepted",
+    "declined": ".challenge.declined",
+    "expired": ".challenge.expired",
+    "pending": ".challenge.pending",
+    "bot_opponent": ".error.bot_opponent",
+    "practice_started": ".practice.started",
+    "play_button": ".duel.play_button",
+}
+LADDER_KEYS = (".leaderboard.title", ".leaderboard.empty", ".leaderboard.how", ".leaderboard.rule")
 
 
 @dataclass(frozen=True)
@@ -43,17 +64,50 @@ class DuelCommandTexts:
     practice_started: str  # {id}, {button}
     play_button: str
 
+    @staticmethod
+    def of(game: str, **overrides: str) -> DuelCommandTexts:
+        return keyed(DuelCommandTexts, game, COMMAND_KEYS, game=game, **overrides)
+
+
+def command_keys(game: str) -> set[str]:
+    """Every message key `DuelCommandTexts.of(game)` and `ladder_spec` name (the i18n test checks each is
+    in both catalogs)."""
+    return {f"{game}{suffix}" for suffix in (*COMMAND_KEYS.values(), *LADDER_KEYS)}
+
+
+def ladder_spec(game: str, players: int, lines: list[Text]) -> MessageSpec:
+    """The game's board of duel results (`/<game> leaderboard`): its rows (`lines`), or that no one is
+    ranked yet, and how the ladder counts."""
+    title, empty, how, rule = (f"{game}{suffix}" for suffix in LADDER_KEYS)
+    embed = Embed(
+        title=Text(title, {"count": players}),
+        description=Text.lines(lines) if lines else Text(empty),
+        fields=(EmbedField(Text(how), Text(rule), inline=False),),
+    )
+    return MessageSpec(embeds=(embed,))
+
 
 def duels_of(
     interaction: discord.Interaction[Any], texts: DuelCommandTexts
-) -> SecretDuels[Any, Any, Any, Any]:
-    duels: SecretDuels[Any, Any, Any, Any] = services_of(interaction).games[texts.game].duels
+) -> SecretDuels[Any, Any, Any, Any, Any]:
+    duels: SecretDuels[Any, Any, Any, Any, Any] = services_of(interaction).games[texts.game].duels
     return duels
 
 
 def here(interaction: discord.Interaction[Any]) -> int:
     """The server the click runs in (0 in direct messages, where no duel is played)."""
     return interaction.guild_id or 0
+
+
+async def controls_of(interaction: discord.Interaction[Any], texts: DuelCommandTexts, duel_id: int) -> Any:
+    """What the clicking player's controls show (the game's `Choice`), refused when their seat is not to
+    act."""
+    return await duels_of(interaction, texts).controls(duel_id, interaction.user.id, guild=here(interaction))
+
+
+def stale(texts: DuelCommandTexts) -> NotAllowed:
+    """The refusal of controls drawn for an earlier move: the public message's button opens fresh ones."""
+    return NotAllowed(match_texts(texts.game).stale, button=Text.public(texts.play_button))
 
 
 def challenge_reply(
@@ -181,17 +235,60 @@ async def start_practice(interaction: discord.Interaction[Any], texts: DuelComma
     )
 
 
+class DuelCommands(CommandsMixin):
+    """The game's `challenge` and `practice` commands, a mixin of its GroupCog:
+    `class PillzDuelCommands(DuelCommands, texts=CHALLENGE, buttons=ANSWER_BUTTONS)`. Their descriptions
+    are the game's `cmd.<game>.challenge...` and `cmd.<game>.practice...` keys, so each subclass gets
+    commands of its own, made when it is declared."""
+
+    texts: ClassVar[DuelCommandTexts]
+    buttons: ClassVar[AnswerButtons]
+    challenge: ClassVar[app_commands.Command[Any, ..., None]]
+    practice: ClassVar[app_commands.Command[Any, ..., None]]
+
+    def __init_subclass__(
+        cls, *, texts: DuelCommandTexts | None = None, buttons: AnswerButtons | None = None, **kwargs: Any
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        if texts is None or buttons is None:  # a cog made of the game's mixins
+            return
+        cls.texts, cls.buttons = texts, buttons
+        game = texts.game
+        challenge = app_commands.command(
+            name="challenge", description=desc(f"cmd.{game}.challenge.description")
+        )(DuelCommands._challenge)
+        describe = app_commands.describe(player=desc(f"cmd.{game}.challenge.opt.player.description"))
+        cls.challenge = app_commands.guild_only()(describe(challenge))
+        practice = app_commands.command(
+            name="practice", description=desc(f"cmd.{game}.practice.description")
+        )(DuelCommands._practice)
+        cls.practice = app_commands.guild_only()(practice)
+
+    async def _challenge(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        await send_challenge(interaction, player, self.texts, self.buttons)
+
+    async def _practice(self, interaction: discord.Interaction[Any]) -> None:
+        await start_practice(interaction, self.texts)
+
+
 __all__ = [
+    "COMMAND_KEYS",
+    "LADDER_KEYS",
     "AnswerButton",
     "AnswerButtons",
     "DuelCommandTexts",
+    "DuelCommands",
     "ReadyButton",
     "answer_buttons",
     "answered",
     "challenge_reply",
+    "command_keys",
+    "controls_of",
     "duels_of",
     "here",
+    "ladder_spec",
     "ready_button",
     "send_challenge",
+    "stale",
     "start_practice",
 ]

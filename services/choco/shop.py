@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -34,39 +34,15 @@ from engine.choco import (
 from services.choco.economy import CHOCO_GOLD, GAME_KEY, ensure_wallet
 from services.infra import ledger
 from services.infra.players import ensure_player
-from services.shared.shop import MintedCard, check_count, mint_all, minted, purchase_once
+from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
 from store.db import Database
 
 REASON_FROG = "choco.frog"
 
 
-FrogCard = MintedCard[ChocoCard]
-
-
 @dataclass(frozen=True)
-class FrogPurchase:
-    count: int
-    price: int  # per frog
-    total: int
-    balance: int  # galleons after the purchase
-    cards: tuple[FrogCard, ...]  # in the order the frogs were opened
-    replayed: bool  # True when this answers a repeated click with the first click's purchase
-
-
-@dataclass(frozen=True)
-class RarityOdds:
-    rarity: Rarity
-    per_mille: int
-    cards: int  # how many catalog cards share these odds
+class RarityOdds(TierOdds[Rarity]):
     per_card: Fraction  # the chance of one given card of this rarity in one frog
-
-
-@dataclass(frozen=True)
-class FrogOdds:
-    price: int
-    max_count: int
-    rarities: tuple[RarityOdds, ...]
-    balance: int | None  # the reader's galleons, when asked for a player
 
 
 class ChocoShop:
@@ -80,25 +56,25 @@ class ChocoShop:
         self.pool = FrogPool.of(catalog)
         self.cards: Mapping[str, ChocoCard] = {c.id: c for c in catalog.cards}
 
-    def odds(self) -> FrogOdds:
+    def odds(self) -> Odds[RarityOdds]:
         """The promised table (engine.choco.frogs), with how many cards each rarity holds and the chance
         of each single card, so a player sees that rarer holds per card too."""
         per_card = card_odds(self.pool)
-        return FrogOdds(
+        return Odds(
             price=FROG_PRICE,
+            cards_per_pack=1,
             max_count=MAX_FROGS_PER_PURCHASE,
-            rarities=tuple(
+            tiers=tuple(
                 RarityOdds(r, pm, len(self.pool.by_rarity[r]), per_card[r])
                 for r, pm in RARITY_ODDS_PM.items()
             ),
             balance=None,
         )
 
-    async def odds_for(self, player_id: int) -> FrogOdds:
+    async def odds_for(self, player_id: int) -> Odds[RarityOdds]:
         """The table and the player's galleons (a read: a new player is shown their starting wallet)."""
         balance = await self.balance(player_id)
-        table = self.odds()
-        return FrogOdds(table.price, table.max_count, table.rarities, balance)
+        return replace(self.odds(), balance=balance)
 
     async def balance(self, player_id: int) -> int:
         now = self.clock.now()
@@ -110,13 +86,13 @@ class ChocoShop:
 
         return await self.db.write(unit)
 
-    async def buy(self, player_id: int, count: int, *, key: str | int) -> FrogPurchase:
+    async def buy(self, player_id: int, count: int, *, key: str | int) -> Purchase[ChocoCard]:
         """Buy and open `count` frogs (1..10); `key` makes a repeated click return the same purchase."""
         check_count(count, MAX_FROGS_PER_PURCHASE, "choco.error.frogs.count")
         now = self.clock.now()
         purchase_key = str(key)
 
-        def unit(conn: sqlite3.Connection) -> FrogPurchase:
+        def unit(conn: sqlite3.Connection) -> Purchase[ChocoCard]:
             ensure_player(conn, player_id, now)
             ensure_wallet(conn, now, player_id)
             stored, replayed = purchase_once(
@@ -127,12 +103,12 @@ class ChocoShop:
                 lambda: self._purchase(conn, now, player_id, count, purchase_key),
             )
             cards = minted(stored["cards"], self.cards)
-            return FrogPurchase(
+            return Purchase(
                 count=len(cards),
                 price=stored["price"],
                 total=stored["total"],
                 balance=stored["balance"],
-                cards=cards,
+                packs=tuple((card,) for card in cards),  # a frog holds one card
                 replayed=replayed,
             )
 

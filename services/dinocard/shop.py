@@ -11,22 +11,19 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from engine.dinocard import RARITIES, DinocardCard, DinocardCatalog
 from services.dinocard.economy import DINO_GOLD, GAME_KEY, DinocardService
 from services.infra import ledger
-from services.shared.shop import MintedCard, check_count, mint_all, minted, purchase_once
+from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
 
 REASON_BOOSTER = "dinocard.booster"
 BOOSTER_PRICE = 100
 CARDS_PER_BOOSTER = 6
 MAX_BOOSTERS = 5
 RARITY_ODDS_PM = {"commune": 700, "inhabituelle": 250, "rare": 50}  # per mille, per card
-
-BoosterCard = MintedCard[DinocardCard]
 
 
 def by_rarity(catalog: DinocardCatalog) -> dict[str, list[str]]:
@@ -46,36 +43,11 @@ def open_boosters(pools: dict[str, list[str]], rng: random.Random, count: int) -
     return [[draw_card(pools, rng) for _ in range(CARDS_PER_BOOSTER)] for _ in range(count)]
 
 
-@dataclass(frozen=True)
-class Purchase:
-    count: int
-    total: int
-    balance: int
-    boosters: tuple[tuple[BoosterCard, ...], ...]
-    replayed: bool
-
-
-@dataclass(frozen=True)
-class RarityOdds:
-    rarity: str
-    per_mille: int
-    cards: int  # how many cards share these odds
-
-
-@dataclass(frozen=True)
-class Odds:
-    price: int
-    cards_per_booster: int
-    max_count: int
-    rarities: tuple[RarityOdds, ...]
-    balance: int
-
-
 class DinocardShop(DinocardService):
     def pools(self) -> dict[str, list[str]]:
         return by_rarity(self.catalog)
 
-    async def odds(self, player_id: int) -> Odds:
+    async def odds(self, player_id: int) -> Odds[TierOdds[str]]:
         now = self.clock.now()
 
         def unit(conn: sqlite3.Connection) -> int:
@@ -84,15 +56,15 @@ class DinocardShop(DinocardService):
 
         balance = await self.db.write(unit)
         pools = self.pools()
-        rarities = tuple(RarityOdds(r, RARITY_ODDS_PM[r], len(pools[r])) for r in RARITIES)
+        rarities = tuple(TierOdds(r, RARITY_ODDS_PM[r], len(pools[r])) for r in RARITIES)
         return Odds(BOOSTER_PRICE, CARDS_PER_BOOSTER, MAX_BOOSTERS, rarities, balance)
 
-    async def buy(self, player_id: int, count: int, *, key: str | int) -> Purchase:
+    async def buy(self, player_id: int, count: int, *, key: str | int) -> Purchase[DinocardCard]:
         """Buy and open `count` boosters; `key` makes a repeated click return the same purchase."""
         check_count(count, MAX_BOOSTERS, "dinocard.error.boosters.count")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Purchase:
+        def unit(conn: sqlite3.Connection) -> Purchase[DinocardCard]:
             self.welcome(conn, now, player_id)
             stored, replayed = purchase_once(
                 conn,
@@ -102,7 +74,9 @@ class DinocardShop(DinocardService):
                 lambda: self._purchase(conn, now, player_id, count, str(key)),
             )
             boosters = tuple(minted(b, self.cards) for b in stored["boosters"])
-            return Purchase(len(boosters), stored["total"], stored["balance"], boosters, replayed)
+            return Purchase(
+                len(boosters), BOOSTER_PRICE, stored["total"], stored["balance"], boosters, replayed
+            )
 
         return await self.db.write(unit)
 

@@ -24,8 +24,9 @@ from services.immortals.reset import reset
 from services.immortals.showoff import show_off
 from services.immortals.spells import ImmortalsSpells
 from services.immortals.timers import timers
-from services.infra.games import GameContext, GameSpec, TournamentGame, TournamentPlay
+from services.infra.games import GameContext, GameSpec
 from services.infra.timers import DailyReward, streak_table
+from services.shared.duel_tournaments import DUEL_TOURNAMENTS
 
 # A recruit costs 150 gold and a won duel pays 30 (+5 a round won): the daily is a win's base,
 # +10 % a day for a week (docs/daily.md).
@@ -52,11 +53,6 @@ class ImmortalsServices:
         )
 
 
-def tournament(services: ImmortalsServices) -> TournamentPlay:
-    """Its duels as tournament matches (services/shared/duel_tournaments.py)."""
-    return services.duels.tournament
-
-
 GAME = GameSpec(
     key="immortals",
     name_key="immortals.name_game",
@@ -79,5 +75,5 @@ GAME = GameSpec(
     guide=GUIDE,
     drops=DROPS,
     standings=STANDINGS,
-    tournament=TournamentGame(tournament),
+    tournament=DUEL_TOURNAMENTS,
 )

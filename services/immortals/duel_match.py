@@ -12,28 +12,10 @@ from dataclasses import dataclass
 
 from engine.immortals import ENGINE, ImmortalsState, ImmortalsView
 from services.infra.messages import Text
-from services.shared.challenges import ChallengeTexts
-from services.shared.duels import Duel
-from services.shared.matches import Matches, MatchRules, MatchTexts
+from services.shared.duels import Duel, match_texts
+from services.shared.matches import Matches, MatchRules
 
-RULES: MatchRules[ImmortalsState] = MatchRules(
-    game="immortals",
-    engine=ENGINE,
-    texts=MatchTexts(
-        stale="immortals.error.stale",
-        stale_button="immortals.duel.play_button",
-        not_found="immortals.error.no_duel",
-        not_player="immortals.error.not_player",
-        not_your_turn="immortals.error.not_your_turn",
-    ),
-)
-CHALLENGE_TEXTS = ChallengeTexts(
-    self_challenge="immortals.error.self_challenge",
-    not_yours="immortals.error.not_your_challenge",
-    answered="immortals.error.answered",
-    own="immortals.error.own_challenge",
-    own_button="immortals.challenge.decline",
-)
+RULES: MatchRules[ImmortalsState] = MatchRules("immortals", ENGINE, match_texts("immortals"))
 
 
 @dataclass(frozen=True)

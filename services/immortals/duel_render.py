@@ -19,20 +19,13 @@ from engine.protocol import SPECTATOR
 from services.immortals.duel_match import Choice, DuelRow
 from services.immortals.names import spell_name, spell_text, terrain_badge, terrain_icon, unit_name
 from services.immortals.rewards import Gains
-from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Embed, MessageSpec, Text
 from services.shared import duel_render as shared
 
 Langs = tuple[str, ...]  # the languages of the players a text names units for (card_names.beside)
 
 COLOR = 0xB8860B
-TEXTS = shared.DuelTexts(
-    ai="immortals.duel.ai",
-    timeout_note="immortals.duel.timeout_note",
-    deadline="immortals.duel.deadline",
-    play_button="immortals.duel.play_button",
-    title="immortals.duel.title",
-    title_practice="immortals.duel.title_practice",
-)
+TEXTS = shared.DuelTexts.of("immortals")
 # A unit's Attack and Defense by the terrain's change: +1 its favourite, -1 its malus, 0 neither.
 STATS_KEYS = {1: "immortals.duel.stats_home", -1: "immortals.duel.stats_malus", 0: "immortals.duel.stats"}
 START_KEYS = {
@@ -189,20 +182,13 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog, languages: Langs = ()) -> M
     state = duel.state
     assert state is not None
     view = ENGINE.view(state, SPECTATOR)
-    # A field's name shows a mention as `<@id>`, not as a name: the player opens the field's value.
-    fields = tuple(
-        EmbedField(
+    seats = [
+        (
             Text("immortals.duel.seat_field", {"vitality": view.vitality[s], "spells": view.spells_left[s]}),
-            Text.lines(
-                [
-                    Text("immortals.duel.seat_player", {"player": who(duel, s)}),
-                    _line_up(catalog, view, s, languages),
-                ]
-            ),
-            inline=True,
+            _line_up(catalog, view, s, languages),
         )
         for s in (0, 1)
-    )
+    ]
     lines: list[Text] = [_start(duel, view)]
     for record in view.history:
         lines += [_fight(duel, catalog, record, languages), *_notes(duel, record.round)]
@@ -212,7 +198,7 @@ def public(duel: DuelRow, catalog: ImmortalsCatalog, languages: Langs = ()) -> M
     elif not view.finished:
         playing = True
         lines += [*_notes(duel, view.round), _round(duel, catalog, view, languages)]
-    return shared.public_message(duel, TEXTS, color=COLOR, fields=fields, lines=lines, playing=playing)
+    return shared.public_message(duel, TEXTS, color=COLOR, seats=seats, lines=lines, playing=playing)
 
 
 def _start(duel: DuelRow, view: ImmortalsView) -> Text:

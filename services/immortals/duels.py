@@ -17,31 +17,26 @@ import sqlite3
 from datetime import datetime
 from typing import Any
 
-from core.clock import Clock
 from core.errors import BadInput, NotAllowed
-from core.i18n import DEFAULT_LOCALE
+from engine.errors import DomainError
 from engine.immortals import DECK_MAX, DECK_MIN, ENGINE, Choose, ImmortalsCatalog, ImmortalsState, choose
 from engine.protocol import PlayerSetup
 from services.community.tournaments.results import match_over
 from services.immortals import duel_render as render
 from services.immortals.decks import deck_view
-from services.immortals.duel_match import CHALLENGE_TEXTS, DUELS, RULES, Choice, DuelRow
+from services.immortals.duel_match import DUELS, RULES, Choice, DuelRow
 from services.immortals.economy import ensure_starter, known_spells
 from services.immortals.ladder import rating
 from services.immortals.names import unit_name
 from services.immortals.rewards import AI_PLAYER, apply_result
 from services.infra.messages import MessageSpec, Text
 from services.infra.players import ensure_player
-from services.infra.scheduler import Job, Scheduler
-from services.shared.choice_time import ChoiceTime
+from services.infra.scheduler import Job
 from services.shared.collecting import Problem
-from services.shared.duel_tournaments import DuelTournament
-from services.shared.duels import SecretDuels
+from services.shared.duels import SecretDuels, timeout_job
 from services.shared.matches import Author, StaleMatch
-from store.db import Database
 
-TIMEOUT_JOB = "immortals:timeout"
-CHOICE_TIME = ChoiceTime("immortals_guild_settings", "immortals.error.choice_time")
+TIMEOUT_JOB = timeout_job("immortals")  # the tests arm it by name
 REFUSALS = {"unit": "immortals.error.unit_used", "spell": "immortals.error.spell_used"}
 
 
@@ -61,32 +56,14 @@ def practice_deck(
     return {"cards": chosen, "xp": [int(e["xp"]) for e in deck], "copies": [], "spells": spells}
 
 
-class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict[str, Any]]):
+class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict[str, Any], Choice]):
     """A practice duel (against the AI, with the player's deck) pays card and player XP, gold and
     fragments (halved by the anti-farm rule like any duel: the AI is one opponent), no combat points."""
 
-    def __init__(
-        self,
-        db: Database,
-        clock: Clock,
-        catalog: ImmortalsCatalog,
-        rng: random.Random,
-        scheduler: Scheduler | None,
-        default_locale: str = DEFAULT_LOCALE,
-    ) -> None:
-        super().__init__(
-            db,
-            clock,
-            catalog,
-            rng,
-            scheduler,
-            duels=DUELS,
-            challenge_texts=CHALLENGE_TEXTS,
-            choice_time=CHOICE_TIME,
-            timeout_job=TIMEOUT_JOB,
-            default_locale=default_locale,
-        )
-        self.tournament = DuelTournament(self, rating)
+    matches = DUELS
+
+    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+        return rating(conn, player)
 
     # --- starting -----------------------------------------------------------------------------------
 
@@ -133,25 +110,16 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
 
     # --- choosing -----------------------------------------------------------------------------------
 
-    async def controls(self, duel_id: int, player: int, *, guild: int) -> Choice:
-        """The private controls of the seat whose turn it is (refused to anyone else: the other seat is
-        told whose turn it is)."""
+    def _refusal(self, duel: DuelRow, seat: int) -> DomainError | None:
+        """The other seat is told whose turn it is."""
+        if duel.status != "live" or duel.state is None:
+            return NotAllowed("immortals.error.over")
+        return None if seat in duel.to_act() else self._not_yet(duel, seat)
 
-        def unit(conn: sqlite3.Connection) -> Choice:
-            duel = DUELS.load(conn, duel_id, guild=guild)
-            seat = duel.seat_of(player)
-            if duel.status != "live" or duel.state is None:
-                raise NotAllowed("immortals.error.over")
-            if seat not in duel.to_act():
-                raise self._not_yet(duel, seat)
-            return Choice(
-                duel.id,
-                ENGINE.view(duel.state, seat),
-                engager=render.who(duel, duel.state.engager),
-                foe_language=self.foe_language(conn, duel, seat),
-            )
-
-        return await self.db.read(unit)
+    def _choice(self, conn: sqlite3.Connection, duel: DuelRow, seat: int, foe_language: str | None) -> Choice:
+        assert duel.state is not None
+        engager = render.who(duel, duel.state.engager)
+        return Choice(duel.id, ENGINE.view(duel.state, seat), engager=engager, foe_language=foe_language)
 
     def _not_yet(self, duel: DuelRow, seat: int) -> NotAllowed:
         """Why `seat` may not choose now: it has chosen this round, or the engaging seat has not yet."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.pillz import ENGINE as PILLZ_ENGINE
 from engine.pillz import PackPool, PillzCatalog
-from services.infra.games import GameContext, GameSpec, TournamentGame, TournamentPlay
+from services.infra.games import GameContext, GameSpec
 from services.infra.timers import DailyReward, streak_table
 from services.pillz.card_image import CARD_ART
 from services.pillz.collection import PillzCollection
@@ -28,6 +28,7 @@ from services.pillz.shop import PillzShop
 from services.pillz.showoff import show_off
 from services.pillz.timers import timers
 from services.shared.collection import counted_entry
+from services.shared.duel_tournaments import DUEL_TOURNAMENTS
 
 # A friend win pays 40 coins, a pack costs 100: the daily is a win's worth, +10 % a day for a week (docs/daily.md).
 DAILY_COINS = 40
@@ -69,11 +70,6 @@ class PillzServices:
         )
 
 
-def tournament(services: PillzServices) -> TournamentPlay:
-    """Its duels as tournament matches (services/shared/duel_tournaments.py)."""
-    return services.duels.tournament
-
-
 GAME = GameSpec(
     key="pillz",
     name_key="pillz.name",
@@ -95,5 +91,5 @@ GAME = GameSpec(
     guide=GUIDE,
     drops=DROPS,
     standings=STANDINGS,
-    tournament=TournamentGame(tournament),
+    tournament=DUEL_TOURNAMENTS,
 )

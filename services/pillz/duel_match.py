@@ -12,35 +12,16 @@ import sqlite3
 from dataclasses import dataclass
 
 from engine.pillz import ENGINE, PillzState
-from services.shared.challenges import ChallengeTexts
-from services.shared.choice_time import ChoiceTime
-from services.shared.duels import Duel
-from services.shared.matches import Matches, MatchRules, MatchTexts
+from services.shared.duels import Duel, choice_time, match_texts
+from services.shared.matches import Matches, MatchRules
 
 AI = 0  # the AI's player id in the engine (seat 1 of a practice duel)
 
-RULES: MatchRules[PillzState] = MatchRules(
-    game="pillz",
-    engine=ENGINE,
-    texts=MatchTexts(
-        stale="pillz.error.stale",
-        stale_button="pillz.duel.play_button",
-        not_found="pillz.error.no_duel",
-        not_player="pillz.error.not_player",
-        not_your_turn="pillz.error.not_your_turn",
-    ),
-)
-CHALLENGE_TEXTS = ChallengeTexts(
-    self_challenge="pillz.error.self_challenge",
-    not_yours="pillz.error.not_your_challenge",
-    answered="pillz.error.answered",
-    own="pillz.error.own_challenge",
-    own_button="pillz.challenge.decline",
-)
+RULES: MatchRules[PillzState] = MatchRules("pillz", ENGINE, match_texts("pillz"))
 
 
 # The server's time for each choice (`/setup pillz`), 2 minutes unless changed.
-CHOICE_TIME = ChoiceTime("pillz_guild_settings", "pillz.error.choice_time")
+CHOICE_TIME = choice_time("pillz")
 
 
 @dataclass(frozen=True)

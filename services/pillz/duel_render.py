@@ -19,21 +19,14 @@ from dataclasses import dataclass
 from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power, round_chance
 from engine.protocol import SPECTATOR
 from services.community.card_names import beside
-from services.infra.messages import CardStrip, Embed, EmbedField, MessageSpec, Number, StripCard, Text
+from services.infra.messages import CardStrip, Embed, MessageSpec, Number, StripCard, Text
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS
 from services.shared import duel_render as shared
 
 COLOR = 0x7B2D8E
-TEXTS = shared.DuelTexts(
-    ai="pillz.duel.ai",
-    timeout_note="pillz.duel.timeout_note",
-    deadline="pillz.duel.deadline",
-    play_button="pillz.duel.play_button",
-    title="pillz.duel.title",
-    title_practice="pillz.duel.title_practice",
-)
+TEXTS = shared.DuelTexts.of("pillz")
 FIRST_KEYS = {
     "stars": "pillz.first.stars",
     "random": "pillz.first.random",
@@ -169,17 +162,10 @@ def public(duel: DuelRow, catalog: PillzCatalog, languages: tuple[str, ...] = ()
     state = duel.state
     assert state is not None
     view = ENGINE.view(state, SPECTATOR)
-    # A field's name shows a mention as `<@id>`, not as a name: the player opens the field's value.
-    fields = [
-        EmbedField(
+    seats = [
+        (
             Text("pillz.duel.seat_field", {"life": state.life[s], "pillz": view.pillz[s]}),
-            Text.lines(
-                [
-                    Text("pillz.duel.seat_player", {"player": who(duel, s)}),
-                    _line_up(duel, catalog, s, languages),
-                ]
-            ),
-            inline=True,
+            _line_up(duel, catalog, s, languages),
         )
         for s in (0, 1)
     ]
@@ -212,7 +198,7 @@ def public(duel: DuelRow, catalog: PillzCatalog, languages: tuple[str, ...] = ()
             )
         else:
             lines.append(Text("pillz.duel.to_lead", {"round": state.round, "player": who(duel, lead)}))
-    return shared.public_message(duel, TEXTS, color=COLOR, fields=fields, lines=lines, playing=playing)
+    return shared.public_message(duel, TEXTS, color=COLOR, seats=seats, lines=lines, playing=playing)
 
 
 def _result(duel: DuelRow) -> Text:

@@ -15,40 +15,39 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import asdict
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
-from core.clock import Clock
 from core.errors import BadInput, NotAllowed
-from core.i18n import DEFAULT_LOCALE
-from engine.pillz import ENGINE, Fighter, PackPool, PillzCatalog, PillzState, Play, choose, choose_quick
+from engine.errors import DomainError
+from engine.pillz import (
+    ENGINE,
+    Fighter,
+    PackPool,
+    PillzCard,
+    PillzCatalog,
+    PillzState,
+    Play,
+    choose,
+    choose_quick,
+)
 from engine.protocol import PlayerSetup
 from services.community import reminders
 from services.community.tournaments.results import match_over
 from services.infra.messages import MessageSpec, Text
 from services.infra.players import ensure_player
-from services.infra.scheduler import Job, Scheduler
+from services.infra.scheduler import Job
 from services.infra.timers import TimerQuery
 from services.pillz import duel_render as render
 from services.pillz.decks import active_deck, active_problems
-from services.pillz.duel_match import (
-    AI,
-    CHALLENGE_TEXTS,
-    CHOICE_TIME,
-    DUELS,
-    RULES,
-    Choice,
-    DuelRow,
-    played_by,
-)
+from services.pillz.duel_match import AI, DUELS, RULES, Choice, DuelRow, played_by
 from services.pillz.economy import GAME_KEY, ensure_starter
 from services.pillz.ladder import rating, record_friend_result
 from services.pillz.timers import timers
-from services.shared.duel_tournaments import DuelTournament
-from services.shared.duels import SecretDuels
+from services.shared.duels import SecretDuels, timeout_job
 from services.shared.matches import Author, StaleMatch
-from store.db import Database
 
-TIMEOUT_JOB = "pillz:timeout"
+TIMEOUT_JOB = timeout_job("pillz")  # the tests arm it by name
 # The engine's refusal reasons, each with its own sentence (a raw reason never reaches a player).
 REFUSALS = {
     "not_your_turn": "pillz.error.not_your_turn",
@@ -78,31 +77,22 @@ def practice_deck(catalog: PillzCatalog, deck: list[str], rng: random.Random) ->
     return chosen
 
 
-class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
-    def __init__(
-        self,
-        db: Database,
-        clock: Clock,
-        catalog: PillzCatalog,
-        rng: random.Random,
-        scheduler: Scheduler | None,
-        default_locale: str = DEFAULT_LOCALE,
-    ) -> None:
-        super().__init__(
-            db,
-            clock,
-            catalog,
-            rng,  # also the AI's draws
-            scheduler,
-            duels=DUELS,
-            challenge_texts=CHALLENGE_TEXTS,
-            choice_time=CHOICE_TIME,
-            timeout_job=TIMEOUT_JOB,
-            default_locale=default_locale,
-        )
-        self.pool = PackPool.of(catalog)
-        self.cards = {c.id: c for c in catalog.cards}
-        self.tournament = DuelTournament(self, rating)
+class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choice]):
+    """Pillz's duels: simultaneous secret moves, the AI searching its own (the service's `rng` makes its draws
+    too), the ladder's result at the end of a friend duel."""
+
+    matches = DUELS
+
+    @cached_property
+    def pool(self) -> PackPool:
+        return PackPool.of(self.catalog)
+
+    @cached_property
+    def cards(self) -> dict[str, PillzCard]:
+        return {c.id: c for c in self.catalog.cards}
+
+    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+        return rating(conn, player)
 
     # --- starting -----------------------------------------------------------------------------------
 
@@ -130,19 +120,12 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str]]):
 
     # --- playing ------------------------------------------------------------------------------------
 
-    async def controls(self, duel_id: int, player: int, *, guild: int) -> Choice:
-        """The private controls of the seat to act (refused to anyone else, privately)."""
+    def _refusal(self, duel: DuelRow, seat: int) -> DomainError | None:
+        return None if seat in duel.to_act() else NotAllowed("pillz.error.not_your_turn")
 
-        def unit(conn: sqlite3.Connection) -> Choice:
-            duel = DUELS.load(conn, duel_id, guild=guild)
-            seat = duel.seat_of(player)
-            if seat not in duel.to_act():
-                raise NotAllowed("pillz.error.not_your_turn")
-            assert duel.state is not None
-            foe = self.foe_language(conn, duel, seat)
-            return Choice(duel.id, duel.version, seat, duel.state, duel.state.pending is None, foe)
-
-        return await self.db.read(unit)
+    def _choice(self, conn: sqlite3.Connection, duel: DuelRow, seat: int, foe_language: str | None) -> Choice:
+        assert duel.state is not None
+        return Choice(duel.id, duel.version, seat, duel.state, duel.state.pending is None, foe_language)
 
     async def play(
         self, duel_id: int, player: int, version: int, card: str, pillz: int, *, guild: int

@@ -10,7 +10,7 @@ the single writer's thread. Decisions: docs/pillz/economy.md.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -24,56 +24,25 @@ from engine.pillz import (
 )
 from services.infra import ledger
 from services.pillz.economy import GAME_KEY, PILLZ_GOLD, PillzService
-from services.shared.shop import MintedCard, check_count, mint_all, minted, purchase_once
+from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
 
 REASON_PACK = "pillz.pack"
-
-
-PackCard = MintedCard[PillzCard]
-
-
-@dataclass(frozen=True)
-class PackPurchase:
-    count: int  # packs
-    price: int  # per pack
-    total: int
-    balance: int  # coins after the purchase
-    packs: tuple[tuple[PackCard, ...], ...]  # in opening order
-    replayed: bool  # True when this answers a repeated click with the first click's purchase
-
-
-@dataclass(frozen=True)
-class StarOdds:
-    stars: int
-    per_mille: int
-    cards: int  # how many characters share these odds
-
-
-@dataclass(frozen=True)
-class PackOdds:
-    price: int
-    cards_per_pack: int
-    max_count: int
-    stars: tuple[StarOdds, ...]
-    balance: int | None  # the reader's coins, when asked for a player
 
 
 class PillzShop(PillzService):
     """Packs; every change of coins goes through `services.infra.ledger`."""
 
-    def odds(self) -> PackOdds:
-        return PackOdds(
+    def odds(self) -> Odds[TierOdds[int]]:
+        return Odds(
             price=PACK_PRICE,
             cards_per_pack=CARDS_PER_PACK,
             max_count=MAX_PACKS_PER_PURCHASE,
-            stars=tuple(StarOdds(s, pm, len(self.pool.by_stars[s])) for s, pm in STAR_ODDS_PM.items()),
+            tiers=tuple(TierOdds(s, pm, len(self.pool.by_stars[s])) for s, pm in STAR_ODDS_PM.items()),
             balance=None,
         )
 
-    async def odds_for(self, player_id: int) -> PackOdds:
-        table = self.odds()
-        balance = await self.balance(player_id)
-        return PackOdds(table.price, table.cards_per_pack, table.max_count, table.stars, balance)
+    async def odds_for(self, player_id: int) -> Odds[TierOdds[int]]:
+        return replace(self.odds(), balance=await self.balance(player_id))
 
     async def balance(self, player_id: int) -> int:
         now = self.clock.now()
@@ -84,13 +53,13 @@ class PillzShop(PillzService):
 
         return await self.db.write(unit)
 
-    async def buy(self, player_id: int, count: int, *, key: str | int) -> PackPurchase:
+    async def buy(self, player_id: int, count: int, *, key: str | int) -> Purchase[PillzCard]:
         """Buy and open `count` packs (1..5); `key` makes a repeated click return the same purchase."""
         check_count(count, MAX_PACKS_PER_PURCHASE, "pillz.error.packs.count")
         now = self.clock.now()
         purchase_key = str(key)
 
-        def unit(conn: sqlite3.Connection) -> PackPurchase:
+        def unit(conn: sqlite3.Connection) -> Purchase[PillzCard]:
             self.welcome(conn, now, player_id)
             stored, replayed = purchase_once(
                 conn,
@@ -100,7 +69,7 @@ class PillzShop(PillzService):
                 lambda: self._purchase(conn, now, player_id, count, purchase_key),
             )
             packs = tuple(minted(pack, self.cards) for pack in stored["packs"])
-            return PackPurchase(
+            return Purchase(
                 count=len(packs),
                 price=stored["price"],
                 total=stored["total"],

@@ -1,7 +1,8 @@
 """What every duel of choices in private controls shows the same way (services/shared/duels.py): a seat as the
 channel reads it, the timeout notes of a round, and the public message's frame (title, the seats'
 fields, the deadline, the button that opens a player's private controls, the ping of the players to
-act). The game writes its own lines: what a round, a fight or the result shows.
+act). The game writes its own lines: what a round, a fight or the result shows, and each seat's numbers
+and line-up.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.infra.messages import Button, Embed, EmbedField, MessageSpec, Text
-from services.shared.duels import Duel
+from services.shared.duels import PUBLIC_KEYS, Duel, keyed
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,12 @@ class DuelTexts:
     play_button: str  # the button that opens a player's controls
     title: str  # {id}
     title_practice: str  # {id}
+    seat_player: str  # {player}: the player above their line-up, in their seat's field
+
+    @staticmethod
+    def of(game: str, **overrides: str) -> DuelTexts:
+        """The game's keys, `<game>.duel.ai`... (services/shared/duels.py, `PUBLIC_KEYS`)."""
+        return keyed(DuelTexts, game, PUBLIC_KEYS, **overrides)
 
 
 def who(duel: Duel[Any], seat: int, texts: DuelTexts) -> Text:
@@ -46,12 +53,13 @@ def public_message(
     texts: DuelTexts,
     *,
     color: int,
-    fields: Sequence[EmbedField],
+    seats: Sequence[tuple[Text, Text]],
     lines: Sequence[Text],
     playing: bool,
 ) -> MessageSpec:
-    """The public message around the game's `fields` and `lines`; while `playing`, the deadline and the
-    button that opens the controls (custom_id `<game>:open:<duel>`) follow them."""
+    """The public message around the game's `lines` and each seat's field (`seats`: its numbers, its
+    line-up); while `playing`, the deadline and the button that opens the controls (custom_id
+    `<game>:open:<duel>`) follow them."""
     shown = list(lines)
     buttons: tuple[Button, ...] = ()
     if playing:
@@ -65,7 +73,13 @@ def public_message(
             Embed(
                 title=Text(title, {"id": duel.id}),
                 description=Text.lines(shown),
-                fields=tuple(fields),
+                fields=tuple(
+                    # A field's name shows a mention as `<@id>`, not as a name: the value names the player.
+                    EmbedField(
+                        name, Text.lines([Text(texts.seat_player, {"player": who(duel, s, texts)}), line_up])
+                    )
+                    for s, (name, line_up) in enumerate(seats)
+                ),
                 color=color,
             ),
         ),

@@ -17,31 +17,46 @@ of a match that is not the clicker's reads as unknown there.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
+from core.clock import Clock
 from core.errors import NotAllowed, NotFound
 from engine.errors import DomainError
-from services.infra.games import Opened, TournamentPairing
+from services.infra.games import Opened, TournamentGame, TournamentPairing, TournamentPlay
 from services.infra.messages import Button, Text
-from services.shared.duels import Duel, SecretDuels
+from services.shared.matches import Match, Matches
+from store.db import Database
 
-R = TypeVar("R", bound=Duel[Any])
+R = TypeVar("R", bound=Match[Any])
 KIND = "tournament"
 READY_BUTTON = "matches.tournament.ready_button"
 
 
-class DuelTournament(Generic[R]):
-    """One game's tournament side, over its duels; `rating` reads the game's rating of a player."""
+class DuelPlay(Protocol[R]):
+    """What a tournament asks of a game's duels (`SecretDuels`, services/shared/duels.py, which builds
+    its `DuelTournament`): a player's setup, the start, and the game's rating of a player."""
 
-    def __init__(
-        self, duels: SecretDuels[Any, Any, R, Any], rating: Callable[[sqlite3.Connection, int], int]
-    ) -> None:
+    @property
+    def db(self) -> Database: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def duels(self) -> Matches[Any, R]: ...
+    @property
+    def game(self) -> str: ...
+    def _setup_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> Any: ...
+    def _start(self, conn: sqlite3.Connection, now: datetime, duel: R, setups: tuple[Any, Any]) -> R: ...
+    def rating(self, conn: sqlite3.Connection, player: int) -> int: ...
+
+
+class DuelTournament(Generic[R]):
+    """One game's tournament side, over its duels."""
+
+    def __init__(self, duels: DuelPlay[R]) -> None:
         self.duels = duels
         self.matches = duels.duels
         self.game = duels.game
-        self._rating = rating
 
     def ready_id(self, match_id: int) -> str:
         return f"{self.game}:tready:{match_id}"
@@ -52,7 +67,7 @@ class DuelTournament(Generic[R]):
         self.duels._setup_of(conn, now, player)
 
     def rating(self, conn: sqlite3.Connection, player: int) -> int:
-        return self._rating(conn, player)
+        return self.duels.rating(conn, player)
 
     def open_match(self, conn: sqlite3.Connection, now: datetime, pairing: TournamentPairing) -> Opened:
         key = f"{self.game}:tournament:{pairing.tournament}:{pairing.round}:{pairing.table}"
@@ -135,18 +150,36 @@ class DuelTournament(Generic[R]):
         return Text("matches.tournament.waiting", {"opponent": _other(duel, seat), "at": at})
 
 
-def _ready(duel: Duel[Any]) -> list[bool]:
+class _WithTournament(Protocol):
+    @property
+    def tournament(self) -> TournamentPlay: ...
+
+
+class _DuelServices(Protocol):
+    @property
+    def duels(self) -> _WithTournament: ...
+
+
+def _of_duels(services: _DuelServices) -> TournamentPlay:
+    return services.duels.tournament
+
+
+# A duel game's `GameSpec.tournament`: its built services' duels, as tournament matches.
+DUEL_TOURNAMENTS = TournamentGame(_of_duels)
+
+
+def _ready(duel: Match[Any]) -> list[bool]:
     return [bool(flag) for flag in duel.data.get("ready", [False, False])]
 
 
-def _player(duel: Duel[Any], seat: int) -> int:
+def _player(duel: Match[Any], seat: int) -> int:
     player = duel.seats[seat]
     assert player is not None  # a tournament's seats are players
     return player
 
 
-def _other(duel: Duel[Any], seat: int) -> str:
+def _other(duel: Match[Any], seat: int) -> str:
     return f"<@{_player(duel, 1 - seat)}>"
 
 
-__all__ = ["KIND", "READY_BUTTON", "DuelTournament"]
+__all__ = ["DUEL_TOURNAMENTS", "KIND", "READY_BUTTON", "DuelPlay", "DuelTournament"]

@@ -16,6 +16,11 @@ services/community/card_names.py).
 
 Each step keeps the number of saves and the draws of `rng` the games made before this block existed:
 seeds, practice decks and the AI's draws derive from them, and the sandbox transcripts replay them.
+
+A duel game's message keys, its timeout job and its settings table are named after its key (`<game>.`):
+each text table is derived from that prefix by `keyed` with the layout below (`MATCH_KEYS`,
+`CHALLENGE_KEYS`, `PUBLIC_KEYS`), and a game whose wording really differs overrides only that entry. The
+i18n test reads these keys through `duel_keys`, as it reads the other keys as literals.
 """
 
 from __future__ import annotations
@@ -23,10 +28,10 @@ from __future__ import annotations
 import random
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
@@ -39,13 +44,72 @@ from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
 from services.shared.choice_time import ChoiceTime
-from services.shared.matches import Author, Match, Matches
+from services.shared.duel_tournaments import DuelTournament
+from services.shared.matches import Author, Match, Matches, MatchTexts
 from store.db import Database
 
 S = TypeVar("S")  # the engine's state
 C = TypeVar("C")  # the game's catalog
 P = TypeVar("P")  # one seat's setup (its deck, as the match's `setup` stores it)
+CH = TypeVar("CH")  # what a seat's private controls show
+T = TypeVar("T")
 CHALLENGE_TTL = timedelta(hours=1)
+
+# A duel game's message keys: each field of a text table, the game's key followed by its suffix
+# (`pillz` + `.error.stale`).
+MATCH_KEYS = {
+    "stale": ".error.stale",
+    "stale_button": ".duel.play_button",
+    "not_found": ".error.no_duel",
+    "not_player": ".error.not_player",
+    "not_your_turn": ".error.not_your_turn",
+}
+CHALLENGE_KEYS = {
+    "self_challenge": ".error.self_challenge",
+    "not_yours": ".error.not_your_challenge",
+    "answered": ".error.answered",
+    "own": ".error.own_challenge",
+    "own_button": ".challenge.decline",
+}
+PUBLIC_KEYS = {  # the public message's frame (services/shared/duel_render.py, `DuelTexts`)
+    "ai": ".duel.ai",
+    "timeout_note": ".duel.timeout_note",
+    "deadline": ".duel.deadline",
+    "play_button": ".duel.play_button",
+    "title": ".duel.title",
+    "title_practice": ".duel.title_practice",
+    "seat_player": ".duel.seat_player",
+}
+CHOICE_TIME_KEY = ".error.choice_time"
+
+
+def keyed(table: Callable[..., T], game: str, suffixes: Mapping[str, str], /, **overrides: str | None) -> T:
+    """The `table` of `game`'s keys: each field `<game>.<suffix>`, but those in `overrides` (a text the
+    game words its own way)."""
+    return table(**({name: f"{game}{suffix}" for name, suffix in suffixes.items()} | overrides))
+
+
+def match_texts(game: str, **overrides: str | None) -> MatchTexts:
+    return keyed(MatchTexts, game, MATCH_KEYS, **overrides)
+
+
+def challenge_texts(game: str, **overrides: str | None) -> ChallengeTexts:
+    return keyed(ChallengeTexts, game, CHALLENGE_KEYS, **overrides)
+
+
+def choice_time(game: str) -> ChoiceTime:
+    """The server's time per choice, in the game's `<game>_guild_settings` table (its migration's)."""
+    return ChoiceTime(f"{game}_guild_settings", f"{game}{CHOICE_TIME_KEY}")
+
+
+def timeout_job(game: str) -> str:
+    return f"{game}:timeout"
+
+
+def duel_keys(game: str) -> set[str]:
+    """Every message key the block derives for `game` (the i18n test checks each is in both catalogs)."""
+    suffixes = [*MATCH_KEYS.values(), *CHALLENGE_KEYS.values(), *PUBLIC_KEYS.values(), CHOICE_TIME_KEY]
+    return {f"{game}{suffix}" for suffix in suffixes}
 
 
 @dataclass(frozen=True)
@@ -74,8 +138,13 @@ def public_target(duel: Duel[Any]) -> Target:
     )
 
 
-class SecretDuels(ABC, Generic[C, S, R, P]):
-    """One game's duel use cases; a subclass gives the game's parts (the abstract methods)."""
+class SecretDuels(ABC, Generic[C, S, R, P, CH]):
+    """One game's duel use cases; a subclass declares the game's duels (`matches`, its `Matches`) and gives
+    the game's parts (the abstract methods). The game's challenge refusals, settings table and timeout
+    job are named after its key (`matches.rules.game`); its duels are a tournament's matches too
+    (`tournament`, services/shared/duel_tournaments.py)."""
+
+    matches: ClassVar[Matches[Any, Any]]
 
     def __init__(
         self,
@@ -84,11 +153,6 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
         catalog: C,
         rng: random.Random,
         scheduler: Scheduler | None,
-        *,
-        duels: Matches[S, R],
-        challenge_texts: ChallengeTexts,
-        choice_time: ChoiceTime,
-        timeout_job: str,
         default_locale: str = DEFAULT_LOCALE,
     ) -> None:
         self.db = db
@@ -96,14 +160,15 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
         self.catalog = catalog
         self.rng = rng  # seeds (and a game's draws): used only inside write units (the writer's thread)
         self.scheduler = scheduler
-        self.duels = duels
-        self.game = duels.rules.game
-        self.choice_time = choice_time
-        self.timeout_job = timeout_job
+        self.duels: Matches[S, R] = self.matches
+        self.game = self.duels.rules.game
+        self.choice_time = choice_time(self.game)
+        self.timeout_job = timeout_job(self.game)
         self.default_locale = default_locale  # the language of a player the bot knows none of
-        self.challenges = Challenges(duels, scheduler, CHALLENGE_TTL, challenge_texts)
+        self.challenges = Challenges(self.duels, scheduler, CHALLENGE_TTL, challenge_texts(self.game))
+        self.tournament: DuelTournament[R] = DuelTournament(self)
         if scheduler is not None:
-            scheduler.on(timeout_job, self.on_timeout)
+            scheduler.on(self.timeout_job, self.on_timeout)
 
     # --- the game's parts ---------------------------------------------------------------------------
 
@@ -131,6 +196,18 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
     @abstractmethod
     def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
         """The timeout job: the AI chooses for the late seats."""
+
+    @abstractmethod
+    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+        """The player's rating in the game (a tournament seeded by rating)."""
+
+    @abstractmethod
+    def _refusal(self, duel: R, seat: int) -> DomainError | None:
+        """Why `seat` may not open its controls now (in the game's words), None when it is to act."""
+
+    @abstractmethod
+    def _choice(self, conn: sqlite3.Connection, duel: R, seat: int, foe_language: str | None) -> CH:
+        """What the controls of `seat`, to act, show; `foe_language`: its opponent's (None: the AI)."""
 
     # --- starting -----------------------------------------------------------------------------------
 
@@ -217,6 +294,21 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
         )
         return self._settle(conn, now, duel)
 
+    # --- playing ------------------------------------------------------------------------------------
+
+    async def controls(self, duel_id: int, player: int, *, guild: int) -> CH:
+        """The private controls of the player's seat when it is to act, refused privately otherwise."""
+
+        def unit(conn: sqlite3.Connection) -> CH:
+            duel = self.duels.load(conn, duel_id, guild=guild)
+            seat = duel.seat_of(player)
+            refusal = self._refusal(duel, seat)
+            if refusal is not None:
+                raise refusal
+            return self._choice(conn, duel, seat, self.foe_language(conn, duel, seat))
+
+        return await self.db.read(unit)
+
     # --- steps the games' parts use -----------------------------------------------------------------
 
     def _apply(
@@ -296,4 +388,18 @@ class SecretDuels(ABC, Generic[C, S, R, P]):
         return await self.choice_time.seconds(self.db, guild_id)
 
 
-__all__ = ["CHALLENGE_TTL", "Duel", "SecretDuels", "public_target"]
+__all__ = [
+    "CHALLENGE_KEYS",
+    "CHALLENGE_TTL",
+    "MATCH_KEYS",
+    "PUBLIC_KEYS",
+    "Duel",
+    "SecretDuels",
+    "challenge_texts",
+    "choice_time",
+    "duel_keys",
+    "keyed",
+    "match_texts",
+    "public_target",
+    "timeout_job",
+]

@@ -4,6 +4,12 @@ A purchase is ONE write unit under the interaction's idempotency key: the guarde
 price, then the minted copies (`services.infra.ledger`), stored with the key. A double click buys once
 and both clicks get the first click's cards (`replayed`); the same key from another player is refused.
 The count is checked before the unit, with the game's own message.
+
+What a purchase gives (`Purchase`: packs of minted cards, a Chocobataille frog being a pack of one card)
+and what the odds page shows (`Odds`: the price, each tier's chance per card drawn, the reader's balance)
+are one type for every game that sells packs: a tier is what the game's odds are told by (a Pillz
+character's stars, a Dinocard or Chocobataille rarity). HOSS's boosters are opened card by card
+(`services/hoss/shop.py`), and keep their own types.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from services.infra import ledger
 from store.idempotency import once
 
 C = TypeVar("C", bound=CardBase)
+K = TypeVar("K")  # what a game's odds are told by: a rarity, a number of stars
+R = TypeVar("R", bound="TierOdds[Any]")  # a tier's row: `TierOdds`, or a game's with a figure of its own
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,37 @@ class MintedCard(Generic[C]):
 
     copy_id: int  # cards.id
     card: C
+
+
+@dataclass(frozen=True)
+class Purchase(Generic[C]):
+    count: int  # packs
+    price: int  # per pack
+    total: int
+    balance: int  # the currency after the purchase
+    packs: tuple[tuple[MintedCard[C], ...], ...]  # in opening order
+    replayed: bool  # True when this answers a repeated click with the first click's purchase
+
+    @property
+    def cards(self) -> tuple[MintedCard[C], ...]:
+        """Every card the packs gave, in opening order."""
+        return tuple(card for pack in self.packs for card in pack)
+
+
+@dataclass(frozen=True)
+class TierOdds(Generic[K]):
+    tier: K
+    per_mille: int  # the chance that a card drawn is of this tier
+    cards: int  # how many catalog cards share these odds
+
+
+@dataclass(frozen=True)
+class Odds(Generic[R]):
+    price: int  # per pack
+    cards_per_pack: int
+    max_count: int  # packs in one purchase
+    tiers: tuple[R, ...]
+    balance: int | None  # the reader's currency, when asked for a player
 
 
 def check_count(count: int, maximum: int, error_key: str) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from babel import numbers as babel_numbers
 
+from cogs.shared.duels import command_keys
 from core.clock import ManualClock
 from core.i18n import (
     CatalogError,
@@ -30,6 +31,7 @@ from core.message_guard import GUARD, LeakedInternal
 from core.settings import SUPPORTED_LOCALES, load_settings
 from discord_app.bot import CardBot, cog_modules
 from discord_app.translator import translation_keys
+from services.shared.duels import duel_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("bot.py", "cogs", "core", "discord_app", "engine", "services", "store", "sandbox")
@@ -51,7 +53,15 @@ def literal_keys() -> set[str]:
         for match in KEY_LITERAL.finditer(path.read_text(encoding="utf-8")):
             if match.group(1) in known or match.group(1).split(".")[0] in {k.split(".")[0] for k in known}:
                 found.add(match.group(1))
-    return found
+    return found | derived_keys()
+
+
+def derived_keys() -> set[str]:
+    """The keys a duel game's text tables name after its key (services/shared/duels.py and
+    cogs/shared/duels.py), for each game with duels of its own (`services/<game>/duels.py`)."""
+    games = sorted(p.parent.name for p in (ROOT / "services").glob("*/duels.py") if p.parent.name != "shared")
+    assert {"pillz", "immortals"} <= set(games)
+    return {key for game in games for key in duel_keys(game) | command_keys(game)}
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from typing import Any
 
 from core.clock import ManualClock
 from core.errors import DomainError
-from services.choco.shop import ChocoShop, FrogPurchase
+from services.choco.shop import ChocoShop
+from services.shared.shop import Purchase as FrogPurchase
 from store.db import Database
 from tests.services.choco.conftest import gold, new_player
 

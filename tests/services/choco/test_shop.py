@@ -93,7 +93,7 @@ async def test_counts_outside_1_to_10_and_poor_players_are_refused(
 
 def test_the_odds_are_the_decided_table(shop: ChocoShop) -> None:
     odds = shop.odds()
-    assert [(r.rarity, r.per_mille) for r in odds.rarities] == [
+    assert [(r.tier, r.per_mille) for r in odds.tiers] == [
         ("bronze_1", 420),
         ("bronze_2", 245),
         ("argent_1", 153),
@@ -101,12 +101,10 @@ def test_the_odds_are_the_decided_table(shop: ChocoShop) -> None:
         ("or_1", 55),
         ("or_2", 34),
     ]
-    assert sum(r.cards for r in odds.rarities) == 145
+    assert sum(r.cards for r in odds.tiers) == 145
     assert (odds.price, odds.max_count) == (25, 10)
-    assert [r.per_card for r in odds.rarities] == [
-        Fraction(r.per_mille, 1000 * r.cards) for r in odds.rarities
-    ]
-    assert all(rarer.per_card < commoner.per_card for commoner, rarer in pairwise(odds.rarities))
+    assert [r.per_card for r in odds.tiers] == [Fraction(r.per_mille, 1000 * r.cards) for r in odds.tiers]
+    assert all(rarer.per_card < commoner.per_card for commoner, rarer in pairwise(odds.tiers))
 
 
 async def test_daily_pays_50_once_per_paris_day(db: Database, clock: ManualClock, shop: ChocoShop) -> None:

@@ -34,16 +34,16 @@ def test_the_rarity_odds_shown_are_the_odds_drawn(catalog: DinocardCatalog) -> N
 async def test_the_odds_page_and_a_purchase(dino: DinocardServices, db: Database) -> None:
     odds = await dino.shop.odds(ALICE)
     assert odds.balance == STARTING_GOLD
-    assert [(r.rarity, r.per_mille) for r in odds.rarities] == list(RARITY_ODDS_PM.items())
+    assert [(r.tier, r.per_mille) for r in odds.tiers] == list(RARITY_ODDS_PM.items())
     bought = await dino.shop.buy(ALICE, 2, key="k")
-    assert len(bought.boosters) == 2
-    assert all(len(b) == CARDS_PER_BOOSTER for b in bought.boosters)
+    assert len(bought.packs) == 2
+    assert all(len(b) == CARDS_PER_BOOSTER for b in bought.packs)
     assert bought.balance == STARTING_GOLD - 2 * BOOSTER_PRICE
 
 
 async def test_a_double_click_buys_once(dino: DinocardServices, db: Database) -> None:
     results = await asyncio.gather(*(dino.shop.buy(ALICE, 1, key="same") for _ in range(20)))
-    assert len({tuple(c.copy_id for c in r.boosters[0]) for r in results}) == 1
+    assert len({tuple(c.copy_id for c in r.packs[0]) for r in results}) == 1
     assert sum(not r.replayed for r in results) == 1
     assert await db.read(lambda conn: ledger.balance(conn, ALICE, DINO_GOLD)) == STARTING_GOLD - BOOSTER_PRICE
 

@@ -19,7 +19,7 @@ from services.infra.players import ensure_player
 from services.pillz import GAME, PillzEconomy
 from services.pillz.decks import active_deck
 from services.pillz.economy import PILLZ_GOLD, ensure_starter
-from services.pillz.shop import PackPurchase
+from services.shared.shop import Purchase as PackPurchase
 from store.db import Database
 from tests.services.pillz.conftest import gold, owned, set_gold
 
@@ -102,7 +102,7 @@ async def test_pack_count_is_checked(economy: PillzEconomy, count: int) -> None:
 
 async def test_odds_show_the_table_and_the_wallet(economy: PillzEconomy) -> None:
     odds = await economy.shop.odds_for(3)
-    assert [(s.stars, s.per_mille, s.cards) for s in odds.stars] == [
+    assert [(s.tier, s.per_mille, s.cards) for s in odds.tiers] == [
         (1, 400, 6),
         (2, 300, 6),
         (3, 180, 5),
