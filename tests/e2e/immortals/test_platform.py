@@ -35,7 +35,7 @@ async def test_profile_shows_the_game_line_and_currencies(harness: BotHarness) -
     assert reply.message is not None
     text = reply.message.render()
     assert "Immortal's War\u00a0: 0 point de combat, 0 XP, 0 duel (0 V / 0 N / 0 D)" in text
-    assert "Pièces d'or\u00a0: 100" in text
+    assert "Immortal's War\u00a0: 100 pièces d'or, 0 fragment d'âme" in text
 
 
 async def test_card_attaches_the_drawn_unit(harness: BotHarness) -> None:

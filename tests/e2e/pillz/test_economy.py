@@ -170,10 +170,10 @@ async def test_leaderboard_profile_and_card_in_english(harness: BotHarness) -> N
     reply = await harness.emu.run_command(bob, "profile")
     shown = text(reply)
     assert "Elo 984 · 1 duel: 0 W / 0 D / 1 L" in shown
-    assert "Coins: 300" in shown
+    assert "Pillz duel: 300 coins" in shown
     reply = await harness.emu.run_command(alice, "profil")
     assert "Elo 1 016 · 1 duel\u00a0: 1 V / 0 N / 0 D" in text(reply)
-    assert "Pièces\u00a0: 340" in text(reply)
+    assert "Pillz duel\u00a0: 340 pièces" in text(reply)
 
     card = next(c for c in catalog(harness).cards if c.ability is not None and c.ability.value > 0)
     assert card.ability is not None
