@@ -13,7 +13,7 @@ from services.platform.card_images import profile
 from services.platform.card_images.service import CardImages
 from services.platform.games import SummaryLine
 from services.platform.players import Profile
-from tests.platform.card_images.contrast import unreadable
+from tests.services.card_images.contrast import unreadable
 
 OWNED = [
     ("choco", "aglae_pommeverte"),
