@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
 CODE_DIRS = ("bot.py", "cogs", "core", "discord_app", "engine", "services", "store", "sandbox")
 
 

@@ -13,11 +13,7 @@ from store.db import Database, dialect
 from store.migrate import discover, migrate
 
 MIGRATIONS = discover()
-
-
 LATEST = len(MIGRATIONS)
-
-
 AT = "2026-01-05T12:00:00.000000Z"
 
 

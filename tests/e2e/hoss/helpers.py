@@ -22,11 +22,8 @@ from services.platform.players import ensure_player
 from tests.e2e.messages import shown
 
 GRANT = ledger.Movement("test.grant")
-
-
+# Six lines (two Défenseurs) and two buffs of the real catalog: a valid deck once owned.
 LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
-
-
 BUFFS = ["buff_soins", "buff_vitesse"]
 
 

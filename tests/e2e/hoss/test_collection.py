@@ -13,10 +13,8 @@ import pytest
 from emulator.errors import EmulatorError
 from emulator.world import User
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.helpers import LINES, give, gold, hoss, text
+from tests.e2e.hoss.helpers import BUFFS, LINES, give, gold, hoss, text
 from tests.e2e.messages import after_welcome
-
-BUFFS = ["buff_soins", "buff_vitesse"]
 
 
 class Always(random.Random):

@@ -7,8 +7,6 @@ from services.immortals import ImmortalsServices
 from services.immortals.duel_match import DuelRow
 
 GUILD, CHANNEL = 500, 600
-
-
 ALICE, BOB, CAROL = 11, 12, 13
 
 

@@ -18,11 +18,7 @@ from store.db import Database
 from store.migrate import migrate
 
 START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
-
-
 CHANNEL = Target("channel", 1001, guild_id=None)
-
-
 ALICE, BOB, CAROL = 11, 12, 13  # Alice chose English, Bob only has a Discord locale, Carol is unknown
 
 
