@@ -6,7 +6,7 @@ bet is proved in tests/services/pillz/duels/)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import aclosing, asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -14,6 +14,7 @@ from core.clock import ManualClock
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.pillz.duel_match import DuelRow
+from tests.e2e.conftest import run_harness
 from tests.e2e.messages import public_answer, shown
 from tests.e2e.pillz.helpers import duel_message, first_unused, friend_duel, move, pillz
 
@@ -111,15 +112,9 @@ async def test_other_players_clicks_are_refused_privately(harness: BotHarness) -
 
 @asynccontextmanager
 async def running(db: Path, clock: ManualClock) -> AsyncIterator[BotHarness]:
-    h = BotHarness(db, clock=clock, seed=5)
-    await h.start()
-    try:
-        yield h
-        await h.settle()
-        h.emu.assert_no_errors()
-        assert h.unexpected_errors == []
-    finally:
-        await h.stop()
+    async with aclosing(run_harness(BotHarness(db, clock=clock, seed=5))) as started:
+        async for h in started:
+            yield h
 
 
 async def test_a_restart_in_the_middle_of_a_duel(tmp_path: Path) -> None:
