@@ -39,6 +39,23 @@ OWN_QUIET_PASSES = 20
 With 50 users each sending a View and clicking it at once, 1 pass lets clicks reach the bot before it
 registered the View and 2 passes suffice; 20 leaves a wide margin at little cost."""
 
+QUIET_PASSES = 4
+"""Loop passes in which no task moved after which the loop counts as idle (see ``quiesce``).
+
+A response written on loopback takes two passes to show: in the first the socket is read and the
+waiting future is set, in the second the task that awaited it runs. 4 leaves a margin at little cost."""
+
+
+def _positions() -> frozenset[tuple[int, tuple[tuple[int, int], ...]]]:
+    """Where every other task of the loop is suspended: each frame of its await chain and the instruction
+    it stopped at. A task that ran between two calls is elsewhere in the second (or is gone, or new)."""
+    current = asyncio.current_task()
+    return frozenset(
+        (id(task), tuple((id(frame), frame.f_lasti) for frame in task.get_stack()))
+        for task in asyncio.all_tasks()
+        if task is not current
+    )
+
 
 RATE_LIMITED = "You are being rate limited."
 """The ``message`` of a 429 body, as in the examples of Discord's "Rate Limits" page."""
@@ -186,13 +203,15 @@ class EmulatorCore:
             await asyncio.sleep(wait)
 
     async def quiesce(self, max_passes: int = 5000, *, record: InteractionRecord | None = None) -> None:
-        """Let the event loop run until nothing is runnable: no request in flight, no ready callback.
+        """Let the event loop run until nothing moves: no request in flight, no task that ran.
 
         The bot shares our event loop, so a reply being "answered" on the server side does not mean the
-        bot has read the response yet (discord.py registers a View only after the callback returns).  Two
-        consecutive passes with an empty ready queue mean every response written on loopback was read and
-        processed.  Work parked on timers or threads is not covered; ``settle`` covers that with time.
-        ``_ready`` is private to CPython's event loop; without it a fixed number of passes is used.
+        bot has read the response yet (discord.py registers a View only after the callback returns).
+        Each pass compares where every task of the loop is suspended (``_positions``) with the pass
+        before: ``QUIET_PASSES`` consecutive passes in which no task moved, with no request in flight,
+        mean every response written on loopback was read and processed. Work parked on timers or
+        threads is not covered; ``settle`` covers that with time. (The loop's own queue of ready
+        callbacks would say it sooner, but it is private to CPython's event loop.)
 
         While several actions wait at once (users acting concurrently) the loop is never idle, so
         waiting for global idleness would make every action run into ``max_passes``.  Then an action
@@ -201,24 +220,23 @@ class EmulatorCore:
         code that follows it (e.g. registering the View) takes the bot a few passes.  A lone action keeps
         the global rule, which also covers what the bot does after answering outside the interaction.
         """
-        loop = asyncio.get_running_loop()
-        ready = getattr(loop, "_ready", None)
         quiet_passes = 0
         own_quiet_passes = 0
-        for _ in range(max_passes if ready is not None else 50):
+        before = _positions()
+        for _ in range(max_passes):
             await asyncio.sleep(0)
             if record is not None:
                 own_quiet_passes = own_quiet_passes + 1 if record.inflight == 0 else 0
                 if self._waiting > 1 and own_quiet_passes >= OWN_QUIET_PASSES:
                     return
-            if ready is None:
-                continue
-            if self._inflight == 0 and not ready:
+            now = _positions()
+            if self._inflight == 0 and now == before:
                 quiet_passes += 1
-                if quiet_passes >= 2:
+                if quiet_passes >= QUIET_PASSES:
                     return
             else:
                 quiet_passes = 0
+            before = now
 
     def interaction_by_token(self, token: str) -> InteractionRecord | None:
         return self._tokens.get(token)

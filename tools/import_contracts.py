@@ -6,6 +6,10 @@ The built-in contracts take module lists: an `independence` contract over `engin
 modules of its own) of one of `game_layers` whose name is not in `not_games`. They are broken when one
 game's packages reach another game's, directly or not, or when a module of `neutral_modules` (the
 platform, the shared blocks) reaches any game.
+
+The tests hold one folder per game too (tests/engine/hoss/, tests/e2e/hoss/), next to folders that are no
+game (tests/e2e/trades/): `games_of` names the layers that say what a game is (engine/), so a test folder
+is a game's when the engine has that game, and any other test folder is left out of the contract.
 """
 
 from __future__ import annotations
@@ -44,19 +48,23 @@ def chain_of(graph: ImportGraph, importer: str, imported: str) -> list[str] | No
 
 class GamesContract(Contract):
     """Options: `game_layers` (the packages holding one subpackage per game), `not_games` (their
-    subpackages that are no game), `neutral_modules` (modules that may reach no game at all)."""
+    subpackages that are no game), `neutral_modules` (modules that may reach no game at all), `games_of`
+    (the layers whose subpackages are the games, when not `game_layers` themselves)."""
 
     game_layers = fields.SetField(subfield=fields.StringField())
     not_games = fields.SetField(subfield=fields.StringField(), required=False, default=set())
     neutral_modules = fields.SetField(subfield=fields.StringField(), required=False, default=set())
+    games_of = fields.SetField(subfield=fields.StringField(), required=False, default=set())
 
     def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
         layers: set[str] = set(self.game_layers)  # type: ignore[call-overload]
-        keys = game_keys(graph, layers, set(self.not_games))  # type: ignore[call-overload]
+        defining: set[str] = set(self.games_of) or layers  # type: ignore[call-overload]
+        keys = game_keys(graph, defining, set(self.not_games))  # type: ignore[call-overload]
         packages = {
             key: sorted(f"{layer}.{key}" for layer in layers if f"{layer}.{key}" in graph.modules)
             for key in keys
         }
+        keys = [key for key in keys if packages[key]]
         broken: list[dict[str, Any]] = []
         for game, other in permutations(keys, 2):
             for importer in packages[game]:

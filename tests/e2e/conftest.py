@@ -8,7 +8,7 @@ whether or not the emulator enforces that limit).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -64,7 +64,7 @@ def _every_bot_on_postgresql(_postgresql_database: None) -> None:
     """With `TEST_DATABASE=postgresql`, every bot a test starts runs on PostgreSQL (tests/conftest.py)."""
 
 
-async def run_harness(h: BotHarness) -> AsyncIterator[BotHarness]:
+async def run_harness(h: BotHarness) -> AsyncGenerator[BotHarness, None]:
     await h.start()
     try:
         yield h

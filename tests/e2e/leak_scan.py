@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from emulator import DiscordEmulator
 from emulator.records import RecordedMessage
@@ -168,3 +168,22 @@ class LeakScan:
 
     def report(self) -> str:
         return "\n".join(str(f) for f in self.findings)
+
+
+Allowed = dict[int, set[str]]  # per reader (EVERYONE for all), the texts that reader may see
+Moment = tuple[list[Secret], Allowed]
+
+
+class Tracker(Protocol):
+    """A game's secrets, read from the database at each step of a scanned game."""
+
+    async def moment(self) -> Moment: ...
+
+
+def seeds(what: str, *values: int) -> list[Secret]:
+    return [seed_secret(f"{what} seed {v}", v) for v in values]
+
+
+async def check(scan: LeakScan, tracker: Tracker) -> None:
+    """Scans what appeared since the previous check against the game's secrets now."""
+    scan.scan(*await tracker.moment())

@@ -9,8 +9,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from discord_app.callbacks import CallbackAdapter
 from emulator.records import RequestRecord, walk_components
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.test_collection import give
-from tests.e2e.hoss.test_ranked import decide_once, start_rank_1, with_deck
+from tests.e2e.hoss.helpers import decide_once, give, start_rank_1, with_deck
 
 
 def callbacks(harness: BotHarness) -> list[RequestRecord]:

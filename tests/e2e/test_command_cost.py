@@ -20,7 +20,7 @@ from sandbox.harness import BotHarness
 from services.infra import games, ledger
 from services.infra.players import PlayerService
 from tests.conftest import MigratedCopy
-from tests.e2e.hoss.test_collection import give
+from tests.e2e.hoss.helpers import give
 
 
 def _text(reply: InteractionResult) -> str:

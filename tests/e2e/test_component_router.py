@@ -12,7 +12,7 @@ from discord_app.components import PersistentButton
 from emulator import EmulatorError
 from emulator.records import walk_components
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.test_collection import give
+from tests.e2e.hoss.helpers import give
 
 
 class Plain(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"test:plain:(?P<n>\d+)"):

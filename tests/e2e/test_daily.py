@@ -7,7 +7,7 @@ import re
 from datetime import timedelta
 
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.test_ranked import hoss, start_rank_1, with_deck
+from tests.e2e.hoss.helpers import hoss, start_rank_1, with_deck
 
 
 def text(result: object) -> str:

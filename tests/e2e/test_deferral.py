@@ -13,9 +13,9 @@ import pytest
 
 from sandbox.harness import BotHarness
 from tests.e2e.choco.helpers import challenge_accepted, with_bronze_deck
-from tests.e2e.hoss.test_collection import LINES, give, gold, hoss, text
+from tests.e2e.hoss.helpers import LINES, give, gold, hoss, text
 from tests.e2e.messages import shown
-from tests.e2e.pillz.test_duel import duel_message, first_unused, pillz
+from tests.e2e.pillz.helpers import duel_message, first_unused, pillz
 
 SLOW = timedelta(seconds=5)
 

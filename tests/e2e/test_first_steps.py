@@ -5,7 +5,7 @@ pages, and card names that match nothing answered with the nearest ones."""
 from __future__ import annotations
 
 from sandbox.harness import BotHarness
-from tests.e2e.choco.test_referee import referee_role
+from tests.e2e.choco.helpers import referee_role
 from tests.e2e.messages import after_welcome
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from sandbox.harness import BotHarness
 from services.hoss.battle.ranked import RankedService
-from tests.e2e.hoss.test_ranked import start_rank_1, with_deck
+from tests.e2e.hoss.helpers import start_rank_1, with_deck
 
 
 async def test_settle_waits_for_a_persistent_buttons_work_after_its_response(

@@ -17,8 +17,6 @@ that has none.
 from __future__ import annotations
 
 import json
-import re
-from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -32,28 +30,46 @@ from engine.choco.turn import summons_allowed
 from engine.hoss import ENGINE as HOSS
 from engine.hoss.fighters import line_index_of
 from engine.hoss.state import HossState, LineSpec
-from engine.pillz import ENGINE as PILLZ
-from engine.pillz.state import PillzState
-from engine.protocol import SPECTATOR
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.hoss.battle import battles as hoss_battles
 from services.hoss.battle.ranked import RankedService
 from services.infra.games import discover
 from services.infra.messages import StripCard
-from tests.e2e.choco.helpers import challenge_accepted, choco, notation, with_bronze_deck
-from tests.e2e.choco.test_hidden import Watch, names, policy, public_ids, reward_of
+from tests.e2e.choco.helpers import (
+    Watch,
+    challenge_accepted,
+    choco,
+    names,
+    notation,
+    policy,
+    public_ids,
+    reward_of,
+    with_bronze_deck,
+)
 from tests.e2e.conftest import run_harness
-from tests.e2e.hoss.test_ranked import decide_once, hoss, start_rank_1, with_deck
+from tests.e2e.hoss.helpers import decide_once, hoss, start_rank_1, with_deck
 from tests.e2e.leak_scan import (
     EVERYONE,
+    Allowed,
     LeakScan,
+    Moment,
     Secret,
+    check,
     names_secret,
     order_secret,
-    seed_secret,
+    seeds,
 )
-from tests.e2e.pillz.test_duel import duel_message, first_unused, friend_duel, move, pillz
+from tests.e2e.pillz.helpers import (
+    PillzSecrets,
+    distinct_bet,
+    duel_message,
+    first_unused,
+    friend_duel,
+    move,
+    pillz,
+    play_duel,
+)
 
 pytestmark = pytest.mark.sweep
 
@@ -61,18 +77,12 @@ E2E = Path(__file__).resolve().parent
 SCANNED_HERE = frozenset({"choco", "hoss", "pillz"})  # the scans below; later games scan in their own package
 SEED = 23  # the games' draws: the same steps give the same games, and the same findings
 MAX_TURNS = 200
-Allowed = dict[int, set[str]]
-Moment = tuple[list[Secret], Allowed]
 
 
 @pytest.fixture
 async def seeded(tmp_path: Path) -> AsyncIterator[BotHarness]:
     async for h in run_harness(BotHarness(tmp_path / "bot.sqlite3", owners=("olivia",), seed=SEED)):
         yield h
-
-
-def seeds(what: str, *values: int) -> list[Secret]:
-    return [seed_secret(f"{what} seed {v}", v) for v in values]
 
 
 # --- Chocobataille -------------------------------------------------------------------------------------
@@ -133,11 +143,6 @@ def holds_in_order(hand: Sequence[Card], order: Sequence[str]) -> bool:
     """Whether `order`'s card ids appear in `hand`, in that order (other cards between them)."""
     ids = iter(c.card_id for c in hand)
     return all(any(held == wanted for held in ids) for wanted in order)
-
-
-async def check(scan: LeakScan, tracker: ChocoSecrets | PillzSecrets | HossSecrets) -> None:
-    """Scans what appeared since the previous check against the game's secrets now."""
-    scan.scan(*await tracker.moment())
 
 
 async def declare(h: BotHarness, user: User, game_id: int, text: str) -> bool:
@@ -241,112 +246,6 @@ async def test_a_chocobataille_game_shows_no_hand_pioche_or_seed(seeded: BotHarn
 
 
 # --- Pillz ---------------------------------------------------------------------------------------------
-
-
-class PillzSecrets:
-    """A duel's secrets now: the leader's pending bet (theirs only), each seat's cards left in its deck
-    (their owner's), the seeds while live. Line-ups are public. `everybody` are the users of the test: a
-    secret they all may see is looked for in public posts only."""
-
-    def __init__(self, h: BotHarness, duel_id: int, everybody: set[int]) -> None:
-        self.h = h
-        self.duel_id = duel_id
-        self.everybody = everybody
-        self.bets_checked = 0  # pending bets no public number could be mistaken for
-
-    def words(self, card_id: str) -> set[str]:
-        card = pillz(self.h).duels.catalog.card(card_id)
-        assert card is not None
-        return {card.name.fr, card.name.en}
-
-    async def moment(self) -> Moment:
-        duel = await pillz(self.h).duels.get(self.duel_id)
-        state = duel.state
-        assert state is not None
-        assert self.h.bot is not None
-        (raw,) = await self.h.bot.services.db.read(
-            lambda conn: conn.execute("SELECT setup FROM matches WHERE id = ?", (self.duel_id,)).fetchone()
-        )
-        decks = json.loads(raw)
-        line_ups = {f.card_id for hand in state.hands for f in hand}
-        allowed: Allowed = {EVERYONE: {w for c in line_ups for w in self.words(c)}}
-        for record in state.history:  # a resolved round shows each side as the pending bet would be
-            for seat in (0, 1):
-                for name in self.words(record.cards[seat]):
-                    bet, attack = record.pillz[seat], record.attacks[seat]
-                    allowed[EVERYONE] |= {f"{name} ({bet} pillz, {a} {attack})" for a in ("ATQ", "ATK")}
-        secrets: list[Secret] = []
-        for seat, hand in enumerate(state.hands):
-            user = duel.seats[seat]
-            owners = [] if user is None else [user]
-            if user is not None:
-                allowed[user] = {w for c in decks[seat] for w in self.words(c)}
-            left = Counter(decks[seat]) - Counter(f.card_id for f in hand)
-            for card in sorted(set(left) - line_ups):
-                secrets.append(names_secret(f"seat {seat}'s deck: {card}", self.words(card), [card], owners))
-        if duel.status == "live":
-            secrets += seeds(f"duel {duel.id}", duel.seed or 0, state.rng.seed)
-        if state.pending is not None and not state.finished:
-            secrets += self.bet(duel.seats, state)
-        return secrets, allowed
-
-    def bet(self, seats: tuple[int | None, ...], state: PillzState) -> list[Secret]:
-        view = PILLZ.view(state, SPECTATOR)
-        lead = view.lead
-        leader = seats[lead]
-        owners = [] if leader is None else [leader]
-        assert state.pending is not None
-        bet = int(state.pending[1])
-        token = f"pillz-bet-r{view.round}-{bet}"
-        secrets = [
-            Secret(f"pending bet token {token}", re.compile(re.escape(token)), frozenset(owners)),
-            Secret(
-                f"pending bet {bet} shown as a played side",
-                re.compile(rf"(?<!\d){bet} pillz, (?:ATQ|ATK)"),
-                frozenset(owners),
-            ),
-        ]
-        left = view.pillz[lead] - bet
-        if {bet, left}.isdisjoint(public_numbers(state)):
-            self.bets_checked += 1
-            public_only = frozenset(self.everybody)
-            pattern = re.compile(rf"(?<!\d)(?:{bet}|{left}) pillz")
-            secrets.append(Secret(f"pending bet {bet} (or {left} left) in public", pattern, public_only))
-        return secrets
-
-
-def public_numbers(state: PillzState) -> set[int]:
-    """The pillz counts the public message may show: each seat's now, and every resolved round's."""
-    view = PILLZ.view(state, SPECTATOR)
-    return {*view.pillz, *(n for r in view.history for n in (*r.pillz, *r.pillz_left))}
-
-
-def distinct_bet(state: PillzState, seat: int) -> int:
-    """A bet that no public count could be mistaken for, nor what it leaves (3 when there is none)."""
-    taken = public_numbers(state)
-    have = state.pillz[seat]
-    return next((b for b in range(1, have + 1) if {b, have - b}.isdisjoint(taken)), min(3, have))
-
-
-async def play_duel(h: BotHarness, scan: LeakScan, tracker: PillzSecrets, users: dict[int, User]) -> int:
-    """Plays to the end; the first answer of round 2 is left to the AI on the deadline. Returns timeouts."""
-    timeouts = 0
-    for _ in range(8):
-        duel = await pillz(h).duels.get(tracker.duel_id)
-        if duel.status != "live":
-            break
-        assert duel.state is not None
-        seat = duel.to_act()[0]
-        player = duel.seats[seat]
-        assert player is not None
-        if duel.state.round == 2 and duel.state.pending is not None and not timeouts:
-            timeouts += await h.advance(timedelta(minutes=2, seconds=1))
-        else:
-            place = await first_unused(h, duel.id, seat)
-            await move(h, users[player], duel.id, place, distinct_bet(duel.state, seat))
-        await check(scan, tracker)
-    assert (await pillz(h).duels.get(tracker.duel_id)).status == "over"
-    return timeouts
 
 
 async def test_pillz_duels_show_no_pending_bet_deck_or_seed(seeded: BotHarness) -> None:

@@ -9,31 +9,7 @@ import sqlite3
 from sandbox.harness import BotHarness
 from services.infra.messages import Button, MessageSpec, Target, Text
 from services.infra.outbox import enqueue
-
-
-async def queue(h: BotHarness, specs: list[tuple[MessageSpec, bool]], channel_id: int) -> list[int]:
-    """Enqueue the specs in one unit; each flagged one edits the first item."""
-    assert h.bot is not None
-    services = h.bot.services
-    now = services.clock.now()
-
-    def unit(conn: sqlite3.Connection) -> list[int]:
-        ids: list[int] = []
-        for spec, edit in specs:
-            ids.append(
-                enqueue(
-                    conn,
-                    now,
-                    Target("channel", channel_id, guild_id=None),
-                    spec,
-                    edit_of=ids[0] if edit else None,
-                )
-            )
-        return ids
-
-    ids = await services.db.write(unit)
-    await h.settle()
-    return ids
+from tests.e2e.outbox import queue
 
 
 async def test_edits_follow_the_original_in_order(harness: BotHarness) -> None:

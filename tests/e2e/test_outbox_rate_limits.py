@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from sandbox.harness import BotHarness
 from services.infra.messages import MessageSpec, Text
-from tests.e2e.test_outbox_edits import queue
+from tests.e2e.outbox import queue
 
 POSTS = r"/channels/\d+/messages"
 

@@ -15,7 +15,7 @@ from emulator.interactions import InteractionResult
 from emulator.payloads import channel_payload
 from sandbox.harness import BotHarness
 from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
-from tests.e2e.hoss.test_ranked import hoss, with_deck
+from tests.e2e.hoss.helpers import hoss, with_deck
 from tests.e2e.messages import after_welcome
 
 

@@ -10,7 +10,7 @@ from emulator.records import RecordedMessage
 from sandbox.harness import BotHarness
 from services.pillz import PillzServices
 from tests.e2e.messages import after_welcome, public_answer, shown
-from tests.e2e.pillz.test_duel import bet_select
+from tests.e2e.pillz.helpers import bet_select
 
 
 def pillz(h: BotHarness) -> PillzServices:

@@ -17,7 +17,7 @@ from core.i18n import catalogs
 from discord_app.errors import _user_message
 from engine.errors import DomainError, IllegalAction, InvalidAction
 from services.infra.messages import Day, Number, Text
-from tests.platform.test_i18n import code_files
+from tests.platform.code_files import code_files
 
 
 def _name(node: ast.expr) -> str | None:

@@ -6,7 +6,6 @@ import logging
 import random
 import re
 from datetime import date, datetime
-from pathlib import Path
 
 import pytest
 from babel import numbers as babel_numbers
@@ -32,18 +31,9 @@ from core.settings import SUPPORTED_LOCALES, load_settings
 from discord_app.bot import CardBot, cog_modules
 from discord_app.translator import translation_keys
 from services.shared.duels import duel_keys
+from tests.platform.code_files import ROOT, code_files
 
-ROOT = Path(__file__).resolve().parents[2]
-CODE_DIRS = ("bot.py", "cogs", "core", "discord_app", "engine", "services", "store", "sandbox")
 KEY_LITERAL = re.compile(r"""["']([a-z][a-z0-9_]*(?:\.[a-z0-9_-]+)+)["']""")
-
-
-def code_files() -> list[Path]:
-    files: list[Path] = []
-    for name in CODE_DIRS:
-        path = ROOT / name
-        files.extend([path] if path.is_file() else sorted(path.rglob("*.py")))
-    return files
 
 
 def literal_keys() -> set[str]:

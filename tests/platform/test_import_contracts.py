@@ -18,9 +18,10 @@ from tools.import_contracts import GamesContract
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def contract_options() -> dict[str, Any]:
+def contract_options(layer: str = "engine") -> dict[str, Any]:
+    """The options of the `games` contract over `layer` and its siblings (the code's, or the tests')."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"]
-    (found,) = [c for c in config["contracts"] if c["type"] == "games"]
+    (found,) = [c for c in config["contracts"] if c["type"] == "games" and layer in c["game_layers"]]
     return {k: v for k, v in found.items() if k not in ("name", "type")}
 
 
@@ -30,8 +31,8 @@ def graph() -> grimp.ImportGraph:
     return grimp.build_graph(*config["root_packages"], cache_dir=None)
 
 
-def check(graph: grimp.ImportGraph) -> tuple[bool, dict[str, Any]]:
-    contract = GamesContract(name="games", session_options={}, contract_options=contract_options())
+def check(graph: grimp.ImportGraph, layer: str = "engine") -> tuple[bool, dict[str, Any]]:
+    contract = GamesContract(name="games", session_options={}, contract_options=contract_options(layer))
     result = contract.check(graph, verbose=False)
     return result.kept, result.metadata
 
@@ -80,3 +81,30 @@ def test_the_platform_may_name_no_game(graph: grimp.ImportGraph) -> None:
     kept, found = check(graph)
     assert not kept
     assert ("cogs.shared", "engine.hoss") in {(b["importer"], b["imported"]) for b in found["broken"]}
+
+
+def test_the_tests_contract_holds_each_games_tests_to_their_own(graph: grimp.ImportGraph) -> None:
+    kept, found = check(graph, "tests.e2e")
+    assert kept, found["broken"]
+    # The games are the engine's: tests/e2e/trades/ or tests/services/drops/ are no game's tests.
+    assert found["games"] == sorted(
+        info.name for info in pkgutil.iter_modules([str(ROOT / "engine")]) if info.ispkg
+    )
+    graph.add_import(importer="tests.e2e.pillz.authorization", imported="tests.e2e.hoss.helpers")
+    graph.add_import(importer="tests.support.harness", imported="tests.services.choco.helpers")
+    kept, found = check(graph, "tests.e2e")
+    assert not kept
+    broken = {(b["importer"], b["imported"]) for b in found["broken"]}
+    assert {("tests.e2e.pillz", "tests.e2e.hoss"), ("tests.support", "tests.services.choco")} <= broken
+    # and every game's tests that use tests/support/ now reach Chocobataille's through it
+    assert ("tests.e2e.immortals", "tests.services.choco") in broken
+
+
+def test_production_code_imports_no_tool_around_it() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"]
+    (found,) = [
+        c for c in config["contracts"] if c["type"] == "forbidden" and "tests" in c["forbidden_modules"]
+    ]
+    assert set(found["source_modules"]) == {"engine", "core", "store", "services", "discord_app", "cogs"}
+    assert set(found["forbidden_modules"]) == {"emulator", "sandbox", "benchmarks", "tools", "tests"}
+    assert set(found["forbidden_modules"]) <= set(config["root_packages"])

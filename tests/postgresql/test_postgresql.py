@@ -24,7 +24,7 @@ from store.pg_schema import apply
 from store.postgres import DUPLICATE_ATTEMPTS, PgConnection, PostgresDatabase
 from tests.fixtures.postgres import Cluster
 from tests.services.conftest import check_conservation
-from tests.services.test_migrations import SEEDS
+from tests.services.migrations import SEEDS
 
 SPEND = ledger.Movement("test.spend")
 GRANT = ledger.Movement("test.grant")

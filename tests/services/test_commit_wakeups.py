@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from datetime import timedelta
+import threading
+from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -22,6 +23,7 @@ from services.infra.messages import MessageSpec, Target, Text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler
 from store.db import Database, announce
+from tests.support.waits import in_thread
 
 PARIS = ZoneInfo("Europe/Paris")
 
@@ -64,30 +66,49 @@ async def test_the_scheduler_wakes_for_a_job_and_not_for_other_commits(db: Datab
     clock = ManualClock()
     sched = Scheduler(db, clock, PARIS)
     fired: list[int] = []
+    fire = threading.Event()  # the handler runs in the job's write unit, on the writer's thread
 
     def handler(conn: sqlite3.Connection, job: Job, now: object) -> None:
         fired.append(job.id)
+        fire.set()
 
     sched.on("test.job", handler)
+    wakes: list[None] = []
+
+    def wake() -> None:
+        wakes.append(None)
+        sched.wake()
+
+    db.unsubscribe(scheduler.TOPIC, sched.wake)
+    db.subscribe(scheduler.TOPIC, wake)
+    passed = asyncio.Event()  # set as a dispatcher's pass ends: it then sleeps until woken or due
+    look = sched.next_due_at
+
+    async def next_due_at() -> datetime | None:
+        found = await look()
+        passed.set()
+        return found
+
+    sched.next_due_at = next_due_at  # type: ignore[method-assign]
     await sched.start()
     try:
-        await asyncio.sleep(0.05)  # the dispatcher's first pass, then it sleeps (nothing pending)
+        await asyncio.wait_for(passed.wait(), 5)  # the dispatcher's first pass, then it sleeps
+        passed.clear()
         reads = db.reads
         for player in range(1, 21):
             await db.write(partial(ensure_player, player_id=player, now=clock.now()))
-        await asyncio.sleep(0.05)
-        assert db.reads == reads  # 20 commits that scheduled nothing: the dispatcher never looked
+        assert wakes == []  # 20 commits that scheduled nothing: the dispatcher was not woken
+        assert not passed.is_set()
+        assert db.reads == reads
 
         due = clock.now() + timedelta(minutes=5)
         job_id = await db.write(lambda conn: scheduler.schedule(conn, clock.now(), "test.job", due, None))
-        await asyncio.sleep(0.05)
-        assert db.reads > reads  # woken by the job's commit: it reads the new earliest due time
+        assert len(wakes) == 1  # woken by the job's commit
+        await asyncio.wait_for(passed.wait(), 5)
+        assert db.reads > reads  # it read the new earliest due time
         assert fired == []
         clock.advance(timedelta(minutes=5))  # its own timer fires it
-        for _ in range(100):
-            if fired:
-                break
-            await asyncio.sleep(0.01)
+        await in_thread(fire)
         assert fired == [job_id]
     finally:
         await sched.stop()

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from store.db import MAX_BATCH, Database, announce
+from tests.support.waits import gated, in_thread, started
 
 
 def _settings(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -159,11 +160,13 @@ async def test_a_unit_raising_stop_iteration_does_not_kill_the_writer(db: Databa
 @pytest.mark.sqlite_only("the single writer's queue; PostgreSQL starts every unit at once")
 async def test_a_cancelled_caller_whose_unit_has_not_started_is_skipped(db: Database) -> None:
     await _scratch(db)
-    slow = asyncio.ensure_future(db.write(lambda conn: time.sleep(0.3)))
-    await asyncio.sleep(0.05)  # the writer is now busy with the slow unit
+    entered, release, hold = gated()
+    slow = asyncio.ensure_future(db.write(hold))
+    await in_thread(entered)  # the writer is now busy with the slow unit
     doomed = asyncio.ensure_future(db.write(_insert("never")))
-    await asyncio.sleep(0)
+    await started(doomed)  # its unit is queued behind the slow one
     doomed.cancel()
+    release.set()
     await slow
     assert await db.write(_insert("after")) == "AFTER"
     assert doomed.cancelled()
@@ -228,7 +231,7 @@ async def test_close_finishes_queued_writes_then_refuses_new_ones(tmp_path: Path
     await database.open()
     await _scratch(database)
     pending = [asyncio.ensure_future(database.write(_insert(f"v{i}"))) for i in range(100)]
-    await asyncio.sleep(0)  # every task has queued its unit
+    await started(*pending)  # every task has queued its unit
     await asyncio.wait_for(database.close(), timeout=10)
     assert [t.result() for t in pending] == [f"V{i}" for i in range(100)]
     with pytest.raises(RuntimeError):
@@ -246,13 +249,15 @@ async def test_callers_do_not_hang_when_the_writer_is_cancelled(tmp_path: Path) 
     """asyncio.run cancels every task on shutdown, the writer included; close() must still clean up."""
     database = Database(tmp_path / "cancel.sqlite3")
     await database.open()
-    in_flight = asyncio.ensure_future(database.write(lambda conn: time.sleep(0.2)))
-    await asyncio.sleep(0.05)
+    entered, release, hold = gated()
+    in_flight = asyncio.ensure_future(database.write(hold))
+    await in_thread(entered)  # the writer is running the unit
     writer = database._task  # playing the part of asyncio.run's shutdown
     assert writer is not None
     writer.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(in_flight, timeout=5)
+    release.set()
     with pytest.raises(RuntimeError):
         await database.write(lambda conn: None)
     await asyncio.wait_for(database.close(), timeout=5)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from store.migrate import MIGRATIONS_DIR, apply_sync, current_version, discover
-from tests.services.test_migrations import LATEST, MIGRATIONS, SEEDS, plain, schema, tables
+from tests.services.migrations import LATEST, MIGRATIONS, SEEDS, plain, schema, tables
 
 
 def _copy_real_migrations(directory: Path) -> None:

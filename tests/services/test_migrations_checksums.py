@@ -14,7 +14,7 @@ import pytest
 
 from store.migrate import MIGRATIONS_DIR, SchemaMismatch, apply_sync, current_version, discover
 from tests.platform.bot_process import database_refusal
-from tests.services.test_migrations import plain, schema, upgrade
+from tests.services.migrations import plain, schema, upgrade
 
 LATEST = len(discover())
 

@@ -9,7 +9,7 @@ game's thread back with its id, as Discord would still have them.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import aclosing, asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from sandbox.harness import GAMES_CHANNEL, GUILD_NAME, BotHarness
 from services.choco.game_store import GameRow
 from services.choco.text import card_name
 from tests.e2e.choco.helpers import challenge_accepted, choco, greedy_turn, notation, with_bronze_deck
+from tests.e2e.conftest import run_harness
 from tests.e2e.messages import shown
 from tests.fixtures import postgres
 
@@ -45,14 +46,9 @@ async def running(
         h.emu.world.add_thread(
             parent, f"Chocobataille n° {game.id}", owner=h.user("alice"), thread_id=game.thread_id
         )
-    await h.start()
-    try:
-        yield h
-        await h.settle()
-        h.emu.assert_no_errors()
-        assert h.unexpected_errors == []
-    finally:
-        await h.stop()
+    async with aclosing(run_harness(h)) as started:
+        async for ready in started:
+            yield ready
 
 
 def users(h: BotHarness) -> tuple[User, User]:

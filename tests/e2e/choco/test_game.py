@@ -12,13 +12,11 @@ from tests.e2e.choco.helpers import (
     ENGINE,
     challenge_accepted,
     choco,
-    greedy_turn,
-    notation,
+    play_to_the_end,
+    thread_of,
     with_bronze_deck,
 )
 from tests.e2e.messages import public_answer, shown
-
-MAX_TURNS = 200
 
 
 async def prepare_both(h: BotHarness, alice: User, bob: User, game_id: int) -> None:
@@ -29,30 +27,6 @@ async def prepare_both(h: BotHarness, alice: User, bob: User, game_id: int) -> N
         assert result.message.ephemeral
         assert "Tour joué" in shown(result.message), shown(result.message)
     await h.settle()
-
-
-async def thread_of(h: BotHarness, game_id: int) -> int:
-    game = await choco(h).games.get(game_id)
-    assert game.thread_id is not None
-    return game.thread_id
-
-
-async def play_to_the_end(h: BotHarness, users: dict[int, User], game_id: int) -> int:
-    thread = h.emu.world.channels[await thread_of(h, game_id)]
-    for _ in range(MAX_TURNS):
-        game = await choco(h).games.get(game_id)
-        if game.status != "live":
-            return game.state.turn
-        seat = game.state.active
-        steps = greedy_turn(game.state, seat)
-        text = notation(game, steps) or "fin"
-        result = await h.emu.run_command(
-            users[game.player(seat)], "choco jouer", {"actions": text}, channel=thread
-        )
-        assert result.message is not None
-        assert "Tour joué" in shown(result.message), (text, shown(result.message))
-        await h.settle()
-    raise AssertionError("the game did not end")
 
 
 async def test_a_whole_game_from_the_challenge_to_the_win(harness: BotHarness) -> None:

@@ -5,24 +5,18 @@ reward); any copy being public is enough. A negative control proves the scan can
 
 from __future__ import annotations
 
-import json
-import re
-import sqlite3
-
 import pytest
 
-from emulator.records import RecordedMessage
 from emulator.world import User
-from engine.choco.catalog import ChocoCatalog
-from engine.choco.state import ChocoState, EndTurn, Move, Step, Summon
 from sandbox.harness import BotHarness
-from services.choco.text import zones
 from tests.e2e.choco.helpers import (
-    ENGINE,
+    Watch,
     challenge_accepted,
     choco,
-    greedy_turn,
+    hidden_ids,
     notation,
+    policy,
+    reward_of,
     with_bronze_deck,
 )
 from tests.e2e.messages import shown
@@ -30,137 +24,6 @@ from tests.e2e.messages import shown
 pytestmark = pytest.mark.sweep
 
 MAX_TURNS = 200
-
-
-def names(catalog: ChocoCatalog, card_id: str) -> set[str]:
-    card = catalog.card(card_id)
-    assert card is not None
-    return {card.name.fr, card.name.en}
-
-
-def public_ids(state: ChocoState) -> set[str]:
-    """Card ids a spectator sees now: the board once face up, graveyards, the cards of active effects."""
-    seen: set[str] = set()
-    for side in state.sides:
-        if state.turn > 0:
-            seen |= {c.card_id for c in (*side.front, *side.reserve)}
-        seen |= {c.card_id for c in side.graveyard}
-    seen |= {a.card.card_id for a in state.actives if a.card is not None}
-    return seen
-
-
-def hidden_ids(state: ChocoState) -> set[str]:
-    hidden: set[str] = set()
-    for side in state.sides:
-        hidden |= {c.card_id for c in (*side.hand, *side.pioche)}
-        if state.turn == 0:
-            hidden |= {c.card_id for c in (*side.front, *side.reserve)}
-    return hidden
-
-
-def leaks(text: str, secret: set[str], allowed: set[str]) -> list[str]:
-    """Secret names found in `text`, once the allowed names (which may contain a secret one) are blanked."""
-    for name in sorted(allowed, key=len, reverse=True):
-        text = re.sub(re.escape(name), "·", text, flags=re.IGNORECASE)
-    return sorted(n for n in secret if re.search(re.escape(n), text, flags=re.IGNORECASE))
-
-
-class Watch:
-    """Checks each public message against the state at the time it appeared."""
-
-    def __init__(self, h: BotHarness, thread: int | None = None) -> None:
-        self.h = h
-        self.thread = thread  # only this game's thread (several games at once), else every channel
-        self.catalog = choco(h).economy.decks.catalog
-        self.seen = 0
-        self.revealed: set[str] = set()  # card ids public now or before
-        self.found: list[tuple[RecordedMessage, list[str]]] = []
-        self.checked = 0
-
-    async def named(self, game_id: int, state: ChocoState) -> set[str]:
-        """Card ids named by the public events of the game's log (a card hit in the pioche, destroyed by a
-        penalty, taken back from the graveyard...): the rules make them public."""
-        assert self.h.bot is not None
-        rows = await self.h.bot.services.db.read(
-            lambda conn: conn.execute(
-                "SELECT data FROM choco_game_log WHERE match_id ="
-                " (SELECT id FROM matches WHERE game = 'choco' AND number = ?)",
-                (game_id,),
-            ).fetchall()
-        )
-        uids = {c.uid: c.card_id for side in state.sides for _, cards in zones(side) for c in cards}
-        found: set[str] = set()
-
-        def walk(value: object) -> None:
-            if isinstance(value, dict):
-                for item in value.values():
-                    walk(item)
-            elif isinstance(value, list):
-                for item in value:
-                    walk(item)
-            elif isinstance(value, str):
-                if self.catalog.card(value) is not None:
-                    found.add(value)
-                elif value in uids:
-                    found.add(uids[value])
-
-        for (data,) in rows:
-            for event in json.loads(data).get("events", []):
-                if event.get("visible_to") is None:
-                    walk(event.get("data"))
-        return found
-
-    async def check(self, game_id: int, extra: set[str] = frozenset()) -> None:  # type: ignore[assignment]
-        state = (await choco(self.h).games.get(game_id)).state
-        self.revealed |= public_ids(state) | extra | await self.named(game_id, state)
-        allowed = {n for c in self.revealed for n in names(self.catalog, c)}
-        secret = {n for c in hidden_ids(state) - self.revealed for n in names(self.catalog, c)}
-        new = self.h.emu.messages[self.seen :]
-        self.seen = len(self.h.emu.messages)
-        for message in new:
-            if message.ephemeral or message.channel.is_dm:
-                continue
-            if self.thread is not None and message.channel.id != self.thread:
-                continue
-            texts = [shown(message), *(str(v) for v in message.history)]
-            found = sorted({n for t in texts for n in leaks(t, secret, allowed)})
-            self.checked += 1
-            if found:
-                self.found.append((message, found))
-
-
-async def reward_of(h: BotHarness, game_id: int) -> set[str]:
-    """The catalog id of the game's reward card: the last post names it in public."""
-    assert h.bot is not None
-
-    def unit(conn: sqlite3.Connection) -> set[str]:
-        results = conn.execute(
-            "SELECT result FROM matches WHERE game = 'choco' AND number = ?", (game_id,)
-        ).fetchall()
-        cards = [json.loads(r[0]).get("reward_card") for r in results if r[0]]
-        rows = [conn.execute("SELECT card_key FROM cards WHERE id = ?", (c,)).fetchone() for c in cards]
-        return {str(r[0]) for r in rows if r is not None}
-
-    return await h.bot.services.db.read(unit)
-
-
-def policy(state: ChocoState, seat: int) -> list[Step]:
-    """The greedy turn, completed with a summon or a move to the front when the turn could not end."""
-    steps = greedy_turn(state, seat)
-    after = state
-    for step in steps:
-        after, _ = ENGINE.apply(after, seat, step)
-    for _ in range(3):
-        legal = ENGINE.legal_actions(after, seat)
-        if after.finished or any(isinstance(a, EndTurn) for a in legal):
-            break
-        extra = next((a for a in legal if isinstance(a, Summon)), None) or next(
-            (a for a in legal if isinstance(a, Move) and a.line == "front"), None
-        )
-        assert extra is not None, legal
-        steps.append(extra)
-        after, _ = ENGINE.apply(after, seat, extra)
-    return steps
 
 
 async def play_game(h: BotHarness, watch: Watch, alice: User, bob: User, *, with_fault: bool) -> int:

@@ -10,9 +10,7 @@ import sqlite3
 from emulator.world import User
 from engine.choco import Turn, ai_turn
 from sandbox.harness import BotHarness
-from tests.e2e.choco.helpers import choco, notation, with_bronze_deck
-from tests.e2e.choco.test_game import play_to_the_end
-from tests.e2e.choco.test_hidden import Watch
+from tests.e2e.choco.helpers import Watch, choco, notation, play_to_the_end, with_bronze_deck
 from tests.e2e.messages import shown
 
 MAX_TURNS = 200

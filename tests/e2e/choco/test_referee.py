@@ -6,66 +6,25 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from typing import Any
 
-from emulator.payloads import role_payload
-from emulator.world import Role, User
+from emulator.world import User
 from engine.choco.state import EndTurn, Summon
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.choco.text import own_labels
 from tests.e2e.choco.helpers import (
     ENGINE,
-    challenge_accepted,
     choco,
+    db_read,
+    game_on_turn_1,
     greedy_turn,
     notation,
+    players,
     with_bronze_deck,
 )
 from tests.e2e.messages import shown
 
 DONE = "C'est fait"
-
-
-async def db_read(h: BotHarness, sql: str, *args: object) -> list[tuple[Any, ...]]:
-    assert h.bot is not None
-    return await h.bot.services.db.read(lambda conn: [tuple(r) for r in conn.execute(sql, args)])
-
-
-async def new_role(h: BotHarness, name: str, *members: User) -> Role:
-    """A role made in the server, announced to the bot as Discord does (GUILD_ROLE_CREATE)."""
-    assert h.guild is not None
-    role = h.emu.add_role(h.guild, name, members=members)
-    await h.emu.gateway.dispatch(
-        "GUILD_ROLE_CREATE", {"guild_id": str(h.guild.id), "role": role_payload(role)}
-    )
-    await h.settle()
-    return role
-
-
-async def referee_role(h: BotHarness, *members: User) -> None:
-    role = await new_role(h, "Arbitres", *members)
-    olivia = h.user("olivia", admin=True)
-    done = await h.emu.run_command(olivia, "setup rôle-arbitre", {"rôle": role})
-    assert done.message is not None, done
-    settings = await db_read(h, "SELECT referee_role_id FROM choco_guild_settings")
-    assert settings == [(role.id,)]
-
-
-async def game_on_turn_1(h: BotHarness, alice: User, bob: User, line: str = "front") -> GameRow:
-    game = await challenge_accepted(h, alice, bob, channel=h.games_channel)
-    assert game.thread_id is not None
-    thread = h.emu.world.channels[game.thread_id]
-    for user in (alice, bob):
-        played = await h.emu.run_command(
-            user, "choco jouer", {"actions": f"invoque M1 {line}"}, channel=thread
-        )
-        assert played.message is not None
-        assert "Tour joué" in shown(played.message)
-    await h.settle()
-    game = await choco(h).games.get(game.id)
-    assert game.state.turn == 1
-    return game
 
 
 async def as_referee(h: BotHarness, user: User, command: str, game: GameRow, **options: object) -> str:
@@ -81,14 +40,6 @@ def thread_text(h: BotHarness, game: GameRow) -> list[str]:
     assert game.thread_id is not None
     thread = h.emu.world.channels[game.thread_id]
     return [shown(m) for m in h.emu.messages if m.channel is thread and not m.ephemeral]
-
-
-async def players(h: BotHarness) -> tuple[User, User, User]:
-    alice, bob, rita = h.user("alice"), h.user("bob"), h.user("rita")
-    await with_bronze_deck(h, alice)
-    await with_bronze_deck(h, bob)
-    await referee_role(h, rita)
-    return alice, bob, rita
 
 
 async def test_the_referee_extends_cancels_a_penalty_ends_and_cancels(harness: BotHarness) -> None:

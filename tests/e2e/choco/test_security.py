@@ -15,9 +15,7 @@ from emulator.world import MANAGE_GUILD, Channel, Guild, User
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.infra import ledger
-from tests.e2e.choco.helpers import GRANT, choco
-from tests.e2e.choco.test_hidden import hidden_ids, names
-from tests.e2e.choco.test_referee import db_read, game_on_turn_1, players
+from tests.e2e.choco.helpers import GRANT, choco, db_read, game_on_turn_1, hidden_ids, names, players
 from tests.e2e.messages import after_welcome, public_answer, shown
 
 OTHER = "Autre serveur"

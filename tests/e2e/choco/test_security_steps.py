@@ -16,9 +16,7 @@ from emulator.world import User
 from engine.choco.state import ChocoState
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
-from tests.e2e.choco.helpers import choco, with_bronze_deck
-from tests.e2e.choco.test_hidden import Watch, leaks, names
-from tests.e2e.choco.test_referee import game_on_turn_1
+from tests.e2e.choco.helpers import Watch, choco, game_on_turn_1, leaks, names, with_bronze_deck
 from tests.e2e.conftest import run_harness
 from tests.e2e.messages import shown
 

@@ -23,8 +23,8 @@ from tests.e2e.authorization import (
     command,
     id_in,
 )
-from tests.e2e.hoss.test_arena import arena_pair
-from tests.e2e.hoss.test_ranked import here, hoss, start_rank_1, with_deck
+from tests.e2e.hoss.helpers import arena_pair, hoss, start_rank_1, with_deck
+from tests.support.harness import here
 
 
 async def hoss_battle(w: World) -> Scene:

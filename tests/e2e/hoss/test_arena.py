@@ -10,25 +10,11 @@ import pytest
 
 from core.clock import ManualClock
 from emulator.world import User
-from sandbox.fixtures.hoss import arena_veteran as veteran
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.test_ranked import gold, hoss, ledger_rows
+from tests.e2e.hoss.helpers import arena_veteran, gold, hoss, ledger_rows, register
 from tests.e2e.messages import shown
 
 pytestmark = pytest.mark.usefixtures("no_pacing")
-
-
-async def arena_veteran(h: BotHarness, user: User, *, ranks: int = 3) -> None:
-    """The sandbox's Arena veteran (sandbox/fixtures/hoss.py): Rang 5 and two decks in slots 1 and 2."""
-    assert h.bot is not None
-    await veteran(h.bot.services, user.id, ranks=ranks)
-
-
-async def register(h: BotHarness, user: User) -> str:
-    reply = await h.emu.run_command(user, "hoss arène inscrire", {"attaque": 1, "défense": 2})
-    assert reply.message is not None
-    assert reply.message.ephemeral
-    return shown(reply.message)
 
 
 async def standings(h: BotHarness, user: User) -> str:
@@ -36,16 +22,6 @@ async def standings(h: BotHarness, user: User) -> str:
     assert reply.message is not None
     assert reply.message.ephemeral
     return shown(reply.message)
-
-
-async def arena_pair(h: BotHarness) -> tuple[User, User]:
-    """Alice and Bob registered in the harness's server and ranked by the hourly ranking."""
-    alice, bob = h.user("alice"), h.user("bob")
-    for user in (alice, bob):
-        await arena_veteran(h, user)
-        await register(h, user)
-    await h.advance(timedelta(hours=1))
-    return alice, bob
 
 
 async def test_register_attack_abandon_and_standings(harness: BotHarness) -> None:

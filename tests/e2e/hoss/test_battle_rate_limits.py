@@ -13,15 +13,9 @@ from emulator.core import Fault
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.hoss.battle.ranked import RankedService
-from tests.e2e.hoss.test_ranked import (
-    battle_message,
-    decide_once,
-    here,
-    hoss,
-    start_rank_1,
-    with_deck,
-)
+from tests.e2e.hoss.helpers import battle_message, decide_once, hoss, start_rank_1, with_deck
 from tests.e2e.messages import shown
+from tests.support.harness import here
 
 EDITS = r"/channels/\d+/messages/\d+"
 APOLOGY = "Désolé, quelque chose s'est mal passé"

@@ -7,23 +7,14 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-from typing import Any
 
 import pytest
 
 from emulator.errors import EmulatorError
 from emulator.world import User
 from sandbox.harness import BotHarness
-from services.hoss import HossServices
-from services.hoss.gold import GOLD
-from services.infra import ledger
-from services.infra.players import ensure_player
+from tests.e2e.hoss.helpers import BUFFS, LINES, give, gold, hoss, text
 from tests.e2e.messages import after_welcome
-
-GRANT = ledger.Movement("test.grant")
-# Six lines (two Défenseurs) and two buffs of the real catalog: a valid deck once owned.
-LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
-BUFFS = ["buff_soins", "buff_vitesse"]
 
 
 class Always(random.Random):
@@ -40,32 +31,6 @@ class Always(random.Random):
 RARE = ("or", "platine", "diamant", "divin")  # what « Montrer » offers to show off
 
 
-def hoss(h: BotHarness) -> HossServices:
-    assert h.bot is not None
-    services: HossServices = h.bot.services.games["hoss"]
-    return services
-
-
-async def give(
-    h: BotHarness, user: User, card: str, rarity: str = "basique", stars: int = 0, holo: bool = False
-) -> int:
-    assert h.bot is not None
-    services = h.bot.services
-    now = services.clock.now()
-    attrs = {"rarity": rarity, "stars": stars, "holo": holo}
-
-    def unit(conn: sqlite3.Connection) -> int:
-        ensure_player(conn, user.id, now)
-        return ledger.mint_card(conn, now, user.id, "hoss", card, GRANT, attrs)
-
-    return await services.db.write(unit)
-
-
-async def gold(h: BotHarness, user: User) -> int:
-    assert h.bot is not None
-    return await h.bot.services.db.read(lambda conn: ledger.balance(conn, user.id, GOLD))
-
-
 async def owner_and_stars(h: BotHarness, copy_id: int) -> tuple[int | None, int]:
     assert h.bot is not None
 
@@ -74,11 +39,6 @@ async def owner_and_stars(h: BotHarness, copy_id: int) -> tuple[int | None, int]
         return owner, int(json.loads(attrs)["stars"])
 
     return await h.bot.services.db.read(unit)
-
-
-def text(result: Any) -> str:
-    """The message as rendered, with French narrow no-break spaces (25 000) as plain spaces."""
-    return str(result.message.render()).replace("\u202f", " ")
 
 
 # --- boosters -----------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from discord_app.render import KeptReplies
 from emulator import InteractionResult
 from emulator.records import walk_components
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.test_collection import give
+from tests.e2e.hoss.helpers import give
 
 CARDS = ("sq_guerrier_1", "orc_mage_1", "sq_cavalier_1", "sq_lancier_1", "sq_assassin_1", "sq_guerrier_2a")
 

@@ -16,85 +16,26 @@ from core.clock import ManualClock
 from emulator.records import RecordedMessage
 from emulator.world import User
 from engine.hoss import Move, Pass, Play
-from engine.hoss.catalog import CreatureCard
 from sandbox.harness import BotHarness
-from services.hoss import HossServices
 from services.hoss.battle.ranked import BattleView, RankedService
-from services.hoss.gold import GOLD
-from services.infra import ledger
-from services.infra.players import ensure_player
 from tests.conftest import MigratedCopy
 from tests.e2e.conftest import run_harness
+from tests.e2e.hoss.helpers import (
+    battle_message,
+    decide_once,
+    gold,
+    hoss,
+    ledger_rows,
+    start_rank_1,
+    with_deck,
+)
 from tests.e2e.messages import public_answer, shown
+from tests.support.harness import here
 
-GRANT = ledger.Movement("test.grant")
 DEFENDER_SEED = 1
-LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
-BUFFS = ["buff_soins", "buff_vitesse"]
 
 
 pytestmark = pytest.mark.usefixtures("no_pacing")
-
-
-def hoss(h: BotHarness) -> HossServices:
-    assert h.bot is not None
-    services: HossServices = h.bot.services.games["hoss"]
-    return services
-
-
-def here(h: BotHarness) -> int:
-    """The server the harness runs commands in: battles started there are reached from there only."""
-    assert h.guild is not None
-    return h.guild.id
-
-
-async def with_deck(h: BotHarness, user: User) -> None:
-    """The Rang 1 of six lines and two buffs, minted through the ledger, saved as the active deck."""
-    assert h.bot is not None
-    services = h.bot.services
-    now = services.clock.now()
-    decks = hoss(h).decks
-    keys = [
-        c.id for c in decks.catalog.cards if isinstance(c, CreatureCard) and c.line in LINES and c.rank == 1
-    ]
-
-    def unit(conn: sqlite3.Connection) -> None:
-        ensure_player(conn, user.id, now)
-        for card in [*keys, *BUFFS]:
-            ledger.mint_card(
-                conn, now, user.id, "hoss", card, GRANT, {"rarity": "basique", "stars": 0, "holo": False}
-            )
-
-    await services.db.write(unit)
-    await decks.save(user.id, 1, "deck", LINES, BUFFS)
-    await decks.set_active(user.id, 1)
-
-
-async def gold(h: BotHarness, user: User) -> int:
-    assert h.bot is not None
-    return await h.bot.services.db.read(lambda conn: ledger.balance(conn, user.id, GOLD))
-
-
-def battle_message(h: BotHarness) -> RecordedMessage:
-    found = [m for m in h.emu.messages if not m.ephemeral and "Combat classé n°" in shown(m)]
-    assert len(found) >= 1
-    return found[-1]
-
-
-async def decide_once(h: BotHarness, user: User) -> str:
-    """Open the private controls and take the first offered action (or pass)."""
-    controls = await h.emu.click(user, "Décider")
-    message = controls.message
-    assert message is not None
-    assert message.ephemeral
-    if message.select_options:
-        chosen = message.select_options[0]
-        await h.emu.select(user, chosen, message=message)
-    else:
-        chosen = "Passer"
-        await h.emu.click(user, chosen, message=message)
-    await h.settle()  # the battle message is edited once the private controls answered
-    return chosen
 
 
 def last_ephemeral(h: BotHarness, user: User, needle: str) -> RecordedMessage:
@@ -106,16 +47,6 @@ def last_ephemeral(h: BotHarness, user: User, needle: str) -> RecordedMessage:
 def decide_id(message: RecordedMessage) -> str:
     ids = [str(b.get("custom_id")) for row in message.components for b in row.get("components", [])]
     return next(i for i in ids if i.startswith("hoss:rdecide:"))
-
-
-async def start_rank_1(h: BotHarness, user: User) -> RecordedMessage:
-    ladder = await h.emu.run_command(user, "hoss rang")
-    assert ladder.message is not None
-    assert ladder.message.ephemeral
-    started = await h.emu.click(user, "Combattre — Rang 1")
-    assert started.message is not None
-    assert not started.message.ephemeral
-    return started.message
 
 
 async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness) -> None:
@@ -181,18 +112,6 @@ async def test_a_full_ranked_battle_with_decisions_then_skip(harness: BotHarness
     assert "Revoir le combat n°" in shown(replay.message)
     assert "**Manche 1**" in shown(replay.message)
     assert replay.message.attachments[0].filename == f"hoss-replay-{battle}.json"
-
-
-async def ledger_rows(h: BotHarness, user: User) -> list[tuple[str, int]]:
-    assert h.bot is not None
-    return await h.bot.services.db.read(
-        lambda conn: [
-            (str(r[0]), int(r[1]))
-            for r in conn.execute(
-                "SELECT reason, delta FROM ledger WHERE player_id = ? AND currency IS NOT NULL", (user.id,)
-            )
-        ]
-    )
 
 
 def h_ledger_sum(rows: list[tuple[str, int]], reason: str) -> int:

@@ -11,8 +11,9 @@ import pytest
 from emulator.interactions import InteractionResult
 from emulator.world import Channel
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.test_ranked import battle_message, here, hoss, start_rank_1, with_deck
+from tests.e2e.hoss.helpers import battle_message, hoss, start_rank_1, with_deck
 from tests.e2e.messages import after_welcome, shown
+from tests.support.harness import here
 
 NOT_FOUND = "Combat introuvable."
 

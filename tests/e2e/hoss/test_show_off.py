@@ -1,46 +1,15 @@
-"""« Montrer » on a HOSS booster's private flip: a card of rarity Or or better, once flipped, can be posted
-in the channel by its owner, with its picture, once per copy (20 clicks at once make one post); a card
-below Or, face down, sold, or someone else's is refused privately, and so is a channel where the bot may
-not attach files."""
+"""« Montrer » on a HOSS booster's private flip, beyond what every game's pull does (tests/e2e/test_show_off.py):
+twenty clicks at once make one post; a card below Or gets no button, a face-down one gets it once flipped;
+a face-down copy or someone else's is refused privately, and so is a channel where the bot may not attach
+files."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from collections.abc import Callable
 
-from emulator.world import User
 from sandbox.harness import BotHarness
-from services.hoss.shop import OpeningCard
-from tests.e2e.hoss.test_collection import LINES, give, hoss, text
+from tests.e2e.hoss.helpers import booster_with, hoss, text
 from tests.e2e.show_off import NOT_ELIGIBLE, public_posts
-
-
-async def booster_with(h: BotHarness, user: User, rarities: dict[int, str]) -> list[OpeningCard]:
-    """A booster bought by `user`, the copies at `rarities`' positions made of those rarities and every other
-    copy Basique (the draw may have pulled an Or itself), all face down."""
-    for line in LINES:
-        await give(h, user, f"{line}_1")
-    await h.emu.run_command(user, "hoss booster")
-    (opening,) = await hoss(h).shop.unopened(user.id)
-    slots = list((await hoss(h).shop.opening(user.id, opening.id)).cards)
-    assert h.bot is not None
-    for position in range(len(slots)):
-        rarity = rarities.get(position, "basique")
-        attrs = f'{{"rarity": "{rarity}", "stars": 2, "holo": false}}'
-        await h.bot.services.db.write(set_rarity(opening.id, position, attrs))
-    return slots
-
-
-def set_rarity(opening: int, position: int, attrs: str) -> Callable[[sqlite3.Connection], None]:
-    def unit(conn: sqlite3.Connection) -> None:
-        conn.execute(
-            "UPDATE cards SET attrs = ? WHERE id ="
-            " (SELECT card_id FROM hoss_opening_cards WHERE opening_id = ? AND position = ?)",
-            (attrs, opening, position),
-        )
-
-    return unit
 
 
 async def test_an_or_pull_is_shown_once_and_a_basique_gets_no_button(harness: BotHarness) -> None:

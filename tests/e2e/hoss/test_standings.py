@@ -7,7 +7,7 @@ import pytest
 
 from emulator.interactions import InteractionResult
 from sandbox.harness import BotHarness
-from tests.e2e.hoss.test_ranked import battle_message, hoss, start_rank_1, with_deck
+from tests.e2e.hoss.helpers import battle_message, hoss, start_rank_1, with_deck
 from tests.e2e.messages import public_answer, shown
 
 pytestmark = pytest.mark.usefixtures("no_pacing")

@@ -19,8 +19,8 @@ from tests.e2e.authorization import (
     challenge_scene,
     click,
 )
-from tests.e2e.hoss.test_ranked import here
 from tests.e2e.show_off import rare_copy
+from tests.support.harness import here
 
 
 async def challenge(w: World) -> Scene:

@@ -6,68 +6,19 @@ bet is proved in tests/services/pillz/duels/)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import aclosing, asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 
 from core.clock import ManualClock
-from emulator.records import RecordedMessage
 from emulator.world import User
 from sandbox.harness import BotHarness
-from services.pillz import PillzServices
 from services.pillz.duel_match import DuelRow
-from tests.e2e.messages import only_public, public_answer, shown
+from tests.e2e.conftest import run_harness
+from tests.e2e.messages import public_answer, shown
+from tests.e2e.pillz.helpers import duel_message, first_unused, friend_duel, move, pillz
 
 ROUNDS = 4
-
-
-def pillz(h: BotHarness) -> PillzServices:
-    assert h.bot is not None
-    services: PillzServices = h.bot.services.games["pillz"]
-    return services
-
-
-def duel_message(h: BotHarness, duel_id: int) -> RecordedMessage:
-    return only_public(h, rf"(Duel de Pillz|Entraînement) n° {duel_id}\b")
-
-
-def bet_select(message: RecordedMessage, place: int) -> str:
-    """The custom_id of the select of the character at `place` in the controls."""
-    ids = [str(c.get("custom_id")) for row in message.components for c in row.get("components", [])]
-    return next(i for i in ids if i.startswith("pillz:bet:") and i.endswith(f":{place}"))
-
-
-async def move(h: BotHarness, user: User, duel_id: int, place: int, bet: int) -> RecordedMessage:
-    """Open the controls from the public message, then the move's two clicks: the amount of pillz in the
-    select of the character at `place`, and « Jouer »."""
-    controls = await h.emu.click(user, "Jouer", message=duel_message(h, duel_id))
-    assert controls.message is not None, controls
-    assert controls.message.ephemeral, controls
-    picked = await h.emu.select(
-        user, values=[str(bet)], custom_id=bet_select(controls.message, place), message=controls.message
-    )
-    assert picked.message is not None
-    played = await h.emu.click(user, f"Jouer ({bet} pillz)", message=picked.message)
-    assert played.message is not None
-    assert "Joué\u00a0:" in shown(played.message)
-    await h.settle()
-    return played.message
-
-
-async def first_unused(h: BotHarness, duel_id: int, seat: int) -> int:
-    duel = await pillz(h).duels.get(duel_id)
-    assert duel.state is not None
-    return next(i for i, f in enumerate(duel.state.hands[seat]) if not f.used)
-
-
-async def friend_duel(h: BotHarness) -> tuple[User, User, int]:
-    alice, bob = h.user("alice"), h.user("bob")
-    made = await h.emu.run_command(alice, "pillz défi", {"joueur": bob})
-    await h.emu.click(bob, "Accepter", message=public_answer(made))
-    await h.settle()
-    duels = await pillz(h).duels.live(alice.id)
-    assert len(duels) == 1
-    return alice, bob, duels[0].id
 
 
 async def play_out(h: BotHarness, users: dict[int, User], duel_id: int) -> DuelRow:
@@ -161,15 +112,9 @@ async def test_other_players_clicks_are_refused_privately(harness: BotHarness) -
 
 @asynccontextmanager
 async def running(db: Path, clock: ManualClock) -> AsyncIterator[BotHarness]:
-    h = BotHarness(db, clock=clock, seed=5)
-    await h.start()
-    try:
-        yield h
-        await h.settle()
-        h.emu.assert_no_errors()
-        assert h.unexpected_errors == []
-    finally:
-        await h.stop()
+    async with aclosing(run_harness(BotHarness(db, clock=clock, seed=5))) as started:
+        async for h in started:
+            yield h
 
 
 async def test_a_restart_in_the_middle_of_a_duel(tmp_path: Path) -> None:

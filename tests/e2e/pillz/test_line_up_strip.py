@@ -11,7 +11,7 @@ import io
 from PIL import Image
 
 from sandbox.harness import BotHarness
-from tests.e2e.pillz.test_duel import bet_select, duel_message, friend_duel, move, pillz
+from tests.e2e.pillz.helpers import bet_select, duel_message, friend_duel, move, pillz
 
 
 async def test_the_controls_show_the_players_line_up_as_one_picture(harness: BotHarness) -> None:

@@ -7,7 +7,7 @@ import re
 from datetime import timedelta
 
 from sandbox.harness import BotHarness
-from tests.e2e.pillz.test_duel import friend_duel, pillz
+from tests.e2e.pillz.helpers import friend_duel, pillz
 
 
 def text(result: object) -> str:

@@ -12,7 +12,7 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.pillz.duel_match import DuelRow
 from tests.e2e.messages import shown
-from tests.e2e.pillz.test_duel import bet_select, duel_message, pillz
+from tests.e2e.pillz.helpers import bet_select, duel_message, pillz
 
 ROUNDS = 4
 

@@ -14,9 +14,8 @@ from discord_app.render import text
 from sandbox.harness import BotHarness
 from services.pillz.names import ability_text
 from tests.e2e.conftest import run_harness
-from tests.e2e.leak_scan import EVERYONE, LeakScan, Secret
-from tests.e2e.pillz.test_duel import pillz
-from tests.e2e.test_hidden_information_scan import Moment, PillzSecrets, check, play_duel
+from tests.e2e.leak_scan import EVERYONE, LeakScan, Moment, Secret, check
+from tests.e2e.pillz.helpers import PillzSecrets, pillz, play_duel
 from tests.e2e.tournaments.scenes import created, joined, match_of, started
 from tests.fixtures import postgres
 

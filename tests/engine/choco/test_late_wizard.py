@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.choco.engine import ChocoEngine
 from engine.choco.state import Card, ChocoState, EndTurn, Move, PlayEffect, Side, TurnProgress
 from engine.rng import RngState
-from tests.engine.choco.test_effects import effect, pure, wiz
+from tests.engine.choco.helpers import effect, pure, wiz
 
 ENGINE = ChocoEngine()
 RECALL = effect("from_hand", {"kind": "recall", "count": 1})

@@ -4,9 +4,7 @@ ledger."""
 
 from __future__ import annotations
 
-import random
 import sqlite3
-from collections.abc import Iterator
 
 import pytest
 
@@ -22,32 +20,16 @@ from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.players import ensure_player
 from store.db import Database
-from tests.fixtures.registration import registered
+from tests.support.game_fixtures import GRANT, balance, game_fixtures, service_fixture, set_balance
 
-GRANT = ledger.Movement("test.grant")
 SEED = 20261130
 GUILD = 555
 
 
-@pytest.fixture(scope="session")
-def catalog() -> ChocoCatalog:
-    return load_catalog(DATA_DIR / "choco.json", ChocoCatalog)
-
-
-@pytest.fixture(autouse=True)
-def choco_registered() -> Iterator[None]:
-    with registered(GAME):
-        yield
-
-
-@pytest.fixture
-def rng() -> random.Random:
-    return random.Random(SEED)
-
-
-@pytest.fixture
-def shop(db: Database, clock: ManualClock, catalog: ChocoCatalog, rng: random.Random) -> ChocoShop:
-    return ChocoShop(db, clock, catalog, rng)
+catalog, choco_registered, rng = game_fixtures(
+    GAME, lambda: load_catalog(DATA_DIR / "choco.json", ChocoCatalog), seed=SEED
+)
+shop = service_fixture("shop", ChocoShop)
 
 
 @pytest.fixture
@@ -79,16 +61,7 @@ def of_rarity(catalog: ChocoCatalog, *rarities: Rarity, wizards: bool | None = N
 
 async def new_player(db: Database, clock: ManualClock, player_id: int, *, gold: int | None = None) -> None:
     """A player as on first use (1,500 galleons); `gold` sets another balance through the ledger."""
-
-    def unit(conn: sqlite3.Connection) -> None:
-        ensure_player(conn, player_id, clock.now())
-        have = ledger.balance(conn, player_id, CHOCO_GOLD)
-        if gold is not None and gold > have:
-            ledger.credit(conn, clock.now(), player_id, CHOCO_GOLD, gold - have, GRANT)
-        elif gold is not None and gold < have:
-            ledger.debit(conn, clock.now(), player_id, CHOCO_GOLD, have - gold, GRANT)
-
-    await db.write(unit)
+    await set_balance(db, clock, player_id, CHOCO_GOLD, gold)
 
 
 async def give(db: Database, clock: ManualClock, player_id: int, cards: dict[str, int]) -> None:
@@ -104,7 +77,7 @@ async def give(db: Database, clock: ManualClock, player_id: int, cards: dict[str
 
 
 async def gold(db: Database, player_id: int) -> int:
-    return await db.read(lambda conn: ledger.balance(conn, player_id, CHOCO_GOLD))
+    return await balance(db, player_id, CHOCO_GOLD)
 
 
 async def age(db: Database, player_id: int, clock: ManualClock, days: int) -> None:

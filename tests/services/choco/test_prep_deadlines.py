@@ -24,7 +24,7 @@ from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.choco.conftest import GUILD
-from tests.services.choco.test_referee_posts import ALICE, BOB, started
+from tests.services.choco.helpers import ALICE, BOB, started
 
 FORCED = "Placement forcé par inactivité"
 PENALTY = "Pénalité d'inactivité"

@@ -15,35 +15,18 @@ from core.clock import ManualClock
 from discord_app.render import text
 from engine.choco.catalog import ChocoCatalog
 from engine.choco.penalties import inactivity_24h
-from services.choco.decks import ChocoDecks
 from services.choco.game_store import load, save
 from services.choco.games import ChocoGames
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
 from store.db import Database
-from tests.services.choco.conftest import GUILD, age, give, of_rarity
-
-ALICE, BOB = 31, 32
+from tests.services.choco.conftest import GUILD
+from tests.services.choco.helpers import ALICE, BOB, started
 
 
 @pytest.fixture
 def games(db: Database, clock: ManualClock, catalog: ChocoCatalog) -> ChocoGames:
     return ChocoGames(db, clock, catalog, random.Random(3), Scheduler(db, clock, ZoneInfo("Europe/Paris")))
-
-
-async def started(db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames) -> int:
-    """Two Bronze decks of plain wizards, the game accepted and its thread open (preparatory turn)."""
-    chosen = [c.id for c in of_rarity(catalog, "bronze_1", wizards=True) if c.type == "normal"][:12]
-    decks = ChocoDecks(db, clock, catalog)
-    for player in (ALICE, BOB):
-        await give(db, clock, player, {c: 2 for c in chosen})
-        await age(db, player, clock, 60)
-        await decks.save(player, "bronze", [c for c in chosen for _ in range(2)])
-    made = await games.challenge(GUILD, 10, ALICE, BOB, "bronze", key="posts")
-    answered = await games.answer(made.id, BOB, True)
-    assert answered.game_id is not None
-    await games.open_thread(answered.game_id, 77)
-    return answered.game_id
 
 
 async def to_turn_one(games: ChocoGames, game_id: int) -> int:

@@ -3,9 +3,7 @@ starting coins, as in production), seeded services on a real database, and a clo
 
 from __future__ import annotations
 
-import random
 import sqlite3
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,7 +14,7 @@ from engine.dinocard import DinocardCatalog
 from services.dinocard import GAME, DinocardServices
 from services.infra.games import GameContext
 from store.db import Database
-from tests.fixtures.registration import registered
+from tests.support.game_fixtures import game_fixtures, service_fixture
 
 ROOT = Path(__file__).resolve().parents[3]
 SEED = 20261201
@@ -24,25 +22,21 @@ START = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 ALICE, BOB, CAROL = 101, 102, 103
 
 
-@pytest.fixture(scope="session")
-def catalog() -> DinocardCatalog:
-    return DinocardCatalog.model_validate_json((ROOT / "data" / "dinocard.json").read_text(encoding="utf-8"))
-
-
-@pytest.fixture(autouse=True)
-def dinocard_registered() -> Iterator[None]:
-    with registered(GAME):
-        yield
+catalog, dinocard_registered, rng = game_fixtures(
+    GAME,
+    lambda: DinocardCatalog.model_validate_json(
+        (ROOT / "data" / "dinocard.json").read_text(encoding="utf-8")
+    ),
+    seed=SEED,
+)
+dino = service_fixture(
+    "dino", lambda db, clock, catalog, rng: DinocardServices.build(GameContext(db, clock, catalog, None, rng))
+)
 
 
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock(START)
-
-
-@pytest.fixture
-def dino(db: Database, clock: ManualClock, catalog: DinocardCatalog) -> DinocardServices:
-    return DinocardServices.build(GameContext(db, clock, catalog, None, random.Random(SEED)))
 
 
 def fire_pack(catalog: DinocardCatalog) -> list[str]:

@@ -3,9 +3,7 @@ its 300 gold), seeded services, and small helpers that set a player up through t
 
 from __future__ import annotations
 
-import random
 import sqlite3
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,34 +20,17 @@ from services.hoss.shop import HossShop
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.messages import Text, render_text
-from services.infra.players import ensure_player
 from store.db import Database
-from tests.fixtures.registration import registered
+from tests.support.game_fixtures import GRANT, balance, game_fixtures, service_fixture, set_balance
 
-GRANT = ledger.Movement("test.grant")
 SEED = 20260105
 
 
-@pytest.fixture(scope="session")
-def catalog() -> HossCatalog:
-    return load_catalog(DATA_DIR / "hoss.json", HossCatalog)
-
-
-@pytest.fixture(autouse=True)
-def hoss_registered() -> Iterator[None]:
-    """Players created here get HOSS's starting gold, as in production (where `games.discover` registers)."""
-    with registered(GAME):
-        yield
-
-
-@pytest.fixture
-def rng() -> random.Random:
-    return random.Random(SEED)
-
-
-@pytest.fixture
-def shop(db: Database, clock: ManualClock, catalog: HossCatalog, rng: random.Random) -> HossShop:
-    return HossShop(db, clock, catalog, rng)
+# Players created here get HOSS's starting gold, as in production (where `games.discover` registers).
+catalog, hoss_registered, rng = game_fixtures(
+    GAME, lambda: load_catalog(DATA_DIR / "hoss.json", HossCatalog), seed=SEED
+)
+shop = service_fixture("shop", HossShop)
 
 
 @pytest.fixture
@@ -68,16 +49,7 @@ def rank1_ids(catalog: HossCatalog) -> list[str]:
 
 async def new_player(db: Database, clock: ManualClock, player_id: int, *, gold: int | None = None) -> None:
     """A player as on first use (300 gold); `gold` sets another balance through the ledger."""
-
-    def unit(conn: sqlite3.Connection) -> None:
-        ensure_player(conn, player_id, clock.now())
-        have = ledger.balance(conn, player_id, GOLD)
-        if gold is not None and gold > have:
-            ledger.credit(conn, clock.now(), player_id, GOLD, gold - have, GRANT)
-        elif gold is not None and gold < have:
-            ledger.debit(conn, clock.now(), player_id, GOLD, have - gold, GRANT)
-
-    await db.write(unit)
+    await set_balance(db, clock, player_id, GOLD, gold)
 
 
 async def mint(
@@ -108,7 +80,7 @@ async def set_wins(db: Database, player_id: int, wins: dict[int, int]) -> None:
 
 
 async def gold(db: Database, player_id: int) -> int:
-    return await db.read(lambda conn: ledger.balance(conn, player_id, GOLD))
+    return await balance(db, player_id, GOLD)
 
 
 def snapshot(conn: sqlite3.Connection) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from services.hoss.collection import CollectionFilter, HossCollection
 from services.hoss.shop import HossShop
 from services.infra import ledger
 from store.db import Database
-from tests.services.hoss.conftest import GRANT, mint, new_player
+from tests.services.hoss.conftest import mint, new_player
+from tests.support.game_fixtures import GRANT
 
 Change = Callable[[sqlite3.Connection, ManualClock, list[int]], object]
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Iterator
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -22,18 +21,11 @@ from services.infra.games import GameContext
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.db import Database
-from tests.fixtures.registration import registered
+from tests.support.game_fixtures import game_fixtures
 
-
-@pytest.fixture(scope="session")
-def catalog() -> ImmortalsCatalog:
-    return load_catalog(DATA_DIR / "immortals.json", ImmortalsCatalog)
-
-
-@pytest.fixture(autouse=True)
-def immortals_registered() -> Iterator[None]:
-    with registered(GAME):
-        yield
+catalog, immortals_registered, rng = game_fixtures(
+    GAME, lambda: load_catalog(DATA_DIR / "immortals.json", ImmortalsCatalog), seed=7
+)
 
 
 @pytest.fixture
@@ -43,9 +35,9 @@ def scheduler(db: Database, clock: ManualClock) -> Scheduler:
 
 @pytest.fixture
 def services(
-    db: Database, clock: ManualClock, catalog: ImmortalsCatalog, scheduler: Scheduler
+    db: Database, clock: ManualClock, catalog: ImmortalsCatalog, scheduler: Scheduler, rng: random.Random
 ) -> ImmortalsServices:
-    return ImmortalsServices.build(GameContext(db, clock, catalog, scheduler, random.Random(7)))
+    return ImmortalsServices.build(GameContext(db, clock, catalog, scheduler, rng))
 
 
 async def mint(db: Database, clock: ManualClock, player: int, card: str, xp: int = 0) -> int:

@@ -12,7 +12,6 @@ from core.clock import ManualClock
 from core.errors import InsufficientFunds, NotAllowed
 from engine.immortals import ImmortalsCatalog, duel_result
 from services.immortals import GAME, ImmortalsServices
-from services.immortals.duel_match import DuelRow
 from services.immortals.economy import FRAGMENTS, GOLD
 from services.immortals.rewards import previous_opponents
 from services.infra import ledger
@@ -20,9 +19,7 @@ from services.infra.messages import render_text
 from services.shared.collecting import DeckInvalid
 from store.db import Database
 from tests.services.immortals.conftest import mint
-
-GUILD, CHANNEL = 500, 600
-ALICE, BOB, CAROL = 11, 12, 13
+from tests.services.immortals.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, play_out
 
 
 async def test_the_sign_up_gives_eight_units_of_eight_families_once(
@@ -179,20 +176,6 @@ async def play_friend(services: ImmortalsServices, a: int, b: int, key: str) -> 
     challenge = await services.duels.challenge(GUILD, CHANNEL, a, b, key=key)
     duel = await services.duels.answer(challenge.id, b, True, guild=GUILD)
     return (await play_out(services, duel)).id
-
-
-async def play_out(services: ImmortalsServices, duel: DuelRow) -> DuelRow:
-    """The seat to act (the engaging seat, then the counter) fights with its first unit that has not
-    fought yet, until the duel ends."""
-    while duel.status == "live":
-        assert duel.state is not None
-        (seat,) = duel.to_act()
-        player = duel.seats[seat]
-        assert player is not None
-        fought = {r.fighters[seat].uid for r in duel.state.history}
-        place = next(i for i, u in enumerate(duel.state.units[seat]) if u.uid not in fought)
-        duel = await services.duels.choose(duel.id, player, duel.state.round, place, None, guild=GUILD)
-    return duel
 
 
 async def test_anti_farm_across_friend_duels_and_the_ranking(

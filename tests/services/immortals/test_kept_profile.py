@@ -8,7 +8,7 @@ from services.immortals import GAME, ImmortalsServices
 from services.immortals.economy import ensure_profile
 from services.infra.players import PROFILE_TOPIC, PlayerService, ensure_player
 from store.db import Database
-from tests.services.immortals.test_economy_and_duels import ALICE, BOB, CAROL, CHANNEL, GUILD, play_out
+from tests.services.immortals.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, play_out
 
 
 async def test_a_finished_duel_shows_on_a_kept_profile(

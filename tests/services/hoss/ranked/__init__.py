@@ -15,12 +15,13 @@ from services.hoss.battle import battles as hoss_battles
 from services.hoss.battle import replay as battle_replay
 from services.hoss.battle.ranked import BattleView, RankedService
 from services.hoss.decks import DeckService
-from services.hoss.gold import GOLD
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.db import Database
+from tests.services.hoss.conftest import gold as gold  # shared with the ranked tests
+from tests.services.hoss.conftest import set_wins as set_wins
 
 GRANT = ledger.Movement("test.grant")
 LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
@@ -69,22 +70,6 @@ async def player_with_deck(
     decks = DeckService(db, clock, catalog())
     await decks.save(player_id, 1, "deck", chosen, BUFFS)
     await decks.set_active(player_id, 1)
-
-
-async def set_wins(db: Database, player_id: int, wins: dict[int, int]) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
-        for rank, count in wins.items():
-            conn.execute(
-                "INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (?, ?, ?)"
-                " ON CONFLICT (player_id, rank) DO UPDATE SET wins = excluded.wins",
-                (player_id, rank, count),
-            )
-
-    await db.write(unit)
-
-
-async def gold(db: Database, player_id: int) -> int:
-    return await db.read(lambda conn: ledger.balance(conn, player_id, GOLD))
 
 
 async def replayed(db: Database, battle_id: int) -> str:

@@ -21,21 +21,9 @@ from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.duels import TIMEOUT_JOB, PillzDuels
 from services.shared.matches import StaleMatch
 from store.db import Database
+from tests.services.pillz.duels.helpers import ALICE, BOB, CHANNEL, GUILD, friend, player_to_act
 
-ALICE, BOB = 11, 12
-GUILD, CHANNEL = 5, 6
 CLICKS = 20
-
-
-async def friend(duels: PillzDuels) -> DuelRow:
-    made = await duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c1")
-    return await duels.answer(made.id, BOB, True, guild=GUILD)
-
-
-def player_to_act(duel: DuelRow) -> int:
-    player = duel.seats[duel.to_act()[0]]
-    assert player is not None
-    return player
 
 
 def first_card(duel: DuelRow) -> str:

@@ -15,8 +15,7 @@ from services.pillz import duel_render as render
 from services.pillz.duels import PillzDuels
 from store.db import Database
 from tests.engine.pillz.helpers import ENGINE
-from tests.services.pillz.duels.test_duels import friend, player_to_act
-from tests.services.pillz.duels.test_numbers_and_refusals import card, shown
+from tests.services.pillz.duels.helpers import card, friend, player_to_act, shown
 
 ROXANE = "corsaires-admiral-roxane-porthole"  # Trésor de guerre 2
 YSOLDE = "moines-abbess-ysolde"  # Bénédiction 3

@@ -14,20 +14,15 @@ import pytest
 from core.clock import ManualClock
 from core.errors import DomainError
 from core.i18n import t
-from discord_app.render import text
 from engine.pillz.catalog import PillzCatalog
-from engine.pillz.state import Fighter, Play
-from services.infra.messages import MessageSpec
+from engine.pillz.state import Play
 from services.infra.scheduler import Scheduler
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.duels import PillzDuels
 from store.db import Database
 from tests.engine.pillz.helpers import ENGINE
-from tests.services.pillz.duels.test_duels import friend
-
-ALICE, BOB = 11, 12
-GUILD, CHANNEL = 5, 6
+from tests.services.pillz.duels.helpers import BOB, GUILD, card, friend, shown
 
 
 def to_act(duel: DuelRow) -> tuple[int, int]:
@@ -40,29 +35,6 @@ def to_act(duel: DuelRow) -> tuple[int, int]:
 def unused(duel: DuelRow, seat: int) -> str:
     assert duel.state is not None
     return next(f.card_id for f in duel.state.hands[seat] if not f.used)
-
-
-def shown(spec: MessageSpec, locale: str = "fr") -> str:
-    parts = []
-    for embed in spec.embeds:
-        parts.append(text(embed.description, locale))
-        parts += [text(f.name, locale) + "\n" + text(f.value, locale) for f in embed.fields]
-    return "\n".join(parts).replace("\u202f", " ")
-
-
-def card(catalog: PillzCatalog, card_id: str) -> Fighter:
-    found = catalog.card(card_id)
-    assert found is not None
-    assert found.ability is not None
-    return Fighter(
-        card_id=found.id,
-        stars=found.stars,
-        power=found.power,
-        damage=found.damage,
-        clan=found.clan,
-        ability=found.ability.kind,
-        value=found.ability.value,
-    )
 
 
 async def test_a_refused_move_is_a_sentence_not_a_reason_code(duels: PillzDuels) -> None:

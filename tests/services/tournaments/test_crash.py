@@ -2,7 +2,7 @@
 its last written clock, let a last life finish; then no match was lost or started twice and nothing was
 paid twice (docs/tournaments.md, "Crash safety").
 
-The worker (tests/services/tournament_crash_worker.py) registers eight players with a fee, seven of whom
+The worker (tests/services/tournaments/crash_worker.py) registers eight players with a fee, seven of whom
 click « Prêt » each round; its clock moves three minutes a turn, so the duels' timeouts, the round's
 deadline (the absent player's match), the step that closes each round and opens the next, and the end
 with its prizes all run in the lives the test kills.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tests.services.conftest import check_conservation
 
-WORKER = Path(__file__).with_name("tournament_crash_worker.py")
+WORKER = Path(__file__).with_name("crash_worker.py")
 KILLS = 12
 SILENCE = 60.0
 

@@ -7,7 +7,7 @@ import asyncio
 
 from discord_app.delivery import GLOBAL_BUDGET
 from services.infra.messages import Target
-from tests.services.test_outbox_delivery import World, queue, restarted_deliverer, world
+from tests.services.outbox.delivery import World, queue, restarted_deliverer, world
 
 __all__ = ["world"]  # the fixture
 

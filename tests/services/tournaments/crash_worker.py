@@ -1,5 +1,5 @@
 """A Pillz tournament run by the bot's own services, in a process the crash test kills with SIGKILL and
-starts again (tests/services/test_tournament_crash.py).
+starts again (tests/services/tournaments/test_crash.py).
 
 Each life (forked by `crash_worker.serve`, so a restart does not pay the imports again) opens the
 database the way the bot does, on a manual clock that starts where the last life's clock was written,
@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from core.clock import ManualClock
 from core.settings import Settings

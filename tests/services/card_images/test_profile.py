@@ -14,7 +14,7 @@ from services.community.card_images.service import CardImages
 from services.infra import games
 from services.infra.games import SummaryLine
 from services.infra.players import Profile
-from tests.platform.card_images.contrast import unreadable
+from tests.services.card_images.contrast import unreadable
 
 OWNED = [
     ("choco", "aglae_pommeverte"),

@@ -15,7 +15,7 @@ from services.community.card_images import text as typo
 from services.community.card_images.draw import Canvas
 from services.community.card_images.spec import CardCopy
 from services.infra import games
-from tests.platform.card_images.conftest import HOSS_RARITIES, LOCALES, art_of
+from tests.services.card_images.conftest import HOSS_RARITIES, LOCALES, art_of
 
 
 def without_images(specs: list[games.GameSpec]) -> list[str]:

@@ -18,7 +18,7 @@ from PIL import Image, ImageChops
 from services.community.card_images import artwork, vector
 from services.community.card_images.draw import Canvas
 from services.community.card_images.spec import CardCopy
-from tests.platform.card_images.conftest import art_of
+from tests.services.card_images.conftest import art_of
 
 PICTURE = (0, 0, 154, 93)  # the picture's box on a card, at half size
 HASH_SIDE = 16  # dHash: 16 x 16 = 256 bits

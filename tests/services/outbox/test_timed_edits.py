@@ -13,9 +13,9 @@ from services.infra import outbox
 from services.infra.messages import Attachment, MessageSpec, Target, Text
 from services.infra.outbox import Outbox
 from store.db import Database
-from tests.services.test_outbox import CHANNEL, START, box, clock, db, put, say
+from tests.services.outbox.helpers import CHANNEL, START, box, clock, db, put, say
 
-__all__ = ["box", "clock", "db"]  # the fixtures, shared with test_outbox.py
+__all__ = ["box", "clock", "db"]  # the fixtures, shared with test_queue.py
 
 SECOND = timedelta(seconds=1)
 

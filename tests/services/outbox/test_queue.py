@@ -3,59 +3,18 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import timedelta
 
 import pytest
 
-from core.clock import ManualClock, to_db
+from core.clock import ManualClock
 from services.infra import ledger, outbox
 from services.infra.messages import Button, Embed, EmbedField, MessageSpec, Target, Text
 from services.infra.outbox import Outbox
 from store.db import Database
-from store.migrate import migrate
+from tests.services.outbox.helpers import ALICE, BOB, CAROL, CHANNEL, START, box, clock, db, put, say
 
-START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
-CHANNEL = Target("channel", 1001, guild_id=None)
-ALICE, BOB, CAROL = 11, 12, 13  # Alice chose English, Bob only has a Discord locale, Carol is unknown
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = Database(tmp_path / "bot.sqlite3")
-    await database.open()
-    await migrate(await database.raw_writer())
-
-    def players(conn: sqlite3.Connection) -> None:
-        conn.execute(
-            "INSERT INTO players (id, created_at, locale, last_locale)"
-            " VALUES (?, ?, 'en', 'fr'), (?, ?, NULL, 'fr')",
-            (ALICE, to_db(START), BOB, to_db(START)),
-        )
-
-    await database.write(players)
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def box(db: Database, clock: ManualClock) -> Outbox:
-    return Outbox(db, clock)
-
-
-def say(key: str, **params: object) -> MessageSpec:
-    return MessageSpec(content=Text(key, dict(params)))
-
-
-async def put(db: Database, clock: ManualClock, target: Target, spec: MessageSpec) -> int:
-    now = clock.now()
-    return await db.write(lambda conn: outbox.enqueue(conn, now, target, spec))
+__all__ = ["box", "clock", "db"]  # the fixtures, shared with test_timed_edits.py
 
 
 def test_message_spec_json_round_trip_with_nested_texts() -> None:

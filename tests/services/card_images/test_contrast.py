@@ -10,8 +10,8 @@ import pytest
 from services.community.card_images import draw
 from services.community.card_images.draw import Canvas
 from services.community.card_images.spec import CardCopy
-from tests.platform.card_images.conftest import HOSS_RARITIES, art_of
-from tests.platform.card_images.contrast import AA, contrast, unreadable
+from tests.services.card_images.conftest import HOSS_RARITIES, art_of
+from tests.services.card_images.contrast import AA, contrast, unreadable
 
 
 @pytest.fixture(scope="module")
