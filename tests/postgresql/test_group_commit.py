@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from datetime import UTC, datetime
+from functools import partial
 
 import pytest
 
@@ -83,9 +84,7 @@ async def test_a_failing_unit_takes_back_its_own_effects_and_announcements_only(
         return n
 
     batches = db.batches
-    results = await asyncio.gather(
-        *(db.write(lambda conn, n=n: mark(n, conn)) for n in range(6)), return_exceptions=True
-    )
+    results = await asyncio.gather(*(db.write(partial(mark, n)) for n in range(6)), return_exceptions=True)
     assert [r if isinstance(r, int) else str(r) for r in results] == [0, 1, 2, "three", 4, 5]
     assert db.batches - batches <= 2  # the first unit alone, then the five waiting behind it
     rows = await db.read(lambda c: [r[0] for r in c.execute("SELECT n FROM marks ORDER BY n")])
@@ -109,7 +108,7 @@ async def test_units_of_different_isolation_commit_apart(
         db.write(level, isolation=Isolation.REPEATABLE_READ),
         db.write(level),
     )
-    assert results == ["serializable", "read committed", "repeatable read", "serializable"]
+    assert list(results) == ["serializable", "read committed", "repeatable read", "serializable"]
 
 
 @pytest.mark.parametrize("concurrent", [False, True])
