@@ -18,6 +18,7 @@ from store.db import MAX_BATCH, Database, announce
 
 
 def _settings(conn: sqlite3.Connection) -> dict[str, Any]:
+    assert isinstance(conn, sqlite3.Connection)  # a unit may be typed for either engine: this one is SQLite's
     return {
         "journal_mode": conn.execute("PRAGMA journal_mode").fetchone()[0],
         "synchronous": conn.execute("PRAGMA synchronous").fetchone()[0],
