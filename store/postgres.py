@@ -1,30 +1,31 @@
 """PostgreSQL behind the same `Database` API as SQLite (`DATABASE_URL=postgresql://...`).
 
 A unit stays a synchronous function of a connection, run in one transaction; only the way units meet
-differs. SQLite has one writer that runs units one after the other, so a unit never sees another's half
-done work. PostgreSQL has as many writers as connections (processes, threads), so each write unit runs in
-its own `SERIALIZABLE` transaction: the database then guarantees the outcome of running the units one
-after the other, which is what every unit was written against (a read that decides a write, such as
-`store.idempotency.once` or a wallet read before its guarded debit, stays correct). The price is that
-PostgreSQL may refuse a transaction that raced another (SQLSTATE 40001, or a deadlock, 40P01): the unit
-is then run again from the start on a fresh transaction. That is safe because a unit is a function of
-the connection alone (its inputs were captured before it was handed over) and its effects were rolled
-back with the refused transaction. The conflict reaches the retry loop as `SerializationConflict`, a
-`BaseException`, so that a unit's own `except Exception` (the scheduler records a failing job's error)
-cannot mistake it for a failure of its own and commit half of it.
+differs. Within a process, the writer batches the units waiting into one transaction, as SQLite's does
+(store/db.py), so a process's units never race each other and one flush to the disk serves up to 64 of
+them. Several processes write at once, so a batch runs at the isolation its units declared
+(`store.db.Isolation`), `SERIALIZABLE` unless they declared less: the database then guarantees the outcome
+of running the units one after the other, which is what every unit was written against (a read that
+decides a write stays correct). The price is that PostgreSQL may refuse a transaction that raced another
+process's (SQLSTATE 40001, or a deadlock, 40P01): the batch is then run again from the start on a fresh
+transaction. That is safe because a unit is a function of the connection alone (its inputs were captured
+before it was handed over) and its effects were rolled back with the refused transaction. The conflict
+reaches the retry loop as `SerializationConflict`, a `BaseException`, so that a unit's own `except
+Exception` (the scheduler records a failing job's error) cannot mistake it for a failure of its own and
+commit half of it.
 
 Reads run in `REPEATABLE READ READ ONLY` transactions: one snapshot for the whole unit, and a read that
 tried to write is refused, as SQLite's `query_only` connection refuses it.
 
-The connection handed to a unit (`PgConnection`) offers the subset of `sqlite3.Connection` the services
-use: `execute`/`executemany` with `?` or `:name` placeholders (translated once per SQL text and cached),
+The connection handed to a unit (`PgConnection`) is a `store.connection.Connection`, as
+`sqlite3.Connection` is: `execute`/`executemany` with `?` or `:name` placeholders (translated once per SQL text and cached),
 cursors with `fetchone`/`fetchall`/`rowcount`/`description` and iteration, and rows indexed by position
 and by name. Integrity errors (a CHECK, a UNIQUE key, the ledger's append-only trigger) are raised as
 `sqlite3.IntegrityError`, the class the code and the tests already know.
 
 Several processes share the database: a unit's announced topics (`store.db.announce`) are sent with
 NOTIFY inside its transaction, and each process LISTENs on a connection of its own that also holds its
-live lock (`store.db.still_connected`); docs/deployment.md, "Several processes".
+live lock (`store.dialect.still_connected`); docs/deployment.md, "Several processes".
 
 psycopg 3 rather than asyncpg: the units are synchronous code run in a worker thread (as SQLite's run in
 aiosqlite's thread); psycopg has a synchronous API and a pool, asyncpg would need every unit rewritten
@@ -371,7 +372,7 @@ class PostgresDatabase(Database):
         """Wake this process's listeners for the topics other processes' commits announced (`_notify_peers`).
 
         One connection of its own, idle but for the notifications, which also holds this process's live
-        lock (`store.db.still_connected`). When it breaks, it is opened again, and
+        lock (`store.dialect.still_connected`). When it breaks, it is opened again, and
         every listener is woken once: what was announced meanwhile is lost, so each one looks again (a
         key listener is called with None: a cache forgets everything)."""
         pause = RELISTEN_S[0]
