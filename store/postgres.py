@@ -74,7 +74,14 @@ RETRY_BASE_S = 0.002
 RETRY_CAP_S = 0.2
 RETRYABLE = frozenset({"40001", "40P01"})  # serialization_failure, deadlock_detected
 CHANNEL = "bot_work"  # the NOTIFY channel: a commit's announced topics, for every process (see `_listen`)
-RELISTEN_S = (0.5, 30.0)  # the pause before listening again after the listening connection broke: first, cap
+RELISTEN_S = (0.5, 30.0)
+RELEASE_WAIT_S, RELEASE_POLL_S = (
+    2.0,
+    0.01,
+)  # closing: how long to wait for the live lock's release, and how often
+RELEASE_POLLS = round(
+    RELEASE_WAIT_S / RELEASE_POLL_S
+)  # the pause before listening again after the listening connection broke: first, cap
 
 
 class SerializationConflict(BaseException):
@@ -404,12 +411,28 @@ class PostgresDatabase(Database):
             listening.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await listening
+            if self._pool is not None:
+                await asyncio.to_thread(self._await_released, self._pool)
         pool, self._pool = self._pool, None
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True)
         if pool is not None:
             await asyncio.to_thread(pool.close)
+
+    def _await_released(self, pool: ConnectionPool) -> None:
+        """Return once the server has let go of this process's live lock: the listening connection is
+        closed, but its server process ends a moment later, and until then the others would still take
+        this process for alive (a closed process's claims kept)."""
+        with pool.connection() as raw:
+            for _ in range(RELEASE_POLLS):
+                row = raw.execute(
+                    "SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))", (LIVE_LOCK, self.process)
+                ).fetchone()
+                if row is not None and row[0]:
+                    return
+                time.sleep(RELEASE_POLL_S)
+        log.warning("the live lock of %s was still held %.1f s after closing", self.process, RELEASE_WAIT_S)
 
     def _require(self) -> tuple[ConnectionPool, ThreadPoolExecutor]:
         if self._pool is None or self._executor is None:
