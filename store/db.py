@@ -1,10 +1,12 @@
-"""The one door to SQLite.
+"""The one door to the database: what both engines share, and SQLite's `Database`.
 
-All writes go through a single writer connection. Callers hand it a synchronous unit of work
-(`fn(conn) -> result`); the writer runs every unit that is waiting in one `BEGIN IMMEDIATE`
-transaction, each inside its own SAVEPOINT, and commits once (group commit). A unit that raises
-rolls back to its savepoint alone; the others still commit. The whole batch is one thread hop,
-so a money operation costs one fsync shared with its neighbours instead of one each.
+All writes of a process go through a single writer. Callers hand it a synchronous unit of work
+(`fn(conn) -> result`, `conn` a `store.connection.Connection`); the writer runs every unit that is waiting
+in one transaction, each inside its own SAVEPOINT, and commits once (group commit). A unit that raises
+rolls back to its savepoint alone; the others still commit. The whole batch is one thread hop, so a money
+operation costs one flush to the disk shared with its neighbours instead of one each. SQLite's batch is
+store/sqlite_engine.py's, PostgreSQL's store/postgres.py's (which also runs units of different declared
+`Isolation` in different transactions).
 
 Reads use query-only connections: WAL lets them run beside the writer without blocking it, and a read
 that tried to write would bypass the single writer, so SQLite refuses it. A read runs on the event loop
@@ -12,56 +14,90 @@ itself (`read`): a command's read takes microseconds, and handing it to a thread
 100 µs of CPU, more than the read. A read that may take long (`read(..., large=True)`: recomputing a
 season's draws, replaying a battle, a player's export) goes to the reader's thread, where the loop
 keeps turning between its slices of the GIL.
+
+What a unit may ask of its connection is `store.connection.Connection`; what differs between the engines
+inside a unit (a claim's row locks, a process's liveness) is `store.dialect`'s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import os
 import secrets
 import socket
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import aiosqlite
 
+from store.connection import Connection, Unit, Work
+from store.dialect import dialect, skip_locked, still_connected
+from store.errors import DatabaseClosed, DatabaseUnusable
+from store.sqlite_engine import (
+    check_integrity,
+    check_location,
+    connect,
+    connect_inline,
+    explain,
+    in_thread,
+    read,
+    run_batch,
+)
+
+__all__ = [
+    "MAX_BATCH",
+    "Database",
+    "DatabaseClosed",
+    "DatabaseUnusable",
+    "Isolation",
+    "KeyListener",
+    "Listener",
+    "Work",
+    "announce",
+    "check_location",
+    "dialect",
+    "explain",
+    "in_thread",
+    "process_name",
+    "skip_locked",
+    "still_connected",
+]
+
 T = TypeVar("T")
-Work = Callable[[sqlite3.Connection], T]
 Listener = Callable[[], object]
 # Called with the key a commit announced under its topic (`announce`), or None: anything may have changed.
 KeyListener = Callable[[str | None], object]
 
 log = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_MS = 5000
 MAX_BATCH = 256
-
-PRAGMAS = (
-    "PRAGMA journal_mode=WAL",
-    "PRAGMA synchronous=FULL",
-    "PRAGMA foreign_keys=ON",
-    f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
-)
-
 
 # Tells the writer loop to finish what was queued before it and stop (see `Database.close`).
 _STOP = object()
 
 
-class _WriterConnection(sqlite3.Connection):
-    """The writer's connection, carrying what the units of the current batch queued for later work."""
+class Isolation(enum.Enum):
+    """What a write unit needs of PostgreSQL against the transactions of other processes (SQLite's one
+    writer runs every unit as if alone, whatever it declares). docs/deployment.md, "Isolation", lists the
+    units that declare more than READ COMMITTED, and why."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.queued: set[str] = set()
+    READ_COMMITTED = "READ COMMITTED"
+    REPEATABLE_READ = "REPEATABLE READ"
+    SERIALIZABLE = "SERIALIZABLE"
 
 
-def announce(conn: sqlite3.Connection, topic: str, key: str | None = None) -> None:
+# A unit, the isolation it declared, and who waits for its outcome.
+Queued = tuple[Unit[Any], Isolation, "asyncio.Future[Any]"]
+Outcomes = tuple[list[tuple[bool, Any]], frozenset[str]]
+
+
+def announce(conn: Connection, topic: str, key: str | None = None) -> None:
     """Say, inside a write unit, that the unit queued work for `topic` (an outbox message, a job), or, with
     `key`, which thing of `topic` it changed (a player's language: the processes that cache it forget it).
 
@@ -78,20 +114,6 @@ def announce(conn: sqlite3.Connection, topic: str, key: str | None = None) -> No
         queued.add(topic if key is None else f"{topic}/{key}")
 
 
-def dialect(conn: sqlite3.Connection) -> str:
-    """'postgresql' for the connection store.postgres hands to units, else 'sqlite': for the rare statement
-    the two engines cannot share (a row lock, a JSON function)."""
-    return str(getattr(conn, "dialect", "sqlite"))
-
-
-def skip_locked(conn: sqlite3.Connection) -> str:
-    """The clause that locks the rows a claim selects and passes over those another transaction holds.
-
-    SQLite has one writer, so a claim there needs no lock; on PostgreSQL several processes claim at once,
-    and each takes rows the others are not already firing or sending."""
-    return " FOR UPDATE SKIP LOCKED" if dialect(conn) == "postgresql" else ""
-
-
 def process_name() -> str:
     """A name for one process's handle on the database: host and pid for whoever reads the heartbeats, and
     a random part, because a restarted container is often the same host with the same pid (1).
@@ -99,160 +121,6 @@ def process_name() -> str:
     The heartbeats are kept under it, and the outbox items its deliverer claims (docs/deployment.md,
     "Several processes")."""
     return f"{socket.gethostname()[:64]}:{os.getpid()}:{secrets.token_hex(4)}"
-
-
-# The class of the PostgreSQL advisory lock each process holds, keyed by its name, on the connection it
-# LISTENs on (store/postgres.py): free once that connection is gone (the process died or lost the server).
-LIVE_LOCK = 0x1EE7
-
-
-def still_connected(conn: sqlite3.Connection, process: str) -> bool:
-    """Whether the process named `process` still holds its connection to the database, so that a silent
-    heartbeat means a slow process (its beats queued behind a storm of units), not a dead one.
-
-    PostgreSQL: the process's live lock is held (a transaction-scoped try, released at commit). SQLite
-    has one process: a silent one is gone."""
-    if dialect(conn) != "postgresql":
-        return False
-    row = conn.execute(
-        "SELECT pg_try_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))", (LIVE_LOCK, process)
-    ).fetchone()
-    return not bool(row[0])
-
-
-class DatabaseUnusable(Exception):
-    """The one line shown to the person starting the bot: which file, and what is wrong with it."""
-
-
-class DatabaseClosed(RuntimeError):
-    """Work that reached the database after the bot closed it (a command finishing during shutdown): refused,
-    and nothing of it is written."""
-
-
-def _writable(path: Path) -> bool:
-    """`os.access` says yes to root for any file; a mode without a single write bit is the owner's explicit
-    "read-only", honoured for everyone (docs/platform.md), so a bot run as root cannot slip past it."""
-    return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
-
-
-def check_location(path: Path) -> None:
-    """Create the folder, then refuse what SQLite would open but fail to write later, mid-game."""
-    folder = path.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise DatabaseUnusable(f"cannot create the folder {folder} ({exc.strerror or exc})") from None
-    if path.is_dir():
-        raise DatabaseUnusable(f"{path} is a folder, not a database file")
-    if not _writable(folder) or not os.access(folder, os.X_OK):
-        raise DatabaseUnusable(
-            f"the folder {folder} is read-only (SQLite writes its journal files beside {path.name})"
-        )
-    if path.exists() and not _writable(path):
-        raise DatabaseUnusable(f"{path} is read-only")
-
-
-def explain(path: Path, exc: sqlite3.Error | OSError) -> DatabaseUnusable:
-    """SQLite's own words, led by what they mean for this file."""
-    kind = getattr(exc, "sqlite_errorname", "")
-    if kind == "SQLITE_NOTADB":
-        return DatabaseUnusable(f"{path} is not a SQLite database")
-    if kind == "SQLITE_CORRUPT":
-        return DatabaseUnusable(f"{path} is damaged ({exc}); restore a backup")
-    if kind.startswith("SQLITE_READONLY"):
-        return DatabaseUnusable(f"{path} is read-only ({exc})")
-    return DatabaseUnusable(f"cannot open {path} ({exc})")
-
-
-def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
-    """A truncated or damaged file is found at start-up, not by the first game that reads the damaged page."""
-    problem = str(conn.execute("PRAGMA quick_check(1)").fetchone()[0])
-    if problem != "ok":
-        # e.g. "*** in database main ***\nPage 3: btreeInitPage() returns error code 11", kept on one line
-        detail = "; ".join(line for line in problem.splitlines() if not line.startswith("***"))
-        raise DatabaseUnusable(f"{path} is damaged ({detail}); restore a backup")
-
-
-async def in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
-    """Run `fn(sqlite3_connection, *args)` in the connection's own thread: a whole transaction in one hop.
-
-    aiosqlite's public API costs one thread hop per statement; its `_execute` runs any callable there.
-    """
-    execute = cast(Callable[..., Awaitable[Any]], conn._execute)
-    return cast(T, await execute(fn, conn._conn, *args))
-
-
-def _settings(*, query_only: bool) -> tuple[str, ...]:
-    """Every connection's PRAGMAs; a read connection's also refuse writes."""
-    return (*PRAGMAS, "PRAGMA query_only=ON") if query_only else PRAGMAS
-
-
-async def _connect(path: Path, *, query_only: bool = False) -> aiosqlite.Connection:
-    factory = sqlite3.Connection if query_only else _WriterConnection
-    conn = await aiosqlite.connect(str(path), isolation_level=None, factory=factory)
-    try:
-        conn.row_factory = sqlite3.Row
-        for pragma in _settings(query_only=query_only):
-            await conn.execute(pragma)
-    except BaseException:
-        # The connection's thread is not a daemon: left open, it keeps a failed start-up alive forever.
-        await conn.close()
-        raise
-    return conn
-
-
-def _connect_inline(path: Path) -> sqlite3.Connection:
-    """The read connection used on the event loop's own thread (`Database.read`)."""
-    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-    try:
-        conn.row_factory = sqlite3.Row
-        for pragma in _settings(query_only=True):
-            conn.execute(pragma)
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
-def _run_batch(
-    conn: _WriterConnection, units: list[Work[Any]]
-) -> tuple[list[tuple[bool, Any]], frozenset[str]]:
-    """Runs in the writer's thread: one transaction, one savepoint per unit; returns each unit's outcome
-    and the topics the committed units announced."""
-    outcomes: list[tuple[bool, Any]] = []
-    conn.queued = set()
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        for unit in units:
-            before = frozenset(conn.queued)
-            conn.execute("SAVEPOINT unit")
-            try:
-                result = unit(conn)
-            except BaseException as exc:  # a failed unit must not sink its neighbours
-                conn.execute("ROLLBACK TO unit")
-                conn.execute("RELEASE unit")
-                conn.queued = set(before)
-                outcomes.append((False, deliverable(exc)))
-            else:
-                conn.execute("RELEASE unit")
-                outcomes.append((True, result))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    finally:
-        queued, conn.queued = frozenset(conn.queued), set()
-    return outcomes, queued
-
-
-def deliverable(exc: BaseException) -> BaseException:
-    """Futures refuse StopIteration (a stray `next()` in a unit); wrap it so the caller still learns why."""
-    if isinstance(exc, StopIteration):
-        wrapped = RuntimeError(f"write unit raised StopIteration: {exc!r}")
-        wrapped.__cause__ = exc
-        return wrapped
-    return exc
 
 
 class Database:
@@ -263,13 +131,17 @@ class Database:
 
     def __init__(self, path: Path | str, *, max_batch: int = MAX_BATCH) -> None:
         """`max_batch` caps units per transaction; 1 turns group commit off (benchmarks compare the two)."""
-        if max_batch < 1:
-            raise ValueError(f"max_batch must be at least 1, got {max_batch}")
         self.path = Path(path)
-        self.max_batch = max_batch
+        self._start(max_batch)
         self._writer: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._inline: sqlite3.Connection | None = None  # reads on the loop's thread
+
+    def _start(self, max_batch: int) -> None:
+        """What both engines' writers and listeners begin with."""
+        if max_batch < 1:
+            raise ValueError(f"max_batch must be at least 1, got {max_batch}")
+        self.max_batch = max_batch
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # how many transactions the writer committed; benchmarks and tests read it
@@ -298,37 +170,24 @@ class Database:
         """Raises `DatabaseUnusable` for a file the bot cannot keep writing to, with nothing left open."""
         check_location(self.path)
         try:
-            self._writer = await _connect(self.path)
-            self._reader = await _connect(self.path, query_only=True)
-            self._inline = _connect_inline(self.path)
-            await in_thread(self._writer, _check_integrity, self.path)
+            self._writer = await connect(self.path)
+            self._reader = await connect(self.path, query_only=True)
+            self._inline = connect_inline(self.path)
+            await in_thread(self._writer, check_integrity, self.path)
         except BaseException as exc:
             await self.close()
             if isinstance(exc, sqlite3.Error):
                 raise explain(self.path, exc) from None
             raise
+        self._start_writer()
+
+    def _start_writer(self) -> None:
         self._queue = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="db-writer")
 
     async def close(self) -> None:
-        """Refuse new writes, let the writer commit everything already queued, then close the connections.
-
-        Cancelling the writer instead would leave its callers awaiting futures nobody resolves, while a batch
-        already handed to SQLite's thread commits anyway.
-        """
-        task, self._task = self._task, None
-        if task is not None:
-            self._queue.put_nowait(_STOP)
-            try:
-                await task
-            except asyncio.CancelledError:
-                current = asyncio.current_task()
-                if current is not None and current.cancelling():
-                    raise  # we are being cancelled ourselves
-                # else someone else cancelled the writer (asyncio.run shutting down): just clean up
-            except Exception:
-                log.exception("database writer stopped with an error")
-            self._fail_queued(DatabaseClosed("database closed"))
+        """Refuse new writes, let the writer commit everything already queued, then close the connections."""
+        await self._stop_writer()
         for conn in (self._writer, self._reader):
             if conn is not None:
                 await conn.close()
@@ -336,25 +195,47 @@ class Database:
             self._inline.close()
         self._writer = self._reader = self._inline = None
 
-    async def write(self, unit: Work[T]) -> T:
-        """Run `unit` inside a write transaction; its effects commit together or not at all."""
+    async def _stop_writer(self) -> None:
+        """Cancelling the writer instead would leave its callers awaiting futures nobody resolves, while a
+        batch already handed to the engine's thread commits anyway."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        self._queue.put_nowait(_STOP)
+        try:
+            await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # we are being cancelled ourselves
+            # else someone else cancelled the writer (asyncio.run shutting down): just clean up
+        except Exception:
+            log.exception("database writer stopped with an error")
+        self._fail_queued(DatabaseClosed("database closed"))
+
+    async def write(self, unit: Unit[T], *, isolation: Isolation = Isolation.SERIALIZABLE) -> T:
+        """Run `unit` inside a write transaction; its effects commit together or not at all.
+
+        `isolation` is what the unit needs against other processes' transactions on PostgreSQL. A unit whose
+        every decision is a guard the database checks (a guarded UPDATE, a UNIQUE key, a version) may say
+        READ COMMITTED; any other keeps SERIALIZABLE (docs/deployment.md, "Isolation")."""
         if self._task is None:
             raise DatabaseClosed("database is not open")
         if self._task.done():
             raise DatabaseClosed("database writer has stopped")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((unit, future))
+        self._queue.put_nowait((unit, isolation, future))
         return await future
 
-    async def read(self, unit: Work[T], *, large: bool = False) -> T:
+    async def read(self, unit: Unit[T], *, large: bool = False) -> T:
         """Run `unit` on a read connection (a consistent snapshot for its duration): on the loop, or
         `large` on the reader's thread (a read of a whole season or a replay, see the module's doc)."""
         if self._reader is None or self._inline is None:
             raise DatabaseClosed("database is not open")
         self.reads += 1
         if large:
-            return await in_thread(self._reader, _read, unit)
-        return _read(self._inline, unit)
+            return await in_thread(self._reader, read, unit)
+        return read(self._inline, unit)
 
     async def raw_writer(self) -> aiosqlite.Connection:
         """For migrations only: they must run before the writer loop accepts work."""
@@ -362,42 +243,56 @@ class Database:
             raise DatabaseClosed("database is not open")
         return self._writer
 
-    async def _write_loop(self) -> None:
+    def _batched_together(self, first: Isolation, other: Isolation) -> bool:
+        """SQLite's one writer runs every unit as if alone: any units share a transaction."""
+        return True
+
+    async def _run_batch(self, units: list[Unit[Any]], isolation: Isolation) -> Outcomes:
+        """The engine's transaction for `units` (all declared `isolation` or less): each unit's outcome, and
+        the topics the committed ones announced."""
         assert self._writer is not None
+        # One thread hop for the whole batch (aiosqlite's public API costs a hop per call).
+        return await in_thread(self._writer, run_batch, units)
+
+    async def _write_loop(self) -> None:
         stopping = False
+        carried: Any = None
         while not stopping:
-            item = await self._queue.get()
-            batch: list[tuple[Work[Any], asyncio.Future[Any]]] = []
+            item = carried if carried is not None else await self._queue.get()
+            carried = None
+            batch: list[Queued] = []
             while True:
                 if item is _STOP:
                     stopping = True
+                    break
+                if batch and not self._batched_together(batch[0][1], item[1]):
+                    carried = item  # the next transaction's first unit
                     break
                 batch.append(item)
                 if len(batch) >= self.max_batch or self._queue.empty():
                     break
                 item = self._queue.get_nowait()
-            live = [(unit, fut) for unit, fut in batch if not fut.cancelled()]
+            live = [queued for queued in batch if not queued[2].cancelled()]
             if live:
                 await self._commit(live)
 
-    async def _commit(self, live: list[tuple[Work[Any], asyncio.Future[Any]]]) -> None:
-        assert self._writer is not None
+    async def _commit(self, live: list[Queued]) -> None:
+        isolation = max((level for _, level, _ in live), key=_strength)
         try:
-            # One thread hop for the whole batch (aiosqlite's public API costs a hop per call).
-            outcomes, queued = await in_thread(self._writer, _run_batch, [u for u, _ in live])
+            outcomes, queued = await self._run_batch([unit for unit, _, _ in live], isolation)
         except asyncio.CancelledError:
             # Torn down mid-batch: the outcome is unknown, but callers must not wait forever.
-            for _, fut in live:
+            for _, _, fut in live:
                 fut.cancel()
             raise
         except Exception as exc:
             log.exception("write batch failed")
-            for _, fut in live:
+            for _, _, fut in live:
                 if not fut.done():
                     fut.set_exception(exc)
             return
         self.batches += 1
-        for (_, fut), (ok, value) in zip(live, outcomes, strict=True):
+        for (_, _, fut), (ok, value) in zip(live, outcomes, strict=True):
             if fut.done():
                 continue
             if ok:
@@ -428,13 +323,9 @@ class Database:
         """If the writer died before the stop marker, nobody else will ever answer what is still queued."""
         while not self._queue.empty():
             item = self._queue.get_nowait()
-            if item is not _STOP and not item[1].done():
-                item[1].set_exception(exc)
+            if item is not _STOP and not item[2].done():
+                item[2].set_exception(exc)
 
 
-def _read(conn: sqlite3.Connection, unit: Work[T]) -> T:
-    conn.execute("BEGIN")
-    try:
-        return unit(conn)
-    finally:
-        conn.execute("COMMIT")
+def _strength(level: Isolation) -> int:
+    return list(Isolation).index(level)

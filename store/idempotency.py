@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from core.clock import to_db
+from store.connection import Connection
 
 
-def once(conn: sqlite3.Connection, key: str, now: datetime, work: Callable[[], Any]) -> tuple[Any, bool]:
+def once(conn: Connection, key: str, now: datetime, work: Callable[[], Any]) -> tuple[Any, bool]:
     """Run `work` unless `key` already ran; returns (result, fresh). Call inside a write unit.
 
     The stored result is JSON, so `work` must return JSON-serialisable data. The first caller gets the

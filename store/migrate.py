@@ -19,7 +19,10 @@ from pathlib import Path
 
 import aiosqlite
 
-from store.db import DatabaseUnusable, dialect, in_thread
+from store.connection import Connection
+from store.dialect import dialect
+from store.errors import DatabaseUnusable
+from store.sqlite_engine import in_thread
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)(\.postgresql)?\.sql$")
@@ -73,7 +76,7 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return found
 
 
-def current_version(conn: sqlite3.Connection) -> int:
+def current_version(conn: Connection) -> int:
     conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,"
@@ -83,20 +86,20 @@ def current_version(conn: sqlite3.Connection) -> int:
     return int(row[0])
 
 
-def _database_file(conn: sqlite3.Connection) -> str:
+def _database_file(conn: Connection) -> str:
     if dialect(conn) == "postgresql":
         return "the database"
     return str(conn.execute("PRAGMA database_list").fetchone()[2]) or "the database"
 
 
-def _keeps_checksums(conn: sqlite3.Connection) -> bool:
+def _keeps_checksums(conn: Connection) -> bool:
     """Not in a SQLite database created before checksums were kept (PostgreSQL came after them)."""
     if dialect(conn) == "postgresql":
         return True
     return "checksum" in {row[1] for row in conn.execute("PRAGMA table_info(schema_migrations)")}
 
 
-def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
+def verify(conn: Connection, migrations: list[Migration]) -> int:
     """Refuse a newer schema or an edited migration; returns the database's version.
 
     A migration applied before checksums were kept gets the file's checksum now: what it was then is
@@ -149,7 +152,9 @@ def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
 
 
 def apply_sync(conn: sqlite3.Connection, migrations: list[Migration], target: int | None = None) -> list[int]:
-    """Apply pending migrations up to `target`; a failing file leaves the database at the previous version."""
+    """Apply pending migrations up to `target`; a failing file leaves the database at the previous version.
+
+    SQLite's own: a file runs as one script (`executescript`); store/pg_schema.py applies PostgreSQL's."""
     applied: list[int] = []
     start = verify(conn, migrations)
     for migration in migrations:

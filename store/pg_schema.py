@@ -29,10 +29,9 @@ it; a `PRAGMA` left in a file without one stops the migration with its name.
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Mapping
-from typing import cast
 
+from store.connection import Connection
 from store.migrate import Migration, current_version, verify
 from store.postgres import PgConnection
 
@@ -130,7 +129,7 @@ _IDENTITIES = (
 )
 
 
-def resync_identities(conn: sqlite3.Connection) -> None:
+def resync_identities(conn: Connection) -> None:
     """Move every identity sequence past its table's highest id (the migrations copy explicit ids)."""
     for table, column in conn.execute(_IDENTITIES).fetchall():
         conn.execute(
@@ -145,11 +144,10 @@ def apply(conn: PgConnection, migrations: list[Migration], target: int | None = 
     `conn` is outside any transaction (store.postgres.PostgresDatabase.run_sync). A session advisory lock
     makes processes that start together migrate one after the other."""
     triggers = trigger_tables(migrations)
-    plain = cast(sqlite3.Connection, conn)  # what store.migrate's shared steps are typed for
     conn.execute(f"SELECT pg_advisory_lock({ADVISORY_LOCK})")
     try:
-        current_version(plain)  # creates schema_migrations on a fresh database
-        start = verify(plain, migrations)
+        current_version(conn)  # creates schema_migrations on a fresh database
+        start = verify(conn, migrations)
         applied: list[int] = []
         for migration in migrations:
             if migration.version <= start or (target is not None and migration.version > target):
@@ -158,7 +156,7 @@ def apply(conn: PgConnection, migrations: list[Migration], target: int | None = 
             conn.execute("BEGIN")
             try:
                 conn.execute(text, None)
-                resync_identities(plain)
+                resync_identities(conn)
                 conn.execute(
                     "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
                     (migration.version, migration.name, migration.checksum_for("postgresql")),

@@ -4,10 +4,10 @@ foreign keys between them (the privacy export and erasure walk every table, serv
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
-from store.db import dialect
+from store.connection import Connection
+from store.dialect import dialect
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class Column:
     primary_key: bool
 
 
-def tables(conn: sqlite3.Connection) -> list[str]:
+def tables(conn: Connection) -> list[str]:
     """The application's tables by name (SQLite's internal ones left out)."""
     if dialect(conn) == "postgresql":
         sql = (
@@ -30,7 +30,7 @@ def tables(conn: sqlite3.Connection) -> list[str]:
     return [str(row[0]) for row in conn.execute(sql).fetchall()]
 
 
-def columns(conn: sqlite3.Connection, table: str) -> list[Column]:
+def columns(conn: Connection, table: str) -> list[Column]:
     """The table's columns in their order."""
     if dialect(conn) == "postgresql":
         rows = conn.execute(
@@ -44,7 +44,7 @@ def columns(conn: sqlite3.Connection, table: str) -> list[Column]:
     return [Column(str(r[1]), str(r[2]), bool(r[5])) for r in conn.execute(f"PRAGMA table_info({table})")]
 
 
-def foreign_keys(conn: sqlite3.Connection, table: str) -> dict[str, str]:
+def foreign_keys(conn: Connection, table: str) -> dict[str, str]:
     """Each column of the table that references another table -> that table."""
     if dialect(conn) == "postgresql":
         rows = conn.execute(
