@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import sqlite3
 import statistics
 import tempfile
 import time
@@ -37,6 +36,7 @@ from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from store.migrate import migrate
 
@@ -92,7 +92,7 @@ async def service_run(catalog: ChocoCatalog, games: int, folder: Path) -> tuple[
             now = clock.now()
 
             def unit(
-                conn: sqlite3.Connection, player: int = player, deck: list[str] = deck, now: datetime = now
+                conn: Connection, player: int = player, deck: list[str] = deck, now: datetime = now
             ) -> None:
                 ensure_player(conn, player, now)
                 conn.execute(

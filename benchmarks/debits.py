@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sqlite3
 import statistics
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from benchmarks.host import CpuTimes, describe_steal, median_steal, steal_share
 from core.clock import SystemClock, to_db
 from services.infra import ledger
 from store.backend import migrate_database, sqlite_path
+from store.connection import Connection
 from store.db import MAX_BATCH, Database
 from store.idempotency import once
 from store.postgres import PG_MAX_BATCH, PostgresDatabase
@@ -70,17 +70,15 @@ class Figures:
         )
 
 
-def _debit_unit(
-    key: str, clock: SystemClock, player: int
-) -> Callable[[sqlite3.Connection], tuple[object, bool]]:
-    def unit(conn: sqlite3.Connection) -> tuple[object, bool]:
+def _debit_unit(key: str, clock: SystemClock, player: int) -> Callable[[Connection], tuple[object, bool]]:
+    def unit(conn: Connection) -> tuple[object, bool]:
         now = clock.now()
         return once(conn, key, now, lambda: ledger.debit(conn, now, player, CURRENCY, 1, DEBIT))
 
     return unit
 
 
-def _setup(conn: sqlite3.Connection, funds: dict[int, int], now: str) -> None:
+def _setup(conn: Connection, funds: dict[int, int], now: str) -> None:
     for player, start in funds.items():
         conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?)", (player, now))
         conn.execute(
@@ -93,7 +91,7 @@ def _setup(conn: sqlite3.Connection, funds: dict[int, int], now: str) -> None:
         )
 
 
-def _verify(conn: sqlite3.Connection, funds: dict[int, int], succeeded: dict[int, int]) -> None:
+def _verify(conn: Connection, funds: dict[int, int], succeeded: dict[int, int]) -> None:
     """Nothing lost, nothing doubled: one ledger row and one idempotency row per successful operation."""
     total = sum(succeeded.values())
     debit_rows = conn.execute("SELECT COUNT(*) FROM ledger WHERE reason = 'bench.debit'").fetchone()[0]

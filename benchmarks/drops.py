@@ -41,6 +41,7 @@ from services.community.drops.pool import DropPrize
 from services.infra.container import build_services
 from services.infra.players import ensure_player
 from store.backend import sqlite_path
+from store.connection import Connection
 
 GUILD = 1
 PLAYERS = 100
@@ -87,7 +88,7 @@ async def entries(drops: int, clickers: int) -> float:
             players = [10_000 + n for n in range(clickers)]
             now = services.clock.now()
 
-            def create(conn: sqlite3.Connection) -> None:
+            def create(conn: Connection) -> None:
                 for player in players:
                     ensure_player(conn, player, now)
 

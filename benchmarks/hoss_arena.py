@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import sqlite3
 import statistics
 import tempfile
 import time
@@ -25,6 +24,7 @@ from services.hoss.arena.seasons import CLOSE_JOB, RANKING_JOB, ArenaService
 from services.hoss.decks import DeckService
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.scheduler import Job, Scheduler
+from store.connection import Connection
 from store.db import Database
 from store.migrate import migrate
 
@@ -33,7 +33,7 @@ TUESDAY = datetime(2026, 1, 6, 11, 0, tzinfo=UTC)
 GUILD, SEASON = 1, "2026-01-05"
 
 
-def fill(conn: sqlite3.Connection, players: int) -> None:
+def fill(conn: Connection, players: int) -> None:
     now = to_db(TUESDAY)
     rng = random.Random(3)
     seed = "5e" * 32

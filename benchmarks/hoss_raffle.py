@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import sqlite3
 import statistics
 import tempfile
 import time
@@ -25,6 +24,7 @@ from services.hoss.gold import GOLD
 from services.hoss.raffle import RaffleService
 from services.infra import ledger
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from store.migrate import migrate
 
@@ -56,7 +56,7 @@ async def service_draw(tickets: int) -> tuple[float, int]:
             raffle = RaffleService(db, clock, random.Random(1), scheduler)
             await raffle.window(GUILD, 1)  # creates the day's raffle and its 20:00 job
 
-            def fill(conn: sqlite3.Connection) -> None:
+            def fill(conn: Connection) -> None:
                 now = to_db(NOON)
                 conn.executemany(
                     "INSERT INTO players (id, created_at) VALUES (?, ?)",

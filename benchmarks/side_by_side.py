@@ -43,7 +43,6 @@ import asyncio
 import math
 import os
 import random
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -84,6 +83,7 @@ from services.hoss.gold import GOLD
 from services.infra import ledger
 from services.infra.container import Services
 from services.infra.players import ensure_player
+from store.connection import Connection
 
 LOADS = ("profile", "collection", "booster", "pillz")
 COMMANDS = {"profile": "profile", "collection": "hoss collection", "booster": "hoss booster"}
@@ -96,12 +96,12 @@ GRANT = ledger.Movement("benchmark.grant")
 # --- the real bot's loads --------------------------------------------------------------------------------
 
 
-def grant_unit(services: Services, players: list[int], load: str) -> Callable[[sqlite3.Connection], None]:
+def grant_unit(services: Services, players: list[int], load: str) -> Callable[[Connection], None]:
     """The write unit of what a load needs before it starts: the players, their 24 copies or their gold."""
     now = services.clock.now()
     cards = sorted(services.games["hoss"].collection.cards)[:COLLECTION_SIZE]
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player in players:
             ensure_player(conn, player, now)
             if load == "collection":

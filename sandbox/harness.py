@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,12 +19,13 @@ from emulator import DiscordEmulator
 from emulator.world import Channel, Guild, User
 from engine.rng import derive
 from services.infra.catalogs import DATA_DIR
+from store.connection import Connection
 
 GUILD_NAME = "Club des cartes"
 GAMES_CHANNEL = "parties"
 
 
-def _done_jobs(conn: sqlite3.Connection) -> int:
+def _done_jobs(conn: Connection) -> int:
     return int(conn.execute("SELECT COUNT(*) FROM jobs WHERE state = 'done'").fetchone()[0])
 
 

@@ -11,9 +11,8 @@ and unpack like tuples, which is all the units do with them.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar
 
 # `?` placeholders take a sequence, `:name` placeholders a mapping.
 Params = Sequence[Any] | Mapping[str, Any]
@@ -48,10 +47,9 @@ T = TypeVar("T")
 Work = Callable[[Connection], T]
 
 
-# Units still annotated with `sqlite3.Connection` are accepted until they are all annotated with
-# `Connection` (one mechanical change); PostgreSQL hands them its connection all the same.
-Unit = Work[T] | Callable[[sqlite3.Connection], T]
+# What `Database.write` and `read` take.
+Unit = Work[T]
 
 
 def as_work(unit: Unit[T]) -> Work[T]:
-    return cast(Work[T], unit)
+    return unit

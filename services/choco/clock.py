@@ -10,7 +10,6 @@ game's current one (`is_current`).
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -35,6 +34,7 @@ from services.choco.flow import Flow, public_events
 from services.choco.game_store import PRACTICE, GameRow, load, log, save
 from services.infra.messages import Text
 from services.infra.scheduler import Job, Scheduler
+from store.connection import Connection
 from store.db import Database
 
 Penalty = Callable[[ChocoState, int], tuple[ChocoState, list[Event]]]
@@ -57,7 +57,7 @@ class ChocoClock:
             scheduler.on(DEADLINE_JOB, self.on_deadline)
             scheduler.on(REMINDER_JOB, self.on_reminder)
 
-    def on_deadline(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_deadline(self, conn: Connection, job: Job, now: datetime) -> None:
         """D without a declaration: destroy a card; 3 D: pass the turn (the second pass disqualifies). The
         preparatory turn is a turn (IV.1), so each player it still waits for gets the same ladder."""
         game = load(conn, int(job.payload["game"]))
@@ -77,7 +77,7 @@ class ChocoClock:
             return
         self._penalize(conn, now, game, late, inactivity_72h, "penalty_72h")
 
-    def _cancel_idle(self, conn: sqlite3.Connection, now: datetime, game: GameRow) -> None:
+    def _cancel_idle(self, conn: Connection, now: datetime, game: GameRow) -> None:
         """A practice game left without a declaration for PRACTICE_IDLE: cancelled, nothing counted."""
         disarm(conn, game)
         game = save(conn, game, now, status="cancelled", result="cancelled", deadline_at=None, pass_at=None)
@@ -87,7 +87,7 @@ class ChocoClock:
 
     def _penalize(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         game: GameRow,
         seats: list[int],
@@ -110,7 +110,7 @@ class ChocoClock:
             conn, now, game, state, events, actor=None, kind=kind, data={"seat": seat}, notes=told, **changes
         )
 
-    def on_reminder(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_reminder(self, conn: Connection, job: Job, now: datetime) -> None:
         game = load(conn, int(job.payload["game"]))
         if game.status != "live" or not is_current(conn, game, job.id):
             return
@@ -125,7 +125,7 @@ class ChocoClock:
         number of games whose deadlines moved."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Connection) -> int:
             moved = forgive_downtime(conn, now, last_seen)
             for game, down in moved:
                 hours = round(down.total_seconds() / 3600, 1)

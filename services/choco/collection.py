@@ -8,7 +8,6 @@ query's rows because the sort by name depends on the reader's language. Decision
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Mapping
 
@@ -19,10 +18,11 @@ from services.choco.economy import GAME_KEY
 from services.infra.catalogs import fold
 from services.shared import collecting
 from services.shared import collection as shared
+from store.connection import Connection
 from store.db import Database
 
 
-def owned_counts(conn: sqlite3.Connection, player_id: int, *, free: bool = False) -> Counter[str]:
+def owned_counts(conn: Connection, player_id: int, *, free: bool = False) -> Counter[str]:
     """Copies the player owns per catalog id (with `free`, those no trade holds: what a deck saved now
     may count)."""
     return collecting.owned_counts(conn, player_id, GAME_KEY, free=free)

@@ -14,7 +14,6 @@ that starts during an absence starts counting when it ends. Decisions: docs/choc
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime, timedelta
 
 from core.clock import from_db, to_db
@@ -23,6 +22,7 @@ from services.choco.game_store import MATCHES, PRACTICE, GameRow, live_games, sa
 from services.choco.leagues import guild_choco_settings
 from services.infra import guild_settings
 from services.infra.heartbeat import PERIOD
+from store.connection import Connection
 
 DEADLINE_JOB = "choco:deadline"
 # A practice game has no penalties (nobody waits for the player): it is cancelled after this long without
@@ -32,11 +32,11 @@ REMINDER_JOB = "choco:reminder"
 PASS_FACTOR = 3  # the pass comes at 3 D: 72 h for the standard 24 h
 
 
-def turn_length(conn: sqlite3.Connection, guild_id: int) -> timedelta:
+def turn_length(conn: Connection, guild_id: int) -> timedelta:
     return guild_settings.read(conn, guild_id).turn_deadline
 
 
-def absence_end(conn: sqlite3.Connection, game: GameRow, player_id: int, at: datetime) -> datetime | None:
+def absence_end(conn: Connection, game: GameRow, player_id: int, at: datetime) -> datetime | None:
     """The end of the player's absence covering `at`, if any (chained absences count as one)."""
     end: datetime | None = None
     point = at
@@ -51,22 +51,20 @@ def absence_end(conn: sqlite3.Connection, game: GameRow, player_id: int, at: dat
         end = point = from_db(row[0])
 
 
-def disarm(conn: sqlite3.Connection, game: GameRow) -> None:
+def disarm(conn: Connection, game: GameRow) -> None:
     MATCHES.disarm(conn, game.match_id)
 
 
-def is_current(conn: sqlite3.Connection, game: GameRow, job_id: int) -> bool:
+def is_current(conn: Connection, game: GameRow, job_id: int) -> bool:
     return MATCHES.is_current(conn, game.match_id, job_id)
 
 
-def _schedule(
-    conn: sqlite3.Connection, now: datetime, game: GameRow, kind: str, due: datetime, **extra: int
-) -> None:
+def _schedule(conn: Connection, now: datetime, game: GameRow, kind: str, due: datetime, **extra: int) -> None:
     """A job naming the game by its number, as jobs armed before the game moved to the matches did."""
     MATCHES.add_job(conn, now, game.match_id, kind, due, {"game": game.id, **extra})
 
 
-def schedule_jobs(conn: sqlite3.Connection, now: datetime, game: GameRow) -> None:
+def schedule_jobs(conn: Connection, now: datetime, game: GameRow) -> None:
     """(Re)create the jobs of the game's current deadlines."""
     disarm(conn, game)
     if game.status != "live" or game.deadline_at is None or game.pass_at is None:
@@ -80,7 +78,7 @@ def schedule_jobs(conn: sqlite3.Connection, now: datetime, game: GameRow) -> Non
                 _schedule(conn, now, game, REMINDER_JOB, when, hours=hours)
 
 
-def start_clock(conn: sqlite3.Connection, now: datetime, game: GameRow) -> GameRow:
+def start_clock(conn: Connection, now: datetime, game: GameRow) -> GameRow:
     """A new call to act: D and 3 D from now, or from the end of the absence of the player called."""
     start = now
     if game.status == "live" and game.state.turn > 0:
@@ -114,7 +112,7 @@ def start_clock(conn: sqlite3.Connection, now: datetime, game: GameRow) -> GameR
     return game
 
 
-def shift(conn: sqlite3.Connection, now: datetime, game: GameRow, delta: timedelta) -> GameRow:
+def shift(conn: Connection, now: datetime, game: GameRow, delta: timedelta) -> GameRow:
     """Move the pending deadlines by `delta` (an absence, a referee's extension, forgiven downtime)."""
     if game.deadline_at is None or game.pass_at is None:
         return game
@@ -124,7 +122,7 @@ def shift(conn: sqlite3.Connection, now: datetime, game: GameRow, delta: timedel
 
 
 def declare_absence(
-    conn: sqlite3.Connection, now: datetime, game: GameRow, player_id: int, hours: int, reason: str
+    conn: Connection, now: datetime, game: GameRow, player_id: int, hours: int, reason: str
 ) -> tuple[GameRow, datetime, int]:
     """Record an absence (capped per player and game); if the player is the one called, pause their clock.
 
@@ -153,7 +151,7 @@ def declare_absence(
 
 
 def forgive_downtime(
-    conn: sqlite3.Connection, now: datetime, last_seen: datetime | None
+    conn: Connection, now: datetime, last_seen: datetime | None
 ) -> list[tuple[GameRow, timedelta]]:
     """At start-up, before any deadline fires: the servers that chose it give their live games the time
     the bot was down (from the last sign of life to now). Returns the games moved and by how much."""

@@ -10,7 +10,6 @@ nothing. Decisions (what `auto` builds): docs/choco/economy.md.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from services.shared.collecting import DeckInvalid, Problem
 from services.shared.deck_holds import SavedDeck, counted_holds, owned
 from services.shared.decks import DeckText, stored_cards
 from services.shared.decks import parse_deck as shared_parse
+from store.connection import Connection
 from store.db import Database
 
 DeckProblem = Problem
@@ -119,14 +119,14 @@ def parse_deck(text: str, cards: Mapping[str, ChocoCard], locale: str | None = N
     return shared_parse(text, cards, DECK_TEXT, locale)
 
 
-def _stored(conn: sqlite3.Connection, player_id: int, league: League) -> list[str] | None:
+def _stored(conn: Connection, player_id: int, league: League) -> list[str] | None:
     row = conn.execute(
         "SELECT cards FROM choco_decks WHERE player_id = ? AND league = ?", (player_id, league)
     ).fetchone()
     return stored_cards(None if row is None else row[0])
 
 
-def deck_cards(conn: sqlite3.Connection, player_id: int, league: League) -> list[str] | None:
+def deck_cards(conn: Connection, player_id: int, league: League) -> list[str] | None:
     """The saved deck of this league as stored (not re-checked), None when there is none."""
     return _stored(conn, player_id, league)
 
@@ -142,9 +142,7 @@ def lost_cards(problems: Sequence[Problem], league: League) -> list[Problem]:
     ]
 
 
-def validate(
-    conn: sqlite3.Connection, catalog: ChocoCatalog, player_id: int, league: League
-) -> list[Problem]:
+def validate(conn: Connection, catalog: ChocoCatalog, player_id: int, league: League) -> list[Problem]:
     """Every reason the saved deck cannot be played now (no deck is a reason too); empty = playable."""
     deck = _stored(conn, player_id, league)
     if deck is None:
@@ -154,7 +152,7 @@ def validate(
 
 
 def decks_holding(
-    conn: sqlite3.Connection, catalog: object, player_id: int, leaving: Sequence[int]
+    conn: Connection, catalog: object, player_id: int, leaving: Sequence[int]
 ) -> list[DeckHold]:
     """`GameSpec.decks_holding`: the leagues' saved decks that count on these copies (a game in progress
     plays the deck it copied at its start: services/shared/deck_holds.py)."""
@@ -180,7 +178,7 @@ class ChocoDecks:
         self.catalog = catalog
         self.cards: Mapping[str, ChocoCard] = {c.id: c for c in catalog.cards}
 
-    def _write(self, conn: sqlite3.Connection, player_id: int, league: League, deck: list[str]) -> DeckView:
+    def _write(self, conn: Connection, player_id: int, league: League, deck: list[str]) -> DeckView:
         now = self.clock.now()
         ensure_player(conn, player_id, now)
         conn.execute(
@@ -197,7 +195,7 @@ class ChocoDecks:
         chosen = league_of(league)
         wanted = [str(c) for c in deck]
 
-        def unit(conn: sqlite3.Connection) -> DeckView:
+        def unit(conn: Connection) -> DeckView:
             problems = check(wanted, owned_counts(conn, player_id, free=True), self.cards, chosen)
             if problems:
                 raise DeckInvalid(problems)
@@ -210,7 +208,7 @@ class ChocoDecks:
         be built, `DeckInvalid` says why (too few usable cards, or no wizard)."""
         chosen = league_of(league)
 
-        def unit(conn: sqlite3.Connection) -> DeckView:
+        def unit(conn: Connection) -> DeckView:
             owned = owned_counts(conn, player_id, free=True)  # a deck being saved: no copy a trade holds
             deck = strongest(owned, self.cards, chosen)
             if len(deck) < DECK_SIZE:
@@ -227,7 +225,7 @@ class ChocoDecks:
         """The saved deck with its problems against the cards owned now; None when none is saved."""
         chosen = league_of(league)
 
-        def unit(conn: sqlite3.Connection) -> DeckView | None:
+        def unit(conn: Connection) -> DeckView | None:
             deck = _stored(conn, player_id, chosen)
             if deck is None:
                 return None

@@ -7,7 +7,6 @@ facade (`services/choco/__init__.py`, `EconomyServices`) builds those. Decisions
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Literal
@@ -17,6 +16,7 @@ from core.message_guard import echo
 from engine.choco import Rarity
 from services.infra.games import Currency
 from services.infra.players import ensure_starting_grant
+from store.connection import Connection
 
 GAME_KEY = "choco"
 CHOCO_GOLD = "choco_gold"
@@ -57,6 +57,6 @@ def league_of(value: str) -> League:
     raise BadInput("choco.error.league", league=echo(value))
 
 
-def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
+def ensure_wallet(conn: Connection, now: datetime, player_id: int) -> None:
     """The starting galleons of a player created before Chocobataille declared its currency."""
     ensure_starting_grant(conn, now, player_id, CURRENCY)

@@ -3,7 +3,6 @@ deck for it, checked when a challenge is made and again when it is accepted."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +13,7 @@ from services.choco.economy import LEAGUE_KEYS, league_of
 from services.choco.leagues import MEMBER_DAYS, leagues_open
 from services.choco.text import card_name
 from services.infra.messages import Text
+from store.connection import Connection
 
 
 def problem_text(catalog: ChocoCatalog, key: str, params: dict[str, Any]) -> Text:
@@ -25,7 +25,7 @@ def problem_text(catalog: ChocoCatalog, key: str, params: dict[str, Any]) -> Tex
 
 
 def check_can_play(
-    conn: sqlite3.Connection,
+    conn: Connection,
     catalog: ChocoCatalog,
     player: int,
     guild: int,

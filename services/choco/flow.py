@@ -8,7 +8,6 @@ the next call or ends the game. `finish` ends it: result rows, the league's rewa
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +22,7 @@ from services.choco.game_store import ENGINE, FRIENDLY, PRACTICE, RANKED, GameRo
 from services.choco.leagues import record_result, reward_card
 from services.choco.text import card_name
 from services.infra.messages import Text
+from store.connection import Connection
 
 # A friendly or practice game says so in every post's title (« Partie amicale n° 12 »).
 TITLE_KEYS = {
@@ -46,7 +46,7 @@ def public_events(events: Sequence[Event]) -> list[dict[str, Any]]:
 
 
 def advance(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     game: GameRow,
     state: ChocoState,
@@ -95,7 +95,7 @@ def advance(
 
 
 def _bot_answers(
-    conn: sqlite3.Connection, now: datetime, game: GameRow, catalog: ChocoCatalog, rng: random.Random
+    conn: Connection, now: datetime, game: GameRow, catalog: ChocoCatalog, rng: random.Random
 ) -> GameRow:
     """A practice game's bot plays at once, from its seat's view (engine/choco/ai.py), in the unit of the
     move that called it: its own save, log entry and post, then the player's next call."""
@@ -125,7 +125,7 @@ def _answer_json(answer: Prepare | Turn) -> Any:
 
 
 def finish(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     game: GameRow,
     catalog: ChocoCatalog,
@@ -192,7 +192,7 @@ def finish(
 
 
 def _count(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     game: GameRow,
     state: ChocoState,
@@ -228,7 +228,7 @@ class Flow:
 
     def advance(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         game: GameRow,
         state: ChocoState,
@@ -238,5 +238,5 @@ class Flow:
         """`advance` with this flow's catalog and draws; `how` is its keyword arguments."""
         return advance(conn, now, game, state, events, self.catalog, self.rng, **how)
 
-    def finish(self, conn: sqlite3.Connection, now: datetime, game: GameRow, **how: Any) -> GameRow:
+    def finish(self, conn: Connection, now: datetime, game: GameRow, **how: Any) -> GameRow:
         return finish(conn, now, game, self.catalog, self.rng, **how)

@@ -12,7 +12,6 @@ message). Callers run these functions inside one write unit.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -22,6 +21,7 @@ from core.errors import NotAllowed
 from engine.choco import ENGINE as CHOCO_ENGINE
 from engine.choco import ChocoState
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
+from store.connection import Connection
 
 ENGINE = CHOCO_ENGINE
 LEAGUES = ("bronze", "argent", "or")
@@ -191,12 +191,12 @@ def _as_match(game: GameRow) -> Match[ChocoState]:
     )
 
 
-def load(conn: sqlite3.Connection, game_id: int) -> GameRow:
+def load(conn: Connection, game_id: int) -> GameRow:
     """A game named by the bot itself (a job's payload, a game it just read)."""
     return row_of(MATCHES.number_trusted(conn, game_id))
 
 
-def load_here(conn: sqlite3.Connection, game_id: int, guild_id: int | None, player: int | None) -> GameRow:
+def load_here(conn: Connection, game_id: int, guild_id: int | None, player: int | None) -> GameRow:
     """A game a user names (an option, a button's custom_id, the thread), seen from where they act: in a
     server, only that server's games; in DMs (`guild_id` None), only the games `player` plays. Any other
     game is answered exactly like one that does not exist, so that another server learns nothing of it."""
@@ -209,30 +209,30 @@ def live(game: GameRow) -> GameRow:
     return game
 
 
-def load_live(conn: sqlite3.Connection, game_id: int) -> GameRow:
+def load_live(conn: Connection, game_id: int) -> GameRow:
     return live(load(conn, game_id))
 
 
-def live_here(conn: sqlite3.Connection, game_id: int, guild_id: int | None, player: int | None) -> GameRow:
+def live_here(conn: Connection, game_id: int, guild_id: int | None, player: int | None) -> GameRow:
     return live(load_here(conn, game_id, guild_id, player))
 
 
-def by_thread(conn: sqlite3.Connection, thread_id: int) -> int | None:
+def by_thread(conn: Connection, thread_id: int) -> int | None:
     found = MATCHES.in_thread(conn, thread_id)
     return None if found is None else found.number
 
 
-def live_games_of(conn: sqlite3.Connection, player_id: int, guild_id: int | None = None) -> list[GameRow]:
+def live_games_of(conn: Connection, player_id: int, guild_id: int | None = None) -> list[GameRow]:
     """The player's live games: those of one server, or all of them (`guild_id` None: in DMs)."""
     return [row_of(m) for m in MATCHES.live_of(conn, player_id, guild_id)]
 
 
-def live_games(conn: sqlite3.Connection) -> list[GameRow]:
+def live_games(conn: Connection) -> list[GameRow]:
     return [row_of(m) for m in MATCHES.live(conn)]
 
 
 def start(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     match: Match[ChocoState],
     *,
@@ -262,7 +262,7 @@ def start(
 
 
 def insert(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     *,
     guild_id: int,
@@ -278,7 +278,7 @@ def insert(
     return row_of(start(conn, now, match, seed=seed, decks=decks, state=state, channel_id=channel_id)).id
 
 
-def save(conn: sqlite3.Connection, game: GameRow, now: datetime, **changes: Any) -> GameRow:
+def save(conn: Connection, game: GameRow, now: datetime, **changes: Any) -> GameRow:
     """Write `changes` (GameRow fields) if the game is still at `game.version`; the new row is returned."""
     updated = replace(game, **changes)
     moved = _as_match(updated)
@@ -297,7 +297,7 @@ def save(conn: sqlite3.Connection, game: GameRow, now: datetime, **changes: Any)
 
 
 def log(
-    conn: sqlite3.Connection,
+    conn: Connection,
     game: GameRow,
     now: datetime,
     actor_id: int | None,
@@ -325,7 +325,7 @@ class LogEntry:
     data: dict[str, Any]
 
 
-def read_log(conn: sqlite3.Connection, game: GameRow) -> list[LogEntry]:
+def read_log(conn: Connection, game: GameRow) -> list[LogEntry]:
     rows = conn.execute(
         "SELECT seq, at, actor_id, kind, data FROM choco_game_log WHERE match_id = ? ORDER BY seq",
         (game.match_id,),
@@ -339,7 +339,7 @@ def read_log(conn: sqlite3.Connection, game: GameRow) -> list[LogEntry]:
 # --- panel drafts --------------------------------------------------------------------------------------
 
 
-def draft(conn: sqlite3.Connection, game: GameRow, seat: int) -> list[Any]:
+def draft(conn: Connection, game: GameRow, seat: int) -> list[Any]:
     """The steps a player has put in the guided panel, as engine actions; empty if built on another version."""
     row = conn.execute(
         "SELECT version, steps FROM choco_drafts WHERE match_id = ? AND seat = ?", (game.match_id, seat)
@@ -349,7 +349,7 @@ def draft(conn: sqlite3.Connection, game: GameRow, seat: int) -> list[Any]:
     return [ENGINE.action_from_json(step) for step in json.loads(row[1])]
 
 
-def save_draft(conn: sqlite3.Connection, game: GameRow, seat: int, steps: list[Any], now: datetime) -> None:
+def save_draft(conn: Connection, game: GameRow, seat: int, steps: list[Any], now: datetime) -> None:
     conn.execute(
         "INSERT INTO choco_drafts (match_id, seat, version, steps, updated_at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (match_id, seat) DO UPDATE SET version = excluded.version, steps = excluded.steps,"
@@ -365,7 +365,7 @@ def save_draft(conn: sqlite3.Connection, game: GameRow, seat: int, steps: list[A
 
 
 def create_practice(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     *,
     guild_id: int,
@@ -395,6 +395,6 @@ def create_practice(
     return row_of(match)
 
 
-def by_request(conn: sqlite3.Connection, request_key: str) -> GameRow | None:
+def by_request(conn: Connection, request_key: str) -> GameRow | None:
     found = MATCHES.by_request(conn, request_key)
     return None if found is None or found.number is None else row_of(found)

@@ -13,7 +13,6 @@ summon, empty front line) changes nothing and says why.
 from __future__ import annotations
 
 import random
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -63,6 +62,7 @@ from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
 from services.shared.matches import Match, StaleMatch
+from store.connection import Connection
 from store.db import Database
 from store.idempotency import once
 
@@ -166,7 +166,7 @@ def _challenge(match: Match[ChocoState]) -> Challenge:
     )
 
 
-def challenge_match(conn: sqlite3.Connection, ref: int) -> int:
+def challenge_match(conn: Connection, ref: int) -> int:
     """The match a challenge button names: a challenge made before the games moved to the matches
     carries its former id (the choco_matches migration maps it), any other its match id."""
     row = conn.execute(
@@ -216,7 +216,7 @@ class ChocoGames:
             raise BadInput("choco.error.league", league=echo(league))
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Challenge:
+        def unit(conn: Connection) -> Challenge:
             ensure_player(conn, challenger, now)
             ensure_player(conn, challenged, now)
             made = self.challenges.challenge(
@@ -258,7 +258,7 @@ class ChocoGames:
         user; `joined_at` when the clicking player joined it."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Challenge:
+        def unit(conn: Connection) -> Challenge:
             match, accepted = self.challenges.answer(
                 conn,
                 now,
@@ -274,7 +274,7 @@ class ChocoGames:
         return await self.db.write(unit)
 
     def _start_game(
-        self, conn: sqlite3.Connection, now: datetime, match: Match[ChocoState], joined_at: datetime | None
+        self, conn: Connection, now: datetime, match: Match[ChocoState], joined_at: datetime | None
     ) -> Match[ChocoState]:
         found = _challenge(match)
         ensure_player(conn, found.challenged_id, now)
@@ -323,7 +323,7 @@ class ChocoGames:
         A claim that never led to a thread (the bot stopped) may be taken over after a minute."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Connection) -> bool:
             stored, _ = once(conn, f"choco:thread:{game_id}", now, lambda: {"key": key, "at": to_db(now)})
             return bool(stored["key"] == key or now - from_db(stored["at"]) > THREAD_CLAIM_TTL)
 
@@ -334,7 +334,7 @@ class ChocoGames:
         start the preparatory turn's clock and post the opening. A second call changes nothing."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> GameRow:
+        def unit(conn: Connection) -> GameRow:
             game = load_live(conn, game_id)
             if game.turn_started_at is not None:
                 return game
@@ -362,7 +362,7 @@ class ChocoGames:
     async def game_here(self, channel_id: int | None, player: int, guild_id: int | None = None) -> int:
         """The game of this thread, else the player's only live game on this server (in DMs: anywhere)."""
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Connection) -> int:
             if channel_id is not None:
                 found = by_thread(conn, channel_id)
                 if found is not None:
@@ -388,7 +388,7 @@ class ChocoGames:
         return await self.db.read(lambda conn: live_games_of(conn, player, guild_id))
 
     async def hand(self, game_id: int, player: int, guild_id: int | None = None) -> Text:
-        def unit(conn: sqlite3.Connection) -> Text:
+        def unit(conn: Connection) -> Text:
             game = load_here(conn, game_id, guild_id, player)
             return hand(game.state, game.seat_of(player), self.catalog)
 
@@ -397,7 +397,7 @@ class ChocoGames:
     async def hand_message(self, game_id: int, player: int, guild_id: int | None = None) -> MessageSpec:
         """The private `/choco hand` reply: the hand's text and its picture, as the DM shows them."""
 
-        def unit(conn: sqlite3.Connection) -> MessageSpec:
+        def unit(conn: Connection) -> MessageSpec:
             game = load_here(conn, game_id, guild_id, player)
             seat = game.seat_of(player)
             body = hand(game.state, seat, self.catalog)
@@ -418,7 +418,7 @@ class ChocoGames:
         """The one-line form (docs/choco/notation.md); in the preparatory turn, one `summon` is the placement."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Declared:
+        def unit(conn: Connection) -> Declared:
             game = live_here(conn, game_id, guild_id, player)
             seat = game.seat_of(player)
             if seat not in game.to_act():
@@ -441,7 +441,7 @@ class ChocoGames:
     ) -> Declared:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Declared:
+        def unit(conn: Connection) -> Declared:
             game = live_here(conn, game_id, guild_id, player)
             if version is not None and version != game.version:
                 raise StaleMatch(RULES.texts.stale)
@@ -453,7 +453,7 @@ class ChocoGames:
         return await self.db.write(unit)
 
     def _fault(
-        self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, error: UnownedCard
+        self, conn: Connection, now: datetime, game: GameRow, seat: int, error: UnownedCard
     ) -> Declared:
         """V.1: a card the player does not hold. The opponent draws one more card at their next draw (once
         per turn, never in the preparatory turn: docs/choco/rules-notes.md), and the player is asked to
@@ -479,7 +479,7 @@ class ChocoGames:
         return Declared("fault", game.id, problems=(problem,))
 
     def _declare(
-        self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, steps: list[Any]
+        self, conn: Connection, now: datetime, game: GameRow, seat: int, steps: list[Any]
     ) -> Declared:
         if game.state.turn == 0:
             return self._prepare(conn, now, game, seat, steps)
@@ -522,7 +522,7 @@ class ChocoGames:
         return Declared("played", game.id, played, tuple(ignored))
 
     def _prepare(
-        self, conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, steps: list[Any]
+        self, conn: Connection, now: datetime, game: GameRow, seat: int, steps: list[Any]
     ) -> Declared:
         """The preparatory placement is one card: a `Prepare`, or a declared turn holding one summon."""
         if len(steps) == 1 and isinstance(steps[0], Prepare):
@@ -551,7 +551,7 @@ class ChocoGames:
         """IV.4: a player gives up at any time; the opponent wins (not held against the player's ranking)."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> GameRow:
+        def unit(conn: Connection) -> GameRow:
             game = live_here(conn, game_id, guild_id, player)
             seat = game.seat_of(player)
             state, events = forfeit(game.state, seat)
@@ -572,7 +572,7 @@ class ChocoGames:
             raise BadInput("choco.error.absence_hours")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> list[Absence]:
+        def unit(conn: Connection) -> list[Absence]:
             found = by_thread(conn, channel_id) if channel_id is not None else None
             if found is not None:
                 games = [live_here(conn, found, guild_id, player)]
@@ -585,7 +585,7 @@ class ChocoGames:
         return await self.db.write(unit)
 
     def _absent(
-        self, conn: sqlite3.Connection, now: datetime, game: GameRow, player: int, hours: int, reason: str
+        self, conn: Connection, now: datetime, game: GameRow, player: int, hours: int, reason: str
     ) -> Absence:
         seat = game.seat_of(player)
         try:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -37,6 +36,7 @@ from services.infra.messages import Text
 from services.infra.players import ensure_player, summary_changed
 from services.shared.collecting import Problem
 from services.shared.ladder import LEADERBOARD_SIZE, top
+from store.connection import Connection
 from store.db import Database
 
 REASON_REWARD = "choco.reward"
@@ -85,7 +85,7 @@ MAX_REMINDERS = 4
 MAX_REMINDER_HOURS = 72
 
 
-def guild_choco_settings(conn: sqlite3.Connection, guild_id: int) -> ChocoSettings:
+def guild_choco_settings(conn: Connection, guild_id: int) -> ChocoSettings:
     row = conn.execute(
         "SELECT referee_role_id, min_member_days, reminder_hours, absence_cap_hours, forgive_downtime"
         " FROM choco_guild_settings WHERE guild_id = ?",
@@ -146,7 +146,7 @@ def _checked_settings(current: ChocoSettings, fields: Mapping[str, Any]) -> Choc
 # --- entry ----------------------------------------------------------------------------------------------
 
 
-def wins_by_league(conn: sqlite3.Connection, player_id: int) -> dict[League, int]:
+def wins_by_league(conn: Connection, player_id: int) -> dict[League, int]:
     """Wins per league over every server."""
     rows = conn.execute(
         "SELECT league, SUM(wins) FROM choco_results WHERE player_id = ? GROUP BY league", (player_id,)
@@ -155,7 +155,7 @@ def wins_by_league(conn: sqlite3.Connection, player_id: int) -> dict[League, int
     return {league: found.get(league, 0) for league in LEAGUES}
 
 
-def _played(conn: sqlite3.Connection, player_id: int) -> set[str]:
+def _played(conn: Connection, player_id: int) -> set[str]:
     rows = conn.execute("SELECT DISTINCT league FROM choco_results WHERE player_id = ?", (player_id,))
     return {str(row[0]) for row in rows}
 
@@ -163,13 +163,13 @@ def _played(conn: sqlite3.Connection, player_id: int) -> set[str]:
 MEMBER_DAYS = "choco.league.problem.member_days"  # the reason "not a member of this server for long enough"
 
 
-def _first_seen(conn: sqlite3.Connection, player_id: int, now: datetime) -> datetime:
+def _first_seen(conn: Connection, player_id: int, now: datetime) -> datetime:
     row = conn.execute("SELECT created_at FROM players WHERE id = ?", (player_id,)).fetchone()
     return now if row is None else from_db(row[0])
 
 
 def leagues_open(
-    conn: sqlite3.Connection,
+    conn: Connection,
     player_id: int,
     guild_id: int,
     now: datetime,
@@ -235,7 +235,7 @@ Outcome = Literal["win", "loss", "draw"]
 
 
 def record_result(
-    conn: sqlite3.Connection,
+    conn: Connection,
     guild_id: int,
     player_id: int,
     league: League | str,
@@ -265,7 +265,7 @@ def record_result(
     summary_changed(conn, player_id)
 
 
-def badges(conn: sqlite3.Connection, player_id: int) -> list[str]:
+def badges(conn: Connection, player_id: int) -> list[str]:
     """The badge keys the player holds (rulebook VI.5), over every server, in a fixed order."""
     wins = wins_by_league(conn, player_id)
     held = []
@@ -280,7 +280,7 @@ def badges(conn: sqlite3.Connection, player_id: int) -> list[str]:
     return held
 
 
-def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLine]:
+def profile_summary(conn: Connection, player_id: int) -> list[SummaryLine]:
     """/profile: wins per league (once the player has a result) and each badge held."""
     if not _played(conn, player_id):
         return []
@@ -308,7 +308,7 @@ def default_cards() -> Mapping[str, ChocoCard]:
 
 
 def reward_card(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     player_id: int,
     league: League | str,
@@ -349,7 +349,7 @@ class Leaderboard:
     characters: int  # rows on the inRP board before the cut
 
 
-def standings(conn: sqlite3.Connection, guild_id: int) -> list[Standing]:
+def standings(conn: Connection, guild_id: int) -> list[Standing]:
     """Every player with a result on the server, best first: score, fewer cards lost, player id."""
     rows = conn.execute(
         "SELECT r.player_id, SUM(r.wins), SUM(r.absence_forfeits), SUM(r.cards_lost), MAX(c.name)"
@@ -390,14 +390,14 @@ class LeagueService:
         """`joined_at`: when the player joined this server (see `leagues_open`)."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> dict[League, list[Problem]]:
+        def unit(conn: Connection) -> dict[League, list[Problem]]:
             ensure_player(conn, player_id, now)
             return leagues_open(conn, player_id, guild_id, now, self.cards, joined_at=joined_at)
 
         return await self.db.write(unit)
 
     async def leaderboard(self, guild_id: int, limit: int = LEADERBOARD_SIZE) -> Leaderboard:
-        def unit(conn: sqlite3.Connection) -> Leaderboard:
+        def unit(conn: Connection) -> Leaderboard:
             board = standings(conn, guild_id)
             named = [s for s in board if s.character is not None]
             inrp = [
@@ -410,7 +410,7 @@ class LeagueService:
         return await self.db.read(unit)
 
     async def character(self, guild_id: int, player_id: int) -> str | None:
-        def unit(conn: sqlite3.Connection) -> str | None:
+        def unit(conn: Connection) -> str | None:
             row = conn.execute(
                 "SELECT name FROM choco_characters WHERE guild_id = ? AND player_id = ?",
                 (guild_id, player_id),
@@ -424,7 +424,7 @@ class LeagueService:
         clean = None if name is None else clean_character(name)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> str | None:
+        def unit(conn: Connection) -> str | None:
             ensure_player(conn, player_id, now)
             if clean is None:
                 conn.execute(
@@ -448,7 +448,7 @@ class LeagueService:
         """Change some settings of a server, the others kept; a bad value raises `BadInput`, nothing changes."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> ChocoSettings:
+        def unit(conn: Connection) -> ChocoSettings:
             new = _checked_settings(guild_choco_settings(conn, guild_id), fields)
             conn.execute(
                 "INSERT INTO choco_guild_settings (guild_id, referee_role_id, min_member_days, reminder_hours,"

@@ -9,7 +9,6 @@ the text form. Choices go through select values: a compact, opaque encoding of o
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -35,6 +34,7 @@ from services.choco.notation import describe
 from services.choco.text import enemy_labels, own_labels
 from services.infra.messages import Text
 from services.shared.matches import StaleMatch
+from store.connection import Connection
 from store.db import Database
 
 MAX_OPTIONS = 25  # Discord's limit per select
@@ -205,7 +205,7 @@ class ChocoPanel:
 
     def _mine(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         game_id: int,
         player: int,
         guild_id: int | None,
@@ -223,7 +223,7 @@ class ChocoPanel:
         return game, seat
 
     async def show(self, game_id: int, player: int, guild_id: int | None = None) -> Panel:
-        def unit(conn: sqlite3.Connection) -> Panel:
+        def unit(conn: Connection) -> Panel:
             game, seat = self._mine(conn, game_id, player, guild_id)
             return build_panel(game, seat, draft(conn, game, seat), self.catalog)
 
@@ -234,7 +234,7 @@ class ChocoPanel:
     ) -> Panel:
         now: datetime = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Panel:
+        def unit(conn: Connection) -> Panel:
             game, seat = self._mine(conn, game_id, player, guild_id, version)
             steps = change(game, seat, draft(conn, game, seat))
             save_draft(conn, game, seat, steps, now)
@@ -269,7 +269,7 @@ class ChocoPanel:
         return await self._edit(game_id, player, version, lambda g, s, steps: [], guild_id)
 
     async def submit(self, game_id: int, player: int, version: int, guild_id: int | None = None) -> Declared:
-        def unit(conn: sqlite3.Connection) -> list[Any]:
+        def unit(conn: Connection) -> list[Any]:
             game, seat = self._mine(conn, game_id, player, guild_id, version)
             return draft(conn, game, seat)
 

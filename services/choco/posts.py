@@ -8,7 +8,6 @@ post carries a live "Voir ma main" button too.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -20,6 +19,7 @@ from services.choco.game_store import ENGINE, GameRow
 from services.infra.messages import Button, CardStrip, Embed, MessageSpec, Select, StripCard, Target, Text
 from services.infra.outbox import enqueue
 from services.shared import card_view
+from store.connection import Connection
 
 COLOR = 0x6B3E26
 
@@ -80,7 +80,7 @@ SAID_BY_OUTCOME = frozenset({"forfeit", "disqualified"})
 
 
 def resolution(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     game: GameRow,
     catalog: ChocoCatalog,
@@ -135,7 +135,7 @@ def resolution(
 
 
 def notice(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     game: GameRow,
     text: Text,
@@ -159,9 +159,7 @@ def hand_embed(game_id: int, body: Text) -> Embed:
     return Embed(title=Text("choco.play.hand_title", {"id": game_id}), description=body, color=COLOR)
 
 
-def send_hand(
-    conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, catalog: ChocoCatalog
-) -> int | None:
+def send_hand(conn: Connection, now: datetime, game: GameRow, seat: int, catalog: ChocoCatalog) -> int | None:
     """The private hand of `seat`, by DM (fallback: a private "Voir ma main" button in the thread); the
     bot's seat has nobody to send it to."""
     player = game.seats[seat]
@@ -197,7 +195,7 @@ def hand_file(game_id: int) -> str:
     return f"choco-hand-{game_id}.png"
 
 
-def remind(conn: sqlite3.Connection, now: datetime, game: GameRow, seat: int, hours: int) -> int:
+def remind(conn: Connection, now: datetime, game: GameRow, seat: int, hours: int) -> int:
     spec = MessageSpec(
         content=Text(
             "choco.play.reminder",

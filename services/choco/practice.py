@@ -10,7 +10,6 @@ buttons; instead of penalties, a game left idle for a week is cancelled (service
 from __future__ import annotations
 
 import random
-import sqlite3
 
 from core.clock import Clock
 from core.errors import BadInput, NotAllowed
@@ -31,6 +30,7 @@ from services.choco.game_store import (
 )
 from services.infra import guild_settings
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 
 BOT_WIZARDS = 10  # distinct wizards in the bot's deck, two copies each; the rest are pure effects
@@ -72,7 +72,7 @@ class ChocoPractice:
             raise BadInput("choco.error.league", league=echo(league))
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> GameRow:
+        def unit(conn: Connection) -> GameRow:
             request = f"choco:practice:{key}"
             found = by_request(conn, request)
             if found is not None and found.seats[0] == player:

@@ -8,7 +8,6 @@ itself. Every act is written in the game's log with who did it, and announced in
 from __future__ import annotations
 
 import random
-import sqlite3
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -23,6 +22,7 @@ from services.choco.flow import Flow
 from services.choco.game_store import GameRow, LogEntry, live, load_here, log, read_log, save
 from services.choco.leagues import guild_choco_settings
 from services.infra.messages import Text
+from store.connection import Connection
 from store.db import Database
 
 MAX_EXTENSION_HOURS = 24 * 14
@@ -48,7 +48,7 @@ class Referee:
     manage_guild: bool
 
 
-def authorize(conn: sqlite3.Connection, game_id: int, referee: Referee) -> GameRow:
+def authorize(conn: Connection, game_id: int, referee: Referee) -> GameRow:
     """The game, if the referee may act on it. A game of another server is answered like a game that does
     not exist: the rights a member holds in one server give nothing in another."""
     game = load_here(conn, game_id, referee.guild_id, None)
@@ -86,7 +86,7 @@ def log_entry(entry: LogEntry, full: bool) -> dict[str, object]:
     }
 
 
-def open_penalties(conn: sqlite3.Connection, game: GameRow) -> list[tuple[int, str, int]]:
+def open_penalties(conn: Connection, game: GameRow) -> list[tuple[int, str, int]]:
     """(log seq, kind, seat) of the penalties no referee has cancelled yet, oldest first."""
     entries = read_log(conn, game)
     cancelled = {int(e.data.get("penalty", 0)) for e in entries if e.kind == "referee_cancel_penalty"}
@@ -106,7 +106,7 @@ class ChocoReferee:
     async def may_referee(self, referee: Referee) -> bool:
         """Whether this member may referee this server's games (/help shows them the referee commands)."""
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Connection) -> bool:
             role = guild_choco_settings(conn, referee.guild_id).referee_role_id
             return referee.manage_guild or (role is not None and role in referee.role_ids)
 
@@ -116,7 +116,7 @@ class ChocoReferee:
         """The game's log for a referee: while the game is live, only what the table saw (no seed, no
         deck, no declared step, no drawn card); once it is over or cancelled, the full record."""
 
-        def unit(conn: sqlite3.Connection) -> list[dict[str, object]]:
+        def unit(conn: Connection) -> list[dict[str, object]]:
             game = authorize(conn, game_id, referee)
             full = game.status != "live"
             return [log_entry(e, full) for e in read_log(conn, game)]
@@ -128,7 +128,7 @@ class ChocoReferee:
             raise BadInput("choco.error.extension_hours", maximum=MAX_EXTENSION_HOURS)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> GameRow:
+        def unit(conn: Connection) -> GameRow:
             game = live(authorize(conn, game_id, referee))
             game = shift(conn, now, game, timedelta(hours=hours))
             log(conn, game, now, referee.user_id, "referee_extend", {"hours": hours})
@@ -147,7 +147,7 @@ class ChocoReferee:
         the disqualification. Returns the kind cancelled."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> str:
+        def unit(conn: Connection) -> str:
             game = live(authorize(conn, game_id, referee))
             pending = open_penalties(conn, game)
             if not pending:
@@ -184,7 +184,7 @@ class ChocoReferee:
         reward as usual."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> GameRow:
+        def unit(conn: Connection) -> GameRow:
             game = live(authorize(conn, game_id, referee))
             if winner_id is not None and winner_id not in game.seats:
                 raise NotAllowed("choco.error.winner_not_player")
@@ -212,7 +212,7 @@ class ChocoReferee:
         """Cancel the game: no result, no reward, as if it had not been played."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> GameRow:
+        def unit(conn: Connection) -> GameRow:
             game = live(authorize(conn, game_id, referee))
             disarm(conn, game)
             game = save(
@@ -226,7 +226,7 @@ class ChocoReferee:
         return await self.db.write(unit)
 
 
-def _destroyed(conn: sqlite3.Connection, game: GameRow, seq: int) -> dict[str, object]:
+def _destroyed(conn: Connection, game: GameRow, seq: int) -> dict[str, object]:
     """The card a 24 h penalty destroyed, from the log (a penalty on empty piles destroyed nothing)."""
     entry = next(e for e in read_log(conn, game) if e.seq == seq)
     event = next((e for e in entry.data.get("events", []) if e["kind"] == "penalty_destroyed"), None)

@@ -12,7 +12,6 @@ The daily allowance is the platform's daily reward (services/community/daily.py)
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -35,6 +34,7 @@ from services.choco.economy import CHOCO_GOLD, GAME_KEY, ensure_wallet
 from services.infra import ledger
 from services.infra.players import ensure_player
 from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
+from store.connection import Connection
 from store.db import Database
 
 REASON_FROG = "choco.frog"
@@ -79,7 +79,7 @@ class ChocoShop:
     async def balance(self, player_id: int) -> int:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Connection) -> int:
             ensure_player(conn, player_id, now)
             ensure_wallet(conn, now, player_id)
             return ledger.balance(conn, player_id, CHOCO_GOLD)
@@ -92,7 +92,7 @@ class ChocoShop:
         now = self.clock.now()
         purchase_key = str(key)
 
-        def unit(conn: sqlite3.Connection) -> Purchase[ChocoCard]:
+        def unit(conn: Connection) -> Purchase[ChocoCard]:
             ensure_player(conn, player_id, now)
             ensure_wallet(conn, now, player_id)
             stored, replayed = purchase_once(
@@ -115,7 +115,7 @@ class ChocoShop:
         return await self.db.write(unit)
 
     def _purchase(
-        self, conn: sqlite3.Connection, now: datetime, player_id: int, count: int, key: str
+        self, conn: Connection, now: datetime, player_id: int, count: int, key: str
     ) -> dict[str, Any]:
         total = FROG_PRICE * count
         why = ledger.Movement(REASON_FROG, ref=key)

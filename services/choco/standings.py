@@ -3,23 +3,23 @@ classement` (hRP) for `/classement serveur`, and the week's games won between pl
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from services.choco.leagues import standings
 from services.community.leaderboard.spec import Standing, Standings
 from services.infra.messages import Text
 from services.shared.standings import match_wins
+from store.connection import Connection
 
 
-def server_board(conn: sqlite3.Connection, guild_id: int) -> list[Standing]:
+def server_board(conn: Connection, guild_id: int) -> list[Standing]:
     return [
         Standing(s.player_id, Text("choco.standing.score", {"score": s.wins - s.absence_forfeits}))
         for s in standings(conn, guild_id)
     ]
 
 
-def week_board(conn: sqlite3.Connection, guild_id: int, since: datetime, until: datetime) -> list[Standing]:
+def week_board(conn: Connection, guild_id: int, since: datetime, until: datetime) -> list[Standing]:
     """Games between two players (league or friendly) won on the server; practice against the bot is left
     out, as it counts for nothing in the leagues."""
     return match_wins(

@@ -6,14 +6,13 @@ default, per server: services/choco/deadlines.py), so the platform's reminders w
 
 from __future__ import annotations
 
-import sqlite3
-
 from services.choco.game_store import live_games_of
 from services.infra.messages import Text
 from services.infra.timers import Timer, TimerQuery, relative
+from store.connection import Connection
 
 
-def timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
+def timers(conn: Connection, query: TimerQuery) -> list[Timer]:
     found: list[Timer] = []
     for game in live_games_of(conn, query.player_id):
         if game.seats.index(query.player_id) not in game.to_act():

@@ -10,7 +10,6 @@ is keyed by the interaction (`store.idempotency.once`), so a command Discord del
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -23,6 +22,7 @@ from services.infra.access import ACCESS_TOPIC, AccessCache, read_access
 from services.infra.catalogs import CardIndex
 from services.infra.messages import Text
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database, announce
 from store.idempotency import once
 
@@ -74,7 +74,7 @@ class Page(Generic[T]):
 
 
 def write_audit(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     actor: Actor,
     action: str,
@@ -142,7 +142,7 @@ class AdminService:
     async def _once(self, actor: Actor, tool: str, work: Any) -> Any:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Any:
+        def unit(conn: Connection) -> Any:
             return once(conn, f"admin:{tool}:{actor.request}", now, lambda: work(conn, now))[0]
 
         return await self.db.write(unit)
@@ -153,7 +153,7 @@ class AdminService:
         """The new balance."""
         code, amount, why = _currency(currency), _amount(amount), _reason(reason)
 
-        def work(conn: sqlite3.Connection, now: datetime) -> int:
+        def work(conn: Connection, now: datetime) -> int:
             ensure_player(conn, player, now)
             after = ledger.credit(conn, now, player, code, amount, ledger.Movement("admin_grant", why))
             write_audit(conn, now, actor, "grant", target=player, currency=code, amount=amount, reason=why)
@@ -165,7 +165,7 @@ class AdminService:
         """The new balance; refused (InsufficientFunds) when the player holds less."""
         code, amount, why = _currency(currency), _amount(amount), _reason(reason)
 
-        def work(conn: sqlite3.Connection, now: datetime) -> int:
+        def work(conn: Connection, now: datetime) -> int:
             ensure_player(conn, player, now)
             after = ledger.debit(conn, now, player, code, amount, ledger.Movement("admin_take", why))
             write_audit(conn, now, actor, "take", target=player, currency=code, amount=amount, reason=why)
@@ -180,7 +180,7 @@ class AdminService:
         if self.cards.get(game, card_key) is None:
             raise NotFound("error.card_not_found", name=echo(f"{game}:{card_key}"))
 
-        def work(conn: sqlite3.Connection, now: datetime) -> int:
+        def work(conn: Connection, now: datetime) -> int:
             ensure_player(conn, player, now)
             copy = ledger.mint_card(
                 conn, now, player, game, card_key, ledger.Movement("admin_give_card", why)
@@ -196,7 +196,7 @@ class AdminService:
         """The removed copy's "game:card_key"; refused (CardUnavailable) unless the player owns it unlocked."""
         why = _reason(reason)
 
-        def work(conn: sqlite3.Connection, now: datetime) -> str:
+        def work(conn: Connection, now: datetime) -> str:
             row = conn.execute(
                 "SELECT game, card_key FROM cards WHERE id = ? AND owner_id = ?", (copy, player)
             )
@@ -214,7 +214,7 @@ class AdminService:
         if hook is None:
             raise BadInput("admin.error.no_reset", game=echo(game))
 
-        def work(conn: sqlite3.Connection, now: datetime) -> dict[str, Any]:
+        def work(conn: Connection, now: datetime) -> dict[str, Any]:
             ensure_player(conn, player, now)
             report = hook(conn, now, player)
             taken = dict(report.currencies)
@@ -238,7 +238,7 @@ class AdminService:
         """Newest first. Reading someone's ledger is an action too: it is logged."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Page[LedgerLine]:
+        def unit(conn: Connection) -> Page[LedgerLine]:
             total = int(
                 conn.execute("SELECT COUNT(*) FROM ledger WHERE player_id = ?", (player,)).fetchone()[0]
             )
@@ -266,7 +266,7 @@ class AdminService:
         guild, why = self._guild(actor), _reason(reason)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             added = conn.execute(
                 "INSERT INTO guild_bans (guild_id, player_id, banned_by, reason, banned_at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, player_id) DO NOTHING",
@@ -283,7 +283,7 @@ class AdminService:
         guild = self._guild(actor)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             gone = conn.execute(
                 "DELETE FROM guild_bans WHERE guild_id = ? AND player_id = ?", (guild, player)
             )
@@ -298,7 +298,7 @@ class AdminService:
         guild, key = self._guild(actor), _game(game).key
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             if paused:
                 changed = conn.execute(
                     "INSERT INTO game_pauses (guild_id, game, paused_by, paused_at) VALUES (?, ?, ?, ?)"
@@ -319,7 +319,7 @@ class AdminService:
     async def audit_page(self, guild_id: int, page: int) -> Page[AuditLine]:
         """The server's log, newest first."""
 
-        def unit(conn: sqlite3.Connection) -> Page[AuditLine]:
+        def unit(conn: Connection) -> Page[AuditLine]:
             sql = "SELECT COUNT(*) FROM admin_audit WHERE guild_id = ?"
             shown, pages = _pages(int(conn.execute(sql, (guild_id,)).fetchone()[0]), page)
             rows = conn.execute(
@@ -344,7 +344,7 @@ class AdminService:
             spec = games.get(game)
             raise NotAllowed(refusal, game=Text(spec.name_key) if spec is not None else Text.raw(game))
 
-    def _forget_access(self, conn: sqlite3.Connection, guild_id: int) -> None:
+    def _forget_access(self, conn: Connection, guild_id: int) -> None:
         """In the unit that changes the server's pauses or bans: forgotten here at once, and in every
         process once the commit is known (services/infra/access.py)."""
         self.access.forget(guild_id)

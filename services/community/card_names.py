@@ -13,16 +13,16 @@ their /settings choice, else the last Discord language they used the bot in, els
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 
 from core.i18n import t
 from core.settings import SUPPORTED_LOCALES
 from engine.cards import LocalizedText
 from services.infra.messages import Text
+from store.connection import Connection
 
 
-def reading_languages(conn: sqlite3.Connection, players: Iterable[int], default: str) -> dict[int, str]:
+def reading_languages(conn: Connection, players: Iterable[int], default: str) -> dict[int, str]:
     """The language each of `players` reads the bot in; `default` for one the bot knows no language of
     (never seen, erased, or a Discord language the bot does not speak)."""
     wanted = sorted(set(players))

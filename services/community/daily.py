@@ -10,7 +10,6 @@ it again at 1. Decisions: docs/daily.md.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -23,6 +22,7 @@ from services.infra.messages import Text
 from services.infra.players import ensure_player, ensure_starting_grant
 from services.infra.recurrence import resolve_wall_time
 from services.infra.timers import DailyReward, Timer, TimerQuery, relative
+from store.connection import Connection
 from store.db import Database
 
 OPENS_AT = time(0, 0)  # a new daily at Paris midnight
@@ -72,7 +72,7 @@ def spec_reward(spec: GameSpec) -> DailyReward:
     return spec.daily
 
 
-def _streak_on(conn: sqlite3.Connection, player_id: int, game: str, day: date) -> int:
+def _streak_on(conn: Connection, player_id: int, game: str, day: date) -> int:
     row = conn.execute(
         "SELECT streak FROM daily_claims WHERE player_id = ? AND game = ? AND day = ?",
         (player_id, game, day.isoformat()),
@@ -80,9 +80,7 @@ def _streak_on(conn: sqlite3.Connection, player_id: int, game: str, day: date) -
     return int(row[0]) if row else 0
 
 
-def state(
-    conn: sqlite3.Connection, now: datetime, zone: ZoneInfo, player_id: int, spec: GameSpec
-) -> DailyState:
+def state(conn: Connection, now: datetime, zone: ZoneInfo, player_id: int, spec: GameSpec) -> DailyState:
     """A read: today's claim if any, else what a claim now would give."""
     reward = spec_reward(spec)
     today = paris_day(now, zone)
@@ -99,9 +97,7 @@ def state(
     return DailyState(spec.key, today, False, streak, reward.amount(streak), next_at, last)
 
 
-def claim(
-    conn: sqlite3.Connection, now: datetime, zone: ZoneInfo, player_id: int, spec: GameSpec
-) -> DailyClaim:
+def claim(conn: Connection, now: datetime, zone: ZoneInfo, player_id: int, spec: GameSpec) -> DailyClaim:
     """Claim one game's daily in the caller's write unit; a second claim the same Paris day pays nothing."""
     reward = spec_reward(spec)
     ensure_player(conn, player_id, now)
@@ -130,7 +126,7 @@ def claim(
     return DailyClaim(spec.key, inserted is not None, amount, streak, reward.currency, balance, next_at)
 
 
-def timer(conn: sqlite3.Connection, query: TimerQuery, spec: GameSpec) -> Timer:
+def timer(conn: Connection, query: TimerQuery, spec: GameSpec) -> Timer:
     """The daily's line of /cooldowns; its reminder is the morning of the day it opens, for a player who
     claimed it in the past week (a game they stopped playing does not DM them every day)."""
     now, zone = query.now, query.zone

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +22,7 @@ from services.infra import games, ledger, outbox
 from services.infra.messages import Attachment, MessageSpec, Target, Text
 from services.infra.players import forget_everywhere
 from store import schema
+from store.connection import Connection
 from store.db import Database
 from store.personal_data import TABLES, Holds
 
@@ -35,7 +35,7 @@ _LIVE = ("pending", "live")
 _OWN_FORM = ("players", "outbox")
 
 
-def undeclared(conn: sqlite3.Connection) -> list[str]:
+def undeclared(conn: Connection) -> list[str]:
     """`table.column` of every column the live schema and the declaration disagree on: in one and not
     in the other."""
     live = {
@@ -45,7 +45,7 @@ def undeclared(conn: sqlite3.Connection) -> list[str]:
     return sorted(live ^ declared)
 
 
-def _check_declared(conn: sqlite3.Connection) -> None:
+def _check_declared(conn: Connection) -> None:
     """A column nobody declared may hold a player's id: neither the export nor the erasure runs blind."""
     unknown = undeclared(conn)
     if unknown:
@@ -53,7 +53,7 @@ def _check_declared(conn: sqlite3.Connection) -> None:
 
 
 def _rows(
-    conn: sqlite3.Connection, table: str, columns: list[str], player: int, hidden: str | None
+    conn: Connection, table: str, columns: list[str], player: int, hidden: str | None
 ) -> list[dict[str, Any]]:
     where = " OR ".join(f"{c} = ?" for c in columns)
     params: list[Any] = [player] * len(columns)
@@ -65,7 +65,7 @@ def _rows(
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
-def collect(conn: sqlite3.Connection, player: int) -> dict[str, Any]:
+def collect(conn: Connection, player: int) -> dict[str, Any]:
     """Everything stored about the player: every row where a column declared as a player's id is theirs,
     less what the declaration hides from them (a live match's rows, a gift not delivered to them)."""
     _check_declared(conn)
@@ -99,7 +99,7 @@ def _scrub(value: str, player: int, anonymous: int) -> str:
     return re.sub(rf"(?<!\d){player}(?!\d)", str(anonymous), value)
 
 
-def _empty_wallets_and_cards(conn: sqlite3.Connection, now: datetime, player: int) -> None:
+def _empty_wallets_and_cards(conn: Connection, now: datetime, player: int) -> None:
     """Through the ledger, as every change of a balance or an owner: what the anonymous row keeps adds up."""
     why = ledger.Movement("privacy_erase")
     copies = conn.execute(
@@ -117,7 +117,7 @@ def _empty_wallets_and_cards(conn: sqlite3.Connection, now: datetime, player: in
             ledger.debit(conn, now, player, str(code), int(held), why)
 
 
-def _scrub_texts(conn: sqlite3.Connection, player: int, anonymous: int) -> None:
+def _scrub_texts(conn: Connection, player: int, anonymous: int) -> None:
     """Every column declared as text that may quote an id (payloads, keys, game data), or as words a
     player typed, where the Discord id appears."""
     for table, spec in TABLES.items():
@@ -134,7 +134,7 @@ def _scrub_texts(conn: sqlite3.Connection, player: int, anonymous: int) -> None:
                 )
 
 
-def _refuse_while_playing(conn: sqlite3.Connection, player: int) -> None:
+def _refuse_while_playing(conn: Connection, player: int) -> None:
     """A match pending or live is refused (docs/privacy.md): its other seat is waiting on the player."""
     busy = conn.execute(
         "SELECT COUNT(*) FROM matches JOIN match_seats ON match_seats.match_id = matches.id"
@@ -145,7 +145,7 @@ def _refuse_while_playing(conn: sqlite3.Connection, player: int) -> None:
         raise NotAllowed("privacy.error.busy")
 
 
-def _anonymise_columns(conn: sqlite3.Connection, player: int, anonymous: int) -> None:
+def _anonymise_columns(conn: Connection, player: int, anonymous: int) -> None:
     """What the declaration says of each column: the player's own rows go, their id in a shared row
     becomes the anonymous one, and the words they typed in such a row are blanked."""
     for table, spec in TABLES.items():
@@ -161,9 +161,7 @@ def _anonymise_columns(conn: sqlite3.Connection, player: int, anonymous: int) ->
                 conn.execute(f"UPDATE {table} SET {typed} = '' WHERE {column} = ?", (anonymous,))
 
 
-def erase(
-    conn: sqlite3.Connection, now: datetime, player: int, trades: TradeService | None = None
-) -> int | None:
+def erase(conn: Connection, now: datetime, player: int, trades: TradeService | None = None) -> int | None:
     """The player's rows deleted or moved to a fresh anonymous player (a negative id); returns that id,
     None when nothing was stored. First, in the same unit, what was pending for them ends: their open
     trades and gifts are cancelled (`trades`), the other parties told once the ids are anonymous."""
@@ -210,7 +208,7 @@ class PrivacyService:
         button) and after a restart."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             data = collect(conn, player)
             text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False, default=str)
             spec = MessageSpec(

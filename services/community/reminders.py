@@ -12,7 +12,6 @@ not ended, and the player still wants reminders and has not closed their DMs. De
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,6 +24,7 @@ from services.infra.players import ensure_player
 from services.infra.recurrence import Daily
 from services.infra.scheduler import Job, Scheduler, schedule
 from services.infra.timers import Timer, TimerQuery
+from store.connection import Connection
 from store.db import Database
 
 REMINDER_JOB = "platform:reminder"
@@ -46,27 +46,27 @@ class ReminderSetting:
     planned: int  # reminders planned by turning them on
 
 
-def enabled(conn: sqlite3.Connection, player_id: int) -> bool:
+def enabled(conn: Connection, player_id: int) -> bool:
     row = conn.execute("SELECT reminders FROM players WHERE id = ?", (player_id,)).fetchone()
     return bool(row and row[0])
 
 
-def timers_of(conn: sqlite3.Connection, query: TimerQuery, spec: GameSpec) -> list[Timer]:
+def timers_of(conn: Connection, query: TimerQuery, spec: GameSpec) -> list[Timer]:
     """One game's timers for the player: its daily (the platform's), then the game's own."""
     found = [daily.timer(conn, query, spec)] if spec.daily is not None else []
     return found + _own_timers(conn, query, spec)
 
 
-def _own_timers(conn: sqlite3.Connection, query: TimerQuery, spec: GameSpec) -> list[Timer]:
+def _own_timers(conn: Connection, query: TimerQuery, spec: GameSpec) -> list[Timer]:
     return spec.timers(conn, query) if spec.timers is not None else []
 
 
-def _dailies(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
+def _dailies(conn: Connection, query: TimerQuery) -> list[Timer]:
     """Every game's daily timer: their reminders share one key per day, so one DM lists them all."""
     return [daily.timer(conn, query, spec) for spec in daily.daily_games()]
 
 
-def plan(conn: sqlite3.Connection, now: datetime, player_id: int, game: str, timers: list[Timer]) -> int:
+def plan(conn: Connection, now: datetime, player_id: int, game: str, timers: list[Timer]) -> int:
     """Schedule the reminders of `timers` (a game's, for this player) in the caller's unit, if the player
     turned reminders on; each (player, game, key) once. Returns how many were new.
 
@@ -99,13 +99,13 @@ class Reminders:
         scheduler.on(REMINDER_JOB, self.on_reminder)
         scheduler.on(PLAN_JOB, self.on_plan)
 
-    def _next_night(self, conn: sqlite3.Connection, now: datetime) -> None:
+    def _next_night(self, conn: Connection, now: datetime) -> None:
         """The next nightly pass, once per night (keyed by its Paris date). Not a recurring series: a bot
         where nobody wants reminders runs no job for them."""
         night = PLAN_AT.first_after(now, self.zone)
         schedule(conn, now, PLAN_JOB, night.due, {}, period_key=night.key)
 
-    def _plan_player(self, conn: sqlite3.Connection, now: datetime, player_id: int) -> int:
+    def _plan_player(self, conn: Connection, now: datetime, player_id: int) -> int:
         query = TimerQuery(player_id, now, self.zone)
         planned = plan(conn, now, player_id, DAILIES, _dailies(conn, query))
         return planned + sum(
@@ -115,7 +115,7 @@ class Reminders:
     async def set_enabled(self, player_id: int, on: bool) -> ReminderSetting:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> ReminderSetting:
+        def unit(conn: Connection) -> ReminderSetting:
             ensure_player(conn, player_id, now)
             conn.execute("UPDATE players SET reminders = ? WHERE id = ?", (int(on), player_id))
             planned = 0
@@ -127,7 +127,7 @@ class Reminders:
 
         return await self.db.write(unit)
 
-    def on_plan(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_plan(self, conn: Connection, job: Job, now: datetime) -> None:
         """The nightly pass: the day's reminders of every player who wants them (the daily ready in the
         morning, the raffle before it closes...), whatever happened since they turned them on."""
         players = [int(r[0]) for r in conn.execute("SELECT id FROM players WHERE reminders = 1 ORDER BY id")]
@@ -136,7 +136,7 @@ class Reminders:
         if players:
             self._next_night(conn, now)
 
-    def on_reminder(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_reminder(self, conn: Connection, job: Job, now: datetime) -> None:
         player_id, source, key = int(job.payload["player"]), str(job.payload["game"]), str(job.payload["key"])
         row = conn.execute("SELECT reminders, dms_closed FROM players WHERE id = ?", (player_id,)).fetchone()
         if row is None or not row[0] or row[1]:
@@ -161,7 +161,7 @@ class Reminders:
         """Every timer of the player, game by game (in the order of the game keys), ready ones first."""
         now = self.clock.now()
 
-        def read(conn: sqlite3.Connection) -> list[Cooldown]:
+        def read(conn: Connection) -> list[Cooldown]:
             query = TimerQuery(player_id, now, self.zone)
             found: list[Cooldown] = []
             for spec in games.all_games():

@@ -8,7 +8,6 @@ challenges and the dojo on the shared matches block). Decisions: docs/dinocard/.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from engine.dinocard import ENGINE as DINOCARD_ENGINE
@@ -29,6 +28,7 @@ from services.dinocard.tournament import DinocardTournament
 from services.infra.games import GameContext, GameSpec, SummaryLine, TournamentGame, TournamentPlay
 from services.infra.timers import DailyReward, streak_table
 from services.shared.collection import counted_entry
+from store.connection import Connection
 
 # A booster costs 100 coins and a won challenge pays 20: the daily is a win and a half, +10 % a day
 # for a week (docs/daily.md).
@@ -60,7 +60,7 @@ class DinocardServices:
         )
 
 
-def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLine]:
+def profile_summary(conn: Connection, player_id: int) -> list[SummaryLine]:
     row = conn.execute(
         "SELECT COUNT(*), COALESCE(MAX(level), 0) FROM dinocard_packs WHERE owner_id = ? AND status = 'active'",
         (player_id,),

@@ -15,7 +15,6 @@ Decisions: docs/dinocard/decisions.md.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -42,6 +41,7 @@ from services.infra.messages import MessageSpec, Target
 from services.infra.outbox import enqueue
 from services.infra.scheduler import Job, Scheduler
 from services.shared.matches import Author, Match, Played
+from store.connection import Connection
 
 FINISH_JOB = "dinocard:finish"
 WATCH_TIME = timedelta(minutes=15)  # then the battle is shown to its end and settled anyway
@@ -57,7 +57,7 @@ class Shown:
 
 
 def play_out(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     match: Match[DinocardState],
     author: Author,
@@ -108,7 +108,7 @@ class DinocardBattles(DinocardPreparation):
 
     def _open(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         *,
         guild: int | None,
@@ -155,7 +155,7 @@ class DinocardBattles(DinocardPreparation):
         """« Lancer le Défi »: one battle per preparation message (`key`), whatever the clicks."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Match[DinocardState]:
+        def unit(conn: Connection) -> Match[DinocardState]:
             self.welcome(conn, now, player)
             request = f"dinocard:launch:{key}"
             existing = MATCHES.by_request(conn, request)
@@ -202,7 +202,7 @@ class DinocardBattles(DinocardPreparation):
         """How many masters the player has beaten (the next one is the one they may face)."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Connection) -> int:
             self.welcome(conn, now, player)
             return beaten(conn, player)
 
@@ -215,7 +215,7 @@ class DinocardBattles(DinocardPreparation):
         opens once the one before is beaten."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Match[DinocardState]:
+        def unit(conn: Connection) -> Match[DinocardState]:
             self.welcome(conn, now, player)
             request = f"dinocard:dojo:{key}"
             existing = MATCHES.by_request(conn, request)
@@ -294,7 +294,7 @@ class DinocardBattles(DinocardPreparation):
         message to show now. « Tout voir » shows the rest phase by phase through timed edits."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> MessageSpec:
+        def unit(conn: Connection) -> MessageSpec:
             match = MATCHES.load(conn, match_id, guild=guild)
             if match.seat_of(player) != WATCHER:
                 raise NotAllowed(RULES.texts.not_player)
@@ -316,7 +316,7 @@ class DinocardBattles(DinocardPreparation):
         return await self.db.write(unit)
 
     def _to_end(
-        self, conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], author: Author
+        self, conn: Connection, now: datetime, match: Match[DinocardState], author: Author
     ) -> MessageSpec:
         """Show every step left, one phase per edit of the public message, PACE apart, and settle. Returns
         the first phase's message, which the click shows at once; a job (no click) queues it too."""
@@ -337,7 +337,7 @@ class DinocardBattles(DinocardPreparation):
                 enqueue(conn, now, target, spec, edit_of=match.message_item, not_before=now + index * PACE)
         return specs[0]
 
-    def on_finish(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_finish(self, conn: Connection, job: Job, now: datetime) -> None:
         """Nobody watched to the end within WATCH_TIME: show the rest and settle (the owner is told)."""
         match = MATCHES.load_trusted(conn, int(job.payload["match"]))
         if match.status != "live" or match.deadline_job != job.id:
@@ -351,7 +351,7 @@ class DinocardBattles(DinocardPreparation):
     async def set_notify(self, player: int, on: bool) -> None:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             self.welcome(conn, now, player)
             conn.execute("UPDATE dinocard_profiles SET notify = ? WHERE player_id = ?", (int(on), player))
 
@@ -364,7 +364,7 @@ class DinocardBattles(DinocardPreparation):
         log file. Its challenger may replay it anywhere; anyone may in the server it was fought in. A live
         one is refused until its end (its seed must not leave the bot before)."""
 
-        def unit(conn: sqlite3.Connection) -> Match[DinocardState]:
+        def unit(conn: Connection) -> Match[DinocardState]:
             try:
                 return MATCHES.number_trusted(conn, number)
             except NotFound:
@@ -390,7 +390,7 @@ class DinocardBattles(DinocardPreparation):
     async def leaderboard(self) -> list[tuple[int, Pack]]:
         """The ten best packs (level, then XP, then wins), every player's."""
 
-        def unit(conn: sqlite3.Connection) -> list[tuple[int, Pack]]:
+        def unit(conn: Connection) -> list[tuple[int, Pack]]:
             rows = conn.execute(
                 "SELECT id FROM dinocard_packs WHERE status = 'active' ORDER BY level DESC, xp DESC, wins DESC, id"
                 " LIMIT 10"
@@ -403,7 +403,7 @@ class DinocardBattles(DinocardPreparation):
     async def opponents(self, player: int, pack_ref: str, query: str) -> list[Pack]:
         """Other players' packs the player's pack may challenge (autocomplete), lowest level first."""
 
-        def unit(conn: sqlite3.Connection) -> list[Pack]:
+        def unit(conn: Connection) -> list[Pack]:
             try:
                 mine = find_pack(conn, player, pack_ref)
             except NotFound:

@@ -4,7 +4,6 @@ collection. Decisions: docs/dinocard/economy.md."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 
@@ -15,6 +14,7 @@ from services.dinocard.names import collection_order
 from services.dinocard.packs import free_counts
 from services.shared import collecting
 from services.shared import collection as shared
+from store.connection import Connection
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class DinocardCollection(DinocardService):
             raise BadInput("dinocard.error.collection.element")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> tuple[int, Counter[str], Counter[str]]:
+        def unit(conn: Connection) -> tuple[int, Counter[str], Counter[str]]:
             given = self.welcome(conn, now, player)
             return given, collecting.owned_counts(conn, player, GAME_KEY), free_counts(conn, player)
 

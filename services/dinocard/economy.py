@@ -9,7 +9,6 @@ a conditional UPDATE in the unit that mints it). Decisions: docs/dinocard/econom
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Mapping
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -19,6 +18,7 @@ from engine.dinocard import DinocardCard, DinocardCatalog
 from services.infra import ledger
 from services.infra.games import Currency
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 
 GAME_KEY = "dinocard"
@@ -37,7 +37,7 @@ STARTER_COPIES = 2  # of every common card: a mono-element pack of 20 from the s
 DEFAULT_ZONE = ZoneInfo("Europe/Paris")
 
 
-def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
+def ensure_wallet(conn: Connection, now: datetime, player_id: int) -> None:
     """Grant the starting coins to a player created before Dinocard declared its currency (once)."""
     row = conn.execute(
         "SELECT 1 FROM ledger WHERE player_id = ? AND currency = ? AND reason = ? LIMIT 1",
@@ -52,7 +52,7 @@ def starter_cards(catalog: DinocardCatalog) -> list[str]:
     return [c.id for c in catalog.cards if c.rarity == "commune" for _ in range(STARTER_COPIES)]
 
 
-def ensure_starter(conn: sqlite3.Connection, now: datetime, player_id: int, catalog: DinocardCatalog) -> int:
+def ensure_starter(conn: Connection, now: datetime, player_id: int, catalog: DinocardCatalog) -> int:
     """The player, their coins, their profile and, once, the starter collection; how many copies this call
     gave (0 when they had it already)."""
     ensure_player(conn, player_id, now)
@@ -92,7 +92,7 @@ class DinocardService:
         self.zone = zone
         self.cards: Mapping[str, DinocardCard] = {c.id: c for c in catalog.cards}
 
-    def welcome(self, conn: sqlite3.Connection, now: datetime, player_id: int) -> int:
+    def welcome(self, conn: Connection, now: datetime, player_id: int) -> int:
         return ensure_starter(conn, now, player_id, self.catalog)
 
     def today(self, now: datetime) -> date:

@@ -38,6 +38,7 @@ from services.infra.players import summary_changed
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.decks import DeckText
 from services.shared.decks import parse_deck as shared_parse
+from store.connection import Connection
 
 LOCK_PREFIX = "dinocard:pack:"
 NAME_MAX = 32
@@ -118,19 +119,19 @@ def _row(row: sqlite3.Row | tuple[object, ...]) -> Pack:
 COLUMNS = "id, owner_id, name, cards, level, xp, skills, wins, losses, daily_from, status, version"
 
 
-def pack_by_id(conn: sqlite3.Connection, pack_id: int) -> Pack | None:
+def pack_by_id(conn: Connection, pack_id: int) -> Pack | None:
     row = conn.execute(f"SELECT {COLUMNS} FROM dinocard_packs WHERE id = ?", (pack_id,)).fetchone()
     return None if row is None else _row(tuple(row))
 
 
-def active_packs(conn: sqlite3.Connection, owner: int) -> list[Pack]:
+def active_packs(conn: Connection, owner: int) -> list[Pack]:
     rows = conn.execute(
         f"SELECT {COLUMNS} FROM dinocard_packs WHERE owner_id = ? AND status = 'active' ORDER BY id", (owner,)
     ).fetchall()
     return [_row(tuple(r)) for r in rows]
 
 
-def find_pack(conn: sqlite3.Connection, owner: int, ref: str) -> Pack:
+def find_pack(conn: Connection, owner: int, ref: str) -> Pack:
     """The owner's active pack named by its number or its name (case and accents ignored); anyone else's,
     or a dissolved one, reads as unknown."""
     wanted = ref.strip().lstrip("#")
@@ -140,7 +141,7 @@ def find_pack(conn: sqlite3.Connection, owner: int, ref: str) -> Pack:
     raise NotFound("dinocard.error.pack.not_found", pack=echo(ref, NAME_MAX))
 
 
-def opponent_pack(conn: sqlite3.Connection, pack_id: int, challenger: int) -> Pack:
+def opponent_pack(conn: Connection, pack_id: int, challenger: int) -> Pack:
     """Another player's active pack, by its number (the challenger may not see inside it)."""
     pack = pack_by_id(conn, pack_id)
     if pack is None or pack.status != "active":
@@ -150,7 +151,7 @@ def opponent_pack(conn: sqlite3.Connection, pack_id: int, challenger: int) -> Pa
     return pack
 
 
-def free_counts(conn: sqlite3.Connection, owner: int) -> Counter[str]:
+def free_counts(conn: Connection, owner: int) -> Counter[str]:
     """Copies the player owns that are in no pack (nor locked by anything else)."""
     rows = conn.execute(
         "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = ? AND locked_by IS NULL"
@@ -160,7 +161,7 @@ def free_counts(conn: sqlite3.Connection, owner: int) -> Counter[str]:
     return Counter({str(k): int(n) for k, n in rows})
 
 
-def traded_counts(conn: sqlite3.Connection, owner: int) -> Counter[str]:
+def traded_counts(conn: Connection, owner: int) -> Counter[str]:
     """Copies the player owns that an open trade or gift holds: locked, but by no pack of theirs."""
     rows = conn.execute(
         "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = ? AND locked_by IS NOT NULL"
@@ -213,7 +214,7 @@ def problems(
     return found + shortages(Counter(cards), free, traded or {}, known)
 
 
-def lock_copies(conn: sqlite3.Connection, owner: int, cards: Mapping[str, int], lock: str) -> None:
+def lock_copies(conn: Connection, owner: int, cards: Mapping[str, int], lock: str) -> None:
     """Lock `cards[key]` free copies of each card to `lock` (the checks ran: a copy taken meanwhile makes
     `set_card_lock` refuse, and the whole unit rolls back)."""
     for key, count in sorted(cards.items()):
@@ -230,7 +231,7 @@ def lock_copies(conn: sqlite3.Connection, owner: int, cards: Mapping[str, int], 
         ledger.set_card_lock(conn, ids, owner, lock)
 
 
-def unlock_copies(conn: sqlite3.Connection, owner: int, cards: Mapping[str, int], lock: str) -> None:
+def unlock_copies(conn: Connection, owner: int, cards: Mapping[str, int], lock: str) -> None:
     for key, count in sorted(cards.items()):
         if count <= 0:
             continue
@@ -244,7 +245,7 @@ def unlock_copies(conn: sqlite3.Connection, owner: int, cards: Mapping[str, int]
         ledger.set_card_lock(conn, ids, owner, None)
 
 
-def save_pack(conn: sqlite3.Connection, now: datetime, pack: Pack, **changes: object) -> None:
+def save_pack(conn: Connection, now: datetime, pack: Pack, **changes: object) -> None:
     """Write `changes` if the pack is still at the version read and active; else the click was stale."""
     values = {k: json.dumps(v) if k == "cards" else v for k, v in changes.items()}
     if "skills" in changes:
@@ -262,20 +263,20 @@ def save_pack(conn: sqlite3.Connection, now: datetime, pack: Pack, **changes: ob
     summary_changed(conn, pack.owner_id)  # its level, or the pack gone from the count
 
 
-def daily_used(conn: sqlite3.Connection, pack_id: int, day: date) -> int:
+def daily_used(conn: Connection, pack_id: int, day: date) -> int:
     row = conn.execute(
         "SELECT used FROM dinocard_launches WHERE pack_id = ? AND day = ?", (pack_id, day.isoformat())
     ).fetchone()
     return 0 if row is None else int(row[0])
 
 
-def daily_left(conn: sqlite3.Connection, pack: Pack, day: date) -> int:
+def daily_left(conn: Connection, pack: Pack, day: date) -> int:
     if day < pack.daily_from:
         return 0
     return max(0, daily_challenges(pack.skills) - daily_used(conn, pack.id, day))
 
 
-def use_daily(conn: sqlite3.Connection, pack: Pack, day: date) -> None:
+def use_daily(conn: Connection, pack: Pack, day: date) -> None:
     """Count one launched challenge for today; refused before the pack's first day or past its allowance
     (the increment itself is guarded, so two launches can never both take the last one)."""
     if day < pack.daily_from:
@@ -304,7 +305,7 @@ def auto_cards(free: Mapping[str, int], known: Mapping[str, DinocardCard], eleme
 
 
 class DinocardPacks(DinocardService):
-    def _view(self, conn: sqlite3.Connection, pack: Pack, now: datetime) -> PackView:
+    def _view(self, conn: Connection, pack: Pack, now: datetime) -> PackView:
         today = self.today(now)
         opens = pack.daily_from if today < pack.daily_from else None
         return PackView(pack, daily_left(conn, pack, today), daily_challenges(pack.skills), opens)
@@ -321,7 +322,7 @@ class DinocardPacks(DinocardService):
             raise BadInput("dinocard.error.pack.what")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> PackView:
+        def unit(conn: Connection) -> PackView:
             self.welcome(conn, now, owner)
             if any(fold(p.name) == fold(clean) for p in active_packs(conn, owner)):
                 raise BadInput("dinocard.error.pack.name_taken", name=echo(clean, 100))
@@ -348,7 +349,7 @@ class DinocardPacks(DinocardService):
     async def show(self, owner: int, ref: str) -> PackView:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> PackView:
+        def unit(conn: Connection) -> PackView:
             self.welcome(conn, now, owner)
             return self._view(conn, find_pack(conn, owner, ref), now)
 
@@ -357,7 +358,7 @@ class DinocardPacks(DinocardService):
     async def mine(self, owner: int) -> list[PackView]:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> list[PackView]:
+        def unit(conn: Connection) -> list[PackView]:
             self.welcome(conn, now, owner)
             return [self._view(conn, p, now) for p in active_packs(conn, owner)]
 
@@ -368,7 +369,7 @@ class DinocardPacks(DinocardService):
         skill points are lost."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Pack:
+        def unit(conn: Connection) -> Pack:
             self.welcome(conn, now, owner)
             pack = find_pack(conn, owner, ref)
             save_pack(conn, now, pack, status="dissolved")
@@ -384,7 +385,7 @@ class DinocardPacks(DinocardService):
         whole pack again; the copies follow (locked or unlocked) in the same unit."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> PackView:
+        def unit(conn: Connection) -> PackView:
             self.welcome(conn, now, owner)
             pack = find_pack(conn, owner, ref)
             cards = list(pack.cards)
@@ -415,7 +416,7 @@ class DinocardPacks(DinocardService):
             raise BadInput("dinocard.error.skill.points", maximum=50)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> PackView:
+        def unit(conn: Connection) -> PackView:
             self.welcome(conn, now, owner)
             pack = find_pack(conn, owner, ref)
             if points > pack.points_left:
@@ -429,7 +430,7 @@ class DinocardPacks(DinocardService):
         return await self.db.write(unit)
 
 
-def anonymise(conn: sqlite3.Connection, player_id: int, anonymous: int) -> None:
+def anonymise(conn: Connection, player_id: int, anonymous: int) -> None:
     """At a player's erasure, before the platform blanks the names they typed: their packs are dissolved
     (their copies are gone with the rest of their cards), so that two packs of one anonymous owner, both
     named "" then, do not meet under the active packs' unique name (docs/privacy.md)."""

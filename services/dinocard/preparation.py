@@ -11,7 +11,6 @@ everything once more in its own unit (`DinocardBattles.launch`).
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -42,6 +41,7 @@ from services.dinocard.packs import (
 )
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.collection import CollectionPage, owned_page
+from store.connection import Connection
 
 EMPTY_PAGE: CollectionPage[DinocardCard] = CollectionPage((), 1, 1, 0, 0)
 
@@ -73,7 +73,7 @@ def _kinds(service: DinocardService) -> dict[str, tuple[str, str, str]]:
 class DinocardPreparation(DinocardService):
     """The checks of a challenge and its preparation page; `DinocardBattles` launches what they allow."""
 
-    def _bonus_check(self, conn: sqlite3.Connection, pack: Pack, bonus: Sequence[str]) -> None:
+    def _bonus_check(self, conn: Connection, pack: Pack, bonus: Sequence[str]) -> None:
         allowed = bonus_cards(pack.skills)
         found = [
             Problem(
@@ -88,7 +88,7 @@ class DinocardPreparation(DinocardService):
 
     def _checked(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         player: int,
         mine: Pack,
@@ -131,7 +131,7 @@ class DinocardPreparation(DinocardService):
             raise BadInput()
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Preparation:
+        def unit(conn: Connection) -> Preparation:
             self.welcome(conn, now, player)
             mine = find_pack(conn, player, pack_ref)
             prep = self._checked(conn, now, player, mine, opponent_id, bonus)
@@ -147,7 +147,7 @@ class DinocardPreparation(DinocardService):
 
         return await self.db.write(unit)
 
-    def _addable(self, conn: sqlite3.Connection, pack: Pack, bonus: Sequence[str]) -> Counter[str]:
+    def _addable(self, conn: Connection, pack: Pack, bonus: Sequence[str]) -> Counter[str]:
         """The copies of each card that may still join the bonus: free copies not chosen yet, within the
         3 identical cards the pack and the bonus may hold together."""
         free = free_counts(conn, pack.owner_id)

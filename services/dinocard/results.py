@@ -9,7 +9,6 @@ they turned the notices off (`/dino alertes`); the outbox turns a DM to closed D
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +20,7 @@ from services.infra import ledger
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import enqueue
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
+from store.connection import Connection
 
 KIND_CHALLENGE = "defi"
 KIND_DOJO = "dojo"
@@ -46,7 +46,7 @@ MATCHES: Matches[DinocardState, Match[DinocardState]] = Matches(RULES, Match)
 
 
 def settle(
-    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], *, shown_at: datetime | None = None
+    conn: Connection, now: datetime, match: Match[DinocardState], *, shown_at: datetime | None = None
 ) -> Match[DinocardState]:
     """The result counts: the challenger's pack record and XP, the coins, the dojo progress, the owner's
     notice. One save (`end`), with the result the message shows. `shown_at`: when the public message shows
@@ -67,7 +67,7 @@ def settle(
 
 
 def _challenge_result(
-    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], won: bool, shown_at: datetime
+    conn: Connection, now: datetime, match: Match[DinocardState], won: bool, shown_at: datetime
 ) -> dict[str, Any]:
     pack_id, _ = match.data["packs"]
     level, opponent_level = match.data["levels"]
@@ -98,7 +98,7 @@ def _challenge_result(
 
 
 def _dojo_result(
-    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], player: int, won: bool
+    conn: Connection, now: datetime, match: Match[DinocardState], player: int, won: bool
 ) -> dict[str, Any]:
     index = int(match.data["master"])
     if not won:
@@ -115,7 +115,7 @@ def _dojo_result(
 
 
 def _tell_owner(
-    conn: sqlite3.Connection, now: datetime, match: Match[DinocardState], won: bool, shown_at: datetime
+    conn: Connection, now: datetime, match: Match[DinocardState], won: bool, shown_at: datetime
 ) -> None:
     """The attacked pack's owner learns the result by DM, unless they turned the notices off; with their
     DMs closed, a private « show » button in the channel where the battle was launched stands for it. The
@@ -146,7 +146,7 @@ def _tell_owner(
     enqueue(conn, now, target, spec, not_before=shown_at if shown_at > now else None)
 
 
-def beaten(conn: sqlite3.Connection, player: int) -> int:
+def beaten(conn: Connection, player: int) -> int:
     row = conn.execute("SELECT dojo_beaten FROM dinocard_profiles WHERE player_id = ?", (player,)).fetchone()
     return 0 if row is None else int(row[0])
 

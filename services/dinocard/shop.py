@@ -9,7 +9,6 @@ minted copy per card (ledger reason `dinocard.booster`, ref = the key). Decision
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -18,6 +17,7 @@ from engine.dinocard import RARITIES, DinocardCard, DinocardCatalog
 from services.dinocard.economy import DINO_GOLD, GAME_KEY, DinocardService
 from services.infra import ledger
 from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
+from store.connection import Connection
 
 REASON_BOOSTER = "dinocard.booster"
 BOOSTER_PRICE = 100
@@ -50,7 +50,7 @@ class DinocardShop(DinocardService):
     async def odds(self, player_id: int) -> Odds[TierOdds[str]]:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Connection) -> int:
             self.welcome(conn, now, player_id)
             return ledger.balance(conn, player_id, DINO_GOLD)
 
@@ -64,7 +64,7 @@ class DinocardShop(DinocardService):
         check_count(count, MAX_BOOSTERS, "dinocard.error.boosters.count")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Purchase[DinocardCard]:
+        def unit(conn: Connection) -> Purchase[DinocardCard]:
             self.welcome(conn, now, player_id)
             stored, replayed = purchase_once(
                 conn,
@@ -81,7 +81,7 @@ class DinocardShop(DinocardService):
         return await self.db.write(unit)
 
     def _purchase(
-        self, conn: sqlite3.Connection, now: datetime, player_id: int, count: int, key: str
+        self, conn: Connection, now: datetime, player_id: int, count: int, key: str
     ) -> dict[str, Any]:
         total = BOOSTER_PRICE * count
         why = ledger.Movement(REASON_BOOSTER, ref=key)

@@ -7,12 +7,12 @@ pack gains or loses nothing, so only the challenger's wins count)."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from services.community.leaderboard.spec import Standing, Standings
 from services.infra.messages import Text
 from services.shared.standings import match_wins
+from store.connection import Connection
 
 PLAYED_HERE = (
     "SELECT s.player_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
@@ -20,7 +20,7 @@ PLAYED_HERE = (
 )
 
 
-def server_board(conn: sqlite3.Connection, guild_id: int) -> list[Standing]:
+def server_board(conn: Connection, guild_id: int) -> list[Standing]:
     rows = conn.execute(
         "SELECT owner_id, level, xp, wins FROM dinocard_packs WHERE status = 'active'"
         f" AND owner_id IN ({PLAYED_HERE})",
@@ -33,7 +33,7 @@ def server_board(conn: sqlite3.Connection, guild_id: int) -> list[Standing]:
     return [Standing(owner, Text("dinocard.standing.score", {"level": pack[0]})) for owner, pack in ordered]
 
 
-def week_board(conn: sqlite3.Connection, guild_id: int, since: datetime, until: datetime) -> list[Standing]:
+def week_board(conn: Connection, guild_id: int, since: datetime, until: datetime) -> list[Standing]:
     return match_wins(
         conn, "dinocard", guild_id, since, until, lambda result: 0 if result.get("winner") == 0 else None
     )

@@ -4,7 +4,6 @@ hour, and the daily reward's morning DM already calls the player back to the gam
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 from engine.dinocard import daily_challenges
@@ -12,9 +11,10 @@ from services.community.daily import day_start, paris_day
 from services.dinocard.packs import active_packs, daily_left
 from services.infra.messages import Text
 from services.infra.timers import Timer, TimerQuery, relative
+from store.connection import Connection
 
 
-def timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
+def timers(conn: Connection, query: TimerQuery) -> list[Timer]:
     today = paris_day(query.now, query.zone)
     tomorrow = day_start(today + timedelta(days=1), query.zone)
     found: list[Timer] = []

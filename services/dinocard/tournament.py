@@ -12,7 +12,6 @@ open anywhere and anyone in its server.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from core.errors import NotAllowed, NotFound
@@ -21,12 +20,13 @@ from services.dinocard.packs import Pack, active_packs
 from services.dinocard.results import KIND_TOURNAMENT, MATCHES
 from services.infra.games import Opened, TournamentPairing
 from services.infra.messages import Button, MessageSpec, Text
+from store.connection import Connection
 
 WATCH = "dino:twatch:{match}"
 UNKNOWN = "dinocard.error.tournament.unknown"
 
 
-def best_pack(conn: sqlite3.Connection, player: int) -> Pack | None:
+def best_pack(conn: Connection, player: int) -> Pack | None:
     packs = active_packs(conn, player)
     return min(packs, key=lambda p: (-p.level, -p.xp, p.id)) if packs else None
 
@@ -35,16 +35,16 @@ class DinocardTournament:
     def __init__(self, battles: DinocardBattles) -> None:
         self.battles = battles
 
-    def check_entry(self, conn: sqlite3.Connection, now: datetime, player: int) -> None:
+    def check_entry(self, conn: Connection, now: datetime, player: int) -> None:
         self.battles.welcome(conn, now, player)
         if best_pack(conn, player) is None:
             raise NotAllowed("dinocard.error.tournament.no_pack")
 
-    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+    def rating(self, conn: Connection, player: int) -> int:
         pack = best_pack(conn, player)
         return 0 if pack is None else pack.level
 
-    def open_match(self, conn: sqlite3.Connection, now: datetime, pairing: TournamentPairing) -> Opened:
+    def open_match(self, conn: Connection, now: datetime, pairing: TournamentPairing) -> Opened:
         packs = [best_pack(conn, player) for player in pairing.players]
         first, second = packs
         if first is None or second is None:
@@ -79,7 +79,7 @@ class DinocardTournament:
         winner = found.state.winner
         return Opened(found.id, decided=True, winner=None if winner < 0 else winner)
 
-    def at_deadline(self, conn: sqlite3.Connection, now: datetime, match_id: int) -> tuple[bool, bool] | None:
+    def at_deadline(self, conn: Connection, now: datetime, match_id: int) -> tuple[bool, bool] | None:
         return None  # decided as it opened
 
     def buttons(self, match_id: int) -> tuple[Button, ...]:
@@ -88,7 +88,7 @@ class DinocardTournament:
     async def watch(self, match_id: int, viewer: int, *, guild: int | None) -> MessageSpec:
         """« Regarder »: the battle whole, with its log; its players anywhere, anyone in its server."""
 
-        def unit(conn: sqlite3.Connection) -> MessageSpec:
+        def unit(conn: Connection) -> MessageSpec:
             try:
                 match = MATCHES.load_trusted(conn, match_id)
             except NotFound:

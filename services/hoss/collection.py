@@ -9,7 +9,6 @@ can never disagree with a battle. Decisions (page size, sort orders) are in docs
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +45,7 @@ from services.infra.catalogs import fold
 from services.infra.keyed_cache import KeyedCache
 from services.infra.ledger import CARDS_TOPIC
 from services.shared.collection import paginate
+from store.connection import Connection
 from store.db import Database
 
 SORT_ORDERS = ("rarity", "rank", "name", "stars", "price", "newest")
@@ -221,7 +221,7 @@ def sort_key(order: str, locale: str | None) -> Callable[[OwnedCopy], tuple[Any,
 # --- reading the database (sync, inside a unit) ------------------------------------------------------------
 
 
-def face_down_ids(conn: sqlite3.Connection, player_id: int) -> set[int]:
+def face_down_ids(conn: Connection, player_id: int) -> set[int]:
     """Copies of this player still face down in an opening (through the openings index by player)."""
     rows = conn.execute(
         "SELECT oc.card_id FROM hoss_openings o JOIN hoss_opening_cards oc ON oc.opening_id = o.id"
@@ -232,7 +232,7 @@ def face_down_ids(conn: sqlite3.Connection, player_id: int) -> set[int]:
 
 
 def owned_copies(
-    conn: sqlite3.Connection, cards: dict[str, HossCard], player_id: int, ids: Iterable[int] | None = None
+    conn: Connection, cards: dict[str, HossCard], player_id: int, ids: Iterable[int] | None = None
 ) -> list[OwnedCopy]:
     """The player's HOSS copies (all, or those of `ids`), face-down ones included, oldest first.
 
@@ -271,7 +271,7 @@ def fusion_copy(copy: OwnedCopy) -> FusionCopy:
 
 
 def visible_copies_of(
-    conn: sqlite3.Connection, cards: dict[str, HossCard], player_id: int, card_id: str
+    conn: Connection, cards: dict[str, HossCard], player_id: int, card_id: str
 ) -> list[OwnedCopy]:
     """The player's visible copies of one card (face-down ones left out), oldest first."""
     hidden = face_down_ids(conn, player_id)
@@ -283,7 +283,7 @@ def visible_copies_of(
 
 
 def revealed_copies(
-    conn: sqlite3.Connection, cards: dict[str, HossCard], player_id: int
+    conn: Connection, cards: dict[str, HossCard], player_id: int
 ) -> tuple[list[OwnedCopy], int]:
     """(copies the player can see, how many are still face down)."""
     hidden = face_down_ids(conn, player_id)
@@ -333,7 +333,7 @@ class HossCollection:
     async def revealed(self, player_id: int) -> Revealed:
         """The player's visible copies, oldest first, and how many are still face down."""
 
-        def unit(conn: sqlite3.Connection) -> Revealed:
+        def unit(conn: Connection) -> Revealed:
             visible, hidden = revealed_copies(conn, self.cards, player_id)
             return Revealed(tuple(visible), hidden)
 
@@ -380,7 +380,7 @@ class HossCollection:
         least one possible fusion (rules: engine.hoss.fusion.fusable; one read)."""
         wanted = None if card_ids is None else set(card_ids)
 
-        def unit(conn: sqlite3.Connection) -> dict[str, Counter[int]]:
+        def unit(conn: Connection) -> dict[str, Counter[int]]:
             visible, _ = revealed_copies(conn, self.cards, player_id)
             return fusable([fusion_copy(c) for c in visible if wanted is None or c.card.id in wanted])
 
@@ -389,7 +389,7 @@ class HossCollection:
     async def detail(self, player_id: int, copy_id: int) -> CopyDetail:
         """One copy with its effective stats; someone else's copy, or a face-down one, is refused."""
 
-        def unit(conn: sqlite3.Connection) -> CopyDetail:
+        def unit(conn: Connection) -> CopyDetail:
             found = owned_copies(conn, self.cards, player_id, [copy_id])
             if not found:
                 raise CardUnavailable("hoss.error.card.not_yours")

@@ -10,7 +10,6 @@ rulebook's "une carte qui manque arrête la créature au dernier rang possédé"
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 
 from engine.hoss import HossCatalog
@@ -19,6 +18,7 @@ from services.infra.games import DeckHold
 from services.infra.messages import Text
 from services.shared.deck_holds import Copy, hold, takeovers
 from services.shared.decks import active_slot
+from store.connection import Connection
 
 
 def _shared(copy: OwnedCopy) -> Copy:
@@ -26,7 +26,7 @@ def _shared(copy: OwnedCopy) -> Copy:
 
 
 def decks_holding(
-    conn: sqlite3.Connection, catalog: HossCatalog, player_id: int, leaving: Sequence[int]
+    conn: Connection, catalog: HossCatalog, player_id: int, leaving: Sequence[int]
 ) -> list[DeckHold]:
     """The saved decks playing one of these copies, each with the copy that would play instead."""
     offered = set(leaving)

@@ -12,7 +12,6 @@ Decisions: docs/hoss/collection.md.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,6 +44,7 @@ from services.infra.messages import Text
 from services.infra.players import ensure_player
 from services.shared.collecting import DeckInvalid, Problem
 from services.shared.decks import active_slot
+from store.connection import Connection
 from store.db import Database
 
 DECK_SLOTS = 4
@@ -146,7 +146,7 @@ def _check_slot(slot: int) -> None:
         raise DomainError("hoss.error.deck.slot", maximum=DECK_SLOTS)
 
 
-def seen_copies(conn: sqlite3.Connection, player_id: int) -> dict[str, list[OwnedCopy]]:
+def seen_copies(conn: Connection, player_id: int) -> dict[str, list[OwnedCopy]]:
     """Every copy the player owns and has seen (a face-down copy is not used yet), by card, best first."""
     found: dict[str, list[OwnedCopy]] = {}
     hidden = face_down_ids(conn, player_id)
@@ -166,7 +166,7 @@ def seen_copies(conn: sqlite3.Connection, player_id: int) -> dict[str, list[Owne
     return found
 
 
-def _best_copies(conn: sqlite3.Connection, player_id: int) -> dict[str, OwnedCopy]:
+def _best_copies(conn: Connection, player_id: int) -> dict[str, OwnedCopy]:
     """The best copy of each card the player owns and has seen: the one every deck uses."""
     return {card: copies[0] for card, copies in seen_copies(conn, player_id).items()}
 
@@ -181,7 +181,7 @@ def lost_cards(problems: Sequence[Problem], slot: int) -> list[Problem]:
     return [Problem(renamed[p.key], {**p.params, "slot": slot}) if p.key in renamed else p for p in problems]
 
 
-def _stored(conn: sqlite3.Connection, player_id: int, slot: int) -> tuple[str, list[str], list[str]]:
+def _stored(conn: Connection, player_id: int, slot: int) -> tuple[str, list[str], list[str]]:
     row = conn.execute(
         "SELECT name, lines, buffs FROM hoss_decks WHERE player_id = ? AND slot = ?", (player_id, slot)
     ).fetchone()
@@ -190,11 +190,11 @@ def _stored(conn: sqlite3.Connection, player_id: int, slot: int) -> tuple[str, l
     return row["name"], json.loads(row["lines"]), json.loads(row["buffs"])
 
 
-def _active_slot(conn: sqlite3.Connection, player_id: int) -> int | None:
+def _active_slot(conn: Connection, player_id: int) -> int | None:
     return active_slot(conn, "hoss_profiles", player_id)
 
 
-def _activate(conn: sqlite3.Connection, player_id: int, slot: int) -> None:
+def _activate(conn: Connection, player_id: int, slot: int) -> None:
     conn.execute(
         "INSERT INTO hoss_profiles (player_id, active_slot) VALUES (?, ?)"
         " ON CONFLICT (player_id) DO UPDATE SET active_slot = excluded.active_slot",
@@ -311,7 +311,7 @@ class DeckRules:
                 params[param] = Text.per_locale({"fr": card.name.fr, "en": card.name.en})
         return Text(problem.key, params)
 
-    def _view(self, conn: sqlite3.Connection, player_id: int, slot: int) -> DeckView:
+    def _view(self, conn: Connection, player_id: int, slot: int) -> DeckView:
         name, lines, buffs = _stored(conn, player_id, slot)
         evaluation = self._evaluate(player_id, lines, buffs, _best_copies(conn, player_id))
         problems = tuple(lost_cards(evaluation.problems, slot))
@@ -319,7 +319,7 @@ class DeckRules:
         active = _active_slot(conn, player_id) == slot
         return DeckView(slot, name, active, evaluation.lines, evaluation.buffs, problems, locks)
 
-    def _playable(self, conn: sqlite3.Connection, player_id: int, slot: int) -> _Evaluation:
+    def _playable(self, conn: Connection, player_id: int, slot: int) -> _Evaluation:
         """The deck in `slot` as it can be played now; `DeckInvalid` with every reason otherwise."""
         _, lines, buffs = _stored(conn, player_id, slot)
         evaluation = self._evaluate(player_id, lines, buffs, _best_copies(conn, player_id))
@@ -375,7 +375,7 @@ class DeckService(DeckRules):
         self.db = db
         self.clock = clock
 
-    def auto_in(self, conn: sqlite3.Connection, now: datetime, player_id: int, slot: int) -> bool:
+    def auto_in(self, conn: Connection, now: datetime, player_id: int, slot: int) -> bool:
         """Build the strongest valid deck into `slot` and make it active, inside the caller's unit; False
         (nothing written) when the player's cards make no valid deck."""
         deck = self._best_deck(player_id, _best_copies(conn, player_id))
@@ -386,7 +386,7 @@ class DeckService(DeckRules):
         _activate(conn, player_id, slot)
         return True
 
-    def starter_in(self, conn: sqlite3.Connection, now: datetime, player_id: int) -> int | None:
+    def starter_in(self, conn: Connection, now: datetime, player_id: int) -> int | None:
         """A new player's first deck, built for them as soon as their cards make one (the shop calls this
         after each card turned over): slot 1, active. Returns the slot when built by this call; None when
         the player already has a saved deck (theirs is never replaced) or their cards make none yet."""
@@ -402,7 +402,7 @@ class DeckService(DeckRules):
         _check_slot(slot)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> DeckView:
+        def unit(conn: Connection) -> DeckView:
             if not self.auto_in(conn, now, player_id, slot):
                 best = _best_copies(conn, player_id)
                 lines = sum(1 for line in self.first if self.first[line].id in best)
@@ -432,7 +432,7 @@ class DeckService(DeckRules):
         lines, buffs = [str(x) for x in lines], [str(x) for x in buffs]
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> DeckView:
+        def unit(conn: Connection) -> DeckView:
             evaluation = self._evaluate(player_id, lines, buffs, _best_copies(conn, player_id))
             if evaluation.problems:
                 raise DeckInvalid(evaluation.problems)
@@ -446,7 +446,7 @@ class DeckService(DeckRules):
 
     def write_in(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         player_id: int,
         slot: int,
@@ -474,7 +474,7 @@ class DeckService(DeckRules):
         """Empty a slot (and forget it as the active deck); False when it was already empty."""
         _check_slot(slot)
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Connection) -> bool:
             conn.execute(
                 "UPDATE hoss_profiles SET active_slot = NULL WHERE player_id = ? AND active_slot = ?",
                 (player_id, slot),
@@ -494,7 +494,7 @@ class DeckService(DeckRules):
     async def decks(self, player_id: int) -> list[DeckView]:
         """Every saved deck, by slot, as `show` gives it (for choosing the active deck)."""
 
-        def unit(conn: sqlite3.Connection) -> list[DeckView]:
+        def unit(conn: Connection) -> list[DeckView]:
             rows = conn.execute("SELECT slot FROM hoss_decks WHERE player_id = ? ORDER BY slot", (player_id,))
             return [self._view(conn, player_id, int(slot)) for (slot,) in rows.fetchall()]
 
@@ -505,7 +505,7 @@ class DeckService(DeckRules):
         _check_slot(slot)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             _stored(conn, player_id, slot)
             ensure_player(conn, player_id, now)
             _activate(conn, player_id, slot)
@@ -517,7 +517,7 @@ class DeckService(DeckRules):
         if slot is not None:
             _check_slot(slot)
 
-        def unit(conn: sqlite3.Connection) -> PlayerSetup:
+        def unit(conn: Connection) -> PlayerSetup:
             chosen = slot if slot is not None else _active_slot(conn, player_id)
             if chosen is None:
                 raise DomainError("hoss.error.deck.no_active")
@@ -543,7 +543,7 @@ class DeckService(DeckRules):
 
         return await self.db.write(lambda conn: self.lock_in(conn, player_id, slot, lock_name))
 
-    def lock_in(self, conn: sqlite3.Connection, player_id: int, slot: int, lock_name: str) -> LockResult:
+    def lock_in(self, conn: Connection, player_id: int, slot: int, lock_name: str) -> LockResult:
         """`lock` inside the caller's write unit (the Arena locks both decks with its registration)."""
         evaluation = self._playable(conn, player_id, slot)
         for copy in evaluation.copies:
@@ -555,15 +555,13 @@ class DeckService(DeckRules):
         ledger.set_card_lock(conn, sorted(target - held), player_id, lock_name)
         return LockResult(tuple(sorted(target)), tuple(sorted(held - target)))
 
-    def playable_in(
-        self, conn: sqlite3.Connection, player_id: int, slot: int
-    ) -> tuple[DeckView, PlayerSetup]:
+    def playable_in(self, conn: Connection, player_id: int, slot: int) -> tuple[DeckView, PlayerSetup]:
         """The deck in `slot` as it plays now and its battle setup, inside the caller's unit; `DeckInvalid`
         with every reason otherwise."""
         evaluation = self._playable(conn, player_id, slot)
         return self._view(conn, player_id, slot), self._setup(player_id, evaluation.lines, evaluation.buffs)
 
-    def release_in(self, conn: sqlite3.Connection, player_id: int, lock_name: str) -> tuple[int, ...]:
+    def release_in(self, conn: Connection, player_id: int, lock_name: str) -> tuple[int, ...]:
         held = self._held(conn, player_id, lock_name)
         ledger.set_card_lock(conn, held, player_id, None)
         return tuple(held)
@@ -574,7 +572,7 @@ class DeckService(DeckRules):
         return await self.db.write(lambda conn: self.release_in(conn, player_id, lock_name))
 
     @staticmethod
-    def _held(conn: sqlite3.Connection, player_id: int, lock_name: str) -> list[int]:
+    def _held(conn: Connection, player_id: int, lock_name: str) -> list[int]:
         rows = conn.execute(
             "SELECT id FROM cards WHERE game = ? AND owner_id = ? AND locked_by = ? ORDER BY id",
             (GAME, player_id, lock_name),

@@ -36,6 +36,7 @@ from engine.hoss import (
 )
 from services.hoss.collection import OwnedCopy, face_down_ids, fusion_copy, visible_copies_of
 from services.infra import ledger
+from store.connection import Connection
 from store.db import Database
 from store.idempotency import once
 
@@ -108,7 +109,7 @@ def copy_attrs(raw: str) -> dict[str, Any]:
 
 
 def _load(
-    conn: sqlite3.Connection, player_id: int, card_ids: Sequence[int], known: frozenset[str]
+    conn: Connection, player_id: int, card_ids: Sequence[int], known: frozenset[str]
 ) -> tuple[list[FusionCopy], dict[int, dict[str, Any]]]:
     """The selected copies, in selection order; a copy not owned (or no longer) is `CardUnavailable`, a copy
     still face down in an opening is refused."""
@@ -172,7 +173,7 @@ class FusionService:
         self.cards: dict[str, CreatureCard | BuffCard] = {card.id: card for card in catalog.cards}
 
     def _select(
-        self, conn: sqlite3.Connection, player_id: int, card_id: str, level: str, required: bool = True
+        self, conn: Connection, player_id: int, card_id: str, level: str, required: bool = True
     ) -> tuple[list[OwnedCopy], list[int]]:
         """(the player's visible copies of `card_id`, the ids "fuse this card" at `level` selects among them,
         by engine.hoss.fusion's rules); when nothing is selected, refused with the reason if `required`."""
@@ -193,7 +194,7 @@ class FusionService:
     async def propose(self, player_id: int, card_id: str, level: str) -> FusionProposal:
         """`selection` and its `preview` in one read, with the card's visible copies for display."""
 
-        def unit(conn: sqlite3.Connection) -> FusionProposal:
+        def unit(conn: Connection) -> FusionProposal:
             copies, ids = self._select(conn, player_id, card_id, level)
             loaded, _ = _load(conn, player_id, ids, self.known)
             return FusionProposal(tuple(ids), _preview(plan_fusion(loaded)), tuple(copies))
@@ -207,7 +208,7 @@ class FusionService:
         """
         ids = list(card_ids)
 
-        def unit(conn: sqlite3.Connection) -> FusionPreview:
+        def unit(conn: Connection) -> FusionPreview:
             copies, _ = _load(conn, player_id, ids, self.known)
             return _preview(plan_fusion(copies))
 
@@ -226,7 +227,7 @@ class FusionService:
         now = self.clock.now()
         idem_key = f"hoss:fusion:{player_id}:{key}"
 
-        def unit(conn: sqlite3.Connection) -> tuple[Any, bool]:
+        def unit(conn: Connection) -> tuple[Any, bool]:
             return once(conn, idem_key, now, lambda: self._run(conn, now, player_id, ids, confirm, str(key)))
 
         stored, fresh = await self.db.write(unit)
@@ -235,7 +236,7 @@ class FusionService:
 
     def _run(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         player_id: int,
         ids: list[int],

@@ -11,12 +11,12 @@ button reaches only this server's draws. Decisions: docs/hoss/raffle.md and docs
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import date
 
 from core.errors import BadInput, NotFound
 from services.infra.messages import Button, Day, MessageSpec, Text
+from store.connection import Connection
 
 RAFFLE = "raffle"
 ARENA = "arena"
@@ -47,7 +47,7 @@ def day_of(digits: str) -> date:
         raise BadInput() from None
 
 
-def raffle_proof(conn: sqlite3.Connection, guild_id: int, day: date) -> Proof:
+def raffle_proof(conn: Connection, guild_id: int, day: date) -> Proof:
     row = conn.execute(
         "SELECT status, seed, commitment, entries_digest FROM hoss_raffles WHERE guild_id = ? AND day = ?",
         (guild_id, day.isoformat()),
@@ -58,7 +58,7 @@ def raffle_proof(conn: sqlite3.Connection, guild_id: int, day: date) -> Proof:
     return Proof(RAFFLE, day, str(row[2]), str(row[1]) if drawn else None, str(row[3]) if drawn else None)
 
 
-def arena_proof(conn: sqlite3.Connection, guild_id: int, season: date) -> Proof:
+def arena_proof(conn: Connection, guild_id: int, season: date) -> Proof:
     row = conn.execute(
         "SELECT status, seed, commitment FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?",
         (guild_id, season.isoformat()),

@@ -12,7 +12,6 @@ credits the winners through the ledger in the same unit. Decisions are in docs/h
 from __future__ import annotations
 
 import random
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -29,6 +28,7 @@ from services.infra.messages import Button, Day, Embed, EmbedField, MessageSpec,
 from services.infra.players import ensure_player
 from services.infra.recurrence import resolve_wall_time
 from services.infra.scheduler import Job, Scheduler, schedule
+from store.connection import Connection
 from store.db import Database
 from store.idempotency import once
 
@@ -129,7 +129,7 @@ class RaffleService:
 
     # -- units -----------------------------------------------------------------------------------------
 
-    def _ensure_raffle(self, conn: sqlite3.Connection, now: datetime, guild_id: int, day: date) -> str:
+    def _ensure_raffle(self, conn: Connection, now: datetime, guild_id: int, day: date) -> str:
         """The day's raffle of the server, created with its seed and published commitment if new."""
         row = conn.execute(
             "SELECT commitment, status FROM hoss_raffles WHERE guild_id = ? AND day = ?",
@@ -162,7 +162,7 @@ class RaffleService:
         now = self.clock.now()
         day, is_open = self.sales_day(now)
 
-        def unit(conn: sqlite3.Connection) -> RaffleWindow:
+        def unit(conn: Connection) -> RaffleWindow:
             commitment = self._ensure_raffle(conn, now, guild_id, day) if is_open else None
             tickets = _ticket_count(conn, guild_id, day)
             carried = _pending_carry(conn, guild_id, day)
@@ -188,7 +188,7 @@ class RaffleService:
         day, is_open = self.sales_day(now)
         purchase_key = f"hoss:raffle:{day.isoformat()}:{key}"  # a post's button is clicked on many days
 
-        def purchase(conn: sqlite3.Connection) -> dict[str, object]:
+        def purchase(conn: Connection) -> dict[str, object]:
             if not is_open:
                 raise RaffleClosed()
             commitment = self._ensure_raffle(conn, now, guild_id, day)
@@ -213,7 +213,7 @@ class RaffleService:
                 "commitment": commitment,
             }
 
-        def unit(conn: sqlite3.Connection) -> Ticket:
+        def unit(conn: Connection) -> Ticket:
             ensure_player(conn, player_id, now)
             stored, fresh = once(conn, purchase_key, now, lambda: purchase(conn))
             if stored["player"] != player_id:
@@ -228,7 +228,7 @@ class RaffleService:
 
         return await self.db.write(unit)
 
-    def on_draw(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_draw(self, conn: Connection, job: Job, now: datetime) -> None:
         """A raffle's 20:00 job (scheduled with the raffle, so a draw missed while the bot was down runs
         at start-up, once: its tickets were frozen at its 19:59)."""
         guild_id, day = int(job.payload["guild"]), date.fromisoformat(str(job.payload["day"]))
@@ -238,7 +238,7 @@ class RaffleService:
         if row is not None and row[0] == "open":
             self._draw(conn, now, guild_id, day)
 
-    def _draw(self, conn: sqlite3.Connection, now: datetime, guild_id: int, day: date) -> None:
+    def _draw(self, conn: Connection, now: datetime, guild_id: int, day: date) -> None:
         seed, commitment = conn.execute(
             "SELECT seed, commitment FROM hoss_raffles WHERE guild_id = ? AND day = ?",
             (guild_id, day.isoformat()),
@@ -314,7 +314,7 @@ class RaffleService:
     async def verify(self, guild_id: int, day: date) -> Verification:
         """Recompute a published draw of this server from what was published."""
 
-        def unit(conn: sqlite3.Connection) -> DrawRecord | None:
+        def unit(conn: Connection) -> DrawRecord | None:
             return _record(conn, guild_id, day)
 
         record = await self.db.read(unit)
@@ -330,14 +330,14 @@ class RaffleService:
 # -- reads -------------------------------------------------------------------------------------------
 
 
-def _ticket_count(conn: sqlite3.Connection, guild_id: int, day: date) -> int:
+def _ticket_count(conn: Connection, guild_id: int, day: date) -> int:
     row = conn.execute(
         "SELECT COUNT(*) FROM hoss_raffle_tickets WHERE guild_id = ? AND day = ?", (guild_id, day.isoformat())
     ).fetchone()
     return int(row[0])
 
 
-def _entries(conn: sqlite3.Connection, guild_id: int, day: date) -> list[str]:
+def _entries(conn: Connection, guild_id: int, day: date) -> list[str]:
     """The published entries, "<number>:<player id>" in ticket order, written by the database."""
     rows = conn.execute(
         "SELECT CAST(number AS TEXT) || ':' || CAST(player_id AS TEXT) FROM hoss_raffle_tickets"
@@ -352,21 +352,21 @@ def _ticket_of(entry: str) -> tuple[int, int]:
     return int(number), int(player)
 
 
-def has_ticket(conn: sqlite3.Connection, player_id: int, day: date) -> bool:
+def has_ticket(conn: Connection, player_id: int, day: date) -> bool:
     row = conn.execute(
         "SELECT 1 FROM hoss_raffle_tickets WHERE player_id = ? AND day = ?", (player_id, day.isoformat())
     ).fetchone()
     return row is not None
 
 
-def _commitment(conn: sqlite3.Connection, guild_id: int, day: date) -> str | None:
+def _commitment(conn: Connection, guild_id: int, day: date) -> str | None:
     row = conn.execute(
         "SELECT commitment FROM hoss_raffles WHERE guild_id = ? AND day = ?", (guild_id, day.isoformat())
     ).fetchone()
     return None if row is None else str(row[0])
 
 
-def _carry_source(conn: sqlite3.Connection, guild_id: int, day: date) -> tuple[str, int] | None:
+def _carry_source(conn: Connection, guild_id: int, day: date) -> tuple[str, int] | None:
     row = conn.execute(
         "SELECT day, carried_out FROM hoss_raffles WHERE guild_id = ? AND status = 'drawn' AND day < ?"
         " AND carry_taken = 0 AND carried_out > 0 ORDER BY day DESC LIMIT 1",
@@ -375,12 +375,12 @@ def _carry_source(conn: sqlite3.Connection, guild_id: int, day: date) -> tuple[s
     return None if row is None else (str(row[0]), int(row[1]))
 
 
-def _pending_carry(conn: sqlite3.Connection, guild_id: int, day: date) -> int:
+def _pending_carry(conn: Connection, guild_id: int, day: date) -> int:
     source = _carry_source(conn, guild_id, day)
     return 0 if source is None else source[1]
 
 
-def _take_carry(conn: sqlite3.Connection, guild_id: int, day: date) -> int:
+def _take_carry(conn: Connection, guild_id: int, day: date) -> int:
     """What the server's previous draw left in the pot, marked as taken in the same unit (paid once)."""
     source = _carry_source(conn, guild_id, day)
     if source is None:
@@ -394,7 +394,7 @@ def _take_carry(conn: sqlite3.Connection, guild_id: int, day: date) -> int:
     return source[1]
 
 
-def _record(conn: sqlite3.Connection, guild_id: int, day: date) -> DrawRecord | None:
+def _record(conn: Connection, guild_id: int, day: date) -> DrawRecord | None:
     row = conn.execute(
         "SELECT tickets, carried_in, pot, share, carried_out, seed, commitment, entries_digest"
         " FROM hoss_raffles WHERE guild_id = ? AND day = ? AND status = 'drawn'",
@@ -423,7 +423,7 @@ def _record(conn: sqlite3.Connection, guild_id: int, day: date) -> DrawRecord | 
     )
 
 
-def _latest_draw(conn: sqlite3.Connection, guild_id: int) -> DrawRecord | None:
+def _latest_draw(conn: Connection, guild_id: int) -> DrawRecord | None:
     row = conn.execute(
         "SELECT day FROM hoss_raffles WHERE guild_id = ? AND status = 'drawn' ORDER BY day DESC LIMIT 1",
         (guild_id,),

@@ -3,14 +3,13 @@ that closed at the end of the week (docs/hoss/arena.md), its three first places 
 
 from __future__ import annotations
 
-import sqlite3
-
 from services.community.recap.providers import medal_line
 from services.community.recap.sections import ORDER_PODIUMS, RecapSection, RecapWeek
 from services.infra.messages import Text
+from store.connection import Connection
 
 
-def arena_podium(conn: sqlite3.Connection, week: RecapWeek) -> RecapSection | None:
+def arena_podium(conn: Connection, week: RecapWeek) -> RecapSection | None:
     rows = conn.execute(
         "SELECT e.player_id, e.points FROM hoss_arena_entries e JOIN hoss_arena_seasons s"
         " ON s.guild_id = e.guild_id AND s.season = e.season"

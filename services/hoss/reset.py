@@ -6,13 +6,13 @@ season holds their two decks (and locks their copies) until it closes.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from core.errors import NotAllowed
 from services.hoss.gold import GOLD, STARTING_GOLD
 from services.infra.games import Currency, ResetReport
 from services.shared.reset import reset_progress
+from store.connection import Connection
 
 CURRENCY = Currency(
     GOLD, "hoss.gold", starting=STARTING_GOLD, earn_key="hoss.guide.earn", amount_key="hoss.gold_amount"
@@ -21,7 +21,7 @@ CURRENCY = Currency(
 PROGRESS_TABLES = ("hoss_decks", "hoss_profiles", "hoss_rank_progress", "hoss_notices")
 
 
-def reset(conn: sqlite3.Connection, now: datetime, player_id: int) -> ResetReport:
+def reset(conn: Connection, now: datetime, player_id: int) -> ResetReport:
     in_arena = conn.execute(
         "SELECT COUNT(*) FROM hoss_arena_entries JOIN hoss_arena_seasons"
         " ON hoss_arena_seasons.guild_id = hoss_arena_entries.guild_id"

@@ -10,7 +10,6 @@ its confirmation carries the quoted ids and total and sells exactly those or not
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,6 +26,7 @@ from services.hoss.collection import (
 )
 from services.hoss.gold import GOLD
 from services.infra import ledger
+from store.connection import Connection
 from store.db import Database
 from store.idempotency import once
 
@@ -74,9 +74,7 @@ def _error(refusal: Refusal) -> DomainError:
     return CardUnavailable("hoss.error.card.not_yours")
 
 
-def plan(
-    conn: sqlite3.Connection, cards: dict[str, HossCard], player_id: int, copy_ids: list[int]
-) -> SaleQuote:
+def plan(conn: Connection, cards: dict[str, HossCard], player_id: int, copy_ids: list[int]) -> SaleQuote:
     """Which of `copy_ids` this player may sell now, their total, and why the others may not.
 
     It runs in the single writer for every sale, so it reads only the requested copies, a count per card
@@ -107,7 +105,7 @@ def plan(
     )
 
 
-def _rank1_held(conn: sqlite3.Connection, cards: dict[str, HossCard], player_id: int) -> dict[str, int]:
+def _rank1_held(conn: Connection, cards: dict[str, HossCard], player_id: int) -> dict[str, int]:
     rows = conn.execute(
         "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = 'hoss' GROUP BY card_key",
         (player_id,),
@@ -124,7 +122,7 @@ def _selling(copy: OwnedCopy) -> Selling:
 
 
 def sell_unit(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     cards: dict[str, HossCard],
     player_id: int,
@@ -185,7 +183,7 @@ class HossSale:
         if keep_per_card < 0:
             raise BadInput("hoss.error.collection.filter", name="keep")
 
-        def unit(conn: sqlite3.Connection) -> SaleQuote:
+        def unit(conn: Connection) -> SaleQuote:
             hidden = face_down_ids(conn, player_id)
             visible = [c for c in owned_copies(conn, self.cards, player_id) if c.copy_id not in hidden]
             kept: set[int] = set()

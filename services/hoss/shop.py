@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,6 +51,7 @@ from services.infra import ledger
 from services.infra.ledger import CARDS_TOPIC
 from services.infra.players import ensure_player
 from services.shared.shop import check_count, purchase_once
+from store.connection import Connection
 from store.db import Database, announce
 
 REASON_BOOSTER = "hoss.booster"
@@ -137,14 +137,12 @@ class ShopOffer:
     max_count: int
 
 
-def rank_wins(conn: sqlite3.Connection, player_id: int) -> dict[int, int]:
+def rank_wins(conn: Connection, player_id: int) -> dict[int, int]:
     rows = conn.execute("SELECT rank, wins FROM hoss_rank_progress WHERE player_id = ?", (player_id,))
     return {int(rank): int(wins) for rank, wins in rows}
 
 
-def load_openings(
-    conn: sqlite3.Connection, cards: dict[str, HossCard], opening_ids: list[int]
-) -> list[Opening]:
+def load_openings(conn: Connection, cards: dict[str, HossCard], opening_ids: list[int]) -> list[Opening]:
     """The openings in the order asked, their slots in position order; face-down slots masked."""
     if not opening_ids:
         return []
@@ -185,7 +183,7 @@ def load_openings(
     return [Opening(i, h[1], h[2], int(h[3]), tuple(slots[i])) for i in opening_ids if (h := heads.get(i))]
 
 
-def _own_opening(conn: sqlite3.Connection, player_id: int, opening_id: int) -> None:
+def _own_opening(conn: Connection, player_id: int, opening_id: int) -> None:
     row = conn.execute("SELECT player_id FROM hoss_openings WHERE id = ?", (opening_id,)).fetchone()
     if row is None or row[0] != player_id:
         raise NotFound("hoss.error.shop.opening_not_found")
@@ -196,7 +194,7 @@ def _check_position(position: int) -> None:
         raise BadInput("hoss.error.shop.position", maximum=CARDS_PER_BOOSTER)
 
 
-def _face_down(conn: sqlite3.Connection, opening_id: int) -> list[int]:
+def _face_down(conn: Connection, opening_id: int) -> list[int]:
     rows = conn.execute(
         "SELECT position FROM hoss_opening_cards WHERE opening_id = ? AND flipped = 0 ORDER BY position",
         (opening_id,),
@@ -205,7 +203,7 @@ def _face_down(conn: sqlite3.Connection, opening_id: int) -> list[int]:
 
 
 # DeckService.starter_in: a new player's first deck, built inside the unit that turned their cards over.
-Starter = Callable[[sqlite3.Connection, datetime, int], int | None]
+Starter = Callable[[Connection, datetime, int], int | None]
 
 
 class HossShop:
@@ -233,7 +231,7 @@ class HossShop:
         return odds_table()
 
     async def offer(self, player_id: int) -> ShopOffer:
-        def unit(conn: sqlite3.Connection) -> ShopOffer:
+        def unit(conn: Connection) -> ShopOffer:
             wins = rank_wins(conn, player_id)
             tier = highest_unlocked_rank(wins)
             return ShopOffer(
@@ -263,7 +261,7 @@ class HossShop:
         now = self.clock.now()
         purchase_key = str(key)
 
-        def unit(conn: sqlite3.Connection) -> Purchase:
+        def unit(conn: Connection) -> Purchase:
             ensure_player(conn, player_id, now)
             stored, replayed = purchase_once(
                 conn,
@@ -288,7 +286,7 @@ class HossShop:
 
     def _purchase(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         player_id: int,
         count: int,
@@ -339,7 +337,7 @@ class HossShop:
         }
 
     async def opening(self, player_id: int, opening_id: int) -> Opening:
-        def unit(conn: sqlite3.Connection) -> Opening:
+        def unit(conn: Connection) -> Opening:
             _own_opening(conn, player_id, opening_id)
             return load_openings(conn, self.cards, [opening_id])[0]
 
@@ -348,7 +346,7 @@ class HossShop:
     async def unopened(self, player_id: int) -> list[Opening]:
         """The player's openings that still hold face-down cards, oldest first."""
 
-        def unit(conn: sqlite3.Connection) -> list[Opening]:
+        def unit(conn: Connection) -> list[Opening]:
             rows = conn.execute(
                 "SELECT DISTINCT o.id FROM hoss_openings o JOIN hoss_opening_cards oc ON oc.opening_id = o.id"
                 " WHERE o.player_id = ? AND oc.flipped = 0 ORDER BY o.id",
@@ -359,7 +357,7 @@ class HossShop:
         return await self.db.read(unit)
 
     def _starter(
-        self, conn: sqlite3.Connection, now: datetime, player_id: int, turned: tuple[int, ...]
+        self, conn: Connection, now: datetime, player_id: int, turned: tuple[int, ...]
     ) -> int | None:
         return self.starter(conn, now, player_id) if turned and self.starter is not None else None
 
@@ -371,7 +369,7 @@ class HossShop:
             _check_position(position)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> FlipResult:
+        def unit(conn: Connection) -> FlipResult:
             _own_opening(conn, player_id, opening_id)
             down = _face_down(conn, opening_id)
             target = down[0] if position is None and down else position
@@ -396,7 +394,7 @@ class HossShop:
     async def flip_all(self, player_id: int, opening_id: int) -> FlipResult:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> FlipResult:
+        def unit(conn: Connection) -> FlipResult:
             _own_opening(conn, player_id, opening_id)
             down = _face_down(conn, opening_id)
             conn.execute(
@@ -423,7 +421,7 @@ class HossShop:
         _check_position(position)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> SaleResult | SaleToConfirm:
+        def unit(conn: Connection) -> SaleResult | SaleToConfirm:
             _own_opening(conn, player_id, opening_id)
             row = conn.execute(
                 "SELECT card_id, flipped FROM hoss_opening_cards WHERE opening_id = ? AND position = ?",

@@ -3,8 +3,6 @@ player's, face up, of rarity Or or rarer (Or, Platine, Diamant, Divin), drawn wi
 
 from __future__ import annotations
 
-import sqlite3
-
 from engine.hoss import RARITIES, HossCatalog, Rarity
 from services.community.card_images.spec import CardCopy
 from services.hoss.collection import face_down_ids, owned_copies
@@ -12,6 +10,7 @@ from services.hoss.keys import RARITY_KEYS
 from services.hoss.shop import Opening, OpeningCard
 from services.infra.games import ShownCopy
 from services.infra.messages import Text
+from store.connection import Connection
 
 SHOW_OFF_FROM = "or"
 
@@ -33,9 +32,7 @@ def showable(opening: Opening) -> list[OpeningCard]:
     ]
 
 
-def show_off(
-    conn: sqlite3.Connection, catalog: HossCatalog, player_id: int, copy_id: int
-) -> ShownCopy | None:
+def show_off(conn: Connection, catalog: HossCatalog, player_id: int, copy_id: int) -> ShownCopy | None:
     if copy_id in face_down_ids(conn, player_id):
         return None
     cards = {card.id: card for card in catalog.cards}

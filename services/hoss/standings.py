@@ -12,7 +12,6 @@ are the scale.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +24,7 @@ from services.infra.games import SummaryLine
 from services.infra.messages import Text
 from services.shared.ladder import LEADERBOARD_SIZE, top
 from services.shared.standings import match_wins
+from store.connection import Connection
 from store.db import Database
 
 
@@ -73,7 +73,7 @@ def _standings(rows: list[tuple[int, int, int, int]]) -> list[Standing]:
     return sorted(found, key=lambda s: s.order)
 
 
-def _board(conn: sqlite3.Connection, guild_id: int) -> list[Standing]:
+def _board(conn: Connection, guild_id: int) -> list[Standing]:
     rows = conn.execute(
         "SELECT p.player_id, p.rank, p.wins, p.losses FROM hoss_rank_progress p"
         f" WHERE EXISTS ({PLAYED_HERE})",
@@ -83,7 +83,7 @@ def _board(conn: sqlite3.Connection, guild_id: int) -> list[Standing]:
 
 
 def leaderboard(
-    conn: sqlite3.Connection, guild_id: int, viewer: int | None = None, limit: int = LEADERBOARD_SIZE
+    conn: Connection, guild_id: int, viewer: int | None = None, limit: int = LEADERBOARD_SIZE
 ) -> Standings:
     """This server's board (see the module's docstring for who is on it and in which order)."""
     ranked = [StandingEntry(place, s) for place, s in enumerate(_board(conn, guild_id), start=1)]
@@ -92,7 +92,7 @@ def leaderboard(
     return Standings(shown, count, mine)
 
 
-def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLine]:
+def profile_summary(conn: Connection, player_id: int) -> list[SummaryLine]:
     """/profile: the rank reached and the counted record, once the player has a counted battle."""
     rows = conn.execute(
         "SELECT player_id, rank, wins, losses FROM hoss_rank_progress WHERE player_id = ?", (player_id,)
@@ -105,7 +105,7 @@ def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLin
     return [SummaryLine("hoss.profile.line", params)]
 
 
-def server_board(conn: sqlite3.Connection, guild_id: int) -> list[ServerStanding]:
+def server_board(conn: Connection, guild_id: int) -> list[ServerStanding]:
     """The whole board of `/hoss classement`, for `/classement serveur`."""
     return [
         ServerStanding(
@@ -116,9 +116,7 @@ def server_board(conn: sqlite3.Connection, guild_id: int) -> list[ServerStanding
     ]
 
 
-def week_board(
-    conn: sqlite3.Connection, guild_id: int, since: datetime, until: datetime
-) -> list[ServerStanding]:
+def week_board(conn: Connection, guild_id: int, since: datetime, until: datetime) -> list[ServerStanding]:
     """The week's battles won on the server (ranked and Arena: seat 0 is the player, against the AI or a
     defence deck)."""
     return match_wins(

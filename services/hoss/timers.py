@@ -8,19 +8,19 @@ week (a player who never plays the raffle is not called to it every day).
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 from services.hoss.battle.battles import MATCHES
 from services.hoss.raffle import has_ticket, sales_day, schedule_of
 from services.infra.messages import Text
 from services.infra.timers import Timer, TimerQuery, relative
+from store.connection import Connection
 
 REMIND_BEFORE = timedelta(hours=1)
 RECENT = timedelta(days=7)
 
 
-def _recent_ticket(conn: sqlite3.Connection, query: TimerQuery) -> bool:
+def _recent_ticket(conn: Connection, query: TimerQuery) -> bool:
     since = query.now.astimezone(query.zone).date() - RECENT
     row = conn.execute(
         "SELECT 1 FROM hoss_raffle_tickets WHERE player_id = ? AND day >= ? LIMIT 1",
@@ -29,7 +29,7 @@ def _recent_ticket(conn: sqlite3.Connection, query: TimerQuery) -> bool:
     return row is not None
 
 
-def raffle_timer(conn: sqlite3.Connection, query: TimerQuery) -> Timer:
+def raffle_timer(conn: Connection, query: TimerQuery) -> Timer:
     day, is_open = sales_day(query.now, query.zone)
     closes, draws = schedule_of(day, query.zone)
     label, key = Text("hoss.raffle.timer.label"), f"raffle:{day.isoformat()}"
@@ -42,7 +42,7 @@ def raffle_timer(conn: sqlite3.Connection, query: TimerQuery) -> Timer:
     return Timer(key, label, status, closes, closes - REMIND_BEFORE, remind)
 
 
-def battle_timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
+def battle_timers(conn: Connection, query: TimerQuery) -> list[Timer]:
     found: list[Timer] = []
     for match in MATCHES.live_of(conn, query.player_id):
         due = match.deadline_at
@@ -54,5 +54,5 @@ def battle_timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
     return found
 
 
-def timers(conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
+def timers(conn: Connection, query: TimerQuery) -> list[Timer]:
     return [raffle_timer(conn, query), *battle_timers(conn, query)]

@@ -12,7 +12,6 @@ unplayable, naming the unit, until it is saved again. Decisions: docs/immortals/
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from services.shared.collecting import DeckInvalid, Problem
 from services.shared.collection import paginate
 from services.shared.decks import DeckText
 from services.shared.decks import parse_deck as shared_parse
+from store.connection import Connection
 
 DECK_TEXT = DeckText(
     "immortals.error.deck.unknown_card", "immortals.error.deck.too_long", DECK_MAX, max_items=40, counts=True
@@ -123,7 +123,7 @@ def pick_copies(wanted: Sequence[str], owned: dict[int, Copy]) -> tuple[list[Cop
     return chosen, problems
 
 
-def lost_copies(conn: sqlite3.Connection, lost: Sequence[int]) -> list[Problem]:
+def lost_copies(conn: Connection, lost: Sequence[int]) -> list[Problem]:
     """The deck's copies the player no longer owns, each naming its unit (a copy traded or given away
     still has its row); copies without a row are counted together."""
     problems: list[Problem] = []
@@ -135,7 +135,7 @@ def lost_copies(conn: sqlite3.Connection, lost: Sequence[int]) -> list[Problem]:
     return problems + ([Problem("immortals.deck.problem.lost", {"count": unnamed})] if unnamed else [])
 
 
-def deck_view(conn: sqlite3.Connection, player_id: int, catalog: ImmortalsCatalog) -> DeckView:
+def deck_view(conn: Connection, player_id: int, catalog: ImmortalsCatalog) -> DeckView:
     """The saved deck against what the player owns now, with every reason it cannot be played."""
     ids = saved_deck(conn, player_id)
     owned = owned_copies(conn, player_id, catalog, ids)
@@ -145,7 +145,7 @@ def deck_view(conn: sqlite3.Connection, player_id: int, catalog: ImmortalsCatalo
 
 
 def _holds(
-    conn: sqlite3.Connection, catalog: ImmortalsCatalog, player_id: int, leaving: Sequence[int], write: bool
+    conn: Connection, catalog: ImmortalsCatalog, player_id: int, leaving: Sequence[int], write: bool
 ) -> list[DeckHold]:
     """The deck's copies among `leaving`, each with the copy of the same unit that takes its place: a
     copy nothing holds first, then the most experienced, then the oldest; with `write`, the deck saved
@@ -186,14 +186,14 @@ def _holds(
 
 
 def decks_holding(
-    conn: sqlite3.Connection, catalog: ImmortalsCatalog, player_id: int, leaving: Sequence[int]
+    conn: Connection, catalog: ImmortalsCatalog, player_id: int, leaving: Sequence[int]
 ) -> list[DeckHold]:
     """`GameSpec.decks_holding`: the deck's copies among those offered, and what would replace them."""
     return _holds(conn, catalog, player_id, leaving, write=False)
 
 
 def repair_decks(
-    conn: sqlite3.Connection, catalog: ImmortalsCatalog, player_id: int, leaving: Sequence[int]
+    conn: Connection, catalog: ImmortalsCatalog, player_id: int, leaving: Sequence[int]
 ) -> list[DeckHold]:
     """`GameSpec.repair_decks`: at the swap, before the copies move, the deck takes their replacements."""
     return _holds(conn, catalog, player_id, leaving, write=True)
@@ -205,7 +205,7 @@ class ImmortalsDecks(ImmortalsService):
         now = self.clock.now()
         cards = [str(c) for c in wanted]
 
-        def unit(conn: sqlite3.Connection) -> DeckView:
+        def unit(conn: Connection) -> DeckView:
             self.welcome(conn, now, player_id)
             chosen, problems = pick_copies(cards, owned_copies(conn, player_id, self.catalog))
             problems = problems_of(chosen, self.catalog, len(cards)) + problems
@@ -219,7 +219,7 @@ class ImmortalsDecks(ImmortalsService):
     async def show(self, player_id: int) -> DeckView:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> DeckView:
+        def unit(conn: Connection) -> DeckView:
             self.welcome(conn, now, player_id)
             return deck_view(conn, player_id, self.catalog)
 
@@ -232,7 +232,7 @@ class ImmortalsDecks(ImmortalsService):
         now = self.clock.now()
         order = {c.id: n for n, c in enumerate(self.catalog.cards)}
 
-        def unit(conn: sqlite3.Connection) -> CollectionView:
+        def unit(conn: Connection) -> CollectionView:
             starter = self.welcome(conn, now, player_id)
             owned = sorted(
                 owned_copies(conn, player_id, self.catalog).values(),
@@ -246,7 +246,7 @@ class ImmortalsDecks(ImmortalsService):
 
 
 def collection_entry(
-    conn: sqlite3.Connection, catalog: ImmortalsCatalog, player_id: int, value: str
+    conn: Connection, catalog: ImmortalsCatalog, player_id: int, value: str
 ) -> CollectionEntry:
     """One copy of the collection, for « Voir une carte »: copies differ by level, so the select's value is
     a copy id, and only a copy of the player's opens."""

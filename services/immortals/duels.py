@@ -13,7 +13,6 @@ scheduler job, so a duel never hangs and goes on after a restart.
 from __future__ import annotations
 
 import random
-import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +34,7 @@ from services.infra.scheduler import Job
 from services.shared.collecting import Problem
 from services.shared.duels import SecretDuels, timeout_job
 from services.shared.matches import Author, StaleMatch
+from store.connection import Connection
 
 TIMEOUT_JOB = timeout_job("immortals")  # the tests arm it by name
 REFUSALS = {"unit": "immortals.error.unit_used", "spell": "immortals.error.spell_used"}
@@ -62,12 +62,12 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
 
     matches = DUELS
 
-    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+    def rating(self, conn: Connection, player: int) -> int:
         return rating(conn, player)
 
     # --- starting -----------------------------------------------------------------------------------
 
-    def _setup_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> dict[str, Any]:
+    def _setup_of(self, conn: Connection, now: datetime, player: int) -> dict[str, Any]:
         """The player's deck (copies, units, XP) and known spells, refused with every reason when the deck
         cannot be played."""
         ensure_player(conn, player, now)
@@ -116,7 +116,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             return NotAllowed("immortals.error.over")
         return None if seat in duel.to_act() else self._not_yet(duel, seat)
 
-    def _choice(self, conn: sqlite3.Connection, duel: DuelRow, seat: int, foe_language: str | None) -> Choice:
+    def _choice(self, conn: Connection, duel: DuelRow, seat: int, foe_language: str | None) -> Choice:
         assert duel.state is not None
         engager = render.who(duel, duel.state.engager)
         return Choice(duel.id, ENGINE.view(duel.state, seat), engager=engager, foe_language=foe_language)
@@ -140,7 +140,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
         turn it is; a click on controls of an earlier round is stale."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> DuelRow:
+        def unit(conn: Connection) -> DuelRow:
             duel = DUELS.load(conn, duel_id, guild=guild)
             seat = duel.seat_of(player)
             state = duel.state
@@ -167,12 +167,12 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
         return await self.db.write(unit)
 
     def _move(
-        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, seat: int, action: Choose, by: Author
+        self, conn: Connection, now: datetime, duel: DuelRow, seat: int, action: Choose, by: Author
     ) -> DuelRow:
         played = self._apply(conn, now, duel, seat, action, by, REFUSALS, "immortals.error.bad_choice")
         return self._settle(conn, now, played)
 
-    def _settle(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> DuelRow:
+    def _settle(self, conn: Connection, now: datetime, duel: DuelRow) -> DuelRow:
         """After the start or a move: the AI chooses while its seat is to act (it engages, or counters what
         it sees), then the duel ends or the timeout of the player now to act is armed (every move hands
         the turn on); the public message shows the new state."""
@@ -189,7 +189,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
         assert duel.state is not None
         return choose(duel.state, seat, random.Random(f"{duel.seed}:{duel.version}:{seat}"))
 
-    def _finish(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> DuelRow:
+    def _finish(self, conn: Connection, now: datetime, duel: DuelRow) -> DuelRow:
         state = duel.state
         assert state is not None
         acted = self._acting_seats(conn, duel.id)
@@ -220,7 +220,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             match_over(conn, now, duel.id, state.winner)
         return DUELS.end(conn, now, duel, "over", result=result)
 
-    def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_timeout(self, conn: Connection, job: Job, now: datetime) -> None:
         """The choice's time is up: the AI chooses for the seat to act (it engages, or counters what it
         sees), and the message says so."""
         duel = self._late(conn, job)

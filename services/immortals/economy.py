@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +22,7 @@ from engine.immortals import ImmortalsCard, ImmortalsCatalog, level_of, starter_
 from services.infra import ledger
 from services.infra.games import Currency
 from services.infra.players import ensure_player, summary_changed
+from store.connection import Connection
 from store.db import Database
 
 GAME_KEY = "immortals"
@@ -58,7 +58,7 @@ class Copy:
     level: int
 
 
-def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
+def ensure_wallet(conn: Connection, now: datetime, player_id: int) -> None:
     """Grant the starting gold to a player created before the game declared its currency (once)."""
     row = conn.execute(
         "SELECT 1 FROM ledger WHERE player_id = ? AND currency = ? AND reason = ? LIMIT 1",
@@ -68,7 +68,7 @@ def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> No
         ledger.credit(conn, now, player_id, GOLD, STARTING_GOLD, ledger.Movement(STARTING_GRANT))
 
 
-def ensure_profile(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
+def ensure_profile(conn: Connection, now: datetime, player_id: int) -> None:
     ensure_player(conn, player_id, now)
     ensure_wallet(conn, now, player_id)
     created = conn.execute(
@@ -79,13 +79,13 @@ def ensure_profile(conn: sqlite3.Connection, now: datetime, player_id: int) -> N
         summary_changed(conn, player_id)
 
 
-def store_deck(conn: sqlite3.Connection, player_id: int, copies: Sequence[int]) -> None:
+def store_deck(conn: Connection, player_id: int, copies: Sequence[int]) -> None:
     conn.execute(
         "UPDATE immortals_profiles SET deck = ? WHERE player_id = ?", (json.dumps(list(copies)), player_id)
     )
 
 
-def learn(conn: sqlite3.Connection, now: datetime, player_id: int, spell_id: str) -> bool:
+def learn(conn: Connection, now: datetime, player_id: int, spell_id: str) -> bool:
     """The player knows `spell_id` from now on; False when they already did."""
     cursor = conn.execute(
         "INSERT INTO immortals_spells (player_id, spell, learned_at) VALUES (?, ?, ?)"
@@ -96,7 +96,7 @@ def learn(conn: sqlite3.Connection, now: datetime, player_id: int, spell_id: str
 
 
 def ensure_starter(
-    conn: sqlite3.Connection, now: datetime, player_id: int, catalog: ImmortalsCatalog, rng: random.Random
+    conn: Connection, now: datetime, player_id: int, catalog: ImmortalsCatalog, rng: random.Random
 ) -> list[str] | None:
     """The sign-up gift, once: 8 units of 8 families (the engine's draw) minted through the ledger (reason
     `immortals.starter`) and saved as the deck, and the starter spells. Returns the unit ids when given by
@@ -118,7 +118,7 @@ def ensure_starter(
 
 
 def owned_copies(
-    conn: sqlite3.Connection,
+    conn: Connection,
     player_id: int,
     catalog: ImmortalsCatalog,
     only: Sequence[int] | None = None,
@@ -140,14 +140,14 @@ def owned_copies(
     return found
 
 
-def saved_deck(conn: sqlite3.Connection, player_id: int) -> list[int]:
+def saved_deck(conn: Connection, player_id: int) -> list[int]:
     row = conn.execute("SELECT deck FROM immortals_profiles WHERE player_id = ?", (player_id,)).fetchone()
     if row is None or row[0] is None:
         return []
     return [int(c) for c in json.loads(row[0])]
 
 
-def known_spells(conn: sqlite3.Connection, player_id: int, catalog: ImmortalsCatalog) -> list[str]:
+def known_spells(conn: Connection, player_id: int, catalog: ImmortalsCatalog) -> list[str]:
     """The ids of the spells the player knows, in catalog order (a spell the catalog lost is skipped)."""
     rows = conn.execute("SELECT spell FROM immortals_spells WHERE player_id = ?", (player_id,)).fetchall()
     known = {str(r[0]) for r in rows}
@@ -164,5 +164,5 @@ class ImmortalsService:
         self.rng = rng  # used only inside write units, i.e. only by the writer's thread
         self.cards: Mapping[str, ImmortalsCard] = catalog.cards_by_id()
 
-    def welcome(self, conn: sqlite3.Connection, now: datetime, player_id: int) -> list[str] | None:
+    def welcome(self, conn: Connection, now: datetime, player_id: int) -> list[str] | None:
         return ensure_starter(conn, now, player_id, self.catalog, self.rng)

@@ -7,7 +7,6 @@ together), then player XP, then who joined first.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +19,7 @@ from services.infra.games import SummaryLine
 from services.infra.messages import Text
 from services.shared.ladder import BOARD_ALL, LEADERBOARD_SIZE
 from services.shared.standings import ranked_wins
+from store.connection import Connection
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Leaderboard:
     players: int
 
 
-def leaderboard(conn: sqlite3.Connection, guild_id: int, limit: int = LEADERBOARD_SIZE) -> Leaderboard:
+def leaderboard(conn: Connection, guild_id: int, limit: int = LEADERBOARD_SIZE) -> Leaderboard:
     players = "SELECT DISTINCT player_id FROM immortals_results WHERE guild_id = :g AND opponent_id <> 0"
     rows = conn.execute(
         f"SELECT p.player_id, p.combat_points, p.xp, p.duels, p.wins FROM immortals_profiles p"
@@ -50,7 +50,7 @@ def leaderboard(conn: sqlite3.Connection, guild_id: int, limit: int = LEADERBOAR
     return Leaderboard(tuple(LadderEntry(n, *map(int, r)) for n, r in enumerate(rows, start=1)), total)
 
 
-def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLine]:
+def profile_summary(conn: Connection, player_id: int) -> list[SummaryLine]:
     """/profile: combat points, XP and record, once the player has an Immortal's War profile."""
     row = conn.execute(
         "SELECT combat_points, xp, duels, wins, draws, losses FROM immortals_profiles WHERE player_id = ?",
@@ -70,7 +70,7 @@ def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLin
     return [SummaryLine("immortals.profile.line", params)]
 
 
-def server_board(conn: sqlite3.Connection, guild_id: int) -> list[ServerStanding]:
+def server_board(conn: Connection, guild_id: int) -> list[ServerStanding]:
     """The whole board of `/immortels classement`, for `/classement serveur`."""
     board = leaderboard(conn, guild_id, limit=BOARD_ALL)
     return [
@@ -79,9 +79,7 @@ def server_board(conn: sqlite3.Connection, guild_id: int) -> list[ServerStanding
     ]
 
 
-def week_board(
-    conn: sqlite3.Connection, guild_id: int, since: datetime, until: datetime
-) -> list[ServerStanding]:
+def week_board(conn: Connection, guild_id: int, since: datetime, until: datetime) -> list[ServerStanding]:
     """The week's duels won against players on the server."""
     rows = conn.execute(
         "SELECT player_id FROM immortals_results WHERE guild_id = ? AND opponent_id <> 0 AND outcome = 'win'"
@@ -94,7 +92,7 @@ def week_board(
 STANDINGS = ServerStandings(server_board, week_board)
 
 
-def rating(conn: sqlite3.Connection, player_id: int) -> int:
+def rating(conn: Connection, player_id: int) -> int:
     """The player's combat points (a tournament seeded by rating; 0 before their first duel)."""
     row = conn.execute(
         "SELECT combat_points FROM immortals_profiles WHERE player_id = ?", (player_id,)

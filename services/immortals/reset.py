@@ -8,15 +8,15 @@ XP rows of the destroyed copies (a destroyed copy is never played again).
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from services.immortals.economy import CURRENCIES, GAME_KEY
 from services.infra.games import ResetReport
 from services.shared.reset import reset_progress
+from store.connection import Connection
 
 PROGRESS_TABLES = ("immortals_spells", "immortals_profiles")
 
 
-def reset(conn: sqlite3.Connection, now: datetime, player_id: int) -> ResetReport:
+def reset(conn: Connection, now: datetime, player_id: int) -> ResetReport:
     return reset_progress(conn, now, player_id, game=GAME_KEY, currencies=CURRENCIES, tables=PROGRESS_TABLES)

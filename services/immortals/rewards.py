@@ -10,7 +10,6 @@ player the AI stood in for on every round gains nothing): docs/immortals/economy
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import asdict, dataclass
 from datetime import datetime
 
@@ -19,6 +18,7 @@ from engine.immortals import DuelResult, ImmortalsCatalog, ImmortalsState, duel_
 from services.immortals.economy import FRAGMENTS, GOLD, ensure_profile
 from services.infra import ledger
 from services.infra.players import summary_changed
+from store.connection import Connection
 
 AI_PLAYER = 0  # the AI's player id in the engine and in `immortals_results.opponent_id`
 HISTORY = 64  # earlier opponents read: the recap names the run's length up to this
@@ -59,7 +59,7 @@ class Gains:
         return Gains(**{**data, "cards": cards})  # type: ignore[arg-type]
 
 
-def previous_opponents(conn: sqlite3.Connection, player_id: int) -> list[int]:
+def previous_opponents(conn: Connection, player_id: int) -> list[int]:
     """The player's latest opponents, oldest first (what `consecutive_duels` reads)."""
     rows = conn.execute(
         "SELECT opponent_id FROM immortals_results WHERE player_id = ? ORDER BY id DESC LIMIT ?",
@@ -68,7 +68,7 @@ def previous_opponents(conn: sqlite3.Connection, player_id: int) -> list[int]:
     return [int(r[0]) for r in reversed(rows)]
 
 
-def _credit_xp(conn: sqlite3.Connection, copy_id: int, owner: int, xp: int) -> int | None:
+def _credit_xp(conn: Connection, copy_id: int, owner: int, xp: int) -> int | None:
     """Add XP to a copy the player still owns; its XP before, or None when the copy is gone."""
     owned = conn.execute("SELECT 1 FROM cards WHERE id = ? AND owner_id = ?", (copy_id, owner)).fetchone()
     if owned is None:
@@ -85,7 +85,7 @@ def _credit_xp(conn: sqlite3.Connection, copy_id: int, owner: int, xp: int) -> i
 
 
 def apply_result(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     catalog: ImmortalsCatalog,
     *,
@@ -118,7 +118,7 @@ def apply_result(
 
 
 def _apply(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     catalog: ImmortalsCatalog,
     result: DuelResult,

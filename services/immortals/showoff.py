@@ -4,14 +4,13 @@ experience), so the copy itself must still be the player's, and it is drawn at i
 
 from __future__ import annotations
 
-import sqlite3
-
 from engine.immortals import ImmortalsCard, ImmortalsCatalog
 from services.community.card_images.spec import CardCopy
 from services.immortals.economy import owned_copies
 from services.immortals.names import TIER_KEYS
 from services.infra.games import ShownCopy
 from services.infra.messages import Text
+from store.connection import Connection
 
 SHOWN_TIER = 3
 
@@ -20,9 +19,7 @@ def rare(card: ImmortalsCard) -> Text | None:
     return Text(TIER_KEYS[card.tier]) if card.tier >= SHOWN_TIER else None
 
 
-def show_off(
-    conn: sqlite3.Connection, catalog: ImmortalsCatalog, player_id: int, copy_id: int
-) -> ShownCopy | None:
+def show_off(conn: Connection, catalog: ImmortalsCatalog, player_id: int, copy_id: int) -> ShownCopy | None:
     copy = owned_copies(conn, player_id, catalog, [copy_id]).get(copy_id)
     rarity = rare(copy.card) if copy is not None else None
     if copy is None or rarity is None:

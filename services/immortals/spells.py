@@ -12,7 +12,6 @@ docs/immortals/economy.md.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +22,7 @@ from services.immortals.economy import FRAGMENTS, GAME_KEY, GOLD, ImmortalsServi
 from services.infra import ledger
 from services.infra.catalogs import fold
 from services.shared.shop import mint_all, purchase_once
+from store.connection import Connection
 
 SPELL_PRICE = 10
 RECRUIT_PRICE = 150
@@ -59,7 +59,7 @@ class ImmortalsSpells(ImmortalsService):
     async def book(self, player_id: int) -> SpellBook:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> SpellBook:
+        def unit(conn: Connection) -> SpellBook:
             self.welcome(conn, now, player_id)
             known = set(known_spells(conn, player_id, self.catalog))
             return SpellBook(
@@ -76,7 +76,7 @@ class ImmortalsSpells(ImmortalsService):
         spell = self.spell_of(spell_id)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> tuple[ImmortalsSpell, int]:
+        def unit(conn: Connection) -> tuple[ImmortalsSpell, int]:
             self.welcome(conn, now, player_id)
             if not learn(conn, now, player_id, spell.id):
                 raise NotAllowed("immortals.error.spell_known")
@@ -90,7 +90,7 @@ class ImmortalsSpells(ImmortalsService):
         """One random unit for the price, once per interaction (a double click recruits once)."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Recruit:
+        def unit(conn: Connection) -> Recruit:
             def purchase() -> dict[str, Any]:
                 self.welcome(conn, now, player_id)
                 why = ledger.Movement(REASON_RECRUIT, ref=str(key))

@@ -15,10 +15,10 @@ server, as `players.LocaleCache` does.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from services.infra.keyed_cache import KeyedCache
+from store.connection import Connection
 
 ACCESS_CACHE_SIZE = 10_000  # servers kept; the oldest read goes first
 # What a unit that changes a server's pauses or bans announces, with the server's id as key.
@@ -38,7 +38,7 @@ class Access:
         return "admin.banned" if player_id in self.banned else None
 
 
-def read_access(conn: sqlite3.Connection, guild_id: int) -> Access:
+def read_access(conn: Connection, guild_id: int) -> Access:
     paused = conn.execute("SELECT game FROM game_pauses WHERE guild_id = ?", (guild_id,)).fetchall()
     banned = conn.execute("SELECT player_id FROM guild_bans WHERE guild_id = ?", (guild_id,)).fetchall()
     return Access(frozenset(str(r[0]) for r in paused), frozenset(int(r[0]) for r in banned))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,6 +22,7 @@ from services.community.leaderboard.spec import Standings
 from services.community.recap.sections import SectionProvider
 from services.infra.messages import Button, Text
 from services.infra.timers import DailyReward, TimerSource
+from store.connection import Connection
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class SummaryLine:
     params: dict[str, object] = field(default_factory=dict)
 
 
-ProfileSummary = Callable[[sqlite3.Connection, int], list[SummaryLine]]
+ProfileSummary = Callable[[Connection, int], list[SummaryLine]]
 # How a game shows one card in /card, in the reader's language: (label, value) pairs of message Texts.
 # It receives the card, the loaded catalog the card comes from (what the card only names by id, such as
 # a Pillz clan, is read there: a process may hold several containers, each with its own catalog) and
@@ -78,7 +78,7 @@ class CollectionEntry:
 # How a game reads one entry of a player's collection from the value its page's select carries (a card
 # id, or a copy id where copies differ): (connection, the game's loaded catalog, player, value). A value
 # the player owns no entry for is `NotFound`: the select's value is untrusted input.
-EntryReader = Callable[[sqlite3.Connection, Any, int, str], CollectionEntry]
+EntryReader = Callable[[Connection, Any, int, str], CollectionEntry]
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class ShownCopy:
 # Whether a copy may be shown off (services/shared/showoff.py): (connection, the game's loaded catalog,
 # player, copy id) -> the copy when the player owns it, can see it (not face down) and it is of the
 # game's « Or or better » rarities; else None.
-ShowOffReader = Callable[[sqlite3.Connection, Any, int, int], ShownCopy | None]
+ShowOffReader = Callable[[Connection, Any, int, int], ShownCopy | None]
 
 # What one copy is worth in trades, in the game's value unit (one unit of its currency): it receives the
 # game's loaded catalog, the copy's catalog id and its attributes (HOSS prices a copy by rarity and rank).
@@ -126,11 +126,11 @@ class DeckHold:
 # Which of the player's decks use these copies of theirs, about to leave them in a trade (connection, the
 # game's loaded catalog, player, copy ids): one `DeckHold` per copy and deck, in the trade window of that
 # player only. Read-only.
-DecksHolding = Callable[[sqlite3.Connection, Any, int, Sequence[int]], list[DeckHold]]
+DecksHolding = Callable[[Connection, Any, int, Sequence[int]], list[DeckHold]]
 # The same, at the swap, before the copies move (connection, catalog, player, copy ids): a game whose
 # decks store copies writes each replacement into the deck here, in the swap's write unit; the returned
 # holds are what the giver is told. A game whose decks name cards needs none (`decks_holding` serves).
-DeckRepair = Callable[[sqlite3.Connection, Any, int, Sequence[int]], list[DeckHold]]
+DeckRepair = Callable[[Connection, Any, int, Sequence[int]], list[DeckHold]]
 
 
 @dataclass(frozen=True)
@@ -143,10 +143,10 @@ class ResetReport:
 
 # A game's reset of one player's progress (the admin tool): in the caller's write unit, cards and coins
 # leave through ledger movements, the game's own rows of that player are deleted.
-ResetHook = Callable[[sqlite3.Connection, datetime, int], ResetReport]
+ResetHook = Callable[[Connection, datetime, int], ResetReport]
 # A game's own anonymisation at a player's erasure (player, anonymous id), run before the platform's
 # generic pass, for rows the generic rules would break (an ordered pair of players under a CHECK).
-AnonymiseHook = Callable[[sqlite3.Connection, int, int], None]
+AnonymiseHook = Callable[[Connection, int, int], None]
 
 
 @dataclass(frozen=True)
@@ -214,16 +214,16 @@ class TournamentPlay(Protocol):
     method runs inside the tournament's write unit, on its connection. A match that ends later reports
     its result itself, in the unit that ends it (`services.community.tournaments.results.match_over`)."""
 
-    def check_entry(self, conn: sqlite3.Connection, now: datetime, player: int) -> None:
+    def check_entry(self, conn: Connection, now: datetime, player: int) -> None:
         """Refuse (a `DomainError` giving every reason) a player who could not play a match now."""
 
-    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+    def rating(self, conn: Connection, player: int) -> int:
         """The player's rating in the game, for a tournament seeded by rating (higher is better)."""
 
-    def open_match(self, conn: sqlite3.Connection, now: datetime, pairing: TournamentPairing) -> Opened:
+    def open_match(self, conn: Connection, now: datetime, pairing: TournamentPairing) -> Opened:
         """Start the table's match between its two players (seat 0 the first)."""
 
-    def at_deadline(self, conn: sqlite3.Connection, now: datetime, match_id: int) -> tuple[bool, bool] | None:
+    def at_deadline(self, conn: Connection, now: datetime, match_id: int) -> tuple[bool, bool] | None:
         """The round's deadline fell (or the tournament was cancelled): a match not started yet ends, in
         the game's own way, and each seat says whether its player was there (ready); None for a match
         being played or over (its end reports its result)."""

@@ -10,7 +10,6 @@ so every process sharing the database forgets that server once the commit is kno
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
@@ -19,6 +18,7 @@ from core.clock import Clock, to_db
 from core.errors import BadInput
 from core.settings import SUPPORTED_LOCALES
 from services.infra.keyed_cache import KeyedCache
+from store.connection import Connection
 from store.db import Database, announce
 
 DeadlinePreset = Literal["fast", "standard", "relaxed"]
@@ -55,7 +55,7 @@ class GuildSettingsCache(KeyedCache[GuildSettings]):
         super().__init__(capacity)
 
 
-def read(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
+def read(conn: Connection, guild_id: int) -> GuildSettings:
     row = conn.execute(
         "SELECT announce_channel_id, games_channel_id, deadline_preset, locale FROM guild_settings"
         " WHERE guild_id = ?",
@@ -76,7 +76,7 @@ class GuildSettingsService:
     async def get(self, guild_id: int) -> GuildSettings:
         return await self.cache.get_or_read(guild_id, lambda: self.db.read(lambda conn: read(conn, guild_id)))
 
-    def _changed(self, conn: sqlite3.Connection, guild_id: int) -> None:
+    def _changed(self, conn: Connection, guild_id: int) -> None:
         """In the unit that writes the server's settings: no process keeps the former ones."""
         self.cache.forget(guild_id)
         announce(conn, GUILD_TOPIC, str(guild_id))
@@ -90,7 +90,7 @@ class GuildSettingsService:
             return settings.locale
         now = to_db(self.clock.now())
 
-        def unit(conn: sqlite3.Connection) -> str | None:
+        def unit(conn: Connection) -> str | None:
             conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at"
@@ -118,7 +118,7 @@ class GuildSettingsService:
             raise BadInput("setup.announcement_channel", channel=f"<#{value}>")
         now = to_db(self.clock.now())
 
-        def unit(conn: sqlite3.Connection) -> GuildSettings:
+        def unit(conn: Connection) -> GuildSettings:
             conn.execute(
                 f"INSERT INTO guild_settings (guild_id, {column}, updated_at) VALUES (?, ?, ?)"
                 f" ON CONFLICT (guild_id) DO UPDATE SET {column} = excluded.{column}, updated_at = excluded.updated_at",

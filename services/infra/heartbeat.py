@@ -24,13 +24,13 @@ newest: the fleet's last sign of life is never lost.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from core.clock import Clock, from_db, to_db
 from services.infra.outbox import release_claims
 from services.infra.shards import Shards
+from store.connection import Connection
 from store.db import Database, still_connected
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ class Beat:
 
 
 def beat(
-    conn: sqlite3.Connection, process: str, now: datetime, dead_after: timedelta, shards: Shards | None = None
+    conn: Connection, process: str, now: datetime, dead_after: timedelta, shards: Shards | None = None
 ) -> Beat:
     """Record this process's sign of life and the shards it holds (services/infra/shards.py), release
     what silent peers held, forget long-gone ones."""

@@ -14,7 +14,6 @@ them once the change commits, in this process and the others.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -24,6 +23,7 @@ from core.errors import CardUnavailable, InsufficientFunds
 from services.infra import games
 from services.infra.erased import refuse_erased
 from services.infra.messages import Text
+from store.connection import Connection
 from store.db import announce
 
 CARDS_TOPIC = "cards"  # announced with the owner's id by every change of a copy
@@ -36,21 +36,21 @@ class Movement:
     ref: str | None = None  # what it belongs to: a game id, an offer id...
 
 
-def balance(conn: sqlite3.Connection, player_id: int, currency: str) -> int:
+def balance(conn: Connection, player_id: int, currency: str) -> int:
     row = conn.execute(
         "SELECT balance FROM wallets WHERE player_id = ? AND currency = ?", (player_id, currency)
     ).fetchone()
     return int(row[0]) if row else 0
 
 
-def balances(conn: sqlite3.Connection, player_id: int) -> dict[str, int]:
+def balances(conn: Connection, player_id: int) -> dict[str, int]:
     """Every wallet of the player in one statement (a currency without a wallet is absent: 0)."""
     rows = conn.execute("SELECT currency, balance FROM wallets WHERE player_id = ?", (player_id,))
     return {str(currency): int(amount) for currency, amount in rows}
 
 
 def _record(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     player_id: int,
     delta: int,
@@ -67,9 +67,7 @@ def _record(
     )
 
 
-def credit(
-    conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement
-) -> int:
+def credit(conn: Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement) -> int:
     if amount <= 0:
         raise ValueError(f"credit amount must be positive, got {amount}")
     refuse_erased(player_id)
@@ -96,9 +94,7 @@ def _earn(currency: str) -> Text:
     return Text.raw("") if declared is None or declared.earn_key is None else Text(declared.earn_key)
 
 
-def debit(
-    conn: sqlite3.Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement
-) -> int:
+def debit(conn: Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement) -> int:
     if amount <= 0:
         raise ValueError(f"debit amount must be positive, got {amount}")
     row = conn.execute(
@@ -121,7 +117,7 @@ def debit(
 
 
 def mint_card(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     owner_id: int,
     game: str,
@@ -140,12 +136,12 @@ def mint_card(
     return card_id
 
 
-def _changed(conn: sqlite3.Connection, *owners: int) -> None:
+def _changed(conn: Connection, *owners: int) -> None:
     for owner in owners:
         announce(conn, CARDS_TOPIC, str(owner))
 
 
-def _take_card(conn: sqlite3.Connection, card_id: int, owner_id: int, new_owner: int | None) -> None:
+def _take_card(conn: Connection, card_id: int, owner_id: int, new_owner: int | None) -> None:
     cursor = conn.execute(
         "UPDATE cards SET owner_id = ? WHERE id = ? AND owner_id = ? AND locked_by IS NULL",
         (new_owner, card_id, owner_id),
@@ -155,7 +151,7 @@ def _take_card(conn: sqlite3.Connection, card_id: int, owner_id: int, new_owner:
 
 
 def transfer_card(
-    conn: sqlite3.Connection, now: datetime, card_id: int, from_id: int, to_id: int, why: Movement
+    conn: Connection, now: datetime, card_id: int, from_id: int, to_id: int, why: Movement
 ) -> None:
     refuse_erased(to_id)
     _take_card(conn, card_id, from_id, to_id)
@@ -164,14 +160,14 @@ def transfer_card(
     _changed(conn, from_id, to_id)
 
 
-def destroy_card(conn: sqlite3.Connection, now: datetime, card_id: int, owner_id: int, why: Movement) -> None:
+def destroy_card(conn: Connection, now: datetime, card_id: int, owner_id: int, why: Movement) -> None:
     _take_card(conn, card_id, owner_id, None)
     _record(conn, now, owner_id, -1, why, card_id=card_id)
     _changed(conn, owner_id)
 
 
 def transfer_locked_card(
-    conn: sqlite3.Connection, now: datetime, card_id: int, from_id: int, to_id: int, lock: str, why: Movement
+    conn: Connection, now: datetime, card_id: int, from_id: int, to_id: int, lock: str, why: Movement
 ) -> None:
     """Move a copy held by `lock` (a trade's own lock) and free it, in one guarded UPDATE: a copy that
     changed hands, lost that lock or is held by another lock is `CardUnavailable` and nothing moves."""
@@ -187,7 +183,7 @@ def transfer_locked_card(
     _changed(conn, from_id, to_id)
 
 
-def release_lock(conn: sqlite3.Connection, lock: str) -> list[int]:
+def release_lock(conn: Connection, lock: str) -> list[int]:
     """Free every copy `lock` holds (a trade that ended without the swap); returns their ids."""
     rows = conn.execute(
         "UPDATE cards SET locked_by = NULL WHERE locked_by = ? RETURNING id, owner_id", (lock,)
@@ -196,7 +192,7 @@ def release_lock(conn: sqlite3.Connection, lock: str) -> list[int]:
     return sorted(int(row[0]) for row in rows)
 
 
-def set_card_lock(conn: sqlite3.Connection, card_ids: list[int], owner_id: int, lock: str | None) -> None:
+def set_card_lock(conn: Connection, card_ids: list[int], owner_id: int, lock: str | None) -> None:
     """Lock cards (e.g. into an arena deck) or unlock them; a locked card cannot be sold, moved or sacrificed."""
     for card_id in card_ids:
         cursor = conn.execute(
@@ -209,7 +205,7 @@ def set_card_lock(conn: sqlite3.Connection, card_ids: list[int], owner_id: int, 
     _changed(conn, owner_id)
 
 
-def update_card_attrs(conn: sqlite3.Connection, card_id: int, owner_id: int, attrs: dict[str, Any]) -> None:
+def update_card_attrs(conn: Connection, card_id: int, owner_id: int, attrs: dict[str, Any]) -> None:
     """Change a copy's properties (stars after a fusion); ownership is unchanged so no ledger row is due."""
     cursor = conn.execute(
         "UPDATE cards SET attrs = ? WHERE id = ? AND owner_id = ?",

@@ -27,6 +27,7 @@ from services.infra.messages import MessageSpec, Target, Text
 from services.infra.players import ensure_player
 from services.infra.shards import Shards, sent_here
 from services.infra.shards import release as release_shards
+from store.connection import Connection
 from store.db import Database, announce, dialect, skip_locked
 
 RETRY_BASE = timedelta(seconds=5)
@@ -44,7 +45,7 @@ NONCE_PURPOSES: dict[NoncePurpose, str] = {"post": "p", "fallback": "f"}
 
 
 def enqueue(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     target: Target,
     spec: MessageSpec,
@@ -83,9 +84,7 @@ def enqueue(
     return int(row[0])
 
 
-def record_sent(
-    conn: sqlite3.Connection, now: datetime, target: Target, spec: MessageSpec, message_id: int
-) -> int:
+def record_sent(conn: Connection, now: datetime, target: Target, spec: MessageSpec, message_id: int) -> int:
     """Record a channel message the bot posted outside the outbox (an interaction's response) as an item
     already sent, so that later items can edit it (`edit_of`) like any message the outbox sent."""
     if target.kind != "channel":
@@ -95,7 +94,7 @@ def record_sent(
     return item
 
 
-def editable(conn: sqlite3.Connection, item: int, channel: int) -> bool:
+def editable(conn: Connection, item: int, channel: int) -> bool:
     """Whether the message `item` posted can take the next edit: it is in `channel` (an announcements
     channel may have moved), its post did not fail (a refused or lost channel), and its
     latest edit did not fail (a message deleted by a moderator): otherwise a new post should replace it."""
@@ -108,7 +107,7 @@ def editable(conn: sqlite3.Connection, item: int, channel: int) -> bool:
     return last_edit is None or last_edit[0] != "failed"
 
 
-def edits_waiting(conn: sqlite3.Connection, item: int) -> datetime | None:
+def edits_waiting(conn: Connection, item: int) -> datetime | None:
     """When the last edit still queued for the message `item` sent is due (None: no edit is queued), so
     that new edits of it are timed after the ones already waiting."""
     row = conn.execute(
@@ -119,7 +118,7 @@ def edits_waiting(conn: sqlite3.Connection, item: int) -> datetime | None:
     return from_db(row[1]) if row[0] else None
 
 
-def drop_waiting_edits(conn: sqlite3.Connection, item: int, now: datetime) -> int:
+def drop_waiting_edits(conn: Connection, item: int, now: datetime) -> int:
     """Drop the edits of the message `item` sent that still wait for a later time of the clock, because
     the caller queues, in the same unit, an edit that shows the message's end (a battle skipped to its
     result): the rounds they would show one by one are no longer wanted. An edit already due stays (a
@@ -201,9 +200,7 @@ def _due_at(now: datetime, next_attempt_at: datetime, attempts: int) -> datetime
     return next_attempt_at if next_attempt_at - now <= bound else now
 
 
-def _heads(
-    conn: sqlite3.Connection, now: datetime, shards: Shards | None = None
-) -> list[tuple[int, datetime]]:
+def _heads(conn: Connection, now: datetime, shards: Shards | None = None) -> list[tuple[int, datetime]]:
     """The oldest pending item of each target and when it is due, oldest first; a timed item is due at
     its `not_before` time at the earliest, and is a head of its own beside its target's other messages.
     With `shards`, only the items this process sends (services/infra/shards.py `sent_here`)."""
@@ -236,7 +233,7 @@ def _live_claim(now: datetime, claimed_until: str | None) -> datetime | None:
 
 
 def _claim(
-    conn: sqlite3.Connection, due: list[int], until: datetime, limit: int, process: str
+    conn: Connection, due: list[int], until: datetime, limit: int, process: str
 ) -> tuple[list[int], set[int]]:
     """Lock and claim the first `limit` due items no other deliverer holds right now; returns those taken,
     in order, and the due items other deliverers hold (known only when fewer than `limit` were free: the
@@ -257,7 +254,7 @@ def _claim(
     return taken, set(due) - set(taken) if len(taken) < limit else set()
 
 
-def release_claims(conn: sqlite3.Connection, processes: list[str]) -> int:
+def release_claims(conn: Connection, processes: list[str]) -> int:
     """Hand the pending items these processes' deliverers claimed back to whoever looks next, at once: the
     processes stopped (a clean shutdown) or stopped beating (services/infra/heartbeat.py). Returns how
     many; the deliverers are woken when there were some. An item a presumed-dead process was sending
@@ -285,7 +282,7 @@ _PLAYERS = {
 }
 
 
-def _told(conn: sqlite3.Connection, channel: int, player: int, before: int) -> bool:
+def _told(conn: Connection, channel: int, player: int, before: int) -> bool:
     """Whether `player` already heard that the bot may not post in `channel`: an earlier refused post of
     theirs there, with no post delivered there since."""
     row = conn.execute(
@@ -355,7 +352,7 @@ class Outbox:
         due: a pass with nothing to send stays one read. SQLite's one process needs no claim."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection, claiming: bool) -> tuple[list[OutboxItem], datetime | None]:
+        def unit(conn: Connection, claiming: bool) -> tuple[list[OutboxItem], datetime | None]:
             heads = _heads(conn, now, self.shards)
             due = [item_id for item_id, due_at in heads if due_at <= now]
             ids, held = (
@@ -396,7 +393,7 @@ class Outbox:
     async def get(self, item_id: int) -> OutboxItem | None:
         """Any message in any state: the "show" button re-checks that the clicker is the DM's recipient."""
 
-        def unit(conn: sqlite3.Connection) -> OutboxItem | None:
+        def unit(conn: Connection) -> OutboxItem | None:
             row = conn.execute(f"{_SELECT} WHERE o.id = ?", (item_id,)).fetchone()
             return _item(row) if row else None
 
@@ -406,7 +403,7 @@ class Outbox:
         """When the deliverer should look again; None when nothing is pending."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> datetime | None:
+        def unit(conn: Connection) -> datetime | None:
             return min((due_at for _, due_at in _heads(conn, now, self.shards)), default=None)
 
         return await self.db.read(unit)
@@ -417,7 +414,7 @@ class Outbox:
         this says how far to move it to see an animation to its end."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> datetime | None:
+        def unit(conn: Connection) -> datetime | None:
             row = conn.execute(
                 "SELECT MAX(not_before) FROM outbox WHERE state = 'pending' AND not_before > ?", (to_db(now),)
             ).fetchone()
@@ -428,7 +425,7 @@ class Outbox:
     async def mark_sent(self, item_id: int, message_id: int) -> bool:
         """Record the delivery; a DM that went through also proves the recipient's DMs are open again."""
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Connection) -> bool:
             row = conn.execute(
                 "UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ? AND state = 'pending'"
                 " RETURNING target_kind, target_id",
@@ -456,7 +453,7 @@ class Outbox:
         """
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> datetime | None:
+        def unit(conn: Connection) -> datetime | None:
             row = conn.execute(
                 "SELECT attempts FROM outbox WHERE id = ? AND state IN ('pending', 'fallback')", (item_id,)
             ).fetchone()
@@ -478,7 +475,7 @@ class Outbox:
     async def mark_failed(self, item_id: int, error: str) -> bool:
         """A permanent error (unknown channel 10003, missing access 50001): retrying would waste requests."""
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Connection) -> bool:
             cursor = conn.execute(
                 "UPDATE outbox SET state = 'failed', last_error = ?"
                 " WHERE id = ? AND state IN ('pending', 'fallback')",
@@ -494,7 +491,7 @@ class Outbox:
         per channel: the following refusals there stay silent until a post there goes through again."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Connection) -> bool:
             row = conn.execute(
                 "UPDATE outbox SET state = 'failed', last_error = ?, undeliverable = ?"
                 " WHERE id = ? AND state = 'pending' AND target_kind = 'channel'"
@@ -522,7 +519,7 @@ class Outbox:
         to the private "show" fallback, both in one unit. Calling it again on a diverted row is harmless."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Connection) -> bool:
             row = conn.execute(
                 "SELECT target_kind, target_id FROM outbox WHERE id = ?", (item_id,)
             ).fetchone()
@@ -541,7 +538,7 @@ class Outbox:
     async def reopen_dms(self, player_id: int) -> bool:
         """Let DMs be tried again for a player (they opened their DMs, or a DM to them went through)."""
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Connection) -> bool:
             cursor = conn.execute(
                 "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1", (player_id,)
             )

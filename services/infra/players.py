@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -13,11 +12,12 @@ from services.community.tournaments.titles import titles
 from services.infra import games, ledger
 from services.infra.games import SummaryLine
 from services.infra.keyed_cache import KeyedCache
+from store.connection import Connection
 from store.db import Database, announce
 from store.idempotency import once
 
 
-def ensure_player(conn: sqlite3.Connection, player_id: int, now: datetime) -> bool:
+def ensure_player(conn: Connection, player_id: int, now: datetime) -> bool:
     """Create the player if new and grant starting wallets; returns True when created. Call in a write unit."""
     cursor = conn.execute(
         "INSERT INTO players (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
@@ -33,9 +33,7 @@ def ensure_player(conn: sqlite3.Connection, player_id: int, now: datetime) -> bo
     return True
 
 
-def ensure_starting_grant(
-    conn: sqlite3.Connection, now: datetime, player_id: int, currency: games.Currency
-) -> None:
+def ensure_starting_grant(conn: Connection, now: datetime, player_id: int, currency: games.Currency) -> None:
     """Grant a starting wallet to a player created before its game declared the currency.
 
     New players get it from `ensure_player`; an older player has no `starting_grant` row for it yet, so
@@ -64,7 +62,7 @@ class Profile:
     purses: list[tuple[str, tuple[tuple[str, int], ...]]] = field(default_factory=list)
 
 
-def _profile(conn: sqlite3.Connection, player_id: int) -> Profile | None:
+def _profile(conn: Connection, player_id: int) -> Profile | None:
     row = conn.execute("SELECT created_at FROM players WHERE id = ?", (player_id,)).fetchone()
     if row is None:
         return None
@@ -92,13 +90,13 @@ def _welcome_key(player_id: int, game: str) -> str:
     return f"welcome:{game}:{player_id}"
 
 
-def welcome_claimed(conn: sqlite3.Connection, player_id: int, game: str) -> bool:
+def welcome_claimed(conn: Connection, player_id: int, game: str) -> bool:
     """Whether a command of `game` by the player succeeded already (its welcome was given)."""
     row = conn.execute("SELECT 1 FROM idempotency WHERE key = ?", (_welcome_key(player_id, game),)).fetchone()
     return row is not None
 
 
-def forget_everywhere(conn: sqlite3.Connection, player_id: int) -> None:
+def forget_everywhere(conn: Connection, player_id: int) -> None:
     """Call in the write unit that changes a player's languages or deletes the player."""
     announce(conn, LOCALE_TOPIC, str(player_id))
 
@@ -110,7 +108,7 @@ PROFILE_TOPIC = "profile"
 PROFILE_CACHE_SIZE = 20_000  # profiles remembered, the oldest forgotten first
 
 
-def summary_changed(conn: sqlite3.Connection, player_id: int) -> None:
+def summary_changed(conn: Connection, player_id: int) -> None:
     """Call in the write unit that changes what a game's `profile_summary` reads for the player."""
     announce(conn, PROFILE_TOPIC, str(player_id))
 
@@ -174,7 +172,7 @@ class PlayerService:
         profile's picture. Kept like the profile (a change of a copy announces `ledger.CARDS_TOPIC` with
         its owner), so a known player's /profile still makes no database trip."""
 
-        def unit(conn: sqlite3.Connection) -> tuple[tuple[str, str], ...]:
+        def unit(conn: Connection) -> tuple[tuple[str, str], ...]:
             rows = conn.execute(
                 "SELECT DISTINCT game, card_key FROM cards WHERE owner_id = ? ORDER BY game, card_key",
                 (player_id,),
@@ -210,7 +208,7 @@ class PlayerService:
             return found
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Profile | None:
+        def unit(conn: Connection) -> Profile | None:
             ensure_player(conn, player_id, now)
             return _profile(conn, player_id)
 
@@ -253,7 +251,7 @@ class PlayerService:
             raise BadInput("error.bad_input")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             ensure_player(conn, player_id, now)
             conn.execute("UPDATE players SET locale = ? WHERE id = ?", (locale, player_id))
             self.locales.forget(player_id)  # in the unit: the next command reads what this one wrote
@@ -262,7 +260,7 @@ class PlayerService:
         await self.db.write(unit)
 
     async def locale_of(self, player_id: int) -> str | None:
-        def unit(conn: sqlite3.Connection) -> str | None:
+        def unit(conn: Connection) -> str | None:
             row = conn.execute("SELECT locale FROM players WHERE id = ?", (player_id,)).fetchone()
             return row[0] if row else None
 
@@ -294,7 +292,7 @@ class PlayerService:
         now = self.clock.now()
         generation = self.locales.generation
 
-        def unit(conn: sqlite3.Connection) -> tuple[_Known | None, bool]:
+        def unit(conn: Connection) -> tuple[_Known | None, bool]:
             ensure_player(conn, player_id, now)
             row = conn.execute(
                 "UPDATE players SET last_locale = COALESCE(?, last_locale) WHERE id = ?"

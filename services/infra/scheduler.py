@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo
 
 from core.clock import Clock, from_db, to_db
 from services.infra.recurrence import Daily, Hourly, Occurrence, Recurrence, Weekly
+from store.connection import Connection
 from store.db import Database, announce, skip_locked
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ class Job:
     attempts: int  # failed attempts so far
 
 
-JobHandler = Callable[[sqlite3.Connection, Job, datetime], None]
+JobHandler = Callable[[Connection, Job, datetime], None]
 
 
 def _aware(when: datetime) -> datetime:
@@ -77,7 +78,7 @@ def _aware(when: datetime) -> datetime:
 
 
 def schedule(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     kind: str,
     due: datetime,
@@ -102,7 +103,7 @@ def schedule(
     return int(row[0])
 
 
-def cancel(conn: sqlite3.Connection, job_id: int) -> bool:
+def cancel(conn: Connection, job_id: int) -> bool:
     """Withdraw a job that has not fired; False when it already fired, failed or was cancelled."""
     cursor = conn.execute("UPDATE jobs SET state = 'cancelled' WHERE id = ? AND state = 'due'", (job_id,))
     return cursor.rowcount == 1
@@ -133,7 +134,7 @@ def _due_bounds(now: datetime) -> tuple[str, str]:
     return to_db(now), to_db(now + RETRY_CAP)
 
 
-def _due_jobs(conn: sqlite3.Connection, kinds: list[str], now: datetime, limit: int) -> list[Job]:
+def _due_jobs(conn: Connection, kinds: list[str], now: datetime, limit: int) -> list[Job]:
     rows = conn.execute(
         "SELECT id, kind, due_at, payload, period_key, attempts FROM jobs"
         f" WHERE state = 'due' AND {_IS_DUE} AND kind IN ({_in(kinds)}) ORDER BY due_at, id LIMIT ?",
@@ -156,7 +157,7 @@ class _Outcome:
     retry_at: datetime | None = None
 
 
-def _record_failure(conn: sqlite3.Connection, job: Job, now: datetime, error: str) -> _Outcome:
+def _record_failure(conn: Connection, job: Job, now: datetime, error: str) -> _Outcome:
     row = conn.execute("SELECT attempts FROM jobs WHERE id = ? AND state = 'due'", (job.id,)).fetchone()
     if row is None:
         return _Outcome("taken", job)
@@ -258,7 +259,7 @@ class Scheduler:
 
         now, horizon = _due_bounds(self.clock.now())
 
-        def unit(conn: sqlite3.Connection) -> str | None:
+        def unit(conn: Connection) -> str | None:
             row = conn.execute(
                 "SELECT MIN(CASE WHEN attempts > 0 AND due_at > ? THEN ? ELSE due_at END) FROM jobs"
                 f" WHERE state = 'due' AND kind IN ({_in(kinds)})",
@@ -303,7 +304,7 @@ class Scheduler:
         now = self.clock.now()
         series = dict(self._recurring)
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             for kind, recurrence in series.items():
                 occurrence = recurrence.first_after(now, self.zone)
                 schedule(conn, now, kind, occurrence.due, None, period_key=occurrence.key)
@@ -319,15 +320,15 @@ class Scheduler:
             return recurrence.first_after(job.due_at, self.zone)
         return recurrence.following(job.period_key, self.zone)
 
-    def _fire_unit(self, job: Job, now: datetime) -> Callable[[sqlite3.Connection], _Outcome]:
+    def _fire_unit(self, job: Job, now: datetime) -> Callable[[Connection], _Outcome]:
         handler = self._handlers[job.kind]
         upcoming = self._next_occurrence(job)
 
-        def continue_series(conn: sqlite3.Connection) -> None:
+        def continue_series(conn: Connection) -> None:
             if upcoming is not None:
                 schedule(conn, now, job.kind, upcoming.due, None, period_key=upcoming.key)
 
-        def unit(conn: sqlite3.Connection) -> _Outcome:
+        def unit(conn: Connection) -> _Outcome:
             conn.execute("SAVEPOINT job_fire")
             # On PostgreSQL the row is locked by the claim, and a job another process is firing right now
             # is passed over (taken) rather than waited for (store.db.skip_locked); SQLite has one writer.
@@ -388,7 +389,7 @@ class Scheduler:
             )
         return outcome
 
-    def _record_failure_once(self, conn: sqlite3.Connection, job: Job, now: datetime, error: str) -> _Outcome:
+    def _record_failure_once(self, conn: Connection, job: Job, now: datetime, error: str) -> _Outcome:
         row = conn.execute("SELECT attempts FROM jobs WHERE id = ? AND state = 'due'", (job.id,)).fetchone()
         if row is None or int(row[0]) != job.attempts:
             return _Outcome("taken", job)  # another runner already fired it or counted this failure

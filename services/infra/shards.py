@@ -26,9 +26,9 @@ SQLite has one process, and an unsharded process holds every server: neither fil
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
+from store.connection import Connection
 from store.db import announce
 
 SHARD_SHIFT = 22  # Discord's sharding formula, in SQL here (in Python: core.settings.Settings.holds)
@@ -69,7 +69,7 @@ def sent_here(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
     )
 
 
-def release(conn: sqlite3.Connection, processes: list[str], topic: str) -> int:
+def release(conn: Connection, processes: list[str], topic: str) -> int:
     """Forget the shards these processes held (stopped, or found dead): their servers' posts go out from
     any live process, whose deliverers are woken (`topic`). Returns how many processes had some. A process
     taken for dead that beats again takes its shards back with that beat."""

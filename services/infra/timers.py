@@ -9,13 +9,13 @@ at its `remind_at`, so the platform never imports a game to learn either.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from services.infra.messages import Text
+from store.connection import Connection
 
 STREAK_DAYS = 7  # a streak's bonus grows for a week, then stays
 STREAK_STEP_PERCENT = 10  # +10 % of the base amount per consecutive day
@@ -72,7 +72,7 @@ class TimerQuery:
 
 
 # Reads only (it runs on the read connection for /cooldowns and inside a job's unit for reminders).
-TimerSource = Callable[[sqlite3.Connection, TimerQuery], list[Timer]]
+TimerSource = Callable[[Connection, TimerQuery], list[Timer]]
 
 
 def relative(at: datetime) -> str:

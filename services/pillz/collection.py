@@ -8,7 +8,6 @@ their collection is also when they receive their starter deck. Decisions: docs/p
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,9 +19,10 @@ from services.infra.catalogs import fold
 from services.pillz.economy import GAME_KEY, PillzService
 from services.shared import collecting
 from services.shared import collection as shared
+from store.connection import Connection
 
 
-def owned_counts(conn: sqlite3.Connection, player_id: int, *, free: bool = False) -> Counter[str]:
+def owned_counts(conn: Connection, player_id: int, *, free: bool = False) -> Counter[str]:
     """Copies the player owns per catalog id (with `free`, those no trade holds: what a deck saved now
     may count)."""
     return collecting.owned_counts(conn, player_id, GAME_KEY, free=free)
@@ -87,7 +87,7 @@ class PillzCollection(PillzService):
         check_stars(stars)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> tuple[list[str] | None, Counter[str]]:
+        def unit(conn: Connection) -> tuple[list[str] | None, Counter[str]]:
             return self.welcome(conn, now, player_id), owned_counts(conn, player_id)
 
         starter, counts = await self.db.write(unit)

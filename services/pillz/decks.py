@@ -9,7 +9,6 @@ characters owned now. Validation lists every reason (a `Problem`); saving an inv
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from services.shared.deck_holds import SavedDeck, counted_holds, owned
 from services.shared.decks import DeckText, stored_cards
 from services.shared.decks import active_slot as shared_active_slot
 from services.shared.decks import parse_deck as shared_parse
+from store.connection import Connection
 
 DECK_SLOTS = 4
 MIN_CARDS = 8
@@ -87,14 +87,14 @@ def check_slot(slot: int) -> int:
     return slot
 
 
-def deck_in_slot(conn: sqlite3.Connection, player_id: int, slot: int) -> list[str] | None:
+def deck_in_slot(conn: Connection, player_id: int, slot: int) -> list[str] | None:
     row = conn.execute(
         "SELECT cards FROM pillz_decks WHERE player_id = ? AND slot = ?", (player_id, slot)
     ).fetchone()
     return stored_cards(None if row is None else row[0])
 
 
-def active_slot(conn: sqlite3.Connection, player_id: int) -> int | None:
+def active_slot(conn: Connection, player_id: int) -> int | None:
     return shared_active_slot(conn, "pillz_profiles", player_id)
 
 
@@ -110,7 +110,7 @@ def lost_cards(problems: Sequence[Problem], slot: int) -> list[Problem]:
 
 
 def decks_holding(
-    conn: sqlite3.Connection, catalog: object, player_id: int, leaving: Sequence[int]
+    conn: Connection, catalog: object, player_id: int, leaving: Sequence[int]
 ) -> list[DeckHold]:
     """`GameSpec.decks_holding`: the saved decks that count on these copies (services/shared/deck_holds.py)."""
     active = active_slot(conn, player_id)
@@ -129,7 +129,7 @@ def decks_holding(
 
 
 def active_problems(
-    conn: sqlite3.Connection, player_id: int, cards: Mapping[str, PillzCard] | None = None
+    conn: Connection, player_id: int, cards: Mapping[str, PillzCard] | None = None
 ) -> list[Problem]:
     """Every reason the player's active deck cannot be played now (no active deck is a reason too)."""
     slot = active_slot(conn, player_id)
@@ -140,7 +140,7 @@ def active_problems(
 
 
 def active_deck(
-    conn: sqlite3.Connection, player_id: int, cards: Mapping[str, PillzCard] | None = None
+    conn: Connection, player_id: int, cards: Mapping[str, PillzCard] | None = None
 ) -> list[str] | None:
     """The active deck's ids when it is playable now, else None (see `active_problems` for why). For the
     duel service, inside its own unit; pass the catalog's cards to check unknown ids and leaders too."""
@@ -161,7 +161,7 @@ class PillzDecks(PillzService):
         wanted = [str(c) for c in deck]
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> DeckView:
+        def unit(conn: Connection) -> DeckView:
             self.welcome(conn, now, player_id)
             problems = check(wanted, owned_counts(conn, player_id, free=True), self.cards)
             if problems:
@@ -178,7 +178,7 @@ class PillzDecks(PillzService):
         chosen = check_slot(slot)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> DeckView:
+        def unit(conn: Connection) -> DeckView:
             self.welcome(conn, now, player_id)
             deck = deck_in_slot(conn, player_id, chosen)
             if deck is None:
@@ -196,7 +196,7 @@ class PillzDecks(PillzService):
         chosen = check_slot(slot)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> DeckView | None:
+        def unit(conn: Connection) -> DeckView | None:
             self.welcome(conn, now, player_id)
             deck = deck_in_slot(conn, player_id, chosen)
             if deck is None:
@@ -207,5 +207,5 @@ class PillzDecks(PillzService):
         return await self.db.write(unit)
 
     @staticmethod
-    def _activate(conn: sqlite3.Connection, player_id: int, slot: int) -> None:
+    def _activate(conn: Connection, player_id: int, slot: int) -> None:
         conn.execute("UPDATE pillz_profiles SET active_slot = ? WHERE player_id = ?", (slot, player_id))

@@ -8,12 +8,12 @@ Pillz's own message).
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from engine.pillz import ENGINE, PillzState
 from services.shared.duels import Duel, choice_time, match_texts
 from services.shared.matches import Matches, MatchRules
+from store.connection import Connection
 
 AI = 0  # the AI's player id in the engine (seat 1 of a practice duel)
 
@@ -46,7 +46,7 @@ class Choice:
     foe_language: str | None = None  # the opponent's (None: the AI), its card names beside the seat's
 
 
-def played_by(conn: sqlite3.Connection, duel_id: int, seat: int, card: str) -> tuple[int, str] | None:
+def played_by(conn: Connection, duel_id: int, seat: int, card: str) -> tuple[int, str] | None:
     """The pillz and the author (`player`, `timeout`, `ai`) of the move in which `seat` played `card`, if
     it did: a character fights once per duel, so the card names the move."""
     for move in DUELS.moves(conn, duel_id, seat):

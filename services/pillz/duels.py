@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import Callable
 from dataclasses import asdict
 from datetime import datetime
@@ -46,6 +45,7 @@ from services.pillz.ladder import rating, record_friend_result
 from services.pillz.timers import timers
 from services.shared.duels import SecretDuels, timeout_job
 from services.shared.matches import Author, StaleMatch
+from store.connection import Connection
 
 TIMEOUT_JOB = timeout_job("pillz")  # the tests arm it by name
 # The engine's refusal reasons, each with its own sentence (a raw reason never reaches a player).
@@ -91,7 +91,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
     def cards(self) -> dict[str, PillzCard]:
         return {c.id: c for c in self.catalog.cards}
 
-    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+    def rating(self, conn: Connection, player: int) -> int:
         return rating(conn, player)
 
     # --- starting -----------------------------------------------------------------------------------
@@ -100,7 +100,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
         """A duel against the AI with the active deck; no rewards, no rating."""
         return await self._ai_turns(await super().practice(guild_id, channel_id, player, key=key))
 
-    def _setup_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> list[str]:
+    def _setup_of(self, conn: Connection, now: datetime, player: int) -> list[str]:
         ensure_player(conn, player, now)
         ensure_starter(conn, now, player, self.pool, self.rng)
         deck = active_deck(conn, player, self.cards)
@@ -123,7 +123,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
     def _refusal(self, duel: DuelRow, seat: int) -> DomainError | None:
         return None if seat in duel.to_act() else NotAllowed("pillz.error.not_your_turn")
 
-    def _choice(self, conn: sqlite3.Connection, duel: DuelRow, seat: int, foe_language: str | None) -> Choice:
+    def _choice(self, conn: Connection, duel: DuelRow, seat: int, foe_language: str | None) -> Choice:
         assert duel.state is not None
         return Choice(duel.id, duel.version, seat, duel.state, duel.state.pending is None, foe_language)
 
@@ -155,7 +155,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
     ) -> DuelRow:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> DuelRow:
+        def unit(conn: Connection) -> DuelRow:
             duel = DUELS.load(conn, duel_id, guild=guild)
             seat = duel.seat_of(player)
             if duel.state is None:
@@ -195,8 +195,8 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
 
     def _ai_unit(
         self, seen: DuelRow, seat: int, action: Play, now: datetime
-    ) -> Callable[[sqlite3.Connection], DuelRow]:
-        def unit(conn: sqlite3.Connection) -> DuelRow:
+    ) -> Callable[[Connection], DuelRow]:
+        def unit(conn: Connection) -> DuelRow:
             fresh = DUELS.load(conn, seen.id, guild=seen.guild_id)
             if fresh.version != seen.version:
                 return fresh  # moved meanwhile (a timeout): look again
@@ -206,7 +206,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
 
     def _move(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         duel: DuelRow,
         seat: int,
@@ -222,9 +222,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
         )
         return self._settle(conn, now, played, ai_inline=ai_inline)
 
-    def _settle(
-        self, conn: sqlite3.Connection, now: datetime, duel: DuelRow, *, ai_inline: bool = False
-    ) -> DuelRow:
+    def _settle(self, conn: Connection, now: datetime, duel: DuelRow, *, ai_inline: bool = False) -> DuelRow:
         """End the duel or arm the timeout of the seat to act (the AI's too: a safety net), and show the
         new state in the public message. With `ai_inline` (a timeout, already in the scheduler's unit), the
         AI's own moves are made here too."""
@@ -241,7 +239,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
         self._show(conn, now, duel)
         return duel
 
-    def _plan_reminders(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> None:
+    def _plan_reminders(self, conn: Connection, now: datetime, duel: DuelRow) -> None:
         """A reminder before the new deadline, for the players to act who turned reminders on."""
         if self.scheduler is None:
             return
@@ -255,7 +253,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
         """The AI's draws for one move: from the duel's seed and version, so a replay is the same."""
         return random.Random(f"{duel.seed}:{duel.version}")
 
-    def _finish(self, conn: sqlite3.Connection, now: datetime, duel: DuelRow) -> DuelRow:
+    def _finish(self, conn: Connection, now: datetime, duel: DuelRow) -> DuelRow:
         assert duel.state is not None
         outcome = ENGINE.outcome(duel.state)
         assert outcome is not None
@@ -282,7 +280,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
             match_over(conn, now, duel.id, winner)
         return DUELS.end(conn, now, duel, "over", result=result)
 
-    def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_timeout(self, conn: Connection, job: Job, now: datetime) -> None:
         """The seat to act did not answer in time: the AI chooses for it, and the public message says so."""
         duel = self._late(conn, job)
         if duel is None or duel.state is None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -21,6 +20,7 @@ from engine.pillz import PackPool, PillzCard, PillzCatalog, draw_starter
 from services.infra import ledger
 from services.infra.games import Currency
 from services.infra.players import ensure_player, ensure_starting_grant, summary_changed
+from store.connection import Connection
 from store.db import Database
 
 GAME_KEY = "pillz"
@@ -38,12 +38,12 @@ STARTER_SLOT = 1
 START_RATING = 1000
 
 
-def ensure_wallet(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
+def ensure_wallet(conn: Connection, now: datetime, player_id: int) -> None:
     """The starting coins of a player created before Pillz declared its currency."""
     ensure_starting_grant(conn, now, player_id, CURRENCY)
 
 
-def ensure_profile(conn: sqlite3.Connection, now: datetime, player_id: int) -> None:
+def ensure_profile(conn: Connection, now: datetime, player_id: int) -> None:
     """The player, their coins and their Pillz profile row (rating 1000, no starter yet)."""
     ensure_player(conn, player_id, now)
     ensure_wallet(conn, now, player_id)
@@ -56,7 +56,7 @@ def ensure_profile(conn: sqlite3.Connection, now: datetime, player_id: int) -> N
         summary_changed(conn, player_id)
 
 
-def store_deck(conn: sqlite3.Connection, now: datetime, player_id: int, slot: int, cards: list[str]) -> None:
+def store_deck(conn: Connection, now: datetime, player_id: int, slot: int, cards: list[str]) -> None:
     conn.execute(
         "INSERT INTO pillz_decks (player_id, slot, cards, updated_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (player_id, slot) DO UPDATE SET cards = excluded.cards, updated_at = excluded.updated_at",
@@ -65,7 +65,7 @@ def store_deck(conn: sqlite3.Connection, now: datetime, player_id: int, slot: in
 
 
 def ensure_starter(
-    conn: sqlite3.Connection, now: datetime, player_id: int, pool: PackPool, rng: random.Random
+    conn: Connection, now: datetime, player_id: int, pool: PackPool, rng: random.Random
 ) -> list[str] | None:
     """Give the starter deck once: 8 characters minted (reason `pillz.starter`), saved as slot 1 and made
     active. Returns the ids when given by this call, None when the player already had it. Call in a
@@ -103,5 +103,5 @@ class PillzService:
         self.pool = pool or PackPool.of(catalog)
         self.cards: Mapping[str, PillzCard] = {c.id: c for c in catalog.cards}
 
-    def welcome(self, conn: sqlite3.Connection, now: datetime, player_id: int) -> list[str] | None:
+    def welcome(self, conn: Connection, now: datetime, player_id: int) -> list[str] | None:
         return ensure_starter(conn, now, player_id, self.pool, self.rng)

@@ -13,7 +13,6 @@ nothing. Decisions: docs/pillz/economy.md.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -30,6 +29,7 @@ from services.pillz.economy import PILLZ_GOLD, START_RATING, PillzService, ensur
 from services.shared import ladder
 from services.shared.ladder import BOARD_ALL, LEADERBOARD_SIZE, SCORES
 from services.shared.standings import ranked_wins
+from store.connection import Connection
 
 Outcome = Literal["win", "draw", "loss"]
 K_FACTOR = 32
@@ -56,18 +56,18 @@ class FriendReward:
     absent: bool = False  # never moved in the duel (the AI played every move): paid nothing, not rated
 
 
-def _profile_rating(conn: sqlite3.Connection, player_id: int) -> int:
+def _profile_rating(conn: Connection, player_id: int) -> int:
     return rating(conn, player_id)
 
 
-def rating(conn: sqlite3.Connection, player_id: int) -> int:
+def rating(conn: Connection, player_id: int) -> int:
     """The player's Elo, the starting one before their first match (a tournament seeded by rating)."""
     row = conn.execute("SELECT rating FROM pillz_profiles WHERE player_id = ?", (player_id,)).fetchone()
     return START_RATING if row is None else int(row[0])
 
 
 def record_friend_result(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     guild_id: int,
     duel_id: int,
@@ -167,7 +167,7 @@ class Leaderboard:
     players: int  # every player who played a friend match on this server
 
 
-def leaderboard(conn: sqlite3.Connection, guild_id: int, limit: int = LEADERBOARD_SIZE) -> Leaderboard:
+def leaderboard(conn: Connection, guild_id: int, limit: int = LEADERBOARD_SIZE) -> Leaderboard:
     """Players who played a friend match on this server, by rating (then more games, then who joined
     first); their games, wins, draws and losses are their totals on every server."""
     players = (
@@ -185,7 +185,7 @@ def leaderboard(conn: sqlite3.Connection, guild_id: int, limit: int = LEADERBOAR
     return Leaderboard(entries, total)
 
 
-def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLine]:
+def profile_summary(conn: Connection, player_id: int) -> list[SummaryLine]:
     """/profile: the rating and the record, once the player has a Pillz profile."""
     row = conn.execute(
         "SELECT rating, games, wins, draws, losses FROM pillz_profiles WHERE player_id = ?", (player_id,)
@@ -201,7 +201,7 @@ def profile_summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLin
     ]
 
 
-def server_board(conn: sqlite3.Connection, guild_id: int) -> list[ServerStanding]:
+def server_board(conn: Connection, guild_id: int) -> list[ServerStanding]:
     """The whole board of `/pillz classement`, for `/classement serveur`."""
     board = leaderboard(conn, guild_id, limit=BOARD_ALL)
     return [
@@ -209,9 +209,7 @@ def server_board(conn: sqlite3.Connection, guild_id: int) -> list[ServerStanding
     ]
 
 
-def week_board(
-    conn: sqlite3.Connection, guild_id: int, since: datetime, until: datetime
-) -> list[ServerStanding]:
+def week_board(conn: Connection, guild_id: int, since: datetime, until: datetime) -> list[ServerStanding]:
     """The week's friend matches won on the server (practice against the bot counts for nothing)."""
     rows = conn.execute(
         "SELECT winner_seat, seat0_id, seat1_id FROM pillz_friend_results"

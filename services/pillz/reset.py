@@ -7,21 +7,21 @@ results stay (their opponents' daily reward counts read them).
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from services.infra.games import ResetReport
 from services.pillz.economy import CURRENCY, GAME_KEY
 from services.shared.reset import reset_progress
+from store.connection import Connection
 
 PROGRESS_TABLES = ("pillz_decks", "pillz_profiles")
 
 
-def reset(conn: sqlite3.Connection, now: datetime, player_id: int) -> ResetReport:
+def reset(conn: Connection, now: datetime, player_id: int) -> ResetReport:
     return reset_progress(conn, now, player_id, game=GAME_KEY, currencies=(CURRENCY,), tables=PROGRESS_TABLES)
 
 
-def anonymise(conn: sqlite3.Connection, player_id: int, anonymous: int) -> None:
+def anonymise(conn: Connection, player_id: int, anonymous: int) -> None:
     """A friendly result keeps its pair ordered (`pair_low < pair_high`): the anonymous id, negative, is
     below every other, so it becomes the pair's low end."""
     conn.execute(

@@ -9,7 +9,6 @@ the single writer's thread. Decisions: docs/pillz/economy.md.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -25,6 +24,7 @@ from engine.pillz import (
 from services.infra import ledger
 from services.pillz.economy import GAME_KEY, PILLZ_GOLD, PillzService
 from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
+from store.connection import Connection
 
 REASON_PACK = "pillz.pack"
 
@@ -47,7 +47,7 @@ class PillzShop(PillzService):
     async def balance(self, player_id: int) -> int:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Connection) -> int:
             self.welcome(conn, now, player_id)
             return ledger.balance(conn, player_id, PILLZ_GOLD)
 
@@ -59,7 +59,7 @@ class PillzShop(PillzService):
         now = self.clock.now()
         purchase_key = str(key)
 
-        def unit(conn: sqlite3.Connection) -> Purchase[PillzCard]:
+        def unit(conn: Connection) -> Purchase[PillzCard]:
             self.welcome(conn, now, player_id)
             stored, replayed = purchase_once(
                 conn,
@@ -81,7 +81,7 @@ class PillzShop(PillzService):
         return await self.db.write(unit)
 
     def _purchase(
-        self, conn: sqlite3.Connection, now: datetime, player_id: int, count: int, key: str
+        self, conn: Connection, now: datetime, player_id: int, count: int, key: str
     ) -> dict[str, Any]:
         total = PACK_PRICE * count
         why = ledger.Movement(REASON_PACK, ref=key)

@@ -12,7 +12,6 @@ second clicker the game the first one started.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -22,6 +21,7 @@ from core.errors import BadInput, NotAllowed, NotFound
 from services.infra.messages import Text
 from services.infra.scheduler import Job, Scheduler
 from services.shared.matches import Match, Matches
+from store.connection import Connection
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Match[Any])
@@ -61,7 +61,7 @@ class Challenges(Generic[S, M]):
 
     def challenge(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         *,
         request_key: str,
@@ -100,7 +100,7 @@ class Challenges(Generic[S, M]):
 
     def answer(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         match_id: int,
         *,
@@ -137,7 +137,7 @@ class Challenges(Generic[S, M]):
             raise NotAllowed(self.texts.own, **button)
         return match, True
 
-    def on_expiry(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_expiry(self, conn: Connection, job: Job, now: datetime) -> None:
         """Nobody answered in time. A job the challenge no longer names (answered meanwhile) does nothing."""
         match = self.matches.load_trusted(conn, int(job.payload["match"]))
         if match.status == "pending" and match.deadline_job == job.id:

@@ -6,12 +6,12 @@ its refusal message, so the bounds, the upsert and the default are written once.
 from __future__ import annotations
 
 import re
-import sqlite3
 from dataclasses import dataclass
 from datetime import timedelta
 
 from core.clock import Clock, to_db
 from core.errors import BadInput
+from store.connection import Connection
 from store.db import Database
 
 MIN_SECONDS, MAX_SECONDS, DEFAULT_SECONDS = 30, 3600, 120  # the migrations' CHECKs agree
@@ -30,7 +30,7 @@ class ChoiceTime:
         if not _TABLE.match(self.table):  # the name is written into SQL: only a plain identifier
             raise ValueError(f"not a settings table: {self.table!r}")
 
-    def read(self, conn: sqlite3.Connection, guild_id: int | None) -> timedelta:
+    def read(self, conn: Connection, guild_id: int | None) -> timedelta:
         """The server's time (the default for a match outside any server)."""
         row = None
         if guild_id is not None:
@@ -47,7 +47,7 @@ class ChoiceTime:
             raise BadInput(self.error_key, minimum=self.minimum, maximum=self.maximum)
         now = clock.now()
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Connection) -> int:
             conn.execute(
                 f"INSERT INTO {self.table} (guild_id, choice_seconds, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET choice_seconds = excluded.choice_seconds,"

@@ -7,7 +7,6 @@ and the Discord layer names the cards in the reader's language.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from engine.cards import CardBase
 from engine.errors import DomainError
 from services.infra.catalogs import fold
 from services.infra.messages import Text
+from store.connection import Connection
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def name_index(cards: Mapping[str, CardBase]) -> dict[str, str]:
     return by_name
 
 
-def owned_counts(conn: sqlite3.Connection, player_id: int, game: str, *, free: bool = False) -> Counter[str]:
+def owned_counts(conn: Connection, player_id: int, game: str, *, free: bool = False) -> Counter[str]:
     """Copies the player owns per catalog id in `game`: locked copies included (they are still owned), or
     with `free` only the unlocked ones, which a deck being saved may count: a copy offered in a trade is
     « en cours d'échange » and may leave at the swap (docs/trades.md)."""

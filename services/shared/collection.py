@@ -9,7 +9,6 @@ here in Python because it depends on the reader's language (names).
 from __future__ import annotations
 
 import math
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -20,6 +19,7 @@ from services.community.card_images.service import CardImage, CardImages
 from services.infra import games
 from services.infra.games import CollectionEntry, EntryReader
 from services.shared.collecting import owned_counts
+from store.connection import Connection
 
 PAGE_SIZE = 10
 
@@ -74,7 +74,7 @@ def counted_entry(game: str) -> EntryReader:
     """The entry reader of a game whose copies are interchangeable: the select's value is a card id, the
     entry the card as the catalog has it and how many copies the player owns (none: not found)."""
 
-    def read(conn: sqlite3.Connection, _catalog: Any, player_id: int, value: str) -> CollectionEntry:
+    def read(conn: Connection, _catalog: Any, player_id: int, value: str) -> CollectionEntry:
         count = owned_counts(conn, player_id, game).get(value, 0)
         if count <= 0:
             raise NotFound("collection.entry.not_owned")

@@ -10,13 +10,13 @@ as its replacement, even one another trade holds (the deck plays it while it is 
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from services.infra.games import DeckHold
 from services.infra.messages import Text
+from store.connection import Connection
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class SavedDeck:
     fix: Text
 
 
-def owned(conn: sqlite3.Connection, player_id: int, game: str) -> list[Copy]:
+def owned(conn: Connection, player_id: int, game: str) -> list[Copy]:
     rows = conn.execute(
         "SELECT id, card_key, locked_by FROM cards WHERE owner_id = ? AND game = ? ORDER BY id",
         (player_id, game),

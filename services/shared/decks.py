@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -20,6 +19,7 @@ from engine.cards import CardBase
 from services.infra.catalogs import closest, fold
 from services.infra.messages import Text
 from services.shared.collecting import name_index
+from store.connection import Connection
 
 ECHO_LIMIT = 64  # how much of an unknown entry a refusal quotes
 _COUNT_SUFFIX = re.compile(r"^(?P<name>.*?)\s*[x×]\s*(?P<count>\d{1,2})$", re.IGNORECASE)
@@ -73,7 +73,7 @@ def parse_deck(
     return deck
 
 
-def active_slot(conn: sqlite3.Connection, profiles_table: str, player_id: int) -> int | None:
+def active_slot(conn: Connection, profiles_table: str, player_id: int) -> int | None:
     """The slot of the player's active deck, from the `active_slot` column of the game's profile table
     (a constant of the game's code, never input); None when no deck is chosen."""
     row = conn.execute(

@@ -9,7 +9,6 @@ reminders on.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -19,6 +18,7 @@ from services.infra.timers import Timer, TimerQuery, relative
 from services.shared.choice_time import ChoiceTime
 from services.shared.duels import Duel
 from services.shared.matches import Matches
+from store.connection import Connection
 
 REMIND_FROM = timedelta(minutes=15)
 REMIND_BEFORE = timedelta(minutes=5)
@@ -34,7 +34,7 @@ class DuelTimers:
     reminder: str | None = None  # {id}, {when}; None: the game sends no reminder
     choice_time: ChoiceTime | None = None  # the game's, read when it has a `reminder`
 
-    def __call__(self, conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
+    def __call__(self, conn: Connection, query: TimerQuery) -> list[Timer]:
         found: list[Timer] = []
         for duel in self.duels.live_of(conn, query.player_id):
             due = duel.deadline_at
@@ -51,7 +51,7 @@ class DuelTimers:
             found.append(Timer(key, label, status, due, remind_at, remind))
         return found
 
-    def _long(self, conn: sqlite3.Connection, duel: Duel[Any]) -> bool:
+    def _long(self, conn: Connection, duel: Duel[Any]) -> bool:
         return self.choice_time is not None and self.choice_time.read(conn, duel.server) >= REMIND_FROM
 
 

@@ -16,7 +16,6 @@ of a match that is not the clicker's reads as unknown there.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -26,6 +25,7 @@ from engine.errors import DomainError
 from services.infra.games import Opened, TournamentGame, TournamentPairing, TournamentPlay
 from services.infra.messages import Button, Text
 from services.shared.matches import Match, Matches
+from store.connection import Connection
 from store.db import Database
 
 R = TypeVar("R", bound=Match[Any])
@@ -45,9 +45,9 @@ class DuelPlay(Protocol[R]):
     def duels(self) -> Matches[Any, R]: ...
     @property
     def game(self) -> str: ...
-    def _setup_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> Any: ...
-    def _start(self, conn: sqlite3.Connection, now: datetime, duel: R, setups: tuple[Any, Any]) -> R: ...
-    def rating(self, conn: sqlite3.Connection, player: int) -> int: ...
+    def _setup_of(self, conn: Connection, now: datetime, player: int) -> Any: ...
+    def _start(self, conn: Connection, now: datetime, duel: R, setups: tuple[Any, Any]) -> R: ...
+    def rating(self, conn: Connection, player: int) -> int: ...
 
 
 class DuelTournament(Generic[R]):
@@ -63,13 +63,13 @@ class DuelTournament(Generic[R]):
 
     # --- the tournament's side (services/infra/games.py, TournamentPlay) -----------------------------
 
-    def check_entry(self, conn: sqlite3.Connection, now: datetime, player: int) -> None:
+    def check_entry(self, conn: Connection, now: datetime, player: int) -> None:
         self.duels._setup_of(conn, now, player)
 
-    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+    def rating(self, conn: Connection, player: int) -> int:
         return self.duels.rating(conn, player)
 
-    def open_match(self, conn: sqlite3.Connection, now: datetime, pairing: TournamentPairing) -> Opened:
+    def open_match(self, conn: Connection, now: datetime, pairing: TournamentPairing) -> Opened:
         key = f"{self.game}:tournament:{pairing.tournament}:{pairing.round}:{pairing.table}"
         found = self.matches.by_request(conn, key)
         if found is None:
@@ -86,7 +86,7 @@ class DuelTournament(Generic[R]):
             )
         return Opened(found.id)
 
-    def at_deadline(self, conn: sqlite3.Connection, now: datetime, match_id: int) -> tuple[bool, bool] | None:
+    def at_deadline(self, conn: Connection, now: datetime, match_id: int) -> tuple[bool, bool] | None:
         duel = self.matches.load_trusted(conn, match_id)
         if duel.status != "pending":
             return None
@@ -104,7 +104,7 @@ class DuelTournament(Generic[R]):
         told."""
         now = self.duels.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> tuple[R, Text]:
+        def unit(conn: Connection) -> tuple[R, Text]:
             duel = self._theirs(conn, match_id, player, guild)
             seat = duel.seat_of(player)
             if duel.status == "live":
@@ -131,7 +131,7 @@ class DuelTournament(Generic[R]):
 
         return await self.duels.db.write(unit)
 
-    def _theirs(self, conn: sqlite3.Connection, match_id: int, player: int, guild: int | None) -> R:
+    def _theirs(self, conn: Connection, match_id: int, player: int, guild: int | None) -> R:
         if guild is not None:
             duel = self.matches.load(conn, match_id, guild=guild)
         else:
@@ -142,7 +142,7 @@ class DuelTournament(Generic[R]):
             raise NotFound(self.matches.rules.texts.not_found, id=match_id)
         return duel
 
-    def _save_ready(self, conn: sqlite3.Connection, now: datetime, duel: R, ready: list[bool]) -> R:
+    def _save_ready(self, conn: Connection, now: datetime, duel: R, ready: list[bool]) -> R:
         return self.matches.save(conn, duel, now, data={**duel.data, "ready": ready})
 
     def _waiting(self, duel: R, seat: int) -> Text:

@@ -26,7 +26,6 @@ i18n test reads these keys through `duel_keys`, as it reads the other keys as li
 from __future__ import annotations
 
 import random
-import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ from services.shared.challenges import Challenges, ChallengeTexts
 from services.shared.choice_time import ChoiceTime
 from services.shared.duel_tournaments import DuelTournament
 from services.shared.matches import Author, Match, Matches, MatchTexts
+from store.connection import Connection
 from store.db import Database
 
 S = TypeVar("S")  # the engine's state
@@ -173,7 +173,7 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
     # --- the game's parts ---------------------------------------------------------------------------
 
     @abstractmethod
-    def _setup_of(self, conn: sqlite3.Connection, now: datetime, player: int) -> P:
+    def _setup_of(self, conn: Connection, now: datetime, player: int) -> P:
         """The player's setup for a new duel (their starter given if new), refused with every reason
         when it cannot be played."""
 
@@ -186,7 +186,7 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         """The engine's player of `seat`."""
 
     @abstractmethod
-    def _settle(self, conn: sqlite3.Connection, now: datetime, duel: R) -> R:
+    def _settle(self, conn: Connection, now: datetime, duel: R) -> R:
         """After the start or a move: the AI's own choices, the end or the timeout, the public message."""
 
     @abstractmethod
@@ -194,11 +194,11 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         """The duel's public message; `languages`: its players' (`languages`)."""
 
     @abstractmethod
-    def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_timeout(self, conn: Connection, job: Job, now: datetime) -> None:
         """The timeout job: the AI chooses for the late seats."""
 
     @abstractmethod
-    def rating(self, conn: sqlite3.Connection, player: int) -> int:
+    def rating(self, conn: Connection, player: int) -> int:
         """The player's rating in the game (a tournament seeded by rating)."""
 
     @abstractmethod
@@ -206,7 +206,7 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         """Why `seat` may not open its controls now (in the game's words), None when it is to act."""
 
     @abstractmethod
-    def _choice(self, conn: sqlite3.Connection, duel: R, seat: int, foe_language: str | None) -> CH:
+    def _choice(self, conn: Connection, duel: R, seat: int, foe_language: str | None) -> CH:
         """What the controls of `seat`, to act, show; `foe_language`: its opponent's (None: the AI)."""
 
     # --- starting -----------------------------------------------------------------------------------
@@ -216,11 +216,11 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
     ) -> R:
         now = self.clock.now()
 
-        def prepare(conn: sqlite3.Connection) -> None:
+        def prepare(conn: Connection) -> None:
             self._setup_of(conn, now, challenger)
             ensure_player(conn, challenged, now)
 
-        def unit(conn: sqlite3.Connection) -> R:
+        def unit(conn: Connection) -> R:
             ensure_player(conn, challenger, now)
             return self.challenges.challenge(
                 conn,
@@ -241,7 +241,7 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         first answer counts: a later click (a double click, a forged button) is refused privately."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> R:
+        def unit(conn: Connection) -> R:
             duel, accepted = self.challenges.answer(
                 conn, now, duel_id, guild=guild, player=player, accept=accept
             )
@@ -262,7 +262,7 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         now = self.clock.now()
         request = f"{self.game}:practice:{key}"
 
-        def unit(conn: sqlite3.Connection) -> R:
+        def unit(conn: Connection) -> R:
             ensure_player(conn, player, now)
             duel = self.duels.by_request(conn, request)
             if duel is None:
@@ -284,7 +284,7 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
 
         return await self.db.write(unit)
 
-    def _start(self, conn: sqlite3.Connection, now: datetime, duel: R, setups: tuple[P, P]) -> R:
+    def _start(self, conn: Connection, now: datetime, duel: R, setups: tuple[P, P]) -> R:
         seed = self.rng.getrandbits(62)
         players = [self._player(duel, seat, setups[seat]) for seat in (0, 1)]
         state = self.duels.rules.engine.new_game(players, seed, {CATALOG_OPTION: self.catalog})
@@ -299,7 +299,7 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
     async def controls(self, duel_id: int, player: int, *, guild: int) -> CH:
         """The private controls of the player's seat when it is to act, refused privately otherwise."""
 
-        def unit(conn: sqlite3.Connection) -> CH:
+        def unit(conn: Connection) -> CH:
             duel = self.duels.load(conn, duel_id, guild=guild)
             seat = duel.seat_of(player)
             refusal = self._refusal(duel, seat)
@@ -313,7 +313,7 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
 
     def _apply(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         duel: R,
         seat: int,
@@ -332,27 +332,27 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
             raise BadInput(refusals.get(reason, fallback), **params) from error
         return played
 
-    def _arm(self, conn: sqlite3.Connection, now: datetime, duel: R) -> R:
+    def _arm(self, conn: Connection, now: datetime, duel: R) -> R:
         """The timeout of the seats to act, after the server's choice time (one save)."""
         due = now + self.choice_time.read(conn, duel.server)
         return self.duels.arm(conn, now, duel, self.timeout_job, due, {"duel": duel.id})
 
-    def _show(self, conn: sqlite3.Connection, now: datetime, duel: R) -> None:
+    def _show(self, conn: Connection, now: datetime, duel: R) -> None:
         self.duels.show(conn, now, duel, public_target(duel), self.public(duel, self.languages(conn, duel)))
 
-    def languages(self, conn: sqlite3.Connection, duel: R) -> tuple[str, ...]:
+    def languages(self, conn: Connection, duel: R) -> tuple[str, ...]:
         """The languages the duel's players read, seat 0's first (the AI reads none)."""
         players = [p for p in duel.seats if p is not None]
         found = reading_languages(conn, players, self.default_locale)
         return tuple(dict.fromkeys(found[p] for p in players))
 
-    def foe_language(self, conn: sqlite3.Connection, duel: R, seat: int) -> str | None:
+    def foe_language(self, conn: Connection, duel: R, seat: int) -> str | None:
         """The language of the player `seat` plays against, whose card names stand beside its own in its
         private controls; None against the AI."""
         foe = duel.seats[1 - seat]
         return None if foe is None else reading_languages(conn, (foe,), self.default_locale)[foe]
 
-    def _late(self, conn: sqlite3.Connection, job: Job) -> R | None:
+    def _late(self, conn: Connection, job: Job) -> R | None:
         """The duel a timeout job names, if that job is still its pending one (else it was withdrawn: the
         seat answered meanwhile, or the round ended)."""
         duel = self.duels.load_trusted(conn, int(job.payload["duel"]))
@@ -360,14 +360,12 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
             return None
         return duel
 
-    def _note_late(
-        self, conn: sqlite3.Connection, now: datetime, duel: R, round_: int, seats: list[int]
-    ) -> R:
+    def _note_late(self, conn: Connection, now: datetime, duel: R, round_: int, seats: list[int]) -> R:
         """Note for the public message that the AI chose for these seats in `round_` (one save)."""
         notes = [*duel.notes, *({"round": round_, "seat": seat} for seat in seats)]
         return self.duels.save(conn, duel, now, data={**duel.data, "notes": notes})
 
-    def _acting_seats(self, conn: sqlite3.Connection, duel_id: int) -> set[int]:
+    def _acting_seats(self, conn: Connection, duel_id: int) -> set[int]:
         """The seats whose player made at least one move themselves (not the AI on a timeout)."""
         return {move.seat for move in self.duels.moves(conn, duel_id) if move.author == "player"}
 

@@ -30,6 +30,7 @@ from engine.protocol import Engine, Event
 from services.infra import scheduler as jobs
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import enqueue
+from store.connection import Connection
 
 S = TypeVar("S")
 Author = Literal["player", "ai", "timeout", "skip"]  # skip: the AI for a player who asked
@@ -188,7 +189,7 @@ class Matches(Generic[S, M]):
 
     # --- reading ---------------------------------------------------------------------------------------
 
-    def _build(self, conn: sqlite3.Connection, row: sqlite3.Row) -> M:
+    def _build(self, conn: Connection, row: sqlite3.Row) -> M:
         holders = dict(
             conn.execute(
                 "SELECT seat, player_id FROM match_seats WHERE match_id = ?", (row["id"],)
@@ -218,7 +219,7 @@ class Matches(Generic[S, M]):
             number=None if row["number"] is None else int(row["number"]),
         )
 
-    def _select(self, conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[M]:
+    def _select(self, conn: Connection, where: str, args: tuple[Any, ...]) -> list[M]:
         rows = conn.execute(
             f"SELECT * FROM matches WHERE game = ? AND {where} ORDER BY id", (self.rules.game, *args)
         )
@@ -235,27 +236,25 @@ class Matches(Generic[S, M]):
                 return match
         raise NotFound(self.rules.texts.not_found, id=ref)
 
-    def load(
-        self, conn: sqlite3.Connection, match_id: int, *, guild: int | None, player: int | None = None
-    ) -> M:
+    def load(self, conn: Connection, match_id: int, *, guild: int | None, player: int | None = None) -> M:
         """A match reached from `guild`, where a user clicked or typed (None: in DMs, by `player`):
         another server's reads as unknown."""
         return self._here(self._select(conn, "id = ?", (match_id,)), match_id, guild, player)
 
     def load_number(
-        self, conn: sqlite3.Connection, number: int, *, guild: int | None, player: int | None = None
+        self, conn: Connection, number: int, *, guild: int | None, player: int | None = None
     ) -> M:
         """`load` for a numbered game, by the number its players know."""
         return self._here(self._select(conn, "number = ?", (number,)), number, guild, player)
 
-    def number_trusted(self, conn: sqlite3.Connection, number: int) -> M:
+    def number_trusted(self, conn: Connection, number: int) -> M:
         """`load_trusted` by the game's number (a job's payload that names it)."""
         found = self._select(conn, "number = ?", (number,))
         if not found:
             raise NotFound(self.rules.texts.not_found, id=number)
         return found[0]
 
-    def load_trusted(self, conn: sqlite3.Connection, match_id: int) -> M:
+    def load_trusted(self, conn: Connection, match_id: int) -> M:
         """A match named by the bot itself (its own job's payload, a match it just read): no server to
         check against. Never for an id that came from Discord."""
         found = self._select(conn, "id = ?", (match_id,))
@@ -263,12 +262,12 @@ class Matches(Generic[S, M]):
             raise NotFound(self.rules.texts.not_found, id=match_id)
         return found[0]
 
-    def by_request(self, conn: sqlite3.Connection, request_key: str) -> M | None:
+    def by_request(self, conn: Connection, request_key: str) -> M | None:
         """The match an interaction already made (a replayed command finds it instead of a second one)."""
         found = self._select(conn, "request_key = ?", (request_key,))
         return found[0] if found else None
 
-    def live_of(self, conn: sqlite3.Connection, player: int, guild: int | None = None) -> list[M]:
+    def live_of(self, conn: Connection, player: int, guild: int | None = None) -> list[M]:
         """The player's live matches: on one server, or everywhere (`guild` None)."""
         return self._select(
             conn,
@@ -277,15 +276,15 @@ class Matches(Generic[S, M]):
             (player, guild, guild),
         )
 
-    def live(self, conn: sqlite3.Connection) -> list[M]:
+    def live(self, conn: Connection) -> list[M]:
         return self._select(conn, "status = 'live'", ())
 
-    def in_thread(self, conn: sqlite3.Connection, thread_id: int) -> M | None:
+    def in_thread(self, conn: Connection, thread_id: int) -> M | None:
         """The match played in this thread, if any."""
         found = self._select(conn, "thread_id = ?", (thread_id,))
         return found[0] if found else None
 
-    def moves(self, conn: sqlite3.Connection, match_id: int, seat: int | None = None) -> list[Move]:
+    def moves(self, conn: Connection, match_id: int, seat: int | None = None) -> list[Move]:
         rows = conn.execute(
             "SELECT seq, seat, action, author, data FROM match_moves WHERE match_id = ?"
             " AND (CAST(? AS BIGINT) IS NULL OR seat = ?) ORDER BY seq",
@@ -299,7 +298,7 @@ class Matches(Generic[S, M]):
 
     def create(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         *,
         guild_id: int | None,
@@ -353,7 +352,7 @@ class Matches(Generic[S, M]):
             conn.execute("UPDATE matches SET deadline_job = ? WHERE id = ?", (job, match_id))
         return self.load_trusted(conn, match_id)
 
-    def save(self, conn: sqlite3.Connection, match: M, now: datetime, **changes: Any) -> M:
+    def save(self, conn: Connection, match: M, now: datetime, **changes: Any) -> M:
         """Write `changes` (fields of `Match`) if the row is still at `match.version`: one save, version + 1.
         Raises `StaleMatch` (the game's message) when the match moved on meanwhile."""
         unknown = set(changes) - set(_SAVED)
@@ -388,7 +387,7 @@ class Matches(Generic[S, M]):
             raise self.stale()
         return updated
 
-    def _next_number(self, conn: sqlite3.Connection) -> int:
+    def _next_number(self, conn: Connection) -> int:
         row = conn.execute(
             "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ?", (self.rules.game,)
         ).fetchone()
@@ -396,7 +395,7 @@ class Matches(Generic[S, M]):
 
     def start(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         match: M,
         *,
@@ -413,7 +412,7 @@ class Matches(Generic[S, M]):
 
     def play(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         match: M,
         seat: int,
@@ -440,7 +439,7 @@ class Matches(Generic[S, M]):
             enqueue(conn, now, target, spec)
         return match, events
 
-    def record(self, conn: sqlite3.Connection, now: datetime, match_id: int, moves: Sequence[Played]) -> None:
+    def record(self, conn: Connection, now: datetime, match_id: int, moves: Sequence[Played]) -> None:
         """Append moves a game applied itself (no save): a game that resolves several decisions between two
         saves (HOSS runs its rounds and its AI's answers until the player must decide) logs them here, in
         the unit that saves the state they led to."""
@@ -465,26 +464,24 @@ class Matches(Generic[S, M]):
             ],
         )
 
-    def post(self, conn: sqlite3.Connection, now: datetime, match: M, target: Target, spec: MessageSpec) -> M:
+    def post(self, conn: Connection, now: datetime, match: M, target: Target, spec: MessageSpec) -> M:
         """Post the match's public message and remember it (one save): later states edit it (`show`)."""
         return self.save(conn, match, now, message_item=enqueue(conn, now, target, spec))
 
-    def set_message(self, conn: sqlite3.Connection, match_id: int, item: int) -> None:
+    def set_message(self, conn: Connection, match_id: int, item: int) -> None:
         """Make `item` (an outbox item, e.g. an interaction's response recorded as sent) the match's public
         message, without a save: which message shows the match is not game state, so controls drawn
         before it stay valid."""
         conn.execute("UPDATE matches SET message_item = ? WHERE id = ?", (item, match_id))
 
-    def show(
-        self, conn: sqlite3.Connection, now: datetime, match: M, target: Target, spec: MessageSpec
-    ) -> None:
+    def show(self, conn: Connection, now: datetime, match: M, target: Target, spec: MessageSpec) -> None:
         """Queue an edit of the public message to `spec` (no save); nothing before it was posted."""
         if match.message_item is not None:
             enqueue(conn, now, target, spec, edit_of=match.message_item)
 
     def arm(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         match: M,
         kind: str,
@@ -497,7 +494,7 @@ class Matches(Generic[S, M]):
 
     def deadline(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         match: M,
         kind: str,
@@ -510,7 +507,7 @@ class Matches(Generic[S, M]):
         job = None if due is None else jobs.schedule(conn, now, kind, due, payload)
         return {"deadline_at": due, "deadline_job": job}
 
-    def cancel_job(self, conn: sqlite3.Connection, match: M) -> None:
+    def cancel_job(self, conn: Connection, match: M) -> None:
         """Withdraw the match's pending job, if any (no save: the caller's next save clears the field)."""
         if match.deadline_job is not None:
             jobs.cancel(conn, match.deadline_job)
@@ -519,7 +516,7 @@ class Matches(Generic[S, M]):
 
     def add_job(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         match_id: int,
         kind: str,
@@ -531,21 +528,21 @@ class Matches(Generic[S, M]):
         if job is not None:
             conn.execute("INSERT INTO match_jobs (match_id, job_id) VALUES (?, ?)", (match_id, job))
 
-    def disarm(self, conn: sqlite3.Connection, match_id: int) -> None:
+    def disarm(self, conn: Connection, match_id: int) -> None:
         """Withdraw every job `add_job` gave the match (no save)."""
         rows = conn.execute("SELECT job_id FROM match_jobs WHERE match_id = ?", (match_id,)).fetchall()
         for (job_id,) in rows:
             jobs.cancel(conn, int(job_id))
         conn.execute("DELETE FROM match_jobs WHERE match_id = ?", (match_id,))
 
-    def is_current(self, conn: sqlite3.Connection, match_id: int, job_id: int) -> bool:
+    def is_current(self, conn: Connection, match_id: int, job_id: int) -> bool:
         """Whether a firing job is still one of the match's: a withdrawn one must do nothing."""
         found = conn.execute(
             "SELECT 1 FROM match_jobs WHERE match_id = ? AND job_id = ?", (match_id, job_id)
         ).fetchone()
         return found is not None
 
-    def end(self, conn: sqlite3.Connection, now: datetime, match: M, status: str, **changes: Any) -> M:
+    def end(self, conn: Connection, now: datetime, match: M, status: str, **changes: Any) -> M:
         """The match leaves 'pending' or 'live' for good (one save); its pending job is withdrawn."""
         self.cancel_job(conn, match)
         return self.save(conn, match, now, status=status, deadline_at=None, deadline_job=None, **changes)

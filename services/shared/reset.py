@@ -9,20 +9,20 @@ players share (finished matches, league results of a server, arena seasons, raff
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from core.errors import NotAllowed
 from services.infra import ledger
 from services.infra.games import Currency, ResetReport
 from services.infra.players import summary_changed
+from store.connection import Connection
 
 REASON = "admin_reset"
 REGRANT = "admin_reset_grant"
 
 
 def reset_progress(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     player_id: int,
     *,

@@ -14,7 +14,6 @@ character's stars, a Dinocard or Chocobataille rarity). HOSS's boosters are open
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +22,7 @@ from typing import Any, Generic, TypeVar
 from core.errors import BadInput, NotAllowed
 from engine.cards import CardBase
 from services.infra import ledger
+from store.connection import Connection
 from store.idempotency import once
 
 C = TypeVar("C", bound=CardBase)
@@ -77,7 +77,7 @@ def check_count(count: int, maximum: int, error_key: str) -> int:
 
 
 def purchase_once(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     player_id: int,
     idempotency_key: str,
@@ -92,7 +92,7 @@ def purchase_once(
 
 
 def mint_all(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     player_id: int,
     game: str,

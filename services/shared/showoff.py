@@ -19,7 +19,6 @@ tells the server's players who wish for the card, by DM, once per card and day (
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -37,6 +36,7 @@ from services.infra.messages import Button, CardStrip, MessageSpec, StripCard, T
 from services.infra.outbox import enqueue
 from services.shared.collecting import owned_counts
 from services.shared.shop import MintedCard
+from store.connection import Connection
 from store.idempotency import once
 
 SHOW_SCALE = 1.0  # the card at its full size: the point is to look at it
@@ -65,7 +65,7 @@ def counted_show_off(game: str, rare: RareReader) -> ShowOffReader:
     gave it to them: pulled, or received), they own a copy of its card now, and the card is rare enough.
     The picture is the card's default copy (its own rarity)."""
 
-    def read(conn: sqlite3.Connection, catalog: Any, player_id: int, copy_id: int) -> ShownCopy | None:
+    def read(conn: Connection, catalog: Any, player_id: int, copy_id: int) -> ShownCopy | None:
         row = conn.execute(
             "SELECT c.card_key FROM cards c WHERE c.id = ? AND c.game = ? AND EXISTS"
             " (SELECT 1 FROM ledger l WHERE l.player_id = ? AND l.card_id = c.id AND l.delta = 1)",
@@ -102,7 +102,7 @@ class ShowOffs:
             raise NotAllowed("showoff.error.not_eligible")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Connection) -> bool:
             shown = reader(conn, catalog, player_id, copy_id)
             card = catalog.card(shown.card_id) if shown is not None else None
             if shown is None or card is None:
@@ -142,7 +142,7 @@ class ShowOffs:
 
     def _shown(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         guild_id: int,
         channel_id: int,

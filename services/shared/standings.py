@@ -5,7 +5,6 @@ there, and the line every game's week shows (« 3 victoires »)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
@@ -15,6 +14,7 @@ from core.clock import to_db
 from services.community.leaderboard.spec import Standing
 from services.infra.erased import is_erased
 from services.infra.messages import Text
+from store.connection import Connection
 
 # The seat a finished match's result names as its winner (None: nobody, a draw or the AI).
 WinnerSeat = Callable[[dict[str, Any]], int | None]
@@ -33,7 +33,7 @@ def ranked_wins(wins: Counter[int]) -> list[Standing]:
 
 
 def match_wins(
-    conn: sqlite3.Connection,
+    conn: Connection,
     game: str,
     guild_id: int,
     since: datetime,

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from sandbox.harness import BotHarness
 from services.infra.messages import MessageSpec, Target
 from services.infra.outbox import enqueue
+from store.connection import Connection
 
 
 async def queue(h: BotHarness, specs: list[tuple[MessageSpec, bool]], channel_id: int) -> list[int]:
@@ -15,7 +14,7 @@ async def queue(h: BotHarness, specs: list[tuple[MessageSpec, bool]], channel_id
     services = h.bot.services
     now = services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> list[int]:
+    def unit(conn: Connection) -> list[int]:
         ids: list[int] = []
         for spec, edit in specs:
             ids.append(

@@ -4,7 +4,6 @@ copy owned by alice."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.infra import ledger
 from services.infra.players import ensure_player
+from store.connection import Connection
 from tests.conftest import MigratedCopy
 from tests.e2e.authorization import Scene, Setup, World
 from tests.e2e.conftest import run_harness
@@ -94,7 +94,7 @@ async def destroy(h: BotHarness, player_id: int, copies: list[int]) -> None:
     assert h.bot is not None
     now = h.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for copy in copies:
             ledger.destroy_card(conn, now, copy, player_id, GRANT)
 
@@ -110,7 +110,7 @@ def rare_copy(game: str, card: str) -> Setup:
         services = w.h.bot.services
         now = services.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Connection) -> int:
             ensure_player(conn, alice.id, now)
             return ledger.mint_card(conn, now, alice.id, game, card, GRANT)
 

@@ -15,7 +15,6 @@ list: a new command is one more row in its game's module.
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import timedelta
 from typing import Any
 
@@ -28,6 +27,7 @@ from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import enqueue
 from services.infra.players import ensure_player
 from store import schema
+from store.connection import Connection
 from tests.e2e.authorization import (
     ADMIN_ELSEWHERE,
     AFTER_END,
@@ -57,7 +57,7 @@ async def undelivered_dm(w: World) -> Scene:
     now = services.clock.now()
     spec = MessageSpec(content=Text.raw("secret hand"))
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         return enqueue(conn, now, Target("dm", alice.id, w.here.id, guild_id=None), spec)
 
     item = await services.db.write(unit)
@@ -72,7 +72,7 @@ async def owned_entries(w: World) -> Scene:
     services = w.h.bot.services
     now = services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         ensure_player(conn, alice.id, now)
         ledger.mint_card(conn, now, alice.id, "choco", ENTRY_CARD, ledger.Movement("test.grant"))
         return ledger.mint_card(conn, now, alice.id, "immortals", "imp", ledger.Movement("test.grant"))

@@ -6,12 +6,11 @@ name his character in English with its French name beside."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.infra import ledger
 from services.infra.players import ensure_player
+from store.connection import Connection
 from tests.e2e.messages import only_public, public_answer, shown
 from tests.e2e.trades.authorization import members_for_long
 
@@ -24,7 +23,7 @@ async def mint_scout(h: BotHarness, owner: User) -> int:
     services = h.bot.services
     now = services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         ensure_player(conn, owner.id, now)
         return ledger.mint_card(conn, now, owner.id, "pillz", SCOUT, ledger.Movement("test"))
 

@@ -4,8 +4,6 @@ keeps its own select of copies (`hoss:detail`), which now shows the copy's pictu
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from emulator.records import RecordedMessage
@@ -13,6 +11,7 @@ from emulator.world import User
 from sandbox.harness import BotHarness
 from services.infra import ledger
 from services.infra.players import ensure_player
+from store.connection import Connection
 
 GRANT = ledger.Movement("test.grant")
 CHOCO_CARD = "aglae_pommeverte"
@@ -23,7 +22,7 @@ async def mint(h: BotHarness, user: User, game: str, card: str, copies: int = 1)
     services = h.bot.services
     now = services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         ensure_player(conn, user.id, now)
         return max(ledger.mint_card(conn, now, user.id, game, card, GRANT, {}) for _ in range(copies))
 

@@ -4,11 +4,10 @@ whose original was never delivered ends as failed instead of posting something n
 
 from __future__ import annotations
 
-import sqlite3
-
 from sandbox.harness import BotHarness
 from services.infra.messages import Button, MessageSpec, Target, Text
 from services.infra.outbox import enqueue
+from store.connection import Connection
 from tests.e2e.outbox import queue
 
 
@@ -33,7 +32,7 @@ async def test_an_edit_of_a_message_never_sent_fails_without_posting(harness: Bo
     now = services.clock.now()
     channel = harness.games_channel.id
 
-    def unit(conn: sqlite3.Connection) -> tuple[int, int]:
+    def unit(conn: Connection) -> tuple[int, int]:
         original = enqueue(
             conn, now, Target("channel", channel, guild_id=None), MessageSpec(content=Text.raw("lost"))
         )

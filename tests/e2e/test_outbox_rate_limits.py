@@ -5,11 +5,11 @@ tries again no sooner than Discord asked."""
 from __future__ import annotations
 
 import re
-import sqlite3
 from datetime import timedelta
 
 from sandbox.harness import BotHarness
 from services.infra.messages import MessageSpec, Text
+from store.connection import Connection
 from tests.e2e.outbox import queue
 
 POSTS = r"/channels/\d+/messages"
@@ -33,7 +33,7 @@ def _delivered(h: BotHarness) -> list[str]:
 async def _states(h: BotHarness, ids: list[int]) -> list[str]:
     assert h.bot is not None
 
-    def unit(conn: sqlite3.Connection) -> list[str]:
+    def unit(conn: Connection) -> list[str]:
         marks = ", ".join("?" * len(ids))
         rows = conn.execute(f"SELECT state FROM outbox WHERE id IN ({marks}) ORDER BY id", ids)
         return [str(row[0]) for row in rows]

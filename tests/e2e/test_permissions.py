@@ -7,13 +7,12 @@ channel for games; a game post Discord refuses is recorded and its players are t
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from emulator.interactions import InteractionResult
 from emulator.payloads import channel_payload
 from sandbox.harness import BotHarness
+from store.connection import Connection
 from tests.e2e.choco.helpers import challenge_accepted, choco, with_bronze_deck
 from tests.e2e.hoss.helpers import hoss, with_deck
 from tests.e2e.messages import after_welcome
@@ -171,7 +170,7 @@ async def test_a_game_post_refused_by_discord_is_recorded_and_the_players_told_b
         assert f"<#{thread.id}>" in dm.content
         assert "• Envoyer des messages dans les fils" in dm.content
 
-    def refused(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    def refused(conn: Connection) -> list[tuple[str, str]]:
         return conn.execute(
             "SELECT state, undeliverable FROM outbox WHERE target_id = ? AND undeliverable IS NOT NULL",
             (thread.id,),

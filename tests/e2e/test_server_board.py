@@ -3,11 +3,10 @@ and how it is counted said under the board."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from sandbox.harness import BotHarness
 from services.infra.players import ensure_player
 from services.pillz.ladder import record_friend_result
+from store.connection import Connection
 
 
 async def test_the_server_board_is_public_and_says_how_it_counts(harness: BotHarness) -> None:
@@ -21,7 +20,7 @@ async def test_the_server_board_is_public_and_says_how_it_counts(harness: BotHar
     services, guild = h.bot.services, h.guild.id
     now = services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for user in (alice, bob):
             ensure_player(conn, user.id, now)
         record_friend_result(conn, now, guild, 1, (alice.id, bob.id), 1)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
@@ -29,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import discord
+
+from store.connection import Connection
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -55,8 +56,8 @@ BEATING = [0.0]  # when the beat under way started, in seconds since the epoch
 IDLE_CHECK = 0.05  # seconds between two looks at whether the fleet's work is all done
 
 
-def reward(channels: list[int]) -> Callable[[sqlite3.Connection, Job, datetime], None]:
-    def handler(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+def reward(channels: list[int]) -> Callable[[Connection, Job, datetime], None]:
+    def handler(conn: Connection, job: Job, now: datetime) -> None:
         n, player = int(job.payload["n"]), int(job.payload["player"])
         ledger.credit(conn, now, player, CURRENCY, 1, ledger.Movement(KIND, f"job-{n}"))
         enqueue(conn, now, Target("channel", channels[n % len(channels)], guild_id=None), say(f"job-{n}"))
@@ -96,7 +97,7 @@ async def operate(spec: dict[str, Any], shop: HossShop, sale: HossSale, fusion: 
     await asyncio.gather(*calls)
 
 
-def fleet_idle(conn: sqlite3.Connection, until_sent: int) -> bool:
+def fleet_idle(conn: Connection, until_sent: int) -> bool:
     """Every storm job fired and every post sent, in the whole database (whichever process did it). Recurring
     series (the weekly recap) always have a next occurrence waiting: only the storm's kind is counted."""
     pending = conn.execute("SELECT COUNT(*) FROM outbox WHERE state = 'pending'").fetchone()[0]

@@ -5,7 +5,6 @@ other process, a silent peer's outbox claims are taken over, a clean shutdown ha
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -29,6 +28,7 @@ from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import CLAIM, Outbox
 from services.infra.players import LOCALE_TOPIC, PlayerService, ensure_player
 from services.pillz.economy import CURRENCY as PILLZ_COINS
+from store.connection import Connection
 from store.db import announce
 from store.postgres import PostgresDatabase
 from tests.fixtures.registration import registered
@@ -36,7 +36,7 @@ from tests.fixtures.registration import registered
 START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
 
 
-def _post(conn: sqlite3.Connection, now: datetime, channel: int) -> int:
+def _post(conn: Connection, now: datetime, channel: int) -> int:
     return outbox.enqueue(
         conn, now, Target("channel", channel, guild_id=None), MessageSpec(content=Text.raw(f"c{channel}"))
     )
@@ -66,7 +66,7 @@ async def test_a_commit_wakes_the_other_process_and_a_rollback_does_not(
     first.subscribe(outbox.TOPIC, partial(heard, "first", here))
     second.subscribe(outbox.TOPIC, partial(heard, "second", there))
 
-    def refused(conn: sqlite3.Connection) -> None:
+    def refused(conn: Connection) -> None:
         _post(conn, clock.now(), 1)
         raise ValueError("rolled back")
 

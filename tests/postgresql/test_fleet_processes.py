@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import sys
 import time
 from collections import Counter
@@ -33,6 +32,7 @@ from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.heartbeat import DEAD_AFTER
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import CLAIM, Outbox, enqueue
+from store.connection import Connection
 from store.db import Database
 from tests.fixtures.postgres import Cluster
 from tests.postgresql.fleet_worker import KIND
@@ -121,7 +121,7 @@ async def prepare(db: Database, catalog: HossCatalog) -> Setup:
     assert [sum(op[2] == p for side in ops for op in side) for p in PLAYERS] == [50, 50]
     due = clock.now() - timedelta(seconds=1)
 
-    def storm(conn: sqlite3.Connection) -> None:
+    def storm(conn: Connection) -> None:
         for n in range(JOBS):
             scheduler.schedule(conn, due, KIND, due, {"n": n, "player": PLAYERS[n % 2]})
 
@@ -205,7 +205,7 @@ async def run_fleet(url: str, *, kill_at_window: int | None) -> dict[str, Any]:
     return figures
 
 
-def effects(conn: sqlite3.Connection, setup: Setup) -> dict[str, Any]:
+def effects(conn: Connection, setup: Setup) -> dict[str, Any]:
     """Each job fired once with its effect once; what each player's operations left."""
     jobs = Counter(row[0] for row in conn.execute("SELECT state FROM jobs WHERE kind = ?", (KIND,)))
     assert jobs == Counter(done=JOBS), jobs

@@ -4,7 +4,6 @@ wallet (many clicks on one row) costs one commit per batch and no refused transa
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from datetime import UTC, datetime
 from functools import partial
 
@@ -13,6 +12,7 @@ import pytest
 from core.clock import ManualClock, to_db
 from core.errors import InsufficientFunds
 from services.infra import ledger
+from store.connection import Connection
 from store.db import Isolation, announce
 from store.idempotency import once
 from store.postgres import PostgresDatabase
@@ -35,7 +35,7 @@ async def test_fifty_tasks_on_one_wallet_never_overdraw_and_are_never_retried(
     db = processes[0]
     clock = ManualClock(START)
 
-    def setup(conn: sqlite3.Connection) -> None:
+    def setup(conn: Connection) -> None:
         conn.execute("INSERT INTO players (id, created_at) VALUES (1, ?)", (to_db(clock.now()),))
         ledger.credit(conn, clock.now(), 1, "gold", FUNDS, GRANT)
 
@@ -45,7 +45,7 @@ async def test_fifty_tasks_on_one_wallet_never_overdraw_and_are_never_retried(
         outcomes: list[object] = []
         for click in range(CLICKS):
 
-            def unit(conn: sqlite3.Connection, key: str = f"hot:{task}:{click}") -> object:
+            def unit(conn: Connection, key: str = f"hot:{task}:{click}") -> object:
                 now = clock.now()
                 return once(conn, key, now, lambda: ledger.debit(conn, now, 1, "gold", 1, SPEND))
 
@@ -76,7 +76,7 @@ async def test_a_failing_unit_takes_back_its_own_effects_and_announcements_only(
     db.subscribe_keys("test", woken.append)
     await db.write(lambda conn: conn.execute("CREATE TABLE marks (n BIGINT PRIMARY KEY)"))
 
-    def mark(n: int, conn: sqlite3.Connection) -> int:
+    def mark(n: int, conn: Connection) -> int:
         conn.execute("INSERT INTO marks VALUES (?)", (n,))
         announce(conn, "test", str(n))
         if n == 3:
@@ -99,7 +99,7 @@ async def test_units_of_different_isolation_commit_apart(
     another process raced it), and each sees the level it declared."""
     db = processes[0]
 
-    def level(conn: sqlite3.Connection) -> str:
+    def level(conn: Connection) -> str:
         return str(conn.execute("SHOW transaction_isolation").fetchone()[0])
 
     results = await asyncio.gather(
@@ -121,7 +121,7 @@ async def test_a_duplicate_key_another_process_took_is_found_on_the_next_run(
     runs: list[int] = []
     now = START
 
-    def unit(conn: sqlite3.Connection) -> object:
+    def unit(conn: Connection) -> object:
         def work() -> int:
             runs.append(1)
             return 7

@@ -18,6 +18,7 @@ from services.infra import ledger, outbox
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import CLAIM, Outbox
 from services.infra.scheduler import Job, Scheduler
+from store.connection import Connection
 from store.db import Database
 from store.migrate import discover
 from store.pg_schema import apply
@@ -41,7 +42,7 @@ async def test_fifty_guarded_debits_from_two_processes(
     clock = ManualClock(START)
     first, second = processes
 
-    def setup(conn: sqlite3.Connection) -> None:
+    def setup(conn: Connection) -> None:
         conn.execute("INSERT INTO players (id, created_at) VALUES (1, ?)", (to_db(clock.now()),))
         ledger.credit(conn, clock.now(), 1, "gold", 30, GRANT)
 
@@ -66,7 +67,7 @@ async def test_a_read_that_decides_a_write_is_retried_not_lost(
     await first.write(lambda conn: conn.execute("CREATE TABLE counter (n BIGINT NOT NULL)"))
     await first.write(lambda conn: conn.execute("INSERT INTO counter VALUES (0)"))
 
-    def increment(conn: sqlite3.Connection) -> None:
+    def increment(conn: Connection) -> None:
         seen = conn.execute("SELECT n FROM counter").fetchone()[0]
         conn.execute("UPDATE counter SET n = ?", (seen + 1,))
 
@@ -83,7 +84,7 @@ async def test_a_duplicate_the_unit_makes_itself_is_an_integrity_error(
     db = processes[0]
     runs: list[int] = []
 
-    def twice(conn: sqlite3.Connection) -> None:
+    def twice(conn: Connection) -> None:
         runs.append(1)
         for _ in range(2):
             conn.execute("INSERT INTO idempotency (key, result, created_at) VALUES ('k', '1', 'now')")
@@ -102,7 +103,7 @@ async def test_two_schedulers_fire_each_due_job_once(
     clock = ManualClock(START)
     fired: list[int] = []
 
-    def handler(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def handler(conn: Connection, job: Job, now: datetime) -> None:
         conn.execute(
             "INSERT INTO idempotency (key, result, created_at) VALUES (?, '1', ?)",
             (f"job:{job.id}", to_db(now)),
@@ -131,7 +132,7 @@ async def test_two_deliverers_never_take_the_same_item(
     clock = ManualClock(START)
     first, second = (Outbox(cast(Database, db), clock) for db in processes)
 
-    def post(conn: sqlite3.Connection, channel: int) -> int:
+    def post(conn: Connection, channel: int) -> int:
         return outbox.enqueue(
             conn,
             clock.now(),
@@ -167,7 +168,7 @@ async def test_every_earlier_version_upgrades_and_keeps_its_rows(pg_cluster: Clu
     try:
 
         def step(conn: PgConnection) -> None:
-            plain = cast(sqlite3.Connection, conn)
+            plain = cast(Connection, conn)
             for version in range(1, start + 1):
                 assert apply(conn, MIGRATIONS, target=version) == [version]
                 if version in SEEDS:

@@ -4,7 +4,6 @@ behind never reaches the next one, and a database whose schema a test changed is
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -13,6 +12,7 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from services.infra import ledger
+from store.connection import Connection
 from tests.fixtures.postgres import Cluster
 from tests.services.conftest import open_postgres
 
@@ -41,7 +41,7 @@ async def dirty(url: str) -> None:
     clock = ManualClock()
     database = await open_postgres(url)
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player in (1, 2):
             conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?)", (player, to_db(clock.now())))
             ledger.credit(conn, clock.now(), player, "gold", 50, GRANT)

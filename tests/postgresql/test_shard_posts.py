@@ -6,7 +6,6 @@ connection gone) the survivor sends its servers' posts; a restarted one takes th
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from services.infra import outbox
 from services.infra.container import Services, build_services
 from services.infra.heartbeat import DEAD_AFTER, PERIOD
 from services.infra.messages import MessageSpec, Target, Text
+from store.connection import Connection
 from tests.fixtures.postgres import Cluster
 
 START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
@@ -126,7 +126,7 @@ async def post(process: Process, channel: Channel, text: str) -> int:
 async def senders(process: Process) -> dict[int, tuple[str, str | None]]:
     """Each item's state and the process whose deliverer claimed it (kept once sent)."""
 
-    def unit(conn: sqlite3.Connection) -> dict[int, tuple[str, str | None]]:
+    def unit(conn: Connection) -> dict[int, tuple[str, str | None]]:
         rows = conn.execute("SELECT id, state, claimed_by FROM outbox").fetchall()
         return {int(row[0]): (str(row[1]), row[2]) for row in rows}
 

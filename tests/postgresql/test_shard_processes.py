@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import sqlite3
 import sys
 import time
 from collections import Counter
@@ -30,6 +29,7 @@ from engine import fair_draw
 from services.hoss.raffle import DRAW_JOB
 from services.infra.guild_settings import GuildSettingsService
 from services.infra.scheduler import schedule
+from store.connection import Connection
 from store.postgres import PostgresDatabase
 from tests.fixtures.postgres import Cluster
 from tests.services.conftest import open_postgres
@@ -73,7 +73,7 @@ async def storm(db: PostgresDatabase, guilds: list[Guild]) -> None:
     now = SystemClock().now()
     first = date(2026, 11, 1)
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for guild in guilds:
             for offset in range(DAYS):
                 day = (first + timedelta(days=offset)).isoformat()

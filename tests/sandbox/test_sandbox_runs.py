@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 import subprocess
 import sys
 from datetime import timedelta
@@ -15,6 +14,7 @@ from core.clock import to_db
 from sandbox.harness import BotHarness
 from sandbox.main import run_sandbox
 from services.infra.scheduler import schedule
+from store.connection import Connection
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,7 +63,7 @@ async def test_a_wait_counts_the_jobs_fired_whoever_fired_them(
         scheduler, db, now = harness.bot.services.scheduler, harness.bot.services.db, harness.clock.now()
         scheduler.on("test:tick", lambda conn, job, at: None)
 
-        def three_ticks(conn: sqlite3.Connection) -> None:
+        def three_ticks(conn: Connection) -> None:
             for hours in (1, 2, 3):
                 schedule(conn, now, "test:tick", now + timedelta(hours=hours), {})
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -12,6 +11,7 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from store.backend import migrate_database
+from store.connection import Connection
 from store.db import Database
 from store.migrate import migrate
 from store.postgres import PostgresDatabase
@@ -71,16 +71,16 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Da
 
 
 @pytest.fixture
-def add_player(clock: ManualClock) -> Callable[[sqlite3.Connection, int], None]:
+def add_player(clock: ManualClock) -> Callable[[Connection, int], None]:
     """A bare player row, no starting grants: ledger tests must not depend on the registered games."""
 
-    def add(conn: sqlite3.Connection, player_id: int) -> None:
+    def add(conn: Connection, player_id: int) -> None:
         conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?)", (player_id, to_db(clock.now())))
 
     return add
 
 
-def check_conservation(conn: sqlite3.Connection) -> None:
+def check_conservation(conn: Connection) -> None:
     """Every balance and every card owner must be explained by the ledger, row by row.
 
     - for every (player, currency): balance == sum of ledger deltas, and each row's balance_after is the
@@ -127,5 +127,5 @@ def check_conservation(conn: sqlite3.Connection) -> None:
 
 
 @pytest.fixture
-def conservation() -> Callable[[sqlite3.Connection], None]:
+def conservation() -> Callable[[Connection], None]:
     return check_conservation

@@ -20,7 +20,6 @@ import asyncio
 import json
 import os
 import signal
-import sqlite3
 import sys
 import traceback
 from collections.abc import Callable, Coroutine
@@ -30,6 +29,8 @@ from typing import Any
 from unittest.mock import patch
 
 import discord
+
+from store.connection import Connection
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -76,10 +77,10 @@ def instrument(spec: dict[str, Any]) -> None:
     patch.object(Outbox, "mark_sent", mark_sent).start()
 
 
-def reward_job(spec: dict[str, Any]) -> Callable[[sqlite3.Connection, Job, datetime], None]:
+def reward_job(spec: dict[str, Any]) -> Callable[[Connection, Job, datetime], None]:
     channel, players = spec["channel"], spec["players"]
 
-    def reward(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def reward(conn: Connection, job: Job, now: datetime) -> None:
         op = int(job.payload["op"])
         ledger.credit(conn, now, players[op % 2], CURRENCY, 1, ledger.Movement("crash.reward", f"job-{op}"))
         enqueue(conn, now, Target("channel", channel, guild_id=None), say(f"job-{op}"))
@@ -87,8 +88,8 @@ def reward_job(spec: dict[str, Any]) -> Callable[[sqlite3.Connection, Job, datet
     return reward
 
 
-def grant(spec: dict[str, Any], clock: Clock) -> Callable[[sqlite3.Connection], None]:
-    def unit(conn: sqlite3.Connection) -> None:
+def grant(spec: dict[str, Any], clock: Clock) -> Callable[[Connection], None]:
+    def unit(conn: Connection) -> None:
         now = clock.now()
 
         def work() -> None:
@@ -101,11 +102,11 @@ def grant(spec: dict[str, Any], clock: Clock) -> Callable[[sqlite3.Connection], 
     return unit
 
 
-def operation(spec: dict[str, Any], clock: Clock, n: int) -> Callable[[sqlite3.Connection], tuple[int, bool]]:
+def operation(spec: dict[str, Any], clock: Clock, n: int) -> Callable[[Connection], tuple[int, bool]]:
     """Operation `n`: a purchase, a reward job due at once, a post, and now and then a DM."""
     channel, players, refuser = spec["channel"], spec["players"], spec["refuser"]
 
-    def unit(conn: sqlite3.Connection) -> tuple[int, bool]:
+    def unit(conn: Connection) -> tuple[int, bool]:
         now = clock.now()
 
         def work() -> int:

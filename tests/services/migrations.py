@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from store.connection import Connection
 from store.db import Database, dialect
 from store.migrate import discover, migrate
 
@@ -35,11 +36,11 @@ async def upgrade(path: Path) -> list[int]:
         await database.close()
 
 
-def schema(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+def schema(conn: Connection) -> list[tuple[str, str, str]]:
     return conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").fetchall()
 
 
-def tables(conn: sqlite3.Connection) -> set[str]:
+def tables(conn: Connection) -> set[str]:
     if dialect(conn) == "postgresql":  # the checks below also run on PostgreSQL (tests/postgresql)
         sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
         return {row[0] for row in conn.execute(sql)}
@@ -48,7 +49,7 @@ def tables(conn: sqlite3.Connection) -> set[str]:
 
 # Representative rows a database at a given version could hold, and how to recognise them after an upgrade.
 # A new migration should add its own entry here so the upgrade test covers the data it introduces.
-def _seed_v1(conn: sqlite3.Connection) -> None:
+def _seed_v1(conn: Connection) -> None:
     conn.execute("INSERT INTO players (id, created_at, locale) VALUES (11, ?, 'fr'), (12, ?, NULL)", (AT, AT))
     conn.execute("INSERT INTO wallets VALUES (11, 'gold', 70), (12, 'gold', 5)")
     conn.execute(
@@ -69,7 +70,7 @@ def _seed_v1(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO idempotency VALUES ('op:1', '{\"ok\": true}', ?)", (AT,))
 
 
-def _check_v1(conn: sqlite3.Connection) -> None:
+def _check_v1(conn: Connection) -> None:
     assert conn.execute("SELECT id, locale FROM players ORDER BY id").fetchall() == [(11, "fr"), (12, None)]
     assert conn.execute("SELECT * FROM wallets ORDER BY player_id").fetchall() == [
         (11, "gold", 70),
@@ -82,21 +83,21 @@ def _check_v1(conn: sqlite3.Connection) -> None:
     assert conn.execute("SELECT result FROM idempotency WHERE key = 'op:1'").fetchone() == ('{"ok": true}',)
 
 
-def _seed_v2(conn: sqlite3.Connection) -> None:
+def _seed_v2(conn: Connection) -> None:
     conn.execute(
         "INSERT INTO guild_settings (guild_id, deadline_preset, updated_at) VALUES (5, 'fast', ?)", (AT,)
     )
     conn.execute("UPDATE players SET last_locale = 'en' WHERE id = 12")
 
 
-def _check_v2(conn: sqlite3.Connection) -> None:
+def _check_v2(conn: Connection) -> None:
     assert conn.execute("SELECT guild_id, deadline_preset FROM guild_settings").fetchall() == [(5, "fast")]
     # 0019: a server seen before its language was remembered has none yet (its next interaction sets it)
     assert conn.execute("SELECT locale FROM guild_settings").fetchall() == [(None,)]
     assert conn.execute("SELECT last_locale FROM players WHERE id = 12").fetchone() == ("en",)
 
 
-def _seed_v3(conn: sqlite3.Connection) -> None:
+def _seed_v3(conn: Connection) -> None:
     conn.execute(
         "INSERT INTO jobs (kind, due_at, period_key, created_at) VALUES ('daily', ?, '2026-01-05', ?)",
         (AT, AT),
@@ -108,7 +109,7 @@ def _seed_v3(conn: sqlite3.Connection) -> None:
     )
 
 
-def _check_v3(conn: sqlite3.Connection) -> None:
+def _check_v3(conn: Connection) -> None:
     jobs = conn.execute("SELECT kind, state, period_key FROM jobs WHERE kind = 'daily'").fetchall()
     assert jobs == [("daily", "due", "2026-01-05")]
     messages = conn.execute(
@@ -117,7 +118,7 @@ def _check_v3(conn: sqlite3.Connection) -> None:
     assert messages == [("dm", 12, "pending")]
 
 
-def _seed_v4(conn: sqlite3.Connection) -> None:
+def _seed_v4(conn: Connection) -> None:
     conn.execute(
         "INSERT INTO hoss_decks (player_id, slot, name, lines, buffs, updated_at) VALUES (11, 1, 'A', '[]', '[]', ?)",
         (AT,),
@@ -125,12 +126,12 @@ def _seed_v4(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (11, 1, 10)")
 
 
-def _check_v4(conn: sqlite3.Connection) -> None:
+def _check_v4(conn: Connection) -> None:
     assert conn.execute("SELECT player_id, slot, name FROM hoss_decks").fetchall() == [(11, 1, "A")]
     assert conn.execute("SELECT wins FROM hoss_rank_progress WHERE player_id = 11").fetchone() == (10,)
 
 
-def _seed_v5(conn: sqlite3.Connection) -> None:
+def _seed_v5(conn: Connection) -> None:
     """HOSS: a live battle (3) at its second pause with its pending deadline job, two rounds (one already
     viewed), a decision and a milestone notice; a finished battle (4) paid, with a decision the AI took
     for the player ('skip')."""
@@ -164,13 +165,13 @@ def _seed_v5(conn: sqlite3.Connection) -> None:
     )
 
 
-def _hoss_match(conn: sqlite3.Connection, number: int) -> int:
+def _hoss_match(conn: Connection, number: int) -> int:
     return int(
         conn.execute("SELECT id FROM matches WHERE game = 'hoss' AND number = ?", (number,)).fetchone()[0]
     )
 
 
-def _check_v5(conn: sqlite3.Connection) -> None:
+def _check_v5(conn: Connection) -> None:
     """HOSS battles live on in the shared matches (migration hoss_matches): each keeps its former id as
     its number, which the pending job's payload still names; moves, rounds and notices name the match."""
     live, over = _hoss_match(conn, 3), _hoss_match(conn, 4)
@@ -220,7 +221,7 @@ def _check_v5(conn: sqlite3.Connection) -> None:
     assert not {"hoss_battles", "hoss_battle_decisions"} & tables(conn)
 
 
-def _seed_v6(conn: sqlite3.Connection) -> None:
+def _seed_v6(conn: Connection) -> None:
     """Chocobataille: a live game with its pending job, absence, log and draft; a finished game with its
     reward card; a challenge still pending and one declined."""
     later = "2026-01-06T12:00:00.000000Z"
@@ -268,7 +269,7 @@ def _seed_v6(conn: sqlite3.Connection) -> None:
     )
 
 
-def _check_v6(conn: sqlite3.Connection) -> None:
+def _check_v6(conn: Connection) -> None:
     """Chocobataille's games and challenges live on in the shared matches (migration choco_matches): a game keeps
     its number, its jobs, absences, log and draft; a former challenge id still names its match."""
     later = "2026-01-06T12:00:00.000000Z"
@@ -308,7 +309,7 @@ def _check_v6(conn: sqlite3.Connection) -> None:
     assert conn.execute("SELECT MAX(id) FROM matches").fetchone()[0] >= max(legacy)
 
 
-def _seed_v9(conn: sqlite3.Connection) -> None:
+def _seed_v9(conn: Connection) -> None:
     conn.execute(
         "INSERT INTO pillz_duels (id, guild_id, channel_id, kind, seat0_id, seat1_id, request_key, status, state,"
         " version, notes, created_at, updated_at) VALUES (8, 5, 6, 'practice', 11, NULL, 'p:1', 'live', '{}', 3,"
@@ -326,7 +327,7 @@ def _seed_v9(conn: sqlite3.Connection) -> None:
     conn.execute('INSERT INTO pillz_duel_moves VALUES (3, 1, 1, \'{"card": "b", "pillz": 0}\', \'player\')')
 
 
-def _check_v9(conn: sqlite3.Connection) -> None:
+def _check_v9(conn: Connection) -> None:
     """Pillz duels live on in the shared matches (migration 0013), under their ids."""
     row = conn.execute("SELECT game, kind, status, version, data FROM matches WHERE id = 8").fetchone()
     assert tuple(row) == ("pillz", "practice", "live", 3, '{"notes": [{"round": 1, "seat": 0}]}')
@@ -347,11 +348,11 @@ def _check_v9(conn: sqlite3.Connection) -> None:
     ]
 
 
-def _seed_v11(conn: sqlite3.Connection) -> None:
+def _seed_v11(conn: Connection) -> None:
     conn.execute("UPDATE hoss_battles SET guild_id = 5 WHERE id = 4")
 
 
-def _check_v11(conn: sqlite3.Connection) -> None:
+def _check_v11(conn: Connection) -> None:
     """A battle's server stays its match's; a battle in DMs has none (matches.guild_id NULL)."""
     places = conn.execute(
         "SELECT number, guild_id FROM matches WHERE game = 'hoss' ORDER BY number"
@@ -359,7 +360,7 @@ def _check_v11(conn: sqlite3.Connection) -> None:
     assert places == [(3, None), (4, 5)]
 
 
-def _seed_v17(conn: sqlite3.Connection) -> None:
+def _seed_v17(conn: Connection) -> None:
     item = conn.execute(
         "INSERT INTO outbox (created_at, target_kind, target_id, payload, next_attempt_at, state)"
         " VALUES (?, 'channel', 66, '{}', ?, 'sent') RETURNING id",
@@ -368,7 +369,7 @@ def _seed_v17(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE hoss_battles SET message_item = ? WHERE id = 3", (item,))
 
 
-def _check_v17(conn: sqlite3.Connection) -> None:
+def _check_v17(conn: Connection) -> None:
     """The battle's message is the match's message."""
     found = conn.execute(
         "SELECT o.target_id FROM matches m JOIN outbox o ON o.id = m.message_item WHERE m.game = 'hoss'"
@@ -376,7 +377,7 @@ def _check_v17(conn: sqlite3.Connection) -> None:
     assert found == [(66,)]
 
 
-def _seed_v15(conn: sqlite3.Connection) -> None:
+def _seed_v15(conn: Connection) -> None:
     conn.execute(
         "INSERT INTO hoss_arena_seasons (guild_id, season, seed, commitment, opened_at) VALUES (5, '2026-01-05',"
         " 'ab', 'cd', ?)",
@@ -389,7 +390,7 @@ def _seed_v15(conn: sqlite3.Connection) -> None:
     )
 
 
-def _check_v15(conn: sqlite3.Connection) -> None:
+def _check_v15(conn: Connection) -> None:
     """An attack drawn before its battle was linked to it (migration 0019) keeps no battle."""
     row = conn.execute(
         "SELECT status, defender_id, battle_id FROM hoss_arena_attacks WHERE id = 3"
@@ -397,7 +398,7 @@ def _check_v15(conn: sqlite3.Connection) -> None:
     assert tuple(row) == ("drawn", 12, None)
 
 
-def _seed_v22(conn: sqlite3.Connection) -> None:
+def _seed_v22(conn: Connection) -> None:
     """Chocobataille's allowance as it was paid before the shared daily reward: ref = the UTC date."""
     conn.executemany(
         "INSERT INTO ledger (at, player_id, currency, delta, balance_after, reason, ref)"
@@ -406,7 +407,7 @@ def _seed_v22(conn: sqlite3.Connection) -> None:
     )
 
 
-def _check_v22(conn: sqlite3.Connection) -> None:
+def _check_v22(conn: Connection) -> None:
     """Its claims are the shared mechanism's, so today's is not paid twice; reminders start off."""
     assert conn.execute(
         "SELECT game, day, streak, amount, claimed_at FROM daily_claims WHERE player_id = 11 ORDER BY day"
@@ -417,18 +418,18 @@ def _check_v22(conn: sqlite3.Connection) -> None:
     assert conn.execute("SELECT DISTINCT reminders FROM players").fetchall() == [(0,)]
 
 
-def _seed_v29(conn: sqlite3.Connection) -> None:
+def _seed_v29(conn: Connection) -> None:
     """The single heartbeat row of a one-process deployment."""
     conn.execute("INSERT INTO heartbeat (id, last_seen) VALUES (1, ?)", (AT,))
 
 
-def _check_v29(conn: sqlite3.Connection) -> None:
+def _check_v29(conn: Connection) -> None:
     """It lives on as one process's row (migration 0030): the downtime after the upgrade still counts from it."""
     rows = conn.execute("SELECT process, started_at, last_seen FROM heartbeats").fetchall()
     assert [tuple(row) for row in rows] == [("before-0030", AT, AT)]
 
 
-def _seed_v30(conn: sqlite3.Connection) -> None:
+def _seed_v30(conn: Connection) -> None:
     """A post still queued before posts named their server (the heartbeat row is version 29's)."""
     conn.execute(
         "INSERT INTO outbox (id, created_at, target_kind, target_id, payload, next_attempt_at)"
@@ -437,7 +438,7 @@ def _seed_v30(conn: sqlite3.Connection) -> None:
     )
 
 
-def _check_v30(conn: sqlite3.Connection) -> None:
+def _check_v30(conn: Connection) -> None:
     """Neither names a server or a shard (migration 0031): any process sends the post."""
     row = conn.execute("SELECT state, guild_id FROM outbox WHERE id = 5").fetchone()
     assert tuple(row) == ("pending", None)
@@ -445,7 +446,7 @@ def _check_v30(conn: sqlite3.Connection) -> None:
     assert [tuple(row) for row in rows] == [("before-0030", None, None)]
 
 
-SEEDS: dict[int, tuple[Callable[[sqlite3.Connection], None], Callable[[sqlite3.Connection], None]]] = {
+SEEDS: dict[int, tuple[Callable[[Connection], None], Callable[[Connection], None]]] = {
     1: (_seed_v1, _check_v1),
     2: (_seed_v2, _check_v2),
     3: (_seed_v3, _check_v3),

@@ -12,12 +12,12 @@ wrong; a negative control in each test proves the check can fail.
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.settings import SUPPORTED_LOCALES
 from services.infra.messages import MessageSpec, Text, render_text
+from store.connection import Connection
 
 # The reader addressed: French « vous » and its possessives, English "you" and "your(s)".
 ADDRESSED = re.compile(r"\b(vous|votre|vos|you|your|yours)\b", re.IGNORECASE)
@@ -69,7 +69,7 @@ def findings(specs: Iterable[MessageSpec], players: Sequence[int]) -> list[str]:
     return problems
 
 
-def channel_posts(conn: sqlite3.Connection) -> list[MessageSpec]:
+def channel_posts(conn: Connection) -> list[MessageSpec]:
     """Every channel post and edit the outbox holds, in the order they were queued."""
     rows = conn.execute("SELECT payload FROM outbox WHERE target_kind = 'channel' ORDER BY id").fetchall()
     return [MessageSpec.from_json(str(payload)) for (payload,) in rows]

@@ -3,7 +3,6 @@ leaves the ledger consistent; bans and pauses are per server."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 
 import pytest
@@ -15,6 +14,7 @@ from services.infra import games, ledger
 from services.infra.access import Access
 from services.infra.catalogs import DATA_DIR, CardIndex, load_all
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 
 OWNER, ALICE, BOB, GUILD, OTHER_GUILD = 900, 11, 12, 5, 6
@@ -36,7 +36,7 @@ async def audit_rows(db: Database) -> list[tuple[object, ...]]:
 
 
 async def test_grant_and_take_write_the_ledger_and_the_log_once_per_request(
-    db: Database, admin: AdminService, conservation: Callable[[sqlite3.Connection], None]
+    db: Database, admin: AdminService, conservation: Callable[[Connection], None]
 ) -> None:
     assert await admin.grant(actor(1), ALICE, "hoss_gold", 50, "  lost  gold ") == 350
     assert await admin.grant(actor(1), ALICE, "hoss_gold", 50, "lost gold") == 350  # the same request
@@ -65,7 +65,7 @@ async def test_bad_currency_amount_or_reason_change_nothing(db: Database, admin:
 
 
 async def test_a_card_given_then_removed_through_the_ledger(
-    db: Database, admin: AdminService, conservation: Callable[[sqlite3.Connection], None]
+    db: Database, admin: AdminService, conservation: Callable[[Connection], None]
 ) -> None:
     copy = await admin.give_card(actor(1), ALICE, "hoss", "orc_guerrier_1", "contest prize")
     with pytest.raises(CardUnavailable):
@@ -112,7 +112,7 @@ async def test_each_games_reset_goes_through_the_ledger(
     clock: ManualClock,
     admin: AdminService,
     game: str,
-    conservation: Callable[[sqlite3.Connection], None],
+    conservation: Callable[[Connection], None],
 ) -> None:
     insert, table, currency, _, card = PROGRESS[game]
     spec = games.get(game)
@@ -122,7 +122,7 @@ async def test_each_games_reset_goes_through_the_ledger(
     card_key = card or next(key for g, key in admin.cards._cards if g == game)
     now = clock.now()
 
-    def seed(conn: sqlite3.Connection) -> None:
+    def seed(conn: Connection) -> None:
         for player in (ALICE, BOB):
             ensure_player(conn, player, now)
             conn.execute(insert, (player, to_db(now)))
@@ -135,7 +135,7 @@ async def test_each_games_reset_goes_through_the_ledger(
     report = await admin.reset(actor(1), ALICE, game, "fresh start")
     assert report.cards == 3
 
-    def state(conn: sqlite3.Connection, player: int) -> tuple[int, int, int]:
+    def state(conn: Connection, player: int) -> tuple[int, int, int]:
         cards = conn.execute(
             "SELECT COUNT(*) FROM cards WHERE owner_id = ? AND game = ?", (player, game)
         ).fetchone()[0]
@@ -154,7 +154,7 @@ async def test_a_reset_is_refused_while_the_player_is_in_a_live_match(
 ) -> None:
     now = to_db(clock.now())
 
-    def seed(conn: sqlite3.Connection) -> None:
+    def seed(conn: Connection) -> None:
         ensure_player(conn, ALICE, clock.now())
         match = conn.execute(
             "INSERT INTO matches (game, kind, guild_id, channel_id, status, request_key, version, created_at,"

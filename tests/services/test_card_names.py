@@ -5,7 +5,6 @@ two readers of one language, nor for a card with one name, nor for an admin read
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from zoneinfo import ZoneInfo
@@ -21,6 +20,7 @@ from services.infra.catalogs import DATA_DIR, CardIndex, load_all
 from services.infra.messages import MessageSpec, render_text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 
 GUILD, CHANNEL = 500, 510
@@ -54,7 +54,7 @@ def cards() -> CardIndex:
 async def trades(db: Database, clock: ManualClock, cards: CardIndex) -> AsyncIterator[TradeService]:
     now = clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player in (FRENCH, ENGLISH, FRENCH_TOO, UNKNOWN):
             ensure_player(conn, player, now)
         conn.execute("UPDATE players SET locale = 'fr' WHERE id = ?", (FRENCH,))

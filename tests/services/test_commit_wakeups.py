@@ -5,7 +5,6 @@ nothing, finds nothing (issue 19: about 5 wasted reads per command)."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 from datetime import datetime, timedelta
 from functools import partial
@@ -22,6 +21,7 @@ from services.infra.container import build_services
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler
+from store.connection import Connection
 from store.db import Database, announce
 from tests.support.waits import in_thread
 
@@ -36,7 +36,7 @@ async def test_a_commit_wakes_only_the_listeners_of_what_it_queued(db: Database)
     await db.write(lambda conn: conn.execute("CREATE TABLE t (x INTEGER)"))
     assert calls == []
 
-    def queue_a(conn: sqlite3.Connection) -> None:
+    def queue_a(conn: Connection) -> None:
         conn.execute("INSERT INTO t VALUES (1)")
         announce(conn, "a")
 
@@ -49,11 +49,11 @@ async def test_a_failed_unit_takes_its_announcement_back(db: Database) -> None:
     db.subscribe("a", lambda: calls.append("a"))
     db.subscribe("b", lambda: calls.append("b"))
 
-    def fails(conn: sqlite3.Connection) -> None:
+    def fails(conn: Connection) -> None:
         announce(conn, "a")
         raise ValueError("refused")
 
-    def succeeds(conn: sqlite3.Connection) -> None:
+    def succeeds(conn: Connection) -> None:
         announce(conn, "b")
 
     # one batch: the failed unit's topic is dropped, its neighbour's kept
@@ -68,7 +68,7 @@ async def test_the_scheduler_wakes_for_a_job_and_not_for_other_commits(db: Datab
     fired: list[int] = []
     fire = threading.Event()  # the handler runs in the job's write unit, on the writer's thread
 
-    def handler(conn: sqlite3.Connection, job: Job, now: object) -> None:
+    def handler(conn: Connection, job: Job, now: object) -> None:
         fired.append(job.id)
         fire.set()
 

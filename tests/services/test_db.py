@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
+from store.connection import Connection
 from store.db import Database, announce
 from tests.support.waits import gated, in_thread, started
 
 
-def _settings(conn: sqlite3.Connection) -> dict[str, Any]:
+def _settings(conn: Connection) -> dict[str, Any]:
     assert isinstance(conn, sqlite3.Connection)  # a unit may be typed for either engine: this one is SQLite's
     return {
         "journal_mode": conn.execute("PRAGMA journal_mode").fetchone()[0],
@@ -34,7 +35,7 @@ async def _scratch(db: Database) -> None:
 
 
 def _insert(value: str, fail: bool = False):
-    def unit(conn: sqlite3.Connection) -> str:
+    def unit(conn: Connection) -> str:
         conn.execute("INSERT INTO scratch (v) VALUES (?)", (value,))
         if fail:
             raise LookupError(value)
@@ -47,14 +48,14 @@ async def _values(db: Database) -> set[str]:
     return await db.read(lambda conn: {row[0] for row in conn.execute("SELECT v FROM scratch")})
 
 
-async def _read_large(db: Database, unit: Callable[[sqlite3.Connection], Any]) -> Any:
+async def _read_large(db: Database, unit: Callable[[Connection], Any]) -> Any:
     return await db.read(unit, large=True)
 
 
 @pytest.mark.sqlite_only("PRAGMAs of SQLite's three connections")
 @pytest.mark.parametrize("side", ["writer", "reader", "large reader"])
 async def test_every_connection_is_durable_and_autocommit(db: Database, side: str) -> None:
-    runs: dict[str, Callable[[Callable[[sqlite3.Connection], Any]], Awaitable[Any]]] = {
+    runs: dict[str, Callable[[Callable[[Connection], Any]], Awaitable[Any]]] = {
         "writer": db.write,
         "reader": db.read,
         "large reader": partial(_read_large, db),
@@ -99,7 +100,7 @@ async def test_a_unit_that_breaks_a_constraint_does_not_poison_the_batch(db: Dat
 async def test_a_unit_sees_the_effects_of_earlier_units_in_its_batch(db: Database) -> None:
     await _scratch(db)
 
-    def count(conn: sqlite3.Connection) -> int:
+    def count(conn: Connection) -> int:
         return conn.execute("SELECT COUNT(*) FROM scratch").fetchone()[0]
 
     before = db.batches
@@ -143,7 +144,7 @@ async def test_a_unit_raising_stop_iteration_does_not_kill_the_writer(db: Databa
     """A stray `next()` on an empty iterator is an easy mistake; asyncio futures refuse StopIteration."""
     await _scratch(db)
 
-    def bad(conn: sqlite3.Connection) -> None:
+    def bad(conn: Connection) -> None:
         conn.execute("INSERT INTO scratch (v) VALUES ('lost')")
         next(iter(()))
 
@@ -187,7 +188,7 @@ async def test_a_read_cannot_write_nor_wait_behind_a_writer(db: Database, large:
         await db.read(lambda conn: conn.execute("INSERT INTO scratch (v) VALUES ('b')"), large=large)
     started = threading.Event()
 
-    def slow(conn: sqlite3.Connection) -> None:
+    def slow(conn: Connection) -> None:
         conn.execute("INSERT INTO scratch (v) VALUES ('c')")
         started.set()
         time.sleep(0.5)
@@ -208,7 +209,7 @@ async def test_read_sees_committed_writes_and_propagates_errors(db: Database) ->
     await db.write(_insert("a"))
     assert await _values(db) == {"a"}
 
-    def broken(conn: sqlite3.Connection) -> None:
+    def broken(conn: Connection) -> None:
         raise KeyError("boom")
 
     with pytest.raises(KeyError):
@@ -283,15 +284,15 @@ async def test_listeners_run_once_the_batch_committed(db: Database) -> None:
 
     db.subscribe("work", look)
 
-    def create(conn: sqlite3.Connection) -> None:
+    def create(conn: Connection) -> None:
         conn.execute("CREATE TABLE t (x INTEGER)")
         announce(conn, "work")
 
     await db.write(create)
     assert counts == [0]
 
-    def insert(i: int) -> Callable[[sqlite3.Connection], None]:
-        def unit(conn: sqlite3.Connection) -> None:
+    def insert(i: int) -> Callable[[Connection], None]:
+        def unit(conn: Connection) -> None:
             conn.execute("INSERT INTO t VALUES (?)", (i,))
             announce(conn, "work")
 
@@ -312,14 +313,14 @@ async def test_key_listeners_hear_each_key_a_commit_announced(db: Database) -> N
     db.subscribe_keys("cache", keys.append)
     db.subscribe("cache", lambda: woken.append(None))
 
-    def changes(*which: str | None) -> Callable[[sqlite3.Connection], None]:
-        def unit(conn: sqlite3.Connection) -> None:
+    def changes(*which: str | None) -> Callable[[Connection], None]:
+        def unit(conn: Connection) -> None:
             for key in which:
                 announce(conn, "cache", key)
 
         return unit
 
-    def refused(conn: sqlite3.Connection) -> None:
+    def refused(conn: Connection) -> None:
         announce(conn, "cache", "9")
         raise ValueError("rolled back")
 

@@ -20,6 +20,7 @@ from services.infra import games, ledger
 from services.infra.catalogs import DATA_DIR, CardIndex, load_all
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import check_conservation
 
@@ -58,7 +59,7 @@ async def scene(db: Database) -> AsyncIterator[Scene]:
     world = Scene(db, clock)
     now = clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player in (ALICE, BOB):
             ensure_player(conn, player, now)
 
@@ -133,7 +134,7 @@ async def test_nothing_can_move_to_an_erased_player(scene: Scene) -> None:
     )
     for sql, params in raw:
 
-        def attempt(conn: sqlite3.Connection, sql: str = sql, params: tuple[object, ...] = params) -> None:
+        def attempt(conn: Connection, sql: str = sql, params: tuple[object, ...] = params) -> None:
             conn.execute(sql, params)
 
         with pytest.raises(sqlite3.IntegrityError, match="an erased player holds nothing"):

@@ -3,7 +3,6 @@ over, long-gone rows are forgotten. Runs on SQLite and, with `TEST_DATABASE=post
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -11,6 +10,7 @@ from core.clock import ManualClock, from_db, to_db
 from services.infra import outbox
 from services.infra.heartbeat import DEAD_AFTER, FORGET_AFTER, PERIOD, Heartbeat, beat
 from services.infra.messages import MessageSpec, Target, Text
+from store.connection import Connection
 from store.db import Database
 
 DEAD = DEAD_AFTER * PERIOD
@@ -48,7 +48,7 @@ async def test_the_heartbeat_of_one_process_is_what_it_always_was(db: Database) 
     assert rows == 1
 
 
-def _claimed_item(conn: sqlite3.Connection, now: datetime, process: str) -> int:
+def _claimed_item(conn: Connection, now: datetime, process: str) -> int:
     item = outbox.enqueue(conn, now, Target("channel", 5, guild_id=None), MessageSpec(content=Text.raw("hi")))
     conn.execute(
         "UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE id = ?",

@@ -13,23 +13,24 @@ from core.clock import ManualClock
 from core.errors import InsufficientFunds
 from services.infra import ledger
 from services.infra.ledger import Movement
+from store.connection import Connection
 from store.db import Database
 from store.idempotency import once
 
-AddPlayer = Callable[[sqlite3.Connection, int], None]
-Conservation = Callable[[sqlite3.Connection], None]
+AddPlayer = Callable[[Connection, int], None]
+Conservation = Callable[[Connection], None]
 
 
 async def _rich_player(db: Database, clock: ManualClock, add_player: AddPlayer, gold: int = 100) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         add_player(conn, 1)
         ledger.credit(conn, clock.now(), 1, "gold", gold, Movement("test.grant"))
 
     await db.write(unit)
 
 
-def _buy(clock: ManualClock, key: str, price: int = 1) -> Callable[[sqlite3.Connection], tuple[Any, bool]]:
-    def unit(conn: sqlite3.Connection) -> tuple[Any, bool]:
+def _buy(clock: ManualClock, key: str, price: int = 1) -> Callable[[Connection], tuple[Any, bool]]:
+    def unit(conn: Connection) -> tuple[Any, bool]:
         def work() -> dict[str, Any]:
             after = ledger.debit(conn, clock.now(), 1, "gold", price, Movement("shop.buy", ref=key))
             return {"balance": after, "items": ("sword", price)}
@@ -39,7 +40,7 @@ def _buy(clock: ManualClock, key: str, price: int = 1) -> Callable[[sqlite3.Conn
     return unit
 
 
-def _count(sql: str) -> Callable[[sqlite3.Connection], int]:
+def _count(sql: str) -> Callable[[Connection], int]:
     return lambda conn: conn.execute(sql).fetchone()[0]
 
 
@@ -130,7 +131,7 @@ async def test_an_unserialisable_result_undoes_the_work(
 ) -> None:
     await _rich_player(db, clock, add_player)
 
-    def unit(conn: sqlite3.Connection) -> tuple[Any, bool]:
+    def unit(conn: Connection) -> tuple[Any, bool]:
         def work() -> object:
             ledger.debit(conn, clock.now(), 1, "gold", 10, Movement("shop.buy"))
             return object()

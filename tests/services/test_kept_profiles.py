@@ -6,7 +6,6 @@ the same unit (gold paid) would make the profile forgotten anyway."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 
 import pytest
@@ -23,6 +22,7 @@ from services.pillz.economy import CURRENCY as PILLZ_COINS
 from services.pillz.economy import ensure_profile
 from services.pillz.ladder import record_friend_result
 from services.pillz.reset import reset as reset_pillz
+from store.connection import Connection
 from store.db import Database
 from tests.fixtures.registration import registered
 
@@ -107,7 +107,7 @@ async def test_a_chocobataille_result_shows_on_a_kept_profile(
 ) -> None:
     assert await lines(players, 3, choco.GAME) == []
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         record_result(conn, GUILD, 3, "bronze", "win", absence_forfeit=False, cards_lost=0)
 
     await db.write(unit)

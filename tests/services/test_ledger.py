@@ -22,11 +22,12 @@ from services.infra import ledger
 from services.infra.games import money
 from services.infra.ledger import Movement
 from services.infra.messages import Text
+from store.connection import Connection
 from store.db import Database
 from store.migrate import migrate
 
-AddPlayer = Callable[[sqlite3.Connection, int], None]
-Conservation = Callable[[sqlite3.Connection], None]
+AddPlayer = Callable[[Connection, int], None]
+Conservation = Callable[[Connection], None]
 GRANT = Movement("test.grant")
 SPEND = Movement("test.spend", ref="shop")
 
@@ -34,7 +35,7 @@ SPEND = Movement("test.spend", ref="shop")
 async def _player_with(
     db: Database, clock: ManualClock, add_player: AddPlayer, player_id: int, gold: int
 ) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         add_player(conn, player_id)
         if gold:
             ledger.credit(conn, clock.now(), player_id, "gold", gold, GRANT)
@@ -42,14 +43,14 @@ async def _player_with(
     await db.write(unit)
 
 
-def _ledger_rows(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+def _ledger_rows(conn: Connection) -> list[tuple[Any, ...]]:
     rows = conn.execute(
         "SELECT player_id, currency, card_id, delta, balance_after, reason, ref FROM ledger ORDER BY id"
     )
     return [tuple(row) for row in rows]
 
 
-def _balance(player_id: int, currency: str = "gold") -> Callable[[sqlite3.Connection], int]:
+def _balance(player_id: int, currency: str = "gold") -> Callable[[Connection], int]:
     return lambda conn: ledger.balance(conn, player_id, currency)
 
 
@@ -167,7 +168,7 @@ async def test_a_failed_debit_undoes_the_rest_of_its_unit(
     """A purchase = debit + mint; if any part fails, none of it happened."""
     await _player_with(db, clock, add_player, 1, 5)
 
-    def buy(conn: sqlite3.Connection) -> int:
+    def buy(conn: Connection) -> int:
         card = ledger.mint_card(conn, clock.now(), 1, "g", "rare", SPEND)
         ledger.credit(conn, clock.now(), 1, "gems", 1, SPEND)
         ledger.debit(conn, clock.now(), 1, "gold", 6, SPEND)
@@ -195,7 +196,7 @@ async def test_amounts_must_be_positive(
 # --- cards --------------------------------------------------------------------------------------------
 
 
-def _owner(card_id: int) -> Callable[[sqlite3.Connection], Any]:
+def _owner(card_id: int) -> Callable[[Connection], Any]:
     return lambda conn: conn.execute(
         "SELECT owner_id, locked_by FROM cards WHERE id = ?", (card_id,)
     ).fetchone()
@@ -256,7 +257,7 @@ async def test_only_the_owner_can_move_or_lock_a_card(
     await _player_with(db, clock, add_player, 1, 0)
     await _player_with(db, clock, add_player, 2, 0)
     card = await db.write(lambda conn: ledger.mint_card(conn, clock.now(), 1, "hoss", "dragon", GRANT))
-    attempts: list[Callable[[sqlite3.Connection], Any]] = [
+    attempts: list[Callable[[Connection], Any]] = [
         lambda conn: ledger.transfer_card(conn, clock.now(), card, 2, 2, Movement("steal")),
         lambda conn: ledger.destroy_card(conn, clock.now(), card, 2, Movement("steal")),
         lambda conn: ledger.set_card_lock(conn, [card], 2, "deck"),
@@ -390,7 +391,7 @@ class Model:
         return "ok"
 
 
-def _nth_card(conn: sqlite3.Connection, player: int, n: int) -> int:
+def _nth_card(conn: Connection, player: int, n: int) -> int:
     row = conn.execute(
         "SELECT id FROM cards WHERE owner_id = ? ORDER BY id LIMIT 1 OFFSET ?", (player, n)
     ).fetchone()
@@ -399,10 +400,10 @@ def _nth_card(conn: sqlite3.Connection, player: int, n: int) -> int:
     return int(row[0])
 
 
-def _unit(op: tuple[Any, ...], now: datetime) -> Callable[[sqlite3.Connection], str]:
+def _unit(op: tuple[Any, ...], now: datetime) -> Callable[[Connection], str]:
     why = Movement(f"prop.{op[0]}")
 
-    def unit(conn: sqlite3.Connection) -> str:
+    def unit(conn: Connection) -> str:
         kind = op[0]
         if kind == "credit":
             ledger.credit(conn, now, op[1], op[2], op[3], why)
@@ -436,7 +437,7 @@ async def _run_scenario(path: Path, operations: list[tuple[Any, ...]], conservat
         model = Model()
         setup: list[tuple[Any, ...]] = [("credit", p, "gold", 20) for p in PLAYERS]
 
-        def create_players(conn: sqlite3.Connection) -> None:
+        def create_players(conn: Connection) -> None:
             for p in PLAYERS:
                 conn.execute("INSERT INTO players (id, created_at) VALUES (?, 't')", (p,))
 
@@ -455,7 +456,7 @@ async def _run_scenario(path: Path, operations: list[tuple[Any, ...]], conservat
         assert all(isinstance(r, str | DomainError) for r in results), results
         assert outcomes == expected
 
-        def snapshot(conn: sqlite3.Connection) -> tuple[dict[Any, int], dict[int, tuple[int | None, bool]]]:
+        def snapshot(conn: Connection) -> tuple[dict[Any, int], dict[int, tuple[int | None, bool]]]:
             conservation(conn)
             balances = {
                 (p, c): b for p, c, b in conn.execute("SELECT player_id, currency, balance FROM wallets")

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from store.connection import Connection
 from store.migrate import MIGRATIONS_DIR, SchemaMismatch, apply_sync, current_version, discover
 from tests.platform.bot_process import database_refusal
 from tests.services.migrations import plain, schema, upgrade
@@ -26,22 +26,22 @@ def copy_migrations(directory: Path) -> Path:
     return directory
 
 
-def recorded(conn: sqlite3.Connection) -> list[tuple[int, str, str | None]]:
+def recorded(conn: Connection) -> list[tuple[int, str, str | None]]:
     return conn.execute("SELECT version, name, checksum FROM schema_migrations ORDER BY version").fetchall()
 
 
-def snapshot(conn: sqlite3.Connection) -> tuple[object, ...]:
+def snapshot(conn: Connection) -> tuple[object, ...]:
     return schema(conn), recorded(conn)
 
 
-def make_newer(conn: sqlite3.Connection) -> None:
+def make_newer(conn: Connection) -> None:
     conn.execute(
         "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, 'from_the_future', 'f00')",
         (LATEST + 1,),
     )
 
 
-def tamper_checksum(conn: sqlite3.Connection) -> None:
+def tamper_checksum(conn: Connection) -> None:
     conn.execute("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 2")
 
 
@@ -155,7 +155,7 @@ def test_a_refused_database_from_before_checksums_is_left_without_them(tmp_path:
 
 @pytest.mark.parametrize("spoil", [make_newer, tamper_checksum], ids=["newer", "edited"])
 def test_the_bot_refuses_to_start_on_it_with_exit_code_2(
-    tmp_path: Path, spoil: Callable[[sqlite3.Connection], None]
+    tmp_path: Path, spoil: Callable[[Connection], None]
 ) -> None:
     path = tmp_path / "bot.sqlite3"
     with plain(path) as conn:

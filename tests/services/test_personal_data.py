@@ -3,11 +3,10 @@ schema: on SQLite here, on PostgreSQL when the suite runs with `TEST_DATABASE=po
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from services.community.privacy import collect, undeclared
+from store.connection import Connection
 from store.db import Database
 from store.personal_data import TABLES, Holds, Table, _table
 
@@ -19,7 +18,7 @@ async def test_every_column_of_the_live_schema_is_declared_and_nothing_else(db: 
 
 
 async def test_a_new_column_is_caught_and_stops_the_export(db: Database) -> None:
-    def add(conn: sqlite3.Connection) -> None:
+    def add(conn: Connection) -> None:
         conn.execute("ALTER TABLE trades ADD COLUMN witness_id BIGINT")
 
     await db.write(add)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 
@@ -14,14 +13,15 @@ from core.errors import BadInput
 from services.infra import games
 from services.infra.games import Currency, GameSpec, SummaryLine
 from services.infra.players import PlayerService, ensure_player
+from store.connection import Connection
 from store.db import Database
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 COINS = Currency("zz_test_coins", "currency.zz_test_coins", starting=100)
 TOKENS = Currency("zz_test_tokens", "currency.zz_test_tokens", starting=0)  # no grant, no wallet row
 
 
-def _summary(conn: sqlite3.Connection, player_id: int) -> list[SummaryLine]:
+def _summary(conn: Connection, player_id: int) -> list[SummaryLine]:
     return [SummaryLine("summary.zz_test", {"player": player_id})]
 
 
@@ -48,7 +48,7 @@ def service(db: Database, clock: ManualClock) -> PlayerService:
     return PlayerService(db, clock)
 
 
-def _count(sql: str, *params: object) -> Callable[[sqlite3.Connection], int]:
+def _count(sql: str, *params: object) -> Callable[[Connection], int]:
     return lambda conn: conn.execute(sql, params).fetchone()[0]
 
 
@@ -129,7 +129,7 @@ async def test_an_unsupported_locale_is_refused(db: Database, service: PlayerSer
 async def test_touch_creates_the_player_and_remembers_their_discord_language(
     db: Database, service: PlayerService, spec: GameSpec
 ) -> None:
-    def last_locale(conn: sqlite3.Connection) -> str | None:
+    def last_locale(conn: Connection) -> str | None:
         return conn.execute("SELECT last_locale FROM players WHERE id = 13").fetchone()[0]
 
     assert await service.touch(13, "en") is None  # no explicit choice yet: follow Discord

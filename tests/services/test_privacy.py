@@ -15,6 +15,7 @@ from services.community.privacy import collect, erase
 from services.infra import games, ledger
 from services.infra.players import ensure_player
 from store import schema
+from store.connection import Connection
 from store.db import Database
 
 # Discord ids: 17 digits and more, as every real user's
@@ -26,7 +27,7 @@ def _games() -> None:
     games.discover()
 
 
-def _seed_two_players(conn: sqlite3.Connection, clock: ManualClock, status: str) -> None:
+def _seed_two_players(conn: Connection, clock: ManualClock, status: str) -> None:
     now = clock.now()
     at = to_db(now)
     for player in (ALICE, BOB):
@@ -91,7 +92,7 @@ async def test_the_export_holds_the_players_rows_and_not_a_live_matchs(
     assert json.dumps(over, default=str)  # the file is JSON
 
 
-def _mentions(conn: sqlite3.Connection, player: int) -> list[str]:
+def _mentions(conn: Connection, player: int) -> list[str]:
     """Every place the id still appears: integer columns equal to it, text columns containing it."""
     found = []
     for table in schema.tables(conn):
@@ -103,7 +104,7 @@ def _mentions(conn: sqlite3.Connection, player: int) -> list[str]:
 
 
 async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
-    db: Database, clock: ManualClock, conservation: Callable[[sqlite3.Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
 ) -> None:
     await db.write(lambda conn: _seed_two_players(conn, clock, "over"))
     now = clock.now()
@@ -130,7 +131,7 @@ async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
     await db.read(conservation)
     assert await db.write(lambda conn: erase(conn, now, ALICE)) is None  # nothing left to erase
 
-    def tamper(conn: sqlite3.Connection) -> None:
+    def tamper(conn: Connection) -> None:
         conn.execute("UPDATE ledger SET delta = 5 WHERE player_id = ?", (anonymous,))
 
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):

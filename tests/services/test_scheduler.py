@@ -14,6 +14,7 @@ import pytest
 from core.clock import ManualClock, from_db, to_db
 from services.infra import ledger, scheduler
 from services.infra.scheduler import MAX_ATTEMPTS, Daily, Job, Scheduler
+from store.connection import Connection
 from store.db import Database
 from store.migrate import migrate
 
@@ -61,7 +62,7 @@ async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
 def pay(reason: str, amount: int = 10) -> scheduler.JobHandler:
     """A handler with a real effect: it credits gold, referenced by the period (or the job id)."""
 
-    def handler(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def handler(conn: Connection, job: Job, now: datetime) -> None:
         why = ledger.Movement(reason, job.period_key or str(job.id))
         ledger.credit(conn, now, PLAYER, "gold", amount, why)
 
@@ -69,7 +70,7 @@ def pay(reason: str, amount: int = 10) -> scheduler.JobHandler:
 
 
 async def payments(db: Database, reason: str) -> list[str]:
-    def unit(conn: sqlite3.Connection) -> list[str]:
+    def unit(conn: Connection) -> list[str]:
         rows = conn.execute("SELECT ref FROM ledger WHERE reason = ? ORDER BY id", (reason,)).fetchall()
         return [row[0] for row in rows]
 
@@ -101,7 +102,7 @@ async def test_twenty_concurrent_runs_fire_a_job_once(
 async def test_a_job_is_stored_with_its_callers_unit_or_not_at_all(db: Database, sched: Scheduler) -> None:
     now = START
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         scheduler.schedule(conn, now, "reward", now, {})
         raise RuntimeError("the move was illegal")
 
@@ -142,10 +143,10 @@ async def test_restart_fires_a_missed_job_once(path: Path, db: Database, clock: 
         await database.close()
 
 
-def flaky_while(broken: list[bool]) -> Callable[[sqlite3.Connection, Job, datetime], None]:
+def flaky_while(broken: list[bool]) -> Callable[[Connection, Job, datetime], None]:
     """A handler that pays, then fails while `broken[0]` holds (its payment rolled back with it)."""
 
-    def flaky(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def flaky(conn: Connection, job: Job, now: datetime) -> None:
         pay("test.flaky")(conn, job, now)
         if broken[0]:
             raise RuntimeError("not yet")
@@ -158,7 +159,7 @@ async def test_failing_handler_rolls_back_retries_then_fails(
 ) -> None:
     calls: list[datetime] = []
 
-    def broken(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def broken(conn: Connection, job: Job, now: datetime) -> None:
         pay("test.broken")(conn, job, now)
         calls.append(now)
         raise RuntimeError("boom")
@@ -252,7 +253,7 @@ async def test_daily_20h_paris_across_dst_changes(
 ) -> None:
     fired: list[tuple[str | None, datetime, datetime]] = []
 
-    def record(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def record(conn: Connection, job: Job, now: datetime) -> None:
         fired.append((job.period_key, job.due_at, now))
 
     sched.recurring("evening", Daily(20, 0), record)
@@ -298,7 +299,7 @@ async def test_bot_down_three_days_pays_each_missed_day_once(
 async def test_a_failed_occurrence_does_not_end_the_series(
     db: Database, sched: Scheduler, clock: ManualClock
 ) -> None:
-    def refuse(conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def refuse(conn: Connection, job: Job, now: datetime) -> None:
         raise RuntimeError("bad day")
 
     sched.recurring("daily", Daily(20, 0), refuse)

@@ -3,7 +3,6 @@ heartbeat row says (services/infra/shards.py: the rule is for several processes 
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import discord
@@ -16,6 +15,7 @@ from emulator.world import Channel
 from services.infra import outbox
 from services.infra.container import build_services
 from services.infra.messages import MessageSpec, Target, Text
+from store.connection import Connection
 
 COUNT = 2
 
@@ -44,7 +44,7 @@ async def test_one_process_sends_every_servers_posts(tmp_path: Path) -> None:
             await services.heartbeat.beat()
             now = services.clock.now()
 
-            def unit(conn: sqlite3.Connection) -> None:
+            def unit(conn: Connection) -> None:
                 # a row that says another process holds shard 1: there is no such process on SQLite
                 conn.execute(
                     "INSERT INTO heartbeats (process, started_at, last_seen, shard_count, shard_ids)"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable
 from datetime import timedelta
 from typing import Any
@@ -25,6 +24,7 @@ from services.infra.games import GameContext
 from services.infra.messages import MessageSpec, Text, render_text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import check_conservation
 from tests.services.public_wording import parts
@@ -110,7 +110,7 @@ def said_about_decks(spec: MessageSpec) -> bool:
 async def w(db: Database, clock: ManualClock, cards: CardIndex) -> AsyncIterator[Desk]:
     desk = Desk(db, clock, cards)
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player in (ALICE, BOB, CAROL):
             ensure_player(conn, player, clock.now())
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
@@ -26,6 +25,7 @@ from services.infra import games, ledger
 from services.infra.catalogs import DATA_DIR, CardIndex, load_all
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import check_conservation, open_database
 
@@ -53,7 +53,7 @@ class World:
         key = card or catalog.cards[0].id
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> list[int]:
+        def unit(conn: Connection) -> list[int]:
             why = ledger.Movement("test")
             return [ledger.mint_card(conn, now, owner, GAME, key, why) for _ in range(count)]
 
@@ -78,7 +78,7 @@ async def _world(path: Path, clock: ManualClock, cards: CardIndex) -> World:
     world = World(await open_database(path), clock, cards)
     now = clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player in (ALICE, BOB, CAROL):
             ensure_player(conn, player, now)
 
@@ -347,7 +347,7 @@ async def test_fifty_trades_over_overlapping_copies_and_one_wallet(
     monkeypatch.setattr(trades, "MAX_OPEN", TRADES)  # alice is party to all fifty
     now = w.clock.now()
 
-    def players(conn: sqlite3.Connection) -> None:
+    def players(conn: Connection) -> None:
         for player in PARTNERS:
             ensure_player(conn, player, now - MIN_MEMBERSHIP)
 
@@ -419,7 +419,7 @@ async def test_a_hoss_copy_is_worth_its_sale_price_and_cannot_be_sold_while_offe
     creature = next(c for c in catalog.cards if isinstance(c, CreatureCard) and c.rank == 2)
     now = w.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         why = ledger.Movement("test")
         return ledger.mint_card(conn, now, ALICE, "hoss", creature.id, why, {"rarity": "or", "holo": False})
 

@@ -9,7 +9,6 @@ keeps only what is really its own."""
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -19,6 +18,7 @@ from core.clock import ManualClock
 from services.infra import ledger
 from services.infra.games import GameSpec
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 from tests.fixtures.registration import registered
 
@@ -60,7 +60,7 @@ async def set_balance(
     """The player created if needed (with the registered games' starting wallets), then their balance in
     `currency` brought to `amount` (None: left as it is) through the ledger, as a grant or a debit."""
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, player_id, clock.now())
         have = ledger.balance(conn, player_id, currency)
         if amount is None:

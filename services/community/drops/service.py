@@ -19,7 +19,6 @@ draws it and pays its winner, and the proof of the draw (docs/drops.md).
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -48,6 +47,7 @@ from services.infra.erased import ERASED, is_erased
 from services.infra.messages import Target, Text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler, cancel, schedule
+from store.connection import Connection
 from store.db import Database
 
 NEXT_JOB = "drops:next"
@@ -114,7 +114,7 @@ def _drop(row: Any) -> _Drop:
     )
 
 
-def _load(conn: sqlite3.Connection, drop_id: int, guild_id: int | None) -> _Drop | None:
+def _load(conn: Connection, drop_id: int, guild_id: int | None) -> _Drop | None:
     """A drop of this server (`guild_id`), or of any (None: an id the bot wrote itself, in a job)."""
     if guild_id is None:
         row = conn.execute(f"SELECT {_COLUMNS} FROM drops WHERE id = ?", (drop_id,)).fetchone()
@@ -125,7 +125,7 @@ def _load(conn: sqlite3.Connection, drop_id: int, guild_id: int | None) -> _Drop
     return None if row is None else _drop(row)
 
 
-def entries(conn: sqlite3.Connection, drop_id: int) -> list[str]:
+def entries(conn: Connection, drop_id: int) -> list[str]:
     """The draw's list, "<position>:<player id>" in click order, written by the database."""
     rows = conn.execute(
         "SELECT CAST(position AS TEXT) || ':' || CAST(player_id AS TEXT) FROM drop_entries"
@@ -139,33 +139,33 @@ def _player_of(entry: str) -> int:
     return int(entry.split(":")[1])
 
 
-def wins_on(conn: sqlite3.Connection, player_id: int, day: date) -> int:
+def wins_on(conn: Connection, player_id: int, day: date) -> int:
     row = conn.execute(
         "SELECT COUNT(*) FROM drops WHERE winner_id = ? AND won_day = ?", (player_id, day.isoformat())
     ).fetchone()
     return int(row[0])
 
 
-def _drops_on(conn: sqlite3.Connection, guild_id: int, day: date) -> int:
+def _drops_on(conn: Connection, guild_id: int, day: date) -> int:
     row = conn.execute(
         "SELECT COUNT(*) FROM drops WHERE guild_id = ? AND day = ?", (guild_id, day.isoformat())
     ).fetchone()
     return int(row[0])
 
 
-def _active_on(conn: sqlite3.Connection, guild_id: int, day: date) -> int:
+def _active_on(conn: Connection, guild_id: int, day: date) -> int:
     row = conn.execute(
         "SELECT COUNT(*) FROM guild_players WHERE guild_id = ? AND last_day = ?", (guild_id, day.isoformat())
     ).fetchone()
     return int(row[0])
 
 
-def _last_drop_at(conn: sqlite3.Connection, guild_id: int) -> datetime | None:
+def _last_drop_at(conn: Connection, guild_id: int) -> datetime | None:
     row = conn.execute("SELECT MAX(opened_at) FROM drops WHERE guild_id = ?", (guild_id,)).fetchone()
     return None if row is None or row[0] is None else from_db(str(row[0]))
 
 
-def _job_due(conn: sqlite3.Connection, job_id: int | None) -> bool:
+def _job_due(conn: Connection, job_id: int | None) -> bool:
     if job_id is None:
         return False
     row = conn.execute("SELECT state FROM jobs WHERE id = ?", (job_id,)).fetchone()
@@ -208,7 +208,7 @@ class DropService:
         armed; turning them on counts as the server's activity (the manager's command) and arms one."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> DropSettings:
+        def unit(conn: Connection) -> DropSettings:
             write(conn, now, guild_id, rhythm, chosen)
             settings = read(conn, guild_id)
             if not settings.on:
@@ -235,9 +235,7 @@ class DropService:
             return
         await self.db.write(lambda conn: self._touch(conn, now, day, guild_id, player_id))
 
-    def _touch(
-        self, conn: sqlite3.Connection, now: datetime, day: date, guild_id: int, player_id: int
-    ) -> None:
+    def _touch(self, conn: Connection, now: datetime, day: date, guild_id: int, player_id: int) -> None:
         ensure_player(conn, player_id, now)
         conn.execute(
             "INSERT INTO guild_players (guild_id, player_id, first_seen, last_day) VALUES (?, ?, ?, ?)"
@@ -251,12 +249,12 @@ class DropService:
         if touched:
             self._arm(conn, now, read(conn, guild_id))
 
-    def _room(self, conn: sqlite3.Connection, settings: DropSettings, day: date) -> bool:
+    def _room(self, conn: Connection, settings: DropSettings, day: date) -> bool:
         return allowed_today(
             settings.pace, _drops_on(conn, settings.guild_id, day), _active_on(conn, settings.guild_id, day)
         )
 
-    def _arm(self, conn: sqlite3.Connection, now: datetime, settings: DropSettings) -> None:
+    def _arm(self, conn: Connection, now: datetime, settings: DropSettings) -> None:
         """Arm the server's next drop, unless one is armed already or its day has no room left."""
         if not settings.on or _job_due(conn, settings.next_job):
             return
@@ -272,7 +270,7 @@ class DropService:
 
     # -- opening --------------------------------------------------------------------------------------
 
-    def on_next(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_next(self, conn: Connection, job: Job, now: datetime) -> None:
         guild_id = int(job.payload["guild"])
         conn.execute(
             "UPDATE drop_settings SET next_job = NULL WHERE guild_id = ? AND next_job = ?", (guild_id, job.id)
@@ -301,9 +299,7 @@ class DropService:
             key for key in self.catalogs if (spec := games.get(key)) is not None and spec.drops is not None
         ]
 
-    def open_drop(
-        self, conn: sqlite3.Connection, now: datetime, guild_id: int, channel: int, game: str
-    ) -> int:
+    def open_drop(self, conn: Connection, now: datetime, guild_id: int, channel: int, game: str) -> int:
         """A drop of `game` in `channel`, in the caller's unit: the job's last step, once its checks passed
         (and the crash test's way to open drops at will)."""
         spec = games.get(game)
@@ -350,7 +346,7 @@ class DropService:
         won their day's drops already. A drop of another server is answered as an unknown one."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Entered:
+        def unit(conn: Connection) -> Entered:
             drop = _load(conn, drop_id, guild_id)
             if drop is None:
                 raise NotFound("drops.error.not_found")
@@ -384,7 +380,7 @@ class DropService:
 
     # -- the draw -------------------------------------------------------------------------------------
 
-    def on_close(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_close(self, conn: Connection, job: Job, now: datetime) -> None:
         drop = _load(conn, int(job.payload["drop"]), None)
         if drop is None or drop.status != "open":
             return
@@ -415,7 +411,7 @@ class DropService:
 
     def _pay(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         drop: _Drop,
         winner: int,
@@ -448,7 +444,7 @@ class DropService:
 
     def _end(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         drop: _Drop,
         status: str,
@@ -491,7 +487,7 @@ class DropService:
         """« Vérifier »: recompute a drawn drop of this server from what it published. A drop still open
         is refused: its seed is revealed with its result, never before."""
 
-        def unit(conn: sqlite3.Connection) -> tuple[_Drop, list[str]] | None:
+        def unit(conn: Connection) -> tuple[_Drop, list[str]] | None:
             drop = _load(conn, drop_id, guild_id)
             return None if drop is None else (drop, entries(conn, drop_id))
 

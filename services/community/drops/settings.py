@@ -3,7 +3,6 @@ drops may come from."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,6 +15,7 @@ from core.settings import SUPPORTED_LOCALES
 from services.community.drops.rhythm import OFF, RHYTHM_NAMES, RHYTHMS, Rhythm, RhythmName
 from services.infra import games
 from services.infra.catalogs import fold
+from store.connection import Connection
 
 ALL_GAMES = ""  # stored for "every game that has drops"
 MAX_LISTED = 10  # unknown names quoted back in a refusal
@@ -50,7 +50,7 @@ def drop_games() -> list[str]:
     return [spec.key for spec in games.all_games() if spec.drops is not None]
 
 
-def read(conn: sqlite3.Connection, guild_id: int) -> DropSettings:
+def read(conn: Connection, guild_id: int) -> DropSettings:
     row = conn.execute(
         "SELECT rhythm, games, last_active_at, next_job FROM drop_settings WHERE guild_id = ?", (guild_id,)
     ).fetchone()
@@ -67,7 +67,7 @@ def read(conn: sqlite3.Connection, guild_id: int) -> DropSettings:
 
 
 def write(
-    conn: sqlite3.Connection, now: datetime, guild_id: int, rhythm: RhythmName, chosen: Sequence[str] | None
+    conn: Connection, now: datetime, guild_id: int, rhythm: RhythmName, chosen: Sequence[str] | None
 ) -> None:
     """Save the rhythm, and the games when `chosen` is given (None keeps the games saved before)."""
     if rhythm not in RHYTHM_NAMES:

@@ -9,11 +9,11 @@ better best place, then the more games placed, then the smaller Discord id (a fi
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from services.infra import games
 from services.infra.erased import is_erased
+from store.connection import Connection
 from store.db import Database
 
 POINTS = (10, 9, 8, 7, 6, 5, 4, 3, 2, 1)  # by place in a game's own ranking
@@ -68,7 +68,7 @@ class LeaderboardService:
     async def server(self, guild_id: int, viewer: int) -> ServerBoard:
         specs = [spec for spec in games.all_games() if spec.standings is not None]
 
-        def unit(conn: sqlite3.Connection) -> list[ServerLine]:
+        def unit(conn: Connection) -> list[ServerLine]:
             boards = {}
             for spec in specs:
                 assert spec.standings is not None

@@ -3,12 +3,12 @@ ranking of a server's players, and the week's best of them, each line with the g
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from services.infra.messages import Text
+from store.connection import Connection
 
 
 @dataclass(frozen=True)
@@ -19,10 +19,10 @@ class Standing:
 
 # Every player of the game's own board on a server, best first (connection, server): the ranking
 # `/<game> classement` shows, not cut to its first rows.
-ServerBoard = Callable[[sqlite3.Connection, int], list[Standing]]
+ServerBoard = Callable[[Connection, int], list[Standing]]
 # The best of a week in the game on a server, best first (connection, server, since, until): who won the
 # most there in that time, by the game's own results; nobody when nothing was played.
-WeekBoard = Callable[[sqlite3.Connection, int, datetime, datetime], list[Standing]]
+WeekBoard = Callable[[Connection, int, datetime, datetime], list[Standing]]
 
 
 @dataclass(frozen=True)

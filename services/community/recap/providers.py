@@ -4,7 +4,6 @@ shown off, the drops won. Each reads one server's week and says nothing (None) w
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from typing import Any
 
@@ -22,6 +21,7 @@ from services.community.recap.sections import (
 from services.infra import games
 from services.infra.erased import is_erased, mention
 from services.infra.messages import Number, StripCard, Text
+from store.connection import Connection
 
 PODIUM = ("🥇", "🥈", "🥉")
 PULLS_SHOWN = 5
@@ -31,7 +31,7 @@ def medal_line(place: int, player: int, score: Text) -> Text:
     return Text("recap.medal", {"medal": PODIUM[place], "player": mention(player), "score": score})
 
 
-def best_players(conn: sqlite3.Connection, week: RecapWeek) -> RecapSection | None:
+def best_players(conn: Connection, week: RecapWeek) -> RecapSection | None:
     """Each game with wins this week on the server, its three best (`GameSpec.standings.week`)."""
     lines = []
     for spec in games.all_games():
@@ -60,7 +60,7 @@ def worth(game: str, catalog: Any, card_id: str, copy: StripCard) -> tuple[int, 
     return (art, value)
 
 
-def rarest_pulls(conn: sqlite3.Connection, week: RecapWeek) -> RecapSection | None:
+def rarest_pulls(conn: Connection, week: RecapWeek) -> RecapSection | None:
     """The pulls shown off (« Montrer ») on the server this week: each game's most prized, most prized
     first (at most five lines); their pictures are the recap's candidates."""
     rows = conn.execute(
@@ -103,7 +103,7 @@ def rarest_pulls(conn: sqlite3.Connection, week: RecapWeek) -> RecapSection | No
     return RecapSection(Text("recap.pulls.title"), Text.lines(lines), ORDER_PULLS, tuple(highlights))
 
 
-def drops_won(conn: sqlite3.Connection, week: RecapWeek) -> RecapSection | None:
+def drops_won(conn: Connection, week: RecapWeek) -> RecapSection | None:
     """How many drops the server had this week, how many were won and by how many players, and the
     luckiest one."""
     rows = conn.execute(

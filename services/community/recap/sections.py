@@ -10,13 +10,13 @@ podium); another platform feature adds its providers to the list `RecapService` 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from services.infra.messages import StripCard, Text
+from store.connection import Connection
 
 # Where each kind of section stands in the recap (lower first); a new provider picks its own.
 ORDER_PLAYERS = 10
@@ -55,4 +55,4 @@ class RecapSection:
     highlights: tuple[Highlight, ...] = ()
 
 
-SectionProvider = Callable[[sqlite3.Connection, RecapWeek], RecapSection | None]
+SectionProvider = Callable[[Connection, RecapWeek], RecapSection | None]

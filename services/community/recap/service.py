@@ -9,7 +9,6 @@ and never twice. Its sections come from the providers the service is built with 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -19,6 +18,7 @@ from services.infra import outbox
 from services.infra.messages import CardStrip, Day, Embed, EmbedField, MessageSpec, Target, Text
 from services.infra.recurrence import resolve_wall_time
 from services.infra.scheduler import Job, Scheduler, Weekly
+from store.connection import Connection
 
 RECAP_JOB = "platform:recap"
 WHEN = Weekly(0, 9, 0)  # « Every Monday morning (Paris) »
@@ -61,11 +61,11 @@ class RecapService:
         self.providers = tuple(providers)
         scheduler.recurring(RECAP_JOB, WHEN, self.on_week)
 
-    def sections(self, conn: sqlite3.Connection, week: RecapWeek) -> list[RecapSection]:
+    def sections(self, conn: Connection, week: RecapWeek) -> list[RecapSection]:
         found = [section for provider in self.providers if (section := provider(conn, week)) is not None]
         return sorted(found, key=lambda section: section.order)
 
-    def on_week(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_week(self, conn: Connection, job: Job, now: datetime) -> None:
         monday = date.fromisoformat(job.period_key) if job.period_key else now.astimezone(self.zone).date()
         since, until = week_of(monday, self.zone)
         servers = conn.execute(

@@ -10,15 +10,15 @@ run in the erasure's unit before their wallets are emptied.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from services.community.tournaments import store
 from services.community.tournaments.flow import REFUND_REASON, fee_ref
 from services.infra import ledger
+from store.connection import Connection
 
 
-def end_for_erasure(conn: sqlite3.Connection, now: datetime, player: int) -> None:
+def end_for_erasure(conn: Connection, now: datetime, player: int) -> None:
     rows = conn.execute(
         "SELECT t.id FROM tournaments t JOIN tournament_entries e ON e.tournament_id = t.id"
         " WHERE e.player_id = ? AND t.status IN ('open', 'running') ORDER BY t.id",

@@ -11,7 +11,6 @@ if the tournament is still where the job was armed (its status, round and pendin
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -24,6 +23,7 @@ from services.infra import ledger, scheduler
 from services.infra.games import TournamentPairing, TournamentPlay
 from services.infra.players import summary_changed
 from services.infra.scheduler import Job
+from store.connection import Connection
 
 START_JOB = "tournament:start"
 DEADLINE_JOB = "tournament:deadline"
@@ -55,12 +55,12 @@ class Flow:
 
     # --- jobs -----------------------------------------------------------------------------------------------
 
-    def on_start(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_start(self, conn: Connection, job: Job, now: datetime) -> None:
         t = store.load_trusted(conn, int(job.payload["tournament"]))
         if t.status == "open" and t.round_job == job.id:
             self.start(conn, now, t)
 
-    def on_deadline(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_deadline(self, conn: Connection, job: Job, now: datetime) -> None:
         t = store.load_trusted(conn, int(job.payload["tournament"]))
         if t.status != "running" or t.round != int(job.payload["round"]) or t.round_job != job.id:
             return
@@ -86,7 +86,7 @@ class Flow:
         if all(r.decided for r in store.tables(conn, t.id, t.round)):
             self.advance(conn, now, t)
 
-    def on_step(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_step(self, conn: Connection, job: Job, now: datetime) -> None:
         t = store.load_trusted(conn, int(job.payload["tournament"]))
         if t.status != "running" or t.round != int(job.payload["round"]):
             return
@@ -95,7 +95,7 @@ class Flow:
 
     # --- steps ----------------------------------------------------------------------------------------------
 
-    def start(self, conn: sqlite3.Connection, now: datetime, t: Tournament) -> Tournament:
+    def start(self, conn: Connection, now: datetime, t: Tournament) -> Tournament:
         """The registration's end: too few players cancels it (fees refunded); else the seeding, revealed
         with the seed, and the first round."""
         entries = store.entries(conn, t.id)
@@ -114,7 +114,7 @@ class Flow:
         posts.started(conn, now, t, len(entries))
         return self.open_round(conn, now, t, 1)
 
-    def open_round(self, conn: sqlite3.Connection, now: datetime, t: Tournament, number: int) -> Tournament:
+    def open_round(self, conn: Connection, now: datetime, t: Tournament, number: int) -> Tournament:
         """Round `number`: its tables (pairing or bracket), each match started by its game or decided at
         once (a bye, a walkover, a game computed at once), the deadline job, the posts and the DMs."""
         game = self.games[t.game]
@@ -139,7 +139,7 @@ class Flow:
 
     def _open_table(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         t: Tournament,
         row: TableRow,
@@ -176,7 +176,7 @@ class Flow:
                 conn, now, t.id, row, points=decision.points, winner=decision.winner, reason=decision.reason
             )
 
-    def advance(self, conn: sqlite3.Connection, now: datetime, t: Tournament) -> Tournament:
+    def advance(self, conn: Connection, now: datetime, t: Tournament) -> Tournament:
         """Every table of the round is decided: its post, then the next round or the end."""
         if t.round_job is not None:
             scheduler.cancel(conn, t.round_job)
@@ -186,7 +186,7 @@ class Flow:
             return self.finish(conn, now, t)
         return self.open_round(conn, now, t, t.round + 1)
 
-    def finish(self, conn: sqlite3.Connection, now: datetime, t: Tournament) -> Tournament:
+    def finish(self, conn: Connection, now: datetime, t: Tournament) -> Tournament:
         """The final places, the pot paid to the podium through the ledger, the titles on /profile."""
         entries = store.entries(conn, t.id)
         places = rounds.final_places(t, entries, store.tables(conn, t.id))
@@ -207,9 +207,7 @@ class Flow:
         posts.podium(conn, now, t, podium, paid)
         return t
 
-    def cancel(
-        self, conn: sqlite3.Connection, now: datetime, t: Tournament, *, too_few: bool = False
-    ) -> Tournament:
+    def cancel(self, conn: Connection, now: datetime, t: Tournament, *, too_few: bool = False) -> Tournament:
         """Cancelled (by a manager, or too few players at the start): the fees refunded to every player
         still there, the matches not started yet ended, the pending job withdrawn, a post."""
         kept = 0

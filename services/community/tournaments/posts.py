@@ -11,7 +11,6 @@ show a mention, writes the name they registered with.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -22,6 +21,7 @@ from services.community.tournaments.store import Entry, TableRow, Tournament
 from services.infra import games, guild_settings, outbox
 from services.infra.erased import mention
 from services.infra.messages import Button, Day, Embed, MessageSpec, Picture, Target, Text
+from store.connection import Connection
 
 COLOR = 0xFFD65A
 MEDALS = ("🥇", "🥈", "🥉")
@@ -46,12 +46,12 @@ def _relative(when: datetime) -> str:
     return f"<t:{int(when.timestamp())}:R>"
 
 
-def channel_of(conn: sqlite3.Connection, t: Tournament) -> int:
+def channel_of(conn: Connection, t: Tournament) -> int:
     return guild_settings.read(conn, t.guild_id).announce_channel_id or t.channel_id
 
 
 def _post(
-    conn: sqlite3.Connection, now: datetime, t: Tournament, spec: MessageSpec, players: Sequence[int] = ()
+    conn: Connection, now: datetime, t: Tournament, spec: MessageSpec, players: Sequence[int] = ()
 ) -> int:
     target = Target(
         "channel", channel_of(conn, t), players=tuple(p for p in players if p > 0), guild_id=t.guild_id
@@ -106,7 +106,7 @@ def summary(t: Tournament, registered: int) -> Text:
     return Text.lines(lines)
 
 
-def announced(conn: sqlite3.Connection, now: datetime, t: Tournament) -> None:
+def announced(conn: Connection, now: datetime, t: Tournament) -> None:
     embed = Embed(
         title=_heading(t),
         description=Text.lines([summary(t, 0), Text("tournaments.announce.join", {"number": t.id})]),
@@ -177,7 +177,7 @@ def picture_spec(t: Tournament, entries: Sequence[Entry], rows: Sequence[TableRo
 
 
 def show_picture(
-    conn: sqlite3.Connection, now: datetime, t: Tournament, entries: Sequence[Entry], rows: Sequence[TableRow]
+    conn: Connection, now: datetime, t: Tournament, entries: Sequence[Entry], rows: Sequence[TableRow]
 ) -> int | None:
     """The picture post edited to the tournament as it stands; a new post when it cannot be edited (the
     first time, or a post deleted since). Returns a new post's item (to save on the tournament)."""
@@ -204,7 +204,7 @@ def _table_line(row: TableRow) -> Text:
     )
 
 
-def started(conn: sqlite3.Connection, now: datetime, t: Tournament, count: int) -> None:
+def started(conn: Connection, now: datetime, t: Tournament, count: int) -> None:
     """The start, with the seed revealed: the seeding can be checked against the announced commitment."""
     text = Text(
         "tournaments.started", {"title": title(t), "number": t.id, "count": count, "rounds": t.rounds or 0}
@@ -213,7 +213,7 @@ def started(conn: sqlite3.Connection, now: datetime, t: Tournament, count: int) 
     _post(conn, now, t, MessageSpec(content=Text.lines([text, seed])))
 
 
-def round_opened(conn: sqlite3.Connection, now: datetime, t: Tournament, rows: Sequence[TableRow]) -> None:
+def round_opened(conn: Connection, now: datetime, t: Tournament, rows: Sequence[TableRow]) -> None:
     assert t.round_ends_at is not None
     head = Text(
         "tournaments.round.opened", {"round": t.round, "rounds": t.rounds or 0, "at": _stamp(t.round_ends_at)}
@@ -250,7 +250,7 @@ def result_line(row: TableRow) -> Text:
     )
 
 
-def round_closed(conn: sqlite3.Connection, now: datetime, t: Tournament, rows: Sequence[TableRow]) -> None:
+def round_closed(conn: Connection, now: datetime, t: Tournament, rows: Sequence[TableRow]) -> None:
     head = Text("tournaments.round.closed", {"round": t.round, "rounds": t.rounds or 0})
     lines = [result_line(row) for row in rows if row.round == t.round]
     embed = Embed(title=_heading(t), description=Text.lines([head, *lines]), color=COLOR)
@@ -258,7 +258,7 @@ def round_closed(conn: sqlite3.Connection, now: datetime, t: Tournament, rows: S
 
 
 def podium(
-    conn: sqlite3.Connection, now: datetime, t: Tournament, places: Sequence[int], paid: Sequence[int]
+    conn: Connection, now: datetime, t: Tournament, places: Sequence[int], paid: Sequence[int]
 ) -> None:
     lines = [Text("tournaments.podium.head", {"title": title(t)})]
     for index, player in enumerate(places[:3]):
@@ -277,7 +277,7 @@ def podium(
     _post(conn, now, t, MessageSpec(embeds=(embed,)), players=places[:3])
 
 
-def cancelled(conn: sqlite3.Connection, now: datetime, t: Tournament, *, too_few: bool) -> None:
+def cancelled(conn: Connection, now: datetime, t: Tournament, *, too_few: bool) -> None:
     key = "tournaments.cancelled.too_few" if too_few else "tournaments.cancelled.by_manager"
     refund = Text("tournaments.cancelled.refund") if t.fee else Text.raw("")
     _post(conn, now, t, MessageSpec(content=Text(key, {"title": title(t), "number": t.id, "refund": refund})))
@@ -287,7 +287,7 @@ def cancelled(conn: sqlite3.Connection, now: datetime, t: Tournament, *, too_few
 
 
 def match_dm(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     t: Tournament,
     row: TableRow,

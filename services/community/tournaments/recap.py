@@ -3,16 +3,15 @@ that finished in the week, its game and day, and its podium."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from services.community.recap.providers import medal_line
 from services.community.recap.sections import ORDER_TOURNAMENTS, RecapSection, RecapWeek
 from services.community.tournaments.results import finished_between
 from services.infra import games
 from services.infra.messages import Day, Number, Text
+from store.connection import Connection
 
 
-def tournaments_section(conn: sqlite3.Connection, week: RecapWeek) -> RecapSection | None:
+def tournaments_section(conn: Connection, week: RecapWeek) -> RecapSection | None:
     done = finished_between(conn, week.guild_id, week.since, week.until)
     if not done:
         return None

@@ -10,7 +10,6 @@ A match of a tournament cancelled meanwhile, or of no tournament, changes nothin
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -18,11 +17,12 @@ from core.clock import from_db, to_db
 from services.community.tournaments import posts, rounds, store
 from services.community.tournaments.store import TableRow, Tournament
 from services.infra import scheduler
+from store.connection import Connection
 
 STEP_JOB = "tournament:step"  # a round's tables are all decided: close it, open the next or finish
 
 
-def match_over(conn: sqlite3.Connection, now: datetime, match_id: int, winner_seat: int | None) -> None:
+def match_over(conn: Connection, now: datetime, match_id: int, winner_seat: int | None) -> None:
     """The game's match `match_id` ended with `winner_seat` winning (None: a draw)."""
     found = store.table_of_match(conn, match_id)
     if found is None:
@@ -34,9 +34,7 @@ def match_over(conn: sqlite3.Connection, now: datetime, match_id: int, winner_se
     record(conn, now, t, row, rounds.played_out(t, row, winner_seat))
 
 
-def record(
-    conn: sqlite3.Connection, now: datetime, t: Tournament, row: TableRow, decision: rounds.Decision
-) -> bool:
+def record(conn: Connection, now: datetime, t: Tournament, row: TableRow, decision: rounds.Decision) -> bool:
     """Decide `row` (once), show it on the picture, and when the round has no table left to play, arm
     the step that closes it. False when the table was decided already."""
     decided = store.decide(
@@ -50,14 +48,14 @@ def record(
     return True
 
 
-def show(conn: sqlite3.Connection, now: datetime, t: Tournament) -> Tournament:
+def show(conn: Connection, now: datetime, t: Tournament) -> Tournament:
     """The picture post edited to the tournament as it stands (a new post saved on the tournament when
     the last one cannot be edited)."""
     item = posts.show_picture(conn, now, t, store.entries(conn, t.id), store.tables(conn, t.id))
     return t if item is None else store.save(conn, t, post_item=item)
 
 
-def arm_step(conn: sqlite3.Connection, now: datetime, t: Tournament) -> None:
+def arm_step(conn: Connection, now: datetime, t: Tournament) -> None:
     """The job that closes the round, due now, once per round (keyed by tournament and round)."""
     scheduler.schedule(
         conn, now, STEP_JOB, now, {"tournament": t.id, "round": t.round}, period_key=f"{t.id}:{t.round}"
@@ -87,9 +85,7 @@ class Finished:
     podium: tuple[Podium, ...]
 
 
-def finished_between(
-    conn: sqlite3.Connection, guild_id: int, start: datetime, end: datetime
-) -> list[Finished]:
+def finished_between(conn: Connection, guild_id: int, start: datetime, end: datetime) -> list[Finished]:
     """The tournaments of `guild_id` that finished in [start, end), oldest first, with their podiums."""
     rows = conn.execute(
         "SELECT id, game, format, day, ended_at FROM tournaments WHERE guild_id = ? AND status = 'finished'"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -24,6 +23,7 @@ from services.infra import games, ledger, scheduler
 from services.infra.erased import mention
 from services.infra.messages import Embed, MessageSpec, Text
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 
 FORMATS = ("elimination", "swiss")
@@ -132,7 +132,7 @@ class TournamentService:
         closes = self._checked(asked, now)
         request = f"tournament:create:{key}"
 
-        def unit(conn: sqlite3.Connection) -> Tournament:
+        def unit(conn: Connection) -> Tournament:
             found = store.by_request(conn, request)
             if found is not None:
                 return found
@@ -176,7 +176,7 @@ class TournamentService:
             raise NotAllowed("tournaments.error.manager")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Tournament:
+        def unit(conn: Connection) -> Tournament:
             t = store.load(conn, tournament_id, guild=guild)
             if not t.live:
                 raise NotAllowed("tournaments.error.over", number=t.id)
@@ -191,7 +191,7 @@ class TournamentService:
         player could not play a match (no playable deck)."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Tournament:
+        def unit(conn: Connection) -> Tournament:
             t = store.load(conn, tournament_id, guild=guild)
             if t.status != "open":
                 raise NotAllowed("tournaments.error.not_open", number=t.id)
@@ -215,7 +215,7 @@ class TournamentService:
         lose their matches)."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Tournament:
+        def unit(conn: Connection) -> Tournament:
             t = store.load(conn, tournament_id, guild=guild)
             found = store.entry(conn, t.id, player)
             if found is None:
@@ -241,7 +241,7 @@ class TournamentService:
     async def show(self, guild: int | None, tournament_id: int | None) -> MessageSpec:
         """One tournament (its summary and its picture), or the server's live ones."""
 
-        def unit(conn: sqlite3.Connection) -> MessageSpec:
+        def unit(conn: Connection) -> MessageSpec:
             if tournament_id is None:
                 if guild is None:
                     raise BadInput("tournaments.error.server_only")

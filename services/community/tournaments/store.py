@@ -12,6 +12,7 @@ from typing import Any, Literal
 from core.clock import from_db, to_db
 from core.errors import NotFound
 from engine.errors import DomainError
+from store.connection import Connection
 
 Format = Literal["elimination", "swiss"]
 Seeding = Literal["random", "rating"]
@@ -141,7 +142,7 @@ def _tournament(row: sqlite3.Row) -> Tournament:
     )
 
 
-def load(conn: sqlite3.Connection, tournament_id: int, *, guild: int | None) -> Tournament:
+def load(conn: Connection, tournament_id: int, *, guild: int | None) -> Tournament:
     """A tournament reached from `guild`, where a user typed its number: another server's reads as unknown."""
     row = conn.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
     if row is None or guild is None or int(row["guild_id"]) != guild:
@@ -149,7 +150,7 @@ def load(conn: sqlite3.Connection, tournament_id: int, *, guild: int | None) -> 
     return _tournament(row)
 
 
-def load_trusted(conn: sqlite3.Connection, tournament_id: int) -> Tournament:
+def load_trusted(conn: Connection, tournament_id: int) -> Tournament:
     """A tournament the bot itself named (a job's payload, a table it read): no server to check."""
     row = conn.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
     if row is None:
@@ -157,12 +158,12 @@ def load_trusted(conn: sqlite3.Connection, tournament_id: int) -> Tournament:
     return _tournament(row)
 
 
-def by_request(conn: sqlite3.Connection, key: str) -> Tournament | None:
+def by_request(conn: Connection, key: str) -> Tournament | None:
     row = conn.execute("SELECT * FROM tournaments WHERE request_key = ?", (key,)).fetchone()
     return None if row is None else _tournament(row)
 
 
-def of_guild(conn: sqlite3.Connection, guild_id: int, statuses: tuple[Status, ...]) -> list[Tournament]:
+def of_guild(conn: Connection, guild_id: int, statuses: tuple[Status, ...]) -> list[Tournament]:
     marks = ", ".join("?" * len(statuses))
     rows = conn.execute(
         f"SELECT * FROM tournaments WHERE guild_id = ? AND status IN ({marks}) ORDER BY id",
@@ -171,7 +172,7 @@ def of_guild(conn: sqlite3.Connection, guild_id: int, statuses: tuple[Status, ..
     return [_tournament(row) for row in rows]
 
 
-def insert(conn: sqlite3.Connection, now: datetime, **fields: Any) -> Tournament:
+def insert(conn: Connection, now: datetime, **fields: Any) -> Tournament:
     values = {**fields, "created_at": to_db(now), "starts_at": to_db(fields["starts_at"])}
     columns = ", ".join(values)
     row = conn.execute(
@@ -181,7 +182,7 @@ def insert(conn: sqlite3.Connection, now: datetime, **fields: Any) -> Tournament
     return load_trusted(conn, int(row[0]))
 
 
-def save(conn: sqlite3.Connection, tournament: Tournament, **changes: Any) -> Tournament:
+def save(conn: Connection, tournament: Tournament, **changes: Any) -> Tournament:
     """Write `changes` if the row is still at `tournament.version` (version + 1), else `StaleTournament`."""
     unknown = set(changes) - set(_SAVED)
     if unknown:
@@ -218,7 +219,7 @@ def _entry(row: sqlite3.Row) -> Entry:
     )
 
 
-def entries(conn: sqlite3.Connection, tournament_id: int) -> list[Entry]:
+def entries(conn: Connection, tournament_id: int) -> list[Entry]:
     """In registration order (the order the seeding draw shuffles)."""
     rows = conn.execute(
         "SELECT * FROM tournament_entries WHERE tournament_id = ? ORDER BY registered_at, player_id",
@@ -227,16 +228,14 @@ def entries(conn: sqlite3.Connection, tournament_id: int) -> list[Entry]:
     return [_entry(row) for row in rows]
 
 
-def entry(conn: sqlite3.Connection, tournament_id: int, player: int) -> Entry | None:
+def entry(conn: Connection, tournament_id: int, player: int) -> Entry | None:
     row = conn.execute(
         "SELECT * FROM tournament_entries WHERE tournament_id = ? AND player_id = ?", (tournament_id, player)
     ).fetchone()
     return None if row is None else _entry(row)
 
 
-def add_entry(
-    conn: sqlite3.Connection, now: datetime, tournament_id: int, player: int, name: str, fee: int
-) -> None:
+def add_entry(conn: Connection, now: datetime, tournament_id: int, player: int, name: str, fee: int) -> None:
     conn.execute(
         "INSERT INTO tournament_entries (tournament_id, player_id, name, registered_at, fee_paid)"
         " VALUES (?, ?, ?, ?, ?)",
@@ -244,13 +243,13 @@ def add_entry(
     )
 
 
-def remove_entry(conn: sqlite3.Connection, tournament_id: int, player: int) -> None:
+def remove_entry(conn: Connection, tournament_id: int, player: int) -> None:
     conn.execute(
         "DELETE FROM tournament_entries WHERE tournament_id = ? AND player_id = ?", (tournament_id, player)
     )
 
 
-def set_entry(conn: sqlite3.Connection, tournament_id: int, player: int, **fields: Any) -> None:
+def set_entry(conn: Connection, tournament_id: int, player: int, **fields: Any) -> None:
     columns = ", ".join(f"{name} = ?" for name in fields)
     conn.execute(
         f"UPDATE tournament_entries SET {columns} WHERE tournament_id = ? AND player_id = ?",
@@ -279,7 +278,7 @@ def _table(row: sqlite3.Row) -> TableRow:
     )
 
 
-def tables(conn: sqlite3.Connection, tournament_id: int, round_: int | None = None) -> list[TableRow]:
+def tables(conn: Connection, tournament_id: int, round_: int | None = None) -> list[TableRow]:
     rows = conn.execute(
         "SELECT * FROM tournament_tables WHERE tournament_id = ? AND (CAST(? AS BIGINT) IS NULL OR round = ?)"
         " ORDER BY round, table_no",
@@ -288,14 +287,14 @@ def tables(conn: sqlite3.Connection, tournament_id: int, round_: int | None = No
     return [_table(row) for row in rows]
 
 
-def table_of_match(conn: sqlite3.Connection, match_id: int) -> tuple[int, TableRow] | None:
+def table_of_match(conn: Connection, match_id: int) -> tuple[int, TableRow] | None:
     """The tournament and table a game's match decides, if any."""
     row = conn.execute("SELECT * FROM tournament_tables WHERE match_id = ?", (match_id,)).fetchone()
     return None if row is None else (int(row["tournament_id"]), _table(row))
 
 
 def add_table(
-    conn: sqlite3.Connection,
+    conn: Connection,
     tournament_id: int,
     round_: int,
     table: int,
@@ -309,7 +308,7 @@ def add_table(
     return TableRow(round_, table, first, second, None, "playing", None, None, None, None)
 
 
-def set_match(conn: sqlite3.Connection, tournament_id: int, row: TableRow, match_id: int) -> TableRow:
+def set_match(conn: Connection, tournament_id: int, row: TableRow, match_id: int) -> TableRow:
     conn.execute(
         "UPDATE tournament_tables SET match_id = ? WHERE tournament_id = ? AND round = ? AND table_no = ?",
         (match_id, tournament_id, row.round, row.table),
@@ -318,7 +317,7 @@ def set_match(conn: sqlite3.Connection, tournament_id: int, row: TableRow, match
 
 
 def decide(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     tournament_id: int,
     row: TableRow,

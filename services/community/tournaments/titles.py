@@ -5,19 +5,19 @@ a profile line does: /profile is kept in memory until then."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import date
 
 from services.infra import games
 from services.infra.games import SummaryLine
 from services.infra.messages import Day, Text
+from store.connection import Connection
 
 SHOWN = 5  # the latest titles on the profile
 MEDALS = ("🥇", "🥈", "🥉")
 PLACES = ("tournaments.place.1", "tournaments.place.2", "tournaments.place.3")
 
 
-def titles(conn: sqlite3.Connection, player_id: int) -> list[SummaryLine]:
+def titles(conn: Connection, player_id: int) -> list[SummaryLine]:
     """The player's podium places in finished tournaments, latest first."""
     rows = conn.execute(
         "SELECT e.place, t.game, t.day FROM tournament_entries e JOIN tournaments t ON t.id = e.tournament_id"

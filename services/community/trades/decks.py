@@ -9,7 +9,6 @@ decks: what a deck holds is theirs, so the partner's window and DMs never carry 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 
 from services.community.card_names import named
@@ -18,6 +17,7 @@ from services.infra import games
 from services.infra.catalogs import CardIndex
 from services.infra.games import DeckHold
 from services.infra.messages import Embed, MessageSpec, Text
+from store.connection import Connection
 
 MAX_LINES = 8  # of one window or notice; the rest are counted (an embed's description stays short)
 WILL = {
@@ -39,7 +39,7 @@ def _offered(trade: Trade, player: int) -> list[int]:
     return [i.card_id for i in trade.offered_by(player) if i.card_id is not None]
 
 
-def _holds(conn: sqlite3.Connection, trade: Trade, player: int, cards: CardIndex) -> list[DeckHold]:
+def _holds(conn: Connection, trade: Trade, player: int, cards: CardIndex) -> list[DeckHold]:
     """The decks of `player` that use a copy they offer in this trade, read-only."""
     spec = games.get(trade.game)
     offered = _offered(trade, player)
@@ -74,7 +74,7 @@ def _lines(
 
 
 def warnings(
-    conn: sqlite3.Connection, trade: Trade, viewer: int, cards: CardIndex, other_language: str | None = None
+    conn: Connection, trade: Trade, viewer: int, cards: CardIndex, other_language: str | None = None
 ) -> tuple[Text, ...]:
     """What `viewer` reads in their own window about their decks before confirming: each copy they offer
     that a deck of theirs uses, and what the deck does without it. Nothing once the trade has ended."""
@@ -84,7 +84,7 @@ def warnings(
     return tuple(_lines(trade, _holds(conn, trade, viewer, cards), cards, WILL, others))
 
 
-def repair(conn: sqlite3.Connection, trade: Trade, cards: CardIndex) -> dict[int, list[DeckHold]]:
+def repair(conn: Connection, trade: Trade, cards: CardIndex) -> dict[int, list[DeckHold]]:
     """At the swap, in its unit and before the copies move: each giver's decks let go of the copies
     leaving (a game whose decks store copies writes the replacements now). Returns what each giver is
     told once the trade is done (`notices`)."""

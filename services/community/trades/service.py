@@ -23,7 +23,6 @@ The rules this module keeps:
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -55,6 +54,7 @@ from services.infra.messages import MessageSpec, Number, Target, Text
 from services.infra.outbox import enqueue
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler, cancel, schedule
+from store.connection import Connection
 from store.db import Database
 from store.idempotency import once
 
@@ -67,7 +67,7 @@ MAX_ITEMS = 10  # per side: the window stays one embed field per side
 MAX_OPEN = 5  # open trades and gifts a player may be party to at once
 HISTORY_LIMIT = 15
 
-_Change = Callable[[sqlite3.Connection, Trade], None]
+_Change = Callable[[Connection, Trade], None]
 
 
 def tradable(spec: GameSpec | None) -> GameSpec:
@@ -95,7 +95,7 @@ class TradeService:
     # --- opening ----------------------------------------------------------------------------------------
 
     def _member_for_long_enough(
-        self, conn: sqlite3.Connection, now: datetime, player_id: int, since: datetime | None, key: str
+        self, conn: Connection, now: datetime, player_id: int, since: datetime | None, key: str
     ) -> None:
         """Discord's join date of the member in this server; the player's first use of the bot when Discord
         gave none (as Chocobataille's league does)."""
@@ -108,7 +108,7 @@ class TradeService:
 
     def _create(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         kind: TradeKind,
         where: tuple[int, int | None],
@@ -150,7 +150,7 @@ class TradeService:
         """A trade window for both; `joined` is each one's join date in this server (None: unknown)."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Trade:
+        def unit(conn: Connection) -> Trade:
             trade = self._create(
                 conn, now, "trade", (guild_id, channel_id), (proposer, partner), game, joined
             )
@@ -178,7 +178,7 @@ class TradeService:
             raise BadInput("trades.error.gift_empty")
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Trade:
+        def unit(conn: Connection) -> Trade:
             trade = self._create(conn, now, "gift", (guild_id, channel_id), (giver, recipient), game, joined)
             if card is not None:
                 self._add_card(conn, trade, giver, card, locale)
@@ -200,7 +200,7 @@ class TradeService:
         )
 
     async def remove_card(self, guild_id: int | None, trade_id: int, player: int, copy_id: int) -> Trade:
-        def change(conn: sqlite3.Connection, trade: Trade) -> None:
+        def change(conn: Connection, trade: Trade) -> None:
             if not any(i.card_id == copy_id for i in trade.offered_by(player)):
                 raise BadInput("trades.error.not_offered", copy=copy_id)
             conn.execute("DELETE FROM trade_items WHERE trade_id = ? AND card_id = ?", (trade.id, copy_id))
@@ -216,9 +216,7 @@ class TradeService:
             guild_id, trade_id, player, lambda c, t: self._set_amount(c, t, player, amount, currency)
         )
 
-    def _add_card(
-        self, conn: sqlite3.Connection, trade: Trade, player: int, card: str, locale: str | None
-    ) -> None:
+    def _add_card(self, conn: Connection, trade: Trade, player: int, card: str, locale: str | None) -> None:
         copy_id = self._copy_of(conn, trade, player, card, locale)
         row = conn.execute(
             "SELECT game, card_key, attrs, locked_by FROM cards WHERE id = ? AND owner_id = ?",
@@ -236,9 +234,7 @@ class TradeService:
             (trade.id, player, copy_id, value),
         )
 
-    def _copy_of(
-        self, conn: sqlite3.Connection, trade: Trade, player: int, card: str, locale: str | None
-    ) -> int:
+    def _copy_of(self, conn: Connection, trade: Trade, player: int, card: str, locale: str | None) -> int:
         text = card.strip().removeprefix("#").strip()
         if text.isdigit() and text.isascii() and len(text) < 19:
             return int(text)
@@ -267,7 +263,7 @@ class TradeService:
         return max(0, int(rules.card_value(self.cards.catalog(game), card_key, _attrs(attrs))))
 
     def _set_amount(
-        self, conn: sqlite3.Connection, trade: Trade, player: int, amount: int, currency: str | None
+        self, conn: Connection, trade: Trade, player: int, amount: int, currency: str | None
     ) -> None:
         codes = [c.code for c in tradable(games.get(trade.game)).currencies]
         code = currency or codes[0]
@@ -300,7 +296,7 @@ class TradeService:
         other party sent the new window."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Trade:
+        def unit(conn: Connection) -> Trade:
             trade = self._open_trade(conn, trade_id, guild_id, player)
             if trade.kind != "trade":
                 raise NotAllowed("trades.error.gift_fixed")
@@ -329,7 +325,7 @@ class TradeService:
         again after a change is checked afresh (and refused as stale) instead of replayed."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Trade:
+        def unit(conn: Connection) -> Trade:
             current = load(conn, trade_id, guild_id, player).version
             once(
                 conn,
@@ -343,7 +339,7 @@ class TradeService:
 
     def _confirm(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         trade_id: int,
         guild_id: int | None,
@@ -366,7 +362,7 @@ class TradeService:
             self._tell_changed(conn, now, trade, player)
         return trade.id
 
-    def _swap(self, conn: sqlite3.Connection, now: datetime, trade: Trade, by: int) -> int:
+    def _swap(self, conn: Connection, now: datetime, trade: Trade, by: int) -> int:
         self._check_cap(conn, now, trade)
         self._finish(conn, now, trade, "done", by)
         decks = trade_decks.repair(conn, trade, self.cards)  # before the copies move
@@ -385,7 +381,7 @@ class TradeService:
             self._tell(conn, now, trade, giver, notice)
         return trade.id
 
-    def _check_cap(self, conn: sqlite3.Connection, now: datetime, trade: Trade) -> None:
+    def _check_cap(self, conn: Connection, now: datetime, trade: Trade) -> None:
         cap = tradable(games.get(trade.game)).trading.daily_cap
         since = to_db(now - CAP_WINDOW)
         for player in (trade.proposer_id, trade.partner_id):
@@ -403,7 +399,7 @@ class TradeService:
         """Either party ends an open trade (a gift: its giver); its copies are free again."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Trade:
+        def unit(conn: Connection) -> Trade:
             trade = self._open_trade(conn, trade_id, guild_id, player)
             if trade.kind == "gift" and player != trade.proposer_id:
                 raise NotAllowed("trades.error.gift_giver_only")
@@ -413,7 +409,7 @@ class TradeService:
 
         return await self.db.write(unit)
 
-    def _expire(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def _expire(self, conn: Connection, job: Job, now: datetime) -> None:
         """The job's unit: an open trade ends 'expired' once; one already ended is left as it is."""
         trade = load_trusted(conn, int(job.payload["trade"]))
         if trade is None or trade.status != "open":
@@ -421,7 +417,7 @@ class TradeService:
         self._finish(conn, now, trade, "expired", None)
         self._tell_end(conn, now, trade.id)
 
-    def end_for_erasure(self, conn: sqlite3.Connection, now: datetime, player: int) -> list[int]:
+    def end_for_erasure(self, conn: Connection, now: datetime, player: int) -> list[int]:
         """Inside the erasure's unit, before any id changes: every open trade and gift of `player` ends
         'cancelled' for that reason, its copies free and its confirmations void; returns their ids, for
         `tell_erased` once the erasure has made the player anonymous."""
@@ -430,7 +426,7 @@ class TradeService:
             self._finish(conn, now, trade, "cancelled", None, ERASED)
         return [trade.id for trade in ended]
 
-    def tell_erased(self, conn: sqlite3.Connection, now: datetime, trade_ids: list[int]) -> None:
+    def tell_erased(self, conn: Connection, now: datetime, trade_ids: list[int]) -> None:
         """The other party of each trade `end_for_erasure` cancelled hears why, with the window (which now
         names an anonymous player); a gift's recipient never knew of it, and hears nothing."""
         for trade_id in trade_ids:
@@ -442,7 +438,7 @@ class TradeService:
 
     def _finish(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         trade: Trade,
         status: str,
@@ -484,7 +480,7 @@ class TradeService:
     async def window(self, trade: Trade, viewer: int) -> MessageSpec:
         """The window `viewer` reads, with the warnings about their own decks while the trade is open."""
 
-        def unit(conn: sqlite3.Connection) -> MessageSpec:
+        def unit(conn: Connection) -> MessageSpec:
             theirs = self._other_language(conn, trade, viewer)
             notes = trade_decks.warnings(conn, trade, viewer, self.cards, theirs)
             return window(trade, viewer, self.cards, notes, theirs)
@@ -494,20 +490,20 @@ class TradeService:
     # --- helpers --------------------------------------------------------------------------------------------
 
     @staticmethod
-    def _reload(conn: sqlite3.Connection, trade_id: int) -> Trade:
+    def _reload(conn: Connection, trade_id: int) -> Trade:
         trade = load_trusted(conn, trade_id)
         if trade is None:
             raise RuntimeError(f"trade {trade_id} vanished inside its unit")
         return trade
 
     @staticmethod
-    def _open_trade(conn: sqlite3.Connection, trade_id: int, guild_id: int | None, player: int) -> Trade:
+    def _open_trade(conn: Connection, trade_id: int, guild_id: int | None, player: int) -> Trade:
         trade = load(conn, trade_id, guild_id, player)
         if trade.status != "open":
             raise NotAllowed("trades.error.closed", trade=trade_id, status=status_text(trade))
         return trade
 
-    def _other_language(self, conn: sqlite3.Connection, trade: Trade, viewer: int) -> str | None:
+    def _other_language(self, conn: Connection, trade: Trade, viewer: int) -> str | None:
         """The language of the party `viewer` trades with, whose card names stand beside theirs; none for
         a party who erased their data (the window names nobody then), nor for an admin reading the trade
         (they trade with nobody)."""
@@ -516,7 +512,7 @@ class TradeService:
             return None
         return reading_languages(conn, (other,), self.default_locale)[other]
 
-    def _tell_changed(self, conn: sqlite3.Connection, now: datetime, trade: Trade, actor: int) -> None:
+    def _tell_changed(self, conn: Connection, now: datetime, trade: Trade, actor: int) -> None:
         """The other party's DM after `actor` changed an offer or confirmed: the window again."""
         other = trade.other(actor)
         theirs = self._other_language(conn, trade, other)
@@ -524,10 +520,10 @@ class TradeService:
         self._tell(conn, now, trade, other, changed_notice(trade, other, actor, self.cards, notes, theirs))
 
     @staticmethod
-    def _tell(conn: sqlite3.Connection, now: datetime, trade: Trade, player: int, spec: MessageSpec) -> None:
+    def _tell(conn: Connection, now: datetime, trade: Trade, player: int, spec: MessageSpec) -> None:
         enqueue(conn, now, Target("dm", player, trade.channel_id, guild_id=trade.guild_id), spec)
 
-    def _tell_end(self, conn: sqlite3.Connection, now: datetime, trade_id: int) -> None:
+    def _tell_end(self, conn: Connection, now: datetime, trade_id: int) -> None:
         trade = self._reload(conn, trade_id)
         # a gift's recipient hears of it only when it arrives
         told = (

@@ -14,6 +14,7 @@ from typing import Literal, cast
 
 from core.clock import from_db
 from core.errors import NotFound
+from store.connection import Connection
 
 TradeKind = Literal["trade", "gift"]
 TradeStatus = Literal["open", "done", "cancelled", "expired"]
@@ -89,7 +90,7 @@ _COLUMNS = (
 )
 
 
-def _items(conn: sqlite3.Connection, trade_id: int) -> tuple[TradeItem, ...]:
+def _items(conn: Connection, trade_id: int) -> tuple[TradeItem, ...]:
     rows = conn.execute(
         "SELECT i.giver_id, i.card_id, c.card_key, i.currency, i.amount, i.value FROM trade_items i"
         " LEFT JOIN cards c ON c.id = i.card_id WHERE i.trade_id = ? ORDER BY i.id",
@@ -98,7 +99,7 @@ def _items(conn: sqlite3.Connection, trade_id: int) -> tuple[TradeItem, ...]:
     return tuple(TradeItem(int(g), c, k, cur, int(a), int(v)) for g, c, k, cur, a, v in rows)
 
 
-def _trade(conn: sqlite3.Connection, row: sqlite3.Row) -> Trade:
+def _trade(conn: Connection, row: sqlite3.Row) -> Trade:
     def number(name: str) -> int | None:
         return None if row[name] is None else int(row[name])
 
@@ -124,14 +125,14 @@ def _trade(conn: sqlite3.Connection, row: sqlite3.Row) -> Trade:
     )
 
 
-def load_trusted(conn: sqlite3.Connection, trade_id: int) -> Trade | None:
+def load_trusted(conn: Connection, trade_id: int) -> Trade | None:
     """A trade by an id the bot itself wrote (a job's payload); never for an id from Discord."""
     row = conn.execute(f"SELECT {_COLUMNS} FROM trades WHERE id = ?", (trade_id,)).fetchone()
     return None if row is None else _trade(conn, row)
 
 
 def load(
-    conn: sqlite3.Connection, trade_id: int, guild_id: int | None, player_id: int, *, admin: bool = False
+    conn: Connection, trade_id: int, guild_id: int | None, player_id: int, *, admin: bool = False
 ) -> Trade:
     """The trade `player_id` acts on from `guild_id` (None: in DMs). In a server only that server's trades
     are known, and only to their parties and, with `admin`, to that server's admins; in DMs only to their
@@ -146,7 +147,7 @@ def load(
     return trade
 
 
-def of_player(conn: sqlite3.Connection, guild_id: int, player_id: int | None, limit: int) -> list[Trade]:
+def of_player(conn: Connection, guild_id: int, player_id: int | None, limit: int) -> list[Trade]:
     """The latest trades of a server, or of one player in it (without the gifts not delivered to them,
     which they may not know of); newest first."""
     if player_id is None:
@@ -162,7 +163,7 @@ def of_player(conn: sqlite3.Connection, guild_id: int, player_id: int | None, li
     return [_trade(conn, row) for row in rows.fetchall()]
 
 
-def open_of(conn: sqlite3.Connection, player_id: int) -> list[Trade]:
+def open_of(conn: Connection, player_id: int) -> list[Trade]:
     """Every open trade and gift `player_id` is party to, oldest first."""
     rows = conn.execute(
         f"SELECT {_COLUMNS} FROM trades WHERE status = 'open' AND (proposer_id = ? OR partner_id = ?)"
@@ -172,7 +173,7 @@ def open_of(conn: sqlite3.Connection, player_id: int) -> list[Trade]:
     return [_trade(conn, row) for row in rows.fetchall()]
 
 
-def open_count(conn: sqlite3.Connection, player_id: int) -> int:
+def open_count(conn: Connection, player_id: int) -> int:
     row = conn.execute(
         "SELECT COUNT(*) FROM trades WHERE status = 'open' AND (proposer_id = ? OR partner_id = ?)",
         (player_id, player_id),
@@ -180,7 +181,7 @@ def open_count(conn: sqlite3.Connection, player_id: int) -> int:
     return int(row[0])
 
 
-def moved_since(conn: sqlite3.Connection, player_id: int, game: str, since: str) -> tuple[int, int]:
+def moved_since(conn: Connection, player_id: int, game: str, since: str) -> tuple[int, int]:
     """(value given, value received) by `player_id` in `game`'s trades completed since `since` (a stored
     time): what the daily cap counts."""
     row = conn.execute(

@@ -7,7 +7,6 @@ show-off's unit). Both stop when the player turns their wishlist alerts off (`/p
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -20,6 +19,7 @@ from services.infra.catalogs import CardIndex, CardRef
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.players import ensure_player
 from services.shared.collecting import card_not_found
+from store.connection import Connection
 from store.db import Database
 
 MAX_PER_GAME = 10
@@ -38,7 +38,7 @@ class Added:
     count: int  # cards of its game on the list now
 
 
-def _count(conn: sqlite3.Connection, player_id: int, game: str) -> int:
+def _count(conn: Connection, player_id: int, game: str) -> int:
     row = conn.execute(
         "SELECT COUNT(*) FROM wishlists WHERE player_id = ? AND game = ?", (player_id, game)
     ).fetchone()
@@ -72,7 +72,7 @@ class WishlistService:
         ref = self.resolve(typed, locale)
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Added:
+        def unit(conn: Connection) -> Added:
             ensure_player(conn, player_id, now)
             count = _count(conn, player_id, ref.game)
             inserted = conn.execute(
@@ -96,7 +96,7 @@ class WishlistService:
     async def remove(self, player_id: int, typed: str, locale: str | None) -> CardRef:
         ref = self.resolve(typed, locale)
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Connection) -> int:
             return conn.execute(
                 "DELETE FROM wishlists WHERE player_id = ? AND game = ? AND card_key = ?",
                 (player_id, ref.game, ref.card_id),
@@ -109,7 +109,7 @@ class WishlistService:
     async def wishes(self, player_id: int) -> list[Wish]:
         """The player's wishes, by game key then the order they were added."""
 
-        def unit(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+        def unit(conn: Connection) -> list[tuple[str, str]]:
             rows = conn.execute(
                 "SELECT game, card_key FROM wishlists WHERE player_id = ? ORDER BY game, added_at, card_key",
                 (player_id,),
@@ -122,7 +122,7 @@ class WishlistService:
     async def set_alerts(self, player_id: int, on: bool) -> None:
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             ensure_player(conn, player_id, now)
             conn.execute("UPDATE players SET wish_alerts = ? WHERE id = ?", (int(on), player_id))
 
@@ -130,7 +130,7 @@ class WishlistService:
 
 
 def notify_shown(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     today: date,
     guild_id: int,

@@ -3,15 +3,16 @@ hears of it being shown off there. Reads only, inside the caller's unit."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import date, timedelta
+
+from store.connection import Connection
 
 MAX_MENTIONS = 10  # names on a drop's wishlist line
 SEEN_WITHIN = timedelta(days=30)  # a player counts as "on the server" this long after their last command
 
 
 def wishers_here(
-    conn: sqlite3.Connection,
+    conn: Connection,
     guild_id: int,
     game: str,
     card_key: str,

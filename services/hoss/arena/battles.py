@@ -10,7 +10,6 @@ and the defender's saved defence deck sits in seat 1, played by the strong AI. I
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import datetime, timedelta
 
 from core.errors import NotAllowed
@@ -30,12 +29,13 @@ from services.hoss.battle import edits as battle_edits
 from services.hoss.battle.battles import AI, PLAYER, Decision
 from services.hoss.shop import rank_wins
 from services.infra import scheduler
+from store.connection import Connection
 
 LOST = "lost"  # the status of an abandoned battle
 
 
 def saved_decks(
-    conn: sqlite3.Connection, guild_id: int, season: str, attacker: int, defender: int
+    conn: Connection, guild_id: int, season: str, attacker: int, defender: int
 ) -> tuple[PlayerSetup, PlayerSetup]:
     """The attacker's saved attack deck (slot A) in seat 0 and the defender's saved defence deck (slot B)
     in seat 1, as last saved with the registration: « tes adversaires affrontent toujours les derniers
@@ -54,7 +54,7 @@ def saved_decks(
 
 
 def start(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     attack: tuple[int, int, str, int, int],
     *,
@@ -94,7 +94,7 @@ def start(
 
 
 def forfeit(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     player_id: int,
     battle_id: int,
@@ -123,9 +123,7 @@ def forfeit(
     return result
 
 
-def play_out(
-    conn: sqlite3.Connection, now: datetime, battle_id: int, catalog: HossCatalog, pace: timedelta
-) -> None:
+def play_out(conn: Connection, now: datetime, battle_id: int, catalog: HossCatalog, pace: timedelta) -> None:
     """Play a live battle to its end, the AI deciding for the player at every pause as the 2-minute
     deadline does (recorded as 'timeout'), and settle it."""
     row = battles.load(conn, battle_id)
@@ -143,7 +141,7 @@ def play_out(
 
 
 def finish_season(
-    conn: sqlite3.Connection, now: datetime, guild_id: int, season: str, catalog: HossCatalog, pace: timedelta
+    conn: Connection, now: datetime, guild_id: int, season: str, catalog: HossCatalog, pace: timedelta
 ) -> int:
     """Before the season's final ranking: every attack battle still live is played to its end and
     settled, so its points count and nothing of the season stays open. Returns how many."""

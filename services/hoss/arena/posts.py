@@ -11,7 +11,6 @@ no mention unless they name `ping_users`, and embeds never notify. Decisions: do
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -19,6 +18,7 @@ from engine.hoss import SHOWN_FROM, TOP_PRIZES
 from services.hoss.proofs import ARENA, verify_button
 from services.infra import guild_settings, outbox
 from services.infra.messages import Day, Embed, EmbedField, MessageSpec, Number, Target, Text
+from store.connection import Connection
 
 TOP_SHOWN = 20  # lines of the hourly post: ~90 characters each, far inside an embed's 4,096
 PAID_SHOWN = len(TOP_PRIZES)  # lines of the results: the prize places; the others are counted
@@ -43,7 +43,7 @@ class Standings:
     commitment: str
 
 
-def standings(conn: sqlite3.Connection, guild_id: int, season: date, shown: int) -> Standings:
+def standings(conn: Connection, guild_id: int, season: date, shown: int) -> Standings:
     key = (guild_id, season.isoformat())
     rows = conn.execute(
         "SELECT place, player_id, points, attack_wins, reward FROM hoss_arena_entries"
@@ -71,7 +71,7 @@ class Final:
     me: Line | None  # None: the player did not take part in it
 
 
-def last_final(conn: sqlite3.Connection, guild_id: int, player_id: int) -> Final | None:
+def last_final(conn: Connection, guild_id: int, player_id: int) -> Final | None:
     """The last closed season of this server, or None when none has closed yet."""
     row = conn.execute(
         "SELECT season FROM hoss_arena_seasons WHERE guild_id = ? AND status = 'closed'"
@@ -98,7 +98,7 @@ def last_final(conn: sqlite3.Connection, guild_id: int, player_id: int) -> Final
 
 
 def post_ranking(
-    conn: sqlite3.Connection, now: datetime, guild_id: int, season: date, closes_at: datetime
+    conn: Connection, now: datetime, guild_id: int, season: date, closes_at: datetime
 ) -> int | None:
     """After an hourly ranking: the ranking post, new the first time (or when the last one cannot be
     edited any more), else an edit of it. Returns the outbox item queued, None when nothing is shown
@@ -124,7 +124,7 @@ def post_ranking(
     return posted
 
 
-def post_results(conn: sqlite3.Connection, now: datetime, guild_id: int, season: date) -> int | None:
+def post_results(conn: Connection, now: datetime, guild_id: int, season: date) -> int | None:
     """In the close's unit, after the payout: the ranking post edited one last time to say the season is
     over, and the results post with the rewards paid (its « Vérifier » reveals the seed). Returns the
     results' item."""
@@ -153,7 +153,7 @@ def post_results(conn: sqlite3.Connection, now: datetime, guild_id: int, season:
     return outbox.enqueue(conn, now, Target("channel", channel, players=winners, guild_id=guild_id), spec)
 
 
-def _board_item(conn: sqlite3.Connection, guild_id: int, season: date) -> int | None:
+def _board_item(conn: Connection, guild_id: int, season: date) -> int | None:
     row = conn.execute(
         "SELECT board_item FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?",
         (guild_id, season.isoformat()),

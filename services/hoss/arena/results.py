@@ -9,7 +9,6 @@ close). Decisions: docs/hoss/arena.md.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -21,6 +20,7 @@ from engine.hoss import ArenaResult, Settlement, settle
 from services.hoss.gold import GOLD
 from services.infra import ledger
 from services.infra.erased import is_erased
+from store.connection import Connection
 
 REASON_BATTLE = "hoss.arena.battle"  # ledger reason of both sides' gold (ref = the attack id)
 ATTACKER_SEAT = 0  # the attacker plays seat 0 live; the defender's saved deck is seat 1, played by the AI
@@ -59,7 +59,7 @@ class ArenaReward:
         return ArenaReward(**dict(data))
 
 
-def tag_of(conn: sqlite3.Connection, battle_id: int) -> ArenaTag | None:
+def tag_of(conn: Connection, battle_id: int) -> ArenaTag | None:
     row = conn.execute(
         "SELECT id, defender_id FROM hoss_arena_attacks WHERE battle_id = ?", (battle_id,)
     ).fetchone()
@@ -67,7 +67,7 @@ def tag_of(conn: sqlite3.Connection, battle_id: int) -> ArenaTag | None:
 
 
 def settle_attack(
-    conn: sqlite3.Connection, now: datetime, attack_id: int, result: ArenaResult, battle_ref: str
+    conn: Connection, now: datetime, attack_id: int, result: ArenaResult, battle_ref: str
 ) -> Settlement:
     """Points and gold of a finished attack, once: the attack's 'drawn' -> result transition is the
     guard (a second settlement raises `AttackSettled` and rolls its unit back)."""
@@ -108,9 +108,7 @@ def settle_attack(
     return outcome
 
 
-def _points(
-    conn: sqlite3.Connection, guild_id: int, season: str, attacker: int, defender: int
-) -> tuple[int, int]:
+def _points(conn: Connection, guild_id: int, season: str, attacker: int, defender: int) -> tuple[int, int]:
     found = dict(
         conn.execute(
             "SELECT player_id, points FROM hoss_arena_entries WHERE guild_id = ? AND season = ?"
@@ -131,7 +129,7 @@ def result_of(winners: Collection[int], *, abandoned: bool = False) -> ArenaResu
 
 
 def settle_battle(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     battle_id: int,
     winners: Collection[int],

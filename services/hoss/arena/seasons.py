@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -60,6 +59,7 @@ from services.infra.players import ensure_player
 from services.infra.recurrence import resolve_wall_time
 from services.infra.scheduler import Job, Scheduler, schedule
 from services.shared.collecting import DeckInvalid, Problem
+from store.connection import Connection
 from store.db import Database
 from store.idempotency import once
 
@@ -115,7 +115,7 @@ class Attack:
     status: str
 
 
-def _pending_attack(conn: sqlite3.Connection, attacker: int) -> Attack | None:
+def _pending_attack(conn: Connection, attacker: int) -> Attack | None:
     row = conn.execute(
         "SELECT id, guild_id, season, defender_id, number, status FROM hoss_arena_attacks"
         " WHERE attacker_id = ? AND status = 'drawn'",
@@ -198,7 +198,7 @@ class ArenaService:
 
     # -- registration ----------------------------------------------------------------------------------
 
-    def _ensure_season(self, conn: sqlite3.Connection, now: datetime, guild_id: int, season: date) -> None:
+    def _ensure_season(self, conn: Connection, now: datetime, guild_id: int, season: date) -> None:
         exists = conn.execute(
             "SELECT 1 FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?",
             (guild_id, season.isoformat()),
@@ -215,7 +215,7 @@ class ArenaService:
         schedule(conn, now, CLOSE_JOB, self.closes_at(season), payload, period_key=key)
         schedule(conn, now, RANKING_JOB, self.next_hour(now), payload, period_key=f"{key}:{to_db(now)}")
 
-    def _arena_decks(self, conn: sqlite3.Connection, player_id: int, slots: tuple[int, int]) -> list[str]:
+    def _arena_decks(self, conn: Connection, player_id: int, slots: tuple[int, int]) -> list[str]:
         """Both decks as saved for the battle, after every Arena check; every reason at once."""
         problems: list[Problem] = []
         views: list[DeckView] = []
@@ -254,7 +254,7 @@ class ArenaService:
         now = self.clock.now()
         season = self.season_of(now)
 
-        def unit(conn: sqlite3.Connection) -> Registration:
+        def unit(conn: Connection) -> Registration:
             ensure_player(conn, player_id, now)
             if highest_unlocked_rank(rank_wins(conn, player_id)) < ARENA_MIN_RANK:
                 raise ArenaLocked(rank=ARENA_MIN_RANK)
@@ -308,7 +308,7 @@ class ArenaService:
         now = self.clock.now()
         season = self.season_of(now).isoformat()
 
-        def unit(conn: sqlite3.Connection) -> tuple[int, int]:
+        def unit(conn: Connection) -> tuple[int, int]:
             row = conn.execute(
                 "SELECT deck_a, deck_b, slot_a, slot_b FROM hoss_arena_entries"
                 " WHERE guild_id = ? AND season = ? AND player_id = ?",
@@ -338,7 +338,7 @@ class ArenaService:
         now = self.clock.now()
         return await self.db.write(lambda conn: self._draw_in(conn, now, guild_id, attacker))
 
-    def _draw_in(self, conn: sqlite3.Connection, now: datetime, guild_id: int, attacker: int) -> Attack:
+    def _draw_in(self, conn: Connection, now: datetime, guild_id: int, attacker: int) -> Attack:
         season = self.season_of(now).isoformat()
         pending = _pending_attack(conn, attacker)
         if pending is not None:
@@ -401,7 +401,7 @@ class ArenaService:
         now = self.clock.now()
         attack_key = str(key)
 
-        def work(conn: sqlite3.Connection) -> dict[str, int]:
+        def work(conn: Connection) -> dict[str, int]:
             live = battles.live_battle_id(conn, attacker)
             if live is not None:
                 raise NotAllowed("hoss.error.ranked.live", battle=live)
@@ -411,7 +411,7 @@ class ArenaService:
             battle = arena_battles.start(conn, now, ids, seed=seed, key=attack_key, catalog=self.catalog)
             return {"player": attacker, "attack": drawn.id, "battle": battle, "defender": drawn.defender}
 
-        def unit(conn: sqlite3.Connection) -> AttackStarted:
+        def unit(conn: Connection) -> AttackStarted:
             ensure_player(conn, attacker, now)
             stored, fresh = once(conn, f"hoss:arena:attack:{attack_key}", now, lambda: work(conn))
             if stored["player"] != attacker:
@@ -433,7 +433,7 @@ class ArenaService:
         )
 
     def settle_in(
-        self, conn: sqlite3.Connection, now: datetime, attack_id: int, result: ArenaResult, battle_ref: str
+        self, conn: Connection, now: datetime, attack_id: int, result: ArenaResult, battle_ref: str
     ) -> Settlement:
         """Points and gold of a finished attack, once (`arena_results.settle_attack`); a battle's end
         settles its attack through `arena_results.settle_battle`."""
@@ -445,7 +445,7 @@ class ArenaService:
 
     # -- ranking ---------------------------------------------------------------------------------------
 
-    def _rank_now(self, conn: sqlite3.Connection, guild_id: int, season: str, now: datetime) -> list[int]:
+    def _rank_now(self, conn: Connection, guild_id: int, season: str, now: datetime) -> list[int]:
         rows = conn.execute(
             "SELECT player_id, points, attack_wins, reached_at FROM hoss_arena_entries"
             " WHERE guild_id = ? AND season = ?",
@@ -465,7 +465,7 @@ class ArenaService:
         )
         return order
 
-    def on_ranking(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_ranking(self, conn: Connection, job: Job, now: datetime) -> None:
         """The hourly ranking of an open season; it plans the next hour's, from now (a late run after a
         downtime ranks once and goes on hourly)."""
         guild_id, season = int(job.payload["guild"]), str(job.payload["season"])
@@ -487,7 +487,7 @@ class ArenaService:
         """This week's last hourly ranking, empty until 2 players are registered."""
         season = self.season_of(self.clock.now()).isoformat()
 
-        def unit(conn: sqlite3.Connection) -> list[Entry]:
+        def unit(conn: Connection) -> list[Entry]:
             rows = conn.execute(
                 "SELECT player_id, points, attack_wins, place FROM hoss_arena_entries"
                 " WHERE guild_id = ? AND season = ? ORDER BY place IS NULL, place, player_id",
@@ -522,7 +522,7 @@ class ArenaService:
 
     # -- the close -------------------------------------------------------------------------------------
 
-    def on_close(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_close(self, conn: Connection, job: Job, now: datetime) -> None:
         """Sunday midnight: the attack battles still live played to their end by the AI and settled, then
         the final ranking, the rewards through the ledger, every deck released."""
         guild_id, season = int(job.payload["guild"]), str(job.payload["season"])
@@ -557,7 +557,7 @@ class ArenaService:
         return await self.db.read(lambda conn: verification(conn, guild_id, season), large=True)
 
     async def result(self, guild_id: int, season: date) -> SeasonResult | None:
-        def unit(conn: sqlite3.Connection) -> SeasonResult | None:
+        def unit(conn: Connection) -> SeasonResult | None:
             rows = conn.execute(
                 "SELECT e.player_id, e.reward FROM hoss_arena_entries e JOIN hoss_arena_seasons s"
                 " ON s.guild_id = e.guild_id AND s.season = e.season"

@@ -7,7 +7,6 @@ a closed season can be verified; its record lists every attack with the candidat
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import date
 
@@ -16,6 +15,7 @@ from engine.fair_draw import Verdict
 from engine.hoss import DrawnAttack, SeasonRecord, verify_season
 from services.infra.erased import ERASED, is_erased
 from services.infra.messages import Day
+from store.connection import Connection
 
 
 class NoSeason(NotFound):
@@ -34,7 +34,7 @@ class ArenaVerification:
     verdict: Verdict
 
 
-def season_record(conn: sqlite3.Connection, guild_id: int, season: date) -> SeasonRecord:
+def season_record(conn: Connection, guild_id: int, season: date) -> SeasonRecord:
     """The published record of a closed season of this server (its seed, its attacks in order)."""
     row = conn.execute(
         "SELECT status, seed, commitment FROM hoss_arena_seasons WHERE guild_id = ? AND season = ?",
@@ -55,7 +55,7 @@ def season_record(conn: sqlite3.Connection, guild_id: int, season: date) -> Seas
     return SeasonRecord(str(row[2]), str(row[1]), attacks)
 
 
-def verification(conn: sqlite3.Connection, guild_id: int, season: date) -> ArenaVerification:
+def verification(conn: Connection, guild_id: int, season: date) -> ArenaVerification:
     record = season_record(conn, guild_id, season)
     verdict = verify_season(record)
     players = {p for a in record.attacks for p in (a.attacker, a.defender, *a.candidates)}

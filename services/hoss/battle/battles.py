@@ -18,7 +18,6 @@ docs/hoss/ranked.md.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
@@ -48,6 +47,7 @@ from services.hoss.gold import GOLD
 from services.infra import ledger
 from services.infra.players import summary_changed
 from services.shared.matches import Author, Match, Matches, MatchRules, MatchTexts, Played, StaleMatch
+from store.connection import Connection
 from store.db import announce
 
 PLAYER = 0  # the player's seat
@@ -130,7 +130,7 @@ def setup_json(setup: PlayerSetup) -> dict[str, Any]:
     return {"seat": setup.seat, "player_id": setup.player_id, "deck": list(setup.deck), "extra": setup.extra}
 
 
-def _row(conn: sqlite3.Connection, match: Match[HossState]) -> BattleRow:
+def _row(conn: Connection, match: Match[HossState]) -> BattleRow:
     data, result = match.data, match.result or {}
     player, number = match.seats[PLAYER], match.number
     assert match.state is not None
@@ -166,7 +166,7 @@ def _row(conn: sqlite3.Connection, match: Match[HossState]) -> BattleRow:
     )
 
 
-def load(conn: sqlite3.Connection, battle_id: int) -> BattleRow | None:
+def load(conn: Connection, battle_id: int) -> BattleRow | None:
     """The battle of that number, wherever it was started (ids the bot wrote itself: jobs, its own units)."""
     try:
         match = MATCHES.number_trusted(conn, battle_id)
@@ -175,7 +175,7 @@ def load(conn: sqlite3.Connection, battle_id: int) -> BattleRow | None:
     return _row(conn, match)
 
 
-def owned(conn: sqlite3.Connection, player_id: int, battle_id: int, guild: int | None = None) -> BattleRow:
+def owned(conn: Connection, player_id: int, battle_id: int, guild: int | None = None) -> BattleRow:
     """The player's battle, reached from the place it was started (`guild`: the server the interaction
     runs in, None in direct messages). Another player's battle, or one of another server, is 'not found'
     (ids are not secrets, battles are; a forged button must not drive a battle posted elsewhere)."""
@@ -185,7 +185,7 @@ def owned(conn: sqlite3.Connection, player_id: int, battle_id: int, guild: int |
     return row
 
 
-def replayable(conn: sqlite3.Connection, viewer: int, battle_id: int, guild: int | None) -> BattleRow:
+def replayable(conn: Connection, viewer: int, battle_id: int, guild: int | None) -> BattleRow:
     """A battle `viewer` may replay: a finished one, to its player (anywhere: the reply is private) or,
     when it was played in a server (public there), to anyone running the command in that server. Anything
     else reads as an unknown id, except the player's own live battle: its seed must not leave the bot
@@ -200,7 +200,7 @@ def replayable(conn: sqlite3.Connection, viewer: int, battle_id: int, guild: int
     return row
 
 
-def live_battle_id(conn: sqlite3.Connection, player_id: int) -> int | None:
+def live_battle_id(conn: Connection, player_id: int) -> int | None:
     """The player's live battle. One at most: the start unit checks it (the block has no per-game unique
     index; the single writer runs that check and the creation in one transaction)."""
     live = MATCHES.live_of(conn, player_id)
@@ -288,7 +288,7 @@ def deaths_of_player(records: list[Record]) -> int:
 
 
 def _logged(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     row: BattleRow,
     battle: Battle,
@@ -325,7 +325,7 @@ def _logged(
 
 
 def save(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     row: BattleRow,
     battle: Battle,
@@ -351,7 +351,7 @@ def save(
 
 
 def insert(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     *,
     player_id: int,
@@ -426,7 +426,7 @@ def result_of(row: BattleRow, state: HossState) -> BattleResult | None:
 
 
 def settle(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     row: BattleRow,
     state: HossState,
@@ -477,7 +477,7 @@ def settle(
 
 
 def end(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     battle_id: int,
     status: str,
@@ -497,7 +497,7 @@ def end(
 
 
 def step(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     row: BattleRow,
     battle: Battle,
@@ -516,14 +516,14 @@ def step(
 # --- reading: rounds, decisions, log, replay --------------------------------------------------------
 
 
-def _match_id(conn: sqlite3.Connection, battle_id: int) -> int | None:
+def _match_id(conn: Connection, battle_id: int) -> int | None:
     found = conn.execute(
         "SELECT id FROM matches WHERE game = ? AND number = ?", (RULES.game, battle_id)
     ).fetchone()
     return None if found is None else int(found[0])
 
 
-def rounds(conn: sqlite3.Connection, battle_id: int, after: int = 0) -> list[Record]:
+def rounds(conn: Connection, battle_id: int, after: int = 0) -> list[Record]:
     rows = conn.execute(
         "SELECT record FROM hoss_battle_rounds WHERE match_id = ? AND round > ? ORDER BY round",
         (_match_id(conn, battle_id), after),
@@ -531,7 +531,7 @@ def rounds(conn: sqlite3.Connection, battle_id: int, after: int = 0) -> list[Rec
     return [json.loads(r[0]) for r in rows]
 
 
-def mark_viewed(conn: sqlite3.Connection, row: BattleRow, up_to: int) -> None:
+def mark_viewed(conn: Connection, row: BattleRow, up_to: int) -> None:
     """The player's view returned the rounds up to `up_to` (no save: looking changes no version)."""
     conn.execute(
         "UPDATE hoss_battle_rounds SET viewed = 1 WHERE match_id = ? AND round <= ? AND viewed = 0",
@@ -539,7 +539,7 @@ def mark_viewed(conn: sqlite3.Connection, row: BattleRow, up_to: int) -> None:
     )
 
 
-def decisions(conn: sqlite3.Connection, battle_id: int) -> list[Decision]:
+def decisions(conn: Connection, battle_id: int) -> list[Decision]:
     match_id = _match_id(conn, battle_id)
     moves = [] if match_id is None else MATCHES.moves(conn, match_id)
     return [
@@ -555,13 +555,13 @@ def decisions(conn: sqlite3.Connection, battle_id: int) -> list[Decision]:
     ]
 
 
-def timeout_pauses(conn: sqlite3.Connection, row: BattleRow) -> list[int]:
+def timeout_pauses(conn: Connection, row: BattleRow) -> list[int]:
     """The pauses where the deadline passed and the AI decided for the player, in order (not the stops
     between two rounds that ran out: nothing was owed there)."""
     return sorted({d.pause for d in decisions(conn, row.id) if d.by == "timeout" and not d.between})
 
 
-def last_decided_by(conn: sqlite3.Connection, row: BattleRow) -> Author | None:
+def last_decided_by(conn: Connection, row: BattleRow) -> Author | None:
     """Who took the player's last decision (not a stop between two rounds): 'timeout' once the AI played
     the rest of the battle after a missed deadline (`RankedService.on_timeout`), 'skip' after « Passer à
     la fin »."""

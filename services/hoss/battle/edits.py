@@ -12,7 +12,6 @@ Decisions: docs/hoss/ranked.md.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,11 +27,12 @@ from services.hoss.battle.render import battle_spec
 from services.hoss.battle.view import Board, Now, boards
 from services.infra.messages import MessageSpec, Target
 from services.infra.outbox import drop_waiting_edits, edits_waiting, enqueue, record_sent
+from store.connection import Connection
 
 ROUND_PACE = timedelta(seconds=5)  # between two rounds shown on the battle message
 
 
-def now_of(conn: sqlite3.Connection, row: BattleRow) -> Now:
+def now_of(conn: Connection, row: BattleRow) -> Now:
     """While live, `ai_decided` says the AI took the player's previous pause; once over, that the AI
     played the end of the battle for the player (their last decision was the deadline's)."""
     state = row.hoss_state
@@ -56,13 +56,13 @@ def now_of(conn: sqlite3.Connection, row: BattleRow) -> Now:
     )
 
 
-def _spec(conn: sqlite3.Connection, row: BattleRow, board: Board, catalog: HossCatalog) -> MessageSpec:
+def _spec(conn: Connection, row: BattleRow, board: Board, catalog: HossCatalog) -> MessageSpec:
     if not (board.final and not row.live):
         return battle_spec(board, catalog)
     return battle_spec(board, catalog, log_files(row.id, battle_replay.stored_log(conn, row), catalog))
 
 
-def board_spec(conn: sqlite3.Connection, row: BattleRow, catalog: HossCatalog) -> MessageSpec:
+def board_spec(conn: Connection, row: BattleRow, catalog: HossCatalog) -> MessageSpec:
     """The battle message now: its latest round and what comes next (the log attached once over)."""
     records = battles.rounds(conn, row.id)
     (board,) = boards(now_of(conn, row), records[:-1], records[-1:])
@@ -78,13 +78,13 @@ class Shown:
     round: int
 
 
-def shown_now(conn: sqlite3.Connection, row: BattleRow, catalog: HossCatalog) -> Shown:
+def shown_now(conn: Connection, row: BattleRow, catalog: HossCatalog) -> Shown:
     """The battle message now (`board_spec`) with the round it shows."""
     return Shown(board_spec(conn, row, catalog), row.round)
 
 
 def attach(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     row: BattleRow,
     target: Target,
@@ -111,7 +111,7 @@ def attach(
 
 
 def queue_edits(
-    conn: sqlite3.Connection,
+    conn: Connection,
     now: datetime,
     battle_id: int,
     records: Sequence[Mapping[str, Any]],
@@ -132,9 +132,7 @@ def queue_edits(
     return len(shown)
 
 
-def queue_now(
-    conn: sqlite3.Connection, now: datetime, battle_id: int, catalog: HossCatalog, pace: timedelta
-) -> bool:
+def queue_now(conn: Connection, now: datetime, battle_id: int, catalog: HossCatalog, pace: timedelta) -> bool:
     """Queue one edit showing the battle as it is now, after the edits still waiting (a battle that
     ended without a round, e.g. abandoned); False while the battle has no message."""
     row = battles.load(conn, battle_id)
@@ -145,7 +143,7 @@ def queue_now(
     return True
 
 
-def show_at_once(conn: sqlite3.Connection, now: datetime, battle_id: int, catalog: HossCatalog) -> bool:
+def show_at_once(conn: Connection, now: datetime, battle_id: int, catalog: HossCatalog) -> bool:
     """Queue one edit showing the battle as it is now, due at once, in place of the rounds still waiting
     to be shown (« Passer à la fin »: the final board and the result, not the rounds 5 s apart); an edit
     already due goes first. False while the battle has no message."""
@@ -161,13 +159,13 @@ def show_at_once(conn: sqlite3.Connection, now: datetime, battle_id: int, catalo
     return True
 
 
-def _target(conn: sqlite3.Connection, item: int) -> Target:
+def _target(conn: Connection, item: int) -> Target:
     message = conn.execute("SELECT target_id, players, guild_id FROM outbox WHERE id = ?", (item,)).fetchone()
     return Target("channel", int(message[0]), players=tuple(json.loads(message[1])), guild_id=message[2])
 
 
 def _enqueue(
-    conn: sqlite3.Connection, now: datetime, row: BattleRow, specs: Sequence[MessageSpec], pace: timedelta
+    conn: Connection, now: datetime, row: BattleRow, specs: Sequence[MessageSpec], pace: timedelta
 ) -> None:
     """The edits of the battle's message, `pace` apart, the first due now or `pace` after the last edit
     still waiting."""
@@ -179,7 +177,7 @@ def _enqueue(
         enqueue(conn, now, target, spec, edit_of=row.message_item, not_before=due + index * pace)
 
 
-def edits_owed(conn: sqlite3.Connection, row: BattleRow, message_id: int) -> bool:
+def edits_owed(conn: Connection, row: BattleRow, message_id: int) -> bool:
     """Whether the outbox still owes `message_id`, the battle's message, an edit."""
     if row.message_item is None:
         return False

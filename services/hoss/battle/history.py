@@ -4,12 +4,12 @@ player finds a battle to watch again without remembering its number (docs/hoss/r
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
 from core.clock import from_db
 from services.hoss.battle.battles import KIND, PLAYER, RULES
+from store.connection import Connection
 
 RECENT = 25  # a select's options at most
 
@@ -23,7 +23,7 @@ class PastBattle:
     ended_at: datetime
 
 
-def past_battles(conn: sqlite3.Connection, player_id: int, limit: int = RECENT) -> list[PastBattle]:
+def past_battles(conn: Connection, player_id: int, limit: int = RECENT) -> list[PastBattle]:
     """The battles `player_id` played and finished (ranked or Arena attacks), the latest first. Each is
     the player's own, so they may replay it wherever they ask (`battles.replayable`)."""
     rows = conn.execute(

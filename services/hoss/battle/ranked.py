@@ -66,6 +66,7 @@ from services.infra import ledger
 from services.infra.messages import Target, Text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler
+from store.connection import Connection
 from store.db import Database
 from store.idempotency import once
 
@@ -211,7 +212,7 @@ def _check_pause(row: BattleRow, pause: int | None) -> None:
 NOTICES = "SELECT n.*, m.number AS battle_id FROM hoss_notices n LEFT JOIN matches m ON m.id = n.match_id"
 
 
-def _pending(conn: sqlite3.Connection, player_id: int) -> list[Notice]:
+def _pending(conn: Connection, player_id: int) -> list[Notice]:
     rows = conn.execute(
         f"{NOTICES} WHERE n.player_id = ? AND n.claimed_at IS NULL ORDER BY n.id", (player_id,)
     )
@@ -259,7 +260,7 @@ class RankedService:
     # --- the ladder and notices ---------------------------------------------------------------------
 
     async def ladder(self, player_id: int) -> Ladder:
-        def unit(conn: sqlite3.Connection) -> Ladder:
+        def unit(conn: Connection) -> Ladder:
             wins = rank_wins(conn, player_id)
             losses = dict(
                 conn.execute("SELECT rank, losses FROM hoss_rank_progress WHERE player_id = ?", (player_id,))
@@ -299,7 +300,7 @@ class RankedService:
         """The player clicked OK: credit the notice's gold once (a second claim credits nothing)."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> Claim:
+        def unit(conn: Connection) -> Claim:
             row = conn.execute(
                 f"{NOTICES} WHERE n.id = ? AND n.player_id = ?", (notice_id, player_id)
             ).fetchone()
@@ -339,7 +340,7 @@ class RankedService:
         now = self.clock.now()
         start_key = str(key)
 
-        def unit(conn: sqlite3.Connection) -> Started:
+        def unit(conn: Connection) -> Started:
             ensure_player(conn, player_id, now)
             stored, fresh = once(
                 conn,
@@ -359,7 +360,7 @@ class RankedService:
 
     def _start(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         now: datetime,
         player_id: int,
         rank: int,
@@ -420,7 +421,7 @@ class RankedService:
         now = self.clock.now()
         answer_key = str(key)
 
-        def work(conn: sqlite3.Connection, row: BattleRow) -> dict[str, Any]:
+        def work(conn: Connection, row: BattleRow) -> dict[str, Any]:
             _check_pause(row, pause)
             battle = battles.restore(row)
             decided = chosen(battle.legal_actions(PLAYER), action) if isinstance(action, Choice) else action
@@ -432,7 +433,7 @@ class RankedService:
             battle_edits.queue_edits(conn, now, battle_id, records, self.catalog, self.pace)
             return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
-        def unit(conn: sqlite3.Connection) -> Answered:
+        def unit(conn: Connection) -> Answered:
             row = battles.owned(conn, player_id, battle_id, guild)
             stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, lambda: work(conn, row))
             if stored["player"] != player_id or stored["battle"] != battle_id:
@@ -452,7 +453,7 @@ class RankedService:
         battle, reached from where it started, still at the pause the controls were drawn for (`pause`),
         or wherever it stands (None: the button of the battle message, there all battle long)."""
 
-        def unit(conn: sqlite3.Connection) -> DefenderMoves:
+        def unit(conn: Connection) -> DefenderMoves:
             row = battles.owned(conn, player_id, battle_id, guild)
             _check_pause(row, pause)
             seat = row.hoss_state.seats[PLAYER]
@@ -472,7 +473,7 @@ class RankedService:
         finished battle just returns its result."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> BattleResult:
+        def unit(conn: Connection) -> BattleResult:
             row = battles.owned(conn, player_id, battle_id, guild)
             if row.live:
                 battle = battles.restore(row)
@@ -488,7 +489,7 @@ class RankedService:
 
         return await self.db.write(unit)
 
-    def on_next_round(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_next_round(self, conn: Connection, job: Job, now: datetime) -> None:
         """`hoss:next_round`: the battle waited between two rounds for a possible Défenseur move; if it
         still waits there, the player lets the round come (a pass, with any move already made) and the
         battle runs on to its next stop."""
@@ -505,7 +506,7 @@ class RankedService:
         battles.step(conn, now, row, battle, decisions, records, pause)
         battle_edits.queue_edits(conn, now, row.id, records, self.catalog, self.pace)
 
-    def on_timeout(self, conn: sqlite3.Connection, job: Job, now: datetime) -> None:
+    def on_timeout(self, conn: Connection, job: Job, now: datetime) -> None:
         """`hoss.decision_timeout`: if the battle still waits at that pause, the player stopped answering:
         the AI plays the rest of the battle for them (every decision recorded as 'timeout', so the message
         can say so), without a new 2-minute wait at each of their later pauses. The rounds are shown one by
@@ -525,7 +526,7 @@ class RankedService:
     async def view(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleView:
         """The battle now (for the player) and the rounds played since the previous view."""
 
-        def unit(conn: sqlite3.Connection) -> BattleView:
+        def unit(conn: Connection) -> BattleView:
             row = battles.owned(conn, player_id, battle_id, guild)
             state = row.hoss_state
             snapshot = ENGINE.view(state, PLAYER)
@@ -554,7 +555,7 @@ class RankedService:
         """The public battle message now (to show it again), and whether the outbox still owes
         `message_id` (the message a click came from) an edit."""
 
-        def unit(conn: sqlite3.Connection) -> Screen:
+        def unit(conn: Connection) -> Screen:
             row = battles.owned(conn, player_id, battle_id, guild)
             owed = battle_edits.edits_owed(conn, row, message_id)
             return Screen(battle_edits.shown_now(conn, row, self.catalog), owed, row.message_item is not None)
@@ -575,7 +576,7 @@ class RankedService:
         on, starting with any round played since `shown` was built."""
         now = self.clock.now()
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             row = battles.owned(conn, player_id, battle_id, guild)
             target = Target("channel", channel, players=(row.player_id,), guild_id=guild)
             battle_edits.attach(conn, now, row, target, message_id, shown, self.catalog, self.pace)
@@ -597,7 +598,7 @@ class RankedService:
         """A finished battle played again from its seed and stored decisions (the same text as `log`), for
         its player or for the members of the server where it was played (`battles.replayable`)."""
 
-        def unit(conn: sqlite3.Connection) -> str:
+        def unit(conn: Connection) -> str:
             return battle_replay.replay_log(conn, battles.replayable(conn, viewer, battle_id, guild))
 
         return await self.db.read(unit, large=True)  # the battle played again

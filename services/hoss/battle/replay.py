@@ -7,12 +7,12 @@ once the battle is over (docs/hoss/ranked.md, "Who may replay"); `battle_log.py`
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
 from engine.hoss import ENGINE, Battle, HossState, Record, to_state
 from services.hoss.battle.battles import BattleRow, Decision, decisions, rounds
+from store.connection import Connection
 
 LOG_FORMAT = "hoss-ranked-log/1"
 
@@ -46,11 +46,11 @@ def log_text(
     return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def stored_log(conn: sqlite3.Connection, row: BattleRow) -> str:
+def stored_log(conn: Connection, row: BattleRow) -> str:
     return log_text(row, decisions(conn, row.id), rounds(conn, row.id), outcome_of(row.hoss_state))
 
 
-def replay_log(conn: sqlite3.Connection, row: BattleRow) -> str:
+def replay_log(conn: Connection, row: BattleRow) -> str:
     """Play the battle again from its seed and its stored decisions, and write its log.
 
     The decks and card numbers come from the stored state (the battle copied them in at its start), so a

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from datetime import timedelta
 from typing import Any
 
@@ -24,6 +23,7 @@ from services.choco.notation import to_text
 from services.choco.text import zones
 from services.infra import ledger
 from services.infra.players import ensure_player
+from store.connection import Connection
 from tests.e2e.messages import public_answer, shown
 
 GRANT = ledger.Movement("test.grant")
@@ -61,7 +61,7 @@ async def with_bronze_deck(
     deck = [c.id for c in chosen for _ in range(2)]
     now = services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, user.id, now)
         conn.execute(
             "UPDATE players SET created_at = ? WHERE id = ?", (to_db(now - timedelta(days=60)), user.id)
@@ -199,7 +199,7 @@ async def reward_of(h: BotHarness, game_id: int) -> set[str]:
     """The catalog id of the game's reward card: the last post names it in public."""
     assert h.bot is not None
 
-    def unit(conn: sqlite3.Connection) -> set[str]:
+    def unit(conn: Connection) -> set[str]:
         results = conn.execute(
             "SELECT result FROM matches WHERE game = 'choco' AND number = ?", (game_id,)
         ).fetchall()

@@ -4,7 +4,6 @@ Copies are seeded through the ledger (as the shop mints them); nothing depends o
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +16,7 @@ from services.choco.economy import CHOCO_GOLD
 from services.choco.leagues import record_result
 from services.infra import ledger
 from services.infra.players import ensure_player
+from store.connection import Connection
 from tests.e2e.choco.helpers import choco, with_bronze_deck
 from tests.e2e.messages import public_answer
 
@@ -42,7 +42,7 @@ async def give(h: BotHarness, user: User, cards: dict[str, int]) -> None:
     assert h.bot is not None
     now = h.bot.services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, user.id, now)
         for card, n in cards.items():
             for _ in range(n):
@@ -56,7 +56,7 @@ async def results(h: BotHarness, user: User, league: str, wins: int) -> None:
     assert h.guild is not None
     guild, now = h.guild.id, h.bot.services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, user.id, now)
         for _ in range(wins):
             record_result(conn, guild, user.id, league, "win", absence_forfeit=False, cards_lost=1)
@@ -220,7 +220,7 @@ async def test_challenges_count_membership_from_joining_the_server(harness: BotH
     for user in (alice, bob):
         await with_bronze_deck(harness, user)
 
-    def new_to_the_bot(conn: sqlite3.Connection) -> None:
+    def new_to_the_bot(conn: Connection) -> None:
         conn.execute("UPDATE players SET created_at = ?", (to_db(now),))
 
     await harness.bot.services.db.write(new_to_the_bot)

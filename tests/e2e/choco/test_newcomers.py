@@ -5,11 +5,10 @@ hand included)."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from emulator.world import User
 from engine.choco import Turn, ai_turn
 from sandbox.harness import BotHarness
+from store.connection import Connection
 from tests.e2e.choco.helpers import Watch, choco, notation, play_to_the_end, with_bronze_deck
 from tests.e2e.messages import shown
 
@@ -19,7 +18,7 @@ MAX_TURNS = 200
 async def counted(h: BotHarness) -> tuple[int, int]:
     assert h.bot is not None
 
-    def unit(conn: sqlite3.Connection) -> tuple[int, int]:
+    def unit(conn: Connection) -> tuple[int, int]:
         results = conn.execute("SELECT COUNT(*) FROM choco_results").fetchone()[0]
         rewards = conn.execute("SELECT COUNT(*) FROM ledger WHERE reason = 'choco.reward'").fetchone()[0]
         return int(results), int(rewards)

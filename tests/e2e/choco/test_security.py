@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from typing import Any
 
 from emulator.payloads import guild_payload
@@ -15,6 +14,7 @@ from emulator.world import MANAGE_GUILD, Channel, Guild, User
 from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.infra import ledger
+from store.connection import Connection
 from tests.e2e.choco.helpers import GRANT, choco, db_read, game_on_turn_1, hidden_ids, names, players
 from tests.e2e.messages import after_welcome, public_answer, shown
 
@@ -234,7 +234,7 @@ async def test_an_accepted_challenge_never_shows_the_challengers_deck(harness: B
     assert h.bot is not None
     now = h.bot.services.clock.now()
 
-    def sell_one(conn: sqlite3.Connection) -> None:
+    def sell_one(conn: Connection) -> None:
         """One card of the deck leaves the collection, another comes: the league stays open to her."""
         ledger.mint_card(conn, now, alice.id, "choco", spare, GRANT, {})
         conn.execute(

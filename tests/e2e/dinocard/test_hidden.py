@@ -8,7 +8,6 @@ control proves the scan reports such a card posted in the channel."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from functools import partial
 
@@ -17,6 +16,7 @@ from sandbox.harness import BotHarness
 from services.dinocard.results import MATCHES
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import enqueue
+from store.connection import Connection
 from tests.e2e.dinocard.helpers import battle_message, dino, packs_ready, prepared
 from tests.e2e.leak_scan import EVERYONE, LeakScan, Secret, names_secret, seed_secret
 
@@ -26,7 +26,7 @@ def names(catalog: DinocardCatalog, ids: Iterable[str]) -> set[str]:
     return {n for i in ids for n in (cards[i].name.fr, cards[i].name.en)}
 
 
-def owned_keys(conn: sqlite3.Connection, player: int) -> set[str]:
+def owned_keys(conn: Connection, player: int) -> set[str]:
     return {
         str(k) for (k,) in conn.execute("SELECT DISTINCT card_key FROM cards WHERE owner_id = ?", (player,))
     }

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from core.clock import to_db
 from services.hoss.battle.battles import NOTICES_TOPIC
 from services.hoss.gold import GOLD
 from services.infra import ledger
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import announce
 from tests.e2e.authorization import (
     AFTER_END,
@@ -62,7 +61,7 @@ async def hoss_collection(w: World) -> Scene:
     services = w.h.bot.services
     now = services.clock.now()
 
-    def grant(conn: sqlite3.Connection) -> int:
+    def grant(conn: Connection) -> int:
         ensure_player(conn, alice.id, now)
         ledger.credit(conn, now, alice.id, GOLD, 100_000, ledger.Movement("test.grant"))
         announce(conn, NOTICES_TOPIC)  # as the battle's end does: the bot forgets who had no notice

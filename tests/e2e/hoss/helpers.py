@@ -4,7 +4,6 @@ registered in the Arena."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -19,6 +18,7 @@ from services.hoss.gold import GOLD
 from services.hoss.shop import OpeningCard
 from services.infra import ledger
 from services.infra.players import ensure_player
+from store.connection import Connection
 from tests.e2e.messages import shown
 
 GRANT = ledger.Movement("test.grant")
@@ -43,7 +43,7 @@ async def with_deck(h: BotHarness, user: User) -> None:
         c.id for c in decks.catalog.cards if isinstance(c, CreatureCard) and c.line in LINES and c.rank == 1
     ]
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, user.id, now)
         for card in [*keys, *BUFFS]:
             ledger.mint_card(
@@ -112,7 +112,7 @@ async def give(
     now = services.clock.now()
     attrs = {"rarity": rarity, "stars": stars, "holo": holo}
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         ensure_player(conn, user.id, now)
         return ledger.mint_card(conn, now, user.id, "hoss", card, GRANT, attrs)
 
@@ -163,8 +163,8 @@ async def booster_with(h: BotHarness, user: User, rarities: dict[int, str]) -> l
     return slots
 
 
-def set_rarity(opening: int, position: int, attrs: str) -> Callable[[sqlite3.Connection], None]:
-    def unit(conn: sqlite3.Connection) -> None:
+def set_rarity(opening: int, position: int, attrs: str) -> Callable[[Connection], None]:
+    def unit(conn: Connection) -> None:
         conn.execute(
             "UPDATE cards SET attrs = ? WHERE id ="
             " (SELECT card_id FROM hoss_opening_cards WHERE opening_id = ? AND position = ?)",

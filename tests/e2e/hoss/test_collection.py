@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 
 import pytest
 
 from emulator.errors import EmulatorError
 from emulator.world import User
 from sandbox.harness import BotHarness
+from store.connection import Connection
 from tests.e2e.hoss.helpers import BUFFS, LINES, give, gold, hoss, text
 from tests.e2e.messages import after_welcome
 
@@ -34,7 +34,7 @@ RARE = ("or", "platine", "diamant", "divin")  # what « Montrer » offers to sho
 async def owner_and_stars(h: BotHarness, copy_id: int) -> tuple[int | None, int]:
     assert h.bot is not None
 
-    def unit(conn: sqlite3.Connection) -> tuple[int | None, int]:
+    def unit(conn: Connection) -> tuple[int | None, int]:
         owner, attrs = conn.execute("SELECT owner_id, attrs FROM cards WHERE id = ?", (copy_id,)).fetchone()
         return owner, int(json.loads(attrs)["stars"])
 
@@ -184,7 +184,7 @@ async def test_every_unlocked_booster_is_offered_and_a_locked_one_refused(harnes
     alice = harness.user("alice")
     await harness.emu.run_command(alice, "hoss chances")  # creates the player
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         conn.executemany(
             "INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (?, ?, 10)",
             [(alice.id, 1), (alice.id, 2)],

@@ -5,7 +5,6 @@ middle of a battle, the replay, and milestone notices claimed with their OK butt
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from pathlib import Path
@@ -18,6 +17,7 @@ from emulator.world import User
 from engine.hoss import Move, Pass, Play
 from sandbox.harness import BotHarness
 from services.hoss.battle.ranked import BattleView, RankedService
+from store.connection import Connection
 from tests.conftest import MigratedCopy
 from tests.e2e.conftest import run_harness
 from tests.e2e.hoss.helpers import (
@@ -186,7 +186,7 @@ async def test_a_milestone_notice_comes_back_until_ok_credits_it_once(harness: B
     await with_deck(harness, alice)
     assert harness.bot is not None
 
-    def ninety_nine(conn: sqlite3.Connection) -> None:
+    def ninety_nine(conn: Connection) -> None:
         conn.execute("INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (?, 1, 99)", (alice.id,))
 
     await harness.bot.services.db.write(ninety_nine)

@@ -5,13 +5,13 @@ carry the buttons): tests/e2e/trades/test_trades.py."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.infra import ledger
 from services.infra.players import ensure_player
+from store.connection import Connection
 from tests.e2e.authorization import (
     ADMIN_ELSEWHERE,
     AFTER_END,
@@ -43,7 +43,7 @@ async def mint(h: BotHarness, owner: User, count: int = 1) -> list[int]:
     assert catalog is not None
     now = services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> list[int]:
+    def unit(conn: Connection) -> list[int]:
         why = ledger.Movement("test")
         ensure_player(conn, owner.id, now)
         return [ledger.mint_card(conn, now, owner.id, GAME, catalog.cards[0].id, why) for _ in range(count)]

@@ -4,8 +4,6 @@ ledger."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from core.clock import ManualClock, to_db
@@ -19,6 +17,7 @@ from services.choco.shop import ChocoShop
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 from tests.support.game_fixtures import GRANT, balance, game_fixtures, service_fixture, set_balance
 
@@ -67,7 +66,7 @@ async def new_player(db: Database, clock: ManualClock, player_id: int, *, gold: 
 async def give(db: Database, clock: ManualClock, player_id: int, cards: dict[str, int]) -> None:
     """Mint copies through the ledger (as the shop does), creating the player if needed."""
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, player_id, clock.now())
         for card, count in cards.items():
             for _ in range(count):

@@ -5,7 +5,6 @@ names the card it destroys, not one that survives in the pioche."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 
@@ -19,6 +18,7 @@ from services.choco.game_store import LogEntry, insert, load_here
 from services.choco.narrate import narrate
 from services.choco.referee import log_entry
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 from tests.services.choco.render.games import NAMES, new_game, render
 
@@ -29,7 +29,7 @@ HOME, OTHER = 555, 777
 async def a_game(db: Database, now: datetime) -> int:
     state = new_game(5)
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         for player in (ALICE, BOB, CARL):
             ensure_player(conn, player, now)
         decks = tuple([c.card_id for c in s.hand + s.pioche] for s in state.sides)
@@ -53,8 +53,8 @@ async def test_a_game_exists_only_in_its_server_and_for_its_players_in_dms(
 ) -> None:
     game_id = await a_game(db, clock.now())
 
-    def where(guild: int | None, player: int | None) -> Callable[[sqlite3.Connection], object]:
-        def unit(conn: sqlite3.Connection) -> object:
+    def where(guild: int | None, player: int | None) -> Callable[[Connection], object]:
+        def unit(conn: Connection) -> object:
             try:
                 return load_here(conn, game_id, guild, player).id
             except NotFound as error:

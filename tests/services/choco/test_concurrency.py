@@ -5,7 +5,6 @@ once, and buying one at a time stops exactly when the galleons do."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -14,13 +13,14 @@ from core.clock import ManualClock
 from core.errors import DomainError
 from services.choco.shop import ChocoShop
 from services.shared.shop import Purchase as FrogPurchase
+from store.connection import Connection
 from store.db import Database
 from tests.services.choco.conftest import gold, new_player
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 
 
-def _cards(conn: sqlite3.Connection) -> int:
+def _cards(conn: Connection) -> int:
     return int(conn.execute("SELECT COUNT(*) FROM cards WHERE owner_id = 1").fetchone()[0])
 
 

@@ -3,8 +3,6 @@ is reported at once; an invalid deck is never saved; `auto` builds the strongest
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from core.clock import ManualClock
@@ -14,6 +12,7 @@ from services.choco.decks import ChocoDecks, check, deck_cards, parse_deck, stro
 from services.infra import ledger
 from services.infra.messages import Text
 from services.shared.collecting import DeckInvalid
+from store.connection import Connection
 from store.db import Database
 from tests.services.choco.conftest import give, of_rarity
 
@@ -75,7 +74,7 @@ async def test_a_saved_deck_becomes_invalid_when_a_card_leaves(
     deck = await _twelve_bronze_pairs(db, clock, catalog)
     await decks.save(1, "bronze", deck)
 
-    def lose_one(conn: sqlite3.Connection) -> None:
+    def lose_one(conn: Connection) -> None:
         conn.execute("UPDATE cards SET owner_id = NULL WHERE id = (SELECT MIN(id) FROM cards)")
 
     await db.write(lose_one)
@@ -146,7 +145,7 @@ async def test_a_copy_offered_in_a_trade_does_not_count_for_a_deck_being_saved(
     holds one copy too many of it (docs/trades.md); once the trade ends the same save passes."""
     deck = await _twelve_bronze_pairs(db, clock, catalog)
 
-    def lock(conn: sqlite3.Connection) -> None:
+    def lock(conn: Connection) -> None:
         (copy,) = conn.execute(
             "SELECT id FROM cards WHERE owner_id = 1 AND card_key = ? LIMIT 1", (deck[0],)
         ).fetchone()

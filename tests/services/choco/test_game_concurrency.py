@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 from zoneinfo import ZoneInfo
@@ -25,11 +24,12 @@ from services.choco.notation import to_text
 from services.choco.panel import ChocoPanel, encode
 from services.infra.scheduler import Scheduler
 from services.shared.matches import StaleMatch
+from store.connection import Connection
 from store.db import Database
 from tests.e2e.choco.helpers import greedy_turn
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 ALICE, BOB = 1, 2
 CLICKS = 30
 

@@ -4,7 +4,6 @@ the win's reward card, character names, and each server's settings."""
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 from functools import partial
@@ -25,10 +24,11 @@ from services.choco.leagues import (
     reward_card,
 )
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 
 
 def _keys(problems: list) -> list[str]:
@@ -41,7 +41,7 @@ async def _open(db: Database, clock: ManualClock, player: int, guild: int = GUIL
 
 
 async def _results(db: Database, *rows: tuple[int, int, str, str, bool, int]) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for guild, player, league, outcome, absence, lost in rows:
             record_result(conn, guild, player, league, outcome, absence_forfeit=absence, cards_lost=lost)
 

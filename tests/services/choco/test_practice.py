@@ -4,7 +4,6 @@ nothing, and a practice game against the bot, which answers at once (docs/choco/
 from __future__ import annotations
 
 import random
-import sqlite3
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -22,6 +21,7 @@ from services.choco.games import ChocoGames
 from services.choco.practice import ChocoPractice, practice_deck
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 
@@ -54,7 +54,7 @@ async def newcomer(db: Database, clock: ManualClock, catalog: ChocoCatalog, play
 async def counted(db: Database) -> tuple[int, int]:
     """Result rows, and reward cards minted."""
 
-    def unit(conn: sqlite3.Connection) -> tuple[int, int]:
+    def unit(conn: Connection) -> tuple[int, int]:
         results = conn.execute("SELECT COUNT(*) FROM choco_results").fetchone()[0]
         rewards = conn.execute("SELECT COUNT(*) FROM ledger WHERE reason = 'choco.reward'").fetchone()[0]
         return int(results), int(rewards)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -22,6 +21,7 @@ from services.choco.referee import ChocoReferee, Referee
 from services.choco.text import card_name
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.choco.conftest import GUILD
 from tests.services.choco.helpers import ALICE, BOB, started
@@ -48,7 +48,7 @@ async def fire_at(clock: ManualClock, scheduler: Scheduler, when: datetime | Non
 
 
 async def kinds(db: Database, game_id: int) -> list[tuple[str, int | None]]:
-    def unit(conn: sqlite3.Connection) -> list[tuple[str, int | None]]:
+    def unit(conn: Connection) -> list[tuple[str, int | None]]:
         rows = conn.execute(
             "SELECT kind, data FROM choco_game_log WHERE match_id ="
             " (SELECT id FROM matches WHERE game = 'choco' AND number = ?) ORDER BY seq",
@@ -63,7 +63,7 @@ async def kinds(db: Database, game_id: int) -> list[tuple[str, int | None]]:
 async def thread_texts(db: Database) -> list[str]:
     """Every channel post, all its text in French, oldest first."""
 
-    def unit(conn: sqlite3.Connection) -> list[str]:
+    def unit(conn: Connection) -> list[str]:
         rows = conn.execute("SELECT payload FROM outbox WHERE target_kind = 'channel' ORDER BY id").fetchall()
         return [str(r[0]) for r in rows]
 

@@ -6,7 +6,6 @@ granted (V.1) and the leaderboard's "cartes perdues au combat" (VI.4)."""
 from __future__ import annotations
 
 import random
-import sqlite3
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -19,6 +18,7 @@ from services.choco.game_store import load, save
 from services.choco.games import ChocoGames
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.choco.conftest import GUILD
 from tests.services.choco.helpers import ALICE, BOB, started
@@ -39,7 +39,7 @@ async def to_turn_one(games: ChocoGames, game_id: int) -> int:
 
 
 async def last_post(db: Database) -> MessageSpec:
-    def unit(conn: sqlite3.Connection) -> str:
+    def unit(conn: Connection) -> str:
         row = conn.execute(
             "SELECT payload FROM outbox WHERE target_kind = 'channel' ORDER BY id DESC LIMIT 1"
         ).fetchone()
@@ -130,7 +130,7 @@ async def test_cards_destroyed_by_the_inactivity_penalty_are_not_lost_in_combat(
     seat = await to_turn_one(games, game_id)
     loser = (ALICE, BOB)[seat]
 
-    def penalise(conn: sqlite3.Connection) -> None:
+    def penalise(conn: Connection) -> None:
         game = load(conn, game_id)
         state, _ = inactivity_24h(game.state, seat)
         save(conn, game, clock.now(), state=state)
@@ -140,7 +140,7 @@ async def test_cards_destroyed_by_the_inactivity_penalty_are_not_lost_in_combat(
     assert sum(not c.pure for c in game.state.sides[seat].graveyard) == 1
     await games.forfeit(game_id, loser, GUILD)
 
-    def lost(conn: sqlite3.Connection) -> int:
+    def lost(conn: Connection) -> int:
         row = conn.execute(
             "SELECT SUM(cards_lost) FROM choco_results WHERE player_id = ?", (loser,)
         ).fetchone()

@@ -3,7 +3,6 @@ decided odds, idempotent clicks, and 50 galleons once per Paris day."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 from fractions import Fraction
@@ -20,10 +19,11 @@ from services.choco.shop import ChocoShop
 from services.community.daily import DailyService
 from services.infra.games import money
 from services.infra.messages import Text
+from store.connection import Connection
 from store.db import Database
 from tests.services.choco.conftest import gold, new_player
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 
 
 async def test_a_new_player_has_1500_galleons(db: Database, clock: ManualClock, shop: ChocoShop) -> None:
@@ -32,7 +32,7 @@ async def test_a_new_player_has_1500_galleons(db: Database, clock: ManualClock, 
 
 
 async def test_an_older_player_gets_the_starting_galleons_once(db: Database, clock: ManualClock) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         conn.execute("INSERT INTO players (id, created_at) VALUES (9, '2025-01-01T00:00:00.000000Z')")
         ensure_wallet(conn, clock.now(), 9)
         ensure_wallet(conn, clock.now(), 9)

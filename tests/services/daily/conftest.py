@@ -3,7 +3,6 @@ rewards, timers and starting wallets), the Paris zone, a scheduler on the manual
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
 from datetime import datetime
@@ -19,6 +18,7 @@ from services.infra import ledger
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from services.pillz import GAME as PILLZ
+from store.connection import Connection
 from store.db import Database
 from tests.fixtures.registration import registered
 
@@ -60,7 +60,7 @@ async def balance(db: Database, player_id: int, currency: str) -> int:
 
 
 async def new_player(db: Database, clock: ManualClock, player_id: int) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, player_id, clock.now())
 
     await db.write(unit)

@@ -4,7 +4,6 @@ day, idempotent claims (30 at once), every game in one claim, and the ledger row
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -15,6 +14,7 @@ from services.community.daily import DailyClaim, DailyService
 from services.hoss.gold import GOLD
 from services.infra.timers import DailyReward, streak_table
 from services.pillz.economy import PILLZ_GOLD
+from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import check_conservation
 from tests.services.daily.conftest import balance, paris
@@ -130,7 +130,7 @@ async def test_thirty_simultaneous_claims_pay_once(
     assert {(r.amount, r.streak, r.balance) for r in results} == {(55, 2, 405)}
     assert await balance(db, 1, GOLD) == 405
 
-    def rows(conn: sqlite3.Connection) -> tuple[int, int]:
+    def rows(conn: Connection) -> tuple[int, int]:
         ledger_rows = conn.execute("SELECT COUNT(*) FROM ledger WHERE reason = 'hoss.daily'").fetchone()[0]
         claims = conn.execute("SELECT COUNT(*) FROM daily_claims WHERE player_id = 1").fetchone()[0]
         return int(ledger_rows), int(claims)

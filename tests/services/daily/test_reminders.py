@@ -5,7 +5,6 @@ closes, a game's deadline; none when turned off, when DMs are closed, or once th
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
@@ -20,6 +19,7 @@ from services.infra.games import GameSpec, money
 from services.infra.messages import MessageSpec, Text
 from services.infra.scheduler import Scheduler
 from services.infra.timers import Timer, TimerQuery
+from store.connection import Connection
 from store.db import Database
 from tests.fixtures.registration import registered
 from tests.services.daily.conftest import dms, new_player, paris
@@ -170,7 +170,7 @@ class Deadlines:
     def __init__(self) -> None:
         self.due: dict[int, datetime] = {}
 
-    def timers(self, conn: sqlite3.Connection, query: TimerQuery) -> list[Timer]:
+    def timers(self, conn: Connection, query: TimerQuery) -> list[Timer]:
         due = self.due.get(query.player_id)
         if due is None:
             return []
@@ -204,7 +204,7 @@ async def test_a_game_plans_a_deadline_reminder_that_fires_only_if_the_turn_is_s
     for player in (1, 2):
         deadlines.due[player] = clock.now() + timedelta(minutes=30)
 
-    def game_sets_deadlines(conn: sqlite3.Connection) -> list[int]:
+    def game_sets_deadlines(conn: Connection) -> list[int]:
         now = clock.now()
         return [
             reminders_module.plan(

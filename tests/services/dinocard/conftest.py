@@ -3,7 +3,6 @@ starting coins, as in production), seeded services on a real database, and a clo
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from core.clock import ManualClock
 from engine.dinocard import DinocardCatalog
 from services.dinocard import GAME, DinocardServices
 from services.infra.games import GameContext
+from store.connection import Connection
 from store.db import Database
 from tests.support.game_fixtures import game_fixtures, service_fixture
 
@@ -60,5 +60,5 @@ async def locks(db: Database) -> list[tuple[int, str, str]]:
     )
 
 
-def sql(conn: sqlite3.Connection, query: str, *args: object) -> list[tuple[object, ...]]:
+def sql(conn: Connection, query: str, *args: object) -> list[tuple[object, ...]]:
     return [tuple(r) for r in conn.execute(query, args).fetchall()]

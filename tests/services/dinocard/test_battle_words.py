@@ -5,8 +5,6 @@ by an open trade is refused as such, and the rules summary points to no file of 
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from cogs.shared.guide import rules_spec
@@ -17,6 +15,7 @@ from services.dinocard.economy import GAME_KEY
 from services.infra import games, ledger
 from services.infra.messages import Text, render_text
 from services.shared.collecting import DeckInvalid
+from store.connection import Connection
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, element_pack, fire_pack
 
@@ -75,7 +74,7 @@ async def test_a_copy_held_by_an_open_trade_is_refused_as_such(
     await dino.collection.page(ALICE)  # the starter collection: two copies of every common
     water = element_pack(catalog, "eau")
 
-    def offer_one(conn: sqlite3.Connection) -> None:
+    def offer_one(conn: Connection) -> None:
         (copy,) = conn.execute(
             "SELECT id FROM cards WHERE owner_id = ? AND game = ? AND card_key = ? ORDER BY id LIMIT 1",
             (ALICE, GAME_KEY, water[0]),

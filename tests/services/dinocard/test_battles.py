@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -21,6 +20,7 @@ from services.dinocard.results import MATCHES, WIN_COINS
 from services.infra import ledger
 from services.infra.scheduler import Job
 from services.shared.collecting import DeckInvalid
+from store.connection import Connection
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, BOB, element_pack, fire_pack
 
@@ -50,7 +50,7 @@ async def watch_to_end(dino: DinocardServices, match_id: int) -> int:
         clicks += 1
 
 
-def dms(conn: sqlite3.Connection, player: int) -> list[str]:
+def dms(conn: Connection, player: int) -> list[str]:
     return [
         str(p)
         for (p,) in conn.execute(

@@ -5,7 +5,6 @@ chosen, at most 3 identical with the pack), by element and type, a page at a tim
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 from core.clock import ManualClock
@@ -13,6 +12,7 @@ from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices
 from services.dinocard.economy import GAME_KEY
 from services.infra import ledger
+from store.connection import Connection
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, BOB, element_pack, fire_pack
 
@@ -70,7 +70,7 @@ async def test_a_chosen_bonus_card_leaves_the_list_once_its_free_copies_are_take
     one = await dino.battles.prepare(ALICE, "Feu", theirs, (water,), element="eau")
     assert dict((o.card.id, o.count) for o in one.choices.items)[water] == 1
 
-    def free(conn: sqlite3.Connection) -> int:
+    def free(conn: Connection) -> int:
         row = conn.execute(
             "SELECT COUNT(*) FROM cards WHERE owner_id = ? AND card_key = ? AND locked_by IS NULL",
             (ALICE, water),

@@ -5,7 +5,6 @@ drawing from a seeded stream."""
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
@@ -19,6 +18,7 @@ from services.infra import games
 from services.infra.catalogs import DATA_DIR, load_all
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -45,7 +45,7 @@ async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
 async def drops(db: Database, clock: ManualClock, sched: Scheduler, catalogs: dict[str, Any]) -> DropService:
     clock.set(START)
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         conn.execute(
             "INSERT INTO guild_settings (guild_id, games_channel_id, updated_at) VALUES (?, ?, ?)",
             (GUILD, CHANNEL, to_db(clock.now())),
@@ -90,14 +90,14 @@ async def run_armed(drops: DropService, clock: ManualClock, sched: Scheduler) ->
 
 
 async def grant(db: Database, clock: ManualClock, *players: int) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player in players:
             ensure_player(conn, player, clock.now())
 
     await db.write(unit)
 
 
-def prize_rows(conn: sqlite3.Connection, drop_id: int) -> list[tuple[Any, ...]]:
+def prize_rows(conn: Connection, drop_id: int) -> list[tuple[Any, ...]]:
     return conn.execute(
         "SELECT player_id, currency, card_id, delta FROM ledger WHERE reason = 'drop_prize' AND ref = ?",
         (f"drop:{drop_id}",),

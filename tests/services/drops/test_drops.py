@@ -18,6 +18,7 @@ from services.community.drops.service import DropClosed, DropService
 from services.infra import games
 from services.infra.messages import Text
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.drops.conftest import (
     GUILD,
@@ -34,8 +35,7 @@ from tests.services.drops.conftest import (
 
 
 async def drop_row(db: Database, drop_id: int) -> sqlite3.Row:
-    def unit(conn: sqlite3.Connection) -> sqlite3.Row:
-        conn.row_factory = sqlite3.Row
+    def unit(conn: Connection) -> sqlite3.Row:
         return conn.execute("SELECT * FROM drops WHERE id = ?", (drop_id,)).fetchone()
 
     return await db.read(unit)
@@ -145,7 +145,7 @@ async def test_the_close_pays_one_entrant_once_and_edits_the_drop(
     drops: DropService,
     clock: ManualClock,
     sched: Scheduler,
-    conservation: Callable[[sqlite3.Connection], None],
+    conservation: Callable[[Connection], None],
 ) -> None:
     drop_id = await open_drop(drops, clock, sched)
     for player in PLAYERS[:3]:
@@ -204,7 +204,7 @@ async def won_already(db: Database, clock: ManualClock, player: int, count: int)
     await grant(db, clock, player)
     today = drops_day(clock)
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for _ in range(count):
             conn.execute(
                 "INSERT INTO drops (guild_id, channel_id, game, prize, status, seed, commitment, winner_id,"
@@ -362,7 +362,7 @@ async def test_a_player_banned_here_or_a_game_paused_since_cannot_enter(
     drop_id = await open_drop(drops, clock, sched)
     game = (await drop_row(db, drop_id))["game"]
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         now = to_db(clock.now())
         conn.execute(
             "INSERT INTO guild_bans (guild_id, player_id, banned_by, reason, banned_at) VALUES (?, ?, ?, 'x', ?)",

@@ -3,7 +3,6 @@ its 300 gold), seeded services, and small helpers that set a player up through t
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from services.hoss.shop import HossShop
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.messages import Text, render_text
+from store.connection import Connection
 from store.db import Database
 from tests.support.game_fixtures import GRANT, balance, game_fixtures, service_fixture, set_balance
 
@@ -68,7 +68,7 @@ async def mint(
 
 
 async def set_wins(db: Database, player_id: int, wins: dict[int, int]) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for rank, count in wins.items():
             conn.execute(
                 "INSERT INTO hoss_rank_progress (player_id, rank, wins) VALUES (?, ?, ?)"
@@ -83,7 +83,7 @@ async def gold(db: Database, player_id: int) -> int:
     return await balance(db, player_id, GOLD)
 
 
-def snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
+def snapshot(conn: Connection) -> dict[str, Any]:
     """Everything an operation could change: used to prove a refused operation changed nothing."""
     tables = ("ledger", "wallets", "cards", "hoss_openings", "hoss_opening_cards", "idempotency", "players")
     return {t: [tuple(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2")] for t in tables}

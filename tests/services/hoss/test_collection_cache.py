@@ -4,7 +4,6 @@ Each case compares the kept collection with a fresh one that has never kept anyt
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 
 import pytest
@@ -14,11 +13,12 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.collection import CollectionFilter, HossCollection
 from services.hoss.shop import HossShop
 from services.infra import ledger
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import mint, new_player
 from tests.support.game_fixtures import GRANT
 
-Change = Callable[[sqlite3.Connection, ManualClock, list[int]], object]
+Change = Callable[[Connection, ManualClock, list[int]], object]
 
 
 def _view(page_items: tuple[object, ...]) -> list[tuple[object, ...]]:
@@ -122,7 +122,7 @@ async def test_a_change_that_fails_keeps_what_was_read(
     await collection.list_copies(1)
     reads = db.reads
 
-    def refused(conn: sqlite3.Connection) -> None:
+    def refused(conn: Connection) -> None:
         ledger.destroy_card(conn, clock.now(), copies[0], 1, GRANT)
         raise RuntimeError("refused after the change")
 

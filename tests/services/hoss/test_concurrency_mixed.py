@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -18,10 +17,11 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.fusion import FusionService
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import gold, mint, new_player, rank1_ids
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 
 
 async def test_fifty_concurrent_purchases_sales_and_fusions(
@@ -67,7 +67,7 @@ async def test_fifty_concurrent_purchases_sales_and_fusions(
     assert sold == 10  # each of the 10 cards sold exactly once out of its two clicks
     assert fused == 10
 
-    def check(conn: sqlite3.Connection) -> None:
+    def check(conn: Connection) -> None:
         conservation(conn)
         sold_owners = conn.execute(
             f"SELECT COUNT(*) FROM cards WHERE id IN ({','.join('?' * len(for_sale))}) AND owner_id IS NOT NULL",

@@ -5,7 +5,6 @@ a sold card never comes back, double clicks count once."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -18,10 +17,11 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.collection import HossCollection
 from services.hoss.sale import HossSale, SaleResult
 from services.hoss.shop import HossShop, Purchase
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import gold, mint, new_player, rank1_ids, set_wins
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 
 
 def _outcomes(results: list[Any]) -> Counter[str]:

@@ -3,7 +3,6 @@ quoted bulk sale, each one idempotent unit with its ledger rows."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 
@@ -17,10 +16,11 @@ from services.hoss.collection import CollectionFilter
 from services.hoss.sale import HossSale, Refusal
 from services.hoss.shop import HossShop
 from services.infra import ledger
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, mint, new_player, rank1_ids, snapshot
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 
 R1 = [
     "sq_guerrier_1",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from collections.abc import Callable
 
 import pytest
@@ -15,10 +14,11 @@ from core.clock import ManualClock
 from core.errors import NotFound
 from services.hoss.sale import SaleResult
 from services.hoss.shop import HossShop, Opening, SaleToConfirm, needs_confirmation
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import gold, new_player
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 CLICKS = 20
 
 
@@ -29,7 +29,7 @@ async def flipped_with(db: Database, clock: ManualClock, shop: HossShop, raritie
     await shop.flip_all(1, opening.id)
     opening = await shop.opening(1, opening.id)
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for slot in opening.cards:
             if slot.position in rarities:
                 attrs = {"rarity": rarities[slot.position], "stars": 0, "holo": False}

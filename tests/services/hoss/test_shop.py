@@ -7,7 +7,6 @@ import asyncio
 import json
 import math
 import random
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -24,10 +23,11 @@ from services.hoss.sale import SaleResult
 from services.hoss.shop import HossShop, Opening
 from services.infra.games import money
 from services.infra.messages import Text
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, new_player, set_wins, snapshot
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 
 # --- pure: odds, tiers, prices --------------------------------------------------------------------------
 

@@ -5,7 +5,6 @@ reads how long a duel's pending timeout was armed for."""
 from __future__ import annotations
 
 import random
-import sqlite3
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -20,6 +19,7 @@ from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.games import GameContext
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.support.game_fixtures import game_fixtures
 
@@ -41,7 +41,7 @@ def services(
 
 
 async def mint(db: Database, clock: ManualClock, player: int, card: str, xp: int = 0) -> int:
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         ensure_player(conn, player, clock.now())
         copy = ledger.mint_card(conn, clock.now(), player, "immortals", card, ledger.Movement("test.grant"))
         if xp:
@@ -54,7 +54,7 @@ async def mint(db: Database, clock: ManualClock, player: int, card: str, xp: int
 async def deadline(db: Database, duel_id: int) -> timedelta:
     """How long after it was armed the duel's pending choice timeout falls due."""
 
-    def read(conn: sqlite3.Connection) -> timedelta:
+    def read(conn: Connection) -> timedelta:
         row = conn.execute(
             "SELECT j.due_at, j.created_at FROM jobs j JOIN matches m ON m.deadline_job = j.id"
             " WHERE m.id = ? AND j.kind = ? AND j.state = 'due'",

@@ -5,14 +5,13 @@ name beside their reader's. A spell is not a card: its name stays the reader's."
 
 from __future__ import annotations
 
-import sqlite3
-
 from core.clock import ManualClock
 from engine.immortals import ImmortalsCatalog
 from services.immortals import ImmortalsServices
 from services.immortals import duel_render as render
 from services.infra.messages import MessageSpec, render_text
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 
 FRENCH, ENGLISH = 31, 32
@@ -36,7 +35,7 @@ def text(spec: MessageSpec, locale: str) -> str:
 async def test_each_unit_stands_with_its_name_in_the_other_language(
     services: ImmortalsServices, db: Database, clock: ManualClock, catalog: ImmortalsCatalog
 ) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player, lang in ((FRENCH, "fr"), (ENGLISH, "en")):
             ensure_player(conn, player, clock.now())
             conn.execute("UPDATE players SET last_locale = ? WHERE id = ?", (lang, player))

@@ -4,7 +4,6 @@ consecutive duels, and repeated or concurrent clicks on a choice."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 import pytest
 
@@ -17,6 +16,7 @@ from services.immortals.rewards import previous_opponents
 from services.infra import ledger
 from services.infra.messages import render_text
 from services.shared.collecting import DeckInvalid
+from store.connection import Connection
 from store.db import Database
 from tests.services.immortals.conftest import mint
 from tests.services.immortals.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, play_out
@@ -137,7 +137,7 @@ async def test_a_card_gains_the_xp_the_engine_gives_it(services: ImmortalsServic
     expected = duel_result(duel.state, 0, [])
     copies = duel.copies(0)
 
-    def xp_of(conn: sqlite3.Connection, copy: int) -> int:
+    def xp_of(conn: Connection, copy: int) -> int:
         row = conn.execute("SELECT xp FROM immortals_card_xp WHERE card_id = ?", (copy,)).fetchone()
         return 0 if row is None else int(row[0])
 
@@ -231,7 +231,7 @@ async def test_fragments_teach_a_spell_and_gold_recruits_a_unit_once_per_click(
         await services.spells.learn(ALICE, unknown.name.fr)
     assert unknown not in (await services.spells.book(ALICE)).known
 
-    def grant(conn: sqlite3.Connection) -> None:
+    def grant(conn: Connection) -> None:
         why = ledger.Movement("test.grant")
         ledger.credit(conn, clock.now(), ALICE, FRAGMENTS, 25, why)
         ledger.credit(conn, clock.now(), ALICE, GOLD, 200, why)

@@ -3,7 +3,6 @@ where it has results (the SQL of each game's own tables, run on SQLite and Postg
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,6 +11,7 @@ from core.clock import ManualClock, to_db
 from services.community.leaderboard.spec import Standings
 from services.infra import games
 from services.infra.players import ensure_player
+from store.connection import Connection
 from store.db import Database
 
 GUILD = 9_000
@@ -35,7 +35,7 @@ def test_every_game_declares_its_standings() -> None:
 async def test_an_empty_server_has_an_empty_board_and_week(db: Database, game: str) -> None:
     standings = standings_of(game)
 
-    def unit(conn: sqlite3.Connection) -> tuple[int, int]:
+    def unit(conn: Connection) -> tuple[int, int]:
         week = standings.week(conn, GUILD, SINCE, SINCE + timedelta(days=7))
         return len(standings.board(conn, GUILD)), len(week)
 
@@ -48,7 +48,7 @@ async def test_hoss_ranks_by_rank_reached_and_counts_the_weeks_battles_won(
     clock.set(SINCE + timedelta(days=1))
     now = clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player, rank, wins in ((ALICE, 1, 3), (BOB, 2, 1)):
             ensure_player(conn, player, now)
             conn.execute(

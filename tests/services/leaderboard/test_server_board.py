@@ -4,7 +4,6 @@ the wins of a week read from each game's results."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from core.clock import ManualClock, to_db
@@ -14,6 +13,7 @@ from services.community.leaderboard.service import LeaderboardService, combine, 
 from services.infra.players import ensure_player
 from services.pillz.ladder import record_friend_result
 from services.pillz.ladder import week_board as pillz_week
+from store.connection import Connection
 from store.db import Database
 
 GUILD, OTHER = 7_000, 7_001
@@ -64,7 +64,7 @@ async def test_the_server_board_reads_each_games_own_board_of_this_server(
 ) -> None:
     now = clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player in (ALICE, BOB, CAROL):
             ensure_player(conn, player, now)
         record_friend_result(conn, now, GUILD, 1, (ALICE, BOB), 0)  # Pillz: alice above bob
@@ -83,7 +83,7 @@ async def test_a_weeks_best_are_the_weeks_wins_on_this_server(db: Database, cloc
     clock.set(MONDAY + timedelta(days=2))
     now = clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player in (ALICE, BOB):
             ensure_player(conn, player, now)
         for duel in (1, 2):

@@ -3,7 +3,6 @@ whose languages differ, the outbox on them, and a message put in the queue."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,6 +13,7 @@ from core.clock import ManualClock, to_db
 from services.infra import outbox
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import Outbox
+from store.connection import Connection
 from store.db import Database
 from store.migrate import migrate
 
@@ -33,7 +33,7 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     await database.open()
     await migrate(await database.raw_writer())
 
-    def players(conn: sqlite3.Connection) -> None:
+    def players(conn: Connection) -> None:
         conn.execute(
             "INSERT INTO players (id, created_at, locale, last_locale)"
             " VALUES (?, ?, 'en', 'fr'), (?, ?, NULL, 'fr')",

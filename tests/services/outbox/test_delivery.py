@@ -3,7 +3,6 @@ sent: the post goes out again after the restart with the same nonce, and Discord
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from core.clock import ManualClock
 from core.settings import Settings
 from services.infra.container import build_services
 from services.infra.messages import Target
+from store.connection import Connection
 from tests.services.outbox.delivery import World, queue, restarted_deliverer, world
 
 __all__ = ["world"]  # the fixture, shared with test_delivery_pace.py
@@ -109,7 +109,7 @@ async def test_nonces_are_short_distinct_and_tied_to_the_database(tmp_path: Path
     assert len(huge.nonce()) <= 25
     assert len(type(huge)(**{**huge.__dict__, "id": 2**63 - 1}).nonce()) <= 25
 
-    def prefix(conn: sqlite3.Connection) -> str:
+    def prefix(conn: Connection) -> str:
         return str(conn.execute("SELECT prefix FROM outbox_nonce_prefix").fetchone()[0])
 
     other = Settings(_env_file=None, discord_token="t", database_path=tmp_path / "other.sqlite3")

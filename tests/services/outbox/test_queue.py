@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -11,6 +10,7 @@ from core.clock import ManualClock
 from services.infra import ledger, outbox
 from services.infra.messages import Button, Embed, EmbedField, MessageSpec, Target, Text
 from services.infra.outbox import Outbox
+from store.connection import Connection
 from store.db import Database
 from tests.services.outbox.helpers import ALICE, BOB, CAROL, CHANNEL, START, box, clock, db, put, say
 
@@ -42,7 +42,7 @@ async def test_enqueue_belongs_to_the_callers_transaction(
 ) -> None:
     now = clock.now()
 
-    def failed_purchase(conn: sqlite3.Connection) -> None:
+    def failed_purchase(conn: Connection) -> None:
         ledger.credit(conn, now, ALICE, "gold", 5, ledger.Movement("test"))
         outbox.enqueue(conn, now, CHANNEL, say("shop.bought"))
         raise RuntimeError("the purchase failed after queuing its announcement")

@@ -3,14 +3,13 @@ player gets 300 coins, as in production), seeded services, and helpers that go t
 
 from __future__ import annotations
 
-import sqlite3
-
 from core.clock import ManualClock
 from services.infra import ledger
 from services.infra.games import GameContext
 from services.infra.players import ensure_player
 from services.pillz import GAME, PillzEconomy
 from services.pillz.economy import PILLZ_GOLD
+from store.connection import Connection
 from store.db import Database
 from tests.services.pillz.small_catalog import small_catalog
 from tests.support.game_fixtures import GRANT, balance, game_fixtures, service_fixture, set_balance
@@ -27,7 +26,7 @@ economy = service_fixture(
 async def give(db: Database, clock: ManualClock, player_id: int, cards: list[str]) -> None:
     """Mint copies through the ledger (as the shop does), creating the player if needed."""
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, player_id, clock.now())
         for card in cards:
             ledger.mint_card(conn, clock.now(), player_id, "pillz", card, GRANT)

@@ -3,7 +3,6 @@ filters."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 
 import pytest
@@ -15,6 +14,7 @@ from services.infra import ledger
 from services.pillz import PillzEconomy
 from services.pillz.decks import active_deck, active_problems, check, parse_deck
 from services.shared.collecting import DeckInvalid, Problem
+from store.connection import Connection
 from store.db import Database
 from tests.services.pillz.conftest import give
 
@@ -149,8 +149,8 @@ async def test_a_copy_offered_in_a_trade_does_not_count_for_a_deck_being_saved(
     await give(db, clock, 1, deck)
     offered = deck[0]
 
-    def lock(name: str | None) -> Callable[[sqlite3.Connection], None]:
-        def unit(conn: sqlite3.Connection) -> None:
+    def lock(name: str | None) -> Callable[[Connection], None]:
+        def unit(conn: Connection) -> None:
             (copy,) = conn.execute(
                 "SELECT id FROM cards WHERE owner_id = 1 AND card_key = ?", (offered,)
             ).fetchone()

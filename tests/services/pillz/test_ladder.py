@@ -3,7 +3,6 @@ duel, the server leaderboard and the /profile line."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -18,10 +17,11 @@ from services.pillz.ladder import (
     record_friend_result,
 )
 from services.shared.ladder import expected_score
+from store.connection import Connection
 from store.db import Database
 from tests.services.pillz.conftest import gold
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 GUILD = 555
 
 
@@ -98,7 +98,7 @@ async def test_the_fourth_match_of_the_day_pays_nothing_then_the_next_day_pays(
 
 
 async def test_leaderboard_is_per_server_top_ten_by_rating(db: Database, clock: ManualClock) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for duel in range(12):
             record_friend_result(conn, clock.now(), GUILD, duel, (100 + duel, 200 + duel), 0)
         record_friend_result(conn, clock.now(), 999, 50, (300, 301), 0)

@@ -4,7 +4,6 @@ double clicks: the ledger explains every coin and character, double clicks count
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -20,10 +19,11 @@ from services.pillz import GAME, PillzEconomy
 from services.pillz.decks import active_deck
 from services.pillz.economy import PILLZ_GOLD, ensure_starter
 from services.shared.shop import Purchase as PackPurchase
+from store.connection import Connection
 from store.db import Database
 from tests.services.pillz.conftest import gold, owned, set_gold
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 
 
 async def test_twenty_concurrent_first_calls_give_one_starter(

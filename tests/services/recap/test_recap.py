@@ -5,7 +5,6 @@ week posts nothing; a Monday missed while the bot was down is posted once at sta
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,6 +22,7 @@ from services.infra.catalogs import DATA_DIR, load_all
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from services.pillz.ladder import record_friend_result
+from store.connection import Connection
 from store.db import Database
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -45,7 +45,7 @@ async def recap(db: Database, clock: ManualClock) -> AsyncIterator[tuple[Schedul
 async def a_busy_week(db: Database, clock: ManualClock) -> None:
     now = clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for guild, channel in ((BUSY, 1), (SILENT, 2), (NO_CHANNEL, None)):
             conn.execute(
                 "INSERT INTO guild_settings (guild_id, announce_channel_id, updated_at) VALUES (?, ?, ?)",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
@@ -11,6 +10,7 @@ import pytest
 from core.clock import ManualClock
 from services.infra.scheduler import Scheduler
 from services.shared.matches import Match, Matches, MatchRules
+from store.connection import Connection
 from store.db import Database
 from tests.services.shared.nim import Nim, NimState
 
@@ -30,8 +30,8 @@ def scheduler(db: Database, clock: ManualClock) -> Scheduler:
 
 
 @pytest.fixture
-async def players(db: Database, add_player: Callable[[sqlite3.Connection, int], None]) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+async def players(db: Database, add_player: Callable[[Connection, int], None]) -> None:
+    def unit(conn: Connection) -> None:
         for player in (ALICE, BOB, CAROL):
             add_player(conn, player)
 
@@ -41,7 +41,7 @@ async def players(db: Database, add_player: Callable[[sqlite3.Connection, int], 
 async def live(db: Database, clock: ManualClock, matches: NimMatches, pile: int = 21) -> Match[NimState]:
     """A live match between alice (seat 0, to move first) and bob."""
 
-    def unit(conn: sqlite3.Connection) -> Match[NimState]:
+    def unit(conn: Connection) -> Match[NimState]:
         match = matches.create(conn, clock.now(), guild_id=GUILD, channel_id=CHANNEL, seats=(ALICE, BOB))
         state = Nim().new_game([], 0, {"pile": pile})
         return matches.start(conn, clock.now(), match, seed=0, setup={"pile": pile}, state=state)
@@ -49,5 +49,5 @@ async def live(db: Database, clock: ManualClock, matches: NimMatches, pile: int 
     return await db.write(unit)
 
 
-def count(conn: sqlite3.Connection, sql: str, *args: object) -> int:
+def count(conn: Connection, sql: str, *args: object) -> int:
     return int(conn.execute(sql, args).fetchone()[0])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -12,6 +11,7 @@ from core.errors import BadInput, NotAllowed, NotFound
 from services.infra.scheduler import Scheduler
 from services.shared.challenges import Challenges
 from services.shared.matches import Match
+from store.connection import Connection
 from store.db import Database
 from tests.services.shared.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, OTHER_GUILD, NimMatches
 from tests.services.shared.nim import Nim, NimState
@@ -66,7 +66,7 @@ async def test_a_challenge_is_made_once_per_interaction_with_its_expiry_job(
     assert await challenge(db, clock, challenges) == made  # the same interaction, replayed
     assert await job_states(db) == ["due"]
 
-    def stolen(conn: sqlite3.Connection) -> object:
+    def stolen(conn: Connection) -> object:
         return challenges.challenge(
             conn,
             clock.now(),
@@ -80,7 +80,7 @@ async def test_a_challenge_is_made_once_per_interaction_with_its_expiry_job(
     with pytest.raises(NotAllowed):
         await db.write(stolen)
 
-    def itself(conn: sqlite3.Connection) -> object:
+    def itself(conn: Connection) -> object:
         return challenges.challenge(
             conn,
             clock.now(),
@@ -106,7 +106,7 @@ async def test_only_the_challenged_player_accepts_and_only_once(
         await answer(db, clock, challenges, made, ALICE, True)
     assert (third.value.key, own.value.key) == ("matches.challenge.not_yours", "matches.challenge.own")
 
-    def accept_and_start(conn: sqlite3.Connection) -> Match[NimState]:
+    def accept_and_start(conn: Connection) -> Match[NimState]:
         match, accepted = challenges.answer(conn, clock.now(), made.id, guild=GUILD, player=BOB, accept=True)
         assert accepted
         return matches.start(conn, clock.now(), match, seed=1, setup={}, state=Nim().new_game([], 1, {}))

@@ -4,7 +4,6 @@ it back, and the game's own "no such challenge" message."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -14,6 +13,7 @@ from core.errors import NotAllowed, NotFound
 from services.infra.scheduler import Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
 from services.shared.matches import Match, Matches, MatchRules
+from store.connection import Connection
 from store.db import Database
 from tests.services.shared.conftest import (
     ALICE,
@@ -55,7 +55,7 @@ async def test_a_numbered_game_counts_its_own_matches_from_one(
     assert one.id == 3
 
     async def reach(guild: int | None, player: int | None) -> object:
-        def unit(conn: sqlite3.Connection) -> object:
+        def unit(conn: Connection) -> object:
             try:
                 return numbered.load_number(conn, 2, guild=guild, player=player).id
             except NotFound as error:
@@ -85,7 +85,7 @@ async def test_thread_channel_and_live_matches_per_server(
     match = await live(db, clock, matches)
     moved = await db.write(lambda conn: matches.save(conn, match, clock.now(), thread_id=90, channel_id=91))
 
-    def check(conn: sqlite3.Connection) -> None:
+    def check(conn: Connection) -> None:
         found = matches.in_thread(conn, 90)
         assert found is not None
         assert (found.id, found.channel_id, found.version) == (match.id, 91, 2)
@@ -103,7 +103,7 @@ async def test_several_jobs_per_match_are_withdrawn_together(
     match = await live(db, clock, matches)
     due = clock.now() + timedelta(hours=1)
 
-    def arm(conn: sqlite3.Connection) -> list[int]:
+    def arm(conn: Connection) -> list[int]:
         for kind in ("nim:stage", "nim:reminder"):
             matches.add_job(conn, clock.now(), match.id, kind, due, {"match": match.id})
         return [int(j) for (j,) in conn.execute("SELECT job_id FROM match_jobs ORDER BY job_id")]
@@ -136,7 +136,7 @@ async def test_a_second_answer_is_refused_or_gets_the_challenge_back(
         )
     )
 
-    def decline(conn: sqlite3.Connection) -> tuple[Match[NimState], bool]:
+    def decline(conn: Connection) -> tuple[Match[NimState], bool]:
         return challenges.answer(conn, clock.now(), made.id, guild=None, player=BOB, accept=False)
 
     declined, _ = await db.write(decline)  # from BOB's DMs: the game answers there

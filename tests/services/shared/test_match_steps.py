@@ -4,7 +4,6 @@ step's one save, and the public message changed without a save."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime, timedelta
 
 import pytest
@@ -14,6 +13,7 @@ from core.errors import NotFound
 from services.infra.messages import MessageSpec, Target
 from services.infra.outbox import enqueue
 from services.shared.matches import Match, Matches, MatchRules, Played
+from store.connection import Connection
 from store.db import Database
 from tests.services.shared.conftest import ALICE, GUILD, NimMatches, count
 from tests.services.shared.nim import Nim, NimState
@@ -29,7 +29,7 @@ def solo() -> NimMatches:
 
 
 async def in_dms(db: Database, clock: ManualClock, solo: NimMatches) -> Match[NimState]:
-    def unit(conn: sqlite3.Connection) -> Match[NimState]:
+    def unit(conn: Connection) -> Match[NimState]:
         state = Nim().new_game([], 0, {"pile": 9})
         return solo.create(
             conn,
@@ -92,7 +92,7 @@ async def test_a_deadline_goes_into_the_callers_one_save(
     match = await in_dms(db, clock, solo)
     due = clock.now() + timedelta(minutes=2)
 
-    def arm(conn: sqlite3.Connection, current: Match[NimState], when: datetime | None) -> Match[NimState]:
+    def arm(conn: Connection, current: Match[NimState], when: datetime | None) -> Match[NimState]:
         changes = solo.deadline(conn, clock.now(), current, "solo.timeout", when, {"match": current.id})
         return solo.save(conn, current, clock.now(), data={"level": 3}, **changes)
 
@@ -116,7 +116,7 @@ async def test_the_public_message_changes_without_a_save(
 ) -> None:
     match = await in_dms(db, clock, solo)
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         item = enqueue(conn, clock.now(), Target("channel", 66, guild_id=None), MessageSpec())
         solo.set_message(conn, match.id, item)
         return item

@@ -4,7 +4,6 @@ move log, events handed to the outbox, deadline jobs, and dozens of simultaneous
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -15,6 +14,7 @@ from engine.errors import DomainError, IllegalAction
 from engine.protocol import Event
 from services.infra.messages import MessageSpec, Target, Text
 from services.shared.matches import Match, Matches, MatchRules, StaleMatch
+from store.connection import Connection
 from store.db import Database
 from tests.services.shared.conftest import (
     ALICE,
@@ -45,7 +45,7 @@ async def test_a_move_is_applied_logged_saved_and_narrated_in_one_unit(
     match = await live(db, clock, matches)
     assert (match.status, match.version, match.to_act()) == ("live", 1, [0])
 
-    def unit(conn: sqlite3.Connection) -> Match[NimState]:
+    def unit(conn: Connection) -> Match[NimState]:
         played, events = matches.play(
             conn, clock.now(), match, 0, Take(3), "player", version=1, narrate=narrate
         )
@@ -58,7 +58,7 @@ async def test_a_move_is_applied_logged_saved_and_narrated_in_one_unit(
     assert played.state.pile == 18
     assert played.to_act() == [1]
 
-    def check(conn: sqlite3.Connection) -> None:
+    def check(conn: Connection) -> None:
         again = matches.load(conn, match.id, guild=GUILD)
         assert again == played
         assert [(m.seq, m.seat, m.action, m.author) for m in matches.moves(conn, match.id)] == [
@@ -89,7 +89,7 @@ async def test_a_stale_move_is_refused_and_writes_no_move(
     match = await live(db, clock, matches)
     await db.write(lambda conn: matches.play(conn, clock.now(), match, 0, Take(1), "player", version=1))
 
-    def replay(conn: sqlite3.Connection) -> object:
+    def replay(conn: Connection) -> object:
         fresh = matches.load(conn, match.id, guild=GUILD)
         return matches.play(conn, clock.now(), fresh, 1, Take(1), "player", version=1)  # shown at version 1
 
@@ -137,7 +137,7 @@ async def test_the_ai_seat_belongs_to_nobody_and_live_matches_are_listed_per_pla
 ) -> None:
     first = await live(db, clock, matches)
 
-    def practice(conn: sqlite3.Connection) -> Match[NimState]:
+    def practice(conn: Connection) -> Match[NimState]:
         return matches.create(
             conn, clock.now(), guild_id=GUILD, channel_id=CHANNEL, seats=(BOB, None), request_key="k1"
         )
@@ -163,7 +163,7 @@ async def test_a_deadline_job_is_replaced_at_each_arming_and_withdrawn_at_the_en
     assert again.version == armed.version + 1 == match.version + 2
     assert again.deadline_at == due
 
-    def finish(conn: sqlite3.Connection) -> Match[NimState]:
+    def finish(conn: Connection) -> Match[NimState]:
         played, _ = matches.play(conn, clock.now(), again, 0, Take(2), "player")
         return matches.end(conn, clock.now(), played, "over", result={"winner": 0})
 
@@ -186,11 +186,11 @@ async def test_dozens_of_simultaneous_moves_one_wins_per_version(
         seen = await db.read(lambda conn: matches.load(conn, match.id, guild=GUILD))
         seat = seen.to_act()[0]
 
-        def reloading(conn: sqlite3.Connection, version: int = seen.version, seat: int = seat) -> object:
+        def reloading(conn: Connection, version: int = seen.version, seat: int = seat) -> object:
             fresh = matches.load(conn, match.id, guild=GUILD)
             return matches.play(conn, clock.now(), fresh, seat, Take(1), "player", version=version)
 
-        def blind(conn: sqlite3.Connection, seen: Match[NimState] = seen, seat: int = seat) -> object:
+        def blind(conn: Connection, seen: Match[NimState] = seen, seat: int = seat) -> object:
             return matches.play(conn, clock.now(), seen, seat, Take(1), "player")
 
         results = await asyncio.gather(

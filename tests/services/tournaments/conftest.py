@@ -4,7 +4,6 @@ reaches the games' matches through the registry, as in production."""
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from pathlib import Path
@@ -19,6 +18,7 @@ from services.community.tournaments.store import Tournament
 from services.infra import ledger
 from services.infra.container import Services, build_services
 from services.infra.players import ensure_player
+from store.connection import Connection
 
 GUILD, CHANNEL, ANNOUNCE = 500, 501, 502
 MANAGER = 10**17
@@ -81,14 +81,14 @@ async def register(services: Services, t: Tournament, count: int) -> list[int]:
 async def give(services: Services, player: int, currency: str, amount: int) -> None:
     now = services.clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, player, now)
         ledger.credit(conn, now, player, currency, amount, ledger.Movement("test.grant"))
 
     await services.db.write(unit)
 
 
-def pending_seats(conn: sqlite3.Connection) -> list[tuple[int, str, int]]:
+def pending_seats(conn: Connection) -> list[tuple[int, str, int]]:
     rows = conn.execute(
         "SELECT m.id, m.game, s.player_id FROM matches m JOIN match_seats s ON s.match_id = m.id"
         " WHERE m.kind = 'tournament' AND m.status = 'pending' ORDER BY m.id, s.seat"

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from store.connection import Connection
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
@@ -43,7 +44,7 @@ def saved_time(path: Path) -> datetime:
         return datetime(2026, 1, 12, 18, tzinfo=UTC)
 
 
-def pending(conn: sqlite3.Connection) -> list[tuple[int, int]]:
+def pending(conn: Connection) -> list[tuple[int, int]]:
     rows = conn.execute(
         "SELECT m.id, s.player_id FROM matches m JOIN match_seats s ON s.match_id = m.id"
         " WHERE m.kind = 'tournament' AND m.status = 'pending' ORDER BY m.id, s.seat"

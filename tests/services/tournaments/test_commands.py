@@ -4,7 +4,6 @@ secret seed (docs/tournaments.md)."""
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Awaitable
 from datetime import timedelta
 
@@ -15,6 +14,7 @@ from services.infra import ledger
 from services.infra.container import Services
 from services.infra.messages import MessageSpec
 from services.pillz.economy import PILLZ_GOLD
+from store.connection import Connection
 from tests.services.conftest import check_conservation
 from tests.services.tournaments.conftest import (
     CHANNEL,
@@ -40,7 +40,7 @@ async def refused(call: Awaitable[object]) -> str:
 
 
 async def state(services: Services) -> tuple[object, ...]:
-    def unit(conn: sqlite3.Connection) -> tuple[object, ...]:
+    def unit(conn: Connection) -> tuple[object, ...]:
         return tuple(
             tuple(tuple(r) for r in conn.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall())
             for table in ("tournaments", "tournament_entries", "wallets", "ledger", "jobs", "outbox")
@@ -218,7 +218,7 @@ async def test_seeding_by_rating_puts_the_best_rated_first(services: Services) -
     t = await create(services, seeding="rating")
     players = await register(services, t, 4)
 
-    def rate(conn: sqlite3.Connection) -> None:
+    def rate(conn: Connection) -> None:
         for rating, player in zip((900, 1300, 1000, 1100), players, strict=True):
             conn.execute("UPDATE pillz_profiles SET rating = ? WHERE player_id = ?", (rating, player))
 

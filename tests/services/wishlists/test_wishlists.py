@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import sqlite3
 from datetime import timedelta
 from fractions import Fraction
 from typing import Any
@@ -21,6 +20,7 @@ from services.community.wishlists.service import MAX_PER_GAME, WishlistService
 from services.infra import games, ledger
 from services.infra.catalogs import CardIndex
 from services.shared.showoff import ShowOffs
+from store.connection import Connection
 from store.db import Database
 from tests.services.drops.conftest import CHANNEL, GUILD, OTHER_GUILD, PARIS, PLAYERS, active, grant
 
@@ -92,7 +92,7 @@ async def test_a_drop_of_a_wished_card_names_its_wishers_seen_here_with_alerts_o
         await wishlists.add(player, "hoss:" + WISHED, "fr")
     await wishlists.set_alerts(quiet, False)
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         return drops.open_drop(conn, clock.now(), GUILD, CHANNEL, "hoss")
 
     await db.write(unit)
@@ -109,7 +109,7 @@ async def test_a_drop_of_a_wished_card_names_its_wishers_seen_here_with_alerts_o
 async def show_off(db: Database, clock: ManualClock, catalogs: dict[str, Any], player: int) -> bool:
     """`player` shows off a HOSS Or copy of the wished card in the server's channel."""
 
-    def unit(conn: sqlite3.Connection) -> int:
+    def unit(conn: Connection) -> int:
         return ledger.mint_card(
             conn,
             clock.now(),

@@ -3,7 +3,6 @@ registration, a season ranked once, and the service objects a test drives."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -18,6 +17,7 @@ from services.hoss.gold import GOLD
 from services.infra import ledger
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -59,7 +59,7 @@ async def veteran(
     """A player who unlocked Rang 5 (10 wins at ranks 1-4) and owns both Arena decks' cards."""
     now = clock.now()
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, player, now)
         for rank in range(1, 5 if rank5 else 4):
             conn.execute(
@@ -102,7 +102,7 @@ async def ranked_season(world: World, players: int) -> None:
         await with_decks(world.decks, player)
         await world.arena.register(GUILD, player, 1, 2)
 
-    def points(conn: sqlite3.Connection) -> None:
+    def points(conn: Connection) -> None:
         for player in range(1, players + 1):
             conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player - 1, player))
 

@@ -4,7 +4,6 @@ copy, one server a week), locks, the hourly ranking, the Sunday-midnight close p
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -26,6 +25,7 @@ from services.hoss.arena.seasons import (
 from services.infra import ledger
 from services.infra.messages import render_text
 from services.shared.collecting import DeckInvalid
+from store.connection import Connection
 from tests.services.conftest import check_conservation
 from tests.services.hoss.arena import (
     BUFFS_A,
@@ -135,7 +135,7 @@ async def twelve_with_points(world: World) -> None:
         await with_decks(world.decks, player)
         await world.arena.register(GUILD, player, 1, 2)
 
-    def points(conn: sqlite3.Connection) -> None:
+    def points(conn: Connection) -> None:
         for player in range(1, 13):
             conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player * 2, player))
 

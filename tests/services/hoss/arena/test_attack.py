@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from services.hoss.battle.ranked import RankedService
 from services.hoss.decks import DeckService
 from services.infra import ledger
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import check_conservation, open_database
 from tests.services.hoss.arena import (
@@ -96,7 +96,7 @@ async def test_the_attack_plays_deck_a_as_saved_against_the_defenders_deck_b_as_
     await ranked_season(world, 2)
     now = world.clock.now()
 
-    def new_buff(conn: sqlite3.Connection) -> None:
+    def new_buff(conn: Connection) -> None:
         for player in (1, 2):
             attrs = {"rarity": "basique", "stars": 0, "holo": False}
             ledger.mint_card(conn, now, player, "hoss", "buff_chance_crit", GRANT, attrs)
@@ -190,7 +190,7 @@ async def test_a_tied_battle_changes_no_points_and_pays_the_smaller_amounts(worl
     started = await attack(world, WIN_SEED)
     now = world.clock.now()
 
-    def draw(conn: sqlite3.Connection) -> None:
+    def draw(conn: Connection) -> None:
         row = battles.load(conn, started.battle_id)
         assert row is not None
         battle = battles.restore(row)

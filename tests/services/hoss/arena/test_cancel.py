@@ -4,16 +4,15 @@ decks never moved."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from services.hoss.arena.seasons import NotRegistered
+from store.connection import Connection
 from tests.services.hoss.arena import BUFFS_A, BUFFS_B, DECK_A, DECK_B, GUILD, OTHER, World
 
 
 async def arena_decks(world: World, player: int) -> tuple[str, str]:
-    def unit(conn: sqlite3.Connection) -> tuple[str, str]:
+    def unit(conn: Connection) -> tuple[str, str]:
         row = conn.execute(
             "SELECT deck_a, deck_b FROM hoss_arena_entries WHERE player_id = ?", (player,)
         ).fetchone()

@@ -6,7 +6,6 @@ Discord's limits with 10,000 participants."""
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -23,6 +22,7 @@ from services.hoss.decks import DeckService
 from services.hoss.proofs import proof_spec
 from services.infra.messages import MessageSpec, render_text
 from services.infra.scheduler import Job, Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.e2e.payload_limits import problems
 from tests.services.hoss.arena import GUILD, MONDAY, PARIS, TUESDAY_NOON, veteran, with_decks
@@ -222,7 +222,7 @@ async def test_the_results_are_posted_once_with_the_rewards_and_the_seed(
     await announce_in(db, clock, ANNOUNCE)
     await enroll(*range(1, 13))
 
-    def points(conn: sqlite3.Connection) -> None:
+    def points(conn: Connection) -> None:
         for player in range(1, 13):
             conn.execute("UPDATE hoss_arena_entries SET points = ? WHERE player_id = ?", (player * 2, player))
 
@@ -297,7 +297,7 @@ async def test_ten_thousand_participants_stay_within_discords_limits(
     await enroll(1, 2)
     big = 10**18  # Discord ids of 19 digits
 
-    def crowd(conn: sqlite3.Connection) -> None:
+    def crowd(conn: Connection) -> None:
         now = to_db(clock.now())
         players = [(big + n, now) for n in range(9_998)]
         conn.executemany("INSERT INTO players (id, created_at) VALUES (?, ?)", players)

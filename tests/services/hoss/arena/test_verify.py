@@ -5,7 +5,6 @@ keeps its seed secret."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -15,6 +14,7 @@ import pytest
 
 from engine.hoss import ArenaResult, format_season
 from services.hoss.arena.verify import NoSeason, SeasonStillOpen
+from store.connection import Connection
 from tests.services.hoss.arena import GUILD, MONDAY, OTHER, PARIS, World, ranked_season
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -65,7 +65,7 @@ async def test_a_tampered_draw_fails(world: World, tmp_path: Path) -> None:
     await ranked_season(world, 4)
     await attacks(world)
 
-    def tamper(conn: sqlite3.Connection) -> None:  # the first attack now names another of its candidates
+    def tamper(conn: Connection) -> None:  # the first attack now names another of its candidates
         row = conn.execute(
             "SELECT id, defender_id, candidates FROM hoss_arena_attacks ORDER BY id LIMIT 1"
         ).fetchone()

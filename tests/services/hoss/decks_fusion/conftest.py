@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +17,7 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
 from services.infra import ledger
+from store.connection import Connection
 from store.db import Database
 
 GRANT = ledger.Movement("test.grant")
@@ -43,7 +43,7 @@ class Cards:
 
     db: Database
     clock: ManualClock
-    add_player: Callable[[sqlite3.Connection, int], None]
+    add_player: Callable[[Connection, int], None]
 
     async def player(self, player_id: int) -> int:
         await self.db.write(lambda conn: self.add_player(conn, player_id))
@@ -59,7 +59,7 @@ class Cards:
         )
 
     async def row(self, card_id: int) -> dict[str, Any]:
-        def unit(conn: sqlite3.Connection) -> dict[str, Any]:
+        def unit(conn: Connection) -> dict[str, Any]:
             row = conn.execute("SELECT * FROM cards WHERE id = ?", (card_id,)).fetchone()
             return dict(row)
 
@@ -83,7 +83,7 @@ class Cards:
         """Put a copy face down in a booster opening, as the shop leaves a card until it is flipped."""
         now = to_db(self.clock.now())
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Connection) -> None:
             opening = conn.execute(
                 "INSERT INTO hoss_openings (player_id, purchase_key, booster_index, kind, tier, created_at)"
                 " VALUES (?, ?, 0, 'normal', 1, ?) RETURNING id",
@@ -109,7 +109,7 @@ class Cards:
 
 
 @pytest.fixture
-def cards(db: Database, clock: ManualClock, add_player: Callable[[sqlite3.Connection, int], None]) -> Cards:
+def cards(db: Database, clock: ManualClock, add_player: Callable[[Connection, int], None]) -> Cards:
     return Cards(db, clock, add_player)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sqlite3
 from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -17,10 +16,11 @@ from engine.hoss.catalog import RARITIES, HossCatalog
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FUSION_REASON, FusionOutcome, FusionResult, FusionService
 from services.infra import ledger
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.decks_fusion.conftest import BUFFS, LINES, Cards
 
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 CARD = "orc_guerrier_1"
 
 
@@ -74,7 +74,7 @@ async def test_fifty_concurrent_fusions_over_overlapping_copies(
     assert max(sacrificed.values()) == 1  # each copy sacrificed at most once
     assert not set(sacrificed) & locked  # a locked copy is never sacrificed
 
-    def state(conn: sqlite3.Connection) -> tuple[dict[int, tuple[int | None, int]], list[tuple[int, int]]]:
+    def state(conn: Connection) -> tuple[dict[int, tuple[int | None, int]], list[tuple[int, int]]]:
         cards_now = {
             int(i): (owner, json.loads(attrs)["stars"])
             for i, owner, attrs in conn.execute("SELECT id, owner_id, attrs FROM cards")
@@ -125,7 +125,7 @@ async def test_fusions_racing_deck_locks_never_destroy_a_locked_copy(
     results = await asyncio.gather(*jobs, return_exceptions=True)
     assert [r for r in results if isinstance(r, BaseException) and not isinstance(r, DomainError)] == []
 
-    def check(conn: sqlite3.Connection) -> None:
+    def check(conn: Connection) -> None:
         conservation(conn)
         for owner, lock in conn.execute("SELECT owner_id, locked_by FROM cards"):
             assert lock is None or owner == 1  # a destroyed copy was never locked

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from engine.protocol import CATALOG_OPTION
 from services.hoss.decks import DeckService
 from services.infra.messages import Text, render_text
 from services.shared.collecting import DeckInvalid, Problem
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.decks_fusion.conftest import BUFFS, LINES, Cards
 
@@ -321,7 +321,7 @@ async def test_decks_are_per_player(
     error = await invalid_for(decks, 2)
     assert error.problems[0] == Problem("hoss.error.deck.missing_rank1", {"line": "sq_guerrier"})
 
-    def rows(conn: sqlite3.Connection) -> list[Any]:
+    def rows(conn: Connection) -> list[Any]:
         return [json.loads(r[0]) for r in conn.execute("SELECT lines FROM hoss_decks")]
 
     assert await db.read(rows) == [LINES]

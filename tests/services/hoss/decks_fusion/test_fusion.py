@@ -3,7 +3,6 @@ as an attribute, idempotent on the interaction id, refusals that change nothing.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -17,11 +16,12 @@ from engine.hoss.fusion import FusionError, FusionNeedsConfirmation
 from services.hoss.collection import HossCollection
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FUSION_REASON, FusionService
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.decks_fusion.conftest import BUFFS, LINES, Cards, scripted_fusion
 
 WIN, LOSE = 0.0, 0.999
-Conservation = Callable[[sqlite3.Connection], None]
+Conservation = Callable[[Connection], None]
 
 
 def card_rows(db: Database) -> Any:

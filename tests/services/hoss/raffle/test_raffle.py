@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -30,6 +29,7 @@ from services.infra import ledger
 from services.infra.erased import ERASED
 from services.infra.messages import render_text
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import check_conservation
 from tests.services.hoss.conftest import new_player
@@ -303,7 +303,7 @@ async def test_a_changed_ticket_list_fails_verification(
     await sold_then_drawn(db, clock, raffle, sched, 60)
     assert (await raffle.verify(GUILD, DAY)).verdict.ok
 
-    def tamper(conn: sqlite3.Connection) -> None:
+    def tamper(conn: Connection) -> None:
         conn.execute(  # a ticket slipped in after the draw
             "INSERT INTO hoss_raffle_tickets (guild_id, day, number, player_id, bought_at)"
             " SELECT guild_id, day, 61, 61, bought_at FROM hoss_raffle_tickets WHERE number = 1"

@@ -4,7 +4,6 @@ minted through the ledger), a seeded service, and a loop that plays a battle thr
 from __future__ import annotations
 
 import random
-import sqlite3
 from functools import cache
 from typing import Any
 
@@ -19,6 +18,7 @@ from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import gold as gold  # shared with the ranked tests
 from tests.services.hoss.conftest import set_wins as set_wins
@@ -60,7 +60,7 @@ async def player_with_deck(
         if isinstance(c, CreatureCard) and c.line in chosen and (whole or c.rank == 1)
     ]
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         ensure_player(conn, player_id, now)
         attrs = {"rarity": rarity, "stars": stars, "holo": False}
         for card in [*keys, *BUFFS]:
@@ -76,7 +76,7 @@ async def replayed(db: Database, battle_id: int) -> str:
     """The replay of any battle, live ones included: the determinism check behind `RankedService.replay`,
     which players reach only once the battle is over."""
 
-    def unit(conn: sqlite3.Connection) -> str:
+    def unit(conn: Connection) -> str:
         row = hoss_battles.load(conn, battle_id)
         assert row is not None
         return battle_replay.replay_log(conn, row)
@@ -84,7 +84,7 @@ async def replayed(db: Database, battle_id: int) -> str:
     return await db.read(unit)
 
 
-def _numbers(conn: sqlite3.Connection) -> list[int]:
+def _numbers(conn: Connection) -> list[int]:
     found = conn.execute("SELECT number FROM matches WHERE game = 'hoss' ORDER BY number").fetchall()
     return [int(n) for (n,) in found]
 
@@ -92,7 +92,7 @@ def _numbers(conn: sqlite3.Connection) -> list[int]:
 async def battle_rows(db: Database) -> list[hoss_battles.BattleRow]:
     """Every battle as the service reads it, by number."""
 
-    def unit(conn: sqlite3.Connection) -> list[hoss_battles.BattleRow]:
+    def unit(conn: Connection) -> list[hoss_battles.BattleRow]:
         loaded = [hoss_battles.load(conn, number) for number in _numbers(conn)]
         return [row for row in loaded if row is not None]
 
@@ -102,7 +102,7 @@ async def battle_rows(db: Database) -> list[hoss_battles.BattleRow]:
 async def decision_rows(db: Database, battle: int | None = None) -> list[hoss_battles.Decision]:
     """The stored decisions of one battle, or of every battle (in battle order)."""
 
-    def unit(conn: sqlite3.Connection) -> list[hoss_battles.Decision]:
+    def unit(conn: Connection) -> list[hoss_battles.Decision]:
         numbers = _numbers(conn) if battle is None else [battle]
         return [d for number in numbers for d in hoss_battles.decisions(conn, number)]
 

@@ -4,7 +4,6 @@ replay, refusals that change nothing, double clicks, and a restart in the middle
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from engine.hoss.ranks import battle_reward
 from services.hoss.battle.battles import DECISION_TIMEOUT, REASON
 from services.hoss.battle.choices import Choice, fingerprint
 from services.hoss.battle.view import NOTABLE_EVENTS
+from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import (
@@ -47,7 +47,7 @@ async def everything(db: Database) -> dict[str, list[tuple[Any, ...]]]:
 
 
 async def test_a_full_battle_with_decisions_pays_its_reward_and_replays_identically(
-    db: Database, clock: ManualClock, conservation: Callable[[sqlite3.Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
 ) -> None:
     await player_with_deck(db, clock, 1)
     ranked = service(db, clock)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Awaitable, Callable
 from zoneinfo import ZoneInfo
 
@@ -12,6 +11,7 @@ from core.errors import DomainError, NotAllowed
 from engine.hoss import Pass
 from services.hoss.battle.battles import DECISION_TIMEOUT, REASON
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.ranked import (
     battle_rows,
@@ -24,7 +24,7 @@ from tests.services.hoss.ranked import (
 
 
 async def test_twenty_concurrent_answers_to_one_pause_apply_once(
-    db: Database, clock: ManualClock, conservation: Callable[[sqlite3.Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
 ) -> None:
     await player_with_deck(db, clock, 1)
     ranked = service(db, clock)
@@ -58,7 +58,7 @@ async def test_twenty_double_clicks_with_one_key_apply_once(db: Database, clock:
 
 
 async def test_answers_skips_and_deadlines_racing_to_the_end_pay_once(
-    db: Database, clock: ManualClock, conservation: Callable[[sqlite3.Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
 ) -> None:
     sched = Scheduler(db, clock, ZoneInfo("Europe/Paris"))
     ranked = service(db, clock, sched)

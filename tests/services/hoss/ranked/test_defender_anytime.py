@@ -5,8 +5,6 @@ there applies from the start of the next round, once per round, and the round co
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from core.clock import ManualClock
@@ -18,6 +16,7 @@ from services.hoss.battle.battles import DECISION_TIMEOUT, ROUND_JOB, ROUND_STOP
 from services.hoss.battle.ranked import BattleView, RankedService
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.ranked import decision_rows, player_with_deck, rows, service
 
@@ -74,7 +73,7 @@ async def test_the_battle_waits_between_rounds_for_a_defender_move_and_goes_on_b
     assert kind == ROUND_JOB
 
     # The message at this stop: the « Défenseur » button, no « Décider » (nothing is owed).
-    def board(conn: sqlite3.Connection) -> MessageSpec:
+    def board(conn: Connection) -> MessageSpec:
         row = battles.load(conn, battle)
         assert row is not None
         return battle_edits.board_spec(conn, row, ranked.catalog)

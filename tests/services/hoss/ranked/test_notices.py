@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,13 +11,14 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotFound
 from services.hoss.battle.ranked import REASON_MILESTONE
+from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import gold, player_with_deck, rows, service, set_wins
 
 
 async def test_the_hundredth_win_leaves_a_notice_whose_gold_comes_on_ok(
-    tmp_path: Path, clock: ManualClock, conservation: Callable[[sqlite3.Connection], None]
+    tmp_path: Path, clock: ManualClock, conservation: Callable[[Connection], None]
 ) -> None:
     path = tmp_path / "bot.sqlite3"
     db = await open_database(path)

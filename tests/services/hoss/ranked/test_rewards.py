@@ -4,7 +4,6 @@ bonuses, a battle of 3 rounds or fewer, and the end paid exactly once."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 
 import pytest
@@ -15,6 +14,7 @@ from engine.hoss import ENGINE
 from engine.hoss.ranks import battle_reward
 from services.hoss.battle import battles as hoss_battles
 from services.hoss.battle.battles import REASON
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.ranked import gold, player_with_deck, rows, service, set_wins
 
@@ -85,7 +85,7 @@ async def test_a_loss_pays_the_loss_gold_and_counts(db: Database, clock: ManualC
 async def end_live_battle(db: Database, clock: ManualClock, battle_id: int, **outcome: object) -> None:
     """Settle a live battle as if its engine state had ended with `outcome` (over, winners, round...)."""
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         row = hoss_battles.load(conn, battle_id)
         assert row is not None
         state = ENGINE.from_json(row.state).model_copy(update={"over": True, **outcome})
@@ -125,7 +125,7 @@ async def test_a_draw_pays_the_loss_gold_and_counts_as_a_loss(db: Database, cloc
 
 
 async def test_the_end_is_paid_exactly_once(
-    db: Database, clock: ManualClock, conservation: Callable[[sqlite3.Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
 ) -> None:
     await player_with_deck(db, clock, 1)
     ranked = service(db, clock)

@@ -4,12 +4,11 @@ losses, then the smaller id; it shows 10 and counts everyone, and gives the view
 
 from __future__ import annotations
 
-import sqlite3
-
 from core.clock import ManualClock
 from services.hoss.battle.ranked import RankedService
 from services.hoss.standings import HossStandings, profile_summary
 from services.infra.messages import Text
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.ranked import player_with_deck, service
 
@@ -28,7 +27,7 @@ async def played(
 async def progress(db: Database, player: int, rows: dict[int, tuple[int, int]]) -> None:
     """Replace the player's rank progress: rank -> (wins, losses)."""
 
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         conn.execute("DELETE FROM hoss_rank_progress WHERE player_id = ?", (player,))
         for rank, (wins, losses) in rows.items():
             conn.execute(

@@ -4,13 +4,13 @@ refused, and none of them changes the duel."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
 
 from core.errors import DomainError
 from services.pillz.duels import PillzDuels
+from store.connection import Connection
 from store.db import Database
 
 ALICE, BOB, CAROL = 11, 12, 13
@@ -18,7 +18,7 @@ GUILD, OTHER, CHANNEL = 5, 7, 6
 
 
 async def duel_rows(db: Database) -> list[tuple[Any, ...]]:
-    def unit(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    def unit(conn: Connection) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in conn.execute("SELECT * FROM matches ORDER BY id")]
 
     return await db.read(unit)

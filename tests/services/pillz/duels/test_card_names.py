@@ -5,8 +5,6 @@ language, put the opponent's name beside; a practice duel of a French player nam
 
 from __future__ import annotations
 
-import sqlite3
-
 from core.clock import ManualClock
 from engine.pillz.catalog import PillzCatalog
 from services.infra.messages import MessageSpec, render_text
@@ -14,6 +12,7 @@ from services.infra.players import ensure_player
 from services.pillz import duel_render as render
 from services.pillz.duel_match import DuelRow
 from services.pillz.duels import PillzDuels
+from store.connection import Connection
 from store.db import Database
 
 FRENCH, ENGLISH = 21, 22
@@ -21,7 +20,7 @@ GUILD, CHANNEL = 5, 6
 
 
 async def speak(db: Database, clock: ManualClock) -> None:
-    def unit(conn: sqlite3.Connection) -> None:
+    def unit(conn: Connection) -> None:
         for player, lang in ((FRENCH, "fr"), (ENGLISH, "en")):
             ensure_player(conn, player, clock.now())
             conn.execute("UPDATE players SET locale = ? WHERE id = ?", (lang, player))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -20,6 +19,7 @@ from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.duels import TIMEOUT_JOB, PillzDuels
 from services.shared.matches import StaleMatch
+from store.connection import Connection
 from store.db import Database
 from tests.services.pillz.duels.helpers import ALICE, BOB, CHANNEL, GUILD, friend, player_to_act
 
@@ -118,7 +118,7 @@ async def test_a_click_racing_the_timeout_is_applied_once(
 
 
 async def test_a_friend_duel_ends_paid_once(
-    duels: PillzDuels, db: Database, conservation: Callable[[sqlite3.Connection], None]
+    duels: PillzDuels, db: Database, conservation: Callable[[Connection], None]
 ) -> None:
     duel = await friend(duels)
     while duel.status == "live":
@@ -173,7 +173,7 @@ async def test_the_ai_moves_outside_the_writer_and_its_timeout_is_a_safety_net(
 
 
 async def test_random_duels_end_and_pay_within_the_rules(
-    duels: PillzDuels, db: Database, conservation: Callable[[sqlite3.Connection], None]
+    duels: PillzDuels, db: Database, conservation: Callable[[Connection], None]
 ) -> None:
     """Friend and practice duels with random legal moves: every move is accepted, every duel ends, the
     ledger explains every coin."""

@@ -6,13 +6,13 @@ loads, shows and plays."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import replace
 
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.state import Play
 from services.pillz import duel_render as render
 from services.pillz.duels import PillzDuels
+from store.connection import Connection
 from store.db import Database
 from tests.engine.pillz.helpers import ENGINE
 from tests.services.pillz.duels.helpers import card, friend, player_to_act, shown
@@ -58,7 +58,7 @@ async def test_a_duel_stored_by_the_previous_version_still_loads_shows_and_plays
     raw["hands"][0][0].update(card_id=YSOLDE, ability="extra_life", value=3)
     raw["life"][0] = raw["max_life"][0] = 15
 
-    def store(conn: sqlite3.Connection) -> None:
+    def store(conn: Connection) -> None:
         conn.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(raw), duel.id))
 
     await db.write(store)

@@ -5,7 +5,6 @@ click is told the move was played, and a friend who never acted is neither paid 
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
 from datetime import timedelta
 
@@ -20,6 +19,7 @@ from services.infra.scheduler import Scheduler
 from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.duels import PillzDuels
+from store.connection import Connection
 from store.db import Database
 from tests.engine.pillz.helpers import ENGINE
 from tests.services.pillz.duels.helpers import BOB, GUILD, card, friend, shown
@@ -124,7 +124,7 @@ async def test_a_friend_who_never_acted_gets_nothing_and_moves_no_rating(
     assert not alice["absent"]
     assert alice["rating_after"] == alice["rating_before"]
 
-    def read(conn: sqlite3.Connection) -> tuple[int, int, int]:
+    def read(conn: Connection) -> tuple[int, int, int]:
         paid = conn.execute(
             "SELECT COUNT(*) FROM ledger WHERE reason = 'pillz.reward' AND player_id = ?", (BOB,)
         ).fetchone()[0]

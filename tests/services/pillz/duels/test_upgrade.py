@@ -16,6 +16,7 @@ from engine.pillz.catalog import PillzCatalog
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.infra.scheduler import Scheduler
 from services.pillz.duels import TIMEOUT_JOB, PillzDuels
+from store.connection import Connection
 from store.migrate import apply_sync, discover
 from tests.services.conftest import open_database
 
@@ -115,7 +116,7 @@ async def test_a_duel_in_progress_at_the_upgrade_loads_times_out_and_plays_on(
         played = await duels.play(3, player, timed_out.version, card, 0, guild=GUILD)
         assert played.version > timed_out.version
 
-        def check(conn: sqlite3.Connection) -> None:
+        def check(conn: Connection) -> None:
             moves = conn.execute(
                 "SELECT seq, author FROM match_moves WHERE match_id = 3 ORDER BY seq"
             ).fetchall()
