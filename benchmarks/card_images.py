@@ -23,8 +23,8 @@ from typing import Any
 from services.community.card_images import draw
 from services.community.card_images.service import CardImages
 from services.community.card_images.spec import CardCopy
-from services.infra import games
 from services.infra.catalogs import DATA_DIR, load_all
+from services.infra.games import GameRegistry
 from services.infra.messages import StripCard
 
 HOSS_RARITIES = ("basique", "argent", "or", "platine", "diamant", "divin")
@@ -54,11 +54,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    specs = [s for s in games.discover() if s.card_art is not None]
+    registry = GameRegistry.discover()
+    specs = [s for s in registry.all_games() if s.card_art is not None]
     catalogs = dict(load_all(DATA_DIR, specs))
     wanted = requests(catalogs)
     with tempfile.TemporaryDirectory() as folder:
-        images = CardImages(Path(folder), catalogs)
+        images = CardImages(Path(folder), catalogs, registry)
         cold: dict[str, list[float]] = {}
         cpu: list[float] = []
         for _ in range(args.rounds):

@@ -34,6 +34,7 @@ from services.choco.decks import ChocoDecks
 from services.choco.games import ChocoGames
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
@@ -80,8 +81,11 @@ async def service_run(catalog: ChocoCatalog, games: int, folder: Path) -> tuple[
     await db.open()
     await migrate(await db.raw_writer())
     clock = ManualClock()
-    service = ChocoGames(db, clock, catalog, random.Random(1), Scheduler(db, clock, ZoneInfo("UTC")))
-    decks = ChocoDecks(db, clock, catalog)
+    registry = GameRegistry()  # no starting wallets: the turns need none
+    service = ChocoGames(
+        db, clock, catalog, random.Random(1), Scheduler(db, clock, ZoneInfo("UTC")), registry=registry
+    )
+    decks = ChocoDecks(db, clock, catalog, registry=registry)
     times: list[float] = []
     sizes: list[int] = []
     for seed in range(games):
@@ -94,7 +98,7 @@ async def service_run(catalog: ChocoCatalog, games: int, folder: Path) -> tuple[
             def unit(
                 conn: Connection, player: int = player, deck: list[str] = deck, now: datetime = now
             ) -> None:
-                ensure_player(conn, player, now)
+                ensure_player(conn, player, now, registry)
                 conn.execute(
                     "UPDATE players SET created_at = ? WHERE id = ?",
                     (to_db(now - timedelta(days=60)), player),

@@ -90,7 +90,7 @@ async def entries(drops: int, clickers: int) -> float:
 
             def create(conn: Connection) -> None:
                 for player in players:
-                    ensure_player(conn, player, now)
+                    ensure_player(conn, player, now, services.registry)
 
             await services.db.write(create)
             spent = 0.0

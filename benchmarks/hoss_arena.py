@@ -23,6 +23,7 @@ from engine.hoss import TOP_PRIZES, HossCatalog
 from services.hoss.arena.seasons import CLOSE_JOB, RANKING_JOB, ArenaService
 from services.hoss.decks import DeckService
 from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Job, Scheduler
 from store.connection import Connection
 from store.db import Database
@@ -67,7 +68,9 @@ async def run(players: int, draws: int) -> None:
             clock = ManualClock(TUESDAY)
             scheduler = Scheduler(db, clock, PARIS)
             catalog = load_catalog(DATA_DIR / "hoss.json", HossCatalog)
-            arena = ArenaService(db, clock, random.Random(1), scheduler, DeckService(db, clock, catalog))
+            registry = GameRegistry()  # no starting wallets: the draws need none
+            decks = DeckService(db, clock, catalog, registry=registry)
+            arena = ArenaService(db, clock, random.Random(1), scheduler, decks, registry=registry)
             await db.write(lambda conn: fill(conn, players))
 
             started = time.perf_counter()

@@ -23,6 +23,7 @@ from engine.hoss import split
 from services.hoss.gold import GOLD
 from services.hoss.raffle import RaffleService
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
 from store.db import Database
@@ -53,7 +54,7 @@ async def service_draw(tickets: int) -> tuple[float, int]:
             await migrate(await db.raw_writer())
             clock = ManualClock(NOON)
             scheduler = Scheduler(db, clock, PARIS)
-            raffle = RaffleService(db, clock, random.Random(1), scheduler)
+            raffle = RaffleService(db, clock, random.Random(1), scheduler, registry=GameRegistry())
             await raffle.window(GUILD, 1)  # creates the day's raffle and its 20:00 job
 
             def fill(conn: Connection) -> None:

@@ -24,6 +24,7 @@ from engine.pillz import ENGINE
 from engine.pillz.ai import choose, even_split_policy
 from engine.pillz.catalog import PillzCatalog
 from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from services.pillz.duels import PillzDuels
 from store.db import Database
@@ -55,7 +56,8 @@ async def service(catalog: PillzCatalog, duels: int, folder: Path) -> list[float
     await db.open()
     await migrate(await db.raw_writer())
     clock = ManualClock()
-    service = PillzDuels(db, clock, catalog, random.Random(1), Scheduler(db, clock, ZoneInfo("UTC")))
+    scheduler = Scheduler(db, clock, ZoneInfo("UTC"))
+    service = PillzDuels(db, clock, catalog, random.Random(1), scheduler, registry=GameRegistry())
     times: list[float] = []
     for n in range(duels):
         player = 1000 + n

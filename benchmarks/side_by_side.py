@@ -103,7 +103,7 @@ def grant_unit(services: Services, players: list[int], load: str) -> Callable[[C
 
     def unit(conn: Connection) -> None:
         for player in players:
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, services.registry)
             if load == "collection":
                 for card in cards:
                     attrs = {"rarity": "basique", "stars": 0, "holo": False}

@@ -29,6 +29,7 @@ from discord_app.errors import GameTree
 from discord_app.translator import CatalogTranslator
 from services.infra.catalogs import DATA_DIR
 from services.infra.container import Services, build_services
+from services.infra.games import GameRegistry
 from services.infra.heartbeat import PERIOD
 from store.db import DatabaseClosed
 
@@ -141,6 +142,7 @@ class CardBot(commands.Bot):
         services: Services | None = None,
         rng_seed: int | None = None,
         freeze_gc: bool = False,
+        registry: GameRegistry | None = None,
     ) -> None:
         """`freeze_gc` (the real process: bot.py) moves what start-up built into the collector's permanent
         generation at the end of `setup_hook` (`gc.freeze()`): the catalogs, the commands, the services are
@@ -172,6 +174,7 @@ class CardBot(commands.Bot):
         self.data_dir = data_dir
         self.extra_extensions = extra_extensions
         self.rng_seed = rng_seed  # None in production: the games draw from random.SystemRandom()
+        self.registry = registry  # None in production: every game package's (GameRegistry.discover())
         self.freeze_gc = freeze_gc
         self.gc_frozen = False
         self._young_frozen = False
@@ -244,7 +247,11 @@ class CardBot(commands.Bot):
         # 1. database (opened and migrated) and services
         if self._services is None:
             self._services = await build_services(
-                self.settings, self.clock, data_dir=self.data_dir, rng_seed=self.rng_seed
+                self.settings,
+                self.clock,
+                data_dir=self.data_dir,
+                rng_seed=self.rng_seed,
+                registry=self.registry,
             )
         # 2. cogs; each registers its own persistent components (DynamicItems) in its setup()
         await self.tree.set_translator(CatalogTranslator())

@@ -8,7 +8,6 @@ import discord
 
 from core.i18n import normalize_locale
 from discord_app import welcome
-from services.infra import games
 
 if TYPE_CHECKING:
     from discord_app.bot import CardBot
@@ -40,7 +39,7 @@ def _game_of(interaction: discord.Interaction[Any]) -> str | None:
     """The game a slash command belongs to, when that game has a welcome (buttons never welcome)."""
     command = interaction.command if interaction.type == discord.InteractionType.application_command else None
     root = str(getattr(command, "qualified_name", "")).split(" ")[0]
-    spec = games.of_group(root) if root else None
+    spec = services_of(interaction).registry.of_group(root) if root else None
     return spec.key if spec is not None and spec.guide is not None else None
 
 

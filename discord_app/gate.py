@@ -17,7 +17,7 @@ from discord import app_commands
 
 from discord_app.context import services_of
 from engine.errors import DomainError
-from services.infra import games
+from services.infra.games import GameRegistry
 
 
 class GameClosed(DomainError, app_commands.AppCommandError):
@@ -25,16 +25,16 @@ class GameClosed(DomainError, app_commands.AppCommandError):
     interaction check to `GameTree.on_error` (as `refusals.BadOption`)."""
 
 
-def game_of_command(command: Any) -> str | None:
+def game_of_command(registry: GameRegistry, command: Any) -> str | None:
     if not isinstance(command, app_commands.Command | app_commands.Group):
         return None
     root = command.root_parent or command
-    return next((g.key for g in games.all_games() if g.command_group == root.name), None)
+    return next((g.key for g in registry.all_games() if g.command_group == root.name), None)
 
 
-def game_of_component(custom_id: str) -> str | None:
+def game_of_component(registry: GameRegistry, custom_id: str) -> str | None:
     namespace = custom_id.partition(":")[0]
-    return namespace if games.get(namespace) is not None else None
+    return namespace if registry.get(namespace) is not None else None
 
 
 async def check_game_access(interaction: discord.Interaction[Any]) -> None:
@@ -42,10 +42,10 @@ async def check_game_access(interaction: discord.Interaction[Any]) -> None:
     if interaction.guild_id is None:
         return
     if interaction.type is discord.InteractionType.application_command:
-        game = game_of_command(interaction.command)
+        game = game_of_command(services_of(interaction).registry, interaction.command)
     elif interaction.type is discord.InteractionType.component:
         data: dict[str, Any] = dict(interaction.data or {})
-        game = game_of_component(str(data.get("custom_id", "")))
+        game = game_of_component(services_of(interaction).registry, str(data.get("custom_id", "")))
     else:
         return
     if game is None:

@@ -28,7 +28,7 @@ from discord.interactions import InteractionCallbackResponse, InteractionRespons
 from discord.utils import MISSING
 
 from discord_app.render import text
-from services.infra import games
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Text
 
 if TYPE_CHECKING:
@@ -40,10 +40,10 @@ CONTENT_LIMIT = 2000  # Discord's limit on a message's content
 OWED = "welcome"  # interaction.extras: the game whose welcome this command owes its player
 
 
-def welcome_spec(game_key: str) -> MessageSpec | None:
+def welcome_spec(registry: GameRegistry, game_key: str) -> MessageSpec | None:
     """What the game is, what the player received (its first currency's starting amount) and the next
     command: the game's `GameGuide.welcome_key`."""
-    spec = games.get(game_key)
+    spec = registry.get(game_key)
     if spec is None or spec.guide is None:
         return None
     starting = spec.currencies[0].starting if spec.currencies else 0
@@ -64,7 +64,7 @@ class WelcomingResponse(InteractionResponse[Any]):
 
     def _take(self) -> str | None:
         """The welcome's text, the first time a response of this process may show it; None otherwise."""
-        spec = welcome_spec(self.game)
+        spec = welcome_spec(self.players.registry, self.game)
         if spec is None or self.is_done():
             return None
         if not self.players.take_welcome(self._parent.user.id, self.game):

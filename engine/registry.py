@@ -1,20 +1,21 @@
-"""Where engines announce themselves, so the conformance test and services find every game without a list.
+"""The engines a process plays, as one value: the conformance test and the services find every game's
+engine without a list, and without a module-level table that two containers would share.
 
-A game's package registers its engine on import (`engine/<game>/__init__.py`):
-`register_engine(HossEngine())`. Its `GameSpec.engine` points at the same object.
+A game's package exposes its engine as `ENGINE` (`engine/<game>/__init__.py`) and its `GameSpec.engine`
+points at the same object; `services.infra.games.GameRegistry.engines()` builds this registry from the
+games it holds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from engine.protocol import Engine
 
-_engines: dict[str, Engine[Any, Any]] = {}
 
-
-def register_engine(engine: Engine[Any, Any]) -> Engine[Any, Any]:
-    """Add an engine; registering the same object twice is harmless (modules may be re-imported)."""
+def checked(engine: Engine[Any, Any]) -> Engine[Any, Any]:
+    """The engine, once it shows the protocol and the class attributes every caller relies on."""
     if not isinstance(engine, Engine):
         raise TypeError(f"{engine!r} does not implement engine.protocol.Engine")
     name = getattr(engine, "name", "")
@@ -23,18 +24,28 @@ def register_engine(engine: Engine[Any, Any]) -> Engine[Any, Any]:
     max_steps = getattr(engine, "max_steps", None)
     if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 0:
         raise ValueError(f"engine {name!r} needs a class attribute `max_steps` >= 0")
-    existing = _engines.get(name)
-    if existing is not None and existing is not engine:
-        raise ValueError(f"engine {name!r} registered twice")
-    _engines[name] = engine
     return engine
 
 
-def unregister_engine(name: str) -> None:
-    """For tests that register a throwaway engine."""
-    _engines.pop(name, None)
+class EngineRegistry(Mapping[str, Engine[Any, Any]]):
+    """Engines by name, fixed once built; the same object given twice is harmless (a game's spec and its
+    package name the same engine), two objects under one name are refused."""
 
+    def __init__(self, engines: Iterable[Engine[Any, Any]] = ()) -> None:
+        found: dict[str, Engine[Any, Any]] = {}
+        for engine in engines:
+            checked(engine)
+            existing = found.get(engine.name)
+            if existing is not None and existing is not engine:
+                raise ValueError(f"engine {engine.name!r} registered twice")
+            found[engine.name] = engine
+        self._by_name = dict(sorted(found.items()))
 
-def engines() -> dict[str, Engine[Any, Any]]:
-    """A copy, so callers cannot register behind the registry's back."""
-    return dict(sorted(_engines.items()))
+    def __getitem__(self, name: str) -> Engine[Any, Any]:
+        return self._by_name[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_name)
+
+    def __len__(self) -> int:
+        return len(self._by_name)

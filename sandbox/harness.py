@@ -19,6 +19,7 @@ from emulator import DiscordEmulator
 from emulator.world import Channel, Guild, User
 from engine.rng import derive
 from services.infra.catalogs import DATA_DIR
+from services.infra.games import GameRegistry
 from store.connection import Connection
 
 GUILD_NAME = "Club des cartes"
@@ -63,12 +64,14 @@ class BotHarness:
         seed: int | None = None,
         freeze_gc: bool = False,
         database_url: str | None = None,
+        registry: GameRegistry | None = None,
     ) -> None:
         self.db_path = db_path
         self.database_url = database_url  # wins over `db_path` (a PostgreSQL database: benchmarks)
         self.freeze_gc = freeze_gc  # as the real process does (benchmarks); see CardBot
         self.data_dir = data_dir
         self.extra_extensions = extra_extensions
+        self.registry = registry  # the games served; None: every game package's
         self.clock = clock or ManualClock()
         self.owners = owners
         self.seed = seed  # a seeded random stream for the games: the same steps give the same run
@@ -114,6 +117,7 @@ class BotHarness:
             guild_ready_timeout=0.01,
             data_dir=self.data_dir,
             extra_extensions=self.extra_extensions,
+            registry=self.registry,
             rng_seed=self.seed
             if self.seed is None or not self.starts
             else derive(self.seed, "start", self.starts),

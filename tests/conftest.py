@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 
 from core.message_guard import GUARD, STRICT_ENV
-from services.infra import container, games
+from services.infra import container
 from services.infra.catalogs import DATA_DIR
+from services.infra.games import GameRegistry
 from services.infra.players import PlayerService
 from tests.fixtures import postgres
 from tests.fixtures.catalog_cache import CatalogCache
 from tests.services.conftest import open_database, open_postgres
+from tests.support.registries import every_game
 from tests.support.wording import written_wording
 
 
@@ -60,7 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
     GUARD.wording = written_wording
     GUARD.forbid(
         card.id
-        for catalog in _CATALOGS.load_all(DATA_DIR, games.discover()).values()
+        for catalog in _CATALOGS.load_all(DATA_DIR, every_game().all_games()).values()
         for card in catalog.cards
     )
 
@@ -189,3 +191,11 @@ def migrated_copy(tmp_path_factory: pytest.TempPathFactory) -> MigratedCopy:
         return destination
 
     return copy
+
+
+@pytest.fixture
+def registry() -> GameRegistry:
+    """The games a test's services know: every game, as production's container discovers them, unless
+    the test or its game's conftest.py names others (`GameRegistry((GAME,))`: a player it creates then
+    gets exactly that game's starting wallet)."""
+    return every_game()

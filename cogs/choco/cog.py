@@ -15,7 +15,7 @@ from cogs.choco.referee import ChocoRefereeCommands
 from cogs.choco.setup import SETUP_SECTION
 from cogs.shared.guide import rules_reply
 from cogs.shared.setup import SetupSection, attach_loaded
-from discord_app.context import locale_of
+from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
 
 
@@ -33,7 +33,9 @@ class ChocoCog(  # discord.py lists the last base's commands first: collection, 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """The rules summed up in the reader's language, a page at a time (cogs/shared/guide.py)."""
         locale = await locale_of(interaction)
-        await interaction.response.send_message(**rules_reply("choco", 1, locale), ephemeral=True)
+        await interaction.response.send_message(
+            **rules_reply(services_of(interaction).registry, "choco", 1, locale), ephemeral=True
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

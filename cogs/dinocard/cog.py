@@ -12,7 +12,7 @@ from cogs.dinocard.battle import BATTLE_ITEMS, DinocardBattleCommands
 from cogs.dinocard.economy import ECONOMY_ITEMS, DinocardEconomyCommands
 from cogs.dinocard.packs import DinocardPackCommands
 from cogs.shared.guide import rules_reply
-from discord_app.context import locale_of
+from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
 
 
@@ -30,7 +30,9 @@ class DinocardCog(
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """The rules summed up in the reader's language, a page at a time (cogs/shared/guide.py)."""
         locale = await locale_of(interaction)
-        await interaction.response.send_message(**rules_reply("dinocard", 1, locale), ephemeral=True)
+        await interaction.response.send_message(
+            **rules_reply(services_of(interaction).registry, "dinocard", 1, locale), ephemeral=True
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -132,7 +132,9 @@ class HossCog(
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """The rules summed up in the reader's language, a page at a time (cogs/shared/guide.py)."""
         locale = await locale_of(interaction)
-        await interaction.response.send_message(**rules_reply("hoss", 1, locale), ephemeral=True)
+        await interaction.response.send_message(
+            **rules_reply(services_of(interaction).registry, "hoss", 1, locale), ephemeral=True
+        )
 
     # --- boosters -------------------------------------------------------------------------------------
 

@@ -51,7 +51,11 @@ def ledger_text(page: Page[LedgerLine], name: str, locale: str) -> str:
 
 async def game_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
     locale = normalize_locale(str(interaction.locale))
-    named = [(t(g.name_key, locale), g.key) for g in games.all_games() if g.reset is not None]
+    named = [
+        (t(g.name_key, locale), g.key)
+        for g in services_of(interaction).registry.all_games()
+        if g.reset is not None
+    ]
     return [
         app_commands.Choice(name=name, value=key) for name, key in named if current.lower() in name.lower()
     ][:AUTOCOMPLETE_LIMIT]
@@ -61,7 +65,7 @@ async def currency_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     locale = normalize_locale(str(interaction.locale))
-    named = [(t(c.name_key, locale), c.code) for c in games.currencies()]
+    named = [(t(c.name_key, locale), c.code) for c in services_of(interaction).registry.currencies()]
     return [
         app_commands.Choice(name=name, value=code) for name, code in named if current.lower() in name.lower()
     ][:AUTOCOMPLETE_LIMIT]
@@ -217,7 +221,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description=desc("cm
         actor = require_owner(interaction)
         locale = await locale_of(interaction)
         report = await services_of(interaction).admin.reset(actor, player.id, game, reason)
-        spec = games.get(game)
+        spec = services_of(interaction).registry.get(game)
         name = t(spec.name_key, locale) if spec is not None else game
         await self._reply(
             interaction, t("admin.reset_done", locale, game=name, name=player.mention, cards=report.cards)

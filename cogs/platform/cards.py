@@ -33,7 +33,10 @@ class CardsCog(commands.Cog):
             raise card_not_found(name, index.suggest(name, locale))
         images = services_of(interaction).card_images
         image = await images.image(ref.game, ref.card_id, None, locale) if images.art(ref.game) else None
-        kwargs = to_discord(card_spec(ref, card, index.catalog(ref.game), locale, image), locale)
+        kwargs = to_discord(
+            card_spec(ref, card, index.catalog(ref.game), locale, services_of(interaction).registry, image),
+            locale,
+        )
         if image is not None:
             kwargs["files"] = [image_file(image)]
         await interaction.response.send_message(**kwargs, ephemeral=True)

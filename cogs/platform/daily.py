@@ -16,15 +16,15 @@ from discord_app.translator import desc
 from services.community.daily import DailyClaim, daily_games
 from services.community.reminders import Cooldown
 from services.infra import games
+from services.infra.games import GameRegistry
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.infra.timers import relative
 
 
-def claim_line(claim: DailyClaim) -> Text:
+def claim_line(claim: DailyClaim, registry: GameRegistry) -> Text:
     """One game's claim: what it paid and the streak, or when the next one opens."""
-    spec = games.get(claim.game)
     params: dict[str, object] = {
-        "game": Text(spec.name_key) if spec is not None else Text.raw(claim.game),
+        "game": registry.name(claim.game),
         "amount": games.money(claim.currency, claim.amount),
         "balance": games.money(claim.currency, claim.balance),
         "streak": claim.streak,
@@ -34,16 +34,16 @@ def claim_line(claim: DailyClaim) -> Text:
     return Text("daily.already", {**params, "next": relative(claim.next_at)})
 
 
-def daily_spec(claims: list[DailyClaim]) -> MessageSpec:
+def daily_spec(claims: list[DailyClaim], registry: GameRegistry) -> MessageSpec:
     if not claims:
         return MessageSpec(content=Text("daily.none"))
-    return MessageSpec(content=Text.lines([claim_line(c) for c in claims]))
+    return MessageSpec(content=Text.lines([claim_line(c, registry) for c in claims]))
 
 
-def cooldowns_spec(found: list[Cooldown], reminders_on: bool) -> MessageSpec:
+def cooldowns_spec(found: list[Cooldown], reminders_on: bool, registry: GameRegistry) -> MessageSpec:
     """A field per game, a line per timer; the footer says whether reminders are on."""
     fields: list[EmbedField] = []
-    for spec in games.all_games():
+    for spec in registry.all_games():
         lines = [
             Text("cooldowns.line", {"label": c.timer.label, "status": c.timer.status})
             for c in found
@@ -66,7 +66,9 @@ class DailyCog(commands.Cog):
     async def daily(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         locale = await locale_of(interaction)
         claims = await services_of(interaction).daily.claim(interaction.user.id, game or None)
-        await interaction.response.send_message(**to_discord(daily_spec(claims), locale), ephemeral=True)
+        await interaction.response.send_message(
+            **to_discord(daily_spec(claims, services_of(interaction).registry), locale), ephemeral=True
+        )
 
     @daily.autocomplete("game")
     async def daily_game(
@@ -77,7 +79,7 @@ class DailyCog(commands.Cog):
         chosen = await services.players.locale_of(interaction.user.id)
         locale = chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
         typed = current.casefold()
-        named = [(t(g.name_key, locale), g.key) for g in daily_games()]
+        named = [(t(g.name_key, locale), g.key) for g in daily_games(services.registry)]
         return [app_commands.Choice(name=n[:100], value=k) for n, k in named if typed in n.casefold()]
 
     @app_commands.command(name="cooldowns", description=desc("cmd.cooldowns.description"))
@@ -87,7 +89,7 @@ class DailyCog(commands.Cog):
         found = await services.reminders.cooldowns(interaction.user.id)
         on = await services.reminders.is_enabled(interaction.user.id)
         await interaction.response.send_message(
-            **to_discord(cooldowns_spec(found, on), locale), ephemeral=True
+            **to_discord(cooldowns_spec(found, on, services.registry), locale), ephemeral=True
         )
 
 

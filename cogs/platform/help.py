@@ -24,8 +24,7 @@ from discord_app.components import PersistentSelect
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc, qualified
 from services.community.card_images import artwork
-from services.infra import games
-from services.infra.games import GameGuide, GameSpec, Reader
+from services.infra.games import GameGuide, GameRegistry, GameSpec, Reader
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 
 OWNERS_ONLY = "admin"  # /admin answers only the bot's owners (OWNER_IDS): /help hides it from the others
@@ -116,8 +115,10 @@ def _shown(command: Any, reader: HelpReader) -> bool:
     return visible(command, reader.permissions)
 
 
-def _game_groups(tree: app_commands.CommandTree[Any]) -> list[tuple[GameSpec, app_commands.Group]]:
-    by_group = {g.command_group: g for g in games.all_games()}
+def _game_groups(
+    tree: app_commands.CommandTree[Any], registry: GameRegistry
+) -> list[tuple[GameSpec, app_commands.Group]]:
+    by_group = {g.command_group: g for g in registry.all_games()}
     found = [
         (by_group[top.name], top)
         for top in tree.get_commands(type=discord.AppCommandType.chat_input)
@@ -126,9 +127,9 @@ def _game_groups(tree: app_commands.CommandTree[Any]) -> list[tuple[GameSpec, ap
     return sorted(found, key=lambda pair: pair[0].key)
 
 
-def help_spec(tree: app_commands.CommandTree[Any], reader: HelpReader) -> MessageSpec:
+def help_spec(tree: app_commands.CommandTree[Any], registry: GameRegistry, reader: HelpReader) -> MessageSpec:
     """The first page: where to start, and the commands that belong to no game."""
-    game_groups = {g.command_group for g, _ in _game_groups(tree)}
+    game_groups = {g.command_group for g, _ in _game_groups(tree, registry)}
     general: list[Text] = []
     for top in sorted(tree.get_commands(type=discord.AppCommandType.chat_input), key=lambda c: c.name):
         if top.name in game_groups or not _shown(top, reader):
@@ -138,7 +139,7 @@ def help_spec(tree: app_commands.CommandTree[Any], reader: HelpReader) -> Messag
         else:
             general.append(command_line(top))
     start = Text("help.start_games") if game_groups else Text("help.no_games")
-    names = [Text(g.name_key) for g, _ in _game_groups(tree)]
+    names = [Text(g.name_key) for g, _ in _game_groups(tree, registry)]
     fields = (
         EmbedField(Text("help.start_title"), Text.lines([start, Text("help.start_card")]), inline=False),
         *([EmbedField(Text("help.games"), Text.lines(names), inline=False)] if names else []),
@@ -149,10 +150,12 @@ def help_spec(tree: app_commands.CommandTree[Any], reader: HelpReader) -> Messag
     )
 
 
-def game_help_spec(tree: app_commands.CommandTree[Any], game_key: str, reader: HelpReader) -> MessageSpec:
+def game_help_spec(
+    tree: app_commands.CommandTree[Any], registry: GameRegistry, game_key: str, reader: HelpReader
+) -> MessageSpec:
     """One game's page: its commands in the order a new player needs them; its staff commands only for
     those who may use them."""
-    for game, group in _game_groups(tree):
+    for game, group in _game_groups(tree, registry):
         if game.key != game_key:
             continue
         shown = [
@@ -189,10 +192,12 @@ def credits_spec() -> MessageSpec:
     )
 
 
-def help_view(tree: app_commands.CommandTree[Any], locale: str, chosen: str | None) -> discord.ui.View:
+def help_view(
+    tree: app_commands.CommandTree[Any], registry: GameRegistry, locale: str, chosen: str | None
+) -> discord.ui.View:
     """The select that picks a game's page (or the first page back)."""
     view = discord.ui.View(timeout=None)
-    game_groups = _game_groups(tree)
+    game_groups = _game_groups(tree, registry)
     options = [
         discord.SelectOption(label=t("help.start_title", locale)[:100], value=START, default=chosen is None)
     ]
@@ -220,7 +225,7 @@ async def reader_of(interaction: discord.Interaction[Any]) -> HelpReader:
         interaction.permissions.manage_guild,
     )
     staff = set()
-    for game in games.all_games():
+    for game in services.registry.all_games():
         check = game.guide.is_staff if game.guide is not None else None
         if check is not None and game.key in services.games and await check(services.games[game.key], where):
             staff.add(game.key)
@@ -234,13 +239,20 @@ class HelpSelect(PersistentSelect, template=r"help:game"):
         if len(values) != 1:
             raise BadInput()
         tree = interaction.client.tree
+        registry = services_of(interaction).registry
         reader = await reader_of(interaction)
         chosen = None if values[0] == START else values[0]
         if chosen == CREDITS:
             spec = credits_spec()
         else:
-            spec = help_spec(tree, reader) if chosen is None else game_help_spec(tree, chosen, reader)
-        await interaction.response.edit_message(**reply(spec, locale, help_view(tree, locale, chosen)))
+            spec = (
+                help_spec(tree, registry, reader)
+                if chosen is None
+                else game_help_spec(tree, registry, chosen, reader)
+            )
+        await interaction.response.edit_message(
+            **reply(spec, locale, help_view(tree, registry, locale, chosen))
+        )
 
 
 class HelpCog(commands.Cog):
@@ -250,9 +262,10 @@ class HelpCog(commands.Cog):
     @app_commands.command(name="help", description=desc("cmd.help.description"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
-        spec = help_spec(self.bot.tree, await reader_of(interaction))
+        spec = help_spec(self.bot.tree, services_of(interaction).registry, await reader_of(interaction))
         await interaction.response.send_message(
-            **reply(spec, locale, help_view(self.bot.tree, locale, None)), ephemeral=True
+            **reply(spec, locale, help_view(self.bot.tree, services_of(interaction).registry, locale, None)),
+            ephemeral=True,
         )
 
 

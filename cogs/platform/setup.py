@@ -20,8 +20,8 @@ from discord_app.permissions import missing_in
 from discord_app.render import text
 from discord_app.translator import choice, desc
 from services.community.admin import Actor, AuditLine, Page
-from services.infra import games
 from services.infra.channel_permissions import permission_list
+from services.infra.games import GameRegistry
 from services.infra.guild_settings import GuildSettings
 
 # What the bot does in each channel /setup names: announcements are posts with embeds; the games channel
@@ -92,10 +92,10 @@ DETAIL_KEYS = {
 }
 
 
-def audit_text(page: Page[AuditLine], locale: str) -> str:
+def audit_text(page: Page[AuditLine], locale: str, registry: GameRegistry) -> str:
     lines = [t("admin.audit.title", locale, page=page.page, pages=page.pages)]
     for line in page.lines:
-        spec = games.get(line.game) if line.game else None
+        spec = registry.get(line.game) if line.game else None
         details = " · ".join(
             t(
                 "admin.audit.detail",
@@ -236,7 +236,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
         actor = manager(interaction)
         locale = await locale_of(interaction)
         await services_of(interaction).admin.pause(actor, game, paused=paused)
-        spec = games.get(game)
+        spec = services_of(interaction).registry.get(game)
         name = t(spec.name_key, locale) if spec is not None else game
         key = "admin.paused_done" if paused else "admin.resumed_done"
         await interaction.response.send_message(t(key, locale, game=name), ephemeral=True)
@@ -266,7 +266,9 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description=desc("cm
         locale = await locale_of(interaction)
         assert interaction.guild_id is not None
         shown = await services_of(interaction).admin.audit_page(interaction.guild_id, page)
-        await interaction.response.send_message(fit(audit_text(shown, locale), locale), ephemeral=True)
+        await interaction.response.send_message(
+            fit(audit_text(shown, locale, services_of(interaction).registry), locale), ephemeral=True
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

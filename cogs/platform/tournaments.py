@@ -19,7 +19,7 @@ from discord_app.translator import choice, desc
 from services.community.tournaments import posts
 from services.community.tournaments.service import MAX_FEE, MAX_ROUNDS, Creation, TournamentService
 from services.community.tournaments.store import Tournament
-from services.infra import games
+from services.infra.games import GameRegistry
 from services.infra.messages import Embed, MessageSpec, Text
 
 AUTOCOMPLETE_LIMIT = 25
@@ -39,7 +39,7 @@ async def game_choices(interaction: discord.Interaction[Any], current: str) -> l
     wanted = current.casefold()
     found = []
     for key in tournaments_of(interaction).games():
-        spec = games.get(key)
+        spec = services_of(interaction).registry.get(key)
         name = t(spec.name_key, locale) if spec is not None else key
         if wanted in key or wanted in name.casefold():
             found.append(app_commands.Choice(name=name[:100], value=key))
@@ -52,8 +52,8 @@ async def reply(interaction: discord.Interaction[Any], spec: MessageSpec) -> Non
     await interaction.response.send_message(**to_discord(spec, locale), files=files, ephemeral=True)
 
 
-def _said(key: str, t_: Tournament, **params: object) -> MessageSpec:
-    return MessageSpec(content=Text(key, {"number": t_.id, "title": posts.title(t_), **params}))
+def _said(key: str, t_: Tournament, registry: GameRegistry, **params: object) -> MessageSpec:
+    return MessageSpec(content=Text(key, {"number": t_.id, "title": posts.title(t_, registry), **params}))
 
 
 class TournamentCog(
@@ -114,7 +114,10 @@ class TournamentCog(
             key=interaction.id,
         )
         embed = Embed(
-            title=Text("tournaments.heading", {"title": posts.title(made), "number": made.id}),
+            title=Text(
+                "tournaments.heading",
+                {"title": posts.title(made, services_of(interaction).registry), "number": made.id},
+            ),
             description=posts.summary(made, 0),
             color=posts.COLOR,
         )
@@ -137,7 +140,13 @@ class TournamentCog(
         )
         await reply(
             interaction,
-            _said("tournaments.joined", found, at=f"<t:{int(found.starts_at.timestamp())}:f>", paid=paid),
+            _said(
+                "tournaments.joined",
+                found,
+                services_of(interaction).registry,
+                at=f"<t:{int(found.starts_at.timestamp())}:f>",
+                paid=paid,
+            ),
         )
 
     @app_commands.command(name="leave", description=desc("cmd.tournament.leave.description"))
@@ -145,7 +154,7 @@ class TournamentCog(
     async def leave(self, interaction: discord.Interaction[Any], tournament: Id) -> None:
         await locale_of(interaction)
         found = await tournaments_of(interaction).leave(interaction.guild_id, tournament, interaction.user.id)
-        await reply(interaction, _said("tournaments.left", found))
+        await reply(interaction, _said("tournaments.left", found, services_of(interaction).registry))
 
     @app_commands.command(name="show", description=desc("cmd.tournament.show.description"))
     @app_commands.describe(tournament=desc("cmd.tournament.show.opt.tournament.description"))
@@ -160,7 +169,9 @@ class TournamentCog(
         found = await tournaments_of(interaction).cancel(
             interaction.guild_id, tournament, interaction.user.id, manages=manages(interaction)
         )
-        await reply(interaction, _said("tournaments.cancelled_reply", found))
+        await reply(
+            interaction, _said("tournaments.cancelled_reply", found, services_of(interaction).registry)
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -23,7 +23,6 @@ from discord_app.render import to_discord
 from discord_app.translator import desc
 from services.community.trades.service import TradeService
 from services.community.trades.store import Trade
-from services.infra import games
 from services.infra.messages import MessageSpec, Text
 
 AUTOCOMPLETE_LIMIT = 25
@@ -66,7 +65,7 @@ async def game_choices(interaction: discord.Interaction[Any], current: str) -> l
     wanted = current.casefold()
     found = [
         app_commands.Choice(name=t(g.name_key, locale)[:100], value=g.key)
-        for g in games.all_games()
+        for g in services_of(interaction).registry.all_games()
         if g.currencies and (wanted in g.key or wanted in t(g.name_key, locale).casefold())
     ]
     return found[:AUTOCOMPLETE_LIMIT]

@@ -27,8 +27,8 @@ from discord_app.render import image_file, text, to_discord
 from engine.cards import CardBase
 from services.community.card_images.service import CardImage
 from services.community.card_images.spec import CardCopy
-from services.infra import games
 from services.infra.catalogs import CardRef
+from services.infra.games import GameRegistry
 from services.infra.messages import Embed, EmbedField, MessageSpec, Select, Text
 from services.shared import card_view
 from services.shared.collection import OwnedCard
@@ -45,7 +45,7 @@ async def card_choices(interaction: discord.Interaction[Any], current: str) -> l
     locale = chosen or normalize_locale(str(interaction.locale), default=services.settings.default_locale)
     choices = []
     for ref in services.cards.search(current, locale, limit=AUTOCOMPLETE_LIMIT):
-        game = games.get(ref.game)
+        game = services.registry.get(ref.game)
         label = f"{ref.name_in(locale)} — {t(game.name_key, locale) if game else ref.game}"
         choices.append(app_commands.Choice(name=label[:100], value=ref.key))
     return choices
@@ -62,11 +62,12 @@ def card_spec(
     card: CardBase,
     catalog: Any,
     locale: str,
+    registry: GameRegistry,
     image: CardImage | None = None,
     note: Text | None = None,
 ) -> MessageSpec:
     """The card's embed; `note` is a line under the game's name (the copies a collection holds)."""
-    game = games.get(ref.game)
+    game = registry.get(ref.game)
     render_fields = game.card_fields if game is not None and game.card_fields is not None else generic_fields
     fields = tuple(EmbedField(label, value) for label, value in render_fields(card, catalog, locale))
     game_name = Text(game.name_key) if game is not None else Text.raw(ref.game)
@@ -113,7 +114,9 @@ class EntrySelect(PersistentSelect, template=r"entry:(?P<game>[a-z0-9_]{1,32}):(
             raise NotFound("collection.entry.not_owned")
         entry = opened.entry
         note = entry.note or Text("collection.entry.count", {"count": entry.count})
-        spec = card_spec(ref, card, services.cards.catalog(opened.game), locale, opened.image, note)
+        spec = card_spec(
+            ref, card, services.cards.catalog(opened.game), locale, services.registry, opened.image, note
+        )
         await interaction.response.send_message(
             **to_discord(spec, locale), files=[image_file(opened.image)], ephemeral=True
         )
@@ -135,7 +138,7 @@ class CardViewSelect(PersistentSelect, template=r"cardview:(?P<game>[a-z0-9_]{1,
             raise NotFound("error.card_not_found", name=echo(chosen.card_id))
         copy = CardCopy(chosen.rarity, chosen.stars, chosen.holo)
         image = await services.card_images.image(game, chosen.card_id, copy, locale)
-        spec = card_spec(ref, card, services.cards.catalog(game), locale, image)
+        spec = card_spec(ref, card, services.cards.catalog(game), locale, services.registry, image)
         await interaction.response.send_message(
             **to_discord(spec, locale), files=[image_file(image)], ephemeral=True
         )

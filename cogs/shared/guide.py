@@ -15,24 +15,25 @@ import discord
 from cogs.shared.components import page_buttons, reply
 from core.errors import BadInput
 from discord_app.components import PersistentButton
-from services.infra import games
+from discord_app.context import services_of
+from services.infra.games import GameRegistry
 from services.infra.messages import Embed, MessageSpec, Text
 
 
-def _pages(game_key: str) -> tuple[tuple[str, str], ...]:
-    spec = games.get(game_key)
+def _pages(registry: GameRegistry, game_key: str) -> tuple[tuple[str, str], ...]:
+    spec = registry.get(game_key)
     pages = spec.guide.rules_pages if spec is not None and spec.guide is not None else ()
     if not pages:
         raise BadInput()
     return pages
 
 
-def rules_spec(game_key: str, page: int) -> MessageSpec:
+def rules_spec(registry: GameRegistry, game_key: str, page: int) -> MessageSpec:
     """Page `page` (clamped) of a game's rules summary; every page's footer says where the cards' texts
     and the commands are read (in Discord: players never see the bot's source tree)."""
-    pages = _pages(game_key)
+    pages = _pages(registry, game_key)
     page = max(1, min(page, len(pages)))
-    spec = games.get(game_key)
+    spec = registry.get(game_key)
     assert spec is not None
     footer = Text("rules.footer", {"page": page, "pages": len(pages), "game": Text(spec.name_key)})
     title, body = pages[page - 1]
@@ -40,9 +41,9 @@ def rules_spec(game_key: str, page: int) -> MessageSpec:
     return MessageSpec(embeds=(embed,))
 
 
-def rules_reply(game_key: str, page: int, locale: str) -> dict[str, Any]:
+def rules_reply(registry: GameRegistry, game_key: str, page: int, locale: str) -> dict[str, Any]:
     """send_message / edit_message arguments: the page and its "previous" / "next" buttons."""
-    pages = len(_pages(game_key))
+    pages = len(_pages(registry, game_key))
     page = max(1, min(page, pages))
     view = discord.ui.View(timeout=None)
     for item in page_buttons(
@@ -54,14 +55,16 @@ def rules_reply(game_key: str, page: int, locale: str) -> dict[str, Any]:
         locale,
     ):
         view.add_item(item)
-    return reply(rules_spec(game_key, page), locale, view)
+    return reply(rules_spec(registry, game_key, page), locale, view)
 
 
 class RulesPageButton(PersistentButton, template=r"rules:(?P<game>[a-z]{1,20}):(?P<page>\d{1,3})"):
     """Any reader may turn the pages: the summary is public information, nothing is written."""
 
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
-        kwargs = rules_reply(self.match["game"], int(self.match["page"]), locale)
+        kwargs = rules_reply(
+            services_of(interaction).registry, self.match["game"], int(self.match["page"]), locale
+        )
         await interaction.response.edit_message(**kwargs)
 
 

@@ -52,10 +52,8 @@ from engine.choco.state import (
     Timed,
     Turn,
 )
-from engine.registry import register_engine
 
 ENGINE = ChocoEngine()
-register_engine(ENGINE)
 
 __all__ = [
     "CARD_TYPES",

@@ -48,10 +48,8 @@ from engine.dinocard.skills import (
 )
 from engine.dinocard.state import ATTACKED, WATCHER, Advance, DinocardAction, DinocardState
 from engine.dinocard.view import DinocardView
-from engine.registry import register_engine
 
 ENGINE = DinocardEngine()
-register_engine(ENGINE)
 
 __all__ = [
     "ABILITY_KINDS",

@@ -107,10 +107,8 @@ from engine.hoss.rules import BP, CLASS, ELEMENT, RACE, STATUSES
 from engine.hoss.simulate import Policy
 from engine.hoss.state import HossState
 from engine.hoss.view import HossView, SeatView
-from engine.registry import register_engine
 
 ENGINE = HossEngine()
-register_engine(ENGINE)
 
 __all__ = [
     "ARENA_MIN_RANK",

@@ -52,10 +52,8 @@ from engine.immortals.state import (
     Unit,
 )
 from engine.immortals.view import ImmortalsView, SpellView
-from engine.registry import register_engine
 
 ENGINE = ImmortalsEngine()
-register_engine(ENGINE)
 
 __all__ = [
     "CARD_XP",

@@ -24,10 +24,8 @@ from engine.pillz.packs import (
 )
 from engine.pillz.rules import attack_power, round_chance
 from engine.pillz.state import EffectRecord, Fighter, PillzAction, PillzState, Play, RoundRecord
-from engine.registry import register_engine
 
 ENGINE = PillzEngine()
-register_engine(ENGINE)
 
 __all__ = [
     "CARDS_PER_PACK",

@@ -51,10 +51,10 @@ class EconomyServices:
     @staticmethod
     def build(ctx: GameContext) -> EconomyServices:
         return EconomyServices(
-            shop=ChocoShop(ctx.db, ctx.clock, ctx.catalog, ctx.rng),
+            shop=ChocoShop(ctx.db, ctx.clock, ctx.catalog, ctx.rng, registry=ctx.registry),
             collection=ChocoCollection(ctx.db, ctx.catalog),
-            decks=ChocoDecks(ctx.db, ctx.clock, ctx.catalog),
-            leagues=LeagueService(ctx.db, ctx.clock, ctx.catalog),
+            decks=ChocoDecks(ctx.db, ctx.clock, ctx.catalog, registry=ctx.registry),
+            leagues=LeagueService(ctx.db, ctx.clock, ctx.catalog, registry=ctx.registry),
         )
 
 
@@ -76,14 +76,14 @@ class ChocoServices:
     @staticmethod
     def build(ctx: GameContext) -> ChocoServices:
         catalog: ChocoCatalog = ctx.catalog
-        games = ChocoGames(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler)
+        games = ChocoGames(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, registry=ctx.registry)
         return ChocoServices(
             economy=EconomyServices.build(ctx),
             games=games,
             clock=ChocoClock(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler),
             panel=ChocoPanel(ctx.db, ctx.clock, catalog, games),
             referee=ChocoReferee(ctx.db, ctx.clock, catalog, ctx.rng),
-            practice=ChocoPractice(ctx.db, ctx.clock, catalog, ctx.rng),
+            practice=ChocoPractice(ctx.db, ctx.clock, catalog, ctx.rng, registry=ctx.registry),
         )
 
 

@@ -19,7 +19,7 @@ from engine.choco import DECK_SIZE, MAX_COPIES, RARITIES, ChocoCard, ChocoCatalo
 from services.choco.collection import owned_counts
 from services.choco.economy import ALLOWED_RARITIES, GAME_KEY, LEAGUE_KEYS, League, league_of
 from services.choco.names import RARITY_KEYS
-from services.infra.games import DeckHold
+from services.infra.games import DeckHold, GameRegistry
 from services.infra.messages import Text
 from services.infra.players import ensure_player
 from services.shared.collecting import DeckInvalid, Problem
@@ -172,7 +172,8 @@ def decks_holding(
 
 
 class ChocoDecks:
-    def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog) -> None:
+    def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog, *, registry: GameRegistry) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
@@ -180,7 +181,7 @@ class ChocoDecks:
 
     def _write(self, conn: Connection, player_id: int, league: League, deck: list[str]) -> DeckView:
         now = self.clock.now()
-        ensure_player(conn, player_id, now)
+        ensure_player(conn, player_id, now, self.registry)
         conn.execute(
             "INSERT INTO choco_decks (player_id, league, cards, updated_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (player_id, league) DO UPDATE SET cards = excluded.cards,"

@@ -21,13 +21,7 @@ from store.connection import Connection
 GAME_KEY = "choco"
 CHOCO_GOLD = "choco_gold"
 STARTING_GOLD = 1500
-CURRENCY = Currency(
-    CHOCO_GOLD,
-    "choco.gold",
-    starting=STARTING_GOLD,
-    earn_key="choco.guide.earn",
-    amount_key="choco.gold_amount",
-)
+CURRENCY = Currency(CHOCO_GOLD, "choco.gold", starting=STARTING_GOLD, earn_key="choco.guide.earn")
 
 League = Literal["bronze", "argent", "or"]
 LEAGUES: tuple[League, ...] = ("bronze", "argent", "or")

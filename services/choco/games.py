@@ -57,6 +57,7 @@ from services.choco.game_store import (
 from services.choco.notation import UnownedCard, describe, parse_turn
 from services.choco.render import hand
 from services.infra import guild_settings
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
@@ -183,7 +184,10 @@ class ChocoGames:
         catalog: ChocoCatalog,
         rng: random.Random,
         scheduler: Scheduler | None,
+        *,
+        registry: GameRegistry,
     ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
@@ -217,8 +221,8 @@ class ChocoGames:
         now = self.clock.now()
 
         def unit(conn: Connection) -> Challenge:
-            ensure_player(conn, challenger, now)
-            ensure_player(conn, challenged, now)
+            ensure_player(conn, challenger, now, self.registry)
+            ensure_player(conn, challenged, now, self.registry)
             made = self.challenges.challenge(
                 conn,
                 now,
@@ -277,7 +281,7 @@ class ChocoGames:
         self, conn: Connection, now: datetime, match: Match[ChocoState], joined_at: datetime | None
     ) -> Match[ChocoState]:
         found = _challenge(match)
-        ensure_player(conn, found.challenged_id, now)
+        ensure_player(conn, found.challenged_id, now, self.registry)
         league, guild, ranked = found.league, found.guild_id, not found.friendly
         decks = (
             check_can_play(

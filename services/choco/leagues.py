@@ -31,7 +31,7 @@ from services.choco.collection import owned_counts
 from services.choco.economy import GAME_KEY, LEAGUE_KEYS, LEAGUES, REWARD_RARITIES, League, league_of
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
-from services.infra.games import SummaryLine
+from services.infra.games import GameRegistry, SummaryLine
 from services.infra.messages import Text
 from services.infra.players import ensure_player, summary_changed
 from services.shared.collecting import Problem
@@ -378,7 +378,8 @@ def clean_character(name: str) -> str:
 class LeagueService:
     """Leagues, results, leaderboards, characters and server settings, for the cogs."""
 
-    def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog) -> None:
+    def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog, *, registry: GameRegistry) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
@@ -391,7 +392,7 @@ class LeagueService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> dict[League, list[Problem]]:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             return leagues_open(conn, player_id, guild_id, now, self.cards, joined_at=joined_at)
 
         return await self.db.write(unit)
@@ -425,7 +426,7 @@ class LeagueService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> str | None:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             if clean is None:
                 conn.execute(
                     "DELETE FROM choco_characters WHERE guild_id = ? AND player_id = ?", (guild_id, player_id)

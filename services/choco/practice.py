@@ -29,6 +29,7 @@ from services.choco.game_store import (
     log,
 )
 from services.infra import guild_settings
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from store.connection import Connection
 from store.db import Database
@@ -56,7 +57,10 @@ def practice_deck(catalog: ChocoCatalog, league: str, rng: random.Random) -> lis
 
 
 class ChocoPractice:
-    def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog, rng: random.Random) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, catalog: ChocoCatalog, rng: random.Random, *, registry: GameRegistry
+    ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
@@ -77,7 +81,7 @@ class ChocoPractice:
             found = by_request(conn, request)
             if found is not None and found.seats[0] == player:
                 return found
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, self.registry)
             running = [g for g in live_games_of(conn, player) if g.mode == PRACTICE]
             if running:
                 raise NotAllowed("choco.error.practice_running", where=f"<#{running[0].where}>")

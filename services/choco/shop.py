@@ -30,8 +30,9 @@ from engine.choco import (
     card_odds,
     draw_frogs,
 )
-from services.choco.economy import CHOCO_GOLD, GAME_KEY, ensure_wallet
+from services.choco.economy import CHOCO_GOLD, CURRENCY, GAME_KEY, ensure_wallet
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
 from store.connection import Connection
@@ -48,7 +49,10 @@ class RarityOdds(TierOdds[Rarity]):
 class ChocoShop:
     """Frogs; every change of galleons goes through `services.infra.ledger`."""
 
-    def __init__(self, db: Database, clock: Clock, catalog: ChocoCatalog, rng: random.Random) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, catalog: ChocoCatalog, rng: random.Random, *, registry: GameRegistry
+    ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
@@ -80,7 +84,7 @@ class ChocoShop:
         now = self.clock.now()
 
         def unit(conn: Connection) -> int:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             ensure_wallet(conn, now, player_id)
             return ledger.balance(conn, player_id, CHOCO_GOLD)
 
@@ -93,7 +97,7 @@ class ChocoShop:
         purchase_key = str(key)
 
         def unit(conn: Connection) -> Purchase[ChocoCard]:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             ensure_wallet(conn, now, player_id)
             stored, replayed = purchase_once(
                 conn,
@@ -119,6 +123,6 @@ class ChocoShop:
     ) -> dict[str, Any]:
         total = FROG_PRICE * count
         why = ledger.Movement(REASON_FROG, ref=key)
-        balance = ledger.debit(conn, now, player_id, CHOCO_GOLD, total, why)
+        balance = ledger.debit(conn, now, player_id, CURRENCY, total, why)
         cards = mint_all(conn, now, player_id, GAME_KEY, draw_frogs(self.pool, self.rng, count), why)
         return {"player": player_id, "cards": cards, "price": FROG_PRICE, "total": total, "balance": balance}

@@ -4,6 +4,7 @@ frog's card of the top level, Or 1 or Or 2 (« Or or better » read for this gam
 from __future__ import annotations
 
 from engine.choco import ChocoCard
+from services.choco.card_image import CARD_ART
 from services.choco.economy import GAME_KEY
 from services.choco.names import RARITY_KEYS
 from services.infra.messages import Text
@@ -16,4 +17,4 @@ def rare(card: ChocoCard) -> Text | None:
     return Text(RARITY_KEYS[card.rarity]) if card.rarity in SHOWN_RARITIES else None
 
 
-show_off = counted_show_off(GAME_KEY, rare)
+show_off = counted_show_off(GAME_KEY, rare, CARD_ART)

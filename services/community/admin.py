@@ -20,6 +20,7 @@ from core.message_guard import echo
 from services.infra import games, ledger
 from services.infra.access import ACCESS_TOPIC, AccessCache, read_access
 from services.infra.catalogs import CardIndex
+from services.infra.games import GameRegistry
 from services.infra.messages import Text
 from services.infra.players import ensure_player
 from store.connection import Connection
@@ -112,14 +113,14 @@ def _amount(amount: int) -> int:
     return amount
 
 
-def _currency(code: str) -> str:
-    if code not in {c.code for c in games.currencies()}:
+def _currency(registry: GameRegistry, code: str) -> str:
+    if code not in {c.code for c in registry.currencies()}:
         raise BadInput("admin.error.currency", currency=echo(code))
     return code
 
 
-def _game(key: str) -> games.GameSpec:
-    spec = games.get(key)
+def _game(registry: GameRegistry, key: str) -> games.GameSpec:
+    spec = registry.get(key)
     if spec is None:
         raise BadInput("admin.error.game", game=echo(key))
     return spec
@@ -132,8 +133,9 @@ def _pages(total: int, page: int) -> tuple[int, int]:
 
 
 class AdminService:
-    def __init__(self, db: Database, clock: Clock, cards: CardIndex) -> None:
+    def __init__(self, db: Database, clock: Clock, registry: GameRegistry, cards: CardIndex) -> None:
         self.db = db
+        self.registry = registry
         self.clock = clock
         self.cards = cards
         self.access = AccessCache()
@@ -151,10 +153,10 @@ class AdminService:
 
     async def grant(self, actor: Actor, player: int, currency: str, amount: int, reason: str) -> int:
         """The new balance."""
-        code, amount, why = _currency(currency), _amount(amount), _reason(reason)
+        code, amount, why = _currency(self.registry, currency), _amount(amount), _reason(reason)
 
         def work(conn: Connection, now: datetime) -> int:
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, self.registry)
             after = ledger.credit(conn, now, player, code, amount, ledger.Movement("admin_grant", why))
             write_audit(conn, now, actor, "grant", target=player, currency=code, amount=amount, reason=why)
             return after
@@ -163,11 +165,18 @@ class AdminService:
 
     async def take(self, actor: Actor, player: int, currency: str, amount: int, reason: str) -> int:
         """The new balance; refused (InsufficientFunds) when the player holds less."""
-        code, amount, why = _currency(currency), _amount(amount), _reason(reason)
+        code, amount, why = _currency(self.registry, currency), _amount(amount), _reason(reason)
 
         def work(conn: Connection, now: datetime) -> int:
-            ensure_player(conn, player, now)
-            after = ledger.debit(conn, now, player, code, amount, ledger.Movement("admin_take", why))
+            ensure_player(conn, player, now, self.registry)
+            after = ledger.debit(
+                conn,
+                now,
+                player,
+                self.registry.currency(code) or code,
+                amount,
+                ledger.Movement("admin_take", why),
+            )
             write_audit(conn, now, actor, "take", target=player, currency=code, amount=amount, reason=why)
             return after
 
@@ -176,12 +185,12 @@ class AdminService:
     async def give_card(self, actor: Actor, player: int, game: str, card_key: str, reason: str) -> int:
         """The new copy's id; a copy without attributes, like the games' own basic copies."""
         why = _reason(reason)
-        _game(game)
+        _game(self.registry, game)
         if self.cards.get(game, card_key) is None:
             raise NotFound("error.card_not_found", name=echo(f"{game}:{card_key}"))
 
         def work(conn: Connection, now: datetime) -> int:
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, self.registry)
             copy = ledger.mint_card(
                 conn, now, player, game, card_key, ledger.Movement("admin_give_card", why)
             )
@@ -209,13 +218,13 @@ class AdminService:
 
     async def reset(self, actor: Actor, player: int, game: str, reason: str) -> games.ResetReport:
         """The player's progress in one game back to a new player's, through the game's own hook."""
-        spec, why = _game(game), _reason(reason)
+        spec, why = _game(self.registry, game), _reason(reason)
         hook = spec.reset
         if hook is None:
             raise BadInput("admin.error.no_reset", game=echo(game))
 
         def work(conn: Connection, now: datetime) -> dict[str, Any]:
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, self.registry)
             report = hook(conn, now, player)
             taken = dict(report.currencies)
             write_audit(
@@ -295,7 +304,7 @@ class AdminService:
         await self.db.write(unit)
 
     async def pause(self, actor: Actor, game: str, *, paused: bool) -> None:
-        guild, key = self._guild(actor), _game(game).key
+        guild, key = self._guild(actor), _game(self.registry, game).key
         now = self.clock.now()
 
         def unit(conn: Connection) -> None:
@@ -341,7 +350,7 @@ class AdminService:
         )
         refusal = access.refusal(game, player_id)
         if refusal is not None:
-            spec = games.get(game)
+            spec = self.registry.get(game)
             raise NotAllowed(refusal, game=Text(spec.name_key) if spec is not None else Text.raw(game))
 
     def _forget_access(self, conn: Connection, guild_id: int) -> None:

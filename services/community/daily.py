@@ -16,8 +16,8 @@ from zoneinfo import ZoneInfo
 
 from core.clock import Clock, to_db
 from core.errors import BadInput
-from services.infra import games, ledger
-from services.infra.games import GameSpec
+from services.infra import ledger
+from services.infra.games import GameRegistry, GameSpec, money
 from services.infra.messages import Text
 from services.infra.players import ensure_player, ensure_starting_grant
 from services.infra.recurrence import resolve_wall_time
@@ -62,8 +62,8 @@ def day_start(day: date, zone: ZoneInfo) -> datetime:
     return resolve_wall_time(day, OPENS_AT, zone)
 
 
-def daily_games() -> list[GameSpec]:
-    return [g for g in games.all_games() if g.daily is not None]
+def daily_games(registry: GameRegistry) -> list[GameSpec]:
+    return [g for g in registry.all_games() if g.daily is not None]
 
 
 def spec_reward(spec: GameSpec) -> DailyReward:
@@ -97,10 +97,12 @@ def state(conn: Connection, now: datetime, zone: ZoneInfo, player_id: int, spec:
     return DailyState(spec.key, today, False, streak, reward.amount(streak), next_at, last)
 
 
-def claim(conn: Connection, now: datetime, zone: ZoneInfo, player_id: int, spec: GameSpec) -> DailyClaim:
+def claim(
+    conn: Connection, now: datetime, zone: ZoneInfo, registry: GameRegistry, player_id: int, spec: GameSpec
+) -> DailyClaim:
     """Claim one game's daily in the caller's write unit; a second claim the same Paris day pays nothing."""
     reward = spec_reward(spec)
-    ensure_player(conn, player_id, now)
+    ensure_player(conn, player_id, now, registry)
     for currency in spec.currencies:
         if currency.code == reward.currency:
             ensure_starting_grant(conn, now, player_id, currency)
@@ -135,11 +137,11 @@ def timer(conn: Connection, query: TimerQuery, spec: GameSpec) -> Timer:
     opens = current.day + timedelta(days=1) if current.claimed_today else current.day
     remind: Text | None = None
     code = spec_reward(spec).currency
-    amount = {"amount": games.money(code, current.amount)}
+    amount = {"amount": money(code, current.amount)}
     if current.last_claim is not None and opens - current.last_claim <= RECENT:
         streak = current.streak + 1 if current.claimed_today else current.streak
         next_amount = spec_reward(spec).amount(streak) if current.claimed_today else current.amount
-        params = {"game": Text(spec.name_key), "amount": games.money(code, next_amount), "streak": streak}
+        params = {"game": Text(spec.name_key), "amount": money(code, next_amount), "streak": streak}
         remind = Text("daily.reminder", params)
     remind_at = resolve_wall_time(opens, REMIND_AT, zone)
     key = f"daily:{opens.isoformat()}"
@@ -153,14 +155,15 @@ def timer(conn: Connection, query: TimerQuery, spec: GameSpec) -> Timer:
 class DailyService:
     """`/daily`: claims and states of every game's daily (the games come from the registry)."""
 
-    def __init__(self, db: Database, clock: Clock, zone: ZoneInfo) -> None:
+    def __init__(self, db: Database, clock: Clock, registry: GameRegistry, zone: ZoneInfo) -> None:
         self.db = db
+        self.registry = registry
         self.clock = clock
         self.zone = zone
 
     def specs(self, game: str | None) -> list[GameSpec]:
         """The games `/daily` acts on: the one named, or every game that has a daily."""
-        found = daily_games()
+        found = daily_games(self.registry)
         if game is None:
             return found
         chosen = [g for g in found if g.key == game]
@@ -172,10 +175,12 @@ class DailyService:
         """Claim the named game's daily, or every game's at once, in one write unit."""
         specs = self.specs(game)
         now = self.clock.now()
-        return await self.db.write(lambda conn: [claim(conn, now, self.zone, player_id, s) for s in specs])
+        return await self.db.write(
+            lambda conn: [claim(conn, now, self.zone, self.registry, player_id, s) for s in specs]
+        )
 
     async def states(self, player_id: int) -> list[DailyState]:
         now = self.clock.now()
         return await self.db.read(
-            lambda conn: [state(conn, now, self.zone, player_id, s) for s in daily_games()]
+            lambda conn: [state(conn, now, self.zone, player_id, s) for s in daily_games(self.registry)]
         )

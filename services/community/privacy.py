@@ -18,7 +18,8 @@ from core.clock import Clock, to_db
 from core.errors import NotAllowed
 from services.community.tournaments.erasure import end_for_erasure
 from services.community.trades.service import TradeService
-from services.infra import games, ledger, outbox
+from services.infra import ledger, outbox
+from services.infra.games import GameRegistry
 from services.infra.messages import Attachment, MessageSpec, Target, Text
 from services.infra.players import forget_everywhere
 from store import schema
@@ -114,7 +115,7 @@ def _empty_wallets_and_cards(conn: Connection, now: datetime, player: int) -> No
         "SELECT currency, balance FROM wallets WHERE player_id = ?", (player,)
     ).fetchall():
         if held > 0:
-            ledger.debit(conn, now, player, str(code), int(held), why)
+            ledger.debit(conn, now, player, str(code), int(held), why)  # the balance just read: never refused
 
 
 def _scrub_texts(conn: Connection, player: int, anonymous: int) -> None:
@@ -161,7 +162,9 @@ def _anonymise_columns(conn: Connection, player: int, anonymous: int) -> None:
                 conn.execute(f"UPDATE {table} SET {typed} = '' WHERE {column} = ?", (anonymous,))
 
 
-def erase(conn: Connection, now: datetime, player: int, trades: TradeService | None = None) -> int | None:
+def erase(
+    conn: Connection, now: datetime, registry: GameRegistry, player: int, trades: TradeService | None = None
+) -> int | None:
     """The player's rows deleted or moved to a fresh anonymous player (a negative id); returns that id,
     None when nothing was stored. First, in the same unit, what was pending for them ends: their open
     trades and gifts are cancelled (`trades`), the other parties told once the ids are anonymous."""
@@ -175,7 +178,7 @@ def erase(conn: Connection, now: datetime, player: int, trades: TradeService | N
     row = conn.execute("SELECT MIN(id) FROM players").fetchone()
     anonymous = min(-1, int(row[0]) - 1)
     conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?)", (anonymous, to_db(now)))
-    for spec in games.all_games():
+    for spec in registry.all_games():
         if spec.anonymise is not None:
             spec.anonymise(conn, player, anonymous)
     for ref_id, ref in conn.execute("SELECT id, ref FROM ledger WHERE player_id = ?", (player,)).fetchall():
@@ -198,8 +201,11 @@ def erase(conn: Connection, now: datetime, player: int, trades: TradeService | N
 
 
 class PrivacyService:
-    def __init__(self, db: Database, clock: Clock, trades: TradeService | None = None) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, registry: GameRegistry, trades: TradeService | None = None
+    ) -> None:
         self.db = db
+        self.registry = registry
         self.clock = clock
         self.trades = trades
 
@@ -222,4 +228,6 @@ class PrivacyService:
     async def erase(self, player: int) -> bool:
         """False when the bot stored nothing about them."""
         now = self.clock.now()
-        return await self.db.write(lambda conn: erase(conn, now, player, self.trades)) is not None
+        return (
+            await self.db.write(lambda conn: erase(conn, now, self.registry, player, self.trades)) is not None
+        )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from core.i18n import format_date, format_int, t
 from services.community.card_images.profile import BestCard, Line, ProfileCard
 from services.community.card_images.service import CardImage, CardImages
-from services.infra import games
+from services.infra.games import GameRegistry
 from services.infra.messages import Text, render_text
 from services.infra.players import PlayerService, Profile
 
@@ -18,29 +18,37 @@ FILENAME = "profile-{player}.png"
 COLOR = 0xFFD65A
 
 
-def _game_of_currency(name_key: str) -> str | None:
-    return next((g.key for g in games.all_games() if any(c.name_key == name_key for c in g.currencies)), None)
+def _game_of_currency(registry: GameRegistry, name_key: str) -> str | None:
+    return next(
+        (g.key for g in registry.all_games() if any(c.name_key == name_key for c in g.currencies)), None
+    )
 
 
-def _has_art(game: str | None) -> bool:
-    spec = games.get(game) if game is not None else None
+def _has_art(registry: GameRegistry, game: str | None) -> bool:
+    spec = registry.get(game) if game is not None else None
     return spec is not None and spec.card_art is not None
 
 
 def card_of(
-    profile: Profile, name: str, *, own: bool, best: tuple[BestCard, ...], locale: str
+    profile: Profile,
+    name: str,
+    registry: GameRegistry,
+    *,
+    own: bool,
+    best: tuple[BestCard, ...],
+    locale: str,
 ) -> ProfileCard:
     wallets: list[Line] = []
     if own:
         for key, amount in profile.wallets:
-            game = _game_of_currency(key)
-            if _has_art(game):
+            game = _game_of_currency(registry, key)
+            if _has_art(registry, game):
                 assert game is not None
                 wallets.append(Line(game, t(key, locale), format_int(amount, locale)))
     ranks: list[Line] = []
     for name_key, lines in profile.summaries:
-        game = next((g.key for g in games.all_games() if g.name_key == name_key), None)
-        if not _has_art(game) or not lines:
+        game = next((g.key for g in registry.all_games() if g.name_key == name_key), None)
+        if not _has_art(registry, game) or not lines:
             continue
         assert game is not None
         first = lines[0]
@@ -62,6 +70,6 @@ async def picture(
     players: PlayerService, images: CardImages, profile: Profile, name: str, *, own: bool, locale: str
 ) -> CardImage:
     best = images.best_cards(await players.owned_cards(profile.player_id), locale) if own else ()
-    shown = card_of(profile, name, own=own, best=best, locale=locale)
+    shown = card_of(profile, name, players.registry, own=own, best=best, locale=locale)
     data = await images.profile(shown, locale)
     return CardImage(FILENAME.format(player=profile.player_id), data, COLOR)

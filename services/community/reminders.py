@@ -17,8 +17,8 @@ from datetime import datetime
 
 from core.clock import Clock
 from services.community import daily
-from services.infra import games, outbox
-from services.infra.games import GameSpec
+from services.infra import outbox
+from services.infra.games import GameRegistry, GameSpec
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.players import ensure_player
 from services.infra.recurrence import Daily
@@ -61,9 +61,9 @@ def _own_timers(conn: Connection, query: TimerQuery, spec: GameSpec) -> list[Tim
     return spec.timers(conn, query) if spec.timers is not None else []
 
 
-def _dailies(conn: Connection, query: TimerQuery) -> list[Timer]:
+def _dailies(conn: Connection, query: TimerQuery, registry: GameRegistry) -> list[Timer]:
     """Every game's daily timer: their reminders share one key per day, so one DM lists them all."""
-    return [daily.timer(conn, query, spec) for spec in daily.daily_games()]
+    return [daily.timer(conn, query, spec) for spec in daily.daily_games(registry)]
 
 
 def plan(conn: Connection, now: datetime, player_id: int, game: str, timers: list[Timer]) -> int:
@@ -92,8 +92,9 @@ def reminder_dm(texts: list[Text]) -> MessageSpec:
 
 
 class Reminders:
-    def __init__(self, db: Database, clock: Clock, scheduler: Scheduler) -> None:
+    def __init__(self, db: Database, clock: Clock, registry: GameRegistry, scheduler: Scheduler) -> None:
         self.db = db
+        self.registry = registry
         self.clock = clock
         self.zone = scheduler.zone
         scheduler.on(REMINDER_JOB, self.on_reminder)
@@ -107,16 +108,16 @@ class Reminders:
 
     def _plan_player(self, conn: Connection, now: datetime, player_id: int) -> int:
         query = TimerQuery(player_id, now, self.zone)
-        planned = plan(conn, now, player_id, DAILIES, _dailies(conn, query))
+        planned = plan(conn, now, player_id, DAILIES, _dailies(conn, query, self.registry))
         return planned + sum(
-            plan(conn, now, player_id, g.key, _own_timers(conn, query, g)) for g in games.all_games()
+            plan(conn, now, player_id, g.key, _own_timers(conn, query, g)) for g in self.registry.all_games()
         )
 
     async def set_enabled(self, player_id: int, on: bool) -> ReminderSetting:
         now = self.clock.now()
 
         def unit(conn: Connection) -> ReminderSetting:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             conn.execute("UPDATE players SET reminders = ? WHERE id = ?", (int(on), player_id))
             planned = 0
             if on:
@@ -143,9 +144,9 @@ class Reminders:
             return  # turned off, or DMs known closed: the outbox would only record a failure
         query = TimerQuery(player_id, now, self.zone)
         if source == DAILIES:
-            current = _dailies(conn, query)
+            current = _dailies(conn, query, self.registry)
         else:
-            spec = games.get(source)
+            spec = self.registry.get(source)
             current = _own_timers(conn, query, spec) if spec is not None else []
         texts = [
             t.remind
@@ -164,7 +165,7 @@ class Reminders:
         def read(conn: Connection) -> list[Cooldown]:
             query = TimerQuery(player_id, now, self.zone)
             found: list[Cooldown] = []
-            for spec in games.all_games():
+            for spec in self.registry.all_games():
                 timers = timers_of(conn, query, spec)
                 timers.sort(key=lambda t: (t.at is not None, t.at or now))
                 found.extend(Cooldown(spec, t) for t in timers)

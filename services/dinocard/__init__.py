@@ -50,11 +50,11 @@ class DinocardServices:
         catalog: DinocardCatalog = ctx.catalog
         zone = getattr(ctx.scheduler, "zone", DEFAULT_ZONE)
         base = (ctx.db, ctx.clock, catalog, ctx.rng, zone)
-        battles = DinocardBattles(*base, scheduler=ctx.scheduler)
+        battles = DinocardBattles(*base, scheduler=ctx.scheduler, registry=ctx.registry)
         return DinocardServices(
-            shop=DinocardShop(*base),
-            collection=DinocardCollection(*base),
-            packs=DinocardPacks(*base),
+            shop=DinocardShop(*base, registry=ctx.registry),
+            collection=DinocardCollection(*base, registry=ctx.registry),
+            packs=DinocardPacks(*base, registry=ctx.registry),
             battles=battles,
             tournament=DinocardTournament(battles),
         )

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from core.clock import Clock, to_db
 from engine.dinocard import DinocardCard, DinocardCatalog
 from services.infra import ledger
-from services.infra.games import Currency
+from services.infra.games import Currency, GameRegistry
 from services.infra.players import ensure_player
 from store.connection import Connection
 from store.db import Database
@@ -24,13 +24,7 @@ from store.db import Database
 GAME_KEY = "dinocard"
 DINO_GOLD = "dinocard_gold"
 STARTING_GOLD = 300
-CURRENCY = Currency(
-    DINO_GOLD,
-    "dinocard.gold",
-    starting=STARTING_GOLD,
-    earn_key="dinocard.guide.earn",
-    amount_key="dinocard.gold_amount",
-)
+CURRENCY = Currency(DINO_GOLD, "dinocard.gold", starting=STARTING_GOLD, earn_key="dinocard.guide.earn")
 STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.infra.players)
 REASON_STARTER = "dinocard.starter"
 STARTER_COPIES = 2  # of every common card: a mono-element pack of 20 from the start
@@ -52,10 +46,12 @@ def starter_cards(catalog: DinocardCatalog) -> list[str]:
     return [c.id for c in catalog.cards if c.rarity == "commune" for _ in range(STARTER_COPIES)]
 
 
-def ensure_starter(conn: Connection, now: datetime, player_id: int, catalog: DinocardCatalog) -> int:
+def ensure_starter(
+    conn: Connection, now: datetime, registry: GameRegistry, player_id: int, catalog: DinocardCatalog
+) -> int:
     """The player, their coins, their profile and, once, the starter collection; how many copies this call
     gave (0 when they had it already)."""
-    ensure_player(conn, player_id, now)
+    ensure_player(conn, player_id, now, registry)
     ensure_wallet(conn, now, player_id)
     conn.execute(
         "INSERT INTO dinocard_profiles (player_id, created_at) VALUES (?, ?) ON CONFLICT (player_id) DO NOTHING",
@@ -84,7 +80,10 @@ class DinocardService:
         catalog: DinocardCatalog,
         rng: random.Random,
         zone: ZoneInfo = DEFAULT_ZONE,
+        *,
+        registry: GameRegistry,
     ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
@@ -93,7 +92,7 @@ class DinocardService:
         self.cards: Mapping[str, DinocardCard] = {c.id: c for c in catalog.cards}
 
     def welcome(self, conn: Connection, now: datetime, player_id: int) -> int:
-        return ensure_starter(conn, now, player_id, self.catalog)
+        return ensure_starter(conn, now, self.registry, player_id, self.catalog)
 
     def today(self, now: datetime) -> date:
         """The day of `now` where the game's days turn (the scheduler's zone: Paris by default)."""

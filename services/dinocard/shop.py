@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.dinocard import RARITIES, DinocardCard, DinocardCatalog
-from services.dinocard.economy import DINO_GOLD, GAME_KEY, DinocardService
+from services.dinocard.economy import CURRENCY, DINO_GOLD, GAME_KEY, DinocardService
 from services.infra import ledger
 from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
 from store.connection import Connection
@@ -85,7 +85,7 @@ class DinocardShop(DinocardService):
     ) -> dict[str, Any]:
         total = BOOSTER_PRICE * count
         why = ledger.Movement(REASON_BOOSTER, ref=key)
-        balance = ledger.debit(conn, now, player_id, DINO_GOLD, total, why)
+        balance = ledger.debit(conn, now, player_id, CURRENCY, total, why)
         boosters: Sequence[list[list[Any]]] = [
             mint_all(conn, now, player_id, GAME_KEY, cards, why)
             for cards in open_boosters(self.pools(), self.rng, count)

@@ -20,6 +20,7 @@ from services.hoss.deck_holds import decks_holding
 from services.hoss.decks import DeckService
 from services.hoss.drops import DROPS
 from services.hoss.fusion import FusionService
+from services.hoss.gold import CURRENCY
 from services.hoss.guide import GUIDE
 from services.hoss.keys import BUFF_KEYS as BUFF_KEYS
 from services.hoss.keys import CLASS_KEYS as CLASS_KEYS
@@ -29,7 +30,7 @@ from services.hoss.keys import RANK_KEYS as RANK_KEYS
 from services.hoss.keys import STATUS_KEYS as STATUS_KEYS
 from services.hoss.raffle import RaffleService
 from services.hoss.recap import RECAP_SECTIONS
-from services.hoss.reset import CURRENCY, reset
+from services.hoss.reset import reset
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
 from services.hoss.showoff import show_off
@@ -114,16 +115,18 @@ class HossServices:
     @staticmethod
     def build(ctx: GameContext) -> HossServices:
         catalog: HossCatalog = ctx.catalog
-        decks = DeckService(ctx.db, ctx.clock, catalog)
+        decks = DeckService(ctx.db, ctx.clock, catalog, registry=ctx.registry)
         return HossServices(
-            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng, decks.starter_in),
+            shop=HossShop(ctx.db, ctx.clock, catalog, ctx.rng, decks.starter_in, registry=ctx.registry),
             sale=HossSale(ctx.db, ctx.clock, catalog),
             collection=HossCollection(ctx.db, catalog),
             fusion=FusionService(ctx.db, ctx.clock, catalog, ctx.rng),
             decks=decks,
-            ranked=RankedService(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, decks),
-            raffle=RaffleService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler),
-            arena=ArenaService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler, decks),
+            ranked=RankedService(
+                ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, decks, registry=ctx.registry
+            ),
+            raffle=RaffleService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler, registry=ctx.registry),
+            arena=ArenaService(ctx.db, ctx.clock, ctx.rng, ctx.scheduler, decks, registry=ctx.registry),
             standings=HossStandings(ctx.db),
         )
 

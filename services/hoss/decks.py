@@ -40,6 +40,7 @@ from engine.protocol import PlayerSetup
 from services.hoss.collection import CreatureStats, creature_stats, face_down_ids
 from services.hoss.fusion import GAME, copy_attrs
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.messages import Text
 from services.infra.players import ensure_player
 from services.shared.collecting import DeckInvalid, Problem
@@ -370,7 +371,8 @@ class DeckRules:
 
 
 class DeckService(DeckRules):
-    def __init__(self, db: Database, clock: Clock, catalog: HossCatalog) -> None:
+    def __init__(self, db: Database, clock: Clock, catalog: HossCatalog, *, registry: GameRegistry) -> None:
+        self.registry = registry
         super().__init__(catalog)
         self.db = db
         self.clock = clock
@@ -381,7 +383,7 @@ class DeckService(DeckRules):
         deck = self._best_deck(player_id, _best_copies(conn, player_id))
         if deck is None:
             return False
-        ensure_player(conn, player_id, now)
+        ensure_player(conn, player_id, now, self.registry)
         self.write_in(conn, now, player_id, slot, None, *deck)
         _activate(conn, player_id, slot)
         return True
@@ -436,7 +438,7 @@ class DeckService(DeckRules):
             evaluation = self._evaluate(player_id, lines, buffs, _best_copies(conn, player_id))
             if evaluation.problems:
                 raise DeckInvalid(evaluation.problems)
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             self.write_in(conn, now, player_id, slot, clean, lines, buffs)
             if _active_slot(conn, player_id) is None:  # a player's only deck is the one they play
                 _activate(conn, player_id, slot)
@@ -507,7 +509,7 @@ class DeckService(DeckRules):
 
         def unit(conn: Connection) -> None:
             _stored(conn, player_id, slot)
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             _activate(conn, player_id, slot)
 
         await self.db.write(unit)

@@ -20,10 +20,11 @@ from core.clock import Clock, to_db
 from core.errors import NotAllowed, NotFound
 from engine import fair_draw
 from engine.hoss import TICKET_PRICE, split
-from services.hoss.gold import GOLD
+from services.hoss.gold import CURRENCY, GOLD
 from services.hoss.proofs import RAFFLE, Proof, raffle_proof, verify_button
 from services.infra import guild_settings, ledger, outbox
 from services.infra.erased import ERASED, is_erased, mention
+from services.infra.games import GameRegistry
 from services.infra.messages import Button, Day, Embed, EmbedField, MessageSpec, Number, Target, Text
 from services.infra.players import ensure_player
 from services.infra.recurrence import resolve_wall_time
@@ -112,7 +113,10 @@ def sales_day(now: datetime, zone: ZoneInfo) -> tuple[date, bool]:
 
 
 class RaffleService:
-    def __init__(self, db: Database, clock: Clock, rng: random.Random, scheduler: Scheduler) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, rng: random.Random, scheduler: Scheduler, *, registry: GameRegistry
+    ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.rng = rng  # SystemRandom in production: the seed must be unpredictable
@@ -195,7 +199,7 @@ class RaffleService:
             if has_ticket(conn, player_id, day):
                 raise AlreadyHasTicket()
             balance = ledger.debit(
-                conn, now, player_id, GOLD, TICKET_PRICE, ledger.Movement(REASON_TICKET, ref=purchase_key)
+                conn, now, player_id, CURRENCY, TICKET_PRICE, ledger.Movement(REASON_TICKET, ref=purchase_key)
             )
             number = int(
                 conn.execute(
@@ -214,7 +218,7 @@ class RaffleService:
             }
 
         def unit(conn: Connection) -> Ticket:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             stored, fresh = once(conn, purchase_key, now, lambda: purchase(conn))
             if stored["player"] != player_id:
                 raise NotAllowed()

@@ -9,14 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from core.errors import NotAllowed
-from services.hoss.gold import GOLD, STARTING_GOLD
-from services.infra.games import Currency, ResetReport
+from services.hoss.gold import CURRENCY
+from services.infra.games import ResetReport
 from services.shared.reset import reset_progress
 from store.connection import Connection
 
-CURRENCY = Currency(
-    GOLD, "hoss.gold", starting=STARTING_GOLD, earn_key="hoss.guide.earn", amount_key="hoss.gold_amount"
-)
 # Rows of the player's own progress; the arena's and raffles' rows are the servers' records.
 PROGRESS_TABLES = ("hoss_decks", "hoss_profiles", "hoss_rank_progress", "hoss_notices")
 

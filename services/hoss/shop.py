@@ -45,9 +45,10 @@ from engine.hoss import (
     unlocked_tiers,
 )
 from services.hoss.collection import HossCard, owned_copies
-from services.hoss.gold import GOLD
+from services.hoss.gold import CURRENCY, GOLD
 from services.hoss.sale import SaleResult, sell_unit
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.ledger import CARDS_TOPIC
 from services.infra.players import ensure_player
 from services.shared.shop import check_count, purchase_once
@@ -216,7 +217,10 @@ class HossShop:
         catalog: HossCatalog,
         rng: random.Random,
         starter: Starter | None = None,
+        *,
+        registry: GameRegistry,
     ) -> None:
+        self.registry = registry
         self.db = db
         self.starter = starter  # builds a new player's first deck once their cards make one
         self.clock = clock
@@ -262,7 +266,7 @@ class HossShop:
         purchase_key = str(key)
 
         def unit(conn: Connection) -> Purchase:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             stored, replayed = purchase_once(
                 conn,
                 now,
@@ -305,7 +309,7 @@ class HossShop:
             raise NotAllowed("hoss.error.shop.tier_locked", tier=tier, highest=unlocked[-1])
         price = booster_price(tier, race=race is not None)
         balance = ledger.debit(
-            conn, now, player_id, GOLD, price * count, ledger.Movement(REASON_BOOSTER, ref=key)
+            conn, now, player_id, CURRENCY, price * count, ledger.Movement(REASON_BOOSTER, ref=key)
         )
         chosen = cast(Race | None, race)  # checked against RACES before the unit
         opening_ids = []

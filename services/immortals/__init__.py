@@ -46,10 +46,12 @@ class ImmortalsServices:
     def build(ctx: GameContext) -> ImmortalsServices:
         catalog: ImmortalsCatalog = ctx.catalog
         return ImmortalsServices(
-            decks=ImmortalsDecks(ctx.db, ctx.clock, catalog, ctx.rng),
-            spells=ImmortalsSpells(ctx.db, ctx.clock, catalog, ctx.rng),
-            ladder=ImmortalsLadder(ctx.db, ctx.clock, catalog, ctx.rng),
-            duels=ImmortalsDuels(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, ctx.default_locale),
+            decks=ImmortalsDecks(ctx.db, ctx.clock, catalog, ctx.rng, registry=ctx.registry),
+            spells=ImmortalsSpells(ctx.db, ctx.clock, catalog, ctx.rng, registry=ctx.registry),
+            ladder=ImmortalsLadder(ctx.db, ctx.clock, catalog, ctx.rng, registry=ctx.registry),
+            duels=ImmortalsDuels(
+                ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, ctx.default_locale, registry=ctx.registry
+            ),
         )
 
 

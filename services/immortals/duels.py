@@ -70,8 +70,8 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
     def _setup_of(self, conn: Connection, now: datetime, player: int) -> dict[str, Any]:
         """The player's deck (copies, units, XP) and known spells, refused with every reason when the deck
         cannot be played."""
-        ensure_player(conn, player, now)
-        ensure_starter(conn, now, player, self.catalog, self.rng)
+        ensure_player(conn, player, now, self.registry)
+        ensure_starter(conn, now, self.registry, player, self.catalog, self.rng)
         deck = deck_view(conn, player, self.catalog)
         if not deck.valid or not deck.copies:
             empty = Problem(
@@ -197,6 +197,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             apply_result(
                 conn,
                 now,
+                self.registry,
                 self.catalog,
                 match_id=duel.id,
                 guild_id=duel.guild_id,
@@ -217,7 +218,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             "gains": gains,
         }
         if duel.kind == "tournament":
-            match_over(conn, now, duel.id, state.winner)
+            match_over(conn, now, self.registry, duel.id, state.winner)
         return DUELS.end(conn, now, duel, "over", result=result)
 
     def on_timeout(self, conn: Connection, job: Job, now: datetime) -> None:

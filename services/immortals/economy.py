@@ -20,7 +20,7 @@ from datetime import datetime
 from core.clock import Clock, to_db
 from engine.immortals import ImmortalsCard, ImmortalsCatalog, level_of, starter_deck, starter_spells
 from services.infra import ledger
-from services.infra.games import Currency
+from services.infra.games import Currency, GameRegistry
 from services.infra.players import ensure_player, summary_changed
 from store.connection import Connection
 from store.db import Database
@@ -29,21 +29,9 @@ GAME_KEY = "immortals"
 GOLD = "immortals_gold"
 FRAGMENTS = "immortals_fragments"
 STARTING_GOLD = 100
-CURRENCIES = (
-    Currency(
-        GOLD,
-        "immortals.gold",
-        starting=STARTING_GOLD,
-        earn_key="immortals.guide.earn_gold",
-        amount_key="immortals.gold_amount",
-    ),
-    Currency(
-        FRAGMENTS,
-        "immortals.fragments",
-        earn_key="immortals.guide.earn_fragments",
-        amount_key="immortals.fragments_amount",
-    ),
-)
+GOLD_CURRENCY = Currency(GOLD, "immortals.gold", starting=STARTING_GOLD, earn_key="immortals.guide.earn_gold")
+FRAGMENTS_CURRENCY = Currency(FRAGMENTS, "immortals.fragments", earn_key="immortals.guide.earn_fragments")
+CURRENCIES = (GOLD_CURRENCY, FRAGMENTS_CURRENCY)
 STARTING_GRANT = "starting_grant"  # the platform's reason for starting wallets (services.infra.players)
 REASON_STARTER = "immortals.reason.starter"
 
@@ -68,8 +56,8 @@ def ensure_wallet(conn: Connection, now: datetime, player_id: int) -> None:
         ledger.credit(conn, now, player_id, GOLD, STARTING_GOLD, ledger.Movement(STARTING_GRANT))
 
 
-def ensure_profile(conn: Connection, now: datetime, player_id: int) -> None:
-    ensure_player(conn, player_id, now)
+def ensure_profile(conn: Connection, now: datetime, registry: GameRegistry, player_id: int) -> None:
+    ensure_player(conn, player_id, now, registry)
     ensure_wallet(conn, now, player_id)
     created = conn.execute(
         "INSERT INTO immortals_profiles (player_id, created_at) VALUES (?, ?) ON CONFLICT (player_id) DO NOTHING",
@@ -96,12 +84,17 @@ def learn(conn: Connection, now: datetime, player_id: int, spell_id: str) -> boo
 
 
 def ensure_starter(
-    conn: Connection, now: datetime, player_id: int, catalog: ImmortalsCatalog, rng: random.Random
+    conn: Connection,
+    now: datetime,
+    registry: GameRegistry,
+    player_id: int,
+    catalog: ImmortalsCatalog,
+    rng: random.Random,
 ) -> list[str] | None:
     """The sign-up gift, once: 8 units of 8 families (the engine's draw) minted through the ledger (reason
     `immortals.starter`) and saved as the deck, and the starter spells. Returns the unit ids when given by
     this call, None when the player already had them."""
-    ensure_profile(conn, now, player_id)
+    ensure_profile(conn, now, registry, player_id)
     claimed = conn.execute(
         "UPDATE immortals_profiles SET starter_given = 1 WHERE player_id = ? AND starter_given = 0",
         (player_id,),
@@ -157,7 +150,16 @@ def known_spells(conn: Connection, player_id: int, catalog: ImmortalsCatalog) ->
 class ImmortalsService:
     """What every Immortal's War economy service holds; `welcome` is the first step of its write units."""
 
-    def __init__(self, db: Database, clock: Clock, catalog: ImmortalsCatalog, rng: random.Random) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        catalog: ImmortalsCatalog,
+        rng: random.Random,
+        *,
+        registry: GameRegistry,
+    ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
@@ -165,4 +167,4 @@ class ImmortalsService:
         self.cards: Mapping[str, ImmortalsCard] = catalog.cards_by_id()
 
     def welcome(self, conn: Connection, now: datetime, player_id: int) -> list[str] | None:
-        return ensure_starter(conn, now, player_id, self.catalog, self.rng)
+        return ensure_starter(conn, now, self.registry, player_id, self.catalog, self.rng)

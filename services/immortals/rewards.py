@@ -17,6 +17,7 @@ from core.clock import to_db
 from engine.immortals import DuelResult, ImmortalsCatalog, ImmortalsState, duel_result, level_of
 from services.immortals.economy import FRAGMENTS, GOLD, ensure_profile
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.players import summary_changed
 from store.connection import Connection
 
@@ -87,6 +88,7 @@ def _credit_xp(conn: Connection, copy_id: int, owner: int, xp: int) -> int | Non
 def apply_result(
     conn: Connection,
     now: datetime,
+    registry: GameRegistry,
     catalog: ImmortalsCatalog,
     *,
     match_id: int,
@@ -105,7 +107,7 @@ def apply_result(
     ).fetchone()
     if stored is not None:
         return Gains.from_json(json.loads(stored[0]))
-    ensure_profile(conn, now, player_id)
+    ensure_profile(conn, now, registry, player_id)
     opponent = state.player_ids[1 - seat]
     result: DuelResult = duel_result(state, seat, previous_opponents(conn, player_id))
     gains = _apply(conn, now, catalog, result, match_id, player_id, deck, practice, absent)

@@ -18,7 +18,15 @@ from typing import Any
 from core.errors import BadInput, NotAllowed
 from core.message_guard import echo
 from engine.immortals import ImmortalsCard, ImmortalsSpell
-from services.immortals.economy import FRAGMENTS, GAME_KEY, GOLD, ImmortalsService, known_spells, learn
+from services.immortals.economy import (
+    FRAGMENTS,
+    FRAGMENTS_CURRENCY,
+    GAME_KEY,
+    GOLD_CURRENCY,
+    ImmortalsService,
+    known_spells,
+    learn,
+)
 from services.infra import ledger
 from services.infra.catalogs import fold
 from services.shared.shop import mint_all, purchase_once
@@ -81,7 +89,7 @@ class ImmortalsSpells(ImmortalsService):
             if not learn(conn, now, player_id, spell.id):
                 raise NotAllowed("immortals.error.spell_known")
             why = ledger.Movement(REASON_SPELL, ref=spell.id)
-            left = ledger.debit(conn, now, player_id, FRAGMENTS, SPELL_PRICE, why)
+            left = ledger.debit(conn, now, player_id, FRAGMENTS_CURRENCY, SPELL_PRICE, why)
             return spell, left
 
         return await self.db.write(unit)
@@ -94,7 +102,7 @@ class ImmortalsSpells(ImmortalsService):
             def purchase() -> dict[str, Any]:
                 self.welcome(conn, now, player_id)
                 why = ledger.Movement(REASON_RECRUIT, ref=str(key))
-                left = ledger.debit(conn, now, player_id, GOLD, RECRUIT_PRICE, why)
+                left = ledger.debit(conn, now, player_id, GOLD_CURRENCY, RECRUIT_PRICE, why)
                 pairs = mint_all(conn, now, player_id, GAME_KEY, [self._draw()], why)
                 return {"player": player_id, "copies": pairs, "gold": left}
 

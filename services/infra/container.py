@@ -26,9 +26,8 @@ from services.community.tournaments.recap import tournaments_section
 from services.community.tournaments.service import TournamentService
 from services.community.trades.service import TradeService
 from services.community.wishlists.service import WishlistService
-from services.infra import games
 from services.infra.catalogs import DATA_DIR, CardIndex, load_all
-from services.infra.games import GameContext
+from services.infra.games import GameContext, GameRegistry
 from services.infra.guild_settings import GuildSettingsService
 from services.infra.heartbeat import Heartbeat
 from services.infra.outbox import Outbox
@@ -67,6 +66,7 @@ class Services:
     leaderboard: LeaderboardService  # /classement serveur: every game's ranking in one board
     recap: RecapService  # each server's week, every Monday morning in its announcements channel
     tournaments: TournamentService
+    registry: GameRegistry  # the games this container serves: their currencies, commands and hooks
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
@@ -80,13 +80,20 @@ class Services:
 
 
 async def build_services(
-    settings: Settings, clock: Clock, *, data_dir: Path = DATA_DIR, rng_seed: int | None = None
+    settings: Settings,
+    clock: Clock,
+    *,
+    data_dir: Path = DATA_DIR,
+    rng_seed: int | None = None,
+    registry: GameRegistry | None = None,
 ) -> Services:
     """Open and migrate the database, load the catalogs (a bad file stops start-up), wire the services.
 
     Games draw from `random.SystemRandom()`; `rng_seed` (the sandbox's `--seed`, tests) gives each game a
-    seeded `random.Random` of its own instead, so that a run can be replayed."""
-    specs = games.discover()
+    seeded `random.Random` of its own instead, so that a run can be replayed. The games are every game
+    package's (`GameRegistry.discover()`) unless `registry` names others (tests add a fixture game)."""
+    registry = GameRegistry.discover() if registry is None else registry
+    specs = registry.all_games()
     catalogs = load_all(data_dir, specs)
     db = database_for(settings.database)
     try:
@@ -112,7 +119,13 @@ async def build_services(
     game_services = {
         spec.key: spec.build(
             GameContext(
-                db, clock, catalogs.get(spec.key), scheduler, rng_for(spec.key), settings.default_locale
+                db,
+                clock,
+                catalogs.get(spec.key),
+                scheduler,
+                rng_for(spec.key),
+                registry,
+                settings.default_locale,
             )
         )
         for spec in specs
@@ -120,47 +133,51 @@ async def build_services(
     }
     cards = CardIndex(catalogs)
     GUARD.forbid(card.id for catalog in catalogs.values() for card in catalog.cards)  # never shown as such
-    images = CardImages(settings.card_image_cache, catalogs)
+    images = CardImages(settings.card_image_cache, catalogs, registry)
     # The shards the bot connects (discord_app/bot.py reads the same settings): this process's heartbeat
     # says it holds them, and its deliverer sends their servers' posts only.
     held = settings.shards
     shards = None if held is None or settings.shard_count is None else Shards(settings.shard_count, held)
-    trades = TradeService(db, clock, scheduler, cards, settings.default_locale)
+    trades = TradeService(db, clock, registry, scheduler, cards, settings.default_locale)
     # each game's side of the tournaments, from its built services (GameSpec.tournament)
     playing = {
         spec.key: Player(spec.tournament.play(game_services[spec.key]), spec.tournament.at_once)
         for spec in specs
         if spec.tournament is not None and spec.key in game_services
     }
-    tournaments = TournamentService(db, clock, scheduler, playing, rng_for("tournaments"), settings.zone)
+    tournaments = TournamentService(
+        db, clock, registry, scheduler, playing, rng_for("tournaments"), settings.zone
+    )
     return Services(
         settings=settings,
         clock=clock,
         db=db,
-        players=PlayerService(db, clock),
+        players=PlayerService(db, clock, registry),
         guilds=GuildSettingsService(db, clock),
         scheduler=scheduler,
-        outbox=Outbox(db, clock, shards),
+        outbox=Outbox(db, clock, registry, shards),
         cards=cards,
         heartbeat=Heartbeat(db, clock, shards=shards),
         card_images=images,
-        daily=DailyService(db, clock, settings.zone),
-        reminders=Reminders(db, clock, scheduler),
-        admin=AdminService(db, clock, cards),
-        privacy=PrivacyService(db, clock, trades),
+        daily=DailyService(db, clock, registry, settings.zone),
+        reminders=Reminders(db, clock, registry, scheduler),
+        admin=AdminService(db, clock, registry, cards),
+        privacy=PrivacyService(db, clock, registry, trades),
         trades=trades,
-        entries=CollectionEntries(db, images, catalogs),
-        showoffs=ShowOffs(db, clock, catalogs, scheduler.zone),
-        drops=DropService(db, clock, scheduler, catalogs, rng_for("drops")),
-        wishlists=WishlistService(db, clock, cards, scheduler.zone),
-        leaderboard=LeaderboardService(db),
+        entries=CollectionEntries(db, registry, images, catalogs),
+        showoffs=ShowOffs(db, clock, registry, catalogs, scheduler.zone),
+        drops=DropService(db, clock, registry, scheduler, catalogs, rng_for("drops")),
+        wishlists=WishlistService(db, clock, registry, cards, scheduler.zone),
+        leaderboard=LeaderboardService(db, registry),
         # The platform's sections (the tournaments' among them), then each game's own
         # (services/community/recap/sections.py).
         recap=RecapService(
             scheduler,
+            registry,
             catalogs,
             (*PLATFORM_PROVIDERS, tournaments_section, *(p for spec in specs for p in spec.recap_sections)),
         ),
         tournaments=tournaments,
+        registry=registry,
         games=game_services,
     )

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any, Protocol
 
 import services
-from core.i18n import DEFAULT_LOCALE
+from core.i18n import DEFAULT_LOCALE, has
+from engine.registry import EngineRegistry
 from services.community.card_images.spec import CardArt, CardCopy
 from services.community.drops.pool import DropPool
 from services.community.leaderboard.spec import Standings
@@ -31,8 +33,27 @@ class Currency:
     name_key: str  # message key of its display name
     starting: int = 0  # granted once when the player is created
     earn_key: str | None = None  # message key saying how to earn more (named by "not enough" refusals)
-    # message key of an amount of it, a plural block of `amount` (« 1 gallion », « 0 gallion », « 3 gallions »)
-    amount_key: str | None = None
+
+    @property
+    def amount_key(self) -> str:
+        """The message key of an amount of it, a plural block of `amount` (« 1 gallion », « 3 gallions »):
+        `<game>.<noun>_amount` for the code `<game>_<noun>` (`money` finds it without a registry)."""
+        return amount_key(self.code)
+
+
+def amount_key(code: str) -> str:
+    game, _, noun = code.partition("_")
+    return f"{game}.{noun}_amount"
+
+
+def money(code: str, amount: int) -> Text:
+    """An amount of a currency as a reader reads it within a sentence: its number written by the
+    reader's language and its noun in lower case, singular or plural by that number (« 0 gallion »,
+    « 1 500 gallions »); a currency without its amount message (no game declares it) is shown by its code.
+
+    The message is found by the code's naming convention, so that rendering an amount needs no registry."""
+    key = amount_key(code)
+    return Text(key, {"amount": amount}) if has(key) else Text.raw(f"{amount} {code}")
 
 
 @dataclass(frozen=True)
@@ -58,6 +79,7 @@ class GameContext:
     catalog: Any  # the game's loaded catalog, or None
     scheduler: Any  # services.infra.scheduler.Scheduler
     rng: Any  # a random.Random for draws the players cannot predict
+    registry: GameRegistry  # every game of the container (a new player gets all their starting wallets)
     default_locale: str = DEFAULT_LOCALE  # the language of a player the bot knows none of (settings)
 
 
@@ -251,7 +273,7 @@ class GameSpec:
     engine: Any = None  # an engine.protocol.Engine
     profile_summary: ProfileSummary | None = None
     card_fields: CardFields | None = None
-    build: GameFactory | None = None  # the game's services, reachable as services.infra.games[key]
+    build: GameFactory | None = None  # the game's services, reachable as `Services.games[key]`
     card_art: CardArt | None = None  # how its cards are drawn (services/<game>/card_image.py)
     # One entry of a collection, for « Voir une carte » under a page of it (services/shared/collection.py)
     collection_entry: EntryReader | None = None
@@ -277,63 +299,71 @@ class GameSpec:
     tournament: TournamentGame | None = None  # tournaments of its matches (docs/tournaments.md)
 
 
-_registry: dict[str, GameSpec] = {}
+class GameRegistry:
+    """The games one container knows, fixed once built: their currencies, commands and hooks.
 
+    The container builds one (`GameRegistry.discover()`) and hands it to the services that read the
+    games; tests build one of exactly the games they need. Two registries in one process do not see
+    each other."""
 
-def register(spec: GameSpec) -> GameSpec:
-    existing = _registry.get(spec.key)
-    if existing is not None and existing is not spec:
-        raise ValueError(f"game {spec.key!r} registered twice")
-    _registry[spec.key] = spec
-    return spec
+    def __init__(self, specs: Iterable[GameSpec] = ()) -> None:
+        by_key: dict[str, GameSpec] = {}
+        for spec in specs:
+            existing = by_key.get(spec.key)
+            if existing is not None and existing is not spec:
+                raise ValueError(f"game {spec.key!r} registered twice")
+            by_key[spec.key] = spec
+        self._games: tuple[GameSpec, ...] = tuple(sorted(by_key.values(), key=lambda g: g.key))
+        self._by_key: Mapping[str, GameSpec] = MappingProxyType(by_key)
 
+    @classmethod
+    def discover(cls) -> GameRegistry:
+        """Every game package (`services/<game>/`) that declares a `GAME`."""
+        return cls(discover_specs())
 
-def unregister(key: str) -> None:
-    _registry.pop(key, None)
+    def with_games(self, *specs: GameSpec) -> GameRegistry:
+        """A new registry of these games and this one's (this one is left as it is)."""
+        return GameRegistry((*self._games, *specs))
 
+    def all_games(self) -> list[GameSpec]:
+        return list(self._games)
 
-def all_games() -> list[GameSpec]:
-    return sorted(_registry.values(), key=lambda g: g.key)
+    def get(self, key: str) -> GameSpec | None:
+        return self._by_key.get(key)
 
+    def engines(self) -> EngineRegistry:
+        """Its games' engines (`GameSpec.engine`), by name."""
+        return EngineRegistry(g.engine for g in self._games if g.engine is not None)
 
-def get(key: str) -> GameSpec | None:
-    return _registry.get(key)
+    def name(self, key: str) -> Text:
+        """The game's name, or its key for a game this registry does not have (a finished tournament of
+        a game since removed)."""
+        spec = self._by_key.get(key)
+        return Text(spec.name_key) if spec is not None else Text.raw(key)
 
+    def currency(self, code: str) -> Currency | None:
+        return next((c for c in self.currencies() if c.code == code), None)
 
-def currency(code: str) -> Currency | None:
-    return next((c for c in currencies() if c.code == code), None)
+    def of_group(self, command_group: str) -> GameSpec | None:
+        """The game whose slash command group is `command_group`."""
+        return next((g for g in self._games if g.command_group == command_group), None)
 
-
-def of_group(command_group: str) -> GameSpec | None:
-    """The game whose slash command group is `command_group`."""
-    return next((g for g in _registry.values() if g.command_group == command_group), None)
-
-
-def currencies() -> list[Currency]:
-    return [c for g in all_games() for c in g.currencies]
-
-
-def money(code: str, amount: int) -> Text:
-    """An amount of a currency as a reader reads it within a sentence: its number written by the
-    reader's language and its noun in lower case, singular or plural by that number (« 0 gallion »,
-    « 1 500 gallions »); a currency no game declares is shown by its code."""
-    declared = currency(code)
-    if declared is None or declared.amount_key is None:
-        return Text.raw(f"{amount} {code}")
-    return Text(declared.amount_key, {"amount": amount})
+    def currencies(self) -> list[Currency]:
+        return [c for g in self._games for c in g.currencies]
 
 
 # Packages of services/ that are not a game.
 NOT_GAMES = ("infra", "community", "shared")
 
 
-def discover() -> list[GameSpec]:
-    """Import every game package (`services/<game>/`) and register those that declare a `GAME`."""
+def discover_specs() -> list[GameSpec]:
+    """Import every game package (`services/<game>/`) and return those that declare a `GAME`."""
+    found = []
     for info in pkgutil.iter_modules(services.__path__):
         if not info.ispkg or info.name in NOT_GAMES:
             continue
         module = importlib.import_module(f"services.{info.name}")
         spec = getattr(module, "GAME", None)
         if isinstance(spec, GameSpec):
-            register(spec)
-    return all_games()
+            found.append(spec)
+    return found

@@ -20,8 +20,8 @@ from typing import Any
 
 from core.clock import to_db
 from core.errors import CardUnavailable, InsufficientFunds
-from services.infra import games
 from services.infra.erased import refuse_erased
+from services.infra.games import Currency, money
 from services.infra.messages import Text
 from store.connection import Connection
 from store.db import announce
@@ -83,35 +83,41 @@ def credit(conn: Connection, now: datetime, player_id: int, currency: str, amoun
     return after
 
 
-def _name(currency: str) -> Text:
-    declared = games.currency(currency)
-    return Text.raw(currency) if declared is None else Text(declared.name_key)
+def _name(currency: Currency | str) -> Text:
+    return Text.raw(currency) if isinstance(currency, str) else Text(currency.name_key)
 
 
-def _earn(currency: str) -> Text:
+def _earn(currency: Currency | str) -> Text:
     """How to earn more of `currency`: the refusal names the next command instead of a dead end."""
-    declared = games.currency(currency)
-    return Text.raw("") if declared is None or declared.earn_key is None else Text(declared.earn_key)
+    if isinstance(currency, str) or currency.earn_key is None:
+        return Text.raw("")
+    return Text(currency.earn_key)
 
 
-def debit(conn: Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement) -> int:
+def debit(
+    conn: Connection, now: datetime, player_id: int, currency: Currency | str, amount: int, why: Movement
+) -> int:
+    """Take `amount` if the player holds it, else refuse naming the currency: the caller passes its
+    declaration (`Currency`, from its game or the registry) for the refusal's words, or only a code for a
+    currency no game declares (the refusal then names the code)."""
     if amount <= 0:
         raise ValueError(f"debit amount must be positive, got {amount}")
+    code = currency if isinstance(currency, str) else currency.code
     row = conn.execute(
         "UPDATE wallets SET balance = balance - ? WHERE player_id = ? AND currency = ? AND balance >= ?"
         " RETURNING balance",
-        (amount, player_id, currency, amount),
+        (amount, player_id, code, amount),
     ).fetchone()
     if row is None:
         raise InsufficientFunds(
-            currency=currency,
-            needed=games.money(currency, amount),
-            available=games.money(currency, balance(conn, player_id, currency)),
+            currency=code,
+            needed=money(code, amount),
+            available=money(code, balance(conn, player_id, code)),
             name=_name(currency),
             earn=_earn(currency),
         )
     after = int(row[0])
-    _record(conn, now, player_id, -amount, why, currency=currency, balance_after=after)
+    _record(conn, now, player_id, -amount, why, currency=code, balance_after=after)
     announce(conn, WALLETS_TOPIC, str(player_id))
     return after
 

@@ -23,6 +23,7 @@ from typing import Literal, cast
 
 from core.clock import Clock, from_db, to_db
 from services.infra.channel_permissions import permission_list
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.players import ensure_player
 from services.infra.shards import Shards, sent_here
@@ -324,10 +325,13 @@ def _item(row: sqlite3.Row) -> OutboxItem:
 class Outbox:
     """The persistence side of delivery; the loop that talks to Discord lives in the Discord layer."""
 
-    def __init__(self, db: Database, clock: Clock, shards: Shards | None = None) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, registry: GameRegistry, shards: Shards | None = None
+    ) -> None:
         """`shards`: the gateway shards this process holds (None: unsharded). Several processes sharing a
         database (PostgreSQL) then send only their servers' posts (services/infra/shards.py)."""
         self.db = db
+        self.registry = registry
         self.clock = clock
         self.shards = shards if db.concurrent_writers else None
 
@@ -525,7 +529,8 @@ class Outbox:
             ).fetchone()
             if row is None or row["target_kind"] != "dm" or int(row["target_id"]) != player_id:
                 raise ValueError(f"outbox item {item_id} is not a DM to player {player_id}")
-            ensure_player(conn, player_id, now)  # a DM can reach someone who never used a command
+            # a DM can reach someone who never used a command
+            ensure_player(conn, player_id, now, self.registry)
             conn.execute("UPDATE players SET dms_closed = 1 WHERE id = ?", (player_id,))
             cursor = conn.execute(
                 "UPDATE outbox SET state = 'fallback' WHERE id = ? AND state IN ('pending', 'fallback')",

@@ -9,23 +9,24 @@ from core.clock import Clock, from_db, to_db
 from core.errors import BadInput
 from core.settings import SUPPORTED_LOCALES
 from services.community.tournaments.titles import titles
-from services.infra import games, ledger
-from services.infra.games import SummaryLine
+from services.infra import ledger
+from services.infra.games import Currency, GameRegistry, SummaryLine
 from services.infra.keyed_cache import KeyedCache
 from store.connection import Connection
 from store.db import Database, announce
 from store.idempotency import once
 
 
-def ensure_player(conn: Connection, player_id: int, now: datetime) -> bool:
-    """Create the player if new and grant starting wallets; returns True when created. Call in a write unit."""
+def ensure_player(conn: Connection, player_id: int, now: datetime, registry: GameRegistry) -> bool:
+    """Create the player if new and grant the starting wallets of `registry`'s games; returns True when
+    created. Call in a write unit."""
     cursor = conn.execute(
         "INSERT INTO players (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
         (player_id, to_db(now)),
     )
     if cursor.rowcount != 1:
         return False
-    for currency in games.currencies():
+    for currency in registry.currencies():
         if currency.starting > 0:
             ledger.credit(
                 conn, now, player_id, currency.code, currency.starting, ledger.Movement("starting_grant")
@@ -33,7 +34,7 @@ def ensure_player(conn: Connection, player_id: int, now: datetime) -> bool:
     return True
 
 
-def ensure_starting_grant(conn: Connection, now: datetime, player_id: int, currency: games.Currency) -> None:
+def ensure_starting_grant(conn: Connection, now: datetime, player_id: int, currency: Currency) -> None:
     """Grant a starting wallet to a player created before its game declared the currency.
 
     New players get it from `ensure_player`; an older player has no `starting_grant` row for it yet, so
@@ -62,23 +63,23 @@ class Profile:
     purses: list[tuple[str, tuple[tuple[str, int], ...]]] = field(default_factory=list)
 
 
-def _profile(conn: Connection, player_id: int) -> Profile | None:
+def _profile(conn: Connection, player_id: int, registry: GameRegistry) -> Profile | None:
     row = conn.execute("SELECT created_at FROM players WHERE id = ?", (player_id,)).fetchone()
     if row is None:
         return None
     held = ledger.balances(conn, player_id)
-    wallets = [(c.name_key, held.get(c.code, 0)) for c in games.currencies()]
+    wallets = [(c.name_key, held.get(c.code, 0)) for c in registry.currencies()]
     summaries = [
         (g.name_key, g.profile_summary(conn, player_id))
-        for g in games.all_games()
+        for g in registry.all_games()
         if g.profile_summary is not None
     ]
     purses = [
         (g.name_key, tuple((c.code, held.get(c.code, 0)) for c in g.currencies))
-        for g in games.all_games()
+        for g in registry.all_games()
         if g.currencies
     ]
-    return Profile(player_id, from_db(row[0]), wallets, summaries, titles(conn, player_id), purses)
+    return Profile(player_id, from_db(row[0]), wallets, summaries, titles(conn, player_id, registry), purses)
 
 
 # What a unit that changes a player's cached columns announces, with the player's id as key: every process
@@ -147,9 +148,10 @@ class PlayerService:
     # raises (a write that changes a profile without announcing it).
     check_kept_profiles = False
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, registry: GameRegistry) -> None:
         self.db = db
         self.clock = clock
+        self.registry = registry
         self.locales = LocaleCache()
         db.subscribe_keys(LOCALE_TOPIC, self.locales.changed)
         # A player's profile, kept until a commit announces a change of one of its lines.
@@ -165,7 +167,7 @@ class PlayerService:
 
     async def ensure(self, player_id: int) -> None:
         now = self.clock.now()
-        await self.db.write(lambda conn: ensure_player(conn, player_id, now))
+        await self.db.write(lambda conn: ensure_player(conn, player_id, now, self.registry))
 
     async def owned_cards(self, player_id: int) -> tuple[tuple[str, str], ...]:
         """(game, card id) of every card the player holds, once each: the best of them go on the
@@ -196,12 +198,12 @@ class PlayerService:
         kept = self.profiles.get(player_id)
         if kept is not None:
             if self.check_kept_profiles:
-                fresh = await self.db.read(lambda conn: _profile(conn, player_id))
+                fresh = await self.db.read(lambda conn: _profile(conn, player_id, self.registry))
                 if fresh != kept:
                     raise AssertionError(f"kept profile of {player_id} is stale: {kept!r} != {fresh!r}")
             return kept
         generation = self.profiles.generation
-        found = await self.db.read(lambda conn: _profile(conn, player_id))
+        found = await self.db.read(lambda conn: _profile(conn, player_id, self.registry))
         if found is not None:
             self.profiles.put(player_id, found, generation)
         if found is not None or not create:
@@ -209,8 +211,8 @@ class PlayerService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> Profile | None:
-            ensure_player(conn, player_id, now)
-            return _profile(conn, player_id)
+            ensure_player(conn, player_id, now, self.registry)
+            return _profile(conn, player_id, self.registry)
 
         return await self.db.write(unit)
 
@@ -252,7 +254,7 @@ class PlayerService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> None:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             conn.execute("UPDATE players SET locale = ? WHERE id = ?", (locale, player_id))
             self.locales.forget(player_id)  # in the unit: the next command reads what this one wrote
             forget_everywhere(conn, player_id)  # and after the commit, in every process (LocaleCache)
@@ -293,7 +295,7 @@ class PlayerService:
         generation = self.locales.generation
 
         def unit(conn: Connection) -> tuple[_Known | None, bool]:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             row = conn.execute(
                 "UPDATE players SET last_locale = COALESCE(?, last_locale) WHERE id = ?"
                 " RETURNING locale, last_locale",

@@ -47,10 +47,10 @@ class PillzEconomy:
     def build(ctx: GameContext) -> PillzEconomy:
         pool = PackPool.of(ctx.catalog)
         return PillzEconomy(
-            shop=PillzShop(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool),
-            collection=PillzCollection(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool),
-            decks=PillzDecks(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool),
-            ladder=PillzLadder(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool),
+            shop=PillzShop(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool, registry=ctx.registry),
+            collection=PillzCollection(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool, registry=ctx.registry),
+            decks=PillzDecks(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool, registry=ctx.registry),
+            ladder=PillzLadder(ctx.db, ctx.clock, ctx.catalog, ctx.rng, pool, registry=ctx.registry),
         )
 
 
@@ -66,7 +66,9 @@ class PillzServices:
         catalog: PillzCatalog = ctx.catalog
         return PillzServices(
             economy=PillzEconomy.build(ctx),
-            duels=PillzDuels(ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, ctx.default_locale),
+            duels=PillzDuels(
+                ctx.db, ctx.clock, catalog, ctx.rng, ctx.scheduler, ctx.default_locale, registry=ctx.registry
+            ),
         )
 
 

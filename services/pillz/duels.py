@@ -101,8 +101,8 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
         return await self._ai_turns(await super().practice(guild_id, channel_id, player, key=key))
 
     def _setup_of(self, conn: Connection, now: datetime, player: int) -> list[str]:
-        ensure_player(conn, player, now)
-        ensure_starter(conn, now, player, self.pool, self.rng)
+        ensure_player(conn, player, now, self.registry)
+        ensure_starter(conn, now, self.registry, player, self.pool, self.rng)
         deck = active_deck(conn, player, self.cards)
         if deck is None:
             reasons = Text.lines([p.named(self.cards) for p in active_problems(conn, player, self.cards)])
@@ -269,6 +269,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
             rewards = record_friend_result(
                 conn,
                 now,
+                self.registry,
                 duel.server,
                 duel.id,
                 (duel.challenger, challenged),
@@ -277,7 +278,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
             )
             result["rewards"] = [asdict(r) for r in rewards]
         if duel.kind == "tournament":
-            match_over(conn, now, duel.id, winner)
+            match_over(conn, now, self.registry, duel.id, winner)
         return DUELS.end(conn, now, duel, "over", result=result)
 
     def on_timeout(self, conn: Connection, job: Job, now: datetime) -> None:

@@ -18,7 +18,7 @@ from datetime import datetime
 from core.clock import Clock, to_db
 from engine.pillz import PackPool, PillzCard, PillzCatalog, draw_starter
 from services.infra import ledger
-from services.infra.games import Currency
+from services.infra.games import Currency, GameRegistry
 from services.infra.players import ensure_player, ensure_starting_grant, summary_changed
 from store.connection import Connection
 from store.db import Database
@@ -26,13 +26,7 @@ from store.db import Database
 GAME_KEY = "pillz"
 PILLZ_GOLD = "pillz_gold"
 STARTING_GOLD = 300
-CURRENCY = Currency(
-    PILLZ_GOLD,
-    "pillz.gold",
-    starting=STARTING_GOLD,
-    earn_key="pillz.guide.earn",
-    amount_key="pillz.gold_amount",
-)
+CURRENCY = Currency(PILLZ_GOLD, "pillz.gold", starting=STARTING_GOLD, earn_key="pillz.guide.earn")
 REASON_STARTER = "pillz.starter"
 STARTER_SLOT = 1
 START_RATING = 1000
@@ -43,9 +37,9 @@ def ensure_wallet(conn: Connection, now: datetime, player_id: int) -> None:
     ensure_starting_grant(conn, now, player_id, CURRENCY)
 
 
-def ensure_profile(conn: Connection, now: datetime, player_id: int) -> None:
+def ensure_profile(conn: Connection, now: datetime, registry: GameRegistry, player_id: int) -> None:
     """The player, their coins and their Pillz profile row (rating 1000, no starter yet)."""
-    ensure_player(conn, player_id, now)
+    ensure_player(conn, player_id, now, registry)
     ensure_wallet(conn, now, player_id)
     created = conn.execute(
         "INSERT INTO pillz_profiles (player_id, rating, created_at) VALUES (?, ?, ?)"
@@ -65,12 +59,17 @@ def store_deck(conn: Connection, now: datetime, player_id: int, slot: int, cards
 
 
 def ensure_starter(
-    conn: Connection, now: datetime, player_id: int, pool: PackPool, rng: random.Random
+    conn: Connection,
+    now: datetime,
+    registry: GameRegistry,
+    player_id: int,
+    pool: PackPool,
+    rng: random.Random,
 ) -> list[str] | None:
     """Give the starter deck once: 8 characters minted (reason `pillz.starter`), saved as slot 1 and made
     active. Returns the ids when given by this call, None when the player already had it. Call in a
     write unit; the conditional UPDATE on the marker makes a second call (or a concurrent one) a no-op."""
-    ensure_profile(conn, now, player_id)
+    ensure_profile(conn, now, registry, player_id)
     claimed = conn.execute(
         "UPDATE pillz_profiles SET starter_given = 1, active_slot = ? WHERE player_id = ? AND starter_given = 0",
         (STARTER_SLOT, player_id),
@@ -95,7 +94,10 @@ class PillzService:
         catalog: PillzCatalog,
         rng: random.Random,
         pool: PackPool | None = None,
+        *,
+        registry: GameRegistry,
     ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
@@ -104,4 +106,4 @@ class PillzService:
         self.cards: Mapping[str, PillzCard] = {c.id: c for c in catalog.cards}
 
     def welcome(self, conn: Connection, now: datetime, player_id: int) -> list[str] | None:
-        return ensure_starter(conn, now, player_id, self.pool, self.rng)
+        return ensure_starter(conn, now, self.registry, player_id, self.pool, self.rng)

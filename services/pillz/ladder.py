@@ -22,7 +22,7 @@ from core.clock import to_db
 from services.community.leaderboard.spec import Standing as ServerStanding
 from services.community.leaderboard.spec import Standings as ServerStandings
 from services.infra import ledger
-from services.infra.games import SummaryLine
+from services.infra.games import GameRegistry, SummaryLine
 from services.infra.messages import Number, Text
 from services.infra.players import summary_changed
 from services.pillz.economy import PILLZ_GOLD, START_RATING, PillzService, ensure_profile
@@ -69,6 +69,7 @@ def rating(conn: Connection, player_id: int) -> int:
 def record_friend_result(
     conn: Connection,
     now: datetime,
+    registry: GameRegistry,
     guild_id: int,
     duel_id: int,
     seat_player_ids: tuple[int, int],
@@ -93,7 +94,7 @@ def record_friend_result(
     if winner_seat not in (None, 0, 1):
         raise ValueError(f"winner_seat must be 0, 1 or None, got {winner_seat!r}")
     for player in (a, b):
-        ensure_profile(conn, now, player)
+        ensure_profile(conn, now, registry, player)
     day = now.date().isoformat()
     low, high = min(a, b), max(a, b)
     rewarded_today = int(
@@ -233,5 +234,7 @@ class PillzLadder(PillzService):
         """`record_friend_result` in its own unit (for tests and tools; duels call the function)."""
         now = self.clock.now()
         return await self.db.write(
-            lambda conn: record_friend_result(conn, now, guild_id, duel_id, seat_player_ids, winner_seat)
+            lambda conn: record_friend_result(
+                conn, now, self.registry, guild_id, duel_id, seat_player_ids, winner_seat
+            )
         )

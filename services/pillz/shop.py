@@ -22,7 +22,7 @@ from engine.pillz import (
     open_packs,
 )
 from services.infra import ledger
-from services.pillz.economy import GAME_KEY, PILLZ_GOLD, PillzService
+from services.pillz.economy import CURRENCY, GAME_KEY, PILLZ_GOLD, PillzService
 from services.shared.shop import Odds, Purchase, TierOdds, check_count, mint_all, minted, purchase_once
 from store.connection import Connection
 
@@ -85,7 +85,7 @@ class PillzShop(PillzService):
     ) -> dict[str, Any]:
         total = PACK_PRICE * count
         why = ledger.Movement(REASON_PACK, ref=key)
-        balance = ledger.debit(conn, now, player_id, PILLZ_GOLD, total, why)
+        balance = ledger.debit(conn, now, player_id, CURRENCY, total, why)
         packs = [
             mint_all(conn, now, player_id, GAME_KEY, pack, why)
             for pack in open_packs(self.pool, self.rng, count)

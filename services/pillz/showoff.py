@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.pillz import PillzCard
 from services.infra.messages import Text
+from services.pillz.card_image import CARD_ART
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import stars_text
 from services.shared.showoff import counted_show_off
@@ -17,4 +18,4 @@ def rare(card: PillzCard) -> Text | None:
     return Text.raw(stars_text(card.stars)) if card.stars >= SHOWN_FROM_STARS else None
 
 
-show_off = counted_show_off(GAME_KEY, rare)
+show_off = counted_show_off(GAME_KEY, rare, CARD_ART)

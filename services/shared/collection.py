@@ -16,8 +16,7 @@ from typing import Any, Generic, TypeVar
 from core.errors import NotFound
 from engine.cards import CardBase
 from services.community.card_images.service import CardImage, CardImages
-from services.infra import games
-from services.infra.games import CollectionEntry, EntryReader
+from services.infra.games import CollectionEntry, EntryReader, GameRegistry
 from services.shared.collecting import owned_counts
 from store.connection import Connection
 
@@ -94,13 +93,16 @@ class CollectionEntries:
     """« Voir une carte » under a collection page, the same way in every game: the entry is read with the
     game's `collection_entry` for the player asking (so only what they own opens), then drawn."""
 
-    def __init__(self, db: Any, images: CardImages, catalogs: Mapping[str, Any]) -> None:
+    def __init__(
+        self, db: Any, registry: GameRegistry, images: CardImages, catalogs: Mapping[str, Any]
+    ) -> None:
         self.db = db
+        self.registry = registry
         self.images = images
         self._catalogs = dict(catalogs)
 
     async def open(self, game: str, player_id: int, value: str, locale: str | None) -> OpenedEntry:
-        spec = games.get(game)
+        spec = self.registry.get(game)
         reader = spec.collection_entry if spec is not None else None
         if reader is None or len(value) > 64:
             raise NotFound("collection.entry.not_owned")

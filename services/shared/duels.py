@@ -38,6 +38,7 @@ from core.i18n import DEFAULT_LOCALE
 from engine.errors import DomainError, IllegalAction
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.community.card_names import reading_languages
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Target
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler
@@ -154,7 +155,10 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         rng: random.Random,
         scheduler: Scheduler | None,
         default_locale: str = DEFAULT_LOCALE,
+        *,
+        registry: GameRegistry,
     ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
@@ -218,10 +222,10 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
 
         def prepare(conn: Connection) -> None:
             self._setup_of(conn, now, challenger)
-            ensure_player(conn, challenged, now)
+            ensure_player(conn, challenged, now, self.registry)
 
         def unit(conn: Connection) -> R:
-            ensure_player(conn, challenger, now)
+            ensure_player(conn, challenger, now, self.registry)
             return self.challenges.challenge(
                 conn,
                 now,
@@ -263,7 +267,7 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         request = f"{self.game}:practice:{key}"
 
         def unit(conn: Connection) -> R:
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, self.registry)
             duel = self.duels.by_request(conn, request)
             if duel is None:
                 mine = self._setup_of(conn, now, player)

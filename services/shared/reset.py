@@ -53,7 +53,7 @@ def reset_progress(
         held = ledger.balance(conn, player_id, currency.code)
         before.append((currency.code, held))
         if held > 0:
-            ledger.debit(conn, now, player_id, currency.code, held, why)
+            ledger.debit(conn, now, player_id, currency, held, why)
         if currency.starting > 0:
             ledger.credit(
                 conn, now, player_id, currency.code, currency.starting, ledger.Movement(REGRANT, game)

@@ -27,11 +27,10 @@ from zoneinfo import ZoneInfo
 from core.clock import Clock, to_db
 from core.errors import NotAllowed
 from engine.cards import CardBase
-from services.community.card_images.spec import CardCopy
+from services.community.card_images.spec import CardArt
 from services.community.wishlists.service import notify_shown
-from services.infra import games
 from services.infra.catalogs import CardRef
-from services.infra.games import ShownCopy, ShowOffReader
+from services.infra.games import GameRegistry, ShownCopy, ShowOffReader
 from services.infra.messages import Button, CardStrip, MessageSpec, StripCard, Target, Text
 from services.infra.outbox import enqueue
 from services.shared.collecting import owned_counts
@@ -60,10 +59,10 @@ def show_off_buttons(game: str, pulled: Iterable[MintedCard[Any]], rare: RareRea
     return tuple(shown[:MAX_BUTTONS])
 
 
-def counted_show_off(game: str, rare: RareReader) -> ShowOffReader:
+def counted_show_off(game: str, rare: RareReader, art: CardArt) -> ShowOffReader:
     """The reader of a game whose copies are interchangeable: the copy was once the player's (a ledger row
     gave it to them: pulled, or received), they own a copy of its card now, and the card is rare enough.
-    The picture is the card's default copy (its own rarity)."""
+    The picture is the card's default copy (its own rarity), as the game's `art` draws it."""
 
     def read(conn: Connection, catalog: Any, player_id: int, copy_id: int) -> ShownCopy | None:
         row = conn.execute(
@@ -75,16 +74,17 @@ def counted_show_off(game: str, rare: RareReader) -> ShowOffReader:
         rarity = rare(card) if card is not None else None
         if card is None or rarity is None or owned_counts(conn, player_id, game).get(card.id, 0) <= 0:
             return None
-        spec = games.get(game)
-        art = spec.card_art if spec is not None else None
-        return ShownCopy(card.id, art.default_copy(card) if art is not None else CardCopy(), rarity)
+        return ShownCopy(card.id, art.default_copy(card), rarity)
 
     return read
 
 
 class ShowOffs:
-    def __init__(self, db: Any, clock: Clock, catalogs: Mapping[str, Any], zone: ZoneInfo) -> None:
+    def __init__(
+        self, db: Any, clock: Clock, registry: GameRegistry, catalogs: Mapping[str, Any], zone: ZoneInfo
+    ) -> None:
         self.db = db
+        self.registry = registry
         self.clock = clock
         self._catalogs = dict(catalogs)
         self.zone = zone  # the Paris day of the wishlists' « once a day » (services/community/wishlists)
@@ -95,7 +95,7 @@ class ShowOffs:
         """Post the copy in `channel_id` (of the server `guild_id`); True when this call posted it, False
         when it was already shown.
         A copy the player does not own (any more), cannot see or that is not rare enough is refused."""
-        spec = games.get(game)
+        spec = self.registry.get(game)
         reader = spec.show_off if spec is not None else None
         catalog = self._catalogs.get(game)
         if spec is None or reader is None or catalog is None:
@@ -161,4 +161,6 @@ class ShowOffs:
             (guild_id, player_id, game, card.id, json.dumps(kept, sort_keys=True), to_db(now)),
         )
         ref = CardRef(game, card.id, card.name)
-        notify_shown(conn, now, now.astimezone(self.zone).date(), guild_id, channel_id, player_id, ref)
+        notify_shown(
+            conn, now, now.astimezone(self.zone).date(), guild_id, channel_id, player_id, ref, self.registry
+        )

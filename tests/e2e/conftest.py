@@ -18,12 +18,12 @@ from core.message_guard import GUARD
 from emulator.records import Records, RequestRecord
 from sandbox.harness import BotHarness
 from services.hoss.battle.ranked import RankedService
-from services.infra import games
 from tests.conftest import MigratedCopy
 from tests.e2e.drop_scenes import SEED as DROPS_SEED
 from tests.e2e.payload_limits import problems
 from tests.e2e.words_scan import internal_words, slugs
 from tests.fixtures import fixture_game
+from tests.support.registries import every_game
 
 
 class _Tap(list[RequestRecord]):
@@ -94,18 +94,15 @@ async def drops_harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIte
 @pytest.fixture
 async def game_harness(tmp_path: Path, migrated_copy: MigratedCopy) -> AsyncIterator[BotHarness]:
     """The platform with the test-only fixture game plugged in the way a real game plugs in."""
-    games.register(fixture_game.SPEC)
-    try:
-        h = BotHarness(
-            migrated_copy(tmp_path / "bot.sqlite3"),
-            owners=("olivia",),
-            data_dir=fixture_game.data_dir_with_fixture(tmp_path / "data"),
-            extra_extensions=("tests.fixtures.fixture_game",),
-        )
-        async for running in run_harness(h):
-            yield running
-    finally:
-        games.unregister(fixture_game.SPEC.key)
+    h = BotHarness(
+        migrated_copy(tmp_path / "bot.sqlite3"),
+        owners=("olivia",),
+        data_dir=fixture_game.data_dir_with_fixture(tmp_path / "data"),
+        extra_extensions=("tests.fixtures.fixture_game",),
+        registry=every_game().with_games(fixture_game.SPEC),
+    )
+    async for running in run_harness(h):
+        yield running
 
 
 @pytest.fixture

@@ -111,7 +111,7 @@ def rare_copy(game: str, card: str) -> Setup:
         now = services.clock.now()
 
         def unit(conn: Connection) -> int:
-            ensure_player(conn, alice.id, now)
+            ensure_player(conn, alice.id, now, services.registry)
             return ledger.mint_card(conn, now, alice.id, game, card, GRANT)
 
         return Scene({"copy": await services.db.write(unit)}, "alice")

@@ -73,7 +73,7 @@ async def owned_entries(w: World) -> Scene:
     now = services.clock.now()
 
     def unit(conn: Connection) -> int:
-        ensure_player(conn, alice.id, now)
+        ensure_player(conn, alice.id, now, services.registry)
         ledger.mint_card(conn, now, alice.id, "choco", ENTRY_CARD, ledger.Movement("test.grant"))
         return ledger.mint_card(conn, now, alice.id, "immortals", "imp", ledger.Movement("test.grant"))
 

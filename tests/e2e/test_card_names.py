@@ -24,7 +24,7 @@ async def mint_scout(h: BotHarness, owner: User) -> int:
     now = services.clock.now()
 
     def unit(conn: Connection) -> int:
-        ensure_player(conn, owner.id, now)
+        ensure_player(conn, owner.id, now, services.registry)
         return ledger.mint_card(conn, now, owner.id, "pillz", SCOUT, ledger.Movement("test"))
 
     return await services.db.write(unit)

@@ -23,7 +23,7 @@ async def mint(h: BotHarness, user: User, game: str, card: str, copies: int = 1)
     now = services.clock.now()
 
     def unit(conn: Connection) -> int:
-        ensure_player(conn, user.id, now)
+        ensure_player(conn, user.id, now, services.registry)
         return max(ledger.mint_card(conn, now, user.id, game, card, GRANT, {}) for _ in range(copies))
 
     return await services.db.write(unit)

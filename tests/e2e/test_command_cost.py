@@ -17,10 +17,11 @@ from discord_app.bot import GC_THRESHOLDS
 from emulator import InteractionResult
 from emulator.records import walk_components
 from sandbox.harness import BotHarness
-from services.infra import games, ledger
+from services.infra import ledger
 from services.infra.players import PlayerService
 from tests.conftest import MigratedCopy
 from tests.e2e.hoss.helpers import give
+from tests.support.registries import every_game
 
 
 def _text(reply: InteractionResult) -> str:
@@ -45,7 +46,7 @@ async def test_a_known_players_profile_is_kept_and_costs_no_trip(
     await asyncio.sleep(0.05)  # a woken scheduler or deliverer would read by now
     assert db.batches == batches  # no write transaction at all
     assert db.reads - reads == 1  # `settle`'s flush of the deliverer finding nothing: no profile read
-    code = games.currencies()[0].code
+    code = every_game().currencies()[0].code
     now = harness.bot.services.clock.now()
     await db.write(lambda conn: ledger.credit(conn, now, alice.id, code, 5, ledger.Movement("test.grant")))
     reads = db.reads  # the balance line changed: the profile is read again, and kept again

@@ -34,7 +34,6 @@ from sandbox.harness import BotHarness
 from services.choco.game_store import GameRow
 from services.hoss.battle import battles as hoss_battles
 from services.hoss.battle.ranked import RankedService
-from services.infra.games import discover
 from services.infra.messages import StripCard
 from tests.e2e.choco.helpers import (
     Watch,
@@ -70,6 +69,7 @@ from tests.e2e.pillz.helpers import (
     pillz,
     play_duel,
 )
+from tests.support.registries import every_game
 
 pytestmark = pytest.mark.sweep
 
@@ -387,7 +387,11 @@ def scanned_in_own_package(game: str) -> bool:
 
 
 def test_every_game_has_a_scan() -> None:
-    missing = [g.key for g in discover() if g.key not in SCANNED_HERE and not scanned_in_own_package(g.key)]
+    missing = [
+        g.key
+        for g in every_game().all_games()
+        if g.key not in SCANNED_HERE and not scanned_in_own_package(g.key)
+    ]
     assert missing == [], f"games whose messages no seeded whole game scans: {missing}"
     assert scanned_in_own_package("pillz") is False  # the check reads files: it can answer no
 

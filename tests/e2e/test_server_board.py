@@ -22,8 +22,8 @@ async def test_the_server_board_is_public_and_says_how_it_counts(harness: BotHar
 
     def unit(conn: Connection) -> None:
         for user in (alice, bob):
-            ensure_player(conn, user.id, now)
-        record_friend_result(conn, now, guild, 1, (alice.id, bob.id), 1)
+            ensure_player(conn, user.id, now, services.registry)
+        record_friend_result(conn, now, services.registry, guild, 1, (alice.id, bob.id), 1)
 
     await services.db.write(unit)
     board = await h.emu.run_command(alice, "classement serveur")

@@ -36,6 +36,7 @@ from tests.e2e.show_off import (
     show_labels,
     shown_once,
 )
+from tests.support.registries import every_game
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,10 @@ async def harness(tmp_path: Path, migrated_copy: MigratedCopy, pull: Pull) -> As
 
 
 def test_every_game_shows_off() -> None:
-    from services.infra.games import discover
 
-    assert sorted(p.game for p in PULLS) == sorted(spec.key for spec in discover() if spec.show_off)
+    assert sorted(p.game for p in PULLS) == sorted(
+        spec.key for spec in every_game().all_games() if spec.show_off
+    )
 
 
 async def test_a_top_rarity_pull_is_shown_once(harness: BotHarness, pull: Pull) -> None:

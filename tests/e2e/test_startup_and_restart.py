@@ -10,28 +10,28 @@ import pytest
 
 from core.clock import ManualClock
 from sandbox.harness import BotHarness
-from services.infra import games
 from services.infra.catalogs import CatalogError
+from services.infra.games import GameRegistry
 from tests.fixtures import fixture_game
 from tests.platform.bot_process import database_refusal
+from tests.support.registries import every_game
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "catalogs"
 
 
 @pytest.fixture
-def fixture_spec() -> object:
-    games.register(fixture_game.SPEC)
-    yield fixture_game.SPEC
-    games.unregister(fixture_game.SPEC.key)
+def with_fixture() -> GameRegistry:
+    """Every game and the test-only fixture game, as the bot would serve them."""
+    return every_game().with_games(fixture_game.SPEC)
 
 
 async def test_broken_catalog_stops_start_up_naming_file_card_and_field(
-    tmp_path: Path, fixture_spec: object
+    tmp_path: Path, with_fixture: GameRegistry
 ) -> None:
     data = fixture_game.data_dir_with_fixture(tmp_path / "data")
     shutil.copy(FIXTURES / "out_of_range.json", data / "fixture.json")
-    harness = BotHarness(tmp_path / "bot.sqlite3", data_dir=data)
+    harness = BotHarness(tmp_path / "bot.sqlite3", data_dir=data, registry=with_fixture)
     try:
         with pytest.raises(CatalogError) as caught:
             await harness.start()
@@ -50,12 +50,12 @@ def test_unusable_database_path_is_a_plain_message(tmp_path: Path) -> None:
 
 
 async def test_a_deadline_set_before_a_restart_fires_once_after_it(
-    tmp_path: Path, fixture_spec: object
+    tmp_path: Path, with_fixture: GameRegistry
 ) -> None:
     db = tmp_path / "bot.sqlite3"
     clock = ManualClock()
     data = fixture_game.data_dir_with_fixture(tmp_path / "data")
-    extra = {"data_dir": data, "extra_extensions": ("tests.fixtures.fixture_game",)}
+    extra = {"data_dir": data, "extra_extensions": ("tests.fixtures.fixture_game",), "registry": with_fixture}
 
     first = BotHarness(db, clock=clock, **extra)  # type: ignore[arg-type]
     await first.start()

@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from engine.protocol import Engine, Setup
-from engine.registry import engines
+from engine.registry import EngineRegistry
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -34,9 +34,23 @@ Policy = Callable[[Any, list[int]], tuple[int, Any]]
 
 
 def engine_of(game: str) -> AnyEngine:
-    """The registered engine (its package registers it on import)."""
-    importlib.import_module(f"engine.{game}")
-    return engines()[game]
+    """The engine a game's package exposes (`engine.<game>.ENGINE`)."""
+    return engines_of_packages()[game]
+
+
+@cache
+def engines_of_packages() -> EngineRegistry:
+    """Every engine package's `ENGINE`, found by walking `engine/`: the engines as the packages declare
+    them, whatever game declares them to the platform."""
+    import engine as engine_package
+
+    found = []
+    for info in pkgutil.iter_modules(engine_package.__path__, "engine."):
+        if info.ispkg:
+            declared = getattr(importlib.import_module(info.name), "ENGINE", None)
+            if declared is not None:
+                found.append(declared)
+    return EngineRegistry(found)
 
 
 @dataclass(frozen=True)

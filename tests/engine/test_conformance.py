@@ -15,7 +15,6 @@ import hashlib
 import importlib
 import json
 import os
-import pkgutil
 import random
 import subprocess
 import sys
@@ -29,15 +28,15 @@ from typing import Any
 
 import pytest
 
-import engine as engine_package
 from engine.errors import DomainError, IllegalAction, InvalidAction
 from engine.protocol import CATALOG_OPTION, SPECTATOR, Engine, Event, GameView, Outcome, PlayerSetup, Setup
-from engine.registry import engines, register_engine, unregister_engine
+from engine.registry import EngineRegistry
 from services.infra import games
 from services.infra.catalogs import DATA_DIR, load_catalog
-from tests.engine.game_checks import all_checks
+from tests.engine.game_checks import all_checks, engines_of_packages
 from tests.engine.game_checks import catalog as checked_catalog
 from tests.engine.toy_game import TOY_CATALOG, Play, ToyAction, ToyEngine
+from tests.support.registries import every_game
 
 GAMES = 200  # fully checked random games per engine
 REPLAYED = 50  # of which replayed from the seed, and resumed from JSON mid-game
@@ -46,20 +45,13 @@ GARBAGE_ACTIONS: tuple[Any, ...] = (None, 0, -1, "", "x" * 300, [], {}, {"kind":
 AnyEngine = Engine[Any, Any]
 
 
-def _import_engine_packages() -> None:
-    """Games register on import; import them all so none escapes the test."""
-    for info in pkgutil.walk_packages(engine_package.__path__, "engine."):
-        importlib.import_module(info.name)
-
-
 @cache
 def _specs() -> tuple[games.GameSpec, ...]:
-    return tuple(games.discover())
+    return tuple(every_game().all_games())
 
 
-def all_engines() -> list[AnyEngine]:
-    _import_engine_packages()
-    found: dict[str, AnyEngine] = dict(engines())
+def every_engine() -> list[AnyEngine]:
+    found: dict[str, AnyEngine] = dict(engines_of_packages())
     for spec in _specs():
         if spec.engine is not None:
             found.setdefault(spec.engine.name, spec.engine)
@@ -67,7 +59,7 @@ def all_engines() -> list[AnyEngine]:
     return [found[name] for name in sorted(found)]
 
 
-ENGINES = all_engines()
+ENGINES = every_engine()
 
 
 _catalogs: dict[str, Any] = {}
@@ -379,7 +371,7 @@ def test_an_invalid_table_raises_the_setup_error(engine: AnyEngine) -> None:
 def test_each_game_package_declares_its_public_api() -> None:
     """Other layers import `engine.<game>` only (an import-linter contract): its `__all__` must hold the
     registered engine and the names its conventions give it."""
-    for name, registered in engines().items():
+    for name, registered in engines_of_packages().items():
         package = importlib.import_module(f"engine.{name}")
         public = set(package.__all__)
         assert all(hasattr(package, item) for item in public), f"engine.{name}: __all__ names a missing item"
@@ -473,31 +465,28 @@ def test_games_do_not_depend_on_the_hash_seed() -> None:
     assert outputs[0] == outputs[1]
 
 
-def test_every_game_engine_is_registered() -> None:
-    """Services reach engines through GameSpec; the registry must hold the same objects."""
-    _import_engine_packages()
-    registered = engines()
-    for spec in _specs():
-        if spec.engine is not None:
-            assert registered.get(spec.engine.name) is spec.engine, f"{spec.key}: engine not registered"
+def test_every_engine_package_is_a_games_engine() -> None:
+    """Services reach engines through GameSpec (`GameRegistry.engines()`): each engine package's `ENGINE`
+    is the very object its game declares, and no engine package is left without a game."""
+    declared = every_game().engines()
+    found = engines_of_packages()
+    assert sorted(declared) == sorted(found)
+    for name, engine in found.items():
+        assert declared[name] is engine, f"engine.{name}: its game declares another object"
 
 
 # --- the registry itself ---------------------------------------------------------------------------------
 
 
-def test_registry_accepts_an_engine_once_and_rejects_impostors() -> None:
+def test_an_engine_registry_accepts_an_engine_once_and_rejects_impostors() -> None:
     toy = ToyEngine()
-    try:
-        assert register_engine(toy) is toy
-        assert register_engine(toy) is toy  # re-import is harmless
-        assert engines()["toy"] is toy
-        with pytest.raises(ValueError, match="registered twice"):
-            register_engine(ToyEngine())
-        with pytest.raises(TypeError):
-            register_engine(object())  # type: ignore[arg-type]
-    finally:
-        unregister_engine("toy")
-    assert "toy" not in engines()
+    registry = EngineRegistry([toy, toy])  # the same object twice is harmless
+    assert registry["toy"] is toy
+    assert "toy" not in EngineRegistry()  # another registry does not see it
+    with pytest.raises(ValueError, match="registered twice"):
+        EngineRegistry([toy, ToyEngine()])
+    with pytest.raises(TypeError):
+        EngineRegistry([object()])  # type: ignore[list-item]
 
 
 def _toy_start(toy: ToyEngine, seed: int) -> Any:

@@ -32,6 +32,7 @@ from discord_app.bot import CardBot, cog_modules
 from discord_app.translator import translation_keys
 from services.shared.duels import duel_keys
 from tests.platform.code_files import ROOT, code_files
+from tests.support.registries import every_game
 
 KEY_LITERAL = re.compile(r"""["']([a-z][a-z0-9_]*(?:\.[a-z0-9_-]+)+)["']""")
 
@@ -79,15 +80,22 @@ async def test_every_command_string_is_translated(tree_keys: set[str]) -> None:
         assert sorted(tree_keys - set(table)) == [], f"command strings missing in {lang}"
 
 
+def convention_keys() -> set[str]:
+    """Keys the code builds by a naming convention instead of writing them: each declared currency's
+    amount (`Currency.amount_key`, read by `games.money` without a registry)."""
+    return {c.amount_key for c in every_game().currencies()}
+
+
 async def test_every_catalog_key_is_used(tree_keys: set[str]) -> None:
-    used = literal_keys() | tree_keys
+    used = literal_keys() | tree_keys | convention_keys()
     unused = sorted(set(catalogs()["fr"]) - used)
     assert unused == [], f"catalog keys no code uses: {unused}"
 
 
 def test_every_key_the_code_names_exists() -> None:
     known = set(catalogs()["fr"])
-    missing = sorted(k for k in literal_keys() if k not in known and not k.startswith(("data.", "tests.")))
+    named = literal_keys() | convention_keys()
+    missing = sorted(k for k in named if k not in known and not k.startswith(("data.", "tests.")))
     assert missing == []
 
 

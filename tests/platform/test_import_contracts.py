@@ -12,7 +12,7 @@ from typing import Any
 import grimp
 import pytest
 
-from services.infra.games import discover
+from tests.support.registries import every_game
 from tools.import_contracts import GamesContract
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ def add_game(graph: grimp.ImportGraph, key: str) -> None:
 def test_the_contract_finds_the_games_the_bot_loads(graph: grimp.ImportGraph) -> None:
     kept, found = check(graph)
     assert kept, found["broken"]
-    loaded = {spec.key for spec in discover()}
+    loaded = {spec.key for spec in every_game().all_games()}
     # A game built engine first (its services and cogs come later) is held to the contract already.
     engine_only = {
         info.name

@@ -11,12 +11,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from services.infra import games
 from services.infra.catalogs import DATA_DIR, CatalogError, load_all
 from tests.conftest import MigratedCopy, pytest_collection_modifyitems
 from tests.fixtures.catalog_cache import CatalogCache
 from tests.fixtures.fixture_game import SPEC as FIXTURE_SPEC
 from tests.services.conftest import open_database
+from tests.support.registries import every_game
 
 FIXTURE_CATALOG = Path(__file__).resolve().parents[1] / "fixtures" / "catalogs" / "fixture.json"
 
@@ -61,7 +61,7 @@ def test_the_slow_marker_is_declared_and_markers_are_checked(pytestconfig: pytes
 
 
 def test_shared_catalogs_are_what_loading_the_files_gives() -> None:
-    cache, specs = CatalogCache(), games.discover()
+    cache, specs = CatalogCache(), every_game().all_games()
     first = cache.load_all(DATA_DIR, specs)
     assert first == load_all(DATA_DIR, specs)
     assert first

@@ -14,13 +14,13 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotAllowed
 from engine.hoss.catalog import HossCatalog
-from services import pillz
 from services.community.admin import Actor, AdminService
 from services.community.privacy import PrivacyService
 from services.hoss.collection import HossCollection
 from services.infra import ledger, outbox
 from services.infra.access import ACCESS_TOPIC
 from services.infra.catalogs import DATA_DIR, CardIndex, load_catalog
+from services.infra.games import GameRegistry
 from services.infra.guild_settings import GUILD_TOPIC, GuildSettingsService
 from services.infra.heartbeat import DEAD_AFTER, PERIOD, Heartbeat
 from services.infra.ledger import CARDS_TOPIC
@@ -31,7 +31,6 @@ from services.pillz.economy import CURRENCY as PILLZ_COINS
 from store.connection import Connection
 from store.db import announce
 from store.postgres import PostgresDatabase
-from tests.fixtures.registration import registered
 
 START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
 
@@ -91,6 +90,7 @@ async def test_a_commit_wakes_the_other_process_and_a_rollback_does_not(
 
 async def test_a_silent_peers_claims_are_taken_over_before_they_run_out(
     processes: tuple[PostgresDatabase, PostgresDatabase],
+    registry: GameRegistry,
 ) -> None:
     """The first process claims ten items and goes silent. While it is still connected it is only slow
     (its beats queued behind other units): its claims stay. Once its connection is gone too (killed), the
@@ -102,9 +102,9 @@ async def test_a_silent_peers_claims_are_taken_over_before_they_run_out(
         await dead.write(partial(_post, now=clock.now(), channel=channel))
     await Heartbeat(dead, clock).beat()
     await Heartbeat(alive, clock).beat()
-    claimed = await Outbox(dead, clock).due()
+    claimed = await Outbox(dead, clock, registry).due()
     assert len(claimed) == 10
-    survivor = Outbox(alive, clock)
+    survivor = Outbox(alive, clock, registry)
     assert await survivor.due() == []
 
     clock.advance(DEAD_AFTER * PERIOD)
@@ -125,27 +125,32 @@ async def test_a_silent_peers_claims_are_taken_over_before_they_run_out(
 
 async def test_a_clean_shutdown_hands_its_claims_back(
     processes: tuple[PostgresDatabase, PostgresDatabase],
+    registry: GameRegistry,
 ) -> None:
     leaving, staying = processes
     clock = ManualClock(START)
     for channel in range(1, 4):
         await leaving.write(partial(_post, now=clock.now(), channel=channel))
-    mine = Outbox(leaving, clock)
+    mine = Outbox(leaving, clock, registry)
     assert len(await mine.due()) == 3
-    assert await Outbox(staying, clock).due() == []
+    assert await Outbox(staying, clock, registry).due() == []
     assert await mine.release() == 3
-    assert len(await Outbox(staying, clock).due()) == 3
+    assert len(await Outbox(staying, clock, registry).due()) == 3
 
 
 async def test_a_language_change_reaches_the_other_processs_cache(
     processes: tuple[PostgresDatabase, PostgresDatabase],
+    registry: GameRegistry,
 ) -> None:
     """Process B knows the player (a command cached their language, so its next commands read nothing);
     process A's `/settings` change commits, and B's cache forgets the player within well under a second:
     B's next command reads, and answers in, the new language. A player erased in A is forgotten too."""
     a_db, b_db = processes
     clock = ManualClock(START)
-    a, b = PlayerService(a_db, clock), PlayerService(b_db, clock)
+    a, b = (
+        PlayerService(a_db, clock, registry),
+        PlayerService(b_db, clock, registry),
+    )
     assert await b.touch(7, "fr") is None
     assert await b.touch(8, "fr") is None
     assert b.locales.get(7) is not None
@@ -165,17 +170,18 @@ async def test_a_language_change_reaches_the_other_processs_cache(
     print({"forgotten_after_ms": round(took * 1000, 1)})
 
     heard.clear()
-    assert await PrivacyService(a_db, clock).erase(8)
+    assert await PrivacyService(a_db, clock, registry).erase(8)
     assert await _woken(heard, 5.0) is not None
     assert b.locales.get(8) is None
 
 
 async def test_a_lost_listen_connection_empties_the_language_cache(
     processes: tuple[PostgresDatabase, PostgresDatabase],
+    registry: GameRegistry,
 ) -> None:
     """What was announced while a process was not listening is lost: it forgets every player instead."""
     first, second = processes
-    players = PlayerService(second, ManualClock(START))
+    players = PlayerService(second, ManualClock(START), registry)
     heard: list[str | None] = []
     told = asyncio.Event()
 
@@ -199,13 +205,17 @@ async def test_a_lost_listen_connection_empties_the_language_cache(
 
 async def test_a_ban_reaches_the_other_processs_gate(
     processes: tuple[PostgresDatabase, PostgresDatabase],
+    registry: GameRegistry,
 ) -> None:
     """Process B keeps the server's pauses and bans (every game interaction asks); a ban made in process A
     reaches B's cache within well under a second, and B's next interaction of that player is refused."""
     a_db, b_db = processes
     clock = ManualClock(START)
     cards = CardIndex({})
-    a, b = AdminService(a_db, clock, cards), AdminService(b_db, clock, cards)
+    a, b = (
+        AdminService(a_db, clock, registry, cards),
+        AdminService(b_db, clock, registry, cards),
+    )
     await b.check_access(5, "pillz", 7)
     reads = b_db.reads
     await b.check_access(5, "pillz", 7)
@@ -245,6 +255,7 @@ async def test_a_servers_settings_change_reaches_the_other_processs_cache(
 
 async def test_a_copy_minted_in_one_process_shows_on_the_others_next_collection_page(
     processes: tuple[PostgresDatabase, PostgresDatabase],
+    registry: GameRegistry,
 ) -> None:
     """Process B keeps the player's visible HOSS copies; a copy minted by process A reaches B's next
     page within well under a second (CARDS_TOPIC by NOTIFY)."""
@@ -252,7 +263,7 @@ async def test_a_copy_minted_in_one_process_shows_on_the_others_next_collection_
     clock = ManualClock(START)
     catalog = load_catalog(DATA_DIR / "hoss.json", HossCatalog)
     b = HossCollection(b_db, catalog)
-    await a_db.write(lambda conn: ensure_player(conn, 9, clock.now()))
+    await a_db.write(lambda conn: ensure_player(conn, 9, clock.now(), registry))
     assert (await b.list_copies(9)).total == 0
     reads = b_db.reads
     await b.list_copies(9)
@@ -271,32 +282,32 @@ async def test_a_copy_minted_in_one_process_shows_on_the_others_next_collection_
 
 async def test_gold_paid_in_one_process_shows_on_the_others_next_profile(
     processes: tuple[PostgresDatabase, PostgresDatabase],
+    registry: GameRegistry,
 ) -> None:
     """Process B keeps the player's /profile; gold credited by process A reaches B's next profile within
     well under a second (WALLETS_TOPIC by NOTIFY)."""
     a_db, b_db = processes
     clock = ManualClock(START)
-    b = PlayerService(b_db, clock)
+    b = PlayerService(b_db, clock, registry)
     b.check_kept_profiles = False  # its fresh reads would hide what was kept
     coins = PILLZ_COINS.name_key
     heard = asyncio.Event()  # subscribed after B's players: set once it has forgotten the player
     b_db.subscribe_keys(ledger.WALLETS_TOPIC, lambda key: heard.set())
-    with registered(pillz.GAME):
-        await a_db.write(lambda conn: ensure_player(conn, 10, clock.now()))  # the starting coins
-        assert await _woken(heard, 5.0) is not None  # a read racing with that NOTIFY would not be kept
-        heard.clear()
-        before = await b.profile(10, create=False)
-        assert before is not None
-        reads = b_db.reads
-        assert await b.profile(10, create=False) == before
-        assert b_db.reads == reads  # kept
+    await a_db.write(lambda conn: ensure_player(conn, 10, clock.now(), registry))  # the starting coins
+    assert await _woken(heard, 5.0) is not None  # a read racing with that NOTIFY would not be kept
+    heard.clear()
+    before = await b.profile(10, create=False)
+    assert before is not None
+    reads = b_db.reads
+    assert await b.profile(10, create=False) == before
+    assert b_db.reads == reads  # kept
 
-        paid = ledger.Movement("test")
-        await a_db.write(lambda conn: ledger.credit(conn, clock.now(), 10, PILLZ_COINS.code, 7, paid))
-        took = await _woken(heard, 5.0)
-        assert took is not None
-        assert took < 0.5, took
-        after = await b.profile(10, create=False)
-        assert after is not None
-        assert dict(after.wallets)[coins] == dict(before.wallets)[coins] + 7
-        assert b_db.reads == reads + 1
+    paid = ledger.Movement("test")
+    await a_db.write(lambda conn: ledger.credit(conn, clock.now(), 10, PILLZ_COINS.code, 7, paid))
+    took = await _woken(heard, 5.0)
+    assert took is not None
+    assert took < 0.5, took
+    after = await b.profile(10, create=False)
+    assert after is not None
+    assert dict(after.wallets)[coins] == dict(before.wallets)[coins] + 7
+    assert b_db.reads == reads + 1

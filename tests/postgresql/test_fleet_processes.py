@@ -29,6 +29,7 @@ from emulator import DiscordEmulator
 from engine.hoss.catalog import HossCatalog
 from services.infra import scheduler
 from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import GameRegistry
 from services.infra.heartbeat import DEAD_AFTER
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import CLAIM, Outbox, enqueue
@@ -99,13 +100,13 @@ class Setup:
     pairs: dict[int, list[list[int]]]
 
 
-async def prepare(db: Database, catalog: HossCatalog) -> Setup:
+async def prepare(db: Database, catalog: HossCatalog, registry: GameRegistry) -> Setup:
     clock = ManualClock(SystemClock().now())  # the setup's instant: the jobs are due for the workers' clocks
     ops: list[list[list[Any]]] = [[], []]  # [label, kind, player, card(s), key]
     for_sale: dict[int, list[int]] = {}
     pairs: dict[int, list[list[int]]] = {}
     for p in PLAYERS:
-        await new_player(db, clock, p, gold=GOLD)
+        await new_player(db, clock, p, gold=GOLD, registry=registry)
         for floor in rank1_ids(catalog)[:6]:  # the floor a sale may not go below
             await mint(db, clock, p, floor)
         for_sale[p] = [await mint(db, clock, p, "orc_guerrier_1", "argent") for _ in range(10)]
@@ -163,7 +164,7 @@ def posted(emu: DiscordEmulator, channels: list[Any]) -> Counter[str]:
     return Counter(m.content for channel in channels for m in emu.channel_messages(channel))
 
 
-async def run_fleet(url: str, *, kill_at_window: int | None) -> dict[str, Any]:
+async def run_fleet(url: str, registry: GameRegistry, *, kill_at_window: int | None) -> dict[str, Any]:
     """Both processes on the storm and the operations; with `kill_at_window`, the first one is SIGKILLed
     between its `kill_at_window`-th post and that post's mark_sent. Returns what happened."""
     catalog = load_catalog(DATA_DIR / "hoss.json", HossCatalog)
@@ -173,7 +174,7 @@ async def run_fleet(url: str, *, kill_at_window: int | None) -> dict[str, Any]:
     channels = [emu.add_channel(guild, f"salon-{n}") for n in range(CHANNELS)]
     workers = await start(2)
     try:
-        setup = await prepare(db, catalog)
+        setup = await prepare(db, catalog, registry=registry)
         lives = [Life(worker) for worker in workers]
         async with emu:
             go_at = wall() + 5.0  # both processes imported and ready: the storm and operations start together
@@ -242,11 +243,13 @@ def effects(conn: Connection, setup: Setup) -> dict[str, Any]:
     return figures
 
 
-async def test_two_processes_share_the_storm_and_the_operations(pg_cluster: Cluster) -> None:
+async def test_two_processes_share_the_storm_and_the_operations(
+    pg_cluster: Cluster, registry: GameRegistry
+) -> None:
     url = pg_cluster.create()
     try:
         started = time.monotonic()
-        figures = await run_fleet(url, kill_at_window=None)
+        figures = await run_fleet(url, kill_at_window=None, registry=registry)
         took = time.monotonic() - started
     finally:
         pg_cluster.drop(url)
@@ -271,10 +274,10 @@ async def test_two_processes_share_the_storm_and_the_operations(pg_cluster: Clus
     print({"seconds": round(took, 1), "windows": [life.windows for life in lives]})
 
 
-async def test_the_survivor_takes_over_a_killed_process(pg_cluster: Cluster) -> None:
+async def test_the_survivor_takes_over_a_killed_process(pg_cluster: Cluster, registry: GameRegistry) -> None:
     url = pg_cluster.create()
     try:
-        figures = await run_fleet(url, kill_at_window=5)
+        figures = await run_fleet(url, kill_at_window=5, registry=registry)
     finally:
         pg_cluster.drop(url)
     dead, survivor = figures["lives"]
@@ -312,7 +315,9 @@ async def test_the_survivor_takes_over_a_killed_process(pg_cluster: Cluster) -> 
     )
 
 
-async def test_an_idle_deliverer_sends_what_another_process_queued_at_once(pg_cluster: Cluster) -> None:
+async def test_an_idle_deliverer_sends_what_another_process_queued_at_once(
+    pg_cluster: Cluster, registry: GameRegistry
+) -> None:
     """The worker's deliverer has nothing to do and sleeps for its 10-minute idle recheck; a post queued
     here (another process) reaches Discord through it within a second: the commit's NOTIFY woke it."""
     url = pg_cluster.create()
@@ -357,7 +362,7 @@ async def test_an_idle_deliverer_sends_what_another_process_queued_at_once(pg_cl
             emu.assert_no_errors()
         assert [m.content for m in emu.channel_messages(channel)] == ["hello"]
         assert life.status == 0
-        assert await Outbox(db, SystemClock()).next_due_at() is None
+        assert await Outbox(db, SystemClock(), registry).next_due_at() is None
     finally:
         await stop([worker])
         await db.close()

@@ -15,6 +15,7 @@ import pytest
 from core.clock import ManualClock, to_db
 from core.errors import InsufficientFunds
 from services.infra import ledger, outbox
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import CLAIM, Outbox
 from services.infra.scheduler import Job, Scheduler
@@ -126,11 +127,12 @@ async def test_two_schedulers_fire_each_due_job_once(
 
 async def test_two_deliverers_never_take_the_same_item(
     processes: tuple[PostgresDatabase, PostgresDatabase],
+    registry: GameRegistry,
 ) -> None:
     """Each process's deliverer claims what it is about to send: the other passes over it until it is
     marked, retried (the claim goes with the retry) or the claim runs out (its process died)."""
     clock = ManualClock(START)
-    first, second = (Outbox(cast(Database, db), clock) for db in processes)
+    first, second = (Outbox(cast(Database, db), clock, registry) for db in processes)
 
     def post(conn: Connection, channel: int) -> int:
         return outbox.enqueue(

@@ -6,14 +6,14 @@ Every game with a guide has one; the later games' examples are run by their own 
 
 from __future__ import annotations
 
-from services.infra import games
 from tests.sandbox.first_steps import example, opened_entry, order_of, run, seed_of
+from tests.support.registries import every_game
 
 
 def test_every_game_with_a_guide_has_a_first_steps_example() -> None:
     """A game that declares its first steps shows them in an example readers can run (its own test runs
     it: here for the first three games, in tests/e2e/<game>/ for the others)."""
-    guided = [spec.key for spec in games.discover() if spec.guide is not None]
+    guided = [spec.key for spec in every_game().all_games() if spec.guide is not None]
     assert guided
     for key in guided:
         assert example(key).is_file(), f"examples/first_steps_{key}.txt is missing"

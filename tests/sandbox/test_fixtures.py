@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sandbox.fixtures import fixtures
 from sandbox.main import run_sandbox
-from services.infra import games
+from tests.support.registries import every_game
 
 
 async def run(tmp_path: Path, script: str) -> tuple[int, str, Path]:
@@ -25,7 +25,7 @@ async def run(tmp_path: Path, script: str) -> tuple[int, str, Path]:
 
 def test_every_game_has_a_ready_made_situation() -> None:
     named = {name.split("-")[0] for name in fixtures()}
-    assert named >= {spec.key for spec in games.discover()}
+    assert named >= {spec.key for spec in every_game().all_games()}
 
 
 async def test_the_situations_of_the_four_card_games(tmp_path: Path) -> None:

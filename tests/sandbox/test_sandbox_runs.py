@@ -15,6 +15,7 @@ from sandbox.harness import BotHarness
 from sandbox.main import run_sandbox
 from services.infra.scheduler import schedule
 from store.connection import Connection
+from tests.support.registries import every_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -138,7 +139,6 @@ def test_command_line_entry_point(tmp_path: Path) -> None:
 
 
 async def test_clicks_selects_modals_dms_threads_and_time(tmp_path: Path) -> None:
-    from services.infra import games
     from tests.fixtures import fixture_game
 
     script = tmp_path / "script.txt"
@@ -160,19 +160,16 @@ async def test_clicks_selects_modals_dms_threads_and_time(tmp_path: Path) -> Non
         encoding="utf-8",
     )
     lines: list[str] = []
-    games.register(fixture_game.SPEC)
-    try:
-        code = await run_sandbox(
-            script=str(script),
-            db_path=None,
-            out=lines.append,
-            harness_options={
-                "data_dir": fixture_game.data_dir_with_fixture(tmp_path / "data"),
-                "extra_extensions": ("tests.fixtures.fixture_game",),
-            },
-        )
-    finally:
-        games.unregister(fixture_game.SPEC.key)
+    code = await run_sandbox(
+        script=str(script),
+        db_path=None,
+        out=lines.append,
+        harness_options={
+            "data_dir": fixture_game.data_dir_with_fixture(tmp_path / "data"),
+            "extra_extensions": ("tests.fixtures.fixture_game",),
+            "registry": every_game().with_games(fixture_game.SPEC),
+        },
+    )
     text = "\n".join(lines)
     assert code == 0, text
     assert "[#parties] 10 coins" in text

@@ -30,8 +30,6 @@ from unittest.mock import patch
 
 import discord
 
-from store.connection import Connection
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.clock import Clock, SystemClock
@@ -39,10 +37,12 @@ from core.settings import Settings
 from discord_app.delivery import Deliverer
 from services.infra import ledger
 from services.infra.container import Services, build_services
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import Outbox, OutboxItem, enqueue
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, schedule
+from store.connection import Connection
 from store.idempotency import once
 
 CURRENCY = "crash_gold"
@@ -88,13 +88,13 @@ def reward_job(spec: dict[str, Any]) -> Callable[[Connection, Job, datetime], No
     return reward
 
 
-def grant(spec: dict[str, Any], clock: Clock) -> Callable[[Connection], None]:
+def grant(spec: dict[str, Any], clock: Clock, registry: GameRegistry) -> Callable[[Connection], None]:
     def unit(conn: Connection) -> None:
         now = clock.now()
 
         def work() -> None:
             for player in (*spec["players"], spec["refuser"]):
-                ensure_player(conn, player, now)
+                ensure_player(conn, player, now, registry)
                 ledger.credit(conn, now, player, CURRENCY, GRANT, ledger.Movement("crash.grant"))
 
         once(conn, "crash-grant", now, work)
@@ -167,7 +167,7 @@ async def main(spec: dict[str, Any]) -> None:
     services = await build_services(settings, SystemClock())
     instrument(spec)
     services.scheduler.on("crash.reward", reward_job(spec))
-    await services.db.write(grant(spec, services.clock))
+    await services.db.write(grant(spec, services.clock, registry=services.registry))
     client = discord.Client(intents=discord.Intents.none())
     await client.login(spec["token"])
     deliverer = Deliverer(client, services)

@@ -10,20 +10,22 @@ import pytest
 from core.clock import ManualClock, to_db
 from core.errors import CardUnavailable, InsufficientFunds, NotAllowed
 from services.community.admin import Actor, AdminService
-from services.infra import games, ledger
+from services.infra import ledger
 from services.infra.access import Access
 from services.infra.catalogs import DATA_DIR, CardIndex, load_all
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from store.connection import Connection
 from store.db import Database
+from tests.support.registries import every_game
 
 OWNER, ALICE, BOB, GUILD, OTHER_GUILD = 900, 11, 12, 5, 6
 
 
 @pytest.fixture
-def admin(db: Database, clock: ManualClock) -> AdminService:
-    specs = games.discover()
-    return AdminService(db, clock, CardIndex(load_all(DATA_DIR, specs)))
+def admin(db: Database, clock: ManualClock, registry: GameRegistry) -> AdminService:
+    specs = every_game().all_games()
+    return AdminService(db, clock, registry, CardIndex(load_all(DATA_DIR, specs)))
 
 
 def actor(request: int, guild: int | None = GUILD, user: int = OWNER) -> Actor:
@@ -113,9 +115,10 @@ async def test_each_games_reset_goes_through_the_ledger(
     admin: AdminService,
     game: str,
     conservation: Callable[[Connection], None],
+    registry: GameRegistry,
 ) -> None:
     insert, table, currency, _, card = PROGRESS[game]
-    spec = games.get(game)
+    spec = every_game().get(game)
     assert spec is not None
     assert spec.reset is not None
     starting = next(c.starting for c in spec.currencies if c.code == currency)
@@ -124,7 +127,7 @@ async def test_each_games_reset_goes_through_the_ledger(
 
     def seed(conn: Connection) -> None:
         for player in (ALICE, BOB):
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, registry)
             conn.execute(insert, (player, to_db(now)))
             ledger.credit(conn, now, player, currency, 77, ledger.Movement("test"))
             for _ in range(3):
@@ -150,12 +153,12 @@ async def test_each_games_reset_goes_through_the_ledger(
 
 
 async def test_a_reset_is_refused_while_the_player_is_in_a_live_match(
-    db: Database, clock: ManualClock, admin: AdminService
+    db: Database, clock: ManualClock, admin: AdminService, registry: GameRegistry
 ) -> None:
     now = to_db(clock.now())
 
     def seed(conn: Connection) -> None:
-        ensure_player(conn, ALICE, clock.now())
+        ensure_player(conn, ALICE, clock.now(), registry)
         match = conn.execute(
             "INSERT INTO matches (game, kind, guild_id, channel_id, status, request_key, version, created_at,"
             " updated_at) VALUES ('pillz', 'friend', 5, 7, 'live', 'k', 0, ?, ?) RETURNING id",

@@ -15,13 +15,15 @@ from core.clock import ManualClock
 from engine.cards import LocalizedText
 from services.community.card_names import beside, named, reading_languages
 from services.community.trades.service import MIN_MEMBERSHIP, TradeService
-from services.infra import games, ledger
+from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, CardIndex, load_all
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, render_text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
 from store.db import Database
+from tests.support.registries import every_game
 
 GUILD, CHANNEL = 500, 510
 FRENCH, ENGLISH, FRENCH_TOO, UNKNOWN = 1, 2, 3, 4
@@ -47,16 +49,18 @@ def test_the_other_languages_name_stands_beside_the_readers_where_they_differ() 
 
 @pytest.fixture(scope="module")
 def cards() -> CardIndex:
-    return CardIndex(load_all(DATA_DIR, games.discover()))
+    return CardIndex(load_all(DATA_DIR, every_game().all_games()))
 
 
 @pytest.fixture
-async def trades(db: Database, clock: ManualClock, cards: CardIndex) -> AsyncIterator[TradeService]:
+async def trades(
+    db: Database, clock: ManualClock, cards: CardIndex, registry: GameRegistry
+) -> AsyncIterator[TradeService]:
     now = clock.now()
 
     def unit(conn: Connection) -> None:
         for player in (FRENCH, ENGLISH, FRENCH_TOO, UNKNOWN):
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, registry)
         conn.execute("UPDATE players SET locale = 'fr' WHERE id = ?", (FRENCH,))
         # English from Discord, never chosen with /settings
         conn.execute("UPDATE players SET last_locale = 'en' WHERE id = ?", (ENGLISH,))
@@ -69,7 +73,7 @@ async def trades(db: Database, clock: ManualClock, cards: CardIndex) -> AsyncIte
     clock.advance(MIN_MEMBERSHIP + timedelta(days=1))
     scheduler = Scheduler(db, clock, ZoneInfo("Europe/Paris"))
     try:
-        yield TradeService(db, clock, scheduler, cards, "en")
+        yield TradeService(db, clock, registry, scheduler, cards, "en")
     finally:
         await scheduler.stop()
 

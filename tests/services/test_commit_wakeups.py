@@ -23,6 +23,7 @@ from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler
 from store.connection import Connection
 from store.db import Database, announce
+from tests.support.registries import every_game
 from tests.support.waits import in_thread
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -96,7 +97,7 @@ async def test_the_scheduler_wakes_for_a_job_and_not_for_other_commits(db: Datab
         passed.clear()
         reads = db.reads
         for player in range(1, 21):
-            await db.write(partial(ensure_player, player_id=player, now=clock.now()))
+            await db.write(partial(ensure_player, player_id=player, now=clock.now(), registry=every_game()))
         assert wakes == []  # 20 commits that scheduled nothing: the dispatcher was not woken
         assert not passed.is_set()
         assert db.reads == reads
@@ -126,7 +127,7 @@ async def test_the_deliverer_wakes_for_a_message_and_not_for_other_commits(tmp_p
     try:
         db, now = services.db, services.clock.now()
         for player in range(1, 21):
-            await db.write(partial(ensure_player, player_id=player, now=now))
+            await db.write(partial(ensure_player, player_id=player, now=now, registry=services.registry))
         assert wakes == []
         spec = MessageSpec(content=Text.raw("hello"))
         await db.write(lambda conn: outbox.enqueue(conn, now, Target("channel", 5, guild_id=None), spec))

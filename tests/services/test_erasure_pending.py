@@ -16,13 +16,15 @@ from core.clock import ManualClock
 from core.errors import NotAllowed, NotFound
 from services.community.privacy import PrivacyService, collect
 from services.community.trades.service import MIN_MEMBERSHIP, TradeService
-from services.infra import games, ledger
+from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, CardIndex, load_all
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import check_conservation
+from tests.support.registries import every_game
 
 ALICE, BOB = 312345678901234567, 498765432109876543  # Discord-sized ids, as erasure rewrites them in texts
 GUILD, CHANNEL = 500, 510
@@ -30,12 +32,12 @@ GAME, GOLD = "pillz", "pillz_gold"
 
 
 class Scene:
-    def __init__(self, db: Database, clock: ManualClock) -> None:
+    def __init__(self, db: Database, clock: ManualClock, registry: GameRegistry) -> None:
         self.db, self.clock = db, clock
-        self.cards = CardIndex(load_all(DATA_DIR, games.discover()))
+        self.cards = CardIndex(load_all(DATA_DIR, every_game().all_games()))
         self.scheduler = Scheduler(db, clock, ZoneInfo("Europe/Paris"))
-        self.trades = TradeService(db, clock, self.scheduler, self.cards)
-        self.privacy = PrivacyService(db, clock, self.trades)
+        self.trades = TradeService(db, clock, registry, self.scheduler, self.cards)
+        self.privacy = PrivacyService(db, clock, registry, self.trades)
 
     async def mint(self, owner: int) -> int:
         catalog = self.cards.catalog(GAME)
@@ -54,14 +56,14 @@ class Scene:
 
 
 @pytest.fixture
-async def scene(db: Database) -> AsyncIterator[Scene]:
+async def scene(db: Database, registry: GameRegistry) -> AsyncIterator[Scene]:
     clock = ManualClock()
-    world = Scene(db, clock)
+    world = Scene(db, clock, registry=registry)
     now = clock.now()
 
     def unit(conn: Connection) -> None:
         for player in (ALICE, BOB):
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, registry)
 
     await db.write(unit)
     clock.advance(MIN_MEMBERSHIP + timedelta(days=1))

@@ -6,8 +6,6 @@ the same unit (gold paid) would make the profile forgotten anyway."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from core.clock import ManualClock
@@ -15,7 +13,7 @@ from services import choco, pillz
 from services.choco.leagues import record_result
 from services.community.privacy import PrivacyService
 from services.infra import ledger
-from services.infra.games import GameSpec, SummaryLine
+from services.infra.games import GameRegistry, GameSpec, SummaryLine
 from services.infra.messages import Number
 from services.infra.players import PROFILE_TOPIC, PlayerService, Profile, ensure_player
 from services.pillz.economy import CURRENCY as PILLZ_COINS
@@ -24,16 +22,19 @@ from services.pillz.ladder import record_friend_result
 from services.pillz.reset import reset as reset_pillz
 from store.connection import Connection
 from store.db import Database
-from tests.fixtures.registration import registered
 
 GUILD = 500
 GRANT = ledger.Movement("test.grant")
 
 
 @pytest.fixture
-def players(db: Database, clock: ManualClock) -> Iterator[PlayerService]:
-    with registered(pillz.GAME), registered(choco.GAME):
-        yield PlayerService(db, clock)
+def registry() -> GameRegistry:
+    return GameRegistry((pillz.GAME, choco.GAME))
+
+
+@pytest.fixture
+def players(db: Database, clock: ManualClock, registry: GameRegistry) -> PlayerService:
+    return PlayerService(db, clock, registry)
 
 
 @pytest.fixture
@@ -81,19 +82,25 @@ async def test_a_credit_and_a_debit_show_on_a_kept_profile(
 
 
 async def test_a_pillz_profile_and_its_record_show_on_a_kept_profile(
-    db: Database, clock: ManualClock, players: PlayerService, announced: list[str | None]
+    db: Database,
+    clock: ManualClock,
+    players: PlayerService,
+    announced: list[str | None],
+    registry: GameRegistry,
 ) -> None:
-    await db.write(lambda conn: ensure_player(conn, 2, clock.now()))
+    await db.write(lambda conn: ensure_player(conn, 2, clock.now(), registry))
     assert await lines(players, 1, pillz.GAME) == []
-    await db.write(lambda conn: ensure_profile(conn, clock.now(), 1))
+    await db.write(lambda conn: ensure_profile(conn, clock.now(), registry, 1))
     [line] = await lines(players, 1, pillz.GAME)
     assert (line.params["rating"], line.params["games"]) == (Number(1000), 0)
     assert announced == ["1"]
-    await db.write(lambda conn: ensure_profile(conn, clock.now(), 1))  # already there: nothing to say
+    await db.write(
+        lambda conn: ensure_profile(conn, clock.now(), registry, 1)
+    )  # already there: nothing to say
     assert announced == ["1"]
-    await db.write(lambda conn: ensure_profile(conn, clock.now(), 2))
+    await db.write(lambda conn: ensure_profile(conn, clock.now(), registry, 2))
     announced.clear()
-    await db.write(lambda conn: record_friend_result(conn, clock.now(), GUILD, 7, (1, 2), 0))
+    await db.write(lambda conn: record_friend_result(conn, clock.now(), registry, GUILD, 7, (1, 2), 0))
     [line] = await lines(players, 1, pillz.GAME)
     assert (line.params["games"], line.params["wins"]) == (1, 1)
     rating = line.params["rating"]
@@ -117,9 +124,13 @@ async def test_a_chocobataille_result_shows_on_a_kept_profile(
 
 
 async def test_a_reset_shows_on_a_kept_profile(
-    db: Database, clock: ManualClock, players: PlayerService, announced: list[str | None]
+    db: Database,
+    clock: ManualClock,
+    players: PlayerService,
+    announced: list[str | None],
+    registry: GameRegistry,
 ) -> None:
-    await db.write(lambda conn: ensure_profile(conn, clock.now(), 4))
+    await db.write(lambda conn: ensure_profile(conn, clock.now(), registry, 4))
     assert await lines(players, 4, pillz.GAME) != []
     announced.clear()
     await db.write(lambda conn: reset_pillz(conn, clock.now(), 4))
@@ -127,9 +138,11 @@ async def test_a_reset_shows_on_a_kept_profile(
     assert announced == ["4"]  # the profile row's deletion itself, beside the coins taken back
 
 
-async def test_an_erased_player_is_not_kept(db: Database, clock: ManualClock, players: PlayerService) -> None:
+async def test_an_erased_player_is_not_kept(
+    db: Database, clock: ManualClock, players: PlayerService, registry: GameRegistry
+) -> None:
     await kept(players, 5)
-    assert await PrivacyService(db, clock).erase(5)
+    assert await PrivacyService(db, clock, registry).erase(5)
     assert players.profiles.get(5) is None
     assert await players.profile(5, create=False) is None
 

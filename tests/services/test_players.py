@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
 from core.clock import ManualClock
 from core.errors import BadInput
-from services.infra import games
-from services.infra.games import Currency, GameSpec, SummaryLine
+from services.infra.games import Currency, GameRegistry, GameSpec, SummaryLine
 from services.infra.players import PlayerService, ensure_player
 from store.connection import Connection
 from store.db import Database
@@ -26,26 +25,25 @@ def _summary(conn: Connection, player_id: int) -> list[SummaryLine]:
 
 
 @pytest.fixture
-def spec() -> Iterator[GameSpec]:
-    """A temporary game, so these tests do not depend on which real games exist or what they grant."""
-    game = games.register(
-        GameSpec(
-            key="zz_test_players",
-            name_key="game.zz_test",
-            command_group="zztest",
-            currencies=(COINS, TOKENS),
-            profile_summary=_summary,
-        )
+def spec() -> GameSpec:
+    """A test-only game, so these tests do not depend on which real games exist or what they grant."""
+    return GameSpec(
+        key="zz_test_players",
+        name_key="game.zz_test",
+        command_group="zztest",
+        currencies=(COINS, TOKENS),
+        profile_summary=_summary,
     )
-    try:
-        yield game
-    finally:
-        games.unregister(game.key)
 
 
 @pytest.fixture
-def service(db: Database, clock: ManualClock) -> PlayerService:
-    return PlayerService(db, clock)
+def registry(spec: GameSpec) -> GameRegistry:
+    return GameRegistry((spec,))
+
+
+@pytest.fixture
+def service(db: Database, clock: ManualClock, registry: GameRegistry) -> PlayerService:
+    return PlayerService(db, clock, registry)
 
 
 def _count(sql: str, *params: object) -> Callable[[Connection], int]:
@@ -53,10 +51,10 @@ def _count(sql: str, *params: object) -> Callable[[Connection], int]:
 
 
 async def test_ensure_player_creates_once_with_starting_wallets(
-    db: Database, clock: ManualClock, spec: GameSpec, conservation: Conservation
+    db: Database, clock: ManualClock, spec: GameSpec, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    assert await db.write(lambda conn: ensure_player(conn, 7, clock.now())) is True
-    assert await db.write(lambda conn: ensure_player(conn, 7, clock.now())) is False
+    assert await db.write(lambda conn: ensure_player(conn, 7, clock.now(), registry)) is True
+    assert await db.write(lambda conn: ensure_player(conn, 7, clock.now(), registry)) is False
     wallets = await db.read(
         lambda conn: [
             tuple(r) for r in conn.execute("SELECT currency, balance FROM wallets WHERE player_id = 7")

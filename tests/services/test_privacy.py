@@ -12,11 +12,13 @@ import pytest
 from core.clock import ManualClock, to_db
 from core.errors import NotAllowed
 from services.community.privacy import collect, erase
-from services.infra import games, ledger
+from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from store import schema
 from store.connection import Connection
 from store.db import Database
+from tests.support.registries import every_game
 
 # Discord ids: 17 digits and more, as every real user's
 ALICE, BOB = 312345678901234567, 498765432109876543
@@ -24,14 +26,14 @@ ALICE, BOB = 312345678901234567, 498765432109876543
 
 @pytest.fixture(autouse=True)
 def _games() -> None:
-    games.discover()
+    every_game().all_games()
 
 
-def _seed_two_players(conn: Connection, clock: ManualClock, status: str) -> None:
+def _seed_two_players(conn: Connection, clock: ManualClock, status: str, registry: GameRegistry) -> None:
     now = clock.now()
     at = to_db(now)
     for player in (ALICE, BOB):
-        ensure_player(conn, player, now)
+        ensure_player(conn, player, now, registry)
     ledger.mint_card(conn, now, ALICE, "hoss", "orc_guerrier_1", ledger.Movement("test", ref=f"gift:{ALICE}"))
     conn.execute(
         "INSERT INTO hoss_decks (player_id, slot, name, lines, buffs, updated_at) VALUES (?, 1, 'Mine', '[]', '[]', ?)",
@@ -78,9 +80,9 @@ def _seed_two_players(conn: Connection, clock: ManualClock, status: str) -> None
 
 
 async def test_the_export_holds_the_players_rows_and_not_a_live_matchs(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    await db.write(lambda conn: _seed_two_players(conn, clock, "live"))
+    await db.write(lambda conn: _seed_two_players(conn, clock, "live", registry=registry))
     live = await db.read(lambda conn: collect(conn, ALICE))
     assert live["player"]["id"] == ALICE
     assert {"wallets", "ledger", "cards", "hoss_decks", "pillz_friend_results"} <= set(live["tables"])
@@ -104,11 +106,11 @@ def _mentions(conn: Connection, player: int) -> list[str]:
 
 
 async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
-    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None], registry: GameRegistry
 ) -> None:
-    await db.write(lambda conn: _seed_two_players(conn, clock, "over"))
+    await db.write(lambda conn: _seed_two_players(conn, clock, "over", registry=registry))
     now = clock.now()
-    anonymous = await db.write(lambda conn: erase(conn, now, ALICE))
+    anonymous = await db.write(lambda conn: erase(conn, now, registry, ALICE))
     assert anonymous is not None
     assert anonymous < 0
     assert await db.read(lambda conn: _mentions(conn, ALICE)) == []
@@ -129,7 +131,7 @@ async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
     )
     assert [tuple(row) for row in typed] == [("", "dissolved"), ("", "dissolved"), ("", anonymous)]
     await db.read(conservation)
-    assert await db.write(lambda conn: erase(conn, now, ALICE)) is None  # nothing left to erase
+    assert await db.write(lambda conn: erase(conn, now, registry, ALICE)) is None  # nothing left to erase
 
     def tamper(conn: Connection) -> None:
         conn.execute("UPDATE ledger SET delta = 5 WHERE player_id = ?", (anonymous,))
@@ -146,14 +148,14 @@ async def test_erasure_leaves_no_discord_id_and_keeps_the_books(
     ],
 )
 async def test_erasure_waits_for_the_players_games_to_end(
-    db: Database, clock: ManualClock, status: str
+    db: Database, clock: ManualClock, status: str, registry: GameRegistry
 ) -> None:
     """docs/privacy.md: a match waits on its other seat, so the erasure is refused until it ends (a
     challenge declined, withdrawn or expired; a game finished or forfeited) and nothing is erased."""
-    await db.write(lambda conn: _seed_two_players(conn, clock, status))
+    await db.write(lambda conn: _seed_two_players(conn, clock, status, registry=registry))
     now = clock.now()
     with pytest.raises(NotAllowed, match=r"privacy\.error\.busy"):
-        await db.write(lambda conn: erase(conn, now, ALICE))
+        await db.write(lambda conn: erase(conn, now, registry, ALICE))
     assert (
         await db.read(
             lambda conn: conn.execute("SELECT COUNT(*) FROM players WHERE id = ?", (ALICE,)).fetchone()[0]

@@ -18,9 +18,9 @@ from core.clock import ManualClock
 from engine.errors import DomainError
 from services.community.trades.service import MIN_MEMBERSHIP, TradeService
 from services.community.trades.store import Trade
-from services.infra import games, ledger
+from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, CardIndex, load_all
-from services.infra.games import GameContext
+from services.infra.games import GameContext, GameRegistry
 from services.infra.messages import MessageSpec, Text, render_text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
@@ -28,6 +28,7 @@ from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import check_conservation
 from tests.services.public_wording import parts
+from tests.support.registries import every_game
 
 GUILD, CHANNEL = 500, 510
 ALICE, BOB, CAROL = 1, 2, 3
@@ -36,23 +37,25 @@ GRANT = ledger.Movement("test.grant")
 
 @pytest.fixture(scope="module")
 def cards() -> CardIndex:
-    return CardIndex(load_all(DATA_DIR, games.discover()))
+    return CardIndex(load_all(DATA_DIR, every_game().all_games()))
 
 
 class Desk:
     """Three players old enough to trade, the trade service and any game's services on one database."""
 
-    def __init__(self, db: Database, clock: ManualClock, cards: CardIndex) -> None:
+    def __init__(self, db: Database, clock: ManualClock, cards: CardIndex, registry: GameRegistry) -> None:
         self.db, self.clock, self.cards = db, clock, cards
         self.scheduler = Scheduler(db, clock, ZoneInfo("Europe/Paris"))
-        self.trades = TradeService(db, clock, self.scheduler, cards)
+        self.trades = TradeService(db, clock, registry, self.scheduler, cards)
         self.keys = 0
 
-    def game(self, key: str) -> Any:
-        spec = games.get(key)
+    def game(self, key: str, registry: GameRegistry) -> Any:
+        spec = every_game().get(key)
         assert spec is not None
         assert spec.build is not None
-        context = GameContext(self.db, self.clock, self.cards.catalog(key), self.scheduler, random.Random(7))
+        context = GameContext(
+            self.db, self.clock, self.cards.catalog(key), self.scheduler, random.Random(7), registry
+        )
         return spec.build(context)
 
     def name(self, game: str, card: str, locale: str) -> str:
@@ -107,12 +110,14 @@ def said_about_decks(spec: MessageSpec) -> bool:
 
 
 @pytest.fixture
-async def w(db: Database, clock: ManualClock, cards: CardIndex) -> AsyncIterator[Desk]:
-    desk = Desk(db, clock, cards)
+async def w(
+    db: Database, clock: ManualClock, cards: CardIndex, registry: GameRegistry
+) -> AsyncIterator[Desk]:
+    desk = Desk(db, clock, cards, registry=registry)
 
     def unit(conn: Connection) -> None:
         for player in (ALICE, BOB, CAROL):
-            ensure_player(conn, player, clock.now())
+            ensure_player(conn, player, clock.now(), registry)
 
     await db.write(unit)
     clock.advance(MIN_MEMBERSHIP + timedelta(days=1))
@@ -124,8 +129,9 @@ async def w(db: Database, clock: ManualClock, cards: CardIndex) -> AsyncIterator
 
 async def test_pillz_a_starter_card_traded_away_is_named_in_the_window_the_notice_and_the_refusal(
     w: Desk,
+    registry: GameRegistry,
 ) -> None:
-    pillz = w.game("pillz")
+    pillz = w.game("pillz", registry=registry)
     starter = await pillz.economy.decks.show(ALICE, 1)  # the starter deck, slot 1, active
     card = starter.cards[0]
     (copy,) = await w.copies(ALICE, "pillz", card)
@@ -172,8 +178,10 @@ async def test_pillz_a_starter_card_traded_away_is_named_in_the_window_the_notic
         assert card not in said  # never the catalog id
 
 
-async def test_pillz_a_spare_copy_keeps_the_deck_and_the_window_quiet(w: Desk) -> None:
-    pillz = w.game("pillz")
+async def test_pillz_a_spare_copy_keeps_the_deck_and_the_window_quiet(
+    w: Desk, registry: GameRegistry
+) -> None:
+    pillz = w.game("pillz", registry=registry)
     card = (await pillz.economy.decks.show(ALICE, 1)).cards[0]
     spare = await w.mint(ALICE, "pillz", card)
     trade = await w.offer(ALICE, BOB, "pillz", [spare])
@@ -189,8 +197,9 @@ async def test_pillz_a_spare_copy_keeps_the_deck_and_the_window_quiet(w: Desk) -
 
 async def test_pillz_a_challenge_accepted_after_the_challengers_deck_broke_keeps_its_cards_private(
     w: Desk,
+    registry: GameRegistry,
 ) -> None:
-    pillz = w.game("pillz")
+    pillz = w.game("pillz", registry=registry)
     card = (await pillz.economy.decks.show(ALICE, 1)).cards[0]
     await pillz.economy.decks.show(BOB, 1)
     duel = await pillz.duels.challenge(GUILD, CHANNEL, ALICE, BOB, key="c")
@@ -200,8 +209,10 @@ async def test_pillz_a_challenge_accepted_after_the_challengers_deck_broke_keeps
     assert w.name("pillz", card, "fr") not in said
 
 
-async def test_choco_a_pair_broken_by_a_trade_is_told_and_refused_by_practice(w: Desk) -> None:
-    choco = w.game("choco")
+async def test_choco_a_pair_broken_by_a_trade_is_told_and_refused_by_practice(
+    w: Desk, registry: GameRegistry
+) -> None:
+    choco = w.game("choco", registry=registry)
     catalog = w.cards.catalog("choco")
     assert catalog is not None
     wizards = [c for c in catalog.cards if c.rarity in ("bronze_1", "bronze_2") and c.type != "pure"][:12]
@@ -226,8 +237,10 @@ async def test_choco_a_pair_broken_by_a_trade_is_told_and_refused_by_practice(w:
     assert "`/choco pioche ligue:Ligue de Bronze cartes:…`" in said
 
 
-async def test_hoss_the_next_best_copy_takes_the_place_and_a_lost_buff_is_named(w: Desk) -> None:
-    hoss = w.game("hoss")
+async def test_hoss_the_next_best_copy_takes_the_place_and_a_lost_buff_is_named(
+    w: Desk, registry: GameRegistry
+) -> None:
+    hoss = w.game("hoss", registry=registry)
     lines = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
     buffs = ["buff_soins", "buff_vitesse"]
     plain = {"rarity": "basique", "stars": 0, "holo": False}
@@ -266,8 +279,10 @@ async def test_hoss_the_next_best_copy_takes_the_place_and_a_lost_buff_is_named(
     )
 
 
-async def test_immortals_the_deck_takes_the_best_free_copy_and_names_a_unit_left_without_one(w: Desk) -> None:
-    immortals = w.game("immortals")
+async def test_immortals_the_deck_takes_the_best_free_copy_and_names_a_unit_left_without_one(
+    w: Desk, registry: GameRegistry
+) -> None:
+    immortals = w.game("immortals", registry=registry)
     deck = await immortals.decks.show(ALICE)  # the sign-up deck
     first, second = deck.copies[0], next(c for c in deck.copies if c.card.id != deck.copies[0].card.id)
     free = await w.mint(ALICE, "immortals", first.card.id)
@@ -296,7 +311,7 @@ async def test_immortals_the_deck_takes_the_best_free_copy_and_names_a_unit_left
 
 
 async def test_a_game_that_declares_no_deck_hook_trades_as_before(w: Desk) -> None:
-    spec = games.get("dinocard")
+    spec = every_game().get("dinocard")
     assert spec is not None
     assert spec.decks_holding is None  # its packs lock their copies instead
     catalog = w.cards.catalog("dinocard")

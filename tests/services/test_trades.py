@@ -21,13 +21,15 @@ from services.community.trades import service as trades
 from services.community.trades.service import MIN_MEMBERSHIP, TradeService
 from services.community.trades.store import Trade
 from services.hoss.sale import sell_unit
-from services.infra import games, ledger
+from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, CardIndex, load_all
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import check_conservation, open_database
+from tests.support.registries import every_game
 
 GUILD, OTHER_GUILD, CHANNEL = 500, 600, 510
 ALICE, BOB, CAROL = 1, 2, 3
@@ -37,10 +39,10 @@ PARIS = ZoneInfo("Europe/Paris")
 
 
 class World:
-    def __init__(self, db: Database, clock: ManualClock, cards: CardIndex) -> None:
+    def __init__(self, db: Database, clock: ManualClock, cards: CardIndex, registry: GameRegistry) -> None:
         self.db, self.clock, self.cards = db, clock, cards
         self.scheduler = Scheduler(db, clock, PARIS)
-        self.trades = TradeService(db, clock, self.scheduler, cards)
+        self.trades = TradeService(db, clock, registry, self.scheduler, cards)
         self.keys = 0
 
     def key(self) -> str:
@@ -71,25 +73,27 @@ class World:
 
 @pytest.fixture(scope="module")
 def cards() -> CardIndex:
-    return CardIndex(load_all(DATA_DIR, games.discover()))
+    return CardIndex(load_all(DATA_DIR, every_game().all_games()))
 
 
-async def _world(path: Path, clock: ManualClock, cards: CardIndex) -> World:
-    world = World(await open_database(path), clock, cards)
+async def _world(path: Path, clock: ManualClock, cards: CardIndex, registry: GameRegistry) -> World:
+    world = World(await open_database(path), clock, cards, registry=registry)
     now = clock.now()
 
     def unit(conn: Connection) -> None:
         for player in (ALICE, BOB, CAROL):
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, registry)
 
     await world.db.write(unit)
     return world
 
 
 @pytest.fixture
-async def w(tmp_path: Path, migrated_copy: Callable[[Path], Path], cards: CardIndex) -> AsyncIterator[World]:
+async def w(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path], cards: CardIndex, registry: GameRegistry
+) -> AsyncIterator[World]:
     clock = ManualClock()
-    world = await _world(migrated_copy(tmp_path / "bot.sqlite3"), clock, cards)
+    world = await _world(migrated_copy(tmp_path / "bot.sqlite3"), clock, cards, registry=registry)
     clock.advance(MIN_MEMBERSHIP + timedelta(days=1))  # everyone has been here long enough
     try:
         yield world
@@ -213,11 +217,11 @@ async def test_cancel_and_expiry_free_the_copies_and_end_the_trade_once(w: World
 
 
 async def test_a_trade_expires_once_across_a_restart(
-    tmp_path: Path, migrated_copy: Callable[[Path], Path], cards: CardIndex
+    tmp_path: Path, migrated_copy: Callable[[Path], Path], cards: CardIndex, registry: GameRegistry
 ) -> None:
     path = migrated_copy(tmp_path / "bot.sqlite3")
     clock = ManualClock()
-    first = await _world(path, clock, cards)
+    first = await _world(path, clock, cards, registry=registry)
     clock.advance(MIN_MEMBERSHIP * 2)
     (a1,) = await first.mint(ALICE)
     trade = await first.trades.open(GUILD, CHANNEL, ALICE, BOB, GAME)
@@ -226,12 +230,12 @@ async def test_a_trade_expires_once_across_a_restart(
 
     clock.advance(timedelta(hours=3))  # down past the expiry
     for _ in range(2):  # two start-ups: the expiry fires at the first only
-        again = World(await open_database(path), clock, cards)
+        again = World(await open_database(path), clock, cards, registry=registry)
         await again.scheduler.start()
         await again.scheduler.stop()
         await again.db.close()
 
-    after = World(await open_database(path), clock, cards)
+    after = World(await open_database(path), clock, cards, registry=registry)
     try:
         assert (await after.trades.show(GUILD, trade.id, ALICE)).status == "expired"
         assert await after.query("SELECT locked_by FROM cards") == [(None,)]
@@ -273,7 +277,7 @@ async def test_members_newer_than_the_minimum_cannot_trade(w: World) -> None:
 
 
 async def test_the_daily_cap_counts_value_given_and_received_over_24_hours(w: World) -> None:
-    cap = games.get(GAME).trading.daily_cap  # type: ignore[union-attr]
+    cap = every_game().get(GAME).trading.daily_cap  # type: ignore[union-attr]
     await w.db.write(lambda conn: ledger.credit(conn, w.clock.now(), ALICE, GOLD, cap, ledger.Movement("t")))
     first = await w.trades.gift(GUILD, CHANNEL, ALICE, BOB, GAME, None, cap - 100)
     await w.trades.confirm(GUILD, first.id, ALICE, first.version, w.key())
@@ -341,7 +345,7 @@ async def settle(calls: list[Awaitable[Any]]) -> list[Any]:
 
 
 async def test_fifty_trades_over_overlapping_copies_and_one_wallet(
-    w: World, monkeypatch: pytest.MonkeyPatch
+    w: World, monkeypatch: pytest.MonkeyPatch, registry: GameRegistry
 ) -> None:
     """Every offer, confirmation (each clicked twice) and cancellation in flight together, shuffled."""
     monkeypatch.setattr(trades, "MAX_OPEN", TRADES)  # alice is party to all fifty
@@ -349,7 +353,7 @@ async def test_fifty_trades_over_overlapping_copies_and_one_wallet(
 
     def players(conn: Connection) -> None:
         for player in PARTNERS:
-            ensure_player(conn, player, now - MIN_MEMBERSHIP)
+            ensure_player(conn, player, now - MIN_MEMBERSHIP, registry)
 
     await w.db.write(players)
     mine = await w.mint(ALICE, 5)

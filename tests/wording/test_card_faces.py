@@ -22,8 +22,8 @@ import pytest
 
 from services.community.card_images import draw
 from services.community.card_images.spec import CardCopy
-from services.infra import games
 from services.infra.catalogs import DATA_DIR, load_all
+from tests.support.registries import every_game
 from tests.support.wording import Finding, check
 from tests.support.wording.sources import data_texts
 from tests.support.wording.spelling import WORD
@@ -35,7 +35,7 @@ HOSS_TOP = CardCopy("divin", 5, True)
 
 @pytest.fixture(scope="module")
 def catalogs() -> dict[str, Any]:
-    specs = games.discover()
+    specs = every_game().all_games()
     return dict(load_all(DATA_DIR, [s for s in specs if s.card_art is not None]))
 
 
@@ -55,7 +55,7 @@ def face_texts(catalogs: dict[str, Any]) -> dict[tuple[str, str, str, str], list
     """(game, card id, copy, language) -> the texts its face writes, in drawing order."""
     faces = {}
     for game, catalog in catalogs.items():
-        art = games.get(game).card_art  # type: ignore[union-attr]
+        art = every_game().get(game).card_art  # type: ignore[union-attr]
         assert art is not None
         for card in catalog.cards:
             copies = [art.default_copy(card)] + ([HOSS_TOP] if game == "hoss" else [])
@@ -95,7 +95,7 @@ def test_every_face_is_written_right_in_its_language(catalogs: dict[str, Any]) -
 def test_a_face_read_without_drawing_writes_the_texts_of_the_drawn_card(catalogs: dict[str, Any]) -> None:
     """`draw.TEXTS` records what the drawn card writes, in the same boxes, for a card of each game."""
     for game, catalog in catalogs.items():
-        art = games.get(game).card_art  # type: ignore[union-attr]
+        art = every_game().get(game).card_art  # type: ignore[union-attr]
         assert art is not None
         card = catalog.cards[-1]
         for locale in LOCALES:

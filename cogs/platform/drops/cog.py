@@ -20,8 +20,8 @@ from discord_app.translator import choice, desc
 from services.community.drops import posts
 from services.community.drops.rhythm import RHYTHM_NAMES, RHYTHMS, RhythmName
 from services.community.drops.settings import DropSettings, drop_games, game_names, parse_games
-from services.infra import games
 from services.infra.catalogs import fold
+from services.infra.games import GameRegistry
 
 AUTOCOMPLETE_LIMIT = 25
 
@@ -54,12 +54,12 @@ class VerifyButton(PersistentButton, template=r"drops:verify:(?P<drop>\d+)"):
         )
 
 
-def settings_text(settings: DropSettings, locale: str) -> str:
-    chosen = settings.eligible(drop_games())
+def settings_text(settings: DropSettings, locale: str, registry: GameRegistry) -> str:
+    chosen = settings.eligible(drop_games(registry))
     names = (
-        game_names(locale, chosen)
+        game_names(registry, locale, chosen)
         if settings.games
-        else t("drops.setup.all_games", locale, games=game_names(locale))
+        else t("drops.setup.all_games", locale, games=game_names(registry, locale))
     )
     return t("drops.setup.summary", locale, rhythm=t(f"choice.drops.{settings.rhythm}", locale), games=names)
 
@@ -71,8 +71,8 @@ async def games_typed(interaction: discord.Interaction[Any], current: str) -> li
     head = [part.strip() for part in done.split(",") if part.strip()]
     wanted = fold(last)
     found = []
-    for key in drop_games():
-        spec = games.get(key)
+    for key in drop_games(services_of(interaction).registry):
+        spec = services_of(interaction).registry.get(key)
         name = t(spec.name_key, locale) if spec is not None else key
         if wanted in fold(name) and name not in head:
             value = ", ".join([*head, name])
@@ -96,10 +96,10 @@ def setup_commands() -> tuple[SetupCommand, ...]:
         locale = await locale_of(interaction)
         assert interaction.guild_id is not None
         services = services_of(interaction)
-        chosen = None if games is None else parse_games(games, locale)
+        chosen = None if games is None else parse_games(services.registry, games, locale)
         name: RhythmName = next(n for n in RHYTHM_NAMES if n == rhythm.value)
         saved = await services.drops.configure(interaction.guild_id, name, chosen)
-        lines = [t("setup.saved", locale), settings_text(saved, locale)]
+        lines = [t("setup.saved", locale), settings_text(saved, locale, services.registry)]
         if saved.on:
             pace = RHYTHMS[saved.rhythm]
             lines.append(
@@ -120,7 +120,8 @@ def setup_commands() -> tuple[SetupCommand, ...]:
 
 async def setup_summary(interaction: discord.Interaction[Any], locale: str) -> str:
     assert interaction.guild_id is not None
-    return settings_text(await services_of(interaction).drops.settings(interaction.guild_id), locale)
+    services = services_of(interaction)
+    return settings_text(await services.drops.settings(interaction.guild_id), locale, services.registry)
 
 
 async def record_activity(interaction: discord.Interaction[Any], _command: Any) -> None:

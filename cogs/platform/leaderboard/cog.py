@@ -13,36 +13,34 @@ from cogs.shared.mixins import send_board
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
 from services.community.leaderboard.service import ServerBoard, ServerLine
-from services.infra import games
 from services.infra.erased import mention
+from services.infra.games import GameRegistry
 from services.infra.messages import Embed, MessageSpec, Number, Text
 
 
-def game_place(game: str, place: int) -> Text:
-    spec = games.get(game)
-    name = Text(spec.name_key) if spec is not None else Text.raw(game)
-    return Text("leaderboard.server.place", {"game": name, "place": place})
+def game_place(game: str, place: int, registry: GameRegistry) -> Text:
+    return Text("leaderboard.server.place", {"game": registry.name(game), "place": place})
 
 
-def line_text(line: ServerLine) -> Text:
+def line_text(line: ServerLine, registry: GameRegistry) -> Text:
     return Text(
         "leaderboard.server.line",
         {
             "place": line.place,
             "player": mention(line.player_id),
             "points": Number(line.points),
-            "games": [game_place(game, place) for game, place in line.places],
+            "games": [game_place(game, place, registry) for game, place in line.places],
         },
     )
 
 
-def board_spec(board: ServerBoard) -> MessageSpec:
+def board_spec(board: ServerBoard, registry: GameRegistry) -> MessageSpec:
     if not board.lines:
         body = Text("leaderboard.server.empty")
     else:
-        lines = [line_text(line) for line in board.lines]
+        lines = [line_text(line, registry) for line in board.lines]
         if board.viewer is not None:
-            lines += [Text.raw("…"), line_text(board.viewer)]
+            lines += [Text.raw("…"), line_text(board.viewer, registry)]
         if board.players > len(board.lines):
             lines.append(Text("leaderboard.server.more", {"count": board.players - len(board.lines)}))
         lines.append(Text("leaderboard.server.how"))
@@ -63,7 +61,7 @@ class LeaderboardCog(
         await locale_of(interaction)  # the reader's first command creates them
         assert interaction.guild_id is not None
         board = await services_of(interaction).leaderboard.server(interaction.guild_id, interaction.user.id)
-        await send_board(interaction, board_spec(board))
+        await send_board(interaction, board_spec(board, services_of(interaction).registry))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -15,17 +15,17 @@ from core.i18n import t
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
 from services.community.wishlists.service import MAX_PER_GAME, Wish
-from services.infra import games
 from services.infra.catalogs import fold
+from services.infra.games import GameRegistry
 
 
-def list_text(wishes: list[Wish], locale: str) -> str:
+def list_text(wishes: list[Wish], locale: str, registry: GameRegistry) -> str:
     if not wishes:
         return t("wishlist.empty", locale)
     lines = [t("wishlist.title", locale)]
     for game, group in groupby(wishes, key=lambda w: w.ref.game):
         names = [w.ref.name_in(locale) for w in group]
-        spec = games.get(game)
+        spec = registry.get(game)
         lines.append(
             t(
                 "wishlist.game_line",
@@ -53,7 +53,7 @@ class WishlistCog(
     async def add(self, interaction: discord.Interaction[Any], card: app_commands.Range[str, 1, 100]) -> None:
         locale = await locale_of(interaction)
         added = await services_of(interaction).wishlists.add(interaction.user.id, card, locale)
-        spec = games.get(added.ref.game)
+        spec = services_of(interaction).registry.get(added.ref.game)
         key = "wishlist.added" if added.fresh else "wishlist.already"
         answer = t(
             key,
@@ -94,7 +94,9 @@ class WishlistCog(
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
         wishes = await services_of(interaction).wishlists.wishes(interaction.user.id)
-        await interaction.response.send_message(list_text(wishes, locale), ephemeral=True)
+        await interaction.response.send_message(
+            list_text(wishes, locale, services_of(interaction).registry), ephemeral=True
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

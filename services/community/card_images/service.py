@@ -32,6 +32,7 @@ from services.community.card_images.draw import STRIP_SCALE
 from services.community.card_images.profile import BestCard, ProfileCard
 from services.community.card_images.spec import CardArt, CardCopy
 from services.infra import games
+from services.infra.games import GameRegistry
 from services.infra.messages import Picture, StripCard
 
 RENDER_VERSION = 3  # the shared helpers' version; each game's CardArt has its own
@@ -99,7 +100,8 @@ class _Request:
 
 
 class CardImages:
-    def __init__(self, folder: Path, catalogs: Mapping[str, Any]) -> None:
+    def __init__(self, folder: Path, catalogs: Mapping[str, Any], registry: GameRegistry) -> None:
+        self.registry = registry
         self.cache = DiskCache(folder)
         self._catalogs = dict(catalogs)
         self._digests: dict[tuple[str, str], str] = {}
@@ -117,7 +119,7 @@ class CardImages:
         self._strip_cards: _Kept[tuple[str, float], Image.Image] = _Kept(STRIP_CARDS_KEPT)
 
     def art(self, game: str) -> CardArt | None:
-        spec = games.get(game)
+        spec = self.registry.get(game)
         return spec.card_art if spec is not None else None
 
     def request(self, game: str, card_id: str, copy: CardCopy | None, locale: str | None) -> _Request:
@@ -176,7 +178,7 @@ class CardImages:
         self, game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int
     ) -> bytes:
         """Cards side by side at half size (a booster's opening); None is a face-down card."""
-        spec = games.get(game)
+        spec = self.registry.get(game)
         art = spec.card_art if spec is not None else None
         if spec is None or art is None:
             raise NotFound("error.card_not_found", name=echo(game))

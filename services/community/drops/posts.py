@@ -10,8 +10,8 @@ from typing import Any
 
 from engine import fair_draw
 from services.community.drops.pool import DropPrize
-from services.infra import games
 from services.infra.erased import mention
+from services.infra.games import money
 from services.infra.messages import (
     Attachment,
     Button,
@@ -37,6 +37,7 @@ class DropView:
 
     id: int
     game: str
+    game_name: Text  # the game's name (the raw key of a game the registry no longer has)
     prize: DropPrize
     card_name: Text | None  # the card's name in every language; None for a currency prize
     commitment: str
@@ -50,15 +51,12 @@ def card_name(catalog: Any, prize: DropPrize) -> Text | None:
 
 def prize_text(view: DropView) -> Text:
     """« **Piquier de la garde** (Or, HOSS TCG) » or « **25 or** (HOSS TCG) »."""
-    spec = games.get(view.game)
-    game = Text(spec.name_key) if spec is not None else Text.raw(view.game)
+    game = view.game_name
     prize = view.prize
     if view.card_name is not None:
         rarity = prize.rarity or Text.raw("—")
         return Text("drops.prize.card", {"card": view.card_name, "rarity": rarity, "game": game})
-    return Text(
-        "drops.prize.currency", {"amount": games.money(prize.currency or "", prize.amount), "game": game}
-    )
+    return Text("drops.prize.currency", {"amount": money(prize.currency or "", prize.amount), "game": game})
 
 
 def _picture(view: DropView) -> tuple[tuple[CardStrip, ...], str | None]:

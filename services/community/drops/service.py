@@ -41,9 +41,10 @@ from services.community.drops.rhythm import (
 )
 from services.community.drops.settings import DropSettings, read, write
 from services.community.wishlists.store import wishers_here
-from services.infra import games, guild_settings, ledger, outbox
+from services.infra import guild_settings, ledger, outbox
 from services.infra.access import read_access
 from services.infra.erased import ERASED, is_erased
+from services.infra.games import GameRegistry
 from services.infra.messages import Target, Text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler, cancel, schedule
@@ -177,6 +178,7 @@ class DropService:
         self,
         db: Database,
         clock: Clock,
+        registry: GameRegistry,
         scheduler: Scheduler,
         catalogs: Mapping[str, Any],
         rng: random.Random,
@@ -185,6 +187,7 @@ class DropService:
     ) -> None:
         self.db = db
         self.clock = clock
+        self.registry = registry
         self.zone = scheduler.zone
         self.catalogs = dict(catalogs)
         self.rng = rng  # SystemRandom in production: the seeds and the arming times must be unpredictable
@@ -236,7 +239,7 @@ class DropService:
         await self.db.write(lambda conn: self._touch(conn, now, day, guild_id, player_id))
 
     def _touch(self, conn: Connection, now: datetime, day: date, guild_id: int, player_id: int) -> None:
-        ensure_player(conn, player_id, now)
+        ensure_player(conn, player_id, now, self.registry)
         conn.execute(
             "INSERT INTO guild_players (guild_id, player_id, first_seen, last_day) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (guild_id, player_id) DO UPDATE SET last_day = excluded.last_day"
@@ -296,13 +299,15 @@ class DropService:
 
     def _pools(self) -> list[str]:
         return [
-            key for key in self.catalogs if (spec := games.get(key)) is not None and spec.drops is not None
+            key
+            for key in self.catalogs
+            if (spec := self.registry.get(key)) is not None and spec.drops is not None
         ]
 
     def open_drop(self, conn: Connection, now: datetime, guild_id: int, channel: int, game: str) -> int:
         """A drop of `game` in `channel`, in the caller's unit: the job's last step, once its checks passed
         (and the crash test's way to open drops at will)."""
-        spec = games.get(game)
+        spec = self.registry.get(game)
         assert spec is not None
         assert spec.drops is not None
         catalog = self.catalogs[game]
@@ -327,7 +332,9 @@ class DropService:
                 ),
             ).fetchone()[0]
         )
-        view = posts.DropView(drop_id, game, prize, posts.card_name(catalog, prize), commitment, closes)
+        view = posts.DropView(
+            drop_id, game, self._game_name(game), prize, posts.card_name(catalog, prize), commitment, closes
+        )
         wishers = (
             []
             if prize.card_id is None
@@ -354,11 +361,11 @@ class DropService:
                 raise DropClosed()
             refusal = read_access(conn, guild_id).refusal(drop.game, player_id)
             if refusal is not None:  # the drop's game paused here since it appeared, or the player banned
-                spec = games.get(drop.game)
+                spec = self.registry.get(drop.game)
                 raise NotAllowed(
                     refusal, game=Text(spec.name_key) if spec is not None else Text.raw(drop.game)
                 )
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             row = conn.execute(
                 "SELECT position FROM drop_entries WHERE drop_id = ? AND player_id = ?", (drop_id, player_id)
             ).fetchone()
@@ -404,10 +411,16 @@ class DropService:
         view = self._view(drop)
         self._end(conn, now, drop, "empty", listed, posts.capped_text(view, len(listed)), skipped=skipped)
 
+    def _game_name(self, game: str) -> Text:
+        spec = self.registry.get(game)
+        return Text(spec.name_key) if spec is not None else Text.raw(game)
+
     def _view(self, drop: _Drop) -> posts.DropView:
         catalog = self.catalogs.get(drop.game)
         name = posts.card_name(catalog, drop.prize)
-        return posts.DropView(drop.id, drop.game, drop.prize, name, drop.commitment, drop.closes_at)
+        return posts.DropView(
+            drop.id, drop.game, self._game_name(drop.game), drop.prize, name, drop.commitment, drop.closes_at
+        )
 
     def _pay(
         self,

@@ -13,8 +13,8 @@ from core.i18n import t
 from core.message_guard import echo
 from core.settings import SUPPORTED_LOCALES
 from services.community.drops.rhythm import OFF, RHYTHM_NAMES, RHYTHMS, Rhythm, RhythmName
-from services.infra import games
 from services.infra.catalogs import fold
+from services.infra.games import GameRegistry
 from store.connection import Connection
 
 ALL_GAMES = ""  # stored for "every game that has drops"
@@ -45,9 +45,9 @@ class DropSettings:
         return keys if not self.games else [key for key in keys if key in self.games]
 
 
-def drop_games() -> list[str]:
+def drop_games(registry: GameRegistry) -> list[str]:
     """The keys of the registered games that declare drops."""
-    return [spec.key for spec in games.all_games() if spec.drops is not None]
+    return [spec.key for spec in registry.all_games() if spec.drops is not None]
 
 
 def read(conn: Connection, guild_id: int) -> DropSettings:
@@ -86,7 +86,7 @@ def write(
 ALL_WORDS = frozenset({"tous", "toutes", "tout", "all", "every", "*"})
 
 
-def parse_games(typed: str, locale: str | None) -> tuple[str, ...]:
+def parse_games(registry: GameRegistry, typed: str, locale: str | None) -> tuple[str, ...]:
     """The games a manager typed, by name (in French or English, case and accents ignored), key or slash
     command group, separated by commas; « tous » (all) is every game. An unknown name is refused with the
     names that would do, and nothing is saved."""
@@ -94,8 +94,8 @@ def parse_games(typed: str, locale: str | None) -> tuple[str, ...]:
     if not names or any(fold(name) in ALL_WORDS for name in names):
         return ()
     known: dict[str, str] = {}
-    for key in drop_games():
-        spec = games.get(key)
+    for key in drop_games(registry):
+        spec = registry.get(key)
         assert spec is not None
         for word in (key, spec.command_group, *(t(spec.name_key, lang) for lang in SUPPORTED_LOCALES)):
             known[fold(word)] = key
@@ -103,13 +103,15 @@ def parse_games(typed: str, locale: str | None) -> tuple[str, ...]:
     if unknown:
         listed = [name[:50] for name in unknown[:MAX_LISTED]]
         raise BadInput(
-            "drops.error.unknown_games", names=echo(", ".join(listed), 200), games=game_names(locale)
+            "drops.error.unknown_games",
+            names=echo(", ".join(listed), 200),
+            games=game_names(registry, locale),
         )
     return tuple(sorted({known[fold(name)] for name in names}))
 
 
-def game_names(locale: str | None, keys: Iterable[str] | None = None) -> str:
+def game_names(registry: GameRegistry, locale: str | None, keys: Iterable[str] | None = None) -> str:
     """The games' names in the reader's language, by key order ("every game" when `keys` is empty)."""
-    chosen = drop_games() if not keys else sorted(keys)
-    names = [t(spec.name_key, locale) for key in chosen if (spec := games.get(key)) is not None]
+    chosen = drop_games(registry) if not keys else sorted(keys)
+    names = [t(spec.name_key, locale) for key in chosen if (spec := registry.get(key)) is not None]
     return ", ".join(names)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.infra import games
 from services.infra.erased import is_erased
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 
@@ -62,11 +62,12 @@ def combine(boards: dict[str, list[int]]) -> list[ServerLine]:
 
 
 class LeaderboardService:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, registry: GameRegistry) -> None:
         self.db = db
+        self.registry = registry
 
     async def server(self, guild_id: int, viewer: int) -> ServerBoard:
-        specs = [spec for spec in games.all_games() if spec.standings is not None]
+        specs = [spec for spec in self.registry.all_games() if spec.standings is not None]
 
         def unit(conn: Connection) -> list[ServerLine]:
             boards = {}

@@ -18,8 +18,8 @@ from services.community.recap.sections import (
     RecapWeek,
     SectionProvider,
 )
-from services.infra import games
 from services.infra.erased import is_erased, mention
+from services.infra.games import GameRegistry
 from services.infra.messages import Number, StripCard, Text
 from store.connection import Connection
 
@@ -34,7 +34,7 @@ def medal_line(place: int, player: int, score: Text) -> Text:
 def best_players(conn: Connection, week: RecapWeek) -> RecapSection | None:
     """Each game with wins this week on the server, its three best (`GameSpec.standings.week`)."""
     lines = []
-    for spec in games.all_games():
+    for spec in week.registry.all_games():
         if spec.standings is None:
             continue
         best = spec.standings.week(conn, week.guild_id, week.since, week.until)[: len(PODIUM)]
@@ -46,10 +46,10 @@ def best_players(conn: Connection, week: RecapWeek) -> RecapSection | None:
     return RecapSection(Text("recap.players.title"), Text.lines(lines), ORDER_PLAYERS)
 
 
-def worth(game: str, catalog: Any, card_id: str, copy: StripCard) -> tuple[int, int]:
+def worth(registry: GameRegistry, game: str, catalog: Any, card_id: str, copy: StripCard) -> tuple[int, int]:
     """How prized a copy is, by its game's own measures: its card's rarity or tier (`CardArt.worth`), then
     its value in trades (HOSS prices a copy by its own rarity)."""
-    spec = games.get(game)
+    spec = registry.get(game)
     card = catalog.card(card_id) if catalog is not None else None
     if spec is None or card is None:
         return (0, 0)
@@ -73,7 +73,7 @@ def rarest_pulls(conn: Connection, week: RecapWeek) -> RecapSection | None:
         kept = json.loads(str(raw))
         rarity, stars, holo = kept["copy"]
         strip = StripCard(str(card_id), rarity, int(stars), bool(holo))
-        prized = worth(str(game), week.catalogs.get(str(game)), str(card_id), strip)
+        prized = worth(week.registry, str(game), week.catalogs.get(str(game)), str(card_id), strip)
         if str(game) not in best or prized >= best[str(game)][0]:  # a tie goes to the latest
             best[str(game)] = (prized, int(player), str(card_id), strip, Text.from_json(kept["rarity"]))
     if not best:
@@ -85,7 +85,7 @@ def rarest_pulls(conn: Connection, week: RecapWeek) -> RecapSection | None:
         card = catalog.card(card_id) if catalog is not None else None
         if card is None or is_erased(player):
             continue
-        spec = games.get(game)
+        spec = week.registry.get(game)
         lines.append(
             Text(
                 "recap.pulls.line",
@@ -129,7 +129,9 @@ def drops_won(conn: Connection, week: RecapWeek) -> RecapSection | None:
         if prize.card_id is not None:
             strip = StripCard(prize.card_id, prize.copy.rarity, prize.copy.stars, prize.copy.holo)
             highlights.append(
-                Highlight(game, strip, worth(game, week.catalogs.get(game), prize.card_id, strip))
+                Highlight(
+                    game, strip, worth(week.registry, game, week.catalogs.get(game), prize.card_id, strip)
+                )
             )
     return RecapSection(Text("recap.drops.title"), Text.lines(lines), ORDER_DROPS, tuple(highlights))
 

@@ -13,10 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from services.infra.messages import StripCard, Text
 from store.connection import Connection
+
+if TYPE_CHECKING:  # the registry's module declares what a game adds to the recap: these types
+    from services.infra.games import GameRegistry
 
 # Where each kind of section stands in the recap (lower first); a new provider picks its own.
 ORDER_PLAYERS = 10
@@ -35,6 +38,7 @@ class RecapWeek:
     monday: date
     since: datetime
     until: datetime
+    registry: GameRegistry  # the games the recap speaks of
     catalogs: Mapping[str, Any] = field(default_factory=dict)  # each game's loaded catalog
 
 

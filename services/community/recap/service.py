@@ -15,6 +15,7 @@ from typing import Any
 
 from services.community.recap.sections import RecapSection, RecapWeek, SectionProvider
 from services.infra import outbox
+from services.infra.games import GameRegistry
 from services.infra.messages import CardStrip, Day, Embed, EmbedField, MessageSpec, Target, Text
 from services.infra.recurrence import resolve_wall_time
 from services.infra.scheduler import Job, Scheduler, Weekly
@@ -53,9 +54,11 @@ class RecapService:
     def __init__(
         self,
         scheduler: Scheduler,
+        registry: GameRegistry,
         catalogs: Mapping[str, Any],
         providers: Sequence[SectionProvider],
     ) -> None:
+        self.registry = registry
         self.zone = scheduler.zone
         self.catalogs = dict(catalogs)
         self.providers = tuple(providers)
@@ -73,7 +76,9 @@ class RecapService:
             " ORDER BY guild_id"
         ).fetchall()
         for guild_id, channel in servers:
-            week = RecapWeek(int(guild_id), monday - timedelta(days=7), since, until, self.catalogs)
+            week = RecapWeek(
+                int(guild_id), monday - timedelta(days=7), since, until, self.registry, self.catalogs
+            )
             sections = self.sections(conn, week)
             if sections:
                 target = Target("channel", int(channel), guild_id=int(guild_id))

@@ -20,7 +20,7 @@ from services.community.tournaments import posts, rounds, store
 from services.community.tournaments.results import STEP_JOB, arm_step, show
 from services.community.tournaments.store import TableRow, Tournament
 from services.infra import ledger, scheduler
-from services.infra.games import TournamentPairing, TournamentPlay
+from services.infra.games import GameRegistry, TournamentPairing, TournamentPlay
 from services.infra.players import summary_changed
 from services.infra.scheduler import Job
 from store.connection import Connection
@@ -46,8 +46,11 @@ class Player:
 
 
 class Flow:
-    def __init__(self, games: Mapping[str, Player], sched: scheduler.Scheduler | None) -> None:
+    def __init__(
+        self, games: Mapping[str, Player], registry: GameRegistry, sched: scheduler.Scheduler | None
+    ) -> None:
         self.games = dict(games)
+        self.registry = registry
         if sched is not None:
             sched.on(START_JOB, self.on_start)
             sched.on(DEADLINE_JOB, self.on_deadline)
@@ -82,7 +85,7 @@ class Flow:
                     reason=decision.reason,
                 )
         t = store.save(conn, t, round_job=None)
-        t = show(conn, now, t)
+        t = show(conn, now, t, self.registry)
         if all(r.decided for r in store.tables(conn, t.id, t.round)):
             self.advance(conn, now, t)
 
@@ -111,7 +114,7 @@ class Flow:
         if t.format == "swiss":
             planned = min(planned, len(entries) - 1)
         t = store.save(conn, t, status="running", started_at=now, rounds=planned, round_job=None)
-        posts.started(conn, now, t, len(entries))
+        posts.started(conn, now, t, self.registry, len(entries))
         return self.open_round(conn, now, t, 1)
 
     def open_round(self, conn: Connection, now: datetime, t: Tournament, number: int) -> Tournament:
@@ -131,8 +134,8 @@ class Flow:
         for row in rows:
             self._open_table(conn, now, t, row, entries, game)
         opened = store.tables(conn, t.id, number)
-        posts.round_opened(conn, now, t, opened)
-        t = show(conn, now, t)
+        posts.round_opened(conn, now, t, self.registry, opened)
+        t = show(conn, now, t, self.registry)
         if all(r.decided for r in opened):
             arm_step(conn, now, t)
         return t
@@ -159,7 +162,7 @@ class Flow:
                 t.channel_id,
                 (row.first, row.second),
                 t.round_ends_at,
-                posts.title(t),
+                posts.title(t, self.registry),
             )
             opened = game.play.open_match(conn, now, pairing)
             if opened.match_id is None:
@@ -170,7 +173,7 @@ class Flow:
                     decision = rounds.played_out(t, row, opened.winner)
                 for player in pairing.players:
                     buttons = game.play.buttons(opened.match_id)
-                    posts.match_dm(conn, now, t, row, player, buttons, at_once=game.at_once)
+                    posts.match_dm(conn, now, t, self.registry, row, player, buttons, at_once=game.at_once)
         if decision is not None:
             store.decide(
                 conn, now, t.id, row, points=decision.points, winner=decision.winner, reason=decision.reason
@@ -181,7 +184,7 @@ class Flow:
         if t.round_job is not None:
             scheduler.cancel(conn, t.round_job)
             t = store.save(conn, t, round_job=None)
-        posts.round_closed(conn, now, t, store.tables(conn, t.id, t.round))
+        posts.round_closed(conn, now, t, self.registry, store.tables(conn, t.id, t.round))
         if t.round >= (t.rounds or 0):
             return self.finish(conn, now, t)
         return self.open_round(conn, now, t, t.round + 1)
@@ -203,8 +206,8 @@ class Flow:
             if player > 0:
                 summary_changed(conn, player)  # a title on their /profile
         t = store.save(conn, t, status="finished", ended_at=now, pot=t.pot - sum(paid), round_job=None)
-        t = show(conn, now, t)
-        posts.podium(conn, now, t, podium, paid)
+        t = show(conn, now, t, self.registry)
+        posts.podium(conn, now, t, self.registry, podium, paid)
         return t
 
     def cancel(self, conn: Connection, now: datetime, t: Tournament, *, too_few: bool = False) -> Tournament:
@@ -225,5 +228,5 @@ class Flow:
         if t.round_job is not None:
             scheduler.cancel(conn, t.round_job)
         t = store.save(conn, t, status="cancelled", ended_at=now, pot=kept, round_job=None)
-        posts.cancelled(conn, now, t, too_few=too_few)
+        posts.cancelled(conn, now, t, self.registry, too_few=too_few)
         return t

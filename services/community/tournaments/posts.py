@@ -18,8 +18,9 @@ from typing import Any
 from engine import bracket
 from services.community.tournaments import rounds
 from services.community.tournaments.store import Entry, TableRow, Tournament
-from services.infra import games, guild_settings, outbox
+from services.infra import guild_settings, outbox
 from services.infra.erased import mention
+from services.infra.games import GameRegistry, money
 from services.infra.messages import Button, Day, Embed, MessageSpec, Picture, Target, Text
 from store.connection import Connection
 
@@ -27,15 +28,14 @@ COLOR = 0xFFD65A
 MEDALS = ("🥇", "🥈", "🥉")
 
 
-def title(t: Tournament) -> Text:
+def title(t: Tournament, registry: GameRegistry) -> Text:
     """« Tournoi Pillz du 12 janvier 2026 »: its name in posts, DMs and titles."""
-    spec = games.get(t.game)
-    game = Text(spec.name_key) if spec is not None else Text.raw(t.game)
+    game = registry.name(t.game)
     return Text("tournaments.title", {"game": game, "day": Day(t.day)})
 
 
-def _heading(t: Tournament) -> Text:
-    return Text("tournaments.heading", {"title": title(t), "number": t.id})
+def _heading(t: Tournament, registry: GameRegistry) -> Text:
+    return Text("tournaments.heading", {"title": title(t, registry), "number": t.id})
 
 
 def _stamp(when: datetime) -> str:
@@ -61,7 +61,7 @@ def _post(
 
 def money_of(t: Tournament, amount: int) -> Text:
     """An amount of the tournament's currency, as a sentence reads it (« 1 500 gallions »)."""
-    return games.money(t.currency or "", amount)
+    return money(t.currency or "", amount)
 
 
 def _fee(t: Tournament) -> Text:
@@ -106,9 +106,9 @@ def summary(t: Tournament, registered: int) -> Text:
     return Text.lines(lines)
 
 
-def announced(conn: Connection, now: datetime, t: Tournament) -> None:
+def announced(conn: Connection, now: datetime, t: Tournament, registry: GameRegistry) -> None:
     embed = Embed(
-        title=_heading(t),
+        title=_heading(t, registry),
         description=Text.lines([summary(t, 0), Text("tournaments.announce.join", {"number": t.id})]),
         color=COLOR,
     )
@@ -118,10 +118,12 @@ def announced(conn: Connection, now: datetime, t: Tournament) -> None:
 # --- the picture --------------------------------------------------------------------------------------------
 
 
-def picture(t: Tournament, entries: Sequence[Entry], rows: Sequence[TableRow]) -> Picture:
+def picture(
+    t: Tournament, registry: GameRegistry, entries: Sequence[Entry], rows: Sequence[TableRow]
+) -> Picture:
     """The bracket or the standings as they stand, as data for the drawing (card_images/tournament.py)."""
     names = {e.player_id: e.name for e in entries}
-    heading = _heading(t).to_json()
+    heading = _heading(t, registry).to_json()
     if t.format == "swiss":
         subtitle = Text(
             "tournaments.picture.after_round", {"round": max(t.round, 0), "rounds": t.rounds or 0}
@@ -170,18 +172,25 @@ def _records(rows: Sequence[TableRow]) -> dict[int, tuple[int, int, int]]:
     return {player: (w, d, lost) for player, (w, d, lost) in counts.items()}
 
 
-def picture_spec(t: Tournament, entries: Sequence[Entry], rows: Sequence[TableRow]) -> MessageSpec:
-    shown = picture(t, entries, rows)
-    embed = Embed(title=_heading(t), color=COLOR, image=shown.filename)
+def picture_spec(
+    t: Tournament, registry: GameRegistry, entries: Sequence[Entry], rows: Sequence[TableRow]
+) -> MessageSpec:
+    shown = picture(t, registry, entries, rows)
+    embed = Embed(title=_heading(t, registry), color=COLOR, image=shown.filename)
     return MessageSpec(embeds=(embed,), pictures=(shown,))
 
 
 def show_picture(
-    conn: Connection, now: datetime, t: Tournament, entries: Sequence[Entry], rows: Sequence[TableRow]
+    conn: Connection,
+    now: datetime,
+    t: Tournament,
+    registry: GameRegistry,
+    entries: Sequence[Entry],
+    rows: Sequence[TableRow],
 ) -> int | None:
     """The picture post edited to the tournament as it stands; a new post when it cannot be edited (the
     first time, or a post deleted since). Returns a new post's item (to save on the tournament)."""
-    spec = picture_spec(t, entries, rows)
+    spec = picture_spec(t, registry, entries, rows)
     channel = channel_of(conn, t)
     target = Target("channel", channel, guild_id=t.guild_id)
     if t.post_item is not None and outbox.editable(conn, t.post_item, channel):
@@ -204,22 +213,25 @@ def _table_line(row: TableRow) -> Text:
     )
 
 
-def started(conn: Connection, now: datetime, t: Tournament, count: int) -> None:
+def started(conn: Connection, now: datetime, t: Tournament, registry: GameRegistry, count: int) -> None:
     """The start, with the seed revealed: the seeding can be checked against the announced commitment."""
     text = Text(
-        "tournaments.started", {"title": title(t), "number": t.id, "count": count, "rounds": t.rounds or 0}
+        "tournaments.started",
+        {"title": title(t, registry), "number": t.id, "count": count, "rounds": t.rounds or 0},
     )
     seed = Text("tournaments.podium.seed", {"seed": t.seed, "commitment": t.commitment})
     _post(conn, now, t, MessageSpec(content=Text.lines([text, seed])))
 
 
-def round_opened(conn: Connection, now: datetime, t: Tournament, rows: Sequence[TableRow]) -> None:
+def round_opened(
+    conn: Connection, now: datetime, t: Tournament, registry: GameRegistry, rows: Sequence[TableRow]
+) -> None:
     assert t.round_ends_at is not None
     head = Text(
         "tournaments.round.opened", {"round": t.round, "rounds": t.rounds or 0, "at": _stamp(t.round_ends_at)}
     )
     lines = [_table_line(row) for row in rows if row.round == t.round]
-    embed = Embed(title=_heading(t), description=Text.lines([head, *lines]), color=COLOR)
+    embed = Embed(title=_heading(t, registry), description=Text.lines([head, *lines]), color=COLOR)
     _post(conn, now, t, MessageSpec(embeds=(embed,)))
 
 
@@ -250,17 +262,24 @@ def result_line(row: TableRow) -> Text:
     )
 
 
-def round_closed(conn: Connection, now: datetime, t: Tournament, rows: Sequence[TableRow]) -> None:
+def round_closed(
+    conn: Connection, now: datetime, t: Tournament, registry: GameRegistry, rows: Sequence[TableRow]
+) -> None:
     head = Text("tournaments.round.closed", {"round": t.round, "rounds": t.rounds or 0})
     lines = [result_line(row) for row in rows if row.round == t.round]
-    embed = Embed(title=_heading(t), description=Text.lines([head, *lines]), color=COLOR)
+    embed = Embed(title=_heading(t, registry), description=Text.lines([head, *lines]), color=COLOR)
     _post(conn, now, t, MessageSpec(embeds=(embed,)))
 
 
 def podium(
-    conn: Connection, now: datetime, t: Tournament, places: Sequence[int], paid: Sequence[int]
+    conn: Connection,
+    now: datetime,
+    t: Tournament,
+    registry: GameRegistry,
+    places: Sequence[int],
+    paid: Sequence[int],
 ) -> None:
-    lines = [Text("tournaments.podium.head", {"title": title(t)})]
+    lines = [Text("tournaments.podium.head", {"title": title(t, registry)})]
     for index, player in enumerate(places[:3]):
         prize = (
             Text("tournaments.podium.prize", {"amount": money_of(t, paid[index])})
@@ -273,14 +292,21 @@ def podium(
             )
         )
     lines.append(Text("tournaments.podium.seed", {"seed": t.seed, "commitment": t.commitment}))
-    embed = Embed(title=_heading(t), description=Text.lines(lines), color=COLOR)
+    embed = Embed(title=_heading(t, registry), description=Text.lines(lines), color=COLOR)
     _post(conn, now, t, MessageSpec(embeds=(embed,)), players=places[:3])
 
 
-def cancelled(conn: Connection, now: datetime, t: Tournament, *, too_few: bool) -> None:
+def cancelled(
+    conn: Connection, now: datetime, t: Tournament, registry: GameRegistry, *, too_few: bool
+) -> None:
     key = "tournaments.cancelled.too_few" if too_few else "tournaments.cancelled.by_manager"
     refund = Text("tournaments.cancelled.refund") if t.fee else Text.raw("")
-    _post(conn, now, t, MessageSpec(content=Text(key, {"title": title(t), "number": t.id, "refund": refund})))
+    _post(
+        conn,
+        now,
+        t,
+        MessageSpec(content=Text(key, {"title": title(t, registry), "number": t.id, "refund": refund})),
+    )
 
 
 # --- DMs ----------------------------------------------------------------------------------------------------
@@ -290,6 +316,7 @@ def match_dm(
     conn: Connection,
     now: datetime,
     t: Tournament,
+    registry: GameRegistry,
     row: TableRow,
     player: int,
     buttons: tuple[Button, ...],
@@ -303,7 +330,7 @@ def match_dm(
     opponent = row.second if player == row.first else row.first
     assert t.round_ends_at is not None
     params = {
-        "title": title(t),
+        "title": title(t, registry),
         "round": row.round,
         "opponent": mention(opponent or 0),
         "channel": f"<#{t.channel_id}>",

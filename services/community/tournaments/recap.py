@@ -6,7 +6,6 @@ from __future__ import annotations
 from services.community.recap.providers import medal_line
 from services.community.recap.sections import ORDER_TOURNAMENTS, RecapSection, RecapWeek
 from services.community.tournaments.results import finished_between
-from services.infra import games
 from services.infra.messages import Day, Number, Text
 from store.connection import Connection
 
@@ -17,8 +16,7 @@ def tournaments_section(conn: Connection, week: RecapWeek) -> RecapSection | Non
         return None
     lines: list[Text] = []
     for finished in done:
-        spec = games.get(finished.game)
-        game = Text(spec.name_key) if spec is not None else Text.raw(finished.game)
+        game = week.registry.name(finished.game)
         lines.append(
             Text(
                 "tournaments.recap.line",

@@ -17,13 +17,17 @@ from core.clock import from_db, to_db
 from services.community.tournaments import posts, rounds, store
 from services.community.tournaments.store import TableRow, Tournament
 from services.infra import scheduler
+from services.infra.games import GameRegistry
 from store.connection import Connection
 
 STEP_JOB = "tournament:step"  # a round's tables are all decided: close it, open the next or finish
 
 
-def match_over(conn: Connection, now: datetime, match_id: int, winner_seat: int | None) -> None:
-    """The game's match `match_id` ended with `winner_seat` winning (None: a draw)."""
+def match_over(
+    conn: Connection, now: datetime, registry: GameRegistry, match_id: int, winner_seat: int | None
+) -> None:
+    """The game's match `match_id` ended with `winner_seat` winning (None: a draw); `registry` names
+    the games in the posts."""
     found = store.table_of_match(conn, match_id)
     if found is None:
         return
@@ -31,10 +35,17 @@ def match_over(conn: Connection, now: datetime, match_id: int, winner_seat: int 
     t = store.load_trusted(conn, tournament_id)
     if t.status != "running" or row.decided:
         return
-    record(conn, now, t, row, rounds.played_out(t, row, winner_seat))
+    record(conn, now, t, registry, row, rounds.played_out(t, row, winner_seat))
 
 
-def record(conn: Connection, now: datetime, t: Tournament, row: TableRow, decision: rounds.Decision) -> bool:
+def record(
+    conn: Connection,
+    now: datetime,
+    t: Tournament,
+    registry: GameRegistry,
+    row: TableRow,
+    decision: rounds.Decision,
+) -> bool:
     """Decide `row` (once), show it on the picture, and when the round has no table left to play, arm
     the step that closes it. False when the table was decided already."""
     decided = store.decide(
@@ -42,16 +53,16 @@ def record(conn: Connection, now: datetime, t: Tournament, row: TableRow, decisi
     )
     if decided is None:
         return False
-    t = show(conn, now, t)
+    t = show(conn, now, t, registry)
     if row.round == t.round and all(r.decided for r in store.tables(conn, t.id, t.round)):
         arm_step(conn, now, t)
     return True
 
 
-def show(conn: Connection, now: datetime, t: Tournament) -> Tournament:
+def show(conn: Connection, now: datetime, t: Tournament, registry: GameRegistry) -> Tournament:
     """The picture post edited to the tournament as it stands (a new post saved on the tournament when
     the last one cannot be edited)."""
-    item = posts.show_picture(conn, now, t, store.entries(conn, t.id), store.tables(conn, t.id))
+    item = posts.show_picture(conn, now, t, registry, store.entries(conn, t.id), store.tables(conn, t.id))
     return t if item is None else store.save(conn, t, post_item=item)
 
 

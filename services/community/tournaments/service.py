@@ -19,8 +19,9 @@ from services.community.tournaments import posts, store
 from services.community.tournaments.flow import FEE_REASON, REFUND_REASON, START_JOB, Flow, Player, fee_ref
 from services.community.tournaments.results import Finished, finished_between
 from services.community.tournaments.store import Tournament
-from services.infra import games, ledger, scheduler
+from services.infra import ledger, scheduler
 from services.infra.erased import mention
+from services.infra.games import GameRegistry
 from services.infra.messages import Embed, MessageSpec, Text
 from services.infra.players import ensure_player
 from store.connection import Connection
@@ -81,6 +82,7 @@ class TournamentService:
         self,
         db: Database,
         clock: Clock,
+        registry: GameRegistry,
         sched: scheduler.Scheduler | None,
         games_here: Mapping[str, Player],
         rng: random.Random,
@@ -88,19 +90,22 @@ class TournamentService:
     ) -> None:
         self.db = db
         self.clock = clock
+        self.registry = registry
         self.rng = rng  # secret seeds, drawn in write units only (the writer's thread)
         self.zone = zone
-        self.flow = Flow(games_here, sched)
+        self.flow = Flow(games_here, registry, sched)
 
     def games(self) -> list[str]:
         """The keys of the games whose tournaments can be created, in registry order."""
-        return [g.key for g in games.all_games() if g.key in self.flow.games]
+        return [g.key for g in self.registry.all_games() if g.key in self.flow.games]
 
     # --- managers -----------------------------------------------------------------------------------------
 
     def _checked(self, asked: Creation, now: datetime) -> datetime:
         if asked.game not in self.flow.games:
-            names = [Text(spec.name_key) for key in self.games() if (spec := games.get(key)) is not None]
+            names = [
+                Text(spec.name_key) for key in self.games() if (spec := self.registry.get(key)) is not None
+            ]
             raise BadInput("tournaments.error.game", games=names)
         if asked.format not in FORMATS or asked.seeding not in SEEDINGS:
             raise BadInput()
@@ -138,8 +143,8 @@ class TournamentService:
                 return found
             if len(store.of_guild(conn, guild, store.LIVE)) >= LIVE_PER_SERVER:
                 raise NotAllowed("tournaments.error.too_many", count=LIVE_PER_SERVER)
-            ensure_player(conn, manager, now)
-            spec = games.get(asked.game)
+            ensure_player(conn, manager, now, self.registry)
+            spec = self.registry.get(asked.game)
             currency = spec.currencies[0].code if spec is not None and spec.currencies and asked.fee else None
             seed = f"{self.rng.getrandbits(256):064x}"
             t = store.insert(
@@ -164,7 +169,7 @@ class TournamentService:
             )
             job = scheduler.schedule(conn, now, START_JOB, closes, {"tournament": t.id})
             t = store.save(conn, t, round_job=job)
-            posts.announced(conn, now, t)
+            posts.announced(conn, now, t, self.registry)
             return t
 
         return await self.db.write(unit)
@@ -199,11 +204,16 @@ class TournamentService:
                 raise NotAllowed("tournaments.error.already", number=t.id)
             if len(store.entries(conn, t.id)) >= t.max_players:
                 raise NotAllowed("tournaments.error.full", number=t.id, count=t.max_players)
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, self.registry)
             self.flow.games[t.game].play.check_entry(conn, now, player)
             if t.fee and t.currency is not None:
                 ledger.debit(
-                    conn, now, player, t.currency, t.fee, ledger.Movement(FEE_REASON, ref=fee_ref(t))
+                    conn,
+                    now,
+                    player,
+                    self.registry.currency(t.currency) or t.currency,
+                    t.fee,
+                    ledger.Movement(FEE_REASON, ref=fee_ref(t)),
                 )
             store.add_entry(conn, now, t.id, player, name[:NAME_MAX], t.fee)
             return store.save(conn, t, pot=t.pot + t.fee)
@@ -251,7 +261,7 @@ class TournamentService:
                         "tournaments.list.line",
                         {
                             "number": t.id,
-                            "title": posts.title(t),
+                            "title": posts.title(t, self.registry),
                             "status": Text(STATUS[t.status]),
                         },
                     )
@@ -261,12 +271,12 @@ class TournamentService:
             t = store.load(conn, tournament_id, guild=guild)
             entries = store.entries(conn, t.id)
             lines = [posts.summary(t, len(entries))]
-            heading = Text("tournaments.heading", {"title": posts.title(t), "number": t.id})
+            heading = Text("tournaments.heading", {"title": posts.title(t, self.registry), "number": t.id})
             if t.status == "open" or not entries:
                 names = [mention(e.player_id) for e in entries] or [Text("tournaments.show.nobody")]
                 lines += [Text("tournaments.show.registered"), *names]
                 return MessageSpec(embeds=(Embed(heading, Text.lines(lines), color=posts.COLOR),))
-            shown = posts.picture(t, entries, store.tables(conn, t.id))
+            shown = posts.picture(t, self.registry, entries, store.tables(conn, t.id))
             embed = Embed(heading, Text.lines(lines), color=posts.COLOR, image=shown.filename)
             return MessageSpec(embeds=(embed,), pictures=(shown,))
 

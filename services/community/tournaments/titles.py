@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from services.infra import games
-from services.infra.games import SummaryLine
+from services.infra.games import GameRegistry, SummaryLine
 from services.infra.messages import Day, Text
 from store.connection import Connection
 
@@ -17,7 +16,7 @@ MEDALS = ("🥇", "🥈", "🥉")
 PLACES = ("tournaments.place.1", "tournaments.place.2", "tournaments.place.3")
 
 
-def titles(conn: Connection, player_id: int) -> list[SummaryLine]:
+def titles(conn: Connection, player_id: int, registry: GameRegistry) -> list[SummaryLine]:
     """The player's podium places in finished tournaments, latest first."""
     rows = conn.execute(
         "SELECT e.place, t.game, t.day FROM tournament_entries e JOIN tournaments t ON t.id = e.tournament_id"
@@ -27,8 +26,7 @@ def titles(conn: Connection, player_id: int) -> list[SummaryLine]:
     ).fetchall()
     lines = []
     for place, game, day in rows:
-        spec = games.get(str(game))
-        name = Text(spec.name_key) if spec is not None else Text.raw(str(game))
+        name = registry.name(str(game))
         title = Text("tournaments.title", {"game": name, "day": Day(date.fromisoformat(str(day)))})
         lines.append(
             SummaryLine(

@@ -13,9 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from services.community.card_names import named
 from services.community.trades.store import Trade
-from services.infra import games
 from services.infra.catalogs import CardIndex
-from services.infra.games import DeckHold
+from services.infra.games import DeckHold, GameRegistry
 from services.infra.messages import Embed, MessageSpec, Text
 from store.connection import Connection
 
@@ -39,9 +38,11 @@ def _offered(trade: Trade, player: int) -> list[int]:
     return [i.card_id for i in trade.offered_by(player) if i.card_id is not None]
 
 
-def _holds(conn: Connection, trade: Trade, player: int, cards: CardIndex) -> list[DeckHold]:
+def _holds(
+    conn: Connection, trade: Trade, player: int, cards: CardIndex, registry: GameRegistry
+) -> list[DeckHold]:
     """The decks of `player` that use a copy they offer in this trade, read-only."""
-    spec = games.get(trade.game)
+    spec = registry.get(trade.game)
     offered = _offered(trade, player)
     if spec is None or spec.decks_holding is None or not offered:
         return []
@@ -74,21 +75,28 @@ def _lines(
 
 
 def warnings(
-    conn: Connection, trade: Trade, viewer: int, cards: CardIndex, other_language: str | None = None
+    conn: Connection,
+    trade: Trade,
+    viewer: int,
+    cards: CardIndex,
+    registry: GameRegistry,
+    other_language: str | None = None,
 ) -> tuple[Text, ...]:
     """What `viewer` reads in their own window about their decks before confirming: each copy they offer
     that a deck of theirs uses, and what the deck does without it. Nothing once the trade has ended."""
     if trade.status != "open":
         return ()
     others = () if other_language is None else (other_language,)
-    return tuple(_lines(trade, _holds(conn, trade, viewer, cards), cards, WILL, others))
+    return tuple(_lines(trade, _holds(conn, trade, viewer, cards, registry), cards, WILL, others))
 
 
-def repair(conn: Connection, trade: Trade, cards: CardIndex) -> dict[int, list[DeckHold]]:
+def repair(
+    conn: Connection, trade: Trade, cards: CardIndex, registry: GameRegistry
+) -> dict[int, list[DeckHold]]:
     """At the swap, in its unit and before the copies move: each giver's decks let go of the copies
     leaving (a game whose decks store copies writes the replacements now). Returns what each giver is
     told once the trade is done (`notices`)."""
-    spec = games.get(trade.game)
+    spec = registry.get(trade.game)
     hook = None if spec is None else spec.repair_decks or spec.decks_holding
     if hook is None:
         return {}

@@ -46,10 +46,10 @@ from services.community.trades.store import (
     open_of,
 )
 from services.community.trades.window import changed_notice, ended_notice, log, status_text, window
-from services.infra import games, ledger
+from services.infra import ledger
 from services.infra.catalogs import CardIndex, fold
 from services.infra.erased import is_erased, mention
-from services.infra.games import GameSpec
+from services.infra.games import GameRegistry, GameSpec
 from services.infra.messages import MessageSpec, Number, Target, Text
 from services.infra.outbox import enqueue
 from services.infra.players import ensure_player
@@ -82,12 +82,14 @@ class TradeService:
         self,
         db: Database,
         clock: Clock,
+        registry: GameRegistry,
         scheduler: Scheduler,
         cards: CardIndex,
         default_locale: str = DEFAULT_LOCALE,
     ) -> None:
         self.db = db
         self.clock = clock
+        self.registry = registry
         self.cards = cards
         self.default_locale = default_locale  # the language of a player the bot knows none of
         scheduler.on(EXPIRE_JOB, self._expire)
@@ -119,9 +121,9 @@ class TradeService:
         proposer, partner = parties
         if proposer == partner:
             raise BadInput("trades.error.self")
-        tradable(games.get(game))
+        tradable(self.registry.get(game))
         for player in parties:
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, self.registry)
         self._member_for_long_enough(conn, now, proposer, joined[0], "trades.error.too_new.you")
         self._member_for_long_enough(conn, now, partner, joined[1], "trades.error.too_new.them")
         for player, key in ((proposer, "trades.error.too_many.you"), (partner, "trades.error.too_many.them")):
@@ -155,7 +157,9 @@ class TradeService:
                 conn, now, "trade", (guild_id, channel_id), (proposer, partner), game, joined
             )
             theirs = self._other_language(conn, trade, partner)
-            notice = changed_notice(trade, partner, proposer, self.cards, other_language=theirs)
+            notice = changed_notice(
+                trade, partner, proposer, self.cards, self.registry, other_language=theirs
+            )
             self._tell(conn, now, trade, partner, notice)
             return trade
 
@@ -257,7 +261,7 @@ class TradeService:
         return int(row[0])
 
     def _card_value(self, game: str, card_key: str, attrs: str) -> int:
-        rules = tradable(games.get(game)).trading
+        rules = tradable(self.registry.get(game)).trading
         if rules.card_value is None:
             return rules.flat_card_value
         return max(0, int(rules.card_value(self.cards.catalog(game), card_key, _attrs(attrs))))
@@ -265,7 +269,7 @@ class TradeService:
     def _set_amount(
         self, conn: Connection, trade: Trade, player: int, amount: int, currency: str | None
     ) -> None:
-        codes = [c.code for c in tradable(games.get(trade.game)).currencies]
+        codes = [c.code for c in tradable(self.registry.get(trade.game)).currencies]
         code = currency or codes[0]
         if code not in codes:
             raise BadInput("trades.error.currency")
@@ -365,7 +369,7 @@ class TradeService:
     def _swap(self, conn: Connection, now: datetime, trade: Trade, by: int) -> int:
         self._check_cap(conn, now, trade)
         self._finish(conn, now, trade, "done", by)
-        decks = trade_decks.repair(conn, trade, self.cards)  # before the copies move
+        decks = trade_decks.repair(conn, trade, self.cards, self.registry)  # before the copies move
         why = ledger.Movement(trade.kind, ref=trade.lock)
         for item in trade.items:
             receiver = trade.other(item.giver_id)
@@ -373,7 +377,9 @@ class TradeService:
                 ledger.transfer_locked_card(conn, now, item.card_id, item.giver_id, receiver, trade.lock, why)
             else:
                 currency = item.currency or ""
-                ledger.debit(conn, now, item.giver_id, currency, item.amount, why)
+                ledger.debit(
+                    conn, now, item.giver_id, self.registry.currency(currency) or currency, item.amount, why
+                )
                 ledger.credit(conn, now, receiver, currency, item.amount, why)
         self._tell_end(conn, now, trade.id)
         parties = reading_languages(conn, (trade.proposer_id, trade.partner_id), self.default_locale)
@@ -382,7 +388,7 @@ class TradeService:
         return trade.id
 
     def _check_cap(self, conn: Connection, now: datetime, trade: Trade) -> None:
-        cap = tradable(games.get(trade.game)).trading.daily_cap
+        cap = tradable(self.registry.get(trade.game)).trading.daily_cap
         since = to_db(now - CAP_WINDOW)
         for player in (trade.proposer_id, trade.partner_id):
             given, received = moved_since(conn, player, trade.game, since)
@@ -434,7 +440,9 @@ class TradeService:
             for party in (trade.proposer_id, trade.partner_id):
                 if not is_erased(party) and not trade.hidden_from(party):
                     theirs = self._other_language(conn, trade, party)
-                    self._tell(conn, now, trade, party, ended_notice(trade, party, self.cards, theirs))
+                    self._tell(
+                        conn, now, trade, party, ended_notice(trade, party, self.cards, self.registry, theirs)
+                    )
 
     def _finish(
         self,
@@ -475,15 +483,15 @@ class TradeService:
             else Text("trades.log.title", {"name": mention(whose)})
         )
         found = await self.db.read(lambda conn: of_player(conn, guild_id, whose, HISTORY_LIMIT))
-        return log(found, self.cards, title)
+        return log(found, self.cards, self.registry, title)
 
     async def window(self, trade: Trade, viewer: int) -> MessageSpec:
         """The window `viewer` reads, with the warnings about their own decks while the trade is open."""
 
         def unit(conn: Connection) -> MessageSpec:
             theirs = self._other_language(conn, trade, viewer)
-            notes = trade_decks.warnings(conn, trade, viewer, self.cards, theirs)
-            return window(trade, viewer, self.cards, notes, theirs)
+            notes = trade_decks.warnings(conn, trade, viewer, self.cards, self.registry, theirs)
+            return window(trade, viewer, self.cards, self.registry, notes, theirs)
 
         return await self.db.read(unit)
 
@@ -516,8 +524,14 @@ class TradeService:
         """The other party's DM after `actor` changed an offer or confirmed: the window again."""
         other = trade.other(actor)
         theirs = self._other_language(conn, trade, other)
-        notes = trade_decks.warnings(conn, trade, other, self.cards, theirs)
-        self._tell(conn, now, trade, other, changed_notice(trade, other, actor, self.cards, notes, theirs))
+        notes = trade_decks.warnings(conn, trade, other, self.cards, self.registry, theirs)
+        self._tell(
+            conn,
+            now,
+            trade,
+            other,
+            changed_notice(trade, other, actor, self.cards, self.registry, notes, theirs),
+        )
 
     @staticmethod
     def _tell(conn: Connection, now: datetime, trade: Trade, player: int, spec: MessageSpec) -> None:
@@ -533,7 +547,9 @@ class TradeService:
         )
         for player in told:
             theirs = self._other_language(conn, trade, player)
-            self._tell(conn, now, trade, player, ended_notice(trade, player, self.cards, theirs))
+            self._tell(
+                conn, now, trade, player, ended_notice(trade, player, self.cards, self.registry, theirs)
+            )
 
 
 def _attrs(raw: str) -> dict[str, Any]:

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Sequence
 
 from services.community.card_names import named
 from services.community.trades.store import ERASED, Trade, TradeItem
-from services.infra import games
 from services.infra.catalogs import CardIndex
 from services.infra.erased import mention
+from services.infra.games import GameRegistry, money
 from services.infra.messages import Button, Embed, EmbedField, MessageSpec, Number, Text
 
 MAX_LOG_LINES = 15
@@ -53,15 +53,10 @@ def cancel_id(trade: Trade) -> str:
     return f"trade:cancel:{trade.id}"
 
 
-def _game_name(key: str) -> Text:
-    spec = games.get(key)
-    return Text(spec.name_key) if spec is not None else Text.raw(key)
-
-
 def item_text(item: TradeItem, game: str, cards: CardIndex, others: Iterable[str] = ()) -> Text:
     """One item of an offer; a card's name with its name in `others` (the other party's language)."""
     if item.card_id is None:
-        return Text("trades.item.amount", {"amount": games.money(item.currency or "", item.amount)})
+        return Text("trades.item.amount", {"amount": money(item.currency or "", item.amount)})
     card = cards.get(game, item.card_key or "")
     name = named(card.name, others) if card is not None else Text.raw(item.card_key or "?")
     return Text("trades.item.card", {"name": name, "copy": item.card_id, "value": Number(item.value)})
@@ -89,6 +84,7 @@ def window(
     trade: Trade,
     viewer: int,
     cards: CardIndex,
+    registry: GameRegistry,
     warnings: Sequence[Text] = (),
     other_language: str | None = None,
 ) -> MessageSpec:
@@ -110,7 +106,7 @@ def window(
             EmbedField(Text("trades.window.recipient"), mention(trade.partner_id), inline=False),
         ]
     embed = Embed(
-        title=Text(title, {"id": trade.id, "game": _game_name(trade.game)}),
+        title=Text(title, {"id": trade.id, "game": registry.name(trade.game)}),
         description=status_text(trade),
         fields=tuple(fields),
     )
@@ -131,11 +127,12 @@ def changed_notice(
     viewer: int,
     actor: int,
     cards: CardIndex,
+    registry: GameRegistry,
     warnings: Sequence[Text] = (),
     other_language: str | None = None,
 ) -> MessageSpec:
     """The DM a party gets when the other one changed an offer or confirmed: the whole window again."""
-    spec = window(trade, viewer, cards, warnings, other_language)
+    spec = window(trade, viewer, cards, registry, warnings, other_language)
     return MessageSpec(
         content=Text("trades.notice.changed", {"name": mention(actor), "id": trade.id}),
         embeds=spec.embeds,
@@ -145,7 +142,7 @@ def changed_notice(
 
 
 def ended_notice(
-    trade: Trade, viewer: int, cards: CardIndex, other_language: str | None = None
+    trade: Trade, viewer: int, cards: CardIndex, registry: GameRegistry, other_language: str | None = None
 ) -> MessageSpec:
     """The DM each party gets when the trade ends: what moved (done) or that nothing did."""
     received = trade.kind == "gift" and viewer == trade.partner_id
@@ -155,7 +152,7 @@ def ended_notice(
         key = ERASED_KEYS[trade.kind]
     else:
         key = ENDED_KEYS[trade.kind, trade.status]
-    spec = window(trade, viewer, cards, other_language=other_language)
+    spec = window(trade, viewer, cards, registry, other_language=other_language)
     return MessageSpec(
         content=Text(key, {"id": trade.id, "name": mention(trade.other(viewer))}),
         embeds=spec.embeds,
@@ -163,7 +160,7 @@ def ended_notice(
     )
 
 
-def log(trades: list[Trade], cards: CardIndex, title: Text) -> MessageSpec:
+def log(trades: list[Trade], cards: CardIndex, registry: GameRegistry, title: Text) -> MessageSpec:
     """A server's or a player's trade log, newest first: who gave what to whom, and how it ended."""
     lines = []
     for trade in trades[:MAX_LOG_LINES]:
@@ -182,7 +179,7 @@ def log(trades: list[Trade], cards: CardIndex, title: Text) -> MessageSpec:
             LOG_KEYS[trade.kind],
             {
                 "id": trade.id,
-                "game": _game_name(trade.game),
+                "game": registry.name(trade.game),
                 "from": mention(trade.proposer_id),
                 "to": mention(trade.partner_id),
                 "status": status_text(trade) if trade.status != "open" else Text(STATUS_KEYS["open"]),

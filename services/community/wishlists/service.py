@@ -14,8 +14,9 @@ from zoneinfo import ZoneInfo
 from core.clock import Clock, to_db
 from core.errors import NotAllowed, NotFound
 from services.community.wishlists.store import wishers_here
-from services.infra import games, outbox
+from services.infra import outbox
 from services.infra.catalogs import CardIndex, CardRef
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.players import ensure_player
 from services.shared.collecting import card_not_found
@@ -45,18 +46,16 @@ def _count(conn: Connection, player_id: int, game: str) -> int:
     return int(row[0])
 
 
-def _game_name(game: str) -> Text:
-    spec = games.get(game)
-    return Text(spec.name_key) if spec is not None else Text.raw(game)
-
-
 def _card_text(ref: CardRef) -> Text:
     return Text.per_locale({"fr": ref.name.fr, "en": ref.name.en})
 
 
 class WishlistService:
-    def __init__(self, db: Database, clock: Clock, cards: CardIndex, zone: ZoneInfo) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, registry: GameRegistry, cards: CardIndex, zone: ZoneInfo
+    ) -> None:
         self.db = db
+        self.registry = registry
         self.clock = clock
         self.cards = cards
         self.zone = zone
@@ -73,7 +72,7 @@ class WishlistService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> Added:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             count = _count(conn, player_id, ref.game)
             inserted = conn.execute(
                 "INSERT INTO wishlists (player_id, game, card_key, added_at) SELECT ?, ?, ?, ?"
@@ -88,7 +87,7 @@ class WishlistService:
                 (player_id, ref.game, ref.card_id),
             ).fetchone()
             if listed is None:
-                raise NotAllowed("wishlist.error.full", game=_game_name(ref.game), count=MAX_PER_GAME)
+                raise NotAllowed("wishlist.error.full", game=self.registry.name(ref.game), count=MAX_PER_GAME)
             return Added(ref, False, count)
 
         return await self.db.write(unit)
@@ -123,7 +122,7 @@ class WishlistService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> None:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             conn.execute("UPDATE players SET wish_alerts = ? WHERE id = ?", (int(on), player_id))
 
         await self.db.write(unit)
@@ -137,6 +136,7 @@ def notify_shown(
     channel_id: int,
     shower: int,
     ref: CardRef,
+    registry: GameRegistry,
 ) -> list[int]:
     """In the show-off's unit: a DM to each player of the server who wishes for the card (alerts on, not
     the one showing it), unless they were told of that card already today. Returns who is told."""
@@ -161,7 +161,7 @@ def notify_shown(
                     {
                         "player": f"<@{shower}>",
                         "card": _card_text(ref),
-                        "game": _game_name(ref.game),
+                        "game": registry.name(ref.game),
                         "channel": f"<#{channel_id}>",
                     },
                 )

@@ -55,6 +55,7 @@ from services.hoss.gold import GOLD
 from services.hoss.proofs import Proof, arena_proof
 from services.hoss.shop import rank_wins
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.infra.recurrence import resolve_wall_time
 from services.infra.scheduler import Job, Scheduler, schedule
@@ -172,8 +173,16 @@ class SeasonResult:
 
 class ArenaService:
     def __init__(
-        self, db: Database, clock: Clock, rng: random.Random, scheduler: Scheduler, decks: DeckService
+        self,
+        db: Database,
+        clock: Clock,
+        rng: random.Random,
+        scheduler: Scheduler,
+        decks: DeckService,
+        *,
+        registry: GameRegistry,
     ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.rng = rng  # SystemRandom in production: the season's matchmaking seed must be unpredictable
@@ -255,7 +264,7 @@ class ArenaService:
         season = self.season_of(now)
 
         def unit(conn: Connection) -> Registration:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             if highest_unlocked_rank(rank_wins(conn, player_id)) < ARENA_MIN_RANK:
                 raise ArenaLocked(rank=ARENA_MIN_RANK)
             elsewhere = conn.execute(
@@ -412,7 +421,7 @@ class ArenaService:
             return {"player": attacker, "attack": drawn.id, "battle": battle, "defender": drawn.defender}
 
         def unit(conn: Connection) -> AttackStarted:
-            ensure_player(conn, attacker, now)
+            ensure_player(conn, attacker, now, self.registry)
             stored, fresh = once(conn, f"hoss:arena:attack:{attack_key}", now, lambda: work(conn))
             if stored["player"] != attacker:
                 raise NotAllowed()

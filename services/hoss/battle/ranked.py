@@ -63,6 +63,7 @@ from services.hoss.gold import GOLD
 from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS
 from services.hoss.shop import rank_wins
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.messages import Target, Text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler
@@ -236,13 +237,16 @@ class RankedService:
         rng: random.Random,
         scheduler: Scheduler | None = None,
         decks: DeckService | None = None,
+        *,
+        registry: GameRegistry,
     ) -> None:
+        self.registry = registry
         self.db = db
         self.clock = clock
         self.catalog = catalog
         self.rng = rng  # battle seeds; used only inside write units, i.e. by the writer's thread
         self.scheduler = scheduler
-        self.decks = decks or DeckService(db, clock, catalog)
+        self.decks = decks or DeckService(db, clock, catalog, registry=registry)
         if scheduler is not None:
             scheduler.on(TIMEOUT_JOB, self.on_timeout)
             scheduler.on(ROUND_JOB, self.on_next_round)
@@ -341,7 +345,7 @@ class RankedService:
         start_key = str(key)
 
         def unit(conn: Connection) -> Started:
-            ensure_player(conn, player_id, now)
+            ensure_player(conn, player_id, now, self.registry)
             stored, fresh = once(
                 conn,
                 f"hoss:ranked:start:{start_key}",

@@ -62,7 +62,7 @@ async def with_bronze_deck(
     now = services.clock.now()
 
     def unit(conn: Connection) -> None:
-        ensure_player(conn, user.id, now)
+        ensure_player(conn, user.id, now, services.registry)
         conn.execute(
             "UPDATE players SET created_at = ? WHERE id = ?", (to_db(now - timedelta(days=60)), user.id)
         )

@@ -62,7 +62,7 @@ async def hoss_collection(w: World) -> Scene:
     now = services.clock.now()
 
     def grant(conn: Connection) -> int:
-        ensure_player(conn, alice.id, now)
+        ensure_player(conn, alice.id, now, services.registry)
         ledger.credit(conn, now, alice.id, GOLD, 100_000, ledger.Movement("test.grant"))
         announce(conn, NOTICES_TOPIC)  # as the battle's end does: the bot forgets who had no notice
         return int(

@@ -44,7 +44,7 @@ async def with_deck(h: BotHarness, user: User) -> None:
     ]
 
     def unit(conn: Connection) -> None:
-        ensure_player(conn, user.id, now)
+        ensure_player(conn, user.id, now, services.registry)
         for card in [*keys, *BUFFS]:
             ledger.mint_card(
                 conn, now, user.id, "hoss", card, GRANT, {"rarity": "basique", "stars": 0, "holo": False}
@@ -113,7 +113,7 @@ async def give(
     attrs = {"rarity": rarity, "stars": stars, "holo": holo}
 
     def unit(conn: Connection) -> int:
-        ensure_player(conn, user.id, now)
+        ensure_player(conn, user.id, now, services.registry)
         return ledger.mint_card(conn, now, user.id, "hoss", card, GRANT, attrs)
 
     return await services.db.write(unit)

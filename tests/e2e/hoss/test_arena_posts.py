@@ -38,7 +38,13 @@ async def test_the_ranking_is_posted_edited_each_hour_and_closed_with_the_result
     alice, bob = harness.user("alice"), harness.user("bob")
     services = hoss(harness)
     for user in (alice, bob):
-        await veteran(harness.bot.services.db, harness.clock, services.decks.catalog, user.id)
+        await veteran(
+            harness.bot.services.db,
+            harness.clock,
+            services.decks.catalog,
+            user.id,
+            registry=harness.bot.services.registry,
+        )
         await with_decks(services.decks, user.id)
         await services.arena.register(harness.guild.id, user.id, 1, 2)
     await harness.settle()

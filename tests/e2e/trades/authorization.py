@@ -45,7 +45,7 @@ async def mint(h: BotHarness, owner: User, count: int = 1) -> list[int]:
 
     def unit(conn: Connection) -> list[int]:
         why = ledger.Movement("test")
-        ensure_player(conn, owner.id, now)
+        ensure_player(conn, owner.id, now, services.registry)
         return [ledger.mint_card(conn, now, owner.id, GAME, catalog.cards[0].id, why) for _ in range(count)]
 
     return await services.db.write(unit)

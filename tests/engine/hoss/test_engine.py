@@ -19,16 +19,16 @@ from engine.hoss.sample import SAMPLE_CATALOG
 from engine.hoss.simulate import clone, first_policy, passive_policy, prepare, random_policy, run, simulate
 from engine.hoss.state import HossState
 from engine.protocol import CATALOG_OPTION, SPECTATOR, Engine
-from engine.registry import engines
 from tests.engine.hoss.helpers import DECK_A, DECK_B, deck_catalog, player
+from tests.support.registries import every_game
 
 CATALOG = deck_catalog()
 PLAYERS = (player(0, DECK_A, rarity="divin", stars=2), player(1, DECK_B, rarity="platine", stars=4))
 OPTIONS = {CATALOG_OPTION: CATALOG}
 
 
-def test_the_engine_is_registered() -> None:
-    assert engines()["hoss"] is ENGINE
+def test_the_engine_is_hoss_games_engine() -> None:
+    assert every_game().engines()["hoss"] is ENGINE
     assert isinstance(ENGINE, Engine)
 
 

@@ -9,15 +9,15 @@ import pytest
 
 from services.community.card_images.draw import Canvas
 from services.community.card_images.spec import CardArt
-from services.infra import games
 from services.infra.catalogs import DATA_DIR, load_all
+from tests.support.registries import every_game
 
 LOCALES = ("fr", "en")
 HOSS_RARITIES = ("basique", "argent", "or", "platine", "diamant", "divin")
 
 
 def art_of(game: str) -> CardArt:
-    spec = games.get(game)
+    spec = every_game().get(game)
     assert spec is not None
     assert spec.card_art is not None
     return spec.card_art
@@ -25,7 +25,7 @@ def art_of(game: str) -> CardArt:
 
 @pytest.fixture(scope="session")
 def catalogs() -> dict[str, Any]:
-    specs = games.discover()
+    specs = every_game().all_games()
     return dict(load_all(DATA_DIR, [s for s in specs if s.card_art is not None]))
 
 

@@ -20,13 +20,14 @@ from services.community.card_images import cache as disk
 from services.community.card_images import draw, service
 from services.community.card_images.service import CardImages
 from services.community.card_images.spec import CardCopy
-from services.infra import games
+from services.infra.games import GameRegistry
 from services.infra.messages import StripCard
+from tests.support.registries import every_game
 
 
 @pytest.fixture
-def images(tmp_path: Path, catalogs: dict[str, Any]) -> CardImages:
-    return CardImages(tmp_path / "cards", catalogs)
+def images(tmp_path: Path, catalogs: dict[str, Any], registry: GameRegistry) -> CardImages:
+    return CardImages(tmp_path / "cards", catalogs, registry)
 
 
 def count_drawings(monkeypatch: pytest.MonkeyPatch, images: CardImages) -> list[str]:
@@ -88,7 +89,7 @@ def test_concurrent_processes_leave_one_whole_file(tmp_path: Path, catalogs: dic
     """Eight services on one folder (as eight processes would be) draw the same key at the same moment:
     each gets a whole PNG, and the folder holds one file, with no temporary file left behind."""
     folder = tmp_path / "shared"
-    services = [CardImages(folder, catalogs) for _ in range(8)]
+    services = [CardImages(folder, catalogs, every_game()) for _ in range(8)]
     start = threading.Barrier(len(services))
     results: list[bytes] = []
 
@@ -119,7 +120,9 @@ def test_a_torn_file_is_drawn_again(monkeypatch: pytest.MonkeyPatch, images: Car
     assert path.read_bytes() == whole
 
 
-def test_an_edited_card_gets_a_new_file(tmp_path: Path, catalogs: dict[str, Any]) -> None:
+def test_an_edited_card_gets_a_new_file(
+    tmp_path: Path, catalogs: dict[str, Any], registry: GameRegistry
+) -> None:
     catalog = catalogs["pillz"]
     card = catalog.cards[1]
     edited = catalog.model_copy(
@@ -131,25 +134,29 @@ def test_an_edited_card_gets_a_new_file(tmp_path: Path, catalogs: dict[str, Any]
             )
         }
     )
-    before = CardImages(tmp_path, catalogs).request("pillz", card.id, None, "fr").name
-    after = CardImages(tmp_path, {**catalogs, "pillz": edited}).request("pillz", card.id, None, "fr").name
+    before = CardImages(tmp_path, catalogs, registry).request("pillz", card.id, None, "fr").name
+    after = (
+        CardImages(tmp_path, {**catalogs, "pillz": edited}, registry)
+        .request("pillz", card.id, None, "fr")
+        .name
+    )
     assert before != after
 
 
 def test_a_corrected_label_gets_a_new_file(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, catalogs: dict[str, Any]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, catalogs: dict[str, Any], registry: GameRegistry
 ) -> None:
     """A face's labels come from the message catalog: a text corrected there (HOSS's « ATK » label) is
     a new file, not a picture served from the folder with the former text."""
-    before = CardImages(tmp_path, catalogs).request("hoss", "orc_mage_1", None, "en").name
-    french_before = CardImages(tmp_path, catalogs).request("hoss", "orc_mage_1", None, "fr").name
+    before = CardImages(tmp_path, catalogs, registry).request("hoss", "orc_mage_1", None, "en").name
+    french_before = CardImages(tmp_path, catalogs, registry).request("hoss", "orc_mage_1", None, "fr").name
     corrected = {lang: dict(table) for lang, table in i18n.catalogs().items()}
     corrected["en"]["hoss.label.atk"] = "ATTACK"
     monkeypatch.setattr(service, "catalogs", lambda: corrected)
     service._texts_digest.cache_clear()
     try:
-        after = CardImages(tmp_path, catalogs).request("hoss", "orc_mage_1", None, "en").name
-        french = CardImages(tmp_path, catalogs).request("hoss", "orc_mage_1", None, "fr").name
+        after = CardImages(tmp_path, catalogs, registry).request("hoss", "orc_mage_1", None, "en").name
+        french = CardImages(tmp_path, catalogs, registry).request("hoss", "orc_mage_1", None, "fr").name
     finally:
         service._texts_digest.cache_clear()
     assert after != before
@@ -183,7 +190,7 @@ def test_a_booster_sheet_shows_backs_and_cards(images: CardImages) -> None:
 def test_a_kept_sheet_is_the_picture_drawn_from_full_size_cards(images: CardImages) -> None:
     """The cells kept scaled and the whole sheets kept give the very bytes of scaling every card afresh."""
     cells = [("orc_guerrier_1", CardCopy("basique", 0, False)), None, ("orc_mage_1", CardCopy("or", 0, True))]
-    spec = games.get("hoss")
+    spec = every_game().get("hoss")
     art = spec.card_art if spec is not None else None
     assert art is not None
     assert spec is not None

@@ -16,6 +16,7 @@ from services.community.card_images.draw import Canvas
 from services.community.card_images.spec import CardCopy
 from services.infra import games
 from tests.services.card_images.conftest import HOSS_RARITIES, LOCALES, art_of
+from tests.support.registries import every_game
 
 
 def without_images(specs: list[games.GameSpec]) -> list[str]:
@@ -26,7 +27,7 @@ def without_images(specs: list[games.GameSpec]) -> list[str]:
 def test_every_game_with_a_catalog_draws_its_cards(catalogs: dict[str, Any]) -> None:
     """Found from the registry, not listed: a new game with a catalog and no `card_art` fails here, and
     every game with images is drawn by the tests below."""
-    specs = games.discover()
+    specs = every_game().all_games()
     assert without_images(specs) == []
     assert sorted(catalogs) == sorted(s.key for s in specs if s.catalog_model is not None)
     assert len(catalogs) >= 2  # the tests below compare games, so the registry was really read
@@ -35,12 +36,8 @@ def test_every_game_with_a_catalog_draws_its_cards(catalogs: dict[str, Any]) -> 
 def test_a_game_with_a_catalog_and_no_images_is_found() -> None:
     """The negative control of the test above: a registered game without `card_art` is reported."""
     spec = games.GameSpec(key="zz_no_art", name_key="x", command_group="zz", catalog_model=dict)
-    games.register(spec)
-    try:
-        assert without_images(games.all_games()) == ["zz_no_art"]
-    finally:
-        games.unregister(spec.key)
-    assert without_images(games.all_games()) == []
+    assert without_images(every_game().with_games(spec).all_games()) == ["zz_no_art"]
+    assert without_images(every_game().all_games()) == []
 
 
 def test_every_card_has_the_card_size(drawn: dict[tuple[str, str, str], Canvas]) -> None:

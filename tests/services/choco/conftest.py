@@ -1,4 +1,4 @@
-"""Fixtures for the Chocobataille economy services: the real catalog, the game registered (so a new player
+"""Fixtures for the Chocobataille economy services: the real catalog, a registry of the game alone (so a new player
 gets 1,500 galleons, as in production), seeded services, and helpers that set a player up through the
 ledger."""
 
@@ -16,6 +16,7 @@ from services.choco.leagues import LeagueService
 from services.choco.shop import ChocoShop
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from store.connection import Connection
 from store.db import Database
@@ -25,10 +26,12 @@ SEED = 20261130
 GUILD = 555
 
 
-catalog, choco_registered, rng = game_fixtures(
+catalog, registry, rng = game_fixtures(
     GAME, lambda: load_catalog(DATA_DIR / "choco.json", ChocoCatalog), seed=SEED
 )
-shop = service_fixture("shop", ChocoShop)
+shop = service_fixture(
+    "shop", lambda db, clock, catalog, rng, registry: ChocoShop(db, clock, catalog, rng, registry=registry)
+)
 
 
 @pytest.fixture
@@ -37,13 +40,13 @@ def collection(db: Database, catalog: ChocoCatalog) -> ChocoCollection:
 
 
 @pytest.fixture
-def decks(db: Database, clock: ManualClock, catalog: ChocoCatalog) -> ChocoDecks:
-    return ChocoDecks(db, clock, catalog)
+def decks(db: Database, clock: ManualClock, catalog: ChocoCatalog, registry: GameRegistry) -> ChocoDecks:
+    return ChocoDecks(db, clock, catalog, registry=registry)
 
 
 @pytest.fixture
-def leagues(db: Database, clock: ManualClock, catalog: ChocoCatalog) -> LeagueService:
-    return LeagueService(db, clock, catalog)
+def leagues(db: Database, clock: ManualClock, catalog: ChocoCatalog, registry: GameRegistry) -> LeagueService:
+    return LeagueService(db, clock, catalog, registry=registry)
 
 
 def of_rarity(catalog: ChocoCatalog, *rarities: Rarity, wizards: bool | None = None) -> list[ChocoCard]:
@@ -58,16 +61,20 @@ def of_rarity(catalog: ChocoCatalog, *rarities: Rarity, wizards: bool | None = N
     )
 
 
-async def new_player(db: Database, clock: ManualClock, player_id: int, *, gold: int | None = None) -> None:
+async def new_player(
+    db: Database, clock: ManualClock, player_id: int, registry: GameRegistry, *, gold: int | None = None
+) -> None:
     """A player as on first use (1,500 galleons); `gold` sets another balance through the ledger."""
-    await set_balance(db, clock, player_id, CHOCO_GOLD, gold)
+    await set_balance(db, clock, registry, player_id, CHOCO_GOLD, gold)
 
 
-async def give(db: Database, clock: ManualClock, player_id: int, cards: dict[str, int]) -> None:
+async def give(
+    db: Database, clock: ManualClock, player_id: int, cards: dict[str, int], registry: GameRegistry
+) -> None:
     """Mint copies through the ledger (as the shop does), creating the player if needed."""
 
     def unit(conn: Connection) -> None:
-        ensure_player(conn, player_id, clock.now())
+        ensure_player(conn, player_id, clock.now(), registry)
         for card, count in cards.items():
             for _ in range(count):
                 ledger.mint_card(conn, clock.now(), player_id, "choco", card, GRANT)

@@ -7,18 +7,21 @@ from core.clock import ManualClock
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
 from services.choco.games import ChocoGames
+from services.infra.games import GameRegistry
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
 
 ALICE, BOB = 31, 32
 
 
-async def started(db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames) -> int:
+async def started(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
+) -> int:
     """Two Bronze decks of plain wizards, the game accepted and its thread open (preparatory turn)."""
     chosen = [c.id for c in of_rarity(catalog, "bronze_1", wizards=True) if c.type == "normal"][:12]
-    decks = ChocoDecks(db, clock, catalog)
+    decks = ChocoDecks(db, clock, catalog, registry=registry)
     for player in (ALICE, BOB):
-        await give(db, clock, player, {c: 2 for c in chosen})
+        await give(db, clock, player, {c: 2 for c in chosen}, registry=registry)
         await age(db, player, clock, 60)
         await decks.save(player, "bronze", [c for c in chosen for _ in range(2)])
     made = await games.challenge(GUILD, 10, ALICE, BOB, "bronze", key="posts")

@@ -17,6 +17,7 @@ from engine.protocol import Event
 from services.choco.game_store import LogEntry, insert, load_here
 from services.choco.narrate import narrate
 from services.choco.referee import log_entry
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from store.connection import Connection
 from store.db import Database
@@ -26,12 +27,12 @@ ALICE, BOB, CARL = 11, 12, 13
 HOME, OTHER = 555, 777
 
 
-async def a_game(db: Database, now: datetime) -> int:
+async def a_game(db: Database, now: datetime, registry: GameRegistry) -> int:
     state = new_game(5)
 
     def unit(conn: Connection) -> int:
         for player in (ALICE, BOB, CARL):
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, registry)
         decks = tuple([c.card_id for c in s.hand + s.pioche] for s in state.sides)
         return insert(
             conn,
@@ -49,9 +50,9 @@ async def a_game(db: Database, now: datetime) -> int:
 
 
 async def test_a_game_exists_only_in_its_server_and_for_its_players_in_dms(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    game_id = await a_game(db, clock.now())
+    game_id = await a_game(db, clock.now(), registry=registry)
 
     def where(guild: int | None, player: int | None) -> Callable[[Connection], object]:
         def unit(conn: Connection) -> object:

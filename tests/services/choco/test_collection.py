@@ -10,16 +10,27 @@ from core.errors import BadInput
 from engine.choco.catalog import ChocoCatalog
 from services.choco.collection import ChocoCollection
 from services.infra.catalogs import fold
+from services.infra.games import GameRegistry
 from store.db import Database
 from tests.services.choco.conftest import give, of_rarity
 
 
 async def test_grouped_filtered_sorted_and_paged(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, collection: ChocoCollection
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    collection: ChocoCollection,
+    registry: GameRegistry,
 ) -> None:
     bronze = of_rarity(catalog, "bronze_1")[:12]
     gold = of_rarity(catalog, "or_2")[:2]
-    await give(db, clock, 1, {c.id: 1 for c in bronze} | {bronze[0].id: 3} | {c.id: 2 for c in gold})
+    await give(
+        db,
+        clock,
+        1,
+        {c.id: 1 for c in bronze} | {bronze[0].id: 3} | {c.id: 2 for c in gold},
+        registry=registry,
+    )
     first = await collection.page(1, locale="fr")
     assert (first.cards, first.copies, first.pages, first.page) == (14, 3 + 11 + 4, 2, 1)
     assert [o.card.rarity for o in first.items[:2]] == ["or_2", "or_2"]  # rarest first

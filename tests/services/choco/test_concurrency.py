@@ -12,6 +12,7 @@ from typing import Any
 from core.clock import ManualClock
 from core.errors import DomainError
 from services.choco.shop import ChocoShop
+from services.infra.games import GameRegistry
 from services.shared.shop import Purchase as FrogPurchase
 from store.connection import Connection
 from store.db import Database
@@ -25,9 +26,9 @@ def _cards(conn: Connection) -> int:
 
 
 async def test_one_at_a_time_buys_exactly_gold_div_price(
-    db: Database, clock: ManualClock, shop: ChocoShop, conservation: Conservation
+    db: Database, clock: ManualClock, shop: ChocoShop, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1, gold=260)  # 10 frogs and 10 galleons left
+    await new_player(db, clock, 1, gold=260, registry=registry)  # 10 frogs and 10 galleons left
     results = await asyncio.gather(
         *(shop.buy(1, 1, key=f"one-{i}") for i in range(40)), return_exceptions=True
     )
@@ -40,9 +41,9 @@ async def test_one_at_a_time_buys_exactly_gold_div_price(
 
 
 async def test_double_clicks_under_concurrency_count_once(
-    db: Database, clock: ManualClock, shop: ChocoShop, conservation: Conservation
+    db: Database, clock: ManualClock, shop: ChocoShop, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1, gold=1_000)
+    await new_player(db, clock, 1, gold=1_000, registry=registry)
     # 40 calls: keys 0..11 are clicked several times (a dozen double clicks), each buying 2 frogs.
     keys = [f"click-{i % 12}" for i in range(40)]
     results: list[Any] = await asyncio.gather(*(shop.buy(1, 2, key=k) for k in keys), return_exceptions=True)
@@ -59,9 +60,9 @@ async def test_double_clicks_under_concurrency_count_once(
 
 
 async def test_mixed_counts_never_overspend(
-    db: Database, clock: ManualClock, shop: ChocoShop, conservation: Conservation
+    db: Database, clock: ManualClock, shop: ChocoShop, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1, gold=500)
+    await new_player(db, clock, 1, gold=500, registry=registry)
     results = await asyncio.gather(
         *(shop.buy(1, 1 + i % 10, key=f"mix-{i % 30}") for i in range(40)), return_exceptions=True
     )

@@ -10,6 +10,7 @@ from core.errors import BadInput
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks, check, deck_cards, parse_deck, strongest, validate
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.messages import Text
 from services.shared.collecting import DeckInvalid
 from store.connection import Connection
@@ -21,16 +22,18 @@ def _keys(problems: list | tuple) -> list[str]:
     return [p.key for p in problems]
 
 
-async def _twelve_bronze_pairs(db: Database, clock: ManualClock, catalog: ChocoCatalog) -> list[str]:
+async def _twelve_bronze_pairs(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, registry: GameRegistry
+) -> list[str]:
     wizards = of_rarity(catalog, "bronze_1", "bronze_2", wizards=True)[:12]
-    await give(db, clock, 1, {c.id: 2 for c in wizards})
+    await give(db, clock, 1, {c.id: 2 for c in wizards}, registry=registry)
     return [c.id for c in wizards for _ in range(2)]
 
 
 async def test_a_valid_bronze_deck_is_saved_and_read_back(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, registry: GameRegistry
 ) -> None:
-    deck = await _twelve_bronze_pairs(db, clock, catalog)
+    deck = await _twelve_bronze_pairs(db, clock, catalog, registry=registry)
     view = await decks.save(1, "bronze", deck)
     assert view.valid
     assert list(view.cards) == deck
@@ -43,11 +46,11 @@ async def test_a_valid_bronze_deck_is_saved_and_read_back(
 
 
 async def test_every_problem_is_reported_and_nothing_saved(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, registry: GameRegistry
 ) -> None:
     bronze = of_rarity(catalog, "bronze_1", wizards=True)[0]
     gold_card = of_rarity(catalog, "or_2", wizards=True)[0]
-    await give(db, clock, 1, {bronze.id: 1, gold_card.id: 1})
+    await give(db, clock, 1, {bronze.id: 1, gold_card.id: 1}, registry=registry)
     with pytest.raises(DeckInvalid) as caught:
         await decks.save(1, "bronze", [bronze.id] * 3 + [gold_card.id, "nope"])
     assert _keys(caught.value.problems) == [
@@ -69,9 +72,9 @@ def test_pure_effects_only_is_refused(catalog: ChocoCatalog) -> None:
 
 
 async def test_a_saved_deck_becomes_invalid_when_a_card_leaves(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, registry: GameRegistry
 ) -> None:
-    deck = await _twelve_bronze_pairs(db, clock, catalog)
+    deck = await _twelve_bronze_pairs(db, clock, catalog, registry=registry)
     await decks.save(1, "bronze", deck)
 
     def lose_one(conn: Connection) -> None:
@@ -87,10 +90,10 @@ async def test_a_saved_deck_becomes_invalid_when_a_card_leaves(
 
 
 async def test_auto_takes_the_strongest_wizards_two_copies_each(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, registry: GameRegistry
 ) -> None:
     bronze = of_rarity(catalog, "bronze_1", "bronze_2")
-    await give(db, clock, 1, {c.id: 3 for c in bronze})
+    await give(db, clock, 1, {c.id: 3 for c in bronze}, registry=registry)
     view = await decks.auto(1, "bronze")
     assert view.valid
     assert len(view.cards) == 24
@@ -114,9 +117,9 @@ def test_auto_fills_with_pure_effects_only_when_wizards_are_short(catalog: Choco
 
 
 async def test_auto_says_why_when_no_deck_can_be_built(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, registry: GameRegistry
 ) -> None:
-    await give(db, clock, 1, {c.id: 2 for c in of_rarity(catalog, "bronze_1")[:5]})
+    await give(db, clock, 1, {c.id: 2 for c in of_rarity(catalog, "bronze_1")[:5]}, registry=registry)
     with pytest.raises(DeckInvalid) as caught:
         await decks.auto(1, "bronze")
     assert _keys(caught.value.problems) == ["choco.deck.problem.auto_short"]
@@ -139,11 +142,11 @@ def test_parse_deck_accepts_ids_names_and_x2(catalog: ChocoCatalog) -> None:
 
 
 async def test_a_copy_offered_in_a_trade_does_not_count_for_a_deck_being_saved(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, registry: GameRegistry
 ) -> None:
     """« en cours d'échange »: one of the two copies of a card is offered in a trade, so a deck saved now
     holds one copy too many of it (docs/trades.md); once the trade ends the same save passes."""
-    deck = await _twelve_bronze_pairs(db, clock, catalog)
+    deck = await _twelve_bronze_pairs(db, clock, catalog, registry=registry)
 
     def lock(conn: Connection) -> None:
         (copy,) = conn.execute(

@@ -22,6 +22,7 @@ from services.choco.game_store import GameRow
 from services.choco.games import ChocoGames, Declared
 from services.choco.notation import to_text
 from services.choco.panel import ChocoPanel, encode
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from services.shared.matches import StaleMatch
 from store.connection import Connection
@@ -40,14 +41,18 @@ def scheduler(db: Database, clock: ManualClock) -> Scheduler:
 
 
 @pytest.fixture
-def games(db: Database, clock: ManualClock, catalog: ChocoCatalog, scheduler: Scheduler) -> ChocoGames:
-    return ChocoGames(db, clock, catalog, random.Random(7), scheduler)
+def games(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, scheduler: Scheduler, registry: GameRegistry
+) -> ChocoGames:
+    return ChocoGames(db, clock, catalog, random.Random(7), scheduler, registry=registry)
 
 
-async def ready(db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks) -> None:
+async def ready(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, registry: GameRegistry
+) -> None:
     cards = [c.id for c in of_rarity(catalog, "bronze_1", "bronze_2", wizards=True)[:12]]
     for player in (ALICE, BOB):
-        await give(db, clock, player, {c: 2 for c in cards})
+        await give(db, clock, player, {c: 2 for c in cards}, registry=registry)
         await age(db, player, clock, 60)
         await decks.save(player, "bronze", [c for c in cards for _ in range(2)])
 
@@ -63,9 +68,14 @@ async def count(db: Database, sql: str, *args: object) -> int:
 
 
 async def started(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, games: ChocoGames
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
 ) -> GameRow:
-    await ready(db, clock, catalog, decks)
+    await ready(db, clock, catalog, decks, registry=registry)
     challenge = await games.challenge(GUILD, 10, ALICE, BOB, "bronze", key="c1")
     answered = await games.answer(challenge.id, BOB, True)
     assert answered.game_id is not None
@@ -83,9 +93,14 @@ def turn_text(game: GameRow) -> str:
 
 
 async def test_thirty_accepts_make_one_game(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, games: ChocoGames
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
 ) -> None:
-    await ready(db, clock, catalog, decks)
+    await ready(db, clock, catalog, decks, registry=registry)
     challenge = await games.challenge(GUILD, 10, ALICE, BOB, "bronze", key="c1")
     results = await asyncio.gather(
         *(games.answer(challenge.id, BOB, True) for _ in range(CLICKS)), return_exceptions=True
@@ -98,9 +113,14 @@ async def test_thirty_accepts_make_one_game(
 
 
 async def test_thirty_identical_declarations_play_one_turn(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, games: ChocoGames
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
 ) -> None:
-    game = await started(db, clock, catalog, decks, games)
+    game = await started(db, clock, catalog, decks, games, registry)
     player = game.player(game.state.active)
     text = turn_text(game)
     results = await asyncio.gather(
@@ -124,9 +144,14 @@ async def test_thirty_identical_declarations_play_one_turn(
 
 
 async def test_a_double_submit_plays_one_turn(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, games: ChocoGames
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
 ) -> None:
-    game = await started(db, clock, catalog, decks, games)
+    game = await started(db, clock, catalog, decks, games, registry)
     panel = ChocoPanel(db, clock, catalog, games)
     player = game.player(game.state.active)
     for step in greedy_turn(game.state, game.state.active):
@@ -159,8 +184,9 @@ async def test_a_declaration_racing_its_deadline(
     games: ChocoGames,
     scheduler: Scheduler,
     deadline_first: bool,
+    registry: GameRegistry,
 ) -> None:
-    game = await started(db, clock, catalog, decks, games)
+    game = await started(db, clock, catalog, decks, games, registry)
     assert game.deadline_at is not None
     clock.set(game.deadline_at)
     player = game.player(game.state.active)
@@ -204,8 +230,9 @@ async def test_a_forfeit_clicked_twice_ends_the_game_once(
     decks: ChocoDecks,
     games: ChocoGames,
     conservation: Conservation,
+    registry: GameRegistry,
 ) -> None:
-    game = await started(db, clock, catalog, decks, games)
+    game = await started(db, clock, catalog, decks, games, registry)
     cards = await count(db, "SELECT COUNT(*) FROM cards")
     results = await asyncio.gather(*(games.forfeit(game.id, ALICE) for _ in range(2)), return_exceptions=True)
     assert len(only_domain_errors(list(results))) == 1
@@ -241,9 +268,14 @@ async def test_a_forfeit_clicked_twice_ends_the_game_once(
 
 
 async def test_only_one_click_opens_the_thread(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, games: ChocoGames
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
 ) -> None:
-    await ready(db, clock, catalog, decks)
+    await ready(db, clock, catalog, decks, registry=registry)
     challenge = await games.challenge(GUILD, 10, ALICE, BOB, "bronze", key="c1")
     answered = await games.answer(challenge.id, BOB, True)
     assert answered.game_id is not None

@@ -23,6 +23,7 @@ from services.choco.leagues import (
     record_result,
     reward_card,
 )
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from store.connection import Connection
 from store.db import Database
@@ -48,8 +49,10 @@ async def _results(db: Database, *rows: tuple[int, int, str, str, bool, int]) ->
     await db.write(unit)
 
 
-async def test_a_newcomer_is_told_every_reason(db: Database, clock: ManualClock) -> None:
-    await db.write(lambda conn: ensure_player(conn, 1, clock.now()))
+async def test_a_newcomer_is_told_every_reason(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await db.write(lambda conn: ensure_player(conn, 1, clock.now(), registry))
     assert await _open(db, clock, 1) == {
         "bronze": [
             "choco.league.problem.bronze_copies",
@@ -62,16 +65,18 @@ async def test_a_newcomer_is_told_every_reason(db: Database, clock: ManualClock)
 
 
 async def test_bronze_needs_24_copies_12_different_and_30_days(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, leagues: LeagueService
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, leagues: LeagueService, registry: GameRegistry
 ) -> None:
     bronze = of_rarity(catalog, "bronze_1", "bronze_2")
-    await give(db, clock, 1, {c.id: 2 for c in bronze[:11]} | {bronze[11].id: 1})  # 23 copies, 12 different
+    await give(
+        db, clock, 1, {c.id: 2 for c in bronze[:11]} | {bronze[11].id: 1}, registry=registry
+    )  # 23 copies, 12 different
     await age(db, 1, clock, 29)
     assert (await _open(db, clock, 1))["bronze"] == [
         "choco.league.problem.bronze_copies",
         "choco.league.problem.member_days",
     ]
-    await give(db, clock, 1, {bronze[11].id: 1})
+    await give(db, clock, 1, {bronze[11].id: 1}, registry=registry)
     await age(db, 1, clock, 30)
     assert (await _open(db, clock, 1))["bronze"] == []
     await leagues.update_settings(GUILD, min_member_days=60)
@@ -80,10 +85,12 @@ async def test_bronze_needs_24_copies_12_different_and_30_days(
 
 
 async def test_membership_counts_from_joining_the_server_not_from_the_first_command(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, leagues: LeagueService
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, leagues: LeagueService, registry: GameRegistry
 ) -> None:
     bronze = of_rarity(catalog, "bronze_1", "bronze_2")
-    await give(db, clock, 1, {c.id: 2 for c in bronze[:12]})  # new to the bot: created just now
+    await give(
+        db, clock, 1, {c.id: 2 for c in bronze[:12]}, registry=registry
+    )  # new to the bot: created just now
     veteran = clock.now() - timedelta(days=400)
     assert (await leagues.open_leagues(1, GUILD, veteran))["bronze"] == []
 
@@ -101,9 +108,15 @@ async def test_membership_counts_from_joining_the_server_not_from_the_first_comm
 
 
 async def test_argent_and_or_need_a_win_below_and_a_card_of_their_colour(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, registry: GameRegistry
 ) -> None:
-    await give(db, clock, 1, {of_rarity(catalog, "argent_2")[0].id: 1, of_rarity(catalog, "or_1")[0].id: 1})
+    await give(
+        db,
+        clock,
+        1,
+        {of_rarity(catalog, "argent_2")[0].id: 1, of_rarity(catalog, "or_1")[0].id: 1},
+        registry=registry,
+    )
     await _results(db, (GUILD + 7, 1, "bronze", "win", False, 0))  # a win on ANOTHER server counts
     opened = await _open(db, clock, 1)
     assert opened["argent"] == []
@@ -117,7 +130,7 @@ async def test_results_accumulate_and_the_leaderboard_orders_them(
     db: Database, clock: ManualClock, leagues: LeagueService
 ) -> None:
     for player in (1, 2, 3, 4):
-        await db.write(partial(ensure_player, player_id=player, now=clock.now()))
+        await db.write(partial(ensure_player, player_id=player, now=clock.now(), registry=leagues.registry))
     await _results(
         db,
         (GUILD, 1, "bronze", "win", False, 3),
@@ -153,16 +166,18 @@ async def test_results_accumulate_and_the_leaderboard_orders_them(
     assert (await leagues.leaderboard(GUILD, limit=2)).hrp[-1].player_id == 2
 
 
-async def test_bad_results_are_refused(db: Database, clock: ManualClock) -> None:
-    await db.write(lambda conn: ensure_player(conn, 1, clock.now()))
+async def test_bad_results_are_refused(db: Database, clock: ManualClock, registry: GameRegistry) -> None:
+    await db.write(lambda conn: ensure_player(conn, 1, clock.now(), registry))
     with pytest.raises(ValueError, match="unknown outcome"):
         await _results(db, (GUILD, 1, "bronze", "victory", False, 0))
     with pytest.raises(BadInput):
         await _results(db, (GUILD, 1, "platine", "win", False, 0))
 
 
-async def test_badges_and_profile_sum_every_server(db: Database, clock: ManualClock) -> None:
-    await db.write(lambda conn: ensure_player(conn, 1, clock.now()))
+async def test_badges_and_profile_sum_every_server(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await db.write(lambda conn: ensure_player(conn, 1, clock.now(), registry))
     assert await db.read(lambda conn: profile_summary(conn, 1)) == []
     await _results(db, *[(GUILD + i % 2, 1, "bronze", "win", False, 0) for i in range(5)])
     await _results(
@@ -182,9 +197,13 @@ async def test_badges_and_profile_sum_every_server(db: Database, clock: ManualCl
 
 
 async def test_reward_is_a_card_of_the_league_colour_through_the_ledger(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, conservation: Conservation
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    conservation: Conservation,
+    registry: GameRegistry,
 ) -> None:
-    await db.write(lambda conn: ensure_player(conn, 1, clock.now()))
+    await db.write(lambda conn: ensure_player(conn, 1, clock.now(), registry))
     rng = random.Random(5)
     colours = {"bronze": ("bronze_1", "bronze_2"), "argent": ("argent_1", "argent_2"), "or": ("or_1", "or_2")}
     rarity = {c.id: c.rarity for c in catalog.cards}

@@ -16,6 +16,7 @@ from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
 from services.choco.games import ChocoGames, Declared
 from services.choco.panel import ChocoPanel, Panel
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.choco.conftest import GUILD, age, give, of_rarity
@@ -26,11 +27,20 @@ MAX_TURNS = 120
 
 
 @pytest.fixture
-def games(db: Database, clock: ManualClock, catalog: ChocoCatalog) -> ChocoGames:
-    return ChocoGames(db, clock, catalog, random.Random(11), Scheduler(db, clock, ZoneInfo("Europe/Paris")))
+def games(db: Database, clock: ManualClock, catalog: ChocoCatalog, registry: GameRegistry) -> ChocoGames:
+    return ChocoGames(
+        db,
+        clock,
+        catalog,
+        random.Random(11),
+        Scheduler(db, clock, ZoneInfo("Europe/Paris")),
+        registry=registry,
+    )
 
 
-async def mixed_decks(db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks) -> None:
+async def mixed_decks(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, decks: ChocoDecks, registry: GameRegistry
+) -> None:
     """10 bronze wizards (normal and effect) and 2 bronze pure effects, twice each, for both players."""
     wizards = [c.id for c in of_rarity(catalog, "bronze_1", "bronze_2", wizards=True)]
     pures = [c.id for c in of_rarity(catalog, "bronze_1", "bronze_2", wizards=False)]
@@ -38,18 +48,18 @@ async def mixed_decks(db: Database, clock: ManualClock, catalog: ChocoCatalog, d
     chosen = effect_wizards[:5] + [c for c in wizards if c not in effect_wizards][:5] + pures[:2]
     assert len(chosen) == 12
     for player in (ALICE, BOB):
-        await give(db, clock, player, {c: 2 for c in chosen})
+        await give(db, clock, player, {c: 2 for c in chosen}, registry=registry)
         await age(db, player, clock, 60)
         await decks.save(player, "bronze", [c for c in chosen for _ in range(2)])
 
 
 @pytest.mark.slow
 async def test_random_games_through_the_panel_end(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
 ) -> None:
-    decks = ChocoDecks(db, clock, catalog)
+    decks = ChocoDecks(db, clock, catalog, registry=registry)
     panel = ChocoPanel(db, clock, catalog, games)
-    await mixed_decks(db, clock, catalog, decks)
+    await mixed_decks(db, clock, catalog, decks, registry=registry)
     rng = random.Random(5)
     targeted = 0
     for n in range(GAMES):

@@ -19,6 +19,7 @@ from services.choco.deadlines import PRACTICE_IDLE
 from services.choco.decks import ChocoDecks
 from services.choco.games import ChocoGames
 from services.choco.practice import ChocoPractice, practice_deck
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
@@ -34,21 +35,29 @@ def scheduler(db: Database, clock: ManualClock) -> Scheduler:
 
 
 @pytest.fixture
-def games(db: Database, clock: ManualClock, catalog: ChocoCatalog, scheduler: Scheduler) -> ChocoGames:
+def games(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, scheduler: Scheduler, registry: GameRegistry
+) -> ChocoGames:
     ChocoClock(db, clock, catalog, random.Random(5), scheduler)  # registers the deadline jobs
-    return ChocoGames(db, clock, catalog, random.Random(3), scheduler)
+    return ChocoGames(db, clock, catalog, random.Random(3), scheduler, registry=registry)
 
 
 @pytest.fixture
-def practice(db: Database, clock: ManualClock, catalog: ChocoCatalog) -> ChocoPractice:
-    return ChocoPractice(db, clock, catalog, random.Random(9))
+def practice(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, registry: GameRegistry
+) -> ChocoPractice:
+    return ChocoPractice(db, clock, catalog, random.Random(9), registry=registry)
 
 
-async def newcomer(db: Database, clock: ManualClock, catalog: ChocoCatalog, player: int) -> None:
+async def newcomer(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, player: int, registry: GameRegistry
+) -> None:
     """A player who arrived today, with the cards of a Bronze deck and that deck saved."""
     chosen = [c.id for c in of_rarity(catalog, "bronze_1", wizards=True)][:12]
-    await give(db, clock, player, {c: 2 for c in chosen})
-    await ChocoDecks(db, clock, catalog).save(player, "bronze", [c for c in chosen for _ in range(2)])
+    await give(db, clock, player, {c: 2 for c in chosen}, registry=registry)
+    await ChocoDecks(db, clock, catalog, registry=registry).save(
+        player, "bronze", [c for c in chosen for _ in range(2)]
+    )
 
 
 async def counted(db: Database) -> tuple[int, int]:
@@ -104,10 +113,10 @@ async def play_out(games: ChocoGames, game_id: int, player: int) -> int:
 
 
 async def test_newcomers_play_a_friendly_game_that_counts_for_nothing(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
 ) -> None:
     for player in (ALICE, BOB):
-        await newcomer(db, clock, catalog, player)
+        await newcomer(db, clock, catalog, player, registry=registry)
     with pytest.raises(NotAllowed) as closed:  # the ranked league asks for a month of membership (VI.1)
         await games.challenge(GUILD, 10, ALICE, BOB, "bronze", key="ranked")
     assert closed.value.key == "choco.error.league_closed"
@@ -133,19 +142,19 @@ async def test_newcomers_play_a_friendly_game_that_counts_for_nothing(
 
 
 async def test_a_friendly_game_still_needs_a_valid_deck_of_the_leagues_cards(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
 ) -> None:
-    await newcomer(db, clock, catalog, ALICE)
+    await newcomer(db, clock, catalog, ALICE, registry=registry)
     with pytest.raises(NotAllowed) as refused:
         await games.challenge(GUILD, 10, ALICE, BOB, "argent", key="argent", friendly=True)
     assert refused.value.key == "choco.error.deck_invalid"
 
 
 async def test_a_ranked_game_between_veterans_still_counts(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
 ) -> None:
     for player in (ALICE, BOB):
-        await newcomer(db, clock, catalog, player)
+        await newcomer(db, clock, catalog, player, registry=registry)
         await age(db, player, clock, 60)
     made = await games.challenge(GUILD, 10, ALICE, BOB, "bronze", key="ranked")
     assert not made.friendly
@@ -161,9 +170,14 @@ async def test_a_ranked_game_between_veterans_still_counts(
 
 
 async def test_a_newcomer_starts_a_practice_game_the_bot_has_placed(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, practice: ChocoPractice
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    games: ChocoGames,
+    practice: ChocoPractice,
+    registry: GameRegistry,
 ) -> None:
-    await newcomer(db, clock, catalog, ALICE)
+    await newcomer(db, clock, catalog, ALICE, registry=registry)
     game = await practice.start(GUILD, 10, ALICE, "bronze", key=1)
     assert game.seats == (ALICE, None)
     assert game.mode == "practice"
@@ -179,9 +193,14 @@ async def test_a_newcomer_starts_a_practice_game_the_bot_has_placed(
 
 
 async def test_the_bot_answers_at_once_and_the_game_ends_with_nothing_counted(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, practice: ChocoPractice
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    games: ChocoGames,
+    practice: ChocoPractice,
+    registry: GameRegistry,
 ) -> None:
-    await newcomer(db, clock, catalog, ALICE)
+    await newcomer(db, clock, catalog, ALICE, registry=registry)
     game = await games.open_thread((await practice.start(GUILD, 10, ALICE, "bronze", key=2)).id, 99)
     before = clock.now()
     declared = await play_out(games, game.id, ALICE)
@@ -205,9 +224,14 @@ async def test_the_bot_answers_at_once_and_the_game_ends_with_nothing_counted(
 
 
 async def test_one_live_practice_game_at_a_time(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, practice: ChocoPractice
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    games: ChocoGames,
+    practice: ChocoPractice,
+    registry: GameRegistry,
 ) -> None:
-    await newcomer(db, clock, catalog, ALICE)
+    await newcomer(db, clock, catalog, ALICE, registry=registry)
     game = await practice.start(GUILD, 10, ALICE, "bronze", key=3)
     with pytest.raises(NotAllowed) as running:
         await practice.start(GUILD, 10, ALICE, "bronze", key=4)
@@ -224,8 +248,9 @@ async def test_an_idle_practice_game_has_no_penalty_and_is_cancelled_after_a_wee
     games: ChocoGames,
     practice: ChocoPractice,
     scheduler: Scheduler,
+    registry: GameRegistry,
 ) -> None:
-    await newcomer(db, clock, catalog, ALICE)
+    await newcomer(db, clock, catalog, ALICE, registry=registry)
     game = await games.open_thread((await practice.start(GUILD, 10, ALICE, "bronze", key=6)).id, 99)
     clock.advance(timedelta(days=3))
     await scheduler.run_due()

@@ -19,6 +19,7 @@ from services.choco.clock import ChocoClock
 from services.choco.games import ChocoGames
 from services.choco.referee import ChocoReferee, Referee
 from services.choco.text import card_name
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
@@ -36,9 +37,11 @@ def scheduler(db: Database, clock: ManualClock) -> Scheduler:
 
 
 @pytest.fixture
-def games(db: Database, clock: ManualClock, catalog: ChocoCatalog, scheduler: Scheduler) -> ChocoGames:
+def games(
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, scheduler: Scheduler, registry: GameRegistry
+) -> ChocoGames:
     ChocoClock(db, clock, catalog, random.Random(5), scheduler)  # registers the deadline jobs
-    return ChocoGames(db, clock, catalog, random.Random(3), scheduler)
+    return ChocoGames(db, clock, catalog, random.Random(3), scheduler, registry=registry)
 
 
 async def fire_at(clock: ManualClock, scheduler: Scheduler, when: datetime | None) -> None:
@@ -78,9 +81,14 @@ async def thread_texts(db: Database) -> list[str]:
 
 
 async def test_at_d_each_late_player_loses_a_pioche_card(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, scheduler: Scheduler
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    games: ChocoGames,
+    scheduler: Scheduler,
+    registry: GameRegistry,
 ) -> None:
-    game_id = await started(db, clock, catalog, games)
+    game_id = await started(db, clock, catalog, games, registry)
     assert (await games.declare_text(game_id, ALICE, "invoque M1 front")).status == "played"
     game = await games.get(game_id)
     bob = game.seats.index(BOB)
@@ -111,9 +119,14 @@ async def test_at_d_each_late_player_loses_a_pioche_card(
 
 
 async def test_at_3d_the_placement_is_forced_passed_and_told(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, scheduler: Scheduler
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    games: ChocoGames,
+    scheduler: Scheduler,
+    registry: GameRegistry,
 ) -> None:
-    game_id = await started(db, clock, catalog, games)
+    game_id = await started(db, clock, catalog, games, registry)
     game = await games.get(game_id)
     hands = [{c.uid for c in side.hand} for side in game.state.sides]
 
@@ -150,9 +163,14 @@ async def test_at_3d_the_placement_is_forced_passed_and_told(
 
 
 async def test_an_absence_of_the_late_player_makes_d_wait_and_each_penalty_is_cancelled_alone(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, scheduler: Scheduler
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    games: ChocoGames,
+    scheduler: Scheduler,
+    registry: GameRegistry,
 ) -> None:
-    game_id = await started(db, clock, catalog, games)
+    game_id = await started(db, clock, catalog, games, registry)
     game = await games.get(game_id)
     assert game.deadline_at is not None
     assert game.pass_at is not None

@@ -16,6 +16,7 @@ from engine.choco.catalog import ChocoCatalog
 from engine.choco.penalties import inactivity_24h
 from services.choco.game_store import load, save
 from services.choco.games import ChocoGames
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
@@ -25,8 +26,15 @@ from tests.services.choco.helpers import ALICE, BOB, started
 
 
 @pytest.fixture
-def games(db: Database, clock: ManualClock, catalog: ChocoCatalog) -> ChocoGames:
-    return ChocoGames(db, clock, catalog, random.Random(3), Scheduler(db, clock, ZoneInfo("Europe/Paris")))
+def games(db: Database, clock: ManualClock, catalog: ChocoCatalog, registry: GameRegistry) -> ChocoGames:
+    return ChocoGames(
+        db,
+        clock,
+        catalog,
+        random.Random(3),
+        Scheduler(db, clock, ZoneInfo("Europe/Paris")),
+        registry=registry,
+    )
 
 
 async def to_turn_one(games: ChocoGames, game_id: int) -> int:
@@ -59,9 +67,9 @@ def shown(spec: MessageSpec, lang: str = "fr") -> list[list[str]]:
 
 
 async def test_the_comments_come_after_the_effects_with_their_heading(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
 ) -> None:
-    game_id = await started(db, clock, catalog, games)
+    game_id = await started(db, clock, catalog, games, registry)
     await to_turn_one(games, game_id)
     embeds = shown(await last_post(db))
     assert len(embeds) == 3
@@ -73,9 +81,9 @@ async def test_the_comments_come_after_the_effects_with_their_heading(
 
 
 async def test_the_account_comes_before_refused_actions_and_the_reply_keeps_them_apart(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
 ) -> None:
-    game_id = await started(db, clock, catalog, games)
+    game_id = await started(db, clock, catalog, games, registry)
     seat = await to_turn_one(games, game_id)
     player = (ALICE, BOB)[seat]
     # A summon to the reserve, then a move of the only front wizard (refused: the front is never empty).
@@ -93,9 +101,9 @@ async def test_the_account_comes_before_refused_actions_and_the_reply_keeps_them
 
 
 async def test_a_forfeit_is_said_once_then_the_reward(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
 ) -> None:
-    game_id = await started(db, clock, catalog, games)
+    game_id = await started(db, clock, catalog, games, registry)
     await to_turn_one(games, game_id)
     await games.forfeit(game_id, BOB, GUILD)
     spec = await last_post(db)
@@ -105,9 +113,9 @@ async def test_a_forfeit_is_said_once_then_the_reward(
 
 
 async def test_a_fault_announces_the_extra_draw_only_when_it_is_granted(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
 ) -> None:
-    game_id = await started(db, clock, catalog, games)
+    game_id = await started(db, clock, catalog, games, registry)
     prep = await games.declare_text(game_id, ALICE, "invoque M9 front")  # no 9th card: a card not held
     assert prep.status == "refused"  # the preparatory turn grants no extra draw
     assert (await games.get(game_id)).state.bonus_draws == (0, 0)
@@ -124,9 +132,9 @@ async def test_a_fault_announces_the_extra_draw_only_when_it_is_granted(
 
 
 async def test_cards_destroyed_by_the_inactivity_penalty_are_not_lost_in_combat(
-    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames
+    db: Database, clock: ManualClock, catalog: ChocoCatalog, games: ChocoGames, registry: GameRegistry
 ) -> None:
-    game_id = await started(db, clock, catalog, games)
+    game_id = await started(db, clock, catalog, games, registry)
     seat = await to_turn_one(games, game_id)
     loser = (ALICE, BOB)[seat]
 

@@ -17,7 +17,7 @@ from engine.choco.catalog import ChocoCatalog
 from services.choco.economy import STARTING_GOLD, ensure_wallet
 from services.choco.shop import ChocoShop
 from services.community.daily import DailyService
-from services.infra.games import money
+from services.infra.games import GameRegistry, money
 from services.infra.messages import Text
 from store.connection import Connection
 from store.db import Database
@@ -71,12 +71,12 @@ async def test_a_double_click_buys_once_and_both_clicks_see_the_same_cards(
 
 
 async def test_counts_outside_1_to_10_and_poor_players_are_refused(
-    db: Database, clock: ManualClock, shop: ChocoShop
+    db: Database, clock: ManualClock, shop: ChocoShop, registry: GameRegistry
 ) -> None:
     for count in (0, 11, True):
         with pytest.raises(BadInput):
             await shop.buy(1, count, key=f"bad-{count}")
-    await new_player(db, clock, 1, gold=40)
+    await new_player(db, clock, 1, gold=40, registry=registry)
     with pytest.raises(InsufficientFunds) as caught:
         await shop.buy(1, 2, key="poor")
     assert caught.value.params == {
@@ -107,10 +107,12 @@ def test_the_odds_are_the_decided_table(shop: ChocoShop) -> None:
     assert all(rarer.per_card < commoner.per_card for commoner, rarer in pairwise(odds.tiers))
 
 
-async def test_daily_pays_50_once_per_paris_day(db: Database, clock: ManualClock, shop: ChocoShop) -> None:
+async def test_daily_pays_50_once_per_paris_day(
+    db: Database, clock: ManualClock, shop: ChocoShop, registry: GameRegistry
+) -> None:
     """The allowance is the platform's daily reward now: the same 50 galleons, with no streak bonus, on
     Paris days (midnight in Paris is 23:00 UTC in January)."""
-    daily = DailyService(db, clock, ZoneInfo("Europe/Paris"))
+    daily = DailyService(db, clock, registry, ZoneInfo("Europe/Paris"))
     (first,) = await daily.claim(1, "choco")
     assert (first.credited, first.amount, first.balance) == (True, 50, 1550)
     assert first.next_at.isoformat() == "2026-01-05T23:00:00+00:00"

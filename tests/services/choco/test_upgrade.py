@@ -22,6 +22,7 @@ from services.choco.deadlines import DEADLINE_JOB
 from services.choco.game_store import draft, load
 from services.choco.games import ChocoGames
 from services.choco.notation import to_text
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from store.migrate import apply_sync, discover
 from tests.e2e.choco.helpers import greedy_turn
@@ -125,7 +126,9 @@ def previous_schema(path: Path, clock: ManualClock, catalog: ChocoCatalog) -> Ch
     return state
 
 
-async def test_a_live_game_plays_on_after_the_upgrade(tmp_path: Path, catalog: ChocoCatalog) -> None:
+async def test_a_live_game_plays_on_after_the_upgrade(
+    tmp_path: Path, catalog: ChocoCatalog, registry: GameRegistry
+) -> None:
     clock = ManualClock()
     path = tmp_path / "bot.sqlite3"
     before = previous_schema(path, clock, catalog)
@@ -133,7 +136,7 @@ async def test_a_live_game_plays_on_after_the_upgrade(tmp_path: Path, catalog: C
     try:
         scheduler = Scheduler(db, clock, ZoneInfo("Europe/Paris"))
         ChocoClock(db, clock, catalog, random.Random(5), scheduler)
-        games = ChocoGames(db, clock, catalog, random.Random(3), scheduler)
+        games = ChocoGames(db, clock, catalog, random.Random(3), scheduler, registry=registry)
 
         game = await games.get(GAME)
         assert (game.id, game.status, game.state, game.version, game.thread_id) == (

@@ -1,10 +1,9 @@
-"""Fixtures for the daily loop: HOSS and Pillz registered as production registers them (their daily
+"""Fixtures for the daily loop: a registry of HOSS and Pillz, as production declares them (their daily
 rewards, timers and starting wallets), the Paris zone, a scheduler on the manual clock."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from contextlib import ExitStack
+from collections.abc import AsyncIterator
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -15,27 +14,24 @@ from services.community.daily import DailyService
 from services.community.reminders import Reminders
 from services.hoss import GAME as HOSS
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from services.pillz import GAME as PILLZ
 from store.connection import Connection
 from store.db import Database
-from tests.fixtures.registration import registered
 
 PARIS = ZoneInfo("Europe/Paris")
 
 
-@pytest.fixture(autouse=True)
-def games_registered() -> Iterator[None]:
-    with ExitStack() as stack:
-        stack.enter_context(registered(HOSS))
-        stack.enter_context(registered(PILLZ))
-        yield
+@pytest.fixture
+def registry() -> GameRegistry:
+    return GameRegistry((HOSS, PILLZ))
 
 
 @pytest.fixture
-def daily(db: Database, clock: ManualClock) -> DailyService:
-    return DailyService(db, clock, PARIS)
+def daily(db: Database, clock: ManualClock, registry: GameRegistry) -> DailyService:
+    return DailyService(db, clock, registry, PARIS)
 
 
 @pytest.fixture
@@ -46,8 +42,8 @@ async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
 
 
 @pytest.fixture
-def reminders(db: Database, clock: ManualClock, sched: Scheduler) -> Reminders:
-    return Reminders(db, clock, sched)
+def reminders(db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry) -> Reminders:
+    return Reminders(db, clock, registry, sched)
 
 
 def paris(year: int, month: int, day: int, hour: int, minute: int = 0) -> datetime:
@@ -59,9 +55,9 @@ async def balance(db: Database, player_id: int, currency: str) -> int:
     return await db.read(lambda conn: ledger.balance(conn, player_id, currency))
 
 
-async def new_player(db: Database, clock: ManualClock, player_id: int) -> None:
+async def new_player(db: Database, clock: ManualClock, player_id: int, registry: GameRegistry) -> None:
     def unit(conn: Connection) -> None:
-        ensure_player(conn, player_id, clock.now())
+        ensure_player(conn, player_id, clock.now(), registry)
 
     await db.write(unit)
 

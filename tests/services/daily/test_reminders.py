@@ -5,7 +5,6 @@ closes, a game's deadline; none when turned off, when DMs are closed, or once th
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -15,13 +14,12 @@ from services.community import reminders as reminders_module
 from services.community.daily import DailyService
 from services.community.reminders import PLAN_JOB, REMINDER_JOB, Reminders
 from services.hoss.raffle import RaffleService
-from services.infra.games import GameSpec, money
+from services.infra.games import GameRegistry, GameSpec, money
 from services.infra.messages import MessageSpec, Text
 from services.infra.scheduler import Scheduler
 from services.infra.timers import Timer, TimerQuery
 from store.connection import Connection
 from store.db import Database
-from tests.fixtures.registration import registered
 from tests.services.daily.conftest import dms, new_player, paris
 
 GUILD = 500
@@ -126,9 +124,9 @@ async def test_a_player_who_has_not_claimed_for_a_week_is_not_called_every_day(
 
 
 async def test_nobody_asked_no_nightly_job(
-    db: Database, clock: ManualClock, sched: Scheduler, reminders: Reminders
+    db: Database, clock: ManualClock, sched: Scheduler, reminders: Reminders, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1)
+    await new_player(db, clock, 1, registry=registry)
     clock.advance(timedelta(days=3))
     assert await sched.run_due() == 0
     assert await jobs(db, PLAN_JOB) == []
@@ -138,8 +136,8 @@ async def test_nobody_asked_no_nightly_job(
 
 
 @pytest.fixture
-def raffle(db: Database, clock: ManualClock, sched: Scheduler) -> RaffleService:
-    return RaffleService(db, clock, random.Random(7), sched)
+def raffle(db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry) -> RaffleService:
+    return RaffleService(db, clock, random.Random(7), sched, registry=registry)
 
 
 async def test_the_raffle_is_reminded_an_hour_before_it_closes(
@@ -188,12 +186,14 @@ class Deadlines:
 
 
 @pytest.fixture
-def deadlines() -> Iterator[Deadlines]:
+def deadlines(reminders: Reminders, monkeypatch: pytest.MonkeyPatch) -> Deadlines:
+    """A test-only game whose timers are these deadlines, among the games the reminders know."""
     state = Deadlines()
-    with registered(
-        GameSpec(key="zz_clockwork", name_key="cooldowns.title", command_group="zz", timers=state.timers)
-    ):
-        yield state
+    clockwork = GameSpec(
+        key="zz_clockwork", name_key="cooldowns.title", command_group="zz", timers=state.timers
+    )
+    monkeypatch.setattr(reminders, "registry", reminders.registry.with_games(clockwork))
+    return state
 
 
 async def test_a_game_plans_a_deadline_reminder_that_fires_only_if_the_turn_is_still_due(

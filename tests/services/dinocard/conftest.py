@@ -1,4 +1,4 @@
-"""Fixtures for the Dinocard services: the real catalog, the game registered (a new player gets its
+"""Fixtures for the Dinocard services: the real catalog, a registry of the game alone (a new player gets its
 starting coins, as in production), seeded services on a real database, and a clock in Paris's day."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ START = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 ALICE, BOB, CAROL = 101, 102, 103
 
 
-catalog, dinocard_registered, rng = game_fixtures(
+catalog, registry, rng = game_fixtures(
     GAME,
     lambda: DinocardCatalog.model_validate_json(
         (ROOT / "data" / "dinocard.json").read_text(encoding="utf-8")
@@ -30,7 +30,10 @@ catalog, dinocard_registered, rng = game_fixtures(
     seed=SEED,
 )
 dino = service_fixture(
-    "dino", lambda db, clock, catalog, rng: DinocardServices.build(GameContext(db, clock, catalog, None, rng))
+    "dino",
+    lambda db, clock, catalog, rng, registry: DinocardServices.build(
+        GameContext(db, clock, catalog, None, rng, registry)
+    ),
 )
 
 

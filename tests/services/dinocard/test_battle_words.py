@@ -12,12 +12,14 @@ from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices
 from services.dinocard.battle_render import _slot, event_text
 from services.dinocard.economy import GAME_KEY
-from services.infra import games, ledger
+from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.messages import Text, render_text
 from services.shared.collecting import DeckInvalid
 from store.connection import Connection
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, element_pack, fire_pack
+from tests.support.registries import every_game
 
 WHO = (Text.raw("Braise"), Text.raw("Maître Moueffe"))
 
@@ -94,13 +96,13 @@ async def test_a_copy_held_by_an_open_trade_is_refused_as_such(
     assert {p.key for p in too_many.value.problems} == {"dinocard.pack.problem.copies_free"}
 
 
-def test_the_rules_summary_points_to_no_file_of_the_bot() -> None:
+def test_the_rules_summary_points_to_no_file_of_the_bot(registry: GameRegistry) -> None:
     """`/dino règles`: every page, in both languages, with the footer every game's summary shares."""
-    spec = games.get("dinocard")
+    spec = every_game().get("dinocard")
     assert spec is not None
     assert spec.guide is not None
     for page in range(1, len(spec.guide.rules_pages) + 1):
-        (embed,) = rules_spec("dinocard", page).embeds
+        (embed,) = rules_spec(registry, "dinocard", page).embeds
         for lang in ("fr", "en"):
             shown = render_text(embed.description, lang)
             assert f"Page {page}/4" in shown

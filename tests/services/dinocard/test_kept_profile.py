@@ -6,6 +6,7 @@ from __future__ import annotations
 from core.clock import ManualClock
 from engine.dinocard import DinocardCatalog
 from services.dinocard import GAME, DinocardServices
+from services.infra.games import GameRegistry
 from services.infra.players import PlayerService
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, fire_pack
@@ -19,9 +20,9 @@ async def packs_shown(players: PlayerService) -> list[tuple[object, object]]:
 
 
 async def test_a_pack_made_and_dissolved_shows_on_a_kept_profile(
-    dino: DinocardServices, db: Database, clock: ManualClock, catalog: DinocardCatalog
+    dino: DinocardServices, db: Database, clock: ManualClock, catalog: DinocardCatalog, registry: GameRegistry
 ) -> None:
-    players = PlayerService(db, clock)
+    players = PlayerService(db, clock, registry)
     await dino.collection.page(ALICE)  # the starter copies
     assert await packs_shown(players) == []
     await dino.packs.create(ALICE, "Feu", fire_pack(catalog))

@@ -1,4 +1,4 @@
-"""Fixtures for the drops: every game registered as production registers it (their drop pools), their
+"""Fixtures for the drops: every game, as production's registry holds them (their drop pools), their
 loaded catalogs, a server with a games channel, a scheduler on the manual clock, and a drop service
 drawing from a seeded stream."""
 
@@ -14,12 +14,13 @@ import pytest
 
 from core.clock import ManualClock, from_db, to_db
 from services.community.drops.service import DropService
-from services.infra import games
 from services.infra.catalogs import DATA_DIR, load_all
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
 from store.db import Database
+from tests.support.registries import every_game
 
 PARIS = ZoneInfo("Europe/Paris")
 GUILD = 5_000
@@ -31,7 +32,7 @@ START = datetime(2026, 3, 2, 14, 0, tzinfo=PARIS)  # a Monday afternoon in Paris
 
 @pytest.fixture
 def catalogs() -> dict[str, Any]:
-    return dict(load_all(DATA_DIR, games.discover()))
+    return dict(load_all(DATA_DIR, every_game().all_games()))
 
 
 @pytest.fixture
@@ -42,7 +43,9 @@ async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
 
 
 @pytest.fixture
-async def drops(db: Database, clock: ManualClock, sched: Scheduler, catalogs: dict[str, Any]) -> DropService:
+async def drops(
+    db: Database, clock: ManualClock, sched: Scheduler, catalogs: dict[str, Any], registry: GameRegistry
+) -> DropService:
     clock.set(START)
 
     def unit(conn: Connection) -> None:
@@ -52,7 +55,7 @@ async def drops(db: Database, clock: ManualClock, sched: Scheduler, catalogs: di
         )
 
     await db.write(unit)
-    return DropService(db, clock, sched, catalogs, random.Random(36))
+    return DropService(db, clock, registry, sched, catalogs, random.Random(36))
 
 
 async def active(drops: DropService, *players: int, guild: int = GUILD) -> None:
@@ -89,10 +92,10 @@ async def run_armed(drops: DropService, clock: ManualClock, sched: Scheduler) ->
     await sched.run_due()
 
 
-async def grant(db: Database, clock: ManualClock, *players: int) -> None:
+async def grant(db: Database, clock: ManualClock, registry: GameRegistry, *players: int) -> None:
     def unit(conn: Connection) -> None:
         for player in players:
-            ensure_player(conn, player, clock.now())
+            ensure_player(conn, player, clock.now(), registry)
 
     await db.write(unit)
 

@@ -48,7 +48,7 @@ async def setup(spec: dict[str, Any], services: Services) -> None:
             (spec["guild"], spec["channel"], to_db(now)),
         )
         for player in spec["players"]:
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, services.registry)
 
     await services.db.write(unit)
 

@@ -15,7 +15,7 @@ from core.errors import NotAllowed, NotFound
 from engine import fair_draw
 from services.community.drops.rhythm import ACTIVE_WINDOW, RHYTHMS, WINS_PER_DAY
 from services.community.drops.service import DropClosed, DropService
-from services.infra import games
+from services.infra.games import GameRegistry
 from services.infra.messages import Text
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
@@ -32,6 +32,7 @@ from tests.services.drops.conftest import (
     prize_rows,
     run_armed,
 )
+from tests.support.registries import every_game
 
 
 async def drop_row(db: Database, drop_id: int) -> sqlite3.Row:
@@ -199,9 +200,11 @@ def drops_day(clock: ManualClock) -> date:
     return clock.now().astimezone(PARIS).date()
 
 
-async def won_already(db: Database, clock: ManualClock, player: int, count: int) -> None:
+async def won_already(
+    db: Database, clock: ManualClock, player: int, count: int, registry: GameRegistry
+) -> None:
     """`count` drops won today by `player` (rows as a drawn drop leaves them)."""
-    await grant(db, clock, player)
+    await grant(db, clock, registry, player)
     today = drops_day(clock)
 
     def unit(conn: Connection) -> None:
@@ -226,10 +229,10 @@ async def won_already(db: Database, clock: ManualClock, player: int, count: int)
 
 
 async def test_a_player_who_won_three_drops_today_cannot_enter_a_fourth(
-    db: Database, drops: DropService, clock: ManualClock, sched: Scheduler
+    db: Database, drops: DropService, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> None:
     drop_id = await open_drop(drops, clock, sched)
-    await won_already(db, clock, PLAYERS[0], WINS_PER_DAY)
+    await won_already(db, clock, PLAYERS[0], WINS_PER_DAY, registry=registry)
 
     with pytest.raises(NotAllowed) as refused:
         await drops.enter(drop_id, GUILD, PLAYERS[0])
@@ -238,7 +241,7 @@ async def test_a_player_who_won_three_drops_today_cannot_enter_a_fourth(
 
 
 async def test_an_entrant_who_reached_the_limit_before_the_draw_is_passed_over_and_the_proof_says_so(
-    db: Database, drops: DropService, clock: ManualClock, sched: Scheduler
+    db: Database, drops: DropService, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> None:
     """Entered while under the limit, then won elsewhere: the draw's order goes on to the next entrant,
     and « Vérifier » still recomputes it."""
@@ -247,7 +250,7 @@ async def test_an_entrant_who_reached_the_limit_before_the_draw_is_passed_over_a
         await drops.enter(drop_id, GUILD, player)
     row = await drop_row(db, drop_id)
     first = fair_draw.draw(row["seed"], [f"1:{PLAYERS[0]}", f"2:{PLAYERS[1]}"], 1)[0]
-    await won_already(db, clock, PLAYERS[first], WINS_PER_DAY)
+    await won_already(db, clock, PLAYERS[first], WINS_PER_DAY, registry=registry)
 
     await close(drops, clock, sched)
 
@@ -304,11 +307,11 @@ async def test_an_entry_list_changed_after_the_draw_fails_the_check(
 
 
 async def test_fifty_simultaneous_clicks_enter_fifty_players_once_each(
-    db: Database, drops: DropService, clock: ManualClock, sched: Scheduler
+    db: Database, drops: DropService, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> None:
     drop_id = await open_drop(drops, clock, sched)
     players = [2_000 + n for n in range(50)]
-    await grant(db, clock, *players)
+    await grant(db, clock, registry, *players)
 
     results = await asyncio.gather(
         *(drops.enter(drop_id, GUILD, player) for player in players + players[:10])
@@ -383,5 +386,5 @@ async def test_a_player_banned_here_or_a_game_paused_since_cannot_enter(
 
     assert banned.value.key == "admin.banned"
     assert paused.value.key == "admin.paused"
-    assert paused.value.params["game"] == Text(games.get(game).name_key)  # type: ignore[union-attr]
+    assert paused.value.params["game"] == Text(every_game().get(game).name_key)  # type: ignore[union-attr]
     assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM drop_entries").fetchone()[0]) == 0

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from services.community.drops.pool import DropPrize
-from services.infra import games
+from tests.support.registries import every_game
 
 DRAWS = 4_000
 
 
 def draws(game: str, catalogs: dict[str, Any]) -> list[DropPrize]:
-    spec = games.get(game)
+    spec = every_game().get(game)
     assert spec is not None
     assert spec.drops is not None
     rng = random.Random(f"pool:{game}")
@@ -48,7 +48,7 @@ def test_a_drops_cards_are_as_rare_as_a_purchases(
 
 
 def test_immortals_war_drops_only_gold() -> None:
-    spec = games.get("immortals")
+    spec = every_game().get("immortals")
     assert spec is not None
     assert spec.drops is not None
     rng = random.Random(1)

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from services.community.drops.rhythm import DAILY_SHARE_BOUND, RHYTHMS, RhythmName, value_per_active_player
-from services.infra import games
+from tests.support.registries import every_game
 
-DROP_GAMES = [spec.key for spec in games.discover() if spec.drops is not None]
+DROP_GAMES = [spec.key for spec in every_game().all_games() if spec.drops is not None]
 
 
 def test_every_game_has_drops() -> None:
@@ -26,7 +26,7 @@ def test_drops_per_active_player_and_day_stay_under_a_quarter_of_the_daily(
     catalogs: dict[str, Any], game: str, rhythm: RhythmName
 ) -> None:
     """A server whose drops all come from this one game (the worst case: `/setup drops` may name one)."""
-    spec = games.get(game)
+    spec = every_game().get(game)
     assert spec is not None
     assert spec.drops is not None
     assert spec.daily is not None
@@ -40,7 +40,7 @@ def test_drops_per_active_player_and_day_stay_under_a_quarter_of_the_daily(
 @pytest.mark.parametrize("game", DROP_GAMES)
 def test_the_stated_expected_value_is_what_the_draws_give(catalogs: dict[str, Any], game: str) -> None:
     """4,000 seeded draws: the mean worth lies within 4 standard errors of the stated expected value."""
-    spec = games.get(game)
+    spec = every_game().get(game)
     assert spec is not None
     assert spec.drops is not None
     rng = random.Random(f"drops:{game}")

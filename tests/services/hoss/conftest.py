@@ -1,4 +1,4 @@
-"""Fixtures for the HOSS economy services: the real catalog, the HOSS game registered (so a new player gets
+"""Fixtures for the HOSS economy services: the real catalog, a registry of HOSS alone (so a new player gets
 its 300 gold), seeded services, and small helpers that set a player up through the ledger."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import GameRegistry
 from services.infra.messages import Text, render_text
 from store.connection import Connection
 from store.db import Database
@@ -26,11 +27,13 @@ from tests.support.game_fixtures import GRANT, balance, game_fixtures, service_f
 SEED = 20260105
 
 
-# Players created here get HOSS's starting gold, as in production (where `games.discover` registers).
-catalog, hoss_registered, rng = game_fixtures(
+# Players created here get HOSS's starting gold, as in production (the container's registry holds HOSS).
+catalog, registry, rng = game_fixtures(
     GAME, lambda: load_catalog(DATA_DIR / "hoss.json", HossCatalog), seed=SEED
 )
-shop = service_fixture("shop", HossShop)
+shop = service_fixture(
+    "shop", lambda db, clock, catalog, rng, registry: HossShop(db, clock, catalog, rng, registry=registry)
+)
 
 
 @pytest.fixture
@@ -47,9 +50,11 @@ def rank1_ids(catalog: HossCatalog) -> list[str]:
     return sorted(c.id for c in catalog.cards if isinstance(c, CreatureCard) and c.rank == 1)
 
 
-async def new_player(db: Database, clock: ManualClock, player_id: int, *, gold: int | None = None) -> None:
+async def new_player(
+    db: Database, clock: ManualClock, player_id: int, registry: GameRegistry, *, gold: int | None = None
+) -> None:
     """A player as on first use (300 gold); `gold` sets another balance through the ledger."""
-    await set_balance(db, clock, player_id, GOLD, gold)
+    await set_balance(db, clock, registry, player_id, GOLD, gold)
 
 
 async def mint(

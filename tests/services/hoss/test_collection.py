@@ -9,6 +9,7 @@ from core.clock import ManualClock
 from core.errors import BadInput, CardUnavailable, NotAllowed
 from services.hoss.collection import CollectionFilter, HossCollection
 from services.hoss.shop import HossShop
+from services.infra.games import GameRegistry
 from services.shared.collection import PAGE_SIZE
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, mint, new_player
@@ -29,10 +30,10 @@ COPIES = {
 
 
 @pytest.fixture
-async def owned(db: Database, clock: ManualClock) -> dict[int, str]:
+async def owned(db: Database, clock: ManualClock, registry: GameRegistry) -> dict[int, str]:
     """Copy id -> letter, for player 1; player 2 owns one card too."""
-    await new_player(db, clock, 1)
-    await new_player(db, clock, 2)
+    await new_player(db, clock, 1, registry=registry)
+    await new_player(db, clock, 2, registry=registry)
     ids = {}
     for letter, (card, rarity, stars, holo) in COPIES.items():
         ids[await mint(db, clock, 1, card, rarity, stars, holo)] = letter
@@ -90,8 +91,10 @@ async def test_sort_orders(
     assert (page.total, page.pages, page.page) == (9, 1, 1)
 
 
-async def test_pages(db: Database, clock: ManualClock, collection: HossCollection) -> None:
-    await new_player(db, clock, 1)
+async def test_pages(
+    db: Database, clock: ManualClock, collection: HossCollection, registry: GameRegistry
+) -> None:
+    await new_player(db, clock, 1, registry=registry)
     empty = await collection.list_copies(1)
     assert (empty.items, empty.total, empty.pages, empty.page) == ((), 0, 1, 1)
     ids = [await mint(db, clock, 1, "sq_guerrier_1", stars=i % 6) for i in range(23)]

@@ -13,6 +13,7 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.collection import CollectionFilter, HossCollection
 from services.hoss.shop import HossShop
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import mint, new_player
@@ -32,9 +33,9 @@ async def _both(collection: HossCollection, fresh: HossCollection, player: int) 
 
 
 @pytest.fixture
-async def copies(db: Database, clock: ManualClock) -> list[int]:
-    await new_player(db, clock, 1)
-    await new_player(db, clock, 2)
+async def copies(db: Database, clock: ManualClock, registry: GameRegistry) -> list[int]:
+    await new_player(db, clock, 1, registry=registry)
+    await new_player(db, clock, 2, registry=registry)
     return [await mint(db, clock, 1, "sq_guerrier_1", "argent", 1) for _ in range(3)]
 
 
@@ -100,9 +101,14 @@ async def test_a_lock_released_or_moved_with_its_copy_shows_on_the_next_page(
 
 
 async def test_a_flip_shows_the_copy_it_turns(
-    db: Database, clock: ManualClock, catalog: HossCatalog, collection: HossCollection, shop: HossShop
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    collection: HossCollection,
+    shop: HossShop,
+    registry: GameRegistry,
 ) -> None:
-    await new_player(db, clock, 3, gold=10_000)
+    await new_player(db, clock, 3, gold=10_000, registry=registry)
     purchase = await shop.buy(3, 1, key="buy:1")
     opening = purchase.openings[0].id
     before = await collection.list_copies(3)

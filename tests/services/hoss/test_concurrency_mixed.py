@@ -17,6 +17,7 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.fusion import FusionService
 from services.hoss.sale import HossSale
 from services.hoss.shop import HossShop
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import gold, mint, new_player, rank1_ids
@@ -31,10 +32,11 @@ async def test_fifty_concurrent_purchases_sales_and_fusions(
     shop: HossShop,
     sale: HossSale,
     conservation: Conservation,
+    registry: GameRegistry,
 ) -> None:
     fusion = FusionService(db, clock, catalog, random.Random(7))
     player = 1
-    await new_player(db, clock, player, gold=1_050)  # 10 boosters of 100, 50 left over
+    await new_player(db, clock, player, gold=1_050, registry=registry)  # 10 boosters of 100, 50 left over
     floor = [await mint(db, clock, player, card) for card in rank1_ids(catalog)[:6]]  # the 6-card floor
     for_sale = [await mint(db, clock, player, "orc_guerrier_1", "argent") for _ in range(10)]  # 20 gold each
     pairs = [

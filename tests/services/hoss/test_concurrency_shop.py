@@ -17,6 +17,7 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.collection import HossCollection
 from services.hoss.sale import HossSale, SaleResult
 from services.hoss.shop import HossShop, Purchase
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import gold, mint, new_player, rank1_ids, set_wins
@@ -45,8 +46,9 @@ async def test_only_purchases_race_exactly_gold_div_price_succeed(
     start: int,
     wins: dict[int, int],
     price: int,
+    registry: GameRegistry,
 ) -> None:
-    await new_player(db, clock, 1, gold=start)
+    await new_player(db, clock, 1, gold=start, registry=registry)
     await set_wins(db, 1, wins)
     results = await asyncio.gather(
         *(shop.buy(1, 1, key=f"buy-{i}") for i in range(50)), return_exceptions=True
@@ -63,9 +65,9 @@ async def test_only_purchases_race_exactly_gold_div_price_succeed(
 
 
 async def test_double_clicks_under_concurrency_buy_once_per_interaction(
-    db: Database, clock: ManualClock, shop: HossShop, conservation: Conservation
+    db: Database, clock: ManualClock, shop: HossShop, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1, gold=10_000)
+    await new_player(db, clock, 1, gold=10_000, registry=registry)
     results = await asyncio.gather(*(shop.buy(1, 2, key=f"click-{i % 10}") for i in range(50)))
     by_key: dict[int, set[tuple[int, ...]]] = {}
     for i, purchase in enumerate(results):
@@ -90,10 +92,11 @@ async def test_purchases_and_sales_race_for_one_player(
     collection: HossCollection,
     conservation: Conservation,
     catalog: HossCatalog,
+    registry: GameRegistry,
 ) -> None:
     """25 purchases (550 gold: sales add at most 16, so exactly 5 succeed) and 25 sales aimed at 8
     duplicates, each card by 3 different clicks plus a repeated click: each card sells exactly once."""
-    await new_player(db, clock, 1, gold=550)
+    await new_player(db, clock, 1, gold=550, registry=registry)
     singles = rank1_ids(catalog)[:8]
     for card in singles:
         await mint(db, clock, 1, card)
@@ -133,9 +136,14 @@ async def test_purchases_and_sales_race_for_one_player(
 
 
 async def test_concurrent_sales_never_break_the_floor(
-    db: Database, clock: ManualClock, sale: HossSale, conservation: Conservation, catalog: HossCatalog
+    db: Database,
+    clock: ManualClock,
+    sale: HossSale,
+    conservation: Conservation,
+    catalog: HossCatalog,
+    registry: GameRegistry,
 ) -> None:
-    await new_player(db, clock, 1, gold=0)
+    await new_player(db, clock, 1, gold=0, registry=registry)
     uniques = [await mint(db, clock, 1, card) for card in rank1_ids(catalog)[:7]]
     results = await asyncio.gather(
         *(sale.sell(1, uniques[i % 7], key=f"s{i}") for i in range(50)), return_exceptions=True

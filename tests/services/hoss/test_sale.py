@@ -16,6 +16,7 @@ from services.hoss.collection import CollectionFilter
 from services.hoss.sale import HossSale, Refusal
 from services.hoss.shop import HossShop
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, mint, new_player, rank1_ids, snapshot
@@ -95,15 +96,17 @@ def test_floor_below_six_refuses_only_what_would_vanish() -> None:
 # --- one card --------------------------------------------------------------------------------------------
 
 
-async def _starter(db: Database, clock: ManualClock, player: int, n: int = 7) -> list[int]:
-    await new_player(db, clock, player, gold=0)
+async def _starter(
+    db: Database, clock: ManualClock, player: int, registry: GameRegistry, n: int = 7
+) -> list[int]:
+    await new_player(db, clock, player, gold=0, registry=registry)
     return [await mint(db, clock, player, card) for card in R1[:n]]
 
 
 async def test_selling_a_card_destroys_it_credits_gold_and_writes_the_ledger(
-    db: Database, clock: ManualClock, sale: HossSale, conservation: Conservation
+    db: Database, clock: ManualClock, sale: HossSale, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    await _starter(db, clock, 1)
+    await _starter(db, clock, 1, registry=registry)
     maitre = await mint(db, clock, 1, "sq_guerrier_3a", "or")
     result = await sale.sell(1, maitre, key=42)
     assert (result.copy_ids, result.total, result.balance, result.replayed) == ((maitre,), 800, 800, False)
@@ -129,9 +132,11 @@ async def test_selling_a_card_destroys_it_credits_gold_and_writes_the_ledger(
     await db.read(conservation)
 
 
-async def test_a_card_that_is_not_yours_is_refused(db: Database, clock: ManualClock, sale: HossSale) -> None:
-    await _starter(db, clock, 1)
-    theirs = (await _starter(db, clock, 2, 8))[7]
+async def test_a_card_that_is_not_yours_is_refused(
+    db: Database, clock: ManualClock, sale: HossSale, registry: GameRegistry
+) -> None:
+    await _starter(db, clock, 1, registry=registry)
+    theirs = (await _starter(db, clock, 2, registry, 8))[7]
     before = await db.read(snapshot)
     for copy_id in (theirs, 999_999):
         with pytest.raises(CardUnavailable) as caught:
@@ -141,8 +146,10 @@ async def test_a_card_that_is_not_yours_is_refused(db: Database, clock: ManualCl
     assert await db.read(snapshot) == before
 
 
-async def test_a_locked_card_is_refused(db: Database, clock: ManualClock, sale: HossSale) -> None:
-    copies = await _starter(db, clock, 1, 8)
+async def test_a_locked_card_is_refused(
+    db: Database, clock: ManualClock, sale: HossSale, registry: GameRegistry
+) -> None:
+    copies = await _starter(db, clock, 1, registry, 8)
     await db.write(lambda conn: ledger.set_card_lock(conn, [copies[7]], 1, "arena:1"))
     before = await db.read(snapshot)
     with pytest.raises(CardUnavailable) as caught:
@@ -153,10 +160,10 @@ async def test_a_locked_card_is_refused(db: Database, clock: ManualClock, sale: 
 
 
 async def test_a_face_down_card_is_refused(
-    db: Database, clock: ManualClock, sale: HossSale, shop: HossShop
+    db: Database, clock: ManualClock, sale: HossSale, shop: HossShop, registry: GameRegistry
 ) -> None:
-    await _starter(db, clock, 1, 8)
-    await new_player(db, clock, 1, gold=100)
+    await _starter(db, clock, 1, registry, 8)
+    await new_player(db, clock, 1, gold=100, registry=registry)
     opening = (await shop.buy(1, 1, key="b")).openings[0]
     hidden = await db.read(
         lambda conn: conn.execute(
@@ -174,8 +181,10 @@ async def test_a_face_down_card_is_refused(
     assert await db.read(snapshot) == before
 
 
-async def test_the_six_different_rank1_floor(db: Database, clock: ManualClock, sale: HossSale) -> None:
-    copies = await _starter(db, clock, 1, 6)
+async def test_the_six_different_rank1_floor(
+    db: Database, clock: ManualClock, sale: HossSale, registry: GameRegistry
+) -> None:
+    copies = await _starter(db, clock, 1, registry, 6)
     duplicate = await mint(db, clock, 1, R1[0], "argent")
     buff = await mint(db, clock, 1, "buff_soins")
     before = await db.read(snapshot)
@@ -195,16 +204,16 @@ async def test_the_six_different_rank1_floor(db: Database, clock: ManualClock, s
 
 
 async def test_a_quote_says_what_sells_and_what_is_refused_and_changes_nothing(
-    db: Database, clock: ManualClock, sale: HossSale
+    db: Database, clock: ManualClock, sale: HossSale, registry: GameRegistry
 ) -> None:
-    copies = await _starter(db, clock, 1, 7)  # one Rang 1 may go
+    copies = await _starter(db, clock, 1, registry, 7)  # one Rang 1 may go
     extra = [
         await mint(db, clock, 1, "sq_guerrier_2a", "argent"),
         await mint(db, clock, 1, "buff_pv", "or", holo=True),
     ]
     locked = await mint(db, clock, 1, "buff_soins")
     await db.write(lambda conn: ledger.set_card_lock(conn, [locked], 1, "arena:1"))
-    theirs = (await _starter(db, clock, 2, 1))[0]
+    theirs = (await _starter(db, clock, 2, registry, 1))[0]
     before = await db.read(snapshot)
     quote = await sale.quote(1, [copies[0], copies[1], *extra, locked, theirs, copies[0]])
     assert await db.read(snapshot) == before
@@ -220,9 +229,9 @@ async def test_a_quote_says_what_sells_and_what_is_refused_and_changes_nothing(
 
 
 async def test_a_confirmed_quote_sells_exactly_the_quoted_cards(
-    db: Database, clock: ManualClock, sale: HossSale, conservation: Conservation
+    db: Database, clock: ManualClock, sale: HossSale, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    await _starter(db, clock, 1, 6)
+    await _starter(db, clock, 1, registry, 6)
     dups = [await mint(db, clock, 1, R1[i % 6], "basique") for i in range(5)]
     quote = await sale.quote(1, dups)
     result = await sale.sell_quoted(1, list(quote.copy_ids), quote.total, key="q")
@@ -231,8 +240,10 @@ async def test_a_confirmed_quote_sells_exactly_the_quoted_cards(
     await db.read(conservation)
 
 
-async def test_a_stale_quote_sells_nothing(db: Database, clock: ManualClock, sale: HossSale) -> None:
-    await _starter(db, clock, 1, 6)
+async def test_a_stale_quote_sells_nothing(
+    db: Database, clock: ManualClock, sale: HossSale, registry: GameRegistry
+) -> None:
+    await _starter(db, clock, 1, registry, 6)
     dups = [await mint(db, clock, 1, R1[i], "argent") for i in range(3)]
     quote = await sale.quote(1, dups)
     await sale.sell(1, dups[1], key="meanwhile")
@@ -250,9 +261,9 @@ async def test_a_stale_quote_sells_nothing(db: Database, clock: ManualClock, sal
 
 
 async def test_quote_matching_sells_duplicates_and_keeps_the_best(
-    db: Database, clock: ManualClock, sale: HossSale
+    db: Database, clock: ManualClock, sale: HossSale, registry: GameRegistry
 ) -> None:
-    copies = await _starter(db, clock, 1, 6)
+    copies = await _starter(db, clock, 1, registry, 6)
     best = await mint(db, clock, 1, R1[0], "or", stars=1)  # +6.5 %: better than a Basique 2* (+4 %)
     worse = [await mint(db, clock, 1, R1[0], "basique", stars=2), await mint(db, clock, 1, R1[1], "basique")]
     quote = await sale.quote_matching(1, CollectionFilter(rarity="basique"), keep_per_card=1)

@@ -14,6 +14,7 @@ from core.clock import ManualClock
 from core.errors import NotFound
 from services.hoss.sale import SaleResult
 from services.hoss.shop import HossShop, Opening, SaleToConfirm, needs_confirmation
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.conftest import gold, new_player
@@ -22,9 +23,11 @@ Conservation = Callable[[Connection], None]
 CLICKS = 20
 
 
-async def flipped_with(db: Database, clock: ManualClock, shop: HossShop, rarities: dict[int, str]) -> Opening:
+async def flipped_with(
+    db: Database, clock: ManualClock, shop: HossShop, rarities: dict[int, str], registry: GameRegistry
+) -> Opening:
     """Player 1's first booster, face up, its cards at the given positions set to the given rarities."""
-    await new_player(db, clock, 1, gold=300)
+    await new_player(db, clock, 1, gold=300, registry=registry)
     opening = (await shop.buy(1, 3, key="b")).openings[0]  # 15 creatures: well above the Rang 1 floor
     await shop.flip_all(1, opening.id)
     opening = await shop.opening(1, opening.id)
@@ -51,9 +54,9 @@ def test_argent_and_rarer_need_a_confirmation() -> None:
 
 
 async def test_an_or_card_asks_first_and_sells_once_confirmed(
-    db: Database, clock: ManualClock, shop: HossShop, conservation: Conservation
+    db: Database, clock: ManualClock, shop: HossShop, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    opening = await flipped_with(db, clock, shop, {0: "or"})
+    opening = await flipped_with(db, clock, shop, {0: "or"}, registry=registry)
     before = await gold(db, 1)
     asked = await shop.sell_from_opening(1, opening.id, 0, key="pick")
     assert isinstance(asked, SaleToConfirm)
@@ -72,8 +75,10 @@ async def test_an_or_card_asks_first_and_sells_once_confirmed(
     await db.read(conservation)
 
 
-async def test_a_basique_card_sells_at_once(db: Database, clock: ManualClock, shop: HossShop) -> None:
-    opening = await flipped_with(db, clock, shop, {1: "basique"})
+async def test_a_basique_card_sells_at_once(
+    db: Database, clock: ManualClock, shop: HossShop, registry: GameRegistry
+) -> None:
+    opening = await flipped_with(db, clock, shop, {1: "basique"}, registry=registry)
     before = await gold(db, 1)
     sold = await shop.sell_from_opening(1, opening.id, 1, key="pick")
     assert isinstance(sold, SaleResult)
@@ -81,9 +86,9 @@ async def test_a_basique_card_sells_at_once(db: Database, clock: ManualClock, sh
 
 
 async def test_a_double_click_on_the_confirmation_sells_once(
-    db: Database, clock: ManualClock, shop: HossShop, conservation: Conservation
+    db: Database, clock: ManualClock, shop: HossShop, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    opening = await flipped_with(db, clock, shop, {2: "divin"})
+    opening = await flipped_with(db, clock, shop, {2: "divin"}, registry=registry)
     before = await gold(db, 1)
     results = await asyncio.gather(
         *(shop.sell_from_opening(1, opening.id, 2, key="msg:2", confirmed=True) for _ in range(CLICKS))
@@ -99,9 +104,9 @@ async def test_a_double_click_on_the_confirmation_sells_once(
 
 
 async def test_another_players_opening_is_refused_before_any_question(
-    db: Database, clock: ManualClock, shop: HossShop
+    db: Database, clock: ManualClock, shop: HossShop, registry: GameRegistry
 ) -> None:
-    opening = await flipped_with(db, clock, shop, {0: "or"})
-    await new_player(db, clock, 2)
+    opening = await flipped_with(db, clock, shop, {0: "or"}, registry=registry)
+    await new_player(db, clock, 2, registry=registry)
     with pytest.raises(NotFound):
         await shop.sell_from_opening(2, opening.id, 0, key="x")

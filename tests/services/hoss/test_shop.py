@@ -21,7 +21,7 @@ from engine.hoss.catalog import RARITIES, CreatureCard, HossCatalog
 from engine.hoss.economy import booster_price, highest_unlocked_rank, odds_table, race_booster_unlocked
 from services.hoss.sale import SaleResult
 from services.hoss.shop import HossShop, Opening
-from services.infra.games import money
+from services.infra.games import GameRegistry, money
 from services.infra.messages import Text
 from store.connection import Connection
 from store.db import Database
@@ -208,11 +208,11 @@ def test_200000_cards_follow_the_odds(catalog: HossCatalog) -> None:
 
 
 async def test_the_service_draws_with_draw_booster(
-    db: Database, clock: ManualClock, catalog: HossCatalog
+    db: Database, clock: ManualClock, catalog: HossCatalog, registry: GameRegistry
 ) -> None:
     """Same seed, same cards: the service's boosters are exactly `draw_booster`'s, in position order."""
-    shop = HossShop(db, clock, catalog, random.Random(99))
-    await new_player(db, clock, 1, gold=100_000)
+    shop = HossShop(db, clock, catalog, random.Random(99), registry=registry)
+    await new_player(db, clock, 1, gold=100_000, registry=registry)
     await set_wins(db, 1, {1: 10, 2: 10, 3: 10})  # tier 4
     bought: list[Opening] = []
     for key in range(5):
@@ -285,9 +285,9 @@ async def test_a_double_click_buys_once_and_answers_the_same(
 
 
 async def test_race_booster_needs_ten_rank1_wins(
-    db: Database, clock: ManualClock, shop: HossShop, catalog: HossCatalog
+    db: Database, clock: ManualClock, shop: HossShop, catalog: HossCatalog, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1, gold=5000)
+    await new_player(db, clock, 1, gold=5000, registry=registry)
     await set_wins(db, 1, {1: 9})
     before = await db.read(snapshot)
     with pytest.raises(NotAllowed) as caught:
@@ -306,8 +306,10 @@ async def test_race_booster_needs_ten_rank1_wins(
     assert {f.opening.kind for f in flipped} == {"race"}
 
 
-async def test_the_tier_follows_rank_progress(db: Database, clock: ManualClock, shop: HossShop) -> None:
-    await new_player(db, clock, 1, gold=1000)
+async def test_the_tier_follows_rank_progress(
+    db: Database, clock: ManualClock, shop: HossShop, registry: GameRegistry
+) -> None:
+    await new_player(db, clock, 1, gold=1000, registry=registry)
     await set_wins(db, 1, {1: 12, 2: 10, 3: 4})
     offer = await shop.offer(1)
     assert (offer.tier, offer.price, offer.race_unlocked, offer.race_price, offer.balance) == (
@@ -323,9 +325,9 @@ async def test_the_tier_follows_rank_progress(db: Database, clock: ManualClock, 
 
 @pytest.mark.parametrize("count", [0, 11, -1, True, "3"])
 async def test_a_bad_count_is_refused_and_changes_nothing(
-    db: Database, clock: ManualClock, shop: HossShop, count: object
+    db: Database, clock: ManualClock, shop: HossShop, count: object, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1)
+    await new_player(db, clock, 1, registry=registry)
     before = await db.read(snapshot)
     with pytest.raises(BadInput) as caught:
         await shop.buy(1, count, key="bad")  # type: ignore[arg-type]
@@ -336,9 +338,9 @@ async def test_a_bad_count_is_refused_and_changes_nothing(
 
 
 async def test_unknown_race_and_missing_gold_change_nothing(
-    db: Database, clock: ManualClock, shop: HossShop
+    db: Database, clock: ManualClock, shop: HossShop, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1)
+    await new_player(db, clock, 1, registry=registry)
     await set_wins(db, 1, {1: 10})
     before = await db.read(snapshot)
     with pytest.raises(BadInput) as caught:
@@ -392,10 +394,10 @@ async def test_cards_flip_in_order_one_by_one_and_idempotently(
 
 
 async def test_flipping_someone_elses_or_a_bad_position_is_refused(
-    db: Database, clock: ManualClock, shop: HossShop
+    db: Database, clock: ManualClock, shop: HossShop, registry: GameRegistry
 ) -> None:
     opening = (await shop.buy(1, 1, key="b")).openings[0]
-    await new_player(db, clock, 2)
+    await new_player(db, clock, 2, registry=registry)
     with pytest.raises(NotFound) as missing:
         await shop.flip(2, opening.id)
     assert missing.value.key == "hoss.error.shop.opening_not_found"
@@ -410,9 +412,9 @@ async def test_flipping_someone_elses_or_a_bad_position_is_refused(
 
 
 async def test_a_flipped_card_sells_on_the_spot_and_a_face_down_one_does_not(
-    db: Database, clock: ManualClock, shop: HossShop, conservation: Conservation
+    db: Database, clock: ManualClock, shop: HossShop, conservation: Conservation, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1, gold=300)
+    await new_player(db, clock, 1, gold=300, registry=registry)
     openings = (await shop.buy(1, 3, key="b")).openings  # 15 creatures: well above the 6 Rang 1 floor
     opening = openings[0]
     with pytest.raises(NotAllowed) as caught:

@@ -9,6 +9,7 @@ from core.clock import ManualClock
 from core.errors import BadInput, NotAllowed
 from engine.hoss.economy import unlocked_tiers
 from services.hoss.shop import HossShop
+from services.infra.games import GameRegistry
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized, gold, new_player, set_wins, snapshot
 
@@ -23,9 +24,9 @@ def test_a_rank_unlocks_its_booster_and_keeps_the_earlier_ones() -> None:
 
 
 async def test_a_rang_9_player_may_still_buy_rang_1_boosters(
-    db: Database, clock: ManualClock, shop: HossShop
+    db: Database, clock: ManualClock, shop: HossShop, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1, gold=5000)
+    await new_player(db, clock, 1, gold=5000, registry=registry)
     await set_wins(db, 1, EVERY_RANK)
     offer = await shop.offer(1)
     assert (offer.tier, offer.unlocked) == (9, tuple(range(1, 10)))
@@ -45,9 +46,9 @@ async def test_a_rang_9_player_may_still_buy_rang_1_boosters(
 
 
 async def test_a_locked_booster_is_refused_and_changes_nothing(
-    db: Database, clock: ManualClock, shop: HossShop
+    db: Database, clock: ManualClock, shop: HossShop, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1, gold=5000)
+    await new_player(db, clock, 1, gold=5000, registry=registry)
     await set_wins(db, 1, {1: 12, 2: 10, 3: 4})
     before = await db.read(snapshot)
     with pytest.raises(NotAllowed) as caught:
@@ -61,9 +62,9 @@ async def test_a_locked_booster_is_refused_and_changes_nothing(
 
 @pytest.mark.parametrize("tier", [0, 10, -1, True, "2", 2.0])
 async def test_a_tier_out_of_bounds_is_refused_before_the_database(
-    db: Database, clock: ManualClock, shop: HossShop, tier: object
+    db: Database, clock: ManualClock, shop: HossShop, tier: object, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1, gold=5000)
+    await new_player(db, clock, 1, gold=5000, registry=registry)
     await set_wins(db, 1, EVERY_RANK)
     before = await db.read(snapshot)
     with pytest.raises(BadInput) as caught:

@@ -1,4 +1,4 @@
-"""Fixtures for the Immortal's War services: the real catalog, the game registered (starting gold), the
+"""Fixtures for the Immortal's War services: the real catalog, a registry of the game alone (starting gold), the
 services on a real SQLite file with a scheduler, a function that mints copies at a given XP, and one that
 reads how long a duel's pending timeout was armed for."""
 
@@ -16,14 +16,14 @@ from services.immortals import GAME, ImmortalsServices
 from services.immortals.duels import TIMEOUT_JOB
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
-from services.infra.games import GameContext
+from services.infra.games import GameContext, GameRegistry
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
 from store.db import Database
 from tests.support.game_fixtures import game_fixtures
 
-catalog, immortals_registered, rng = game_fixtures(
+catalog, registry, rng = game_fixtures(
     GAME, lambda: load_catalog(DATA_DIR / "immortals.json", ImmortalsCatalog), seed=7
 )
 
@@ -35,14 +35,21 @@ def scheduler(db: Database, clock: ManualClock) -> Scheduler:
 
 @pytest.fixture
 def services(
-    db: Database, clock: ManualClock, catalog: ImmortalsCatalog, scheduler: Scheduler, rng: random.Random
+    db: Database,
+    clock: ManualClock,
+    catalog: ImmortalsCatalog,
+    scheduler: Scheduler,
+    rng: random.Random,
+    registry: GameRegistry,
 ) -> ImmortalsServices:
-    return ImmortalsServices.build(GameContext(db, clock, catalog, scheduler, rng))
+    return ImmortalsServices.build(GameContext(db, clock, catalog, scheduler, rng, registry))
 
 
-async def mint(db: Database, clock: ManualClock, player: int, card: str, xp: int = 0) -> int:
+async def mint(
+    db: Database, clock: ManualClock, player: int, card: str, registry: GameRegistry, xp: int = 0
+) -> int:
     def unit(conn: Connection) -> int:
-        ensure_player(conn, player, clock.now())
+        ensure_player(conn, player, clock.now(), registry)
         copy = ledger.mint_card(conn, clock.now(), player, "immortals", card, ledger.Movement("test.grant"))
         if xp:
             conn.execute("INSERT INTO immortals_card_xp (card_id, xp) VALUES (?, ?)", (copy, xp))

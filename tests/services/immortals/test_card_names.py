@@ -9,6 +9,7 @@ from core.clock import ManualClock
 from engine.immortals import ImmortalsCatalog
 from services.immortals import ImmortalsServices
 from services.immortals import duel_render as render
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, render_text
 from services.infra.players import ensure_player
 from store.connection import Connection
@@ -33,11 +34,15 @@ def text(spec: MessageSpec, locale: str) -> str:
 
 
 async def test_each_unit_stands_with_its_name_in_the_other_language(
-    services: ImmortalsServices, db: Database, clock: ManualClock, catalog: ImmortalsCatalog
+    services: ImmortalsServices,
+    db: Database,
+    clock: ManualClock,
+    catalog: ImmortalsCatalog,
+    registry: GameRegistry,
 ) -> None:
     def unit(conn: Connection) -> None:
         for player, lang in ((FRENCH, "fr"), (ENGLISH, "en")):
-            ensure_player(conn, player, clock.now())
+            ensure_player(conn, player, clock.now(), registry)
             conn.execute("UPDATE players SET last_locale = ? WHERE id = ?", (lang, player))
 
     await db.write(unit)

@@ -14,6 +14,7 @@ from services.immortals import GAME, ImmortalsServices
 from services.immortals.economy import FRAGMENTS, GOLD
 from services.immortals.rewards import previous_opponents
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.messages import render_text
 from services.shared.collecting import DeckInvalid
 from store.connection import Connection
@@ -45,20 +46,24 @@ async def test_the_sign_up_gives_eight_units_of_eight_families_once(
 
 
 async def test_identical_units_are_limited_by_level_and_every_reason_is_given(
-    services: ImmortalsServices, db: Database, clock: ManualClock, catalog: ImmortalsCatalog
+    services: ImmortalsServices,
+    db: Database,
+    clock: ManualClock,
+    catalog: ImmortalsCatalog,
+    registry: GameRegistry,
 ) -> None:
     await services.decks.collection(ALICE)
     for xp in (0, 0, 0, 0):
-        await mint(db, clock, ALICE, "imp", xp)
+        await mint(db, clock, ALICE, "imp", registry, xp)
     with pytest.raises(DeckInvalid) as refused:  # 4 identical: never
         await services.decks.save(ALICE, ["imp"] * 4)
     assert [p.key for p in refused.value.problems] == ["immortals.deck.problem.copies"]
     starter = next(c.card.id for c in (await services.decks.show(ALICE)).copies if c.card.id != "imp")
     assert (await services.decks.save(ALICE, ["imp"] * 3 + [starter])).valid  # 3 at level 1: allowed
     level4 = catalog.level_xp[2]  # XP of level 4
-    await mint(db, clock, BOB, "imp", level4)
-    await mint(db, clock, BOB, "imp", 0)
-    await mint(db, clock, BOB, "imp", 0)
+    await mint(db, clock, BOB, "imp", registry, level4)
+    await mint(db, clock, BOB, "imp", registry, 0)
+    await mint(db, clock, BOB, "imp", registry, 0)
     with pytest.raises(DeckInvalid) as refused:  # 3 copies, one at level 4: 2 at most; and too few units
         await services.decks.save(BOB, ["imp"] * 3)
     keys = [p.key for p in refused.value.problems]
@@ -67,11 +72,11 @@ async def test_identical_units_are_limited_by_level_and_every_reason_is_given(
         await services.decks.save(BOB, ["imp", "imp", "imp", "imp", "imp"])
     assert "immortals.deck.problem.not_owned" in [p.key for p in refused.value.problems]
     level5 = catalog.level_xp[3]
-    await mint(db, clock, CAROL, "imp", level5)
-    await mint(db, clock, CAROL, "imp", 0)
+    await mint(db, clock, CAROL, "imp", registry, level5)
+    await mint(db, clock, CAROL, "imp", registry, 0)
     others = [c.id for c in catalog.cards if c.id != "imp"][:3]
     for card in others:
-        await mint(db, clock, CAROL, card)
+        await mint(db, clock, CAROL, card, registry=registry)
     with pytest.raises(DeckInvalid):  # one at level 5: 1 at most
         await services.decks.save(CAROL, ["imp", "imp", *others])
     saved = await services.decks.save(CAROL, ["imp", *others])
@@ -90,7 +95,7 @@ async def play_practice(services: ImmortalsServices, player: int, key: str) -> i
     return duel.id
 
 
-async def test_rewards_are_the_engines_and_anti_farm_halves_consecutive_duels(
+async def test_rewards_come_from_the_engine_and_anti_farm_halves_consecutive_duels(
     services: ImmortalsServices, db: Database
 ) -> None:
     paid = {GOLD: 100, FRAGMENTS: 0}  # the starting gold, then what each duel paid

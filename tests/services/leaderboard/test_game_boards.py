@@ -9,19 +9,20 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from services.community.leaderboard.spec import Standings
-from services.infra import games
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from store.connection import Connection
 from store.db import Database
+from tests.support.registries import every_game
 
 GUILD = 9_000
 ALICE, BOB = 301, 302
 SINCE = datetime(2026, 3, 2, tzinfo=UTC)
-GAMES = [spec.key for spec in games.discover() if spec.standings is not None]
+GAMES = [spec.key for spec in every_game().all_games() if spec.standings is not None]
 
 
 def standings_of(game: str) -> Standings:
-    spec = games.get(game)
+    spec = every_game().get(game)
     assert spec is not None
     assert spec.standings is not None
     return spec.standings
@@ -43,14 +44,14 @@ async def test_an_empty_server_has_an_empty_board_and_week(db: Database, game: s
 
 
 async def test_hoss_ranks_by_rank_reached_and_counts_the_weeks_battles_won(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
     clock.set(SINCE + timedelta(days=1))
     now = clock.now()
 
     def unit(conn: Connection) -> None:
         for player, rank, wins in ((ALICE, 1, 3), (BOB, 2, 1)):
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, registry)
             conn.execute(
                 "INSERT INTO hoss_rank_progress (player_id, rank, wins, losses) VALUES (?, ?, ?, 0)",
                 (player, rank, wins),

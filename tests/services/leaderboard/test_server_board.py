@@ -10,6 +10,7 @@ from core.clock import ManualClock, to_db
 from services.choco.leagues import record_result
 from services.choco.standings import week_board as choco_week
 from services.community.leaderboard.service import LeaderboardService, combine, points_of
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.pillz.ladder import record_friend_result
 from services.pillz.ladder import week_board as pillz_week
@@ -60,37 +61,39 @@ def test_at_equal_points_and_best_place_more_games_placed_comes_first() -> None:
 
 
 async def test_the_server_board_reads_each_games_own_board_of_this_server(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
     now = clock.now()
 
     def unit(conn: Connection) -> None:
         for player in (ALICE, BOB, CAROL):
-            ensure_player(conn, player, now)
-        record_friend_result(conn, now, GUILD, 1, (ALICE, BOB), 0)  # Pillz: alice above bob
+            ensure_player(conn, player, now, registry)
+        record_friend_result(conn, now, registry, GUILD, 1, (ALICE, BOB), 0)  # Pillz: alice above bob
         record_result(conn, GUILD, CAROL, "bronze", "win", absence_forfeit=False, cards_lost=0)  # Choco
         record_result(conn, OTHER, BOB, "bronze", "win", absence_forfeit=False, cards_lost=0)  # elsewhere
 
     await db.write(unit)
-    board = await LeaderboardService(db).server(GUILD, ALICE)
+    board = await LeaderboardService(db, registry).server(GUILD, ALICE)
 
     assert [(line.player_id, line.points) for line in board.lines] == [(ALICE, 10), (CAROL, 10), (BOB, 9)]
     assert dict(board.lines[0].places) == {"pillz": 1}
     assert board.viewer is None
 
 
-async def test_a_weeks_best_are_the_weeks_wins_on_this_server(db: Database, clock: ManualClock) -> None:
+async def test_a_weeks_best_are_the_weeks_wins_on_this_server(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
     clock.set(MONDAY + timedelta(days=2))
     now = clock.now()
 
     def unit(conn: Connection) -> None:
         for player in (ALICE, BOB):
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, registry)
         for duel in (1, 2):
-            record_friend_result(conn, now, GUILD, duel, (ALICE, BOB), 1)  # bob wins twice
-        record_friend_result(conn, now, GUILD, 3, (ALICE, BOB), 0)
-        record_friend_result(conn, now, OTHER, 4, (ALICE, BOB), 0)  # another server
-        record_friend_result(conn, now - timedelta(days=7), GUILD, 5, (ALICE, BOB), 0)  # last week
+            record_friend_result(conn, now, registry, GUILD, duel, (ALICE, BOB), 1)  # bob wins twice
+        record_friend_result(conn, now, registry, GUILD, 3, (ALICE, BOB), 0)
+        record_friend_result(conn, now, registry, OTHER, 4, (ALICE, BOB), 0)  # another server
+        record_friend_result(conn, now - timedelta(days=7), registry, GUILD, 5, (ALICE, BOB), 0)  # last week
         # Chocobataille: a game between the two (alice wins), and a practice game against the bot
         games: tuple[tuple[tuple[int, int | None], int], ...] = (((ALICE, BOB), 0), ((ALICE, None), 0))
         for seats, winner in games:

@@ -11,6 +11,7 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from services.infra import outbox
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import Outbox
 from store.connection import Connection
@@ -46,8 +47,8 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
 
 
 @pytest.fixture
-def box(db: Database, clock: ManualClock) -> Outbox:
-    return Outbox(db, clock)
+def box(db: Database, clock: ManualClock, registry: GameRegistry) -> Outbox:
+    return Outbox(db, clock, registry)
 
 
 def say(key: str, **params: object) -> MessageSpec:

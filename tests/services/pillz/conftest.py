@@ -1,11 +1,11 @@
-"""Fixtures for the Pillz economy services: a small catalog built in code, the game registered (so a new
+"""Fixtures for the Pillz economy services: a small catalog built in code, a registry of the game alone (so a new
 player gets 300 coins, as in production), seeded services, and helpers that go through the ledger."""
 
 from __future__ import annotations
 
 from core.clock import ManualClock
 from services.infra import ledger
-from services.infra.games import GameContext
+from services.infra.games import GameContext, GameRegistry
 from services.infra.players import ensure_player
 from services.pillz import GAME, PillzEconomy
 from services.pillz.economy import PILLZ_GOLD
@@ -17,25 +17,32 @@ from tests.support.game_fixtures import GRANT, balance, game_fixtures, service_f
 SEED = 20261130
 
 
-catalog, pillz_registered, rng = game_fixtures(GAME, small_catalog, seed=SEED)
+catalog, registry, rng = game_fixtures(GAME, small_catalog, seed=SEED)
 economy = service_fixture(
-    "economy", lambda db, clock, catalog, rng: PillzEconomy.build(GameContext(db, clock, catalog, None, rng))
+    "economy",
+    lambda db, clock, catalog, rng, registry: PillzEconomy.build(
+        GameContext(db, clock, catalog, None, rng, registry)
+    ),
 )
 
 
-async def give(db: Database, clock: ManualClock, player_id: int, cards: list[str]) -> None:
+async def give(
+    db: Database, clock: ManualClock, player_id: int, cards: list[str], registry: GameRegistry
+) -> None:
     """Mint copies through the ledger (as the shop does), creating the player if needed."""
 
     def unit(conn: Connection) -> None:
-        ensure_player(conn, player_id, clock.now())
+        ensure_player(conn, player_id, clock.now(), registry)
         for card in cards:
             ledger.mint_card(conn, clock.now(), player_id, "pillz", card, GRANT)
 
     await db.write(unit)
 
 
-async def set_gold(db: Database, clock: ManualClock, player_id: int, amount: int) -> None:
-    await set_balance(db, clock, player_id, PILLZ_GOLD, amount)
+async def set_gold(
+    db: Database, clock: ManualClock, player_id: int, amount: int, registry: GameRegistry
+) -> None:
+    await set_balance(db, clock, registry, player_id, PILLZ_GOLD, amount)
 
 
 async def gold(db: Database, player_id: int) -> int:

@@ -42,7 +42,7 @@ def clan_shown(services: Services) -> str:
     card = services.cards.get("pillz", "kaze_1_1")
     assert ref is not None
     assert card is not None
-    spec = card_spec(ref, card, services.cards.catalog("pillz"), "en")
+    spec = card_spec(ref, card, services.cards.catalog("pillz"), "en", services.registry)
     fields = {text(f.name, "en"): text(f.value, "en") for f in spec.embeds[0].fields}
     return fields["Clan"]
 

@@ -11,6 +11,7 @@ from core.clock import ManualClock
 from core.errors import BadInput
 from engine.pillz.catalog import PillzCatalog
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.pillz import PillzEconomy
 from services.pillz.decks import active_deck, active_problems, check, parse_deck
 from services.shared.collecting import DeckInvalid, Problem
@@ -51,11 +52,11 @@ async def test_every_problem_is_reported_at_once(economy: PillzEconomy, catalog:
 
 
 async def test_save_activate_and_show_slots(
-    db: Database, clock: ManualClock, economy: PillzEconomy, catalog: PillzCatalog
+    db: Database, clock: ManualClock, economy: PillzEconomy, catalog: PillzCatalog, registry: GameRegistry
 ) -> None:
     first = await starter(economy, 1)
     deck = ids(catalog, 3) + ids(catalog, 4)  # the eight non-leaders of 3 and 4 stars
-    await give(db, clock, 1, [*deck, "ashigaru", "tengu"])
+    await give(db, clock, 1, [*deck, "ashigaru", "tengu"], registry=registry)
     view = await economy.decks.save(1, 2, deck)
     assert view.slot == 2
     assert not view.active
@@ -117,11 +118,11 @@ def test_parse_deck_by_name_or_id(catalog: PillzCatalog) -> None:
 
 
 async def test_collection_groups_filters_and_pages(
-    db: Database, clock: ManualClock, economy: PillzEconomy, catalog: PillzCatalog
+    db: Database, clock: ManualClock, economy: PillzEconomy, catalog: PillzCatalog, registry: GameRegistry
 ) -> None:
     await starter(economy, 1)
     every = [c.id for c in catalog.cards]
-    await give(db, clock, 1, every + every[:3])
+    await give(db, clock, 1, every + every[:3], registry=registry)
     page = await economy.collection.page(1)
     assert (page.cards, page.copies, page.page, page.pages) == (24, 24 + 3 + 8, 1, 3)
     assert [o.card.stars for o in page.items][:2] == [5, 5]
@@ -140,13 +141,13 @@ async def test_collection_groups_filters_and_pages(
 
 
 async def test_a_copy_offered_in_a_trade_does_not_count_for_a_deck_being_saved(
-    db: Database, clock: ManualClock, economy: PillzEconomy, catalog: PillzCatalog
+    db: Database, clock: ManualClock, economy: PillzEconomy, catalog: PillzCatalog, registry: GameRegistry
 ) -> None:
     """« en cours d'échange »: the copy may leave at the swap, so a deck saved now cannot count on it
     (docs/trades.md); once the trade ends the same save passes."""
     await starter(economy, 1)
     deck = ids(catalog, 3) + ids(catalog, 4)
-    await give(db, clock, 1, deck)
+    await give(db, clock, 1, deck, registry=registry)
     offered = deck[0]
 
     def lock(name: str | None) -> Callable[[Connection], None]:

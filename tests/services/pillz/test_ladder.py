@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from core.clock import ManualClock
+from services.infra.games import GameRegistry
 from services.pillz import PillzEconomy
 from services.pillz.ladder import (
     elo_delta,
@@ -97,11 +98,13 @@ async def test_the_fourth_match_of_the_day_pays_nothing_then_the_next_day_pays(
     assert (b.gold, b.capped, a.capped) == (40, False, False)
 
 
-async def test_leaderboard_is_per_server_top_ten_by_rating(db: Database, clock: ManualClock) -> None:
+async def test_leaderboard_is_per_server_top_ten_by_rating(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
     def unit(conn: Connection) -> None:
         for duel in range(12):
-            record_friend_result(conn, clock.now(), GUILD, duel, (100 + duel, 200 + duel), 0)
-        record_friend_result(conn, clock.now(), 999, 50, (300, 301), 0)
+            record_friend_result(conn, clock.now(), registry, GUILD, duel, (100 + duel, 200 + duel), 0)
+        record_friend_result(conn, clock.now(), registry, 999, 50, (300, 301), 0)
 
     await db.write(unit)
     board = await db.read(lambda conn: leaderboard(conn, GUILD))
@@ -114,8 +117,8 @@ async def test_leaderboard_is_per_server_top_ten_by_rating(db: Database, clock: 
     assert await db.read(lambda conn: profile_summary(conn, 4242)) == []
 
 
-async def test_bad_calls_are_refused(db: Database, clock: ManualClock) -> None:
+async def test_bad_calls_are_refused(db: Database, clock: ManualClock, registry: GameRegistry) -> None:
     with pytest.raises(ValueError, match="needs two different players"):
-        await db.write(lambda conn: record_friend_result(conn, clock.now(), GUILD, 1, (5, 5), 0))
+        await db.write(lambda conn: record_friend_result(conn, clock.now(), registry, GUILD, 1, (5, 5), 0))
     with pytest.raises(ValueError, match="winner_seat must be 0, 1 or None"):
-        await db.write(lambda conn: record_friend_result(conn, clock.now(), GUILD, 1, (5, 6), 2))
+        await db.write(lambda conn: record_friend_result(conn, clock.now(), registry, GUILD, 1, (5, 6), 2))

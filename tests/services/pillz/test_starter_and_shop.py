@@ -13,9 +13,9 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, DomainError
 from engine.pillz.catalog import PillzCatalog
-from services.infra import games
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
-from services.pillz import GAME, PillzEconomy
+from services.pillz import PillzEconomy
 from services.pillz.decks import active_deck
 from services.pillz.economy import PILLZ_GOLD, ensure_starter
 from services.shared.shop import Purchase as PackPurchase
@@ -48,7 +48,7 @@ async def test_twenty_concurrent_first_calls_give_one_starter(
                 "SELECT reason FROM ledger WHERE player_id = 7 AND (currency IS NULL OR currency = 'pillz_gold')"
             )
         )
-    )  # other games registered by other tests may grant their own starting wallets too
+    )  # Pillz's rows only: a registry of more games grants their wallets too
     assert reasons["pillz.starter"] == 8
     assert reasons["starting_grant"] == 1
     deck = await db.read(lambda conn: active_deck(conn, 7, {c.id: c for c in catalog.cards}))
@@ -61,16 +61,15 @@ async def test_twenty_concurrent_first_calls_give_one_starter(
 
 
 async def test_a_player_from_before_pillz_gets_coins_and_starter_once(
-    db: Database, clock: ManualClock, economy: PillzEconomy
+    db: Database, clock: ManualClock, economy: PillzEconomy, registry: GameRegistry
 ) -> None:
-    games.unregister(GAME.key)
-    await db.write(lambda conn: ensure_player(conn, 9, clock.now()))
-    games.register(GAME)
+    before_pillz = GameRegistry()  # the player was created when no game declared Pillz's coins
+    await db.write(lambda conn: ensure_player(conn, 9, clock.now(), before_pillz))
     assert await gold(db, 9) == 0
     assert await economy.shop.balance(9) == 300
     assert await economy.shop.balance(9) == 300
     again = await db.write(
-        lambda conn: ensure_starter(conn, clock.now(), 9, economy.shop.pool, economy.shop.rng)
+        lambda conn: ensure_starter(conn, clock.now(), registry, 9, economy.shop.pool, economy.shop.rng)
     )
     assert again is None
     assert await owned(db, 9) == 8
@@ -113,10 +112,14 @@ async def test_odds_show_the_table_and_the_wallet(economy: PillzEconomy) -> None
 
 
 async def test_double_clicks_under_concurrency_count_once(
-    db: Database, clock: ManualClock, economy: PillzEconomy, conservation: Conservation
+    db: Database,
+    clock: ManualClock,
+    economy: PillzEconomy,
+    conservation: Conservation,
+    registry: GameRegistry,
 ) -> None:
     await economy.shop.balance(1)
-    await set_gold(db, clock, 1, 2_000)
+    await set_gold(db, clock, 1, 2_000, registry=registry)
     keys = [f"click-{i % 12}" for i in range(40)]
     results: list[Any] = await asyncio.gather(*(economy.shop.buy(1, 1, key=k) for k in keys))
     assert all(isinstance(r, PackPurchase) for r in results)
@@ -132,10 +135,14 @@ async def test_double_clicks_under_concurrency_count_once(
 
 
 async def test_forty_concurrent_purchases_stop_exactly_when_the_coins_do(
-    db: Database, clock: ManualClock, economy: PillzEconomy, conservation: Conservation
+    db: Database,
+    clock: ManualClock,
+    economy: PillzEconomy,
+    conservation: Conservation,
+    registry: GameRegistry,
 ) -> None:
     await economy.shop.balance(1)
-    await set_gold(db, clock, 1, 350)
+    await set_gold(db, clock, 1, 350, registry=registry)
     results = await asyncio.gather(
         *(economy.shop.buy(1, 1, key=f"one-{i}") for i in range(40)), return_exceptions=True
     )

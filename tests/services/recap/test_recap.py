@@ -17,13 +17,14 @@ from services.community.drops.pool import DropPrize
 from services.community.recap.providers import PLATFORM_PROVIDERS
 from services.community.recap.service import RECAP_JOB, RecapService
 from services.hoss import GAME as HOSS
-from services.infra import games
 from services.infra.catalogs import DATA_DIR, load_all
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from services.pillz.ladder import record_friend_result
 from store.connection import Connection
 from store.db import Database
+from tests.support.registries import every_game
 
 PARIS = ZoneInfo("Europe/Paris")
 BUSY, SILENT, NO_CHANNEL = 8_000, 8_001, 8_002
@@ -33,16 +34,18 @@ NEXT_MONDAY_9 = datetime(2026, 3, 9, 9, 0, tzinfo=PARIS)
 
 
 @pytest.fixture
-async def recap(db: Database, clock: ManualClock) -> AsyncIterator[tuple[Scheduler, RecapService]]:
+async def recap(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> AsyncIterator[tuple[Scheduler, RecapService]]:
     clock.set(WEDNESDAY)
     scheduler = Scheduler(db, clock, PARIS)
-    catalogs = load_all(DATA_DIR, games.discover())
-    service = RecapService(scheduler, catalogs, (*PLATFORM_PROVIDERS, *HOSS.recap_sections))
+    catalogs = load_all(DATA_DIR, every_game().all_games())
+    service = RecapService(scheduler, registry, catalogs, (*PLATFORM_PROVIDERS, *HOSS.recap_sections))
     yield scheduler, service
     await scheduler.stop()
 
 
-async def a_busy_week(db: Database, clock: ManualClock) -> None:
+async def a_busy_week(db: Database, clock: ManualClock, registry: GameRegistry) -> None:
     now = clock.now()
 
     def unit(conn: Connection) -> None:
@@ -52,10 +55,10 @@ async def a_busy_week(db: Database, clock: ManualClock) -> None:
                 (guild, channel, to_db(now)),
             )
         for player in (ALICE, BOB):
-            ensure_player(conn, player, now)
+            ensure_player(conn, player, now, registry)
         for duel in (1, 2):
-            record_friend_result(conn, now, BUSY, duel, (ALICE, BOB), 0)  # Pillz: alice wins twice
-            record_friend_result(conn, now, NO_CHANNEL, 10 + duel, (ALICE, BOB), 0)
+            record_friend_result(conn, now, registry, BUSY, duel, (ALICE, BOB), 0)  # Pillz: alice wins twice
+            record_friend_result(conn, now, registry, NO_CHANNEL, 10 + duel, (ALICE, BOB), 0)
         rare = {"copy": ["diamant", 0, False], "rarity": {"key": "hoss.rarity.diamant", "params": {}}}
         common = {"copy": ["or", 0, False], "rarity": {"key": "hoss.rarity.or", "params": {}}}
         for player, card, kept in ((BOB, "hum_lancier_1", common), (ALICE, "hum_lancier_1", rare)):
@@ -84,10 +87,10 @@ async def recaps(db: Database) -> list[tuple[int, dict[str, Any]]]:
 
 
 async def test_monday_morning_posts_each_servers_week_once(
-    db: Database, clock: ManualClock, recap: tuple[Scheduler, RecapService]
+    db: Database, clock: ManualClock, recap: tuple[Scheduler, RecapService], registry: GameRegistry
 ) -> None:
     scheduler, _ = recap
-    await a_busy_week(db, clock)
+    await a_busy_week(db, clock, registry=registry)
     await scheduler.run_due()
     clock.set(NEXT_MONDAY_9 - timedelta(minutes=1))
     await scheduler.run_due()
@@ -111,10 +114,10 @@ async def test_monday_morning_posts_each_servers_week_once(
 
 
 async def test_a_monday_missed_while_down_is_posted_once_at_start_up(
-    db: Database, clock: ManualClock, recap: tuple[Scheduler, RecapService]
+    db: Database, clock: ManualClock, recap: tuple[Scheduler, RecapService], registry: GameRegistry
 ) -> None:
     scheduler, _ = recap
-    await a_busy_week(db, clock)
+    await a_busy_week(db, clock, registry=registry)
     await scheduler.run_due()  # the series' first occurrence exists
 
     clock.set(NEXT_MONDAY_9 + timedelta(days=1, hours=3))  # down until Tuesday
@@ -131,10 +134,10 @@ async def test_a_monday_missed_while_down_is_posted_once_at_start_up(
 
 
 async def test_a_week_with_nothing_posts_nothing(
-    db: Database, clock: ManualClock, recap: tuple[Scheduler, RecapService]
+    db: Database, clock: ManualClock, recap: tuple[Scheduler, RecapService], registry: GameRegistry
 ) -> None:
     scheduler, _ = recap
-    await a_busy_week(db, clock)
+    await a_busy_week(db, clock, registry=registry)
     await scheduler.run_due()
     clock.set(NEXT_MONDAY_9 + timedelta(days=7))  # the week after the busy one was silent
     await scheduler.run_due()

@@ -82,7 +82,7 @@ async def give(services: Services, player: int, currency: str, amount: int) -> N
     now = services.clock.now()
 
     def unit(conn: Connection) -> None:
-        ensure_player(conn, player, now)
+        ensure_player(conn, player, now, services.registry)
         ledger.credit(conn, now, player, currency, amount, ledger.Movement("test.grant"))
 
     await services.db.write(unit)

@@ -17,8 +17,9 @@ from core.errors import NotAllowed, NotFound
 from services.community.drops.pool import DropPool, DropPrize
 from services.community.drops.service import DropService
 from services.community.wishlists.service import MAX_PER_GAME, WishlistService
-from services.infra import games, ledger
+from services.infra import ledger
 from services.infra.catalogs import CardIndex
+from services.infra.games import GameRegistry
 from services.shared.showoff import ShowOffs
 from store.connection import Connection
 from store.db import Database
@@ -28,8 +29,10 @@ WISHED = "hum_lancier_1"  # a HOSS card
 
 
 @pytest.fixture
-def wishlists(db: Database, clock: ManualClock, catalogs: dict[str, Any]) -> WishlistService:
-    return WishlistService(db, clock, CardIndex(catalogs), PARIS)
+def wishlists(
+    db: Database, clock: ManualClock, catalogs: dict[str, Any], registry: GameRegistry
+) -> WishlistService:
+    return WishlistService(db, clock, registry, CardIndex(catalogs), PARIS)
 
 
 def hoss_names(catalogs: dict[str, Any], count: int) -> list[str]:
@@ -82,9 +85,11 @@ async def test_a_drop_of_a_wished_card_names_its_wishers_seen_here_with_alerts_o
     wishlists: WishlistService,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    hoss = games.get("hoss")
+    hoss = drops.registry.get("hoss")
     assert hoss is not None
-    monkeypatch.setitem(games._registry, "hoss", dataclasses.replace(hoss, drops=fixed_prize(WISHED)))
+    others = [g for g in drops.registry.all_games() if g.key != "hoss"]
+    fixed = GameRegistry([*others, dataclasses.replace(hoss, drops=fixed_prize(WISHED))])
+    monkeypatch.setattr(drops, "registry", fixed)
     here, quiet, elsewhere = PLAYERS[0], PLAYERS[1], PLAYERS[2]
     await active(drops, *PLAYERS[:2])
     await active(drops, elsewhere, guild=OTHER_GUILD)
@@ -106,7 +111,9 @@ async def test_a_drop_of_a_wished_card_names_its_wishers_seen_here_with_alerts_o
     assert payload["ping_users"] == [here]
 
 
-async def show_off(db: Database, clock: ManualClock, catalogs: dict[str, Any], player: int) -> bool:
+async def show_off(
+    db: Database, clock: ManualClock, catalogs: dict[str, Any], player: int, registry: GameRegistry
+) -> bool:
     """`player` shows off a HOSS Or copy of the wished card in the server's channel."""
 
     def unit(conn: Connection) -> int:
@@ -121,7 +128,7 @@ async def show_off(db: Database, clock: ManualClock, catalogs: dict[str, Any], p
         )
 
     copy = await db.write(unit)
-    return await ShowOffs(db, clock, catalogs, PARIS).show("hoss", player, copy, CHANNEL, GUILD)
+    return await ShowOffs(db, clock, registry, catalogs, PARIS).show("hoss", player, copy, CHANNEL, GUILD)
 
 
 async def notices(db: Database, player: int) -> list[str]:
@@ -134,19 +141,24 @@ async def notices(db: Database, player: int) -> list[str]:
 
 
 async def test_a_wished_card_shown_off_is_told_by_dm_once_a_day(
-    db: Database, clock: ManualClock, drops: DropService, wishlists: WishlistService, catalogs: dict[str, Any]
+    db: Database,
+    clock: ManualClock,
+    drops: DropService,
+    wishlists: WishlistService,
+    catalogs: dict[str, Any],
+    registry: GameRegistry,
 ) -> None:
     shower, wisher = PLAYERS[0], PLAYERS[1]
-    await grant(db, clock, shower)
+    await grant(db, clock, registry, shower)
     await active(drops, shower, wisher)
     await wishlists.add(wisher, "hoss:" + WISHED, "fr")
     await wishlists.add(shower, "hoss:" + WISHED, "fr")  # showing it yourself tells you nothing
 
-    assert await show_off(db, clock, catalogs, shower)
-    assert await show_off(db, clock, catalogs, shower)  # another copy, the same day
+    assert await show_off(db, clock, catalogs, shower, registry=registry)
+    assert await show_off(db, clock, catalogs, shower, registry=registry)  # another copy, the same day
     told_today = await notices(db, wisher)
     clock.advance(timedelta(days=1))
-    assert await show_off(db, clock, catalogs, shower)
+    assert await show_off(db, clock, catalogs, shower, registry=registry)
 
     assert len(told_today) == 1
     assert '"wishlist.dm.shown"' in told_today[0]
@@ -157,14 +169,19 @@ async def test_a_wished_card_shown_off_is_told_by_dm_once_a_day(
 
 
 async def test_alerts_off_means_no_dm(
-    db: Database, clock: ManualClock, drops: DropService, wishlists: WishlistService, catalogs: dict[str, Any]
+    db: Database,
+    clock: ManualClock,
+    drops: DropService,
+    wishlists: WishlistService,
+    catalogs: dict[str, Any],
+    registry: GameRegistry,
 ) -> None:
     shower, wisher = PLAYERS[0], PLAYERS[1]
-    await grant(db, clock, shower)
+    await grant(db, clock, registry, shower)
     await active(drops, shower, wisher)
     await wishlists.add(wisher, "hoss:" + WISHED, "fr")
     await wishlists.set_alerts(wisher, False)
 
-    assert await show_off(db, clock, catalogs, shower)
+    assert await show_off(db, clock, catalogs, shower, registry=registry)
 
     assert await notices(db, wisher) == []

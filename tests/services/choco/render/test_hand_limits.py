@@ -27,6 +27,7 @@ from services.choco.render import hand
 from services.community.card_images.service import CardImages
 from services.infra.messages import CardStrip, MessageSpec, StripCard, Text
 from tests.services.choco.render.games import catalog, render
+from tests.support.registries import every_game
 
 # Stats beyond the catalog's (8 PA / 16 PV at most) that effects could reach: two digits, wounded.
 PA, PV, MAX_PV = 99, 98, 99
@@ -99,7 +100,7 @@ def _interaction(state: ChocoState, images: Path) -> Any:
 
     services = SimpleNamespace(
         games={"choco": SimpleNamespace(games=Games())},
-        card_images=CardImages(images, {GAME_KEY: catalog()}),
+        card_images=CardImages(images, {GAME_KEY: catalog()}, every_game()),
     )
     return SimpleNamespace(client=SimpleNamespace(services=services), user=SimpleNamespace(id=1), guild_id=5)
 

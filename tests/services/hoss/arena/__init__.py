@@ -15,6 +15,7 @@ from services.hoss.battle.ranked import RankedService
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
@@ -42,10 +43,10 @@ class World:
     sched: Scheduler
     ranked: RankedService  # drives the attack battles (answers, deadlines, skips)
 
-    async def enroll(self, *players: int) -> None:
+    async def enroll(self, registry: GameRegistry, *players: int) -> None:
         """Veterans with both decks saved in slots 1 and 2, registered in GUILD."""
         for player in players:
-            await veteran(self.db, self.clock, self.catalog, player)
+            await veteran(self.db, self.clock, self.catalog, player, registry=registry)
             await with_decks(self.decks, player)
             await self.arena.register(GUILD, player, 1, 2)
 
@@ -54,13 +55,20 @@ path = complete_line  # a Rang 1, one of its Rang 2 and that one's Maître
 
 
 async def veteran(
-    db: Database, clock: ManualClock, catalog: HossCatalog, player: int, *, rank5: bool = True, ranks: int = 3
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    player: int,
+    registry: GameRegistry,
+    *,
+    rank5: bool = True,
+    ranks: int = 3,
 ) -> None:
     """A player who unlocked Rang 5 (10 wins at ranks 1-4) and owns both Arena decks' cards."""
     now = clock.now()
 
     def unit(conn: Connection) -> None:
-        ensure_player(conn, player, now)
+        ensure_player(conn, player, now, registry)
         for rank in range(1, 5 if rank5 else 4):
             conn.execute(
                 "INSERT INTO hoss_rank_progress (player_id, rank, wins, losses) VALUES (?, ?, 10, 0)",
@@ -95,10 +103,10 @@ async def locks(db: Database, player: int) -> dict[str, int]:
     return {str(r[0]): int(r[1]) for r in rows}
 
 
-async def ranked_season(world: World, players: int) -> None:
+async def ranked_season(world: World, players: int, registry: GameRegistry) -> None:
     """`players` registered, points 0..n-1 (player 1 last), one hourly ranking done."""
     for player in range(1, players + 1):
-        await veteran(world.db, world.clock, world.catalog, player)
+        await veteran(world.db, world.clock, world.catalog, player, registry=registry)
         await with_decks(world.decks, player)
         await world.arena.register(GUILD, player, 1, 2)
 

@@ -13,6 +13,7 @@ from engine.hoss import HossCatalog
 from services.hoss.arena.seasons import ArenaService
 from services.hoss.battle.ranked import RankedService
 from services.hoss.decks import DeckService
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.hoss.arena import PARIS, TUESDAY_NOON, World
@@ -26,23 +27,30 @@ async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
 
 
 @pytest.fixture
-def decks(db: Database, clock: ManualClock, catalog: HossCatalog) -> DeckService:
-    return DeckService(db, clock, catalog)
+def decks(db: Database, clock: ManualClock, catalog: HossCatalog, registry: GameRegistry) -> DeckService:
+    return DeckService(db, clock, catalog, registry=registry)
 
 
 @pytest.fixture
-async def arena(db: Database, clock: ManualClock, sched: Scheduler, decks: DeckService) -> ArenaService:
+async def arena(
+    db: Database, clock: ManualClock, sched: Scheduler, decks: DeckService, registry: GameRegistry
+) -> ArenaService:
     clock.set(TUESDAY_NOON)
-    service = ArenaService(db, clock, random.Random(5), sched, decks)
+    service = ArenaService(db, clock, random.Random(5), sched, decks, registry=registry)
     assert await sched.run_due() == 0
     return service
 
 
 @pytest.fixture
 def ranked(
-    db: Database, clock: ManualClock, catalog: HossCatalog, sched: Scheduler, decks: DeckService
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    sched: Scheduler,
+    decks: DeckService,
+    registry: GameRegistry,
 ) -> RankedService:
-    return RankedService(db, clock, catalog, random.Random(9), sched, decks)
+    return RankedService(db, clock, catalog, random.Random(9), sched, decks, registry=registry)
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from services.hoss.arena.seasons import (
     RegisteredElsewhere,
 )
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.messages import render_text
 from services.shared.collecting import DeckInvalid
 from store.connection import Connection
@@ -45,8 +46,10 @@ from tests.services.hoss.arena import (
 )
 
 
-async def test_registration_locks_both_decks_and_is_saved_again_by_the_same_call(world: World) -> None:
-    await veteran(world.db, world.clock, world.catalog, 1)
+async def test_registration_locks_both_decks_and_is_saved_again_by_the_same_call(
+    world: World, registry: GameRegistry
+) -> None:
+    await veteran(world.db, world.clock, world.catalog, 1, registry=registry)
     await with_decks(world.decks, 1)
     first = await world.arena.register(GUILD, 1, 1, 2)
     assert first.fresh
@@ -61,16 +64,20 @@ async def test_registration_locks_both_decks_and_is_saved_again_by_the_same_call
     assert again.locked == first.locked
 
 
-async def test_the_arena_opens_at_rang_5(world: World) -> None:
-    await veteran(world.db, world.clock, world.catalog, 1, rank5=False)
+async def test_the_arena_opens_at_rang_5(world: World, registry: GameRegistry) -> None:
+    await veteran(world.db, world.clock, world.catalog, 1, rank5=False, registry=registry)
     await with_decks(world.decks, 1)
     with pytest.raises(ArenaLocked):
         await world.arena.register(GUILD, 1, 1, 2)
     assert await locks(world.db, 1) == {}
 
 
-async def test_incomplete_lines_the_same_slot_and_a_shared_copy_are_each_refused(world: World) -> None:
-    await veteran(world.db, world.clock, world.catalog, 1, ranks=2)  # no Maître: every line stops at Rang 2
+async def test_incomplete_lines_the_same_slot_and_a_shared_copy_are_each_refused(
+    world: World, registry: GameRegistry
+) -> None:
+    await veteran(
+        world.db, world.clock, world.catalog, 1, ranks=2, registry=registry
+    )  # no Maître: every line stops at Rang 2
     await with_decks(world.decks, 1)
     with pytest.raises(DeckInvalid) as refused:
         await world.arena.register(GUILD, 1, 1, 2)
@@ -79,7 +86,7 @@ async def test_incomplete_lines_the_same_slot_and_a_shared_copy_are_each_refused
     with pytest.raises(DeckInvalid) as same:
         await world.arena.register(GUILD, 1, 1, 1)
     assert "hoss.arena.problem.same_slot" in {p.key for p in same.value.problems}
-    await veteran(world.db, world.clock, world.catalog, 2)
+    await veteran(world.db, world.clock, world.catalog, 2, registry=registry)
     await world.decks.save(2, 1, "A", DECK_A, BUFFS_A)
     await world.decks.save(2, 2, "A bis", [*DECK_A[:5], DECK_B[5]], BUFFS_B)
     with pytest.raises(DeckInvalid) as shared:
@@ -91,14 +98,14 @@ async def test_incomplete_lines_the_same_slot_and_a_shared_copy_are_each_refused
     assert await locks(world.db, 2) == {}
 
 
-async def test_one_server_a_week(world: World) -> None:
-    await world.enroll(1)
+async def test_one_server_a_week(world: World, registry: GameRegistry) -> None:
+    await world.enroll(registry, 1)
     with pytest.raises(RegisteredElsewhere):
         await world.arena.register(OTHER, 1, 1, 2)
 
 
-async def test_locked_copies_cannot_be_sold_or_sacrificed(world: World) -> None:
-    await world.enroll(1)
+async def test_locked_copies_cannot_be_sold_or_sacrificed(world: World, registry: GameRegistry) -> None:
+    await world.enroll(registry, 1)
     locked = await world.db.read(
         lambda conn: conn.execute("SELECT id FROM cards WHERE locked_by = 'arena:a' LIMIT 1").fetchone()[0]
     )
@@ -109,10 +116,10 @@ async def test_locked_copies_cannot_be_sold_or_sacrificed(world: World) -> None:
         )
 
 
-async def test_the_ranking_is_hourly_and_shown_from_two_players(world: World) -> None:
-    await world.enroll(1)
+async def test_the_ranking_is_hourly_and_shown_from_two_players(world: World, registry: GameRegistry) -> None:
+    await world.enroll(registry, 1)
     assert await world.arena.standings(GUILD) == []
-    await world.enroll(2)
+    await world.enroll(registry, 2)
     await world.db.write(
         lambda conn: conn.execute(
             "UPDATE hoss_arena_entries SET points = 4, reached_at = ? WHERE player_id = 2",
@@ -128,10 +135,10 @@ async def test_the_ranking_is_hourly_and_shown_from_two_players(world: World) ->
     assert await world.sched.run_due() == 0
 
 
-async def twelve_with_points(world: World) -> None:
+async def twelve_with_points(world: World, registry: GameRegistry) -> None:
     """Players 1 to 12 registered, player n with 2n points."""
     for player in range(1, 13):
-        await veteran(world.db, world.clock, world.catalog, player)
+        await veteran(world.db, world.clock, world.catalog, player, registry=registry)
         await with_decks(world.decks, player)
         await world.arena.register(GUILD, player, 1, 2)
 
@@ -142,8 +149,10 @@ async def twelve_with_points(world: World) -> None:
     await world.db.write(points)
 
 
-async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world: World) -> None:
-    await twelve_with_points(world)
+async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(
+    world: World, registry: GameRegistry
+) -> None:
+    await twelve_with_points(world, registry=registry)
     before = {p: await balance(world.db, p) for p in range(1, 13)}
     world.clock.set(
         datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC) + timedelta(hours=30)
@@ -177,12 +186,14 @@ async def test_sunday_midnight_pays_the_table_once_and_releases_the_decks(world:
     await world.db.read(check_conservation)
 
 
-async def test_after_the_close_the_standings_show_the_season_that_ended(world: World) -> None:
+async def test_after_the_close_the_standings_show_the_season_that_ended(
+    world: World, registry: GameRegistry
+) -> None:
     """« Dimanche à minuit, le top 10 est récompensé … Ensuite, tout le monde est désinscrit et repart à
     zéro : il faut se réinscrire pour la nouvelle semaine. »: until the new week's ranking shows,
     `/hoss arène classement` gives the player's final place and reward, the top 10 and how to register
     again, instead of « Le classement s'affiche dès que 2 joueurs sont inscrits »."""
-    await twelve_with_points(world)
+    await twelve_with_points(world, registry=registry)
     before = await world.arena.standing_of(GUILD, 12)
     assert before.last is None  # a season is open: its own standings
     world.clock.set(datetime(2026, 1, 12, 0, 0, tzinfo=PARIS).astimezone(UTC) + timedelta(minutes=1))
@@ -218,8 +229,10 @@ async def test_the_season_follows_paris_time_across_daylight_saving(arena: Arena
     assert arena.closes_at(date(2026, 10, 19)) == datetime(2026, 10, 25, 23, 0, tzinfo=UTC)  # back to UTC+1
 
 
-async def test_the_opponent_is_drawn_in_the_window_and_not_twice_within_the_hour(world: World) -> None:
-    await ranked_season(world, 4)
+async def test_the_opponent_is_drawn_in_the_window_and_not_twice_within_the_hour(
+    world: World, registry: GameRegistry
+) -> None:
+    await ranked_season(world, 4, registry=registry)
     seen = set()
     for _ in range(3):
         attack = await world.arena.draw_opponent(GUILD, 1)
@@ -233,8 +246,8 @@ async def test_the_opponent_is_drawn_in_the_window_and_not_twice_within_the_hour
     assert (await world.arena.draw_opponent(GUILD, 1)).defender in {2, 3, 4}
 
 
-async def test_each_draw_is_recomputable_from_the_revealed_seed(world: World) -> None:
-    await ranked_season(world, 5)
+async def test_each_draw_is_recomputable_from_the_revealed_seed(world: World, registry: GameRegistry) -> None:
+    await ranked_season(world, 5, registry=registry)
     attack = await world.arena.draw_opponent(GUILD, 3)
     seed, candidates = await world.db.read(
         lambda conn: conn.execute(
@@ -248,8 +261,8 @@ async def test_each_draw_is_recomputable_from_the_revealed_seed(world: World) ->
     assert pool[fair_draw.uniform(seed, "arena:3:1", len(pool))] == attack.defender  # as documented
 
 
-async def test_a_settled_attack_moves_points_and_pays_gold_once(world: World) -> None:
-    await ranked_season(world, 2)  # player 1: 0 points, player 2: 1 point
+async def test_a_settled_attack_moves_points_and_pays_gold_once(world: World, registry: GameRegistry) -> None:
+    await ranked_season(world, 2, registry=registry)  # player 1: 0 points, player 2: 1 point
     before = (await balance(world.db, 1), await balance(world.db, 2))
     attack = await world.arena.draw_opponent(GUILD, 1)
     assert attack.defender == 2
@@ -271,7 +284,9 @@ async def test_a_settled_attack_moves_points_and_pays_gold_once(world: World) ->
     await world.db.read(check_conservation)
 
 
-async def test_an_unranked_attacker_is_told_to_wait_for_the_hour(world: World) -> None:
-    await world.enroll(1)
+async def test_an_unranked_attacker_is_told_to_wait_for_the_hour(
+    world: World, registry: GameRegistry
+) -> None:
+    await world.enroll(registry, 1)
     with pytest.raises(NotRanked):
         await world.arena.draw_opponent(GUILD, 1)

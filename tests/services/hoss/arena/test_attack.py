@@ -30,6 +30,7 @@ from services.hoss.battle.battles import AI, PLAYER, REASON, TIMEOUT_JOB, Decisi
 from services.hoss.battle.ranked import RankedService
 from services.hoss.decks import DeckService
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
 from store.db import Database
@@ -92,8 +93,10 @@ async def no_ranked_effect(db: Database) -> None:
     assert await rows(db, "SELECT COUNT(*) FROM ledger WHERE reason = ?", REASON) == [(0,)]
 
 
-async def test_the_attack_plays_deck_a_as_saved_against_the_defenders_deck_b_as_saved(world: World) -> None:
-    await ranked_season(world, 2)
+async def test_the_attack_plays_deck_a_as_saved_against_the_defenders_deck_b_as_saved(
+    world: World, registry: GameRegistry
+) -> None:
+    await ranked_season(world, 2, registry=registry)
     now = world.clock.now()
 
     def new_buff(conn: Connection) -> None:
@@ -142,9 +145,14 @@ async def test_the_attack_plays_deck_a_as_saved_against_the_defenders_deck_b_as_
     ],
 )
 async def test_a_won_or_lost_battle_settles_the_points_table_once(
-    world: World, seed: int, status: str, attacker: tuple[int, int, int], defender: tuple[int, int, int]
+    world: World,
+    seed: int,
+    status: str,
+    attacker: tuple[int, int, int],
+    defender: tuple[int, int, int],
+    registry: GameRegistry,
 ) -> None:
-    await ranked_season(world, 2)
+    await ranked_season(world, 2, registry=registry)
     before = (await balance(world.db, 1), await balance(world.db, 2))
     started = await attack(world, seed)
     result = await world.ranked.skip_to_end(1, started.battle_id, GUILD)
@@ -181,11 +189,13 @@ async def test_a_won_or_lost_battle_settles_the_points_table_once(
     await world.db.read(check_conservation)
 
 
-async def test_a_tied_battle_changes_no_points_and_pays_the_smaller_amounts(world: World) -> None:
+async def test_a_tied_battle_changes_no_points_and_pays_the_smaller_amounts(
+    world: World, registry: GameRegistry
+) -> None:
     """The engine's draw (60 rounds, as many creatures and PV on both sides) is too rare to find with
     real decks: a real battle is played to its end and its outcome replaced by the draw before the unit
     that ends it, which settles it through the same path."""
-    await ranked_season(world, 2)
+    await ranked_season(world, 2, registry=registry)
     before = (await balance(world.db, 1), await balance(world.db, 2))
     started = await attack(world, WIN_SEED)
     now = world.clock.now()
@@ -214,8 +224,8 @@ async def test_a_tied_battle_changes_no_points_and_pays_the_smaller_amounts(worl
     await no_ranked_effect(world.db)
 
 
-async def test_an_abandoned_battle_is_a_loss_settled_at_once(world: World) -> None:
-    await ranked_season(world, 2)
+async def test_an_abandoned_battle_is_a_loss_settled_at_once(world: World, registry: GameRegistry) -> None:
+    await ranked_season(world, 2, registry=registry)
     before = (await balance(world.db, 1), await balance(world.db, 2))
     started = await attack(world, WIN_SEED)  # a battle the attacker would have won
     await world.ranked.attach(1, started.battle_id, 55, 66, started.message, GUILD)
@@ -244,10 +254,10 @@ async def test_an_abandoned_battle_is_a_loss_settled_at_once(world: World) -> No
     await world.db.read(check_conservation)
 
 
-async def test_an_abandon_before_the_attach_is_shown_by_it(world: World) -> None:
+async def test_an_abandon_before_the_attach_is_shown_by_it(world: World, registry: GameRegistry) -> None:
     """The battle message's response goes out, the attacker abandons at once and that unit commits
     before the attach: no round was played, so the attach queues one edit showing the abandon."""
-    await ranked_season(world, 2)
+    await ranked_season(world, 2, registry=registry)
     started = await attack(world, WIN_SEED)
     await world.arena.forfeit(1, started.battle_id, GUILD)
     assert await rows(world.db, "SELECT payload FROM outbox WHERE edit_of IS NOT NULL") == []
@@ -256,8 +266,8 @@ async def test_an_abandon_before_the_attach_is_shown_by_it(world: World) -> None
     assert "<@1> a abandonné le combat" in json.dumps(json.loads(str(edit[0])), ensure_ascii=False)
 
 
-async def test_only_an_arena_battle_can_be_abandoned(world: World) -> None:
-    await ranked_season(world, 2)
+async def test_only_an_arena_battle_can_be_abandoned(world: World, registry: GameRegistry) -> None:
+    await ranked_season(world, 2, registry=registry)
     await world.decks.set_active(2, 1)
     ranked = await world.ranked.start(2, 5, key="r", guild=GUILD)
     with pytest.raises(NotAllowed, match=r"hoss\.arena\.error\.not_arena"):
@@ -265,8 +275,10 @@ async def test_only_an_arena_battle_can_be_abandoned(world: World) -> None:
     assert await world.ranked.current(2) == ranked.battle_id
 
 
-async def test_thirty_simultaneous_clicks_start_one_attack_and_one_battle(world: World) -> None:
-    await ranked_season(world, 2)
+async def test_thirty_simultaneous_clicks_start_one_attack_and_one_battle(
+    world: World, registry: GameRegistry
+) -> None:
+    await ranked_season(world, 2, registry=registry)
     same = await asyncio.gather(*(world.arena.attack(GUILD, 1, key="double") for _ in range(30)))
     assert len({(s.attack_id, s.battle_id) for s in same}) == 1
     assert sum(not s.replayed for s in same) == 1
@@ -289,12 +301,12 @@ async def test_thirty_simultaneous_clicks_start_one_attack_and_one_battle(world:
     ]
 
 
-async def test_refusals_draw_nothing_and_start_nothing(world: World) -> None:
-    await veteran(world.db, world.clock, world.catalog, 9)
+async def test_refusals_draw_nothing_and_start_nothing(world: World, registry: GameRegistry) -> None:
+    await veteran(world.db, world.clock, world.catalog, 9, registry=registry)
     with pytest.raises(NotRegistered):
         await world.arena.attack(GUILD, 9, key="a")
-    await ranked_season(world, 2)
-    await world.enroll(3)  # registered after the last hourly ranking
+    await ranked_season(world, 2, registry=registry)
+    await world.enroll(registry, 3)  # registered after the last hourly ranking
     with pytest.raises(NotRanked):
         await world.arena.attack(GUILD, 3, key="b")
     await world.decks.set_active(1, 1)
@@ -313,8 +325,10 @@ async def test_refusals_draw_nothing_and_start_nothing(world: World) -> None:
     assert await rows(world.db, "SELECT COUNT(*) FROM matches WHERE game = 'hoss'") == [(2,)]
 
 
-async def test_the_close_plays_a_live_battle_out_and_counts_it_in_the_final_ranking(world: World) -> None:
-    await ranked_season(world, 2)  # player 2 leads with 1 point
+async def test_the_close_plays_a_live_battle_out_and_counts_it_in_the_final_ranking(
+    world: World, registry: GameRegistry
+) -> None:
+    await ranked_season(world, 2, registry=registry)  # player 2 leads with 1 point
     before = (await balance(world.db, 1), await balance(world.db, 2))
     started = await attack(world, WIN_SEED)  # never answered: the close decides for the attacker
     world.clock.set(CLOSE)
@@ -340,22 +354,24 @@ async def test_the_close_plays_a_live_battle_out_and_counts_it_in_the_final_rank
 
 
 async def test_a_live_attack_survives_a_restart_and_its_deadline_still_fires(
-    tmp_path: Path, clock: ManualClock, catalog: HossCatalog
+    tmp_path: Path, clock: ManualClock, catalog: HossCatalog, registry: GameRegistry
 ) -> None:
     path = tmp_path / "bot.sqlite3"
     clock.set(TUESDAY_NOON)
 
     def services(db: Database, sched: Scheduler) -> tuple[ArenaService, RankedService]:
-        decks = DeckService(db, clock, catalog)
-        arena = ArenaService(db, clock, BattleSeed(WIN_SEED), sched, decks)
-        return arena, RankedService(db, clock, catalog, random.Random(3), sched, decks)
+        decks = DeckService(db, clock, catalog, registry=registry)
+        arena = ArenaService(db, clock, BattleSeed(WIN_SEED), sched, decks, registry=registry)
+        return arena, RankedService(db, clock, catalog, random.Random(3), sched, decks, registry=registry)
 
     db = await open_database(path)
     sched = Scheduler(db, clock, PARIS)
     try:
         arena, ranked = services(db, sched)
-        world = World(db, clock, catalog, DeckService(db, clock, catalog), arena, sched, ranked)
-        await ranked_season(world, 2)
+        world = World(
+            db, clock, catalog, DeckService(db, clock, catalog, registry=registry), arena, sched, ranked
+        )
+        await ranked_season(world, 2, registry=registry)
         started = await arena.attack(GUILD, 1, key="k")
     finally:
         await sched.stop()
@@ -378,9 +394,11 @@ async def test_a_live_attack_survives_a_restart_and_its_deadline_still_fires(
         await db.close()
 
 
-async def test_deck_slots_changed_since_the_save_do_not_stop_an_attack(world: World) -> None:
+async def test_deck_slots_changed_since_the_save_do_not_stop_an_attack(
+    world: World, registry: GameRegistry
+) -> None:
     """The attack reads the saved decks, not the slots: slots emptied since the save are not consulted."""
-    await ranked_season(world, 2)
+    await ranked_season(world, 2, registry=registry)
     await world.decks.delete(1, 1)
     await world.decks.delete(2, 2)
     started = await attack(world, LOSS_SEED)
@@ -389,15 +407,17 @@ async def test_deck_slots_changed_since_the_save_do_not_stop_an_attack(world: Wo
     assert result.status == "lost"
 
 
-async def test_a_defender_who_erased_their_data_since_the_draw_is_paid_nothing(world: World) -> None:
+async def test_a_defender_who_erased_their_data_since_the_draw_is_paid_nothing(
+    world: World, registry: GameRegistry
+) -> None:
     """docs/privacy.md: an Arena registration ends with the erasure (the entry is the player's own row);
     an attack already drawn against them is still played and settled for the attacker, and the defence's
     gold goes to nobody (the store would refuse it: nothing moves to an erased player)."""
-    await ranked_season(world, 2)
+    await ranked_season(world, 2, registry=registry)
     before = await balance(world.db, 1)
     started = await attack(world, LOSS_SEED)
     now = world.clock.now()
-    anonymous = await world.db.write(lambda conn: erase(conn, now, 2))
+    anonymous = await world.db.write(lambda conn: erase(conn, now, registry, 2))
     assert anonymous is not None
     result = await world.ranked.skip_to_end(1, started.battle_id, GUILD)
     assert result.status == "lost"

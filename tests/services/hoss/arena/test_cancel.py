@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from services.hoss.arena.seasons import NotRegistered
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from tests.services.hoss.arena import BUFFS_A, BUFFS_B, DECK_A, DECK_B, GUILD, OTHER, World
 
@@ -21,8 +22,10 @@ async def arena_decks(world: World, player: int) -> tuple[str, str]:
     return await world.db.read(unit)
 
 
-async def test_cancelling_puts_both_registered_decks_back_in_their_slots(world: World) -> None:
-    await world.enroll(1)
+async def test_cancelling_puts_both_registered_decks_back_in_their_slots(
+    world: World, registry: GameRegistry
+) -> None:
+    await world.enroll(registry, 1)
     before = await arena_decks(world, 1)
     await world.decks.save(1, 1, "Essai", DECK_B, BUFFS_B)  # an edit of the attack slot
     await world.decks.delete(1, 2)  # and the defence slot gone
@@ -41,8 +44,10 @@ async def test_cancelling_puts_both_registered_decks_back_in_their_slots(world: 
     assert await arena_decks(world, 1) == before  # opponents face the same decks as before
 
 
-async def test_only_a_registered_player_cancels_and_only_in_their_server(world: World) -> None:
-    await world.enroll(1)
+async def test_only_a_registered_player_cancels_and_only_in_their_server(
+    world: World, registry: GameRegistry
+) -> None:
+    await world.enroll(registry, 1)
     with pytest.raises(NotRegistered):
         await world.arena.cancel_changes(GUILD, 2)
     with pytest.raises(NotRegistered):

@@ -20,6 +20,7 @@ from services.hoss.arena.posts import PAID_SHOWN, TOP_SHOWN, ranking_spec, stand
 from services.hoss.arena.seasons import CLOSE_JOB, ArenaService
 from services.hoss.decks import DeckService
 from services.hoss.proofs import proof_spec
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, render_text
 from services.infra.scheduler import Job, Scheduler
 from store.connection import Connection
@@ -40,16 +41,27 @@ async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
 
 
 @pytest.fixture
-async def arena(db: Database, clock: ManualClock, sched: Scheduler, catalog: HossCatalog) -> ArenaService:
+async def arena(
+    db: Database, clock: ManualClock, sched: Scheduler, catalog: HossCatalog, registry: GameRegistry
+) -> ArenaService:
     clock.set(TUESDAY_NOON)
-    return ArenaService(db, clock, random.Random(5), sched, DeckService(db, clock, catalog))
+    return ArenaService(
+        db,
+        clock,
+        random.Random(5),
+        sched,
+        DeckService(db, clock, catalog, registry=registry),
+        registry=registry,
+    )
 
 
 @pytest.fixture
-async def enroll(db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService) -> Any:
+async def enroll(
+    db: Database, clock: ManualClock, catalog: HossCatalog, arena: ArenaService, registry: GameRegistry
+) -> Any:
     async def register(*players: int) -> None:
         for player in players:
-            await veteran(db, clock, catalog, player)
+            await veteran(db, clock, catalog, player, registry=registry)
             await with_decks(arena.decks, player)
             await arena.register(GUILD, player, 1, 2)
 

@@ -14,6 +14,7 @@ import pytest
 
 from engine.hoss import ArenaResult, format_season
 from services.hoss.arena.verify import NoSeason, SeasonStillOpen
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from tests.services.hoss.arena import GUILD, MONDAY, OTHER, PARIS, World, ranked_season
 
@@ -40,16 +41,18 @@ def script(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-async def test_an_open_season_keeps_its_seed(world: World) -> None:
-    await ranked_season(world, 4)
+async def test_an_open_season_keeps_its_seed(world: World, registry: GameRegistry) -> None:
+    await ranked_season(world, 4, registry=registry)
     with pytest.raises(SeasonStillOpen):
         await world.arena.verify(GUILD, MONDAY + timedelta(days=3))
     with pytest.raises(NoSeason):
         await world.arena.verify(OTHER, MONDAY)
 
 
-async def test_a_closed_season_verifies_here_and_with_the_script(world: World, tmp_path: Path) -> None:
-    await ranked_season(world, 4)
+async def test_a_closed_season_verifies_here_and_with_the_script(
+    world: World, tmp_path: Path, registry: GameRegistry
+) -> None:
+    await ranked_season(world, 4, registry=registry)
     await attacks(world)
     result = await world.arena.verify(GUILD, MONDAY + timedelta(days=6))  # any day of its week
     assert result.verdict.ok
@@ -61,8 +64,8 @@ async def test_a_closed_season_verifies_here_and_with_the_script(world: World, t
     assert run.stdout.startswith("OK: the seed matches its commitment, and every attack")
 
 
-async def test_a_tampered_draw_fails(world: World, tmp_path: Path) -> None:
-    await ranked_season(world, 4)
+async def test_a_tampered_draw_fails(world: World, tmp_path: Path, registry: GameRegistry) -> None:
+    await ranked_season(world, 4, registry=registry)
     await attacks(world)
 
     def tamper(conn: Connection) -> None:  # the first attack now names another of its candidates

@@ -17,6 +17,7 @@ from engine.hoss.catalog import HossCatalog
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FusionService
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 
@@ -119,8 +120,8 @@ def fusion(db: Database, clock: ManualClock, catalog: HossCatalog) -> FusionServ
 
 
 @pytest.fixture
-def decks(db: Database, clock: ManualClock, catalog: HossCatalog) -> DeckService:
-    return DeckService(db, clock, catalog)
+def decks(db: Database, clock: ManualClock, catalog: HossCatalog, registry: GameRegistry) -> DeckService:
+    return DeckService(db, clock, catalog, registry=registry)
 
 
 def scripted_fusion(

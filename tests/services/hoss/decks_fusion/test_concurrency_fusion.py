@@ -16,6 +16,7 @@ from engine.hoss.catalog import RARITIES, HossCatalog
 from services.hoss.decks import DeckService
 from services.hoss.fusion import FUSION_REASON, FusionOutcome, FusionResult, FusionService
 from services.infra import ledger
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.decks_fusion.conftest import BUFFS, LINES, Cards
@@ -102,13 +103,18 @@ async def test_fifty_concurrent_fusions_over_overlapping_copies(
 
 
 async def test_fusions_racing_deck_locks_never_destroy_a_locked_copy(
-    db: Database, clock: ManualClock, catalog: HossCatalog, cards: Cards, conservation: Conservation
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    cards: Cards,
+    conservation: Conservation,
+    registry: GameRegistry,
 ) -> None:
     await cards.player(1)
     await cards.deck_collection(1, "argent", 1)
     pool = [await cards.give(1, f"{LINES[0]}_1", "basique", 1) for _ in range(10)]
     pool += [await cards.give(1, BUFFS[0], "basique", 1) for _ in range(10)]
-    decks = DeckService(db, clock, catalog)
+    decks = DeckService(db, clock, catalog, registry=registry)
     await decks.save(1, 1, "arena", LINES, BUFFS)
     fusion = FusionService(db, clock, catalog, random.Random(3))
     rng = random.Random(11)

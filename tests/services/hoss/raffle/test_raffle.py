@@ -27,6 +27,7 @@ from services.hoss.raffle import (
 )
 from services.infra import ledger
 from services.infra.erased import ERASED
+from services.infra.games import GameRegistry
 from services.infra.messages import render_text
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
@@ -47,10 +48,10 @@ async def sched(db: Database, clock: ManualClock) -> AsyncIterator[Scheduler]:
 
 
 @pytest.fixture
-async def raffle(db: Database, clock: ManualClock, sched: Scheduler) -> RaffleService:
+async def raffle(db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry) -> RaffleService:
     """The service as the bot starts it: the scheduler's first pass plans the next 20:00 draw."""
     clock.set(WINTER_NOON)
-    service = RaffleService(db, clock, random.Random(7), sched)
+    service = RaffleService(db, clock, random.Random(7), sched, registry=registry)
     assert await sched.run_due() == 0
     return service
 
@@ -72,9 +73,9 @@ async def rows(db: Database, sql: str, *args: object) -> list[tuple[object, ...]
     return await db.read(lambda conn: [tuple(r) for r in conn.execute(sql, args).fetchall()])
 
 
-async def players(db: Database, clock: ManualClock, ids: range) -> None:
+async def players(db: Database, clock: ManualClock, ids: range, registry: GameRegistry) -> None:
     for player in ids:
-        await new_player(db, clock, player)
+        await new_player(db, clock, player, registry=registry)
 
 
 def paris(day: date, hour: int, minute: int, second: int = 0) -> datetime:
@@ -85,10 +86,15 @@ DAY = date(2026, 1, 5)
 
 
 async def sold_then_drawn(
-    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler, buyers: int
+    db: Database,
+    clock: ManualClock,
+    raffle: RaffleService,
+    sched: Scheduler,
+    buyers: int,
+    registry: GameRegistry,
 ) -> int:
     """Players 1..buyers each buy a ticket on DAY, then the clock reaches 20:00; returns the jobs fired."""
-    await players(db, clock, range(1, buyers + 1))
+    await players(db, clock, range(1, buyers + 1), registry=registry)
     for p in range(1, buyers + 1):
         await raffle.buy(GUILD, p, key=f"k{p}")
     clock.set(paris(DAY, 20, 0))
@@ -96,9 +102,9 @@ async def sold_then_drawn(
 
 
 async def test_a_ticket_costs_100_gold_and_goes_to_todays_draw(
-    db: Database, clock: ManualClock, raffle: RaffleService
+    db: Database, clock: ManualClock, raffle: RaffleService, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1)
+    await new_player(db, clock, 1, registry=registry)
     ticket = await raffle.buy(GUILD, 1, key="k1")
     assert (ticket.day, ticket.number, ticket.balance) == (DAY, 1, 200)
     assert ticket.commitment == (await raffle.window(GUILD, 1)).commitment
@@ -106,9 +112,9 @@ async def test_a_ticket_costs_100_gold_and_goes_to_todays_draw(
 
 
 async def test_sales_close_at_1959_and_reopen_at_2000_for_the_next_day(
-    db: Database, clock: ManualClock, raffle: RaffleService
+    db: Database, clock: ManualClock, raffle: RaffleService, registry: GameRegistry
 ) -> None:
-    await players(db, clock, range(1, 4))
+    await players(db, clock, range(1, 4), registry=registry)
     clock.set(paris(DAY, 19, 58, 59))
     assert (await raffle.buy(GUILD, 1, key="a")).day == DAY
     clock.set(paris(DAY, 19, 59))
@@ -130,9 +136,9 @@ async def test_the_close_and_draw_follow_paris_time_across_daylight_saving(raffl
 
 
 async def test_one_ticket_a_day_in_every_server(
-    db: Database, clock: ManualClock, raffle: RaffleService
+    db: Database, clock: ManualClock, raffle: RaffleService, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1)
+    await new_player(db, clock, 1, registry=registry)
     await raffle.buy(GUILD, 1, key="a")
     with pytest.raises(AlreadyHasTicket):
         await raffle.buy(GUILD, 1, key="b")
@@ -143,24 +149,28 @@ async def test_one_ticket_a_day_in_every_server(
 
 
 async def test_a_double_click_buys_once_and_answers_the_same(
-    db: Database, clock: ManualClock, raffle: RaffleService
+    db: Database, clock: ManualClock, raffle: RaffleService, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1)
+    await new_player(db, clock, 1, registry=registry)
     first = await raffle.buy(GUILD, 1, key="same")
     again = await raffle.buy(GUILD, 1, key="same")
     assert (again.number, again.balance, again.replayed, first.replayed) == (1, 200, True, False)
 
 
-async def test_without_gold_nothing_changes(db: Database, clock: ManualClock, raffle: RaffleService) -> None:
-    await new_player(db, clock, 1, gold=99)
+async def test_without_gold_nothing_changes(
+    db: Database, clock: ManualClock, raffle: RaffleService, registry: GameRegistry
+) -> None:
+    await new_player(db, clock, 1, gold=99, registry=registry)
     with pytest.raises(InsufficientFunds):
         await raffle.buy(GUILD, 1, key="a")
     assert await rows(db, "SELECT * FROM hoss_raffle_tickets") == []
     assert await balance(db, 1) == 99
 
 
-async def test_dozens_of_simultaneous_clicks(db: Database, clock: ManualClock, raffle: RaffleService) -> None:
-    await players(db, clock, range(1, 41))
+async def test_dozens_of_simultaneous_clicks(
+    db: Database, clock: ManualClock, raffle: RaffleService, registry: GameRegistry
+) -> None:
+    await players(db, clock, range(1, 41), registry=registry)
     same_player = [raffle.buy(GUILD, 1, key=f"p1-{i}") for i in range(30)]
     others = [raffle.buy(GUILD, p, key=f"p{p}") for p in range(2, 41)]
     results = await asyncio.gather(*same_player, *others, return_exceptions=True)
@@ -174,10 +184,10 @@ async def test_dozens_of_simultaneous_clicks(db: Database, clock: ManualClock, r
 
 
 async def test_the_2000_draw_pays_one_winner_for_30_tickets_and_posts_the_results(
-    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler, registry: GameRegistry
 ) -> None:
     await announce_in(db, GUILD, ANNOUNCE)
-    assert await sold_then_drawn(db, clock, raffle, sched, 30) == 1
+    assert await sold_then_drawn(db, clock, raffle, sched, 30, registry=registry) == 1
     record = await raffle.latest(GUILD)
     assert record is not None
     assert (record.tickets, record.pot, record.share, record.carried_out) == (30, 3_000, 3_000, 0)
@@ -245,9 +255,9 @@ def _numbers(record: DrawRecord, winners: tuple[int, ...]) -> list[tuple[int, in
 
 
 async def test_the_remainder_is_carried_into_the_next_draw_once(
-    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler, registry: GameRegistry
 ) -> None:
-    await sold_then_drawn(db, clock, raffle, sched, 151)
+    await sold_then_drawn(db, clock, raffle, sched, 151, registry=registry)
     first = await raffle.latest(GUILD)
     assert first is not None
     assert (first.pot, len(first.winners), first.share, first.carried_out) == (
@@ -268,9 +278,9 @@ async def test_the_remainder_is_carried_into_the_next_draw_once(
 
 
 async def test_a_draw_missed_while_down_runs_once_at_start_up_with_the_frozen_tickets(
-    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler, registry: GameRegistry
 ) -> None:
-    await players(db, clock, range(1, 3))
+    await players(db, clock, range(1, 3), registry=registry)
     await raffle.buy(GUILD, 1, key="a")
     clock.set(paris(DAY + timedelta(days=2), 9, 0))  # down from before 20:00 until two days later
     assert await sched.run_due() == 1  # the missed draw, once (the next day had no raffle, so no job)
@@ -285,9 +295,9 @@ async def test_a_draw_missed_while_down_runs_once_at_start_up_with_the_frozen_ti
 
 
 async def test_the_seed_is_secret_until_the_draw(
-    db: Database, clock: ManualClock, raffle: RaffleService
+    db: Database, clock: ManualClock, raffle: RaffleService, registry: GameRegistry
 ) -> None:
-    await new_player(db, clock, 1)
+    await new_player(db, clock, 1, registry=registry)
     await raffle.buy(GUILD, 1, key="a")
     assert await raffle.latest(GUILD) is None
     window = await raffle.window(GUILD, 1)
@@ -297,10 +307,10 @@ async def test_the_seed_is_secret_until_the_draw(
 
 
 async def test_a_changed_ticket_list_fails_verification(
-    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler, registry: GameRegistry
 ) -> None:
-    await players(db, clock, range(61, 62))  # who will slip a ticket in after the draw
-    await sold_then_drawn(db, clock, raffle, sched, 60)
+    await players(db, clock, range(61, 62), registry=registry)  # who will slip a ticket in after the draw
+    await sold_then_drawn(db, clock, raffle, sched, 60, registry=registry)
     assert (await raffle.verify(GUILD, DAY)).verdict.ok
 
     def tamper(conn: Connection) -> None:
@@ -314,15 +324,15 @@ async def test_a_changed_ticket_list_fails_verification(
 
 
 async def test_an_erased_players_winning_ticket_keeps_its_share_in_the_pot(
-    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler, registry: GameRegistry
 ) -> None:
     """docs/privacy.md: the ticket stays in the draw (the list and the others' odds do not change), but
     a share it wins is carried to the server's next draw, never paid to the anonymous id."""
     await announce_in(db, GUILD, ANNOUNCE)
-    await players(db, clock, range(1, 2))
+    await players(db, clock, range(1, 2), registry=registry)
     await raffle.buy(GUILD, 1, key="k1")
     now = clock.now()
-    anonymous = await db.write(lambda conn: erase(conn, now, 1))
+    anonymous = await db.write(lambda conn: erase(conn, now, registry, 1))
     assert anonymous is not None
     clock.set(paris(DAY, 20, 0))
     assert await sched.run_due() == 1
@@ -335,10 +345,10 @@ async def test_an_erased_players_winning_ticket_keeps_its_share_in_the_pot(
 
 
 async def test_a_draw_whose_player_erased_their_data_since_says_so_instead_of_failing(
-    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler
+    db: Database, clock: ManualClock, raffle: RaffleService, sched: Scheduler, registry: GameRegistry
 ) -> None:
-    await sold_then_drawn(db, clock, raffle, sched, 3)
+    await sold_then_drawn(db, clock, raffle, sched, 3, registry=registry)
     now = clock.now()
-    await db.write(lambda conn: erase(conn, now, 2))
+    await db.write(lambda conn: erase(conn, now, registry, 2))
     verdict = (await raffle.verify(GUILD, DAY)).verdict
     assert (verdict.ok, verdict.reason) == (False, ERASED)

@@ -16,6 +16,7 @@ from services.hoss.battle.ranked import BattleView, RankedService
 from services.hoss.decks import DeckService
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
@@ -35,15 +36,20 @@ def catalog() -> HossCatalog:
 
 
 def service(
-    db: Database, clock: ManualClock, scheduler: Scheduler | None = None, seed: int = SEED
+    db: Database,
+    clock: ManualClock,
+    registry: GameRegistry,
+    scheduler: Scheduler | None = None,
+    seed: int = SEED,
 ) -> RankedService:
-    return RankedService(db, clock, catalog(), random.Random(seed), scheduler)
+    return RankedService(db, clock, catalog(), random.Random(seed), scheduler, registry=registry)
 
 
 async def player_with_deck(
     db: Database,
     clock: ManualClock,
     player_id: int,
+    registry: GameRegistry,
     *,
     rarity: str = "basique",
     stars: int = 0,
@@ -61,13 +67,13 @@ async def player_with_deck(
     ]
 
     def unit(conn: Connection) -> None:
-        ensure_player(conn, player_id, now)
+        ensure_player(conn, player_id, now, registry)
         attrs = {"rarity": rarity, "stars": stars, "holo": False}
         for card in [*keys, *BUFFS]:
             ledger.mint_card(conn, now, player_id, "hoss", card, GRANT, attrs)
 
     await db.write(unit)
-    decks = DeckService(db, clock, catalog())
+    decks = DeckService(db, clock, catalog(), registry=registry)
     await decks.save(player_id, 1, "deck", chosen, BUFFS)
     await decks.set_active(player_id, 1)
 

@@ -17,6 +17,7 @@ from engine.hoss.ranks import battle_reward
 from services.hoss.battle.battles import DECISION_TIMEOUT, REASON
 from services.hoss.battle.choices import Choice, fingerprint
 from services.hoss.battle.view import NOTABLE_EVENTS
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import open_database
@@ -47,10 +48,10 @@ async def everything(db: Database) -> dict[str, list[tuple[Any, ...]]]:
 
 
 async def test_a_full_battle_with_decisions_pays_its_reward_and_replays_identically(
-    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None], registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     before = await gold(db, 1)
     started = await ranked.start(1, 1, key="i1")
     assert (started.rank, started.replayed) == (1, False)
@@ -119,10 +120,12 @@ async def test_a_full_battle_with_decisions_pays_its_reward_and_replays_identica
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 async def test_replay_from_seed_and_decisions_gives_the_same_log(
-    db: Database, clock: ManualClock, seed: int
+    db: Database, clock: ManualClock, seed: int, registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1, rarity="or", stars=3)  # whole lines: evolutions and path choices
-    ranked = service(db, clock, seed=seed)
+    await player_with_deck(
+        db, clock, 1, rarity="or", stars=3, registry=registry
+    )  # whole lines: evolutions and path choices
+    ranked = service(db, clock, seed=seed, registry=registry)
     started = await ranked.start(1, 1, key="s")
     # a few decisions of the player, mid-battle replay, then the AI takes the rest
     view = await ranked.view(1, started.battle_id)
@@ -139,9 +142,11 @@ async def test_replay_from_seed_and_decisions_gives_the_same_log(
     assert "skip" in {d["by"] for d in json.loads(log)["decisions"]}
 
 
-async def test_an_illegal_or_stale_answer_changes_nothing(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+async def test_an_illegal_or_stale_answer_changes_nothing(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     before = await everything(db)
     legal = (await ranked.view(1, battle)).legal
@@ -167,24 +172,26 @@ async def test_an_illegal_or_stale_answer_changes_nothing(db: Database, clock: M
     assert await everything(db) == before
 
 
-async def test_a_double_click_applies_once(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+async def test_a_double_click_applies_once(db: Database, clock: ManualClock, registry: GameRegistry) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     first = await ranked.answer(1, battle, Pass(), key="click", pause=1)
     again = await ranked.answer(1, battle, Pass(), key="click", pause=1)
     assert (again.replayed, again.answered_pause, again.pause) == (True, 1, first.pause)
     mine = [d.pause for d in await decision_rows(db, battle) if d.seat == 0]
     assert mine == [1]
-    await player_with_deck(db, clock, 2)
+    await player_with_deck(db, clock, 2, registry=registry)
     theirs = (await ranked.start(2, 1, key="i2")).battle_id
     with pytest.raises(NotAllowed):  # the same key from someone else is not theirs to replay
         await ranked.answer(2, theirs, Pass(), key="click")
 
 
-async def test_skip_to_end_resolves_at_once_and_pays_once(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+async def test_skip_to_end_resolves_at_once_and_pays_once(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     result = await ranked.skip_to_end(1, battle)
     assert result == await ranked.skip_to_end(1, battle)  # a finished battle just returns its result
@@ -199,12 +206,14 @@ async def test_skip_to_end_resolves_at_once_and_pays_once(db: Database, clock: M
     assert view.deadline is None
 
 
-async def test_a_battle_survives_a_restart(tmp_path: Path, clock: ManualClock) -> None:
+async def test_a_battle_survives_a_restart(
+    tmp_path: Path, clock: ManualClock, registry: GameRegistry
+) -> None:
     path = tmp_path / "bot.sqlite3"
     db = await open_database(path)
     try:
-        await player_with_deck(db, clock, 1)
-        ranked = service(db, clock)
+        await player_with_deck(db, clock, 1, registry=registry)
+        ranked = service(db, clock, registry=registry)
         battle = (await ranked.start(1, 1, key="i")).battle_id
         view = await ranked.view(1, battle)
         for turn in range(2):
@@ -216,7 +225,9 @@ async def test_a_battle_survives_a_restart(tmp_path: Path, clock: ManualClock) -
 
     db = await open_database(path)
     try:
-        ranked = service(db, clock, seed=999)  # a new process: another seed source, same database
+        ranked = service(
+            db, clock, seed=999, registry=registry
+        )  # a new process: another seed source, same database
         assert await ranked.current(1) == battle
         view = await ranked.view(1, battle)
         assert view.new_rounds == ()

@@ -15,6 +15,7 @@ from core.clock import ManualClock
 from engine.hoss import Pass
 from services.hoss.battle.edits import ROUND_PACE
 from services.hoss.battle.ranked import RankedService
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, render_text
 from services.infra.outbox import Outbox
 from services.infra.scheduler import Scheduler
@@ -59,9 +60,11 @@ def paris_scheduler(db: Database, clock: ManualClock) -> Scheduler:
     return Scheduler(db, clock, ZoneInfo("Europe/Paris"))
 
 
-async def shown_battle(db: Database, clock: ManualClock, ranked: RankedService) -> int:
+async def shown_battle(
+    db: Database, clock: ManualClock, ranked: RankedService, registry: GameRegistry
+) -> int:
     """Alice's battle, its message shown in CHANNEL as MESSAGE and handed to the outbox."""
-    await player_with_deck(db, clock, ALICE)
+    await player_with_deck(db, clock, ALICE, registry=registry)
     started = await ranked.start(ALICE, 1, key="s")
     await ranked.attach(ALICE, started.battle_id, CHANNEL, MESSAGE, started.message)
     return started.battle_id
@@ -93,15 +96,15 @@ async def deliver(box: Outbox) -> list[MessageSpec]:
 
 
 async def test_each_round_is_due_five_seconds_after_the_previous_one(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    ranked = service(db, clock, scheduler := paris_scheduler(db, clock))
-    battle = await shown_battle(db, clock, ranked)
+    ranked = service(db, clock, registry, scheduler := paris_scheduler(db, clock))
+    battle = await shown_battle(db, clock, ranked, registry=registry)
     result = await finished_by_the_deadline(clock, scheduler, ranked, battle)
     start = clock.now()
     times = await rows(db, "SELECT not_before FROM outbox WHERE edit_of IS NOT NULL ORDER BY id")
     assert len(times) == result.rounds >= 2
-    box = Outbox(db, clock)
+    box = Outbox(db, clock, registry)
     first = await deliver(box)
     assert len(first) == 1
     assert "**Manche 1**" in rendered(first[0])
@@ -121,9 +124,11 @@ async def test_each_round_is_due_five_seconds_after_the_previous_one(
     assert "Round 1\n" in story.body("en")
 
 
-async def test_new_rounds_queue_after_the_edits_still_waiting(db: Database, clock: ManualClock) -> None:
-    ranked = service(db, clock)
-    battle = await shown_battle(db, clock, ranked)
+async def test_new_rounds_queue_after_the_edits_still_waiting(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    ranked = service(db, clock, registry=registry)
+    battle = await shown_battle(db, clock, ranked, registry=registry)
     view = await ranked.view(ALICE, battle)
     for turn in range(6):  # answers faster than the rounds are shown
         await ranked.answer(ALICE, battle, choose(view, turn), key=f"a{turn}", pause=view.pause)
@@ -136,7 +141,7 @@ async def test_new_rounds_queue_after_the_edits_still_waiting(db: Database, cloc
     assert len(times) >= 2
     assert times == sorted(times)
     assert len(set(times)) == len(times)
-    box = Outbox(db, clock)
+    box = Outbox(db, clock, registry)
     shown = [rendered(spec) for spec in await deliver(box)]
     for _ in range(len(times)):
         clock.advance(ROUND_PACE)
@@ -145,16 +150,18 @@ async def test_new_rounds_queue_after_the_edits_still_waiting(db: Database, cloc
     assert [int(s.split("**Manche ")[1].split("**")[0]) for s in shown] == list(range(1, len(shown) + 1))
 
 
-async def test_rounds_played_before_the_attach_are_queued_by_it(db: Database, clock: ManualClock) -> None:
+async def test_rounds_played_before_the_attach_are_queued_by_it(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
     """The response goes out, a decision on it commits, then the attach runs: the click found no message
     to edit, so the attach queues every round since the response, 5 s apart."""
-    ranked = service(db, clock)
-    await player_with_deck(db, clock, ALICE)
+    ranked = service(db, clock, registry=registry)
+    await player_with_deck(db, clock, ALICE, registry=registry)
     started = await ranked.start(ALICE, 1, key="s")
     played = await rounds_answered(ranked, started.battle_id, 2)
     assert await rows(db, "SELECT id FROM outbox") == []  # commits before the attach
     await ranked.attach(ALICE, started.battle_id, CHANNEL, MESSAGE, started.message)
-    box = Outbox(db, clock)
+    box = Outbox(db, clock, registry)
     shown = await deliver(box)
     for _ in range(played):
         clock.advance(ROUND_PACE)
@@ -164,28 +171,30 @@ async def test_rounds_played_before_the_attach_are_queued_by_it(db: Database, cl
     )
 
 
-async def test_a_skip_before_the_attach_shows_the_result_at_once(db: Database, clock: ManualClock) -> None:
+async def test_a_skip_before_the_attach_shows_the_result_at_once(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
     """« Passer à la fin » clicked before the attach ran: the attach shows the final board, not the rounds."""
-    ranked = service(db, clock)
-    await player_with_deck(db, clock, ALICE)
+    ranked = service(db, clock, registry=registry)
+    await player_with_deck(db, clock, ALICE, registry=registry)
     started = await ranked.start(ALICE, 1, key="s")
     result = await ranked.skip_to_end(ALICE, started.battle_id)  # commits before the attach
     assert result.rounds >= 2
     await ranked.attach(ALICE, started.battle_id, CHANNEL, MESSAGE, started.message)
-    (shown,) = await deliver(Outbox(db, clock))
+    (shown,) = await deliver(Outbox(db, clock, registry))
     assert f"**Manche {result.rounds}**" in rendered(shown)
     assert f"Gain de <@{ALICE}>\u00a0:" in rendered(shown)
 
 
 async def test_skip_to_the_end_shows_the_final_board_and_result_at_once(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
     """« Passer à la fin »: one edit, due now, with the last round, the result and the log; the rounds an
     earlier decision still had waiting to be shown are not shown one by one any more."""
-    ranked = service(db, clock)
-    battle = await shown_battle(db, clock, ranked)
+    ranked = service(db, clock, registry=registry)
+    battle = await shown_battle(db, clock, ranked, registry=registry)
     await rounds_answered(ranked, battle, 2)
-    box = Outbox(db, clock)
+    box = Outbox(db, clock, registry)
     early = await deliver(box)  # the first round of those decisions is due at once, the others wait
     waiting = await rows(db, "SELECT COUNT(*) FROM outbox WHERE edit_of IS NOT NULL AND state = 'pending'")
     result = await ranked.skip_to_end(ALICE, battle)
@@ -204,27 +213,27 @@ async def test_skip_to_the_end_shows_the_final_board_and_result_at_once(
 
 
 async def test_an_attach_of_what_the_battle_still_shows_queues_nothing(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    ranked = service(db, clock)
-    await player_with_deck(db, clock, ALICE)
+    ranked = service(db, clock, registry=registry)
+    await player_with_deck(db, clock, ALICE, registry=registry)
     started = await ranked.start(ALICE, 1, key="s")
     await ranked.attach(ALICE, started.battle_id, CHANNEL, MESSAGE, started.message)
     assert await rows(db, "SELECT id FROM outbox WHERE edit_of IS NOT NULL") == []
-    assert await deliver(Outbox(db, clock)) == []
+    assert await deliver(Outbox(db, clock, registry)) == []
 
 
 async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(
-    tmp_path: Path, clock: ManualClock
+    tmp_path: Path, clock: ManualClock, registry: GameRegistry
 ) -> None:
     path = tmp_path / "bot.sqlite3"
     db = await open_database(path)
     try:
-        ranked = service(db, clock, scheduler := paris_scheduler(db, clock))
-        battle = await shown_battle(db, clock, ranked)
+        ranked = service(db, clock, registry, scheduler := paris_scheduler(db, clock))
+        battle = await shown_battle(db, clock, ranked, registry=registry)
         result = await finished_by_the_deadline(clock, scheduler, ranked, battle)
         assert result.rounds >= 3
-        box = Outbox(db, clock)
+        box = Outbox(db, clock, registry)
         before = await deliver(box)
         clock.advance(ROUND_PACE)
         before += await deliver(box)  # two rounds shown, then the bot stops
@@ -234,8 +243,8 @@ async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(
     clock.advance(timedelta(minutes=10))  # down for a while: the rest is due at once on restart
     db = await open_database(path)
     try:
-        after = await deliver(Outbox(db, clock))
-        assert await deliver(Outbox(db, clock)) == []  # once
+        after = await deliver(Outbox(db, clock, registry))
+        assert await deliver(Outbox(db, clock, registry)) == []  # once
     finally:
         await db.close()
     rounds = [int(rendered(s).split("**Manche ")[1].split("**")[0]) for s in before + after]
@@ -244,12 +253,14 @@ async def test_a_restart_mid_battle_delivers_the_rest_in_order_once(
     assert f"Gain de <@{ALICE}>\u00a0:" in rendered(after[-1])
 
 
-async def test_the_deadline_shows_its_rounds_without_a_click(db: Database, clock: ManualClock) -> None:
+async def test_the_deadline_shows_its_rounds_without_a_click(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
     """Alice stopped answering: the AI plays the rest of her battle, and every round shown says so."""
-    ranked = service(db, clock, scheduler := paris_scheduler(db, clock))
-    battle = await shown_battle(db, clock, ranked)
+    ranked = service(db, clock, registry, scheduler := paris_scheduler(db, clock))
+    battle = await shown_battle(db, clock, ranked, registry=registry)
     result = await finished_by_the_deadline(clock, scheduler, ranked, battle)
-    box = Outbox(db, clock)
+    box = Outbox(db, clock, registry)
     shown = await deliver(box)
     for _ in range(result.rounds):
         clock.advance(ROUND_PACE)
@@ -261,11 +272,13 @@ async def test_the_deadline_shows_its_rounds_without_a_click(db: Database, clock
     assert f"Gain de <@{ALICE}>\u00a0:" in rendered(shown[-1])
 
 
-async def test_no_edit_carries_the_hand_or_the_seed(db: Database, clock: ManualClock) -> None:
+async def test_no_edit_carries_the_hand_or_the_seed(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
     """The player's hand is theirs (a card leaves it only when played, which puts it on the board), and
     the seed would tell every later draw: neither is in any edit queued while the battle is live."""
-    ranked = service(db, clock)
-    battle = await shown_battle(db, clock, ranked)
+    ranked = service(db, clock, registry=registry)
+    battle = await shown_battle(db, clock, ranked, registry=registry)
     (seed,) = [row.seed for row in await battle_rows(db) if row.id == battle]
     view = await ranked.view(ALICE, battle)
     for turn in range(4):

@@ -10,6 +10,7 @@ from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed
 from engine.hoss import Pass
 from services.hoss.battle.battles import DECISION_TIMEOUT, REASON
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
 from store.db import Database
@@ -24,10 +25,10 @@ from tests.services.hoss.ranked import (
 
 
 async def test_twenty_concurrent_answers_to_one_pause_apply_once(
-    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None], registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     legal = (await ranked.view(1, battle)).legal
     outcomes = await asyncio.gather(
@@ -45,9 +46,11 @@ async def test_twenty_concurrent_answers_to_one_pause_apply_once(
     await db.read(conservation)
 
 
-async def test_twenty_double_clicks_with_one_key_apply_once(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+async def test_twenty_double_clicks_with_one_key_apply_once(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     outcomes = await asyncio.gather(
         *(ranked.answer(1, battle, Pass(), key="same", pause=1) for _ in range(20))
@@ -58,12 +61,12 @@ async def test_twenty_double_clicks_with_one_key_apply_once(db: Database, clock:
 
 
 async def test_answers_skips_and_deadlines_racing_to_the_end_pay_once(
-    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None], registry: GameRegistry
 ) -> None:
     sched = Scheduler(db, clock, ZoneInfo("Europe/Paris"))
-    ranked = service(db, clock, sched)
+    ranked = service(db, clock, registry, sched)
     for player in (1, 2, 3):
-        await player_with_deck(db, clock, player)
+        await player_with_deck(db, clock, player, registry=registry)
     battles = {p: (await ranked.start(p, 1, key=f"s{p}")).battle_id for p in (1, 2, 3)}
     start_gold = {p: await gold(db, p) for p in battles}
     clock.advance(DECISION_TIMEOUT)

@@ -14,6 +14,7 @@ from services.hoss.battle import battles
 from services.hoss.battle import edits as battle_edits
 from services.hoss.battle.battles import DECISION_TIMEOUT, ROUND_JOB, ROUND_STOP
 from services.hoss.battle.ranked import BattleView, RankedService
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec
 from services.infra.scheduler import Scheduler
 from store.connection import Connection
@@ -35,12 +36,12 @@ def between(view: BattleView) -> bool:
 
 
 async def at_a_stop_between_rounds(
-    db: Database, clock: ManualClock, sched: Scheduler
+    db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> tuple[RankedService, int, BattleView]:
     """Player 1's Rang 1 battle played towards a Défenseur on one of several attackers, until it waits
     between two rounds: the service, the battle and the view then."""
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock, sched, seed=1)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry, sched, seed=1)
     battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
     view = await ranked.view(1, battle, GUILD)
     for turn in range(80):
@@ -65,9 +66,9 @@ async def job_of(db: Database, battle: int) -> tuple[str, str]:
 
 
 async def test_the_battle_waits_between_rounds_for_a_defender_move_and_goes_on_by_itself(
-    db: Database, clock: ManualClock, sched: Scheduler
+    db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> None:
-    ranked, battle, view = await at_a_stop_between_rounds(db, clock, sched)
+    ranked, battle, view = await at_a_stop_between_rounds(db, clock, sched, registry=registry)
     assert view.deadline == clock.now() + ROUND_STOP  # not the 2 minutes of a decision
     kind, _ = await job_of(db, battle)
     assert kind == ROUND_JOB
@@ -112,9 +113,9 @@ async def test_the_battle_waits_between_rounds_for_a_defender_move_and_goes_on_b
 
 
 async def test_a_battle_left_alone_between_rounds_runs_to_its_end_and_replays(
-    db: Database, clock: ManualClock, sched: Scheduler
+    db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> None:
-    ranked, battle, _ = await at_a_stop_between_rounds(db, clock, sched)
+    ranked, battle, _ = await at_a_stop_between_rounds(db, clock, sched, registry=registry)
     for _ in range(200):
         if (await ranked.view(1, battle, GUILD)).status != "live":
             break

@@ -10,6 +10,7 @@ from core.errors import NotAllowed, NotFound
 from engine.hoss import HossAction, Move, Pass, Play
 from services.hoss.battle.choices import choice_value, parse_choice
 from services.hoss.battle.ranked import BattleView, RankedService
+from services.infra.games import GameRegistry
 from store.db import Database
 from tests.services.hoss.ranked import decision_rows, player_with_deck, service
 
@@ -36,10 +37,10 @@ async def at_a_move(ranked: RankedService, battle: int) -> BattleView:
 
 
 async def test_the_defender_button_lists_the_legal_moves_and_a_move_takes_effect(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock, seed=BATTLE_SEED)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, seed=BATTLE_SEED, registry=registry)
     battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
     view = await at_a_move(ranked, battle)
     offered = await ranked.defender_moves(1, battle, pause=view.pause, guild=GUILD)
@@ -79,10 +80,12 @@ async def test_the_defender_button_lists_the_legal_moves_and_a_move_takes_effect
     assert any(d.action["kind"] == "move" and d.by == "player" for d in stored)
 
 
-async def test_the_defender_button_is_rechecked_at_every_click(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)
-    await player_with_deck(db, clock, 2)
-    ranked = service(db, clock, seed=BATTLE_SEED)
+async def test_the_defender_button_is_rechecked_at_every_click(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    await player_with_deck(db, clock, 2, registry=registry)
+    ranked = service(db, clock, seed=BATTLE_SEED, registry=registry)
     battle = (await ranked.start(1, 1, key="s", guild=GUILD)).battle_id
     view = await ranked.view(1, battle, GUILD)
     assert not any(isinstance(a, Move) for a in view.legal)  # no Défenseur in play yet

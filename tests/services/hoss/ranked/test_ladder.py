@@ -10,6 +10,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import BadInput, DomainError, NotAllowed
 from core.i18n import catalogs
+from services.infra.games import GameRegistry
 from services.infra.messages import Text, render_text
 from store.db import Database
 from tests.services.hoss.ranked import battle_rows, player_with_deck, rows, service, set_wins
@@ -28,9 +29,11 @@ async def refused(coro: Awaitable[object]) -> DomainError:
     return caught.value
 
 
-async def test_a_new_player_sees_rang_1_only(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)
-    ladder = await service(db, clock).ladder(1)
+async def test_a_new_player_sees_rang_1_only(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ladder = await service(db, clock, registry=registry).ladder(1)
     assert (ladder.highest, ladder.playable, ladder.live_battle, ladder.notices) == (1, (1,), None, ())
     assert [(r.rank, r.unlocked, r.playable) for r in ladder.ranks][:3] == [
         (1, True, True),
@@ -52,11 +55,11 @@ async def test_a_new_player_sees_rang_1_only(db: Database, clock: ManualClock) -
     ],
 )
 async def test_ranks_unlock_after_ten_wins_and_only_the_three_highest_can_be_played(
-    db: Database, clock: ManualClock, wins: dict[int, int], playable: tuple[int, ...]
+    db: Database, clock: ManualClock, wins: dict[int, int], playable: tuple[int, ...], registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
+    await player_with_deck(db, clock, 1, registry=registry)
     await set_wins(db, 1, wins)
-    ranked = service(db, clock)
+    ranked = service(db, clock, registry=registry)
     ladder = await ranked.ladder(1)
     assert ladder.playable == playable
     assert [r.rank for r in ladder.ranks if r.playable] == list(playable)
@@ -78,14 +81,16 @@ async def test_ranks_unlock_after_ten_wins_and_only_the_three_highest_can_be_pla
     assert [row.rank for row in await battle_rows(db)] == [playable[0]]
 
 
-async def test_a_bad_rank_no_deck_or_an_invalid_deck_is_refused(db: Database, clock: ManualClock) -> None:
-    ranked = service(db, clock)
+async def test_a_bad_rank_no_deck_or_an_invalid_deck_is_refused(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    ranked = service(db, clock, registry=registry)
     for rank in (0, 10, True, "1"):
         error = await refused(ranked.start(1, rank, key="x"))  # type: ignore[arg-type]
         assert isinstance(error, BadInput)
         assert error.key == "hoss.error.ranked.rank"
     assert (await refused(ranked.start(1, 1, key="x"))).key == "hoss.error.deck.no_active"
-    await player_with_deck(db, clock, 1)
+    await player_with_deck(db, clock, 1, registry=registry)
     await db.write(
         lambda conn: conn.execute("UPDATE cards SET owner_id = NULL WHERE card_key = 'orc_mage_1'")
     )
@@ -99,10 +104,10 @@ async def test_a_bad_rank_no_deck_or_an_invalid_deck_is_refused(db: Database, cl
 
 
 async def test_one_live_battle_per_player_and_a_double_click_starts_one(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     first, again = await asyncio.gather(ranked.start(1, 1, key="click"), ranked.start(1, 1, key="click"))
     assert first.battle_id == again.battle_id
     assert {first.replayed, again.replayed} == {False, True}
@@ -110,7 +115,7 @@ async def test_one_live_battle_per_player_and_a_double_click_starts_one(
     assert isinstance(error, NotAllowed)
     assert error.params == {"battle": first.battle_id}
     assert (await ranked.ladder(1)).live_battle == first.battle_id
-    await player_with_deck(db, clock, 2)
+    await player_with_deck(db, clock, 2, registry=registry)
     with pytest.raises(NotAllowed):  # replaying someone else's key
         await ranked.start(2, 1, key="click")
     await ranked.skip_to_end(1, first.battle_id)
@@ -120,9 +125,11 @@ async def test_one_live_battle_per_player_and_a_double_click_starts_one(
     assert (await ranked.start(1, 1, key="click")).battle_id == first.battle_id
 
 
-async def test_many_concurrent_starts_make_one_battle(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+async def test_many_concurrent_starts_make_one_battle(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     outcomes = await asyncio.gather(
         *(ranked.start(1, 1, key=f"k{i}") for i in range(20)), return_exceptions=True
     )

@@ -11,6 +11,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotFound
 from services.hoss.battle.ranked import REASON_MILESTONE
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import open_database
@@ -18,14 +19,14 @@ from tests.services.hoss.ranked import gold, player_with_deck, rows, service, se
 
 
 async def test_the_hundredth_win_leaves_a_notice_whose_gold_comes_on_ok(
-    tmp_path: Path, clock: ManualClock, conservation: Callable[[Connection], None]
+    tmp_path: Path, clock: ManualClock, conservation: Callable[[Connection], None], registry: GameRegistry
 ) -> None:
     path = tmp_path / "bot.sqlite3"
     db = await open_database(path)
     try:
-        await player_with_deck(db, clock, 1, rarity="divin", stars=5)
+        await player_with_deck(db, clock, 1, rarity="divin", stars=5, registry=registry)
         await set_wins(db, 1, {1: 99})
-        ranked = service(db, clock)
+        ranked = service(db, clock, registry=registry)
         battle = (await ranked.start(1, 1, key="win")).battle_id
         result = await ranked.skip_to_end(1, battle)
         assert (result.status, result.wins) == ("won", 100)
@@ -44,7 +45,7 @@ async def test_the_hundredth_win_leaves_a_notice_whose_gold_comes_on_ok(
 
     db = await open_database(path)  # the bot restarted before the player clicked OK
     try:
-        ranked = service(db, clock)
+        ranked = service(db, clock, registry=registry)
         (notice,) = await ranked.pending_notices(1)
         with pytest.raises(NotFound):
             await ranked.claim_notice(2, notice.id)  # not theirs
@@ -63,10 +64,12 @@ async def test_the_hundredth_win_leaves_a_notice_whose_gold_comes_on_ok(
         await db.close()
 
 
-async def test_milestones_are_per_rank_and_worth_their_count(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1, rarity="divin", stars=5)
+async def test_milestones_are_per_rank_and_worth_their_count(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, rarity="divin", stars=5, registry=registry)
     await set_wins(db, 1, {1: 10, 2: 10, 3: 10, 4: 799})
-    ranked = service(db, clock)
+    ranked = service(db, clock, registry=registry)
     result = await ranked.skip_to_end(1, (await ranked.start(1, 4, key="w")).battle_id)
     assert (result.status, result.wins) == ("won", 800)
     assert [(n.rank, n.wins, n.gold) for n in await ranked.pending_notices(1)] == [(4, 800, 800)]
@@ -77,24 +80,28 @@ async def test_milestones_are_per_rank_and_worth_their_count(db: Database, clock
     assert len(await ranked.pending_notices(1)) == 1
 
 
-async def test_a_loss_on_the_way_is_no_milestone(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)
+async def test_a_loss_on_the_way_is_no_milestone(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
     await set_wins(db, 1, {r: 10 for r in range(1, 9)} | {9: 100})
-    ranked = service(db, clock)
+    ranked = service(db, clock, registry=registry)
     result = await ranked.skip_to_end(1, (await ranked.start(1, 9, key="l")).battle_id)
     assert result.status == "lost"
     assert result.milestone is None
     assert await ranked.pending_notices(1) == []
 
 
-async def test_no_notice_is_remembered_until_a_battle_leaves_one(tmp_path: Path, clock: ManualClock) -> None:
+async def test_no_notice_is_remembered_until_a_battle_leaves_one(
+    tmp_path: Path, clock: ManualClock, registry: GameRegistry
+) -> None:
     """Every /hoss command asks for notices: a player known to have none costs no read, and the battle
     that leaves one makes the very next question read again."""
     db = await open_database(tmp_path / "bot.sqlite3")
     try:
-        await player_with_deck(db, clock, 1, rarity="divin", stars=5)
+        await player_with_deck(db, clock, 1, rarity="divin", stars=5, registry=registry)
         await set_wins(db, 1, {1: 99})
-        ranked = service(db, clock)
+        ranked = service(db, clock, registry=registry)
         assert await ranked.pending_notices(1) == []
         reads = db.reads
         for _ in range(5):

@@ -11,6 +11,7 @@ import pytest
 
 from core.clock import ManualClock
 from services.hoss.battle.ranked import RankedService
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, render_text
 from store.db import Database
 from tests.services.hoss.ranked import player_with_deck, service
@@ -60,9 +61,9 @@ def check_consistent(
 
 
 async def play_out(
-    db: Database, clock: ManualClock, ranked: RankedService, player: int
+    db: Database, clock: ManualClock, ranked: RankedService, player: int, registry: GameRegistry
 ) -> tuple[str, str, MessageSpec]:
-    await player_with_deck(db, clock, player)
+    await player_with_deck(db, clock, player, registry=registry)
     battle = (await ranked.start(player, 1, key=f"s{player}")).battle_id
     result = await ranked.skip_to_end(player, battle)
     screen = await ranked.screen(player, battle)
@@ -70,12 +71,12 @@ async def play_out(
 
 
 async def test_the_stated_winner_is_the_side_the_final_board_shows_standing(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    ranked = service(db, clock, seed=77)
+    ranked = service(db, clock, seed=77, registry=registry)
     statuses = set()
     for player in range(1, BATTLES + 1):
-        status, reason, spec = await play_out(db, clock, ranked, player)
+        status, reason, spec = await play_out(db, clock, ranked, player, registry=registry)
         text, counts, pvs = board_of(spec)
         check_consistent(status, reason, text, counts, pvs, player)
         statuses.add(status)

@@ -14,6 +14,7 @@ from engine.hoss import ENGINE
 from engine.hoss.ranks import battle_reward
 from services.hoss.battle import battles as hoss_battles
 from services.hoss.battle.battles import REASON
+from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.ranked import gold, player_with_deck, rows, service, set_wins
@@ -28,9 +29,11 @@ def deaths(log: str) -> int:
     )
 
 
-async def test_a_win_pays_the_rank_and_its_bonuses(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1, rarity="divin", stars=5)  # beats a Rang 1 AI
-    ranked = service(db, clock)
+async def test_a_win_pays_the_rank_and_its_bonuses(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, rarity="divin", stars=5, registry=registry)  # beats a Rang 1 AI
+    ranked = service(db, clock, registry=registry)
     results = []
     for n in range(4):
         battle = (await ranked.start(1, 1, key=f"b{n}")).battle_id
@@ -53,10 +56,12 @@ async def test_a_win_pays_the_rank_and_its_bonuses(db: Database, clock: ManualCl
     assert any(r.flawless_bonus == 9 for r in results)  # none of the player's creatures died: +20 %
 
 
-async def test_the_tenth_win_pays_ten_times_and_opens_the_next_rank(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1, rarity="divin", stars=5)  # beats a Rang 1 AI
+async def test_the_tenth_win_pays_ten_times_and_opens_the_next_rank(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, rarity="divin", stars=5, registry=registry)  # beats a Rang 1 AI
     await set_wins(db, 1, {1: 9})
-    ranked = service(db, clock)
+    ranked = service(db, clock, registry=registry)
     battle = (await ranked.start(1, 1, key="tenth")).battle_id
     result = await ranked.skip_to_end(1, battle)
     assert (result.status, result.tenth_win, result.base, result.wins) == ("won", True, 450, 10)
@@ -68,10 +73,12 @@ async def test_the_tenth_win_pays_ten_times_and_opens_the_next_rank(db: Database
     assert (following.tenth_win, following.base) == (False, 45)
 
 
-async def test_a_loss_pays_the_loss_gold_and_counts(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)  # Basique 0★ against Divin 5★ Maîtres
+async def test_a_loss_pays_the_loss_gold_and_counts(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)  # Basique 0★ against Divin 5★ Maîtres
     await set_wins(db, 1, {r: 10 for r in range(1, 9)})
-    ranked = service(db, clock)
+    ranked = service(db, clock, registry=registry)
     before = await gold(db, 1)
     battle = (await ranked.start(1, 9, key="max")).battle_id
     result = await ranked.skip_to_end(1, battle)
@@ -96,11 +103,11 @@ async def end_live_battle(db: Database, clock: ManualClock, battle_id: int, **ou
 
 @pytest.mark.parametrize("winners", [(0,), (1,), ()])
 async def test_three_rounds_or_fewer_pay_nothing_and_do_not_count(
-    db: Database, clock: ManualClock, winners: tuple[int, ...]
+    db: Database, clock: ManualClock, winners: tuple[int, ...], registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
+    await player_with_deck(db, clock, 1, registry=registry)
     await set_wins(db, 1, {1: 9})  # even the 10th win
-    ranked = service(db, clock)
+    ranked = service(db, clock, registry=registry)
     battle = (await ranked.start(1, 1, key="short")).battle_id
     before = await gold(db, 1)
     await end_live_battle(db, clock, battle, winners=winners, round=3, reason="hoss.outcome.elimination")
@@ -113,9 +120,11 @@ async def test_three_rounds_or_fewer_pay_nothing_and_do_not_count(
     assert await rows(db, "SELECT COUNT(*) FROM ledger WHERE reason = ?", REASON) == [(0,)]
 
 
-async def test_a_draw_pays_the_loss_gold_and_counts_as_a_loss(db: Database, clock: ManualClock) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+async def test_a_draw_pays_the_loss_gold_and_counts_as_a_loss(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     battle = (await ranked.start(1, 1, key="draw")).battle_id
     await end_live_battle(db, clock, battle, winners=(), round=60, reason="hoss.outcome.points_draw")
     result = (await ranked.view(1, battle)).result
@@ -125,10 +134,10 @@ async def test_a_draw_pays_the_loss_gold_and_counts_as_a_loss(db: Database, cloc
 
 
 async def test_the_end_is_paid_exactly_once(
-    db: Database, clock: ManualClock, conservation: Callable[[Connection], None]
+    db: Database, clock: ManualClock, conservation: Callable[[Connection], None], registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
     battle = (await ranked.start(1, 1, key="once")).battle_id
     await end_live_battle(db, clock, battle, winners=(0,), round=20, reason="hoss.outcome.elimination")
     with pytest.raises(NotAllowed):  # a second end of the same battle is refused and rolled back

@@ -9,6 +9,7 @@ from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed, NotFound
 from engine.hoss import Pass
 from services.hoss.battle.ranked import RankedService
+from services.infra.games import GameRegistry
 from store.db import Database
 from tests.services.hoss.ranked import battle_rows, player_with_deck, service
 
@@ -16,9 +17,11 @@ HERE, ELSEWHERE = 501, 502
 ALICE, BOB = 1, 2
 
 
-async def battle_in(db: Database, clock: ManualClock, guild: int | None) -> tuple[RankedService, int]:
-    await player_with_deck(db, clock, ALICE)
-    ranked = service(db, clock)
+async def battle_in(
+    db: Database, clock: ManualClock, guild: int | None, registry: GameRegistry
+) -> tuple[RankedService, int]:
+    await player_with_deck(db, clock, ALICE, registry=registry)
+    ranked = service(db, clock, registry=registry)
     started = await ranked.start(ALICE, 1, key="s", guild=guild)
     return ranked, started.battle_id
 
@@ -28,8 +31,10 @@ async def seed_of(db: Database, battle: int) -> int:
     return seed
 
 
-async def test_a_live_battle_has_no_replay_for_anyone(db: Database, clock: ManualClock) -> None:
-    ranked, battle = await battle_in(db, clock, HERE)
+async def test_a_live_battle_has_no_replay_for_anyone(
+    db: Database, clock: ManualClock, registry: GameRegistry
+) -> None:
+    ranked, battle = await battle_in(db, clock, HERE, registry=registry)
     seed = str(await seed_of(db, battle))
     with pytest.raises(NotAllowed) as own:
         await ranked.replay(ALICE, battle, HERE)
@@ -47,9 +52,9 @@ async def test_a_live_battle_has_no_replay_for_anyone(db: Database, clock: Manua
 
 
 async def test_a_finished_battle_replays_for_its_player_and_its_server(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    ranked, battle = await battle_in(db, clock, HERE)
+    ranked, battle = await battle_in(db, clock, HERE, registry=registry)
     await ranked.skip_to_end(ALICE, battle, HERE)
     log = await ranked.log(ALICE, battle, HERE)
     assert await ranked.replay(ALICE, battle, HERE) == log
@@ -62,9 +67,9 @@ async def test_a_finished_battle_replays_for_its_player_and_its_server(
 
 
 async def test_a_battle_in_direct_messages_replays_for_its_player_only(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    ranked, battle = await battle_in(db, clock, None)
+    ranked, battle = await battle_in(db, clock, None, registry=registry)
     await ranked.skip_to_end(ALICE, battle)
     assert await ranked.replay(ALICE, battle, HERE) == await ranked.log(ALICE, battle)
     for guild in (None, HERE):
@@ -73,9 +78,9 @@ async def test_a_battle_in_direct_messages_replays_for_its_player_only(
 
 
 async def test_the_controls_answer_only_where_the_battle_was_started(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    ranked, battle = await battle_in(db, clock, HERE)
+    ranked, battle = await battle_in(db, clock, HERE, registry=registry)
     before = [(r.version, r.pause, r.status, r.viewed_round) for r in await battle_rows(db)]
     calls = (
         lambda: ranked.view(ALICE, battle, ELSEWHERE),

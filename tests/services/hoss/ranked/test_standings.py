@@ -7,6 +7,7 @@ from __future__ import annotations
 from core.clock import ManualClock
 from services.hoss.battle.ranked import RankedService
 from services.hoss.standings import HossStandings, profile_summary
+from services.infra.games import GameRegistry
 from services.infra.messages import Text
 from store.connection import Connection
 from store.db import Database
@@ -16,10 +17,15 @@ GUILD, OTHER = 500, 600
 
 
 async def played(
-    db: Database, clock: ManualClock, ranked: RankedService, player: int, guild: int | None
+    db: Database,
+    clock: ManualClock,
+    ranked: RankedService,
+    player: int,
+    guild: int | None,
+    registry: GameRegistry,
 ) -> None:
     """One battle, started in `guild` (None: direct messages), played to its end."""
-    await player_with_deck(db, clock, player)
+    await player_with_deck(db, clock, player, registry=registry)
     battle = (await ranked.start(player, 1, key=f"k{player}-{guild}", guild=guild)).battle_id
     await ranked.skip_to_end(player, battle, guild)
 
@@ -39,13 +45,13 @@ async def progress(db: Database, player: int, rows: dict[int, tuple[int, int]]) 
 
 
 async def test_the_board_orders_by_rank_reached_then_wins_then_losses(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    ranked = service(db, clock)
+    ranked = service(db, clock, registry=registry)
     for player in (1, 2, 3, 4, 5):
-        await played(db, clock, ranked, player, GUILD)
-    await played(db, clock, ranked, 6, None)  # only in DMs: on no board
-    await played(db, clock, ranked, 7, OTHER)  # another server's board
+        await played(db, clock, ranked, player, GUILD, registry=registry)
+    await played(db, clock, ranked, 6, None, registry=registry)  # only in DMs: on no board
+    await played(db, clock, ranked, 7, OTHER, registry=registry)  # another server's board
     await progress(db, 1, {1: (10, 0), 2: (3, 1)})  # Rang 2 reached, 13 wins
     await progress(db, 2, {1: (10, 4), 2: (10, 0), 3: (0, 2)})  # Rang 3: first despite more losses
     await progress(db, 3, {1: (9, 0), 3: (50, 0)})  # 59 wins, but Rang 1 short of 10: Rang 1
@@ -64,11 +70,11 @@ async def test_the_board_orders_by_rank_reached_then_wins_then_losses(
 
 
 async def test_ten_are_shown_all_are_counted_and_the_viewer_finds_their_place(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    ranked = service(db, clock)
+    ranked = service(db, clock, registry=registry)
     for player in range(1, 13):
-        await played(db, clock, ranked, player, GUILD)
+        await played(db, clock, ranked, player, GUILD, registry=registry)
         await progress(db, player, {1: (20 - player, 0)})  # player 1 first, player 12 last
     board = await HossStandings(db).leaderboard(GUILD, viewer=12)
     assert [e.standing.player_id for e in board.entries] == list(range(1, 11))
@@ -80,9 +86,9 @@ async def test_ten_are_shown_all_are_counted_and_the_viewer_finds_their_place(
 
 
 async def test_the_profile_line_gives_the_rank_reached_and_the_record(
-    db: Database, clock: ManualClock
+    db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
+    await player_with_deck(db, clock, 1, registry=registry)
     assert await db.read(lambda conn: profile_summary(conn, 1)) == []  # no counted battle yet
     await progress(db, 1, {1: (10, 2), 2: (4, 3)})
     (line,) = await db.read(lambda conn: profile_summary(conn, 1))

@@ -10,6 +10,7 @@ from pathlib import Path
 from core.clock import ManualClock
 from engine.hoss import Pass
 from services.hoss.battle.battles import DECISION_TIMEOUT, TIMEOUT_JOB
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from store.db import Database
 from tests.services.conftest import open_database
@@ -29,10 +30,10 @@ async def jobs(db: Database) -> list[tuple[object, ...]]:
 
 
 async def test_after_two_minutes_the_ai_plays_the_rest_of_the_battle(
-    db: Database, clock: ManualClock, sched: Scheduler
+    db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock, sched)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry, sched)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     assert await jobs(db) == [("due", json.dumps({"battle": battle, "pause": 1}))]
     clock.advance(DECISION_TIMEOUT - timedelta(seconds=1))
@@ -53,12 +54,12 @@ async def test_after_two_minutes_the_ai_plays_the_rest_of_the_battle(
 
 
 async def test_a_player_who_answered_then_stopped_waits_two_minutes_once(
-    db: Database, clock: ManualClock, sched: Scheduler
+    db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> None:
     """Alice answers her first pause, then stops: one 2-minute deadline at her next pause, and the AI
     plays the rest; her own decision stays hers."""
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock, sched)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry, sched)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     answered = await ranked.answer(1, battle, Pass(), key="a", pause=1)
     assert not answered.over
@@ -78,10 +79,10 @@ async def test_a_player_who_answered_then_stopped_waits_two_minutes_once(
 
 
 async def test_an_answered_pause_withdraws_its_deadline(
-    db: Database, clock: ManualClock, sched: Scheduler
+    db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock, sched)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry, sched)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     await ranked.answer(1, battle, Pass(), key="a", pause=1)
     states = [state for state, _ in await jobs(db)]
@@ -94,10 +95,12 @@ async def test_an_answered_pause_withdraws_its_deadline(
     )
 
 
-async def test_a_stale_deadline_does_nothing(db: Database, clock: ManualClock, sched: Scheduler) -> None:
+async def test_a_stale_deadline_does_nothing(
+    db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry
+) -> None:
     """A job for a pause already answered (e.g. the cancel raced with the firing) changes nothing."""
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock, sched)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry, sched)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     await ranked.answer(1, battle, Pass(), key="a", pause=1)
     before = [(r.version, r.pause) for r in await battle_rows(db)]
@@ -107,10 +110,10 @@ async def test_a_stale_deadline_does_nothing(db: Database, clock: ManualClock, s
 
 
 async def test_a_player_who_never_answers_gets_a_whole_battle_played_by_the_ai(
-    db: Database, clock: ManualClock, sched: Scheduler
+    db: Database, clock: ManualClock, sched: Scheduler, registry: GameRegistry
 ) -> None:
-    await player_with_deck(db, clock, 1)
-    ranked = service(db, clock, sched)
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry, sched)
     before = await gold(db, 1)
     battle = (await ranked.start(1, 1, key="i")).battle_id
     clock.advance(DECISION_TIMEOUT)
@@ -121,19 +124,23 @@ async def test_a_player_who_never_answers_gets_a_whole_battle_played_by_the_ai(
     assert await ranked.replay(1, battle) == await ranked.log(1, battle)
 
 
-async def test_deadlines_survive_a_restart(tmp_path: Path, clock: ManualClock) -> None:
+async def test_deadlines_survive_a_restart(
+    tmp_path: Path, clock: ManualClock, registry: GameRegistry
+) -> None:
     path = tmp_path / "bot.sqlite3"
     db = await open_database(path)
     try:
-        await player_with_deck(db, clock, 1)
-        battle = (await service(db, clock, Scheduler(db, clock, PARIS)).start(1, 1, key="i")).battle_id
+        await player_with_deck(db, clock, 1, registry=registry)
+        battle = (
+            await service(db, clock, registry, Scheduler(db, clock, PARIS)).start(1, 1, key="i")
+        ).battle_id
     finally:
         await db.close()
     clock.advance(timedelta(minutes=30))  # the bot was down past the deadline
     db = await open_database(path)
     sched = Scheduler(db, clock, PARIS)
     try:
-        ranked = service(db, clock, sched)
+        ranked = service(db, clock, registry, sched)
         await sched.start()  # the start-up catch-up fires what fell due while down
         view = await ranked.view(1, battle)
         assert view.ai_decided[0] == 1

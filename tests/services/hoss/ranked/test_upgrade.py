@@ -16,6 +16,7 @@ from engine.hoss import ENGINE, Record, new_battle, opponent_setup, to_state
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.hoss.battle import battles
 from services.hoss.battle.battles import PLAYER, REASON, TIMEOUT_JOB, Decision
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from store.migrate import apply_sync, discover
 from tests.services.conftest import open_database
@@ -91,14 +92,16 @@ def previous_schema(path: Path, clock: ManualClock) -> int:
     return pause
 
 
-async def test_a_live_battle_plays_on_after_the_upgrade_under_its_number(tmp_path: Path) -> None:
+async def test_a_live_battle_plays_on_after_the_upgrade_under_its_number(
+    tmp_path: Path, registry: GameRegistry
+) -> None:
     clock = ManualClock()
     path = tmp_path / "bot.sqlite3"
     pause = previous_schema(path, clock)
     db = await open_database(path)
     try:
         sched = Scheduler(db, clock, ZoneInfo("Europe/Paris"))
-        ranked = service(db, clock, sched)
+        ranked = service(db, clock, registry, sched)
         assert await ranked.current(ALICE) == BATTLE
         assert (await ranked.view(ALICE, BATTLE, GUILD)).pause == pause
 
@@ -115,7 +118,7 @@ async def test_a_live_battle_plays_on_after_the_upgrade_under_its_number(tmp_pat
 
         duel = await rows(db, "SELECT game, status, version FROM matches WHERE id = ?", BATTLE)
         assert duel == [("pillz", "live", 2)]
-        await player_with_deck(db, clock, BOB)
+        await player_with_deck(db, clock, BOB, registry=registry)
         assert (await ranked.start(BOB, 1, key="new")).battle_id == BATTLE + 1
     finally:
         await db.close()

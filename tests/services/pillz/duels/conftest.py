@@ -10,6 +10,7 @@ import pytest
 from core.clock import ManualClock
 from engine.pillz.catalog import PillzCatalog
 from services.infra.catalogs import DATA_DIR, load_catalog
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from services.pillz.duels import PillzDuels
 from store.db import Database
@@ -26,5 +27,7 @@ def scheduler(db: Database, clock: ManualClock) -> Scheduler:
 
 
 @pytest.fixture
-def duels(db: Database, clock: ManualClock, catalog: PillzCatalog, scheduler: Scheduler) -> PillzDuels:
-    return PillzDuels(db, clock, catalog, random.Random(3), scheduler)
+def duels(
+    db: Database, clock: ManualClock, catalog: PillzCatalog, scheduler: Scheduler, registry: GameRegistry
+) -> PillzDuels:
+    return PillzDuels(db, clock, catalog, random.Random(3), scheduler, registry=registry)

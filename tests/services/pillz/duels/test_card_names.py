@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from core.clock import ManualClock
 from engine.pillz.catalog import PillzCatalog
+from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, render_text
 from services.infra.players import ensure_player
 from services.pillz import duel_render as render
@@ -19,10 +20,10 @@ FRENCH, ENGLISH = 21, 22
 GUILD, CHANNEL = 5, 6
 
 
-async def speak(db: Database, clock: ManualClock) -> None:
+async def speak(db: Database, clock: ManualClock, registry: GameRegistry) -> None:
     def unit(conn: Connection) -> None:
         for player, lang in ((FRENCH, "fr"), (ENGLISH, "en")):
-            ensure_player(conn, player, clock.now())
+            ensure_player(conn, player, clock.now(), registry)
             conn.execute("UPDATE players SET locale = ? WHERE id = ?", (lang, player))
 
     await db.write(unit)
@@ -56,9 +57,9 @@ def line_up(duel: DuelRow, catalog: PillzCatalog) -> list[tuple[str, str]]:
 
 
 async def test_both_players_read_each_character_with_their_name_beside(
-    duels: PillzDuels, db: Database, clock: ManualClock, catalog: PillzCatalog
+    duels: PillzDuels, db: Database, clock: ManualClock, catalog: PillzCatalog, registry: GameRegistry
 ) -> None:
-    await speak(db, clock)
+    await speak(db, clock, registry=registry)
     made = await duels.challenge(GUILD, CHANNEL, FRENCH, ENGLISH, key="c1")
     duel = await duels.answer(made.id, ENGLISH, True, guild=GUILD)
     names = line_up(duel, catalog)
@@ -82,9 +83,9 @@ async def test_both_players_read_each_character_with_their_name_beside(
 
 
 async def test_a_practice_duel_names_each_character_in_its_readers_language_alone(
-    duels: PillzDuels, db: Database, clock: ManualClock, catalog: PillzCatalog
+    duels: PillzDuels, db: Database, clock: ManualClock, catalog: PillzCatalog, registry: GameRegistry
 ) -> None:
-    await speak(db, clock)
+    await speak(db, clock, registry=registry)
     duel = await duels.practice(GUILD, CHANNEL, FRENCH, key="p1")
     public = text(await posted(db), "fr")
     for fr, en in line_up(duel, catalog):

@@ -14,6 +14,7 @@ from core.clock import ManualClock, to_db
 from engine.pillz import ENGINE
 from engine.pillz.catalog import PillzCatalog
 from engine.protocol import CATALOG_OPTION, PlayerSetup
+from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
 from services.pillz.duels import TIMEOUT_JOB, PillzDuels
 from store.connection import Connection
@@ -85,14 +86,14 @@ def previous_schema_with_a_live_duel(
 
 
 async def test_a_duel_in_progress_at_the_upgrade_loads_times_out_and_plays_on(
-    tmp_path: Path, clock: ManualClock, catalog: PillzCatalog
+    tmp_path: Path, clock: ManualClock, catalog: PillzCatalog, registry: GameRegistry
 ) -> None:
     path = tmp_path / "previous.sqlite3"
     before = previous_schema_with_a_live_duel(path, clock, catalog)
     db = await open_database(path)
     try:
         scheduler = Scheduler(db, clock, ZoneInfo("Europe/Paris"))
-        duels = PillzDuels(db, clock, catalog, random.Random(3), scheduler)
+        duels = PillzDuels(db, clock, catalog, random.Random(3), scheduler, registry=registry)
 
         duel = await duels.get(3)
         assert (duel.status, duel.kind, duel.version, duel.seats) == ("live", "friend", 6, (ALICE, BOB))
