@@ -478,7 +478,7 @@ def test_every_engine_package_is_a_games_engine() -> None:
 # --- the registry itself ---------------------------------------------------------------------------------
 
 
-def test_an_engine_registry_accepts_an_engine_once_and_rejects_impostors() -> None:
+def test_engine_registries_accept_an_engine_once_and_reject_impostors() -> None:
     toy = ToyEngine()
     registry = EngineRegistry([toy, toy])  # the same object twice is harmless
     assert registry["toy"] is toy

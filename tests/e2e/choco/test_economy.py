@@ -15,7 +15,6 @@ from services.choco import EconomyServices
 from services.choco.economy import CHOCO_GOLD
 from services.choco.leagues import record_result
 from services.infra import ledger
-from services.infra.games import GameRegistry
 from services.infra.players import ensure_player
 from store.connection import Connection
 from tests.e2e.choco.helpers import choco, with_bronze_deck
@@ -39,12 +38,13 @@ def bronze_wizards(h: BotHarness, count: int) -> list[ChocoCard]:
     return sorted(cards, key=lambda c: c.id)[:count]
 
 
-async def give(h: BotHarness, user: User, cards: dict[str, int], registry: GameRegistry) -> None:
+async def give(h: BotHarness, user: User, cards: dict[str, int]) -> None:
     assert h.bot is not None
-    now = h.bot.services.clock.now()
+    services = h.bot.services
+    now = services.clock.now()
 
     def unit(conn: Connection) -> None:
-        ensure_player(conn, user.id, now, registry)
+        ensure_player(conn, user.id, now, services.registry)
         for card, n in cards.items():
             for _ in range(n):
                 ledger.mint_card(conn, now, user.id, "choco", card, GRANT)
@@ -52,13 +52,14 @@ async def give(h: BotHarness, user: User, cards: dict[str, int], registry: GameR
     await h.bot.services.db.write(unit)
 
 
-async def results(h: BotHarness, user: User, league: str, wins: int, registry: GameRegistry) -> None:
+async def results(h: BotHarness, user: User, league: str, wins: int) -> None:
     assert h.bot is not None
     assert h.guild is not None
-    guild, now = h.guild.id, h.bot.services.clock.now()
+    services = h.bot.services
+    guild, now = h.guild.id, services.clock.now()
 
     def unit(conn: Connection) -> None:
-        ensure_player(conn, user.id, now, registry)
+        ensure_player(conn, user.id, now, services.registry)
         for _ in range(wins):
             record_result(conn, guild, user.id, league, "win", absence_forfeit=False, cards_lost=1)
 
@@ -116,9 +117,9 @@ async def test_too_many_frogs_for_the_wallet_is_refused_in_english(harness: BotH
     assert "Silver 2: 9.3% (19 cards, 0.49% each)" in text(reply)
 
 
-async def test_collection_pages_and_filters(harness: BotHarness, registry: GameRegistry) -> None:
+async def test_collection_pages_and_filters(harness: BotHarness) -> None:
     alice = harness.user("alice")
-    await give(harness, alice, {c.id: 2 for c in bronze_wizards(harness, 12)}, registry=registry)
+    await give(harness, alice, {c.id: 2 for c in bronze_wizards(harness, 12)})
     reply = await harness.emu.run_command(alice, "choco collection")
     shown = text(reply)
     assert reply.ephemeral
@@ -134,12 +135,10 @@ async def test_collection_pages_and_filters(harness: BotHarness, registry: GameR
     assert "Aucune carte ici" in text(reply)
 
 
-async def test_save_show_and_auto_decks_with_every_reason(
-    harness: BotHarness, registry: GameRegistry
-) -> None:
+async def test_save_show_and_auto_decks_with_every_reason(harness: BotHarness) -> None:
     alice = harness.user("alice")
     wizards = bronze_wizards(harness, 12)
-    await give(harness, alice, {c.id: 2 for c in wizards}, registry=registry)
+    await give(harness, alice, {c.id: 2 for c in wizards})
     reply = await harness.emu.run_command(alice, "choco deck", {"ligue": "bronze"})
     assert "Vous n'avez pas encore de pioche pour la Ligue de Bronze" in text(reply)
 
@@ -165,18 +164,16 @@ async def test_save_show_and_auto_decks_with_every_reason(
     assert "pas les deux" in text(reply)
 
 
-async def test_auto_deck_refusal_in_english(harness: BotHarness, registry: GameRegistry) -> None:
+async def test_auto_deck_refusal_in_english(harness: BotHarness) -> None:
     bob = harness.user("bob", locale="en-US")
-    await give(harness, bob, {c.id: 2 for c in bronze_wizards(harness, 3)}, registry=registry)
+    await give(harness, bob, {c.id: 2 for c in bronze_wizards(harness, 3)})
     reply = await harness.emu.run_command(bob, "choco deck", {"league": "bronze", "auto": True})
     shown = text(reply)
     assert "No deck can be built" in shown
     assert "make only 6 cards" in shown
 
 
-async def test_leagues_say_why_and_open_with_the_conditions(
-    harness: BotHarness, registry: GameRegistry
-) -> None:
+async def test_leagues_say_why_and_open_with_the_conditions(harness: BotHarness) -> None:
     alice = harness.user("alice")  # a member since the server's creation, new to the bot
     reply = await harness.emu.run_command(alice, "choco ligues")
     shown = text(reply)
@@ -185,22 +182,20 @@ async def test_leagues_say_why_and_open_with_the_conditions(
     assert "Il faut au moins 24 cartes de bronze ; vous en avez 0." in shown
     assert "membre de ce serveur" not in shown
     assert "Il faut avoir gagné une bataille en Ligue de Bronze." in shown
-    await give(harness, alice, {c.id: 2 for c in bronze_wizards(harness, 12)}, registry=registry)
+    await give(harness, alice, {c.id: 2 for c in bronze_wizards(harness, 12)})
     reply = await harness.emu.run_command(alice, "choco leagues")
     shown = text(reply)
     assert "✅ Ligue de Bronze" in shown
     assert "🔒 Ligue d'Argent" in shown
 
 
-async def test_a_new_member_of_the_server_sees_when_the_bronze_league_opens(
-    harness: BotHarness, registry: GameRegistry
-) -> None:
+async def test_a_new_member_of_the_server_sees_when_the_bronze_league_opens(harness: BotHarness) -> None:
     assert harness.bot is not None
     assert harness.guild is not None
     now = harness.bot.services.clock.now()
     bob, olivia = harness.user("bob"), harness.user("olivia", admin=True)
     harness.emu.world.set_joined(bob, harness.guild, now - timedelta(days=3))
-    await give(harness, bob, {c.id: 2 for c in bronze_wizards(harness, 12)}, registry=registry)
+    await give(harness, bob, {c.id: 2 for c in bronze_wizards(harness, 12)})
     opens = int((now + timedelta(days=27)).timestamp())
     reply = await harness.emu.run_command(bob, "choco ligues")
     shown = text(reply)
@@ -250,14 +245,12 @@ async def test_challenges_count_membership_from_joining_the_server(harness: BotH
     assert len(await choco(harness).games.live_games(alice.id)) == 1
 
 
-async def test_leaderboard_character_names_and_profile_badges(
-    harness: BotHarness, registry: GameRegistry
-) -> None:
+async def test_leaderboard_character_names_and_profile_badges(harness: BotHarness) -> None:
     alice, bob = harness.user("alice"), harness.user("bob", locale="en-US")
-    await results(harness, alice, "bronze", 5, registry=registry)
-    await results(harness, alice, "argent", 2, registry=registry)
-    await results(harness, alice, "or", 2, registry=registry)
-    await results(harness, bob, "bronze", 1, registry=registry)
+    await results(harness, alice, "bronze", 5)
+    await results(harness, alice, "argent", 2)
+    await results(harness, alice, "or", 2)
+    await results(harness, bob, "bronze", 1)
 
     reply = await harness.emu.run_command(alice, "choco personnage", {"nom": "@everyone"})
     assert "ne peut contenir ni @" in text(reply)

@@ -48,7 +48,7 @@ async def test_two_containers_with_different_games_do_not_see_each_other(tmp_pat
         await both.close()
 
 
-def test_a_registry_is_fixed_once_built() -> None:
+def test_registries_are_fixed_once_built() -> None:
     registry = GameRegistry((PILLZ,))
     grown = registry.with_games(HOSS)
     assert [g.key for g in registry.all_games()] == ["pillz"]  # left as it was
