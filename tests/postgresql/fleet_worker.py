@@ -29,8 +29,6 @@ from typing import Any
 
 import discord
 
-from store.connection import Connection
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.clock import SystemClock
@@ -48,6 +46,7 @@ from services.infra.heartbeat import Heartbeat
 from services.infra.messages import Target
 from services.infra.outbox import enqueue
 from services.infra.scheduler import Job
+from store.connection import Connection
 from tests.services.crash_worker import emit, instrument, say, serve
 
 KIND = "fleet.reward"

@@ -30,8 +30,6 @@ from unittest.mock import patch
 
 import discord
 
-from store.connection import Connection
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.clock import Clock, SystemClock
@@ -43,6 +41,7 @@ from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import Outbox, OutboxItem, enqueue
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, schedule
+from store.connection import Connection
 from store.idempotency import once
 
 CURRENCY = "crash_gold"

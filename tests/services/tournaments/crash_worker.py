@@ -19,8 +19,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from store.connection import Connection
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from core.clock import ManualClock
@@ -28,6 +26,7 @@ from core.settings import Settings
 from engine.errors import DomainError
 from services.community.tournaments.service import Creation
 from services.infra.container import build_services
+from store.connection import Connection
 from tests.services.crash_worker import emit, serve
 
 GUILD, CHANNEL, MANAGER = 500, 501, 10**17
