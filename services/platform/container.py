@@ -21,6 +21,7 @@ from services.platform.drops.service import DropService
 from services.platform.games import GameContext
 from services.platform.guild_settings import GuildSettingsService
 from services.platform.heartbeat import Heartbeat
+from services.platform.lab.service import LabService
 from services.platform.leaderboard.service import LeaderboardService
 from services.platform.outbox import Outbox
 from services.platform.players import PlayerService
@@ -67,10 +68,12 @@ class Services:
     leaderboard: LeaderboardService  # /classement serveur: every game's ranking in one board
     recap: RecapService  # each server's week, every Monday morning in its announcements channel
     tournaments: TournamentService
+    lab: LabService  # the deck lab: batches of battles in worker processes (docs/lab.md)
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
         """After the deliverer stopped: what this process had claimed goes back to the others at once."""
+        self.lab.close()
         await self.scheduler.stop()
         try:
             await self.outbox.release()
@@ -162,5 +165,14 @@ async def build_services(
             (*PLATFORM_PROVIDERS, tournaments_section, *(p for spec in specs for p in spec.recap_sections)),
         ),
         tournaments=tournaments,
+        lab=LabService(
+            db,
+            clock,
+            {
+                spec.key: (game_services[spec.key], spec.lab)
+                for spec in specs
+                if spec.lab is not None and spec.key in game_services
+            },
+        ),
         games=game_services,
     )

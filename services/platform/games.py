@@ -19,6 +19,7 @@ import services
 from core.i18n import DEFAULT_LOCALE
 from services.platform.card_images.spec import CardArt, CardCopy
 from services.platform.drops.pool import DropPool
+from services.platform.lab.spec import LabGame
 from services.platform.leaderboard.spec import Standings
 from services.platform.messages import Button, Text
 from services.platform.recap.sections import SectionProvider
@@ -273,6 +274,7 @@ class GameSpec:
     # Sections of its own in a server's weekly recap (services/platform/recap/sections.py)
     recap_sections: tuple[SectionProvider, ...] = ()
     tournament: TournamentGame | None = None  # tournaments of its matches (docs/tournaments.md)
+    lab: LabGame | None = None  # its deck lab: many battles against the AI, for statistics (docs/lab.md)
 
 
 _registry: dict[str, GameSpec] = {}
