@@ -1,5 +1,6 @@
-"""The lab's reply, the same for every game's `labo` subcommand: defer (a lab takes a second or more),
-take a place in the queue and say its position when the lab has to wait, then the answer: an embed of the
+"""The lab's reply, the same for every game's `labo` subcommand: the checks first (a refusal is the
+command's answer), then defer (a lab takes a second or more), say the position in the queue when the lab
+has to wait, then the answer: an embed of the
 figures per opponent and the cards that go with winning, and the chart (services/platform/card_images/
 lab_chart.py)."""
 
@@ -24,10 +25,10 @@ COLOR = 0x5CAA78
 
 
 async def lab_reply(interaction: discord.Interaction[Any], game: str, request: LabRequest) -> None:
-    await deferral.defer_reply(interaction)
     locale = await locale_of(interaction)  # a player's first command creates them
     lab = services_of(interaction).lab
-    ticket = await lab.start(game, request)
+    ticket = await lab.start(game, request)  # the checks and the cooldown: milliseconds, refused at once
+    await deferral.defer_reply(interaction)
     if ticket.position:
         queued = Text("lab.queued", {"position": ticket.position})
         await deferral.reply(interaction, content=text(queued, locale))
@@ -55,12 +56,18 @@ def _row_value(report: LabReport, index: int, locale: str | None) -> Text:
     )
 
 
+def signed(points: float, locale: str | None) -> str:
+    """A difference in points with its sign, as the reader's language writes a decimal: « +12,5 »."""
+    value = round(points, 1)
+    return ("+" if value > 0 else "") + format_decimal(value, locale)
+
+
 def _card_line(report: LabReport, effect: CardEffect, locale: str | None) -> Text:
     return Text(
         "lab.card",
         {
             "card": report.job.card_names.get(effect.card, Text.raw(effect.card)),
-            "difference": format_decimal(round(effect.difference * 100, 1), locale),
+            "difference": signed(effect.difference * 100, locale),
             "with_rate": format_percent(effect.wins_with / effect.with_, locale),
             "with_count": effect.with_,
             "without_rate": format_percent(effect.wins_without / effect.without, locale),
