@@ -92,7 +92,7 @@ from engine.hoss.fusion import (
     plan_fusion,
     roll,
 )
-from engine.hoss.lab import LabBattle, lab_battles, ranked_opponent
+from engine.hoss.lab import lab_battles, ranked_opponent
 from engine.hoss.raffle import GOLD_PER_WINNER, TICKET_PRICE, RaffleSplit, split
 from engine.hoss.ranks import (
     MAX_RANK,
@@ -157,7 +157,6 @@ __all__ = [
     "HossEngine",
     "HossSetupError",
     "HossState",
-    "LabBattle",
     "Move",
     "OddsTable",
     "Pass",

@@ -17,30 +17,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from engine.hoss.ai import strong_policy
 from engine.hoss.catalog import HossCatalog
 from engine.hoss.engine import MOVE_PAUSES_OPTION, new_battle
 from engine.hoss.ranks import opponent_setup
 from engine.hoss.simulate import run
+from engine.lab import LabBattle
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from engine.rng import derive
 
 PLAYER_SEAT = 0
 OPPONENT_LABEL = "hoss-ranked-opponent"  # the ranked service's label: the same seed draws the same opponent
-
-
-@dataclass(frozen=True)
-class LabBattle:
-    """One battle's result from the player's side: `won` / `lost` (neither: a draw), its length in rounds,
-    the Rang 1 cards of the player's opening hand."""
-
-    seed: int
-    won: bool
-    lost: bool
-    length: int
-    drawn: tuple[str, ...]
 
 
 def ranked_opponent(catalog: HossCatalog, rank: int, seed: int) -> PlayerSetup:

@@ -39,7 +39,7 @@ async def prepare(services: Any, request: LabRequest) -> LabJob:
         if request.opponent not in {str(r) for r in ranks}:
             raise BadInput("hoss.error.ranked.rank", maximum=MAX_RANK)
         ranks = (int(request.opponent),)
-    deck = await services.decks.deck_setup(request.player_id, request.deck)
+    deck = await services.decks.deck_setup(request.player_id, request.deck)  # checks the slot, int or not
     catalog: HossCatalog = services.decks.catalog
     opponents = tuple(
         Opponent(r, Text(RANK_NAME_KEYS[r]), Text("hoss.lab.rank_short", {"rank": r})) for r in ranks

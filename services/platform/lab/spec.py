@@ -30,11 +30,12 @@ class Opponent:
 
 @dataclass(frozen=True)
 class LabRequest:
-    """A player's request as the cog parsed it: which deck (None: the game's default, the active deck),
-    which opponent (None: each of them); both checked by the game."""
+    """A player's request as the cog parsed it: which deck (a HOSS slot, a Dinocard pack's number or name;
+    None: the game's default, the active deck), which opponent (None: each of them); both untrusted,
+    checked by the game."""
 
     player_id: int
-    deck: int | None = None
+    deck: int | str | None = None
     opponent: str | None = None
 
 

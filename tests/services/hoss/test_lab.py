@@ -5,7 +5,6 @@ shutdown in the middle, no ledger movement, and lab seeds replayed through the r
 from __future__ import annotations
 
 import asyncio
-import random
 import sqlite3
 from datetime import timedelta
 from types import SimpleNamespace
@@ -25,7 +24,7 @@ from services.platform.lab.spec import LabRequest
 from store.db import Database
 from tests.services.hoss.conftest import assert_localized
 from tests.services.hoss.ranked import catalog, player_with_deck
-from tests.support.lab import InlineExecutor
+from tests.support.lab import FixedSeed, InlineExecutor
 
 
 def lab_service(db: Database, clock: ManualClock, *, battles: int = 27, **kwargs: Any) -> LabService:
@@ -81,17 +80,6 @@ async def test_three_lab_seeds_replayed_as_ranked_battles_have_the_same_winners(
         result = await ranked.skip_to_end(1, started.battle_id)
         expected = "won" if outcome.won else "lost" if outcome.lost else "draw"
         assert (result.status, result.rounds) == (expected, outcome.length)
-
-
-class FixedSeed(random.Random):
-    """The ranked service's seed source, giving the lab's seed."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(0)
-        self.lab_seed = seed
-
-    def getrandbits(self, k: int, /) -> int:
-        return self.lab_seed
 
 
 async def test_only_the_players_own_deck_and_bad_requests_are_refused_without_a_trace(
