@@ -4,7 +4,8 @@ Decisions (docs/lab.md): processes, not threads, because the battles are pure Py
 the GIL away from the event loop); started lazily, because most processes of the bot never run a lab and
 each worker costs the memory of an interpreter; the "spawn" start method, because forking a process that
 runs an event loop and database threads copies their locks in whatever state they were; shut down with the
-bot, cancelling what had not started (`cancel_futures`).
+bot, cancelling what had not started (`cancel_futures`); each worker lowers its own priority, so that the
+bot's event loop keeps answering other commands while a lab plays.
 
 A batch is cut into one chunk per worker and opponent, so a lab's battles are spread over every worker; the
 seeds of each opponent are drawn before, so the cut changes no result.
@@ -13,6 +14,7 @@ seeds of each opponent are drawn before, so the cut changes no result.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -20,6 +22,15 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 
 from services.platform.lab.spec import LabJob
 from services.platform.lab.stats import Outcome
+
+NICENESS = 10  # the workers yield the cores to the bot's own process whenever it has work
+
+
+def lower_priority() -> None:
+    """In each worker, at its start: a lab's battles take every core, while the bot's event loop must
+    answer other commands within milliseconds; a niceness of 10 lets the kernel run the loop first."""
+    with contextlib.suppress(OSError, AttributeError):  # not permitted, or not a Unix
+        os.nice(NICENESS)
 
 
 def workers() -> int:
@@ -61,7 +72,9 @@ class LabPool:
             raise RuntimeError("the lab's pool is shut down")
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=self.size, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.size, mp_context=context, initializer=lower_priority
+            )
         return self._executor
 
     async def play(self, job: LabJob, seeds: Sequence[Sequence[int]]) -> list[list[Outcome]]:
