@@ -46,9 +46,9 @@ def _row_value(report: LabReport, index: int, locale: str | None) -> Text:
             "rate": format_percent(s.win_rate, locale),
             "low": format_percent(s.interval.low, locale),
             "high": format_percent(s.interval.high, locale),
-            "wins": s.wins,
-            "battles": s.battles,
-            "draws": s.draws,
+            "wins": format_int(s.wins, locale),
+            "battles": format_int(s.battles, locale),
+            "draws": format_int(s.draws, locale),
             "length": Text(
                 report.job.length_unit, {"count": format_decimal(round(s.mean_length, 1), locale)}
             ),
@@ -69,9 +69,9 @@ def _card_line(report: LabReport, effect: CardEffect, locale: str | None) -> Tex
             "card": report.job.card_names.get(effect.card, Text.raw(effect.card)),
             "difference": signed(effect.difference * 100, locale),
             "with_rate": format_percent(effect.wins_with / effect.with_, locale),
-            "with_count": effect.with_,
+            "with_count": format_int(effect.with_, locale),
             "without_rate": format_percent(effect.wins_without / effect.without, locale),
-            "without_count": effect.without,
+            "without_count": format_int(effect.without, locale),
         },
     )
 

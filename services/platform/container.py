@@ -173,6 +173,7 @@ async def build_services(
                 for spec in specs
                 if spec.lab is not None and spec.key in game_services
             },
+            rng=rng_for("lab"),
         ),
         games=game_services,
     )

@@ -4,7 +4,8 @@ global queue, play the batch in the worker processes, and sum it up (docs/lab.md
 Rules it keeps:
 - The lab is never the source of any reward: it writes no ledger row, mints nothing, stores no battle; its
   only row is the player's cooldown (`cooldown.py`).
-- Seeds are fresh at every lab (`secrets`), never stored, never a live battle's seed.
+- Seeds are fresh at every lab (the operating system's entropy; a seeded generator only when the whole
+  process is seeded: the sandbox's `--seed`, tests), never stored, never a live battle's seed.
 - One lab plays at a time (it takes every worker); the others wait in a first-come queue of at most
   `MAX_QUEUE`, each told its position when it has to wait; a full queue refuses at once (« try again »).
 - At shutdown (`close`) the running batch and every waiting lab are cancelled: their players are told the
@@ -14,6 +15,7 @@ Rules it keeps:
 from __future__ import annotations
 
 import asyncio
+import random
 import secrets
 import sqlite3
 from collections import deque
@@ -64,8 +66,12 @@ class Ticket:
     cancelled: bool = False
 
 
-def fresh_seeds(count: int) -> list[int]:
-    return [secrets.randbits(SEED_BITS) for _ in range(count)]
+def fresh_seeds(count: int, rng: random.Random | None = None) -> list[int]:
+    """`count` seeds from `rng` (the container's `SystemRandom`: the operating system's entropy, as
+    `secrets` draws it; a seeded generator only in the sandbox and tests), else from `secrets`."""
+    if rng is None:
+        return [secrets.randbits(SEED_BITS) for _ in range(count)]
+    return [rng.getrandbits(SEED_BITS) for _ in range(count)]
 
 
 def split(total: int, parts: int) -> list[int]:
@@ -84,6 +90,7 @@ class LabService:
         *,
         battles: int = BATTLES,
         max_queue: int = MAX_QUEUE,
+        rng: random.Random | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -91,6 +98,7 @@ class LabService:
         self.pool = pool or LabPool()
         self.battles = battles
         self.max_queue = max_queue
+        self.rng = rng
         self._running: Ticket | None = None
         self._waiting: deque[Ticket] = deque()
         self._closed = False
@@ -138,7 +146,7 @@ class LabService:
                 raise NotAllowed("lab.error.stopped")
             job = ticket.job
             counts = split(self.battles, len(job.opponents))
-            seeds = [fresh_seeds(n) for n in counts]
+            seeds = [fresh_seeds(n, self.rng) for n in counts]
             try:
                 played = await self.pool.play(job, seeds)
             except (asyncio.CancelledError, RuntimeError):
