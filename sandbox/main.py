@@ -51,6 +51,8 @@ PROMPT_HELP = (
     "(see the README's Sandbox section). Ctrl-D or 'quit' leaves."
 )
 
+ANSWER_TIMEOUT = 60.0  # seconds
+
 
 def place(message: RecordedMessage) -> str:
     kind, name = message.where
@@ -248,6 +250,9 @@ async def run_sandbox(
                 print(f"Cannot read the script {script}: {exc.strerror}.", file=sys.stderr)
                 return 2
         harness = BotHarness(path, seed=seed, **(harness_options or {}))
+        # A deferred answer may come seconds later (a lab's batch on a busy machine; Discord waits 15
+        # minutes after a deferral): a command is reported unanswered only after a minute.
+        harness.emu.action_timeout = ANSWER_TIMEOUT
         await harness.start()
         sandbox = Sandbox(harness, out)
         try:

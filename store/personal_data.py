@@ -82,6 +82,7 @@ TABLES: dict[str, Table] = {
     ),
     "daily_claims": _table(nothing="game day streak amount claimed_at", owner="player_id"),
     "dinocard_launches": _table(nothing="pack_id day used"),
+    "lab_cooldowns": _table(nothing="ready_at", owner="player_id"),
     "drop_entries": _table(nothing="drop_id position entered_at", player="player_id"),
     "drop_settings": _table(nothing="guild_id rhythm games last_active_at next_job updated_at"),
     "drops": _table(

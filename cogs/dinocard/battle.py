@@ -19,6 +19,7 @@ from discord import app_commands
 
 from cogs.dinocard.common import card_choices, cards_option, dino_of, number_option, pack_choices, refused
 from cogs.dinocard.preparation import MAX_BONUS, PREPARATION_ITEMS, here, prepare_reply
+from cogs.shared.lab import LabRequest, lab_reply
 from cogs.shared.mixins import CommandsMixin, send
 from core.errors import BadInput
 from discord_app.components import PersistentButton
@@ -30,6 +31,19 @@ from services.infra.messages import Embed, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 MODES = {"next": "step", "phase": "phase", "all": "all"}
+
+
+async def masters_matching(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The dojo masters whose name or id holds what the player typed, in their language."""
+    locale = await locale_of(interaction)
+    masters = dino_of(interaction).battles.masters()
+    return [
+        app_commands.Choice(name=f"{m.name.get(locale)} (niv. {m.level})"[:100], value=m.id)
+        for m in masters
+        if current.lower() in m.name.get(locale).lower() or current.lower() in m.id
+    ][:25]
 
 
 class WatchButton(
@@ -173,13 +187,27 @@ class DinocardBattleCommands(CommandsMixin):
     async def master_choices(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        locale = await locale_of(interaction)
-        masters = dino_of(interaction).battles.masters()
-        return [
-            app_commands.Choice(name=f"{m.name.get(locale)} (niv. {m.level})"[:100], value=m.id)
-            for m in masters
-            if current.lower() in m.name.get(locale).lower() or current.lower() in m.id
-        ][:25]
+        return await masters_matching(interaction, current)
+
+    @app_commands.command(name="lab", description=desc("cmd.dino.lab.description"))
+    @app_commands.describe(
+        pack=desc("cmd.dino.lab.opt.pack.description"), opponent=desc("cmd.dino.lab.opt.opponent.description")
+    )
+    @app_commands.autocomplete(pack=pack_choices)
+    async def lab(
+        self,
+        interaction: discord.Interaction[Any],
+        pack: app_commands.Range[str, 1, 40],
+        opponent: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        """A pack against each dojo master, one master, or another of the player's packs (docs/lab.md)."""
+        await lab_reply(interaction, "dinocard", LabRequest(interaction.user.id, pack, opponent))
+
+    @lab.autocomplete("opponent")
+    async def lab_opponents(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await masters_matching(interaction, current)
 
     @app_commands.command(name="replay", description=desc("cmd.dino.replay.description"))
     @app_commands.describe(number=desc("cmd.dino.replay.opt.number.description"))

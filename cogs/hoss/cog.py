@@ -35,6 +35,7 @@ from cogs.hoss.replays import REPLAY_ITEMS, send_choices, send_replay
 from cogs.hoss.views import DYNAMIC_ITEMS, collection_reply, fusion_button, opening_reply, quote_button
 from cogs.shared.components import key_choice, reply
 from cogs.shared.guide import rules_reply
+from cogs.shared.lab import LabRequest, lab_reply
 from cogs.shared.mixins import send, send_board
 from core.errors import BadInput, NotAllowed, NotFound
 from core.i18n import normalize_locale
@@ -447,6 +448,20 @@ class HossCog(
             await show_battle(interaction, battle_id, screen.message)
             return
         await show_privately(interaction, screen.message.spec, locale)
+
+    @app_commands.command(name="lab", description=desc("cmd.hoss.lab.description"))
+    @app_commands.describe(
+        slot=desc("cmd.hoss.lab.opt.slot.description"), rank=desc("cmd.hoss.lab.opt.rank.description")
+    )
+    async def lab(
+        self,
+        interaction: discord.Interaction[Any],
+        slot: Slot | None = None,
+        rank: app_commands.Range[int, 1, 9] | None = None,
+    ) -> None:
+        """The deck (the active one by default) against the AI of every rank, or of one (docs/lab.md)."""
+        opponent = None if rank is None else str(rank)
+        await lab_reply(interaction, "hoss", LabRequest(interaction.user.id, slot, opponent))
 
     @app_commands.command(name="leaderboard", description=desc("cmd.hoss.leaderboard.description"))
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:

@@ -22,6 +22,7 @@ from engine.dinocard.catalog import (
     Master,
 )
 from engine.dinocard.engine import DinocardEngine, DinocardSetupError, compute
+from engine.dinocard.lab import lab_battles
 from engine.dinocard.log import instance_id
 from engine.dinocard.packs import (
     MAX_COPIES,
@@ -89,6 +90,7 @@ __all__ = [
     "gain_xp",
     "instance_id",
     "kept_on_top",
+    "lab_battles",
     "pack_problems",
     "perceived",
     "start_life",

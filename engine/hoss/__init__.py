@@ -92,6 +92,7 @@ from engine.hoss.fusion import (
     plan_fusion,
     roll,
 )
+from engine.hoss.lab import lab_battles, ranked_opponent
 from engine.hoss.raffle import GOLD_PER_WINNER, TICKET_PRICE, RaffleSplit, split
 from engine.hoss.ranks import (
     MAX_RANK,
@@ -189,6 +190,7 @@ __all__ = [
     "highest_unlocked",
     "highest_unlocked_rank",
     "incomplete_lines",
+    "lab_battles",
     "milestone_gold",
     "moves_of",
     "new_battle",
@@ -201,6 +203,7 @@ __all__ = [
     "playable_ranks",
     "race_booster_unlocked",
     "rank",
+    "ranked_opponent",
     "roll",
     "sale_price",
     "season_payouts",

@@ -18,6 +18,7 @@ from services.dinocard.collection import DinocardCollection
 from services.dinocard.drops import DROPS
 from services.dinocard.economy import CURRENCY, DEFAULT_ZONE
 from services.dinocard.guide import GUIDE
+from services.dinocard.lab import LAB
 from services.dinocard.names import card_fields
 from services.dinocard.packs import DinocardPacks, anonymise
 from services.dinocard.shop import DinocardShop
@@ -95,4 +96,5 @@ GAME = GameSpec(
     drops=DROPS,
     standings=STANDINGS,
     tournament=TournamentGame(tournament, at_once=True),
+    lab=LAB,
 )

@@ -28,6 +28,7 @@ from services.hoss.keys import ELEMENT_KEYS as ELEMENT_KEYS
 from services.hoss.keys import RACE_KEYS as RACE_KEYS
 from services.hoss.keys import RANK_KEYS as RANK_KEYS
 from services.hoss.keys import STATUS_KEYS as STATUS_KEYS
+from services.hoss.lab import LAB
 from services.hoss.raffle import RaffleService
 from services.hoss.recap import RECAP_SECTIONS
 from services.hoss.reset import reset
@@ -163,4 +164,5 @@ GAME = GameSpec(
     drops=DROPS,
     standings=STANDINGS,
     recap_sections=RECAP_SECTIONS,
+    lab=LAB,
 )

@@ -16,6 +16,7 @@ from services.community.admin import AdminService
 from services.community.card_images.service import CardImages
 from services.community.daily import DailyService
 from services.community.drops.service import DropService
+from services.community.lab.service import LabService
 from services.community.leaderboard.service import LeaderboardService
 from services.community.privacy import PrivacyService
 from services.community.recap.providers import PLATFORM_PROVIDERS
@@ -66,11 +67,13 @@ class Services:
     leaderboard: LeaderboardService  # /classement serveur: every game's ranking in one board
     recap: RecapService  # each server's week, every Monday morning in its announcements channel
     tournaments: TournamentService
+    lab: LabService  # the deck lab: batches of battles in worker processes (docs/lab.md)
     registry: GameRegistry  # the games this container serves: their currencies, commands and hooks
     games: dict[str, Any] = field(default_factory=dict)  # game key -> that game's service
 
     async def close(self) -> None:
         """After the deliverer stopped: what this process had claimed goes back to the others at once."""
+        self.lab.close()
         await self.scheduler.stop()
         try:
             await self.outbox.release()
@@ -178,6 +181,17 @@ async def build_services(
             (*PLATFORM_PROVIDERS, tournaments_section, *(p for spec in specs for p in spec.recap_sections)),
         ),
         tournaments=tournaments,
+        lab=LabService(
+            db,
+            clock,
+            registry,
+            {
+                spec.key: (game_services[spec.key], spec.lab)
+                for spec in specs
+                if spec.lab is not None and spec.key in game_services
+            },
+            rng=rng_for("lab"),
+        ),
         registry=registry,
         games=game_services,
     )

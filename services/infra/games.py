@@ -20,6 +20,7 @@ from core.i18n import DEFAULT_LOCALE, has
 from engine.registry import EngineRegistry
 from services.community.card_images.spec import CardArt, CardCopy
 from services.community.drops.pool import DropPool
+from services.community.lab.spec import LabGame
 from services.community.leaderboard.spec import Standings
 from services.community.recap.sections import SectionProvider
 from services.infra.messages import Button, Text
@@ -297,6 +298,7 @@ class GameSpec:
     # Sections of its own in a server's weekly recap (services/community/recap/sections.py)
     recap_sections: tuple[SectionProvider, ...] = ()
     tournament: TournamentGame | None = None  # tournaments of its matches (docs/tournaments.md)
+    lab: LabGame | None = None  # its deck lab: many battles against the AI, for statistics (docs/lab.md)
 
 
 class GameRegistry:

@@ -15,6 +15,11 @@ def shown(message: RecordedMessage) -> str:
     return str(message.render()).replace("\u202f", " ")
 
 
+def plain(text: str) -> str:
+    """French typography's no-break spaces as the spaces a reader sees."""
+    return text.replace("\u202f", " ").replace("\u00a0", " ")
+
+
 def only_public(h: BotHarness, pattern: str) -> RecordedMessage:
     """The one public message whose text matches `pattern` (e.g. a duel's title with its number)."""
     found = [m for m in h.emu.messages if not m.ephemeral and re.search(pattern, shown(m))]

@@ -25,10 +25,11 @@ from PIL import Image
 from core.errors import NotFound
 from core.i18n import catalogs, normalize_locale, t
 from core.message_guard import echo
-from services.community.card_images import draw, profile, tournament
+from services.community.card_images import draw, lab_chart, profile, tournament
 from services.community.card_images import figures as figure_tiles
 from services.community.card_images.cache import DiskCache
 from services.community.card_images.draw import STRIP_SCALE
+from services.community.card_images.lab_chart import LAB_CHART
 from services.community.card_images.profile import BestCard, ProfileCard
 from services.community.card_images.spec import CardArt, CardCopy
 from services.infra import games
@@ -265,7 +266,10 @@ class CardImages:
         return await asyncio.to_thread(self.profile_now, shown, locale)
 
     async def picture(self, picture: Picture, locale: str | None) -> bytes:
-        """A post's picture drawn from its data (a tournament's bracket or standings), in a worker thread."""
+        """A picture drawn from its data (a tournament's bracket or standings, a lab's chart), in a worker
+        thread."""
+        if picture.kind == LAB_CHART:
+            return await asyncio.to_thread(lab_chart.png, picture.data, locale)
         return await asyncio.to_thread(tournament.png, picture.kind, picture.data, locale)
 
     def best_cards(

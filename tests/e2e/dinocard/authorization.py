@@ -47,6 +47,8 @@ async def dino_pack(w: World) -> Scene:
 
 
 ROWS = (
+    # The lab plays the actor's own packs only: alice's pack named by carol reads as unknown
+    Row("/dino labo", dino_prepared, command("dino lab", pack="#{pack}"), (STRANGER,)),
     Row(
         "dino Lancer le Défi",
         dino_prepared,

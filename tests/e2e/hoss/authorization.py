@@ -54,6 +54,13 @@ async def hoss_arena_battle(w: World) -> Scene:
     return Scene({"battle": battle}, "alice", end=end)
 
 
+async def hoss_deck(w: World) -> Scene:
+    """Alice's active deck in slot 1: the deck a lab plays."""
+    alice = w.user("alice")
+    await with_deck(w.h, alice)
+    return Scene({"slot": 1}, "alice")
+
+
 async def hoss_collection(w: World) -> Scene:
     """A booster bought and flipped, and a milestone notice waiting for its OK."""
     alice = w.user("alice")
@@ -154,6 +161,8 @@ ROWS = (
         click("hoss:replaypick:{me}", ["{battle}"]),
         (STRANGER, OTHER_SERVER, STRANGER_AFTER_END_ELSEWHERE),
     ),
+    # The lab plays the actor's own deck: a stranger naming alice's slot reaches their own, empty one
+    Row("/hoss labo", hoss_deck, command("hoss lab", slot="{slot}"), (STRANGER,)),
     # HOSS boosters, copies, quotes, fusion, notices (the player's own things)
     Row("hoss flip", hoss_collection, click("hoss:flip:{opening}:1"), (STRANGER,)),
     Row("hoss flip all", hoss_collection, click("hoss:flipall:{opening}"), (STRANGER,)),
