@@ -40,7 +40,8 @@ from discord_app.render import files_of, text, to_discord
 from engine.hoss import ChoosePath, HossAction, Move, Pass, Place, Play
 from services.hoss.battle.choices import Choice, choice_value, parse_choice
 from services.hoss.battle.edits import Shown
-from services.hoss.battle.ranked import BattleView, Ladder, Notice
+from services.hoss.battle.notices import Notice
+from services.hoss.battle.ranked import BattleView, Ladder
 from services.hoss.battle.render import name_of
 from services.hoss.keys import RANK_NAME_KEYS
 from services.hoss.standings import StandingEntry, Standings

@@ -56,6 +56,7 @@ from services.choco.game_store import (
 )
 from services.choco.notation import UnownedCard, describe, parse_turn
 from services.choco.render import hand
+from services.choco.text import reason_text
 from services.infra import guild_settings
 from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Text
@@ -72,32 +73,6 @@ CHALLENGE_TTL = timedelta(hours=24)
 THREAD_CLAIM_TTL = timedelta(minutes=1)
 MAX_ABSENCE_HOURS = 24 * 90
 REASON_MAX = 200
-REASON_TEXT = {
-    "bad_effect_target": "choco.reason.bad_effect_target",
-    "bad_target": "choco.reason.bad_target",
-    "board_full": "choco.reason.board_full",
-    "cannot_attack": "choco.reason.cannot_attack",
-    "cannot_move": "choco.reason.cannot_move",
-    "cannot_play_effect": "choco.reason.cannot_play_effect",
-    "cannot_summon": "choco.reason.cannot_summon",
-    "front_empty": "choco.reason.front_empty",
-    "line_full": "choco.reason.line_full",
-    "no_deck_attack": "choco.reason.no_deck_attack",
-    "not_in_hand": "choco.reason.not_in_hand",
-    "not_your_turn": "choco.reason.not_your_turn",
-    "phase_order": "choco.reason.phase_order",
-    "summon_required": "choco.reason.summon_required",
-    "cannot_prepare": "choco.reason.cannot_prepare",
-    "preparatory_turn": "choco.reason.preparatory_turn",
-    "game_over": "choco.reason.game_over",
-    "unknown_action": "choco.reason.unknown_action",
-    "bad_action": "choco.reason.bad_action",
-}
-
-
-def reason_text(error: IllegalAction) -> Text:
-    why = str(error.params.get("reason", ""))
-    return Text(REASON_TEXT.get(why, "choco.reason.unknown_action"))
 
 
 @dataclass(frozen=True)

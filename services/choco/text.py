@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from engine.cards import LocalizedText
 from engine.choco import Card, ChocoCard, ChocoCatalog, ChocoState, Effect, Line, Side
+from engine.errors import IllegalAction
 from services.infra.messages import Text
 
 LINE_KEYS: dict[str, str] = {"front": "choco.event.line.front", "reserve": "choco.event.line.reserve"}
@@ -161,3 +162,32 @@ def line_of(side: Side, uid: str) -> Line | None:
 
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
+
+
+# Why the engine refused a declared step, as the referee says it.
+REASON_TEXT = {
+    "bad_effect_target": "choco.reason.bad_effect_target",
+    "bad_target": "choco.reason.bad_target",
+    "board_full": "choco.reason.board_full",
+    "cannot_attack": "choco.reason.cannot_attack",
+    "cannot_move": "choco.reason.cannot_move",
+    "cannot_play_effect": "choco.reason.cannot_play_effect",
+    "cannot_summon": "choco.reason.cannot_summon",
+    "front_empty": "choco.reason.front_empty",
+    "line_full": "choco.reason.line_full",
+    "no_deck_attack": "choco.reason.no_deck_attack",
+    "not_in_hand": "choco.reason.not_in_hand",
+    "not_your_turn": "choco.reason.not_your_turn",
+    "phase_order": "choco.reason.phase_order",
+    "summon_required": "choco.reason.summon_required",
+    "cannot_prepare": "choco.reason.cannot_prepare",
+    "preparatory_turn": "choco.reason.preparatory_turn",
+    "game_over": "choco.reason.game_over",
+    "unknown_action": "choco.reason.unknown_action",
+    "bad_action": "choco.reason.bad_action",
+}
+
+
+def reason_text(error: IllegalAction) -> Text:
+    why = str(error.params.get("reason", ""))
+    return Text(REASON_TEXT.get(why, "choco.reason.unknown_action"))

@@ -14,7 +14,6 @@ claims it. Rules: `engine/hoss/ranks.py`; decisions: docs/hoss/ranked.md.
 from __future__ import annotations
 
 import random
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
@@ -57,6 +56,7 @@ from services.hoss.battle.battles import (
 from services.hoss.battle.choices import Choice, chosen
 from services.hoss.battle.edits import ROUND_PACE, Shown
 from services.hoss.battle.history import PastBattle
+from services.hoss.battle.notices import NOTICES, Claim, Notice, notice_of, pending
 from services.hoss.battle.view import NOTABLE_EVENTS
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
@@ -84,16 +84,6 @@ class RankStatus:
     playable: bool
     win_gold: int
     loss_gold: int
-
-
-@dataclass(frozen=True)
-class Notice:
-    id: int
-    kind: str  # 'milestone'
-    rank: int
-    wins: int
-    gold: int
-    battle_id: int | None
 
 
 @dataclass(frozen=True)
@@ -188,36 +178,12 @@ class DefenderMoves:
     cards: dict[str, str]  # the player's creatures in play: uid -> card id (to name them)
 
 
-@dataclass(frozen=True)
-class Claim:
-    notice: Notice
-    credited: bool  # False when it had been claimed already
-    balance: int
-
-
-def _notice(row: sqlite3.Row) -> Notice:
-    return Notice(
-        int(row["id"]), row["kind"], int(row["rank"]), int(row["wins"]), int(row["gold"]), row["battle_id"]
-    )
-
-
 def _check_pause(row: BattleRow, pause: int | None) -> None:
     """Controls drawn for `pause` act only while the battle is live and still waits there."""
     if not row.live:
         raise NotAllowed("hoss.error.ranked.over")
     if pause is not None and pause != row.pause:
         raise NotAllowed("hoss.error.ranked.stale")
-
-
-# A notice names its battle's match; players see the battle's number.
-NOTICES = "SELECT n.*, m.number AS battle_id FROM hoss_notices n LEFT JOIN matches m ON m.id = n.match_id"
-
-
-def _pending(conn: Connection, player_id: int) -> list[Notice]:
-    rows = conn.execute(
-        f"{NOTICES} WHERE n.player_id = ? AND n.claimed_at IS NULL ORDER BY n.id", (player_id,)
-    )
-    return [_notice(row) for row in rows]
 
 
 NO_NOTICE_CACHE = 100_000  # players remembered as having no notice; all forgotten beyond it
@@ -284,7 +250,7 @@ class RankedService:
                 for s in RANKS
             )
             live = battles.live_battle_id(conn, player_id)
-            return Ladder(ranks, top, playable, live, tuple(_pending(conn, player_id)))
+            return Ladder(ranks, top, playable, live, tuple(pending(conn, player_id)))
 
         return await self.db.read(unit)
 
@@ -293,7 +259,7 @@ class RankedService:
         if player_id in self._no_notice:
             return []
         generation = self._generation
-        notices = await self.db.read(lambda conn: _pending(conn, player_id))
+        notices = await self.db.read(lambda conn: pending(conn, player_id))
         if not notices and generation == self._generation:
             if len(self._no_notice) >= NO_NOTICE_CACHE:
                 self._no_notice.clear()
@@ -314,7 +280,7 @@ class RankedService:
                 "UPDATE hoss_notices SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL",
                 (to_db(now), notice_id),
             ).rowcount
-            notice = _notice(row)
+            notice = notice_of(row)
             if claimed:
                 why = ledger.Movement(REASON_MILESTONE, ref=str(notice_id))
                 balance = ledger.credit(conn, now, player_id, GOLD, notice.gold, why)

@@ -7,7 +7,8 @@ from typing import Any
 
 from cogs.hoss.battle import ladder_reply, notice_reply
 from services.hoss.battle.battles import BattleResult
-from services.hoss.battle.ranked import RANK_NAME_KEYS, Ladder, Notice, RankStatus
+from services.hoss.battle.notices import Notice
+from services.hoss.battle.ranked import RANK_NAME_KEYS, Ladder, RankStatus
 from services.hoss.battle.render import creature_line, result_text
 from services.hoss.battle.view import CreatureView
 from services.infra.messages import Text
