@@ -16,13 +16,18 @@ def newest_dm(h: BotHarness, user: User) -> RecordedMessage:
 
 
 def starter_copy(h: BotHarness, owner: int) -> tuple[int, str]:
-    """The lowest-numbered copy of the player's Pillz starter deck, and its character's id."""
+    """The lowest-numbered copy of the player's Pillz starter deck whose character has another name in
+    English (the deck is drawn at random: « Arquebusier » is the same in both), and its character's id."""
+    assert h.bot is not None
     with postgres.connect(h.db_path) as conn:
-        row = conn.execute(
-            "SELECT id, card_key FROM cards WHERE owner_id = ? AND game = 'pillz' ORDER BY id LIMIT 1",
-            (owner,),
-        ).fetchone()
-    return int(row[0]), str(row[1])
+        rows = conn.execute(
+            "SELECT id, card_key FROM cards WHERE owner_id = ? AND game = 'pillz' ORDER BY id", (owner,)
+        ).fetchall()
+    for copy, key in rows:
+        card = h.bot.services.cards.get("pillz", str(key))
+        if card is not None and card.name.fr != card.name.en:
+            return int(copy), str(key)
+    raise AssertionError(f"no character of the starter deck is named otherwise in English: {rows}")
 
 
 async def test_the_giver_is_warned_then_practice_names_the_missing_character(harness: BotHarness) -> None:
