@@ -222,20 +222,24 @@ class EmulatorCore:
         """
         quiet_passes = 0
         own_quiet_passes = 0
-        before = _positions()
+        before: frozenset[tuple[int, tuple[tuple[int, int], ...]]] | None = None
         for _ in range(max_passes):
             await asyncio.sleep(0)
             if record is not None:
                 own_quiet_passes = own_quiet_passes + 1 if record.inflight == 0 else 0
-                if self._waiting > 1 and own_quiet_passes >= OWN_QUIET_PASSES:
-                    return
+                if self._waiting > 1:  # others act too: the loop is not idle, the own rule decides
+                    if own_quiet_passes >= OWN_QUIET_PASSES:
+                        return
+                    before, quiet_passes = None, 0
+                    continue
+            if self._inflight:  # a request in flight: not idle, and no need to look where tasks wait
+                before, quiet_passes = None, 0
+                continue
+            # Reading every task's await chain is the costly part: done only when the loop may be idle.
             now = _positions()
-            if self._inflight == 0 and now == before:
-                quiet_passes += 1
-                if quiet_passes >= QUIET_PASSES:
-                    return
-            else:
-                quiet_passes = 0
+            quiet_passes = quiet_passes + 1 if now == before else 0
+            if quiet_passes >= QUIET_PASSES:
+                return
             before = now
 
     def interaction_by_token(self, token: str) -> InteractionRecord | None:
