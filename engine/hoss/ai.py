@@ -34,9 +34,10 @@ card order carries most of it (Défenseurs early, then race and class); the thre
 for the card (a two-round look-ahead chose worse: the hidden enemy hand and the luck of a few rounds blur
 it), so look-aheads are kept for paths.
 
-Cost: the model is a few hundred arithmetic operations per candidate; look-aheads only for paths (a few
-per battle, each at most the rest of the battle). A whole battle between two strong policies takes about
-3 ms (p99 about 13 ms) on the development machine.
+Cost: the model is a few hundred arithmetic operations per candidate, its pure results kept for the rest of
+the decision (`ai_model.Model`); look-aheads only for paths (a few per battle, each at most the rest of the
+battle). A lab battle (ranked opponents, this policy on both seats) costs about 4 ms of CPU on the
+development machine, several times the reference battle of benchmarks/hoss_battles.py (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -44,15 +45,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.hoss.actions import ChoosePath, HossAction, Move, Pass, Place, Play
-from engine.hoss.ai_model import (
-    best_protege,
-    exchange,
-    field,
-    hand_creature,
-    placement_score,
-    shadow,
-    worth,
-)
+from engine.hoss.ai_model import Model, worth
 from engine.hoss.battle import Battle
 from engine.hoss.bonus import attack_interval_ms, hits_per_round
 from engine.hoss.fighters import Fighter, Side
@@ -113,15 +106,15 @@ def _index(units: Sequence[Fighter], uid: str) -> int:
     return next(i for i, u in enumerate(units) if u.uid == uid)
 
 
-def _place(battle: Battle, seat: int, legal: Sequence[Place]) -> Place:
+def _place(model: Model, battle: Battle, seat: int, legal: Sequence[Place]) -> Place:
     side = battle.sides[seat]
-    mine, enemies = field(side), field(side.foe)
+    mine, enemies = model.field(side), model.field(side.foe)
     defender = legal[0].defender
-    protege, _ = best_protege(mine, enemies, _index(mine, defender), [a.protege for a in legal])
+    protege, _ = model.best_protege(mine, enemies, _index(mine, defender), [a.protege for a in legal])
     return Place(defender, protege)
 
 
-def _move(side: Side, legal: Sequence[HossAction]) -> Move | None:
+def _move(model: Model, side: Side, legal: Sequence[HossAction]) -> Move | None:
     """The first Défenseur move worth making, if any."""
     options: dict[str, list[str]] = {}
     for a in legal:
@@ -129,32 +122,32 @@ def _move(side: Side, legal: Sequence[HossAction]) -> Move | None:
             options.setdefault(a.defender, []).append(a.protege)
     if not options:
         return None
-    mine, enemies = field(side), field(side.foe)
+    mine, enemies = model.field(side), model.field(side.foe)
     for defender, proteges in options.items():
         index = _index(mine, defender)
         guarded = mine[index].protege
         if guarded is None:
             continue
-        now = placement_score(mine, enemies, index, _index(mine, guarded.uid))
-        protege, score = best_protege(mine, enemies, index, proteges)
+        now = model.placement_score(mine, enemies, index, _index(mine, guarded.uid))
+        protege, score = model.best_protege(mine, enemies, index, proteges)
         if score > now * MOVE_MARGIN:
             return Move(defender, protege)
     return None
 
 
-def _play(side: Side, plays: Sequence[Play]) -> Play:
+def _play(model: Model, side: Side, plays: Sequence[Play]) -> Play:
     """The card whose entry gives the best exchange against the enemies in play; then the strongest."""
-    mine, enemies = field(side), field(side.foe)
+    mine, enemies = model.field(side), model.field(side.foe)
     best: Play | None = None
     best_key = (0.0, 0.0)
     for card in dict.fromkeys(a.card for a in plays):
-        entering = hand_creature(side, card)
+        entering = model.hand_creature(side, card)
         proteges = [a.protege for a in plays if a.card == card and a.protege is not None]
         protege = None
         if proteges:
-            protege, _ = best_protege([*mine, entering], enemies, len(mine), proteges)
+            protege, _ = model.best_protege([*mine, entering], enemies, len(mine), proteges)
             entering.protege = mine[_index(mine, protege)]
-        key = (exchange([*mine, entering], enemies), worth(entering))
+        key = (model.exchange([*mine, entering], enemies), worth(entering))
         if best is None or key > best_key:
             best, best_key = Play(card, protege), key
     assert best is not None
@@ -164,9 +157,10 @@ def _play(side: Side, plays: Sequence[Play]) -> Play:
 def side_worth(side: Side, with_hand: bool) -> float:
     """PV x damage per second of a side's creatures, a Défenseur counting half its side's average
     attacker; plus the hand at full PV when asked (only for the deciding seat: the other's is hidden)."""
-    units = field(side)
+    model = Model()
+    units = model.field(side)
     if with_hand:
-        units += [hand_creature(side, uid) for uid in side.hand]
+        units += [model.hand_creature(side, uid) for uid in side.hand]
     rates = [worth(u) / max(u.hp + u.shield, 1) for u in units if not u.is_def]
     guard_rate = 0.5 * sum(rates) / len(rates) if rates else 0.0
     return sum(worth(u) if not u.is_def else (u.hp + u.shield) * guard_rate for u in units)
@@ -210,22 +204,24 @@ def lookahead(battle: Battle, seat: int, action: HossAction, horizon: int, sampl
     return side_worth(mine, True) - side_worth(other, False)
 
 
-def _path(battle: Battle, seat: int, legal: Sequence[ChoosePath], horizon: int, samples: int) -> ChoosePath:
+def _path(
+    model: Model, battle: Battle, seat: int, legal: Sequence[ChoosePath], horizon: int, samples: int
+) -> ChoosePath:
     if len(legal) == 1:
         return legal[0]
     side = battle.sides[seat]
-    mine, enemies = field(side), field(side.foe)
+    mine, enemies = model.field(side), model.field(side.foe)
     index = _index(mine, legal[0].creature)
     current = mine[index]
     best, best_key = legal[0], (0.0, 0.0)
     for n, action in enumerate(legal):
         copy = next(c for c in current.line.r2 if c.card == action.card)
-        evolved = shadow(side, current.uid, side.cards[copy.card], copy)
+        evolved = model.shadow(side, current.uid, side.cards[copy.card], copy)
         evolved.damage = min(current.damage, evolved.max_hp - 1)
-        model = exchange([*mine[:index], evolved, *mine[index + 1 :]], enemies)
+        modelled = model.exchange([*mine[:index], evolved, *mine[index + 1 :]], enemies)
         ahead = sum(lookahead(battle, seat, action, horizon, k) for k in range(samples)) / max(samples, 1)
-        if n == 0 or (ahead, model) > best_key:
-            best, best_key = action, (ahead, model)
+        if n == 0 or (ahead, modelled) > best_key:
+            best, best_key = action, (ahead, modelled)
     return best
 
 
@@ -235,18 +231,20 @@ def strong_policy(*, horizon: int = 2, samples: int = 2) -> Policy:
 
     def choose(battle: Battle, seat: int, legal: Sequence[HossAction]) -> HossAction:
         first = legal[0]
+        model = Model()  # one per decision: the battle does not change while the seat decides
         if isinstance(first, ChoosePath):
-            return _path(battle, seat, [a for a in legal if isinstance(a, ChoosePath)], horizon, samples)
+            paths = [a for a in legal if isinstance(a, ChoosePath)]
+            return _path(model, battle, seat, paths, horizon, samples)
         if isinstance(first, Place):
-            return _place(battle, seat, [a for a in legal if isinstance(a, Place)])
+            return _place(model, battle, seat, [a for a in legal if isinstance(a, Place)])
         side = battle.sides[seat]
-        move = _move(side, legal)
+        move = _move(model, side, legal)
         if move is not None:
             return move
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return next(a for a in legal if isinstance(a, Pass))
-        return _play(side, plays)
+        return _play(model, side, plays)
 
     return choose
 

@@ -54,49 +54,6 @@ LIFE_CAP_S = 10.0  # horizon of the exchange: creatures deal damage over at most
 Guards = dict[int, list[int]]  # attacker index -> indices of the Défenseurs standing on it
 
 
-def stand_in(side: Side) -> Side:
-    """An empty copy of `side`'s setup (deck, cards, buffs, current synergy, foe) to build shadow creatures
-    on, so the model never writes into the live battle, not even into its stats cache."""
-    copy = Side(side.seat, side.deck, side.cards)
-    copy.synergy = list(side.synergy)
-    copy.foe = side.foe
-    return copy
-
-
-def shadow(side: Side, uid: str, card: CardSpec, copy: CopySpec) -> Fighter:
-    """A creature as it would be in play on `side`, not added to it: a hand card, a Rang 2 path."""
-    g = Fighter(uid, stand_in(side), card, copy)
-    g.refresh()
-    return g
-
-
-def hand_creature(side: Side, uid: str) -> Fighter:
-    """Hand card `uid` as it would enter play (its Rang 1 copy)."""
-    line = side.line(uid)
-    return shadow(side, uid, side.cards[line.r1.card], line.r1)
-
-
-def fresh(f: Fighter) -> Fighter:
-    """`f` with its derived stats computed: itself in a running battle; in a battle just restored from a
-    state (stats computed lazily) a copy, so the live battle is never touched."""
-    if f.max_hp:
-        return f
-    g = shadow(f.side, f.uid, f.card, f.copy)
-    g.damage = min(f.damage, g.max_hp - 1)
-    g.shield = f.shield
-    g.bris_bp = f.bris_bp
-    g.bris = f.bris_bp / BP
-    g.gel_bp = f.gel_bp
-    g.frozen = f.frozen
-    g.protege = f.protege
-    return g
-
-
-def field(side: Side) -> list[Fighter]:
-    """A side's creatures in play, in play order, with their stats."""
-    return [fresh(f) for f in side.fighters]
-
-
 def hit_rate(f: Fighter) -> float:
     """Hits per second, as the rounds deal them: each round restarts the cycle, so its hits per round."""
     return hits_per_round(cycle(f)) * 1000.0 / ROUND_MS
@@ -156,78 +113,153 @@ def guards_of(units: Sequence[Fighter]) -> Guards:
     return guards
 
 
-def incoming(mine: Sequence[Fighter], enemies: Sequence[Fighter], guards: Guards) -> list[float]:
-    """Expected damage per second (centi-PV) each of `mine` takes from `enemies`, interceptions included."""
-    taken = [0.0] * len(mine)
-    if not mine:
+class Model:
+    """One decision's threat model: the functions below, with their pure results kept while the seat
+    decides.
+
+    Nothing changes in the battle while a seat decides, so a hit's expected damage, a creature's damage
+    output against a side, the stand-in a side's hypothetical creatures are built on (and its stats
+    cache) are computed once per decision instead of once per candidate card, protégé or path. A cache
+    is keyed by the creatures themselves (never by `id`, which a freed shadow could pass to the next),
+    and the same expressions are evaluated in the same order, so every figure is bit for bit the one
+    an uncached evaluation gives: the AI decides exactly the same, only sooner. A `Model` lives for one
+    decision (`ai.py` builds one per answer): kept longer, it would read creatures that have changed.
+    """
+
+    __slots__ = ("_hits", "_outputs", "_stand_ins")
+
+    def __init__(self) -> None:
+        self._hits: dict[tuple[Fighter, Fighter, bool], float] = {}
+        self._outputs: dict[tuple[tuple[Fighter, ...], tuple[Fighter, ...]], list[float]] = {}
+        self._stand_ins: dict[Side, Side] = {}
+
+    def stand_in(self, side: Side) -> Side:
+        """An empty copy of `side`'s setup (deck, cards, buffs, current synergy, foe) to build shadow
+        creatures on, so the model never writes into the live battle, not even into its stats cache."""
+        copy = self._stand_ins.get(side)
+        if copy is None:
+            copy = self._stand_ins[side] = Side(side.seat, side.deck, side.cards)
+            copy.synergy = list(side.synergy)
+            copy.foe = side.foe
+        return copy
+
+    def shadow(self, side: Side, uid: str, card: CardSpec, copy: CopySpec) -> Fighter:
+        """A creature as it would be in play on `side`, not added to it: a hand card, a Rang 2 path."""
+        g = Fighter(uid, self.stand_in(side), card, copy)
+        g.refresh()
+        return g
+
+    def hand_creature(self, side: Side, uid: str) -> Fighter:
+        """Hand card `uid` as it would enter play (its Rang 1 copy)."""
+        line = side.line(uid)
+        return self.shadow(side, uid, side.cards[line.r1.card], line.r1)
+
+    def fresh(self, f: Fighter) -> Fighter:
+        """`f` with its derived stats computed: itself in a running battle; in a battle just restored from
+        a state (stats computed lazily) a copy, so the live battle is never touched."""
+        if f.max_hp:
+            return f
+        g = self.shadow(f.side, f.uid, f.card, f.copy)
+        g.damage = min(f.damage, g.max_hp - 1)
+        g.shield = f.shield
+        g.bris_bp = f.bris_bp
+        g.bris = f.bris_bp / BP
+        g.gel_bp = f.gel_bp
+        g.frozen = f.frozen
+        g.protege = f.protege
+        return g
+
+    def field(self, side: Side) -> list[Fighter]:
+        """A side's creatures in play, in play order, with their stats."""
+        return [self.fresh(f) for f in side.fighters]
+
+    def hit(self, a: Fighter, t: Fighter, aimed: bool = True) -> float:
+        key = (a, t, aimed)
+        value = self._hits.get(key)
+        if value is None:
+            value = self._hits[key] = hit_value(a, t, aimed)
+        return value
+
+    def incoming(self, mine: Sequence[Fighter], enemies: Sequence[Fighter], guards: Guards) -> list[float]:
+        """Expected damage per second (centi-PV) each of `mine` takes from `enemies`, interceptions
+        included."""
+        taken = [0.0] * len(mine)
+        if not mine:
+            return taken
+        hit = self.hit
+        for a in enemies:
+            if a.is_def or a.frozen:
+                continue
+            targets = pool(a, mine)
+            rate = hit_rate(a) / len(targets)
+            bit = a.race_bit
+            for i in targets:
+                t = mine[i]
+                left = 1.0
+                for d in guards.get(i, ()):
+                    guard = mine[d]
+                    share = left * (1.0 if guard.resists_race & bit and t.fears_race & bit else INTERCEPT)
+                    taken[d] += rate * share * hit(a, guard, False)
+                    left -= share
+                taken[i] += rate * left * hit(a, t)
         return taken
-    for a in enemies:
-        if a.is_def or a.frozen:
-            continue
-        targets = pool(a, mine)
-        rate = hit_rate(a) / len(targets)
-        bit = a.race_bit
-        for i in targets:
-            t = mine[i]
-            left = 1.0
-            for d in guards.get(i, ()):
-                guard = mine[d]
-                share = left * (1.0 if guard.resists_race & bit and t.fears_race & bit else INTERCEPT)
-                taken[d] += rate * share * hit_value(a, guard, aimed=False)
-                left -= share
-            taken[i] += rate * left * hit_value(a, t)
-    return taken
 
+    def output(self, a: Fighter, enemies: Sequence[Fighter]) -> float:
+        """Expected damage per second (centi-PV) `a` deals to `enemies`."""
+        if a.is_def or a.frozen or not enemies:
+            return 0.0
+        targets = pool(a, enemies)
+        hit = self.hit
+        return hit_rate(a) * sum(hit(a, enemies[i]) for i in targets) / len(targets)
 
-def output(a: Fighter, enemies: Sequence[Fighter]) -> float:
-    """Expected damage per second (centi-PV) `a` deals to `enemies`."""
-    if a.is_def or a.frozen or not enemies:
-        return 0.0
-    targets = pool(a, enemies)
-    return hit_rate(a) * sum(hit_value(a, enemies[i]) for i in targets) / len(targets)
+    def outputs(self, mine: Sequence[Fighter], enemies: Sequence[Fighter]) -> list[float]:
+        """`output` of each of `mine`: the same whatever the Défenseurs guard, so kept per pair of sides."""
+        key = (tuple(mine), tuple(enemies))
+        found = self._outputs.get(key)
+        if found is None:
+            found = self._outputs[key] = [self.output(u, enemies) for u in mine]
+        return found
 
+    def lifetime_damage(self, mine: Sequence[Fighter], enemies: Sequence[Fighter], guards: Guards) -> float:
+        """What `mine` deal in total, each until it dies under the enemies' expected fire (capped)."""
+        total = 0.0
+        taken = self.incoming(mine, enemies, guards)
+        for u, rate, out in zip(mine, taken, self.outputs(mine, enemies), strict=True):
+            life = LIFE_CAP_S if rate <= 0 else min(LIFE_CAP_S, (u.hp + u.shield) / rate)
+            total += out * life
+        return total
 
-def lifetime_damage(mine: Sequence[Fighter], enemies: Sequence[Fighter], guards: Guards) -> float:
-    """What `mine` deal in total, each until it dies under the enemies' expected fire (capped)."""
-    total = 0.0
-    for u, rate in zip(mine, incoming(mine, enemies, guards), strict=True):
-        life = LIFE_CAP_S if rate <= 0 else min(LIFE_CAP_S, (u.hp + u.shield) / rate)
-        total += output(u, enemies) * life
-    return total
+    def exchange(self, mine: Sequence[Fighter], enemies: Sequence[Fighter]) -> float:
+        """The share of the enemies' PV my creatures destroy minus the share of mine they destroy, each
+        capped at 1 (a whole side): from -1 (I lose everything, they lose nothing) to 1."""
+        if not mine:
+            return -1.0
+        if not enemies:
+            return 1.0
+        mine_hp = sum(u.hp + u.shield for u in mine)
+        their_hp = sum(u.hp + u.shield for u in enemies)
+        dealt = self.lifetime_damage(mine, enemies, guards_of(mine)) / their_hp
+        suffered = self.lifetime_damage(enemies, mine, guards_of(enemies)) / mine_hp
+        return min(1.0, dealt) - min(1.0, suffered)
 
+    def placement_score(
+        self, mine: Sequence[Fighter], enemies: Sequence[Fighter], defender: int, protege: int
+    ) -> float:
+        """What my creatures deal over their lifetimes if Défenseur `defender` stands on `protege`
+        (indices of `mine`), every other Défenseur staying where it is."""
+        guards = {i: [d for d in stood if d != defender] for i, stood in guards_of(mine).items()}
+        guards.setdefault(protege, []).append(defender)
+        return self.lifetime_damage(mine, enemies, guards)
 
-def exchange(mine: Sequence[Fighter], enemies: Sequence[Fighter]) -> float:
-    """The share of the enemies' PV my creatures destroy minus the share of mine they destroy, each capped
-    at 1 (a whole side): from -1 (I lose everything, they lose nothing) to 1."""
-    if not mine:
-        return -1.0
-    if not enemies:
-        return 1.0
-    mine_hp = sum(u.hp + u.shield for u in mine)
-    their_hp = sum(u.hp + u.shield for u in enemies)
-    dealt = lifetime_damage(mine, enemies, guards_of(mine)) / their_hp
-    suffered = lifetime_damage(enemies, mine, guards_of(enemies)) / mine_hp
-    return min(1.0, dealt) - min(1.0, suffered)
-
-
-def placement_score(
-    mine: Sequence[Fighter], enemies: Sequence[Fighter], defender: int, protege: int
-) -> float:
-    """What my creatures deal over their lifetimes if Défenseur `defender` stands on `protege` (indices
-    of `mine`), every other Défenseur staying where it is."""
-    guards = {i: [d for d in stood if d != defender] for i, stood in guards_of(mine).items()}
-    guards.setdefault(protege, []).append(defender)
-    return lifetime_damage(mine, enemies, guards)
-
-
-def best_protege(
-    mine: Sequence[Fighter], enemies: Sequence[Fighter], defender: int, options: Sequence[str]
-) -> tuple[str, float]:
-    """The protégé among `options` (uids of `mine`) with the best `placement_score`; the first on a tie."""
-    where = {u.uid: i for i, u in enumerate(mine)}
-    best, best_score = options[0], -1.0
-    for uid in options:
-        score = placement_score(mine, enemies, defender, where[uid])
-        if score > best_score:
-            best, best_score = uid, score
-    return best, best_score
+    def best_protege(
+        self, mine: Sequence[Fighter], enemies: Sequence[Fighter], defender: int, options: Sequence[str]
+    ) -> tuple[str, float]:
+        """The protégé among `options` (uids of `mine`) with the best `placement_score`; the first on a
+        tie."""
+        where = {u.uid: i for i, u in enumerate(mine)}
+        best, best_score = options[0], -1.0
+        for uid in options:
+            score = self.placement_score(mine, enemies, defender, where[uid])
+            if score > best_score:
+                best, best_score = uid, score
+        return best, best_score
