@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -84,18 +85,31 @@ def seeds_for(job: LabJob, battles: int) -> list[list[int]]:
     return [fresh_seeds(n) for n in split(battles, len(job.opponents))]
 
 
-def engine_loop(job: LabJob, seeds: Sequence[Sequence[int]]) -> float:
-    began = time.perf_counter()
+def engine_loop(job: LabJob, seeds: Sequence[Sequence[int]]) -> tuple[float, float]:
+    """(wall, CPU) seconds of the engine's own loop in this process."""
+    began, cpu = time.perf_counter(), time.process_time()
     for opponent, own in zip(job.opponents, seeds, strict=True):
         job.play(job.catalog, job.deck, opponent.spec, own)
-    return time.perf_counter() - began
+    return time.perf_counter() - began, time.process_time() - cpu
 
 
-async def lab_batch(pool: LabPool, job: LabJob, seeds: Sequence[Sequence[int]]) -> float:
-    began = time.perf_counter()
+def workers_cpu(pool: LabPool) -> float:
+    """CPU seconds the pool's worker processes have used (Linux's /proc; 0 elsewhere)."""
+    processes = getattr(getattr(pool, "_executor", None), "_processes", None) or {}
+    total = 0
+    for pid in list(processes):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def lab_batch(pool: LabPool, job: LabJob, seeds: Sequence[Sequence[int]]) -> tuple[float, float]:
+    """(wall, CPU) seconds of the lab's batch: the workers' CPU and this process's (chunks, statistics)."""
+    began, cpu, spent = time.perf_counter(), time.process_time(), workers_cpu(pool)
     played = await pool.play(job, seeds)
     report("bench", job, played, seeds)
-    return time.perf_counter() - began
+    return time.perf_counter() - began, time.process_time() - cpu + workers_cpu(pool) - spent
 
 
 def python_loop() -> float:
@@ -118,21 +132,28 @@ async def side_by_side(battles: int, runs: int, out: Callable[[str], None]) -> N
     try:
         for name, make in (("HOSS", hoss_job), ("Dinocard", dinocard_job)):
             job = make()
-            await pool.play(job, seeds_for(job, 4 * size))  # warm: the workers spawned and imported
-            engine, lab, loop, ref = [], [], [], []
+            await pool.play(job, seeds_for(job, battles // 10))  # warm: every worker spawned, imported, given a chunk
+            engine, lab, engine_cpu, lab_cpu, loop, ref = [], [], [], [], [], []
             for _ in range(runs):
                 seeds = seeds_for(job, battles)
                 loop.append(python_loop())
                 ref.append(reference_ms())
-                engine.append(engine_loop(job, seeds) / size)
-                lab.append(await lab_batch(pool, job, seeds))
+                wall, cpu = engine_loop(job, seeds)
+                engine.append(wall / size)
+                engine_cpu.append(cpu)
+                wall, cpu = await lab_batch(pool, job, seeds)
+                lab.append(wall)
+                lab_cpu.append(cpu)
             e, la = statistics.median(engine), statistics.median(lab)
+            ec, lc = statistics.median(engine_cpu), statistics.median(lab_cpu)
             scaled = la * REFERENCE_MS / statistics.median(ref) * size / 2
             out(
-                f"{name:<9} {battles} battles, {size} workers: engine {e * 1000:7.0f} ms / worker, "
-                f"lab {la * 1000:7.0f} ms, ratio {la / e:4.2f} (<= {TARGET_RATIO}: "
-                f"{'ok' if la / e <= TARGET_RATIO else 'ABOVE'}); pure-Python loop "
-                f"{statistics.median(loop) * 1000:.0f} ms, reference battle {statistics.median(ref):.2f} ms "
+                f"{name:<9} {battles} battles, {size} workers, load average {os.getloadavg()[0]:.1f}: "
+                f"engine {e * 1000:7.0f} ms / worker, lab {la * 1000:7.0f} ms, ratio {la / e:4.2f} "
+                f"(<= {TARGET_RATIO}: {'ok' if la / e <= TARGET_RATIO else 'ABOVE'}); CPU: engine "
+                f"{ec * 1000:.0f} ms, lab {lc * 1000:.0f} ms (workers and bot), ratio {lc / ec:4.2f}; "
+                f"pure-Python loop {statistics.median(loop) * 1000:.0f} ms, reference battle "
+                f"{statistics.median(ref):.2f} ms, lab battle {ec * 1000 / battles:.2f} ms of CPU "
                 f"-> at the README's {REFERENCE_MS} ms on 2 cores: {scaled:.2f} s "
                 f"(<= {TARGET_SECONDS:g} s: {'ok' if scaled <= TARGET_SECONDS else 'ABOVE'})"
             )
