@@ -166,14 +166,21 @@ def parse_setup(setup: PlayerSetup, catalog: HossCatalog) -> DeckSpec:
     return DeckSpec(player_id=setup.player_id, lines=lines, buffs=buffs)
 
 
-def deck_cards(decks: Sequence[DeckSpec], catalog: HossCatalog) -> tuple[CardSpec, ...]:
-    """The creature cards both decks can field, copied out of the catalog, in id order."""
+def deck_cards(
+    decks: Sequence[DeckSpec], catalog: HossCatalog, known: dict[str, CardSpec] | None = None
+) -> tuple[CardSpec, ...]:
+    """The creature cards both decks can field, copied out of the catalog, in id order; `known` keeps
+    the copies already made from this catalog (they are frozen: a copy serves every battle)."""
     ids = {c.card for deck in decks for line in deck.lines for c in (line.r1, *line.r2, *line.r3)}
+    known = {} if known is None else known
     specs = []
     for card_id in sorted(ids):
-        card = catalog.card(card_id)
-        assert isinstance(card, CreatureCard)
-        specs.append(card_spec(card))
+        spec = known.get(card_id)
+        if spec is None:
+            card = catalog.card(card_id)
+            assert isinstance(card, CreatureCard)
+            spec = known[card_id] = card_spec(card)
+        specs.append(spec)
     return tuple(specs)
 
 

@@ -25,7 +25,7 @@ from engine.hoss.convert import from_state, to_state
 from engine.hoss.deck import HossSetupError, deck_cards, parse_setup
 from engine.hoss.rules import MAX_ROUNDS
 from engine.hoss.sample import random_setup
-from engine.hoss.state import HossState
+from engine.hoss.state import CardSpec, DeckSpec, HossState
 from engine.hoss.view import HossView, view_of
 from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup, Setup
 
@@ -51,7 +51,21 @@ def new_battle(
         raise HossSetupError("hoss.error.setup.seats")
     by_seat = sorted(players, key=lambda p: p.seat)
     decks = [parse_setup(p, catalog) for p in by_seat]
-    cards = {card.id: card for card in deck_cards(decks, catalog)}
+    return start_parsed(decks, catalog, seed, {}, log=log, move_pauses=move_pauses)
+
+
+def start_parsed(
+    decks: Sequence[DeckSpec],
+    catalog: HossCatalog,
+    seed: int,
+    specs: dict[str, CardSpec],
+    *,
+    log: bool = False,
+    move_pauses: bool = False,
+) -> Battle:
+    """`new_battle`'s deal once both decks are validated (`parse_setup`, in seat order). `specs` keeps
+    the catalog's cards as battles read them, converted once for many battles of one catalog (the lab)."""
+    cards = {card.id: card for card in deck_cards(decks, catalog, specs)}
     return Battle.start(decks, cards, seed, log=log, move_pauses=move_pauses)
 
 

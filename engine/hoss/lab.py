@@ -4,7 +4,9 @@ Each battle is the one `/hoss combat` would play from the same seed when the pla
 them (« Passer à la fin »): the same opponent drawn from the seed (`opponent_setup` on
 `derive(seed, "hoss-ranked-opponent")`), the same table (`new_battle` with the Défenseur move pauses of
 ranked battles), the strong AI on both seats answering in the same order (the player's seat first, then the
-AI's, then the round). Only the log is off, which changes no draw (`simulate.py`). A test replays lab seeds
+AI's, then the round). Only the log is off, which changes no draw (`simulate.py`); the player's deck is
+validated once per batch rather than once per battle, and the catalog's cards converted once
+(`start_parsed`, the rest of `new_battle`). A test replays lab seeds
 through the ranked service and gets the same winners.
 
 What a battle reports for the statistics: who won, how many rounds it lasted, and the opening hand: the
@@ -20,11 +22,13 @@ from collections.abc import Sequence
 
 from engine.hoss.ai import strong_policy
 from engine.hoss.catalog import HossCatalog
-from engine.hoss.engine import MOVE_PAUSES_OPTION, new_battle
+from engine.hoss.deck import HossSetupError, parse_setup
+from engine.hoss.engine import start_parsed
 from engine.hoss.ranks import opponent_setup
 from engine.hoss.simulate import run
+from engine.hoss.state import CardSpec
 from engine.lab import LabBattle
-from engine.protocol import CATALOG_OPTION, PlayerSetup
+from engine.protocol import PlayerSetup
 from engine.rng import derive
 
 PLAYER_SEAT = 0
@@ -39,10 +43,14 @@ def ranked_opponent(catalog: HossCatalog, rank: int, seed: int) -> PlayerSetup:
 def lab_battles(catalog: HossCatalog, deck: PlayerSetup, rank: int, seeds: Sequence[int]) -> list[LabBattle]:
     """Play `deck` (seat 0) against the AI of `rank` once per seed."""
     policy = strong_policy()
-    options = {CATALOG_OPTION: catalog, MOVE_PAUSES_OPTION: True}
+    if deck.seat != PLAYER_SEAT:
+        raise HossSetupError("hoss.error.setup.seats")
+    player = parse_setup(deck, catalog)  # the same deck in every battle: validated once
+    specs: dict[str, CardSpec] = {}
     out = []
     for seed in seeds:
-        battle = new_battle((deck, ranked_opponent(catalog, rank, seed)), seed, options)
+        decks = (player, parse_setup(ranked_opponent(catalog, rank, seed), catalog))
+        battle = start_parsed(decks, catalog, seed, specs, move_pauses=True)
         side = battle.sides[PLAYER_SEAT]
         drawn = tuple(sorted({side.line(uid).r1.card for uid in side.hand}))
         run(battle, (policy, policy))
