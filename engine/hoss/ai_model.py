@@ -105,6 +105,8 @@ def pool(a: Fighter, units: Sequence[Fighter]) -> list[int]:
 
 
 def guards_of(units: Sequence[Fighter]) -> Guards:
+    if not any(u.is_def for u in units):
+        return {}
     where = {u.uid: i for i, u in enumerate(units)}
     guards: Guards = {}
     for i, u in enumerate(units):
@@ -126,11 +128,12 @@ class Model:
     decision (`ai.py` builds one per answer): kept longer, it would read creatures that have changed.
     """
 
-    __slots__ = ("_hits", "_outputs", "_stand_ins")
+    __slots__ = ("_hits", "_outputs", "_rates", "_stand_ins")
 
     def __init__(self) -> None:
         self._hits: dict[tuple[Fighter, Fighter, bool], float] = {}
-        self._outputs: dict[tuple[tuple[Fighter, ...], tuple[Fighter, ...]], list[float]] = {}
+        self._outputs: dict[tuple[Fighter, tuple[Fighter, ...]], float] = {}
+        self._rates: dict[Fighter, float] = {}
         self._stand_ins: dict[Side, Side] = {}
 
     def stand_in(self, side: Side) -> Side:
@@ -180,18 +183,24 @@ class Model:
             value = self._hits[key] = hit_value(a, t, aimed)
         return value
 
+    def rate(self, a: Fighter) -> float:
+        value = self._rates.get(a)
+        if value is None:
+            value = self._rates[a] = hit_rate(a)
+        return value
+
     def incoming(self, mine: Sequence[Fighter], enemies: Sequence[Fighter], guards: Guards) -> list[float]:
         """Expected damage per second (centi-PV) each of `mine` takes from `enemies`, interceptions
         included."""
         taken = [0.0] * len(mine)
         if not mine:
             return taken
-        hit = self.hit
+        hits = self._hits
         for a in enemies:
             if a.is_def or a.frozen:
                 continue
             targets = pool(a, mine)
-            rate = hit_rate(a) / len(targets)
+            rate = self.rate(a) / len(targets)
             bit = a.race_bit
             for i in targets:
                 t = mine[i]
@@ -199,9 +208,13 @@ class Model:
                 for d in guards.get(i, ()):
                     guard = mine[d]
                     share = left * (1.0 if guard.resists_race & bit and t.fears_race & bit else INTERCEPT)
-                    taken[d] += rate * share * hit(a, guard, False)
+                    taken[d] += rate * share * self.hit(a, guard, False)
                     left -= share
-                taken[i] += rate * left * hit(a, t)
+                key = (a, t, True)
+                value = hits.get(key)
+                if value is None:
+                    value = hits[key] = hit_value(a, t)
+                taken[i] += rate * left * value
         return taken
 
     def output(self, a: Fighter, enemies: Sequence[Fighter]) -> float:
@@ -210,14 +223,20 @@ class Model:
             return 0.0
         targets = pool(a, enemies)
         hit = self.hit
-        return hit_rate(a) * sum(hit(a, enemies[i]) for i in targets) / len(targets)
+        return self.rate(a) * sum(hit(a, enemies[i]) for i in targets) / len(targets)
 
     def outputs(self, mine: Sequence[Fighter], enemies: Sequence[Fighter]) -> list[float]:
-        """`output` of each of `mine`: the same whatever the Défenseurs guard, so kept per pair of sides."""
-        key = (tuple(mine), tuple(enemies))
-        found = self._outputs.get(key)
-        if found is None:
-            found = self._outputs[key] = [self.output(u, enemies) for u in mine]
+        """`output` of each of `mine`: the same whatever the Défenseurs guard and whoever stands beside
+        it, so kept per creature and enemy side."""
+        them = tuple(enemies)
+        found = []
+        kept = self._outputs
+        for u in mine:
+            key = (u, them)
+            value = kept.get(key)
+            if value is None:
+                value = kept[key] = self.output(u, enemies)
+            found.append(value)
         return found
 
     def lifetime_damage(self, mine: Sequence[Fighter], enemies: Sequence[Fighter], guards: Guards) -> float:
