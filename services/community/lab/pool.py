@@ -36,11 +36,25 @@ KEPT_CATALOGS = 4  # per worker: every game's catalog, and a reloaded one beside
 NICENESS = 10  # the workers yield the cores to the bot's own process whenever it has work
 
 
-def lower_priority() -> None:
-    """In each worker, at its start: a lab's battles take every core, while the bot's event loop must
-    answer other commands within milliseconds; a niceness of 10 lets the kernel run the loop first."""
+def background() -> int:
+    """The niceness of the lab's workers: the bot's own plus `NICENESS` (at most 19)."""
+    try:
+        return min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
+    except (OSError, AttributeError):  # not a Unix
+        return NICENESS
+
+
+def lower_priority(niceness: int, idle: bool = False) -> None:
+    """A worker's priority: a lab's battles take every core, while the bot's event loop must answer
+    other commands within milliseconds; a niceness of 10 lets the kernel run the loop first; `idle`
+    (Linux's SCHED_IDLE) runs the worker only on CPU time nothing else wants. Set twice, to the same
+    value: by the parent as soon as the process exists (`LabPool.play`), then by the worker's initializer
+    in case the parent could not."""
     with contextlib.suppress(OSError, AttributeError):  # not permitted, or not a Unix
-        os.nice(NICENESS)
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
+    if idle:
+        with contextlib.suppress(OSError, AttributeError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def workers() -> int:
@@ -89,8 +103,13 @@ class LabPool:
     """The executor the lab's batches run in. `executor` replaces the process pool (tests use an
     in-process one); `size` is how many chunks a batch is cut into."""
 
-    def __init__(self, size: int | None = None, executor: Executor | None = None) -> None:
+    def __init__(
+        self, size: int | None = None, executor: Executor | None = None, *, idle: bool = False
+    ) -> None:
         self.size = size or workers()
+        self.idle = idle
+        self.niceness = background()
+        self._lowered: set[int] = set()
         self._executor = executor
         self._own = executor is None
         self._closed = False
@@ -105,9 +124,25 @@ class LabPool:
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(
-                max_workers=self.size, mp_context=context, initializer=lower_priority
+                max_workers=self.size,
+                mp_context=context,
+                initializer=lower_priority,
+                initargs=(self.niceness, self.idle),
             )
         return self._executor
+
+    def _lower_new_workers(self) -> None:
+        """Lower the priority of the workers `submit` has just started, from here and at once: a spawned
+        worker imports the bot's modules (the parent's main module and its imports: a second or more of
+        CPU) before its initializer runs, and at the bot's own priority it would take that from the
+        event loop on both cores. The pool keeps its processes in `_processes` (CPython 3.8 to 3.13)."""
+        processes = getattr(self._executor, "_processes", None) or {}
+        for pid in list(processes):
+            if pid in self._lowered:
+                continue
+            self._lowered.add(pid)
+            with contextlib.suppress(OSError, AttributeError):  # gone already, or not a Unix
+                os.setpriority(os.PRIO_PROCESS, pid, self.niceness)
 
     async def play(self, job: LabJob, seeds: Sequence[Sequence[int]]) -> list[list[Outcome]]:
         """Each opponent's battles (`seeds[i]` for `job.opponents[i]`), in the order of the seeds."""
@@ -120,6 +155,7 @@ class LabPool:
         for n in range(max((len(parts) for parts in cut), default=0)):
             parts = [(o.spec, c[n]) for o, c in zip(job.opponents, cut, strict=True) if n < len(c)]
             futures.append(pool.submit(play_chunk, job.play, key, blob, job.deck, parts))
+        self._lower_new_workers()
         waited = [asyncio.wrap_future(f) for f in futures]
         try:
             await asyncio.gather(*waited)

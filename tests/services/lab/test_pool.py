@@ -4,6 +4,7 @@ the middle of a batch cancels what had not started."""
 from __future__ import annotations
 
 import asyncio
+import os
 import pickle
 from collections.abc import Sequence
 from concurrent.futures import Future
@@ -14,7 +15,7 @@ import pytest
 
 from engine.hoss import HossCatalog, ranked_opponent
 from engine.protocol import PlayerSetup
-from services.community.lab.pool import CHUNKS_PER_WORKER, LabPool
+from services.community.lab.pool import CHUNKS_PER_WORKER, NICENESS, LabPool
 from services.community.lab.spec import LabJob, Opponent
 from services.community.lab.stats import Outcome
 from services.hoss.lab import play
@@ -44,6 +45,22 @@ async def test_the_process_pool_plays_what_the_engine_plays_in_process() -> None
     near = await LabPool(size=2, executor=InlineExecutor()).play(lab_job, seeds)
     assert far == near
     assert [len(part) for part in far] == [5, 3]
+
+
+async def test_the_workers_run_below_the_bot_from_their_first_instant() -> None:
+    """Right after a batch is submitted, while the new workers still import the bot's modules (their
+    initializer has not run yet), they already run at the bot's niceness plus 10."""
+    pool = LabPool(size=2)
+    batch = asyncio.create_task(pool.play(job((1,)), [[1, 2, 3, 4]]))
+    await asyncio.sleep(0)  # the task runs up to its first wait: the chunks are submitted, workers spawned
+    try:
+        pids = list(getattr(pool._executor, "_processes", {}))
+        assert pids
+        wanted = min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [wanted] * len(pids)
+        await batch
+    finally:
+        pool.close()
 
 
 async def test_a_shutdown_in_the_middle_cancels_the_batch() -> None:
