@@ -15,6 +15,8 @@ pytestmark = pytest.mark.usefixtures("no_pacing")
 async def test_a_pack_against_each_master(harness: BotHarness) -> None:
     assert harness.bot is not None
     harness.bot.services.lab.battles = 24
+    # the workers start at a lower priority than this process: slowly while the suite holds the cores
+    harness.emu.action_timeout = 60.0
     alice, bob = harness.user("alice"), harness.user("bob")
     mine, theirs = await packs_ready(harness)
     await harness.emu.run_command(alice, "dino labo", {"pack": str(mine)})

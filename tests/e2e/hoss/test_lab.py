@@ -30,6 +30,8 @@ async def books(h: BotHarness) -> dict[str, list[tuple[Any, ...]]]:
 async def test_a_lab_answers_with_its_figures_and_chart_and_pays_nothing(harness: BotHarness) -> None:
     assert harness.bot is not None
     harness.bot.services.lab.battles = 40  # a lean batch, on the bot's real worker processes
+    # the workers start at a lower priority than this process: slowly while the suite holds the cores
+    harness.emu.action_timeout = 60.0
     alice = harness.user("alice")
     await with_deck(harness, alice)
     before = await books(harness)
