@@ -8,6 +8,10 @@ import random
 from functools import partial
 from typing import Any
 
+import pytest
+
+from core.errors import BadInput, NotAllowed
+from discord_app.render import text
 from engine.immortals import TERRAINS, ImmortalsCatalog, choose
 from engine.immortals.lab import STARTED_VERSION, drawn_on
 from engine.protocol import PlayerSetup
@@ -17,12 +21,12 @@ from services.community.lab.spec import LabRequest
 from services.immortals import ImmortalsServices
 from services.immortals.duel_match import DuelRow
 from services.immortals.duels import ImmortalsDuels
-from services.immortals.economy import ensure_starter
+from services.immortals.economy import ensure_starter, saved_deck, store_deck
 from services.immortals.lab import LAB, opponent_setup
 from store.connection import Connection
 from store.db import Database
-from tests.services.immortals.helpers import ALICE, CHANNEL, GUILD
-from tests.support.lab import FixedSeed, InlineExecutor
+from tests.services.immortals.helpers import ALICE, BOB, CHANNEL, GUILD
+from tests.support.lab import FixedSeed, InlineExecutor, Refusal, refuses, said
 
 
 def lab_service(services: ImmortalsServices, battles: int) -> LabService:
@@ -126,3 +130,36 @@ async def test_each_terrain_pays_nothing_and_lab_seeds_replay_as_practice_duels(
         assert (duel.state.winner == 0, duel.state.winner == 1) == (outcome.won, outcome.lost)
         assert len(duel.state.history) == outcome.length
         assert tuple(sorted({u.card_id for u in duel.state.units[0]})) == outcome.cards
+
+
+async def test_only_the_players_own_playable_deck_one_terrain_and_nothing_written_for_a_refusal(
+    services: ImmortalsServices,
+) -> None:
+    await starter(services, ALICE)
+    db = services.duels.db
+    lab = lab_service(services, 3)
+    before = await books(db)
+    refusals: list[Refusal] = [
+        # Bob has no deck: Alice's is not his (a deck is a player's own, there is no id to name it by)
+        (NotAllowed, LabRequest(BOB), "immortals.error.no_deck", "celui-ci en a 0"),
+        (BadInput, LabRequest(ALICE, opponent="volcan"), "immortals.lab.terrain", "la Forêt, le Désert"),
+        (BadInput, LabRequest(ALICE, opponent="Forêt"), "immortals.lab.terrain", "la Plaine et les Marais"),
+    ]
+    await refuses(lab, "immortals", refusals)
+    assert await books(db) == before
+
+    def shorten(conn: Connection) -> None:  # a deck of 3 units: below the rules' minimum
+        store_deck(conn, ALICE, saved_deck(conn, ALICE)[:3])
+
+    await db.write(shorten)
+    with pytest.raises(NotAllowed) as short:
+        await lab.run("immortals", LabRequest(ALICE))
+    assert "celui-ci en a 3" in said(short.value)
+    assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM lab_cooldowns").fetchone()[0]) == 0
+
+
+async def test_one_terrain_plays_every_duel_there(services: ImmortalsServices) -> None:
+    await starter(services, ALICE)
+    report = await lab_service(services, 5).run("immortals", LabRequest(ALICE, opponent="marais"))
+    assert [(r.opponent.spec, r.summary.battles) for r in report.rows] == [("marais", 5)]
+    assert text(report.rows[0].opponent.label, "fr") == "L'IA des duels d'entraînement, terrain\u00a0: Marais"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from core.errors import BadInput, DomainError, NotAllowed
+from core.errors import BadInput, NotAllowed
 from discord_app.render import text
 from engine.pillz import choose
 from engine.pillz.catalog import PillzCatalog
@@ -19,7 +19,6 @@ from services.community.lab.pool import LabPool
 from services.community.lab.service import LabService
 from services.community.lab.spec import LabRequest
 from services.infra import ledger
-from services.infra.messages import Text
 from services.infra.scheduler import Scheduler
 from services.pillz.decks import active_deck, deck_in_slot
 from services.pillz.duel_match import DuelRow
@@ -29,7 +28,7 @@ from services.pillz.lab import LAB, opponent_deck
 from store.connection import Connection
 from store.db import Database
 from tests.services.pillz.duels.helpers import ALICE, BOB, CHANNEL, GUILD
-from tests.support.lab import FixedSeed, InlineExecutor
+from tests.support.lab import FixedSeed, InlineExecutor, Refusal, refuses, said
 
 
 def lab_service(duels: PillzDuels, battles: int) -> LabService:
@@ -115,10 +114,6 @@ async def test_three_lab_seeds_replayed_as_practice_duels_have_the_same_winners(
         assert tuple(sorted(f.card_id for f in duel.state.hands[0])) == outcome.cards
 
 
-def said(error: DomainError, locale: str = "fr") -> str:
-    return text(Text(error.key, error.params), locale).replace("\u202f", " ").replace("\u00a0", " ")
-
-
 async def test_only_the_players_own_playable_deck_and_nothing_written_for_a_refusal(
     duels: PillzDuels, catalog: PillzCatalog
 ) -> None:
@@ -128,7 +123,7 @@ async def test_only_the_players_own_playable_deck_and_nothing_written_for_a_refu
     await duels.db.write(lambda conn: store_deck(conn, duels.clock.now(), ALICE, 2, deck[:5]))  # too short
     lab = lab_service(duels, 2)
     before = await books(duels.db)
-    refusals: list[tuple[type[DomainError], LabRequest, str, str]] = [
+    refusals: list[Refusal] = [
         # Bob owns nothing: Alice's deck is not his, his own slots are empty
         (NotAllowed, LabRequest(BOB), "pillz.error.no_active_deck", "Vous n'avez pas de deck actif"),
         (NotAllowed, LabRequest(BOB, deck=1), "pillz.lab.unplayable", "L'emplacement 1 est vide"),
@@ -138,12 +133,7 @@ async def test_only_the_players_own_playable_deck_and_nothing_written_for_a_refu
         (BadInput, LabRequest(ALICE, deck="1"), "pillz.error.deck.slot", "de 1 à 4"),
         (BadInput, LabRequest(ALICE, opponent="hoss"), "error.bad_input", ""),
     ]
-    for kind, request, key, words in refusals:
-        with pytest.raises(kind) as raised:
-            await lab.run("pillz", request)
-        assert raised.value.key == key, request
-        assert words in said(raised.value), said(raised.value)
-        assert "{" not in said(raised.value, "en")
+    await refuses(lab, "pillz", refusals)
     assert await books(duels.db) == before
     assert (
         await duels.db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM lab_cooldowns").fetchone()[0])
