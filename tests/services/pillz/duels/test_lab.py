@@ -19,6 +19,7 @@ from services.community.lab.pool import LabPool
 from services.community.lab.service import LabService
 from services.community.lab.spec import LabRequest
 from services.infra import ledger
+from services.infra.players import ensure_player
 from services.infra.scheduler import Scheduler
 from services.pillz.decks import active_deck, deck_in_slot
 from services.pillz.duel_match import DuelRow
@@ -161,3 +162,23 @@ async def test_a_saved_slot_is_played_like_the_active_deck(duels: PillzDuels) ->
     assert saved is not None
     assert report.job.deck == tuple(saved)
     assert all(len(o.cards) == 4 and set(o.cards) <= set(report.job.deck) for o in report.outcomes[0])
+
+
+async def test_copies_of_another_game_do_not_make_a_pillz_deck_playable(duels: PillzDuels) -> None:
+    """Bob saved Alice's deck in his slot 1 and owns copies with the same keys, but of another game's."""
+    await starter(duels, ALICE)
+    deck = await duels.db.read(lambda conn: active_deck(conn, ALICE))
+    assert deck is not None
+
+    def unit(conn: Connection) -> None:
+        now = duels.clock.now()
+        ensure_player(conn, BOB, now, duels.registry)
+        for card in deck:
+            ledger.mint_card(conn, now, BOB, "immortals", card, ledger.Movement("test.grant"))
+        store_deck(conn, now, BOB, 1, deck)
+
+    await duels.db.write(unit)
+    lab = lab_service(duels, 2)
+    await refuses(
+        lab, "pillz", [(NotAllowed, LabRequest(BOB, deck=1), "pillz.lab.unplayable", "Vous ne possédez plus")]
+    )
