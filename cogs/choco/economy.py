@@ -40,6 +40,7 @@ from services.choco.showoff import rare
 from services.community.daily import DailyClaim
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid, Problem
+from services.shared.render import problems as shared_problems
 from services.shared.shop import Odds, Purchase
 from services.shared.showoff import show_off_buttons
 
@@ -81,7 +82,7 @@ def card_line(card: ChocoCard, locale: str, count: int | None = None) -> Text:
 def problem_lines(
     problems: tuple[Problem, ...] | list[Problem], cards: Mapping[str, ChocoCard], locale: str
 ) -> Text:
-    return shared.problem_lines(problems, cards, locale, "choco.economy.problem")
+    return shared_problems.problem_lines(problems, cards, locale, "choco.economy.problem")
 
 
 def refused(key: str, problems: tuple[Problem, ...], cards: Mapping[str, ChocoCard], locale: str) -> BadInput:

@@ -32,7 +32,6 @@ from core.errors import BadInput, NotAllowed
 from core.i18n import format_int
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of
-from discord_app.errors import listing
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import text
 from discord_app.translator import desc
@@ -42,6 +41,7 @@ from services.hoss.arena.seasons import Entry, Registration, Standings
 from services.hoss.arena.verify import ArenaVerification
 from services.infra.messages import Day, Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
+from services.shared.render.problems import listing
 
 Slot = app_commands.Range[int, 1, 4]
 REFUSED_LIMIT = 25  # every reason of a refused registration (12 incomplete lines and more fit a message)

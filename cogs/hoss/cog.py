@@ -42,7 +42,6 @@ from core.i18n import normalize_locale
 from discord_app import deferral
 from discord_app.after_command import add_after_command, remove_after_command
 from discord_app.context import locale_of, public_locale_of, services_of
-from discord_app.errors import listing
 from discord_app.option_checks import Id
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import text
@@ -51,6 +50,7 @@ from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
 from services.hoss.collection import CollectionFilter
 from services.infra.messages import MessageSpec, Text
 from services.shared.collecting import DeckInvalid
+from services.shared.render.problems import listing
 
 AUTOCOMPLETE_LIMIT = 25
 F = TypeVar("F", bound=Callable[..., Any])

@@ -12,7 +12,6 @@ import discord
 
 from cogs.hoss.lookup import HossCard, find_card, hoss_of
 from cogs.hoss.render import RARITY_KEYS, card_name, number, percent
-from cogs.shared.mixins import PARAM_ECHO_LIMIT
 from core.errors import NotFound
 from discord_app.refusals import echo
 from engine.hoss import BuffCard, CreatureCard, HossCatalog
@@ -22,6 +21,7 @@ from services.infra.catalogs import fold
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import Problem
 from services.shared.decks import did_you_mean
+from services.shared.render.problems import PARAM_ECHO_LIMIT
 
 # --- what is typed --------------------------------------------------------------------------------------------------
 

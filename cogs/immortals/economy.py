@@ -17,7 +17,6 @@ from cogs.immortals.duel import immortals_of
 from cogs.shared import mixins as shared
 from cogs.shared.cards import add_entry_select
 from cogs.shared.components import reply
-from cogs.shared.duels import ladder_spec
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import NotAllowed
 from discord_app.context import locale_of
@@ -31,6 +30,8 @@ from services.immortals.showoff import rare
 from services.immortals.spells import RECRUIT_PRICE, SpellBook
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
+from services.shared.render import problems as shared_problems
+from services.shared.render.ladder import ladder_spec
 from services.shared.shop import MintedCard
 from services.shared.showoff import show_off_buttons
 
@@ -59,7 +60,9 @@ def collection_spec(view: CollectionView, catalog: ImmortalsCatalog) -> MessageS
 def deck_spec(view: DeckView, catalog: ImmortalsCatalog, locale: str, note: Text | None) -> MessageSpec:
     lines = [copy_line(catalog, c) for c in view.copies]
     status = (
-        shared.problem_lines(view.problems, catalog.cards_by_id(), locale, "immortals.economy.problem")
+        shared_problems.problem_lines(
+            view.problems, catalog.cards_by_id(), locale, "immortals.economy.problem"
+        )
         if view.problems
         else Text("immortals.deck.valid")
     )

@@ -19,7 +19,6 @@ from discord import app_commands
 from cogs.shared import mixins as shared
 from cogs.shared.cards import add_entry_select, owned_options
 from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice, page_buttons, reply
-from cogs.shared.duels import ladder_spec
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
 from core.i18n import format_decimal, format_int
@@ -36,6 +35,8 @@ from services.pillz.ladder import Leaderboard
 from services.pillz.names import ability_text, clan_name, stars_text
 from services.pillz.showoff import rare
 from services.shared.collecting import DeckInvalid, Problem
+from services.shared.render import problems as shared_problems
+from services.shared.render.ladder import ladder_spec
 from services.shared.shop import Odds, Purchase, TierOdds
 from services.shared.showoff import show_off_buttons
 
@@ -73,7 +74,7 @@ def character_line(card: PillzCard, catalog: PillzCatalog, locale: str, count: i
 def problem_lines(
     problems: tuple[Problem, ...] | list[Problem], cards: Mapping[str, PillzCard], locale: str
 ) -> Text:
-    return shared.problem_lines(problems, cards, locale, "pillz.economy.problem")
+    return shared_problems.problem_lines(problems, cards, locale, "pillz.economy.problem")
 
 
 def refused(key: str, problems: tuple[Problem, ...], cards: Mapping[str, PillzCard], locale: str) -> BadInput:
