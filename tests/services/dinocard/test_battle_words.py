@@ -9,8 +9,8 @@ import pytest
 
 from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices
-from services.dinocard.battle_render import _slot, event_text
 from services.dinocard.economy import GAME_KEY
+from services.dinocard.render.battle import _slot, event_text
 from services.infra import ledger
 from services.infra.games import GameRegistry
 from services.infra.messages import Text, render_text
