@@ -28,7 +28,6 @@ from typing import Any
 import discord
 
 from cogs.hoss.lookup import hoss_of
-from cogs.hoss.render import gold
 from cogs.shared.components import button, check_owner, reply
 from core.errors import BadInput
 from core.i18n import format_int
@@ -42,10 +41,10 @@ from services.hoss.battle.choices import Choice, choice_value, parse_choice
 from services.hoss.battle.edits import Shown
 from services.hoss.battle.notices import Notice
 from services.hoss.battle.ranked import BattleView, Ladder
-from services.hoss.battle.render import name_of
 from services.hoss.keys import RANK_NAME_KEYS
-from services.hoss.standings import StandingEntry, Standings
-from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.hoss.render.battle import name_of
+from services.hoss.render.collection import gold
+from services.infra.messages import Embed, MessageSpec, Text
 
 MAX_OPTIONS = 25
 
@@ -142,32 +141,6 @@ class StartButton(PersistentButton, template=r"hoss:rstart:(?P<owner>\d+):(?P<ra
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         check_owner(self.match, interaction)
         await start_battle(interaction, int(self.match["rank"]), locale)
-
-
-def standings_spec(board: Standings, locale: str) -> MessageSpec:
-    """`/hoss classement`: the server's players by the rank they reached, then their wins (public: it
-    names players by mention, which pings nobody on a board)."""
-
-    def line(entry: StandingEntry) -> Text:
-        s = entry.standing
-        params = {
-            "place": entry.place,
-            "player": f"<@{s.player_id}>",
-            "rank": Text(RANK_NAME_KEYS[s.highest]),
-            "wins": format_int(s.wins, locale),
-            "losses": format_int(s.losses, locale),
-        }
-        return Text("hoss.standings.line", params)
-
-    lines = [line(e) for e in board.entries]
-    if board.viewer is not None:
-        lines += [Text("hoss.standings.gap"), line(board.viewer)]
-    embed = Embed(
-        title=Text("hoss.standings.title", {"count": board.players}),
-        description=Text.lines(lines) if lines else Text("hoss.standings.empty"),
-        fields=(EmbedField(Text("hoss.standings.how"), Text("hoss.standings.rule"), inline=False),),
-    )
-    return MessageSpec(embeds=(embed,))
 
 
 # --- the battle message's buttons ---------------------------------------------------------------------

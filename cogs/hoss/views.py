@@ -26,7 +26,6 @@ from typing import Any
 
 import discord
 
-from cogs.hoss import render
 from cogs.hoss.lookup import (
     FILTER_CODE,
     decode_filter,
@@ -45,6 +44,7 @@ from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import KeptReplies, image_file, text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
+from services.hoss.render import collection as render
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import FlipResult, Opening, SaleToConfirm
 from services.hoss.showoff import showable
