@@ -23,7 +23,7 @@ from core.i18n import has, t
 from discord_app.components import PersistentSelect
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc, qualified
-from services.community.card_images import artwork
+from services.community.render.help import credits_spec, field_pages
 from services.infra.games import GameGuide, GameRegistry, GameSpec, Reader
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 
@@ -56,20 +56,6 @@ def visible(command: Any, permissions: discord.Permissions) -> bool:
     """Like the Discord client: commands that need a permission the reader lacks are not listed."""
     needed = getattr(command, "default_permissions", None)
     return needed is None or needed.is_subset(permissions)
-
-
-LINES_PER_FIELD = 6  # an embed field holds 1,024 characters; six command lines always fit
-
-
-def _fields(title: Text, lines: list[Text]) -> list[EmbedField]:
-    """A long list of commands spread over several fields, the later ones titled "(suite)"."""
-    chunks = [lines[i : i + LINES_PER_FIELD] for i in range(0, len(lines), LINES_PER_FIELD)] or [[]]
-    return [
-        EmbedField(
-            title if i == 0 else Text("help.continued", {"title": title}), Text.lines(chunk), inline=False
-        )
-        for i, chunk in enumerate(chunks)
-    ]
 
 
 def _commands(group: app_commands.Group) -> list[app_commands.Command[Any, ..., Any]]:
@@ -143,7 +129,7 @@ def help_spec(tree: app_commands.CommandTree[Any], registry: GameRegistry, reade
     fields = (
         EmbedField(Text("help.start_title"), Text.lines([start, Text("help.start_card")]), inline=False),
         *([EmbedField(Text("help.games"), Text.lines(names), inline=False)] if names else []),
-        *_fields(Text("help.general"), general),
+        *field_pages(Text("help.general"), general),
     )
     return MessageSpec(
         embeds=(Embed(title=Text("help.title"), description=Text("help.intro"), fields=fields),)
@@ -166,30 +152,12 @@ def game_help_spec(
         lines = [command_line(c) for c in shown]
         intro = Text(game.guide.about_key) if game.guide is not None else None
         embed = Embed(
-            title=Text(game.name_key), description=intro, fields=tuple(_fields(Text("help.commands"), lines))
+            title=Text(game.name_key),
+            description=intro,
+            fields=tuple(field_pages(Text("help.commands"), lines)),
         )
         return MessageSpec(embeds=(embed,))
     raise BadInput()
-
-
-def credits_spec() -> MessageSpec:
-    """Who drew the cards' artwork and under what licence, as CC BY requires: game-icons.net's authors
-    (data/art/icons.json), and the cards' font."""
-    lines = [
-        Text(
-            "help.credits_line", {"name": c.name, "count": c.icons, "licence": c.licence, "url": c.url or "—"}
-        )
-        for c in artwork.credits()
-    ]
-    fields = (
-        *_fields(Text("help.credits_authors"), lines),
-        EmbedField(Text("help.credits_font_title"), Text("help.credits_font"), inline=False),
-    )
-    return MessageSpec(
-        embeds=(
-            Embed(title=Text("help.credits_title"), description=Text("help.credits_intro"), fields=fields),
-        )
-    )
 
 
 def help_view(
