@@ -34,14 +34,13 @@ from services.choco.economy import GAME_KEY, LEAGUE_KEYS, LEAGUES
 from services.choco.names import RARITY_KEYS, TYPE_KEYS
 from services.choco.render.economy import (
     collection_spec,
+    daily_text,
     deck_spec,
-    galleons,
     leaderboard_spec,
     leagues_spec,
     odds_spec,
     purchase_spec,
 )
-from services.community.daily import DailyClaim
 from services.infra.messages import MessageSpec, Text
 from services.shared.collecting import DeckInvalid, Problem
 
@@ -68,15 +67,6 @@ def guild_of(interaction: discord.Interaction[Any]) -> int:
 
 
 # --- specs ----------------------------------------------------------------------------------------------
-
-
-def daily_text(claim: DailyClaim, locale: str) -> Text:
-    balance = galleons(claim.balance, locale)
-    if claim.credited:
-        return Text("choco.daily.credited", {"amount": galleons(claim.amount, locale), "balance": balance})
-    return Text(
-        "choco.daily.already", {"next": f"<t:{int(claim.next_at.timestamp())}:R>", "balance": balance}
-    )
 
 
 # --- collection pages -----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from services.choco.leagues import Leaderboard, Standing
 from services.choco.names import RARITY_KEYS, TYPE_KEYS
 from services.choco.shop import RarityOdds
 from services.choco.showoff import rare
+from services.community.daily import DailyClaim
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text, render_text
 from services.shared.collecting import Problem
 from services.shared.render import problems as shared_problems
@@ -178,3 +179,12 @@ def leaderboard_spec(board: Leaderboard) -> MessageSpec:
         title=Text("choco.leaderboard.title"), description=Text("choco.leaderboard.rule"), fields=fields
     )
     return MessageSpec(embeds=(embed,))
+
+
+def daily_text(claim: DailyClaim, locale: str) -> Text:
+    balance = galleons(claim.balance, locale)
+    if claim.credited:
+        return Text("choco.daily.credited", {"amount": galleons(claim.amount, locale), "balance": balance})
+    return Text(
+        "choco.daily.already", {"next": f"<t:{int(claim.next_at.timestamp())}:R>", "balance": balance}
+    )
