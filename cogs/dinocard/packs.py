@@ -14,36 +14,12 @@ from cogs.shared.mixins import CommandsMixin, send
 from discord_app.context import locale_of
 from discord_app.translator import choice, desc
 from services.dinocard.keys import SKILL_KEYS
-from services.dinocard.packs import SKILL_NAMES, PackView
-from services.dinocard.render.packs import pack_spec
-from services.infra.messages import Day, Embed, MessageSpec, Text
+from services.dinocard.packs import SKILL_NAMES
+from services.dinocard.render.packs import pack_spec, packs_list
+from services.infra.messages import Day, MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 
 SKILL_CHOICES = [choice("dinocard_skill", s) for s in SKILL_NAMES]
-
-
-def packs_list(views: list[PackView]) -> MessageSpec:
-    lines = [
-        Text(
-            "dinocard.pack.list_line",
-            {
-                "name": v.pack.name,
-                "id": v.pack.id,
-                "level": v.pack.level,
-                "count": len(v.pack.cards),
-                "left": v.daily_left,
-            },
-        )
-        for v in views
-    ]
-    return MessageSpec(
-        embeds=(
-            Embed(
-                title=Text("dinocard.pack.list_title"),
-                description=Text.lines(lines) if lines else Text("dinocard.pack.none"),
-            ),
-        )
-    )
 
 
 class DinocardPackCommands(CommandsMixin):

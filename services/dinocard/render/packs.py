@@ -61,3 +61,27 @@ def pack_spec(view: PackView, cards: Any, note: Text | None = None) -> MessageSp
         ),
     )
     return MessageSpec(content=note, embeds=(embed,))
+
+
+def packs_list(views: list[PackView]) -> MessageSpec:
+    lines = [
+        Text(
+            "dinocard.pack.list_line",
+            {
+                "name": v.pack.name,
+                "id": v.pack.id,
+                "level": v.pack.level,
+                "count": len(v.pack.cards),
+                "left": v.daily_left,
+            },
+        )
+        for v in views
+    ]
+    return MessageSpec(
+        embeds=(
+            Embed(
+                title=Text("dinocard.pack.list_title"),
+                description=Text.lines(lines) if lines else Text("dinocard.pack.none"),
+            ),
+        )
+    )
