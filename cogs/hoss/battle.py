@@ -36,14 +36,14 @@ from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import files_of, text, to_discord
-from engine.hoss import ChoosePath, HossAction, Move, Pass, Place, Play
+from engine.hoss import ChoosePath, HossAction, Move, Pass
 from services.hoss.battle.choices import Choice, choice_value, parse_choice
 from services.hoss.battle.edits import Shown
 from services.hoss.battle.notices import Notice
 from services.hoss.battle.ranked import BattleView, Ladder
-from services.hoss.keys import RANK_NAME_KEYS
-from services.hoss.render.battle import name_of
+from services.hoss.render.battle import action_label, name_of
 from services.hoss.render.collection import gold
+from services.hoss.render.notices import notice_text
 from services.infra.messages import Embed, MessageSpec, Text
 
 MAX_OPTIONS = 25
@@ -144,23 +144,6 @@ class StartButton(PersistentButton, template=r"hoss:rstart:(?P<owner>\d+):(?P<ra
 
 
 # --- the battle message's buttons ---------------------------------------------------------------------
-
-
-def action_label(action: HossAction, names: dict[str, str]) -> Text:
-    """A legal action in words: play (on a protégé), a Rang 2 path, place or move a Défenseur."""
-
-    def name(uid: str | None) -> str:
-        return names.get(str(uid), str(uid))
-
-    if isinstance(action, Play):
-        key = "hoss.battle.action.play_on" if action.protege else "hoss.battle.action.play"
-        return Text(key, {"card": name(action.card), "protege": name(action.protege)})
-    if isinstance(action, ChoosePath):
-        return Text("hoss.battle.action.path", {"card": name(action.creature), "to": name(action.card)})
-    if isinstance(action, Place | Move):
-        key = "hoss.battle.action.place" if isinstance(action, Place) else "hoss.battle.action.move"
-        return Text(key, {"card": name(action.defender), "protege": name(action.protege)})
-    return Text("hoss.battle.pass")
 
 
 def controls_reply(
@@ -374,16 +357,6 @@ def notice_reply(notice: Notice, owner: int, locale: str) -> dict[str, Any]:
     ok = f"hoss:notice:{owner}:{notice.id}"
     items.add_item(button(NoticeButton, ok, Text("hoss.notice.ok"), locale, "success"))
     return reply(MessageSpec(content=notice_text(notice, locale)), locale, items)
-
-
-def notice_text(notice: Notice, locale: str) -> Text:
-    """Built here, not in the service, because its numbers are grouped as the reader's language writes them."""
-    params = {
-        "wins": format_int(notice.wins, locale),
-        "rank": Text(RANK_NAME_KEYS[notice.rank]),
-        "gold": format_int(notice.gold, locale),
-    }
-    return Text("hoss.ranked.notice.milestone", params)
 
 
 class NoticeButton(PersistentButton, template=r"hoss:notice:(?P<owner>\d+):(?P<notice>\d+)"):

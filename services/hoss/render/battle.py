@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from core.i18n import format_int
 from core.settings import SUPPORTED_LOCALES
-from engine.hoss import HossCatalog
+from engine.hoss import ChoosePath, HossAction, HossCatalog, Move, Place, Play
 from services.hoss.arena.results import ArenaReward, ArenaTag
 from services.hoss.battle.battles import BattleResult
 from services.hoss.battle.view import Board, CreatureView, EventView, SideView
@@ -304,3 +304,20 @@ def standings_spec(board: Standings, locale: str) -> MessageSpec:
         fields=(EmbedField(Text("hoss.standings.how"), Text("hoss.standings.rule"), inline=False),),
     )
     return MessageSpec(embeds=(embed,))
+
+
+def action_label(action: HossAction, names: dict[str, str]) -> Text:
+    """A legal action in words: play (on a protégé), a Rang 2 path, place or move a Défenseur."""
+
+    def name(uid: str | None) -> str:
+        return names.get(str(uid), str(uid))
+
+    if isinstance(action, Play):
+        key = "hoss.battle.action.play_on" if action.protege else "hoss.battle.action.play"
+        return Text(key, {"card": name(action.card), "protege": name(action.protege)})
+    if isinstance(action, ChoosePath):
+        return Text("hoss.battle.action.path", {"card": name(action.creature), "to": name(action.card)})
+    if isinstance(action, Place | Move):
+        key = "hoss.battle.action.place" if isinstance(action, Place) else "hoss.battle.action.move"
+        return Text(key, {"card": name(action.defender), "protege": name(action.protege)})
+    return Text("hoss.battle.pass")
