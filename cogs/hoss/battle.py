@@ -30,7 +30,6 @@ import discord
 from cogs.hoss.lookup import hoss_of
 from cogs.shared.components import button, check_owner, reply
 from core.errors import BadInput
-from core.i18n import format_int
 from discord_app.callbacks import with_message
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of
@@ -43,8 +42,9 @@ from services.hoss.battle.notices import Notice
 from services.hoss.battle.ranked import BattleView, Ladder
 from services.hoss.render.battle import action_label, name_of
 from services.hoss.render.collection import gold
+from services.hoss.render.ladder import ladder_spec
 from services.hoss.render.notices import notice_text
-from services.infra.messages import Embed, MessageSpec, Text
+from services.infra.messages import MessageSpec, Text
 
 MAX_OPTIONS = 25
 
@@ -99,25 +99,7 @@ async def show_privately(interaction: discord.Interaction[Any], spec: MessageSpe
 
 
 def ladder_reply(ladder: Ladder, owner: int, locale: str) -> dict[str, Any]:
-    lines = []
-    for status in ladder.ranks:
-        state = (
-            "hoss.ladder.playable"
-            if status.playable
-            else ("hoss.ladder.closed" if status.unlocked else "hoss.ladder.locked")
-        )
-        params = {
-            "rank": status.name,
-            "wins": format_int(status.wins, locale),
-            "losses": format_int(status.losses, locale),
-            "state": Text(state),
-            "win": gold(status.win_gold, locale),
-            "loss": gold(status.loss_gold, locale),
-        }
-        lines.append(Text("hoss.ladder.line", params))
-    if ladder.live_battle is not None:
-        lines.append(Text("hoss.ladder.live", {"battle": ladder.live_battle}))
-    spec = MessageSpec(embeds=(Embed(title=Text("hoss.ladder.title"), description=Text.lines(lines)),))
+    spec = ladder_spec(ladder, locale)
     items = discord.ui.View(timeout=None)
     for status in ladder.ranks:
         if status.playable:

@@ -1,6 +1,6 @@
-"""A copy's line in a collection page and an autocomplete choice (services/hoss/render/collection.py `copy_line`): written
-in the reader's language, and written again whenever anything it shows changes (the line is remembered
-per copy as it stands)."""
+"""A copy's line in a collection page and an autocomplete choice (services/hoss/render/collection.py
+`copy_line`): written in the reader's language, and written again whenever anything it shows changes
+(the line is remembered per copy as it stands)."""
 
 from __future__ import annotations
 
