@@ -6,7 +6,8 @@ Rulebook: « La page de préparation du combat vous montre aussi les cartes disp
 collection. Vous pouvez cliquer sur une de vos cartes pour l'ajouter en tant que cartes bonus pour ce
 combat. Les cartes bonus choisies sont visibles dans la liste de droite. » Every control carries the whole
 page in its custom_id and asks the service for the page again (`DinocardBattles.prepare`), which checks
-the pack, the opponent and the bonus as a launch does; the page keeps no state of its own.
+the pack, the opponent and the bonus as a launch does; the page keeps no state of its own. Its text is
+built by services/dinocard/render/preparation.py; here, its selects and buttons.
 
 | custom_id | what |
 |---|---|

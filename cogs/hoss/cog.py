@@ -1,9 +1,9 @@
 """/hoss: boosters and their opening, the odds, the collection, sales, fusion, decks, ranked battles, the
 raffle (`cogs/hoss/raffle.py`) and the Arena (`cogs/hoss/arena.py`).
 
-Each command parses its options, calls the HOSS services (`services.hoss.HossServices`) and renders the
-result (`services/hoss/render/collection.py`); buttons and selects are in `cogs/hoss/views.py`, the ranked battles'
-in `cogs/hoss/battle.py`. Every reply is private (cards and gold are the player's business) except the
+Each command parses its options, calls the HOSS services (`services.hoss.HossServices`) and sends the
+page `services/hoss/render/` builds; buttons and selects are in `cogs/hoss/views.py`, the ranked
+battles' in `cogs/hoss/battle.py`. Every reply is private (cards and gold are the player's business) except the
 battle message, which shows the board but never the hand. Domain errors go to the global handler. After
 each /hoss command, unclaimed milestone notices are shown privately with their OK button.
 """

@@ -1,6 +1,5 @@
-"""/hoss deck: what a player types (lines and buffs by id or name) and how a deck is shown (each line's
-best copies with their effective stats, the buffs, and every reason it cannot play, with card names in the
-reader's language)."""
+"""/hoss deck: what a player types (lines and buffs by id or name), turned into line and buff ids for the
+deck service; the deck's page is built in services/hoss/render/decks.py."""
 
 from __future__ import annotations
 

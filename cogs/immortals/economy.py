@@ -1,9 +1,9 @@
 """/immortals economy commands, as a mixin of the `/immortals` GroupCog: collection, deck, spells,
 learning a spell, recruiting a unit, and the ranking.
 
-Each command parses its options, calls one service and renders the result here. Every reply is
-private (units, spells and currencies are the player's business) except the ranking, which a server
-shares.
+Each command parses its options, calls one service and sends the page
+`services/immortals/render/economy.py` builds. Every reply is private (units, spells and currencies are
+the player's business) except the ranking, which a server shares.
 """
 
 from __future__ import annotations

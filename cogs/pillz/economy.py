@@ -2,10 +2,10 @@
 leaderboard.
 
 Each command parses its options, calls one economy service (`services.pillz.economy.PillzEconomy`) and
-renders the result here. Every reply is private (characters and coins are the player's business) except
-the leaderboard, which a server shares. The collection's page buttons are DynamicItems (`ECONOMY_ITEMS`,
-registered by the cog's `setup`) whose custom_id holds only the owner, the filter and the page; a click
-from anyone else is refused.
+sends the page `services/pillz/render/economy.py` builds. Every reply is private (characters and coins
+are the player's business) except the leaderboard, which a server shares. The collection's page buttons
+are DynamicItems (`ECONOMY_ITEMS`, registered by the cog's `setup`) whose custom_id holds only the owner,
+the filter and the page; a click from anyone else is refused.
 """
 
 from __future__ import annotations

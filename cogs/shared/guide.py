@@ -2,8 +2,9 @@
 page buttons.
 
 A game declares its pages in its `GameGuide` (`rules_pages`, message keys of its own locale files); its
-cog's `rules` command calls `rules_reply`. The
-page buttons are registered once by the platform (`cogs/platform/help.py`), so a new game adds no item.
+cog's `rules` command calls `rules_reply`, which adds the page buttons to the page
+`services/shared/render/guide.py` builds. The page buttons are registered once by the platform
+(`cogs/platform/help.py`), so a new game adds no item.
 """
 
 from __future__ import annotations
