@@ -23,9 +23,9 @@ from core.i18n import has, t
 from discord_app.components import PersistentSelect
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc, qualified
-from services.community.render.help import credits_spec, field_pages
+from services.community.render.help import credits_spec, game_help_spec, help_spec
 from services.infra.games import GameGuide, GameRegistry, GameSpec, Reader
-from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import MessageSpec, Text
 
 OWNERS_ONLY = "admin"  # /admin answers only the bot's owners (OWNER_IDS): /help hides it from the others
 HELP_SELECT = "help:game"
@@ -113,8 +113,8 @@ def _game_groups(
     return sorted(found, key=lambda pair: pair[0].key)
 
 
-def help_spec(tree: app_commands.CommandTree[Any], registry: GameRegistry, reader: HelpReader) -> MessageSpec:
-    """The first page: where to start, and the commands that belong to no game."""
+def help_page(tree: app_commands.CommandTree[Any], registry: GameRegistry, reader: HelpReader) -> MessageSpec:
+    """The first page, from the commands of the tree that belong to no game and the games' names."""
     game_groups = {g.command_group for g, _ in _game_groups(tree, registry)}
     general: list[Text] = []
     for top in sorted(tree.get_commands(type=discord.AppCommandType.chat_input), key=lambda c: c.name):
@@ -124,19 +124,10 @@ def help_spec(tree: app_commands.CommandTree[Any], registry: GameRegistry, reade
             general.extend(command_line(c) for c in _commands(top))
         else:
             general.append(command_line(top))
-    start = Text("help.start_games") if game_groups else Text("help.no_games")
-    names = [Text(g.name_key) for g, _ in _game_groups(tree, registry)]
-    fields = (
-        EmbedField(Text("help.start_title"), Text.lines([start, Text("help.start_card")]), inline=False),
-        *([EmbedField(Text("help.games"), Text.lines(names), inline=False)] if names else []),
-        *field_pages(Text("help.general"), general),
-    )
-    return MessageSpec(
-        embeds=(Embed(title=Text("help.title"), description=Text("help.intro"), fields=fields),)
-    )
+    return help_spec([g for g, _ in _game_groups(tree, registry)], general)
 
 
-def game_help_spec(
+def game_help_page(
     tree: app_commands.CommandTree[Any], registry: GameRegistry, game_key: str, reader: HelpReader
 ) -> MessageSpec:
     """One game's page: its commands in the order a new player needs them; its staff commands only for
@@ -149,14 +140,7 @@ def game_help_spec(
             for c in _ordered(_commands(group), game.guide)
             if not _is_staff_command(c, game.guide) or game.key in reader.staff_of
         ]
-        lines = [command_line(c) for c in shown]
-        intro = Text(game.guide.about_key) if game.guide is not None else None
-        embed = Embed(
-            title=Text(game.name_key),
-            description=intro,
-            fields=tuple(field_pages(Text("help.commands"), lines)),
-        )
-        return MessageSpec(embeds=(embed,))
+        return game_help_spec(game, [command_line(c) for c in shown])
     raise BadInput()
 
 
@@ -214,9 +198,9 @@ class HelpSelect(PersistentSelect, template=r"help:game"):
             spec = credits_spec()
         else:
             spec = (
-                help_spec(tree, registry, reader)
+                help_page(tree, registry, reader)
                 if chosen is None
-                else game_help_spec(tree, registry, chosen, reader)
+                else game_help_page(tree, registry, chosen, reader)
             )
         await interaction.response.edit_message(
             **reply(spec, locale, help_view(tree, registry, locale, chosen))
@@ -230,7 +214,7 @@ class HelpCog(commands.Cog):
     @app_commands.command(name="help", description=desc("cmd.help.description"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
-        spec = help_spec(self.bot.tree, services_of(interaction).registry, await reader_of(interaction))
+        spec = help_page(self.bot.tree, services_of(interaction).registry, await reader_of(interaction))
         await interaction.response.send_message(
             **reply(spec, locale, help_view(self.bot.tree, services_of(interaction).registry, locale, None)),
             ephemeral=True,
