@@ -1,11 +1,11 @@
 """/choco economy commands, as a mixin of the `/choco` GroupCog: frogs, odds, collection, decks, leagues,
 the leaderboard, character names and the daily allowance.
 
-Each command parses its options, calls one economy service (`services.choco.economy.EconomyServices`)
-and sends the page `services/choco/render/economy.py` builds. Every reply is private (cards and galleons
-are the player's business) except the leaderboard, which a server shares. The collection's page buttons are DynamicItems
-(`ECONOMY_ITEMS`, registered by the cog's `setup`) whose custom_id holds only the owner, the filter
-and the page; a click from anyone else is refused.
+Each command parses its options, calls one economy service (`services.choco.economy.EconomyServices`) and
+sends the page `services/choco/render/economy.py` builds. Every reply is private (cards and galleons are
+the player's business) except the leaderboard, which a server shares. The collection's page buttons are
+DynamicItems (`ECONOMY_ITEMS`, registered by the cog's `setup`) whose custom_id holds only the owner, the
+filter and the page; a click from anyone else is refused.
 """
 
 from __future__ import annotations

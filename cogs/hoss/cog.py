@@ -2,8 +2,8 @@
 raffle (`cogs/hoss/raffle.py`) and the Arena (`cogs/hoss/arena.py`).
 
 Each command parses its options, calls the HOSS services (`services.hoss.HossServices`) and sends the
-page `services/hoss/render/` builds; buttons and selects are in `cogs/hoss/views.py`, the ranked
-battles' in `cogs/hoss/battle.py`. Every reply is private (cards and gold are the player's business) except the
+page `services/hoss/render/` builds; buttons and selects are in `cogs/hoss/views.py`, the ranked battles'
+in `cogs/hoss/battle.py`. Every reply is private (cards and gold are the player's business) except the
 battle message, which shows the board but never the hand. Domain errors go to the global handler. After
 each /hoss command, unclaimed milestone notices are shown privately with their OK button.
 """
