@@ -1,12 +1,12 @@
-"""A copy's line in a collection page and an autocomplete choice (cogs/hoss/render.py `copy_line`): written
-in the reader's language, and written again whenever anything it shows changes (the line is remembered
-per copy as it stands)."""
+"""A copy's line in a collection page and an autocomplete choice (services/hoss/render/collection.py
+`copy_line`): written in the reader's language, and written again whenever anything it shows changes
+(the line is remembered per copy as it stands)."""
 
 from __future__ import annotations
 
-from cogs.hoss.render import copy_line
 from engine.hoss.catalog import HossCatalog
 from services.hoss.collection import OwnedCopy
+from services.hoss.render.collection import copy_line
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.messages import render_text
 

@@ -3,7 +3,8 @@ synergies, the round's notable events, then the call to decide or the result (wi
 
 Rendered in the service layer because the outbox makes the message's edits, long after the interaction
 that caused them: the board's text is written in every language (`Text.per_locale`) and the outbox shows
-the channel's. Only `battle_view.Board` is read, which holds nothing the board may not show.
+the channel's. Only `battle_view.Board` is read, which holds nothing the board may not show. The ranked
+standings (`/hoss classement`) are here too.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from collections.abc import Callable
 
 from core.i18n import format_int
 from core.settings import SUPPORTED_LOCALES
-from engine.hoss import HossCatalog
+from engine.hoss import ChoosePath, HossAction, HossCatalog, Move, Place, Play
 from services.hoss.arena.results import ArenaReward, ArenaTag
 from services.hoss.battle.battles import BattleResult
 from services.hoss.battle.view import Board, CreatureView, EventView, SideView
 from services.hoss.keys import RACE_KEYS, RANK_NAME_KEYS
+from services.hoss.standings import StandingEntry, Standings
 from services.infra.messages import Attachment, Button, Embed, EmbedField, MessageSpec, Text, render_text
 
 BAR = 10
@@ -276,3 +278,46 @@ def battle_spec(board: Board, catalog: HossCatalog, files: tuple[Attachment, ...
     attached = files if board.final and board.result is not None else ()
     embed = Embed(title=title, description=body, fields=side_fields(board, catalog))
     return MessageSpec(embeds=(embed,), buttons=buttons(board), attachments=attached)
+
+
+def standings_spec(board: Standings, locale: str) -> MessageSpec:
+    """`/hoss classement`: the server's players by the rank they reached, then their wins (public: it
+    names players by mention, which pings nobody on a board)."""
+
+    def line(entry: StandingEntry) -> Text:
+        s = entry.standing
+        params = {
+            "place": entry.place,
+            "player": f"<@{s.player_id}>",
+            "rank": Text(RANK_NAME_KEYS[s.highest]),
+            "wins": format_int(s.wins, locale),
+            "losses": format_int(s.losses, locale),
+        }
+        return Text("hoss.standings.line", params)
+
+    lines = [line(e) for e in board.entries]
+    if board.viewer is not None:
+        lines += [Text("hoss.standings.gap"), line(board.viewer)]
+    embed = Embed(
+        title=Text("hoss.standings.title", {"count": board.players}),
+        description=Text.lines(lines) if lines else Text("hoss.standings.empty"),
+        fields=(EmbedField(Text("hoss.standings.how"), Text("hoss.standings.rule"), inline=False),),
+    )
+    return MessageSpec(embeds=(embed,))
+
+
+def action_label(action: HossAction, names: dict[str, str]) -> Text:
+    """A legal action in words: play (on a protégé), a Rang 2 path, place or move a Défenseur."""
+
+    def name(uid: str | None) -> str:
+        return names.get(str(uid), str(uid))
+
+    if isinstance(action, Play):
+        key = "hoss.battle.action.play_on" if action.protege else "hoss.battle.action.play"
+        return Text(key, {"card": name(action.card), "protege": name(action.protege)})
+    if isinstance(action, ChoosePath):
+        return Text("hoss.battle.action.path", {"card": name(action.creature), "to": name(action.card)})
+    if isinstance(action, Place | Move):
+        key = "hoss.battle.action.place" if isinstance(action, Place) else "hoss.battle.action.move"
+        return Text(key, {"card": name(action.defender), "protege": name(action.protege)})
+    return Text("hoss.battle.pass")

@@ -20,7 +20,7 @@ from services.immortals.duel_match import Choice, DuelRow
 from services.immortals.names import spell_name, spell_text, terrain_badge, terrain_icon, unit_name
 from services.immortals.rewards import Gains
 from services.infra.messages import Embed, MessageSpec, Text
-from services.shared import duel_render as shared
+from services.shared.render import duel as shared
 
 Langs = tuple[str, ...]  # the languages of the players a text names units for (card_names.beside)
 

@@ -22,7 +22,7 @@ from services.hoss.collection import CollectionFilter, CollectionPage, CopyDetai
 from services.hoss.fusion import FusionPreview, FusionResult
 from services.hoss.keys import RARITY_KEYS as RARITY_KEYS
 from services.hoss.sale import SaleQuote, SaleResult
-from services.hoss.shop import Opening, OpeningCard, Purchase, ShopOffer
+from services.hoss.shop import FlipResult, Opening, OpeningCard, Purchase, SaleToConfirm, ShopOffer
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text, render_text
 
 SALE_REFUSAL_KEYS = (
@@ -529,3 +529,19 @@ def fusion_result_spec(result: FusionResult, card: CreatureCard | BuffCard, loca
         },
     )
     return MessageSpec(embeds=(Embed(title=title, description=Text.lines(lines)),))
+
+
+def starter_note(result: FlipResult) -> Text | None:
+    """The first deck these cards made possible, built and made active for the player: what to do next."""
+    if result.starter_slot is None:
+        return None
+    return Text("hoss.guide.starter_built", {"slot": result.starter_slot})
+
+
+def confirm_note(sale: SaleToConfirm, locale: str) -> Text:
+    params = {
+        "name": card_name(sale.card, locale),
+        "rarity": Text(RARITY_KEYS[sale.rarity]),
+        "price": gold(sale.price, locale),
+    }
+    return Text("hoss.opening.confirm_sale", params)

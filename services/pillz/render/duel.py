@@ -23,7 +23,7 @@ from services.infra.messages import CardStrip, Embed, MessageSpec, Number, Strip
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.economy import GAME_KEY
 from services.pillz.names import ABILITY_KEYS
-from services.shared import duel_render as shared
+from services.shared.render import duel as shared
 
 COLOR = 0x7B2D8E
 TEXTS = shared.DuelTexts.of("pillz")
