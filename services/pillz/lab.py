@@ -21,8 +21,8 @@ from services.community.lab.stats import Outcome
 from services.infra.messages import Text
 from services.pillz.collection import owned_counts
 from services.pillz.decks import active_problems, active_slot, check, check_slot, deck_in_slot, lost_cards
-from services.pillz.duel_render import card_name
 from services.pillz.duels import practice_deck
+from services.pillz.render.duel import card_name
 from services.shared.collecting import Problem
 from store.connection import Connection
 
