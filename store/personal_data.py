@@ -2,7 +2,7 @@
 `/privacy delete` follow (services/community/privacy.py, docs/privacy.md).
 
 Every column of every table is listed here, in one of six classes, and nowhere else is a column's meaning
-for privacy guessed (from its name, a foreign key or a primary key). `tests/services/test_personal_data.py`
+for privacy guessed (from its name, a foreign key or a primary key). `tests/services/store/test_personal_data.py`
 reads the live schema (SQLite, and PostgreSQL in CI) and fails on a column that is missing here or listed
 here but gone: whoever adds a column says what it holds.
 
