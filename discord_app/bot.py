@@ -333,6 +333,7 @@ class CardBot(commands.Bot):
         if self.deliverer is not None:
             await self.deliverer.stop()
         if self._shared_pause is not None:
+            self.rate_limit.share(None)
             await self._shared_pause.close()
             self._shared_pause = None
         if self._services is not None:

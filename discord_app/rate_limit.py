@@ -96,7 +96,8 @@ class FleetRateLimit:
         self.trace = trace_config(self.limiter, self._global)
         self._publish: Callable[[float], None] | None = None
 
-    def share(self, publish: Callable[[float], None]) -> None:
+    def share(self, publish: Callable[[float], None] | None) -> None:
+        """Where a global 429 is told to the fleet (None: this process only, e.g. once the database closed)."""
         self._publish = publish
 
     def _global(self, until: float) -> None:

@@ -87,7 +87,8 @@ class Limiter:
         self.processes = processes
         self.paused_until = 0.0
         self._next = 0.0
-        self.waited = 0  # requests that had to wait (a figure for logs and tests)
+        self.requests = 0  # requests that asked for their turn
+        self.waited = 0  # of them, those that had to wait
 
     @property
     def share(self) -> float:
@@ -112,6 +113,7 @@ class Limiter:
 
     async def acquire(self) -> None:
         """Wait for this request's turn. No await at all when it is due now (the common case)."""
+        self.requests += 1
         at = self.reserve()
         while True:
             wait = at - self.now()

@@ -7,9 +7,11 @@ import asyncio
 import re
 from typing import Any
 
+from emulator.global_limit import exempt
 from sandbox.harness import BotHarness
 from services.infra.messages import MessageSpec, Text
 from services.infra.rate_limits import read_pause
+from tests.e2e.choco.helpers import challenge_accepted, with_bronze_deck
 from tests.e2e.outbox import queue
 
 POSTS = r"/channels/\d+/messages"
@@ -66,4 +68,28 @@ async def test_a_burst_from_anywhere_in_the_bot_leaves_at_its_share(harness: Bot
     times = sorted(at for at, status in _posts(harness) if status == 200)
     assert len(times) == 10
     assert times[-1] - times[0] >= 9 / limiter.rate - 0.05  # a second for ten, not a moment
+    harness.emu.assert_no_errors()
+
+
+async def test_every_request_with_the_bot_token_passes_the_limiter_and_no_interaction_endpoint_does(
+    harness: BotHarness,
+) -> None:
+    """A Chocobataille challenge accepted: commands and clicks answered (callbacks, follow-ups), a thread
+    created and posts sent (the bot's token). The limiter saw exactly the requests Discord's global limit
+    counts, as the emulator tells them apart."""
+    assert harness.bot is not None
+    limiter = harness.bot.rate_limit.limiter
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await with_bronze_deck(harness, alice)
+    await with_bronze_deck(harness, bob)
+    before, seen = limiter.requests, len(harness.emu.requests)
+
+    await challenge_accepted(harness, alice, bob)
+
+    new = harness.emu.requests[seen:]
+    bot_token = [r for r in new if r.token is not None and not exempt(r.path)]
+    interaction_endpoints = [r for r in new if exempt(r.path)]
+    assert bot_token
+    assert interaction_endpoints
+    assert limiter.requests - before == len(bot_token)
     harness.emu.assert_no_errors()
