@@ -137,3 +137,13 @@ async def test_a_process_starting_during_a_pause_waits_for_it(db: Database) -> N
     await starting.start()
     await starting.close()
     assert later.paused_until == clock.t + 4.0
+
+
+async def test_an_unbounded_limiter_lets_everything_go_at_once() -> None:
+    lim, clock = limiter(2)
+    lim.bounded = False
+    lim.pause(clock.t + 5)
+    for _ in range(100):
+        await lim.acquire()
+    assert clock.slept == []
+    assert lim.requests == 100
