@@ -176,6 +176,7 @@ TABLES: dict[str, Table] = {
         nothing="starter_given active_slot rating games wins draws losses created_at", owner="player_id"
     ),
     "players": _table(nothing="created_at locale dms_closed last_locale reminders wish_alerts", owner="id"),
+    "rate_limit_pauses": _table(nothing="scope until_s set_by"),
     "schema_migrations": _table(nothing="version name applied_at checksum"),
     "showoff_log": _table(nothing="id guild_id game card_key copy shown_at", owner="player_id"),
     "tournament_entries": _table(

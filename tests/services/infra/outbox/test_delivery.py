@@ -14,7 +14,7 @@ from services.infra.messages import Target
 from store.connection import Connection
 from tests.services.infra.outbox.delivery import World, queue, restarted_deliverer, world
 
-__all__ = ["world"]  # the fixture, shared with test_delivery_pace.py
+__all__ = ["world"]  # the fixture
 
 
 class Crash(BaseException):
