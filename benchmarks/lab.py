@@ -1,13 +1,13 @@
 """The deck lab's cost: its batch against the engine's own loop, and other commands' latency while labs run.
 
-1. Side by side, per game with a lab (HOSS, Dinocard), in one run: the engine's own loop playing `--battles`
-   lab battles in this process (`lab_battles`, the engine's battle and AI, nothing else) divided by the
-   workers, against the lab's batch of as many battles on its warm process pool (`LabPool.play`: the
-   chunks, the pickling, the processes; then `report`: the statistics). The lab must take at most 1.1 x
-   the engine's time divided over the workers. Also timed in the same run: a pure-Python loop (this
-   machine's speed of the day) and the HOSS reference battle of benchmarks/hoss_battles.py, whose quiet
-   figure in the README is 0.72 ms: the lab's time scaled by 0.72 / today's reference figure says whether
-   1,000 battles fit in 1 s on 2 cores on the README's reference machine. Medians of `--runs`.
+1. Side by side, per game with a lab (HOSS, Dinocard, Pillz, Immortal's War), in one run: the engine's own
+   loop playing `--battles` lab battles in this process (`lab_battles`, the engine's battle and AI, nothing
+   else) divided by the workers, against the lab's batch of as many battles on its warm process pool
+   (`LabPool.play`: the chunks, the pickling, the processes; then `report`: the statistics). The lab must
+   take at most 1.1 x the engine's time divided over the workers. Also timed in the same run: a pure-Python
+   loop (this machine's speed of the day) and the HOSS reference battle of benchmarks/hoss_battles.py, whose
+   quiet figure in the README is 0.72 ms: the lab's time scaled by 0.72 / today's reference figure says
+   whether 1,000 battles fit in 1 s on 2 cores on the README's reference machine. Medians of `--runs`.
    The CPU both take (this process's, and the workers' from /proc) is measured beside the wall clock: on
    a machine other processes load, the workers (at a lower priority) get less of the cores than the
    in-process loop, and only the CPU ratio says what the lab itself adds.
@@ -40,16 +40,21 @@ from benchmarks.command_latency import TARGET_P99_MS, profile_of, run_paced
 from emulator.world import User
 from engine.dinocard import DinocardCatalog
 from engine.hoss import CreatureCard, HossCatalog, ranked_opponent
+from engine.immortals import TERRAINS, ImmortalsCatalog
+from engine.pillz import PillzCatalog
+from engine.protocol import PlayerSetup
 from sandbox.harness import BotHarness
 from services.community.lab.pool import NICENESS, LabPool, workers
 from services.community.lab.service import fresh_seeds, report, split
 from services.community.lab.spec import LabJob, Opponent
 from services.dinocard import lab as dinocard_lab
 from services.hoss import lab as hoss_lab
+from services.immortals import lab as immortals_lab
 from services.infra import ledger
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.messages import Text
 from services.infra.players import ensure_player
+from services.pillz import lab as pillz_lab
 from store.connection import Connection
 
 TARGET_RATIO = 1.1
@@ -82,6 +87,33 @@ def dinocard_job() -> LabJob:
         {},
         "dinocard.lab.phases",
         "dinocard.lab.presence",
+    )
+
+
+def pillz_job() -> LabJob:
+    catalog = load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
+    deck = tuple(sorted(c.id for c in catalog.cards if not c.leader)[:8])
+    ai = (Opponent(pillz_lab.AI, Text.raw("ai"), Text.raw("ai")),)
+    return LabJob(
+        pillz_lab.play, catalog, deck, ai, Text.raw("deck"), {}, "pillz.lab.rounds", "pillz.lab.presence"
+    )
+
+
+def immortals_job() -> LabJob:
+    catalog = load_catalog(DATA_DIR / "immortals.json", ImmortalsCatalog)
+    units = tuple(c.id for c in catalog.cards[:8])
+    spells = [s.id for s in catalog.spells if s.starter]
+    deck = PlayerSetup(seat=0, player_id=1, deck=units, extra={"xp": [0] * len(units), "spells": spells})
+    terrains = tuple(Opponent(t, Text.raw(t), Text.raw(t)) for t in TERRAINS)
+    return LabJob(
+        immortals_lab.play,
+        catalog,
+        deck,
+        terrains,
+        Text.raw("deck"),
+        {},
+        "immortals.lab.rounds",
+        "immortals.lab.presence",
     )
 
 
@@ -134,7 +166,12 @@ async def side_by_side(battles: int, runs: int, out: Callable[[str], None]) -> N
     size = workers()
     pool = LabPool(size)
     try:
-        for name, make in (("HOSS", hoss_job), ("Dinocard", dinocard_job)):
+        for name, make in (
+            ("HOSS", hoss_job),
+            ("Dinocard", dinocard_job),
+            ("Pillz", pillz_job),
+            ("Immortals", immortals_job),
+        ):
             job = make()
             await pool.play(
                 job, seeds_for(job, battles // 10)

@@ -26,11 +26,13 @@ from discord_app.callbacks import CallbackAdapter
 from discord_app.component_router import Clicks, ComponentRouter, Route, click_of
 from discord_app.delivery import Deliverer, ShowPrivateButton
 from discord_app.errors import GameTree
+from discord_app.rate_limit import FleetRateLimit
 from discord_app.translator import CatalogTranslator
 from services.infra.catalogs import DATA_DIR
 from services.infra.container import Services, build_services
 from services.infra.games import GameRegistry
 from services.infra.heartbeat import PERIOD
+from services.infra.rate_limits import Limiter, SharedPause, fleet_size
 from store.db import DatabaseClosed
 
 log = logging.getLogger("bot")
@@ -159,6 +161,8 @@ class CardBot(commands.Bot):
         shards: dict[str, Any] = {}
         if settings.shards is not None:
             shards = {"shard_count": settings.shard_count, "shard_ids": list(settings.shards)}
+        # Every REST request waits for this process's share of the global rate limit (discord_app/rate_limit.py)
+        self.rate_limit = FleetRateLimit(Limiter(fleet_size(settings.shard_count, settings.shards)))
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -166,6 +170,7 @@ class CardBot(commands.Bot):
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions.none(),
             max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
+            http_trace=self.rate_limit.trace,
             guild_ready_timeout=guild_ready_timeout,
             **shards,
         )
@@ -182,6 +187,7 @@ class CardBot(commands.Bot):
         self._services: Services | None = services
         self.deliverer: Deliverer | None = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._shared_pause: SharedPause | None = None
         self.recent_interactions = RecentIds(RECENT_INTERACTIONS)
         parsers = self._connection.parsers  # the gateway reads this same dict, now and after reconnecting
         parse_interaction = parsers["INTERACTION_CREATE"]
@@ -253,6 +259,9 @@ class CardBot(commands.Bot):
                 rng_seed=self.rng_seed,
                 registry=self.registry,
             )
+        self._shared_pause = SharedPause(self._services.db, self.rate_limit.limiter)
+        await self._shared_pause.start()
+        self.rate_limit.share(self._shared_pause.publish)
         # 2. cogs; each registers its own persistent components (DynamicItems) in its setup()
         await self.tree.set_translator(CatalogTranslator())
         for name in (*cog_modules(), *self.extra_extensions):
@@ -260,6 +269,7 @@ class CardBot(commands.Bot):
         self.add_dynamic_items(ShowPrivateButton)
         # 3. games catch up with the time the bot was down, before any deadline fires
         last_seen = await self._services.heartbeat.beat()
+        self._count_fleet()
         for game in self._services.games.values():
             hook = getattr(game, "on_startup", None)
             if hook is not None:
@@ -302,6 +312,12 @@ class CardBot(commands.Bot):
                 await self.services.heartbeat.beat()
             except Exception:  # a missed beat only makes a later downtime look longer
                 log.exception("heartbeat failed")
+            self._count_fleet()
+
+    def _count_fleet(self) -> None:
+        """This process's share of the global rate limit follows the processes the last beat counted."""
+        settings, live = self.settings, self.services.heartbeat.fleet
+        self.rate_limit.limiter.processes = fleet_size(settings.shard_count, settings.shards, live)
 
     async def close(self) -> None:
         """Stop starting work, commit what the writer holds, leave the last heartbeat, then leave Discord.
@@ -316,6 +332,10 @@ class CardBot(commands.Bot):
             self._heartbeat = None
         if self.deliverer is not None:
             await self.deliverer.stop()
+        if self._shared_pause is not None:
+            self.rate_limit.share(None)
+            await self._shared_pause.close()
+            self._shared_pause = None
         if self._services is not None:
             await self._services.scheduler.stop()
             await self._services.heartbeat.beat()

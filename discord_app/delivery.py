@@ -35,10 +35,6 @@ DMS_CLOSED = 50007
 MISSING_ACCESS = 50001  # the bot cannot see the channel (Discord's JSON error codes)
 MISSING_PERMISSIONS = 50013  # it sees it but lacks a permission the call needs
 IDLE_RECHECK = timedelta(minutes=10)
-# Requests per second the deliverers of a fleet share, under Discord's global 50 (docs/deployment.md,
-# "Several processes"): each process of N takes 1/N, N read from the heartbeats. One process is not paced:
-# discord.py's own reaction to a global 429 (it pauses every request of the process) covers it.
-GLOBAL_BUDGET = 40.0
 TRANSIENT = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, discord.RateLimited)
 
 
@@ -77,7 +73,6 @@ class Deliverer:
         self._lock = asyncio.Lock()  # one pass at a time, or two passes could send the same row twice
         self.delivered = 0
         self._next_at: datetime | None = None  # when the last pass's final read saw the next item due
-        self._last_send = float("-inf")  # the event loop's time of the last send (`_pace`)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="outbox-deliverer")
@@ -116,21 +111,8 @@ class Deliverer:
                 items, self._next_at = await self.services.outbox.pending(50)
                 if not items:
                     return sent
-                for item in items:
-                    await self._pace()
+                for item in items:  # one at a time: a command's request never waits behind a whole batch
                     sent += await self._deliver(item)
-
-    async def _pace(self) -> None:
-        """With N processes beating, at most GLOBAL_BUDGET / N sends a second from this one: together they
-        stay under Discord's global limit with no coordination beyond the heartbeats (real time, not the
-        injected clock: the limit is Discord's)."""
-        fleet = self.services.heartbeat.fleet
-        loop = asyncio.get_running_loop()
-        if fleet > 1:
-            wait = self._last_send + fleet / GLOBAL_BUDGET - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-        self._last_send = loop.time()
 
     async def _deliver(self, item: OutboxItem) -> int:
         outbox = self.services.outbox

@@ -8,7 +8,6 @@ once, rather than in every command.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -25,17 +24,7 @@ from services.infra.messages import PUBLIC, Text, render_text
 log = logging.getLogger("bot.errors")
 
 CONTENT_LIMIT = 2000  # Discord's limit for a message's content
-LISTED_LIMIT = 10  # how many bad items a refusal names before "and N more"
 _TAIL_ROOM = 80  # kept free for the "and N more lines" line
-
-
-def listing(items: Sequence[Text], limit: int = LISTED_LIMIT) -> Text:
-    """The first `limit` items one per line, then a line counting the rest: a refusal names a few bad
-    items, not all of them."""
-    shown = list(items[:limit])
-    if len(items) > limit:
-        shown.append(Text("error.more_items", {"count": len(items) - limit}))
-    return Text.lines(shown)
 
 
 def fit(message: str, locale: str, limit: int = CONTENT_LIMIT) -> str:

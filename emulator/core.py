@@ -17,6 +17,7 @@ from datetime import datetime
 from emulator.commands import CommandRegistry
 from emulator.errors import EmulatorError, invalid_form
 from emulator.gateway import Gateway
+from emulator.global_limit import GlobalLimit
 from emulator.interactions import InteractionRecord, InteractionResult
 from emulator.messages import UploadedFile, fill_message
 from emulator.payloads import JsonDict, user_payload
@@ -137,6 +138,8 @@ class EmulatorCore:
         self.action_timeout = action_timeout
         self.errors: list[str] = []
         self.faults: list[Fault] = []
+        # Discord's 50 requests a second per bot token (emulator/global_limit.py); None: no limit
+        self.global_limit: GlobalLimit | None = GlobalLimit()
         self.interactions: list[InteractionRecord] = []
         self.dispatch_message_events = True
         """Send MESSAGE_CREATE/UPDATE/DELETE for the bot's own messages too, as Discord does."""

@@ -50,6 +50,8 @@ class RequestRecord:
     json: Any
     files: list[str] = field(default_factory=list)
     status: int = 0
+    at: float = 0.0  # when it arrived: the emulator's event-loop time, in seconds
+    token: str | None = None  # its Authorization header: which bot sent it
 
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} -> {self.status}>"

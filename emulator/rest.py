@@ -18,6 +18,7 @@ from aiohttp import BodyPartReader, web
 
 from emulator import api_schema
 from emulator.errors import ApiError
+from emulator.global_limit import global_429
 from emulator.messages import UploadedFile
 from emulator.records import RequestRecord
 
@@ -101,6 +102,7 @@ class RestServer:
         core = self._core
         core.begin_request()
         record = RequestRecord(request.method, request.path, dict(request.query), None)
+        record.at, record.token = asyncio.get_running_loop().time(), request.headers.get("Authorization")
         core.records.requests.append(record)
         try:
             reply = await self._serve(request, record)
@@ -117,6 +119,11 @@ class RestServer:
             return Reply(404, {"code": 0, "message": "404: Not Found"})
         path = request.path[len(API_PREFIX) :]
         record.path = path
+        if core.global_limit is not None:
+            wait = core.global_limit.check(record.token, path)
+            if wait is not None:
+                status, body, headers = global_429(wait)
+                return Reply(status, body, headers)
         found = self._router.match(method, path)
         token = found[1].get("token") if found is not None else None
         interaction = core.interaction_by_token(token) if token is not None else None

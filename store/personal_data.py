@@ -2,7 +2,7 @@
 `/privacy delete` follow (services/community/privacy.py, docs/privacy.md).
 
 Every column of every table is listed here, in one of six classes, and nowhere else is a column's meaning
-for privacy guessed (from its name, a foreign key or a primary key). `tests/services/test_personal_data.py`
+for privacy guessed (from its name, a foreign key or a primary key). `tests/services/store/test_personal_data.py`
 reads the live schema (SQLite, and PostgreSQL in CI) and fails on a column that is missing here or listed
 here but gone: whoever adds a column says what it holds.
 
@@ -176,6 +176,7 @@ TABLES: dict[str, Table] = {
         nothing="starter_given active_slot rating games wins draws losses created_at", owner="player_id"
     ),
     "players": _table(nothing="created_at locale dms_closed last_locale reminders wish_alerts", owner="id"),
+    "rate_limit_pauses": _table(nothing="scope until_s set_by"),
     "schema_migrations": _table(nothing="version name applied_at checksum"),
     "showoff_log": _table(nothing="id guild_id game card_key copy shown_at", owner="player_id"),
     "tournament_entries": _table(

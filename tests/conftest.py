@@ -172,7 +172,7 @@ def migrated_copy(tmp_path_factory: pytest.TempPathFactory) -> MigratedCopy:
     Each migration is its own transaction, committed with a full sync: migrating from scratch took 0.15 to
     0.3 s per test on this shared machine, a copy about 0.01 s. The copy is opened by the usual path (which
     still checks every migration's checksum); migrating from scratch and from every earlier version is
-    tested on its own (tests/services/test_migrations.py).
+    tested on its own (tests/services/store/test_migrations.py).
     """
     template = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
 

@@ -28,24 +28,23 @@ from typing import Any
 import discord
 
 from cogs.hoss.lookup import hoss_of
-from cogs.hoss.render import gold
 from cogs.shared.components import button, check_owner, reply
 from core.errors import BadInput
-from core.i18n import format_int
 from discord_app.callbacks import with_message
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import files_of, text, to_discord
-from engine.hoss import ChoosePath, HossAction, Move, Pass, Place, Play
+from engine.hoss import ChoosePath, HossAction, Move, Pass
 from services.hoss.battle.choices import Choice, choice_value, parse_choice
 from services.hoss.battle.edits import Shown
 from services.hoss.battle.notices import Notice
 from services.hoss.battle.ranked import BattleView, Ladder
-from services.hoss.battle.render import name_of
-from services.hoss.keys import RANK_NAME_KEYS
-from services.hoss.standings import StandingEntry, Standings
-from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.hoss.render.battle import action_label, name_of
+from services.hoss.render.collection import gold
+from services.hoss.render.ladder import ladder_spec
+from services.hoss.render.notices import notice_text
+from services.infra.messages import MessageSpec, Text
 
 MAX_OPTIONS = 25
 
@@ -100,25 +99,7 @@ async def show_privately(interaction: discord.Interaction[Any], spec: MessageSpe
 
 
 def ladder_reply(ladder: Ladder, owner: int, locale: str) -> dict[str, Any]:
-    lines = []
-    for status in ladder.ranks:
-        state = (
-            "hoss.ladder.playable"
-            if status.playable
-            else ("hoss.ladder.closed" if status.unlocked else "hoss.ladder.locked")
-        )
-        params = {
-            "rank": status.name,
-            "wins": format_int(status.wins, locale),
-            "losses": format_int(status.losses, locale),
-            "state": Text(state),
-            "win": gold(status.win_gold, locale),
-            "loss": gold(status.loss_gold, locale),
-        }
-        lines.append(Text("hoss.ladder.line", params))
-    if ladder.live_battle is not None:
-        lines.append(Text("hoss.ladder.live", {"battle": ladder.live_battle}))
-    spec = MessageSpec(embeds=(Embed(title=Text("hoss.ladder.title"), description=Text.lines(lines)),))
+    spec = ladder_spec(ladder, locale)
     items = discord.ui.View(timeout=None)
     for status in ladder.ranks:
         if status.playable:
@@ -144,50 +125,7 @@ class StartButton(PersistentButton, template=r"hoss:rstart:(?P<owner>\d+):(?P<ra
         await start_battle(interaction, int(self.match["rank"]), locale)
 
 
-def standings_spec(board: Standings, locale: str) -> MessageSpec:
-    """`/hoss classement`: the server's players by the rank they reached, then their wins (public: it
-    names players by mention, which pings nobody on a board)."""
-
-    def line(entry: StandingEntry) -> Text:
-        s = entry.standing
-        params = {
-            "place": entry.place,
-            "player": f"<@{s.player_id}>",
-            "rank": Text(RANK_NAME_KEYS[s.highest]),
-            "wins": format_int(s.wins, locale),
-            "losses": format_int(s.losses, locale),
-        }
-        return Text("hoss.standings.line", params)
-
-    lines = [line(e) for e in board.entries]
-    if board.viewer is not None:
-        lines += [Text("hoss.standings.gap"), line(board.viewer)]
-    embed = Embed(
-        title=Text("hoss.standings.title", {"count": board.players}),
-        description=Text.lines(lines) if lines else Text("hoss.standings.empty"),
-        fields=(EmbedField(Text("hoss.standings.how"), Text("hoss.standings.rule"), inline=False),),
-    )
-    return MessageSpec(embeds=(embed,))
-
-
 # --- the battle message's buttons ---------------------------------------------------------------------
-
-
-def action_label(action: HossAction, names: dict[str, str]) -> Text:
-    """A legal action in words: play (on a protégé), a Rang 2 path, place or move a Défenseur."""
-
-    def name(uid: str | None) -> str:
-        return names.get(str(uid), str(uid))
-
-    if isinstance(action, Play):
-        key = "hoss.battle.action.play_on" if action.protege else "hoss.battle.action.play"
-        return Text(key, {"card": name(action.card), "protege": name(action.protege)})
-    if isinstance(action, ChoosePath):
-        return Text("hoss.battle.action.path", {"card": name(action.creature), "to": name(action.card)})
-    if isinstance(action, Place | Move):
-        key = "hoss.battle.action.place" if isinstance(action, Place) else "hoss.battle.action.move"
-        return Text(key, {"card": name(action.defender), "protege": name(action.protege)})
-    return Text("hoss.battle.pass")
 
 
 def controls_reply(
@@ -401,16 +339,6 @@ def notice_reply(notice: Notice, owner: int, locale: str) -> dict[str, Any]:
     ok = f"hoss:notice:{owner}:{notice.id}"
     items.add_item(button(NoticeButton, ok, Text("hoss.notice.ok"), locale, "success"))
     return reply(MessageSpec(content=notice_text(notice, locale)), locale, items)
-
-
-def notice_text(notice: Notice, locale: str) -> Text:
-    """Built here, not in the service, because its numbers are grouped as the reader's language writes them."""
-    params = {
-        "wins": format_int(notice.wins, locale),
-        "rank": Text(RANK_NAME_KEYS[notice.rank]),
-        "gold": format_int(notice.gold, locale),
-    }
-    return Text("hoss.ranked.notice.milestone", params)
 
 
 class NoticeButton(PersistentButton, template=r"hoss:notice:(?P<owner>\d+):(?P<notice>\d+)"):

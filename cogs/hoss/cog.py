@@ -1,8 +1,8 @@
 """/hoss: boosters and their opening, the odds, the collection, sales, fusion, decks, ranked battles, the
 raffle (`cogs/hoss/raffle.py`) and the Arena (`cogs/hoss/arena.py`).
 
-Each command parses its options, calls the HOSS services (`services.hoss.HossServices`) and renders the
-result (`cogs/hoss/render.py`); buttons and selects are in `cogs/hoss/views.py`, the ranked battles'
+Each command parses its options, calls the HOSS services (`services.hoss.HossServices`) and sends the
+page `services/hoss/render/` builds; buttons and selects are in `cogs/hoss/views.py`, the ranked battles'
 in `cogs/hoss/battle.py`. Every reply is private (cards and gold are the player's business) except the
 battle message, which shows the board but never the hand. Domain errors go to the global handler. After
 each /hoss command, unclaimed milestone notices are shown privately with their OK button.
@@ -17,7 +17,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.hoss import render
 from cogs.hoss.arena import ARENA_ITEMS, ArenaCommands
 from cogs.hoss.battle import (
     BATTLE_ITEMS,
@@ -25,10 +24,9 @@ from cogs.hoss.battle import (
     notice_reply,
     show_battle,
     show_privately,
-    standings_spec,
     start_battle,
 )
-from cogs.hoss.decks import deck_buffs, deck_lines, deck_list_spec, deck_spec, problem_text
+from cogs.hoss.decks import deck_buffs, deck_lines
 from cogs.hoss.lookup import find_card, hoss_of, hoss_refs
 from cogs.hoss.raffle import RAFFLE_ITEMS, RaffleCommands
 from cogs.hoss.replays import REPLAY_ITEMS, send_choices, send_replay
@@ -42,15 +40,18 @@ from core.i18n import normalize_locale
 from discord_app import deferral
 from discord_app.after_command import add_after_command, remove_after_command
 from discord_app.context import locale_of, public_locale_of, services_of
-from discord_app.errors import listing
 from discord_app.option_checks import Id
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import text
 from discord_app.translator import choice, desc
 from services.hoss import CLASS_KEYS, RACE_KEYS, RANK_KEYS
 from services.hoss.collection import CollectionFilter
+from services.hoss.render import collection as render
+from services.hoss.render.battle import standings_spec
+from services.hoss.render.decks import deck_list_spec, deck_spec, problem_text
 from services.infra.messages import MessageSpec, Text
 from services.shared.collecting import DeckInvalid
+from services.shared.render.problems import listing
 
 AUTOCOMPLETE_LIMIT = 25
 F = TypeVar("F", bound=Callable[..., Any])
@@ -342,7 +343,7 @@ class HossCog(
 
     # --- decks ----------------------------------------------------------------------------------------
 
-    def _deck_spec(
+    def _deck_reply(
         self, interaction: discord.Interaction[Any], view: Any, locale: str, note: Text | None
     ) -> MessageSpec:
         decks = hoss_of(interaction).decks
@@ -379,7 +380,7 @@ class HossCog(
             ]
             raise BadInput("hoss.error.deck.refused", reasons=listing(reasons)) from exc
         note = Text("hoss.deck.saved", {"slot": slot})
-        await send(interaction, self._deck_spec(interaction, view, locale, note), locale)
+        await send(interaction, self._deck_reply(interaction, view, locale, note), locale)
 
     @deck.command(name="auto", description=desc("cmd.hoss.deck.auto.description"))
     @app_commands.describe(slot=desc("cmd.hoss.deck.auto.opt.slot.description"))
@@ -388,14 +389,14 @@ class HossCog(
         locale = await locale_of(interaction)
         view = await hoss_of(interaction).decks.auto(interaction.user.id, slot)
         note = Text("hoss.deck.auto_saved", {"slot": slot})
-        await send(interaction, self._deck_spec(interaction, view, locale, note), locale)
+        await send(interaction, self._deck_reply(interaction, view, locale, note), locale)
 
     @deck.command(name="show", description=desc("cmd.hoss.deck.show.description"))
     @app_commands.describe(slot=desc("cmd.hoss.deck.show.opt.slot.description"))
     async def deck_show(self, interaction: discord.Interaction[Any], slot: Slot) -> None:
         locale = await locale_of(interaction)
         view = await hoss_of(interaction).decks.show(interaction.user.id, slot)
-        await send(interaction, self._deck_spec(interaction, view, locale, None), locale)
+        await send(interaction, self._deck_reply(interaction, view, locale, None), locale)
 
     @deck.command(name="active", description=desc("cmd.hoss.deck.active.description"))
     @app_commands.describe(slot=desc("cmd.hoss.deck.active.opt.slot.description"))
@@ -406,7 +407,7 @@ class HossCog(
         view = await decks.show(interaction.user.id, slot)
         key = "hoss.deck.activated" if view.valid else "hoss.deck.activated_invalid"
         note = Text(key, {"slot": slot, "name": view.name})
-        await send(interaction, self._deck_spec(interaction, view, locale, note), locale)
+        await send(interaction, self._deck_reply(interaction, view, locale, note), locale)
 
     @deck.command(name="list", description=desc("cmd.hoss.deck.list.description"))
     async def deck_list(self, interaction: discord.Interaction[Any]) -> None:

@@ -18,18 +18,17 @@ import discord
 from discord import app_commands
 
 from cogs.hoss.lookup import hoss_of
-from cogs.hoss.render import gold
 from cogs.shared.components import button, reply
 from cogs.shared.mixins import CommandsMixin
 from core.errors import BadInput, NotAllowed
-from core.i18n import format_int
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of
 from discord_app.translator import desc
 from engine import fair_draw
 from services.hoss import proofs
-from services.hoss.raffle import RaffleWindow, Ticket, Verification, published, stamp, winners_text
-from services.infra.messages import Day, Embed, EmbedField, MessageSpec, Number, Text
+from services.hoss.raffle import RaffleWindow, Verification, published
+from services.hoss.render.raffle import ticket_spec, window_spec
+from services.infra.messages import Day, MessageSpec, Number, Text
 
 BUY_ID = "hoss:raffle:buy"
 VERDICT_KEYS = {
@@ -58,46 +57,6 @@ def parse_day(raw: str, error: str = "hoss.raffle.error.day") -> date:
     raise BadInput(error)
 
 
-def window_spec(window: RaffleWindow, locale: str) -> MessageSpec:
-    state = "hoss.raffle.window.open" if window.open else "hoss.raffle.window.frozen"
-    description = Text(
-        state,
-        {
-            "day": Day(window.day),
-            "closes": Text.raw(stamp(window.closes_at)),
-            "draw": Text.raw(stamp(window.draw_at)),
-        },
-    )
-    fields = [
-        EmbedField(Text("hoss.raffle.label.tickets"), Text.raw(format_int(window.tickets, locale))),
-        EmbedField(Text("hoss.raffle.label.pot"), gold(window.pot, locale)),
-        EmbedField(Text("hoss.raffle.label.expected"), Text.raw(format_int(window.winners_expected, locale))),
-        EmbedField(
-            Text("hoss.raffle.label.yours"),
-            Text("hoss.raffle.yours.yes" if window.has_ticket else "hoss.raffle.yours.no"),
-        ),
-    ]
-    if window.commitment is not None:
-        fields.append(
-            EmbedField(Text("hoss.raffle.label.commitment"), Text.raw(f"`{window.commitment}`"), inline=False)
-        )
-    if window.latest is not None:
-        latest = window.latest
-        fields.append(
-            EmbedField(
-                Text("hoss.raffle.label.latest", {"day": Day(latest.day)}),
-                Text(
-                    "hoss.raffle.latest",
-                    {"winners": winners_text(latest), "share": gold(latest.share, locale)},
-                ),
-                inline=False,
-            )
-        )
-    return MessageSpec(
-        embeds=(Embed(title=Text("hoss.raffle.window.title"), description=description, fields=tuple(fields)),)
-    )
-
-
 def window_reply(window: RaffleWindow, locale: str) -> dict[str, Any]:
     view = discord.ui.View(timeout=None)
     view.add_item(
@@ -111,21 +70,6 @@ def window_reply(window: RaffleWindow, locale: str) -> dict[str, Any]:
         )
     )
     return reply(window_spec(window, locale), locale, view)
-
-
-def ticket_spec(ticket: Ticket, locale: str) -> MessageSpec:
-    key = "hoss.raffle.ticket_again" if ticket.replayed else "hoss.raffle.bought"
-    return MessageSpec(
-        content=Text(
-            key,
-            {
-                "number": format_int(ticket.number, locale),
-                "day": Day(ticket.day),
-                "balance": gold(ticket.balance, locale),
-                "commitment": ticket.commitment,
-            },
-        )
-    )
 
 
 def verification_reply(result: Verification, locale: str) -> tuple[MessageSpec, discord.File]:

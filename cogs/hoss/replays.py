@@ -18,16 +18,9 @@ from core.errors import BadInput, NotFound
 from core.i18n import format_date
 from discord_app.components import PersistentSelect
 from discord_app.render import files_of, text
-from services.hoss.battle.history import PastBattle
 from services.hoss.battle.log import replay_spec
-from services.hoss.keys import RANK_NAME_KEYS
+from services.hoss.render.replays import option_label
 from services.infra.messages import MessageSpec, Text
-
-STATUS_KEYS = {
-    "won": "hoss.replay.status.won",
-    "lost": "hoss.replay.status.lost",
-    "draw": "hoss.replay.status.draw",
-}
 
 
 async def send_replay(interaction: discord.Interaction[Any], battle: int, locale: str) -> None:
@@ -37,14 +30,6 @@ async def send_replay(interaction: discord.Interaction[Any], battle: int, locale
     spec = replay_spec(log, battle, hoss.decks.catalog, locale)
     await interaction.response.send_message(
         **reply(spec, locale, None), files=files_of(spec, locale), ephemeral=True
-    )
-
-
-def option_label(past: PastBattle) -> Text:
-    against = Text("hoss.replay.arena") if past.arena else Text(RANK_NAME_KEYS[past.rank])
-    return Text(
-        "hoss.replay.option",
-        {"battle": past.battle_id, "against": against, "status": Text(STATUS_KEYS[past.status])},
     )
 
 

@@ -26,7 +26,6 @@ from typing import Any
 
 import discord
 
-from cogs.hoss import render
 from cogs.hoss.lookup import (
     FILTER_CODE,
     decode_filter,
@@ -45,8 +44,10 @@ from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import KeptReplies, image_file, text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
+from services.hoss.render import collection as render
+from services.hoss.render.collection import confirm_note, starter_note
 from services.hoss.sale import SaleQuote, SaleResult
-from services.hoss.shop import FlipResult, Opening, SaleToConfirm
+from services.hoss.shop import Opening, SaleToConfirm
 from services.hoss.showoff import showable
 from services.infra.messages import Text
 
@@ -126,13 +127,6 @@ async def opening_reply(
     return kwargs
 
 
-def starter_note(result: FlipResult) -> Text | None:
-    """The first deck these cards made possible, built and made active for the player: what to do next."""
-    if result.starter_slot is None:
-        return None
-    return Text("hoss.guide.starter_built", {"slot": result.starter_slot})
-
-
 class FlipButton(PersistentButton, template=r"hoss:flip:(?P<opening>\d+):(?P<position>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         shop = hoss_of(interaction).shop
@@ -164,15 +158,6 @@ class NextBoosterButton(PersistentButton, template=r"hoss:next:(?P<opening>\d+)"
         await interaction.response.edit_message(
             **await opening_reply(interaction, waiting[0], locale, edit=True)
         )
-
-
-def confirm_note(sale: SaleToConfirm, locale: str) -> Text:
-    params = {
-        "name": render.card_name(sale.card, locale),
-        "rarity": Text(render.RARITY_KEYS[sale.rarity]),
-        "price": render.gold(sale.price, locale),
-    }
-    return Text("hoss.opening.confirm_sale", params)
 
 
 async def sold_from_opening(

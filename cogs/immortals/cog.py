@@ -12,9 +12,11 @@ from cogs.immortals.duel import DUEL_ITEMS, ImmortalsDuelCommands
 from cogs.immortals.economy import ImmortalsEconomyCommands
 from cogs.immortals.setup import SETUP_SECTION
 from cogs.shared.guide import rules_reply
+from cogs.shared.lab import LabRequest, lab_reply
 from cogs.shared.setup import SetupSection, attach_loaded
 from discord_app.context import locale_of, services_of
-from discord_app.translator import desc
+from discord_app.translator import choice, desc
+from engine.immortals import TERRAINS
 
 
 class ImmortalsCog(
@@ -33,6 +35,16 @@ class ImmortalsCog(
         await interaction.response.send_message(
             **rules_reply(services_of(interaction).registry, "immortals", 1, locale), ephemeral=True
         )
+
+    @app_commands.command(name="lab", description=desc("cmd.immortals.lab.description"))
+    @app_commands.describe(terrain=desc("cmd.immortals.lab.opt.terrain.description"))
+    @app_commands.choices(terrain=[choice("immortals_terrain", t) for t in TERRAINS])
+    async def lab(
+        self, interaction: discord.Interaction[Any], terrain: app_commands.Choice[str] | None = None
+    ) -> None:
+        """The deck against the practice duel's AI on each terrain, or on one (docs/lab.md)."""
+        opponent = None if terrain is None else terrain.value
+        await lab_reply(interaction, "immortals", LabRequest(interaction.user.id, opponent=opponent))
 
 
 async def setup(bot: commands.Bot) -> None:

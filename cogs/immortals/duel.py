@@ -29,9 +29,9 @@ from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import text, to_discord
-from services.immortals import duel_render as render
 from services.immortals.duel_match import Choice
 from services.immortals.names import spell_name, unit_name
+from services.immortals.render import duel as render
 
 if TYPE_CHECKING:
     from services.immortals import ImmortalsServices

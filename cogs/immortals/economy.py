@@ -1,9 +1,9 @@
 """/immortals economy commands, as a mixin of the `/immortals` GroupCog: collection, deck, spells,
 learning a spell, recruiting a unit, and the ranking.
 
-Each command parses its options, calls one service and renders the result here. Every reply is
-private (units, spells and currencies are the player's business) except the ranking, which a server
-shares.
+Each command parses its options, calls one service and sends the page
+`services/immortals/render/economy.py` builds. Every reply is private (units, spells and currencies are
+the player's business) except the ranking, which a server shares.
 """
 
 from __future__ import annotations
@@ -17,94 +17,20 @@ from cogs.immortals.duel import immortals_of
 from cogs.shared import mixins as shared
 from cogs.shared.cards import add_entry_select
 from cogs.shared.components import reply
-from cogs.shared.duels import ladder_spec
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import NotAllowed
 from discord_app.context import locale_of
 from discord_app.translator import desc
-from engine.immortals import ImmortalsCatalog
-from services.immortals.decks import CollectionView, DeckView, parse_deck
-from services.immortals.economy import GAME_KEY, Copy
-from services.immortals.ladder import Leaderboard
+from services.immortals.decks import parse_deck
+from services.immortals.economy import GAME_KEY
 from services.immortals.names import spell_text, unit_line
+from services.immortals.render.economy import book_spec, collection_spec, deck_spec, leaderboard_spec
 from services.immortals.showoff import rare
-from services.immortals.spells import RECRUIT_PRICE, SpellBook
-from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.immortals.spells import RECRUIT_PRICE
+from services.infra.messages import MessageSpec, Text
 from services.shared.collecting import DeckInvalid
 from services.shared.shop import MintedCard
 from services.shared.showoff import show_off_buttons
-
-
-def copy_line(catalog: ImmortalsCatalog, copy: Copy, in_deck: bool = False) -> Text:
-    key = "immortals.copy.in_deck" if in_deck else "immortals.copy.line"
-    return Text(key, {"unit": unit_line(catalog, copy.card, copy.level), "xp": copy.xp})
-
-
-def collection_spec(view: CollectionView, catalog: ImmortalsCatalog) -> MessageSpec:
-    lines = [copy_line(catalog, c, c.copy_id in view.in_deck) for c in view.items]
-    embed = Embed(
-        title=Text("immortals.collection.title", {"count": view.copies}),
-        description=Text.lines(lines) if lines else Text("immortals.collection.empty"),
-        fields=(
-            EmbedField(
-                Text("immortals.collection.page_label"),
-                Text("immortals.collection.page", {"page": view.page, "pages": view.pages}),
-            ),
-        ),
-    )
-    note = Text("immortals.collection.starter", {"count": len(view.starter)}) if view.starter else None
-    return MessageSpec(content=note, embeds=(embed,))
-
-
-def deck_spec(view: DeckView, catalog: ImmortalsCatalog, locale: str, note: Text | None) -> MessageSpec:
-    lines = [copy_line(catalog, c) for c in view.copies]
-    status = (
-        shared.problem_lines(view.problems, catalog.cards_by_id(), locale, "immortals.economy.problem")
-        if view.problems
-        else Text("immortals.deck.valid")
-    )
-    embed = Embed(
-        title=Text("immortals.deck.title", {"count": len(view.copies)}),
-        description=Text.lines(lines) if lines else Text("immortals.deck.empty"),
-        fields=(EmbedField(Text("immortals.deck.status"), status, inline=False),),
-    )
-    return MessageSpec(content=note, embeds=(embed,))
-
-
-def book_spec(book: SpellBook, catalog: ImmortalsCatalog) -> MessageSpec:
-    known = Text.lines([Text("immortals.economy.item", {"item": spell_text(catalog, s)}) for s in book.known])
-    unknown = Text.lines(
-        [Text("immortals.economy.item", {"item": spell_text(catalog, s)}) for s in book.unknown]
-    )
-    fields = [EmbedField(Text("immortals.spells.known", {"count": len(book.known)}), known, inline=False)]
-    if book.unknown:
-        fields.append(
-            EmbedField(Text("immortals.spells.unknown", {"count": len(book.unknown)}), unknown, inline=False)
-        )
-    embed = Embed(
-        title=Text("immortals.spells.title"),
-        description=Text("immortals.spells.how", {"price": book.price, "fragments": book.fragments}),
-        fields=tuple(fields),
-    )
-    return MessageSpec(embeds=(embed,))
-
-
-def leaderboard_spec(board: Leaderboard) -> MessageSpec:
-    lines = [
-        Text(
-            "immortals.leaderboard.line",
-            {
-                "rank": e.rank,
-                "who": f"<@{e.player_id}>",
-                "points": e.combat_points,
-                "xp": e.xp,
-                "duels": e.duels,
-                "wins": e.wins,
-            },
-        )
-        for e in board.entries
-    ]
-    return ladder_spec("immortals", board.players, lines)
 
 
 class ImmortalsEconomyCommands(CommandsMixin):

@@ -12,6 +12,7 @@ from cogs.pillz.duel import DUEL_ITEMS, PillzDuelCommands
 from cogs.pillz.economy import ECONOMY_ITEMS, PillzEconomyCommands
 from cogs.pillz.setup import SETUP_SECTION
 from cogs.shared.guide import rules_reply
+from cogs.shared.lab import LabRequest, lab_reply
 from cogs.shared.setup import SetupSection, attach_loaded
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
@@ -33,6 +34,14 @@ class PillzCog(
         await interaction.response.send_message(
             **rules_reply(services_of(interaction).registry, "pillz", 1, locale), ephemeral=True
         )
+
+    @app_commands.command(name="lab", description=desc("cmd.pillz.lab.description"))
+    @app_commands.describe(slot=desc("cmd.pillz.lab.opt.slot.description"))
+    async def lab(
+        self, interaction: discord.Interaction[Any], slot: app_commands.Range[int, 1, 4] | None = None
+    ) -> None:
+        """The deck (the active one by default) against the practice duel's AI (docs/lab.md)."""
+        await lab_reply(interaction, "pillz", LabRequest(interaction.user.id, slot))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -33,8 +33,8 @@ from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
 from discord_app.render import files_with_strips, text, to_discord
 from services.infra.messages import MessageSpec
-from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice
+from services.pillz.render import duel as render
 from services.shared import card_view
 
 if TYPE_CHECKING:

@@ -2,10 +2,10 @@
 leaderboard.
 
 Each command parses its options, calls one economy service (`services.pillz.economy.PillzEconomy`) and
-renders the result here. Every reply is private (characters and coins are the player's business) except
-the leaderboard, which a server shares. The collection's page buttons are DynamicItems (`ECONOMY_ITEMS`,
-registered by the cog's `setup`) whose custom_id holds only the owner, the filter and the page; a click
-from anyone else is refused.
+sends the page `services/pillz/render/economy.py` builds. Every reply is private (characters and coins
+are the player's business) except the leaderboard, which a server shares. The collection's page buttons
+are DynamicItems (`ECONOMY_ITEMS`, registered by the cog's `setup`) whose custom_id holds only the owner,
+the filter and the page; a click from anyone else is refused.
 """
 
 from __future__ import annotations
@@ -19,25 +19,25 @@ from discord import app_commands
 from cogs.shared import mixins as shared
 from cogs.shared.cards import add_entry_select, owned_options
 from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice, page_buttons, reply
-from cogs.shared.duels import ladder_spec
 from cogs.shared.mixins import CommandsMixin, send, send_board
 from core.errors import BadInput, NotAllowed
-from core.i18n import format_decimal, format_int
 from discord_app.components import PersistentButton
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc
 from engine.pillz import PillzCard, PillzCatalog
 from services.infra.catalogs import fold
-from services.infra.messages import Embed, EmbedField, MessageSpec, Number, Text
+from services.infra.messages import MessageSpec, Text
 from services.pillz import PillzEconomy
 from services.pillz.collection import CollectionPage, clan_of
 from services.pillz.decks import DeckView, parse_deck
-from services.pillz.ladder import Leaderboard
-from services.pillz.names import ability_text, clan_name, stars_text
-from services.pillz.showoff import rare
+from services.pillz.render.economy import (
+    collection_spec,
+    deck_spec,
+    leaderboard_spec,
+    odds_spec,
+    purchase_spec,
+)
 from services.shared.collecting import DeckInvalid, Problem
-from services.shared.shop import Odds, Purchase, TierOdds
-from services.shared.showoff import show_off_buttons
 
 if TYPE_CHECKING:
     from services.pillz import PillzServices
@@ -48,140 +48,11 @@ def economy_of(interaction: discord.Interaction[Any]) -> PillzEconomy:
     return services.economy
 
 
-def coins(amount: int, locale: str) -> Text:
-    return Text("pillz.gold_amount", {"amount": format_int(amount, locale)})
-
-
-def character_line(card: PillzCard, catalog: PillzCatalog, locale: str, count: int | None = None) -> Text:
-    """One character with its stats: name (👑 for a leader), stars, clan, P/D, its ability if any."""
-    params: dict[str, Any] = {
-        "name": ("👑 " if card.leader else "") + card.name.get(locale),
-        "stars": stars_text(card.stars),
-        "clan": clan_name(catalog, card.clan, locale),
-        "power": card.power,
-        "damage": card.damage,
-    }
-    ability = ability_text(card, locale)
-    line = (
-        Text("pillz.economy.line", params)
-        if ability is None
-        else Text("pillz.economy.line_ability", params | {"ability": ability})
-    )
-    return line if count is None else Text("pillz.economy.copies", {"count": count, "line": line})
-
-
-def problem_lines(
-    problems: tuple[Problem, ...] | list[Problem], cards: Mapping[str, PillzCard], locale: str
-) -> Text:
-    return shared.problem_lines(problems, cards, locale, "pillz.economy.problem")
-
-
 def refused(key: str, problems: tuple[Problem, ...], cards: Mapping[str, PillzCard], locale: str) -> BadInput:
     return shared.refused(key, problems, cards, locale, "pillz.economy.problem")
 
 
 # --- specs ----------------------------------------------------------------------------------------------
-
-
-def purchase_spec(purchase: Purchase[PillzCard], catalog: PillzCatalog, locale: str) -> MessageSpec:
-    note = Text(
-        "pillz.packs.paid",
-        {"total": coins(purchase.total, locale), "balance": coins(purchase.balance, locale)},
-    )
-    fields = tuple(
-        EmbedField(
-            Text("pillz.packs.pack", {"number": n}),
-            Text.lines([character_line(c.card, catalog, locale) for c in pack]),
-            inline=False,
-        )
-        for n, pack in enumerate(purchase.packs, start=1)
-    )
-    embed = Embed(title=Text("pillz.packs.title", {"count": purchase.count}), fields=fields)
-    return MessageSpec(content=note, embeds=(embed,), buttons=show_off_buttons("pillz", purchase.cards, rare))
-
-
-def odds_spec(odds: Odds[TierOdds[int]], locale: str) -> MessageSpec:
-    lines = [
-        Text(
-            "pillz.odds.line",
-            {
-                "stars": stars_text(s.tier),
-                "percent": format_decimal(s.per_mille / 10, locale),
-                "cards": s.cards,
-            },
-        )
-        for s in odds.tiers
-    ]
-    price = Text(
-        "pillz.odds.price",
-        {"price": coins(odds.price, locale), "cards": odds.cards_per_pack, "maximum": odds.max_count},
-    )
-    fields = [EmbedField(Text("pillz.odds.how"), price, inline=False)]
-    if odds.balance is not None:
-        fields.append(EmbedField(Text("pillz.odds.balance"), coins(odds.balance, locale), inline=False))
-    embed = Embed(title=Text("pillz.odds.title"), description=Text.lines(lines), fields=tuple(fields))
-    return MessageSpec(embeds=(embed,))
-
-
-def collection_spec(
-    page: CollectionPage, clan: str | None, stars: int | None, catalog: PillzCatalog, locale: str
-) -> MessageSpec:
-    filters = [clan_name(catalog, clan, locale)] if clan is not None else []
-    filters += [stars_text(stars)] if stars is not None else []
-    lines = [character_line(o.card, catalog, locale, o.count) for o in page.items]
-    body = Text.lines(lines) if lines else None
-    fields = [EmbedField(Text("pillz.collection.filter"), Text.raw(" · ".join(filters)))] if filters else []
-    fields.append(
-        EmbedField(
-            Text("pillz.collection.page_label"),
-            Text("pillz.collection.page", {"page": page.page, "pages": page.pages}),
-        )
-    )
-    embed = Embed(
-        title=Text("pillz.collection.title", {"cards": page.cards, "copies": page.copies}),
-        description=body or Text("pillz.collection.empty"),
-        fields=tuple(fields),
-    )
-    note = Text("pillz.collection.starter", {"count": len(page.starter)}) if page.starter else None
-    return MessageSpec(content=note, embeds=(embed,))
-
-
-def deck_spec(view: DeckView, catalog: PillzCatalog, locale: str, note: Text | None) -> MessageSpec:
-    cards = {c.id: c for c in catalog.cards}
-    lines = [character_line(cards[c], catalog, locale) if c in cards else Text.raw(c) for c in view.cards]
-    status = problem_lines(view.problems, cards, locale) if view.problems else Text("pillz.deck.valid")
-    embed = Embed(
-        title=Text("pillz.deck.title", {"slot": view.slot, "count": len(view.cards)}),
-        description=Text.lines(lines),
-        fields=(
-            EmbedField(Text("pillz.deck.status"), status, inline=False),
-            EmbedField(
-                Text("pillz.deck.active_label"),
-                Text("pillz.deck.active" if view.active else "pillz.deck.inactive"),
-                inline=False,
-            ),
-        ),
-    )
-    return MessageSpec(content=note, embeds=(embed,))
-
-
-def leaderboard_spec(board: Leaderboard) -> MessageSpec:
-    lines = [
-        Text(
-            "pillz.leaderboard.line",
-            {
-                "rank": e.rank,
-                "who": f"<@{e.player_id}>",
-                "rating": Number(e.rating),
-                "games": e.games,
-                "wins": e.wins,
-                "draws": e.draws,
-                "losses": e.losses,
-            },
-        )
-        for e in board.entries
-    ]
-    return ladder_spec("pillz", board.players, lines)
 
 
 # --- collection pages -----------------------------------------------------------------------------------

@@ -9,11 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.shared.cards import CardViewSelect, EntrySelect, ShowOffButton, card_choices, card_spec
+from cogs.shared.cards import CardViewSelect, EntrySelect, ShowOffButton, card_choices
 from discord_app.context import locale_of, services_of
 from discord_app.render import image_file, to_discord
 from discord_app.translator import desc
 from services.shared.collecting import card_not_found
+from services.shared.render.cards import card_spec
 
 
 class CardsCog(commands.Cog):

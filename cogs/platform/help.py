@@ -23,9 +23,9 @@ from core.i18n import has, t
 from discord_app.components import PersistentSelect
 from discord_app.context import locale_of, services_of
 from discord_app.translator import desc, qualified
-from services.community.card_images import artwork
+from services.community.render.help import credits_spec, game_help_spec, help_spec
 from services.infra.games import GameGuide, GameRegistry, GameSpec, Reader
-from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import MessageSpec, Text
 
 OWNERS_ONLY = "admin"  # /admin answers only the bot's owners (OWNER_IDS): /help hides it from the others
 HELP_SELECT = "help:game"
@@ -56,20 +56,6 @@ def visible(command: Any, permissions: discord.Permissions) -> bool:
     """Like the Discord client: commands that need a permission the reader lacks are not listed."""
     needed = getattr(command, "default_permissions", None)
     return needed is None or needed.is_subset(permissions)
-
-
-LINES_PER_FIELD = 6  # an embed field holds 1,024 characters; six command lines always fit
-
-
-def _fields(title: Text, lines: list[Text]) -> list[EmbedField]:
-    """A long list of commands spread over several fields, the later ones titled "(suite)"."""
-    chunks = [lines[i : i + LINES_PER_FIELD] for i in range(0, len(lines), LINES_PER_FIELD)] or [[]]
-    return [
-        EmbedField(
-            title if i == 0 else Text("help.continued", {"title": title}), Text.lines(chunk), inline=False
-        )
-        for i, chunk in enumerate(chunks)
-    ]
 
 
 def _commands(group: app_commands.Group) -> list[app_commands.Command[Any, ..., Any]]:
@@ -127,8 +113,8 @@ def _game_groups(
     return sorted(found, key=lambda pair: pair[0].key)
 
 
-def help_spec(tree: app_commands.CommandTree[Any], registry: GameRegistry, reader: HelpReader) -> MessageSpec:
-    """The first page: where to start, and the commands that belong to no game."""
+def help_page(tree: app_commands.CommandTree[Any], registry: GameRegistry, reader: HelpReader) -> MessageSpec:
+    """The first page, from the commands of the tree that belong to no game and the games' names."""
     game_groups = {g.command_group for g, _ in _game_groups(tree, registry)}
     general: list[Text] = []
     for top in sorted(tree.get_commands(type=discord.AppCommandType.chat_input), key=lambda c: c.name):
@@ -138,19 +124,10 @@ def help_spec(tree: app_commands.CommandTree[Any], registry: GameRegistry, reade
             general.extend(command_line(c) for c in _commands(top))
         else:
             general.append(command_line(top))
-    start = Text("help.start_games") if game_groups else Text("help.no_games")
-    names = [Text(g.name_key) for g, _ in _game_groups(tree, registry)]
-    fields = (
-        EmbedField(Text("help.start_title"), Text.lines([start, Text("help.start_card")]), inline=False),
-        *([EmbedField(Text("help.games"), Text.lines(names), inline=False)] if names else []),
-        *_fields(Text("help.general"), general),
-    )
-    return MessageSpec(
-        embeds=(Embed(title=Text("help.title"), description=Text("help.intro"), fields=fields),)
-    )
+    return help_spec([g for g, _ in _game_groups(tree, registry)], general)
 
 
-def game_help_spec(
+def game_help_page(
     tree: app_commands.CommandTree[Any], registry: GameRegistry, game_key: str, reader: HelpReader
 ) -> MessageSpec:
     """One game's page: its commands in the order a new player needs them; its staff commands only for
@@ -163,33 +140,8 @@ def game_help_spec(
             for c in _ordered(_commands(group), game.guide)
             if not _is_staff_command(c, game.guide) or game.key in reader.staff_of
         ]
-        lines = [command_line(c) for c in shown]
-        intro = Text(game.guide.about_key) if game.guide is not None else None
-        embed = Embed(
-            title=Text(game.name_key), description=intro, fields=tuple(_fields(Text("help.commands"), lines))
-        )
-        return MessageSpec(embeds=(embed,))
+        return game_help_spec(game, [command_line(c) for c in shown])
     raise BadInput()
-
-
-def credits_spec() -> MessageSpec:
-    """Who drew the cards' artwork and under what licence, as CC BY requires: game-icons.net's authors
-    (data/art/icons.json), and the cards' font."""
-    lines = [
-        Text(
-            "help.credits_line", {"name": c.name, "count": c.icons, "licence": c.licence, "url": c.url or "—"}
-        )
-        for c in artwork.credits()
-    ]
-    fields = (
-        *_fields(Text("help.credits_authors"), lines),
-        EmbedField(Text("help.credits_font_title"), Text("help.credits_font"), inline=False),
-    )
-    return MessageSpec(
-        embeds=(
-            Embed(title=Text("help.credits_title"), description=Text("help.credits_intro"), fields=fields),
-        )
-    )
 
 
 def help_view(
@@ -246,9 +198,9 @@ class HelpSelect(PersistentSelect, template=r"help:game"):
             spec = credits_spec()
         else:
             spec = (
-                help_spec(tree, registry, reader)
+                help_page(tree, registry, reader)
                 if chosen is None
-                else game_help_spec(tree, registry, chosen, reader)
+                else game_help_page(tree, registry, chosen, reader)
             )
         await interaction.response.edit_message(
             **reply(spec, locale, help_view(tree, registry, locale, chosen))
@@ -262,7 +214,7 @@ class HelpCog(commands.Cog):
     @app_commands.command(name="help", description=desc("cmd.help.description"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
-        spec = help_spec(self.bot.tree, services_of(interaction).registry, await reader_of(interaction))
+        spec = help_page(self.bot.tree, services_of(interaction).registry, await reader_of(interaction))
         await interaction.response.send_message(
             **reply(spec, locale, help_view(self.bot.tree, services_of(interaction).registry, locale, None)),
             ephemeral=True,

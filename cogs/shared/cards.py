@@ -24,14 +24,11 @@ from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.permissions import SHOW_OFF, require_here
 from discord_app.render import image_file, text, to_discord
-from engine.cards import CardBase
-from services.community.card_images.service import CardImage
 from services.community.card_images.spec import CardCopy
-from services.infra.catalogs import CardRef
-from services.infra.games import GameRegistry
-from services.infra.messages import Embed, EmbedField, MessageSpec, Select, Text
+from services.infra.messages import Select, Text
 from services.shared import card_view
 from services.shared.collection import OwnedCard
+from services.shared.render.cards import card_spec
 
 OPTION_LIMIT = 25  # Discord's limit on a select's options
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
@@ -49,36 +46,6 @@ async def card_choices(interaction: discord.Interaction[Any], current: str) -> l
         label = f"{ref.name_in(locale)} — {t(game.name_key, locale) if game else ref.game}"
         choices.append(app_commands.Choice(name=label[:100], value=ref.key))
     return choices
-
-
-def generic_fields(card: CardBase, _catalog: Any, locale: str) -> list[tuple[Text, Text]]:
-    """Until a game says how to show its cards, list the catalog's fields as they are."""
-    data = card.model_dump(exclude={"id", "name"})
-    return [(Text.raw(str(k)), Text.raw(str(v))) for k, v in data.items()]
-
-
-def card_spec(
-    ref: CardRef,
-    card: CardBase,
-    catalog: Any,
-    locale: str,
-    registry: GameRegistry,
-    image: CardImage | None = None,
-    note: Text | None = None,
-) -> MessageSpec:
-    """The card's embed; `note` is a line under the game's name (the copies a collection holds)."""
-    game = registry.get(ref.game)
-    render_fields = game.card_fields if game is not None and game.card_fields is not None else generic_fields
-    fields = tuple(EmbedField(label, value) for label, value in render_fields(card, catalog, locale))
-    game_name = Text(game.name_key) if game is not None else Text.raw(ref.game)
-    embed = Embed(
-        title=Text.raw(ref.name_in(locale)),
-        description=game_name if note is None else Text.lines([game_name, note]),
-        fields=fields[:25],
-        color=image.color if image is not None else None,
-        image=image.filename if image is not None else None,
-    )
-    return MessageSpec(embeds=(embed,))
 
 
 def add_entry_select(

@@ -29,8 +29,9 @@ from discord_app.context import locale_of, public_locale_of, services_of
 from discord_app.permissions import PUBLIC_MESSAGE, require_here
 from discord_app.render import text
 from discord_app.translator import desc
-from services.infra.messages import Embed, EmbedField, MessageSpec, Text
+from services.infra.messages import Text
 from services.shared.duels import Duel, SecretDuels, keyed, match_texts
+from services.shared.render.ladder import LADDER_KEYS
 
 # The game's keys of the challenge and a practice's start: its key followed by each field's suffix.
 COMMAND_KEYS = {
@@ -45,7 +46,6 @@ COMMAND_KEYS = {
     "practice_started": ".practice.started",
     "play_button": ".duel.play_button",
 }
-LADDER_KEYS = (".leaderboard.title", ".leaderboard.empty", ".leaderboard.how", ".leaderboard.rule")
 
 
 @dataclass(frozen=True)
@@ -73,18 +73,6 @@ def command_keys(game: str) -> set[str]:
     """Every message key `DuelCommandTexts.of(game)` and `ladder_spec` name (the i18n test checks each is
     in both catalogs)."""
     return {f"{game}{suffix}" for suffix in (*COMMAND_KEYS.values(), *LADDER_KEYS)}
-
-
-def ladder_spec(game: str, players: int, lines: list[Text]) -> MessageSpec:
-    """The game's board of duel results (`/<game> leaderboard`): its rows (`lines`), or that no one is
-    ranked yet, and how the ladder counts."""
-    title, empty, how, rule = (f"{game}{suffix}" for suffix in LADDER_KEYS)
-    embed = Embed(
-        title=Text(title, {"count": players}),
-        description=Text.lines(lines) if lines else Text(empty),
-        fields=(EmbedField(Text(how), Text(rule), inline=False),),
-    )
-    return MessageSpec(embeds=(embed,))
 
 
 def duels_of(
@@ -273,7 +261,6 @@ class DuelCommands(CommandsMixin):
 
 __all__ = [
     "COMMAND_KEYS",
-    "LADDER_KEYS",
     "AnswerButton",
     "AnswerButtons",
     "DuelCommandTexts",
@@ -286,7 +273,6 @@ __all__ = [
     "controls_of",
     "duels_of",
     "here",
-    "ladder_spec",
     "ready_button",
     "send_challenge",
     "stale",

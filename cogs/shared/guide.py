@@ -2,8 +2,9 @@
 page buttons.
 
 A game declares its pages in its `GameGuide` (`rules_pages`, message keys of its own locale files); its
-cog's `rules` command calls `rules_reply`. The
-page buttons are registered once by the platform (`cogs/platform/help.py`), so a new game adds no item.
+cog's `rules` command calls `rules_reply`, which adds the page buttons to the page
+`services/shared/render/guide.py` builds. The page buttons are registered once by the platform
+(`cogs/platform/help.py`), so a new game adds no item.
 """
 
 from __future__ import annotations
@@ -13,32 +14,11 @@ from typing import Any
 import discord
 
 from cogs.shared.components import page_buttons, reply
-from core.errors import BadInput
 from discord_app.components import PersistentButton
 from discord_app.context import services_of
 from services.infra.games import GameRegistry
-from services.infra.messages import Embed, MessageSpec, Text
-
-
-def _pages(registry: GameRegistry, game_key: str) -> tuple[tuple[str, str], ...]:
-    spec = registry.get(game_key)
-    pages = spec.guide.rules_pages if spec is not None and spec.guide is not None else ()
-    if not pages:
-        raise BadInput()
-    return pages
-
-
-def rules_spec(registry: GameRegistry, game_key: str, page: int) -> MessageSpec:
-    """Page `page` (clamped) of a game's rules summary; every page's footer says where the cards' texts
-    and the commands are read (in Discord: players never see the bot's source tree)."""
-    pages = _pages(registry, game_key)
-    page = max(1, min(page, len(pages)))
-    spec = registry.get(game_key)
-    assert spec is not None
-    footer = Text("rules.footer", {"page": page, "pages": len(pages), "game": Text(spec.name_key)})
-    title, body = pages[page - 1]
-    embed = Embed(title=Text(title), description=Text.lines([Text(body), Text.raw(""), footer]))
-    return MessageSpec(embeds=(embed,))
+from services.infra.messages import Text
+from services.shared.render.guide import _pages, rules_spec
 
 
 def rules_reply(registry: GameRegistry, game_key: str, page: int, locale: str) -> dict[str, Any]:
@@ -68,4 +48,4 @@ class RulesPageButton(PersistentButton, template=r"rules:(?P<game>[a-z]{1,20}):(
         await interaction.response.edit_message(**kwargs)
 
 
-__all__ = ["RulesPageButton", "rules_reply", "rules_spec"]
+__all__ = ["RulesPageButton", "rules_reply"]

@@ -10,14 +10,11 @@ import discord
 
 from core.errors import BadInput
 from discord_app.context import public_locale_of
-from discord_app.errors import listing
-from discord_app.refusals import echo
 from discord_app.render import text, to_discord
 from engine.cards import CardBase
-from services.infra.messages import MessageSpec, Text
+from services.infra.messages import MessageSpec
 from services.shared.collecting import Problem
-
-PARAM_ECHO_LIMIT = 100  # a reason's parameter may be a name the player typed
+from services.shared.render.problems import problem_lines
 
 if TYPE_CHECKING:  # for the type checker, commands live on a Cog; at run time a mixin is a plain class
     from discord.ext.commands import Cog as CommandsMixin
@@ -39,19 +36,6 @@ async def send_board(interaction: discord.Interaction[Any], spec: MessageSpec) -
     await send(interaction, spec, locale, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
 
-def problem_lines(
-    problems: Sequence[Problem], cards: Mapping[str, CardBase], locale: str, line_key: str
-) -> Text:
-    """The reasons, one per line (`line_key` has a `{reason}` placeholder), cards named in `locale`: the
-    first few, the rest counted, and what the player typed quoted short, so a refusal fits in Discord."""
-    return listing([Text(line_key, {"reason": _quoted(p).text(cards, locale)}) for p in problems])
-
-
-def _quoted(problem: Problem) -> Problem:
-    params = {k: echo(v, PARAM_ECHO_LIMIT) if isinstance(v, str) else v for k, v in problem.params.items()}
-    return Problem(problem.key, params)
-
-
 def refused(
     key: str, problems: Sequence[Problem], cards: Mapping[str, CardBase], locale: str, line_key: str
 ) -> BadInput:
@@ -59,4 +43,4 @@ def refused(
     return BadInput(key, reasons=text(problem_lines(problems, cards, locale, line_key), locale))
 
 
-__all__ = ["CommandsMixin", "problem_lines", "refused", "send", "send_board"]
+__all__ = ["CommandsMixin", "refused", "send", "send_board"]

@@ -24,6 +24,7 @@ from engine.immortals.catalog import (
     ImmortalsSpell,
 )
 from engine.immortals.engine import ImmortalsEngine, ImmortalsSetupError
+from engine.immortals.lab import lab_battles
 from engine.immortals.progress import (
     CARD_XP,
     DECK_MAX,
@@ -90,6 +91,7 @@ __all__ = [
     "consecutive_duels",
     "deck_problems",
     "duel_result",
+    "lab_battles",
     "level_of",
     "on_terrain",
     "player_xp",

@@ -13,6 +13,7 @@ the modules.
 from engine.pillz.ai import choose, choose_quick
 from engine.pillz.catalog import STARS, PillzCard, PillzCatalog
 from engine.pillz.engine import PillzEngine, PillzSetupError
+from engine.pillz.lab import lab_battles
 from engine.pillz.packs import (
     CARDS_PER_PACK,
     MAX_PACKS_PER_PURCHASE,
@@ -49,6 +50,7 @@ __all__ = [
     "choose",
     "choose_quick",
     "draw_starter",
+    "lab_battles",
     "open_packs",
     "round_chance",
 ]

@@ -19,7 +19,7 @@ from core.i18n import format_decimal
 from core.settings import SUPPORTED_LOCALES
 from engine.choco import ChocoCatalog, ChocoState, inactivity_24h, inactivity_72h
 from engine.protocol import Event
-from services.choco import posts, render
+from services.choco import posts
 from services.choco.deadlines import (
     DEADLINE_JOB,
     REMINDER_JOB,
@@ -32,6 +32,7 @@ from services.choco.deadlines import (
 )
 from services.choco.flow import Flow, public_events
 from services.choco.game_store import PRACTICE, GameRow, load, log, save
+from services.choco.render import board as render
 from services.infra.messages import Text
 from services.infra.scheduler import Job, Scheduler
 from store.connection import Connection

@@ -55,7 +55,7 @@ from services.choco.game_store import (
     start,
 )
 from services.choco.notation import UnownedCard, describe, parse_turn
-from services.choco.render import hand
+from services.choco.render.board import hand
 from services.choco.text import reason_text
 from services.infra import guild_settings
 from services.infra.games import GameRegistry

@@ -1,7 +1,7 @@
 """What the referee says, queued in the outbox inside the unit that changed the game.
 
 Thread posts carry only public information: the narration of public events, the board and the active
-effects (services/choco/render.py), never a hand. Hands go to their owner by DM; when a player's DMs are
+effects (services/choco/render/board.py), never a hand. Hands go to their owner by DM; when a player's DMs are
 closed, the outbox posts a private "Voir ma main" button in the game's thread instead, and every referee
 post carries a live "Voir ma main" button too.
 """
@@ -13,9 +13,9 @@ from datetime import datetime
 
 from engine.choco import ChocoCatalog, ChocoState
 from engine.protocol import Event, Outcome
-from services.choco import render
 from services.choco.economy import GAME_KEY
 from services.choco.game_store import ENGINE, GameRow
+from services.choco.render import board as render
 from services.infra.messages import Button, CardStrip, Embed, MessageSpec, Select, StripCard, Target, Text
 from services.infra.outbox import enqueue
 from services.shared import card_view

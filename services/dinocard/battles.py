@@ -23,9 +23,9 @@ from typing import Any
 from core.errors import BadInput, NotAllowed, NotFound
 from engine.dinocard import ENGINE, WATCHER, Advance, DinocardState, Master, Skills
 from engine.protocol import CATALOG_OPTION, SPECTATOR, Event, PlayerSetup
-from services.dinocard import battle_render as render
 from services.dinocard.packs import Pack, find_pack, pack_by_id, use_daily
 from services.dinocard.preparation import DinocardPreparation
+from services.dinocard.render import battle as render
 from services.dinocard.results import (
     KIND_CHALLENGE,
     KIND_DOJO,

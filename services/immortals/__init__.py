@@ -18,6 +18,7 @@ from services.immortals.drops import DROPS
 from services.immortals.duels import ImmortalsDuels
 from services.immortals.economy import CURRENCIES, GOLD
 from services.immortals.guide import GUIDE
+from services.immortals.lab import LAB
 from services.immortals.ladder import STANDINGS, ImmortalsLadder, profile_summary
 from services.immortals.names import card_fields
 from services.immortals.reset import reset
@@ -78,4 +79,5 @@ GAME = GameSpec(
     drops=DROPS,
     standings=STANDINGS,
     tournament=DUEL_TOURNAMENTS,
+    lab=LAB,
 )

@@ -21,12 +21,12 @@ from engine.errors import DomainError
 from engine.immortals import DECK_MAX, DECK_MIN, ENGINE, Choose, ImmortalsCatalog, ImmortalsState, choose
 from engine.protocol import PlayerSetup
 from services.community.tournaments.results import match_over
-from services.immortals import duel_render as render
 from services.immortals.decks import deck_view
 from services.immortals.duel_match import DUELS, RULES, Choice, DuelRow
 from services.immortals.economy import ensure_starter, known_spells
 from services.immortals.ladder import rating
 from services.immortals.names import unit_name
+from services.immortals.render import duel as render
 from services.immortals.rewards import AI_PLAYER, apply_result
 from services.infra.messages import MessageSpec, Text
 from services.infra.players import ensure_player

@@ -84,7 +84,9 @@ class Heartbeat:
         self.clock = clock
         self.period = period
         self.shards = shards
-        self.fleet = 1  # processes beating, as of the last beat: the deliverer's share of the rate limit
+        self.fleet = (
+            1  # processes beating, as of the last beat: their share of the rate limit (rate_limits.py)
+        )
 
     async def beat(self) -> datetime | None:
         """Beat; returns the fleet's previous sign of life."""

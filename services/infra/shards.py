@@ -19,7 +19,7 @@ goes out from any process. A DM with a fallback channel names the fallback's ser
 "show" button is a post in that server's channel, and a game's DMs and posts then leave from one process.
 DMs are not all given to the holder of shard 0 (where Discord sends the DMs' events): the DMs of every
 game would then leave one process, which has only its 1/N share of the global rate limit
-(discord_app/delivery.py `GLOBAL_BUDGET`).
+(services/infra/rate_limits.py).
 
 SQLite has one process, and an unsharded process holds every server: neither filters anything.
 """

@@ -21,6 +21,7 @@ from services.pillz.drops import DROPS
 from services.pillz.duels import PillzDuels
 from services.pillz.economy import CURRENCY, PILLZ_GOLD
 from services.pillz.guide import GUIDE
+from services.pillz.lab import LAB
 from services.pillz.ladder import STANDINGS, PillzLadder, profile_summary
 from services.pillz.names import card_fields
 from services.pillz.reset import anonymise, reset
@@ -94,4 +95,5 @@ GAME = GameSpec(
     drops=DROPS,
     standings=STANDINGS,
     tournament=DUEL_TOURNAMENTS,
+    lab=LAB,
 )

@@ -37,11 +37,11 @@ from services.infra.messages import MessageSpec, Text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job
 from services.infra.timers import TimerQuery
-from services.pillz import duel_render as render
 from services.pillz.decks import active_deck, active_problems
 from services.pillz.duel_match import AI, DUELS, RULES, Choice, DuelRow, played_by
 from services.pillz.economy import GAME_KEY, ensure_starter
 from services.pillz.ladder import rating, record_friend_result
+from services.pillz.render import duel as render
 from services.pillz.timers import timers
 from services.shared.duels import SecretDuels, timeout_job
 from services.shared.matches import Author, StaleMatch

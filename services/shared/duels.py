@@ -72,7 +72,7 @@ CHALLENGE_KEYS = {
     "own": ".error.own_challenge",
     "own_button": ".challenge.decline",
 }
-PUBLIC_KEYS = {  # the public message's frame (services/shared/duel_render.py, `DuelTexts`)
+PUBLIC_KEYS = {  # the public message's frame (services/shared/render/duel.py, `DuelTexts`)
     "ai": ".duel.ai",
     "timeout_note": ".duel.timeout_note",
     "deadline": ".duel.deadline",

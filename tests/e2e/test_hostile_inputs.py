@@ -10,13 +10,14 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from discord_app.bot import RecentIds
-from discord_app.errors import fit, listing
+from discord_app.errors import fit
 from discord_app.option_checks import MAX_ID
 from discord_app.refusals import echo
 from discord_app.render import text
 from sandbox.harness import BotHarness
 from services.infra.messages import Text
 from services.shared.collecting import owned_counts
+from services.shared.render.problems import listing
 from tests.e2e.hostile import (
     assert_private_and_fits,
     send_raw,

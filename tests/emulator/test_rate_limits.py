@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 
 import aiohttp
+import pytest
 
 from emulator import DiscordEmulator
+from emulator.global_limit import GlobalLimit
 from tests.emulator.conftest import EmulatedBot
 
 POSTS = r"/channels/\d+/messages"
@@ -93,3 +95,46 @@ async def test_on_limit_runs_at_each_429(emu: DiscordEmulator, bot: EmulatedBot)
 
     assert hits == [1, 1, 1]
     emu.assert_no_errors()
+
+
+def test_the_global_limit_counts_fifty_a_second_per_token_over_every_connection() -> None:
+    now = [100.0]
+    limit = GlobalLimit(now=lambda: now[0])
+    assert all(limit.check("Bot a", "/channels/1/messages") is None for _ in range(50))
+    assert limit.check("Bot a", "/channels/2/messages") == pytest.approx(1.0)  # the 51st of the second
+    assert limit.check("Bot b", "/channels/1/messages") is None  # another bot has its own 50
+    assert limit.check(None, "/channels/1/messages") is None  # not a bot's request
+    now[0] += 0.5
+    assert limit.check("Bot a", "/users/@me") == pytest.approx(0.5)
+    now[0] += 0.5
+    assert limit.check("Bot a", "/users/@me") is None  # the first second is over
+    assert limit.refused == 2
+
+
+def test_interaction_endpoints_are_not_bound_to_the_global_limit() -> None:
+    limit = GlobalLimit(per_second=1, now=lambda: 5.0)
+    assert limit.check("Bot a", "/channels/1/messages") is None
+    assert limit.check("Bot a", "/interactions/12/tok-en/callback") is None
+    assert limit.check("Bot a", "/webhooks/34/tok-en") is None
+    assert limit.check("Bot a", "/webhooks/34/tok-en/messages/@original") is None
+    assert limit.check("Bot a", "/channels/1/messages") is not None
+
+
+async def test_over_the_global_limit_the_emulator_answers_a_global_429(emu: DiscordEmulator) -> None:
+    emu.global_limit = GlobalLimit(per_second=2)
+    headers = {"Authorization": "Bot token"}
+    url = f"{emu.rest_base}/users/@me"
+
+    async with aiohttp.ClientSession() as first, aiohttp.ClientSession() as second:
+        statuses = []
+        for session in (first, second, first):  # two connections, one token
+            async with session.get(url, headers=headers) as answer:
+                statuses.append(answer.status)
+                body, limited = await answer.json(), answer.headers
+
+    assert statuses == [200, 200, 429]
+    assert body["global"] is True
+    assert 0 < body["retry_after"] <= 1.0
+    assert limited["X-RateLimit-Global"] == "true"
+    assert limited["X-RateLimit-Scope"] == "global"
+    assert [r.token for r in emu.requests] == ["Bot token"] * 3

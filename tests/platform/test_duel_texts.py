@@ -12,9 +12,9 @@ from cogs.immortals.duel import ImmortalsDuelCommands
 from cogs.pillz.duel import PillzDuelCommands
 from cogs.shared.duels import DuelCommandTexts
 from services.shared.challenges import ChallengeTexts
-from services.shared.duel_render import DuelTexts
 from services.shared.duels import challenge_texts, choice_time, match_texts, timeout_job
 from services.shared.matches import MatchTexts
+from services.shared.render.duel import DuelTexts
 
 
 def test_pillz_tables_name_the_keys_it_wrote_out() -> None:

@@ -86,7 +86,7 @@ def test_the_platform_may_name_no_game(graph: grimp.ImportGraph) -> None:
 def test_the_tests_contract_holds_each_games_tests_to_their_own(graph: grimp.ImportGraph) -> None:
     kept, found = check(graph, "tests.e2e")
     assert kept, found["broken"]
-    # The games are the engine's: tests/e2e/trades/ or tests/services/drops/ are no game's tests.
+    # The games are the engine's: tests/e2e/trades/ or tests/services/community/drops/ are no game's tests.
     assert found["games"] == sorted(
         info.name for info in pkgutil.iter_modules([str(ROOT / "engine")]) if info.ispkg
     )

@@ -1,6 +1,6 @@
 """One bot process of a fleet sharing one PostgreSQL database, for tests/postgresql/test_fleet_processes.py.
 
-Served like the crash test's worker (tests/services/crash_worker.py `serve`: one forked life per line of
+Served like the crash test's worker (tests/services/store/crash_worker.py `serve`: one forked life per line of
 JSON on stdin, SIGUSR1 SIGKILLs the life). A life opens the database the way the bot does and runs what a
 bot process runs beside the commands: its heartbeat (every `beat` seconds), the scheduler's dispatcher
 (a `fleet.reward` job credits a reward and posts in one of the channels) and the outbox deliverer's own
@@ -47,7 +47,7 @@ from services.infra.messages import Target
 from services.infra.outbox import enqueue
 from services.infra.scheduler import Job
 from store.connection import Connection
-from tests.services.crash_worker import emit, instrument, say, serve
+from tests.services.store.crash_worker import emit, instrument, say, serve
 
 KIND = "fleet.reward"
 CURRENCY = "fleet_gold"

@@ -38,8 +38,8 @@ from store.db import Database
 from tests.fixtures.postgres import Cluster
 from tests.postgresql.fleet_worker import KIND
 from tests.services.conftest import check_conservation, open_postgres
-from tests.services.crash_lives import Worker
 from tests.services.hoss.conftest import mint, new_player, rank1_ids
+from tests.services.store.crash_lives import Worker
 
 WORKER = Path(__file__).with_name("fleet_worker.py")
 PLAYERS = (1, 2)

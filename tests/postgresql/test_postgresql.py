@@ -26,7 +26,7 @@ from store.pg_schema import apply
 from store.postgres import DUPLICATE_ATTEMPTS, PgConnection, PostgresDatabase
 from tests.fixtures.postgres import Cluster
 from tests.services.conftest import check_conservation
-from tests.services.migrations import SEEDS
+from tests.services.store.migrations import SEEDS
 
 SPEND = ledger.Movement("test.spend")
 GRANT = ledger.Movement("test.grant")
@@ -163,7 +163,7 @@ async def test_two_deliverers_never_take_the_same_item(
 
 @pytest.mark.parametrize("start", range(LATEST))
 async def test_every_earlier_version_upgrades_and_keeps_its_rows(pg_cluster: Cluster, start: int) -> None:
-    """The same rows as tests/services/test_migrations.py, written at each version on PostgreSQL."""
+    """The same rows as tests/services/store/test_migrations.py, written at each version on PostgreSQL."""
     url = pg_cluster.create(template=None)
     database = PostgresDatabase(url)
     await database.open()

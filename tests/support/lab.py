@@ -6,6 +6,14 @@ import random
 from concurrent.futures import Executor, Future
 from typing import Any
 
+import pytest
+
+from core.errors import DomainError
+from discord_app.render import text
+from services.community.lab.service import LabService
+from services.community.lab.spec import LabRequest
+from services.infra.messages import Text
+
 
 class InlineExecutor(Executor):
     """Runs each call at once, in the caller."""
@@ -29,3 +37,21 @@ class FixedSeed(random.Random):
 
     def getrandbits(self, k: int, /) -> int:
         return self.lab_seed
+
+
+def said(error: DomainError, locale: str = "fr") -> str:
+    """A refusal as its reader reads it, with plain spaces (the catalog's typography put back)."""
+    return text(Text(error.key, error.params), locale).replace("\u202f", " ").replace("\u00a0", " ")
+
+
+Refusal = tuple[type[DomainError], LabRequest, str, str]  # what is raised, its key and words it says
+
+
+async def refuses(lab: LabService, game: str, refusals: list[Refusal]) -> None:
+    """Each request is refused with its key, saying its words in French, filled in English too."""
+    for kind, request, key, words in refusals:
+        with pytest.raises(kind) as raised:
+            await lab.run(game, request)
+        assert raised.value.key == key, request
+        assert words in said(raised.value), said(raised.value)
+        assert "{" not in said(raised.value, "en")

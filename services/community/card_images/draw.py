@@ -360,7 +360,7 @@ def _shimmer(size: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
 def holo(c: Canvas) -> None:
     """The holo shimmer: rainbow bands blended over the whole card but its texts (one composite through
     the bands' alpha, no RGBA conversion of the card), which keep their contrast with what is behind
-    them (tests/services/card_images/test_contrast.py)."""
+    them (tests/services/community/card_images/test_contrast.py)."""
     if c.texts_only:
         return
     colors, alpha = _shimmer(c.image.size)

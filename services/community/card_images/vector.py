@@ -5,7 +5,7 @@ A path is parsed once into absolute segments (moves, lines, cubic Béziers: quad
 elliptical arcs are converted to cubics) and drawn as one Pillow outline, filled at three times the
 wanted size then reduced with a box filter, which is the anti-aliasing. Pillow fills an outline by the
 even-odd rule where SVG's default is non-zero; the two differ only where a path's own contours overlap
-in the same direction, which the icons the catalogs use do not do: `tests/services/card_images/
+in the same direction, which the icons the catalogs use do not do: `tests/services/community/card_images/
 test_artwork.py` compares every shipped icon with resvg's rendering (docs/card-images.md, « Artwork »).
 Measured on 400 icons at 160 px: 2.6 ms an icon against resvg-py's 7.9 ms, with no new dependency.
 """

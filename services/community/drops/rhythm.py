@@ -5,7 +5,7 @@ room under two daily limits: a cap per server, and one drop a day for every `pla
 used a slash command there that Paris day. The second limit is what keeps drops small beside the daily
 rewards whatever the server's size: the drops of a day are worth at most `players_per_drop` times less per
 active player than one drop, so `value_per_active_player` bounds the expected value of drops per active
-player per day, and `tests/services/drops/test_value.py` checks it against 25 % of each game's `/daily`.
+player per day, and `tests/services/community/drops/test_value.py` checks it against 25 % of each game's `/daily`.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ from services.hoss.battle import battles
 from services.hoss.battle import replay as battle_replay
 from services.hoss.battle.battles import PLAYER, BattleRow
 from services.hoss.battle.log import log_files
-from services.hoss.battle.render import battle_spec
 from services.hoss.battle.view import Board, Now, boards
+from services.hoss.render.battle import battle_spec
 from services.infra.messages import MessageSpec, Target
 from services.infra.outbox import drop_waiting_edits, edits_waiting, enqueue, record_sent
 from store.connection import Connection

@@ -14,7 +14,9 @@ import json
 from typing import Any
 
 from engine.hoss import HossCatalog
-from services.hoss.battle.render import (
+from services.hoss.battle.view import events_of, named, side_of
+from services.hoss.keys import RANK_NAME_KEYS
+from services.hoss.render.battle import (
     event_line,
     in_every_language,
     name_of,
@@ -23,8 +25,6 @@ from services.hoss.battle.render import (
     reason_line,
     side_text,
 )
-from services.hoss.battle.view import events_of, named, side_of
-from services.hoss.keys import RANK_NAME_KEYS
 from services.infra.messages import Attachment, Embed, MessageSpec, Text, render_text
 
 REPLAY_BODY = 4000  # an embed's description holds 4,096 characters

@@ -1,7 +1,7 @@
 """The typed view of a ranked battle's public message: what the board shows at one round (both sides,
 the round's notable events) and, on the battle's latest state, the call to decide or the result.
 
-Built here, from the engine's log records and its seat-0 view, so that the renderer (`battle_render.py`)
+Built here, from the engine's log records and its seat-0 view, so that the renderer (`services/hoss/render/battle.py`)
 and the cogs never read the engine's log keys. Only what the board is allowed to show gets in: the
 player's hand, the piles' order and the seed have no field, so no message built from it can carry them.
 """

@@ -9,8 +9,8 @@ from cogs.hoss.battle import ladder_reply, notice_reply
 from services.hoss.battle.battles import BattleResult
 from services.hoss.battle.notices import Notice
 from services.hoss.battle.ranked import RANK_NAME_KEYS, Ladder, RankStatus
-from services.hoss.battle.render import creature_line, result_text
 from services.hoss.battle.view import CreatureView
+from services.hoss.render.battle import creature_line, result_text
 from services.infra.messages import Text
 
 NNBSP = "\u202f"  # French groups thousands with a narrow no-break space

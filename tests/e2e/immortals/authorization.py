@@ -18,6 +18,7 @@ from tests.e2e.authorization import (
     accepted_duel,
     challenge_scene,
     click,
+    command,
 )
 from tests.e2e.show_off import rare_copy
 from tests.support.harness import here
@@ -50,7 +51,16 @@ async def duel(w: World) -> Scene:
     return Scene({"duel": row.id, "round": 1}, names[1 - engager], names[engager], end=end)
 
 
+async def immortals_deck(w: World) -> Scene:
+    """Alice's deck (her starter, given by her first command): the deck a lab plays."""
+    await w.h.emu.run_command(w.user("alice"), "immortels collection", channel=w.here)
+    await w.h.settle()
+    return Scene({}, "alice")
+
+
 ROWS = (
+    # The lab plays the actor's own deck only: a stranger has none
+    Row("/immortels labo", immortals_deck, command("immortals lab", terrain="foret"), (STRANGER,)),
     Row("immortals Accepter", challenge, click("immortals:accept:{duel}"), TWO_SEATS),
     Row(
         "immortals Refuser", challenge, click("immortals:decline:{duel}"), (STRANGER, OTHER_SERVER, AFTER_END)

@@ -14,6 +14,7 @@ from tests.e2e.authorization import (
     accepted_duel,
     challenge_scene,
     click,
+    command,
 )
 from tests.e2e.show_off import rare_copy
 from tests.support.harness import here
@@ -47,7 +48,16 @@ async def pillz_duel(w: World) -> Scene:
     return Scene({"duel": duel.id, "version": duel.version}, names[to_act], names[other], end=end)
 
 
+async def pillz_deck(w: World) -> Scene:
+    """Alice's active deck in slot 1 (her starter, given by her first Pillz command): the deck a lab plays."""
+    await w.h.emu.run_command(w.user("alice"), "pillz collection", channel=w.here)
+    await w.h.settle()
+    return Scene({"slot": 1}, "alice")
+
+
 ROWS = (
+    # The lab plays the actor's own deck: a stranger naming alice's slot reaches their own, empty one
+    Row("/pillz labo", pillz_deck, command("pillz lab", slot="{slot}"), (STRANGER,)),
     # Pillz duels
     Row("pillz Accepter", pillz_challenge, click("pillz:accept:{duel}"), TWO_SEATS),
     Row("pillz Refuser", pillz_challenge, click("pillz:decline:{duel}"), (STRANGER, OTHER_SERVER, AFTER_END)),

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.shared.guide import rules_spec
 from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices
-from services.dinocard.battle_render import _slot, event_text
 from services.dinocard.economy import GAME_KEY
+from services.dinocard.render.battle import _slot, event_text
 from services.infra import ledger
 from services.infra.games import GameRegistry
 from services.infra.messages import Text, render_text
 from services.shared.collecting import DeckInvalid
+from services.shared.render.guide import rules_spec
 from store.connection import Connection
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, element_pack, fire_pack

@@ -1,6 +1,6 @@
 """A Dinocard battle's public message names its players and never says « vous »/"you": a seeded challenge
 watched step by step and a dojo fight shown all at once, every public spec (the clicks' edits and the
-outbox's posts and timed edits) rendered in French and English (tests/services/public_wording.py)."""
+outbox's posts and timed edits) rendered in French and English (tests/support/public_wording.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from services.dinocard.results import MATCHES
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from store.db import Database
 from tests.services.dinocard.conftest import ALICE, BOB, element_pack, fire_pack
-from tests.services.public_wording import channel_posts, findings
+from tests.support.public_wording import channel_posts, findings
 
 GUILD, CHANNEL = 900, 901
 

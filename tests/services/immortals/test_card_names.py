@@ -8,7 +8,7 @@ from __future__ import annotations
 from core.clock import ManualClock
 from engine.immortals import ImmortalsCatalog
 from services.immortals import ImmortalsServices
-from services.immortals import duel_render as render
+from services.immortals.render import duel as render
 from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, render_text
 from services.infra.players import ensure_player

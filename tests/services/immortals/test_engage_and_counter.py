@@ -13,9 +13,9 @@ import pytest
 from core.clock import ManualClock
 from core.errors import NotAllowed
 from services.immortals import ImmortalsServices
-from services.immortals import duel_render as render
 from services.immortals.duel_match import DuelRow
 from services.immortals.names import spell_name, unit_name
+from services.immortals.render import duel as render
 from services.infra.messages import Text, render_text
 from services.infra.scheduler import Scheduler
 from store.db import Database

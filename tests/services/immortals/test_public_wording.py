@@ -1,7 +1,7 @@
 """An Immortal's War duel's public messages name the players and never say « vous »/"you": a seeded friend
 duel (spells cast, a round the AI chose for a late player) and a practice duel, their challenge and its
 answer and every post and edit of their boards and recaps, rendered in French and English
-(tests/services/public_wording.py)."""
+(tests/support/public_wording.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from services.immortals.duel_match import DuelRow
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 from services.infra.scheduler import Scheduler
 from store.db import Database
-from tests.services.public_wording import channel_posts, findings
+from tests.support.public_wording import channel_posts, findings
 
 ALICE, BOB = 201, 202
 GUILD, CHANNEL = 900, 901

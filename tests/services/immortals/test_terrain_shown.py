@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from engine.immortals import ImmortalsCatalog, Unit
 from services.immortals import ImmortalsServices
-from services.immortals import duel_render as render
-from services.immortals.duel_render import unit_label
 from services.immortals.names import TERRAIN_ICONS
+from services.immortals.render import duel as render
+from services.immortals.render.duel import unit_label
 from services.infra.messages import render_text
 
 GUILD, CHANNEL = 500, 600

@@ -9,12 +9,12 @@ import json
 import shutil
 from pathlib import Path
 
-from cogs.shared.cards import card_spec
 from core.clock import ManualClock
 from core.settings import Settings
 from discord_app.render import text
 from services.infra.catalogs import DATA_DIR
 from services.infra.container import Services, build_services
+from services.shared.render.cards import card_spec
 from tests.services.pillz.small_catalog import catalog_data
 
 

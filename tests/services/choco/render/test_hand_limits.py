@@ -23,7 +23,7 @@ from engine.rng import RngState
 from services.choco import posts
 from services.choco.economy import GAME_KEY
 from services.choco.names import TYPE_KEYS
-from services.choco.render import hand
+from services.choco.render.board import hand
 from services.community.card_images.service import CardImages
 from services.infra.messages import CardStrip, MessageSpec, StripCard, Text
 from tests.services.choco.render.games import catalog, render

@@ -9,7 +9,7 @@ from engine.choco.effects import placed
 from engine.choco.state import Active, Card, ChocoState, Side, Timed, TurnProgress
 from engine.protocol import Event, Outcome
 from engine.rng import RngState
-from services.choco.render import OUTCOME_KEYS, active_effects, board, hand, narrate, outcome
+from services.choco.render.board import OUTCOME_KEYS, active_effects, board, hand, narrate, outcome
 from tests.services.choco.render.games import NAMES, catalog, new_game, play, render
 
 

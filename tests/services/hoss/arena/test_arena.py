@@ -8,7 +8,6 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from cogs.hoss.arena import standings_spec
 from core.clock import to_db
 from core.errors import DomainError
 from engine import fair_draw
@@ -22,6 +21,7 @@ from services.hoss.arena.seasons import (
     NotRanked,
     RegisteredElsewhere,
 )
+from services.hoss.render.arena import standings_spec
 from services.infra import ledger
 from services.infra.games import GameRegistry
 from services.infra.messages import render_text

@@ -10,9 +10,9 @@ from engine.pillz.catalog import PillzCatalog
 from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, render_text
 from services.infra.players import ensure_player
-from services.pillz import duel_render as render
 from services.pillz.duel_match import DuelRow
 from services.pillz.duels import PillzDuels
+from services.pillz.render import duel as render
 from store.connection import Connection
 from store.db import Database
 

@@ -15,9 +15,9 @@ from core.clock import ManualClock
 from core.errors import DomainError
 from engine.pillz.catalog import PillzCatalog
 from services.infra.scheduler import Scheduler
-from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.duels import TIMEOUT_JOB, PillzDuels
+from services.pillz.render import duel as render
 from services.shared.matches import StaleMatch
 from store.connection import Connection
 from store.db import Database

@@ -10,8 +10,8 @@ from dataclasses import replace
 
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.state import Play
-from services.pillz import duel_render as render
 from services.pillz.duels import PillzDuels
+from services.pillz.render import duel as render
 from store.connection import Connection
 from store.db import Database
 from tests.engine.pillz.helpers import ENGINE

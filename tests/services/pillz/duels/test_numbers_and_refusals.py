@@ -16,9 +16,9 @@ from core.i18n import t
 from engine.pillz.catalog import PillzCatalog
 from engine.pillz.state import Play
 from services.infra.scheduler import Scheduler
-from services.pillz import duel_render as render
 from services.pillz.duel_match import Choice, DuelRow
 from services.pillz.duels import PillzDuels
+from services.pillz.render import duel as render
 from store.connection import Connection
 from store.db import Database
 from tests.engine.pillz.helpers import ENGINE

@@ -12,9 +12,9 @@ import pytest
 
 from engine.pillz.catalog import PillzCatalog
 from services.infra.messages import render_text
-from services.pillz import duel_render as render
 from services.pillz.duel_match import DuelRow
 from services.pillz.duels import PillzDuels
+from services.pillz.render import duel as render
 
 ALICE, BOB = 11, 12
 GUILD, CHANNEL = 5, 6

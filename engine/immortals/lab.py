@@ -1,0 +1,92 @@
+"""The lab's Immortal's War duels: a player's deck against the AI, many times, on each terrain or one.
+
+Each duel is the one `/immortels entraînement` plays from the same seed and the same two decks when the AI
+answers for both seats: `ENGINE.new_game` with the two decks (the terrain drawn from the seed, as in every
+duel), then `choose` (the AI of the practice duel's opponent) for each seat to act, its draws from
+`random.Random(f"{seed}:{version}:{seat}")` as the duel service derives them
+(services/immortals/duels.py, `_ai_choice`). The version is the duel's number of saves: 2 once started
+and posted, one per move, and one more before each of the player's moves (the timeout armed for them).
+
+A lab on one terrain plays the duels whose own terrain draw gave that terrain: for each of the lab's
+seeds, the first of `derive(seed, "immortals-lab-terrain", k)` (k = 0, 1, ...) that draws it, so every
+lab duel is a practice duel of a seed, never a table the game cannot deal, and a test replays lab seeds
+through the practice duel's service with the same winners.
+
+What a duel reports for the statistics: who won, how many rounds it lasted (a KO ends it early) and the
+player's line-up: the distinct units among the 4 drawn from the deck before the first round.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from engine.immortals.ai import choose
+from engine.immortals.catalog import ImmortalsCatalog
+from engine.immortals.engine import ImmortalsEngine
+from engine.immortals.state import Choose, ImmortalsState, seat_to_act
+from engine.lab import LabBattle
+from engine.protocol import CATALOG_OPTION, PlayerSetup
+from engine.rng import derive
+
+PLAYER_SEAT = 0
+STARTED_VERSION = 2  # the duel's saves once it is live: created at 0, started, posted
+TERRAIN_LABEL = "immortals-lab-terrain"
+MAX_TRIES = 200  # a terrain is drawn 1 time in 4: 200 misses in a row would be a broken draw
+_ENGINE = ImmortalsEngine()
+
+Policy = Callable[[ImmortalsState, int, random.Random], Choose]
+
+
+def new_duel(catalog: ImmortalsCatalog, setups: tuple[PlayerSetup, PlayerSetup], seed: int) -> ImmortalsState:
+    return _ENGINE.new_game(setups, seed, {CATALOG_OPTION: catalog})
+
+
+def play_duel(state: ImmortalsState, seed: int, policy: Policy = choose) -> ImmortalsState:
+    """The duel from its first state to its end, `policy` choosing for both seats with the service's
+    draws (the player's seat is the AI's choice at the version the player would choose at)."""
+    version = STARTED_VERSION
+    while (seat := seat_to_act(state)) is not None:
+        if seat == PLAYER_SEAT:
+            version += 1  # the player's timeout, armed before they choose
+        state, _ = _ENGINE.apply(state, seat, policy(state, seat, random.Random(f"{seed}:{version}:{seat}")))
+        version += 1
+    return state
+
+
+def drawn_on(
+    catalog: ImmortalsCatalog,
+    deck: PlayerSetup,
+    opponent_of: Callable[[int], PlayerSetup],
+    terrain: str,
+    seed: int,
+) -> tuple[int, ImmortalsState]:
+    """The first seed derived from `seed` whose duel is drawn on `terrain`, and that duel's first state."""
+    for k in range(MAX_TRIES):
+        candidate = derive(seed, TERRAIN_LABEL, k)
+        state = new_duel(catalog, (deck, opponent_of(candidate)), candidate)
+        if state.terrain == terrain:
+            return candidate, state
+    raise ValueError(f"no duel drawn on {terrain}")
+
+
+def lab_battles(
+    catalog: ImmortalsCatalog,
+    deck: PlayerSetup,
+    opponent_of: Callable[[int], PlayerSetup],
+    terrain: str | None,
+    seeds: Sequence[int],
+) -> list[LabBattle]:
+    """Play `deck` (seat 0) once per seed against the AI's deck `opponent_of(seed)` (the caller's: the
+    practice duel's mirror deck lives in the duel service), on `terrain` or on the terrain drawn."""
+    out = []
+    for seed in seeds:
+        if terrain is None:
+            played, state = seed, new_duel(catalog, (deck, opponent_of(seed)), seed)
+        else:
+            played, state = drawn_on(catalog, deck, opponent_of, terrain, seed)
+        drawn = tuple(sorted({u.card_id for u in state.units[PLAYER_SEAT]}))
+        state = play_duel(state, played)
+        won, lost = state.winner == PLAYER_SEAT, state.winner == 1 - PLAYER_SEAT
+        out.append(LabBattle(played, won, lost, len(state.history), drawn))
+    return out
