@@ -14,6 +14,8 @@ pytestmark = pytest.mark.usefixtures("no_pacing")
 async def test_the_deck_on_each_terrain_then_on_one(harness: BotHarness) -> None:
     assert harness.bot is not None
     harness.bot.services.lab.battles = 8  # a lean batch: 2 duels per terrain
+    # the workers start at a lower priority than this process: slowly while the suite holds the cores
+    harness.emu.action_timeout = 60.0
     alice, bob = harness.user("alice"), harness.user("bob")
     await harness.emu.run_command(alice, "immortels collection")  # her first command: the starter deck
     await harness.settle()

@@ -14,6 +14,8 @@ pytestmark = pytest.mark.usefixtures("no_pacing")
 async def test_the_active_deck_against_the_ai(harness: BotHarness) -> None:
     assert harness.bot is not None
     harness.bot.services.lab.battles = 6  # a lean batch (a duel's AI searches), on the real worker processes
+    # the workers start at a lower priority than this process: slowly while the suite holds the cores
+    harness.emu.action_timeout = 60.0
     alice, bob = harness.user("alice"), harness.user("bob")
     await harness.emu.run_command(alice, "pillz collection")  # her first Pillz command: the starter deck
     await harness.settle()
