@@ -1,11 +1,14 @@
-"""What the Pillz AI and a practice move cost: the AI's decision time by round, and `PillzDuels.play` in
-a practice duel (the player's move, then the AI's search in a worker thread and its move in a second
-transaction) on a SQLite file.
+"""What the Pillz AI and a practice move cost: a lab duel (the AI on both seats, engine/pillz/lab.py), the
+AI's decision time by round, and `PillzDuels.play` in a practice duel (the player's move, then the AI's
+search in a worker thread and its move in a second transaction) on a SQLite file.
 
 Decks are drawn from the real catalog (data/pillz.json) by the engine's `sample_setup`; the AI plays
-both seats for the decision times; in the service runs the player plays the even-split policy.
+both seats for the decision times; the lab's duels are those of benchmarks/lab.py's deck (the AI's deck
+the practice duel's mirror of it, drawn per seed); in the service runs the player plays the even-split
+policy. The lab duels are timed beside benchmarks/lab.py's HOSS reference battle (0.72 ms on the README's
+quiet machine): the duel's time scaled by 0.72 / today's reference figure is what it would cost there.
 
-    python -m benchmarks.pillz_ai [--duels 150] [--runs 3]
+    python -m benchmarks.pillz_ai [--duels 150] [--runs 3] [--lab-only]
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import time
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from benchmarks.lab import REFERENCE_MS, reference_ms
 from core.clock import ManualClock
 from engine.pillz import ENGINE
 from engine.pillz.ai import choose, even_split_policy
@@ -26,6 +30,7 @@ from engine.pillz.catalog import PillzCatalog
 from services.infra.catalogs import DATA_DIR, load_catalog
 from services.infra.games import GameRegistry
 from services.infra.scheduler import Scheduler
+from services.pillz import lab as pillz_lab
 from services.pillz.duels import PillzDuels
 from store.db import Database
 from store.migrate import migrate
@@ -34,6 +39,14 @@ from store.migrate import migrate
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def lab_ms(catalog: PillzCatalog, duels: int) -> float:
+    """Milliseconds per duel of a lab of benchmarks/lab.py's deck (the first 8 characters) against the AI."""
+    deck = tuple(sorted(c.id for c in catalog.cards if not c.leader)[:8])
+    started = time.perf_counter()
+    pillz_lab.play(catalog, deck, pillz_lab.AI, range(duels))
+    return (time.perf_counter() - started) * 1000 / duels
 
 
 def decisions(catalog: PillzCatalog, duels: int) -> dict[int, list[float]]:
@@ -79,8 +92,20 @@ def main() -> None:
     )
     parser.add_argument("--duels", type=int, default=150)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--lab-only", action="store_true", help="only the lab duels")
     args = parser.parse_args()
     catalog = load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
+    lab, ref = [], []
+    for _ in range(args.runs):
+        ref.append(reference_ms())
+        lab.append(lab_ms(catalog, args.duels))
+    duel, reference = statistics.median(lab), statistics.median(ref)
+    print(
+        f"lab duel: {duel:.2f} ms (median of {args.runs} runs of {args.duels}), reference battle "
+        f"{reference:.2f} ms -> at the README's {REFERENCE_MS} ms: {duel * REFERENCE_MS / reference:.2f} ms"
+    )
+    if args.lab_only:
+        return
     by_round: dict[int, list[tuple[float, float]]] = {r: [] for r in (1, 2, 3, 4)}
     played: list[tuple[float, float]] = []
     for _ in range(args.runs):

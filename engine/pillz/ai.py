@@ -113,23 +113,31 @@ class _Outlook:
         self.cache: dict[tuple[int, int], tuple[float, float]] = {}
 
     def moments(self, p_mine: int, p_foe: int) -> tuple[float, float]:
-        """Mean and variance of the net damage of the rounds left (mine dealt minus mine taken)."""
-        found = self.cache.get((p_mine, p_foe))
+        """Mean and variance of the net damage of the rounds left (mine dealt minus mine taken).
+
+        They depend on the pillz through the ratio p_mine : p_foe only: a share a ÷ (a + b) of integers is
+        the exact quotient correctly rounded, the same float for (k·a) ÷ (k·a + k·b). So the pillz are
+        reduced by their greatest common divisor before the cache is read (1:1 and 5:5 are valued once)."""
+        common = math.gcd(p_mine, p_foe) or 1
+        key = (p_mine // common, p_foe // common)
+        found = self.cache.get(key)
         if found is not None:
             return found
+        p_mine, p_foe = key
         mean = second = 0.0
         for power, damage in self.mine:
             a = power * p_mine
             for foe_power, foe_damage in self.theirs:
                 b = foe_power * p_foe
                 share = 0.5 if a + b == 0 else a / (a + b)
-                mean += share * damage - (1 - share) * foe_damage
-                second += share * damage * damage + (1 - share) * foe_damage * foe_damage
+                dealt, taken = share * damage, (1 - share) * foe_damage
+                mean += dealt - taken
+                second += dealt * damage + taken * foe_damage
         pairs = len(self.mine) * len(self.theirs)
         mean /= pairs
         variance = max(0.0, second / pairs - mean * mean)
         found = (self.rounds * mean, self.rounds * variance)
-        self.cache[(p_mine, p_foe)] = found
+        self.cache[key] = found
         return found
 
     def chance(self, me: int, foe: int, p_mine: int, p_foe: int, shield_me: int, shield_foe: int) -> float:

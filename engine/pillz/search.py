@@ -26,8 +26,10 @@ expectimax would give, so the AI's moves from a given generator are the same
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
+from itertools import chain, repeat
+from operator import add, mul
 
 from engine.pillz.rules import blessing_left, lead_seat, leader_total, matchup
 from engine.pillz.state import ROUNDS, PillzState, Play
@@ -91,10 +93,15 @@ def _rows(prepared: Prepared, pms: range) -> list[list[float]]:
     """The chance of winning the duel for each of my bets, p × won + (1 − p) × lost, for each of my
     pillz in `pms`."""
     odds, rest = prepared[0], prepared[1]
-    return [
-        [p * a + q * x for p, q, a, x in zip(odds, rest, won, lost, strict=False)]
-        for won, lost in _reads(prepared, pms)
-    ]
+    return [list(_row(odds, rest, won, lost)) for won, lost in _reads(prepared, pms)]
+
+
+def _row(
+    odds: Sequence[float], rest: Sequence[float], won: Sequence[float], lost: Sequence[float]
+) -> Iterator[float]:
+    """p × won + (1 − p) × lost for each of my bets, as far as the shortest sequence goes: `map` over
+    `operator`'s functions does the same two products and the same sum as a loop, without its bytecode."""
+    return map(add, map(mul, odds, won), map(mul, rest, lost))
 
 
 def _lead_values(prepared: list[list[list[Prepared]]], bets: Bets, pms: range) -> list[float]:
@@ -109,23 +116,28 @@ def _lead_values(prepared: list[list[list[Prepared]]], bets: Bets, pms: range) -
             for (_, w), found in zip(bets, by_bet, strict=True):
                 odds, rest = found[0], found[1]
                 for k, (won, lost) in enumerate(_reads(found, pms)):
-                    totals[k] = [
-                        t + w * (p * a + q * x)
-                        for t, p, q, a, x in zip(totals[k], odds, rest, won, lost, strict=False)
-                    ]
+                    totals[k] = list(map(add, totals[k], map(mul, repeat(w), _row(odds, rest, won, lost))))
         best = [max(b, *row) for b, row in zip(best, totals, strict=True)]
     share = 1.0 / len(prepared[0])
     return [b * share for b in best]
 
 
+def _best_rows(prepared: Prepared, pms: range) -> Iterator[Iterator[float]]:
+    """`_rows` without building the lists, for a caller that only takes each row's best."""
+    odds, rest = prepared[0], prepared[1]
+    return (_row(odds, rest, won, lost) for won, lost in _reads(prepared, pms))
+
+
 def _answer_values(prepared: list[list[list[Prepared]]], bets: Bets, pms: range) -> list[float]:
     """The foe leads one round before the last: my best reply to each of its (character, bet), weighted,
-    for each of my pillz in `pms`."""
+    for each of my pillz in `pms`. The best of all my options is the best of each character's best: `max`
+    returns one of the values, and none is a NaN or a −0.0 (products and sums of non-negative numbers)."""
     totals = [0.0] * len(pms)
     for j in range(len(prepared[0])):
         for i, (_, w) in enumerate(bets):
-            replies = [[max(row) for row in _rows(by_foe[j][i], pms)] for by_foe in prepared]
-            totals = [t + w * max(best) for t, *best in zip(totals, *replies, strict=True)]
+            # for each of my pillz, every (character, bet) of mine: the best of the best per character
+            replies = zip(*(_best_rows(by_foe[j][i], pms) for by_foe in prepared), strict=True)
+            totals = [t + w * max(chain.from_iterable(rows)) for t, rows in zip(totals, replies, strict=True)]
     return [t / len(prepared[0]) for t in totals]
 
 
