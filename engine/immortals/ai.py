@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import random
-from functools import cache
+from functools import cache, lru_cache
 
 from engine.immortals.rules import Numbers, Side, initiative, numbers
 from engine.immortals.state import (
@@ -36,6 +36,7 @@ from engine.immortals.state import (
     units_left,
 )
 
+FIGHTS_KEPT = 1 << 16  # fights whose value `fight_value` keeps: a lab's line-ups, a few MB
 SPREAD = 1.0  # widens the normal law of the HP margin: KOs make a fight less certain than its mean says
 
 
@@ -86,15 +87,58 @@ def win_chance(mine: Numbers, theirs: Numbers, first_is_mine: bool) -> tuple[flo
     return win, lose
 
 
+@lru_cache(maxsize=FIGHTS_KEPT)
+def fight_value(mine: Numbers, theirs: Numbers, seat: int, engager: int) -> float:
+    """Expected vitality margin of a fight between `mine` (`seat`'s numbers) and `theirs`: the chance to
+    win times the damage dealt, minus the chance to lose times the damage taken, plus the vitality a heal
+    restores.
+
+    A function of immutable numbers only, memoised across decisions and duels: a lab plays the same
+    line-ups thousands of times, and a duel's decisions weigh the same fights again round after round."""
+    first = initiative((mine, theirs) if seat == 0 else (theirs, mine), engager)
+    win, lose = win_chance(mine, theirs, first == seat)
+    return win * mine.power - lose * theirs.power + mine.healed
+
+
 def side_value(state: ImmortalsState, seat: int, mine: Side, foe: Side) -> float:
-    """Expected vitality margin of the round where `mine` meets `foe`: the chance to win times the
-    damage dealt, minus the chance to lose times the damage taken, plus the vitality a heal restores."""
+    """Expected vitality margin of the round where `mine` meets `foe` (`fight_value`)."""
     sides = _sides(seat, mine, foe)
     own = numbers(seat, sides, state.terrain, START_VITALITY - state.vitality[seat])
     theirs = numbers(1 - seat, sides, state.terrain, 0)
-    first = initiative((own, theirs) if seat == 0 else (theirs, own), state.engager)
-    win, lose = win_chance(own, theirs, first == seat)
-    return win * own.power - lose * theirs.power + own.healed
+    return fight_value(own, theirs, seat, state.engager)
+
+
+class _Rounds:
+    """One decision's rounds against foes that cast no spell, each side's numbers computed once.
+
+    Without a foe spell, my numbers depend on my unit and spell only, and a foe's on the foe and on my
+    spell when it acts on my unit (its "foe" effects): keyed so, a plan of 4 units, 9 spell choices and
+    4 foes computes 36 + 36 numbers instead of 36 + 144."""
+
+    def __init__(self, state: ImmortalsState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.missing = START_VITALITY - state.vitality[seat]
+        self.mine: dict[tuple[str, str | None], Numbers] = {}
+        self.theirs: dict[tuple[str, str | None], Numbers] = {}
+
+    def value(self, unit: Unit, spell: SpellCard | None, foes: list[Unit]) -> float:
+        """`round_value`, from the numbers already computed in this decision."""
+        state, seat = self.state, self.seat
+        sid = None if spell is None else spell.sid
+        mine = self.mine.get((unit.uid, sid))
+        if mine is None:
+            sides = _sides(seat, Side(unit, spell), Side(foes[0], None))
+            mine = self.mine[unit.uid, sid] = numbers(seat, sides, state.terrain, self.missing)
+        acting = sid if mine.spell_acted else None
+        total = 0.0
+        for foe in foes:
+            theirs = self.theirs.get((foe.uid, acting))
+            if theirs is None:
+                sides = _sides(seat, Side(unit, spell), Side(foe, None))
+                theirs = self.theirs[foe.uid, acting] = numbers(1 - seat, sides, state.terrain, 0)
+            total += fight_value(mine, theirs, seat, state.engager)
+        return total / len(foes)
 
 
 def round_value(
@@ -103,15 +147,7 @@ def round_value(
     """Expected vitality margin of fighting with `unit` and `spell`, the foe's unit drawn among `foes`.
 
     The foe casts no spell in this model, so my unit's numbers do not depend on which foe it meets."""
-    missing = START_VITALITY - state.vitality[seat]
-    mine = numbers(seat, _sides(seat, Side(unit, spell), Side(foes[0], None)), state.terrain, missing)
-    total = 0.0
-    for foe in foes:
-        theirs = numbers(1 - seat, _sides(seat, Side(unit, spell), Side(foe, None)), state.terrain, 0)
-        first = initiative((mine, theirs) if seat == 0 else (theirs, mine), state.engager)
-        win, lose = win_chance(mine, theirs, first == seat)
-        total += win * mine.power - lose * theirs.power + mine.healed
-    return total / len(foes)
+    return _Rounds(state, seat).value(unit, spell, foes)
 
 
 def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
@@ -122,35 +158,46 @@ def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
 Values = dict[tuple[str, str | None], float]
 
 
-def _values(
-    state: ImmortalsState, seat: int, units: list[Unit], spells: list[SpellCard], foes: list[Unit]
-) -> Values:
+def _values(rounds: _Rounds, units: list[Unit], spells: list[SpellCard], foes: list[Unit]) -> Values:
     values: Values = {}
     for u in units:
-        values[u.uid, None] = round_value(state, seat, u, None, foes)
+        values[u.uid, None] = rounds.value(u, None, foes)
         for s in spells:
-            values[u.uid, s.sid] = round_value(state, seat, u, s, foes)
+            values[u.uid, s.sid] = rounds.value(u, s, foes)
     return values
 
 
-def _assign(
-    values: Values, units: list[Unit], spells: list[SpellCard]
-) -> dict[str, tuple[SpellCard | None, float]]:
-    """At most one spell per unit, greedily by the largest gain over fighting without one."""
+# A spell's gain for a unit: (gain over fighting without a spell, the spell's rank, unit id, spell).
+Gain = tuple[float, int, str, SpellCard]
+
+
+def _gains(values: Values, units: list[Unit], spells: list[SpellCard]) -> list[Gain]:
+    """Every (unit, spell) gain, largest first, then by the spell's rank and the unit's id."""
     base = {u.uid: values[u.uid, None] for u in units}
-    gains = sorted(
+    return sorted(
         ((values[u.uid, s.sid] - base[u.uid], n, u.uid, s) for u in units for n, s in enumerate(spells)),
         key=lambda item: (-item[0], item[1], item[2]),
     )
-    planned: dict[str, tuple[SpellCard | None, float]] = {u.uid: (None, base[u.uid]) for u in units}
-    taken: set[str] = set()
+
+
+def _assign(
+    values: Values, units: list[Unit], gains: list[Gain], spent: tuple[str, str | None] | None = None
+) -> dict[str, tuple[SpellCard | None, float]]:
+    """At most one spell per unit, greedily by the largest gain over fighting without one (`gains`, from
+    `_gains`), leaving out the unit and spell of `spent` (played this round): the order of the gains left
+    is the one `_gains` gives without them, so the counter sorts once for all its options."""
+    planned: dict[str, tuple[SpellCard | None, float]] = {u.uid: (None, values[u.uid, None]) for u in units}
+    taken: set[str | None] = set()
     given: set[str] = set()
+    if spent is not None:
+        given.add(spent[0])
+        taken.add(spent[1])
     for gain, _, uid, spell in gains:
         if gain <= 0:
             break
         if uid in given or spell.sid in taken:
             continue
-        planned[uid] = (spell, base[uid] + gain)
+        planned[uid] = (spell, values[uid, None] + gain)
         given.add(uid)
         taken.add(spell.sid)
     return planned
@@ -161,7 +208,8 @@ def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, 
     unit any of its units left."""
     units = units_left(state, seat)
     spells = spells_left(state, seat)
-    return _assign(_values(state, seat, units, spells, units_left(state, 1 - seat)), units, spells)
+    values = _values(_Rounds(state, seat), units, spells, units_left(state, 1 - seat))
+    return _assign(values, units, _gains(values, units, spells))
 
 
 def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
@@ -175,15 +223,16 @@ def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     units = units_left(state, seat)
     spells = spells_left(state, seat)
     later_foes = [u for u in units_left(state, foe) if u.uid != foe_unit.uid]
-    later = _values(state, seat, units, spells, later_foes) if later_foes else {}
+    later = _values(_Rounds(state, seat), units, spells, later_foes) if later_foes else {}
+    gains = _gains(later, units, spells) if later else []
     best: tuple[float, float, Unit, SpellCard | None] | None = None
     for unit in units:
         others = [u for u in units if u.uid != unit.uid]
         for spell in (None, *spells):
             value = side_value(state, seat, Side(unit, spell), Side(foe_unit, foe_spell))
             if later:
-                rest = [s for s in spells if s is not spell]
-                value += sum(v for _, v in _assign(later, others, rest).values())
+                spent = (unit.uid, None if spell is None else spell.sid)
+                value += sum(v for _, v in _assign(later, others, gains, spent).values())
             candidate = (value, rng.random(), unit, spell)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
