@@ -29,19 +29,12 @@ from collections.abc import Sequence
 
 from benchmarks.lab import REFERENCE_MS, immortals_job, python_loop, reference_ms
 from engine.immortals import Choose, ImmortalsState, choose
-from engine.immortals.ai import fight_value
+from engine.immortals.ai import forget
 from engine.immortals.lab import drawn_on, play_duel
 from services.community.lab.service import split
 from services.immortals.lab import opponent_setup
 
-MEMOS = (fight_value,)
 TARGET_MS = 2.0  # per duel on one core at the reference speed
-
-
-def forget() -> None:
-    """Empty the AI's memo of fights, so that each pass pays for filling it (a fresh worker)."""
-    for memo in MEMOS:
-        memo.cache_clear()
 
 
 def lab_duels(duels: int, seed: int) -> tuple[float, float, float]:

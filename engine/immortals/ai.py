@@ -68,19 +68,34 @@ def wound(attack: int, defense: int, armor: int) -> tuple[float, float]:
     return mean, square - mean * mean
 
 
-def _net_loss(target: Numbers, striker: Numbers) -> tuple[float, float]:
-    mean, var = wound(striker.attack, target.defense, target.armor)
+def _net_loss(wound_law: tuple[float, float], regen: int) -> tuple[float, float]:
+    mean, var = wound_law
     # Regeneration heals no more than the wounds taken (HP never exceed the start).
-    return mean - min(target.regen, mean), var
+    return mean - min(regen, mean), var
 
 
 def win_chance(mine: Numbers, theirs: Numbers, first_is_mine: bool) -> tuple[float, float]:
     """Chances that `mine` wins and loses the fight (the rest is a drawn fight), from a normal law of the
     HP margin after 20 turns; the side striking first gets half a strike more."""
-    in_mean, in_var = _net_loss(mine, theirs)
-    out_mean, out_var = _net_loss(theirs, mine)
+    return _chances(
+        (mine.attack, mine.defense, mine.armor, mine.regen, mine.hp),
+        (theirs.attack, theirs.defense, theirs.armor, theirs.regen, theirs.hp),
+        first_is_mine,
+    )
+
+
+# (Attack, Defense, armor, regeneration, HP): all a fight's chances depend on of one side's numbers.
+Fighting = tuple[int, int, int, int, int]
+
+
+@lru_cache(maxsize=FIGHTS_KEPT)
+def _chances(mine: Fighting, theirs: Fighting, first_is_mine: bool) -> tuple[float, float]:
+    """`win_chance`, memoised on the numbers it reads: fights that differ by their damage, a heal or a
+    spell's terrain only have the same chances."""
+    in_mean, in_var = _net_loss(wound(theirs[0], mine[1], mine[2]), mine[3])
+    out_mean, out_var = _net_loss(wound(mine[0], theirs[1], theirs[2]), theirs[3])
     edge = 0.5 if first_is_mine else -0.5
-    margin = (mine.hp - TURNS * in_mean) - (theirs.hp - TURNS * out_mean) + edge * (in_mean + out_mean)
+    margin = (mine[4] - TURNS * in_mean) - (theirs[4] - TURNS * out_mean) + edge * (in_mean + out_mean)
     spread = SPREAD * math.sqrt(2 * (TURNS * (in_var + out_var) + 1.0))
     win = 0.5 * (1 + math.erf((margin - 0.5) / spread))
     lose = 0.5 * (1 + math.erf((-margin - 0.5) / spread))
@@ -109,18 +124,26 @@ def side_value(state: ImmortalsState, seat: int, mine: Side, foe: Side) -> float
 
 
 class _Rounds:
-    """One decision's rounds against foes that cast no spell, each side's numbers computed once.
+    """One decision's rounds, each side's numbers computed once.
 
-    Without a foe spell, my numbers depend on my unit and spell only, and a foe's on the foe and on my
-    spell when it acts on my unit (its "foe" effects): keyed so, a plan of 4 units, 9 spell choices and
-    4 foes computes 36 + 36 numbers instead of 36 + 144."""
+    My numbers depend on my unit, my spell and the foe's spell acting on me; a foe's on the foe, its
+    spell, and my spell's "foe" effects when it acts on my unit. Keyed so, a plan of 4 units, 9 spell
+    choices and 4 foes that cast nothing computes 36 numbers and one per foe and spell that hinders it,
+    instead of 36 + 144; the counter's rounds against the engaged side, 36 and a few instead of 72."""
 
     def __init__(self, state: ImmortalsState, seat: int) -> None:
         self.state = state
         self.seat = seat
         self.missing = START_VITALITY - state.vitality[seat]
+        self.hinders = {s.sid for s in state.spells[seat] if any(e.target == "foe" for e in s.effects)}
         self.mine: dict[tuple[str, str | None], Numbers] = {}
         self.theirs: dict[tuple[str, str | None], Numbers] = {}
+        self.engaged_mine: dict[tuple[str, str | None], Numbers] = {}
+        self.engaged_theirs: dict[str | None, Numbers] = {}
+
+    def _acting(self, mine: Numbers, sid: str | None) -> str | None:
+        """My spell, when it changes the foe's numbers."""
+        return sid if mine.spell_acted and sid in self.hinders else None
 
     def value(self, unit: Unit, spell: SpellCard | None, foes: list[Unit]) -> float:
         """`round_value`, from the numbers already computed in this decision."""
@@ -130,7 +153,7 @@ class _Rounds:
         if mine is None:
             sides = _sides(seat, Side(unit, spell), Side(foes[0], None))
             mine = self.mine[unit.uid, sid] = numbers(seat, sides, state.terrain, self.missing)
-        acting = sid if mine.spell_acted else None
+        acting = self._acting(mine, sid)
         total = 0.0
         for foe in foes:
             theirs = self.theirs.get((foe.uid, acting))
@@ -139,6 +162,21 @@ class _Rounds:
                 theirs = self.theirs[foe.uid, acting] = numbers(1 - seat, sides, state.terrain, 0)
             total += fight_value(mine, theirs, seat, state.engager)
         return total / len(foes)
+
+    def against(self, unit: Unit, spell: SpellCard | None, engaged: Side) -> float:
+        """`side_value` against `engaged`, the one side the counter answers, from the numbers already
+        computed in this decision."""
+        state, seat = self.state, self.seat
+        sid = None if spell is None else spell.sid
+        sides = _sides(seat, Side(unit, spell), engaged)
+        mine = self.engaged_mine.get((unit.uid, sid))
+        if mine is None:
+            mine = self.engaged_mine[unit.uid, sid] = numbers(seat, sides, state.terrain, self.missing)
+        acting = self._acting(mine, sid)
+        theirs = self.engaged_theirs.get(acting)
+        if theirs is None:
+            theirs = self.engaged_theirs[acting] = numbers(1 - seat, sides, state.terrain, 0)
+        return fight_value(mine, theirs, seat, state.engager)
 
 
 def round_value(
@@ -223,13 +261,15 @@ def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     units = units_left(state, seat)
     spells = spells_left(state, seat)
     later_foes = [u for u in units_left(state, foe) if u.uid != foe_unit.uid]
-    later = _values(_Rounds(state, seat), units, spells, later_foes) if later_foes else {}
+    rounds = _Rounds(state, seat)
+    engaged_side = Side(foe_unit, foe_spell)
+    later = _values(rounds, units, spells, later_foes) if later_foes else {}
     gains = _gains(later, units, spells) if later else []
     best: tuple[float, float, Unit, SpellCard | None] | None = None
     for unit in units:
         others = [u for u in units if u.uid != unit.uid]
         for spell in (None, *spells):
-            value = side_value(state, seat, Side(unit, spell), Side(foe_unit, foe_spell))
+            value = rounds.against(unit, spell, engaged_side)
             if later:
                 spent = (unit.uid, None if spell is None else spell.sid)
                 value += sum(v for _, v in _assign(later, others, gains, spent).values())
@@ -249,3 +289,9 @@ def choose(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     uid = order[0]
     spell = planned[uid][0]
     return Choose(unit=uid, spell=None if spell is None else spell.sid)
+
+
+def forget() -> None:
+    """Empty the memos of fights: what a fresh process starts from, which a benchmark measures."""
+    fight_value.cache_clear()
+    _chances.cache_clear()
