@@ -23,7 +23,7 @@ import math
 import random
 from functools import cache, lru_cache
 
-from engine.immortals.rules import Numbers, Side, initiative, numbers
+from engine.immortals.rules import Numbers, Side, initiative, numbers, spell_acts
 from engine.immortals.state import (
     START_VITALITY,
     TURNS,
@@ -124,59 +124,79 @@ def side_value(state: ImmortalsState, seat: int, mine: Side, foe: Side) -> float
 
 
 class _Rounds:
-    """One decision's rounds, each side's numbers computed once.
+    """One decision's rounds: what they share, each side's numbers computed once.
 
     My numbers depend on my unit, my spell and the foe's spell acting on me; a foe's on the foe, its
-    spell, and my spell's "foe" effects when it acts on my unit. Keyed so, a plan of 4 units, 9 spell
-    choices and 4 foes that cast nothing computes 36 numbers and one per foe and spell that hinders it,
-    instead of 36 + 144; the counter's rounds against the engaged side, 36 and a few instead of 72."""
+    spell, and my spell only when it acts on my unit with "foe" effects: otherwise they are the foe's
+    numbers without it. A plan of 4 units, 9 spell choices and 4 foes that cast nothing so computes 36
+    numbers of mine and 4 of the foes' per spell that hinders them, instead of 36 + 144."""
 
     def __init__(self, state: ImmortalsState, seat: int) -> None:
         self.state = state
         self.seat = seat
         self.missing = START_VITALITY - state.vitality[seat]
         self.hinders = {s.sid for s in state.spells[seat] if any(e.target == "foe" for e in s.effects)}
+        # My numbers by (unit id, spell id or None) when the foe casts nothing that changes them.
         self.mine: dict[tuple[str, str | None], Numbers] = {}
-        self.theirs: dict[tuple[str, str | None], Numbers] = {}
-        self.engaged_mine: dict[tuple[str, str | None], Numbers] = {}
-        self.engaged_theirs: dict[str | None, Numbers] = {}
 
-    def _acting(self, mine: Numbers, sid: str | None) -> str | None:
-        """My spell, when it changes the foe's numbers."""
-        return sid if mine.spell_acted and sid in self.hinders else None
+    def _acting(self, mine: Numbers, spell: SpellCard | None) -> str | None:
+        """My spell's id when it changes the foe's numbers, else None."""
+        if spell is None or not mine.spell_acted or spell.sid not in self.hinders:
+            return None
+        return spell.sid
 
-    def value(self, unit: Unit, spell: SpellCard | None, foes: list[Unit]) -> float:
-        """`round_value`, from the numbers already computed in this decision."""
+    def values(self, units: list[Unit], spells: list[SpellCard], foes: list[Unit]) -> Values:
+        """`round_value` of each unit with each spell or none, the foe's unit drawn among `foes`."""
         state, seat = self.state, self.seat
-        sid = None if spell is None else spell.sid
-        mine = self.mine.get((unit.uid, sid))
-        if mine is None:
-            sides = _sides(seat, Side(unit, spell), Side(foes[0], None))
-            mine = self.mine[unit.uid, sid] = numbers(seat, sides, state.terrain, self.missing)
-        acting = self._acting(mine, sid)
-        total = 0.0
-        for foe in foes:
-            theirs = self.theirs.get((foe.uid, acting))
-            if theirs is None:
-                sides = _sides(seat, Side(unit, spell), Side(foe, None))
-                theirs = self.theirs[foe.uid, acting] = numbers(1 - seat, sides, state.terrain, 0)
-            total += fight_value(mine, theirs, seat, state.engager)
-        return total / len(foes)
+        terrain, engager = state.terrain, state.engager
+        theirs_by_spell: dict[str | None, list[Numbers]] = {}
+        values: Values = {}
+        for unit in units:
+            for spell in (None, *spells):
+                mine_side = Side(unit, spell)
+                key = (unit.uid, None if spell is None else spell.sid)
+                mine = self.mine.get(key)
+                if mine is None:
+                    sides = _sides(seat, mine_side, Side(foes[0], None))
+                    mine = self.mine[key] = numbers(seat, sides, terrain, self.missing)
+                acting = self._acting(mine, spell)
+                theirs = theirs_by_spell.get(acting)
+                if theirs is None:
+                    theirs = theirs_by_spell[acting] = [
+                        numbers(1 - seat, _sides(seat, mine_side, Side(foe, None)), terrain, 0)
+                        for foe in foes
+                    ]
+                total = 0.0
+                for foe_numbers in theirs:
+                    total += fight_value(mine, foe_numbers, seat, engager)
+                values[key] = total / len(foes)
+        return values
 
-    def against(self, unit: Unit, spell: SpellCard | None, engaged: Side) -> float:
-        """`side_value` against `engaged`, the one side the counter answers, from the numbers already
-        computed in this decision."""
+    def against(self, units: list[Unit], spells: list[SpellCard], engaged: Side) -> Values:
+        """`side_value` of each unit with each spell or none against `engaged`, the side the counter
+        answers; my numbers are the ones `values` computed when its spell does not change them."""
         state, seat = self.state, self.seat
-        sid = None if spell is None else spell.sid
-        sides = _sides(seat, Side(unit, spell), engaged)
-        mine = self.engaged_mine.get((unit.uid, sid))
-        if mine is None:
-            mine = self.engaged_mine[unit.uid, sid] = numbers(seat, sides, state.terrain, self.missing)
-        acting = self._acting(mine, sid)
-        theirs = self.engaged_theirs.get(acting)
-        if theirs is None:
-            theirs = self.engaged_theirs[acting] = numbers(1 - seat, sides, state.terrain, 0)
-        return fight_value(mine, theirs, seat, state.engager)
+        foe_spell = engaged.spell
+        hindered = (
+            foe_spell is not None
+            and spell_acts(foe_spell, engaged.unit, state.terrain)
+            and any(e.target == "foe" for e in foe_spell.effects)
+        )
+        theirs_by_spell: dict[str | None, Numbers] = {}
+        values: Values = {}
+        for unit in units:
+            for spell in (None, *spells):
+                key = (unit.uid, None if spell is None else spell.sid)
+                sides = _sides(seat, Side(unit, spell), engaged)
+                mine = None if hindered else self.mine.get(key)
+                if mine is None:
+                    mine = numbers(seat, sides, state.terrain, self.missing)
+                acting = self._acting(mine, spell)
+                theirs = theirs_by_spell.get(acting)
+                if theirs is None:
+                    theirs = theirs_by_spell[acting] = numbers(1 - seat, sides, state.terrain, 0)
+                values[key] = fight_value(mine, theirs, seat, state.engager)
+        return values
 
 
 def round_value(
@@ -185,7 +205,8 @@ def round_value(
     """Expected vitality margin of fighting with `unit` and `spell`, the foe's unit drawn among `foes`.
 
     The foe casts no spell in this model, so my unit's numbers do not depend on which foe it meets."""
-    return _Rounds(state, seat).value(unit, spell, foes)
+    values = _Rounds(state, seat).values([unit], [] if spell is None else [spell], foes)
+    return values[unit.uid, None if spell is None else spell.sid]
 
 
 def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
@@ -194,15 +215,6 @@ def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
 
 # The value of a round by (unit id, spell id or None): what `_assign` shares the spells by.
 Values = dict[tuple[str, str | None], float]
-
-
-def _values(rounds: _Rounds, units: list[Unit], spells: list[SpellCard], foes: list[Unit]) -> Values:
-    values: Values = {}
-    for u in units:
-        values[u.uid, None] = rounds.value(u, None, foes)
-        for s in spells:
-            values[u.uid, s.sid] = rounds.value(u, s, foes)
-    return values
 
 
 # A spell's gain for a unit: (gain over fighting without a spell, the spell's rank, unit id, spell).
@@ -219,26 +231,47 @@ def _gains(values: Values, units: list[Unit], spells: list[SpellCard]) -> list[G
 
 
 def _assign(
-    values: Values, units: list[Unit], gains: list[Gain], spent: tuple[str, str | None] | None = None
+    values: Values, units: list[Unit], gains: list[Gain]
 ) -> dict[str, tuple[SpellCard | None, float]]:
+    """Each unit with the spell planned for it (or None) and the value of its round (`_given`)."""
+    given = _given(gains, None)
+    planned: dict[str, tuple[SpellCard | None, float]] = {}
+    for u in units:
+        spell_gain = given.get(u.uid)
+        if spell_gain is None:
+            planned[u.uid] = (None, values[u.uid, None])
+        else:
+            planned[u.uid] = (spell_gain[0], values[u.uid, None] + spell_gain[1])
+    return planned
+
+
+def _planned_total(
+    values: Values, units: list[Unit], gains: list[Gain], spent: tuple[str, str | None]
+) -> float:
+    """The sum of the planned rounds' values (`_assign`), added in the same order."""
+    given = _given(gains, spent)
+    total: float = 0  # as `sum` starts: the same additions, in the same order
+    for u in units:
+        spell_gain = given.get(u.uid)
+        total += values[u.uid, None] if spell_gain is None else values[u.uid, None] + spell_gain[1]
+    return total
+
+
+def _given(gains: list[Gain], spent: tuple[str, str | None] | None) -> dict[str, tuple[SpellCard, float]]:
     """At most one spell per unit, greedily by the largest gain over fighting without one (`gains`, from
-    `_gains`), leaving out the unit and spell of `spent` (played this round): the order of the gains left
-    is the one `_gains` gives without them, so the counter sorts once for all its options."""
-    planned: dict[str, tuple[SpellCard | None, float]] = {u.uid: (None, values[u.uid, None]) for u in units}
-    taken: set[str | None] = set()
-    given: set[str] = set()
-    if spent is not None:
-        given.add(spent[0])
-        taken.add(spent[1])
+    `_gains`): the units given one, with their spell and its gain. The unit and spell of `spent` (played
+    this round) are left out: the order of the gains left is the one `_gains` gives without them, so the
+    counter sorts once for all its options."""
+    blocked, taken = (None, set()) if spent is None else (spent[0], {spent[1]})
+    given: dict[str, tuple[SpellCard, float]] = {}
     for gain, _, uid, spell in gains:
         if gain <= 0:
             break
-        if uid in given or spell.sid in taken:
+        if uid == blocked or uid in given or spell.sid in taken:
             continue
-        planned[uid] = (spell, values[uid, None] + gain)
-        given.add(uid)
+        given[uid] = (spell, gain)
         taken.add(spell.sid)
-    return planned
+    return given
 
 
 def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, float]]:
@@ -246,7 +279,7 @@ def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, 
     unit any of its units left."""
     units = units_left(state, seat)
     spells = spells_left(state, seat)
-    values = _values(_Rounds(state, seat), units, spells, units_left(state, 1 - seat))
+    values = _Rounds(state, seat).values(units, spells, units_left(state, 1 - seat))
     return _assign(values, units, _gains(values, units, spells))
 
 
@@ -263,16 +296,17 @@ def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     later_foes = [u for u in units_left(state, foe) if u.uid != foe_unit.uid]
     rounds = _Rounds(state, seat)
     engaged_side = Side(foe_unit, foe_spell)
-    later = _values(rounds, units, spells, later_foes) if later_foes else {}
+    later = rounds.values(units, spells, later_foes) if later_foes else {}
+    now = rounds.against(units, spells, engaged_side)
     gains = _gains(later, units, spells) if later else []
     best: tuple[float, float, Unit, SpellCard | None] | None = None
     for unit in units:
         others = [u for u in units if u.uid != unit.uid]
         for spell in (None, *spells):
-            value = rounds.against(unit, spell, engaged_side)
+            value = now[unit.uid, None if spell is None else spell.sid]
             if later:
                 spent = (unit.uid, None if spell is None else spell.sid)
-                value += sum(v for _, v in _assign(later, others, gains, spent).values())
+                value += _planned_total(later, others, gains, spent)
             candidate = (value, rng.random(), unit, spell)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
