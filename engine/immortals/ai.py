@@ -15,6 +15,10 @@ Spells are planned for the rest of the duel: each of its units that has not foug
 spell, greedily by the largest gain over fighting without one, and a spell whose terrain or family
 condition fails is worth nothing; the unit played now is the one whose planned round is worth most.
 Measured against `random_policy`: see docs/immortals/rules-notes.md, "The AI".
+
+A decision computes each side's numbers once and memoises a fight's value and chances on the numbers
+they read (`fight_value`, `_chances`): the deck lab plays thousands of duels with the AI on both seats.
+`tests/engine/immortals/test_ai_pinned.py` pins every choice: a speed-up may not change one.
 """
 
 from __future__ import annotations
