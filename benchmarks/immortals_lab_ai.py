@@ -13,11 +13,11 @@ Each pass starts with the AI's memo of fights empty, as in a fresh lab worker.
   figure in the README is 0.72 ms; a duel's time times 0.72 / today's reference is its time at the
   reference speed.
 
-Medians of `--runs` runs. Measured (load average 2.7, two runs each; details in docs/performance.md,
+Medians of `--runs` runs. Measured (load average about 2, two runs each; details in docs/performance.md,
 "The immortals AI's speed"):
 
-    before: lab duel 4.68 / 4.29 ms wall, the AI 3.16 / 3.19 ms CPU; 5.85 / 5.29 ms at the reference
-    after:  lab duel 2.90 / 2.86 ms wall, the AI 1.95 / 1.96 ms CPU; 3.60 / 3.55 ms at the reference
+    before: lab duel 4.25 / 4.39 ms wall, the AI 3.29 / 3.15 ms CPU; 4.76 / 4.78 ms CPU at the reference
+    after:  lab duel 2.66 / 2.57 ms wall, the AI 1.81 / 1.79 ms CPU; 3.25 / 3.11 ms CPU at the reference
 
     python -m benchmarks.immortals_lab_ai [--duels 400] [--runs 3]
 """

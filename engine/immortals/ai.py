@@ -40,7 +40,7 @@ from engine.immortals.state import (
     units_left,
 )
 
-FIGHTS_KEPT = 1 << 16  # fights whose value `fight_value` keeps: a lab's line-ups, a few MB
+FIGHTS_KEPT = 1 << 13  # fights `fight_value` and `_chances` keep: some 50 duels of a lab, about 6 MB
 SPREAD = 1.0  # widens the normal law of the HP margin: KOs make a fight less certain than its mean says
 
 
@@ -133,7 +133,7 @@ class _Rounds:
     My numbers depend on my unit, my spell and the foe's spell acting on me; a foe's on the foe, its
     spell, and my spell only when it acts on my unit with "foe" effects: otherwise they are the foe's
     numbers without it. A plan of 4 units, 9 spell choices and 4 foes that cast nothing so computes 36
-    numbers of mine and 4 of the foes' per spell that hinders them, instead of 36 + 144."""
+    numbers of mine, and 4 of the foes' plus 4 per spell of mine that hinders them, instead of 36 + 144."""
 
     def __init__(self, state: ImmortalsState, seat: int) -> None:
         self.state = state
