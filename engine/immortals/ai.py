@@ -15,15 +15,19 @@ Spells are planned for the rest of the duel: each of its units that has not foug
 spell, greedily by the largest gain over fighting without one, and a spell whose terrain or family
 condition fails is worth nothing; the unit played now is the one whose planned round is worth most.
 Measured against `random_policy`: see docs/immortals/rules-notes.md, "The AI".
+
+A decision computes each side's numbers once and memoises a fight's value and chances on the numbers
+they read (`fight_value`, `_chances`): the deck lab plays thousands of duels with the AI on both seats.
+`tests/engine/immortals/test_ai_pinned.py` pins every choice: a speed-up may not change one.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from functools import cache
+from functools import cache, lru_cache
 
-from engine.immortals.rules import Numbers, Side, initiative, numbers
+from engine.immortals.rules import Numbers, Side, initiative, numbers, spell_acts
 from engine.immortals.state import (
     START_VITALITY,
     TURNS,
@@ -36,6 +40,7 @@ from engine.immortals.state import (
     units_left,
 )
 
+FIGHTS_KEPT = 1 << 13  # fights `fight_value` and `_chances` keep: some 50 duels of a lab, about 6 MB
 SPREAD = 1.0  # widens the normal law of the HP margin: KOs make a fight less certain than its mean says
 
 
@@ -67,34 +72,135 @@ def wound(attack: int, defense: int, armor: int) -> tuple[float, float]:
     return mean, square - mean * mean
 
 
-def _net_loss(target: Numbers, striker: Numbers) -> tuple[float, float]:
-    mean, var = wound(striker.attack, target.defense, target.armor)
+def _net_loss(wound_law: tuple[float, float], regen: int) -> tuple[float, float]:
+    mean, var = wound_law
     # Regeneration heals no more than the wounds taken (HP never exceed the start).
-    return mean - min(target.regen, mean), var
+    return mean - min(regen, mean), var
 
 
 def win_chance(mine: Numbers, theirs: Numbers, first_is_mine: bool) -> tuple[float, float]:
     """Chances that `mine` wins and loses the fight (the rest is a drawn fight), from a normal law of the
     HP margin after 20 turns; the side striking first gets half a strike more."""
-    in_mean, in_var = _net_loss(mine, theirs)
-    out_mean, out_var = _net_loss(theirs, mine)
+    return _chances(
+        (mine.attack, mine.defense, mine.armor, mine.regen, mine.hp),
+        (theirs.attack, theirs.defense, theirs.armor, theirs.regen, theirs.hp),
+        first_is_mine,
+    )
+
+
+# (Attack, Defense, armor, regeneration, HP): all a fight's chances depend on of one side's numbers.
+Fighting = tuple[int, int, int, int, int]
+
+
+@lru_cache(maxsize=FIGHTS_KEPT)
+def _chances(mine: Fighting, theirs: Fighting, first_is_mine: bool) -> tuple[float, float]:
+    """`win_chance`, memoised on the numbers it reads: fights that differ by their damage, a heal or a
+    spell's terrain only have the same chances."""
+    in_mean, in_var = _net_loss(wound(theirs[0], mine[1], mine[2]), mine[3])
+    out_mean, out_var = _net_loss(wound(mine[0], theirs[1], theirs[2]), theirs[3])
     edge = 0.5 if first_is_mine else -0.5
-    margin = (mine.hp - TURNS * in_mean) - (theirs.hp - TURNS * out_mean) + edge * (in_mean + out_mean)
+    margin = (mine[4] - TURNS * in_mean) - (theirs[4] - TURNS * out_mean) + edge * (in_mean + out_mean)
     spread = SPREAD * math.sqrt(2 * (TURNS * (in_var + out_var) + 1.0))
     win = 0.5 * (1 + math.erf((margin - 0.5) / spread))
     lose = 0.5 * (1 + math.erf((-margin - 0.5) / spread))
     return win, lose
 
 
+@lru_cache(maxsize=FIGHTS_KEPT)
+def fight_value(mine: Numbers, theirs: Numbers, seat: int, engager: int) -> float:
+    """Expected vitality margin of a fight between `mine` (`seat`'s numbers) and `theirs`: the chance to
+    win times the damage dealt, minus the chance to lose times the damage taken, plus the vitality a heal
+    restores.
+
+    A function of immutable numbers only, memoised across decisions and duels: a lab plays the same
+    line-ups thousands of times, and a duel's decisions weigh the same fights again round after round."""
+    first = initiative((mine, theirs) if seat == 0 else (theirs, mine), engager)
+    win, lose = win_chance(mine, theirs, first == seat)
+    return win * mine.power - lose * theirs.power + mine.healed
+
+
 def side_value(state: ImmortalsState, seat: int, mine: Side, foe: Side) -> float:
-    """Expected vitality margin of the round where `mine` meets `foe`: the chance to win times the
-    damage dealt, minus the chance to lose times the damage taken, plus the vitality a heal restores."""
+    """Expected vitality margin of the round where `mine` meets `foe` (`fight_value`)."""
     sides = _sides(seat, mine, foe)
     own = numbers(seat, sides, state.terrain, START_VITALITY - state.vitality[seat])
     theirs = numbers(1 - seat, sides, state.terrain, 0)
-    first = initiative((own, theirs) if seat == 0 else (theirs, own), state.engager)
-    win, lose = win_chance(own, theirs, first == seat)
-    return win * own.power - lose * theirs.power + own.healed
+    return fight_value(own, theirs, seat, state.engager)
+
+
+class _Rounds:
+    """One decision's rounds: what they share, each side's numbers computed once.
+
+    My numbers depend on my unit, my spell and the foe's spell acting on me; a foe's on the foe, its
+    spell, and my spell only when it acts on my unit with "foe" effects: otherwise they are the foe's
+    numbers without it. A plan of 4 units, 9 spell choices and 4 foes that cast nothing so computes 36
+    numbers of mine, and 4 of the foes' plus 4 per spell of mine that hinders them, instead of 36 + 144."""
+
+    def __init__(self, state: ImmortalsState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.missing = START_VITALITY - state.vitality[seat]
+        self.hinders = {s.sid for s in state.spells[seat] if any(e.target == "foe" for e in s.effects)}
+        # My numbers by (unit id, spell id or None) when the foe casts nothing that changes them.
+        self.mine: dict[tuple[str, str | None], Numbers] = {}
+
+    def _acting(self, mine: Numbers, spell: SpellCard | None) -> str | None:
+        """My spell's id when it changes the foe's numbers, else None."""
+        if spell is None or not mine.spell_acted or spell.sid not in self.hinders:
+            return None
+        return spell.sid
+
+    def values(self, units: list[Unit], spells: list[SpellCard], foes: list[Unit]) -> Values:
+        """`round_value` of each unit with each spell or none, the foe's unit drawn among `foes`."""
+        state, seat = self.state, self.seat
+        terrain, engager = state.terrain, state.engager
+        theirs_by_spell: dict[str | None, list[Numbers]] = {}
+        values: Values = {}
+        for unit in units:
+            for spell in (None, *spells):
+                mine_side = Side(unit, spell)
+                key = (unit.uid, None if spell is None else spell.sid)
+                mine = self.mine.get(key)
+                if mine is None:
+                    sides = _sides(seat, mine_side, Side(foes[0], None))
+                    mine = self.mine[key] = numbers(seat, sides, terrain, self.missing)
+                acting = self._acting(mine, spell)
+                theirs = theirs_by_spell.get(acting)
+                if theirs is None:
+                    theirs = theirs_by_spell[acting] = [
+                        numbers(1 - seat, _sides(seat, mine_side, Side(foe, None)), terrain, 0)
+                        for foe in foes
+                    ]
+                total = 0.0
+                for foe_numbers in theirs:
+                    total += fight_value(mine, foe_numbers, seat, engager)
+                values[key] = total / len(foes)
+        return values
+
+    def against(self, units: list[Unit], spells: list[SpellCard], engaged: Side) -> Values:
+        """`side_value` of each unit with each spell or none against `engaged`, the side the counter
+        answers; my numbers are the ones `values` computed when its spell does not change them."""
+        state, seat = self.state, self.seat
+        foe_spell = engaged.spell
+        hindered = (
+            foe_spell is not None
+            and spell_acts(foe_spell, engaged.unit, state.terrain)
+            and any(e.target == "foe" for e in foe_spell.effects)
+        )
+        theirs_by_spell: dict[str | None, Numbers] = {}
+        values: Values = {}
+        for unit in units:
+            for spell in (None, *spells):
+                key = (unit.uid, None if spell is None else spell.sid)
+                sides = _sides(seat, Side(unit, spell), engaged)
+                mine = None if hindered else self.mine.get(key)
+                if mine is None:
+                    mine = numbers(seat, sides, state.terrain, self.missing)
+                acting = self._acting(mine, spell)
+                theirs = theirs_by_spell.get(acting)
+                if theirs is None:
+                    theirs = theirs_by_spell[acting] = numbers(1 - seat, sides, state.terrain, 0)
+                values[key] = fight_value(mine, theirs, seat, state.engager)
+        return values
 
 
 def round_value(
@@ -103,15 +209,8 @@ def round_value(
     """Expected vitality margin of fighting with `unit` and `spell`, the foe's unit drawn among `foes`.
 
     The foe casts no spell in this model, so my unit's numbers do not depend on which foe it meets."""
-    missing = START_VITALITY - state.vitality[seat]
-    mine = numbers(seat, _sides(seat, Side(unit, spell), Side(foes[0], None)), state.terrain, missing)
-    total = 0.0
-    for foe in foes:
-        theirs = numbers(1 - seat, _sides(seat, Side(unit, spell), Side(foe, None)), state.terrain, 0)
-        first = initiative((mine, theirs) if seat == 0 else (theirs, mine), state.engager)
-        win, lose = win_chance(mine, theirs, first == seat)
-        total += win * mine.power - lose * theirs.power + mine.healed
-    return total / len(foes)
+    values = _Rounds(state, seat).values([unit], [] if spell is None else [spell], foes)
+    return values[unit.uid, None if spell is None else spell.sid]
 
 
 def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
@@ -122,38 +221,61 @@ def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
 Values = dict[tuple[str, str | None], float]
 
 
-def _values(
-    state: ImmortalsState, seat: int, units: list[Unit], spells: list[SpellCard], foes: list[Unit]
-) -> Values:
-    values: Values = {}
-    for u in units:
-        values[u.uid, None] = round_value(state, seat, u, None, foes)
-        for s in spells:
-            values[u.uid, s.sid] = round_value(state, seat, u, s, foes)
-    return values
+# A spell's gain for a unit: (gain over fighting without a spell, the spell's rank, unit id, spell).
+Gain = tuple[float, int, str, SpellCard]
 
 
-def _assign(
-    values: Values, units: list[Unit], spells: list[SpellCard]
-) -> dict[str, tuple[SpellCard | None, float]]:
-    """At most one spell per unit, greedily by the largest gain over fighting without one."""
+def _gains(values: Values, units: list[Unit], spells: list[SpellCard]) -> list[Gain]:
+    """Every (unit, spell) gain, largest first, then by the spell's rank and the unit's id."""
     base = {u.uid: values[u.uid, None] for u in units}
-    gains = sorted(
+    return sorted(
         ((values[u.uid, s.sid] - base[u.uid], n, u.uid, s) for u in units for n, s in enumerate(spells)),
         key=lambda item: (-item[0], item[1], item[2]),
     )
-    planned: dict[str, tuple[SpellCard | None, float]] = {u.uid: (None, base[u.uid]) for u in units}
-    taken: set[str] = set()
-    given: set[str] = set()
+
+
+def _assign(
+    values: Values, units: list[Unit], gains: list[Gain]
+) -> dict[str, tuple[SpellCard | None, float]]:
+    """Each unit with the spell planned for it (or None) and the value of its round (`_given`)."""
+    given = _given(gains, None)
+    planned: dict[str, tuple[SpellCard | None, float]] = {}
+    for u in units:
+        spell_gain = given.get(u.uid)
+        if spell_gain is None:
+            planned[u.uid] = (None, values[u.uid, None])
+        else:
+            planned[u.uid] = (spell_gain[0], values[u.uid, None] + spell_gain[1])
+    return planned
+
+
+def _planned_total(
+    values: Values, units: list[Unit], gains: list[Gain], spent: tuple[str, str | None]
+) -> float:
+    """The sum of the planned rounds' values (`_assign`), added in the same order."""
+    given = _given(gains, spent)
+    total: float = 0  # as `sum` starts: the same additions, in the same order
+    for u in units:
+        spell_gain = given.get(u.uid)
+        total += values[u.uid, None] if spell_gain is None else values[u.uid, None] + spell_gain[1]
+    return total
+
+
+def _given(gains: list[Gain], spent: tuple[str, str | None] | None) -> dict[str, tuple[SpellCard, float]]:
+    """At most one spell per unit, greedily by the largest gain over fighting without one (`gains`, from
+    `_gains`): the units given one, with their spell and its gain. The unit and spell of `spent` (played
+    this round) are left out: the order of the gains left is the one `_gains` gives without them, so the
+    counter sorts once for all its options."""
+    blocked, taken = (None, set()) if spent is None else (spent[0], {spent[1]})
+    given: dict[str, tuple[SpellCard, float]] = {}
     for gain, _, uid, spell in gains:
         if gain <= 0:
             break
-        if uid in given or spell.sid in taken:
+        if uid == blocked or uid in given or spell.sid in taken:
             continue
-        planned[uid] = (spell, base[uid] + gain)
-        given.add(uid)
+        given[uid] = (spell, gain)
         taken.add(spell.sid)
-    return planned
+    return given
 
 
 def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, float]]:
@@ -161,7 +283,8 @@ def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, 
     unit any of its units left."""
     units = units_left(state, seat)
     spells = spells_left(state, seat)
-    return _assign(_values(state, seat, units, spells, units_left(state, 1 - seat)), units, spells)
+    values = _Rounds(state, seat).values(units, spells, units_left(state, 1 - seat))
+    return _assign(values, units, _gains(values, units, spells))
 
 
 def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
@@ -175,15 +298,19 @@ def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     units = units_left(state, seat)
     spells = spells_left(state, seat)
     later_foes = [u for u in units_left(state, foe) if u.uid != foe_unit.uid]
-    later = _values(state, seat, units, spells, later_foes) if later_foes else {}
+    rounds = _Rounds(state, seat)
+    engaged_side = Side(foe_unit, foe_spell)
+    later = rounds.values(units, spells, later_foes) if later_foes else {}
+    now = rounds.against(units, spells, engaged_side)
+    gains = _gains(later, units, spells) if later else []
     best: tuple[float, float, Unit, SpellCard | None] | None = None
     for unit in units:
         others = [u for u in units if u.uid != unit.uid]
         for spell in (None, *spells):
-            value = side_value(state, seat, Side(unit, spell), Side(foe_unit, foe_spell))
+            value = now[unit.uid, None if spell is None else spell.sid]
             if later:
-                rest = [s for s in spells if s is not spell]
-                value += sum(v for _, v in _assign(later, others, rest).values())
+                spent = (unit.uid, None if spell is None else spell.sid)
+                value += _planned_total(later, others, gains, spent)
             candidate = (value, rng.random(), unit, spell)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
@@ -200,3 +327,9 @@ def choose(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     uid = order[0]
     spell = planned[uid][0]
     return Choose(unit=uid, spell=None if spell is None else spell.sid)
+
+
+def forget() -> None:
+    """Empty the memos of fights: what a fresh process starts from, which a benchmark measures."""
+    fight_value.cache_clear()
+    _chances.cache_clear()

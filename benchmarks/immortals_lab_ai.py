@@ -1,0 +1,104 @@
+"""What an Immortal's War lab duel costs, the AI on both seats, against the machine's speed of the day.
+
+The deck lab (issue 38) wants 1,000 duels in 1 s on 2 cores at the README's quiet reference speed, about
+2 ms per duel on one quiet core, the AI's choices included. Measured here, one core, in one run:
+
+- a lab duel: the Immortal's War lab's worker (`services.immortals.lab.play`, the deck of
+  benchmarks/lab.py, `--duels` seeds shared over the four terrains): the practice mirror deck, the
+  terrain's draw, the engine and the AI on both seats;
+- the AI alone in the same duels, played again: the wall time of its `choose` calls, per duel;
+
+Each pass starts with the AI's memo of fights empty, as in a fresh lab worker.
+- the machine of the day: benchmarks/lab.py's pure-Python loop and the HOSS reference battle, whose quiet
+  figure in the README is 0.72 ms; a duel's time times 0.72 / today's reference is its time at the
+  reference speed.
+
+Medians of `--runs` runs. Measured (load average about 2, two runs each; details in docs/performance.md,
+"The immortals AI's speed"):
+
+    before: lab duel 4.25 / 4.39 ms wall, the AI 3.29 / 3.15 ms CPU; 4.76 / 4.78 ms CPU at the reference
+    after:  lab duel 2.66 / 2.57 ms wall, the AI 1.81 / 1.79 ms CPU; 3.25 / 3.11 ms CPU at the reference
+
+    python -m benchmarks.immortals_lab_ai [--duels 400] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from benchmarks.lab import REFERENCE_MS, immortals_job, python_loop, reference_ms
+from engine.immortals import Choose, ImmortalsState, choose
+from engine.immortals.ai import forget
+from engine.immortals.lab import drawn_on, play_duel
+from services.community.lab.service import split
+from services.immortals.lab import opponent_setup
+
+TARGET_MS = 2.0  # per duel on one core at the reference speed
+
+
+def lab_duels(duels: int, seed: int) -> tuple[float, float, float]:
+    """Milliseconds per lab duel over `duels` duels: whole (wall and CPU time: on a loaded machine the CPU
+    time leaves out the waits for a core) and in the AI's `choose` (CPU time)."""
+    job = immortals_job()
+    rng = random.Random(seed)
+    seeds = [[rng.randrange(2**62) for _ in range(n)] for n in split(duels, len(job.opponents))]
+    spent = 0.0
+
+    def timed(state: ImmortalsState, seat: int, draws: random.Random) -> Choose:
+        nonlocal spent
+        began = time.process_time()
+        chosen = choose(state, seat, draws)
+        spent += time.process_time() - began
+        return chosen
+
+    forget()
+    began, began_cpu = time.perf_counter(), time.process_time()
+    for opponent, own in zip(job.opponents, seeds, strict=True):
+        job.play(job.catalog, job.deck, opponent.spec, own)
+    whole, whole_cpu = time.perf_counter() - began, time.process_time() - began_cpu
+    forget()
+    for opponent, own in zip(job.opponents, seeds, strict=True):
+        for seed in own:
+            played, state = drawn_on(
+                job.catalog, job.deck, lambda s: opponent_setup(job.catalog, job.deck, s), opponent.spec, seed
+            )
+            play_duel(state, played, timed)
+    return whole * 1000 / duels, whole_cpu * 1000 / duels, spent * 1000 / duels
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duels", type=int, default=400)
+    parser.add_argument("--runs", type=int, default=3)
+    options = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    wholes, cpus, ais, loops, refs = [], [], [], [], []
+    for run in range(options.runs):
+        loops.append(python_loop() * 1000)
+        refs.append(reference_ms())
+        whole, cpu, ai = lab_duels(options.duels, run)
+        wholes.append(whole)
+        cpus.append(cpu)
+        ais.append(ai)
+    whole, cpu, ai = statistics.median(wholes), statistics.median(cpus), statistics.median(ais)
+    ref = statistics.median(refs)
+    scaled, scaled_cpu = whole * REFERENCE_MS / ref, cpu * REFERENCE_MS / ref
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"pure-Python loop {statistics.median(loops):.0f} ms, reference battle {ref:.2f} ms")
+    runs = ", ".join(f"{w:.2f}" for w in wholes)
+    print(f"lab duel {whole:.2f} ms wall (runs {runs}), {cpu:.2f} ms CPU, of which the AI {ai:.2f} ms CPU")
+    verdict = "ok" if scaled_cpu <= TARGET_MS else "ABOVE"
+    print(
+        f"at the README's {REFERENCE_MS} ms reference: {scaled:.2f} ms per duel wall, {scaled_cpu:.2f} ms CPU "
+        f"(<= {TARGET_MS:g}: {verdict})"
+    )
+
+
+if __name__ == "__main__":
+    main()
