@@ -39,21 +39,45 @@ import pstats
 import statistics
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
+from benchmarks import cost_duels, cost_loads
 from benchmarks.bare_bots import Replay, check_pong, check_replayed
 from benchmarks.bot_alone import BARE, Bot, Fleet, fleet_on
 from benchmarks.bot_thread import ThreadedHarness
 from benchmarks.command_latency import thaw
-from benchmarks.cost_loads import LOADS, WARM, Context, Load, Recorder, matched_act
+from benchmarks.cost_loads import WARM, Context, Load, Recorder, matched_act
 from benchmarks.databases import load_average, target
 from core.clock import ManualClock, SystemClock
 from core.settings import Settings
-from emulator.world import User
+from emulator import DiscordEmulator
+from emulator.world import Channel, User
 from services.infra.container import Services, build_services
 
+# the table's rows, in the issue's order
+ORDER = (
+    "booster",
+    "booster10",
+    "collection",
+    "sale",
+    "fusion",
+    "ranked_start",
+    "battle_click",
+    "pillz",
+    "immortals",
+    "dinocard_launch",
+    "dinocard_next",
+    "choco_play",
+    "choco_hand",
+    "trade_confirm",
+    "daily",
+    "card",
+)
+_ALL = {load.name: load for load in (*cost_loads.LOADS, *cost_duels.LOADS)}
+LOADS = {name: _ALL[name] for name in ORDER if name in _ALL}
 TRIPS = 5  # commands whose database trips are counted (and profiled) in the capture
 USERS = 4  # users in each bot's emulator; a load uses its first `Load.users`
 
@@ -117,17 +141,21 @@ def _real_bot(load: Load, holder: Context) -> Bot:
 
 
 async def _timed(
-    fleet: Fleet, context: Context, load: Load, commands: int, act: Callable[[int], object]
+    fleet: Fleet,
+    commands: int,
+    act: Callable[[int], Awaitable[None]],
+    before: Callable[[int], Awaitable[None]] | None = None,
 ) -> float:
-    """The bot process's CPU (ms) per measured command: read around each, its follow-ups included."""
+    """The bot process's CPU (ms) per measured command: read around each, its follow-ups included;
+    `before` each (untimed) what it needs."""
     emu = fleet.emu
     spent = 0.0
     for index in range(WARM + commands):
-        if load.before is not None:
-            await load.before(context, index)
+        if before is not None:
+            await before(index)
             await emu.settle()
         start = thread_cpu(fleet.processes[0].pid)
-        await act(index)  # type: ignore[misc]
+        await act(index)
         await emu.settle()
         if index >= WARM:
             spent += thread_cpu(fleet.processes[0].pid) - start
@@ -143,13 +171,19 @@ async def measure_real(load: Load, commands: int, url: str) -> float:
             await fleet.emu.run_command(user, "profile")
         async with services_on(url) as services:
             context.bind(fleet.emu, fleet.emu, users[:count], services)
-            if load.setup is not None:
-                await load.setup(context)
-                await fleet.emu.settle()
-            return await _timed(fleet, context, load, commands, lambda i: load.act(context, i))
+            before = load.before
+
+            async def prepare(index: int) -> None:
+                if before is not None:
+                    await before(context, index)
+
+            return await _timed(fleet, commands, lambda i: load.act(context, i), prepare)
 
 
-async def measure_bare(load: Load, replay: Replay, commands: int, *, matched: bool) -> float:
+async def measure_bare(replay: Replay, commands: int, *, matched: bool) -> float:
+    """The bare bot's CPU per command: the matched one's on `replay`, or `/ping`'s, once per interaction.
+    The public message the command starts from (a duel's) is put back as it was before each of the
+    matched bot's commands, by the emulator (untimed), as the real bot's load does with a new duel."""
     folder = tempfile.TemporaryDirectory(prefix="bench-costs-")
     with folder as name:
         bot = BARE
@@ -160,20 +194,35 @@ async def measure_bare(load: Load, replay: Replay, commands: int, *, matched: bo
         async with fleet_on(None, 1, USERS, bot) as (fleet, users, _):
             user = users[0]
             emu = fleet.emu
-            if matched:
-                act = matched_act(emu, replay)
-                await check_replayed(FleetBench(fleet), lambda u: act(u, 0), user, replay)
-
-                async def one(index: int) -> None:
-                    await act(user, index)
-            else:
+            if not matched:
                 times = len(replay.exchanges)
 
-                async def one(index: int) -> None:
+                async def ping(index: int) -> None:
                     for _ in range(times):
                         check_pong(user, await emu.run_command(user, "ping"))
 
-            return await _timed(fleet, Context(count=commands), load, commands, one)
+                return await _timed(fleet, commands, ping)
+            act = matched_act(emu, replay)
+            shown = replay.shown
+            # the matched bot's own copy, which its commands edit, posted once ready where the user acts
+            channel = None if shown is None else await _posted(emu)
+
+            async def show(index: int) -> None:
+                if shown is not None and channel is not None:
+                    emu.create_message(channel, emu.world.bot, dict(shown))
+
+            await show(0)
+            await check_replayed(FleetBench(fleet), lambda u: act(u, 0), user, replay)
+            return await _timed(fleet, commands, lambda i: act(user, i), show)
+
+
+async def _posted(emu: DiscordEmulator) -> Channel:
+    for _ in range(200):
+        for message in emu.messages:
+            if not message.ephemeral:
+                return message.channel
+        await asyncio.sleep(0.05)
+    raise SystemExit("the matched bot did not post its copy of the public message")
 
 
 class FleetBench:
@@ -213,7 +262,8 @@ async def capture(
             Path(directory) / "unused.sqlite3",
             freeze_gc=True,
             database_url=url,
-            clock=ManualClock(SystemClock().now()),  # the grants' time, as bot.py's
+            # bot.py's clock: what it queues for later (a battle's rounds, shown 5 s apart) comes as there
+            clock=cast(ManualClock, SystemClock()),
         )
         users = [harness.user(f"joueur{i:03d}") for i in range(users_of(load, 0))]
         async with services_on(url) as services:
@@ -224,8 +274,6 @@ async def capture(
                 await harness.emu.run_command(user, "profile")
             async with services_on(url) as services:
                 context.bind(harness.emu, harness.emu, users, services)
-                if load.setup is not None:
-                    await load.setup(context)
                 for index in range(WARM):
                     await _untimed_act(harness, context, load, index)
                 recorder = Recorder(harness.emu)
@@ -301,8 +349,8 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
         for run in range(1, options.runs + 1):
             for load in loads:
                 row, replay = rows[load.name], replays[load.name]
-                row.bare.append(await measure_bare(load, replay, options.commands, matched=False))
-                row.matched.append(await measure_bare(load, replay, options.commands, matched=True))
+                row.bare.append(await measure_bare(replay, options.commands, matched=False))
+                row.matched.append(await measure_bare(replay, options.commands, matched=True))
                 async with where.fresh() as url:
                     row.real.append(await measure_real(load, options.commands, url))
                 out(

@@ -1,8 +1,8 @@
 """The loads of benchmarks/command_costs.py: one main command of each game, its state made beforehand.
 
 A load's `grant` writes, through this process's own services on the bot's database and before the bot
-starts, what its commands need (gold, copies, decks) for `count` of them; `setup` and `before` do what
-only the bot can do (a duel accepted), untimed, through the emulator; `act` is the `index`-th command,
+starts, what its commands need (gold, copies, decks) for `count` of them; `before` does what only the
+bot can do (a duel accepted), untimed, through the emulator; `act` is the `index`-th command,
 its reply checked (the command did what it should, not an error message). Acts go through `Context.ui`:
 the emulator, or during the capture a `Recorder` of it, which notes each interaction so that the matched
 bare bot's user replays the same ones (`matched_act`).
@@ -154,9 +154,8 @@ class Load:
     title: str  # the table's row
     grant: Grant
     act: Step
-    users: int = 1
-    setup: Callable[[Context], Awaitable[None]] | None = None
-    before: Step | None = None
+    users: int = 1  # 0: one per command
+    before: Step | None = None  # untimed, through `Context.emu`: what the `index`-th command needs
 
 
 def text(reply: InteractionResult) -> str:
@@ -278,15 +277,12 @@ async def card_act(context: Context, index: int) -> None:
     expect(reply.ephemeral and "Chaman des cendres" in text(reply), "/carte", reply)
 
 
-LOADS: dict[str, Load] = {
-    load.name: load
-    for load in (
-        Load("booster", "HOSS booster ×1", rich, booster_act(None)),
-        Load("booster10", "HOSS booster ×10", rich, booster_act(10)),
-        Load("collection", "HOSS collection page", collection, collection_act),
-        Load("sale", "HOSS sale (one copy)", for_sale, sale_act),
-        Load("fusion", "HOSS fusion (one pair, confirmed)", fusable, fusion_act),
-        Load("daily", "/quotidien (every game's daily)", known, daily_act, users=0),
-        Load("card", "/carte (its picture cached)", known, card_act),
-    )
-}
+LOADS = (
+    Load("booster", "HOSS booster ×1", rich, booster_act(None)),
+    Load("booster10", "HOSS booster ×10", rich, booster_act(10)),
+    Load("collection", "HOSS collection page", collection, collection_act),
+    Load("sale", "HOSS sale (one copy)", for_sale, sale_act),
+    Load("fusion", "HOSS fusion (one pair, confirmed)", fusable, fusion_act),
+    Load("daily", "/quotidien (every game's daily)", known, daily_act, users=0),
+    Load("card", "/carte (its picture cached)", known, card_act),
+)
