@@ -97,7 +97,8 @@ class Replay:
             elif request.method == "PATCH" and _CHANNEL_EDIT.fullmatch(request.path):
                 step, public = Step("edit_public", body, files), body
             elif request.method == "POST" and _CHANNEL_SEND.fullmatch(request.path):
-                step = Step("send", body, files)
+                # discord.py draws a new nonce for each message: not the payload's
+                step = Step("send", {k: v for k, v in body.items() if k != "nonce"}, files)
             else:
                 raise SystemExit(f"matched bot: {request.method} {request.path} not replayed")
             exchanges[-1].append(step)

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
 
-from benchmarks import cost_duels, cost_loads
+from benchmarks import cost_duels, cost_games, cost_loads
 from benchmarks.bare_bots import Replay, check_pong, check_replayed
 from benchmarks.bot_alone import BARE, Bot, Fleet, fleet_on
 from benchmarks.bot_thread import ThreadedHarness
@@ -76,7 +76,7 @@ ORDER = (
     "daily",
     "card",
 )
-_ALL = {load.name: load for load in (*cost_loads.LOADS, *cost_duels.LOADS)}
+_ALL = {load.name: load for load in (*cost_loads.LOADS, *cost_duels.LOADS, *cost_games.LOADS)}
 LOADS = {name: _ALL[name] for name in ORDER if name in _ALL}
 TRIPS = 5  # commands whose database trips are counted (and profiled) in the capture
 USERS = 4  # users in each bot's emulator; a load uses its first `Load.users`

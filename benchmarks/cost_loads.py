@@ -17,7 +17,7 @@ from typing import Any
 from benchmarks.bare_bots import Replay, expect
 from emulator import DiscordEmulator, InteractionResult
 from emulator.records import RecordedMessage, RequestRecord
-from emulator.world import User
+from emulator.world import Channel, User
 from services.hoss.gold import GOLD
 from services.infra import ledger
 from services.infra.container import Services
@@ -53,9 +53,14 @@ class Recorder:
         self.made.update(m.id for m in result.messages)
 
     async def run_command(
-        self, user: User, command: str, options: Mapping[str, Any] | None = None
+        self,
+        user: User,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        channel: Channel | None = None,
     ) -> InteractionResult:
-        result = await self.emu.run_command(user, command, options)
+        result = await self.emu.run_command(user, command, options, channel=channel)
         self._note("command", result, None, command)
         return result
 
@@ -139,6 +144,7 @@ class Context:
     emu: DiscordEmulator | None = None
     users: list[User] = field(default_factory=list)
     services: Services | None = None
+    state: dict[str, Any] = field(default_factory=dict)  # what a load's `before` leaves to its `act`
 
     def bind(self, ui: Any, emu: DiscordEmulator, users: list[User], services: Services) -> None:
         self.ui, self.emu, self.users, self.services = ui, emu, users, services
