@@ -227,6 +227,8 @@ async def play(interaction: discord.Interaction[Any], steps: list[Step], public_
             step.files
         ):  # no `files=[]`: discord.py would send `"attachments": []`, which the real bot does not
             kwargs["files" if step.kind in ("respond", "followup", "send") else "attachments"] = _files(step)
+        elif step.body.get("attachments") == [] and step.kind in ("update", "edit_original", "edit_public"):
+            kwargs["attachments"] = []  # an edit that drops the message's files
         ephemeral = bool(step.body.get("flags", 0) & EPHEMERAL)
         if step.kind == "respond":
             await interaction.response.send_message(**kwargs, ephemeral=ephemeral)

@@ -22,7 +22,7 @@ The database trips (write transactions, reads) and, with `--profile LOAD`, a cPr
 loop thread come from the capture: the real bot run in this process on a thread of its own
 (benchmarks/bot_thread.py), `TRIPS` commands after the one captured.
 
-    python -m benchmarks.command_costs [--loads booster,collection,...] [--runs 3] [--commands 60]
+    python -m benchmarks.command_costs [--loads booster,collection,...] [--runs 3] [--commands 40]
         [--profile LOAD]
 """
 
@@ -76,7 +76,10 @@ ORDER = (
     "daily",
     "card",
 )
-_ALL = {load.name: load for load in (*cost_loads.LOADS, *cost_duels.LOADS, *cost_games.LOADS)}
+_ALL = {
+    load.name: load
+    for load in (*cost_loads.LOADS, *cost_duels.LOADS, *cost_games.LOADS, *cost_games.DINOCARD)
+}
 LOADS = {name: _ALL[name] for name in ORDER if name in _ALL}
 TRIPS = 5  # commands whose database trips are counted (and profiled) in the capture
 USERS = 4  # users in each bot's emulator; a load uses its first `Load.users`
@@ -86,7 +89,7 @@ USERS = 4  # users in each bot's emulator; a load uses its first `Load.users`
 class Options:
     loads: list[str]
     runs: int = 3
-    commands: int = 60
+    commands: int = 40
     profile: str | None = None
 
 
@@ -382,7 +385,7 @@ def _parse() -> Options:
     )
     parser.add_argument("--loads", default=",".join(LOADS), help=f"comma-separated, among {', '.join(LOADS)}")
     parser.add_argument("--runs", type=int, default=3, choices=range(1, 100), metavar="N")
-    parser.add_argument("--commands", type=int, default=60, help="measured commands per bot and run")
+    parser.add_argument("--commands", type=int, default=40, help="measured commands per bot and run")
     parser.add_argument("--profile", choices=sorted(LOADS), help="print a cProfile top 20 of this load")
     args = parser.parse_args()
     loads = [part for part in args.loads.split(",") if part]

@@ -10,11 +10,14 @@ League asks for 30); the game is challenged, accepted and brought to turn 1 thro
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from benchmarks.bare_bots import expect
 from benchmarks.cost_duels import newest_with
 from benchmarks.cost_loads import GRANT, Context, Load, _players, text
 from core.clock import SystemClock, to_db
+from emulator import InteractionResult
+from emulator.records import RecordedMessage
 from engine.choco.policy import greedy_steps
 from services.choco.notation import to_text
 from services.infra import ledger
@@ -148,4 +151,106 @@ LOADS = (
     Load("choco_play", "Chocobataille turn played (/choco jouer)", bronze_decks, play_act, 2, before=a_game),
     Load("choco_hand", "Chocobataille hand (/choco main)", bronze_decks, hand_act, 2, before=a_game),
     Load("trade_confirm", "Trade confirmed (a gift's Confirmer)", copies, confirm_act, 2, before=gift_ready),
+)
+
+
+# --- Dinocard challenges ---------------------------------------------------------------------------------
+
+
+async def dino_packs(services: Services, players: list[int], count: int) -> None:
+    """The first player's fire packs, two daily challenges each, enough for `count` launches; the second
+    player's water pack, the one they attack. Built through the service from minted copies, their daily
+    challenges open at once (a new pack's open the next day)."""
+    dino = services.games["dinocard"]
+    attacker, defender = players[:2]
+    packs = count // 2 + 2
+    now = services.clock.now()
+
+    def unit(conn: Connection) -> None:
+        _players(services, players, conn)
+        for card in dino.packs.cards.values():
+            owner, copies = (attacker, 3 * packs) if card.element == "feu" else (defender, 3)
+            if card.element in ("feu", "eau"):
+                for _ in range(copies):
+                    ledger.mint_card(conn, now, owner, "dinocard", card.id, GRANT, {})
+
+    await services.db.write(unit)
+    for number in range(1, packs + 1):
+        await dino.packs.create(attacker, f"Braise {number}", None, "feu")
+    await dino.packs.create(defender, "Marée", None, "eau")
+
+    def opened(conn: Connection) -> int:
+        conn.execute("UPDATE dinocard_packs SET daily_from = ?", ("2000-01-01",))
+        row = conn.execute("SELECT id FROM dinocard_packs WHERE owner_id = ?", (defender,)).fetchone()
+        return int(row[0])
+
+    await services.db.write(opened)
+
+
+async def _launch(ui: Any, context: Context, number: int) -> InteractionResult:
+    """/dino défi with the `number`-th fire pack against the water pack, then « Lancer le Défi »."""
+    assert context.services is not None
+    user, defender = context.users[:2]
+    if "opponent" not in context.state:
+        pack = await context.services.db.read(
+            lambda conn: conn.execute(
+                "SELECT id FROM dinocard_packs WHERE owner_id = ?", (defender.id,)
+            ).fetchone()
+        )
+        context.state["opponent"] = int(pack[0])
+    options = {"pack": f"Braise {number}", "adversaire": f"#{context.state['opponent']}"}
+    prep = await ui.run_command(user, "dino défi", options)
+    expect(prep.ephemeral and prep.message is not None, "/dino défi", prep)
+    launched: InteractionResult = await ui.click(user, "Lancer le Défi", message=prep.message)
+    expect(launched.interaction.failure is None and launched.message is not None, "Lancer le Défi", launched)
+    return launched
+
+
+async def launch_act(context: Context, index: int) -> None:
+    await _launch(context.ui, context, index // 2 + 1)
+
+
+def _next_button(context: Context) -> RecordedMessage | None:
+    assert context.emu is not None
+    for message in reversed(context.emu.messages):
+        if not message.ephemeral and any(
+            str(c.get("custom_id", "")).startswith("dino:next:") and not c.get("disabled")
+            for c in message.all_components()
+        ):
+            return message
+    return None
+
+
+async def a_battle(context: Context, index: int) -> None:
+    """A battle with steps left to show: a new one (launched, untimed) once the last was shown to its end."""
+    assert context.emu is not None
+    if _next_button(context) is None:
+        context.state["launches"] = context.state.get("launches", 0) + 1
+        await _launch(context.emu, context, context.state["launches"] // 2 + 1)
+        await newest_with(context.emu, "dino:next:")
+
+
+async def next_act(context: Context, index: int) -> None:
+    """« Suivant » on the battle's public message: its next step."""
+    message = _next_button(context)
+    done = await context.ui.click(context.users[0], "Suivant", message=message)
+    expect(done.interaction.failure is None and not done.ephemeral, "Suivant", done)
+
+
+DINOCARD = (
+    Load(
+        "dinocard_launch",
+        "Dinocard challenge launched (/dino défi, Lancer le Défi)",
+        dino_packs,
+        launch_act,
+        2,
+    ),
+    Load(
+        "dinocard_next",
+        "Dinocard « Suivant » (a battle's next step)",
+        dino_packs,
+        next_act,
+        2,
+        before=a_battle,
+    ),
 )
