@@ -13,7 +13,7 @@ import asyncio
 from typing import Any
 
 from benchmarks.bare_bots import expect
-from benchmarks.cost_loads import BASIC, GRANT, LINES, Context, Load, _players, text
+from benchmarks.cost_loads import BASIC, GRANT, LINES, Context, Load, known_players, text
 from emulator import DiscordEmulator
 from emulator.records import RecordedMessage, walk_components
 from engine.hoss.catalog import CreatureCard
@@ -48,7 +48,7 @@ async def with_deck(services: Services, players: list[int], count: int) -> None:
     ]
 
     def unit(conn: Connection) -> None:
-        _players(services, players, conn)
+        known_players(services, players, conn)
         for card in [*keys, *BUFFS]:
             ledger.mint_card(conn, services.clock.now(), players[0], "hoss", card, GRANT, BASIC)
 
@@ -169,7 +169,7 @@ async def immortals_act(context: Context, index: int) -> None:
 
 
 async def two_players(services: Services, players: list[int], count: int) -> None:
-    await services.db.write(lambda conn: _players(services, players, conn))
+    await services.db.write(lambda conn: known_players(services, players, conn))
 
 
 LOADS = (

@@ -14,7 +14,7 @@ from typing import Any
 
 from benchmarks.bare_bots import expect
 from benchmarks.cost_duels import newest_with
-from benchmarks.cost_loads import GRANT, Context, Load, _players, text
+from benchmarks.cost_loads import GRANT, Context, Load, known_players, text
 from core.clock import SystemClock, to_db
 from emulator import InteractionResult
 from emulator.records import RecordedMessage
@@ -37,7 +37,7 @@ async def bronze_decks(services: Services, players: list[int], count: int) -> No
     now = services.clock.now()
 
     def unit(conn: Connection) -> None:
-        _players(services, players, conn)
+        known_players(services, players, conn)
         for player in players:
             conn.execute(
                 "UPDATE players SET created_at = ? WHERE id = ?", (to_db(now - timedelta(days=60)), player)
@@ -110,7 +110,7 @@ async def copies(services: Services, players: list[int], count: int) -> list[int
     now = services.clock.now()
 
     def unit(conn: Connection) -> list[int]:
-        _players(services, players, conn)
+        known_players(services, players, conn)
         why = ledger.Movement("benchmark.grant")
         return [
             ledger.mint_card(conn, now, players[0], TRADED, catalog.cards[0].id, why) for _ in range(count)
@@ -167,7 +167,7 @@ async def dino_packs(services: Services, players: list[int], count: int) -> None
     now = services.clock.now()
 
     def unit(conn: Connection) -> None:
-        _players(services, players, conn)
+        known_players(services, players, conn)
         for card in dino.packs.cards.values():
             owner, copies = (attacker, 3 * packs) if card.element == "feu" else (defender, 3)
             if card.element in ("feu", "eau"):

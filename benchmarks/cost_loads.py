@@ -173,7 +173,7 @@ async def _write(services: Services, unit: Callable[[Connection], Any]) -> Any:
     return await services.db.write(unit)
 
 
-def _players(services: Services, players: list[int], conn: Connection) -> None:
+def known_players(services: Services, players: list[int], conn: Connection) -> None:
     for player in players:
         ensure_player(conn, player, services.clock.now(), services.registry)
 
@@ -187,7 +187,7 @@ def _mint(services: Services, conn: Connection, player: int, card: str, **attrs:
 
 async def rich(services: Services, players: list[int], count: int) -> None:
     def unit(conn: Connection) -> None:
-        _players(services, players, conn)
+        known_players(services, players, conn)
         for player in players:
             ledger.credit(conn, services.clock.now(), player, GOLD, RICH, GRANT)
 
@@ -208,7 +208,7 @@ async def collection(services: Services, players: list[int], count: int) -> None
     cards = sorted(services.games["hoss"].collection.cards)[:COLLECTION_SIZE]
 
     def unit(conn: Connection) -> None:
-        _players(services, players, conn)
+        known_players(services, players, conn)
         for player in players:
             for card in cards:
                 _mint(services, conn, player, card)
@@ -225,7 +225,7 @@ async def for_sale(services: Services, players: list[int], count: int) -> list[i
     """Six Rank 1 copies kept, and one more copy to sell per command."""
 
     def unit(conn: Connection) -> list[int]:
-        _players(services, players, conn)
+        known_players(services, players, conn)
         for line in LINES:
             _mint(services, conn, players[0], f"{line}_1")
         return [_mint(services, conn, players[0], "orc_mage_1") for _ in range(count)]
@@ -247,7 +247,7 @@ async def fusable(services: Services, players: list[int], count: int) -> list[st
         raise SystemExit(f"fusion: {len(cards)} HOSS cards, {count} commands asked")
 
     def unit(conn: Connection) -> None:
-        _players(services, players, conn)
+        known_players(services, players, conn)
         for card in cards:
             for _ in range(2):
                 _mint(services, conn, players[0], card)
@@ -268,7 +268,7 @@ async def fusion_act(context: Context, index: int) -> None:
 
 
 async def known(services: Services, players: list[int], count: int) -> None:
-    await _write(services, lambda conn: _players(services, players, conn))
+    await _write(services, lambda conn: known_players(services, players, conn))
 
 
 async def daily_act(context: Context, index: int) -> None:
