@@ -40,8 +40,10 @@ import statistics
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import cast
 
@@ -356,10 +358,18 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
         for run in range(1, options.runs + 1):
             for load in loads:
                 row, replay = rows[load.name], replays[load.name]
-                row.bare.append(await measure_bare(replay, options.commands, matched=False))
-                row.matched.append(await measure_bare(replay, options.commands, matched=True))
-                async with where.fresh() as url:
-                    row.real.append(await measure_real(load, options.commands, url))
+                row.bare.append(
+                    await _once(lambda: measure_bare(replay, options.commands, matched=False), out)
+                )
+                row.matched.append(
+                    await _once(lambda: measure_bare(replay, options.commands, matched=True), out)
+                )
+
+                async def real(load: Load = load) -> float:
+                    async with where.fresh() as url:
+                        return await measure_real(load, options.commands, url)
+
+                row.real.append(await _once(real, out))
                 out(
                     f"run {run} {load.name}: bare {row.bare[-1]:.2f}, matched {row.matched[-1]:.2f}, "
                     f"real {row.real[-1]:.2f} ms CPU per command"
@@ -376,6 +386,17 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
     out(f"load average at end: {load_average()}")
     out("verification: every reply was checked, the matched bot's first against the real one's; no error: OK")
     return [rows[load.name] for load in loads]
+
+
+async def _once(measure: Callable[[], Awaitable[float]], out: Callable[[str], None]) -> float:
+    """A measurement, made again once if it failed: its error printed whole (a bot process stopped in the
+    middle reports only its own log), so that a failure is seen, and one neighbour's burst on this shared
+    machine does not end a quarter of an hour's run. A second failure ends it."""
+    try:
+        return await measure()
+    except (Exception, SystemExit) as error:
+        out(f"A MEASUREMENT FAILED, made again once: {''.join(traceback.format_exception(error))}")
+        return await measure()
 
 
 def _ratio(row: Row) -> float:
