@@ -353,17 +353,14 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
             async with where.fresh() as url:
                 replay, writes, reads = await capture(load, url, options.profile == load.name, out)
             replays[load.name] = replay
-            replay.ordered = True
             rows[load.name] = Row(load, writes=writes, reads=reads, interactions=len(replay.exchanges))
         for run in range(1, options.runs + 1):
             for load in loads:
                 row, replay = rows[load.name], replays[load.name]
-                row.bare.append(
-                    await _once(lambda: measure_bare(replay, options.commands, matched=False), out)
-                )
-                row.matched.append(
-                    await _once(lambda: measure_bare(replay, options.commands, matched=True), out)
-                )
+                bare = partial(measure_bare, replay, options.commands, matched=False)
+                matched = partial(measure_bare, replay, options.commands, matched=True)
+                row.bare.append(await _once(bare, out))
+                row.matched.append(await _once(matched, out))
 
                 async def real(load: Load = load) -> float:
                     async with where.fresh() as url:
