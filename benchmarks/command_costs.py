@@ -174,6 +174,7 @@ async def measure_real(load: Load, commands: int, url: str) -> float:
     count = users_of(load, commands)
     async with fleet_on(url, 1, max(USERS, count), _real_bot(load, context)) as (fleet, users, _):
         fleet.emu.bare_deferred_updates = False  # as the harness has it: a deferred click waits for its edit
+        await _ready(fleet)
         for user in users[:count]:  # each player is known, as after a day of play
             await fleet.emu.run_command(user, "profile")
         async with services_on(url) as services:
@@ -200,6 +201,7 @@ async def measure_bare(replay: Replay, commands: int, *, matched: bool) -> float
             bot = replace(BARE, name="matched", env=(("MATCHED_REPLAY", str(path)),))
         async with fleet_on(None, 1, USERS, bot) as (fleet, users, _):
             fleet.emu.bare_deferred_updates = False
+            await _ready(fleet)
             user = users[0]
             emu = fleet.emu
             if not matched:
@@ -231,6 +233,19 @@ async def _posted(emu: DiscordEmulator) -> Channel:
                 return message.channel
         await asyncio.sleep(0.05)
     raise SystemExit("the matched bot did not post its copy of the public message")
+
+
+READY = ("logged in as", "objects frozen")  # what bot.py and the bare bots log once ready
+
+
+async def _ready(fleet: Fleet) -> None:
+    """Wait for the bot's `on_ready`: it freezes what start-up built (a full collection), which must not
+    fall in a measured command; and a bot stopped before it crashes in discord.py's `_delay_ready`."""
+    for _ in range(400):
+        if any(mark in fleet.log_text() for mark in READY):
+            return
+        await asyncio.sleep(0.05)
+    raise SystemExit(f"the bot never said it was ready:\n{fleet.log_text()}")
 
 
 class FleetBench:
