@@ -30,7 +30,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from benchmarks.bot_thread import BotThread
-from benchmarks.command_latency import Act
+from benchmarks.command_latency import Act, Bench
 from discord_app.bot import freeze_young, settle_collector
 from emulator import DiscordEmulator, InteractionResult
 from emulator.records import EPHEMERAL, RecordedMessage, RequestRecord, walk_components
@@ -46,13 +46,14 @@ _CALLBACK = re.compile(r"/interactions/\d+/[^/]+/callback")
 _FOLLOWUP = re.compile(r"/webhooks/\d+/[^/]+")
 _ORIGINAL = re.compile(r"/webhooks/\d+/[^/]+/messages/@original")
 _CHANNEL_EDIT = re.compile(r"/channels/\d+/messages/\d+")
+_CHANNEL_SEND = re.compile(r"/channels/\d+/messages")
 
 
 @dataclass(frozen=True)
 class Step:
     """One request the real bot made: `kind` names the discord.py call, `body` what it sent."""
 
-    kind: str  # respond, update, defer_reply, defer_update, followup, edit_original, edit_public
+    kind: str  # respond, update, defer_reply, defer_update, followup, edit_original, edit_public, send
     body: JsonDict
     files: tuple[tuple[str, bytes], ...] = ()
 
@@ -66,6 +67,12 @@ class Replay:
     buttons: dict[str, int] = field(default_factory=dict)  # custom_id -> the exchange a click causes
     selects: dict[str, int] = field(default_factory=dict)
     public: JsonDict | None = None  # the channel message the bot edits at the end (a duel's), if any
+    # Answered in order (benchmarks/command_costs.py): each user's n-th interaction gets exchange n (modulo
+    # their number), whatever its command or custom_id; `shown` is then the public message the first click
+    # is on, as it was before it, which the matched bot posts once ready and edits as the real bot edits its.
+    ordered: bool = False
+    shown: JsonDict | None = None
+    script: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (kind, name, values)
 
     @classmethod
     def of(cls, requests: list[RequestRecord], messages: list[RecordedMessage]) -> Replay:
@@ -89,6 +96,9 @@ class Replay:
                 step = Step("followup", body, files)
             elif request.method == "PATCH" and _CHANNEL_EDIT.fullmatch(request.path):
                 step, public = Step("edit_public", body, files), body
+            elif request.method == "POST" and _CHANNEL_SEND.fullmatch(request.path):
+                # discord.py draws a new nonce for each message: not the payload's
+                step = Step("send", {k: v for k, v in body.items() if k != "nonce"}, files)
             else:
                 raise SystemExit(f"matched bot: {request.method} {request.path} not replayed")
             exchanges[-1].append(step)
@@ -216,7 +226,9 @@ async def play(interaction: discord.Interaction[Any], steps: list[Step], public_
         if (
             step.files
         ):  # no `files=[]`: discord.py would send `"attachments": []`, which the real bot does not
-            kwargs["files" if step.kind in ("respond", "followup") else "attachments"] = _files(step)
+            kwargs["files" if step.kind in ("respond", "followup", "send") else "attachments"] = _files(step)
+        elif step.body.get("attachments") == [] and step.kind in ("update", "edit_original", "edit_public"):
+            kwargs["attachments"] = []  # an edit that drops the message's files
         ephemeral = bool(step.body.get("flags", 0) & EPHEMERAL)
         if step.kind == "respond":
             await interaction.response.send_message(**kwargs, ephemeral=ephemeral)
@@ -232,6 +244,9 @@ async def play(interaction: discord.Interaction[Any], steps: list[Step], public_
             channel = interaction.channel
             assert isinstance(channel, discord.TextChannel)
             await channel.get_partial_message(public_id).edit(**kwargs)
+        elif step.kind == "send":
+            assert isinstance(interaction.channel, discord.TextChannel)
+            await interaction.channel.send(**kwargs)
 
 
 # --- the bots ---------------------------------------------------------------------------------------------
@@ -239,9 +254,9 @@ async def play(interaction: discord.Interaction[Any], steps: list[Step], public_
 
 class MatchedBot(commands.Bot):
     """The bare bot's settings (and the real bot's: no mentions allowed by default), `replay`'s commands
-    and components, nothing else."""
+    and components, nothing else. `freeze_gc` as `BareBot`'s (its own process)."""
 
-    def __init__(self, replay: Replay) -> None:
+    def __init__(self, replay: Replay, *, freeze_gc: bool = False) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -254,6 +269,10 @@ class MatchedBot(commands.Bot):
         self.replay = replay
         self.failures: list[BaseException] = []
         self.publics: dict[int, int] = {}  # user id -> the public message their exchanges end by editing
+        self.shown_id: int | None = None  # the copy of `replay.shown`, every user's
+        self.turns: dict[int, int] = {}  # user id -> interactions answered (an ordered replay)
+        self.freeze_gc = freeze_gc
+        self.young_frozen = False
 
     async def setup_hook(self) -> None:
         groups: dict[str, app_commands.Group] = {}
@@ -262,21 +281,37 @@ class MatchedBot(commands.Bot):
             command: app_commands.Command[Any, ..., None] = app_commands.Command(
                 name=leaf, description="Replays the real bot's answer", callback=self._answer(index)
             )
-            if parents:
-                group = groups.setdefault(
-                    parents[0], app_commands.Group(name=parents[0], description="Replayed commands")
-                )
-                group.add_command(command)
-            else:
+            parent: app_commands.Group | None = None
+            for depth in range(len(parents)):
+                path = " ".join(parents[: depth + 1])
+                if path not in groups:
+                    groups[path] = app_commands.Group(name=parents[depth], description="Replayed commands")
+                    if parent is None:
+                        self.tree.add_command(groups[path])
+                    else:
+                        parent.add_command(groups[path])
+                parent = groups[path]
+            if parent is None:
                 self.tree.add_command(command)
-        for group in groups.values():
-            self.tree.add_command(group)
+            else:
+                parent.add_command(command)
         for ids, base in ((self.replay.buttons, _MatchedButton), (self.replay.selects, _MatchedSelect)):
             if ids:
                 template = "|".join(re.escape(custom_id) for custom_id in ids)
                 self.add_dynamic_items(type(base.__name__, (base,), {}, template=template))
         self.tree.on_error = self._tree_error  # type: ignore[method-assign]
         await self.tree.sync()
+        if self.freeze_gc:
+            settle_collector()
+
+    async def on_ready(self) -> None:
+        if self.replay.shown is not None and self.shown_id is None:
+            channel = next(c for guild in self.guilds for c in guild.text_channels)
+            self.shown_id = (await channel.send(**message_kwargs(self.replay.shown))).id
+        if self.freeze_gc and not self.young_frozen:
+            freeze_young()
+            self.young_frozen = True
+            log.info("ready, %d objects frozen", gc.get_freeze_count())
 
     def _answer(self, index: int) -> Any:
         async def answer(interaction: discord.Interaction[Any]) -> None:
@@ -285,8 +320,12 @@ class MatchedBot(commands.Bot):
         return answer
 
     async def answer(self, interaction: discord.Interaction[Any], index: int) -> None:
+        user = interaction.user.id
+        if self.replay.ordered:
+            index = self.turns.get(user, 0) % len(self.replay.exchanges)
+            self.turns[user] = self.turns.get(user, 0) + 1
         try:
-            await play(interaction, self.replay.exchanges[index], self.publics.get(interaction.user.id))
+            await play(interaction, self.replay.exchanges[index], self.publics.get(user, self.shown_id))
         except Exception as exc:
             self.failures.append(exc)
             raise
@@ -500,7 +539,7 @@ def expect(ok: bool, what: str, reply: InteractionResult) -> None:
         raise SystemExit(f"UNEXPECTED REPLY to {what}: {reply.render()!r}")
 
 
-async def check_replayed(matched: BareHarness, act: Act, user: User, replay: Replay) -> None:
+async def check_replayed(matched: Bench, act: Act, user: User, replay: Replay) -> None:
     """One command, untimed: the matched bot's requests carry the very bodies and files captured."""
     await matched.settle()
     start = len(matched.emu.requests)

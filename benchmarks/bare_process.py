@@ -8,6 +8,10 @@ what start-up built is frozen out of the collector's reach before the gateway co
 collector's thresholds are raised (`BareBot(freeze_gc=True)`, as bot.py's bot does), and SIGTERM or
 SIGINT close the bot and end the process with code 0 (what the benchmark's Fleet checks).
 
+With MATCHED_REPLAY naming a file (a pickled `Replay`, written by benchmarks/command_costs.py), the
+process runs the matched bot instead (`MatchedBot`: the real bot's captured requests for one command,
+replayed), with the same settings.
+
 It imports benchmarks/bare_bots.py, which imports the project's harness and emulator: those modules sit
 in memory unused and frozen, as the real bot's own modules do in its process.
 
@@ -21,17 +25,19 @@ import asyncio
 import contextlib
 import logging
 import os
+import pickle
 import signal
+from pathlib import Path
 
-from benchmarks.bare_bots import BareBot
+from benchmarks.bare_bots import BareBot, MatchedBot, Replay
 from emulator.launch import point_at_emulator
 
 log = logging.getLogger("bare")
 
 
-async def serve(token: str, guild_id: int) -> None:
+async def serve(token: str, guild_id: int, replay: Replay | None) -> None:
     """Run the bot until it stops or a signal cancels it; leaving `async with` closes it either way."""
-    bot = BareBot(guild_id, freeze_gc=True)
+    bot = BareBot(guild_id, freeze_gc=True) if replay is None else MatchedBot(replay, freeze_gc=True)
 
     async def run() -> None:
         async with bot:
@@ -44,13 +50,17 @@ async def serve(token: str, guild_id: int) -> None:
     with contextlib.suppress(asyncio.CancelledError):
         await running
     if bot.failures:
-        raise SystemExit(f"/ping failed: {bot.failures!r}")
+        raise SystemExit(f"the bare bot failed: {bot.failures!r}")
 
 
 def main() -> None:
     point_at_emulator()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    asyncio.run(serve(os.environ["DISCORD_TOKEN"], int(os.environ["DEV_GUILD_ID"])))
+    replay = None
+    if os.environ.get("MATCHED_REPLAY"):
+        replay = pickle.loads(Path(os.environ["MATCHED_REPLAY"]).read_bytes())  # the benchmark's own file
+        assert isinstance(replay, Replay)
+    asyncio.run(serve(os.environ["DISCORD_TOKEN"], int(os.environ["DEV_GUILD_ID"]), replay))
 
 
 if __name__ == "__main__":

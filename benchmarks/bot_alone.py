@@ -121,6 +121,7 @@ class Bot:
     check: Callable[[User, InteractionResult], None]
     # what the database needs before the bot starts (its URL, the users), or nothing
     prepare: Callable[[str, list[User]], Awaitable[None]] | None = None
+    env: tuple[tuple[str, str], ...] = ()  # more of the process's environment
 
 
 REAL = Bot(
@@ -213,6 +214,7 @@ class Fleet:
         }
         if self.url is not None:  # the bare bot has no database
             env["DATABASE_URL"] = self.url
+        env |= dict(self.bot.env)
         if self.count > 1:
             env |= {"SHARD_COUNT": str(self.count), "SHARD_IDS": str(shard)}
         return env

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from benchmarks.bare_bots import BareHarness, Replay, Step, check_replayed, matched_of, post_publics
+from benchmarks.cost_loads import matched_act
 from benchmarks.side_by_side import Options, capture
 from emulator.records import RequestRecord
 
@@ -64,3 +65,46 @@ def test_a_request_it_cannot_replay_is_refused() -> None:
     assert Replay.of([callback], []).exchanges == [[Step("respond", {})]]
     with pytest.raises(SystemExit, match="not replayed"):
         Replay.of([callback, thread], [])
+
+
+def test_a_message_the_bot_sends_to_a_channel_is_replayed_without_its_nonce() -> None:
+    """discord.py draws a new nonce for every message it sends: the matched bot's cannot be the real one's."""
+    callback = RequestRecord(
+        "POST", "/interactions/1/tok/callback", {}, {"type": 4, "data": {"content": "a"}}
+    )
+    sent = RequestRecord("POST", "/channels/7/messages", {}, {"content": "b", "nonce": "123", "tts": False})
+    replay = Replay.of([callback, sent], [])
+    assert replay.exchanges == [
+        [Step("respond", {"content": "a"}), Step("send", {"content": "b", "tts": False})]
+    ]
+
+
+async def test_an_ordered_replay_answers_each_interaction_in_turn() -> None:
+    """The command costs' matched bot: a command of a nested group, then a click on its reply answered by
+    an edit that drops the message's files (`attachments: []`, as the real bot sends it)."""
+    button = {"type": 2, "style": 1, "disabled": False, "label": "Suite", "custom_id": "essai:suite:1"}
+    sent = {"tts": False, "allowed_mentions": {"parse": []}}  # what discord.py adds to every message
+    row = {"type": 1, "components": [button]}
+    first = Step("respond", {**sent, "content": "un", "components": [row], "flags": 64})
+    second = Step("update", {**sent, "content": "deux", "components": [], "attachments": []})
+    script: list[tuple[str, str, tuple[str, ...]]] = [
+        ("command", "jeu essai voir", ()),
+        ("click", "essai:suite:1", ()),
+    ]
+    replay = Replay(
+        [[first], [second]],
+        commands={"jeu essai voir": 0},
+        buttons={"essai:suite:1": 0},
+        ordered=True,
+        script=script,
+    )
+    matched = BareHarness(replay=replay)
+    await matched.start()
+    try:
+        user = matched.user("joueur000")
+        act = matched_act(matched.emu, replay)
+        await check_replayed(matched, lambda u: act(u, 0), user, replay)
+        assert matched.unexpected_errors == []
+        matched.emu.assert_no_errors()
+    finally:
+        await matched.stop()
