@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from store.connection import Connection, Unit, Work
-from store.dialect import dialect, skip_locked, still_connected
+from store.dialect import dialect, send, skip_locked, still_connected
 from store.errors import DatabaseClosed, DatabaseUnusable
 from store.sqlite_engine import (
     check_integrity,
@@ -65,6 +65,7 @@ __all__ = [
     "explain",
     "in_thread",
     "process_name",
+    "send",
     "skip_locked",
     "still_connected",
 ]
