@@ -85,8 +85,8 @@ _STOP = object()
 
 class Isolation(enum.Enum):
     """What a write unit needs of PostgreSQL against the transactions of other processes (SQLite's one
-    writer runs every unit as if alone, whatever it declares). docs/deployment.md, "Isolation", lists the
-    units that declare more than READ COMMITTED, and why."""
+    writer runs every unit as if alone, whatever it declares). docs/deployment.md, "Isolation of every
+    write unit", lists every unit with its level and why (tests/services/test_isolation_table.py)."""
 
     READ_COMMITTED = "READ COMMITTED"
     REPEATABLE_READ = "REPEATABLE READ"
@@ -219,7 +219,7 @@ class Database:
 
         `isolation` is what the unit needs against other processes' transactions on PostgreSQL. A unit whose
         every decision is a guard the database checks (a guarded UPDATE, a UNIQUE key, a version) may say
-        READ COMMITTED; any other keeps SERIALIZABLE (docs/deployment.md, "Isolation")."""
+        READ COMMITTED; any other keeps SERIALIZABLE (docs/deployment.md, "Isolation of every write unit")."""
         if self._task is None:
             raise DatabaseClosed("database is not open")
         if self._task.done():
