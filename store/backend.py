@@ -12,8 +12,9 @@ from pathlib import Path
 
 from store.db import Database
 from store.migrate import discover, migrate
+from store.pg_connection import PgConnection
 from store.pg_schema import apply
-from store.postgres import PgConnection, PostgresDatabase
+from store.postgres import PostgresDatabase
 
 SCHEMES = ("sqlite", "postgresql", "postgres")
 

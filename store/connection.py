@@ -1,11 +1,11 @@
 """What a unit may ask of the connection it is handed, on either engine.
 
 A unit is a synchronous function of a `Connection` (store/db.py). SQLite hands it a `sqlite3.Connection`,
-PostgreSQL a `store.postgres.PgConnection`; both satisfy these protocols structurally, so a unit typed
+PostgreSQL a `store.pg_connection.PgConnection`; both satisfy these protocols structurally, so a unit typed
 against `Connection` runs on either and a call PostgreSQL does not offer (`executescript`, a `PRAGMA`
 helper, `lastrowid`'s SQLite meaning) fails the type check instead of a PostgreSQL run.
 
-Rows are `Any`: `sqlite3.Row` and `store.postgres.Row` are both indexed by position and by column name
+Rows are `Any`: `sqlite3.Row` and `store.pg_connection.Row` are both indexed by position and by column name
 and unpack like tuples, which is all the units do with them.
 """
 

@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from store.connection import Connection, Unit, Work
-from store.dialect import dialect, skip_locked, still_connected
+from store.dialect import dialect, send, skip_locked, still_connected
 from store.errors import DatabaseClosed, DatabaseUnusable
 from store.sqlite_engine import (
     check_integrity,
@@ -65,6 +65,7 @@ __all__ = [
     "explain",
     "in_thread",
     "process_name",
+    "send",
     "skip_locked",
     "still_connected",
 ]
@@ -84,8 +85,8 @@ _STOP = object()
 
 class Isolation(enum.Enum):
     """What a write unit needs of PostgreSQL against the transactions of other processes (SQLite's one
-    writer runs every unit as if alone, whatever it declares). docs/deployment.md, "Isolation", lists the
-    units that declare more than READ COMMITTED, and why."""
+    writer runs every unit as if alone, whatever it declares). docs/deployment.md, "Isolation of every
+    write unit", lists every unit with its level and why (tests/services/test_isolation_table.py)."""
 
     READ_COMMITTED = "READ COMMITTED"
     REPEATABLE_READ = "REPEATABLE READ"
@@ -218,7 +219,7 @@ class Database:
 
         `isolation` is what the unit needs against other processes' transactions on PostgreSQL. A unit whose
         every decision is a guard the database checks (a guarded UPDATE, a UNIQUE key, a version) may say
-        READ COMMITTED; any other keeps SERIALIZABLE (docs/deployment.md, "Isolation")."""
+        READ COMMITTED; any other keeps SERIALIZABLE (docs/deployment.md, "Isolation of every write unit")."""
         if self._task is None:
             raise DatabaseClosed("database is not open")
         if self._task.done():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from store.connection import Connection
+from store.connection import Connection, Params
 from store.sqlite_engine import SQLITE
 
 
@@ -27,6 +27,11 @@ class Dialect(Protocol):
     def still_connected(self, conn: Connection, process: str) -> bool:
         """Whether the process named `process` still holds its connection to the database, so that a silent
         heartbeat means a slow process (its beats queued behind a storm of units), not a dead one."""
+        ...
+
+    def send(self, conn: Connection, sql: str, params: Params) -> None:
+        """Run a statement whose answer the unit does not read: PostgreSQL sends it ahead, to leave with
+        the unit's next statement in one round trip (store/postgres.py, `PgConnection.send`)."""
         ...
 
 
@@ -47,3 +52,7 @@ def skip_locked(conn: Connection) -> str:
 
 def still_connected(conn: Connection, process: str) -> bool:
     return of(conn).still_connected(conn, process)
+
+
+def send(conn: Connection, sql: str, params: Params) -> None:
+    of(conn).send(conn, sql, params)

@@ -9,6 +9,7 @@ from typing import Any
 
 from core.clock import to_db
 from store.connection import Connection
+from store.dialect import send
 
 
 def once(conn: Connection, key: str, now: datetime, work: Callable[[], Any]) -> tuple[Any, bool]:
@@ -25,7 +26,8 @@ def once(conn: Connection, key: str, now: datetime, work: Callable[[], Any]) -> 
         return json.loads(row[0]), False
     result = work()
     stored = json.dumps(result)
-    conn.execute(
+    send(
+        conn,
         "INSERT INTO idempotency (key, result, created_at) VALUES (?, ?, ?)",
         (key, stored, to_db(now)),
     )

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 
 from store.connection import Connection
 from store.migrate import Migration, current_version, verify
-from store.postgres import PgConnection
+from store.pg_connection import PgConnection
 
 ADVISORY_LOCK = 0x626F74  # one process migrates at a time; the others wait, then find nothing to do
 

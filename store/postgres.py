@@ -17,11 +17,12 @@ commit half of it.
 Reads run in `REPEATABLE READ READ ONLY` transactions: one snapshot for the whole unit, and a read that
 tried to write is refused, as SQLite's `query_only` connection refuses it.
 
-The connection handed to a unit (`PgConnection`) is a `store.connection.Connection`, as
-`sqlite3.Connection` is: `execute`/`executemany` with `?` or `:name` placeholders (translated once per SQL text and cached),
-cursors with `fetchone`/`fetchall`/`rowcount`/`description` and iteration, and rows indexed by position
-and by name. Integrity errors (a CHECK, a UNIQUE key, the ledger's append-only trigger) are raised as
-`sqlite3.IntegrityError`, the class the code and the tests already know.
+The connection handed to a unit is store/pg_connection.py's `PgConnection`. A batch's first attempt runs
+in psycopg's pipeline mode: a statement whose answer the unit does not read (`store.db.send`: a ledger
+row, an idempotency key) leaves with the next statement whose answer is read, so a debit costs two round
+trips to the server instead of four. Its error surfaces later, maybe in another unit: the attempt is then
+given up whole and run again with a savepoint per unit and nothing sent ahead, where a failure is its own
+unit's (`_try_batch`).
 
 Several processes share the database: a unit's announced topics (`store.db.announce`) are sent with
 NOTIFY inside its transaction, and each process LISTENs on a connection of its own that also holds its
@@ -38,27 +39,29 @@ import asyncio
 import contextlib
 import logging
 import random
-import re
-import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from decimal import Decimal
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import psycopg.errors
-from psycopg.adapt import Buffer, Dumper, Loader
-from psycopg.pq import Format
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from store.connection import Connection, Unit, as_work
+from store.connection import Unit, as_work
 from store.db import Database, Isolation, Outcomes
 from store.errors import DatabaseClosed, DatabaseUnusable, deliverable
+from store.pg_connection import (
+    LIVE_LOCK,
+    DuplicateKey,
+    PgConnection,
+    SentFailed,
+    SerializationConflict,
+    configure_types,
+    raise_translated,
+    redact,
+)
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -72,7 +75,6 @@ MAX_ATTEMPTS = 30  # a unit refused this many times in a row is a real problem, 
 DUPLICATE_ATTEMPTS = 3  # runs of a unit that keeps meeting a taken UNIQUE key (see DuplicateKey)
 RETRY_BASE_S = 0.002
 RETRY_CAP_S = 0.2
-RETRYABLE = frozenset({"40001", "40P01"})  # serialization_failure, deadlock_detected
 CHANNEL = "bot_work"  # the NOTIFY channel: a commit's announced topics, for every process (see `_listen`)
 RELISTEN_S = (0.5, 30.0)
 RELEASE_WAIT_S, RELEASE_POLL_S = (
@@ -84,233 +86,8 @@ RELEASE_POLLS = round(
 )  # the pause before listening again after the listening connection broke: first, cap
 
 
-class SerializationConflict(BaseException):
-    """PostgreSQL refused the transaction because it raced another; the whole unit runs again."""
-
-
 class _UnitFailed(Exception):
     """A unit of a batch run without savepoints failed: the batch runs again with them."""
-
-
-class DuplicateKey(sqlite3.IntegrityError):
-    """A UNIQUE key already taken. Between two units that insert the same key at once (a double click's
-    request key), PostgreSQL may report it as this rather than as a serialization failure when the unit's
-    earlier read did not lock that very key; the unit that lost then runs again and finds the winner's row,
-    as it would have on SQLite. A duplicate the unit makes whatever the others do is still one after
-    `DUPLICATE_ATTEMPTS` runs, and reaches the caller as the integrity error it is."""
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)[1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
-
-
-# --- SQL text --------------------------------------------------------------------------------------------
-
-_TOKEN = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|/\*.*?\*/|::|%|\?|:[A-Za-z_]\w*", re.DOTALL)
-
-
-@lru_cache(maxsize=4096)
-def translate(sql: str) -> str:
-    """SQLite's placeholders (`?`, `:name`) as psycopg's (`%s`, `%(name)s`), every `%` doubled.
-
-    A `?` or `:name` inside a quoted string, a quoted name or a comment is left as it is.
-    """
-
-    def replace(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token == "?":
-            return "%s"
-        if token.startswith(":") and token != "::":
-            return f"%({token[1:]})s"
-        return token.replace("%", "%%")  # psycopg reads `%` everywhere, literals and comments included
-
-    return _TOKEN.sub(replace, sql)
-
-
-# --- rows and cursors ------------------------------------------------------------------------------------
-
-
-class Row(tuple[Any, ...]):
-    """A row indexed by position and by column name, like `sqlite3.Row` (and equal to a plain tuple)."""
-
-    _names: dict[str, int]
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str):
-            try:
-                return tuple.__getitem__(self, self._names[key])
-            except KeyError:
-                raise IndexError(f"No item with that key: {key!r}") from None
-        return tuple.__getitem__(self, key)
-
-    def keys(self) -> list[str]:
-        return list(self._names)
-
-
-def _row_factory(cursor: psycopg.Cursor[Any]) -> Callable[[Sequence[Any]], Row]:
-    names = {column.name: index for index, column in enumerate(cursor.description or ())}
-
-    def make(values: Sequence[Any]) -> Row:
-        row = Row(values)
-        row._names = names
-        return row
-
-    return make
-
-
-class Cursor:
-    """The part of `sqlite3.Cursor` the services read: a statement without rows fetches None / [].
-
-    The rows are read from the server's answer when the statement runs, so that the connection's one
-    psycopg cursor serves the next statement (a new psycopg cursor per statement cost a third of a
-    short statement's time) while a unit still reads this one's rows."""
-
-    __slots__ = ("_next", "_rows", "description", "rowcount")
-
-    def __init__(self, rows: list[Row], rowcount: int, description: Any) -> None:
-        self._rows = rows
-        self._next = 0
-        self.rowcount = rowcount
-        self.description = description
-
-    @property
-    def lastrowid(self) -> int:
-        raise NotImplementedError("PostgreSQL has no lastrowid: write INSERT ... RETURNING id")
-
-    def fetchone(self) -> Row | None:
-        if self._next >= len(self._rows):
-            return None
-        self._next += 1
-        return self._rows[self._next - 1]
-
-    def fetchall(self) -> list[Row]:
-        rest, self._next = self._rows[self._next :], len(self._rows)
-        return rest
-
-    def __iter__(self) -> Iterator[Row]:
-        return iter(self.fetchall())
-
-
-def _answer(cursor: psycopg.Cursor[Row]) -> Cursor:
-    rows = cursor.fetchall() if cursor.description is not None else []
-    return Cursor(rows, cursor.rowcount, cursor.description)
-
-
-def _raise_translated(exc: psycopg.Error) -> None:
-    """A conflict to retry, or the sqlite3 class of the same error (what code and tests already catch)."""
-    if exc.sqlstate in RETRYABLE:
-        raise SerializationConflict(exc.sqlstate) from exc
-    if isinstance(exc, psycopg.errors.UniqueViolation):
-        raise DuplicateKey(str(exc).strip()) from exc
-    if isinstance(exc, psycopg.IntegrityError):
-        raise sqlite3.IntegrityError(str(exc).strip()) from exc
-    if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):  # a write in a read unit
-        raise sqlite3.OperationalError(str(exc).strip()) from exc
-
-
-Params = Sequence[Any] | Mapping[str, Any]
-
-
-# The class of the PostgreSQL advisory lock each process holds, keyed by its name, on the connection it
-# LISTENs on (`PostgresDatabase._listen_connection`): free once that connection is gone (the process died
-# or lost the server).
-LIVE_LOCK = 0x1EE7
-
-
-@dataclass(frozen=True)
-class PostgresDialect:
-    """Several processes claim at once: a claim locks the rows it takes and passes over those another
-    transaction holds; a process is alive while its live lock is held."""
-
-    name: str = "postgresql"
-    skip_locked: str = " FOR UPDATE SKIP LOCKED"
-
-    def still_connected(self, conn: Connection, process: str) -> bool:
-        """A transaction-scoped try of the process's live lock (released at commit): refused while the
-        process holds it."""
-        row = conn.execute(
-            "SELECT pg_try_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))", (LIVE_LOCK, process)
-        ).fetchone()
-        return not bool(row[0])
-
-
-POSTGRESQL = PostgresDialect()
-
-
-class PgConnection:
-    """What a unit receives on PostgreSQL: a `store.connection.Connection`, as `sqlite3.Connection` is."""
-
-    dialect = POSTGRESQL
-
-    def __init__(self, raw: psycopg.Connection[Any]) -> None:
-        self.raw = raw
-        self.queued: set[str] = set()  # what the unit announced (store.db.announce)
-        self._cursor = raw.cursor(row_factory=_row_factory)
-
-    def execute(self, sql: str, params: Params | None = ()) -> Cursor:
-        """`params=None` runs `sql` as written, several statements allowed (a migration's text)."""
-        cursor = self._cursor
-        try:
-            cursor.execute(sql if params is None else translate(sql), params)
-        except psycopg.Error as exc:
-            _raise_translated(exc)
-            raise
-        return _answer(cursor)
-
-    def executemany(self, sql: str, seq: Iterable[Params]) -> Cursor:
-        cursor = self._cursor
-        try:
-            cursor.executemany(translate(sql), list(seq))
-        except psycopg.Error as exc:
-            _raise_translated(exc)
-            raise
-        return _answer(cursor)
-
-    @property
-    def in_transaction(self) -> bool:
-        return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
-
-
-# --- types: what SQLite returns, PostgreSQL returns too ----------------------------------------------------
-
-
-class _BoolAsInteger(Dumper):
-    """The schema keeps SQLite's 0/1 integers for flags; a Python bool is written as one of them."""
-
-    oid = psycopg.adapters.types["int8"].oid
-
-    def dump(self, obj: Any) -> Buffer:
-        return b"1" if obj else b"0"
-
-
-class _NumericAsNumber(Loader):
-    """SUM() of integers is `numeric` on PostgreSQL: read it as an int (a float when not whole), as SQLite
-    gives it, so no Decimal reaches JSON or arithmetic with floats."""
-
-    format = Format.TEXT
-
-    def load(self, data: Buffer) -> Any:
-        value = Decimal(bytes(data).decode())
-        return int(value) if value == value.to_integral_value() else float(value)
-
-
-def _configure(conn: psycopg.Connection[Any]) -> None:
-    conn.adapters.register_dumper(bool, _BoolAsInteger)
-    conn.adapters.register_loader("numeric", _NumericAsNumber)
-
-
-def connect(url: str) -> PgConnection:
-    """A connection of its own, outside any pool and in autocommit (tools, tests reading a bot's database);
-    close it with `.raw.close()`."""
-    raw = psycopg.connect(url, autocommit=True)
-    _configure(raw)
-    return PgConnection(raw)
 
 
 # --- the database -----------------------------------------------------------------------------------------
@@ -341,7 +118,7 @@ class PostgresDatabase(Database):
             min_size=1,
             max_size=self._pool_size,
             kwargs={"autocommit": True},
-            configure=_configure,
+            configure=configure_types,
             open=False,
             name="bot",
         )
@@ -505,11 +282,31 @@ class PostgresDatabase(Database):
         *,
         savepoints: bool,
     ) -> Outcomes:
-        """One attempt. With `savepoints`, a unit's savepoint is taken with the previous one's release in
-        one statement, and after a unit that failed the savepoint it rolled back to is the next one's."""
+        """One attempt: without savepoints, in a pipeline (the module's doc); a statement sent ahead that
+        failed, whose unit nobody can tell, gives the attempt up like a unit that failed."""
         conn = PgConnection(raw)
-        outcomes: list[tuple[bool, Any]] = []
         raw.execute(f"BEGIN ISOLATION LEVEL {isolation.value}" + ("; SAVEPOINT unit" if savepoints else ""))
+        try:
+            with contextlib.nullcontext() if savepoints else conn.pipelined():
+                outcomes = self._run_units(conn, units, duplicates, savepoints=savepoints)
+        except SentFailed as exc:
+            raise _UnitFailed from exc
+        try:
+            self._notify_peers(raw, conn.queued)
+            raw.execute("COMMIT")
+        except psycopg.Error as exc:
+            raise_translated(exc)
+            raise
+        return outcomes, frozenset(conn.queued)
+
+    def _run_units(
+        self, conn: PgConnection, units: list[Unit[Any]], duplicates: list[int], *, savepoints: bool
+    ) -> list[tuple[bool, Any]]:
+        """Each unit's outcome. With `savepoints`, a unit's savepoint is taken with the previous one's
+        release in one statement, and after a unit that failed the savepoint it rolled back to is the next
+        one's."""
+        raw = conn.raw
+        outcomes: list[tuple[bool, Any]] = []
         fresh = True
         for index, unit in enumerate(units):
             if savepoints and not fresh:
@@ -535,13 +332,7 @@ class PostgresDatabase(Database):
             else:
                 outcomes.append((True, result))
                 fresh = False
-        try:
-            self._notify_peers(raw, conn.queued)
-            raw.execute("COMMIT")
-        except psycopg.Error as exc:
-            _raise_translated(exc)
-            raise
-        return outcomes, frozenset(conn.queued)
+        return outcomes
 
     @staticmethod
     def _failed(
@@ -550,7 +341,7 @@ class PostgresDatabase(Database):
         try:
             raw.execute("ROLLBACK TO SAVEPOINT unit")
         except psycopg.Error as error:
-            _raise_translated(error)
+            raise_translated(error)
             raise
         conn.queued = set(before)
         return False, deliverable(exc)

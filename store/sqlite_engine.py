@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from store.connection import Connection, Unit
+from store.connection import Connection, Params, Unit
 from store.errors import DatabaseUnusable, deliverable
 
 T = TypeVar("T")
@@ -39,6 +39,9 @@ class SqliteDialect:
 
     def still_connected(self, conn: Connection, process: str) -> bool:
         return False
+
+    def send(self, conn: Connection, sql: str, params: Params) -> None:
+        conn.execute(sql, params)
 
 
 SQLITE = SqliteDialect()

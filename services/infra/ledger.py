@@ -24,7 +24,7 @@ from services.infra.erased import refuse_erased
 from services.infra.games import Currency, money
 from services.infra.messages import Text
 from store.connection import Connection
-from store.db import announce
+from store.db import announce, send
 
 CARDS_TOPIC = "cards"  # announced with the owner's id by every change of a copy
 WALLETS_TOPIC = "wallets"  # announced with the player's id by every change of a balance
@@ -60,7 +60,8 @@ def _record(
     card_id: int | None = None,
     balance_after: int | None = None,
 ) -> None:
-    conn.execute(
+    send(
+        conn,
         "INSERT INTO ledger (at, player_id, currency, card_id, delta, balance_after, reason, ref)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (to_db(now), player_id, currency, card_id, delta, balance_after, why.reason, why.ref),

@@ -4,6 +4,7 @@ wallet (many clicks on one row) costs one commit per batch and no refused transa
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import UTC, datetime
 from functools import partial
 
@@ -13,7 +14,7 @@ from core.clock import ManualClock, to_db
 from core.errors import InsufficientFunds
 from services.infra import ledger
 from store.connection import Connection
-from store.db import Isolation, announce
+from store.db import Isolation, announce, send
 from store.idempotency import once
 from store.postgres import PostgresDatabase
 from tests.services.conftest import check_conservation
@@ -134,3 +135,32 @@ async def test_a_duplicate_key_another_process_took_is_found_on_the_next_run(
     assert [value for value, _ in results[:2]] == [7, 7]
     count = await first.read(lambda c: c.execute("SELECT COUNT(*) FROM idempotency").fetchone()[0])
     assert count == 1
+
+
+async def test_a_statement_sent_ahead_that_fails_fails_its_own_unit_only(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
+    """A statement whose answer a unit does not read (`store.db.send`) leaves with the next statement read,
+    maybe the next unit's: its error must still fail its own unit and take back that unit alone, never
+    the unit that happened to read next (which here would take it for its own duplicate and answer
+    "taken"), nor the batch's commit."""
+    db = processes[0]
+    await db.write(lambda conn: conn.execute("CREATE TABLE marks (n BIGINT PRIMARY KEY)"))
+    await db.write(lambda conn: conn.execute("INSERT INTO marks VALUES (3)"))
+
+    def mark(n: int, conn: Connection) -> str:
+        try:
+            conn.execute("INSERT INTO marks VALUES (?)", (n + 200,))
+        except sqlite3.IntegrityError:
+            return "taken"
+        send(conn, "INSERT INTO marks VALUES (?)", (n + 100,))
+        send(conn, "INSERT INTO marks VALUES (?)", (n,))  # 3 is taken
+        return "marked"
+
+    batches = db.batches
+    results = await asyncio.gather(*(db.write(partial(mark, n)) for n in range(5)), return_exceptions=True)
+    outcomes = [type(r).__name__ if isinstance(r, BaseException) else r for r in results]
+    assert outcomes == ["marked", "marked", "marked", "DuplicateKey", "marked"]
+    assert db.batches - batches <= 2  # the first unit alone, then the four waiting behind it
+    rows = await db.read(lambda c: [r[0] for r in c.execute("SELECT n FROM marks ORDER BY n")])
+    assert rows == [0, 1, 2, 3, 4, 100, 101, 102, 104, 200, 201, 202, 204]

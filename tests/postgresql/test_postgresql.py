@@ -22,8 +22,9 @@ from services.infra.scheduler import Job, Scheduler
 from store.connection import Connection
 from store.db import Database
 from store.migrate import discover
+from store.pg_connection import PgConnection
 from store.pg_schema import apply
-from store.postgres import DUPLICATE_ATTEMPTS, PgConnection, PostgresDatabase
+from store.postgres import DUPLICATE_ATTEMPTS, PostgresDatabase
 from tests.fixtures.postgres import Cluster
 from tests.services.conftest import check_conservation
 from tests.services.store.migrations import SEEDS

@@ -14,8 +14,9 @@ from core.settings import SettingsError, load_settings
 from store.backend import database_for, sqlite_path
 from store.db import Database, DatabaseUnusable
 from store.migrate import Migration, discover
+from store.pg_connection import Row, redact, translate
 from store.pg_schema import to_postgresql, trigger_tables
-from store.postgres import PostgresDatabase, Row, redact, translate
+from store.postgres import PostgresDatabase
 
 MIGRATIONS = discover()
 TRIGGERS = trigger_tables(MIGRATIONS)
