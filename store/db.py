@@ -86,7 +86,7 @@ _STOP = object()
 class Isolation(enum.Enum):
     """What a write unit needs of PostgreSQL against the transactions of other processes (SQLite's one
     writer runs every unit as if alone, whatever it declares). docs/deployment.md, "Isolation of every
-    write unit", lists every unit with its level and why (tests/services/test_isolation_table.py)."""
+    write unit", lists every unit with its level and why (tests/services/store/test_isolation_table.py)."""
 
     READ_COMMITTED = "READ COMMITTED"
     REPEATABLE_READ = "REPEATABLE READ"

@@ -11,7 +11,7 @@ import subprocess
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ROW = re.compile(r"^\| `(services/[^`]+\.py)` \| (.+?) \| ([A-Z ,]+) \| [a-z ]+ \|$", re.MULTILINE)
 
 
