@@ -86,6 +86,12 @@ class _Kept(Generic[K, V]):
         return value
 
 
+def _sheet_key(
+    game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int
+) -> tuple[Any, ...]:
+    return (game, tuple(cells), normalize_locale(locale), columns)
+
+
 def _strip_key(
     game: str, cards: Sequence[StripCard], locale: str | None, scale: float, figures: bool
 ) -> tuple[Any, ...]:
@@ -197,7 +203,7 @@ class CardImages:
         art = spec.card_art if spec is not None else None
         if spec is None or art is None:
             raise NotFound("error.card_not_found", name=echo(game))
-        key = (game, tuple(cells), normalize_locale(locale), columns)
+        key = _sheet_key(game, cells, locale, columns)
         return self._sheets.get(key, partial(self._draw_sheet, spec, art, cells, locale, columns))
 
     def _draw_sheet(
@@ -224,6 +230,10 @@ class CardImages:
     async def sheet(
         self, game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int = 3
     ) -> bytes:
+        # a sheet already drawn (a new HOSS booster's six backs) needs no thread hop
+        kept = self._sheets.known(_sheet_key(game, cells, locale, columns))
+        if kept is not None:
+            return kept
         return await asyncio.to_thread(self.sheet_now, game, list(cells), locale, columns)
 
     def strip_now(
