@@ -22,7 +22,7 @@ from engine.pillz.packs import (
     draw_starter,
     open_packs,
 )
-from engine.pillz.rules import attack_power, round_chance
+from engine.pillz.rules import attack_power, round_chance, round_chances
 from engine.pillz.state import EffectRecord, Fighter, PillzAction, PillzState, Play, RoundRecord
 
 ENGINE = PillzEngine()
@@ -51,4 +51,5 @@ __all__ = [
     "draw_starter",
     "open_packs",
     "round_chance",
+    "round_chances",
 ]
