@@ -316,8 +316,14 @@ def format_decimal(value: float, locale: str | None, spec: str = "g") -> str:
 def format_percent(fraction: float, locale: str | None, digits: int = 1) -> str:
     """A fraction as a percentage with at most `digits` decimals, as each language writes it: « 12,5 % »
     (a no-break space) in French, "12.5%" in English (Babel's patterns)."""
-    rounded = Decimal(str(round(fraction * 100, digits))) / 100
-    return babel_numbers.format_percent(rounded, locale=normalize_locale(locale), decimal_quantization=False)
+    return _percent(round(fraction * 100, digits), normalize_locale(locale))
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _percent(rounded: float, lang: str) -> str:
+    """Babel writes a percentage in about 70 µs, and a Pillz move's controls write one per amount of pillz
+    (up to 52): the percentages shown are few (whole ones, mostly), so each is written once."""
+    return babel_numbers.format_percent(Decimal(str(rounded)) / 100, locale=lang, decimal_quantization=False)
 
 
 def format_int(value: int, locale: str | None) -> str:

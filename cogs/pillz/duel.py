@@ -31,7 +31,7 @@ from core.i18n import format_percent, t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import files_with_strips, text, to_discord
+from discord_app.render import KeptReplies, RenderedView, files_with_strips, text, to_discord
 from services.infra.messages import MessageSpec
 from services.pillz.duel_match import Choice
 from services.pillz.render import duel as render
@@ -67,6 +67,13 @@ ANSWER_BUTTONS = shared.answer_buttons(CHALLENGE)
 # --- the private controls -------------------------------------------------------------------------------
 
 
+KEPT_BETS = KeptReplies()
+"""The characters' selects of a seat's controls, rendered once per duel version, seat and language: opening
+the controls, choosing an amount and the answer after « Jouer » show the same selects (only the amount
+marked chosen differs), and their labels (an attack and a chance per amount) were most of a move's cost.
+Keyed by the seat: its rendering never reaches the other seat, whose controls are another key."""
+
+
 def controls_reply(
     choice: Choice, catalog: Any, place: int | None, pillz: int, locale: str
 ) -> dict[str, Any]:
@@ -76,6 +83,33 @@ def controls_reply(
     pillz = max(0, min(pillz, left))
     spec = render.controls(choice, catalog, place, pillz)
     kwargs = to_discord(spec, locale)
+    selects = KEPT_BETS.reply(
+        (choice.duel_id, choice.version, choice.seat, locale),
+        choice,
+        lambda: {"view": _bet_selects(choice, catalog, locale)},
+    )["view"].to_components()
+    if place is not None:
+        chosen = f"pillz:bet:{choice.duel_id}:{choice.version}:{place}"
+        selects = [_with_default(row, chosen, str(pillz)) for row in selects]
+    buttons = discord.ui.View(timeout=None)
+    where = "-" if place is None else str(place)
+    buttons.add_item(
+        plain_button(
+            GoButton,
+            f"pillz:go:{choice.duel_id}:{choice.version}:{where}:{pillz}",
+            t("pillz.controls.play", locale, pillz=pillz),
+            "success",
+            place is None,
+        )
+    )
+    cards = t("collection.entry.placeholder", locale)
+    buttons.add_item(plain_button(CardsButton, f"pillz:cards:{choice.duel_id}", cards, "secondary"))
+    kwargs["view"] = RenderedView([*selects, *buttons.to_components()])
+    return kwargs
+
+
+def _bet_selects(choice: Choice, catalog: Any, locale: str) -> discord.ui.View:
+    """One select per unused character, no amount chosen (`KEPT_BETS`)."""
     view = discord.ui.View(timeout=None)
     for row in render.bet_rows(choice):
         name = text(render.card_name(catalog, row.fighter.card_id), locale)
@@ -90,27 +124,23 @@ def controls_reply(
                     percent=format_percent(bet.chance, locale, 0),
                 )[:100],
                 value=str(bet.pillz),
-                default=row.place == place and bet.pillz == pillz,
             )
             for bet in row.bets
         ]
         select = BetSelect(f"pillz:bet:{choice.duel_id}:{choice.version}:{row.place}", {}, options)
         select.item.placeholder = text(render.fighter_label(catalog, row.fighter), locale)[:150]
         view.add_item(select)
-    where = "-" if place is None else str(place)
-    view.add_item(
-        plain_button(
-            GoButton,
-            f"pillz:go:{choice.duel_id}:{choice.version}:{where}:{pillz}",
-            t("pillz.controls.play", locale, pillz=pillz),
-            "success",
-            place is None,
-        )
-    )
-    cards = t("collection.entry.placeholder", locale)
-    view.add_item(plain_button(CardsButton, f"pillz:cards:{choice.duel_id}", cards, "secondary"))
-    kwargs["view"] = view
-    return kwargs
+    return view
+
+
+def _with_default(row: dict[str, Any], custom_id: str, value: str) -> dict[str, Any]:
+    """`row` with `value` marked chosen if it holds the select `custom_id` (a copy: the kept row stays
+    as it is)."""
+    (select,) = row["components"]
+    if select.get("custom_id") != custom_id:
+        return row
+    options = [{**o, "default": o["value"] == value} for o in select["options"]]
+    return {**row, "components": [{**select, "options": options}]}
 
 
 async def open_controls(

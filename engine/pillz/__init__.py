@@ -23,7 +23,7 @@ from engine.pillz.packs import (
     draw_starter,
     open_packs,
 )
-from engine.pillz.rules import attack_power, round_chance
+from engine.pillz.rules import attack_power, round_chance, round_chances
 from engine.pillz.state import EffectRecord, Fighter, PillzAction, PillzState, Play, RoundRecord
 
 ENGINE = PillzEngine()
@@ -53,4 +53,5 @@ __all__ = [
     "lab_battles",
     "open_packs",
     "round_chance",
+    "round_chances",
 ]

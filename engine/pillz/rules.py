@@ -152,6 +152,26 @@ def round_chance(me: Fighter, foes: Sequence[Fighter], pillz: int, foe_pillz: in
     return total / (len(foes) * (foe_pillz + 1))
 
 
+def round_chances(me: Fighter, foes: Sequence[Fighter], pillz_left: int, foe_pillz: int) -> tuple[float, ...]:
+    """`round_chance` of `me` with each amount of pillz from 0 to `pillz_left`, in order: the controls show
+    every amount, and each foe's matchup is the same for all of them (worked out once per foe, not once
+    per amount)."""
+    if not foes:
+        raise ValueError("no opposing character")
+    powers = [(attack_power(me, foe), attack_power(foe, me)) for foe in foes]
+    cases = len(foes) * (foe_pillz + 1)
+    chances = []
+    for pillz in range(pillz_left + 1):
+        total = 0.0
+        for mine, foe_power in powers:
+            attack = mine * pillz
+            for bet in range(foe_pillz + 1):
+                other = foe_power * bet
+                total += 0.5 if attack + other == 0 else attack / (attack + other)
+        chances.append(total / cases)
+    return tuple(chances)
+
+
 def draw_winner(rng: random.Random, attack_0: int, attack_1: int) -> int:
     """Seat 0 wins with probability attack_0 / (attack_0 + attack_1), 50/50 when both are 0.
 

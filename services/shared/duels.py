@@ -39,13 +39,14 @@ from engine.errors import DomainError, IllegalAction
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.community.card_names import reading_languages
 from services.infra.games import GameRegistry
+from services.infra.keyed_cache import KeyedCache
 from services.infra.messages import MessageSpec, Target
-from services.infra.players import ensure_player
+from services.infra.players import LOCALE_TOPIC, ensure_player
 from services.infra.scheduler import Job, Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
 from services.shared.choice_time import ChoiceTime
 from services.shared.duel_tournaments import DuelTournament
-from services.shared.matches import Author, Match, Matches, MatchTexts
+from services.shared.matches import MATCHES_TOPIC, Author, Match, Matches, MatchTexts
 from store.connection import Connection
 from store.db import Database
 
@@ -139,6 +140,9 @@ def public_target(duel: Duel[Any]) -> Target:
     )
 
 
+CHOICES_KEPT = 2048  # duels whose controls a process keeps (a few kB each: the duel's state)
+
+
 class SecretDuels(ABC, Generic[C, S, R, P, CH]):
     """One game's duel use cases; a subclass declares the game's duels (`matches`, its `Matches`) and gives
     the game's parts (the abstract methods). The game's challenge refusals, settings table and timeout
@@ -173,6 +177,12 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         self.tournament: DuelTournament[R] = DuelTournament(self)
         if scheduler is not None:
             scheduler.on(self.timeout_job, self.on_timeout)
+        # What each player's controls show, per duel: it changes only with a save of the duel (which
+        # announces `MATCHES_TOPIC` with its id) or the opponent's language (`LOCALE_TOPIC`). Kept per
+        # player: a seat's choice holds what only that seat may see, and is answered to that player only.
+        self.choices: KeyedCache[dict[tuple[int, int], CH]] = KeyedCache(CHOICES_KEPT)
+        db.subscribe_keys(MATCHES_TOPIC, self.choices.changed)
+        db.subscribe_keys(LOCALE_TOPIC, lambda _player: self.choices.clear())
 
     # --- the game's parts ---------------------------------------------------------------------------
 
@@ -301,7 +311,12 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
     # --- playing ------------------------------------------------------------------------------------
 
     async def controls(self, duel_id: int, player: int, *, guild: int) -> CH:
-        """The private controls of the player's seat when it is to act, refused privately otherwise."""
+        """The private controls of the player's seat when it is to act, refused privately otherwise; read
+        once per version of the duel (`choices`): opening the controls, then choosing in them, read it
+        once. A refusal is not kept: it is read again."""
+        kept = self.choices.get(duel_id)
+        if kept is not None and (player, guild) in kept:
+            return kept[(player, guild)]
 
         def unit(conn: Connection) -> CH:
             duel = self.duels.load(conn, duel_id, guild=guild)
@@ -311,7 +326,10 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
                 raise refusal
             return self._choice(conn, duel, seat, self.foe_language(conn, duel, seat))
 
-        return await self.db.read(unit)
+        generation = self.choices.generation
+        choice = await self.db.read(unit)
+        self.choices.put(duel_id, {**(self.choices.get(duel_id) or {}), (player, guild): choice}, generation)
+        return choice
 
     # --- steps the games' parts use -----------------------------------------------------------------
 

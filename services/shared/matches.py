@@ -31,6 +31,7 @@ from services.infra import scheduler as jobs
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import enqueue
 from store.connection import Connection
+from store.db import announce
 
 S = TypeVar("S")
 Author = Literal["player", "ai", "timeout", "skip"]  # skip: the AI for a player who asked
@@ -173,6 +174,12 @@ def _when(value: str | None) -> datetime | None:
 
 def _json(value: Any) -> str | None:
     return None if value is None else json.dumps(value, sort_keys=True)
+
+
+MATCHES_TOPIC = "matches"
+"""What every save of a match announces, with its id as key: a process keeping what a seat's controls show
+(services/shared/duels.py `SecretDuels.choices`) forgets that match once the save commits, in every
+process."""
 
 
 class Matches(Generic[S, M]):
@@ -385,6 +392,7 @@ class Matches(Generic[S, M]):
         )
         if cursor.rowcount != 1:
             raise self.stale()
+        announce(conn, MATCHES_TOPIC, str(match.id))
         return updated
 
     def _next_number(self, conn: Connection) -> int:

@@ -65,6 +65,14 @@ class _Kept(Generic[K, V]):
         self._values: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
 
+    def known(self, key: K) -> V | None:
+        """The value kept for `key`, if any (without making it)."""
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        return None
+
     def get(self, key: K, make: Callable[[], V]) -> V:
         with self._lock:
             if key in self._values:
@@ -76,6 +84,18 @@ class _Kept(Generic[K, V]):
             while len(self._values) > self.size:
                 self._values.popitem(last=False)
         return value
+
+
+def _sheet_key(
+    game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int
+) -> tuple[Any, ...]:
+    return (game, tuple(cells), normalize_locale(locale), columns)
+
+
+def _strip_key(
+    game: str, cards: Sequence[StripCard], locale: str | None, scale: float, figures: bool
+) -> tuple[Any, ...]:
+    return (game, tuple(cards), normalize_locale(locale), scale, figures)
 
 
 def _half_back(label: str, art: CardArt) -> Image.Image:
@@ -183,7 +203,7 @@ class CardImages:
         art = spec.card_art if spec is not None else None
         if spec is None or art is None:
             raise NotFound("error.card_not_found", name=echo(game))
-        key = (game, tuple(cells), normalize_locale(locale), columns)
+        key = _sheet_key(game, cells, locale, columns)
         return self._sheets.get(key, partial(self._draw_sheet, spec, art, cells, locale, columns))
 
     def _draw_sheet(
@@ -210,6 +230,10 @@ class CardImages:
     async def sheet(
         self, game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int = 3
     ) -> bytes:
+        # a sheet already drawn (a new HOSS booster's six backs) needs no thread hop
+        kept = self._sheets.known(_sheet_key(game, cells, locale, columns))
+        if kept is not None:
+            return kept
         return await asyncio.to_thread(self.sheet_now, game, list(cells), locale, columns)
 
     def strip_now(
@@ -224,7 +248,7 @@ class CardImages:
         a hand, a line-up, `figures.py`), composed from the cached cards. The PNG's description names the
         cards in order (the picture's text alternative; the message keeps its text too): hidden-information
         scans read attached files, so a strip sent to the wrong reader is caught by the names it carries."""
-        key = (game, tuple(cards), normalize_locale(locale), scale, figures)
+        key = _strip_key(game, cards, locale, scale, figures)
         return self._strips.get(key, partial(self._draw_strip, game, list(cards), locale, scale, figures))
 
     def _draw_strip(
@@ -306,4 +330,8 @@ class CardImages:
         scale: float = STRIP_SCALE,
         figures: bool = False,
     ) -> bytes:
+        # a strip already drawn (a Pillz line-up at each opening of the controls) needs no thread hop
+        kept = self._strips.known(_strip_key(game, cards, locale, scale, figures))
+        if kept is not None:
+            return kept
         return await asyncio.to_thread(self.strip_now, game, list(cards), locale, scale, figures)

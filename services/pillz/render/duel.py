@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power, round_chance
+from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power, round_chances
 from engine.protocol import SPECTATOR
 from services.community.card_names import beside
 from services.infra.messages import CardStrip, Embed, MessageSpec, Number, StripCard, Text
@@ -238,7 +238,7 @@ class Bet:
 
     pillz: int
     attack: int
-    chance: float  # engine.pillz.round_chance: the rulebook's odds over what the player cannot know
+    chance: float  # engine.pillz.round_chance(s): the rulebook's odds over what the player cannot know
 
 
 @dataclass(frozen=True)
@@ -270,8 +270,8 @@ def bet_rows(choice: Choice) -> tuple[BetRow, ...]:
             place,
             me,
             tuple(
-                Bet(pillz, attack_power(me, foe) * pillz, round_chance(me, foes, pillz, foe_left))
-                for pillz in range(left + 1)
+                Bet(pillz, attack_power(me, foe) * pillz, chance)
+                for pillz, chance in enumerate(round_chances(me, foes, left, foe_left))
             ),
         )
         for place, me in enumerate(state.hands[seat])

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine.pillz.rules import round_chance
+from engine.pillz.rules import round_chance, round_chances
 from tests.engine.pillz.helpers import fighter
 
 
@@ -61,3 +61,19 @@ def test_abilities_that_change_power_count() -> None:
 def test_no_opposing_character_is_refused() -> None:
     with pytest.raises(ValueError, match="no opposing character"):
         round_chance(fighter("me"), [], 3, 3)
+
+
+def test_every_amount_at_once_is_each_amounts_chance() -> None:
+    """What the controls show per amount, worked out in one pass: exactly `round_chance` of each amount,
+    with a power bonus, against one revealed character or several unused ones."""
+    furious = fighter("me", power=5, ability="power_bonus", value=2)
+    foes = [
+        fighter("a", power=8),
+        fighter("b", power=2),
+        fighter("c", power=5, ability="power_bonus", value=3),
+    ]
+    for me in (furious, fighter("me", power=4)):
+        for against in (foes[:1], foes):
+            for left, foe_left in ((12, 12), (0, 3), (5, 0)):
+                expected = tuple(round_chance(me, against, pillz, foe_left) for pillz in range(left + 1))
+                assert round_chances(me, against, left, foe_left) == expected

@@ -241,3 +241,45 @@ def test_a_new_strip_of_cards_seen_before_is_the_strip_drawn_from_full_size_card
         path.unlink()
     assert images.strip_now("hoss", later, "fr") == expected
     assert not list(images.cache.folder.rglob("*.png"))  # no card drawn or read again
+
+
+async def test_a_strip_already_drawn_is_answered_without_a_thread(
+    images: CardImages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Pillz line-up is sent at each opening of the controls: once drawn, the same strip in the same
+    language takes no hop to a worker thread (a new language or line-up still does)."""
+    hops: list[object] = []
+    original = asyncio.to_thread
+
+    async def counted(function: Any, *args: Any) -> Any:
+        hops.append(function)
+        return await original(function, *args)
+
+    monkeypatch.setattr(asyncio, "to_thread", counted)
+    cards = [StripCard("orc_guerrier_1"), StripCard("orc_mage_1", "or", 2, True)]
+    first = await images.strip("hoss", cards, "fr", figures=True)
+    assert await images.strip("hoss", cards, "fr", figures=True) == first
+    assert len(hops) == 1
+    assert await images.strip("hoss", cards, "en", figures=True) != first
+    assert len(hops) == 2
+
+
+async def test_a_sheet_already_drawn_is_answered_without_a_thread(
+    images: CardImages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every new HOSS booster shows the same six backs: once drawn, that sheet takes no worker thread."""
+    hops: list[object] = []
+    original = asyncio.to_thread
+
+    async def counted(function: Any, *args: Any) -> Any:
+        hops.append(function)
+        return await original(function, *args)
+
+    monkeypatch.setattr(asyncio, "to_thread", counted)
+    backs: list[tuple[str, CardCopy] | None] = [None] * 6
+    first = await images.sheet("hoss", backs, "fr")
+    assert await images.sheet("hoss", backs, "fr") == first
+    assert len(hops) == 1
+    shown = [("orc_guerrier_1", CardCopy("basique", 0, False)), *backs[1:]]
+    assert await images.sheet("hoss", shown, "fr") != first
+    assert len(hops) == 2

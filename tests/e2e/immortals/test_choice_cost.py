@@ -1,0 +1,42 @@
+"""What an Immortal's War choice costs (issue 39): the controls are read once per version of the duel —
+opening them, then picking a unit and a spell in them, read once — and a save of the duel (a choice, a
+timeout) forgets what was kept, so a seat that has chosen is refused again and never shown its old
+controls."""
+
+from __future__ import annotations
+
+from sandbox.harness import BotHarness
+from tests.e2e.immortals.test_duel import duel_message, friend_duel, immortals
+from tests.e2e.messages import shown
+
+
+async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(harness: BotHarness) -> None:
+    alice, bob, duel_id = await friend_duel(harness)
+    assert harness.bot is not None
+    db = harness.bot.services.db
+    duel = await immortals(harness).duels.get(duel_id)
+    assert duel.state is not None
+    engager = duel.state.engager
+    first, second = (alice, bob) if duel.seats[engager] == alice.id else (bob, alice)
+    round_ = duel.state.round
+    reads = db.reads
+    controls = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
+    assert controls.message is not None
+    unit = await harness.emu.select(
+        first, values=["0"], custom_id=f"immortals:unit:{duel_id}:{round_}:-", message=controls.message
+    )
+    assert unit.message is not None
+    spell = await harness.emu.select(
+        first, values=["0"], custom_id=f"immortals:spell:{duel_id}:{round_}:0", message=unit.message
+    )
+    assert spell.message is not None
+    assert db.reads - reads == 1  # opened, then a unit and a spell picked: one read
+    done = await harness.emu.click(first, "Valider", message=spell.message)
+    assert done.message is not None
+    await harness.settle()
+    again = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
+    assert again.message is not None
+    assert "déjà fait" in shown(again.message)  # read again after the save: refused, not kept
+    counter = await harness.emu.click(second, "Jouer", message=duel_message(harness, duel_id))
+    assert counter.message is not None
+    assert "À vous de contrer" in shown(counter.message)

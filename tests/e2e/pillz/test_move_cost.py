@@ -1,0 +1,58 @@
+"""What a Pillz move costs (issue 39): the controls' choice is read once per version of the duel, and the
+characters' selects are rendered once per version, seat and language; a save of the duel forgets both."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import cogs.pillz.duel as duel_cog
+from sandbox.harness import BotHarness
+from services.pillz.duel_match import Choice
+from tests.e2e.messages import shown
+from tests.e2e.pillz.helpers import bet_select, duel_message, first_unused, friend_duel, pillz
+
+
+async def test_choosing_in_the_controls_reads_nothing_and_renders_the_selects_once(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rendered: list[int] = []
+    original = duel_cog._bet_selects
+
+    def counted(choice: Choice, catalog: Any, locale: str) -> Any:
+        rendered.append(choice.version)
+        return original(choice, catalog, locale)
+
+    monkeypatch.setattr(duel_cog, "_bet_selects", counted)
+    alice, bob, duel_id = await friend_duel(harness)
+    assert harness.bot is not None
+    db = harness.bot.services.db
+    duel = await pillz(harness).duels.get(duel_id)
+    seat = duel.to_act()[0]
+    user = alice if duel.seats[seat] == alice.id else bob
+    place = await first_unused(harness, duel_id, seat)
+    reads = db.reads
+    controls = await harness.emu.click(user, "Jouer", message=duel_message(harness, duel_id))
+    assert controls.message is not None
+    assert db.reads - reads == 1  # the choice, read once
+    for bet in (2, 0, 1):
+        picked = await harness.emu.select(
+            user, values=[str(bet)], custom_id=bet_select(controls.message, place), message=controls.message
+        )
+        assert picked.message is not None
+        assert f"Jouer ({bet} pillz)" in [b.replace("\u00a0", " ") for b in picked.message.button_labels]
+    assert db.reads - reads == 1  # choosing three times read nothing more
+    assert rendered == [duel.version]  # the selects, rendered once for the three replies
+    played = await harness.emu.click(user, "Jouer (1 pillz)", message=picked.message)
+    assert played.message is not None
+    assert "Joué\u00a0:" in shown(played.message)
+    await harness.settle()
+    # the move saved the duel: the other seat's controls, and any of this one's, are read again
+    reads = db.reads
+    now = await pillz(harness).duels.get(duel_id)
+    other = alice if now.seats[now.to_act()[0]] == alice.id else bob
+    again = await harness.emu.click(other, "Jouer", message=duel_message(harness, duel_id))
+    assert again.message is not None
+    assert again.message.ephemeral
+    assert db.reads - reads == 2  # `get` above, and the controls' choice
