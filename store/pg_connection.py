@@ -213,16 +213,9 @@ class PgConnection:
 
     def execute(self, sql: str, params: Params | None = ()) -> Cursor:
         """`params=None` runs `sql` as written, several statements allowed (a migration's text)."""
-        cursor = self._cursor
-        try:
-            cursor.execute(sql if params is None else translate(sql), params)
-            if self._pipeline is not None:
-                self._sync()
-        except psycopg.Error as exc:
-            self._raise_sent(exc)
-            raise_translated(exc)
-            raise
-        return _answer(cursor)
+        return self._answered(
+            lambda cursor: cursor.execute(sql if params is None else translate(sql), params)
+        )
 
     def send(self, sql: str, params: Params) -> None:
         """Run a statement whose answer the unit does not read (a ledger row, an idempotency key). In a
@@ -273,9 +266,13 @@ class PgConnection:
             raise SentFailed(str(exc).strip()) from exc
 
     def executemany(self, sql: str, seq: Iterable[Params]) -> Cursor:
+        return self._answered(lambda cursor: cursor.executemany(translate(sql), list(seq)))
+
+    def _answered(self, run: Callable[[psycopg.Cursor[Any]], object]) -> Cursor:
+        """Run a statement whose answer the unit reads: in a pipeline, everything sent ahead leaves with it."""
         cursor = self._cursor
         try:
-            cursor.executemany(translate(sql), list(seq))
+            run(cursor)
             if self._pipeline is not None:
                 self._sync()
         except psycopg.Error as exc:
