@@ -70,3 +70,16 @@ PINNED: dict[str, dict[str | None, str]] = {
 def test_the_labs_duels_stay_the_duels_they_were(terrain: str | None) -> None:
     assert digest(starter_deck(), terrain, 100) == PINNED["starter"][terrain]
     assert digest(grown_deck(), terrain, 40) == PINNED["grown"][terrain]
+
+
+def test_the_practice_mirror_has_one_size_whatever_the_seed() -> None:
+    """The lab reads a candidate seed's terrain from the sizes of the two decks and known spells, the
+    opponent's taken from one seed's mirror (engine/immortals/lab.py, `drawn_on`): the mirror has the
+    player's deck size and the starter spells for every seed."""
+    starters = sum(s.starter for s in catalog().spells)
+    for deck in (starter_deck(), grown_deck()):
+        sizes = {
+            (len(o.deck), len(o.extra["spells"]))
+            for o in (opponent_setup(catalog(), deck, seed) for seed in range(50))
+        }
+        assert sizes == {(len(deck.deck), starters)}
