@@ -19,6 +19,11 @@ Medians of `--runs` runs. Measured (load average about 2, two runs each; details
     before: lab duel 4.25 / 4.39 ms wall, the AI 3.29 / 3.15 ms CPU; 4.76 / 4.78 ms CPU at the reference
     after:  lab duel 2.66 / 2.57 ms wall, the AI 1.81 / 1.79 ms CPU; 3.25 / 3.11 ms CPU at the reference
 
+and once the lab read a seed's terrain from its draw (load average about 1.5, three runs each):
+
+    before: lab duel 2.61 / 2.57 / 2.52 ms CPU, the AI 1.84 / 1.80 / 1.75 ms; 3.09 / 3.06 / 3.18 at the reference
+    after:  lab duel 2.27 / 2.15 / 2.16 ms CPU, the AI 1.86 / 1.77 / 1.78 ms; 2.72 / 2.70 / 2.68 at the reference
+
     python -m benchmarks.immortals_lab_ai [--duels 400] [--runs 3]
 """
 

@@ -173,6 +173,9 @@ class ImmortalsCatalog(CatalogBase[ImmortalsCard]):
     # of a private field costs microseconds, and a duel's start makes dozens of lookups.
     _families: dict[str, Family] = PrivateAttr(default_factory=dict)
     _spells: dict[str, ImmortalsSpell] = PrivateAttr(default_factory=dict)
+    _ids_by_tier: tuple[tuple[ImmortalsCard, ...], dict[int | None, tuple[str, ...]]] | None = PrivateAttr(
+        default=None
+    )
 
     def model_post_init(self, context: Any, /) -> None:
         self._families = {f.id: f for f in self.families}
@@ -186,6 +189,27 @@ class ImmortalsCatalog(CatalogBase[ImmortalsCard]):
 
     def spells_by_id(self) -> Mapping[str, ImmortalsSpell]:
         return self._index("_spells")
+
+    def sorted_ids(self, tier: int | None = None) -> tuple[str, ...]:
+        """The ids of the cards of `tier` (of every tier for None) in order, built once per tuple of cards
+        as `cards_by_id` is: the practice duel's mirror deck picks among them once per unit of the
+        player's deck, and the lab builds a mirror deck per duel."""
+        private = self.__pydantic_private__
+        assert private is not None
+        cards = self.cards
+        built: tuple[tuple[ImmortalsCard, ...], dict[int | None, tuple[str, ...]]] | None = private.get(
+            "_ids_by_tier"
+        )
+        if built is None or built[0] is not cards:
+            ids = sorted((c.id, c.tier) for c in cards)
+            tiers = {c.tier for c in cards}
+            table: dict[int | None, tuple[str, ...]] = {
+                t: tuple(i for i, ct in ids if ct == t) for t in tiers
+            }
+            table[None] = tuple(i for i, _ in ids)
+            built = (cards, table)
+            private["_ids_by_tier"] = built
+        return built[1].get(tier, ())
 
     def family(self, family_id: str) -> Family | None:
         return self._index("_families").get(family_id)

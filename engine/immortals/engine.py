@@ -138,6 +138,18 @@ def _draw_side(
     return tuple(units), tuple(spells)
 
 
+def drawn_terrain(seed: int, sizes: Sequence[tuple[int, int]]) -> str:
+    """The terrain `new_game` draws from `seed` for two seats whose decks and known spells have `sizes`
+    (seat order), without building the duel: the draws before the terrain's, each seat's units then
+    spells (`_draw_side`), depend only on how many there are to draw from. The lab tries seeds until one
+    draws its terrain, and a whole duel costs far more than this."""
+    rng, _ = RngState.from_seed(seed, "immortals").advance()
+    for deck, spells in sizes:
+        rng.sample(range(deck), UNITS_DRAWN)
+        rng.sample(range(spells), min(SPELLS_DRAWN, spells))
+    return rng.choice(TERRAINS)
+
+
 def _side(state: ImmortalsState, seat: int, choice: Choose) -> Side:
     """`seat`'s unit and spell for the round (`apply` checked the choice)."""
     for unit in state.units[seat]:
@@ -172,7 +184,7 @@ class ImmortalsEngine:
         by_seat = sorted(players, key=lambda p: p.seat)
         rng, rng_state = RngState.from_seed(seed, "immortals").advance()
         sides = [_draw_side(p, catalog, rng) for p in by_seat]
-        if terrain is None:
+        if terrain is None:  # after the sides' draws, as `drawn_terrain` replays them
             terrain = rng.choice(TERRAINS)
         units = (sides[0][0], sides[1][0])
         engager, totals = engage_order(units, rng)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 from engine.immortals.ai import choose
 from engine.immortals.catalog import ImmortalsCatalog
-from engine.immortals.engine import ImmortalsEngine
+from engine.immortals.engine import ImmortalsEngine, drawn_terrain
 from engine.immortals.state import Choose, ImmortalsState, seat_to_act
 from engine.lab import LabBattle
 from engine.protocol import CATALOG_OPTION, PlayerSetup
@@ -61,13 +61,33 @@ def drawn_on(
     terrain: str,
     seed: int,
 ) -> tuple[int, ImmortalsState]:
-    """The first seed derived from `seed` whose duel is drawn on `terrain`, and that duel's first state."""
+    """The first seed derived from `seed` whose duel is drawn on `terrain`, and that duel's first state.
+
+    A candidate's terrain is read from its draw alone (`drawn_terrain`, from the sizes of the two decks
+    and known spells) and only the chosen candidate's duel is built: four candidates on average. The
+    opponent's sizes are those of the first candidate's opponent: `opponent_of` must give one deck size
+    and one number of known spells whatever the seed (the practice mirror deck does: the player's deck
+    size and the starter spells); the chosen candidate's opponent is checked against them."""
+    mine = _sizes(deck)
+    first = opponent_of(derive(seed, TERRAIN_LABEL, 0))
+    theirs = _sizes(first)
     for k in range(MAX_TRIES):
         candidate = derive(seed, TERRAIN_LABEL, k)
-        state = new_duel(catalog, (deck, opponent_of(candidate)), candidate)
-        if state.terrain == terrain:
-            return candidate, state
+        if drawn_terrain(candidate, (mine, theirs)) != terrain:
+            continue
+        opponent = first if k == 0 else opponent_of(candidate)
+        if _sizes(opponent) != theirs:
+            raise ValueError("the opponent's deck or spells change size with the seed")
+        state = new_duel(catalog, (deck, opponent), candidate)
+        if state.terrain != terrain:
+            raise AssertionError(f"seed {candidate}: the duel's terrain is not the one its draw gave")
+        return candidate, state
     raise ValueError(f"no duel drawn on {terrain}")
+
+
+def _sizes(setup: PlayerSetup) -> tuple[int, int]:
+    """What the engine draws a seat's units and spells from (its extras as `new_game` reads them)."""
+    return len(setup.deck), len(setup.extra.get("spells", ()))
 
 
 def lab_battles(

@@ -49,8 +49,8 @@ def practice_deck(
     for entry in deck:
         card = catalog.card(entry["card"])
         tier = card.tier if card is not None else 1
-        pool = sorted(c.id for c in catalog.cards if c.tier == tier and c.id not in chosen)
-        pool = pool or sorted(c.id for c in catalog.cards if c.id not in chosen)
+        pool = [i for i in catalog.sorted_ids(tier) if i not in chosen]
+        pool = pool or [i for i in catalog.sorted_ids() if i not in chosen]
         chosen.append(rng.choice(pool))
     spells = [s.id for s in catalog.spells if s.starter]
     return {"cards": chosen, "xp": [int(e["xp"]) for e in deck], "copies": [], "spells": spells}

@@ -114,3 +114,17 @@ def test_level_thresholds_must_increase() -> None:
     data = raw()
     data["level_xp"] = [30, 30, 160, 300]
     _refused(data, "strictly increasing")
+
+
+def test_the_sorted_ids_of_a_tier_follow_the_cards_of_the_catalog_they_are_read_from() -> None:
+    """The practice mirror deck picks among a tier's ids in order; a copy of the catalog with other cards
+    (the tests' `model_copy`) reads its own, not the table of the catalog it was copied from."""
+    cat = catalog()
+    for tier in (1, 2, 3):
+        assert cat.sorted_ids(tier) == tuple(sorted(c.id for c in cat.cards if c.tier == tier))
+    assert cat.sorted_ids() == tuple(sorted(c.id for c in cat.cards))
+    assert cat.sorted_ids(4) == ()
+    fewer = cat.model_copy(update={"cards": tuple(c for c in cat.cards if c.tier != 3)})
+    assert fewer.sorted_ids(3) == ()
+    assert fewer.sorted_ids() == tuple(sorted(c.id for c in fewer.cards))
+    assert cat.sorted_ids(3) == tuple(sorted(c.id for c in cat.cards if c.tier == 3))

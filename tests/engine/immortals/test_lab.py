@@ -8,11 +8,16 @@ import dataclasses
 import random
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
-from engine.immortals import TERRAINS, Choose, ImmortalsCatalog, ImmortalsState, choose
+import pytest
+
+from engine.immortals import TERRAINS, Choose, ImmortalsCatalog, ImmortalsState, choose, lab
+from engine.immortals.engine import drawn_terrain
 from engine.immortals.lab import drawn_on, lab_battles, new_duel, play_duel
 from engine.immortals.state import engaged, spells_left
 from engine.protocol import PlayerSetup
+from engine.rng import derive
 from services.infra.catalogs import DATA_DIR, load_catalog
 
 Policy = Callable[[ImmortalsState, int, random.Random], Choose]
@@ -60,6 +65,73 @@ def test_a_terrains_duels_are_duels_whose_own_draw_gave_that_terrain() -> None:
         ):
             assert battle.seed == drawn_on(catalog(), MINE, lambda s: THEIRS, terrain, seed)[0]
             assert new_duel(catalog(), (MINE, THEIRS), battle.seed).terrain == terrain
+
+
+def test_a_seeds_terrain_is_read_from_its_draw_without_building_the_duel() -> None:
+    """`drawn_terrain` replays `new_game`'s draws before the terrain's from the sizes of the decks and
+    known spells alone: the same terrain as the whole duel, whatever the sizes (fewer spells than drawn,
+    none, more)."""
+    spells = [s.id for s in catalog().spells]
+    ids = [c.id for c in catalog().cards]
+    for seed in range(60):
+        rng = random.Random(seed)
+        setups = tuple(
+            PlayerSetup(
+                seat=seat,
+                player_id=seat + 1,
+                deck=tuple(ids[seat * 30 : seat * 30 + (size := rng.randint(4, 12))]),
+                extra={"xp": [0] * size, "spells": spells[: rng.choice([0, 3, 8, 12])]},
+            )
+            for seat in (0, 1)
+        )
+        sizes = [(len(p.deck), len(p.extra["spells"])) for p in setups]
+        assert drawn_terrain(seed, sizes) == new_duel(catalog(), (setups[0], setups[1]), seed).terrain
+
+
+def test_a_terrains_duel_is_built_once_and_its_opponent_at_most_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Candidates whose draw gives another terrain are skipped before their duel or their opponent is
+    built: the first candidate's opponent gives the sizes, the chosen one's plays."""
+    built: list[int] = []
+    asked: list[int] = []
+
+    def opponent(seed: int) -> PlayerSetup:
+        asked.append(seed)
+        return THEIRS
+
+    def counting(*args: Any) -> ImmortalsState:
+        built.append(args[2])
+        return new_duel(*args)
+
+    monkeypatch.setattr(lab, "new_duel", counting)
+    for seed in range(20):
+        built.clear()
+        asked.clear()
+        played, state = drawn_on(catalog(), MINE, opponent, "marais", seed)
+        assert state.terrain == "marais"
+        assert built == [played]
+        assert asked in ([played], [derive(seed, lab.TERRAIN_LABEL, 0), played])
+
+
+def test_an_opponent_whose_deck_changes_size_with_the_seed_is_refused() -> None:
+    """The candidates' terrains are read with the first candidate's opponent's sizes: an opponent that
+    changes size would make them wrong, so the lab refuses it rather than play another duel."""
+    short = dataclasses.replace(THEIRS, deck=THEIRS.deck[:6], extra={"xp": [0] * 6, "spells": []})
+    refused = 0
+    for seed in range(10):
+        first, second = (derive(seed, lab.TERRAIN_LABEL, k) for k in range(2))
+        terrain = drawn_terrain(second, [(8, 8), (8, 8)])
+        if drawn_terrain(first, [(8, 8), (8, 8)]) == terrain:
+            continue
+
+        def opponent(candidate: int, first: int = first) -> PlayerSetup:
+            return THEIRS if candidate == first else short
+
+        with pytest.raises(ValueError, match="change size"):
+            drawn_on(catalog(), MINE, opponent, terrain, seed)
+        refused += 1
+    assert refused > 3
 
 
 def peeking(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
