@@ -51,7 +51,7 @@ from engine.rng import RngState
 Record = dict[str, Any]
 
 
-def _idle() -> float:
+def idle_rnd() -> float:
     raise RuntimeError("no chance outside a simulation segment")
 
 
@@ -93,7 +93,7 @@ class Battle:
         self.sides = (Side(0, decks[0], self.cards), Side(1, decks[1], self.cards))
         self.sides[0].foe, self.sides[1].foe = self.sides[1], self.sides[0]
         self.rng_state = rng_state
-        self.rnd: Callable[[], float] = _idle
+        self.rnd: Callable[[], float] = idle_rnd
         self.logging = log
         self.move_pauses = move_pauses
         self.entries: list[dict[str, Any]] | None = None
@@ -181,7 +181,7 @@ class Battle:
             if flow.plan_pause(self):
                 break
             self.entries = [] if self.logging else None
-        self.rnd = _idle
+        self.rnd = idle_rnd
         self.entries = None
         return self.records[first:]
 

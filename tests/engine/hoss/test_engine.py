@@ -206,6 +206,35 @@ def test_a_clone_plays_on_independently() -> None:
     assert copy.round == battle.round
 
 
+def _continued(battle: Battle, seed: int) -> tuple[HossState, list[Any]]:
+    """The battle played on to its end with a seeded random policy: its last state and its log."""
+    policy = random_policy(seed)
+    run(battle, (policy, policy))
+    return to_state(battle), battle.records
+
+
+@pytest.mark.parametrize("seed", [1, 4, 9])
+def test_a_clone_is_the_battle_the_state_translation_gives_back(seed: int) -> None:
+    """At every pause the look-aheads' copy holds the same state as a round trip through `HossState`,
+    and both play on to the same battle, log included (Défenseurs, statuses, evolutions, deflections)."""
+    decks, cards = prepare(PLAYERS, CATALOG)
+    battle = Battle.start(decks, cards, seed, move_pauses=True)
+    policy = random_policy(seed)
+    pauses = 0
+    while not battle.over:
+        copy, restored = clone(battle, log=True), from_state(to_state(battle), log=True)
+        assert to_state(copy) == to_state(battle)
+        assert _continued(copy, pauses) == _continued(restored, pauses)
+        pauses += 1
+        for s in battle.waiting():
+            legal = battle.legal_actions(s)
+            while legal:
+                battle.answer(s, policy(battle, s, legal))
+                legal = battle.legal_actions(s)
+        battle.resume()
+    assert pauses > 3
+
+
 def test_the_longest_battles_stay_within_max_steps() -> None:
     always_move = _mover
     _, _, steps = protocol_game(1, (passive_policy, passive_policy))
