@@ -128,22 +128,26 @@ class Model:
     decision (`ai.py` builds one per answer): kept longer, it would read creatures that have changed.
     """
 
-    __slots__ = ("_hits", "_outputs", "_rates", "_stand_ins")
+    __slots__ = ("_hits", "_outputs", "_pools", "_rates", "_stand_ins")
 
     def __init__(self) -> None:
         self._hits: dict[tuple[Fighter, Fighter, bool], float] = {}
         self._outputs: dict[tuple[Fighter, tuple[Fighter, ...]], float] = {}
+        self._pools: dict[tuple[Fighter, tuple[Fighter, ...]], list[int]] = {}
         self._rates: dict[Fighter, float] = {}
         self._stand_ins: dict[Side, Side] = {}
 
     def stand_in(self, side: Side) -> Side:
         """An empty copy of `side`'s setup (deck, cards, buffs, current synergy, foe) to build shadow
-        creatures on, so the model never writes into the live battle, not even into its stats cache."""
+        creatures on, so the model never changes the live battle. It shares the side's stats cache: a
+        memo of pure values keyed by card and total bonus under the same buffs, which every decision
+        of the battle would otherwise compute again."""
         copy = self._stand_ins.get(side)
         if copy is None:
             copy = self._stand_ins[side] = Side(side.seat, side.deck, side.cards)
             copy.synergy = list(side.synergy)
             copy.foe = side.foe
+            copy.stats = side.stats
         return copy
 
     def shadow(self, side: Side, uid: str, card: CardSpec, copy: CopySpec) -> Fighter:
@@ -183,6 +187,14 @@ class Model:
             value = self._hits[key] = hit_value(a, t, aimed)
         return value
 
+    def targets(self, a: Fighter, units: tuple[Fighter, ...]) -> list[int]:
+        """`pool(a, units)`, the same for every protégé, path and card tried against the same side."""
+        key = (a, units)
+        found = self._pools.get(key)
+        if found is None:
+            found = self._pools[key] = pool(a, units)
+        return found
+
     def rate(self, a: Fighter) -> float:
         value = self._rates.get(a)
         if value is None:
@@ -196,10 +208,11 @@ class Model:
         if not mine:
             return taken
         hits = self._hits
+        units = tuple(mine)
         for a in enemies:
             if a.is_def or a.frozen:
                 continue
-            targets = pool(a, mine)
+            targets = self.targets(a, units)
             rate = self.rate(a) / len(targets)
             bit = a.race_bit
             for i in targets:
@@ -217,11 +230,11 @@ class Model:
                 taken[i] += rate * left * value
         return taken
 
-    def output(self, a: Fighter, enemies: Sequence[Fighter]) -> float:
+    def output(self, a: Fighter, enemies: tuple[Fighter, ...]) -> float:
         """Expected damage per second (centi-PV) `a` deals to `enemies`."""
         if a.is_def or a.frozen or not enemies:
             return 0.0
-        targets = pool(a, enemies)
+        targets = self.targets(a, enemies)
         hit = self.hit
         return self.rate(a) * sum(hit(a, enemies[i]) for i in targets) / len(targets)
 
@@ -235,7 +248,7 @@ class Model:
             key = (u, them)
             value = kept.get(key)
             if value is None:
-                value = kept[key] = self.output(u, enemies)
+                value = kept[key] = self.output(u, them)
             found.append(value)
         return found
 
