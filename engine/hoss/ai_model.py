@@ -216,17 +216,21 @@ class Model:
             rate = self.rate(a) / len(targets)
             bit = a.race_bit
             for i in targets:
-                t = mine[i]
-                left = 1.0
-                for d in guards.get(i, ()):
-                    guard = mine[d]
-                    share = left * (1.0 if guard.resists_race & bit and t.fears_race & bit else INTERCEPT)
-                    taken[d] += rate * share * self.hit(a, guard, False)
-                    left -= share
+                t = units[i]
                 key = (a, t, True)
                 value = hits.get(key)
                 if value is None:
                     value = hits[key] = hit_value(a, t)
+                stood = guards.get(i)
+                if stood is None:  # nobody intercepts: rate x 1.0 x value is rate x value, bit for bit
+                    taken[i] += rate * value
+                    continue
+                left = 1.0
+                for d in stood:
+                    guard = units[d]
+                    share = left * (1.0 if guard.resists_race & bit and t.fears_race & bit else INTERCEPT)
+                    taken[d] += rate * share * self.hit(a, guard, False)
+                    left -= share
                 taken[i] += rate * left * value
         return taken
 
@@ -257,7 +261,7 @@ class Model:
         total = 0.0
         taken = self.incoming(mine, enemies, guards)
         for u, rate, out in zip(mine, taken, self.outputs(mine, enemies), strict=True):
-            life = LIFE_CAP_S if rate <= 0 else min(LIFE_CAP_S, (u.hp + u.shield) / rate)
+            life = LIFE_CAP_S if rate <= 0 else min(LIFE_CAP_S, (u.max_hp - u.damage + u.shield) / rate)
             total += out * life
         return total
 

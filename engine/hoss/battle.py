@@ -142,14 +142,18 @@ class Battle:
 
     def legal_actions(self, seat: int) -> list[HossAction]:
         """What `seat` may do now (a fresh list; computed once per answer, as policies ask repeatedly)."""
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[HossAction]:
+        """The kept list itself, for reading only."""
         side = self.sides[seat]
         cached = side.legal_cache
         if cached is None or cached[0] is not side.steps or cached[1] != len(side.answers):
             cached = side.legal_cache = (side.steps, len(side.answers), legal(side.steps, side.answers))
-        return list(cached[2])
+        return cached[2]
 
     def answer(self, seat: int, action: HossAction) -> None:
-        if action not in self.legal_actions(seat):
+        if action not in self._legal(seat):
             raise IllegalAction("error.illegal_action")
         self.sides[seat].answers.append(answer_of(action))
 
