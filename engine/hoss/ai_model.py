@@ -128,12 +128,15 @@ class Model:
     decision (`ai.py` builds one per answer): kept longer, it would read creatures that have changed.
     """
 
-    __slots__ = ("_hits", "_outputs", "_pools", "_rates", "_stand_ins")
+    __slots__ = ("_aims", "_hits", "_outputs", "_pools", "_rates", "_stand_ins")
 
     def __init__(self) -> None:
         self._hits: dict[tuple[Fighter, Fighter, bool], float] = {}
         self._outputs: dict[tuple[Fighter, tuple[Fighter, ...]], float] = {}
         self._pools: dict[tuple[Fighter, tuple[Fighter, ...]], list[int]] = {}
+        self._aims: dict[
+            tuple[Fighter, tuple[Fighter, ...]], tuple[float, list[tuple[int, Fighter, float]]]
+        ] = {}
         self._rates: dict[Fighter, float] = {}
         self._stand_ins: dict[Side, Side] = {}
 
@@ -195,6 +198,16 @@ class Model:
             found = self._pools[key] = pool(a, units)
         return found
 
+    def aim(self, a: Fighter, units: tuple[Fighter, ...]) -> tuple[float, list[tuple[int, Fighter, float]]]:
+        """`a`'s hits per second on each of its targets among `units`, and each target (index, creature,
+        expected damage of a hit aimed at it): what `incoming` reads for every guard placement tried."""
+        targets = self.targets(a, units)
+        aim = self._aims[a, units] = (
+            self.rate(a) / len(targets),
+            [(i, units[i], self.hit(a, units[i])) for i in targets],
+        )
+        return aim
+
     def rate(self, a: Fighter) -> float:
         value = self._rates.get(a)
         if value is None:
@@ -207,20 +220,17 @@ class Model:
         taken = [0.0] * len(mine)
         if not mine:
             return taken
-        hits = self._hits
         units = tuple(mine)
+        aims = self._aims
         for a in enemies:
             if a.is_def or a.frozen:
                 continue
-            targets = self.targets(a, units)
-            rate = self.rate(a) / len(targets)
+            aim = aims.get((a, units))
+            if aim is None:
+                aim = self.aim(a, units)
+            rate, aimed = aim
             bit = a.race_bit
-            for i in targets:
-                t = units[i]
-                key = (a, t, True)
-                value = hits.get(key)
-                if value is None:
-                    value = hits[key] = hit_value(a, t)
+            for i, t, value in aimed:
                 stood = guards.get(i)
                 if stood is None:  # nobody intercepts: rate x 1.0 x value is rate x value, bit for bit
                     taken[i] += rate * value
