@@ -248,9 +248,8 @@ class Model:
         """Expected damage per second (centi-PV) `a` deals to `enemies`."""
         if a.is_def or a.frozen or not enemies:
             return 0.0
-        targets = self.targets(a, enemies)
-        hit = self.hit
-        return self.rate(a) * sum(hit(a, enemies[i]) for i in targets) / len(targets)
+        aimed = (self._aims.get((a, enemies)) or self.aim(a, enemies))[1]
+        return self.rate(a) * sum(value for _, _, value in aimed) / len(aimed)
 
     def outputs(self, mine: Sequence[Fighter], enemies: Sequence[Fighter]) -> list[float]:
         """`output` of each of `mine`: the same whatever the Défenseurs guard and whoever stands beside
