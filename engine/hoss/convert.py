@@ -168,7 +168,7 @@ def copy_battle(b: Battle, *, log: bool = False) -> Battle:
     for old, new in zip(b.sides, c.sides, strict=True):
         by_uid: dict[str, Fighter] = {}
         for f in old.fighters:
-            g = by_uid[f.uid] = _copy_fighter(f, new)
+            g = by_uid[f.uid] = f.twin(new)
             new.fighters.append(g)
             if g.is_def:
                 new.defenders.append(g)
@@ -179,8 +179,6 @@ def copy_battle(b: Battle, *, log: bool = False) -> Battle:
 
 
 _SIDE_SLOTS = tuple(Side.__slots__)
-_FIGHTER_SLOTS = tuple(Fighter.__slots__)
-_UNSET = object()
 
 
 def _copy_side(side: Side) -> Side:
@@ -198,17 +196,3 @@ def _copy_side(side: Side) -> Side:
     s.answers = list(side.answers)
     s.legal_cache = None
     return s
-
-
-def _copy_fighter(f: Fighter, side: Side) -> Fighter:
-    """A creature restored from a state and not refreshed yet lacks its stats: they stay lazy."""
-    g = Fighter.__new__(Fighter)
-    for name in _FIGHTER_SLOTS:
-        value = getattr(f, name, _UNSET)
-        if value is not _UNSET:
-            setattr(g, name, value)
-    g.side = side
-    g.foe = side.foe
-    g.pool = []
-    g.pool_version = -1
-    return g

@@ -15,6 +15,7 @@ from engine.hoss import ENGINE
 from engine.hoss.actions import HossAction, Pass, Play
 from engine.hoss.battle import Battle
 from engine.hoss.convert import from_state, to_state
+from engine.hoss.fighters import Fighter
 from engine.hoss.sample import SAMPLE_CATALOG
 from engine.hoss.simulate import clone, first_policy, passive_policy, prepare, random_policy, run, simulate
 from engine.hoss.state import HossState
@@ -233,6 +234,24 @@ def test_a_clone_is_the_battle_the_state_translation_gives_back(seed: int) -> No
                 legal = battle.legal_actions(s)
         battle.resume()
     assert pauses > 3
+
+
+def test_a_creatures_twin_carries_every_attribute() -> None:
+    """`Fighter.twin` names its attributes one by one: a new one it forgot fails here, with or without
+    the stats computed (a battle restored from a state computes them lazily)."""
+    battle = Battle.start(*prepare(PLAYERS, CATALOG), 2)
+    for _ in range(3):
+        for seat in battle.waiting():
+            while legal := battle.legal_actions(seat):
+                battle.answer(seat, legal[0])
+        battle.resume()
+    creatures = [*battle.fighters(), *from_state(to_state(battle)).fighters()]
+    assert len(creatures) >= 4
+    for f in creatures:
+        twin = f.twin(f.side)
+        for name in Fighter.__slots__:
+            if name not in ("pool", "pool_version"):
+                assert getattr(twin, name, None) == getattr(f, name, None), name
 
 
 def test_the_longest_battles_stay_within_max_steps() -> None:
