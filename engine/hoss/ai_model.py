@@ -16,7 +16,10 @@ Everything is an expectation computed from the creatures' derived stats (no rand
   `LIFE_CAP_S`; what it deals over that lifetime is its worth in the exchange.
 
 The model reads creatures and never changes them: hypothetical creatures (hand cards, Rang 2 paths, creatures
-of a battle just restored from a state, whose stats are computed lazily) are built on a stand-in side.
+of a battle just restored from a state, whose stats are computed lazily) are built on their side without
+joining it. Building one reads the side's deck, synergy and buffs and may add an entry to the side's stats
+cache, a memo of pure values keyed by card and total bonus under the side's buffs: the battle plays on
+exactly as it would have.
 """
 
 from __future__ import annotations
@@ -120,15 +123,15 @@ class Model:
     decides.
 
     Nothing changes in the battle while a seat decides, so a hit's expected damage, a creature's damage
-    output against a side, the stand-in a side's hypothetical creatures are built on (and its stats
-    cache) are computed once per decision instead of once per candidate card, protégé or path. A cache
-    is keyed by the creatures themselves (never by `id`, which a freed shadow could pass to the next),
-    and the same expressions are evaluated in the same order, so every figure is bit for bit the one
-    an uncached evaluation gives: the AI decides exactly the same, only sooner. A `Model` lives for one
-    decision (`ai.py` builds one per answer): kept longer, it would read creatures that have changed.
+    output against a side and the targets an attacker aims at are computed once per decision instead
+    of once per candidate card, protégé or path. A cache is keyed by the creatures themselves (never by
+    `id`, which a freed shadow could pass to the next), and the same expressions are evaluated in the
+    same order, so every figure is bit for bit the one an uncached evaluation gives: the AI decides
+    exactly the same, only sooner. A `Model` lives for one decision (`ai.py` builds one per answer):
+    kept longer, it would read creatures that have changed.
     """
 
-    __slots__ = ("_aims", "_hits", "_outputs", "_pools", "_rates", "_stand_ins")
+    __slots__ = ("_aims", "_hits", "_outputs", "_pools", "_rates")
 
     def __init__(self) -> None:
         self._hits: dict[tuple[Fighter, Fighter, bool], float] = {}
@@ -138,24 +141,10 @@ class Model:
             tuple[Fighter, tuple[Fighter, ...]], tuple[float, list[tuple[int, Fighter, float]]]
         ] = {}
         self._rates: dict[Fighter, float] = {}
-        self._stand_ins: dict[Side, Side] = {}
-
-    def stand_in(self, side: Side) -> Side:
-        """An empty copy of `side`'s setup (deck, cards, buffs, current synergy, foe) to build shadow
-        creatures on, so the model never changes the live battle. It shares the side's stats cache: a
-        memo of pure values keyed by card and total bonus under the same buffs, which every decision
-        of the battle would otherwise compute again."""
-        copy = self._stand_ins.get(side)
-        if copy is None:
-            copy = self._stand_ins[side] = Side(side.seat, side.deck, side.cards)
-            copy.synergy = list(side.synergy)
-            copy.foe = side.foe
-            copy.stats = side.stats
-        return copy
 
     def shadow(self, side: Side, uid: str, card: CardSpec, copy: CopySpec) -> Fighter:
         """A creature as it would be in play on `side`, not added to it: a hand card, a Rang 2 path."""
-        g = Fighter(uid, self.stand_in(side), card, copy)
+        g = Fighter(uid, side, card, copy)
         g.refresh()
         return g
 
