@@ -36,8 +36,9 @@ it), so look-aheads are kept for paths.
 
 Cost: the model is a few hundred arithmetic operations per candidate, its pure results kept for the rest of
 the decision (`ai_model.Model`); look-aheads only for paths (a few per battle, each at most the rest of the
-battle). A lab battle (ranked opponents, this policy on both seats) costs about 4 ms of CPU on the
-development machine, several times the reference battle of benchmarks/hoss_battles.py (docs/performance.md).
+battle, on an object-by-object copy). A lab battle (ranked opponents, this policy on both seats) costs
+about 3 ms of CPU on the development machine, 5 times the reference battle of benchmarks/hoss_battles.py
+(benchmarks/hoss_lab_ai.py; docs/performance.md).
 """
 
 from __future__ import annotations

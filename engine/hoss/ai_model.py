@@ -16,7 +16,10 @@ Everything is an expectation computed from the creatures' derived stats (no rand
   `LIFE_CAP_S`; what it deals over that lifetime is its worth in the exchange.
 
 The model reads creatures and never changes them: hypothetical creatures (hand cards, Rang 2 paths, creatures
-of a battle just restored from a state, whose stats are computed lazily) are built on a stand-in side.
+of a battle just restored from a state, whose stats are computed lazily) are built on their side without
+joining it. Building one reads the side's deck, synergy and buffs and may add an entry to the side's stats
+cache, a memo of pure values keyed by card and total bonus under the side's buffs: the battle plays on
+exactly as it would have.
 """
 
 from __future__ import annotations
@@ -120,35 +123,28 @@ class Model:
     decides.
 
     Nothing changes in the battle while a seat decides, so a hit's expected damage, a creature's damage
-    output against a side, the stand-in a side's hypothetical creatures are built on (and its stats
-    cache) are computed once per decision instead of once per candidate card, protégé or path. A cache
-    is keyed by the creatures themselves (never by `id`, which a freed shadow could pass to the next),
-    and the same expressions are evaluated in the same order, so every figure is bit for bit the one
-    an uncached evaluation gives: the AI decides exactly the same, only sooner. A `Model` lives for one
-    decision (`ai.py` builds one per answer): kept longer, it would read creatures that have changed.
+    output against a side and the targets an attacker aims at are computed once per decision instead
+    of once per candidate card, protégé or path. A cache is keyed by the creatures themselves (never by
+    `id`, which a freed shadow could pass to the next), and the same expressions are evaluated in the
+    same order, so every figure is bit for bit the one an uncached evaluation gives: the AI decides
+    exactly the same, only sooner. A `Model` lives for one decision (`ai.py` builds one per answer):
+    kept longer, it would read creatures that have changed.
     """
 
-    __slots__ = ("_hits", "_outputs", "_rates", "_stand_ins")
+    __slots__ = ("_aims", "_hits", "_outputs", "_pools", "_rates")
 
     def __init__(self) -> None:
         self._hits: dict[tuple[Fighter, Fighter, bool], float] = {}
         self._outputs: dict[tuple[Fighter, tuple[Fighter, ...]], float] = {}
+        self._pools: dict[tuple[Fighter, tuple[Fighter, ...]], list[int]] = {}
+        self._aims: dict[
+            tuple[Fighter, tuple[Fighter, ...]], tuple[float, list[tuple[int, Fighter, float]]]
+        ] = {}
         self._rates: dict[Fighter, float] = {}
-        self._stand_ins: dict[Side, Side] = {}
-
-    def stand_in(self, side: Side) -> Side:
-        """An empty copy of `side`'s setup (deck, cards, buffs, current synergy, foe) to build shadow
-        creatures on, so the model never writes into the live battle, not even into its stats cache."""
-        copy = self._stand_ins.get(side)
-        if copy is None:
-            copy = self._stand_ins[side] = Side(side.seat, side.deck, side.cards)
-            copy.synergy = list(side.synergy)
-            copy.foe = side.foe
-        return copy
 
     def shadow(self, side: Side, uid: str, card: CardSpec, copy: CopySpec) -> Fighter:
         """A creature as it would be in play on `side`, not added to it: a hand card, a Rang 2 path."""
-        g = Fighter(uid, self.stand_in(side), card, copy)
+        g = Fighter(uid, side, card, copy)
         g.refresh()
         return g
 
@@ -183,6 +179,24 @@ class Model:
             value = self._hits[key] = hit_value(a, t, aimed)
         return value
 
+    def targets(self, a: Fighter, units: tuple[Fighter, ...]) -> list[int]:
+        """`pool(a, units)`, the same for every protégé, path and card tried against the same side."""
+        key = (a, units)
+        found = self._pools.get(key)
+        if found is None:
+            found = self._pools[key] = pool(a, units)
+        return found
+
+    def aim(self, a: Fighter, units: tuple[Fighter, ...]) -> tuple[float, list[tuple[int, Fighter, float]]]:
+        """`a`'s hits per second on each of its targets among `units`, and each target (index, creature,
+        expected damage of a hit aimed at it): what `incoming` reads for every guard placement tried."""
+        targets = self.targets(a, units)
+        aim = self._aims[a, units] = (
+            self.rate(a) / len(targets),
+            [(i, units[i], self.hit(a, units[i])) for i in targets],
+        )
+        return aim
+
     def rate(self, a: Fighter) -> float:
         value = self._rates.get(a)
         if value is None:
@@ -195,35 +209,36 @@ class Model:
         taken = [0.0] * len(mine)
         if not mine:
             return taken
-        hits = self._hits
+        units = tuple(mine)
+        aims = self._aims
         for a in enemies:
             if a.is_def or a.frozen:
                 continue
-            targets = pool(a, mine)
-            rate = self.rate(a) / len(targets)
+            aim = aims.get((a, units))
+            if aim is None:
+                aim = self.aim(a, units)
+            rate, aimed = aim
             bit = a.race_bit
-            for i in targets:
-                t = mine[i]
+            for i, t, value in aimed:
+                stood = guards.get(i)
+                if stood is None:  # nobody intercepts: rate x 1.0 x value is rate x value, bit for bit
+                    taken[i] += rate * value
+                    continue
                 left = 1.0
-                for d in guards.get(i, ()):
-                    guard = mine[d]
+                for d in stood:
+                    guard = units[d]
                     share = left * (1.0 if guard.resists_race & bit and t.fears_race & bit else INTERCEPT)
                     taken[d] += rate * share * self.hit(a, guard, False)
                     left -= share
-                key = (a, t, True)
-                value = hits.get(key)
-                if value is None:
-                    value = hits[key] = hit_value(a, t)
                 taken[i] += rate * left * value
         return taken
 
-    def output(self, a: Fighter, enemies: Sequence[Fighter]) -> float:
+    def output(self, a: Fighter, enemies: tuple[Fighter, ...]) -> float:
         """Expected damage per second (centi-PV) `a` deals to `enemies`."""
         if a.is_def or a.frozen or not enemies:
             return 0.0
-        targets = pool(a, enemies)
-        hit = self.hit
-        return self.rate(a) * sum(hit(a, enemies[i]) for i in targets) / len(targets)
+        aimed = (self._aims.get((a, enemies)) or self.aim(a, enemies))[1]
+        return self.rate(a) * sum(value for _, _, value in aimed) / len(aimed)
 
     def outputs(self, mine: Sequence[Fighter], enemies: Sequence[Fighter]) -> list[float]:
         """`output` of each of `mine`: the same whatever the Défenseurs guard and whoever stands beside
@@ -235,7 +250,7 @@ class Model:
             key = (u, them)
             value = kept.get(key)
             if value is None:
-                value = kept[key] = self.output(u, enemies)
+                value = kept[key] = self.output(u, them)
             found.append(value)
         return found
 
@@ -244,7 +259,7 @@ class Model:
         total = 0.0
         taken = self.incoming(mine, enemies, guards)
         for u, rate, out in zip(mine, taken, self.outputs(mine, enemies), strict=True):
-            life = LIFE_CAP_S if rate <= 0 else min(LIFE_CAP_S, (u.hp + u.shield) / rate)
+            life = LIFE_CAP_S if rate <= 0 else min(LIFE_CAP_S, (u.max_hp - u.damage + u.shield) / rate)
             total += out * life
         return total
 

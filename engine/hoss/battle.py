@@ -51,7 +51,7 @@ from engine.rng import RngState
 Record = dict[str, Any]
 
 
-def _idle() -> float:
+def idle_rnd() -> float:
     raise RuntimeError("no chance outside a simulation segment")
 
 
@@ -93,7 +93,7 @@ class Battle:
         self.sides = (Side(0, decks[0], self.cards), Side(1, decks[1], self.cards))
         self.sides[0].foe, self.sides[1].foe = self.sides[1], self.sides[0]
         self.rng_state = rng_state
-        self.rnd: Callable[[], float] = _idle
+        self.rnd: Callable[[], float] = idle_rnd
         self.logging = log
         self.move_pauses = move_pauses
         self.entries: list[dict[str, Any]] | None = None
@@ -142,14 +142,18 @@ class Battle:
 
     def legal_actions(self, seat: int) -> list[HossAction]:
         """What `seat` may do now (a fresh list; computed once per answer, as policies ask repeatedly)."""
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[HossAction]:
+        """The kept list itself, for reading only."""
         side = self.sides[seat]
         cached = side.legal_cache
         if cached is None or cached[0] is not side.steps or cached[1] != len(side.answers):
             cached = side.legal_cache = (side.steps, len(side.answers), legal(side.steps, side.answers))
-        return list(cached[2])
+        return cached[2]
 
     def answer(self, seat: int, action: HossAction) -> None:
-        if action not in self.legal_actions(seat):
+        if action not in self._legal(seat):
             raise IllegalAction("error.illegal_action")
         self.sides[seat].answers.append(answer_of(action))
 
@@ -181,7 +185,7 @@ class Battle:
             if flow.plan_pause(self):
                 break
             self.entries = [] if self.logging else None
-        self.rnd = _idle
+        self.rnd = idle_rnd
         self.entries = None
         return self.records[first:]
 

@@ -87,7 +87,7 @@ def attack(b: Battle, a: Fighter, t: int) -> None:
 def strike(b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused: bool = False) -> None:
     """Steps 1-6 against the creature that actually takes the hit (`aimed` unless intercepted)."""
     rnd = b.rnd
-    entry = _hit_entry(b, a, aimed, tg, t, confused)
+    entry = None if b.entries is None else _hit_entry(b, a, aimed, tg, t, confused)
     shocked = tg.shock_until > t
     # 1-2. Squelette avoidance, dodge
     if _missed(rnd, a.cls, tg, shocked, entry):
@@ -126,12 +126,9 @@ def strike(b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused:
         heal_ally(b, a, t)
 
 
-def _hit_entry(
-    b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused: bool
-) -> dict[str, Any] | None:
-    """The hit's log entry, already in the round's log (None when logging is off); the steps fill it in."""
-    if b.entries is None:
-        return None
+def _hit_entry(b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused: bool) -> dict[str, Any]:
+    """The hit's log entry, already in the round's log (logging on); the steps fill it in."""
+    assert b.entries is not None
     entry: dict[str, Any] = {"t": t - b.round_start, "k": "hit", "src": a.uid, "tgt": tg.uid}
     if aimed is not tg:
         entry["aimed"] = aimed.uid

@@ -161,6 +161,68 @@ class Fighter:
         self.dodge: tuple[float, ...] = ()
         self.max_hp = 0  # 0 until `refresh`
 
+    def twin(self, side: Side) -> Fighter:
+        """This creature as it stands, on `side` (a copy of its side whose foe is set), for a copy of the
+        battle: its protégé is still this battle's (the caller maps it), its target pool is left to be
+        recomputed, and stats not computed yet (a battle just restored) stay so. Attribute by attribute:
+        a look-ahead copies a dozen creatures, and this is several times faster than a loop over the
+        slots."""
+        g = Fighter.__new__(Fighter)
+        g.uid = self.uid
+        g.side = side
+        g.foe = side.foe
+        g.line = self.line
+        g.alive = self.alive
+        g.revived = self.revived
+        g.damage = self.damage
+        g.shield = self.shield
+        g.poison = self.poison
+        g.bleed = self.bleed
+        g.bleed_next = self.bleed_next
+        g.burn = self.burn
+        g.burn_next = self.burn_next
+        g.burn_crit_bp = self.burn_crit_bp
+        g.burn_mult_bp = self.burn_mult_bp
+        g.bris_bp = self.bris_bp
+        g.bris = self.bris
+        g.gel_bp = self.gel_bp
+        g.frozen = self.frozen
+        g.shock_until = self.shock_until
+        g.confused = self.confused
+        g.protege = self.protege
+        g.attack_at = self.attack_at
+        g.cycle_start = self.cycle_start
+        g.pool = []
+        g.pool_version = -1
+        g.path_options = self.path_options
+        g.race = self.race
+        g.race_bit = self.race_bit
+        g.cls = self.cls
+        g.is_def = self.is_def
+        g.fears_race = self.fears_race
+        g.resists_race = self.resists_race
+        g.key = self.key
+        g.card = self.card
+        g.copy = self.copy
+        g.bonus_bp = self.bonus_bp
+        g.elements = self.elements
+        g.immune = self.immune
+        g.fire = self.fire
+        g.statuses = self.statuses
+        g.mod_vs = self.mod_vs
+        g.dodge = self.dodge
+        g.max_hp = self.max_hp
+        if self.max_hp:
+            g.atk = self.atk
+            g.crit = self.crit
+            g.crit_mult = self.crit_mult
+            g.block = self.block
+            g.reduction = self.reduction
+            g.heal = self.heal
+            g.deflect = self.deflect
+            g.interval = self.interval
+        return g
+
     @property
     def hp(self) -> int:
         return self.max_hp - self.damage

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from engine.hoss.actions import HossAction, Pass
 from engine.hoss.battle import Battle, Record
 from engine.hoss.catalog import HossCatalog
-from engine.hoss.convert import from_state, to_state
+from engine.hoss.convert import copy_battle
 from engine.hoss.deck import deck_cards, parse_setup
 from engine.hoss.state import CardSpec, DeckSpec
 from engine.protocol import PlayerSetup
@@ -115,8 +115,9 @@ def simulate(
 
 
 def clone(battle: Battle, *, log: bool = False) -> Battle:
-    """An independent copy of a battle at a pause (for look-ahead), through the exact state translation."""
-    return from_state(to_state(battle), log=log)
+    """An independent copy of a battle at a pause (for look-ahead): the battle the exact state translation
+    would give back (`convert.copy_battle`)."""
+    return copy_battle(battle, log=log)
 
 
 __all__ = [

@@ -63,7 +63,7 @@ def schedule_attack(b: Battle, fighter: Fighter, at: int) -> None:
     next hit lands one cycle later if that is still inside this round; one due at or after the round's end
     never comes, since the next round starts a new cycle."""
     fighter.cycle_start = at
-    when = at + cycle(fighter)
+    when = at + (slowed_interval_ms(fighter.interval, fighter.gel_bp) if fighter.gel_bp else fighter.interval)
     fighter.attack_at = when
     if when < b.round_end:
         b.push(when, ATTACK, fighter)
