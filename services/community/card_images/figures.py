@@ -10,6 +10,8 @@ opened by the select (its texts at 11 pixels at least, docs/card-images.md).
 
 from __future__ import annotations
 
+import struct
+import zlib
 from collections.abc import Sequence
 
 from PIL import Image
@@ -57,3 +59,28 @@ def rows(tiles: Sequence[Image.Image]) -> Image.Image:
         row, col = divmod(index, columns)
         out.paste(image, (GAP + col * (width + GAP), GAP + row * (height + GAP)))
     return out
+
+
+def png(picture: Image.Image, description: str) -> bytes:
+    """`draw.png`'s file, its rows written unfiltered: a hand is drawn again at every turn of its game,
+    and Pillow tries each of PNG's row filters on every row of an RGB picture, which on the tiles' flat
+    colours cost twice the time of zlib itself for a larger file (a hand of 7: 9.8 ms and 116 kB against
+    4.7 ms and 94 kB)."""
+    rgb = picture.convert("RGB")
+    width, height = rgb.size
+    pixels, stride = rgb.tobytes(), width * 3
+    rows = b"".join(b"\0" + pixels[at : at + stride] for at in range(0, stride * height, stride))
+    text = b"Description\0\0\0\0\0" + description.encode()  # iTXt: keyword, uncompressed, no language
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+            _chunk(b"iTXt", text),
+            _chunk(b"IDAT", zlib.compress(rows, draw.PNG_LEVEL)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))

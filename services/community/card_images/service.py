@@ -266,8 +266,9 @@ class CardImages:
                 make = partial(self._scaled_card, game, card.card_id, copy, locale, scale)
                 images.append(self._strip_cards.get((request.name, scale), make))
             names.append(name)
-        picture = figure_tiles.rows(images) if figures else draw.strip(images, scale=scale)
-        return draw.png(picture, description=" · ".join(names))
+        if figures:
+            return figure_tiles.png(figure_tiles.rows(images), " · ".join(names))
+        return draw.png(draw.strip(images, scale=scale), description=" · ".join(names))
 
     def _tile(self, request: _Request, name: str) -> Image.Image:
         color = request.art.color(request.card, request.copy)
