@@ -188,6 +188,12 @@ def load_catalog(lang: str, directory: Path = LOCALES_DIR) -> dict[str, str]:
 
 @cache
 def catalogs() -> dict[str, dict[str, str]]:
+    """Every language's texts, loaded with the Babel data their plurals and numbers use: Babel loads a
+    language's data on first use (3 to 8 ms), which would otherwise fall on the first reply that writes a
+    plural or a number in that language (in a Dinocard battle, the English log of the first battle to end)."""
+    for lang in SUPPORTED_LOCALES:
+        _plural_rule(lang)
+        _group_symbols(lang)
     return {lang: load_catalog(lang) for lang in SUPPORTED_LOCALES}
 
 

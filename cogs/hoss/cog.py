@@ -226,9 +226,13 @@ class HossCog(
     async def sell_card(self, interaction: discord.Interaction[Any], copy: Id) -> None:
         locale = await locale_of(interaction)
         hoss = hoss_of(interaction)
-        detail = await hoss.collection.detail(interaction.user.id, copy)  # refuses a copy you cannot see
+        # the sale refuses a copy you cannot see (someone else's, face down) and names the card it sold
         result = await hoss.sale.sell(interaction.user.id, copy, key=interaction.id)
-        note = render.sold_note(render.card_name(detail.copy.card, locale), result, locale)
+        if result.card_keys:
+            card = hoss.sale.cards[result.card_keys[0]]
+        else:  # a repeated click answered with a sale stored before its cards were kept
+            card = (await hoss.collection.detail(interaction.user.id, copy)).copy.card
+        note = render.sold_note(render.card_name(card, locale), result, locale)
         await send(interaction, MessageSpec(content=note), locale)
 
     @sell_card.autocomplete("copy")

@@ -12,8 +12,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from engine.dinocard import ENGINE, DinocardState, gain_xp, xp_for_win
+from engine.dinocard import DinocardState, gain_xp, xp_for_win
 from services.dinocard.economy import DINO_GOLD
+from services.dinocard.kept_states import KeptStatesEngine
 from services.dinocard.keys import OUTCOME_KEYS
 from services.dinocard.packs import pack_by_id, save_pack
 from services.infra import ledger
@@ -33,7 +34,7 @@ REASON_WIN = "dinocard.win"
 REASON_DOJO = "dinocard.dojo"
 RULES: MatchRules[DinocardState] = MatchRules(
     "dinocard",
-    ENGINE,
+    KeptStatesEngine(),  # a step's click finds the state the previous one saved (services/dinocard/kept_states.py)
     MatchTexts(
         stale="dinocard.error.battle.stale",
         not_found="dinocard.error.battle.not_found",

@@ -61,6 +61,9 @@ class SaleResult:
     total: int
     balance: int  # gold after the sale
     replayed: bool  # True when this answers a repeated click with the first click's result
+    # the sold copies' cards, in `copy_ids` order: what the reply names, with no read after the sale (empty
+    # when a repeated click answers with a result stored before the sales kept them)
+    card_keys: tuple[str, ...] = ()
 
 
 def _error(refusal: Refusal) -> DomainError:
@@ -147,12 +150,24 @@ def sell_unit(
         for copy_id in quote.copy_ids:  # refuses a copy that is locked or not the player's, again
             ledger.destroy_card(conn, now, copy_id, player_id, why)
         balance = ledger.credit(conn, now, player_id, GOLD, quote.total, why)
-        return {"player": player_id, "cards": list(quote.copy_ids), "total": quote.total, "balance": balance}
+        return {
+            "player": player_id,
+            "cards": list(quote.copy_ids),
+            "card_keys": [c.card.id for c in quote.copies],
+            "total": quote.total,
+            "balance": balance,
+        }
 
     stored, fresh = once(conn, f"hoss:sale:{key}", now, work)
     if stored["player"] != player_id:
         raise NotAllowed()
-    return SaleResult(tuple(stored["cards"]), stored["total"], stored["balance"], not fresh)
+    return SaleResult(
+        tuple(stored["cards"]),
+        stored["total"],
+        stored["balance"],
+        not fresh,
+        tuple(stored.get("card_keys", ())),
+    )
 
 
 class HossSale:
