@@ -25,7 +25,7 @@ from services.immortals.decks import deck_view
 from services.immortals.duel_match import DUELS, RULES, Choice, DuelRow
 from services.immortals.economy import ensure_starter, known_spells
 from services.immortals.ladder import rating
-from services.immortals.names import unit_name
+from services.immortals.names import problem_text
 from services.immortals.render import duel as render
 from services.immortals.rewards import AI_PLAYER, apply_result
 from services.infra.messages import MessageSpec, Text
@@ -77,7 +77,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             empty = Problem(
                 "immortals.deck.problem.size", {"count": 0, "minimum": DECK_MIN, "maximum": DECK_MAX}
             )
-            reasons = Text.lines([self._named(p) for p in deck.problems or (empty,)])
+            reasons = Text.lines([problem_text(self.catalog, p) for p in deck.problems or (empty,)])
             raise NotAllowed("immortals.error.no_deck", player=f"<@{player}>", reasons=reasons)
         return {
             "copies": [c.copy_id for c in deck.copies],
@@ -85,13 +85,6 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             "xp": [c.xp for c in deck.copies],
             "spells": known_spells(conn, player, self.catalog),
         }
-
-    def _named(self, problem: Problem) -> Text:
-        """A deck problem with its unit named in both languages (the reader's is picked when shown)."""
-        params = dict(problem.params)
-        if "card" in params:
-            params["card"] = unit_name(self.catalog, str(params["card"]))
-        return Text(problem.key, params)
 
     def _practice_setup(self, mine: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         deck = [{"card": c, "xp": x} for c, x in zip(mine["cards"], mine["xp"], strict=True)]

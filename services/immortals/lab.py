@@ -23,7 +23,7 @@ from services.community.lab.stats import Outcome
 from services.immortals.decks import deck_view
 from services.immortals.duels import practice_deck
 from services.immortals.economy import known_spells
-from services.immortals.names import unit_name
+from services.immortals.names import problem_text, unit_name
 from services.immortals.rewards import AI_PLAYER
 from services.infra.messages import Text
 from services.shared.collecting import Problem
@@ -55,7 +55,7 @@ def read_deck(conn: Connection, player: int, catalog: ImmortalsCatalog) -> Playe
     deck = deck_view(conn, player, catalog)
     if not deck.valid or not deck.copies:
         empty = Problem("immortals.deck.problem.size", {"count": 0, "minimum": DECK_MIN, "maximum": DECK_MAX})
-        reasons = Text.lines([named(catalog, p) for p in deck.problems or (empty,)])
+        reasons = Text.lines([problem_text(catalog, p) for p in deck.problems or (empty,)])
         raise NotAllowed("immortals.error.no_deck", player=f"<@{player}>", reasons=reasons)
     return PlayerSetup(
         seat=0,
@@ -63,13 +63,6 @@ def read_deck(conn: Connection, player: int, catalog: ImmortalsCatalog) -> Playe
         deck=tuple(c.card.id for c in deck.copies),
         extra={"xp": [c.xp for c in deck.copies], "spells": known_spells(conn, player, catalog)},
     )
-
-
-def named(catalog: ImmortalsCatalog, problem: Problem) -> Text:
-    params = dict(problem.params)
-    if "card" in params:
-        params["card"] = unit_name(catalog, str(params["card"]))
-    return Text(problem.key, params)
 
 
 async def prepare(services: Any, request: LabRequest) -> LabJob:

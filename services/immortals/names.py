@@ -15,6 +15,7 @@ from engine.cards import LocalizedText
 from engine.immortals import MAX_LEVEL, Effect, ImmortalsCard, ImmortalsCatalog, ImmortalsSpell
 from services.community.card_names import beside
 from services.infra.messages import Text
+from services.shared.collecting import Problem
 
 TERRAIN_KEYS = {
     "foret": "immortals.terrain.foret",
@@ -145,3 +146,11 @@ def card_fields(card: Any, catalog: Any, locale: str) -> list[tuple[Text, Text]]
         (Text("immortals.label.levels"), levels),
         (Text("immortals.label.bonuses"), bonuses),
     ]
+
+
+def problem_text(catalog: ImmortalsCatalog, problem: Problem) -> Text:
+    """A deck problem with its unit named in both languages (the reader's is picked when shown)."""
+    params = dict(problem.params)
+    if "card" in params:
+        params["card"] = unit_name(catalog, str(params["card"]))
+    return Text(problem.key, params)
