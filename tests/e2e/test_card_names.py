@@ -6,6 +6,9 @@ name his character in English with its French name beside."""
 
 from __future__ import annotations
 
+import re
+
+from emulator.records import RecordedMessage, walk_components
 from emulator.world import User
 from sandbox.harness import BotHarness
 from services.infra import ledger
@@ -82,16 +85,30 @@ async def open_controls(h: BotHarness, user: User, duel_id: int, place: int) -> 
     """The player's controls opened from the public message, a character chosen: their text."""
     controls = await h.emu.click(user, "Jouer", message=only_public(h, rf"Duel de Pillz n° {duel_id}\b"))
     assert controls.message is not None
-    picked = await h.emu.select(user, values=[str(place)], message=controls.message)
+    picked = await h.emu.select(
+        user, values=["0"], custom_id=bet_select(controls.message, place), message=controls.message
+    )
     assert picked.message is not None
     return shown(picked.message)
+
+
+def bet_select(message: RecordedMessage, place: int) -> str:
+    """The custom_id of the controls' select of the character at `place` (one select a character)."""
+    (custom_id,) = (
+        str(c["custom_id"])
+        for c in walk_components(message.components)
+        if re.fullmatch(rf"pillz:bet:\d+:\d+:{place}", str(c.get("custom_id")))
+    )
+    return custom_id
 
 
 async def play(h: BotHarness, user: User, duel_id: int, place: int) -> None:
     """The French player plays the character at `place` with no pillz."""
     controls = await h.emu.click(user, "Jouer", message=only_public(h, rf"Duel de Pillz n° {duel_id}\b"))
     assert controls.message is not None
-    picked = await h.emu.select(user, values=[str(place)], message=controls.message)
+    picked = await h.emu.select(
+        user, values=["0"], custom_id=bet_select(controls.message, place), message=controls.message
+    )
     assert picked.message is not None
     await h.emu.click(user, "Jouer (0 pillz)", message=picked.message)
     await h.settle()
