@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import tempfile
@@ -22,7 +23,7 @@ import time
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from benchmarks.lab import REFERENCE_MS, reference_ms
+from benchmarks.lab import REFERENCE_MS, python_loop, reference_ms
 from core.clock import ManualClock
 from engine.pillz import ENGINE
 from engine.pillz.ai import choose, even_split_policy
@@ -41,12 +42,21 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def lab_ms(catalog: PillzCatalog, duels: int) -> float:
-    """Milliseconds per duel of a lab of benchmarks/lab.py's deck (the first 8 characters) against the AI."""
+def lab_ms(catalog: PillzCatalog, duels: int) -> tuple[float, float]:
+    """Milliseconds per duel of a lab of benchmarks/lab.py's deck (the first 8 characters) against the AI:
+    wall time, then the process's CPU time (what a loaded shared machine changes least)."""
     deck = tuple(sorted(c.id for c in catalog.cards if not c.leader)[:8])
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     pillz_lab.play(catalog, deck, pillz_lab.AI, range(duels))
-    return (time.perf_counter() - started) * 1000 / duels
+    return (time.perf_counter() - started) * 1000 / duels, (time.process_time() - cpu) * 1000 / duels
+
+
+def python_loop_cpu_ms() -> float:
+    """benchmarks/lab.py's pure-Python loop (2 million multiplications) in CPU milliseconds: the day's
+    speed of this machine's core, to compare runs of different days."""
+    cpu = time.process_time()
+    python_loop()
+    return (time.process_time() - cpu) * 1000
 
 
 def decisions(catalog: PillzCatalog, duels: int) -> dict[int, list[float]]:
@@ -95,14 +105,20 @@ def main() -> None:
     parser.add_argument("--lab-only", action="store_true", help="only the lab duels")
     args = parser.parse_args()
     catalog = load_catalog(DATA_DIR / "pillz.json", PillzCatalog)
-    lab, ref = [], []
+    wall, cpu, ref, loop = [], [], [], []
+    load = os.getloadavg()[0]
     for _ in range(args.runs):
         ref.append(reference_ms())
-        lab.append(lab_ms(catalog, args.duels))
-    duel, reference = statistics.median(lab), statistics.median(ref)
+        duel_wall, duel_cpu = lab_ms(catalog, args.duels)
+        wall.append(duel_wall)
+        cpu.append(duel_cpu)
+        loop.append(python_loop_cpu_ms())
+    duel, used, reference = statistics.median(wall), statistics.median(cpu), statistics.median(ref)
     print(
-        f"lab duel: {duel:.2f} ms (median of {args.runs} runs of {args.duels}), reference battle "
-        f"{reference:.2f} ms -> at the README's {REFERENCE_MS} ms: {duel * REFERENCE_MS / reference:.2f} ms"
+        f"lab duel: {duel:.2f} ms wall, {used:.2f} ms CPU (medians of {args.runs} runs of {args.duels}), "
+        f"reference battle {reference:.2f} ms, pure-Python loop {statistics.median(loop):.0f} ms CPU, load "
+        f"average {load:.1f} -> {os.getloadavg()[0]:.1f}; at the README's {REFERENCE_MS} ms: "
+        f"{duel * REFERENCE_MS / reference:.2f} ms wall, {used * REFERENCE_MS / reference:.2f} ms CPU"
     )
     if args.lab_only:
         return
