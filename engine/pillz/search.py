@@ -12,29 +12,27 @@ betting everything is dominant (pillz are worth nothing after it), so only that 
 From round 2 the tree is small enough (a few tens of milliseconds in CPython); in round 1 it is not
 (hundreds of milliseconds), so `ai.choose` uses its one-round evaluator there.
 
-Speed: a round-2 decision resolves about a hundred thousand (character, pillz) pairs, so the inner loop
-(`outcomes`) takes everything that does not depend on my bet out of the loop over my bets, and the last
-round, where one character is left on each side and both bet everything, is a cached row indexed by my
-pillz (`last_row`) rather than a search node. The nodes one round before the last are nearly all the
-work: a round-2 decision asks for a few hundred of them, most in runs that differ only by my pillz (one
-per bet of mine at the root), so they are valued a run at a time (`before_last`): each (character,
-character, bet) is prepared once for the run, its last-round rows laid out so that a slice reads them
-for given pillz. The values are the same floats, from the same operations in the same order, as a plain
-expectimax would give, so the AI's moves from a given generator are the same
-(tests/engine/pillz/test_search.py compares with one).
+Speed: a round-2 decision resolves about a hundred thousand (character, pillz) pairs, nearly all in the
+nodes one round before the last, which the root reaches in runs that differ only by my pillz. So a
+round-2 root first lists every such position its options lead to (`prefetch`) and values them all in
+one NumPy block (engine/pillz/blocks.py: each (character, character, bet) a row, my pillz × my bets a
+table); a round-3 root's replies are one block too. The values are the same floats, from the same
+operations in the same order, as a plain expectimax would give, so the AI's moves from a given generator
+are the same (tests/engine/pillz/test_search.py compares with one, tests/engine/pillz/test_ai_pinned.py
+pins every choice of 200 lab duels).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
-from itertools import chain, repeat
-from operator import add, mul
 
+import numpy as np
+
+from engine.pillz import blocks
+from engine.pillz.blocks import DRAW as DRAW
 from engine.pillz.rules import blessing_left, lead_seat, leader_total, matchup
 from engine.pillz.state import ROUNDS, PillzState, Play
-
-DRAW = 0.25  # a draw's worth, between a loss (0) and a win (1): draws do not climb ladders
 
 # (power, damage if win, heal if win, drain if win, refund if loss) for me, then the same for the foe
 Pair = tuple[int, int, int, int, int, int, int, int, int, int]
@@ -42,9 +40,6 @@ Pair = tuple[int, int, int, int, int, int, int, int, int, int]
 # Bénédiction would take off my next loss, the same for the foe)
 Node = tuple[int, int, int, int, int, int, int, int, int]
 Bets = tuple[tuple[int, float], ...]  # (the foe's pillz, its weight)
-# For each of my bets: my chance to win the round, to lose it; the duel's values after a win, after a loss
-# laid out for `_reads`, and where a loss's are read from
-Prepared = tuple[tuple[float, ...], tuple[float, ...], list[float], list[float], int]
 # A node one round before the last without my pillz: (my PV, the foe's, its pillz, the used cards (bit
 # masks), the unspent Bénédictions)
 Family = tuple[int, int, int, int, int, int, int]
@@ -69,85 +64,24 @@ _UNUSED: tuple[tuple[int, ...], ...] = tuple(
 
 
 @cache
-def _odds(power: int, attack_foe: int, top: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def _odds(power: int, attack_foe: int, top: int) -> tuple[float, ...]:
     """My chance to win the round for each of my bets from 0 to `top`: attack ÷ (sum of attacks), 1/2 when
-    both are 0 (the rules' draw, `rules.draw_winner`); then the chance to lose, 1 − that, for each bet."""
-    wins = tuple(
+    both are 0 (the rules' draw, `rules.draw_winner`)."""
+    return tuple(
         0.5 if power * bet + attack_foe == 0 else power * bet / (power * bet + attack_foe)
         for bet in range(top + 1)
     )
-    return wins, tuple(1 - p for p in wins)
 
 
-def _reads(prepared: Prepared, pms: range) -> list[tuple[list[float], list[float]]]:
-    """What `_Search.prepare` found, read for each of my pillz in `pms`: for each of my bets from 0 to
-    those pillz, the chance of winning the duel after a won round and after a lost one (the last round's
-    rows read by the pillz I have left: 1 after a KO of the foe, 0 after mine). The chances to win and
-    lose the round, the first two sequences of `prepared`, go up to the largest pillz prepared: a zip
-    with these reads stops with the reads."""
-    _, _, won, lost, offset = prepared
-    return [(won[pm::-1], lost[offset - pm : offset + 1]) for pm in pms]
-
-
-def _rows(prepared: Prepared, pms: range) -> list[list[float]]:
-    """The chance of winning the duel for each of my bets, p × won + (1 − p) × lost, for each of my
-    pillz in `pms`."""
-    odds, rest = prepared[0], prepared[1]
-    return [list(_row(odds, rest, won, lost)) for won, lost in _reads(prepared, pms)]
-
-
-def _row(
-    odds: Sequence[float], rest: Sequence[float], won: Sequence[float], lost: Sequence[float]
-) -> Iterator[float]:
-    """p × won + (1 − p) × lost for each of my bets, as far as the shortest sequence goes: `map` over
-    `operator`'s functions does the same two products and the same sum as a loop, without its bytecode."""
-    return map(add, map(mul, odds, won), map(mul, rest, lost))
-
-
-def _lead_values(prepared: list[list[list[Prepared]]], bets: Bets, pms: range) -> list[float]:
-    """My best option, for each of my pillz in `pms`, when I lead one round before the last (`prepared`
-    by my character, the foe's, its bet): an option's total is summed over the foe's (character, bet) in
-    order, times the share of a character. The best total × share is the best option: multiplying by a
-    positive number keeps the order of floats."""
-    best = [0.0] * len(pms)
-    for by_foe in prepared:
-        totals = [[0.0] * (pm + 1) for pm in pms]
-        for by_bet in by_foe:
-            for (_, w), found in zip(bets, by_bet, strict=True):
-                odds, rest = found[0], found[1]
-                for k, (won, lost) in enumerate(_reads(found, pms)):
-                    totals[k] = list(map(add, totals[k], map(mul, repeat(w), _row(odds, rest, won, lost))))
-        best = [max(b, *row) for b, row in zip(best, totals, strict=True)]
-    share = 1.0 / len(prepared[0])
-    return [b * share for b in best]
-
-
-def _best_rows(prepared: Prepared, pms: range) -> Iterator[Iterator[float]]:
-    """`_rows` without building the lists, for a caller that only takes each row's best."""
-    odds, rest = prepared[0], prepared[1]
-    return (_row(odds, rest, won, lost) for won, lost in _reads(prepared, pms))
-
-
-def _answer_values(prepared: list[list[list[Prepared]]], bets: Bets, pms: range) -> list[float]:
-    """The foe leads one round before the last: my best reply to each of its (character, bet), weighted,
-    for each of my pillz in `pms`. The best of all my options is the best of each character's best: `max`
-    returns one of the values, and none is a NaN or a −0.0 (products and sums of non-negative numbers)."""
-    totals = [0.0] * len(pms)
-    for j in range(len(prepared[0])):
-        for i, (_, w) in enumerate(bets):
-            # for each of my pillz, every (character, bet) of mine: the best of the best per character
-            replies = zip(*(_best_rows(by_foe[j][i], pms) for by_foe in prepared), strict=True)
-            totals = [t + w * max(chain.from_iterable(rows)) for t, rows in zip(totals, replies, strict=True)]
-    return [t / len(prepared[0]) for t in totals]
-
-
-def _end(life_me: int, life_foe: int) -> float:
-    return DRAW if life_me == life_foe else (1.0 if life_me > life_foe else 0.0)
+def _node(rnd: int, family: Family, pm: int) -> Node:
+    """The node of `family` at the start of round `rnd` with my `pm` pillz."""
+    lm, lf, pf, um, uf, sm, sf = family
+    return (rnd, lm, lf, pm, pf, um, uf, sm, sf)
 
 
 class _Search:
-    """One decision's search: the matchups of the two line-ups, and the values and last-round rows found
-    so far (a position reached along several paths is valued once)."""
+    """One decision's search: the matchups of the two line-ups, and the values found so far (a position
+    reached along several paths is valued once)."""
 
     def __init__(self, state: PillzState, me: int) -> None:
         foe = 1 - me
@@ -166,114 +100,129 @@ class _Search:
             self.pairs.append(row)
         self.i_lead = tuple(lead_seat(state.first, rnd) == me for rnd in range(ROUNDS + 1))
         self.values: dict[Node, float] = {}
-        self.rows: dict[tuple[int, int, int, int, int, int, int], list[float]] = {}
         self.families: dict[Family, list[float]] = {}
+        self.replies: dict[tuple[int, int, int], list[float]] = {}
+
+    def successors(self, node: Node, cm: int, cf: int, bf: int) -> tuple[Family | None, Family | None, int]:
+        """The positions after the round `cm` against `cf` betting `bf`, without my pillz: after a win,
+        after a loss (None when it ends the duel by KO); then what a loss adds to my pillz after my bet
+        (refunds, less the foe's drain)."""
+        _, lm, lf, _, pf, um, uf, sm, sf = node
+        _, md, mh, mdr, mre, _, fd, fh, fdr, fre = self.pairs[cm][cf]
+        used_me, used_foe = um | 1 << cm, uf | 1 << cf
+        # If I win: the foe's unspent Bénédiction is spent on this first loss. If I lose: mine is.
+        lf_won = lf - (md - sf if md > sf else 0)
+        lm_lost = lm - (fd - sm if fd > sm else 0)
+        won = lost = None
+        if lf_won > 0:
+            won = (min(self.max_me, lm + mh), lf_won, max(0, pf - bf + fre - mdr), used_me, used_foe, sm, 0)
+        if lm_lost > 0:
+            lost = (lm_lost, min(self.max_foe, lf + fh), pf - bf, used_me, used_foe, 0, sf)
+        return won, lost, mre - fdr
 
     def outcomes(self, node: Node, cm: int, cf: int, bf: int, my_bets: Sequence[int]) -> list[float]:
         """The round resolved with my `cm` against the foe's `cf` betting `bf`, for each of my bets (in
         increasing order): the chance of winning the duel from there (the draw at the rules' odds, then
         the rest searched)."""
-        rnd, lm, lf, pm, pf, um, uf, sm, sf = node
-        if rnd == ROUNDS:  # nothing after this round: both outcomes are final
-            return self.final_round(node, cm, cf, bf, my_bets)
+        rnd, pm = node[0], node[3]
+        if rnd == ROUNDS:  # nothing after this round: both outcomes are final (`my_bets` is (pm,))
+            columns = np.array([self.column(node[1:3] + node[4:], cm, cf, bf, (cm, cf))])
+            final: list[float] = blocks.last_round(columns, pm, (self.max_me, self.max_foe)).tolist()
+            return final
         if rnd + 1 == ROUNDS:  # then the last round: `my_bets` is every bet from 0 to pm
-            return _rows(self.prepare((lm, lf, pf, um, uf, sm, sf), cm, cf, bf, pm), range(pm, pm + 1))[0]
-        mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = self.pairs[cm][cf]
-        # If I win: the foe's unspent Bénédiction is spent on this first loss. If I lose: mine is.
-        lf_won = lf - (md - sf if md > sf else 0)
-        lm_won = min(self.max_me, lm + mh)
-        pf_won = max(0, pf - bf + fre - mdr)
-        lm_lost = lm - (fd - sm if fd > sm else 0)
-        lf_lost = min(self.max_foe, lf + fh)
-        pf_lost = pf - bf
-        odds, _ = _odds(mp, fp * bf, my_bets[-1])
+            return self.replies_before_last(node)[(cm, cf, bf)]
+        won, lost, gain = self.successors(node, cm, cf, bf)
+        pair = self.pairs[cm][cf]
+        odds = _odds(pair[0], pair[5] * bf, my_bets[-1])
         results = []
-        used_me, used_foe = um | 1 << cm, uf | 1 << cf
         value = self.value
         for bm in my_bets:  # rounds still to play after the next: each outcome is a searched node
             p_win = odds[bm]
             result = 0.0
             if p_win > 0:
-                won = 1.0
-                if lf_won > 0:
-                    won = value((rnd + 1, lm_won, lf_won, pm - bm, pf_won, used_me, used_foe, sm, 0))
-                result += p_win * won
-            if p_win < 1 and lm_lost > 0:
-                pm_lost = max(0, pm - bm + mre - fdr)
-                lost = value((rnd + 1, lm_lost, lf_lost, pm_lost, pf_lost, used_me, used_foe, 0, sf))
-                result += (1 - p_win) * lost
+                result += p_win * (1.0 if won is None else value(_node(rnd + 1, won, pm - bm)))
+            if p_win < 1 and lost is not None:
+                result += (1 - p_win) * value(_node(rnd + 1, lost, max(0, pm - bm + gain)))
             results.append(result)
         return results
 
-    def final_round(self, node: Node, cm: int, cf: int, bf: int, my_bets: Sequence[int]) -> list[float]:
-        """The last round: both outcomes final. p × won + (1 − p) × lost is the same float as adding only
-        the terms whose chance is not 0: won and lost are finite, so a term with a chance of 0 adds 0.0."""
-        _, lm, lf, _, _, _, _, sm, sf = node
-        mp, md, mh, _, _, fp, fd, fh, _, _ = self.pairs[cm][cf]
-        lf_won = lf - (md - sf if md > sf else 0)
-        lm_lost = lm - (fd - sm if fd > sm else 0)
-        won = 1.0 if lf_won <= 0 else _end(min(self.max_me, lm + mh), lf_won)
-        lost = 0.0 if lm_lost <= 0 else _end(lm_lost, min(self.max_foe, lf + fh))
-        odds, rest = _odds(mp, fp * bf, my_bets[-1])
-        return [odds[bm] * won + rest[bm] * lost for bm in my_bets]
+    def column(self, key: Family, cm: int, cf: int, bf: int, last: tuple[int, int]) -> tuple[int, ...]:
+        """A row of `blocks.rows`: the position, the foe's bet, this round's pair, the last round's."""
+        lm, lf, pf, _, _, sm, sf = key
+        return (lm, lf, pf, sm, sf, bf, *self.pairs[cm][cf], *self.pairs[last[0]][last[1]])
 
-    def prepare(self, key: Family, cm: int, cf: int, bf: int, top: int) -> Prepared:
-        """One round before the last, `cm` against `cf` betting `bf`, for my pillz up to `top`: my chance to
-        win and to lose the round for each of my bets, then the last round's values laid out so that one
-        slice reads them for given pillz of mine (`_reads`): after a win, by the pillz I have left (1
-        after a KO of the foe); after a loss, by the pillz left plus what the loss changes them by
-        (refunds, the foe's drain; not below 0), from `offset` down (0 after a KO of mine)."""
-        lm, lf, pf, um, uf, sm, sf = key
-        mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = self.pairs[cm][cf]
-        # If I win: the foe's unspent Bénédiction is spent on this first loss. If I lose: mine is.
-        lf_won = lf - (md - sf if md > sf else 0)
-        lm_lost = lm - (fd - sm if fd > sm else 0)
-        cm_last, cf_last = _UNUSED[um | 1 << cm][0], _UNUSED[uf | 1 << cf][0]
-        won = [1.0] * (top + 1)
-        if lf_won > 0:
-            lm_won, pf_won = min(self.max_me, lm + mh), max(0, pf - bf + fre - mdr)
-            won = self.last_row(lm_won, lf_won, pf_won, cm_last, cf_last, sm, 0, top)
-        lost, offset = [0.0] * (top + 1), top
-        if lm_lost > 0:
-            gain = mre - fdr
-            reach = top + max(0, gain)  # the most pillz I can have after a loss
-            row = self.last_row(lm_lost, min(self.max_foe, lf + fh), pf - bf, cm_last, cf_last, 0, sf, reach)
-            # lost[i] is the value with max(0, reach - i) pillz: with k pillz and bet b, I have
-            # max(0, k - b + gain) left, lost[offset - k + b]
-            lost, offset = row[reach::-1] + [row[0]] * (top + 1 + max(0, -gain)), reach - gain
-        return (*_odds(mp, fp * bf, top), won, lost, offset)
+    def columns(self, keys: Sequence[Family]) -> tuple[blocks.Ints, blocks.Floats]:
+        """The triples (my character, the foe's, its bet) of positions one round before the last, in
+        the order `blocks.lead_values` and `answer_values` read them, and each position's bet weights."""
+        found: list[tuple[int, ...]] = []
+        weights: list[list[float]] = []
+        for key in keys:
+            um, uf = key[3], key[4]
+            bets = blocks.pad_bets(model_bets(key[2], 2))
+            weights.append([w for _, w in bets])
+            for cm in _UNUSED[um]:
+                for cf in _UNUSED[uf]:
+                    last = (_UNUSED[um | 1 << cm][0], _UNUSED[uf | 1 << cf][0])
+                    found += [self.column(key, cm, cf, bf, last) for bf, _ in bets]
+        return np.array(found, dtype=np.int64), np.array(weights)
+
+    def fill(self, requests: dict[Family, int]) -> None:
+        """Value the positions one round before the last of `requests` (position: the most pillz of mine
+        asked for) that are not yet known, all in one block."""
+        keys = [key for key, top in requests.items() if len(self.families.get(key, ())) <= top]
+        if not keys:
+            return
+        pms = np.arange(max(requests[key] for key in keys) + 1)
+        columns, weights = self.columns(keys)
+        shape = (
+            len(keys),
+            len(_UNUSED[keys[0][3]]),
+            len(_UNUSED[keys[0][4]]),
+            blocks.BETS,
+            len(pms),
+            len(pms),
+        )
+        block = blocks.rows(columns, pms, (self.max_me, self.max_foe)).reshape(shape)
+        values = blocks.lead_values if self.i_lead[ROUNDS - 1] else blocks.answer_values
+        self.families.update(zip(keys, values(block, weights, pms).tolist(), strict=True))
+
+    def prefetch(self, node: Node, theirs: Sequence[int], bets: Bets) -> None:
+        """Two rounds before the last: value every position the root's options lead to in one block
+        (each asked for all the pillz I may have there), rather than one by one as `value` meets them."""
+        requests: dict[Family, int] = {}
+        pm = node[3]
+        for cm in _UNUSED[node[5]]:
+            for cf in theirs:
+                for bf, _ in bets:
+                    won, lost, gain = self.successors(node, cm, cf, bf)
+                    if won is not None:
+                        requests[won] = max(requests.get(won, 0), pm)
+                    if lost is not None:
+                        requests[lost] = max(requests.get(lost, 0), max(0, pm + gain))
+        self.fill(requests)
 
     def before_last(self, key: Family, top: int) -> list[float]:
         """`value` of the nodes one round before the last that differ only by my pillz, for each of my
-        pillz from 0 to at least `top`: the root asks for most of them (one per bet of mine), and they
-        share everything but the length of their rows."""
-        found = self.families.get(key)
-        if found is None:
-            found = self.families[key] = []
-        if len(found) <= top:
-            pf, um, uf = key[2:5]
-            mine, theirs = _UNUSED[um], _UNUSED[uf]
-            bets = model_bets(pf, 2)  # two rounds left
-            prepared = [
-                [[self.prepare(key, cm, cf, bf, top) for bf, _ in bets] for cf in theirs] for cm in mine
-            ]
-            values = _lead_values if self.i_lead[ROUNDS - 1] else _answer_values
-            found += values(prepared, bets, range(len(found), top + 1))
-        return found
+        pillz from 0 to at least `top`."""
+        self.fill({key: top})
+        return self.families[key]
 
-    def last_row(
-        self, lm: int, lf: int, pf: int, cm: int, cf: int, sm: int, sf: int, top: int
-    ) -> list[float]:
-        """The last round from its start, for each of my pillz from 0 to at least `top`: `cm` against `cf`,
-        both betting everything (what `value` finds there: one option is left on each side)."""
-        key = (lm, lf, pf, cm, cf, sm, sf)
-        row = self.rows.get(key)
-        if row is None:
-            row = self.rows[key] = []
-        if len(row) <= top:
-            node = (ROUNDS, lm, lf, 0, pf, 0, 0, sm, sf)
-            row += self.final_round(node, cm, cf, pf, range(len(row), top + 1))
-        return row
+    def replies_before_last(self, node: Node) -> dict[tuple[int, int, int], list[float]]:
+        """At a root one round before the last: for each (my character, the foe's, its bet), the chance
+        of winning the duel for each of my bets, in one block."""
+        if not self.replies:
+            key = node[1:3] + node[4:]
+            pm = node[3]
+            columns, _ = self.columns([key])
+            block = blocks.rows(columns, np.array([pm]), (self.max_me, self.max_foe))
+            triples = [
+                (cm, cf, bf)
+                for cm in _UNUSED[node[5]]
+                for cf in _UNUSED[node[6]]
+                for bf, _ in blocks.pad_bets(model_bets(node[4], 2))
+            ]
+            self.replies.update(zip(triples, block[:, 0, :].tolist(), strict=True))
+        return self.replies
 
     def value(self, node: Node) -> float:
         """The chance of winning the duel from the start of a round, my best option played."""
@@ -294,6 +243,8 @@ class _Search:
         bets = model_bets(pf, ROUNDS - rnd + 1)
         my_bets = (pm,) if rnd == ROUNDS else range(pm + 1)
         outcomes = self.outcomes
+        if rnd + 2 == ROUNDS:
+            self.prefetch(node, theirs, bets)
         if self.i_lead[rnd] or pending is not None:
             share = 1.0 / len(theirs)
             found = []

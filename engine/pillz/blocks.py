@@ -1,0 +1,130 @@
+"""The exact search's last two rounds computed in NumPy blocks: for many (my character, the foe's, its bet)
+triples at once, the chance of winning the duel for each of my pillz and each of my bets.
+
+A round-2 decision values a few dozen positions one round before the last (about 400 triples, each a
+table of my pillz × my bets), and the same products and sums in CPython cost ~10 ms per lab duel. Here
+each triple is a row of integers (`columns`) and every value is computed by whole-array operations.
+
+The values are bitwise those of the scalar search: float64 `*`, `+`, `-` and `/` in NumPy are the same
+IEEE operations as CPython's, each applied to the same operands (int64 products and quotients of
+integers far below 2**53 are exact before the division is rounded, as CPython's `int / int`). What a
+reduction adds, it adds in the scalar order by an explicit loop, never by `np.sum`; `max` only reads
+values (none is a NaN or a −0.0), so which equal one wins cannot matter.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+DRAW = 0.25  # a draw's worth, between a loss (0) and a win (1): draws do not climb ladders
+
+Ints = NDArray[np.int64]
+Floats = NDArray[np.float64]
+
+# A triple's columns: the position (my PV, the foe's, its pillz, the Bénédictions still unspent), the
+# foe's bet, then this round's pair and the last round's (the characters each side has left after it):
+# power, damage, heal, drain and refund (war chest included) for me, then the same for the foe.
+LM, LF, PF, SM, SF, BF = range(6)
+PAIR, LAST = 6, 16
+COLUMNS = 26
+BETS = 3  # the modelled foe's bets one round before the last, padded (`pad_bets`)
+
+
+def pad_bets(bets: tuple[tuple[int, float], ...]) -> tuple[tuple[int, float], ...]:
+    """The foe's bets padded to `BETS` with weight 0.0 after the real ones: a padded term adds 0.0 to a
+    non-negative total, which leaves it unchanged, and a padded bet's max is never taken alone."""
+    return bets + ((bets[0][0], 0.0),) * (BETS - len(bets))
+
+
+def _share(attack: Ints, attack_foe: Ints) -> Floats:
+    """My chance to win a round: attack ÷ (sum of attacks), 1/2 when both are 0 (the rules' draw)."""
+    total = attack + attack_foe
+    share: Floats = np.full(total.shape, 0.5)
+    np.divide(attack, total, out=share, where=total != 0)
+    return share
+
+
+def _end(life_me: Ints, life_foe: Ints) -> Floats:
+    return np.where(life_me == life_foe, DRAW, np.where(life_me > life_foe, 1.0, 0.0))
+
+
+def _last_round(
+    c: Ints, lm: Ints, lf: Ints, pf: Ints, pillz: Ints, sm: Ints, sf: Ints, top: tuple[int, int]
+) -> Floats:
+    """The last round from its start with `pillz` of mine, the pair of `c`'s `LAST` columns, both betting
+    everything: p × won + (1 − p) × lost, the outcomes final (a KO, else the PV compared)."""
+    mp, md, mh, fp, fd, fh = (c[..., LAST + i] for i in (0, 1, 2, 5, 6, 7))
+    max_me, max_foe = top
+    lf_won = lf - np.where(md > sf, md - sf, 0)
+    lm_lost = lm - np.where(fd > sm, fd - sm, 0)
+    won = np.where(lf_won <= 0, 1.0, _end(np.minimum(max_me, lm + mh), lf_won))
+    lost = np.where(lm_lost <= 0, 0.0, _end(lm_lost, np.minimum(max_foe, lf + fh)))
+    odds = _share(mp * pillz, fp * pf)
+    return odds * won + (1.0 - odds) * lost
+
+
+def last_round(columns: Ints, pillz: int, top: tuple[int, int]) -> Floats:
+    """The last round of each row of `columns` (its position, its `LAST` pair) with `pillz` of mine."""
+    c = columns
+    return _last_round(c, c[:, LM], c[:, LF], c[:, PF], np.full(len(c), pillz), c[:, SM], c[:, SF], top)
+
+
+def rows(columns: Ints, pms: Ints, top: tuple[int, int]) -> Floats:
+    """For each triple, each of my pillz in `pms` and each of my bets b up to the largest: the chance of
+    winning the duel, p × won + (1 − p) × lost (the last round after a won or lost round, read at the
+    pillz I have left). Entries with b above my pillz are finite and meaningless (`valid`).
+    `top`: each side's maximum PV (the cap of healing)."""
+    c = columns[:, None, None, :]
+    lm, lf, pf, sm, sf, bf = (c[..., i] for i in range(6))
+    mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = (c[..., PAIR + i] for i in range(10))
+    max_me, max_foe = top
+    bets = np.arange(int(pms.max()) + 1)[None, None, :]
+    left = np.maximum(0, pms[None, :, None] - bets)  # my pillz after my bet (0 where b > pm)
+    odds = _share(mp * bets, fp * bf)
+    # If I win: the foe's unspent Bénédiction is spent on this first loss. If I lose: mine is.
+    lf_won = lf - np.where(md > sf, md - sf, 0)
+    lm_lost = lm - np.where(fd > sm, fd - sm, 0)
+    zero = np.zeros_like(sm)
+    won = _last_round(
+        c, np.minimum(max_me, lm + mh), lf_won, np.maximum(0, pf - bf + fre - mdr), left, sm, zero, top
+    )
+    won = np.where(lf_won > 0, won, 1.0)
+    lost = _last_round(
+        c, lm_lost, np.minimum(max_foe, lf + fh), pf - bf, np.maximum(0, left + mre - fdr), zero, sf, top
+    )
+    lost = np.where(lm_lost > 0, lost, 0.0)
+    return odds * won + (1.0 - odds) * lost
+
+
+def valid(pms: Ints) -> NDArray[np.bool_]:
+    """Which (my pillz, my bet) entries of `rows` are options: a bet up to the pillz held."""
+    return np.arange(int(pms.max()) + 1)[None, :] <= pms[:, None]
+
+
+def lead_values(block: Floats, weights: Floats, pms: Ints) -> Floats:
+    """I lead one round before the last: for each position and each of my pillz, my best option's total
+    over the foe's (character, bet) in order, times the share of a character. `block` is `rows`
+    shaped (position, my character, the foe's, its bet, my pillz, my bet); the best total × share is
+    the best option (multiplying by a positive number keeps the order of floats)."""
+    positions, mine, theirs, bets = block.shape[:4]
+    totals = np.zeros((positions, mine, *block.shape[4:]))
+    for j in range(theirs):
+        for k in range(bets):
+            totals = totals + weights[:, k, None, None, None] * block[:, :, j, k]
+    best = np.where(valid(pms), totals, -np.inf).max(axis=(1, 3))
+    values: Floats = np.maximum(best, 0.0) * (1.0 / theirs)
+    return values
+
+
+def answer_values(block: Floats, weights: Floats, pms: Ints) -> Floats:
+    """The foe leads one round before the last: my best reply to each of its (character, bet), weighted
+    in order, for each position and each of my pillz; the best of all my (character, bet)."""
+    theirs, bets = block.shape[2:4]
+    best = np.where(valid(pms), block, -np.inf).max(axis=(1, 5))
+    totals = np.zeros(best.shape[:1] + best.shape[3:])
+    for j in range(theirs):
+        for k in range(bets):
+            totals = totals + weights[:, k, None] * best[:, j, k]
+    values: Floats = totals / theirs
+    return values
