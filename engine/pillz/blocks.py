@@ -37,64 +37,86 @@ def pad_bets(bets: tuple[tuple[int, float], ...]) -> tuple[tuple[int, float], ..
     return bets + ((bets[0][0], 0.0),) * (BETS - len(bets))
 
 
-def _share(attack: Ints, attack_foe: Ints) -> Floats:
+def share(attack: Ints, attack_foe: Ints) -> Floats:
     """My chance to win a round: attack ÷ (sum of attacks), 1/2 when both are 0 (the rules' draw)."""
     total = attack + attack_foe
-    share: Floats = np.full(total.shape, 0.5)
-    np.divide(attack, total, out=share, where=total != 0)
-    return share
+    chance: Floats = np.full(total.shape, 0.5)
+    np.divide(attack, total, out=chance, where=total != 0)
+    return chance
 
 
-def _end(life_me: Ints, life_foe: Ints) -> Floats:
+def end(life_me: Ints, life_foe: Ints) -> Floats:
+    """The duel's value once no round is left: a win, a draw (`DRAW`) or a loss by the PV compared."""
     return np.where(life_me == life_foe, DRAW, np.where(life_me > life_foe, 1.0, 0.0))
 
 
-def _last_round(
-    c: Ints, lm: Ints, lf: Ints, pf: Ints, pillz: Ints, sm: Ints, sf: Ints, top: tuple[int, int]
+# One round's matchup as whole arrays: (power, damage, heal) for me, then the same for the foe
+Matchups = tuple[Ints, Ints, Ints, Ints, Ints, Ints]
+
+
+def last_round(
+    pair: Matchups, lm: Ints, lf: Ints, pf: Ints, pillz: Ints, sm: Ints, sf: Ints, top: tuple[int, int]
 ) -> Floats:
-    """The last round from its start with `pillz` of mine, the pair of `c`'s `LAST` columns, both betting
-    everything: p × won + (1 − p) × lost, the outcomes final (a KO, else the PV compared)."""
-    mp, md, mh, fp, fd, fh = (c[..., LAST + i] for i in (0, 1, 2, 5, 6, 7))
+    """The last round from its start, `pair` fighting, with `pillz` of mine against the foe's `pf`, both
+    betting everything: p × won + (1 − p) × lost, the outcomes final (a KO, else the PV compared);
+    `sm`, `sf`: what each side's unspent Bénédiction takes off its loss; `top`: each side's maximum PV."""
+    mp, md, mh, fp, fd, fh = pair
     max_me, max_foe = top
     lf_won = lf - np.where(md > sf, md - sf, 0)
     lm_lost = lm - np.where(fd > sm, fd - sm, 0)
-    won = np.where(lf_won <= 0, 1.0, _end(np.minimum(max_me, lm + mh), lf_won))
-    lost = np.where(lm_lost <= 0, 0.0, _end(lm_lost, np.minimum(max_foe, lf + fh)))
-    odds = _share(mp * pillz, fp * pf)
+    won = np.where(lf_won <= 0, 1.0, end(np.minimum(max_me, lm + mh), lf_won))
+    lost = np.where(lm_lost <= 0, 0.0, end(lm_lost, np.minimum(max_foe, lf + fh)))
+    odds = share(mp * pillz, fp * pf)
     return odds * won + (1.0 - odds) * lost
 
 
-def last_round(columns: Ints, pillz: int, top: tuple[int, int]) -> Floats:
+def _last_pair(c: Ints) -> Matchups:
+    """The last round's matchup of each row of `c` (its `LAST` columns)."""
+    mp, md, mh, fp, fd, fh = (c[..., LAST + i] for i in (0, 1, 2, 5, 6, 7))
+    return mp, md, mh, fp, fd, fh
+
+
+def final(columns: Ints, pillz: int, top: tuple[int, int]) -> Floats:
     """The last round of each row of `columns` (its position, its `LAST` pair) with `pillz` of mine."""
     c = columns
-    return _last_round(c, c[:, LM], c[:, LF], c[:, PF], np.full(len(c), pillz), c[:, SM], c[:, SF], top)
+    return last_round(
+        _last_pair(c), c[:, LM], c[:, LF], c[:, PF], np.full(len(c), pillz), c[:, SM], c[:, SF], top
+    )
 
 
 def rows(columns: Ints, pms: Ints, top: tuple[int, int]) -> Floats:
     """For each triple, each of my pillz in `pms` and each of my bets b up to the largest: the chance of
-    winning the duel, p × won + (1 − p) × lost (the last round after a won or lost round, read at the
-    pillz I have left). Entries with b above my pillz are finite and meaningless (`valid`).
-    `top`: each side's maximum PV (the cap of healing)."""
-    c = columns[:, None, None, :]
+    winning the duel, p × won + (1 − p) × lost. Entries with b above my pillz are finite and meaningless
+    (`valid`). `top`: each side's maximum PV (the cap of healing).
+
+    The last round after this one depends on my bet only through the pillz I have left, so it is
+    computed once per triple and pillz left (a row each after a win and after a loss), then read
+    for every (pillz, bet) by an index: pm − b after a win, max(0, pm − b + refunds − the foe's drain)
+    after a loss."""
+    c = columns[:, None, :]
     lm, lf, pf, sm, sf, bf = (c[..., i] for i in range(6))
     mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = (c[..., PAIR + i] for i in range(10))
     max_me, max_foe = top
-    bets = np.arange(int(pms.max()) + 1)[None, None, :]
-    left = np.maximum(0, pms[None, :, None] - bets)  # my pillz after my bet (0 where b > pm)
-    odds = _share(mp * bets, fp * bf)
+    width = int(pms.max()) + 1
+    bets = np.arange(width)
+    left = np.maximum(0, pms[:, None] - bets[None, :])  # my pillz after my bet (0 where b > pm)
+    gain = mre - fdr
     # If I win: the foe's unspent Bénédiction is spent on this first loss. If I lose: mine is.
     lf_won = lf - np.where(md > sf, md - sf, 0)
     lm_lost = lm - np.where(fd > sm, fd - sm, 0)
     zero = np.zeros_like(sm)
-    won = _last_round(
-        c, np.minimum(max_me, lm + mh), lf_won, np.maximum(0, pf - bf + fre - mdr), left, sm, zero, top
-    )
-    won = np.where(lf_won > 0, won, 1.0)
-    lost = _last_round(
-        c, lm_lost, np.minimum(max_foe, lf + fh), pf - bf, np.maximum(0, left + mre - fdr), zero, sf, top
-    )
-    lost = np.where(lm_lost > 0, lost, 0.0)
-    return odds * won + (1.0 - odds) * lost
+    last = _last_pair(c)
+    lm_won, pf_won = np.minimum(max_me, lm + mh), np.maximum(0, pf - bf + fre - mdr)
+    won = np.where(lf_won > 0, last_round(last, lm_won, lf_won, pf_won, bets[None, :], sm, zero, top), 1.0)
+    reach = np.arange(width + max(0, int(gain.max())))[None, :]
+    lf_lost = np.minimum(max_foe, lf + fh)
+    lost = np.where(lm_lost > 0, last_round(last, lm_lost, lf_lost, pf - bf, reach, zero, sf, top), 0.0)
+    triples = np.arange(len(columns))[:, None, None]
+    won_read = won[triples, left[None]]
+    lost_read = lost[triples, np.maximum(0, left[None] + gain[:, :, None])]
+    odds = share(mp * bets[None, :], fp * bf)[:, None, :]
+    values: Floats = odds * won_read + (1.0 - odds) * lost_read
+    return values
 
 
 def valid(pms: Ints) -> NDArray[np.bool_]:

@@ -127,7 +127,7 @@ class _Search:
         rnd, pm = node[0], node[3]
         if rnd == ROUNDS:  # nothing after this round: both outcomes are final (`my_bets` is (pm,))
             columns = np.array([self.column(node[1:3] + node[4:], cm, cf, bf, (cm, cf))])
-            final: list[float] = blocks.last_round(columns, pm, (self.max_me, self.max_foe)).tolist()
+            final: list[float] = blocks.final(columns, pm, (self.max_me, self.max_foe)).tolist()
             return final
         if rnd + 1 == ROUNDS:  # then the last round: `my_bets` is every bet from 0 to pm
             return self.replies_before_last(node)[(cm, cf, bf)]
@@ -204,8 +204,11 @@ class _Search:
     def before_last(self, key: Family, top: int) -> list[float]:
         """`value` of the nodes one round before the last that differ only by my pillz, for each of my
         pillz from 0 to at least `top`."""
-        self.fill({key: top})
-        return self.families[key]
+        found = self.families.get(key)
+        if found is None or len(found) <= top:
+            self.fill({key: top})
+            found = self.families[key]
+        return found
 
     def replies_before_last(self, node: Node) -> dict[tuple[int, int, int], list[float]]:
         """At a root one round before the last: for each (my character, the foe's, its bet), the chance
