@@ -84,22 +84,36 @@ def final(columns: Ints, pillz: int, top: tuple[int, int]) -> Floats:
     )
 
 
-def rows(columns: Ints, pms: Ints, top: tuple[int, int]) -> Floats:
-    """For each triple, each of my pillz in `pms` and each of my bets b up to the largest: the chance of
-    winning the duel, p × won + (1 − p) × lost. Entries with b above my pillz are finite and meaningless
-    (`valid`). `top`: each side's maximum PV (the cap of healing).
+def _laid_out(values: Floats, shift: Ints, width: int) -> Floats:
+    """`values` (a row per triple, by my pillz left) laid out for `_reads`: column j < width holds the
+    value at max(0, width − 1 − j + shift) pillz, the width − 1 columns after it 0.0."""
+    j = np.arange(2 * width - 1)[None, :]
+    laid = np.take_along_axis(values, np.maximum(0, width - 1 - j + shift), axis=1)
+    laid[:, width:] = 0.0
+    return laid
+
+
+def _reads(laid: Floats, width: int) -> Floats:
+    """For each triple, my pillz pm and my bet b (both below `width`): the laid-out value at pm − b
+    pillz (plus the row's shift), 0.0 where b > pm. A view of sliding windows: nothing is copied."""
+    windows = np.lib.stride_tricks.sliding_window_view(laid, width, axis=1)
+    return windows[:, ::-1, :]
+
+
+def rows(columns: Ints, width: int, top: tuple[int, int]) -> Floats:
+    """For each triple, each of my pillz pm and each of my bets b (both below `width`): the chance of
+    winning the duel, p × won + (1 − p) × lost; 0.0 where b > pm (not an option, and below every
+    option's value, so a `max` over bets may read it). `top`: each side's maximum PV (the cap of healing).
 
     The last round after this one depends on my bet only through the pillz I have left, so it is
-    computed once per triple and pillz left (a row each after a win and after a loss), then read
-    for every (pillz, bet) by an index: pm − b after a win, max(0, pm − b + refunds − the foe's drain)
-    after a loss."""
+    computed once per triple and pillz left (a row after a win and one after a loss), then read for
+    every (pillz, bet) through sliding windows: at pm − b after a win, at max(0, pm − b + refunds − the
+    foe's drain) after a loss."""
     c = columns[:, None, :]
     lm, lf, pf, sm, sf, bf = (c[..., i] for i in range(6))
     mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = (c[..., PAIR + i] for i in range(10))
     max_me, max_foe = top
-    width = int(pms.max()) + 1
-    bets = np.arange(width)
-    left = np.maximum(0, pms[:, None] - bets[None, :])  # my pillz after my bet (0 where b > pm)
+    bets = np.arange(width)[None, :]
     gain = mre - fdr
     # If I win: the foe's unspent Bénédiction is spent on this first loss. If I lose: mine is.
     lf_won = lf - np.where(md > sf, md - sf, 0)
@@ -107,43 +121,37 @@ def rows(columns: Ints, pms: Ints, top: tuple[int, int]) -> Floats:
     zero = np.zeros_like(sm)
     last = _last_pair(c)
     lm_won, pf_won = np.minimum(max_me, lm + mh), np.maximum(0, pf - bf + fre - mdr)
-    won = np.where(lf_won > 0, last_round(last, lm_won, lf_won, pf_won, bets[None, :], sm, zero, top), 1.0)
+    won = np.where(lf_won > 0, last_round(last, lm_won, lf_won, pf_won, bets, sm, zero, top), 1.0)
     reach = np.arange(width + max(0, int(gain.max())))[None, :]
     lf_lost = np.minimum(max_foe, lf + fh)
     lost = np.where(lm_lost > 0, last_round(last, lm_lost, lf_lost, pf - bf, reach, zero, sf, top), 0.0)
-    triples = np.arange(len(columns))[:, None, None]
-    won_read = won[triples, left[None]]
-    lost_read = lost[triples, np.maximum(0, left[None] + gain[:, :, None])]
-    odds = share(mp * bets[None, :], fp * bf)[:, None, :]
+    won_read = _reads(_laid_out(won, zero, width), width)
+    lost_read = _reads(_laid_out(lost, gain, width), width)
+    odds = share(mp * bets, fp * bf)[:, None, :]
     values: Floats = odds * won_read + (1.0 - odds) * lost_read
     return values
 
 
-def valid(pms: Ints) -> NDArray[np.bool_]:
-    """Which (my pillz, my bet) entries of `rows` are options: a bet up to the pillz held."""
-    return np.arange(int(pms.max()) + 1)[None, :] <= pms[:, None]
-
-
-def lead_values(block: Floats, weights: Floats, pms: Ints) -> Floats:
+def lead_values(block: Floats, weights: Floats) -> Floats:
     """I lead one round before the last: for each position and each of my pillz, my best option's total
     over the foe's (character, bet) in order, times the share of a character. `block` is `rows`
     shaped (position, my character, the foe's, its bet, my pillz, my bet); the best total × share is
-    the best option (multiplying by a positive number keeps the order of floats)."""
+    the best option (multiplying by a positive number keeps the order of floats), and a bet above my
+    pillz totals 0.0, below or equal to every option."""
     positions, mine, theirs, bets = block.shape[:4]
     totals = np.zeros((positions, mine, *block.shape[4:]))
     for j in range(theirs):
         for k in range(bets):
             totals = totals + weights[:, k, None, None, None] * block[:, :, j, k]
-    best = np.where(valid(pms), totals, -np.inf).max(axis=(1, 3))
-    values: Floats = np.maximum(best, 0.0) * (1.0 / theirs)
+    values: Floats = totals.max(axis=(1, 3)) * (1.0 / theirs)
     return values
 
 
-def answer_values(block: Floats, weights: Floats, pms: Ints) -> Floats:
+def answer_values(block: Floats, weights: Floats) -> Floats:
     """The foe leads one round before the last: my best reply to each of its (character, bet), weighted
     in order, for each position and each of my pillz; the best of all my (character, bet)."""
     theirs, bets = block.shape[2:4]
-    best = np.where(valid(pms), block, -np.inf).max(axis=(1, 5))
+    best = block.max(axis=(1, 5))
     totals = np.zeros(best.shape[:1] + best.shape[3:])
     for j in range(theirs):
         for k in range(bets):

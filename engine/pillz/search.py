@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from operator import add, mul
 
 import numpy as np
 
@@ -64,13 +65,14 @@ _UNUSED: tuple[tuple[int, ...], ...] = tuple(
 
 
 @cache
-def _odds(power: int, attack_foe: int, top: int) -> tuple[float, ...]:
+def _odds(power: int, attack_foe: int, top: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """My chance to win the round for each of my bets from 0 to `top`: attack ÷ (sum of attacks), 1/2 when
-    both are 0 (the rules' draw, `rules.draw_winner`)."""
-    return tuple(
+    both are 0 (the rules' draw, `rules.draw_winner`); then the chance to lose, 1 − that, for each bet."""
+    wins = tuple(
         0.5 if power * bet + attack_foe == 0 else power * bet / (power * bet + attack_foe)
         for bet in range(top + 1)
     )
+    return wins, tuple(1 - p for p in wins)
 
 
 def _node(rnd: int, family: Family, pm: int) -> Node:
@@ -133,7 +135,9 @@ class _Search:
             return self.replies_before_last(node)[(cm, cf, bf)]
         won, lost, gain = self.successors(node, cm, cf, bf)
         pair = self.pairs[cm][cf]
-        odds = _odds(pair[0], pair[5] * bf, my_bets[-1])
+        odds, rest = _odds(pair[0], pair[5] * bf, my_bets[-1])
+        if rnd + 2 == ROUNDS:
+            return self.before_last_rows(pm, won, lost, gain, odds, rest)
         results = []
         value = self.value
         for bm in my_bets:  # rounds still to play after the next: each outcome is a searched node
@@ -142,9 +146,30 @@ class _Search:
             if p_win > 0:
                 result += p_win * (1.0 if won is None else value(_node(rnd + 1, won, pm - bm)))
             if p_win < 1 and lost is not None:
-                result += (1 - p_win) * value(_node(rnd + 1, lost, max(0, pm - bm + gain)))
+                result += rest[bm] * value(_node(rnd + 1, lost, max(0, pm - bm + gain)))
             results.append(result)
         return results
+
+    def before_last_rows(
+        self,
+        pm: int,
+        won: Family | None,
+        lost: Family | None,
+        gain: int,
+        odds: Sequence[float],
+        rest: Sequence[float],
+    ) -> list[float]:
+        """`outcomes` when the next round is the one before the last, for each of my bets from 0 to `pm`:
+        p × won + (1 − p) × lost, the positions after the round read from their rows by my pillz left.
+        That is the float the scalar loop adds up from the terms of non-zero chance: won and lost are
+        finite, so a term with a chance of 0 adds 0.0 (1.0 and 0.0 stand for the KOs)."""
+        bets = range(pm + 1)
+        won_row = [1.0] * (pm + 1) if won is None else self.before_last(won, pm)[pm::-1]
+        lost_row = [0.0] * (pm + 1)
+        if lost is not None:
+            values = self.before_last(lost, max(0, pm + gain))
+            lost_row = [values[max(0, pm - bm + gain)] for bm in bets]
+        return list(map(add, map(mul, odds, won_row), map(mul, rest, lost_row)))
 
     def column(self, key: Family, cm: int, cf: int, bf: int, last: tuple[int, int]) -> tuple[int, ...]:
         """A row of `blocks.rows`: the position, the foe's bet, this round's pair, the last round's."""
@@ -172,19 +197,19 @@ class _Search:
         keys = [key for key, top in requests.items() if len(self.families.get(key, ())) <= top]
         if not keys:
             return
-        pms = np.arange(max(requests[key] for key in keys) + 1)
+        width = max(requests[key] for key in keys) + 1
         columns, weights = self.columns(keys)
         shape = (
             len(keys),
             len(_UNUSED[keys[0][3]]),
             len(_UNUSED[keys[0][4]]),
             blocks.BETS,
-            len(pms),
-            len(pms),
+            width,
+            width,
         )
-        block = blocks.rows(columns, pms, (self.max_me, self.max_foe)).reshape(shape)
+        block = blocks.rows(columns, width, (self.max_me, self.max_foe)).reshape(shape)
         values = blocks.lead_values if self.i_lead[ROUNDS - 1] else blocks.answer_values
-        self.families.update(zip(keys, values(block, weights, pms).tolist(), strict=True))
+        self.families.update(zip(keys, values(block, weights).tolist(), strict=True))
 
     def prefetch(self, node: Node, theirs: Sequence[int], bets: Bets) -> None:
         """Two rounds before the last: value every position the root's options lead to in one block
@@ -217,14 +242,14 @@ class _Search:
             key = node[1:3] + node[4:]
             pm = node[3]
             columns, _ = self.columns([key])
-            block = blocks.rows(columns, np.array([pm]), (self.max_me, self.max_foe))
+            block = blocks.rows(columns, pm + 1, (self.max_me, self.max_foe))
             triples = [
                 (cm, cf, bf)
                 for cm in _UNUSED[node[5]]
                 for cf in _UNUSED[node[6]]
                 for bf, _ in blocks.pad_bets(model_bets(node[4], 2))
             ]
-            self.replies.update(zip(triples, block[:, 0, :].tolist(), strict=True))
+            self.replies.update(zip(triples, block[:, pm, :].tolist(), strict=True))
         return self.replies
 
     def value(self, node: Node) -> float:
