@@ -75,6 +75,18 @@ def _odds(power: int, attack_foe: int, top: int) -> tuple[tuple[float, ...], tup
     return wins, tuple(1 - p for p in wins)
 
 
+# For each bit mask of used characters with two left, those two (else zeros: never read); and for a mask
+# and a character about to be used, the one left after it (the last round's).
+_LEFT = np.array([u if len(u) == 2 else (0, 0) for u in _UNUSED], dtype=np.int64)
+_LAST = np.array(
+    [
+        [_UNUSED[mask | 1 << c][0] if len(_UNUSED[mask | 1 << c]) == 1 else 0 for c in range(4)]
+        for mask in range(16)
+    ],
+    dtype=np.int64,
+)
+
+
 def _node(rnd: int, family: Family, pm: int) -> Node:
     """The node of `family` at the start of round `rnd` with my `pm` pillz."""
     lm, lf, pf, um, uf, sm, sf = family
@@ -100,6 +112,7 @@ class _Search:
                     n.power, n.damage_if_win, n.heal_if_win, n.drain_if_win, n.refund_if_loss + chest_foe,
                 ))  # fmt: skip
             self.pairs.append(row)
+        self.table = np.array(self.pairs, dtype=np.int64)  # the pairs, for `columns`
         self.i_lead = tuple(lead_seat(state.first, rnd) == me for rnd in range(ROUNDS + 1))
         self.values: dict[Node, float] = {}
         self.families: dict[Family, list[float]] = {}
@@ -178,18 +191,26 @@ class _Search:
 
     def columns(self, keys: Sequence[Family]) -> tuple[blocks.Ints, blocks.Floats]:
         """The triples (my character, the foe's, its bet) of positions one round before the last, in
-        the order `blocks.lead_values` and `answer_values` read them, and each position's bet weights."""
-        found: list[tuple[int, ...]] = []
-        weights: list[list[float]] = []
-        for key in keys:
-            um, uf = key[3], key[4]
-            bets = blocks.pad_bets(model_bets(key[2], 2))
-            weights.append([w for _, w in bets])
-            for cm in _UNUSED[um]:
-                for cf in _UNUSED[uf]:
-                    last = (_UNUSED[um | 1 << cm][0], _UNUSED[uf | 1 << cf][0])
-                    found += [self.column(key, cm, cf, bf, last) for bf, _ in bets]
-        return np.array(found, dtype=np.int64), np.array(weights)
+        the order `blocks.lead_values` and `answer_values` read them (`blocks.rows`' columns), and each
+        position's bet weights. Every such position has two characters left on each side; the pairs
+        are gathered from `table` by index arrays rather than a tuple per triple."""
+        positions = np.array(keys, dtype=np.int64)
+        used_me, used_foe = positions[:, 3], positions[:, 4]
+        mine, theirs = _LEFT[used_me], _LEFT[used_foe]  # (position, character)
+        last_me = _LAST[used_me[:, None], mine][:, :, None, None]
+        last_foe = _LAST[used_foe[:, None], theirs][:, None, :, None]
+        bets = [blocks.pad_bets(model_bets(pf, 2)) for pf in positions[:, 2].tolist()]
+        foe_bets = np.array([[bf for bf, _ in b] for b in bets], dtype=np.int64)
+        found = (
+            positions[:, None, None, None, [0, 1, 2, 5, 6]],
+            foe_bets[:, None, None, :, None],
+            self.table[mine[:, :, None, None], theirs[:, None, :, None]],
+            self.table[last_me, last_foe],
+        )
+        shape = (len(keys), 2, 2, blocks.BETS)
+        parts = [np.broadcast_to(part, (*shape, part.shape[-1])) for part in found]
+        columns = np.concatenate(parts, axis=-1).reshape(-1, blocks.COLUMNS)
+        return columns, np.array([[w for _, w in b] for b in bets])
 
     def fill(self, requests: dict[Family, int]) -> None:
         """Value the positions one round before the last of `requests` (position: the most pillz of mine
