@@ -97,21 +97,22 @@ class _Search:
     """One decision's search: the matchups of the two line-ups, and the values found so far (a position
     reached along several paths is valued once)."""
 
-    def __init__(self, state: PillzState, me: int) -> None:
+    def __init__(self, state: PillzState, me: int, used: tuple[int, int]) -> None:
+        """`used`: each side's characters already played at the root (bit masks); only the pairs of
+        those still to play are computed (the others stay zeros and are never read)."""
         foe = 1 - me
         hands = state.hands
         self.max_me, self.max_foe = state.max_life[me], state.max_life[foe]
         chest_me, chest_foe = leader_total(hands[me], "war_chest"), leader_total(hands[foe], "war_chest")
-        self.pairs: list[list[Pair]] = []
-        for mine in hands[me]:
-            row: list[Pair] = []
-            for theirs in hands[foe]:
+        self.pairs: list[list[Pair]] = [[(0,) * 10 for _ in range(4)] for _ in range(4)]
+        for i in _UNUSED[used[0]]:
+            for j in _UNUSED[used[1]]:
+                mine, theirs = hands[me][i], hands[foe][j]
                 m, n = matchup(mine, theirs), matchup(theirs, mine)
-                row.append((
+                self.pairs[i][j] = (
                     m.power, m.damage_if_win, m.heal_if_win, m.drain_if_win, m.refund_if_loss + chest_me,
                     n.power, n.damage_if_win, n.heal_if_win, n.drain_if_win, n.refund_if_loss + chest_foe,
-                ))  # fmt: skip
-            self.pairs.append(row)
+                )  # fmt: skip
         self.table = np.array(self.pairs, dtype=np.int64)  # the pairs, for `columns`
         self.i_lead = tuple(lead_seat(state.first, rnd) == me for rnd in range(ROUNDS + 1))
         self.values: dict[Node, float] = {}
@@ -325,5 +326,5 @@ def exact_values(state: PillzState, me: int) -> list[tuple[Play, float]]:
         uf &= ~(1 << pending)  # the revealed card is marked used, but it fights this round
     shields = (blessing_left(hands[me], state.history, me), blessing_left(hands[foe], state.history, foe))
     root = (state.round, state.life[me], state.life[foe], state.pillz[me], state.pillz[foe], um, uf, *shields)
-    found = _Search(state, me).options(root, pending)
+    found = _Search(state, me, (um, uf)).options(root, pending)
     return [(Play(card=hands[me][cm].card_id, pillz=bm), v) for (cm, bm), v in found]
