@@ -57,14 +57,9 @@ def lab_battles(
     practice duel's mirror deck lives in the duel service)."""
     out = []
     for seed in seeds:
-        theirs = opponent_of(seed)
-        start = _ENGINE.new_game(
-            [PlayerSetup(seat=s, player_id=s + 1, deck=tuple(d)) for s, d in enumerate((deck, theirs))],
-            seed,
-            {CATALOG_OPTION: catalog},
-        )
-        drawn = tuple(sorted(f.card_id for f in start.hands[PLAYER_SEAT]))
-        state = play_duel(catalog, (deck, theirs), seed)
+        state = play_duel(catalog, (deck, opponent_of(seed)), seed)
+        # the line-up drawn before the first round: a duel marks its characters used, never changes them
+        drawn = tuple(sorted(f.card_id for f in state.hands[PLAYER_SEAT]))
         won, lost = state.winner == PLAYER_SEAT, state.winner == 1 - PLAYER_SEAT
         out.append(LabBattle(seed, won, lost, len(state.history), drawn))
     return out
