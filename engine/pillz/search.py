@@ -9,7 +9,7 @@ quarter each; everything in the last round), at each round's draw the rules' exa
 Trésor de guerre on every lost round and Bénédiction on the first one, tracked per side). In the last round
 betting everything is dominant (pillz are worth nothing after it), so only that is searched there.
 
-From round 2 the tree is small enough (a few tens of milliseconds in CPython); in round 1 it is not
+From round 2 the tree is small enough (a millisecond or two with the blocks below); in round 1 it is not
 (hundreds of milliseconds), so `ai.choose` uses its one-round evaluator there.
 
 Speed: a round-2 decision resolves about a hundred thousand (character, pillz) pairs, nearly all in the
