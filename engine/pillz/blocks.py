@@ -1,9 +1,10 @@
 """The exact search's last two rounds computed in NumPy blocks: for many (my character, the foe's, its bet)
 triples at once, the chance of winning the duel for each of my pillz and each of my bets.
 
-A round-2 decision values a few dozen positions one round before the last (about 400 triples, each a
-table of my pillz × my bets), and the same products and sums in CPython cost ~10 ms per lab duel. Here
-each triple is a row of integers (`columns`) and every value is computed by whole-array operations.
+A round-2 decision values about fifty positions one round before the last (several hundred triples, each
+a table of my pillz × my bets), and the same products and sums one at a time in CPython cost about 13 ms
+per lab duel. Here each triple is a row of integers (`columns`) and every value is computed by
+whole-array operations.
 
 The values are bitwise those of the scalar search: float64 `*`, `+`, `-` and `/` in NumPy are the same
 IEEE operations as CPython's, each applied to the same operands (int64 products and quotients of
@@ -32,8 +33,9 @@ BETS = 3  # the modelled foe's bets one round before the last, padded (`pad_bets
 
 
 def pad_bets(bets: tuple[tuple[int, float], ...]) -> tuple[tuple[int, float], ...]:
-    """The foe's bets padded to `BETS` with weight 0.0 after the real ones: a padded term adds 0.0 to a
-    non-negative total, which leaves it unchanged, and a padded bet's max is never taken alone."""
+    """The foe's bets padded to `BETS` with weight 0.0 after the real ones (a copy of the first, so its
+    values are finite): a padded term adds 0.0 × a finite value, 0.0, to a non-negative total, which
+    leaves it unchanged."""
     return bets + ((bets[0][0], 0.0),) * (BETS - len(bets))
 
 
