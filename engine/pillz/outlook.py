@@ -42,15 +42,18 @@ def stats(fighters: list[Fighter]) -> list[tuple[int, int]]:
 def matchups(fights: list[list[tuple[Fighter, Fighter]]]) -> tuple[Ints, ...]:
     """The round's figures of each (my character, the foe's) of `fights`, on the grid's first two axes:
     my power, damage, heal, drain and refund, then the foe's (`rules.matchup` both ways)."""
-    names = ("power", "damage_if_win", "heal_if_win", "drain_if_win", "refund_if_loss")
-    pairs = [[(matchup(mine, theirs), matchup(theirs, mine)) for mine, theirs in row] for row in fights]
-    return tuple(
-        np.array([[getattr(pair[side], name) for pair in row] for row in pairs], dtype=np.int64)[
-            :, :, None, None
-        ]
-        for side in (0, 1)
-        for name in names
-    )
+    figures = []
+    for row in fights:
+        found = []
+        for mine, theirs in row:
+            m, n = matchup(mine, theirs), matchup(theirs, mine)
+            found.append((
+                m.power, m.damage_if_win, m.heal_if_win, m.drain_if_win, m.refund_if_loss,
+                n.power, n.damage_if_win, n.heal_if_win, n.drain_if_win, n.refund_if_loss,
+            ))  # fmt: skip
+        figures.append(found)
+    table = np.array(figures, dtype=np.int64)[:, :, None, None, :]
+    return tuple(table[..., i] for i in range(10))
 
 
 def _column(values: list[list[int]], axis: int) -> Ints:
@@ -90,11 +93,12 @@ class Outlooks:
         foe_powers, foe_damages = self.theirs
         mean: Floats = np.zeros(())
         second: Floats = np.zeros(())
+        foe_attacks = [foe_powers[..., j] * p_foe for j in range(foe_powers.shape[-1])]
         for i in range(powers.shape[-1]):
             attack, damage = powers[..., i] * p_mine, damages[..., i]
-            for j in range(foe_powers.shape[-1]):
+            for j, foe_attack in enumerate(foe_attacks):
                 foe_damage = foe_damages[..., j]
-                won = share(attack, foe_powers[..., j] * p_foe)
+                won = share(attack, foe_attack)
                 dealt, taken = won * damage, (1.0 - won) * foe_damage
                 mean = mean + (dealt - taken)
                 second = second + (dealt * damage + taken * foe_damage)
