@@ -30,6 +30,7 @@ import discord
 from cogs.hoss.lookup import hoss_of
 from cogs.shared.components import button, check_owner, reply
 from core.errors import BadInput
+from core.i18n import normalize_locale
 from discord_app.callbacks import with_message
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of
@@ -113,8 +114,9 @@ def ladder_reply(ladder: Ladder, owner: int, locale: str) -> dict[str, Any]:
 async def start_battle(interaction: discord.Interaction[Any], rank: int, locale: str) -> None:
     """Start at `rank` and post the public battle message in this channel."""
     require_here(interaction, BATTLE_MESSAGE)
+    shown_in = normalize_locale(await public_locale_of(interaction))  # the message is drawn in it only
     started = await hoss_of(interaction).ranked.start(
-        interaction.user.id, rank, key=interaction.id, guild=interaction.guild_id
+        interaction.user.id, rank, key=interaction.id, guild=interaction.guild_id, locales=(shown_in,)
     )
     await show_battle(interaction, started.battle_id, started.message)
 

@@ -14,12 +14,14 @@ claims it. Rules: `engine/hoss/ranks.py`; decisions: docs/hoss/ranked.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, DomainError, NotAllowed, NotFound
+from core.settings import SUPPORTED_LOCALES
 from engine.hoss import (
     ENGINE,
     MAX_RANK,
@@ -296,10 +298,20 @@ class RankedService:
         """The player's live battle, if any (to resume it after a restart)."""
         return await self.db.read(lambda conn: battles.live_battle_id(conn, player_id))
 
-    async def start(self, player_id: int, rank: int, *, key: str | int, guild: int | None = None) -> Started:
+    async def start(
+        self,
+        player_id: int,
+        rank: int,
+        *,
+        key: str | int,
+        guild: int | None = None,
+        locales: Sequence[str] = SUPPORTED_LOCALES,
+    ) -> Started:
         """Start a battle at `rank` with the active deck; a double click (same key) starts one battle.
         `guild` (the server the command runs in, None in direct messages) is where the battle belongs:
-        every later use case passes the interaction's and is refused elsewhere."""
+        every later use case passes the interaction's and is refused elsewhere. The message is written in
+        `locales`: the response shows it in the channel's language only (later versions, queued for the
+        outbox, are written in every language)."""
         if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= MAX_RANK:
             raise BadInput("hoss.error.ranked.rank", maximum=MAX_RANK)
         setup: PlayerSetup | DomainError
@@ -322,7 +334,7 @@ class RankedService:
                 raise NotAllowed()
             row = battles.load(conn, stored["battle"])
             assert row is not None
-            message = battle_edits.shown_now(conn, row, self.catalog)
+            message = battle_edits.shown_now(conn, row, self.catalog, locales)
             return Started(stored["battle"], stored["rank"], not fresh, message)
 
         started = await self.db.write(unit)

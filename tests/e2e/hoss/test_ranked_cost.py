@@ -1,0 +1,52 @@
+"""What a ranked battle's start and decision cost (issue 39): the board of the start's response is drawn
+once, in the language the channel reads it in, and not drawn again when the message is recorded; the
+edits the outbox makes later are written in every language, as it picks the channel's when it delivers."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.hoss import HossCatalog
+from sandbox.harness import BotHarness
+from services.hoss.battle.view import Board
+from services.hoss.render import battle as render_battle
+from tests.e2e.hoss.helpers import decide_once, hoss, start_rank_1, with_deck
+from tests.e2e.messages import shown
+
+pytestmark = pytest.mark.usefixtures("no_pacing")
+
+
+def count_boards(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The language of every board description drawn from now on."""
+    drawn: list[str] = []
+    describe = render_battle.description
+
+    def counted(board: Board, catalog: HossCatalog, locale: str) -> str:
+        drawn.append(locale)
+        return describe(board, catalog, locale)
+
+    monkeypatch.setattr(render_battle, "description", counted)
+    return drawn
+
+
+async def test_a_start_draws_its_board_once_in_the_channels_language(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    drawn = count_boards(monkeypatch)
+    public = await start_rank_1(harness, alice)
+    await harness.settle()
+    assert drawn == ["fr"]
+    battle = await hoss(harness).ranked.current(alice.id)
+    assert f"Combat classé n° {battle} — Rang 1" in shown(public)
+    first = shown(public)
+    assert f"À <@{alice.id}> de décider" in first
+
+    drawn.clear()
+    await decide_once(harness, alice)  # the rounds it plays are edits of the recorded message
+    assert set(drawn) == {"fr", "en"}
+    edited = next(m for m in harness.emu.messages if m.id == public.id)
+    assert shown(edited) != first
+    assert f"Combat classé n° {battle} — Rang 1" in shown(edited)
+    assert "Manche" in shown(edited)
