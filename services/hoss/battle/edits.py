@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -124,7 +124,7 @@ def attach(
     if later and not row.live and battles.last_decided_by(conn, row) == "skip":
         show_at_once(conn, now, row.id, catalog)  # skipped to its end: the result, not the rounds
     elif later:
-        queue_edits(conn, now, row.id, later, catalog, pace)
+        queue_edits(conn, now, replace(row, message_item=item), later, catalog, pace)
     elif row.version != shown.version and board_spec(conn, row, catalog, shown.locales) != shown.spec:
         queue_now(conn, now, row.id, catalog, pace)
     return item
@@ -133,20 +133,19 @@ def attach(
 def queue_edits(
     conn: Connection,
     now: datetime,
-    battle_id: int,
+    row: BattleRow,
     records: Sequence[Mapping[str, Any]],
     catalog: HossCatalog,
     pace: timedelta,
 ) -> int:
     """Queue one edit of the battle's message per round just played (`records`), the last one showing
-    the battle now; the first is due now, or `pace` after the last edit still waiting. Returns how many
-    were queued (none while the battle has no message, or when no round was played)."""
-    row = battles.load(conn, battle_id)
-    assert row is not None
+    the battle now (`row`, as the unit's step saved it); the first is due now, or `pace` after the last
+    edit still waiting. Returns how many were queued (none while the battle has no message, or when no
+    round was played)."""
     if row.message_item is None or not records:
         return 0
     first_new = int(records[0]["round"])
-    earlier = [r for r in battles.rounds(conn, battle_id) if int(r["round"]) < first_new]
+    earlier = [r for r in battles.rounds(conn, row.id) if int(r["round"]) < first_new]
     shown = boards(now_of(conn, row), earlier, records)
     _enqueue(conn, now, row, [_spec(conn, row, board, catalog) for board in shown], pace)
     return len(shown)

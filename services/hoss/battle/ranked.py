@@ -324,15 +324,17 @@ class RankedService:
 
         def unit(conn: Connection) -> Started:
             ensure_player(conn, player_id, now, self.registry)
-            stored, fresh = once(
-                conn,
-                f"hoss:ranked:start:{start_key}",
-                now,
-                lambda: self._start(conn, now, player_id, rank, setup, start_key, guild),
-            )
+            started: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
+
+            def work() -> dict[str, Any]:
+                nonlocal started
+                started = self._start(conn, now, player_id, rank, setup, start_key, guild)
+                return {"player": player_id, "battle": started.id, "rank": rank}
+
+            stored, fresh = once(conn, f"hoss:ranked:start:{start_key}", now, work)
             if stored["player"] != player_id:
                 raise NotAllowed()
-            row = battles.load(conn, stored["battle"])
+            row = started if started is not None else battles.load(conn, stored["battle"])
             assert row is not None
             message = battle_edits.shown_now(conn, row, self.catalog, locales)
             return Started(stored["battle"], stored["rank"], not fresh, message)
@@ -349,7 +351,8 @@ class RankedService:
         setup: PlayerSetup | DomainError,
         key: str,
         guild: int | None,
-    ) -> dict[str, Any]:
+    ) -> BattleRow:
+        """The battle made, at its first pause, as saved."""
         playable = playable_ranks(rank_wins(conn, player_id))
         if rank > playable[-1]:
             raise NotAllowed(
@@ -366,7 +369,7 @@ class RankedService:
         opponent = opponent_setup(self.catalog, rank, random.Random(derive(seed, "hoss-ranked-opponent")))
         options = {CATALOG_OPTION: self.catalog, MOVE_PAUSES_OPTION: True}  # docs/hoss/ranked.md, "Défenseur"
         battle = new_battle((setup, opponent), seed, options, log=True)
-        battle_id = battles.insert(
+        row = battles.insert(
             conn,
             now,
             player_id=player_id,
@@ -377,13 +380,10 @@ class RankedService:
             battle=battle,
             guild=guild,
         )
-        row = battles.load(conn, battle_id)
-        assert row is not None
         decisions: list[Decision] = []
         records: list[Record] = []
         pause = battles.advance(battle, 1 if PLAYER in battle.waiting() else 0, decisions, records)
-        battles.step(conn, now, row, battle, decisions, records, pause)
-        return {"player": player_id, "battle": battle_id, "rank": rank}
+        return battles.step(conn, now, row, battle, decisions, records, pause)
 
     async def answer(
         self,
@@ -403,24 +403,28 @@ class RankedService:
         now = self.clock.now()
         answer_key = str(key)
 
-        def work(conn: Connection, row: BattleRow) -> dict[str, Any]:
-            _check_pause(row, pause)
-            battle = battles.restore(row)
-            decided = chosen(battle.legal_actions(PLAYER), action) if isinstance(action, Choice) else action
-            decisions: list[Decision] = []
-            records: list[Record] = []
-            battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
-            after = battles.advance(battle, row.pause, decisions, records)
-            battles.step(conn, now, row, battle, decisions, records, after)
-            battle_edits.queue_edits(conn, now, battle_id, records, self.catalog, self.pace)
-            return {"player": player_id, "battle": battle_id, "pause": row.pause}
-
         def unit(conn: Connection) -> Answered:
             row = battles.owned(conn, player_id, battle_id, guild)
-            stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, lambda: work(conn, row))
+            saved: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
+
+            def work() -> dict[str, Any]:
+                nonlocal saved
+                _check_pause(row, pause)
+                battle = battles.restore(row)
+                legal = battle.legal_actions(PLAYER)
+                decided = chosen(legal, action) if isinstance(action, Choice) else action
+                decisions: list[Decision] = []
+                records: list[Record] = []
+                battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
+                after = battles.advance(battle, row.pause, decisions, records)
+                saved = battles.step(conn, now, row, battle, decisions, records, after)
+                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace)
+                return {"player": player_id, "battle": battle_id, "pause": row.pause}
+
+            stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, work)
             if stored["player"] != player_id or stored["battle"] != battle_id:
                 raise NotAllowed()
-            now_row = battles.load(conn, battle_id)
+            now_row = saved if saved is not None else battles.load(conn, battle_id)
             assert now_row is not None
             return Answered(battle_id, stored["pause"], now_row.pause, not now_row.live, not fresh)
 
@@ -485,8 +489,8 @@ class RankedService:
         records: list[Record] = []
         battles.apply(battle, PLAYER, Pass(), "timeout", row.pause, decisions, between=True)
         pause = battles.advance(battle, row.pause, decisions, records)
-        battles.step(conn, now, row, battle, decisions, records, pause)
-        battle_edits.queue_edits(conn, now, row.id, records, self.catalog, self.pace)
+        saved = battles.step(conn, now, row, battle, decisions, records, pause)
+        battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace)
 
     def on_timeout(self, conn: Connection, job: Job, now: datetime) -> None:
         """`hoss.decision_timeout`: if the battle still waits at that pause, the player stopped answering:
@@ -500,8 +504,8 @@ class RankedService:
         decisions: list[Decision] = []
         records: list[Record] = []
         pause = battles.advance(battle, row.pause, decisions, records, for_player=AI, by="timeout")
-        battles.step(conn, now, row, battle, decisions, records, pause)
-        battle_edits.queue_edits(conn, now, row.id, records, self.catalog, self.pace)
+        saved = battles.step(conn, now, row, battle, decisions, records, pause)
+        battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace)
 
     # --- watching -----------------------------------------------------------------------------------
 
