@@ -189,7 +189,7 @@ class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         check_owner(self.match, interaction)
         ranked, battle = hoss_of(interaction).ranked, int(self.match["battle"])
-        view = await ranked.view(interaction.user.id, battle, interaction.guild_id)
+        view = await ranked.controls(interaction.user.id, battle, interaction.guild_id)
         message_id = interaction.message.id if interaction.message is not None else 0
         if view.status != "live" or view.pause != int(self.match["pause"]):
             await catch_up(interaction, battle, message_id, locale)
@@ -219,7 +219,7 @@ async def decide(
     user, guild = interaction.user.id, interaction.guild_id
     answered = await ranked.answer(user, battle, action, key=interaction.id, pause=pause, guild=guild)
     if not answered.over and answered.pause == pause:  # more decisions owed at this pause
-        view = await ranked.view(user, battle, guild)
+        view = await ranked.controls(user, battle, guild)
         await interaction.response.edit_message(
             **controls_reply(interaction, view, int(match["message"]), locale)
         )

@@ -180,6 +180,24 @@ class DefenderMoves:
     cards: dict[str, str]  # the player's creatures in play: uid -> card id (to name them)
 
 
+def _view(conn: Connection, row: BattleRow, new_rounds: tuple[RoundView, ...]) -> BattleView:
+    state = row.hoss_state
+    snapshot = ENGINE.view(state, PLAYER)
+    return BattleView(
+        battle_id=row.id,
+        rank=row.rank,
+        status=row.status,
+        pause=row.pause,
+        round=row.round,
+        deadline=row.deadline_at,
+        snapshot=snapshot,
+        legal=(snapshot.seats[PLAYER].legal or ()) if row.live else (),
+        new_rounds=new_rounds,
+        ai_decided=tuple(battles.timeout_pauses(conn, row)),
+        result=battles.result_of(row, state),
+    )
+
+
 def _check_pause(row: BattleRow, pause: int | None) -> None:
     """Controls drawn for `pause` act only while the battle is live and still waits there."""
     if not row.live:
@@ -514,26 +532,19 @@ class RankedService:
 
         def unit(conn: Connection) -> BattleView:
             row = battles.owned(conn, player_id, battle_id, guild)
-            state = row.hoss_state
-            snapshot = ENGINE.view(state, PLAYER)
             new = [RoundView(r["round"], r) for r in battles.rounds(conn, battle_id, row.viewed_round)]
             if new:
                 battles.mark_viewed(conn, row, new[-1].round)
-            return BattleView(
-                battle_id=battle_id,
-                rank=row.rank,
-                status=row.status,
-                pause=row.pause,
-                round=row.round,
-                deadline=row.deadline_at,
-                snapshot=snapshot,
-                legal=(snapshot.seats[PLAYER].legal or ()) if row.live else (),
-                new_rounds=tuple(new),
-                ai_decided=tuple(battles.timeout_pauses(conn, row)),
-                result=battles.result_of(row, state),
-            )
+            return _view(conn, row, tuple(new))
 
         return await self.db.write(unit)
+
+    async def controls(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleView:
+        """The battle now, for the player's decision controls: `view` without the rounds, so a read (the
+        controls show the hand and the legal actions; the rounds are the battle message's)."""
+        return await self.db.read(
+            lambda conn: _view(conn, battles.owned(conn, player_id, battle_id, guild), ())
+        )
 
     async def screen(
         self, player_id: int, battle_id: int, guild: int | None = None, message_id: int = 0

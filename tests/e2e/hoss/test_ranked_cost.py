@@ -1,7 +1,8 @@
 """What a ranked battle's start and decision cost (issue 39): the board of the start's response is drawn
 once, in the language the channel reads it in, and not drawn again when the message is recorded; the
 edits the outbox makes later are written in every language, as it picks the channel's when it delivers.
-Each unit reads the battle once: what its step saved is what the rest of the unit works on."""
+Each unit reads the battle once: what its step saved is what the rest of the unit works on. « Décider »
+only reads: its controls show the hand and the legal actions, never the rounds."""
 
 from __future__ import annotations
 
@@ -85,3 +86,20 @@ async def test_a_start_draws_its_board_once_in_the_channels_language(
     assert shown(edited) != first
     assert f"Combat classé n° {battle} — Rang 1" in shown(edited)
     assert "Manche" in shown(edited)
+
+
+async def test_opening_the_decision_controls_writes_nothing(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    await start_rank_1(harness, alice)
+    await harness.settle()
+    assert harness.bot is not None
+    db = harness.bot.services.db
+    batches = db.batches
+    controls = await harness.emu.click(alice, "Décider")
+    await harness.settle()
+    assert db.batches == batches
+    assert controls.message is not None
+    assert controls.message.ephemeral
+    assert "Votre main\u00a0:" in shown(controls.message)
+    assert controls.message.select_options or "Passer" in controls.message.button_labels
