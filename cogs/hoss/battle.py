@@ -30,6 +30,7 @@ import discord
 from cogs.hoss.lookup import hoss_of
 from cogs.shared.components import button, check_owner, reply
 from core.errors import BadInput
+from core.i18n import normalize_locale
 from discord_app.callbacks import with_message
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of
@@ -113,8 +114,9 @@ def ladder_reply(ladder: Ladder, owner: int, locale: str) -> dict[str, Any]:
 async def start_battle(interaction: discord.Interaction[Any], rank: int, locale: str) -> None:
     """Start at `rank` and post the public battle message in this channel."""
     require_here(interaction, BATTLE_MESSAGE)
+    shown_in = normalize_locale(await public_locale_of(interaction))  # the message is drawn in it only
     started = await hoss_of(interaction).ranked.start(
-        interaction.user.id, rank, key=interaction.id, guild=interaction.guild_id
+        interaction.user.id, rank, key=interaction.id, guild=interaction.guild_id, locales=(shown_in,)
     )
     await show_battle(interaction, started.battle_id, started.message)
 
@@ -187,7 +189,7 @@ class DecideButton(PersistentButton, template=r"hoss:rdecide:(?P<owner>\d+):(?P<
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         check_owner(self.match, interaction)
         ranked, battle = hoss_of(interaction).ranked, int(self.match["battle"])
-        view = await ranked.view(interaction.user.id, battle, interaction.guild_id)
+        view = await ranked.controls(interaction.user.id, battle, interaction.guild_id)
         message_id = interaction.message.id if interaction.message is not None else 0
         if view.status != "live" or view.pause != int(self.match["pause"]):
             await catch_up(interaction, battle, message_id, locale)
@@ -217,7 +219,7 @@ async def decide(
     user, guild = interaction.user.id, interaction.guild_id
     answered = await ranked.answer(user, battle, action, key=interaction.id, pause=pause, guild=guild)
     if not answered.over and answered.pause == pause:  # more decisions owed at this pause
-        view = await ranked.view(user, battle, guild)
+        view = await ranked.controls(user, battle, guild)
         await interaction.response.edit_message(
             **controls_reply(interaction, view, int(match["message"]), locale)
         )

@@ -64,10 +64,25 @@ def enqueue(
         raise ValueError(f"unknown target kind {target.kind!r}")
     if edit_of is not None and target.kind != "channel":
         raise ValueError("only channel messages are edited")
+    item = _insert(conn, now, target, spec, edit_of, not_before)
+    announce(conn, TOPIC)
+    return item
+
+
+def _insert(
+    conn: Connection,
+    now: datetime,
+    target: Target,
+    spec: MessageSpec,
+    edit_of: int | None = None,
+    not_before: datetime | None = None,
+    sent_message_id: int | None = None,
+) -> int:
+    """The item's row: pending, or already sent as `sent_message_id`."""
     row = conn.execute(
         "INSERT INTO outbox (created_at, target_kind, target_id, fallback_channel_id, payload,"
-        " next_attempt_at, edit_of, players, not_before, guild_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " RETURNING id",
+        " next_attempt_at, edit_of, players, not_before, guild_id, state, sent_message_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             to_db(now),
             target.kind,
@@ -79,20 +94,20 @@ def enqueue(
             json.dumps(sorted(set(target.players))),
             to_db(not_before) if not_before is not None else None,
             target.guild_id,
+            "pending" if sent_message_id is None else "sent",
+            sent_message_id,
         ),
     ).fetchone()
-    announce(conn, TOPIC)
     return int(row[0])
 
 
 def record_sent(conn: Connection, now: datetime, target: Target, spec: MessageSpec, message_id: int) -> int:
     """Record a channel message the bot posted outside the outbox (an interaction's response) as an item
-    already sent, so that later items can edit it (`edit_of`) like any message the outbox sent."""
+    already sent, so that later items can edit it (`edit_of`) like any message the outbox sent. Nothing
+    is left to deliver, so the deliverer is not woken (`announce`)."""
     if target.kind != "channel":
         raise ValueError("only channel messages are edited")
-    item = enqueue(conn, now, target, spec)
-    conn.execute("UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ?", (message_id, item))
-    return item
+    return _insert(conn, now, target, spec, sent_message_id=message_id)
 
 
 def editable(conn: Connection, item: int, channel: int) -> bool:

@@ -67,7 +67,7 @@ def start(
     attack_id, guild_id, season, attacker, defender = attack
     setups = saved_decks(conn, guild_id, season, attacker, defender)
     battle = new_battle(setups, seed, {CATALOG_OPTION: catalog, MOVE_PAUSES_OPTION: True}, log=True)
-    battle_id = battles.insert(
+    row = battles.insert(
         conn,
         now,
         player_id=attacker,
@@ -80,17 +80,15 @@ def start(
     )
     linked = conn.execute(
         "UPDATE hoss_arena_attacks SET battle_id = ? WHERE id = ? AND battle_id IS NULL AND status = 'drawn'",
-        (battle_id, attack_id),
+        (row.id, attack_id),
     ).rowcount
     if linked != 1:
         raise NotAllowed("hoss.arena.error.settled")
-    row = battles.load(conn, battle_id)
-    assert row is not None
     decisions: list[Decision] = []
     records: list[Record] = []
     pause = battles.advance(battle, 1 if PLAYER in battle.waiting() else 0, decisions, records)
     battles.step(conn, now, row, battle, decisions, records, pause)
-    return battle_id
+    return row.id
 
 
 def forfeit(
@@ -136,8 +134,8 @@ def play_out(conn: Connection, now: datetime, battle_id: int, catalog: HossCatal
     while not battle.over:
         battles.answer_all(battle, PLAYER, AI, "timeout", pause, decisions)
         pause = battles.advance(battle, pause, decisions, records)
-    battles.step(conn, now, row, battle, decisions, records, pause)
-    battle_edits.queue_edits(conn, now, row.id, records, catalog, pace)
+    saved = battles.step(conn, now, row, battle, decisions, records, pause)
+    battle_edits.queue_edits(conn, now, saved, records, catalog, pace)
 
 
 def finish_season(

@@ -104,9 +104,6 @@ class BattleRow:
     counted: bool | None
     reward: dict[str, Any] | None
     gold: int
-    state: str  # engine JSON
-    player_setup: str
-    opponent_setup: str
     guild_id: int | None  # where it was started; None in direct messages
     message_item: int | None = None  # the outbox item of its public message (services/hoss/battle/edits.py)
 
@@ -121,9 +118,22 @@ class BattleRow:
 
     @property
     def hoss_state(self) -> HossState:
-        """The engine state, as the block read it (`state` is its JSON)."""
+        """The engine state, as the block read it or as the last save wrote it."""
         assert self.match.state is not None
         return self.match.state
+
+    @property
+    def state(self) -> str:
+        """The engine state's JSON (written only when asked: a battle's units work on `hoss_state`)."""
+        return ENGINE.to_json(self.hoss_state)
+
+    @property
+    def player_setup(self) -> str:
+        return json.dumps(self.match.setup[0], sort_keys=True)
+
+    @property
+    def opponent_setup(self) -> str:
+        return json.dumps(self.match.setup[1], sort_keys=True)
 
 
 def setup_json(setup: PlayerSetup) -> dict[str, Any]:
@@ -158,9 +168,6 @@ def _row(conn: Connection, match: Match[HossState]) -> BattleRow:
         counted=None if "counted" not in result else bool(result["counted"]),
         reward=result.get("reward"),
         gold=int(result.get("gold", 0)),
-        state=ENGINE.to_json(match.state),
-        player_setup=json.dumps(match.setup[0], sort_keys=True),
-        opponent_setup=json.dumps(match.setup[1], sort_keys=True),
         guild_id=match.guild_id,
         message_item=match.message_item,
     )
@@ -332,11 +339,11 @@ def save(
     decisions: list[Decision],
     records: list[Record],
     pause: int,
-) -> None:
+) -> BattleRow:
     """Store the step (one save): new decisions and rounds, the state, the pause, and a new deadline when
     the pause changed (the last pause's job withdrawn): the player's 2 minutes to decide, or the next
     round after `ROUND_STOP` when the battle only waits between two rounds for a possible Défenseur move;
-    refused if anyone saved in between."""
+    refused if anyone saved in between. Returns the battle as saved."""
     if not row.live:
         raise StaleMatch(RULES.texts.stale)
     changes = _logged(conn, now, row, battle, decisions, records, pause)
@@ -347,7 +354,7 @@ def save(
         else:
             deadline = MATCHES.deadline(conn, now, row.match, TIMEOUT_JOB, now + DECISION_TIMEOUT, payload)
         changes.update(deadline)
-    MATCHES.save(conn, row.match, now, **changes)
+    return _row(conn, MATCHES.save(conn, row.match, now, **changes))
 
 
 def insert(
@@ -361,9 +368,9 @@ def insert(
     setups: tuple[PlayerSetup, PlayerSetup],
     battle: Battle,
     guild: int | None,
-) -> int:
+) -> BattleRow:
     """A new battle, live at version 0 with the battle's first state (decisions and rounds are saved by
-    `save`); returns its number. It has no channel: its message is shown where the player asked."""
+    `save`). It has no channel: its message is shown where the player asked."""
     match = MATCHES.create(
         conn,
         now,
@@ -378,8 +385,7 @@ def insert(
         state=to_state(battle),
         data={"rank": rank, "pause": 0, "round": 0, "player_deaths": 0},
     )
-    assert match.number is not None
-    return match.number
+    return _row(conn, match)
 
 
 # --- the end of a battle -------------------------------------------------------------------------
@@ -432,18 +438,18 @@ def settle(
     state: HossState,
     deaths: int,
     stepped: Mapping[str, Any] | None = None,
-) -> None:
+) -> BattleRow:
     """End the battle once: status, rank progress, the gold (ledger), a milestone notice, in one save that
-    also holds `stepped` (the fields of the step that ended it, `step`). A second call for the same battle finds it ended
-    (or, holding a row read before, stale) and raises, rolling its unit back: nothing is paid twice."""
+    also holds `stepped` (the fields of the step that ended it, `step`); returns the battle as ended. A
+    second call for the same battle finds it ended (or, holding a row read before, stale) and raises,
+    rolling its unit back: nothing is paid twice."""
     if not row.live:
         raise NotAllowed("hoss.error.ranked.over")
     won = PLAYER in state.winners
     status = "won" if won else "lost" if state.winners else "draw"
     arena = arena_results.settle_battle(conn, now, row.id, state.winners)
     if arena is not None:  # an Arena attack: its points and gold, no rank progress, no ranked gold
-        end(conn, now, row.id, status, arena, int(arena["arena"]["attacker_gold"]), stepped=stepped)
-        return
+        return end(conn, now, row.id, status, arena, int(arena["arena"]["attacker_gold"]), stepped=stepped)
     progress = conn.execute(
         "SELECT wins FROM hoss_rank_progress WHERE player_id = ? AND rank = ?", (row.player_id, row.rank)
     ).fetchone()
@@ -471,9 +477,10 @@ def settle(
             if notice_id is not None:
                 announce(conn, NOTICES_TOPIC)  # the processes' "no notice" knowledge is out of date
     details = {**asdict(reward), "deaths": deaths, "wins": wins, "milestone": notice_id}
-    end(conn, now, row.id, status, details, reward.total, counted=reward.counted, stepped=stepped)
+    ended = end(conn, now, row.id, status, details, reward.total, counted=reward.counted, stepped=stepped)
     if reward.total:
         ledger.credit(conn, now, row.player_id, GOLD, reward.total, ledger.Movement(REASON, ref=str(row.id)))
+    return ended
 
 
 def end(
@@ -486,14 +493,14 @@ def end(
     *,
     counted: bool = True,
     stepped: Mapping[str, Any] | None = None,
-) -> None:
+) -> BattleRow:
     """The transition 'live' -> `status` with its reward, once (the match goes 'over', one save holding
-    `stepped` too): a second end raises, rolling back its unit."""
+    `stepped` too): a second end raises, rolling back its unit. Returns the battle as ended."""
     row = load(conn, battle_id)
     if row is None or not row.live:
         raise NotAllowed("hoss.error.ranked.over")
     result = {"status": status, "counted": counted, "reward": dict(details), "gold": gold}
-    MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {}))
+    return _row(conn, MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {})))
 
 
 def step(
@@ -504,13 +511,13 @@ def step(
     decisions: list[Decision],
     records: list[Record],
     pause: int,
-) -> None:
-    """Save what one use case did to the battle, and settle it if it ended (still one save)."""
+) -> BattleRow:
+    """Save what one use case did to the battle, and settle it if it ended (still one save); returns the
+    battle as saved, which the rest of the unit uses instead of reading it again."""
     if not battle.over:
-        save(conn, now, row, battle, decisions, records, pause)
-        return
+        return save(conn, now, row, battle, decisions, records, pause)
     changes = _logged(conn, now, row, battle, decisions, records, pause)
-    settle(conn, now, row, to_state(battle), row.player_deaths + deaths_of_player(records), changes)
+    return settle(conn, now, row, to_state(battle), row.player_deaths + deaths_of_player(records), changes)
 
 
 # --- reading: rounds, decisions, log, replay --------------------------------------------------------

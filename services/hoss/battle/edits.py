@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from core.settings import SUPPORTED_LOCALES
 from engine.hoss import ENGINE, HossCatalog
 from services.hoss.arena import results as arena_results
 from services.hoss.battle import battles
@@ -56,31 +57,47 @@ def now_of(conn: Connection, row: BattleRow) -> Now:
     )
 
 
-def _spec(conn: Connection, row: BattleRow, board: Board, catalog: HossCatalog) -> MessageSpec:
+def _spec(
+    conn: Connection,
+    row: BattleRow,
+    board: Board,
+    catalog: HossCatalog,
+    locales: Sequence[str] = SUPPORTED_LOCALES,
+) -> MessageSpec:
     if not (board.final and not row.live):
-        return battle_spec(board, catalog)
-    return battle_spec(board, catalog, log_files(row.id, battle_replay.stored_log(conn, row), catalog))
+        return battle_spec(board, catalog, locales=locales)
+    files = log_files(row.id, battle_replay.stored_log(conn, row), catalog)
+    return battle_spec(board, catalog, files, locales)
 
 
-def board_spec(conn: Connection, row: BattleRow, catalog: HossCatalog) -> MessageSpec:
-    """The battle message now: its latest round and what comes next (the log attached once over)."""
+def board_spec(
+    conn: Connection, row: BattleRow, catalog: HossCatalog, locales: Sequence[str] = SUPPORTED_LOCALES
+) -> MessageSpec:
+    """The battle message now: its latest round and what comes next (the log attached once over), written
+    in `locales` (every language for the outbox, which picks the channel's when it delivers)."""
     records = battles.rounds(conn, row.id)
     (board,) = boards(now_of(conn, row), records[:-1], records[-1:])
-    return _spec(conn, row, board, catalog)
+    return _spec(conn, row, board, catalog, locales)
 
 
 @dataclass(frozen=True)
 class Shown:
-    """A battle message as an interaction response shows it: the spec and the last round it shows. The
-    response goes out before the message can be attached, and a unit may play rounds in between."""
+    """A battle message as an interaction response shows it: the spec, written in `locales` (only the
+    language the response is shown in), the last round it shows and the battle's version it was drawn
+    from. The response goes out before the message can be attached, and a unit may play rounds in
+    between."""
 
     spec: MessageSpec
     round: int
+    version: int
+    locales: tuple[str, ...] = SUPPORTED_LOCALES
 
 
-def shown_now(conn: Connection, row: BattleRow, catalog: HossCatalog) -> Shown:
+def shown_now(
+    conn: Connection, row: BattleRow, catalog: HossCatalog, locales: Sequence[str] = SUPPORTED_LOCALES
+) -> Shown:
     """The battle message now (`board_spec`) with the round it shows."""
-    return Shown(board_spec(conn, row, catalog), row.round)
+    return Shown(board_spec(conn, row, catalog, locales), row.round, row.version, tuple(locales))
 
 
 def attach(
@@ -97,15 +114,18 @@ def attach(
     that played rounds after the response was built (a click that committed before this attach) queued
     no edit, having no message to edit: the rounds after `shown.round` are queued here (the final board
     alone after « Passer à la fin »), or one edit when the battle changed without a round (e.g.
-    abandoned). Edits still owed to a previous message of the battle end on that message as queued."""
+    abandoned). A battle still at the version `shown` was drawn from shows the same board: whatever the
+    board shows (rounds, decisions, deadline, result) is written with a save of the match, so it is not
+    drawn again to be compared. Edits still owed to a previous message of the battle end on that message
+    as queued."""
     item = record_sent(conn, now, target, shown.spec, message_id)
     battles.MATCHES.set_message(conn, row.match_id, item)
     later = battles.rounds(conn, row.id, shown.round)
     if later and not row.live and battles.last_decided_by(conn, row) == "skip":
         show_at_once(conn, now, row.id, catalog)  # skipped to its end: the result, not the rounds
     elif later:
-        queue_edits(conn, now, row.id, later, catalog, pace)
-    elif board_spec(conn, row, catalog) != shown.spec:
+        queue_edits(conn, now, replace(row, message_item=item), later, catalog, pace)
+    elif row.version != shown.version and board_spec(conn, row, catalog, shown.locales) != shown.spec:
         queue_now(conn, now, row.id, catalog, pace)
     return item
 
@@ -113,20 +133,19 @@ def attach(
 def queue_edits(
     conn: Connection,
     now: datetime,
-    battle_id: int,
+    row: BattleRow,
     records: Sequence[Mapping[str, Any]],
     catalog: HossCatalog,
     pace: timedelta,
 ) -> int:
     """Queue one edit of the battle's message per round just played (`records`), the last one showing
-    the battle now; the first is due now, or `pace` after the last edit still waiting. Returns how many
-    were queued (none while the battle has no message, or when no round was played)."""
-    row = battles.load(conn, battle_id)
-    assert row is not None
+    the battle now (`row`, as the unit's step saved it); the first is due now, or `pace` after the last
+    edit still waiting. Returns how many were queued (none while the battle has no message, or when no
+    round was played)."""
     if row.message_item is None or not records:
         return 0
     first_new = int(records[0]["round"])
-    earlier = [r for r in battles.rounds(conn, battle_id) if int(r["round"]) < first_new]
+    earlier = [r for r in battles.rounds(conn, row.id) if int(r["round"]) < first_new]
     shown = boards(now_of(conn, row), earlier, records)
     _enqueue(conn, now, row, [_spec(conn, row, board, catalog) for board in shown], pace)
     return len(shown)

@@ -14,12 +14,14 @@ claims it. Rules: `engine/hoss/ranks.py`; decisions: docs/hoss/ranked.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from core.clock import Clock, to_db
 from core.errors import BadInput, DomainError, NotAllowed, NotFound
+from core.settings import SUPPORTED_LOCALES
 from engine.hoss import (
     ENGINE,
     MAX_RANK,
@@ -178,6 +180,24 @@ class DefenderMoves:
     cards: dict[str, str]  # the player's creatures in play: uid -> card id (to name them)
 
 
+def _view(conn: Connection, row: BattleRow, new_rounds: tuple[RoundView, ...]) -> BattleView:
+    state = row.hoss_state
+    snapshot = ENGINE.view(state, PLAYER)
+    return BattleView(
+        battle_id=row.id,
+        rank=row.rank,
+        status=row.status,
+        pause=row.pause,
+        round=row.round,
+        deadline=row.deadline_at,
+        snapshot=snapshot,
+        legal=(snapshot.seats[PLAYER].legal or ()) if row.live else (),
+        new_rounds=new_rounds,
+        ai_decided=tuple(battles.timeout_pauses(conn, row)),
+        result=battles.result_of(row, state),
+    )
+
+
 def _check_pause(row: BattleRow, pause: int | None) -> None:
     """Controls drawn for `pause` act only while the battle is live and still waits there."""
     if not row.live:
@@ -296,10 +316,20 @@ class RankedService:
         """The player's live battle, if any (to resume it after a restart)."""
         return await self.db.read(lambda conn: battles.live_battle_id(conn, player_id))
 
-    async def start(self, player_id: int, rank: int, *, key: str | int, guild: int | None = None) -> Started:
+    async def start(
+        self,
+        player_id: int,
+        rank: int,
+        *,
+        key: str | int,
+        guild: int | None = None,
+        locales: Sequence[str] = SUPPORTED_LOCALES,
+    ) -> Started:
         """Start a battle at `rank` with the active deck; a double click (same key) starts one battle.
         `guild` (the server the command runs in, None in direct messages) is where the battle belongs:
-        every later use case passes the interaction's and is refused elsewhere."""
+        every later use case passes the interaction's and is refused elsewhere. The message is written in
+        `locales`: the response shows it in the channel's language only (later versions, queued for the
+        outbox, are written in every language)."""
         if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= MAX_RANK:
             raise BadInput("hoss.error.ranked.rank", maximum=MAX_RANK)
         setup: PlayerSetup | DomainError
@@ -312,17 +342,19 @@ class RankedService:
 
         def unit(conn: Connection) -> Started:
             ensure_player(conn, player_id, now, self.registry)
-            stored, fresh = once(
-                conn,
-                f"hoss:ranked:start:{start_key}",
-                now,
-                lambda: self._start(conn, now, player_id, rank, setup, start_key, guild),
-            )
+            started: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
+
+            def work() -> dict[str, Any]:
+                nonlocal started
+                started = self._start(conn, now, player_id, rank, setup, start_key, guild)
+                return {"player": player_id, "battle": started.id, "rank": rank}
+
+            stored, fresh = once(conn, f"hoss:ranked:start:{start_key}", now, work)
             if stored["player"] != player_id:
                 raise NotAllowed()
-            row = battles.load(conn, stored["battle"])
+            row = started if started is not None else battles.load(conn, stored["battle"])
             assert row is not None
-            message = battle_edits.shown_now(conn, row, self.catalog)
+            message = battle_edits.shown_now(conn, row, self.catalog, locales)
             return Started(stored["battle"], stored["rank"], not fresh, message)
 
         started = await self.db.write(unit)
@@ -337,7 +369,8 @@ class RankedService:
         setup: PlayerSetup | DomainError,
         key: str,
         guild: int | None,
-    ) -> dict[str, Any]:
+    ) -> BattleRow:
+        """The battle made, at its first pause, as saved."""
         playable = playable_ranks(rank_wins(conn, player_id))
         if rank > playable[-1]:
             raise NotAllowed(
@@ -354,7 +387,7 @@ class RankedService:
         opponent = opponent_setup(self.catalog, rank, random.Random(derive(seed, "hoss-ranked-opponent")))
         options = {CATALOG_OPTION: self.catalog, MOVE_PAUSES_OPTION: True}  # docs/hoss/ranked.md, "Défenseur"
         battle = new_battle((setup, opponent), seed, options, log=True)
-        battle_id = battles.insert(
+        row = battles.insert(
             conn,
             now,
             player_id=player_id,
@@ -365,13 +398,10 @@ class RankedService:
             battle=battle,
             guild=guild,
         )
-        row = battles.load(conn, battle_id)
-        assert row is not None
         decisions: list[Decision] = []
         records: list[Record] = []
         pause = battles.advance(battle, 1 if PLAYER in battle.waiting() else 0, decisions, records)
-        battles.step(conn, now, row, battle, decisions, records, pause)
-        return {"player": player_id, "battle": battle_id, "rank": rank}
+        return battles.step(conn, now, row, battle, decisions, records, pause)
 
     async def answer(
         self,
@@ -391,24 +421,28 @@ class RankedService:
         now = self.clock.now()
         answer_key = str(key)
 
-        def work(conn: Connection, row: BattleRow) -> dict[str, Any]:
-            _check_pause(row, pause)
-            battle = battles.restore(row)
-            decided = chosen(battle.legal_actions(PLAYER), action) if isinstance(action, Choice) else action
-            decisions: list[Decision] = []
-            records: list[Record] = []
-            battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
-            after = battles.advance(battle, row.pause, decisions, records)
-            battles.step(conn, now, row, battle, decisions, records, after)
-            battle_edits.queue_edits(conn, now, battle_id, records, self.catalog, self.pace)
-            return {"player": player_id, "battle": battle_id, "pause": row.pause}
-
         def unit(conn: Connection) -> Answered:
             row = battles.owned(conn, player_id, battle_id, guild)
-            stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, lambda: work(conn, row))
+            saved: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
+
+            def work() -> dict[str, Any]:
+                nonlocal saved
+                _check_pause(row, pause)
+                battle = battles.restore(row)
+                legal = battle.legal_actions(PLAYER)
+                decided = chosen(legal, action) if isinstance(action, Choice) else action
+                decisions: list[Decision] = []
+                records: list[Record] = []
+                battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
+                after = battles.advance(battle, row.pause, decisions, records)
+                saved = battles.step(conn, now, row, battle, decisions, records, after)
+                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace)
+                return {"player": player_id, "battle": battle_id, "pause": row.pause}
+
+            stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, work)
             if stored["player"] != player_id or stored["battle"] != battle_id:
                 raise NotAllowed()
-            now_row = battles.load(conn, battle_id)
+            now_row = saved if saved is not None else battles.load(conn, battle_id)
             assert now_row is not None
             return Answered(battle_id, stored["pause"], now_row.pause, not now_row.live, not fresh)
 
@@ -473,8 +507,8 @@ class RankedService:
         records: list[Record] = []
         battles.apply(battle, PLAYER, Pass(), "timeout", row.pause, decisions, between=True)
         pause = battles.advance(battle, row.pause, decisions, records)
-        battles.step(conn, now, row, battle, decisions, records, pause)
-        battle_edits.queue_edits(conn, now, row.id, records, self.catalog, self.pace)
+        saved = battles.step(conn, now, row, battle, decisions, records, pause)
+        battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace)
 
     def on_timeout(self, conn: Connection, job: Job, now: datetime) -> None:
         """`hoss.decision_timeout`: if the battle still waits at that pause, the player stopped answering:
@@ -488,8 +522,8 @@ class RankedService:
         decisions: list[Decision] = []
         records: list[Record] = []
         pause = battles.advance(battle, row.pause, decisions, records, for_player=AI, by="timeout")
-        battles.step(conn, now, row, battle, decisions, records, pause)
-        battle_edits.queue_edits(conn, now, row.id, records, self.catalog, self.pace)
+        saved = battles.step(conn, now, row, battle, decisions, records, pause)
+        battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace)
 
     # --- watching -----------------------------------------------------------------------------------
 
@@ -498,26 +532,19 @@ class RankedService:
 
         def unit(conn: Connection) -> BattleView:
             row = battles.owned(conn, player_id, battle_id, guild)
-            state = row.hoss_state
-            snapshot = ENGINE.view(state, PLAYER)
             new = [RoundView(r["round"], r) for r in battles.rounds(conn, battle_id, row.viewed_round)]
             if new:
                 battles.mark_viewed(conn, row, new[-1].round)
-            return BattleView(
-                battle_id=battle_id,
-                rank=row.rank,
-                status=row.status,
-                pause=row.pause,
-                round=row.round,
-                deadline=row.deadline_at,
-                snapshot=snapshot,
-                legal=(snapshot.seats[PLAYER].legal or ()) if row.live else (),
-                new_rounds=tuple(new),
-                ai_decided=tuple(battles.timeout_pauses(conn, row)),
-                result=battles.result_of(row, state),
-            )
+            return _view(conn, row, tuple(new))
 
         return await self.db.write(unit)
+
+    async def controls(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleView:
+        """The battle now, for the player's decision controls: `view` without the rounds, so a read (the
+        controls show the hand and the legal actions; the rounds are the battle message's)."""
+        return await self.db.read(
+            lambda conn: _view(conn, battles.owned(conn, player_id, battle_id, guild), ())
+        )
 
     async def screen(
         self, player_id: int, battle_id: int, guild: int | None = None, message_id: int = 0

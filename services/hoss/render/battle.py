@@ -9,7 +9,7 @@ standings (`/hoss classement`) are here too.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from core.i18n import format_int
 from core.settings import SUPPORTED_LOCALES
@@ -219,18 +219,26 @@ def description(board: Board, catalog: HossCatalog, locale: str) -> str:
     return "\n".join(lines)
 
 
-def in_every_language(write: Callable[[str], str]) -> Text:
-    return Text.per_locale({locale: write(locale) for locale in SUPPORTED_LOCALES})
+def in_every_language(write: Callable[[str], str], locales: Sequence[str] = SUPPORTED_LOCALES) -> Text:
+    """`write` in each of `locales`: every language for a board the outbox shows later, only the one it
+    is shown in for an interaction's response."""
+    return Text.per_locale({locale: write(locale) for locale in locales})
 
 
-def side_field(board: Board, seat: int, catalog: HossCatalog, header: Text | None = None) -> Text:
+def side_field(
+    board: Board,
+    seat: int,
+    catalog: HossCatalog,
+    header: Text | None = None,
+    locales: Sequence[str] = SUPPORTED_LOCALES,
+) -> Text:
     """A side's creatures; `header` first (a mention: a field's name cannot show one as a name)."""
 
     def write(locale: str) -> str:
         text = side_text(board.sides[seat], card_names(board, catalog, locale), locale)
         return text if header is None else f"{render_text(header, locale)}\n{text}"
 
-    return in_every_language(write)
+    return in_every_language(write, locales)
 
 
 def buttons(board: Board) -> tuple[Button, ...]:
@@ -252,31 +260,46 @@ def buttons(board: Board) -> tuple[Button, ...]:
     return shown
 
 
-def side_fields(board: Board, catalog: HossCatalog) -> tuple[EmbedField, EmbedField]:
+def side_fields(
+    board: Board, catalog: HossCatalog, locales: Sequence[str] = SUPPORTED_LOCALES
+) -> tuple[EmbedField, EmbedField]:
     """Both sides. The field names are plain labels (« Joueur », « IA (Rang 3) », « Attaque »,
     « Défense (IA) »): a mention there shows as `<@id>`, so a player's mention opens the field's value."""
     player = player_name(board.owner)
     if board.arena is None:
         return (
-            EmbedField(Text("hoss.battle.side.player"), side_field(board, 0, catalog, player), inline=False),
-            EmbedField(opponent_name(board.rank, None), side_field(board, 1, catalog), inline=False),
+            EmbedField(
+                Text("hoss.battle.side.player"), side_field(board, 0, catalog, player, locales), inline=False
+            ),
+            EmbedField(
+                opponent_name(board.rank, None), side_field(board, 1, catalog, None, locales), inline=False
+            ),
         )
     defender = Text.raw(f"<@{board.arena.defender}>")
     return (
-        EmbedField(Text("hoss.arena.battle.attack"), side_field(board, 0, catalog, player), inline=False),
-        EmbedField(Text("hoss.arena.battle.defence"), side_field(board, 1, catalog, defender), inline=False),
+        EmbedField(
+            Text("hoss.arena.battle.attack"), side_field(board, 0, catalog, player, locales), inline=False
+        ),
+        EmbedField(
+            Text("hoss.arena.battle.defence"), side_field(board, 1, catalog, defender, locales), inline=False
+        ),
     )
 
 
-def battle_spec(board: Board, catalog: HossCatalog, files: tuple[Attachment, ...] = ()) -> MessageSpec:
-    """The public battle message at `board`; `files` (the finished battle's log) go with its final
-    version only, never with a live battle's (the log holds the seed)."""
+def battle_spec(
+    board: Board,
+    catalog: HossCatalog,
+    files: tuple[Attachment, ...] = (),
+    locales: Sequence[str] = SUPPORTED_LOCALES,
+) -> MessageSpec:
+    """The public battle message at `board`, written in `locales`; `files` (the finished battle's log) go
+    with its final version only, never with a live battle's (the log holds the seed)."""
     title = Text("hoss.battle.title", {"battle": board.battle_id, "rank": Text(RANK_NAME_KEYS[board.rank])})
     if board.arena is not None:
         title = Text("hoss.arena.battle.title", {"battle": board.battle_id})
-    body = in_every_language(lambda locale: description(board, catalog, locale))
+    body = in_every_language(lambda locale: description(board, catalog, locale), locales)
     attached = files if board.final and board.result is not None else ()
-    embed = Embed(title=title, description=body, fields=side_fields(board, catalog))
+    embed = Embed(title=title, description=body, fields=side_fields(board, catalog, locales))
     return MessageSpec(embeds=(embed,), buttons=buttons(board), attachments=attached)
 
 

@@ -103,3 +103,13 @@ async def test_only_channel_messages_are_recorded_for_edits(db: Database, clock:
         await db.write(
             lambda conn: outbox.record_sent(conn, now, Target("dm", 11, guild_id=None), say("x"), 1)
         )
+
+
+async def test_recording_a_shown_message_wakes_no_deliverer(db: Database, clock: ManualClock) -> None:
+    """It is already sent: a deliverer woken by it would read the outbox to find nothing (issue 39)."""
+    woken: list[str] = []
+    db.subscribe(outbox.TOPIC, lambda: woken.append("woken"))
+    message = await shown_message(db, clock, 555)
+    assert woken == []
+    await timed_edit(db, clock, message, "round 1", timedelta(0))
+    assert woken == ["woken"]

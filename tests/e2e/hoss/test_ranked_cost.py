@@ -1,0 +1,105 @@
+"""What a ranked battle's start and decision cost (issue 39): the board of the start's response is drawn
+once, in the language the channel reads it in, and not drawn again when the message is recorded; the
+edits the outbox makes later are written in every language, as it picks the channel's when it delivers.
+Each unit reads the battle once: what its step saved is what the rest of the unit works on. « Décider »
+only reads: its controls show the hand and the legal actions, never the rounds."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.hoss import HossCatalog, HossState
+from engine.hoss.engine import HossEngine
+from sandbox.harness import BotHarness
+from services.hoss.battle.view import Board
+from services.hoss.render import battle as render_battle
+from tests.e2e.hoss.helpers import decide_once, hoss, start_rank_1, with_deck
+from tests.e2e.messages import shown
+
+pytestmark = pytest.mark.usefixtures("no_pacing")
+
+
+def count_boards(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The language of every board description drawn from now on."""
+    drawn: list[str] = []
+    describe = render_battle.description
+
+    def counted(board: Board, catalog: HossCatalog, locale: str) -> str:
+        drawn.append(locale)
+        return describe(board, catalog, locale)
+
+    monkeypatch.setattr(render_battle, "description", counted)
+    return drawn
+
+
+def count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every battle state parsed from its JSON from now on (each read of the battle parses it)."""
+    parsed: list[str] = []
+    parse = HossEngine.from_json
+
+    def counted(engine: HossEngine, raw: str) -> HossState:
+        parsed.append(raw)
+        return parse(engine, raw)
+
+    monkeypatch.setattr(HossEngine, "from_json", counted)
+    return parsed
+
+
+async def test_a_start_and_a_decision_read_the_battle_once_per_unit(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    parsed = count_parses(monkeypatch)
+    public = await start_rank_1(harness, alice)
+    await harness.settle()
+    # the start's unit: the battle made (its row read back by the match block); the message recorded
+    assert len(parsed) == 2
+    first = shown(public)
+
+    parsed.clear()
+    await decide_once(harness, alice)
+    # « Décider »: the battle read for the controls; the action: read once, then played and saved
+    assert len(parsed) == 2
+    edited = next(m for m in harness.emu.messages if m.id == public.id)
+    assert shown(edited) != first
+
+
+async def test_a_start_draws_its_board_once_in_the_channels_language(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    drawn = count_boards(monkeypatch)
+    public = await start_rank_1(harness, alice)
+    await harness.settle()
+    assert drawn == ["fr"]
+    battle = await hoss(harness).ranked.current(alice.id)
+    assert f"Combat classé n° {battle} — Rang 1" in shown(public)
+    first = shown(public)
+    assert f"À <@{alice.id}> de décider" in first
+
+    drawn.clear()
+    await decide_once(harness, alice)  # the rounds it plays are edits of the recorded message
+    assert set(drawn) == {"fr", "en"}
+    edited = next(m for m in harness.emu.messages if m.id == public.id)
+    assert shown(edited) != first
+    assert f"Combat classé n° {battle} — Rang 1" in shown(edited)
+    assert "Manche" in shown(edited)
+
+
+async def test_opening_the_decision_controls_writes_nothing(harness: BotHarness) -> None:
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    await start_rank_1(harness, alice)
+    await harness.settle()
+    assert harness.bot is not None
+    db = harness.bot.services.db
+    batches = db.batches
+    controls = await harness.emu.click(alice, "Décider")
+    await harness.settle()
+    assert db.batches == batches
+    assert controls.message is not None
+    assert controls.message.ephemeral
+    assert "Votre main\u00a0:" in shown(controls.message)
+    assert controls.message.select_options or "Passer" in controls.message.button_labels
