@@ -1,0 +1,63 @@
+"""What a Chocobataille turn costs (issue 39). The messages it queues (the thread's resolution, the next
+player's hand by DM) are read back by the deliverer moments later: the specs the turn's unit wrote are kept
+by their JSON (services/infra/kept_specs.py), so the deliverer's read parses none of them, and what it gets
+equals what a parse of the stored text gives. Another process's items are parsed as before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.clock import ManualClock
+from engine.choco.catalog import ChocoCatalog
+from services.choco.decks import ChocoDecks
+from services.choco.games import ChocoGames
+from services.infra import kept_specs
+from services.infra.games import GameRegistry
+from services.infra.messages import MessageSpec
+from services.infra.outbox import Outbox
+from store.db import Database
+from tests.services.choco.test_game_concurrency import games, scheduler, started, turn_text
+
+__all__ = ["games", "scheduler"]
+
+
+async def test_a_turns_posts_reach_the_deliverer_unparsed(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = await started(db, clock, catalog, decks, games, registry)
+    box = Outbox(db, clock, registry)
+    for item in await box.due(100):  # what the game's start queued: delivered
+        await box.mark_sent(item.id, 1000 + item.id)
+    parse = MessageSpec.from_json
+    parsed: list[str] = []
+
+    def counted(raw: str) -> MessageSpec:
+        parsed.append(raw)
+        return parse(raw)
+
+    monkeypatch.setattr(MessageSpec, "from_json", staticmethod(counted))
+    assert (
+        await games.declare_text(game.id, game.player(game.state.active), turn_text(game))
+    ).status == "played"
+    items = await box.due(100)
+    assert {item.target.kind for item in items} == {"channel", "dm"}  # the resolution, the next hand
+    assert parsed == []
+
+    def stored(item_id: int) -> Any:
+        return db.read(
+            lambda conn: conn.execute("SELECT payload FROM outbox WHERE id = ?", (item_id,)).fetchone()[0]
+        )
+
+    for item in items:
+        assert item.spec == parse(await stored(item.id))
+    monkeypatch.setattr(kept_specs, "_kept", {})  # written by another process
+    assert [item.spec for item in await box.due(100)] == [item.spec for item in items]
+    assert len(parsed) == len(items)
