@@ -1,10 +1,12 @@
-"""What a Chocobataille turn costs (issue 39). The messages it queues (the thread's resolution, the next
-player's hand by DM) are read back by the deliverer moments later: the specs the turn's unit wrote are kept
-by their JSON (services/infra/kept_specs.py), so the deliverer's read parses none of them, and what it gets
-equals what a parse of the stored text gives. Another process's items are parsed as before."""
+"""What a Chocobataille turn costs (issue 39). The turn saves the game once, the next player's clock with
+its state. The messages it queues (the thread's resolution, the next player's hand by DM) are read back by
+the deliverer moments later: the specs the turn's unit wrote are kept by their JSON
+(services/infra/kept_specs.py), so the deliverer's read parses none of them, and what it gets equals what
+a parse of the stored text gives. Another process's items are parsed as before."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ import pytest
 from core.clock import ManualClock
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
+from services.choco.game_store import MATCHES
 from services.choco.games import ChocoGames
 from services.infra import kept_specs
 from services.infra.games import GameRegistry
@@ -61,3 +64,41 @@ async def test_a_turns_posts_reach_the_deliverer_unparsed(
     monkeypatch.setattr(kept_specs, "_kept", {})  # written by another process
     assert [item.spec for item in await box.due(100)] == [item.spec for item in items]
     assert len(parsed) == len(items)
+
+
+async def test_a_turn_saves_the_game_once_with_the_next_players_clock(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = await started(db, clock, catalog, decks, games, registry)
+    clock.advance(timedelta(hours=2))
+    saves: list[dict[str, Any]] = []
+    save = MATCHES.save
+
+    def counted(conn: Any, match: Any, now: Any, **changes: Any) -> Any:
+        saves.append(changes)
+        return save(conn, match, now, **changes)
+
+    monkeypatch.setattr(MATCHES, "save", counted)
+    player = game.player(game.state.active)
+    assert (await games.declare_text(game.id, player, turn_text(game))).status == "played"
+    assert len(saves) == 1
+    now = await games.get(game.id)
+    assert now.state.active != game.state.active
+    assert now.turn_started_at == clock.now()
+    assert now.deadline_at == clock.now() + timedelta(
+        hours=24
+    )  # the rulebook's 24 hours, from the resolution
+    due = await db.read(
+        lambda conn: conn.execute(
+            "SELECT j.kind, j.due_at FROM jobs j JOIN match_jobs m ON m.job_id = j.id"
+            " WHERE m.match_id = ? AND j.state = 'due' ORDER BY j.due_at",
+            (now.match_id,),
+        ).fetchall()
+    )
+    assert [kind for kind, _ in due] == ["choco:reminder", "choco:reminder", "choco:deadline"]
