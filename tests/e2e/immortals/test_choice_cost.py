@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import services.infra.messages as messages
+from core.i18n import t
 from sandbox.harness import BotHarness
 from tests.e2e.immortals.test_duel import duel_message, friend_duel, immortals
 from tests.e2e.messages import shown
@@ -19,12 +20,11 @@ async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     statuses: list[str] = []
-    translate = messages.t
 
     def counted_t(key: str, locale: str | None = None, **params: Any) -> str:
         if key == "immortals.controls.status":
             statuses.append(key)
-        return translate(key, locale, **params)
+        return t(key, locale, **params)
 
     monkeypatch.setattr(messages, "t", counted_t)
     alice, bob, duel_id = await friend_duel(harness)
@@ -48,7 +48,8 @@ async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(
     assert spell.message is not None
     assert db.reads - reads == 1  # opened, then a unit and a spell picked: one read
     assert len(statuses) == 1  # and its lines rendered once for the three replies
-    assert "Choix\u00a0:" in shown(spell.message) and " avec " in shown(spell.message)  # the last line moved
+    assert "Choix\u00a0:" in shown(spell.message)
+    assert " avec " in shown(spell.message)  # the last line follows the selection
     done = await harness.emu.click(first, "Valider", message=spell.message)
     assert done.message is not None
     await harness.settle()

@@ -10,6 +10,7 @@ import pytest
 
 import cogs.pillz.duel as duel_cog
 import services.infra.messages as messages
+from core.i18n import t
 from sandbox.harness import BotHarness
 from services.pillz.duel_match import Choice
 from tests.e2e.messages import shown
@@ -28,12 +29,11 @@ async def test_choosing_in_the_controls_reads_nothing_and_renders_the_selects_on
 
     monkeypatch.setattr(duel_cog, "_bet_selects", counted)
     statuses: list[str] = []
-    translate = messages.t
 
     def counted_t(key: str, locale: str | None = None, **params: Any) -> str:
         if key == "pillz.controls.status":
             statuses.append(key)
-        return translate(key, locale, **params)
+        return t(key, locale, **params)
 
     monkeypatch.setattr(messages, "t", counted_t)
     alice, bob, duel_id = await friend_duel(harness)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from core.clock import ManualClock
+from core.errors import NotFound
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
 from services.choco.game_store import MATCHES
@@ -21,6 +22,9 @@ from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec
 from services.infra.outbox import Outbox
 from store.db import Database
+from tests.services.choco.conftest import GUILD
+from tests.services.choco.helpers import ALICE
+from tests.services.choco.helpers import started as in_thread
 from tests.services.choco.test_game_concurrency import games, scheduler, started, turn_text
 
 __all__ = ["games", "scheduler"]
@@ -102,3 +106,29 @@ async def test_a_turn_saves_the_game_once_with_the_next_players_clock(
         ).fetchall()
     )
     assert [kind for kind, _ in due] == ["choco:reminder", "choco:reminder", "choco:deadline"]
+
+
+async def test_a_threads_game_is_found_with_one_load_and_only_from_its_server(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`/choco jouer` in a game's thread finds the game there before declaring (its unit loads it again,
+    as it must): that look loads the game once, where it found the number and then loaded the game."""
+    game_id = await in_thread(db, clock, catalog, games, registry)
+    engine = MATCHES.rules.engine
+    parse = engine.from_json
+    parsed: list[str] = []
+
+    def counted(raw: str) -> Any:
+        parsed.append(raw)
+        return parse(raw)
+
+    monkeypatch.setattr(engine, "from_json", counted)
+    assert await games.game_here(77, ALICE, GUILD) == game_id
+    assert len(parsed) == 1
+    with pytest.raises(NotFound):
+        await games.game_here(77, ALICE, GUILD + 1)
