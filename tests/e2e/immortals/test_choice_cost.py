@@ -5,28 +5,17 @@ controls. The controls' lines and labels are rendered once per choice: only the 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-import services.infra.messages as messages
-from core.i18n import t
 from sandbox.harness import BotHarness
 from tests.e2e.immortals.test_duel import duel_message, friend_duel, immortals
-from tests.e2e.messages import shown
+from tests.e2e.messages import renders_of, shown
 
 
 async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    statuses: list[str] = []
-
-    def counted_t(key: str, locale: str | None = None, **params: Any) -> str:
-        if key == "immortals.controls.status":
-            statuses.append(key)
-        return t(key, locale, **params)
-
-    monkeypatch.setattr(messages, "t", counted_t)
+    statuses = renders_of(monkeypatch, "immortals.controls.status")
     alice, bob, duel_id = await friend_duel(harness)
     assert harness.bot is not None
     db = harness.bot.services.db

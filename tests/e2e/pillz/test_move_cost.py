@@ -9,11 +9,9 @@ from typing import Any
 import pytest
 
 import cogs.pillz.duel as duel_cog
-import services.infra.messages as messages
-from core.i18n import t
 from sandbox.harness import BotHarness
 from services.pillz.duel_match import Choice
-from tests.e2e.messages import shown
+from tests.e2e.messages import renders_of, shown
 from tests.e2e.pillz.helpers import bet_select, duel_message, first_unused, friend_duel, pillz
 
 
@@ -28,14 +26,7 @@ async def test_choosing_in_the_controls_reads_nothing_and_renders_the_selects_on
         return original(choice, catalog, locale)
 
     monkeypatch.setattr(duel_cog, "_bet_selects", counted)
-    statuses: list[str] = []
-
-    def counted_t(key: str, locale: str | None = None, **params: Any) -> str:
-        if key == "pillz.controls.status":
-            statuses.append(key)
-        return t(key, locale, **params)
-
-    monkeypatch.setattr(messages, "t", counted_t)
+    statuses = renders_of(monkeypatch, "pillz.controls.status")
     alice, bob, duel_id = await friend_duel(harness)
     assert harness.bot is not None
     db = harness.bot.services.db
