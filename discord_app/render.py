@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import discord
 
 from services.community.card_images.service import CardImage, CardImages
-from services.infra.messages import MessageSpec, Text, render_text
+from services.infra.messages import MessageSpec, Text, join_lines, render_text
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -91,6 +91,12 @@ def embed_of(spec_embed: Any, locale: str | None) -> discord.Embed:
             name=text(f.name, locale)[:256], value=text(f.value, locale)[:1024] or "\u200b", inline=f.inline
         )
     return embed
+
+
+def lines_embed(title: str, lines: Sequence[str], color: int) -> discord.Embed:
+    """`embed_of` for an embed whose title and lines are already rendered (a duel's controls keep the lines
+    that stay until the next move)."""
+    return discord.Embed(title=title or None, description=join_lines(lines) or None, color=color)
 
 
 def to_discord(spec: MessageSpec, locale: str | None) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import text, to_discord
+from discord_app.render import KeptReplies, lines_embed, text
 from services.immortals.duel_match import Choice
 from services.immortals.names import spell_name, unit_name
 from services.immortals.render import duel as render
@@ -65,55 +65,77 @@ ANSWER_BUTTONS = shared.answer_buttons(CHALLENGE)
 # --- the private controls -------------------------------------------------------------------------------
 
 
+KEPT_CONTROLS = KeptReplies()
+"""What a seat's controls show that stays while it chooses, rendered once per choice and language: the
+lines above the selects and the selects' labels. Opening the controls, choosing the unit and the spell
+show them again with only the selection changed (the last line, the options marked chosen). Keyed by the
+seat: its rendering never reaches the other seat, whose controls are another key."""
+
+
 def controls_reply(
     choice: Choice, catalog: Any, unit: int | None, spell: int | None, locale: str
 ) -> dict[str, Any]:
     view = choice.view
     seat, duel_id, round_ = view.seat, choice.duel_id, view.round
-    done = set(view.fought[seat])
-    kwargs = to_discord(render.controls(choice, catalog, unit, spell), locale)
+    kept = KEPT_CONTROLS.reply(
+        (duel_id, seat, locale), choice, lambda: _kept_controls(choice, catalog, locale)
+    )
+    picked = text(render.chosen_line(choice, catalog, unit, spell), locale)
+    kwargs: dict[str, Any] = {
+        "content": None,
+        "embeds": [lines_embed(kept["title"], [*kept["lines"], picked], render.COLOR)],
+    }
     items = discord.ui.View(timeout=None)
     spell_code = NONE if spell is None else str(spell)
     unit_code = NONE if unit is None else str(unit)
-    units = [
-        discord.SelectOption(
-            label=text(render.unit_label(catalog, u, view.terrain), locale)[:100],
-            value=str(i),
-            default=i == unit,
-        )
-        for i, u in enumerate(view.units[seat])
-        if u.uid not in done
-    ]
+    units = [discord.SelectOption(label=label, value=str(i), default=i == unit) for i, label in kept["units"]]
     pick = UnitSelect(f"immortals:unit:{duel_id}:{round_}:{spell_code}", {}, units)
-    pick.item.placeholder = t("immortals.controls.pick", locale)[:150]
+    pick.item.placeholder = kept["pick"]
     items.add_item(pick)
     spells = [
-        discord.SelectOption(
-            label=t("immortals.controls.no_spell", locale)[:100], value=NONE, default=spell is None
-        )
-    ]
-    spells += [
-        discord.SelectOption(
-            label=text(spell_name(catalog, s.spell_id), locale)[:100], value=str(i), default=i == spell
-        )
-        for i, s in enumerate(view.spells)
-        if not s.used
+        discord.SelectOption(label=label, value=NONE if i is None else str(i), default=i == spell)
+        for i, label in kept["spells"]
     ]
     if len(spells) > 1:
         cast = SpellSelect(f"immortals:spell:{duel_id}:{round_}:{unit_code}", {}, spells)
-        cast.item.placeholder = t("immortals.controls.pick_spell", locale)[:150]
+        cast.item.placeholder = kept["pick_spell"]
         items.add_item(cast)
     items.add_item(
         plain_button(
             GoButton,
             f"immortals:go:{duel_id}:{round_}:{unit_code}:{spell_code}",
-            t("immortals.controls.validate", locale),
+            kept["validate"],
             "success",
             unit is None,
         )
     )
     kwargs["view"] = items
     return kwargs
+
+
+def _kept_controls(choice: Choice, catalog: Any, locale: str) -> dict[str, Any]:
+    """`KEPT_CONTROLS`'s texts: the lines above the selects, the units and spells left (place, label)."""
+    view = choice.view
+    done = set(view.fought[view.seat])
+    spells: list[tuple[int | None, str]] = [(None, t("immortals.controls.no_spell", locale)[:100])]
+    spells += [
+        (i, text(spell_name(catalog, s.spell_id), locale)[:100])
+        for i, s in enumerate(view.spells)
+        if not s.used
+    ]
+    return {
+        "title": text(render.controls_title(choice), locale),
+        "lines": [text(line, locale) for line in render.controls_lines(choice, catalog)],
+        "units": [
+            (i, text(render.unit_label(catalog, u, view.terrain), locale)[:100])
+            for i, u in enumerate(view.units[view.seat])
+            if u.uid not in done
+        ],
+        "spells": spells,
+        "pick": t("immortals.controls.pick", locale)[:150],
+        "pick_spell": t("immortals.controls.pick_spell", locale)[:150],
+        "validate": t("immortals.controls.validate", locale),
+    }
 
 
 async def _controls(interaction: discord.Interaction[Any], duel: int, round_: int | None) -> Choice:

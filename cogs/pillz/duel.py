@@ -31,7 +31,7 @@ from core.i18n import format_percent, t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import KeptReplies, RenderedView, files_with_strips, text, to_discord
+from discord_app.render import KeptReplies, RenderedView, files_with_strips, lines_embed, text
 from services.infra.messages import MessageSpec
 from services.pillz.duel_match import Choice
 from services.pillz.render import duel as render
@@ -68,10 +68,11 @@ ANSWER_BUTTONS = shared.answer_buttons(CHALLENGE)
 
 
 KEPT_BETS = KeptReplies()
-"""The characters' selects of a seat's controls, rendered once per duel version, seat and language: opening
-the controls, choosing an amount and the answer after « Jouer » show the same selects (only the amount
-marked chosen differs), and their labels (an attack and a chance per amount) were most of a move's cost.
-Keyed by the seat: its rendering never reaches the other seat, whose controls are another key."""
+"""The characters' selects of a seat's controls and the lines above them, rendered once per duel version,
+seat and language: opening the controls, choosing an amount and the answer after « Jouer » show the same
+selects (only the amount marked chosen differs) and the same lines but the last (the move chosen), and
+their labels (an attack and a chance per amount) were most of a move's cost. Keyed by the seat: its
+rendering never reaches the other seat, whose controls are another key."""
 
 
 def controls_reply(
@@ -81,13 +82,19 @@ def controls_reply(
     and the chance to win the round), « Jouer » once an amount is chosen, and « Voir une carte »."""
     left = choice.state.pillz[choice.seat]
     pillz = max(0, min(pillz, left))
-    spec = render.controls(choice, catalog, place, pillz)
-    kwargs = to_discord(spec, locale)
-    selects = KEPT_BETS.reply(
+    kept = KEPT_BETS.reply(
         (choice.duel_id, choice.version, choice.seat, locale),
         choice,
-        lambda: {"view": _bet_selects(choice, catalog, locale)},
-    )["view"].to_components()
+        lambda: {
+            "view": _bet_selects(choice, catalog, locale),
+            "title": text(render.controls_title(choice), locale),
+            "lines": [text(line, locale) for line in render.controls_lines(choice, catalog)],
+        },
+    )
+    picked = text(render.chosen_line(choice, catalog, place, pillz), locale)
+    embed = lines_embed(kept["title"], [*kept["lines"], picked], render.COLOR)
+    kwargs: dict[str, Any] = {"content": None, "embeds": [embed]}
+    selects = kept["view"].to_components()
     if place is not None:
         chosen = f"pillz:bet:{choice.duel_id}:{choice.version}:{place}"
         selects = [_with_default(row, chosen, str(pillz)) for row in selects]

@@ -15,6 +15,7 @@ that starts during an absence starts counting when it ends. Decisions: docs/choc
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from core.clock import from_db, to_db
 from core.errors import BadInput, NotAllowed
@@ -80,6 +81,14 @@ def schedule_jobs(conn: Connection, now: datetime, game: GameRow) -> None:
 
 def start_clock(conn: Connection, now: datetime, game: GameRow) -> GameRow:
     """A new call to act: D and 3 D from now, or from the end of the absence of the player called."""
+    game = save(conn, game, now, **clock_changes(conn, now, game))
+    schedule_jobs(conn, now, game)
+    return game
+
+
+def clock_changes(conn: Connection, now: datetime, game: GameRow) -> dict[str, Any]:
+    """`start_clock`'s new deadlines for `game` as it stands (saved or not): a move that calls the next
+    player saves them with its own state, in one save (`flow.advance`), then arms `schedule_jobs`."""
     start = now
     if game.status == "live" and game.state.turn > 0:
         player = game.player(game.state.active)
@@ -87,29 +96,19 @@ def start_clock(conn: Connection, now: datetime, game: GameRow) -> GameRow:
         if end is not None:
             start = end
     if game.mode == PRACTICE:  # one stage: at its end the idle game is cancelled
-        game = save(
-            conn,
-            game,
-            now,
-            turn_started_at=start,
-            deadline_at=start + PRACTICE_IDLE,
-            pass_at=start + PRACTICE_IDLE,
-            stage=0,
-        )
-        schedule_jobs(conn, now, game)
-        return game
+        return {
+            "turn_started_at": start,
+            "deadline_at": start + PRACTICE_IDLE,
+            "pass_at": start + PRACTICE_IDLE,
+            "stage": 0,
+        }
     length = turn_length(conn, game.guild_id)
-    game = save(
-        conn,
-        game,
-        now,
-        turn_started_at=start,
-        deadline_at=start + length,
-        pass_at=start + PASS_FACTOR * length,
-        stage=0,
-    )
-    schedule_jobs(conn, now, game)
-    return game
+    return {
+        "turn_started_at": start,
+        "deadline_at": start + length,
+        "pass_at": start + PASS_FACTOR * length,
+        "stage": 0,
+    }
 
 
 def shift(conn: Connection, now: datetime, game: GameRow, delta: timedelta) -> GameRow:

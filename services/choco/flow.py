@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from engine.choco import ChocoCatalog, ChocoState, Prepare, Turn, ai_turn
 from engine.protocol import Event
 from services.choco import posts
-from services.choco.deadlines import disarm, start_clock
+from services.choco.deadlines import clock_changes, disarm, schedule_jobs
 from services.choco.economy import LEAGUE_KEYS
 from services.choco.game_store import ENGINE, FRIENDLY, PRACTICE, RANKED, GameRow, log, save
 from services.choco.leagues import record_result, reward_card
@@ -63,18 +63,21 @@ def advance(
 ) -> GameRow:
     before = game.state
     turn_before = (before.turn, before.active)
-    game = save(conn, game, now, state=state, **changes)
+    moved = replace(game, state=state, **changes)
+    new_call = (state.turn, state.active) != turn_before
+    bot_next = moved.ai_seat is not None and moved.ai_seat in moved.to_act()
+    # the next player's clock is saved with the move: one save of the game per move, not two
+    clock = clock_changes(conn, now, moved) if new_call and not bot_next and not state.finished else {}
+    game = save(conn, game, now, state=state, **changes, **clock)
     log(conn, game, now, actor, kind, {**(data or {}), "events": public_events(events)})
     if state.finished:
         return finish(
             conn, now, game, catalog, rng, before=before, events=events, notes=notes, refused=refused
         )
-    new_call = (state.turn, state.active) != turn_before
-    bot_next = game.ai_seat is not None and game.ai_seat in game.to_act()
     if bot_next:
         disarm(conn, game)  # the bot answers in this unit: the player's clock stops until their next call
     elif new_call:
-        game = start_clock(conn, now, game)
+        schedule_jobs(conn, now, game)
     posts.resolution(
         conn,
         now,

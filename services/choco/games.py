@@ -343,9 +343,9 @@ class ChocoGames:
 
         def unit(conn: Connection) -> int:
             if channel_id is not None:
-                found = by_thread(conn, channel_id)
+                found = MATCHES.in_thread_here(conn, channel_id, guild=guild_id, player=player)
                 if found is not None:
-                    return load_here(conn, found, guild_id, player).id
+                    return row_of(found).id
             games = live_games_of(conn, player, guild_id)
             if len(games) == 1:
                 return games[0].id

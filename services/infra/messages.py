@@ -7,6 +7,7 @@ in the outbox for channel posts and DMs; the Discord layer renders them in the r
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
@@ -80,13 +81,7 @@ def render_text(value: Text | None, locale: str | None) -> str:
     if key == RAW:
         return str(GUARD.check(params.get("text", ""), RAW, "text"))
     if key == LINES:
-        lines = [render_text(item, locale) for item in params.get("items", [])]
-        joined = "\n".join(lines)
-        if any(isinstance(line, Written) for line in lines):  # tests: each line as the wording check read it
-            return Written(
-                joined, "\n".join(line.read if isinstance(line, Written) else line for line in lines)
-            )
-        return joined
+        return join_lines([render_text(item, locale) for item in params.get("items", [])])
     if key == PER_LOCALE:
         lang = normalize_locale(locale)
         return str(GUARD.check(params.get(lang, ""), PER_LOCALE, lang))
@@ -98,6 +93,15 @@ def render_text(value: Text | None, locale: str | None) -> str:
         if isinstance(value, Text) and value.key != RAW and isinstance(rendered[name], str):
             rendered[name] = capitalized(rendered[name])
     return t(key, locale, **rendered)
+
+
+def join_lines(lines: Sequence[str]) -> str:
+    """Rendered lines one under the other, as `Text.lines` renders: a caller that keeps some lines rendered
+    (a duel's controls, the same until the next move) joins them with the one that changed."""
+    joined = "\n".join(lines)
+    if any(isinstance(line, Written) for line in lines):  # tests: each line as the wording check read it
+        return Written(joined, "\n".join(line.read if isinstance(line, Written) else line for line in lines))
+    return joined
 
 
 def render_param(value: Any, locale: str | None) -> Any:

@@ -24,6 +24,7 @@ from typing import Literal, cast
 from core.clock import Clock, from_db, to_db
 from services.infra.channel_permissions import permission_list
 from services.infra.games import GameRegistry
+from services.infra.kept_specs import payload, spec_of
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.players import ensure_player
 from services.infra.shards import Shards, sent_here
@@ -88,7 +89,7 @@ def _insert(
             target.kind,
             target.id,
             target.fallback_channel_id,
-            spec.to_json(),
+            payload(spec),
             to_db(now),
             edit_of,
             json.dumps(sorted(set(target.players))),
@@ -321,7 +322,7 @@ def _item(row: sqlite3.Row) -> OutboxItem:
             tuple(int(p) for p in json.loads(row["players"])),
             guild_id=row["guild_id"],
         ),
-        spec=MessageSpec.from_json(row["payload"]),
+        spec=spec_of(row["payload"]),
         state=cast(OutboxState, row["state"]),
         attempts=int(row["attempts"]),
         created_at=from_db(row["created_at"]),

@@ -291,6 +291,14 @@ class Matches(Generic[S, M]):
         found = self._select(conn, "thread_id = ?", (thread_id,))
         return found[0] if found else None
 
+    def in_thread_here(
+        self, conn: Connection, thread_id: int, *, guild: int | None, player: int | None
+    ) -> M | None:
+        """`in_thread`, checked as `load_number` checks a number the user names: one load of the match
+        where finding its number, then loading it, made two."""
+        found = self._select(conn, "thread_id = ?", (thread_id,))
+        return self._here(found, found[0].number or 0, guild, player) if found else None
+
     def moves(self, conn: Connection, match_id: int, seat: int | None = None) -> list[Move]:
         rows = conn.execute(
             "SELECT seq, seat, action, author, data FROM match_moves WHERE match_id = ?"

@@ -4,7 +4,12 @@ message a title names."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import pytest
+
+import services.infra.messages as messages
+from core.i18n import t
 from emulator.interactions import InteractionResult
 from emulator.records import RecordedMessage
 from sandbox.harness import BotHarness
@@ -47,3 +52,17 @@ def after_welcome(text: str) -> str:
     assert found, text
     assert "➡️" in welcome, text  # the welcome whole, its next step included
     return rest
+
+
+def renders_of(monkeypatch: pytest.MonkeyPatch, key: str) -> list[str]:
+    """The languages `key` is rendered in from now on, once per rendering of a message that holds it (a
+    reply, a post): a cost test counts what a command renders again."""
+    rendered: list[str] = []
+
+    def counted(name: str, locale: str | None = None, /, **params: Any) -> str:
+        if name == key:
+            rendered.append(str(locale))
+        return t(name, locale, **params)
+
+    monkeypatch.setattr(messages, "t", counted)
+    return rendered

@@ -14,6 +14,7 @@ import struct
 import zlib
 from collections.abc import Sequence
 
+from isal import isal_zlib
 from PIL import Image
 
 from services.community.card_images import artwork, draw
@@ -25,6 +26,7 @@ GAP = 8
 NAME = (10, 8, 190, 40)
 PICTURE = (8, 46, 192, 224)
 BACKGROUND = (24, 24, 28)
+ISAL_LEVEL = 1  # level 0 is no faster, for 15 % more bytes; level 2 slower, for 1 % fewer
 
 
 def _rgb(color: int) -> RGB:
@@ -65,8 +67,10 @@ def png(picture: Image.Image, description: str) -> bytes:
     """`draw.png`'s file, its rows written unfiltered: a hand is drawn again at every turn of its game,
     and Pillow tries each of PNG's row filters on every row of an RGB picture, which on the tiles' flat
     colours cost twice the time of zlib itself for a larger file (a hand of 7: 9.8 ms and 116 kB against
-    4.7 ms and 94 kB)."""
-    rgb = picture.convert("RGB")
+    4.7 ms and 94 kB). The stream is ISA-L's deflate (any PNG reader inflates it): zlib's fastest level
+    still took 3.3 ms of a hand of 7, most of what is left of a turn's picture, where ISA-L takes 0.7 ms
+    for 107 kB instead of 95."""
+    rgb = picture if picture.mode == "RGB" else picture.convert("RGB")
     width, height = rgb.size
     pixels, stride = rgb.tobytes(), width * 3
     rows = b"".join(b"\0" + pixels[at : at + stride] for at in range(0, stride * height, stride))
@@ -76,7 +80,7 @@ def png(picture: Image.Image, description: str) -> bytes:
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
             _chunk(b"iTXt", text),
-            _chunk(b"IDAT", zlib.compress(rows, draw.PNG_LEVEL)),
+            _chunk(b"IDAT", isal_zlib.compress(rows, ISAL_LEVEL)),
             _chunk(b"IEND", b""),
         )
     )

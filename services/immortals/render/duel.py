@@ -303,9 +303,20 @@ def recap(duel: DuelRow, catalog: ImmortalsCatalog, others: Langs = ()) -> list[
 
 def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell: int | None) -> MessageSpec:
     """A seat's private controls: its units and spells, the opponent's units left, and its selection."""
+    lines = [*controls_lines(choice, catalog), chosen_line(choice, catalog, unit, spell)]
+    embed = Embed(title=controls_title(choice), description=Text.lines(lines), color=COLOR)
+    return MessageSpec(embeds=(embed,))
+
+
+def controls_title(choice: Choice) -> Text:
+    return Text("immortals.controls.title", {"id": choice.duel_id, "round": choice.view.round})
+
+
+def controls_lines(choice: Choice, catalog: ImmortalsCatalog) -> list[Text]:
+    """The controls' lines that stay while the seat chooses (all but `chosen_line`)."""
     view = choice.view
     seat = view.seat
-    others = () if choice.foe_language is None else (choice.foe_language,)
+    others = _others(choice)
     lines: list[Text] = [
         Text(
             "immortals.controls.status",
@@ -335,22 +346,22 @@ def controls(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell:
             lines.append(
                 Text("immortals.duel.used" if drawn.used else "immortals.duel.ready", {"unit": label})
             )
+    return lines
+
+
+def chosen_line(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell: int | None) -> Text:
+    """The controls' last line: the unit (and spell) selected so far, or the invitation to choose."""
+    view = choice.view
     if unit is None:
-        lines.append(
-            Text(
-                "immortals.controls.pick_unit" if view.engaged is None else "immortals.controls.pick_counter"
-            )
+        return Text(
+            "immortals.controls.pick_unit" if view.engaged is None else "immortals.controls.pick_counter"
         )
-    else:
-        picked = unit_name(catalog, view.units[seat][unit].card_id, others)
-        if spell is None:
-            lines.append(Text("immortals.controls.selected", {"unit": picked}))
-        else:
-            named = spell_name(catalog, view.spells[spell].spell_id)
-            lines.append(Text("immortals.controls.selected_spell", {"unit": picked, "spell": named}))
-    embed = Embed(
-        title=Text("immortals.controls.title", {"id": choice.duel_id, "round": view.round}),
-        description=Text.lines(lines),
-        color=COLOR,
-    )
-    return MessageSpec(embeds=(embed,))
+    picked = unit_name(catalog, view.units[view.seat][unit].card_id, _others(choice))
+    if spell is None:
+        return Text("immortals.controls.selected", {"unit": picked})
+    named = spell_name(catalog, view.spells[spell].spell_id)
+    return Text("immortals.controls.selected_spell", {"unit": picked, "spell": named})
+
+
+def _others(choice: Choice) -> tuple[str, ...]:
+    return () if choice.foe_language is None else (choice.foe_language,)

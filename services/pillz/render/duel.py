@@ -282,6 +282,25 @@ def bet_rows(choice: Choice) -> tuple[BetRow, ...]:
 def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: int) -> MessageSpec:
     """A seat's private controls: where the duel stands, whom they answer (or that they lead), how the
     chances beside each amount are counted, and the move chosen so far."""
+    return MessageSpec(
+        embeds=(
+            Embed(
+                title=controls_title(choice),
+                description=Text.lines(
+                    [*controls_lines(choice, catalog), chosen_line(choice, catalog, place, pillz)]
+                ),
+                color=COLOR,
+            ),
+        ),
+    )
+
+
+def controls_title(choice: Choice) -> Text:
+    return Text("pillz.controls.title", {"id": choice.duel_id})
+
+
+def controls_lines(choice: Choice, catalog: PillzCatalog) -> list[Text]:
+    """The controls' lines that stay while the seat chooses its move (all but `chosen_line`)."""
     state = choice.state
     seat = choice.seat
     others = languages_of(choice.foe_language)
@@ -304,28 +323,21 @@ def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: in
     else:
         lines.append(Text("pillz.controls.leading"))
         lines.append(Text("pillz.controls.chances_leading", {"pillz": state.pillz[1 - seat]}))
+    return lines
+
+
+def chosen_line(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: int) -> Text:
+    """The controls' last line: the move chosen so far, or the invitation to choose one."""
     if place is None:
-        lines.append(Text("pillz.controls.choose"))
-    else:
-        me = state.hands[seat][place]
-        lines.append(
-            Text(
-                "pillz.controls.attack",
-                {
-                    "fighter": fighter_label(catalog, me, others),
-                    "pillz": pillz,
-                    "attack": attack_power(me, foe) * pillz,
-                },
-            )
-        )
-    return MessageSpec(
-        embeds=(
-            Embed(
-                title=Text("pillz.controls.title", {"id": choice.duel_id}),
-                description=Text.lines(lines),
-                color=COLOR,
-            ),
-        ),
+        return Text("pillz.controls.choose")
+    me = choice.state.hands[choice.seat][place]
+    return Text(
+        "pillz.controls.attack",
+        {
+            "fighter": fighter_label(catalog, me, languages_of(choice.foe_language)),
+            "pillz": pillz,
+            "attack": attack_power(me, revealed(choice)) * pillz,
+        },
     )
 
 

@@ -1,16 +1,21 @@
 """What an Immortal's War choice costs (issue 39): the controls are read once per version of the duel —
 opening them, then picking a unit and a spell in them, read once — and a save of the duel (a choice, a
 timeout) forgets what was kept, so a seat that has chosen is refused again and never shown its old
-controls."""
+controls. The controls' lines and labels are rendered once per choice: only the selection changes."""
 
 from __future__ import annotations
 
+import pytest
+
 from sandbox.harness import BotHarness
 from tests.e2e.immortals.test_duel import duel_message, friend_duel, immortals
-from tests.e2e.messages import shown
+from tests.e2e.messages import renders_of, shown
 
 
-async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(harness: BotHarness) -> None:
+async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    statuses = renders_of(monkeypatch, "immortals.controls.status")
     alice, bob, duel_id = await friend_duel(harness)
     assert harness.bot is not None
     db = harness.bot.services.db
@@ -31,6 +36,9 @@ async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(harness:
     )
     assert spell.message is not None
     assert db.reads - reads == 1  # opened, then a unit and a spell picked: one read
+    assert len(statuses) == 1  # and its lines rendered once for the three replies
+    assert "Choix\u00a0:" in shown(spell.message)
+    assert " avec " in shown(spell.message)  # the last line follows the selection
     done = await harness.emu.click(first, "Valider", message=spell.message)
     assert done.message is not None
     await harness.settle()

@@ -1,5 +1,6 @@
 """What a Pillz move costs (issue 39): the controls' choice is read once per version of the duel, and the
-characters' selects are rendered once per version, seat and language; a save of the duel forgets both."""
+characters' selects and the lines above them are rendered once per version, seat and language; a save of
+the duel forgets both."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 import cogs.pillz.duel as duel_cog
 from sandbox.harness import BotHarness
 from services.pillz.duel_match import Choice
-from tests.e2e.messages import shown
+from tests.e2e.messages import renders_of, shown
 from tests.e2e.pillz.helpers import bet_select, duel_message, first_unused, friend_duel, pillz
 
 
@@ -25,6 +26,7 @@ async def test_choosing_in_the_controls_reads_nothing_and_renders_the_selects_on
         return original(choice, catalog, locale)
 
     monkeypatch.setattr(duel_cog, "_bet_selects", counted)
+    statuses = renders_of(monkeypatch, "pillz.controls.status")
     alice, bob, duel_id = await friend_duel(harness)
     assert harness.bot is not None
     db = harness.bot.services.db
@@ -44,6 +46,7 @@ async def test_choosing_in_the_controls_reads_nothing_and_renders_the_selects_on
         assert f"Jouer ({bet} pillz)" in [b.replace("\u00a0", " ") for b in picked.message.button_labels]
     assert db.reads - reads == 1  # choosing three times read nothing more
     assert rendered == [duel.version]  # the selects, rendered once for the three replies
+    assert len(statuses) == 1  # and the lines above them, once for the four
     played = await harness.emu.click(user, "Jouer (1 pillz)", message=picked.message)
     assert played.message is not None
     assert "Joué\u00a0:" in shown(played.message)

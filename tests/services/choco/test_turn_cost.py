@@ -1,0 +1,135 @@
+"""What a Chocobataille turn costs (issue 39). The turn saves the game once, the next player's clock with
+its state. The messages it queues (the thread's resolution, the next player's hand by DM) are read back by
+the deliverer moments later: the specs the turn's unit wrote are kept by their JSON
+(services/infra/kept_specs.py), so the deliverer's read parses none of them, and what it gets equals what
+a parse of the stored text gives. Another process's items are parsed as before."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from core.clock import ManualClock
+from core.errors import NotFound
+from engine.choco.catalog import ChocoCatalog
+from services.choco.decks import ChocoDecks
+from services.choco.game_store import MATCHES
+from services.choco.games import ChocoGames
+from services.infra import kept_specs
+from services.infra.games import GameRegistry
+from services.infra.messages import MessageSpec
+from services.infra.outbox import Outbox
+from store.db import Database
+from tests.services.choco.conftest import GUILD
+from tests.services.choco.helpers import ALICE
+from tests.services.choco.helpers import started as in_thread
+from tests.services.choco.test_game_concurrency import games, scheduler, started, turn_text
+
+__all__ = ["games", "scheduler"]
+
+
+async def test_a_turns_posts_reach_the_deliverer_unparsed(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = await started(db, clock, catalog, decks, games, registry)
+    box = Outbox(db, clock, registry)
+    for item in await box.due(100):  # what the game's start queued: delivered
+        await box.mark_sent(item.id, 1000 + item.id)
+    parse = MessageSpec.from_json
+    parsed: list[str] = []
+
+    def counted(raw: str) -> MessageSpec:
+        parsed.append(raw)
+        return parse(raw)
+
+    monkeypatch.setattr(MessageSpec, "from_json", staticmethod(counted))
+    assert (
+        await games.declare_text(game.id, game.player(game.state.active), turn_text(game))
+    ).status == "played"
+    items = await box.due(100)
+    assert {item.target.kind for item in items} == {"channel", "dm"}  # the resolution, the next hand
+    assert parsed == []
+
+    def stored(item_id: int) -> Any:
+        return db.read(
+            lambda conn: conn.execute("SELECT payload FROM outbox WHERE id = ?", (item_id,)).fetchone()[0]
+        )
+
+    for item in items:
+        assert item.spec == parse(await stored(item.id))
+    monkeypatch.setattr(kept_specs, "_kept", {})  # written by another process
+    # (`get`: with PostgreSQL, `due` claimed the items for this process, and would not return them again)
+    assert [await box.get(item.id) for item in items] == items
+    assert len(parsed) == len(items)
+
+
+async def test_a_turn_saves_the_game_once_with_the_next_players_clock(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = await started(db, clock, catalog, decks, games, registry)
+    clock.advance(timedelta(hours=2))
+    saves: list[dict[str, Any]] = []
+    save = MATCHES.save
+
+    def counted(conn: Any, match: Any, now: Any, **changes: Any) -> Any:
+        saves.append(changes)
+        return save(conn, match, now, **changes)
+
+    monkeypatch.setattr(MATCHES, "save", counted)
+    player = game.player(game.state.active)
+    assert (await games.declare_text(game.id, player, turn_text(game))).status == "played"
+    assert len(saves) == 1
+    now = await games.get(game.id)
+    assert now.state.active != game.state.active
+    assert now.turn_started_at == clock.now()
+    assert now.deadline_at == clock.now() + timedelta(
+        hours=24
+    )  # the rulebook's 24 hours, from the resolution
+    due = await db.read(
+        lambda conn: conn.execute(
+            "SELECT j.kind, j.due_at FROM jobs j JOIN match_jobs m ON m.job_id = j.id"
+            " WHERE m.match_id = ? AND j.state = 'due' ORDER BY j.due_at",
+            (now.match_id,),
+        ).fetchall()
+    )
+    assert [kind for kind, _ in due] == ["choco:reminder", "choco:reminder", "choco:deadline"]
+
+
+async def test_a_threads_game_is_found_with_one_load_and_only_from_its_server(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`/choco jouer` in a game's thread finds the game there before declaring (its unit loads it again,
+    as it must): that look loads the game once, where it found the number and then loaded the game."""
+    game_id = await in_thread(db, clock, catalog, games, registry)
+    engine = MATCHES.rules.engine
+    parse = engine.from_json
+    parsed: list[str] = []
+
+    def counted(raw: str) -> Any:
+        parsed.append(raw)
+        return parse(raw)
+
+    monkeypatch.setattr(engine, "from_json", counted)
+    assert await games.game_here(77, ALICE, GUILD) == game_id
+    assert len(parsed) == 1
+    with pytest.raises(NotFound):
+        await games.game_here(77, ALICE, GUILD + 1)
