@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import random
 from functools import cache, lru_cache
+from operator import attrgetter, itemgetter
 
 from engine.immortals.rules import Numbers, Side, initiative, numbers, spell_acts
 from engine.immortals.state import (
@@ -279,12 +280,15 @@ Gain = tuple[float, int, str, SpellCard]
 
 
 def _gains(values: Values, units: list[Unit], spells: list[SpellCard]) -> list[Gain]:
-    """Every (unit, spell) gain, largest first, then by the spell's rank and the unit's id."""
-    base = {u.uid: values[u.uid, None] for u in units}
-    return sorted(
-        ((values[u.uid, s.sid] - base[u.uid], n, u.uid, s) for u in units for n, s in enumerate(spells)),
-        key=lambda item: (-item[0], item[1], item[2]),
-    )
+    """Every (unit, spell) gain, largest first, then by the spell's rank and the unit's id: listed by rank
+    and id, then sorted on the gain alone, which keeps the order of equal gains (a stable sort, reversed
+    or not)."""
+    by_id = sorted(units, key=attrgetter("uid"))
+    gains = [
+        (values[u.uid, s.sid] - values[u.uid, None], n, u.uid, s) for n, s in enumerate(spells) for u in by_id
+    ]
+    gains.sort(key=itemgetter(0), reverse=True)
+    return gains
 
 
 def _assign(
@@ -302,11 +306,28 @@ def _assign(
     return planned
 
 
-def _planned_total(
-    values: Values, units: list[Unit], gains: list[Gain], spent: tuple[str, str | None]
-) -> float:
-    """The sum of the planned rounds' values (`_assign`), added in the same order."""
-    given = _given(gains, spent)
+def _planned_totals(values: Values, units: list[Unit], spells: list[SpellCard], gains: list[Gain]) -> Values:
+    """For each unit and spell played now (or none), the sum of the planned values of the rounds left
+    without them (`_assign`'s, added in the same order).
+
+    One greedy pass per unit played, with no spell spent: a spell that pass gives no unit leaves the plan
+    as it is when spent too (its gains were passed over for their unit, and nothing else the pass reads
+    changes), so only the spells it gives need a pass of their own, at most 3 of 9 options a unit."""
+    totals: Values = {}
+    for unit in units:
+        others = [u for u in units if u.uid != unit.uid]
+        given = _given(gains, (unit.uid, None))
+        unspent = _total(values, others, given)
+        planned = {spell.sid for spell, _ in given.values()}
+        totals[unit.uid, None] = unspent
+        for spell in spells:
+            spent = (unit.uid, spell.sid)
+            totals[spent] = _total(values, others, _given(gains, spent)) if spell.sid in planned else unspent
+    return totals
+
+
+def _total(values: Values, units: list[Unit], given: dict[str, tuple[SpellCard, float]]) -> float:
+    """The sum of the planned rounds' values of `units`, spells as `given`, added as `_assign` gives them."""
     total: float = 0  # as `sum` starts: the same additions, in the same order
     for u in units:
         spell_gain = given.get(u.uid)
@@ -354,15 +375,14 @@ def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     table, missing = _table(state, seat), _missing(state, seat)
     later = table.values(units, spells, later_foes, missing) if later_foes else {}
     now = table.against(units, spells, Side(foe_unit, foe_spell), missing)
-    gains = _gains(later, units, spells) if later else []
+    totals = _planned_totals(later, units, spells, _gains(later, units, spells)) if later else {}
     best: tuple[float, float, Unit, SpellCard | None] | None = None
     for unit in units:
-        others = [u for u in units if u.uid != unit.uid]
         for spell in (None, *spells):
-            value = now[unit.uid, None if spell is None else spell.sid]
+            key = (unit.uid, None if spell is None else spell.sid)
+            value = now[key]
             if later:
-                spent = (unit.uid, None if spell is None else spell.sid)
-                value += _planned_total(later, others, gains, spent)
+                value += totals[key]
             candidate = (value, rng.random(), unit, spell)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
