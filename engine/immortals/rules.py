@@ -101,7 +101,8 @@ class Side(NamedTuple):
 
 
 class Numbers(NamedTuple):
-    """`seat`'s numbers for a fight (a plain tuple: the AI computes thousands of them per decision)."""
+    """`seat`'s numbers for a fight (a plain tuple: the AI computes thousands of them per decision). The
+    first five are all a fight's chances read: the AI takes them as one slice (`ai.win_chance`)."""
 
     attack: int
     defense: int
@@ -143,19 +144,28 @@ def numbers(seat: int, sides: tuple[Side, Side], terrain: str, vitality_missing:
                 if effect.target == "foe":
                     added[effect.stat] += effect.value
         plus = added
-    attack = unit.attack + plus["attack"]
-    # Positional: a NamedTuple's keywords cost as much as the rest of this function.
-    return Numbers(
-        max(0, attack + mod),  # attack
-        max(0, unit.defense + mod + plus["defense"]),  # defense
-        max(1, unit.hp + plus["hp"]),  # hp
-        max(0, unit.armor + plus["armor"]),  # armor
-        unit.regen + plus["regen"],  # regen
-        max(0, attack + unit.damage + plus["damage"]),  # power
-        min(vitality_missing, plus["vitality"]),  # healed
-        mod,  # terrain_mod
-        acted,  # spell_acted
-        plus["initiative"] > 0,  # initiative_spell
+    attack = unit.attack + plus["attack"]  # the terrain adds to the fight's Attack, not to the power
+    power = attack + unit.damage + plus["damage"]
+    attack += mod
+    defense = unit.defense + mod + plus["defense"]
+    hp = unit.hp + plus["hp"]
+    armor = unit.armor + plus["armor"]
+    healed = plus["vitality"]
+    # Conditional expressions rather than `max` and `min`, and `_make` rather than the NamedTuple's
+    # constructor: the AI calls this some 130 times a duel, and those calls were most of its cost.
+    return Numbers._make(
+        (
+            attack if attack > 0 else 0,
+            defense if defense > 0 else 0,
+            hp if hp > 1 else 1,
+            armor if armor > 0 else 0,
+            unit.regen + plus["regen"],
+            power if power > 0 else 0,
+            healed if healed < vitality_missing else vitality_missing,
+            mod,
+            acted,
+            plus["initiative"] > 0,
+        )
     )
 
 
