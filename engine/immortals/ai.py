@@ -30,7 +30,7 @@ import random
 from functools import cache, lru_cache
 from operator import attrgetter, itemgetter
 
-from engine.immortals.rules import Numbers, Side, initiative, numbers, spell_acts
+from engine.immortals.rules import Numbers, Pair, Side, initiative, numbers, spell_acts
 from engine.immortals.state import (
     START_VITALITY,
     TURNS,
@@ -174,7 +174,7 @@ class _Table:
     def _mine(self, unit: Unit, spell: SpellCard | None, key: tuple[str, str | None]) -> Numbers:
         mine = self.mine.get(key)
         if mine is None:
-            sides = _sides(self.seat, Side(unit, spell), Side(self.anyone, None))
+            sides = _sides(self.seat, (unit, spell), (self.anyone, None))
             mine = self.mine[key] = numbers(self.seat, sides, self.terrain, START_VITALITY)
         return mine
 
@@ -204,7 +204,7 @@ class _Table:
                         acting = self._acting(mine, spell)
                         theirs = self.theirs.get((foe.uid, acting))
                         if theirs is None:
-                            sides = _sides(seat, Side(unit, spell), Side(foe, None))
+                            sides = _sides(seat, (unit, spell), (foe, None))
                             theirs = self.theirs[foe.uid, acting] = numbers(1 - seat, sides, terrain, 0)
                         margin = row[foe.uid] = _margin(mine, theirs, seat, engager)
                     total += margin + healed
@@ -226,7 +226,7 @@ class _Table:
         for unit in units:
             for spell in (None, *spells):
                 key = (unit.uid, None if spell is None else spell.sid)
-                sides = _sides(seat, Side(unit, spell), engaged)
+                sides = _sides(seat, (unit, spell), engaged)
                 if hindered:
                     mine = numbers(seat, sides, terrain, missing)
                     healed = mine.healed
@@ -267,7 +267,7 @@ def round_value(
     return values[unit.uid, None if spell is None else spell.sid]
 
 
-def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
+def _sides(seat: int, own: Pair, foe: Pair) -> tuple[Pair, Pair]:
     return (own, foe) if seat == 0 else (foe, own)
 
 
