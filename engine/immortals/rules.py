@@ -105,8 +105,7 @@ Pair = tuple[Unit, SpellCard | None]
 
 
 class Numbers(NamedTuple):
-    """`seat`'s numbers for a fight (a plain tuple: the AI computes thousands of them per decision). The
-    first five are all a fight's chances read: the AI takes them as one slice (`ai.win_chance`)."""
+    """`seat`'s numbers for a fight (a plain tuple: the AI computes some 130 of them per duel)."""
 
     attack: int
     defense: int
