@@ -144,8 +144,9 @@ class _Table:
     (`fits`); a decision only adds the heal its vitality allows and averages over the foes left. My
     numbers depend on my unit, my spell and the foe's spell acting on me; a foe's on the foe, its spell,
     and my spell only when it acts on my unit with "foe" effects: otherwise they are the foe's numbers
-    without it. The foe casts nothing in the plan, so a duel computes at most 36 numbers of mine, 4 of
-    the foes' plus 4 per spell of mine that hinders them, and 144 fights."""
+    without it. The foe casts nothing in the plan, so a duel's plans compute at most 36 numbers of mine,
+    4 of the foes' plus 4 per spell of mine that hinders them, and 144 fights; a counter computes its
+    fights against the engaged side anew (`against`), a side met once."""
 
     def __init__(self, state: ImmortalsState, seat: int) -> None:
         self.seat = seat
