@@ -24,6 +24,11 @@ and once the lab read a seed's terrain from its draw (load average about 1.5, th
     before: lab duel 2.61 / 2.57 / 2.52 ms CPU, the AI 1.84 / 1.80 / 1.75 ms; 3.09 / 3.06 / 3.18 at the reference
     after:  lab duel 2.27 / 2.15 / 2.16 ms CPU, the AI 1.86 / 1.77 / 1.78 ms; 2.72 / 2.70 / 2.68 at the reference
 
+and once a seat's decisions shared a table through the duel (load average 6 to 7, two runs each):
+
+    before: lab duel 3.07 / 2.84 ms CPU, the AI 2.50 / 2.54 ms; 2.84 / 2.66 ms CPU at the (loaded) reference
+    after:  lab duel 2.12 / 2.01 ms CPU, the AI 1.36 / 1.37 ms; 2.10 / 1.89 ms CPU at the (loaded) reference
+
     python -m benchmarks.immortals_lab_ai [--duels 400] [--runs 3]
 """
 

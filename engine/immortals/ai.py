@@ -16,8 +16,10 @@ spell, greedily by the largest gain over fighting without one, and a spell whose
 condition fails is worth nothing; the unit played now is the one whose planned round is worth most.
 Measured against `random_policy`: see docs/immortals/rules-notes.md, "The AI".
 
-A decision computes each side's numbers once and memoises a fight's value and chances on the numbers
-they read (`fight_value`, `_chances`): the deck lab plays thousands of duels with the AI on both seats.
+A seat's decisions share a table through the duel (`_Table`): each side's numbers and each fight's value
+before the heal are computed once and read again in the later rounds, and a fight's chances are memoised
+across duels on the numbers they read (`_chances`): the deck lab plays thousands of duels with the AI on
+both seats.
 `tests/engine/immortals/test_ai_pinned.py` pins every choice: a speed-up may not change one.
 """
 
@@ -26,8 +28,9 @@ from __future__ import annotations
 import math
 import random
 from functools import cache, lru_cache
+from operator import attrgetter, itemgetter
 
-from engine.immortals.rules import Numbers, Side, initiative, numbers, spell_acts
+from engine.immortals.rules import Numbers, Pair, Side, initiative, numbers, spell_acts
 from engine.immortals.state import (
     START_VITALITY,
     TURNS,
@@ -40,7 +43,7 @@ from engine.immortals.state import (
     units_left,
 )
 
-FIGHTS_KEPT = 1 << 13  # fights `fight_value` and `_chances` keep: some 50 duels of a lab, about 6 MB
+FIGHTS_KEPT = 1 << 13  # fights whose chances `_chances` keeps: a lab meets the same ones duel after duel
 SPREAD = 1.0  # widens the normal law of the HP margin: KOs make a fight less certain than its mean says
 
 
@@ -106,17 +109,23 @@ def _chances(mine: Fighting, theirs: Fighting, first_is_mine: bool) -> tuple[flo
     return win, lose
 
 
-@lru_cache(maxsize=FIGHTS_KEPT)
+def _margin(mine: Numbers, theirs: Numbers, seat: int, engager: int) -> float:
+    """A fight's value before the heal (`fight_value` less `mine.healed`): what it reads of the numbers
+    does not depend on the vitality missing."""
+    first = initiative((mine, theirs) if seat == 0 else (theirs, mine), engager)
+    win, lose = _chances(
+        (mine.attack, mine.defense, mine.armor, mine.regen, mine.hp),
+        (theirs.attack, theirs.defense, theirs.armor, theirs.regen, theirs.hp),
+        first == seat,
+    )  # `win_chance`, one call fewer: some 300 a lab duel
+    return win * mine.power - lose * theirs.power
+
+
 def fight_value(mine: Numbers, theirs: Numbers, seat: int, engager: int) -> float:
     """Expected vitality margin of a fight between `mine` (`seat`'s numbers) and `theirs`: the chance to
     win times the damage dealt, minus the chance to lose times the damage taken, plus the vitality a heal
-    restores.
-
-    A function of immutable numbers only, memoised across decisions and duels: a lab plays the same
-    line-ups thousands of times, and a duel's decisions weigh the same fights again round after round."""
-    first = initiative((mine, theirs) if seat == 0 else (theirs, mine), engager)
-    win, lose = win_chance(mine, theirs, first == seat)
-    return win * mine.power - lose * theirs.power + mine.healed
+    restores."""
+    return _margin(mine, theirs, seat, engager) + mine.healed
 
 
 def side_value(state: ImmortalsState, seat: int, mine: Side, foe: Side) -> float:
@@ -127,21 +136,54 @@ def side_value(state: ImmortalsState, seat: int, mine: Side, foe: Side) -> float
     return fight_value(own, theirs, seat, state.engager)
 
 
-class _Rounds:
-    """One decision's rounds: what they share, each side's numbers computed once.
+class _Table:
+    """What a seat's decisions share through a duel: the numbers of its options and the foes', and the
+    fights' values before the heal, computed once and read again round after round.
 
-    My numbers depend on my unit, my spell and the foe's spell acting on me; a foe's on the foe, its
-    spell, and my spell only when it acts on my unit with "foe" effects: otherwise they are the foe's
-    numbers without it. A plan of 4 units, 9 spell choices and 4 foes that cast nothing so computes 36
-    numbers of mine, and 4 of the foes' plus 4 per spell of mine that hinders them, instead of 36 + 144."""
+    All of it is a function of the two line-ups, the seat's spells, the terrain and the engaging seat
+    (`fits`); a decision only adds the heal its vitality allows and averages over the foes left. My
+    numbers depend on my unit, my spell and the foe's spell acting on me; a foe's on the foe, its spell,
+    and my spell only when it acts on my unit with "foe" effects: otherwise they are the foe's numbers
+    without it. The foe casts nothing in the plan, so a duel's plans compute at most 36 numbers of mine,
+    4 of the foes' plus 4 per spell of mine that hinders them, and 144 fights; a counter computes its
+    fights against the engaged side anew (`against`), a side met once."""
 
     def __init__(self, state: ImmortalsState, seat: int) -> None:
-        self.state = state
         self.seat = seat
-        self.missing = START_VITALITY - state.vitality[seat]
-        self.hinders = {s.sid for s in state.spells[seat] if any(e.target == "foe" for e in s.effects)}
-        # My numbers by (unit id, spell id or None) when the foe casts nothing that changes them.
-        self.mine: dict[tuple[str, str | None], Numbers] = {}
+        self.units = state.units
+        self.spells = state.spells[seat]
+        self.terrain = state.terrain
+        self.engager = state.engager
+        self.hinders = {s.sid for s in self.spells if any(e.target == "foe" for e in s.effects)}
+        self.anyone = state.units[1 - seat][0]  # the foe's unit when it casts nothing: not read
+        # By my (unit id, spell id or None): my numbers when the foe casts nothing that changes them, with
+        # the most vitality missing (`healed` is what the spell can restore; a decision's heal is the least
+        # of it and the vitality missing then, at most START_VITALITY, as `numbers` takes it), and their
+        # fights' `_margin` by the foe's unit id.
+        self.options: dict[tuple[str, str | None], tuple[Numbers, dict[str, float]]] = {}
+        # The foe's numbers by (foe's unit id, the id of my spell acting on them or None).
+        self.theirs: dict[tuple[str, str | None], Numbers] = {}
+
+    def fits(self, state: ImmortalsState, seat: int) -> bool:
+        """Whether `state`'s seat `seat` has this table's line-ups, spells, terrain and engaging seat (the
+        same objects, which this table keeps alive: a duel's states share them)."""
+        return (
+            self.seat == seat
+            and self.units is state.units
+            and self.spells is state.spells[seat]
+            and self.terrain == state.terrain
+            and self.engager == state.engager
+        )
+
+    def _option(
+        self, unit: Unit, spell: SpellCard | None, key: tuple[str, str | None]
+    ) -> tuple[Numbers, dict[str, float]]:
+        option = self.options.get(key)
+        if option is None:
+            sides = _sides(self.seat, (unit, spell), (self.anyone, None))
+            mine = numbers(self.seat, sides, self.terrain, START_VITALITY)
+            option = self.options[key] = (mine, {})
+        return option
 
     def _acting(self, mine: Numbers, spell: SpellCard | None) -> str | None:
         """My spell's id when it changes the foe's numbers, else None."""
@@ -149,41 +191,39 @@ class _Rounds:
             return None
         return spell.sid
 
-    def values(self, units: list[Unit], spells: list[SpellCard], foes: list[Unit]) -> Values:
-        """`round_value` of each unit with each spell or none, the foe's unit drawn among `foes`."""
-        state, seat = self.state, self.seat
-        terrain, engager = state.terrain, state.engager
-        theirs_by_spell: dict[str | None, list[Numbers]] = {}
+    def values(self, units: list[Unit], spells: list[SpellCard], foes: list[Unit], missing: int) -> Values:
+        """`round_value` of each unit with each spell or none, the foe's unit drawn among `foes`, with
+        `missing` vitality missing."""
+        seat, terrain, engager = self.seat, self.terrain, self.engager
         values: Values = {}
         for unit in units:
             for spell in (None, *spells):
-                mine_side = Side(unit, spell)
                 key = (unit.uid, None if spell is None else spell.sid)
-                mine = self.mine.get(key)
-                if mine is None:
-                    sides = _sides(seat, mine_side, Side(foes[0], None))
-                    mine = self.mine[key] = numbers(seat, sides, terrain, self.missing)
-                acting = self._acting(mine, spell)
-                theirs = theirs_by_spell.get(acting)
-                if theirs is None:
-                    theirs = theirs_by_spell[acting] = [
-                        numbers(1 - seat, _sides(seat, mine_side, Side(foe, None)), terrain, 0)
-                        for foe in foes
-                    ]
+                option = self.options.get(key)
+                mine, row = self._option(unit, spell, key) if option is None else option
+                healed = mine.healed if mine.healed < missing else missing
                 total = 0.0
-                for foe_numbers in theirs:
-                    total += fight_value(mine, foe_numbers, seat, engager)
+                for foe in foes:
+                    margin = row.get(foe.uid)
+                    if margin is None:
+                        acting = self._acting(mine, spell)
+                        theirs = self.theirs.get((foe.uid, acting))
+                        if theirs is None:
+                            sides = _sides(seat, (unit, spell), (foe, None))
+                            theirs = self.theirs[foe.uid, acting] = numbers(1 - seat, sides, terrain, 0)
+                        margin = row[foe.uid] = _margin(mine, theirs, seat, engager)
+                    total += margin + healed
                 values[key] = total / len(foes)
         return values
 
-    def against(self, units: list[Unit], spells: list[SpellCard], engaged: Side) -> Values:
+    def against(self, units: list[Unit], spells: list[SpellCard], engaged: Side, missing: int) -> Values:
         """`side_value` of each unit with each spell or none against `engaged`, the side the counter
-        answers; my numbers are the ones `values` computed when its spell does not change them."""
-        state, seat = self.state, self.seat
+        answers; my numbers are the table's when its spell does not change them."""
+        seat, terrain = self.seat, self.terrain
         foe_spell = engaged.spell
         hindered = (
             foe_spell is not None
-            and spell_acts(foe_spell, engaged.unit, state.terrain)
+            and spell_acts(foe_spell, engaged.unit, terrain)
             and any(e.target == "foe" for e in foe_spell.effects)
         )
         theirs_by_spell: dict[str | None, Numbers] = {}
@@ -191,16 +231,35 @@ class _Rounds:
         for unit in units:
             for spell in (None, *spells):
                 key = (unit.uid, None if spell is None else spell.sid)
-                sides = _sides(seat, Side(unit, spell), engaged)
-                mine = None if hindered else self.mine.get(key)
-                if mine is None:
-                    mine = numbers(seat, sides, state.terrain, self.missing)
+                if hindered:
+                    mine = numbers(seat, _sides(seat, (unit, spell), engaged), terrain, missing)
+                    healed = mine.healed
+                else:
+                    option = self.options.get(key)
+                    mine = (self._option(unit, spell, key) if option is None else option)[0]
+                    healed = mine.healed if mine.healed < missing else missing
                 acting = self._acting(mine, spell)
                 theirs = theirs_by_spell.get(acting)
                 if theirs is None:
-                    theirs = theirs_by_spell[acting] = numbers(1 - seat, sides, state.terrain, 0)
-                values[key] = fight_value(mine, theirs, seat, state.engager)
+                    sides = _sides(seat, (unit, spell), engaged)
+                    theirs = theirs_by_spell[acting] = numbers(1 - seat, sides, terrain, 0)
+                values[key] = _margin(mine, theirs, seat, self.engager) + healed
         return values
+
+
+# One table per seat: the lab plays its duels one after the other, the AI on both seats.
+_TABLES: dict[int, _Table] = {}
+
+
+def _table(state: ImmortalsState, seat: int) -> _Table:
+    table = _TABLES.get(seat)
+    if table is None or not table.fits(state, seat):
+        table = _TABLES[seat] = _Table(state, seat)
+    return table
+
+
+def _missing(state: ImmortalsState, seat: int) -> int:
+    return START_VITALITY - state.vitality[seat]
 
 
 def round_value(
@@ -209,11 +268,12 @@ def round_value(
     """Expected vitality margin of fighting with `unit` and `spell`, the foe's unit drawn among `foes`.
 
     The foe casts no spell in this model, so my unit's numbers do not depend on which foe it meets."""
-    values = _Rounds(state, seat).values([unit], [] if spell is None else [spell], foes)
+    spells = [] if spell is None else [spell]
+    values = _Table(state, seat).values([unit], spells, foes, _missing(state, seat))
     return values[unit.uid, None if spell is None else spell.sid]
 
 
-def _sides(seat: int, own: Side, foe: Side) -> tuple[Side, Side]:
+def _sides(seat: int, own: Pair, foe: Pair) -> tuple[Pair, Pair]:
     return (own, foe) if seat == 0 else (foe, own)
 
 
@@ -226,12 +286,15 @@ Gain = tuple[float, int, str, SpellCard]
 
 
 def _gains(values: Values, units: list[Unit], spells: list[SpellCard]) -> list[Gain]:
-    """Every (unit, spell) gain, largest first, then by the spell's rank and the unit's id."""
-    base = {u.uid: values[u.uid, None] for u in units}
-    return sorted(
-        ((values[u.uid, s.sid] - base[u.uid], n, u.uid, s) for u in units for n, s in enumerate(spells)),
-        key=lambda item: (-item[0], item[1], item[2]),
-    )
+    """Every (unit, spell) gain, largest first, then by the spell's rank and the unit's id: listed by rank
+    and id, then sorted on the gain alone, which keeps the order of equal gains (a stable sort, reversed
+    or not)."""
+    by_id = sorted(units, key=attrgetter("uid"))
+    gains = [
+        (values[u.uid, s.sid] - values[u.uid, None], n, u.uid, s) for n, s in enumerate(spells) for u in by_id
+    ]
+    gains.sort(key=itemgetter(0), reverse=True)
+    return gains
 
 
 def _assign(
@@ -249,11 +312,28 @@ def _assign(
     return planned
 
 
-def _planned_total(
-    values: Values, units: list[Unit], gains: list[Gain], spent: tuple[str, str | None]
-) -> float:
-    """The sum of the planned rounds' values (`_assign`), added in the same order."""
-    given = _given(gains, spent)
+def _planned_totals(values: Values, units: list[Unit], spells: list[SpellCard], gains: list[Gain]) -> Values:
+    """For each unit and spell played now (or none), the sum of the planned values of the rounds left
+    without them (`_assign`'s, added in the same order).
+
+    One greedy pass per unit played, with no spell spent: a spell that pass gives no unit leaves the plan
+    as it is when spent too (its gains were passed over for their unit, and nothing else the pass reads
+    changes), so only the spells it gives need a pass of their own, at most 3 of 9 options a unit."""
+    totals: Values = {}
+    for unit in units:
+        others = [u for u in units if u.uid != unit.uid]
+        given = _given(gains, (unit.uid, None))
+        unspent = _total(values, others, given)
+        planned = {spell.sid for spell, _ in given.values()}
+        totals[unit.uid, None] = unspent
+        for spell in spells:
+            spent = (unit.uid, spell.sid)
+            totals[spent] = _total(values, others, _given(gains, spent)) if spell.sid in planned else unspent
+    return totals
+
+
+def _total(values: Values, units: list[Unit], given: dict[str, tuple[SpellCard, float]]) -> float:
+    """The sum of the planned rounds' values of `units`, spells as `given`, added as `_assign` gives them."""
     total: float = 0  # as `sum` starts: the same additions, in the same order
     for u in units:
         spell_gain = given.get(u.uid)
@@ -283,7 +363,7 @@ def plan(state: ImmortalsState, seat: int) -> dict[str, tuple[SpellCard | None, 
     unit any of its units left."""
     units = units_left(state, seat)
     spells = spells_left(state, seat)
-    values = _Rounds(state, seat).values(units, spells, units_left(state, 1 - seat))
+    values = _table(state, seat).values(units, spells, units_left(state, 1 - seat), _missing(state, seat))
     return _assign(values, units, _gains(values, units, spells))
 
 
@@ -298,19 +378,17 @@ def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     units = units_left(state, seat)
     spells = spells_left(state, seat)
     later_foes = [u for u in units_left(state, foe) if u.uid != foe_unit.uid]
-    rounds = _Rounds(state, seat)
-    engaged_side = Side(foe_unit, foe_spell)
-    later = rounds.values(units, spells, later_foes) if later_foes else {}
-    now = rounds.against(units, spells, engaged_side)
-    gains = _gains(later, units, spells) if later else []
+    table, missing = _table(state, seat), _missing(state, seat)
+    later = table.values(units, spells, later_foes, missing) if later_foes else {}
+    now = table.against(units, spells, Side(foe_unit, foe_spell), missing)
+    totals = _planned_totals(later, units, spells, _gains(later, units, spells)) if later else {}
     best: tuple[float, float, Unit, SpellCard | None] | None = None
     for unit in units:
-        others = [u for u in units if u.uid != unit.uid]
         for spell in (None, *spells):
-            value = now[unit.uid, None if spell is None else spell.sid]
+            key = (unit.uid, None if spell is None else spell.sid)
+            value = now[key]
             if later:
-                spent = (unit.uid, None if spell is None else spell.sid)
-                value += _planned_total(later, others, gains, spent)
+                value += totals[key]
             candidate = (value, rng.random(), unit, spell)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
@@ -331,5 +409,5 @@ def choose(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
 
 def forget() -> None:
     """Empty the memos of fights: what a fresh process starts from, which a benchmark measures."""
-    fight_value.cache_clear()
+    _TABLES.clear()
     _chances.cache_clear()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from engine.immortals.ai import choose
+from engine.immortals.ai import choose, forget
 from engine.immortals.lab import play_duel
 from engine.immortals.state import Choose, ImmortalsState
 from tests.engine.immortals.helpers import ENGINE, catalog
@@ -47,3 +47,20 @@ def test_the_ais_choices_in_lab_duels_are_the_pinned_ones() -> None:
     digest, made = choices_digest(DUELS)
     assert made > 6 * DUELS  # most duels go the four rounds: two choices each
     assert digest == DIGEST
+
+
+def test_a_decision_chooses_as_it_would_with_nothing_kept_from_the_rounds_before() -> None:
+    """A seat's decisions share a table through the duel (`ai._Table`: numbers, fights' values): a cache,
+    so a duel whose every choice starts from empty tables, as in a fresh process, makes the same
+    choices as one whose tables were kept from its rounds before (heals at another vitality, foes
+    that have fought since) and from the duel before it."""
+
+    def cold(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
+        forget()
+        return choose(state, seat, rng)
+
+    for seed in range(40):
+        setup = ENGINE.sample_setup(random.Random(seed), catalog())
+        start = ENGINE.new_game(setup.players, seed, setup.options)
+        kept = play_duel(start, seed, choose)  # with the tables of the duel before's last choices
+        assert kept.history == play_duel(start, seed, cold).history, seed
