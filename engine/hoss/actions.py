@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeAlias
 
 from engine.errors import InvalidAction
@@ -111,17 +112,22 @@ def legal(steps: Sequence[Step], answers: Sequence[Answer]) -> list[HossAction]:
     step = current_step(steps, answers)
     if step is None:
         return []
-    actions: list[HossAction]
-    if step.kind == "path":
-        actions = [ChoosePath(step.subject, card) for card in step.options]
-    elif step.kind == "place":
-        actions = [Place(step.subject, protege) for protege in step.options]
-    else:
-        actions = [Play(card, protege) for card, protege in step.plays]
+    actions = list(_answers_to(step))
     actions += moves_of(steps, answers)
     if step.kind == "orders":
         actions.append(Pass())
     return actions
+
+
+@lru_cache(maxsize=4096)
+def _answers_to(step: Step) -> tuple[HossAction, ...]:
+    """A step's own answers (paths, placements or plays): every pause asks again steps equal to earlier
+    ones (the same hand, the same creatures), and actions are frozen values."""
+    if step.kind == "path":
+        return tuple(ChoosePath(step.subject, card) for card in step.options)
+    if step.kind == "place":
+        return tuple(Place(step.subject, protege) for protege in step.options)
+    return tuple(Play(card, protege) for card, protege in step.plays)
 
 
 def to_json(action: HossAction) -> dict[str, Any]:

@@ -319,6 +319,7 @@ class Side:
         "crit_bp",
         "crit_mult_bp",
         "deck",
+        "defender_cards",
         "defenders",
         "degat_bp",
         "double",
@@ -346,6 +347,9 @@ class Side:
         self.seat = seat
         self.deck = deck
         self.cards = cards
+        self.defender_cards = frozenset(
+            uid_of(seat, i) for i, line in enumerate(deck.lines) if cards[line.r1.card].cls == "defenseur"
+        )
         self.foe: Side = self
         self.hand: list[str] = []
         self.pile: list[str] = []
@@ -387,7 +391,7 @@ class Side:
         return self.deck.lines[line_index_of(uid)]
 
     def is_defender_card(self, uid: str) -> bool:
-        return self.cards[self.line(uid).r1.card].cls == "defenseur"
+        return uid in self.defender_cards
 
     def living_attackers(self) -> list[Fighter]:
         return [f for f in self.fighters if not f.is_def]
