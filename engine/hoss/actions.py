@@ -93,7 +93,10 @@ def action_of(answer: Answer) -> HossAction:
 
 def current_step(steps: Sequence[Step], answers: Sequence[Answer]) -> Step | None:
     """The step being answered: moves do not close the orders step, every other answer closes one."""
-    index = sum(1 for answer in answers if answer[0] != "move")
+    index = 0
+    for answer in answers:  # a plain loop: asked several times per answer, usually of 0 or 1 answer
+        if answer[0] != "move":
+            index += 1
     return steps[index] if index < len(steps) else None
 
 
@@ -101,6 +104,11 @@ def moves_of(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Move]:
     """The Défenseur moves a seat may still make at this pause, whatever step it is answering."""
     if current_step(steps, answers) is None:
         return []
+    return _moves(steps, answers)
+
+
+def _moves(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Move]:
+    """`moves_of` once the pause's current step is known."""
     moved = {answer[1] for answer in answers if answer[0] == "move"}
     possible = next((step.moves for step in steps if step.kind == "orders"), ())
     return [Move(defender, protege) for defender, protege in possible if defender not in moved]
@@ -113,7 +121,7 @@ def legal(steps: Sequence[Step], answers: Sequence[Answer]) -> list[HossAction]:
     if step is None:
         return []
     actions = list(_answers_to(step))
-    actions += moves_of(steps, answers)
+    actions += _moves(steps, answers)
     if step.kind == "orders":
         actions.append(Pass())
     return actions

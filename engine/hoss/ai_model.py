@@ -108,7 +108,10 @@ def pool(a: Fighter, units: Sequence[Fighter]) -> list[int]:
 
 
 def guards_of(units: Sequence[Fighter]) -> Guards:
-    if not any(u.is_def for u in units):
+    for u in units:
+        if u.is_def:
+            break
+    else:
         return {}
     where = {u.uid: i for i, u in enumerate(units)}
     guards: Guards = {}
