@@ -125,16 +125,18 @@ Aim = tuple[float, list[tuple[int, Fighter, float]], float]
 
 
 class Model:
-    """One decision's threat model: the functions below, with their pure results kept while the seat
-    decides.
+    """One pause's threat model: the functions below, with their pure results kept while the seats
+    decide.
 
-    Nothing changes in the battle while a seat decides, so a hit's expected damage and what an attacker
-    aims at on a given side (its targets, its hits per second on each, its damage output) are computed
-    once per decision instead of once per candidate card, protégé or path. A cache is keyed by the
+    Nothing changes in the battle during a pause (answers stay secret until the round resumes), so a
+    hit's expected damage and what an attacker aims at on a given side (its targets, its hits per second
+    on each, its damage output) are computed once per pause instead of once per candidate card, protégé
+    or path, and once for both seats, which see the same creatures. A cache is keyed by the
     creatures themselves (never by `id`, which a freed shadow could pass to the next), and the same
     expressions are evaluated in the same order, so every figure is bit for bit the one an uncached
-    evaluation gives: the AI decides exactly the same, only sooner. A `Model` lives for one decision
-    (`ai.py` builds one per answer): kept longer, it would read creatures that have changed.
+    evaluation gives: the AI decides exactly the same, only sooner. A `Model` lives for one pause
+    (`ai.py` keeps one per battle and random stream): kept longer, it would read creatures that have
+    changed.
     """
 
     __slots__ = ("_aims", "_hits")
