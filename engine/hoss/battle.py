@@ -167,9 +167,10 @@ class Battle:
         self.rnd = rng.random
         self.entries = [] if self.logging else None
         self.round_start = self.round_end = self.round * ROUND_MS
-        for fighter in self.fighters():
-            if not fighter.max_hp:  # restored from a state: stats not computed yet
-                fighter.refresh()
+        for side in self.sides:
+            for fighter in side.fighters:
+                if not fighter.max_hp:  # restored from a state: stats not computed yet
+                    fighter.refresh()
         flow.resolve(self)
         while True:
             self.run_round()

@@ -151,18 +151,21 @@ def put_in_play(b: Battle, side: Side, uid: str, protege: str | None) -> Fighter
     if synergy_changed:
         for other in side.fighters:
             retime(b, other, start)
-    entry: dict[str, object] = {"t": 0, "k": "play", "seat": side.seat, "tgt": uid, "card": line.r1.card}
-    entry["hp"] = fighter.hp
-    if protege is not None:
-        entry["protege"] = protege
-    _log(b, entry)
+    if b.entries is not None:
+        entry: dict[str, object] = {"t": 0, "k": "play", "seat": side.seat, "tgt": uid, "card": line.r1.card}
+        entry["hp"] = fighter.hp
+        if protege is not None:
+            entry["protege"] = protege
+        b.entries.append(entry)
     return fighter
 
 
 def try_evolve(b: Battle, fighter: Fighter) -> None:
     """End of round: roll the copy's bonus as the evolution chance (a Basique 0★ never evolves)."""
+    if not fighter.alive:
+        return
     options = fighter.next_options()
-    if not options or not fighter.alive:
+    if not options:
         return
     if b.rnd() * 1000 >= fighter.copy.bonus_pm:
         return
@@ -184,7 +187,10 @@ def evolve(b: Battle, fighter: Fighter, copy: CopySpec, now: int) -> None:
     fighter.set_card(b.cards[copy.card], copy)
     fighter.refresh()
     retime(b, fighter, now)
-    _log(b, {"t": now - b.round_start, "k": "evolve", "tgt": fighter.uid, "from": before, "to": copy.card})
+    if b.entries is not None:
+        b.entries.append(
+            {"t": now - b.round_start, "k": "evolve", "tgt": fighter.uid, "from": before, "to": copy.card}
+        )
 
 
 def replace_defenders(b: Battle, side: Side) -> None:
