@@ -143,7 +143,7 @@ class Model:
 
     def __init__(self) -> None:
         self._hits: dict[tuple[Fighter, Fighter, bool], float] = {}
-        self._aims: dict[tuple[Fighter, tuple[Fighter, ...]], Aim] = {}
+        self._aims: dict[tuple[Fighter, ...], dict[Fighter, Aim]] = {}
 
     def shadow(self, side: Side, uid: str, card: CardSpec, copy: CopySpec) -> Fighter:
         """A creature as it would be in play on `side`, not added to it: a hand card, a Rang 2 path."""
@@ -182,18 +182,24 @@ class Model:
             value = self._hits[key] = hit_value(a, t, aimed)
         return value
 
-    def aim(self, a: Fighter, units: tuple[Fighter, ...]) -> Aim:
+    def aims_on(self, units: tuple[Fighter, ...]) -> dict[Fighter, Aim]:
+        """The aims at `units` computed so far, by attacker (`aim`): looked up once per side tried, then
+        by attacker, rather than hashing the side again for each attacker."""
+        found = self._aims.get(units)
+        if found is None:
+            found = self._aims[units] = {}
+        return found
+
+    def aim(self, a: Fighter, units: tuple[Fighter, ...], kept: dict[Fighter, Aim]) -> Aim:
         """What attacker `a` (not a Défenseur, not frozen) does to `units`, the same for every protégé,
         path and card tried against them: its hits per second on each of its targets, each target
-        (index, creature, expected damage of a hit aimed at it), and its damage per second on them."""
-        key = (a, units)
-        found = self._aims.get(key)
-        if found is None:
-            targets = pool(a, units)
-            rate = hits_per_round(cycle(a)) * 1000.0 / ROUND_MS  # `hit_rate`
-            aimed = [(i, units[i], self.hit(a, units[i])) for i in targets]
-            output = rate * sum(value for _, _, value in aimed) / len(aimed)
-            found = self._aims[key] = (rate / len(targets), aimed, output)
+        (index, creature, expected damage of a hit aimed at it), and its damage per second on them;
+        kept in `kept`, `aims_on(units)`."""
+        targets = pool(a, units)
+        rate = hits_per_round(cycle(a)) * 1000.0 / ROUND_MS  # `hit_rate`
+        aimed = [(i, units[i], self.hit(a, units[i])) for i in targets]
+        output = rate * sum(value for _, _, value in aimed) / len(aimed)
+        found = kept[a] = (rate / len(targets), aimed, output)
         return found
 
     def incoming(self, mine: Sequence[Fighter], enemies: Sequence[Fighter], guards: Guards) -> list[float]:
@@ -203,11 +209,11 @@ class Model:
         if not mine:
             return taken
         units = tuple(mine)
-        aims = self._aims
+        aims = self.aims_on(units)
         for a in enemies:
             if a.is_def or a.frozen:
                 continue
-            rate, aimed, _ = aims.get((a, units)) or self.aim(a, units)
+            rate, aimed, _ = aims.get(a) or self.aim(a, units, aims)
             if not guards:  # nobody intercepts: rate x 1.0 x value is rate x value, bit for bit
                 for i, _, value in aimed:
                     taken[i] += rate * value
@@ -235,11 +241,11 @@ class Model:
         if not enemies:
             return total
         them = tuple(enemies)
-        aims = self._aims
+        aims = self.aims_on(them)
         for u, rate in zip(mine, self.incoming(mine, enemies, guards), strict=True):
             if u.is_def or u.frozen:
                 continue
-            out = (aims.get((u, them)) or self.aim(u, them))[2]
+            out = (aims.get(u) or self.aim(u, them, aims))[2]
             life = LIFE_CAP_S if rate <= 0 else min(LIFE_CAP_S, (u.max_hp - u.damage + u.shield) / rate)
             total += out * life
         return total
