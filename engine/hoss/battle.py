@@ -163,8 +163,7 @@ class Battle:
         if self.over or self.waiting():
             raise IllegalAction("error.illegal_action")
         first = len(self.records)
-        rng, self.rng_state = self.rng_state.advance()
-        self.rnd = rng.random
+        self.rnd, self.rng_state = self.rng_state.advance_draws()
         self.entries = [] if self.logging else None
         self.round_start = self.round_end = self.round * ROUND_MS
         for side in self.sides:
