@@ -197,7 +197,14 @@ class Model:
         kept in `kept`, `aims_on(units)`."""
         targets = pool(a, units)
         rate = hits_per_round(cycle(a)) * 1000.0 / ROUND_MS  # `hit_rate`
-        aimed = [(i, units[i], self.hit(a, units[i])) for i in targets]
+        hits = self._hits
+        aimed = []
+        for i in targets:  # `hit`, written out: several targets per aim
+            t = units[i]
+            value = hits.get((a, t, True))
+            if value is None:
+                value = hits[a, t, True] = hit_value(a, t, True)
+            aimed.append((i, t, value))
         output = rate * sum(value for _, _, value in aimed) / len(aimed)
         found = kept[a] = (rate / len(targets), aimed, output)
         return found

@@ -76,6 +76,7 @@ class Fighter:
         "deflect",
         "dodge",
         "elements",
+        "evolutions",
         "fears_race",
         "fire",
         "foe",
@@ -156,6 +157,7 @@ class Fighter:
         self.elements = elements
         self.immune = immune
         self.fire = bool(elements >> FEU & 1)
+        self.evolutions = self.next_options()  # rolled for at every round's end: kept with the card
         self.statuses: tuple[tuple[int, float], ...] = ()
         self.mod_vs: tuple[float, ...] = ()
         self.dodge: tuple[float, ...] = ()
@@ -208,6 +210,7 @@ class Fighter:
         g.elements = self.elements
         g.immune = self.immune
         g.fire = self.fire
+        g.evolutions = self.evolutions
         g.statuses = self.statuses
         g.mod_vs = self.mod_vs
         g.dodge = self.dodge

@@ -164,7 +164,7 @@ def try_evolve(b: Battle, fighter: Fighter) -> None:
     """End of round: roll the copy's bonus as the evolution chance (a Basique 0★ never evolves)."""
     if not fighter.alive:
         return
-    options = fighter.next_options()
+    options = fighter.evolutions
     if not options:
         return
     if b.rnd() * 1000 >= fighter.copy.bonus_pm:
