@@ -231,17 +231,20 @@ def strong_policy(*, horizon: int = 2, samples: int = 2) -> Policy:
     """The stronger player (see the module docstring). `horizon` (rounds) and `samples` bound the cost of
     the Rang 2 path look-aheads; `samples=0` leaves paths to the threat model alone."""
 
-    # The model of the last pause seen: its battle, its random stream (a new one each time the battle
-    # resumes) and the model every decision of that pause reads, both seats' (`ai_model.Model`).
-    pause: list[Any] = []
+    # The last pause seen, read and replaced as one tuple: its battle, its random stream (a new one each
+    # time the battle resumes) and the model every decision of that pause reads, both seats'
+    # (`ai_model.Model`). Its caches are keyed by the creatures themselves, so another battle's model
+    # could only miss, never answer wrongly.
+    pause: list[tuple[Battle, Any, Model]] = []
 
     def choose(battle: Battle, seat: int, legal: Sequence[HossAction]) -> HossAction:
         first = legal[0]
-        if pause and pause[0] is battle and pause[1] is battle.rng_state:
-            model = pause[2]
+        last = pause[0] if pause else None
+        if last is not None and last[0] is battle and last[1] is battle.rng_state:
+            model = last[2]
         else:
             model = Model()
-            pause[:] = (battle, battle.rng_state, model)
+            pause[:] = [(battle, battle.rng_state, model)]
         if isinstance(first, ChoosePath):
             paths = [a for a in legal if isinstance(a, ChoosePath)]
             return _path(model, battle, seat, paths, horizon, samples)
