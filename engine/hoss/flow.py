@@ -167,7 +167,7 @@ def try_evolve(b: Battle, fighter: Fighter) -> None:
     options = fighter.evolutions
     if not options:
         return
-    if b.rnd() * 1000 >= fighter.copy.bonus_pm:
+    if b.rnd() * 1000 >= fighter.bonus_bp // 10:  # the copy's bonus in per-mille (`Fighter.set_card`)
         return
     if len(options) == 1:
         evolve(b, fighter, options[0], b.round_end)
