@@ -37,8 +37,8 @@ it), so look-aheads are kept for paths.
 Cost: the model is a few hundred arithmetic operations per candidate, its pure results kept for the rest of
 the pause (`ai_model.Model`); look-aheads only for paths (a few per battle, each at most the rest of the
 battle, on an object-by-object copy). A lab battle (ranked opponents, this policy on both seats) costs
-about 3 ms of CPU on the development machine, 5 times the reference battle of benchmarks/hoss_battles.py
-(benchmarks/hoss_lab_ai.py; docs/performance.md).
+about 3 ms of CPU on the development machine, 4 to 5 times the reference battle of
+benchmarks/hoss_battles.py (benchmarks/hoss_lab_ai.py; docs/performance.md).
 """
 
 from __future__ import annotations
