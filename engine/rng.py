@@ -17,8 +17,10 @@ across a Python upgrade could diverge.
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import random
+from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -76,3 +78,12 @@ class RngState(BaseModel):
         """
         rng = random.Random(derive(self.seed, self.counter))
         return rng, RngState(seed=self.seed, counter=self.counter + 1)
+
+    def advance_draws(self) -> tuple[Callable[[], float], RngState]:
+        """`advance` for a step that only ever calls `random()`: the same draws, from the generator
+        `random.Random` is built on. For an integer seed `random.Random`'s seeding only hands it down to
+        that generator, and skipping its Python layer saves a third of a step's seeding (the HOSS
+        look-aheads seed a stream per round they simulate)."""
+        return _random.Random(derive(self.seed, self.counter)).random, RngState(
+            seed=self.seed, counter=self.counter + 1
+        )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeAlias
 
 from engine.errors import InvalidAction
@@ -92,7 +93,10 @@ def action_of(answer: Answer) -> HossAction:
 
 def current_step(steps: Sequence[Step], answers: Sequence[Answer]) -> Step | None:
     """The step being answered: moves do not close the orders step, every other answer closes one."""
-    index = sum(1 for answer in answers if answer[0] != "move")
+    index = 0
+    for answer in answers:  # a plain loop: asked several times per answer, usually of 0 or 1 answer
+        if answer[0] != "move":
+            index += 1
     return steps[index] if index < len(steps) else None
 
 
@@ -100,6 +104,11 @@ def moves_of(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Move]:
     """The Défenseur moves a seat may still make at this pause, whatever step it is answering."""
     if current_step(steps, answers) is None:
         return []
+    return _moves(steps, answers)
+
+
+def _moves(steps: Sequence[Step], answers: Sequence[Answer]) -> list[Move]:
+    """`moves_of` once the pause's current step is known."""
     moved = {answer[1] for answer in answers if answer[0] == "move"}
     possible = next((step.moves for step in steps if step.kind == "orders"), ())
     return [Move(defender, protege) for defender, protege in possible if defender not in moved]
@@ -111,17 +120,22 @@ def legal(steps: Sequence[Step], answers: Sequence[Answer]) -> list[HossAction]:
     step = current_step(steps, answers)
     if step is None:
         return []
-    actions: list[HossAction]
-    if step.kind == "path":
-        actions = [ChoosePath(step.subject, card) for card in step.options]
-    elif step.kind == "place":
-        actions = [Place(step.subject, protege) for protege in step.options]
-    else:
-        actions = [Play(card, protege) for card, protege in step.plays]
-    actions += moves_of(steps, answers)
+    actions = list(_answers_to(step))
+    actions += _moves(steps, answers)
     if step.kind == "orders":
         actions.append(Pass())
     return actions
+
+
+@lru_cache(maxsize=4096)
+def _answers_to(step: Step) -> tuple[HossAction, ...]:
+    """A step's own answers (paths, placements or plays): every pause asks again steps equal to earlier
+    ones (the same hand, the same creatures), and actions are frozen values."""
+    if step.kind == "path":
+        return tuple(ChoosePath(step.subject, card) for card in step.options)
+    if step.kind == "place":
+        return tuple(Place(step.subject, protege) for protege in step.options)
+    return tuple(Play(card, protege) for card, protege in step.plays)
 
 
 def to_json(action: HossAction) -> dict[str, Any]:

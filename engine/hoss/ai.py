@@ -35,15 +35,16 @@ for the card (a two-round look-ahead chose worse: the hidden enemy hand and the 
 it), so look-aheads are kept for paths.
 
 Cost: the model is a few hundred arithmetic operations per candidate, its pure results kept for the rest of
-the decision (`ai_model.Model`); look-aheads only for paths (a few per battle, each at most the rest of the
+the pause (`ai_model.Model`); look-aheads only for paths (a few per battle, each at most the rest of the
 battle, on an object-by-object copy). A lab battle (ranked opponents, this policy on both seats) costs
-about 3 ms of CPU on the development machine, 5 times the reference battle of benchmarks/hoss_battles.py
-(benchmarks/hoss_lab_ai.py; docs/performance.md).
+about 3 ms of CPU on the development machine, 4 to 5 times the reference battle of
+benchmarks/hoss_battles.py (benchmarks/hoss_lab_ai.py; docs/performance.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from engine.hoss.actions import ChoosePath, HossAction, Move, Pass, Place, Play
 from engine.hoss.ai_model import Model, worth
@@ -230,9 +231,20 @@ def strong_policy(*, horizon: int = 2, samples: int = 2) -> Policy:
     """The stronger player (see the module docstring). `horizon` (rounds) and `samples` bound the cost of
     the Rang 2 path look-aheads; `samples=0` leaves paths to the threat model alone."""
 
+    # The last pause seen, read and replaced as one tuple: its battle, its random stream (a new one each
+    # time the battle resumes) and the model every decision of that pause reads, both seats'
+    # (`ai_model.Model`). Its caches are keyed by the creatures themselves, so another battle's model
+    # could only miss, never answer wrongly.
+    pause: list[tuple[Battle, Any, Model]] = []
+
     def choose(battle: Battle, seat: int, legal: Sequence[HossAction]) -> HossAction:
         first = legal[0]
-        model = Model()  # one per decision: the battle does not change while the seat decides
+        last = pause[0] if pause else None
+        if last is not None and last[0] is battle and last[1] is battle.rng_state:
+            model = last[2]
+        else:
+            model = Model()
+            pause[:] = [(battle, battle.rng_state, model)]
         if isinstance(first, ChoosePath):
             paths = [a for a in legal if isinstance(a, ChoosePath)]
             return _path(model, battle, seat, paths, horizon, samples)

@@ -108,7 +108,10 @@ def pool(a: Fighter, units: Sequence[Fighter]) -> list[int]:
 
 
 def guards_of(units: Sequence[Fighter]) -> Guards:
-    if not any(u.is_def for u in units):
+    for u in units:
+        if u.is_def:
+            break
+    else:
         return {}
     where = {u.uid: i for i, u in enumerate(units)}
     guards: Guards = {}
@@ -118,29 +121,29 @@ def guards_of(units: Sequence[Fighter]) -> Guards:
     return guards
 
 
-class Model:
-    """One decision's threat model: the functions below, with their pure results kept while the seat
-    decides.
+Aim = tuple[float, list[tuple[int, Fighter, float]], float]
 
-    Nothing changes in the battle while a seat decides, so a hit's expected damage, a creature's damage
-    output against a side and the targets an attacker aims at are computed once per decision instead
-    of once per candidate card, protégé or path. A cache is keyed by the creatures themselves (never by
-    `id`, which a freed shadow could pass to the next), and the same expressions are evaluated in the
-    same order, so every figure is bit for bit the one an uncached evaluation gives: the AI decides
-    exactly the same, only sooner. A `Model` lives for one decision (`ai.py` builds one per answer):
-    kept longer, it would read creatures that have changed.
+
+class Model:
+    """One pause's threat model: the functions below, with their pure results kept while the seats
+    decide.
+
+    Nothing changes in the battle during a pause (answers stay secret until the round resumes), so a
+    hit's expected damage and what an attacker aims at on a given side (its targets, its hits per second
+    on each, its damage output) are computed once per pause instead of once per candidate card, protégé
+    or path, and once for both seats, which see the same creatures. A cache is keyed by the
+    creatures themselves (never by `id`, which a freed shadow could pass to the next), and the same
+    expressions are evaluated in the same order, so every figure is bit for bit the one an uncached
+    evaluation gives: the AI decides exactly the same, only sooner. A `Model` lives for one pause
+    (`ai.py` keeps one per battle and random stream): kept longer, it would read creatures that have
+    changed.
     """
 
-    __slots__ = ("_aims", "_hits", "_outputs", "_pools", "_rates")
+    __slots__ = ("_aims", "_hits")
 
     def __init__(self) -> None:
         self._hits: dict[tuple[Fighter, Fighter, bool], float] = {}
-        self._outputs: dict[tuple[Fighter, tuple[Fighter, ...]], float] = {}
-        self._pools: dict[tuple[Fighter, tuple[Fighter, ...]], list[int]] = {}
-        self._aims: dict[
-            tuple[Fighter, tuple[Fighter, ...]], tuple[float, list[tuple[int, Fighter, float]]]
-        ] = {}
-        self._rates: dict[Fighter, float] = {}
+        self._aims: dict[tuple[Fighter, ...], dict[Fighter, Aim]] = {}
 
     def shadow(self, side: Side, uid: str, card: CardSpec, copy: CopySpec) -> Fighter:
         """A creature as it would be in play on `side`, not added to it: a hand card, a Rang 2 path."""
@@ -179,29 +182,32 @@ class Model:
             value = self._hits[key] = hit_value(a, t, aimed)
         return value
 
-    def targets(self, a: Fighter, units: tuple[Fighter, ...]) -> list[int]:
-        """`pool(a, units)`, the same for every protégé, path and card tried against the same side."""
-        key = (a, units)
-        found = self._pools.get(key)
+    def aims_on(self, units: tuple[Fighter, ...]) -> dict[Fighter, Aim]:
+        """The aims at `units` computed so far, by attacker (`aim`): looked up once per side tried, then
+        by attacker, rather than hashing the side again for each attacker."""
+        found = self._aims.get(units)
         if found is None:
-            found = self._pools[key] = pool(a, units)
+            found = self._aims[units] = {}
         return found
 
-    def aim(self, a: Fighter, units: tuple[Fighter, ...]) -> tuple[float, list[tuple[int, Fighter, float]]]:
-        """`a`'s hits per second on each of its targets among `units`, and each target (index, creature,
-        expected damage of a hit aimed at it): what `incoming` reads for every guard placement tried."""
-        targets = self.targets(a, units)
-        aim = self._aims[a, units] = (
-            self.rate(a) / len(targets),
-            [(i, units[i], self.hit(a, units[i])) for i in targets],
-        )
-        return aim
-
-    def rate(self, a: Fighter) -> float:
-        value = self._rates.get(a)
-        if value is None:
-            value = self._rates[a] = hit_rate(a)
-        return value
+    def aim(self, a: Fighter, units: tuple[Fighter, ...], kept: dict[Fighter, Aim]) -> Aim:
+        """What attacker `a` (not a Défenseur, not frozen) does to `units`, the same for every protégé,
+        path and card tried against them: its hits per second on each of its targets, each target
+        (index, creature, expected damage of a hit aimed at it), and its damage per second on them;
+        kept in `kept`, `aims_on(units)`."""
+        targets = pool(a, units)
+        rate = hits_per_round(cycle(a)) * 1000.0 / ROUND_MS  # `hit_rate`
+        hits = self._hits
+        aimed = []
+        for i in targets:  # `hit`, written out: several targets per aim
+            t = units[i]
+            value = hits.get((a, t, True))
+            if value is None:
+                value = hits[a, t, True] = hit_value(a, t, True)
+            aimed.append((i, t, value))
+        output = rate * sum(value for _, _, value in aimed) / len(aimed)
+        found = kept[a] = (rate / len(targets), aimed, output)
+        return found
 
     def incoming(self, mine: Sequence[Fighter], enemies: Sequence[Fighter], guards: Guards) -> list[float]:
         """Expected damage per second (centi-PV) each of `mine` takes from `enemies`, interceptions
@@ -210,18 +216,19 @@ class Model:
         if not mine:
             return taken
         units = tuple(mine)
-        aims = self._aims
+        aims = self.aims_on(units)
         for a in enemies:
             if a.is_def or a.frozen:
                 continue
-            aim = aims.get((a, units))
-            if aim is None:
-                aim = self.aim(a, units)
-            rate, aimed = aim
+            rate, aimed, _ = aims.get(a) or self.aim(a, units, aims)
+            if not guards:  # nobody intercepts: rate x 1.0 x value is rate x value, bit for bit
+                for i, _, value in aimed:
+                    taken[i] += rate * value
+                continue
             bit = a.race_bit
             for i, t, value in aimed:
                 stood = guards.get(i)
-                if stood is None:  # nobody intercepts: rate x 1.0 x value is rate x value, bit for bit
+                if stood is None:
                     taken[i] += rate * value
                     continue
                 left = 1.0
@@ -233,32 +240,19 @@ class Model:
                 taken[i] += rate * left * value
         return taken
 
-    def output(self, a: Fighter, enemies: tuple[Fighter, ...]) -> float:
-        """Expected damage per second (centi-PV) `a` deals to `enemies`."""
-        if a.is_def or a.frozen or not enemies:
-            return 0.0
-        aimed = (self._aims.get((a, enemies)) or self.aim(a, enemies))[1]
-        return self.rate(a) * sum(value for _, _, value in aimed) / len(aimed)
-
-    def outputs(self, mine: Sequence[Fighter], enemies: Sequence[Fighter]) -> list[float]:
-        """`output` of each of `mine`: the same whatever the Défenseurs guard and whoever stands beside
-        it, so kept per creature and enemy side."""
-        them = tuple(enemies)
-        found = []
-        kept = self._outputs
-        for u in mine:
-            key = (u, them)
-            value = kept.get(key)
-            if value is None:
-                value = kept[key] = self.output(u, them)
-            found.append(value)
-        return found
-
     def lifetime_damage(self, mine: Sequence[Fighter], enemies: Sequence[Fighter], guards: Guards) -> float:
-        """What `mine` deal in total, each until it dies under the enemies' expected fire (capped)."""
+        """What `mine` deal in total, each until it dies under the enemies' expected fire (capped): its
+        damage per second on the enemies (the same whatever the Défenseurs guard and whoever stands
+        beside it) over its lifetime. A creature that deals nothing adds 0.0, which changes no sum."""
         total = 0.0
-        taken = self.incoming(mine, enemies, guards)
-        for u, rate, out in zip(mine, taken, self.outputs(mine, enemies), strict=True):
+        if not enemies:
+            return total
+        them = tuple(enemies)
+        aims = self.aims_on(them)
+        for u, rate in zip(mine, self.incoming(mine, enemies, guards), strict=True):
+            if u.is_def or u.frozen:
+                continue
+            out = (aims.get(u) or self.aim(u, them, aims))[2]
             life = LIFE_CAP_S if rate <= 0 else min(LIFE_CAP_S, (u.max_hp - u.damage + u.shield) / rate)
             total += out * life
         return total
@@ -270,8 +264,8 @@ class Model:
             return -1.0
         if not enemies:
             return 1.0
-        mine_hp = sum(u.hp + u.shield for u in mine)
-        their_hp = sum(u.hp + u.shield for u in enemies)
+        mine_hp = sum(u.max_hp - u.damage + u.shield for u in mine)
+        their_hp = sum(u.max_hp - u.damage + u.shield for u in enemies)
         dealt = self.lifetime_damage(mine, enemies, guards_of(mine)) / their_hp
         suffered = self.lifetime_damage(enemies, mine, guards_of(enemies)) / mine_hp
         return min(1.0, dealt) - min(1.0, suffered)

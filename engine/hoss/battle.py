@@ -163,13 +163,13 @@ class Battle:
         if self.over or self.waiting():
             raise IllegalAction("error.illegal_action")
         first = len(self.records)
-        rng, self.rng_state = self.rng_state.advance()
-        self.rnd = rng.random
+        self.rnd, self.rng_state = self.rng_state.advance_draws()
         self.entries = [] if self.logging else None
         self.round_start = self.round_end = self.round * ROUND_MS
-        for fighter in self.fighters():
-            if not fighter.max_hp:  # restored from a state: stats not computed yet
-                fighter.refresh()
+        for side in self.sides:
+            for fighter in side.fighters:
+                if not fighter.max_hp:  # restored from a state: stats not computed yet
+                    fighter.refresh()
         flow.resolve(self)
         while True:
             self.run_round()
@@ -199,47 +199,51 @@ class Battle:
         self.seq += 1
 
     def run_round(self) -> None:
+        """Each fighter's round start (its Shield, its attack cycle, its damage ticks due this round), the
+        deflected hits landing this round, then the round's events in time order. The loop is the hottest
+        of the simulation: an attack, by far the most frequent event, is handled in it, and everything
+        else goes through `fire`."""
         start = self.round * ROUND_MS
         end = start + ROUND_MS
         self.round_start, self.round_end = start, end
-        self.heap = []
+        heap: list[tuple[int, float, int, int, Any]] = []
+        self.heap = heap
         self.seq = 0
+        entries = self.entries
         for side in self.sides:
             shield = side.shield_bp
             for f in side.fighters:
-                self.open_round(f, shield, start, end)
+                if shield:  # the Shield buff is refreshed (not stacked) at each round start
+                    f.shield = f.max_hp * shield // BP
+                    if entries is not None:
+                        entries.append({"t": 0, "k": "shield", "tgt": f.uid, "amt": f.shield})
+                if not f.is_def and not f.frozen:  # a new cycle, from the round's start or a shock's end
+                    schedule_attack(self, f, start if start > f.shock_until else f.shock_until)
+                if f.bleed and f.bleed_next < end:
+                    self.push(f.bleed_next, BLEED_TICK, f)
+                if f.burn and f.burn_next < end:
+                    self.push(f.burn_next, BURN_TICK, f)
         for flight in self.deflections:
             if flight.time < end:
                 self.push(flight.time, DEFLECTION, flight)
-        heap = self.heap
         while heap:
             t, _, _, kind, item = heappop(heap)
-            self.fire(kind, item, t)
+            if kind == ATTACK:
+                if item.attack_at != t or not item.alive:  # stale: its fighter died or its hit moved
+                    continue
+                item.attack_at = -1
+                attack(self, item, t)
+                if item.attack_at == -1 and item.alive and not item.frozen:
+                    schedule_attack(self, item, t)
+            else:
+                self.fire(kind, item, t)
             if self.over:
                 return
 
-    def open_round(self, f: Fighter, shield: int, start: int, end: int) -> None:
-        """A fighter's round start: its Shield, its attack cycle and its damage ticks due this round."""
-        if shield:  # the Shield buff is refreshed (not stacked) at each round start
-            f.shield = f.max_hp * shield // BP
-            if self.entries is not None:
-                self.entries.append({"t": 0, "k": "shield", "tgt": f.uid, "amt": f.shield})
-        if not f.is_def and not f.frozen:  # a new cycle, from the round's start or a shock's end
-            schedule_attack(self, f, max(start, f.shock_until))
-        if f.bleed and f.bleed_next < end:
-            self.push(f.bleed_next, BLEED_TICK, f)
-        if f.burn and f.burn_next < end:
-            self.push(f.burn_next, BURN_TICK, f)
-
     def fire(self, kind: int, item: Any, t: int) -> None:
-        """One event off the heap; a stale attack or tick (its fighter dead, its time moved) is dropped."""
-        if kind == ATTACK:
-            if item.alive and item.attack_at == t:
-                item.attack_at = -1
-                attack(self, item, t)
-                if item.alive and item.attack_at == -1 and not item.frozen:
-                    schedule_attack(self, item, t)
-        elif kind == BLEED_TICK:
+        """One event off the heap other than an attack (`run_round`); a stale tick (its fighter dead, its
+        time moved) is dropped."""
+        if kind == BLEED_TICK:
             if item.alive and item.bleed_next == t:
                 bleed_tick(self, item, t)
         elif kind == BURN_TICK:

@@ -20,7 +20,6 @@ hit thaws the target, and a healer may heal the most wounded ally of its side 10
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.hoss.defender import interceptor
@@ -89,8 +88,13 @@ def strike(b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused:
     rnd = b.rnd
     entry = None if b.entries is None else _hit_entry(b, a, aimed, tg, t, confused)
     shocked = tg.shock_until > t
-    # 1-2. Squelette avoidance, dodge
-    if _missed(rnd, a.cls, tg, shocked, entry):
+    acls = a.cls
+    # 1. a Squelette avoids the hit; 2. the target dodges it (not while shocked)
+    if tg.race == SQUELETTE and acls in (LANCIER, ARCHER) and rnd() < SQUELETTE_AVOID:
+        _missed(entry, "avoid")
+        return
+    if not shocked and tg.dodge[acls] and rnd() < tg.dodge[acls]:
+        _missed(entry, "dodge")
         return
     # 3-4. base damage and additive modifiers
     dmg = a.atk * (1.0 + a.mod_vs[tg.key] + tg.bris)
@@ -108,8 +112,7 @@ def strike(b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confused:
     amount = max(MIN_HIT, int(dmg + 0.5))
     if tg.deflect and not tg.is_def and rnd() < tg.deflect:
         if entry is not None:
-            entry["res"] = "deflect"
-            entry["dmg"] = 0
+            entry.update(res="deflect", dmg=0)
         deflect(b, tg, amount, t, entry)
         return
     if entry is not None:
@@ -138,19 +141,10 @@ def _hit_entry(b: Battle, a: Fighter, aimed: Fighter, tg: Fighter, t: int, confu
     return entry
 
 
-def _missed(
-    rnd: Callable[[], float], acls: int, tg: Fighter, shocked: bool, entry: dict[str, Any] | None
-) -> bool:
-    """Steps 1-2: a Squelette avoids the hit, or the target dodges it (not while shocked)."""
-    if tg.race == SQUELETTE and acls in (LANCIER, ARCHER) and rnd() < SQUELETTE_AVOID:
-        result = "avoid"
-    elif not shocked and tg.dodge[acls] and rnd() < tg.dodge[acls]:
-        result = "dodge"
-    else:
-        return False
+def _missed(entry: dict[str, Any] | None, result: str) -> None:
+    """A hit that steps 1-2 stopped, in the log (when it is on)."""
     if entry is not None:
         entry["res"] = result
-    return True
 
 
 def _blocked(

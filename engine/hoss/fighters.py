@@ -76,6 +76,7 @@ class Fighter:
         "deflect",
         "dodge",
         "elements",
+        "evolutions",
         "fears_race",
         "fire",
         "foe",
@@ -156,6 +157,7 @@ class Fighter:
         self.elements = elements
         self.immune = immune
         self.fire = bool(elements >> FEU & 1)
+        self.evolutions = self.next_options()  # rolled for at every round's end: kept with the card
         self.statuses: tuple[tuple[int, float], ...] = ()
         self.mod_vs: tuple[float, ...] = ()
         self.dodge: tuple[float, ...] = ()
@@ -208,6 +210,7 @@ class Fighter:
         g.elements = self.elements
         g.immune = self.immune
         g.fire = self.fire
+        g.evolutions = self.evolutions
         g.statuses = self.statuses
         g.mod_vs = self.mod_vs
         g.dodge = self.dodge
@@ -288,7 +291,9 @@ def fighter_stats(
     card: CardSpec, bonus: int, race: int, cls: int, elements: int, buffs: tuple[int, ...]
 ) -> Stats:
     """The derived stats of a card at a total bonus (bp) under a side's buffs; cached across battles,
-    since bulk simulations meet the same few hundred (card, bonus) pairs again and again."""
+    since bulk simulations meet the same few hundred (card, bonus) pairs again and again. Still computed
+    a dozen times per lab battle (each ranked opponent brings new copies and buffs), so the tables'
+    parts are cached on their own (`_dodge_row`, `damage_row`)."""
     pv_bp, crit_bp, crit_mult_bp, marker_bp, speed_bp, degat_bp = buffs
     marker = marker_bp / BP
     return (
@@ -297,7 +302,7 @@ def fighter_stats(
         min(1.0, scaled(card.crit_bp, bonus) + crit_bp / BP),
         (CRIT_BASE_BP + card.crit_damage_bp * (BP + bonus) / BP + crit_mult_bp) / BP,
         tuple((STATUS[name], min(1.0, scaled(chance, bonus) + marker)) for name, chance in card.statuses),
-        tuple(min(1.0, (base + card.dodge_bp) * (BP + bonus) / (BP * BP)) for base in DODGE_BP[cls]),
+        _dodge_row(cls, card.dodge_bp, bonus),
         scaled(card.block_bp, bonus),
         scaled(card.reduction_bp, bonus),
         scaled(card.heal_bp, bonus),
@@ -305,6 +310,13 @@ def fighter_stats(
         attack_interval_ms(card.interval_ms, bonus + speed_bp),
         () if cls == DEFENSEUR else damage_row(race, cls, elements, degat_bp),
     )
+
+
+@lru_cache(maxsize=4096)
+def _dodge_row(cls: int, dodge_bp: int, bonus: int) -> tuple[float, ...]:
+    """The class table's dodge against each attacker class plus the card's dodge bonus, raised by the
+    bonus."""
+    return tuple([min(1.0, (base + dodge_bp) * (BP + bonus) / (BP * BP)) for base in DODGE_BP[cls]])
 
 
 class Side:
@@ -319,6 +331,7 @@ class Side:
         "crit_bp",
         "crit_mult_bp",
         "deck",
+        "defender_cards",
         "defenders",
         "degat_bp",
         "double",
@@ -346,6 +359,9 @@ class Side:
         self.seat = seat
         self.deck = deck
         self.cards = cards
+        self.defender_cards = frozenset(
+            uid_of(seat, i) for i, line in enumerate(deck.lines) if cards[line.r1.card].cls == "defenseur"
+        )
         self.foe: Side = self
         self.hand: list[str] = []
         self.pile: list[str] = []
@@ -387,7 +403,7 @@ class Side:
         return self.deck.lines[line_index_of(uid)]
 
     def is_defender_card(self, uid: str) -> bool:
-        return self.cards[self.line(uid).r1.card].cls == "defenseur"
+        return uid in self.defender_cards
 
     def living_attackers(self) -> list[Fighter]:
         return [f for f in self.fighters if not f.is_def]

@@ -16,9 +16,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal
 
-from engine.hoss.actions import ChoosePath, Move, Place, Play, action_of
 from engine.hoss.defender import candidates
 from engine.hoss.fighters import Fighter, Side
 from engine.hoss.rules import ROUND_MS
@@ -56,11 +56,12 @@ def plan_pause(b: Battle) -> bool:
         attackers = [f.uid for f in candidates(side)]
         for f in side.fighters:
             if f.path_options:
-                steps.append(Step(kind="path", subject=f.uid, options=f.path_options))
-        for d in side.defenders:
-            if d.protege is None and len(attackers) >= 2:
-                steps.append(Step(kind="place", subject=d.uid, options=tuple(attackers)))
-        options = plays(side)
+                steps.append(_choice("path", f.uid, f.path_options))
+        if len(attackers) >= 2:
+            for d in side.defenders:
+                if d.protege is None:
+                    steps.append(_choice("place", d.uid, tuple(attackers)))
+        options = plays(side, attackers)
         moves = tuple(
             (d.uid, uid)
             for d in side.defenders
@@ -73,18 +74,30 @@ def plan_pause(b: Battle) -> bool:
         planned.append((steps, options, moves))
     for side, (steps, options, moves) in zip(b.sides, planned, strict=True):
         if required and (options or moves):
-            steps.append(Step(kind="orders", plays=options, moves=moves))
+            steps.append(_orders(options, moves))
         side.steps = steps if required else []
         side.answers = []
     return required
 
 
-def plays(side: Side) -> tuple[tuple[str, str | None], ...]:
-    """Playable hand cards: an attacker anytime; a Défenseur onto one of the attackers in play."""
-    attackers = [f.uid for f in candidates(side)]
+# A pause builds its steps again from the same few values (the hand, the attackers in play): validating a
+# step costs several microseconds, a lookup of the one already made a fraction of that. Steps are frozen.
+@lru_cache(maxsize=4096)
+def _choice(kind: Literal["path", "place"], subject: str, options: tuple[str, ...]) -> Step:
+    return Step(kind=kind, subject=subject, options=options)
+
+
+@lru_cache(maxsize=4096)
+def _orders(plays: tuple[tuple[str, str | None], ...], moves: tuple[tuple[str, str], ...]) -> Step:
+    return Step(kind="orders", plays=plays, moves=moves)
+
+
+def plays(side: Side, attackers: list[str]) -> tuple[tuple[str, str | None], ...]:
+    """Playable hand cards: an attacker anytime; a Défenseur onto one of the `attackers` in play."""
     options: list[tuple[str, str | None]] = []
+    defenders = side.defender_cards
     for uid in side.hand:
-        if side.is_defender_card(uid):
+        if uid in defenders:
             options += [(uid, protege) for protege in attackers]
         else:
             options.append((uid, None))
@@ -95,20 +108,18 @@ def resolve(b: Battle) -> None:
     """Apply the answers of every seat, in seat order, then place any waiting Défenseur."""
     for side in b.sides:
         by_uid = {f.uid: f for f in side.fighters}
-        for answer in side.answers:
-            action = action_of(answer)
-            if isinstance(action, ChoosePath):
-                fighter = by_uid[action.creature]
-                copy = next(c for c in fighter.line.r2 if c.card == action.card)
+        for kind, first, second in side.answers:  # `actions.answer_of`'s compact form, read as it is
+            if kind == "path":
+                fighter = by_uid[first]
+                copy = next(c for c in fighter.line.r2 if c.card == second)
                 fighter.path_options = ()
                 evolve(b, fighter, copy, b.round_start)
-            elif isinstance(action, Place | Move):
-                defender = by_uid[action.defender]
-                defender.protege = by_uid[action.protege]
-                kind = "place" if isinstance(action, Place) else "move"
-                _log(b, {"t": 0, "k": kind, "tgt": defender.uid, "protege": action.protege})
-            elif isinstance(action, Play):
-                put_in_play(b, side, action.card, action.protege)
+            elif kind == "place" or kind == "move":
+                defender = by_uid[first]
+                defender.protege = by_uid[second]
+                _log(b, {"t": 0, "k": kind, "tgt": defender.uid, "protege": second})
+            elif kind == "play":
+                put_in_play(b, side, first, second or None)
         side.steps = []
         side.answers = []
     for side in b.sides:
@@ -140,20 +151,23 @@ def put_in_play(b: Battle, side: Side, uid: str, protege: str | None) -> Fighter
     if synergy_changed:
         for other in side.fighters:
             retime(b, other, start)
-    entry: dict[str, object] = {"t": 0, "k": "play", "seat": side.seat, "tgt": uid, "card": line.r1.card}
-    entry["hp"] = fighter.hp
-    if protege is not None:
-        entry["protege"] = protege
-    _log(b, entry)
+    if b.entries is not None:
+        entry: dict[str, object] = {"t": 0, "k": "play", "seat": side.seat, "tgt": uid, "card": line.r1.card}
+        entry["hp"] = fighter.hp
+        if protege is not None:
+            entry["protege"] = protege
+        b.entries.append(entry)
     return fighter
 
 
 def try_evolve(b: Battle, fighter: Fighter) -> None:
     """End of round: roll the copy's bonus as the evolution chance (a Basique 0★ never evolves)."""
-    options = fighter.next_options()
-    if not options or not fighter.alive:
+    if not fighter.alive:
         return
-    if b.rnd() * 1000 >= fighter.copy.bonus_pm:
+    options = fighter.evolutions
+    if not options:
+        return
+    if b.rnd() * 1000 >= fighter.bonus_bp // 10:  # the copy's bonus in per-mille (`Fighter.set_card`)
         return
     if len(options) == 1:
         evolve(b, fighter, options[0], b.round_end)
@@ -173,7 +187,10 @@ def evolve(b: Battle, fighter: Fighter, copy: CopySpec, now: int) -> None:
     fighter.set_card(b.cards[copy.card], copy)
     fighter.refresh()
     retime(b, fighter, now)
-    _log(b, {"t": now - b.round_start, "k": "evolve", "tgt": fighter.uid, "from": before, "to": copy.card})
+    if b.entries is not None:
+        b.entries.append(
+            {"t": now - b.round_start, "k": "evolve", "tgt": fighter.uid, "from": before, "to": copy.card}
+        )
 
 
 def replace_defenders(b: Battle, side: Side) -> None:

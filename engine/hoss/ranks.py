@@ -101,6 +101,26 @@ def _copy(card: str, spec: RankSpec, rnd: random.Random) -> dict[str, Any]:
     return {"card": card, "rarity": rarity, "stars": stars, "holo": False}
 
 
+OpponentTables = tuple[list[CreatureCard], dict[str, list[CreatureCard]], list[str]]
+_tables: list[Any] = []  # the cards of the last catalog seen (kept, so never another's) and its tables
+
+
+def _opponent_tables(catalog: HossCatalog) -> OpponentTables:
+    """The catalog's Rang 1 creatures, each line's creatures and the buff ids, each in id order: the same
+    for every opponent drawn from one catalog (a lab draws a thousand), so built once per catalog."""
+    if _tables and _tables[0] is catalog.cards:
+        tables: OpponentTables = _tables[1]
+        return tables
+    creatures = sorted((c for c in catalog.cards if isinstance(c, CreatureCard)), key=lambda c: c.id)
+    by_line: dict[str, list[CreatureCard]] = {}
+    for card in creatures:
+        by_line.setdefault(card.line, []).append(card)
+    buff_ids = sorted(c.id for c in catalog.cards if isinstance(c, BuffCard))
+    tables = ([c for c in creatures if c.rank == 1], by_line, buff_ids)
+    _tables[:] = (catalog.cards, tables)
+    return tables
+
+
 def opponent_setup(
     catalog: HossCatalog, rank: int, rnd: random.Random, *, seat: int = 1, player_id: int = 0
 ) -> PlayerSetup:
@@ -112,8 +132,7 @@ def opponent_setup(
     line its cards in id order (rarity, stars), then the buff shuffle and the two buffs' copies.
     """
     spec = rank_spec(rank)
-    creatures = sorted((c for c in catalog.cards if isinstance(c, CreatureCard)), key=lambda c: c.id)
-    firsts = [c for c in creatures if c.rank == 1]
+    firsts, by_line, buff_ids = _opponent_tables(catalog)
     chosen: list[CreatureCard] = []
     defenders = 0
     for first in _shuffled(firsts, rnd):
@@ -126,9 +145,8 @@ def opponent_setup(
             break
     lines = []
     for first in chosen:
-        cards = [c.id for c in creatures if c.line == first.line and c.rank <= spec.top_rank]
+        cards = [c.id for c in by_line[first.line] if c.rank <= spec.top_rank]
         lines.append({"copies": [_copy(card, spec, rnd) for card in cards]})
-    buff_ids = sorted(c.id for c in catalog.cards if isinstance(c, BuffCard))
     buffs = [_copy(card, spec, rnd) for card in _shuffled(buff_ids, rnd)[:BUFFS_PER_DECK]]
     deck = tuple(c["card"] for line in lines for c in line["copies"]) + tuple(b["card"] for b in buffs)
     return PlayerSetup(seat=seat, player_id=player_id, deck=deck, extra={"lines": lines, "buffs": buffs})

@@ -9,7 +9,7 @@ and times are integer milliseconds; PV amounts are hundredths of a PV ("centi-PV
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from engine.hoss.catalog import CLASSES, ELEMENT_STATUS, RACES, Element, Race, Status
 
@@ -161,14 +161,21 @@ def extra_damage_bp(
     return bonus
 
 
-@cache
+@lru_cache(maxsize=4096)
 def damage_row(attacker_race: int, attacker_cls: int, elements: int, degat_bp: int) -> tuple[float, ...]:
     """Step 4's fixed part against every target (index race * 7 + class), as fractions, plus the Dégât buff.
 
-    Cached: a battle only ever meets a few dozen attacker profiles, and refreshing stats must stay cheap.
+    Its integer part depends only on who strikes (`_extra_row`, cached: a battle only ever meets a few
+    dozen attacker profiles); the Dégât buff's strength varies with the buff copy's rarity and stars, so
+    it is added to the same integers before the same division, and the rows kept in a bounded cache.
     """
+    return tuple([(extra + degat_bp) / BP for extra in _extra_row(attacker_race, attacker_cls, elements)])
+
+
+@cache
+def _extra_row(attacker_race: int, attacker_cls: int, elements: int) -> tuple[int, ...]:
     return tuple(
-        (extra_damage_bp(attacker_race, attacker_cls, elements, race, cls) + degat_bp) / BP
+        extra_damage_bp(attacker_race, attacker_cls, elements, race, cls)
         for race in range(len(RACES))
         for cls in range(len(CLASSES))
     )

@@ -19,6 +19,7 @@ shield absorbs them.
 
 from __future__ import annotations
 
+from heapq import heappush
 from typing import TYPE_CHECKING
 
 from engine.hoss.bonus import slowed_interval_ms
@@ -65,8 +66,9 @@ def schedule_attack(b: Battle, fighter: Fighter, at: int) -> None:
     fighter.cycle_start = at
     when = at + (slowed_interval_ms(fighter.interval, fighter.gel_bp) if fighter.gel_bp else fighter.interval)
     fighter.attack_at = when
-    if when < b.round_end:
-        b.push(when, ATTACK, fighter)
+    if when < b.round_end:  # `Battle.push`, written out: a cycle starts at almost every hit
+        heappush(b.heap, (when, b.rnd(), b.seq, ATTACK, fighter))
+        b.seq += 1
 
 
 def retime(b: Battle, fighter: Fighter, now: int) -> None:

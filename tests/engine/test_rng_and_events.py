@@ -21,6 +21,20 @@ def test_derive_is_stable_and_separates_labels() -> None:
         derive(1, 1.5)  # type: ignore[arg-type]
 
 
+def test_advance_draws_gives_the_draws_of_advance() -> None:
+    """A step that only calls `random()` may take `advance_draws`: the same numbers and the same next
+    state as `advance`, for the seeds a state holds (0 to 2**63 - 1)."""
+    from engine.rng import RngState
+
+    for seed in (0, 1, 7293814380158914351, 2**63 - 1):
+        for counter in (0, 1, 41):
+            state = RngState(seed=seed, counter=counter)
+            rng, after = state.advance()
+            draw, after_draws = state.advance_draws()
+            assert [draw() for _ in range(700)] == [rng.random() for _ in range(700)]
+            assert after_draws == after
+
+
 def test_derive_hashes_the_json_of_its_inputs() -> None:
     """`derive` writes the JSON text itself; it must stay the exact text `json.dumps` writes, or every
     stored game's later draws would change."""
