@@ -88,6 +88,11 @@ class Opening:
         return next((c.position for c in self.cards if not c.flipped), None)
 
 
+SEALED = tuple(
+    OpeningCard(position, False) for position in range(CARDS_PER_BOOSTER)
+)  # a sealed booster's slots
+
+
 @dataclass(frozen=True)
 class Purchase:
     count: int
@@ -157,10 +162,7 @@ def load_openings(conn: Connection, cards: dict[str, HossCard], opening_ids: lis
             opening_ids,
         )
     }
-    slots: dict[int, list[OpeningCard]] = {
-        i: [OpeningCard(p, False) for p in range(CARDS_PER_BOOSTER)] if head[5] else []
-        for i, head in heads.items()
-    }
+    slots: dict[int, list[OpeningCard]] = {i: list(SEALED) if head[5] else [] for i, head in heads.items()}
     for opening_id, position, copy_id, flipped, key, attrs, owner in conn.execute(
         "SELECT oc.opening_id, oc.position, oc.card_id, oc.flipped, c.card_key, c.attrs, c.owner_id"
         " FROM hoss_opening_cards oc JOIN cards c ON c.id = oc.card_id"
@@ -333,28 +335,20 @@ class HossShop:
         )
         chosen = cast(Race | None, race)  # checked against RACES before the unit
         drawn = [draw_booster(self.pool, self.rng, tier, chosen) for _ in range(count)]
-        opening_ids = []
-        for index, cards in enumerate(drawn):
-            opening_id = int(
-                conn.execute(
-                    "INSERT INTO hoss_openings"
-                    " (player_id, purchase_key, booster_index, kind, race, tier, created_at, sealed)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (
-                        player_id,
-                        key,
-                        index,
-                        "normal" if race is None else "race",
-                        race,
-                        tier,
-                        to_db(now),
-                        None if index == 0 else seal(cards),
-                    ),
-                ).fetchone()[0]
-            )
-            if index == 0:  # shown at once: its cards are the player's now
-                mint_opening(conn, now, player_id, opening_id, drawn_cards(cards))
-            opening_ids.append(opening_id)
+        kind, created = "normal" if race is None else "race", to_db(now)
+        rows = [
+            (player_id, key, index, kind, race, tier, created, None if index == 0 else seal(cards))
+            for index, cards in enumerate(drawn)
+        ]
+        inserted = conn.execute(  # one statement for the lot: its ids in booster order
+            "INSERT INTO hoss_openings"
+            " (player_id, purchase_key, booster_index, kind, race, tier, created_at, sealed)"
+            f" VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?)'] * len(rows))} RETURNING id, booster_index",
+            [value for row in rows for value in row],
+        ).fetchall()
+        opening_ids = [int(i) for i, _ in sorted(inserted, key=lambda row: int(row[1]))]
+        # the first booster is shown at once: its cards are the player's now
+        mint_opening(conn, now, player_id, opening_ids[0], drawn_cards(drawn[0]))
         return {
             "player": player_id,
             "openings": opening_ids,
