@@ -1,9 +1,10 @@
 """Boosters bought sealed: their cards drawn at the purchase, their copies minted when they are opened.
 
-A purchase of ten boosters used to mint sixty copies in its unit (a ledger row, an insert and an opening
-slot each), though the player sees one booster at a time. Now only the first booster of a purchase is
-minted there; each other one is stored with its six cards already drawn (`hoss_openings.sealed`) and
-minted by the unit that opens it (« Booster suivant », `/hoss ouvrir`, or any flip or sale that names it).
+A purchase of ten boosters shows one booster at a time, and minting its sixty copies in the purchase's
+unit (a ledger row, an insert and an opening slot each) made it cost three times a bare bot's command.
+So only the first booster of a purchase is minted there; each other one is stored with its six cards
+already drawn (`hoss_openings.sealed`) and minted by the unit that opens it (« Booster suivant »,
+`/hoss ouvrir`, or a flip that names it).
 
 Decision: the draw is made at the purchase and stored, not a seed stored for a draw at the opening. Either
 way nothing can be re-rolled (the player never sees nor chooses what feeds the draw, and opening later
