@@ -123,7 +123,7 @@ TABLES: dict[str, Table] = {
     ),
     "hoss_opening_cards": _table(nothing="opening_id position card_id flipped"),
     "hoss_openings": _table(
-        nothing="id booster_index kind race tier created_at", player="player_id", text="purchase_key"
+        nothing="id booster_index kind race tier created_at sealed", player="player_id", text="purchase_key"
     ),
     "hoss_profiles": _table(nothing="active_slot", owner="player_id"),
     "hoss_raffle_tickets": _table(nothing="guild_id day number bought_at winner", player="player_id"),

@@ -178,12 +178,12 @@ class HossCog(
     @app_commands.command(name="open", description=desc("cmd.hoss.open.description"))
     async def open(self, interaction: discord.Interaction[Any]) -> None:
         locale = await locale_of(interaction)
-        waiting = await hoss_of(interaction).shop.unopened(interaction.user.id)
-        if not waiting:
+        opening = await hoss_of(interaction).shop.open_next(interaction.user.id)
+        if opening is None:
             await send(interaction, MessageSpec(content=Text("hoss.opening.all_open")), locale)
             return
         await interaction.response.send_message(
-            **await opening_reply(interaction, waiting[0], locale), ephemeral=True
+            **await opening_reply(interaction, opening, locale), ephemeral=True
         )
 
     @app_commands.command(name="odds", description=desc("cmd.hoss.odds.description"))

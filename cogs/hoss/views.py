@@ -9,7 +9,7 @@ through the same localized private handler as slash commands.
 |---|---|
 | `hoss:flip:<opening>:<position>` | turn the next card (the one at `position`) |
 | `hoss:flipall:<opening>` | turn every card left |
-| `hoss:next:<opening>` | show the player's next booster that still has face-down cards |
+| `hoss:next:<opening>` | open the player's next booster (sealed, or with face-down cards left) |
 | `hoss:sellcard:<opening>` (select of positions) | sell a flipped card on the spot (Argent or rarer: ask first) |
 | `hoss:sellok:<opening>:<position>` | confirm selling that Argent-or-rarer card |
 | `hoss:sellno:<opening>` | keep it: the opening without the question |
@@ -146,17 +146,16 @@ class FlipAllButton(PersistentButton, template=r"hoss:flipall:(?P<opening>\d+)")
 
 class NextBoosterButton(PersistentButton, template=r"hoss:next:(?P<opening>\d+)"):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
+        """Open the next booster (a sealed one's copies are minted now, once however many clicks)."""
         current = int(self.match["opening"])
-        waiting = [
-            o for o in await hoss_of(interaction).shop.unopened(interaction.user.id) if o.id != current
-        ]
-        if not waiting:
+        opening = await hoss_of(interaction).shop.open_next(interaction.user.id, after=current)
+        if opening is None:
             await interaction.response.send_message(
                 text(Text("hoss.opening.all_open"), locale), ephemeral=True
             )
             return
         await interaction.response.edit_message(
-            **await opening_reply(interaction, waiting[0], locale, edit=True)
+            **await opening_reply(interaction, opening, locale, edit=True)
         )
 
 

@@ -44,7 +44,7 @@ from engine.hoss.arena_draws import (
 )
 from engine.hoss.battle import Battle, Record
 from engine.hoss.bonus import buff_strength_bp, copy_bonus_pm
-from engine.hoss.boosters import CARDS_PER_BOOSTER, TIERS, BoosterPool, draw_booster
+from engine.hoss.boosters import CARDS_PER_BOOSTER, TIERS, BoosterPool, DrawnCard, draw_booster
 from engine.hoss.catalog import (
     ATTACKING_CLASSES,
     CLASSES,
@@ -148,6 +148,7 @@ __all__ = [
     "ChoosePath",
     "CreatureCard",
     "DrawnAttack",
+    "DrawnCard",
     "FusionCopy",
     "FusionNeedsConfirmation",
     "FusionPlan",

@@ -33,6 +33,7 @@ from services.hoss.raffle import RaffleService
 from services.hoss.recap import RECAP_SECTIONS
 from services.hoss.reset import reset
 from services.hoss.sale import HossSale
+from services.hoss.sealed import anonymise
 from services.hoss.shop import HossShop
 from services.hoss.showoff import show_off
 from services.hoss.standings import STANDINGS, HossStandings, profile_summary
@@ -165,4 +166,5 @@ GAME = GameSpec(
     standings=STANDINGS,
     recap_sections=RECAP_SECTIONS,
     lab=LAB,
+    anonymise=anonymise,
 )

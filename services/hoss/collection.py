@@ -21,6 +21,7 @@ from core.message_guard import echo
 from engine.hoss import (
     ATTACKING_CLASSES,
     BP,
+    CARDS_PER_BOOSTER,
     CLASS,
     CLASSES,
     ELEMENT,
@@ -41,6 +42,7 @@ from engine.hoss import (
     fusable,
     sale_price,
 )
+from services.hoss.sealed import sealed_boosters
 from services.infra.catalogs import fold
 from services.infra.keyed_cache import KeyedCache
 from services.infra.ledger import CARDS_TOPIC
@@ -285,10 +287,13 @@ def visible_copies_of(
 def revealed_copies(
     conn: Connection, cards: dict[str, HossCard], player_id: int
 ) -> tuple[list[OwnedCopy], int]:
-    """(copies the player can see, how many are still face down)."""
+    """(copies the player can see, how many cards wait face down: in opened boosters and sealed ones)."""
     hidden = face_down_ids(conn, player_id)
     copies = owned_copies(conn, cards, player_id)
-    return [c for c in copies if c.copy_id not in hidden], sum(1 for c in copies if c.copy_id in hidden)
+    waiting = sum(1 for c in copies if c.copy_id in hidden) + CARDS_PER_BOOSTER * sealed_boosters(
+        conn, player_id
+    )
+    return [c for c in copies if c.copy_id not in hidden], waiting
 
 
 # Players whose visible copies a process keeps (`HossCollection.revealed`): the last ones to browse.

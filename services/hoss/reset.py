@@ -1,4 +1,5 @@
-"""An admin's reset of a player's HOSS progress (`GameSpec.reset`): copies, gold, decks, ranks, notices.
+"""An admin's reset of a player's HOSS progress (`GameSpec.reset`): copies, sealed boosters, gold, decks,
+ranks, notices.
 
 Refused while the player is registered in an open arena season or has an attack drawn there: the
 season holds their two decks (and locks their copies) until it closes.
@@ -10,6 +11,7 @@ from datetime import datetime
 
 from core.errors import NotAllowed
 from services.hoss.gold import CURRENCY
+from services.hoss.sealed import drop_sealed
 from services.infra.games import ResetReport
 from services.shared.reset import reset_progress
 from store.connection import Connection
@@ -28,4 +30,5 @@ def reset(conn: Connection, now: datetime, player_id: int) -> ResetReport:
     ).fetchone()[0]
     if in_arena:
         raise NotAllowed("admin.reset.busy")
+    drop_sealed(conn, player_id)
     return reset_progress(conn, now, player_id, game="hoss", currencies=(CURRENCY,), tables=PROGRESS_TABLES)

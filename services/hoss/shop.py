@@ -1,11 +1,13 @@
 """Buying HOSS boosters and opening them: the purchase, the face-down cards, flipping, selling on the spot.
 
 A purchase of 1 to 10 boosters is ONE write unit under the interaction's idempotency key: the guarded debit
-of the whole price, then per booster an opening row and six minted copies (ledger reason `hoss.booster`,
-ref = the opening id). A double click buys once and both clicks get the same openings. The cards come from
-`engine.hoss.boosters.draw_booster`, fed by the `random.Random` given to the service (seeded in tests,
-`random.SystemRandom()` in production); the draw happens inside the unit, in the single writer's thread,
-because which boosters the player may buy depends on the rank progress read in the same transaction.
+of the whole price, then per booster an opening row; the first booster's six copies are minted there
+(ledger reason `hoss.booster`, ref = the opening id), the others are stored sealed with their cards
+drawn and minted when opened (services/hoss/sealed.py). A double click buys once and both clicks get the
+same openings. The cards come from `engine.hoss.boosters.draw_booster`, fed by the `random.Random` given
+to the service (seeded in tests, `random.SystemRandom()` in production); every booster of the purchase is
+drawn inside its unit, in the single writer's thread, because which boosters the player may buy depends on
+the rank progress read in the same transaction.
 
 Flipping is idempotent per position: a button carries the position it reveals, and the conditional UPDATE
 (`... AND flipped = 0`) makes a second click a no-op. Decisions are in docs/hoss/economy.md.
@@ -47,6 +49,7 @@ from engine.hoss import (
 from services.hoss.collection import HossCard, owned_copies
 from services.hoss.gold import CURRENCY, GOLD
 from services.hoss.sale import SaleResult, sell_unit
+from services.hoss.sealed import REASON_BOOSTER, drawn_cards, mint_opening, seal, unseal
 from services.infra import ledger
 from services.infra.games import GameRegistry
 from services.infra.ledger import CARDS_TOPIC
@@ -54,8 +57,6 @@ from services.infra.players import ensure_player
 from services.shared.shop import check_count, purchase_once
 from store.connection import Connection
 from store.db import Database, announce
-
-REASON_BOOSTER = "hoss.booster"
 
 
 @dataclass(frozen=True)
@@ -79,11 +80,17 @@ class Opening:
     race: str | None
     tier: int
     cards: tuple[OpeningCard, ...]
+    sealed: bool = False  # bought and not opened yet: its copies are not minted (services/hoss/sealed.py)
 
     @property
     def next_position(self) -> int | None:
         """The next card to flip (cards are flipped in order), None when all are face up."""
         return next((c.position for c in self.cards if not c.flipped), None)
+
+
+SEALED = tuple(
+    OpeningCard(position, False) for position in range(CARDS_PER_BOOSTER)
+)  # a sealed booster's slots
 
 
 @dataclass(frozen=True)
@@ -151,10 +158,11 @@ def load_openings(conn: Connection, cards: dict[str, HossCard], opening_ids: lis
     heads = {
         int(row[0]): row
         for row in conn.execute(
-            f"SELECT id, kind, race, tier, player_id FROM hoss_openings WHERE id IN ({marks})", opening_ids
+            f"SELECT id, kind, race, tier, player_id, sealed IS NOT NULL FROM hoss_openings WHERE id IN ({marks})",
+            opening_ids,
         )
     }
-    slots: dict[int, list[OpeningCard]] = {i: [] for i in heads}
+    slots: dict[int, list[OpeningCard]] = {i: list(SEALED) if head[5] else [] for i, head in heads.items()}
     for opening_id, position, copy_id, flipped, key, attrs, owner in conn.execute(
         "SELECT oc.opening_id, oc.position, oc.card_id, oc.flipped, c.card_key, c.attrs, c.owner_id"
         " FROM hoss_opening_cards oc JOIN cards c ON c.id = oc.card_id"
@@ -181,7 +189,11 @@ def load_openings(conn: Connection, cards: dict[str, HossCard], opening_ids: lis
                 price=sale_price(rarity, rank, holo),
             )
         )
-    return [Opening(i, h[1], h[2], int(h[3]), tuple(slots[i])) for i in opening_ids if (h := heads.get(i))]
+    return [
+        Opening(i, h[1], h[2], int(h[3]), tuple(slots[i]), bool(h[5]))
+        for i in opening_ids
+        if (h := heads.get(i))
+    ]
 
 
 def _own_opening(conn: Connection, player_id: int, opening_id: int) -> None:
@@ -193,6 +205,16 @@ def _own_opening(conn: Connection, player_id: int, opening_id: int) -> None:
 def _check_position(position: int) -> None:
     if position not in range(CARDS_PER_BOOSTER):
         raise BadInput("hoss.error.shop.position", maximum=CARDS_PER_BOOSTER)
+
+
+def waiting_ids(conn: Connection, player_id: int) -> list[int]:
+    """The player's boosters still sealed or holding face-down cards, oldest first."""
+    rows = conn.execute(
+        "SELECT o.id FROM hoss_openings o WHERE o.player_id = ? AND (o.sealed IS NOT NULL OR EXISTS"
+        " (SELECT 1 FROM hoss_opening_cards oc WHERE oc.opening_id = o.id AND oc.flipped = 0)) ORDER BY o.id",
+        (player_id,),
+    )
+    return [int(row[0]) for row in rows]
 
 
 def _face_down(conn: Connection, opening_id: int) -> list[int]:
@@ -312,24 +334,21 @@ class HossShop:
             conn, now, player_id, CURRENCY, price * count, ledger.Movement(REASON_BOOSTER, ref=key)
         )
         chosen = cast(Race | None, race)  # checked against RACES before the unit
-        opening_ids = []
-        for index in range(count):
-            opening_id = int(
-                conn.execute(
-                    "INSERT INTO hoss_openings (player_id, purchase_key, booster_index, kind, race, tier, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (player_id, key, index, "normal" if race is None else "race", race, tier, to_db(now)),
-                ).fetchone()[0]
-            )
-            why = ledger.Movement(REASON_BOOSTER, ref=str(opening_id))
-            for position, drawn in enumerate(draw_booster(self.pool, self.rng, tier, chosen)):
-                attrs = {"rarity": drawn.rarity, "stars": 0, "holo": drawn.holo}
-                copy_id = ledger.mint_card(conn, now, player_id, "hoss", drawn.card, why, attrs)
-                conn.execute(
-                    "INSERT INTO hoss_opening_cards (opening_id, position, card_id) VALUES (?, ?, ?)",
-                    (opening_id, position, copy_id),
-                )
-            opening_ids.append(opening_id)
+        drawn = [draw_booster(self.pool, self.rng, tier, chosen) for _ in range(count)]
+        kind, created = "normal" if race is None else "race", to_db(now)
+        rows = [
+            (player_id, key, index, kind, race, tier, created, None if index == 0 else seal(cards))
+            for index, cards in enumerate(drawn)
+        ]
+        inserted = conn.execute(  # one statement for the lot: its ids in booster order
+            "INSERT INTO hoss_openings"
+            " (player_id, purchase_key, booster_index, kind, race, tier, created_at, sealed)"
+            f" VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?)'] * len(rows))} RETURNING id, booster_index",
+            [value for row in rows for value in row],
+        ).fetchall()
+        opening_ids = [int(i) for i, _ in sorted(inserted, key=lambda row: int(row[1]))]
+        # the first booster is shown at once: its cards are the player's now
+        mint_opening(conn, now, player_id, opening_ids[0], drawn_cards(drawn[0]))
         return {
             "player": player_id,
             "openings": opening_ids,
@@ -348,17 +367,24 @@ class HossShop:
         return await self.db.read(unit)
 
     async def unopened(self, player_id: int) -> list[Opening]:
-        """The player's openings that still hold face-down cards, oldest first."""
+        """The player's openings still sealed or holding face-down cards, oldest first."""
+        return await self.db.read(lambda conn: load_openings(conn, self.cards, waiting_ids(conn, player_id)))
 
-        def unit(conn: Connection) -> list[Opening]:
-            rows = conn.execute(
-                "SELECT DISTINCT o.id FROM hoss_openings o JOIN hoss_opening_cards oc ON oc.opening_id = o.id"
-                " WHERE o.player_id = ? AND oc.flipped = 0 ORDER BY o.id",
-                (player_id,),
-            )
-            return load_openings(conn, self.cards, [int(row[0]) for row in rows])
+    async def open_next(self, player_id: int, after: int | None = None) -> Opening | None:
+        """The player's oldest booster still to open or flip, other than `after` (the one on screen),
+        opened (its copies minted) if it was sealed; None when none waits. Many clicks at once open it
+        once and all show it."""
+        now = self.clock.now()
 
-        return await self.db.read(unit)
+        def unit(conn: Connection) -> Opening | None:
+            found = next((i for i in waiting_ids(conn, player_id) if i != after), None)
+            if found is None:
+                return None
+            if unseal(conn, now, player_id, found):
+                announce(conn, CARDS_TOPIC, str(player_id))
+            return load_openings(conn, self.cards, [found])[0]
+
+        return await self.db.write(unit)
 
     def _starter(
         self, conn: Connection, now: datetime, player_id: int, turned: tuple[int, ...]
@@ -375,6 +401,7 @@ class HossShop:
 
         def unit(conn: Connection) -> FlipResult:
             _own_opening(conn, player_id, opening_id)
+            unseal(conn, now, player_id, opening_id)
             down = _face_down(conn, opening_id)
             target = down[0] if position is None and down else position
             turned: tuple[int, ...] = ()
@@ -400,6 +427,7 @@ class HossShop:
 
         def unit(conn: Connection) -> FlipResult:
             _own_opening(conn, player_id, opening_id)
+            unseal(conn, now, player_id, opening_id)
             down = _face_down(conn, opening_id)
             conn.execute(
                 "UPDATE hoss_opening_cards SET flipped = 1 WHERE opening_id = ? AND flipped = 0",
@@ -431,9 +459,7 @@ class HossShop:
                 "SELECT card_id, flipped FROM hoss_opening_cards WHERE opening_id = ? AND position = ?",
                 (opening_id, position),
             ).fetchone()
-            if row is None:
-                raise BadInput("hoss.error.shop.position", maximum=CARDS_PER_BOOSTER)
-            if not row[1]:
+            if row is None or not row[1]:  # no row: a sealed booster, all six still face down
                 raise NotAllowed("hoss.error.card.face_down")
             copy_id = int(row[0])
             if not confirmed:

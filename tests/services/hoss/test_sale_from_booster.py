@@ -28,7 +28,9 @@ async def flipped_with(
 ) -> Opening:
     """Player 1's first booster, face up, its cards at the given positions set to the given rarities."""
     await new_player(db, clock, 1, gold=300, registry=registry)
-    opening = (await shop.buy(1, 3, key="b")).openings[0]  # 15 creatures: well above the Rang 1 floor
+    opening, *others = (await shop.buy(1, 3, key="b")).openings  # 15 creatures: well above the Rang 1 floor
+    for other in others:  # opened, so their copies are the player's
+        await shop.flip_all(1, other.id)
     await shop.flip_all(1, opening.id)
     opening = await shop.opening(1, opening.id)
 

@@ -217,6 +217,8 @@ async def test_the_service_draws_with_draw_booster(
     bought: list[Opening] = []
     for key in range(5):
         bought += (await shop.buy(1, 10, key=f"k{key}")).openings
+    for opening in bought:  # the sealed ones minted
+        await shop.flip_all(1, opening.id)
     rows = await db.read(
         lambda conn: conn.execute(
             "SELECT oc.opening_id, c.card_key, c.attrs FROM hoss_opening_cards oc JOIN cards c ON c.id = oc.card_id"
@@ -250,6 +252,15 @@ async def test_300_starting_gold_buys_three_boosters_in_one_unit(
     assert not purchase.replayed
     assert all(len(o.cards) == 6 and o.next_position == 0 for o in purchase.openings)
     assert all(not c.flipped and c.card is None for o in purchase.openings for c in o.cards)  # nothing shown
+    assert [o.sealed for o in purchase.openings] == [False, True, True]  # only the first one's copies minted
+    assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM cards").fetchone()[0]) == 6
+    assert [(await shop.open_next(1, after=purchase.openings[0].id)) for _ in range(2)] == [
+        await shop.opening(1, purchase.openings[1].id)
+    ] * 2  # the second booster opened once, shown again until flipped
+    await shop.flip_all(1, purchase.openings[1].id)
+    third = await shop.open_next(1, after=purchase.openings[0].id)
+    assert third is not None
+    assert (third.id, third.sealed) == (purchase.openings[2].id, False)
     rows = await db.read(
         lambda conn: conn.execute(
             "SELECT currency, card_id IS NOT NULL, delta, reason, ref FROM ledger"
@@ -278,7 +289,8 @@ async def test_a_double_click_buys_once_and_answers_the_same(
     assert sorted([first.replayed, again.replayed]) == [False, True]
     assert later.replayed
     assert await gold(db, 1) == 100
-    assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM cards").fetchone()[0]) == 12
+    assert [o.sealed for o in first.openings] == [False, True]
+    assert await db.read(lambda conn: conn.execute("SELECT COUNT(*) FROM cards").fetchone()[0]) == 6
     with pytest.raises(NotAllowed):  # someone else replaying the interaction id gets nothing
         await shop.buy(2, 2, key="dbl")
     await db.read(conservation)
@@ -417,6 +429,8 @@ async def test_a_flipped_card_sells_on_the_spot_and_a_face_down_one_does_not(
     await new_player(db, clock, 1, gold=300, registry=registry)
     openings = (await shop.buy(1, 3, key="b")).openings  # 15 creatures: well above the 6 Rang 1 floor
     opening = openings[0]
+    for other in openings[1:]:  # opened, so their copies are the player's
+        await shop.flip_all(1, other.id)
     with pytest.raises(NotAllowed) as caught:
         await shop.sell_from_opening(1, opening.id, 5, key="s0")
     assert caught.value.key == "hoss.error.card.face_down"
