@@ -13,7 +13,8 @@ A batch is played in order of the opponents and their seeds, cut into chunks of 
 (`cut`, guided self-scheduling): each free worker takes the next chunk, so a worker slowed by other
 processes hands the rest to the other, the last chunks are small (the tail where one worker waits for
 the other is short) and the first are large (few calls: each call of the game's `play` validates the
-deck and warms its caches again). A chunk is contiguous: it holds a run of one opponent's seeds, or the
+deck and warms its caches again), though no larger than the former equal chunks (a chunk running at a
+shutdown plays to its end). A chunk is contiguous: it holds a run of one opponent's seeds, or the
 runs it crosses from one opponent to the next. The game's catalog travels pickled once per batch and each worker
 unpickles it once (`catalog_of`, by the digest of its pickle): a catalog unpickled again for every chunk
 gave each chunk new card objects, so the engines' caches keyed by card value (Dinocard's `stats_of`)
@@ -39,6 +40,7 @@ from services.community.lab.stats import Outcome
 
 GUIDED = 2  # a chunk is the battles left divided by this many times the workers
 SMALLEST = 4  # battles: the tail's chunks; a Pillz duel takes 20 ms of CPU, a HOSS battle 3 ms
+LARGEST = 4  # per worker: no chunk above the batch divided by this many times the workers (see `cut`)
 KEPT_CATALOGS = 4  # per worker: every game's catalog, and a reloaded one beside the one it replaces
 NICENESS = 10  # the workers yield the cores to the bot's own process whenever it has work
 
@@ -81,13 +83,16 @@ def workers() -> int:
 
 def cut(counts: Sequence[int], workers: int, smallest: int = SMALLEST) -> list[list[Part]]:
     """The chunks of a batch of `counts[i]` battles against opponent i, in order: each takes the battles
-    left divided by `GUIDED` times the workers (at least `smallest`), from where the previous one stopped."""
+    left divided by `GUIDED` times the workers (at least `smallest`), from where the previous one stopped,
+    and at most the batch divided by `LARGEST` times the workers: a shutdown cancels the chunks not
+    started, and a running one plays to its end (a Pillz chunk of 125 duels is 2.5 s of a core)."""
     total = sum(counts)
+    largest = max(smallest, -(-total // (LARGEST * max(1, workers))))
     flat = [(i, n) for i, n in enumerate(counts) if n > 0]
     out: list[list[Part]] = []
     opponent, start, left = 0, 0, total
     while left > 0:
-        size = min(left, max(smallest, -(-left // (GUIDED * max(1, workers)))))
+        size = min(left, largest, max(smallest, -(-left // (GUIDED * max(1, workers)))))
         left -= size
         chunk: list[Part] = []
         while size > 0:

@@ -150,7 +150,7 @@ async def test_a_batch_ends_with_small_chunks_and_each_chunk_plays_few_calls() -
     assert sum(sizes) == 1000
     assert sizes == sorted(sizes, reverse=True)
     assert sizes[-1] <= SMALLEST
-    assert max(sizes) <= 1000 // 4
+    assert max(sizes) <= 1000 // 8  # a chunk running at a shutdown plays to its end: no longer than before
     assert len(sizes) <= 20
     assert sum(len(parts) for parts in executor.parts) <= 9 + len(sizes)
     assert played == [
