@@ -15,12 +15,12 @@ processes hands the rest to the other, the last chunks are small (the tail where
 the other is short) and the first are large (few calls: each call of the game's `play` validates the
 deck and warms its caches again), though no larger than the former equal chunks (a chunk running at a
 shutdown plays to its end). A chunk is contiguous: it holds a run of one opponent's seeds, or the
-runs it crosses from one opponent to the next. The game's catalog travels pickled once per batch and each worker
-unpickles it once (`catalog_of`, by the digest of its pickle): a catalog unpickled again for every chunk
-gave each chunk new card objects, so the engines' caches keyed by card value (Dinocard's `stats_of`)
-compared whole cards field by field instead of finding them by identity, and a Dinocard lab took 40 %
-more CPU than the engine's own loop. The seeds of each opponent are drawn before, so the cut changes no
-result.
+runs it crosses from one opponent to the next. The game's catalog travels pickled once per batch and
+each worker unpickles it once (`catalog_of`, by the digest of its pickle): a catalog unpickled again for
+every chunk gave each chunk new card objects, so the engines' caches keyed by card value (Dinocard's
+`stats_of`) compared whole cards field by field instead of finding them by identity, and a Dinocard lab
+took 40 % more CPU than the engine's own loop. The seeds of each opponent are drawn before, so the cut
+changes no result.
 """
 
 from __future__ import annotations
