@@ -11,13 +11,17 @@
    The CPU both take (this process's, and the workers' from /proc) is measured beside the wall clock: on
    a machine other processes load, the workers (at a lower priority) get less of the cores than the
    in-process loop, and only the CPU ratio says what the lab itself adds.
+   The lab's CPU is split into the workers' (each worker's, whose difference is what one waited for the
+   other at the end on a quiet machine) and this process's (the chunks, the pickling, the statistics).
 2. The real bot on the emulator (benchmarks/command_latency.py's harness and paced users): `--labs`
    players each run `/hoss labo` at once (1,000 battles each, queued one after the other on the pool)
    while 50 users send /profile at `--rate` commands per second; the p99 of /profile must stay within
-   25 ms. Twice: workers at their niceness, then also under SCHED_IDLE; each run first measures the
-   same load without any lab.
+   25 ms. Each run starts a new bot (the pool starts with its first lab, as in production) and first
+   measures the same load without any lab; `--runs` runs, the medians printed beside each other. Twice:
+   the workers at their niceness alone, then under SCHED_IDLE as well (the default).
 
     python -m benchmarks.lab [--battles 1000] [--runs 3] [--labs 5] [--rate 100] [--seconds 5]
+        [--games HOSS,Dinocard,Pillz,Immortals] [--part both|side|latency]
 """
 
 from __future__ import annotations
@@ -31,12 +35,12 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from benchmarks import hoss_battles
-from benchmarks.command_latency import TARGET_P99_MS, profile_of, run_paced
+from benchmarks.command_latency import TARGET_P99_MS, Figures, profile_of, run_paced
 from emulator.world import User
 from engine.dinocard import DinocardCatalog
 from engine.hoss import CreatureCard, HossCatalog, ranked_opponent
@@ -129,23 +133,37 @@ def engine_loop(job: LabJob, seeds: Sequence[Sequence[int]]) -> tuple[float, flo
     return time.perf_counter() - began, time.process_time() - cpu
 
 
-def workers_cpu(pool: LabPool) -> float:
-    """CPU seconds the pool's worker processes have used (Linux's /proc; 0 elsewhere)."""
+def workers_cpu(pool: LabPool) -> dict[int, float]:
+    """CPU seconds each of the pool's worker processes has used, by pid (Linux's /proc; none elsewhere)."""
     processes = getattr(getattr(pool, "_executor", None), "_processes", None) or {}
-    total = 0
+    used = {}
     for pid in list(processes):
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
+            used[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    return used
 
 
-async def lab_batch(pool: LabPool, job: LabJob, seeds: Sequence[Sequence[int]]) -> tuple[float, float]:
-    """(wall, CPU) seconds of the lab's batch: the workers' CPU and this process's (chunks, statistics)."""
+@dataclass(frozen=True)
+class Batch:
+    wall: float
+    workers: tuple[float, ...]  # each worker's CPU seconds in the batch, most first
+    own: float  # this process's CPU seconds: the chunks, the pickling, the statistics
+
+    @property
+    def cpu(self) -> float:
+        return sum(self.workers) + self.own
+
+
+async def lab_batch(pool: LabPool, job: LabJob, seeds: Sequence[Sequence[int]]) -> Batch:
+    """The lab's batch timed: the wall clock, the workers' CPU and this process's."""
     began, cpu, spent = time.perf_counter(), time.process_time(), workers_cpu(pool)
     played = await pool.play(job, seeds)
     report("bench", job, played, seeds)
-    return time.perf_counter() - began, time.process_time() - cpu + workers_cpu(pool) - spent
+    wall, own = time.perf_counter() - began, time.process_time() - cpu
+    used = workers_cpu(pool)
+    each = sorted((used[pid] - spent.get(pid, 0.0) for pid in used), reverse=True)
+    return Batch(wall, tuple(each), own)
 
 
 def python_loop() -> float:
@@ -162,21 +180,26 @@ def reference_ms() -> float:
     return hoss_battles.play(decks, cards, 300).median_ms
 
 
-async def side_by_side(battles: int, runs: int, out: Callable[[str], None]) -> None:
+GAMES: dict[str, Callable[[], LabJob]] = {
+    "HOSS": hoss_job,
+    "Dinocard": dinocard_job,
+    "Pillz": pillz_job,
+    "Immortals": immortals_job,
+}
+
+
+async def side_by_side(
+    battles: int, runs: int, out: Callable[[str], None], games: Sequence[str] = tuple(GAMES)
+) -> None:
     size = workers()
     pool = LabPool(size)
     try:
-        for name, make in (
-            ("HOSS", hoss_job),
-            ("Dinocard", dinocard_job),
-            ("Pillz", pillz_job),
-            ("Immortals", immortals_job),
-        ):
-            job = make()
-            await pool.play(
-                job, seeds_for(job, battles // 10)
-            )  # warm: every worker spawned, imported, given a chunk
-            engine, lab, engine_cpu, lab_cpu, loop, ref = [], [], [], [], [], []
+        for name in games:
+            job = GAMES[name]()
+            # warm: every worker spawned, imported, given a chunk
+            await pool.play(job, seeds_for(job, battles // 10))
+            engine, engine_cpu, loop, ref = [], [], [], []
+            batches: list[Batch] = []
             for _ in range(runs):
                 seeds = seeds_for(job, battles)
                 loop.append(python_loop())
@@ -184,11 +207,12 @@ async def side_by_side(battles: int, runs: int, out: Callable[[str], None]) -> N
                 wall, cpu = engine_loop(job, seeds)
                 engine.append(wall / size)
                 engine_cpu.append(cpu)
-                wall, cpu = await lab_batch(pool, job, seeds)
-                lab.append(wall)
-                lab_cpu.append(cpu)
-            e, la = statistics.median(engine), statistics.median(lab)
-            ec, lc = statistics.median(engine_cpu), statistics.median(lab_cpu)
+                batches.append(await lab_batch(pool, job, seeds))
+            e, la = statistics.median(engine), statistics.median(b.wall for b in batches)
+            ec, lc = statistics.median(engine_cpu), statistics.median(b.cpu for b in batches)
+            own = statistics.median(b.own for b in batches)
+            most = statistics.median(b.workers[0] for b in batches)
+            least = statistics.median(b.workers[-1] for b in batches)
             scaled = la * REFERENCE_MS / statistics.median(ref) * size / 2
             scaled_cpu = (
                 lc * REFERENCE_MS / statistics.median(ref) / 2
@@ -197,7 +221,8 @@ async def side_by_side(battles: int, runs: int, out: Callable[[str], None]) -> N
                 f"{name:<9} {battles} battles, {size} workers, load average {os.getloadavg()[0]:.1f}: "
                 f"engine {e * 1000:7.0f} ms / worker, lab {la * 1000:7.0f} ms, ratio {la / e:4.2f} "
                 f"(<= {TARGET_RATIO}: {'ok' if la / e <= TARGET_RATIO else 'ABOVE'}); CPU: engine "
-                f"{ec * 1000:.0f} ms, lab {lc * 1000:.0f} ms (workers and bot), ratio {lc / ec:4.2f}; "
+                f"{ec * 1000:.0f} ms, lab {lc * 1000:.0f} ms, ratio {lc / ec:4.2f} (the busiest worker "
+                f"{most * 1000:.0f} ms, the least busy {least * 1000:.0f} ms, this process {own * 1000:.0f} ms); "
                 f"pure-Python loop {statistics.median(loop) * 1000:.0f} ms, reference battle "
                 f"{statistics.median(ref):.2f} ms, lab battle {ec * 1000 / battles:.2f} ms of CPU "
                 f"-> at the README's {REFERENCE_MS} ms on 2 cores (<= {TARGET_SECONDS:g} s): {scaled:.2f} s by "
@@ -233,10 +258,18 @@ async def deck_of(harness: BotHarness, user: User) -> None:
     await decks.set_active(user.id, 1)
 
 
+@dataclass(frozen=True)
+class UnderLabs:
+    quiet: Figures  # the same load just before, without any lab
+    busy: Figures  # while the labs run
+    answered: int
+    seconds: float  # from the labs' start to the last one's answer
+
+
 async def latency_under_labs(
-    labs: int, rate: float, seconds: float, out: Callable[[str], None], *, idle: bool = False
-) -> None:
-    """`idle`: the workers run under SCHED_IDLE as well as their niceness (`LabPool(idle=True)`)."""
+    labs: int, rate: float, seconds: float, out: Callable[[str], None], *, idle: bool
+) -> UnderLabs:
+    """One run on a new bot. `idle`: the workers under SCHED_IDLE as well as their niceness."""
     with tempfile.TemporaryDirectory(prefix="bench-lab-") as folder:
         harness = BotHarness(Path(folder) / "bench.sqlite3")
         await harness.start()
@@ -244,7 +277,6 @@ async def latency_under_labs(
             assert harness.bot is not None
             lab = harness.bot.services.lab
             lab.pool = LabPool(idle=idle)
-            out(f"workers at niceness {NICENESS}{' and SCHED_IDLE' if idle else ''}")
             users = [harness.user(f"joueur{i:03d}") for i in range(50)]
             for user in users:
                 await harness.emu.run_command(user, "profile")
@@ -259,16 +291,43 @@ async def latency_under_labs(
             running = [asyncio.create_task(harness.emu.run_command(t, "hoss labo")) for t in testers]
             busy = await run_paced(act, users, rate, seconds, random.Random(2), f"{rate:g}/s, {labs} labs")
             await asyncio.gather(*running)
+            took = time.perf_counter() - began
             await harness.settle()
             answered = sum(
                 1 for t in testers for m in harness.emu.ephemeral_messages(t) if "Labo" in str(m.embeds)
             )
             out(busy.line())
-            out(
-                f"{answered} of {labs} labs answered, all done {time.perf_counter() - began:.1f} s after the start"
-            )
+            out(f"{answered} of {labs} labs answered, all done {took:.1f} s after the start")
+            return UnderLabs(quiet.figures, busy.figures, answered, took)
         finally:
             await harness.stop()
+
+
+def latency_medians(labs: int, rate: float, seconds: float, runs: int, out: Callable[[str], None]) -> None:
+    """`runs` runs per kind of worker, each on a new bot; the medians of the no-lab and the labs' lines."""
+    for idle in (False, True):
+        kind = f"niceness {NICENESS}{' and SCHED_IDLE' if idle else ' alone'}"
+        done = []
+        for n in range(runs):
+            out(f"workers at {kind}, run {n + 1} of {runs}")
+            done.append(asyncio.run(latency_under_labs(labs, rate, seconds, out, idle=idle)))
+            out(f"load average {os.getloadavg()[0]:.1f}")
+
+        def med(figures: Sequence[Figures], field: str) -> float:
+            return statistics.median(float(getattr(f, field)) for f in figures)
+
+        quiet, busy = [d.quiet for d in done], [d.busy for d in done]
+        p99 = med(busy, "p99_ms")
+        out(
+            f"workers at {kind}, medians of {runs}: no lab p50 {med(quiet, 'p50_ms'):.2f} / p99 "
+            f"{med(quiet, 'p99_ms'):.2f} / max {med(quiet, 'max_ms'):.1f} ms; {labs} labs p50 "
+            f"{med(busy, 'p50_ms'):.2f} / p99 {p99:.2f} / max {med(busy, 'max_ms'):.1f} ms "
+            f"(p99 <= {TARGET_P99_MS:g}: {'ok' if p99 <= TARGET_P99_MS else 'ABOVE'}), "
+            f"{med(busy, 'per_second'):.1f} commands/s achieved; p99 each run: no lab "
+            f"{', '.join(f'{f.p99_ms:.1f}' for f in quiet)}, labs {', '.join(f'{f.p99_ms:.1f}' for f in busy)} ms; "
+            f"labs answered {min(d.answered for d in done)}-{max(d.answered for d in done)} of {labs}, all done "
+            f"{statistics.median(d.seconds for d in done):.1f} s after their start"
+        )
 
 
 def main(argv: Sequence[str] | None = None, out: Callable[[str], Any] = print) -> None:
@@ -278,13 +337,21 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], Any] = print) -
     parser.add_argument("--labs", type=int, default=5)
     parser.add_argument("--rate", type=float, default=100.0)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--games", default=",".join(GAMES), help="the side-by-side part's games")
+    parser.add_argument("--part", choices=("both", "side", "latency"), default="both")
     options = parser.parse_args(argv)
+    games = [g for g in options.games.split(",") if g]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        parser.error(f"unknown games {unknown}: choose among {', '.join(GAMES)}")
     out(f"cores: {workers()}, load average {os.getloadavg()[0]:.1f}")
-    asyncio.run(side_by_side(options.battles, options.runs, out))
-    for idle in (False, True):
-        asyncio.run(latency_under_labs(options.labs, options.rate, options.seconds, out, idle=idle))
-        out(f"load average {os.getloadavg()[0]:.1f}")
-    out(f"target: /profile p99 <= {TARGET_P99_MS:g} ms while the labs run")
+    if options.part in ("both", "side"):
+        asyncio.run(side_by_side(options.battles, options.runs, out, games))
+    if options.part in ("both", "latency"):
+        latency_medians(options.labs, options.rate, options.seconds, options.runs, out)
+        out(
+            f"target: /profile p99 <= {TARGET_P99_MS:g} ms while the labs run; load average {os.getloadavg()[0]:.1f}"
+        )
 
 
 if __name__ == "__main__":

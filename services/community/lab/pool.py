@@ -4,16 +4,23 @@ Decisions (docs/lab.md): processes, not threads, because the battles are pure Py
 the GIL away from the event loop); started lazily, because most processes of the bot never run a lab and
 each worker costs the memory of an interpreter; the "spawn" start method, because forking a process that
 runs an event loop and database threads copies their locks in whatever state they were; shut down with the
-bot, cancelling what had not started (`cancel_futures`); each worker lowers its own priority, so that the
-bot's event loop keeps answering other commands while a lab plays.
+bot, cancelling what had not started (`cancel_futures`); each worker lowers its own priority (a niceness
+of 10; SCHED_IDLE as well when asked, `idle`), so that the bot's event loop keeps answering other
+commands while a lab plays. SCHED_IDLE is not the default: on a machine whose cores were all held by
+other work, the test suite's labs under it took over a minute for 6 to 40 battles (docs/lab.md).
 
-A batch is cut into `CHUNKS_PER_WORKER` chunks per worker, each holding a share of every opponent's seeds,
-so a lab's battles are spread over every worker and a worker that finishes early takes the next chunk; the
-game's catalog travels pickled once per batch and each worker unpickles it once (`catalog_of`, by the digest
-of its pickle): a catalog unpickled again for every chunk gave each chunk new card objects, so the engines'
-caches keyed by card value (Dinocard's `stats_of`) compared whole cards field by field instead of finding
-them by identity, and a Dinocard lab took 40 % more CPU than the engine's own loop. The seeds of each
-opponent are drawn before, so the cut changes no result.
+A batch is played in order of the opponents and their seeds, cut into chunks of decreasing size
+(`cut`, guided self-scheduling): each free worker takes the next chunk, so a worker slowed by other
+processes hands the rest to the other, the last chunks are small (the tail where one worker waits for
+the other is short) and the first are large (few calls: each call of the game's `play` validates the
+deck and warms its caches again), though no larger than the former equal chunks (a chunk running at a
+shutdown plays to its end). A chunk is contiguous: it holds a run of one opponent's seeds, or the
+runs it crosses from one opponent to the next. The game's catalog travels pickled once per batch and
+each worker unpickles it once (`catalog_of`, by the digest of its pickle): a catalog unpickled again for
+every chunk gave each chunk new card objects, so the engines' caches keyed by card value (Dinocard's
+`stats_of`) compared whole cards field by field instead of finding them by identity, and a Dinocard lab
+took 40 % more CPU than the engine's own loop. The seeds of each opponent are drawn before, so the cut
+changes no result.
 """
 
 from __future__ import annotations
@@ -31,9 +38,13 @@ from typing import Any
 from services.community.lab.spec import LabJob, Play
 from services.community.lab.stats import Outcome
 
-CHUNKS_PER_WORKER = 4  # enough for a worker slowed by other processes to hand work to the others
+GUIDED = 2  # a chunk is the battles left divided by this many times the workers
+SMALLEST = 4  # battles: the tail's chunks; a Pillz duel takes 20 ms of CPU, a HOSS battle 3 ms
+LARGEST = 4  # per worker: no chunk above the batch divided by this many times the workers (see `cut`)
 KEPT_CATALOGS = 4  # per worker: every game's catalog, and a reloaded one beside the one it replaces
 NICENESS = 10  # the workers yield the cores to the bot's own process whenever it has work
+
+Part = tuple[int, int, int]  # an opponent's index, and the first and the last seed (excluded) of its run
 
 
 def background() -> int:
@@ -44,17 +55,22 @@ def background() -> int:
         return NICENESS
 
 
-def lower_priority(niceness: int, idle: bool = False) -> None:
-    """A worker's priority: a lab's battles take every core, while the bot's event loop must answer
-    other commands within milliseconds; a niceness of 10 lets the kernel run the loop first; `idle`
-    (Linux's SCHED_IDLE) runs the worker only on CPU time nothing else wants. Set twice, to the same
-    value: by the parent as soon as the process exists (`LabPool.play`), then by the worker's initializer
-    in case the parent could not."""
+def lower_priority(niceness: int, idle: bool = False, pid: int = 0) -> bool:
+    """A worker's priority (`pid` 0: this process): a lab's battles take every core, while the bot's event
+    loop must answer other commands within milliseconds. `idle` (Linux's SCHED_IDLE) runs the worker only
+    on CPU time nothing else wants; the niceness, set in any case, is what is left where SCHED_IDLE is
+    refused or unknown (it lets the kernel run the loop first, but still shares the cores with it). The
+    niceness is set by the parent as soon as the process exists (`LabPool.play`), then both by the
+    worker's initializer. True when the process runs under SCHED_IDLE."""
     with contextlib.suppress(OSError, AttributeError):  # not permitted, or not a Unix
-        os.setpriority(os.PRIO_PROCESS, 0, niceness)
-    if idle:
-        with contextlib.suppress(OSError, AttributeError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        os.setpriority(os.PRIO_PROCESS, pid, niceness)
+    if not idle:
+        return False
+    try:
+        os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
+    except (OSError, AttributeError):  # refused, or not Linux
+        return False
+    return True
 
 
 def workers() -> int:
@@ -65,16 +81,30 @@ def workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunks(seeds: Sequence[int], parts: int) -> list[list[int]]:
-    """`seeds` cut into at most `parts` contiguous runs of nearly equal length, none empty."""
-    parts = max(1, min(parts, len(seeds)))
-    size, extra = divmod(len(seeds), parts)
-    out, start = [], 0
-    for i in range(parts):
-        end = start + size + (1 if i < extra else 0)
-        out.append(list(seeds[start:end]))
-        start = end
-    return [c for c in out if c]
+def cut(counts: Sequence[int], workers: int, smallest: int = SMALLEST) -> list[list[Part]]:
+    """The chunks of a batch of `counts[i]` battles against opponent i, in order: each takes the battles
+    left divided by `GUIDED` times the workers (at least `smallest`), from where the previous one stopped,
+    and at most the batch divided by `LARGEST` times the workers: a shutdown cancels the chunks not
+    started, and a running one plays to its end (a Pillz chunk of 125 duels is 2.5 s of a core)."""
+    total = sum(counts)
+    largest = max(smallest, -(-total // (LARGEST * max(1, workers))))
+    flat = [(i, n) for i, n in enumerate(counts) if n > 0]
+    out: list[list[Part]] = []
+    opponent, start, left = 0, 0, total
+    while left > 0:
+        size = min(left, largest, max(smallest, -(-left // (GUIDED * max(1, workers)))))
+        left -= size
+        chunk: list[Part] = []
+        while size > 0:
+            index, count = flat[opponent]
+            take = min(size, count - start)
+            chunk.append((index, start, start + take))
+            size -= take
+            start += take
+            if start == count:
+                opponent, start = opponent + 1, 0
+        out.append(chunk)
+    return out
 
 
 _catalogs: dict[str, Any] = {}  # in a worker: the catalogs it has unpickled, by the digest of their pickle
@@ -101,7 +131,8 @@ def play_chunk(
 
 class LabPool:
     """The executor the lab's batches run in. `executor` replaces the process pool (tests use an
-    in-process one); `size` is how many chunks a batch is cut into."""
+    in-process one); `size` is how many workers the chunks are cut for; `idle`: the workers under
+    SCHED_IDLE as well as their niceness, once started (the benchmark compares the two)."""
 
     def __init__(
         self, size: int | None = None, executor: Executor | None = None, *, idle: bool = False
@@ -135,25 +166,25 @@ class LabPool:
         """Lower the priority of the workers `submit` has just started, from here and at once: a spawned
         worker imports the bot's modules (the parent's main module and its imports: a second or more of
         CPU) before its initializer runs, and at the bot's own priority it would take that from the
-        event loop on both cores. The pool keeps its processes in `_processes` (CPython 3.8 to 3.13)."""
+        event loop on both cores. The niceness only: the worker's initializer adds SCHED_IDLE (`idle`)
+        once the start is done, as the p99 was measured. The pool keeps its processes in `_processes`
+        (CPython 3.8 to 3.13)."""
         processes = getattr(self._executor, "_processes", None) or {}
         for pid in list(processes):
             if pid in self._lowered:
                 continue
             self._lowered.add(pid)
-            with contextlib.suppress(OSError, AttributeError):  # gone already, or not a Unix
-                os.setpriority(os.PRIO_PROCESS, pid, self.niceness)
+            lower_priority(self.niceness, False, pid)
 
     async def play(self, job: LabJob, seeds: Sequence[Sequence[int]]) -> list[list[Outcome]]:
         """Each opponent's battles (`seeds[i]` for `job.opponents[i]`), in the order of the seeds."""
         pool = self._pool()
-        count = self.size * CHUNKS_PER_WORKER
-        cut = [chunks(own, count) for own in seeds]
+        chunks = cut([len(own) for own in seeds], self.size)
         blob = pickle.dumps(job.catalog, pickle.HIGHEST_PROTOCOL)
         key = hashlib.blake2b(blob, digest_size=16).hexdigest()
         futures: list[Future[list[list[Outcome]]]] = []
-        for n in range(max((len(parts) for parts in cut), default=0)):
-            parts = [(o.spec, c[n]) for o, c in zip(job.opponents, cut, strict=True) if n < len(c)]
+        for chunk in chunks:
+            parts = [(job.opponents[i].spec, list(seeds[i][start:end])) for i, start, end in chunk]
             futures.append(pool.submit(play_chunk, job.play, key, blob, job.deck, parts))
         self._lower_new_workers()
         waited = [asyncio.wrap_future(f) for f in futures]
@@ -164,11 +195,9 @@ class LabPool:
                 w.cancel()
             raise
         played: list[list[Outcome]] = [[] for _ in seeds]
-        for n, future in enumerate(futures):
-            outcomes = iter(future.result())
-            for i, c in enumerate(cut):
-                if n < len(c):
-                    played[i].extend(next(outcomes))
+        for chunk, future in zip(chunks, futures, strict=True):
+            for (i, _, _), outcomes in zip(chunk, future.result(), strict=True):
+                played[i].extend(outcomes)
         return played
 
     def close(self) -> None:

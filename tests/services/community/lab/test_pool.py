@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import subprocess
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import replace
@@ -15,7 +16,7 @@ import pytest
 
 from engine.hoss import HossCatalog, ranked_opponent
 from engine.protocol import PlayerSetup
-from services.community.lab.pool import CHUNKS_PER_WORKER, NICENESS, LabPool
+from services.community.lab.pool import NICENESS, SMALLEST, LabPool, cut, lower_priority
 from services.community.lab.spec import LabJob, Opponent
 from services.community.lab.stats import Outcome
 from services.hoss.lab import play
@@ -49,8 +50,9 @@ async def test_the_process_pool_plays_what_the_engine_plays_in_process() -> None
 
 async def test_the_workers_run_below_the_bot_from_their_first_instant() -> None:
     """Right after a batch is submitted, while the new workers still import the bot's modules (their
-    initializer has not run yet), they already run at the bot's niceness plus 10."""
-    pool = LabPool(size=2)
+    initializer has not run yet), they already run at the bot's niceness plus 10; asked for SCHED_IDLE,
+    they play under it as well once started."""
+    pool = LabPool(size=2, idle=True)
     batch = asyncio.create_task(pool.play(job((1,)), [[1, 2, 3, 4]]))
     await asyncio.sleep(0)  # the task runs up to its first wait: the chunks are submitted, workers spawned
     try:
@@ -59,6 +61,12 @@ async def test_the_workers_run_below_the_bot_from_their_first_instant() -> None:
         wanted = min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
         assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [wanted] * len(pids)
         await batch
+        for _ in range(300):  # a worker that got no chunk may still be starting: its initializer follows
+            if all(os.sched_getscheduler(pid) == os.SCHED_IDLE for pid in pids):
+                break
+            await asyncio.sleep(0.1)
+        assert [os.sched_getscheduler(pid) for pid in pids] == [os.SCHED_IDLE] * len(pids)
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [wanted] * len(pids)
     finally:
         pool.close()
 
@@ -96,9 +104,8 @@ def recording(catalog: HossCatalog, deck: PlayerSetup, rank: int, seeds: Sequenc
 
 
 async def test_a_worker_unpickles_the_catalog_once_and_the_chunks_share_it() -> None:
-    """A batch against 9 ranks is cut into `CHUNKS_PER_WORKER` chunks per worker (each a share of every
-    rank), every chunk of every batch gets the same catalog object in a worker (the engines' caches keyed
-    by card find them by identity), and every rank's battles come back in the order of its seeds."""
+    """Every chunk of every batch gets the same catalog object in a worker (the engines' caches keyed by
+    card find them by identity), and every rank's battles come back in the order of its seeds."""
     executor = Pickling()
     lab_job = replace(job(tuple(range(1, 10))), play=recording)
     seeds = [list(range(100 * r, 100 * r + 12)) for r in range(1, 10)]
@@ -106,10 +113,84 @@ async def test_a_worker_unpickles_the_catalog_once_and_the_chunks_share_it() -> 
     pool = LabPool(size=2, executor=executor)
     played = await pool.play(lab_job, seeds)
     await pool.play(lab_job, seeds)
-    assert executor.chunks == 2 * 2 * CHUNKS_PER_WORKER
-    assert len(seen) == 2 * 2 * CHUNKS_PER_WORKER * 9
+    assert executor.chunks == 2 * len(cut([12] * 9, 2))
+    assert len(seen) >= executor.chunks
     assert all(c is seen[0] for c in seen)
     assert seen[0] is not catalog()  # it did go through a pickle
     assert played == [
         play(catalog(), lab_job.deck, r, own) for r, own in zip(range(1, 10), seeds, strict=True)
     ]
+
+
+class Chunks(InlineExecutor):
+    """Records each chunk's parts: (opponent, how many seeds)."""
+
+    def __init__(self) -> None:
+        self.parts: list[list[tuple[Any, int]]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.parts.append([(opponent, len(own)) for opponent, own in args[-1]])
+        return super().submit(fn, *args, **kwargs)
+
+
+def counting(catalog: HossCatalog, deck: PlayerSetup, rank: int, seeds: Sequence[int]) -> list[Outcome]:
+    return [Outcome(s % 2 == 0, s % 2 == 1, rank, (str(s),)) for s in seeds]
+
+
+async def test_a_batch_ends_with_small_chunks_and_each_chunk_plays_few_calls() -> None:
+    """1,000 battles against 9 ranks on 2 workers: the chunks shrink to `SMALLEST` battles at the end (the
+    worker that finishes first waits little for the other), a chunk is contiguous, so `play` is called at
+    most once per chunk and rank (each call validates the deck and warms its caches again: the former
+    cut, a share of every rank in each of 8 chunks, made 72 calls), and the results come back in order."""
+    executor = Chunks()
+    lab_job = replace(job(tuple(range(1, 10))), play=counting)
+    seeds = [list(range(1000 * r, 1000 * r + (112 if r == 1 else 111))) for r in range(1, 10)]
+    played = await LabPool(size=2, executor=executor).play(lab_job, seeds)
+    sizes = [sum(n for _, n in parts) for parts in executor.parts]
+    assert sum(sizes) == 1000
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[-1] <= SMALLEST
+    assert max(sizes) <= 1000 // 8  # a chunk running at a shutdown plays to its end: no longer than before
+    assert len(sizes) <= 20
+    assert sum(len(parts) for parts in executor.parts) <= 9 + len(sizes)
+    assert played == [
+        counting(catalog(), lab_job.deck, r, own) for r, own in zip(range(1, 10), seeds, strict=True)
+    ]
+
+
+def test_the_cut_covers_every_seed_once_in_order() -> None:
+    for counts in ([5, 3], [0, 3, 0], [1], [40], [112] + [111] * 8, [7, 0, 9, 1]):
+        for workers in (1, 2, 8):
+            chunks = cut(counts, workers)
+            runs = [part for chunk in chunks for part in chunk]
+            assert [i for i, s, e in runs for _ in range(s, e)] == [
+                i for i, n in enumerate(counts) for _ in range(n)
+            ]
+            assert all(s < e for _, s, e in runs)
+
+
+def test_where_sched_idle_is_refused_the_niceness_is_left() -> None:
+    """The fallback: a worker the kernel refuses SCHED_IDLE still runs at the lowered niceness."""
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        assert lower_priority(15, True, child.pid)
+        assert os.sched_getscheduler(child.pid) == os.SCHED_IDLE
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == 15
+    finally:
+        child.kill()
+        child.wait()
+    child = subprocess.Popen(["sleep", "30"])
+    refuse = pytest.MonkeyPatch()
+    try:
+        refuse.setattr(os, "sched_setscheduler", raising_permission)
+        assert not lower_priority(16, True, child.pid)
+        assert os.sched_getscheduler(child.pid) == os.SCHED_OTHER
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == 16
+    finally:
+        refuse.undo()
+        child.kill()
+        child.wait()
+
+
+def raising_permission(*args: Any) -> None:
+    raise PermissionError(1, "Operation not permitted")

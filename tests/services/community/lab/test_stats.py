@@ -1,5 +1,5 @@
 """The lab's statistics (services/community/lab/stats.py): Wilson's interval, its coverage, the card
-correlation, and how a batch is cut into chunks (services/community/lab/pool.py)."""
+correlation, and how a batch is shared between its opponents."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from services.community.lab.pool import chunks
 from services.community.lab.service import split
 from services.community.lab.stats import Outcome, card_effects, extremes, summarize, wilson
 
@@ -91,9 +90,6 @@ def test_the_best_and_the_worst_never_share_a_card() -> None:
     assert len(few_worst) == 1
 
 
-def test_a_batch_is_cut_into_nearly_equal_chunks_in_order() -> None:
-    assert chunks(list(range(7)), 3) == [[0, 1, 2], [3, 4], [5, 6]]
-    assert chunks([1, 2], 4) == [[1], [2]]
-    assert chunks([], 2) == []
+def test_a_batch_is_shared_evenly_between_its_opponents() -> None:
     assert split(1000, 9) == [112] + [111] * 8
     assert sum(split(1000, 9)) == 1000
