@@ -43,7 +43,7 @@ RETRY_CAP = timedelta(hours=1)
 ERROR_PAUSE = timedelta(seconds=30)  # after a pass that failed as a whole (database trouble)
 BATCH = 100
 ERROR_TEXT_MAX = 2000
-TOPIC = "jobs"  # what `schedule` announces to the commit (store.db.announce): the dispatcher looks again
+TOPIC = "jobs"  # what `schedule` announces to the commit, keyed by the job's due time (store.db.announce)
 
 __all__ = [
     "MAX_ATTEMPTS",
@@ -88,9 +88,9 @@ def schedule(
 ) -> int | None:
     """Store a job in the caller's write unit, so it exists iff the caller's change committed.
 
-    Returns the job id, or None when (kind, period_key) already exists. The commit wakes the dispatcher of
-    this process (the job may be due sooner than anything it sleeps for); a commit that scheduled nothing
-    does not.
+    Returns the job id, or None when (kind, period_key) already exists. The commit tells the dispatchers
+    (of every process) the job's due time, and one wakes only if it is sooner than what it sleeps for
+    (`Scheduler._scheduled`); a commit that scheduled nothing wakes none.
     """
     row = conn.execute(
         "INSERT INTO jobs (kind, due_at, payload, period_key, created_at) VALUES (?, ?, ?, ?, ?)"
@@ -99,7 +99,7 @@ def schedule(
     ).fetchone()
     if row is None:
         return None
-    announce(conn, TOPIC)
+    announce(conn, TOPIC, to_db(due))
     return int(row[0])
 
 
@@ -193,7 +193,11 @@ class Scheduler:
         self._ensured = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        db.subscribe(TOPIC, self.wake)  # a job scheduled by any commit is seen at once
+        # The earliest due time the dispatcher read and now sleeps until: a cache of the jobs table, which
+        # stays the truth. None while it runs a pass (a job committed meanwhile may be missing from what
+        # it reads) or waits with nothing due.
+        self._sleeping_until: datetime | None = None
+        db.subscribe_keys(TOPIC, self._scheduled)  # a job scheduled by any commit, of any process
 
     def on(self, kind: str, handler: JobHandler) -> None:
         """Register the handler of a kind. It runs inside the unit that claims the job: it must not await,
@@ -201,6 +205,7 @@ class Scheduler:
         if kind in self._handlers:
             raise ValueError(f"job kind {kind!r} already has a handler")
         self._handlers[kind] = handler
+        self.wake()  # the kind's stored jobs may be due sooner than what the dispatcher sleeps for
 
     def recurring(self, kind: str, recurrence: Recurrence, handler: JobHandler) -> None:
         """Fire `handler` once per period of `recurrence`, in the scheduler's zone (hourly follows UTC hours).
@@ -225,12 +230,23 @@ class Scheduler:
         job_id = await self.db.write(
             lambda conn: schedule(conn, now, kind, due, payload, period_key=period_key)
         )
-        self.wake()
         return job_id
 
     def wake(self) -> None:
         """Make the dispatcher re-read the earliest due time (after committing a job that may be sooner)."""
         self._wake.set()
+
+    def _scheduled(self, due: str | None) -> None:
+        """A commit stored a job due at `due` (None: unknown jobs, after lost notifications).
+
+        A job due no sooner than the time the dispatcher sleeps until is found by the pass it wakes for
+        anyway: waking it now would only cost the two reads of a pass that finds nothing due (issue 39: a
+        game's 2-minute move deadline, armed on every move). Anything else wakes it: a sooner job, a pass
+        under way, or no due time known.
+        """
+        known = self._sleeping_until
+        if due is None or known is None or from_db(due) < known:
+            self.wake()
 
     async def start(self) -> None:
         """Ensure every recurring series has a next occurrence, fire what fell due while down, then dispatch.
@@ -416,5 +432,9 @@ class Scheduler:
                 next_at = self.clock.now() + ERROR_PAUSE
             if next_at is None:
                 await self._wake.wait()
-            else:
+                continue
+            self._sleeping_until = next_at
+            try:
                 await self.clock.sleep_until(next_at, self._wake)
+            finally:
+                self._sleeping_until = None

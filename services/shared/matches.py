@@ -336,6 +336,7 @@ class Matches(Generic[S, M]):
         first state, `seed`, `setup` and `data`: no save then, and a numbered game's match takes its
         number here, as `start` would give it."""
         number = self._next_number(conn) if status == "live" and self.rules.numbered else None
+        setup_json, data_json = _json(setup), json.dumps(dict(data or {}), sort_keys=True)
         row = conn.execute(
             "INSERT INTO matches (game, kind, guild_id, channel_id, status, request_key, seed, setup, state,"
             " data, created_at, updated_at, expires_at, number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -348,9 +349,9 @@ class Matches(Generic[S, M]):
                 status,
                 request_key,
                 seed,
-                _json(setup),
+                setup_json,
                 None if state is None else self.rules.engine.to_json(state),
-                json.dumps(dict(data or {}), sort_keys=True),
+                data_json,
                 to_db(now),
                 to_db(now),
                 None if expires_at is None else to_db(expires_at),
@@ -362,10 +363,35 @@ class Matches(Generic[S, M]):
             "INSERT INTO match_seats (match_id, seat, player_id) VALUES (?, ?, ?)",
             [(match_id, seat, player) for seat, player in enumerate(seats)],
         )
+        job = None
         if deadline_job is not None and expires_at is not None:
             job = jobs.schedule(conn, now, deadline_job, expires_at, {"match": match_id})
             conn.execute("UPDATE matches SET deadline_job = ? WHERE id = ?", (job, match_id))
-        return self.load_trusted(conn, match_id)
+        # The row as written, not read back: reading it parsed the state the caller holds (issue 39: a
+        # HOSS ranked start parsed its new battle's state again). Setup and data are their stored JSON
+        # read, as a read would give them.
+        return self.row(
+            rules=self.rules,
+            id=match_id,
+            game=self.rules.game,
+            kind=kind,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=None,
+            seats=tuple(seats),
+            status=status,
+            seed=seed,
+            setup=None if setup_json is None else json.loads(setup_json),
+            state=state,
+            data=json.loads(data_json),
+            version=0,
+            message_item=None,
+            deadline_at=None,
+            deadline_job=job,
+            result=None,
+            expires_at=None if expires_at is None else from_db(to_db(expires_at)),
+            number=number,
+        )
 
     def save(self, conn: Connection, match: M, now: datetime, **changes: Any) -> M:
         """Write `changes` (fields of `Match`) if the row is still at `match.version`: one save, version + 1.

@@ -28,6 +28,7 @@ from store.postgres import DUPLICATE_ATTEMPTS, PostgresDatabase
 from tests.fixtures.postgres import Cluster
 from tests.services.conftest import check_conservation
 from tests.services.store.migrations import SEEDS
+from tests.support.waits import Sleeps
 
 SPEND = ledger.Movement("test.spend")
 GRANT = ledger.Movement("test.grant")
@@ -124,6 +125,35 @@ async def test_two_schedulers_fire_each_due_job_once(
     assert rows == 30  # each effect committed once, whichever process claimed the job
     states = await processes[0].read(lambda c: c.execute("SELECT DISTINCT state FROM jobs").fetchall())
     assert states == [("done",)]
+
+
+async def test_a_job_another_process_arms_wakes_this_dispatcher_only_if_sooner(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
+    """The second process's dispatcher sleeps until its known next due time; the first one's commits tell
+    it each job's due time by NOTIFY: a later job costs it no read, a sooner one is fired on time."""
+    clock = ManualClock(START)
+    sleeps = Sleeps(clock)
+    first, second = processes
+    fired = asyncio.Event()
+    dispatcher = Scheduler(cast(Database, second), clock, ZoneInfo("Europe/Paris"))
+    dispatcher.on("tick", lambda conn, job, now: None)
+    dispatcher.after_fire.append(fired.set)
+    arming = Scheduler(cast(Database, first), clock, ZoneInfo("Europe/Paris"))  # never started: arms only
+    await arming.add("tick", START + timedelta(hours=1))
+    await dispatcher.start()
+    try:
+        await sleeps.until(START + timedelta(hours=1))
+        reads = second.reads
+        await arming.add("tick", START + timedelta(hours=2))
+        await asyncio.sleep(0.5)  # the NOTIFY came and went
+        assert second.reads == reads
+        await arming.add("tick", START + timedelta(minutes=1))
+        await sleeps.until(START + timedelta(minutes=1))
+        clock.advance(timedelta(minutes=1))
+        await asyncio.wait_for(fired.wait(), 5)
+    finally:
+        await dispatcher.stop()
 
 
 async def test_two_deliverers_never_take_the_same_item(

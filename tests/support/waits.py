@@ -7,7 +7,10 @@ import asyncio
 import inspect
 import threading
 from collections.abc import Callable, Coroutine
+from datetime import datetime
 from typing import Any, cast
+
+from core.clock import ManualClock
 
 
 async def started(*tasks: asyncio.Task[Any]) -> None:
@@ -38,3 +41,26 @@ def gated() -> tuple[threading.Event, threading.Event, Callable[..., None]]:
         assert release.wait(10), "the test never released the unit"
 
     return entered, release, unit
+
+
+class Sleeps:
+    """Each due time a dispatcher goes to sleep until on `clock` (the scheduler's `_loop`), as it goes."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.untils: list[datetime] = []
+        self._changed = asyncio.Event()
+        sleep = clock.sleep_until
+
+        async def sleep_until(when: datetime, wake: asyncio.Event) -> None:
+            self.untils.append(when)
+            self._changed.set()
+            await sleep(when, wake)
+
+        clock.sleep_until = sleep_until  # type: ignore[method-assign]
+
+    async def until(self, when: datetime) -> None:
+        """Returns once the last sleep began is until `when`."""
+        async with asyncio.timeout(5):
+            while not self.untils or self.untils[-1] != when:
+                self._changed.clear()
+                await self._changed.wait()

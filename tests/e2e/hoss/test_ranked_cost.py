@@ -53,8 +53,8 @@ async def test_a_start_and_a_decision_read_the_battle_once_per_unit(
     parsed = count_parses(monkeypatch)
     public = await start_rank_1(harness, alice)
     await harness.settle()
-    # the start's unit: the battle made (its row read back by the match block); the message recorded
-    assert len(parsed) == 2
+    # the start's unit: the battle made, kept as written (not read back); the message recorded reads it
+    assert len(parsed) == 1
     first = shown(public)
 
     parsed.clear()

@@ -17,6 +17,7 @@ from services.infra.scheduler import MAX_ATTEMPTS, Daily, Job, Scheduler
 from store.connection import Connection
 from store.db import Database
 from store.migrate import migrate
+from tests.support.waits import Sleeps
 
 PARIS = ZoneInfo("Europe/Paris")
 PLAYER = 42
@@ -345,3 +346,102 @@ async def test_dispatcher_fires_when_the_clock_moves(
     clock.advance(timedelta(days=1))
     await asyncio.sleep(0.01)
     assert len(await payments(db, "test.reward")) == 2
+
+
+async def test_a_job_armed_later_than_the_next_due_one_wakes_nobody_and_still_fires_on_time(
+    db: Database, sched: Scheduler, clock: ManualClock
+) -> None:
+    """Issue 39: a game arms a 2-minute deadline on every move; the dispatcher already sleeps until a
+    sooner one, so waking it only cost two reads that found nothing due."""
+    sleeps = Sleeps(clock)
+    sched.on("reward", pay("test.reward"))
+    fired = asyncio.Event()
+    sched.after_fire.append(fired.set)
+    await sched.start()
+    first = await sched.add("reward", clock.now() + timedelta(minutes=2))
+    await sleeps.until(START + timedelta(minutes=2))
+    reads = db.reads
+    later = await sched.add("reward", clock.now() + timedelta(minutes=5))
+    same = await sched.add("reward", clock.now() + timedelta(minutes=2))
+    await asyncio.sleep(0.02)
+    assert db.reads == reads  # no pass: neither the later job nor one due at the same time woke it
+    clock.advance(timedelta(minutes=2))
+    await asyncio.wait_for(fired.wait(), timeout=2)
+    assert await payments(db, "test.reward") == [str(first), str(same)]
+    fired.clear()
+    clock.advance(timedelta(minutes=3))
+    await asyncio.wait_for(fired.wait(), timeout=2)
+    assert await payments(db, "test.reward") == [str(first), str(same), str(later)]
+
+
+async def test_a_job_armed_sooner_than_the_next_due_one_wakes_the_dispatcher(
+    db: Database, sched: Scheduler, clock: ManualClock
+) -> None:
+    sleeps = Sleeps(clock)
+    sched.on("reward", pay("test.reward"))
+    fired = asyncio.Event()
+    sched.after_fire.append(fired.set)
+    await sched.start()
+    await sched.add("reward", clock.now() + timedelta(hours=1))
+    await sleeps.until(START + timedelta(hours=1))
+    soon = await db.write(
+        lambda conn: scheduler.schedule(conn, clock.now(), "reward", clock.now() + timedelta(minutes=1), None)
+    )
+    await sleeps.until(START + timedelta(minutes=1))
+    clock.advance(timedelta(minutes=1))
+    await asyncio.wait_for(fired.wait(), timeout=2)
+    assert await payments(db, "test.reward") == [str(soon)]
+
+
+async def test_a_job_armed_later_without_a_wake_up_fires_after_a_restart(
+    db: Database, clock: ManualClock
+) -> None:
+    """The due time the dispatcher sleeps until is a cache: the jobs table stays the truth."""
+    sleeps = Sleeps(clock)
+    first = Scheduler(db, clock, PARIS)
+    first.on("reward", pay("test.reward"))
+    await first.start()
+    await first.add("reward", clock.now() + timedelta(minutes=2))
+    await sleeps.until(START + timedelta(minutes=2))
+    later = await first.add("reward", clock.now() + timedelta(minutes=5))
+    await first.stop()
+    clock.advance(timedelta(minutes=1))
+    second = Scheduler(db, clock, PARIS)
+    second.on("reward", pay("test.reward"))
+    fired = asyncio.Event()
+    second.after_fire.append(fired.set)
+    await second.start()
+    try:
+        clock.advance(timedelta(minutes=1))
+        await asyncio.wait_for(fired.wait(), timeout=2)
+        fired.clear()
+        clock.advance(timedelta(minutes=3))
+        await asyncio.wait_for(fired.wait(), timeout=2)
+        assert (await payments(db, "test.reward"))[-1] == str(later)
+    finally:
+        await second.stop()
+
+
+async def test_jobs_of_unknown_due_time_wake_the_dispatcher(
+    db: Database, sched: Scheduler, clock: ManualClock
+) -> None:
+    """Notifications lost (PostgreSQL's LISTEN connection broke): a job another process armed meanwhile,
+    sooner than the known next one, is found by the pass this wakes."""
+    sleeps = Sleeps(clock)
+    sched.on("reward", pay("test.reward"))
+    fired = asyncio.Event()
+    sched.after_fire.append(fired.set)
+    await sched.start()
+    await sched.add("reward", clock.now() + timedelta(hours=1))
+    await sleeps.until(START + timedelta(hours=1))
+    raw = sqlite3.connect(db.path)  # another process's commit, which this one is not told of
+    with raw:
+        raw.execute(
+            "INSERT INTO jobs (kind, due_at, payload, created_at) VALUES ('reward', ?, '{}', ?)",
+            (to_db(clock.now() + timedelta(minutes=1)), to_db(clock.now())),
+        )
+    raw.close()
+    db._notify(frozenset({scheduler.TOPIC}))  # what store/postgres.py does once it listens again
+    await sleeps.until(START + timedelta(minutes=1))
+    clock.advance(timedelta(minutes=1))
+    await asyncio.wait_for(fired.wait(), timeout=2)

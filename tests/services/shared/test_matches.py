@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -173,6 +174,51 @@ async def test_a_deadline_job_is_replaced_at_each_arming_and_withdrawn_at_the_en
     assert [s for (s,) in states] == ["cancelled", "cancelled"]
     ended = await db.read(lambda conn: conn.execute("SELECT ended_at FROM matches").fetchone()[0])
     assert ended is not None
+
+
+async def test_a_created_match_is_the_row_as_stored_without_reading_it_back(
+    db: Database, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: `create` read its new row back, parsing again the state its caller had just made."""
+    numbered: NimMatches = Matches(MatchRules("nim", Nim(), numbered=True), Match)
+    parsed: list[str] = []
+    parse = Nim.from_json
+
+    def counted(engine: Nim, raw: str) -> NimState:
+        parsed.append(raw)
+        return parse(engine, raw)
+
+    monkeypatch.setattr(Nim, "from_json", counted)
+    expires = (clock.now() + timedelta(minutes=2)).astimezone(ZoneInfo("Europe/Paris"))
+
+    def unit(conn: Connection) -> list[Match[NimState]]:
+        made = [
+            numbered.create(
+                conn,
+                clock.now(),
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                seats=(ALICE, None),
+                kind="practice",
+                status="live",
+                request_key="k1",
+                expires_at=expires,
+                deadline_job="nim:timeout",
+                seed=7,
+                setup={"piles": (3, 4)},
+                state=Nim().new_game([], 0, {"pile": 9}),
+                data={"notes": ("a",)},
+            ),
+            numbered.create(conn, clock.now(), guild_id=None, channel_id=None, seats=(BOB, CAROL)),
+        ]
+        assert parsed == []
+        return made
+
+    made = await db.write(unit)
+    stored = await db.read(lambda conn: [numbered.load_trusted(conn, match.id) for match in made])
+    assert made == stored
+    assert made[0].deadline_job is not None
+    assert (made[0].number, made[1].number) == (1, None)
 
 
 async def test_dozens_of_simultaneous_moves_one_wins_per_version(
