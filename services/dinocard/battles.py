@@ -166,13 +166,11 @@ class DinocardBattles(DinocardPreparation):
             mine = pack_by_id(conn, pack_id)
             if mine is None or mine.owner_id != player or mine.status != "active":
                 raise NotFound("dinocard.error.pack.not_found", pack=str(pack_id))
-            prep = self._checked(conn, now, player, mine, opponent_id, bonus)
+            opponent = self._checked(conn, player, mine, opponent_id, bonus)
             use_daily(conn, mine, self.today(now))
-            opponent = pack_by_id(conn, opponent_id)
-            assert opponent is not None
             computed = self._compute(
                 [
-                    (player, mine.cards, mine.skills, prep.bonus),
+                    (player, mine.cards, mine.skills, tuple(bonus)),
                     (opponent.owner_id, opponent.cards, opponent.skills, ()),
                 ]
             )

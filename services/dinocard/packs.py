@@ -135,9 +135,15 @@ def find_pack(conn: Connection, owner: int, ref: str) -> Pack:
     """The owner's active pack named by its number or its name (case and accents ignored); anyone else's,
     or a dissolved one, reads as unknown."""
     wanted = ref.strip().lstrip("#")
-    for pack in active_packs(conn, owner):
-        if wanted == str(pack.id) or fold(wanted) == fold(pack.name):
-            return pack
+    folded = fold(wanted)
+    rows = conn.execute(
+        "SELECT id, name FROM dinocard_packs WHERE owner_id = ? AND status = 'active' ORDER BY id", (owner,)
+    ).fetchall()
+    for pack_id, name in rows:  # only the pack named is read whole (a player may keep many)
+        if wanted == str(pack_id) or folded == fold(str(name)):
+            pack = pack_by_id(conn, int(pack_id))
+            if pack is not None:
+                return pack
     raise NotFound("dinocard.error.pack.not_found", pack=echo(ref, NAME_MAX))
 
 

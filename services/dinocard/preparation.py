@@ -12,9 +12,8 @@ everything once more in its own unit (`DinocardBattles.launch`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from core.errors import BadInput, NotAllowed
 from engine.dinocard import (
@@ -73,7 +72,12 @@ def _kinds(service: DinocardService) -> dict[str, tuple[str, str, str]]:
 class DinocardPreparation(DinocardService):
     """The checks of a challenge and its preparation page; `DinocardBattles` launches what they allow."""
 
-    def _bonus_check(self, conn: Connection, pack: Pack, bonus: Sequence[str]) -> None:
+    def _bonus_check(
+        self, conn: Connection, pack: Pack, bonus: Sequence[str], free: Mapping[str, int] | None = None
+    ) -> None:
+        """The bonus's rules, then its copies: free ones for each card asked (`free`, the owner's free
+        copies when the caller has them). No bonus asks for no copy; the copies an open trade holds are
+        read only to word a shortage."""
         allowed = bonus_cards(pack.skills)
         found = [
             Problem(
@@ -81,35 +85,30 @@ class DinocardPreparation(DinocardService):
             )
             for p in bonus_problems(pack.cards, bonus, allowed, set(self.cards))
         ]
-        free = free_counts(conn, pack.owner_id)
-        found += shortages(Counter(bonus), free, traded_counts(conn, pack.owner_id), self.cards)
+        wanted = Counter(bonus)
+        if wanted:
+            free = free_counts(conn, pack.owner_id) if free is None else free
+            if any(free.get(card, 0) < count for card, count in wanted.items()):
+                found += shortages(wanted, free, traded_counts(conn, pack.owner_id), self.cards)
         if found:
             raise DeckInvalid(found)
 
     def _checked(
         self,
         conn: Connection,
-        now: datetime,
         player: int,
         mine: Pack,
         opponent_id: int,
         bonus: Sequence[str],
-    ) -> Preparation:
+        free: Mapping[str, int] | None = None,
+    ) -> Pack:
+        """Every check of a challenge (the opposing pack, the 5-level window, the bonus): the preparation
+        page runs them, and the launch again in its own unit. Returns the opposing pack."""
         opponent = opponent_pack(conn, opponent_id, player)
         if not can_challenge(mine.level, opponent.level):
             raise NotAllowed("dinocard.error.challenge.window", level=opponent.level, maximum=mine.level + 5)
-        self._bonus_check(conn, mine, bonus)
-        return Preparation(
-            pack=mine,
-            opponent_id=opponent.id,
-            opponent_name=opponent.name,
-            opponent_level=opponent.level,
-            opponent_owner=opponent.owner_id,
-            seen=perceived(mine.skills, opponent.cards, _kinds(self)),
-            bonus=tuple(bonus),
-            bonus_allowed=bonus_cards(mine.skills),
-            daily_left=daily_left(conn, mine, self.today(now)),
-        )
+        self._bonus_check(conn, mine, bonus, free)
+        return opponent
 
     async def prepare(
         self,
@@ -134,29 +133,42 @@ class DinocardPreparation(DinocardService):
         def unit(conn: Connection) -> Preparation:
             self.welcome(conn, now, player)
             mine = find_pack(conn, player, pack_ref)
-            prep = self._checked(conn, now, player, mine, opponent_id, bonus)
-            addable = self._addable(conn, mine, prep.bonus)
+            free = free_counts(conn, player)  # for the bonus's check and for the cards it may add
+            opponent = self._checked(conn, player, mine, opponent_id, bonus, free)
             choices = owned_page(
-                addable,
+                _addable(free, mine, bonus),
                 self.cards,
                 lambda card: element in (None, card.element) and kind in (None, card.type),
                 collection_order(locale),
                 page,
             )
-            return replace(prep, choices=choices, element=element, kind=kind)
+            return Preparation(
+                pack=mine,
+                opponent_id=opponent.id,
+                opponent_name=opponent.name,
+                opponent_level=opponent.level,
+                opponent_owner=opponent.owner_id,
+                seen=perceived(mine.skills, opponent.cards, _kinds(self)),
+                bonus=tuple(bonus),
+                bonus_allowed=bonus_cards(mine.skills),
+                daily_left=daily_left(conn, mine, self.today(now)),
+                choices=choices,
+                element=element,
+                kind=kind,
+            )
 
         return await self.db.write(unit)
 
-    def _addable(self, conn: Connection, pack: Pack, bonus: Sequence[str]) -> Counter[str]:
-        """The copies of each card that may still join the bonus: free copies not chosen yet, within the
-        3 identical cards the pack and the bonus may hold together."""
-        free = free_counts(conn, pack.owner_id)
-        chosen = Counter(bonus)
-        room = bonus_room(pack.cards, bonus)
-        return Counter(
-            {
-                card: left
-                for card, n in free.items()
-                if (left := min(n - chosen[card], room.get(card, MAX_COPIES))) > 0
-            }
-        )
+
+def _addable(free: Mapping[str, int], pack: Pack, bonus: Sequence[str]) -> Counter[str]:
+    """The copies of each card that may still join the bonus: free copies not chosen yet, within the
+    3 identical cards the pack and the bonus may hold together."""
+    chosen = Counter(bonus)
+    room = bonus_room(pack.cards, bonus)
+    return Counter(
+        {
+            card: left
+            for card, n in free.items()
+            if (left := min(n - chosen[card], room.get(card, MAX_COPIES))) > 0
+        }
+    )

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,6 +38,7 @@ from services.community.trades.store import (
     ERASED,
     Trade,
     TradeKind,
+    TradeStatus,
     load,
     load_trusted,
     lock_name,
@@ -330,27 +332,24 @@ class TradeService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> Trade:
-            current = load(conn, trade_id, guild_id, player).version
-            once(
-                conn,
-                f"trade:confirm:{key}:{current}",
-                now,
-                lambda: self._confirm(conn, now, trade_id, guild_id, player, version),
-            )
-            return load(conn, trade_id, guild_id, player)
+            trade = load(conn, trade_id, guild_id, player)
+            confirmed: list[Trade] = []
+
+            def confirm_now() -> int:
+                confirmed.append(self._confirm(conn, now, trade, player, version))
+                return trade.id
+
+            once(conn, f"trade:confirm:{key}:{trade.version}", now, confirm_now)
+            # a repeated click answers with the trade as it stands
+            return confirmed[0] if confirmed else load(conn, trade_id, guild_id, player)
 
         return await self.db.write(unit)
 
-    def _confirm(
-        self,
-        conn: Connection,
-        now: datetime,
-        trade_id: int,
-        guild_id: int | None,
-        player: int,
-        version: int,
-    ) -> int:
-        trade = self._open_trade(conn, trade_id, guild_id, player)
+    def _confirm(self, conn: Connection, now: datetime, trade: Trade, player: int, version: int) -> Trade:
+        """`trade`, read by `player` in this unit, confirmed as of `version`; returns it as the unit leaves
+        it (each of its changes here is known, so it is not read again)."""
+        if trade.status != "open":
+            raise NotAllowed("trades.error.closed", trade=trade.id, status=status_text(trade))
         if trade.kind == "gift" and player != trade.proposer_id:
             raise NotAllowed("trades.error.gift_giver_only")
         if version != trade.version:
@@ -359,16 +358,26 @@ class TradeService:
             raise BadInput("trades.error.empty")
         column = "proposer_confirmed" if player == trade.proposer_id else "partner_confirmed"
         conn.execute(f"UPDATE trades SET {column} = ? WHERE id = ?", (version, trade.id))
-        trade = self._reload(conn, trade.id)
+        if player == trade.proposer_id:
+            trade = replace(trade, proposer_confirmed=version)
+        else:
+            trade = replace(trade, partner_confirmed=version)
         if trade.kind == "gift" or all(trade.has_confirmed(p) for p in (trade.proposer_id, trade.partner_id)):
-            once(conn, f"trade:{trade.id}:swap", now, lambda: self._swap(conn, now, trade, player))
+
+            def swap() -> int:
+                nonlocal trade
+                trade = self._swap(conn, now, trade, player)
+                return trade.id
+
+            # its key is written by the unit that ends the trade: an open trade never finds it
+            once(conn, f"trade:{trade.id}:swap", now, swap)
         else:
             self._tell_changed(conn, now, trade, player)
-        return trade.id
+        return trade
 
-    def _swap(self, conn: Connection, now: datetime, trade: Trade, by: int) -> int:
+    def _swap(self, conn: Connection, now: datetime, trade: Trade, by: int) -> Trade:
         self._check_cap(conn, now, trade)
-        self._finish(conn, now, trade, "done", by)
+        done = self._finish(conn, now, trade, "done", by)
         decks = trade_decks.repair(conn, trade, self.cards, self.registry)  # before the copies move
         why = ledger.Movement(trade.kind, ref=trade.lock)
         for item in trade.items:
@@ -381,11 +390,11 @@ class TradeService:
                     conn, now, item.giver_id, self.registry.currency(currency) or currency, item.amount, why
                 )
                 ledger.credit(conn, now, receiver, currency, item.amount, why)
-        self._tell_end(conn, now, trade.id)
+        self._tell_end(conn, now, done)
         parties = reading_languages(conn, (trade.proposer_id, trade.partner_id), self.default_locale)
         for giver, notice in trade_decks.notices(trade, decks, self.cards, parties):
             self._tell(conn, now, trade, giver, notice)
-        return trade.id
+        return done
 
     def _check_cap(self, conn: Connection, now: datetime, trade: Trade) -> None:
         cap = tradable(self.registry.get(trade.game)).trading.daily_cap
@@ -409,9 +418,9 @@ class TradeService:
             trade = self._open_trade(conn, trade_id, guild_id, player)
             if trade.kind == "gift" and player != trade.proposer_id:
                 raise NotAllowed("trades.error.gift_giver_only")
-            self._finish(conn, now, trade, "cancelled", player)
-            self._tell_end(conn, now, trade.id)
-            return self._reload(conn, trade.id)
+            ended = self._finish(conn, now, trade, "cancelled", player)
+            self._tell_end(conn, now, ended)
+            return ended
 
         return await self.db.write(unit)
 
@@ -420,8 +429,7 @@ class TradeService:
         trade = load_trusted(conn, int(job.payload["trade"]))
         if trade is None or trade.status != "open":
             return
-        self._finish(conn, now, trade, "expired", None)
-        self._tell_end(conn, now, trade.id)
+        self._tell_end(conn, now, self._finish(conn, now, trade, "expired", None))
 
     def end_for_erasure(self, conn: Connection, now: datetime, player: int) -> list[int]:
         """Inside the erasure's unit, before any id changes: every open trade and gift of `player` ends
@@ -449,14 +457,17 @@ class TradeService:
         conn: Connection,
         now: datetime,
         trade: Trade,
-        status: str,
+        status: TradeStatus,
         by: int | None,
         reason: str | None = None,
-    ) -> None:
+    ) -> Trade:
+        """End the open `trade` as read in this unit (a guarded update: a trade changed or ended meanwhile
+        is stale); returns it as ended, as a read would now find it."""
+        ended_at = to_db(now)
         cursor = conn.execute(
             "UPDATE trades SET status = ?, ended_at = ?, ended_by = ?, end_reason = ?"
             " WHERE id = ? AND status = 'open' AND version = ?",
-            (status, to_db(now), by, reason, trade.id, trade.version),
+            (status, ended_at, by, reason, trade.id, trade.version),
         )
         if cursor.rowcount != 1:
             raise NotAllowed("trades.error.stale")
@@ -464,6 +475,7 @@ class TradeService:
             ledger.release_lock(conn, lock_name(trade.id))
         if trade.expiry_job is not None:
             cancel(conn, trade.expiry_job)
+        return replace(trade, status=status, ended_at=from_db(ended_at), ended_by=by, end_reason=reason)
 
     # --- reading ------------------------------------------------------------------------------------------
 
@@ -537,8 +549,7 @@ class TradeService:
     def _tell(conn: Connection, now: datetime, trade: Trade, player: int, spec: MessageSpec) -> None:
         enqueue(conn, now, Target("dm", player, trade.channel_id, guild_id=trade.guild_id), spec)
 
-    def _tell_end(self, conn: Connection, now: datetime, trade_id: int) -> None:
-        trade = self._reload(conn, trade_id)
+    def _tell_end(self, conn: Connection, now: datetime, trade: Trade) -> None:
         # a gift's recipient hears of it only when it arrives
         told = (
             (trade.proposer_id,)

@@ -18,6 +18,7 @@ from core.errors import BadInput, CardUnavailable, InsufficientFunds, NotAllowed
 from engine.errors import DomainError
 from engine.hoss import CreatureCard, HossCatalog, sale_price
 from services.community.trades import service as trades
+from services.community.trades import store
 from services.community.trades.service import MIN_MEMBERSHIP, TradeService
 from services.community.trades.store import Trade
 from services.hoss.sale import sell_unit
@@ -436,3 +437,47 @@ async def test_a_hoss_copy_is_worth_its_sale_price_and_cannot_be_sold_while_offe
         await w.db.write(lambda conn: sell_unit(conn, now, cards, ALICE, [copy], "sale:1"))
     await w.trades.cancel(GUILD, trade.id, ALICE)
     assert await w.query("SELECT locked_by FROM cards") == [(None,)]
+
+
+async def test_a_confirmation_reads_the_trade_once_and_answers_it_as_a_read_would(
+    w: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: a gift's « Confirmer » read the trade five times in its unit (before its key, to check it,
+    after each of its two updates, for the reply); what it answers is what a read then finds."""
+    (a1, a2), (b1,) = await w.mint(ALICE, 2), await w.mint(BOB)
+    gift = await w.trades.gift(GUILD, CHANNEL, ALICE, BOB, GAME, str(a1), 30)
+    trade = await w.trades.open(GUILD, CHANNEL, ALICE, BOB, GAME)
+    trade = await w.trades.add_card(GUILD, trade.id, ALICE, str(a2))
+    trade = await w.trades.add_card(GUILD, trade.id, BOB, str(b1))
+    built = 0
+    original = store._trade
+
+    def counted(conn: Connection, row: Any) -> Trade:
+        nonlocal built
+        built += 1
+        return original(conn, row)
+
+    monkeypatch.setattr(store, "_trade", counted)
+
+    async def read(trade_id: int, player: int) -> Trade:
+        return await w.db.read(lambda conn: store.load(conn, trade_id, GUILD, player))
+
+    key = w.key()
+    given = await w.trades.confirm(GUILD, gift.id, ALICE, gift.version, key)
+    assert built == 1
+    assert given.status == "done"
+    assert given == await read(gift.id, ALICE)
+    assert await w.trades.confirm(GUILD, gift.id, ALICE, gift.version, key) == given  # a double click
+    half = await w.trades.confirm(GUILD, trade.id, ALICE, trade.version, w.key())
+    assert half == await read(trade.id, ALICE)
+    assert half.has_confirmed(ALICE)
+    built = 0
+    done = await w.trades.confirm(GUILD, trade.id, BOB, trade.version, w.key())
+    assert built == 1
+    assert done == await read(trade.id, BOB)
+    assert done.status == "done"
+    other = await w.trades.open(GUILD, CHANNEL, ALICE, BOB, GAME)
+    cancelled = await w.trades.cancel(GUILD, other.id, BOB)
+    assert cancelled == await read(other.id, BOB)
+    assert cancelled.status == "cancelled"
+    await w.conserved()
