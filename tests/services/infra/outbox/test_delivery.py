@@ -48,7 +48,7 @@ async def deliver_with_a_crash_before(world: World, step: str) -> None:
 async def test_a_post_resent_after_a_crash_is_created_once(world: World) -> None:
     item_id = await queue(world, Target("channel", world.channel.id, guild_id=None), "Tour 3")
 
-    await deliver_with_a_crash_before(world, "mark_sent")
+    await deliver_with_a_crash_before(world, "mark_all_sent")
 
     [message] = world.emu.channel_messages(world.channel)
     assert message.content == "Tour 3"
