@@ -70,8 +70,9 @@ def instrument(spec: dict[str, Any]) -> None:
     real_mark_all_sent = Outbox.mark_all_sent
 
     async def mark_all_sent(self: Outbox, sent: Sequence[tuple[int, int]]) -> int:
-        if sent:
+        for _ in sent:  # one window per post recorded
             emit("window")
+        if sent:
             await asyncio.sleep(spec["window_pause"])  # a slow disk, widened so that kills land here
         return await real_mark_all_sent(self, sent)
 
