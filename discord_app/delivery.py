@@ -35,6 +35,7 @@ DMS_CLOSED = 50007
 MISSING_ACCESS = 50001  # the bot cannot see the channel (Discord's JSON error codes)
 MISSING_PERMISSIONS = 50013  # it sees it but lacks a permission the call needs
 IDLE_RECHECK = timedelta(minutes=10)
+HOLD = timedelta(seconds=1)  # how long a pass keeps sent posts unrecorded before it records them
 TRANSIENT = (discord.DiscordServerError, aiohttp.ClientError, TimeoutError, discord.RateLimited)
 
 
@@ -73,6 +74,8 @@ class Deliverer:
         self._lock = asyncio.Lock()  # one pass at a time, or two passes could send the same row twice
         self.delivered = 0
         self._next_at: datetime | None = None  # when the last pass's final read saw the next item due
+        self._sent: list[tuple[int, int]] = []  # sent, not recorded yet: (item id, message id)
+        self._held_since: datetime | None = None
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="outbox-deliverer")
@@ -104,15 +107,38 @@ class Deliverer:
 
     async def flush(self) -> int:
         """Deliver everything due now; returns how many messages went out. The read that finds nothing
-        due also tells when the next item falls due (`_next_at`), for the loop's sleep."""
+        due also tells when the next item falls due (`_next_at`), for the loop's sleep.
+
+        The posts sent from one read are recorded together (`_record`), before the next read: one commit
+        for a turn's resolution and hand instead of one each. A post stays unrecorded at most `HOLD`
+        (a rate limit's wait, a slow Discord), so a crash sends again no more than the last second's posts,
+        with their nonces."""
         sent = 0
+        clock = self.services.clock
         async with self._lock:
-            while True:
-                items, self._next_at = await self.services.outbox.pending(50)
-                if not items:
-                    return sent
-                for item in items:  # one at a time: a command's request never waits behind a whole batch
-                    sent += await self._deliver(item)
+            try:
+                while True:
+                    items, self._next_at = await self.services.outbox.pending(50)
+                    if not items:
+                        return sent
+                    for item in items:  # one at a time: a command's request never waits behind a batch
+                        if self._held_since is not None and clock.now() >= self._held_since + HOLD:
+                            await self._record()
+                        sent += await self._deliver(item)
+                    await self._record()
+            finally:
+                await self._record()
+
+    def _sent_now(self, item_id: int, message_id: int) -> None:
+        if not self._sent:
+            self._held_since = self.services.clock.now()
+        self._sent.append((item_id, message_id))
+        self.delivered += 1
+
+    async def _record(self) -> None:
+        """Mark the posts sent since the last record as sent, in one transaction."""
+        sent, self._sent, self._held_since = self._sent, [], None
+        await self.services.outbox.mark_all_sent(sent)
 
     async def _deliver(self, item: OutboxItem) -> int:
         outbox = self.services.outbox
@@ -160,9 +186,9 @@ class Deliverer:
             else:
                 await outbox.mark_failed(item.id, f"{exc.status} {exc.code} {exc.text}")
             return 0
-        await outbox.mark_sent(item.id, message.id)
-        self.delivered += 1
+        self._sent_now(item.id, message.id)
         if item.spec.archive_thread and isinstance(channel, discord.Thread):
+            await self._record()  # the game's last post is recorded before its thread closes
             await self._archive(channel)
         return 1
 
@@ -176,8 +202,7 @@ class Deliverer:
         if item.spec.attachments or item.spec.strips or item.spec.pictures:
             kwargs["attachments"] = await files_with_strips(item.spec, locale, self.services.card_images)
         await channel.get_partial_message(item.edit_message_id).edit(**kwargs)
-        await self.services.outbox.mark_sent(item.id, item.edit_message_id)
-        self.delivered += 1
+        self._sent_now(item.id, item.edit_message_id)
         return 1
 
     @staticmethod

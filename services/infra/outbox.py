@@ -2,7 +2,7 @@
 
 A service never awaits Discord inside a write transaction. It calls `enqueue` in its own write unit, so
 a message exists iff the change it announces committed; the Discord layer's deliverer then reads `due`
-items and reports back with `mark_sent`, `mark_retry`, `mark_failed`, `mark_undeliverable` or
+items and reports back with `mark_sent` (`mark_all_sent`), `mark_retry`, `mark_failed`, `mark_undeliverable` or
 `mark_dms_closed`. Nothing is dropped because Discord is unavailable: transient errors are retried with
 back-off, forever; only a permanent error (unknown channel, missing access) ends a message as 'failed'.
 A channel post the bot may not make (a permission removed) is 'failed' with the permissions it needed,
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -443,23 +444,36 @@ class Outbox:
         return await self.db.read(unit)
 
     async def mark_sent(self, item_id: int, message_id: int) -> bool:
-        """Record the delivery; a DM that went through also proves the recipient's DMs are open again."""
+        """Record one delivery (`mark_all_sent` of one)."""
+        return bool(await self.mark_all_sent([(item_id, message_id)]))
 
-        def unit(conn: Connection) -> bool:
-            row = conn.execute(
-                "UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ? AND state = 'pending'"
-                " RETURNING target_kind, target_id",
-                (message_id, item_id),
-            ).fetchone()
-            if row is None:
-                return False
-            if row["target_kind"] == "dm":
-                conn.execute(
-                    "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1", (row["target_id"],)
-                )
-            return True
+    async def mark_all_sent(self, sent: Sequence[tuple[int, int]]) -> int:
+        """Record deliveries, `(item id, message id)` each, in one transaction; returns how many were still
+        pending. A DM that went through also proves the recipient's DMs are open again.
 
-        return await self.db.write(unit)
+        The deliverer records the posts of a pass together: a turn's resolution and the next player's hand
+        cost one commit instead of two. Until then they are pending, as between any send and its record:
+        a crash sends them again with the same nonces (`OutboxItem.nonce`), and Discord keeps one message."""
+
+        def unit(conn: Connection) -> int:
+            marked = 0
+            for item_id, message_id in sent:
+                row = conn.execute(
+                    "UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ? AND state = 'pending'"
+                    " RETURNING target_kind, target_id",
+                    (message_id, item_id),
+                ).fetchone()
+                if row is None:
+                    continue
+                marked += 1
+                if row["target_kind"] == "dm":
+                    conn.execute(
+                        "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1",
+                        (row["target_id"],),
+                    )
+            return marked
+
+        return await self.db.write(unit) if sent else 0
 
     async def mark_retry(
         self, item_id: int, error: str, *, wait: timedelta = timedelta(0)

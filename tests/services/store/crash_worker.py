@@ -22,7 +22,7 @@ import os
 import signal
 import sys
 import traceback
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -62,19 +62,21 @@ def say(text: str) -> MessageSpec:
 
 
 def instrument(spec: dict[str, Any]) -> None:
-    """Widen the window between a post's creation and its `mark_sent`, and announce it, so the parent can
+    """Widen the window between a post's creation and its record (`mark_all_sent`), and announce it, so the parent can
     kill a life right there; without `nonce`, measure the code before the fix. The patches are never
     undone: a life ends with its process."""
     if not spec["nonce"]:  # the measurement without the fix: discord.py draws a random nonce per send
         patch.object(OutboxItem, "nonce", lambda self, purpose="post": None).start()
-    real_mark_sent = Outbox.mark_sent
+    real_mark_all_sent = Outbox.mark_all_sent
 
-    async def mark_sent(self: Outbox, item_id: int, message_id: int) -> bool:
-        emit("window")
-        await asyncio.sleep(spec["window_pause"])  # a slow disk, widened so that kills land here
-        return await real_mark_sent(self, item_id, message_id)
+    async def mark_all_sent(self: Outbox, sent: Sequence[tuple[int, int]]) -> int:
+        for _ in sent:  # one window per post recorded
+            emit("window")
+        if sent:
+            await asyncio.sleep(spec["window_pause"])  # a slow disk, widened so that kills land here
+        return await real_mark_all_sent(self, sent)
 
-    patch.object(Outbox, "mark_sent", mark_sent).start()
+    patch.object(Outbox, "mark_all_sent", mark_all_sent).start()
 
 
 def reward_job(spec: dict[str, Any]) -> Callable[[Connection, Job, datetime], None]:

@@ -30,7 +30,7 @@ async def crash_and_check(
     tmp_path: Path, *, nonce: bool, lives: int = KILLS, window_pause: float = 0.005, seed: int = 7
 ) -> dict[str, int]:
     """Kill `lives` lives, let a last one finish, check; returns figures, duplicates seen at the emulator
-    included. `window_pause` widens the moment between a post's creation and its `mark_sent`."""
+    included. `window_pause` widens the moment between a post's creation and its record (`mark_all_sent`)."""
     rng = random.Random(seed)
     emu = DiscordEmulator()
     # the lives post with a bare discord.py client, without the bot's fleet limiter (discord_app/rate_limit.py):

@@ -3,14 +3,18 @@ sent: the post goes out again after the restart with the same nonce, and Discord
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
 from core.clock import ManualClock
 from core.settings import Settings
+from discord_app.delivery import HOLD
 from services.infra.container import build_services
-from services.infra.messages import Target
+from services.infra.messages import Target, Text
+from services.infra.outbox import OutboxItem
 from store.connection import Connection
 from tests.services.infra.outbox.delivery import World, queue, restarted_deliverer, world
 
@@ -48,7 +52,7 @@ async def deliver_with_a_crash_before(world: World, step: str) -> None:
 async def test_a_post_resent_after_a_crash_is_created_once(world: World) -> None:
     item_id = await queue(world, Target("channel", world.channel.id, guild_id=None), "Tour 3")
 
-    await deliver_with_a_crash_before(world, "mark_sent")
+    await deliver_with_a_crash_before(world, "mark_all_sent")
 
     [message] = world.emu.channel_messages(world.channel)
     assert message.content == "Tour 3"
@@ -120,3 +124,39 @@ async def test_nonces_are_short_distinct_and_tied_to_the_database(tmp_path: Path
         assert huge.nonce().startswith(await world.services.db.read(prefix))
     finally:
         await elsewhere.close()
+
+
+async def test_a_pass_records_its_posts_together_unless_one_waited_past_the_hold(world: World) -> None:
+    """Posts sent from one read are recorded in one transaction; one sent more than `HOLD` after the first
+    unrecorded one (a rate limit's wait) has the earlier ones recorded first."""
+    guild = world.emu.add_guild("Autre", locale="fr")
+    places = [world.channel, *(world.emu.add_channel(guild, f"salon-{n}") for n in range(3))]
+    for n, place in enumerate(places):
+        await queue(world, Target("channel", place.id, guild_id=None), f"Tour {n}")
+    recorded: list[int] = []
+    outbox = world.services.outbox
+    record = outbox.mark_all_sent
+
+    async def counted(sent: Sequence[tuple[int, int]]) -> int:
+        if sent:
+            recorded.append(len(sent))
+        return await record(sent)
+
+    deliverer, client = await restarted_deliverer(world)
+    deliver = deliverer._deliver
+    clock = world.services.clock
+    assert isinstance(clock, ManualClock)
+
+    async def slow_third(item: OutboxItem) -> int:
+        if item.spec.content == Text.raw("Tour 2"):
+            clock.advance(HOLD)
+        return await deliver(item)
+
+    with patch.object(outbox, "mark_all_sent", counted), patch.object(deliverer, "_deliver", slow_third):
+        try:
+            assert await deliverer.flush() == 4
+        finally:
+            await client.close()
+    assert recorded == [3, 1]
+    assert await outbox.due(10) == []
+    world.emu.assert_no_errors()

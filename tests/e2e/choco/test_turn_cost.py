@@ -1,0 +1,40 @@
+"""What a Chocobataille turn costs the database (issue 39): the turn's own unit, then the deliverer's record
+of the two posts it queued (the thread's resolution, the next player's hand by DM), sent from one read
+of the outbox and recorded in one transaction (with PostgreSQL, the deliverer's claim of them is one
+more)."""
+
+from __future__ import annotations
+
+from sandbox.harness import BotHarness
+from tests.e2e.choco.helpers import choco, game_on_turn_1, greedy_turn, notation, players
+from tests.e2e.messages import shown
+
+
+async def test_a_turn_and_the_record_of_its_two_posts_are_two_commits(harness: BotHarness) -> None:
+    alice, bob, _ = await players(harness)
+    game = await game_on_turn_1(harness, alice, bob)
+    assert harness.bot is not None
+    assert game.thread_id is not None
+    db = harness.bot.services.db
+    thread = harness.emu.world.channels[game.thread_id]
+    user = {alice.id: alice, bob.id: bob}[game.player(game.state.active)]
+    before = await db.read(lambda conn: conn.execute("SELECT MAX(id) FROM outbox").fetchone()[0])
+    batches = db.batches
+    result = await harness.emu.run_command(
+        user,
+        "choco jouer",
+        {"actions": notation(game, greedy_turn(game.state, game.state.active))},
+        channel=thread,
+    )
+    await harness.settle()
+    assert result.message is not None
+    assert "Tour joué" in shown(result.message)
+    posts = await db.read(
+        lambda conn: conn.execute(
+            "SELECT target_kind, state FROM outbox WHERE id > ? ORDER BY id", (before,)
+        ).fetchall()
+    )
+    assert sorted(tuple(row) for row in posts) == [("channel", "sent"), ("dm", "sent")]
+    claim = 1 if db.concurrent_writers else 0  # PostgreSQL: the deliverer claims what it read
+    assert db.batches - batches == 2 + claim  # the turn, then both posts recorded as sent
+    assert (await choco(harness).games.get(game.id)).state.turn == 2
