@@ -157,7 +157,7 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             )
             return self._move(conn, now, duel, seat, action, "player")
 
-        return await self.db.write(unit)
+        return await self.write_move(unit)
 
     def _move(
         self, conn: Connection, now: datetime, duel: DuelRow, seat: int, action: Choose, by: Author

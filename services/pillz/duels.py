@@ -176,7 +176,7 @@ class PillzDuels(SecretDuels[PillzCatalog, PillzState, DuelRow, list[str], Choic
                 raise NotAllowed("pillz.error.not_your_turn")
             return self._move(conn, now, duel, seat, Play(card=card, pillz=pillz), "player")
 
-        return await self._ai_turns(await self.db.write(unit))
+        return await self._ai_turns(await self.write_move(unit))
 
     async def _ai_turns(self, duel: DuelRow) -> DuelRow:
         """Let the AI play while it is its move. Its search (up to ~100 ms in round 2) runs in a worker

@@ -331,6 +331,39 @@ class SecretDuels(ABC, Generic[C, S, R, P, CH]):
         self.choices.put(duel_id, {**(self.choices.get(duel_id) or {}), (player, guild): choice}, generation)
         return choice
 
+    async def write_move(self, unit: Callable[[Connection], R]) -> R:
+        """Run a player's move, `unit` (a write that saves the duel or raises), and keep the controls of
+        the players it leaves to act (`choices`), worked out from the duel it saved in the same
+        transaction: their next « Jouer », or the same seat's next move at once, then reads nothing.
+        They are kept only when that save is the one forgetting since the move was queued (the commit's
+        announcement, heard before the write returns on SQLite): after any other save of a duel, or one
+        heard later (another process's, PostgreSQL's notifications), the controls are read as before."""
+        generation = self.choices.generation
+        found: dict[tuple[int, int], CH] = {}
+
+        def run(conn: Connection) -> R:
+            duel = unit(conn)
+            found.clear()  # a unit run again (a serialization failure) keeps only its last run's
+            found.update(self._next_choices(conn, duel))
+            return duel
+
+        duel = await self.db.write(run)
+        if found and self.choices.generation == generation + 1:
+            self.choices.put(duel.id, found, generation + 1)
+        return duel
+
+    def _next_choices(self, conn: Connection, duel: R) -> dict[tuple[int, int], CH]:
+        """The controls of each player `duel` leaves to act, as `controls` reads them (none for the AI)."""
+        found: dict[tuple[int, int], CH] = {}
+        if duel.status != "live" or duel.guild_id is None:
+            return found
+        for seat in duel.to_act():
+            player = duel.seats[seat]
+            if player is not None and self._refusal(duel, seat) is None:
+                foe = self.foe_language(conn, duel, seat)
+                found[(player, duel.guild_id)] = self._choice(conn, duel, seat, foe)
+        return found
+
     # --- steps the games' parts use -----------------------------------------------------------------
 
     def _apply(

@@ -5,6 +5,8 @@ controls. The controls' lines and labels are rendered once per choice: only the 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from sandbox.harness import BotHarness
@@ -48,3 +50,54 @@ async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(
     counter = await harness.emu.click(second, "Jouer", message=duel_message(harness, duel_id))
     assert counter.message is not None
     assert "À vous de contrer" in shown(counter.message)
+
+
+async def test_a_choice_keeps_the_controls_of_the_seat_it_hands_the_turn_to(harness: BotHarness) -> None:
+    alice, bob, duel_id = await friend_duel(harness)
+    assert harness.bot is not None
+    db = harness.bot.services.db
+    duels = immortals(harness).duels
+    duel = await duels.get(duel_id)
+    assert duel.state is not None
+    engager = duel.state.engager
+    first, second = (alice, bob) if duel.seats[engager] == alice.id else (bob, alice)
+    round_ = duel.state.round
+    controls = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
+    assert controls.message is not None
+    unit = await harness.emu.select(
+        first, values=["0"], custom_id=f"immortals:unit:{duel_id}:{round_}:-", message=controls.message
+    )
+    assert unit.message is not None
+    done = await harness.emu.click(first, "Valider", message=unit.message)
+    assert done.message is not None
+    await harness.settle()
+    reads = db.reads
+    counter = await harness.emu.click(second, "Jouer", message=duel_message(harness, duel_id))
+    assert counter.message is not None
+    assert "À vous de contrer" in shown(counter.message)
+    assert db.reads == reads  # kept by the attack's own transaction
+    kept = duels.choices.get(duel_id)
+    assert kept is not None
+    ((key, choice),) = kept.items()
+    assert key[0] == second.id
+    duels.choices.clear()
+    assert await duels.controls(duel_id, second.id, guild=key[1]) == choice  # as a read finds them
+
+
+async def test_a_choice_keeps_nothing_when_another_duel_was_saved_meanwhile(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob, duel_id = await friend_duel(harness)
+    duels = immortals(harness).duels
+    duel = await duels.get(duel_id)
+    assert duel.state is not None
+    first = alice if duel.seats[duel.state.engager] == alice.id else bob
+    original = duels._next_choices
+
+    def with_another_save(conn: Any, saved: Any) -> Any:
+        duels.choices.forget(duel_id + 1000)  # another duel's save, heard before this one's
+        return original(conn, saved)
+
+    monkeypatch.setattr(duels, "_next_choices", with_another_save)
+    await duels.choose(duel_id, first.id, duel.state.round, 0, None, guild=duel.server)
+    assert duels.choices.get(duel_id) is None  # whose controls are read again, as before

@@ -51,11 +51,68 @@ async def test_choosing_in_the_controls_reads_nothing_and_renders_the_selects_on
     assert played.message is not None
     assert "Joué\u00a0:" in shown(played.message)
     await harness.settle()
-    # the move saved the duel: the other seat's controls, and any of this one's, are read again
+    # the move saved the duel and kept, from its own transaction, the controls of the seat it leaves to act
     reads = db.reads
     now = await pillz(harness).duels.get(duel_id)
     other = alice if now.seats[now.to_act()[0]] == alice.id else bob
     again = await harness.emu.click(other, "Jouer", message=duel_message(harness, duel_id))
     assert again.message is not None
     assert again.message.ephemeral
-    assert db.reads - reads == 2  # `get` above, and the controls' choice
+    assert db.reads - reads == 1  # `get` above only
+    await same_as_read(harness, duel_id, other.id)
+
+
+async def same_as_read(harness: BotHarness, duel_id: int, player: int) -> None:
+    """The controls a move kept for `player` are those a read finds."""
+    duels = pillz(harness).duels
+    kept = duels.choices.get(duel_id)
+    assert kept is not None
+    ((key, choice),) = [(k, c) for k, c in kept.items() if k[0] == player]
+    duels.choices.clear()
+    assert await duels.controls(duel_id, player, guild=key[1]) == choice
+
+
+def controls_reads(harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The reads of a seat's controls (`SecretDuels.controls`), by the read unit's name."""
+    assert harness.bot is not None
+    db = harness.bot.services.db
+    found: list[str] = []
+    original = db.read
+
+    async def counted(unit: Any, **kwargs: Any) -> Any:
+        name = getattr(unit, "__qualname__", "")
+        if name.startswith("SecretDuels.controls."):
+            found.append(name)
+        return await original(unit, **kwargs)
+
+    monkeypatch.setattr(db, "read", counted)
+    return found
+
+
+async def test_a_move_that_leaves_its_seat_to_act_shows_the_next_move_without_a_read(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob, duel_id = await friend_duel(harness)
+    loads = controls_reads(harness, monkeypatch)
+    for _ in range(2):  # the lead, then the answer that leads the next round
+        duel = await pillz(harness).duels.get(duel_id)
+        seat = duel.to_act()[0]
+        user = alice if duel.seats[seat] == alice.id else bob
+        place = await first_unused(harness, duel_id, seat)
+        controls = await harness.emu.click(user, "Jouer", message=duel_message(harness, duel_id))
+        assert controls.message is not None
+        picked = await harness.emu.select(
+            user, values=["0"], custom_id=bet_select(controls.message, place), message=controls.message
+        )
+        assert picked.message is not None
+        assert len(loads) == 1  # the first « Jouer » only: the second seat's were kept by the lead
+        played = await harness.emu.click(user, "Jouer (0 pillz)", message=picked.message)
+        assert played.message is not None
+        await harness.settle()
+    # the answer's seat leads the next round: its controls came back with « Joué », kept by the move
+    answer = played.message
+    assert answer is not None
+    assert "Joué\u00a0:" in shown(answer)
+    assert answer.select_options
+    assert len(loads) == 1
+    await same_as_read(harness, duel_id, user.id)
