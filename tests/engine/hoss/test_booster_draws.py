@@ -7,7 +7,9 @@ from __future__ import annotations
 import hashlib
 import random
 
-from engine.hoss import RACES, TIERS, BoosterPool, HossCatalog, draw_booster
+import pytest
+
+from engine.hoss import CARDS_PER_BOOSTER, RACES, TIERS, BoosterPool, HossCatalog, boosters, draw_booster
 from services.infra.catalogs import DATA_DIR, load_catalog
 
 # sha256 of every booster drawn below, on the code whose draws the purchases of the bot have stored
@@ -39,3 +41,18 @@ def test_the_digest_sees_rare_draws() -> None:
     pool = BoosterPool.of(load_catalog(DATA_DIR / "hoss.json", HossCatalog))
     masters = {path.master for line in pool.lines for path in line.paths}
     assert any(card.split(",")[0] in masters for row in text.splitlines() for card in row.split(";"))
+
+
+def test_the_draw_works_its_tables_out_once_per_catalog(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A booster's draw takes its lines and its tier's rank cuts from tables made once per catalog, not
+    worked out again for each booster or each card (issue 39: a purchase of ten draws sixty cards)."""
+    pool = BoosterPool.of(load_catalog(DATA_DIR / "hoss.json", HossCatalog))
+    assert pool.lines_of("orc") is pool.lines_of("orc")
+    assert {line.race for line in pool.lines_of("orc")} == {"orc"}
+    assert pool.lines_of(None) == pool.lines
+
+    def worked_out(tier: int) -> tuple[int, int]:
+        raise AssertionError(f"tier {tier}'s rank odds worked out again")
+
+    monkeypatch.setattr(boosters, "_rank_pcm", worked_out)
+    assert len(draw_booster(pool, random.Random(7), 9, "orc")) == CARDS_PER_BOOSTER
