@@ -10,7 +10,7 @@ boosters déjà ouverts". Decisions (tier tables, draw order) are in docs/hoss/e
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
@@ -72,6 +72,17 @@ def _rank_pcm(tier: int) -> tuple[int, int]:
     return RANK2_PCM_PER_TIER * (tier - 1), RANK3_PCM_PER_TIER * (tier - 1)
 
 
+# Worked out once, not per card: each tier's cuts of a rank draw (Rang 3 below the first, Rang 2 below the
+# second) and each rarity's place in the opening order.
+def _rank_cuts(tier: int) -> tuple[int, int]:
+    r2, r3 = _rank_pcm(tier)
+    return r3, r3 + r2
+
+
+_RANK_CUTS: dict[int, tuple[int, int]] = {tier: _rank_cuts(tier) for tier in TIERS}
+_RARITY_ORDER: dict[Rarity, int] = {rarity: index for index, rarity in enumerate(RARITIES)}
+
+
 def draw_rarity(rng: random.Random) -> Rarity:
     u = rng.randrange(RARITY_DENOMINATOR)
     for threshold, rarity in _THRESHOLDS:  # rarest first
@@ -85,9 +96,9 @@ def draw_holo(rng: random.Random) -> bool:
 
 
 def draw_rank(rng: random.Random, tier: int) -> int:
-    r2, r3 = _rank_pcm(tier)
+    rank3, rank2 = _RANK_CUTS.get(tier) or _rank_cuts(tier)
     u = rng.randrange(RANK_DENOMINATOR)
-    return 3 if u < r3 else 2 if u < r3 + r2 else 1
+    return 3 if u < rank3 else 2 if u < rank2 else 1
 
 
 @dataclass(frozen=True)
@@ -112,6 +123,13 @@ class BoosterPool:
 
     lines: tuple[Line, ...]
     buffs: tuple[str, ...]
+    # each race's lines, and every line under None: chosen once per catalog, not per booster
+    by_race: dict[Race | None, tuple[Line, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        races = {line.race for line in self.lines}
+        chosen = {race: tuple(line for line in self.lines if line.race == race) for race in races}
+        object.__setattr__(self, "by_race", {None: self.lines, **chosen})
 
     @staticmethod
     def of(catalog: HossCatalog) -> BoosterPool:
@@ -125,7 +143,7 @@ class BoosterPool:
         return BoosterPool(tuple(lines), buffs)
 
     def lines_of(self, race: Race | None) -> tuple[Line, ...]:
-        return self.lines if race is None else tuple(line for line in self.lines if line.race == race)
+        return self.by_race.get(race, ())
 
 
 @dataclass(frozen=True)
@@ -156,7 +174,7 @@ def draw_buff(buffs: tuple[str, ...], rng: random.Random) -> DrawnCard:
 
 def opening_order(cards: list[DrawnCard]) -> list[DrawnCard]:
     """Face-down order: Basique first up to Divin, holos last; equal cards keep their draw order (stable)."""
-    return sorted(cards, key=lambda c: (c.holo, RARITIES.index(c.rarity)))
+    return sorted(cards, key=lambda c: (c.holo, _RARITY_ORDER[c.rarity]))
 
 
 def draw_booster(

@@ -225,6 +225,12 @@ def _face_down(conn: Connection, opening_id: int) -> list[int]:
     return [int(row[0]) for row in rows]
 
 
+def _bought(opening_ids: list[int], race: str | None, tier: int) -> list[Opening]:
+    """A purchase's openings as its unit left them: every slot face down, the first booster minted."""
+    kind = "normal" if race is None else "race"
+    return [Opening(i, kind, race, tier, SEALED, index > 0) for index, i in enumerate(opening_ids)]
+
+
 # DeckService.starter_in: a new player's first deck, built inside the unit that turned their cards over.
 Starter = Callable[[Connection, datetime, int], int | None]
 
@@ -296,7 +302,14 @@ class HossShop:
                 f"hoss:buy:{purchase_key}",
                 lambda: self._purchase(conn, now, player_id, count, race, tier, purchase_key),
             )
-            openings = load_openings(conn, self.cards, stored["openings"])
+            ids: list[int] = stored["openings"]
+            # a fresh purchase's boosters are all face down, the first minted and the others sealed, so
+            # the reply needs no read; a replayed one may have been opened since the first click
+            openings = (
+                load_openings(conn, self.cards, ids)
+                if replayed
+                else _bought(ids, stored["race"], stored["tier"])
+            )
             return Purchase(
                 count=len(openings),
                 race=stored["race"],

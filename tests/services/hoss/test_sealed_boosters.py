@@ -16,9 +16,10 @@ from core.clock import ManualClock
 from core.errors import NotAllowed
 from engine.hoss import BoosterPool, HossCatalog, draw_booster
 from services.community.privacy import erase
-from services.hoss.collection import HossCollection
+from services.hoss import shop as shop_module
+from services.hoss.collection import HossCard, HossCollection
 from services.hoss.reset import reset
-from services.hoss.shop import HossShop
+from services.hoss.shop import HossShop, Opening
 from services.infra.games import GameRegistry
 from store.connection import Connection
 from store.db import Database
@@ -135,3 +136,32 @@ async def test_an_erasure_or_a_reset_ends_sealed_boosters_without_a_copy(
     assert await count(db, "SELECT COUNT(*) FROM cards") == 12  # the two shown boosters, destroyed
     assert not any(o.sealed for o in await shop.unopened(2))
     await db.read(conservation)
+
+
+async def test_a_purchase_answers_without_reading_its_openings_back(
+    db: Database, clock: ManualClock, shop: HossShop, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The purchase's unit knows what it wrote (every slot face down, the first booster minted, the nine
+    others sealed): the reply is built without loading the ten openings (issue 39), and is what loading
+    them gives. A repeated click loads them, since they may have been opened since."""
+    loads: list[list[int]] = []
+    load = shop_module.load_openings
+
+    def counted(conn: Connection, cards: dict[str, HossCard], ids: list[int]) -> list[Opening]:
+        loads.append(list(ids))
+        return load(conn, cards, ids)
+
+    monkeypatch.setattr(shop_module, "load_openings", counted)
+    await new_player(db, clock, 1, gold=20_000, registry=registry)
+    await set_wins(db, 1, {1: 10})
+    for key, race in (("ten", None), ("race", "orc")):
+        purchase = await shop.buy(1, 10, key=key, race=race)
+        assert loads == []
+        assert list(purchase.openings) == [await shop.opening(1, o.id) for o in purchase.openings]
+        loads.clear()
+    await shop.flip(1, purchase.openings[0].id, 0)
+    loads.clear()
+    again = await shop.buy(1, 10, key="race", race="orc")
+    assert again.replayed
+    assert len(loads) == 1
+    assert again.openings[0].cards[0].flipped
