@@ -158,6 +158,7 @@ async def test_without_a_game_every_daily_is_claimed(
     assert refused.value.key == "daily.error.no_daily"
 
 
+@pytest.mark.sqlite_only("the unit's statements counted by SQLite's trace callback")
 async def test_every_games_daily_in_one_unit_makes_sure_of_the_player_once(
     db: Database, clock: ManualClock, daily: DailyService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
