@@ -201,7 +201,10 @@ class FusionService:
 
         def unit(conn: Connection) -> FusionProposal:
             copies, ids = self._select(conn, player_id, card_id, level)
-            loaded, _ = _load(conn, player_id, ids, self.known)
+            # the selected copies are among those just read, visible and owned: planned from them rather
+            # than read again (the fusion's own unit loads and checks them again)
+            by_id = {c.copy_id: fusion_copy(c) for c in copies}
+            loaded = [by_id[i] for i in ids]
             return FusionProposal(tuple(ids), _preview(plan_fusion(loaded)), tuple(copies))
 
         return await self.db.read(unit)
