@@ -354,12 +354,14 @@ class ConfirmFusionButton(
         check_owner(self.match, interaction)
         hoss = hoss_of(interaction)
         card = find_card(interaction, self.match["card"], locale)
-        ids = await hoss.fusion.selection(interaction.user.id, card.id, self.match["level"], required=False)
-        if digest(ids) != self.match["digest"]:
-            raise NotAllowed("hoss.error.fuse.stale")
         assert interaction.message is not None
-        result = await hoss.fusion.fuse(
-            interaction.user.id, ids, key=interaction.message.id, confirm=self.match["confirm"] == "1"
+        result = await hoss.fusion.fuse_shown(
+            interaction.user.id,
+            card.id,
+            self.match["level"],
+            lambda ids: digest(ids) == self.match["digest"],
+            key=interaction.message.id,
+            confirm=self.match["confirm"] == "1",
         )
         await interaction.response.edit_message(
             **reply(render.fusion_result_spec(result, card, locale), locale, None)

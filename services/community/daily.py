@@ -98,16 +98,38 @@ def state(conn: Connection, now: datetime, zone: ZoneInfo, player_id: int, spec:
 
 
 def claim(
-    conn: Connection, now: datetime, zone: ZoneInfo, registry: GameRegistry, player_id: int, spec: GameSpec
-) -> DailyClaim:
-    """Claim one game's daily in the caller's write unit; a second claim the same Paris day pays nothing."""
-    reward = spec_reward(spec)
+    conn: Connection,
+    now: datetime,
+    zone: ZoneInfo,
+    registry: GameRegistry,
+    player_id: int,
+    specs: list[GameSpec],
+) -> list[DailyClaim]:
+    """Claim each game's daily in the caller's write unit; a second claim the same Paris day pays nothing.
+
+    The player and the day are made sure of once for all the games (/daily claims every game's at once).
+    Each reward's starting wallet is looked up on its own: a lookup stops at the player's first grant row,
+    where one for every currency would read the player's whole ledger."""
     ensure_player(conn, player_id, now, registry)
+    today = paris_day(now, zone)
+    yesterday, next_at = today - timedelta(days=1), day_start(today + timedelta(days=1), zone)
+    return [_claim(conn, now, today, yesterday, next_at, player_id, spec) for spec in specs]
+
+
+def _claim(
+    conn: Connection,
+    now: datetime,
+    today: date,
+    yesterday: date,
+    next_at: datetime,
+    player_id: int,
+    spec: GameSpec,
+) -> DailyClaim:
+    reward = spec_reward(spec)
     for currency in spec.currencies:
         if currency.code == reward.currency:
             ensure_starting_grant(conn, now, player_id, currency)
-    today = paris_day(now, zone)
-    streak = _streak_on(conn, player_id, spec.key, today - timedelta(days=1)) + 1
+    streak = _streak_on(conn, player_id, spec.key, yesterday) + 1
     amount = reward.amount(streak)
     inserted = conn.execute(
         "INSERT INTO daily_claims (player_id, game, day, streak, amount, claimed_at) VALUES (?, ?, ?, ?, ?, ?)"
@@ -124,7 +146,6 @@ def claim(
         ).fetchone()
         streak, amount = int(row[0]), int(row[1])
         balance = ledger.balance(conn, player_id, reward.currency)
-    next_at = day_start(today + timedelta(days=1), zone)
     return DailyClaim(spec.key, inserted is not None, amount, streak, reward.currency, balance, next_at)
 
 
@@ -175,9 +196,7 @@ class DailyService:
         """Claim the named game's daily, or every game's at once, in one write unit."""
         specs = self.specs(game)
         now = self.clock.now()
-        return await self.db.write(
-            lambda conn: [claim(conn, now, self.zone, self.registry, player_id, s) for s in specs]
-        )
+        return await self.db.write(lambda conn: claim(conn, now, self.zone, self.registry, player_id, specs))
 
     async def states(self, player_id: int) -> list[DailyState]:
         now = self.clock.now()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
@@ -164,6 +164,11 @@ def _preview(plan: FusionPlan) -> FusionPreview:
     return FusionPreview(fusions, tuple(plan.confirmations))
 
 
+def _result(written: tuple[Any, bool]) -> FusionResult:
+    stored, fresh = written
+    return FusionResult(tuple(FusionOutcome(**o) for o in stored), replayed=not fresh)
+
+
 class FusionService:
     def __init__(self, db: Database, clock: Clock, catalog: HossCatalog, rng: random.Random) -> None:
         self.db = db
@@ -196,7 +201,10 @@ class FusionService:
 
         def unit(conn: Connection) -> FusionProposal:
             copies, ids = self._select(conn, player_id, card_id, level)
-            loaded, _ = _load(conn, player_id, ids, self.known)
+            # the selected copies are among those just read, visible and owned: planned from them rather
+            # than read again (the fusion's own unit loads and checks them again)
+            by_id = {c.copy_id: fusion_copy(c) for c in copies}
+            loaded = [by_id[i] for i in ids]
             return FusionProposal(tuple(ids), _preview(plan_fusion(loaded)), tuple(copies))
 
         return await self.db.read(unit)
@@ -230,9 +238,33 @@ class FusionService:
         def unit(conn: Connection) -> tuple[Any, bool]:
             return once(conn, idem_key, now, lambda: self._run(conn, now, player_id, ids, confirm, str(key)))
 
-        stored, fresh = await self.db.write(unit)
-        outcomes = tuple(FusionOutcome(**o) for o in stored)
-        return FusionResult(outcomes, replayed=not fresh)
+        return _result(await self.db.write(unit))
+
+    async def fuse_shown(
+        self,
+        player_id: int,
+        card_id: str,
+        level: str,
+        shown: Callable[[list[int]], bool],
+        *,
+        key: str | int,
+        confirm: bool = False,
+    ) -> FusionResult:
+        """A preview's confirmation: select the copies "fuse this card" at `level` picks now and fuse them
+        only if `shown(ids)` says they are exactly the previewed ones (else `hoss.error.fuse.stale`).
+
+        The selection is made in the fusion's own write unit: a separate read before it cost the click a
+        read of the copies, which the unit made again. Otherwise `fuse`, key and confirmation alike."""
+        now = self.clock.now()
+        idem_key = f"hoss:fusion:{player_id}:{key}"
+
+        def unit(conn: Connection) -> tuple[Any, bool]:
+            ids = self._select(conn, player_id, card_id, level, required=False)[1]
+            if not shown(ids):
+                raise NotAllowed("hoss.error.fuse.stale")
+            return once(conn, idem_key, now, lambda: self._run(conn, now, player_id, ids, confirm, str(key)))
+
+        return _result(await self.db.write(unit))
 
     def _run(
         self,

@@ -151,6 +151,23 @@ def test_decimals_use_each_languages_mark() -> None:
     assert format_decimal(0.416666, "fr", ".2f") == "0,42"
 
 
+def test_a_decimal_written_again_asks_babel_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """/card writes a HOSS creature's attack interval at every look: Babel (about 100 µs a number) writes
+    each value once per language and spec, then it is kept."""
+    calls: list[object] = []
+    babels = babel_numbers.format_decimal
+
+    def counted(*args: object, **kwargs: object) -> str:
+        calls.append(args[0])
+        return babels(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(babel_numbers, "format_decimal", counted)
+    assert [format_decimal(7.8125, "fr") for _ in range(3)] == ["7,8125"] * 3
+    assert format_decimal(7.8125, "en") == "7.8125"
+    assert format_decimal(7.8125, "fr", ".2f") == "7,81"
+    assert len(calls) == 3  # fr, en, fr rounded to two decimals
+
+
 def test_no_catalog_text_writes_a_plural_by_hand() -> None:
     """« carte(s) » reads badly and « 1 copies » is wrong: a counted noun is a plural block."""
     by_hand = re.compile(r"\((?:s|es|x)\)")

@@ -42,6 +42,7 @@ SCALED_KEPT = 96  # half-size cards kept decoded for sheets (~136 KB each)
 STRIP_CARDS_KEPT = 128  # cards kept decoded at a strip's size (~87 KB each at 40 %)
 SHEETS_KEPT = 16  # whole sheets kept as PNG (a booster's all face down is the same for every buyer)
 STRIPS_KEPT = 64  # whole strips kept as PNG (a Pillz line-up is sent again at each move of its duel)
+IMAGES_KEPT = 64  # whole cards kept as PNG for /card and the « Voir une carte » selects (~45 KB each)
 
 
 @cache
@@ -138,6 +139,10 @@ class CardImages:
         # decoded and scaled when they were in an earlier one, and only encodes the picture (decoding and
         # scaling were half of a strip's drawing: 29 strips in 120 Pillz moves).
         self._strip_cards: _Kept[tuple[str, float], Image.Image] = _Kept(STRIP_CARDS_KEPT)
+        # A card looked at (/card, « Voir une carte ») is the same file at every look: kept by its cache
+        # name (which changes with the card, its copy, the language and the drawing's versions), it is
+        # sent without a worker thread reading the folder again.
+        self._images: _Kept[str, CardImage] = _Kept(IMAGES_KEPT)
 
     def art(self, game: str) -> CardArt | None:
         spec = self.registry.get(game)
@@ -186,14 +191,19 @@ class CardImages:
         return CardImage(f"{game}-{card_id}.png", data, request.art.color(request.card, request.copy))
 
     async def image(self, game: str, card_id: str, copy: CardCopy | None, locale: str | None) -> CardImage:
-        """`image_now` in a worker thread; concurrent calls for one key share one drawing."""
+        """`image_now` in a worker thread, or the image kept from an earlier call; concurrent calls for one
+        key share one drawing."""
         name = self.request(game, card_id, copy, locale).name
+        kept = self._images.known(name)
+        if kept is not None:
+            return kept
         pending = self._inflight.get(name)
         if pending is None:
             pending = asyncio.ensure_future(asyncio.to_thread(self.image_now, game, card_id, copy, locale))
             self._inflight[name] = pending
             pending.add_done_callback(lambda _done: self._inflight.pop(name, None))
-        return await asyncio.shield(pending)
+        image = await asyncio.shield(pending)
+        return self._images.get(name, lambda: image)
 
     def sheet_now(
         self, game: str, cells: Sequence[tuple[str, CardCopy] | None], locale: str | None, columns: int

@@ -59,6 +59,27 @@ def test_a_hit_returns_the_same_bytes_without_drawing(
     assert first.color == 0xC0A0FF  # holo
 
 
+async def test_a_card_looked_at_again_is_not_read_from_the_folder(
+    monkeypatch: pytest.MonkeyPatch, images: CardImages
+) -> None:
+    """/card sends a card's file at every look: the second look neither draws nor reads the folder."""
+    drawn = count_drawings(monkeypatch, images)
+    reads: list[str] = []
+    folder = images.cache.get
+
+    def reading(name: str) -> bytes | None:
+        reads.append(name)
+        return folder(name)
+
+    monkeypatch.setattr(images.cache, "get", reading)
+    first = await images.image("hoss", "orc_mage_1", None, "fr")
+    again = await images.image("hoss", "orc_mage_1", None, "fr")
+    other = await images.image("hoss", "orc_mage_1", CardCopy("or", 2, False), "fr")
+    assert again == first
+    assert other.data != first.data
+    assert (len(drawn), len(reads)) == (2, 2)  # one of each per distinct picture
+
+
 def test_each_part_of_the_key_is_its_own_file(images: CardImages) -> None:
     base = ("hoss", "orc_mage_1")
     for copy, locale in [

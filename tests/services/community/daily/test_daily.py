@@ -4,7 +4,10 @@ day, idempotent claims (30 at once), every game in one claim, and the ledger row
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any, cast
 
 import pytest
 
@@ -153,6 +156,34 @@ async def test_without_a_game_every_daily_is_claimed(
     with pytest.raises(BadInput) as refused:
         await daily.claim(1, "chess")
     assert refused.value.key == "daily.error.no_daily"
+
+
+@pytest.mark.sqlite_only("the unit's statements counted by SQLite's trace callback")
+async def test_every_games_daily_in_one_unit_makes_sure_of_the_player_once(
+    db: Database, clock: ManualClock, daily: DailyService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/daily claims every game's daily in one write unit: the player is made sure of once for them all,
+    each game's claim and credit on its own."""
+    statements: list[str] = []
+    write = db.write
+
+    async def traced(unit: Callable[[Connection], Any], **kwargs: Any) -> Any:
+        def counting(conn: Connection) -> Any:
+            raw = cast(sqlite3.Connection, conn)
+            raw.set_trace_callback(statements.append)
+            try:
+                return unit(conn)
+            finally:
+                raw.set_trace_callback(None)
+
+        return await write(counting, **kwargs)
+
+    await daily.claim(7, "hoss")  # the player made, the starting wallets granted
+    monkeypatch.setattr(db, "write", traced)
+    claims = [c for c in await daily.claim(7) if c.game in OURS]
+    assert [(c.game, c.credited) for c in claims] == [("hoss", False), ("pillz", True)]
+    assert sum(s.startswith("INSERT INTO players") for s in statements) == 1
+    assert sum(s.startswith("INSERT INTO daily_claims") for s in statements) == len(daily.specs(None))
 
 
 async def test_states_read_without_claiming(db: Database, clock: ManualClock, daily: DailyService) -> None:
