@@ -18,7 +18,7 @@
    while 50 users send /profile at `--rate` commands per second; the p99 of /profile must stay within
    25 ms. Each run starts a new bot (the pool starts with its first lab, as in production) and first
    measures the same load without any lab; `--runs` runs, the medians printed beside each other. Twice:
-   the workers at their niceness alone, then under SCHED_IDLE as well (the default).
+   the workers at their niceness alone (the default), then under SCHED_IDLE as well.
 
     python -m benchmarks.lab [--battles 1000] [--runs 3] [--labs 5] [--rate 100] [--seconds 5]
         [--games HOSS,Dinocard,Pillz,Immortals] [--part both|side|latency]
