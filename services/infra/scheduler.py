@@ -54,6 +54,7 @@ __all__ = [
     "Scheduler",
     "Weekly",
     "cancel",
+    "move",
     "schedule",
 ]
 
@@ -95,12 +96,40 @@ def schedule(
     row = conn.execute(
         "INSERT INTO jobs (kind, due_at, payload, period_key, created_at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (kind, period_key) DO NOTHING RETURNING id",
-        (kind, to_db(_aware(due)), json.dumps(dict(payload or {}), sort_keys=True), period_key, to_db(now)),
+        (kind, to_db(_aware(due)), _payload_text(payload), period_key, to_db(now)),
     ).fetchone()
     if row is None:
         return None
     announce(conn, TOPIC, to_db(due))
     return int(row[0])
+
+
+def move(
+    conn: Connection, now: datetime, job_id: int, kind: str, due: datetime, payload: Mapping[str, Any] | None
+) -> bool:
+    """Give a pending job a new due time in the caller's write unit: what cancelling it and scheduling the
+    same job again would do, in one guarded statement instead of a withdrawn row and a new one (its
+    `created_at` becomes now, when it was armed again, as the new row's would).
+
+    False (nothing changed: the caller schedules a new job) when the job fired, failed, was cancelled, is
+    waiting for a retry (its attempts would make it due at once) or is not this kind and payload. A job
+    being fired meanwhile is not moved: its claim and this update exclude each other, on SQLite by the one
+    writer, on PostgreSQL by the row's lock (the claim's due time and state are checked again after it).
+    Announced like `schedule`, so a dispatcher sleeping past the new time wakes.
+    """
+    cursor = conn.execute(
+        "UPDATE jobs SET due_at = ?, created_at = ? WHERE id = ? AND state = 'due' AND attempts = 0"
+        " AND kind = ? AND payload = ?",
+        (to_db(_aware(due)), to_db(now), job_id, kind, _payload_text(payload)),
+    )
+    if cursor.rowcount != 1:
+        return False
+    announce(conn, TOPIC, to_db(due))
+    return True
+
+
+def _payload_text(payload: Mapping[str, Any] | None) -> str:
+    return json.dumps(dict(payload or {}), sort_keys=True)
 
 
 def cancel(conn: Connection, job_id: int) -> bool:
