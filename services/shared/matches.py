@@ -531,7 +531,10 @@ class Matches(Generic[S, M]):
         payload: Mapping[str, Any],
     ) -> M:
         """Replace the match's pending job by a `kind` job due at `due` (one save): a job of an earlier
-        version is withdrawn, so it can never act on a later state."""
+        version is withdrawn, so it can never act on a later state. The same job still pending (its kind
+        and payload) is moved instead, keeping its id (`scheduler.move`: one update, not two statements)."""
+        if match.deadline_job is not None and jobs.move(conn, now, match.deadline_job, kind, due, payload):
+            return self.save(conn, match, now, deadline_at=due)
         return self.save(conn, match, now, **self.deadline(conn, now, match, kind, due, payload))
 
     def deadline(
