@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -51,10 +51,12 @@ __all__ = [
     "Hourly",
     "Job",
     "JobHandler",
+    "Move",
     "Scheduler",
     "Weekly",
     "cancel",
     "move",
+    "move_all",
     "schedule",
 ]
 
@@ -117,15 +119,40 @@ def move(
     writer, on PostgreSQL by the row's lock (the claim's due time and state are checked again after it).
     Announced like `schedule`, so a dispatcher sleeping past the new time wakes.
     """
-    cursor = conn.execute(
-        "UPDATE jobs SET due_at = ?, created_at = ? WHERE id = ? AND state = 'due' AND attempts = 0"
-        " AND kind = ? AND payload = ?",
-        (to_db(_aware(due)), to_db(now), job_id, kind, _payload_text(payload)),
-    )
-    if cursor.rowcount != 1:
-        return False
-    announce(conn, TOPIC, to_db(due))
-    return True
+    return job_id in move_all(conn, now, [Move(job_id, kind, due, payload)])
+
+
+@dataclass(frozen=True)
+class Move:
+    """A pending job (`job_id`, which must still be this kind and payload) to fall due at `due`."""
+
+    job_id: int
+    kind: str
+    due: datetime
+    payload: Mapping[str, Any] | None
+
+
+def move_all(conn: Connection, now: datetime, moves: Sequence[Move]) -> set[int]:
+    """`move` for several jobs in one statement (a game's deadline and its reminders); returns the ids
+    moved, the others unchanged for the caller to replace."""
+    if not moves:
+        return set()
+    cases = " ".join("WHEN ? THEN ?" for _ in moves)
+    guards = " OR ".join("(id = ? AND kind = ? AND payload = ?)" for _ in moves)
+    rows = conn.execute(
+        f"UPDATE jobs SET due_at = CASE id {cases} END, created_at = ?"
+        f" WHERE state = 'due' AND attempts = 0 AND ({guards}) RETURNING id",
+        (
+            *(value for m in moves for value in (m.job_id, to_db(_aware(m.due)))),
+            to_db(now),
+            *(value for m in moves for value in (m.job_id, m.kind, _payload_text(m.payload))),
+        ),
+    ).fetchall()
+    moved = {int(row[0]) for row in rows}
+    for m in moves:
+        if m.job_id in moved:
+            announce(conn, TOPIC, to_db(m.due))
+    return moved
 
 
 def _payload_text(payload: Mapping[str, Any] | None) -> str:

@@ -1,9 +1,10 @@
 """A match's pending jobs set anew (`match_jobs`: a Chocobataille game's stage and reminders).
 
 Each call to act re-arms the same jobs at new times: the same kinds, the same payloads. Withdrawing them
-and scheduling new ones cost a cancel and two inserts per job in the move's write unit (issue 39: nine of
-a Chocobataille turn's statements); a job still pending is moved instead (`scheduler.move`), keeping its
-id, so the handlers' check that a firing job is still the match's (`Matches.is_current`) holds as before.
+and scheduling new ones cost a cancel and two inserts per job in the move's write unit (issue 39: 11 of a
+Chocobataille turn's statements, 2 now); the jobs still pending are moved instead, in one statement
+(`scheduler.move_all`), keeping their ids, so the handlers' check that a firing job is still the match's
+(`Matches.is_current`) holds as before.
 A job that fired, waits for a retry or is no longer wanted is withdrawn and replaced as `disarm` and
 `add_job` did.
 """
@@ -30,11 +31,21 @@ def rearm(conn: Connection, now: datetime, match_id: int, wanted: Sequence[Wante
     ).fetchall()
     pending = [(int(row[0]), row[1], json.loads(row[2])) for row in rows if row[3] == "due"]
     dropped = [int(row[0]) for row in rows if row[3] != "due"]
+    moves: list[jobs.Move] = []
+    new: list[Wanted] = []
     for kind, due, payload in wanted:
         same = next((p for p in pending if p[1] == kind and p[2] == dict(payload)), None)
-        if same is not None and jobs.move(conn, now, same[0], kind, due, payload):
+        if same is None:
+            new.append((kind, due, payload))
+        else:
             pending.remove(same)
-            continue
+            moves.append(jobs.Move(same[0], kind, due, payload))
+    moved = jobs.move_all(conn, now, moves)
+    for m in moves:
+        if m.job_id not in moved:  # waiting for a retry, or fired meanwhile: replaced
+            pending.append((m.job_id, m.kind, m.payload))
+            new.append((m.kind, m.due, m.payload or {}))
+    for kind, due, payload in new:
         job = jobs.schedule(conn, now, kind, due, payload)
         if job is not None:
             conn.execute("INSERT INTO match_jobs (match_id, job_id) VALUES (?, ?)", (match_id, job))

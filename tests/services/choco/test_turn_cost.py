@@ -163,8 +163,8 @@ async def test_a_turn_moves_the_next_players_deadlines_instead_of_replacing_them
     registry: GameRegistry,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The deadline and the two reminders are re-armed by one update each, keeping their ids: a withdrawn
-    row and a new one (with its link to the game) per job before, 11 statements on the jobs instead of 4."""
+    """The deadline and the two reminders are re-armed by one update, keeping their ids: a withdrawn row
+    and a new one (with its link to the game) per job before, 11 statements on the jobs instead of 2."""
     game = await started(db, clock, catalog, decks, games, registry)
     clock.advance(timedelta(hours=2))
 
@@ -195,7 +195,7 @@ async def test_a_turn_moves_the_next_players_deadlines_instead_of_replacing_them
     assert (await games.declare_text(game.id, player, turn_text(game))).status == "played"
     monkeypatch.undo()
     on_jobs = [sql for sql in seen if " jobs " in sql or "match_jobs" in sql]
-    assert len(on_jobs) == 4, on_jobs
+    assert len(on_jobs) == 2, on_jobs
     after = await armed()
     assert [(id_, kind, payload) for id_, kind, _, payload in after] == [
         (id_, kind, payload) for id_, kind, _, payload in before
@@ -207,3 +207,39 @@ async def test_a_turn_moves_the_next_players_deadlines_instead_of_replacing_them
         to_db(deadline - timedelta(hours=1)),
     ]
     assert await cancelled() == withdrawn_before
+
+
+async def test_a_deadline_waiting_for_its_retry_is_replaced_and_the_reminders_still_move(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+) -> None:
+    """A job with a failed attempt would be due at once if moved a day ahead (services/infra/scheduler.py):
+    the turn withdraws it and arms a new one, as every turn did before; the others move."""
+    game = await started(db, clock, catalog, decks, games, registry)
+
+    def jobs_of(conn: Any) -> list[tuple[int, str, str]]:
+        rows = conn.execute(
+            "SELECT j.id, j.kind, j.state FROM jobs j JOIN match_jobs m ON m.job_id = j.id"
+            " WHERE m.match_id = ? ORDER BY j.id",
+            (game.match_id,),
+        ).fetchall()
+        return [tuple(row) for row in rows]
+
+    before = await db.read(jobs_of)
+    (failing,) = [job_id for job_id, kind, _ in before if kind == "choco:deadline"]
+    await db.write(lambda conn: conn.execute("UPDATE jobs SET attempts = 1 WHERE id = ?", (failing,)))
+    player = game.player(game.state.active)
+    assert (await games.declare_text(game.id, player, turn_text(game))).status == "played"
+    after = await db.read(jobs_of)
+    reminders = [(job_id, kind, state) for job_id, kind, state in before if kind == "choco:reminder"]
+    assert after[:2] == reminders
+    (deadline,) = after[2:]
+    assert deadline[1:] == ("choco:deadline", "due") and deadline[0] > failing
+    state = await db.read(
+        lambda conn: conn.execute("SELECT state FROM jobs WHERE id = ?", (failing,)).fetchone()[0]
+    )
+    assert state == "cancelled"
