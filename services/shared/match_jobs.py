@@ -5,8 +5,8 @@ and scheduling new ones cost a cancel and two inserts per job in the move's writ
 Chocobataille turn's statements, 2 now); the jobs still pending are moved instead, in one statement
 (`scheduler.move_all`), keeping their ids, so the handlers' check that a firing job is still the match's
 (`Matches.is_current`) holds as before.
-A job that fired, waits for a retry or is no longer wanted is withdrawn and replaced as `disarm` and
-`add_job` did.
+A job that fired, waits for a retry or is no longer wanted is withdrawn (and replaced) as a withdrawal
+and a new job did before; `Matches.disarm` withdraws them all.
 """
 
 from __future__ import annotations

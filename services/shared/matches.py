@@ -559,22 +559,8 @@ class Matches(Generic[S, M]):
 
     # --- several pending jobs per match (`match_jobs`: stages, reminders...) ------------------------------
 
-    def add_job(
-        self,
-        conn: Connection,
-        now: datetime,
-        match_id: int,
-        kind: str,
-        due: datetime,
-        payload: Mapping[str, Any],
-    ) -> None:
-        """One more pending job of the match (no save), withdrawn with the others by `disarm`."""
-        job = jobs.schedule(conn, now, kind, due, payload)
-        if job is not None:
-            conn.execute("INSERT INTO match_jobs (match_id, job_id) VALUES (?, ?)", (match_id, job))
-
     def disarm(self, conn: Connection, match_id: int) -> None:
-        """Withdraw every job `add_job` gave the match (no save)."""
+        """Withdraw every job the match was given (`services/shared/match_jobs.py`; no save)."""
         rows = conn.execute("SELECT job_id FROM match_jobs WHERE match_id = ?", (match_id,)).fetchall()
         for (job_id,) in rows:
             jobs.cancel(conn, int(job_id))
