@@ -241,7 +241,8 @@ async def test_a_deadline_waiting_for_its_retry_is_replaced_and_the_reminders_st
     reminders = [(job_id, kind, state) for job_id, kind, state in before if kind == "choco:reminder"]
     assert after[:2] == reminders
     (deadline,) = after[2:]
-    assert deadline[1:] == ("choco:deadline", "due") and deadline[0] > failing
+    assert deadline[1:] == ("choco:deadline", "due")
+    assert deadline[0] > failing
     state = await db.read(
         lambda conn: conn.execute("SELECT state FROM jobs WHERE id = ?", (failing,)).fetchone()[0]
     )
