@@ -5,8 +5,9 @@ card of their pioche is destroyed; at 3 D (72 h) the turn is passed; the second 
 engine/choco/penalties.py applies the game effect). Reminders go to the player before D (12 h and 1 h by
 default). The game row holds `deadline_at` (D), `pass_at` (3 D) and `stage` (1 once the D penalty is
 applied); ONE `choco.deadline` job waits for the next stage, plus the reminders, all recorded as the
-match's jobs (`match_jobs`, services/shared/matches.py): moving a deadline or ending a turn cancels
-them in the same transaction, and a handler acts only for a job still recorded there (`is_current`).
+match's jobs (`match_jobs`, services/shared/matches.py): a new call to act moves them (or replaces those
+that fired), ending a turn cancels them, in the same transaction, and a handler acts only for a job still
+recorded there (`is_current`).
 
 A declared absence pauses the clock: the deadlines of the player to act move by its length, and a turn
 that starts during an absence starts counting when it ends. Decisions: docs/choco/referee.md.
@@ -23,6 +24,7 @@ from services.choco.game_store import MATCHES, PRACTICE, GameRow, live_games, sa
 from services.choco.leagues import guild_choco_settings
 from services.infra import guild_settings
 from services.infra.heartbeat import PERIOD
+from services.shared.match_jobs import Wanted, rearm
 from store.connection import Connection
 
 DEADLINE_JOB = "choco:deadline"
@@ -60,23 +62,20 @@ def is_current(conn: Connection, game: GameRow, job_id: int) -> bool:
     return MATCHES.is_current(conn, game.match_id, job_id)
 
 
-def _schedule(conn: Connection, now: datetime, game: GameRow, kind: str, due: datetime, **extra: int) -> None:
-    """A job naming the game by its number, as jobs armed before the game moved to the matches did."""
-    MATCHES.add_job(conn, now, game.match_id, kind, due, {"game": game.id, **extra})
-
-
 def schedule_jobs(conn: Connection, now: datetime, game: GameRow) -> None:
-    """(Re)create the jobs of the game's current deadlines."""
-    disarm(conn, game)
-    if game.status != "live" or game.deadline_at is None or game.pass_at is None:
-        return
-    due = game.deadline_at if game.stage == 0 else game.pass_at
-    _schedule(conn, now, game, DEADLINE_JOB, due)
-    if game.stage == 0 and game.mode != PRACTICE:
-        for hours in guild_choco_settings(conn, game.guild_id).reminder_hours:
-            when = game.deadline_at - timedelta(hours=hours)
-            if when > now:
-                _schedule(conn, now, game, REMINDER_JOB, when, hours=hours)
+    """(Re)arm the jobs of the game's current deadlines: the pending ones move (services/shared/match_jobs.py).
+
+    Jobs name the game by its number, as jobs armed before the game moved to the matches did."""
+    wanted: list[Wanted] = []
+    if game.status == "live" and game.deadline_at is not None and game.pass_at is not None:
+        due = game.deadline_at if game.stage == 0 else game.pass_at
+        wanted.append((DEADLINE_JOB, due, {"game": game.id}))
+        if game.stage == 0 and game.mode != PRACTICE:
+            for hours in guild_choco_settings(conn, game.guild_id).reminder_hours:
+                when = game.deadline_at - timedelta(hours=hours)
+                if when > now:
+                    wanted.append((REMINDER_JOB, when, {"game": game.id, "hours": hours}))
+    rearm(conn, now, game.match_id, wanted)
 
 
 def start_clock(conn: Connection, now: datetime, game: GameRow) -> GameRow:

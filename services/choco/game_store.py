@@ -304,16 +304,15 @@ def log(
     kind: str,
     data: dict[str, Any] | None = None,
 ) -> int:
-    """Append to the game's log (actions, penalties, absences, referee acts): its history, in order."""
+    """Append to the game's log (actions, penalties, absences, referee acts): its history, in order.
+
+    The next number is taken in the insert itself, not read first (one statement of every turn's unit)."""
     row = conn.execute(
-        "SELECT COALESCE(MAX(seq), 0) + 1 FROM choco_game_log WHERE match_id = ?", (game.match_id,)
-    )
-    seq = int(row.fetchone()[0])
-    conn.execute(
-        "INSERT INTO choco_game_log (match_id, seq, at, actor_id, kind, data) VALUES (?, ?, ?, ?, ?, ?)",
-        (game.match_id, seq, to_db(now), actor_id, kind, json.dumps(data or {}, sort_keys=True)),
-    )
-    return seq
+        "INSERT INTO choco_game_log (match_id, seq, at, actor_id, kind, data)"
+        " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM choco_game_log WHERE match_id = ? RETURNING seq",
+        (game.match_id, to_db(now), actor_id, kind, json.dumps(data or {}, sort_keys=True), game.match_id),
+    ).fetchone()
+    return int(row[0])
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -51,9 +51,12 @@ __all__ = [
     "Hourly",
     "Job",
     "JobHandler",
+    "Move",
     "Scheduler",
     "Weekly",
     "cancel",
+    "move",
+    "move_all",
     "schedule",
 ]
 
@@ -95,12 +98,65 @@ def schedule(
     row = conn.execute(
         "INSERT INTO jobs (kind, due_at, payload, period_key, created_at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (kind, period_key) DO NOTHING RETURNING id",
-        (kind, to_db(_aware(due)), json.dumps(dict(payload or {}), sort_keys=True), period_key, to_db(now)),
+        (kind, to_db(_aware(due)), _payload_text(payload), period_key, to_db(now)),
     ).fetchone()
     if row is None:
         return None
     announce(conn, TOPIC, to_db(due))
     return int(row[0])
+
+
+def move(
+    conn: Connection, now: datetime, job_id: int, kind: str, due: datetime, payload: Mapping[str, Any] | None
+) -> bool:
+    """Give a pending job a new due time in the caller's write unit: what cancelling it and scheduling the
+    same job again would do, in one guarded statement instead of a withdrawn row and a new one (its
+    `created_at` becomes now, when it was armed again, as the new row's would).
+
+    False (nothing changed: the caller schedules a new job) when the job fired, failed, was cancelled, is
+    waiting for a retry (its attempts would make it due at once) or is not this kind and payload. A job
+    being fired meanwhile is not moved: its claim and this update exclude each other, on SQLite by the one
+    writer, on PostgreSQL by the row's lock (the claim's due time and state are checked again after it).
+    Announced like `schedule`, so a dispatcher sleeping past the new time wakes.
+    """
+    return job_id in move_all(conn, now, [Move(job_id, kind, due, payload)])
+
+
+@dataclass(frozen=True)
+class Move:
+    """A pending job (`job_id`, which must still be this kind and payload) to fall due at `due`."""
+
+    job_id: int
+    kind: str
+    due: datetime
+    payload: Mapping[str, Any] | None
+
+
+def move_all(conn: Connection, now: datetime, moves: Sequence[Move]) -> set[int]:
+    """`move` for several jobs in one statement (a game's deadline and its reminders); returns the ids
+    moved, the others unchanged for the caller to replace."""
+    if not moves:
+        return set()
+    cases = " ".join("WHEN ? THEN ?" for _ in moves)
+    guards = " OR ".join("(id = ? AND kind = ? AND payload = ?)" for _ in moves)
+    rows = conn.execute(
+        f"UPDATE jobs SET due_at = CASE id {cases} END, created_at = ?"
+        f" WHERE state = 'due' AND attempts = 0 AND ({guards}) RETURNING id",
+        (
+            *(value for m in moves for value in (m.job_id, to_db(_aware(m.due)))),
+            to_db(now),
+            *(value for m in moves for value in (m.job_id, m.kind, _payload_text(m.payload))),
+        ),
+    ).fetchall()
+    moved = {int(row[0]) for row in rows}
+    for m in moves:
+        if m.job_id in moved:
+            announce(conn, TOPIC, to_db(m.due))
+    return moved
+
+
+def _payload_text(payload: Mapping[str, Any] | None) -> str:
+    return json.dumps(dict(payload or {}), sort_keys=True)
 
 
 def cancel(conn: Connection, job_id: int) -> bool:

@@ -531,7 +531,10 @@ class Matches(Generic[S, M]):
         payload: Mapping[str, Any],
     ) -> M:
         """Replace the match's pending job by a `kind` job due at `due` (one save): a job of an earlier
-        version is withdrawn, so it can never act on a later state."""
+        version is withdrawn, so it can never act on a later state. The same job still pending (its kind
+        and payload) is moved instead, keeping its id (`scheduler.move`: one update, not two statements)."""
+        if match.deadline_job is not None and jobs.move(conn, now, match.deadline_job, kind, due, payload):
+            return self.save(conn, match, now, deadline_at=due)
         return self.save(conn, match, now, **self.deadline(conn, now, match, kind, due, payload))
 
     def deadline(
@@ -556,22 +559,8 @@ class Matches(Generic[S, M]):
 
     # --- several pending jobs per match (`match_jobs`: stages, reminders...) ------------------------------
 
-    def add_job(
-        self,
-        conn: Connection,
-        now: datetime,
-        match_id: int,
-        kind: str,
-        due: datetime,
-        payload: Mapping[str, Any],
-    ) -> None:
-        """One more pending job of the match (no save), withdrawn with the others by `disarm`."""
-        job = jobs.schedule(conn, now, kind, due, payload)
-        if job is not None:
-            conn.execute("INSERT INTO match_jobs (match_id, job_id) VALUES (?, ?)", (match_id, job))
-
     def disarm(self, conn: Connection, match_id: int) -> None:
-        """Withdraw every job `add_job` gave the match (no save)."""
+        """Withdraw every job the match was given (`services/shared/match_jobs.py`; no save)."""
         rows = conn.execute("SELECT job_id FROM match_jobs WHERE match_id = ?", (match_id,)).fetchall()
         for (job_id,) in rows:
             jobs.cancel(conn, int(job_id))

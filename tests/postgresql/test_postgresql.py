@@ -14,7 +14,7 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from core.errors import InsufficientFunds
-from services.infra import ledger, outbox
+from services.infra import ledger, outbox, scheduler
 from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import CLAIM, Outbox
@@ -152,6 +152,37 @@ async def test_a_job_another_process_arms_wakes_this_dispatcher_only_if_sooner(
         await sleeps.until(START + timedelta(minutes=1))
         clock.advance(timedelta(minutes=1))
         await asyncio.wait_for(fired.wait(), 5)
+    finally:
+        await dispatcher.stop()
+
+
+async def test_a_job_another_process_moves_sooner_wakes_this_dispatcher_and_fires_once(
+    processes: tuple[PostgresDatabase, PostgresDatabase],
+) -> None:
+    """`scheduler.move` is announced like `schedule`: the job moved by the first process to a minute from
+    now fires then, once, in the second, which slept until its former time (a game's re-armed deadline)."""
+    clock = ManualClock(START)
+    sleeps = Sleeps(clock)
+    first, second = processes
+    fired: list[int] = []
+    woke = asyncio.Event()
+    dispatcher = Scheduler(cast(Database, second), clock, ZoneInfo("Europe/Paris"))
+    dispatcher.on("tick", lambda conn, job, now: fired.append(job.id))
+    dispatcher.after_fire.append(woke.set)
+    arming = Scheduler(cast(Database, first), clock, ZoneInfo("Europe/Paris"))  # never started: arms only
+    job = await arming.add("tick", START + timedelta(hours=1), {"game": 1})
+    assert job is not None
+    await dispatcher.start()
+    try:
+        await sleeps.until(START + timedelta(hours=1))
+        soon = START + timedelta(minutes=1)
+        assert await first.write(lambda conn: scheduler.move(conn, START, job, "tick", soon, {"game": 1}))
+        await sleeps.until(soon)
+        clock.advance(timedelta(minutes=1))
+        await asyncio.wait_for(woke.wait(), 5)
+        clock.advance(timedelta(hours=1))
+        assert await dispatcher.run_due() == 0
+        assert fired == [job]
     finally:
         await dispatcher.stop()
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from core.clock import ManualClock
+from core.clock import ManualClock, to_db
 from core.errors import NotFound
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
@@ -133,3 +133,117 @@ async def test_a_threads_game_is_found_with_one_load_and_only_from_its_server(
     assert len(parsed) == 1
     with pytest.raises(NotFound):
         await games.game_here(77, ALICE, GUILD + 1)
+
+
+class _Counted:
+    """The unit's connection, recording each statement it runs."""
+
+    def __init__(self, conn: Any, seen: list[str]) -> None:
+        self._conn = conn
+        self._seen = seen
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        self._seen.append(sql)
+        return self._conn.execute(sql, *args)
+
+    def executemany(self, sql: str, *args: Any) -> Any:
+        self._seen.append(sql)
+        return self._conn.executemany(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+async def test_a_turn_moves_the_next_players_deadlines_instead_of_replacing_them(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deadline and the two reminders are re-armed by one update, keeping their ids: a withdrawn row
+    and a new one (with its link to the game) per job before, 11 statements on the jobs instead of 2."""
+    game = await started(db, clock, catalog, decks, games, registry)
+    clock.advance(timedelta(hours=2))
+
+    def armed() -> Any:
+        return db.read(
+            lambda conn: conn.execute(
+                "SELECT j.id, j.kind, j.due_at, j.payload FROM jobs j JOIN match_jobs m ON m.job_id = j.id"
+                " WHERE m.match_id = ? AND j.state = 'due' ORDER BY j.kind, j.due_at",
+                (game.match_id,),
+            ).fetchall()
+        )
+
+    def cancelled() -> Any:
+        return db.read(
+            lambda conn: conn.execute("SELECT COUNT(*) FROM jobs WHERE state = 'cancelled'").fetchone()[0]
+        )
+
+    before = await armed()
+    withdrawn_before = await cancelled()
+    seen: list[str] = []
+    write = db.write
+
+    def counted(unit: Any, **options: Any) -> Any:
+        return write(lambda conn: unit(_Counted(conn, seen)), **options)
+
+    monkeypatch.setattr(db, "write", counted)
+    player = game.player(game.state.active)
+    assert (await games.declare_text(game.id, player, turn_text(game))).status == "played"
+    monkeypatch.undo()
+    on_jobs = [sql for sql in seen if " jobs " in sql or "match_jobs" in sql]
+    assert len(on_jobs) == 2, on_jobs
+    logged = [sql for sql in seen if "choco_game_log" in sql]
+    assert len(logged) == 1, logged  # the entry's number taken by its insert, not read before it
+    assert len(seen) == 11, seen
+    after = await armed()
+    assert [(id_, kind, payload) for id_, kind, _, payload in after] == [
+        (id_, kind, payload) for id_, kind, _, payload in before
+    ]
+    deadline = clock.now() + timedelta(hours=24)
+    assert [due for _, _, due, _ in after] == [
+        to_db(deadline),
+        to_db(deadline - timedelta(hours=12)),
+        to_db(deadline - timedelta(hours=1)),
+    ]
+    assert await cancelled() == withdrawn_before
+
+
+async def test_a_deadline_waiting_for_its_retry_is_replaced_and_the_reminders_still_move(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+) -> None:
+    """A job with a failed attempt would be due at once if moved a day ahead (services/infra/scheduler.py):
+    the turn withdraws it and arms a new one, as every turn did before; the others move."""
+    game = await started(db, clock, catalog, decks, games, registry)
+
+    def jobs_of(conn: Any) -> list[tuple[int, str, str]]:
+        rows = conn.execute(
+            "SELECT j.id, j.kind, j.state FROM jobs j JOIN match_jobs m ON m.job_id = j.id"
+            " WHERE m.match_id = ? ORDER BY j.id",
+            (game.match_id,),
+        ).fetchall()
+        return [tuple(row) for row in rows]
+
+    before = await db.read(jobs_of)
+    (failing,) = [job_id for job_id, kind, _ in before if kind == "choco:deadline"]
+    await db.write(lambda conn: conn.execute("UPDATE jobs SET attempts = 1 WHERE id = ?", (failing,)))
+    player = game.player(game.state.active)
+    assert (await games.declare_text(game.id, player, turn_text(game))).status == "played"
+    after = await db.read(jobs_of)
+    reminders = [(job_id, kind, state) for job_id, kind, state in before if kind == "choco:reminder"]
+    assert after[:2] == reminders
+    (deadline,) = after[2:]
+    assert deadline[1:] == ("choco:deadline", "due")
+    assert deadline[0] > failing
+    state = await db.read(
+        lambda conn: conn.execute("SELECT state FROM jobs WHERE id = ?", (failing,)).fetchone()[0]
+    )
+    assert state == "cancelled"

@@ -445,3 +445,60 @@ async def test_jobs_of_unknown_due_time_wake_the_dispatcher(
     await sleeps.until(START + timedelta(minutes=1))
     clock.advance(timedelta(minutes=1))
     await asyncio.wait_for(fired.wait(), timeout=2)
+
+
+async def test_a_moved_job_fires_once_at_its_new_time_and_a_sooner_one_wakes_the_dispatcher(
+    db: Database, sched: Scheduler, clock: ManualClock
+) -> None:
+    """`move` is what cancelling a job and scheduling it again at another time did, in one update."""
+    sleeps = Sleeps(clock)
+    sched.on("reward", pay("test.reward"))
+    fired = asyncio.Event()
+    sched.after_fire.append(fired.set)
+    await sched.start()
+    job_id = await sched.add("reward", clock.now() + timedelta(hours=1), {"game": 7})
+    assert job_id is not None
+    await sleeps.until(START + timedelta(hours=1))
+
+    def move(to: timedelta, payload: dict[str, int], kind: str = "reward") -> Callable[[Connection], bool]:
+        return lambda conn: scheduler.move(conn, clock.now(), job_id, kind, clock.now() + to, payload)
+
+    assert await db.write(move(timedelta(minutes=1), {"game": 8})) is False  # another job's payload
+    assert await db.write(move(timedelta(minutes=1), {"game": 7}, "other")) is False
+    assert await db.write(move(timedelta(minutes=1), {"game": 7})) is True
+    await sleeps.until(START + timedelta(minutes=1))  # woken by the sooner time
+    clock.advance(timedelta(minutes=1))
+    await asyncio.wait_for(fired.wait(), timeout=2)
+    assert await payments(db, "test.reward") == [str(job_id)]
+    assert await db.write(move(timedelta(hours=2), {"game": 7})) is False  # fired: the caller schedules anew
+    clock.advance(timedelta(hours=3))
+    assert await sched.run_due() == 0
+    assert await payments(db, "test.reward") == [str(job_id)]
+
+
+async def test_a_job_waiting_for_its_retry_or_cancelled_is_not_moved(
+    db: Database, sched: Scheduler, clock: ManualClock
+) -> None:
+    """A retry's attempts would make a job moved far ahead due at once (a clock set back): it is replaced."""
+
+    def broken(conn: Connection, job: Job, now: datetime) -> None:
+        raise RuntimeError("boom")
+
+    sched.on("broken", broken)
+    failing = await sched.add("broken", clock.now())
+    assert failing is not None
+    assert await sched.run_due() == 0
+    assert (await job_row(db, failing))["attempts"] == 1
+    later = clock.now() + timedelta(days=1)
+    assert (
+        await db.write(lambda conn: scheduler.move(conn, clock.now(), failing, "broken", later, None))
+        is False
+    )
+    withdrawn = await sched.add("broken", later)
+    assert withdrawn is not None
+    assert await db.write(lambda conn: scheduler.cancel(conn, withdrawn)) is True
+    assert (
+        await db.write(lambda conn: scheduler.move(conn, clock.now(), withdrawn, "broken", later, None))
+        is False
+    )
+    assert (await job_row(db, withdrawn))["state"] == "cancelled"

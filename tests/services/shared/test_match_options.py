@@ -4,14 +4,16 @@ it back, and the game's own "no such challenge" message."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 import pytest
 
-from core.clock import ManualClock
+from core.clock import ManualClock, to_db
 from core.errors import NotAllowed, NotFound
 from services.infra.scheduler import Scheduler
 from services.shared.challenges import Challenges, ChallengeTexts
+from services.shared.match_jobs import rearm
 from services.shared.matches import Match, Matches, MatchRules
 from store.connection import Connection
 from store.db import Database
@@ -97,20 +99,28 @@ async def test_thread_channel_and_live_matches_per_server(
     await db.read(check)
 
 
-async def test_several_jobs_per_match_are_withdrawn_together(
+async def test_several_jobs_per_match_are_moved_trimmed_and_withdrawn_together(
     db: Database, clock: ManualClock, matches: NimMatches
 ) -> None:
     match = await live(db, clock, matches)
     due = clock.now() + timedelta(hours=1)
+    kinds = ("nim:stage", "nim:reminder")
 
-    def arm(conn: Connection) -> list[int]:
-        for kind in ("nim:stage", "nim:reminder"):
-            matches.add_job(conn, clock.now(), match.id, kind, due, {"match": match.id})
-        return [int(j) for (j,) in conn.execute("SELECT job_id FROM match_jobs ORDER BY job_id")]
+    def arm(when: datetime, armed: tuple[str, ...]) -> Callable[[Connection], list[int]]:
+        def unit(conn: Connection) -> list[int]:
+            rearm(conn, clock.now(), match.id, [(kind, when, {"match": match.id}) for kind in armed])
+            return [int(j) for (j,) in conn.execute("SELECT job_id FROM match_jobs ORDER BY job_id")]
 
-    jobs = await db.write(arm)
+        return unit
+
+    jobs = await db.write(arm(due, kinds))
     assert len(jobs) == 2
-    assert await db.read(lambda conn: [matches.is_current(conn, match.id, j) for j in jobs]) == [True, True]
+    assert await db.write(arm(due + timedelta(hours=1), kinds)) == jobs  # moved, ids kept
+    assert (
+        await db.read(lambda conn: count(conn, "SELECT COUNT(*) FROM jobs WHERE due_at > ?", to_db(due))) == 2
+    )
+    assert await db.write(arm(due, kinds[:1])) == jobs[:1]  # the reminder no longer wanted: withdrawn
+    assert await db.read(lambda conn: [matches.is_current(conn, match.id, j) for j in jobs]) == [True, False]
     await db.write(lambda conn: matches.disarm(conn, match.id))
     assert await db.read(lambda conn: [matches.is_current(conn, match.id, j) for j in jobs]) == [False, False]
     assert await db.read(lambda conn: count(conn, "SELECT COUNT(*) FROM jobs WHERE state = 'cancelled'")) == 2

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.clock import ManualClock
+from core.clock import ManualClock, to_db
 from core.errors import NotAllowed, NotFound
 from engine.errors import DomainError, IllegalAction
 from engine.protocol import Event
@@ -154,15 +154,22 @@ async def test_the_ai_seat_belongs_to_nobody_and_live_matches_are_listed_per_pla
     assert await db.read(lambda conn: matches.live_of(conn, CAROL)) == []
 
 
-async def test_a_deadline_job_is_replaced_at_each_arming_and_withdrawn_at_the_end(
+async def test_a_deadline_job_is_moved_when_armed_again_replaced_by_another_and_withdrawn_at_the_end(
     db: Database, clock: ManualClock, matches: NimMatches
 ) -> None:
+    """Armed again, the same pending job (kind and payload) gets the new due time in one update and keeps
+    its id; another kind or payload withdraws it for a new job, as every arming did before (issue 39)."""
     match = await live(db, clock, matches, pile=2)
     due = clock.now() + timedelta(minutes=2)
     armed = await db.write(lambda conn: matches.arm(conn, clock.now(), match, "nim:timeout", due, {"m": 1}))
-    again = await db.write(lambda conn: matches.arm(conn, clock.now(), armed, "nim:timeout", due, {"m": 1}))
-    assert again.version == armed.version + 1 == match.version + 2
-    assert again.deadline_at == due
+    later = due + timedelta(minutes=1)
+    moved = await db.write(lambda conn: matches.arm(conn, clock.now(), armed, "nim:timeout", later, {"m": 1}))
+    assert moved.version == armed.version + 1 == match.version + 2
+    assert (moved.deadline_at, moved.deadline_job) == (later, armed.deadline_job)
+    again = await db.write(lambda conn: matches.arm(conn, clock.now(), moved, "nim:timeout", due, {"m": 2}))
+    assert again.deadline_job not in (None, armed.deadline_job)
+    jobs = await db.read(lambda conn: conn.execute("SELECT state, due_at FROM jobs ORDER BY id").fetchall())
+    assert [tuple(row) for row in jobs] == [("cancelled", to_db(later)), ("due", to_db(due))]
 
     def finish(conn: Connection) -> Match[NimState]:
         played, _ = matches.play(conn, clock.now(), again, 0, Take(2), "player")
