@@ -194,14 +194,19 @@ def fighter_fields(side: Side, n: Numbers) -> dict[str, Any]:
 
 
 def initiative(fighters: tuple[Numbers, Numbers], engager: int) -> int:
-    """The seat striking first: the higher fight Attack; a lone initiative spell overrides it (both: the
-    usual rule); equal Attacks: the engaging player's unit."""
-    spells = (fighters[0].initiative_spell, fighters[1].initiative_spell)
-    if spells[0] != spells[1]:
-        return 0 if spells[0] else 1
-    if fighters[0].attack != fighters[1].attack:
-        return 0 if fighters[0].attack > fighters[1].attack else 1
-    return engager
+    """The seat striking first (`strikes_first`)."""
+    return 0 if strikes_first(fighters[0], fighters[1], engager == 0) else 1
+
+
+def strikes_first(mine: Numbers, theirs: Numbers, engaging: bool) -> bool:
+    """Whether `mine` strikes before `theirs`: the higher fight Attack; a lone initiative spell overrides it
+    (both: the usual rule); equal Attacks: the engaging player's unit. The AI asks it of some 330 fights a
+    duel, one seat's side to the other, without building the pair `initiative` reads."""
+    if mine.initiative_spell != theirs.initiative_spell:
+        return mine.initiative_spell
+    if mine.attack != theirs.attack:
+        return mine.attack > theirs.attack
+    return engaging
 
 
 def fight(
