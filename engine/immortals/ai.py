@@ -196,6 +196,7 @@ class _Table:
         """`round_value` of each unit with each spell or none, the foe's unit drawn among `foes`, with
         `missing` vitality missing."""
         seat, terrain, engager = self.seat, self.terrain, self.engager
+        uids = [foe.uid for foe in foes]
         values: Values = {}
         for unit in units:
             for spell in (None, *spells):
@@ -204,16 +205,16 @@ class _Table:
                 mine, row, acting = self._option(unit, spell, key) if option is None else option
                 healed = mine.healed if mine.healed < missing else missing
                 total = 0.0
-                for foe in foes:
-                    margin = row.get(foe.uid)
+                for n, uid in enumerate(uids):
+                    margin = row.get(uid)
                     if margin is None:
-                        theirs = self.theirs.get((foe.uid, acting))
+                        theirs = self.theirs.get((uid, acting))
                         if theirs is None:
-                            sides = _sides(seat, (unit, spell), (foe, None))
-                            theirs = self.theirs[foe.uid, acting] = numbers(1 - seat, sides, terrain, 0)
-                        margin = row[foe.uid] = _margin(mine, theirs, seat, engager)
+                            sides = _sides(seat, (unit, spell), (foes[n], None))
+                            theirs = self.theirs[uid, acting] = numbers(1 - seat, sides, terrain, 0)
+                        margin = row[uid] = _margin(mine, theirs, seat, engager)
                     total += margin + healed
-                values[key] = total / len(foes)
+                values[key] = total / len(uids)
         return values
 
     def against(self, units: list[Unit], spells: list[SpellCard], engaged: Side, missing: int) -> Values:
@@ -382,18 +383,20 @@ def counter(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
     later = table.values(units, spells, later_foes, missing) if later_foes else {}
     now = table.against(units, spells, Side(foe_unit, foe_spell), missing)
     totals = _planned_totals(later, units, spells, _gains(later, units, spells)) if later else {}
-    best: tuple[float, float, Unit, SpellCard | None] | None = None
+    # The largest (value, draw) pair, compared as tuples are (values are never NaN) without building one
+    # per option: 36 a counter.
+    draw = rng.random
+    best: tuple[str, SpellCard | None] | None = None
+    best_value = best_draw = 0.0
     for unit in units:
         for spell in (None, *spells):
             key = (unit.uid, None if spell is None else spell.sid)
-            value = now[key]
-            if later:
-                value += totals[key]
-            candidate = (value, rng.random(), unit, spell)
-            if best is None or candidate[:2] > best[:2]:
-                best = candidate
+            value = now[key] + totals[key] if later else now[key]
+            drawn = draw()
+            if best is None or value > best_value or (value == best_value and drawn > best_draw):
+                best, best_value, best_draw = (unit.uid, spell), value, drawn
     assert best is not None
-    return Choose(unit=best[2].uid, spell=None if best[3] is None else best[3].sid)
+    return Choose(unit=best[0], spell=None if best[1] is None else best[1].sid)
 
 
 def choose(state: ImmortalsState, seat: int, rng: random.Random) -> Choose:
