@@ -302,7 +302,7 @@ def _assign(
     values: Values, units: list[Unit], gains: list[Gain]
 ) -> dict[str, tuple[SpellCard | None, float]]:
     """Each unit with the spell planned for it (or None) and the value of its round (`_given`)."""
-    given = _given(gains, None)
+    given = _given(gains, None, len(units))
     planned: dict[str, tuple[SpellCard | None, float]] = {}
     for u in units:
         spell_gain = given.get(u.uid)
@@ -323,13 +323,15 @@ def _planned_totals(values: Values, units: list[Unit], spells: list[SpellCard], 
     totals: Values = {}
     for unit in units:
         others = [u for u in units if u.uid != unit.uid]
-        given = _given(gains, (unit.uid, None))
+        given = _given(gains, (unit.uid, None), len(others))
         unspent = _total(values, others, given)
         planned = {spell.sid for spell, _ in given.values()}
         totals[unit.uid, None] = unspent
         for spell in spells:
             spent = (unit.uid, spell.sid)
-            totals[spent] = _total(values, others, _given(gains, spent)) if spell.sid in planned else unspent
+            totals[spent] = (
+                _total(values, others, _given(gains, spent, len(others))) if spell.sid in planned else unspent
+            )
     return totals
 
 
@@ -342,19 +344,26 @@ def _total(values: Values, units: list[Unit], given: dict[str, tuple[SpellCard, 
     return total
 
 
-def _given(gains: list[Gain], spent: tuple[str, str | None] | None) -> dict[str, tuple[SpellCard, float]]:
+def _given(
+    gains: list[Gain], spent: tuple[str, str | None] | None, room: int
+) -> dict[str, tuple[SpellCard, float]]:
     """At most one spell per unit, greedily by the largest gain over fighting without one (`gains`, from
     `_gains`): the units given one, with their spell and its gain. The unit and spell of `spent` (played
     this round) are left out: the order of the gains left is the one `_gains` gives without them, so the
-    counter sorts once for all its options."""
+    counter sorts once for all its options. Once the `room` units that may get one have one, the gains left
+    would all be passed over: the pass stops there (the counter makes some 30 passes a duel)."""
     blocked, taken = (None, set()) if spent is None else (spent[0], {spent[1]})
     given: dict[str, tuple[SpellCard, float]] = {}
+    if room <= 0:
+        return given
     for gain, _, uid, spell in gains:
         if gain <= 0:
             break
         if uid == blocked or uid in given or spell.sid in taken:
             continue
         given[uid] = (spell, gain)
+        if len(given) == room:
+            break
         taken.add(spell.sid)
     return given
 
