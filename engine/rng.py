@@ -79,6 +79,13 @@ class RngState(BaseModel):
         rng = random.Random(derive(self.seed, self.counter))
         return rng, RngState(seed=self.seed, counter=self.counter + 1)
 
+    @staticmethod
+    def first_step(seed: int, *labels: str | int) -> random.Random:
+        """The generator `from_seed(seed, *labels).advance()` gives first, without building the two
+        states: a caller that only replays a stream's first draws (the Immortal's War lab reads four
+        candidate seeds' terrains a duel) keeps none of them."""
+        return random.Random(derive(derive(seed, *labels) if labels else seed, 0))
+
     def advance_draws(self) -> tuple[Callable[[], float], RngState]:
         """`advance` for a step that only ever calls `random()`: the same draws, from the generator
         `random.Random` is built on. For an integer seed `random.Random`'s seeding only hands it down to

@@ -143,7 +143,7 @@ def drawn_terrain(seed: int, sizes: Sequence[tuple[int, int]]) -> str:
     (seat order), without building the duel: the draws before the terrain's, each seat's units then
     spells (`_draw_side`), depend only on how many there are to draw from. The lab tries seeds until one
     draws its terrain, and a whole duel costs far more than this."""
-    rng, _ = RngState.from_seed(seed, "immortals").advance()
+    rng = RngState.first_step(seed, "immortals")
     for deck, spells in sizes:
         rng.sample(range(deck), UNITS_DRAWN)
         rng.sample(range(spells), min(SPELLS_DRAWN, spells))

@@ -35,6 +35,17 @@ def test_advance_draws_gives_the_draws_of_advance() -> None:
             assert after_draws == after
 
 
+def test_first_step_is_the_generator_advance_gives_first() -> None:
+    """`first_step` replays a stream's first step: the generator `from_seed(...).advance()` returns, with
+    labels or without."""
+    from engine.rng import RngState
+
+    for seed in (0, 7293814380158914351, 2**63 - 1):
+        for labels in ((), ("immortals",), ("a", 3)):
+            rng, _ = RngState.from_seed(seed, *labels).advance()
+            assert RngState.first_step(seed, *labels).getstate() == rng.getstate()
+
+
 def test_derive_hashes_the_json_of_its_inputs() -> None:
     """`derive` writes the JSON text itself; it must stay the exact text `json.dumps` writes, or every
     stored game's later draws would change."""
