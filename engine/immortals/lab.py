@@ -60,6 +60,7 @@ def drawn_on(
     opponent_of: Callable[[int], PlayerSetup],
     terrain: str,
     seed: int,
+    theirs: tuple[int, int] | None = None,
 ) -> tuple[int, ImmortalsState]:
     """The first seed derived from `seed` whose duel is drawn on `terrain`, and that duel's first state.
 
@@ -67,15 +68,19 @@ def drawn_on(
     and known spells) and only the chosen candidate's duel is built: four candidates on average. The
     opponent's sizes are those of the first candidate's opponent: `opponent_of` must give one deck size
     and one number of known spells whatever the seed (the practice mirror deck does: the player's deck
-    size and the starter spells); the chosen candidate's opponent is checked against them."""
+    size and the starter spells); the chosen candidate's opponent is checked against them. `lab_battles`
+    gives its first seed's sizes as `theirs` for every seed: only the chosen candidate's opponent is then
+    built (0.75 mirror decks fewer a duel)."""
     mine = _sizes(deck)
-    first = opponent_of(derive(seed, TERRAIN_LABEL, 0))
-    theirs = _sizes(first)
+    first = None
+    if theirs is None:
+        first = opponent_of(derive(seed, TERRAIN_LABEL, 0))
+        theirs = _sizes(first)
     for k in range(MAX_TRIES):
         candidate = derive(seed, TERRAIN_LABEL, k)
         if drawn_terrain(candidate, (mine, theirs)) != terrain:
             continue
-        opponent = first if k == 0 else opponent_of(candidate)
+        opponent = first if k == 0 and first is not None else opponent_of(candidate)
         if _sizes(opponent) != theirs:
             raise ValueError("the opponent's deck or spells change size with the seed")
         state = new_duel(catalog, (deck, opponent), candidate)
@@ -100,11 +105,16 @@ def lab_battles(
     """Play `deck` (seat 0) once per seed against the AI's deck `opponent_of(seed)` (the caller's: the
     practice duel's mirror deck lives in the duel service), on `terrain` or on the terrain drawn."""
     out = []
+    # The opponent's sizes, as `drawn_on` reads them for the batch's first seed (one size whatever the
+    # seed: `drawn_on` checks each chosen opponent against them).
+    theirs = (
+        _sizes(opponent_of(derive(seeds[0], TERRAIN_LABEL, 0))) if terrain is not None and seeds else None
+    )
     for seed in seeds:
         if terrain is None:
             played, state = seed, new_duel(catalog, (deck, opponent_of(seed)), seed)
         else:
-            played, state = drawn_on(catalog, deck, opponent_of, terrain, seed)
+            played, state = drawn_on(catalog, deck, opponent_of, terrain, seed, theirs)
         drawn = tuple(sorted({u.card_id for u in state.units[PLAYER_SEAT]}))
         state = play_duel(state, played)
         won, lost = state.winner == PLAYER_SEAT, state.winner == 1 - PLAYER_SEAT

@@ -199,3 +199,27 @@ def test_the_check_catches_a_policy_that_peeks_at_the_spells() -> None:
     checked, differed = _same_whatever_is_hidden(peeking, range(4))
     assert checked > 30
     assert differed > 0
+
+
+def test_a_batch_builds_only_the_chosen_candidates_opponents() -> None:
+    """`lab_battles` reads every seed's candidates with its first seed's opponent sizes: past the first
+    seed, only the played candidate's opponent is built, and an opponent that changes size is still
+    refused."""
+    asked: list[int] = []
+
+    def opponent(seed: int) -> PlayerSetup:
+        asked.append(seed)
+        return THEIRS
+
+    seeds = list(range(12))
+    battles = lab_battles(catalog(), MINE, opponent, "marais", seeds)
+    assert asked == [derive(0, lab.TERRAIN_LABEL, 0), *(b.seed for b in battles)]
+    short = dataclasses.replace(THEIRS, deck=THEIRS.deck[:6], extra={"xp": [0] * 6, "spells": []})
+    with pytest.raises(ValueError, match="change size"):
+        lab_battles(
+            catalog(),
+            MINE,
+            lambda seed: THEIRS if seed == derive(0, lab.TERRAIN_LABEL, 0) else short,
+            "marais",
+            seeds,
+        )
