@@ -273,7 +273,7 @@ async def latency_under_labs(
 
     The collector is bot.py's (`freeze_gc`: its thresholds), and what is alive before each phase is frozen
     (`between_phases`): otherwise a full collection walks the modules, the catalogs and the emulator's
-    world (about 140,000 objects, 100 to 370 ms) and lands in about one 5-second phase in two."""
+    world (160,000 to 230,000 objects, 80 to 370 ms) and lands in about one 5-second phase in two."""
     with tempfile.TemporaryDirectory(prefix="bench-lab-") as folder:
         harness = BotHarness(Path(folder) / "bench.sqlite3", freeze_gc=True)
         await harness.start()

@@ -1,7 +1,7 @@
 """`benchmarks.lab`'s latency part measures the bot with the collector as bot.py's process has it.
 
 Without it, every full collection of the shared process walked the modules, the catalogs and the
-emulator's world (about 140,000 objects, 100 to 370 ms on this kind of machine) and landed, once every
+emulator's world (160,000 to 230,000 objects, 80 to 370 ms) and landed, once every
 10 s or so of load, in about one 5-second window in two: the ~200 ms stall of docs/performance.md."""
 
 from __future__ import annotations
