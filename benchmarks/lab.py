@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import hoss_battles
-from benchmarks.command_latency import TARGET_P99_MS, Figures, profile_of, run_paced
+from benchmarks.command_latency import TARGET_P99_MS, Figures, between_phases, profile_of, run_paced, thaw
 from emulator.world import User
 from engine.dinocard import DinocardCatalog
 from engine.hoss import CreatureCard, HossCatalog, ranked_opponent
@@ -269,9 +269,13 @@ class UnderLabs:
 async def latency_under_labs(
     labs: int, rate: float, seconds: float, out: Callable[[str], None], *, idle: bool
 ) -> UnderLabs:
-    """One run on a new bot. `idle`: the workers under SCHED_IDLE as well as their niceness."""
+    """One run on a new bot. `idle`: the workers under SCHED_IDLE as well as their niceness.
+
+    The collector is bot.py's (`freeze_gc`: its thresholds), and what is alive before each phase is frozen
+    (`between_phases`): otherwise a full collection walks the modules, the catalogs and the emulator's
+    world (160,000 to 230,000 objects, 80 to 370 ms) and lands in about one 5-second phase in two."""
     with tempfile.TemporaryDirectory(prefix="bench-lab-") as folder:
-        harness = BotHarness(Path(folder) / "bench.sqlite3")
+        harness = BotHarness(Path(folder) / "bench.sqlite3", freeze_gc=True)
         await harness.start()
         try:
             assert harness.bot is not None
@@ -285,8 +289,10 @@ async def latency_under_labs(
                 await deck_of(harness, tester)
             act = profile_of(harness)
             harness.emu.action_timeout = 300.0  # a lab waits its turn in the queue: seconds, not milliseconds
+            await between_phases(harness)
             quiet = await run_paced(act, users, rate, seconds, random.Random(1), f"{rate:g}/s, no lab")
             out(quiet.line())
+            await between_phases(harness)
             began = time.perf_counter()
             running = [asyncio.create_task(harness.emu.run_command(t, "hoss labo")) for t in testers]
             busy = await run_paced(act, users, rate, seconds, random.Random(2), f"{rate:g}/s, {labs} labs")
@@ -301,6 +307,7 @@ async def latency_under_labs(
             return UnderLabs(quiet.figures, busy.figures, answered, took)
         finally:
             await harness.stop()
+            thaw()
 
 
 def latency_medians(labs: int, rate: float, seconds: float, runs: int, out: Callable[[str], None]) -> None:
