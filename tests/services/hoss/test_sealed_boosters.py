@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -165,3 +167,41 @@ async def test_a_purchase_answers_without_reading_its_openings_back(
     assert again.replayed
     assert len(loads) == 1
     assert again.openings[0].cards[0].flipped
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_one_booster_bought_reads_only_the_key_and_the_rank_progress(
+    db: Database, clock: ManualClock, shop: HossShop, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A purchase of one booster (the commonest) writes its opening row, six copies with their ledger lines
+    and slots, and reads only what decides the purchase: the idempotency key and the rank progress
+    (issue 39: nothing read back for the reply, nothing about sealed boosters)."""
+    statements: list[str] = []
+    write = db.write
+
+    async def traced(unit: Callable[[Connection], Any], **kwargs: Any) -> Any:
+        def tracing(conn: Connection) -> Any:
+            raw = cast(sqlite3.Connection, conn)
+            raw.set_trace_callback(statements.append)
+            try:
+                return unit(conn)
+            finally:
+                raw.set_trace_callback(None)
+
+        return await write(tracing, **kwargs)
+
+    await new_player(db, clock, 1, gold=1000, registry=registry)
+    monkeypatch.setattr(db, "write", traced)
+    purchase = await shop.buy(1, 1, key="one")
+    reads = [s.split(" WHERE")[0] for s in statements if s.startswith("SELECT")]
+    assert reads == ["SELECT result FROM idempotency", "SELECT rank, wins FROM hoss_rank_progress"]
+    assert {s.split(" (")[0] for s in statements if s.startswith("INSERT")} == {
+        "INSERT INTO players",
+        "INSERT INTO ledger",
+        "INSERT INTO hoss_openings",
+        "INSERT INTO cards",
+        "INSERT INTO hoss_opening_cards",
+        "INSERT INTO idempotency",
+    }
+    assert [o.sealed for o in purchase.openings] == [False]
+    assert list(purchase.openings) == [await shop.opening(1, purchase.openings[0].id)]
