@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
 
 import pytest
 
@@ -27,6 +25,7 @@ from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.conftest import gold, new_player, set_wins, snapshot
+from tests.support.statements import trace_writes
 
 Conservation = Callable[[Connection], None]
 CLICKS = 40
@@ -176,22 +175,8 @@ async def test_one_booster_bought_reads_only_the_key_and_the_rank_progress(
     """A purchase of one booster (the commonest) writes its opening row, six copies with their ledger lines
     and slots, and reads only what decides the purchase: the idempotency key and the rank progress
     (issue 39: nothing read back for the reply, nothing about sealed boosters)."""
-    statements: list[str] = []
-    write = db.write
-
-    async def traced(unit: Callable[[Connection], Any], **kwargs: Any) -> Any:
-        def tracing(conn: Connection) -> Any:
-            raw = cast(sqlite3.Connection, conn)
-            raw.set_trace_callback(statements.append)
-            try:
-                return unit(conn)
-            finally:
-                raw.set_trace_callback(None)
-
-        return await write(tracing, **kwargs)
-
     await new_player(db, clock, 1, gold=1000, registry=registry)
-    monkeypatch.setattr(db, "write", traced)
+    statements = trace_writes(db, monkeypatch)
     purchase = await shop.buy(1, 1, key="one")
     reads = [s.split(" WHERE")[0] for s in statements if s.startswith("SELECT")]
     assert reads == ["SELECT result FROM idempotency", "SELECT rank, wins FROM hoss_rank_progress"]

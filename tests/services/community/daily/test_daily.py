@@ -4,10 +4,7 @@ day, idempotent claims (30 at once), every game in one claim, and the ledger row
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, cast
 
 import pytest
 
@@ -21,6 +18,7 @@ from store.connection import Connection
 from store.db import Database
 from tests.services.community.daily.conftest import balance, paris
 from tests.services.conftest import check_conservation
+from tests.support.statements import trace_writes
 
 OURS = ("hoss", "pillz")  # the games this folder registers
 
@@ -164,22 +162,8 @@ async def test_every_games_daily_in_one_unit_makes_sure_of_the_player_once(
 ) -> None:
     """/daily claims every game's daily in one write unit: the player is made sure of once for them all,
     each game's claim and credit on its own."""
-    statements: list[str] = []
-    write = db.write
-
-    async def traced(unit: Callable[[Connection], Any], **kwargs: Any) -> Any:
-        def counting(conn: Connection) -> Any:
-            raw = cast(sqlite3.Connection, conn)
-            raw.set_trace_callback(statements.append)
-            try:
-                return unit(conn)
-            finally:
-                raw.set_trace_callback(None)
-
-        return await write(counting, **kwargs)
-
     await daily.claim(7, "hoss")  # the player made, the starting wallets granted
-    monkeypatch.setattr(db, "write", traced)
+    statements = trace_writes(db, monkeypatch)
     claims = [c for c in await daily.claim(7) if c.game in OURS]
     assert [(c.game, c.credited) for c in claims] == [("hoss", False), ("pillz", True)]
     assert sum(s.startswith("INSERT INTO players") for s in statements) == 1
