@@ -8,8 +8,7 @@ number) is scheduled at every pause and does nothing once the battle has moved o
 the transition 'live' -> 'won'/'lost'/'draw', guarded by the version-checked save of the unit that records
 the result and credits the gold (ledger reason `hoss.ranked`, ref = the battle id), so it is paid exactly
 once. A milestone (every 100 wins at a rank) becomes a notice whose gold is credited when the player
-claims it. Rules: `engine/hoss/ranks.py`; decisions: docs/hoss/ranked.md.
-"""
+claims it. Rules: `engine/hoss/ranks.py`; decisions: docs/hoss/ranked.md."""
 
 from __future__ import annotations
 
