@@ -139,6 +139,8 @@ class CardImages:
         # decoded and scaled when they were in an earlier one, and only encodes the picture (decoding and
         # scaling were half of a strip's drawing: 29 strips in 120 Pillz moves).
         self._strip_cards: _Kept[tuple[str, float], Image.Image] = _Kept(STRIP_CARDS_KEPT)
+        # A hand's figures: each card's tile quantized once, so a turn's new hand only lays out and deflates.
+        self._tiles: _Kept[str, figure_tiles.PaletteTile] = _Kept(STRIP_CARDS_KEPT)
         # A card looked at (/card, « Voir une carte ») is the same file at every look: kept by its cache
         # name (which changes with the card, its copy, the language and the drawing's versions), it is
         # sent without a worker thread reading the folder again.
@@ -264,25 +266,26 @@ class CardImages:
     def _draw_strip(
         self, game: str, cards: Sequence[StripCard], locale: str | None, scale: float, figures: bool
     ) -> bytes:
-        images, names = [], []
+        images, tiles, names = [], [], []
         for card in cards:
             copy = CardCopy(card.rarity, card.stars, card.holo)
             request = self.request(game, card.card_id, copy, locale)
             name = request.card.name.get(request.locale)
             if figures:
-                make = partial(self._tile, request, name)
-                images.append(self._strip_cards.get((request.name, 0.0), make))
+                tiles.append(
+                    (request.name, self._tiles.get(request.name, partial(self._tile, request, name)))
+                )
             else:
                 make = partial(self._scaled_card, game, card.card_id, copy, locale, scale)
                 images.append(self._strip_cards.get((request.name, scale), make))
             names.append(name)
         if figures:
-            return figure_tiles.png(figure_tiles.rows(images), " · ".join(names))
+            return figure_tiles.picture_png(tiles, " · ".join(names))
         return draw.png(draw.strip(images, scale=scale), description=" · ".join(names))
 
-    def _tile(self, request: _Request, name: str) -> Image.Image:
+    def _tile(self, request: _Request, name: str) -> figure_tiles.PaletteTile:
         color = request.art.color(request.card, request.copy)
-        return figure_tiles.tile(request.game, request.card.id, name, color).image
+        return figure_tiles.quantized(figure_tiles.tile(request.game, request.card.id, name, color).image)
 
     def _scaled_card(
         self, game: str, card_id: str, copy: CardCopy, locale: str | None, scale: float
