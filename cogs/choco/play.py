@@ -153,9 +153,8 @@ class ChocoPlayCommands(CommandsMixin):
         self, interaction: discord.Interaction[Any], actions: app_commands.Range[str, 1, 1000]
     ) -> None:
         locale = await locale_of(interaction)
-        game = await here(interaction)
-        result = await choco_of(interaction).games.declare_text(
-            game, interaction.user.id, actions, interaction.guild_id
+        result = await choco_of(interaction).games.declare_here(
+            interaction.channel_id, interaction.user.id, actions, interaction.guild_id
         )
         await interaction.response.send_message(declared_text(result, locale), ephemeral=True)
 

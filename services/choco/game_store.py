@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from core.clock import from_db, to_db
-from core.errors import NotAllowed
+from core.errors import BadInput, NotAllowed, NotFound
 from engine.choco import ENGINE as CHOCO_ENGINE
 from engine.choco import ChocoState
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
@@ -215,6 +215,20 @@ def load_live(conn: Connection, game_id: int) -> GameRow:
 
 def live_here(conn: Connection, game_id: int, guild_id: int | None, player: int | None) -> GameRow:
     return live(load_here(conn, game_id, guild_id, player))
+
+
+def game_here(conn: Connection, channel_id: int | None, player: int, guild_id: int | None) -> GameRow:
+    """The game of this thread, else the player's only live game on this server (in DMs: anywhere)."""
+    if channel_id is not None:
+        found = MATCHES.in_thread_here(conn, channel_id, guild=guild_id, player=player)
+        if found is not None:
+            return row_of(found)
+    games = live_games_of(conn, player, guild_id)
+    if len(games) == 1:
+        return games[0]
+    if not games:
+        raise NotFound("choco.error.no_live_game")
+    raise BadInput("choco.error.which_game", threads=", ".join(f"<#{g.where}>" for g in games))
 
 
 def by_thread(conn: Connection, thread_id: int) -> int | None:

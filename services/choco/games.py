@@ -44,6 +44,8 @@ from services.choco.game_store import (
     RULES,
     GameRow,
     by_thread,
+    game_here,
+    live,
     live_games_of,
     live_here,
     load,
@@ -341,19 +343,7 @@ class ChocoGames:
     async def game_here(self, channel_id: int | None, player: int, guild_id: int | None = None) -> int:
         """The game of this thread, else the player's only live game on this server (in DMs: anywhere)."""
 
-        def unit(conn: Connection) -> int:
-            if channel_id is not None:
-                found = MATCHES.in_thread_here(conn, channel_id, guild=guild_id, player=player)
-                if found is not None:
-                    return row_of(found).id
-            games = live_games_of(conn, player, guild_id)
-            if len(games) == 1:
-                return games[0].id
-            if not games:
-                raise NotFound("choco.error.no_live_game")
-            raise BadInput("choco.error.which_game", threads=", ".join(f"<#{g.where}>" for g in games))
-
-        return await self.db.read(unit)
+        return await self.db.read(lambda conn: game_here(conn, channel_id, player, guild_id).id)
 
     async def game_in_thread(self, channel_id: int | None) -> int | None:
         if channel_id is None:
@@ -398,17 +388,34 @@ class ChocoGames:
         now = self.clock.now()
 
         def unit(conn: Connection) -> Declared:
-            game = live_here(conn, game_id, guild_id, player)
-            seat = game.seat_of(player)
-            if seat not in game.to_act():
-                raise NotAllowed("choco.error.not_your_turn")
-            try:
-                steps = parse_turn(text, game.state, seat, self.catalog)
-            except UnownedCard as error:
-                return self._fault(conn, now, game, seat, error)
-            return self._declare(conn, now, game, seat, list(steps))
+            return self._declared_text(conn, now, live_here(conn, game_id, guild_id, player), player, text)
 
         return await self.db.write(unit)
+
+    async def declare_here(
+        self, channel_id: int | None, player: int, text: str, guild_id: int | None = None
+    ) -> Declared:
+        """`declare_text` for the game where the player types it (`game_here`), found by the turn's own
+        unit: the game it loads there is the one it plays, where looking it up first loaded it once more."""
+        now = self.clock.now()
+
+        def unit(conn: Connection) -> Declared:
+            game = live(game_here(conn, channel_id, player, guild_id))
+            return self._declared_text(conn, now, game, player, text)
+
+        return await self.db.write(unit)
+
+    def _declared_text(
+        self, conn: Connection, now: datetime, game: GameRow, player: int, text: str
+    ) -> Declared:
+        seat = game.seat_of(player)
+        if seat not in game.to_act():
+            raise NotAllowed("choco.error.not_your_turn")
+        try:
+            steps = parse_turn(text, game.state, seat, self.catalog)
+        except UnownedCard as error:
+            return self._fault(conn, now, game, seat, error)
+        return self._declare(conn, now, game, seat, list(steps))
 
     async def declare(
         self,

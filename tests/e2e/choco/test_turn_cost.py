@@ -5,7 +5,12 @@ more)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from sandbox.harness import BotHarness
+from services.choco.game_store import MATCHES
 from tests.e2e.choco.helpers import choco, game_on_turn_1, greedy_turn, notation, players
 from tests.e2e.messages import shown
 
@@ -37,4 +42,38 @@ async def test_a_turn_and_the_record_of_its_two_posts_are_two_commits(harness: B
     assert sorted(tuple(row) for row in posts) == [("channel", "sent"), ("dm", "sent")]
     claim = 1 if db.concurrent_writers else 0  # PostgreSQL: the deliverer claims what it read
     assert db.batches - batches == 2 + claim  # the turn, then both posts recorded as sent
+    assert (await choco(harness).games.get(game.id)).state.turn == 2
+
+
+async def test_a_turn_typed_in_its_thread_loads_the_game_once(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/choco jouer` finds the thread's game in the turn's own unit, which plays the game it loaded: one
+    load of the game's state for the command (two before, the lookup's read then the unit's), and no read
+    of the database on the event loop beyond the deliverer's look at the outbox."""
+    alice, bob, _ = await players(harness)
+    game = await game_on_turn_1(harness, alice, bob)
+    assert harness.bot is not None
+    assert game.thread_id is not None
+    engine = MATCHES.rules.engine
+    parse = engine.from_json
+    parsed: list[str] = []
+
+    def counted(raw: str) -> Any:
+        parsed.append(raw)
+        return parse(raw)
+
+    monkeypatch.setattr(engine, "from_json", counted)
+    user = {alice.id: alice, bob.id: bob}[game.player(game.state.active)]
+    result = await harness.emu.run_command(
+        user,
+        "choco jouer",
+        {"actions": notation(game, greedy_turn(game.state, game.state.active))},
+        channel=harness.emu.world.channels[game.thread_id],
+    )
+    await harness.settle()
+    assert result.message is not None
+    assert "Tour joué" in shown(result.message)
+    assert len(parsed) == 1
+    monkeypatch.undo()
     assert (await choco(harness).games.get(game.id)).state.turn == 2
