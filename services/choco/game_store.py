@@ -18,12 +18,30 @@ from typing import Any
 
 from core.clock import from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
-from engine.choco import ENGINE as CHOCO_ENGINE
-from engine.choco import ChocoState
+from engine.choco import ChocoEngine, ChocoState
+from services.shared.kept_states import KeptStates
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 from store.connection import Connection
 
-ENGINE = CHOCO_ENGINE
+KEPT_STATES = 64  # about the games played at once in one process; the whole set is dropped beyond it
+
+
+class KeptStatesEngine(ChocoEngine):
+    """`ChocoEngine`, with the states it wrote or read kept by their JSON (services/shared/kept_states.py):
+    a turn's unit loads the game the previous turn saved, a 10 kB state parsed by pydantic each time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.states: KeptStates[ChocoState] = KeptStates(KEPT_STATES, super().from_json)
+
+    def to_json(self, state: ChocoState) -> str:
+        return self.states.written(super().to_json(state), state)
+
+    def from_json(self, raw: str) -> ChocoState:
+        return self.states.parsed(raw)
+
+
+ENGINE = KeptStatesEngine()
 LEAGUES = ("bronze", "argent", "or")
 # How a game counts (docs/choco/practice.md): a ranked game has the league's entry, results and reward; a
 # friendly one and a practice one against the bot (seat 1, no player) have none of them.

@@ -2,14 +2,14 @@
 
 A battle is computed whole at its launch: its state holds every step of the log, and « Suivant » only moves
 `shown` on. Parsing that log back from the JSON at each click was the largest part of the writer's work
-for a step (issue 39, docs/performance.md). The state a save wrote is kept beside the JSON it wrote, so
-the next click's load finds it by that very text; a state written by another process (PostgreSQL) is
-parsed as before. States are frozen models: sharing one is safe.
+for a step (issue 39, docs/performance.md): the states are kept by their JSON
+(services/shared/kept_states.py).
 """
 
 from __future__ import annotations
 
 from engine.dinocard import DinocardEngine, DinocardState
+from services.shared.kept_states import KeptStates
 
 KEPT_STATES = 64  # about the battles watched at once in one process; the whole set is dropped beyond it
 
@@ -19,22 +19,10 @@ class KeptStatesEngine(DinocardEngine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.kept: dict[str, DinocardState] = {}
+        self.states: KeptStates[DinocardState] = KeptStates(KEPT_STATES, super().from_json)
 
     def to_json(self, state: DinocardState) -> str:
-        raw = super().to_json(state)
-        self._keep(raw, state)
-        return raw
+        return self.states.written(super().to_json(state), state)
 
     def from_json(self, raw: str) -> DinocardState:
-        state = self.kept.get(raw)
-        if state is None:
-            state = super().from_json(raw)
-            self._keep(raw, state)
-        return state
-
-    def _keep(self, raw: str, state: DinocardState) -> None:
-        # plain dict operations (atomic): the writer's thread and the loop's reads share the kept states
-        if len(self.kept) >= KEPT_STATES:
-            self.kept.clear()
-        self.kept[raw] = state
+        return self.states.parsed(raw)

@@ -13,9 +13,10 @@ import pytest
 
 from core.clock import ManualClock, to_db
 from core.errors import NotFound
+from engine.choco import ChocoState
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
-from services.choco.game_store import MATCHES
+from services.choco.game_store import ENGINE, MATCHES
 from services.choco.games import ChocoGames
 from services.infra import kept_specs
 from services.infra.games import GameRegistry
@@ -247,3 +248,38 @@ async def test_a_deadline_waiting_for_its_retry_is_replaced_and_the_reminders_st
         lambda conn: conn.execute("SELECT state FROM jobs WHERE id = ?", (failing,)).fetchone()[0]
     )
     assert state == "cancelled"
+
+
+async def test_turns_parse_no_state_that_this_process_saved(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each turn's unit loads the game the previous one saved: the state is kept by the JSON its save
+    wrote (services/shared/kept_states.py), so three turns parse no state, and the game they leave is
+    the one a parse of the stored row gives. A row another process wrote is parsed as before."""
+    game = await started(db, clock, catalog, decks, games, registry)
+    parsed: list[int] = []
+    parse = ChocoState.model_validate_json
+
+    def counted(raw: str | bytes, **options: Any) -> ChocoState:
+        parsed.append(len(raw))
+        return parse(raw, **options)
+
+    monkeypatch.setattr(ChocoState, "model_validate_json", counted)
+    for _ in range(3):
+        game = await games.get(game.id)
+        player = game.player(game.state.active)
+        assert (await games.declare_text(game.id, player, turn_text(game))).status == "played"
+    assert parsed == []
+    stored = await db.read(
+        lambda conn: conn.execute("SELECT state FROM matches WHERE id = ?", (game.match_id,)).fetchone()[0]
+    )
+    assert (await games.get(game.id)).state == parse(stored)
+    ENGINE.states.kept.clear()  # as if another process had saved it
+    assert (await games.get(game.id)).state == parse(stored)
+    assert len(parsed) == 1
