@@ -5,14 +5,12 @@ more)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from sandbox.harness import BotHarness
-from services.choco.game_store import MATCHES
 from tests.e2e.choco.helpers import choco, game_on_turn_1, greedy_turn, notation, players
 from tests.e2e.messages import shown
+from tests.services.choco.helpers import counted_loads
 
 
 async def test_a_turn_and_the_record_of_its_two_posts_are_two_commits(harness: BotHarness) -> None:
@@ -55,15 +53,7 @@ async def test_a_turn_typed_in_its_thread_loads_the_game_once(
     game = await game_on_turn_1(harness, alice, bob)
     assert harness.bot is not None
     assert game.thread_id is not None
-    engine = MATCHES.rules.engine
-    parse = engine.from_json
-    parsed: list[str] = []
-
-    def counted(raw: str) -> Any:
-        parsed.append(raw)
-        return parse(raw)
-
-    monkeypatch.setattr(engine, "from_json", counted)
+    parsed = counted_loads(monkeypatch)
     user = {alice.id: alice, bob.id: bob}[game.player(game.state.active)]
     result = await harness.emu.run_command(
         user,

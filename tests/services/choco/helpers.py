@@ -3,9 +3,14 @@ its thread open."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from core.clock import ManualClock
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
+from services.choco.game_store import MATCHES
 from services.choco.games import ChocoGames
 from services.infra.games import GameRegistry
 from store.db import Database
@@ -29,3 +34,17 @@ async def started(
     assert answered.game_id is not None
     await games.open_thread(answered.game_id, 77)
     return answered.game_id
+
+
+def counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The game states loaded from now on (each `from_json` of the games' engine, kept or parsed)."""
+    engine = MATCHES.rules.engine
+    parse = engine.from_json
+    loaded: list[str] = []
+
+    def counted(raw: str) -> Any:
+        loaded.append(raw)
+        return parse(raw)
+
+    monkeypatch.setattr(engine, "from_json", counted)
+    return loaded

@@ -24,7 +24,7 @@ from services.infra.messages import MessageSpec
 from services.infra.outbox import Outbox
 from store.db import Database
 from tests.services.choco.conftest import GUILD
-from tests.services.choco.helpers import ALICE
+from tests.services.choco.helpers import ALICE, counted_loads
 from tests.services.choco.helpers import started as in_thread
 from tests.services.choco.test_game_concurrency import games, scheduler, started, turn_text
 
@@ -121,15 +121,7 @@ async def test_a_threads_game_is_found_with_one_load_and_only_from_its_server(
     """`/choco jouer` in a game's thread finds the game there before declaring (its unit loads it again,
     as it must): that look loads the game once, where it found the number and then loaded the game."""
     game_id = await in_thread(db, clock, catalog, games, registry)
-    engine = MATCHES.rules.engine
-    parse = engine.from_json
-    parsed: list[str] = []
-
-    def counted(raw: str) -> Any:
-        parsed.append(raw)
-        return parse(raw)
-
-    monkeypatch.setattr(engine, "from_json", counted)
+    parsed = counted_loads(monkeypatch)
     assert await games.game_here(77, ALICE, GUILD) == game_id
     assert len(parsed) == 1
     with pytest.raises(NotFound):
