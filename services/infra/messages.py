@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
 
+import orjson
+
 from core.i18n import capitalized, format_date, format_int, normalize_locale, sentence_openers, t
 from core.message_guard import GUARD, Written
 
@@ -261,10 +263,15 @@ class MessageSpec:
     pictures: tuple[Picture, ...] = ()  # drawn at delivery (`Picture`)
 
     def to_json(self) -> str:
+        """The outbox's payload. Written by orjson (compact, UTF-8): Python's `json.dumps` took three
+        quarters of the time of a Chocobataille post's payload (about 96 of 130 µs, orjson 22), written
+        twice in every turn's unit; what the standard module writes (older rows) reads back the same. A
+        value orjson refuses (an integer past 64 bits) is written by the standard module."""
+
         def text(v: Text | None) -> Any:
             return v.to_json() if v is not None else None
 
-        return json.dumps(
+        return _dumps(
             {
                 "content": text(self.content),
                 "embeds": [
@@ -317,13 +324,12 @@ class MessageSpec:
                     if self.pictures
                     else {}
                 ),
-            },
-            sort_keys=True,
+            }
         )
 
     @staticmethod
     def from_json(raw: str) -> MessageSpec:
-        data = json.loads(raw)
+        data = orjson.loads(raw)
 
         def text(v: Any) -> Text | None:
             return Text.from_json(v) if v is not None else None
@@ -380,6 +386,13 @@ class MessageSpec:
                 Picture(str(p["filename"]), str(p["kind"]), dict(p["data"])) for p in data.get("pictures", [])
             ),
         )
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    try:
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(data, sort_keys=True)
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from datetime import date
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -64,3 +66,39 @@ def test_strips_and_selects_read_back_the_same() -> None:
     spec = MessageSpec(strips=(strip,), selects=(select,))
     assert MessageSpec.from_json(spec.to_json()) == spec
     assert MessageSpec.from_json(MessageSpec(strips=(strip,)).to_json()).selects == ()
+
+
+def _a_post() -> MessageSpec:
+    name = Text("choco.board.name", {"fr": "Joséphine Grelotte", "en": "Joséphine Shiver"})
+    line = Text("choco.hand.wizard", {"label": "M1", "name": name, "pa": 1, "pv": 5, "n": Number(15100)})
+    return MessageSpec(
+        content=Text("choco.play.hand_dm", {"id": 3, "thread": "<#2>"}),
+        embeds=(Embed(title=Text("choco.play.hand_title", {"id": 3}), description=Text.lines([line, line])),),
+        ping_users=(2**62,),
+    )
+
+
+def test_a_payload_is_written_by_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The standard module's writing was three quarters of a post's payload (docs/performance.md)."""
+
+    def refused(*_: object, **__: object) -> str:
+        raise AssertionError("json.dumps wrote the payload")
+
+    monkeypatch.setattr(json, "dumps", refused)
+    spec = _a_post()
+    raw = spec.to_json()
+    assert MessageSpec.from_json(raw) == spec
+    assert "Joséphine" in raw  # UTF-8, not escaped
+
+
+def test_a_payload_the_standard_module_wrote_reads_back_the_same() -> None:
+    """Rows written before orjson (ASCII-escaped, spaced) are read as they were written."""
+    spec = _a_post()
+    older = json.dumps(json.loads(spec.to_json()), sort_keys=True)
+    assert "\\u00e9" in older
+    assert MessageSpec.from_json(older) == spec
+
+
+def test_a_number_orjson_refuses_is_written_by_the_standard_module() -> None:
+    spec = MessageSpec(content=Text("x.y", {"big": 2**70}))
+    assert MessageSpec.from_json(spec.to_json()) == spec
