@@ -30,6 +30,7 @@ from engine.protocol import Engine, Event
 from services.infra import scheduler as jobs
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import enqueue
+from services.shared.kept_states import KeptStates
 from store.connection import Connection
 from store.db import announce
 
@@ -69,6 +70,7 @@ class MatchRules(Generic[S]):
     texts: MatchTexts = MatchTexts()
     numbered: bool = False
     answers_in_dms: bool = False
+    kept_states: int = 0  # states kept by their JSON between two loads (services/shared/kept_states.py)
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,9 @@ class Matches(Generic[S, M]):
     def __init__(self, rules: MatchRules[S], row: Callable[..., M]) -> None:
         self.rules = rules
         self.row = row
+        self.states: Engine[S, Any] | KeptStates[S] = rules.engine
+        if rules.kept_states:
+            self.states = KeptStates(rules.engine, rules.kept_states)
 
     def stale(self) -> StaleMatch:
         """The refusal of a stale click, naming the public message's button as the channel shows it."""
@@ -202,7 +207,6 @@ class Matches(Generic[S, M]):
                 "SELECT seat, player_id FROM match_seats WHERE match_id = ?", (row["id"],)
             ).fetchall()
         )
-        engine = self.rules.engine
         return self.row(
             rules=self.rules,
             id=int(row["id"]),
@@ -215,7 +219,7 @@ class Matches(Generic[S, M]):
             status=str(row["status"]),
             seed=None if row["seed"] is None else int(row["seed"]),
             setup=None if row["setup"] is None else json.loads(row["setup"]),
-            state=None if row["state"] is None else engine.from_json(row["state"]),
+            state=None if row["state"] is None else self.states.from_json(row["state"]),
             data=json.loads(row["data"]),
             version=int(row["version"]),
             message_item=None if row["message_item"] is None else int(row["message_item"]),
@@ -350,7 +354,7 @@ class Matches(Generic[S, M]):
                 request_key,
                 seed,
                 setup_json,
-                None if state is None else self.rules.engine.to_json(state),
+                None if state is None else self.states.to_json(state),
                 data_json,
                 to_db(now),
                 to_db(now),
@@ -400,12 +404,11 @@ class Matches(Generic[S, M]):
         if unknown:
             raise ValueError(f"not saved by a move: {sorted(unknown)}")
         updated = replace(match, **changes, version=match.version + 1)
-        engine = self.rules.engine
         values = {
             "status": updated.status,
             "seed": updated.seed,
             "setup": _json(updated.setup),
-            "state": None if updated.state is None else engine.to_json(updated.state),
+            "state": None if updated.state is None else self.states.to_json(updated.state),
             "data": json.dumps(dict(updated.data), sort_keys=True),
             "channel_id": updated.channel_id,
             "thread_id": updated.thread_id,

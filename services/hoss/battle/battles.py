@@ -64,11 +64,13 @@ REASON = "hoss.ranked"  # ledger reason of a battle's gold (ref = the battle id)
 AI: Policy = strong_policy()
 SEAT_PREFIX = "a"  # the player's creature ids are a1..a6 (engine.hoss.fighters.uid_of)
 KIND = "ranked"  # the matches' kind of a ranked battle
+KEPT_STATES = 256  # battles' states kept by their JSON (services/shared/kept_states.py): a few per battle
 RULES: MatchRules[HossState] = MatchRules(
     "hoss",
     ENGINE,
     MatchTexts(stale="hoss.error.ranked.stale", not_found="hoss.error.ranked.not_found"),
     numbered=True,
+    kept_states=KEPT_STATES,  # the start's attach, « Décider » and each answer find the state last saved
 )
 MATCHES: Matches[HossState, Match[HossState]] = Matches(RULES, Match)
 

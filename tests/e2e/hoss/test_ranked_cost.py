@@ -1,7 +1,8 @@
 """What a ranked battle's start and decision cost (issue 39): the board of the start's response is drawn
 once, in the language the channel reads it in, and not drawn again when the message is recorded; the
 edits the outbox makes later are written in every language, as it picks the channel's when it delivers.
-Each unit reads the battle once: what its step saved is what the rest of the unit works on. « Décider »
+Each unit reads the battle once: what its step saved is what the rest of the unit works on, and a read
+finds the state the last save wrote without parsing it. « Décider »
 only reads: its controls show the hand and the legal actions, never the rounds."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pytest
 from engine.hoss import HossCatalog, HossState
 from engine.hoss.engine import HossEngine
 from sandbox.harness import BotHarness
+from services.hoss.battle import battles
 from services.hoss.battle.view import Board
 from services.hoss.render import battle as render_battle
 from tests.e2e.hoss.helpers import decide_once, hoss, start_rank_1, with_deck
@@ -53,16 +55,22 @@ async def test_a_start_and_a_decision_read_the_battle_once_per_unit(
     parsed = count_parses(monkeypatch)
     public = await start_rank_1(harness, alice)
     await harness.settle()
-    # the start's unit: the battle made, kept as written (not read back); the message recorded reads it
-    assert len(parsed) == 1
+    # the start's unit: the battle made, kept as written (not read back); the message recorded reads it,
+    # and finds the state the start wrote by its JSON (services/shared/kept_states.py)
+    assert parsed == []
     first = shown(public)
 
-    parsed.clear()
     await decide_once(harness, alice)
-    # « Décider »: the battle read for the controls; the action: read once, then played and saved
-    assert len(parsed) == 2
+    # « Décider »: the battle read for the controls; the action: read once, then played and saved; each
+    # read finds the state the last save wrote
+    assert parsed == []
     edited = next(m for m in harness.emu.messages if m.id == public.id)
     assert shown(edited) != first
+    battle = await hoss(harness).ranked.current(alice.id)
+    assert battle is not None
+    kept = await hoss(harness).ranked.db.read(lambda conn: battles.load(conn, battle))
+    assert kept is not None
+    assert kept.hoss_state == HossState.model_validate_json(kept.state)  # as a parse of the row gives it
 
 
 async def test_a_start_draws_its_board_once_in_the_channels_language(
