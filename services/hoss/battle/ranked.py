@@ -24,7 +24,6 @@ from core.settings import SUPPORTED_LOCALES
 from engine.hoss import (
     ENGINE,
     MAX_RANK,
-    MOVE_PAUSES_OPTION,
     RANK_UNLOCK_WINS,
     RANKS,
     HossAction,
@@ -34,11 +33,10 @@ from engine.hoss import (
     Record,
     highest_unlocked,
     moves_of,
-    new_battle,
     opponent_setup,
     playable_ranks,
 )
-from engine.protocol import CATALOG_OPTION, PlayerSetup
+from engine.protocol import PlayerSetup
 from engine.rng import derive
 from services.hoss.battle import battles
 from services.hoss.battle import edits as battle_edits
@@ -55,6 +53,7 @@ from services.hoss.battle.battles import (
     Decision,
 )
 from services.hoss.battle.choices import Choice, chosen
+from services.hoss.battle.dealer import Dealer
 from services.hoss.battle.edits import ROUND_PACE, Shown
 from services.hoss.battle.history import PastBattle
 from services.hoss.battle.notices import NOTICES, Claim, Notice, notice_of, pending
@@ -232,6 +231,7 @@ class RankedService:
         self.rng = rng  # battle seeds; used only inside write units, i.e. by the writer's thread
         self.scheduler = scheduler
         self.decks = decks or DeckService(db, clock, catalog, registry=registry)
+        self.dealer = Dealer(catalog)  # the start's deal: the active deck validated once while it is kept
         if scheduler is not None:
             scheduler.on(TIMEOUT_JOB, self.on_timeout)
             scheduler.on(ROUND_JOB, self.on_next_round)
@@ -384,8 +384,7 @@ class RankedService:
             raise setup
         seed = self.rng.getrandbits(62)
         opponent = opponent_setup(self.catalog, rank, random.Random(derive(seed, "hoss-ranked-opponent")))
-        options = {CATALOG_OPTION: self.catalog, MOVE_PAUSES_OPTION: True}  # docs/hoss/ranked.md, "Défenseur"
-        battle = new_battle((setup, opponent), seed, options, log=True)
+        battle = self.dealer.deal(setup, opponent, seed)
         row = battles.insert(
             conn,
             now,
