@@ -190,9 +190,8 @@ class Matches(Generic[S, M]):
     def __init__(self, rules: MatchRules[S], row: Callable[..., M]) -> None:
         self.rules = rules
         self.row = row
-        self.states: Engine[S, Any] | KeptStates[S] = rules.engine
-        if rules.kept_states:
-            self.states = KeptStates(rules.engine, rules.kept_states)
+        kept = rules.kept_states
+        self.states: Engine[S, Any] | KeptStates[S] = KeptStates(rules.engine, kept) if kept else rules.engine
 
     def stale(self) -> StaleMatch:
         """The refusal of a stale click, naming the public message's button as the channel shows it."""
@@ -518,6 +517,14 @@ class Matches(Generic[S, M]):
         message, without a save: which message shows the match is not game state, so controls drawn
         before it stay valid."""
         conn.execute("UPDATE matches SET message_item = ? WHERE id = ?", (item, match_id))
+
+    def armed(self, conn: Connection, match: M, deadline: Mapping[str, Any]) -> M:
+        """A match created in this unit given `deadline`'s fields, without a save (nothing read it yet)."""
+        at, job = deadline["deadline_at"], deadline["deadline_job"]
+        conn.execute(
+            "UPDATE matches SET deadline_at = ?, deadline_job = ? WHERE id = ?", (to_db(at), job, match.id)
+        )
+        return replace(match, deadline_at=at, deadline_job=job)
 
     def show(self, conn: Connection, now: datetime, match: M, target: Target, spec: MessageSpec) -> None:
         """Queue an edit of the public message to `spec` (no save); nothing before it was posted."""

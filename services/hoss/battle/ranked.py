@@ -341,19 +341,22 @@ class RankedService:
 
         def unit(conn: Connection) -> Started:
             ensure_player(conn, player_id, now, self.registry)
-            started: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
+            begun: tuple[BattleRow, list[Record]] | None = None  # as this unit stored it, and its rounds
 
             def work() -> dict[str, Any]:
-                nonlocal started
-                started = self._start(conn, now, player_id, rank, setup, start_key, guild)
-                return {"player": player_id, "battle": started.id, "rank": rank}
+                nonlocal begun
+                begun = self._start(conn, now, player_id, rank, setup, start_key, guild)
+                return {"player": player_id, "battle": begun[0].id, "rank": rank}
 
             stored, fresh = once(conn, f"hoss:ranked:start:{start_key}", now, work)
             if stored["player"] != player_id:
                 raise NotAllowed()
-            row = started if started is not None else battles.load(conn, stored["battle"])
-            assert row is not None
-            message = battle_edits.shown_now(conn, row, self.catalog, locales)
+            if begun is not None and begun[0].live:  # drawn from what the unit has: nothing read back
+                message = battle_edits.shown_begun(*begun, self.catalog, locales)
+            else:
+                row = begun[0] if begun is not None else battles.load(conn, stored["battle"])
+                assert row is not None
+                message = battle_edits.shown_now(conn, row, self.catalog, locales)
             return Started(stored["battle"], stored["rank"], not fresh, message)
 
         started = await self.db.write(unit)
@@ -368,8 +371,8 @@ class RankedService:
         setup: PlayerSetup | DomainError,
         key: str,
         guild: int | None,
-    ) -> BattleRow:
-        """The battle made, at its first pause, as saved."""
+    ) -> tuple[BattleRow, list[Record]]:
+        """The battle made, at its first pause, as stored, and the rounds played to it."""
         playable = playable_ranks(rank_wins(conn, player_id))
         if rank > playable[-1]:
             raise NotAllowed(
@@ -385,21 +388,18 @@ class RankedService:
         seed = self.rng.getrandbits(62)
         opponent = opponent_setup(self.catalog, rank, random.Random(derive(seed, "hoss-ranked-opponent")))
         battle = self.dealer.deal(setup, opponent, seed)
-        row = battles.insert(
+        setups = (setup, opponent)
+        return battles.begin(
             conn,
             now,
             player_id=player_id,
             rank=rank,
             key=key,
             seed=seed,
-            setups=(setup, opponent),
+            setups=setups,
             battle=battle,
             guild=guild,
         )
-        decisions: list[Decision] = []
-        records: list[Record] = []
-        pause = battles.advance(battle, 1 if PLAYER in battle.waiting() else 0, decisions, records)
-        return battles.step(conn, now, row, battle, decisions, records, pause)
 
     async def answer(
         self,

@@ -1,6 +1,7 @@
 """What a ranked start does again at every battle (issue 39): the active deck, the same kept setup from one
 start to the next, is validated once; the catalog's cards are copied for battles once; the battle dealt
-is `new_battle`'s (services/hoss/battle/dealer.py)."""
+is `new_battle`'s (services/hoss/battle/dealer.py). The battle is created at its first pause (its state
+written once) and its board drawn from what the start's unit played, as a read of it draws it."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from core.clock import ManualClock
 from engine.hoss import ENGINE, Record, new_battle, opponent_setup, to_state
 from engine.hoss import deck as hoss_deck
 from engine.protocol import CATALOG_OPTION
-from services.hoss.battle import battles
+from services.hoss.battle import battles, edits
 from services.hoss.battle.dealer import Dealer
+from services.hoss.battle.edits import Shown
 from services.infra.games import GameRegistry
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.ranked import catalog, player_with_deck, service
+from tests.support.statements import trace_writes
 
 
 def count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[object]:
@@ -69,3 +73,25 @@ def test_a_dealt_battle_is_new_battles() -> None:
                 battles.advance(battle, 0, [], records, for_player=battles.AI)  # to the end, the AI on both
             assert played[0] == played[1]
             assert dealt.over
+
+
+@pytest.mark.sqlite_only
+async def test_a_start_writes_the_battles_state_once_and_reads_nothing_back_for_its_board(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    statements = trace_writes(db, monkeypatch)
+    started = await ranked.start(1, 1, key="first", locales=("fr",))
+    assert [s for s in statements if s.startswith("UPDATE matches SET") and "state" in s] == []
+    assert [s for s in statements if s.startswith("SELECT") and "hoss_battle_rounds" in s] == []
+    assert [s for s in statements if s.startswith("SELECT") and "match_moves" in s and "MAX" not in s] == []
+
+    def drawn_from_a_read(conn: Connection) -> Shown:
+        row = battles.load(conn, started.battle_id)
+        assert row is not None
+        return edits.shown_now(conn, row, catalog(), ("fr",))
+
+    assert await db.read(drawn_from_a_read) == started.message
+    view = await ranked.view(1, started.battle_id)
+    assert (view.status, view.pause, view.deadline) == ("live", 1, clock.now() + battles.DECISION_TIMEOUT)
