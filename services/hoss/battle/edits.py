@@ -18,14 +18,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from core.settings import SUPPORTED_LOCALES
-from engine.hoss import ENGINE, HossCatalog, Record
+from engine.hoss import HossCatalog, Record
 from services.hoss.arena import results as arena_results
 from services.hoss.arena.results import ArenaTag
 from services.hoss.battle import battles
 from services.hoss.battle import replay as battle_replay
-from services.hoss.battle.battles import PLAYER, BattleRow
+from services.hoss.battle.battles import BattleRow
 from services.hoss.battle.log import log_files
-from services.hoss.battle.view import Board, Now, boards
+from services.hoss.battle.view import Board, Now, boards, player_view
 from services.hoss.render.battle import battle_spec
 from services.infra.messages import MessageSpec, Target
 from services.infra.outbox import drop_waiting_edits, edits_waiting, enqueue, record_sent
@@ -58,7 +58,7 @@ def _now(row: BattleRow, arena: ArenaTag | None, timed_out: bool) -> Now:
         deadline=row.deadline_at,
         ai_decided=timed_out,
         result=battles.result_of(row, state),
-        seats=ENGINE.view(state, PLAYER).seats,
+        seats=player_view(state).seats,
     )
 
 

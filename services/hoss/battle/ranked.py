@@ -22,7 +22,6 @@ from core.clock import Clock, to_db
 from core.errors import BadInput, DomainError, NotAllowed, NotFound
 from core.settings import SUPPORTED_LOCALES
 from engine.hoss import (
-    ENGINE,
     MAX_RANK,
     RANK_UNLOCK_WINS,
     RANKS,
@@ -57,7 +56,7 @@ from services.hoss.battle.dealer import Dealer
 from services.hoss.battle.edits import ROUND_PACE, Shown
 from services.hoss.battle.history import PastBattle
 from services.hoss.battle.notices import NOTICES, Claim, Notice, notice_of, pending
-from services.hoss.battle.view import NOTABLE_EVENTS
+from services.hoss.battle.view import NOTABLE_EVENTS, player_view
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS
@@ -180,7 +179,7 @@ class DefenderMoves:
 
 def _view(conn: Connection, row: BattleRow, new_rounds: tuple[RoundView, ...]) -> BattleView:
     state = row.hoss_state
-    snapshot = ENGINE.view(state, PLAYER)
+    snapshot = player_view(state)
     return BattleView(
         battle_id=row.id,
         rank=row.rank,

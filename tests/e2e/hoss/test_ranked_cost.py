@@ -3,13 +3,14 @@ once, in the language the channel reads it in, and not drawn again when the mess
 edits the outbox makes later are written in every language, as it picks the channel's when it delivers.
 Each unit reads the battle once: what its step saved is what the rest of the unit works on, and a read
 finds the state the last save wrote without parsing it. « Décider »
-only reads: its controls show the hand and the legal actions, never the rounds."""
+only reads: its controls show the hand and the legal actions, never the rounds, from the player's view
+the last save drew its board from."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.hoss import HossCatalog, HossState
+from engine.hoss import HossCatalog, HossState, HossView
 from engine.hoss.engine import HossEngine
 from sandbox.harness import BotHarness
 from services.hoss.battle import battles
@@ -96,7 +97,9 @@ async def test_a_start_draws_its_board_once_in_the_channels_language(
     assert "Manche" in shown(edited)
 
 
-async def test_opening_the_decision_controls_writes_nothing(harness: BotHarness) -> None:
+async def test_opening_the_decision_controls_writes_nothing(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     alice = harness.user("alice")
     await with_deck(harness, alice)
     await start_rank_1(harness, alice)
@@ -104,9 +107,18 @@ async def test_opening_the_decision_controls_writes_nothing(harness: BotHarness)
     assert harness.bot is not None
     db = harness.bot.services.db
     batches = db.batches
+    viewed: list[int] = []
+    view = HossEngine.view
+
+    def counted(engine: HossEngine, state: HossState, player: int) -> HossView:
+        viewed.append(player)
+        return view(engine, state, player)
+
+    monkeypatch.setattr(HossEngine, "view", counted)
     controls = await harness.emu.click(alice, "Décider")
     await harness.settle()
     assert db.batches == batches
+    assert viewed == []  # the view the start drew its board from, of the very state it saved
     assert controls.message is not None
     assert controls.message.ephemeral
     assert "Votre main\u00a0:" in shown(controls.message)
