@@ -65,7 +65,7 @@ async def test_a_launch_after_its_preparation_counts_the_free_copies_once(
     assert calls == {"_row": 2, "free_counts": 1, "traded_counts": 1}
 
 
-@pytest.mark.sqlite_only
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
 async def test_a_welcomed_players_preparation_writes_nothing_and_a_launch_writes_the_battle_once(
     dino: DinocardServices, clock: ManualClock, catalog: DinocardCatalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -75,7 +75,7 @@ def test_a_dealt_battle_is_new_battles() -> None:
             assert dealt.over
 
 
-@pytest.mark.sqlite_only
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
 async def test_a_start_writes_the_battles_state_once_and_reads_nothing_back_for_its_board(
     db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
