@@ -80,7 +80,7 @@ from engine.hoss.economy import (
     sale_price,
     unlocked_tiers,
 )
-from engine.hoss.engine import MOVE_PAUSES_OPTION, HossEngine, new_battle
+from engine.hoss.engine import MOVE_PAUSES_OPTION, HossEngine, new_battle, start_parsed
 from engine.hoss.fighters import fighter_stats
 from engine.hoss.fusion import (
     FusionCopy,
@@ -106,7 +106,7 @@ from engine.hoss.ranks import (
 )
 from engine.hoss.rules import BP, CLASS, ELEMENT, RACE, STATUSES
 from engine.hoss.simulate import Policy
-from engine.hoss.state import HossState
+from engine.hoss.state import CardSpec, DeckSpec, HossState
 from engine.hoss.view import HossView, SeatView
 
 ENGINE = HossEngine()
@@ -145,8 +145,10 @@ __all__ = [
     "Battle",
     "BoosterPool",
     "BuffCard",
+    "CardSpec",
     "ChoosePath",
     "CreatureCard",
+    "DeckSpec",
     "DrawnAttack",
     "DrawnCard",
     "FusionCopy",
@@ -211,6 +213,7 @@ __all__ = [
     "settle",
     "shared_copies",
     "split",
+    "start_parsed",
     "strong_policy",
     "to_state",
     "unlocked_tiers",

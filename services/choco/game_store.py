@@ -19,29 +19,14 @@ from typing import Any
 from core.clock import from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
 from engine.choco import ChocoEngine, ChocoState
-from services.shared.kept_states import KeptStates
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 from store.connection import Connection
 
-KEPT_STATES = 64  # about the games played at once in one process; the whole set is dropped beyond it
+# About the games played at once in one process (services/shared/kept_states.py): a turn's unit finds the
+# state the previous turn saved instead of parsing its 10 kB of JSON again; the whole set is dropped beyond it.
+KEPT_STATES = 64
 
-
-class KeptStatesEngine(ChocoEngine):
-    """`ChocoEngine`, with the states it wrote or read kept by their JSON (services/shared/kept_states.py):
-    a turn's unit loads the game the previous turn saved, a 10 kB state parsed by pydantic each time."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.states: KeptStates[ChocoState] = KeptStates(KEPT_STATES, super().from_json)
-
-    def to_json(self, state: ChocoState) -> str:
-        return self.states.written(super().to_json(state), state)
-
-    def from_json(self, raw: str) -> ChocoState:
-        return self.states.parsed(raw)
-
-
-ENGINE = KeptStatesEngine()
+ENGINE = ChocoEngine()
 LEAGUES = ("bronze", "argent", "or")
 # How a game counts (docs/choco/practice.md): a ranked game has the league's entry, results and reward; a
 # friendly one and a practice one against the bot (seat 1, no player) have none of them.
@@ -59,6 +44,7 @@ RULES: MatchRules[ChocoState] = MatchRules(
     ),
     numbered=True,
     answers_in_dms=True,
+    kept_states=KEPT_STATES,
 )
 # The match steps of Chocobataille: stateless, so one value serves every container.
 MATCHES: Matches[ChocoState, Match[ChocoState]] = Matches(RULES, Match)

@@ -136,10 +136,13 @@ class DinocardBattles(DinocardPreparation):
             state=state,
             data=data,
         )
+        # The message is queued and named without a save (`set_message`: which message shows the battle
+        # is not its state), so its buttons carry the version created; a save only to name it wrote the
+        # battle's whole state a second time (issue 39).
         target = Target("channel", channel, players=(seats[0],), guild_id=guild)
-        # the post is one save: its buttons carry the version it leads to
-        spec = self.spec_of(replace(match, version=match.version + 1), controls=True)
-        return MATCHES.post(conn, now, match, target, spec)
+        item = enqueue(conn, now, target, self.spec_of(match, controls=True))
+        MATCHES.set_message(conn, match.id, item)
+        return replace(match, message_item=item)
 
     async def launch(
         self,

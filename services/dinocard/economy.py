@@ -70,6 +70,19 @@ def ensure_starter(
     return len(cards)
 
 
+def welcomed(conn: Connection, player_id: int) -> bool:
+    """Whether `ensure_starter` would write nothing for the player (known, their coins granted, their
+    starter given): a page that only welcomes them in its unit may then be a read (no write transaction,
+    no commit: the preparation page, issue 39)."""
+    row = conn.execute(
+        "SELECT p.starter_given FROM dinocard_profiles p JOIN players ON players.id = p.player_id"
+        " WHERE p.player_id = ? AND EXISTS (SELECT 1 FROM ledger l WHERE l.player_id = p.player_id"
+        " AND l.currency = ? AND l.reason = ?)",
+        (player_id, DINO_GOLD, STARTING_GRANT),
+    ).fetchone()
+    return row is not None and bool(row[0])
+
+
 class DinocardService:
     """What every Dinocard service holds; `welcome` is the first step of each of its write units."""
 

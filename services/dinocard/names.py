@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
+from core.settings import SUPPORTED_LOCALES
 from engine.dinocard import ELEMENTS, RARITIES, DinocardCard, DinocardCatalog
 from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
 from services.infra.catalogs import fold
-from services.infra.messages import Text
+from services.infra.messages import Text, render_text
 
 ELEMENT_MARKS = {"feu": "🔥", "bois": "🌳", "eau": "💧", "foudre": "⚡", "ciel": "☁️"}
 
@@ -40,20 +42,31 @@ def abilities_text(card: DinocardCard) -> Text:
 
 
 def card_line(card: DinocardCard, count: int | None = None) -> Text:
-    """One card on a line: name, element, type, cost and, for a dinoz, éclosion/force/endurance."""
-    params: dict[str, Any] = {
-        "name": Text.per_locale({"fr": card.name.fr, "en": card.name.en}),
-        "element": ELEMENT_MARKS[card.element],
-        "type": Text(TYPE_KEYS[card.type]),
-        "cost": cost_text(card),
-        "rarity": Text(RARITY_KEYS[card.rarity]),
-    }
-    if card.type == "dinoz":
-        params |= {"eclosion": card.eclosion, "force": card.force, "endurance": card.endurance}
-        line = Text("dinocard.card.line_dinoz", params)
-    else:
-        line = Text("dinocard.card.line", params)
+    """One card on a line: name, element, type, cost and, for a dinoz, éclosion/force/endurance; written
+    once per card in every language (a preparation page shows ten to thirty, issue 39)."""
+    stats = (card.eclosion, card.force, card.endurance) if card.type == "dinoz" else None
+    line = _line(card.name.fr, card.name.en, card.element, card.type, cost_text(card), card.rarity, stats)
     return line if count is None else Text("dinocard.card.copies", {"count": count, "line": line})
+
+
+@lru_cache(maxsize=4096)
+def _line(
+    fr: str, en: str, element: str, kind: str, cost: str, rarity: str, stats: tuple[int, int, int] | None
+) -> Text:
+    params: dict[str, Any] = {
+        "name": Text.per_locale({"fr": fr, "en": en}),
+        "element": ELEMENT_MARKS[element],
+        "type": Text(TYPE_KEYS[kind]),
+        "cost": cost,
+        "rarity": Text(RARITY_KEYS[rarity]),
+    }
+    if stats is None:
+        line = Text("dinocard.card.line", params)
+    else:
+        eclosion, force, endurance = stats
+        params |= {"eclosion": eclosion, "force": force, "endurance": endurance}
+        line = Text("dinocard.card.line_dinoz", params)
+    return Text.per_locale({locale: render_text(line, locale) for locale in SUPPORTED_LOCALES})
 
 
 def card_fields(card: Any, catalog: Any, locale: str) -> list[tuple[Text, Text]]:

@@ -27,7 +27,7 @@ from engine.dinocard import (
     can_challenge,
     perceived,
 )
-from services.dinocard.economy import DinocardService
+from services.dinocard.economy import DinocardService, welcomed
 from services.dinocard.names import collection_order
 from services.dinocard.packs import (
     Pack,
@@ -125,13 +125,12 @@ class DinocardPreparation(DinocardService):
         """The preparation page (« La page de préparation du combat vous montre aussi les cartes
         disponibles dans votre collection »): every check of a launch, and page `page` of the free cards
         that may still be added as bonus, of `element` and of type `kind` when given, sorted as the
-        collection is."""
+        collection is. A read, unless the player is still to be welcomed (their starter given)."""
         if (element is not None and element not in ELEMENTS) or (kind is not None and kind not in CARD_TYPES):
             raise BadInput()
         now = self.clock.now()
 
-        def unit(conn: Connection) -> Preparation:
-            self.welcome(conn, now, player)
+        def prepared_in(conn: Connection) -> Preparation:
             mine = find_pack(conn, player, pack_ref)
             free = free_counts(conn, player)  # for the bonus's check and for the cards it may add
             opponent = self._checked(conn, player, mine, opponent_id, bonus, free)
@@ -157,7 +156,12 @@ class DinocardPreparation(DinocardService):
                 kind=kind,
             )
 
-        return await self.db.write(unit)
+        def unit(conn: Connection) -> Preparation:
+            self.welcome(conn, now, player)
+            return prepared_in(conn)
+
+        prepared = await self.db.read(lambda conn: prepared_in(conn) if welcomed(conn, player) else None)
+        return prepared if prepared is not None else await self.db.write(unit)
 
 
 def _addable(free: Mapping[str, int], pack: Pack, bonus: Sequence[str]) -> Counter[str]:

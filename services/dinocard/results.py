@@ -12,9 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from engine.dinocard import DinocardState, gain_xp, xp_for_win
+from engine.dinocard import ENGINE, DinocardState, gain_xp, xp_for_win
 from services.dinocard.economy import DINO_GOLD
-from services.dinocard.kept_states import KeptStatesEngine
 from services.dinocard.keys import OUTCOME_KEYS
 from services.dinocard.packs import pack_by_id, save_pack
 from services.infra import ledger
@@ -32,9 +31,10 @@ WIN_COINS = 20  # a won challenge
 DOJO_COINS = 50  # per master's rank (1st: 50, 6th: 300), the first win against each
 REASON_WIN = "dinocard.win"
 REASON_DOJO = "dinocard.dojo"
+KEPT_STATES = 64  # about the battles watched at once in one process (services/shared/kept_states.py)
 RULES: MatchRules[DinocardState] = MatchRules(
     "dinocard",
-    KeptStatesEngine(),  # a step's click finds the state the previous one saved (services/dinocard/kept_states.py)
+    ENGINE,
     MatchTexts(
         stale="dinocard.error.battle.stale",
         not_found="dinocard.error.battle.not_found",
@@ -42,6 +42,7 @@ RULES: MatchRules[DinocardState] = MatchRules(
         not_your_turn="dinocard.error.battle.over",
     ),
     numbered=True,
+    kept_states=KEPT_STATES,  # a step's click finds the state the previous one saved
 )
 MATCHES: Matches[DinocardState, Match[DinocardState]] = Matches(RULES, Match)
 

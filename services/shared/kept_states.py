@@ -1,38 +1,40 @@
-"""A game's states as its matches read and write them, kept by the JSON written for them.
+"""Match states kept beside the JSON the block wrote or read, for the games whose rules ask it
+(`MatchRules.kept_states`): the next load of the match finds the state by that very text instead of
+parsing it again.
 
-A match's state is saved as JSON by one write unit and loaded back by the next (a Dinocard battle's next
-step, a Chocobataille turn after the last one): parsing it again with pydantic was a large part of the
-writer's work for those commands (issue 39, docs/performance.md). The state a save wrote is kept beside
-the text it wrote, and the next load finds it by that very text; a state written by another process
-(PostgreSQL) is parsed as before. States are frozen models: sharing one is safe.
+A Dinocard battle is computed whole at its launch, so its state holds every step of the log, and parsing
+it back at each « Suivant » was the largest part of the writer's work for a step; a HOSS ranked battle's
+state is parsed by the start's `attach`, each « Décider » and each answer (issue 39,
+docs/performance.md). A state another process wrote (PostgreSQL) is another text, parsed as before.
+States are frozen models, immutable all the way down (`engine.protocol.GameState`): sharing one is safe.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+from engine.protocol import Engine
 
 S = TypeVar("S")
 
 
 class KeptStates(Generic[S]):
-    """The last states an engine wrote or parsed, by their JSON; the whole set is dropped past `size`."""
+    """Up to `size` states by their JSON; the whole set is dropped beyond it."""
 
-    def __init__(self, size: int, parse: Callable[[str], S]) -> None:
+    def __init__(self, engine: Engine[S, Any], size: int) -> None:
+        self.engine = engine
         self.size = size
-        self._parse = parse
         self.kept: dict[str, S] = {}
 
-    def written(self, raw: str, state: S) -> str:
-        """`raw`, the JSON just written for `state`, with the state kept under it."""
+    def to_json(self, state: S) -> str:
+        raw = self.engine.to_json(state)
         self._keep(raw, state)
         return raw
 
-    def parsed(self, raw: str) -> S:
-        """The state kept for `raw`, or parsed (and kept)."""
+    def from_json(self, raw: str) -> S:
         state = self.kept.get(raw)
         if state is None:
-            state = self._parse(raw)
+            state = self.engine.from_json(raw)
             self._keep(raw, state)
         return state
 

@@ -9,9 +9,8 @@ Every save is guarded by the version the caller read (`UPDATE ... WHERE id = ? A
 count checked): two clicks, or a click and a timeout, can never both apply to the same state; the later
 one raises `StaleMatch` and changes nothing. A match is reached by id only from the server it belongs
 to (or from DMs, for a match played there): buttons carry bare ids, so another server's id reads exactly
-like an unknown one. Saves count: a
-game may derive things from the version (Pillz seeds its AI's draws with it), so each step below saves
-once at most and says so.
+like an unknown one. Saves count: a game may derive things from the version (Pillz seeds its AI's draws
+with it), so each step below saves once at most and says so.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from engine.protocol import Engine, Event
 from services.infra import scheduler as jobs
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import enqueue
+from services.shared.kept_states import KeptStates
 from store.connection import Connection
 from store.db import announce
 
@@ -69,6 +69,7 @@ class MatchRules(Generic[S]):
     texts: MatchTexts = MatchTexts()
     numbered: bool = False
     answers_in_dms: bool = False
+    kept_states: int = 0  # states kept by their JSON between two loads (services/shared/kept_states.py)
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,8 @@ class Matches(Generic[S, M]):
     def __init__(self, rules: MatchRules[S], row: Callable[..., M]) -> None:
         self.rules = rules
         self.row = row
+        kept = rules.kept_states
+        self.states: Engine[S, Any] | KeptStates[S] = KeptStates(rules.engine, kept) if kept else rules.engine
 
     def stale(self) -> StaleMatch:
         """The refusal of a stale click, naming the public message's button as the channel shows it."""
@@ -202,7 +205,6 @@ class Matches(Generic[S, M]):
                 "SELECT seat, player_id FROM match_seats WHERE match_id = ?", (row["id"],)
             ).fetchall()
         )
-        engine = self.rules.engine
         return self.row(
             rules=self.rules,
             id=int(row["id"]),
@@ -215,7 +217,7 @@ class Matches(Generic[S, M]):
             status=str(row["status"]),
             seed=None if row["seed"] is None else int(row["seed"]),
             setup=None if row["setup"] is None else json.loads(row["setup"]),
-            state=None if row["state"] is None else engine.from_json(row["state"]),
+            state=None if row["state"] is None else self.states.from_json(row["state"]),
             data=json.loads(row["data"]),
             version=int(row["version"]),
             message_item=None if row["message_item"] is None else int(row["message_item"]),
@@ -350,7 +352,7 @@ class Matches(Generic[S, M]):
                 request_key,
                 seed,
                 setup_json,
-                None if state is None else self.rules.engine.to_json(state),
+                None if state is None else self.states.to_json(state),
                 data_json,
                 to_db(now),
                 to_db(now),
@@ -400,12 +402,11 @@ class Matches(Generic[S, M]):
         if unknown:
             raise ValueError(f"not saved by a move: {sorted(unknown)}")
         updated = replace(match, **changes, version=match.version + 1)
-        engine = self.rules.engine
         values = {
             "status": updated.status,
             "seed": updated.seed,
             "setup": _json(updated.setup),
-            "state": None if updated.state is None else engine.to_json(updated.state),
+            "state": None if updated.state is None else self.states.to_json(updated.state),
             "data": json.dumps(dict(updated.data), sort_keys=True),
             "channel_id": updated.channel_id,
             "thread_id": updated.thread_id,
@@ -515,6 +516,14 @@ class Matches(Generic[S, M]):
         message, without a save: which message shows the match is not game state, so controls drawn
         before it stay valid."""
         conn.execute("UPDATE matches SET message_item = ? WHERE id = ?", (item, match_id))
+
+    def armed(self, conn: Connection, match: M, deadline: Mapping[str, Any]) -> M:
+        """A match created in this unit given `deadline`'s fields, without a save (nothing read it yet)."""
+        at, job = deadline["deadline_at"], deadline["deadline_job"]
+        conn.execute(
+            "UPDATE matches SET deadline_at = ?, deadline_job = ? WHERE id = ?", (to_db(at), job, match.id)
+        )
+        return replace(match, deadline_at=at, deadline_job=job)
 
     def show(self, conn: Connection, now: datetime, match: M, target: Target, spec: MessageSpec) -> None:
         """Queue an edit of the public message to `spec` (no save); nothing before it was posted."""

@@ -67,7 +67,16 @@ def start(
     attack_id, guild_id, season, attacker, defender = attack
     setups = saved_decks(conn, guild_id, season, attacker, defender)
     battle = new_battle(setups, seed, {CATALOG_OPTION: catalog, MOVE_PAUSES_OPTION: True}, log=True)
-    row = battles.insert(
+
+    def link(row: battles.BattleRow) -> None:
+        linked = conn.execute(
+            "UPDATE hoss_arena_attacks SET battle_id = ? WHERE id = ? AND battle_id IS NULL AND status = 'drawn'",
+            (row.id, attack_id),
+        ).rowcount
+        if linked != 1:
+            raise NotAllowed("hoss.arena.error.settled")
+
+    row, _ = battles.begin(
         conn,
         now,
         player_id=attacker,
@@ -77,17 +86,8 @@ def start(
         setups=setups,
         battle=battle,
         guild=guild_id,
+        created=link,
     )
-    linked = conn.execute(
-        "UPDATE hoss_arena_attacks SET battle_id = ? WHERE id = ? AND battle_id IS NULL AND status = 'drawn'",
-        (row.id, attack_id),
-    ).rowcount
-    if linked != 1:
-        raise NotAllowed("hoss.arena.error.settled")
-    decisions: list[Decision] = []
-    records: list[Record] = []
-    pause = battles.advance(battle, 1 if PLAYER in battle.waiting() else 0, decisions, records)
-    battles.step(conn, now, row, battle, decisions, records, pause)
     return row.id
 
 

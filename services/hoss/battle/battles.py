@@ -11,15 +11,13 @@ order they were applied (the match's moves, with their pause and round), and one
 (`hoss_battle_rounds`). Between two such pauses the engine runs deterministically from the saved state, so
 a crash mid-unit loses nothing: the unit rolls back and the same step gives the same rounds. Every save is
 the block's, guarded by the version read (and the caller checks the pause number), so two writers can
-never both apply a decision to the same pause; a step saves once, its end included. Decisions:
-docs/hoss/ranked.md.
-"""
+never both apply a decision to the same pause; a step saves once, its end included (docs/hoss/ranked.md)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -64,11 +62,13 @@ REASON = "hoss.ranked"  # ledger reason of a battle's gold (ref = the battle id)
 AI: Policy = strong_policy()
 SEAT_PREFIX = "a"  # the player's creature ids are a1..a6 (engine.hoss.fighters.uid_of)
 KIND = "ranked"  # the matches' kind of a ranked battle
+KEPT_STATES = 256  # battles' states kept by their JSON (services/shared/kept_states.py): a few per battle
 RULES: MatchRules[HossState] = MatchRules(
     "hoss",
     ENGINE,
     MatchTexts(stale="hoss.error.ranked.stale", not_found="hoss.error.ranked.not_found"),
     numbered=True,
+    kept_states=KEPT_STATES,  # the start's attach, « Décider » and each answer find the state last saved
 )
 MATCHES: Matches[HossState, Match[HossState]] = Matches(RULES, Match)
 
@@ -140,17 +140,17 @@ def setup_json(setup: PlayerSetup) -> dict[str, Any]:
     return {"seat": setup.seat, "player_id": setup.player_id, "deck": list(setup.deck), "extra": setup.extra}
 
 
-def _row(conn: Connection, match: Match[HossState]) -> BattleRow:
+def _row(conn: Connection, match: Match[HossState], *, new: bool = False) -> BattleRow:
     data, result = match.data, match.result or {}
     player, number = match.seats[PLAYER], match.number
     assert match.state is not None
     assert match.seed is not None
     assert player is not None
     assert number is not None
-    viewed = conn.execute(
-        "SELECT COALESCE(MAX(round), 0) FROM hoss_battle_rounds WHERE match_id = ? AND viewed = 1",
-        (match.id,),
-    ).fetchone()[0]
+    viewed = 0  # a battle just created has no round seen
+    if not new:
+        sql = "SELECT COALESCE(MAX(round), 0) FROM hoss_battle_rounds WHERE match_id = ? AND viewed = 1"
+        viewed = conn.execute(sql, (match.id,)).fetchone()[0]
     return BattleRow(
         match=match,
         id=number,
@@ -304,10 +304,23 @@ def _logged(
     pause: int,
 ) -> dict[str, Any]:
     """Log the step's decisions (the match's moves) and rounds; returns the fields of its one save."""
+    _log(conn, now, row.match_id, decisions, records)
+    data = {
+        **row.match.data,
+        "pause": pause,
+        "round": battle.round,
+        "player_deaths": row.player_deaths + deaths_of_player(records),
+    }
+    return {"state": to_state(battle), "data": data}
+
+
+def _log(
+    conn: Connection, now: datetime, match_id: int, decisions: list[Decision], records: list[Record]
+) -> None:
     MATCHES.record(
         conn,
         now,
-        row.match_id,
+        match_id,
         [
             Played(
                 d.seat,
@@ -320,15 +333,17 @@ def _logged(
     )
     conn.executemany(
         "INSERT INTO hoss_battle_rounds (match_id, round, record) VALUES (?, ?, ?)",
-        [(row.match_id, r["round"], json.dumps(r, sort_keys=True)) for r in records],
+        [(match_id, r["round"], json.dumps(r, sort_keys=True)) for r in records],
     )
-    data = {
-        **row.match.data,
-        "pause": pause,
-        "round": battle.round,
-        "player_deaths": row.player_deaths + deaths_of_player(records),
-    }
-    return {"state": to_state(battle), "data": data}
+
+
+def _deadline(conn: Connection, now: datetime, row: BattleRow, battle: Battle, pause: int) -> dict[str, Any]:
+    """A new pause's deadline fields (the last pause's job withdrawn): 2 minutes to decide, or the next
+    round after `ROUND_STOP` when the battle only waits between two rounds for a possible Défenseur move."""
+    payload = {"battle": row.id, "pause": pause}
+    if between_rounds(battle):
+        return MATCHES.deadline(conn, now, row.match, ROUND_JOB, now + ROUND_STOP, payload)
+    return MATCHES.deadline(conn, now, row.match, TIMEOUT_JOB, now + DECISION_TIMEOUT, payload)
 
 
 def save(
@@ -341,23 +356,16 @@ def save(
     pause: int,
 ) -> BattleRow:
     """Store the step (one save): new decisions and rounds, the state, the pause, and a new deadline when
-    the pause changed (the last pause's job withdrawn): the player's 2 minutes to decide, or the next
-    round after `ROUND_STOP` when the battle only waits between two rounds for a possible Défenseur move;
-    refused if anyone saved in between. Returns the battle as saved."""
+    the pause changed (`_deadline`); refused if anyone saved in between. Returns the battle as saved."""
     if not row.live:
         raise StaleMatch(RULES.texts.stale)
     changes = _logged(conn, now, row, battle, decisions, records, pause)
     if pause != row.pause and not battle.over:
-        payload = {"battle": row.id, "pause": pause}
-        if between_rounds(battle):
-            deadline = MATCHES.deadline(conn, now, row.match, ROUND_JOB, now + ROUND_STOP, payload)
-        else:
-            deadline = MATCHES.deadline(conn, now, row.match, TIMEOUT_JOB, now + DECISION_TIMEOUT, payload)
-        changes.update(deadline)
+        changes.update(_deadline(conn, now, row, battle, pause))
     return _row(conn, MATCHES.save(conn, row.match, now, **changes))
 
 
-def insert(
+def begin(
     conn: Connection,
     now: datetime,
     *,
@@ -368,9 +376,18 @@ def insert(
     setups: tuple[PlayerSetup, PlayerSetup],
     battle: Battle,
     guild: int | None,
-) -> BattleRow:
-    """A new battle, live at version 0 with the battle's first state (decisions and rounds are saved by
-    `save`). It has no channel: its message is shown where the player asked."""
+    created: Callable[[BattleRow], None] | None = None,
+) -> tuple[BattleRow, list[Record]]:
+    """A new battle run to the player's first decision (the AI answering the opponent's) and created
+    there, live at version 0, its moves and rounds logged and its deadline armed: no save rewrites the
+    state just created (issue 39). Returns it and its rounds; one over already is ended by `step`. Its
+    message is shown where the player asked; `created` runs first on the new row (an Arena attack)."""
+    decisions: list[Decision] = []
+    records: list[Record] = []
+    pause = advance(battle, 1 if PLAYER in battle.waiting() else 0, decisions, records)
+    data = {"rank": rank, "pause": 0, "round": 0, "player_deaths": 0}
+    if not battle.over:
+        data |= {"pause": pause, "round": battle.round, "player_deaths": deaths_of_player(records)}
     match = MATCHES.create(
         conn,
         now,
@@ -383,9 +400,16 @@ def insert(
         seed=seed,
         setup=[setup_json(setups[0]), setup_json(setups[1])],
         state=to_state(battle),
-        data={"rank": rank, "pause": 0, "round": 0, "player_deaths": 0},
+        data=data,
     )
-    return _row(conn, match)
+    row = _row(conn, match, new=True)
+    if created is not None:
+        created(row)
+    if battle.over:
+        return step(conn, now, row, battle, decisions, records, pause), records
+    _log(conn, now, match.id, decisions, records)
+    armed = MATCHES.armed(conn, match, _deadline(conn, now, row, battle, pause))
+    return replace(row, match=armed, deadline_at=armed.deadline_at, timeout_job=armed.deadline_job), records
 
 
 # --- the end of a battle -------------------------------------------------------------------------

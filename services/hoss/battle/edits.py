@@ -18,13 +18,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from core.settings import SUPPORTED_LOCALES
-from engine.hoss import ENGINE, HossCatalog
+from engine.hoss import HossCatalog, Record
 from services.hoss.arena import results as arena_results
+from services.hoss.arena.results import ArenaTag
 from services.hoss.battle import battles
 from services.hoss.battle import replay as battle_replay
-from services.hoss.battle.battles import PLAYER, BattleRow
+from services.hoss.battle.battles import BattleRow
 from services.hoss.battle.log import log_files
-from services.hoss.battle.view import Board, Now, boards
+from services.hoss.battle.view import Board, Now, boards, player_view
 from services.hoss.render.battle import battle_spec
 from services.infra.messages import MessageSpec, Target
 from services.infra.outbox import drop_waiting_edits, edits_waiting, enqueue, record_sent
@@ -36,14 +37,18 @@ ROUND_PACE = timedelta(seconds=5)  # between two rounds shown on the battle mess
 def now_of(conn: Connection, row: BattleRow) -> Now:
     """While live, `ai_decided` says the AI took the player's previous pause; once over, that the AI
     played the end of the battle for the player (their last decision was the deadline's)."""
-    state = row.hoss_state
     timed_out = (
         row.pause - 1 in battles.timeout_pauses(conn, row)
         if row.live
         else battles.last_decided_by(conn, row) == "timeout"
     )
+    return _now(row, arena_results.tag_of(conn, row.id), timed_out)
+
+
+def _now(row: BattleRow, arena: ArenaTag | None, timed_out: bool) -> Now:
+    state = row.hoss_state
     return Now(
-        arena=arena_results.tag_of(conn, row.id),
+        arena=arena,
         battle_id=row.id,
         rank=row.rank,
         owner=row.player_id,
@@ -53,7 +58,7 @@ def now_of(conn: Connection, row: BattleRow) -> Now:
         deadline=row.deadline_at,
         ai_decided=timed_out,
         result=battles.result_of(row, state),
-        seats=ENGINE.view(state, PLAYER).seats,
+        seats=player_view(state).seats,
     )
 
 
@@ -98,6 +103,16 @@ def shown_now(
 ) -> Shown:
     """The battle message now (`board_spec`) with the round it shows."""
     return Shown(board_spec(conn, row, catalog, locales), row.round, row.version, tuple(locales))
+
+
+def shown_begun(
+    row: BattleRow, records: Sequence[Record], catalog: HossCatalog, locales: Sequence[str]
+) -> Shown:
+    """`shown_now` for a live ranked battle its unit has just begun (`battles.begin`): its rounds are
+    the ones that unit played, no deadline has passed and no Arena attack names it, so nothing is read
+    back to draw it."""
+    (board,) = boards(_now(row, None, False), records[:-1], records[-1:])
+    return Shown(battle_spec(board, catalog, locales=locales), row.round, row.version, tuple(locales))
 
 
 def attach(

@@ -22,23 +22,19 @@ from core.clock import Clock, to_db
 from core.errors import BadInput, DomainError, NotAllowed, NotFound
 from core.settings import SUPPORTED_LOCALES
 from engine.hoss import (
-    ENGINE,
     MAX_RANK,
-    MOVE_PAUSES_OPTION,
     RANK_UNLOCK_WINS,
     RANKS,
     HossAction,
     HossCatalog,
-    HossView,
     Pass,
     Record,
     highest_unlocked,
     moves_of,
-    new_battle,
     opponent_setup,
     playable_ranks,
 )
-from engine.protocol import CATALOG_OPTION, PlayerSetup
+from engine.protocol import PlayerSetup
 from engine.rng import derive
 from services.hoss.battle import battles
 from services.hoss.battle import edits as battle_edits
@@ -55,10 +51,12 @@ from services.hoss.battle.battles import (
     Decision,
 )
 from services.hoss.battle.choices import Choice, chosen
+from services.hoss.battle.controls import BattleView as BattleView
+from services.hoss.battle.controls import KeptControls, RoundView, read_view, view_of
+from services.hoss.battle.dealer import Dealer
 from services.hoss.battle.edits import ROUND_PACE, Shown
 from services.hoss.battle.history import PastBattle
 from services.hoss.battle.notices import NOTICES, Claim, Notice, notice_of, pending
-from services.hoss.battle.view import NOTABLE_EVENTS
 from services.hoss.decks import DeckService
 from services.hoss.gold import GOLD
 from services.hoss.keys import RANK_NAME_KEYS as RANK_NAME_KEYS
@@ -127,74 +125,9 @@ class Answered:
 
 
 @dataclass(frozen=True)
-class RoundView:
-    round: int
-    record: Record  # the engine's log record: events, and both sides after the round
-
-    @property
-    def sides(self) -> list[dict[str, Any]]:
-        """Per seat: hand and pile counts, synergies, creatures (card, rank, PV, shield, statuses...)."""
-        sides: list[dict[str, Any]] = self.record["sides"]
-        return sides
-
-    @property
-    def notable(self) -> list[dict[str, Any]]:
-        return [e for e in self.record["events"] if e["k"] in NOTABLE_EVENTS]
-
-
-@dataclass(frozen=True)
-class BattleView:
-    battle_id: int
-    rank: int
-    status: str
-    pause: int
-    round: int
-    deadline: datetime | None  # when the AI decides for the player
-    snapshot: HossView  # ENGINE.view for the player: both sides, the hand, the legal actions
-    legal: tuple[
-        HossAction, ...
-    ]  # the player's legal actions now, in the engine's order; empty when not asked
-    new_rounds: tuple[RoundView, ...]  # the rounds played since the previous view
-    ai_decided: tuple[int, ...]  # pauses where the deadline passed and the AI decided for the player
-    result: BattleResult | None
-
-    @property
-    def hand(self) -> tuple[str, ...]:
-        """The uids of the player's cards in hand (private: only the player's controls show them)."""
-        return tuple(c.id for c in self.snapshot.seats[PLAYER].hand_cards or ())
-
-    @property
-    def cards(self) -> dict[str, str]:
-        """Card ids by uid: both sides' creatures and the player's hand, to name what actions refer to."""
-        cards: dict[str, str] = {}
-        for seat in self.snapshot.seats:
-            cards.update({c.uid: c.card for c in seat.creatures})
-            cards.update({c.id: c.card for c in seat.hand_cards or ()})
-        return cards
-
-
-@dataclass(frozen=True)
 class DefenderMoves:
     moves: tuple[tuple[str, str], ...]  # (Défenseur, new protégé), the engine's order
     cards: dict[str, str]  # the player's creatures in play: uid -> card id (to name them)
-
-
-def _view(conn: Connection, row: BattleRow, new_rounds: tuple[RoundView, ...]) -> BattleView:
-    state = row.hoss_state
-    snapshot = ENGINE.view(state, PLAYER)
-    return BattleView(
-        battle_id=row.id,
-        rank=row.rank,
-        status=row.status,
-        pause=row.pause,
-        round=row.round,
-        deadline=row.deadline_at,
-        snapshot=snapshot,
-        legal=(snapshot.seats[PLAYER].legal or ()) if row.live else (),
-        new_rounds=new_rounds,
-        ai_decided=tuple(battles.timeout_pauses(conn, row)),
-        result=battles.result_of(row, state),
-    )
 
 
 def _check_pause(row: BattleRow, pause: int | None) -> None:
@@ -232,6 +165,8 @@ class RankedService:
         self.rng = rng  # battle seeds; used only inside write units, i.e. by the writer's thread
         self.scheduler = scheduler
         self.decks = decks or DeckService(db, clock, catalog, registry=registry)
+        self.dealer = Dealer(catalog)  # the start's deal: the active deck validated once while it is kept
+        self.kept = KeptControls(db)  # « Décider »'s controls, kept by the unit that saved the battle
         if scheduler is not None:
             scheduler.on(TIMEOUT_JOB, self.on_timeout)
             scheduler.on(ROUND_JOB, self.on_next_round)
@@ -339,24 +274,34 @@ class RankedService:
         now = self.clock.now()
         start_key = str(key)
 
+        controls: tuple[BattleRow, BattleView] | None = None  # of the battle this unit began, if it did
+
         def unit(conn: Connection) -> Started:
+            nonlocal controls
             ensure_player(conn, player_id, now, self.registry)
-            started: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
+            begun: tuple[BattleRow, list[Record]] | None = None  # as this unit stored it, and its rounds
 
             def work() -> dict[str, Any]:
-                nonlocal started
-                started = self._start(conn, now, player_id, rank, setup, start_key, guild)
-                return {"player": player_id, "battle": started.id, "rank": rank}
+                nonlocal begun
+                begun = self._start(conn, now, player_id, rank, setup, start_key, guild)
+                return {"player": player_id, "battle": begun[0].id, "rank": rank}
 
             stored, fresh = once(conn, f"hoss:ranked:start:{start_key}", now, work)
             if stored["player"] != player_id:
                 raise NotAllowed()
-            row = started if started is not None else battles.load(conn, stored["battle"])
-            assert row is not None
-            message = battle_edits.shown_now(conn, row, self.catalog, locales)
+            if begun is not None and begun[0].live:  # drawn from what the unit has: nothing read back
+                message = battle_edits.shown_begun(*begun, self.catalog, locales)
+                controls = (begun[0], view_of(begun[0], (), ()))  # no deadline passed yet
+            else:
+                row = begun[0] if begun is not None else battles.load(conn, stored["battle"])
+                assert row is not None
+                message = battle_edits.shown_now(conn, row, self.catalog, locales)
             return Started(stored["battle"], stored["rank"], not fresh, message)
 
+        generation = self.kept.generation
         started = await self.db.write(unit)
+        if controls is not None:  # `begin` created the battle: no save announced
+            self.kept.keep(generation, 0, *controls)
         return started
 
     def _start(
@@ -368,8 +313,8 @@ class RankedService:
         setup: PlayerSetup | DomainError,
         key: str,
         guild: int | None,
-    ) -> BattleRow:
-        """The battle made, at its first pause, as saved."""
+    ) -> tuple[BattleRow, list[Record]]:
+        """The battle made, at its first pause, as stored, and the rounds played to it."""
         playable = playable_ranks(rank_wins(conn, player_id))
         if rank > playable[-1]:
             raise NotAllowed(
@@ -384,23 +329,19 @@ class RankedService:
             raise setup
         seed = self.rng.getrandbits(62)
         opponent = opponent_setup(self.catalog, rank, random.Random(derive(seed, "hoss-ranked-opponent")))
-        options = {CATALOG_OPTION: self.catalog, MOVE_PAUSES_OPTION: True}  # docs/hoss/ranked.md, "Défenseur"
-        battle = new_battle((setup, opponent), seed, options, log=True)
-        row = battles.insert(
+        battle = self.dealer.deal(setup, opponent, seed)
+        setups = (setup, opponent)
+        return battles.begin(
             conn,
             now,
             player_id=player_id,
             rank=rank,
             key=key,
             seed=seed,
-            setups=(setup, opponent),
+            setups=setups,
             battle=battle,
             guild=guild,
         )
-        decisions: list[Decision] = []
-        records: list[Record] = []
-        pause = battles.advance(battle, 1 if PLAYER in battle.waiting() else 0, decisions, records)
-        return battles.step(conn, now, row, battle, decisions, records, pause)
 
     async def answer(
         self,
@@ -420,7 +361,10 @@ class RankedService:
         now = self.clock.now()
         answer_key = str(key)
 
+        controls: tuple[BattleRow, BattleView] | None = None  # the battle as this unit saved it, if it did
+
         def unit(conn: Connection) -> Answered:
+            nonlocal controls
             row = battles.owned(conn, player_id, battle_id, guild)
             saved: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
 
@@ -443,9 +387,14 @@ class RankedService:
                 raise NotAllowed()
             now_row = saved if saved is not None else battles.load(conn, battle_id)
             assert now_row is not None
+            if saved is not None:
+                controls = (saved, read_view(conn, saved, ()))
             return Answered(battle_id, stored["pause"], now_row.pause, not now_row.live, not fresh)
 
+        generation = self.kept.generation
         answered = await self.db.write(unit)
+        if controls is not None:  # its step saved the battle once
+            self.kept.keep(generation, 1, *controls)
         return answered
 
     async def defender_moves(
@@ -534,15 +483,19 @@ class RankedService:
             new = [RoundView(r["round"], r) for r in battles.rounds(conn, battle_id, row.viewed_round)]
             if new:
                 battles.mark_viewed(conn, row, new[-1].round)
-            return _view(conn, row, tuple(new))
+            return read_view(conn, row, tuple(new))
 
         return await self.db.write(unit)
 
     async def controls(self, player_id: int, battle_id: int, guild: int | None = None) -> BattleView:
         """The battle now, for the player's decision controls: `view` without the rounds, so a read (the
-        controls show the hand and the legal actions; the rounds are the battle message's)."""
+        controls show the hand and the legal actions; the rounds are the battle message's), or nothing
+        read at all when the unit that saved it last kept them (services/hoss/battle/controls.py)."""
+        kept = self.kept.get(player_id, battle_id, guild)
+        if kept is not None:
+            return kept
         return await self.db.read(
-            lambda conn: _view(conn, battles.owned(conn, player_id, battle_id, guild), ())
+            lambda conn: read_view(conn, battles.owned(conn, player_id, battle_id, guild), ())
         )
 
     async def screen(

@@ -13,9 +13,29 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from engine.hoss import SeatView
+from engine.hoss import ENGINE, HossState, HossView, SeatView
 from services.hoss.arena.results import ArenaTag
 from services.hoss.battle.battles import PLAYER, SEAT_PREFIX, BattleResult, only_moves
+
+KEPT_VIEWS = 64  # the player's views kept by the state they were drawn from; all dropped beyond it
+_views: dict[int, tuple[HossState, HossView]] = {}
+
+
+def player_view(state: HossState) -> HossView:
+    """`ENGINE.view(state, PLAYER)` (the battle restored from the state, then viewed), kept for the states
+    last asked: a unit that saves a battle draws its board from the state it saved, and the next
+    « Décider » reads that very object back (states are kept by their JSON, `MatchRules.kept_states`), so
+    its controls find the view instead of restoring the battle again (issue 39). A view is a pure
+    function of a frozen state: sharing it between the writer's thread and the loop is safe."""
+    kept = _views.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    view = ENGINE.view(state, PLAYER)
+    if len(_views) >= KEPT_VIEWS:  # plain dict operations (atomic), as the kept states
+        _views.clear()
+    _views[id(state)] = (state, view)
+    return view
+
 
 # The events the board shows (every event stays in the log).
 NOTABLE_EVENTS = frozenset({"play", "place", "move", "evolve", "evolve_choice", "death", "revive"})

@@ -1,16 +1,19 @@
 """What a ranked battle's start and decision cost (issue 39): the board of the start's response is drawn
 once, in the language the channel reads it in, and not drawn again when the message is recorded; the
 edits the outbox makes later are written in every language, as it picks the channel's when it delivers.
-Each unit reads the battle once: what its step saved is what the rest of the unit works on. « Décider »
-only reads: its controls show the hand and the legal actions, never the rounds."""
+Each unit reads the battle once: what its step saved is what the rest of the unit works on, and a read
+finds the state the last save wrote without parsing it. « Décider »
+only reads: its controls show the hand and the legal actions, never the rounds, from the player's view
+the last save drew its board from."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.hoss import HossCatalog, HossState
+from engine.hoss import HossCatalog, HossState, HossView
 from engine.hoss.engine import HossEngine
 from sandbox.harness import BotHarness
+from services.hoss.battle import battles
 from services.hoss.battle.view import Board
 from services.hoss.render import battle as render_battle
 from tests.e2e.hoss.helpers import decide_once, hoss, start_rank_1, with_deck
@@ -53,16 +56,22 @@ async def test_a_start_and_a_decision_read_the_battle_once_per_unit(
     parsed = count_parses(monkeypatch)
     public = await start_rank_1(harness, alice)
     await harness.settle()
-    # the start's unit: the battle made, kept as written (not read back); the message recorded reads it
-    assert len(parsed) == 1
+    # the start's unit: the battle made, kept as written (not read back); the message recorded reads it,
+    # and finds the state the start wrote by its JSON (services/shared/kept_states.py)
+    assert parsed == []
     first = shown(public)
 
-    parsed.clear()
     await decide_once(harness, alice)
-    # « Décider »: the battle read for the controls; the action: read once, then played and saved
-    assert len(parsed) == 2
+    # « Décider »: the battle read for the controls; the action: read once, then played and saved; each
+    # read finds the state the last save wrote
+    assert parsed == []
     edited = next(m for m in harness.emu.messages if m.id == public.id)
     assert shown(edited) != first
+    battle = await hoss(harness).ranked.current(alice.id)
+    assert battle is not None
+    kept = await hoss(harness).ranked.db.read(lambda conn: battles.load(conn, battle))
+    assert kept is not None
+    assert kept.hoss_state == HossState.model_validate_json(kept.state)  # as a parse of the row gives it
 
 
 async def test_a_start_draws_its_board_once_in_the_channels_language(
@@ -88,7 +97,9 @@ async def test_a_start_draws_its_board_once_in_the_channels_language(
     assert "Manche" in shown(edited)
 
 
-async def test_opening_the_decision_controls_writes_nothing(harness: BotHarness) -> None:
+async def test_opening_the_decision_controls_writes_nothing(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     alice = harness.user("alice")
     await with_deck(harness, alice)
     await start_rank_1(harness, alice)
@@ -96,9 +107,18 @@ async def test_opening_the_decision_controls_writes_nothing(harness: BotHarness)
     assert harness.bot is not None
     db = harness.bot.services.db
     batches = db.batches
+    viewed: list[int] = []
+    view = HossEngine.view
+
+    def counted(engine: HossEngine, state: HossState, player: int) -> HossView:
+        viewed.append(player)
+        return view(engine, state, player)
+
+    monkeypatch.setattr(HossEngine, "view", counted)
     controls = await harness.emu.click(alice, "Décider")
     await harness.settle()
     assert db.batches == batches
+    assert viewed == []  # the view the start drew its board from, of the very state it saved
     assert controls.message is not None
     assert controls.message.ephemeral
     assert "Votre main\u00a0:" in shown(controls.message)

@@ -38,7 +38,7 @@ async def started(
 
 def counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The game states loaded from now on (each `from_json` of the games' engine, kept or parsed)."""
-    engine = MATCHES.rules.engine
+    engine = MATCHES.states  # the engine, or its states kept by their JSON (services/shared/kept_states.py)
     parse = engine.from_json
     loaded: list[str] = []
 

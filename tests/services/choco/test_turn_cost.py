@@ -16,12 +16,13 @@ from core.errors import NotFound
 from engine.choco import ChocoState
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
-from services.choco.game_store import ENGINE, MATCHES
+from services.choco.game_store import MATCHES
 from services.choco.games import ChocoGames
 from services.infra import kept_specs
 from services.infra.games import GameRegistry
 from services.infra.messages import MessageSpec
 from services.infra.outbox import Outbox
+from services.shared.kept_states import KeptStates
 from store.db import Database
 from tests.services.choco.conftest import GUILD
 from tests.services.choco.helpers import ALICE, counted_loads
@@ -272,6 +273,7 @@ async def test_turns_parse_no_state_that_this_process_saved(
         lambda conn: conn.execute("SELECT state FROM matches WHERE id = ?", (game.match_id,)).fetchone()[0]
     )
     assert (await games.get(game.id)).state == parse(stored)
-    ENGINE.states.kept.clear()  # as if another process had saved it
+    assert isinstance(MATCHES.states, KeptStates)
+    MATCHES.states.kept.clear()  # as if another process had saved it
     assert (await games.get(game.id)).state == parse(stored)
     assert len(parsed) == 1

@@ -1,5 +1,5 @@
 """A battle's steps shown one by one parse its state once: each click finds the state the previous one
-saved (services/dinocard/kept_states.py, issue 39), and shows the same battle as a parsed state would."""
+saved (services/shared/kept_states.py, issue 39), and shows the same battle as a parsed state would."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """What a challenge's preparation and launch read (issue 39): the preparation page counts the free copies
 once for its check and its page; the launch, which checks the bonus again in its own unit, counts none
-when there is no bonus; each reads whole only the packs it names, the opposing one once."""
+when there is no bonus; each reads whole only the packs it names, the opposing one once. A welcomed
+player's preparation is a read; a launch writes the battle's state once, with its creation."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ import pytest
 from core.clock import ManualClock
 from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices, packs, preparation
+from services.dinocard.results import MATCHES
 from services.shared.collecting import DeckInvalid
+from store.connection import Connection
 from tests.services.dinocard.conftest import ALICE, BOB, element_pack, fire_pack
 from tests.services.dinocard.test_battles import launch
+from tests.support.statements import trace_writes
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, calls: Counter[str]) -> None:
@@ -59,3 +63,48 @@ async def test_a_launch_after_its_preparation_counts_the_free_copies_once(
         await launch(dino, mine, theirs, key="k2", bonus=(in_a_pack,))
     assert [p.key for p in refused.value.problems] == ["dinocard.pack.problem.copies_free"]
     assert calls == {"_row": 2, "free_counts": 1, "traded_counts": 1}
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_a_welcomed_players_preparation_writes_nothing_and_a_launch_writes_the_battle_once(
+    dino: DinocardServices, clock: ManualClock, catalog: DinocardCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = (await dino.packs.create(ALICE, "Feu", fire_pack(catalog))).pack.id
+    theirs = (await dino.packs.create(BOB, "Eau", element_pack(catalog, "eau"))).pack.id
+    clock.advance(timedelta(days=1))
+    db = dino.battles.db
+    batches = db.batches
+    prep = await dino.battles.prepare(ALICE, "Feu", theirs, ())
+    assert db.batches == batches  # welcomed already: the page is a read, no transaction committed
+    assert (prep.pack.id, prep.opponent_id, prep.daily_left) == (mine, theirs, 2)
+    assert prep.choices.items
+
+    statements = trace_writes(db, monkeypatch)
+    match = await launch(dino, mine, theirs)
+    saves = [s for s in statements if s.startswith("UPDATE matches SET") and "state" in s]
+    assert saves == []  # the battle's state written by its creation only, not by a save naming its post
+    assert match.message_item is not None
+    stored = await db.read(lambda conn: MATCHES.load_trusted(conn, match.id))
+    assert stored == match
+    assert stored.message_item == match.message_item
+
+
+async def test_a_player_still_to_welcome_is_welcomed_by_the_preparation(
+    dino: DinocardServices, catalog: DinocardCatalog
+) -> None:
+    await dino.packs.create(ALICE, "Feu", fire_pack(catalog))
+    theirs = (await dino.packs.create(BOB, "Eau", element_pack(catalog, "eau"))).pack.id
+
+    def forget_starter(conn: Connection) -> None:
+        conn.execute("UPDATE dinocard_profiles SET starter_given = 0 WHERE player_id = ?", (ALICE,))
+
+    await dino.battles.db.write(forget_starter)
+    batches = dino.battles.db.batches
+    await dino.battles.prepare(ALICE, "Feu", theirs, ())
+    assert dino.battles.db.batches == batches + 1  # the unit that gives the starter, as before
+    given = await dino.battles.db.read(
+        lambda conn: conn.execute(
+            "SELECT starter_given FROM dinocard_profiles WHERE player_id = ?", (ALICE,)
+        ).fetchone()[0]
+    )
+    assert given == 1

@@ -1,0 +1,97 @@
+"""What a ranked start does again at every battle (issue 39): the active deck, the same kept setup from one
+start to the next, is validated once; the catalog's cards are copied for battles once; the battle dealt
+is `new_battle`'s (services/hoss/battle/dealer.py). The battle is created at its first pause (its state
+written once) and its board drawn from what the start's unit played, as a read of it draws it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core.clock import ManualClock
+from engine.hoss import ENGINE, Record, new_battle, opponent_setup, to_state
+from engine.hoss import deck as hoss_deck
+from engine.protocol import CATALOG_OPTION
+from services.hoss.battle import battles, edits
+from services.hoss.battle.dealer import Dealer
+from services.hoss.battle.edits import Shown
+from services.infra.games import GameRegistry
+from store.connection import Connection
+from store.db import Database
+from tests.services.hoss.ranked import catalog, player_with_deck, service
+from tests.support.statements import trace_writes
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[object]:
+    """Every call of `engine.hoss.deck.<name>` from now on: `_line` validates one line of a deck,
+    `card_spec` copies one creature card out of the catalog for a battle."""
+    calls: list[object] = []
+    original = getattr(hoss_deck, name)
+
+    def counted(*args: object) -> object:
+        calls.append(args[0])
+        return original(*args)
+
+    monkeypatch.setattr(hoss_deck, name, counted)
+    return calls
+
+
+async def test_a_second_start_validates_only_the_new_opponents_deck(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    lines = count_calls(monkeypatch, "_line")
+    copies = count_calls(monkeypatch, "card_spec")
+    first = await ranked.start(1, 1, key="first")
+    assert len(lines) == 18  # the deck's check when its setup is read, the player's and opponent's deal
+    assert copies
+
+    await ranked.skip_to_end(1, first.battle_id)
+    lines.clear()
+    copies.clear()
+    second = await ranked.start(1, 1, key="second")
+    assert second.battle_id != first.battle_id
+    assert len(lines) == 6  # the new opponent's only: the player's kept setup was validated before
+    assert len(copies) < 6  # only cards no battle of this catalog fielded yet
+
+
+def test_a_dealt_battle_is_new_battles() -> None:
+    hoss = catalog()
+    dealer = Dealer(hoss)
+    options = {CATALOG_OPTION: hoss, "move_pauses": True}
+    for seed in range(4):
+        player = opponent_setup(hoss, 3, random.Random(seed), seat=0, player_id=7)
+        opponent = opponent_setup(hoss, 5, random.Random(seed + 100))
+        for _ in range(2):  # the second deal uses the kept deck and card copies
+            dealt = dealer.deal(player, opponent, seed)
+            made = new_battle((player, opponent), seed, options, log=True)
+            assert ENGINE.to_json(to_state(dealt)) == ENGINE.to_json(to_state(made))
+            played: list[list[Record]] = [[], []]
+            for battle, records in zip((dealt, made), played, strict=True):
+                battles.advance(battle, 0, [], records, for_player=battles.AI)  # to the end, the AI on both
+            assert played[0] == played[1]
+            assert dealt.over
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_a_start_writes_the_battles_state_once_and_reads_nothing_back_for_its_board(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    statements = trace_writes(db, monkeypatch)
+    started = await ranked.start(1, 1, key="first", locales=("fr",))
+    assert [s for s in statements if s.startswith("UPDATE matches SET") and "state" in s] == []
+    assert [s for s in statements if s.startswith("SELECT") and "hoss_battle_rounds" in s] == []
+    assert [s for s in statements if s.startswith("SELECT") and "match_moves" in s and "MAX" not in s] == []
+
+    def drawn_from_a_read(conn: Connection) -> Shown:
+        row = battles.load(conn, started.battle_id)
+        assert row is not None
+        return edits.shown_now(conn, row, catalog(), ("fr",))
+
+    assert await db.read(drawn_from_a_read) == started.message
+    view = await ranked.view(1, started.battle_id)
+    assert (view.status, view.pause, view.deadline) == ("live", 1, clock.now() + battles.DECISION_TIMEOUT)
