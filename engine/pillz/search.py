@@ -41,6 +41,7 @@ Pair = tuple[int, int, int, int, int, int, int, int, int, int]
 # Bénédiction would take off my next loss, the same for the foe)
 Node = tuple[int, int, int, int, int, int, int, int, int]
 Bets = tuple[tuple[int, float], ...]  # (the foe's pillz, its weight)
+Option = tuple[str, int, float]  # an option of a decision: (character, pillz, value)
 # A node one round before the last without my pillz: (my PV, the foe's, its pillz, the used cards (bit
 # masks), the unspent Bénédictions)
 Family = tuple[int, int, int, int, int, int, int]
@@ -315,6 +316,11 @@ class _Search:
 
 def exact_values(state: PillzState, me: int) -> list[tuple[Play, float]]:
     """Every option of `me` now, with its chance of winning the duel (a draw counting `DRAW`)."""
+    return [(Play(card=card, pillz=bet), v) for card, bet, v in exact_options(state, me)]
+
+
+def exact_options(state: PillzState, me: int) -> list[Option]:
+    """`exact_values` as plain (character, pillz, value) tuples, the AI's own form (no model per option)."""
     foe = 1 - me
     hands = state.hands
     pending: int | None = None
@@ -327,4 +333,4 @@ def exact_values(state: PillzState, me: int) -> list[tuple[Play, float]]:
     shields = (blessing_left(hands[me], state.history, me), blessing_left(hands[foe], state.history, foe))
     root = (state.round, state.life[me], state.life[foe], state.pillz[me], state.pillz[foe], um, uf, *shields)
     found = _Search(state, me, (um, uf)).options(root, pending)
-    return [(Play(card=hands[me][cm].card_id, pillz=bm), v) for (cm, bm), v in found]
+    return [(hands[me][cm].card_id, bm, v) for (cm, bm), v in found]
