@@ -78,14 +78,6 @@ def _last_pair(c: Ints) -> Matchups:
     return mp, md, mh, fp, fd, fh
 
 
-def final(columns: Ints, pillz: int, top: tuple[int, int]) -> Floats:
-    """The last round of each row of `columns` (its position, its `LAST` pair) with `pillz` of mine."""
-    c = columns
-    return last_round(
-        _last_pair(c), c[:, LM], c[:, LF], c[:, PF], np.full(len(c), pillz), c[:, SM], c[:, SF], top
-    )
-
-
 def _laid_out(values: Floats, shift: Ints, width: int) -> Floats:
     """`values` (a row per triple, by my pillz left) laid out for `_reads`: column j < width holds the
     value at max(0, width − 1 − j + shift) pillz, the width − 1 columns after it 0.0."""

@@ -16,8 +16,9 @@ Speed: a round-2 decision resolves about a hundred thousand (character, pillz) p
 nodes one round before the last, which the root reaches in runs that differ only by my pillz. So a
 round-2 root first lists every such position its options lead to (`prefetch`) and values them all in
 one NumPy block (engine/pillz/blocks.py: each (character, character, bet) a row, my pillz × my bets a
-table); a round-3 root's replies are one block too. The values are the same floats, from the same
-operations in the same order, as a plain expectimax would give, so the AI's moves from a given generator
+table). A round-3 or round-4 root, a dozen rows at most, is computed in plain floats
+(engine/pillz/endgame.py): NumPy's calls cost more there than the arithmetic. The values are the same
+floats, from the same operations in the same order, as a plain expectimax would give, so the AI's moves from a given generator
 are the same (tests/engine/pillz/test_search.py compares with one, tests/engine/pillz/test_ai_pinned.py
 pins every choice of 200 lab duels).
 """
@@ -30,7 +31,7 @@ from operator import add, mul
 
 import numpy as np
 
-from engine.pillz import blocks
+from engine.pillz import blocks, endgame
 from engine.pillz.blocks import DRAW as DRAW
 from engine.pillz.rules import blessing_left, lead_seat, leader_total, matchup
 from engine.pillz.state import ROUNDS, PillzState, Play
@@ -79,13 +80,11 @@ def _odds(power: int, attack_foe: int, top: int) -> tuple[tuple[float, ...], tup
 # For each bit mask of used characters with two left, those two (else zeros: never read); and for a mask
 # and a character about to be used, the one left after it (the last round's).
 _LEFT = np.array([u if len(u) == 2 else (0, 0) for u in _UNUSED], dtype=np.int64)
-_LAST = np.array(
-    [
-        [_UNUSED[mask | 1 << c][0] if len(_UNUSED[mask | 1 << c]) == 1 else 0 for c in range(4)]
-        for mask in range(16)
-    ],
-    dtype=np.int64,
+_LAST_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_UNUSED[mask | 1 << c][0] if len(_UNUSED[mask | 1 << c]) == 1 else 0 for c in range(4))
+    for mask in range(16)
 )
+_LAST = np.array(_LAST_OF, dtype=np.int64)
 
 
 def _node(rnd: int, family: Family, pm: int) -> Node:
@@ -143,11 +142,12 @@ class _Search:
         the rest searched)."""
         rnd, pm = node[0], node[3]
         if rnd == ROUNDS:  # nothing after this round: both outcomes are final (`my_bets` is (pm,))
-            columns = np.array([self.column(node[1:3] + node[4:], cm, cf, bf, (cm, cf))])
-            final: list[float] = blocks.final(columns, pm, (self.max_me, self.max_foe)).tolist()
-            return final
+            _, lm, lf, _, pf, _, _, sm, sf = node
+            return [
+                endgame.last_value(self.pairs[cm][cf], lm, lf, pm, pf, sm, sf, (self.max_me, self.max_foe))
+            ]
         if rnd + 1 == ROUNDS:  # then the last round: `my_bets` is every bet from 0 to pm
-            return self.replies_before_last(node)[(cm, cf, bf)]
+            return self.reply(node, cm, cf, bf)
         won, lost, gain = self.successors(node, cm, cf, bf)
         pair = self.pairs[cm][cf]
         odds, rest = _odds(pair[0], pair[5] * bf, my_bets[-1])
@@ -185,11 +185,6 @@ class _Search:
             values = self.before_last(lost, max(0, pm + gain))
             lost_row = [values[max(0, pm - bm + gain)] for bm in bets]
         return list(map(add, map(mul, odds, won_row), map(mul, rest, lost_row)))
-
-    def column(self, key: Family, cm: int, cf: int, bf: int, last: tuple[int, int]) -> tuple[int, ...]:
-        """A row of `blocks.rows`: the position, the foe's bet, this round's pair, the last round's."""
-        lm, lf, pf, _, _, sm, sf = key
-        return (lm, lf, pf, sm, sf, bf, *self.pairs[cm][cf], *self.pairs[last[0]][last[1]])
 
     def columns(self, keys: Sequence[Family]) -> tuple[blocks.Ints, blocks.Floats]:
         """The triples (my character, the foe's, its bet) of positions one round before the last, in
@@ -258,22 +253,19 @@ class _Search:
             found = self.families[key]
         return found
 
-    def replies_before_last(self, node: Node) -> dict[tuple[int, int, int], list[float]]:
-        """At a root one round before the last: for each (my character, the foe's, its bet), the chance
-        of winning the duel for each of my bets, in one block."""
-        if not self.replies:
-            key = node[1:3] + node[4:]
-            pm = node[3]
-            columns, _ = self.columns([key])
-            block = blocks.rows(columns, pm + 1, (self.max_me, self.max_foe))
-            triples = [
-                (cm, cf, bf)
-                for cm in _UNUSED[node[5]]
-                for cf in _UNUSED[node[6]]
-                for bf, _ in blocks.pad_bets(model_bets(node[4], 2))
-            ]
-            self.replies.update(zip(triples, block[:, pm, :].tolist(), strict=True))
-        return self.replies
+    def reply(self, node: Node, cm: int, cf: int, bf: int) -> list[float]:
+        """At a root one round before the last: the chance of winning the duel for each of my bets, my
+        `cm` against the foe's `cf` betting `bf` (the last round's pair: the characters left after it)."""
+        key = (cm, cf, bf)
+        found = self.replies.get(key)
+        if found is None:
+            _, lm, lf, pm, pf, um, uf, sm, sf = node
+            last = self.pairs[_LAST_OF[um][cm]][_LAST_OF[uf][cf]]
+            top = (self.max_me, self.max_foe)
+            found = self.replies[key] = endgame.reply_row(
+                self.pairs[cm][cf], last, (lm, lf, pf, sm, sf), pm, bf, top
+            )
+        return found
 
     def value(self, node: Node) -> float:
         """The chance of winning the duel from the start of a round, my best option played."""
