@@ -90,14 +90,20 @@ def _laid_out(values: Floats, shift: Ints, width: int) -> Floats:
 def _reads(laid: Floats, width: int) -> Floats:
     """For each triple, my pillz pm and my bet b (both below `width`): the laid-out value at pm − b
     pillz (plus the row's shift), 0.0 where b > pm. A view of sliding windows: nothing is copied."""
-    windows = np.lib.stride_tricks.sliding_window_view(laid, width, axis=1)
-    return windows[:, ::-1, :]
+    windows = np.lib.stride_tricks.sliding_window_view(laid, width, axis=-1)
+    return windows[..., ::-1, :]
 
 
-def rows(columns: Ints, width: int, top: tuple[int, int]) -> Floats:
-    """For each triple, each of my pillz pm and each of my bets b (both below `width`): the chance of
-    winning the duel, p × won + (1 − p) × lost; 0.0 where b > pm (not an option, and below every
-    option's value, so a `max` over bets may read it). `top`: each side's maximum PV (the cap of healing).
+# For each triple, arranged (position, my character, the foe's, its bet): my chance to win this round and
+# to lose it for each of my bets (a last axis of 1 for my pillz), then the value after a win and after a
+# loss for each of my pillz and bets (0.0 where the bet exceeds my pillz)
+Tables = tuple[Floats, Floats, Floats, Floats]
+
+
+def tables(columns: Ints, shape: tuple[int, int, int, int], width: int, top: tuple[int, int]) -> Tables:
+    """The rows of `columns` (triples in the order of `shape`: position, my character, the foe's, its
+    bet) one round before the last, for each of my pillz pm and bets b below `width`. `top`: each
+    side's maximum PV (the cap of healing).
 
     The last round after this one depends on my bet only through the pillz I have left, so it is
     computed once per triple and pillz left (a row after a win and one after a loss), then read for
@@ -119,36 +125,55 @@ def rows(columns: Ints, width: int, top: tuple[int, int]) -> Floats:
     reach = np.arange(width + max(0, int(gain.max())))[None, :]
     lf_lost = np.minimum(max_foe, lf + fh)
     lost = np.where(lm_lost > 0, last_round(last, lm_lost, lf_lost, pf - bf, reach, zero, sf, top), 0.0)
-    won_read = _reads(_laid_out(won, zero, width), width)
-    lost_read = _reads(_laid_out(lost, gain, width), width)
-    odds = share(mp * bets, fp * bf)[:, None, :]
-    values: Floats = odds * won_read + (1.0 - odds) * lost_read
+    laid = (*shape, 2 * width - 1)
+    won_read = _reads(_laid_out(won, zero, width).reshape(laid), width)
+    lost_read = _reads(_laid_out(lost, gain, width).reshape(laid), width)
+    odds = share(mp * bets, fp * bf).reshape(*shape, 1, width)
+    return odds, 1.0 - odds, won_read, lost_read
+
+
+def _slice(found: Tables, j: int, k: int) -> Floats:
+    """The values of the triples of the foe's character `j` and bet `k`: p × won + (1 − p) × lost, shaped
+    (position, my character, my pillz, my bet), the block of one (j, k) at a time (a whole block of
+    every triple did not fit the caches)."""
+    odds, rest, won, lost = (part[:, :, j, k] for part in found)
+    values: Floats = odds * won
+    values += rest * lost
     return values
 
 
-def lead_values(block: Floats, weights: Floats) -> Floats:
+def lead_values(found: Tables, weights: Floats) -> Floats:
     """I lead one round before the last: for each position and each of my pillz, my best option's total
-    over the foe's (character, bet) in order, times the share of a character. `block` is `rows`
-    shaped (position, my character, the foe's, its bet, my pillz, my bet); the best total × share is
-    the best option (multiplying by a positive number keeps the order of floats), and a bet above my
-    pillz totals 0.0, below or equal to every option."""
-    positions, mine, theirs, bets = block.shape[:4]
-    totals = np.zeros((positions, mine, *block.shape[4:]))
+    over the foe's (character, bet) in order, times the share of a character. The best total × share
+    is the best option (multiplying by a positive number keeps the order of floats), and a bet above
+    my pillz totals 0.0, below or equal to every option. The first term is the total (0.0 + x is x)."""
+    theirs, bets = found[0].shape[2:4]
+    totals: Floats | None = None
     for j in range(theirs):
         for k in range(bets):
-            totals = totals + weights[:, k, None, None, None] * block[:, :, j, k]
+            term = _slice(found, j, k)
+            term *= weights[:, k, None, None, None]
+            if totals is None:
+                totals = term
+            else:
+                totals += term
+    assert totals is not None
     values: Floats = totals.max(axis=(1, 3)) * (1.0 / theirs)
     return values
 
 
-def answer_values(block: Floats, weights: Floats) -> Floats:
+def answer_values(found: Tables, weights: Floats) -> Floats:
     """The foe leads one round before the last: my best reply to each of its (character, bet), weighted
     in order, for each position and each of my pillz; the best of all my (character, bet)."""
-    theirs, bets = block.shape[2:4]
-    best = block.max(axis=(1, 5))
-    totals = np.zeros(best.shape[:1] + best.shape[3:])
+    theirs, bets = found[0].shape[2:4]
+    totals: Floats | None = None
     for j in range(theirs):
         for k in range(bets):
-            totals = totals + weights[:, k, None] * best[:, j, k]
+            term = _slice(found, j, k).max(axis=(1, 3)) * weights[:, k, None]
+            if totals is None:
+                totals = term
+            else:
+                totals += term
+    assert totals is not None
     values: Floats = totals / theirs
     return values

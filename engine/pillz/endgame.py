@@ -1,10 +1,10 @@
 """The exact search's last two rounds for one position at a time, in plain floats: a root one round
 before the last (round 3) and a root in the last round (round 4).
 
-Such a root needs a dozen rows of `blocks.rows` (one position), or one value per pair in the last round:
+Such a root needs a dozen rows of `blocks.tables` (one position), or one value per pair in the last round:
 as NumPy blocks, the calls' overhead was most of the time of these decisions (0.7 ms of a lab duel).
 These are the blocks' formulas applied element by element: the same IEEE operations on the same
-operands in the same order (`blocks.rows`, `blocks.last_round`), so the values are bitwise the same.
+operands in the same order (`blocks.tables`, `blocks.last_round`), so the values are bitwise the same.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def reply_row(
     top: tuple[int, int],
 ) -> list[float]:
     """One round before the last, `pair` fighting with the foe betting `bf` and `last` fighting after:
-    the chance of winning the duel for each of my bets from 0 to `pm` (`blocks.rows` of one row, read
+    the chance of winning the duel for each of my bets from 0 to `pm` (`blocks.tables` of one row, read
     at my `pm` pillz). `position`: my PV, the foe's, its pillz, the unspent Bénédictions."""
     lm, lf, pf, sm, sf = position
     mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = pair

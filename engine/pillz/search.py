@@ -18,9 +18,9 @@ round-2 root first lists every such position its options lead to (`prefetch`) an
 one NumPy block (engine/pillz/blocks.py: each (character, character, bet) a row, my pillz × my bets a
 table). A round-3 or round-4 root, a dozen rows at most, is computed in plain floats
 (engine/pillz/endgame.py): NumPy's calls cost more there than the arithmetic. The values are the same
-floats, from the same operations in the same order, as a plain expectimax would give, so the AI's moves from a given generator
-are the same (tests/engine/pillz/test_search.py compares with one, tests/engine/pillz/test_ai_pinned.py
-pins every choice of 200 lab duels).
+floats, from the same operations in the same order, as a plain expectimax would give, so the AI's moves
+from a given generator are the same (tests/engine/pillz/test_search.py compares with one,
+tests/engine/pillz/test_ai_pinned.py pins every choice of 200 lab duels).
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ class _Search:
 
     def columns(self, keys: Sequence[Family]) -> tuple[blocks.Ints, blocks.Floats]:
         """The triples (my character, the foe's, its bet) of positions one round before the last, in
-        the order `blocks.lead_values` and `answer_values` read them (`blocks.rows`' columns), and each
+        the order `blocks.lead_values` and `answer_values` read them (`blocks.tables`' columns), and each
         position's bet weights. Every such position has two characters left on each side; the pairs
         are gathered from `table` by index arrays rather than a tuple per triple."""
         positions = np.array(keys, dtype=np.int64)
@@ -217,17 +217,10 @@ class _Search:
             return
         width = max(requests[key] for key in keys) + 1
         columns, weights = self.columns(keys)
-        shape = (
-            len(keys),
-            len(_UNUSED[keys[0][3]]),
-            len(_UNUSED[keys[0][4]]),
-            blocks.BETS,
-            width,
-            width,
-        )
-        block = blocks.rows(columns, width, (self.max_me, self.max_foe)).reshape(shape)
+        shape = (len(keys), len(_UNUSED[keys[0][3]]), len(_UNUSED[keys[0][4]]), blocks.BETS)
+        found = blocks.tables(columns, shape, width, (self.max_me, self.max_foe))
         values = blocks.lead_values if self.i_lead[ROUNDS - 1] else blocks.answer_values
-        self.families.update(zip(keys, values(block, weights).tolist(), strict=True))
+        self.families.update(zip(keys, values(found, weights).tolist(), strict=True))
 
     def prefetch(self, node: Node, theirs: Sequence[int], bets: Bets) -> None:
         """Two rounds before the last: value every position the root's options lead to in one block
