@@ -78,12 +78,11 @@ def _last_pair(c: Ints) -> Matchups:
     return mp, md, mh, fp, fd, fh
 
 
-def _laid_out(values: Floats, shift: Ints, width: int) -> Floats:
-    """`values` (a row per triple, by my pillz left) laid out for `_reads`: column j < width holds the
-    value at max(0, width − 1 − j + shift) pillz, the width − 1 columns after it 0.0."""
-    j = np.arange(2 * width - 1)[None, :]
-    laid = np.take_along_axis(values, np.maximum(0, width - 1 - j + shift), axis=1)
-    laid[:, width:] = 0.0
+def _laid_out(values: Floats, width: int) -> Floats:
+    """`values` (a row per triple, by my pillz left from 0 to `width` − 1) laid out for `_reads`: reversed
+    (column j holds the value at width − 1 − j pillz), then width − 1 columns of 0.0."""
+    laid = np.zeros((len(values), 2 * width - 1))
+    laid[:, :width] = values[:, ::-1]
     return laid
 
 
@@ -122,12 +121,12 @@ def tables(columns: Ints, shape: tuple[int, int, int, int], width: int, top: tup
     last = _last_pair(c)
     lm_won, pf_won = np.minimum(max_me, lm + mh), np.maximum(0, pf - bf + fre - mdr)
     won = np.where(lf_won > 0, last_round(last, lm_won, lf_won, pf_won, bets, sm, zero, top), 1.0)
-    reach = np.arange(width + max(0, int(gain.max())))[None, :]
-    lf_lost = np.minimum(max_foe, lf + fh)
-    lost = np.where(lm_lost > 0, last_round(last, lm_lost, lf_lost, pf - bf, reach, zero, sf, top), 0.0)
+    # after a loss, column r holds the value at max(0, r + refunds − the foe's drain) pillz
+    lf_lost, left = np.minimum(max_foe, lf + fh), np.maximum(0, bets + gain)
+    lost = np.where(lm_lost > 0, last_round(last, lm_lost, lf_lost, pf - bf, left, zero, sf, top), 0.0)
     laid = (*shape, 2 * width - 1)
-    won_read = _reads(_laid_out(won, zero, width).reshape(laid), width)
-    lost_read = _reads(_laid_out(lost, gain, width).reshape(laid), width)
+    won_read = _reads(_laid_out(won, width).reshape(laid), width)
+    lost_read = _reads(_laid_out(lost, width).reshape(laid), width)
     odds = share(mp * bets, fp * bf).reshape(*shape, 1, width)
     return odds, 1.0 - odds, won_read, lost_read
 
