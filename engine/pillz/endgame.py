@@ -10,10 +10,10 @@ operands in the same order (`blocks.tables`, `blocks.last_round`), so the values
 from __future__ import annotations
 
 from engine.pillz.blocks import DRAW
+from engine.pillz.rules import Figures
 
-# A pair's figures as the search keeps them: (power, damage if win, heal if win, drain if win, refund if
-# loss) for me, then the same for the foe
-Pair = tuple[int, int, int, int, int, int, int, int, int, int]
+# A pair's figures as the search keeps them (`rules.figures`, the war chests in the refunds)
+Pair = Figures
 
 
 def _end(life_me: int, life_foe: int) -> float:

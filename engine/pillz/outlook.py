@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from engine.pillz.blocks import Floats, Ints, Matchups, end, last_round, share
-from engine.pillz.rules import matchup
+from engine.pillz.rules import figures
 from engine.pillz.state import Fighter
 
 SPREAD = 1.0  # added to the variance of the final PV margin: integer PV, a model's error
@@ -42,17 +42,8 @@ def stats(fighters: list[Fighter]) -> list[tuple[int, int]]:
 def matchups(fights: list[list[tuple[Fighter, Fighter]]]) -> tuple[Ints, ...]:
     """The round's figures of each (my character, the foe's) of `fights`, on the grid's first two axes:
     my power, damage, heal, drain and refund, then the foe's (`rules.matchup` both ways)."""
-    figures = []
-    for row in fights:
-        found = []
-        for mine, theirs in row:
-            m, n = matchup(mine, theirs), matchup(theirs, mine)
-            found.append((
-                m.power, m.damage_if_win, m.heal_if_win, m.drain_if_win, m.refund_if_loss,
-                n.power, n.damage_if_win, n.heal_if_win, n.drain_if_win, n.refund_if_loss,
-            ))  # fmt: skip
-        figures.append(found)
-    table = np.array(figures, dtype=np.int64)[:, :, None, None, :]
+    found = [[figures(mine, theirs) for mine, theirs in row] for row in fights]
+    table = np.array(found, dtype=np.int64)[:, :, None, None, :]
     return tuple(table[..., i] for i in range(10))
 
 

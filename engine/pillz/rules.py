@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from engine.pillz.catalog import CHARACTER_ABILITIES
@@ -52,6 +53,22 @@ def matchup(me: Fighter, foe: Fighter) -> Matchup:
         drain_if_win=_bonus(me, foe, "drain_pillz"),
         refund_if_loss=_bonus(me, foe, "pillz_on_loss"),
     )
+
+
+# (power, damage if win, heal if win, drain if win, refund if loss) of one side, then of the other
+Figures = tuple[int, int, int, int, int, int, int, int, int, int]
+
+
+@lru_cache(maxsize=4096)
+def figures(me: Fighter, foe: Fighter) -> Figures:
+    """`matchup` both ways as the AI reads it, kept for the pairs met lately: a decision asks for up to
+    16 pairs, the next decisions of a duel for the same ones, and a lab's duels draw from one deck.
+    Keyed by the two fighters' values (frozen models), so a pair is never taken for another."""
+    m, n = matchup(me, foe), matchup(foe, me)
+    return (
+        m.power, m.damage_if_win, m.heal_if_win, m.drain_if_win, m.refund_if_loss,
+        n.power, n.damage_if_win, n.heal_if_win, n.drain_if_win, n.refund_if_loss,
+    )  # fmt: skip
 
 
 def applied_effects(

@@ -33,11 +33,12 @@ import numpy as np
 
 from engine.pillz import blocks, endgame
 from engine.pillz.blocks import DRAW as DRAW
-from engine.pillz.rules import blessing_left, lead_seat, leader_total, matchup
+from engine.pillz.rules import Figures, blessing_left, figures, lead_seat, leader_total
 from engine.pillz.state import ROUNDS, PillzState, Play
 
 # (power, damage if win, heal if win, drain if win, refund if loss) for me, then the same for the foe
-Pair = tuple[int, int, int, int, int, int, int, int, int, int]
+# (`rules.figures`, each side's war chest added to its refund)
+Pair = Figures
 # (round, my PV, the foe's, my pillz, the foe's, my used cards, the foe's (bit masks), what my unspent
 # Bénédiction would take off my next loss, the same for the foe)
 Node = tuple[int, int, int, int, int, int, int, int, int]
@@ -107,12 +108,8 @@ class _Search:
         self.pairs: list[list[Pair]] = [[(0,) * 10 for _ in range(4)] for _ in range(4)]
         for i in _UNUSED[used[0]]:
             for j in _UNUSED[used[1]]:
-                mine, theirs = hands[me][i], hands[foe][j]
-                m, n = matchup(mine, theirs), matchup(theirs, mine)
-                self.pairs[i][j] = (
-                    m.power, m.damage_if_win, m.heal_if_win, m.drain_if_win, m.refund_if_loss + chest_me,
-                    n.power, n.damage_if_win, n.heal_if_win, n.drain_if_win, n.refund_if_loss + chest_foe,
-                )  # fmt: skip
+                mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = figures(hands[me][i], hands[foe][j])
+                self.pairs[i][j] = (mp, md, mh, mdr, mre + chest_me, fp, fd, fh, fdr, fre + chest_foe)
         self.table = np.array(self.pairs, dtype=np.int64)  # the pairs, for `columns`
         self.i_lead = tuple(lead_seat(state.first, rnd) == me for rnd in range(ROUNDS + 1))
         self.values: dict[Node, float] = {}
