@@ -94,8 +94,9 @@ def _reads(laid: Floats, width: int) -> Floats:
 
 
 # For each triple, arranged (position, my character, the foe's, its bet): my chance to win this round and
-# to lose it for each of my bets (a last axis of 1 for my pillz), then the value after a win and after a
-# loss for each of my pillz and bets (0.0 where the bet exceeds my pillz)
+# to lose it for each of my bets (then an axis of 1 for my pillz), then the value after a win and after a
+# loss for each of my bets and pillz (0.0 where the bet exceeds my pillz). My bets come before my pillz:
+# a `max` over bets then compares rows of contiguous floats (NumPy is slow reducing a short last axis).
 Tables = tuple[Floats, Floats, Floats, Floats]
 
 
@@ -125,20 +126,30 @@ def tables(columns: Ints, shape: tuple[int, int, int, int], width: int, top: tup
     lf_lost, left = np.minimum(max_foe, lf + fh), np.maximum(0, bets + gain)
     lost = np.where(lm_lost > 0, last_round(last, lm_lost, lf_lost, pf - bf, left, zero, sf, top), 0.0)
     laid = (*shape, 2 * width - 1)
-    won_read = _reads(_laid_out(won, width).reshape(laid), width)
-    lost_read = _reads(_laid_out(lost, width).reshape(laid), width)
-    odds = share(mp * bets, fp * bf).reshape(*shape, 1, width)
+    won_read = _reads(_laid_out(won, width).reshape(laid), width).swapaxes(-1, -2)
+    lost_read = _reads(_laid_out(lost, width).reshape(laid), width).swapaxes(-1, -2)
+    odds = share(mp * bets, fp * bf).reshape(*shape, width, 1)
     return odds, 1.0 - odds, won_read, lost_read
 
 
 def _slice(found: Tables, j: int, k: int) -> Floats:
     """The values of the triples of the foe's character `j` and bet `k`: p × won + (1 − p) × lost, shaped
-    (position, my character, my pillz, my bet), the block of one (j, k) at a time (a whole block of
-    every triple did not fit the caches)."""
+    (position, my character, my bet, my pillz) in that order in memory, the block of one (j, k) at a
+    time (a whole block of every triple did not fit the caches)."""
     odds, rest, won, lost = (part[:, :, j, k] for part in found)
-    values: Floats = odds * won
+    values: Floats = np.multiply(odds, won, order="C")
     values += rest * lost
     return values
+
+
+def _best(values: Floats) -> Floats:
+    """The most of `values` (position, my character, my bet, my pillz) over my characters and bets, for
+    each position and pillz: the characters' rows compared first, then the bets."""
+    best = values[:, 0]
+    for i in range(1, values.shape[1]):
+        best = np.maximum(best, values[:, i])
+    found: Floats = best.max(axis=1)
+    return found
 
 
 def lead_values(found: Tables, weights: Floats) -> Floats:
@@ -157,7 +168,7 @@ def lead_values(found: Tables, weights: Floats) -> Floats:
             else:
                 totals += term
     assert totals is not None
-    values: Floats = totals.max(axis=(1, 3)) * (1.0 / theirs)
+    values: Floats = _best(totals) * (1.0 / theirs)
     return values
 
 
@@ -168,7 +179,7 @@ def answer_values(found: Tables, weights: Floats) -> Floats:
     totals: Floats | None = None
     for j in range(theirs):
         for k in range(bets):
-            term = _slice(found, j, k).max(axis=(1, 3)) * weights[:, k, None]
+            term = _best(_slice(found, j, k)) * weights[:, k, None]
             if totals is None:
                 totals = term
             else:
