@@ -3,7 +3,7 @@ triples at once, the chance of winning the duel for each of my pillz and each of
 
 A round-2 decision values about fifty positions one round before the last (several hundred triples, each
 a table of my pillz × my bets), and the same products and sums one at a time in CPython cost about 13 ms
-per lab duel. Here each triple is a row of integers (`columns`) and every value is computed by
+per lab duel. Here the triples are a grid of integers (`Grid`) and every value is computed by
 whole-array operations.
 
 The values are bitwise those of the scalar search: float64 `*`, `+`, `-` and `/` in NumPy are the same
@@ -23,12 +23,12 @@ DRAW = 0.25  # a draw's worth, between a loss (0) and a win (1): draws do not cl
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
 
-# A triple's columns: the position (my PV, the foe's, its pillz, the Bénédictions still unspent), the
-# foe's bet, then this round's pair and the last round's (the characters each side has left after it):
-# power, damage, heal, drain and refund (war chest included) for me, then the same for the foe.
-LM, LF, PF, SM, SF, BF = range(6)
-PAIR, LAST = 6, 16
-COLUMNS = 26
+# The triples of a block as arrays that broadcast to (position, my character, the foe's, its bet), each
+# with a last axis of figures: the position (my PV, the foe's, its pillz, the Bénédictions still
+# unspent); the foe's bets; this round's pair and the last round's (the characters each side has left
+# after it): power, damage, heal, drain and refund (war chest included) for me, then the same for the
+# foe.
+Grid = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
 BETS = 3  # the modelled foe's bets one round before the last, padded (`pad_bets`)
 
 
@@ -72,17 +72,11 @@ def last_round(
     return odds * won + (1.0 - odds) * lost
 
 
-def _last_pair(c: Ints) -> Matchups:
-    """The last round's matchup of each row of `c` (its `LAST` columns)."""
-    mp, md, mh, fp, fd, fh = (c[..., LAST + i] for i in (0, 1, 2, 5, 6, 7))
-    return mp, md, mh, fp, fd, fh
-
-
 def _laid_out(values: Floats, width: int) -> Floats:
-    """`values` (a row per triple, by my pillz left from 0 to `width` − 1) laid out for `_reads`: reversed
-    (column j holds the value at width − 1 − j pillz), then width − 1 columns of 0.0."""
-    laid = np.zeros((len(values), 2 * width - 1))
-    laid[:, :width] = values[:, ::-1]
+    """`values` (by my pillz left from 0 to `width` − 1 on the last axis) laid out for `_reads`:
+    reversed (column j holds the value at width − 1 − j pillz), then width − 1 columns of 0.0."""
+    laid = np.zeros((*values.shape[:-1], 2 * width - 1))
+    laid[..., :width] = values[..., ::-1]
     return laid
 
 
@@ -100,35 +94,36 @@ def _reads(laid: Floats, width: int) -> Floats:
 Tables = tuple[Floats, Floats, Floats, Floats]
 
 
-def tables(columns: Ints, shape: tuple[int, int, int, int], width: int, top: tuple[int, int]) -> Tables:
-    """The rows of `columns` (triples in the order of `shape`: position, my character, the foe's, its
-    bet) one round before the last, for each of my pillz pm and bets b below `width`. `top`: each
-    side's maximum PV (the cap of healing).
+def tables(grid: Grid, width: int, top: tuple[int, int]) -> Tables:
+    """The triples of `grid` one round before the last, for each of my pillz pm and bets b below
+    `width`. `top`: each side's maximum PV (the cap of healing).
 
     The last round after this one depends on my bet only through the pillz I have left, so it is
     computed once per triple and pillz left (a row after a win and one after a loss), then read for
     every (pillz, bet) through sliding windows: at pm − b after a win, at max(0, pm − b + refunds − the
-    foe's drain) after a loss."""
-    c = columns[:, None, :]
-    lm, lf, pf, sm, sf, bf = (c[..., i] for i in range(6))
-    mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = (c[..., PAIR + i] for i in range(10))
+    foe's drain) after a loss. Each figure keeps the axes it varies on (a position's PV, a pair's
+    damage), so the work before the tables is done once per position or pair, not per triple."""
+    position, foe_bets, pair, last_pair = grid
+    lm, lf, pf, sm, sf = (position[..., i, None] for i in range(5))
+    bf = foe_bets[..., None]
+    mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = (pair[..., i, None] for i in range(10))
+    lp, ld, lh, _, _, lfp, lfd, lfh, _, _ = (last_pair[..., i, None] for i in range(10))
+    last = (lp, ld, lh, lfp, lfd, lfh)
     max_me, max_foe = top
-    bets = np.arange(width)[None, :]
+    bets = np.arange(width)
     gain = mre - fdr
     # If I win: the foe's unspent Bénédiction is spent on this first loss. If I lose: mine is.
     lf_won = lf - np.where(md > sf, md - sf, 0)
     lm_lost = lm - np.where(fd > sm, fd - sm, 0)
     zero = np.zeros_like(sm)
-    last = _last_pair(c)
     lm_won, pf_won = np.minimum(max_me, lm + mh), np.maximum(0, pf - bf + fre - mdr)
     won = np.where(lf_won > 0, last_round(last, lm_won, lf_won, pf_won, bets, sm, zero, top), 1.0)
     # after a loss, column r holds the value at max(0, r + refunds − the foe's drain) pillz
     lf_lost, left = np.minimum(max_foe, lf + fh), np.maximum(0, bets + gain)
     lost = np.where(lm_lost > 0, last_round(last, lm_lost, lf_lost, pf - bf, left, zero, sf, top), 0.0)
-    laid = (*shape, 2 * width - 1)
-    won_read = _reads(_laid_out(won, width).reshape(laid), width).swapaxes(-1, -2)
-    lost_read = _reads(_laid_out(lost, width).reshape(laid), width).swapaxes(-1, -2)
-    odds = share(mp * bets, fp * bf).reshape(*shape, width, 1)
+    won_read = _reads(_laid_out(won, width), width).swapaxes(-1, -2)
+    lost_read = _reads(_laid_out(lost, width), width).swapaxes(-1, -2)
+    odds = share(mp * bets, fp * bf)[..., None]
     return odds, 1.0 - odds, won_read, lost_read
 
 

@@ -183,11 +183,11 @@ class _Search:
             lost_row = [values[max(0, pm - bm + gain)] for bm in bets]
         return list(map(add, map(mul, odds, won_row), map(mul, rest, lost_row)))
 
-    def columns(self, keys: Sequence[Family]) -> tuple[blocks.Ints, blocks.Floats]:
-        """The triples (my character, the foe's, its bet) of positions one round before the last, in
-        the order `blocks.lead_values` and `answer_values` read them (`blocks.tables`' columns), and each
-        position's bet weights. Every such position has two characters left on each side; the pairs
-        are gathered from `table` by index arrays rather than a tuple per triple."""
+    def columns(self, keys: Sequence[Family]) -> tuple[blocks.Grid, blocks.Floats]:
+        """The triples (my character, the foe's, its bet) of positions one round before the last, as
+        the grid `blocks.tables` reads (in the order `blocks.lead_values` and `answer_values` read
+        them), and each position's bet weights. Every such position has two characters left on each
+        side; the pairs are gathered from `table` by index arrays rather than a tuple per triple."""
         positions = np.array(keys, dtype=np.int64)
         used_me, used_foe = positions[:, 3], positions[:, 4]
         mine, theirs = _LEFT[used_me], _LEFT[used_foe]  # (position, character)
@@ -195,16 +195,13 @@ class _Search:
         last_foe = _LAST[used_foe[:, None], theirs][:, None, :, None]
         bets = [blocks.pad_bets(model_bets(pf, 2)) for pf in positions[:, 2].tolist()]
         foe_bets = np.array([[bf for bf, _ in b] for b in bets], dtype=np.int64)
-        found = (
+        grid = (
             positions[:, None, None, None, [0, 1, 2, 5, 6]],
-            foe_bets[:, None, None, :, None],
+            foe_bets[:, None, None, :],
             self.table[mine[:, :, None, None], theirs[:, None, :, None]],
             self.table[last_me, last_foe],
         )
-        shape = (len(keys), 2, 2, blocks.BETS)
-        parts = [np.broadcast_to(part, (*shape, part.shape[-1])) for part in found]
-        columns = np.concatenate(parts, axis=-1).reshape(-1, blocks.COLUMNS)
-        return columns, np.array([[w for _, w in b] for b in bets])
+        return grid, np.array([[w for _, w in b] for b in bets])
 
     def fill(self, requests: dict[Family, int]) -> None:
         """Value the positions one round before the last of `requests` (position: the most pillz of mine
@@ -213,9 +210,8 @@ class _Search:
         if not keys:
             return
         width = max(requests[key] for key in keys) + 1
-        columns, weights = self.columns(keys)
-        shape = (len(keys), len(_UNUSED[keys[0][3]]), len(_UNUSED[keys[0][4]]), blocks.BETS)
-        found = blocks.tables(columns, shape, width, (self.max_me, self.max_foe))
+        grid, weights = self.columns(keys)
+        found = blocks.tables(grid, width, (self.max_me, self.max_foe))
         values = blocks.lead_values if self.i_lead[ROUNDS - 1] else blocks.answer_values
         self.families.update(zip(keys, values(found, weights).tolist(), strict=True))
 
