@@ -175,12 +175,15 @@ class _Search:
         p × won + (1 − p) × lost, the positions after the round read from their rows by my pillz left.
         That is the float the scalar loop adds up from the terms of non-zero chance: won and lost are
         finite, so a term with a chance of 0 adds 0.0 (1.0 and 0.0 stand for the KOs)."""
-        bets = range(pm + 1)
         won_row = [1.0] * (pm + 1) if won is None else self.before_last(won, pm)[pm::-1]
         lost_row = [0.0] * (pm + 1)
-        if lost is not None:
+        if lost is not None:  # after my bet bm, max(0, pm − bm + gain) pillz: from pm + gain down
             values = self.before_last(lost, max(0, pm + gain))
-            lost_row = [values[max(0, pm - bm + gain)] for bm in bets]
+            if gain >= 0:
+                lost_row = values[gain : pm + gain + 1][::-1]
+            else:
+                lost_row = values[: max(0, pm + gain + 1)][::-1]
+                lost_row += [values[0]] * (pm + 1 - len(lost_row))
         return list(map(add, map(mul, odds, won_row), map(mul, rest, lost_row)))
 
     def columns(self, keys: Sequence[Family]) -> tuple[blocks.Grid, blocks.Floats]:
