@@ -42,7 +42,7 @@ import numpy as np
 from engine.pillz.blocks import Floats, share
 from engine.pillz.outlook import Outlooks, matchups
 from engine.pillz.rules import blessing_left, lead_seat, leader_total
-from engine.pillz.search import exact_values
+from engine.pillz.search import Option, exact_options
 from engine.pillz.state import ROUNDS, Fighter, PillzState, Play
 
 TEMPERATURE = 0.003  # in units of "chance of winning the duel": 1 point = 0.01
@@ -85,9 +85,15 @@ def foe_bets(pillz: int, rounds: int) -> list[tuple[int, float]]:
 
 
 def evaluate(state: PillzState, seat: int) -> list[tuple[Play, float]]:
-    """Every legal option of `seat` with its estimated chance of winning the duel, computed on a grid of
-    (my character, the foe's, its bet, my bet); each option's total is summed over the foe's
-    (character, bet) in order, as a loop over them would add it."""
+    """Every legal option of `seat` with its estimated chance of winning the duel (`options_now`)."""
+    return [(Play(card=card, pillz=bet), v) for card, bet, v in options_now(state, seat)]
+
+
+def options_now(state: PillzState, seat: int) -> list[Option]:
+    """Every legal option of `seat` as (character, pillz, estimated chance of winning the duel), computed
+    on a grid of (my character, the foe's, its bet, my bet); each option's total is summed over the
+    foe's (character, bet) in order, as a loop over them would add it. Plain tuples: a `Play` is built
+    for the option drawn only (a pydantic model per option was a tenth of a lab duel)."""
     foe = 1 - seat
     answering = state.pending is not None and lead_seat(state.first, state.round) == foe
     mine = _unused(state, seat)
@@ -139,26 +145,27 @@ def evaluate(state: PillzState, seat: int) -> list[tuple[Play, float]]:
         for k, (_, w) in enumerate(bets):
             totals = totals + (weight * w) * values[:, o, k]
     return [
-        (Play(card=card.card_id, pillz=bet), v)
+        (card.card_id, bet, v)
         for card, row in zip(mine, totals.tolist(), strict=True)
         for bet, v in enumerate(row)
     ]
 
 
-def _softmax(options: list[tuple[Play, float]], rng: random.Random) -> Play:
-    best = max(v for _, v in options)
-    weights = [math.exp((v - best) / TEMPERATURE) for _, v in options]
-    return rng.choices([play for play, _ in options], weights=weights)[0]
+def _softmax(options: list[Option], rng: random.Random) -> Play:
+    best = max(v for _, _, v in options)
+    weights = [math.exp((v - best) / TEMPERATURE) for _, _, v in options]
+    card, bet, _ = rng.choices(options, weights=weights)[0]
+    return Play(card=card, pillz=bet)
 
 
 def choose_quick(state: PillzState, seat: int, rng: random.Random) -> Play:
     """The AI with the one-round evaluator in every round (a few milliseconds): for the moves the bot must
     make inside a database transaction (a player's timeout), where the exact search would hold the writer."""
-    return _softmax(evaluate(state, seat), rng)
+    return _softmax(options_now(state, seat), rng)
 
 
 def choose(state: PillzState, seat: int, rng: random.Random) -> Play:
     """The AI's move: a softmax draw over the options' chances of winning the duel — from `evaluate` in
-    round 1, from the exact search (`search.exact_values`) from round 2 on (see the module docstring)."""
-    options = evaluate(state, seat) if state.round == 1 else exact_values(state, seat)
+    round 1, from the exact search (`search.exact_options`) from round 2 on (see the module docstring)."""
+    options = options_now(state, seat) if state.round == 1 else exact_options(state, seat)
     return _softmax(options, rng)

@@ -54,6 +54,33 @@ def matchup(me: Fighter, foe: Fighter) -> Matchup:
     )
 
 
+# (power, damage if win, heal if win, drain if win, refund if loss) of one side, then of the other
+Figures = tuple[int, int, int, int, int, int, int, int, int, int]
+
+
+_FIGURES: dict[tuple[int, int, str | None, int, int, int, str | None, int], Figures] = {}
+_KEPT = 4096  # pairs kept at most; the lab's duels of one deck meet a few hundred
+
+
+def figures(me: Fighter, foe: Fighter) -> Figures:
+    """`matchup` both ways as the AI reads it, kept for the pairs met before: a decision asks for up to
+    16 pairs, the next decisions of a duel for the same ones, and a lab's duels draw from one deck.
+    Keyed by what `matchup` reads of each side (power, damage, ability and its value), so two pairs
+    share an entry only when every figure is the same: a tuple of those is cheaper to hash and compare
+    than the fighters (a duel's fighters are new objects, equal ones compared field by field)."""
+    key = (me.power, me.damage, me.ability, me.value, foe.power, foe.damage, foe.ability, foe.value)
+    found = _FIGURES.get(key)
+    if found is None:
+        if len(_FIGURES) >= _KEPT:
+            _FIGURES.clear()
+        m, n = matchup(me, foe), matchup(foe, me)
+        found = _FIGURES[key] = (
+            m.power, m.damage_if_win, m.heal_if_win, m.drain_if_win, m.refund_if_loss,
+            n.power, n.damage_if_win, n.heal_if_win, n.drain_if_win, n.refund_if_loss,
+        )  # fmt: skip
+    return found
+
+
 def applied_effects(
     fighters: tuple[Fighter, Fighter], winner: int, healed: int, drained: int
 ) -> tuple[EffectRecord, ...]:

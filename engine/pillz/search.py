@@ -16,10 +16,11 @@ Speed: a round-2 decision resolves about a hundred thousand (character, pillz) p
 nodes one round before the last, which the root reaches in runs that differ only by my pillz. So a
 round-2 root first lists every such position its options lead to (`prefetch`) and values them all in
 one NumPy block (engine/pillz/blocks.py: each (character, character, bet) a row, my pillz × my bets a
-table); a round-3 root's replies are one block too. The values are the same floats, from the same
-operations in the same order, as a plain expectimax would give, so the AI's moves from a given generator
-are the same (tests/engine/pillz/test_search.py compares with one, tests/engine/pillz/test_ai_pinned.py
-pins every choice of 200 lab duels).
+table). A round-3 or round-4 root, a dozen rows at most, is computed in plain floats
+(engine/pillz/endgame.py): NumPy's calls cost more there than the arithmetic. The values are the same
+floats, from the same operations in the same order, as a plain expectimax would give, so the AI's moves
+from a given generator are the same (tests/engine/pillz/test_search.py compares with one,
+tests/engine/pillz/test_ai_pinned.py pins every choice of 200 lab duels).
 """
 
 from __future__ import annotations
@@ -30,17 +31,19 @@ from operator import add, mul
 
 import numpy as np
 
-from engine.pillz import blocks
+from engine.pillz import blocks, endgame
 from engine.pillz.blocks import DRAW as DRAW
-from engine.pillz.rules import blessing_left, lead_seat, leader_total, matchup
+from engine.pillz.rules import Figures, blessing_left, figures, lead_seat, leader_total
 from engine.pillz.state import ROUNDS, PillzState, Play
 
 # (power, damage if win, heal if win, drain if win, refund if loss) for me, then the same for the foe
-Pair = tuple[int, int, int, int, int, int, int, int, int, int]
+# (`rules.figures`, each side's war chest added to its refund)
+Pair = Figures
 # (round, my PV, the foe's, my pillz, the foe's, my used cards, the foe's (bit masks), what my unspent
 # Bénédiction would take off my next loss, the same for the foe)
 Node = tuple[int, int, int, int, int, int, int, int, int]
 Bets = tuple[tuple[int, float], ...]  # (the foe's pillz, its weight)
+Option = tuple[str, int, float]  # an option of a decision: (character, pillz, value)
 # A node one round before the last without my pillz: (my PV, the foe's, its pillz, the used cards (bit
 # masks), the unspent Bénédictions)
 Family = tuple[int, int, int, int, int, int, int]
@@ -78,13 +81,11 @@ def _odds(power: int, attack_foe: int, top: int) -> tuple[tuple[float, ...], tup
 # For each bit mask of used characters with two left, those two (else zeros: never read); and for a mask
 # and a character about to be used, the one left after it (the last round's).
 _LEFT = np.array([u if len(u) == 2 else (0, 0) for u in _UNUSED], dtype=np.int64)
-_LAST = np.array(
-    [
-        [_UNUSED[mask | 1 << c][0] if len(_UNUSED[mask | 1 << c]) == 1 else 0 for c in range(4)]
-        for mask in range(16)
-    ],
-    dtype=np.int64,
+_LAST_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_UNUSED[mask | 1 << c][0] if len(_UNUSED[mask | 1 << c]) == 1 else 0 for c in range(4))
+    for mask in range(16)
 )
+_LAST = np.array(_LAST_OF, dtype=np.int64)
 
 
 def _node(rnd: int, family: Family, pm: int) -> Node:
@@ -107,12 +108,8 @@ class _Search:
         self.pairs: list[list[Pair]] = [[(0,) * 10 for _ in range(4)] for _ in range(4)]
         for i in _UNUSED[used[0]]:
             for j in _UNUSED[used[1]]:
-                mine, theirs = hands[me][i], hands[foe][j]
-                m, n = matchup(mine, theirs), matchup(theirs, mine)
-                self.pairs[i][j] = (
-                    m.power, m.damage_if_win, m.heal_if_win, m.drain_if_win, m.refund_if_loss + chest_me,
-                    n.power, n.damage_if_win, n.heal_if_win, n.drain_if_win, n.refund_if_loss + chest_foe,
-                )  # fmt: skip
+                mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = figures(hands[me][i], hands[foe][j])
+                self.pairs[i][j] = (mp, md, mh, mdr, mre + chest_me, fp, fd, fh, fdr, fre + chest_foe)
         self.table = np.array(self.pairs, dtype=np.int64)  # the pairs, for `columns`
         self.i_lead = tuple(lead_seat(state.first, rnd) == me for rnd in range(ROUNDS + 1))
         self.values: dict[Node, float] = {}
@@ -142,11 +139,12 @@ class _Search:
         the rest searched)."""
         rnd, pm = node[0], node[3]
         if rnd == ROUNDS:  # nothing after this round: both outcomes are final (`my_bets` is (pm,))
-            columns = np.array([self.column(node[1:3] + node[4:], cm, cf, bf, (cm, cf))])
-            final: list[float] = blocks.final(columns, pm, (self.max_me, self.max_foe)).tolist()
-            return final
+            _, lm, lf, _, pf, _, _, sm, sf = node
+            return [
+                endgame.last_value(self.pairs[cm][cf], lm, lf, pm, pf, sm, sf, (self.max_me, self.max_foe))
+            ]
         if rnd + 1 == ROUNDS:  # then the last round: `my_bets` is every bet from 0 to pm
-            return self.replies_before_last(node)[(cm, cf, bf)]
+            return self.reply(node, cm, cf, bf)
         won, lost, gain = self.successors(node, cm, cf, bf)
         pair = self.pairs[cm][cf]
         odds, rest = _odds(pair[0], pair[5] * bf, my_bets[-1])
@@ -177,24 +175,22 @@ class _Search:
         p × won + (1 − p) × lost, the positions after the round read from their rows by my pillz left.
         That is the float the scalar loop adds up from the terms of non-zero chance: won and lost are
         finite, so a term with a chance of 0 adds 0.0 (1.0 and 0.0 stand for the KOs)."""
-        bets = range(pm + 1)
         won_row = [1.0] * (pm + 1) if won is None else self.before_last(won, pm)[pm::-1]
         lost_row = [0.0] * (pm + 1)
-        if lost is not None:
+        if lost is not None:  # after my bet bm, max(0, pm − bm + gain) pillz: from pm + gain down
             values = self.before_last(lost, max(0, pm + gain))
-            lost_row = [values[max(0, pm - bm + gain)] for bm in bets]
+            if gain >= 0:
+                lost_row = values[gain : pm + gain + 1][::-1]
+            else:
+                lost_row = values[: max(0, pm + gain + 1)][::-1]
+                lost_row += [values[0]] * (pm + 1 - len(lost_row))
         return list(map(add, map(mul, odds, won_row), map(mul, rest, lost_row)))
 
-    def column(self, key: Family, cm: int, cf: int, bf: int, last: tuple[int, int]) -> tuple[int, ...]:
-        """A row of `blocks.rows`: the position, the foe's bet, this round's pair, the last round's."""
-        lm, lf, pf, _, _, sm, sf = key
-        return (lm, lf, pf, sm, sf, bf, *self.pairs[cm][cf], *self.pairs[last[0]][last[1]])
-
-    def columns(self, keys: Sequence[Family]) -> tuple[blocks.Ints, blocks.Floats]:
-        """The triples (my character, the foe's, its bet) of positions one round before the last, in
-        the order `blocks.lead_values` and `answer_values` read them (`blocks.rows`' columns), and each
-        position's bet weights. Every such position has two characters left on each side; the pairs
-        are gathered from `table` by index arrays rather than a tuple per triple."""
+    def columns(self, keys: Sequence[Family]) -> tuple[blocks.Grid, blocks.Floats]:
+        """The triples (my character, the foe's, its bet) of positions one round before the last, as
+        the grid `blocks.tables` reads (in the order `blocks.lead_values` and `answer_values` read
+        them), and each position's bet weights. Every such position has two characters left on each
+        side; the pairs are gathered from `table` by index arrays rather than a tuple per triple."""
         positions = np.array(keys, dtype=np.int64)
         used_me, used_foe = positions[:, 3], positions[:, 4]
         mine, theirs = _LEFT[used_me], _LEFT[used_foe]  # (position, character)
@@ -202,16 +198,13 @@ class _Search:
         last_foe = _LAST[used_foe[:, None], theirs][:, None, :, None]
         bets = [blocks.pad_bets(model_bets(pf, 2)) for pf in positions[:, 2].tolist()]
         foe_bets = np.array([[bf for bf, _ in b] for b in bets], dtype=np.int64)
-        found = (
+        grid = (
             positions[:, None, None, None, [0, 1, 2, 5, 6]],
-            foe_bets[:, None, None, :, None],
+            foe_bets[:, None, None, :],
             self.table[mine[:, :, None, None], theirs[:, None, :, None]],
             self.table[last_me, last_foe],
         )
-        shape = (len(keys), 2, 2, blocks.BETS)
-        parts = [np.broadcast_to(part, (*shape, part.shape[-1])) for part in found]
-        columns = np.concatenate(parts, axis=-1).reshape(-1, blocks.COLUMNS)
-        return columns, np.array([[w for _, w in b] for b in bets])
+        return grid, np.array([[w for _, w in b] for b in bets])
 
     def fill(self, requests: dict[Family, int]) -> None:
         """Value the positions one round before the last of `requests` (position: the most pillz of mine
@@ -220,18 +213,10 @@ class _Search:
         if not keys:
             return
         width = max(requests[key] for key in keys) + 1
-        columns, weights = self.columns(keys)
-        shape = (
-            len(keys),
-            len(_UNUSED[keys[0][3]]),
-            len(_UNUSED[keys[0][4]]),
-            blocks.BETS,
-            width,
-            width,
-        )
-        block = blocks.rows(columns, width, (self.max_me, self.max_foe)).reshape(shape)
+        grid, weights = self.columns(keys)
+        found = blocks.tables(grid, width, (self.max_me, self.max_foe))
         values = blocks.lead_values if self.i_lead[ROUNDS - 1] else blocks.answer_values
-        self.families.update(zip(keys, values(block, weights).tolist(), strict=True))
+        self.families.update(zip(keys, values(found, weights).tolist(), strict=True))
 
     def prefetch(self, node: Node, theirs: Sequence[int], bets: Bets) -> None:
         """Two rounds before the last: value every position the root's options lead to in one block
@@ -257,22 +242,19 @@ class _Search:
             found = self.families[key]
         return found
 
-    def replies_before_last(self, node: Node) -> dict[tuple[int, int, int], list[float]]:
-        """At a root one round before the last: for each (my character, the foe's, its bet), the chance
-        of winning the duel for each of my bets, in one block."""
-        if not self.replies:
-            key = node[1:3] + node[4:]
-            pm = node[3]
-            columns, _ = self.columns([key])
-            block = blocks.rows(columns, pm + 1, (self.max_me, self.max_foe))
-            triples = [
-                (cm, cf, bf)
-                for cm in _UNUSED[node[5]]
-                for cf in _UNUSED[node[6]]
-                for bf, _ in blocks.pad_bets(model_bets(node[4], 2))
-            ]
-            self.replies.update(zip(triples, block[:, pm, :].tolist(), strict=True))
-        return self.replies
+    def reply(self, node: Node, cm: int, cf: int, bf: int) -> list[float]:
+        """At a root one round before the last: the chance of winning the duel for each of my bets, my
+        `cm` against the foe's `cf` betting `bf` (the last round's pair: the characters left after it)."""
+        key = (cm, cf, bf)
+        found = self.replies.get(key)
+        if found is None:
+            _, lm, lf, pm, pf, um, uf, sm, sf = node
+            last = self.pairs[_LAST_OF[um][cm]][_LAST_OF[uf][cf]]
+            top = (self.max_me, self.max_foe)
+            found = self.replies[key] = endgame.reply_row(
+                self.pairs[cm][cf], last, (lm, lf, pf, sm, sf), pm, bf, top
+            )
+        return found
 
     def value(self, node: Node) -> float:
         """The chance of winning the duel from the start of a round, my best option played."""
@@ -315,6 +297,11 @@ class _Search:
 
 def exact_values(state: PillzState, me: int) -> list[tuple[Play, float]]:
     """Every option of `me` now, with its chance of winning the duel (a draw counting `DRAW`)."""
+    return [(Play(card=card, pillz=bet), v) for card, bet, v in exact_options(state, me)]
+
+
+def exact_options(state: PillzState, me: int) -> list[Option]:
+    """`exact_values` as plain (character, pillz, value) tuples, the AI's own form (no model per option)."""
     foe = 1 - me
     hands = state.hands
     pending: int | None = None
@@ -327,4 +314,4 @@ def exact_values(state: PillzState, me: int) -> list[tuple[Play, float]]:
     shields = (blessing_left(hands[me], state.history, me), blessing_left(hands[foe], state.history, foe))
     root = (state.round, state.life[me], state.life[foe], state.pillz[me], state.pillz[foe], um, uf, *shields)
     found = _Search(state, me, (um, uf)).options(root, pending)
-    return [(Play(card=hands[me][cm].card_id, pillz=bm), v) for (cm, bm), v in found]
+    return [(hands[me][cm].card_id, bm, v) for (cm, bm), v in found]

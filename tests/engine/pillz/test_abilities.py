@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.pillz.rules import figures, matchup
 from engine.pillz.state import Fighter, PillzState
 from tests.engine.pillz.helpers import fighter, plain_hand, round_, state
 
@@ -115,3 +116,31 @@ def test_the_round_event_says_which_abilities_acted() -> None:
     _, events = ENGINE.apply(s, 1, Play(card="b0", pillz=0))
     effects = events[0].data["effects"]
     assert effects == [{"seat": 0, "card": "a0", "kind": "damage_bonus", "amount": 0, "cancelled": True}]
+
+
+def test_the_ais_kept_figures_are_the_matchup_of_the_very_fighters() -> None:
+    """The AI reads each pair's round figures from a table kept across decisions and duels
+    (`rules.figures`): a fighter whose power a Chef de clan raised, or whose ability differs, under the
+    same card id, must get its own figures, never those of another fighter met before."""
+
+    def both_ways(me: Fighter, foe: Fighter) -> tuple[int, ...]:
+        m, n = matchup(me, foe), matchup(foe, me)
+        return tuple(
+            getattr(side, name)
+            for side in (m, n)
+            for name in ("power", "damage_if_win", "heal_if_win", "drain_if_win", "refund_if_loss")
+        )
+
+    kinds = [None, "power_bonus", "damage_bonus", "reduce_damage", "heal_on_win", "drain_pillz"]
+    kinds += ["pillz_on_loss", "cancel_ability"]
+    fighters = [
+        fighter("a0", power=power, damage=damage, ability=kind, value=value)
+        for power in (3, 5)
+        for damage in (2, 4)
+        for kind in kinds
+        for value in (1, 2)
+    ]
+    foes = [fighter("b0", ability=kind, value=2) for kind in kinds]
+    for mine in fighters:
+        for foe in foes:
+            assert figures(mine, foe) == both_ways(mine, foe)

@@ -214,7 +214,7 @@ async def test_timeouts_never_run_the_exact_search_inside_the_writer(
     def no_search(*_: object) -> object:
         raise AssertionError("the exact search ran inside a transaction")
 
-    monkeypatch.setattr("engine.pillz.ai.exact_values", no_search)
+    monkeypatch.setattr("engine.pillz.ai.exact_options", no_search)
     for _ in range(3):
         if duel.status != "live":
             break
