@@ -15,12 +15,18 @@ processes hands the rest to the other, the last chunks are small (the tail where
 the other is short) and the first are large (few calls: each call of the game's `play` validates the
 deck and warms its caches again), though no larger than the former equal chunks (a chunk running at a
 shutdown plays to its end). A chunk is contiguous: it holds a run of one opponent's seeds, or the
-runs it crosses from one opponent to the next. The game's catalog travels pickled once per batch and
-each worker unpickles it once (`catalog_of`, by the digest of its pickle): a catalog unpickled again for
-every chunk gave each chunk new card objects, so the engines' caches keyed by card value (Dinocard's
-`stats_of`) compared whole cards field by field instead of finding them by identity, and a Dinocard lab
-took 40 % more CPU than the engine's own loop. The seeds of each opponent are drawn before, so the cut
+runs it crosses from one opponent to the next. The seeds of each opponent are drawn before, so the cut
 changes no result.
+
+What a chunk carries is only its seeds and two digests: the game's catalog and the batch's job (the
+`play` function, the deck, the opponents) are pickled once in this process (the catalog once per
+catalog object, `Pickles`; the job once per batch) and each crosses to a worker once, with the first
+chunks; a worker keeps what it unpickled by digest (`held`), and a chunk reaching a worker that does not
+hold them comes back unplayed and is sent again with them. Sent with every chunk, the catalog and the
+packs were 20 copies of 35 KB per Dinocard batch, pickled, piped and read again. A catalog unpickled
+again for every chunk also gave each chunk new card objects, so the engines' caches keyed by card value
+(Dinocard's `stats_of`) compared whole cards field by field instead of finding them by identity, and a
+Dinocard lab took 40 % more CPU than the engine's own loop.
 """
 
 from __future__ import annotations
@@ -35,16 +41,19 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
-from services.community.lab.spec import LabJob, Play
+from services.community.lab.spec import LabJob
 from services.community.lab.stats import Outcome
 
 GUIDED = 2  # a chunk is the battles left divided by this many times the workers
 SMALLEST = 4  # battles: the tail's chunks; a Pillz duel takes 20 ms of CPU, a HOSS battle 3 ms
 LARGEST = 4  # per worker: no chunk above the batch divided by this many times the workers (see `cut`)
 KEPT_CATALOGS = 4  # per worker: every game's catalog, and a reloaded one beside the one it replaces
+KEPT_JOBS = 2  # per worker: the batch playing, and the one before (a chunk of it may still be queued)
 NICENESS = 10  # the workers yield the cores to the bot's own process whenever it has work
 
 Part = tuple[int, int, int]  # an opponent's index, and the first and the last seed (excluded) of its run
+Sent = tuple[str, bytes | None]  # a digest, and the pickle it digests (None: the worker should hold it)
+Played = list[list[Outcome]]  # a chunk's outcomes, part by part
 
 
 def background() -> int:
@@ -107,26 +116,56 @@ def cut(counts: Sequence[int], workers: int, smallest: int = SMALLEST) -> list[l
     return out
 
 
-_catalogs: dict[str, Any] = {}  # in a worker: the catalogs it has unpickled, by the digest of their pickle
+_held: dict[str, dict[str, Any]] = {"catalog": {}, "job": {}}  # in a worker: what it unpickled, by digest
+_MISSING = object()
 
 
-def catalog_of(key: str, blob: bytes) -> Any:
-    """The catalog pickled in `blob`, unpickled once per worker: every chunk of every batch of the same
-    catalog gets the same object, so the engine's caches keyed by its cards hit at once."""
-    found = _catalogs.get(key)
-    if found is None:
-        while len(_catalogs) >= KEPT_CATALOGS:
-            del _catalogs[next(iter(_catalogs))]
-        found = _catalogs[key] = pickle.loads(blob)
+def digest(blob: bytes) -> str:
+    return hashlib.blake2b(blob, digest_size=16).hexdigest()
+
+
+def held(kind: str, sent: Sent, room: int) -> Any:
+    """What `sent` digests, unpickled once per worker (`_MISSING` when this worker was sent only the digest
+    and does not hold it): every chunk of every batch of the same catalog gets the same object, so the
+    engine's caches keyed by its cards hit at once. At most `room` of a kind, the oldest dropped first."""
+    kept = _held[kind]
+    key, blob = sent
+    found = kept.get(key, _MISSING)
+    if found is _MISSING and blob is not None:
+        while len(kept) >= room:
+            del kept[next(iter(kept))]
+        found = kept[key] = pickle.loads(blob)
     return found
 
 
-def play_chunk(
-    play: Play, key: str, blob: bytes, deck: Any, parts: Sequence[tuple[Any, list[int]]]
-) -> list[list[Outcome]]:
-    """The worker's side: each (opponent, seeds) part of a chunk, played with the game's `play`."""
-    catalog = catalog_of(key, blob)
-    return [play(catalog, deck, opponent, seeds) for opponent, seeds in parts]
+def play_chunk(catalog: Sent, job: Sent, parts: Sequence[tuple[int, list[int]]]) -> Played | None:
+    """The worker's side: each (opponent's index, seeds) part of a chunk, played with the job's `play`;
+    None when this worker does not hold the catalog or the job (the chunk is sent again with them)."""
+    game = held("catalog", catalog, KEPT_CATALOGS)
+    batch = held("job", job, KEPT_JOBS)
+    if game is _MISSING or batch is _MISSING:
+        return None
+    play, deck, opponents = batch
+    return [play(game, deck, opponents[i], seeds) for i, seeds in parts]
+
+
+class Pickles:
+    """The catalogs' pickles in the bot's process, made once per catalog object (a game's catalog lives
+    as long as the bot; a reloaded one is a new object). Each is kept with its catalog, so an id is never
+    another catalog's."""
+
+    def __init__(self, room: int = KEPT_CATALOGS) -> None:
+        self.room = room
+        self._kept: dict[int, tuple[Any, str, bytes]] = {}
+
+    def __call__(self, catalog: Any) -> tuple[str, bytes]:
+        found = self._kept.get(id(catalog))
+        if found is None or found[0] is not catalog:
+            while len(self._kept) >= self.room:
+                del self._kept[next(iter(self._kept))]
+            blob = pickle.dumps(catalog, pickle.HIGHEST_PROTOCOL)
+            found = self._kept[id(catalog)] = (catalog, digest(blob), blob)
+        return found[1], found[2]
 
 
 class LabPool:
@@ -141,6 +180,7 @@ class LabPool:
         self.idle = idle
         self.niceness = background()
         self._lowered: set[int] = set()
+        self._pickles = Pickles()
         self._executor = executor
         self._own = executor is None
         self._closed = False
@@ -177,26 +217,45 @@ class LabPool:
             lower_priority(self.niceness, False, pid)
 
     async def play(self, job: LabJob, seeds: Sequence[Sequence[int]]) -> list[list[Outcome]]:
-        """Each opponent's battles (`seeds[i]` for `job.opponents[i]`), in the order of the seeds."""
+        """Each opponent's battles (`seeds[i]` for `job.opponents[i]`), in the order of the seeds. The
+        catalog and the job travel with the first chunks, one per worker; a chunk a worker could not play
+        (it got neither) is sent again with them."""
         pool = self._pool()
         chunks = cut([len(own) for own in seeds], self.size)
-        blob = pickle.dumps(job.catalog, pickle.HIGHEST_PROTOCOL)
-        key = hashlib.blake2b(blob, digest_size=16).hexdigest()
-        futures: list[Future[list[list[Outcome]]]] = []
-        for chunk in chunks:
-            parts = [(job.opponents[i].spec, list(seeds[i][start:end])) for i, start, end in chunk]
-            futures.append(pool.submit(play_chunk, job.play, key, blob, job.deck, parts))
+        catalog = self._pickles(job.catalog)
+        blob = pickle.dumps(
+            (job.play, job.deck, tuple(o.spec for o in job.opponents)), pickle.HIGHEST_PROTOCOL
+        )
+        batch = (digest(blob), blob)
+        sent: tuple[Sent, Sent] = (catalog, batch)
+        named: tuple[Sent, Sent] = ((catalog[0], None), (batch[0], None))
+
+        def send(parts: list[tuple[int, list[int]]], carry: bool) -> Future[Played | None]:
+            what = sent if carry else named
+            return pool.submit(play_chunk, what[0], what[1], parts)
+
+        async def played_chunk(parts: list[tuple[int, list[int]]], first: Future[Played | None]) -> Played:
+            result = await asyncio.wrap_future(first)
+            if result is None:  # this worker had not been sent the catalog or the job: again, with them
+                if self._closed:
+                    raise asyncio.CancelledError
+                result = await asyncio.wrap_future(send(parts, True))
+            assert result is not None
+            return result
+
+        parted = [[(i, list(seeds[i][s:e])) for i, s, e in chunk] for chunk in chunks]
+        submitted = [send(parts, n < self.size) for n, parts in enumerate(parted)]
+        waited = [asyncio.ensure_future(played_chunk(p, f)) for p, f in zip(parted, submitted, strict=True)]
         self._lower_new_workers()
-        waited = [asyncio.wrap_future(f) for f in futures]
         try:
-            await asyncio.gather(*waited)
+            results = await asyncio.gather(*waited)
         except BaseException:
             for w in waited:
                 w.cancel()
             raise
         played: list[list[Outcome]] = [[] for _ in seeds]
-        for chunk, future in zip(chunks, futures, strict=True):
-            for (i, _, _), outcomes in zip(chunk, future.result(), strict=True):
+        for chunk, result in zip(chunks, results, strict=True):
+            for (i, _, _), outcomes in zip(chunk, result, strict=True):
                 played[i].extend(outcomes)
         return played
 

@@ -16,6 +16,7 @@ import pytest
 
 from engine.hoss import HossCatalog, ranked_opponent
 from engine.protocol import PlayerSetup
+from services.community.lab import pool as pool_module
 from services.community.lab.pool import NICENESS, SMALLEST, LabPool, cut, lower_priority
 from services.community.lab.spec import LabJob, Opponent
 from services.community.lab.stats import Outcome
@@ -120,6 +121,72 @@ async def test_a_worker_unpickles_the_catalog_once_and_the_chunks_share_it() -> 
     assert played == [
         play(catalog(), lab_job.deck, r, own) for r, own in zip(range(1, 10), seeds, strict=True)
     ]
+
+
+class Workers(InlineExecutor):
+    """Worker processes as the chunks meet them: each call pickled and unpickled, and played by the worker
+    `order` names (then by each worker in turn), with that worker's own memory of what it was sent."""
+
+    def __init__(self, order: Sequence[int]) -> None:
+        self.order = order
+        self.memories: dict[int, dict[str, dict[str, Any]]] = {}
+        self.sizes: list[int] = []  # each call's pickle, in bytes
+        self.calls = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        worker = self.order[self.calls] if self.calls < len(self.order) else self.calls % 2
+        self.calls += 1
+        blob = pickle.dumps((fn, args))
+        self.sizes.append(len(blob))
+        fn, args = pickle.loads(blob)
+        memory = self.memories.setdefault(worker, {"catalog": {}, "job": {}})
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(pool_module, "_held", memory, raising=False)
+            return super().submit(fn, *args, **kwargs)
+
+
+async def test_the_catalog_and_the_job_cross_to_each_worker_once_per_batch() -> None:
+    """The catalog (33 KB pickled) and the deck travel to a worker once, not with every chunk: past the
+    first chunk of each worker, a chunk is its seeds and two digests. Each worker unpickles the catalog
+    once for every batch, and the results are the engine's."""
+    executor = Workers([0, 1])
+    lab_job = job(tuple(range(1, 10)))
+    seeds = [list(range(100 * r, 100 * r + 12)) for r in range(1, 10)]
+    pool = LabPool(size=2, executor=executor)
+    played = await pool.play(lab_job, seeds)
+    again = await pool.play(lab_job, [own[::-1] for own in seeds])
+    chunks = len(cut([12] * 9, 2))
+    assert executor.calls == 2 * chunks
+    catalog_size = len(pickle.dumps(catalog(), pickle.HIGHEST_PROTOCOL))
+    heavy = [n for n, size in enumerate(executor.sizes) if size > catalog_size // 4]
+    assert heavy == [0, 1, chunks, chunks + 1]  # each worker's first chunk of each batch
+    assert all(size < 2_000 for n, size in enumerate(executor.sizes) if n not in heavy)
+    assert [len(m["catalog"]) for m in executor.memories.values()] == [1, 1]
+    kept = [c for m in executor.memories.values() for c in m["catalog"].values()]
+    assert kept[0] is not kept[1]  # each worker's own, unpickled there
+    expected = [play(catalog(), lab_job.deck, r, own) for r, own in zip(range(1, 10), seeds, strict=True)]
+    assert played == expected
+    assert again == [e[::-1] for e in expected]
+
+
+async def test_a_chunk_reaching_a_worker_without_the_job_is_sent_again_with_it() -> None:
+    """The first chunks carry the job, one per worker; when one worker takes two of them, the other's first
+    chunk reaches it with digests only: it comes back unplayed and is sent again, with the job; so is a
+    chunk reaching a new worker (one the pool started in place of another)."""
+    chunks = len(cut([40, 40], 2))
+    turns = [0, 0, 1] + [0] * (chunks - 3) + [1]  # the last: the chunk sent again
+    executor = Workers(turns)
+    lab_job = job((2, 7))
+    seeds = [list(range(40)), list(range(40, 80))]
+    pool = LabPool(size=2, executor=executor)
+    expected = [play(catalog(), lab_job.deck, r, own) for r, own in zip((2, 7), seeds, strict=True)]
+    assert await pool.play(lab_job, seeds) == expected
+    assert executor.calls == chunks + 1
+    assert executor.sizes[-1] > executor.sizes[2] > 0  # sent again, with the catalog and the job
+    executor.memories[1] = {"catalog": {}, "job": {}}
+    executor.order = turns + turns
+    assert await pool.play(lab_job, seeds) == expected
+    assert executor.calls == 2 * chunks + 2
 
 
 class Chunks(InlineExecutor):
