@@ -137,6 +137,7 @@ class Workers(InlineExecutor):
         self.route = route
         self.memories: dict[int, dict[str, dict[str, Any]]] = {}
         self.sizes: list[int] = []  # each call's pickle, in bytes
+        self.answers: list[Any] = []  # what each call sent back
         self.calls = 0
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
@@ -148,7 +149,9 @@ class Workers(InlineExecutor):
         memory = self.memories.setdefault(worker, {"catalog": {}, "job": {}})
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(pool_module, "_held", memory, raising=False)
-            return super().submit(fn, *args, **kwargs)
+            future = super().submit(fn, *args, **kwargs)
+        self.answers.append(future.result())
+        return future
 
 
 async def test_the_catalog_and_the_job_cross_to_each_worker_once_per_batch() -> None:
@@ -172,6 +175,21 @@ async def test_the_catalog_and_the_job_cross_to_each_worker_once_per_batch() -> 
     expected = [play(catalog(), lab_job.deck, r, own) for r, own in zip(range(1, 10), seeds, strict=True)]
     assert played == expected
     assert again == [e[::-1] for e in expected]
+
+
+async def test_the_outcomes_cross_back_as_plain_tuples() -> None:
+    """A chunk's outcomes come back from the worker as tuples of plain values (the bot's process unpickled
+    1,000 `Outcome` dataclasses in 4.4 ms, the tuples in 0.4 ms), and the batch is still made of
+    `Outcome`s, the engine's."""
+    executor = Workers(lambda call: call % 2)
+    lab_job = job((3, 8))
+    seeds = [list(range(10)), list(range(10, 20))]
+    played = await LabPool(size=2, executor=executor).play(lab_job, seeds)
+    crossed = [o for answer in executor.answers for part in answer[0] for o in part]
+    assert len(crossed) == 20
+    assert {type(o) for o in crossed} == {tuple}
+    assert played == [play(catalog(), lab_job.deck, r, own) for r, own in zip((3, 8), seeds, strict=True)]
+    assert {type(o) for part in played for o in part} == {Outcome}
 
 
 async def test_a_chunk_reaching_a_worker_without_the_job_is_sent_again_with_it() -> None:
