@@ -9,14 +9,16 @@ of 10; SCHED_IDLE as well when asked, `idle`), so that the bot's event loop keep
 commands while a lab plays. SCHED_IDLE is not the default: on a machine whose cores were all held by
 other work, the test suite's labs under it took over a minute for 6 to 40 battles (docs/lab.md).
 
-A batch is played in order of the opponents and their seeds, cut into chunks of decreasing size
-(`cut`, guided self-scheduling): each free worker takes the next chunk, so a worker slowed by other
-processes hands the rest to the other, the last chunks are small (the tail where one worker waits for
-the other is short) and the first are large (few calls: each call of the game's `play` validates the
-deck and warms its caches again), though no larger than the former equal chunks (a chunk running at a
-shutdown plays to its end). A chunk is contiguous: it holds a run of one opponent's seeds, or the
-runs it crosses from one opponent to the next. The seeds of each opponent are drawn before, so the cut
-changes no result.
+A batch is played in order of the opponents and their seeds, cut into chunks of decreasing size as it
+plays (`Schedule`, guided self-scheduling): two chunks per worker are submitted at a time (one playing,
+the next waiting), and each free worker takes the next, so a worker slowed by other processes hands the
+rest to the other, the last chunks are small (the tail where one worker waits for the other is short)
+and the first are large (few calls: each call of the game's `play` validates the deck and warms its
+caches again), though no larger than the former equal chunks (a chunk running at a shutdown plays to its
+end). The bounds are in battles until a battle's cost is known, then in time: the workers report the
+CPU of each chunk, so a cheap game's tail is a few 5 ms chunks rather than many round trips of 4
+battles. A chunk is contiguous: it holds a run of one opponent's seeds, or the runs it crosses from one
+opponent to the next. The seeds of each opponent are drawn before, so the cut changes no result.
 
 What a chunk carries is only its seeds and two digests: the game's catalog and the batch's job (the
 `play` function, the deck, the opponents) are pickled once in this process (the catalog once per

@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
 MIN_SHARE = 0.05
