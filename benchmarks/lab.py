@@ -134,10 +134,14 @@ def engine_loop(job: LabJob, seeds: Sequence[Sequence[int]]) -> tuple[float, flo
 
 
 def workers_cpu(pool: LabPool) -> dict[int, float]:
-    """CPU seconds each of the pool's worker processes has used, by pid (Linux's /proc; none elsewhere)."""
+    """CPU seconds each of the pool's worker processes has used, by pid (Linux's /proc; none elsewhere):
+    the scheduler's nanoseconds (`schedstat`, a worker runs one thread), else the 10 ms ticks of `stat`."""
     processes = getattr(getattr(pool, "_executor", None), "_processes", None) or {}
     used = {}
     for pid in list(processes):
+        with contextlib.suppress(OSError, ValueError):
+            used[pid] = int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+            continue
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             used[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
@@ -221,7 +225,8 @@ async def side_by_side(
                 f"{name:<9} {battles} battles, {size} workers, load average {os.getloadavg()[0]:.1f}: "
                 f"engine {e * 1000:7.0f} ms / worker, lab {la * 1000:7.0f} ms, ratio {la / e:4.2f} "
                 f"(<= {TARGET_RATIO}: {'ok' if la / e <= TARGET_RATIO else 'ABOVE'}); CPU: engine "
-                f"{ec * 1000:.0f} ms, lab {lc * 1000:.0f} ms, ratio {lc / ec:4.2f} (the busiest worker "
+                f"{ec * 1000:.0f} ms, lab {lc * 1000:.0f} ms, ratio {lc / ec:4.2f}; the lab's fixed part "
+                f"{(la - e) * 1000:.0f} ms by the wall clock, {(lc - ec) * 1000:.0f} ms of CPU (the busiest worker "
                 f"{most * 1000:.0f} ms, the least busy {least * 1000:.0f} ms, this process {own * 1000:.0f} ms); "
                 f"pure-Python loop {statistics.median(loop) * 1000:.0f} ms, reference battle "
                 f"{statistics.median(ref):.2f} ms, lab battle {ec * 1000 / battles:.2f} ms of CPU "

@@ -13,8 +13,10 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
 MIN_SHARE = 0.05
@@ -96,16 +98,12 @@ def card_effects(outcomes: Sequence[Outcome]) -> list[CardEffect]:
     card id, so the order never depends on the order of the battles)."""
     n = len(outcomes)
     total_wins = sum(1 for o in outcomes if o.won)
-    present: dict[str, list[int]] = {}
-    for o in outcomes:
-        for card in set(o.cards):
-            counts = present.setdefault(card, [0, 0])
-            counts[0] += 1
-            counts[1] += o.won
+    present = Counter(chain.from_iterable(map(frozenset, [o.cards for o in outcomes])))
+    won = Counter(chain.from_iterable(map(frozenset, [o.cards for o in outcomes if o.won])))
     floor = max(1, math.ceil(MIN_SHARE * n))
     effects = [
-        CardEffect(card, k, w, n - k, total_wins - w)
-        for card, (k, w) in present.items()
+        CardEffect(card, k, won[card], n - k, total_wins - won[card])
+        for card, k in present.items()
         if k >= floor and n - k >= floor
     ]
     return sorted(effects, key=lambda e: (-e.difference, e.card))
