@@ -1,7 +1,8 @@
 """What an Immortal's War choice costs (issue 39): the controls are read once per version of the duel —
 opening them, then picking a unit and a spell in them, read once — and a save of the duel (a choice, a
 timeout) forgets what was kept, so a seat that has chosen is refused again and never shown its old
-controls. The controls' lines and labels are rendered once per choice: only the selection changes."""
+controls. The controls' lines and labels are rendered once per choice: only the selection changes, in
+rows written as Discord's payload without discord.py's items."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from sandbox.harness import BotHarness
 from tests.e2e.immortals.test_duel import duel_message, friend_duel, immortals
-from tests.e2e.messages import renders_of, shown
+from tests.e2e.messages import items_built, renders_of, shown
 
 
 async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(
@@ -19,6 +20,7 @@ async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(
 ) -> None:
     statuses = renders_of(monkeypatch, "immortals.controls.status")
     alice, bob, duel_id = await friend_duel(harness)
+    items = items_built(monkeypatch)
     assert harness.bot is not None
     db = harness.bot.services.db
     duel = await immortals(harness).duels.get(duel_id)
@@ -43,6 +45,7 @@ async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(
     assert " avec " in shown(spell.message)  # the last line follows the selection
     done = await harness.emu.click(first, "Valider", message=spell.message)
     assert done.message is not None
+    assert items == []  # the replies' selects and button written as rows, no discord.py item built
     await harness.settle()
     again = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
     assert again.message is not None
