@@ -17,6 +17,9 @@ in their custom ids, so they need no storage; the service re-checks every click.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +35,7 @@ from discord_app.render import KeptReplies, RenderedView, lines_embed, text
 from services.immortals.duel_match import Choice
 from services.immortals.names import spell_name, unit_name
 from services.immortals.render import duel as render
+from services.infra.messages import Text
 
 if TYPE_CHECKING:
     from services.immortals import ImmortalsServices
@@ -107,6 +111,26 @@ def controls_reply(
     }
 
 
+KEPT_LINES: OrderedDict[Hashable, tuple[object, str]] = OrderedDict()
+"""The controls' lines of the units and spells and the units' labels, rendered, by their key and language
+(`render.Entry`; a label's key is its unit and terrain): a unit's line and a spell's stay the same through
+a whole duel but for « used », and both seats' controls show both line-ups, so each is rendered about
+once a duel instead of at every choice."""
+LINES_KEPT = 4096
+
+
+def _kept_line(catalog: Any, key: Hashable, build: Callable[[], Text], locale: str) -> str:
+    """The line `build` makes, rendered once per key, language and catalog."""
+    found = KEPT_LINES.get((key, locale))
+    if found is not None and found[0] is catalog:
+        return found[1]
+    line = text(build(), locale)
+    KEPT_LINES[(key, locale)] = (catalog, line)
+    if len(KEPT_LINES) > LINES_KEPT:
+        KEPT_LINES.popitem(last=False)
+    return line
+
+
 def _kept_controls(choice: Choice, catalog: Any, locale: str) -> dict[str, Any]:
     """`KEPT_CONTROLS`'s texts: the lines above the selects, the units and spells left (label, place)."""
     view = choice.view
@@ -119,9 +143,20 @@ def _kept_controls(choice: Choice, catalog: Any, locale: str) -> dict[str, Any]:
     ]
     return {
         "title": text(render.controls_title(choice), locale),
-        "lines": [text(line, locale) for line in render.controls_lines(choice, catalog)],
+        "lines": [
+            text(build(), locale) if key is None else _kept_line(catalog, key, build, locale)
+            for key, build in render.controls_entries(choice, catalog)
+        ],
         "units": [
-            (text(render.unit_label(catalog, u, view.terrain), locale), str(i))
+            (
+                _kept_line(
+                    catalog,
+                    ("label", u, view.terrain),
+                    partial(render.unit_label, catalog, u, view.terrain),
+                    locale,
+                ),
+                str(i),
+            )
             for i, u in enumerate(view.units[view.seat])
             if u.uid not in done
         ],

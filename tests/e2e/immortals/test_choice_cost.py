@@ -6,11 +6,14 @@ rows written as Discord's payload without discord.py's items."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import pytest
 
+import cogs.immortals.duel as duel_cog
 from sandbox.harness import BotHarness
+from services.immortals.render import duel as render
 from tests.e2e.immortals.test_duel import duel_message, friend_duel, immortals
 from tests.e2e.messages import items_built, renders_of, shown
 
@@ -85,6 +88,42 @@ async def test_a_choice_keeps_the_controls_of_the_seat_it_hands_the_turn_to(harn
     assert key[0] == second.id
     duels.choices.clear()
     assert await duels.controls(duel_id, second.id, guild=key[1]) == choice  # as a read finds them
+
+
+async def test_the_line_ups_lines_are_rendered_once_a_duel_not_at_each_choice(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(duel_cog, "KEPT_LINES", OrderedDict(), raising=False)  # none of another test's
+    alice, bob, duel_id = await friend_duel(harness)
+    duel = await immortals(harness).duels.get(duel_id)
+    assert duel.state is not None
+    first, second = (alice, bob) if duel.seats[duel.state.engager] == alice.id else (bob, alice)
+    round_ = duel.state.round
+    controls = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
+    assert controls.message is not None
+    unit = await harness.emu.select(
+        first, values=["0"], custom_id=f"immortals:unit:{duel_id}:{round_}:-", message=controls.message
+    )
+    assert unit.message is not None
+    await harness.emu.click(first, "Valider", message=unit.message)
+    await harness.settle()
+    labels: list[str] = []
+    original = render.unit_label
+
+    def counted(catalog: Any, unit: Any, terrain: str, others: Any = ()) -> Any:
+        labels.append(unit.uid)
+        return original(catalog, unit, terrain, others)
+
+    monkeypatch.setattr(render, "unit_label", counted)
+    counter = await harness.emu.click(second, "Jouer", message=duel_message(harness, duel_id))
+    assert counter.message is not None
+    assert "À vous de contrer" in shown(counter.message)
+    # the attack's unit (its line says whom the seat counters), then the counter's own four units in its
+    # select: the eight units of the two line-ups, shown in the first seat's controls, are not rendered again
+    assert len(labels) == 5
+    first_units = {u.uid for u in duel.state.units[duel.state.engager]}
+    assert labels[0] in first_units
+    assert not set(labels[1:]) & first_units
 
 
 async def test_a_choice_keeps_nothing_when_another_duel_was_saved_meanwhile(
