@@ -176,6 +176,19 @@ def _json(value: Any) -> str | None:
     return None if value is None else json.dumps(value, sort_keys=True)
 
 
+def _column(name: str, value: Any, engine: Engine[Any, Any]) -> Any:
+    """A saved field (`_SAVED`) as its column stores it."""
+    if name == "state":
+        return None if value is None else engine.to_json(value)
+    if name in ("setup", "result"):
+        return _json(value)
+    if name == "data":
+        return json.dumps(dict(value), sort_keys=True)
+    if name == "deadline_at":
+        return None if value is None else to_db(value)
+    return value
+
+
 MATCHES_TOPIC = "matches"
 """What every save of a match announces, with its id as key: a process keeping what a seat's controls show
 (services/shared/duels.py `SecretDuels.choices`) forgets that match once the save commits, in every
@@ -395,34 +408,25 @@ class Matches(Generic[S, M]):
 
     def save(self, conn: Connection, match: M, now: datetime, **changes: Any) -> M:
         """Write `changes` (fields of `Match`) if the row is still at `match.version`: one save, version + 1.
-        Raises `StaleMatch` (the game's message) when the match moved on meanwhile."""
+        Raises `StaleMatch` (the game's message) when the match moved on meanwhile.
+
+        Only the changed columns are written: the version guard makes the row's other columns the ones
+        `match` holds, so writing them again changed nothing but cost their JSON (a duel's timeout armed
+        after its move wrote the whole state a second time, issue 39)."""
         unknown = set(changes) - set(_SAVED)
         if unknown:
             raise ValueError(f"not saved by a move: {sorted(unknown)}")
         updated = replace(match, **changes, version=match.version + 1)
         engine = self.rules.engine
-        values = {
-            "status": updated.status,
-            "seed": updated.seed,
-            "setup": _json(updated.setup),
-            "state": None if updated.state is None else engine.to_json(updated.state),
-            "data": json.dumps(dict(updated.data), sort_keys=True),
-            "channel_id": updated.channel_id,
-            "thread_id": updated.thread_id,
-            "number": updated.number,
-            "message_item": updated.message_item,
-            "deadline_at": None if updated.deadline_at is None else to_db(updated.deadline_at),
-            "deadline_job": updated.deadline_job,
-            "result": _json(updated.result),
-        }
-        columns = ", ".join(f"{name} = ?" for name in values)
+        values = [_column(name, getattr(updated, name), engine) for name in changes]
+        columns = "".join(f"{name} = ?, " for name in changes)
         ended = (
             to_db(now) if updated.status in ("over", "cancelled") and match.status != updated.status else None
         )
         cursor = conn.execute(
-            f"UPDATE matches SET {columns}, version = version + 1, updated_at = ?,"
+            f"UPDATE matches SET {columns}version = version + 1, updated_at = ?,"
             " ended_at = COALESCE(?, ended_at) WHERE id = ? AND version = ?",
-            (*values.values(), to_db(now), ended, match.id, match.version),
+            (*values, to_db(now), ended, match.id, match.version),
         )
         if cursor.rowcount != 1:
             raise self.stale()
