@@ -12,10 +12,29 @@ from typing import Any
 import pytest
 
 import cogs.immortals.duel as duel_cog
+from emulator.world import User
 from sandbox.harness import BotHarness
 from services.immortals.render import duel as render
 from tests.e2e.immortals.test_duel import duel_message, friend_duel, immortals
 from tests.e2e.messages import items_built, renders_of, shown
+
+
+async def engage(harness: BotHarness, duel_id: int, players: tuple[User, User]) -> tuple[User, User]:
+    """The engaging seat's first unit chosen through its controls (« Jouer », the unit, « Valider »), its
+    public edit delivered: (the engaging player, the counter)."""
+    alice, bob = players
+    duel = await immortals(harness).duels.get(duel_id)
+    assert duel.state is not None
+    first, second = (alice, bob) if duel.seats[duel.state.engager] == alice.id else (bob, alice)
+    controls = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
+    assert controls.message is not None
+    custom_id = f"immortals:unit:{duel_id}:{duel.state.round}:-"
+    unit = await harness.emu.select(first, values=["0"], custom_id=custom_id, message=controls.message)
+    assert unit.message is not None
+    done = await harness.emu.click(first, "Valider", message=unit.message)
+    assert done.message is not None
+    await harness.settle()
+    return first, second
 
 
 async def test_a_choice_reads_its_controls_once_and_a_save_forgets_them(
@@ -63,20 +82,7 @@ async def test_a_choice_keeps_the_controls_of_the_seat_it_hands_the_turn_to(harn
     assert harness.bot is not None
     db = harness.bot.services.db
     duels = immortals(harness).duels
-    duel = await duels.get(duel_id)
-    assert duel.state is not None
-    engager = duel.state.engager
-    first, second = (alice, bob) if duel.seats[engager] == alice.id else (bob, alice)
-    round_ = duel.state.round
-    controls = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
-    assert controls.message is not None
-    unit = await harness.emu.select(
-        first, values=["0"], custom_id=f"immortals:unit:{duel_id}:{round_}:-", message=controls.message
-    )
-    assert unit.message is not None
-    done = await harness.emu.click(first, "Valider", message=unit.message)
-    assert done.message is not None
-    await harness.settle()
+    _, second = await engage(harness, duel_id, (alice, bob))
     reads = db.reads
     counter = await harness.emu.click(second, "Jouer", message=duel_message(harness, duel_id))
     assert counter.message is not None
@@ -97,16 +103,7 @@ async def test_the_line_ups_lines_are_rendered_once_a_duel_not_at_each_choice(
     alice, bob, duel_id = await friend_duel(harness)
     duel = await immortals(harness).duels.get(duel_id)
     assert duel.state is not None
-    first, second = (alice, bob) if duel.seats[duel.state.engager] == alice.id else (bob, alice)
-    round_ = duel.state.round
-    controls = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
-    assert controls.message is not None
-    unit = await harness.emu.select(
-        first, values=["0"], custom_id=f"immortals:unit:{duel_id}:{round_}:-", message=controls.message
-    )
-    assert unit.message is not None
-    await harness.emu.click(first, "Valider", message=unit.message)
-    await harness.settle()
+    _, second = await engage(harness, duel_id, (alice, bob))
     labels: list[str] = []
     original = render.unit_label
 
