@@ -112,10 +112,10 @@ def controls_reply(
 
 
 KEPT_LINES: OrderedDict[Hashable, tuple[object, str]] = OrderedDict()
-"""The controls' lines of the units and spells and the units' labels, rendered, by their key and language
-(`render.Entry`; a label's key is its unit and terrain): a unit's line and a spell's stay the same through
-a whole duel but for « used », and both seats' controls show both line-ups, so each is rendered about
-once a duel instead of at every choice."""
+"""The controls' lines of the units and spells and the selects' labels, rendered, by their key and
+language (`render.Entry`; a unit's label's key is the unit and terrain, a spell's its id): a unit's line
+and a spell's stay the same through a whole duel but for « used », and both seats' controls show both
+line-ups, so each is rendered about once a duel instead of at every choice."""
 LINES_KEPT = 4096
 
 
@@ -137,7 +137,10 @@ def _kept_controls(choice: Choice, catalog: Any, locale: str) -> dict[str, Any]:
     done = set(view.fought[view.seat])
     spells = [(t("immortals.controls.no_spell", locale), NONE)]
     spells += [
-        (text(spell_name(catalog, s.spell_id), locale), str(i))
+        (
+            _kept_line(catalog, ("spell name", s.spell_id), partial(spell_name, catalog, s.spell_id), locale),
+            str(i),
+        )
         for i, s in enumerate(view.spells)
         if not s.used
     ]

@@ -14,18 +14,19 @@ import pytest
 import cogs.immortals.duel as duel_cog
 from emulator.world import User
 from sandbox.harness import BotHarness
+from services.immortals.names import spell_name
 from services.immortals.render import duel as render
 from tests.e2e.immortals.test_duel import duel_message, friend_duel, immortals
 from tests.e2e.messages import items_built, renders_of, shown
 
 
-async def engage(harness: BotHarness, duel_id: int, players: tuple[User, User]) -> tuple[User, User]:
-    """The engaging seat's first unit chosen through its controls (« Jouer », the unit, « Valider »), its
-    public edit delivered: (the engaging player, the counter)."""
+async def choose(harness: BotHarness, duel_id: int, players: tuple[User, User]) -> tuple[User, User]:
+    """The first unit of the seat to act (the engaging seat, then the counter) chosen through its controls
+    (« Jouer », the unit, « Valider »), its public edit delivered: (the player who chose, the other)."""
     alice, bob = players
     duel = await immortals(harness).duels.get(duel_id)
     assert duel.state is not None
-    first, second = (alice, bob) if duel.seats[duel.state.engager] == alice.id else (bob, alice)
+    first, second = (alice, bob) if duel.seats[duel.to_act()[0]] == alice.id else (bob, alice)
     controls = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
     assert controls.message is not None
     custom_id = f"immortals:unit:{duel_id}:{duel.state.round}:-"
@@ -82,7 +83,7 @@ async def test_a_choice_keeps_the_controls_of_the_seat_it_hands_the_turn_to(harn
     assert harness.bot is not None
     db = harness.bot.services.db
     duels = immortals(harness).duels
-    _, second = await engage(harness, duel_id, (alice, bob))
+    _, second = await choose(harness, duel_id, (alice, bob))
     reads = db.reads
     counter = await harness.emu.click(second, "Jouer", message=duel_message(harness, duel_id))
     assert counter.message is not None
@@ -103,7 +104,7 @@ async def test_the_line_ups_lines_are_rendered_once_a_duel_not_at_each_choice(
     alice, bob, duel_id = await friend_duel(harness)
     duel = await immortals(harness).duels.get(duel_id)
     assert duel.state is not None
-    _, second = await engage(harness, duel_id, (alice, bob))
+    _, second = await choose(harness, duel_id, (alice, bob))
     labels: list[str] = []
     original = render.unit_label
 
@@ -121,6 +122,29 @@ async def test_the_line_ups_lines_are_rendered_once_a_duel_not_at_each_choice(
     first_units = {u.uid for u in duel.state.units[duel.state.engager]}
     assert labels[0] in first_units
     assert not set(labels[1:]) & first_units
+
+
+async def test_a_seats_spells_are_labelled_once_a_duel(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(duel_cog, "KEPT_LINES", OrderedDict(), raising=False)  # none of another test's
+    alice, bob, duel_id = await friend_duel(harness)
+    first, _ = await choose(harness, duel_id, (alice, bob))
+    await choose(harness, duel_id, (alice, bob))  # the counter, through its own controls
+    duel = await immortals(harness).duels.get(duel_id)
+    assert duel.state is not None
+    assert (duel.state.round, duel.seats[duel.state.engager]) == (2, first.id)
+    named: list[str] = []
+
+    def counted(catalog: Any, spell_id: str) -> Any:
+        named.append(spell_id)
+        return spell_name(catalog, spell_id)
+
+    monkeypatch.setattr("cogs.immortals.duel.spell_name", counted)
+    controls = await harness.emu.click(first, "Jouer", message=duel_message(harness, duel_id))
+    assert controls.message is not None
+    assert len(controls.message.select_options) > 4  # the units left, then « no spell » and the spells
+    assert named == []  # the spells' labels, written at the first round's controls
 
 
 async def test_a_choice_keeps_nothing_when_another_duel_was_saved_meanwhile(
