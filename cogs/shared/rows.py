@@ -1,11 +1,11 @@
 """A private reply's selects and buttons written straight as Discord's action rows, for controls that are
 sent again and again with only their selection changed (a duel's controls: every pick edits them).
 
-Such a reply used to build discord.py's items each time (a `View`, a `DynamicItem` around each select and
-button, a `SelectOption` per option) only for discord.py to write them back to these dicts when sending,
-since the bot keeps no view (every click is answered by the persistent items registered at start-up).
-The rows are written here as discord.py writes them for the same items, to the byte
-(`tests/platform/test_control_rows.py`): one select a row, buttons side by side in a row of their own.
+Built as discord.py's items (a `View`, a `DynamicItem` around each select and button, a `SelectOption` per
+option), such a reply is only written back by discord.py to these dicts when sent, since the bot keeps no
+view (every click is answered by the persistent items registered at start-up): so the rows are written
+here as discord.py writes them for the same items, to the byte (`tests/platform/test_control_rows.py`):
+one select a row, buttons side by side in a row of their own.
 A caller keeps the rows of what stays (the options and their labels) and marks the selection in a copy
 (`with_default`), so the kept rows are never changed.
 """

@@ -411,8 +411,8 @@ class Matches(Generic[S, M]):
         Raises `StaleMatch` (the game's message) when the match moved on meanwhile.
 
         Only the changed columns are written: the version guard makes the row's other columns the ones
-        `match` holds, so writing them again changed nothing but cost their JSON (a duel's timeout armed
-        after its move wrote the whole state a second time, issue 39)."""
+        `match` holds, so writing them again would change nothing and cost their JSON (a duel's timeout,
+        armed in the save after its move, would write the whole state a second time)."""
         unknown = set(changes) - set(_SAVED)
         if unknown:
             raise ValueError(f"not saved by a move: {sorted(unknown)}")
