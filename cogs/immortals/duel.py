@@ -17,21 +17,25 @@ in their custom ids, so they need no storage; the service re-checks every click.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs.shared import duels as shared
-from cogs.shared.components import plain_button
+from cogs.shared import rows
 from core.errors import BadInput
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import KeptReplies, lines_embed, text
+from discord_app.render import KeptReplies, RenderedView, lines_embed, text
 from services.immortals.duel_match import Choice
 from services.immortals.names import spell_name, unit_name
 from services.immortals.render import duel as render
+from services.infra.messages import Text
 
 if TYPE_CHECKING:
     from services.immortals import ImmortalsServices
@@ -81,59 +85,87 @@ def controls_reply(
         (duel_id, seat, locale), choice, lambda: _kept_controls(choice, catalog, locale)
     )
     picked = text(render.chosen_line(choice, catalog, unit, spell), locale)
-    kwargs: dict[str, Any] = {
-        "content": None,
-        "embeds": [lines_embed(kept["title"], [*kept["lines"], picked], render.COLOR)],
-    }
-    items = discord.ui.View(timeout=None)
     spell_code = NONE if spell is None else str(spell)
     unit_code = NONE if unit is None else str(unit)
-    units = [discord.SelectOption(label=label, value=str(i), default=i == unit) for i, label in kept["units"]]
-    pick = UnitSelect(f"immortals:unit:{duel_id}:{round_}:{spell_code}", {}, units)
-    pick.item.placeholder = kept["pick"]
-    items.add_item(pick)
-    spells = [
-        discord.SelectOption(label=label, value=NONE if i is None else str(i), default=i == spell)
-        for i, label in kept["spells"]
-    ]
-    if len(spells) > 1:
-        cast = SpellSelect(f"immortals:spell:{duel_id}:{round_}:{unit_code}", {}, spells)
-        cast.item.placeholder = kept["pick_spell"]
-        items.add_item(cast)
-    items.add_item(
-        plain_button(
-            GoButton,
-            f"immortals:go:{duel_id}:{round_}:{unit_code}:{spell_code}",
-            kept["validate"],
-            "success",
-            unit is None,
+    found = [
+        rows.select_row(
+            f"immortals:unit:{duel_id}:{round_}:{spell_code}", kept["pick"], kept["units"], unit_code
         )
+    ]
+    if len(kept["spells"]) > 1:
+        found.append(
+            rows.select_row(
+                f"immortals:spell:{duel_id}:{round_}:{unit_code}",
+                kept["pick_spell"],
+                kept["spells"],
+                spell_code,
+            )
+        )
+    go = rows.button(
+        f"immortals:go:{duel_id}:{round_}:{unit_code}:{spell_code}", kept["validate"], "success", unit is None
     )
-    kwargs["view"] = items
-    return kwargs
+    return {
+        "content": None,
+        "embeds": [lines_embed(kept["title"], [*kept["lines"], picked], render.COLOR)],
+        "view": RenderedView([*found, rows.buttons_row([go])]),
+    }
+
+
+KEPT_LINES: OrderedDict[Hashable, tuple[object, str]] = OrderedDict()
+"""The controls' lines of the units and spells and the selects' labels, rendered, by their key and
+language (`render.Entry`; a unit's label's key is the unit and terrain, a spell's its id): a unit's line
+and a spell's stay the same through a whole duel but for « used », and both seats' controls show both
+line-ups, so each is rendered about once a duel instead of at every choice."""
+LINES_KEPT = 4096
+
+
+def _kept_line(catalog: Any, key: Hashable, build: Callable[[], Text], locale: str) -> str:
+    """The line `build` makes, rendered once per key, language and catalog."""
+    found = KEPT_LINES.get((key, locale))
+    if found is not None and found[0] is catalog:
+        return found[1]
+    line = text(build(), locale)
+    KEPT_LINES[(key, locale)] = (catalog, line)
+    if len(KEPT_LINES) > LINES_KEPT:
+        KEPT_LINES.popitem(last=False)
+    return line
 
 
 def _kept_controls(choice: Choice, catalog: Any, locale: str) -> dict[str, Any]:
-    """`KEPT_CONTROLS`'s texts: the lines above the selects, the units and spells left (place, label)."""
+    """`KEPT_CONTROLS`'s texts: the lines above the selects, the units and spells left (label, place)."""
     view = choice.view
     done = set(view.fought[view.seat])
-    spells: list[tuple[int | None, str]] = [(None, t("immortals.controls.no_spell", locale)[:100])]
+    spells = [(t("immortals.controls.no_spell", locale), NONE)]
     spells += [
-        (i, text(spell_name(catalog, s.spell_id), locale)[:100])
+        (
+            _kept_line(catalog, ("spell name", s.spell_id), partial(spell_name, catalog, s.spell_id), locale),
+            str(i),
+        )
         for i, s in enumerate(view.spells)
         if not s.used
     ]
     return {
         "title": text(render.controls_title(choice), locale),
-        "lines": [text(line, locale) for line in render.controls_lines(choice, catalog)],
+        "lines": [
+            text(build(), locale) if key is None else _kept_line(catalog, key, build, locale)
+            for key, build in render.controls_entries(choice, catalog)
+        ],
         "units": [
-            (i, text(render.unit_label(catalog, u, view.terrain), locale)[:100])
+            (
+                _kept_line(
+                    catalog,
+                    ("label", u, view.terrain),
+                    partial(render.unit_label, catalog, u, view.terrain),
+                    locale,
+                ),
+                str(i),
+            )
             for i, u in enumerate(view.units[view.seat])
             if u.uid not in done
         ],
         "spells": spells,
-        "pick": t("immortals.controls.pick", locale)[:150],
-        "pick_spell": t("immortals.controls.pick_spell", locale)[:150],
+        "pick": t("immortals.controls.pick", locale),
+        "pick_spell": t("immortals.controls.pick_spell", locale),
         "validate": t("immortals.controls.validate", locale),
     }
 

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.shared import duels as shared
+from cogs.shared import rows
 from cogs.shared.cards import add_card_viewer
-from cogs.shared.components import plain_button
 from core.errors import BadInput
 from core.i18n import format_percent, t
 from discord_app.components import PersistentButton, PersistentSelect
@@ -86,68 +86,53 @@ def controls_reply(
         (choice.duel_id, choice.version, choice.seat, locale),
         choice,
         lambda: {
-            "view": _bet_selects(choice, catalog, locale),
+            "rows": _bet_selects(choice, catalog, locale),
             "title": text(render.controls_title(choice), locale),
             "lines": [text(line, locale) for line in render.controls_lines(choice, catalog)],
+            "cards": t("collection.entry.placeholder", locale),
         },
     )
     picked = text(render.chosen_line(choice, catalog, place, pillz), locale)
     embed = lines_embed(kept["title"], [*kept["lines"], picked], render.COLOR)
-    kwargs: dict[str, Any] = {"content": None, "embeds": [embed]}
-    selects = kept["view"].to_components()
+    selects: list[dict[str, Any]] = kept["rows"]
     if place is not None:
         chosen = f"pillz:bet:{choice.duel_id}:{choice.version}:{place}"
-        selects = [_with_default(row, chosen, str(pillz)) for row in selects]
-    buttons = discord.ui.View(timeout=None)
+        selects = [rows.with_default(row, chosen, str(pillz)) for row in selects]
     where = "-" if place is None else str(place)
-    buttons.add_item(
-        plain_button(
-            GoButton,
-            f"pillz:go:{choice.duel_id}:{choice.version}:{where}:{pillz}",
-            t("pillz.controls.play", locale, pillz=pillz),
-            "success",
-            place is None,
-        )
+    go = rows.button(
+        f"pillz:go:{choice.duel_id}:{choice.version}:{where}:{pillz}",
+        t("pillz.controls.play", locale, pillz=pillz),
+        "success",
+        place is None,
     )
-    cards = t("collection.entry.placeholder", locale)
-    buttons.add_item(plain_button(CardsButton, f"pillz:cards:{choice.duel_id}", cards, "secondary"))
-    kwargs["view"] = RenderedView([*selects, *buttons.to_components()])
-    return kwargs
+    cards = rows.button(f"pillz:cards:{choice.duel_id}", kept["cards"], "secondary")
+    view = RenderedView([*selects, rows.buttons_row([go, cards])])
+    return {"content": None, "embeds": [embed], "view": view}
 
 
-def _bet_selects(choice: Choice, catalog: Any, locale: str) -> discord.ui.View:
-    """One select per unused character, no amount chosen (`KEPT_BETS`)."""
-    view = discord.ui.View(timeout=None)
+def _bet_selects(choice: Choice, catalog: Any, locale: str) -> list[dict[str, Any]]:
+    """One select per unused character, no amount chosen, as Discord's rows (`KEPT_BETS`)."""
+    found = []
     for row in render.bet_rows(choice):
         name = text(render.card_name(catalog, row.fighter.card_id), locale)
         options = [
-            discord.SelectOption(
-                label=t(
+            (
+                t(
                     "pillz.controls.bet",
                     locale,
                     fighter=name,
                     pillz=bet.pillz,
                     attack=bet.attack,
                     percent=format_percent(bet.chance, locale, 0),
-                )[:100],
-                value=str(bet.pillz),
+                ),
+                str(bet.pillz),
             )
             for bet in row.bets
         ]
-        select = BetSelect(f"pillz:bet:{choice.duel_id}:{choice.version}:{row.place}", {}, options)
-        select.item.placeholder = text(render.fighter_label(catalog, row.fighter), locale)[:150]
-        view.add_item(select)
-    return view
-
-
-def _with_default(row: dict[str, Any], custom_id: str, value: str) -> dict[str, Any]:
-    """`row` with `value` marked chosen if it holds the select `custom_id` (a copy: the kept row stays
-    as it is)."""
-    (select,) = row["components"]
-    if select.get("custom_id") != custom_id:
-        return row
-    options = [{**o, "default": o["value"] == value} for o in select["options"]]
-    return {**row, "components": [{**select, "options": options}]}
+        custom_id = f"pillz:bet:{choice.duel_id}:{choice.version}:{row.place}"
+        placeholder = text(render.fighter_label(catalog, row.fighter), locale)
+        found.append(rows.select_row(custom_id, placeholder, options))
+    return found
 
 
 async def open_controls(

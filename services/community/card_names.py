@@ -14,6 +14,7 @@ their /settings choice, else the last Discord language they used the bot in, els
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from core.i18n import t
 from core.settings import SUPPORTED_LOCALES
@@ -40,7 +41,15 @@ def beside(name: LocalizedText, others: Iterable[str]) -> Text | None:
     """The name in the reader's language with its name in each language of `others` beside it where
     they differ, as a text written in every language (`Text.per_locale`); None when no reader's
     language would get anything added (the caller keeps its usual name)."""
-    wanted = tuple(dict.fromkeys(lang for lang in others if lang in SUPPORTED_LOCALES))
+    return _beside(name, tuple(dict.fromkeys(lang for lang in others if lang in SUPPORTED_LOCALES)))
+
+
+@lru_cache(maxsize=4096)
+def _beside(name: LocalizedText, wanted: tuple[str, ...]) -> Text | None:
+    """`beside` for the languages `wanted`, written once per name and languages: a duel's public message
+    names each of its cards at every step, and both seats' controls name them again (issue 39). The
+    catalogs are loaded once per process (`core.i18n.catalogs`), so a name's text never changes; a
+    `Text` is a value (frozen, its params never changed), so one may be shared."""
     texts = {}
     added = False
     for lang in SUPPORTED_LOCALES:

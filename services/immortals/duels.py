@@ -139,10 +139,9 @@ class ImmortalsDuels(SecretDuels[ImmortalsCatalog, ImmortalsState, DuelRow, dict
             state = duel.state
             if state is None or duel.status != "live":
                 raise NotAllowed("immortals.error.over")
-            moves = DUELS.moves(conn, duel.id, seat)  # one per round
-            chosen = 1 <= round_ <= len(moves) and moves[round_ - 1].author == "player"
             if round_ != state.round or seat not in duel.to_act():
-                if chosen:
+                moves = DUELS.moves(conn, duel.id, seat)  # one per round, read for a refusal only
+                if 1 <= round_ <= len(moves) and moves[round_ - 1].author == "player":
                     raise NotAllowed("immortals.error.already_chosen", round=round_)
                 if round_ == state.round:
                     raise self._not_yet(duel, seat)

@@ -177,10 +177,22 @@ def _json(value: Any) -> str | None:
     return None if value is None else json.dumps(value, sort_keys=True)
 
 
+def _column(name: str, value: Any, states: Engine[Any, Any] | KeptStates[Any]) -> Any:
+    """A saved field (`_SAVED`) as its column stores it (a state kept by its JSON, `MatchRules.kept_states`)."""
+    if name == "state":
+        return None if value is None else states.to_json(value)
+    if name in ("setup", "result"):
+        return _json(value)
+    if name == "data":
+        return json.dumps(dict(value), sort_keys=True)
+    if name == "deadline_at":
+        return None if value is None else to_db(value)
+    return value
+
+
 MATCHES_TOPIC = "matches"
-"""What every save of a match announces, with its id as key: a process keeping what a seat's controls show
-(services/shared/duels.py `SecretDuels.choices`) forgets that match once the save commits, in every
-process."""
+"""What every save of a match announces, its id as key: a process keeping what a seat's controls show
+(services/shared/duels.py `SecretDuels.choices`) forgets that match once the save commits, in every process."""
 
 
 class Matches(Generic[S, M]):
@@ -396,34 +408,22 @@ class Matches(Generic[S, M]):
         )
 
     def save(self, conn: Connection, match: M, now: datetime, **changes: Any) -> M:
-        """Write `changes` (fields of `Match`) if the row is still at `match.version`: one save, version + 1.
-        Raises `StaleMatch` (the game's message) when the match moved on meanwhile."""
-        unknown = set(changes) - set(_SAVED)
-        if unknown:
+        """Write `changes` (fields of `Match`) if the row is still at `match.version`: one save, version + 1;
+        `StaleMatch` (the game's message) when the match moved on meanwhile. Only the changed columns are
+        written: the version guard makes the others the ones `match` holds (a duel's timeout, armed in the
+        save after its move, would otherwise write the whole state's JSON a second time)."""
+        if unknown := set(changes) - set(_SAVED):
             raise ValueError(f"not saved by a move: {sorted(unknown)}")
         updated = replace(match, **changes, version=match.version + 1)
-        values = {
-            "status": updated.status,
-            "seed": updated.seed,
-            "setup": _json(updated.setup),
-            "state": None if updated.state is None else self.states.to_json(updated.state),
-            "data": json.dumps(dict(updated.data), sort_keys=True),
-            "channel_id": updated.channel_id,
-            "thread_id": updated.thread_id,
-            "number": updated.number,
-            "message_item": updated.message_item,
-            "deadline_at": None if updated.deadline_at is None else to_db(updated.deadline_at),
-            "deadline_job": updated.deadline_job,
-            "result": _json(updated.result),
-        }
-        columns = ", ".join(f"{name} = ?" for name in values)
+        values = [_column(name, getattr(updated, name), self.states) for name in changes]
+        columns = "".join(f"{name} = ?, " for name in changes)
         ended = (
             to_db(now) if updated.status in ("over", "cancelled") and match.status != updated.status else None
         )
         cursor = conn.execute(
-            f"UPDATE matches SET {columns}, version = version + 1, updated_at = ?,"
+            f"UPDATE matches SET {columns}version = version + 1, updated_at = ?,"
             " ended_at = COALESCE(?, ended_at) WHERE id = ? AND version = ?",
-            (*values.values(), to_db(now), ended, match.id, match.version),
+            (*values, to_db(now), ended, match.id, match.version),
         )
         if cursor.rowcount != 1:
             raise self.stale()

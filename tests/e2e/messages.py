@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import discord
 import pytest
 
 import services.infra.messages as messages
@@ -66,3 +67,17 @@ def renders_of(monkeypatch: pytest.MonkeyPatch, key: str) -> list[str]:
 
     monkeypatch.setattr(messages, "t", counted)
     return rendered
+
+
+def items_built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The discord.py items added to a `discord.ui.View` from now on, by class name: a reply written
+    straight as Discord's rows (cogs/shared/rows.py) adds none."""
+    added: list[str] = []
+    original = discord.ui.View.add_item
+
+    def counted(view: discord.ui.View, item: discord.ui.Item[Any]) -> discord.ui.View:
+        added.append(type(item).__name__)
+        return original(view, item)
+
+    monkeypatch.setattr(discord.ui.View, "add_item", counted)
+    return added

@@ -14,6 +14,9 @@ not a card, and keeps the reader's name only.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from functools import partial
+
 from engine.immortals import ENGINE, Fighter, FightRecord, ImmortalsCatalog, ImmortalsView, Unit, on_terrain
 from engine.protocol import SPECTATOR
 from services.immortals.duel_match import Choice, DuelRow
@@ -69,14 +72,14 @@ def unit_label(catalog: ImmortalsCatalog, unit: Unit, terrain: str, others: Lang
 
 def _line_up(catalog: ImmortalsCatalog, view: ImmortalsView, seat: int, others: Langs) -> Text:
     done = set(view.fought[seat])
-    return Text.lines(
-        [
-            Text(
-                "immortals.duel.used" if u.uid in done else "immortals.duel.ready",
-                {"unit": unit_label(catalog, u, view.terrain, others)},
-            )
-            for u in view.units[seat]
-        ]
+    return Text.lines([_unit_line(catalog, u, view.terrain, others, u.uid in done) for u in view.units[seat]])
+
+
+def _unit_line(catalog: ImmortalsCatalog, unit: Unit, terrain: str, others: Langs, used: bool) -> Text:
+    """A unit of a line-up, marked ready or used."""
+    return Text(
+        "immortals.duel.used" if used else "immortals.duel.ready",
+        {"unit": unit_label(catalog, unit, terrain, others)},
     )
 
 
@@ -314,39 +317,61 @@ def controls_title(choice: Choice) -> Text:
 
 def controls_lines(choice: Choice, catalog: ImmortalsCatalog) -> list[Text]:
     """The controls' lines that stay while the seat chooses (all but `chosen_line`)."""
+    return [build() for _, build in controls_entries(choice, catalog)]
+
+
+# A line of the controls and how to make it: with a key when the line is the same wherever that key is (a
+# unit or a spell, ready or used: the same through a whole duel), for a caller that keeps it rendered.
+Entry = tuple[Hashable | None, Callable[[], Text]]
+
+
+def controls_entries(choice: Choice, catalog: ImmortalsCatalog) -> list[Entry]:
+    """`controls_lines`, each line with its key (`Entry`): the line is a function of the catalog and its
+    key only."""
     view = choice.view
     seat = view.seat
     others = _others(choice)
-    lines: list[Text] = [
-        Text(
-            "immortals.controls.status",
-            {
-                "round": view.round,
-                "terrain": terrain_badge(view.terrain),
-                "vitality": view.vitality[seat],
-                "foe": view.vitality[1 - seat],
-            },
-        ),
+    status = Text(
+        "immortals.controls.status",
+        {
+            "round": view.round,
+            "terrain": terrain_badge(view.terrain),
+            "vitality": view.vitality[seat],
+            "foe": view.vitality[1 - seat],
+        },
+    )
+    turn = (
         Text("immortals.controls.turn_engage")
         if view.engaged is None
         else Text(
             "immortals.controls.turn_counter",
             {"player": choice.engager, "attack": attack(catalog, view, others)},
-        ),
-        Text("immortals.controls.mine"),
-        _line_up(catalog, view, seat, others),
-        Text("immortals.controls.theirs"),
-        _line_up(catalog, view, 1 - seat, others),
-    ]
-    if view.spells:
-        lines.append(Text("immortals.controls.spells"))
-        for drawn in view.spells:
-            found = catalog.spell(drawn.spell_id)
-            label = spell_name(catalog, drawn.spell_id) if found is None else spell_text(catalog, found)
-            lines.append(
-                Text("immortals.duel.used" if drawn.used else "immortals.duel.ready", {"unit": label})
+        )
+    )
+    entries: list[Entry] = [(None, lambda: status), (None, lambda: turn)]
+    for title, side in (("immortals.controls.mine", seat), ("immortals.controls.theirs", 1 - seat)):
+        done = set(view.fought[side])
+        entries.append((None, partial(Text, title)))
+        entries += [
+            (
+                ("unit", u, view.terrain, others, u.uid in done),
+                partial(_unit_line, catalog, u, view.terrain, others, u.uid in done),
             )
-    return lines
+            for u in view.units[side]
+        ]
+    if view.spells:
+        entries.append((None, partial(Text, "immortals.controls.spells")))
+        entries += [
+            (("spell", drawn.spell_id, drawn.used), partial(_spell_line, catalog, drawn.spell_id, drawn.used))
+            for drawn in view.spells
+        ]
+    return entries
+
+
+def _spell_line(catalog: ImmortalsCatalog, spell_id: str, used: bool) -> Text:
+    found = catalog.spell(spell_id)
+    label = spell_name(catalog, spell_id) if found is None else spell_text(catalog, found)
+    return Text("immortals.duel.used" if used else "immortals.duel.ready", {"unit": label})
 
 
 def chosen_line(choice: Choice, catalog: ImmortalsCatalog, unit: int | None, spell: int | None) -> Text:

@@ -13,7 +13,7 @@ controls; services/community/card_names.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.pillz import ENGINE, EffectRecord, Fighter, PillzCatalog, RoundRecord, attack_power, round_chances
@@ -266,17 +266,16 @@ def bet_rows(choice: Choice) -> tuple[BetRow, ...]:
     foes = [foe] if foe is not None else [f for f in state.hands[1 - seat] if not f.used]
     left, foe_left = state.pillz[seat], state.pillz[1 - seat]
     return tuple(
-        BetRow(
-            place,
-            me,
-            tuple(
-                Bet(pillz, attack_power(me, foe) * pillz, chance)
-                for pillz, chance in enumerate(round_chances(me, foes, left, foe_left))
-            ),
-        )
+        BetRow(place, me, _bets(attack_power(me, foe), round_chances(me, foes, left, foe_left)))
         for place, me in enumerate(state.hands[seat])
         if not me.used
     )
+
+
+def _bets(power: int, chances: Sequence[float]) -> tuple[Bet, ...]:
+    """Every amount of pillz for a character fighting with `power` (the same whatever the amount): its
+    attack, power × pillz, and its chance."""
+    return tuple(Bet(pillz, power * pillz, chance) for pillz, chance in enumerate(chances))
 
 
 def controls(choice: Choice, catalog: PillzCatalog, place: int | None, pillz: int) -> MessageSpec:

@@ -1,6 +1,6 @@
 """What a Pillz move costs (issue 39): the controls' choice is read once per version of the duel, and the
-characters' selects and the lines above them are rendered once per version, seat and language; a save of
-the duel forgets both."""
+characters' selects and the lines above them are rendered once per version, seat and language, written
+as Discord's rows without discord.py's items; a save of the duel forgets both."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import cogs.pillz.duel as duel_cog
 from sandbox.harness import BotHarness
 from services.pillz.duel_match import Choice
-from tests.e2e.messages import renders_of, shown
+from tests.e2e.messages import items_built, renders_of, shown
 from tests.e2e.pillz.helpers import bet_select, duel_message, first_unused, friend_duel, pillz
 
 
@@ -28,6 +28,7 @@ async def test_choosing_in_the_controls_reads_nothing_and_renders_the_selects_on
     monkeypatch.setattr(duel_cog, "_bet_selects", counted)
     statuses = renders_of(monkeypatch, "pillz.controls.status")
     alice, bob, duel_id = await friend_duel(harness)
+    items = items_built(monkeypatch)
     assert harness.bot is not None
     db = harness.bot.services.db
     duel = await pillz(harness).duels.get(duel_id)
@@ -50,6 +51,7 @@ async def test_choosing_in_the_controls_reads_nothing_and_renders_the_selects_on
     played = await harness.emu.click(user, "Jouer (1 pillz)", message=picked.message)
     assert played.message is not None
     assert "Joué\u00a0:" in shown(played.message)
+    assert items == []  # the five replies' selects and buttons written as rows, no discord.py item built
     await harness.settle()
     # the move saved the duel and kept, from its own transaction, the controls of the seat it leaves to act
     reads = db.reads

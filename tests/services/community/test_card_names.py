@@ -11,7 +11,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+import services.community.card_names as card_names
 from core.clock import ManualClock
+from core.i18n import t
 from engine.cards import LocalizedText
 from services.community.card_names import beside, named, reading_languages
 from services.community.trades.service import MIN_MEMBERSHIP, TradeService
@@ -45,6 +47,28 @@ def test_the_other_languages_name_stands_beside_the_readers_where_they_differ() 
     assert beside(NAME, []) is None
     assert beside(LocalizedText(fr="Tengu", en="Tengu"), ["fr", "en"]) is None
     assert render_text(named(NAME, []), "en") == "Emeric Thistle"
+
+
+def test_a_name_written_again_asks_the_catalog_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duel's public message names each of its cards at every step (issue 39): each name beside
+    another is written once per name and languages, and the same text answers again."""
+    written: list[str] = []
+
+    def counted(key: str, locale: str | None = None, /, **params: object) -> str:
+        written.append(str(locale))
+        return t(key, locale, **params)
+
+    monkeypatch.setattr(card_names, "t", counted)
+    name = LocalizedText(fr="Rôdeur des cimes (test)", en="Peak Prowler (test)")  # no other test's
+    first = beside(name, ["fr"])
+    assert written == ["en"]
+    assert beside(name, ("fr",)) == first
+    assert beside(name, ["fr", "fr"]) == first
+    assert written == ["en"]  # asked once for the three
+    assert first is not None
+    assert render_text(first, "en") == "Peak Prowler (test) (Rôdeur des cimes (test))"
+    assert beside(name, ["en"]) is not None
+    assert written == ["en", "fr"]  # other languages: another text
 
 
 @pytest.fixture(scope="module")

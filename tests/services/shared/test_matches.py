@@ -183,6 +183,35 @@ async def test_a_deadline_job_is_moved_when_armed_again_replaced_by_another_and_
     assert ended is not None
 
 
+async def test_a_save_writes_only_what_it_changes_and_the_row_is_the_match_it_returns(
+    db: Database, clock: ManualClock, matches: NimMatches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: a duel's timeout armed after its move wrote the whole row again, its state's JSON
+    included; the version guard makes the other columns the ones the match holds."""
+    match = await live(db, clock, matches, pile=3)
+    written: list[object] = []
+    to_json = Nim.to_json
+
+    def counted(engine: Nim, state: NimState) -> str:
+        written.append(state)
+        return to_json(engine, state)
+
+    monkeypatch.setattr(Nim, "to_json", counted)
+    due = clock.now() + timedelta(minutes=2)
+    armed = await db.write(lambda conn: matches.arm(conn, clock.now(), match, "nim:timeout", due, {"m": 1}))
+    moved = await db.write(
+        lambda conn: matches.arm(
+            conn, clock.now(), armed, "nim:timeout", due + timedelta(minutes=1), {"m": 1}
+        )
+    )
+    noted = await db.write(lambda conn: matches.save(conn, moved, clock.now(), data={"notes": [1]}))
+    assert written == []  # three saves, the state's JSON written by none
+    played = await db.write(lambda conn: matches.play(conn, clock.now(), noted, 0, Take(1), "player")[0])
+    assert len(written) == 1  # a move writes its state
+    assert played.version == match.version + 4
+    assert await db.read(lambda conn: matches.load_trusted(conn, match.id)) == played
+
+
 async def test_a_created_match_is_the_row_as_stored_without_reading_it_back(
     db: Database, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

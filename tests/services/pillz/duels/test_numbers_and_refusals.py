@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from core.clock import ManualClock
 from core.errors import DomainError
 from core.i18n import t
 from engine.pillz.catalog import PillzCatalog
+from engine.pillz.rules import attack_power
 from engine.pillz.state import Play
 from services.infra.scheduler import Scheduler
 from services.pillz.duel_match import Choice, DuelRow
@@ -134,6 +136,32 @@ async def test_a_friend_who_never_acted_gets_nothing_and_moves_no_rating(
         return int(paid), int(rating), int(games)
 
     assert await db.read(read) == (0, 1000, 0)
+
+
+async def test_the_controls_work_out_each_characters_power_once_not_per_amount(
+    duels: PillzDuels, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: the characters' selects are drawn at each version of the duel, and a character's power
+    is the same whatever its amount of pillz: asked once per character, each amount's attack its
+    multiple."""
+    duel = await friend(duels)
+    assert duel.state is not None
+    seat = duel.to_act()[0]
+    choice = Choice(duel.id, duel.version, seat, duel.state, True)
+    asked: list[str] = []
+
+    def counted(me: Any, foe: Any) -> int:
+        asked.append(me.card_id)
+        return attack_power(me, foe)
+
+    monkeypatch.setattr("services.pillz.render.duel.attack_power", counted)
+    rows = render.bet_rows(choice)
+    assert asked == [row.fighter.card_id for row in rows]
+    assert len(rows[0].bets) == duel.state.pillz[seat] + 1 > 1
+    for row in rows:
+        assert [bet.attack for bet in row.bets] == [
+            attack_power(row.fighter, None) * p for p in range(len(row.bets))
+        ]
 
 
 async def test_numbers_shown_add_up_with_the_ability_behind_them(
