@@ -201,7 +201,9 @@ async def measure_real(load: Load, commands: int, url: str, threads: dict[str, f
             return await _timed(fleet, commands, lambda i: load.act(context, i), prepare, threads)
 
 
-async def measure_bare(replay: Replay, commands: int, *, matched: bool) -> float:
+async def measure_bare(
+    replay: Replay, commands: int, *, matched: bool, threads: dict[str, float] | None = None
+) -> float:
     """The bare bot's CPU per command: the matched one's on `replay`, or `/ping`'s, once per interaction.
     The public message the command starts from (a duel's) is put back as it was before each of the
     matched bot's commands, by the emulator (untimed), as the real bot's load does with a new duel."""
@@ -236,7 +238,7 @@ async def measure_bare(replay: Replay, commands: int, *, matched: bool) -> float
 
             await show(0)
             await check_replayed(FleetBench(fleet), lambda u: act(u, 0), user, replay)
-            return await _timed(fleet, commands, lambda i: act(user, i), show)
+            return await _timed(fleet, commands, lambda i: act(user, i), show, threads)
 
 
 async def _posted(emu: DiscordEmulator) -> Channel:
@@ -386,7 +388,10 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
             for load in loads:
                 row, replay = rows[load.name], replays[load.name]
                 bare = partial(measure_bare, replay, options.commands, matched=False)
-                matched = partial(measure_bare, replay, options.commands, matched=True)
+                matched_threads: dict[str, float] = {}
+                matched = partial(
+                    measure_bare, replay, options.commands, matched=True, threads=matched_threads
+                )
                 row.bare.append(await _once(bare, out))
                 row.matched.append(await _once(matched, out))
 
@@ -397,10 +402,10 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
                         return await measure_real(load, options.commands, url, threads)
 
                 row.real.append(await _once(real, out))
-                shares = ", ".join(f"{name} {ms:.2f}" for name, ms in threads.items() if ms >= 0.01)
                 out(
                     f"run {run} {load.name}: bare {row.bare[-1]:.2f}, matched {row.matched[-1]:.2f}, "
-                    f"real {row.real[-1]:.2f} ms CPU per command (real per thread: {shares})"
+                    f"real {row.real[-1]:.2f} ms CPU per command (per thread: real {_shares(threads)}; "
+                    f"matched {_shares(matched_threads)})"
                 )
     out("")
     out(
@@ -425,6 +430,10 @@ async def _once(measure: Callable[[], Awaitable[float]], out: Callable[[str], No
     except (Exception, SystemExit) as error:
         out(f"A MEASUREMENT FAILED, made again once: {''.join(traceback.format_exception(error))}")
         return await measure()
+
+
+def _shares(threads: dict[str, float]) -> str:
+    return ", ".join(f"{name} {ms:.2f}" for name, ms in threads.items() if ms >= 0.01)
 
 
 def _ratio(row: Row) -> float:
