@@ -244,8 +244,8 @@ def purchase_generator(rng: random.Random) -> random.Random:
     production), a `random.Random` seeded once with `SEED_BITS` bits of it; a seeded one (tests, the
     sandbox) as it is, so that a seed still gives the cards it gave.
 
-    `SystemRandom` asks the kernel for every draw (about 310 `getrandom` calls for ten boosters, a third of
-    a millisecond of the writer's thread); the seed is one. Every purchase's draws stay unpredictable: the
+    `SystemRandom` asks the kernel for every draw (322 `getrandom` calls for ten boosters, about 0.2 ms of
+    the writer's thread); the seed is one. Every purchase's draws stay unpredictable: the
     seed is 256 bits of the OS's entropy, drawn when the unit runs, never stored nor shown, and a new one
     for each purchase, so what one purchase shows says nothing of the next (docs/hoss/economy.md, "The
     generator of a purchase")."""
