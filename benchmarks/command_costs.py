@@ -151,25 +151,38 @@ async def _timed(
     commands: int,
     act: Callable[[int], Awaitable[None]],
     before: Callable[[int], Awaitable[None]] | None = None,
+    threads: dict[str, float] | None = None,
 ) -> float:
     """The bot process's CPU (ms) per measured command: read around each, its follow-ups included;
-    `before` each (untimed) what it needs."""
+    `before` each (untimed) what it needs. With `threads`, each thread's share too (`per_thread`)."""
     emu = fleet.emu
-    spent = 0.0
+    pid = fleet.processes[0].pid
+    spent: dict[int, int] = {}
     for index in range(WARM + commands):
         if before is not None:
             await before(index)
             await emu.settle()
-        start = thread_cpu(fleet.processes[0].pid)
+        start = thread_cpus(pid)
         await act(index)
         await emu.settle()
         if index >= WARM:
-            spent += thread_cpu(fleet.processes[0].pid) - start
+            for tid, ns in thread_cpus(pid).items():
+                spent[tid] = spent.get(tid, 0) + ns - start.get(tid, 0)
     emu.assert_no_errors()
-    return spent * 1000 / commands
+    if threads is not None:
+        threads.update(per_thread(pid, spent, commands))
+    return sum(spent.values()) / 1e6 / commands
 
 
-async def measure_real(load: Load, commands: int, url: str) -> float:
+def per_thread(pid: int, spent: dict[int, int], commands: int) -> dict[str, float]:
+    """Each thread's ms per command, named `loop` (the main thread, the event loop's) or by its rank among
+    the process's threads in creation order (`thread 1` is the first started: SQLite's writer in bot.py)."""
+    others = sorted(tid for tid in spent if tid != pid)
+    named = {tid: f"thread {rank}" for rank, tid in enumerate(others, 1)} | {pid: "loop"}
+    return {named[tid]: ns / 1e6 / commands for tid, ns in sorted(spent.items())}
+
+
+async def measure_real(load: Load, commands: int, url: str, threads: dict[str, float] | None = None) -> float:
     context = Context(count=commands)
     count = users_of(load, commands)
     async with fleet_on(url, 1, max(USERS, count), _real_bot(load, context)) as (fleet, users, _):
@@ -185,10 +198,12 @@ async def measure_real(load: Load, commands: int, url: str) -> float:
                 if before is not None:
                     await before(context, index)
 
-            return await _timed(fleet, commands, lambda i: load.act(context, i), prepare)
+            return await _timed(fleet, commands, lambda i: load.act(context, i), prepare, threads)
 
 
-async def measure_bare(replay: Replay, commands: int, *, matched: bool) -> float:
+async def measure_bare(
+    replay: Replay, commands: int, *, matched: bool, threads: dict[str, float] | None = None
+) -> float:
     """The bare bot's CPU per command: the matched one's on `replay`, or `/ping`'s, once per interaction.
     The public message the command starts from (a duel's) is put back as it was before each of the
     matched bot's commands, by the emulator (untimed), as the real bot's load does with a new duel."""
@@ -223,7 +238,7 @@ async def measure_bare(replay: Replay, commands: int, *, matched: bool) -> float
 
             await show(0)
             await check_replayed(FleetBench(fleet), lambda u: act(u, 0), user, replay)
-            return await _timed(fleet, commands, lambda i: act(user, i), show)
+            return await _timed(fleet, commands, lambda i: act(user, i), show, threads)
 
 
 async def _posted(emu: DiscordEmulator) -> Channel:
@@ -259,14 +274,14 @@ class FleetBench:
         await self.emu.settle()
 
 
-def thread_cpu(pid: int) -> float:
-    """CPU seconds of a live process's threads, to the nanosecond (/proc/<pid>/task/*/schedstat): the
+def thread_cpus(pid: int) -> dict[int, int]:
+    """CPU nanoseconds of each live thread of a process (/proc/<pid>/task/*/schedstat), by thread id: the
     clock ticks of /proc/<pid>/stat (10 ms) are coarser than one command."""
-    total = 0
+    cpus: dict[int, int] = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         with contextlib.suppress(OSError, ValueError, IndexError):  # a thread may end while we look
-            total += int((task / "schedstat").read_text().split()[0])
-    return total / 1e9
+            cpus[int(task.name)] = int((task / "schedstat").read_text().split()[0])
+    return cpus
 
 
 def users_of(load: Load, commands: int) -> int:
@@ -373,18 +388,24 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
             for load in loads:
                 row, replay = rows[load.name], replays[load.name]
                 bare = partial(measure_bare, replay, options.commands, matched=False)
-                matched = partial(measure_bare, replay, options.commands, matched=True)
+                matched_threads: dict[str, float] = {}
+                matched = partial(
+                    measure_bare, replay, options.commands, matched=True, threads=matched_threads
+                )
                 row.bare.append(await _once(bare, out))
                 row.matched.append(await _once(matched, out))
 
-                async def real(load: Load = load) -> float:
+                threads: dict[str, float] = {}
+
+                async def real(load: Load = load, threads: dict[str, float] = threads) -> float:
                     async with where.fresh() as url:
-                        return await measure_real(load, options.commands, url)
+                        return await measure_real(load, options.commands, url, threads)
 
                 row.real.append(await _once(real, out))
                 out(
                     f"run {run} {load.name}: bare {row.bare[-1]:.2f}, matched {row.matched[-1]:.2f}, "
-                    f"real {row.real[-1]:.2f} ms CPU per command"
+                    f"real {row.real[-1]:.2f} ms CPU per command (per thread: real {_shares(threads)}; "
+                    f"matched {_shares(matched_threads)})"
                 )
     out("")
     out(
@@ -409,6 +430,10 @@ async def _once(measure: Callable[[], Awaitable[float]], out: Callable[[str], No
     except (Exception, SystemExit) as error:
         out(f"A MEASUREMENT FAILED, made again once: {''.join(traceback.format_exception(error))}")
         return await measure()
+
+
+def _shares(threads: dict[str, float]) -> str:
+    return ", ".join(f"{name} {ms:.2f}" for name, ms in threads.items() if ms >= 0.01)
 
 
 def _ratio(row: Row) -> float:

@@ -3,7 +3,8 @@
 All writes of a process go through a single writer. Callers hand it a synchronous unit of work
 (`fn(conn) -> result`, `conn` a `store.connection.Connection`); the writer runs every unit that is waiting
 in one transaction, each inside its own SAVEPOINT, and commits once (group commit). A unit that raises
-rolls back to its savepoint alone; the others still commit. The whole batch is one thread hop, so a money
+rolls back to its savepoint alone; the others still commit (a unit alone in its batch takes no savepoint:
+its failure rolls the transaction back). The whole batch is one thread hop, so a money
 operation costs one flush to the disk shared with its neighbours instead of one each. SQLite's batch is
 store/sqlite_engine.py's, PostgreSQL's store/postgres.py's (which also runs units of different declared
 `Isolation` in different transactions).

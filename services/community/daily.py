@@ -72,12 +72,15 @@ def spec_reward(spec: GameSpec) -> DailyReward:
     return spec.daily
 
 
-def _streak_on(conn: Connection, player_id: int, game: str, day: date) -> int:
-    row = conn.execute(
-        "SELECT streak FROM daily_claims WHERE player_id = ? AND game = ? AND day = ?",
-        (player_id, game, day.isoformat()),
-    ).fetchone()
-    return int(row[0]) if row else 0
+def _streaks_on(conn: Connection, player_id: int, games: list[str], day: date) -> dict[str, int]:
+    """The streak of each of `games` the player claimed on `day`, in one statement (one look-up of the
+    primary key per game)."""
+    rows = conn.execute(
+        f"SELECT game, streak FROM daily_claims WHERE player_id = ? AND game IN ({', '.join('?' * len(games))})"
+        " AND day = ?",
+        (player_id, *games, day.isoformat()),
+    ).fetchall()
+    return {str(row[0]): int(row[1]) for row in rows}
 
 
 def state(conn: Connection, now: datetime, zone: ZoneInfo, player_id: int, spec: GameSpec) -> DailyState:
@@ -107,29 +110,32 @@ def claim(
 ) -> list[DailyClaim]:
     """Claim each game's daily in the caller's write unit; a second claim the same Paris day pays nothing.
 
-    The player and the day are made sure of once for all the games (/daily claims every game's at once).
-    Each reward's starting wallet is looked up on its own: a lookup stops at the player's first grant row,
-    where one for every currency would read the player's whole ledger."""
+    The player and the day are made sure of once for all the games (/daily claims every game's at once),
+    and yesterday's streaks read in one statement. Each reward's starting wallet is looked up on its own: a
+    lookup stops at the player's first grant row, where one for every currency would read the player's
+    whole ledger."""
     ensure_player(conn, player_id, now, registry)
     today = paris_day(now, zone)
     yesterday, next_at = today - timedelta(days=1), day_start(today + timedelta(days=1), zone)
-    return [_claim(conn, now, today, yesterday, next_at, player_id, spec) for spec in specs]
+    streaks = _streaks_on(conn, player_id, [spec.key for spec in specs], yesterday)
+    return [_claim(conn, now, today, streaks.get(spec.key, 0), next_at, player_id, spec) for spec in specs]
 
 
 def _claim(
     conn: Connection,
     now: datetime,
     today: date,
-    yesterday: date,
+    yesterdays: int,
     next_at: datetime,
     player_id: int,
     spec: GameSpec,
 ) -> DailyClaim:
+    """One game's claim; `yesterdays` is the streak the player reached yesterday (0: no claim)."""
     reward = spec_reward(spec)
     for currency in spec.currencies:
         if currency.code == reward.currency:
             ensure_starting_grant(conn, now, player_id, currency)
-    streak = _streak_on(conn, player_id, spec.key, yesterday) + 1
+    streak = yesterdays + 1
     amount = reward.amount(streak)
     inserted = conn.execute(
         "INSERT INTO daily_claims (player_id, game, day, streak, amount, claimed_at) VALUES (?, ?, ?, ?, ?, ?)"

@@ -5,7 +5,8 @@ of the whole price, then per booster an opening row; the first booster's six cop
 (ledger reason `hoss.booster`, ref = the opening id), the others are stored sealed with their cards
 drawn and minted when opened (services/hoss/sealed.py). A double click buys once and both clicks get the
 same openings. The cards come from `engine.hoss.boosters.draw_booster`, fed by the `random.Random` given
-to the service (seeded in tests, `random.SystemRandom()` in production); every booster of the purchase is
+to the service (seeded in tests; in production a generator seeded from the operating system's entropy
+for each purchase, `purchase_generator`); every booster of the purchase is
 drawn inside its unit, in the single writer's thread, because which boosters the player may buy depends on
 the rank progress read in the same transaction.
 
@@ -235,6 +236,24 @@ def _bought(opening_ids: list[int], race: str | None, tier: int) -> list[Opening
 Starter = Callable[[Connection, datetime, int], int | None]
 
 
+SEED_BITS = 256  # a purchase's seed, from the operating system's entropy
+
+
+def purchase_generator(rng: random.Random) -> random.Random:
+    """The generator one purchase draws its boosters from: given the OS's generator (`SystemRandom`,
+    production), a `random.Random` seeded once with `SEED_BITS` bits of it; a seeded one (tests, the
+    sandbox) as it is, so that a seed still gives the cards it gave.
+
+    `SystemRandom` asks the kernel for every draw (322 `getrandom` calls for ten boosters, about 0.2 ms of
+    the writer's thread); the seed is one. Every purchase's draws stay unpredictable: the
+    seed is 256 bits of the OS's entropy, drawn when the unit runs, never stored nor shown, and a new one
+    for each purchase, so what one purchase shows says nothing of the next (docs/hoss/economy.md, "The
+    generator of a purchase")."""
+    if isinstance(rng, random.SystemRandom):
+        return random.Random(rng.getrandbits(SEED_BITS))
+    return rng
+
+
 class HossShop:
     """Boosters: odds, prices, purchase, opening, flipping, selling a flipped card on the spot."""
 
@@ -347,7 +366,8 @@ class HossShop:
             conn, now, player_id, CURRENCY, price * count, ledger.Movement(REASON_BOOSTER, ref=key)
         )
         chosen = cast(Race | None, race)  # checked against RACES before the unit
-        drawn = [draw_booster(self.pool, self.rng, tier, chosen) for _ in range(count)]
+        rng = purchase_generator(self.rng)
+        drawn = [draw_booster(self.pool, rng, tier, chosen) for _ in range(count)]
         kind, created = "normal" if race is None else "race", to_db(now)
         rows = [
             (player_id, key, index, kind, race, tier, created, None if index == 0 else seal(cards))

@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import random
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -205,6 +207,50 @@ def test_200000_cards_follow_the_odds(catalog: HossCatalog) -> None:
         a, b = (seconds[p.rank2] for p in line.paths)
         low, high = _bounds(a + b, 0.5)
         assert low <= a <= high
+
+
+def _cards_of(openings: list[int], conn: Connection) -> list[list[str]]:
+    """Each opening's cards by position."""
+    sql = (
+        "SELECT c.card_key FROM hoss_opening_cards oc JOIN cards c ON c.id = oc.card_id"
+        " WHERE oc.opening_id = ? ORDER BY oc.position"
+    )
+    return [[row[0] for row in conn.execute(sql, (opening,))] for opening in openings]
+
+
+async def test_a_purchase_asks_the_operating_system_for_one_seed(
+    db: Database,
+    clock: ManualClock,
+    catalog: HossCatalog,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Production's `SystemRandom` asked the kernel for every draw (about 310 times for ten boosters); a
+    purchase now asks once, for 256 bits, and its boosters are those of a generator seeded with them: a
+    new seed per purchase, so the draws stay the OS's to decide (docs/hoss/economy.md)."""
+    asked: list[int] = []
+    seeds = iter([bytes(range(32)), bytes(range(32, 64))])
+
+    def urandom(size: int) -> bytes:
+        asked.append(size)
+        seed = next(seeds, None)
+        return os.urandom(size) if seed is None else seed[:size]
+
+    shop = HossShop(db, clock, catalog, random.SystemRandom(), registry=registry)
+    await new_player(db, clock, 1, gold=100_000, registry=registry)
+    await set_wins(db, 1, {1: 10, 2: 10, 3: 10})  # tier 4
+    monkeypatch.setattr(random, "_urandom", urandom)  # what SystemRandom reads the kernel's entropy with
+    bought = [(await shop.buy(1, 10, key=f"k{key}")).openings for key in range(2)]
+    monkeypatch.undo()
+    assert asked == [32, 32], f"{len(asked)} requests for entropy"
+    pool = BoosterPool.of(catalog)
+    for openings, seed in zip(bought, (bytes(range(32)), bytes(range(32, 64))), strict=True):
+        for opening in openings:
+            await shop.flip_all(1, opening.id)
+        reference = random.Random(int.from_bytes(seed))
+        expected = [[d.card for d in draw_booster(pool, reference, 4)] for _ in openings]
+        drawn = await db.read(partial(_cards_of, [o.id for o in openings]))
+        assert drawn == expected
 
 
 async def test_the_service_draws_with_draw_booster(

@@ -16,6 +16,7 @@ import pytest
 
 from store.connection import Connection
 from store.db import Database, announce
+from store.sqlite_engine import in_thread as on_writer
 from tests.support.waits import gated, in_thread, started
 
 
@@ -83,6 +84,37 @@ async def test_a_failed_unit_rolls_back_alone_and_neighbours_commit(db: Database
     assert results[1].args == ("b",)
     assert results[2] == "C"
     assert await _values(db) == {"a", "c"}
+
+
+@pytest.mark.sqlite_only("SQLite's trace callback on the writer's connection")
+async def test_a_unit_alone_in_its_transaction_takes_no_savepoint(db: Database) -> None:
+    """Every command's write is usually alone in its batch: its transaction is the unit's statements
+    between BEGIN and COMMIT (or ROLLBACK, taking its announcements back), no SAVEPOINT and RELEASE."""
+    await _scratch(db)
+    statements: list[str] = []
+    writer = await db.raw_writer()
+    await on_writer(writer, lambda conn: conn.set_trace_callback(statements.append))
+    heard: list[str] = []
+    db.subscribe("scratch", lambda: heard.append("scratch"))
+
+    def failing(conn: Connection) -> None:
+        announce(conn, "scratch")
+        _insert("b", fail=True)(conn)
+
+    assert await db.write(_insert("a")) == "A"
+    with pytest.raises(LookupError):
+        await db.write(failing)
+    await on_writer(writer, lambda conn: conn.set_trace_callback(None))
+    assert statements == [
+        "BEGIN IMMEDIATE",
+        "INSERT INTO scratch (v) VALUES ('a')",
+        "COMMIT",
+        "BEGIN IMMEDIATE",
+        "INSERT INTO scratch (v) VALUES ('b')",
+        "ROLLBACK",
+    ]
+    assert heard == []
+    assert await _values(db) == {"a"}
 
 
 async def test_a_unit_that_breaks_a_constraint_does_not_poison_the_batch(db: Database) -> None:

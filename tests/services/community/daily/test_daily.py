@@ -170,6 +170,23 @@ async def test_every_games_daily_in_one_unit_makes_sure_of_the_player_once(
     assert sum(s.startswith("INSERT INTO daily_claims") for s in statements) == len(daily.specs(None))
 
 
+@pytest.mark.sqlite_only("the unit's statements counted by SQLite's trace callback")
+async def test_every_games_streak_of_yesterday_is_read_in_one_statement(
+    db: Database, clock: ManualClock, daily: DailyService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/daily reads yesterday's claims of every game at once (a statement per game before), and each
+    game's streak still follows its own days."""
+    clock.set(paris(2026, 1, 5, 9))
+    await hoss_claim(daily, 1)
+    clock.advance(timedelta(days=1))
+    statements = trace_writes(db, monkeypatch)
+    claims = {c.game: c for c in await daily.claim(1)}
+    streak_reads = [s for s in statements if s.startswith("SELECT") and "FROM daily_claims" in s]
+    assert len(streak_reads) == 1, streak_reads
+    assert (claims["hoss"].streak, claims["hoss"].amount) == (2, 55)
+    assert (claims["pillz"].streak, claims["pillz"].amount) == (1, 40)
+
+
 async def test_states_read_without_claiming(db: Database, clock: ManualClock, daily: DailyService) -> None:
     clock.set(paris(2026, 1, 5, 9))
     await hoss_claim(daily, 1)
