@@ -162,6 +162,6 @@ def ensure_fresh(root: Path = ROOT) -> str:
 
 
 def compiled() -> bool:
-    """Whether the engine's compiled modules are the ones imported in this process."""
-    module = sys.modules.get(module_name(MODULES[0]))
-    return module is not None and not (module.__file__ or "").endswith(".py")
+    """Whether the engine's compiled modules are the ones this process imports."""
+    module = importlib.import_module(module_name(MODULES[0]))
+    return not (module.__file__ or "").endswith(".py")
