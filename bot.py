@@ -10,8 +10,14 @@ import sys
 from collections.abc import Coroutine
 from typing import Any
 
-from core.settings import Settings, SettingsError, load_settings
-from services.infra.catalogs import CatalogError
+from core import native
+
+# Before anything imports the engine: compiled modules that no longer match their sources are removed
+# (the worker processes of the lab import this module first too).
+native.ensure_fresh()
+
+from core.settings import Settings, SettingsError, load_settings  # noqa: E402
+from services.infra.catalogs import CatalogError  # noqa: E402
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -8,8 +8,9 @@ about 2 ms of CPU per battle on one core. Measured here, one core, in one run:
   the rounds and the strong AI on both seats, CPU time (the wall clock of a shared machine varies 3-4×);
 - where it goes, with `--split`: the same battles again, the CPU of the AI's Rang 2 path choices (their
   look-aheads included), card choices, Défenseur moves and placements, per battle;
-- the machine of the day: the HOSS reference battle of benchmarks/hoss_battles.py, whose quiet figure in
-  the README is 0.72 ms; a battle's CPU times 0.72 / today's reference is its CPU at the reference speed.
+- the machine of the day: benchmarks/lab.py's pure-Python loop, timed beside; a battle's CPU times
+  `REFERENCE_LOOP_MS` / today's loop is its CPU at the reference speed (benchmarks/lab.py says how that
+  figure was calibrated). The HOSS reference battle of benchmarks/hoss_battles.py is printed beside.
 
 Medians of `--runs` runs. Figures and what they say: docs/performance.md, "The deck lab".
 
@@ -25,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmarks.lab import REFERENCE_MS, hoss_job, reference_ms
+from benchmarks.lab import REFERENCE_LOOP_MS, at_reference, hoss_job, python_loop, reference_ms
 from engine.hoss import ai
 from engine.hoss.lab import lab_battles
 
@@ -80,17 +81,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     options = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    cpus, refs = [], []
+    cpus, refs, loops = [], [], []
     for _ in range(options.runs):
+        loops.append(python_loop() * 1000)
         refs.append(reference_ms())
         cpus.append(lab_cpu_ms(options.battles))
-    cpu, ref = statistics.median(cpus), statistics.median(refs)
-    scaled = cpu * REFERENCE_MS / ref
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, reference battle {ref:.3f} ms")
+    cpu, ref, loop = statistics.median(cpus), statistics.median(refs), statistics.median(loops)
+    scaled = at_reference(cpu, loop)
+    print(
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, pure-Python loop {loop:.1f} ms, "
+        f"reference battle {ref:.3f} ms"
+    )
     runs = ", ".join(f"{c:.2f}" for c in cpus)
     print(f"lab battle {cpu:.2f} ms CPU (runs {runs}), {cpu / ref:.2f}× the reference battle")
     verdict = "ok" if scaled <= TARGET_MS else "ABOVE"
-    print(f"at the README's {REFERENCE_MS} ms reference: {scaled:.2f} ms CPU (<= {TARGET_MS:g}: {verdict})")
+    print(
+        f"at the reference speed (loop {REFERENCE_LOOP_MS:g} ms): {scaled:.2f} ms CPU (<= {TARGET_MS:g}: {verdict})"
+    )
     if options.split:
         shown = ", ".join(f"{name} {ms:.2f}" for name, ms in split_ms(options.battles).items())
         print(f"where a battle's CPU goes (ms, the AI's decisions timed): {shown}")

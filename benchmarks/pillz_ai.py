@@ -5,8 +5,9 @@ search in a worker thread and its move in a second transaction) on a SQLite file
 Decks are drawn from the real catalog (data/pillz.json) by the engine's `sample_setup`; the AI plays
 both seats for the decision times; the lab's duels are those of benchmarks/lab.py's deck (the AI's deck
 the practice duel's mirror of it, drawn per seed); in the service runs the player plays the even-split
-policy. The lab duels are timed beside benchmarks/lab.py's HOSS reference battle (0.72 ms on the README's
-quiet machine): the duel's time scaled by 0.72 / today's reference figure is what it would cost there.
+policy. The lab duels are timed beside benchmarks/lab.py's pure-Python loop (and the HOSS reference battle, printed):
+the duel's time scaled by `REFERENCE_LOOP_MS` / today's loop is what it would cost on the README's
+reference machine (benchmarks/lab.py says how that figure was calibrated).
 
     python -m benchmarks.pillz_ai [--duels 150] [--runs 3] [--lab-only]
 """
@@ -23,7 +24,7 @@ import time
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from benchmarks.lab import REFERENCE_MS, python_loop, reference_ms
+from benchmarks.lab import REFERENCE_LOOP_MS, at_reference, python_loop, reference_ms
 from core.clock import ManualClock
 from engine.pillz import ENGINE
 from engine.pillz.ai import choose, even_split_policy
@@ -114,11 +115,12 @@ def main() -> None:
         cpu.append(duel_cpu)
         loop.append(python_loop_cpu_ms())
     duel, used, reference = statistics.median(wall), statistics.median(cpu), statistics.median(ref)
+    loop_ms = statistics.median(loop)
     print(
         f"lab duel: {duel:.2f} ms wall, {used:.2f} ms CPU (medians of {args.runs} runs of {args.duels}), "
-        f"reference battle {reference:.2f} ms, pure-Python loop {statistics.median(loop):.0f} ms CPU, load "
-        f"average {load:.1f} -> {os.getloadavg()[0]:.1f}; at the README's {REFERENCE_MS} ms: "
-        f"{duel * REFERENCE_MS / reference:.2f} ms wall, {used * REFERENCE_MS / reference:.2f} ms CPU"
+        f"reference battle {reference:.2f} ms, pure-Python loop {loop_ms:.0f} ms CPU, load "
+        f"average {load:.1f} -> {os.getloadavg()[0]:.1f}; at the reference speed (loop {REFERENCE_LOOP_MS:g} ms): "
+        f"{at_reference(duel, loop_ms):.2f} ms wall, {at_reference(used, loop_ms):.2f} ms CPU"
     )
     if args.lab_only:
         return

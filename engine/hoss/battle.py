@@ -88,7 +88,11 @@ class Battle:
         rng_state: RngState,
         log: bool = False,
         move_pauses: bool = False,
+        copy_of: Battle | None = None,
     ) -> None:
+        if copy_of is not None:
+            self._take(copy_of, log)
+            return
         self.cards = dict(cards)
         self.sides = (Side(0, decks[0], self.cards), Side(1, decks[1], self.cards))
         self.sides[0].foe, self.sides[1].foe = self.sides[1], self.sides[0]
@@ -110,6 +114,44 @@ class Battle:
         self.reason = ""
         self.scores: tuple[int, ...] = ()
         self.hits = 0
+
+    def _take(self, b: Battle, log: bool) -> None:
+        """`convert.copy_battle`'s copy of `b`, as a constructor path (compiled, a class's `__new__` runs
+        its `__init__`): the same immutable specs (decks, cards, steps), new sides, lists and creatures
+        for everything that changes, no log records, draws or hit count."""
+        self.cards = b.cards  # never changed during a battle
+        self.sides = (
+            Side(0, b.sides[0].deck, b.cards, b.sides[0]),
+            Side(1, b.sides[1].deck, b.cards, b.sides[1]),
+        )
+        self.sides[0].foe, self.sides[1].foe = self.sides[1], self.sides[0]
+        self.rng_state = b.rng_state
+        self.rnd = idle_rnd
+        self.logging = log
+        self.move_pauses = b.move_pauses
+        self.entries = None
+        self.records = []
+        self.draws = []
+        self.heap = []
+        self.seq = 0
+        self.round = b.round
+        self.round_start = self.round_end = 0
+        self.deflections = [Deflection(d.time, d.seat, d.damage, d.source) for d in b.deflections]
+        self.over = b.over
+        self.winners = b.winners
+        self.reason = b.reason
+        self.scores = b.scores
+        self.hits = 0
+        for old, new in zip(b.sides, self.sides, strict=True):
+            by_uid: dict[str, Fighter] = {}
+            for f in old.fighters:
+                g = by_uid[f.uid] = f.twin(new)
+                new.fighters.append(g)
+                if g.is_def:
+                    new.defenders.append(g)
+            for g in new.fighters:
+                if g.protege is not None:
+                    g.protege = by_uid[g.protege.uid]
 
     @classmethod
     def start(

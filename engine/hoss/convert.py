@@ -8,7 +8,7 @@ path (never converted) with the protocol path (converted at every decision).
 
 from __future__ import annotations
 
-from engine.hoss.battle import Battle, idle_rnd
+from engine.hoss.battle import Battle
 from engine.hoss.damage import Deflection
 from engine.hoss.fighters import Fighter, Side
 from engine.hoss.rules import synergy_bp
@@ -144,55 +144,4 @@ def copy_battle(b: Battle, *, log: bool = False) -> Battle:
     after a restore (they follow from card, copy, synergy and buffs, refreshed on every change); target
     pools, which the round trip does not keep, are recomputed at the first hit. The sides share their
     stats caches: pure values keyed by card and bonus under the same buffs."""
-    c = Battle.__new__(Battle)
-    c.cards = b.cards  # never changed during a battle
-    c.sides = (_copy_side(b.sides[0]), _copy_side(b.sides[1]))
-    c.sides[0].foe, c.sides[1].foe = c.sides[1], c.sides[0]
-    c.rng_state = b.rng_state
-    c.rnd = idle_rnd
-    c.logging = log
-    c.move_pauses = b.move_pauses
-    c.entries = None
-    c.records = []
-    c.draws = []
-    c.heap = []
-    c.seq = 0
-    c.round = b.round
-    c.round_start = c.round_end = 0
-    c.deflections = [Deflection(d.time, d.seat, d.damage, d.source) for d in b.deflections]
-    c.over = b.over
-    c.winners = b.winners
-    c.reason = b.reason
-    c.scores = b.scores
-    c.hits = 0
-    for old, new in zip(b.sides, c.sides, strict=True):
-        by_uid: dict[str, Fighter] = {}
-        for f in old.fighters:
-            g = by_uid[f.uid] = f.twin(new)
-            new.fighters.append(g)
-            if g.is_def:
-                new.defenders.append(g)
-        for g in new.fighters:
-            if g.protege is not None:
-                g.protege = by_uid[g.protege.uid]
-    return c
-
-
-_SIDE_SLOTS = tuple(Side.__slots__)
-
-
-def _copy_side(side: Side) -> Side:
-    s = Side.__new__(Side)
-    for name in _SIDE_SLOTS:
-        setattr(s, name, getattr(side, name))
-    s.hand = list(side.hand)
-    s.pile = list(side.pile)
-    s.fighters = []
-    s.defenders = []
-    s.version = 0
-    s.race_count = list(side.race_count)
-    s.synergy = list(side.synergy)
-    s.steps = list(side.steps)
-    s.answers = list(side.answers)
-    s.legal_cache = None
-    return s
+    return Battle((b.sides[0].deck, b.sides[1].deck), b.cards, b.rng_state, log, b.move_pauses, b)

@@ -107,7 +107,22 @@ class Fighter:
         "uid",
     )
 
-    def __init__(self, uid: str, side: Side, card: CardSpec, copy: CopySpec) -> None:
+    # Set by `refresh` alone (a restored creature has none until then): declared for `_take`.
+    atk: float
+    crit: float
+    crit_mult: float
+    block: float
+    reduction: float
+    heal: float
+    deflect: float
+    interval: int
+
+    def __init__(
+        self, uid: str, side: Side, card: CardSpec, copy: CopySpec, twin_of: Fighter | None = None
+    ) -> None:
+        if twin_of is not None:
+            self._take(twin_of, side)
+            return
         self.uid = uid
         self.side = side
         self.foe = side.foe
@@ -168,63 +183,65 @@ class Fighter:
         battle: its protégé is still this battle's (the caller maps it), its target pool is left to be
         recomputed, and stats not computed yet (a battle just restored) stay so. Attribute by attribute:
         a look-ahead copies a dozen creatures, and this is several times faster than a loop over the
-        slots."""
-        g = Fighter.__new__(Fighter)
-        g.uid = self.uid
-        g.side = side
-        g.foe = side.foe
-        g.line = self.line
-        g.alive = self.alive
-        g.revived = self.revived
-        g.damage = self.damage
-        g.shield = self.shield
-        g.poison = self.poison
-        g.bleed = self.bleed
-        g.bleed_next = self.bleed_next
-        g.burn = self.burn
-        g.burn_next = self.burn_next
-        g.burn_crit_bp = self.burn_crit_bp
-        g.burn_mult_bp = self.burn_mult_bp
-        g.bris_bp = self.bris_bp
-        g.bris = self.bris
-        g.gel_bp = self.gel_bp
-        g.frozen = self.frozen
-        g.shock_until = self.shock_until
-        g.confused = self.confused
-        g.protege = self.protege
-        g.attack_at = self.attack_at
-        g.cycle_start = self.cycle_start
-        g.pool = []
-        g.pool_version = -1
-        g.path_options = self.path_options
-        g.race = self.race
-        g.race_bit = self.race_bit
-        g.cls = self.cls
-        g.is_def = self.is_def
-        g.fears_race = self.fears_race
-        g.resists_race = self.resists_race
-        g.key = self.key
-        g.card = self.card
-        g.copy = self.copy
-        g.bonus_bp = self.bonus_bp
-        g.elements = self.elements
-        g.immune = self.immune
-        g.fire = self.fire
-        g.evolutions = self.evolutions
-        g.statuses = self.statuses
-        g.mod_vs = self.mod_vs
-        g.dodge = self.dodge
-        g.max_hp = self.max_hp
-        if self.max_hp:
-            g.atk = self.atk
-            g.crit = self.crit
-            g.crit_mult = self.crit_mult
-            g.block = self.block
-            g.reduction = self.reduction
-            g.heal = self.heal
-            g.deflect = self.deflect
-            g.interval = self.interval
-        return g
+        slots. A constructor path rather than `Fighter.__new__`: compiled (tools/native.py), a class's
+        `__new__` runs its `__init__`."""
+        return Fighter(self.uid, side, self.card, self.copy, self)
+
+    def _take(self, f: Fighter, side: Side) -> None:
+        self.uid = f.uid
+        self.side = side
+        self.foe = side.foe
+        self.line = f.line
+        self.alive = f.alive
+        self.revived = f.revived
+        self.damage = f.damage
+        self.shield = f.shield
+        self.poison = f.poison
+        self.bleed = f.bleed
+        self.bleed_next = f.bleed_next
+        self.burn = f.burn
+        self.burn_next = f.burn_next
+        self.burn_crit_bp = f.burn_crit_bp
+        self.burn_mult_bp = f.burn_mult_bp
+        self.bris_bp = f.bris_bp
+        self.bris = f.bris
+        self.gel_bp = f.gel_bp
+        self.frozen = f.frozen
+        self.shock_until = f.shock_until
+        self.confused = f.confused
+        self.protege = f.protege
+        self.attack_at = f.attack_at
+        self.cycle_start = f.cycle_start
+        self.pool = []
+        self.pool_version = -1
+        self.path_options = f.path_options
+        self.race = f.race
+        self.race_bit = f.race_bit
+        self.cls = f.cls
+        self.is_def = f.is_def
+        self.fears_race = f.fears_race
+        self.resists_race = f.resists_race
+        self.key = f.key
+        self.card = f.card
+        self.copy = f.copy
+        self.bonus_bp = f.bonus_bp
+        self.elements = f.elements
+        self.immune = f.immune
+        self.fire = f.fire
+        self.evolutions = f.evolutions
+        self.statuses = f.statuses
+        self.mod_vs = f.mod_vs
+        self.dodge = f.dodge
+        self.max_hp = f.max_hp
+        if f.max_hp:
+            self.atk = f.atk
+            self.crit = f.crit
+            self.crit_mult = f.crit_mult
+            self.block = f.block
+            self.reduction = f.reduction
+            self.heal = f.heal
+            self.deflect = f.deflect
+            self.interval = f.interval
 
     @property
     def hp(self) -> int:
@@ -355,7 +372,12 @@ class Side:
         "version",
     )
 
-    def __init__(self, seat: int, deck: DeckSpec, cards: dict[str, CardSpec]) -> None:
+    def __init__(
+        self, seat: int, deck: DeckSpec, cards: dict[str, CardSpec], copy_of: Side | None = None
+    ) -> None:
+        if copy_of is not None:
+            self._take(copy_of)
+            return
         self.seat = seat
         self.deck = deck
         self.cards = cards
@@ -398,6 +420,42 @@ class Side:
             self.speed_bp,
             self.degat_bp,
         )
+
+    def _take(self, side: Side) -> None:
+        """A copy of `side` for a copy of the battle (`convert.copy_battle`): the same immutable specs and
+        the same stats cache (pure values keyed by card and bonus under the same buffs), new lists for
+        what changes, no creatures yet (the battle's copy adds their twins) and the same foe until the
+        battle's copy sets it. A constructor path: compiled, a class's `__new__` runs its `__init__`."""
+        self.answers = list(side.answers)
+        self.attacker_cards = side.attacker_cards
+        self.buff_key = side.buff_key
+        self.cards = side.cards
+        self.confuse = side.confuse
+        self.crit_bp = side.crit_bp
+        self.crit_mult_bp = side.crit_mult_bp
+        self.deck = side.deck
+        self.defender_cards = side.defender_cards
+        self.defenders = []
+        self.degat_bp = side.degat_bp
+        self.double = side.double
+        self.fighters = []
+        self.foe = side.foe
+        self.hand = list(side.hand)
+        self.legal_cache = None
+        self.marker_bp = side.marker_bp
+        self.pile = list(side.pile)
+        self.pv_bp = side.pv_bp
+        self.race_count = list(side.race_count)
+        self.random_marker = side.random_marker
+        self.revive_bp = side.revive_bp
+        self.seat = side.seat
+        self.shield_bp = side.shield_bp
+        self.soins_bp = side.soins_bp
+        self.speed_bp = side.speed_bp
+        self.stats = side.stats
+        self.steps = list(side.steps)
+        self.synergy = list(side.synergy)
+        self.version = 0
 
     def line(self, uid: str) -> LineSpec:
         return self.deck.lines[line_index_of(uid)]

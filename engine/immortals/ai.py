@@ -337,7 +337,7 @@ def _planned_totals(values: Values, units: list[Unit], spells: list[SpellCard], 
 
 def _total(values: Values, units: list[Unit], given: dict[str, tuple[SpellCard, float]]) -> float:
     """The sum of the planned rounds' values of `units`, spells as `given`, added as `_assign` gives them."""
-    total: float = 0  # as `sum` starts: the same additions, in the same order
+    total = 0.0  # `sum` starts from the int 0, which adds as 0.0: the same additions, in the same order
     for u in units:
         spell_gain = given.get(u.uid)
         total += values[u.uid, None] if spell_gain is None else values[u.uid, None] + spell_gain[1]

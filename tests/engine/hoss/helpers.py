@@ -7,13 +7,15 @@ the current round's window set, so a test can call one hit, one round, or one en
 
 from __future__ import annotations
 
+import ast
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.cards import LocalizedText
-from engine.hoss import flow
+from engine.hoss import fighters, flow
 from engine.hoss.battle import Battle
 from engine.hoss.catalog import BUFF_EFFECTS, BuffCard, BuffEffect, CreatureCard, HossCatalog, Rarity
 from engine.hoss.deck import card_spec
@@ -261,3 +263,15 @@ def player(
 
 DECK_A = ("hg", "oc", "sa", "sm", "ol", "sd")
 DECK_B = ("ha", "ol", "sm", "hg", "hd", "sa")
+
+
+def slots_of(cls: type) -> tuple[str, ...]:
+    """The `__slots__` of one of engine/hoss/fighters.py's classes, read from its source: a class compiled
+    by mypyc (core/native.py) has no `__slots__` attribute."""
+    source = Path(fighters.__file__ or "").parent / "fighters.py"
+    for node in ast.walk(ast.parse(source.read_text())):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            for item in node.body:
+                if isinstance(item, ast.Assign) and getattr(item.targets[0], "id", None) == "__slots__":
+                    return tuple(ast.literal_eval(item.value))
+    raise LookupError(cls.__name__)

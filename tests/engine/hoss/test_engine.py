@@ -14,13 +14,13 @@ from engine.errors import IllegalAction, InvalidAction
 from engine.hoss import ENGINE
 from engine.hoss.actions import HossAction, Pass, Play
 from engine.hoss.battle import Battle
-from engine.hoss.convert import from_state, to_state
-from engine.hoss.fighters import Fighter
+from engine.hoss.convert import copy_battle, from_state, to_state
+from engine.hoss.fighters import Fighter, Side
 from engine.hoss.sample import SAMPLE_CATALOG
 from engine.hoss.simulate import clone, first_policy, passive_policy, prepare, random_policy, run, simulate
 from engine.hoss.state import HossState
 from engine.protocol import CATALOG_OPTION, SPECTATOR, Engine
-from tests.engine.hoss.helpers import DECK_A, DECK_B, deck_catalog, player
+from tests.engine.hoss.helpers import DECK_A, DECK_B, deck_catalog, player, slots_of
 from tests.support.registries import every_game
 
 CATALOG = deck_catalog()
@@ -119,7 +119,7 @@ def protocol_game(
     while ENGINE.current_players(state):
         for seat in ENGINE.current_players(state):
             while ENGINE.legal_actions(state, seat):
-                action = policies[seat](None, seat, ENGINE.legal_actions(state, seat))
+                action = policies[seat](from_state(state), seat, ENGINE.legal_actions(state, seat))
                 state, events = ENGINE.apply(state, seat, action)
                 steps += 1
                 records += [dict(e.data) for e in events if e.kind == "round"]
@@ -249,9 +249,32 @@ def test_a_creatures_twin_carries_every_attribute() -> None:
     assert len(creatures) >= 4
     for f in creatures:
         twin = f.twin(f.side)
-        for name in Fighter.__slots__:
+        for name in slots_of(Fighter):
             if name not in ("pool", "pool_version"):
                 assert getattr(twin, name, None) == getattr(f, name, None), name
+
+
+def test_a_battles_copy_carries_every_attribute_of_its_sides() -> None:
+    """`Side._take` names the attributes of a side's copy one by one: a new one it forgot fails here.
+    What changes during a battle is a new list of the same items; the creatures are their twins."""
+    battle = Battle.start(*prepare(PLAYERS, CATALOG), 2)
+    for _ in range(3):
+        for seat in battle.waiting():
+            while legal := battle.legal_actions(seat):
+                battle.answer(seat, legal[0])
+        battle.resume()
+    copy = copy_battle(battle)
+    for side, twin in zip(battle.sides, copy.sides, strict=True):
+        assert twin.foe is copy.sides[1 - side.seat]
+        assert [f.uid for f in twin.fighters] == [f.uid for f in side.fighters]
+        assert [f.uid for f in twin.defenders] == [f.uid for f in side.defenders]
+        for name in slots_of(Side):
+            if name in ("foe", "fighters", "defenders", "legal_cache"):
+                continue
+            want = 0 if name == "version" else getattr(side, name)
+            assert getattr(twin, name, None) == want, name
+            if isinstance(want, list):
+                assert getattr(twin, name) is not want, name
 
 
 def test_the_longest_battles_stay_within_max_steps() -> None:
