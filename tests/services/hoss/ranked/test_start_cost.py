@@ -10,9 +10,17 @@ import random
 import pytest
 
 from core.clock import ManualClock
-from engine.hoss import ENGINE, Record, new_battle, opponent_setup, to_state
-from engine.hoss import deck as hoss_deck
-from engine.protocol import CATALOG_OPTION
+from engine.hoss import (
+    ENGINE,
+    DeckSpec,
+    HossCatalog,
+    Record,
+    new_battle,
+    opponent_setup,
+    parse_setup,
+    to_state,
+)
+from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.hoss.battle import battles, edits
 from services.hoss.battle.dealer import Dealer
 from services.hoss.battle.edits import Shown
@@ -23,17 +31,17 @@ from tests.services.hoss.ranked import catalog, player_with_deck, service
 from tests.support.statements import trace_writes
 
 
-def count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[object]:
-    """Every call of `engine.hoss.deck.<name>` from now on: `_line` validates one line of a deck,
-    `card_spec` copies one creature card out of the catalog for a battle."""
-    calls: list[object] = []
-    original = getattr(hoss_deck, name)
+def count_validations(monkeypatch: pytest.MonkeyPatch) -> list[PlayerSetup]:
+    """Every setup the ranked dealer validates from now on (`parse_setup`, each copy of each line checked).
+    Counted at the service's side: the engine's modules may be compiled (core/native.py), and a compiled
+    module's own calls do not go through its module's attributes."""
+    calls: list[PlayerSetup] = []
 
-    def counted(*args: object) -> object:
-        calls.append(args[0])
-        return original(*args)
+    def counted(setup: PlayerSetup, catalog: HossCatalog) -> DeckSpec:
+        calls.append(setup)
+        return parse_setup(setup, catalog)
 
-    monkeypatch.setattr(hoss_deck, name, counted)
+    monkeypatch.setattr("services.hoss.battle.dealer.parse_setup", counted)
     return calls
 
 
@@ -42,19 +50,18 @@ async def test_a_second_start_validates_only_the_new_opponents_deck(
 ) -> None:
     await player_with_deck(db, clock, 1, registry=registry)
     ranked = service(db, clock, registry=registry)
-    lines = count_calls(monkeypatch, "_line")
-    copies = count_calls(monkeypatch, "card_spec")
+    validated = count_validations(monkeypatch)
     first = await ranked.start(1, 1, key="first")
-    assert len(lines) == 18  # the deck's check when its setup is read, the player's and opponent's deal
-    assert copies
+    assert [setup.seat for setup in validated] == [0, 1]  # the player's deck and the opponent's
+    copied = set(ranked.dealer._specs)  # the catalog's cards copied for battles, by card id
+    assert copied
 
     await ranked.skip_to_end(1, first.battle_id)
-    lines.clear()
-    copies.clear()
+    validated.clear()
     second = await ranked.start(1, 1, key="second")
     assert second.battle_id != first.battle_id
-    assert len(lines) == 6  # the new opponent's only: the player's kept setup was validated before
-    assert len(copies) < 6  # only cards no battle of this catalog fielded yet
+    assert [setup.seat for setup in validated] == [1]  # the new opponent's only: the player's kept deck
+    assert len(set(ranked.dealer._specs) - copied) < 6  # only cards no battle of this catalog fielded yet
 
 
 def test_a_dealt_battle_is_new_battles() -> None:
