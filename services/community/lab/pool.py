@@ -56,7 +56,7 @@ LARGEST_SECONDS = 0.15  # of a core: a chunk may be larger than that bound if it
 AHEAD = 2  # chunks per worker submitted at a time: one playing, the next waiting (no round trip between)
 KEPT_CATALOGS = 4  # per worker: every game's catalog, and a reloaded one beside the one it replaces
 KEPT_JOBS = 2  # per worker: the batch playing, and the one before (a chunk of it may still be queued)
-NICENESS = 10  # the workers yield the cores to the bot's own process whenever it has work
+NICENESS = 19  # the workers yield the cores to the bot's own process whenever it has work
 
 Part = tuple[int, int, int]  # an opponent's index, and the first and the last seed (excluded) of its run
 Sent = tuple[str, bytes | None]  # a digest, and the pickle it digests (None: the worker should hold it)
