@@ -13,6 +13,7 @@ from services.dinocard.keys import ABILITY_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE
 from services.infra.catalogs import fold
 from services.infra.messages import Text, render_text
 
+Stats = tuple[int | None, int | None, int | None]  # a dinoz's éclosion, force and endurance
 ELEMENT_MARKS = {"feu": "🔥", "bois": "🌳", "eau": "💧", "foudre": "⚡", "ciel": "☁️"}
 
 
@@ -44,9 +45,20 @@ def abilities_text(card: DinocardCard) -> Text:
 def card_line(card: DinocardCard, count: int | None = None) -> Text:
     """One card on a line: name, element, type, cost and, for a dinoz, éclosion/force/endurance; written
     once per card in every language (a preparation page shows ten to thirty, issue 39)."""
-    stats = (card.eclosion, card.force, card.endurance) if card.type == "dinoz" else None
-    line = _line(card.name.fr, card.name.en, card.element, card.type, cost_text(card), card.rarity, stats)
+    line = _line(*_line_of(card))
     return line if count is None else Text("dinocard.card.copies", {"count": count, "line": line})
+
+
+def free_line(card: DinocardCard, free: int) -> Text:
+    """A card the preparation page offers as bonus, with how many copies may be added: written once per
+    card and count in every language, as its line is (the count is a plural, which every page wrote
+    again for each of its ten cards, issue 39)."""
+    return _free_line(*_line_of(card), free)
+
+
+def _line_of(card: DinocardCard) -> tuple[str, str, str, str, str, str, Stats | None]:
+    stats = (card.eclosion, card.force, card.endurance) if card.type == "dinoz" else None
+    return card.name.fr, card.name.en, card.element, card.type, cost_text(card), card.rarity, stats
 
 
 @lru_cache(maxsize=4096)
@@ -83,3 +95,21 @@ def card_fields(card: Any, catalog: Any, locale: str) -> list[tuple[Text, Text]]
         fields.append((Text("dinocard.label.stats"), Text.raw(stats)))
     fields.append((Text("dinocard.label.abilities"), abilities_text(card)))
     return fields
+
+
+@lru_cache(maxsize=4096)
+def _free_line(
+    fr: str,
+    en: str,
+    element: str,
+    kind: str,
+    cost: str,
+    rarity: str,
+    stats: Stats | None,
+    free: int,
+) -> Text:
+    offered = Text(
+        "dinocard.prepare.collection_line",
+        {"line": _line(fr, en, element, kind, cost, rarity, stats), "free": free},
+    )
+    return Text.per_locale({locale: render_text(offered, locale) for locale in SUPPORTED_LOCALES})

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from engine.dinocard import DinocardCard
 from services.dinocard.keys import COUNT_KEYS, ELEMENT_KEYS, RARITY_KEYS, TYPE_KEYS
-from services.dinocard.names import card_line
+from services.dinocard.names import card_line, free_line
 from services.dinocard.preparation import Preparation
 from services.infra.messages import Embed, EmbedField, MessageSpec, Text
 
@@ -47,10 +47,7 @@ def _collection(prep: Preparation) -> EmbedField:
     )
     if not choices.items:
         return EmbedField(label, Text("dinocard.prepare.collection_empty"), inline=False)
-    lines = [
-        Text("dinocard.prepare.collection_line", {"line": card_line(o.card), "free": o.count})
-        for o in choices.items
-    ]
+    lines = [free_line(o.card, o.count) for o in choices.items]
     if not prep.bonus_allowed:
         lines.append(Text("dinocard.prepare.bonus_skill"))
     return EmbedField(label, Text.lines(lines), inline=False)

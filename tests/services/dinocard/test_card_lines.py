@@ -48,3 +48,29 @@ def test_a_cards_line_is_written_once_and_reads_as_its_key_says(
     assert again[1] == render_text(
         Text("dinocard.card.copies", {"count": 2, "line": as_written(cards[0], "en")}), "en"
     )
+
+
+def test_a_card_offered_as_bonus_is_written_once_per_count_and_reads_as_its_key_says(
+    catalog: DinocardCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names._free_line.cache_clear()
+    written: list[str] = []
+
+    def counted(value: Text | None, locale: str | None) -> str:
+        written.append(str(locale))
+        return render_text(value, locale)
+
+    monkeypatch.setattr(names, "render_text", counted)
+    cards = catalog.cards[:10]
+    first = [render_text(names.free_line(card, 2), locale) for card in cards for locale in ("fr", "en")]
+    assert len(written) == 2 * len(cards)  # each offer, in French and in English
+    written.clear()
+    again = [render_text(names.free_line(card, 2), locale) for card in cards for locale in ("fr", "en")]
+    assert written == []  # a page shown again, or another player's with the same offers
+    assert again == first
+    assert first[0] == render_text(
+        Text("dinocard.prepare.collection_line", {"line": as_written(cards[0], "fr"), "free": 2}), "fr"
+    )
+    assert render_text(names.free_line(cards[0], 1), "en") == render_text(
+        Text("dinocard.prepare.collection_line", {"line": as_written(cards[0], "en"), "free": 1}), "en"
+    )

@@ -12,9 +12,13 @@ from typing import Any
 import pytest
 
 from core.clock import ManualClock
+from core.i18n import t
 from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices, packs, preparation
+from services.dinocard.render.preparation import prepare_spec
 from services.dinocard.results import MATCHES
+from services.infra import messages
+from services.infra.messages import render_text
 from services.shared.collecting import DeckInvalid
 from store.connection import Connection
 from tests.services.dinocard.conftest import ALICE, BOB, element_pack, fire_pack
@@ -108,3 +112,25 @@ async def test_a_player_still_to_welcome_is_welcomed_by_the_preparation(
         ).fetchone()[0]
     )
     assert given == 1
+
+
+async def test_a_preparation_page_shown_again_writes_none_of_its_offered_cards_again(
+    dino: DinocardServices, clock: ManualClock, catalog: DinocardCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await dino.packs.create(ALICE, "Bois", element_pack(catalog, "bois"))
+    await dino.packs.create(ALICE, "Feu", fire_pack(catalog))
+    theirs = (await dino.packs.create(BOB, "Eau", element_pack(catalog, "eau"))).pack.id
+    clock.advance(timedelta(days=1))
+    prep = await dino.battles.prepare(ALICE, "Feu", theirs, ())
+    assert prep.choices.items
+    first = render_text(prepare_spec(prep, dino.battles.cards).embeds[0].fields[1].value, "fr")
+    keys: Counter[str] = Counter()
+
+    def counted(key: str, locale: str | None = None, /, **params: object) -> str:
+        keys[key] += 1
+        return t(key, locale, **params)
+
+    monkeypatch.setattr(messages, "t", counted)
+    again = render_text(prepare_spec(prep, dino.battles.cards).embeds[0].fields[1].value, "fr")
+    assert again == first
+    assert keys["dinocard.prepare.collection_line"] == 0  # ten offers a page, each a plural, before
