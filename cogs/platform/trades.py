@@ -52,10 +52,14 @@ def check_partner(interaction: discord.Interaction[Any], player: discord.abc.Use
 async def window_reply(
     interaction: discord.Interaction[Any], trade: Trade, *, notice: Text | None = None
 ) -> None:
-    locale = await locale_of(interaction)
     spec = await trades_of(interaction).window(trade, interaction.user.id)
     if notice is not None:
         spec = MessageSpec(content=notice, embeds=spec.embeds, buttons=spec.buttons)
+    await send_window(interaction, spec)
+
+
+async def send_window(interaction: discord.Interaction[Any], spec: MessageSpec) -> None:
+    locale = await locale_of(interaction)
     await interaction.response.send_message(**to_discord(spec, locale), ephemeral=True)
 
 
@@ -208,14 +212,14 @@ class TradeConfirmButton(PersistentButton, template=r"trade:confirm:(?P<id>\d+):
 
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         message = interaction.message.id if interaction.message is not None else interaction.id
-        trade = await trades_of(interaction).confirm(
+        spec = await trades_of(interaction).confirm_window(
             interaction.guild_id,
             int(self.match["id"]),
             interaction.user.id,
             int(self.match["version"]),
             f"{message}:{interaction.user.id}",
         )
-        await window_reply(interaction, trade)
+        await send_window(interaction, spec)
 
 
 class TradeCancelButton(PersistentButton, template=r"trade:cancel:(?P<id>\d+)"):

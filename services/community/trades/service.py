@@ -330,20 +330,43 @@ class TradeService:
         answers like the first; the key includes the trade's current version, so the same window clicked
         again after a change is checked afresh (and refused as stale) instead of replayed."""
         now = self.clock.now()
+        return await self.db.write(
+            lambda conn: self._confirm_once(conn, now, guild_id, trade_id, player, version, key)
+        )
 
-        def unit(conn: Connection) -> Trade:
-            trade = load(conn, trade_id, guild_id, player)
-            confirmed: list[Trade] = []
+    async def confirm_window(
+        self, guild_id: int | None, trade_id: int, player: int, version: int, key: str
+    ) -> MessageSpec:
+        """`confirm`, answered with the window `player` then reads, drawn in the confirmation's unit: the
+        button's reply costs no read of its own after the write."""
+        now = self.clock.now()
 
-            def confirm_now() -> int:
-                confirmed.append(self._confirm(conn, now, trade, player, version))
-                return trade.id
-
-            once(conn, f"trade:confirm:{key}:{trade.version}", now, confirm_now)
-            # a repeated click answers with the trade as it stands
-            return confirmed[0] if confirmed else load(conn, trade_id, guild_id, player)
+        def unit(conn: Connection) -> MessageSpec:
+            trade = self._confirm_once(conn, now, guild_id, trade_id, player, version, key)
+            return self._window(conn, trade, player)
 
         return await self.db.write(unit)
+
+    def _confirm_once(
+        self,
+        conn: Connection,
+        now: datetime,
+        guild_id: int | None,
+        trade_id: int,
+        player: int,
+        version: int,
+        key: str,
+    ) -> Trade:
+        trade = load(conn, trade_id, guild_id, player)
+        confirmed: list[Trade] = []
+
+        def confirm_now() -> int:
+            confirmed.append(self._confirm(conn, now, trade, player, version))
+            return trade.id
+
+        once(conn, f"trade:confirm:{key}:{trade.version}", now, confirm_now)
+        # a repeated click answers with the trade as it stands
+        return confirmed[0] if confirmed else load(conn, trade_id, guild_id, player)
 
     def _confirm(self, conn: Connection, now: datetime, trade: Trade, player: int, version: int) -> Trade:
         """`trade`, read by `player` in this unit, confirmed as of `version`; returns it as the unit leaves
@@ -500,12 +523,12 @@ class TradeService:
     async def window(self, trade: Trade, viewer: int) -> MessageSpec:
         """The window `viewer` reads, with the warnings about their own decks while the trade is open."""
 
-        def unit(conn: Connection) -> MessageSpec:
-            theirs = self._other_language(conn, trade, viewer)
-            notes = trade_decks.warnings(conn, trade, viewer, self.cards, self.registry, theirs)
-            return window(trade, viewer, self.cards, self.registry, notes, theirs)
+        return await self.db.read(lambda conn: self._window(conn, trade, viewer))
 
-        return await self.db.read(unit)
+    def _window(self, conn: Connection, trade: Trade, viewer: int) -> MessageSpec:
+        theirs = self._other_language(conn, trade, viewer)
+        notes = trade_decks.warnings(conn, trade, viewer, self.cards, self.registry, theirs)
+        return window(trade, viewer, self.cards, self.registry, notes, theirs)
 
     # --- helpers --------------------------------------------------------------------------------------------
 
