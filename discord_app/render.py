@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from services.community.card_images.service import CardImage, CardImages
-from services.infra.messages import MessageSpec, Text, join_lines, render_text
+from services.infra.messages import Button, MessageSpec, Select, SelectOption, Text, join_lines, render_text
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -68,14 +68,20 @@ def components_of(spec: MessageSpec, locale: str | None) -> list[dict[str, Any]]
     through discord.py's items, which cost about 50 µs for a reply of five buttons and a select (a View,
     its weights, an item and its component per button, a copy per option), two thirds of such a reply's
     rendering, for a view that is never listened to (the bot keeps none: `Bot._keep_only_modals`)."""
+    return rows_of([*spec.buttons, *spec.selects], locale)
+
+
+def rows_of(items: Sequence[Button | Select], locale: str | None) -> list[dict[str, Any]]:
+    """`components_of` for items placed in the order given, as a View they were added to in that order
+    (a select between buttons takes the first empty row before the buttons after it are placed)."""
     rows: list[list[dict[str, Any]]] = [[] for _ in range(ROWS)]
     weights = [0] * ROWS
-    items = 0
+    placed = 0
 
     def place(component: dict[str, Any], width: int) -> None:
-        nonlocal items
-        items += 1
-        if items > ROWS * ROW_WIDTH:
+        nonlocal placed
+        placed += 1
+        if placed > ROWS * ROW_WIDTH:
             raise ValueError("maximum number of children exceeded")
         for row, weight in enumerate(weights):
             if weight + width <= ROW_WIDTH:
@@ -84,15 +90,17 @@ def components_of(spec: MessageSpec, locale: str | None) -> list[dict[str, Any]]
                 return
         raise ValueError("could not find open space for item")
 
-    for button in spec.buttons:
-        component: dict[str, Any] = {"type": 2, "style": STYLES[button.style].value, "disabled": False}
-        label = text(button.label, locale)[:80]
-        if label:
-            component["label"] = label
-        if button.custom_id:
-            component["custom_id"] = button.custom_id
-        place(component, 1)
-    for select in spec.selects:
+    for item in items:
+        if isinstance(item, Button):
+            component: dict[str, Any] = {"type": 2, "style": STYLES[item.style].value, "disabled": False}
+            label = text(item.label, locale)[:80]
+            if label:
+                component["label"] = label
+            if item.custom_id:
+                component["custom_id"] = item.custom_id
+            place(component, 1)
+            continue
+        select = item
         menu: dict[str, Any] = {
             "type": 3,
             "custom_id": select.custom_id,
@@ -104,14 +112,23 @@ def components_of(spec: MessageSpec, locale: str | None) -> list[dict[str, Any]]
         placeholder = text(select.placeholder, locale)[:150]
         if placeholder:
             menu["placeholder"] = placeholder
-        options = [
-            {"label": text(o.label, locale)[:100], "value": o.value, "default": False}
-            for o in select.options[:25]
-        ]
+        options = [_option(o, locale) for o in select.options[:25]]
         if options:
             menu["options"] = options
         place(menu, ROW_WIDTH)
     return [{"type": 1, "components": row} for row in rows if row]
+
+
+def _option(option: SelectOption, locale: str | None) -> dict[str, Any]:
+    written: dict[str, Any] = {
+        "label": text(option.label, locale)[:100],
+        "value": option.value,
+        "default": False,
+    }
+    description = text(option.description, locale)[:100]
+    if description:
+        written["description"] = description
+    return written
 
 
 def embed_of(spec_embed: Any, locale: str | None) -> discord.Embed:

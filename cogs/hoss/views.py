@@ -36,20 +36,20 @@ from cogs.hoss.lookup import (
     find_card,
     hoss_of,
 )
-from cogs.shared.cards import show_off_button
+from cogs.shared.cards import show_off_spec
 from cogs.shared.components import button, check_owner, page_buttons, reply
 from core.errors import BadInput, NotAllowed
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import services_of
 from discord_app.deferral import defer_update, update
-from discord_app.render import KeptReplies, image_file, text, to_discord
+from discord_app.render import KeptReplies, RenderedView, image_file, rows_of, text, to_discord
 from services.hoss.collection import CollectionFilter, CollectionPage
 from services.hoss.render import collection as render
 from services.hoss.render.collection import confirm_note, starter_note
 from services.hoss.sale import SaleQuote, SaleResult
 from services.hoss.shop import Opening, SaleToConfirm
 from services.hoss.showoff import showable
-from services.infra.messages import Text
+from services.infra.messages import Button, Select, SelectOption, Text
 
 
 def chosen_number(values: list[str]) -> int:
@@ -60,6 +60,40 @@ def chosen_number(values: list[str]) -> int:
 
 
 # --- boosters -----------------------------------------------------------------------------------------------
+
+
+def opening_items(
+    opening: Opening, locale: str, waiting: int, confirm: SaleToConfirm | None
+) -> list[Button | Select]:
+    """The opening's buttons and sell select in the order they are placed in rows, as specs: written
+    straight as Discord's payload, not as discord.py's items (`discord_app.render.components_of`)."""
+    items: list[Button | Select] = []
+    if opening.next_position is not None:
+        flip_id = f"hoss:flip:{opening.id}:{opening.next_position}"
+        items.append(Button(Text("hoss.button.flip"), flip_id, "primary"))
+        items.append(Button(Text("hoss.button.flip_all"), f"hoss:flipall:{opening.id}", "secondary"))
+    elif waiting:
+        items.append(Button(Text("hoss.button.next"), f"hoss:next:{opening.id}", "primary"))
+    for shown in showable(opening):
+        if shown.copy_id is None or shown.card is None:
+            continue
+        items.append(show_off_spec("hoss", shown.copy_id, render.card_name(shown.card, locale)))
+    options = tuple(
+        SelectOption(
+            Text("hoss.opening.sell_option", {"name": render.card_name(s.card, locale)}),
+            str(s.position),
+            render.gold(s.price or 0, locale),
+        )
+        for s in opening.cards
+        if s.flipped and s.owned and s.card is not None
+    )
+    if options:
+        items.append(Select(f"hoss:sellcard:{opening.id}", Text("hoss.opening.sell_placeholder"), options))
+    if confirm is not None:
+        ok, keep = f"hoss:sellok:{opening.id}:{confirm.position}", f"hoss:sellno:{opening.id}"
+        items.append(Button(Text("hoss.button.confirm_sale"), ok, "danger"))
+        items.append(Button(Text("hoss.button.keep_card"), keep, "secondary"))
+    return items
 
 
 async def opening_reply(
@@ -79,46 +113,9 @@ async def opening_reply(
     if opening.next_position is None:
         others = await hoss_of(interaction).shop.unopened(interaction.user.id)
         waiting = sum(1 for o in others if o.id != opening.id)
-    view = discord.ui.View(timeout=None)
-    if opening.next_position is not None:
-        flip_id = f"hoss:flip:{opening.id}:{opening.next_position}"
-        view.add_item(button(FlipButton, flip_id, Text("hoss.button.flip"), locale, "primary"))
-        view.add_item(
-            button(
-                FlipAllButton, f"hoss:flipall:{opening.id}", Text("hoss.button.flip_all"), locale, "secondary"
-            )
-        )
-    elif waiting:
-        view.add_item(
-            button(NextBoosterButton, f"hoss:next:{opening.id}", Text("hoss.button.next"), locale, "primary")
-        )
-    for shown in showable(opening):
-        if shown.copy_id is None or shown.card is None:
-            continue
-        view.add_item(show_off_button("hoss", shown.copy_id, render.card_name(shown.card, locale), locale))
-    sellable = [s for s in opening.cards if s.flipped and s.owned and s.card is not None]
-    if sellable:
-        options = [
-            discord.SelectOption(
-                label=text(
-                    Text("hoss.opening.sell_option", {"name": render.card_name(s.card, locale)}), locale
-                )[:100],
-                description=text(render.gold(s.price or 0, locale), locale)[:100],
-                value=str(s.position),
-            )
-            for s in sellable
-            if s.card is not None
-        ]
-        select = SellFromOpeningSelect(f"hoss:sellcard:{opening.id}", {}, options)
-        select.item.placeholder = text(Text("hoss.opening.sell_placeholder"), locale)[:150]
-        view.add_item(select)
     if confirm is not None:
         note = confirm_note(confirm, locale)
-        ok, keep = f"hoss:sellok:{opening.id}:{confirm.position}", f"hoss:sellno:{opening.id}"
-        view.add_item(
-            button(ConfirmBoosterSaleButton, ok, Text("hoss.button.confirm_sale"), locale, "danger")
-        )
-        view.add_item(button(KeepCardButton, keep, Text("hoss.button.keep_card"), locale, "secondary"))
+    view = RenderedView(rows_of(opening_items(opening, locale, waiting, confirm), locale))
     spec = render.opening_spec(opening, locale, waiting=waiting, note=note)
     kwargs = reply(spec, locale, view)
     picture = await services_of(interaction).card_images.sheet("hoss", render.opening_cells(opening), locale)

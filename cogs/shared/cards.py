@@ -25,7 +25,7 @@ from discord_app.context import services_of
 from discord_app.permissions import SHOW_OFF, require_here
 from discord_app.render import image_file, text, to_discord
 from services.community.card_images.spec import CardCopy
-from services.infra.messages import Select, Text
+from services.infra.messages import Button, Select, Text
 from services.shared import card_view
 from services.shared.collection import OwnedCard
 from services.shared.render.cards import card_spec
@@ -140,7 +140,11 @@ class ShowOffButton(PersistentButton, template=r"showoff:(?P<game>[a-z0-9_]{1,32
         await interaction.response.send_message(answer, ephemeral=True)
 
 
+def show_off_spec(game: str, copy_id: int, card: str) -> Button:
+    """The show-off button as a spec, for a reply written straight as Discord's payload (`rows_of`)."""
+    return Button(Text("showoff.button", {"card": card}), f"showoff:{game}:{copy_id}", "success")
+
+
 def show_off_button(game: str, copy_id: int, card: str, locale: str) -> PersistentButton:
-    return button(
-        ShowOffButton, f"showoff:{game}:{copy_id}", Text("showoff.button", {"card": card}), locale, "success"
-    )
+    spec = show_off_spec(game, copy_id, card)
+    return button(ShowOffButton, spec.custom_id, spec.label, locale, spec.style)

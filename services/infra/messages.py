@@ -223,6 +223,7 @@ class Picture:
 class SelectOption:
     label: Text
     value: str
+    description: Text | None = None  # the grey line under the label; none when empty
 
 
 @dataclass(frozen=True)
