@@ -13,6 +13,7 @@ from sandbox.harness import BotHarness
 from services.pillz.duel_match import Choice
 from tests.e2e.messages import items_built, renders_of, shown
 from tests.e2e.pillz.helpers import bet_select, duel_message, first_unused, friend_duel, pillz
+from tests.support.reads import reads_named
 
 
 async def test_choosing_in_the_controls_reads_nothing_and_renders_the_selects_once(
@@ -76,19 +77,7 @@ async def same_as_read(harness: BotHarness, duel_id: int, player: int) -> None:
 
 def controls_reads(harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The reads of a seat's controls (`SecretDuels.controls`), by the read unit's name."""
-    assert harness.bot is not None
-    db = harness.bot.services.db
-    found: list[str] = []
-    original = db.read
-
-    async def counted(unit: Any, **kwargs: Any) -> Any:
-        name = getattr(unit, "__qualname__", "")
-        if name.startswith("SecretDuels.controls."):
-            found.append(name)
-        return await original(unit, **kwargs)
-
-    monkeypatch.setattr(db, "read", counted)
-    return found
+    return reads_named(harness, monkeypatch, "SecretDuels.controls.")
 
 
 async def test_a_move_that_leaves_its_seat_to_act_shows_the_next_move_without_a_read(

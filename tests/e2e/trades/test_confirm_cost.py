@@ -3,30 +3,17 @@ write unit, so the button reads nothing after it, and shows what a read of the w
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from discord_app.render import to_discord
 from sandbox.harness import BotHarness
 from tests.e2e.trades.authorization import GAME, members_for_long, mint
+from tests.support.reads import reads_named
 
 
 def trade_reads(harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The reads the trade service makes, by the read unit's name."""
-    assert harness.bot is not None
-    db = harness.bot.services.db
-    found: list[str] = []
-    original = db.read
-
-    async def counted(unit: Any, **kwargs: Any) -> Any:
-        name = getattr(unit, "__qualname__", "")
-        if name.startswith("TradeService."):
-            found.append(name)
-        return await original(unit, **kwargs)
-
-    monkeypatch.setattr(db, "read", counted)
-    return found
+    return reads_named(harness, monkeypatch, "TradeService.")
 
 
 async def test_confirming_reads_nothing_after_its_write_and_answers_the_window_a_read_finds(
