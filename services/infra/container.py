@@ -73,7 +73,7 @@ class Services:
 
     async def close(self) -> None:
         """After the deliverer stopped: what this process had claimed goes back to the others at once."""
-        self.lab.close()
+        await self.lab.close()
         await self.scheduler.stop()
         try:
             await self.outbox.release()

@@ -4,8 +4,9 @@ Decisions (docs/lab.md): processes, not threads, because the battles are pure Py
 the GIL away from the event loop); started lazily, because most processes of the bot never run a lab and
 each worker costs the memory of an interpreter; the "spawn" start method, because forking a process that
 runs an event loop and database threads copies their locks in whatever state they were; shut down with the
-bot, cancelling what had not started (`cancel_futures`); each worker lowers its own priority (a niceness
-of 10; SCHED_IDLE as well when asked, `idle`), so that the bot's event loop keeps answering other
+bot, cancelling what had not started (`cancel_futures`) and waiting for the workers to end (`aclose`);
+ended with the bot's process however it ends (`start_worker`); each worker lowers its own priority (a
+niceness of `NICENESS`; SCHED_IDLE as well when asked, `idle`), so that the bot's event loop keeps answering other
 commands while a lab plays. SCHED_IDLE is not the default: on a machine whose cores were all held by
 other work, the test suite's labs under it took over a minute for 6 to 40 battles (docs/lab.md).
 
@@ -40,6 +41,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -57,6 +59,7 @@ AHEAD = 2  # chunks per worker submitted at a time: one playing, the next waitin
 KEPT_CATALOGS = 4  # per worker: every game's catalog, and a reloaded one beside the one it replaces
 KEPT_JOBS = 2  # per worker: the batch playing, and the one before (a chunk of it may still be queued)
 NICENESS = 19  # the workers yield the cores to the bot's own process whenever it has work
+CLOSE_WAIT = 5.0  # seconds a shutdown waits for the chunks playing to end before it stops their workers
 
 Part = tuple[int, int, int]  # an opponent's index, and the first and the last seed (excluded) of its run
 Sent = tuple[str, bytes | None]  # a digest, and the pickle it digests (None: the worker should hold it)
@@ -88,6 +91,23 @@ def lower_priority(niceness: int, idle: bool = False, pid: int = 0) -> bool:
     except (OSError, AttributeError):  # refused, or not Linux
         return False
     return True
+
+
+def start_worker(niceness: int, idle: bool) -> None:
+    """A worker's initializer: its priority (`lower_priority`), and a thread that ends the worker when the
+    bot's process is gone. A worker waiting for its next chunk holds both ends of the pool's call queue,
+    so a bot killed without its shutdown (SIGKILL, the OOM killer, a crash) would leave it waiting for
+    ever; multiprocessing's parent sentinel, a pipe whose other end only the parent holds, becomes
+    readable when the parent exits, however it exits."""
+    lower_priority(niceness, idle)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), name="lab-parent", daemon=True).start()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()  # returns when the parent's sentinel is readable: the parent has exited
+    os._exit(0)
 
 
 def workers() -> int:
@@ -258,7 +278,7 @@ class LabPool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.size,
                 mp_context=context,
-                initializer=lower_priority,
+                initializer=start_worker,
                 initargs=(self.niceness, self.idle),
             )
         return self._executor
@@ -344,8 +364,32 @@ class LabPool:
         return played
 
     def close(self) -> None:
-        """Stop the workers; batches not started are cancelled (their awaiting labs get CancelledError)."""
+        """Stop the workers without waiting; batches not started are cancelled (their awaiting labs get
+        CancelledError). For a caller with no event loop left; `aclose` is the bot's shutdown."""
+        executor = self._stop()
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    async def aclose(self, wait: float = CLOSE_WAIT) -> None:
+        """`close`, then wait off the event loop until the workers have ended: the chunks playing end
+        (a chunk is a fraction of a second of a core), or after `wait` seconds their workers are
+        terminated. A shutdown left running when the interpreter exits races with concurrent.futures'
+        exit hook, which then writes to a pipe already closed (`OSError: Bad file descriptor`) or hangs
+        (python/cpython#83386)."""
+        executor = self._stop()
+        if executor is None:
+            return
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        ending = asyncio.ensure_future(asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True))
+        done, _ = await asyncio.wait({ending}, timeout=wait)
+        if not done:
+            for process in processes:
+                with contextlib.suppress(OSError, ValueError):
+                    process.terminate()
+            await ending
+
+    def _stop(self) -> Executor | None:
+        """Refuse new batches; the executor to shut down (None: none started, or not this pool's own)."""
         self._closed = True
-        if self._executor is not None and self._own:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-        self._executor = None
+        executor, self._executor = self._executor, None
+        return executor if self._own else None

@@ -171,13 +171,14 @@ class LabService:
         elif ticket in self._waiting:
             self._waiting.remove(ticket)
 
-    def close(self) -> None:
-        """Shutdown: refuse new labs, cancel the waiting ones and the running batch, stop the workers."""
+    async def close(self) -> None:
+        """Shutdown: refuse new labs, cancel the waiting ones and the running batch, stop the workers and
+        wait until they have ended (`LabPool.aclose`)."""
         self._closed = True
         for ticket in self._waiting:
             ticket.cancelled = True
             ticket.turn.set()
-        self.pool.close()
+        await self.pool.aclose()
 
 
 def report(
