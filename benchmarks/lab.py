@@ -1,12 +1,15 @@
 """The deck lab's cost: its batch against the engine's own loop, and other commands' latency while labs run.
 
 1. Side by side, per game with a lab (HOSS, Dinocard, Pillz, Immortal's War), in one run: the engine's own
-   loop playing `--battles` lab battles in this process (`lab_battles`, the engine's battle and AI, nothing
-   else) divided by the workers, against the lab's batch of as many battles on its warm process pool
-   (`LabPool.play`: the chunks, the pickling, the processes; then `report`: the statistics). The lab must
-   take at most 1.1 x the engine's time divided over the workers. Also timed in the same run: a pure-Python
-   loop (`python_loop`, this machine's speed of the day) and the HOSS reference battle of
-   benchmarks/hoss_battles.py. The lab's time scaled by `REFERENCE_LOOP_MS` / today's loop (`at_reference`)
+   loop playing `--battles` lab battles (`lab_battles`, the engine's battle and AI, nothing else), against
+   the lab's batch of as many battles on its warm process pool (`LabPool.play`: the chunks, the pickling,
+   the processes; then `report`: the statistics). The engine's loop runs twice: divided over the workers,
+   as many bare processes as workers each playing its share at once (benchmarks/lab_bare.py: the engine's
+   time with the battles divided over the workers, on the same cores at the same niceness), and in this
+   process alone, its time divided by the workers (printed beside: two processes at once each run 4-6 %
+   slower than one alone here, whatever they run). The lab must take at most 1.1 x the first. Also timed in
+   the same run: a pure-Python loop (`python_loop`, this machine's speed of the day) and the HOSS reference
+   battle of benchmarks/hoss_battles.py. The lab's time scaled by `REFERENCE_LOOP_MS` / today's loop (`at_reference`)
    says whether 1,000 battles fit in 1 s on 2 cores on the README's reference machine. Medians of `--runs`.
    The CPU both take (this process's, and the workers' from /proc) is measured beside the wall clock: on
    a machine other processes load, the workers (at a lower priority) get less of the cores than the
@@ -52,6 +55,7 @@ from typing import Any
 
 from benchmarks import hoss_battles
 from benchmarks.command_latency import TARGET_P99_MS, Figures, between_phases, profile_of, run_paced, thaw
+from benchmarks.lab_bare import BareEngine, engine_loop
 from emulator.world import User
 from engine.dinocard import DinocardCatalog
 from engine.hoss import CreatureCard, HossCatalog, ranked_opponent
@@ -136,14 +140,6 @@ def seeds_for(job: LabJob, battles: int) -> list[list[int]]:
     return [fresh_seeds(n) for n in split(battles, len(job.opponents))]
 
 
-def engine_loop(job: LabJob, seeds: Sequence[Sequence[int]]) -> tuple[float, float]:
-    """(wall, CPU) seconds of the engine's own loop in this process."""
-    began, cpu = time.perf_counter(), time.process_time()
-    for opponent, own in zip(job.opponents, seeds, strict=True):
-        job.play(job.catalog, job.deck, opponent.spec, own)
-    return time.perf_counter() - began, time.process_time() - cpu
-
-
 def workers_cpu(pool: LabPool) -> dict[int, float]:
     """CPU seconds each of the pool's worker processes has used, by pid (Linux's /proc; none elsewhere):
     the scheduler's nanoseconds (`schedstat`, a worker runs one thread), else the 10 ms ticks of `stat`."""
@@ -219,9 +215,11 @@ async def side_by_side(
     try:
         for name in games:
             job = GAMES[name]()
+            bare = BareEngine(job, size)
             # warm: every worker spawned, imported, given a chunk
             await pool.play(job, seeds_for(job, battles // 10))
-            engine, engine_cpu, loop, ref = [], [], [], []
+            bare.play(seeds_for(job, battles // 10))
+            engine, engine_cpu, spread, spread_cpu, loop, ref = [], [], [], [], [], []
             batches: list[Batch] = []
             for _ in range(runs):
                 seeds = seeds_for(job, battles)
@@ -230,8 +228,13 @@ async def side_by_side(
                 wall, cpu = engine_loop(job, seeds)
                 engine.append(wall / size)
                 engine_cpu.append(cpu)
+                wall, cpu = bare.play(seeds)
+                spread.append(wall)
+                spread_cpu.append(cpu)
                 batches.append(await lab_batch(pool, job, seeds))
+            bare.close()
             e, la = statistics.median(engine), statistics.median(b.wall for b in batches)
+            s, sc = statistics.median(spread), statistics.median(spread_cpu)
             ec, lc = statistics.median(engine_cpu), statistics.median(b.cpu for b in batches)
             own = statistics.median(b.own for b in batches)
             most = statistics.median(b.workers[0] for b in batches)
@@ -241,20 +244,22 @@ async def side_by_side(
             scaled_cpu = at_reference(lc, loop_ms) / 2  # the lab's CPU spread on 2 free cores
             out(
                 f"{name:<9} {battles} battles, {size} workers, load average {os.getloadavg()[0]:.1f}: "
-                f"engine {e * 1000:7.0f} ms / worker, lab {la * 1000:7.0f} ms, ratio {la / e:4.2f} "
-                f"(<= {TARGET_RATIO}: {'ok' if la / e <= TARGET_RATIO else 'ABOVE'}); CPU: engine "
-                f"{ec * 1000:.0f} ms, lab {lc * 1000:.0f} ms, ratio {lc / ec:4.2f}; the lab's fixed part "
-                f"{(la - e) * 1000:.0f} ms by the wall clock, {(lc - ec) * 1000:.0f} ms of CPU (the busiest worker "
-                f"{most * 1000:.0f} ms, the least busy {least * 1000:.0f} ms, this process {own * 1000:.0f} ms); "
-                f"pure-Python loop {statistics.median(loop) * 1000:.0f} ms, reference battle "
-                f"{statistics.median(ref):.2f} ms, lab battle {ec * 1000 / battles:.2f} ms of CPU "
+                f"engine {s * 1000:.0f} ms on {size} bare processes at once, lab {la * 1000:.0f} ms, "
+                f"ratio {la / s:4.2f} (<= {TARGET_RATIO}: {'ok' if la / s <= TARGET_RATIO else 'ABOVE'}); "
+                f"engine in one process {e * 1000:.0f} ms / worker, ratio {la / e:4.2f}; CPU: engine "
+                f"{ec * 1000:.0f} ms in one process, {sc * 1000:.0f} ms on the bare processes, lab "
+                f"{lc * 1000:.0f} ms, ratios {lc / sc:4.2f} and {lc / ec:4.2f}; the lab's fixed part "
+                f"{(la - s) * 1000:.0f} ms by the wall clock, {(lc - sc) * 1000:.0f} ms of CPU (the busiest "
+                f"worker {most * 1000:.0f} ms, the least busy {least * 1000:.0f} ms, this process "
+                f"{own * 1000:.0f} ms); pure-Python loop {statistics.median(loop) * 1000:.0f} ms, reference "
+                f"battle {statistics.median(ref):.2f} ms, lab battle {ec * 1000 / battles:.2f} ms of CPU "
                 f"-> at the reference speed (loop {REFERENCE_LOOP_MS:g} ms) on 2 cores "
                 f"(<= {TARGET_SECONDS:g} s): {scaled:.2f} s by "
                 f"the wall clock ({'ok' if scaled <= TARGET_SECONDS else 'ABOVE'}), {scaled_cpu:.2f} s by "
                 f"the CPU ({'ok' if scaled_cpu <= TARGET_SECONDS else 'ABOVE'})"
             )
     finally:
-        pool.close()
+        await pool.aclose()
 
 
 LINES = ["sq_guerrier", "orc_mage", "syl_archer", "hum_cavalier", "sq_defenseur", "orc_defenseur"]
