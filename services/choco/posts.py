@@ -159,20 +159,27 @@ def hand_embed(game_id: int, body: Text) -> Embed:
     return Embed(title=Text("choco.play.hand_title", {"id": game_id}), description=body, color=COLOR)
 
 
+def figures_button(game_id: int) -> Button:
+    """The hand's picture on demand, under the DM that deals the hand: the « Voir ma main » reply (the
+    hand's text, its picture and « Voir une carte »), privately."""
+    return Button(Text("choco.play.show_figures"), f"choco:hand:{game_id}", "secondary")
+
+
 def send_hand(conn: Connection, now: datetime, game: GameRow, seat: int, catalog: ChocoCatalog) -> int | None:
     """The private hand of `seat`, by DM (fallback: a private "Voir ma main" button in the thread); the
-    bot's seat has nobody to send it to."""
+    bot's seat has nobody to send it to. The DM is the rulebook's hand (its text: each card's name,
+    figures and effect) with « Voir une carte »; the hand's picture is drawn when its owner asks for it
+    (`figures_button`), not at every call (docs/choco/referee.md, "Hands by DM")."""
     player = game.seats[seat]
     if player is None:
         return None
-    strips = hand_strip(game, seat)
+    buttons = (figures_button(game.id),) if game.state.sides[seat].hand else ()
     spec = MessageSpec(
         content=Text("choco.play.hand_dm", {"id": game.id, "thread": f"<#{game.where}>"}),
         embeds=(hand_embed(game.id, render.hand(game.state, seat, catalog)),),
-        buttons=(panel_button(game.id),) if seat in game.to_act() else (),
+        buttons=(*buttons, panel_button(game.id)) if seat in game.to_act() else buttons,
         show_label=Text("choco.play.show_hand"),
-        strips=strips,
-        selects=hand_viewers(strips, catalog),
+        selects=hand_viewers(hand_strip(game, seat), catalog),
     )
     return enqueue(
         conn, now, Target("dm", player, fallback_channel_id=game.where, guild_id=game.guild_id), spec

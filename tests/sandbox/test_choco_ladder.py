@@ -114,14 +114,16 @@ async def test_the_example_script_runs_and_is_repeatable(tmp_path: Path) -> None
     assert runs[0] == runs[1]
     text = "\n".join(runs[0])
     assert text.count("] Votre main dans la partie n° 1") == 7  # 2 dealt, then one per new call
-    # each hand DM carries the picture of the hand (the text stays), and nothing public does
+    # each hand DM deals the hand as text, its picture on demand (docs/choco/referee.md); nothing
+    # public carries the picture
     dms = [
         block
         for block in text.split("\n[")
         if block.startswith("DM ") and "Votre main dans la partie" in block
     ]
     assert len(dms) == 7
-    assert all("[file: choco-hand-1.png]" in block for block in dms)
+    assert not any("[file: choco-hand-1.png]" in block for block in dms)
+    assert all("Voir ma main en images" in block for block in dms)
     public = [block for block in text.split("\n[") if block.startswith("#")]
     assert not any("choco-hand" in block for block in public)
 

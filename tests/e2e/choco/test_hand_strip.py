@@ -1,7 +1,9 @@
-"""A Chocobataille hand as a picture: the DM that deals the hand carries one PNG of its cards' figures in
-rows of four (the text stays) and a « Voir une carte » select that shows any of them whole, and so do
-`/choco hand` and « Voir ma main ». Only the hand's owner gets it: no public post of the game carries a
-picture, and each strip names (in its PNG description) exactly its owner's cards, in the hand's order."""
+"""A Chocobataille hand as a picture: one PNG of its cards' figures in rows of four, with a « Voir une
+carte » select that shows any of them whole, on `/choco hand`, « Voir ma main » and the « Voir ma main en
+images » button of the DM that deals the hand. The DM itself is the hand's text and the select: the
+picture is drawn when its owner asks for it, not at every call (docs/choco/referee.md, "Hands by DM").
+Only the hand's owner gets it: no public post of the game carries a picture, and each strip names (in
+its PNG description) exactly its owner's cards, in the hand's order."""
 
 from __future__ import annotations
 
@@ -38,7 +40,9 @@ def hand_names(h: BotHarness, game: GameRow, user: User) -> str:
     return " · ".join(names)
 
 
-async def test_the_hand_dm_carries_a_strip_of_the_hand_for_its_owner_only(harness: BotHarness) -> None:
+async def test_the_hand_dm_shows_a_strip_of_the_hand_on_demand_for_its_owner_only(
+    harness: BotHarness,
+) -> None:
     alice, bob = harness.user("alice"), harness.user("bob")
     await with_bronze_deck(harness, alice)
     await with_bronze_deck(harness, bob, wizards_only=False)
@@ -46,14 +50,19 @@ async def test_the_hand_dm_carries_a_strip_of_the_hand_for_its_owner_only(harnes
     for user in (alice, bob):
         dms = harness.emu.dm_messages(user)
         assert len(dms) == 1
-        image, names = strip_of(dms[0], game)
+        assert dms[0].uploads == []  # the DM deals the hand as text; its picture is one click away
+        asked = await harness.emu.click(user, "Voir ma main en images", message=dms[0])
+        assert asked.message is not None
+        assert asked.message.ephemeral_to == user
+        assert f"Votre main — partie n° {game.id}" in shown(asked.message)
+        image, names = strip_of(asked.message, game)
         assert names == hand_names(harness, game, user)
         count = len(game.state.sides[game.seat_of(user.id)].hand)
         assert 1 <= count <= 8
         columns, rows = min(count, figures.PER_ROW), -(-count // figures.PER_ROW)
         width, height = figures.TILE
         assert image.size == (columns * (width + 8) + 8, rows * (height + 8) + 8)
-        assert "Votre main" in shown(dms[0])  # the text stays beside the picture
+        assert "Votre main" in shown(dms[0])  # the DM deals the hand itself, as text
         first = names.split(" · ")[0]
         assert first in dms[0].select_options
         whole = await harness.emu.select(user, first, message=dms[0])
@@ -81,8 +90,8 @@ async def test_the_hand_dm_carries_a_strip_of_the_hand_for_its_owner_only(harnes
 
 async def test_the_closed_dm_fallback_shows_the_hand_with_its_strip(harness: BotHarness) -> None:
     """alice's DMs are closed: her hand's DM becomes a « Voir ma main » button in the game's thread
-    (the outbox's fallback), and its private reply attaches the strip of her hand; bob's click on it
-    gets neither her hand nor its picture."""
+    (the outbox's fallback), and its private reply, the DM, shows her hand and the strip on demand; bob's
+    click on it gets neither her hand nor its picture."""
     alice, bob = harness.user("alice", dms_closed=True), harness.user("bob")
     await with_bronze_deck(harness, alice)
     await with_bronze_deck(harness, bob, wizards_only=False)
@@ -97,7 +106,10 @@ async def test_the_closed_dm_fallback_shows_the_hand_with_its_strip(harness: Bot
     assert mine.message is not None
     assert mine.message.ephemeral_to == alice
     assert f"Votre main — partie n° {game.id}" in shown(mine.message)
-    assert strip_of(mine.message, game)[1] == hand_names(harness, game, alice)
+    pictured = await harness.emu.click(alice, "Voir ma main en images", message=mine.message)
+    assert pictured.message is not None
+    assert pictured.message.ephemeral_to == alice
+    assert strip_of(pictured.message, game)[1] == hand_names(harness, game, alice)
 
     theirs = await harness.emu.click(bob, "Voir ma main", message=fallback)
     assert theirs.message is not None

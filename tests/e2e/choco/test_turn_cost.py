@@ -5,6 +5,8 @@ more)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from sandbox.harness import BotHarness
@@ -67,3 +69,43 @@ async def test_a_turn_typed_in_its_thread_loads_the_game_once(
     assert len(parsed) == 1
     monkeypatch.undo()
     assert (await choco(harness).games.get(game.id)).state.turn == 2
+
+
+async def test_a_turn_draws_no_picture_of_the_next_hand(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next player's hand goes by DM as text with « Voir une carte » and « Voir ma main en images »:
+    its picture is drawn when its owner asks for it, not at every call (one drawn per turn before, about
+    1.8 ms of a worker thread in `benchmarks.command_costs`)."""
+    alice, bob, _ = await players(harness)
+    game = await game_on_turn_1(harness, alice, bob)
+    assert harness.bot is not None
+    assert game.thread_id is not None
+    images = harness.bot.services.card_images
+    drawn: list[str] = []
+    draw = images.strip_now
+
+    def counted(game_key: str, *args: Any, **kwargs: Any) -> bytes:
+        drawn.append(game_key)
+        return draw(game_key, *args, **kwargs)
+
+    monkeypatch.setattr(images, "strip_now", counted)
+    user, other = (alice, bob) if game.player(game.state.active) == alice.id else (bob, alice)
+    dms = len(harness.emu.dm_messages(other))
+    result = await harness.emu.run_command(
+        user,
+        "choco jouer",
+        {"actions": notation(game, greedy_turn(game.state, game.state.active))},
+        channel=harness.emu.world.channels[game.thread_id],
+    )
+    await harness.settle()
+    assert result.message is not None
+    assert "Tour joué" in shown(result.message)
+    (dm,) = harness.emu.dm_messages(other)[dms:]
+    assert "Votre main dans la partie" in shown(dm)
+    assert dm.uploads == []
+    assert drawn == []
+    asked = await harness.emu.click(other, "Voir ma main en images", message=dm)
+    assert asked.message is not None
+    assert [a.filename for a in asked.message.attachments] == [f"choco-hand-{game.id}.png"]
+    assert drawn == ["choco"]
