@@ -113,8 +113,9 @@ class ThreadedHarness(BotHarness):
             await self.thread.close()
         self.bot, self._running, self.thread = None, None, None
 
-    async def settle(self) -> None:
+    async def settle(self, *, deliver: bool = True) -> None:
         assert self.bot is not None
         assert self.bot.deliverer is not None
-        await self.on_bot(self.bot.deliverer.flush())
+        if deliver:
+            await self.on_bot(self.bot.deliverer.flush())
         await self.emu.settle()

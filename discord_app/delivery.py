@@ -76,6 +76,7 @@ class Deliverer:
         self._next_at: datetime | None = None  # when the last pass's final read saw the next item due
         self._sent: list[tuple[int, int]] = []  # sent, not recorded yet: (item id, message id)
         self._held_since: datetime | None = None
+        self._riding: asyncio.Future[int] | None = None  # the last pass's record, riding with the next commit
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="outbox-deliverer")
@@ -88,6 +89,10 @@ class Deliverer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        try:
+            await self._recorded()  # a clean stop leaves no post to send again
+        except Exception:
+            log.exception("could not record the last posts sent; they go again, with their nonces")
 
     def wake(self, *_: Any) -> None:
         self._wake.set()
@@ -98,36 +103,52 @@ class Deliverer:
         while True:
             self._wake.clear()
             try:
-                await self.flush()
+                await self.flush(hold=True)
                 next_at = self._next_at
             except Exception:
                 log.exception("outbox pass failed")
                 next_at = None
             await clock.sleep_until(next_at or clock.now() + IDLE_RECHECK, self._wake)
 
-    async def flush(self) -> int:
-        """Deliver everything due now; returns how many messages went out. The read that finds nothing
-        due also tells when the next item falls due (`_next_at`), for the loop's sleep.
+    async def flush(self, *, hold: bool = False) -> int:
+        """Deliver everything due now; returns how many messages went out. The pass's last read also tells
+        when the next item falls due (`_next_at`), for the loop's sleep.
 
         The posts sent from one read are recorded together (`_record`), before the next read: one commit
-        for a turn's resolution and hand instead of one each. A post stays unrecorded at most `HOLD`
-        (a rate limit's wait, a slow Discord), so a crash sends again no more than the last second's posts,
-        with their nonces."""
+        for a turn's resolution and hand instead of one each. A read that found every item due with none
+        queued behind them (`Pending.complete`) is the pass's last once they are all sent: what a second
+        read could find, a later commit queued, and that commit wakes the deliverer again. With `hold` (the
+        deliverer's own passes) the last record rides with the next commit of anyone's
+        (`Outbox.mark_all_sent_soon`) instead of a commit of its own, and the next pass makes sure it
+        committed before reading. Either way a post stays unrecorded at most `HOLD` (a rate limit's wait,
+        a slow Discord, a quiet bot), so a crash sends again no more than the last second's posts, with
+        their nonces."""
         sent = 0
         clock = self.services.clock
         async with self._lock:
+            riding = False
             try:
+                await self._recorded()
                 while True:
-                    items, self._next_at = await self.services.outbox.pending(50)
-                    if not items:
+                    found = await self.services.outbox.pending(50)
+                    self._next_at = found.next_at
+                    if not found.items:
                         return sent
-                    for item in items:  # one at a time: a command's request never waits behind a batch
+                    delivered = 0
+                    for item in found.items:  # one at a time: a command's request never waits behind a batch
                         if self._held_since is not None and clock.now() >= self._held_since + HOLD:
                             await self._record()
-                        sent += await self._deliver(item)
+                        delivered += await self._deliver(item)
+                    sent += delivered
+                    if found.complete and delivered == len(found.items):
+                        riding = hold
+                        return sent
                     await self._record()
             finally:
-                await self._record()
+                if riding and self._sent:
+                    self._record_soon()
+                else:
+                    await self._record()
 
     def _sent_now(self, item_id: int, message_id: int) -> None:
         if not self._sent:
@@ -137,8 +158,25 @@ class Deliverer:
 
     async def _record(self) -> None:
         """Mark the posts sent since the last record as sent, in one transaction."""
+        await self._recorded()
         sent, self._sent, self._held_since = self._sent, [], None
         await self.services.outbox.mark_all_sent(sent)
+
+    def _record_soon(self) -> None:
+        """`_record`, riding with the next commit; within `HOLD` of the first post it records."""
+        assert self._held_since is not None
+        held = self.services.clock.now() - self._held_since
+        sent, self._sent, self._held_since = self._sent, [], None
+        self._riding = self.services.outbox.mark_all_sent_soon(sent, max(HOLD - held, timedelta(0)))
+
+    async def _recorded(self) -> None:
+        """The record left riding (`_record_soon`) committed: before a read of the outbox, which would find
+        its posts still pending and send them again, and before a record of later posts."""
+        riding, self._riding = self._riding, None
+        if riding is not None:
+            if not riding.done():
+                self.services.db.hurry()
+            await riding
 
     async def _deliver(self, item: OutboxItem) -> int:
         outbox = self.services.outbox

@@ -5,7 +5,9 @@ All writes of a process go through a single writer. Callers hand it a synchronou
 in one transaction, each inside its own SAVEPOINT, and commits once (group commit). A unit that raises
 rolls back to its savepoint alone; the others still commit (a unit alone in its batch takes no savepoint:
 its failure rolls the transaction back). The whole batch is one thread hop, so a money
-operation costs one flush to the disk shared with its neighbours instead of one each. SQLite's batch is
+operation costs one flush to the disk shared with its neighbours instead of one each. A unit that may
+wait a moment (`write_soon`: the deliverer's record of the posts it sent) rides with the next batch
+instead of a flush of its own, or commits alone when its wait ends. SQLite's batch is
 store/sqlite_engine.py's, PostgreSQL's store/postgres.py's (which also runs units of different declared
 `Isolation` in different transactions).
 
@@ -82,6 +84,8 @@ MAX_BATCH = 256
 
 # Tells the writer loop to finish what was queued before it and stop (see `Database.close`).
 _STOP = object()
+# Tells the writer loop that riders (`Database.write_soon`) waited long enough: they commit now, alone.
+_RIDERS = object()
 
 
 class Isolation(enum.Enum):
@@ -146,6 +150,8 @@ class Database:
         self.max_batch = max_batch
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._riders: list[Queued] = []  # `write_soon`'s units, waiting for the next batch
+        self._riders_due: asyncio.TimerHandle | None = None  # when they stop waiting for one
         self.batches = 0  # how many transactions the writer committed; benchmarks and tests read it
         self.reads = 0  # how many reads ran on the read connection; likewise
         # Per topic, called after a committed batch whose units announced it (`announce`): what waits for
@@ -229,6 +235,49 @@ class Database:
         self._queue.put_nowait((unit, isolation, future))
         return await future
 
+    def write_soon(
+        self, unit: Unit[T], *, within: float, isolation: Isolation = Isolation.SERIALIZABLE
+    ) -> asyncio.Future[T]:
+        """Queue `unit` to ride with the next transaction the writer commits, whoever asked for it, or to
+        commit alone `within` seconds from now (the event loop's time) if none comes first; returns the
+        future of its outcome, without waiting for it.
+
+        For a record that may wait a moment but not pay a commit of its own: the deliverer's record of the
+        posts it sent (discord_app/delivery.py). A rider runs first in its batch, so every unit committed
+        after it was queued sees its effects; a read does not until it committed (`hurry`). It joins a
+        batch of its own isolation only (PostgreSQL's `_batched_together`)."""
+        if self._task is None or self._task.done():
+            raise DatabaseClosed("database is not open")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._riders.append((unit, isolation, future))
+        due = loop.time() + within
+        if self._riders_due is None or due < self._riders_due.when():
+            if self._riders_due is not None:
+                self._riders_due.cancel()
+            self._riders_due = loop.call_at(due, self.hurry)
+        return future
+
+    def hurry(self) -> None:
+        """Commit the waiting riders (`write_soon`) now, without waiting for another unit."""
+        if self._riders_due is not None:
+            self._riders_due.cancel()
+            self._riders_due = None
+        if self._riders:
+            self._queue.put_nowait(_RIDERS)
+
+    def _take_riders(self, isolation: Isolation | None) -> list[Queued]:
+        """The riders that may join a batch of `isolation` (any, for None), taken out of the wait."""
+        taken = [r for r in self._riders if isolation is None or self._batched_together(isolation, r[1])]
+        if taken:
+            self._riders = [r for r in self._riders if r not in taken]
+            if not self._riders and self._riders_due is not None:
+                self._riders_due.cancel()
+                self._riders_due = None
+        if self._riders and self._riders_due is None:
+            self._queue.put_nowait(_RIDERS)  # hurried, but left out of this batch: the next one is theirs
+        return taken
+
     async def read(self, unit: Unit[T], *, large: bool = False) -> T:
         """Run `unit` on a read connection (a consistent snapshot for its duration): on the loop, or
         `large` on the reader's thread (a read of a whole season or a replay, see the module's doc)."""
@@ -267,6 +316,11 @@ class Database:
                 if item is _STOP:
                     stopping = True
                     break
+                if item is _RIDERS:
+                    if batch or self._queue.empty():
+                        break
+                    item = self._queue.get_nowait()
+                    continue
                 if batch and not self._batched_together(batch[0][1], item[1]):
                     carried = item  # the next transaction's first unit
                     break
@@ -274,9 +328,13 @@ class Database:
                 if len(batch) >= self.max_batch or self._queue.empty():
                     break
                 item = self._queue.get_nowait()
+            # The riders go first: they were queued before the batch's units, which then see their effects.
+            batch = self._take_riders(batch[0][1] if batch else None) + batch
             live = [queued for queued in batch if not queued[2].cancelled()]
             if live:
                 await self._commit(live)
+            if stopping and self._riders:
+                await self._commit(self._take_riders(None))
 
     async def _commit(self, live: list[Queued]) -> None:
         isolation = max((level for _, level, _ in live), key=_strength)
@@ -323,9 +381,12 @@ class Database:
 
     def _fail_queued(self, exc: Exception) -> None:
         """If the writer died before the stop marker, nobody else will ever answer what is still queued."""
+        for _, _, future in self._take_riders(None):
+            if not future.done():
+                future.set_exception(exc)
         while not self._queue.empty():
             item = self._queue.get_nowait()
-            if item is not _STOP and not item[2].done():
+            if item is not _STOP and item is not _RIDERS and not item[2].done():
                 item[2].set_exception(exc)
 
 

@@ -14,6 +14,7 @@ channel or DM is ever due, so a message waiting for its retry holds back the one
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -180,6 +181,17 @@ class OutboxItem:
         return f"{self.nonce_prefix}{NONCE_PURPOSES[purpose]}{_base36(self.id)}"
 
 
+@dataclass(frozen=True)
+class Pending:
+    """What `Outbox.pending` found: the items to send now, when to look again for what is left (None:
+    nothing pending), and whether the items are every one due with nothing queued behind them, so that
+    once they are all sent nothing else falls due before `next_at` but what a later commit queues."""
+
+    items: list[OutboxItem]
+    next_at: datetime | None
+    complete: bool
+
+
 _SELECT = (
     "SELECT o.id, o.created_at, o.target_kind, o.target_id, o.fallback_channel_id, o.payload, o.state,"
     " o.attempts, o.next_attempt_at, o.last_error, o.sent_message_id,"
@@ -192,8 +204,8 @@ _SELECT = (
 # Only the oldest pending message of a target may go out, so each channel and DM keeps its order. A
 # timed item (`not_before`: a battle's rounds, minutes of them) holds back only the later edits of its
 # own message: the channel's other messages pass it, whether it is waiting or not.
-_HEAD_OF_TARGET = (
-    "o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.state = 'pending'"
+_BEHIND = (
+    "EXISTS (SELECT 1 FROM outbox e WHERE e.state = 'pending'"
     " AND e.target_kind = o.target_kind AND e.target_id = o.target_id AND e.id < o.id"
     " AND (e.not_before IS NULL OR e.edit_of = o.edit_of))"
 )
@@ -218,25 +230,38 @@ def _due_at(now: datetime, next_attempt_at: datetime, attempts: int) -> datetime
     return next_attempt_at if next_attempt_at - now <= bound else now
 
 
-def _heads(conn: Connection, now: datetime, shards: Shards | None = None) -> list[tuple[int, datetime]]:
-    """The oldest pending item of each target and when it is due, oldest first; a timed item is due at
-    its `not_before` time at the earliest, and is a head of its own beside its target's other messages.
-    With `shards`, only the items this process sends (services/infra/shards.py `sent_here`)."""
+@dataclass(frozen=True)
+class Heads:
+    """The oldest pending item of each target and when it is due, oldest first, and whether any pending
+    item waits behind one of them (it may fall due as soon as the one before it is sent)."""
+
+    due_at: list[tuple[int, datetime]]
+    behind: bool
+
+
+def _heads(conn: Connection, now: datetime, shards: Shards | None = None) -> Heads:
+    """The pending items' heads (`Heads`); a timed item is due at its `not_before` time at the earliest,
+    and is a head of its own beside its target's other messages. With `shards`, only the items this
+    process sends (services/infra/shards.py `sent_here`)."""
     here, params = sent_here(shards)
     rows = conn.execute(
-        "SELECT o.id, o.next_attempt_at, o.attempts, o.not_before, o.claimed_until FROM outbox o"
-        f" WHERE {_HEAD_OF_TARGET}{here} ORDER BY o.id",
+        "SELECT o.id, o.next_attempt_at, o.attempts, o.not_before, o.claimed_until,"
+        f" {_BEHIND} AS behind FROM outbox o WHERE o.state = 'pending'{here} ORDER BY o.id",
         params,
     ).fetchall()
     heads = []
+    behind = False
     for row in rows:
+        if row[5]:
+            behind = True
+            continue
         due_at = _due_at(now, from_db(row[1]), int(row[2]))
         if row[3] is not None:
             due_at = max(due_at, from_db(row[3]))
         if (claim := _live_claim(now, row[4])) is not None:
             due_at = max(due_at, claim)
         heads.append((int(row[0]), due_at))
-    return heads
+    return Heads(heads, behind)
 
 
 def _live_claim(now: datetime, claimed_until: str | None) -> datetime | None:
@@ -339,6 +364,26 @@ def _item(row: sqlite3.Row) -> OutboxItem:
     )
 
 
+def _record_sent(conn: Connection, sent: tuple[tuple[int, int], ...]) -> int:
+    """`Outbox.mark_all_sent`'s unit: each item still pending marked sent with its message's id."""
+    marked = 0
+    for item_id, message_id in sent:
+        row = conn.execute(
+            "UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ? AND state = 'pending'"
+            " RETURNING target_kind, target_id",
+            (message_id, item_id),
+        ).fetchone()
+        if row is None:
+            continue
+        marked += 1
+        if row["target_kind"] == "dm":
+            conn.execute(
+                "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1",
+                (row["target_id"],),
+            )
+    return marked
+
+
 class Outbox:
     """The persistence side of delivery; the loop that talks to Discord lives in the Discord layer."""
 
@@ -354,16 +399,16 @@ class Outbox:
 
     async def due(self, limit: int = 50) -> list[OutboxItem]:
         """Messages to try now, oldest first, at most one per target (send them in the order given)."""
-        items, _ = await self.pending(limit)
-        return items
+        return (await self.pending(limit)).items
 
-    async def pending(self, limit: int = 50) -> tuple[list[OutboxItem], datetime | None]:
-        """`due(limit)`, and when to look again for what is left (None: nothing pending), in one read.
+    async def pending(self, limit: int = 50) -> Pending:
+        """`due(limit)`, when to look again for what is left, and whether those items are all there is to
+        send until then (`Pending`), in one read.
 
-        The deliverer's pass ends with a read that finds nothing due; it also tells when the next item
-        falls due, so the pass needs no further read (`next_due_at`) before sleeping. A sharded process
-        sees only the items it sends: its servers', those of no server, those of a shard no live process
-        holds (services/infra/shards.py).
+        A pass that sends every item of a complete read needs no further read before sleeping: the read
+        that would follow could only find what a later commit queued, and that commit wakes the deliverer.
+        A sharded process sees only the items it sends: its servers', those of no server, those of a shard
+        no live process holds (services/infra/shards.py).
 
         When other processes drain the same outbox (`Database.concurrent_writers`: PostgreSQL), the items
         returned are claimed for `CLAIM` in the same unit, rows locked with SKIP LOCKED: another process's
@@ -373,9 +418,9 @@ class Outbox:
         due: a pass with nothing to send stays one read. SQLite's one process needs no claim."""
         now = self.clock.now()
 
-        def unit(conn: Connection, claiming: bool) -> tuple[list[OutboxItem], datetime | None]:
+        def unit(conn: Connection, claiming: bool) -> Pending:
             heads = _heads(conn, now, self.shards)
-            due = [item_id for item_id, due_at in heads if due_at <= now]
+            due = [item_id for item_id, due_at in heads.due_at if due_at <= now]
             ids, held = (
                 _claim(conn, due, now + CLAIM, limit, self.db.process)
                 if claiming and due
@@ -386,20 +431,21 @@ class Outbox:
             later = min(
                 (
                     now + CLAIM if item_id in held else due_at
-                    for item_id, due_at in heads
+                    for item_id, due_at in heads.due_at
                     if item_id not in taken
                 ),
                 default=None,
             )
+            complete = not heads.behind and len(ids) == len(due)
             if not ids:
-                return [], later
+                return Pending([], later, complete)
             rows = conn.execute(
                 f"{_SELECT} WHERE o.id IN ({', '.join('?' * len(ids))}) ORDER BY o.id", ids
             ).fetchall()
-            return [_item(row) for row in rows], later
+            return Pending([_item(row) for row in rows], later, complete)
 
         found = await self.db.read(partial(unit, claiming=False))
-        if found[0] and self.db.concurrent_writers:
+        if found.items and self.db.concurrent_writers:
             return await self.db.write(partial(unit, claiming=True))
         return found
 
@@ -425,7 +471,7 @@ class Outbox:
         now = self.clock.now()
 
         def unit(conn: Connection) -> datetime | None:
-            return min((due_at for _, due_at in _heads(conn, now, self.shards)), default=None)
+            return min((due_at for _, due_at in _heads(conn, now, self.shards).due_at), default=None)
 
         return await self.db.read(unit)
 
@@ -454,26 +500,13 @@ class Outbox:
         The deliverer records the posts of a pass together: a turn's resolution and the next player's hand
         cost one commit instead of two. Until then they are pending, as between any send and its record:
         a crash sends them again with the same nonces (`OutboxItem.nonce`), and Discord keeps one message."""
+        return await self.db.write(partial(_record_sent, sent=tuple(sent))) if sent else 0
 
-        def unit(conn: Connection) -> int:
-            marked = 0
-            for item_id, message_id in sent:
-                row = conn.execute(
-                    "UPDATE outbox SET state = 'sent', sent_message_id = ? WHERE id = ? AND state = 'pending'"
-                    " RETURNING target_kind, target_id",
-                    (message_id, item_id),
-                ).fetchone()
-                if row is None:
-                    continue
-                marked += 1
-                if row["target_kind"] == "dm":
-                    conn.execute(
-                        "UPDATE players SET dms_closed = 0 WHERE id = ? AND dms_closed = 1",
-                        (row["target_id"],),
-                    )
-            return marked
-
-        return await self.db.write(unit) if sent else 0
+    def mark_all_sent_soon(self, sent: Sequence[tuple[int, int]], within: timedelta) -> asyncio.Future[int]:
+        """`mark_all_sent` riding with the next transaction the writer commits (`Database.write_soon`), or
+        alone after `within`: the deliverer's pass that sent a command's posts leaves their record to the
+        next command's commit instead of a commit and its flush of its own."""
+        return self.db.write_soon(partial(_record_sent, sent=tuple(sent)), within=within.total_seconds())
 
     async def mark_retry(
         self, item_id: int, error: str, *, wait: timedelta = timedelta(0)

@@ -10,7 +10,8 @@ scheduler fires the jobs (each credits a reward and posts) and the real delivere
 the Discord emulator the parent runs.
 
 A life writes one line per event for the parent: `ready`, `ack N` once operation N committed,
-`window` when a post was created and is about to be marked sent (the parent may kill it right then),
+`window` when a post was created and is about to be marked sent, or its record left riding with the next
+commit (the parent may kill it right then),
 and `done` when everything was delivered and nothing is due.
 """
 
@@ -23,7 +24,7 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Coroutine, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
@@ -76,7 +77,15 @@ def instrument(spec: dict[str, Any]) -> None:
             await asyncio.sleep(spec["window_pause"])  # a slow disk, widened so that kills land here
         return await real_mark_all_sent(self, sent)
 
+    real_mark_all_sent_soon = Outbox.mark_all_sent_soon
+
+    def mark_all_sent_soon(self: Outbox, sent: Sequence[tuple[int, int]], within: timedelta) -> Any:
+        for _ in sent:  # the record left riding with the next commit: a kill now finds it not yet written
+            emit("window")
+        return real_mark_all_sent_soon(self, sent, within)
+
     patch.object(Outbox, "mark_all_sent", mark_all_sent).start()
+    patch.object(Outbox, "mark_all_sent_soon", mark_all_sent_soon).start()
 
 
 def reward_job(spec: dict[str, Any]) -> Callable[[Connection, Job, datetime], None]:
@@ -146,7 +155,7 @@ async def run_operations(spec: dict[str, Any], services: Services, deliverer: De
 
     async def deliver() -> None:
         while not stop.is_set():  # never cancelled in the middle of a send: only kills interrupt one
-            await deliverer.flush()
+            await deliverer.flush(hold=True)  # as the bot's own passes: records ride with the next commit
             await asyncio.sleep(0.005)
 
     delivery = asyncio.create_task(deliver())

@@ -366,3 +366,46 @@ async def test_key_listeners_hear_each_key_a_commit_announced(db: Database) -> N
     assert keys == ["1", "2", None]  # unknown changes: forget everything, once
     with pytest.raises(ValueError, match="bad topic or key"):
         await db.write(changes("a b"))
+
+
+async def test_a_rider_commits_first_in_the_next_batch_not_in_one_of_its_own(db: Database) -> None:
+    await _scratch(db)
+    batches = db.batches
+    rider = db.write_soon(_insert("early"), within=60)
+    await asyncio.sleep(0.01)
+    assert not rider.done()
+    assert db.batches == batches
+
+    def sees_the_rider(conn: Connection) -> int:
+        return int(conn.execute("SELECT COUNT(*) FROM scratch WHERE v = 'early'").fetchone()[0])
+
+    assert await db.write(sees_the_rider) == 1
+    assert rider.done()
+    assert rider.result() == "EARLY"
+    assert db.batches == batches + 1
+
+
+async def test_a_rider_commits_alone_when_its_wait_ends_or_when_hurried(db: Database) -> None:
+    await _scratch(db)
+    batches = db.batches
+    assert await asyncio.wait_for(db.write_soon(_insert("late"), within=0.02), timeout=5) == "LATE"
+    hurried = db.write_soon(_insert("hurried"), within=60)
+    db.hurry()
+    assert await asyncio.wait_for(hurried, timeout=5) == "HURRIED"
+    assert db.batches == batches + 2
+    assert await _values(db) == {"late", "hurried"}
+
+
+async def test_close_commits_the_riders_still_waiting(tmp_path: Path) -> None:
+    database = Database(tmp_path / "riders.sqlite3")
+    await database.open()
+    await _scratch(database)
+    rider = database.write_soon(_insert("last"), within=60)
+    await asyncio.wait_for(database.close(), timeout=10)
+    assert rider.result() == "LAST"
+    reopened = Database(tmp_path / "riders.sqlite3")
+    await reopened.open()
+    try:
+        assert await _values(reopened) == {"last"}
+    finally:
+        await reopened.close()

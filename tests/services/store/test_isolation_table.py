@@ -1,7 +1,7 @@
 """docs/deployment.md's table of write units ("Isolation of every write unit") says each unit's level and
-why; it must list every `db.write` call the services make, at the level the call declares, so that a new
-unit is classified when it comes (a unit that needs more than READ COMMITTED and forgot to say so would
-lose money or cards under several processes)."""
+why; it must list every `db.write` (and `db.write_soon`) call the services make, at the level the call
+declares, so that a new unit is classified when it comes (a unit that needs more than READ COMMITTED and
+forgot to say so would lose money or cards under several processes)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ ROW = re.compile(r"^\| `(services/[^`]+\.py)` \| (.+?) \| ([A-Z ,]+) \| [a-z ]+ 
 
 
 def _units_in_code() -> dict[str, set[tuple[str, str]]]:
-    """file -> {(Class.method, level)} for every `<...>db.write(...)` call."""
+    """file -> {(Class.method, level)} for every `<...>db.write(...)` and `<...>db.write_soon(...)` call."""
     files = subprocess.run(
-        ["git", "grep", "-l", "-F", "db.write(", "--", "services"],
+        ["git", "grep", "-l", "-F", "db.write", "--", "services"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -32,7 +32,7 @@ def _units_in_code() -> dict[str, set[tuple[str, str]]]:
             func = node.func if isinstance(node, ast.Call) else None
             if not (
                 isinstance(func, ast.Attribute)
-                and func.attr == "write"
+                and func.attr in ("write", "write_soon")
                 and ast.unparse(func.value).rsplit(".", 1)[-1] == "db"
             ):
                 continue
