@@ -134,3 +134,23 @@ async def test_a_preparation_page_shown_again_writes_none_of_its_offered_cards_a
     again = render_text(prepare_spec(prep, dino.battles.cards).embeds[0].fields[1].value, "fr")
     assert again == first
     assert keys["dinocard.prepare.collection_line"] == 0  # ten offers a page, each a plural, before
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_a_welcomed_players_launch_looks_once_whether_to_welcome_them(
+    dino: DinocardServices, clock: ManualClock, catalog: DinocardCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = (await dino.packs.create(ALICE, "Feu", fire_pack(catalog))).pack.id
+    theirs = (await dino.packs.create(BOB, "Eau", element_pack(catalog, "eau"))).pack.id
+    clock.advance(timedelta(days=1))
+    statements = trace_writes(dino.battles.db, monkeypatch)
+    await launch(dino, mine, theirs)
+    welcome = (
+        "INSERT INTO players",
+        "SELECT 1 FROM ledger",
+        "INSERT INTO dinocard_profiles",
+        "UPDATE dinocard_profiles",
+    )
+    welcoming = [s for s in statements if s.startswith((*welcome, "SELECT p.starter_given"))]
+    assert len(welcoming) == 1, welcoming  # `welcomed`'s one look; four statements before
+    assert welcoming[0].startswith("SELECT p.starter_given FROM dinocard_profiles")
