@@ -1,6 +1,7 @@
 """What computing a battle costs beyond the battle (issue 39: a challenge's launch computes it in its write
 unit, the lab a thousand times): the decks' cards are found by id without hashing their pydantic models,
-and the state is built without validating the log again, equal to the state validation gives."""
+the state is built without validating the log again, equal to the state validation gives, and written
+as JSON (at the launch, then at every step shown) without pydantic's serializer, to the same text."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from engine.dinocard.catalog import DinocardCard, DinocardCatalog
 from engine.dinocard.engine import DinocardEngine
-from engine.dinocard.state import DinocardState
+from engine.dinocard.state import WATCHER, Advance, DinocardState
 from engine.protocol import CATALOG_OPTION, PlayerSetup
 from services.infra.catalogs import DATA_DIR, load_catalog
 
@@ -64,3 +65,27 @@ def test_a_battle_validates_no_state_and_builds_the_state_validation_gives(
         assert again == state
         assert again.model_dump_json() == state.model_dump_json()
         assert ENGINE.from_json(ENGINE.to_json(state)) == state
+
+
+def test_a_state_is_written_without_pydantics_serializer_as_pydantic_writes_it(
+    catalog: DinocardCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    states = []
+    for seed in range(8):
+        state = ENGINE.new_game(_setups(catalog, seed), seed, {CATALOG_OPTION: catalog})
+        states.append(state)
+        while not state.finished:
+            state, _ = ENGINE.apply(state, WATCHER, Advance(ENGINE.to_phase_end(state)))
+            states.append(state)
+    expected = [state.model_dump_json() for state in states]
+    loaded = ENGINE.from_json(expected[-1])  # a state parsed back, as another process's save is
+    expected.append(loaded.model_dump_json())
+    written: list[str] = []
+
+    def serialized(self: Any, **kwargs: Any) -> str:
+        written.append("model_dump_json")
+        return ""
+
+    monkeypatch.setattr(DinocardState, "model_dump_json", serialized)
+    assert [ENGINE.to_json(state) for state in [*states, loaded]] == expected
+    assert written == []
