@@ -154,3 +154,35 @@ async def test_a_welcomed_players_launch_looks_once_whether_to_welcome_them(
     welcoming = [s for s in statements if s.startswith((*welcome, "SELECT p.starter_given"))]
     assert len(welcoming) == 1, welcoming  # `welcomed`'s one look; four statements before
     assert welcoming[0].startswith("SELECT p.starter_given FROM dinocard_profiles")
+
+
+@pytest.mark.sqlite_only("SQLite's query plan")
+async def test_the_free_copies_are_counted_from_their_index_alone(
+    dino: DinocardServices, catalog: DinocardCatalog
+) -> None:
+    await dino.packs.create(ALICE, "Feu", fire_pack(catalog))  # the starter's fire commons, locked
+    await dino.packs.create(BOB, "Eau", element_pack(catalog, "eau"))
+
+    def counted(conn: Connection) -> tuple[Counter[str], Counter[str], str]:
+        grouped = conn.execute(
+            "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = 'dinocard'"
+            " AND locked_by IS NULL GROUP BY card_key",
+            (ALICE,),
+        )
+        expected = Counter({str(k): int(n) for k, n in grouped})
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.execute(
+                "EXPLAIN QUERY PLAN SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ?"
+                " AND game = 'dinocard' AND locked_by IS NULL GROUP BY card_key",
+                (ALICE,),
+            )
+        )
+        return packs.free_counts(conn, ALICE), expected, plan
+
+    free, expected, plan = await dino.battles.db.read(counted)
+    assert free == expected
+    assert free
+    assert not set(fire_pack(catalog)) & set(free)  # every copy of them in the pack
+    assert "COVERING INDEX cards_free_dinocard" in plan, plan  # no table look-up, no temporary tree
+    assert "TEMP B-TREE" not in plan, plan
