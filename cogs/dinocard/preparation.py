@@ -30,12 +30,13 @@ from typing import Any
 import discord
 
 from cogs.dinocard.common import dino_of, refused
-from cogs.shared.components import NO_VALUE, button, check_owner, decode_choice, encode_choice, page_buttons
+from cogs.shared import rows
+from cogs.shared.components import NO_VALUE, check_owner, decode_choice, encode_choice
 from core.errors import BadInput, NotAllowed
 from core.i18n import t
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.permissions import PUBLIC_MESSAGE, require_here
-from discord_app.render import to_discord
+from discord_app.render import RenderedView, text, to_discord
 from engine.dinocard import CARD_TYPES, ELEMENTS, DinocardCard
 from services.dinocard.keys import ELEMENT_KEYS, TYPE_KEYS
 from services.dinocard.preparation import Preparation
@@ -96,31 +97,17 @@ def bonus_cards(code: str, cards: Mapping[str, DinocardCard]) -> tuple[str, ...]
     return tuple(ids[i] for i in indexes)
 
 
-def _select(
-    cls: type[PersistentSelect], custom_id: str, options: list[discord.SelectOption], placeholder: str
-) -> PersistentSelect:
-    item = cls(custom_id, {}, options)
-    item.item.placeholder = placeholder[:150]
-    return item
-
-
-def _filters(page: Page, cards: Mapping[str, DinocardCard], locale: str) -> list[PersistentSelect]:
-    everything = [
-        discord.SelectOption(label=t("dinocard.prepare.option_all_elements", locale), value=NO_VALUE)
-    ]
-    elements = everything + [
-        discord.SelectOption(label=t(ELEMENT_KEYS[e], locale), value=str(i), default=e == page.element)
-        for i, e in enumerate(ELEMENTS)
-    ]
-    every_type = [discord.SelectOption(label=t("dinocard.prepare.option_all_types", locale), value=NO_VALUE)]
-    kinds = every_type + [
-        discord.SelectOption(label=t(TYPE_KEYS[k], locale), value=str(i), default=k == page.kind)
-        for i, k in enumerate(CARD_TYPES)
-    ]
-    state = page.code(cards)
+def _filters(page: Page, state: str, locale: str) -> list[dict[str, Any]]:
+    """The element and type filters, the current one of each marked."""
+    elements = [(t("dinocard.prepare.option_all_elements", locale), NO_VALUE)]
+    elements += [(t(ELEMENT_KEYS[e], locale), str(i)) for i, e in enumerate(ELEMENTS)]
+    kinds = [(t("dinocard.prepare.option_all_types", locale), NO_VALUE)]
+    kinds += [(t(TYPE_KEYS[k], locale), str(i)) for i, k in enumerate(CARD_TYPES)]
+    element = None if page.element is None else encode_choice(page.element, ELEMENTS)
+    kind = None if page.kind is None else encode_choice(page.kind, CARD_TYPES)
     return [
-        _select(ElementFilter, f"dino:bel:{state}", elements, t("dinocard.prepare.filter_element", locale)),
-        _select(TypeFilter, f"dino:bty:{state}", kinds, t("dinocard.prepare.filter_type", locale)),
+        rows.select_row(f"dino:bel:{state}", t("dinocard.prepare.filter_element", locale), elements, element),
+        rows.select_row(f"dino:bty:{state}", t("dinocard.prepare.filter_type", locale), kinds, kind),
     ]
 
 
@@ -128,43 +115,31 @@ def prepare_reply(
     prep: Preparation, owner: int, guild: int, cards: Mapping[str, DinocardCard], locale: str
 ) -> dict[str, Any]:
     """The page and its controls: add (while the bonus has room), remove, the two filters, the pages of
-    the collection and « Lancer le Défi »."""
+    the collection and « Lancer le Défi ». The controls are written straight as Discord's rows
+    (cogs/shared/rows.py): the items registered at start-up answer their clicks, so no discord.py item is
+    built for a page shown again at every pick."""
     ids = list(cards)
     page = Page(owner, prep.pack.id, prep.opponent_id, prep.bonus, prep.element, prep.kind, prep.choices.page)
     state = page.code(cards)
-    view = discord.ui.View(timeout=None)
+    found: list[dict[str, Any]] = []
     if prep.choices.items and len(prep.bonus) < prep.bonus_allowed:
-        options = [
-            discord.SelectOption(label=o.card.name.get(locale)[:100], value=str(ids.index(o.card.id)))
-            for o in prep.choices.items
-        ]
-        view.add_item(_select(AddBonus, f"dino:badd:{state}", options, t("dinocard.prepare.add", locale)))
+        options = [(o.card.name.get(locale), str(ids.index(o.card.id))) for o in prep.choices.items]
+        found.append(rows.select_row(f"dino:badd:{state}", t("dinocard.prepare.add", locale), options))
     if prep.bonus:
-        chosen = [
-            discord.SelectOption(label=cards[c].name.get(locale)[:100], value=str(n))
-            for n, c in enumerate(prep.bonus)
-        ]
-        view.add_item(
-            _select(RemoveBonus, f"dino:brem:{state}", chosen, t("dinocard.prepare.remove", locale))
-        )
-    for select in _filters(page, cards, locale):
-        view.add_item(select)
+        chosen = [(cards[c].name.get(locale), str(n)) for n, c in enumerate(prep.bonus)]
+        found.append(rows.select_row(f"dino:brem:{state}", t("dinocard.prepare.remove", locale), chosen))
+    found += _filters(page, state, locale)
     prefix = "dino:bpg:" + state.rsplit(":", 1)[0]
-    for item in page_buttons(BonusPage, prefix, prep.choices.page, prep.choices.pages, PAGE_LABELS, locale):
-        view.add_item(item)
+    current, pages = prep.choices.page, prep.choices.pages
+    previous, following = (text(label, locale) for label in PAGE_LABELS)
     launch = f"dino:go:{owner}:{guild}:{prep.pack.id}:{prep.opponent_id}:{bonus_code(prep.bonus, cards)}"
-    view.add_item(
-        button(
-            LaunchButton,
-            launch,
-            Text("dinocard.prepare.launch"),
-            locale,
-            "success",
-            disabled=not prep.daily_left,
-        )
-    )
+    buttons = [
+        rows.button(f"{prefix}:{current - 1}", previous, "secondary", current <= 1),
+        rows.button(f"{prefix}:{current + 1}", following, "secondary", current >= pages),
+        rows.button(launch, t("dinocard.prepare.launch", locale), "success", not prep.daily_left),
+    ]
     kwargs = to_discord(prepare_spec(prep, cards), locale)
-    kwargs["view"] = view
+    kwargs["view"] = RenderedView([*found, rows.buttons_row(buttons)])
     return kwargs
 
 

@@ -17,12 +17,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+import orjson
 from pydantic import ValidationError
 
 from engine.dinocard import codes as c
 from engine.dinocard.battle import COUNTDOWN, MAX_ROUNDS, Battle, Result
-from engine.dinocard.catalog import DinocardCatalog
-from engine.dinocard.log import card_refs, instance_id
+from engine.dinocard.catalog import DinocardCard, DinocardCatalog
+from engine.dinocard.log import instance_id, public_at
 from engine.dinocard.packs import PACK_MAX, bonus_problems, pack_problems
 from engine.dinocard.sample import sample_players
 from engine.dinocard.skills import MAX_BONUS, Skills, bonus_cards, kept_on_top, start_life
@@ -36,6 +37,7 @@ from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup, Setup
 # at most PACK_MAX + MAX_BONUS phases; then the countdown. Three steps per phase.
 MAX_STEPS = MAX_ROUNDS * 3 * (PACK_MAX + MAX_BONUS + COUNTDOWN)
 EXTRA_KEYS = frozenset({"skills", "bonus"})
+STATE_FIELDS = tuple(DinocardState.model_fields)
 
 
 class DinocardSetupError(DomainError):
@@ -60,11 +62,29 @@ def _player(p: PlayerSetup, catalog: DinocardCatalog) -> tuple[tuple[str, ...], 
     bonus = extra.get("bonus", [])
     if not isinstance(bonus, list | tuple) or not all(isinstance(card, str) for card in bonus):
         raise DinocardSetupError(reason="bonus")
-    known = catalog.ids()
+    known = catalog.cards_by_id().keys()
     problems = pack_problems(p.deck, known) + bonus_problems(p.deck, bonus, bonus_cards(skills), known)
     if problems:
         raise DinocardSetupError(reason=problems[0].code, card=problems[0].card)
     return (*p.deck, *bonus), skills
+
+
+_KEPT_STATS: list[tuple[tuple[DinocardCard, ...], dict[str, Stats]]] = []
+KEPT_CATALOGS = 8
+
+
+def stats_by_id(catalog: DinocardCatalog) -> Mapping[str, Stats]:
+    """Each card's `Stats` by id, built once per tuple of cards (as `cards_by_id`): a battle's decks are
+    looked up by id, not through `stats_of`, whose cache hashes the card's frozen pydantic model, every
+    field of it, about 60 times a battle. The last few catalogs' tables are kept, found by identity."""
+    cards = catalog.cards
+    for kept, table in _KEPT_STATS:
+        if kept is cards:
+            return table
+    table = {card.id: stats_of(card) for card in cards}
+    _KEPT_STATS.insert(0, (cards, table))
+    del _KEPT_STATS[KEPT_CATALOGS:]
+    return table
 
 
 def compute(
@@ -75,21 +95,11 @@ def compute(
     seed: int,
 ) -> Result:
     """The whole battle of two validated decks (pack then bonus cards) from the seed: pure, replayable."""
-    index = {card.id: card for card in catalog.cards}
-    tables: list[tuple[Stats, ...]] = [tuple(stats_of(index[card]) for card in deck) for deck in decks]
+    index = stats_by_id(catalog)
+    tables: list[tuple[Stats, ...]] = [tuple(index[card] for card in deck) for deck in decks]
     kept = [min(kept_on_top(s), n) for s, n in zip(skills, packs, strict=True)]
     life = [start_life(s) for s in skills]
     return Battle(tables, packs, kept, life, ATTACKED, seed).run()
-
-
-def _public_at(result: Result, sizes: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    first = [[len(result.log)] * n for n in sizes]
-    for index, step in enumerate(result.log):
-        for event in step:
-            for seat, inst in card_refs(event):
-                if first[seat][inst] > index:
-                    first[seat][inst] = index
-    return tuple(first[0]), tuple(first[1])
 
 
 class DinocardEngine:
@@ -112,14 +122,17 @@ class DinocardEngine:
         decks = (parsed[0][0], parsed[1][0])
         skills = [parsed[0][1], parsed[1][1]]
         result = compute(decks, [len(p.deck) for p in by_seat], skills, catalog, seed)
-        return DinocardState(
+        # Built without pydantic's validation: every field is this function's own tuples of ints and
+        # strings, as validation would leave them, and validating the log's 400-odd events took a fifth
+        # of a launch's battle (tests/engine/dinocard/test_new_game_cost.py checks the two are equal).
+        return DinocardState.model_construct(
             player_ids=(by_seat[0].player_id, by_seat[1].player_id),
             decks=decks,
             first=ATTACKED,
             start_life=(start_life(skills[0]), start_life(skills[1])),
             opening=result.opening,
             log=result.log,
-            public_at=_public_at(result, [len(d) for d in decks]),
+            public_at=public_at(result.log, [len(d) for d in decks]),
             winner=result.winner,
             reason=c.END_REASONS[result.reason],
             life=result.life,
@@ -184,7 +197,10 @@ class DinocardEngine:
     # --- JSON -------------------------------------------------------------------------------------------
 
     def to_json(self, state: DinocardState) -> str:
-        return state.model_dump_json()
+        """`model_dump_json`'s very text, written by orjson from the fields (tuples of ints and strings, a
+        bool): a battle's state is 10 to 20 kB, written at its launch and at every « Suivant », and
+        pydantic's serializer took 2.4 times as long for it."""
+        return orjson.dumps({name: getattr(state, name) for name in STATE_FIELDS}).decode()
 
     def from_json(self, raw: str) -> DinocardState:
         return DinocardState.model_validate_json(raw)

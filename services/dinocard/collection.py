@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from core.errors import BadInput
 from engine.dinocard import ELEMENTS, DinocardCard
 from services.dinocard.economy import GAME_KEY, DinocardService
-from services.dinocard.names import collection_order
 from services.dinocard.packs import free_counts
 from services.shared import collecting
 from services.shared import collection as shared
@@ -40,7 +39,7 @@ class DinocardCollection(DinocardService):
             counts,
             self.cards,
             lambda card: element in (None, card.element),
-            collection_order(locale),
+            self.collection_rank(locale),
             page,
         )
         return CollectionPage(

@@ -158,11 +158,12 @@ def opponent_pack(conn: Connection, pack_id: int, challenger: int) -> Pack:
 
 
 def free_counts(conn: Connection, owner: int) -> Counter[str]:
-    """Copies the player owns that are in no pack (nor locked by anything else)."""
+    """Copies the player owns that are in no pack (nor locked by anything else): counted from the index of
+    the free copies alone (migration 0038, whose condition the statement repeats word for word)."""
     rows = conn.execute(
-        "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = ? AND locked_by IS NULL"
+        "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = 'dinocard' AND locked_by IS NULL"
         " GROUP BY card_key",
-        (owner, GAME_KEY),
+        (owner,),
     )
     return Counter({str(k): int(n) for k, n in rows})
 

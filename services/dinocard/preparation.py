@@ -28,7 +28,6 @@ from engine.dinocard import (
     perceived,
 )
 from services.dinocard.economy import DinocardService, welcomed
-from services.dinocard.names import collection_order
 from services.dinocard.packs import (
     Pack,
     daily_left,
@@ -138,7 +137,7 @@ class DinocardPreparation(DinocardService):
                 _addable(free, mine, bonus),
                 self.cards,
                 lambda card: element in (None, card.element) and kind in (None, card.type),
-                collection_order(locale),
+                self.collection_rank(locale),
                 page,
             )
             return Preparation(

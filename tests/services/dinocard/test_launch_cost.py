@@ -14,10 +14,11 @@ import pytest
 from core.clock import ManualClock
 from core.i18n import t
 from engine.dinocard import DinocardCatalog
-from services.dinocard import DinocardServices, packs, preparation
+from services.dinocard import DinocardServices, names, packs, preparation
 from services.dinocard.render.preparation import prepare_spec
 from services.dinocard.results import MATCHES
 from services.infra import messages
+from services.infra.catalogs import fold
 from services.infra.messages import render_text
 from services.shared.collecting import DeckInvalid
 from store.connection import Connection
@@ -134,3 +135,87 @@ async def test_a_preparation_page_shown_again_writes_none_of_its_offered_cards_a
     again = render_text(prepare_spec(prep, dino.battles.cards).embeds[0].fields[1].value, "fr")
     assert again == first
     assert keys["dinocard.prepare.collection_line"] == 0  # ten offers a page, each a plural, before
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_a_welcomed_players_launch_looks_once_whether_to_welcome_them(
+    dino: DinocardServices, clock: ManualClock, catalog: DinocardCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = (await dino.packs.create(ALICE, "Feu", fire_pack(catalog))).pack.id
+    theirs = (await dino.packs.create(BOB, "Eau", element_pack(catalog, "eau"))).pack.id
+    clock.advance(timedelta(days=1))
+    statements = trace_writes(dino.battles.db, monkeypatch)
+    await launch(dino, mine, theirs)
+    welcome = (
+        "INSERT INTO players",
+        "SELECT 1 FROM ledger",
+        "INSERT INTO dinocard_profiles",
+        "UPDATE dinocard_profiles",
+    )
+    welcoming = [s for s in statements if s.startswith((*welcome, "SELECT p.starter_given"))]
+    assert len(welcoming) == 1, welcoming  # `welcomed`'s one look; four statements before
+    assert welcoming[0].startswith("SELECT p.starter_given FROM dinocard_profiles")
+
+
+@pytest.mark.sqlite_only("SQLite's query plan")
+async def test_the_free_copies_are_counted_from_their_index_alone(
+    dino: DinocardServices, catalog: DinocardCatalog
+) -> None:
+    await dino.packs.create(ALICE, "Feu", fire_pack(catalog))  # the starter's fire commons, locked
+    await dino.packs.create(BOB, "Eau", element_pack(catalog, "eau"))
+
+    def counted(conn: Connection) -> tuple[Counter[str], Counter[str], str]:
+        grouped = conn.execute(
+            "SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ? AND game = 'dinocard'"
+            " AND locked_by IS NULL GROUP BY card_key",
+            (ALICE,),
+        )
+        expected = Counter({str(k): int(n) for k, n in grouped})
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.execute(
+                "EXPLAIN QUERY PLAN SELECT card_key, COUNT(*) FROM cards WHERE owner_id = ?"
+                " AND game = 'dinocard' AND locked_by IS NULL GROUP BY card_key",
+                (ALICE,),
+            )
+        )
+        return packs.free_counts(conn, ALICE), expected, plan
+
+    free, expected, plan = await dino.battles.db.read(counted)
+    assert free == expected
+    assert free
+    assert not set(fire_pack(catalog)) & set(free)  # every copy of them in the pack
+    assert "COVERING INDEX cards_free_dinocard" in plan, plan  # no table look-up, no temporary tree
+    assert "TEMP B-TREE" not in plan, plan
+
+
+@pytest.mark.parametrize("locale", [None, "fr", "en-GB"])
+async def test_a_preparation_page_sorts_its_cards_without_folding_their_names_again(
+    dino: DinocardServices,
+    clock: ManualClock,
+    catalog: DinocardCatalog,
+    monkeypatch: pytest.MonkeyPatch,
+    locale: str | None,
+) -> None:
+    await dino.packs.create(ALICE, "Feu", fire_pack(catalog))
+    theirs = (await dino.packs.create(BOB, "Eau", element_pack(catalog, "eau"))).pack.id
+    clock.advance(timedelta(days=1))
+    first = await dino.battles.prepare(ALICE, "Feu", theirs, (), page=2, locale=locale)
+    order = names.collection_order(locale)
+    offered = [o.card for o in first.choices.items]
+    everything = sorted((dino.battles.cards[c] for c in await free_of(dino)), key=order)
+    assert offered == everything[10:20]  # the collection's order, its second page
+    folded: list[str] = []
+
+    def counted(text: str) -> str:
+        folded.append(text)
+        return fold(text)
+
+    monkeypatch.setattr(names, "fold", counted)
+    again = await dino.battles.prepare(ALICE, "Feu", theirs, (), page=2, locale=locale)
+    assert again.choices == first.choices
+    assert folded == []  # every free card's name folded for every page before
+
+
+async def free_of(dino: DinocardServices) -> list[str]:
+    return list(await dino.battles.db.read(lambda conn: packs.free_counts(conn, ALICE)))
