@@ -36,6 +36,8 @@ from store.db import announce
 S = TypeVar("S")
 Author = Literal["player", "ai", "timeout", "skip"]  # skip: the AI for a player who asked
 SEATS = 2
+# `number IS NOT NULL` is the partial index `matches_number`'s condition: the last number read from it
+NEXT_NUMBER = "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ? AND number IS NOT NULL"
 
 
 class StaleMatch(DomainError):
@@ -431,9 +433,7 @@ class Matches(Generic[S, M]):
         return updated
 
     def _next_number(self, conn: Connection) -> int:
-        row = conn.execute(
-            "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ?", (self.rules.game,)
-        ).fetchone()
+        row = conn.execute(NEXT_NUMBER, (self.rules.game,)).fetchone()
         return int(row[0])
 
     def start(
