@@ -102,7 +102,9 @@ class DinocardBattleCommands(CommandsMixin):
         if len(cards) > MAX_BONUS:
             raise BadInput("dinocard.error.challenge.bonus_count", maximum=MAX_BONUS)
         try:
-            prep = await battles.prepare(interaction.user.id, pack, number_option(opponent), cards)
+            prep = await battles.prepare(
+                interaction.user.id, pack, number_option(opponent), cards, locale=locale
+            )
         except DeckInvalid as exc:
             raise refused("dinocard.error.challenge.refused", exc.problems, battles.cards, locale) from exc
         kwargs = prepare_reply(prep, interaction.user.id, here(interaction), battles.cards, locale)

@@ -67,3 +67,25 @@ async def test_a_stranger_cannot_drive_the_page(harness) -> None:
     assert refused.message is not None
     assert refused.message.ephemeral
     assert "Ce message ne vous est pas destiné." in shown(refused.message)
+
+
+async def test_the_first_page_is_sorted_in_the_readers_language(harness) -> None:
+    """`/dino défi`'s first page lists the free cards in the reader's order, as every later page does."""
+    h = harness
+    carol = h.user("carol", locale="en-US")
+    made = await h.emu.run_command(carol, "dino pack créer", {"nom": "Ember", "élément": "feu"})
+    assert made.message is not None
+    _, theirs = await packs_ready(h)
+    page = await h.emu.run_command(carol, "dino défi", {"pack": "Ember", "adversaire": f"#{theirs}"})
+    assert page.message is not None
+    battles = dino(h).battles
+
+    def order(locale: str | None) -> list[str]:
+        return [c.name.en for c in sorted(battles.cards.values(), key=battles.collection_rank(locale))]
+
+    english, default = order("en-US"), order(None)
+    assert english != default  # the test can tell the two orders apart
+    text = shown(page.message)
+    listed = sorted((n for n in english if f"**{n}**" in text), key=text.index)
+    assert len(listed) >= 2
+    assert listed == [n for n in english if n in listed]
