@@ -96,13 +96,15 @@ class Shown:
     round: int
     version: int
     locales: tuple[str, ...] = SUPPORTED_LOCALES
+    match_id: int = 0  # the match it was drawn from (`attach` finds it still at `version` without a read)
 
 
 def shown_now(
     conn: Connection, row: BattleRow, catalog: HossCatalog, locales: Sequence[str] = SUPPORTED_LOCALES
 ) -> Shown:
     """The battle message now (`board_spec`) with the round it shows."""
-    return Shown(board_spec(conn, row, catalog, locales), row.round, row.version, tuple(locales))
+    spec = board_spec(conn, row, catalog, locales)
+    return Shown(spec, row.round, row.version, tuple(locales), row.match_id)
 
 
 def shown_begun(
@@ -112,7 +114,22 @@ def shown_begun(
     the ones that unit played, no deadline has passed and no Arena attack names it, so nothing is read
     back to draw it."""
     (board,) = boards(_now(row, None, False), records[:-1], records[-1:])
-    return Shown(battle_spec(board, catalog, locales=locales), row.round, row.version, tuple(locales))
+    spec = battle_spec(board, catalog, locales=locales)
+    return Shown(spec, row.round, row.version, tuple(locales), row.match_id)
+
+
+def attach_unchanged(
+    conn: Connection, now: datetime, target: Target, message_id: int, shown: Shown
+) -> int | None:
+    """`attach` for a battle still at the version `shown` was drawn from, in two statements: the message
+    recorded, and made the match's only if no save came in between (then no round was played since and
+    the board is the one shown: nothing to queue, nothing to read). Returns the recorded item, and None
+    when the battle was saved since: `attach` then does the rest with that item. `shown` comes from the
+    service's own start or screen, which checked the battle's player and place."""
+    item = record_sent(conn, now, target, shown.spec, message_id)
+    if shown.match_id and battles.MATCHES.set_message(conn, shown.match_id, item, version=shown.version):
+        return None
+    return item
 
 
 def attach(
@@ -124,6 +141,7 @@ def attach(
     shown: Shown,
     catalog: HossCatalog,
     pace: timedelta,
+    item: int | None = None,
 ) -> int:
     """Make `message_id` (in `target`'s channel) the battle's message: later rounds edit it. A unit
     that played rounds after the response was built (a click that committed before this attach) queued
@@ -132,8 +150,9 @@ def attach(
     abandoned). A battle still at the version `shown` was drawn from shows the same board: whatever the
     board shows (rounds, decisions, deadline, result) is written with a save of the match, so it is not
     drawn again to be compared. Edits still owed to a previous message of the battle end on that message
-    as queued."""
-    item = record_sent(conn, now, target, shown.spec, message_id)
+    as queued. `item`: the message already recorded (`attach_unchanged`)."""
+    if item is None:
+        item = record_sent(conn, now, target, shown.spec, message_id)
     battles.MATCHES.set_message(conn, row.match_id, item)
     later = battles.rounds(conn, row.id, shown.round)
     if later and not row.live and battles.last_decided_by(conn, row) == "skip":

@@ -526,9 +526,11 @@ class RankedService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> None:
-            row = battles.owned(conn, player_id, battle_id, guild)
-            target = Target("channel", channel, players=(row.player_id,), guild_id=guild)
-            battle_edits.attach(conn, now, row, target, message_id, shown, self.catalog, self.pace)
+            target = Target("channel", channel, players=(player_id,), guild_id=guild)
+            item = battle_edits.attach_unchanged(conn, now, target, message_id, shown)
+            if item is not None:  # saved since the response was drawn: rounds or a change to show
+                row = battles.owned(conn, player_id, battle_id, guild)
+                battle_edits.attach(conn, now, row, target, message_id, shown, self.catalog, self.pace, item)
 
         await self.db.write(unit)
 

@@ -102,3 +102,26 @@ async def test_a_start_writes_the_battles_state_once_and_reads_nothing_back_for_
     assert await db.read(drawn_from_a_read) == started.message
     view = await ranked.view(1, started.battle_id)
     assert (view.status, view.pause, view.deadline) == ("live", 1, clock.now() + battles.DECISION_TIMEOUT)
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_the_message_of_a_battle_not_saved_since_is_recorded_without_a_read(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start's second unit records the message the response returned: the battle still at the
+    version the response was drawn from, nothing was played since, so nothing is read to find it out."""
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    started = await ranked.start(1, 1, key="first", locales=("fr",))
+    statements = trace_writes(db, monkeypatch)
+    await ranked.attach(1, started.battle_id, 4242, 9001, started.message)
+    assert [s.split(" ")[0] for s in statements] == ["INSERT", "UPDATE"]  # the message, then the match's
+    item = await db.read(
+        lambda conn: conn.execute(
+            "SELECT m.message_item, o.sent_message_id FROM matches m JOIN outbox o ON o.id = m.message_item"
+            " WHERE m.number = ? AND m.game = 'hoss'",
+            (started.battle_id,),
+        ).fetchone()
+    )
+    assert item is not None
+    assert item[1] == 9001
