@@ -555,9 +555,14 @@ def _match_id(conn: Connection, battle_id: int) -> int | None:
 
 
 def rounds(conn: Connection, battle_id: int, after: int = 0) -> list[Record]:
+    return rounds_of(conn, _match_id(conn, battle_id), after)
+
+
+def rounds_of(conn: Connection, match_id: int | None, after: int = 0) -> list[Record]:
+    """`rounds` of a battle whose match the caller holds (a `BattleRow`): its number is not looked up."""
     rows = conn.execute(
         "SELECT record FROM hoss_battle_rounds WHERE match_id = ? AND round > ? ORDER BY round",
-        (_match_id(conn, battle_id), after),
+        (match_id, after),
     )
     return [json.loads(r[0]) for r in rows]
 
@@ -571,7 +576,11 @@ def mark_viewed(conn: Connection, row: BattleRow, up_to: int) -> None:
 
 
 def decisions(conn: Connection, battle_id: int) -> list[Decision]:
-    match_id = _match_id(conn, battle_id)
+    return decisions_of(conn, _match_id(conn, battle_id))
+
+
+def decisions_of(conn: Connection, match_id: int | None) -> list[Decision]:
+    """`decisions` of a battle whose match the caller holds: its number is not looked up."""
     moves = [] if match_id is None else MATCHES.moves(conn, match_id)
     return [
         Decision(
@@ -589,12 +598,12 @@ def decisions(conn: Connection, battle_id: int) -> list[Decision]:
 def timeout_pauses(conn: Connection, row: BattleRow) -> list[int]:
     """The pauses where the deadline passed and the AI decided for the player, in order (not the stops
     between two rounds that ran out: nothing was owed there)."""
-    return sorted({d.pause for d in decisions(conn, row.id) if d.by == "timeout" and not d.between})
+    return sorted({d.pause for d in decisions_of(conn, row.match_id) if d.by == "timeout" and not d.between})
 
 
 def last_decided_by(conn: Connection, row: BattleRow) -> Author | None:
     """Who took the player's last decision (not a stop between two rounds): 'timeout' once the AI played
     the rest of the battle after a missed deadline (`RankedService.on_timeout`), 'skip' after « Passer à
     la fin »."""
-    mine = [d for d in decisions(conn, row.id) if d.seat == PLAYER and not d.between]
+    mine = [d for d in decisions_of(conn, row.match_id) if d.seat == PLAYER and not d.between]
     return mine[-1].by if mine else None

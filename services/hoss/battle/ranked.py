@@ -367,9 +367,10 @@ class RankedService:
             nonlocal controls
             row = battles.owned(conn, player_id, battle_id, guild)
             saved: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
+            timeouts: tuple[int, ...] = ()  # the pauses the AI took for the player, read once
 
             def work() -> dict[str, Any]:
-                nonlocal saved
+                nonlocal saved, timeouts
                 _check_pause(row, pause)
                 battle = battles.restore(row)
                 legal = battle.legal_actions(PLAYER)
@@ -379,7 +380,8 @@ class RankedService:
                 battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
                 after = battles.advance(battle, row.pause, decisions, records)
                 saved = battles.step(conn, now, row, battle, decisions, records, after)
-                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace)
+                timeouts = tuple(battles.timeout_pauses(conn, saved))  # for the board and the controls
+                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, timeouts)
                 return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
             stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, work)
@@ -388,7 +390,7 @@ class RankedService:
             now_row = saved if saved is not None else battles.load(conn, battle_id)
             assert now_row is not None
             if saved is not None:
-                controls = (saved, read_view(conn, saved, ()))
+                controls = (saved, view_of(saved, (), timeouts))
             return Answered(battle_id, stored["pause"], now_row.pause, not now_row.live, not fresh)
 
         generation = self.kept.generation

@@ -14,6 +14,7 @@ from engine.hoss import (
     ENGINE,
     DeckSpec,
     HossCatalog,
+    Pass,
     Record,
     new_battle,
     opponent_setup,
@@ -125,3 +126,21 @@ async def test_the_message_of_a_battle_not_saved_since_is_recorded_without_a_rea
     )
     assert item is not None
     assert item[1] == 9001
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_an_answer_reads_the_battles_moves_once_and_never_looks_its_number_up_again(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer's unit holds the battle's row (its match id): the pauses the AI took are read once, for
+    the board's edits and the kept controls both."""
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    started = await ranked.start(1, 1, key="first")
+    await ranked.attach(1, started.battle_id, 4242, 9001, started.message)
+    statements = trace_writes(db, monkeypatch)
+    await ranked.answer(1, started.battle_id, Pass(), key="a", pause=1)
+    moves = [s for s in statements if s.startswith("SELECT") and "FROM match_moves" in s and "MAX" not in s]
+    assert len(moves) == 1
+    assert [s for s in statements if s.startswith("SELECT id FROM matches WHERE game")] == []
+    assert any(s.startswith("INSERT INTO outbox") for s in statements)  # its rounds' edits were queued
