@@ -185,10 +185,11 @@ class RankedService:
 
     async def ladder(self, player_id: int) -> Ladder:
         def unit(conn: Connection) -> Ladder:
-            wins = rank_wins(conn, player_id)
-            losses = dict(
-                conn.execute("SELECT rank, losses FROM hoss_rank_progress WHERE player_id = ?", (player_id,))
-            )
+            progress = conn.execute(
+                "SELECT rank, wins, losses FROM hoss_rank_progress WHERE player_id = ?", (player_id,)
+            ).fetchall()
+            wins = {int(rank): int(won) for rank, won, _ in progress}
+            losses = {int(rank): int(lost) for rank, _, lost in progress}
             top, playable = highest_unlocked(wins), playable_ranks(wins)
             ranks = tuple(
                 RankStatus(
@@ -204,7 +205,8 @@ class RankedService:
                 for s in RANKS
             )
             live = battles.live_battle_id(conn, player_id)
-            return Ladder(ranks, top, playable, live, tuple(pending(conn, player_id)))
+            known_none = player_id in self._no_notice  # `pending_notices` found none since the last change
+            return Ladder(ranks, top, playable, live, () if known_none else tuple(pending(conn, player_id)))
 
         return await self.db.read(unit)
 
