@@ -140,15 +140,19 @@ def setup_json(setup: PlayerSetup) -> dict[str, Any]:
     return {"seat": setup.seat, "player_id": setup.player_id, "deck": list(setup.deck), "extra": setup.extra}
 
 
-def _row(conn: Connection, match: Match[HossState], *, new: bool = False) -> BattleRow:
+def _row(
+    conn: Connection, match: Match[HossState], *, new: bool = False, viewed: int | None = None
+) -> BattleRow:
+    """`viewed`: the row's viewed marker when the caller knows it (a save changes no marker)."""
     data, result = match.data, match.result or {}
     player, number = match.seats[PLAYER], match.number
     assert match.state is not None
     assert match.seed is not None
     assert player is not None
     assert number is not None
-    viewed = 0  # a battle just created has no round seen
-    if not new:
+    if new:
+        viewed = 0  # a battle just created has no round seen
+    if viewed is None:
         sql = "SELECT COALESCE(MAX(round), 0) FROM hoss_battle_rounds WHERE match_id = ? AND viewed = 1"
         viewed = conn.execute(sql, (match.id,)).fetchone()[0]
     return BattleRow(
@@ -362,7 +366,7 @@ def save(
     changes = _logged(conn, now, row, battle, decisions, records, pause)
     if pause != row.pause and not battle.over:
         changes.update(_deadline(conn, now, row, battle, pause))
-    return _row(conn, MATCHES.save(conn, row.match, now, **changes))
+    return _row(conn, MATCHES.save(conn, row.match, now, **changes), viewed=row.viewed_round)
 
 
 def begin(
@@ -524,7 +528,8 @@ def end(
     if row is None or not row.live:
         raise NotAllowed("hoss.error.ranked.over")
     result = {"status": status, "counted": counted, "reward": dict(details), "gold": gold}
-    return _row(conn, MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {})))
+    ended = MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {}))
+    return _row(conn, ended, viewed=row.viewed_round)
 
 
 def step(

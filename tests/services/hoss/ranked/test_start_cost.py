@@ -144,3 +144,20 @@ async def test_an_answer_reads_the_battles_moves_once_and_never_looks_its_number
     assert len(moves) == 1
     assert [s for s in statements if s.startswith("SELECT id FROM matches WHERE game")] == []
     assert any(s.startswith("INSERT INTO outbox") for s in statements)  # its rounds' edits were queued
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_an_answer_reads_the_viewed_marker_once(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The battle as saved keeps the marker of the rounds already viewed, which no save changes."""
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    started = await ranked.start(1, 1, key="first")
+    seen = (await ranked.view(1, started.battle_id)).round  # the rounds so far viewed
+    statements = trace_writes(db, monkeypatch)
+    await ranked.answer(1, started.battle_id, Pass(), key="a", pause=1)
+    assert len([s for s in statements if "viewed = 1" in s]) == 1
+    later = (await ranked.view(1, started.battle_id)).new_rounds
+    assert later
+    assert all(r.round > seen for r in later)  # only the rounds the answer played
