@@ -28,6 +28,7 @@ from typing import Any
 import discord
 
 from cogs.hoss.lookup import hoss_of
+from cogs.shared import rows
 from cogs.shared.components import button, check_owner, reply
 from core.errors import BadInput
 from core.i18n import normalize_locale
@@ -35,7 +36,7 @@ from discord_app.callbacks import with_message
 from discord_app.components import PersistentButton, PersistentSelect
 from discord_app.context import public_locale_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
-from discord_app.render import files_of, text, to_discord
+from discord_app.render import RenderedView, files_of, rows_of, text, to_discord
 from engine.hoss import ChoosePath, HossAction, Move, Pass
 from services.hoss.battle.choices import Choice, choice_value, parse_choice
 from services.hoss.battle.edits import Shown
@@ -45,7 +46,7 @@ from services.hoss.render.battle import action_label, name_of
 from services.hoss.render.collection import gold
 from services.hoss.render.ladder import ladder_spec
 from services.hoss.render.notices import notice_text
-from services.infra.messages import MessageSpec, Text
+from services.infra.messages import Button, MessageSpec, Select, SelectOption, Text
 
 MAX_OPTIONS = 25
 
@@ -100,15 +101,15 @@ async def show_privately(interaction: discord.Interaction[Any], spec: MessageSpe
 
 
 def ladder_reply(ladder: Ladder, owner: int, locale: str) -> dict[str, Any]:
+    """The ladder with a « Combattre » button per playable rank, written as Discord's rows: the
+    `StartButton` registered at start-up answers them."""
     spec = ladder_spec(ladder, locale)
-    items = discord.ui.View(timeout=None)
-    for status in ladder.ranks:
-        if status.playable:
-            label = Text("hoss.ladder.start", {"rank": status.name})
-            items.add_item(
-                button(StartButton, f"hoss:rstart:{owner}:{status.rank}", label, locale, "primary")
-            )
-    return reply(spec, locale, items)
+    starts = [
+        Button(Text("hoss.ladder.start", {"rank": s.name}), f"hoss:rstart:{owner}:{s.rank}", "primary")
+        for s in ladder.ranks
+        if s.playable
+    ]
+    return reply(spec, locale, RenderedView(rows_of(starts, locale)))
 
 
 async def start_battle(interaction: discord.Interaction[Any], rank: int, locale: str) -> None:
@@ -141,28 +142,28 @@ def controls_reply(
         if isinstance(action, ChoosePath):
             names[action.card] = name_of(catalog, action.card, locale)
     hand = ", ".join(names[uid] for uid in view.hand) or "—"
-    owner = interaction.user.id
-    tail = f"{owner}:{view.battle_id}:{view.pause}:{message_id}"
-    items = discord.ui.View(timeout=None)
+    spec = MessageSpec(content=Text("hoss.battle.controls", {"hand": hand}))
+    items = controls_items(view, names, f"{interaction.user.id}:{view.battle_id}:{view.pause}:{message_id}")
+    return reply(spec, locale, RenderedView(rows_of(items, locale)))
+
+
+def controls_items(view: BattleView, names: dict[str, str], tail: str) -> list[Button | Select]:
+    """The controls' selects and buttons in the order they are placed in rows, written straight as
+    Discord's payload (`discord_app.render.rows_of`): the `ActionSelect`, `DefenderButton` and
+    `PassButton` registered at start-up answer them, so no discord.py item is built per reply."""
+    items: list[Button | Select] = []
     choices = [(i, a) for i, a in enumerate(view.legal) if not isinstance(a, Pass | Move)]
     for start in range(0, min(len(choices), MAX_OPTIONS * 4), MAX_OPTIONS):
-        options = [
-            discord.SelectOption(label=text(action_label(a, names), locale)[:100], value=choice_value(i, a))
+        options = tuple(
+            SelectOption(action_label(a, names), choice_value(i, a))
             for i, a in choices[start : start + MAX_OPTIONS]
-        ]
-        select = ActionSelect(f"hoss:ract:{tail}:{start // MAX_OPTIONS}", {}, options)
-        select.item.placeholder = text(Text("hoss.battle.choose"), locale)[:150]
-        items.add_item(select)
+        )
+        items.append(Select(f"hoss:ract:{tail}:{start // MAX_OPTIONS}", Text("hoss.battle.choose"), options))
     if any(isinstance(a, Move) for a in view.legal):
-        items.add_item(
-            button(DefenderButton, f"hoss:rdef:{tail}", Text("hoss.battle.defender"), locale, "secondary")
-        )
+        items.append(Button(Text("hoss.battle.defender"), f"hoss:rdef:{tail}", "secondary"))
     if any(isinstance(a, Pass) for a in view.legal):
-        items.add_item(
-            button(PassButton, f"hoss:rpass:{tail}", Text("hoss.battle.pass"), locale, "secondary")
-        )
-    spec = MessageSpec(content=Text("hoss.battle.controls", {"hand": hand}))
-    return reply(spec, locale, items)
+        items.append(Button(Text("hoss.battle.pass"), f"hoss:rpass:{tail}", "secondary"))
+    return items
 
 
 async def catch_up(interaction: discord.Interaction[Any], battle: int, message_id: int, locale: str) -> None:
@@ -252,12 +253,11 @@ async def moves_reply(
     interaction: discord.Interaction[Any],
     match: dict[str, str],
     pause: int | None,
-    select: type[PersistentSelect],
     custom_id: str,
     locale: str,
 ) -> dict[str, Any]:
     """The legal Défenseur moves now, asked again from the service (the custom_id is untrusted), in a
-    select."""
+    select written as Discord's row (`MoveSelect` or `GuardSelect` answers it)."""
     check_owner(match, interaction)
     offered = await hoss_of(interaction).ranked.defender_moves(
         interaction.user.id, int(match["battle"]), pause=pause, guild=interaction.guild_id
@@ -265,17 +265,11 @@ async def moves_reply(
     catalog = hoss_of(interaction).decks.catalog
     names = {uid: name_of(catalog, card, locale) for uid, card in offered.cards.items()}
     options = [
-        discord.SelectOption(
-            label=text(action_label(Move(d, p), names), locale)[:100],
-            value=f"{d} {p}",
-        )
-        for d, p in offered.moves[:MAX_OPTIONS]
+        (text(action_label(Move(d, p), names), locale), f"{d} {p}") for d, p in offered.moves[:MAX_OPTIONS]
     ]
-    item = select(custom_id, {}, options)
-    item.item.placeholder = text(Text("hoss.battle.defender_choose"), locale)[:150]
-    items = discord.ui.View(timeout=None)
-    items.add_item(item)
-    return reply(MessageSpec(content=Text("hoss.battle.defender_controls")), locale, items)
+    placeholder = text(Text("hoss.battle.defender_choose"), locale)
+    view = RenderedView([rows.select_row(custom_id, placeholder, options)])
+    return reply(MessageSpec(content=Text("hoss.battle.defender_controls")), locale, view)
 
 
 def move_of(values: list[str]) -> Move:
@@ -292,7 +286,7 @@ class DefenderButton(PersistentButton, template=r"hoss:rdef:" + TAIL):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         m = self.match
         custom_id = f"hoss:rmove:{m['owner']}:{m['battle']}:{m['pause']}:{m['message']}"
-        kwargs = await moves_reply(interaction, m, int(m["pause"]), MoveSelect, custom_id, locale)
+        kwargs = await moves_reply(interaction, m, int(m["pause"]), custom_id, locale)
         await interaction.response.edit_message(**kwargs)
 
 
@@ -311,7 +305,7 @@ class GuardButton(PersistentButton, template=r"hoss:rguard:" + GUARD):
     async def on_click(self, interaction: discord.Interaction[Any], locale: str) -> None:
         m = self.match
         custom_id = f"hoss:rguardmove:{m['owner']}:{m['battle']}"
-        kwargs = await moves_reply(interaction, m, None, GuardSelect, custom_id, locale)
+        kwargs = await moves_reply(interaction, m, None, custom_id, locale)
         await interaction.response.send_message(**kwargs, ephemeral=True)
 
 

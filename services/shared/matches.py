@@ -511,11 +511,16 @@ class Matches(Generic[S, M]):
         """Post the match's public message and remember it (one save): later states edit it (`show`)."""
         return self.save(conn, match, now, message_item=enqueue(conn, now, target, spec))
 
-    def set_message(self, conn: Connection, match_id: int, item: int) -> None:
+    def set_message(self, conn: Connection, match_id: int, item: int, *, version: int | None = None) -> bool:
         """Make `item` (an outbox item, e.g. an interaction's response recorded as sent) the match's public
         message, without a save: which message shows the match is not game state, so controls drawn
-        before it stay valid."""
-        conn.execute("UPDATE matches SET message_item = ? WHERE id = ?", (item, match_id))
+        before it stay valid. With `version`, only while the match is still at it (what the message
+        shows is still the match); returns whether it was set."""
+        if version is None:
+            conn.execute("UPDATE matches SET message_item = ? WHERE id = ?", (item, match_id))
+            return True
+        sql = "UPDATE matches SET message_item = ? WHERE id = ? AND version = ?"
+        return conn.execute(sql, (item, match_id, version)).rowcount == 1
 
     def armed(self, conn: Connection, match: M, deadline: Mapping[str, Any]) -> M:
         """A match created in this unit given `deadline`'s fields, without a save (nothing read it yet)."""

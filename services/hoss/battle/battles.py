@@ -140,15 +140,19 @@ def setup_json(setup: PlayerSetup) -> dict[str, Any]:
     return {"seat": setup.seat, "player_id": setup.player_id, "deck": list(setup.deck), "extra": setup.extra}
 
 
-def _row(conn: Connection, match: Match[HossState], *, new: bool = False) -> BattleRow:
+def _row(
+    conn: Connection, match: Match[HossState], *, new: bool = False, viewed: int | None = None
+) -> BattleRow:
+    """`viewed`: the row's viewed marker when the caller knows it (a save changes no marker)."""
     data, result = match.data, match.result or {}
     player, number = match.seats[PLAYER], match.number
     assert match.state is not None
     assert match.seed is not None
     assert player is not None
     assert number is not None
-    viewed = 0  # a battle just created has no round seen
-    if not new:
+    if new:
+        viewed = 0  # a battle just created has no round seen
+    if viewed is None:
         sql = "SELECT COALESCE(MAX(round), 0) FROM hoss_battle_rounds WHERE match_id = ? AND viewed = 1"
         viewed = conn.execute(sql, (match.id,)).fetchone()[0]
     return BattleRow(
@@ -362,7 +366,7 @@ def save(
     changes = _logged(conn, now, row, battle, decisions, records, pause)
     if pause != row.pause and not battle.over:
         changes.update(_deadline(conn, now, row, battle, pause))
-    return _row(conn, MATCHES.save(conn, row.match, now, **changes))
+    return _row(conn, MATCHES.save(conn, row.match, now, **changes), viewed=row.viewed_round)
 
 
 def begin(
@@ -524,7 +528,8 @@ def end(
     if row is None or not row.live:
         raise NotAllowed("hoss.error.ranked.over")
     result = {"status": status, "counted": counted, "reward": dict(details), "gold": gold}
-    return _row(conn, MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {})))
+    ended = MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {}))
+    return _row(conn, ended, viewed=row.viewed_round)
 
 
 def step(
@@ -555,9 +560,14 @@ def _match_id(conn: Connection, battle_id: int) -> int | None:
 
 
 def rounds(conn: Connection, battle_id: int, after: int = 0) -> list[Record]:
+    return rounds_of(conn, _match_id(conn, battle_id), after)
+
+
+def rounds_of(conn: Connection, match_id: int | None, after: int = 0) -> list[Record]:
+    """`rounds` of a battle whose match the caller holds (a `BattleRow`): its number is not looked up."""
     rows = conn.execute(
         "SELECT record FROM hoss_battle_rounds WHERE match_id = ? AND round > ? ORDER BY round",
-        (_match_id(conn, battle_id), after),
+        (match_id, after),
     )
     return [json.loads(r[0]) for r in rows]
 
@@ -571,7 +581,11 @@ def mark_viewed(conn: Connection, row: BattleRow, up_to: int) -> None:
 
 
 def decisions(conn: Connection, battle_id: int) -> list[Decision]:
-    match_id = _match_id(conn, battle_id)
+    return decisions_of(conn, _match_id(conn, battle_id))
+
+
+def decisions_of(conn: Connection, match_id: int | None) -> list[Decision]:
+    """`decisions` of a battle whose match the caller holds: its number is not looked up."""
     moves = [] if match_id is None else MATCHES.moves(conn, match_id)
     return [
         Decision(
@@ -589,12 +603,12 @@ def decisions(conn: Connection, battle_id: int) -> list[Decision]:
 def timeout_pauses(conn: Connection, row: BattleRow) -> list[int]:
     """The pauses where the deadline passed and the AI decided for the player, in order (not the stops
     between two rounds that ran out: nothing was owed there)."""
-    return sorted({d.pause for d in decisions(conn, row.id) if d.by == "timeout" and not d.between})
+    return sorted({d.pause for d in decisions_of(conn, row.match_id) if d.by == "timeout" and not d.between})
 
 
 def last_decided_by(conn: Connection, row: BattleRow) -> Author | None:
     """Who took the player's last decision (not a stop between two rounds): 'timeout' once the AI played
     the rest of the battle after a missed deadline (`RankedService.on_timeout`), 'skip' after « Passer à
     la fin »."""
-    mine = [d for d in decisions(conn, row.id) if d.seat == PLAYER and not d.between]
+    mine = [d for d in decisions_of(conn, row.match_id) if d.seat == PLAYER and not d.between]
     return mine[-1].by if mine else None

@@ -34,14 +34,14 @@ from store.connection import Connection
 ROUND_PACE = timedelta(seconds=5)  # between two rounds shown on the battle message
 
 
-def now_of(conn: Connection, row: BattleRow) -> Now:
+def now_of(conn: Connection, row: BattleRow, timeouts: Sequence[int] | None = None) -> Now:
     """While live, `ai_decided` says the AI took the player's previous pause; once over, that the AI
-    played the end of the battle for the player (their last decision was the deadline's)."""
-    timed_out = (
-        row.pause - 1 in battles.timeout_pauses(conn, row)
-        if row.live
-        else battles.last_decided_by(conn, row) == "timeout"
-    )
+    played the end of the battle for the player (their last decision was the deadline's). `timeouts`:
+    `battles.timeout_pauses` of `row`, when the caller read them already."""
+    if not row.live:
+        timed_out = battles.last_decided_by(conn, row) == "timeout"
+    else:
+        timed_out = row.pause - 1 in (battles.timeout_pauses(conn, row) if timeouts is None else timeouts)
     return _now(row, arena_results.tag_of(conn, row.id), timed_out)
 
 
@@ -80,7 +80,7 @@ def board_spec(
 ) -> MessageSpec:
     """The battle message now: its latest round and what comes next (the log attached once over), written
     in `locales` (every language for the outbox, which picks the channel's when it delivers)."""
-    records = battles.rounds(conn, row.id)
+    records = battles.rounds_of(conn, row.match_id)
     (board,) = boards(now_of(conn, row), records[:-1], records[-1:])
     return _spec(conn, row, board, catalog, locales)
 
@@ -96,13 +96,15 @@ class Shown:
     round: int
     version: int
     locales: tuple[str, ...] = SUPPORTED_LOCALES
+    match_id: int = 0  # the match it was drawn from (`attach` finds it still at `version` without a read)
 
 
 def shown_now(
     conn: Connection, row: BattleRow, catalog: HossCatalog, locales: Sequence[str] = SUPPORTED_LOCALES
 ) -> Shown:
     """The battle message now (`board_spec`) with the round it shows."""
-    return Shown(board_spec(conn, row, catalog, locales), row.round, row.version, tuple(locales))
+    spec = board_spec(conn, row, catalog, locales)
+    return Shown(spec, row.round, row.version, tuple(locales), row.match_id)
 
 
 def shown_begun(
@@ -112,7 +114,22 @@ def shown_begun(
     the ones that unit played, no deadline has passed and no Arena attack names it, so nothing is read
     back to draw it."""
     (board,) = boards(_now(row, None, False), records[:-1], records[-1:])
-    return Shown(battle_spec(board, catalog, locales=locales), row.round, row.version, tuple(locales))
+    spec = battle_spec(board, catalog, locales=locales)
+    return Shown(spec, row.round, row.version, tuple(locales), row.match_id)
+
+
+def attach_unchanged(
+    conn: Connection, now: datetime, target: Target, message_id: int, shown: Shown
+) -> int | None:
+    """`attach` for a battle still at the version `shown` was drawn from, in two statements: the message
+    recorded, and made the match's only if no save came in between (then no round was played since and
+    the board is the one shown: nothing to queue, nothing to read). Returns the recorded item, and None
+    when the battle was saved since: `attach` then does the rest with that item. `shown` comes from the
+    service's own start or screen, which checked the battle's player and place."""
+    item = record_sent(conn, now, target, shown.spec, message_id)
+    if shown.match_id and battles.MATCHES.set_message(conn, shown.match_id, item, version=shown.version):
+        return None
+    return item
 
 
 def attach(
@@ -124,6 +141,7 @@ def attach(
     shown: Shown,
     catalog: HossCatalog,
     pace: timedelta,
+    item: int | None = None,
 ) -> int:
     """Make `message_id` (in `target`'s channel) the battle's message: later rounds edit it. A unit
     that played rounds after the response was built (a click that committed before this attach) queued
@@ -132,10 +150,11 @@ def attach(
     abandoned). A battle still at the version `shown` was drawn from shows the same board: whatever the
     board shows (rounds, decisions, deadline, result) is written with a save of the match, so it is not
     drawn again to be compared. Edits still owed to a previous message of the battle end on that message
-    as queued."""
-    item = record_sent(conn, now, target, shown.spec, message_id)
+    as queued. `item`: the message already recorded (`attach_unchanged`)."""
+    if item is None:
+        item = record_sent(conn, now, target, shown.spec, message_id)
     battles.MATCHES.set_message(conn, row.match_id, item)
-    later = battles.rounds(conn, row.id, shown.round)
+    later = battles.rounds_of(conn, row.match_id, shown.round)
     if later and not row.live and battles.last_decided_by(conn, row) == "skip":
         show_at_once(conn, now, row.id, catalog)  # skipped to its end: the result, not the rounds
     elif later:
@@ -152,16 +171,17 @@ def queue_edits(
     records: Sequence[Mapping[str, Any]],
     catalog: HossCatalog,
     pace: timedelta,
+    timeouts: Sequence[int] | None = None,
 ) -> int:
     """Queue one edit of the battle's message per round just played (`records`), the last one showing
     the battle now (`row`, as the unit's step saved it); the first is due now, or `pace` after the last
     edit still waiting. Returns how many were queued (none while the battle has no message, or when no
-    round was played)."""
+    round was played). `timeouts`: as `now_of`'s."""
     if row.message_item is None or not records:
         return 0
     first_new = int(records[0]["round"])
-    earlier = [r for r in battles.rounds(conn, row.id) if int(r["round"]) < first_new]
-    shown = boards(now_of(conn, row), earlier, records)
+    earlier = [r for r in battles.rounds_of(conn, row.match_id) if int(r["round"]) < first_new]
+    shown = boards(now_of(conn, row, timeouts), earlier, records)
     _enqueue(conn, now, row, [_spec(conn, row, board, catalog) for board in shown], pace)
     return len(shown)
 

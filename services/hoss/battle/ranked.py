@@ -185,10 +185,11 @@ class RankedService:
 
     async def ladder(self, player_id: int) -> Ladder:
         def unit(conn: Connection) -> Ladder:
-            wins = rank_wins(conn, player_id)
-            losses = dict(
-                conn.execute("SELECT rank, losses FROM hoss_rank_progress WHERE player_id = ?", (player_id,))
-            )
+            progress = conn.execute(
+                "SELECT rank, wins, losses FROM hoss_rank_progress WHERE player_id = ?", (player_id,)
+            ).fetchall()
+            wins = {int(rank): int(won) for rank, won, _ in progress}
+            losses = {int(rank): int(lost) for rank, _, lost in progress}
             top, playable = highest_unlocked(wins), playable_ranks(wins)
             ranks = tuple(
                 RankStatus(
@@ -204,7 +205,8 @@ class RankedService:
                 for s in RANKS
             )
             live = battles.live_battle_id(conn, player_id)
-            return Ladder(ranks, top, playable, live, tuple(pending(conn, player_id)))
+            known_none = player_id in self._no_notice  # `pending_notices` found none since the last change
+            return Ladder(ranks, top, playable, live, () if known_none else tuple(pending(conn, player_id)))
 
         return await self.db.read(unit)
 
@@ -367,9 +369,10 @@ class RankedService:
             nonlocal controls
             row = battles.owned(conn, player_id, battle_id, guild)
             saved: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
+            timeouts: tuple[int, ...] = ()  # the pauses the AI took for the player, read once
 
             def work() -> dict[str, Any]:
-                nonlocal saved
+                nonlocal saved, timeouts
                 _check_pause(row, pause)
                 battle = battles.restore(row)
                 legal = battle.legal_actions(PLAYER)
@@ -379,7 +382,8 @@ class RankedService:
                 battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
                 after = battles.advance(battle, row.pause, decisions, records)
                 saved = battles.step(conn, now, row, battle, decisions, records, after)
-                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace)
+                timeouts = tuple(battles.timeout_pauses(conn, saved))  # for the board and the controls
+                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, timeouts)
                 return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
             stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, work)
@@ -388,7 +392,7 @@ class RankedService:
             now_row = saved if saved is not None else battles.load(conn, battle_id)
             assert now_row is not None
             if saved is not None:
-                controls = (saved, read_view(conn, saved, ()))
+                controls = (saved, view_of(saved, (), timeouts))
             return Answered(battle_id, stored["pause"], now_row.pause, not now_row.live, not fresh)
 
         generation = self.kept.generation
@@ -526,9 +530,11 @@ class RankedService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> None:
-            row = battles.owned(conn, player_id, battle_id, guild)
-            target = Target("channel", channel, players=(row.player_id,), guild_id=guild)
-            battle_edits.attach(conn, now, row, target, message_id, shown, self.catalog, self.pace)
+            target = Target("channel", channel, players=(player_id,), guild_id=guild)
+            item = battle_edits.attach_unchanged(conn, now, target, message_id, shown)
+            if item is not None:  # saved since the response was drawn: rounds or a change to show
+                row = battles.owned(conn, player_id, battle_id, guild)
+                battle_edits.attach(conn, now, row, target, message_id, shown, self.catalog, self.pace, item)
 
         await self.db.write(unit)
 

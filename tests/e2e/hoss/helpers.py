@@ -1,12 +1,15 @@
 """Shared set-up for the HOSS end-to-end tests: the services, copies minted through the ledger, a valid
-active deck, a Rang 1 battle started and decided, the gold and the ledger read back, and two players
-registered in the Arena."""
+active deck, a Rang 1 battle started and decided, the gold and the ledger read back, two players
+registered in the Arena, and the discord.py items a reply builds counted."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
+
+import discord
+import pytest
 
 from emulator.records import RecordedMessage
 from emulator.world import User
@@ -172,3 +175,16 @@ def set_rarity(opening: int, position: int, attrs: str) -> Callable[[Connection]
         )
 
     return unit
+
+
+def count_items(monkeypatch: pytest.MonkeyPatch) -> list[type[Any]]:
+    """Every discord.py item built from now on (a button, a select, a DynamicItem around one)."""
+    built: list[type[Any]] = []
+    init = discord.ui.Item.__init__
+
+    def counted(self: discord.ui.Item[Any], *args: Any, **kwargs: Any) -> None:
+        built.append(type(self))
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.ui.Item, "__init__", counted)
+    return built

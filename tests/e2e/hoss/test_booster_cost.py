@@ -16,21 +16,9 @@ from engine.hoss import RARITIES
 from sandbox.harness import BotHarness
 from services.hoss.shop import Opening, OpeningCard, SaleToConfirm
 from services.infra.messages import Button, Select
+from tests.e2e.hoss.helpers import count_items
 from tests.e2e.hoss.helpers import text as reply_text
 from tests.services.hoss.ranked import catalog
-
-
-def count_items(monkeypatch: pytest.MonkeyPatch) -> list[type[Any]]:
-    """Every discord.py item built from now on (a button, a select, a DynamicItem around one)."""
-    built: list[type[Any]] = []
-    init = discord.ui.Item.__init__
-
-    def counted(self: discord.ui.Item[Any], *args: Any, **kwargs: Any) -> None:
-        built.append(type(self))
-        init(self, *args, **kwargs)
-
-    monkeypatch.setattr(discord.ui.Item, "__init__", counted)
-    return built
 
 
 async def test_a_booster_and_its_flips_build_no_discord_py_item(

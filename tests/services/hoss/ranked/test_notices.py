@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -111,5 +113,51 @@ async def test_no_notice_is_remembered_until_a_battle_leaves_one(
         result = await ranked.skip_to_end(1, battle)
         assert result.milestone is not None
         assert [n.id for n in await ranked.pending_notices(1)] == [result.milestone]
+    finally:
+        await db.close()
+
+
+def trace_reads(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, every statement of every read unit `db.read` runs (SQLite's trace callback)."""
+    statements: list[str] = []
+    read = db.read
+
+    async def traced(unit: Callable[[Connection], Any], **kwargs: Any) -> Any:
+        def tracing(conn: Connection) -> Any:
+            raw = cast(sqlite3.Connection, conn)
+            raw.set_trace_callback(statements.append)
+            try:
+                return unit(conn)
+            finally:
+                raw.set_trace_callback(None)
+
+        return await read(tracing, **kwargs)
+
+    monkeypatch.setattr(db, "read", traced)
+    return statements
+
+
+@pytest.mark.sqlite_only("the read's statements seen by SQLite's trace callback")
+async def test_the_ladder_reads_the_ranks_once_and_no_notice_of_a_player_known_to_have_none(
+    tmp_path: Path, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/hoss rang` on the event loop: each rank's wins and losses in one statement; the notices only
+    while the player may have some (every /hoss command asks `pending_notices`, which remembers none)."""
+    db = await open_database(tmp_path / "bot.sqlite3")
+    try:
+        await player_with_deck(db, clock, 1, rarity="divin", stars=5, registry=registry)
+        await set_wins(db, 1, {1: 99})
+        ranked = service(db, clock, registry=registry)
+        assert await ranked.pending_notices(1) == []
+        statements = trace_reads(db, monkeypatch)
+        ladder = await ranked.ladder(1)
+        assert (ladder.ranks[0].wins, ladder.notices) == (99, ())
+        assert len([s for s in statements if "hoss_rank_progress" in s]) == 1
+        assert [s for s in statements if "hoss_notices" in s] == []
+
+        battle = (await ranked.start(1, 1, key="win")).battle_id
+        result = await ranked.skip_to_end(1, battle)  # the 100th win leaves a notice
+        assert [n.id for n in (await ranked.ladder(1)).notices] == [result.milestone]
+        assert (await ranked.ladder(1)).ranks[0].losses == 0
     finally:
         await db.close()

@@ -14,6 +14,7 @@ from engine.hoss import (
     ENGINE,
     DeckSpec,
     HossCatalog,
+    Pass,
     Record,
     new_battle,
     opponent_setup,
@@ -102,3 +103,61 @@ async def test_a_start_writes_the_battles_state_once_and_reads_nothing_back_for_
     assert await db.read(drawn_from_a_read) == started.message
     view = await ranked.view(1, started.battle_id)
     assert (view.status, view.pause, view.deadline) == ("live", 1, clock.now() + battles.DECISION_TIMEOUT)
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_the_message_of_a_battle_not_saved_since_is_recorded_without_a_read(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start's second unit records the message the response returned: the battle still at the
+    version the response was drawn from, nothing was played since, so nothing is read to find it out."""
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    started = await ranked.start(1, 1, key="first", locales=("fr",))
+    statements = trace_writes(db, monkeypatch)
+    await ranked.attach(1, started.battle_id, 4242, 9001, started.message)
+    assert [s.split(" ")[0] for s in statements] == ["INSERT", "UPDATE"]  # the message, then the match's
+    item = await db.read(
+        lambda conn: conn.execute(
+            "SELECT m.message_item, o.sent_message_id FROM matches m JOIN outbox o ON o.id = m.message_item"
+            " WHERE m.number = ? AND m.game = 'hoss'",
+            (started.battle_id,),
+        ).fetchone()
+    )
+    assert item is not None
+    assert item[1] == 9001
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_an_answer_reads_the_battles_moves_once_and_never_looks_its_number_up_again(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer's unit holds the battle's row (its match id): the pauses the AI took are read once, for
+    the board's edits and the kept controls both."""
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    started = await ranked.start(1, 1, key="first")
+    await ranked.attach(1, started.battle_id, 4242, 9001, started.message)
+    statements = trace_writes(db, monkeypatch)
+    await ranked.answer(1, started.battle_id, Pass(), key="a", pause=1)
+    moves = [s for s in statements if s.startswith("SELECT") and "FROM match_moves" in s and "MAX" not in s]
+    assert len(moves) == 1
+    assert [s for s in statements if s.startswith("SELECT id FROM matches WHERE game")] == []
+    assert any(s.startswith("INSERT INTO outbox") for s in statements)  # its rounds' edits were queued
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_an_answer_reads_the_viewed_marker_once(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The battle as saved keeps the marker of the rounds already viewed, which no save changes."""
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    started = await ranked.start(1, 1, key="first")
+    seen = (await ranked.view(1, started.battle_id)).round  # the rounds so far viewed
+    statements = trace_writes(db, monkeypatch)
+    await ranked.answer(1, started.battle_id, Pass(), key="a", pause=1)
+    assert len([s for s in statements if "viewed = 1" in s]) == 1
+    later = (await ranked.view(1, started.battle_id)).new_rounds
+    assert later
+    assert all(r.round > seen for r in later)  # only the rounds the answer played
