@@ -40,10 +40,15 @@ import random
 import numpy as np
 
 from engine.pillz.blocks import Floats, share
-from engine.pillz.outlook import Outlooks, matchups
-from engine.pillz.rules import blessing_left, lead_seat, leader_total
+from engine.pillz.outlook import Outlooks, matchups, stats
+from engine.pillz.rules import blessing_left, figures, lead_seat, leader_total
 from engine.pillz.search import Option, exact_options
 from engine.pillz.state import ROUNDS, Fighter, PillzState, Play
+
+try:
+    from engine.pillz import kernels as kernels  # the tests swap it for the fallback
+except ImportError:  # not built, or hidden by ENGINE_PURE=1: the NumPy code computes the same floats
+    kernels = None  # type: ignore[assignment]
 
 TEMPERATURE = 0.003  # in units of "chance of winning the duel": 1 point = 0.01
 
@@ -103,20 +108,47 @@ def options_now(state: PillzState, seat: int) -> list[Option]:
         candidates = [f for f in state.hands[foe] if f.card_id == state.pending[0]]  # marked used
     else:
         candidates = theirs
-    life_me, life_foe = state.life[seat], state.life[foe]
-    max_me, max_foe = state.max_life[seat], state.max_life[foe]
-    p_me, p_foe = state.pillz[seat], state.pillz[foe]
-    shield_me = blessing_left(state.hands[seat], state.history, seat)
-    shield_foe = blessing_left(state.hands[foe], state.history, foe)
-    chest_me = leader_total(state.hands[seat], "war_chest")
-    chest_foe = leader_total(state.hands[foe], "war_chest")
-    bets = foe_bets(p_foe, rounds_left(state))
-    outlook = Outlooks(
-        [[f for f in mine if f is not card] for card in mine],
-        [[f for f in theirs if f is not other] for other in candidates],
-        max_me,
-        max_foe,
+    position = (
+        *(state.life[seat], state.life[foe], state.max_life[seat], state.max_life[foe]),
+        *(state.pillz[seat], state.pillz[foe]),
+        blessing_left(state.hands[seat], state.history, seat),
+        blessing_left(state.hands[foe], state.history, foe),
+        leader_total(state.hands[seat], "war_chest"),
+        leader_total(state.hands[foe], "war_chest"),
     )
+    bets = foe_bets(state.pillz[foe], rounds_left(state))
+    kept = [[f for f in mine if f is not card] for card in mine]
+    kept_foe = [[f for f in theirs if f is not other] for other in candidates]
+    if kernels is not None:
+        rows = kernels.evaluator_totals(
+            [[figures(card, other) for other in candidates] for card in mine],
+            [stats(k) for k in kept],
+            [stats(t) for t in kept_foe],
+            [[figures(k[0], t[0]) for t in kept_foe] for k in kept] if len(kept[0]) == 1 else [],
+            bets,
+            position,
+        )
+    else:
+        rows = _totals(position, mine, candidates, kept, kept_foe, bets)
+    return [(card.card_id, bet, v) for card, row in zip(mine, rows, strict=True) for bet, v in enumerate(row)]
+
+
+Position = tuple[int, int, int, int, int, int, int, int, int, int]
+
+
+def _totals(
+    position: Position,
+    mine: list[Fighter],
+    candidates: list[Fighter],
+    kept: list[list[Fighter]],
+    kept_foe: list[list[Fighter]],
+    bets: list[tuple[int, float]],
+) -> list[list[float]]:
+    """`options_now`'s totals by (my character, my bet) in NumPy: the fallback of the C kernel
+    (engine/pillz/kernels.pyx) and its reference. `position`: my PV, the foe's, the maximum PVs, the
+    pillz, the unspent Bénédictions, the war chests (mine, then the foe's)."""
+    life_me, life_foe, max_me, max_foe, p_me, p_foe, shield_me, shield_foe, chest_me, chest_foe = position
+    outlook = Outlooks(kept, kept_foe, max_me, max_foe)
     mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = matchups([[(c, o) for o in candidates] for c in mine])
     q = np.array([bet for bet, _ in bets])[None, None, :, None]
     b = np.arange(p_me + 1)[None, None, None, :]
@@ -144,11 +176,8 @@ def options_now(state: PillzState, seat: int) -> list[Option]:
     for o in range(len(candidates)):
         for k, (_, w) in enumerate(bets):
             totals = totals + (weight * w) * values[:, o, k]
-    return [
-        (card.card_id, bet, v)
-        for card, row in zip(mine, totals.tolist(), strict=True)
-        for bet, v in enumerate(row)
-    ]
+    rows: list[list[float]] = totals.tolist()
+    return rows
 
 
 def _softmax(options: list[Option], rng: random.Random) -> Play:

@@ -36,6 +36,11 @@ from engine.pillz.blocks import DRAW as DRAW
 from engine.pillz.rules import Figures, blessing_left, figures, lead_seat, leader_total
 from engine.pillz.state import ROUNDS, PillzState, Play
 
+try:
+    from engine.pillz import kernels as kernels  # the tests swap it for the fallback
+except ImportError:  # not built, or hidden by ENGINE_PURE=1: the NumPy blocks compute the same floats
+    kernels = None  # type: ignore[assignment]
+
 # (power, damage if win, heal if win, drain if win, refund if loss) for me, then the same for the foe
 # (`rules.figures`, each side's war chest added to its refund)
 Pair = Figures
@@ -111,6 +116,7 @@ class _Search:
                 mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = figures(hands[me][i], hands[foe][j])
                 self.pairs[i][j] = (mp, md, mh, mdr, mre + chest_me, fp, fd, fh, fdr, fre + chest_foe)
         self.table = np.array(self.pairs, dtype=np.int64)  # the pairs, for `columns`
+        self.flat = [pair for row in self.pairs for pair in row]  # for the C kernel
         self.i_lead = tuple(lead_seat(state.first, rnd) == me for rnd in range(ROUNDS + 1))
         self.values: dict[Node, float] = {}
         self.families: dict[Family, list[float]] = {}
@@ -213,6 +219,12 @@ class _Search:
         if not keys:
             return
         width = max(requests[key] for key in keys) + 1
+        if kernels is not None:
+            bets = [model_bets(key[2], 2) for key in keys]
+            top, lead = (self.max_me, self.max_foe), self.i_lead[ROUNDS - 1]
+            rows = kernels.before_last_values(self.flat, keys, bets, width, *top, lead)
+            self.families.update(zip(keys, rows, strict=True))
+            return
         grid, weights = self.columns(keys)
         found = blocks.tables(grid, width, (self.max_me, self.max_foe))
         values = blocks.lead_values if self.i_lead[ROUNDS - 1] else blocks.answer_values
