@@ -69,8 +69,9 @@ MODULES: tuple[str, ...] = (
     "engine/dinocard/log.py",
     "engine/dinocard/packs.py",
     "engine/dinocard/table.py",
-    # Not Pillz: its lab duel's time is NumPy's (the AI's tables); compiled, ai, blocks, lab, outlook,
-    # rules and search gave the same CPU as their sources (performance.md, "The compiled engine").
+    # Pillz: the exact search's Python loops (its float kernels are Cython's, CYTHON below).
+    "engine/pillz/endgame.py",
+    "engine/pillz/search.py",
     # What every lab battle reports.
     "engine/lab.py",
 )

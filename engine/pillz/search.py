@@ -115,7 +115,6 @@ class _Search:
             for j in _UNUSED[used[1]]:
                 mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = figures(hands[me][i], hands[foe][j])
                 self.pairs[i][j] = (mp, md, mh, mdr, mre + chest_me, fp, fd, fh, fdr, fre + chest_foe)
-        self.table = np.array(self.pairs, dtype=np.int64)  # the pairs, for `columns`
         self.flat = [pair for row in self.pairs for pair in row]  # for the C kernel
         self.i_lead = tuple(lead_seat(state.first, rnd) == me for rnd in range(ROUNDS + 1))
         self.values: dict[Node, float] = {}
@@ -196,8 +195,9 @@ class _Search:
         """The triples (my character, the foe's, its bet) of positions one round before the last, as
         the grid `blocks.tables` reads (in the order `blocks.lead_values` and `answer_values` read
         them), and each position's bet weights. Every such position has two characters left on each
-        side; the pairs are gathered from `table` by index arrays rather than a tuple per triple."""
+        side; the pairs are gathered from their table by index arrays rather than a tuple per triple."""
         positions = np.array(keys, dtype=np.int64)
+        table = np.array(self.pairs, dtype=np.int64)
         used_me, used_foe = positions[:, 3], positions[:, 4]
         mine, theirs = _LEFT[used_me], _LEFT[used_foe]  # (position, character)
         last_me = _LAST[used_me[:, None], mine][:, :, None, None]
@@ -207,8 +207,8 @@ class _Search:
         grid = (
             positions[:, None, None, None, [0, 1, 2, 5, 6]],
             foe_bets[:, None, None, :],
-            self.table[mine[:, :, None, None], theirs[:, None, :, None]],
-            self.table[last_me, last_foe],
+            table[mine[:, :, None, None], theirs[:, None, :, None]],
+            table[last_me, last_foe],
         )
         return grid, np.array([[w for _, w in b] for b in bets])
 

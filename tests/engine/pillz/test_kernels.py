@@ -6,9 +6,12 @@ ENGINE_PURE=1 (tests/platform/test_native.py); this compares the two directly, o
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
-from engine.pillz import ai, search
+from engine.pillz import ai, blocks, outlook, search
 from tests.engine.pillz.test_ai_pinned import digest, values_digest
 
 CHOICE_SEEDS = range(200, 700)
@@ -23,4 +26,18 @@ def test_the_kernels_choose_and_value_exactly_as_the_numpy_fallback(monkeypatch:
     native = digest(CHOICE_SEEDS), values_digest(VALUE_SEEDS)
     monkeypatch.setattr(ai, "kernels", None)
     monkeypatch.setattr(search, "kernels", None)
+    calls: list[
+        str
+    ] = []  # the fallback must really run (search.py is compiled: its globals are read at each call)
+    for module, name in ((blocks, "tables"), (outlook.Outlooks, "chance")):
+        monkeypatch.setattr(module, name, spy(getattr(module, name), calls, name))
     assert (digest(CHOICE_SEEDS), values_digest(VALUE_SEEDS)) == native
+    assert {"tables", "chance"} <= set(calls)
+
+
+def spy(function: Callable[..., Any], calls: list[str], name: str) -> Callable[..., Any]:
+    def recorded(*args: Any) -> Any:
+        calls.append(name)
+        return function(*args)
+
+    return recorded
