@@ -25,7 +25,8 @@ given: the same state gets different answers from different generators, the same
 - the pick is drawn from a softmax over these chances (temperature `TEMPERATURE`), so it is not
   predictable: options within a few tenths of a point of the best are played often, worse ones rarely;
 - every option of a decision is computed at once on NumPy arrays, (my character, the foe's, its bet,
-  my bet), with the same operations in the same order as one option at a time (engine/pillz/outlook.py).
+  my bet), with the same operations in the same order as one option at a time (engine/pillz/outlook.py),
+  or by the C kernel that computes the same floats when the engine is built (engine/pillz/kernels.pyx).
 
 From round 2 on, `choose` uses the exact search of `engine/pillz/search.py` instead of `evaluate` (the
 tree is then small enough). Measured figures: docs/pillz/rules-notes.md, "The AI" (55.85 % wins against

@@ -10,7 +10,8 @@ operands in the same order, element by element, so every value is bitwise NumPy'
 sum is taken in the reference's order; `max` only reads values (none a NaN or a -0.0). The build compiles
 this file with -ffp-contract=off and without -ffast-math (tools/native.py): a fused multiply-add or a
 reordered sum would change the last bits. `erf` is the C library's, which CPython's `math.erf` calls
-(the tests compare the two, and the value pins run both ways).
+on glibc (tests/engine/pillz/test_kernels.py compares every value of the round-1 evaluator, `erf`
+included, with the NumPy code's, which applies `math.erf`).
 
 What they skip, they skip exactly: a bet above my pillz is 0.0 in the NumPy tables and never read here
 (a `max` of non-negative values with 0.0 is the same value), and a padded bet weighs 0.0 there, so

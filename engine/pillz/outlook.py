@@ -11,7 +11,9 @@ compared.
 A decision asks for about 2,000 of these chances; one at a time in CPython they were a quarter of a lab
 duel. The values are bitwise those of the scalar formulas: the same IEEE operations on the same operands
 in the same order (the moments' sums by an explicit loop over the pairs of characters, as the scalar
-loop added them), and `math.erf` itself applied to each margin.
+loop added them), and `math.erf` itself applied to each margin. When the engine is built, `ai` calls the
+C kernel of engine/pillz/kernels.pyx instead (the same floats, C's `erf` being the one `math.erf`
+calls): this module is its fallback and reference.
 """
 
 from __future__ import annotations

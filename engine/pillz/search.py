@@ -16,11 +16,13 @@ Speed: a round-2 decision resolves about a hundred thousand (character, pillz) p
 nodes one round before the last, which the root reaches in runs that differ only by my pillz. So a
 round-2 root first lists every such position its options lead to (`prefetch`) and values them all in
 one NumPy block (engine/pillz/blocks.py: each (character, character, bet) a row, my pillz × my bets a
-table). A round-3 or round-4 root, a dozen rows at most, is computed in plain floats
-(engine/pillz/endgame.py): NumPy's calls cost more there than the arithmetic. The values are the same
-floats, from the same operations in the same order, as a plain expectimax would give, so the AI's moves
-from a given generator are the same (tests/engine/pillz/test_search.py compares with one,
-tests/engine/pillz/test_ai_pinned.py pins every choice of 200 lab duels).
+table), or in one call of the C kernel that computes the same floats (engine/pillz/kernels.pyx, when
+the engine is built; the blocks are its fallback and reference). A round-3 or round-4 root, a dozen
+rows at most, is computed in plain floats (engine/pillz/endgame.py): NumPy's calls cost more there than
+the arithmetic. The values are the same floats, from the same operations in the same order, as a plain
+expectimax would give, so the AI's moves from a given generator are the same
+(tests/engine/pillz/test_search.py compares with one, tests/engine/pillz/test_ai_pinned.py pins every
+choice of 200 lab duels).
 """
 
 from __future__ import annotations
