@@ -127,6 +127,8 @@ def before_last_values(
             lm, lf, pf, um, uf, sm, sf = key
             unused_pair(um, mine)
             unused_pair(uf, theirs)
+            if len(bets[p]) > 8:
+                raise ValueError("at most 8 modelled bets")
             count = 0
             for bf_w in bets[p]:
                 bet_values[count] = bf_w[0]
@@ -274,6 +276,8 @@ def evaluator_totals(
     cdef long q, b, c, o, k, f, i
     cdef double weight = 1.0 / candidates
     cdef double p, won, lost, value, w
+    if any(len(kept) > 4 for kept in kept_me + kept_foe):
+        raise ValueError("at most 4 kept characters a side")
     cdef double* totals = <double*>PyMem_Malloc(mine * (p_me + 1) * sizeof(double))
     if not totals:
         raise MemoryError()
