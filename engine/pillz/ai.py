@@ -38,11 +38,7 @@ from __future__ import annotations
 import math
 import random
 
-import numpy as np
-
-from engine.pillz.blocks import Floats, share
-from engine.pillz.outlook import Outlooks, matchups, stats
-from engine.pillz.rules import blessing_left, figures, lead_seat, leader_total
+from engine.pillz.rules import blessing_left, figures, lead_seat, leader_total, stats
 from engine.pillz.search import Option, exact_options
 from engine.pillz.state import ROUNDS, Fighter, PillzState, Play
 
@@ -130,55 +126,10 @@ def options_now(state: PillzState, seat: int) -> list[Option]:
             position,
         )
     else:
-        rows = _totals(position, mine, candidates, kept, kept_foe, bets)
+        from engine.pillz import outlook  # NumPy: the fallback's only
+
+        rows = outlook.totals(position, mine, candidates, kept, kept_foe, bets)
     return [(card.card_id, bet, v) for card, row in zip(mine, rows, strict=True) for bet, v in enumerate(row)]
-
-
-Position = tuple[int, int, int, int, int, int, int, int, int, int]
-
-
-def _totals(
-    position: Position,
-    mine: list[Fighter],
-    candidates: list[Fighter],
-    kept: list[list[Fighter]],
-    kept_foe: list[list[Fighter]],
-    bets: list[tuple[int, float]],
-) -> list[list[float]]:
-    """`options_now`'s totals by (my character, my bet) in NumPy: the fallback of the C kernel
-    (engine/pillz/kernels.pyx) and its reference. `position`: my PV, the foe's, the maximum PVs, the
-    pillz, the unspent Bénédictions, the war chests (mine, then the foe's)."""
-    life_me, life_foe, max_me, max_foe, p_me, p_foe, shield_me, shield_foe, chest_me, chest_foe = position
-    outlook = Outlooks(kept, kept_foe, max_me, max_foe)
-    mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = matchups([[(c, o) for o in candidates] for c in mine])
-    q = np.array([bet for bet, _ in bets])[None, None, :, None]
-    b = np.arange(p_me + 1)[None, None, None, :]
-    p = share(mp * b, fp * q)
-    won = outlook.chance(
-        np.minimum(max_me, life_me + mh),
-        np.maximum(0, life_foe - np.maximum(0, md - shield_foe)),
-        p_me - b,
-        np.maximum(0, p_foe - q + fre + chest_foe - mdr),
-        np.array(shield_me),
-        np.array(0),
-    )
-    lost = outlook.chance(
-        np.maximum(0, life_me - np.maximum(0, fd - shield_me)),
-        np.minimum(max_foe, life_foe + fh),
-        np.maximum(0, p_me - b + mre + chest_me - fdr),
-        p_foe - q,
-        np.array(0),
-        np.array(shield_foe),
-    )
-    # p × won + (1 − p) × lost is what adding only the terms of non-zero chance gives: both are finite.
-    values = p * won + (1.0 - p) * lost
-    weight = 1.0 / len(candidates)
-    totals: Floats = np.zeros((len(mine), p_me + 1))
-    for o in range(len(candidates)):
-        for k, (_, w) in enumerate(bets):
-            totals = totals + (weight * w) * values[:, o, k]
-    rows: list[list[float]] = totals.tolist()
-    return rows
 
 
 def _softmax(options: list[Option], rng: random.Random) -> Play:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-DRAW = 0.25  # a draw's worth, between a loss (0) and a win (1): draws do not climb ladders
+from engine.pillz.endgame import DRAW
 
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
