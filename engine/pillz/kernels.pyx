@@ -262,7 +262,7 @@ def evaluator_totals(
     """`ai.options_now`'s totals: for each of my characters `c` and bets from 0 to my pillz, the option's
     chance of winning the duel summed over the foe's (character `o`, bet) in order. `figures[c][o]`: the
     round's pair (`rules.figures`, without the war chests); `kept_me[c]`, `kept_foe[o]`: the (power,
-    damage) of the characters each side keeps (`outlook.stats`); `last[c][o]`: the last round's pair
+    damage) of the characters each side keeps (`rules.stats`); `last[c][o]`: the last round's pair
     when one round is left after this one; `bets`: the modelled foe's (bet, weight); `position`: my PV,
     the foe's, the maximum PVs, the pillz, the unspent Bénédictions, the war chests (mine, then the
     foe's)."""
