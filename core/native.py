@@ -1,9 +1,9 @@
 """The engine's compiled modules: which ones, and whether those on disk still match their sources.
 
-The games' hot modules (the battle loops, the AIs) are compiled to C extension modules by mypyc
-(`python -m tools.native build`, docs/architecture.md, "The compiled engine"). CPython imports an
-extension module in preference to the .py beside it, so a module compiled from an older source would
-run in place of an edited one. The build writes a stamp, the hash of every compiled source, and
+The games' hot modules (the battle loops, the AIs) are compiled to C extension modules by mypyc, and the
+Pillz AI's float kernels by Cython (`python -m tools.native build`, docs/architecture.md, "The compiled
+engine"). CPython imports an extension module in preference to the .py beside it, so a module compiled
+from an older source would run in place of an edited one. The build writes a stamp, the hash of every compiled source, and
 `ensure_fresh` (run first by bot.py and by the tests' conftest, and by `build` itself) removes every
 compiled module as soon as one source, the list or the interpreter no longer matches the stamp: the
 modules share one library, so a stale one is never mixed with fresh ones. The pure-Python modules are
@@ -69,11 +69,17 @@ MODULES: tuple[str, ...] = (
     "engine/dinocard/log.py",
     "engine/dinocard/packs.py",
     "engine/dinocard/table.py",
-    # Not Pillz: its lab duel's time is NumPy's (the AI's tables); compiled, ai, blocks, lab, outlook,
-    # rules and search gave the same CPU as their sources (performance.md, "The compiled engine").
+    # Pillz: the exact search's Python loops (its float kernels are Cython's, CYTHON below).
+    "engine/pillz/endgame.py",
+    "engine/pillz/search.py",
     # What every lab battle reports.
     "engine/lab.py",
 )
+
+# The Cython modules, by source path: C loops over doubles where the time is NumPy's per-call overhead on
+# small arrays (the Pillz AI's kernels). Each is imported beside a NumPy fallback that computes the same
+# floats; the same stamp covers them, and ENGINE_PURE=1 hides them as it hides the mypyc modules.
+CYTHON: tuple[str, ...] = ("engine/pillz/kernels.pyx",)
 
 PURE_VARIABLE = "ENGINE_PURE"
 STAMP = ROOT / "build" / "native" / "stamp.json"
@@ -82,12 +88,12 @@ SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # .cpython-311-x86_64-linux-
 
 
 def module_name(path: str) -> str:
-    return path.removesuffix(".py").replace("/", ".")
+    return path.removesuffix(".py").removesuffix(".pyx").replace("/", ".")
 
 
 def digests(root: Path = ROOT, modules: Sequence[str] = MODULES) -> dict[str, str]:
-    """The sha256 of each compiled module's source."""
-    return {path: hashlib.sha256((root / path).read_bytes()).hexdigest() for path in modules}
+    """The sha256 of each compiled module's source, the Cython ones' included."""
+    return {path: hashlib.sha256((root / path).read_bytes()).hexdigest() for path in [*modules, *CYTHON]}
 
 
 def stamp_of(root: Path = ROOT, modules: Sequence[str] = MODULES) -> dict[str, object]:
@@ -106,7 +112,8 @@ def products(root: Path = ROOT) -> list[Path]:
 def expected(root: Path = ROOT, modules: Sequence[str] = MODULES) -> list[Path]:
     """The files a build of `modules` leaves."""
     shims = [root / path.replace(".py", SUFFIX) for path in modules]
-    return sorted([*shims, root / f"{GROUP}__mypyc{SUFFIX}"])
+    kernels = [root / path.replace(".pyx", SUFFIX) for path in CYTHON]
+    return sorted([*shims, *kernels, root / f"{GROUP}__mypyc{SUFFIX}"])
 
 
 def fresh(root: Path = ROOT, modules: Sequence[str] = MODULES) -> bool:
@@ -127,14 +134,18 @@ def remove(root: Path = ROOT) -> list[Path]:
 
 
 class PureFinder(importlib.abc.MetaPathFinder):
-    """Imports the compiled modules from their sources (first on `sys.meta_path`)."""
+    """Imports the compiled modules from their sources (first on `sys.meta_path`), and refuses the Cython
+    modules, which have none: their importers run their fallbacks."""
 
     def __init__(self, root: Path = ROOT, modules: Sequence[str] = MODULES) -> None:
         self.sources = {module_name(path): root / path for path in modules}
+        self.hidden = {module_name(path) for path in CYTHON}
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
+        if fullname in self.hidden:
+            raise ModuleNotFoundError(f"{fullname}: hidden by {PURE_VARIABLE}=1", name=fullname)
         source = self.sources.get(fullname)
         if source is None:
             return None

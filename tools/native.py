@@ -1,14 +1,16 @@
-"""Compile the engine's hot modules with mypyc (the list: core/native.py, `MODULES`), or remove them.
+"""Compile the engine's hot modules with mypyc and its kernels with Cython (the lists: core/native.py,
+`MODULES` and `CYTHON`), or remove them.
 
     python -m tools.native build [--force] [--jobs N]   # nothing to do when the stamp matches
     python -m tools.native status                       # compiled / none / stale
     python -m tools.native clean                        # back to the pure-Python engine
 
 The build removes what is on disk first (so a failed build leaves the pure-Python engine, never a mix),
-type-checks and translates the modules to C in one group (they call each other natively), compiles the
-C with gcc and writes the stamp core/native.py compares at every start. It needs mypy and setuptools
-(requirements-native.txt) and a C compiler with Python's headers; without them it says so and exits 1,
-and the pure-Python engine runs. docs/deployment.md, "The compiled engine", says who runs it.
+type-checks and translates the modules to C in one group (they call each other natively), translates
+the Cython kernels to C, compiles the C with gcc and writes the stamp core/native.py compares at every
+start. It needs mypy, Cython and setuptools (requirements-native.txt) and a C compiler with Python's
+headers; without them it says so and exits 1, and the pure-Python engine runs. docs/deployment.md,
+"The compiled engine", says who runs it.
 """
 
 from __future__ import annotations
@@ -91,8 +93,9 @@ def locked_build(jobs: int, *, force: bool) -> int:
         return 1
     began = time.perf_counter()
     try:
+        from Cython.Build import cythonize
         from mypyc.build import mypycify
-        from setuptools import setup
+        from setuptools import Extension, setup
     except ImportError as exc:
         print(f"compiled engine: not built ({exc}); the pure-Python engine runs", file=sys.stderr)
         return 1
@@ -106,6 +109,19 @@ def locked_build(jobs: int, *, force: bool) -> int:
             group_name=native.GROUP,
             target_dir=str(target),
             multi_file=True,
+        )
+        # The kernels' floats must be bitwise NumPy's: no fused multiply-add, no -ffast-math (-O2 after
+        # Python's own -O3 wins; a later -ffp-contract too).
+        kernels = [
+            Extension(
+                native.module_name(path),
+                [path],
+                extra_compile_args=["-O2", "-ffp-contract=off", "-fno-fast-math"],
+            )
+            for path in native.CYTHON
+        ]
+        modules += cythonize(  # type: ignore[no-untyped-call]  # Cython ships no annotations
+            kernels, build_dir=str(target), quiet=True, language_level=3
         )
         with contextlib.redirect_stdout(sys.stderr if jobs < 0 else sys.stdout):
             setup(
@@ -133,7 +149,8 @@ def locked_build(jobs: int, *, force: bool) -> int:
         native.remove()
         print("compiled engine: the build left other files than expected; removed", file=sys.stderr)
         return 1
-    print(f"compiled engine: {len(native.MODULES)} modules built in {time.perf_counter() - began:.0f} s")
+    built = f"{len(native.MODULES)} modules and {len(native.CYTHON)} Cython kernels"
+    print(f"compiled engine: {built} built in {time.perf_counter() - began:.0f} s")
     return 0
 
 
@@ -146,10 +163,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.command == "build":
         return build(options.jobs, force=options.force)
     if options.command == "clean":
-        print(f"compiled engine: {len(native.remove())} files removed")
+        gone = native.remove()
+        print(f"compiled engine: {len(gone)} files removed")
+        for path in gone:
+            print(f"  {path.relative_to(native.ROOT)}")
         return 0
     state = "compiled" if native.fresh() else "stale" if native.products() else "none"
     print(f"compiled engine: {state}")
+    print(f"  mypyc: {len(native.MODULES)} modules (core/native.py, MODULES)")
+    for source in native.CYTHON:
+        print(f"  Cython: {source}")
     return 0 if state != "stale" else 1
 
 

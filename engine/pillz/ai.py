@@ -25,7 +25,8 @@ given: the same state gets different answers from different generators, the same
 - the pick is drawn from a softmax over these chances (temperature `TEMPERATURE`), so it is not
   predictable: options within a few tenths of a point of the best are played often, worse ones rarely;
 - every option of a decision is computed at once on NumPy arrays, (my character, the foe's, its bet,
-  my bet), with the same operations in the same order as one option at a time (engine/pillz/outlook.py).
+  my bet), with the same operations in the same order as one option at a time (engine/pillz/outlook.py),
+  or by the C kernel that computes the same floats when the engine is built (engine/pillz/kernels.pyx).
 
 From round 2 on, `choose` uses the exact search of `engine/pillz/search.py` instead of `evaluate` (the
 tree is then small enough). Measured figures: docs/pillz/rules-notes.md, "The AI" (55.85 % wins against
@@ -37,13 +38,14 @@ from __future__ import annotations
 import math
 import random
 
-import numpy as np
-
-from engine.pillz.blocks import Floats, share
-from engine.pillz.outlook import Outlooks, matchups
-from engine.pillz.rules import blessing_left, lead_seat, leader_total
+from engine.pillz.rules import blessing_left, figures, lead_seat, leader_total, stats
 from engine.pillz.search import Option, exact_options
 from engine.pillz.state import ROUNDS, Fighter, PillzState, Play
+
+try:
+    from engine.pillz import kernels as kernels  # the tests swap it for the fallback
+except ImportError:  # not built, or hidden by ENGINE_PURE=1: the NumPy code computes the same floats
+    kernels = None  # type: ignore[assignment]
 
 TEMPERATURE = 0.003  # in units of "chance of winning the duel": 1 point = 0.01
 
@@ -103,52 +105,31 @@ def options_now(state: PillzState, seat: int) -> list[Option]:
         candidates = [f for f in state.hands[foe] if f.card_id == state.pending[0]]  # marked used
     else:
         candidates = theirs
-    life_me, life_foe = state.life[seat], state.life[foe]
-    max_me, max_foe = state.max_life[seat], state.max_life[foe]
-    p_me, p_foe = state.pillz[seat], state.pillz[foe]
-    shield_me = blessing_left(state.hands[seat], state.history, seat)
-    shield_foe = blessing_left(state.hands[foe], state.history, foe)
-    chest_me = leader_total(state.hands[seat], "war_chest")
-    chest_foe = leader_total(state.hands[foe], "war_chest")
-    bets = foe_bets(p_foe, rounds_left(state))
-    outlook = Outlooks(
-        [[f for f in mine if f is not card] for card in mine],
-        [[f for f in theirs if f is not other] for other in candidates],
-        max_me,
-        max_foe,
+    position = (
+        *(state.life[seat], state.life[foe], state.max_life[seat], state.max_life[foe]),
+        *(state.pillz[seat], state.pillz[foe]),
+        blessing_left(state.hands[seat], state.history, seat),
+        blessing_left(state.hands[foe], state.history, foe),
+        leader_total(state.hands[seat], "war_chest"),
+        leader_total(state.hands[foe], "war_chest"),
     )
-    mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = matchups([[(c, o) for o in candidates] for c in mine])
-    q = np.array([bet for bet, _ in bets])[None, None, :, None]
-    b = np.arange(p_me + 1)[None, None, None, :]
-    p = share(mp * b, fp * q)
-    won = outlook.chance(
-        np.minimum(max_me, life_me + mh),
-        np.maximum(0, life_foe - np.maximum(0, md - shield_foe)),
-        p_me - b,
-        np.maximum(0, p_foe - q + fre + chest_foe - mdr),
-        np.array(shield_me),
-        np.array(0),
-    )
-    lost = outlook.chance(
-        np.maximum(0, life_me - np.maximum(0, fd - shield_me)),
-        np.minimum(max_foe, life_foe + fh),
-        np.maximum(0, p_me - b + mre + chest_me - fdr),
-        p_foe - q,
-        np.array(0),
-        np.array(shield_foe),
-    )
-    # p × won + (1 − p) × lost is what adding only the terms of non-zero chance gives: both are finite.
-    values = p * won + (1.0 - p) * lost
-    weight = 1.0 / len(candidates)
-    totals: Floats = np.zeros((len(mine), p_me + 1))
-    for o in range(len(candidates)):
-        for k, (_, w) in enumerate(bets):
-            totals = totals + (weight * w) * values[:, o, k]
-    return [
-        (card.card_id, bet, v)
-        for card, row in zip(mine, totals.tolist(), strict=True)
-        for bet, v in enumerate(row)
-    ]
+    bets = foe_bets(state.pillz[foe], rounds_left(state))
+    kept = [[f for f in mine if f is not card] for card in mine]
+    kept_foe = [[f for f in theirs if f is not other] for other in candidates]
+    if kernels is not None:
+        rows = kernels.evaluator_totals(
+            [[figures(card, other) for other in candidates] for card in mine],
+            [stats(k) for k in kept],
+            [stats(t) for t in kept_foe],
+            [[figures(k[0], t[0]) for t in kept_foe] for k in kept] if len(kept[0]) == 1 else [],
+            bets,
+            position,
+        )
+    else:
+        from engine.pillz import outlook  # NumPy: the fallback's only
+
+        rows = outlook.totals(position, mine, candidates, kept, kept_foe, bets)
+    return [(card.card_id, bet, v) for card, row in zip(mine, rows, strict=True) for bet, v in enumerate(row)]
 
 
 def _softmax(options: list[Option], rng: random.Random) -> Play:

@@ -4,7 +4,9 @@ triples at once, the chance of winning the duel for each of my pillz and each of
 A round-2 decision values about fifty positions one round before the last (several hundred triples, each
 a table of my pillz × my bets), and the same products and sums one at a time in CPython cost about 13 ms
 per lab duel. Here the triples are a grid of integers (`Grid`) and every value is computed by
-whole-array operations.
+whole-array operations. When the engine is built, `search` calls the C kernel of
+engine/pillz/kernels.pyx instead, which computes these same floats element by element: this module is its
+fallback and reference.
 
 The values are bitwise those of the scalar search: float64 `*`, `+`, `-` and `/` in NumPy are the same
 IEEE operations as CPython's, each applied to the same operands (int64 products and quotients of
@@ -18,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-DRAW = 0.25  # a draw's worth, between a loss (0) and a win (1): draws do not climb ladders
+from engine.pillz.endgame import DRAW
 
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]

@@ -9,8 +9,9 @@ operands in the same order (`blocks.tables`, `blocks.last_round`), so the values
 
 from __future__ import annotations
 
-from engine.pillz.blocks import DRAW
 from engine.pillz.rules import Figures
+
+DRAW = 0.25  # a draw's worth, between a loss (0) and a win (1): draws do not climb ladders
 
 # A pair's figures as the search keeps them (`rules.figures`, the war chests in the refunds)
 Pair = Figures

@@ -11,7 +11,9 @@ compared.
 A decision asks for about 2,000 of these chances; one at a time in CPython they were a quarter of a lab
 duel. The values are bitwise those of the scalar formulas: the same IEEE operations on the same operands
 in the same order (the moments' sums by an explicit loop over the pairs of characters, as the scalar
-loop added them), and `math.erf` itself applied to each margin.
+loop added them), and `math.erf` itself applied to each margin. When the engine is built, `ai` calls the
+C kernel of engine/pillz/kernels.pyx instead (the same floats, C's `erf` being the one `math.erf`
+calls): this module is its fallback and reference.
 """
 
 from __future__ import annotations
@@ -21,22 +23,11 @@ import math
 import numpy as np
 
 from engine.pillz.blocks import Floats, Ints, Matchups, end, last_round, share
-from engine.pillz.rules import figures
+from engine.pillz.rules import figures, stats
 from engine.pillz.state import Fighter
 
 SPREAD = 1.0  # added to the variance of the final PV margin: integer PV, a model's error
 TIE = 0.5  # a draw is not a win: the margin must reach 1 PV
-
-
-def stats(fighters: list[Fighter]) -> list[tuple[int, int]]:
-    """(power, damage) with the character's own bonuses, as the rest of the duel is valued."""
-    return [
-        (
-            f.power + (f.value if f.ability == "power_bonus" else 0),
-            f.damage + (f.value if f.ability == "damage_bonus" else 0),
-        )
-        for f in fighters
-    ]
 
 
 def matchups(fights: list[list[tuple[Fighter, Fighter]]]) -> tuple[Ints, ...]:
@@ -117,3 +108,50 @@ class Outlooks:
             found = 0.5 * (1.0 + erf)
         chances: Floats = np.where(foe <= 0, 1.0, np.where(me <= 0, 0.0, found))
         return chances
+
+
+Position = tuple[int, int, int, int, int, int, int, int, int, int]
+
+
+def totals(
+    position: Position,
+    mine: list[Fighter],
+    candidates: list[Fighter],
+    kept: list[list[Fighter]],
+    kept_foe: list[list[Fighter]],
+    bets: list[tuple[int, float]],
+) -> list[list[float]]:
+    """`ai.options_now`'s totals by (my character, my bet) in NumPy: the fallback of the C kernel
+    (engine/pillz/kernels.pyx) and its reference. `position`: my PV, the foe's, the maximum PVs, the
+    pillz, the unspent Bénédictions, the war chests (mine, then the foe's)."""
+    life_me, life_foe, max_me, max_foe, p_me, p_foe, shield_me, shield_foe, chest_me, chest_foe = position
+    outlook = Outlooks(kept, kept_foe, max_me, max_foe)
+    mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = matchups([[(c, o) for o in candidates] for c in mine])
+    q = np.array([bet for bet, _ in bets])[None, None, :, None]
+    b = np.arange(p_me + 1)[None, None, None, :]
+    p = share(mp * b, fp * q)
+    won = outlook.chance(
+        np.minimum(max_me, life_me + mh),
+        np.maximum(0, life_foe - np.maximum(0, md - shield_foe)),
+        p_me - b,
+        np.maximum(0, p_foe - q + fre + chest_foe - mdr),
+        np.array(shield_me),
+        np.array(0),
+    )
+    lost = outlook.chance(
+        np.maximum(0, life_me - np.maximum(0, fd - shield_me)),
+        np.minimum(max_foe, life_foe + fh),
+        np.maximum(0, p_me - b + mre + chest_me - fdr),
+        p_foe - q,
+        np.array(0),
+        np.array(shield_foe),
+    )
+    # p × won + (1 − p) × lost is what adding only the terms of non-zero chance gives: both are finite.
+    values = p * won + (1.0 - p) * lost
+    weight = 1.0 / len(candidates)
+    totals: Floats = np.zeros((len(mine), p_me + 1))
+    for o in range(len(candidates)):
+        for k, (_, w) in enumerate(bets):
+            totals = totals + (weight * w) * values[:, o, k]
+    rows: list[list[float]] = totals.tolist()
+    return rows

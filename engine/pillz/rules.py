@@ -54,6 +54,17 @@ def matchup(me: Fighter, foe: Fighter) -> Matchup:
     )
 
 
+def stats(fighters: list[Fighter]) -> list[tuple[int, int]]:
+    """(power, damage) with the character's own bonuses, as the rest of the duel is valued."""
+    return [
+        (
+            f.power + (f.value if f.ability == "power_bonus" else 0),
+            f.damage + (f.value if f.ability == "damage_bonus" else 0),
+        )
+        for f in fighters
+    ]
+
+
 # (power, damage if win, heal if win, drain if win, refund if loss) of one side, then of the other
 Figures = tuple[int, int, int, int, int, int, int, int, int, int]
 

@@ -16,11 +16,13 @@ Speed: a round-2 decision resolves about a hundred thousand (character, pillz) p
 nodes one round before the last, which the root reaches in runs that differ only by my pillz. So a
 round-2 root first lists every such position its options lead to (`prefetch`) and values them all in
 one NumPy block (engine/pillz/blocks.py: each (character, character, bet) a row, my pillz × my bets a
-table). A round-3 or round-4 root, a dozen rows at most, is computed in plain floats
-(engine/pillz/endgame.py): NumPy's calls cost more there than the arithmetic. The values are the same
-floats, from the same operations in the same order, as a plain expectimax would give, so the AI's moves
-from a given generator are the same (tests/engine/pillz/test_search.py compares with one,
-tests/engine/pillz/test_ai_pinned.py pins every choice of 200 lab duels).
+table), or in one call of the C kernel that computes the same floats (engine/pillz/kernels.pyx, when
+the engine is built; the blocks are its fallback and reference). A round-3 or round-4 root, a dozen
+rows at most, is computed in plain floats (engine/pillz/endgame.py): NumPy's calls cost more there than
+the arithmetic. The values are the same floats, from the same operations in the same order, as a plain
+expectimax would give, so the AI's moves from a given generator are the same
+(tests/engine/pillz/test_search.py compares with one, tests/engine/pillz/test_ai_pinned.py pins every
+choice of 200 lab duels).
 """
 
 from __future__ import annotations
@@ -28,13 +30,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from operator import add, mul
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from engine.pillz import blocks, endgame
-from engine.pillz.blocks import DRAW as DRAW
+from engine.pillz import endgame
+from engine.pillz.endgame import DRAW as DRAW
 from engine.pillz.rules import Figures, blessing_left, figures, lead_seat, leader_total
 from engine.pillz.state import ROUNDS, PillzState, Play
+
+try:
+    from engine.pillz import kernels as kernels  # the tests swap it for the fallback
+except ImportError:  # not built, or hidden by ENGINE_PURE=1: the NumPy blocks compute the same floats
+    kernels = None  # type: ignore[assignment]
+if TYPE_CHECKING:
+    from engine.pillz import blocks
 
 # (power, damage if win, heal if win, drain if win, refund if loss) for me, then the same for the foe
 # (`rules.figures`, each side's war chest added to its refund)
@@ -78,14 +86,12 @@ def _odds(power: int, attack_foe: int, top: int) -> tuple[tuple[float, ...], tup
     return wins, tuple(1 - p for p in wins)
 
 
-# For each bit mask of used characters with two left, those two (else zeros: never read); and for a mask
-# and a character about to be used, the one left after it (the last round's).
-_LEFT = np.array([u if len(u) == 2 else (0, 0) for u in _UNUSED], dtype=np.int64)
+# For a bit mask of used characters and a character about to be used, the one left after it (the last
+# round's).
 _LAST_OF: tuple[tuple[int, ...], ...] = tuple(
     tuple(_UNUSED[mask | 1 << c][0] if len(_UNUSED[mask | 1 << c]) == 1 else 0 for c in range(4))
     for mask in range(16)
 )
-_LAST = np.array(_LAST_OF, dtype=np.int64)
 
 
 def _node(rnd: int, family: Family, pm: int) -> Node:
@@ -110,7 +116,7 @@ class _Search:
             for j in _UNUSED[used[1]]:
                 mp, md, mh, mdr, mre, fp, fd, fh, fdr, fre = figures(hands[me][i], hands[foe][j])
                 self.pairs[i][j] = (mp, md, mh, mdr, mre + chest_me, fp, fd, fh, fdr, fre + chest_foe)
-        self.table = np.array(self.pairs, dtype=np.int64)  # the pairs, for `columns`
+        self.flat = [pair for row in self.pairs for pair in row]  # for the C kernel
         self.i_lead = tuple(lead_seat(state.first, rnd) == me for rnd in range(ROUNDS + 1))
         self.values: dict[Node, float] = {}
         self.families: dict[Family, list[float]] = {}
@@ -190,19 +196,28 @@ class _Search:
         """The triples (my character, the foe's, its bet) of positions one round before the last, as
         the grid `blocks.tables` reads (in the order `blocks.lead_values` and `answer_values` read
         them), and each position's bet weights. Every such position has two characters left on each
-        side; the pairs are gathered from `table` by index arrays rather than a tuple per triple."""
+        side; the pairs are gathered from their table by index arrays rather than a tuple per triple.
+        NumPy is imported here, by the fallback only: the C kernel's processes never load it."""
+        import numpy as np
+
+        from engine.pillz import blocks
+
         positions = np.array(keys, dtype=np.int64)
+        table = np.array(self.pairs, dtype=np.int64)
+        # for each bit mask of used characters with two left, those two (else zeros: never read)
+        left = np.array([u if len(u) == 2 else (0, 0) for u in _UNUSED], dtype=np.int64)
+        last = np.array(_LAST_OF, dtype=np.int64)
         used_me, used_foe = positions[:, 3], positions[:, 4]
-        mine, theirs = _LEFT[used_me], _LEFT[used_foe]  # (position, character)
-        last_me = _LAST[used_me[:, None], mine][:, :, None, None]
-        last_foe = _LAST[used_foe[:, None], theirs][:, None, :, None]
+        mine, theirs = left[used_me], left[used_foe]  # (position, character)
+        last_me = last[used_me[:, None], mine][:, :, None, None]
+        last_foe = last[used_foe[:, None], theirs][:, None, :, None]
         bets = [blocks.pad_bets(model_bets(pf, 2)) for pf in positions[:, 2].tolist()]
         foe_bets = np.array([[bf for bf, _ in b] for b in bets], dtype=np.int64)
         grid = (
             positions[:, None, None, None, [0, 1, 2, 5, 6]],
             foe_bets[:, None, None, :],
-            self.table[mine[:, :, None, None], theirs[:, None, :, None]],
-            self.table[last_me, last_foe],
+            table[mine[:, :, None, None], theirs[:, None, :, None]],
+            table[last_me, last_foe],
         )
         return grid, np.array([[w for _, w in b] for b in bets])
 
@@ -213,6 +228,14 @@ class _Search:
         if not keys:
             return
         width = max(requests[key] for key in keys) + 1
+        if kernels is not None:
+            bets = [model_bets(key[2], 2) for key in keys]
+            top, lead = (self.max_me, self.max_foe), self.i_lead[ROUNDS - 1]
+            rows = kernels.before_last_values(self.flat, keys, bets, width, *top, lead)
+            self.families.update(zip(keys, rows, strict=True))
+            return
+        from engine.pillz import blocks  # NumPy: the fallback's only
+
         grid, weights = self.columns(keys)
         found = blocks.tables(grid, width, (self.max_me, self.max_foe))
         values = blocks.lead_values if self.i_lead[ROUNDS - 1] else blocks.answer_values

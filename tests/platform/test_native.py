@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from core import native
+from engine.pillz import ai as pillz_ai
 
 # Every game's pinned results: the golden battles and logs, the AIs' choices and the lab's duels.
 PINNED = (
@@ -34,6 +35,7 @@ compiled_only = pytest.mark.skipif(
 def test_the_engine_runs_compiled_exactly_when_its_build_is_fresh_and_not_refused() -> None:
     wanted = os.environ.get(native.PURE_VARIABLE) != "1" and native.fresh()
     assert native.compiled() == wanted
+    assert (pillz_ai.kernels is not None) == wanted  # the Cython kernels: with them, or the fallback
 
 
 def probe(root: Path) -> list[str]:
@@ -68,20 +70,34 @@ def test_an_edited_source_is_never_shadowed_by_its_compiled_module(tmp_path: Pat
     assert probe(tmp_path) == ["none", "rules.py", "1"]
 
 
+def stamped_copy(root: Path) -> None:
+    """The compiled sources, empty files in place of the build's products and the stamp, under `root`."""
+    for path in [*native.MODULES, *native.CYTHON]:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(native.ROOT / path, root / path)
+    for product in native.expected():
+        (root / product.relative_to(native.ROOT)).write_bytes(b"")
+    (root / "build" / "native").mkdir(parents=True)
+    shutil.copy(native.STAMP, root / "build" / "native" / "stamp.json")
+
+
 @compiled_only
 def test_a_compiled_module_outside_the_list_is_not_fresh(tmp_path: Path) -> None:
     """A module taken off the list keeps its compiled file until the next build: the stamp's check sees
     it (it would shadow its source) and the whole build counts as stale."""
-    (tmp_path / "engine").mkdir()
-    for path in native.MODULES:
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(native.ROOT / path, tmp_path / path)
-    for product in native.expected():
-        (tmp_path / product.relative_to(native.ROOT)).write_bytes(b"")
-    (tmp_path / "build" / "native").mkdir(parents=True)
-    shutil.copy(native.STAMP, tmp_path / "build" / "native" / "stamp.json")
+    stamped_copy(tmp_path)
     assert native.fresh(tmp_path)
     (tmp_path / "engine" / f"extra{native.SUFFIX}").write_bytes(b"")
+    assert not native.fresh(tmp_path)
+
+
+@compiled_only
+def test_an_edited_cython_kernel_makes_the_build_stale(tmp_path: Path) -> None:
+    """The stamp covers the Cython sources too: an edited kernel would otherwise keep running its old C."""
+    stamped_copy(tmp_path)
+    assert native.fresh(tmp_path)
+    kernel = tmp_path / native.CYTHON[0]
+    kernel.write_text(kernel.read_text() + "\n# edited\n")
     assert not native.fresh(tmp_path)
 
 
