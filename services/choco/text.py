@@ -3,10 +3,11 @@ Text that resolves in the reader's language, position labels (M1, F1, R1, AF1, A
 in a state, and joining names into a sentence.
 
 Why a Text per card name rather than a string: posts are stored in the outbox and rendered later for each
-reader, so the language is unknown when they are built. The key `choco.board.name` is "{fr}{en:.0}" in
-French and "{en}{fr:.0}" in English: `{x:.0}` formats a string with precision 0, i.e. prints nothing, so each
-language shows its own name while both templates name the same placeholders (tests/platform/test_i18n.py).
-This needs no change to core/i18n or to the Discord renderer.
+reader, so the language is unknown when they are built. A name is a `Text.per_locale` of both languages:
+rendering it picks the reader's, with no catalog text to look up and format (a turn's two posts hold about
+thirty names; docs/performance.md, issue 39). `choco.board.name` ("{fr}{en:.0}" in French, "{en}{fr:.0}"
+in English: `{x:.0}` prints nothing) renders a name written by a process that still builds names with it
+(several processes on one database, docs/deployment.md).
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ HAND, FRONT, RESERVE, ENEMY_FRONT, ENEMY_RESERVE = "M", "F", "R", "AF", "AR"
 
 def localized(text: LocalizedText) -> Text:
     """A catalog text (both languages) as one Text that each reader sees in their own language."""
-    return Text("choco.board.name", {"fr": text.fr, "en": text.en})
+    return Text.per_locale({"fr": text.fr, "en": text.en})
+
+
+NAME_KEY = "choco.board.name"  # a name as an older process writes it: still in the catalogs (see above)
 
 
 def card_of(catalog: ChocoCatalog, card_id: str) -> ChocoCard | None:

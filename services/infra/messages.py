@@ -7,7 +7,7 @@ in the outbox for channel posts and DMs; the Discord layer renders them in the r
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
@@ -51,6 +51,17 @@ class Text:
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "params": {k: _param_to_json(v) for k, v in self.params.items()}}
+
+    def to_orjson(self) -> dict[str, Any]:
+        """`to_json` for orjson with `_orjson_param`: the same JSON once written, its parameters left as
+        they are but for a list of Texts (orjson hands `_orjson_param` a Text, a Number or a Day met
+        inside, not a list)."""
+        params = self.params
+        for value in params.values():
+            if type(value) is list and value and all(type(v) is Text for v in value):
+                params = {k: _orjson_texts(v) for k, v in params.items()}
+                break
+        return {"key": self.key, "params": params}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Text:
@@ -138,6 +149,24 @@ def _param_to_json(value: Any) -> Any:
     if isinstance(value, list) and value and all(isinstance(v, Text) for v in value):
         return {"$texts": [v.to_json() for v in value]}
     return value
+
+
+def _orjson_texts(value: Any) -> Any:
+    if type(value) is list and value and all(type(v) is Text for v in value):
+        return {"$texts": [v.to_orjson() for v in value]}
+    return value
+
+
+def _orjson_param(value: Any) -> Any:
+    """`_param_to_json` for what orjson cannot write itself, called by orjson (`default`)."""
+    kind = type(value)
+    if kind is Text:
+        return {"$text": value.to_orjson()}
+    if kind is Number:
+        return {"$int": value.value}
+    if kind is Day:
+        return {"$date": value.value.isoformat()}
+    raise TypeError
 
 
 def _param_from_json(value: Any) -> Any:
@@ -267,66 +296,76 @@ class MessageSpec:
         """The outbox's payload. Written by orjson (compact, UTF-8): Python's `json.dumps` took three
         quarters of the time of a Chocobataille post's payload (about 96 of 130 µs, orjson 22), written
         twice in every turn's unit; what the standard module writes (older rows) reads back the same. A
-        value orjson refuses (an integer past 64 bits) is written by the standard module."""
+        value orjson refuses (an integer past 64 bits) is written by the standard module.
 
+        The texts' parameters are handed to orjson as they are, orjson calling back only for a Text, a
+        Number or a Day inside (`_orjson_param`): walking every parameter in Python first was a quarter of a
+        Chocobataille post's payload (65 against 48 µs; about 110 parameters a post)."""
+        try:
+            return orjson.dumps(
+                self._as_json(Text.to_orjson),
+                default=_orjson_param,
+                option=orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS,
+            ).decode()
+        except orjson.JSONEncodeError:
+            return json.dumps(self._as_json(Text.to_json), sort_keys=True)
+
+    def _as_json(self, written: Callable[[Text], dict[str, Any]]) -> dict[str, Any]:
         def text(v: Text | None) -> Any:
-            return v.to_json() if v is not None else None
+            return written(v) if v is not None else None
 
-        return _dumps(
-            {
-                "content": text(self.content),
-                "embeds": [
-                    {
-                        "title": text(e.title),
-                        "description": text(e.description),
-                        "fields": [
-                            {"name": text(f.name), "value": text(f.value), "inline": f.inline}
-                            for f in e.fields
-                        ],
-                        "color": e.color,
-                        "image": e.image,
-                    }
-                    for e in self.embeds
-                ],
-                "buttons": [
-                    {"label": text(b.label), "custom_id": b.custom_id, "style": b.style} for b in self.buttons
-                ],
-                "ping_users": list(self.ping_users),
-                "show_label": text(self.show_label),
-                "archive_thread": self.archive_thread,
-                "attachments": [
-                    {"filename": a.filename, "text": a.text if isinstance(a.text, str) else text(a.text)}
-                    for a in self.attachments
-                ],
-                "strips": [
-                    {
-                        "filename": s.filename,
-                        "game": s.game,
-                        "cards": [[c.card_id, c.rarity, c.stars, c.holo] for c in s.cards],
-                        "scale": s.scale,
-                        "figures": s.figures,
-                    }
-                    for s in self.strips
-                ],
-                "selects": [
-                    {
-                        "custom_id": m.custom_id,
-                        "placeholder": text(m.placeholder),
-                        "options": [[text(o.label), o.value] for o in m.options],
-                    }
-                    for m in self.selects
-                ],
-                **(
-                    {
-                        "pictures": [
-                            {"filename": p.filename, "kind": p.kind, "data": p.data} for p in self.pictures
-                        ]
-                    }
-                    if self.pictures
-                    else {}
-                ),
-            }
-        )
+        return {
+            "content": text(self.content),
+            "embeds": [
+                {
+                    "title": text(e.title),
+                    "description": text(e.description),
+                    "fields": [
+                        {"name": text(f.name), "value": text(f.value), "inline": f.inline} for f in e.fields
+                    ],
+                    "color": e.color,
+                    "image": e.image,
+                }
+                for e in self.embeds
+            ],
+            "buttons": [
+                {"label": text(b.label), "custom_id": b.custom_id, "style": b.style} for b in self.buttons
+            ],
+            "ping_users": list(self.ping_users),
+            "show_label": text(self.show_label),
+            "archive_thread": self.archive_thread,
+            "attachments": [
+                {"filename": a.filename, "text": a.text if isinstance(a.text, str) else text(a.text)}
+                for a in self.attachments
+            ],
+            "strips": [
+                {
+                    "filename": s.filename,
+                    "game": s.game,
+                    "cards": [[c.card_id, c.rarity, c.stars, c.holo] for c in s.cards],
+                    "scale": s.scale,
+                    "figures": s.figures,
+                }
+                for s in self.strips
+            ],
+            "selects": [
+                {
+                    "custom_id": m.custom_id,
+                    "placeholder": text(m.placeholder),
+                    "options": [[text(o.label), o.value] for o in m.options],
+                }
+                for m in self.selects
+            ],
+            **(
+                {
+                    "pictures": [
+                        {"filename": p.filename, "kind": p.kind, "data": p.data} for p in self.pictures
+                    ]
+                }
+                if self.pictures
+                else {}
+            ),
+        }
 
     @staticmethod
     def from_json(raw: str) -> MessageSpec:
@@ -387,13 +426,6 @@ class MessageSpec:
                 Picture(str(p["filename"]), str(p["kind"]), dict(p["data"])) for p in data.get("pictures", [])
             ),
         )
-
-
-def _dumps(data: dict[str, Any]) -> str:
-    try:
-        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
-    except orjson.JSONEncodeError:
-        return json.dumps(data, sort_keys=True)
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,13 @@ a parse of the stored text gives. Another process's items are parsed as before."
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
 import pytest
 
+from core import i18n
 from core.clock import ManualClock, to_db
 from core.errors import NotFound
 from engine.choco import ChocoState
@@ -18,9 +20,10 @@ from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
 from services.choco.game_store import MATCHES
 from services.choco.games import ChocoGames
-from services.infra import kept_specs
+from services.choco.text import NAME_KEY, localized
+from services.infra import kept_specs, messages
 from services.infra.games import GameRegistry
-from services.infra.messages import MessageSpec
+from services.infra.messages import MessageSpec, Text, render_text
 from services.infra.outbox import Outbox
 from services.shared.kept_states import KeptStates
 from store.db import Database
@@ -277,3 +280,44 @@ async def test_turns_parse_no_state_that_this_process_saved(
     MATCHES.states.kept.clear()  # as if another process had saved it
     assert (await games.get(game.id)).state == parse(stored)
     assert len(parsed) == 1
+
+
+async def test_a_turns_posts_name_their_cards_without_a_catalog_text(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A card name is written in both languages (`Text.per_locale`): the deliverer shows the reader's with
+    no catalog text to look up and format, where each of a turn's thirty-odd names took a `t` call of its
+    own (`choco.board.name`, which still renders a name written that way, the same)."""
+    game = await started(db, clock, catalog, decks, games, registry)
+    box = Outbox(db, clock, registry)
+    for item in await box.due(100):
+        await box.mark_sent(item.id, 1000 + item.id)
+    assert (
+        await games.declare_text(game.id, game.player(game.state.active), turn_text(game))
+    ).status == "played"
+    asked: list[str] = []
+    t = i18n.t
+
+    def counted(key: str, locale: str | None = None, /, **params: object) -> str:
+        asked.append(key)
+        return t(key, locale, **params)
+
+    monkeypatch.setattr(messages, "t", counted)
+    names = 0
+    for item in await box.due(100):
+        for embed in item.spec.embeds:
+            for part in (embed.description, *(f.value for f in embed.fields)):
+                render_text(part, "fr")
+                names += json.dumps(Text.to_json(part) if part else {}).count('"=locale"')
+    assert NAME_KEY not in asked
+    assert names >= 10
+    card = catalog.cards[0]
+    for locale in ("fr", "en"):
+        old = Text(NAME_KEY, {"fr": card.name.fr, "en": card.name.en})
+        assert render_text(localized(card.name), locale) == render_text(old, locale)
