@@ -196,7 +196,7 @@ async def test_a_shutdown_cancels_the_waiting_labs_and_refuses_new_ones(
     second = await lab.start("hoss", LabRequest(2))
     waiting = asyncio.create_task(lab.finish(second))
     await asyncio.sleep(0)
-    lab.close()
+    await lab.close()
     with pytest.raises(NotAllowed) as stopped:
         await waiting
     assert stopped.value.key == "lab.error.stopped"
