@@ -65,11 +65,12 @@ async def public(interaction: discord.Interaction[Any], spec: MessageSpec) -> di
 
 
 async def show_battle(interaction: discord.Interaction[Any], battle: int, shown: Shown) -> None:
-    """Post the battle message as the interaction's response and hand it to the outbox's edits."""
+    """Post the battle message as the interaction's response and hand it to the outbox's edits (its
+    record rides with the writer's next commit: nothing more to wait for here)."""
     with with_message():
         response = await interaction.response.send_message(**await public(interaction, shown.spec))
     if response.message_id is not None and interaction.channel_id is not None:
-        await hoss_of(interaction).ranked.attach(
+        hoss_of(interaction).ranked.attach_soon(
             interaction.user.id,
             battle,
             interaction.channel_id,

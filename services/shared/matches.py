@@ -38,6 +38,15 @@ Author = Literal["player", "ai", "timeout", "skip"]  # skip: the AI for a player
 SEATS = 2
 # `number IS NOT NULL` is the partial index `matches_number`'s condition: the last number read from it
 NEXT_NUMBER = "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ? AND number IS NOT NULL"
+# A player's live matches, found among the game's open ones (the partial index `matches_open`, whose
+# condition the second term repeats so that SQLite may use it; in this order, in the index's order of
+# ids, with no sort), each seat checked by the index of seats by player: from the player's seats, every
+# match they ever played was read (0.37 ms at 2,000 finished battles, at every ranked start and ladder).
+LIVE_OF = (
+    "status = 'live' AND status IN ('pending', 'live')"
+    " AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = matches.id AND s.player_id = ?)"
+    " AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
+)
 
 
 class StaleMatch(DomainError):
@@ -292,12 +301,7 @@ class Matches(Generic[S, M]):
 
     def live_of(self, conn: Connection, player: int, guild: int | None = None) -> list[M]:
         """The player's live matches: on one server, or everywhere (`guild` None)."""
-        return self._select(
-            conn,
-            "status = 'live' AND id IN (SELECT match_id FROM match_seats WHERE player_id = ?)"
-            " AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)",
-            (player, guild, guild),
-        )
+        return self._select(conn, LIVE_OF, (player, guild, guild))
 
     def live(self, conn: Connection) -> list[M]:
         return self._select(conn, "status = 'live'", ())

@@ -12,8 +12,11 @@ claims it. Rules: `engine/hoss/ranks.py`; decisions: docs/hoss/ranked.md."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
@@ -66,11 +69,15 @@ from services.infra.games import GameRegistry
 from services.infra.messages import Target, Text
 from services.infra.players import ensure_player
 from services.infra.scheduler import Job, Scheduler
-from store.connection import Connection
+from store.connection import Connection, Unit
 from store.db import Database
 from store.idempotency import once
 
 REASON_MILESTONE = "hoss.ranked.milestone"  # ledger reason of a claimed milestone (ref = the notice id)
+# How long a start's message record may wait for another transaction to ride with (`attach_soon`).
+ATTACH_WITHIN = timedelta(seconds=1)
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -175,6 +182,7 @@ class RankedService:
         # was in flight then is not remembered (`_generation` moved).
         self._no_notice: set[int] = set()
         self._generation = 0
+        self._attaching: dict[int, asyncio.Future[None]] = {}  # battle -> its message's record, riding
         db.subscribe(NOTICES_TOPIC, self._notices_changed)
 
     def _notices_changed(self) -> None:
@@ -513,6 +521,7 @@ class RankedService:
             owed = battle_edits.edits_owed(conn, row, message_id)
             return Screen(battle_edits.shown_now(conn, row, self.catalog), owed, row.message_item is not None)
 
+        await self.message_recorded(battle_id)  # a read does not see a record still riding
         return await self.db.read(unit)
 
     async def attach(
@@ -527,6 +536,38 @@ class RankedService:
         """The battle's message was just shown as `message_id` in `channel` (an interaction response
         showing `shown`): from now on the outbox edits that message, round by round, as the battle moves
         on, starting with any round played since `shown` was built."""
+        await self.db.write(self._attach_unit(player_id, battle_id, channel, message_id, shown, guild))
+
+    def attach_soon(
+        self, player_id: int, battle_id: int, channel: int, message_id: int, shown: Shown, guild: int | None
+    ) -> asyncio.Future[None]:
+        """`attach`, riding with the next transaction the writer commits, or alone `ATTACH_WITHIN` from now
+        (`Database.write_soon`): a start's response costs one commit, not two (decision in
+        docs/hoss/ranked.md, "A click before the message is attached"). A rider goes first in its batch, so
+        every later write of the battle finds its message; `screen`, a read, waits for it."""
+        unit = self._attach_unit(player_id, battle_id, channel, message_id, shown, guild)
+        future = self.db.write_soon(unit, within=ATTACH_WITHIN.total_seconds())
+        self._attaching[battle_id] = future
+        future.add_done_callback(lambda done: self._recorded(battle_id, done))
+        return future
+
+    def _recorded(self, battle_id: int, future: asyncio.Future[None]) -> None:
+        if self._attaching.get(battle_id) is future:
+            del self._attaching[battle_id]
+        if not future.cancelled() and future.exception() is not None:
+            log.error("battle %s: its message was not recorded", battle_id, exc_info=future.exception())
+
+    async def message_recorded(self, battle_id: int) -> None:
+        """The battle's message record, if still riding, committed (hurried: a player waits)."""
+        future = self._attaching.get(battle_id)
+        if future is not None and not future.done():
+            self.db.hurry()
+            with suppress(Exception):  # logged by `_recorded`; the read then finds no message
+                await asyncio.shield(future)
+
+    def _attach_unit(
+        self, player_id: int, battle_id: int, channel: int, message_id: int, shown: Shown, guild: int | None
+    ) -> Unit[None]:
         now = self.clock.now()
 
         def unit(conn: Connection) -> None:
@@ -536,7 +577,7 @@ class RankedService:
                 row = battles.owned(conn, player_id, battle_id, guild)
                 battle_edits.attach(conn, now, row, target, message_id, shown, self.catalog, self.pace, item)
 
-        await self.db.write(unit)
+        return unit
 
     async def log(self, player_id: int, battle_id: int, guild: int | None = None) -> str:
         """The full log: seed, decks, decisions, rounds, outcome. While the battle is live it holds the

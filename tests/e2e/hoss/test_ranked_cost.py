@@ -8,12 +8,15 @@ the last save drew its board from."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from engine.hoss import HossCatalog, HossState, HossView
 from engine.hoss.engine import HossEngine
 from sandbox.harness import BotHarness
 from services.hoss.battle import battles
+from services.hoss.battle import ranked as ranked_service
 from services.hoss.battle.view import Board
 from services.hoss.render import battle as render_battle
 from tests.e2e.hoss.helpers import decide_once, hoss, start_rank_1, with_deck
@@ -104,6 +107,9 @@ async def test_opening_the_decision_controls_writes_nothing(
     await with_deck(harness, alice)
     await start_rank_1(harness, alice)
     await harness.settle()
+    battle = await hoss(harness).ranked.current(alice.id)
+    assert battle is not None
+    await hoss(harness).ranked.message_recorded(battle)  # its record, riding, committed: not a click's
     assert harness.bot is not None
     db = harness.bot.services.db
     batches = db.batches
@@ -123,3 +129,39 @@ async def test_opening_the_decision_controls_writes_nothing(
     assert controls.message.ephemeral
     assert "Votre main\u00a0:" in shown(controls.message)
     assert controls.message.select_options or "Passer" in controls.message.button_labels
+
+
+async def test_a_starts_message_is_recorded_with_the_next_commit_and_found_by_a_read(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start costs one commit: the message's record (`attach_soon`) rides with the next one, which
+    finds it (the decision's rounds edit the message); `/hoss combat`, a read, waits for it and shows the
+    battle privately rather than posting it again."""
+    monkeypatch.setattr(ranked_service, "ATTACH_WITHIN", timedelta(minutes=1))  # no commit of its own here
+    alice = harness.user("alice")
+    await with_deck(harness, alice)
+    assert harness.bot is not None
+    db = harness.bot.services.db
+    warm_up = await start_rank_1(harness, alice)  # the server's language remembered, first uses
+    await harness.emu.click(alice, "Passer à la fin", message=warm_up)
+    await harness.emu.run_command(alice, "hoss rang")
+    await harness.settle()
+    batches = db.batches
+    started = await harness.emu.click(alice, "Combattre — Rang 1")
+    public = started.message
+    assert public is not None
+    await harness.settle()
+    assert db.batches - batches == 1  # the start's unit; the record was a commit of its own before
+
+    again = await harness.emu.run_command(alice, "hoss combat")
+    assert again.message is not None
+    assert again.message.ephemeral  # the battle has its message: not posted a second time
+    assert db.batches - batches == 2  # the record, hurried by the read
+    posted = [m.id for m in harness.emu.messages if not m.ephemeral and "Combat classé" in shown(m)]
+    assert posted == [warm_up.id, public.id]
+
+    first = shown(public)
+    await decide_once(harness, alice)  # its rounds are edits of the recorded message
+    edited = next(m for m in harness.emu.messages if m.id == public.id)
+    assert shown(edited) != first
+    assert "Manche" in shown(edited)
