@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
 from core.clock import from_db, to_db
 from core.errors import NotAllowed, NotFound
@@ -30,11 +30,13 @@ from services.infra import scheduler as jobs
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import enqueue
 from services.shared.kept_states import KeptStates
+from services.shared.match_moves import Author as Author
+from services.shared.match_moves import Move as Move
+from services.shared.match_moves import Played as Played
 from store.connection import Connection
 from store.db import announce
 
 S = TypeVar("S")
-Author = Literal["player", "ai", "timeout", "skip"]  # skip: the AI for a player who asked
 SEATS = 2
 # `number IS NOT NULL` is the partial index `matches_number`'s condition: the last number read from it
 NEXT_NUMBER = "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ? AND number IS NOT NULL"
@@ -138,25 +140,6 @@ class Match(Generic[S]):
         if self.status != "live" or self.state is None:
             return []
         return list(self.rules.engine.current_players(self.state))
-
-
-@dataclass(frozen=True)
-class Move:
-    seq: int
-    seat: int
-    action: Any  # the engine's action JSON
-    author: str
-    data: Mapping[str, Any] = field(default_factory=dict)  # the game's own fields of the move
-
-
-@dataclass(frozen=True)
-class Played:
-    """A move a game applied itself, to be logged (`Matches.record`)."""
-
-    seat: int
-    action: Any  # the engine's action JSON
-    author: Author
-    data: Mapping[str, Any] = field(default_factory=dict)
 
 
 M = TypeVar("M", bound=Match[Any])
