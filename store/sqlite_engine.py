@@ -29,6 +29,13 @@ PRAGMAS = (
     f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
 )
 
+# The writer's own. A unit batched with others runs in a SAVEPOINT, whose sub-journal keeps the former
+# content of every page the unit changes until the batch ends; past 64 KiB SQLite's default spills it to a
+# file it creates, writes and deletes in the temp folder (a Chocobataille turn or a ranked battle's start
+# batched with the deliverer's record: once a command). In memory it is as large as the pages one batch
+# changes, and freed at its COMMIT. The read connections keep the default: a large read's sort may spill.
+WRITER_PRAGMAS = ("PRAGMA temp_store=MEMORY",)
+
 
 @dataclass(frozen=True)
 class SqliteDialect:
@@ -110,7 +117,7 @@ async def in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any
 
 def _settings(*, query_only: bool) -> tuple[str, ...]:
     """Every connection's PRAGMAs; a read connection's also refuse writes."""
-    return (*PRAGMAS, "PRAGMA query_only=ON") if query_only else PRAGMAS
+    return (*PRAGMAS, "PRAGMA query_only=ON") if query_only else (*PRAGMAS, *WRITER_PRAGMAS)
 
 
 async def connect(path: Path, *, query_only: bool = False) -> aiosqlite.Connection:

@@ -4,6 +4,7 @@ unit sink or leak into its neighbours."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import threading
 import time
@@ -115,6 +116,41 @@ async def test_a_unit_alone_in_its_transaction_takes_no_savepoint(db: Database) 
     ]
     assert heard == []
     assert await _values(db) == {"a"}
+
+
+def _temporary_files() -> list[str]:
+    """The files SQLite created and deleted at once in the temp folder that this process still holds open."""
+    links = (os.readlink(fd) for fd in Path("/proc/self/fd").iterdir() if fd.is_symlink())
+    return [link for link in links if "etilqs_" in link]
+
+
+@pytest.mark.sqlite_only("SQLite's sub-journal, a file of the writer's own process")
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the open files are read from Linux's /proc")
+async def test_a_batched_units_savepoint_keeps_its_journal_in_memory(db: Database) -> None:
+    """A unit batched with others runs in a SAVEPOINT, whose sub-journal keeps the former content of every
+    page the unit changes; SQLite's default spills it past 64 KiB to a file created, written and deleted in
+    the temp folder (a Chocobataille turn batched with the deliverer's record did, once a turn)."""
+    await db.write(lambda conn: conn.execute("CREATE TABLE pages (id INTEGER PRIMARY KEY, v TEXT)"))
+    await db.write(
+        lambda conn: conn.executemany(
+            "INSERT INTO pages VALUES (?, ?)", [(i, "x" * 1000) for i in range(200)]
+        )
+    )
+    spilled: list[str] = []
+
+    def rewrite(conn: Connection) -> None:
+        conn.execute("UPDATE pages SET v = ?", ("y" * 1000,))  # about 50 pages, 200 KiB of former content
+        spilled.extend(_temporary_files())
+
+    await _scratch(db)
+    before = db.batches
+    await asyncio.gather(db.write(_insert("a")), db.write(rewrite))
+    assert db.batches - before == 1, "the two units should have shared one transaction"
+    assert spilled == []
+    assert (
+        await db.read(lambda conn: conn.execute("SELECT count(*) FROM pages WHERE v LIKE 'y%'").fetchone()[0])
+        == 200
+    )
 
 
 async def test_a_unit_that_breaks_a_constraint_does_not_poison_the_batch(db: Database) -> None:
