@@ -196,21 +196,6 @@ def owned(conn: Connection, player_id: int, battle_id: int, guild: int | None = 
     return row
 
 
-def replayable(conn: Connection, viewer: int, battle_id: int, guild: int | None) -> BattleRow:
-    """A battle `viewer` may replay: a finished one, to its player (anywhere: the reply is private) or,
-    when it was played in a server (public there), to anyone running the command in that server. Anything
-    else reads as an unknown id, except the player's own live battle: its seed must not leave the bot
-    before the end, so it is refused as not finished yet (docs/hoss/ranked.md, "Who may replay")."""
-    row = load(conn, battle_id)
-    if row is not None and row.player_id == viewer:
-        if row.live:
-            raise NotAllowed("hoss.error.ranked.replay_live", battle=battle_id)
-        return row
-    if row is None or row.live or row.guild_id is None or row.guild_id != guild:
-        raise NotFound("hoss.error.ranked.not_found")
-    return row
-
-
 def live_battle_id(conn: Connection, player_id: int) -> int | None:
     """The player's live battle. One at most: the start unit checks it (the block has no per-game unique
     index; the single writer runs that check and the creation in one transaction)."""

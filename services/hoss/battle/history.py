@@ -25,7 +25,7 @@ class PastBattle:
 
 def past_battles(conn: Connection, player_id: int, limit: int = RECENT) -> list[PastBattle]:
     """The battles `player_id` played and finished (ranked or Arena attacks), the latest first. Each is
-    the player's own, so they may replay it wherever they ask (`battles.replayable`)."""
+    the player's own, so they may replay it wherever they ask (`replay.replayable`)."""
     rows = conn.execute(
         "SELECT m.number, m.data, m.result, m.ended_at, a.id FROM matches m"
         " JOIN match_seats s ON s.match_id = m.id AND s.seat = ? AND s.player_id = ?"

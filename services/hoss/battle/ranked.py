@@ -592,9 +592,9 @@ class RankedService:
 
     async def replay(self, viewer: int, battle_id: int, guild: int | None = None) -> str:
         """A finished battle played again from its seed and stored decisions (the same text as `log`), for
-        its player or for the members of the server where it was played (`battles.replayable`)."""
+        its player or for the members of the server where it was played (`replay.replayable`)."""
 
         def unit(conn: Connection) -> str:
-            return battle_replay.replay_log(conn, battles.replayable(conn, viewer, battle_id, guild))
+            return battle_replay.replay_log(conn, battle_replay.replayable(conn, viewer, battle_id, guild))
 
         return await self.db.read(unit, large=True)  # the battle played again

@@ -10,8 +10,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from core.errors import NotAllowed, NotFound
 from engine.hoss import ENGINE, Battle, HossState, Record, to_state
-from services.hoss.battle.battles import BattleRow, Decision, decisions, rounds
+from services.hoss.battle.battles import BattleRow, Decision, decisions, load, rounds
 from store.connection import Connection
 
 LOG_FORMAT = "hoss-ranked-log/1"
@@ -69,3 +70,18 @@ def replay_log(conn: Connection, row: BattleRow) -> str:
     if not battle.over and not battle.waiting():
         battle.resume()
     return log_text(row, moves, battle.records, outcome_of(to_state(battle)))
+
+
+def replayable(conn: Connection, viewer: int, battle_id: int, guild: int | None) -> BattleRow:
+    """A battle `viewer` may replay: a finished one, to its player (anywhere: the reply is private) or,
+    when it was played in a server (public there), to anyone running the command in that server. Anything
+    else reads as an unknown id, except the player's own live battle: its seed must not leave the bot
+    before the end, so it is refused as not finished yet (docs/hoss/ranked.md, "Who may replay")."""
+    row = load(conn, battle_id)
+    if row is not None and row.player_id == viewer:
+        if row.live:
+            raise NotAllowed("hoss.error.ranked.replay_live", battle=battle_id)
+        return row
+    if row is None or row.live or row.guild_id is None or row.guild_id != guild:
+        raise NotFound("hoss.error.ranked.not_found")
+    return row
