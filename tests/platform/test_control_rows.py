@@ -29,7 +29,8 @@ def _select(custom_id: str, placeholder: str, options: list[tuple[str, str]], ch
     return select
 
 
-def _button(custom_id: str, label: str, style: str, disabled: bool) -> Any:
+def discord_button(custom_id: str, label: str, style: str, disabled: bool) -> Any:
+    """The button discord.py would write, the reference the rows are compared with (here and in the games')."""
     button: discord.ui.Button[Any] = discord.ui.Button(custom_id=custom_id)
     button.label = label[:80]
     button.style = STYLES[style]
@@ -69,7 +70,7 @@ def test_the_rows_are_discord_pys_to_the_byte(name: str) -> None:
     for custom_id, placeholder, options, chosen in selects:
         view.add_item(_select(custom_id, placeholder, options, chosen))
     for custom_id, label, style, disabled in buttons:
-        view.add_item(_button(custom_id, label, style, disabled))
+        view.add_item(discord_button(custom_id, label, style, disabled))
     written = [rows.select_row(*select) for select in selects]
     written.append(rows.buttons_row([rows.button(*b) for b in buttons]))
     assert json.dumps(written) == json.dumps(view.to_components())

@@ -15,8 +15,17 @@ from store.db import Database
 
 def trace_writes(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """From now on, every statement of every unit `db.write` runs is appended to the returned list."""
+    return _trace(db, "write", monkeypatch)
+
+
+def trace_reads(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, every statement of every read unit `db.read` runs is appended to the returned list."""
+    return _trace(db, "read", monkeypatch)
+
+
+def _trace(db: Database, method: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     statements: list[str] = []
-    write = db.write
+    run = getattr(db, method)
 
     async def traced(unit: Callable[[Connection], Any], **kwargs: Any) -> Any:
         def tracing(conn: Connection) -> Any:
@@ -27,7 +36,7 @@ def trace_writes(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[str]:
             finally:
                 raw.set_trace_callback(None)
 
-        return await write(tracing, **kwargs)
+        return await run(tracing, **kwargs)
 
-    monkeypatch.setattr(db, "write", traced)
+    monkeypatch.setattr(db, method, traced)
     return statements

@@ -9,10 +9,25 @@ from typing import Any
 
 import pytest
 
+from emulator.world import User
 from sandbox.harness import BotHarness
 from tests.e2e.choco.helpers import choco, game_on_turn_1, greedy_turn, notation, players
 from tests.e2e.messages import shown
 from tests.services.choco.helpers import counted_loads
+
+
+async def play_the_turn(harness: BotHarness, game: Any, user: User) -> None:
+    """`user` plays a greedy turn in the game's thread, and every follow-up settles; the turn is played."""
+    assert game.thread_id is not None
+    result = await harness.emu.run_command(
+        user,
+        "choco jouer",
+        {"actions": notation(game, greedy_turn(game.state, game.state.active))},
+        channel=harness.emu.world.channels[game.thread_id],
+    )
+    await harness.settle()
+    assert result.message is not None
+    assert "Tour joué" in shown(result.message)
 
 
 async def test_a_turn_and_the_record_of_its_two_posts_are_two_commits(harness: BotHarness) -> None:
@@ -21,19 +36,10 @@ async def test_a_turn_and_the_record_of_its_two_posts_are_two_commits(harness: B
     assert harness.bot is not None
     assert game.thread_id is not None
     db = harness.bot.services.db
-    thread = harness.emu.world.channels[game.thread_id]
     user = {alice.id: alice, bob.id: bob}[game.player(game.state.active)]
     before = await db.read(lambda conn: conn.execute("SELECT MAX(id) FROM outbox").fetchone()[0])
     batches = db.batches
-    result = await harness.emu.run_command(
-        user,
-        "choco jouer",
-        {"actions": notation(game, greedy_turn(game.state, game.state.active))},
-        channel=thread,
-    )
-    await harness.settle()
-    assert result.message is not None
-    assert "Tour joué" in shown(result.message)
+    await play_the_turn(harness, game, user)
     posts = await db.read(
         lambda conn: conn.execute(
             "SELECT target_kind, state FROM outbox WHERE id > ? ORDER BY id", (before,)
@@ -57,15 +63,7 @@ async def test_a_turn_typed_in_its_thread_loads_the_game_once(
     assert game.thread_id is not None
     parsed = counted_loads(monkeypatch)
     user = {alice.id: alice, bob.id: bob}[game.player(game.state.active)]
-    result = await harness.emu.run_command(
-        user,
-        "choco jouer",
-        {"actions": notation(game, greedy_turn(game.state, game.state.active))},
-        channel=harness.emu.world.channels[game.thread_id],
-    )
-    await harness.settle()
-    assert result.message is not None
-    assert "Tour joué" in shown(result.message)
+    await play_the_turn(harness, game, user)
     assert len(parsed) == 1
     monkeypatch.undo()
     assert (await choco(harness).games.get(game.id)).state.turn == 2
@@ -92,15 +90,7 @@ async def test_a_turn_draws_no_picture_of_the_next_hand(
     monkeypatch.setattr(images, "strip_now", counted)
     user, other = (alice, bob) if game.player(game.state.active) == alice.id else (bob, alice)
     dms = len(harness.emu.dm_messages(other))
-    result = await harness.emu.run_command(
-        user,
-        "choco jouer",
-        {"actions": notation(game, greedy_turn(game.state, game.state.active))},
-        channel=harness.emu.world.channels[game.thread_id],
-    )
-    await harness.settle()
-    assert result.message is not None
-    assert "Tour joué" in shown(result.message)
+    await play_the_turn(harness, game, user)
     (dm,) = harness.emu.dm_messages(other)[dms:]
     assert "Votre main dans la partie" in shown(dm)
     assert dm.uploads == []

@@ -17,11 +17,11 @@ import pytest
 from cogs.dinocard import preparation as cog
 from core.clock import ManualClock
 from core.i18n import t
-from discord_app.render import STYLES
 from engine.dinocard import CARD_TYPES, ELEMENTS, DinocardCard, DinocardCatalog
 from services.dinocard import DinocardServices
 from services.dinocard.keys import ELEMENT_KEYS, TYPE_KEYS
 from services.dinocard.preparation import Preparation
+from tests.platform.test_control_rows import discord_button
 from tests.services.dinocard.conftest import ALICE, BOB, element_pack, fire_pack
 
 
@@ -33,14 +33,6 @@ def _select(custom_id: str, options: list[tuple[str, str, bool]], placeholder: s
     )
     select.placeholder = placeholder[:150]
     return select
-
-
-def _button(custom_id: str, label: str, style: str, disabled: bool) -> Any:
-    button: discord.ui.Button[Any] = discord.ui.Button(custom_id=custom_id)
-    button.label = label[:80]
-    button.style = STYLES[style]
-    button.disabled = disabled
-    return button
 
 
 def items_view(prep: Preparation, cards: Mapping[str, DinocardCard], locale: str) -> discord.ui.View:
@@ -67,10 +59,16 @@ def items_view(prep: Preparation, cards: Mapping[str, DinocardCard], locale: str
     view.add_item(_select(f"dino:bty:{state}", kinds, t("dinocard.prepare.filter_type", locale)))
     prefix = "dino:bpg:" + state.rsplit(":", 1)[0]
     at, pages = prep.choices.page, prep.choices.pages
-    view.add_item(_button(f"{prefix}:{at - 1}", t("dinocard.button.previous", locale), "secondary", at <= 1))
-    view.add_item(_button(f"{prefix}:{at + 1}", t("dinocard.button.next", locale), "secondary", at >= pages))
+    view.add_item(
+        discord_button(f"{prefix}:{at - 1}", t("dinocard.button.previous", locale), "secondary", at <= 1)
+    )
+    view.add_item(
+        discord_button(f"{prefix}:{at + 1}", t("dinocard.button.next", locale), "secondary", at >= pages)
+    )
     launch = f"dino:go:{ALICE}:7:{prep.pack.id}:{prep.opponent_id}:{cog.bonus_code(prep.bonus, cards)}"
-    view.add_item(_button(launch, t("dinocard.prepare.launch", locale), "success", not prep.daily_left))
+    view.add_item(
+        discord_button(launch, t("dinocard.prepare.launch", locale), "success", not prep.daily_left)
+    )
     return view
 
 

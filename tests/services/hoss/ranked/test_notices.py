@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
 
 import pytest
 
@@ -18,6 +16,7 @@ from store.connection import Connection
 from store.db import Database
 from tests.services.conftest import open_database
 from tests.services.hoss.ranked import gold, player_with_deck, rows, service, set_wins
+from tests.support.statements import trace_reads
 
 
 async def test_the_hundredth_win_leaves_a_notice_whose_gold_comes_on_ok(
@@ -115,26 +114,6 @@ async def test_no_notice_is_remembered_until_a_battle_leaves_one(
         assert [n.id for n in await ranked.pending_notices(1)] == [result.milestone]
     finally:
         await db.close()
-
-
-def trace_reads(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """From now on, every statement of every read unit `db.read` runs (SQLite's trace callback)."""
-    statements: list[str] = []
-    read = db.read
-
-    async def traced(unit: Callable[[Connection], Any], **kwargs: Any) -> Any:
-        def tracing(conn: Connection) -> Any:
-            raw = cast(sqlite3.Connection, conn)
-            raw.set_trace_callback(statements.append)
-            try:
-                return unit(conn)
-            finally:
-                raw.set_trace_callback(None)
-
-        return await read(tracing, **kwargs)
-
-    monkeypatch.setattr(db, "read", traced)
-    return statements
 
 
 @pytest.mark.sqlite_only("the read's statements seen by SQLite's trace callback")
