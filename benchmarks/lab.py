@@ -143,9 +143,8 @@ def seeds_for(job: LabJob, battles: int) -> list[list[int]]:
 def workers_cpu(pool: LabPool) -> dict[int, float]:
     """CPU seconds each of the pool's worker processes has used, by pid (Linux's /proc; none elsewhere):
     the scheduler's nanoseconds (`schedstat`, a worker runs one thread), else the 10 ms ticks of `stat`."""
-    processes = getattr(getattr(pool, "_executor", None), "_processes", None) or {}
     used = {}
-    for pid in list(processes):
+    for pid in pool.pids:
         with contextlib.suppress(OSError, ValueError):
             used[pid] = int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
             continue

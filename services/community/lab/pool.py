@@ -1,10 +1,11 @@
-"""The lab's worker processes: a `ProcessPoolExecutor` sized to the cores, started at the first lab.
+"""The lab's batches, cut in chunks and played on worker processes as many as the cores (`Workers`, in
+processes.py: a socket each, read by the event loop), started at the first lab.
 
 Decisions (docs/lab.md): processes, not threads, because the battles are pure Python (a thread would hold
 the GIL away from the event loop); started lazily, because most processes of the bot never run a lab and
 each worker costs the memory of an interpreter; the "spawn" start method, because forking a process that
 runs an event loop and database threads copies their locks in whatever state they were; shut down with the
-bot, cancelling what had not started (`cancel_futures`) and waiting for the workers to end (`aclose`);
+bot, cancelling the chunks waiting and waiting for the workers to end (`aclose`);
 ended with the bot's process however it ends (`start_worker`); each worker lowers its own priority (a
 niceness of `NICENESS`; SCHED_IDLE as well when asked, `idle`), so that the bot's event loop keeps answering other
 commands while a lab plays. SCHED_IDLE is not the default: on a machine whose cores were all held by
@@ -43,10 +44,11 @@ import os
 import pickle
 import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
+from services.community.lab.processes import Workers, ended
 from services.community.lab.spec import LabJob, Play
 from services.community.lab.stats import Outcome
 
@@ -248,10 +250,14 @@ class Pickles:
         return found[1], found[2]
 
 
+Chunk = Callable[..., Awaitable[tuple[Played, float] | None]]  # a chunk's call, sent to a worker
+
+
 class LabPool:
-    """The executor the lab's batches run in. `executor` replaces the process pool (tests use an
-    in-process one); `size` is how many workers the chunks are cut for; `idle`: the workers under
-    SCHED_IDLE as well as their niceness, once started (the benchmark compares the two)."""
+    """The lab's worker processes (`Workers`, started at the first batch) and how its batches are cut and
+    played on them. `executor` replaces the processes (tests use an in-process one); `size` is how many
+    workers the chunks are cut for; `idle`: the workers under SCHED_IDLE as well as their niceness, once
+    started (the benchmark compares the two)."""
 
     def __init__(
         self, size: int | None = None, executor: Executor | None = None, *, idle: bool = False
@@ -259,51 +265,53 @@ class LabPool:
         self.size = size or workers()
         self.idle = idle
         self.niceness = background()
-        self._lowered: set[int] = set()
         self._pickles = Pickles()
         self._costs: dict[Play, float] = {}  # a game's battle, in CPU seconds, as its last batch measured
         self._executor = executor
-        self._own = executor is None
+        self._workers: Workers | None = None
         self._closed = False
 
     @property
     def started(self) -> bool:
-        return self._executor is not None
+        return self._executor is not None or self._workers is not None
 
-    def _pool(self) -> Executor:
+    @property
+    def pids(self) -> list[int]:
+        """The worker processes running (none before the first batch, or with an executor given)."""
+        return self._workers.pids if self._workers is not None else []
+
+    async def _chunks(self) -> Chunk:
+        """How a chunk is sent: to the workers, started if they are not (or one ended), or to the executor
+        given. Each new worker's niceness is set from here as soon as its process exists: a spawned
+        worker imports the bot's modules (a second or more of CPU) before its own `start_worker` runs,
+        and at the bot's own priority it would take that from the event loop on both cores; the worker
+        adds SCHED_IDLE (`idle`) itself once started, as the p99 was measured."""
         if self._closed:
             raise RuntimeError("the lab's pool is shut down")
-        if self._executor is None:
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.size,
-                mp_context=context,
-                initializer=start_worker,
-                initargs=(self.niceness, self.idle),
+        if self._executor is not None:
+            executor = self._executor
+            return lambda *args: asyncio.wrap_future(executor.submit(play_chunk, *args))
+        if self._workers is None:
+            niceness = self.niceness
+            self._workers = Workers(
+                self.size,
+                start_worker,
+                (niceness, self.idle),
+                lambda pid: lower_priority(niceness, False, pid),
             )
-        return self._executor
-
-    def _lower_new_workers(self) -> None:
-        """Lower the priority of the workers `submit` has just started, from here and at once: a spawned
-        worker imports the bot's modules (the parent's main module and its imports: a second or more of
-        CPU) before its initializer runs, and at the bot's own priority it would take that from the
-        event loop on both cores. The niceness only: the worker's initializer adds SCHED_IDLE (`idle`)
-        once the start is done, as the p99 was measured. The pool keeps its processes in `_processes`
-        (CPython 3.8 to 3.13)."""
-        processes = getattr(self._executor, "_processes", None) or {}
-        for pid in list(processes):
-            if pid in self._lowered:
-                continue
-            self._lowered.add(pid)
-            lower_priority(self.niceness, False, pid)
+        workers = self._workers
+        await workers.start()
+        if self._closed:
+            raise asyncio.CancelledError
+        return lambda *args: workers.submit(play_chunk, *args)
 
     async def play(self, job: LabJob, seeds: Sequence[Sequence[int]]) -> list[list[Outcome]]:
         """Each opponent's battles (`seeds[i]` for `job.opponents[i]`), in the order of the seeds. `AHEAD`
-        chunks per worker are submitted at a time, the next cut as each comes back (`Schedule`, with the
-        cost of a battle the workers measured, or the last batch of the game did). The catalog and the job
+        chunks per worker are sent at a time, the next cut as each comes back (`Schedule`, with the cost
+        of a battle the workers measured, or the last batch of the game did). The catalog and the job
         travel with the first chunks, one per worker; a chunk a worker could not play (it got neither) is
         sent again with them."""
-        pool = self._pool()
+        send = await self._chunks()
         schedule = Schedule([len(own) for own in seeds], self.size, self._costs.get(job.play))
         catalog = self._pickles(job.catalog)
         blob = pickle.dumps(
@@ -317,13 +325,13 @@ class LabPool:
         running: set[asyncio.Task[tuple[int, int, Played, float]]] = set()
 
         async def played_chunk(
-            number: int, parts: list[tuple[int, list[int]]], first: Future[tuple[Played, float] | None]
+            number: int, parts: list[tuple[int, list[int]]], first: Awaitable[tuple[Played, float] | None]
         ) -> tuple[int, int, Played, float]:
-            result = await asyncio.wrap_future(first)
+            result = await first
             if result is None:  # this worker had not been sent the catalog or the job: again, with them
                 if self._closed:
                     raise asyncio.CancelledError
-                result = await asyncio.wrap_future(pool.submit(play_chunk, *sent, parts))
+                result = await send(*sent, parts)
             assert result is not None
             return number, sum(len(own) for _, own in parts), *result
 
@@ -331,14 +339,13 @@ class LabPool:
             chunk = schedule.next()
             parts = [(i, list(seeds[i][start:end])) for i, start, end in chunk]
             what = sent if len(chunks) < self.size else named
-            first = pool.submit(play_chunk, what[0], what[1], parts)
+            first = send(what[0], what[1], parts)
             running.add(asyncio.ensure_future(played_chunk(len(chunks), parts, first)))
             chunks.append(chunk)
 
         try:
             while schedule.left > 0 and len(running) < AHEAD * self.size:
                 submit()
-            self._lower_new_workers()
             while running:
                 done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 for task in done:
@@ -364,32 +371,20 @@ class LabPool:
         return played
 
     def close(self) -> None:
-        """Stop the workers without waiting; batches not started are cancelled (their awaiting labs get
-        CancelledError). For a caller with no event loop left; `aclose` is the bot's shutdown."""
-        executor = self._stop()
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        """Refuse new batches and close the workers' sockets without waiting: the chunks waiting are
+        cancelled (their labs get CancelledError), and each worker ends once it has played the chunks it
+        had read. For a caller with no event loop left; `aclose` is the bot's shutdown."""
+        self._stop()
 
     async def aclose(self, wait: float = CLOSE_WAIT) -> None:
-        """`close`, then wait off the event loop until the workers have ended: the chunks playing end
-        (a chunk is a fraction of a second of a core), or after `wait` seconds their workers are
-        terminated. A shutdown left running when the interpreter exits races with concurrent.futures'
-        exit hook, which then writes to a pipe already closed (`OSError: Bad file descriptor`) or hangs
-        (python/cpython#83386)."""
-        executor = self._stop()
-        if executor is None:
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        ending = asyncio.ensure_future(asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True))
-        done, _ = await asyncio.wait({ending}, timeout=wait)
-        if not done:
-            for process in processes:
-                with contextlib.suppress(OSError, ValueError):
-                    process.terminate()
-            await ending
+        """`close`, then wait off the event loop until the workers have ended: the chunks they had read end
+        (a chunk is a fraction of a second of a core, at most `AHEAD` of them a worker), or after `wait`
+        seconds the workers are terminated. The bot's interpreter must not exit with workers of its own
+        still running."""
+        await ended(self._stop(), wait)
 
-    def _stop(self) -> Executor | None:
-        """Refuse new batches; the executor to shut down (None: none started, or not this pool's own)."""
+    def _stop(self) -> list[multiprocessing.process.BaseProcess]:
+        """Refuse new batches; the worker processes to wait for (none started, or an executor given)."""
         self._closed = True
-        executor, self._executor = self._executor, None
-        return executor if self._own else None
+        workers, self._workers = self._workers, None
+        return workers.close() if workers is not None else []

@@ -41,6 +41,15 @@ def job(ranks: tuple[int, ...]) -> LabJob:
     )
 
 
+async def spawned(pool: LabPool, count: int = 2, within: float = 30.0) -> list[int]:
+    """The pool's worker processes once `count` exist (each may still be importing the bot's modules)."""
+    for _ in range(int(within / 0.002)):
+        if len(pool.pids) >= count:
+            break
+        await asyncio.sleep(0.002)
+    return pool.pids
+
+
 async def test_the_process_pool_plays_what_the_engine_plays_in_process() -> None:
     pool = LabPool(size=2)
     assert not pool.started  # nothing is spawned before the first lab
@@ -62,10 +71,9 @@ async def test_the_workers_run_below_the_bot_from_their_first_instant() -> None:
     they play under it as well once started."""
     pool = LabPool(size=2, idle=True)
     batch = asyncio.create_task(pool.play(job((1,)), [[1, 2, 3, 4]]))
-    await asyncio.sleep(0)  # the task runs up to its first wait: the chunks are submitted, workers spawned
     try:
-        pids = list(getattr(pool._executor, "_processes", {}))
-        assert pids
+        pids = await spawned(pool)  # each worker's process exists, still importing
+        assert len(pids) == 2
         wanted = min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
         assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [wanted] * len(pids)
         await batch
@@ -82,8 +90,9 @@ async def test_the_workers_run_below_the_bot_from_their_first_instant() -> None:
 async def test_a_shutdown_in_the_middle_cancels_the_batch() -> None:
     pool = LabPool(size=2)
     batch = asyncio.create_task(pool.play(job(tuple(range(1, 10))), [list(range(200))] * 9))
-    await asyncio.sleep(0)  # the task runs up to its first wait: every chunk is submitted by then
-    assert pool.started
+    assert len(await spawned(pool)) == 2
+    await asyncio.sleep(0.05)  # the first chunks are sent: the batch is under way
+    assert not batch.done()
     pool.close()
     with pytest.raises(asyncio.CancelledError):
         await batch

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from services.community.lab.pool import LabPool
-from tests.services.community.lab.test_pool import job
+from tests.services.community.lab.test_pool import job, spawned
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -40,9 +40,8 @@ def ended(pids: list[int], within: float) -> bool:
 async def test_the_bots_shutdown_waits_until_the_workers_have_ended() -> None:
     pool = LabPool(size=2)
     batch = asyncio.create_task(pool.play(job(tuple(range(1, 10))), [list(range(200))] * 9))
-    await asyncio.sleep(0)  # the chunks are submitted, the workers spawned
-    pids = list(getattr(pool._executor, "_processes", {}))
-    assert pids
+    pids = await spawned(pool)  # the workers spawned, the first chunks sent
+    assert len(pids) == 2
     await pool.aclose()
     assert not [pid for pid in pids if alive(pid)]
     with pytest.raises(asyncio.CancelledError):
@@ -59,7 +58,7 @@ from tests.services.community.lab.test_pool import job
 async def main() -> None:
     pool = LabPool(size=2)
     await pool.play(job((1, 2)), [list(range(8)), list(range(8))])
-    pids = list(pool._executor._processes)
+    pids = pool.pids
     deadline = time.monotonic() + 20  # until each worker's initializer has run (its second thread)
     while time.monotonic() < deadline and any(len(os.listdir(f"/proc/{p}/task")) < 2 for p in pids):
         await asyncio.sleep(0.05)
