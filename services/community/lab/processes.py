@@ -115,7 +115,10 @@ class Worker:
         future = self.waiting.popleft()
         if future.done():  # its batch was cancelled
             return
-        ok, value = pickle.loads(blob)
+        try:
+            ok, value = pickle.loads(blob)
+        except Exception as exc:  # an answer this process cannot read: that chunk fails, not the socket
+            ok, value = False, RuntimeError(f"a lab worker's answer could not be read: {exc!r}")
         if ok:
             future.set_result(value)
         else:

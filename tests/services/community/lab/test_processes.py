@@ -93,3 +93,31 @@ def test_a_frame_is_what_a_multiprocessing_connection_reads() -> None:
     finally:
         ours.close()
         theirs.close()
+
+
+class Unreadable:
+    """Pickles in a worker, and cannot be unpickled in the bot's process."""
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return (refuse, ())
+
+
+def refuse() -> None:
+    raise TypeError("not here")
+
+
+def unreadable(catalog: HossCatalog, deck: PlayerSetup, rank: int, seeds: Sequence[int]) -> list[Outcome]:
+    return [Outcome(True, False, 1, (Unreadable(),))]  # type: ignore[arg-type]
+
+
+async def test_an_answer_that_cannot_be_read_fails_its_batch_not_the_worker() -> None:
+    pool = LabPool(size=2)
+    try:
+        with pytest.raises(RuntimeError, match="could not be read"):
+            await asyncio.wait_for(pool.play(replace(job((4,)), play=unreadable), [[1, 2, 3]]), 60)
+        pids = pool.pids
+        played = await pool.play(job((4,)), [[1, 2, 3]])
+        assert len(played[0]) == 3
+        assert pool.pids == pids  # the same workers: their sockets still read
+    finally:
+        await pool.aclose()
