@@ -32,7 +32,7 @@ _kept: dict[tuple[str, str], Text] = {}
 def localized(text: LocalizedText) -> Text:
     """A catalog text (both languages) as one Text that each reader sees in their own language.
 
-    The same Text for the same two texts: a turn's posts hold about forty of them (each card's name, a
+    The same Text for the same two texts: a turn's posts hold about 35 of them (each card's name, a
     hand's effects), made again at every turn from the same catalog. A Text is never changed once made,
     so a post shares it safely; the writer's thread and the loop share the set (plain dict operations)."""
     key = (text.fr, text.en)

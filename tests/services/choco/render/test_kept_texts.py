@@ -1,6 +1,6 @@
 """A turn's posts name the same cards and quote the same effects at every turn: each catalog text (a card's
 name, an effect's name and text, in both languages) is made into a Text once and shared by every post
-(services/choco/text.py `localized`), where each turn's two posts made about forty of them again
+(services/choco/text.py `localized`), where each turn's two posts made about 35 of them again
 (issue 39, docs/performance.md)."""
 
 from __future__ import annotations
