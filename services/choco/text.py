@@ -24,9 +24,24 @@ LINE_KEYS: dict[str, str] = {"front": "choco.event.line.front", "reserve": "choc
 HAND, FRONT, RESERVE, ENEMY_FRONT, ENEMY_RESERVE = "M", "F", "R", "AF", "AR"
 
 
+KEPT_TEXTS = 4096  # about every name and effect of the catalog in both languages; dropped whole beyond it
+
+_kept: dict[tuple[str, str], Text] = {}
+
+
 def localized(text: LocalizedText) -> Text:
-    """A catalog text (both languages) as one Text that each reader sees in their own language."""
-    return Text.per_locale({"fr": text.fr, "en": text.en})
+    """A catalog text (both languages) as one Text that each reader sees in their own language.
+
+    The same Text for the same two texts: a turn's posts hold about 35 of them (each card's name, a
+    hand's effects), made again at every turn from the same catalog. A Text is never changed once made,
+    so a post shares it safely; the writer's thread and the loop share the set (plain dict operations)."""
+    key = (text.fr, text.en)
+    found = _kept.get(key)
+    if found is None:
+        if len(_kept) >= KEPT_TEXTS:
+            _kept.clear()
+        found = _kept[key] = Text.per_locale({"fr": text.fr, "en": text.en})
+    return found
 
 
 NAME_KEY = "choco.board.name"  # a name as an older process writes it: still in the catalogs (see above)

