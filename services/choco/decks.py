@@ -155,10 +155,13 @@ def decks_holding(
     conn: Connection, catalog: object, player_id: int, leaving: Sequence[int]
 ) -> list[DeckHold]:
     """`GameSpec.decks_holding`: the leagues' saved decks that count on these copies (a game in progress
-    plays the deck it copied at its start: services/shared/deck_holds.py)."""
+    plays the deck it copied at its start: services/shared/deck_holds.py); a player with no saved deck has
+    their copies left unread."""
     rows = conn.execute(
         "SELECT league, cards FROM choco_decks WHERE player_id = ? ORDER BY league", (player_id,)
     ).fetchall()
+    if not rows:
+        return []
     decks = [
         SavedDeck(
             stored_cards(cards) or [],

@@ -23,18 +23,23 @@ from services.infra.messages import Text
 from store.connection import Connection
 
 
-def reading_languages(conn: Connection, players: Iterable[int], default: str) -> dict[int, str]:
+def reading_languages(
+    conn: Connection, players: Iterable[int], default: str, read: dict[int, str] | None = None
+) -> dict[int, str]:
     """The language each of `players` reads the bot in; `default` for one the bot knows no language of
-    (never seen, erased, or a Discord language the bot does not speak)."""
+    (never seen, erased, or a Discord language the bot does not speak). `read`: what this unit already
+    read (it writes no language), filled in, so that a unit asking several times reads each player once."""
     wanted = sorted(set(players))
-    if not wanted:
-        return {}
-    marks = ", ".join("?" for _ in wanted)
-    rows = conn.execute(
-        f"SELECT id, COALESCE(locale, last_locale) FROM players WHERE id IN ({marks})", wanted
-    ).fetchall()
-    known = {int(row[0]): str(row[1]) for row in rows if row[1] in SUPPORTED_LOCALES}
-    return {player: known.get(player, default) for player in wanted}
+    done = {} if read is None else read
+    missing = [player for player in wanted if player not in done]
+    if missing:
+        marks = ", ".join("?" for _ in missing)
+        rows = conn.execute(
+            f"SELECT id, COALESCE(locale, last_locale) FROM players WHERE id IN ({marks})", missing
+        ).fetchall()
+        known = {int(row[0]): str(row[1]) for row in rows if row[1] in SUPPORTED_LOCALES}
+        done.update((player, known.get(player, default)) for player in missing)
+    return {player: done[player] for player in wanted}
 
 
 def beside(name: LocalizedText, others: Iterable[str]) -> Text | None:

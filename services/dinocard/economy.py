@@ -104,6 +104,10 @@ class DinocardService:
         self.rng = rng  # used only inside write units, i.e. only by the writer's thread
         self.zone = zone
         self.cards: Mapping[str, DinocardCard] = {c.id: c for c in catalog.cards}
+        # each card's element, type and rarity: what Perception counts on every preparation page
+        self.kinds: dict[str, tuple[str, str, str]] = {
+            c.id: (c.element, c.type, c.rarity) for c in catalog.cards
+        }
         self._ranks: dict[str | None, Mapping[str, int]] = {}
 
     def collection_rank(self, locale: str | None) -> Callable[[DinocardCard], int]:

@@ -64,10 +64,6 @@ class Preparation:
     kind: str | None = None  # a card type
 
 
-def _kinds(service: DinocardService) -> dict[str, tuple[str, str, str]]:
-    return {c.id: (c.element, c.type, c.rarity) for c in service.catalog.cards}
-
-
 class DinocardPreparation(DinocardService):
     """The checks of a challenge and its preparation page; `DinocardBattles` launches what they allow."""
 
@@ -146,7 +142,7 @@ class DinocardPreparation(DinocardService):
                 opponent_name=opponent.name,
                 opponent_level=opponent.level,
                 opponent_owner=opponent.owner_id,
-                seen=perceived(mine.skills, opponent.cards, _kinds(self)),
+                seen=perceived(mine.skills, opponent.cards, self.kinds),
                 bonus=tuple(bonus),
                 bonus_allowed=bonus_cards(mine.skills),
                 daily_left=daily_left(conn, mine, self.today(now)),

@@ -112,11 +112,14 @@ def lost_cards(problems: Sequence[Problem], slot: int) -> list[Problem]:
 def decks_holding(
     conn: Connection, catalog: object, player_id: int, leaving: Sequence[int]
 ) -> list[DeckHold]:
-    """`GameSpec.decks_holding`: the saved decks that count on these copies (services/shared/deck_holds.py)."""
-    active = active_slot(conn, player_id)
+    """`GameSpec.decks_holding`: the saved decks that count on these copies (services/shared/deck_holds.py);
+    a player with no saved deck has nothing more read (their copies, their active slot)."""
     rows = conn.execute(
         "SELECT slot, cards FROM pillz_decks WHERE player_id = ? ORDER BY slot", (player_id,)
     ).fetchall()
+    if not rows:
+        return []
+    active = active_slot(conn, player_id)
     decks = [
         SavedDeck(
             stored_cards(cards) or [],

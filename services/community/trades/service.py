@@ -68,6 +68,7 @@ CAP_WINDOW = timedelta(hours=24)
 MAX_ITEMS = 10  # per side: the window stays one embed field per side
 MAX_OPEN = 5  # open trades and gifts a player may be party to at once
 HISTORY_LIMIT = 15
+Languages = dict[int, str] | None  # the reading languages a unit read already (`reading_languages`)
 
 _Change = Callable[[Connection, Trade], None]
 
@@ -342,8 +343,9 @@ class TradeService:
         now = self.clock.now()
 
         def unit(conn: Connection) -> MessageSpec:
-            trade = self._confirm_once(conn, now, guild_id, trade_id, player, version, key)
-            return self._window(conn, trade, player)
+            read: dict[int, str] = {}  # the languages the unit read: the DMs' and the window's, once
+            trade = self._confirm_once(conn, now, guild_id, trade_id, player, version, key, read)
+            return self._window(conn, trade, player, read)
 
         return await self.db.write(unit)
 
@@ -356,21 +358,24 @@ class TradeService:
         player: int,
         version: int,
         key: str,
+        read: dict[int, str] | None = None,
     ) -> Trade:
         trade = load(conn, trade_id, guild_id, player)
         confirmed: list[Trade] = []
 
         def confirm_now() -> int:
-            confirmed.append(self._confirm(conn, now, trade, player, version))
+            confirmed.append(self._confirm(conn, now, trade, player, version, read))
             return trade.id
 
         once(conn, f"trade:confirm:{key}:{trade.version}", now, confirm_now)
         # a repeated click answers with the trade as it stands
         return confirmed[0] if confirmed else load(conn, trade_id, guild_id, player)
 
-    def _confirm(self, conn: Connection, now: datetime, trade: Trade, player: int, version: int) -> Trade:
+    def _confirm(
+        self, conn: Connection, now: datetime, trade: Trade, player: int, version: int, read: Languages
+    ) -> Trade:
         """`trade`, read by `player` in this unit, confirmed as of `version`; returns it as the unit leaves
-        it (each of its changes here is known, so it is not read again)."""
+        it (each of its changes here is known, so it is not read again; `read`: the languages it read)."""
         if trade.status != "open":
             raise NotAllowed("trades.error.closed", trade=trade.id, status=status_text(trade))
         if trade.kind == "gift" and player != trade.proposer_id:
@@ -389,16 +394,16 @@ class TradeService:
 
             def swap() -> int:
                 nonlocal trade
-                trade = self._swap(conn, now, trade, player)
+                trade = self._swap(conn, now, trade, player, read)
                 return trade.id
 
             # its key is written by the unit that ends the trade: an open trade never finds it
             once(conn, f"trade:{trade.id}:swap", now, swap)
         else:
-            self._tell_changed(conn, now, trade, player)
+            self._tell_changed(conn, now, trade, player, read)
         return trade
 
-    def _swap(self, conn: Connection, now: datetime, trade: Trade, by: int) -> Trade:
+    def _swap(self, conn: Connection, now: datetime, trade: Trade, by: int, read: Languages = None) -> Trade:
         self._check_cap(conn, now, trade)
         done = self._finish(conn, now, trade, "done", by)
         decks = trade_decks.repair(conn, trade, self.cards, self.registry)  # before the copies move
@@ -413,8 +418,8 @@ class TradeService:
                     conn, now, item.giver_id, self.registry.currency(currency) or currency, item.amount, why
                 )
                 ledger.credit(conn, now, receiver, currency, item.amount, why)
-        self._tell_end(conn, now, done)
-        parties = reading_languages(conn, (trade.proposer_id, trade.partner_id), self.default_locale)
+        parties = reading_languages(conn, (trade.proposer_id, trade.partner_id), self.default_locale, read)
+        self._tell_end(conn, now, done, parties)
         for giver, notice in trade_decks.notices(trade, decks, self.cards, parties):
             self._tell(conn, now, trade, giver, notice)
         return done
@@ -525,8 +530,8 @@ class TradeService:
 
         return await self.db.read(lambda conn: self._window(conn, trade, viewer))
 
-    def _window(self, conn: Connection, trade: Trade, viewer: int) -> MessageSpec:
-        theirs = self._other_language(conn, trade, viewer)
+    def _window(self, conn: Connection, trade: Trade, viewer: int, read: Languages = None) -> MessageSpec:
+        theirs = self._other_language(conn, trade, viewer, read)
         notes = trade_decks.warnings(conn, trade, viewer, self.cards, self.registry, theirs)
         return window(trade, viewer, self.cards, self.registry, notes, theirs)
 
@@ -546,19 +551,23 @@ class TradeService:
             raise NotAllowed("trades.error.closed", trade=trade_id, status=status_text(trade))
         return trade
 
-    def _other_language(self, conn: Connection, trade: Trade, viewer: int) -> str | None:
+    def _other_language(
+        self, conn: Connection, trade: Trade, viewer: int, read: Languages = None
+    ) -> str | None:
         """The language of the party `viewer` trades with, whose card names stand beside theirs; none for
         a party who erased their data (the window names nobody then), nor for an admin reading the trade
         (they trade with nobody)."""
         other = trade.other(viewer)
         if viewer not in (trade.proposer_id, trade.partner_id) or is_erased(other):
             return None
-        return reading_languages(conn, (other,), self.default_locale)[other]
+        return reading_languages(conn, (other,), self.default_locale, read)[other]
 
-    def _tell_changed(self, conn: Connection, now: datetime, trade: Trade, actor: int) -> None:
+    def _tell_changed(
+        self, conn: Connection, now: datetime, trade: Trade, actor: int, read: Languages = None
+    ) -> None:
         """The other party's DM after `actor` changed an offer or confirmed: the window again."""
         other = trade.other(actor)
-        theirs = self._other_language(conn, trade, other)
+        theirs = self._other_language(conn, trade, other, read)
         notes = trade_decks.warnings(conn, trade, other, self.cards, self.registry, theirs)
         self._tell(
             conn,
@@ -572,7 +581,7 @@ class TradeService:
     def _tell(conn: Connection, now: datetime, trade: Trade, player: int, spec: MessageSpec) -> None:
         enqueue(conn, now, Target("dm", player, trade.channel_id, guild_id=trade.guild_id), spec)
 
-    def _tell_end(self, conn: Connection, now: datetime, trade: Trade) -> None:
+    def _tell_end(self, conn: Connection, now: datetime, trade: Trade, read: Languages = None) -> None:
         # a gift's recipient hears of it only when it arrives
         told = (
             (trade.proposer_id,)
@@ -580,7 +589,7 @@ class TradeService:
             else (trade.proposer_id, trade.partner_id)
         )
         for player in told:
-            theirs = self._other_language(conn, trade, player)
+            theirs = self._other_language(conn, trade, player, read)
             self._tell(
                 conn, now, trade, player, ended_notice(trade, player, self.cards, self.registry, theirs)
             )

@@ -10,6 +10,7 @@ come with the last step only. Event texts are `dinocard.event.<kind>`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from core.i18n import t
@@ -91,11 +92,23 @@ def _slot(slot: Mapping[str, Any] | None, cards: Mapping[str, DinocardCard], lan
     if slot is None:
         return "·"
     if not slot.get("hatched"):
-        return t("dinocard.battle.rail_egg", lang, markers=int(slot.get("markers", 0)))
+        return _egg(lang, int(slot.get("markers", 0)))
     card = cards.get(str(slot.get("card_id")))
     name = card.name.get(lang) if card is not None else "?"
     force, endurance, damage = slot.get("force", 0), slot.get("endurance", 0), slot.get("damage", 0)
-    return t("dinocard.battle.rail_dinoz", lang, name=name, force=force, endurance=endurance - damage)
+    return _dinoz(lang, name, int(force), int(endurance - damage))
+
+
+# A place is written once per language and content: a dinoz stays on its rail, unchanged, for most steps,
+# and every step's message wrote each place of both rails in both languages again (issue 39).
+@lru_cache(maxsize=4096)
+def _egg(lang: str, markers: int) -> str:
+    return t("dinocard.battle.rail_egg", lang, markers=markers)
+
+
+@lru_cache(maxsize=4096)
+def _dinoz(lang: str, name: str, force: int, endurance: int) -> str:
+    return t("dinocard.battle.rail_dinoz", lang, name=name, force=force, endurance=endurance)
 
 
 def side(board: Mapping[str, Any], seat: int, cards: Mapping[str, DinocardCard]) -> Text:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from core.i18n import t
 from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices
 from services.dinocard.economy import GAME_KEY
-from services.dinocard.render.battle import _slot, event_text
+from services.dinocard.render import battle
+from services.dinocard.render.battle import _slot, event_text, side
 from services.infra import ledger
 from services.infra.games import GameRegistry
 from services.infra.messages import Text, render_text
@@ -67,6 +69,39 @@ def test_the_rails_numbers_are_named(catalog: DinocardCatalog) -> None:
     assert _slot(dinoz, cards, "fr") == "Winks F2/E2"
     assert _slot({"hatched": False, "markers": 1}, cards, "fr") == "🥚 1 marqueur"
     assert _slot({"hatched": False, "markers": 2}, cards, "en") == "🥚 2 markers"
+
+
+def test_a_rails_place_is_written_once_per_language_and_content(
+    catalog: DinocardCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dinoz stays on its rail for most steps: each step's message wrote its place again in both
+    languages (issue 39). A place changed (its endurance) is written anew."""
+    cards = {c.id: c for c in catalog.cards}
+    winks = next(c for c in catalog.cards if c.name.fr == "Winks")
+    written: list[str] = []
+
+    def counted(key: str, lang: str | None = None, /, **params: object) -> str:
+        written.append(key)
+        return t(key, lang, **params)
+
+    monkeypatch.setattr(battle, "t", counted)
+    place = {"hatched": True, "card_id": winks.id, "force": 41, "endurance": 43, "damage": 1}
+    board = {
+        "energy": [{}, {}],
+        "rails": [[place, {"hatched": False, "markers": 37}, None], [None, None, None]],
+        "objects": [[], []],
+        "life": [20, 20],
+        "pile": [10, 10],
+        "graveyard": [0, 0],
+    }
+    first = render_text(side(board, 0, cards), "en")
+    assert sorted(written) == ["dinocard.battle.rail_dinoz"] * 2 + ["dinocard.battle.rail_egg"] * 2
+    written.clear()
+    assert render_text(side(board, 0, cards), "en") == first
+    assert written == []
+    hurt = {**place, "damage": 2}
+    assert _slot(hurt, cards, "fr") == "Winks F41/E41"
+    assert written == ["dinocard.battle.rail_dinoz"]
 
 
 async def test_a_copy_held_by_an_open_trade_is_refused_as_such(

@@ -219,3 +219,32 @@ async def test_a_preparation_page_sorts_its_cards_without_folding_their_names_ag
 
 async def free_of(dino: DinocardServices) -> list[str]:
     return list(await dino.battles.db.read(lambda conn: packs.free_counts(conn, ALICE)))
+
+
+async def test_a_preparation_page_looks_the_catalog_over_for_perception_once_per_service(
+    dino: DinocardServices, clock: ManualClock, catalog: DinocardCatalog
+) -> None:
+    """Perception counts the opposing pack's cards by element, type and rarity: each card's three were
+    gathered from the whole catalog again for every page shown (issue 39)."""
+    mine = (await dino.packs.create(ALICE, "Feu", fire_pack(catalog))).pack.id
+    theirs = (await dino.packs.create(BOB, "Eau", element_pack(catalog, "eau"))).pack.id
+    await dino.packs.spend(ALICE, "Feu", "perception", 1)  # the elements counted
+    clock.advance(timedelta(days=1))
+    battles = dino.battles
+    read: list[str] = []
+
+    class Watched:
+        """The catalog, each look at its whole list of cards counted."""
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "cards":
+                read.append(name)
+            return getattr(catalog, name)
+
+    battles.catalog = Watched()  # type: ignore[assignment]
+    prep = await battles.prepare(ALICE, "Feu", theirs, ())
+    await battles.prepare(ALICE, "Feu", theirs, (), page=2)
+    assert read == []  # once per page shown before
+    assert prep.pack.id == mine
+    assert prep.seen["size"] == 20
+    assert prep.seen["elements"] == {"eau": 20}
