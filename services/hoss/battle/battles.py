@@ -591,9 +591,9 @@ def timeout_pauses(conn: Connection, row: BattleRow) -> list[int]:
     return sorted({d.pause for d in decisions_of(conn, row.match_id) if d.by == "timeout" and not d.between})
 
 
-def last_decided_by(conn: Connection, row: BattleRow) -> Author | None:
-    """Who took the player's last decision (not a stop between two rounds): 'timeout' once the AI played
-    the rest of the battle after a missed deadline (`RankedService.on_timeout`), 'skip' after « Passer à
-    la fin »."""
-    mine = [d for d in decisions_of(conn, row.match_id) if d.seat == PLAYER and not d.between]
+def last_decided_by(moves: Sequence[Decision]) -> Author | None:
+    """Who took the player's last decision among a battle's `moves` (not a stop between two rounds):
+    'timeout' once the AI played the rest of the battle after a missed deadline
+    (`RankedService.on_timeout`), 'skip' after « Passer à la fin »."""
+    mine = [d for d in moves if d.seat == PLAYER and not d.between]
     return mine[-1].by if mine else None

@@ -444,9 +444,8 @@ class RankedService:
                 decisions: list[Decision] = []
                 records: list[Record] = []
                 pause = battles.advance(battle, row.pause, decisions, records, for_player=AI)
-                battles.step(conn, now, row, battle, decisions, records, pause)
-                battle_edits.show_at_once(conn, now, battle_id, self.catalog)
-                row = battles.owned(conn, player_id, battle_id, guild)
+                row = battles.step(conn, now, row, battle, decisions, records, pause)  # as saved: not read
+                battle_edits.show_at_once(conn, now, row, self.catalog)
             result = battles.result_of(row, row.hoss_state)
             assert result is not None
             return result

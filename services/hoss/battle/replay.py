@@ -7,12 +7,12 @@ once the battle is over (docs/hoss/ranked.md, "Who may replay"); `battle_log.py`
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.errors import NotAllowed, NotFound
 from engine.hoss import ENGINE, Battle, HossState, Record, to_state
-from services.hoss.battle.battles import BattleRow, Decision, decisions, load, rounds
+from services.hoss.battle.battles import BattleRow, Decision, decisions, decisions_of, load, rounds_of
 from store.connection import Connection
 
 LOG_FORMAT = "hoss-ranked-log/1"
@@ -30,7 +30,7 @@ def outcome_of(state: HossState) -> dict[str, Any] | None:
 
 
 def log_text(
-    row: BattleRow, moves: list[Decision], records: list[Record], outcome: Mapping[str, Any] | None
+    row: BattleRow, moves: Sequence[Decision], records: list[Record], outcome: Mapping[str, Any] | None
 ) -> str:
     """The full log as one JSON document (a file attachment): the inputs (seed, both decks, every
     decision), every round's record, and the outcome (null while the battle goes on)."""
@@ -47,8 +47,14 @@ def log_text(
     return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def stored_log(conn: Connection, row: BattleRow) -> str:
-    return log_text(row, decisions(conn, row.id), rounds(conn, row.id), outcome_of(row.hoss_state))
+def stored_log(
+    conn: Connection, row: BattleRow, read: tuple[Sequence[Decision], list[Record]] | None = None
+) -> str:
+    """The log of the stored battle; `read`: its decisions and rounds, when the caller read them already."""
+    moves, records = (
+        read if read is not None else (decisions_of(conn, row.match_id), rounds_of(conn, row.match_id))
+    )
+    return log_text(row, moves, records, outcome_of(row.hoss_state))
 
 
 def replay_log(conn: Connection, row: BattleRow) -> str:

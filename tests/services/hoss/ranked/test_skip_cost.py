@@ -1,0 +1,80 @@
+"""What « Passer à la fin » costs (issue 39): its unit, the heaviest of a ranked battle, plays the rest of
+the battle and queues the final board with the battle's log attached in every language. The battle is
+read once (what its step saved is what the board is drawn from), its rounds and decisions once (for the
+board and the log both), and the log's rounds are read once for every language it is told in."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.clock import ManualClock
+from services.hoss.battle import battles, log, replay, view
+from services.hoss.battle.view import SideView
+from services.infra.games import GameRegistry
+from services.infra.messages import Text
+from store.connection import Connection
+from store.db import Database
+from tests.services.hoss.ranked import catalog, player_with_deck, service
+from tests.support.statements import trace_writes
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_a_skip_reads_the_battle_once_and_its_rounds_and_decisions_once(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    started = await ranked.start(1, 1, key="first")
+    await ranked.attach(1, started.battle_id, 4242, 9001, started.message)
+    statements = trace_writes(db, monkeypatch)
+    result = await ranked.skip_to_end(1, started.battle_id)
+
+    selects = [s for s in statements if s.startswith("SELECT")]
+    # the battle read by the click's check, then by the end's guard against a second end (`battles.end`)
+    assert len([s for s in selects if " FROM matches " in s and "number" in s]) == 2
+    assert len([s for s in selects if "FROM hoss_battle_rounds" in s and "viewed" not in s]) == 1
+    assert len([s for s in selects if "FROM match_moves" in s and "MAX" not in s]) == 1
+    edits = [s for s in statements if s.startswith("INSERT INTO outbox")]
+    assert len(edits) == 1  # the final board, its log attached
+
+    def now(conn: Connection) -> tuple[battles.BattleRow, str]:
+        row = battles.load(conn, started.battle_id)
+        assert row is not None
+        return row, replay.stored_log(conn, row)
+
+    row, stored = await db.read(now)
+    assert result == battles.result_of(row, row.hoss_state)  # as a read of the ended battle finds it
+    assert json.loads(stored)["outcome"] is not None
+
+
+async def test_the_log_reads_its_rounds_once_for_every_language(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    started = await ranked.start(1, 1, key="first")
+    await ranked.skip_to_end(1, started.battle_id)
+
+    def stored(conn: Connection) -> str:
+        row = battles.load(conn, started.battle_id)
+        assert row is not None
+        return replay.stored_log(conn, row)
+
+    text = await db.read(stored)
+    sides: list[SideView] = []
+    side_of = view.side_of
+
+    def counted(data: dict[str, object]) -> SideView:
+        sides.append(side_of(data))
+        return sides[-1]
+
+    monkeypatch.setattr("services.hoss.battle.log.side_of", counted)
+    story, _ = log.log_files(started.battle_id, text, catalog())
+    rounds = json.loads(text)["rounds"]
+    assert len(sides) == 2 * len(rounds)  # each round's two sides, once for both languages
+    assert isinstance(story.text, Text)
+    assert set(story.text.params) == {"fr", "en"}
+    for locale in ("fr", "en"):
+        assert story.text.params[locale] == log.readable_log(text, catalog(), locale)
