@@ -79,7 +79,7 @@ def _spec(
     """`read`: the battle's decisions and rounds, when the caller read them already (its log's inputs)."""
     if not (board.final and not row.live):
         return battle_spec(board, catalog, locales=locales)
-    files = log_files(row.id, battle_replay.stored_log(conn, row, read), catalog)
+    files = log_files(row.id, battle_replay.stored_document(conn, row, read), catalog)
     return battle_spec(board, catalog, files, locales)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.hoss import HossCatalog
+from services.hoss.battle.replay import log_json
 from services.hoss.battle.view import EventView, SideView, events_of, named, side_of
 from services.hoss.keys import RANK_NAME_KEYS
 from services.hoss.render.battle import (
@@ -132,13 +133,13 @@ def _told(data: dict[str, Any], rounds: list[_Round], catalog: HossCatalog, loca
     return "\n".join(lines).replace("**", "") + "\n"
 
 
-def log_files(battle_id: int, log: str, catalog: HossCatalog) -> tuple[Attachment, ...]:
-    """A finished battle's files: the story in the language the message is shown in, then the JSON. The
-    log is read once for every language (its rounds' sides and the cards they name)."""
-    data = json.loads(log)
-    rounds = _rounds(data)
-    story = in_every_language(lambda locale: _told(data, rounds, catalog, locale))
-    return Attachment(text_name(battle_id), story), Attachment(json_name(battle_id), log)
+def log_files(battle_id: int, document: dict[str, Any], catalog: HossCatalog) -> tuple[Attachment, ...]:
+    """A finished battle's files: the story in the language the message is shown in, then the JSON, from
+    the log's `document` (`battle_replay.log_document`), read once for every language (its rounds' sides
+    and the cards they name)."""
+    rounds = _rounds(document)
+    story = in_every_language(lambda locale: _told(document, rounds, catalog, locale))
+    return Attachment(text_name(battle_id), story), Attachment(json_name(battle_id), log_json(document))
 
 
 def replay_spec(log: str, battle: int, catalog: HossCatalog, locale: str) -> MessageSpec:

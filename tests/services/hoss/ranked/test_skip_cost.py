@@ -6,6 +6,7 @@ board and the log both), and the log's rounds are read once for every language i
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,21 @@ from tests.services.hoss.ranked import catalog, player_with_deck, service
 from tests.support.statements import trace_writes
 
 
+def count_log_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every battle log (a JSON document starting with its sorted keys' first, "battle") parsed from now
+    on, by any module."""
+    parsed: list[str] = []
+    loads = json.loads
+
+    def counted(raw: str | bytes, **kwargs: Any) -> Any:
+        if isinstance(raw, str) and raw.startswith('{"battle":'):
+            parsed.append(raw)
+        return loads(raw, **kwargs)
+
+    monkeypatch.setattr(json, "loads", counted)
+    return parsed
+
+
 @pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
 async def test_a_skip_reads_the_battle_once_and_its_rounds_and_decisions_once(
     db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
@@ -29,7 +45,9 @@ async def test_a_skip_reads_the_battle_once_and_its_rounds_and_decisions_once(
     started = await ranked.start(1, 1, key="first")
     await ranked.attach(1, started.battle_id, 4242, 9001, started.message)
     statements = trace_writes(db, monkeypatch)
+    logs = count_log_parses(monkeypatch)
     result = await ranked.skip_to_end(1, started.battle_id)
+    monkeypatch.undo()
 
     selects = [s for s in statements if s.startswith("SELECT")]
     # the battle read by the click's check, then by the end's guard against a second end (`battles.end`)
@@ -45,8 +63,17 @@ async def test_a_skip_reads_the_battle_once_and_its_rounds_and_decisions_once(
         return row, replay.stored_log(conn, row)
 
     row, stored = await db.read(now)
+    assert logs == []  # the log's JSON written once, not parsed back to be told
     assert result == battles.result_of(row, row.hoss_state)  # as a read of the ended battle finds it
     assert json.loads(stored)["outcome"] is not None
+
+
+def test_the_logs_json_is_written_as_json_dumps_wrote_it() -> None:
+    """orjson writes the log as `json.dumps` with sorted keys, compact separators and non-ASCII text
+    kept did: a player's downloaded file, and the replay check, compare texts."""
+    document = {"battle": 3, "rounds": [{"sides": [{"name": "Élan ⚔", "hp": [1, 2]}]}], "a": None, "z": True}
+    expected = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    assert replay.log_json(document) == expected
 
 
 async def test_the_log_reads_its_rounds_once_for_every_language(
@@ -71,9 +98,10 @@ async def test_the_log_reads_its_rounds_once_for_every_language(
         return sides[-1]
 
     monkeypatch.setattr("services.hoss.battle.log.side_of", counted)
-    story, _ = log.log_files(started.battle_id, text, catalog())
+    story, written = log.log_files(started.battle_id, json.loads(text), catalog())
     rounds = json.loads(text)["rounds"]
     assert len(sides) == 2 * len(rounds)  # each round's two sides, once for both languages
+    assert written.text == text
     assert isinstance(story.text, Text)
     assert set(story.text.params) == {"fr", "en"}
     for locale in ("fr", "en"):
