@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, cast
 
+import orjson
+
 from core.clock import to_db
 from core.errors import NotAllowed, NotFound
 from engine.hoss import (
@@ -322,7 +324,7 @@ def _log(
     )
     conn.executemany(
         "INSERT INTO hoss_battle_rounds (match_id, round, record) VALUES (?, ?, ?)",
-        [(match_id, r["round"], json.dumps(r, sort_keys=True)) for r in records],
+        [(match_id, r["round"], orjson.dumps(r, option=orjson.OPT_SORT_KEYS).decode()) for r in records],
     )
 
 
@@ -554,7 +556,7 @@ def rounds_of(conn: Connection, match_id: int | None, after: int = 0) -> list[Re
         "SELECT record FROM hoss_battle_rounds WHERE match_id = ? AND round > ? ORDER BY round",
         (match_id, after),
     )
-    return [json.loads(r[0]) for r in rows]
+    return [orjson.loads(r[0]) for r in rows]
 
 
 def mark_viewed(conn: Connection, row: BattleRow, up_to: int) -> None:
@@ -592,8 +594,7 @@ def timeout_pauses(conn: Connection, row: BattleRow) -> list[int]:
 
 
 def last_decided_by(moves: Sequence[Decision]) -> Author | None:
-    """Who took the player's last decision among a battle's `moves` (not a stop between two rounds):
-    'timeout' once the AI played the rest of the battle after a missed deadline
-    (`RankedService.on_timeout`), 'skip' after « Passer à la fin »."""
+    """Who took the player's last decision of `moves` (no stop between rounds): 'timeout' once the AI played
+    the rest after a missed deadline (`RankedService.on_timeout`), 'skip' after « Passer à la fin »."""
     mine = [d for d in moves if d.seat == PLAYER and not d.between]
     return mine[-1].by if mine else None
