@@ -587,10 +587,10 @@ def decisions_of(conn: Connection, match_id: int | None) -> list[Decision]:
     ]
 
 
-def timeout_pauses(conn: Connection, row: BattleRow) -> list[int]:
-    """The pauses where the deadline passed and the AI decided for the player, in order (not the stops
-    between two rounds that ran out: nothing was owed there)."""
-    return sorted({d.pause for d in decisions_of(conn, row.match_id) if d.by == "timeout" and not d.between})
+def timeout_pauses(moves: Sequence[Decision]) -> list[int]:
+    """The pauses of a battle's `moves` where the deadline passed and the AI decided for the player, in
+    order (not the stops between two rounds that ran out: nothing was owed there)."""
+    return sorted({d.pause for d in moves if d.by == "timeout" and not d.between})
 
 
 def last_decided_by(moves: Sequence[Decision]) -> Author | None:

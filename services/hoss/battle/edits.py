@@ -34,21 +34,14 @@ from store.connection import Connection
 ROUND_PACE = timedelta(seconds=5)  # between two rounds shown on the battle message
 
 
-def now_of(
-    conn: Connection,
-    row: BattleRow,
-    timeouts: Sequence[int] | None = None,
-    moves: Sequence[Decision] | None = None,
-) -> Now:
+def now_of(conn: Connection, row: BattleRow, moves: Sequence[Decision] | None = None) -> Now:
     """While live, `ai_decided` says the AI took the player's previous pause; once over, that the AI
-    played the end of the battle for the player (their last decision was the deadline's). `timeouts`:
-    `battles.timeout_pauses` of `row`, and `moves` its decisions, when the caller read them already."""
-    if not row.live:
-        done = battles.decisions_of(conn, row.match_id) if moves is None else moves
-        timed_out = battles.last_decided_by(done) == "timeout"
-    else:
-        timed_out = row.pause - 1 in (battles.timeout_pauses(conn, row) if timeouts is None else timeouts)
-    return _now(row, arena_results.tag_of(conn, row.id), timed_out)
+    played the end of the battle for the player (their last decision was the deadline's). `moves`: the
+    battle's decisions, when the caller read them already."""
+    done = battles.decisions_of(conn, row.match_id) if moves is None else moves
+    if row.live:
+        return _now(row, arena_results.tag_of(conn, row.id), row.pause - 1 in battles.timeout_pauses(done))
+    return _now(row, arena_results.tag_of(conn, row.id), battles.last_decided_by(done) == "timeout")
 
 
 def _now(row: BattleRow, arena: ArenaTag | None, timed_out: bool) -> Now:
@@ -90,9 +83,9 @@ def board_spec(
     in `locales` (every language for the outbox, which picks the channel's when it delivers). The rounds
     and, once over, the decisions are read once, for the board and the log both."""
     records = battles.rounds_of(conn, row.match_id)
-    moves = None if row.live else battles.decisions_of(conn, row.match_id)
-    (board,) = boards(now_of(conn, row, moves=moves), records[:-1], records[-1:])
-    return _spec(conn, row, board, catalog, locales, None if moves is None else (moves, records))
+    moves = battles.decisions_of(conn, row.match_id)
+    (board,) = boards(now_of(conn, row, moves), records[:-1], records[-1:])
+    return _spec(conn, row, board, catalog, locales, (moves, records))
 
 
 @dataclass(frozen=True)
@@ -181,18 +174,22 @@ def queue_edits(
     records: Sequence[Mapping[str, Any]],
     catalog: HossCatalog,
     pace: timedelta,
-    timeouts: Sequence[int] | None = None,
+    moves: Sequence[Decision] | None = None,
 ) -> int:
     """Queue one edit of the battle's message per round just played (`records`), the last one showing
     the battle now (`row`, as the unit's step saved it); the first is due now, or `pace` after the last
     edit still waiting. Returns how many were queued (none while the battle has no message, or when no
-    round was played). `timeouts`: as `now_of`'s."""
+    round was played). `moves`: as `now_of`'s; the rounds and decisions read here are the final board's
+    log's too."""
     if row.message_item is None or not records:
         return 0
     first_new = int(records[0]["round"])
-    earlier = [r for r in battles.rounds_of(conn, row.match_id) if int(r["round"]) < first_new]
-    shown = boards(now_of(conn, row, timeouts), earlier, records)
-    _enqueue(conn, now, row, [_spec(conn, row, board, catalog) for board in shown], pace)
+    every = battles.rounds_of(conn, row.match_id)
+    earlier = [r for r in every if int(r["round"]) < first_new]
+    done = battles.decisions_of(conn, row.match_id) if moves is None else moves
+    shown = boards(now_of(conn, row, done), earlier, records)
+    read = (done, every)  # the final board's log, once over
+    _enqueue(conn, now, row, [_spec(conn, row, board, catalog, read=read) for board in shown], pace)
     return len(shown)
 
 

@@ -390,8 +390,9 @@ class RankedService:
                 battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
                 after = battles.advance(battle, row.pause, decisions, records)
                 saved = battles.step(conn, now, row, battle, decisions, records, after)
-                timeouts = tuple(battles.timeout_pauses(conn, saved))  # for the board and the controls
-                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, timeouts)
+                moves = battles.decisions_of(conn, saved.match_id)  # for the board, its log and the controls
+                timeouts = tuple(battles.timeout_pauses(moves))
+                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, moves)
                 return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
             stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, work)

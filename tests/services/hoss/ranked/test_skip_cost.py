@@ -17,7 +17,7 @@ from services.infra.games import GameRegistry
 from services.infra.messages import Text
 from store.connection import Connection
 from store.db import Database
-from tests.services.hoss.ranked import catalog, player_with_deck, service
+from tests.services.hoss.ranked import catalog, choose, player_with_deck, service
 from tests.support.statements import trace_writes
 
 
@@ -106,3 +106,31 @@ async def test_the_log_reads_its_rounds_once_for_every_language(
     assert set(story.text.params) == {"fr", "en"}
     for locale in ("fr", "en"):
         assert story.text.params[locale] == log.readable_log(text, catalog(), locale)
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_the_answer_that_ends_a_battle_reads_its_rounds_and_decisions_once(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last answer's unit queues the final board with the log attached: the rounds it reads for the
+    board's names and the decisions it reads for the board's last line are the log's inputs too."""
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    started = await ranked.start(1, 1, key="first")
+    await ranked.attach(1, started.battle_id, 4242, 9001, started.message)
+    statements = trace_writes(db, monkeypatch)
+    view = await ranked.view(1, started.battle_id)
+    answered: list[str] = []
+    for turn in range(200):
+        statements.clear()
+        await ranked.answer(1, started.battle_id, choose(view, turn), key=f"a{turn}", pause=view.pause)
+        answered = list(statements)  # the answer's unit alone, not the view's below
+        view = await ranked.view(1, started.battle_id)
+        if view.status != "live":
+            break
+    assert view.status != "live"
+    selects = [s for s in answered if s.startswith("SELECT")]
+    assert len([s for s in selects if "FROM hoss_battle_rounds" in s and "viewed" not in s]) == 1
+    assert len([s for s in selects if "FROM match_moves" in s and "MAX" not in s]) == 1
+    assert [s for s in selects if s.startswith("SELECT id FROM matches WHERE game")] == []
+    assert [s for s in answered if s.startswith("INSERT INTO outbox")]  # the rounds' edits, the last final
