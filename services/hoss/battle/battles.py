@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, cast
 
+import orjson
+
 from core.clock import to_db
 from core.errors import NotAllowed, NotFound
 from engine.hoss import (
@@ -322,7 +324,7 @@ def _log(
     )
     conn.executemany(
         "INSERT INTO hoss_battle_rounds (match_id, round, record) VALUES (?, ?, ?)",
-        [(match_id, r["round"], json.dumps(r, sort_keys=True)) for r in records],
+        [(match_id, r["round"], orjson.dumps(r, option=orjson.OPT_SORT_KEYS).decode()) for r in records],
     )
 
 
@@ -554,7 +556,7 @@ def rounds_of(conn: Connection, match_id: int | None, after: int = 0) -> list[Re
         "SELECT record FROM hoss_battle_rounds WHERE match_id = ? AND round > ? ORDER BY round",
         (match_id, after),
     )
-    return [json.loads(r[0]) for r in rows]
+    return [orjson.loads(r[0]) for r in rows]
 
 
 def mark_viewed(conn: Connection, row: BattleRow, up_to: int) -> None:
@@ -585,15 +587,14 @@ def decisions_of(conn: Connection, match_id: int | None) -> list[Decision]:
     ]
 
 
-def timeout_pauses(conn: Connection, row: BattleRow) -> list[int]:
-    """The pauses where the deadline passed and the AI decided for the player, in order (not the stops
-    between two rounds that ran out: nothing was owed there)."""
-    return sorted({d.pause for d in decisions_of(conn, row.match_id) if d.by == "timeout" and not d.between})
+def timeout_pauses(moves: Sequence[Decision]) -> list[int]:
+    """The pauses of a battle's `moves` where the deadline passed and the AI decided for the player, in
+    order (not the stops between two rounds that ran out: nothing was owed there)."""
+    return sorted({d.pause for d in moves if d.by == "timeout" and not d.between})
 
 
-def last_decided_by(conn: Connection, row: BattleRow) -> Author | None:
-    """Who took the player's last decision (not a stop between two rounds): 'timeout' once the AI played
-    the rest of the battle after a missed deadline (`RankedService.on_timeout`), 'skip' after « Passer à
-    la fin »."""
-    mine = [d for d in decisions_of(conn, row.match_id) if d.seat == PLAYER and not d.between]
+def last_decided_by(moves: Sequence[Decision]) -> Author | None:
+    """Who took the player's last decision of `moves` (no stop between rounds): 'timeout' once the AI played
+    the rest after a missed deadline (`RankedService.on_timeout`), 'skip' after « Passer à la fin »."""
+    mine = [d for d in moves if d.seat == PLAYER and not d.between]
     return mine[-1].by if mine else None

@@ -98,7 +98,7 @@ def view_of(row: BattleRow, new_rounds: tuple[RoundView, ...], ai_decided: tuple
 
 def read_view(conn: Connection, row: BattleRow, new_rounds: tuple[RoundView, ...]) -> BattleView:
     """The battle for its player as a read finds it: the pauses the AI took come from its moves."""
-    return view_of(row, new_rounds, tuple(battles.timeout_pauses(conn, row)))
+    return view_of(row, new_rounds, tuple(battles.timeout_pauses(battles.decisions_of(conn, row.match_id))))
 
 
 @dataclass(frozen=True)

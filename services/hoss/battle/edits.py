@@ -23,7 +23,7 @@ from services.hoss.arena import results as arena_results
 from services.hoss.arena.results import ArenaTag
 from services.hoss.battle import battles
 from services.hoss.battle import replay as battle_replay
-from services.hoss.battle.battles import BattleRow
+from services.hoss.battle.battles import BattleRow, Decision
 from services.hoss.battle.log import log_files
 from services.hoss.battle.view import Board, Now, boards, player_view
 from services.hoss.render.battle import battle_spec
@@ -34,15 +34,14 @@ from store.connection import Connection
 ROUND_PACE = timedelta(seconds=5)  # between two rounds shown on the battle message
 
 
-def now_of(conn: Connection, row: BattleRow, timeouts: Sequence[int] | None = None) -> Now:
+def now_of(conn: Connection, row: BattleRow, moves: Sequence[Decision] | None = None) -> Now:
     """While live, `ai_decided` says the AI took the player's previous pause; once over, that the AI
-    played the end of the battle for the player (their last decision was the deadline's). `timeouts`:
-    `battles.timeout_pauses` of `row`, when the caller read them already."""
-    if not row.live:
-        timed_out = battles.last_decided_by(conn, row) == "timeout"
-    else:
-        timed_out = row.pause - 1 in (battles.timeout_pauses(conn, row) if timeouts is None else timeouts)
-    return _now(row, arena_results.tag_of(conn, row.id), timed_out)
+    played the end of the battle for the player (their last decision was the deadline's). `moves`: the
+    battle's decisions, when the caller read them already."""
+    done = battles.decisions_of(conn, row.match_id) if moves is None else moves
+    if row.live:
+        return _now(row, arena_results.tag_of(conn, row.id), row.pause - 1 in battles.timeout_pauses(done))
+    return _now(row, arena_results.tag_of(conn, row.id), battles.last_decided_by(done) == "timeout")
 
 
 def _now(row: BattleRow, arena: ArenaTag | None, timed_out: bool) -> Now:
@@ -68,10 +67,12 @@ def _spec(
     board: Board,
     catalog: HossCatalog,
     locales: Sequence[str] = SUPPORTED_LOCALES,
+    read: tuple[Sequence[Decision], list[Record]] | None = None,
 ) -> MessageSpec:
+    """`read`: the battle's decisions and rounds, when the caller read them already (its log's inputs)."""
     if not (board.final and not row.live):
         return battle_spec(board, catalog, locales=locales)
-    files = log_files(row.id, battle_replay.stored_log(conn, row), catalog)
+    files = log_files(row.id, battle_replay.stored_document(conn, row, read), catalog)
     return battle_spec(board, catalog, files, locales)
 
 
@@ -79,10 +80,12 @@ def board_spec(
     conn: Connection, row: BattleRow, catalog: HossCatalog, locales: Sequence[str] = SUPPORTED_LOCALES
 ) -> MessageSpec:
     """The battle message now: its latest round and what comes next (the log attached once over), written
-    in `locales` (every language for the outbox, which picks the channel's when it delivers)."""
+    in `locales` (every language for the outbox, which picks the channel's when it delivers). The rounds
+    and, once over, the decisions are read once, for the board and the log both."""
     records = battles.rounds_of(conn, row.match_id)
-    (board,) = boards(now_of(conn, row), records[:-1], records[-1:])
-    return _spec(conn, row, board, catalog, locales)
+    moves = battles.decisions_of(conn, row.match_id)
+    (board,) = boards(now_of(conn, row, moves), records[:-1], records[-1:])
+    return _spec(conn, row, board, catalog, locales, (moves, records))
 
 
 @dataclass(frozen=True)
@@ -155,8 +158,8 @@ def attach(
         item = record_sent(conn, now, target, shown.spec, message_id)
     battles.MATCHES.set_message(conn, row.match_id, item)
     later = battles.rounds_of(conn, row.match_id, shown.round)
-    if later and not row.live and battles.last_decided_by(conn, row) == "skip":
-        show_at_once(conn, now, row.id, catalog)  # skipped to its end: the result, not the rounds
+    if later and not row.live and battles.last_decided_by(battles.decisions_of(conn, row.match_id)) == "skip":
+        show_at_once(conn, now, replace(row, message_item=item), catalog)  # the result, not the rounds
     elif later:
         queue_edits(conn, now, replace(row, message_item=item), later, catalog, pace)
     elif row.version != shown.version and board_spec(conn, row, catalog, shown.locales) != shown.spec:
@@ -171,18 +174,22 @@ def queue_edits(
     records: Sequence[Mapping[str, Any]],
     catalog: HossCatalog,
     pace: timedelta,
-    timeouts: Sequence[int] | None = None,
+    moves: Sequence[Decision] | None = None,
 ) -> int:
     """Queue one edit of the battle's message per round just played (`records`), the last one showing
     the battle now (`row`, as the unit's step saved it); the first is due now, or `pace` after the last
     edit still waiting. Returns how many were queued (none while the battle has no message, or when no
-    round was played). `timeouts`: as `now_of`'s."""
+    round was played). `moves`: as `now_of`'s; the rounds and decisions read here are the final board's
+    log's too."""
     if row.message_item is None or not records:
         return 0
     first_new = int(records[0]["round"])
-    earlier = [r for r in battles.rounds_of(conn, row.match_id) if int(r["round"]) < first_new]
-    shown = boards(now_of(conn, row, timeouts), earlier, records)
-    _enqueue(conn, now, row, [_spec(conn, row, board, catalog) for board in shown], pace)
+    every = battles.rounds_of(conn, row.match_id)
+    earlier = [r for r in every if int(r["round"]) < first_new]
+    done = battles.decisions_of(conn, row.match_id) if moves is None else moves
+    shown = boards(now_of(conn, row, done), earlier, records)
+    read = (done, every)  # the final board's log, once over
+    _enqueue(conn, now, row, [_spec(conn, row, board, catalog, read=read) for board in shown], pace)
     return len(shown)
 
 
@@ -197,12 +204,10 @@ def queue_now(conn: Connection, now: datetime, battle_id: int, catalog: HossCata
     return True
 
 
-def show_at_once(conn: Connection, now: datetime, battle_id: int, catalog: HossCatalog) -> bool:
-    """Queue one edit showing the battle as it is now, due at once, in place of the rounds still waiting
-    to be shown (« Passer à la fin »: the final board and the result, not the rounds 5 s apart); an edit
-    already due goes first. False while the battle has no message."""
-    row = battles.load(conn, battle_id)
-    assert row is not None
+def show_at_once(conn: Connection, now: datetime, row: BattleRow, catalog: HossCatalog) -> bool:
+    """Queue one edit showing the battle as it is now (`row`, as the unit saved it), due at once, in place
+    of the rounds still waiting to be shown (« Passer à la fin »: the final board and the result, not the
+    rounds 5 s apart); an edit already due goes first. False while the battle has no message."""
     if row.message_item is None:
         return False
     drop_waiting_edits(conn, row.message_item, now)

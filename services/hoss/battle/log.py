@@ -11,10 +11,13 @@ gives the player's Discord id once, in its heading.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.hoss import HossCatalog
-from services.hoss.battle.view import events_of, named, side_of
+from services.hoss.battle.replay import log_json
+from services.hoss.battle.view import EventView, SideView, events_of, named, side_of
 from services.hoss.keys import RANK_NAME_KEYS
 from services.hoss.render.battle import (
     event_line,
@@ -43,17 +46,52 @@ def _status(outcome: dict[str, Any]) -> str:
     return "won" if 0 in winners else "lost" if winners else "draw"
 
 
+@dataclass(frozen=True)
+class _Round:
+    """A round of the log as every language tells it: its events, both sides as it left them, and the
+    card of every creature it may name (those met so far, then the sides' own)."""
+
+    record: dict[str, Any]
+    cards: dict[str, str]  # uid -> card id
+    events: tuple[EventView, ...]
+    sides: tuple[SideView, ...]
+
+
+def _rounds(data: dict[str, Any]) -> list[_Round]:
+    """The log's rounds read once, for every language the log is written in."""
+    met: dict[str, str] = {}
+    told = []
+    for record in data["rounds"]:
+        named(met, record)
+        sides = tuple(side_of(side) for side in record["sides"])
+        cards = dict(met)
+        for side in sides:
+            cards.update({c.uid: c.card for c in side.creatures})
+        told.append(_Round(record, cards, events_of(record), sides))
+    return told
+
+
 def _round_lines(
-    record: dict[str, Any], names: dict[str, str], catalog: HossCatalog, locale: str, sides: tuple[Text, Text]
+    told: _Round, name: Callable[[str], str], catalog: HossCatalog, locale: str, sides: tuple[Text, Text]
 ) -> tuple[dict[str, str], list[str]]:
-    """The round's events, with every creature met so far named in `locale`."""
-    named(names, record)
-    shown = {uid: name_of(catalog, card, locale) for uid, card in names.items()}
-    for side in record["sides"]:
-        shown.update({c.uid: name_of(catalog, c.card, locale) for c in side_of(side).creatures})
-    lines = [render_text(Text("hoss.battle.round", {"round": record["round"]}), locale)]
-    lines += [event_line(e, shown, catalog, locale, sides) for e in events_of(record)]
+    """The round's events, with every creature met so far named in `locale` (`name`: a card's name)."""
+    shown = {uid: name(card) for uid, card in told.cards.items()}
+    lines = [render_text(Text("hoss.battle.round", {"round": told.record["round"]}), locale)]
+    lines += [event_line(e, shown, catalog, locale, sides) for e in told.events]
     return shown, lines
+
+
+def _names(catalog: HossCatalog, locale: str) -> Callable[[str], str]:
+    """`name_of` in `locale`, each card looked up once per log."""
+    known: dict[str, str] = {}
+
+    def name(card: str) -> str:
+        found = known.get(card)
+        if found is None:
+            found = known[card] = name_of(catalog, card, locale)
+        return found
+
+    return name
 
 
 def _ending(outcome: dict[str, Any] | None, sides: tuple[Text, Text], locale: str) -> list[str]:
@@ -70,6 +108,10 @@ def _ending(outcome: dict[str, Any] | None, sides: tuple[Text, Text], locale: st
 def readable_log(log: str, catalog: HossCatalog, locale: str) -> str:
     """The whole battle as plain text in `locale` (no Markdown: it is read as a file)."""
     data = json.loads(log)
+    return _told(data, _rounds(data), catalog, locale)
+
+
+def _told(data: dict[str, Any], rounds: list[_Round], catalog: HossCatalog, locale: str) -> str:
     rank = int(data["rank"])
     sides = (Text("hoss.log.player"), opponent_name(rank, None))
     player = data["setups"][0].get("player_id")
@@ -78,22 +120,26 @@ def readable_log(log: str, catalog: HossCatalog, locale: str) -> str:
         render_text(title, locale),
         render_text(Text("hoss.log.sides", {"player": sides[0], "id": player, "opponent": sides[1]}), locale),
     ]
-    names: dict[str, str] = {}
-    for record in data["rounds"]:
-        shown, told = _round_lines(record, names, catalog, locale, sides)
-        lines += ["", *told]
-        for seat, label in enumerate(sides):
-            lines.append(render_text(Text("hoss.log.side", {"side": label}), locale))
-            board = side_text(side_of(record["sides"][seat]), shown, locale)
+    name = _names(catalog, locale)
+    headings = [render_text(Text("hoss.log.side", {"side": label}), locale) for label in sides]
+    for told in rounds:
+        shown, events = _round_lines(told, name, catalog, locale, sides)
+        lines += ["", *events]
+        for seat, heading in enumerate(headings):
+            lines.append(heading)
+            board = side_text(told.sides[seat], shown, locale)
             lines += [f"  {line}" for line in board.split("\n")]
     lines += ["", *_ending(data.get("outcome"), sides, locale)]
     return "\n".join(lines).replace("**", "") + "\n"
 
 
-def log_files(battle_id: int, log: str, catalog: HossCatalog) -> tuple[Attachment, ...]:
-    """A finished battle's files: the story in the language the message is shown in, then the JSON."""
-    story = in_every_language(lambda locale: readable_log(log, catalog, locale))
-    return Attachment(text_name(battle_id), story), Attachment(json_name(battle_id), log)
+def log_files(battle_id: int, document: dict[str, Any], catalog: HossCatalog) -> tuple[Attachment, ...]:
+    """A finished battle's files: the story in the language the message is shown in, then the JSON, from
+    the log's `document` (`battle_replay.log_document`), read once for every language (its rounds' sides
+    and the cards they name)."""
+    rounds = _rounds(document)
+    story = in_every_language(lambda locale: _told(document, rounds, catalog, locale))
+    return Attachment(text_name(battle_id), story), Attachment(json_name(battle_id), log_json(document))
 
 
 def replay_spec(log: str, battle: int, catalog: HossCatalog, locale: str) -> MessageSpec:
@@ -104,10 +150,10 @@ def replay_spec(log: str, battle: int, catalog: HossCatalog, locale: str) -> Mes
         player_name(int(data["setups"][0].get("player_id") or 0)),
         opponent_name(int(data["rank"]), None),
     )
-    names: dict[str, str] = {}
+    name = _names(catalog, locale)
     lines: list[str] = []
-    for record in data["rounds"]:
-        lines += _round_lines(record, names, catalog, locale, sides)[1]
+    for told in _rounds(data):
+        lines += _round_lines(told, name, catalog, locale, sides)[1]
     lines += _ending(data.get("outcome"), sides, locale)
     body = "\n".join(lines)
     if len(body) > REPLAY_BODY:

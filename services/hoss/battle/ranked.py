@@ -390,8 +390,9 @@ class RankedService:
                 battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
                 after = battles.advance(battle, row.pause, decisions, records)
                 saved = battles.step(conn, now, row, battle, decisions, records, after)
-                timeouts = tuple(battles.timeout_pauses(conn, saved))  # for the board and the controls
-                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, timeouts)
+                moves = battles.decisions_of(conn, saved.match_id)  # for the board, its log and the controls
+                timeouts = tuple(battles.timeout_pauses(moves))
+                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, moves)
                 return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
             stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, work)
@@ -444,9 +445,8 @@ class RankedService:
                 decisions: list[Decision] = []
                 records: list[Record] = []
                 pause = battles.advance(battle, row.pause, decisions, records, for_player=AI)
-                battles.step(conn, now, row, battle, decisions, records, pause)
-                battle_edits.show_at_once(conn, now, battle_id, self.catalog)
-                row = battles.owned(conn, player_id, battle_id, guild)
+                row = battles.step(conn, now, row, battle, decisions, records, pause)  # as saved: not read
+                battle_edits.show_at_once(conn, now, row, self.catalog)
             result = battles.result_of(row, row.hoss_state)
             assert result is not None
             return result

@@ -7,12 +7,14 @@ once the battle is over (docs/hoss/ranked.md, "Who may replay"); `battle_log.py`
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import orjson
 
 from core.errors import NotAllowed, NotFound
 from engine.hoss import ENGINE, Battle, HossState, Record, to_state
-from services.hoss.battle.battles import BattleRow, Decision, decisions, load, rounds
+from services.hoss.battle.battles import BattleRow, Decision, decisions, decisions_of, load, rounds_of
 from store.connection import Connection
 
 LOG_FORMAT = "hoss-ranked-log/1"
@@ -29,12 +31,12 @@ def outcome_of(state: HossState) -> dict[str, Any] | None:
     }
 
 
-def log_text(
-    row: BattleRow, moves: list[Decision], records: list[Record], outcome: Mapping[str, Any] | None
-) -> str:
-    """The full log as one JSON document (a file attachment): the inputs (seed, both decks, every
-    decision), every round's record, and the outcome (null while the battle goes on)."""
-    document = {
+def log_document(
+    row: BattleRow, moves: Sequence[Decision], records: list[Record], outcome: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The full log: the inputs (seed, both decks, every decision), every round's record, and the outcome
+    (null while the battle goes on)."""
+    return {
         "format": LOG_FORMAT,
         "battle": row.id,
         "rank": row.rank,
@@ -44,11 +46,34 @@ def log_text(
         "rounds": records,
         "outcome": outcome,
     }
-    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def stored_log(conn: Connection, row: BattleRow) -> str:
-    return log_text(row, decisions(conn, row.id), rounds(conn, row.id), outcome_of(row.hoss_state))
+def log_json(document: Mapping[str, Any]) -> str:
+    """The log as one JSON document (a file attachment): keys sorted, compact, non-ASCII text as it is
+    (what `json.dumps(…, sort_keys=True, ensure_ascii=False, separators=(",", ":"))` writes, by orjson)."""
+    return orjson.dumps(document, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def log_text(
+    row: BattleRow, moves: Sequence[Decision], records: list[Record], outcome: Mapping[str, Any] | None
+) -> str:
+    return log_json(log_document(row, moves, records, outcome))
+
+
+def stored_log(
+    conn: Connection, row: BattleRow, read: tuple[Sequence[Decision], list[Record]] | None = None
+) -> str:
+    return log_json(stored_document(conn, row, read))
+
+
+def stored_document(
+    conn: Connection, row: BattleRow, read: tuple[Sequence[Decision], list[Record]] | None = None
+) -> dict[str, Any]:
+    """The stored battle's log; `read`: its decisions and rounds, when the caller read them already."""
+    moves, records = (
+        read if read is not None else (decisions_of(conn, row.match_id), rounds_of(conn, row.match_id))
+    )
+    return log_document(row, moves, records, outcome_of(row.hoss_state))
 
 
 def replay_log(conn: Connection, row: BattleRow) -> str:
