@@ -19,6 +19,7 @@ import discord
 
 from core.errors import NotAllowed
 from core.i18n import t
+from discord_app import posts_http
 from discord_app.components import PersistentButton
 from discord_app.context import guild_locale, services_of
 from discord_app.render import files_with_strips, text, to_discord
@@ -199,7 +200,7 @@ class Deliverer:
             kwargs = to_discord(item.spec, locale)
             if item.spec.attachments or item.spec.strips or item.spec.pictures:
                 kwargs["files"] = await files_with_strips(item.spec, locale, self.services.card_images)
-            message = await channel.send(**kwargs, nonce=item.nonce())
+            message_id = await posts_http.send(self.client, channel.id, kwargs, item.nonce())
         except discord.Forbidden as exc:
             if item.target.kind == "dm" and exc.code == DMS_CLOSED:
                 await self._fallback(item)
@@ -224,7 +225,7 @@ class Deliverer:
             else:
                 await outbox.mark_failed(item.id, f"{exc.status} {exc.code} {exc.text}")
             return 0
-        self._sent_now(item.id, message.id)
+        self._sent_now(item.id, message_id)
         if item.spec.archive_thread and isinstance(channel, discord.Thread):
             await self._record()  # the game's last post is recorded before its thread closes
             await self._archive(channel)
@@ -239,7 +240,7 @@ class Deliverer:
         kwargs.setdefault("view", None)  # no buttons in the new version: remove the old ones
         if item.spec.attachments or item.spec.strips or item.spec.pictures:
             kwargs["attachments"] = await files_with_strips(item.spec, locale, self.services.card_images)
-        await channel.get_partial_message(item.edit_message_id).edit(**kwargs)
+        await posts_http.edit(self.client, channel.id, item.edit_message_id, kwargs)
         self._sent_now(item.id, item.edit_message_id)
         return 1
 

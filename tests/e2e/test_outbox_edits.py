@@ -4,6 +4,11 @@ whose original was never delivered ends as failed instead of posting something n
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
+import pytest
+
 from sandbox.harness import BotHarness
 from services.infra.messages import Button, MessageSpec, Target, Text
 from services.infra.outbox import enqueue
@@ -55,3 +60,28 @@ async def test_an_edit_of_a_message_never_sent_fails_without_posting(harness: Bo
     assert "never sent" in (edited.last_error or "")
     assert harness.emu.channel_messages(harness.games_channel) == []
     assert original_id < edit_id
+
+
+async def test_the_deliverer_builds_no_message_from_discords_answers(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A post and its edits are delivered without a `discord.Message` made from each answer (the deliverer
+    needs the new message's id only: discord_app/posts_http.py), nor kept in the client's cache."""
+    assert harness.games_channel is not None
+    assert harness.bot is not None
+    built: list[int] = []
+    original = discord.Message.__init__
+
+    def counting(self: discord.Message, **kwargs: Any) -> None:
+        built.append(1)
+        original(self, **kwargs)
+
+    monkeypatch.setattr(discord.Message, "__init__", counting)
+    cached = len(harness.bot.cached_messages)
+    first = MessageSpec(content=Text.raw("round 1"), buttons=(Button(Text.raw("Jouer"), "x:play:2"),))
+    second = MessageSpec(content=Text.raw("round 2"))
+    await queue(harness, [(first, False), (second, True)], harness.games_channel.id)
+    posted = harness.emu.channel_messages(harness.games_channel)
+    assert [m.content for m in posted] == ["round 2"]
+    assert built == []
+    assert len(harness.bot.cached_messages) == cached
