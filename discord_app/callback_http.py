@@ -179,10 +179,14 @@ class CallbackHttp:
         self._tls: ssl.SSLContext | None = None
 
     async def post_json(self, url: str, body: bytes) -> Reply:
+        return await self.post(url, body, "application/json")
+
+    async def post(self, url: str, body: bytes, content_type: str) -> Reply:
+        """POST `body` (a JSON body, or a multipart one: `multipart_body`) and return the reply."""
         origin, path = split(url)
         request = (
             f"POST {path} HTTP/1.1\r\nHost: {origin.host}\r\nUser-Agent: {USER_AGENT}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n"
         ).encode("latin-1") + body
         conn = self._take(origin)
         if conn is not None:

@@ -12,17 +12,19 @@ tasks discord.py starts for it inherit it and nothing else in the process is tou
 the same process, a benchmark's bare bot, keeps discord.py's default). A path that needs the message
 asks for it with `with_message()`.
 
-A callback without files is sent over the adapter's own keep-alive connections
-(discord_app/callback_http.py) rather than aiohttp's client, with discord.py's handling of what comes back:
-a 429 from Discord's proxies is waited out and sent again, a 5xx is retried after 1, 3, 5 and 7 s, a reset
-connection likewise, and a refusal raises discord.py's own `Forbidden`, `NotFound` or `HTTPException`, so
-the error handlers see what they saw before. Files and proxies keep discord.py's path.
+A callback is sent over the adapter's own keep-alive connections (discord_app/callback_http.py) rather
+than aiohttp's client, with discord.py's handling of what comes back: a 429 from Discord's proxies is
+waited out and sent again, a 5xx is retried after 1, 3, 5 and 7 s, a reset connection likewise, and a
+refusal raises discord.py's own `Forbidden`, `NotFound` or `HTTPException`, so the error handlers see
+what they saw before. A callback with files (a booster's picture, a card's) is written as the multipart
+form aiohttp writes (`multipart_body`). Proxies keep discord.py's path.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, cast
@@ -97,7 +99,7 @@ class CallbackAdapter(AsyncWebhookAdapter):
             webhook_id=interaction_id,
             webhook_token=token,
         )
-        if params.files or proxy is not None:
+        if proxy is not None:
             await self.request(
                 route,
                 session=session,
@@ -107,18 +109,20 @@ class CallbackAdapter(AsyncWebhookAdapter):
                 multipart=params.multipart,
                 payload=None if params.files else params.payload,
             )
+        elif params.multipart:  # files: discord.py's parts, `payload_json` first
+            await self._post(route, *multipart_body(params.multipart))
         else:
-            await self._post(route, params.payload)
+            await self._post(route, orjson.dumps(params.payload), "application/json")
         return cast("InteractionCallback", {"interaction": {"id": str(interaction_id)}})
 
-    async def _post(self, route: Route, payload: Any) -> None:
-        """discord.py's `AsyncWebhookAdapter.request` for a JSON body, over `CallbackHttp`."""
-        body = orjson.dumps(payload)
+    async def _post(self, route: Route, body: bytes, content_type: str) -> None:
+        """discord.py's `AsyncWebhookAdapter.request` over `CallbackHttp`: the body is written once, and
+        each attempt sends it again (discord.py rewinds the files and writes the form anew)."""
         reply: Reply | None = None
         data: Any = None
         for attempt in range(ATTEMPTS):
             try:
-                reply = await self.http.post_json(route.url, body)
+                reply = await self.http.post(route.url, body, content_type)
             except OSError as exc:
                 if attempt < ATTEMPTS - 1 and exc.errno in RESET_ERRNOS:
                     await self.sleep(1 + attempt * 2)
@@ -159,3 +163,31 @@ def json_or_text(reply: Reply) -> Any:
     if reply.headers.get("content-type", "").startswith("application/json"):
         return orjson.loads(text)
     return text
+
+
+def multipart_body(multipart: list[dict[str, Any]]) -> tuple[bytes, str]:
+    """(body, content type) of the multipart/form-data request aiohttp's `FormData(quote_fields=False)`
+    writes for discord.py's parts (`payload_json`, then `files[n]` with their file objects), byte for
+    byte but for the random boundary: aiohttp's request machinery was most of a reply with a picture's
+    cost on the loop (a booster's, a card's)."""
+    boundary = uuid.uuid4().hex
+    parts: list[bytes] = []
+    for part in multipart:
+        disposition = f'form-data; name="{_quoted(part["name"])}"'
+        value = part["value"]
+        if "filename" in part:
+            disposition += f'; filename="{_quoted(part["filename"])}"'
+            kind = part.get("content_type", "application/octet-stream")
+            data = value.read()
+        else:
+            kind = "text/plain; charset=utf-8"
+            data = value.encode("utf-8")
+        head = f"--{boundary}\r\nContent-Type: {kind}\r\nContent-Disposition: {disposition}\r\n\r\n"
+        parts += (head.encode("utf-8"), data, b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode("latin-1"))
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def _quoted(value: str) -> str:
+    """A Content-Disposition parameter as aiohttp quotes it when `quote_fields` is False."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')

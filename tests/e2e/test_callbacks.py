@@ -63,8 +63,7 @@ async def test_the_adapter_stays_inside_the_bots_interactions(harness: BotHarnes
 
 
 async def test_commands_are_answered_over_one_kept_alive_connection(harness: BotHarness) -> None:
-    """The bot's callbacks go over its own connections (discord_app/callback_http.py), reused (a reply
-    without a file: /profile attaches its picture, which discord.py's own client sends)."""
+    """The bot's callbacks go over its own connections (discord_app/callback_http.py), reused."""
     assert harness.bot is not None
     frank = harness.user("frank")
     for _ in range(3):
@@ -82,3 +81,22 @@ async def test_a_rate_limited_callback_is_sent_again_after_the_wait(harness: Bot
     assert answer.message is not None
     assert "Profil de gina" in str(answer.message.render())
     assert [r.status for r in callbacks(harness)] == [429, 204]
+
+
+async def test_a_reply_with_a_picture_goes_over_the_same_kept_alive_connection(harness: BotHarness) -> None:
+    """/profile attaches its picture: the multipart callback is written by the bot
+    (`callbacks.multipart_body`) and sent over its own connection, as a reply without a file is."""
+    assert harness.bot is not None
+    hugo = harness.user("hugo")
+    await harness.emu.run_command(hugo, "help")
+    for _ in range(2):
+        answer = await harness.emu.run_command(hugo, "profile")
+        assert answer.message is not None
+        assert "Profil de hugo" in str(answer.message.render())
+        assert [a.data[:4] for a in answer.message.attachments] == [b"\x89PNG"]
+    sent = callbacks(harness)
+    assert [r.status for r in sent] == [204, 204, 204]
+    assert [len(r.files) for r in sent] == [0, 1, 1]
+    http = harness.bot.callbacks.http
+    assert http.opened == 1
+    assert sum(conn.uses for kept in http._idle.values() for conn in kept) == 3  # aiohttp's path: 1
