@@ -179,13 +179,13 @@ class CallbackHttp:
         self._tls: ssl.SSLContext | None = None
 
     async def post_json(self, url: str, body: bytes) -> Reply:
-        return await self.post(url, body, "application/json")
+        return await self.send("POST", url, body, "application/json")
 
-    async def post(self, url: str, body: bytes, content_type: str) -> Reply:
-        """POST `body` (a JSON body, or a multipart one: `multipart_body`) and return the reply."""
+    async def send(self, method: str, url: str, body: bytes, content_type: str) -> Reply:
+        """`body` (JSON, or a multipart form: discord_app/callbacks.py `multipart_body`) and its reply."""
         origin, path = split(url)
         request = (
-            f"POST {path} HTTP/1.1\r\nHost: {origin.host}\r\nUser-Agent: {USER_AGENT}\r\n"
+            f"{method} {path} HTTP/1.1\r\nHost: {origin.host}\r\nUser-Agent: {USER_AGENT}\r\n"
             f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n"
         ).encode("latin-1") + body
         conn = self._take(origin)

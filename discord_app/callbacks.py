@@ -17,7 +17,8 @@ than aiohttp's client, with discord.py's handling of what comes back: a 429 from
 waited out and sent again, a 5xx is retried after 1, 3, 5 and 7 s, a reset connection likewise, and a
 refusal raises discord.py's own `Forbidden`, `NotFound` or `HTTPException`, so the error handlers see
 what they saw before. A callback with files (a booster's picture, a card's) is written as the multipart
-form aiohttp writes (`multipart_body`). Proxies keep discord.py's path.
+form aiohttp writes (`multipart_body`). A deferred click's answer (the original response edited) goes
+the same way, one at a time per interaction token as discord.py sends it. Proxies keep discord.py's path.
 """
 
 from __future__ import annotations
@@ -25,15 +26,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextvars import ContextVar
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
 import aiohttp
+import discord
 import orjson
 from discord.errors import DiscordServerError, Forbidden, HTTPException, NotFound
 from discord.http import MultipartParameters, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
+from multidict import CIMultiDict
 
 from discord_app.callback_http import CallbackHttp, Reply
 
@@ -109,28 +113,84 @@ class CallbackAdapter(AsyncWebhookAdapter):
                 multipart=params.multipart,
                 payload=None if params.files else params.payload,
             )
-        elif params.multipart:  # files: discord.py's parts, `payload_json` first
-            await self._post(route, *multipart_body(params.multipart))
         else:
-            await self._post(route, orjson.dumps(params.payload), "application/json")
+            await self._send(route, *body_of(params.payload, params.multipart))
         return cast("InteractionCallback", {"interaction": {"id": str(interaction_id)}})
 
-    async def _post(self, route: Route, body: bytes, content_type: str) -> None:
+    def edit_original_interaction_response(
+        self,
+        application_id: int,
+        token: str,
+        *,
+        session: aiohttp.ClientSession,
+        proxy: str | None = None,
+        proxy_auth: aiohttp.BasicAuth | None = None,
+        payload: dict[str, Any] | None = None,
+        multipart: list[dict[str, Any]] | None = None,
+        files: Sequence[discord.File] | None = None,
+    ) -> Any:
+        """A deferred click's answer (discord_app/deferral.py `update`), over the same connections; the
+        message Discord returns is returned to discord.py, which reads it as before."""
+        if proxy is not None:
+            return super().edit_original_interaction_response(
+                application_id,
+                token,
+                session=session,
+                proxy=proxy,
+                proxy_auth=proxy_auth,
+                payload=payload,
+                multipart=multipart,
+                files=files,
+            )
+        route = Route(
+            "PATCH",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=application_id,
+            webhook_token=token,
+        )
+        return self._edit(route, *body_of(payload, multipart))
+
+    async def _edit(self, route: Route, body: bytes, content_type: str) -> Any:
+        """As discord.py's webhook requests: one at a time per interaction token, and a reply saying the
+        token's bucket is spent (`X-RateLimit-Remaining: 0`) holds the next for its reset, waited out
+        before the lock is released."""
+        bucket = (route.webhook_id, route.webhook_token)
+        lock = self._locks.get(bucket)
+        if lock is None:
+            self._locks[bucket] = lock = asyncio.Lock()
+        async with lock:
+            spent: list[float] = []
+            try:
+                return await self._send(route, body, content_type, spent)
+            finally:
+                if spent:
+                    await self.sleep(spent[-1])
+
+    async def _send(
+        self, route: Route, body: bytes, content_type: str, spent: list[float] | None = None
+    ) -> Any:
         """discord.py's `AsyncWebhookAdapter.request` over `CallbackHttp`: the body is written once, and
-        each attempt sends it again (discord.py rewinds the files and writes the form anew)."""
+        each attempt sends it again (discord.py rewinds the files and writes the form anew). Returns what
+        Discord answered (a callback's 204: an empty text)."""
         reply: Reply | None = None
         data: Any = None
         for attempt in range(ATTEMPTS):
             try:
-                reply = await self.http.post(route.url, body, content_type)
+                reply = await self.http.send(route.method, route.url, body, content_type)
             except OSError as exc:
                 if attempt < ATTEMPTS - 1 and exc.errno in RESET_ERRNOS:
                     await self.sleep(1 + attempt * 2)
                     continue
                 raise
             data = json_or_text(reply)
+            if (
+                spent is not None
+                and reply.headers.get("x-ratelimit-remaining") == "0"
+                and reply.status != 429
+            ):
+                spent.append(reset_after(reply))
             if 200 <= reply.status < 300:
-                return
+                return data
             last = attempt == ATTEMPTS - 1  # discord.py waits once more before raising; this does not
             if reply.status == 429:
                 if not reply.headers.get("via"):  # not Discord's own proxies: a Cloudflare ban
@@ -163,6 +223,18 @@ def json_or_text(reply: Reply) -> Any:
     if reply.headers.get("content-type", "").startswith("application/json"):
         return orjson.loads(text)
     return text
+
+
+def reset_after(reply: Reply) -> float:
+    """Seconds until a spent bucket refills, read by discord.py's own `_parse_ratelimit_header`."""
+    return float(discord.utils._parse_ratelimit_header(SimpleNamespace(headers=CIMultiDict(reply.headers))))
+
+
+def body_of(payload: Any, multipart: list[dict[str, Any]] | None) -> tuple[bytes, str]:
+    """(body, content type): discord.py's multipart parts when it has files, else its JSON payload."""
+    if multipart:  # files: `payload_json` first, then each file
+        return multipart_body(multipart)
+    return orjson.dumps(payload), "application/json"
 
 
 def multipart_body(multipart: list[dict[str, Any]]) -> tuple[bytes, str]:

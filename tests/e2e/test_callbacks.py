@@ -100,3 +100,22 @@ async def test_a_reply_with_a_picture_goes_over_the_same_kept_alive_connection(h
     http = harness.bot.callbacks.http
     assert http.opened == 1
     assert sum(conn.uses for kept in http._idle.values() for conn in kept) == 3  # aiohttp's path: 1
+
+
+async def test_a_deferred_answer_goes_over_the_same_kept_alive_connection(harness: BotHarness) -> None:
+    """A bulk sale's confirmation defers, then edits its response (discord_app/deferral.py): both over
+    the bot's own connection, as the quote's callback."""
+    assert harness.bot is not None
+    ines = harness.user("ines")
+    for _ in range(2):
+        await give(harness, ines, "orc_mage_1")
+    quoted = await harness.emu.run_command(ines, "hoss vendre doublons")
+    sold = await harness.emu.click(ines, "Confirmer la vente")
+    assert sold.message is quoted.message
+    assert sold.message is not None
+    assert "Vente confirmée" in str(sold.message.render())
+    edits = [r for r in harness.emu.requests if r.method == "PATCH" and r.path.endswith("/@original")]
+    assert [r.status for r in edits] == [200]
+    http = harness.bot.callbacks.http
+    assert http.opened == 1
+    assert sum(conn.uses for kept in http._idle.values() for conn in kept) == 3  # aiohttp's path: 2

@@ -205,7 +205,7 @@ async def post(adapter: CallbackAdapter, server: Server, monkeypatch: pytest.Mon
     route = Route(
         "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=1, webhook_token="tok"
     )
-    await adapter._post(route, orjson.dumps({"type": 4, "data": {"content": "pong"}}), "application/json")
+    await adapter._send(route, orjson.dumps({"type": 4, "data": {"content": "pong"}}), "application/json")
 
 
 RATE_LIMITED = json_reply(
@@ -387,3 +387,39 @@ async def test_a_callback_with_files_is_aiohttps_form_sent_over_the_kept_alive_c
     expected = cast(MultipartParameters, _picture_params())
     assert expected.multipart
     assert body == await _aiohttp_form(expected.multipart, boundary)
+
+
+# --- a deferred click's answer: the original response edited over the same connection -------------------
+
+EDITED = {"id": "5", "channel_id": "7", "content": "Joué", "attachments": [], "embeds": []}
+
+
+async def _edit(adapter: CallbackAdapter, server: Server, monkeypatch: pytest.MonkeyPatch) -> object:
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{server.port}/api/v10")
+    no_session = cast(aiohttp.ClientSession, None)  # discord.py's client is not used
+    payload = {"content": "Joué", "embeds": []}
+    return await adapter.edit_original_interaction_response(1, "tok", session=no_session, payload=payload)
+
+
+async def test_a_deferred_answer_is_patched_over_the_kept_alive_connection(
+    serve: Serve, adapter: CallbackAdapter, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Pillz move's or a bulk sale's answer edits the deferred response: discord.py reads the message
+    Discord returns, as from its own client."""
+    server = await serve(json_reply("200 OK", EDITED), json_reply("200 OK", EDITED))
+    assert await _edit(adapter, server, monkeypatch) == EDITED
+    assert await _edit(adapter, server, monkeypatch) == EDITED
+    head, body = server.requests[0].split(b"\r\n\r\n", 1)
+    assert head.startswith(b"PATCH /api/v10/webhooks/1/tok/messages/@original HTTP/1.1\r\n")
+    assert b"Content-Type: application/json" in head
+    assert json.loads(body) == {"content": "Joué", "embeds": []}
+    assert (server.connections, adapter.http.opened, waits) == (1, 1, [])
+
+
+async def test_an_edit_that_spends_the_tokens_bucket_waits_its_reset_before_the_next(
+    serve: Serve, adapter: CallbackAdapter, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spent = json_reply("200 OK", EDITED, "X-RateLimit-Remaining: 0", "X-RateLimit-Reset-After: 1.5")
+    server = await serve(spent)
+    assert await _edit(adapter, server, monkeypatch) == EDITED
+    assert waits == [1.5]
