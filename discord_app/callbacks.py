@@ -17,8 +17,9 @@ than aiohttp's client, with discord.py's handling of what comes back: a 429 from
 waited out and sent again, a 5xx is retried after 1, 3, 5 and 7 s, a reset connection likewise, and a
 refusal raises discord.py's own `Forbidden`, `NotFound` or `HTTPException`, so the error handlers see
 what they saw before. A callback with files (a booster's picture, a card's) is written as the multipart
-form aiohttp writes (`multipart_body`). A deferred click's answer (the original response edited) goes
-the same way, one at a time per interaction token as discord.py sends it. Proxies keep discord.py's path.
+form aiohttp writes (`multipart_body`). A callback that asks for its message (`with_message()`) and a
+deferred click's answer (the original response edited) go the same way, the latter one at a time per
+interaction token as discord.py sends it. Proxies keep discord.py's path.
 """
 
 from __future__ import annotations
@@ -83,10 +84,24 @@ class CallbackAdapter(AsyncWebhookAdapter):
         params: MultipartParameters,
     ) -> Any:
         if _with_message.get():
+            if proxy is None:
+                return self._answered(interaction_id, token, params)
             return super().create_interaction_response(
                 interaction_id, token, session=session, proxy=proxy, proxy_auth=proxy_auth, params=params
             )
         return self._callback(interaction_id, token, session, proxy, proxy_auth, params)
+
+    async def _answered(self, interaction_id: int, token: str, params: MultipartParameters) -> Any:
+        """A callback that asks for the message it creates (`with_message()`), over the same connections:
+        Discord's answer goes back to discord.py, which reads it as from its own client."""
+        route = Route(
+            "POST",
+            "/interactions/{webhook_id}/{webhook_token}/callback",
+            webhook_id=interaction_id,
+            webhook_token=token,
+        )
+        body, content_type = body_of(params.payload, params.multipart)
+        return await self._send(route, body, content_type, query="?with_response=1")
 
     async def _callback(
         self,
@@ -167,7 +182,7 @@ class CallbackAdapter(AsyncWebhookAdapter):
                     await self.sleep(spent[-1])
 
     async def _send(
-        self, route: Route, body: bytes, content_type: str, spent: list[float] | None = None
+        self, route: Route, body: bytes, content_type: str, spent: list[float] | None = None, query: str = ""
     ) -> Any:
         """discord.py's `AsyncWebhookAdapter.request` over `CallbackHttp`: the body is written once, and
         each attempt sends it again (discord.py rewinds the files and writes the form anew). Returns what
@@ -176,7 +191,7 @@ class CallbackAdapter(AsyncWebhookAdapter):
         data: Any = None
         for attempt in range(ATTEMPTS):
             try:
-                reply = await self.http.send(route.method, route.url, body, content_type)
+                reply = await self.http.send(route.method, route.url + query, body, content_type)
             except OSError as exc:
                 if attempt < ATTEMPTS - 1 and exc.errno in RESET_ERRNOS:
                     await self.sleep(1 + attempt * 2)

@@ -52,6 +52,10 @@ async def test_the_battle_message_asks_for_its_id_and_the_outbox_edits_it(harnes
     assert [r.status for r in battle_callbacks] == [204, 200]
     await decide_once(harness, alice)
     assert started.history  # the outbox edited the message whose id the callback returned
+    assert harness.bot is not None
+    http = harness.bot.callbacks.http
+    kept = sum(conn.uses for conns in http._idle.values() for conn in conns)
+    assert kept == len(callbacks(harness))  # the one asking for its message too (aiohttp's path before)
 
 
 async def test_the_adapter_stays_inside_the_bots_interactions(harness: BotHarness) -> None:

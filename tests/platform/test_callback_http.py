@@ -20,7 +20,7 @@ from discord.http import MultipartParameters, Route
 from discord.webhook.async_ import interaction_message_response_params
 
 from discord_app.callback_http import USER_AGENT, CallbackHttp, split
-from discord_app.callbacks import CallbackAdapter
+from discord_app.callbacks import CallbackAdapter, with_message
 
 Answer = Callable[[bytes], bytes | None]  # request -> bytes to send back (None: say nothing)
 
@@ -423,3 +423,20 @@ async def test_an_edit_that_spends_the_tokens_bucket_waits_its_reset_before_the_
     server = await serve(spent)
     assert await _edit(adapter, server, monkeypatch) == EDITED
     assert waits == [1.5]
+
+
+async def test_a_callback_asking_for_its_message_gets_it_over_the_kept_alive_connection(
+    serve: Serve, adapter: CallbackAdapter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The HOSS battle message asks for its id (`with_message()`): Discord's answer is handed back."""
+    answered = {"interaction": {"id": "1", "type": 4}, "resource": {"type": 4, "message": EDITED}}
+    server = await serve(json_reply("200 OK", answered))
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{server.port}/api/v10")
+    no_session = cast(aiohttp.ClientSession, None)  # discord.py's client is not used
+    params = interaction_message_response_params(type=4, content="Combat")
+    with with_message():
+        got = await adapter.create_interaction_response(1, "tok", session=no_session, params=params)
+    assert got == answered
+    assert server.requests[0].startswith(
+        b"POST /api/v10/interactions/1/tok/callback?with_response=1 HTTP/1.1"
+    )
