@@ -6,12 +6,14 @@ a request object, its headers as a multidict, the URL parsed by yarl, cookie and
 then a response object. Measured at one user, sending `/profile`'s callback over a plain keep-alive
 connection instead took 13 to 28 % off the bot's CPU per command (README, "The bot's own cost per
 command"). The request here is written as bytes; the response is parsed by httptools (the llhttp
-parser uvicorn uses), so no HTTP is parsed by hand.
+parser uvicorn uses), so no HTTP is parsed by hand. The same connections carry a deferred click's edit
+of its response (a PATCH on the interaction's token, discord_app/callbacks.py).
 
 What it keeps of aiohttp's behaviour: connections are reused while the server keeps them alive, a TLS
 connection checks Discord's certificate with the system's trust store, and a connection the server
 closed while it sat idle is replaced once, transparently (nothing reached the server). What it leaves
-to discord.py (discord_app/callbacks.py): files, proxies, rate limits and error types.
+to discord_app/callbacks.py: the body (JSON, or the multipart form of a reply with files), proxies,
+rate limits and error types, as discord.py handles them.
 """
 
 from __future__ import annotations
@@ -179,10 +181,14 @@ class CallbackHttp:
         self._tls: ssl.SSLContext | None = None
 
     async def post_json(self, url: str, body: bytes) -> Reply:
+        return await self.send("POST", url, body, "application/json")
+
+    async def send(self, method: str, url: str, body: bytes, content_type: str) -> Reply:
+        """`body` (JSON, or a multipart form: discord_app/callbacks.py `multipart_body`) and its reply."""
         origin, path = split(url)
         request = (
-            f"POST {path} HTTP/1.1\r\nHost: {origin.host}\r\nUser-Agent: {USER_AGENT}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            f"{method} {path} HTTP/1.1\r\nHost: {origin.host}\r\nUser-Agent: {USER_AGENT}\r\n"
+            f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n"
         ).encode("latin-1") + body
         conn = self._take(origin)
         if conn is not None:

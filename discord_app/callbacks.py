@@ -12,26 +12,33 @@ tasks discord.py starts for it inherit it and nothing else in the process is tou
 the same process, a benchmark's bare bot, keeps discord.py's default). A path that needs the message
 asks for it with `with_message()`.
 
-A callback without files is sent over the adapter's own keep-alive connections
-(discord_app/callback_http.py) rather than aiohttp's client, with discord.py's handling of what comes back:
-a 429 from Discord's proxies is waited out and sent again, a 5xx is retried after 1, 3, 5 and 7 s, a reset
-connection likewise, and a refusal raises discord.py's own `Forbidden`, `NotFound` or `HTTPException`, so
-the error handlers see what they saw before. Files and proxies keep discord.py's path.
+A callback is sent over the adapter's own keep-alive connections (discord_app/callback_http.py) rather
+than aiohttp's client, with discord.py's handling of what comes back: a 429 from Discord's proxies is
+waited out and sent again, a 5xx is retried after 1, 3, 5 and 7 s, a reset connection likewise, and a
+refusal raises discord.py's own `Forbidden`, `NotFound` or `HTTPException`, so the error handlers see
+what they saw before. A callback with files (a booster's picture, a card's) is written as the multipart
+form aiohttp writes (`multipart_body`). A callback that asks for its message (`with_message()`) and a
+deferred click's answer (the original response edited) go the same way, the latter one at a time per
+interaction token as discord.py sends it. Proxies keep discord.py's path.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Iterator
+import uuid
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextvars import ContextVar
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
 import aiohttp
+import discord
 import orjson
 from discord.errors import DiscordServerError, Forbidden, HTTPException, NotFound
 from discord.http import MultipartParameters, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
+from multidict import CIMultiDict
 
 from discord_app.callback_http import CallbackHttp, Reply
 
@@ -77,10 +84,24 @@ class CallbackAdapter(AsyncWebhookAdapter):
         params: MultipartParameters,
     ) -> Any:
         if _with_message.get():
+            if proxy is None:
+                return self._answered(interaction_id, token, params)
             return super().create_interaction_response(
                 interaction_id, token, session=session, proxy=proxy, proxy_auth=proxy_auth, params=params
             )
         return self._callback(interaction_id, token, session, proxy, proxy_auth, params)
+
+    async def _answered(self, interaction_id: int, token: str, params: MultipartParameters) -> Any:
+        """A callback that asks for the message it creates (`with_message()`), over the same connections:
+        Discord's answer goes back to discord.py, which reads it as from its own client."""
+        route = Route(
+            "POST",
+            "/interactions/{webhook_id}/{webhook_token}/callback",
+            webhook_id=interaction_id,
+            webhook_token=token,
+        )
+        body, content_type = body_of(params.payload, params.multipart)
+        return await self._send(route, body, content_type, query="?with_response=1")
 
     async def _callback(
         self,
@@ -97,7 +118,7 @@ class CallbackAdapter(AsyncWebhookAdapter):
             webhook_id=interaction_id,
             webhook_token=token,
         )
-        if params.files or proxy is not None:
+        if proxy is not None:
             await self.request(
                 route,
                 session=session,
@@ -108,25 +129,83 @@ class CallbackAdapter(AsyncWebhookAdapter):
                 payload=None if params.files else params.payload,
             )
         else:
-            await self._post(route, params.payload)
+            await self._send(route, *body_of(params.payload, params.multipart))
         return cast("InteractionCallback", {"interaction": {"id": str(interaction_id)}})
 
-    async def _post(self, route: Route, payload: Any) -> None:
-        """discord.py's `AsyncWebhookAdapter.request` for a JSON body, over `CallbackHttp`."""
-        body = orjson.dumps(payload)
+    def edit_original_interaction_response(
+        self,
+        application_id: int,
+        token: str,
+        *,
+        session: aiohttp.ClientSession,
+        proxy: str | None = None,
+        proxy_auth: aiohttp.BasicAuth | None = None,
+        payload: dict[str, Any] | None = None,
+        multipart: list[dict[str, Any]] | None = None,
+        files: Sequence[discord.File] | None = None,
+    ) -> Any:
+        """A deferred click's answer (discord_app/deferral.py `update`), over the same connections; the
+        message Discord returns is returned to discord.py, which reads it as before."""
+        if proxy is not None:
+            return super().edit_original_interaction_response(
+                application_id,
+                token,
+                session=session,
+                proxy=proxy,
+                proxy_auth=proxy_auth,
+                payload=payload,
+                multipart=multipart,
+                files=files,
+            )
+        route = Route(
+            "PATCH",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=application_id,
+            webhook_token=token,
+        )
+        return self._edit(route, *body_of(payload, multipart))
+
+    async def _edit(self, route: Route, body: bytes, content_type: str) -> Any:
+        """As discord.py's webhook requests: one at a time per interaction token, and a reply saying the
+        token's bucket is spent (`X-RateLimit-Remaining: 0`) holds the next for its reset, waited out
+        before the lock is released."""
+        bucket = (route.webhook_id, route.webhook_token)
+        lock = self._locks.get(bucket)
+        if lock is None:
+            self._locks[bucket] = lock = asyncio.Lock()
+        async with lock:
+            spent: list[float] = []
+            try:
+                return await self._send(route, body, content_type, spent)
+            finally:
+                if spent:
+                    await self.sleep(spent[-1])
+
+    async def _send(
+        self, route: Route, body: bytes, content_type: str, spent: list[float] | None = None, query: str = ""
+    ) -> Any:
+        """discord.py's `AsyncWebhookAdapter.request` over `CallbackHttp`: the body is written once, and
+        each attempt sends it again (discord.py rewinds the files and writes the form anew). Returns what
+        Discord answered (a callback's 204: an empty text)."""
         reply: Reply | None = None
         data: Any = None
         for attempt in range(ATTEMPTS):
             try:
-                reply = await self.http.post_json(route.url, body)
+                reply = await self.http.send(route.method, route.url + query, body, content_type)
             except OSError as exc:
                 if attempt < ATTEMPTS - 1 and exc.errno in RESET_ERRNOS:
                     await self.sleep(1 + attempt * 2)
                     continue
                 raise
             data = json_or_text(reply)
+            if (
+                spent is not None
+                and reply.headers.get("x-ratelimit-remaining") == "0"
+                and reply.status != 429
+            ):
+                spent.append(reset_after(reply))
             if 200 <= reply.status < 300:
-                return
+                return data
             last = attempt == ATTEMPTS - 1  # discord.py waits once more before raising; this does not
             if reply.status == 429:
                 if not reply.headers.get("via"):  # not Discord's own proxies: a Cloudflare ban
@@ -159,3 +238,43 @@ def json_or_text(reply: Reply) -> Any:
     if reply.headers.get("content-type", "").startswith("application/json"):
         return orjson.loads(text)
     return text
+
+
+def reset_after(reply: Reply) -> float:
+    """Seconds until a spent bucket refills, read by discord.py's own `_parse_ratelimit_header`."""
+    return float(discord.utils._parse_ratelimit_header(SimpleNamespace(headers=CIMultiDict(reply.headers))))
+
+
+def body_of(payload: Any, multipart: list[dict[str, Any]] | None) -> tuple[bytes, str]:
+    """(body, content type): discord.py's multipart parts when it has files, else its JSON payload."""
+    if multipart:  # files: `payload_json` first, then each file
+        return multipart_body(multipart)
+    return orjson.dumps(payload), "application/json"
+
+
+def multipart_body(multipart: list[dict[str, Any]]) -> tuple[bytes, str]:
+    """(body, content type) of the multipart/form-data request aiohttp's `FormData(quote_fields=False)`
+    writes for discord.py's parts (`payload_json`, then `files[n]` with their file objects), byte for
+    byte but for the random boundary: aiohttp's request machinery was most of a reply with a picture's
+    cost on the loop (a booster's, a card's)."""
+    boundary = uuid.uuid4().hex
+    parts: list[bytes] = []
+    for part in multipart:
+        disposition = f'form-data; name="{_quoted(part["name"])}"'
+        value = part["value"]
+        if "filename" in part:
+            disposition += f'; filename="{_quoted(part["filename"])}"'
+            kind = part.get("content_type", "application/octet-stream")
+            data = value.read()
+        else:
+            kind = "text/plain; charset=utf-8"
+            data = value.encode("utf-8")
+        head = f"--{boundary}\r\nContent-Type: {kind}\r\nContent-Disposition: {disposition}\r\n\r\n"
+        parts += (head.encode("utf-8"), data, b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode("latin-1"))
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def _quoted(value: str) -> str:
+    """A Content-Disposition parameter as aiohttp quotes it when `quote_fields` is False."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')

@@ -52,6 +52,10 @@ async def test_the_battle_message_asks_for_its_id_and_the_outbox_edits_it(harnes
     assert [r.status for r in battle_callbacks] == [204, 200]
     await decide_once(harness, alice)
     assert started.history  # the outbox edited the message whose id the callback returned
+    assert harness.bot is not None
+    http = harness.bot.callbacks.http
+    kept = sum(conn.uses for conns in http._idle.values() for conn in conns)
+    assert kept == len(callbacks(harness))  # the one asking for its message too (aiohttp's path before)
 
 
 async def test_the_adapter_stays_inside_the_bots_interactions(harness: BotHarness) -> None:
@@ -63,8 +67,7 @@ async def test_the_adapter_stays_inside_the_bots_interactions(harness: BotHarnes
 
 
 async def test_commands_are_answered_over_one_kept_alive_connection(harness: BotHarness) -> None:
-    """The bot's callbacks go over its own connections (discord_app/callback_http.py), reused (a reply
-    without a file: /profile attaches its picture, which discord.py's own client sends)."""
+    """The bot's callbacks go over its own connections (discord_app/callback_http.py), reused."""
     assert harness.bot is not None
     frank = harness.user("frank")
     for _ in range(3):
@@ -82,3 +85,41 @@ async def test_a_rate_limited_callback_is_sent_again_after_the_wait(harness: Bot
     assert answer.message is not None
     assert "Profil de gina" in str(answer.message.render())
     assert [r.status for r in callbacks(harness)] == [429, 204]
+
+
+async def test_a_reply_with_a_picture_goes_over_the_same_kept_alive_connection(harness: BotHarness) -> None:
+    """/profile attaches its picture: the multipart callback is written by the bot
+    (`callbacks.multipart_body`) and sent over its own connection, as a reply without a file is."""
+    assert harness.bot is not None
+    hugo = harness.user("hugo")
+    await harness.emu.run_command(hugo, "help")
+    for _ in range(2):
+        answer = await harness.emu.run_command(hugo, "profile")
+        assert answer.message is not None
+        assert "Profil de hugo" in str(answer.message.render())
+        assert [a.data[:4] for a in answer.message.attachments] == [b"\x89PNG"]
+    sent = callbacks(harness)
+    assert [r.status for r in sent] == [204, 204, 204]
+    assert [len(r.files) for r in sent] == [0, 1, 1]
+    http = harness.bot.callbacks.http
+    assert http.opened == 1
+    assert sum(conn.uses for kept in http._idle.values() for conn in kept) == 3  # aiohttp's path: 1
+
+
+async def test_a_deferred_answer_goes_over_the_same_kept_alive_connection(harness: BotHarness) -> None:
+    """A bulk sale's confirmation defers, then edits its response (discord_app/deferral.py): both over
+    the bot's own connection, as the quote's callback."""
+    assert harness.bot is not None
+    ines = harness.user("ines")
+    for _ in range(2):
+        await give(harness, ines, "orc_mage_1")
+    quoted = await harness.emu.run_command(ines, "hoss vendre doublons")
+    sold = await harness.emu.click(ines, "Confirmer la vente")
+    assert sold.message is quoted.message
+    assert sold.message is not None
+    assert "Vente confirmée" in str(sold.message.render())
+    edits = [r for r in harness.emu.requests if r.method == "PATCH" and r.path.endswith("/@original")]
+    assert [r.status for r in edits] == [200]
+    http = harness.bot.callbacks.http
+    assert http.opened == 1
+    assert sum(conn.uses for kept in http._idle.values() for conn in kept) == 3  # aiohttp's path: 2

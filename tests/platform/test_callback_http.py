@@ -5,16 +5,22 @@ HTTP server: every byte the server sends is written here, so each case is exact.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any, cast
 
+import aiohttp
+import discord
+import orjson
 import pytest
 from discord.errors import DiscordServerError, Forbidden, HTTPException, NotFound
-from discord.http import Route
+from discord.http import MultipartParameters, Route
+from discord.webhook.async_ import interaction_message_response_params
 
 from discord_app.callback_http import USER_AGENT, CallbackHttp, split
-from discord_app.callbacks import CallbackAdapter
+from discord_app.callbacks import CallbackAdapter, with_message
 
 Answer = Callable[[bytes], bytes | None]  # request -> bytes to send back (None: say nothing)
 
@@ -199,7 +205,7 @@ async def post(adapter: CallbackAdapter, server: Server, monkeypatch: pytest.Mon
     route = Route(
         "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=1, webhook_token="tok"
     )
-    await adapter._post(route, {"type": 4, "data": {"content": "pong"}})
+    await adapter._send(route, orjson.dumps({"type": 4, "data": {"content": "pong"}}), "application/json")
 
 
 RATE_LIMITED = json_reply(
@@ -332,3 +338,105 @@ async def test_a_connection_idle_for_longer_than_the_keepalive_is_not_reused(
     await http.post_json(server.url, b"{}")
     assert http.opened == 2
     assert server.connections == 2
+
+
+# --- a callback with files: the form aiohttp writes, over the kept-alive connection -----------------------
+
+
+class _Sink:
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    async def write(self, chunk: bytes) -> None:
+        self.data += chunk
+
+
+def _picture_params() -> object:
+    picture = discord.File(io.BytesIO(b"\x89PNG picture"), filename='carte "é" \\ 1.png')
+    return interaction_message_response_params(type=4, content="Votre carte « Orc »", files=[picture])
+
+
+async def _aiohttp_form(multipart: list[dict[str, Any]], boundary: str) -> bytes:
+    """What discord.py's own path sends (`AsyncWebhookAdapter.request`), its boundary set to `boundary`."""
+    form = aiohttp.FormData(quote_fields=False)
+    for part in multipart:
+        form.add_field(**part)
+    writer = form()
+    sink = _Sink()
+    await writer.write(sink)  # type: ignore[arg-type]
+    theirs = writer.headers["Content-Type"].split("boundary=")[1]
+    return bytes(sink.data).replace(theirs.encode(), boundary.encode())
+
+
+async def test_a_callback_with_files_is_aiohttps_form_sent_over_the_kept_alive_connection(
+    serve: Serve, adapter: CallbackAdapter, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reply with a picture (a booster, a card) took aiohttp's whole request path; it is now the same
+    bytes over the bot's connection, and a rate limit sends those bytes again, the file whole."""
+    server = await serve(RATE_LIMITED, NO_CONTENT)
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{server.port}/api/v10")
+    no_session = cast(aiohttp.ClientSession, None)  # discord.py's client is not used
+    params = cast(MultipartParameters, _picture_params())
+    await adapter.create_interaction_response(1, "tok", session=no_session, params=params)
+    assert waits == [0.25]
+    assert len(server.requests) == 2
+    assert server.requests[0] == server.requests[1]
+    head, body = server.requests[1].split(b"\r\n\r\n", 1)
+    kind = next(line for line in head.split(b"\r\n") if line.lower().startswith(b"content-type"))
+    boundary = kind.decode().split("boundary=")[1]
+    expected = cast(MultipartParameters, _picture_params())
+    assert expected.multipart
+    assert body == await _aiohttp_form(expected.multipart, boundary)
+
+
+# --- a deferred click's answer: the original response edited over the same connection -------------------
+
+EDITED = {"id": "5", "channel_id": "7", "content": "Joué", "attachments": [], "embeds": []}
+
+
+async def _edit(adapter: CallbackAdapter, server: Server, monkeypatch: pytest.MonkeyPatch) -> object:
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{server.port}/api/v10")
+    no_session = cast(aiohttp.ClientSession, None)  # discord.py's client is not used
+    payload = {"content": "Joué", "embeds": []}
+    return await adapter.edit_original_interaction_response(1, "tok", session=no_session, payload=payload)
+
+
+async def test_a_deferred_answer_is_patched_over_the_kept_alive_connection(
+    serve: Serve, adapter: CallbackAdapter, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Pillz move's or a bulk sale's answer edits the deferred response: discord.py reads the message
+    Discord returns, as from its own client."""
+    server = await serve(json_reply("200 OK", EDITED), json_reply("200 OK", EDITED))
+    assert await _edit(adapter, server, monkeypatch) == EDITED
+    assert await _edit(adapter, server, monkeypatch) == EDITED
+    head, body = server.requests[0].split(b"\r\n\r\n", 1)
+    assert head.startswith(b"PATCH /api/v10/webhooks/1/tok/messages/@original HTTP/1.1\r\n")
+    assert b"Content-Type: application/json" in head
+    assert json.loads(body) == {"content": "Joué", "embeds": []}
+    assert (server.connections, adapter.http.opened, waits) == (1, 1, [])
+
+
+async def test_an_edit_that_spends_the_tokens_bucket_waits_its_reset_before_the_next(
+    serve: Serve, adapter: CallbackAdapter, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spent = json_reply("200 OK", EDITED, "X-RateLimit-Remaining: 0", "X-RateLimit-Reset-After: 1.5")
+    server = await serve(spent)
+    assert await _edit(adapter, server, monkeypatch) == EDITED
+    assert waits == [1.5]
+
+
+async def test_a_callback_asking_for_its_message_gets_it_over_the_kept_alive_connection(
+    serve: Serve, adapter: CallbackAdapter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The HOSS battle message asks for its id (`with_message()`): Discord's answer is handed back."""
+    answered = {"interaction": {"id": "1", "type": 4}, "resource": {"type": 4, "message": EDITED}}
+    server = await serve(json_reply("200 OK", answered))
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{server.port}/api/v10")
+    no_session = cast(aiohttp.ClientSession, None)  # discord.py's client is not used
+    params = interaction_message_response_params(type=4, content="Combat")
+    with with_message():
+        got = await adapter.create_interaction_response(1, "tok", session=no_session, params=params)
+    assert got == answered
+    assert server.requests[0].startswith(
+        b"POST /api/v10/interactions/1/tok/callback?with_response=1 HTTP/1.1"
+    )
