@@ -12,8 +12,11 @@ rate limit, which hooks aiohttp's trace (discord_app/rate_limit.py), is called a
 before each attempt is sent and when its reply's head is in. Anything else (a proxy, the gateway's
 `ws_connect`, the CDN's `get`, `close`) is the aiohttp session's, as before.
 
-aiohttp's client was most of a post's or an edit's cost on the loop beyond discord.py's own: a request
-object, headers as multidicts, cookie and trace machinery, timers, a response object and its stream.
+aiohttp's client was most of a post's cost on the loop beyond discord.py's own: a request object,
+headers as multidicts, cookie and trace machinery, timers, a response object and its stream. Measured
+alone, a post through discord.py's `send_message` against a local server, limiter's pacing left out, the
+client's CPU: 285 to 350 us through aiohttp, 135 us this way; in the bot, a Chocobataille turn's loop
+(two posts) 3.91 → 3.22 ms (docs/performance.md).
 
 A connection the server closed while it sat idle is found when the request sent on it gets no reply at
 all. aiohttp sends again then only for idempotent methods (RFC 9112 §9.3.1); so does this, and also for
