@@ -8,6 +8,7 @@ import asyncio
 import io
 import re
 from collections.abc import AsyncIterator, Callable
+from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
@@ -199,4 +200,36 @@ async def test_a_global_429_pauses_the_limiter_and_discord_py_waits_it_out(
     assert len(paused) == 1
     assert len(recorder.requests) == 3
     assert recorder.requests[1] == recorder.requests[2]
+    await http.close()
+
+
+async def test_a_5xx_is_retried_or_raised_by_discord_py_as_before(
+    base: Callable[[Recorder], Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 500 waited out (1 s, counted here instead) and sent again; a 503 raised at once."""
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(discord.http, "asyncio", SimpleNamespace(**{**vars(asyncio), "sleep": sleep}))
+    down = "HTTP/1.1 {}\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n\r\ndown"
+    answers = [
+        ok(USER),
+        down.format("500 Internal Server Error").encode(),
+        ok(),
+        down.format("503 No").encode(),
+    ]
+    recorder = Recorder(lambda _rank: answers.pop(0))
+    await base(recorder)
+    http, _ = await client(True)
+    with post() as params:
+        assert (await http.send_message(5, params=params))["id"] == "7"
+    assert [w for w in waits if w] == [1]  # discord.py also yields with sleep(0)
+    assert recorder.requests[1] == recorder.requests[2]
+    with post() as params, pytest.raises(discord.DiscordServerError) as error:
+        await http.send_message(5, params=params)
+    assert (error.value.status, error.value.text) == (503, "down")
     await http.close()
