@@ -27,6 +27,7 @@ from discord_app.component_router import Clicks, ComponentRouter, Route, click_o
 from discord_app.delivery import Deliverer, ShowPrivateButton
 from discord_app.errors import GameTree
 from discord_app.rate_limit import FleetRateLimit
+from discord_app.rest_http import install as install_rest
 from discord_app.translator import CatalogTranslator
 from services.infra.catalogs import DATA_DIR
 from services.infra.container import Services, build_services
@@ -250,6 +251,8 @@ class CardBot(commands.Bot):
         return self.tree
 
     async def setup_hook(self) -> None:
+        # 0. discord.py's REST requests over the bot's own keep-alive connections (discord_app/rest_http.py)
+        install_rest(self.http, self.rate_limit)
         # 1. database (opened and migrated) and services
         if self._services is None:
             self._services = await build_services(

@@ -190,12 +190,18 @@ class CallbackHttp:
             f"{method} {path} HTTP/1.1\r\nHost: {origin.host}\r\nUser-Agent: {USER_AGENT}\r\n"
             f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n"
         ).encode("latin-1") + body
+        return await self.request(origin, request)
+
+    async def request(self, origin: Origin, request: bytes, *, resend_stale: bool = True) -> Reply:
+        """The reply to `request` (its bytes whole). A reused connection closed before any reply is
+        `StaleConnection` unless `resend_stale`: the request goes again on a new connection then."""
         conn = self._take(origin)
         if conn is not None:
             try:
                 return await self._exchange(origin, conn, request)
             except StaleConnection:
-                pass  # the server had closed it: nothing was received, send on a new one
+                if not resend_stale:
+                    raise
         return await self._exchange(origin, await self._open(origin), request)
 
     async def close(self) -> None:

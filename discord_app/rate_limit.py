@@ -3,7 +3,9 @@
 One place: an aiohttp trace on discord.py's HTTP session (the client's `http_trace`), whose request-start
 hook is awaited before each attempt is sent, retries included, and whose request-end hook sees each
 answer's status and headers. So every call discord.py makes with the bot's token (posts, edits, DMs,
-fetches, the command sync) waits for its turn, whatever code asked for it.
+fetches, the command sync) waits for its turn, whatever code asked for it. The requests sent over the
+bot's own connections instead of aiohttp's client (discord_app/rest_http.py) call the same hooks'
+logic at the same two points (`FleetRateLimit.before`, `after`).
 
 Counted: requests carrying the bot's `Authorization` (Discord counts the global limit per token). Not
 counted: interaction callbacks and follow-ups (the page exempts interaction endpoints; discord.py sends
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 
 import aiohttp
@@ -34,18 +36,27 @@ EXEMPT = "/interactions/"  # an interaction callback sent through discord.py (on
 
 def counted(params: aiohttp.TraceRequestStartParams | aiohttp.TraceRequestEndParams) -> bool:
     """Whether the global limit counts this request."""
-    return "Authorization" in params.headers and EXEMPT not in params.url.path
+    return is_counted(params.headers, params.url.path)
+
+
+def is_counted(headers: Mapping[str, str], path: str) -> bool:
+    """Whether the global limit counts a request with these headers to this path."""
+    return "Authorization" in headers and EXEMPT not in path
 
 
 async def global_wait(response: aiohttp.ClientResponse) -> float | None:
     """The seconds a 429 asks the whole bot to wait, or None when it is not the global limit."""
-    headers = response.headers
     data: object = None
     if response.content_type == "application/json":
         try:
             data = json.loads(await response.read())
         except (ValueError, aiohttp.ClientError):
             data = None
+    return global_wait_of(response.headers, data)
+
+
+def global_wait_of(headers: Mapping[str, str], data: object) -> float | None:
+    """`global_wait` from a 429's headers (case-insensitive) and its JSON body (None if it has none)."""
     body = data if isinstance(data, dict) else {}
     scope_global = headers.get("X-RateLimit-Scope", "").lower() == "global"
     if not (scope_global or headers.get("X-RateLimit-Global", "").lower() == "true" or body.get("global")):
@@ -57,6 +68,14 @@ async def global_wait(response: aiohttp.ClientResponse) -> float | None:
         return float(headers.get("Retry-After", "1"))
     except ValueError:
         return 1.0
+
+
+def paused(limiter: Limiter, on_global: Callable[[float], None], method: str, url: str, wait: float) -> None:
+    """This process's limiter paused for a global 429's `wait`, then the fleet told (`on_global`)."""
+    until = limiter.now() + wait
+    log.warning("global rate limit: %s %s, every process waits %.2f s", method, url, wait)
+    limiter.pause(until)
+    on_global(until)
 
 
 def trace_config(limiter: Limiter, on_global: Callable[[float], None]) -> aiohttp.TraceConfig:
@@ -75,12 +94,8 @@ def trace_config(limiter: Limiter, on_global: Callable[[float], None]) -> aiohtt
         if params.response.status != 429 or not counted(params):
             return
         wait = await global_wait(params.response)
-        if wait is None:
-            return
-        until = limiter.now() + wait
-        log.warning("global rate limit: %s %s, every process waits %.2f s", params.method, params.url, wait)
-        limiter.pause(until)
-        on_global(until)
+        if wait is not None:
+            paused(limiter, on_global, params.method, str(params.url), wait)
 
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(start)
@@ -95,6 +110,23 @@ class FleetRateLimit:
         self.limiter = limiter or Limiter()
         self.trace = trace_config(self.limiter, self._global)
         self._publish: Callable[[float], None] | None = None
+
+    async def before(self, headers: Mapping[str, str], path: str) -> bool:
+        """The trace's request-start hook, for a request sent without aiohttp (discord_app/rest_http.py):
+        whether the request is counted, once its turn has come."""
+        if not is_counted(headers, path):
+            return False
+        await self.limiter.acquire()
+        return True
+
+    def after(self, method: str, url: str, status: int, headers: Mapping[str, str], data: object) -> None:
+        """The trace's request-end hook for a counted request sent the same way: `headers` the reply's
+        (case-insensitive), `data` its JSON body (None if it has none)."""
+        if status != 429:
+            return
+        wait = global_wait_of(headers, data)
+        if wait is not None:
+            paused(self.limiter, self._global, method, url, wait)
 
     def share(self, publish: Callable[[float], None] | None) -> None:
         """Where a global 429 is told to the fleet (None: this process only, e.g. once the database closed)."""
