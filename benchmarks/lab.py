@@ -10,7 +10,11 @@
    slower than one alone here, whatever they run). The lab must take at most 1.1 x the first. Also timed in
    the same run: a pure-Python loop (`python_loop`, this machine's speed of the day) and the HOSS reference
    battle of benchmarks/hoss_battles.py. The lab's time scaled by `REFERENCE_LOOP_MS` / today's loop (`at_reference`)
-   says whether 1,000 battles fit in 1 s on 2 cores on the README's reference machine. Medians of `--runs`.
+   says whether 1,000 battles fit in 1 s on 2 cores on the README's reference machine. Medians of `--runs`;
+   within a run, the bare processes and the lab play the same seeds in turn `--batches` times (5), and the
+   run's figure is the median of its batches: a Dinocard batch is about 115 ms a worker, and the bare
+   processes alone timed once read 104 to 125 ms from one batch to the next on a quiet machine, so one
+   batch per run could not tell 1.05 from 1.15 (docs/performance.md, "The lab's own workers").
    The CPU both take (this process's, and the workers' from /proc) is measured beside the wall clock: on
    a machine other processes load, the workers (at a lower priority) get less of the cores than the
    in-process loop, and only the CPU ratio says what the lab itself adds.
@@ -34,7 +38,7 @@ where the reference battle takes 0.72 ms runs the loop in 0.72 / 0.007408 = 97.2
 day at load average 6.3 (3 runs): ratios 7.186 / 6.937 / 7.450, median 7.186, 100.2 ms (3 % off). The
 reference battle is still printed beside the loop.
 
-    python -m benchmarks.lab [--battles 1000] [--runs 3] [--labs 5] [--rate 100] [--seconds 5]
+    python -m benchmarks.lab [--battles 1000] [--runs 3] [--batches 5] [--labs 5] [--rate 100] [--seconds 5]
         [--games HOSS,Dinocard,Pillz,Immortals] [--part both|side|latency]
 """
 
@@ -206,8 +210,25 @@ GAMES: dict[str, Callable[[], LabJob]] = {
 }
 
 
+def median_batch(batches: Sequence[Batch]) -> Batch:
+    """A run's lab figures: the median of its batches, field by field."""
+    count = max(len(b.workers) for b in batches)
+    return Batch(
+        statistics.median(b.wall for b in batches),
+        tuple(
+            statistics.median(b.workers[i] if i < len(b.workers) else 0.0 for b in batches)
+            for i in range(count)
+        ),
+        statistics.median(b.own for b in batches),
+    )
+
+
 async def side_by_side(
-    battles: int, runs: int, out: Callable[[str], None], games: Sequence[str] = tuple(GAMES)
+    battles: int,
+    runs: int,
+    out: Callable[[str], None],
+    games: Sequence[str] = tuple(GAMES),
+    per_run: int = 5,
 ) -> None:
     size = workers()
     pool = LabPool(size)
@@ -227,10 +248,15 @@ async def side_by_side(
                 wall, cpu = engine_loop(job, seeds)
                 engine.append(wall / size)
                 engine_cpu.append(cpu)
-                wall, cpu = bare.play(seeds)
-                spread.append(wall)
-                spread_cpu.append(cpu)
-                batches.append(await lab_batch(pool, job, seeds))
+                walls, cpus, labs = [], [], []
+                for _ in range(per_run):  # the bare processes and the lab in turn, on the same seeds
+                    wall, cpu = bare.play(seeds)
+                    walls.append(wall)
+                    cpus.append(cpu)
+                    labs.append(await lab_batch(pool, job, seeds))
+                spread.append(statistics.median(walls))
+                spread_cpu.append(statistics.median(cpus))
+                batches.append(median_batch(labs))
             bare.close()
             e, la = statistics.median(engine), statistics.median(b.wall for b in batches)
             s, sc = statistics.median(spread), statistics.median(spread_cpu)
@@ -369,6 +395,12 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], Any] = print) -
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--batches",
+        type=int,
+        default=5,
+        help="side by side: batches per run, bare and lab in turn (their median)",
+    )
     parser.add_argument("--labs", type=int, default=5)
     parser.add_argument("--rate", type=float, default=100.0)
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -381,7 +413,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], Any] = print) -
         parser.error(f"unknown games {unknown}: choose among {', '.join(GAMES)}")
     out(f"cores: {workers()}, load average {os.getloadavg()[0]:.1f}")
     if options.part in ("both", "side"):
-        asyncio.run(side_by_side(options.battles, options.runs, out, games))
+        asyncio.run(side_by_side(options.battles, options.runs, out, games, max(1, options.batches)))
     if options.part in ("both", "latency"):
         latency_medians(options.labs, options.rate, options.seconds, options.runs, out)
         out(

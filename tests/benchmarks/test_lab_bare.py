@@ -3,7 +3,7 @@ the lab has workers plays every seed once, and the processes' CPU is the engine'
 
 from __future__ import annotations
 
-from benchmarks.lab import dinocard_job, seeds_for
+from benchmarks.lab import Batch, dinocard_job, median_batch, seeds_for
 from benchmarks.lab_bare import BareEngine, shares
 
 
@@ -24,3 +24,8 @@ def test_the_bare_processes_play_the_batch_at_once() -> None:
         bare.close()
     assert 0 < wall < 60
     assert cpu > 0
+
+
+def test_a_runs_lab_figures_are_the_medians_of_its_batches() -> None:
+    batches = [Batch(0.30, (0.20, 0.10), 0.01), Batch(0.10, (0.25, 0.05), 0.03), Batch(0.20, (0.15,), 0.02)]
+    assert median_batch(batches) == Batch(0.20, (0.20, 0.05), 0.02)
