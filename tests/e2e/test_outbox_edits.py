@@ -4,9 +4,6 @@ whose original was never delivered ends as failed instead of posting something n
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
 import pytest
 
 from sandbox.harness import BotHarness
@@ -14,6 +11,7 @@ from services.infra.messages import Button, MessageSpec, Target, Text
 from services.infra.outbox import enqueue
 from store.connection import Connection
 from tests.e2e.outbox import queue
+from tests.support.messages_built import messages_built
 
 
 async def test_edits_follow_the_original_in_order(harness: BotHarness) -> None:
@@ -69,14 +67,7 @@ async def test_the_deliverer_builds_no_message_from_discords_answers(
     needs the new message's id only: discord_app/posts_http.py), nor kept in the client's cache."""
     assert harness.games_channel is not None
     assert harness.bot is not None
-    built: list[int] = []
-    original = discord.Message.__init__
-
-    def counting(self: discord.Message, **kwargs: Any) -> None:
-        built.append(1)
-        original(self, **kwargs)
-
-    monkeypatch.setattr(discord.Message, "__init__", counting)
+    built = messages_built(monkeypatch)
     cached = len(harness.bot.cached_messages)
     first = MessageSpec(content=Text.raw("round 1"), buttons=(Button(Text.raw("Jouer"), "x:play:2"),))
     second = MessageSpec(content=Text.raw("round 2"))

@@ -13,6 +13,7 @@ import pytest
 from discord_app import posts_http
 from discord_app.render import to_discord
 from services.infra.messages import Button, Embed, EmbedField, MessageSpec, Text
+from tests.support.messages_built import messages_built
 
 CHANNEL, MESSAGE = 4242, 777
 ANSWER = {
@@ -127,14 +128,7 @@ async def test_an_edit_is_the_request_partial_message_edit_makes(name: str, with
 
 
 async def test_no_message_is_built_from_discords_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    built: list[int] = []
-    original = discord.Message.__init__
-
-    def counting(self: discord.Message, **kwargs: Any) -> None:
-        built.append(1)
-        original(self, **kwargs)
-
-    monkeypatch.setattr(discord.Message, "__init__", counting)
+    built = messages_built(monkeypatch)
     bot, calls = client()
     await posts_http.send(bot, CHANNEL, to_discord(SPECS["embed and buttons"], "fr"), 1)
     await posts_http.edit(bot, CHANNEL, MESSAGE, to_discord(SPECS["text"], "fr"))

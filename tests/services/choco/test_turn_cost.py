@@ -18,7 +18,7 @@ from core.errors import NotFound
 from engine.choco import ChocoState
 from engine.choco.catalog import ChocoCatalog
 from services.choco.decks import ChocoDecks
-from services.choco.game_store import MATCHES
+from services.choco.game_store import MATCHES, GameRow
 from services.choco.games import ChocoGames
 from services.choco.text import NAME_KEY, localized
 from services.infra import kept_specs, messages
@@ -35,6 +35,22 @@ from tests.services.choco.test_game_concurrency import games, scheduler, started
 __all__ = ["games", "scheduler"]
 
 
+async def started_and_delivered(
+    db: Database,
+    clock: ManualClock,
+    catalog: ChocoCatalog,
+    decks: ChocoDecks,
+    games: ChocoGames,
+    registry: GameRegistry,
+) -> tuple[GameRow, Outbox]:
+    """A started game whose start's posts are delivered: the outbox then holds only what a turn queues."""
+    game = await started(db, clock, catalog, decks, games, registry)
+    box = Outbox(db, clock, registry)
+    for item in await box.due(100):
+        await box.mark_sent(item.id, 1000 + item.id)
+    return game, box
+
+
 async def test_a_turns_posts_reach_the_deliverer_unparsed(
     db: Database,
     clock: ManualClock,
@@ -44,10 +60,7 @@ async def test_a_turns_posts_reach_the_deliverer_unparsed(
     registry: GameRegistry,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    game = await started(db, clock, catalog, decks, games, registry)
-    box = Outbox(db, clock, registry)
-    for item in await box.due(100):  # what the game's start queued: delivered
-        await box.mark_sent(item.id, 1000 + item.id)
+    game, box = await started_and_delivered(db, clock, catalog, decks, games, registry)
     parse = MessageSpec.from_json
     parsed: list[str] = []
 
@@ -294,10 +307,7 @@ async def test_a_turns_posts_name_their_cards_without_a_catalog_text(
     """A card name is written in both languages (`Text.per_locale`): the deliverer shows the reader's with
     no catalog text to look up and format, where each of a turn's thirty-odd names took a `t` call of its
     own (`choco.board.name`, which still renders a name written that way, the same)."""
-    game = await started(db, clock, catalog, decks, games, registry)
-    box = Outbox(db, clock, registry)
-    for item in await box.due(100):
-        await box.mark_sent(item.id, 1000 + item.id)
+    game, box = await started_and_delivered(db, clock, catalog, decks, games, registry)
     assert (
         await games.declare_text(game.id, game.player(game.state.active), turn_text(game))
     ).status == "played"
