@@ -156,14 +156,13 @@ class Workers:
     def pids(self) -> list[int]:
         return [w.process.pid for w in self._workers if w.process.pid is not None]
 
-    async def start(self) -> list[int]:
-        """Start the workers missing (none yet, or ended); the pids of those started."""
+    async def start(self) -> None:
+        """Start the workers missing (none yet, or ended)."""
         async with self._starting:
-            return await self._start_missing()
+            await self._start_missing()
 
-    async def _start_missing(self) -> list[int]:
+    async def _start_missing(self) -> None:
         self._workers = [w for w in self._workers if w.alive]
-        started = []
         while len(self._workers) < self.size and not self.closed:
             ours, theirs = socket.socketpair()
             end = Connection(theirs.detach())
@@ -184,8 +183,6 @@ class Workers:
                 worker.transport.close()
                 break
             self._workers.append(worker)
-            started.append(process.pid)
-        return started
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         """`fn(*args)` in the worker with the fewest chunks waiting (`start` first)."""
