@@ -19,7 +19,7 @@ over (the emulator quiet), so what a load does between two of them (a duel made,
 out. Bare, matched, real, bare... per load; medians of `--runs`.
 
 The database trips (write transactions, reads) and, with `--profile LOAD`, a cProfile of the bot's event
-loop thread come from the capture: the real bot run in this process on a thread of its own
+loop thread and one of SQLite's writer thread come from the capture: the real bot run in this process on a thread of its own
 (benchmarks/bot_thread.py), `TRIPS` commands after the one captured.
 
     python -m benchmarks.command_costs [--loads booster,collection,...] [--runs 3] [--commands 20]
@@ -41,11 +41,11 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from benchmarks import cost_duels, cost_games, cost_loads
 from benchmarks.bare_bots import Replay, check_pong, check_replayed
@@ -59,6 +59,7 @@ from core.settings import Settings
 from emulator import DiscordEmulator
 from emulator.world import Channel, User
 from services.infra.container import Services, build_services
+from store import db as store_db
 
 # the table's rows, in the issue's order
 ORDER = (
@@ -327,6 +328,7 @@ async def capture(
                 assert harness.bot is not None
                 db = harness.bot.services.db
                 profiler = cProfile.Profile(time.thread_time)  # CPU, not the loop's waits
+                writer = _WriterProfile()
                 writes = reads = 0
                 for index in range(WARM + 1, WARM + 1 + TRIPS):
                     if load.before is not None:
@@ -335,8 +337,9 @@ async def capture(
                     batches, read = db.batches, db.reads
                     if profile:
                         await harness.on_bot(_enable(profiler))
-                    await load.act(context, index)
-                    await harness.settle(deliver=False)  # as the measured bot: its own deliverer's passes
+                    with writer.on(profile):
+                        await load.act(context, index)
+                        await harness.settle(deliver=False)  # as the measured bot: its own deliverer's passes
                     if profile:
                         await harness.on_bot(_disable(profiler))
                     writes, reads = writes + db.batches - batches, reads + db.reads - read
@@ -351,7 +354,44 @@ async def capture(
             "top 20 by cumulative time:"
         )
         out(text.getvalue())
+        out(f"cProfile of SQLite's writer thread (its batches only), the same {TRIPS} commands:")
+        out(writer.report())
     return replay, writes / TRIPS, reads / TRIPS
+
+
+class _WriterProfile:
+    """A cProfile of the writer thread's batches: store.db's `run_batch` wrapped while `on`, so the
+    profiler is enabled in the thread that runs them (cProfile profiles the thread that enables it)."""
+
+    def __init__(self) -> None:
+        self.profiler = cProfile.Profile(time.thread_time)
+
+    @contextlib.contextmanager
+    def on(self, active: bool) -> Iterator[None]:
+        if not active:
+            yield
+            return
+        original = store_db.run_batch
+
+        def profiled(conn: Any, units: Any) -> Any:
+            self.profiler.enable()
+            try:
+                return original(conn, units)
+            finally:
+                self.profiler.disable()
+
+        store_db.run_batch = profiled  # type: ignore[assignment]
+        try:
+            yield
+        finally:
+            store_db.run_batch = original
+
+    def report(self) -> str:
+        text = io.StringIO()
+        stats = pstats.Stats(self.profiler, stream=text)
+        stats.sort_stats("cumulative").print_stats(30)
+        stats.sort_stats("tottime").print_stats(20)  # the unit's Python spread thin shows here
+        return text.getvalue()
 
 
 async def _enable(profiler: cProfile.Profile) -> None:
