@@ -60,6 +60,7 @@ from emulator import DiscordEmulator
 from emulator.world import Channel, User
 from services.infra.container import Services, build_services
 from store import db as store_db
+from store import sqlite_engine
 
 # the table's rows, in the order
 ORDER = (
@@ -371,7 +372,7 @@ class _WriterProfile:
         if not active:
             yield
             return
-        original = store_db.run_batch
+        original = sqlite_engine.run_batch  # store.db's own name for it is the one replaced
 
         def profiled(conn: Any, units: Any) -> Any:
             self.profiler.enable()
@@ -380,7 +381,7 @@ class _WriterProfile:
             finally:
                 self.profiler.disable()
 
-        store_db.run_batch = profiled  # type: ignore[assignment]
+        store_db.run_batch = profiled
         try:
             yield
         finally:
