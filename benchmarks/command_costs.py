@@ -381,11 +381,11 @@ class _WriterProfile:
             finally:
                 self.profiler.disable()
 
-        store_db.run_batch = profiled
+        vars(store_db)["run_batch"] = profiled
         try:
             yield
         finally:
-            store_db.run_batch = original
+            vars(store_db)["run_batch"] = original
 
     def report(self) -> str:
         text = io.StringIO()
