@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.choco import effects as fx
 from engine.choco.effects import end_of_turn, magic_excess, prune
-from engine.choco.state import ChocoState, Prepare, TurnProgress
+from engine.choco.state import ChocoState, Prepare, TurnProgress, evolve
 from engine.choco.turn import draw, summons_allowed
 from engine.protocol import Event
 
@@ -18,14 +18,14 @@ def prepare(state: ChocoState, seat: int, action: Prepare) -> tuple[ChocoState, 
     side = state.sides[seat]
     card = next(c for c in side.hand if c.uid == action.card)
     hand = tuple(c for c in side.hand if c.uid != action.card)
-    placed = side.model_copy(update={"hand": hand, action.line: (card,)})
+    placed = evolve(side, {"hand": hand, action.line: (card,)})
     sides = (placed, state.sides[1]) if seat == 0 else (state.sides[0], placed)
     prepared = (
         ((action.card, action.line), state.prepared[1])
         if seat == 0
         else (state.prepared[0], (action.card, action.line))
     )
-    state = state.model_copy(update={"sides": sides, "prepared": prepared})
+    state = evolve(state, {"sides": sides, "prepared": prepared})
     events = [Event("prepared", {"seat": seat})]
     if None in prepared:
         return state, events
@@ -35,8 +35,8 @@ def prepare(state: ChocoState, seat: int, action: Prepare) -> tuple[ChocoState, 
         assert choice is not None
         events.append(Event("revealed", {"seat": s, "card": choice[0], "line": choice[1]}))
     events.append(Event("first_player", {"seat": first}))
-    state = state.model_copy(update={"rng": rng_state, "turn": 1, "active": first})
-    state = state.model_copy(update={"turn": 0})
+    state = evolve(state, {"rng": rng_state, "turn": 1, "active": first})
+    state = evolve(state, {"turn": 0})
     for s in (first, 1 - first):  # effect wizards placed secretly trigger at the reveal (rules-notes.md)
         choice = prepared[s]
         assert choice is not None
@@ -44,7 +44,7 @@ def prepare(state: ChocoState, seat: int, action: Prepare) -> tuple[ChocoState, 
         if shown is not None:  # the first player's effect may already have destroyed it
             state, more = fx.placed(state, s, shown)
             events += more
-    state = state.model_copy(update={"turn": 1})
+    state = evolve(state, {"turn": 1})
     state, more = start_turn(state, first)
     return state, events + more
 
@@ -53,9 +53,9 @@ def start_turn(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
     side, drawn = draw(state.sides[seat], state.bonus_draws[seat])
     sides = (side, state.sides[1]) if seat == 0 else (state.sides[0], side)
     bonus = (0, state.bonus_draws[1]) if seat == 0 else (state.bonus_draws[0], 0)
-    state = state.model_copy(update={"sides": sides, "active": seat, "bonus_draws": bonus})
+    state = evolve(state, {"sides": sides, "active": seat, "bonus_draws": bonus})
     progress = TurnProgress(summons_allowed=summons_allowed(state, seat))
-    state = state.model_copy(update={"progress": progress})
+    state = evolve(state, {"progress": progress})
     cards = [c.uid for c in drawn]
     state, excess = magic_excess(state, seat)
     return state, [
@@ -72,7 +72,7 @@ def settle(state: ChocoState) -> ChocoState:
     if min(alive) > 0:
         return state
     winner = None if max(alive) == 0 else (0 if alive[0] else 1)
-    return state.model_copy(update={"finished": True, "winner": winner})
+    return evolve(state, {"finished": True, "winner": winner})
 
 
 def end_turn(state: ChocoState) -> tuple[ChocoState, list[Event]]:
@@ -86,7 +86,7 @@ def end_turn(state: ChocoState) -> tuple[ChocoState, list[Event]]:
     if state.finished:
         return state, events
     if state.turn >= state.max_turns:
-        return state.model_copy(update={"finished": True, "winner": None}), events
-    state = state.model_copy(update={"turn": state.turn + 1})
+        return evolve(state, {"finished": True, "winner": None}), events
+    state = evolve(state, {"turn": state.turn + 1})
     state, more = start_turn(state, 1 - state.active)
     return state, events + more

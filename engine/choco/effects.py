@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 
 from engine.choco.catalog import Effect, Step
-from engine.choco.state import HAND_LIMIT, SLOTS_PER_LINE, Active, Card, ChocoState, Side, Timed
+from engine.choco.state import HAND_LIMIT, SLOTS_PER_LINE, Active, Card, ChocoState, Side, Timed, evolve
 from engine.protocol import Event
 
 CHOSEN = ("ally", "enemy")
@@ -16,7 +16,7 @@ SINGLE = ("ally", "enemy", "random_ally", "random_enemy")
 
 def side_set(state: ChocoState, seat: int, side: Side) -> ChocoState:
     sides = (side, state.sides[1]) if seat == 0 else (state.sides[0], side)
-    return state.model_copy(update={"sides": sides})
+    return evolve(state, {"sides": sides})
 
 
 def chosen_kinds(effect: Effect) -> list[str]:
@@ -87,11 +87,11 @@ def _replace(state: ChocoState, uid: str, card: Card | None) -> ChocoState:
     if card is None or card.pv <= 0:
         dead = card or old
         rest = tuple(c for c in cards if c.uid != uid)
-        side = side.model_copy(update={line: rest, "graveyard": (*side.graveyard, dead)})
-        state = state.model_copy(update={"actives": tuple(a for a in state.actives if a.uid != uid)})
-        state = state.model_copy(update={"timed": tuple(t for t in state.timed if t.uid != uid)})
+        side = evolve(side, {line: rest, "graveyard": (*side.graveyard, dead)})
+        state = evolve(state, {"actives": tuple(a for a in state.actives if a.uid != uid)})
+        state = evolve(state, {"timed": tuple(t for t in state.timed if t.uid != uid)})
     else:
-        side = side.model_copy(update={line: tuple(card if c.uid == uid else c for c in cards)})
+        side = evolve(side, {line: tuple(card if c.uid == uid else c for c in cards)})
     return side_set(state, seat, side)
 
 
@@ -115,7 +115,7 @@ def resolve(
     """Resolve one activation of `card_id`'s effect for `owner` (`source`: the effect wizard, if any)."""
     effect = state.effects[card_id]
     rng, rng_state = state.rng.advance()
-    state = state.model_copy(update={"rng": rng_state})
+    state = evolve(state, {"rng": rng_state})
     picked = dict(zip(chosen_kinds(effect), targets, strict=False))
     events = [Event("effect", {"seat": owner, "card": source, "card_id": card_id})]
     for step in effect.steps:
@@ -148,9 +148,7 @@ def _step(
     if kind == "draw":
         n = max(0, min(count, HAND_LIMIT - len(mine.hand), len(mine.pioche)))
         drawn = mine.pioche[:n]
-        state = side_set(
-            state, owner, mine.model_copy(update={"pioche": mine.pioche[n:], "hand": mine.hand + drawn})
-        )
+        state = side_set(state, owner, evolve(mine, {"pioche": mine.pioche[n:], "hand": mine.hand + drawn}))
         events.append(
             Event("drew", {"seat": owner, "cards": [c.uid for c in drawn]}, visible_to=frozenset({owner}))
         )
@@ -158,7 +156,7 @@ def _step(
     elif kind in ("discard", "mill"):
         field = "hand" if kind == "discard" else "pioche"
         rest, taken = _take_random(getattr(theirs, field), count, rng)
-        theirs = theirs.model_copy(update={field: rest, "graveyard": (*theirs.graveyard, *taken)})
+        theirs = evolve(theirs, {field: rest, "graveyard": (*theirs.graveyard, *taken)})
         state = side_set(state, 1 - owner, theirs)
         cards = [{"card": c.uid, "card_id": c.card_id} for c in taken]
         events.append(Event("effect_" + kind, {"seat": 1 - owner, "cards": cards}))
@@ -167,18 +165,19 @@ def _step(
         chosen = [c for c in wizards if c.uid in recall] or list(reversed(wizards))
         chosen = chosen[: max(0, min(count, HAND_LIMIT - len(mine.hand)))]
         back = tuple(
-            c.model_copy(
-                update={
+            evolve(
+                c,
+                {
                     "pa": c.base_pa if c.base_pa is not None else c.pa,
                     "pv": c.base_pv if c.base_pv is not None else c.max_pv,
                     "max_pv": c.base_pv if c.base_pv is not None else c.max_pv,
-                }
+                },
             )
             for c in chosen
         )
         uids = {c.uid for c in chosen}
         grave = tuple(c for c in mine.graveyard if c.uid not in uids)
-        state = side_set(state, owner, mine.model_copy(update={"graveyard": grave, "hand": mine.hand + back}))
+        state = side_set(state, owner, evolve(mine, {"graveyard": grave, "hand": mine.hand + back}))
         # The cards were public in the graveyard: their catalog ids are public, their instance ids private.
         events.append(
             Event("effect_recall", {"seat": owner, "cards": sorted(uids)}, visible_to=frozenset({owner}))
@@ -187,9 +186,7 @@ def _step(
     elif kind == "extra_summon":
         prog = state.progress
         if state.active == owner:
-            state = state.model_copy(
-                update={"progress": prog.model_copy(update={"extra_summons": prog.extra_summons + count})}
-            )
+            state = evolve(state, {"progress": evolve(prog, {"extra_summons": prog.extra_summons + count})})
         events.append(Event("effect_step", {"seat": owner, "step": kind, "count": count}))
     elif kind == "redraw":
         state, more = redraw(state, owner, rng)
@@ -203,7 +200,7 @@ def redraw(state: ChocoState, seat: int, rng: random.Random) -> tuple[ChocoState
     pool = list(side.pioche + side.hand)
     rng.shuffle(pool)
     n = len(side.hand)
-    side = side.model_copy(update={"hand": tuple(pool[:n]), "pioche": tuple(pool[n:])})
+    side = evolve(side, {"hand": tuple(pool[:n]), "pioche": tuple(pool[n:])})
     state = side_set(state, seat, side)
     return state, [
         Event("redrew", {"seat": seat, "cards": [c.uid for c in side.hand]}, visible_to=frozenset({seat})),
@@ -217,14 +214,14 @@ def _on_wizard(state: ChocoState, owner: int, uid: str, step: Step, card_id: str
         return state
     seat, line, card = where
     if step.kind == "damage":
-        return _replace(state, uid, card.model_copy(update={"pv": card.pv - step.amount}))
+        return _replace(state, uid, evolve(card, {"pv": card.pv - step.amount}))
     if step.kind == "heal":
-        return _replace(state, uid, card.model_copy(update={"pv": min(card.max_pv, card.pv + step.amount)}))
+        return _replace(state, uid, evolve(card, {"pv": min(card.max_pv, card.pv + step.amount)}))
     if step.kind == "destroy":
         return _replace(state, uid, None)
     if step.kind == "modify":
-        changed = card.model_copy(
-            update={"pa": max(0, card.pa + step.pa), "pv": card.pv + step.pv, "max_pv": card.max_pv + step.pv}
+        changed = evolve(
+            card, {"pa": max(0, card.pa + step.pa), "pv": card.pv + step.pv, "max_pv": card.max_pv + step.pv}
         )
         if step.turns is not None and changed.pv > 0:
             timed = Timed(
@@ -237,11 +234,11 @@ def _on_wizard(state: ChocoState, owner: int, uid: str, step: Step, card_id: str
                 pv=step.pv,
                 card_id=card_id,
             )
-            state = state.model_copy(update={"timed": (*state.timed, timed)})
+            state = evolve(state, {"timed": (*state.timed, timed)})
         return _replace(state, uid, changed)
     if step.kind in ("protect", "stun"):
         timed = Timed(owner=owner, uid=uid, kind=step.kind, left=step.turns, turn=state.turn, card_id=card_id)
-        return state.model_copy(update={"timed": (*state.timed, timed)})
+        return evolve(state, {"timed": (*state.timed, timed)})
     if step.kind == "move":
         side = state.sides[seat]
         to = step.to
@@ -251,11 +248,12 @@ def _on_wizard(state: ChocoState, owner: int, uid: str, step: Step, card_id: str
             or (line == "front" and len(side.front) == 1)
         ):
             return state
-        side = side.model_copy(
-            update={
+        side = evolve(
+            side,
+            {
                 line: tuple(c for c in getattr(side, line) if c.uid != uid),
                 to: (*getattr(side, to), card),
-            }
+            },
         )
         return side_set(state, seat, side)
     return state
@@ -274,7 +272,7 @@ def placed(
         return state, []
     if effect.trigger == "continuous":
         active = Active(owner=seat, uid=card.uid, card_id=card.card_id, left=effect.duration, turn=state.turn)
-        state = state.model_copy(update={"actives": (*state.actives, active)})
+        state = evolve(state, {"actives": (*state.actives, active)})
     return resolve(state, seat, card.uid, card.card_id, targets, recall)
 
 
@@ -283,17 +281,17 @@ def play_pure(
 ) -> tuple[ChocoState, list[Event]]:
     """Action 3: the card leaves the hand, its steps resolve, then graveyard, or the active effects if it stays."""
     side = state.sides[seat]
-    side = side.model_copy(update={"hand": tuple(c for c in side.hand if c.uid != card.uid)})
+    side = evolve(side, {"hand": tuple(c for c in side.hand if c.uid != card.uid)})
     state = side_set(state, seat, side)
     effect = state.effects[card.card_id]
     if effect.stays:
         active = Active(
             owner=seat, uid=card.uid, card_id=card.card_id, left=effect.duration, turn=state.turn, card=card
         )
-        state = state.model_copy(update={"actives": (*state.actives, active)})
+        state = evolve(state, {"actives": (*state.actives, active)})
     else:
         side = state.sides[seat]
-        state = side_set(state, seat, side.model_copy(update={"graveyard": (*side.graveyard, card)}))
+        state = side_set(state, seat, evolve(side, {"graveyard": (*side.graveyard, card)}))
     state, events = resolve(state, seat, None, card.card_id, targets, recall)
     return state, [Event("played_effect", {"seat": seat, "card": card.uid, "card_id": card.card_id}), *events]
 
@@ -305,19 +303,20 @@ def end_of_turn(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
     expired: list[Timed] = []
     for t in state.timed:
         if t.owner == seat and t.turn != state.turn:
-            t = t.model_copy(update={"left": t.left - 1})
+            t = evolve(t, {"left": t.left - 1})
         (expired if t.left <= 0 else kept).append(t)
-    state = state.model_copy(update={"timed": tuple(kept)})
+    state = evolve(state, {"timed": tuple(kept)})
     for t in expired:
         where = _locate(state, t.uid)
         if where is not None and t.kind == "modify":
             card = where[2]
-            undone = card.model_copy(
-                update={
+            undone = evolve(
+                card,
+                {
                     "pa": max(0, card.pa - t.pa),
                     "pv": max(1, card.pv - t.pv),
                     "max_pv": max(1, card.max_pv - t.pv),
-                }
+                },
             )
             state = _replace(state, t.uid, undone)
         events.append(Event("effect_expired", {"seat": t.owner, "card": t.uid, "step": t.kind}))
@@ -335,18 +334,14 @@ def end_of_turn(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
         left = None if current.left is None else current.left - 1
         rest = tuple(a for a in state.actives if a.uid != active.uid)
         if left is not None and left <= 0:
-            state = state.model_copy(update={"actives": rest})
+            state = evolve(state, {"actives": rest})
             if active.card is not None:
                 side = state.sides[seat]
-                state = side_set(
-                    state, seat, side.model_copy(update={"graveyard": (*side.graveyard, active.card)})
-                )
+                state = side_set(state, seat, evolve(side, {"graveyard": (*side.graveyard, active.card)}))
             events.append(Event("effect_ended", {"seat": seat, "card": active.uid}))
         else:
-            updated = tuple(
-                a.model_copy(update={"left": left}) if a.uid == active.uid else a for a in state.actives
-            )
-            state = state.model_copy(update={"actives": updated})
+            updated = tuple(evolve(a, {"left": left}) if a.uid == active.uid else a for a in state.actives)
+            state = evolve(state, {"actives": updated})
     return state, events
 
 
@@ -359,7 +354,7 @@ def magic_excess(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]
     if len(side.pioche) < 10 and len(side.board()) > 1:
         return state, []
     rng, rng_state = state.rng.advance()
-    state, events = redraw(state.model_copy(update={"rng": rng_state}), seat, rng)
+    state, events = redraw(evolve(state, {"rng": rng_state}), seat, rng)
     return state, [Event("magic_excess", {"seat": seat}), *events]
 
 
@@ -370,4 +365,4 @@ def prune(state: ChocoState) -> ChocoState:
     actives = tuple(a for a in state.actives if a.card is not None or a.uid in on_board)
     if timed == state.timed and actives == state.actives:
         return state
-    return state.model_copy(update={"timed": timed, "actives": actives})
+    return evolve(state, {"timed": timed, "actives": actives})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.choco.cycle import end_turn, prepare
 from engine.choco.effects import placed
-from engine.choco.state import HAND_LIMIT, Card, ChocoState, Prepare, Side
+from engine.choco.state import HAND_LIMIT, Card, ChocoState, Prepare, Side, evolve
 from engine.choco.turn import summon_pending
 from engine.errors import IllegalAction
 from engine.protocol import Event
@@ -18,7 +18,7 @@ PASSES_TO_DISQUALIFY = 2
 
 def _set(state: ChocoState, seat: int, side: Side) -> ChocoState:
     sides = (side, state.sides[1]) if seat == 0 else (state.sides[0], side)
-    return state.model_copy(update={"sides": sides})
+    return evolve(state, {"sides": sides})
 
 
 def _check_active(state: ChocoState, seat: int) -> None:
@@ -45,10 +45,8 @@ def inactivity_24h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
     rng, rng_state = state.rng.advance()
     index = rng.randrange(len(pile))
     lost = pile[index]
-    side = side.model_copy(
-        update={source: pile[:index] + pile[index + 1 :], "graveyard": (*side.graveyard, lost)}
-    )
-    state = _set(state, seat, side).model_copy(update={"rng": rng_state}).spare(seat, lost.uid)
+    side = evolve(side, {source: pile[:index] + pile[index + 1 :], "graveyard": (*side.graveyard, lost)})
+    state = evolve(_set(state, seat, side), {"rng": rng_state}).spare(seat, lost.uid)
     event = Event(
         "penalty_destroyed", {"seat": seat, "from": source, "card": lost.uid, "card_id": lost.card_id}
     )
@@ -73,16 +71,16 @@ def inactivity_72h(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event
         card = wizards[rng.randrange(len(wizards))]
         placed_card = card
         hand = tuple(c for c in side.hand if c.uid != card.uid)
-        side = side.model_copy(update={"hand": hand, "front": (card,)})
+        side = evolve(side, {"hand": hand, "front": (card,)})
         events.append(Event("penalty_placed", {"seat": seat, "card": card.uid, "card_id": card.card_id}))
     elif not side.front and side.reserve:
         card = side.reserve[rng.randrange(len(side.reserve))]
         reserve = tuple(c for c in side.reserve if c.uid != card.uid)
-        side = side.model_copy(update={"reserve": reserve, "front": (card,)})
+        side = evolve(side, {"reserve": reserve, "front": (card,)})
         events.append(Event("penalty_moved", {"seat": seat, "card": card.uid}))
     passes = list(state.passes)
     passes[seat] += 1
-    state = _set(state, seat, side).model_copy(update={"rng": rng_state, "passes": (passes[0], passes[1])})
+    state = evolve(_set(state, seat, side), {"rng": rng_state, "passes": (passes[0], passes[1])})
     if placed_card is not None:  # an effect wizard placed by the penalty still triggers its effect
         state, more = placed(state, seat, placed_card)
         events += more
@@ -103,7 +101,7 @@ def _pass_preparation(state: ChocoState, seat: int) -> tuple[ChocoState, list[Ev
     card = wizards[rng.randrange(len(wizards))]
     passes = list(state.passes)
     passes[seat] += 1
-    state = state.model_copy(update={"rng": rng_state, "passes": (passes[0], passes[1])})
+    state = evolve(state, {"rng": rng_state, "passes": (passes[0], passes[1])})
     state, more = prepare(state, seat, Prepare(card=card.uid, line="front"))
     events = [Event("turn_passed", {"seat": seat}), Event("prepare_forced", {"seat": seat})]
     return state, events + [e for e in more if e.kind != "prepared"]
@@ -115,7 +113,7 @@ def fault_unowned_card(state: ChocoState, seat: int) -> tuple[ChocoState, list[E
     _check_active(state, seat)
     bonus = list(state.bonus_draws)
     bonus[1 - seat] += 1
-    state = state.model_copy(update={"bonus_draws": (bonus[0], bonus[1])})
+    state = evolve(state, {"bonus_draws": (bonus[0], bonus[1])})
     return state, [Event("fault_unowned_card", {"seat": seat, "bonus_to": 1 - seat})]
 
 
@@ -124,7 +122,7 @@ def forfeit(state: ChocoState, seat: int, absence: bool = False) -> tuple[ChocoS
     if state.finished or seat not in (0, 1):
         raise IllegalAction("error.illegal_action", reason="game_over")
     reason = "absence" if absence else "voluntary"
-    state = state.model_copy(update={"finished": True, "winner": 1 - seat, "forfeit": reason})
+    state = evolve(state, {"finished": True, "winner": 1 - seat, "forfeit": reason})
     return state, [Event("forfeit", {"seat": seat, "reason": reason})]
 
 
@@ -139,7 +137,7 @@ def restore_destroyed(state: ChocoState, seat: int, uid: str, source: str) -> tu
         source = "pioche"
     graveyard = tuple(c for c in side.graveyard if c.uid != uid)
     pile = (*getattr(side, source), card)
-    state = _set(state, seat, side.model_copy(update={"graveyard": graveyard, source: pile}))
+    state = _set(state, seat, evolve(side, {"graveyard": graveyard, source: pile}))
     return state, [Event("penalty_cancelled", {"seat": seat, "card_id": card.card_id, "to": source})]
 
 
@@ -150,5 +148,5 @@ def forgive_pass(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]
         raise IllegalAction("error.illegal_action", reason="cannot_restore")
     passes = list(state.passes)
     passes[seat] -= 1
-    state = state.model_copy(update={"passes": (passes[0], passes[1])})
+    state = evolve(state, {"passes": (passes[0], passes[1])})
     return state, [Event("pass_forgiven", {"seat": seat})]

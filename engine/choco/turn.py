@@ -29,6 +29,7 @@ from engine.choco.state import (
     Step,
     Summon,
     TurnProgress,
+    evolve,
 )
 from engine.errors import IllegalAction
 from engine.protocol import Event
@@ -189,12 +190,12 @@ def candidates(state: ChocoState, seat: int) -> list[StepOrEnd]:
 
 
 def _with(side: Side, **update: object) -> Side:
-    return side.model_copy(update=update)
+    return evolve(side, update)
 
 
 def _set_side(state: ChocoState, seat: int, side: Side) -> ChocoState:
     sides = (side, state.sides[1]) if seat == 0 else (state.sides[0], side)
-    return state.model_copy(update={"sides": sides})
+    return evolve(state, {"sides": sides})
 
 
 def _damage(side: Side, uid: str, amount: int) -> tuple[Side, bool]:
@@ -203,7 +204,7 @@ def _damage(side: Side, uid: str, amount: int) -> tuple[Side, bool]:
     cards = side.front if line == "front" else side.reserve
     card = find(cards, uid)
     assert card is not None
-    hurt = card.model_copy(update={"pv": card.pv - amount})
+    hurt = evolve(card, {"pv": card.pv - amount})
     if hurt.pv <= 0:
         rest = tuple(c for c in cards if c.uid != uid)
         return _with(side, **{str(line): rest, "graveyard": (*side.graveyard, hurt)}), True
@@ -218,10 +219,8 @@ def do_step(state: ChocoState, seat: int, step: Step) -> tuple[ChocoState, list[
     if isinstance(step, PlayEffect):
         card = find(side.hand, step.card)
         assert card is not None
-        prog = prog.model_copy(
-            update={"effects_played": prog.effects_played + 1, "phase": max(prog.phase, phase)}
-        )
-        state = state.model_copy(update={"progress": prog})
+        prog = evolve(prog, {"effects_played": prog.effects_played + 1, "phase": max(prog.phase, phase)})
+        state = evolve(state, {"progress": prog})
         return play_pure(state, seat, card, step.targets, step.recall)
     if isinstance(step, Summon):
         card = find(side.hand, step.card)
@@ -229,12 +228,12 @@ def do_step(state: ChocoState, seat: int, step: Step) -> tuple[ChocoState, list[
         line = _placed_line(side, step.line)
         hand = tuple(c for c in side.hand if c.uid != card.uid)
         side = _with(side, hand=hand, **{line: (*getattr(side, line), card)})
-        prog = prog.model_copy(update={"summoned": (*prog.summoned, card.uid)})
+        prog = evolve(prog, {"summoned": (*prog.summoned, card.uid)})
         events.append(
             Event("summoned", {"seat": seat, "card": card.uid, "card_id": card.card_id, "line": line})
         )
-        prog = prog.model_copy(update={"phase": max(prog.phase, phase)})
-        state = _set_side(state, seat, side).model_copy(update={"progress": prog})
+        prog = evolve(prog, {"phase": max(prog.phase, phase)})
+        state = evolve(_set_side(state, seat, side), {"progress": prog})
         state, more = placed(state, seat, card, step.targets, step.recall)
         return state, events + more
     elif isinstance(step, Move):
@@ -246,14 +245,14 @@ def do_step(state: ChocoState, seat: int, step: Step) -> tuple[ChocoState, list[
             **{old: tuple(c for c in getattr(side, old) if c.uid != card.uid)},
             **{step.line: (*getattr(side, step.line), card)},
         )
-        prog = prog.model_copy(update={"moved": (*prog.moved, card.uid)})
+        prog = evolve(prog, {"moved": (*prog.moved, card.uid)})
         events.append(Event("moved", {"seat": seat, "card": card.uid, "line": step.line}))
     elif isinstance(step, Attack):
         attacker = find(side.front, step.attacker)
         assert attacker is not None
         enemy, died = _damage(state.sides[1 - seat], step.target, attacker.pa)
         state = _set_side(state, 1 - seat, enemy)
-        prog = prog.model_copy(update={"attacked": (*prog.attacked, attacker.uid)})
+        prog = evolve(prog, {"attacked": (*prog.attacked, attacker.uid)})
         data = {"seat": seat, "attacker": attacker.uid, "target": step.target, "damage": attacker.pa}
         events.append(Event("attacked", {**data, "killed": died}))
     elif isinstance(step, DeckAttack):
@@ -264,8 +263,8 @@ def do_step(state: ChocoState, seat: int, step: Step) -> tuple[ChocoState, list[
         hand = tuple(c for c in side.hand if c.uid != card.uid)
         side = _with(side, hand=hand, graveyard=(*side.graveyard, card))
         events.append(Event("discarded", {"seat": seat, "card": card.uid, "card_id": card.card_id}))
-    prog = prog.model_copy(update={"phase": max(prog.phase, phase)})
-    state = _set_side(state, seat, side).model_copy(update={"progress": prog})
+    prog = evolve(prog, {"phase": max(prog.phase, phase)})
+    state = evolve(_set_side(state, seat, side), {"progress": prog})
     if isinstance(step, Discard):  # a voluntary discard is no loss in combat (VI.4)
         state = state.spare(seat, step.card)
     return state, events
@@ -281,7 +280,7 @@ def _deck_attack(
     enemy = state.sides[1 - seat]
     index = rng.randrange(len(enemy.pioche))
     hit = enemy.pioche[index]
-    hurt = hit.model_copy(update={"pv": hit.pv - attacker.pa})
+    hurt = evolve(hit, {"pv": hit.pv - attacker.pa})
     rest = enemy.pioche[:index] + enemy.pioche[index + 1 :]
     if hurt.pv <= 0 or hit.pure:  # a pure effect card hit is destroyed (IV.2, 5th action)
         enemy = _with(enemy, pioche=rest, graveyard=(*enemy.graveyard, hurt))
@@ -292,8 +291,8 @@ def _deck_attack(
         side = _with(
             side, front=tuple(c for c in side.front if c.uid != uid), graveyard=(*side.graveyard, attacker)
         )
-    prog = prog.model_copy(update={"attacked": (*prog.attacked, uid), "deck_attacks": prog.deck_attacks + 1})
-    state = _set_side(state, 1 - seat, enemy).model_copy(update={"rng": rng_state})
+    prog = evolve(prog, {"attacked": (*prog.attacked, uid), "deck_attacks": prog.deck_attacks + 1})
+    state = evolve(_set_side(state, 1 - seat, enemy), {"rng": rng_state})
     data = {"seat": seat, "attacker": uid, "card_id": hit.card_id, "damage": attacker.pa}
     event = Event("deck_attacked", {**data, "killed": hurt.pv <= 0 or hit.pure, "sacrificed": sacrificed})
     return state, side, prog, [event]
