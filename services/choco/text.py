@@ -85,15 +85,38 @@ def locate(states: Iterable[ChocoState], uid: str) -> Card | None:
     """The instance `uid` in any zone of either side of the first state that holds it (a card killed
     during the events is already in the graveyard of the later state), or in the active effects."""
     for state in states:
-        for side in state.sides:
-            for _, cards in zones(side):
-                for card in cards:
-                    if card.uid == uid:
-                        return card
-        for active in state.actives:
-            if active.card is not None and active.card.uid == uid:
-                return active.card
+        card = _instances(state).get(uid)
+        if card is not None:
+            return card
     return None
+
+
+KEPT_INDEXES = 8  # the states of the turns being told (before and after each); dropped whole beyond it
+
+_indexes: dict[int, tuple[ChocoState, dict[str, Card]]] = {}
+
+
+def _instances(state: ChocoState) -> dict[str, Card]:
+    """The instances of `state` by id, the first met in `locate`'s order (each side's zones, then the
+    active effects), made once per state: a turn names some fifteen instances in the states around it
+    (the reply, the thread's account, the board), each a scan of up to eighty cards before. The entry
+    holds its state, so an id is never taken for another state's; a state is never changed once made,
+    so the index stays right; the writer's thread and the loop share the set (plain dict operations)."""
+    found = _indexes.get(id(state))
+    if found is not None and found[0] is state:
+        return found[1]
+    index: dict[str, Card] = {}
+    for side in state.sides:
+        for _, cards in zones(side):
+            for card in cards:
+                index.setdefault(card.uid, card)
+    for active in state.actives:
+        if active.card is not None:
+            index.setdefault(active.card.uid, active.card)
+    if len(_indexes) >= KEPT_INDEXES:
+        _indexes.clear()
+    _indexes[id(state)] = (state, index)
+    return index
 
 
 def uid_name(states: Sequence[ChocoState], catalog: ChocoCatalog, uid: str | None) -> Text:
