@@ -68,10 +68,10 @@ def start_turn(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]:
 def settle(state: ChocoState) -> ChocoState:
     """The game ends as soon as one side has no wizard outside the graveyard (IV.4)."""
     state = prune(state)
-    alive = (state.sides[0].alive(), state.sides[1].alive())
-    if min(alive) > 0:
+    alive = (state.sides[0].has_wizard(), state.sides[1].has_wizard())
+    if all(alive):
         return state
-    winner = None if max(alive) == 0 else (0 if alive[0] else 1)
+    winner = None if not any(alive) else (0 if alive[0] else 1)
     return evolve(state, {"finished": True, "winner": winner})
 
 

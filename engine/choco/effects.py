@@ -360,6 +360,8 @@ def magic_excess(state: ChocoState, seat: int) -> tuple[ChocoState, list[Event]]
 
 def prune(state: ChocoState) -> ChocoState:
     """Forget the timed steps and continuous effects of wizards that left the board (by any means)."""
+    if not state.timed and not state.actives:  # nothing to forget (most steps of most turns)
+        return state
     on_board = {c.uid for side in state.sides for c in side.board()}
     timed = tuple(t for t in state.timed if t.uid in on_board)
     actives = tuple(a for a in state.actives if a.card is not None or a.uid in on_board)

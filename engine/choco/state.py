@@ -79,6 +79,11 @@ class Side(BaseModel):
         """Cards with PA and PV not yet in the graveyard: the game ends when one side reaches 0 (IV.4)."""
         return sum(not c.pure for c in self.pioche + self.hand) + len(self.front) + len(self.reserve)
 
+    def has_wizard(self) -> bool:
+        """`alive() > 0`, stopping at the first wizard found: the end check after every step of a turn
+        asks only this, where counting went through the whole pioche and hand of both sides each time."""
+        return bool(self.front or self.reserve) or any(not c.pure for c in self.hand + self.pioche)
+
 
 class TurnProgress(BaseModel):
     """What the player to act has done so far this turn; it limits what they may still do."""

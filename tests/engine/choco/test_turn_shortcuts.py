@@ -1,6 +1,8 @@
-"""`evolve` (engine/choco/state.py) is `model_copy(update=...)` for the engine's values: the same fields,
-fields set, extra and private attributes, for every kind of value a turn copies, and a whole game played
-with it stores the same JSON as its pinned digest (tests/engine/choco/golden)."""
+"""The engine's shortcuts for a turn's copies and checks behave as the long way (issue 39): `evolve`
+(engine/choco/state.py) is `model_copy(update=...)` for the engine's values (the same fields, fields set,
+extra and private attributes, for every kind of value a turn copies), and the end check after each step
+(`settle`) asks whether each side still has a wizard instead of counting them. A whole game played with
+them stores the same JSON as its pinned digest (tests/engine/choco/golden)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
+from engine.choco.cycle import settle
+from engine.choco.effects import prune
 from engine.choco.state import Active, ChocoState, Side, Timed, TurnProgress, evolve
 from engine.rng import RngState
 from tests.engine.choco.helpers import pure, wiz
@@ -65,3 +69,42 @@ def test_an_evolved_value_stays_frozen() -> None:
     hurt = evolve(wiz("u1"), {"pv": 2})
     with pytest.raises(ValidationError, match="frozen"):
         hurt.pv = 3  # type: ignore[misc]
+
+
+# --- the end check's shortcuts (engine/choco/cycle.py `settle`) ----------------------------------------
+
+
+SIDES = [
+    Side(pioche=()),
+    Side(pioche=(pure("p0"),), hand=(pure("p1"),)),
+    Side(pioche=(pure("p0"), wiz("w0"))),
+    Side(pioche=(), hand=(pure("p1"), wiz("w1"))),
+    Side(pioche=(pure("p0"),), front=(wiz("w2"),)),
+    Side(pioche=(), reserve=(wiz("w3"),), graveyard=(wiz("w4"),)),
+    Side(pioche=(), graveyard=(wiz("w4"), pure("p2"))),
+]
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_has_wizard_is_a_count_above_zero(side: Side) -> None:
+    assert side.has_wizard() == (side.alive() > 0)
+
+
+@pytest.mark.parametrize("first", SIDES)
+@pytest.mark.parametrize("second", SIDES)
+def test_the_end_check_ends_and_names_the_winner_as_the_counts_do(first: Side, second: Side) -> None:
+    state = evolve(_state(), {"sides": (first, second)})
+    settled = settle(state)
+    counts = (first.alive(), second.alive())
+    if min(counts) > 0:
+        assert settled is state
+    else:
+        assert settled.finished
+        assert settled.winner == (None if max(counts) == 0 else (0 if counts[0] else 1))
+
+
+def test_prune_keeps_a_state_without_effects_as_it_is() -> None:
+    state = _state()
+    assert not state.timed
+    assert not state.actives
+    assert prune(state) is state
