@@ -34,6 +34,7 @@ from engine.choco.state import (
     Summon,
     Turn,
 )
+from engine.choco.state_json import state_json
 from engine.choco.turn import candidates, check, do_step
 from engine.choco.view import ChocoView, view_of
 from engine.errors import DomainError, IllegalAction, InvalidAction
@@ -228,7 +229,7 @@ class ChocoEngine:
         return hidden
 
     def to_json(self, state: ChocoState) -> str:
-        return state.model_dump_json()
+        return state_json(state)
 
     def from_json(self, raw: str) -> ChocoState:
         return ChocoState.model_validate_json(raw)
