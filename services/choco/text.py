@@ -51,10 +51,25 @@ def card_of(catalog: ChocoCatalog, card_id: str) -> ChocoCard | None:
     return catalog.card(card_id)
 
 
+# The names of the catalog's cards by id, for the catalog whose cards they are (the bot has one; tests
+# switch between several): a turn's posts name some thirty cards, each a catalog look-up and a kept-text
+# look-up before.
+_names: tuple[tuple[ChocoCard, ...], dict[str, Text]] = ((), {})
+
+
 def card_name(catalog: ChocoCatalog, card_id: str) -> Text:
     """The card's name in the reader's language; its id verbatim if the catalog no longer has it."""
-    card = catalog.card(card_id)
-    return localized(card.name) if card is not None else Text.raw(card_id)
+    global _names
+    cards, names = _names
+    if cards is not catalog.cards:
+        cards, names = _names = (catalog.cards, {})
+    found = names.get(card_id)
+    if found is None:
+        card = catalog.card(card_id)
+        if card is None:
+            return Text.raw(card_id)
+        found = names[card_id] = localized(card.name)
+    return found
 
 
 def effect_of(state: ChocoState, catalog: ChocoCatalog, card_id: str) -> Effect | None:

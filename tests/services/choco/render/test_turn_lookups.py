@@ -1,6 +1,7 @@
 """The look-ups a turn makes many times, made cheaper without changing what they find (issue 39):
 `fold` of an ASCII word (most of a declaration) skips the Unicode decomposition that leaves it unchanged,
-and `locate` finds an instance in an index made once per state instead of scanning every zone."""
+`locate` finds an instance in an index made once per state instead of scanning every zone, and
+`card_name` keeps the names of its catalog's cards."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from collections.abc import Iterable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.cards import LocalizedText
 from engine.choco import Card, ChocoState
 from engine.choco.state import evolve
 from services.choco import text as choco_text
 from services.choco.notation import fold
 from services.choco.text import locate, zones
-from tests.services.choco.render.games import play
+from services.infra.messages import Text
+from tests.services.choco.render.games import catalog, play, render
 
 
 def _full_fold(text: str) -> str:
@@ -91,3 +94,18 @@ def test_a_state_made_anew_is_indexed_anew() -> None:
     assert locate((later,), card.uid) is hurt
     assert locate((state,), card.uid) is card
     assert locate((later, state), card.uid) is hurt
+
+
+def test_a_card_name_is_its_own_catalogs_whichever_catalog_was_asked_before() -> None:
+    """The names kept for one catalog are never given for another: the same id renamed in a second
+    catalog is named as that catalog says, back and forth."""
+    first = catalog()
+    card = first.cards[0]
+    renamed = card.model_copy(update={"name": LocalizedText(fr="Autre nom", en="Other name")})
+    second = first.model_copy(update={"cards": (renamed, *first.cards[1:])})
+    for _ in range(2):
+        for cards, name in ((first, card.name), (second, renamed.name)):
+            shown = choco_text.card_name(cards, card.id)
+            assert (render(shown, "fr"), render(shown, "en")) == (name.fr, name.en)
+            assert choco_text.card_name(cards, card.id) is shown
+    assert choco_text.card_name(first, "no-such-card") == Text.raw("no-such-card")
