@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from engine.cards import LocalizedText
 from engine.choco import Card, ChocoCard, ChocoCatalog, ChocoState, Effect, Line, Side
 from engine.errors import IllegalAction
-from services.infra.messages import Text
+from services.infra.messages import RAW, Text
 
 LINE_KEYS: dict[str, str] = {"front": "choco.event.line.front", "reserve": "choco.event.line.reserve"}
 # Position labels, the same in both languages; the notation also accepts OF/OR for the opponent's lines.
@@ -85,7 +85,32 @@ def effect_of(state: ChocoState, catalog: ChocoCatalog, card_id: str) -> Effect 
 def player(names: Sequence[str | Text], seat: int) -> Text:
     """A seat's name: a player's mention, or the bot's localized name in a practice game."""
     name = names[seat] if 0 <= seat < len(names) else "?"
-    return name if isinstance(name, Text) else Text.raw(name)
+    return name if isinstance(name, Text) else verbatim(name)
+
+
+# The Texts without parameters and the verbatim ones a turn's posts hold at every turn: some twenty-five
+# labels (a line's title, « vide », a card's type) and a dozen players' names, made again at every turn
+# before. Shared as `localized` shares a name: a Text is never changed once made.
+_made: dict[tuple[str, str], Text] = {}
+
+
+def bare(key: str) -> Text:
+    """The Text of the message `key`, which takes no parameter."""
+    return _kept_text(key, "")
+
+
+def verbatim(text: str) -> Text:
+    """`Text.raw(text)`, made once."""
+    return _kept_text(RAW, text)
+
+
+def _kept_text(key: str, text: str) -> Text:
+    found = _made.get((key, text))
+    if found is None:
+        if len(_made) >= KEPT_TEXTS:
+            _made.clear()
+        found = _made[(key, text)] = Text.raw(text) if key == RAW else Text(key)
+    return found
 
 
 def zones(side: Side) -> Iterable[tuple[str, tuple[Card, ...]]]:
@@ -159,7 +184,7 @@ def public_uid_name(states: Sequence[ChocoState], catalog: ChocoCatalog, uid: st
 
 
 def line_text(line: str) -> Text:
-    return Text(LINE_KEYS["reserve" if line == "reserve" else "front"])
+    return bare(LINE_KEYS["reserve" if line == "reserve" else "front"])
 
 
 def join(items: Sequence[Text]) -> Text:
@@ -205,7 +230,7 @@ def board_card(catalog: ChocoCatalog, label: str, card: Card, hidden: bool = Fal
 
 def line_cards(catalog: ChocoCatalog, prefix: str, cards: tuple[Card, ...], hidden: bool) -> list[Text]:
     if not cards:
-        return [Text("choco.board.empty")]
+        return [bare("choco.board.empty")]
     return [board_card(catalog, f"{prefix}{i}", c, hidden) for i, c in enumerate(cards, start=1)]
 
 

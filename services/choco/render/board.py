@@ -22,6 +22,7 @@ from services.choco.text import (
     FRONT,
     HAND,
     RESERVE,
+    bare,
     card_name,
     effect_of,
     line_cards,
@@ -29,6 +30,7 @@ from services.choco.text import (
     player,
     signed,
     uid_name,
+    verbatim,
 )
 from services.infra.messages import Text
 
@@ -65,7 +67,7 @@ def _counts(side: Side) -> tuple[Text, Text, Text]:
 
 
 def _line(catalog: ChocoCatalog, key: str, prefix: str, cards: tuple[Card, ...], hidden: bool) -> list[Text]:
-    return [Text(key), *line_cards(catalog, prefix, cards, hidden)]
+    return [bare(key), *line_cards(catalog, prefix, cards, hidden)]
 
 
 def board(state: ChocoState, catalog: ChocoCatalog, names: Sequence[str | Text]) -> Text:
@@ -82,7 +84,7 @@ def board(state: ChocoState, catalog: ChocoCatalog, names: Sequence[str | Text])
         grave,
         *_line(catalog, "choco.board.reserve", RESERVE, top.reserve, hidden),
         *_line(catalog, "choco.board.front", FRONT, top.front, hidden),
-        Text.raw(SEPARATOR),
+        verbatim(SEPARATOR),
     ]
     pioche, hand_, grave = _counts(bottom)
     lines += [
@@ -129,7 +131,7 @@ def active_effects(state: ChocoState, catalog: ChocoCatalog, names: Sequence[str
     for seat in (0, 1):
         lines += [
             Text("choco.board.player", {"name": player(names, seat)}),
-            Text("choco.board.effects_title"),
+            bare("choco.board.effects_title"),
         ]
         entries: list[Text] = []
         for active in state.actives:
@@ -138,7 +140,7 @@ def active_effects(state: ChocoState, catalog: ChocoCatalog, names: Sequence[str
         for timed in state.timed:
             if timed.owner == seat:
                 entries += _timed_entry(state, catalog, timed)
-        lines += entries or [Text("choco.board.none")]
+        lines += entries or [bare("choco.board.none")]
     return Text.lines(lines)
 
 
@@ -148,7 +150,7 @@ def _hand_card(state: ChocoState, catalog: ChocoCatalog, label: str, card: Card)
     params: dict[str, object] = {
         "label": label,
         "name": card_name(catalog, card.card_id),
-        "type": Text(type_key),
+        "type": bare(type_key),
     }
     if card.pure:
         lines = [Text("choco.hand.pure", params)]
@@ -171,13 +173,13 @@ def hand(state: ChocoState, seat: int, catalog: ChocoCatalog) -> Text:
     for i, card in enumerate(mine.hand, start=1):
         lines += _hand_card(state, catalog, f"{HAND}{i}", card)
     if not mine.hand:
-        lines.append(Text("choco.hand.empty"))
-    lines.append(Text("choco.hand.board_title"))
+        lines.append(bare("choco.hand.empty"))
+    lines.append(bare("choco.hand.board_title"))
     lines += _line(catalog, "choco.board.front", FRONT, mine.front, False)
     lines += _line(catalog, "choco.board.reserve", RESERVE, mine.reserve, False)
     lines.append(Text("choco.hand.counts", {"pioche": len(mine.pioche), "graveyard": len(mine.graveyard)}))
     hidden = state.turn == 0
-    lines.append(Text("choco.hand.opponent_title"))
+    lines.append(bare("choco.hand.opponent_title"))
     lines += _line(catalog, "choco.board.front", ENEMY_FRONT, theirs.front, hidden)
     lines += _line(catalog, "choco.board.reserve", ENEMY_RESERVE, theirs.reserve, hidden)
     lines.append(
@@ -186,7 +188,7 @@ def hand(state: ChocoState, seat: int, catalog: ChocoCatalog) -> Text:
             {"hand": len(theirs.hand), "pioche": len(theirs.pioche), "graveyard": len(theirs.graveyard)},
         )
     )
-    lines.append(Text("choco.hand.hint"))
+    lines.append(bare("choco.hand.hint"))
     return Text.lines(lines)
 
 
