@@ -492,7 +492,8 @@ class RankedService:
 
         def unit(conn: Connection) -> BattleView:
             row = battles.owned(conn, player_id, battle_id, guild)
-            new = [RoundView(r["round"], r) for r in battles.rounds(conn, battle_id, row.viewed_round)]
+            seen = battles.viewed_up_to(conn, row)
+            new = [RoundView(r["round"], r) for r in battles.rounds_of(conn, row.match_id, seen)]
             if new:
                 battles.mark_viewed(conn, row, new[-1].round)
             return read_view(conn, row, tuple(new))
