@@ -9,7 +9,7 @@ standings (`/hoss classement`) are here too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from core.i18n import format_int
 from core.settings import SUPPORTED_LOCALES
@@ -191,8 +191,9 @@ def card_names(board: Board, catalog: HossCatalog, locale: str) -> dict[str, str
     return names
 
 
-def description(board: Board, catalog: HossCatalog, locale: str) -> str:
-    names = card_names(board, catalog, locale)
+def description(board: Board, catalog: HossCatalog, locale: str, names: dict[str, str] | None = None) -> str:
+    """`names`: the board's `card_names` in `locale`, when the caller wrote them already."""
+    names = card_names(board, catalog, locale) if names is None else names
     sides = board_sides(board)
     if board.arena is not None:
         versus = Text(
@@ -231,11 +232,14 @@ def side_field(
     catalog: HossCatalog,
     header: Text | None = None,
     locales: Sequence[str] = SUPPORTED_LOCALES,
+    names: Mapping[str, dict[str, str]] | None = None,
 ) -> Text:
-    """A side's creatures; `header` first (a mention: a field's name cannot show one as a name)."""
+    """A side's creatures; `header` first (a mention: a field's name cannot show one as a name).
+    `names`: the board's `card_names` per language, when the caller wrote them already."""
 
     def write(locale: str) -> str:
-        text = side_text(board.sides[seat], card_names(board, catalog, locale), locale)
+        known = card_names(board, catalog, locale) if names is None else names[locale]
+        text = side_text(board.sides[seat], known, locale)
         return text if header is None else f"{render_text(header, locale)}\n{text}"
 
     return in_every_language(write, locales)
@@ -261,28 +265,24 @@ def buttons(board: Board) -> tuple[Button, ...]:
 
 
 def side_fields(
-    board: Board, catalog: HossCatalog, locales: Sequence[str] = SUPPORTED_LOCALES
+    board: Board,
+    catalog: HossCatalog,
+    locales: Sequence[str] = SUPPORTED_LOCALES,
+    names: Mapping[str, dict[str, str]] | None = None,
 ) -> tuple[EmbedField, EmbedField]:
     """Both sides. The field names are plain labels (« Joueur », « IA (Rang 3) », « Attaque »,
-    « Défense (IA) »): a mention there shows as `<@id>`, so a player's mention opens the field's value."""
+    « Défense (IA) »): a mention there shows as `<@id>`, so a player's mention opens the field's value.
+    `names`: as `side_field`'s."""
     player = player_name(board.owner)
     if board.arena is None:
-        return (
-            EmbedField(
-                Text("hoss.battle.side.player"), side_field(board, 0, catalog, player, locales), inline=False
-            ),
-            EmbedField(
-                opponent_name(board.rank, None), side_field(board, 1, catalog, None, locales), inline=False
-            ),
-        )
-    defender = Text.raw(f"<@{board.arena.defender}>")
+        labels = (Text("hoss.battle.side.player"), opponent_name(board.rank, None))
+        headers: tuple[Text, Text | None] = (player, None)
+    else:
+        labels = (Text("hoss.arena.battle.attack"), Text("hoss.arena.battle.defence"))
+        headers = (player, Text.raw(f"<@{board.arena.defender}>"))
     return (
-        EmbedField(
-            Text("hoss.arena.battle.attack"), side_field(board, 0, catalog, player, locales), inline=False
-        ),
-        EmbedField(
-            Text("hoss.arena.battle.defence"), side_field(board, 1, catalog, defender, locales), inline=False
-        ),
+        EmbedField(labels[0], side_field(board, 0, catalog, headers[0], locales, names), inline=False),
+        EmbedField(labels[1], side_field(board, 1, catalog, headers[1], locales, names), inline=False),
     )
 
 
@@ -297,9 +297,10 @@ def battle_spec(
     title = Text("hoss.battle.title", {"battle": board.battle_id, "rank": Text(RANK_NAME_KEYS[board.rank])})
     if board.arena is not None:
         title = Text("hoss.arena.battle.title", {"battle": board.battle_id})
-    body = in_every_language(lambda locale: description(board, catalog, locale), locales)
+    names = {locale: card_names(board, catalog, locale) for locale in locales}  # for all three texts
+    body = in_every_language(lambda locale: description(board, catalog, locale, names[locale]), locales)
     attached = files if board.final and board.result is not None else ()
-    embed = Embed(title=title, description=body, fields=side_fields(board, catalog, locales))
+    embed = Embed(title=title, description=body, fields=side_fields(board, catalog, locales, names))
     return MessageSpec(embeds=(embed,), buttons=buttons(board), attachments=attached)
 
 

@@ -9,6 +9,7 @@ the last save drew its board from."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -30,9 +31,9 @@ def count_boards(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     drawn: list[str] = []
     describe = render_battle.description
 
-    def counted(board: Board, catalog: HossCatalog, locale: str) -> str:
+    def counted(board: Board, catalog: HossCatalog, locale: str, names: Any = None) -> str:
         drawn.append(locale)
-        return describe(board, catalog, locale)
+        return describe(board, catalog, locale, names)
 
     monkeypatch.setattr(render_battle, "description", counted)
     return drawn
