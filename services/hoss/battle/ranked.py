@@ -272,8 +272,7 @@ class RankedService:
         """Start a battle at `rank` with the active deck; a double click (same key) starts one battle.
         `guild` (the server the command runs in, None in direct messages) is where the battle belongs:
         every later use case passes the interaction's and is refused elsewhere. The message is written in
-        `locales`: the response shows it in the channel's language only (later versions, queued for the
-        outbox, are written in every language)."""
+        `locales`: the response shows it in the channel's language only."""
         if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= MAX_RANK:
             raise BadInput("hoss.error.ranked.rank", maximum=MAX_RANK)
         setup: PlayerSetup | DomainError
@@ -362,12 +361,13 @@ class RankedService:
         key: str | int,
         pause: int | None = None,
         guild: int | None = None,
+        shown_in: str | None = None,
     ) -> Answered:
         """Apply one decision of the player, then let the battle run to the player's next pause (the AI
         answering for the opponent). `pause` is the pause the buttons were drawn for: an answer meant for an
         earlier pause is refused (`hoss.error.ranked.stale`). A `Choice` (a select's value) names one of the
-        legal actions the player was shown, checked against the legal actions now (`choices.py`). An
-        illegal action changes nothing."""
+        legal actions the player was shown, checked against the legal actions now (`choices.py`). An illegal
+        action changes nothing. `shown_in`: the battle message's language (`battle_edits.queue_edits`)."""
         now = self.clock.now()
         answer_key = str(key)
 
@@ -392,7 +392,7 @@ class RankedService:
                 saved = battles.step(conn, now, row, battle, decisions, records, after)
                 moves = battles.decisions_of(conn, saved.match_id)  # for the board, its log and the controls
                 timeouts = tuple(battles.timeout_pauses(moves))
-                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, moves)
+                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, moves, shown_in)
                 return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
             stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, work)
