@@ -377,10 +377,9 @@ class RankedService:
             nonlocal controls
             row = battles.owned(conn, player_id, battle_id, guild)
             saved: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
-            timeouts: tuple[int, ...] = ()  # the pauses the AI took for the player, read once
 
             def work() -> dict[str, Any]:
-                nonlocal saved, timeouts
+                nonlocal saved
                 _check_pause(row, pause)
                 battle = battles.restore(row)
                 legal = battle.legal_actions(PLAYER)
@@ -390,8 +389,9 @@ class RankedService:
                 battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
                 after = battles.advance(battle, row.pause, decisions, records)
                 saved = battles.step(conn, now, row, battle, decisions, records, after)
-                moves = battles.decisions_of(conn, saved.match_id)  # for the board, its log and the controls
-                timeouts = tuple(battles.timeout_pauses(moves))
+                # a live battle has no pause the AI took for its player (a missed deadline plays it to its
+                # end: `on_timeout`, an Arena season's `play_out`): its moves are read once over, for the log
+                moves = () if saved.live else battles.decisions_of(conn, saved.match_id)
                 battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, moves, shown_in)
                 return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
@@ -400,8 +400,8 @@ class RankedService:
                 raise NotAllowed()
             now_row = saved if saved is not None else battles.load(conn, battle_id)
             assert now_row is not None
-            if saved is not None:
-                controls = (saved, view_of(saved, (), timeouts))
+            if saved is not None:  # kept only while live: no pause taken by the AI then
+                controls = (saved, view_of(saved, (), ()))
             return Answered(battle_id, stored["pause"], now_row.pause, not now_row.live, not fresh)
 
         generation = self.kept.generation
