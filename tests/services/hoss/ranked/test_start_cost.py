@@ -16,6 +16,7 @@ from engine.hoss import (
     ENGINE,
     DeckSpec,
     HossCatalog,
+    KnownCopies,
     Pass,
     Record,
     new_battle,
@@ -41,9 +42,9 @@ def count_validations(monkeypatch: pytest.MonkeyPatch) -> list[PlayerSetup]:
     module's own calls do not go through its module's attributes."""
     calls: list[PlayerSetup] = []
 
-    def counted(setup: PlayerSetup, catalog: HossCatalog) -> DeckSpec:
+    def counted(setup: PlayerSetup, catalog: HossCatalog, known: KnownCopies | None = None) -> DeckSpec:
         calls.append(setup)
-        return parse_setup(setup, catalog)
+        return parse_setup(setup, catalog, known)
 
     monkeypatch.setattr("services.hoss.battle.dealer.parse_setup", counted)
     return calls
