@@ -34,7 +34,7 @@ from core.errors import BadInput
 from core.i18n import normalize_locale
 from discord_app.callbacks import with_message
 from discord_app.components import PersistentButton, PersistentSelect
-from discord_app.context import public_locale_of
+from discord_app.context import guild_locale, public_locale_of, services_of
 from discord_app.permissions import BATTLE_MESSAGE, require_here
 from discord_app.render import RenderedView, files_of, rows_of, text, to_discord
 from engine.hoss import ChoosePath, HossAction, Move, Pass
@@ -219,7 +219,11 @@ async def decide(
     check_owner(match, interaction)
     ranked, battle, pause = hoss_of(interaction).ranked, int(match["battle"]), int(match["pause"])
     user, guild = interaction.user.id, interaction.guild_id
-    answered = await ranked.answer(user, battle, action, key=interaction.id, pause=pause, guild=guild)
+    # the battle's message is in this server (owned there): the outbox shows its edits in its language
+    shown_in = normalize_locale(await guild_locale(services_of(interaction), guild))
+    answered = await ranked.answer(
+        user, battle, action, key=interaction.id, pause=pause, guild=guild, shown_in=shown_in
+    )
     if not answered.over and answered.pause == pause:  # more decisions owed at this pause
         view = await ranked.controls(user, battle, guild)
         await interaction.response.edit_message(

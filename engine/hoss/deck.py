@@ -24,8 +24,8 @@ Validation happens here, at the edge; the battle trusts what it receives.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from engine.errors import DomainError
 from engine.hoss.bonus import MAX_STARS
@@ -38,6 +38,7 @@ LINES_PER_DECK = 6
 BUFFS_PER_DECK = 2
 MAX_DEFENDER_LINES = 2
 COPY_KEYS = frozenset({"card", "rarity", "stars", "holo"})
+T = TypeVar("T")
 
 
 class HossSetupError(DomainError):
@@ -140,8 +141,44 @@ def _buff(raw: Any, index: int, catalog: HossCatalog) -> BuffSpec:
     )
 
 
-def parse_setup(setup: PlayerSetup, catalog: HossCatalog) -> DeckSpec:
-    """The validated deck of one player; raises `HossSetupError` naming the problem."""
+class KnownCopies:
+    """Lines and buffs of decks already validated against one catalog, by their exact text (`repr`, which
+    tells 1 from 1.0 and True): a line or buff met again is taken as validated then, its frozen specs
+    shared, while the deck's own checks (counts, duplicates, Défenseurs, `deck`) run every time. The AI's
+    decks are drawn from few enough copies that most of their lines and buffs were met before (issue 39).
+    Holds at most `limit` of each; all are dropped beyond it."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.lines: dict[str, tuple[LineSpec, bool]] = {}
+        self.buffs: dict[str, BuffSpec] = {}
+
+
+def _checked(
+    read: Callable[[Any, int, HossCatalog], T],
+    raw: Any,
+    index: int,
+    catalog: HossCatalog,
+    kept: dict[str, T] | None,
+    limit: int,
+) -> T:
+    """`read(raw, index, catalog)` (its validation), or what it gave for the same text before (`kept`,
+    None: nothing kept)."""
+    if kept is None:
+        return read(raw, index, catalog)
+    text = repr(raw)
+    found = kept.get(text)
+    if found is None:
+        found = read(raw, index, catalog)
+        if len(kept) >= limit:
+            kept.clear()
+        kept[text] = found
+    return found
+
+
+def parse_setup(setup: PlayerSetup, catalog: HossCatalog, known: KnownCopies | None = None) -> DeckSpec:
+    """The validated deck of one player; raises `HossSetupError` naming the problem. `known`: the lines
+    and buffs already validated against `catalog`, kept across calls (`KnownCopies`)."""
     extra = setup.extra
     if not isinstance(extra, Mapping) or set(extra) != {"lines", "buffs"}:
         raise HossSetupError("hoss.error.setup.shape")
@@ -150,13 +187,15 @@ def parse_setup(setup: PlayerSetup, catalog: HossCatalog) -> DeckSpec:
         raise HossSetupError("hoss.error.setup.line_count", expected=LINES_PER_DECK)
     if not isinstance(buffs_raw, list | tuple) or len(buffs_raw) != BUFFS_PER_DECK:
         raise HossSetupError("hoss.error.setup.buff_count", expected=BUFFS_PER_DECK)
-    parsed = [_line(raw, i, catalog) for i, raw in enumerate(lines_raw)]
+    lines_kept, buffs_kept = (None, None) if known is None else (known.lines, known.buffs)
+    limit = 0 if known is None else known.limit
+    parsed = [_checked(_line, raw, i, catalog, lines_kept, limit) for i, raw in enumerate(lines_raw)]
     lines = tuple(spec for spec, _ in parsed)
     if len({spec.line for spec in lines}) != len(lines):
         raise HossSetupError("hoss.error.setup.duplicate_line")
     if sum(1 for _, is_defender in parsed if is_defender) > MAX_DEFENDER_LINES:
         raise HossSetupError("hoss.error.setup.too_many_defenders", maximum=MAX_DEFENDER_LINES)
-    buffs = tuple(_buff(raw, i, catalog) for i, raw in enumerate(buffs_raw))
+    buffs = tuple(_checked(_buff, raw, i, catalog, buffs_kept, limit) for i, raw in enumerate(buffs_raw))
     if len({b.card for b in buffs}) != len(buffs):
         raise HossSetupError("hoss.error.setup.duplicate_buff")
     if setup.deck:
@@ -198,6 +237,7 @@ def setup_extra(lines: Sequence[Sequence[CopySpec]], buffs: Sequence[CopySpec]) 
 
 __all__ = [
     "HossSetupError",
+    "KnownCopies",
     "card_spec",
     "deck_cards",
     "parse_setup",

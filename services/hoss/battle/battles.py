@@ -102,7 +102,6 @@ class BattleRow:
     player_deaths: int
     deadline_at: datetime | None
     timeout_job: int | None
-    viewed_round: int
     counted: bool | None
     reward: dict[str, Any] | None
     gold: int
@@ -142,21 +141,15 @@ def setup_json(setup: PlayerSetup) -> dict[str, Any]:
     return {"seat": setup.seat, "player_id": setup.player_id, "deck": list(setup.deck), "extra": setup.extra}
 
 
-def _row(
-    conn: Connection, match: Match[HossState], *, new: bool = False, viewed: int | None = None
-) -> BattleRow:
-    """`viewed`: the row's viewed marker when the caller knows it (a save changes no marker)."""
+def _row(match: Match[HossState]) -> BattleRow:
+    """The battle of a match row. The rounds the player already viewed are not part of it: only `view`
+    needs them (`viewed_up_to`), so no other unit reads them."""
     data, result = match.data, match.result or {}
     player, number = match.seats[PLAYER], match.number
     assert match.state is not None
     assert match.seed is not None
     assert player is not None
     assert number is not None
-    if new:
-        viewed = 0  # a battle just created has no round seen
-    if viewed is None:
-        sql = "SELECT COALESCE(MAX(round), 0) FROM hoss_battle_rounds WHERE match_id = ? AND viewed = 1"
-        viewed = conn.execute(sql, (match.id,)).fetchone()[0]
     return BattleRow(
         match=match,
         id=number,
@@ -170,7 +163,6 @@ def _row(
         player_deaths=int(data["player_deaths"]),
         deadline_at=match.deadline_at,
         timeout_job=match.deadline_job,
-        viewed_round=int(viewed),
         counted=None if "counted" not in result else bool(result["counted"]),
         reward=result.get("reward"),
         gold=int(result.get("gold", 0)),
@@ -185,14 +177,14 @@ def load(conn: Connection, battle_id: int) -> BattleRow | None:
         match = MATCHES.number_trusted(conn, battle_id)
     except NotFound:
         return None
-    return _row(conn, match)
+    return _row(match)
 
 
 def owned(conn: Connection, player_id: int, battle_id: int, guild: int | None = None) -> BattleRow:
     """The player's battle, reached from the place it was started (`guild`: the server the interaction
     runs in, None in direct messages). Another player's battle, or one of another server, is 'not found'
     (ids are not secrets, battles are; a forged button must not drive a battle posted elsewhere)."""
-    row = _row(conn, MATCHES.load_number(conn, battle_id, guild=guild))
+    row = _row(MATCHES.load_number(conn, battle_id, guild=guild))
     if row.player_id != player_id:
         raise NotFound(RULES.texts.not_found, id=battle_id)
     return row
@@ -353,7 +345,7 @@ def save(
     changes = _logged(conn, now, row, battle, decisions, records, pause)
     if pause != row.pause and not battle.over:
         changes.update(_deadline(conn, now, row, battle, pause))
-    return _row(conn, MATCHES.save(conn, row.match, now, **changes), viewed=row.viewed_round)
+    return _row(MATCHES.save(conn, row.match, now, **changes))
 
 
 def begin(
@@ -393,7 +385,7 @@ def begin(
         state=to_state(battle),
         data=data,
     )
-    row = _row(conn, match, new=True)
+    row = _row(match)
     if created is not None:
         created(row)
     if battle.over:
@@ -516,7 +508,7 @@ def end(
         raise NotAllowed("hoss.error.ranked.over")
     result = {"status": status, "counted": counted, "reward": dict(details), "gold": gold}
     ended = MATCHES.end(conn, now, row.match, "over", result=result, **(stepped or {}))
-    return _row(conn, ended, viewed=row.viewed_round)
+    return _row(ended)
 
 
 def step(
@@ -557,6 +549,12 @@ def rounds_of(conn: Connection, match_id: int | None, after: int = 0) -> list[Re
         (match_id, after),
     )
     return [orjson.loads(r[0]) for r in rows]
+
+
+def viewed_up_to(conn: Connection, row: BattleRow) -> int:
+    """The last round the player's view returned (0: none yet)."""
+    sql = "SELECT COALESCE(MAX(round), 0) FROM hoss_battle_rounds WHERE match_id = ? AND viewed = 1"
+    return int(conn.execute(sql, (row.match_id,)).fetchone()[0])
 
 
 def mark_viewed(conn: Connection, row: BattleRow, up_to: int) -> None:

@@ -68,12 +68,14 @@ def _spec(
     catalog: HossCatalog,
     locales: Sequence[str] = SUPPORTED_LOCALES,
     read: tuple[Sequence[Decision], list[Record]] | None = None,
+    written_in: str | None = None,
 ) -> MessageSpec:
-    """`read`: the battle's decisions and rounds, when the caller read them already (its log's inputs)."""
+    """`read`: the battle's decisions and rounds, when the caller read them already (its log's inputs);
+    `written_in`: as `battle_spec`'s."""
     if not (board.final and not row.live):
-        return battle_spec(board, catalog, locales=locales)
+        return battle_spec(board, catalog, locales=locales, written_in=written_in)
     files = log_files(row.id, battle_replay.stored_document(conn, row, read), catalog)
-    return battle_spec(board, catalog, files, locales)
+    return battle_spec(board, catalog, files, locales, written_in)
 
 
 def board_spec(
@@ -175,12 +177,15 @@ def queue_edits(
     catalog: HossCatalog,
     pace: timedelta,
     moves: Sequence[Decision] | None = None,
+    written_in: str | None = None,
 ) -> int:
     """Queue one edit of the battle's message per round just played (`records`), the last one showing
     the battle now (`row`, as the unit's step saved it); the first is due now, or `pace` after the last
     edit still waiting. Returns how many were queued (none while the battle has no message, or when no
     round was played). `moves`: as `now_of`'s; the rounds and decisions read here are the final board's
-    log's too."""
+    log's too. `written_in`: the language the outbox shows the channel's message in, when the caller
+    knows it (a click in that channel): the boards are written in it alone (`battle_spec`), else in
+    every language."""
     if row.message_item is None or not records:
         return 0
     first_new = int(records[0]["round"])
@@ -189,7 +194,8 @@ def queue_edits(
     done = battles.decisions_of(conn, row.match_id) if moves is None else moves
     shown = boards(now_of(conn, row, done), earlier, records)
     read = (done, every)  # the final board's log, once over
-    _enqueue(conn, now, row, [_spec(conn, row, board, catalog, read=read) for board in shown], pace)
+    specs = [_spec(conn, row, board, catalog, read=read, written_in=written_in) for board in shown]
+    _enqueue(conn, now, row, specs, pace)
     return len(shown)
 
 

@@ -272,8 +272,7 @@ class RankedService:
         """Start a battle at `rank` with the active deck; a double click (same key) starts one battle.
         `guild` (the server the command runs in, None in direct messages) is where the battle belongs:
         every later use case passes the interaction's and is refused elsewhere. The message is written in
-        `locales`: the response shows it in the channel's language only (later versions, queued for the
-        outbox, are written in every language)."""
+        `locales`: the response shows it in the channel's language only."""
         if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= MAX_RANK:
             raise BadInput("hoss.error.ranked.rank", maximum=MAX_RANK)
         setup: PlayerSetup | DomainError
@@ -362,12 +361,13 @@ class RankedService:
         key: str | int,
         pause: int | None = None,
         guild: int | None = None,
+        shown_in: str | None = None,
     ) -> Answered:
         """Apply one decision of the player, then let the battle run to the player's next pause (the AI
         answering for the opponent). `pause` is the pause the buttons were drawn for: an answer meant for an
         earlier pause is refused (`hoss.error.ranked.stale`). A `Choice` (a select's value) names one of the
-        legal actions the player was shown, checked against the legal actions now (`choices.py`). An
-        illegal action changes nothing."""
+        legal actions the player was shown, checked against the legal actions now (`choices.py`). An illegal
+        action changes nothing. `shown_in`: the battle message's language (`battle_edits.queue_edits`)."""
         now = self.clock.now()
         answer_key = str(key)
 
@@ -377,10 +377,9 @@ class RankedService:
             nonlocal controls
             row = battles.owned(conn, player_id, battle_id, guild)
             saved: BattleRow | None = None  # the battle as this unit saved it (not on a repeated click)
-            timeouts: tuple[int, ...] = ()  # the pauses the AI took for the player, read once
 
             def work() -> dict[str, Any]:
-                nonlocal saved, timeouts
+                nonlocal saved
                 _check_pause(row, pause)
                 battle = battles.restore(row)
                 legal = battle.legal_actions(PLAYER)
@@ -390,9 +389,10 @@ class RankedService:
                 battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
                 after = battles.advance(battle, row.pause, decisions, records)
                 saved = battles.step(conn, now, row, battle, decisions, records, after)
-                moves = battles.decisions_of(conn, saved.match_id)  # for the board, its log and the controls
-                timeouts = tuple(battles.timeout_pauses(moves))
-                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, moves)
+                # a live battle has no pause the AI took for its player (a missed deadline plays it to its
+                # end: `on_timeout`, an Arena season's `play_out`): its moves are read once over, for the log
+                moves = () if saved.live else battles.decisions_of(conn, saved.match_id)
+                battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, moves, shown_in)
                 return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
             stored, fresh = once(conn, f"hoss:ranked:answer:{answer_key}", now, work)
@@ -400,8 +400,8 @@ class RankedService:
                 raise NotAllowed()
             now_row = saved if saved is not None else battles.load(conn, battle_id)
             assert now_row is not None
-            if saved is not None:
-                controls = (saved, view_of(saved, (), timeouts))
+            if saved is not None:  # kept only while live: no pause taken by the AI then
+                controls = (saved, view_of(saved, (), ()))
             return Answered(battle_id, stored["pause"], now_row.pause, not now_row.live, not fresh)
 
         generation = self.kept.generation
@@ -492,7 +492,8 @@ class RankedService:
 
         def unit(conn: Connection) -> BattleView:
             row = battles.owned(conn, player_id, battle_id, guild)
-            new = [RoundView(r["round"], r) for r in battles.rounds(conn, battle_id, row.viewed_round)]
+            seen = battles.viewed_up_to(conn, row)
+            new = [RoundView(r["round"], r) for r in battles.rounds_of(conn, row.match_id, seen)]
             if new:
                 battles.mark_viewed(conn, row, new[-1].round)
             return read_view(conn, row, tuple(new))

@@ -9,7 +9,7 @@ standings (`/hoss classement`) are here too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from core.i18n import format_int
 from core.settings import SUPPORTED_LOCALES
@@ -191,8 +191,9 @@ def card_names(board: Board, catalog: HossCatalog, locale: str) -> dict[str, str
     return names
 
 
-def description(board: Board, catalog: HossCatalog, locale: str) -> str:
-    names = card_names(board, catalog, locale)
+def description(board: Board, catalog: HossCatalog, locale: str, names: dict[str, str] | None = None) -> str:
+    """`names`: the board's `card_names` in `locale`, when the caller wrote them already."""
+    names = card_names(board, catalog, locale) if names is None else names
     sides = board_sides(board)
     if board.arena is not None:
         versus = Text(
@@ -219,9 +220,17 @@ def description(board: Board, catalog: HossCatalog, locale: str) -> str:
     return "\n".join(lines)
 
 
-def in_every_language(write: Callable[[str], str], locales: Sequence[str] = SUPPORTED_LOCALES) -> Text:
+def in_every_language(
+    write: Callable[[str], str], locales: Sequence[str] = SUPPORTED_LOCALES, written_in: str | None = None
+) -> Text:
     """`write` in each of `locales`: every language for a board the outbox shows later, only the one it
-    is shown in for an interaction's response."""
+    is shown in for an interaction's response. `written_in`: the language the outbox will show it in,
+    known to the caller (`RankedService.answer`'s channel): written in it alone, and shown as written
+    whichever of `locales` it is delivered in (only a server whose language changed before the edit
+    went out sees it in the former one, as the message it edits)."""
+    if written_in is not None:
+        text = write(written_in)
+        return Text.per_locale(dict.fromkeys(locales, text))
     return Text.per_locale({locale: write(locale) for locale in locales})
 
 
@@ -231,14 +240,19 @@ def side_field(
     catalog: HossCatalog,
     header: Text | None = None,
     locales: Sequence[str] = SUPPORTED_LOCALES,
+    names: Mapping[str, dict[str, str]] | None = None,
+    written_in: str | None = None,
 ) -> Text:
-    """A side's creatures; `header` first (a mention: a field's name cannot show one as a name)."""
+    """A side's creatures; `header` first (a mention: a field's name cannot show one as a name).
+    `names`: the board's `card_names` per language, when the caller wrote them already; `written_in`:
+    as `in_every_language`'s."""
 
     def write(locale: str) -> str:
-        text = side_text(board.sides[seat], card_names(board, catalog, locale), locale)
+        known = card_names(board, catalog, locale) if names is None else names[locale]
+        text = side_text(board.sides[seat], known, locale)
         return text if header is None else f"{render_text(header, locale)}\n{text}"
 
-    return in_every_language(write, locales)
+    return in_every_language(write, locales, written_in)
 
 
 def buttons(board: Board) -> tuple[Button, ...]:
@@ -261,27 +275,28 @@ def buttons(board: Board) -> tuple[Button, ...]:
 
 
 def side_fields(
-    board: Board, catalog: HossCatalog, locales: Sequence[str] = SUPPORTED_LOCALES
+    board: Board,
+    catalog: HossCatalog,
+    locales: Sequence[str] = SUPPORTED_LOCALES,
+    names: Mapping[str, dict[str, str]] | None = None,
+    written_in: str | None = None,
 ) -> tuple[EmbedField, EmbedField]:
     """Both sides. The field names are plain labels (« Joueur », « IA (Rang 3) », « Attaque »,
-    « Défense (IA) »): a mention there shows as `<@id>`, so a player's mention opens the field's value."""
+    « Défense (IA) »): a mention there shows as `<@id>`, so a player's mention opens the field's value.
+    `names`, `written_in`: as `side_field`'s."""
     player = player_name(board.owner)
     if board.arena is None:
-        return (
-            EmbedField(
-                Text("hoss.battle.side.player"), side_field(board, 0, catalog, player, locales), inline=False
-            ),
-            EmbedField(
-                opponent_name(board.rank, None), side_field(board, 1, catalog, None, locales), inline=False
-            ),
-        )
-    defender = Text.raw(f"<@{board.arena.defender}>")
+        labels = (Text("hoss.battle.side.player"), opponent_name(board.rank, None))
+        headers: tuple[Text, Text | None] = (player, None)
+    else:
+        labels = (Text("hoss.arena.battle.attack"), Text("hoss.arena.battle.defence"))
+        headers = (player, Text.raw(f"<@{board.arena.defender}>"))
     return (
         EmbedField(
-            Text("hoss.arena.battle.attack"), side_field(board, 0, catalog, player, locales), inline=False
+            labels[0], side_field(board, 0, catalog, headers[0], locales, names, written_in), inline=False
         ),
         EmbedField(
-            Text("hoss.arena.battle.defence"), side_field(board, 1, catalog, defender, locales), inline=False
+            labels[1], side_field(board, 1, catalog, headers[1], locales, names, written_in), inline=False
         ),
     )
 
@@ -291,15 +306,22 @@ def battle_spec(
     catalog: HossCatalog,
     files: tuple[Attachment, ...] = (),
     locales: Sequence[str] = SUPPORTED_LOCALES,
+    written_in: str | None = None,
 ) -> MessageSpec:
-    """The public battle message at `board`, written in `locales`; `files` (the finished battle's log) go
-    with its final version only, never with a live battle's (the log holds the seed)."""
+    """The public battle message at `board`, written in `locales` (or in `written_in` alone, shown so in
+    each of them: `in_every_language`); `files` (the finished battle's log) go with its final version
+    only, never with a live battle's (the log holds the seed)."""
     title = Text("hoss.battle.title", {"battle": board.battle_id, "rank": Text(RANK_NAME_KEYS[board.rank])})
     if board.arena is not None:
         title = Text("hoss.arena.battle.title", {"battle": board.battle_id})
-    body = in_every_language(lambda locale: description(board, catalog, locale), locales)
+    written = locales if written_in is None else (written_in,)
+    names = {locale: card_names(board, catalog, locale) for locale in written}  # for all three texts
+    body = in_every_language(
+        lambda locale: description(board, catalog, locale, names[locale]), locales, written_in
+    )
     attached = files if board.final and board.result is not None else ()
-    embed = Embed(title=title, description=body, fields=side_fields(board, catalog, locales))
+    fields = side_fields(board, catalog, locales, names, written_in)
+    embed = Embed(title=title, description=body, fields=fields)
     return MessageSpec(embeds=(embed,), buttons=buttons(board), attachments=attached)
 
 

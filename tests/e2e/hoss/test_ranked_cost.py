@@ -9,6 +9,7 @@ the last save drew its board from."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -30,9 +31,9 @@ def count_boards(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     drawn: list[str] = []
     describe = render_battle.description
 
-    def counted(board: Board, catalog: HossCatalog, locale: str) -> str:
+    def counted(board: Board, catalog: HossCatalog, locale: str, names: Any = None) -> str:
         drawn.append(locale)
-        return describe(board, catalog, locale)
+        return describe(board, catalog, locale, names)
 
     monkeypatch.setattr(render_battle, "description", counted)
     return drawn
@@ -93,11 +94,39 @@ async def test_a_start_draws_its_board_once_in_the_channels_language(
 
     drawn.clear()
     await decide_once(harness, alice)  # the rounds it plays are edits of the recorded message
-    assert set(drawn) == {"fr", "en"}
+    assert drawn
+    assert set(drawn) == {"fr"}  # in the language the outbox shows them in, once each
     edited = next(m for m in harness.emu.messages if m.id == public.id)
     assert shown(edited) != first
     assert f"Combat classé n° {battle} — Rang 1" in shown(edited)
     assert "Manche" in shown(edited)
+
+
+async def test_a_decisions_edits_are_drawn_in_an_english_servers_language_only(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    odile = harness.user("odile", admin=True)
+    await harness.emu.run_command(odile, "configuration langue", {"langue": "English (anglais)"})
+    alice = harness.user("alice")  # a French player: her private controls stay in French
+    await with_deck(harness, alice)
+    public = await start_rank_1(harness, alice)
+    await harness.settle()
+    battle = await hoss(harness).ranked.current(alice.id)
+    first = shown(public)
+    assert f"Ranked battle #{battle}" in first
+
+    drawn = count_boards(monkeypatch)
+    controls = await harness.emu.click(alice, "Decide", message=public)
+    assert controls.message is not None
+    assert controls.message.ephemeral
+    await harness.emu.click(alice, "Passer", message=controls.message)
+    await harness.settle()
+    assert drawn
+    assert set(drawn) == {"en"}
+    edited = next(m for m in harness.emu.messages if m.id == public.id)
+    assert shown(edited) != first
+    assert "Round" in shown(edited)
+    assert "Manche" not in shown(edited)
 
 
 async def test_opening_the_decision_controls_writes_nothing(

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import pytest
 
 from engine.errors import DomainError
-from engine.hoss import ENGINE
-from engine.hoss.deck import HossSetupError, parse_setup
+from engine.hoss import ENGINE, MAX_RANK, HossCatalog, opponent_setup
+from engine.hoss.deck import HossSetupError, KnownCopies, parse_setup
 from engine.protocol import CATALOG_OPTION, PlayerSetup
+from services.infra.catalogs import DATA_DIR, load_catalog
 from tests.engine.hoss.helpers import DECK_A, DECK_B, deck_catalog, player
 
 CATALOG = deck_catalog()
@@ -167,3 +169,41 @@ def test_the_table_is_checked() -> None:
     with pytest.raises(HossSetupError, match="option"):
         ENGINE.new_game(players, 1, {CATALOG_OPTION: CATALOG, "move_pauses": "yes"})
     assert ENGINE.new_game(players, 1, {CATALOG_OPTION: CATALOG}).round == 0
+
+
+def test_lines_and_buffs_known_from_an_earlier_deck_give_the_same_deck() -> None:
+    """`KnownCopies`: a deck read with the lines and buffs of earlier decks is the deck read alone, at
+    every rank the AI plays; the deck's own checks still run, and a copy only equal once written (1.0
+    stars, True for 1) is checked anew."""
+    hoss = load_catalog(DATA_DIR / "hoss.json", HossCatalog)
+    known = KnownCopies(10_000)
+    for rank in range(1, MAX_RANK + 1):
+        for seed in range(60):
+            setup = opponent_setup(hoss, rank, random.Random(seed * 10 + rank))
+            alone = parse_setup(setup, hoss)
+            assert parse_setup(setup, hoss, known) == alone
+            assert parse_setup(setup, hoss, known).model_dump_json() == alone.model_dump_json()
+    assert known.lines
+    assert known.buffs
+
+    mine = KnownCopies(10)
+    read = parse_setup(player(0, DECK_A), CATALOG, mine)
+    assert read == parse_setup(player(0, DECK_A), CATALOG)
+    data = extra()
+    data["lines"][5] = copy.deepcopy(data["lines"][0])  # a known line, twice in the deck
+    with pytest.raises(HossSetupError) as twice:
+        parse_setup(PlayerSetup(seat=0, player_id=1, deck=(), extra=data), CATALOG, mine)
+    assert twice.value.key == "hoss.error.setup.duplicate_line"
+    for bad in (1.0, True):
+        data = extra()
+        data["lines"][0]["copies"][0]["stars"] = bad
+        with pytest.raises(HossSetupError) as stars:
+            parse_setup(PlayerSetup(seat=0, player_id=1, deck=(), extra=data), CATALOG, mine)
+        assert stars.value.key == "hoss.error.setup.copy"
+
+
+def test_known_copies_are_dropped_beyond_their_limit() -> None:
+    known = KnownCopies(2)
+    parse_setup(player(0, DECK_A), CATALOG, known)
+    assert len(known.lines) <= 2
+    assert len(known.buffs) <= 2

@@ -8,8 +8,10 @@ import pytest
 from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed, NotFound
 from engine.hoss import Pass
+from services.hoss.battle import battles
 from services.hoss.battle.ranked import RankedService
 from services.infra.games import GameRegistry
+from store.connection import Connection
 from store.db import Database
 from tests.services.hoss.ranked import battle_rows, player_with_deck, service
 
@@ -77,11 +79,21 @@ async def test_a_battle_in_direct_messages_replays_for_its_player_only(
             await ranked.replay(BOB, battle, guild)
 
 
+async def rows_and_views(db: Database) -> list[tuple[int, int, str, int]]:
+    """Every battle's version, pause and status, and the last round its player viewed."""
+    rows = await battle_rows(db)
+
+    def unit(conn: Connection) -> list[tuple[int, int, str, int]]:
+        return [(r.version, r.pause, r.status, battles.viewed_up_to(conn, r)) for r in rows]
+
+    return await db.read(unit)
+
+
 async def test_the_controls_answer_only_where_the_battle_was_started(
     db: Database, clock: ManualClock, registry: GameRegistry
 ) -> None:
     ranked, battle = await battle_in(db, clock, HERE, registry=registry)
-    before = [(r.version, r.pause, r.status, r.viewed_round) for r in await battle_rows(db)]
+    before = await rows_and_views(db)
     calls = (
         lambda: ranked.view(ALICE, battle, ELSEWHERE),
         lambda: ranked.log(ALICE, battle, ELSEWHERE),
@@ -92,5 +104,5 @@ async def test_the_controls_answer_only_where_the_battle_was_started(
         with pytest.raises(DomainError) as refused:
             await call()
         assert refused.value.key == "hoss.error.ranked.not_found"
-    assert [(r.version, r.pause, r.status, r.viewed_round) for r in await battle_rows(db)] == before
+    assert await rows_and_views(db) == before
     assert (await ranked.view(ALICE, battle, HERE)).status == "live"

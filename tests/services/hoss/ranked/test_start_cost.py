@@ -16,6 +16,7 @@ from engine.hoss import (
     ENGINE,
     DeckSpec,
     HossCatalog,
+    KnownCopies,
     Pass,
     Record,
     new_battle,
@@ -28,9 +29,10 @@ from services.hoss.battle import battles, edits
 from services.hoss.battle.dealer import Dealer
 from services.hoss.battle.edits import Shown
 from services.infra.games import GameRegistry
+from services.infra.messages import MessageSpec
 from store.connection import Connection
 from store.db import Database
-from tests.services.hoss.ranked import catalog, player_with_deck, service
+from tests.services.hoss.ranked import catalog, player_with_deck, rows, service
 from tests.support.statements import trace_writes
 
 
@@ -40,9 +42,9 @@ def count_validations(monkeypatch: pytest.MonkeyPatch) -> list[PlayerSetup]:
     module's own calls do not go through its module's attributes."""
     calls: list[PlayerSetup] = []
 
-    def counted(setup: PlayerSetup, catalog: HossCatalog) -> DeckSpec:
+    def counted(setup: PlayerSetup, catalog: HossCatalog, known: KnownCopies | None = None) -> DeckSpec:
         calls.append(setup)
-        return parse_setup(setup, catalog)
+        return parse_setup(setup, catalog, known)
 
     monkeypatch.setattr("services.hoss.battle.dealer.parse_setup", counted)
     return calls
@@ -130,36 +132,54 @@ async def test_the_message_of_a_battle_not_saved_since_is_recorded_without_a_rea
     assert item[1] == 9001
 
 
+def moves_read(statements: list[str]) -> list[str]:
+    """The reads of a battle's moves (not the next move number's)."""
+    return [s for s in statements if s.startswith("SELECT") and "FROM match_moves" in s and "MAX" not in s]
+
+
 @pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
-async def test_an_answer_reads_the_battles_moves_once_and_never_looks_its_number_up_again(
+async def test_an_answer_reads_no_move_while_live_and_never_looks_its_number_up_again(
     db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The answer's unit holds the battle's row (its match id): the pauses the AI took are read once, for
-    the board's edits and the kept controls both."""
+    """The answer's unit holds the battle's row (its match id). A battle still live after it has no pause
+    the AI took for its player (a missed deadline plays the battle to its end), so its moves are not read
+    for its board or its kept controls; an answer that ends the battle reads them once, for the log."""
     await player_with_deck(db, clock, 1, registry=registry)
     ranked = service(db, clock, registry=registry)
     started = await ranked.start(1, 1, key="first")
     await ranked.attach(1, started.battle_id, 4242, 9001, started.message)
     statements = trace_writes(db, monkeypatch)
     await ranked.answer(1, started.battle_id, Pass(), key="a", pause=1)
-    moves = [s for s in statements if s.startswith("SELECT") and "FROM match_moves" in s and "MAX" not in s]
-    assert len(moves) == 1
+    assert moves_read(statements) == []
     assert [s for s in statements if s.startswith("SELECT id FROM matches WHERE game")] == []
     assert any(s.startswith("INSERT INTO outbox") for s in statements)  # its rounds' edits were queued
 
+    for turn in range(100):
+        view = await ranked.view(1, started.battle_id)
+        if view.status != "live":
+            break
+        statements.clear()
+        answered = await ranked.answer(1, started.battle_id, Pass(), key=f"p{turn}", pause=view.pause)
+        assert len(moves_read(statements)) == (1 if answered.over else 0)
+    assert view.status != "live"
+    assert view.ai_decided == ()
+    (last,) = await rows(db, "SELECT payload FROM outbox ORDER BY id DESC LIMIT 1")
+    assert MessageSpec.from_json(last[0]).attachments  # the final board carries the log
+
 
 @pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
-async def test_an_answer_reads_the_viewed_marker_once(
+async def test_an_answer_never_reads_the_viewed_marker(
     db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The battle as saved keeps the marker of the rounds already viewed, which no save changes."""
+    """The marker of the rounds already viewed is `view`'s alone: an answer neither reads nor changes
+    it, and the next view returns only the rounds played since."""
     await player_with_deck(db, clock, 1, registry=registry)
     ranked = service(db, clock, registry=registry)
     started = await ranked.start(1, 1, key="first")
     seen = (await ranked.view(1, started.battle_id)).round  # the rounds so far viewed
     statements = trace_writes(db, monkeypatch)
     await ranked.answer(1, started.battle_id, Pass(), key="a", pause=1)
-    assert len([s for s in statements if "viewed = 1" in s]) == 1
+    assert [s for s in statements if "viewed" in s] == []
     later = (await ranked.view(1, started.battle_id)).new_rounds
     assert later
     assert all(r.round > seen for r in later)  # only the rounds the answer played
