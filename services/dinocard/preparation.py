@@ -132,7 +132,9 @@ class DinocardPreparation(DinocardService):
             choices = owned_page(
                 _addable(free, mine, bonus),
                 self.cards,
-                lambda card: element in (None, card.element) and kind in (None, card.type),
+                None
+                if element is None and kind is None
+                else lambda card: element in (None, card.element) and kind in (None, card.type),
                 self.collection_rank(locale),
                 page,
             )
@@ -164,10 +166,10 @@ def _addable(free: Mapping[str, int], pack: Pack, bonus: Sequence[str]) -> Count
     3 identical cards the pack and the bonus may hold together."""
     chosen = Counter(bonus)
     room = bonus_room(pack.cards, bonus)
-    return Counter(
+    return Counter(  # `get`: a Counter's missing key goes through its Python `__missing__`, per free card
         {
             card: left
             for card, n in free.items()
-            if (left := min(n - chosen[card], room.get(card, MAX_COPIES))) > 0
+            if (left := min(n - chosen.get(card, 0), room.get(card, MAX_COPIES))) > 0
         }
     )

@@ -14,6 +14,7 @@ them once the change commits, in this process and the others.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -82,6 +83,46 @@ def credit(conn: Connection, now: datetime, player_id: int, currency: str, amoun
     _record(conn, now, player_id, amount, why, currency=currency, balance_after=after)
     announce(conn, WALLETS_TOPIC, str(player_id))
     return after
+
+
+def credit_all(
+    conn: Connection, now: datetime, player_id: int, credits: Sequence[tuple[str, int, Movement]]
+) -> list[int]:
+    """Several credits of one player, (currency, amount, why) each, as `credit` one after the other would
+    make them, in two statements instead of two each: /daily credits every game's currency at once. The
+    wallets are upserted together (one row per currency, a currency credited twice its sum), and each
+    ledger row carries the balance its own credit left, in the order given. Returns those balances."""
+    if any(amount <= 0 for _, amount, _ in credits):
+        raise ValueError(f"credit amounts must be positive, got {[amount for _, amount, _ in credits]}")
+    if not credits:
+        return []
+    refuse_erased(player_id)
+    totals: dict[str, int] = {}
+    for currency, amount, _ in credits:
+        totals[currency] = totals.get(currency, 0) + amount
+    rows = conn.execute(
+        "INSERT INTO wallets (player_id, currency, balance) VALUES "
+        + ", ".join(["(?, ?, ?)"] * len(totals))
+        + " ON CONFLICT (player_id, currency) DO UPDATE SET balance = wallets.balance + excluded.balance"
+        " RETURNING currency, balance",
+        [value for currency, total in totals.items() for value in (player_id, currency, total)],
+    ).fetchall()
+    running = {str(currency): int(after) - totals[str(currency)] for currency, after in rows}
+    afters: list[int] = []
+    values: list[object] = []
+    at = to_db(now)
+    for currency, amount, why in credits:
+        running[currency] += amount
+        afters.append(running[currency])
+        values += (at, player_id, currency, None, amount, running[currency], why.reason, why.ref)
+    send(
+        conn,
+        "INSERT INTO ledger (at, player_id, currency, card_id, delta, balance_after, reason, ref) VALUES "
+        + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(credits)),
+        values,
+    )
+    announce(conn, WALLETS_TOPIC, str(player_id))
+    return afters
 
 
 def _name(currency: Currency | str) -> Text:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -39,16 +40,33 @@ def ensure_starting_grant(conn: Connection, now: datetime, player_id: int, curre
 
     New players get it from `ensure_player`; an older player has no `starting_grant` row for it yet, so
     their first use of the game grants it, once (the check and the credit share the caller's unit)."""
-    if currency.starting <= 0:
+    ensure_starting_grants(conn, now, player_id, (currency,))
+
+
+def ensure_starting_grants(
+    conn: Connection, now: datetime, player_id: int, currencies: Sequence[Currency]
+) -> None:
+    """`ensure_starting_grant` for several currencies, checked in one statement (/daily makes sure of
+    every game's wallet at once): one `EXISTS` per currency, each stopping at the player's first grant
+    row as a look-up of its own would, where one scan for them all would read the player's whole ledger."""
+    granting = [c for c in currencies if c.starting > 0]
+    if not granting:
         return
-    row = conn.execute(
-        "SELECT 1 FROM ledger WHERE player_id = ? AND currency = ? AND reason = 'starting_grant' LIMIT 1",
-        (player_id, currency.code),
+    found = conn.execute(
+        "SELECT "
+        + ", ".join(
+            [
+                "EXISTS (SELECT 1 FROM ledger WHERE player_id = ? AND currency = ? AND reason = 'starting_grant')"
+            ]
+            * len(granting)
+        ),
+        [value for currency in granting for value in (player_id, currency.code)],
     ).fetchone()
-    if row is None:
-        ledger.credit(
-            conn, now, player_id, currency.code, currency.starting, ledger.Movement("starting_grant")
-        )
+    for currency, granted in zip(granting, found, strict=True):
+        if not granted:
+            ledger.credit(
+                conn, now, player_id, currency.code, currency.starting, ledger.Movement("starting_grant")
+            )
 
 
 @dataclass(frozen=True)

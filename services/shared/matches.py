@@ -338,12 +338,13 @@ class Matches(Generic[S, M]):
         A match with no challenge (one player against the AI) may be created 'live' with its engine's
         first state, `seed`, `setup` and `data`: no save then, and a numbered game's match takes its
         number here, as `start` would give it."""
-        number = self._next_number(conn) if status == "live" and self.rules.numbered else None
+        numbered = status == "live" and self.rules.numbered
         setup_json, data_json = _json(setup), json.dumps(dict(data or {}), sort_keys=True)
+        # A numbered match's number is the insert's own sub-query (`NEXT_NUMBER`): one statement, not two.
         row = conn.execute(
             "INSERT INTO matches (game, kind, guild_id, channel_id, status, request_key, seed, setup, state,"
-            " data, created_at, updated_at, expires_at, number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " RETURNING id",
+            " data, created_at, updated_at, expires_at, number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            f" CASE WHEN ? = 1 THEN ({NEXT_NUMBER}) END) RETURNING id, number",
             (
                 self.rules.game,
                 kind,
@@ -358,13 +359,15 @@ class Matches(Generic[S, M]):
                 to_db(now),
                 to_db(now),
                 None if expires_at is None else to_db(expires_at),
-                number,
+                int(numbered),
+                self.rules.game,
             ),
         ).fetchone()
-        match_id = int(row[0])
-        conn.executemany(
-            "INSERT INTO match_seats (match_id, seat, player_id) VALUES (?, ?, ?)",
-            [(match_id, seat, player) for seat, player in enumerate(seats)],
+        match_id, number = int(row[0]), None if row[1] is None else int(row[1])
+        conn.execute(  # every seat in one statement
+            "INSERT INTO match_seats (match_id, seat, player_id) VALUES "
+            + ", ".join(["(?, ?, ?)"] * len(seats)),
+            [value for seat, player in enumerate(seats) for value in (match_id, seat, player)],
         )
         job = None
         if deadline_job is not None and expires_at is not None:

@@ -88,10 +88,15 @@ async def test_a_welcomed_players_preparation_writes_nothing_and_a_launch_writes
     match = await launch(dino, mine, theirs)
     saves = [s for s in statements if s.startswith("UPDATE matches SET") and "state" in s]
     assert saves == []  # the battle's state written by its creation only, not by a save naming its post
+    written = list(dict.fromkeys(statements))  # SQLite's trace reports a statement again per trigger run
+    assert not [s for s in written if s.startswith("SELECT COALESCE(MAX(number)")]  # the insert's sub-query
+    assert sum(s.startswith("INSERT INTO match_seats") for s in written) == 1  # both seats at once
+    assert len(written) == 11, written
     assert match.message_item is not None
     stored = await db.read(lambda conn: MATCHES.load_trusted(conn, match.id))
     assert stored == match
     assert stored.message_item == match.message_item
+    assert (stored.number, stored.seats) == (1, (ALICE, BOB))  # the number and both seats, as read back
 
 
 async def test_a_player_still_to_welcome_is_welcomed_by_the_preparation(

@@ -10,13 +10,16 @@ import pytest
 
 from core.clock import ManualClock
 from core.errors import BadInput
-from services.community.daily import DailyClaim, DailyService
+from services.community.daily import DailyClaim, DailyService, paris_day
 from services.hoss.gold import GOLD
+from services.infra import ledger
+from services.infra.games import GameRegistry
+from services.infra.players import ensure_player
 from services.infra.timers import DailyReward, streak_table
 from services.pillz.economy import PILLZ_GOLD
 from store.connection import Connection
 from store.db import Database
-from tests.services.community.daily.conftest import balance, paris
+from tests.services.community.daily.conftest import PARIS, balance, new_player, paris
 from tests.services.conftest import check_conservation
 from tests.support.statements import trace_writes
 
@@ -161,13 +164,63 @@ async def test_every_games_daily_in_one_unit_makes_sure_of_the_player_once(
     db: Database, clock: ManualClock, daily: DailyService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """/daily claims every game's daily in one write unit: the player is made sure of once for them all,
-    each game's claim and credit on its own."""
+    today's rows inserted in one statement, only the game already claimed read back."""
     await daily.claim(7, "hoss")  # the player made, the starting wallets granted
     statements = trace_writes(db, monkeypatch)
     claims = [c for c in await daily.claim(7) if c.game in OURS]
     assert [(c.game, c.credited) for c in claims] == [("hoss", False), ("pillz", True)]
     assert sum(s.startswith("INSERT INTO players") for s in statements) == 1
-    assert sum(s.startswith("INSERT INTO daily_claims") for s in statements) == len(daily.specs(None))
+    assert sum(s.startswith("INSERT INTO daily_claims") for s in statements) == 1
+    assert sum(s.startswith("SELECT streak, amount FROM daily_claims") for s in statements) == 1
+
+
+@pytest.mark.sqlite_only("the unit's statements counted by SQLite's trace callback")
+async def test_every_games_daily_costs_the_same_statements_whatever_the_games(
+    db: Database, clock: ManualClock, daily: DailyService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each step of a claim of every game is one statement for them all (issue 39: a statement per game
+    and step before): the player, yesterday's streaks, the starting wallets, today's rows, the wallets,
+    the ledger rows. The ledger rows are those the credits one by one wrote, balances included."""
+    await new_player(db, clock, 5, daily.registry)
+    statements = trace_writes(db, monkeypatch)
+    claims = [c for c in await daily.claim(5) if c.game in OURS]
+    assert [(c.game, c.credited, c.balance) for c in claims] == [("hoss", True, 350), ("pillz", True, 340)]
+    # SQLite's trace reports a statement again for each trigger it runs (the wallets' and the ledger's)
+    assert len(dict.fromkeys(statements)) == 6, statements
+    rows = await db.read(
+        lambda conn: conn.execute(
+            "SELECT currency, delta, balance_after, reason, ref, card_id FROM ledger WHERE player_id = 5"
+            " AND reason LIKE '%.daily' ORDER BY id"
+        ).fetchall()
+    )
+    day = paris_day(clock.now(), PARIS).isoformat()
+    assert [tuple(r) for r in rows] == [
+        (GOLD, 50, 350, "hoss.daily", day, None),
+        (PILLZ_GOLD, 40, 340, "pillz.daily", day, None),
+    ]
+    await db.read(check_conservation)
+
+
+async def test_one_currency_credited_twice_leaves_each_ledger_row_its_running_balance(
+    db: Database, clock: ManualClock
+) -> None:
+    """`credit_all` with a currency twice: one wallet row upserted with the sum, and each ledger row the
+    balance its own credit left, as two `credit` calls one after the other."""
+    await db.write(lambda conn: ensure_player(conn, 6, clock.now(), GameRegistry(())))
+    why = ledger.Movement("test.credit")
+    afters = await db.write(
+        lambda conn: ledger.credit_all(
+            conn, clock.now(), 6, [(GOLD, 10, why), (PILLZ_GOLD, 7, why), (GOLD, 5, why)]
+        )
+    )
+    assert afters == [10, 7, 15]
+    rows = await db.read(
+        lambda conn: conn.execute(
+            "SELECT currency, delta, balance_after FROM ledger WHERE player_id = 6 ORDER BY id"
+        ).fetchall()
+    )
+    assert [tuple(r) for r in rows] == [(GOLD, 10, 10), (PILLZ_GOLD, 7, 7), (GOLD, 5, 15)]
+    assert await balance(db, 6, GOLD) == 15
 
 
 @pytest.mark.sqlite_only("the unit's statements counted by SQLite's trace callback")
