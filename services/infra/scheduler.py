@@ -124,12 +124,16 @@ def move(
 
 @dataclass(frozen=True)
 class Move:
-    """A pending job (`job_id`, which must still be this kind and payload) to fall due at `due`."""
+    """A pending job (`job_id`, which must still be this kind and payload) to fall due at `due`.
+
+    `stored` is the payload's text as the caller read it from the job's row in this unit (and found equal
+    to `payload`): the guard compares the row with it as read, instead of writing `payload` out again."""
 
     job_id: int
     kind: str
     due: datetime
     payload: Mapping[str, Any] | None
+    stored: str | None = None
 
 
 def move_all(conn: Connection, now: datetime, moves: Sequence[Move]) -> set[int]:
@@ -145,7 +149,7 @@ def move_all(conn: Connection, now: datetime, moves: Sequence[Move]) -> set[int]
         (
             *(value for m in moves for value in (m.job_id, to_db(_aware(m.due)))),
             to_db(now),
-            *(value for m in moves for value in (m.job_id, m.kind, _payload_text(m.payload))),
+            *(value for m in moves for value in (m.job_id, m.kind, _guard_text(m))),
         ),
     ).fetchall()
     moved = {int(row[0]) for row in rows}
@@ -157,6 +161,10 @@ def move_all(conn: Connection, now: datetime, moves: Sequence[Move]) -> set[int]
 
 def _payload_text(payload: Mapping[str, Any] | None) -> str:
     return json.dumps(dict(payload or {}), sort_keys=True)
+
+
+def _guard_text(m: Move) -> str:
+    return m.stored if m.stored is not None else _payload_text(m.payload)
 
 
 def cancel(conn: Connection, job_id: int) -> bool:

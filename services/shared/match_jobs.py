@@ -4,7 +4,8 @@ Each call to act re-arms the same jobs at new times: the same kinds, the same pa
 and scheduling new ones cost a cancel and two inserts per job in the move's write unit (issue 39: 11 of a
 Chocobataille turn's statements, 2 now); the jobs still pending are moved instead, in one statement
 (`scheduler.move_all`), keeping their ids, so the handlers' check that a firing job is still the match's
-(`Matches.is_current`) holds as before.
+(`Matches.is_current`) holds as before. Each move is guarded by the payload text read here (`Move.stored`),
+not by the payload written out again.
 A job that fired, waits for a retry or is no longer wanted is withdrawn (and replaced) as a withdrawal
 and a new job did before; `Matches.disarm` withdraws them all.
 """
@@ -29,7 +30,7 @@ def rearm(conn: Connection, now: datetime, match_id: int, wanted: Sequence[Wante
         " WHERE m.match_id = ?",
         (match_id,),
     ).fetchall()
-    pending = [(int(row[0]), row[1], json.loads(row[2])) for row in rows if row[3] == "due"]
+    pending = [(int(row[0]), row[1], json.loads(row[2]), row[2]) for row in rows if row[3] == "due"]
     dropped = [int(row[0]) for row in rows if row[3] != "due"]
     moves: list[jobs.Move] = []
     new: list[Wanted] = []
@@ -39,17 +40,17 @@ def rearm(conn: Connection, now: datetime, match_id: int, wanted: Sequence[Wante
             new.append((kind, due, payload))
         else:
             pending.remove(same)
-            moves.append(jobs.Move(same[0], kind, due, payload))
+            moves.append(jobs.Move(same[0], kind, due, payload, stored=same[3]))
     moved = jobs.move_all(conn, now, moves)
     for m in moves:
         if m.job_id not in moved:  # waiting for a retry, or fired meanwhile: replaced
-            pending.append((m.job_id, m.kind, m.payload))
+            pending.append((m.job_id, m.kind, m.payload, m.stored))
             new.append((m.kind, m.due, m.payload or {}))
     for kind, due, payload in new:
         job = jobs.schedule(conn, now, kind, due, payload)
         if job is not None:
             conn.execute("INSERT INTO match_jobs (match_id, job_id) VALUES (?, ?)", (match_id, job))
-    for job_id, _, _ in pending:
+    for job_id, *_ in pending:
         jobs.cancel(conn, job_id)
         dropped.append(job_id)
     if dropped:

@@ -476,6 +476,28 @@ async def test_a_moved_job_fires_once_at_its_new_time_and_a_sooner_one_wakes_the
     assert await payments(db, "test.reward") == [str(job_id)]
 
 
+async def test_a_move_guarded_by_the_payload_text_read_moves_only_a_row_still_holding_that_text(
+    db: Database, sched: Scheduler, clock: ManualClock
+) -> None:
+    """`Move.stored` (the text a caller read from the row) guards like the payload written out again: a row
+    whose payload is no longer that text is not moved, and the payload itself is never rewritten."""
+    job_id = await sched.add("reward", clock.now() + timedelta(hours=1), {"game": 7, "hours": 2})
+    assert job_id is not None
+    stored = (await job_row(db, job_id))["payload"]
+    later = clock.now() + timedelta(hours=2)
+
+    def move(text: str) -> Callable[[Connection], set[int]]:
+        return lambda conn: scheduler.move_all(
+            conn, clock.now(), [scheduler.Move(job_id, "reward", later, {"game": 7, "hours": 2}, stored=text)]
+        )
+
+    assert await db.write(move('{"game": 8, "hours": 2}')) == set()  # changed since it was read
+    assert (await job_row(db, job_id))["due_at"] == to_db(clock.now() + timedelta(hours=1))
+    assert await db.write(move(stored)) == {job_id}
+    row = await job_row(db, job_id)
+    assert (row["due_at"], row["payload"]) == (to_db(later), stored)
+
+
 async def test_a_job_waiting_for_its_retry_or_cancelled_is_not_moved(
     db: Database, sched: Scheduler, clock: ManualClock
 ) -> None:
