@@ -472,15 +472,26 @@ class Matches(Generic[S, M]):
             enqueue(conn, now, target, spec)
         return match, events
 
-    def record(self, conn: Connection, now: datetime, match_id: int, moves: Sequence[Played]) -> None:
+    def record(
+        self,
+        conn: Connection,
+        now: datetime,
+        match_id: int,
+        moves: Sequence[Played],
+        *,
+        created: bool = False,
+    ) -> None:
         """Append moves a game applied itself (no save): a game that resolves several decisions between two
         saves (HOSS runs its rounds and its AI's answers until the player must decide) logs them here, in
-        the unit that saves the state they led to."""
-        first = int(
-            conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM match_moves WHERE match_id = ?", (match_id,)
-            ).fetchone()[0]
-        )
+        the unit that saves the state they led to. No move, no statement (a HOSS start whose player acts
+        first). `created`: the match was created in this unit, so it has no move yet and the first is
+        number 1 (the seq's PRIMARY KEY still refuses a second move 1); the last number is read otherwise."""
+        if not moves:
+            return
+        first = 1
+        if not created:
+            sql = "SELECT COALESCE(MAX(seq), 0) + 1 FROM match_moves WHERE match_id = ?"
+            first = int(conn.execute(sql, (match_id,)).fetchone()[0])
         conn.executemany(
             "INSERT INTO match_moves (match_id, seq, seat, action, author, at, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [

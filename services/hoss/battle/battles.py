@@ -298,8 +298,16 @@ def _logged(
 
 
 def _log(
-    conn: Connection, now: datetime, match_id: int, decisions: list[Decision], records: list[Record]
+    conn: Connection,
+    now: datetime,
+    match_id: int,
+    decisions: list[Decision],
+    records: list[Record],
+    *,
+    created: bool = False,
 ) -> None:
+    """The step's decisions (the match's moves, numbered from 1 on a match `created` in this unit) and
+    rounds."""
     MATCHES.record(
         conn,
         now,
@@ -313,6 +321,7 @@ def _log(
             )
             for d in decisions
         ],
+        created=created,
     )
     conn.executemany(
         "INSERT INTO hoss_battle_rounds (match_id, round, record) VALUES (?, ?, ?)",
@@ -390,7 +399,7 @@ def begin(
         created(row)
     if battle.over:
         return step(conn, now, row, battle, decisions, records, pause), records
-    _log(conn, now, match.id, decisions, records)
+    _log(conn, now, match.id, decisions, records, created=True)
     armed = MATCHES.armed(conn, match, _deadline(conn, now, row, battle, pause))
     return replace(row, match=armed, deadline_at=armed.deadline_at, timeout_job=armed.deadline_job), records
 
