@@ -40,6 +40,17 @@ S = TypeVar("S")
 SEATS = 2
 # `number IS NOT NULL` is the partial index `matches_number`'s condition: the last number read from it
 NEXT_NUMBER = "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ? AND number IS NOT NULL"
+# A match with its seats' holders (`seat_0`, `seat_1`), each found by the seats' primary key: one
+# statement per read, where reading the seats after the match made two (issue 39: every answer, skip, job
+# and control of every game reads its match).
+SELECT_SEATED = (
+    "SELECT matches.*, "
+    + ", ".join(
+        f"(SELECT player_id FROM match_seats s WHERE s.match_id = matches.id AND s.seat = {seat}) AS seat_{seat}"
+        for seat in range(SEATS)
+    )
+    + " FROM matches"
+)
 # A player's live matches, found among the game's open ones (the partial index `matches_open`, whose
 # condition the second term repeats so that SQLite may use it; in this order, in the index's order of
 # ids, with no sort), each seat checked by the index of seats by player: from the player's seats, every
@@ -205,12 +216,8 @@ class Matches(Generic[S, M]):
 
     # --- reading ---------------------------------------------------------------------------------------
 
-    def _build(self, conn: Connection, row: sqlite3.Row) -> M:
-        holders = dict(
-            conn.execute(
-                "SELECT seat, player_id FROM match_seats WHERE match_id = ?", (row["id"],)
-            ).fetchall()
-        )
+    def _build(self, row: sqlite3.Row) -> M:
+        holders = [row[f"seat_{seat}"] for seat in range(SEATS)]
         return self.row(
             rules=self.rules,
             id=int(row["id"]),
@@ -219,7 +226,7 @@ class Matches(Generic[S, M]):
             guild_id=None if row["guild_id"] is None else int(row["guild_id"]),
             channel_id=None if row["channel_id"] is None else int(row["channel_id"]),
             thread_id=None if row["thread_id"] is None else int(row["thread_id"]),
-            seats=tuple(None if holders.get(s) is None else int(holders[s]) for s in range(SEATS)),
+            seats=tuple(None if holder is None else int(holder) for holder in holders),
             status=str(row["status"]),
             seed=None if row["seed"] is None else int(row["seed"]),
             setup=None if row["setup"] is None else json.loads(row["setup"]),
@@ -236,9 +243,9 @@ class Matches(Generic[S, M]):
 
     def _select(self, conn: Connection, where: str, args: tuple[Any, ...]) -> list[M]:
         rows = conn.execute(
-            f"SELECT * FROM matches WHERE game = ? AND {where} ORDER BY id", (self.rules.game, *args)
+            f"{SELECT_SEATED} WHERE game = ? AND {where} ORDER BY id", (self.rules.game, *args)
         )
-        return [self._build(conn, r) for r in rows.fetchall()]
+        return [self._build(r) for r in rows.fetchall()]
 
     def _here(self, found: list[M], ref: int, guild: int | None, player: int | None) -> M:
         """The match if it answers where the user acts: in its server, or in DMs to one of its players

@@ -1,6 +1,6 @@
 """What the match steps cost in statements (issue 39), each SQL statement ~30 µs of the writer's CPU: a
-record of no move runs none, a match created in the unit numbers its first moves without reading the
-last number."""
+match is read with its seats in one statement, a record of no move runs none, a match created in the
+unit numbers its first moves without reading the last number."""
 
 from __future__ import annotations
 
@@ -60,3 +60,25 @@ async def test_moves_recorded_later_follow_the_last_one(
     await db.write(lambda conn: matches.record(conn, clock.now(), match.id, moves * 2))
     seqs = await db.read(lambda conn: [m.seq for m in matches.moves(conn, match.id)])
     assert seqs == [1, 2, 3]
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_a_match_is_read_with_its_seats_in_one_statement(
+    db: Database, clock: ManualClock, matches: NimMatches
+) -> None:
+    match = await live(db, clock, matches)
+    ai = await db.write(
+        lambda conn: matches.create(
+            conn, clock.now(), guild_id=GUILD, channel_id=CHANNEL, seats=(None, ALICE)
+        )
+    )
+
+    def unit(conn: Connection) -> list[str]:
+        statements = traced(conn)
+        assert matches.load(conn, match.id, guild=GUILD) == match
+        assert matches.load_trusted(conn, ai.id).seats == (None, ALICE)
+        assert [m.id for m in matches.live_of(conn, ALICE)] == [match.id]
+        cast(sqlite3.Connection, conn).set_trace_callback(None)
+        return statements
+
+    assert len(await db.read(unit)) == 3  # one per read, the seats in it
