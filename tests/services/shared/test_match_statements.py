@@ -1,20 +1,23 @@
 """What the match steps cost in statements (issue 39), each SQL statement ~30 µs of the writer's CPU: a
 match is read with its seats in one statement, a record of no move runs none, a match created in the
-unit numbers its first moves without reading the last number."""
+unit numbers its first moves without reading the last number, a start reads the live match's number and
+the next one at once and its insert writes that number and the deadline armed before it."""
 
 from __future__ import annotations
 
 import sqlite3
-from typing import cast
+from datetime import timedelta
+from typing import Any, cast
 
 import pytest
 
 from core.clock import ManualClock
-from services.shared.matches import Played
+from services.infra import scheduler as jobs
+from services.shared.matches import Match, Matches, MatchRules, Played
 from store.connection import Connection
 from store.db import Database
-from tests.services.shared.conftest import ALICE, CHANNEL, GUILD, NimMatches, live
-from tests.services.shared.nim import Nim
+from tests.services.shared.conftest import ALICE, BOB, CHANNEL, GUILD, NimMatches, live
+from tests.services.shared.nim import Nim, NimState
 
 pytestmark = pytest.mark.usefixtures("players")
 
@@ -25,20 +28,27 @@ def traced(conn: Connection) -> list[str]:
     return statements
 
 
+def against_ai(matches: NimMatches, conn: Connection, clock: ManualClock, **options: Any) -> Match[NimState]:
+    """Alice's live match against the AI, created with no challenge."""
+    state = Nim().new_game([], 0, {"pile": 9})
+    return matches.create(
+        conn,
+        clock.now(),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        seats=(ALICE, None),
+        status="live",
+        state=state,
+        **options,
+    )
+
+
 @pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
 async def test_moves_of_a_match_created_in_the_unit_are_numbered_from_one_without_a_read(
     db: Database, clock: ManualClock, matches: NimMatches
 ) -> None:
     def unit(conn: Connection) -> list[str]:
-        made = matches.create(
-            conn,
-            clock.now(),
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            seats=(ALICE, None),
-            status="live",
-            state=Nim().new_game([], 0, {"pile": 9}),
-        )
+        made = against_ai(matches, conn, clock)
         statements = traced(conn)
         matches.record(conn, clock.now(), made.id, [], created=True)
         matches.record(conn, clock.now(), made.id, [Played(0, {"take": 1}, "player")] * 2, created=True)
@@ -82,3 +92,31 @@ async def test_a_match_is_read_with_its_seats_in_one_statement(
         return statements
 
     assert len(await db.read(unit)) == 3  # one per read, the seats in it
+
+
+async def test_a_start_reads_the_live_number_and_the_next_and_its_insert_writes_both_and_the_deadline(
+    db: Database, clock: ManualClock
+) -> None:
+    numbered: NimMatches = Matches(MatchRules("nim", Nim(), numbered=True), Match)
+    due = clock.now() + timedelta(minutes=2)
+
+    def start(conn: Connection) -> Match[NimState]:
+        live, number = numbered.live_and_next(conn, ALICE)
+        assert live is None
+        job = jobs.schedule(conn, clock.now(), "nim:timeout", due, {"number": number})
+        return against_ai(
+            numbered, conn, clock, number=number, deadline={"deadline_at": due, "deadline_job": job}
+        )
+
+    first = await db.write(start)
+    assert await db.read(lambda conn: numbered.load_trusted(conn, first.id)) == first
+    assert (first.number, first.deadline_at) == (1, due)
+    assert await db.read(lambda conn: numbered.live_and_next(conn, ALICE)) == (1, 2)
+    assert await db.read(lambda conn: numbered.live_number(conn, ALICE)) == 1
+    assert await db.read(lambda conn: numbered.live_number(conn, BOB)) is None
+    with pytest.raises(ValueError, match="numbered"):
+        await db.write(
+            lambda conn: numbered.create(
+                conn, clock.now(), guild_id=GUILD, channel_id=CHANNEL, seats=(BOB, None), number=2
+            )
+        )

@@ -12,6 +12,7 @@ import orjson
 import pytest
 
 from core.clock import ManualClock
+from core.errors import NotAllowed
 from engine.hoss import (
     ENGINE,
     DeckSpec,
@@ -107,6 +108,36 @@ async def test_a_start_writes_the_battles_state_once_and_reads_nothing_back_for_
     assert await db.read(drawn_from_a_read) == started.message
     view = await ranked.view(1, started.battle_id)
     assert (view.status, view.pause, view.deadline) == ("live", 1, clock.now() + battles.DECISION_TIMEOUT)
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_a_start_checks_the_live_battle_and_takes_its_number_in_one_read_and_arms_it_in_its_insert(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The live battle's number is all a start needs of it, read with the new battle's number; the
+    deadline's job names that number, so the battle's insert writes its deadline (no update after it)."""
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    statements = trace_writes(db, monkeypatch)
+    started = await ranked.start(1, 1, key="first", locales=("fr",))
+    tables = [" ".join(s.split(" ")[:3]) for s in statements]
+    assert tables == [
+        "INSERT INTO players",
+        "SELECT result FROM",  # the idempotency key
+        "SELECT rank, wins",
+        "SELECT (SELECT number",  # the live battle's number and the next one
+        "INSERT INTO jobs",
+        "INSERT INTO matches",
+        "INSERT INTO match_seats",
+        "INSERT INTO idempotency",
+    ]
+    view = await ranked.view(1, started.battle_id)
+    assert (view.status, view.pause, view.deadline) == ("live", 1, clock.now() + battles.DECISION_TIMEOUT)
+    job = await rows(db, "SELECT payload FROM jobs WHERE state = 'due'")
+    assert [json.loads(payload) for (payload,) in job] == [{"battle": started.battle_id, "pause": 1}]
+    with pytest.raises(NotAllowed) as refused:
+        await ranked.start(1, 1, key="second")
+    assert refused.value.params == {"battle": started.battle_id}
 
 
 @pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
