@@ -488,39 +488,28 @@ class Matches(Generic[S, M]):
             enqueue(conn, now, target, spec)
         return match, events
 
-    def record(
-        self,
-        conn: Connection,
-        now: datetime,
-        match_id: int,
-        moves: Sequence[Played],
-        *,
-        created: bool = False,
-    ) -> None:
+    def record(self, conn: Connection, now: datetime, match_id: int, moves: Sequence[Played]) -> None:
         """Append moves a game applied itself (no save): a game that resolves several decisions between two
         saves (HOSS runs its rounds and its AI's answers until the player must decide) logs them here, in
-        the unit that saves the state they led to. No move, no statement (a HOSS start whose player acts
-        first). `created`: the match was created in this unit, so it has no move yet and the first is
-        number 1 (the seq's PRIMARY KEY still refuses a second move 1); the last number is read otherwise."""
+        the unit that saves the state they led to. Each move's number is its insert's own sub-query (the
+        last one + 1, the moves inserted one after the other; the PRIMARY KEY (match_id, seq) refuses a
+        number taken twice): no statement reads it before. No move, no statement."""
         if not moves:
             return
-        first = 1
-        if not created:
-            sql = "SELECT COALESCE(MAX(seq), 0) + 1 FROM match_moves WHERE match_id = ?"
-            first = int(conn.execute(sql, (match_id,)).fetchone()[0])
         conn.executemany(
-            "INSERT INTO match_moves (match_id, seq, seat, action, author, at, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO match_moves (match_id, seq, seat, action, author, at, data) VALUES (?,"
+            " (SELECT COALESCE(MAX(seq), 0) + 1 FROM match_moves WHERE match_id = ?), ?, ?, ?, ?, ?)",
             [
                 (
                     match_id,
-                    first + index,
+                    match_id,
                     move.seat,
                     json.dumps(move.action),
                     move.author,
                     to_db(now),
                     json.dumps(dict(move.data), sort_keys=True),
                 )
-                for index, move in enumerate(moves)
+                for move in moves
             ],
         )
 

@@ -304,16 +304,8 @@ def _logged(
 
 
 def _log(
-    conn: Connection,
-    now: datetime,
-    match_id: int,
-    decisions: list[Decision],
-    records: list[Record],
-    *,
-    created: bool = False,
+    conn: Connection, now: datetime, match_id: int, decisions: list[Decision], records: list[Record]
 ) -> None:
-    """The step's decisions (the match's moves, numbered from 1 on a match `created` in this unit) and
-    rounds."""
     MATCHES.record(
         conn,
         now,
@@ -327,7 +319,6 @@ def _log(
             )
             for d in decisions
         ],
-        created=created,
     )
     conn.executemany(
         "INSERT INTO hoss_battle_rounds (match_id, round, record) VALUES (?, ?, ?)",
@@ -419,7 +410,7 @@ def begin(
         created(row)
     if battle.over:
         return step(conn, now, row, battle, decisions, records, pause), records
-    _log(conn, now, match.id, decisions, records, created=True)
+    _log(conn, now, match.id, decisions, records)
     return row, records
 
 

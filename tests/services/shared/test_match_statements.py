@@ -1,7 +1,7 @@
 """What the match steps cost in statements (issue 39), each SQL statement ~30 µs of the writer's CPU: a
-match is read with its seats in one statement, a record of no move runs none, a match created in the
-unit numbers its first moves without reading the last number, a start reads the live match's number and
-the next one at once and its insert writes that number and the deadline armed before it."""
+match is read with its seats in one statement, a record of no move runs none, a move takes its number in
+its own insert, a start reads the live match's number and the next one at once and its insert writes
+that number and the deadline armed before it."""
 
 from __future__ import annotations
 
@@ -44,21 +44,21 @@ def against_ai(matches: NimMatches, conn: Connection, clock: ManualClock, **opti
 
 
 @pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
-async def test_moves_of_a_match_created_in_the_unit_are_numbered_from_one_without_a_read(
+async def test_each_move_takes_its_number_in_its_own_insert_and_no_move_runs_nothing(
     db: Database, clock: ManualClock, matches: NimMatches
 ) -> None:
     def unit(conn: Connection) -> list[str]:
         made = against_ai(matches, conn, clock)
         statements = traced(conn)
-        matches.record(conn, clock.now(), made.id, [], created=True)
-        matches.record(conn, clock.now(), made.id, [Played(0, {"take": 1}, "player")] * 2, created=True)
+        matches.record(conn, clock.now(), made.id, [])
+        matches.record(conn, clock.now(), made.id, [Played(0, {"take": 1}, "player")] * 2)
+        matches.record(conn, clock.now(), made.id, [Played(1, {"take": 2}, "ai")])
         cast(sqlite3.Connection, conn).set_trace_callback(None)
-        assert [m.seq for m in matches.moves(conn, made.id)] == [1, 2]
+        assert [(m.seq, m.seat) for m in matches.moves(conn, made.id)] == [(1, 0), (2, 0), (3, 1)]
         return statements
 
     statements = await db.write(unit)
-    # one insert per move: no read of the last number, nothing for no move
-    assert [s.split(" ")[0] for s in statements] == ["INSERT", "INSERT"]
+    assert [s.split(" ")[0] for s in statements] == ["INSERT"] * 3  # one per move, no read of the last number
 
 
 async def test_moves_recorded_later_follow_the_last_one(

@@ -183,6 +183,8 @@ async def test_an_answer_reads_no_move_while_live_and_never_looks_its_number_up_
     await ranked.answer(1, started.battle_id, Pass(), key="a", pause=1)
     assert moves_read(statements) == []
     assert [s for s in statements if s.startswith("SELECT id FROM matches WHERE game")] == []
+    assert [s for s in statements if "FROM match_seats" in s and not s.startswith("SELECT matches.*")] == []
+    assert [s for s in statements if s.startswith("SELECT COALESCE(MAX(seq)")] == []  # each insert's own
     assert any(s.startswith("INSERT INTO outbox") for s in statements)  # its rounds' edits were queued
 
     for turn in range(100):
