@@ -33,22 +33,15 @@ from services.shared.kept_states import KeptStates
 from services.shared.match_moves import Author as Author
 from services.shared.match_moves import Move as Move
 from services.shared.match_moves import Played as Played
+from services.shared.match_sql import LIVE_NUMBER as LIVE_NUMBER
+from services.shared.match_sql import LIVE_OF as LIVE_OF
+from services.shared.match_sql import NEXT_NUMBER as NEXT_NUMBER
+from services.shared.match_sql import SEATS as SEATS
+from services.shared.match_sql import SELECT_SEATED as SELECT_SEATED
 from store.connection import Connection
 from store.db import announce
 
 S = TypeVar("S")
-SEATS = 2
-# `number IS NOT NULL` is the partial index `matches_number`'s condition: the last number read from it
-NEXT_NUMBER = "SELECT COALESCE(MAX(number), 0) + 1 FROM matches WHERE game = ? AND number IS NOT NULL"
-# A player's live matches, found among the game's open ones (the partial index `matches_open`, whose
-# condition the second term repeats so that SQLite may use it; in this order, in the index's order of
-# ids, with no sort), each seat checked by the index of seats by player: from the player's seats, every
-# match they ever played was read (0.37 ms at 2,000 finished battles, at every ranked start and ladder).
-LIVE_OF = (
-    "status = 'live' AND status IN ('pending', 'live')"
-    " AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = matches.id AND s.player_id = ?)"
-    " AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
-)
 
 
 class StaleMatch(DomainError):
@@ -205,12 +198,8 @@ class Matches(Generic[S, M]):
 
     # --- reading ---------------------------------------------------------------------------------------
 
-    def _build(self, conn: Connection, row: sqlite3.Row) -> M:
-        holders = dict(
-            conn.execute(
-                "SELECT seat, player_id FROM match_seats WHERE match_id = ?", (row["id"],)
-            ).fetchall()
-        )
+    def _build(self, row: sqlite3.Row) -> M:
+        holders = [row[f"seat_{seat}"] for seat in range(SEATS)]
         return self.row(
             rules=self.rules,
             id=int(row["id"]),
@@ -219,7 +208,7 @@ class Matches(Generic[S, M]):
             guild_id=None if row["guild_id"] is None else int(row["guild_id"]),
             channel_id=None if row["channel_id"] is None else int(row["channel_id"]),
             thread_id=None if row["thread_id"] is None else int(row["thread_id"]),
-            seats=tuple(None if holders.get(s) is None else int(holders[s]) for s in range(SEATS)),
+            seats=tuple(None if holder is None else int(holder) for holder in holders),
             status=str(row["status"]),
             seed=None if row["seed"] is None else int(row["seed"]),
             setup=None if row["setup"] is None else json.loads(row["setup"]),
@@ -236,9 +225,9 @@ class Matches(Generic[S, M]):
 
     def _select(self, conn: Connection, where: str, args: tuple[Any, ...]) -> list[M]:
         rows = conn.execute(
-            f"SELECT * FROM matches WHERE game = ? AND {where} ORDER BY id", (self.rules.game, *args)
+            f"{SELECT_SEATED} WHERE game = ? AND {where} ORDER BY id", (self.rules.game, *args)
         )
-        return [self._build(conn, r) for r in rows.fetchall()]
+        return [self._build(r) for r in rows.fetchall()]
 
     def _here(self, found: list[M], ref: int, guild: int | None, player: int | None) -> M:
         """The match if it answers where the user acts: in its server, or in DMs to one of its players
@@ -286,6 +275,19 @@ class Matches(Generic[S, M]):
         """The player's live matches: on one server, or everywhere (`guild` None)."""
         return self._select(conn, LIVE_OF, (player, guild, guild))
 
+    def live_number(self, conn: Connection, player: int) -> int | None:
+        """The number of the player's first live match of a numbered game, if any (`live_of`'s first)."""
+        row = conn.execute(LIVE_NUMBER, (self.rules.game, player, None, None)).fetchone()
+        return None if row is None else int(row[0])
+
+    def live_and_next(self, conn: Connection, player: int) -> tuple[int | None, int]:
+        """`live_number`, and the game's next number, in one statement: a start that allows one live match
+        per player checks it and gives its new match that number (`create`'s `number`), in the same unit."""
+        row = conn.execute(
+            f"SELECT ({LIVE_NUMBER}), ({NEXT_NUMBER})", (self.rules.game, player, None, None, self.rules.game)
+        ).fetchone()
+        return None if row[0] is None else int(row[0]), int(row[1])
+
     def live(self, conn: Connection) -> list[M]:
         return self._select(conn, "status = 'live'", ())
 
@@ -331,20 +333,32 @@ class Matches(Generic[S, M]):
         setup: Any = None,
         state: S | None = None,
         data: Mapping[str, Any] | None = None,
+        number: int | None = None,
+        deadline: Mapping[str, Any] | None = None,
     ) -> M:
         """A new match at version 0. With `deadline_job` (a job kind), a job due at `expires_at` is armed
         with the match as payload (`{"match": id}`): part of the creation, not a save.
 
         A match with no challenge (one player against the AI) may be created 'live' with its engine's
         first state, `seed`, `setup` and `data`: no save then, and a numbered game's match takes its
-        number here, as `start` would give it."""
+        number here, as `start` would give it: the game's next (`number`: the one `live_and_next` read in
+        this unit, still unique under the index `matches_number`). `deadline`: the fields `deadline`
+        returned for a job scheduled in this unit (whose payload named that number), written by the insert
+        where arming the match after it took a statement more."""
         numbered = status == "live" and self.rules.numbered
+        if number is not None and not numbered:
+            raise ValueError("a number is given to a numbered game's live match only")
+        if deadline is not None and deadline_job is not None:
+            raise ValueError("one deadline: a job armed here (`deadline_job`) or armed before (`deadline`)")
+        at, job = (None, None) if deadline is None else (deadline["deadline_at"], deadline["deadline_job"])
         setup_json, data_json = _json(setup), json.dumps(dict(data or {}), sort_keys=True)
-        # A numbered match's number is the insert's own sub-query (`NEXT_NUMBER`): one statement, not two.
+        # A numbered match's number is the insert's own sub-query (`NEXT_NUMBER`) unless given: one
+        # statement, not two.
         row = conn.execute(
             "INSERT INTO matches (game, kind, guild_id, channel_id, status, request_key, seed, setup, state,"
-            " data, created_at, updated_at, expires_at, number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            f" CASE WHEN ? = 1 THEN ({NEXT_NUMBER}) END) RETURNING id, number",
+            " data, created_at, updated_at, expires_at, deadline_at, deadline_job, number) VALUES (?, ?, ?,"
+            " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            f" CASE WHEN ? = 1 THEN COALESCE(CAST(? AS BIGINT), ({NEXT_NUMBER})) END) RETURNING id, number",
             (
                 self.rules.game,
                 kind,
@@ -359,7 +373,10 @@ class Matches(Generic[S, M]):
                 to_db(now),
                 to_db(now),
                 None if expires_at is None else to_db(expires_at),
+                None if at is None else to_db(at),
+                job,
                 int(numbered),
+                number,
                 self.rules.game,
             ),
         ).fetchone()
@@ -369,7 +386,6 @@ class Matches(Generic[S, M]):
             + ", ".join(["(?, ?, ?)"] * len(seats)),
             [value for seat, player in enumerate(seats) for value in (match_id, seat, player)],
         )
-        job = None
         if deadline_job is not None and expires_at is not None:
             job = jobs.schedule(conn, now, deadline_job, expires_at, {"match": match_id})
             conn.execute("UPDATE matches SET deadline_job = ? WHERE id = ?", (job, match_id))
@@ -392,7 +408,7 @@ class Matches(Generic[S, M]):
             data=json.loads(data_json),
             version=0,
             message_item=None,
-            deadline_at=None,
+            deadline_at=None if at is None else from_db(to_db(at)),
             deadline_job=job,
             result=None,
             expires_at=None if expires_at is None else from_db(to_db(expires_at)),
@@ -475,25 +491,25 @@ class Matches(Generic[S, M]):
     def record(self, conn: Connection, now: datetime, match_id: int, moves: Sequence[Played]) -> None:
         """Append moves a game applied itself (no save): a game that resolves several decisions between two
         saves (HOSS runs its rounds and its AI's answers until the player must decide) logs them here, in
-        the unit that saves the state they led to."""
-        first = int(
-            conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM match_moves WHERE match_id = ?", (match_id,)
-            ).fetchone()[0]
-        )
+        the unit that saves the state they led to. Each move's number is its insert's own sub-query (the
+        last one + 1, the moves inserted one after the other; the PRIMARY KEY (match_id, seq) refuses a
+        number taken twice): no statement reads it before. No move, no statement."""
+        if not moves:
+            return
         conn.executemany(
-            "INSERT INTO match_moves (match_id, seq, seat, action, author, at, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO match_moves (match_id, seq, seat, action, author, at, data) VALUES (?,"
+            " (SELECT COALESCE(MAX(seq), 0) + 1 FROM match_moves WHERE match_id = ?), ?, ?, ?, ?, ?)",
             [
                 (
                     match_id,
-                    first + index,
+                    match_id,
                     move.seat,
                     json.dumps(move.action),
                     move.author,
                     to_db(now),
                     json.dumps(dict(move.data), sort_keys=True),
                 )
-                for index, move in enumerate(moves)
+                for move in moves
             ],
         )
 
@@ -511,14 +527,6 @@ class Matches(Generic[S, M]):
             return True
         sql = "UPDATE matches SET message_item = ? WHERE id = ? AND version = ?"
         return conn.execute(sql, (item, match_id, version)).rowcount == 1
-
-    def armed(self, conn: Connection, match: M, deadline: Mapping[str, Any]) -> M:
-        """A match created in this unit given `deadline`'s fields, without a save (nothing read it yet)."""
-        at, job = deadline["deadline_at"], deadline["deadline_job"]
-        conn.execute(
-            "UPDATE matches SET deadline_at = ?, deadline_job = ? WHERE id = ?", (to_db(at), job, match.id)
-        )
-        return replace(match, deadline_at=at, deadline_job=job)
 
     def show(self, conn: Connection, now: datetime, match: M, target: Target, spec: MessageSpec) -> None:
         """Queue an edit of the public message to `spec` (no save); nothing before it was posted."""

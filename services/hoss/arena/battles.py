@@ -61,9 +61,11 @@ def start(
     seed: int,
     key: str,
     catalog: HossCatalog,
+    number: int,
 ) -> int:
-    """Start the battle of `attack` (id, guild, season, attacker, defender) at its first pause; returns
-    its id. The battle's rank is the attacker's highest unlocked one (shown by replays only)."""
+    """Start the battle of `attack` (id, guild, season, attacker, defender) at its first pause, as battle
+    `number` (`battles.live_and_next`); returns its id. The battle's rank is the attacker's highest
+    unlocked one (shown by replays only)."""
     attack_id, guild_id, season, attacker, defender = attack
     setups = saved_decks(conn, guild_id, season, attacker, defender)
     battle = new_battle(setups, seed, {CATALOG_OPTION: catalog, MOVE_PAUSES_OPTION: True}, log=True)
@@ -86,6 +88,7 @@ def start(
         setups=setups,
         battle=battle,
         guild=guild_id,
+        number=number,
         created=link,
     )
     return row.id

@@ -411,13 +411,15 @@ class ArenaService:
         attack_key = str(key)
 
         def work(conn: Connection) -> dict[str, int]:
-            live = battles.live_battle_id(conn, attacker)
+            live, number = battles.live_and_next(conn, attacker)
             if live is not None:
                 raise NotAllowed("hoss.error.ranked.live", battle=live)
             drawn = self._draw_in(conn, now, guild_id, attacker)
             seed = self.rng.getrandbits(62)
             ids = (drawn.id, drawn.guild_id, drawn.season, attacker, drawn.defender)
-            battle = arena_battles.start(conn, now, ids, seed=seed, key=attack_key, catalog=self.catalog)
+            battle = arena_battles.start(
+                conn, now, ids, seed=seed, key=attack_key, catalog=self.catalog, number=number
+            )
             return {"player": attacker, "attack": drawn.id, "battle": battle, "defender": drawn.defender}
 
         def unit(conn: Connection) -> AttackStarted:

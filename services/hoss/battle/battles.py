@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -45,6 +45,7 @@ from services.hoss.arena import results as arena_results
 from services.hoss.arena.results import ArenaReward
 from services.hoss.gold import GOLD
 from services.infra import ledger
+from services.infra import scheduler as jobs
 from services.infra.players import summary_changed
 from services.shared.matches import Author, Match, Matches, MatchRules, MatchTexts, Played, StaleMatch
 from store.connection import Connection
@@ -193,8 +194,13 @@ def owned(conn: Connection, player_id: int, battle_id: int, guild: int | None = 
 def live_battle_id(conn: Connection, player_id: int) -> int | None:
     """The player's live battle. One at most: the start unit checks it (the block has no per-game unique
     index; the single writer runs that check and the creation in one transaction)."""
-    live = MATCHES.live_of(conn, player_id)
-    return None if not live else live[0].number
+    return MATCHES.live_number(conn, player_id)
+
+
+def live_and_next(conn: Connection, player_id: int) -> tuple[int | None, int]:
+    """`live_battle_id`, and the number of a battle the same unit begins (`begin`'s `number`): one
+    statement for the start's check and its new battle's number."""
+    return MATCHES.live_and_next(conn, player_id)
 
 
 # --- driving the engine -----------------------------------------------------------------------------
@@ -320,13 +326,18 @@ def _log(
     )
 
 
-def _deadline(conn: Connection, now: datetime, row: BattleRow, battle: Battle, pause: int) -> dict[str, Any]:
-    """A new pause's deadline fields (the last pause's job withdrawn): 2 minutes to decide, or the next
-    round after `ROUND_STOP` when the battle only waits between two rounds for a possible Défenseur move."""
-    payload = {"battle": row.id, "pause": pause}
+def _due(now: datetime, battle: Battle) -> tuple[str, datetime]:
+    """A new pause's job and when it is due: 2 minutes to decide, or the next round after `ROUND_STOP`
+    when the battle only waits between two rounds for a possible Défenseur move."""
     if between_rounds(battle):
-        return MATCHES.deadline(conn, now, row.match, ROUND_JOB, now + ROUND_STOP, payload)
-    return MATCHES.deadline(conn, now, row.match, TIMEOUT_JOB, now + DECISION_TIMEOUT, payload)
+        return ROUND_JOB, now + ROUND_STOP
+    return TIMEOUT_JOB, now + DECISION_TIMEOUT
+
+
+def _deadline(conn: Connection, now: datetime, row: BattleRow, battle: Battle, pause: int) -> dict[str, Any]:
+    """A new pause's deadline fields (`_due`; the last pause's job withdrawn)."""
+    kind, due = _due(now, battle)
+    return MATCHES.deadline(conn, now, row.match, kind, due, {"battle": row.id, "pause": pause})
 
 
 def save(
@@ -359,18 +370,25 @@ def begin(
     setups: tuple[PlayerSetup, PlayerSetup],
     battle: Battle,
     guild: int | None,
+    number: int,
     created: Callable[[BattleRow], None] | None = None,
 ) -> tuple[BattleRow, list[Record]]:
     """A new battle run to the player's first decision (the AI answering the opponent's) and created
     there, live at version 0, its moves and rounds logged and its deadline armed: no save rewrites the
-    state just created (issue 39). Returns it and its rounds; one over already is ended by `step`. Its
-    message is shown where the player asked; `created` runs first on the new row (an Arena attack)."""
+    state just created (issue 39). `number`: the one `live_and_next` read in this unit, which the
+    deadline's job names, so that the insert writes the deadline (no update after it). Returns it and its
+    rounds; one over already is ended by `step`. Its message is shown where the player asked; `created`
+    runs first on the new row (an Arena attack)."""
     decisions: list[Decision] = []
     records: list[Record] = []
     pause = advance(battle, 1 if PLAYER in battle.waiting() else 0, decisions, records)
     data = {"rank": rank, "pause": 0, "round": 0, "player_deaths": 0}
+    deadline = None
     if not battle.over:
         data |= {"pause": pause, "round": battle.round, "player_deaths": deaths_of_player(records)}
+        kind, due = _due(now, battle)
+        job = jobs.schedule(conn, now, kind, due, {"battle": number, "pause": pause})
+        deadline = {"deadline_at": due, "deadline_job": job}
     match = MATCHES.create(
         conn,
         now,
@@ -384,6 +402,8 @@ def begin(
         setup=[setup_json(setups[0]), setup_json(setups[1])],
         state=to_state(battle),
         data=data,
+        number=number,
+        deadline=deadline,
     )
     row = _row(match)
     if created is not None:
@@ -391,8 +411,7 @@ def begin(
     if battle.over:
         return step(conn, now, row, battle, decisions, records, pause), records
     _log(conn, now, match.id, decisions, records)
-    armed = MATCHES.armed(conn, match, _deadline(conn, now, row, battle, pause))
-    return replace(row, match=armed, deadline_at=armed.deadline_at, timeout_job=armed.deadline_job), records
+    return row, records
 
 
 # --- the end of a battle -------------------------------------------------------------------------

@@ -331,7 +331,7 @@ class RankedService:
             )
         if rank < playable[0]:
             raise NotAllowed("hoss.error.ranked.closed", rank=rank, lowest=playable[0])
-        live = battles.live_battle_id(conn, player_id)
+        live, number = battles.live_and_next(conn, player_id)
         if live is not None:
             raise NotAllowed("hoss.error.ranked.live", battle=live)
         if isinstance(setup, DomainError):
@@ -350,6 +350,7 @@ class RankedService:
             setups=setups,
             battle=battle,
             guild=guild,
+            number=number,
         )
 
     async def answer(

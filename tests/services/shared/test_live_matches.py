@@ -10,7 +10,7 @@ from typing import cast
 import pytest
 
 from core.clock import ManualClock
-from services.shared.matches import LIVE_OF, Match
+from services.shared.matches import LIVE_NUMBER, LIVE_OF, Match
 from store.connection import Connection
 from store.db import Database
 from tests.services.shared.conftest import ALICE, BOB, NimMatches, live
@@ -70,3 +70,15 @@ async def test_the_live_matches_are_read_from_the_open_matches_index_in_its_orde
     )
     assert "INDEX matches_open" in plan, plan
     assert "TEMP B-TREE" not in plan, plan  # the ids come sorted from the index
+
+
+@pytest.mark.sqlite_only("SQLite's query plan")
+async def test_a_live_number_is_read_from_the_open_matches_index_in_its_order(db: Database) -> None:
+    plan = await db.read(
+        lambda conn: " ".join(
+            str(row[-1])
+            for row in conn.execute("EXPLAIN QUERY PLAN " + LIVE_NUMBER, ("nim", ALICE, None, None))
+        )
+    )
+    assert "INDEX matches_open" in plan, plan
+    assert "TEMP B-TREE" not in plan, plan

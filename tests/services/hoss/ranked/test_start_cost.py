@@ -12,6 +12,7 @@ import orjson
 import pytest
 
 from core.clock import ManualClock
+from core.errors import NotAllowed
 from engine.hoss import (
     ENGINE,
     DeckSpec,
@@ -97,7 +98,7 @@ async def test_a_start_writes_the_battles_state_once_and_reads_nothing_back_for_
     started = await ranked.start(1, 1, key="first", locales=("fr",))
     assert [s for s in statements if s.startswith("UPDATE matches SET") and "state" in s] == []
     assert [s for s in statements if s.startswith("SELECT") and "hoss_battle_rounds" in s] == []
-    assert [s for s in statements if s.startswith("SELECT") and "match_moves" in s and "MAX" not in s] == []
+    assert [s for s in statements if s.startswith("SELECT") and "match_moves" in s] == []  # nor its last move
 
     def drawn_from_a_read(conn: Connection) -> Shown:
         row = battles.load(conn, started.battle_id)
@@ -107,6 +108,36 @@ async def test_a_start_writes_the_battles_state_once_and_reads_nothing_back_for_
     assert await db.read(drawn_from_a_read) == started.message
     view = await ranked.view(1, started.battle_id)
     assert (view.status, view.pause, view.deadline) == ("live", 1, clock.now() + battles.DECISION_TIMEOUT)
+
+
+@pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
+async def test_a_start_checks_the_live_battle_and_takes_its_number_in_one_read_and_arms_it_in_its_insert(
+    db: Database, clock: ManualClock, registry: GameRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The live battle's number is all a start needs of it, read with the new battle's number; the
+    deadline's job names that number, so the battle's insert writes its deadline (no update after it)."""
+    await player_with_deck(db, clock, 1, registry=registry)
+    ranked = service(db, clock, registry=registry)
+    statements = trace_writes(db, monkeypatch)
+    started = await ranked.start(1, 1, key="first", locales=("fr",))
+    tables = [" ".join(s.split(" ")[:3]) for s in statements]
+    assert tables == [
+        "INSERT INTO players",
+        "SELECT result FROM",  # the idempotency key
+        "SELECT rank, wins",
+        "SELECT (SELECT number",  # the live battle's number and the next one
+        "INSERT INTO jobs",
+        "INSERT INTO matches",
+        "INSERT INTO match_seats",
+        "INSERT INTO idempotency",
+    ]
+    view = await ranked.view(1, started.battle_id)
+    assert (view.status, view.pause, view.deadline) == ("live", 1, clock.now() + battles.DECISION_TIMEOUT)
+    job = await rows(db, "SELECT payload FROM jobs WHERE state = 'due'")
+    assert [json.loads(payload) for (payload,) in job] == [{"battle": started.battle_id, "pause": 1}]
+    with pytest.raises(NotAllowed) as refused:
+        await ranked.start(1, 1, key="second")
+    assert refused.value.params == {"battle": started.battle_id}
 
 
 @pytest.mark.sqlite_only("the unit's statements seen by SQLite's trace callback")
@@ -152,6 +183,8 @@ async def test_an_answer_reads_no_move_while_live_and_never_looks_its_number_up_
     await ranked.answer(1, started.battle_id, Pass(), key="a", pause=1)
     assert moves_read(statements) == []
     assert [s for s in statements if s.startswith("SELECT id FROM matches WHERE game")] == []
+    assert [s for s in statements if "FROM match_seats" in s and not s.startswith("SELECT matches.*")] == []
+    assert [s for s in statements if s.startswith("SELECT COALESCE(MAX(seq)")] == []  # each insert's own
     assert any(s.startswith("INSERT INTO outbox") for s in statements)  # its rounds' edits were queued
 
     for turn in range(100):
