@@ -33,11 +33,7 @@ from services.shared.kept_states import KeptStates
 from services.shared.match_moves import Author as Author
 from services.shared.match_moves import Move as Move
 from services.shared.match_moves import Played as Played
-from services.shared.match_sql import LIVE_NUMBER as LIVE_NUMBER
-from services.shared.match_sql import LIVE_OF as LIVE_OF
-from services.shared.match_sql import NEXT_NUMBER as NEXT_NUMBER
-from services.shared.match_sql import SEATS as SEATS
-from services.shared.match_sql import SELECT_SEATED as SELECT_SEATED
+from services.shared.match_sql import LIVE_NUMBER, LIVE_OF, NEXT_NUMBER, SEATS, SELECT_SEATED
 from store.connection import Connection
 from store.db import announce
 

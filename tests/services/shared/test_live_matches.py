@@ -10,7 +10,8 @@ from typing import cast
 import pytest
 
 from core.clock import ManualClock
-from services.shared.matches import LIVE_NUMBER, LIVE_OF, Match
+from services.shared.match_sql import LIVE_NUMBER, LIVE_OF
+from services.shared.matches import Match
 from store.connection import Connection
 from store.db import Database
 from tests.services.shared.conftest import ALICE, BOB, NimMatches, live

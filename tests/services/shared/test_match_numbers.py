@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.shared.matches import NEXT_NUMBER
+from services.shared.match_sql import NEXT_NUMBER
 from store.connection import Connection
 from store.db import Database
 
