@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.hoss import HossAction, HossView, Record
-from services.hoss.battle import battles
+from services.hoss.battle import battle_log, battles
 from services.hoss.battle.battles import PLAYER, BattleResult, BattleRow
 from services.hoss.battle.view import NOTABLE_EVENTS, player_view
 from services.infra.keyed_cache import KeyedCache
@@ -98,7 +98,9 @@ def view_of(row: BattleRow, new_rounds: tuple[RoundView, ...], ai_decided: tuple
 
 def read_view(conn: Connection, row: BattleRow, new_rounds: tuple[RoundView, ...]) -> BattleView:
     """The battle for its player as a read finds it: the pauses the AI took come from its moves."""
-    return view_of(row, new_rounds, tuple(battles.timeout_pauses(battles.decisions_of(conn, row.match_id))))
+    return view_of(
+        row, new_rounds, tuple(battle_log.timeout_pauses(battle_log.decisions_of(conn, row.match_id)))
+    )
 
 
 @dataclass(frozen=True)

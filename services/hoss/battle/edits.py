@@ -21,7 +21,7 @@ from core.settings import SUPPORTED_LOCALES
 from engine.hoss import HossCatalog, Record
 from services.hoss.arena import results as arena_results
 from services.hoss.arena.results import ArenaTag
-from services.hoss.battle import battles
+from services.hoss.battle import battle_log, battles
 from services.hoss.battle import replay as battle_replay
 from services.hoss.battle.battles import BattleRow, Decision
 from services.hoss.battle.log import log_files
@@ -38,10 +38,10 @@ def now_of(conn: Connection, row: BattleRow, moves: Sequence[Decision] | None = 
     """While live, `ai_decided` says the AI took the player's previous pause; once over, that the AI
     played the end of the battle for the player (their last decision was the deadline's). `moves`: the
     battle's decisions, when the caller read them already."""
-    done = battles.decisions_of(conn, row.match_id) if moves is None else moves
+    done = battle_log.decisions_of(conn, row.match_id) if moves is None else moves
     if row.live:
-        return _now(row, arena_results.tag_of(conn, row.id), row.pause - 1 in battles.timeout_pauses(done))
-    return _now(row, arena_results.tag_of(conn, row.id), battles.last_decided_by(done) == "timeout")
+        return _now(row, arena_results.tag_of(conn, row.id), row.pause - 1 in battle_log.timeout_pauses(done))
+    return _now(row, arena_results.tag_of(conn, row.id), battle_log.last_decided_by(done) == "timeout")
 
 
 def _now(row: BattleRow, arena: ArenaTag | None, timed_out: bool) -> Now:
@@ -84,8 +84,8 @@ def board_spec(
     """The battle message now: its latest round and what comes next (the log attached once over), written
     in `locales` (every language for the outbox, which picks the channel's when it delivers). The rounds
     and, once over, the decisions are read once, for the board and the log both."""
-    records = battles.rounds_of(conn, row.match_id)
-    moves = battles.decisions_of(conn, row.match_id)
+    records = battle_log.rounds_of(conn, row.match_id)
+    moves = battle_log.decisions_of(conn, row.match_id)
     (board,) = boards(now_of(conn, row, moves), records[:-1], records[-1:])
     return _spec(conn, row, board, catalog, locales, (moves, records))
 
@@ -159,8 +159,12 @@ def attach(
     if item is None:
         item = record_sent(conn, now, target, shown.spec, message_id)
     battles.MATCHES.set_message(conn, row.match_id, item)
-    later = battles.rounds_of(conn, row.match_id, shown.round)
-    if later and not row.live and battles.last_decided_by(battles.decisions_of(conn, row.match_id)) == "skip":
+    later = battle_log.rounds_of(conn, row.match_id, shown.round)
+    if (
+        later
+        and not row.live
+        and battle_log.last_decided_by(battle_log.decisions_of(conn, row.match_id)) == "skip"
+    ):
         show_at_once(conn, now, replace(row, message_item=item), catalog)  # the result, not the rounds
     elif later:
         queue_edits(conn, now, replace(row, message_item=item), later, catalog, pace)
@@ -189,9 +193,9 @@ def queue_edits(
     if row.message_item is None or not records:
         return 0
     first_new = int(records[0]["round"])
-    every = battles.rounds_of(conn, row.match_id)
+    every = battle_log.rounds_of(conn, row.match_id)
     earlier = [r for r in every if int(r["round"]) < first_new]
-    done = battles.decisions_of(conn, row.match_id) if moves is None else moves
+    done = battle_log.decisions_of(conn, row.match_id) if moves is None else moves
     shown = boards(now_of(conn, row, done), earlier, records)
     read = (done, every)  # the final board's log, once over
     specs = [_spec(conn, row, board, catalog, read=read, written_in=written_in) for board in shown]

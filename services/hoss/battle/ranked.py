@@ -39,7 +39,7 @@ from engine.hoss import (
 )
 from engine.protocol import PlayerSetup
 from engine.rng import derive
-from services.hoss.battle import battles
+from services.hoss.battle import battle_log, battles
 from services.hoss.battle import edits as battle_edits
 from services.hoss.battle import history as battle_history
 from services.hoss.battle import replay as battle_replay
@@ -368,7 +368,7 @@ class RankedService:
         answering for the opponent). `pause` is the pause the buttons were drawn for: an answer meant for an
         earlier pause is refused (`hoss.error.ranked.stale`). A `Choice` (a select's value) names one of the
         legal actions the player was shown, checked against the legal actions now (`choices.py`). An illegal
-        action changes nothing. `shown_in`: the battle message's language (`battle_edits.queue_edits`)."""
+        action changes nothing. `shown_in`: the battle message's language (`queue_edits`)."""
         now = self.clock.now()
         answer_key = str(key)
 
@@ -390,9 +390,8 @@ class RankedService:
                 battles.apply(battle, PLAYER, decided, "player", row.pause, decisions)
                 after = battles.advance(battle, row.pause, decisions, records)
                 saved = battles.step(conn, now, row, battle, decisions, records, after)
-                # a live battle has no pause the AI took for its player (a missed deadline plays it to its
-                # end: `on_timeout`, an Arena season's `play_out`): its moves are read once over, for the log
-                moves = () if saved.live else battles.decisions_of(conn, saved.match_id)
+                # a live battle has no pause the AI took (docs/hoss/ranked.md): its moves read once over, for the log
+                moves = () if saved.live else battle_log.decisions_of(conn, saved.match_id)
                 battle_edits.queue_edits(conn, now, saved, records, self.catalog, self.pace, moves, shown_in)
                 return {"player": player_id, "battle": battle_id, "pause": row.pause}
 
@@ -493,11 +492,8 @@ class RankedService:
 
         def unit(conn: Connection) -> BattleView:
             row = battles.owned(conn, player_id, battle_id, guild)
-            seen = battles.viewed_up_to(conn, row)
-            new = [RoundView(r["round"], r) for r in battles.rounds_of(conn, row.match_id, seen)]
-            if new:
-                battles.mark_viewed(conn, row, new[-1].round)
-            return read_view(conn, row, tuple(new))
+            new = tuple(RoundView(r["round"], r) for r in battle_log.newly_viewed(conn, row))
+            return read_view(conn, row, new)
 
         return await self.db.write(unit)
 

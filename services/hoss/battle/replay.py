@@ -14,7 +14,8 @@ import orjson
 
 from core.errors import NotAllowed, NotFound
 from engine.hoss import ENGINE, Battle, HossState, Record, to_state
-from services.hoss.battle.battles import BattleRow, Decision, decisions, decisions_of, load, rounds_of
+from services.hoss.battle.battle_log import decisions, decisions_of, rounds_of
+from services.hoss.battle.battles import BattleRow, Decision, load
 from store.connection import Connection
 
 LOG_FORMAT = "hoss-ranked-log/1"

@@ -25,7 +25,7 @@ from services.hoss.arena.seasons import (
     NotRegistered,
     SeasonClosed,
 )
-from services.hoss.battle import battles
+from services.hoss.battle import battle_log, battles
 from services.hoss.battle.battles import AI, PLAYER, REASON, TIMEOUT_JOB, Decision
 from services.hoss.battle.ranked import RankedService
 from services.hoss.decks import DeckService
@@ -336,7 +336,7 @@ async def test_the_close_plays_a_live_battle_out_and_counts_it_in_the_final_rank
     row = await world.db.read(lambda conn: battles.load(conn, started.battle_id))
     assert row is not None
     assert row.status == "won"
-    moves = await world.db.read(lambda conn: battles.decisions(conn, started.battle_id))
+    moves = await world.db.read(lambda conn: battle_log.decisions(conn, started.battle_id))
     assert {d.by for d in moves if d.seat == PLAYER} == {"timeout"}
     assert await rows(world.db, "SELECT status FROM hoss_arena_attacks") == [("won",)]
     result = await world.arena.result(GUILD, MONDAY)

@@ -10,6 +10,7 @@ from typing import Any
 from core.clock import ManualClock
 from engine.hoss.actions import HossAction
 from engine.hoss.catalog import CreatureCard, HossCatalog
+from services.hoss.battle import battle_log
 from services.hoss.battle import battles as hoss_battles
 from services.hoss.battle import replay as battle_replay
 from services.hoss.battle.ranked import BattleView, RankedService
@@ -110,7 +111,7 @@ async def decision_rows(db: Database, battle: int | None = None) -> list[hoss_ba
 
     def unit(conn: Connection) -> list[hoss_battles.Decision]:
         numbers = _numbers(conn) if battle is None else [battle]
-        return [d for number in numbers for d in hoss_battles.decisions(conn, number)]
+        return [d for number in numbers for d in battle_log.decisions(conn, number)]
 
     return await db.read(unit)
 

@@ -8,7 +8,7 @@ import pytest
 from core.clock import ManualClock
 from core.errors import DomainError, NotAllowed, NotFound
 from engine.hoss import Pass
-from services.hoss.battle import battles
+from services.hoss.battle import battle_log
 from services.hoss.battle.ranked import RankedService
 from services.infra.games import GameRegistry
 from store.connection import Connection
@@ -84,7 +84,7 @@ async def rows_and_views(db: Database) -> list[tuple[int, int, str, int]]:
     rows = await battle_rows(db)
 
     def unit(conn: Connection) -> list[tuple[int, int, str, int]]:
-        return [(r.version, r.pause, r.status, battles.viewed_up_to(conn, r)) for r in rows]
+        return [(r.version, r.pause, r.status, battle_log.viewed_up_to(conn, r)) for r in rows]
 
     return await db.read(unit)
 

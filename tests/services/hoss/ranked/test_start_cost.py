@@ -26,7 +26,7 @@ from engine.hoss import (
     to_state,
 )
 from engine.protocol import CATALOG_OPTION, PlayerSetup
-from services.hoss.battle import battles, edits
+from services.hoss.battle import battle_log, battles, edits
 from services.hoss.battle.dealer import Dealer
 from services.hoss.battle.edits import Shown
 from services.infra.games import GameRegistry
@@ -237,5 +237,5 @@ async def test_the_rounds_are_stored_as_orjson_writes_them_and_read_back_equal(
     assert len(records) > 2
     for text in records:
         assert text == orjson.dumps(json.loads(text), option=orjson.OPT_SORT_KEYS).decode()
-    read = await db.read(lambda conn: battles.rounds(conn, started.battle_id))
+    read = await db.read(lambda conn: battle_log.rounds(conn, started.battle_id))
     assert read == [json.loads(text) for text in records]

@@ -8,7 +8,7 @@ import pytest
 
 from core.clock import ManualClock
 from engine.hoss import HossCatalog
-from services.hoss.battle import battles, edits
+from services.hoss.battle import battle_log, battles, edits
 from services.hoss.battle.view import Board, boards
 from services.hoss.render import battle as render_battle
 from services.infra.games import GameRegistry
@@ -30,7 +30,7 @@ async def a_board(db: Database, clock: ManualClock, registry: GameRegistry) -> B
     def unit(conn: Connection) -> Board:
         row = battles.load(conn, started.battle_id)
         assert row is not None
-        records = battles.rounds_of(conn, row.match_id)
+        records = battle_log.rounds_of(conn, row.match_id)
         return boards(edits.now_of(conn, row), records[:-1], records[-1:])[0]
 
     return await db.read(unit)
