@@ -70,19 +70,7 @@ def _record(
 
 
 def credit(conn: Connection, now: datetime, player_id: int, currency: str, amount: int, why: Movement) -> int:
-    if amount <= 0:
-        raise ValueError(f"credit amount must be positive, got {amount}")
-    refuse_erased(player_id)
-    row = conn.execute(
-        "INSERT INTO wallets (player_id, currency, balance) VALUES (?, ?, ?)"
-        " ON CONFLICT (player_id, currency) DO UPDATE SET balance = wallets.balance + excluded.balance"
-        " RETURNING balance",
-        (player_id, currency, amount),
-    ).fetchone()
-    after = int(row[0])
-    _record(conn, now, player_id, amount, why, currency=currency, balance_after=after)
-    announce(conn, WALLETS_TOPIC, str(player_id))
-    return after
+    return credit_all(conn, now, player_id, [(currency, amount, why)])[0]
 
 
 def credit_all(
@@ -91,9 +79,11 @@ def credit_all(
     """Several credits of one player, (currency, amount, why) each, as `credit` one after the other would
     make them, in two statements instead of two each: /daily credits every game's currency at once. The
     wallets are upserted together (one row per currency, a currency credited twice its sum), and each
-    ledger row carries the balance its own credit left, in the order given. Returns those balances."""
-    if any(amount <= 0 for _, amount, _ in credits):
-        raise ValueError(f"credit amounts must be positive, got {[amount for _, amount, _ in credits]}")
+    ledger row carries the balance its own credit left, in the order given. Returns those balances. `credit`
+    is the one-credit case: the same two statements."""
+    for _, amount, _ in credits:
+        if amount <= 0:
+            raise ValueError(f"credit amount must be positive, got {amount}")
     if not credits:
         return []
     refuse_erased(player_id)
