@@ -298,21 +298,24 @@ def insert(
     return row_of(start(conn, now, match, seed=seed, decks=decks, state=state, channel_id=channel_id)).id
 
 
+# The match's columns a game's save may change. The state is compared by identity (an engine's step
+# returns a new state, and comparing two whole states costs more than writing one); the others by value.
+_SAVED = ("status", "data", "thread_id", "deadline_at", "result")
+
+
 def save(conn: Connection, game: GameRow, now: datetime, **changes: Any) -> GameRow:
-    """Write `changes` (GameRow fields) if the game is still at `game.version`; the new row is returned."""
+    """Write `changes` (GameRow fields) if the game is still at `game.version`; the new row is returned.
+
+    Only the match's columns that changed are written (a turn changes the state, the clock and the data,
+    not the status, the thread or the result): the version guard makes the others the ones `game` holds."""
     updated = replace(game, **changes)
-    moved = _as_match(updated)
-    saved = MATCHES.save(
-        conn,
-        _as_match(game),
-        now,
-        status=moved.status,
-        state=moved.state,
-        data=moved.data,
-        thread_id=moved.thread_id,
-        deadline_at=moved.deadline_at,
-        result=moved.result,
-    )
+    before, moved = _as_match(game), _as_match(updated)
+    written: dict[str, Any] = {} if moved.state is before.state else {"state": moved.state}
+    for name in _SAVED:
+        value = getattr(moved, name)
+        if value != getattr(before, name):
+            written[name] = value
+    saved = MATCHES.save(conn, before, now, **written)
     return row_of(saved)
 
 

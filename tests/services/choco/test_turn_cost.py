@@ -111,6 +111,8 @@ async def test_a_turn_saves_the_game_once_with_the_next_players_clock(
     player = game.player(game.state.active)
     assert (await games.declare_text(game.id, player, turn_text(game))).status == "played"
     assert len(saves) == 1
+    # only what a turn changes is written: not the status, the thread or the result, which it keeps
+    assert set(saves[0]) == {"state", "data", "deadline_at"}
     now = await games.get(game.id)
     assert now.state.active != game.state.active
     assert now.turn_started_at == clock.now()
