@@ -23,7 +23,7 @@ loop thread and one of SQLite's writer thread come from the capture: the real bo
 (benchmarks/bot_thread.py), `TRIPS` commands after the one captured.
 
     python -m benchmarks.command_costs [--loads booster,collection,...] [--runs 3] [--commands 20]
-        [--profile LOAD]
+        [--profile LOAD [--profile-out PREFIX]]
 """
 
 from __future__ import annotations
@@ -96,6 +96,7 @@ class Options:
     runs: int = 3
     commands: int = 20
     profile: str | None = None
+    profile_out: str | None = None  # a path prefix: the profiles are also saved, for pstats' callers/callees
 
 
 @dataclass
@@ -292,7 +293,7 @@ def users_of(load: Load, commands: int) -> int:
 
 
 async def capture(
-    load: Load, url: str, profile: bool, out: Callable[[str], None]
+    load: Load, url: str, profile: bool, out: Callable[[str], None], profile_out: str | None = None
 ) -> tuple[Replay, float, float]:
     """The real bot's requests for one command (after `WARM`), then its trips per command over `TRIPS`
     more, in this process, the bot on a thread of its own."""
@@ -357,6 +358,10 @@ async def capture(
         out(text.getvalue())
         out(f"cProfile of SQLite's writer thread (its batches only), the same {TRIPS} commands:")
         out(writer.report())
+        if profile_out is not None:
+            profiler.dump_stats(f"{profile_out}-loop.prof")
+            writer.profiler.dump_stats(f"{profile_out}-writer.prof")
+            out(f"saved: {profile_out}-loop.prof and {profile_out}-writer.prof")
     return replay, writes / TRIPS, reads / TRIPS
 
 
@@ -421,7 +426,9 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
     with target("sqlite") as where:
         for load in loads:
             async with where.fresh() as url:
-                replay, writes, reads = await capture(load, url, options.profile == load.name, out)
+                replay, writes, reads = await capture(
+                    load, url, options.profile == load.name, out, options.profile_out
+                )
             replays[load.name] = replay
             rows[load.name] = Row(load, writes=writes, reads=reads, interactions=len(replay.exchanges))
         for run in range(1, options.runs + 1):
@@ -489,13 +496,20 @@ def _parse() -> Options:
     parser.add_argument("--runs", type=int, default=3, choices=range(1, 100), metavar="N")
     parser.add_argument("--commands", type=int, default=20, help="measured commands per bot and run")
     parser.add_argument("--profile", choices=sorted(LOADS), help="print a cProfile top 20 of this load")
+    parser.add_argument(
+        "--profile-out",
+        metavar="PREFIX",
+        help="with --profile: also save PREFIX-loop.prof and PREFIX-writer.prof",
+    )
     args = parser.parse_args()
     loads = [part for part in args.loads.split(",") if part]
     if not loads or any(load not in LOADS for load in loads):
         parser.error(f"--loads takes names among {', '.join(LOADS)}")
     if args.commands < 2:
         parser.error("--commands takes at least 2")
-    return Options(loads, args.runs, args.commands, args.profile)
+    if args.profile_out is not None and args.profile is None:
+        parser.error("--profile-out goes with --profile")
+    return Options(loads, args.runs, args.commands, args.profile, args.profile_out)
 
 
 if __name__ == "__main__":
