@@ -18,6 +18,7 @@ from discord_app.context import locale_of, public_locale_of
 from discord_app.gate import check_game_access
 from discord_app.option_checks import check_options
 from discord_app.refusals import echo
+from discord_app.translator import translated_payload
 from engine.errors import DomainError
 from services.infra.messages import PUBLIC, Text, render_text
 
@@ -116,6 +117,25 @@ class GameTree(app_commands.CommandTree["Any"]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.unexpected_errors: list[BaseException] = []
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[app_commands.AppCommand]:
+        """discord.py's `sync`, each command's translated payload built once per process
+        (discord_app/translator.py `translated_payload`)."""
+        translator, application = self.translator, self.client.application_id
+        if translator is None or application is None:
+            return await super().sync(guild=guild)
+        commands = self._get_all_commands(guild=guild)
+        payload = [await translated_payload(self, command, translator) for command in commands]
+        try:
+            if guild is None:
+                data = await self._http.bulk_upsert_global_commands(application, payload=payload)
+            else:
+                data = await self._http.bulk_upsert_guild_commands(application, guild.id, payload=payload)
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == 50035:  # as discord.py's own sync reports it
+                raise app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [app_commands.AppCommand(data=d, state=self._state) for d in data]
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """No command runs with an option value it did not declare (discord_app/option_checks.py), nor

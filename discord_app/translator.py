@@ -9,6 +9,7 @@ unlocalized descriptions Discord shows other languages are the French ones (Fren
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import discord
@@ -94,3 +95,31 @@ def translation_keys(tree: app_commands.CommandTree[Any]) -> set[str]:
                 keys.update({f"{base}.opt.{param.name}.name", f"{base}.opt.{param.name}.description"})
                 keys.update(k for k in map(choice_key, param.choices) if k)
     return keys
+
+
+# A command's translated payload by its translator's type and its untranslated payload. discord.py builds a
+# sync's payload by asking the translator for every name, description, option and choice in each of
+# Discord's 32 locales: about 25,000 calls for this bot's commands, 21 ms of CPU a sync, for the three
+# locales that answer. What they answer follows from what the command declares (its untranslated payload:
+# names, options, choices, whose catalog keys derive from them) and from the catalogs, so the payload is
+# built once per process and catalogs: `/admin sync` after a start's sync to the development server, and
+# each bot a process starts (the test suite starts hundreds), take it from here. Kept as JSON, each sync
+# gets its own copy. Dropped when the catalogs are loaded again.
+_PAYLOADS: dict[tuple[type, str], str] = {}
+_PAYLOADS_FOR: list[object] = [None]
+
+
+async def translated_payload(
+    tree: app_commands.CommandTree[Any], command: Any, translator: app_commands.Translator
+) -> dict[str, Any]:
+    """What `command.get_translated_payload(tree, translator)` returns, built once (see `_PAYLOADS`)."""
+    loaded = catalogs()
+    if _PAYLOADS_FOR[0] is not loaded:
+        _PAYLOADS.clear()
+        _PAYLOADS_FOR[0] = loaded
+    key = (type(translator), json.dumps(command.to_dict(tree), sort_keys=True))
+    kept = _PAYLOADS.get(key)
+    if kept is None:
+        kept = _PAYLOADS[key] = json.dumps(await command.get_translated_payload(tree, translator))
+    payload: dict[str, Any] = json.loads(kept)
+    return payload
