@@ -162,6 +162,25 @@ def _typed(value: str, schema: dict[str, Any]) -> Any:
     return value
 
 
+# The verdicts on bulk overwrites' bodies (PUT), by operation and body: every bot start sends its whole
+# command list (155 kB for this bot, 8.6 ms to check) and the test suite starts hundreds of bots in each
+# process, with the same list. The same body gets the same verdict; it is checked once per process.
+_OVERWRITES: dict[tuple[str, str], list[str]] = {}
+_OVERWRITES_MAX = 16
+
+
+def _body_errors(method: str, template: str, schema: dict[str, Any], body: Any) -> list[str]:
+    if method != "PUT":
+        return _errors(schema, body, "body")
+    key = (template, json.dumps(body, sort_keys=True))
+    known = _OVERWRITES.get(key)
+    if known is None:
+        if len(_OVERWRITES) >= _OVERWRITES_MAX:
+            _OVERWRITES.clear()
+        known = _OVERWRITES[key] = _errors(schema, body, "body")
+    return list(known)
+
+
 def problems(method: str, path: str, query: dict[str, str], body: Any) -> list[str]:
     """What Discord's API description refuses in this request (`path` without the `/api/v10` prefix):
     nothing when it is a request Discord accepts."""
@@ -180,7 +199,7 @@ def problems(method: str, path: str, query: dict[str, str], body: Any) -> list[s
         unknown = sorted(set(query) - {name for place, name in operation.parameters if place == "query"})
         errors += [f"query.{name}: not a parameter of {operation.template}" for name in unknown]
         if operation.body is not None and body is not None:
-            errors += _errors(operation.body, body, "body")
+            errors += _body_errors(method, operation.template, operation.body, body)
         elif body is not None:
             errors.append(f"body: {operation.template} takes no body")
         return errors

@@ -84,3 +84,27 @@ async def test_the_server_answers_400_and_records_the_bots_bug() -> None:
     finally:
         emu.errors.clear()
         await emu.stop()
+
+
+def test_a_bulk_overwrite_checked_again_gets_the_same_verdict_and_another_body_its_own() -> None:
+    """The verdicts on command lists are kept by body (every bot start sends the same list): the same
+    list read twice is judged the same, and a list that differs in one option is checked afresh."""
+    good = [
+        {
+            "name": "play",
+            "description": "Play",
+            "type": 1,
+            "options": [{"name": "x", "type": 3, "description": "X"}],
+        }
+    ]
+    bad = [{**good[0], "options": [{"name": "x", "type": "text", "description": "X"}]}]
+    path = "/applications/123456789012345678/commands"
+    assert api_schema.problems("PUT", path, {}, good) == []
+    assert api_schema.problems("PUT", path, {}, good) == []
+    first = api_schema.problems("PUT", path, {}, bad)
+    assert first
+    assert first[0].startswith("body[0].options[0]")
+    again = api_schema.problems("PUT", path, {}, bad)
+    assert again == first
+    again.append("changed by the caller")
+    assert api_schema.problems("PUT", path, {}, bad) == first  # each caller gets its own list
