@@ -8,6 +8,7 @@ whether or not the emulator enforces that limit).
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -52,11 +53,32 @@ def payload_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestReco
 
     monkeypatch.setattr(Records, "__init__", tapped)
     yield sent
-    found = [p for r in sent for p in problems(r.method, r.path, r.json, len(r.files))]
-    assert not found, "payloads over Discord's limits:\n" + "\n".join(found[:20])
     ids = slugs(GUARD.forbidden)
-    shown = [w for r in sent for w in internal_words(r.method, r.path, r.json, ids)]
+    checked = [_checked(r, ids) for r in sent]
+    found = [p for limits, _ in checked for p in limits]
+    assert not found, "payloads over Discord's limits:\n" + "\n".join(found[:20])
+    shown = [w for _, words in checked for w in words]
     assert not shown, "what players would read of the bot's internals:\n" + "\n".join(shown[:20])
+
+
+# The command lists (PUT) found clean, by their JSON and the ids looked for: every bot start sends the
+# same 155 kB list, whose two checks took 9 ms a test. A list found at fault is checked again each time,
+# so that its messages name its own request.
+_CLEAN_LISTS: set[tuple[str, int, frozenset[str]]] = set()
+
+
+def _checked(record: RequestRecord, ids: frozenset[str]) -> tuple[list[str], list[str]]:
+    """The request's breaches of Discord's limits, and what it shows of the bot's internals."""
+    key = None
+    if record.method == "PUT":
+        key = (json.dumps(record.json, sort_keys=True), len(record.files), ids)
+        if key in _CLEAN_LISTS:
+            return [], []
+    limits = problems(record.method, record.path, record.json, len(record.files))
+    words = internal_words(record.method, record.path, record.json, ids)
+    if key is not None and not limits and not words:
+        _CLEAN_LISTS.add(key)
+    return limits, words
 
 
 @pytest.fixture(autouse=True)

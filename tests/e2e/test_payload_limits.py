@@ -3,6 +3,7 @@ is reported, the same payload at the limit is not, and every request of an emula
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import aiohttp
@@ -295,3 +296,23 @@ async def test_every_request_of_an_emulator_is_captured(payload_limits: list[Req
     assert "content is 2001 characters" in found[0]
     payload_limits.clear()  # the refusal was the point: the teardown check must not fail this test
     emu.errors.clear()
+
+
+def test_a_clean_command_list_is_checked_once_and_one_at_fault_each_time_with_its_own_path() -> None:
+    from tests.e2e import conftest as e2e
+
+    ids = frozenset({"sq_guerrier_1"})
+    clean = [{"name": "jouer", "description": "Jouer une partie", "type": 1}]
+    faulty = [{"name": "jouer", "description": "Joue sq_guerrier_1", "type": 1}]
+
+    def put(body: Any, guild: int) -> RequestRecord:
+        return RequestRecord("PUT", f"/applications/1/guilds/{guild}/commands", {}, body)
+
+    assert e2e._checked(put(clean, 1), ids) == ([], [])
+    assert (json.dumps(clean, sort_keys=True), 0, ids) in e2e._CLEAN_LISTS
+    assert e2e._checked(put(clean, 2), ids) == ([], [])
+    for guild in (3, 4):
+        limits, words = e2e._checked(put(faulty, guild), ids)
+        assert limits == []
+        assert len(words) == 1
+        assert f"/guilds/{guild}/commands" in words[0]
