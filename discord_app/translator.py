@@ -9,10 +9,10 @@ unlocalized descriptions Discord shows other languages are the French ones (Fren
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import discord
+import orjson
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
@@ -105,7 +105,7 @@ def translation_keys(tree: app_commands.CommandTree[Any]) -> set[str]:
 # built once per process and catalogs: `/admin sync` after a start's sync to the development server, and
 # each bot a process starts (the test suite starts hundreds), take it from here. Kept as JSON, each sync
 # gets its own copy. Dropped when the catalogs are loaded again.
-_PAYLOADS: dict[tuple[type, str], str] = {}
+_PAYLOADS: dict[tuple[type, bytes], bytes] = {}
 _PAYLOADS_FOR: list[object] = [None]
 
 
@@ -117,9 +117,9 @@ async def translated_payload(
     if _PAYLOADS_FOR[0] is not loaded:
         _PAYLOADS.clear()
         _PAYLOADS_FOR[0] = loaded
-    key = (type(translator), json.dumps(command.to_dict(tree), sort_keys=True))
+    key = (type(translator), orjson.dumps(command.to_dict(tree), option=orjson.OPT_SORT_KEYS))
     kept = _PAYLOADS.get(key)
     if kept is None:
-        kept = _PAYLOADS[key] = json.dumps(await command.get_translated_payload(tree, translator))
-    payload: dict[str, Any] = json.loads(kept)
+        kept = _PAYLOADS[key] = orjson.dumps(await command.get_translated_payload(tree, translator))
+    payload: dict[str, Any] = orjson.loads(kept)
     return payload

@@ -8,11 +8,11 @@ whether or not the emulator enforces that limit).
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from datetime import timedelta
 from pathlib import Path
 
+import orjson
 import pytest
 
 from core.message_guard import GUARD
@@ -64,14 +64,14 @@ def payload_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestReco
 # The command lists (PUT) found clean, by their JSON and the ids looked for: every bot start sends the
 # same 155 kB list, whose two checks took 9 ms a test. A list found at fault is checked again each time,
 # so that its messages name its own request.
-_CLEAN_LISTS: set[tuple[str, int, frozenset[str]]] = set()
+_CLEAN_LISTS: set[tuple[bytes, int, frozenset[str]]] = set()
 
 
 def _checked(record: RequestRecord, ids: frozenset[str]) -> tuple[list[str], list[str]]:
     """The request's breaches of Discord's limits, and what it shows of the bot's internals."""
     key = None
     if record.method == "PUT":
-        key = (json.dumps(record.json, sort_keys=True), len(record.files), ids)
+        key = (orjson.dumps(record.json, option=orjson.OPT_SORT_KEYS), len(record.files), ids)
         if key in _CLEAN_LISTS:
             return [], []
     limits = problems(record.method, record.path, record.json, len(record.files))

@@ -3,10 +3,10 @@ is reported, the same payload at the limit is not, and every request of an emula
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import aiohttp
+import orjson
 import pytest
 
 from emulator import DiscordEmulator
@@ -309,7 +309,7 @@ def test_a_clean_command_list_is_checked_once_and_one_at_fault_each_time_with_it
         return RequestRecord("PUT", f"/applications/1/guilds/{guild}/commands", {}, body)
 
     assert e2e._checked(put(clean, 1), ids) == ([], [])
-    assert (json.dumps(clean, sort_keys=True), 0, ids) in e2e._CLEAN_LISTS
+    assert (orjson.dumps(clean, option=orjson.OPT_SORT_KEYS), 0, ids) in e2e._CLEAN_LISTS
     assert e2e._checked(put(clean, 2), ids) == ([], [])
     for guild in (3, 4):
         limits, words = e2e._checked(put(faulty, guild), ids)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import discord.gateway
 import discord.http
+import orjson
 import pytest
 
 from emulator import ApiError, DiscordEmulator, RecordedMessage
@@ -97,10 +98,23 @@ def test_command_registration_follows_discord_rules() -> None:
             ],
         },
     ):
-        with pytest.raises(ApiError) as rejected:
-            commands.bulk_overwrite(None, [bad])
-        assert rejected.value.status == 400
-        assert rejected.value.bot_bug
+        for _ in range(2):  # a payload at fault is checked each time, never remembered as valid
+            with pytest.raises(ApiError) as rejected:
+                commands.bulk_overwrite(None, [bad])
+            assert rejected.value.status == 400
+            assert rejected.value.bot_bug
+
+
+def test_a_command_found_valid_is_remembered_by_its_json_and_checked_again_when_it_differs() -> None:
+    from emulator import commands as registry
+
+    commands = DiscordEmulator().commands
+    good = {"name": "jouer", "description": "Jouer", "options": []}
+    commands.bulk_overwrite(None, [good])
+    assert any(good == orjson.loads(payload) for _, payload in registry._VALID)
+    commands.bulk_overwrite(None, [good])  # remembered: the same verdict
+    with pytest.raises(ApiError):
+        commands.bulk_overwrite(None, [{**good, "description": ""}])  # one field differs: checked again
 
 
 def test_render_shows_content_embeds_and_components() -> None:
