@@ -6,7 +6,9 @@ a test can deliver any value the gateway could carry (wrong types, out-of-range 
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from emulator.options import Invocation, Resolved, resolve_command
 from emulator.world import User
 from sandbox.harness import BotHarness
 from store import schema
+from store.connection import Connection
 from tests.fixtures import postgres
 
 DISCORD_CONTENT_LIMIT = 2000
@@ -75,14 +78,28 @@ def state_of(db_path: Path) -> dict[str, str]:
     """What a refusal must leave unchanged: every wallet, ledger row and card copy, and the number of rows
     of every table (a refused command leaves no trace: no idempotency key, no job, no message)."""
     with postgres.connect(db_path) as conn:
-        state = {
-            table: json.dumps(sorted(conn.execute(f"SELECT * FROM {table}").fetchall(), key=repr))
-            for table in STATE_TABLES
-        }
-        for table in schema.tables(conn):
-            if table not in UNRELATED_TABLES:
-                state[f"{table} rows"] = str(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-        return state
+        return read_state(conn)
+
+
+@contextmanager
+def state_reader(db_path: Path) -> Iterator[Callable[[], dict[str, str]]]:
+    """`state_of` on one connection kept open, for a test that reads the state before and after every
+    example: opening a SQLite connection parses the whole schema again, most of a read's cost."""
+    with postgres.connect(db_path) as conn:
+        yield partial(read_state, conn)
+
+
+def read_state(conn: Connection) -> dict[str, str]:
+    """`state_of` on an open connection (in autocommit: each read sees the last commit). A table's rows are
+    compared as the sorted `repr` of each, in any order: a multiset, exact to the type of every value."""
+    state = {
+        table: "\n".join(sorted(map(repr, conn.execute(f"SELECT * FROM {table}").fetchall())))
+        for table in STATE_TABLES
+    }
+    for table in schema.tables(conn):
+        if table not in UNRELATED_TABLES:
+            state[f"{table} rows"] = str(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+    return state
 
 
 def assert_private_and_fits(result: InteractionResult) -> str:

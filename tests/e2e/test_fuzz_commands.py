@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from discord_app import errors
 from discord_app.option_checks import DISCORD_NUMBER_LIMIT, DISCORD_STRING_LIMIT
 from emulator.world import User
 from sandbox.harness import BotHarness
-from tests.e2e.hostile import assert_private_and_fits, send_raw, state_of
+from tests.e2e.hostile import assert_private_and_fits, send_raw, state_reader
 from tests.e2e.messages import after_welcome
 
 pytestmark = pytest.mark.sweep
@@ -52,6 +52,7 @@ FUZZ = settings(
 
 Command = app_commands.Command[Any, ..., Any]
 Values = dict[str, Any]
+State = dict[str, str]
 
 # --- what may stand in a string -------------------------------------------------------------------------------
 
@@ -238,6 +239,20 @@ class Fuzz:
         self.harness = BotHarness(tmp / "bot.sqlite3", owners=("olivia",))
         self.errors = ErrorLog()
         self.refusals = 0  # answers of the bot's error handler (discord_app/errors.py `reply_private`)
+        self.read_state: Callable[[], State] = lambda: {}  # tests/e2e/hostile.py `state_reader`, once started
+        self.known: State | None = None  # the state read last, when no command ran since
+
+    def state_before(self) -> State:
+        """The state before a command: the one read after the last command when that one changed nothing
+        (no command ran since, so it is still the state; reading it again would cost as much)."""
+        before = self.known if self.known is not None else self.read_state()
+        self.known = None  # a command runs now
+        return before
+
+    def assert_unchanged(self, before: State, what: str) -> None:
+        after = self.read_state()
+        assert after == before, what
+        self.known = after
 
     def record_refusals(self, patch: pytest.MonkeyPatch) -> None:
         reply_private = errors.reply_private
@@ -283,7 +298,8 @@ def fuzz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzz]:
         users = [h.user("alice", locale="fr"), h.user("bob", locale="en-US"), h.user("carol")]
         for user in (*users[:2], h.user("olivia")):
             run.run(h.emu.run_command(user, "profile"))  # players exist: a refusal must not even create one
-        yield run
+        with state_reader(h.db_path) as run.read_state:
+            yield run
         run.run(h.settle())
         run.check_clean("after the run")
     finally:
@@ -302,12 +318,12 @@ def hostile_case(fuzz: Fuzz, command: Command) -> Any:
     @settings(FUZZ, max_examples=HOSTILE_EXAMPLES)
     @given(values=hostile_options(command.parameters, broken), english=st.booleans())
     def case(values: Values, english: bool) -> None:
-        before = state_of(h.db_path)
+        before = fuzz.state_before()
         reply = fuzz.run(send_raw(h, bob if english else alice, command.qualified_name, values))
         shown = assert_private_and_fits(reply)
         refusal = after_welcome(reply.content)  # a first command of a game: its welcome on top
         assert any(p.fullmatch(refusal) for p in OPTION_REFUSALS["en" if english else "fr"]), shown
-        assert state_of(h.db_path) == before, f"/{command.qualified_name} {values!r} changed the state"
+        fuzz.assert_unchanged(before, f"/{command.qualified_name} {values!r} changed the state")
         fuzz.check_clean(f"/{command.qualified_name} {values!r}")
 
     return case
@@ -332,15 +348,13 @@ def declared_case(fuzz: Fuzz, command: Command) -> Any:
     @settings(FUZZ, max_examples=DECLARED_EXAMPLES if command.parameters else 1)
     @given(values=declared(), who=st.sampled_from(members))
     def case(values: Values, who: User) -> None:
-        before, refused = state_of(h.db_path), fuzz.refusals
+        before, refused = fuzz.state_before(), fuzz.refusals
         reply = fuzz.run(h.emu.run_command(who, command.qualified_name, values))
         assert reply.callback_type is not None, f"/{command.qualified_name} {values!r}: no answer"
         fuzz.run(h.settle())
         fuzz.check_clean(f"/{command.qualified_name} {values!r}")
         if fuzz.refusals > refused:  # a refused command leaves no trace, not even a row of any table
-            assert state_of(h.db_path) == before, (
-                f"/{command.qualified_name} {values!r} was refused but wrote"
-            )
+            fuzz.assert_unchanged(before, f"/{command.qualified_name} {values!r} was refused but wrote")
 
     return case
 

@@ -34,11 +34,12 @@ import discord
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from core.clock import Clock, SystemClock
+from core.i18n import catalogs
 from core.settings import Settings
 from discord_app.delivery import Deliverer
 from services.infra import ledger
 from services.infra.container import Services, build_services
-from services.infra.games import GameRegistry
+from services.infra.games import GameRegistry, discover_specs
 from services.infra.messages import MessageSpec, Target, Text
 from services.infra.outbox import Outbox, OutboxItem, enqueue
 from services.infra.players import ensure_player
@@ -191,9 +192,17 @@ async def main(spec: dict[str, Any]) -> None:
     await services.close()
 
 
+def warm() -> None:
+    """What a life would import or load on its first use, done once before the forks, so that a restart
+    does not pay it again either: every game package (the container's `GameRegistry.discover()`, most of
+    a life's CPU otherwise) and the message catalogs (the first message rendered loads them)."""
+    discover_specs()
+    catalogs()
+
+
 def serve(life: Callable[[dict[str, Any]], Coroutine[Any, Any, None]] = main) -> None:
-    """Fork one `life` per spec read on stdin, so a restart does not pay the imports again, and print its
-    exit status once it is gone. SIGUSR1 SIGKILLs the life: this process knows when its pid is still its
+    """Fork one `life` per spec read on stdin, so a restart does not pay the imports again (`warm`), and
+    print its exit status once it is gone. SIGUSR1 SIGKILLs the life: this process knows when its pid is still its
     own, the parent would not (a reaped pid may already belong to another process). The fleet's worker
     (tests/postgresql/fleet_worker.py) serves its own lives the same way."""
     alive: list[int] = []
@@ -203,6 +212,7 @@ def serve(life: Callable[[dict[str, Any]], Coroutine[Any, Any, None]] = main) ->
             os.kill(alive[0], signal.SIGKILL)
 
     signal.signal(signal.SIGUSR1, kill_life)
+    warm()
     for line in sys.stdin:
         pid = os.fork()
         if pid == 0:
@@ -216,8 +226,11 @@ def serve(life: Callable[[dict[str, Any]], Coroutine[Any, Any, None]] = main) ->
             finally:
                 os._exit(code)
         alive.append(pid)
-        _, status = os.waitpid(pid, 0)
+        # Wait for the life's end without reaping it, then forget its pid, then reap: a SIGUSR1 that lands
+        # in between kills a zombie of ours, never a pid reaped already (ProcessLookupError, or another's).
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
         alive.clear()
+        _, status = os.waitpid(pid, 0)
         emit(f"exit {status}")
 
 
