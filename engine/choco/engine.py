@@ -35,7 +35,7 @@ from engine.choco.state import (
     Turn,
 )
 from engine.choco.state_json import state_json
-from engine.choco.turn import candidates, check, do_step
+from engine.choco.turn import check, do_step, legal_steps, listed
 from engine.choco.view import ChocoView, view_of
 from engine.errors import DomainError, IllegalAction, InvalidAction
 from engine.protocol import CATALOG_OPTION, Event, Outcome, PlayerSetup, Setup
@@ -150,24 +150,20 @@ class ChocoEngine:
             return [
                 Prepare(card=c.uid, line=line) for c in hand if not c.pure for line in ("front", "reserve")
             ]
-        legal: list[ChocoAction] = []
-        for step in candidates(state, player):
-            try:
-                check(state, player, step)
-            except IllegalAction:
-                continue
-            legal.append(step)
-        return legal
+        return list(legal_steps(state, player))
 
     def is_legal(self, state: ChocoState, player: int, action: ChocoAction) -> bool:
-        """A whole `Turn` is never listed by `legal_actions`: it is legal when `apply` would accept it."""
+        """A whole `Turn` is never listed by `legal_actions`: it is legal when `apply` would accept it. A
+        step is legal when `legal_actions` lists it, found without building the whole list (`listed`)."""
         if isinstance(action, Turn):
             try:
                 self.apply(state, player, action)
             except IllegalAction:
                 return False
             return True
-        return action in self.legal_actions(state, player)
+        if isinstance(action, Prepare):
+            return action in self.legal_actions(state, player)
+        return listed(state, player, action)
 
     def apply(self, state: ChocoState, player: int, action: ChocoAction) -> tuple[ChocoState, list[Event]]:
         if player not in self.current_players(state):

@@ -6,6 +6,8 @@ Order and decisions are in docs/choco/rules-notes.md; the rulebook reference is 
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from engine.choco.effects import is_under, placed, play_pure, valid_choices
 from engine.choco.state import (
     ATTACKS,
@@ -41,7 +43,10 @@ PHASE_OF: dict[str, int] = {
     "move": MOVES,
     "attack": ATTACKS,
     "deck_attack": ATTACKS,
+    "discard": DISCARDS,
+    "end": DISCARDS,
 }
+KINDS = frozenset(PHASE_OF)  # every kind of step, the end of the turn included
 
 
 def _illegal(why: str) -> IllegalAction:
@@ -86,9 +91,67 @@ def summons_allowed(state: ChocoState, seat: int) -> int:
 
 def check(state: ChocoState, seat: int, step: StepOrEnd) -> None:
     """Raise IllegalAction unless `seat` may take `step` now; the only legality rule of a turn."""
-    if state.finished or state.turn == 0 or seat != state.active:
+    if not _acting(state, seat):
         raise _illegal("not_your_turn")
-    _check_phase(state, seat, step)
+    refused = _phase_refusal(state, seat, step.kind)
+    if refused is not None:
+        raise _illegal(refused)
+    _check_step(state, seat, step)
+
+
+def legal_steps(state: ChocoState, seat: int) -> list[StepOrEnd]:
+    """The `candidates` that `check` accepts, in their order: what `legal_actions` lists.
+
+    `check` refuses most candidates on rules that look at the step's kind only (the phase order, the
+    owed summon, the front line; the summons used up; a deck attack while the enemy has a board): those
+    are asked once per kind here, the steps of a closed kind are not even built, and the others go
+    through the rest of `check` (`_check_step`). Asking every candidate of `check` raised and caught an
+    IllegalAction for most of them, the larger part of the engine's time for a step (issue 39); the list
+    is the same (tests/engine/choco/test_interfaces.py compares them over random games)."""
+    if not _acting(state, seat):
+        return []
+    kinds = {kind for kind in PHASE_OF if _kind_open(state, seat, kind)}
+    legal: list[StepOrEnd] = []
+    for step in candidates(state, seat, kinds):
+        try:
+            _check_step(state, seat, step)
+        except IllegalAction:
+            continue
+        legal.append(step)
+    return legal
+
+
+def listed(state: ChocoState, seat: int, step: StepOrEnd) -> bool:
+    """`step in legal_steps(state, seat)`, building only the candidates of the step's kind and checking
+    the step alone (an equal candidate passes `check` alike): what `is_legal` asks."""
+    if not _acting(state, seat) or not _kind_open(state, seat, step.kind):
+        return False
+    if step not in candidates(state, seat, (step.kind,)):
+        return False
+    try:
+        _check_step(state, seat, step)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _acting(state: ChocoState, seat: int) -> bool:
+    return not (state.finished or state.turn == 0 or seat != state.active)
+
+
+def _kind_open(state: ChocoState, seat: int, kind: str) -> bool:
+    """False when `check` refuses every step of `kind` now, whatever its cards (a pre-filter only)."""
+    if _phase_refusal(state, seat, kind) is not None:
+        return False
+    if kind == "summon":
+        return not _summons_used(state.progress)
+    if kind == "deck_attack":
+        return _deck_open(state.sides[1 - seat])
+    return True
+
+
+def _check_step(state: ChocoState, seat: int, step: StepOrEnd) -> None:
+    """`check` past the turn and the phase rules: what the step's own cards and targets allow."""
     side, enemy, prog = state.sides[seat], state.sides[1 - seat], state.progress
     if isinstance(step, Summon):
         _check_summon(state, seat, step)
@@ -106,30 +169,41 @@ def check(state: ChocoState, seat: int, step: StepOrEnd) -> None:
             raise _illegal("bad_target")
     elif isinstance(step, DeckAttack):
         _check_attacker(state, side, prog, step.attacker)
-        if enemy.board() or not enemy.pioche:
+        if not _deck_open(enemy):
             raise _illegal("no_deck_attack")
     elif isinstance(step, Discard) and find(side.hand, step.card) is None:
         raise _illegal("not_in_hand")
 
 
-def _check_phase(state: ChocoState, seat: int, step: StepOrEnd) -> None:
-    """The phases go in order (an extra summon may come back from the effects), and a phase may not
-    start while an earlier one still owes something: the summon, a wizard on the front line."""
+def _phase_refusal(state: ChocoState, seat: int, kind: str) -> str | None:
+    """Why a step of `kind` may not come now, or None. The phases go in order (an extra summon may come
+    back from the effects), and a phase may not start while an earlier one still owes something: the
+    summon, a wizard on the front line."""
     side, prog = state.sides[seat], state.progress
-    phase = DISCARDS if isinstance(step, Discard | EndTurn) else PHASE_OF[step.kind]
-    extra = isinstance(step, Summon) and prog.extra_summons > 0 and prog.phase == EFFECTS
+    phase = PHASE_OF[kind]
+    extra = kind == "summon" and prog.extra_summons > 0 and prog.phase == EFFECTS
     if phase < prog.phase and not extra:
-        raise _illegal("phase_order")
+        return "phase_order"
     if phase > SUMMON and summon_pending(side, prog):
-        raise _illegal("summon_required")
+        return "summon_required"
     if phase > MOVES and front_missing(side):
-        raise _illegal("front_empty")
+        return "front_empty"
+    return None
+
+
+def _summons_used(prog: TurnProgress) -> bool:
+    return len(prog.summoned) >= prog.summons_allowed + prog.extra_summons
+
+
+def _deck_open(enemy: Side) -> bool:
+    """A deck attack needs an empty enemy board and a card in the enemy's pioche (IV.2, 5th action)."""
+    return not enemy.board() and bool(enemy.pioche)
 
 
 def _check_summon(state: ChocoState, seat: int, step: Summon) -> None:
     side, prog = state.sides[seat], state.progress
     card = find(side.hand, step.card)
-    if len(prog.summoned) >= prog.summons_allowed + prog.extra_summons or card is None or card.pure:
+    if _summons_used(prog) or card is None or card.pure:
         raise _illegal("cannot_summon")
     effect = state.effects.get(card.card_id)
     if step.targets and (effect is None or not valid_choices(state, seat, effect, step.targets)):
@@ -170,22 +244,31 @@ def _placed_line(side: Side, wanted: Line) -> Line:
     return "front" if free(side, "front") else "reserve"
 
 
-def candidates(state: ChocoState, seat: int) -> list[StepOrEnd]:
-    """Every step that might be legal, in a deterministic order; `check` filters them."""
+def candidates(state: ChocoState, seat: int, kinds: Collection[str] = KINDS) -> list[StepOrEnd]:
+    """Every step that might be legal, in a deterministic order; `check` filters them. `kinds`: only the
+    steps of those kinds, in the same order (the others are not built)."""
     side, enemy = state.sides[seat], state.sides[1 - seat]
+    summons, effects = "summon" in kinds, "play_effect" in kinds
     steps: list[StepOrEnd] = []
     for card in side.hand:
         if card.pure:
-            steps.append(PlayEffect(card=card.uid))
-        else:
+            if effects:
+                steps.append(PlayEffect(card=card.uid))
+        elif summons:
             steps += [Summon(card=card.uid, line="front"), Summon(card=card.uid, line="reserve")]
-    steps += [Move(card=c.uid, line="reserve") for c in side.front]
-    steps += [Move(card=c.uid, line="front") for c in side.reserve]
+    if "move" in kinds:
+        steps += [Move(card=c.uid, line="reserve") for c in side.front]
+        steps += [Move(card=c.uid, line="front") for c in side.reserve]
+    attacks, deck_attacks = "attack" in kinds, "deck_attack" in kinds
     for attacker in side.front:
-        steps += [Attack(attacker=attacker.uid, target=t.uid) for t in enemy.front]
-        steps.append(DeckAttack(attacker=attacker.uid))
-    steps += [Discard(card=c.uid) for c in side.hand]
-    steps.append(EndTurn())
+        if attacks:
+            steps += [Attack(attacker=attacker.uid, target=t.uid) for t in enemy.front]
+        if deck_attacks:
+            steps.append(DeckAttack(attacker=attacker.uid))
+    if "discard" in kinds:
+        steps += [Discard(card=c.uid) for c in side.hand]
+    if "end" in kinds:
+        steps.append(EndTurn())
     return steps
 
 
@@ -214,7 +297,7 @@ def _damage(side: Side, uid: str, amount: int) -> tuple[Side, bool]:
 def do_step(state: ChocoState, seat: int, step: Step) -> tuple[ChocoState, list[Event]]:
     """Apply a step already accepted by `check`."""
     side, prog = state.sides[seat], state.progress
-    phase = DISCARDS if isinstance(step, Discard) else PHASE_OF[step.kind]
+    phase = PHASE_OF[step.kind]
     events: list[Event] = []
     if isinstance(step, PlayEffect):
         card = find(side.hand, step.card)

@@ -100,16 +100,22 @@ class Game:
 
 
 Policy = Callable[[Any, list[int]], tuple[int, Any]]
-StepCheck = Callable[[Any, int, Any], None]
+# Checks one step and applies it: returns what `engine.apply(state, player, action)` returns.
+StepCheck = Callable[[Any, int, Any], tuple[Any, list[Event]]]
+Legal = Callable[[Any, int], list[Any]]
 
 
-def random_policy(engine: AnyEngine, seed: int) -> Policy:
-    """Random seat among those to act (so simultaneous choices come in every order), random legal move."""
+def random_policy(engine: AnyEngine, seed: int, legal_actions: Legal | None = None) -> Policy:
+    """Random seat among those to act (so simultaneous choices come in every order), random legal move.
+
+    `legal_actions`: where the lists come from, `engine.legal_actions` unless given (a checked game
+    passes its Checker's, which asks the engine once per state and seat)."""
     chooser = random.Random(seed * 1_000_003 + 17)
+    listed = engine.legal_actions if legal_actions is None else legal_actions
 
     def choose(state: Any, current: list[int]) -> tuple[int, Any]:
         player = chooser.choice(current)
-        legal = engine.legal_actions(state, player)
+        legal = listed(state, player)
         assert legal, f"seat {player} must act but has no legal action"
         return player, chooser.choice(legal)
 
@@ -153,9 +159,7 @@ def play(
         assert engine.outcome(state) is None, "a game with players to act must not have an outcome"
         assert steps < engine.max_steps, f"{engine.name}: still going after max_steps={engine.max_steps}"
         player, action = policy(state, current)
-        if check is not None:
-            check(state, player, action)
-        state, events = engine.apply(state, player, action)
+        state, events = engine.apply(state, player, action) if check is None else check(state, player, action)
         steps += 1
         game.moves.append((player, action))
         game.events.append([e.to_json() for e in events])
@@ -172,19 +176,28 @@ def play(
 
 def _mentions(blob: str, secrets: set[str]) -> set[str]:
     """Secrets appearing as whole JSON strings (values or keys), so "c1" is not found inside "c12"."""
-    return {s for s in secrets if json.dumps(s) in blob}
+    return {s for s in secrets if _quoted(s) in blob}
 
 
-def _hidden_from(engine: AnyEngine, state: Any, seats: list[int], viewer: int) -> set[str]:
-    hidden: set[str] = set()
+@cache
+def _quoted(secret: str) -> str:
+    """`json.dumps(secret)`, written once per identifier: the same few hundred cards are looked for in
+    every view and event of every game (three million writes for Dinocard's games alone)."""
+    return json.dumps(secret)
+
+
+def _hidden_by_seat(engine: AnyEngine, state: Any, seats: list[int]) -> dict[int, set[str]]:
+    hidden: dict[int, set[str]] = {}
     for seat in seats:
-        if seat != viewer:
-            cards = engine.hidden_cards(state, seat)
-            assert all(isinstance(c, str) and c for c in cards), (
-                "hidden card identifiers are non-empty strings"
-            )
-            hidden |= cards
+        cards = engine.hidden_cards(state, seat)
+        assert all(isinstance(c, str) and c for c in cards), "hidden card identifiers are non-empty strings"
+        hidden[seat] = cards
     return hidden
+
+
+def _hidden_from(hidden_by_seat: dict[int, set[str]], viewer: int) -> set[str]:
+    """The cards `viewer` must not see: every other seat's hidden cards."""
+    return set().union(*(cards for seat, cards in hidden_by_seat.items() if seat != viewer))
 
 
 def _lookup(actions: list[Any]) -> Collection[Any]:
@@ -206,17 +219,38 @@ class Checker:
         self.seen: dict[str, Any] = {}
         self.rng = random.Random(seed)
         self.action_types = _action_types(engine)
+        # The last state asked about, with its legal actions and hidden cards: a step's policy and checks
+        # ask the same state, and the state after a step is the next step's state before.
+        self._legal: tuple[Any, dict[int, list[Any]]] = (None, {})
+        self._hidden: tuple[Any, dict[int, set[str]]] = (None, {})
 
-    def __call__(self, state: Any, player: int, action: Any) -> None:
+    def legal(self, state: Any, seat: int) -> list[Any]:
+        """`engine.legal_actions(state, seat)`, asked once per state and seat (the policy passes it)."""
+        if self._legal[0] is not state:
+            self._legal = (state, {})
+        listed = self._legal[1]
+        if seat not in listed:
+            listed[seat] = self.engine.legal_actions(state, seat)
+        return listed[seat]
+
+    def hidden(self, state: Any) -> dict[int, set[str]]:
+        """Each seat's hidden cards in `state`, asked once per state: its views and the events that made
+        it are all searched for them. A state is never changed meanwhile (every `apply` is checked)."""
+        if self._hidden[0] is not state:
+            self._hidden = (state, _hidden_by_seat(self.engine, state, self.seats))
+        return self._hidden[1]
+
+    def __call__(self, state: Any, player: int, action: Any) -> tuple[Any, list[Event]]:
         engine = self.engine
         before = engine.to_json(state)
-        assert engine.from_json(before) == state, "from_json(to_json(state)) must equal the state"
-        assert engine.to_json(engine.from_json(before)) == before
+        restored = engine.from_json(before)
+        assert restored == state, "from_json(to_json(state)) must equal the state"
+        assert engine.to_json(restored) == before
         self.check_views(state)
         current = engine.current_players(state)
         assert current == sorted(set(current)), "current_players: distinct seats in seat order"
         assert set(current) <= set(self.seats)
-        legal_by_seat = {seat: engine.legal_actions(state, seat) for seat in self.seats}
+        legal_by_seat = {seat: self.legal(state, seat) for seat in self.seats}
         for seat in self.seats:
             legal = legal_by_seat[seat]
             if seat in current:
@@ -228,8 +262,11 @@ class Checker:
                     assert isinstance(a, self.action_types), f"{a!r} is not of the engine's action type"
                     if id(a) in asked or a == action:
                         assert engine.is_legal(state, seat, a), f"is_legal refuses the legal {a!r}"
-                    self.check_action_json(a)
-                    self.seen.setdefault(json.dumps(engine.action_to_json(a), sort_keys=True), a)
+                    key = json.dumps(engine.action_to_json(a), sort_keys=True)
+                    # An action equal to the one first seen with its JSON round-trips as that one did.
+                    if key not in self.seen or self.seen[key] != a:
+                        self.check_action_json(a)
+                    self.seen.setdefault(key, a)
             else:
                 assert legal == [], f"seat {seat} need not act, so it has no legal action"
         self.check_rejections(state, legal_by_seat, before)
@@ -237,11 +274,16 @@ class Checker:
         after, events = engine.apply(state, player, action)
         assert engine.to_json(state) == before, "apply must not mutate its input"
         self.check_events(after, events)
+        return after, events
 
     def check_views(self, state: Any) -> None:
+        hidden = self.hidden(state)
         for viewer in [*self.seats, SPECTATOR]:
-            blob = json.dumps(self.engine.view(state, viewer).to_json(), sort_keys=True)
-            leaked = _mentions(blob, _hidden_from(self.engine, state, self.seats, viewer))
+            view = self.engine.view(state, viewer).to_json()
+            secrets = _hidden_from(hidden, viewer)
+            if not secrets:  # nothing to look for (a finished game's views: Dinocard's hold its whole log)
+                continue
+            leaked = _mentions(json.dumps(view, sort_keys=True), secrets)
             assert not leaked, f"view of seat {viewer} shows hidden cards {sorted(leaked)}"
 
     def check_action_json(self, action: Any) -> None:
@@ -275,6 +317,8 @@ class Checker:
                 self.expect_illegal(state, player, parsed, before)
 
     def check_events(self, after: Any, events: list[Event]) -> None:
+        viewers = [*self.seats, SPECTATOR]
+        secrets = {viewer: _hidden_from(self.hidden(after), viewer) for viewer in viewers} if events else {}
         for event in events:
             assert isinstance(event, Event)
             assert isinstance(event.kind, str)
@@ -283,9 +327,9 @@ class Checker:
             if event.visible_to is not None:
                 assert event.visible_to <= set(self.seats), f"{event.kind}: unknown seats in visible_to"
             blob = json.dumps(dict(event.data), sort_keys=True)
-            for viewer in [*self.seats, SPECTATOR]:
+            for viewer in viewers:
                 if event.visible(viewer):
-                    leaked = _mentions(blob, _hidden_from(self.engine, after, self.seats, viewer))
+                    leaked = _mentions(blob, secrets[viewer])
                     assert not leaked, (
                         f"event {event.kind!r} seen by {viewer} shows hidden cards {sorted(leaked)}"
                     )
@@ -397,7 +441,8 @@ def test_random_games_respect_the_protocol(engine: AnyEngine) -> None:
         seats = sorted(p.seat for p in setup.players)
         assert seats == list(range(len(seats))), "seats are numbered 0..n-1"
         checker = Checker(engine, seats, seed)
-        game, final = play(engine, seed, random_policy(engine, seed), state=state, setup=setup, check=checker)
+        policy = random_policy(engine, seed, checker.legal)
+        game, final = play(engine, seed, policy, state=state, setup=setup, check=checker)
         assert game.outcome is not None
         checker.check_end(final, game.outcome)
         ended += 1
