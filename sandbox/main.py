@@ -66,7 +66,7 @@ class Sandbox:
         self.h = harness
         self.out = out
         self.failures = 0
-        self._seen: dict[int, str] = {}
+        self._seen: dict[int, tuple[int | None, str]] = {}  # a message's last edit and state printed
         self._errors_seen = 0
         self._unexpected_seen = 0
         self._animation_noted: datetime | None = None
@@ -96,15 +96,22 @@ class Sandbox:
         interaction (the actor's own view), then every other message in the order it was created.
 
         The bot answers an interaction while its outbox posts the public consequences concurrently, so
-        creation order alone differs between two runs of the same script."""
+        creation order alone differs between two runs of the same script.
+
+        A message changes only by an edit, which gives it a new `edited_id`: one whose last edit was seen
+        is not serialized again (a tournament's transcript holds thousands of messages, most of them
+        unchanged at each of its lines); an edit to the same state still prints nothing."""
         messages = sorted(self.h.emu.messages, key=lambda message: message.interaction is None)
         for message in messages:
             if message.loading:
                 continue
-            state = json.dumps(message.snapshot(), sort_keys=True, default=str)
-            if self._seen.get(message.id) == state:
+            seen = self._seen.get(message.id)
+            if seen is not None and seen[0] == message.edited_id:
                 continue
-            self._seen[message.id] = state
+            state = json.dumps(message.snapshot(), sort_keys=True, default=str)
+            self._seen[message.id] = (message.edited_id, state)
+            if seen is not None and seen[1] == state:
+                continue
             lines = self._readable(message.render()).splitlines() or [""]
             self.out(f"{place(message)} {lines[0]}")
             for line in lines[1:]:

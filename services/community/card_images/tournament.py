@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.i18n import format_decimal, t
-from services.community.card_images import draw
+from services.community.card_images import draw, figures
 from services.infra.messages import Text, render_text
 
 BACKGROUND = (22, 20, 28)
@@ -181,5 +181,8 @@ def _table(
 
 
 def png(kind: str, data: dict[str, Any], locale: str | None) -> bytes:
+    """The picture's PNG, its rows unfiltered (`figures.png`): the standings are drawn again after every
+    match, and Pillow's choice of a filter for each row of their 1272 × 920 pixels cost 27 ms of the 53
+    a picture took, the file no smaller (115 kB for 112); the same pixels and description either way."""
     canvas, described = (standings if kind == "standings" else bracket)(data, locale)
-    return draw.png(canvas.image, description=described)
+    return figures.png(canvas.image, described)
