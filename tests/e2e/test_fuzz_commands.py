@@ -36,8 +36,10 @@ from discord_app import errors
 from discord_app.option_checks import DISCORD_NUMBER_LIMIT, DISCORD_STRING_LIMIT
 from emulator.world import User
 from sandbox.harness import BotHarness
+from store.db import dialect
 from tests.e2e.hostile import assert_private_and_fits, send_raw, state_reader
 from tests.e2e.messages import after_welcome
+from tests.fixtures import postgres
 
 pytestmark = pytest.mark.sweep
 
@@ -283,11 +285,31 @@ class Fuzz:
 
 
 @pytest.fixture(scope="module")
-def fuzz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzz]:
-    run = Fuzz(tmp_path_factory.mktemp("fuzz"))
+def fuzz(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzz]:
+    """The module's bot. With `TEST_DATABASE=postgresql` it runs on a PostgreSQL database of its own, leased
+    for the module (each test's own `DATABASE_URL` comes after this bot started), which the state reader
+    reads too."""
+    database = pytest.MonkeyPatch()
+    cluster: postgres.Cluster | None = None
+    url = None
+    if postgres.enabled():
+        cluster = request.getfixturevalue("pg_cluster")
+        url = cluster.lease()
+        database.setenv("DATABASE_URL", url)
+    try:
+        yield from _started(Fuzz(tmp_path_factory.mktemp("fuzz")))
+    finally:
+        database.undo()
+        if cluster is not None and url is not None:
+            cluster.give_back(url)
+
+
+def _started(run: Fuzz) -> Iterator[Fuzz]:
     h = run.harness
     run.run(h.start())
     assert h.bot is not None
+    engine = run.run(h.bot.services.db.read(dialect))
+    assert engine == ("postgresql" if postgres.enabled() else "sqlite"), engine  # the run's own engine
     h.bot.services.lab.battles = (
         8  # a lab the fuzz reaches answers as any: its figures are not looked at here
     )
