@@ -130,16 +130,8 @@ def _postgresql_database(request: pytest.FixtureRequest, monkeypatch: pytest.Mon
     fresh PostgreSQL database in the template's state through `DATABASE_URL`, which wins over the SQLite
     file its settings name. The end-to-end tests use it for every test (tests/e2e/conftest.py), a service
     test that builds the whole container asks for it."""
-    if not postgres.enabled():
+    with postgres.leased(request, monkeypatch):
         yield
-        return
-    cluster: postgres.Cluster = request.getfixturevalue("pg_cluster")
-    url = cluster.lease()
-    monkeypatch.setenv("DATABASE_URL", url)
-    try:
-        yield
-    finally:
-        cluster.give_back(url)
 
 
 @pytest.fixture(scope="session")

@@ -290,18 +290,11 @@ def fuzz(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     for the module (each test's own `DATABASE_URL` comes after this bot started), which the state reader
     reads too."""
     database = pytest.MonkeyPatch()
-    cluster: postgres.Cluster | None = None
-    url = None
-    if postgres.enabled():
-        cluster = request.getfixturevalue("pg_cluster")
-        url = cluster.lease()
-        database.setenv("DATABASE_URL", url)
     try:
-        yield from _started(Fuzz(tmp_path_factory.mktemp("fuzz")))
+        with postgres.leased(request, database):
+            yield from _started(Fuzz(tmp_path_factory.mktemp("fuzz")))
     finally:
         database.undo()
-        if cluster is not None and url is not None:
-            cluster.give_back(url)
 
 
 def _started(run: Fuzz) -> Iterator[Fuzz]:
