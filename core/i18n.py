@@ -290,6 +290,15 @@ def _memo_key(key: str, lang: str, params: dict[str, object]) -> tuple[object, .
     return (lang, key, *params.items())
 
 
+def written_with() -> tuple[object, object] | None:
+    """What every text written now depends on besides its key and parameters: the catalogs loaded and the
+    words the guard forbids (compared by identity: both are replaced, never changed). None while the tests'
+    wording check reads each text: nothing written may then be kept."""
+    if GUARD.wording is not None:
+        return None
+    return catalogs(), GUARD.forbidden
+
+
 @lru_cache(maxsize=8192)
 def _shown(text: str) -> frozenset[str]:
     """The parameters a text writes out, remembered: only those are checked (core/message_guard.py)."""

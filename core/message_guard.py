@@ -94,6 +94,7 @@ class MessageGuard:
         self.forbidden: frozenset[str] = frozenset()
         self.findings: list[str] = []
         self.wording: WordingCheck | None = None
+        self.refused = 0  # parameters refused so far: a renderer keeps only what it wrote without one
 
     def forbid(self, words: Iterable[str]) -> None:
         """Strings no message may show as a parameter (the catalogs' card ids)."""
@@ -122,6 +123,7 @@ class MessageGuard:
         why = self.why(value)
         if why is None:
             return value
+        self.refused += 1
         finding = f"message {key}: parameter {name} is {why}: {str(value)[:80]!r}"
         if self.strict:
             self.findings.append(finding)

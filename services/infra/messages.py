@@ -14,7 +14,15 @@ from typing import Any, Literal
 
 import orjson
 
-from core.i18n import capitalized, format_date, format_int, normalize_locale, sentence_openers, t
+from core.i18n import (
+    capitalized,
+    format_date,
+    format_int,
+    normalize_locale,
+    sentence_openers,
+    t,
+    written_with,
+)
 from core.message_guard import GUARD, Written
 
 RAW = "="  # a Text with this key is shown verbatim (a player's name, a card name already localized)
@@ -50,18 +58,9 @@ class Text:
         return Text(PER_LOCALE, dict(texts))
 
     def to_json(self) -> dict[str, Any]:
+        """The text as JSON, as orjson writes the dataclass itself (`MessageSpec.to_json`): a Text inside
+        the parameters is its own {"key", "params"} object, a `Number` or a `Day` a {"value"} object."""
         return {"key": self.key, "params": {k: _param_to_json(v) for k, v in self.params.items()}}
-
-    def to_orjson(self) -> dict[str, Any]:
-        """`to_json` for orjson with `_orjson_param`: the same JSON once written, its parameters left as
-        they are but for a list of Texts (orjson hands `_orjson_param` a Text, a Number or a Day met
-        inside, not a list)."""
-        params = self.params
-        for value in params.values():
-            if type(value) is list and value and all(type(v) is Text for v in value):
-                params = {k: _orjson_texts(v) for k, v in params.items()}
-                break
-        return {"key": self.key, "params": params}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Text:
@@ -94,7 +93,7 @@ def render_text(value: Text | None, locale: str | None) -> str:
     if key == RAW:
         return str(GUARD.check(params.get("text", ""), RAW, "text"))
     if key == LINES:
-        return join_lines([render_text(item, locale) for item in params.get("items", [])])
+        return join_lines([_line(item, locale) for item in params.get("items", [])])
     if key == PER_LOCALE:
         lang = normalize_locale(locale)
         return str(GUARD.check(params.get(lang, ""), PER_LOCALE, lang))
@@ -106,6 +105,52 @@ def render_text(value: Text | None, locale: str | None) -> str:
         if isinstance(value, Text) and value.key != RAW and isinstance(rendered[name], str):
             rendered[name] = capitalized(rendered[name])
     return t(key, locale, **rendered)
+
+
+# The lines `Text.lines` wrote, by their language and their Text's JSON: a game's posts repeat most of their
+# lines from one to the next (a Chocobataille board and hand, about 3 lines in 4), and orjson writes a
+# line's Text in about a microsecond where writing it out takes five to twenty, on a cold cache more
+# (docs/performance.md, "The eighth round"). A line is a pure function of its Text and language given the
+# catalogs and the guard's forbidden words (`written_with`): the set is dropped when they change, and when
+# full. A line the guard refused a parameter of is not kept (it logs at each writing, and a player's
+# quoted text, a str subclass, is marked apart from the same str: the guard reads them differently).
+KEPT_LINES = 4096
+_kept_lines: dict[tuple[str, bytes], str] = {}
+_kept_lines_for: list[object] = [None, None]
+
+
+def _line(item: Text, locale: str | None) -> str:
+    if not item.params or item.key.startswith("="):  # a label, a name, a raw text: no cheaper to look up
+        return render_text(item, locale)
+    basis = written_with()
+    if basis is None:  # the tests' wording check reads every text as it is written
+        return render_text(item, locale)
+    if _kept_lines_for[0] is not basis[0] or _kept_lines_for[1] is not basis[1]:
+        _kept_lines.clear()
+        _kept_lines_for[:] = basis
+    try:
+        key = (
+            normalize_locale(locale),
+            orjson.dumps(item, default=_marked, option=orjson.OPT_PASSTHROUGH_SUBCLASS),
+        )
+    except orjson.JSONEncodeError:  # a parameter orjson cannot write (an integer past 64 bits)
+        return render_text(item, locale)
+    written = _kept_lines.get(key)
+    if written is None:
+        refused = GUARD.refused
+        written = render_text(item, locale)
+        if GUARD.refused == refused:
+            if len(_kept_lines) >= KEPT_LINES:
+                _kept_lines.clear()
+            _kept_lines[key] = written
+    return written
+
+
+def _marked(value: Any) -> Any:
+    """A str or int subclass in a line's key (`_line`): its class named, the guard reading it apart."""
+    if isinstance(value, str | int):
+        return [type(value).__qualname__, str(value)]
+    raise TypeError
 
 
 def join_lines(lines: Sequence[str]) -> str:
@@ -141,46 +186,51 @@ def _param_to_json(value: Any) -> Any:
     if type(value) in _PLAIN:  # most parameters; a referee's post and a hand carry thousands of them
         return value
     if isinstance(value, Number):
-        return {"$int": value.value}
+        return {"value": value.value}
     if isinstance(value, Day):
-        return {"$date": value.value.isoformat()}
+        return {"value": value.value.isoformat()}
     if isinstance(value, Text):
-        return {"$text": value.to_json()}
+        return value.to_json()
     if isinstance(value, list) and value and all(isinstance(v, Text) for v in value):
-        return {"$texts": [v.to_json() for v in value]}
+        return [v.to_json() for v in value]
     return value
 
 
-def _orjson_texts(value: Any) -> Any:
-    if type(value) is list and value and all(type(v) is Text for v in value):
-        return {"$texts": [v.to_orjson() for v in value]}
-    return value
-
-
-def _orjson_param(value: Any) -> Any:
-    """`_param_to_json` for what orjson cannot write itself, called by orjson (`default`)."""
-    kind = type(value)
-    if kind is Text:
-        return {"$text": value.to_orjson()}
-    if kind is Number:
-        return {"$int": value.value}
-    if kind is Day:
-        return {"$date": value.value.isoformat()}
-    raise TypeError
+# What a parameter written as an object can be: a Text ({"key", "params"}), a Number or a Day ({"value"}).
+# No parameter is a plain object: a message could only show it as a repr, which the guard refuses
+# (core/message_guard.py). Rows written before orjson wrote the dataclasses mark them ("$text", "$texts",
+# "$int", "$date") and still read.
+_TEXT_FIELDS = frozenset(("key", "params"))
+_VALUE_FIELD = frozenset(("value",))
 
 
 def _param_from_json(value: Any) -> Any:
-    if type(value) in _PLAIN:  # most parameters, as in `_param_to_json`
+    kind = type(value)
+    if kind in _PLAIN:  # most parameters, as in `_param_to_json`
         return value
-    if isinstance(value, dict) and "$int" in value:
-        return Number(int(value["$int"]))
-    if isinstance(value, dict) and "$date" in value:
-        return Day(date.fromisoformat(str(value["$date"])))
-    if isinstance(value, dict) and "$text" in value:
-        return Text.from_json(value["$text"])
-    if isinstance(value, dict) and "$texts" in value:
-        return [Text.from_json(v) for v in value["$texts"]]
+    if kind is dict:
+        fields = value.keys()
+        if fields == _TEXT_FIELDS:
+            return Text.from_json(value)
+        if fields == _VALUE_FIELD:
+            inner = value["value"]
+            return Day(date.fromisoformat(inner)) if isinstance(inner, str) else Number(int(inner))
+        if "$int" in value:
+            return Number(int(value["$int"]))
+        if "$date" in value:
+            return Day(date.fromisoformat(str(value["$date"])))
+        if "$text" in value:
+            return Text.from_json(value["$text"])
+        if "$texts" in value:
+            return [Text.from_json(v) for v in value["$texts"]]
+        return value
+    if kind is list and value and all(type(v) is dict and v.keys() == _TEXT_FIELDS for v in value):
+        return [Text.from_json(v) for v in value]
     return value
+
+
+def _as_is(text: Text) -> Any:
+    return text
 
 
 @dataclass(frozen=True)
@@ -296,21 +346,17 @@ class MessageSpec:
         """The outbox's payload. Written by orjson (compact, UTF-8): Python's `json.dumps` took three
         quarters of the time of a Chocobataille post's payload (about 96 of 130 µs, orjson 22), written
         twice in every turn's unit; what the standard module writes (older rows) reads back the same. A
-        value orjson refuses (an integer past 64 bits) is written by the standard module.
+        value orjson refuses (an integer past 64 bits) is written by the standard module, the same JSON.
 
-        The texts' parameters are handed to orjson as they are, orjson calling back only for a Text, a
-        Number or a Day inside (`_orjson_param`): walking every parameter in Python first was a quarter of a
-        Chocobataille post's payload (65 against 48 µs; about 110 parameters a post)."""
+        The texts are handed to orjson as they are: it writes a dataclass (a Text, a Number, a Day) itself,
+        in C. Calling back into Python for each Text (about 60 in a Chocobataille post) was two thirds of
+        the payload's time (docs/performance.md, "The eighth round")."""
         try:
-            return orjson.dumps(
-                self._as_json(Text.to_orjson),
-                default=_orjson_param,
-                option=orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS,
-            ).decode()
+            return orjson.dumps(self._as_json(_as_is), option=orjson.OPT_SORT_KEYS).decode()
         except orjson.JSONEncodeError:
             return json.dumps(self._as_json(Text.to_json), sort_keys=True)
 
-    def _as_json(self, written: Callable[[Text], dict[str, Any]]) -> dict[str, Any]:
+    def _as_json(self, written: Callable[[Text], Any]) -> dict[str, Any]:
         def text(v: Text | None) -> Any:
             return written(v) if v is not None else None
 

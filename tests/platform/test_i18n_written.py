@@ -15,6 +15,7 @@ from benchmarks.render_path import scenes
 from core.i18n import t
 from core.message_guard import GUARD
 from discord_app.render import to_discord
+from services.infra import messages
 
 KEY = "immortals.recap.absent"  # « {player} n'a fait aucun choix… »: one parameter, no plural block
 
@@ -24,8 +25,10 @@ def unread(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(GUARD, "wording", None)
     monkeypatch.setattr(GUARD, "strict", False)
     i18n._WRITTEN.clear()
+    messages._kept_lines.clear()
     yield
     i18n._WRITTEN.clear()
+    messages._kept_lines.clear()
 
 
 def test_a_text_written_again_is_the_one_written_first_and_equals_the_text_read_by_the_wording_check(
@@ -81,8 +84,8 @@ async def test_the_benchmarks_posts_are_rendered_as_before_from_the_texts_rememb
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The posts of benchmarks/render_specs.json (a Chocobataille turn, HOSS, Pillz, a trade), rendered as
-    discord.py sends them: the same with the texts remembered, written first then found, as each call
-    writing them anew (the wording check's path)."""
+    discord.py sends them: the same with the texts and lines remembered, written first then found, as each
+    call writing them anew (the wording check's path)."""
 
     def sent() -> list[object]:
         out: list[object] = []
@@ -101,5 +104,6 @@ async def test_the_benchmarks_posts_are_rendered_as_before_from_the_texts_rememb
 
     written, found = sent(), sent()
     assert len(i18n._WRITTEN) > 0
+    assert len(messages._kept_lines) > 0  # and the lines, kept whole
     monkeypatch.setattr(GUARD, "wording", lambda text, lang: [])
     assert written == found == sent()
