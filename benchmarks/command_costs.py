@@ -11,12 +11,14 @@ runs them (`Fleet`: the emulator and the scripted user here, the bot there, its 
   service, no rendering, so "real / matched" is the bot's own work for that command;
 - real: bot.py through emulator/launch.py, on a fresh SQLite file the load filled before it started.
 
-A measurement is one bot process: the load's state is made before the bot starts (this process writes it
-through the services, on the bot's database file) and through the emulator (untimed); then the user (or
-the load's few users) sends `WARM` untimed commands and `--commands` measured ones, one at a time. Only the
-measured commands' own time counts: the bot's CPU is read before each and after it and its follow-ups are
-over (the emulator quiet), so what a load does between two of them (a duel made, a battle ended) is left
-out. Bare, matched, real, bare... per load; medians of `--runs`.
+A measurement is the three bot processes of a load, all started: the load's state is made before the real
+bot starts (this process writes it through the services, on the bot's database file) and through the
+emulator (untimed); then each bot's user (or the load's few users) sends `WARM` untimed commands and
+`--commands` measured ones, the three bots taking turns command by command (bare, matched, real, bare...),
+so that a slower moment of this shared machine falls on the three alike. Only the measured commands' own
+time counts: a bot's CPU is read before each and after it and its follow-ups are over (its emulator
+quiet), so what a load does between two of them (a duel made, a battle ended) is left out. Medians of
+`--runs`.
 
 The database trips (write transactions, reads) and, with `--profile LOAD`, a cProfile of the bot's event
 loop thread and one of SQLite's writer thread come from the capture: the real bot run in this process on a thread of its own
@@ -41,11 +43,11 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from benchmarks import cost_duels, cost_games, cost_loads
 from benchmarks.bare_bots import Replay, check_pong, check_replayed
@@ -61,6 +63,8 @@ from emulator.world import Channel, User
 from services.infra.container import Services, build_services
 from store import db as store_db
 from store import sqlite_engine
+
+T = TypeVar("T")
 
 # the table's rows, in the issue's order
 ORDER = (
@@ -149,32 +153,50 @@ def _real_bot(load: Load, holder: Context) -> Bot:
     return Bot("emulator.launch", "", f"bot.py {load.title}", "", lambda user, reply: None, prepare)
 
 
-async def _timed(
-    fleet: Fleet,
-    commands: int,
-    act: Callable[[int], Awaitable[None]],
-    before: Callable[[int], Awaitable[None]] | None = None,
-    threads: dict[str, float] | None = None,
-) -> float:
-    """The bot process's CPU (ms) per measured command: read around each, its follow-ups included;
-    `before` each (untimed) what it needs. With `threads`, each thread's share too (`per_thread`)."""
-    emu = fleet.emu
-    pid = fleet.processes[0].pid
-    spent: dict[int, int] = {}
-    for index in range(WARM + commands):
-        if before is not None:
-            await before(index)
+@dataclass
+class Subject:
+    """One bot process measured in turn with the two others (`_alternated`): its fleet, its command, what
+    the command needs first (untimed), and the CPU nanoseconds each of its threads spent on the measured
+    commands."""
+
+    fleet: Fleet
+    act: Callable[[int], Awaitable[None]]
+    before: Callable[[int], Awaitable[None]] | None = None
+    spent: dict[int, int] = field(default_factory=dict)
+
+    async def step(self, index: int, *, measured: bool) -> None:
+        """One command: `before` it (untimed), then the process's CPU read around it and its follow-ups (the
+        emulator quiet)."""
+        emu = self.fleet.emu
+        if self.before is not None:
+            await self.before(index)
             await emu.settle()
+        pid = self.fleet.processes[0].pid
         start = thread_cpus(pid)
-        await act(index)
+        await self.act(index)
         await emu.settle()
-        if index >= WARM:
+        if measured:
             for tid, ns in thread_cpus(pid).items():
-                spent[tid] = spent.get(tid, 0) + ns - start.get(tid, 0)
-    emu.assert_no_errors()
-    if threads is not None:
-        threads.update(per_thread(pid, spent, commands))
-    return sum(spent.values()) / 1e6 / commands
+                self.spent[tid] = self.spent.get(tid, 0) + ns - start.get(tid, 0)
+
+    def per_command(self, commands: int) -> float:
+        """The process's CPU (ms) per measured command."""
+        return sum(self.spent.values()) / 1e6 / commands
+
+    def threads(self, commands: int) -> dict[str, float]:
+        return per_thread(self.fleet.processes[0].pid, self.spent, commands)
+
+
+async def _alternated(subjects: Sequence[Subject], commands: int) -> None:
+    """`WARM` then `commands` commands of each subject, taking turns command by command: a slower minute of
+    this shared machine falls on the three bots alike, instead of on whichever ran then (a bot's own
+    20 commands read 1.5 to 2.8 times the matched bot's in three runs back to back, each bot's block run
+    after the other's)."""
+    for index in range(WARM + commands):
+        for subject in subjects:
+            await subject.step(index, measured=index >= WARM)
+    for subject in subjects:
+        subject.fleet.emu.assert_no_errors()
 
 
 def per_thread(pid: int, spent: dict[int, int], commands: int) -> dict[str, float]:
@@ -185,7 +207,9 @@ def per_thread(pid: int, spent: dict[int, int], commands: int) -> dict[str, floa
     return {named[tid]: ns / 1e6 / commands for tid, ns in sorted(spent.items())}
 
 
-async def measure_real(load: Load, commands: int, url: str, threads: dict[str, float] | None = None) -> float:
+@contextlib.asynccontextmanager
+async def real_subject(load: Load, commands: int, url: str) -> AsyncIterator[Subject]:
+    """bot.py on `url`, the load's state made before it started, its users known."""
     context = Context(count=commands)
     count = users_of(load, commands)
     async with fleet_on(url, 1, max(USERS, count), _real_bot(load, context)) as (fleet, users, _):
@@ -201,15 +225,14 @@ async def measure_real(load: Load, commands: int, url: str, threads: dict[str, f
                 if before is not None:
                     await before(context, index)
 
-            return await _timed(fleet, commands, lambda i: load.act(context, i), prepare, threads)
+            yield Subject(fleet, lambda i: load.act(context, i), prepare)
 
 
-async def measure_bare(
-    replay: Replay, commands: int, *, matched: bool, threads: dict[str, float] | None = None
-) -> float:
-    """The bare bot's CPU per command: the matched one's on `replay`, or `/ping`'s, once per interaction.
-    The public message the command starts from (a duel's) is put back as it was before each of the
-    matched bot's commands, by the emulator (untimed), as the real bot's load does with a new duel."""
+@contextlib.asynccontextmanager
+async def bare_subject(replay: Replay, *, matched: bool) -> AsyncIterator[Subject]:
+    """The bare bot: the matched one on `replay`, or `/ping`'s, once per interaction. The public message
+    the command starts from (a duel's) is put back as it was before each of the matched bot's commands,
+    by the emulator (untimed), as the real bot's load does with a new duel."""
     folder = tempfile.TemporaryDirectory(prefix="bench-costs-")
     with folder as name:
         bot = BARE
@@ -229,7 +252,8 @@ async def measure_bare(
                     for _ in range(times):
                         check_pong(user, await emu.run_command(user, "ping"))
 
-                return await _timed(fleet, commands, ping)
+                yield Subject(fleet, ping)
+                return
             act = matched_act(emu, replay)
             shown = replay.shown
             # the matched bot's own copy, which its commands edit, posted once ready where the user acts
@@ -241,7 +265,7 @@ async def measure_bare(
 
             await show(0)
             await check_replayed(FleetBench(fleet), lambda u: act(u, 0), user, replay)
-            return await _timed(fleet, commands, lambda i: act(user, i), show, threads)
+            yield Subject(fleet, lambda i: act(user, i), show)
 
 
 async def _posted(emu: DiscordEmulator) -> Channel:
@@ -417,7 +441,8 @@ async def _untimed_act(harness: ThreadedHarness, context: Context, load: Load, i
 
 async def main(options: Options, out: Callable[[str], None] = print) -> list[Row]:
     out(
-        "each bot in its own process (bot.py, the matched bare bot, the bare /ping bot), taking turns per load"
+        "each bot in its own process (bot.py, the matched bare bot, the bare /ping bot), taking turns command "
+        "by command"
     )
     out(f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; load average at start: {load_average()}")
     loads = [LOADS[name] for name in options.loads]
@@ -434,25 +459,16 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
         for run in range(1, options.runs + 1):
             for load in loads:
                 row, replay = rows[load.name], replays[load.name]
-                bare = partial(measure_bare, replay, options.commands, matched=False)
-                matched_threads: dict[str, float] = {}
-                matched = partial(
-                    measure_bare, replay, options.commands, matched=True, threads=matched_threads
+                bare, matched, real, threads = await _once(
+                    partial(_measured, load, replay, options.commands, where), out
                 )
-                row.bare.append(await _once(bare, out))
-                row.matched.append(await _once(matched, out))
-
-                threads: dict[str, float] = {}
-
-                async def real(load: Load = load, threads: dict[str, float] = threads) -> float:
-                    async with where.fresh() as url:
-                        return await measure_real(load, options.commands, url, threads)
-
-                row.real.append(await _once(real, out))
+                row.bare.append(bare.per_command(options.commands))
+                row.matched.append(matched.per_command(options.commands))
+                row.real.append(real.per_command(options.commands))
                 out(
                     f"run {run} {load.name}: bare {row.bare[-1]:.2f}, matched {row.matched[-1]:.2f}, "
                     f"real {row.real[-1]:.2f} ms CPU per command (per thread: real {_shares(threads)}; "
-                    f"matched {_shares(matched_threads)})"
+                    f"matched {_shares(matched.threads(options.commands))})"
                 )
     out("")
     out(
@@ -468,7 +484,21 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
     return [rows[load.name] for load in loads]
 
 
-async def _once(measure: Callable[[], Awaitable[float]], out: Callable[[str], None]) -> float:
+async def _measured(
+    load: Load, replay: Replay, commands: int, where: Any
+) -> tuple[Subject, Subject, Subject, dict[str, float]]:
+    """The three bots of a load, each in its process, all started, then measured taking turns command by
+    command (`_alternated`): bare, matched, real."""
+    async with contextlib.AsyncExitStack() as stack:
+        url = await stack.enter_async_context(where.fresh())
+        real = await stack.enter_async_context(real_subject(load, commands, url))
+        matched = await stack.enter_async_context(bare_subject(replay, matched=True))
+        bare = await stack.enter_async_context(bare_subject(replay, matched=False))
+        await _alternated((bare, matched, real), commands)
+        return bare, matched, real, real.threads(commands)
+
+
+async def _once(measure: Callable[[], Awaitable[T]], out: Callable[[str], None]) -> T:
     """A measurement, made again once if it failed: its error printed whole (a bot process stopped in the
     middle reports only its own log), so that a failure is seen, and one neighbour's burst on this shared
     machine does not end a quarter of an hour's run. A second failure ends it."""
