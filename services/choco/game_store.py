@@ -16,10 +16,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-import orjson
-
 from core.clock import from_db, to_db
 from core.errors import BadInput, NotAllowed, NotFound
+from core.json_text import json_text
 from engine.choco import ChocoEngine, ChocoState
 from services.shared.matches import Match, Matches, MatchRules, MatchTexts
 from store.connection import Connection
@@ -334,13 +333,9 @@ def log(
     row = conn.execute(
         "INSERT INTO choco_game_log (match_id, seq, at, actor_id, kind, data)"
         " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM choco_game_log WHERE match_id = ? RETURNING seq",
-        (game.match_id, to_db(now), actor_id, kind, _log_json(data or {}), game.match_id),
+        (game.match_id, to_db(now), actor_id, kind, json_text(data or {}), game.match_id),
     ).fetchone()
     return int(row[0])
-
-
-def _log_json(data: dict[str, Any]) -> str:
-    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass(frozen=True)

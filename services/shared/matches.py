@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar
 
 from core.clock import from_db, to_db
 from core.errors import NotAllowed, NotFound
+from core.json_text import json_text
 from engine.errors import DomainError
 from engine.protocol import Engine, Event
 from services.infra import scheduler as jobs
@@ -157,7 +158,7 @@ def _when(value: str | None) -> datetime | None:
 
 
 def _json(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, sort_keys=True)
+    return None if value is None else json_text(value)
 
 
 def _column(name: str, value: Any, states: Engine[Any, Any] | KeptStates[Any]) -> Any:
@@ -167,7 +168,7 @@ def _column(name: str, value: Any, states: Engine[Any, Any] | KeptStates[Any]) -
     if name in ("setup", "result"):
         return _json(value)
     if name == "data":
-        return json.dumps(dict(value), sort_keys=True)
+        return json_text(dict(value))
     if name == "deadline_at":
         return None if value is None else to_db(value)
     return value
@@ -347,7 +348,7 @@ class Matches(Generic[S, M]):
         if deadline is not None and deadline_job is not None:
             raise ValueError("one deadline: a job armed here (`deadline_job`) or armed before (`deadline`)")
         at, job = (None, None) if deadline is None else (deadline["deadline_at"], deadline["deadline_job"])
-        setup_json, data_json = _json(setup), json.dumps(dict(data or {}), sort_keys=True)
+        setup_json, data_json = _json(setup), json_text(dict(data or {}))
         # A numbered match's number is the insert's own sub-query (`NEXT_NUMBER`) unless given: one
         # statement, not two.
         row = conn.execute(
@@ -500,10 +501,10 @@ class Matches(Generic[S, M]):
                     match_id,
                     match_id,
                     move.seat,
-                    json.dumps(move.action),
+                    json_text(move.action),
                     move.author,
                     to_db(now),
-                    json.dumps(dict(move.data), sort_keys=True),
+                    json_text(dict(move.data)),
                 )
                 for move in moves
             ],
