@@ -115,13 +115,20 @@ class Row:
     reads: float = 0.0
     interactions: int = 1
 
+    def ratio(self) -> float:
+        """The median of the runs' own ratios: a run measures the real and the matched bots command by
+        command in turn (`_alternated`), so each run's ratio is a pair measured under the same load."""
+        return statistics.median(
+            r / m if m else float("inf") for r, m in zip(self.real, self.matched, strict=True)
+        )
+
     def line(self) -> str:
         real, matched = statistics.median(self.real), statistics.median(self.matched)
         bare = statistics.median(self.bare)
-        ratio = real / matched if matched else float("nan")
+        ratio = self.ratio()
         flag = " **" if ratio > 2 else ""
         return (
-            f"| {self.load.title} | {real:.2f} | {matched:.2f} | {ratio:.1f}×{flag} | {bare:.2f} "
+            f"| {self.load.title} | {real:.2f} | {matched:.2f} | {ratio:.2f}×{flag} | {bare:.2f} "
             f"| {self.reads:.1f} | {self.writes:.1f} |"
         )
 
@@ -477,7 +484,7 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
     out(HEADER)
     for load in loads:
         out(rows[load.name].line())
-    above = [rows[load.name].load.title for load in loads if _ratio(rows[load.name]) > 2]
+    above = [rows[load.name].load.title for load in loads if rows[load.name].ratio() > 2]
     out(f"above 2× the matched bot: {', '.join(above) if above else 'none'}")
     out(f"load average at end: {load_average()}")
     out("verification: every reply was checked, the matched bot's first against the real one's; no error: OK")
@@ -511,11 +518,6 @@ async def _once(measure: Callable[[], Awaitable[T]], out: Callable[[str], None])
 
 def _shares(threads: dict[str, float]) -> str:
     return ", ".join(f"{name} {ms:.2f}" for name, ms in threads.items() if ms >= 0.01)
-
-
-def _ratio(row: Row) -> float:
-    matched = statistics.median(row.matched)
-    return statistics.median(row.real) / matched if matched else float("inf")
 
 
 def _parse() -> Options:

@@ -21,7 +21,7 @@ async def test_two_loads_measure_three_bots_and_print_the_table() -> None:
     assert card.writes == 0
     table = lines.index(HEADER)
     assert re.fullmatch(
-        r"\| HOSS sale \(one copy\) \| \d+\.\d\d \| \d+\.\d\d \| \d+\.\d× ?\**.*", lines[table + 1]
+        r"\| HOSS sale \(one copy\) \| \d+\.\d\d \| \d+\.\d\d \| \d+\.\d\d×(?: \*\*)? \|.*", lines[table + 1]
     )
     assert lines[table + 2].startswith("| /carte (its picture cached) |")
     assert lines[-1].startswith("verification: every reply was checked")
