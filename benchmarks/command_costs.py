@@ -479,7 +479,8 @@ async def main(options: Options, out: Callable[[str], None] = print) -> list[Row
                 )
     out("")
     out(
-        f"CPU per command of each bot's process, medians of {options.runs} run(s) of {options.commands} commands:"
+        f"CPU per command of each bot's process, medians of {options.runs} run(s) of {options.commands} commands"
+        " (real / matched: the median of the runs' own ratios):"
     )
     out(HEADER)
     for load in loads:
