@@ -21,3 +21,15 @@ def json_text(value: Any) -> str:
         return orjson.dumps(value, option=_OPTIONS).decode()
     except orjson.JSONEncodeError:
         return json.dumps(value, sort_keys=True)
+
+
+def written(value: Any) -> tuple[str, Any]:
+    """`json_text(value)` and the value as a read of it gives it (lists for tuples, keys as text): what a
+    unit that wrote a row hands on instead of reading it back. Read by orjson when orjson wrote it (no
+    integer past 64 bits then, and floats come back exactly), by the standard module otherwise."""
+    try:
+        text = orjson.dumps(value, option=_OPTIONS)
+    except orjson.JSONEncodeError:
+        standard = json.dumps(value, sort_keys=True)
+        return standard, json.loads(standard)
+    return text.decode(), orjson.loads(text)

@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 
 from core.clock import from_db, to_db
 from core.errors import NotAllowed, NotFound
-from core.json_text import json_text
+from core.json_text import json_text, written
 from engine.errors import DomainError
 from engine.protocol import Engine, Event
 from services.infra import scheduler as jobs
@@ -348,7 +348,10 @@ class Matches(Generic[S, M]):
         if deadline is not None and deadline_job is not None:
             raise ValueError("one deadline: a job armed here (`deadline_job`) or armed before (`deadline`)")
         at, job = (None, None) if deadline is None else (deadline["deadline_at"], deadline["deadline_job"])
-        setup_json, data_json = _json(setup), json_text(dict(data or {}))
+        (setup_json, setup_read), (data_json, data_read) = (
+            (None, None) if setup is None else written(setup),
+            written(dict(data or {})),
+        )
         # A numbered match's number is the insert's own sub-query (`NEXT_NUMBER`) unless given: one
         # statement, not two.
         row = conn.execute(
@@ -400,9 +403,9 @@ class Matches(Generic[S, M]):
             seats=tuple(seats),
             status=status,
             seed=seed,
-            setup=None if setup_json is None else json.loads(setup_json),
+            setup=setup_read,
             state=state,
-            data=json.loads(data_json),
+            data=data_read,
             version=0,
             message_item=None,
             deadline_at=None if at is None else from_db(to_db(at)),

@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.json_text import json_text
+from core.json_text import json_text, written
 
 values = st.recursive(
     st.one_of(
@@ -35,3 +35,17 @@ def test_keys_are_sorted_and_a_64_bit_overflow_is_written_exactly() -> None:
     assert json_text({"b": 1, "a": [1, 2]}) == '{"a":[1,2],"b":1}'
     assert json.loads(json_text({"seed": 2**70})) == {"seed": 2**70}
     assert json.loads(json_text({3: "x"})) == {"3": "x"}  # a number as a key, written as json.dumps does
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=values)
+def test_a_value_written_is_handed_on_as_a_read_of_its_column_gives_it(value: object) -> None:
+    text, read = written(value)
+    assert text == json_text(value)
+    assert read == json.loads(text)
+    assert type(read) is type(json.loads(text))
+
+
+def test_tuples_and_number_keys_are_handed_on_as_read() -> None:
+    assert written({"lines": (1, 2), 3: "x"})[1] == {"3": "x", "lines": [1, 2]}
+    assert written({"seed": 2**70})[1] == {"seed": 2**70}  # the standard module's, exact
