@@ -6,7 +6,6 @@ switch that check off."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import pytest
 
@@ -20,15 +19,7 @@ from services.infra import messages
 KEY = "immortals.recap.absent"  # « {player} n'a fait aucun choix… »: one parameter, no plural block
 
 
-@pytest.fixture(autouse=True)
-def unread(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(GUARD, "wording", None)
-    monkeypatch.setattr(GUARD, "strict", False)
-    i18n._WRITTEN.clear()
-    messages._kept_lines.clear()
-    yield
-    i18n._WRITTEN.clear()
-    messages._kept_lines.clear()
+pytestmark = pytest.mark.usefixtures("unread")
 
 
 def test_a_text_written_again_is_the_one_written_first_and_equals_the_text_read_by_the_wording_check(

@@ -5,7 +5,6 @@ never kept. Kept lines are off while the tests' wording check reads each text: t
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import pytest
 
@@ -17,15 +16,7 @@ from services.infra.messages import Number, Text, render_text
 KEY = "immortals.recap.absent"  # « {player} n'a fait aucun choix… »
 
 
-@pytest.fixture(autouse=True)
-def unread(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(GUARD, "wording", None)
-    monkeypatch.setattr(GUARD, "strict", False)
-    messages._kept_lines.clear()
-    i18n._WRITTEN.clear()
-    yield
-    messages._kept_lines.clear()
-    i18n._WRITTEN.clear()
+pytestmark = pytest.mark.usefixtures("unread")
 
 
 def line(player: object) -> Text:
