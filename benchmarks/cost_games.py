@@ -51,7 +51,10 @@ async def bronze_decks(services: Services, players: list[int], count: int) -> No
 
 
 async def a_game(context: Context, index: int) -> None:
-    """The pair's game at turn 1 or later: challenged, accepted, each first invocation played."""
+    """The pair's game at turn 1 or later: challenged, accepted, each first invocation played. Every
+    challenge is made where the first was (`lobby`): the emulator acts where its user acted last, which
+    after a game is that game's thread, and a challenge made there made its game in the finished game's
+    thread, which runs over 25 commands broke on."""
     assert context.emu is not None
     assert context.services is not None
     games = context.services.games["choco"].games
@@ -59,8 +62,12 @@ async def a_game(context: Context, index: int) -> None:
     live = await games.live_games(first.id)
     if not live:
         made = await context.emu.run_command(
-            first, "choco défi", {"joueur": second, "ligue": "Ligue de Bronze"}
+            first,
+            "choco défi",
+            {"joueur": second, "ligue": "Ligue de Bronze"},
+            channel=context.state.get("lobby"),
         )
+        context.state.setdefault("lobby", context.emu.acting_in[first.id])
         await context.emu.settle()
         await context.emu.click(second, "Accepter", message=await newest_with(context.emu, "choco:accept:"))
         await context.emu.settle()
