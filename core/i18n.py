@@ -277,16 +277,16 @@ _WRITTEN_FOR: list[object] = [None, None]  # the catalogs and forbidden words th
 
 
 def _memo_key(key: str, lang: str, params: dict[str, object]) -> tuple[object, ...] | None:
-    if GUARD.wording is not None:  # tests: each call read by the wording check
-        return None
     for value in params.values():
         kind = type(value)
         if kind is not str and kind is not int:
             return None
-    loaded, forbidden = catalogs(), GUARD.forbidden
-    if _WRITTEN_FOR[0] is not loaded or _WRITTEN_FOR[1] is not forbidden:
+    basis = written_with()
+    if basis is None:  # tests: each call read by the wording check
+        return None
+    if _WRITTEN_FOR[0] is not basis[0] or _WRITTEN_FOR[1] is not basis[1]:
         _WRITTEN.clear()
-        _WRITTEN_FOR[:] = [loaded, forbidden]
+        _WRITTEN_FOR[:] = basis
     return (lang, key, *params.items())
 
 

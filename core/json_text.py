@@ -17,19 +17,24 @@ _OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
 def json_text(value: Any) -> str:
-    try:
-        return orjson.dumps(value, option=_OPTIONS).decode()
-    except orjson.JSONEncodeError:
-        return json.dumps(value, sort_keys=True)
+    raw = _by_orjson(value)
+    return json.dumps(value, sort_keys=True) if raw is None else raw.decode()
 
 
 def written(value: Any) -> tuple[str, Any]:
     """`json_text(value)` and the value as a read of it gives it (lists for tuples, keys as text): what a
     unit that wrote a row hands on instead of reading it back. Read by orjson when orjson wrote it (no
     integer past 64 bits then, and floats come back exactly), by the standard module otherwise."""
+    raw = _by_orjson(value)
+    if raw is None:
+        text = json.dumps(value, sort_keys=True)
+        return text, json.loads(text)
+    return raw.decode(), orjson.loads(raw)
+
+
+def _by_orjson(value: Any) -> bytes | None:
+    """orjson's JSON of `value`, or None where orjson refuses it (an integer past 64 bits)."""
     try:
-        text = orjson.dumps(value, option=_OPTIONS)
+        return orjson.dumps(value, option=_OPTIONS)
     except orjson.JSONEncodeError:
-        standard = json.dumps(value, sort_keys=True)
-        return standard, json.loads(standard)
-    return text.decode(), orjson.loads(text)
+        return None

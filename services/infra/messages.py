@@ -108,7 +108,7 @@ def render_text(value: Text | None, locale: str | None) -> str:
 
 
 # The lines `Text.lines` wrote, by their language and their Text's JSON: a game's posts repeat most of their
-# lines from one to the next (a Chocobataille board and hand, about 3 lines in 4), and orjson writes a
+# lines from one to the next (a Chocobataille board and hand: about half of them), and orjson writes a
 # line's Text in about a microsecond where writing it out takes five to twenty, on a cold cache more
 # (docs/performance.md, "The eighth round"). A line is a pure function of its Text and language given the
 # catalogs and the guard's forbidden words (`written_with`): the set is dropped when they change, and when

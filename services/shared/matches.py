@@ -157,16 +157,12 @@ def _when(value: str | None) -> datetime | None:
     return None if value is None else from_db(value)
 
 
-def _json(value: Any) -> str | None:
-    return None if value is None else json_text(value)
-
-
 def _column(name: str, value: Any, states: Engine[Any, Any] | KeptStates[Any]) -> Any:
     """A saved field (`_SAVED`) as its column stores it (a state kept by its JSON, `MatchRules.kept_states`)."""
     if name == "state":
         return None if value is None else states.to_json(value)
     if name in ("setup", "result"):
-        return _json(value)
+        return None if value is None else json_text(value)
     if name == "data":
         return json_text(dict(value))
     if name == "deadline_at":
@@ -348,10 +344,8 @@ class Matches(Generic[S, M]):
         if deadline is not None and deadline_job is not None:
             raise ValueError("one deadline: a job armed here (`deadline_job`) or armed before (`deadline`)")
         at, job = (None, None) if deadline is None else (deadline["deadline_at"], deadline["deadline_job"])
-        (setup_json, setup_read), (data_json, data_read) = (
-            (None, None) if setup is None else written(setup),
-            written(dict(data or {})),
-        )
+        setup_json, setup_read = (None, None) if setup is None else written(setup)
+        data_json, data_read = written(dict(data or {}))
         # A numbered match's number is the insert's own sub-query (`NEXT_NUMBER`) unless given: one
         # statement, not two.
         row = conn.execute(
