@@ -328,6 +328,7 @@ class CardBot(commands.Bot):
         Discord goes last so that a command already running can still answer; its writes are refused once
         the database is closed. The scheduler stops before the last beat, whose commit would wake it.
         """
+        self._drop_pending_ready()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -350,6 +351,19 @@ class CardBot(commands.Bot):
             self.gc_frozen = False
         await super().close()
         await self.callbacks.close()  # after discord.py's close: no interaction is answered any more
+
+    def _drop_pending_ready(self) -> None:
+        """A close within `guild_ready_timeout` of connecting must not let discord.py fire `ready` after.
+
+        discord.py waits that long after the last GUILD_CREATE before it dispatches `ready`, and its close
+        does not stop that wait: the wait then ends on a closed client and dispatches into no loop (an
+        AttributeError in a task nobody awaits, logged as an error at every such stop).
+        """
+        state = self._connection
+        pending = [getattr(state, "_ready_task", None), *getattr(state, "_ready_tasks", {}).values()]
+        for task in pending:
+            if task is not None and not task.done():
+                task.cancel()
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         """Errors outside slash commands (event handlers): logged, and kept so tests fail on them."""
