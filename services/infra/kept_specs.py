@@ -5,7 +5,8 @@ deliverer reads it back moments later on the event loop: parsing that JSON again
 work for a Pillz move or a Chocobataille turn (issue 39, docs/performance.md). The spec a unit wrote is
 kept beside the text it wrote, and the deliverer's read finds it by that very text; an item written by
 another process (PostgreSQL) is parsed as before. Specs are frozen dataclasses: sharing one is safe, and
-a spec read back from its JSON equals the one written (tests/services/infra/test_kept_specs.py).
+a spec read back from its JSON equals the one written (tests/platform/test_message_json.py; a turn's
+posts read unparsed: tests/services/choco/test_turn_cost.py).
 """
 
 from __future__ import annotations

@@ -35,6 +35,14 @@ from tests.services.choco.test_game_concurrency import games, scheduler, started
 __all__ = ["games", "scheduler"]
 
 
+@pytest.fixture(autouse=True)
+def own_kept_specs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with no spec kept. The kept specs are one dict per process, dropped whole when
+    full (`KEPT_SPECS`): what the worker's earlier tests left there would decide whether this test's
+    items are still kept when the deliverer reads them (124 left: both of a turn's posts parsed)."""
+    monkeypatch.setattr(kept_specs, "_kept", {})
+
+
 async def started_and_delivered(
     db: Database,
     clock: ManualClock,
