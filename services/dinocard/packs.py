@@ -135,6 +135,15 @@ def find_pack(conn: Connection, owner: int, ref: str) -> Pack:
     """The owner's active pack named by its number or its name (case and accents ignored); anyone else's,
     or a dissolved one, reads as unknown."""
     wanted = ref.strip().lstrip("#")
+    if not wanted.isdigit():  # a name as written (no name is a number): the unique index finds it
+        # Active names are unique per owner even folded (`create`), so the pack named exactly is the one
+        # the folded comparison below would find; only another spelling pays a fold per pack.
+        exact = conn.execute(
+            "SELECT id FROM dinocard_packs WHERE owner_id = ? AND status = 'active' AND name = ?",
+            (owner, wanted),
+        ).fetchone()
+        if exact is not None and (named := pack_by_id(conn, int(exact[0]))) is not None:
+            return named
     folded = fold(wanted)
     rows = conn.execute(
         "SELECT id, name FROM dinocard_packs WHERE owner_id = ? AND status = 'active' ORDER BY id", (owner,)

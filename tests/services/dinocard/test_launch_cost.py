@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from core.clock import ManualClock
+from core.errors import NotFound
 from core.i18n import t
 from engine.dinocard import DinocardCatalog
 from services.dinocard import DinocardServices, names, packs, preparation
@@ -253,3 +254,38 @@ async def test_a_preparation_page_looks_the_catalog_over_for_perception_once_per
     assert prep.pack.id == mine
     assert prep.seen["size"] == 20
     assert prep.seen["elements"] == {"eau": 20}
+
+
+async def test_a_pack_named_as_written_is_found_without_folding_each_packs_name(
+    dino: DinocardServices, catalog: DinocardCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bois = (await dino.packs.create(ALICE, "Bois", element_pack(catalog, "bois"))).pack.id
+    feu = (await dino.packs.create(ALICE, "Feu Sacré", fire_pack(catalog))).pack.id
+    await dino.packs.create(BOB, "Feu Sacré", element_pack(catalog, "eau"))
+    folds: list[str] = []
+
+    def counted(text: str) -> str:
+        folds.append(text)
+        return fold(text)
+
+    monkeypatch.setattr(packs, "fold", counted)
+
+    db = dino.battles.db
+    assert await db.read(lambda conn: _found(conn, "Feu Sacré")) == (feu, ALICE)  # Bob's is not Alice's
+    assert folds == []  # the unique index found it
+    assert await db.read(lambda conn: _found(conn, " #Feu Sacré ")) == (feu, ALICE)
+    assert folds == []
+    # another spelling is still found, as before: case and accents ignored, each active name folded
+    assert await db.read(lambda conn: _found(conn, "feu sacre")) == (feu, ALICE)
+    assert folds == ["feu sacre", "Bois", "Feu Sacré"]
+    folds.clear()
+    assert await db.read(lambda conn: _found(conn, str(bois))) == (bois, ALICE)  # a number: the pack's id
+    assert folds == [str(bois)]  # matched by its id before its name is folded
+    await dino.packs.dissolve(ALICE, "Feu Sacré")
+    with pytest.raises(NotFound):
+        await db.read(lambda conn: _found(conn, "Feu Sacré"))  # a dissolved pack reads as unknown
+
+
+def _found(conn: Connection, ref: str) -> tuple[int, int]:
+    pack = packs.find_pack(conn, ALICE, ref)
+    return pack.id, pack.owner_id
