@@ -139,11 +139,11 @@ def find_pack(conn: Connection, owner: int, ref: str) -> Pack:
         # Active names are unique per owner even folded (`create`), so the pack named exactly is the one
         # the folded comparison below would find; only another spelling pays a fold per pack.
         exact = conn.execute(
-            "SELECT id FROM dinocard_packs WHERE owner_id = ? AND status = 'active' AND name = ?",
+            f"SELECT {COLUMNS} FROM dinocard_packs WHERE owner_id = ? AND status = 'active' AND name = ?",
             (owner, wanted),
         ).fetchone()
-        if exact is not None and (named := pack_by_id(conn, int(exact[0]))) is not None:
-            return named
+        if exact is not None:
+            return _row(tuple(exact))
     folded = fold(wanted)
     rows = conn.execute(
         "SELECT id, name FROM dinocard_packs WHERE owner_id = ? AND status = 'active' ORDER BY id", (owner,)
